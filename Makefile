@@ -1,0 +1,26 @@
+# Two commands on a fresh machine with only python3:
+#   make demo   set up .venv and play a short scripted 1914 opening
+#   make test   set up .venv and run the test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test schemas setup
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/referee demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Rewrite schemas/*.json from the models (a test fails while they are stale).
+schemas: $(STAMP)
+	$(BIN)/python -c "from referee.schemas import write_all; write_all('schemas')"

@@ -1,0 +1,5 @@
+"""Allow `python -m referee`."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,480 @@
+"""Cross-file checks of a game data directory and of scenario files.
+
+Each check returns problem lines ('file: where: what (rule)') instead of
+stopping at the first, so an owner correcting the reconstructed data sees
+everything that is wrong in one run (`referee games check DIR`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+
+from .gamedata import SIDES, GameData, Scenario
+
+STACKING_LIMIT = 3  # rule 1.2.2
+SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
+# Card keys whose effects the engine implements (9.1-9.9); the deck may not rename them.
+KNOWN_CARD_KEYS = {
+    "offensive", "limited_offensive", "the_big_push", "gericht", "tout_le_monde",
+    "friedensturm", "ersatz_2", "ersatz_3", "poison_gas", "advanced_artillery_barrage",
+    "bad_weather", "strategic_reserves", "surprise_attack", "entente_military_crisis",
+    "german_military_crisis",
+}
+INFANTRY_CLASS = {"infantry", "stosstruppen", "commonwealth"}
+# First turn from which a unit kind may be built (8.2.2, 8.3.4, 8.3.5, 8.3.6);
+# a scenario may set a unit up only if it could have been built before it starts.
+BUILD_FROM_TURN = {
+    ("stosstruppen", "ge"): 13, ("tank", "uk"): 13, ("tank", "fr"): 13,
+    ("tank", "ge"): 16, ("tank", "us"): 17, ("paris_gun", "ge"): 16,
+}
+
+
+def check_game(data: GameData) -> list[str]:
+    """Every cross-file problem of a loaded game directory."""
+    return [*_check_map(data), *_check_units(data), *_check_charts(data),
+            *_check_deck(data), *_check_events(data)]
+
+
+def _check_map(data: GameData) -> list[str]:
+    out: list[str] = []
+    f = data.info.files.map
+    seen: set[str] = set()
+    for i, a in enumerate(data.map.areas):
+        if a.id in seen:
+            out.append(f"{f}: areas[{i}]({a.id}): duplicate area id")
+        seen.add(a.id)
+    impassable = {r.id: r for r in data.map.impassable}
+    for a in data.map.areas:
+        where = f"{f}: areas.{a.id}"
+        if len(a.neighbours) != len(set(a.neighbours)):
+            out.append(f"{where}.neighbours: a neighbour is listed twice")
+        for n in a.neighbours:
+            if n == a.id:
+                out.append(f"{where}.neighbours: lists itself")
+            elif n not in data.areas:
+                hint = " (an impassable region: list it under borders)" if n in impassable else ""
+                out.append(f"{where}.neighbours: unknown area id {n!r}{hint}")
+            elif a.id not in data.areas[n].neighbours:
+                out.append(f"{where}.neighbours: adjacency not symmetric: {a.id} lists {n} "
+                           f"but {n} does not list {a.id}")
+        for b in a.borders:
+            if b not in impassable:
+                out.append(f"{where}.borders: unknown impassable region {b!r}")
+        if a.kind == "sea_only" and a.neighbours:
+            out.append(f"{where}: a sea-movement box has no land neighbours (4.6)")
+    for r in data.map.impassable:
+        for t in r.touches:
+            if t not in data.areas:
+                out.append(f"{f}: impassable.{r.id}.touches: unknown area id {t!r}")
+    if "england" not in data.areas:
+        out.append(f"{f}: areas: the ENGLAND area (id england) is missing (4.6)")
+    front = [a.id for a in data.map.areas if a.kind == "front"]
+    if front:
+        reached = {front[0]}
+        todo = deque([front[0]])
+        while todo:
+            for n in data.areas[todo.popleft()].neighbours:
+                if n in data.areas and n not in reached:
+                    reached.add(n)
+                    todo.append(n)
+        cut = sorted(set(front) - reached)
+        if cut:
+            out.append(f"{f}: areas: the land map is not connected; cut off: {', '.join(cut)}")
+    for side in SIDES:
+        if not any(a.supply_source == side for a in data.map.areas):
+            out.append(f"{f}: areas: no {side} supply source (6.1)")
+    fort_ids: Counter[str] = Counter()
+    per_nation: Counter[str] = Counter()
+    for a in data.map.areas:
+        if a.fort:
+            fort_ids[a.fort.id] += 1
+            per_nation[a.fort.nation] += 1
+            if a.fort.strength > 4 and a.fort.name not in ("Paris", "Nancy"):
+                out.append(f"{f}: areas.{a.id}.fort: only the Paris and Nancy counters are "
+                           f"double-sided, so other forts are 4 or less (8.4)")
+    for fid, n in fort_ids.items():
+        if n > 1:
+            out.append(f"{f}: fort id {fid!r} used {n} times")
+    mix = data.units.mix
+    for nat, n in per_nation.items():
+        want = mix.get(nat, {}).get("fort", 0)
+        if n > want:
+            out.append(f"{f}: {n} {nat} forts on the map, the counter mix has {want} (11.1)")
+    return out
+
+
+def _check_units(data: GameData) -> list[str]:
+    out: list[str] = []
+    f = data.info.files.units
+    u = data.units
+    for side, nats in u.sides.items():
+        for nat in nats:
+            if nat not in u.nations:
+                out.append(f"{f}: sides.{side}: unknown nation {nat!r}")
+            elif u.nations[nat].side != side:
+                out.append(f"{f}: nations.{nat}.side is {u.nations[nat].side}, sides lists it "
+                           f"under {side}")
+    for nat, row in u.mix.items():
+        if nat not in u.nations:
+            out.append(f"{f}: counter_mix.{nat}: unknown nation")
+            continue
+        for kind, n in row.items():
+            if kind not in u.unit_types:
+                out.append(f"{f}: counter_mix.{nat}.{kind}: unknown unit type")
+            elif not isinstance(n, int) or n < 0:
+                out.append(f"{f}: counter_mix.{nat}.{kind}: must be a whole number >= 0")
+    cw = u.mix.get("uk", {}).get("commonwealth", 0)
+    if len(u.commonwealth_units) != cw:
+        out.append(f"{f}: commonwealth_units: {len(u.commonwealth_units)} named, "
+                   f"counter mix has {cw} (8.2.3)")
+    for nat, years in u.biplane_counter_years.items():
+        want = u.mix.get(nat, {}).get("biplane", 0)
+        if len(years) != want:
+            out.append(f"{f}: biplane_counter_years.{nat}: {len(years)} years for {want} "
+                       f"counters (8.3.4)")
+        if any(y < 1916 for y in years):
+            out.append(f"{f}: biplane_counter_years.{nat}: no Biplane before 1916 (8.3.4)")
+    for nat, nation in u.nations.items():
+        if nation.rebuild_area and nation.rebuild_area not in data.areas:
+            out.append(f"{f}: nations.{nat}.rebuild_area: unknown area id {nation.rebuild_area!r}")
+    return out
+
+
+def _check_charts(data: GameData) -> list[str]:
+    out: list[str] = []
+    f = data.info.files.charts
+    c = data.charts
+    turns = c.turn_track.turns
+    if [t.turn for t in turns] != list(range(1, 24)):
+        out.append(f"{f}: turn_track.turns: must list turns 1 to 23 in order (2.0 VI)")
+    for i, t in enumerate(turns):
+        if t.season != SEASON_CYCLE[i % 4]:
+            out.append(f"{f}: turn_track.turns[{i}]: season {t.season}, expected "
+                       f"{SEASON_CYCLE[i % 4]} (2.0 VI)")
+    if sorted(b.turn for b in c.build_points.turns) != list(range(1, 24)):
+        out.append(f"{f}: build_points.turns: must list turns 1 to 23 once each (7.0)")
+    years = {t.year for t in turns}
+    for name, chart in (("card_limit", c.card_limit.by_year),
+                        ("total_blockade", c.total_blockade.by_year),
+                        ("artillery_per_army", c.artillery_per_army.by_year)):
+        have = {row.year for row in chart}
+        if not years <= have:
+            out.append(f"{f}: {name}.by_year: years {sorted(years - have)} missing")
+    prev = None
+    for i, lv in enumerate(c.victory.levels):
+        if i == 0 and lv.min is not None:
+            out.append(f"{f}: victory.levels[0]: the first level must be open below (no min)")
+        if i == len(c.victory.levels) - 1 and lv.max is not None:
+            out.append(f"{f}: victory.levels[{i}]: the last level must be open above (no max)")
+        if prev is not None and lv.min != prev + 1:
+            out.append(f"{f}: victory.levels[{i}]({lv.id}): should start at {prev + 1}")
+        if lv.min is not None and lv.max is not None and lv.min > lv.max:
+            out.append(f"{f}: victory.levels[{i}]({lv.id}): min is above max")
+        prev = lv.max
+    ids = {lv.id for lv in c.victory.levels}
+    for g in c.victory.game_ends_on:
+        if g not in ids:
+            out.append(f"{f}: victory.game_ends_on: unknown level {g!r}")
+    for nat in data.units.nations:
+        if data.units.mix.get(nat, {}).get("army") and nat not in c.army_templates.capacity:
+            out.append(f"{f}: army_templates.capacity: {nat} has armies but no template (1.4)")
+    return out
+
+
+def _check_deck(data: GameData) -> list[str]:
+    out: list[str] = []
+    f = data.info.files.deck
+    d = data.deck
+    total = sum(c.count for c in d.cards)
+    if total != d.total:
+        out.append(f"{f}: cards: counts add up to {total}, total says {d.total} (9.0)")
+    off = sum(c.count for c in d.cards if c.offensive)
+    if off != d.offensive_type_total:
+        out.append(f"{f}: cards: {off} Offensive-type cards, offensive_type_total says "
+                   f"{d.offensive_type_total} (9.1)")
+    seen: set[str] = set()
+    for c in d.cards:
+        if len(c.ids) != c.count:
+            out.append(f"{f}: cards.{c.key}: {len(c.ids)} ids for count {c.count}")
+        for i in c.ids:
+            if i in seen:
+                out.append(f"{f}: cards.{c.key}: card id {i!r} used twice")
+            seen.add(i)
+        if c.key not in KNOWN_CARD_KEYS:
+            out.append(f"{f}: cards.{c.key}: the referee knows no card of this key "
+                       f"({', '.join(sorted(KNOWN_CARD_KEYS))})")
+    for k in KNOWN_CARD_KEYS - set(data.card_types):
+        out.append(f"{f}: cards: card {k!r} missing (9.x)")
+    return out
+
+
+def _check_events(data: GameData) -> list[str]:
+    out: list[str] = []
+    f = data.info.files.events
+    mix = data.units.mix
+    if sorted(t.turn for t in data.events.turns) != list(range(1, 24)):
+        out.append(f"{f}: turns: must list turns 1 to 23 once each (2.0 I)")
+    arrived: Counter[str] = Counter()
+    for t in data.events.turns:
+        where = f"{f}: turns[{t.turn}]"
+        if t.turn in data.turns and t.label != data.label(t.turn):
+            out.append(f"{where}: label {t.label!r}, turn track says {data.label(t.turn)!r}")
+        for j, r in enumerate(t.reinforcements):
+            loc = f"{where}.reinforcements[{j}]"
+            if not mix.get(r.nation, {}).get(r.type):
+                out.append(f"{loc}: {r.nation} has no {r.type} counters (11.1)")
+            if r.type == "army":
+                if not r.id:
+                    out.append(f"{loc}: an arriving army needs an id")
+                elif r.count != 1:
+                    out.append(f"{loc}: list arriving armies one by one")
+                else:
+                    arrived[r.id] += 1
+                if r.nation == "uk" and r.placement != "england":
+                    out.append(f"{loc}: UK reinforcement armies appear in ENGLAND (4.6)")
+            if r.nation == "us" and r.placement != "france":
+                out.append(f"{loc}: US units arrive in France (7.3)")
+        for s in t.swaps:
+            if s.unit not in {c.id for c in data.units.commonwealth_units}:
+                out.append(f"{where}.swaps: unknown Commonwealth unit {s.unit!r}")
+    for aid, n in arrived.items():
+        if n > 1:
+            out.append(f"{f}: turns: army {aid} arrives {n} times")
+    return out
+
+
+# ---------------------------------------------------------------- scenarios
+
+def army_limits_problems(data: GameData, nation: str, contents: Counter, year: int) -> list[str]:
+    """What is wrong with an army's contents: nationality, template, artillery, biplanes (1.4, 8.x)."""
+    out: list[str] = []
+    cap = data.charts.army_templates.capacity.get(nation)
+    inf = aux = 0
+    for (cnat, kind), n in contents.items():
+        cls = data.units.unit_types[kind].class_ if kind in data.units.unit_types else None
+        if cls not in ("infantry", "auxiliary") or kind == "army":
+            out.append(f"a {kind} cannot go on an army template (1.4)")
+            continue
+        if cnat != nation and not (cnat == "us" and kind == "infantry"
+                                   and data.nation_side.get(nation) == "entente"):
+            out.append(f"a {cnat} {kind} in a {nation} army: an army holds only its own "
+                       f"nationality, except US infantry in any Entente army (8.1)")
+        if cls == "infantry":
+            inf += n
+        else:
+            aux += n
+    if cap is None:
+        out.append(f"{nation} has no army template (1.4)")
+        return out
+    if inf > cap.infantry:
+        out.append(f"{inf} infantry-type units, the {nation} template holds {cap.infantry} (1.4)")
+    if aux > cap.auxiliary:
+        out.append(f"{aux} auxiliary units, the {nation} template holds {cap.auxiliary} (1.4)")
+    art = sum(n for (_, k), n in contents.items() if k == "artillery")
+    row = next((r for r in data.charts.artillery_per_army.by_year if r.year == year), None)
+    limit = getattr(row, nation, 0) if row else 0
+    if art > limit:
+        out.append(f"{art} artillery, the {year} limit for a {nation} army is {limit} (8.3.2)")
+    if sum(n for (_, k), n in contents.items() if k == "biplane") > 1:
+        out.append("more than one Biplane in one army (8.3.4)")
+    return out
+
+
+def check_scenario(data: GameData, sc: Scenario) -> list[str]:
+    """Every problem of a scenario (built-in or a what-if position) against the game data."""
+    out: list[str] = []
+    start = sc.start.turn
+    if start not in data.turns:
+        return [f"start.turn: {start} is not on the turn track"]
+    year = data.year(start)
+    if sc.start.label != data.label(start):
+        out.append(f"start.label: turn {start} is {data.label(start)!r}, not {sc.start.label!r}")
+    if not start <= sc.last_turn <= 23:
+        out.append("last_turn: must be between the start turn and 23 (2.0 VI)")
+
+    control: dict[str, str] = {}
+    for side in SIDES:
+        for a in sc.control.get(side, []):
+            if a not in data.areas:
+                out.append(f"control.{side}: unknown area id {a!r}")
+            elif a in control:
+                out.append(f"control.{side}: area {a} is listed twice")
+            control[a] = side
+    for a in sc.neutral:
+        if a not in data.areas:
+            out.append(f"neutral: unknown area id {a!r}")
+        elif a in control:
+            out.append(f"neutral: area {a} is also listed under control")
+        control[a] = "neutral"
+    missing = sorted(set(data.areas) - set(control))
+    if missing:
+        out.append(f"control: areas with no status: {', '.join(missing)} (4.1)")
+
+    placed: set[str] = set()
+    for i, fo in enumerate(sc.forts):
+        loc = f"forts[{i}]({fo.id})"
+        if fo.id not in data.forts:
+            out.append(f"{loc}: unknown fort id")
+            continue
+        area, spec = data.forts[fo.id]
+        if fo.area != area or fo.nation != spec.nation:
+            out.append(f"{loc}: the {spec.nation} fort {fo.id} stands in {area} (map)")
+        if fo.strength > spec.strength:
+            out.append(f"{loc}: strength {fo.strength} above its printed {spec.strength} (8.4)")
+        if fo.strength == 0 and spec.strength > 0:
+            out.append(f"{loc}: a fort reduced to 0 is out of the game (5.3.1); "
+                       f"list it under forts_out_of_play")
+        if fo.id in placed:
+            out.append(f"{loc}: placed twice")
+        placed.add(fo.id)
+    for fid in sc.forts_out_of_play:
+        if fid not in data.forts:
+            out.append(f"forts_out_of_play: unknown fort id {fid!r}")
+        elif fid in placed:
+            out.append(f"forts_out_of_play: {fid} is also placed")
+    for fid in set(data.forts) - placed - set(sc.forts_out_of_play):
+        out.append(f"forts: fort {fid} is neither placed nor listed out of play")
+
+    ids: set[str] = set()
+    in_play: Counter = Counter()   # (nation, kind) -> counters set up
+    stack: Counter = Counter()     # (area, side) -> units counting for stacking
+    presence: dict[str, set[str]] = {}
+    for i, u in enumerate(sc.units):
+        loc = f"units[{i}]({u.id})"
+        if u.id in ids:
+            out.append(f"{loc}: duplicate unit id")
+        ids.add(u.id)
+        side = data.nation_side.get(u.nation)
+        if u.type == "fort":
+            out.append(f"{loc}: forts go under forts:, not units:")
+            continue
+        if not data.units.mix.get(u.nation, {}).get(u.type):
+            out.append(f"{loc}: {u.nation} has no {u.type} counters (11.1)")
+        if u.area not in data.areas:
+            out.append(f"{loc}: unknown area id {u.area!r}")
+            continue
+        area = data.areas[u.area]
+        if area.kind == "sea_only" and u.nation != "uk":
+            out.append(f"{loc}: only UK units may be in {area.name} (4.6)")
+        if u.entrenched and u.type not in ("army", "infantry", "commonwealth"):
+            out.append(f"{loc}: only armies and infantry entrench (7.4, 8.2.2)")
+        presence.setdefault(u.area, set()).add(side)
+        in_play[(u.nation, u.type)] += 1
+        if u.type == "army":
+            contents: Counter = Counter()
+            for c in u.contents:
+                contents[(c.nation or u.nation, c.type)] += c.count
+            for (cnat, kind), n in contents.items():
+                in_play[(cnat, kind)] += n
+            for p in army_limits_problems(data, u.nation, contents, year):
+                out.append(f"{loc}: contents: {p}")
+            if contents:
+                stack[(u.area, side)] += 1
+        else:
+            if u.contents:
+                out.append(f"{loc}: only armies have contents")
+            stack[(u.area, side)] += 1
+        if u.keep_apart_from and u.keep_apart_from not in {x.id for x in sc.units}:
+            out.append(f"{loc}: keep_apart_from names unknown unit {u.keep_apart_from!r}")
+        for key in [(u.type, u.nation)] + [(c.type, c.nation or u.nation) for c in u.contents]:
+            first = BUILD_FROM_TURN.get(key)
+            if first is not None and start <= first and sc.position.phase != "production":
+                out.append(f"{loc}: a {key[1]} {key[0]} cannot be in play before turn "
+                           f"{first} ({data.label(first)}) (8.x)")
+        bip = sum(c.count for c in u.contents if c.type == "biplane") + (u.type == "biplane")
+        if bip:
+            counters = data.units.biplane_counter_years.get(u.nation, [])
+            if not any(y < year or (y == year and start > _first_turn_of(data, y))
+                       for y in counters):
+                out.append(f"{loc}: no {u.nation} Biplane counter could have been built before "
+                           f"{data.label(start)} (8.3.4)")
+    for a, sides in presence.items():
+        for side in sides:
+            if control.get(a) != side and not (sides - {side}):
+                out.append(f"units: {side} units stand in {a}, which is "
+                           f"{control.get(a)} and holds no other side's units (4.1)")
+    for (a, side), n in stack.items():
+        if n > STACKING_LIMIT:
+            out.append(f"units: {n} {side} units in {a}, the stacking limit is "
+                       f"{STACKING_LIMIT} (1.2.2)")
+    for fo in sc.forts:
+        if fo.id in data.forts and fo.strength > 1:
+            side = data.nation_side[fo.nation]
+            if control.get(fo.area) != side and not presence.get(fo.area, set()) - {side}:
+                out.append(f"forts: {fo.id} stands in {fo.area}, which is {control.get(fo.area)} "
+                           f"with no unit there (4.1)")
+    for aid in sc.eliminated_armies:
+        if aid in ids:
+            out.append(f"eliminated_armies: {aid} is also set up")
+    for e in sc.eft_box:
+        in_play[(e.nation or "ge", e.type)] += e.count
+    for aid in sc.eliminated_armies:
+        nat = aid.split("-")[0]
+        in_play[(nat, "army")] += 1
+    later: Counter = Counter()
+    for t in data.events.turns:
+        if t.turn >= start and not (t.turn == start and sc.position.phase != "reinforcements"):
+            for r in t.reinforcements:
+                later[(r.nation, r.type)] += r.count
+    for (nat, kind), n in sorted(in_play.items()):
+        have = data.units.mix.get(nat, {}).get(kind, 0)
+        if n > have:
+            out.append(f"units: {n} {nat} {kind} set up, the counter mix has {have} (11.1)")
+        elif n + later[(nat, kind)] > have and kind != "stosstruppen":
+            out.append(f"units: {n} {nat} {kind} set up and {later[(nat, kind)]} still to "
+                       f"arrive, the counter mix has {have} (11.1)")
+    out.extend(_check_cards(data, sc, year))
+    if sc.position.phase == "player_turn" and sc.position.player is None:
+        out.append("position.player: say whose player turn it is")
+    if sc.expected_start:
+        out.extend(_check_expected_vp(data, sc, control))
+    return out
+
+
+def _first_turn_of(data: GameData, year: int) -> int:
+    return min(t.turn for t in data.charts.turn_track.turns if t.year == year)
+
+
+def _check_cards(data: GameData, sc: Scenario, year: int) -> list[str]:
+    out: list[str] = []
+    cards = sc.cards
+    limits = next((r for r in data.charts.card_limit.by_year if r.year == year), None)
+    named: Counter[str] = Counter()
+    if cards.hands is not None:
+        for side, hand in cards.hands.items():
+            named.update(hand)
+            if limits and len(hand) > getattr(limits, side):
+                out.append(f"cards.hands.{side}: {len(hand)} cards, the {year} card limit is "
+                           f"{getattr(limits, side)} (7.1)")
+    else:
+        for side, n in cards.hand.items():
+            if limits and n > getattr(limits, side):
+                out.append(f"cards.hand.{side}: {n} cards, the {year} card limit is "
+                           f"{getattr(limits, side)} (7.1)")
+        if sum(cards.hand.values()) > data.deck.total:
+            out.append("cards.hand: more cards dealt than the deck holds")
+    for name, lst in (("draw_pile", cards.draw_pile or []), ("discard", cards.discard),
+                      ("removed", cards.removed)):
+        named.update(lst)
+        for c in lst:
+            if c not in data.cards:
+                out.append(f"cards.{name}: unknown card id {c!r}")
+    if cards.hands:
+        for side, hand in cards.hands.items():
+            for c in hand:
+                if c not in data.cards:
+                    out.append(f"cards.hands.{side}: unknown card id {c!r}")
+    for c, n in named.items():
+        if n > 1:
+            out.append(f"cards: card {c!r} is named {n} times")
+    return out
+
+
+def _check_expected_vp(data: GameData, sc: Scenario, control: dict[str, str]) -> list[str]:
+    exp = sc.expected_start or {}
+    vp = sum(data.areas[a].vp for a, s in control.items() if s == "german" and a in data.areas)
+    out = []
+    if "area_vp" in exp and exp["area_vp"] != vp:
+        out.append(f"expected_start.area_vp: the German-Friendly areas are worth {vp}, "
+                   f"not {exp['area_vp']} (3.1)")
+    return out

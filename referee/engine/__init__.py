@@ -1,0 +1,68 @@
+"""The rules engine: decide (orders -> events), evolve (events -> state), legal_orders.
+
+Pure functions over plain data: no files, no printing. The decision kinds
+register themselves from flow.py and the rule modules it imports.
+"""
+
+from __future__ import annotations
+
+from ..dice import Dice
+from ..errors import IllegalOrderError
+from ..gamedata import GameData
+from . import flow  # noqa: F401  (registers the decision kinds)
+from .core import DECISIONS, Ctx, Violation
+from .events import Ev, evolve
+from .orders import Ord, format_order
+from .state import State
+
+
+def pending_prompt(state: State, data: GameData) -> str:
+    """One human sentence saying what the pending decision is."""
+    if state.pending is None:
+        return "the game is over" if state.phase == "over" else "nothing is pending"
+    return DECISIONS[state.pending.kind].prompt(state, data)
+
+
+def check(state: State, data: GameData, order: Ord, side: str) -> Violation | None:
+    """The rule an order breaks now, or None when it is legal (single source of legality)."""
+    if state.phase == "over" or state.pending is None:
+        return Violation("2.0 VI", "the game is over; no more orders are taken")
+    p = state.pending
+    spec = DECISIONS[p.kind]
+    if p.side != side:
+        return Violation(spec.rule, f"it is not the {side} player's decision: the referee is "
+                                    f"waiting on the {p.side} player "
+                                    f"({spec.prompt(state, data)})")
+    if order.kind not in spec.accepts:
+        answers = ", ".join(a.replace("_", " ") for a in spec.accepts)
+        return Violation(spec.rule, f"'{format_order(order)}' does not answer the decision "
+                                    f"now ({spec.prompt(state, data)}); expected: {answers}")
+    return spec.check(state, data, order, side)
+
+
+def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
+    """Every order side may give now, in canonical order (python-chess legal_moves)."""
+    p = state.pending
+    if state.phase == "over" or p is None or p.side != side:
+        return []
+    spec = DECISIONS[p.kind]
+    return [o for o in spec.candidates(state, data, side)
+            if spec.check(state, data, o, side) is None]
+
+
+def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
+           text: str | None = None) -> tuple[list[Ev], State]:
+    """Events an order produces (and the state after them); IllegalOrderError if not legal.
+
+    After the order's own events the sequence of play runs on by itself
+    through every step that needs no choice, up to the next decision.
+    """
+    v = check(state, data, order, side)
+    if v is not None:
+        raise IllegalOrderError(text or format_order(order), v.rule, v.reason)
+    ctx = Ctx(state.clone(), data, dice)
+    DECISIONS[state.pending.kind].apply(ctx, order, side)
+    return ctx.events, ctx.state
+
+
+__all__ = ["check", "decide", "evolve", "legal_orders", "pending_prompt", "Ctx", "Violation"]

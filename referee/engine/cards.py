@@ -1,0 +1,92 @@
+"""The deck and the hands: drawing, reshuffling, and what each card may be played as (1.3, 9.x)."""
+
+from __future__ import annotations
+
+from ..gamedata import GameData
+from .core import Ctx, Violation
+from .events import CardsDrawn, DeckShuffled
+from .state import State
+
+
+def reshuffle(ctx: Ctx, reason: str) -> None:
+    """Shuffle the draw and discard piles into a new draw pile; hands keep their cards (1.3)."""
+    s, d = ctx.state, ctx.data
+    cards = sorted(s.draw_pile + s.discard, key=d.card_order.index)
+    order, draws = ctx.dice.shuffle(cards)
+    ctx.emit(DeckShuffled(reason=reason, count=len(order), draws=draws,
+                          secret=ctx.secret("moderator", {"order": order})))
+
+
+def draw(ctx: Ctx, side: str, count: int, reason: str, locked: bool = False) -> None:
+    """Draw count cards face down, reshuffling the discards when the draw pile runs out (1.3)."""
+    while count > 0:
+        s = ctx.state
+        if not s.draw_pile:
+            if not s.discard:
+                return
+            reshuffle(ctx, "the draw pile ran out")
+        take = s.draw_pile[:count]
+        ctx.emit(CardsDrawn(side=side, count=len(take), reason=reason, locked=locked,
+                            secret=ctx.secret(side, {"cards": take})))
+        count -= len(take)
+
+
+def playable_hand(state: State, side: str) -> list[str]:
+    """Card ids in a hand that may be played now (not drawn after a pass discard, 2.0 II.1)."""
+    locked = state.locked.get(side, [])
+    return [c for c in state.hands.get(side, []) if c not in locked]
+
+
+def first_card(state: State, data: GameData, side: str, key: str) -> str | None:
+    """The id of a playable card of the given type in side's hand."""
+    for c in playable_hand(state, side):
+        if data.cards[c].key == key:
+            return c
+    return None
+
+
+def offensive_as(state: State, data: GameData, side: str, key: str) -> str:
+    """What an Offensive-type card counts as when side plays it now (9.1.1-9.1.6).
+
+    A special offensive is itself only for its own side from its date; the
+    other side, or anyone before that date, plays it as an ordinary Offensive.
+    """
+    ct = data.card_types[key]
+    if key in ("offensive", "limited_offensive"):
+        return key
+    own = ct.event_side in ("any", side)
+    if own and (ct.from_turn is None or state.turn >= ct.from_turn):
+        return key
+    return "offensive"
+
+
+def crisis_entry(state: State, data: GameData, side: str, key: str):
+    """The crisis a Crisis! card stands for now, or a Violation saying why it cannot be played."""
+    ct = data.card_types[key]
+    if ct.event_side != side:
+        return Violation(ct.rule, f"only the {ct.event_side} player may play {ct.title} as a "
+                                  f"crisis; the other side may use it only as Ersatz 1")
+    year = data.year(state.turn)
+    for entry in ct.crises:
+        if entry.year == year:
+            return entry
+    years = ", ".join(str(e.year) for e in ct.crises)
+    return Violation(ct.rule, f"{ct.title} is a crisis only in {years}, not in {year}; hold it "
+                              f"or use it as Ersatz 1")
+
+
+def can_play_offensive(state: State, data: GameData, side: str, key: str) -> Violation | None:
+    """Whether side may play a card of this key as its Offensive now (2.0 II.1, 9.1)."""
+    ct = data.card_types.get(key)
+    if ct is None:
+        return Violation("9.0", f"there is no card {key!r}")
+    if not ct.offensive and ct.type != "crisis":
+        return Violation("2.0 II.1", f"{ct.title} is not an Offensive-type card; a player turn "
+                                     f"opens with an Offensive, a Limited Offensive or a "
+                                     f"special offensive, or a pass")
+    if first_card(state, data, side, key) is None:
+        if any(data.cards[c].key == key for c in state.hands.get(side, [])):
+            return Violation("2.0 II.1", f"the {ct.title} card was drawn after a discard this "
+                                         f"turn and cannot be played until the next player turn")
+        return Violation("1.3", f"the {side} hand holds no {ct.title} card")
+    return None

@@ -1,0 +1,76 @@
+"""The machinery of decide: the working context, rule violations, the decision registry.
+
+Each kind of pending decision registers a DecisionSpec: a prompt, the order
+kinds it accepts, a generator of candidate orders, a check that returns the
+rule an order breaks (or None), and a handler that emits the order's events.
+`legal_orders` is the candidates that pass the check; `decide` runs the same
+check, so listing and accepting can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from ..dice import Dice
+from ..gamedata import GameData
+from .events import Ev, Secret, evolve
+from .orders import Ord
+from .state import State
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Why an order is not legal now, with the rule it breaks."""
+
+    rule: str
+    reason: str
+
+
+class Ctx:
+    """decide()'s working copy: a scratch state, the dice, and the events emitted so far."""
+
+    def __init__(self, state: State, data: GameData, dice: Dice):
+        self.state = state
+        self.data = data
+        self.dice = dice
+        self.events: list[Ev] = []
+
+    def emit(self, event: Ev) -> None:
+        """Record an event and apply it to the scratch state."""
+        evolve(self.state, event, self.data)
+        self.events.append(event)
+
+    def secret(self, to: str, data: dict) -> Secret:
+        """A secret part for one reader, salted from the game secret (deterministic)."""
+        return Secret(to=to, salt=self.dice.salt(), data=data)
+
+
+@dataclass
+class DecisionSpec:
+    """One kind of pending decision: its prompt, the orders it takes, and their rules."""
+
+    kind: str
+    rule: str
+    prompt: Callable[[State, GameData], str]
+    accepts: tuple[str, ...]
+    candidates: Callable[[State, GameData, str], Iterable[Ord]]
+    check: Callable[[State, GameData, Ord, str], Violation | None]
+    apply: Callable[[Ctx, Ord, str], None]
+    extra: dict = field(default_factory=dict)
+
+
+DECISIONS: dict[str, DecisionSpec] = {}
+
+
+def register(spec: DecisionSpec) -> DecisionSpec:
+    """Add a decision kind to the registry."""
+    DECISIONS[spec.kind] = spec
+    return spec
+
+
+def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
+    """Make a decision pending: the referee stops here and waits on side."""
+    from .events import DecisionPending
+
+    ctx.emit(DecisionPending(kind=kind, side=side, info=info))

@@ -1,0 +1,233 @@
+"""The sequence of play, in the order of rule 2.0.
+
+    I    place reinforcements                    begin_seasonal_turn
+    II   first player turn (the German)          begin_player_turn
+         1 play "offensive" or "pass"            decision card_or_pass
+         2 movement                              decision movement / pass_move
+         3 declare battles                       after_movement
+         4 combat                                (combat.py)
+    III  second player turn (the Entente)        end_player_turn -> begin_player_turn
+    IV   repeat II and III until both sides pass in a row
+    V    production                              begin_production
+         1 supply 2 build points 3 discard excess cards 4 EFT box losses
+    VI   advance the season marker               advance_season
+
+Each function emits the events of the steps that need no choice and stops
+at the next decision a player must make (core.prompt). The handler of that
+decision's order calls the function that continues the sequence.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..gamedata import GameData
+from .cards import can_play_offensive, crisis_entry, draw, first_card, offensive_as, reshuffle
+from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .events import (
+    CardPlayed, CardsDiscarded, GameEnded, Passed, PhaseBegan, PlayerTurnBegan,
+    PlayerTurnEnded, SeasonAdvanced,
+)
+from .orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard
+from .state import State, other
+from .victory import victory_level
+
+
+# ---------------------------------------------------------------- I  reinforcements
+
+def begin_seasonal_turn(ctx: Ctx) -> None:
+    """Start a seasonal turn with Phase I, placing reinforcements (2.0 I)."""
+    ctx.emit(PhaseBegan(phase="reinforcements", turn=ctx.state.turn))
+    # Reinforcements from the Game Events chart arrive here (2.0 I); their
+    # placement decisions continue with after_reinforcements.
+    after_reinforcements(ctx)
+
+
+def after_reinforcements(ctx: Ctx) -> None:
+    """Reinforcements placed: the first player turn begins (2.0 II)."""
+    begin_player_turn(ctx, ctx.state.first_player)
+
+
+# ---------------------------------------------------------------- II, III  player turns
+
+def begin_player_turn(ctx: Ctx, side: str) -> None:
+    """Open a player turn: the player plays an Offensive-type card or passes (2.0 II.1)."""
+    ctx.emit(PlayerTurnBegan(side=side))
+    prompt(ctx, "card_or_pass", side)
+
+
+def after_movement(ctx: Ctx) -> None:
+    """Movement over: declare battles and fight them (2.0 II.3-4), then end the turn."""
+    # Battles are declared and fought here (5.0); the combat module continues
+    # with end_player_turn once every declared battle is resolved.
+    end_player_turn(ctx)
+
+
+def end_player_turn(ctx: Ctx) -> None:
+    """Close a player turn; two passes in a row lead to production (2.0 IV)."""
+    s = ctx.state
+    side = s.player
+    ctx.emit(PlayerTurnEnded(side=side, counts_as_pass=s.turn_state.mode == "pass"))
+    if ctx.state.consecutive_passes >= 2:
+        begin_production(ctx)
+    else:
+        begin_player_turn(ctx, other(side))
+
+
+# ---------------------------------------------------------------- V  production
+
+def begin_production(ctx: Ctx) -> None:
+    """The production phase (2.0 V): supply, build points, excess cards, EFT box losses."""
+    ctx.emit(PhaseBegan(phase="production", turn=ctx.state.turn))
+    # V.1 check supply, V.2 spend build points, V.3 discard excess cards and
+    # V.4 EFT box losses come here (6.0, 7.0); they continue with advance_season.
+    advance_season(ctx)
+
+
+# ---------------------------------------------------------------- VI  advance the season
+
+def advance_season(ctx: Ctx) -> None:
+    """Move the season marker on; reshuffle after WINTER; the game ends after turn 23 (2.0 VI)."""
+    s, d = ctx.state, ctx.data
+    if s.turn >= s.last_turn:
+        end_game(ctx, f"the last seasonal turn ({d.label(s.turn)}) has been played (2.0 VI)")
+        return
+    if d.turn(s.turn).season == "WINTER":
+        reshuffle(ctx, f"end of {d.label(s.turn)} (1.3, 2.0 VI)")
+    ctx.emit(SeasonAdvanced(turn=s.turn + 1, label=d.label(s.turn + 1)))
+    begin_seasonal_turn(ctx)
+
+
+def end_game(ctx: Ctx, reason: str) -> None:
+    """The game is over: record the final VP total and level (3.0)."""
+    vp, level = victory_level(ctx.state, ctx.data)
+    ctx.emit(GameEnded(reason=reason, vp=vp, level=level.id, level_name=level.name))
+
+
+# ---------------------------------------------------------------- decision: card or pass
+
+def _card_or_pass_prompt(s: State, d: GameData) -> str:
+    return (f"{s.pending.side} player turn, {d.label(s.turn)}: play an Offensive-type card "
+            f"or pass (2.0 II.1)")
+
+
+def _card_or_pass_candidates(s: State, d: GameData, side: str):
+    keys = []
+    for c in s.hands.get(side, []):
+        key = d.cards[c].key
+        if key not in keys:
+            keys.append(key)
+    for key in sorted(keys, key=lambda k: d.card_order.index(d.card_types[k].ids[0])):
+        yield PlayCard(card=key)
+    yield Pass()
+
+
+def _card_or_pass_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    if isinstance(o, PlayCard):
+        v = can_play_offensive(s, d, side, o.card)
+        if v is None and d.card_types[o.card].type == "crisis":
+            entry = crisis_entry(s, d, side, o.card)
+            if isinstance(entry, Violation):
+                return entry
+            return Violation("9.8", "Crisis! cards are resolved in the crisis rules, which this "
+                                    "referee does not yet apply")
+        return v
+    return None
+
+
+def _card_or_pass_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    s, d = ctx.state, ctx.data
+    if isinstance(o, PlayCard):
+        card = first_card(s, d, side, o.card)
+        ctx.emit(CardPlayed(side=side, card=card, key=o.card,
+                            as_=offensive_as(s, d, side, o.card)))
+        prompt(ctx, "movement", side)
+    else:
+        ctx.emit(Passed(side=side))
+        prompt(ctx, "pass_move", side)
+
+
+register(DecisionSpec(
+    kind="card_or_pass", rule="2.0 II.1", prompt=_card_or_pass_prompt,
+    accepts=("play", "pass"), candidates=_card_or_pass_candidates,
+    check=_card_or_pass_check, apply=_card_or_pass_apply))
+
+
+# ---------------------------------------------------------------- decision: movement (Offensive)
+
+def _movement_prompt(s: State, d: GameData) -> str:
+    ts = s.turn_state
+    return (f"{s.pending.side} movement phase ({ts.card_as.replace('_', ' ')} played): move "
+            f"units, then end movement (2.0 II.2, 4.0)")
+
+
+def _movement_candidates(s: State, d: GameData, side: str):
+    yield EndMovement()
+
+
+def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    after_movement(ctx)
+
+
+register(DecisionSpec(
+    kind="movement", rule="2.0 II.2", prompt=_movement_prompt, accepts=("end_movement",),
+    candidates=_movement_candidates, check=lambda s, d, o, side: None, apply=_movement_apply))
+
+
+# ---------------------------------------------------------------- decision: the pass move
+
+def _pass_prompt(s: State, d: GameData) -> str:
+    return (f"{s.pending.side} passes: move one unit (not into an Enemy area), discard and "
+            f"draw if no card was played, or end the turn (2.0 II.1)")
+
+
+def _pass_candidates(s: State, d: GameData, side: str):
+    ts = s.turn_state
+    if ts.cards_played == 0 and not ts.discarded:
+        counts: dict[str, int] = {}
+        for c in s.hands.get(side, []):
+            counts[d.cards[c].key] = counts.get(d.cards[c].key, 0) + 1
+        keys = sorted(counts, key=lambda k: d.card_order.index(d.card_types[k].ids[0]))
+        for combo in itertools.product(*(range(counts[k] + 1) for k in keys)):
+            if any(combo):
+                yield Discard(cards=tuple(k for k, n in zip(keys, combo) for _ in range(n)))
+    yield EndTurn()
+
+
+def _pass_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    ts = s.turn_state
+    if isinstance(o, Discard):
+        if ts.cards_played:
+            return Violation("2.0 II.1", "a card was played this turn; only a player who plays "
+                                         "no card at all may discard and draw")
+        if ts.discarded:
+            return Violation("2.0 II.1", "cards were already discarded and replaced this turn")
+        hand = list(s.hands.get(side, []))
+        for key in o.cards:
+            match = next((c for c in hand if d.cards[c].key == key), None)
+            if match is None:
+                return Violation("1.3", f"the {side} hand holds no (further) "
+                                        f"{d.card_types[key].title} card to discard")
+            hand.remove(match)
+    return None
+
+
+def _pass_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    s, d = ctx.state, ctx.data
+    if isinstance(o, Discard):
+        hand = list(s.hands[side])
+        ids = []
+        for key in o.cards:
+            c = next(c for c in hand if d.cards[c].key == key)
+            hand.remove(c)
+            ids.append(c)
+        ctx.emit(CardsDiscarded(side=side, cards=ids, reason="pass"))
+        draw(ctx, side, len(ids), "replacing cards discarded while passing (2.0 II.1)",
+             locked=True)
+    else:
+        end_player_turn(ctx)
+
+
+register(DecisionSpec(
+    kind="pass_move", rule="2.0 II.1", prompt=_pass_prompt, accepts=("discard", "end_turn"),
+    candidates=_pass_candidates, check=_pass_check, apply=_pass_apply))

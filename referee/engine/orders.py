@@ -1,0 +1,225 @@
+"""Orders: what a player submits, in a short text form for email and a JSON form.
+
+One order per line. The text form starts with a verb; cards are named by
+their key or title, areas by id, name or alias (case, accents and hyphens do
+not matter), units by the ids every view shows. `format_order` writes the
+canonical text that `status` lists and `order` accepts. A line starting with
+'{' is read as the JSON form (see schemas/orders.json).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..errors import AmbiguousOrderError, OrderSyntaxError
+from ..gamedata import GameData, fold
+
+
+class Ord(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+class PlayCard(Ord):
+    """Play a card for its effect: an Offensive-type card or a Crisis! card (2.0 II.1, 9.x)."""
+
+    kind: Literal["play"] = "play"
+    card: str
+
+
+class Pass(Ord):
+    """Play no Offensive card this player turn (2.0 II.1)."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class EndMovement(Ord):
+    """Finish the movement phase of an Offensive (2.0 II.2)."""
+
+    kind: Literal["end_movement"] = "end_movement"
+
+
+class EndTurn(Ord):
+    """Finish a passing player turn (2.0 II.1)."""
+
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class Discard(Ord):
+    """Passing without playing any card: discard cards and draw as many (2.0 II.1)."""
+
+    kind: Literal["discard"] = "discard"
+    cards: tuple[str, ...]
+
+
+Order = Annotated[Union[PlayCard, Pass, EndMovement, EndTurn, Discard],
+                  Field(discriminator="kind")]
+ORDER = TypeAdapter(Order)
+
+
+# ---------------------------------------------------------------- text form
+
+def format_order(order: Ord) -> str:
+    """The canonical one-line text of an order, as `status` lists it."""
+    k = order.kind
+    if k == "play":
+        return f"play {order.card}"
+    if k == "pass":
+        return "pass"
+    if k == "end_movement":
+        return "end movement"
+    if k == "end_turn":
+        return "end turn"
+    if k == "discard":
+        return "discard " + " ".join(order.cards)
+    raise ValueError(k)
+
+
+class Reader:
+    """Resolves the words of one order line against the game data."""
+
+    def __init__(self, text: str, data: GameData):
+        self.text = text
+        self.data = data
+        self.words = text.replace(",", " ").split()
+        self.pos = 0
+
+    def column(self) -> int:
+        """Column (0-based) of the current word in the line."""
+        col = 0
+        for w in self.words[: self.pos]:
+            col = self.text.find(w, col) + len(w)
+        nxt = self.text.find(self.words[self.pos], col) if self.pos < len(self.words) else -1
+        return nxt if nxt >= 0 else len(self.text)
+
+    def fail(self, reason: str) -> OrderSyntaxError:
+        """A syntax error at the current word."""
+        return OrderSyntaxError(self.text, reason, self.column())
+
+    def done(self) -> bool:
+        """No words left."""
+        return self.pos >= len(self.words)
+
+    def expect_end(self) -> None:
+        """Fail if words are left over."""
+        if not self.done():
+            raise self.fail(f"unexpected {' '.join(self.words[self.pos:])!r}")
+
+    def card(self) -> str:
+        """A card type key, named by key or title over one or more words (longest match)."""
+        if self.done():
+            raise self.fail("a card name is missing")
+        for end in range(len(self.words), self.pos, -1):
+            key = fold("".join(self.words[self.pos:end]))
+            for ct in self.data.deck.cards:
+                if key in (fold(ct.key), fold(ct.title)) or key in map(fold, ct.ids):
+                    self.pos = end
+                    return ct.key
+        raise self.fail(f"no card is called {self.words[self.pos]!r}")
+
+    def cards(self) -> tuple[str, ...]:
+        """One or more card keys."""
+        out = [self.card()]
+        while not self.done():
+            out.append(self.card())
+        return tuple(out)
+
+    def area(self) -> str:
+        """An area id, named by id, name or alias over one or more words (longest match)."""
+        if self.done():
+            raise self.fail("an area name is missing")
+        for end in range(len(self.words), self.pos, -1):
+            ids = self.data.area_names.get(fold("".join(self.words[self.pos:end])))
+            if ids:
+                if len(ids) > 1:
+                    raise AmbiguousOrderError(self.text, " ".join(self.words[self.pos:end]), ids)
+                self.pos = end
+                return ids[0]
+        raise self.fail(f"no area is called {self.words[self.pos]!r}")
+
+    def word(self, what: str) -> str:
+        """The next word, as typed."""
+        if self.done():
+            raise self.fail(f"{what} is missing")
+        w = self.words[self.pos]
+        self.pos += 1
+        return w
+
+    def keyword(self, *options: str) -> str | None:
+        """Consume the next word if it is one of options (case-insensitive)."""
+        if not self.done() and self.words[self.pos].casefold() in options:
+            self.pos += 1
+            return self.words[self.pos - 1].casefold()
+        return None
+
+
+def _play(r: Reader) -> Ord:
+    card = r.card()
+    r.expect_end()
+    return PlayCard(card=card)
+
+
+def _end(r: Reader) -> Ord:
+    what = r.keyword("movement", "move", "moves", "turn")
+    r.expect_end()
+    if what in ("movement", "move", "moves"):
+        return EndMovement()
+    if what == "turn":
+        return EndTurn()
+    raise r.fail("say 'end movement' or 'end turn'")
+
+
+def _simple(factory):
+    def read(r: Reader) -> Ord:
+        r.expect_end()
+        return factory()
+    return read
+
+
+def _discard(r: Reader) -> Ord:
+    return Discard(cards=r.cards())
+
+
+VERBS = {
+    "play": _play,
+    "pass": _simple(Pass),
+    "end": _end,
+    "discard": _discard,
+}
+
+
+def parse_order(text: str, data: GameData) -> Ord:
+    """Read one order line (text or JSON form); OrderSyntaxError quotes what is wrong."""
+    line = text.strip()
+    if not line:
+        raise OrderSyntaxError(text, "empty order")
+    if line.startswith("{"):
+        try:
+            return ORDER.validate_python(json.loads(line))
+        except (ValueError, ValidationError) as exc:
+            msg = exc.errors(include_url=False)[0]["msg"] if isinstance(
+                exc, ValidationError) else str(exc)
+            raise OrderSyntaxError(text, f"not a valid JSON order: {msg}") from None
+    r = Reader(line, data)
+    verb = r.word("a verb").casefold()
+    reader = VERBS.get(verb)
+    if reader is None:
+        r.pos = 0
+        raise r.fail(f"unknown verb {verb!r}; orders start with one of: "
+                     f"{', '.join(sorted(VERBS))}")
+    return reader(r)
+
+
+def order_lines(text: str) -> list[str]:
+    """The order lines of an email body: blank lines, '#' comments and '>' quotes dropped."""
+    out = []
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith(">"):
+            continue
+        s = s.split("#", 1)[0].strip()
+        if s:
+            out.append(s)
+    return out

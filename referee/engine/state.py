@@ -1,0 +1,255 @@
+"""The game state derived by replaying a journal, and questions asked of it.
+
+The state is plain data (dataclasses): evolve() changes it event by event,
+decide() works on a clone. Nothing here checks legality; the helpers answer
+questions the rules need: area status (4.1, 8.4), stacking (1.2.2),
+strength (5.3.1), who holds an area (8.3.x).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..gamedata import GameData
+
+GERMAN, ENTENTE = "german", "entente"
+INFANTRY_TYPES = frozenset({"infantry", "stosstruppen", "commonwealth"})
+AUXILIARY_TYPES = frozenset({"cavalry", "artillery", "siege_gun", "biplane", "tank", "paris_gun"})
+# Units that cannot conquer or hold an area by themselves (8.3.2, 8.3.3, 8.3.4, 8.3.6).
+NON_HOLDING = frozenset({"artillery", "siege_gun", "biplane", "paris_gun"})
+KIND_CODE = {"infantry": "i", "stosstruppen": "s", "commonwealth": "cw", "cavalry": "c",
+             "artillery": "a", "siege_gun": "g", "biplane": "b", "tank": "t", "paris_gun": "p"}
+LETTER = {"infantry": "I", "stosstruppen": "S", "commonwealth": "CW", "cavalry": "C",
+          "artillery": "A", "siege_gun": "G", "biplane": "B", "tank": "T", "paris_gun": "P"}
+STACKING_LIMIT = 3
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return ENTENTE if side == GERMAN else GERMAN
+
+
+def piece_key(nation: str, kind: str) -> str:
+    """The key of a kind of piece on an army template, e.g. 'us:infantry'."""
+    return f"{nation}:{kind}"
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """('us', 'infantry') from 'us:infantry'."""
+    nation, kind = key.split(":")
+    return nation, kind
+
+
+@dataclass(slots=True)
+class Army:
+    """An army counter and the contents of its template (1.4, 8.1)."""
+
+    id: str
+    nation: str
+    name: str
+    status: str = "pool"          # map | pool | eliminated | eft
+    area: str | None = None
+    entrenched: bool = False
+    contents: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def strength(self) -> int:
+        """Number of units on the template (5.3.1)."""
+        return sum(self.contents.values())
+
+
+@dataclass(slots=True)
+class Piece:
+    """A unit standing on its own on the map or in the EFT box (not in an army)."""
+
+    id: str
+    nation: str
+    kind: str
+    area: str
+    entrenched: bool = False
+
+
+@dataclass(slots=True)
+class Fort:
+    """A fort counter at its current strength (8.4)."""
+
+    id: str
+    nation: str
+    area: str
+    strength: int
+
+
+@dataclass(slots=True)
+class Decision:
+    """Who must act now and what kind of decision it is (the pending decision)."""
+
+    kind: str
+    side: str
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class TurnState:
+    """What has happened so far in the current player turn (2.0 II)."""
+
+    side: str
+    mode: str = "undecided"        # undecided | offensive | limited | pass | weather_pass
+    card: str | None = None        # the Offensive-type card played
+    card_as: str | None = None     # what it counts as (special key, offensive, limited...)
+    cards_played: int = 0
+    discarded: bool = False
+    moved: list[str] = field(default_factory=list)        # unit ids moved this turn
+    moves: int = 0                 # unit moves made (pass allows 1, 2.0 II.1)
+    reserves_moves: int = 0
+    rail: int = 0
+    strategic: int = 0
+    sea: int = 0
+    control_at_start: dict[str, str | None] = field(default_factory=dict)
+    became_disputed: list[str] = field(default_factory=list)
+    enemy_entered: list[str] = field(default_factory=list)
+
+
+@dataclass
+class State:
+    """Everything the rules need to know about a game at one moment."""
+
+    game_id: str
+    scenario: str
+    options: dict[str, bool]
+    turn: int
+    last_turn: int
+    first_player: str
+    phase: str = "setup"                       # setup | reinforcements | player_turn | production | over
+    player: str | None = None                  # whose player turn it is
+    consecutive_passes: int = 0
+    control: dict[str, str | None] = field(default_factory=dict)
+    armies: dict[str, Army] = field(default_factory=dict)
+    pieces: dict[str, Piece] = field(default_factory=dict)
+    forts: dict[str, Fort] = field(default_factory=dict)
+    removed_forts: list[str] = field(default_factory=list)
+    pool: dict[str, dict[str, int]] = field(default_factory=dict)   # nation -> kind -> counters
+    serial: dict[str, int] = field(default_factory=dict)            # last id number per prefix
+    keep_apart: dict[str, str] = field(default_factory=dict)        # piece id -> army id (4.6)
+    draw_pile: list[str] = field(default_factory=list)              # top first
+    discard: list[str] = field(default_factory=list)
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    locked: dict[str, list[str]] = field(default_factory=dict)      # drawn, not yet playable
+    removed_cards: list[str] = field(default_factory=list)
+    turn_state: TurnState | None = None
+    pending: Decision | None = None
+    vp_adjust: dict[str, int] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    seq: int = 0
+
+    def clone(self) -> State:
+        """An independent copy for decide() to work on."""
+        return copy.deepcopy(self)
+
+    # ------------------------------------------------------------ units
+
+    def armies_in(self, area: str, side: str | None = None, data: GameData | None = None):
+        """Armies on the map in an area (of one side when side and data are given)."""
+        return [a for a in self.armies.values() if a.status == "map" and a.area == area
+                and (side is None or data.nation_side[a.nation] == side)]
+
+    def pieces_in(self, area: str, side: str | None = None, data: GameData | None = None):
+        """Stand-alone pieces in an area (of one side when side and data are given)."""
+        return [p for p in self.pieces.values() if p.area == area
+                and (side is None or data.nation_side[p.nation] == side)]
+
+    def forts_in(self, area: str) -> list[Fort]:
+        """Fort counters in an area."""
+        return [f for f in self.forts.values() if f.area == area]
+
+    def stack_count(self, area: str, side: str, data: GameData) -> int:
+        """Units counting toward the stacking limit: forts and empty armies do not (1.2.2)."""
+        n = sum(1 for p in self.pieces.values()
+                if p.area == area and data.nation_side[p.nation] == side)
+        n += sum(1 for a in self.armies.values() if a.status == "map" and a.area == area
+                 and a.contents and data.nation_side[a.nation] == side)
+        return n
+
+    def present(self, area: str, side: str, data: GameData) -> bool:
+        """Whether side's units occupy an area for area status (4.1).
+
+        A fort of strength 1 or less (Sedan 0) alone does not make an area
+        Disputed (8.4), so it does not count here.
+        """
+        for p in self.pieces.values():
+            if p.area == area and data.nation_side[p.nation] == side:
+                return True
+        for a in self.armies.values():
+            if a.status == "map" and a.area == area and data.nation_side[a.nation] == side:
+                return True
+        return any(f.area == area and f.strength >= 2 and data.nation_side[f.nation] == side
+                   for f in self.forts.values())
+
+    def holds(self, area: str, side: str, data: GameData) -> bool:
+        """Whether side has a unit there that can conquer or hold an area (8.3.2-8.3.6)."""
+        for p in self.pieces.values():
+            if p.area == area and p.kind not in NON_HOLDING and data.nation_side[p.nation] == side:
+                return True
+        return any(a.status == "map" and a.area == area and a.contents
+                   and data.nation_side[a.nation] == side for a in self.armies.values())
+
+    def status(self, area: str, side: str, data: GameData) -> str:
+        """friendly | enemy | disputed | neutral, as seen by side (4.1, 8.4)."""
+        if self.present(area, side, data) and self.present(area, other(side), data):
+            return "disputed"
+        owner = self.control.get(area)
+        if owner is None:
+            return "neutral"
+        return "friendly" if owner == side else "enemy"
+
+    def area_state(self, area: str, data: GameData) -> str:
+        """german | entente | disputed | neutral, as shown on the map."""
+        if self.present(area, GERMAN, data) and self.present(area, ENTENTE, data):
+            return "disputed"
+        return self.control.get(area) or "neutral"
+
+    def side_units(self, side: str, data: GameData):
+        """Armies on the map and stand-alone pieces of one side (map and EFT box)."""
+        for a in self.armies.values():
+            if a.status in ("map", "eft") and data.nation_side[a.nation] == side:
+                yield a
+        for p in self.pieces.values():
+            if data.nation_side[p.nation] == side:
+                yield p
+
+    def counters_in_play(self) -> Counter:
+        """(nation, kind) -> counters on the map, in armies and in the EFT box."""
+        c: Counter = Counter()
+        for a in self.armies.values():
+            if a.status in ("map", "eft"):
+                c[(a.nation, "army")] += 1
+                for key, n in a.contents.items():
+                    c[split_key(key)] += n
+        for p in self.pieces.values():
+            c[(p.nation, p.kind)] += 1
+        for f in self.forts.values():
+            c[(f.nation, "fort")] += 1
+        return c
+
+    def new_piece_id(self, nation: str, kind: str) -> str:
+        """The next unused id for a stand-alone piece, e.g. 'ge-i-12' (never reused)."""
+        prefix = f"{nation}-{KIND_CODE[kind]}"
+        n = self.serial.get(prefix, 0) + 1
+        while f"{prefix}-{n:02d}" in self.pieces:
+            n += 1
+        return f"{prefix}-{n:02d}"
+
+
+def contents_text(contents: dict[str, int], nation: str) -> str:
+    """Army contents as '4I+1C+1A' (foreign pieces marked, e.g. '1usI')."""
+    order = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery", "siege_gun",
+             "biplane", "tank", "paris_gun"]
+    parts = []
+    for kind in order:
+        for key, n in sorted(contents.items()):
+            cnat, ckind = split_key(key)
+            if ckind == kind and n:
+                parts.append(f"{n}{'' if cnat == nation else cnat}{LETTER[kind]}")
+    return "+".join(parts) if parts else "empty"

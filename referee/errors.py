@@ -1,0 +1,100 @@
+"""The referee's error tree and the exit code each kind of error maps to.
+
+Exit codes are stable (scripts depend on them): 1 a rejected order,
+2 bad usage, 3 a data file or journal integrity problem.
+"""
+
+from __future__ import annotations
+
+EXIT_REJECTED = 1
+EXIT_USAGE = 2
+EXIT_INTEGRITY = 3
+
+
+class RefereeError(Exception):
+    """Base of every error the referee expects and reports in one line."""
+
+    exit_code = EXIT_USAGE
+
+    def lines(self) -> list[str]:
+        """The message as the lines printed on stderr."""
+        return [str(self)]
+
+
+class UsageError(RefereeError):
+    """The command was called wrongly (bad option value, missing file)."""
+
+    exit_code = EXIT_USAGE
+
+
+class OrderError(RefereeError):
+    """Base of the errors that reject an order (exit 1)."""
+
+    exit_code = EXIT_REJECTED
+
+
+class OrderSyntaxError(OrderError):
+    """The order text cannot be parsed; quotes the text and the position."""
+
+    def __init__(self, text: str, reason: str, position: int | None = None):
+        self.text = text
+        self.reason = reason
+        self.position = position
+        where = f" at column {position + 1}" if position is not None else ""
+        super().__init__(f"cannot read order {text!r}{where}: {reason}")
+
+
+class AmbiguousOrderError(OrderError):
+    """A name in the order matches several things; lists the candidates."""
+
+    def __init__(self, text: str, name: str, candidates: list[str]):
+        self.candidates = candidates
+        super().__init__(
+            f"order {text!r}: {name!r} could mean {', '.join(candidates)}; write one of them"
+        )
+
+
+class IllegalOrderError(OrderError):
+    """The order is well formed but the rules forbid it now; carries the rule number."""
+
+    def __init__(self, text: str, rule: str, reason: str):
+        self.text = text
+        self.rule = rule
+        self.reason = reason
+        super().__init__(f"order {text!r} rejected: {reason} (rule {rule})")
+
+
+class DiceError(OrderError):
+    """Manual dice are missing, extra or out of range."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"dice rejected: {reason} (nothing was recorded)")
+
+
+class StaleViewError(OrderError):
+    """The order was written against an older journal than the current one."""
+
+
+class GameDataError(RefereeError):
+    """Every problem found in a game data directory, each with file and path."""
+
+    exit_code = EXIT_INTEGRITY
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__(f"{len(self.problems)} problem(s) in the game data")
+
+    def lines(self) -> list[str]:
+        """One line per problem, then a count."""
+        return [*self.problems, f"{len(self.problems)} problem(s) found"]
+
+
+class JournalError(RefereeError):
+    """The journal is damaged: torn line, broken chain, unknown version."""
+
+    exit_code = EXIT_INTEGRITY
+
+    def __init__(self, message: str, record: int | None = None, torn: bool = False):
+        self.record = record
+        self.torn = torn
+        super().__init__(message)

@@ -1,0 +1,1 @@
+"""Renderers: the same views as plain text, forum markdown or JSON."""

@@ -1,0 +1,161 @@
+"""Plain text for email: events, records, the state and the status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..gamedata import GameData
+
+SIDE = {"german": "German", "entente": "Entente", "moderator": "Moderator"}
+
+
+def _cards(ids: list[str], data: GameData) -> str:
+    return ", ".join(data.cards[c].title for c in ids) if ids else "none"
+
+
+def _secret_data(ev: dict, reader: str) -> dict | None:
+    sec = ev.get("secret")
+    if isinstance(sec, dict) and "data" in sec and reader in ("moderator", sec.get("to")):
+        return sec["data"]
+    return None
+
+
+def describe(ev: dict, data: GameData, reader: str) -> str | None:
+    """One line for an event as reader may see it (None: nothing worth printing)."""
+    t = ev["type"]
+    side = SIDE.get(ev.get("side", ""), ev.get("side", ""))
+    if t == "PhaseBegan":
+        name = {"reinforcements": "Reinforcement phase (2.0 I)",
+                "production": "Production phase (2.0 V)"}.get(ev["phase"], ev["phase"])
+        return f"— {name}, {data.label(ev['turn'])} —"
+    if t == "PlayerTurnBegan":
+        return f"{side} player turn begins (2.0 II)"
+    if t == "Passed":
+        return f"{side} passes (2.0 II.1)"
+    if t == "PlayerTurnEnded":
+        return f"{side} player turn ends" + ("" if ev["counts_as_pass"] else
+                                              " (not a pass for ending the turn)")
+    if t == "SeasonAdvanced":
+        return f"Season marker advances to {ev['label']} (turn {ev['turn']}) (2.0 VI)"
+    if t == "DecisionPending":
+        return None
+    if t == "GameEnded":
+        return (f"GAME OVER: {ev['reason']}. Modified German VP {ev.get('vp')}: "
+                f"{ev.get('level_name')}")
+    if t == "DeckShuffled":
+        d = _secret_data(ev, reader)
+        extra = f" (order: {', '.join(d['order'])})" if d and reader == "moderator" else ""
+        return f"Deck shuffled, {ev['count']} cards: {ev['reason']}{extra}"
+    if t == "CardsStacked":
+        return f"{ev['count']} named cards put on top of the draw pile (scenario set-up)"
+    if t == "CardsDrawn":
+        d = _secret_data(ev, reader)
+        cards = f": {_cards(d['cards'], data)}" if d else ""
+        lock = " (not playable until his next player turn)" if ev.get("locked") else ""
+        return f"{side} draws {ev['count']} card(s), {ev['reason']}{cards}{lock}"
+    if t == "CardPlayed":
+        ct = data.cards[ev["card"]]
+        as_ = ev["as"]
+        note = "" if as_ == ct.key else f" as {data.card_types[as_].title if as_ in data.card_types else as_}"
+        return f"{side} plays {ct.title}{note} ({ct.rule})"
+    if t == "CardsDiscarded":
+        return f"{side} discards {_cards(ev['cards'], data)} ({ev['reason']})"
+    if t == "CardRemoved":
+        return f"{data.cards[ev['card']].title} is removed from play ({ev['reason']})"
+    if t == "SecretRevealed":
+        return f"Dice secret revealed: {ev['secret']} (anyone can now check every die)"
+    return f"{t}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
+
+
+def record_lines(rec: dict, data: GameData, reader: str) -> list[str]:
+    """A journal record as text: header line, then its events."""
+    if rec["seq"] == 0:
+        return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
+                f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
+                f"{rec['dice']['commitment'][:16]}...)"]
+    who = SIDE.get(rec["actor"], rec["actor"])
+    out = [f"#{rec['seq']} {rec['at']} {who}: {rec['order']}"]
+    for ev in rec["events"]:
+        line = describe(ev, data, reader)
+        if line:
+            out.append(f"    {line}")
+    return out
+
+
+def status_text(view: dict[str, Any]) -> str:
+    """`status` as text: who is to act, the prompt and the legal orders."""
+    lines = [f"Game {view['game_id']}, record {view['seq']}: {view['label']} "
+             f"(turn {view['turn']}), {view['phase'].replace('_', ' ')}"]
+    if view["game_over"]:
+        r = view["result"] or {}
+        lines.append(f"The game is over: {r.get('reason')}. Result: {r.get('level_name')} "
+                     f"(modified German VP {r.get('vp')})")
+        return "\n".join(lines)
+    lines.append(f"Waiting on: {view['waiting_on']} — {view['prompt']}")
+    if view["legal_for"] and view["legal_for"] != view["waiting_on"]:
+        lines.append(f"Nothing for {view['legal_for']} to order now.")
+    elif view["legal"]:
+        lines.append(f"Legal orders for {view['legal_for']} ({len(view['legal'])}):")
+        lines.extend(f"  {o}" for o in view["legal"])
+    return "\n".join(lines)
+
+
+def unit_text(u: dict) -> str:
+    """A unit in one short phrase."""
+    ent = " entrenched" if u.get("entrenched") else ""
+    if u["type"] == "army":
+        return f"{u['id']} {u['name']}{ent} [{u['summary']}]"
+    if u["type"] == "fort":
+        return f"{u['name']} fort {u['strength']}"
+    return f"{u['id']} ({u['type'].replace('_', ' ')}{ent})"
+
+
+def hand_text(cards: list[dict]) -> str:
+    """A hand as 'Offensive x2, Bad Weather'."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c["title"]] = counts.get(c["title"], 0) + 1
+    return ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counts.items()) or "(empty)"
+
+
+def show_text(view: dict[str, Any]) -> str:
+    """`show` as text: turn, VP and level, every occupied area, the reader's hand."""
+    vp = view["vp"]
+    lines = [
+        f"TO THE LAST MAN! — game {view['game_id']} (scenario {view['scenario']}), "
+        f"record {view['seq']}, seen by {view['reader']}",
+        f"Turn {view['turn']} of 23: {view['label']} — {view['phase'].replace('_', ' ')}"
+        + (f" ({view['player']} player turn)" if view["player"] else ""),
+    ]
+    if view["game_over"]:
+        r = view["result"] or {}
+        lines.append(f"GAME OVER: {r.get('reason')} — {r.get('level_name')}")
+    else:
+        lines.append(f"Waiting on: {view['waiting_on']} — {view['prompt']}")
+    parts = "; ".join(f"{b['label']} {b['vp']:+d}" for b in vp["breakdown"])
+    lines.append(f"VP: {vp['total']} = {vp['level_name']}  ({parts})")
+    lines.append("")
+    lines.append("Areas (control: units)")
+    width = max(len(a["name"]) for a in view["areas"].values())
+    for aid, a in view["areas"].items():
+        if not a["units"] and a["control"] not in ("disputed",):
+            continue
+        units = "; ".join(unit_text(u) for u in a["units"])
+        lines.append(f"  {a['name']:<{width}}  {a['control']:<8}  {units}")
+    empty = {c: [a["name"] for a in view["areas"].values() if not a["units"]
+                 and a["control"] == c] for c in ("german", "entente", "neutral")}
+    for c, names in empty.items():
+        if names:
+            lines.append(f"  Empty {c} areas: {', '.join(names)}")
+    lines.append("")
+    if view["reader"] == "moderator":
+        for s, cards in view["hands"].items():
+            lines.append(f"Hand ({s}): {hand_text(cards)}")
+    else:
+        lines.append(f"Your hand ({view['reader']}): {hand_text(view['hand'])}")
+    hs = view["hand_sizes"]
+    lines.append(f"Hand sizes: German {hs['german']}, Entente {hs['entente']}; draw pile "
+                 f"{view['deck']['draw_pile']}, discard pile {len(view['deck']['discard'])}")
+    if view["eliminated_armies"]:
+        lines.append(f"Eliminated armies: {', '.join(view['eliminated_armies'])}")
+    return "\n".join(lines)

@@ -1,0 +1,192 @@
+"""JSON Schemas of everything the referee reads or writes, generated from its models.
+
+`schemas/*.json` in the repository are these, checked in; a test fails when
+one is stale (`make schemas` rewrites them). `referee schema NAME` prints one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from . import gamedata as gd
+from .engine.events import Event
+from .engine.orders import Order
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class DiceCommitment(BaseModel):
+    mode: Literal["committed", "manual"]
+    commitment: str
+
+
+class JournalHeader(BaseModel):
+    """Record 0 of a journal."""
+
+    model_config = ConfigDict(extra="forbid")
+    seq: Literal[0]
+    kind: Literal["header"]
+    prev: None
+    hash: str
+    schema_version: int
+    game_id: str
+    game: str
+    game_name: str
+    data_digest: str
+    engine_version: str
+    scenario: str
+    scenario_data: gd.Scenario
+    options: dict[str, bool]
+    dice: DiceCommitment
+    created_at: str
+
+
+class JournalRecord(BaseModel):
+    """Every record after the header: one accepted order and its events."""
+
+    model_config = ConfigDict(extra="forbid")
+    seq: int
+    prev: str
+    hash: str
+    at: str
+    actor: Literal["german", "entente", "moderator"]
+    order: str
+    events: list[Event]
+    dice: list[int] = []
+
+
+class UnitView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    side: str
+    nation: str
+    type: str
+    name: str | None = None
+    entrenched: bool = False
+    strength: int | None = None
+    contents: dict[str, int] | None = None
+    summary: str | None = None
+
+
+class AreaView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    control: Literal["german", "entente", "disputed", "neutral"]
+    vp: int
+    units: list[UnitView]
+
+
+class CardView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    key: str
+    title: str
+
+
+class VpLine(BaseModel):
+    label: str
+    vp: int
+
+
+class VpView(BaseModel):
+    total: int
+    level: str
+    level_name: str
+    breakdown: list[VpLine]
+
+
+class DeckView(BaseModel):
+    draw_pile: int
+    discard: list[CardView]
+    removed: list[CardView]
+
+
+class StateView(BaseModel):
+    """What `show --format json` prints."""
+
+    model_config = ConfigDict(extra="forbid")
+    game_id: str
+    scenario: str
+    seq: int
+    reader: Literal["german", "entente", "moderator"]
+    turn: int
+    season: str
+    year: int
+    label: str
+    phase: str
+    player: str | None
+    waiting_on: Literal["german", "entente"] | None
+    decision: str | None
+    prompt: str
+    vp: VpView
+    areas: dict[str, AreaView]
+    hand: list[CardView]
+    hands: dict[str, list[CardView]] | None = None
+    locked: list[str] | None = None
+    hand_sizes: dict[str, int]
+    deck: DeckView
+    eliminated_armies: list[str]
+    options: dict[str, bool]
+    game_over: bool
+    result: dict[str, Any] | None
+
+
+class StatusView(BaseModel):
+    """What `status --format json` prints."""
+
+    model_config = ConfigDict(extra="forbid")
+    game_id: str
+    seq: int
+    turn: int
+    label: str
+    phase: str
+    waiting_on: Literal["german", "entente"] | None
+    decision: str | None
+    prompt: str
+    legal_for: str | None
+    legal: list[str]
+    game_over: bool
+    result: dict[str, Any] | None
+
+
+SCHEMAS: dict[str, Any] = {
+    "orders": Order,
+    "events": Event,
+    "journal-header": JournalHeader,
+    "journal-record": JournalRecord,
+    "state-view": StateView,
+    "status-view": StatusView,
+    "game": gd.GameInfo,
+    "map": gd.MapData,
+    "units": gd.UnitsData,
+    "deck": gd.DeckData,
+    "charts": gd.Charts,
+    "game-events": gd.EventsData,
+    "scenario": gd.Scenario,
+}
+
+
+def schema(name: str) -> dict:
+    """The JSON Schema called name."""
+    return TypeAdapter(SCHEMAS[name]).json_schema(by_alias=True)
+
+
+def schema_text(name: str) -> str:
+    """The schema as the text checked in under schemas/NAME.json."""
+    return json.dumps(schema(name), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_all(folder: str) -> list[str]:
+    """Write every schema to folder/NAME.json; returns the names written."""
+    from pathlib import Path
+
+    out = Path(folder)
+    out.mkdir(exist_ok=True)
+    for name in SCHEMAS:
+        (out / f"{name}.json").write_text(schema_text(name), encoding="utf-8")
+    return list(SCHEMAS)

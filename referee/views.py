@@ -1,0 +1,132 @@
+"""What one reader may see: views of the state and of journal records.
+
+A reader is `german`, `entente` or `moderator`. A side sees its own hand and
+only the size of the other; the moderator sees both. Records are redacted
+for a reader with journal.redact (secret parts become digests, so an export
+still verifies).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import legal_orders, pending_prompt
+from .engine.orders import format_order
+from .engine.state import GERMAN, ENTENTE, State, contents_text
+from .engine.victory import level_of, vp_breakdown
+from .errors import UsageError
+from .gamedata import GameData
+
+READERS = ("german", "entente", "moderator")
+
+
+def check_reader(reader: str, allow_moderator: bool = True) -> str:
+    """Validate a --as value."""
+    allowed = READERS if allow_moderator else READERS[:2]
+    if reader not in allowed:
+        raise UsageError(f"--as {reader!r}: choose one of {', '.join(allowed)}")
+    return reader
+
+
+def card_view(card: str, data: GameData) -> dict:
+    """A card as shown in a hand: its id, key and title."""
+    ct = data.cards[card]
+    return {"id": card, "key": ct.key, "title": ct.title}
+
+
+def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dict]:
+    """The units in an area as a reader sees them (hidden templates, option 1.4)."""
+    hidden = state.options.get("hidden_templates", False)
+    out: list[dict] = []
+    for a in state.armies.values():
+        if a.status == "map" and a.area == area:
+            side = data.nation_side[a.nation]
+            secret = hidden and reader not in (side, "moderator")
+            out.append({
+                "id": a.id, "side": side, "nation": a.nation, "type": "army", "name": a.name,
+                "entrenched": a.entrenched,
+                "strength": None if secret else a.strength,
+                "contents": None if secret else dict(sorted(a.contents.items())),
+                "summary": "hidden" if secret else contents_text(a.contents, a.nation),
+            })
+    for p in state.pieces.values():
+        if p.area == area:
+            out.append({"id": p.id, "side": data.nation_side[p.nation], "nation": p.nation,
+                        "type": p.kind, "entrenched": p.entrenched, "strength": 1})
+    for f in state.forts.values():
+        if f.area == area:
+            out.append({"id": f.id, "side": data.nation_side[f.nation], "nation": f.nation,
+                        "type": "fort", "name": data.forts[f.id][1].name,
+                        "strength": f.strength})
+    return out
+
+
+def state_view(state: State, data: GameData, reader: str, game_id: str = "",
+               seq: int | None = None) -> dict[str, Any]:
+    """Everything `show` prints, for one reader (JSON-ready)."""
+    check_reader(reader)
+    t = data.turn(state.turn)
+    breakdown = vp_breakdown(state, data)
+    total = sum(v for _, v in breakdown)
+    level = level_of(total, data)
+    areas = {}
+    for a in data.map.areas:
+        areas[a.id] = {"name": a.name, "control": state.area_state(a.id, data), "vp": a.vp,
+                       "units": unit_views(state, data, a.id, reader)}
+    view: dict[str, Any] = {
+        "game_id": game_id or state.game_id,
+        "scenario": state.scenario,
+        "seq": state.seq if seq is None else seq,
+        "reader": reader,
+        "turn": state.turn,
+        "season": t.season,
+        "year": t.year,
+        "label": t.label,
+        "phase": state.phase,
+        "player": state.player,
+        "waiting_on": state.pending.side if state.pending else None,
+        "decision": state.pending.kind if state.pending else None,
+        "prompt": pending_prompt(state, data),
+        "vp": {"total": total, "level": level.id, "level_name": level.name,
+               "breakdown": [{"label": lbl, "vp": v} for lbl, v in breakdown]},
+        "areas": areas,
+        "hand_sizes": {s: len(state.hands.get(s, [])) for s in (GERMAN, ENTENTE)},
+        "deck": {"draw_pile": len(state.draw_pile),
+                 "discard": [card_view(c, data) for c in state.discard],
+                 "removed": [card_view(c, data) for c in state.removed_cards]},
+        "eliminated_armies": sorted(a.id for a in state.armies.values()
+                                    if a.status == "eliminated"),
+        "options": dict(state.options),
+        "game_over": state.phase == "over",
+        "result": state.result,
+    }
+    if reader == "moderator":
+        view["hand"] = []
+        view["hands"] = {s: [card_view(c, data) for c in state.hands.get(s, [])]
+                         for s in (GERMAN, ENTENTE)}
+    else:
+        view["hand"] = [card_view(c, data) for c in state.hands.get(reader, [])]
+        view["locked"] = list(state.locked.get(reader, []))
+    return view
+
+
+def status_view(state: State, data: GameData, reader: str | None, game_id: str = "",
+                seq: int | None = None) -> dict[str, Any]:
+    """Whose decision it is, what kind, and the legal orders (for `status`)."""
+    waiting = state.pending.side if state.pending else None
+    side = reader if reader in (GERMAN, ENTENTE) else waiting
+    legal = [format_order(o) for o in legal_orders(state, data, side)] if side else []
+    return {
+        "game_id": game_id or state.game_id,
+        "seq": state.seq if seq is None else seq,
+        "turn": state.turn,
+        "label": data.label(state.turn),
+        "phase": state.phase,
+        "waiting_on": waiting,
+        "decision": state.pending.kind if state.pending else None,
+        "prompt": pending_prompt(state, data),
+        "legal_for": side,
+        "legal": legal,
+        "game_over": state.phase == "over",
+        "result": state.result,
+    }

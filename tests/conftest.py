@@ -1,0 +1,53 @@
+"""Shared fixtures: the built-in game data, fixed secrets, and a CLI runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.game import game_data
+
+FIXED_SECRET = "5e" * 32
+
+
+@pytest.fixture(scope="session")
+def data():
+    """The built-in TO THE LAST MAN! data, loaded once."""
+    return game_data()
+
+
+@pytest.fixture
+def secret_file(tmp_path: Path) -> Path:
+    """A secret file with a fixed secret, for reproducible games."""
+    p = tmp_path / "fixed.secret"
+    p.write_text(FIXED_SECRET + "\n")
+    return p
+
+
+class Cli:
+    """Runs the referee CLI in-process and keeps stdout and stderr apart."""
+
+    def __init__(self):
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, input: str | None = None):
+        return self.runner.invoke(app, [str(a) for a in args], input=input)
+
+
+@pytest.fixture
+def cli() -> Cli:
+    """Invoke the CLI: cli('status', path, '--format', 'json')."""
+    return Cli()
+
+
+@pytest.fixture
+def game(tmp_path: Path, cli: Cli, secret_file: Path) -> Path:
+    """A new 1914 game with a fixed secret and game id; returns the journal path."""
+    path = tmp_path / "g.jsonl"
+    r = cli("new", path, "--scenario", "1914", "--game-id", "test-1914",
+            "--secret-file", secret_file)
+    assert r.exit_code == 0, r.stderr
+    return path

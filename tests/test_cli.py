@@ -1,0 +1,261 @@
+"""The command line: exit codes, one-line errors, unchanged journals, JSON contracts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from referee import game as g
+from referee.schemas import StateView, StatusView
+
+
+def _bytes(p):
+    return p.read_bytes()
+
+
+@pytest.mark.parametrize("args,rule", [
+    (["--as", "german", "fly to the moon"], None),                 # unparseable
+    (["--as", "german", "play ersatzz"], None),                    # unknown card: unparseable
+    (["--as", "entente", "pass"], "2.0 II.1"),                     # wrong side
+    (["--as", "german", "end turn"], "2.0 II.1"),                  # not an answer now
+    (["--as", "german", "play ersatz 2"], "2.0 II.1"),             # not legal now
+])
+def test_rejected_orders_exit_1_with_one_line_and_change_nothing(game, cli, args, rule):
+    before = _bytes(game)
+    r = cli("order", game, *args)
+    assert r.exit_code == 1
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("referee: ")
+    if rule:
+        assert f"(rule {rule})" in lines[0]
+    else:
+        assert "cannot read order" in lines[0] or "no card" in lines[0]
+    assert "Traceback" not in r.output
+    assert _bytes(game) == before
+
+
+def test_bad_manual_dice_change_nothing(tmp_path, cli):
+    p = tmp_path / "m.jsonl"
+    assert cli("new", p, "--scenario", "1914", "--dice", "manual").exit_code == 0
+    before = _bytes(p)
+    for dice in ("7", "0,2", "x"):                   # out of range
+        r = cli("order", p, "--as", "german", "pass", "--dice", dice)
+        assert r.exit_code == 1 and "dice rejected" in r.stderr
+        assert _bytes(p) == before
+    r = cli("order", p, "--as", "german", "pass", "--dice", "3")   # extra die
+    assert r.exit_code == 1 and "more dice given than needed" in r.stderr
+    assert _bytes(p) == before
+    r = cli("order", p, "--as", "german", "pass")
+    assert r.exit_code == 0
+
+
+def test_committed_game_refuses_manual_dice(game, cli):
+    before = _bytes(game)
+    r = cli("order", game, "--as", "german", "pass", "--dice", "3")
+    assert r.exit_code == 2 and "manual" in r.stderr
+    assert _bytes(game) == before
+
+
+def test_orders_apply_in_sequence_and_stop_at_the_first_rejected(game, cli):
+    r = cli("order", game, "--as", "german", "pass", "play offensive", "end turn")
+    assert r.exit_code == 1
+    assert "order 2 ('play offensive') was rejected" in r.stderr
+    assert "not applied: 'end turn'" in r.stderr
+    st = g.open_game(game).state
+    assert st.turn_state.mode == "pass" and st.pending.kind == "pass_move"
+
+
+def test_email_body_from_stdin_ignores_quotes_comments_and_blanks(game, cli):
+    body = ("> On Monday the Entente wrote:\n> pass\n\n# my orders for this turn\n"
+            "pass   # nothing moves\n\nend turn\n")
+    r = cli("order", game, "--as", "german", "-", input=body)
+    assert r.exit_code == 0, r.stderr
+    st = g.open_game(game).state
+    assert st.pending.side == "entente" and st.consecutive_passes == 1
+
+
+def test_orders_from_a_file(game, cli, tmp_path):
+    f = tmp_path / "orders.txt"
+    f.write_text("pass\nend turn\n")
+    r = cli("order", game, "--as", "german", "--file", f)
+    assert r.exit_code == 0, r.stderr
+    assert g.open_game(game).state.pending.side == "entente"
+
+
+def test_expect_seq(game, cli):
+    before = _bytes(game)
+    r = cli("order", game, "--as", "german", "pass", "--expect-seq", "0")
+    assert r.exit_code == 1 and "moved on" in r.stderr
+    assert _bytes(game) == before
+    r = cli("order", game, "--as", "german", "pass", "--expect-seq", "1")
+    assert r.exit_code == 0, r.stderr
+
+
+def test_status_json_contract_and_every_listed_order_is_accepted(game, cli, tmp_path):
+    r = cli("status", game, "--format", "json")
+    view = json.loads(r.stdout)
+    StatusView.model_validate(view)
+    for key in ("waiting_on", "decision", "prompt", "legal", "game_over"):
+        assert key in view
+    assert view["waiting_on"] == "german" and view["decision"] == "card_or_pass"
+    assert "pass" in view["legal"]
+    for order in view["legal"]:
+        copy = tmp_path / f"copy-{order.replace(' ', '_')}.jsonl"
+        copy.write_bytes(game.read_bytes())
+        copy.with_name(copy.name + ".secret").write_bytes(
+            game.with_name(game.name + ".secret").read_bytes())
+        r = cli("order", copy, "--as", "german", order)
+        assert r.exit_code == 0, (order, r.stderr)
+
+
+def test_status_for_the_side_not_waited_on(game, cli):
+    view = json.loads(cli("status", game, "--as", "entente", "--format", "json").stdout)
+    assert view["waiting_on"] == "german" and view["legal"] == []
+
+
+def test_show_json_contract_and_hand_secrecy(game, cli):
+    st = g.open_game(game).state
+    for reader in ("german", "entente"):
+        view = json.loads(cli("show", game, "--as", reader, "--format", "json").stdout)
+        StateView.model_validate(view)
+        assert view["turn"] == 1 and view["season"] == "SUMMER" and view["year"] == 1914
+        assert view["vp"]["total"] == 12 and view["vp"]["level"] == "stalemate"
+        assert view["areas"]["aachen"]["control"] == "german"
+        assert view["areas"]["paris"]["control"] == "entente"
+        assert {u["id"] for u in view["areas"]["aachen"]["units"]} == {"ge-1", "ge-2"}
+        assert [c["id"] for c in view["hand"]] == st.hands[reader]
+        assert view["hand_sizes"] == {"german": 5, "entente": 4}
+        other = "entente" if reader == "german" else "german"
+        text = json.dumps(view)
+        for c in st.hands[other]:
+            assert f'"{c}"' not in text
+    mod = json.loads(cli("show", game, "--format", "json").stdout)
+    assert [c["id"] for c in mod["hands"]["entente"]] == st.hands["entente"]
+
+
+def test_show_text_and_markdown(game, cli):
+    r = cli("show", game, "--as", "german")
+    assert r.exit_code == 0 and "VP: 12 = Stalemate" in r.stdout and "Your hand" in r.stdout
+    r = cli("show", game, "--as", "german", "--format", "markdown")
+    assert r.exit_code == 0 and "| Area | Control | Units |" in r.stdout
+
+
+def test_show_at_an_earlier_record(game, cli):
+    cli("order", game, "--as", "german", "pass", "end turn")
+    now = json.loads(cli("show", game, "--format", "json").stdout)
+    then = json.loads(cli("show", game, "--format", "json", "--at", "1").stdout)
+    assert now["waiting_on"] == "entente" and then["waiting_on"] == "german"
+    assert then["seq"] == 1
+
+
+def test_log_redacts_the_other_hand_and_the_export_verifies(game, cli, tmp_path):
+    st = g.open_game(game).state
+    r = cli("log", game, "--as", "entente", "--format", "json")
+    export = tmp_path / "export.jsonl"
+    export.write_text(r.stdout)
+    drawn = [e for line in r.stdout.splitlines() for e in json.loads(line).get("events", [])
+             if e["type"] == "CardsDrawn"]
+    g_draw = next(e for e in drawn if e["side"] == "german")
+    e_draw = next(e for e in drawn if e["side"] == "entente")
+    assert "data" not in g_draw["secret"] and "digest" in g_draw["secret"]
+    assert e_draw["secret"]["data"]["cards"] == st.hands["entente"]
+    r = cli("verify", export)
+    assert r.exit_code == 0 and "redacted export" in r.stdout
+    text = cli("log", game, "--as", "german").stdout
+    assert "German draws 5 card(s)" in text and "Entente draws 4 card(s), starting hand (scenario set-up)\n" in text
+
+
+def test_verify_names_an_edited_record(game, cli):
+    cli("order", game, "--as", "german", "pass", "end turn")
+    lines = game.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"german"', b'"entente"', 1)
+    game.write_bytes(b"\n".join(lines))
+    r = cli("verify", game)
+    assert r.exit_code == 3 and "record 2" in r.stderr
+    r = cli("status", game)
+    assert r.exit_code == 3 and "record 2" in r.stderr
+
+
+def test_verify_catches_a_resealed_forgery(game, cli):
+    """Even a forger who recomputes every hash cannot change what the orders decided."""
+    from referee.journal import canonical, seal
+
+    cli("order", game, "--as", "german", "pass", "end turn")
+    recs = [json.loads(l) for l in game.read_bytes().splitlines()]
+    recs[2]["events"][0]["side"] = "entente"          # claim the Entente passed
+    prev = recs[1]["hash"]
+    for r in recs[2:]:
+        r["prev"] = prev
+        r.update(seal(r))
+        prev = r["hash"]
+    game.write_bytes(b"".join(canonical(r) + b"\n" for r in recs))
+    r = cli("verify", game)
+    assert r.exit_code == 3 and "record 2" in r.stderr and "different result" in r.stderr
+
+
+def test_torn_journal_is_reported_and_repaired_by_cli(game, cli):
+    cli("order", game, "--as", "german", "pass")
+    whole = game.read_bytes()
+    game.write_bytes(whole[:-30])
+    r = cli("status", game)
+    assert r.exit_code == 3 and "record 2 is torn" in r.stderr and "repair" in r.stderr
+    r = cli("repair", game)
+    assert r.exit_code == 0 and "2 complete records kept" in r.stdout
+    assert cli("verify", game).exit_code == 0
+
+
+def test_reveal_refuses_while_the_game_runs(game, cli):
+    before = _bytes(game)
+    r = cli("reveal", game)
+    assert r.exit_code == 2 and "not over" in r.stderr
+    assert _bytes(game) == before
+
+
+def test_new_refuses_to_overwrite_and_rejects_unknown_options(game, cli, tmp_path):
+    before = _bytes(game)
+    r = cli("new", game, "--scenario", "1914")
+    assert r.exit_code == 2 and "already exists" in r.stderr
+    assert _bytes(game) == before
+    r = cli("new", tmp_path / "x.jsonl", "--scenario", "1914", "--option", "fog=true")
+    assert r.exit_code == 2 and "unknown option" in r.stderr
+    assert not (tmp_path / "x.jsonl").exists()
+    r = cli("new", tmp_path / "y.jsonl", "--scenario", "1915")
+    assert r.exit_code == 2 and "1914, 1916, 1918" in r.stderr
+
+
+def test_options_are_recorded_in_the_header(tmp_path, cli):
+    p = tmp_path / "o.jsonl"
+    assert cli("new", p, "--scenario", "1916", "--option", "hidden_templates=true").exit_code == 0
+    header = json.loads(p.read_bytes().splitlines()[0])
+    assert header["options"]["hidden_templates"] is True
+    assert header["options"]["antwerp_evacuation"] is False
+    assert header["scenario"] == "1916" and header["dice"]["mode"] == "committed"
+    for key in ("game_id", "game_name", "data_digest", "engine_version", "schema_version",
+                "created_at"):
+        assert header[key]
+
+
+def test_internal_errors_never_show_a_traceback(game, cli, monkeypatch):
+    def boom(*a, **k):
+        raise RuntimeError("surprise")
+    monkeypatch.setattr(g, "open_game", boom)
+    r = cli("status", game)
+    assert r.exit_code == 4 and "internal error" in r.stderr and "Traceback" not in r.output
+
+
+def test_python_dash_m_and_the_console_script(game):
+    out = subprocess.run([sys.executable, "-m", "referee", "status", str(game)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and "Waiting on: german" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "referee", "status", str(game) + ".nope"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_demo_runs(cli, tmp_path):
+    r = cli("demo", "--keep", tmp_path)
+    assert r.exit_code == 0, r.stderr
+    assert "verify" in r.stdout and "rulings: all" in r.stdout

@@ -1,0 +1,115 @@
+"""Game data: the built-in data loads, and a broken copy reports every problem at once."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.errors import GameDataError
+from referee.gamedata import default_games_dir, load_game
+
+GAMES = default_games_dir()
+
+
+def test_built_in_data_loads_with_the_core_numbers(data):
+    assert len(data.cards) == 55                                   # 9.0
+    assert sum(1 for c in data.cards.values() if c.offensive) == 26  # 9.1
+    assert len(data.turns) == 23                                   # 2.0 VI
+    assert data.label(23) == "WINTER 1919-20"
+    assert data.turn(6).label == "AUTUMN 1915" and data.turn(12).label == "SPRING 1917"
+    assert data.areas["liege"].neighbours and "antwerp" in data.areas["liege"].neighbours
+    assert set(data.scenarios) == {"1914", "1916", "1918"}
+
+
+def test_models_are_frozen(data):
+    with pytest.raises(Exception):
+        data.areas["paris"].vp = 99
+
+
+def _copy(tmp_path: Path) -> Path:
+    dst = tmp_path / "ttlm"
+    shutil.copytree(GAMES / "ttlm", dst)
+    return dst
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_three_different_mistakes_are_all_reported(tmp_path, cli):
+    d = _copy(tmp_path)
+    # 1: an unknown area id among Ghent's neighbours
+    _edit(d / "map.yaml", "neighbours: [ostend, ypres, antwerp, brussels, mons]",
+          "neighbours: [ostend, ypres, antwerp, brussels, mons, atlantis]")
+    # 2: Koblenz no longer lists the Palatinate: asymmetric adjacency
+    _edit(d / "map.yaml", "neighbours: [cologne, eifel, trier, pfalz]",
+          "neighbours: [cologne, eifel, trier]")
+    # 3: an army over its template capacity (French template holds 3 infantry)
+    _edit(d / "scenarios/1914.yaml",
+          'name: "1re Armée", area: vosges, entrenched: false,\n     contents: [{type: infantry, count: 3}]',
+          'name: "1re Armée", area: vosges, entrenched: false,\n     contents: [{type: infantry, count: 5}]')
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    text = "\n".join(err.value.problems)
+    assert "atlantis" in text
+    assert "not symmetric" in text and "pfalz" in text
+    assert "fr-1" in text and "5 infantry-type units" in text
+    r = cli("games", "check", d)
+    assert r.exit_code == 3
+    lines = r.stderr.strip().splitlines()
+    assert any("atlantis" in l for l in lines)
+    assert any("not symmetric" in l for l in lines)
+    assert any("5 infantry-type units" in l for l in lines)
+    assert "Traceback" not in r.output + r.stderr
+
+
+def test_schema_errors_and_cross_checks_are_reported_together(tmp_path):
+    d = _copy(tmp_path)
+    _edit(d / "map.yaml", "    terrain: clear\n", "    terrain: clear\n    colour: red\n")
+    _edit(d / "units.yaml", "ge: {army: 11, infantry: 35", "ge: {army: 11, infantry: 3")
+    _edit(d / "scenarios/1916.yaml", "- {id: fr-c-01, nation: fr, type: cavalry, area: verdun",
+          "- {id: fr-c-01, nation: fr, type: cavalry, area: verdun_heights")
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    text = "\n".join(err.value.problems)
+    assert "map.yaml: areas[0](england).colour" in text            # unknown key, with path
+    assert "counter mix has 3 (11.1)" in text                       # counts above the mix
+    assert "scenarios/1916.yaml: units[" in text and "verdun_heights" in text
+
+
+def test_stacking_and_artillery_limit_at_set_up(tmp_path):
+    d = _copy(tmp_path)
+    _edit(d / "scenarios/1914.yaml",
+          "- {id: fr-i-02, nation: fr, type: infantry, area: paris, entrenched: false}",
+          "- {id: fr-i-02, nation: fr, type: infantry, area: nancy, entrenched: false}\n"
+          "  - {id: fr-i-03, nation: fr, type: infantry, area: nancy, entrenched: false}\n"
+          "  - {id: fr-i-04, nation: fr, type: infantry, area: nancy, entrenched: false}")
+    _edit(d / "scenarios/1914.yaml",
+          "contents: [{type: infantry, count: 3}, {type: artillery}]}",
+          "contents: [{type: infantry, count: 3}, {type: artillery, count: 2}]}")
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    text = "\n".join(err.value.problems)
+    assert "4 entente units in nancy, the stacking limit is 3 (1.2.2)" in text
+    assert "units[2](ge-3): contents: 2 artillery, the 1914 limit for a ge army is 1 (8.3.2)" in text
+    assert "7 ge artillery set up, the counter mix has 6 (11.1)" in text
+
+
+def test_a_missing_file_and_bad_yaml(tmp_path):
+    d = _copy(tmp_path)
+    (d / "deck.yaml").unlink()
+    (d / "charts.yaml").write_text("turn_track: [unclosed\n")
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    text = "\n".join(err.value.problems)
+    assert "deck.yaml: file missing" in text
+    assert "charts.yaml: not valid YAML" in text
+
+
+def test_games_check_on_the_built_in_data(cli):
+    r = cli("games", "check", GAMES / "ttlm")
+    assert r.exit_code == 0 and "OK" in r.stdout

@@ -1,0 +1,200 @@
+"""The journal: hash chain, canonical lines, torn tails, repair, locking, upcasting."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from referee import journal as jm
+from referee.errors import JournalError, StaleViewError
+from referee.journal import Journal, parse
+
+
+def _small_journal(path: Path, n: int = 4) -> Journal:
+    j = Journal(path)
+    j.create({"kind": "header", "game_id": "x", "dice": {"mode": "committed",
+                                                         "commitment": "00"}})
+    for i in range(n):
+        j.append(lambda recs, i=i: [{"at": "t", "actor": "german", "order": f"o{i}",
+                                      "events": [{"type": "Passed", "side": "german"}]}])
+    return j
+
+
+def test_records_chain_and_are_canonical(tmp_path):
+    j = _small_journal(tmp_path / "j.jsonl")
+    recs = j.read()
+    assert [r["seq"] for r in recs] == [0, 1, 2, 3, 4]
+    for a, b in zip(recs, recs[1:]):
+        assert b["prev"] == a["hash"]
+    for line, rec in zip(j.raw().split(b"\n"), recs):
+        assert line == jm.canonical(rec)
+        assert rec["hash"] == jm.record_hash(rec)
+
+
+@pytest.mark.parametrize("step", [1, 3, 7])
+def test_editing_any_byte_names_that_record(tmp_path, step):
+    """Every byte position tried (a spread across all records) is caught at its record."""
+    j = _small_journal(tmp_path / "j.jsonl", 3)
+    raw = j.raw()
+    starts = [0]
+    for i, b in enumerate(raw):
+        if b == 10:
+            starts.append(i + 1)
+    for pos in range(0, len(raw), step):
+        record = max(k for k, s in enumerate(starts[:-1]) if s <= pos)
+        for new in (b"x", b"0"):
+            if raw[pos:pos + 1] == new:
+                continue
+            bad = raw[:pos] + new + raw[pos + 1:]
+            with pytest.raises(JournalError) as err:
+                parse(bad)
+            assert err.value.record == record, (pos, raw[pos:pos + 1], str(err.value))
+
+
+def test_reordered_records_break_the_chain(tmp_path):
+    j = _small_journal(tmp_path / "j.jsonl")
+    lines = j.raw().split(b"\n")
+    lines[2], lines[3] = lines[3], lines[2]
+    with pytest.raises(JournalError) as err:
+        parse(b"\n".join(lines))
+    assert err.value.record == 2
+    assert "order" in str(err.value) or "chain" in str(err.value)
+
+
+def test_removed_record_breaks_the_chain(tmp_path):
+    j = _small_journal(tmp_path / "j.jsonl")
+    lines = j.raw().split(b"\n")
+    del lines[2]
+    with pytest.raises(JournalError) as err:
+        parse(b"\n".join(lines))
+    assert err.value.record == 2
+
+
+def test_torn_tail_is_reported_and_repair_keeps_every_complete_record(tmp_path):
+    path = tmp_path / "j.jsonl"
+    j = _small_journal(path)
+    whole = j.raw()
+    cut = whole[: len(whole) - 25]           # the last record loses its end
+    path.write_bytes(cut)
+    with pytest.raises(JournalError) as err:
+        j.read()
+    assert err.value.torn and err.value.record == 4
+    kept, backup = j.repair()
+    assert kept == 4
+    assert backup is not None and backup.read_bytes() == cut
+    assert path.read_bytes() == whole[: whole.rfind(b"\n", 0, len(whole) - 1) + 1]
+    assert [r["seq"] for r in j.read()] == [0, 1, 2, 3]
+    # After repair the journal takes new records again.
+    j.append(lambda recs: [{"at": "t", "actor": "german", "order": "again", "events": []}])
+    assert j.read()[-1]["seq"] == 4
+
+
+def test_repair_refuses_damage_that_is_not_a_torn_tail(tmp_path):
+    path = tmp_path / "j.jsonl"
+    j = _small_journal(path)
+    raw = j.raw().replace(b'"o1"', b'"oX"')
+    path.write_bytes(raw)
+    with pytest.raises(JournalError) as err:
+        j.repair()
+    assert err.value.record == 2
+    assert path.read_bytes() == raw
+
+
+def test_append_refuses_a_torn_journal(tmp_path):
+    path = tmp_path / "j.jsonl"
+    j = _small_journal(path)
+    path.write_bytes(j.raw()[:-10])
+    with pytest.raises(JournalError):
+        j.append(lambda recs: [{"at": "t", "actor": "german", "order": "x", "events": []}])
+
+
+def test_expect_seq_rejects_a_stale_view(tmp_path):
+    j = _small_journal(tmp_path / "j.jsonl", 2)
+    before = j.raw()
+    with pytest.raises(StaleViewError):
+        j.append(lambda recs: [{"at": "t", "actor": "german", "order": "x", "events": []}],
+                 expect_seq=1)
+    assert j.raw() == before
+    j.append(lambda recs: [{"at": "t", "actor": "german", "order": "x", "events": []}],
+             expect_seq=2)
+    assert j.read()[-1]["seq"] == 3
+
+
+def test_a_failing_builder_writes_nothing(tmp_path):
+    j = _small_journal(tmp_path / "j.jsonl", 1)
+    before = j.raw()
+
+    def boom(recs):
+        raise ValueError("no")
+    with pytest.raises(ValueError):
+        j.append(boom)
+    assert j.raw() == before
+
+
+def _hammer(path: str, who: str, n: int) -> None:
+    j = Journal(path)
+    for i in range(n):
+        j.append(lambda recs, i=i: [{"at": "t", "actor": "german", "order": f"{who}-{i}",
+                                      "events": []}])
+
+
+def test_two_processes_appending_never_interleave_or_lose_a_record(tmp_path):
+    path = tmp_path / "j.jsonl"
+    _small_journal(path, 0)
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_hammer, args=(str(path), who, 40)) for who in ("a", "b")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    recs = Journal(path).read()       # the whole chain still checks
+    orders = [r["order"] for r in recs[1:]]
+    assert len(orders) == 80
+    assert sorted(orders) == sorted([f"a-{i}" for i in range(40)] + [f"b-{i}" for i in range(40)])
+    assert [o for o in orders if o.startswith("a")] == [f"a-{i}" for i in range(40)]
+
+
+def test_unknown_schema_version_and_upcasting(tmp_path, monkeypatch):
+    path = tmp_path / "j.jsonl"
+    header = jm.seal({"kind": "header", "seq": 0, "prev": None, "schema_version": 99})
+    path.write_bytes(jm.canonical(header) + b"\n")
+    with pytest.raises(JournalError) as err:
+        Journal(path).read()
+    assert err.value.record == 0 and "99" in str(err.value)
+
+    old = jm.seal({"kind": "header", "seq": 0, "prev": None, "schema_version": 0,
+                   "gameid": "old"})
+    path.write_bytes(jm.canonical(old) + b"\n")
+    with pytest.raises(JournalError) as err:
+        Journal(path).read()
+    assert "no upcaster" in str(err.value)
+
+    def v0_to_v1(rec):
+        if rec["seq"] == 0:
+            rec["game_id"] = rec.pop("gameid")
+            rec["schema_version"] = 1
+        return rec
+    monkeypatch.setitem(jm.UPCASTERS, 0, v0_to_v1)
+    recs = Journal(path).read()
+    assert recs[0]["game_id"] == "old" and recs[0]["schema_version"] == 1
+    # The file itself is never rewritten by reading it.
+    assert json.loads(path.read_bytes())["gameid"] == "old"
+
+
+def test_secret_parts_are_hashed_as_digests(tmp_path):
+    """A redacted export verifies exactly like the full journal."""
+    j = Journal(tmp_path / "j.jsonl")
+    j.create({"kind": "header"})
+    j.append(lambda recs: [{"at": "t", "actor": "german", "order": "x", "events": [
+        {"type": "CardsDrawn", "secret": {"to": "german", "salt": "ab", "data": {"c": [1]}}}]}])
+    recs = j.read()
+    export = b"".join(jm.canonical(jm.redact(r, "entente")) + b"\n" for r in recs)
+    assert b'"data"' not in export
+    again = parse(export)
+    assert [r["hash"] for r in again] == [r["hash"] for r in recs]
+    own = jm.redact(recs[1], "german")
+    assert own["events"][0]["secret"]["data"] == {"c": [1]}
