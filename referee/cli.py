@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import tempfile
 from enum import Enum
@@ -63,6 +64,9 @@ def boundary(fn):
             raise
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
+        except BrokenPipeError:           # output piped into `head` and the like
+            sys.stderr = open(os.devnull, "w")
+            raise typer.Exit(0) from None
         except Exception as exc:  # the boundary: a bug must not show a traceback
             typer.echo(f"referee: internal error ({type(exc).__name__}: {exc}); nothing was "
                        f"written. Please report it with the command you ran.", err=True)
@@ -306,6 +310,7 @@ def schema(name: Annotated[Optional[str], typer.Argument(help="Which schema.")] 
     typer.echo(schema_text(name), nl=False)
 
 
+DEMO_SECRET = "0b" * 32
 DEMO_ORDERS: list[tuple[str, list[str]]] = [
     ("german", ["play offensive", "end movement"]),
     ("entente", ["pass", "end turn"]),
@@ -323,7 +328,11 @@ def demo(
     folder = Path(tempfile.mkdtemp(prefix="referee-demo-")) if keep is None else keep
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "demo-1914.jsonl"
-    game = g.create_game(path, "1914", games_dir=_GAMES["dir"])
+    # A fixed, published secret makes the demo play the same way every time.
+    secret = folder / "demo.secret"
+    secret.write_text(DEMO_SECRET + "\n")
+    game = g.create_game(path, "1914", game_id="demo-1914", secret_file=secret,
+                         games_dir=_GAMES["dir"])
     typer.echo(f"$ referee new {path} --scenario 1914")
     data = game.data
     for side, orders in DEMO_ORDERS:

@@ -388,6 +388,9 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
                        for y in counters):
                 out.append(f"{loc}: no {u.nation} Biplane counter could have been built before "
                            f"{data.label(start)} (8.3.4)")
+    for fo in sc.forts:
+        if fo.strength >= 2 and fo.area in presence:
+            presence[fo.area].add(data.nation_side[fo.nation])
     for a, sides in presence.items():
         for side in sides:
             if control.get(a) != side and not (sides - {side}):

@@ -173,6 +173,13 @@ class Dice:
         self.salts += 1
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
+    def order_salt(self) -> str:
+        """The salt hiding a private order's text in this record."""
+        if self.secret is None:
+            raise UsageError("the dice secret of this game is not available")
+        msg = f"{self.game_id}/{self.record}/order".encode()
+        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+
     def _roll(self, count: int, purpose: str) -> list[int]:
         if count == 0:
             return []

@@ -82,7 +82,8 @@ class GameDataError(RefereeError):
 
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
-        super().__init__(f"{len(self.problems)} problem(s) in the game data")
+        super().__init__(f"{len(self.problems)} problem(s) in the game data: "
+                         + "; ".join(self.problems[:3]))
 
     def lines(self) -> list[str]:
         """One line per problem, then a count."""

@@ -15,6 +15,7 @@ from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
 from .engine import decide
 from .engine.core import Ctx
+from .engine.movement import private_order
 from .engine.events import SecretRevealed, dump, evolve, parse_events
 from .engine.orders import parse_order
 from .engine.setup import initial_state, setup_record
@@ -53,12 +54,30 @@ def parse_options(items: list[str], data: GameData) -> dict[str, bool]:
     return opts
 
 
-def body(actor: str, text: str, events: list, dice: Dice) -> dict:
-    """A record body: who, the order text, its events and every die it rolled."""
+PRIVATE = "an order between army templates, hidden (1.4)"
+
+
+def body(actor: str, text: str, events: list, dice: Dice, private: bool = False) -> dict:
+    """A record body: who, the order text, its events and every die it rolled.
+
+    A private order (hidden army templates) shows a placeholder; its text is
+    a secret part only the ordering side sees.
+    """
     rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
+    if private:
+        rec["order"] = PRIVATE
+        rec["private_order"] = {"to": actor, "salt": dice.order_salt(), "data": {"text": text}}
     if dice.rolls:
         rec["dice"] = list(dice.rolls)
     return rec
+
+
+def order_text(rec: dict) -> str:
+    """The order a record holds, from its private part when it has one."""
+    private = rec.get("private_order")
+    if isinstance(private, dict) and "data" in private:
+        return private["data"]["text"]
+    return rec["order"]
 
 
 @dataclass
@@ -244,7 +263,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 break
             seq += 1
             new_state.seq = seq
-            rec = body(side, text, events, dice)
+            rec = body(side, text, events, dice, private_order(state, order))
             bodies.append(rec)
             result.applied.append(Applied(text, rec))
             state = new_state
@@ -296,7 +315,9 @@ class Verification:
 
 def _is_redacted(records: list[dict]) -> bool:
     return any(isinstance(ev.get("secret"), dict) and "digest" in ev["secret"]
-               for rec in records[1:] for ev in rec.get("events", []))
+               for rec in records[1:] for ev in rec.get("events", [])) or any(
+        isinstance(rec.get("private_order"), dict) and "digest" in rec["private_order"]
+        for rec in records[1:])
 
 
 def verify(path: Path | str, secret_file: Path | None = None,
@@ -351,8 +372,9 @@ def verify(path: Path | str, secret_file: Path | None = None,
                 setup_record(ctx, sc)
                 events, new = ctx.events, ctx.state
             else:
-                order = parse_order(rec["order"], data)
-                events, new = decide(state, data, order, rec["actor"], dice, rec["order"])
+                text = order_text(rec)
+                order = parse_order(text, data)
+                events, new = decide(state, data, order, rec["actor"], dice, text)
         except (OrderError, UsageError) as exc:
             raise JournalError(f"{journal.name}: record {n}: deciding it again fails: {exc}",
                                record=n) from None

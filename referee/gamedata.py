@@ -489,6 +489,16 @@ class GameData:
                 if a.id not in ids:
                     ids.append(a.id)
         self.forts = {a.fort.id: (a.id, a.fort) for a in map.areas if a.fort}
+        self.impassable = {r.id: r for r in map.impassable}
+        for r in map.impassable:
+            names = {r.id, r.name.split("(")[0]}
+            if "(" in r.name:
+                inner = r.name.split("(", 1)[1].rstrip(")")
+                names |= {inner, inner.removeprefix("the ")}
+            for n in names:
+                ids = self.area_names.setdefault(fold(n), [])
+                if r.id not in ids:
+                    ids.append(r.id)
 
     def turn(self, n: int) -> TurnInfo:
         """The turn track entry of turn n (2.0 VI)."""

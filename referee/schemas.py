@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from . import gamedata as gd
-from .engine.events import Event
+from .engine.events import Event, Secret
 from .engine.orders import Order
 
 
@@ -58,6 +58,7 @@ class JournalRecord(BaseModel):
     order: str
     events: list[Event]
     dice: list[int] = []
+    private_order: Secret | None = None
 
 
 class UnitView(BaseModel):

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..gamedata import GameData
-from .state import Army, Decision, Fort, Piece, State, TurnState, other
+from .state import Army, Decision, Fort, Piece, State, TurnState, other, template_key
 
 
 class Secret(BaseModel):
@@ -149,6 +149,127 @@ class CardRemoved(Ev):
     reason: str
 
 
+# ---------------------------------------------------------------- movement and area control
+
+class UnitMoved(Ev):
+    """A unit moved (4.1-4.6, 9.6): along a path, out of and/or into an army.
+
+    With hidden army templates (option 1.4) the details of a move from or
+    into an army template are in `secret`, for the mover's eyes only.
+    """
+
+    type: Literal["UnitMoved"] = "UnitMoved"
+    side: str
+    mode: str                          # normal | rail | strategic | sea | reserves | evacuate
+    from_area: str
+    to_area: str
+    path: list[str] = []
+    unit: str | None = None            # army id, stand-alone id, or ARMY:KIND
+    kind: str | None = None
+    nation: str | None = None
+    from_army: str | None = None
+    into: str | None = None
+    new_id: str | None = None          # id of a unit that left an army to stand alone
+    taking: list[str] = []
+    entrenched: bool = False           # entrenchment of the moved counter afterwards (4.3)
+    secret: Secret | None = None
+
+
+class AreaControlChanged(Ev):
+    """Who last occupied an area changed (4.1)."""
+
+    type: Literal["AreaControlChanged"] = "AreaControlChanged"
+    area: str
+    control: str | None
+    previous: str | None = None
+
+
+class BecameDisputed(Ev):
+    """An Enemy area became Disputed this player turn: a battle must be fought there (5.1.1)."""
+
+    type: Literal["BecameDisputed"] = "BecameDisputed"
+    area: str
+
+
+class EnemyAreaEntered(Ev):
+    """The phasing player's unit entered an Enemy area (4.2, 9.1.2)."""
+
+    type: Literal["EnemyAreaEntered"] = "EnemyAreaEntered"
+    side: str
+    area: str
+
+
+class PieceEliminated(Ev):
+    """A unit left the map for its force pool (5.3.1, 8.x)."""
+
+    type: Literal["PieceEliminated"] = "PieceEliminated"
+    side: str
+    unit: str                          # stand-alone id or ARMY:KIND
+    nation: str
+    kind: str
+    area: str
+    reason: str
+    rule: str
+
+
+class ArmyEliminated(Ev):
+    """An army was eliminated; what it still held goes to the force pool (8.1, 3.1)."""
+
+    type: Literal["ArmyEliminated"] = "ArmyEliminated"
+    side: str
+    army: str
+    area: str
+    reason: str
+    rule: str
+
+
+class ArmySuppressed(Ev):
+    """Optional 15.4.1: an army counter was removed, its units left in the area or in another army."""
+
+    type: Literal["ArmySuppressed"] = "ArmySuppressed"
+    side: str
+    army: str
+    area: str
+    into: str | None = None
+    new_ids: dict[str, str] = {}       # new stand-alone id -> piece key
+
+
+# ---------------------------------------------------------------- Military Crisis!
+
+class CrisisDeclared(Ev):
+    """A Military Crisis! card was played; the opponent must remove infantry (9.8, 9.9)."""
+
+    type: Literal["CrisisDeclared"] = "CrisisDeclared"
+    side: str
+    target: str
+    card: str
+    name: str
+    count: int
+    nations: list[str]
+    kinds: list[str]
+    resume: str
+
+
+class CrisisUnitRemoved(Ev):
+    """An infantry-type unit removed to its force pool for a Military Crisis! (9.8, 9.9)."""
+
+    type: Literal["CrisisUnitRemoved"] = "CrisisUnitRemoved"
+    side: str
+    unit: str
+    nation: str
+    kind: str
+    area: str
+
+
+class CrisisEnded(Ev):
+    """A Military Crisis! is over: answered in full, or not, which costs a VP (3.1)."""
+
+    type: Literal["CrisisEnded"] = "CrisisEnded"
+    side: str
+    answered: bool
+    reason: str
+
+
 class SecretRevealed(Ev):
     """The dice secret was published so that anyone can check every die (dice.py)."""
 
@@ -159,7 +280,9 @@ class SecretRevealed(Ev):
 Event = Annotated[Union[
     PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
     GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed, CardsDiscarded, CardRemoved,
-    SecretRevealed,
+    SecretRevealed, UnitMoved, AreaControlChanged, BecameDisputed, EnemyAreaEntered,
+    PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,
+    CrisisEnded,
 ], Field(discriminator="type")]
 
 EVENT_LIST = TypeAdapter(list[Event])
@@ -179,7 +302,9 @@ def dump(event: Ev) -> dict:
 
 def evolve(state: State, event: Ev, data: GameData) -> State:
     """Apply one event to the state in place and return it; never checks legality."""
+    state._cache.clear()
     _HANDLERS[event.type](state, event, data)
+    state._cache.clear()
     return state
 
 
@@ -197,7 +322,8 @@ def _turn_began(s: State, e: PlayerTurnBegan, d: GameData) -> None:
     s.phase = "player_turn"
     s.player = e.side
     s.locked[e.side] = []
-    s.turn_state = TurnState(side=e.side, control_at_start=dict(s.control))
+    s.turn_state = TurnState(side=e.side, friendly_at_start=[
+        a for a in d.areas if s.status(a, e.side, d) == "friendly"])
 
 
 def _passed(s: State, e: Passed, d: GameData) -> None:
@@ -273,13 +399,152 @@ def _revealed(s: State, e: SecretRevealed, d: GameData) -> None:
     pass
 
 
+def _take_piece(s: State, ref: str) -> None:
+    """Remove a stand-alone piece, or one unit from an army template (ARMY:nation:kind)."""
+    if ref in s.pieces:
+        del s.pieces[ref]
+        return
+    army, key = template_key(s, ref)
+    contents = s.armies[army].contents
+    contents[key] -= 1
+    if not contents[key]:
+        del contents[key]
+
+
+def _moved(s: State, e: UnitMoved, d: GameData) -> None:
+    m = e.secret.data if e.secret is not None else e.model_dump()
+    unit, into, ts = m["unit"], m["into"], s.turn_state
+    if unit in s.armies:
+        army = s.armies[unit]
+        army.area = e.to_area
+        for pid in m["taking"]:
+            p = s.pieces.pop(pid)
+            key = f"{p.nation}:{p.kind}"
+            army.contents[key] = army.contents.get(key, 0) + 1
+        army.entrenched = e.entrenched
+        moved = unit
+    else:
+        if unit in s.pieces:
+            piece = s.pieces[unit]
+            nation, kind = piece.nation, piece.kind
+        else:
+            nation, kind = template_key(s, unit)[1].split(":")
+        _take_piece(s, unit)
+        if into:
+            target = s.armies[into]
+            key = f"{nation}:{kind}"
+            target.contents[key] = target.contents.get(key, 0) + 1
+            moved = None
+            if ts is not None:
+                ts.received.append(into)
+        else:
+            new_id = m["new_id"] or unit
+            s.pieces[new_id] = Piece(new_id, nation, kind, e.to_area, e.entrenched)
+            prefix = new_id.rsplit("-", 1)[0]
+            if m["new_id"]:
+                s.serial[prefix] = max(s.serial.get(prefix, 0), int(new_id.rsplit("-", 1)[1]))
+            moved = new_id
+    if e.from_area == "england" and e.to_area != "england":
+        s.keep_apart = {k: v for k, v in s.keep_apart.items() if unit not in (k, v)}
+    if ts is not None:
+        if moved is not None:
+            ts.moved.append(moved)
+        if e.mode == "reserves":
+            ts.reserves_moves += 1
+        else:
+            ts.moves += 1
+        if e.mode == "rail":
+            ts.rail += 1
+        elif e.mode == "strategic":
+            ts.strategic += 1
+        elif e.mode == "sea":
+            ts.sea += 1
+
+
+def _control(s: State, e: AreaControlChanged, d: GameData) -> None:
+    s.control[e.area] = e.control
+
+
+def _disputed(s: State, e: BecameDisputed, d: GameData) -> None:
+    if s.turn_state is not None and e.area not in s.turn_state.became_disputed:
+        s.turn_state.became_disputed.append(e.area)
+
+
+def _entered(s: State, e: EnemyAreaEntered, d: GameData) -> None:
+    if s.turn_state is not None and e.area not in s.turn_state.enemy_entered:
+        s.turn_state.enemy_entered.append(e.area)
+
+
+def _to_pool(s: State, nation: str, kind: str, n: int = 1) -> None:
+    row = s.pool.setdefault(nation, {})
+    row[kind] = row.get(kind, 0) + n
+
+
+def _piece_gone(s: State, e: PieceEliminated, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+
+
+def _army_gone(s: State, e: ArmyEliminated, d: GameData) -> None:
+    army = s.armies[e.army]
+    for key, n in army.contents.items():
+        nation, kind = key.split(":")
+        _to_pool(s, nation, kind, n)
+    army.contents = {}
+    army.status = "eliminated"
+    army.area = None
+    army.entrenched = False
+
+
+def _suppressed(s: State, e: ArmySuppressed, d: GameData) -> None:
+    army = s.armies[e.army]
+    if e.into:
+        target = s.armies[e.into]
+        for key, n in army.contents.items():
+            target.contents[key] = target.contents.get(key, 0) + n
+    else:
+        for pid, key in e.new_ids.items():
+            nation, kind = key.split(":")
+            s.pieces[pid] = Piece(pid, nation, kind, e.area, army.entrenched and
+                                  kind in ("infantry", "commonwealth"))
+            prefix = pid.rsplit("-", 1)[0]
+            s.serial[prefix] = max(s.serial.get(prefix, 0), int(pid.rsplit("-", 1)[1]))
+    army.contents = {}
+    army.status = "suppressed"
+    army.area = None
+    army.entrenched = False
+    s.suppressed_turn[e.side] = s.turn
+
+
+def _crisis(s: State, e: CrisisDeclared, d: GameData) -> None:
+    s.crisis = {"side": e.side, "target": e.target, "card": e.card, "name": e.name,
+                "count": e.count, "left": e.count, "nations": list(e.nations),
+                "kinds": list(e.kinds), "resume": e.resume}
+
+
+def _crisis_unit(s: State, e: CrisisUnitRemoved, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+    s.crisis["left"] -= 1
+
+
+def _crisis_end(s: State, e: CrisisEnded, d: GameData) -> None:
+    if not e.answered:
+        key = "entente_crisis_unpaid" if e.side == "entente" else "german_crisis_unpaid"
+        s.vp_adjust[key] = s.vp_adjust.get(key, 0) + 1
+    s.crisis = None
+
+
 _HANDLERS = {
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
     "GameEnded": _ended, "DeckShuffled": _shuffled, "CardsStacked": _stacked,
     "CardsDrawn": _drawn,
     "CardPlayed": _played, "CardsDiscarded": _discarded, "CardRemoved": _removed,
-    "SecretRevealed": _revealed,
+    "SecretRevealed": _revealed, "UnitMoved": _moved, "AreaControlChanged": _control,
+    "BecameDisputed": _disputed, "EnemyAreaEntered": _entered, "PieceEliminated": _piece_gone,
+    "ArmyEliminated": _army_gone, "ArmySuppressed": _suppressed, "CrisisDeclared": _crisis,
+    "CrisisUnitRemoved": _crisis_unit, "CrisisEnded": _crisis_end,
 }
 
 __all__ = ["Army", "Fort", "Piece", "other"]

@@ -22,13 +22,16 @@ from __future__ import annotations
 import itertools
 
 from ..gamedata import GameData
-from .cards import can_play_offensive, crisis_entry, draw, first_card, offensive_as, reshuffle
+from . import movement
+from .armies import apply_suppress, suppress_candidates, suppress_violation
+from .cards import can_play_offensive, draw, first_card, offensive_as, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
 from .events import (
-    CardPlayed, CardsDiscarded, GameEnded, Passed, PhaseBegan, PlayerTurnBegan,
+    ArmyEliminated, CardPlayed, CardsDiscarded, GameEnded, Passed, PhaseBegan, PlayerTurnBegan,
     PlayerTurnEnded, SeasonAdvanced,
 )
-from .orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard
+from .orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard, format_order
 from .state import State, other
 from .victory import victory_level
 
@@ -111,33 +114,42 @@ def _card_or_pass_prompt(s: State, d: GameData) -> str:
             f"or pass (2.0 II.1)")
 
 
+def _hand_keys(s: State, d: GameData, side: str) -> list[str]:
+    keys = {d.cards[c].key for c in s.hands.get(side, [])}
+    return sorted(keys, key=lambda k: d.card_order.index(d.card_types[k].ids[0]))
+
+
 def _card_or_pass_candidates(s: State, d: GameData, side: str):
-    keys = []
-    for c in s.hands.get(side, []):
-        key = d.cards[c].key
-        if key not in keys:
-            keys.append(key)
-    for key in sorted(keys, key=lambda k: d.card_order.index(d.card_types[k].ids[0])):
+    for key in _hand_keys(s, d, side):
         yield PlayCard(card=key)
     yield Pass()
 
 
+def _play_check(s: State, d: GameData, o: PlayCard, side: str, offensive: bool):
+    ct = d.card_types.get(o.card)
+    if ct is not None and ct.type == "crisis":
+        v = can_play_offensive(s, d, side, o.card)
+        return v or crisis_play_violation(s, d, side, o.card)
+    if not offensive:
+        return Violation("2.0 II.1", f"{ct.title if ct else o.card} cannot be played now: "
+                                     f"once the player turn has opened only a Crisis! card "
+                                     f"is played this way (Strategic Reserves! with "
+                                     f"'reserves UNIT AREA')")
+    return can_play_offensive(s, d, side, o.card)
+
+
 def _card_or_pass_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     if isinstance(o, PlayCard):
-        v = can_play_offensive(s, d, side, o.card)
-        if v is None and d.card_types[o.card].type == "crisis":
-            entry = crisis_entry(s, d, side, o.card)
-            if isinstance(entry, Violation):
-                return entry
-            return Violation("9.8", "Crisis! cards are resolved in the crisis rules, which this "
-                                    "referee does not yet apply")
-        return v
+        return _play_check(s, d, o, side, offensive=True)
     return None
 
 
 def _card_or_pass_apply(ctx: Ctx, o: Ord, side: str) -> None:
     s, d = ctx.state, ctx.data
     if isinstance(o, PlayCard):
+        if d.card_types[o.card].type == "crisis":
+            play_crisis(ctx, side, o.card, resume="card_or_pass")
+            return
         card = first_card(s, d, side, o.card)
         ctx.emit(CardPlayed(side=side, card=card, key=o.card,
                             as_=offensive_as(s, d, side, o.card)))
@@ -153,81 +165,148 @@ register(DecisionSpec(
     check=_card_or_pass_check, apply=_card_or_pass_apply))
 
 
-# ---------------------------------------------------------------- decision: movement (Offensive)
+# ---------------------------------------------------------------- movement (Offensive and pass)
 
-def _movement_prompt(s: State, d: GameData) -> str:
-    ts = s.turn_state
-    return (f"{s.pending.side} movement phase ({ts.card_as.replace('_', ' ')} played): move "
-            f"units, then end movement (2.0 II.2, 4.0)")
+MOVE_CHECKS = {
+    "move": movement.move_violation, "rail": movement.rail_violation,
+    "strategic": movement.strategic_violation, "sea": movement.sea_violation,
+    "reserves": movement.reserves_violation, "evacuate": movement.evacuate_violation,
+    "suppress": suppress_violation,
+}
+MOVE_KINDS = tuple(MOVE_CHECKS)
 
 
 def _movement_candidates(s: State, d: GameData, side: str):
-    yield EndMovement()
+    yield from movement.move_candidates(s, d, side)
+    yield from movement.whole_move_candidates(s, d, side)
+    yield from suppress_candidates(s, d, side)
+    for key in _hand_keys(s, d, side):
+        if key in CRISIS_KEYS:
+            yield PlayCard(card=key)
 
 
-def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
-    after_movement(ctx)
-
-
-register(DecisionSpec(
-    kind="movement", rule="2.0 II.2", prompt=_movement_prompt, accepts=("end_movement",),
-    candidates=_movement_candidates, check=lambda s, d, o, side: None, apply=_movement_apply))
-
-
-# ---------------------------------------------------------------- decision: the pass move
-
-def _pass_prompt(s: State, d: GameData) -> str:
-    return (f"{s.pending.side} passes: move one unit (not into an Enemy area), discard and "
-            f"draw if no card was played, or end the turn (2.0 II.1)")
-
-
-def _pass_candidates(s: State, d: GameData, side: str):
-    ts = s.turn_state
-    if ts.cards_played == 0 and not ts.discarded:
-        counts: dict[str, int] = {}
-        for c in s.hands.get(side, []):
-            counts[d.cards[c].key] = counts.get(d.cards[c].key, 0) + 1
-        keys = sorted(counts, key=lambda k: d.card_order.index(d.card_types[k].ids[0]))
-        for combo in itertools.product(*(range(counts[k] + 1) for k in keys)):
-            if any(combo):
-                yield Discard(cards=tuple(k for k, n in zip(keys, combo) for _ in range(n)))
-    yield EndTurn()
-
-
-def _pass_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
-    ts = s.turn_state
-    if isinstance(o, Discard):
-        if ts.cards_played:
-            return Violation("2.0 II.1", "a card was played this turn; only a player who plays "
-                                         "no card at all may discard and draw")
-        if ts.discarded:
-            return Violation("2.0 II.1", "cards were already discarded and replaced this turn")
-        hand = list(s.hands.get(side, []))
-        for key in o.cards:
-            match = next((c for c in hand if d.cards[c].key == key), None)
-            if match is None:
-                return Violation("1.3", f"the {side} hand holds no (further) "
-                                        f"{d.card_types[key].title} card to discard")
-            hand.remove(match)
+def _stranded_violation(s: State, d: GameData, side: str) -> Violation | None:
+    """8.1: an empty army in a Disputed area must leave it while it still can."""
+    for army in movement.stranded_empty_armies(s, d, side):
+        for o in movement.move_candidates(s, d, side):
+            if o.unit == army.id and movement.move_violation(s, d, o, side) is None:
+                return Violation("8.1", f"army {army.id} is empty and stands in a Disputed "
+                                        f"area ({d.areas[army.area].name}); it must leave "
+                                        f"before movement ends (e.g. '{format_order(o)}')")
     return None
 
 
-def _pass_apply(ctx: Ctx, o: Ord, side: str) -> None:
-    s, d = ctx.state, ctx.data
+def _movement_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    if o.kind in MOVE_CHECKS:
+        return MOVE_CHECKS[o.kind](s, d, o, side)
+    if isinstance(o, PlayCard):
+        return _play_check(s, d, o, side, offensive=False)
     if isinstance(o, Discard):
-        hand = list(s.hands[side])
-        ids = []
-        for key in o.cards:
-            c = next(c for c in hand if d.cards[c].key == key)
-            hand.remove(c)
-            ids.append(c)
-        ctx.emit(CardsDiscarded(side=side, cards=ids, reason="pass"))
-        draw(ctx, side, len(ids), "replacing cards discarded while passing (2.0 II.1)",
-             locked=True)
+        return _discard_check(s, d, o, side)
+    return _stranded_violation(s, d, side)          # end movement / end turn
+
+
+def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    resume = ctx.state.pending.kind
+    if o.kind == "suppress":
+        apply_suppress(ctx, o, side)
+    elif o.kind in MOVE_CHECKS:
+        movement.apply_move(ctx, o, side)
+    elif isinstance(o, PlayCard):
+        play_crisis(ctx, side, o.card, resume=resume)
+    elif isinstance(o, Discard):
+        _discard_apply(ctx, o, side)
     else:
-        end_player_turn(ctx)
+        end_of_movement(ctx, side)
+        if resume == "movement":
+            after_movement(ctx)
+        else:
+            end_player_turn(ctx)
+
+
+def end_of_movement(ctx: Ctx, side: str) -> None:
+    """Stranded empty armies and unaccompanied auxiliaries go at the end of movement (8.1, 8.3)."""
+    s, d = ctx.state, ctx.data
+    for army in movement.stranded_empty_armies(s, d, side):
+        ctx.emit(ArmyEliminated(side=side, army=army.id, area=army.area, rule="8.1",
+                                reason="an empty army still in a Disputed area at the end of "
+                                       "movement"))
+    movement.unaccompanied(ctx, "movement phase")
+
+
+def _movement_prompt(s: State, d: GameData) -> str:
+    ts = s.turn_state
+    name = d.card_types[ts.card_as].title if ts.card_as in d.card_types else ts.card_as
+    return (f"{s.pending.side} movement phase ({name} played): move units, then end "
+            f"movement (2.0 II.2, 4.0)")
 
 
 register(DecisionSpec(
-    kind="pass_move", rule="2.0 II.1", prompt=_pass_prompt, accepts=("discard", "end_turn"),
-    candidates=_pass_candidates, check=_pass_check, apply=_pass_apply))
+    kind="movement", rule="2.0 II.2", prompt=_movement_prompt,
+    accepts=MOVE_KINDS + ("play", "end_movement"),
+    candidates=lambda s, d, side: itertools.chain(_movement_candidates(s, d, side),
+                                                  [EndMovement()]),
+    check=_movement_check, apply=_movement_apply))
+
+
+# ---------------------------------------------------------------- the pass move
+
+def _pass_prompt(s: State, d: GameData) -> str:
+    ts = s.turn_state
+    left = "one unit may move (not into an Enemy area)" if ts.moves == 0 else "the pass move is made"
+    return (f"{s.pending.side} passes: {left}; a Strategic Reserves! card moves a second unit; "
+            f"with no card played, cards may be discarded and replaced; then end the turn "
+            f"(2.0 II.1)")
+
+
+def _discard_candidates(s: State, d: GameData, side: str):
+    counts: dict[str, int] = {}
+    for c in s.hands.get(side, []):
+        counts[d.cards[c].key] = counts.get(d.cards[c].key, 0) + 1
+    keys = sorted(counts, key=lambda k: d.card_order.index(d.card_types[k].ids[0]))
+    for combo in itertools.product(*(range(counts[k] + 1) for k in keys)):
+        if any(combo):
+            yield Discard(cards=tuple(k for k, n in zip(keys, combo) for _ in range(n)))
+
+
+def _pass_candidates(s: State, d: GameData, side: str):
+    yield from _movement_candidates(s, d, side)
+    ts = s.turn_state
+    if ts.cards_played == 0 and not ts.discarded:
+        yield from _discard_candidates(s, d, side)
+    yield EndTurn()
+
+
+def _discard_check(s: State, d: GameData, o: Discard, side: str) -> Violation | None:
+    ts = s.turn_state
+    if ts.cards_played:
+        return Violation("2.0 II.1", "a card was played this turn; only a player who plays "
+                                     "no card at all may discard and draw")
+    if ts.discarded:
+        return Violation("2.0 II.1", "cards were already discarded and replaced this turn")
+    hand = list(s.hands.get(side, []))
+    for key in o.cards:
+        match = next((c for c in hand if d.cards[c].key == key), None)
+        if match is None:
+            return Violation("1.3", f"the {side} hand holds no (further) "
+                                    f"{d.card_types[key].title} card to discard")
+        hand.remove(match)
+    return None
+
+
+def _discard_apply(ctx: Ctx, o: Discard, side: str) -> None:
+    s, d = ctx.state, ctx.data
+    hand = list(s.hands[side])
+    ids = []
+    for key in o.cards:
+        c = next(c for c in hand if d.cards[c].key == key)
+        hand.remove(c)
+        ids.append(c)
+    ctx.emit(CardsDiscarded(side=side, cards=ids, reason="pass"))
+    draw(ctx, side, len(ids), "replacing cards discarded while passing (2.0 II.1)", locked=True)
+
+
+register(DecisionSpec(
+    kind="pass_move", rule="2.0 II.1", prompt=_pass_prompt,
+    accepts=MOVE_KINDS + ("play", "discard", "end_turn"), candidates=_pass_candidates,
+    check=_movement_check, apply=_movement_apply))

@@ -54,7 +54,84 @@ class Discard(Ord):
     cards: tuple[str, ...]
 
 
-Order = Annotated[Union[PlayCard, Pass, EndMovement, EndTurn, Discard],
+class Move(Ord):
+    """Move one unit: along a path of adjacent areas, out of and/or into an army (4.1-4.3).
+
+    unit is an army id, a stand-alone unit id, or ARMY:KIND for a unit on an
+    army template (e.g. ge-1:cavalry, fr-8:us-infantry). An army may take in
+    stand-alone units at its destination as part of its move (`taking`).
+    """
+
+    kind: Literal["move"] = "move"
+    unit: str
+    path: tuple[str, ...] = ()
+    into: str | None = None
+    taking: tuple[str, ...] = ()
+
+
+class Rail(Ord):
+    """Rail movement: up to three areas through areas Friendly since the turn began (4.4)."""
+
+    kind: Literal["rail"] = "rail"
+    unit: str
+    to: str
+
+
+class Strategic(Ord):
+    """Entente strategic movement between Friendly Entente supply source areas (4.5)."""
+
+    kind: Literal["strategic"] = "strategic"
+    unit: str
+    to: str
+
+
+class Sea(Ord):
+    """UK sea movement between ENGLAND and a coastal Entente supply source area (4.6)."""
+
+    kind: Literal["sea"] = "sea"
+    unit: str
+    to: str
+
+
+class Reserves(Ord):
+    """Play Strategic Reserves!: one unit any distance through Friendly areas (9.6)."""
+
+    kind: Literal["reserves"] = "reserves"
+    unit: str
+    to: str
+
+
+class Evacuate(Ord):
+    """Optional 14.2.4: the Belgian army leaves Antwerp by sea for a coastal supply source."""
+
+    kind: Literal["evacuate"] = "evacuate"
+    unit: str
+    to: str
+
+
+class Suppress(Ord):
+    """Optional 15.4.1: remove an army in supply, its units staying in the area (or joining one army there)."""
+
+    kind: Literal["suppress"] = "suppress"
+    army: str
+    into: str | None = None
+
+
+class CrisisRemove(Ord):
+    """Answer a Military Crisis!: remove one infantry-type unit (9.8, 9.9)."""
+
+    kind: Literal["crisis_remove"] = "crisis_remove"
+    unit: str
+
+
+class CrisisRefuse(Ord):
+    """Answer a Military Crisis! by removing nothing and conceding the VP (3.1, 9.8, 9.9)."""
+
+    kind: Literal["crisis_refuse"] = "crisis_refuse"
+
+
+Order = Annotated[Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
+                        Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse],
                   Field(discriminator="kind")]
 ORDER = TypeAdapter(Order)
 
@@ -74,6 +151,21 @@ def format_order(order: Ord) -> str:
         return "end turn"
     if k == "discard":
         return "discard " + " ".join(order.cards)
+    if k == "move":
+        text = " ".join(("move", order.unit, *order.path))
+        if order.into:
+            text += f" into {order.into}"
+        if order.taking:
+            text += " taking " + " ".join(order.taking)
+        return text
+    if k in ("rail", "strategic", "sea", "reserves", "evacuate"):
+        return f"{k} {order.unit} {order.to}"
+    if k == "suppress":
+        return f"suppress {order.army}" + (f" into {order.into}" if order.into else "")
+    if k == "crisis_remove":
+        return f"remove {order.unit}"
+    if k == "crisis_refuse":
+        return "refuse crisis"
     raise ValueError(k)
 
 
@@ -139,6 +231,17 @@ class Reader:
                 return ids[0]
         raise self.fail(f"no area is called {self.words[self.pos]!r}")
 
+    def unit(self) -> str:
+        """A unit reference: an id, or ARMY:KIND for a unit on an army template."""
+        if self.done():
+            raise self.fail("a unit id is missing")
+        w = self.words[self.pos].casefold()
+        if not any(c.isdigit() for c in w.split(":")[0]):
+            raise self.fail(f"{self.words[self.pos]!r} is not a unit id (ids look like ge-1, "
+                            f"fr-i-02 or ge-1:cavalry)")
+        self.pos += 1
+        return _unit_ref(w)
+
     def word(self, what: str) -> str:
         """The next word, as typed."""
         if self.done():
@@ -171,6 +274,82 @@ def _end(r: Reader) -> Ord:
     raise r.fail("say 'end movement' or 'end turn'")
 
 
+_KIND_WORDS = {
+    "i": "infantry", "inf": "infantry", "infantry": "infantry", "s": "stosstruppen",
+    "stosstruppen": "stosstruppen", "stoßtruppen": "stosstruppen", "cw": "commonwealth",
+    "commonwealth": "commonwealth", "c": "cavalry", "cav": "cavalry", "cavalry": "cavalry",
+    "a": "artillery", "art": "artillery", "artillery": "artillery", "g": "siege_gun",
+    "siege_gun": "siege_gun", "siegegun": "siege_gun", "b": "biplane", "biplane": "biplane",
+    "t": "tank", "tank": "tank", "p": "paris_gun", "paris_gun": "paris_gun",
+    "parisgun": "paris_gun",
+}
+
+
+def _unit_ref(word: str) -> str:
+    """Normalise ARMY:KIND references (ge-1:c, fr-8:us-i) to ge-1:cavalry, fr-8:us-infantry."""
+    if ":" not in word:
+        return word
+    army, _, kind = word.partition(":")
+    nation = ""
+    if "-" in kind:
+        nation, _, kind = kind.partition("-")
+    kind = _KIND_WORDS.get(kind.replace("-", "_"), kind)
+    return f"{army}:{nation + '-' if nation else ''}{kind}"
+
+
+def _areas_until(r: Reader, *stops: str) -> tuple[str, ...]:
+    out = []
+    while not r.done() and r.words[r.pos].casefold() not in stops:
+        out.append(r.area())
+    return tuple(out)
+
+
+def _move(r: Reader) -> Ord:
+    unit = r.unit()
+    r.keyword("to")
+    path = _areas_until(r, "into", "taking")
+    into = r.unit() if r.keyword("into") else None
+    taking: list[str] = []
+    if r.keyword("taking"):
+        while not r.done():
+            taking.append(r.unit())
+        if not taking:
+            raise r.fail("'taking' needs the ids of the units the army takes in")
+    r.expect_end()
+    if not path and not into and ":" not in unit:
+        raise r.fail("say where the unit moves: one or more areas and/or 'into ARMY'")
+    return Move(unit=unit, path=path, into=into, taking=tuple(taking))
+
+
+def _to_area(factory):
+    def read(r: Reader) -> Ord:
+        unit = r.unit()
+        r.keyword("to")
+        to = r.area()
+        r.expect_end()
+        return factory(unit=unit, to=to)
+    return read
+
+
+def _suppress(r: Reader) -> Ord:
+    army = r.unit()
+    into = r.unit() if r.keyword("into") else None
+    r.expect_end()
+    return Suppress(army=army, into=into)
+
+
+def _remove(r: Reader) -> Ord:
+    unit = r.unit()
+    r.expect_end()
+    return CrisisRemove(unit=unit)
+
+
+def _refuse(r: Reader) -> Ord:
+    r.keyword("crisis")
+    r.expect_end()
+    return CrisisRefuse()
+
+
 def _simple(factory):
     def read(r: Reader) -> Ord:
         r.expect_end()
@@ -187,6 +366,15 @@ VERBS = {
     "pass": _simple(Pass),
     "end": _end,
     "discard": _discard,
+    "move": _move,
+    "rail": _to_area(Rail),
+    "strategic": _to_area(Strategic),
+    "sea": _to_area(Sea),
+    "reserves": _to_area(Reserves),
+    "evacuate": _to_area(Evacuate),
+    "suppress": _suppress,
+    "remove": _remove,
+    "refuse": _refuse,
 }
 
 

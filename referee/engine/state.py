@@ -101,13 +101,14 @@ class TurnState:
     card_as: str | None = None     # what it counts as (special key, offensive, limited...)
     cards_played: int = 0
     discarded: bool = False
-    moved: list[str] = field(default_factory=list)        # unit ids moved this turn
+    moved: list[str] = field(default_factory=list)        # counters moved this turn
+    received: list[str] = field(default_factory=list)     # armies that took in a moving unit
     moves: int = 0                 # unit moves made (pass allows 1, 2.0 II.1)
     reserves_moves: int = 0
     rail: int = 0
     strategic: int = 0
     sea: int = 0
-    control_at_start: dict[str, str | None] = field(default_factory=dict)
+    friendly_at_start: list[str] = field(default_factory=list)     # for rail and 4.5
     became_disputed: list[str] = field(default_factory=list)
     enemy_entered: list[str] = field(default_factory=list)
 
@@ -141,12 +142,55 @@ class State:
     turn_state: TurnState | None = None
     pending: Decision | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
+    crisis: dict[str, Any] | None = None                 # a Military Crisis! being answered
+    suppressed_turn: dict[str, int] = field(default_factory=dict)   # option 15.4.1
     result: dict[str, Any] | None = None
     seq: int = 0
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def clone(self) -> State:
         """An independent copy for decide() to work on."""
-        return copy.deepcopy(self)
+        cache, self._cache = self._cache, {}
+        try:
+            return copy.deepcopy(self)
+        finally:
+            self._cache = cache
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cache"] = {}
+        return state
+
+    def board(self, data: GameData) -> dict[str, dict]:
+        """Per area: who is present, who holds it, stacking counts (cached until evolve)."""
+        b = self._cache.get("board")
+        if b is None:
+            b = {a: {"present": set(), "holds": set(), "german": 0, "entente": 0}
+                 for a in data.areas}
+            side_of = data.nation_side
+            for p in self.pieces.values():
+                cell = b.get(p.area)
+                if cell is None:
+                    continue
+                side = side_of[p.nation]
+                cell["present"].add(side)
+                cell[side] += 1
+                if p.kind not in NON_HOLDING:
+                    cell["holds"].add(side)
+            for a in self.armies.values():
+                if a.status != "map":
+                    continue
+                cell = b[a.area]
+                side = side_of[a.nation]
+                cell["present"].add(side)
+                if a.contents:
+                    cell[side] += 1
+                    cell["holds"].add(side)
+            for f in self.forts.values():
+                if f.strength >= 2:
+                    b[f.area]["present"].add(side_of[f.nation])
+            self._cache["board"] = b
+        return b
 
     # ------------------------------------------------------------ units
 
@@ -166,11 +210,7 @@ class State:
 
     def stack_count(self, area: str, side: str, data: GameData) -> int:
         """Units counting toward the stacking limit: forts and empty armies do not (1.2.2)."""
-        n = sum(1 for p in self.pieces.values()
-                if p.area == area and data.nation_side[p.nation] == side)
-        n += sum(1 for a in self.armies.values() if a.status == "map" and a.area == area
-                 and a.contents and data.nation_side[a.nation] == side)
-        return n
+        return self.board(data)[area][side]
 
     def present(self, area: str, side: str, data: GameData) -> bool:
         """Whether side's units occupy an area for area status (4.1).
@@ -178,22 +218,13 @@ class State:
         A fort of strength 1 or less (Sedan 0) alone does not make an area
         Disputed (8.4), so it does not count here.
         """
-        for p in self.pieces.values():
-            if p.area == area and data.nation_side[p.nation] == side:
-                return True
-        for a in self.armies.values():
-            if a.status == "map" and a.area == area and data.nation_side[a.nation] == side:
-                return True
-        return any(f.area == area and f.strength >= 2 and data.nation_side[f.nation] == side
-                   for f in self.forts.values())
+        cell = self.board(data).get(area)
+        return cell is not None and side in cell["present"]
 
     def holds(self, area: str, side: str, data: GameData) -> bool:
         """Whether side has a unit there that can conquer or hold an area (8.3.2-8.3.6)."""
-        for p in self.pieces.values():
-            if p.area == area and p.kind not in NON_HOLDING and data.nation_side[p.nation] == side:
-                return True
-        return any(a.status == "map" and a.area == area and a.contents
-                   and data.nation_side[a.nation] == side for a in self.armies.values())
+        cell = self.board(data).get(area)
+        return cell is not None and side in cell["holds"]
 
     def status(self, area: str, side: str, data: GameData) -> str:
         """friendly | enemy | disputed | neutral, as seen by side (4.1, 8.4)."""
@@ -240,6 +271,13 @@ class State:
         while f"{prefix}-{n:02d}" in self.pieces:
             n += 1
         return f"{prefix}-{n:02d}"
+
+
+def template_key(state: State, ref: str) -> tuple[str, str]:
+    """(army id, piece key) of a template reference: ge-1:cavalry, fr-8:us-infantry."""
+    army_id, _, spec = ref.partition(":")
+    nation, _, kind = spec.rpartition("-")
+    return army_id, piece_key(nation or state.armies[army_id].nation, kind)
 
 
 def contents_text(contents: dict[str, int], nation: str) -> str:

@@ -64,6 +64,38 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         return f"{data.cards[ev['card']].title} is removed from play ({ev['reason']})"
     if t == "SecretRevealed":
         return f"Dice secret revealed: {ev['secret']} (anyone can now check every die)"
+    if t == "UnitMoved":
+        return _moved(ev, data, reader)
+    if t == "AreaControlChanged":
+        who = SIDE.get(ev["control"], "nobody")
+        return f"{_area(ev['area'], data)} is now {who}-Friendly (4.1)"
+    if t == "BecameDisputed":
+        return (f"{_area(ev['area'], data)} is now Disputed: a battle must be fought there "
+                f"(5.1.1)")
+    if t == "EnemyAreaEntered":
+        return None
+    if t == "PieceEliminated":
+        return (f"{side} {ev['kind'].replace('_', ' ')} {ev['unit']} in "
+                f"{_area(ev['area'], data)} eliminated: {ev['reason']} ({ev['rule']})")
+    if t == "ArmyEliminated":
+        return (f"{side} army {ev['army']} in {_area(ev['area'], data)} eliminated: "
+                f"{ev['reason']} ({ev['rule']})")
+    if t == "ArmySuppressed":
+        where = f"into {ev['into']}" if ev.get("into") else \
+            f"standing alone as {', '.join(ev['new_ids'])}"
+        return (f"{side} suppresses army {ev['army']} in {_area(ev['area'], data)}; its units "
+                f"stay, {where} (15.4.1)")
+    if t == "CrisisDeclared":
+        return (f"{side} plays {ev['name']}: the {SIDE[ev['target']]} player must remove "
+                f"{ev['count']} {'/'.join(n.upper() for n in ev['nations'])} infantry-type "
+                f"unit(s) or concede 1 VP")
+    if t == "CrisisUnitRemoved":
+        return (f"{side} removes {ev['unit']} ({ev['kind']}) in {_area(ev['area'], data)} to "
+                f"the force pool")
+    if t == "CrisisEnded":
+        if ev["answered"]:
+            return f"{side} has answered the crisis"
+        return f"{side} does not answer the crisis ({ev['reason']}): 1 VP to the other side (3.1)"
     return f"{t}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
 
 
@@ -74,7 +106,13 @@ def record_lines(rec: dict, data: GameData, reader: str) -> list[str]:
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
                 f"{rec['dice']['commitment'][:16]}...)"]
     who = SIDE.get(rec["actor"], rec["actor"])
-    out = [f"#{rec['seq']} {rec['at']} {who}: {rec['order']}"]
+    order = rec["order"]
+    private = rec.get("private_order")
+    if isinstance(private, dict) and "data" in private:
+        order = private["data"]["text"]
+    out = [f"#{rec['seq']} {rec['at']} {who}: {order}"]
+    if rec.get("dice"):
+        out.append(f"    dice rolled: {', '.join(map(str, rec['dice']))}")
     for ev in rec["events"]:
         line = describe(ev, data, reader)
         if line:
@@ -159,3 +197,40 @@ def show_text(view: dict[str, Any]) -> str:
     if view["eliminated_armies"]:
         lines.append(f"Eliminated armies: {', '.join(view['eliminated_armies'])}")
     return "\n".join(lines)
+
+
+def _area(aid: str, data: GameData) -> str:
+    return data.areas[aid].name if aid in data.areas else aid
+
+
+def _moved(ev: dict, data: GameData, reader: str) -> str:
+    side = SIDE.get(ev["side"], ev["side"])
+    mode = {"normal": "moves", "rail": "moves by rail (4.4)",
+            "strategic": "moves strategically (4.5)", "sea": "crosses by sea (4.6)",
+            "reserves": "moves with Strategic Reserves! (9.6)",
+            "evacuate": "is evacuated by sea (14.2.4)"}[ev["mode"]]
+    details = ev
+    sec = ev.get("secret")
+    if isinstance(sec, dict):
+        if "data" in sec and reader in ("moderator", sec.get("to")):
+            details = sec["data"]
+        else:
+            return (f"{side} moves a unit between army templates in "
+                    f"{_area(ev['to_area'], data)} (hidden, 1.4)")
+    unit = details.get("unit")
+    what = unit
+    if details.get("from_army"):
+        what = f"{details['kind'].replace('_', ' ')} from {details['from_army']}"
+        if details.get("new_id"):
+            what += f" (now {details['new_id']})"
+    route = " - ".join(_area(a, data) for a in ev.get("path", []))
+    text = f"{side} {what} {mode}"
+    if route:
+        text += f": {_area(ev['from_area'], data)} - {route}"
+    if details.get("into"):
+        text += f", into {details['into']}"
+    if details.get("taking"):
+        text += f", taking in {', '.join(details['taking'])}"
+    if ev.get("entrenched"):
+        text += " (entrenched, 4.3)"
+    return text

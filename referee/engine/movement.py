@@ -1,0 +1,683 @@
+"""Movement: who may move where, and what moving changes (4.0-4.6, 8.1-8.4, 9.1.2, 9.6).
+
+A move order names one counter: an army, a stand-alone unit, or a unit on an
+army template (ARMY:KIND). Every check returns the rule it breaks; the
+candidate generators list every order worth checking, so that
+legal_orders = the candidates that pass.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..gamedata import GameData
+from .core import Ctx, Violation
+from .events import (
+    AreaControlChanged, ArmyEliminated, BecameDisputed, EnemyAreaEntered, PieceEliminated,
+    UnitMoved,
+)
+from .orders import Evacuate, Move, Ord, Rail, Reserves, Sea, Strategic
+from .state import (
+    INFANTRY_TYPES, NON_HOLDING, STACKING_LIMIT, Army, Piece, State, other, piece_key,
+)
+from .armies import template_violation
+
+
+@dataclass
+class Mover:
+    """The counter an order moves, resolved against the state."""
+
+    ref: str
+    side: str
+    nation: str
+    kind: str                   # 'army' or the unit type
+    area: str
+    army: Army | None = None    # the army itself, when an army moves
+    piece: Piece | None = None  # the stand-alone unit
+    source: Army | None = None  # the army a template unit leaves
+    key: str | None = None      # nation:kind on the template
+
+    @property
+    def whole(self) -> bool:
+        """An army or a stand-alone unit (not a unit leaving a template)."""
+        return self.source is None
+
+    def counts(self) -> bool:
+        """Counts toward stacking: everything but an empty army (1.2.2)."""
+        return self.army is None or self.army.strength > 0
+
+    def holds(self) -> bool:
+        """Can conquer and hold an area by itself (8.3.2-8.3.6)."""
+        if self.army is not None:
+            return self.army.strength > 0
+        return self.kind not in NON_HOLDING
+
+    def entrenched(self) -> bool:
+        """Whether the counter is entrenched now (4.3)."""
+        if self.army is not None:
+            return self.army.entrenched
+        if self.piece is not None:
+            return self.piece.entrenched
+        return False
+
+
+def resolve(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
+    """The counter a reference names, or why it cannot be moved by side."""
+    if ref in s.armies:
+        a = s.armies[ref]
+        if a.status != "map":
+            return Violation("8.1", f"army {ref} is not on the map ({a.status})")
+        m = Mover(ref, d.nation_side[a.nation], a.nation, "army", a.area, army=a)
+    elif ref in s.pieces:
+        p = s.pieces[ref]
+        if p.area not in d.areas:
+            return Violation("2.0 V.4", f"{ref} is in the Eastern Front Transit box")
+        m = Mover(ref, d.nation_side[p.nation], p.nation, p.kind, p.area, piece=p)
+    elif ":" in ref:
+        army_id, _, spec = ref.partition(":")
+        a = s.armies.get(army_id)
+        if a is None or a.status != "map":
+            return Violation("1.4", f"there is no army {army_id!r} on the map")
+        nation, _, kind = spec.rpartition("-")
+        key = piece_key(nation or a.nation, kind)
+        if not a.contents.get(key):
+            return Violation("1.4", f"army {army_id} holds no {spec.replace('-', ' ')}")
+        m = Mover(ref, d.nation_side[a.nation], key.split(":")[0], kind, a.area, source=a,
+                  key=key)
+    else:
+        return Violation("1.2", f"there is no unit {ref!r} in play")
+    if m.side != side:
+        return Violation("2.0 II", f"{ref} is an {m.side} unit; a player moves only his own")
+    return m
+
+
+def template_ref(army: Army, key: str) -> str:
+    """The reference of a unit on a template: ge-1:cavalry, or fr-8:us-infantry for a guest."""
+    nation, kind = key.split(":")
+    return f"{army.id}:{kind}" if nation == army.nation else f"{army.id}:{nation}-{kind}"
+
+
+# ---------------------------------------------------------------- shared checks
+
+def _turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Violation | None:
+    ts = s.turn_state
+    moved = ts.moved
+    if m.whole and m.ref in moved:
+        return Violation("4.1", f"{m.ref} has already moved this player turn")
+    if m.source is not None and m.source.id in moved:
+        return Violation("4.1", f"army {m.source.id} moved this turn; the units on its "
+                                f"template moved with it and cannot move again")
+    if m.army is not None and m.army.id in ts.received:
+        return Violation("4.1", f"units moved into army {m.ref} this turn; it cannot move "
+                                f"as well")
+    if ts.mode == "pass":
+        if reserves:
+            if ts.reserves_moves >= 1:
+                return Violation("2.0 II.1", "a passing player may move one more unit with a "
+                                             "Strategic Reserves! card, not several")
+        elif ts.moves >= 1:
+            return Violation("2.0 II.1", "a passing player moves one unit only (a Strategic "
+                                         "Reserves! card allows a second)")
+    return None
+
+
+def stack_after(s: State, d: GameData, m: Mover, area: str, into: str | None = None,
+                taking: tuple[str, ...] = ()) -> int:
+    """side's units counting for stacking in area once the move is made (1.2.2)."""
+    side = m.side
+    n = s.stack_count(area, side, d)
+    if m.area == area:                      # the mover leaves its place in this area
+        if m.army is not None:
+            n -= 1 if m.army.strength else 0
+        elif m.piece is not None:
+            n -= 1
+        elif m.source.strength == 1:
+            n -= 1                          # its army is left empty: no longer counts
+    if into is not None:
+        if s.armies[into].strength == 0:
+            n += 1
+    elif m.army is not None:
+        n += 1 if (m.army.strength or taking) else 0
+    else:
+        n += 1
+    n -= len(taking)
+    return n
+
+
+def _stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, taking=()):
+    n = stack_after(s, d, m, area, into, taking)
+    if n > STACKING_LIMIT:
+        return Violation("1.2.2", f"{d.areas[area].name} would hold {n} {m.side} units; the "
+                                  f"stacking limit is {STACKING_LIMIT} (forts and empty armies "
+                                  f"do not count)")
+    return None
+
+
+def _through_full(s: State, d: GameData, m: Mover, area: str) -> Violation | None:
+    if m.counts() and s.stack_count(area, m.side, d) >= STACKING_LIMIT:
+        return Violation("1.2.2", f"{m.ref} may not pass through {d.areas[area].name}: it "
+                                  f"already holds {STACKING_LIMIT} {m.side} units")
+    return None
+
+
+def _join_violation(s: State, d: GameData, m: Mover, into: str, area: str) -> Violation | None:
+    t = s.armies.get(into)
+    if t is None or t.status != "map":
+        return Violation("1.4", f"there is no army {into!r} on the map")
+    if d.nation_side[t.nation] != m.side:
+        return Violation("8.1", f"{into} is an enemy army")
+    if t.area != area:
+        return Violation("4.1", f"army {into} is in {d.areas[t.area].name}, not in "
+                                f"{d.areas[area].name}")
+    if m.army is not None:
+        return Violation("8.1", "an army cannot go into another army")
+    if m.source is not None and m.source.id == into:
+        return Violation("4.1", f"the unit is already in army {into}")
+    contents = dict(t.contents)
+    key = m.key or piece_key(m.nation, m.kind)
+    contents[key] = contents.get(key, 0) + 1
+    v = template_violation(s, d, t, contents)
+    if v is not None:
+        return v
+    if area == "england" and (s.keep_apart.get(m.ref) == into or
+                              s.keep_apart.get(into) == m.ref):
+        return Violation("4.6", f"in the campaign game {m.ref} and {into} stay apart while "
+                                f"they are in ENGLAND")
+    return None
+
+
+# ---------------------------------------------------------------- normal movement
+
+def off_map(d: GameData, *areas: str) -> Violation | None:
+    """Holland, Switzerland and the seas are never entered (4.1, 4.2)."""
+    for a in areas:
+        if a not in d.areas:
+            name = d.impassable[a].name if a in d.impassable else a
+            return Violation("4.2", f"{name} is not a playable area and may never be entered")
+    return None
+
+
+def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | None:
+    """Why a normal move (4.1-4.3, 8.x, 9.1.2) is illegal now, or None."""
+    v = off_map(d, *o.path)
+    if v:
+        return v
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    v = _turn_checks(s, d, m)
+    if v:
+        return v
+    ts = s.turn_state
+    allot = 1 if m.army is not None else d.units.unit_types[m.kind].move
+    if len(o.path) > allot:
+        return Violation("4.1", f"{m.ref} moves {allot} area(s) at most; this path has "
+                                f"{len(o.path)}")
+    if m.army is not None and not o.path:
+        return Violation("4.1", "an army moves to an adjacent area; units join an army by "
+                                "moving into it")
+    if not o.path and o.into is None and m.source is None:
+        return Violation("4.1", f"{m.ref} does not go anywhere")
+    cur, cur_status = m.area, s.status(m.area, side, d)
+    entered: list[str] = list(ts.enemy_entered)
+    for i, area in enumerate(o.path):
+        if area not in d.neighbours[cur]:
+            return Violation("4.1", f"{d.areas[area].name} is not adjacent to "
+                                    f"{d.areas[cur].name}")
+        st = s.status(area, side, d)
+        if st == "neutral":
+            return Violation("4.1", f"{d.areas[area].name} is Neutral and may not be entered")
+        if st == "enemy":
+            if ts.mode not in ("offensive", "limited"):
+                return Violation("2.0 II.1", f"{d.areas[area].name} is an Enemy area; without "
+                                             f"an Offensive card no unit may enter one, even "
+                                             f"an empty one (4.2)")
+            if cur_status != "friendly":
+                return Violation("4.2", f"a unit may never move from a {cur_status.title()} "
+                                        f"area ({d.areas[cur].name}) into an Enemy area "
+                                        f"({d.areas[area].name})")
+            if ts.mode == "limited" and area not in entered and entered:
+                return Violation("9.1.2", f"a Limited Offensive enters one Enemy area only; "
+                                          f"{d.areas[entered[0]].name} was already entered")
+            entered.append(area)
+        last = i == len(o.path) - 1
+        if not last:
+            v = _through_full(s, d, m, area)
+            if v:
+                return v
+        # What the area is, for the next step, once this unit stands in it (4.1).
+        if s.present(area, other(side), d):
+            cur_status = "disputed"
+        elif m.holds():
+            cur_status = "friendly"
+        else:
+            cur_status = st
+        cur = area
+    final = cur
+    if o.into is not None:
+        v = _join_violation(s, d, m, o.into, final)
+        if v:
+            return v
+    if o.taking:
+        v = _taking_violation(s, d, m, final, o.taking)
+        if v:
+            return v
+    return _stack_violation(s, d, m, final, o.into, o.taking)
+
+
+def _taking_violation(s: State, d: GameData, m: Mover, area: str, taking) -> Violation | None:
+    if m.army is None:
+        return Violation("4.3", "only an army takes units in as it moves")
+    if len(set(taking)) != len(taking):
+        return Violation("4.3", "a unit is named twice")
+    contents = dict(m.army.contents)
+    for pid in taking:
+        p = s.pieces.get(pid)
+        if p is None or p.area != area or d.nation_side[p.nation] != m.side:
+            return Violation("4.3", f"{pid} is not a stand-alone {m.side} unit in "
+                                    f"{d.areas[area].name}")
+        if pid in s.turn_state.moved:
+            return Violation("4.1", f"{pid} has already moved this player turn")
+        key = piece_key(p.nation, p.kind)
+        contents[key] = contents.get(key, 0) + 1
+    return template_violation(s, d, m.army, contents)
+
+
+def _paths(d: GameData, start: str, steps: int):
+    """Every path of adjacent areas from start of length 1..steps (no area twice)."""
+    frontier = [(start,)]
+    for _ in range(steps):
+        nxt = []
+        for p in frontier:
+            for n in sorted(d.neighbours[p[-1]]):
+                if n not in p:
+                    nxt.append(p + (n,))
+                    yield nxt[-1][1:]
+        frontier = nxt
+
+
+def movers(s: State, d: GameData, side: str):
+    """Every counter of side that could move: armies, stand-alone units, template units."""
+    for a in sorted(s.armies.values(), key=lambda a: a.id):
+        if a.status == "map" and d.nation_side[a.nation] == side:
+            yield resolve(s, d, a.id, side)
+            for key in sorted(a.contents):
+                yield resolve(s, d, template_ref(a, key), side)
+    for p in sorted(s.pieces.values(), key=lambda p: p.id):
+        if p.area in d.areas and d.nation_side[p.nation] == side:
+            yield resolve(s, d, p.id, side)
+
+
+def move_candidates(s: State, d: GameData, side: str):
+    """Normal moves worth checking for every counter of side (4.1)."""
+    for m in movers(s, d, side):
+        if isinstance(m, Violation) or _turn_checks(s, d, m):
+            continue
+        allot = 1 if m.army is not None else d.units.unit_types[m.kind].move
+        paths = [()] if m.army is None else []
+        paths += list(_paths(d, m.area, allot))
+        for path in paths:
+            final = path[-1] if path else m.area
+            armies = [a.id for a in s.armies_in(final, side, d)
+                      if a.id != m.ref and (m.source is None or a.id != m.source.id)]
+            if m.army is not None:
+                loose = [p.id for p in s.pieces_in(final, side, d)]
+                for r in range(0, min(3, len(loose)) + 1):
+                    for taking in itertools.combinations(loose, r):
+                        yield Move(unit=m.ref, path=path, taking=taking)
+                continue
+            if path or m.source is not None:
+                yield Move(unit=m.ref, path=path)
+            for a in armies:
+                yield Move(unit=m.ref, path=path, into=a)
+
+
+# ---------------------------------------------------------------- rail, strategic, sea, reserves
+
+def _whole(m: Mover, rule: str, what: str) -> Violation | None:
+    if not m.whole:
+        return Violation(rule, f"{what} moves a whole counter (an army or a stand-alone unit), "
+                               f"not a unit leaving an army template")
+    return None
+
+
+def rail_destinations(s: State, d: GameData, m: Mover) -> set[str]:
+    """Areas a rail move can reach: up to 3 areas, all Friendly since the turn began (4.4)."""
+    ok = set(s.turn_state.friendly_at_start)
+    if m.area not in ok or s.status(m.area, m.side, d) != "friendly":
+        return set()
+    reached: set[str] = set()
+    frontier = {m.area}
+    for depth in range(3):
+        nxt = set()
+        for here in frontier:
+            if here != m.area and depth > 0 and _through_full(s, d, m, here):
+                continue
+            for n in d.neighbours[here]:
+                if n in ok and s.status(n, m.side, d) == "friendly" and n != m.area:
+                    nxt.add(n)
+        reached |= nxt
+        frontier = nxt
+    return reached
+
+
+def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | None:
+    """Why a rail move (4.4) is illegal now, or None."""
+    if off_map(d, o.to):
+        return off_map(d, o.to)
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    v = _whole(m, "4.4", "a rail move") or _turn_checks(s, d, m)
+    if v:
+        return v
+    ts = s.turn_state
+    if ts.rail >= 2:
+        return Violation("4.4", "rail moves are limited to two units per player turn")
+    if m.area not in ts.friendly_at_start:
+        return Violation("4.4", f"a rail move starts in an area Friendly since the start of "
+                                f"the turn; {d.areas[m.area].name} is not")
+    if o.to not in ts.friendly_at_start or s.status(o.to, side, d) != "friendly":
+        return Violation("4.4", f"a rail move ends in an area Friendly since the start of the "
+                                f"turn; {d.areas[o.to].name} is not")
+    if o.to not in rail_destinations(s, d, m):
+        return Violation("4.4", f"no rail line of at most 3 areas, all Friendly since the "
+                                f"start of the turn and none already full, joins "
+                                f"{d.areas[m.area].name} to {d.areas[o.to].name}")
+    return _stack_violation(s, d, m, o.to)
+
+
+def strategic_limit(s: State, d: GameData) -> int:
+    """Units per player turn that may use strategic movement (4.5)."""
+    lim = d.events.availability.get("strategic_movement_units_per_turn", {})
+    return lim.get(f"turn_{s.turn}", lim.get("default", 2))
+
+
+def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Violation | None:
+    """Why an Entente strategic move (4.5) is illegal now, or None."""
+    if side != "entente":
+        return Violation("4.5", "strategic movement is for the Entente player only")
+    if off_map(d, o.to):
+        return off_map(d, o.to)
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    v = _whole(m, "4.5", "strategic movement") or _turn_checks(s, d, m)
+    if v:
+        return v
+    ts = s.turn_state
+    limit = strategic_limit(s, d)
+    if ts.strategic >= limit:
+        return Violation("4.5", f"strategic movement is limited to {limit} unit(s) this "
+                                f"player turn")
+    for area, role in ((m.area, "starts"), (o.to, "ends")):
+        a = d.areas[area]
+        if a.supply_source != "entente":
+            return Violation("4.5", f"strategic movement {role} in a Friendly Entente supply "
+                                    f"source area; {a.name} is not a supply source")
+        if area not in ts.friendly_at_start or s.status(area, side, d) != "friendly":
+            return Violation("4.5", f"{a.name} was not Friendly at the start of the Entente "
+                                    f"player turn")
+    if o.to == m.area:
+        return Violation("4.5", "the unit is already there")
+    return _stack_violation(s, d, m, o.to)
+
+
+def coastal_sources(d: GameData) -> list[str]:
+    """Coastal Entente supply source areas (4.6)."""
+    return [a.id for a in d.map.areas if a.supply_source == "entente" and a.coastal]
+
+
+def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
+    """Why a UK sea move (4.6) is illegal now, or None."""
+    if off_map(d, o.to):
+        return off_map(d, o.to)
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    if m.nation != "uk":
+        return Violation("4.6", "only UK units use sea movement")
+    v = _whole(m, "4.6", "sea movement") or _turn_checks(s, d, m)
+    if v:
+        return v
+    if s.turn_state.sea >= 1:
+        return Violation("4.6", "one UK unit per movement phase may use sea movement")
+    ports = coastal_sources(d)
+    port = o.to if m.area == "england" else m.area
+    if not ((m.area == "england" and o.to in ports) or (m.area in ports and o.to == "england")):
+        return Violation("4.6", "sea movement goes between ENGLAND and a coastal Entente "
+                                "supply source area (" +
+                         ", ".join(d.areas[p].name for p in ports) + ")")
+    if s.status(port, side, d) not in ("friendly", "disputed"):
+        return Violation("4.6", f"{d.areas[port].name} is Enemy-held; there are no landings "
+                                f"on an Enemy coast")
+    return _stack_violation(s, d, m, o.to)
+
+
+def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violation | None:
+    """Why a Strategic Reserves! move (9.6) is illegal now, or None."""
+    from .cards import first_card
+
+    if first_card(s, d, side, "strategic_reserves") is None:
+        return Violation("9.6", f"the {side} hand holds no playable Strategic Reserves! card")
+    if off_map(d, o.to):
+        return off_map(d, o.to)
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    v = _whole(m, "9.6", "Strategic Reserves!") or _turn_checks(s, d, m, reserves=True)
+    if v:
+        return v
+    if s.status(m.area, side, d) not in ("friendly", "disputed"):
+        return Violation("9.6", "Strategic Reserves! moves a unit from a Friendly or Disputed "
+                                "area")
+    if o.to not in reserves_destinations(s, d, m):
+        return Violation("9.6", f"no line through Friendly areas (none already full) leads "
+                                f"from {d.areas[m.area].name} to a Friendly or Disputed "
+                                f"{d.areas[o.to].name}")
+    return _stack_violation(s, d, m, o.to)
+
+
+def reserves_destinations(s: State, d: GameData, m: Mover) -> set[str]:
+    """Friendly or Disputed areas reachable through Friendly areas, any distance (9.6)."""
+    seen = {m.area}
+    frontier = [m.area]
+    out: set[str] = set()
+    while frontier:
+        here = frontier.pop()
+        if here != m.area and (s.status(here, m.side, d) != "friendly" or
+                               _through_full(s, d, m, here)):
+            continue
+        for n in d.neighbours[here]:
+            if n in seen:
+                continue
+            seen.add(n)
+            st = s.status(n, m.side, d)
+            if st in ("friendly", "disputed"):
+                out.add(n)
+                frontier.append(n)
+    return out
+
+
+def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violation | None:
+    """Why the optional Antwerp evacuation (14.2.4) is illegal now, or None."""
+    if not s.options.get("antwerp_evacuation"):
+        return Violation("14.2.4", "the Antwerp evacuation option is not in use in this game")
+    if off_map(d, o.to):
+        return off_map(d, o.to)
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    if m.army is None or m.nation != "be":
+        return Violation("14.2.4", "only the Belgian army may be evacuated from Antwerp")
+    if m.area != "antwerp":
+        return Violation("14.2.4", "the Belgian army is not in Antwerp")
+    v = _turn_checks(s, d, m)
+    if v:
+        return v
+    if o.to not in coastal_sources(d) or s.status(o.to, side, d) not in ("friendly", "disputed"):
+        return Violation("14.2.4", "the Belgian army goes to a Friendly or Disputed coastal "
+                                   "Entente supply source area")
+    return _stack_violation(s, d, m, o.to)
+
+
+def whole_move_candidates(s: State, d: GameData, side: str):
+    """Rail, strategic, sea, reserves and evacuation moves worth checking."""
+    from .cards import first_card
+
+    ts = s.turn_state
+    has_reserves = first_card(s, d, side, "strategic_reserves") is not None
+    ports = coastal_sources(d)
+    sources = [a.id for a in d.map.areas if a.supply_source == "entente"]
+    for m in movers(s, d, side):
+        if isinstance(m, Violation) or not m.whole:
+            continue
+        if ts.rail < 2 and not _turn_checks(s, d, m):
+            for to in sorted(rail_destinations(s, d, m)):
+                yield Rail(unit=m.ref, to=to)
+        if side == "entente" and m.area in sources:
+            for to in sources:
+                if to != m.area:
+                    yield Strategic(unit=m.ref, to=to)
+        if m.nation == "uk" and ts.sea < 1:
+            for to in (ports if m.area == "england" else ["england"] if m.area in ports else []):
+                yield Sea(unit=m.ref, to=to)
+        if has_reserves:
+            for to in sorted(reserves_destinations(s, d, m)):
+                yield Reserves(unit=m.ref, to=to)
+        if m.nation == "be" and m.army is not None and m.area == "antwerp" and \
+                s.options.get("antwerp_evacuation"):
+            for to in ports:
+                yield Evacuate(unit=m.ref, to=to)
+
+
+# ---------------------------------------------------------------- applying a move
+
+def apply_move(ctx: Ctx, o: Ord, side: str) -> None:
+    """Emit the events of a legal move, then settle area control and forced eliminations."""
+    from .cards import first_card
+    from .events import CardPlayed
+
+    s, d = ctx.state, ctx.data
+    m = resolve(s, d, o.unit, side)
+    mode = o.kind if o.kind != "move" else "normal"
+    path = list(o.path) if isinstance(o, Move) else [o.to]
+    if isinstance(o, Move):
+        final = path[-1] if path else m.area
+    else:
+        final = o.to
+    if isinstance(o, Reserves):
+        card = first_card(s, d, side, "strategic_reserves")
+        ctx.emit(CardPlayed(side=side, card=card, key="strategic_reserves",
+                            as_="strategic_reserves"))
+    before = {a: s.status(a, side, d) for a in path}
+    into = getattr(o, "into", None)
+    taking = list(getattr(o, "taking", ()))
+    new_id = None
+    if m.source is not None and into is None:
+        new_id = s.new_piece_id(m.nation, m.kind)
+    entrenched = False
+    if m.army is not None and m.army.strength == 0 and any(
+            s.pieces[p].entrenched and s.pieces[p].kind in INFANTRY_TYPES for p in taking):
+        entrenched = True               # 4.3: an empty army takes in entrenched infantry
+    details = {"unit": m.ref, "kind": m.kind, "nation": m.nation,
+               "from_army": m.source.id if m.source else None, "into": into,
+               "new_id": new_id, "taking": taking}
+    hidden = s.options.get("hidden_templates") and (m.source is not None or into is not None)
+    if hidden:
+        ctx.emit(UnitMoved(side=side, mode=mode, from_area=m.area, to_area=final, path=path,
+                           entrenched=entrenched, secret=ctx.secret(side, details)))
+    else:
+        ctx.emit(UnitMoved(side=side, mode=mode, from_area=m.area, to_area=final, path=path,
+                           entrenched=entrenched, **details))
+    holds = m.holds() or bool(taking)
+    for area in path:
+        if before[area] == "enemy":
+            ctx.emit(EnemyAreaEntered(side=side, area=area))
+        if area != final:
+            # Moved through (4.1): an area with no enemy unit becomes Friendly.
+            if holds and not s.present(area, other(side), d) and s.control.get(area) != side:
+                ctx.emit(AreaControlChanged(area=area, control=side,
+                                            previous=s.control.get(area)))
+    if final in before and before[final] == "enemy" and s.present(final, other(side), d):
+        ctx.emit(BecameDisputed(area=final))
+    settle(ctx, [m.area, final])
+
+
+def settle(ctx: Ctx, areas) -> None:
+    """After units come or go: eliminate stranded empty armies, then update control (4.1, 8.1)."""
+    s, d = ctx.state, ctx.data
+    for area in dict.fromkeys(areas):
+        if area is None or area not in d.areas:
+            continue
+        if s.present(area, "german", d) and s.present(area, "entente", d):
+            for a in list(s.armies_in(area)):
+                side = d.nation_side[a.nation]
+                if a.strength == 0 and not has_infantry(s, d, area, side):
+                    ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="8.1",
+                                            reason="an empty army in a Disputed area without "
+                                                   "Friendly infantry-type units"))
+        present = [x for x in ("german", "entente") if s.present(area, x, d)]
+        if len(present) == 1:
+            side = present[0]
+            if s.holds(area, side, d) and s.control.get(area) != side:
+                ctx.emit(AreaControlChanged(area=area, control=side,
+                                            previous=s.control.get(area)))
+
+
+def has_infantry(s: State, d: GameData, area: str, side: str) -> bool:
+    """Whether side has infantry-type units in an area, stand-alone or in armies (8.2)."""
+    for p in s.pieces_in(area, side, d):
+        if p.kind in INFANTRY_TYPES:
+            return True
+    return any(k.split(":")[1] in INFANTRY_TYPES
+               for a in s.armies_in(area, side, d) for k, n in a.contents.items() if n)
+
+
+def unaccompanied(ctx: Ctx, phase: str) -> None:
+    """Eliminate auxiliaries caught without friendly infantry-type units (8.3.2-8.3.6)."""
+    s, d = ctx.state, ctx.data
+    touched = []
+    for area in d.areas:
+        for side in ("german", "entente"):
+            foe = other(side)
+            if has_infantry(s, d, area, side):
+                continue
+            foe_inf = has_infantry(s, d, area, foe)
+            foe_any = bool(s.pieces_in(area, foe, d) or s.armies_in(area, foe, d))
+            victims = []
+            for p in s.pieces_in(area, side, d):
+                victims.append((p.id, p.nation, p.kind))
+            for a in s.armies_in(area, side, d):
+                for key, n in a.contents.items():
+                    nation, kind = key.split(":")
+                    victims += [(template_ref(a, key), nation, kind)] * n
+            for ref, nation, kind in victims:
+                if kind in ("artillery", "biplane", "tank") and foe_inf:
+                    rule = {"artillery": "8.3.2", "biplane": "8.3.4", "tank": "8.3.5"}[kind]
+                    why = "enemy infantry-type units"
+                elif kind in ("siege_gun", "paris_gun") and foe_any:
+                    rule = "8.3.3" if kind == "siege_gun" else "8.3.6"
+                    why = "enemy units"
+                else:
+                    continue
+                ctx.emit(PieceEliminated(side=side, unit=ref, nation=nation, kind=kind,
+                                         area=area, rule=rule,
+                                         reason=f"without Friendly infantry-type units in an "
+                                                f"area with {why}, at the end of the {phase}"))
+                touched.append(area)
+    if touched:
+        settle(ctx, touched)
+
+
+def stranded_empty_armies(s: State, d: GameData, side: str) -> list[Army]:
+    """side's empty armies in Disputed areas: they must leave by the end of movement (8.1)."""
+    return [a for a in s.armies.values() if a.status == "map" and a.strength == 0
+            and d.nation_side[a.nation] == side and s.status(a.area, side, d) == "disputed"]
+
+
+def private_order(s: State, o: Ord) -> bool:
+    """Whether an order's text must stay secret: a template transfer with hidden templates (1.4)."""
+    return bool(s.options.get("hidden_templates")) and isinstance(o, Move) and (
+        ":" in o.unit or o.into is not None or bool(o.taking))

@@ -1,0 +1,188 @@
+"""Build what-if positions and play rulebook cases written as data (tests/rulebook/*.yaml).
+
+A case names a base scenario and changes to it (units, control, forts,
+hands, whose turn), then a list of steps: an order for a side, and either
+the rule it must be rejected with or what must hold after it.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+
+import yaml
+
+from referee import game as g
+from referee.engine import legal_orders
+from referee.engine.orders import format_order
+from referee.engine.state import contents_text
+from referee.errors import OrderError
+from referee.gamedata import default_games_dir
+
+SECRET = "5e" * 32
+UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us)\s+(?P<type>\w+)\s+(?P<area>\w+)"
+                  r"(?:\s+(?P<contents>[0-9][0-9A-Za-z+]*|empty))?(?P<ent>\s+entrenched)?$")
+LETTERS = {"I": "infantry", "S": "stosstruppen", "CW": "commonwealth", "C": "cavalry",
+           "A": "artillery", "G": "siege_gun", "B": "biplane", "T": "tank", "P": "paris_gun"}
+
+
+def unit(text: str) -> dict:
+    """'ge-1 ge army liege 4I+1C+1A entrenched' -> a scenario unit entry."""
+    m = UNIT.match(text.strip())
+    if not m:
+        raise ValueError(f"bad unit line {text!r}")
+    u = {"id": m["id"], "nation": m["nation"], "type": m["type"], "area": m["area"],
+         "entrenched": bool(m["ent"])}
+    if m["type"] == "army":
+        u["name"] = m["id"]
+        contents = []
+        if m["contents"] and m["contents"] != "empty":
+            for part in m["contents"].split("+"):
+                pm = re.match(r"^(\d+)(us|uk|fr|be)?([A-Z]+)$", part)
+                entry = {"type": LETTERS[pm[3]], "count": int(pm[1])}
+                if pm[2]:
+                    entry["nation"] = pm[2]
+                contents.append(entry)
+        u["contents"] = contents
+    return u
+
+
+def position(base: str = "1914", **kw) -> dict:
+    """A scenario dict: the base scenario with the changes a case asks for."""
+    src = default_games_dir() / "ttlm" / "scenarios" / f"{base}.yaml"
+    sc = yaml.safe_load(src.read_text(encoding="utf-8"))
+    sc = copy.deepcopy(sc)
+    sc["id"], sc["title"], sc["provenance"] = "case", "rulebook case", "test"
+    sc.pop("expected_start", None)
+    if "turn" in kw:
+        sc["start"] = {"turn": kw["turn"], "label": g.game_data().label(kw["turn"])}
+    ctrl = {a: side for side, areas in sc["control"].items() for a in areas}
+    for area, side in (kw.get("control") or {}).items():
+        ctrl[area] = side
+    sc["control"] = {"german": sorted(a for a, s in ctrl.items() if s == "german"),
+                     "entente": sorted(a for a, s in ctrl.items() if s == "entente")}
+    sc["neutral"] = sorted(a for a, s in ctrl.items() if s == "neutral")
+    if "units" in kw:
+        sc["units"] = [unit(u) for u in kw["units"]]
+    for uid in kw.get("remove_units", []):
+        sc["units"] = [u for u in sc["units"] if u["id"] != uid]
+    sc["units"] += [unit(u) for u in kw.get("add_units", [])]
+    forts = {f["id"]: f for f in sc["forts"]}
+    for fid, val in (kw.get("forts") or {}).items():
+        if val == "out":
+            forts.pop(fid, None)
+            sc.setdefault("forts_out_of_play", []).append(fid)
+        else:
+            forts[fid]["strength"] = val
+    sc["forts"] = list(forts.values())
+    if kw.get("hands") is not None:
+        sc["cards"] = {"draw_order": ["german", "entente"], "hands": kw["hands"]}
+        if kw.get("draw_pile") is not None:
+            sc["cards"]["draw_pile"] = kw["draw_pile"]
+    if kw.get("player"):
+        sc["position"] = {"phase": "player_turn", "player": kw["player"],
+                          "consecutive_passes": kw.get("passes", 0)}
+    if kw.get("eliminated_armies"):
+        sc["eliminated_armies"] = kw["eliminated_armies"]
+    return sc
+
+
+def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "committed",
+             name: str = "case") -> Path:
+    """Write the scenario and create a game from it with a fixed secret."""
+    spath = tmp / f"{name}.yaml"
+    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    secret = tmp / f"{name}.fixed-secret"
+    secret.write_text(SECRET + "\n")
+    journal = tmp / f"{name}.jsonl"
+    opts = [f"{k}={'true' if v else 'false'}" for k, v in (options or {}).items()]
+    g.create_game(journal, str(spath), dice, opts, game_id=name, secret_file=secret)
+    return journal
+
+
+def legal(journal: Path, side: str) -> list[str]:
+    """The legal orders of side, as status lists them."""
+    game = g.open_game(journal)
+    return [format_order(o) for o in legal_orders(game.state, game.data, side)]
+
+
+def where(state, uid: str) -> str:
+    """Where a unit is: its area, 'eliminated', or 'gone'."""
+    if uid in state.armies:
+        a = state.armies[uid]
+        return a.area if a.status == "map" else a.status
+    if uid in state.pieces:
+        return state.pieces[uid].area
+    return "gone"
+
+
+def check_expect(journal: Path, expect: dict) -> None:
+    """Assert every expectation of a step."""
+    game = g.open_game(journal)
+    st, data = game.state, game.data
+    for area, want in (expect.get("control") or {}).items():
+        assert st.area_state(area, data) == want, (area, st.area_state(area, data), want)
+    for uid, want in (expect.get("units") or {}).items():
+        assert where(st, uid) == want, (uid, where(st, uid), want)
+    for aid, want in (expect.get("contents") or {}).items():
+        a = st.armies[aid]
+        assert contents_text(a.contents, a.nation) == want, (aid, a.contents, want)
+    for aid, want in (expect.get("entrenched") or {}).items():
+        obj = st.armies.get(aid) or st.pieces.get(aid)
+        assert obj.entrenched is want, (aid, obj.entrenched)
+    if "pending" in expect:
+        p = st.pending
+        assert (f"{p.kind} {p.side}" if p else "none") == expect["pending"], p
+    if "legal_count" in expect or "legal_includes" in expect or "legal_excludes" in expect:
+        side = expect.get("legal_for") or st.pending.side
+        lst = [format_order(o) for o in legal_orders(st, data, side)]
+        if "legal_count" in expect:
+            assert len(lst) == expect["legal_count"], lst
+        for o in expect.get("legal_includes", []):
+            assert o in lst, (o, lst)
+        for o in expect.get("legal_excludes", []):
+            assert o not in lst, o
+    if "events" in expect:
+        rec = game.records[-1]
+        types = [e["type"] for e in rec["events"]]
+        for t in expect["events"]:
+            assert t in types, (t, types)
+    if "vp" in expect:
+        from referee.engine.victory import victory_level
+        assert victory_level(st, data)[0] == expect["vp"]
+    for key, want in (expect.get("state") or {}).items():
+        got = st
+        for part in key.split("."):
+            got = got[part] if isinstance(got, dict) else getattr(got, part)
+        assert got == want, (key, got, want)
+
+
+def play_case(case: dict, tmp: Path) -> None:
+    """Play a rulebook case: set up its position and run its steps."""
+    pos = dict(case.get("position") or {})
+    base = pos.pop("base", "1914")
+    options = pos.pop("options", None)
+    dice = pos.pop("dice", "committed")
+    journal = new_game(tmp, position(base, **pos), options, dice)
+    for i, step in enumerate(case.get("steps", [])):
+        side = "german" if "german" in step else "entente"
+        text = step[side]
+        before = journal.read_bytes()
+        dice_text = ",".join(map(str, step["dice"])) if "dice" in step else None
+        if "reject" in step:
+            try:
+                r = g.submit(journal, side, [text], dice_text)
+            except OrderError as exc:
+                rule = getattr(exc, "rule", None)
+                assert rule == step["reject"], (i, text, str(exc))
+            else:
+                assert r.rejected is not None, (i, text, "was accepted")
+                assert r.rejected[2].rule == step["reject"], (i, text, str(r.rejected[2]))
+            assert journal.read_bytes() == before, (i, "journal changed")
+        else:
+            r = g.submit(journal, side, [text], dice_text)
+            assert r.rejected is None, (i, text, str(r.rejected and r.rejected[2]))
+        if "expect" in step:
+            check_expect(journal, step["expect"])
+    assert g.verify(journal).records > 0
