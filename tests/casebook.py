@@ -143,6 +143,26 @@ def check_expect(journal: Path, expect: dict) -> None:
             assert o in lst, (o, lst)
         for o in expect.get("legal_excludes", []):
             assert o not in lst, o
+    if "lose_choices" in expect:
+        side = st.pending.side
+        lst = sorted(format_order(o) for o in legal_orders(st, data, side)
+                     if o.kind == "lose")
+        assert lst == sorted(expect["lose_choices"]), lst
+    if "fort" in expect:
+        for fid, want in expect["fort"].items():
+            got = st.forts[fid].strength if fid in st.forts else "gone"
+            assert got == want, (fid, got, want)
+    if "fire" in expect:
+        # Every FireResolved of the step's record: phase, side and 'kind Ffp xN' per group.
+        got = [{"phase": e["phase"], "side": e["side"],
+                "groups": [f"{gr['kind']} F{gr['fp']} x{len(gr['dice'])}" for gr in e["groups"]],
+                "hits": e["hits"] + e.get("siege_hits", 0)}
+               for e in game.records[-1]["events"] if e["type"] == "FireResolved"]
+        want = expect["fire"]
+        assert len(got) == len(want), got
+        for g_, w in zip(got, want):
+            for k, v in w.items():
+                assert g_[k] == v, (k, g_, w)
     if "events" in expect:
         rec = game.records[-1]
         types = [e["type"] for e in rec["events"]]

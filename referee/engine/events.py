@@ -270,6 +270,180 @@ class CrisisEnded(Ev):
     reason: str
 
 
+# ---------------------------------------------------------------- combat
+
+class CombatPhaseBegan(Ev):
+    """Declare Battles begins; newly Disputed areas are battles already (2.0 II.3, 5.1.1)."""
+
+    type: Literal["CombatPhaseBegan"] = "CombatPhaseBegan"
+    side: str
+    compulsory: list[str]
+
+
+class BattleDeclared(Ev):
+    """The attacker declared a battle in a Disputed area (5.1.2)."""
+
+    type: Literal["BattleDeclared"] = "BattleDeclared"
+    area: str
+
+
+class CombatCardPlayed(Ev):
+    """A combat card was played in Declare Battles (2.0 II.3b, 9.3-9.7)."""
+
+    type: Literal["CombatCardPlayed"] = "CombatCardPlayed"
+    side: str
+    card: str
+    key: str
+    area: str | None = None
+
+
+class BonusDesignated(Ev):
+    """A battle area named for the special offensive's extra dice (9.1.3-9.1.6)."""
+
+    type: Literal["BonusDesignated"] = "BonusDesignated"
+    area: str
+
+
+class OffensiveDowngraded(Ev):
+    """Bad Weather downgraded the attacker's card (9.5)."""
+
+    type: Literal["OffensiveDowngraded"] = "OffensiveDowngraded"
+    side: str
+    before: str
+    after: str
+
+
+class BattleCancelled(Ev):
+    """A declared battle will not be fought (9.5)."""
+
+    type: Literal["BattleCancelled"] = "BattleCancelled"
+    area: str
+    reason: str
+
+
+class BattleBegan(Ev):
+    """A battle area goes through its combat phase (5.2.1)."""
+
+    type: Literal["BattleBegan"] = "BattleBegan"
+    area: str
+    attacker: str
+    defender: str
+    surprise: bool = False
+
+
+class BattleStep(Ev):
+    """The battle moves to its next step (2.0 II.4, 4a)."""
+
+    type: Literal["BattleStep"] = "BattleStep"
+    step: str
+
+
+class DieGroup(BaseModel):
+    """Dice rolled by one unit (or card) at one firepower, and their hits."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+    source: str
+    kind: str
+    fp: int
+    dice: list[int]
+    hits: int
+    rerolled: list[int] = []
+    forces_retreat: bool = False
+    siege: bool = False
+
+
+class FireResolved(Ev):
+    """One side fired in one phase of a battle: every die, its firepower, the hits (5.2)."""
+
+    type: Literal["FireResolved"] = "FireResolved"
+    area: str
+    side: str
+    phase: str
+    groups: list[DieGroup]
+    hits: int
+    siege_hits: int = 0
+    forced_retreats: int = 0
+
+
+class HitsToPay(Ev):
+    """A side must now pay hits, one at a time (5.3)."""
+
+    type: Literal["HitsToPay"] = "HitsToPay"
+    side: str
+    hits: int
+    siege_hits: int = 0
+    target: str = "battle"           # battle | dogfight | pursuit
+
+
+class LossTaken(Ev):
+    """A hit (or several, with an Ersatz card) paid (5.3.1, 5.3.2)."""
+
+    type: Literal["LossTaken"] = "LossTaken"
+    side: str
+    how: str                          # unit | fort | ersatz
+    unit: str | None = None
+    nation: str | None = None
+    kind: str | None = None
+    card: str | None = None
+    hits: int = 0                     # ordinary hits paid
+    siege_hits: int = 0               # Siege Gun hits paid (8.3.3)
+    wasted: int = 0                   # Ersatz points left unused, lost (5.3.2)
+
+
+class HitsLost(Ev):
+    """Hits nothing is left to pay (5.3.4, 8.3.3)."""
+
+    type: Literal["HitsLost"] = "HitsLost"
+    side: str
+    hits: int
+    pool: str = "all"                 # hits | siege | all
+    reason: str
+
+
+class FortDestroyed(Ev):
+    """A fort reached zero and left the game (5.3.1, 8.4)."""
+
+    type: Literal["FortDestroyed"] = "FortDestroyed"
+    fort: str
+    area: str
+    reason: str
+
+
+class UnitRetreated(Ev):
+    """A unit retreated: before combat, instead of firing, or after combat (5.4)."""
+
+    type: Literal["UnitRetreated"] = "UnitRetreated"
+    side: str
+    unit: str
+    kind: str
+    nation: str
+    from_area: str
+    to_area: str
+    how: str                          # cavalry | instead | after
+    new_id: str | None = None
+
+
+class BiplaneReacts(Ev):
+    """A defending Biplane reacts: it will force re-rolls instead of firing (8.3.4)."""
+
+    type: Literal["BiplaneReacts"] = "BiplaneReacts"
+    side: str
+    unit: str
+
+
+class BattleEnded(Ev):
+    """A battle area's combat phase is over (5.2.1)."""
+
+    type: Literal["BattleEnded"] = "BattleEnded"
+    area: str
+
+
+class CombatPhaseEnded(Ev):
+    """Every declared battle is resolved; retreat markers come off (5.4)."""
+
+    type: Literal["CombatPhaseEnded"] = "CombatPhaseEnded"
+
+
 class SecretRevealed(Ev):
     """The dice secret was published so that anyone can check every die (dice.py)."""
 
@@ -282,7 +456,10 @@ Event = Annotated[Union[
     GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed, CardsDiscarded, CardRemoved,
     SecretRevealed, UnitMoved, AreaControlChanged, BecameDisputed, EnemyAreaEntered,
     PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,
-    CrisisEnded,
+    CrisisEnded, CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
+    OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep, FireResolved, HitsToPay,
+    LossTaken, HitsLost, FortDestroyed, UnitRetreated, BiplaneReacts, BattleEnded,
+    CombatPhaseEnded,
 ], Field(discriminator="type")]
 
 EVENT_LIST = TypeAdapter(list[Event])
@@ -535,6 +712,136 @@ def _crisis_end(s: State, e: CrisisEnded, d: GameData) -> None:
     s.crisis = None
 
 
+def _combat_began(s: State, e: CombatPhaseBegan, d: GameData) -> None:
+    s.combat = {"attacker": e.side, "compulsory": list(e.compulsory),
+                "declared": list(e.compulsory), "resolved": [], "cancelled": [],
+                "cards": [], "weather": False, "bonus": [], "markers": []}
+
+
+def _declared(s: State, e: BattleDeclared, d: GameData) -> None:
+    s.combat["declared"].append(e.area)
+
+
+def _combat_card(s: State, e: CombatCardPlayed, d: GameData) -> None:
+    s.hands[e.side].remove(e.card)
+    s.discard.append(e.card)
+    s.combat["cards"].append({"side": e.side, "key": e.key, "area": e.area})
+    if e.key == "bad_weather":
+        s.combat["weather"] = True
+
+
+def _bonus(s: State, e: BonusDesignated, d: GameData) -> None:
+    s.combat["bonus"].append(e.area)
+
+
+def _downgraded(s: State, e: OffensiveDowngraded, d: GameData) -> None:
+    ts = s.turn_state
+    ts.card_as = e.after
+    ts.mode = {"offensive": "offensive", "limited_offensive": "limited"}.get(e.after,
+                                                                             "weather_pass")
+    if s.combat is not None:
+        s.combat["bonus"] = []
+
+
+def _cancelled(s: State, e: BattleCancelled, d: GameData) -> None:
+    s.combat["declared"].remove(e.area)
+    s.combat["cancelled"].append(e.area)
+
+
+def _battle_began(s: State, e: BattleBegan, d: GameData) -> None:
+    s.battle = {"area": e.area, "attacker": e.attacker, "defender": e.defender,
+                "surprise": e.surprise, "step": "start", "dogfighters": [], "reacting": [],
+                "instead": [], "after_to": {}, "forced": 0, "pay": None, "fired": {},
+                "armies_retreated": []}
+
+
+def _step(s: State, e: BattleStep, d: GameData) -> None:
+    s.battle["step"] = e.step
+
+
+def _fired(s: State, e: FireResolved, d: GameData) -> None:
+    b = s.battle
+    b["forced"] += e.forced_retreats
+    b["fired"][f"{e.phase}:{e.side}"] = [e.hits, e.siege_hits]
+    if e.phase == "dogfight":
+        b["dogfighters"] += [g.source for g in e.groups]
+
+
+def _to_pay(s: State, e: HitsToPay, d: GameData) -> None:
+    s.battle["pay"] = {"side": e.side, "hits": e.hits, "siege": e.siege_hits,
+                       "target": e.target}
+
+
+def _loss(s: State, e: LossTaken, d: GameData) -> None:
+    pay = s.battle["pay"]
+    if e.how == "ersatz":
+        s.hands[e.side].remove(e.card)
+        s.discard.append(e.card)
+    elif e.how == "fort":
+        fort = s.forts[e.unit]
+        fort.strength -= 1
+    else:
+        _take_piece(s, e.unit)
+        _to_pool(s, e.nation, e.kind)
+    pay["siege"] -= e.siege_hits
+    pay["hits"] -= e.hits
+
+
+def _hits_lost(s: State, e: HitsLost, d: GameData) -> None:
+    pay = s.battle["pay"]
+    if e.pool in ("hits", "all"):
+        pay["hits"] = 0
+    if e.pool in ("siege", "all"):
+        pay["siege"] = 0
+
+
+def _fort_gone(s: State, e: FortDestroyed, d: GameData) -> None:
+    del s.forts[e.fort]
+    s.removed_forts.append(e.fort)
+
+
+def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
+    if e.unit in s.armies:
+        army = s.armies[e.unit]
+        army.area = e.to_area
+        army.entrenched = False
+        marker = e.unit
+    else:
+        if e.unit in s.pieces:
+            p = s.pieces.pop(e.unit)
+            marker = e.unit
+        else:
+            _take_piece(s, e.unit)
+            marker = e.new_id
+        s.pieces[marker] = Piece(marker, e.nation, e.kind, e.to_area, False)
+        if e.new_id:
+            prefix = e.new_id.rsplit("-", 1)[0]
+            s.serial[prefix] = max(s.serial.get(prefix, 0), int(e.new_id.rsplit("-", 1)[1]))
+    if s.combat is not None:
+        s.combat["markers"].append(marker)
+    if s.battle is not None:
+        if e.unit in s.armies:
+            s.battle["armies_retreated"].append(e.unit)
+        if e.how == "instead":
+            s.battle["instead"].append(marker)
+        elif e.how == "after":
+            s.battle["after_to"][e.side] = e.to_area
+
+
+def _reacts(s: State, e: BiplaneReacts, d: GameData) -> None:
+    s.battle["reacting"].append(e.unit)
+
+
+def _battle_ended(s: State, e: BattleEnded, d: GameData) -> None:
+    s.combat["resolved"].append(e.area)
+    s.battle = None
+
+
+def _combat_ended(s: State, e: CombatPhaseEnded, d: GameData) -> None:
+    s.combat = None
+    s.battle = None
+
+
 _HANDLERS = {
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
@@ -545,6 +852,13 @@ _HANDLERS = {
     "BecameDisputed": _disputed, "EnemyAreaEntered": _entered, "PieceEliminated": _piece_gone,
     "ArmyEliminated": _army_gone, "ArmySuppressed": _suppressed, "CrisisDeclared": _crisis,
     "CrisisUnitRemoved": _crisis_unit, "CrisisEnded": _crisis_end,
+    "CombatPhaseBegan": _combat_began, "BattleDeclared": _declared,
+    "CombatCardPlayed": _combat_card, "BonusDesignated": _bonus,
+    "OffensiveDowngraded": _downgraded, "BattleCancelled": _cancelled,
+    "BattleBegan": _battle_began, "BattleStep": _step, "FireResolved": _fired,
+    "HitsToPay": _to_pay, "LossTaken": _loss, "HitsLost": _hits_lost,
+    "FortDestroyed": _fort_gone, "UnitRetreated": _retreated, "BiplaneReacts": _reacts,
+    "BattleEnded": _battle_ended, "CombatPhaseEnded": _combat_ended,
 }
 
 __all__ = ["Army", "Fort", "Piece", "other"]

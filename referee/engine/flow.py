@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 
 from ..gamedata import GameData
-from . import movement
+from . import combat, movement
 from .armies import apply_suppress, suppress_candidates, suppress_violation
 from .cards import can_play_offensive, draw, first_card, offensive_as, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
@@ -60,10 +60,8 @@ def begin_player_turn(ctx: Ctx, side: str) -> None:
 
 
 def after_movement(ctx: Ctx) -> None:
-    """Movement over: declare battles and fight them (2.0 II.3-4), then end the turn."""
-    # Battles are declared and fought here (5.0); the combat module continues
-    # with end_player_turn once every declared battle is resolved.
-    end_player_turn(ctx)
+    """Movement over: declare battles and fight them (2.0 II.3-4); combat ends the turn."""
+    combat.begin_combat(ctx)
 
 
 def end_player_turn(ctx: Ctx) -> None:

@@ -23,10 +23,11 @@ class Ord(BaseModel):
 
 
 class PlayCard(Ord):
-    """Play a card for its effect: an Offensive-type card or a Crisis! card (2.0 II.1, 9.x)."""
+    """Play a card for its effect (2.0 II.1, 9.x); combat cards name their battle area (2.0 II.3b)."""
 
     kind: Literal["play"] = "play"
     card: str
+    area: str | None = None
 
 
 class Pass(Ord):
@@ -130,8 +131,79 @@ class CrisisRefuse(Ord):
     kind: Literal["crisis_refuse"] = "crisis_refuse"
 
 
+class Done(Ord):
+    """Finish the current step: declaring battles, playing combat cards, retreating (2.0 II.3-4)."""
+
+    kind: Literal["done"] = "done"
+
+
+class DeclareBattle(Ord):
+    """Declare a battle in a Disputed area (2.0 II.3a, 5.1.2)."""
+
+    kind: Literal["battle"] = "battle"
+    area: str
+
+
+class Bonus(Ord):
+    """Name a battle area for the special offensive's extra dice (9.1.3-9.1.6)."""
+
+    kind: Literal["bonus"] = "bonus"
+    area: str
+
+
+class Keep(Ord):
+    """After Bad Weather turns an Offensive into a Limited one: the one battle fought (9.5)."""
+
+    kind: Literal["keep"] = "keep"
+    area: str
+
+
+class Fight(Ord):
+    """Resolve this declared battle next (5.2.1: the attacker orders the battles)."""
+
+    kind: Literal["fight"] = "fight"
+    area: str
+
+
+class Retreat(Ord):
+    """Retreat a unit to an adjacent Friendly or Disputed area (5.4)."""
+
+    kind: Literal["retreat"] = "retreat"
+    unit: str
+    to: str
+
+
+class React(Ord):
+    """A defending Biplane reacts instead of firing: it forces re-rolls of hits (8.3.4)."""
+
+    kind: Literal["react"] = "react"
+    unit: str
+
+
+class Lose(Ord):
+    """Pay one hit with a unit: an army's unit, a fort step or a stand-alone unit (5.3.1)."""
+
+    kind: Literal["lose"] = "lose"
+    unit: str
+
+
+class Ersatz(Ord):
+    """Pay hits with a card: Ersatz 2 or 3, or any card as Ersatz 1 (5.3.2, 9.2)."""
+
+    kind: Literal["ersatz"] = "ersatz"
+    card: str
+
+
+class Annihilate(Ord):
+    """Remove every unit of one's own in the battle and pay nothing more (5.3.4)."""
+
+    kind: Literal["annihilate"] = "annihilate"
+
+
 Order = Annotated[Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
-                        Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse],
+                        Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse, Done,
+                        DeclareBattle, Bonus, Keep, Fight, Retreat, React, Lose, Ersatz,
+                        Annihilate],
                   Field(discriminator="kind")]
 ORDER = TypeAdapter(Order)
 
@@ -142,7 +214,17 @@ def format_order(order: Ord) -> str:
     """The canonical one-line text of an order, as `status` lists it."""
     k = order.kind
     if k == "play":
-        return f"play {order.card}"
+        return f"play {order.card}" + (f" {order.area}" if order.area else "")
+    if k in ("done", "annihilate"):
+        return k
+    if k in ("battle", "bonus", "keep", "fight"):
+        return f"{k} {order.area}"
+    if k == "retreat":
+        return f"retreat {order.unit} {order.to}"
+    if k in ("react", "lose"):
+        return f"{k} {order.unit}"
+    if k == "ersatz":
+        return f"ersatz {order.card}"
     if k == "pass":
         return "pass"
     if k == "end_movement":
@@ -236,9 +318,9 @@ class Reader:
         if self.done():
             raise self.fail("a unit id is missing")
         w = self.words[self.pos].casefold()
-        if not any(c.isdigit() for c in w.split(":")[0]):
+        if "-" not in w.split(":")[0]:
             raise self.fail(f"{self.words[self.pos]!r} is not a unit id (ids look like ge-1, "
-                            f"fr-i-02 or ge-1:cavalry)")
+                            f"fr-i-02, ge-1:cavalry or fort-verdun)")
         self.pos += 1
         return _unit_ref(w)
 
@@ -260,8 +342,33 @@ class Reader:
 
 def _play(r: Reader) -> Ord:
     card = r.card()
+    r.keyword("in", "at", "on")
+    area = None if r.done() else r.area()
     r.expect_end()
-    return PlayCard(card=card)
+    return PlayCard(card=card, area=area)
+
+
+def _area_order(factory):
+    def read(r: Reader) -> Ord:
+        r.keyword("in", "at")
+        area = r.area()
+        r.expect_end()
+        return factory(area=area)
+    return read
+
+
+def _unit_order(factory):
+    def read(r: Reader) -> Ord:
+        unit = r.unit()
+        r.expect_end()
+        return factory(unit=unit)
+    return read
+
+
+def _ersatz(r: Reader) -> Ord:
+    card = r.card()
+    r.expect_end()
+    return Ersatz(card=card)
 
 
 def _end(r: Reader) -> Ord:
@@ -375,6 +482,20 @@ VERBS = {
     "suppress": _suppress,
     "remove": _remove,
     "refuse": _refuse,
+    "done": _simple(Done),
+    "fire": _simple(Done),
+    "hold": _simple(Done),
+    "stay": _simple(Done),
+    "battle": _area_order(DeclareBattle),
+    "declare": _area_order(DeclareBattle),
+    "bonus": _area_order(Bonus),
+    "keep": _area_order(Keep),
+    "fight": _area_order(Fight),
+    "retreat": _to_area(Retreat),
+    "react": _unit_order(React),
+    "lose": _unit_order(Lose),
+    "ersatz": _ersatz,
+    "annihilate": _simple(Annihilate),
 }
 
 

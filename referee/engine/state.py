@@ -143,6 +143,8 @@ class State:
     pending: Decision | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
     crisis: dict[str, Any] | None = None                 # a Military Crisis! being answered
+    combat: dict[str, Any] | None = None                 # the combat phase of a player turn
+    battle: dict[str, Any] | None = None                 # the battle being fought
     suppressed_turn: dict[str, int] = field(default_factory=dict)   # option 15.4.1
     result: dict[str, Any] | None = None
     seq: int = 0

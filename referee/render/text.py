@@ -85,6 +85,59 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
             f"standing alone as {', '.join(ev['new_ids'])}"
         return (f"{side} suppresses army {ev['army']} in {_area(ev['area'], data)}; its units "
                 f"stay, {where} (15.4.1)")
+    if t == "CombatPhaseBegan":
+        must = ", ".join(_area(a, data) for a in ev["compulsory"]) or "none"
+        return f"Declare battles (2.0 II.3): battles that must be fought: {must}"
+    if t == "BattleDeclared":
+        return f"{_area(ev['area'], data)} declared a Battle Area (5.1.2)"
+    if t == "CombatCardPlayed":
+        where = f" in {_area(ev['area'], data)}" if ev.get("area") else ""
+        return f"{side} plays {data.cards[ev['card']].title}{where} ({data.cards[ev['card']].rule})"
+    if t == "BonusDesignated":
+        return f"The special offensive's extra dice go to {_area(ev['area'], data)} (9.1)"
+    if t == "OffensiveDowngraded":
+        return (f"Bad Weather: the {side} {_card_name(ev['before'], data)} now counts as "
+                f"{_card_name(ev['after'], data)} (9.5)")
+    if t == "BattleCancelled":
+        return f"No battle in {_area(ev['area'], data)}: {ev['reason']}"
+    if t == "BattleBegan":
+        kind = "SURPRISE ATTACK! battle (4a)" if ev.get("surprise") else "battle (5.2.1)"
+        return f"=== {_area(ev['area'], data)}: {kind}, {SIDE[ev['attacker']]} attacking ==="
+    if t in ("BattleStep", "HitsToPay", "DecisionPending"):
+        if t == "HitsToPay":
+            what = {"battle": "", "dogfight": " (Biplanes only)",
+                    "pursuit": " (on the retreating units)"}[ev.get("target", "battle")]
+            siege = f", {ev['siege_hits']} of them on the fort" if ev.get("siege_hits") else ""
+            return f"{side} must pay {ev['hits'] + ev.get('siege_hits', 0)} hit(s){what}{siege}"
+        return None
+    if t == "FireResolved":
+        return _fire_line(ev, data)
+    if t == "LossTaken":
+        if ev["how"] == "ersatz":
+            waste = f", {ev['wasted']} point(s) lost (5.3.2)" if ev.get("wasted") else ""
+            paid = ev.get("hits", 0) + ev.get("siege_hits", 0)
+            return (f"{side} pays {paid} hit(s) with {data.cards[ev['card']].title} as Ersatz"
+                    f"{waste}")
+        if ev["how"] == "fort":
+            return f"{side} fort {ev['unit']} loses a step (5.3.1)"
+        return f"{side} loses {ev['unit']} ({ev['kind'].replace('_', ' ')}) (5.3.1)"
+    if t == "HitsLost":
+        return f"{ev['hits']} hit(s) on the {side} side go unpaid: {ev['reason']}"
+    if t == "FortDestroyed":
+        return f"Fort {ev['fort']} in {_area(ev['area'], data)} is gone: {ev['reason']}"
+    if t == "UnitRetreated":
+        how = {"cavalry": "retreats before combat (5.4.3)",
+               "instead": "retreats instead of firing (5.4.1)",
+               "after": "retreats after combat (5.4.2)"}[ev["how"]]
+        now = f" (now {ev['new_id']})" if ev.get("new_id") else ""
+        return (f"{side} {ev['unit']}{now} {how}: {_area(ev['from_area'], data)} -> "
+                f"{_area(ev['to_area'], data)}")
+    if t == "BiplaneReacts":
+        return f"{side} Biplane {ev['unit']} reacts: it will force a re-roll (8.3.4)"
+    if t == "BattleEnded":
+        return f"=== end of the battle in {_area(ev['area'], data)} ==="
+    if t == "CombatPhaseEnded":
+        return "Combat phase over; retreat markers removed (5.4)"
     if t == "CrisisDeclared":
         return (f"{side} plays {ev['name']}: the {SIDE[ev['target']]} player must remove "
                 f"{ev['count']} {'/'.join(n.upper() for n in ev['nations'])} infantry-type "
@@ -234,3 +287,39 @@ def _moved(ev: dict, data: GameData, reader: str) -> str:
     if ev.get("entrenched"):
         text += " (entrenched, 4.3)"
     return text
+
+
+def _card_name(key: str, data: GameData) -> str:
+    if key == "pass":
+        return "a pass (with free movement; not a pass for ending the turn)"
+    return data.card_types[key].title if key in data.card_types else key
+
+
+PHASE = {"dogfight": "dogfight (5.2.1 a)", "artillery": "artillery fire (5.2.1 b)",
+         "defensive": "defensive fire (5.2.1 c)", "offensive": "offensive fire (5.2.1 d)",
+         "pursuit": "pursuit fire (8.3.1)"}
+
+
+def _fire_line(ev: dict, data: GameData) -> str:
+    """Every die of a fire phase: unit or card, firepower, the dice, the hits."""
+    parts = []
+    for g in ev["groups"]:
+        dice = " ".join(str(x) for x in g["dice"])
+        if g.get("rerolled"):
+            dice += f" (re-rolled from {' '.join(map(str, g['rerolled']))}, 8.3.4)"
+        name = data.card_types[g["source"]].title if g["kind"] == "card" else \
+            f"{g['source']}" + ("" if g["source"].endswith(g["kind"]) else
+                                f" {g['kind'].replace('_', ' ')}")
+        extra = " at the fort" if g.get("siege") else ""
+        extra += ", forces retreats" if g.get("forces_retreat") else ""
+        hits = f"{g['hits']} hit" + ("s" if g["hits"] != 1 else "") if g["hits"] else "miss"
+        parts.append(f"{name} F{g['fp']}{extra} [{dice}] {hits}")
+    total = ev["hits"] + ev.get("siege_hits", 0)
+    side = SIDE[ev["side"]]
+    tail = f" = {total} hit(s)"
+    if ev.get("siege_hits"):
+        tail += f" ({ev['siege_hits']} on the fort)"
+    if ev.get("forced_retreats"):
+        tail += f"; {ev['forced_retreats']} army retreat(s) forced (8.2.2, 8.3.5)"
+    return (f"{_area(ev['area'], data)} — {side} {PHASE[ev['phase']]}: " + "; ".join(parts)
+            + tail)

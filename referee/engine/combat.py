@@ -1,0 +1,791 @@
+"""Declare battles and fight them (2.0 II.3-4, 5.0-5.4, 8.x, 9.1-9.7).
+
+After movement the attacker declares battles (newly Disputed areas are
+battles already), both sides play combat cards, and each battle runs through
+its fixed order: cavalry retreat, dogfight, artillery fire, defensive fire
+(or retreat instead), offensive fire, retreat after combat. The surprise
+order drops the artillery phase and lets the attacker fire first (4a). The
+referee rolls everything and stops at each choice a player has.
+"""
+
+from __future__ import annotations
+
+from ..gamedata import GameData
+from . import losses, movement
+from .cards import first_card, playable_hand
+from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
+from .events import (
+    ArmyEliminated, BattleBegan, BattleCancelled, BattleDeclared, BattleEnded, BattleStep,
+    BiplaneReacts, BonusDesignated, CombatCardPlayed, CombatPhaseBegan, CombatPhaseEnded,
+    HitsToPay, OffensiveDowngraded, PieceEliminated, UnitRetreated,
+)
+from .fire import SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
+from .orders import Bonus, DeclareBattle, Done, Fight, Keep, Ord, PlayCard, React, Retreat
+from .state import INFANTRY_TYPES, State, other
+
+NORMAL = ["cavalry_attacker", "cavalry_defender", "dogfight", "dogfight_attacker_pays",
+          "dogfight_defender_pays", "artillery", "artillery_pays", "defence", "pursuit_pays",
+          "defensive_fire", "defensive_pays", "offensive_fire", "offensive_pays",
+          "retreat_attacker", "retreat_defender", "end"]
+SURPRISE = ["cavalry_attacker", "cavalry_defender", "dogfight", "dogfight_attacker_pays",
+            "dogfight_defender_pays", "reaction", "offensive_fire", "offensive_pays", "defence",
+            "pursuit_pays", "defensive_fire", "defensive_pays", "retreat_attacker",
+            "retreat_defender", "end"]
+COMBAT_CARDS = ("poison_gas", "advanced_artillery_barrage", "surprise_attack", "bad_weather")
+
+
+# ---------------------------------------------------------------- declare battles (2.0 II.3)
+
+def begin_combat(ctx: Ctx) -> None:
+    """After movement: battles in newly Disputed areas are compulsory; others may be declared."""
+    from .flow import end_player_turn
+
+    s, d = ctx.state, ctx.data
+    side = s.player
+    disputed = [a for a in d.areas if s.area_state(a, d) == "disputed"]
+    if not disputed:
+        end_player_turn(ctx)
+        return
+    compulsory = [a for a in s.turn_state.became_disputed if a in disputed]
+    ctx.emit(CombatPhaseBegan(side=side, compulsory=compulsory))
+    prompt(ctx, "declare_battles", side)
+
+
+def _disputed(s: State, d: GameData) -> list[str]:
+    return [a for a in d.areas if s.area_state(a, d) == "disputed"]
+
+
+def _declare_prompt(s: State, d: GameData) -> str:
+    c = s.combat
+    have = ", ".join(d.areas[a].name for a in c["declared"]) or "none yet"
+    return (f"{s.pending.side} declares battles (battles so far: {have}); newly Disputed areas "
+            f"must be fought; then 'done' (2.0 II.3, 5.1.2)")
+
+
+def _declare_candidates(s: State, d: GameData, side: str):
+    for a in _disputed(s, d):
+        if a not in s.combat["declared"]:
+            yield DeclareBattle(area=a)
+    yield from _crisis_candidates(s, d, side)
+    yield Done()
+
+
+def _declare_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    if isinstance(o, PlayCard):
+        return _crisis_check(s, d, o, side)
+    if isinstance(o, DeclareBattle):
+        v = movement.off_map(d, o.area)
+        if v:
+            return v
+        if s.area_state(o.area, d) != "disputed":
+            return Violation("5.1.2", f"{d.areas[o.area].name} is not a Disputed area")
+        if o.area in s.combat["declared"]:
+            return Violation("5.1.2", f"a battle is already declared in {d.areas[o.area].name}")
+        if s.turn_state.mode == "limited" and s.combat["declared"]:
+            return Violation("9.1.2", "a Limited Offensive allows one Battle Area only")
+    return None
+
+
+def _declare_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    if isinstance(o, PlayCard):
+        play_crisis(ctx, side, o.card, resume="declare_battles")
+    elif isinstance(o, DeclareBattle):
+        ctx.emit(BattleDeclared(area=o.area))
+    elif not ctx.state.combat["declared"]:
+        end_combat(ctx)
+    else:
+        prompt(ctx, "attacker_cards", side)
+
+
+register(DecisionSpec(
+    kind="declare_battles", rule="2.0 II.3", prompt=_declare_prompt,
+    accepts=("battle", "play", "done"), candidates=_declare_candidates, check=_declare_check,
+    apply=_declare_apply))
+
+
+def _crisis_candidates(s: State, d: GameData, side: str):
+    for c in playable_hand(s, side):
+        if d.cards[c].key in CRISIS_KEYS:
+            yield PlayCard(card=d.cards[c].key)
+            return
+
+
+def _crisis_check(s: State, d: GameData, o: PlayCard, side: str) -> Violation | None:
+    ct = d.card_types.get(o.card)
+    if ct is None or ct.type != "crisis" or o.area:
+        return Violation("2.0 II.3", "only a Crisis! card may be played like this now")
+    if first_card(s, d, side, o.card) is None:
+        return Violation("1.3", f"the {side} hand holds no playable {ct.title} card")
+    return crisis_play_violation(s, d, side, o.card)
+
+
+# ---------------------------------------------------------------- combat cards (2.0 II.3b)
+
+def _card_dates(s: State, d: GameData, key: str) -> Violation | None:
+    ct = d.card_types[key]
+    if ct.from_turn and s.turn < ct.from_turn:
+        return Violation(ct.rule, f"{ct.title} may be played from {ct.from_label} only")
+    if s.turn in ct.not_on_turns:
+        return Violation(ct.rule, f"{ct.title} cannot be played on turn {s.turn}")
+    return None
+
+
+def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
+                       attacker: bool) -> Violation | None:
+    if o.card in CRISIS_KEYS:
+        if not attacker:
+            return Violation("9.8", "a Crisis! card is played in its owner's own player turn")
+        return _crisis_check(s, d, o, side)
+    if o.card not in COMBAT_CARDS:
+        ct = d.card_types.get(o.card)
+        return Violation("2.0 II.3", f"{ct.title if ct else o.card} is not a combat card; "
+                                     f"the combat cards are Poison Gas!, Advanced Artillery "
+                                     f"Barrage!, Surprise Attack! and Bad Weather")
+    ct = d.card_types[o.card]
+    if first_card(s, d, side, o.card) is None:
+        return Violation("1.3", f"the {side} hand holds no playable {ct.title} card")
+    v = _card_dates(s, d, o.card)
+    if v:
+        return v
+    c = s.combat
+    played = [x for x in c["cards"] if x["side"] == side]
+    if o.card == "bad_weather":
+        if attacker:
+            return Violation("9.5", "Bad Weather is played by the defensive player")
+        if o.area:
+            return Violation("9.5", "Bad Weather affects the whole turn; name no area")
+        if c["weather"]:
+            return Violation("9.5", "Bad Weather has already been played this turn")
+        return None
+    if o.card == "surprise_attack" and not attacker:
+        return Violation("9.7", "Surprise Attack! is played by the attacker")
+    if not o.area or o.area not in c["declared"]:
+        return Violation(ct.rule, f"{ct.title} names one declared Battle Area")
+    same = [x["key"] for x in played if x["area"] == o.area]
+    if o.card in same:
+        return Violation(ct.rule, f"one {ct.title} card per player per Battle Area")
+    if {o.card, *same} >= {"poison_gas", "advanced_artillery_barrage"}:
+        return Violation(ct.rule, "Poison Gas! and Advanced Artillery Barrage! cannot be "
+                                  "combined (9.3, 9.4)")
+    return None
+
+
+def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None:
+    key = s.turn_state.card_as
+    if key not in SPECIAL_ONE and key not in SPECIAL_TWO:
+        return Violation("9.1.3", "no special offensive (The Big Push, Gericht, Tout le Monde à "
+                                  "la Bataille!, Friedensturm) is in play as itself this turn")
+    nation = SPECIAL_ONE.get(key) or SPECIAL_TWO.get(key)
+    ct = d.card_types[key]
+    limit = 1 if key in SPECIAL_ONE else 2
+    if len(s.combat["bonus"]) >= limit:
+        return Violation(ct.rule, f"{ct.title} adds its dice in {limit} battle area(s) only")
+    if o.area not in s.combat["declared"] or o.area in s.combat["bonus"]:
+        return Violation(ct.rule, f"name a declared Battle Area not named yet")
+    if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):
+        return Violation(ct.rule, f"{ct.title} needs a {nation.upper()} army in the Battle Area")
+    return None
+
+
+def _cards_prompt(s: State, d: GameData) -> str:
+    who = "attacker" if s.pending.kind == "attacker_cards" else "defender"
+    what = ("Poison Gas!, Advanced Artillery Barrage!, Surprise Attack!, the special "
+            "offensive's battle areas" if who == "attacker" else
+            "Poison Gas!, Advanced Artillery Barrage!, Bad Weather")
+    return (f"{s.pending.side} ({who}) plays combat cards ({what}), naming their battle "
+            f"areas; then 'done' (2.0 II.3b)")
+
+
+def _cards_candidates(s: State, d: GameData, side: str):
+    attacker = s.pending.kind == "attacker_cards"
+    keys = [d.cards[c].key for c in playable_hand(s, side)]
+    for key in ("poison_gas", "advanced_artillery_barrage", "surprise_attack"):
+        if key in keys:
+            for a in s.combat["declared"]:
+                yield PlayCard(card=key, area=a)
+    if not attacker and "bad_weather" in keys:
+        yield PlayCard(card="bad_weather")
+    if attacker:
+        for a in s.combat["declared"]:
+            yield Bonus(area=a)
+        yield from _crisis_candidates(s, d, side)
+    yield Done()
+
+
+def _cards_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    attacker = s.pending.kind == "attacker_cards"
+    if isinstance(o, PlayCard):
+        return _combat_card_check(s, d, o, side, attacker)
+    if isinstance(o, Bonus):
+        if not attacker:
+            return Violation("9.1.3", "the special offensive belongs to the attacker")
+        return _bonus_check(s, d, o, side)
+    return None
+
+
+def _cards_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    s, d = ctx.state, ctx.data
+    kind = s.pending.kind
+    if isinstance(o, PlayCard) and o.card in CRISIS_KEYS:
+        play_crisis(ctx, side, o.card, resume=kind)
+    elif isinstance(o, PlayCard):
+        card = first_card(s, d, side, o.card)
+        ctx.emit(CombatCardPlayed(side=side, card=card, key=o.card, area=o.area))
+        if o.card == "bad_weather":
+            _bad_weather(ctx)
+    elif isinstance(o, Bonus):
+        ctx.emit(BonusDesignated(area=o.area))
+    elif kind == "attacker_cards":
+        prompt(ctx, "defender_cards", other(side))
+    else:
+        after_cards(ctx)
+
+
+def _bad_weather(ctx: Ctx) -> None:
+    """Bad Weather downgrades the attacker's card one step (9.5)."""
+    ts = ctx.state.turn_state
+    before = ts.card_as
+    after = {"offensive": "limited_offensive", "limited_offensive": "pass"}.get(before,
+                                                                              "offensive")
+    ctx.emit(OffensiveDowngraded(side=ts.side, before=before, after=after))
+
+
+for _kind, _side in (("attacker_cards", "attacker"), ("defender_cards", "defender")):
+    register(DecisionSpec(
+        kind=_kind, rule="2.0 II.3", prompt=_cards_prompt,
+        accepts=("play", "bonus", "done"), candidates=_cards_candidates, check=_cards_check,
+        apply=_cards_apply))
+
+
+def after_cards(ctx: Ctx) -> None:
+    """Cards played: apply Bad Weather's downgrade to the declared battles, then fight (9.5).
+
+    Our reading where the downgrade meets battles already compulsory: an
+    Offensive become Limited keeps one battle of the attacker's choice; a
+    Limited Offensive become a pass fights none. The other areas stay
+    Disputed with no battle this turn.
+    """
+    s = ctx.state
+    mode = s.turn_state.mode
+    declared = list(s.combat["declared"])
+    if mode == "weather_pass":
+        for a in declared:
+            ctx.emit(BattleCancelled(area=a, reason="Bad Weather turned the Limited Offensive "
+                                                    "into a pass (9.5)"))
+        end_combat(ctx)
+    elif mode == "limited" and len(declared) > 1:
+        prompt(ctx, "keep_battle", s.turn_state.side)
+    else:
+        next_battle(ctx)
+
+
+def _keep_candidates(s: State, d: GameData, side: str):
+    for a in s.combat["declared"]:
+        yield Keep(area=a)
+
+
+def _keep_check(s: State, d: GameData, o: Keep, side: str) -> Violation | None:
+    if o.area not in s.combat["declared"]:
+        return Violation("9.5", f"no battle is declared in {d.areas.get(o.area, o.area)}")
+    return None
+
+
+def _keep_apply(ctx: Ctx, o: Keep, side: str) -> None:
+    for a in list(ctx.state.combat["declared"]):
+        if a != o.area:
+            ctx.emit(BattleCancelled(area=a, reason="Bad Weather turned the Offensive into a "
+                                                    "Limited Offensive: one battle only (9.5)"))
+    next_battle(ctx)
+
+
+register(DecisionSpec(
+    kind="keep_battle", rule="9.5",
+    prompt=lambda s, d: (f"{s.pending.side}: Bad Weather made the Offensive a Limited one; "
+                         f"keep one battle, the others are not fought (9.5)"),
+    accepts=("keep",), candidates=_keep_candidates, check=_keep_check, apply=_keep_apply))
+
+
+# ---------------------------------------------------------------- the battles in turn (5.2.1)
+
+def next_battle(ctx: Ctx) -> None:
+    """Fight the next declared battle; the attacker chooses the order (5.2.1)."""
+    c = ctx.state.combat
+    left = [a for a in c["declared"] if a not in c["resolved"]]
+    if not left:
+        end_combat(ctx)
+    elif len(left) == 1:
+        start_battle(ctx, left[0])
+    else:
+        prompt(ctx, "battle_order", c["attacker"])
+
+
+def _order_candidates(s: State, d: GameData, side: str):
+    for a in s.combat["declared"]:
+        if a not in s.combat["resolved"]:
+            yield Fight(area=a)
+
+
+def _order_check(s: State, d: GameData, o: Fight, side: str) -> Violation | None:
+    c = s.combat
+    if o.area not in c["declared"] or o.area in c["resolved"]:
+        return Violation("5.2.1", f"{d.areas.get(o.area, o.area)} is not a battle still to "
+                                  f"be fought")
+    return None
+
+
+register(DecisionSpec(
+    kind="battle_order", rule="5.2.1",
+    prompt=lambda s, d: f"{s.pending.side} chooses the next battle to fight (5.2.1)",
+    accepts=("fight",), candidates=_order_candidates, check=_order_check,
+    apply=lambda ctx, o, side: start_battle(ctx, o.area)))
+
+
+def start_battle(ctx: Ctx, area: str) -> None:
+    """Begin one battle: surprise order if a Surprise Attack! names it (4a, 9.7)."""
+    s = ctx.state
+    att = s.combat["attacker"]
+    surprise = any(c["key"] == "surprise_attack" and c["area"] == area
+                   for c in s.combat["cards"])
+    ctx.emit(BattleBegan(area=area, attacker=att, defender=other(att), surprise=surprise))
+    ctx.emit(BattleStep(step="cavalry_attacker"))
+    continue_battle(ctx)
+
+
+def _steps(s: State) -> list[str]:
+    return SURPRISE if s.battle["surprise"] else NORMAL
+
+
+def _advance(ctx: Ctx) -> None:
+    steps = _steps(ctx.state)
+    ctx.emit(BattleStep(step=steps[steps.index(ctx.state.battle["step"]) + 1]))
+
+
+def continue_battle(ctx: Ctx) -> None:
+    """Run the battle's steps until a player must decide, or the battle ends."""
+    while ctx.state.battle is not None:
+        s, d = ctx.state, ctx.data
+        b = s.battle
+        pay = b["pay"]
+        if pay and (pay["hits"] or pay["siege"]):
+            if losses.settle_unpayable(ctx):
+                continue
+            from .core import DECISIONS
+            spec = DECISIONS["losses"]
+            options = [o for o in spec.candidates(s, d, pay["side"])
+                       if spec.check(s, d, o, pay["side"]) is None]
+            if len(options) == 1:          # no choice to make: the referee applies it
+                losses.pay(ctx, options[0], pay["side"])
+                continue
+            if s.pending is None or s.pending.kind != "losses" or s.pending.side != pay["side"]:
+                prompt(ctx, "losses", pay["side"])
+            return
+        if STEP[b["step"]](ctx):
+            return
+
+
+def _fire(ctx: Ctx, phase: str, side: str, reacting: int = 0) -> None:
+    ev = roll(ctx, phase, side, reacting)
+    if ev.groups:
+        ctx.emit(ev)
+
+
+def _pay(ctx: Ctx, payer: str, phase: str, target: str = "battle") -> None:
+    """The side that was fired on in a phase pays what that fire hit."""
+    hits, siege = ctx.state.battle["fired"].get(f"{phase}:{other(payer)}", (0, 0))
+    if hits or siege:
+        ctx.emit(HitsToPay(side=payer, hits=hits, siege_hits=siege, target=target))
+
+
+# Each step function returns True when it stopped for a decision.
+
+def _cavalry(side_key: str):
+    def step(ctx: Ctx) -> bool:
+        b = ctx.state.battle
+        side = b[side_key]
+        if retreat_options(ctx.state, ctx.data, side, "cavalry"):
+            prompt(ctx, "cavalry_retreat", side)
+            return True
+        _advance(ctx)
+        return False
+    return step
+
+
+def _dogfight(ctx: Ctx) -> bool:
+    s, d = ctx.state, ctx.data
+    b = s.battle
+    area = b["area"]
+    if not s.combat["weather"] and has_biplanes(s, d, area, b["attacker"]) and \
+            has_biplanes(s, d, area, b["defender"]):
+        # 5.2.1a: all Biplanes of both sides fire at once; losses fall on Biplanes only.
+        att = roll(ctx, "dogfight", b["attacker"])
+        dfn = roll(ctx, "dogfight", b["defender"])
+        ctx.emit(att)
+        ctx.emit(dfn)
+    _advance(ctx)
+    return False
+
+
+def _dog_pay(side_key: str):
+    def step(ctx: Ctx) -> bool:
+        side = ctx.state.battle[side_key]
+        _advance(ctx)
+        _pay(ctx, side, "dogfight", "dogfight")
+        return False
+    return step
+
+
+def _artillery(ctx: Ctx) -> bool:
+    _fire(ctx, "artillery", ctx.state.battle["attacker"])
+    _advance(ctx)
+    return False
+
+
+def _pays(side_key: str, phase: str):
+    def step(ctx: Ctx) -> bool:
+        side = ctx.state.battle[side_key]
+        _advance(ctx)
+        _pay(ctx, side, phase)
+        return False
+    return step
+
+
+def _defence(ctx: Ctx) -> bool:
+    s, d = ctx.state, ctx.data
+    side = s.battle["defender"]
+    if retreat_options(s, d, side, "instead") or _reaction_options(s, d) and \
+            not s.battle["surprise"]:
+        prompt(ctx, "defence", side)
+        return True
+    _after_defence(ctx)
+    return False
+
+
+def _after_defence(ctx: Ctx) -> None:
+    """End of the defender's retreat declarations: empty armies out, then pursuit fire (8.3.1)."""
+    s, d = ctx.state, ctx.data
+    b = s.battle
+    side, area = b["defender"], b["area"]
+    for a in s.armies_in(area, side, d):
+        if a.strength == 0 and a.id not in s.combat["markers"]:
+            ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="8.1",
+                                    reason="an empty army that could not retreat from a battle"))
+    b = ctx.state.battle
+    instead = b["instead"]
+    kinds = _kinds_of(ctx.state, d, instead)
+    stays = any(u.kind in INFANTRY_TYPES for u in units_in(ctx.state, d, area, side))
+    _advance(ctx)
+    if instead and not stays and "cavalry" not in kinds:
+        ev = roll(ctx, "pursuit", b["attacker"])
+        if ev.groups:
+            ctx.emit(ev)
+            if ev.hits:
+                ctx.emit(HitsToPay(side=side, hits=ev.hits, target="pursuit"))
+
+
+def _kinds_of(s: State, d: GameData, refs: list[str]) -> set[str]:
+    out = set()
+    for r in refs:
+        if r in s.pieces:
+            out.add(s.pieces[r].kind)
+        elif r in s.armies:
+            out |= {k.split(":")[1] for k in s.armies[r].contents}
+    return out
+
+
+def _reaction(ctx: Ctx) -> bool:
+    if _reaction_options(ctx.state, ctx.data):
+        prompt(ctx, "reaction", ctx.state.battle["defender"])
+        return True
+    _advance(ctx)
+    return False
+
+
+def _pursuit_pays(ctx: Ctx) -> bool:
+    _advance(ctx)
+    return False
+
+
+def _defensive_fire(ctx: Ctx) -> bool:
+    _fire(ctx, "defensive", ctx.state.battle["defender"])
+    _advance(ctx)
+    return False
+
+
+def _offensive_fire(ctx: Ctx) -> bool:
+    s, d = ctx.state, ctx.data
+    reacting = 0 if s.combat["weather"] else len(s.battle["reacting"])
+    _fire(ctx, "offensive", s.battle["attacker"], reacting)
+    _advance(ctx)
+    return False
+
+
+def _retreat_after(side_key: str):
+    def step(ctx: Ctx) -> bool:
+        s, d = ctx.state, ctx.data
+        side = s.battle[side_key]
+        if retreat_options(s, d, side, "after") or _forced_left(s, d) and \
+                side == s.battle["defender"]:
+            prompt(ctx, "retreat_after", side)
+            return True
+        if side == s.battle["defender"]:
+            _forced_eliminations(ctx)
+        _advance(ctx)
+        return False
+    return step
+
+
+def _end(ctx: Ctx) -> bool:
+    """End of one battle: stranded retreated units go (5.4.4), then control and auxiliaries."""
+    s, d = ctx.state, ctx.data
+    area = s.battle["area"]
+    marks = set(s.combat["markers"])
+    for side in (s.battle["attacker"], s.battle["defender"]):
+        forts = any(f.area == area and d.nation_side[f.nation] == side for f in s.forts.values())
+        if s.present(area, other(side), d) and not units_in(s, d, area, side) and not forts:
+            for a in s.armies_in(area, side, d):
+                if a.id in marks:
+                    ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="5.4.4",
+                                            reason="retreated here, and left alone it would "
+                                                   "have to retreat a second time"))
+            for p in s.pieces_in(area, side, d):
+                if p.id in marks:
+                    ctx.emit(PieceEliminated(side=side, unit=p.id, nation=p.nation,
+                                             kind=p.kind, area=area, rule="5.4.4",
+                                             reason="retreated here, and left alone it would "
+                                                    "have to retreat a second time"))
+    touched = [area, *ctx.state.battle["after_to"].values()]
+    movement.settle(ctx, touched + list(d.neighbours[area]))
+    movement.unaccompanied(ctx, "combat phase")
+    ctx.emit(BattleEnded(area=area))
+    next_battle(ctx)
+    return True
+
+
+STEP = {
+    "cavalry_attacker": _cavalry("attacker"), "cavalry_defender": _cavalry("defender"),
+    "dogfight": _dogfight, "dogfight_attacker_pays": _dog_pay("attacker"),
+    "dogfight_defender_pays": _dog_pay("defender"), "artillery": _artillery,
+    "artillery_pays": _pays("defender", "artillery"), "defence": _defence,
+    "reaction": _reaction, "pursuit_pays": _pursuit_pays, "defensive_fire": _defensive_fire,
+    "defensive_pays": _pays("attacker", "defensive"), "offensive_fire": _offensive_fire,
+    "offensive_pays": _pays("defender", "offensive"), "retreat_attacker": _retreat_after("attacker"),
+    "retreat_defender": _retreat_after("defender"), "end": _end,
+}
+
+
+def end_combat(ctx: Ctx) -> None:
+    """All battles fought: retreat markers come off; the player turn ends (5.4)."""
+    from .flow import end_player_turn
+
+    ctx.emit(CombatPhaseEnded())
+    end_player_turn(ctx)
+
+
+# ---------------------------------------------------------------- retreats (5.4)
+
+def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) -> Violation | None:
+    """Why a retreat is illegal: kind, destination, stacking, one area after combat (5.4)."""
+    b = s.battle
+    area = b["area"]
+    v = movement.off_map(d, o.to)
+    if v:
+        return v
+    m = movement.resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    if m.area != area or (m.whole and o.unit in s.combat["markers"]) or \
+            (m.source is not None and m.source.id in s.combat["markers"]):
+        return Violation("5.4.4", f"{o.unit} is not a unit taking part in the battle in "
+                                  f"{d.areas[area].name}")
+    if how == "cavalry" and m.kind != "cavalry":
+        return Violation("5.4.3", "only cavalry retreats before combat")
+    if m.kind in ("siege_gun", "paris_gun"):
+        return Violation("8.3.3" if m.kind == "siege_gun" else "8.3.6",
+                         f"a {m.kind.replace('_', ' ')} never retreats")
+    if o.to not in d.neighbours[area]:
+        return Violation("5.4", f"{d.areas[o.to].name} is not adjacent to "
+                                f"{d.areas[area].name}")
+    if s.status(o.to, side, d) not in ("friendly", "disputed"):
+        return Violation("5.4", "units never retreat into an Enemy area")
+    if how == "after":
+        to = b["after_to"].get(side)
+        if to and to != o.to:
+            return Violation("5.4.2", f"all units retreating after combat from one battle go "
+                                      f"to the same area ({d.areas[to].name})")
+    if how == "instead" and o.unit in b["dogfighters"]:
+        return Violation("5.4.1", "a Biplane that dogfought has already fought")
+    return movement._stack_violation(s, d, m, o.to)
+
+
+def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]:
+    """Every legal retreat of one kind for side in the current battle."""
+    area = s.battle["area"]
+    refs = []
+    skip = set(s.combat["markers"])
+    for a in s.armies_in(area, side, d):
+        if a.id in skip:
+            continue
+        if how != "cavalry":
+            refs.append(a.id)
+        for key in sorted(a.contents):
+            nation, kind = key.split(":")
+            if how != "cavalry" or kind == "cavalry":
+                refs.append(movement.template_ref(a, key))
+    for p in s.pieces_in(area, side, d):
+        if p.id not in skip and (how != "cavalry" or p.kind == "cavalry"):
+            refs.append(p.id)
+    out = []
+    for ref in refs:
+        for to in sorted(d.neighbours[area]):
+            o = Retreat(unit=ref, to=to)
+            if retreat_violation(s, d, o, side, how) is None:
+                out.append(o)
+    return out
+
+
+def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
+    """Retreat one counter; Siege Guns and the Paris Gun in a retreating army go (8.3.3, 8.3.6)."""
+    s, d = ctx.state, ctx.data
+    m = movement.resolve(s, d, o.unit, side)
+    if m.army is not None:
+        for key, n in sorted(m.army.contents.items()):
+            nation, kind = key.split(":")
+            if kind in ("siege_gun", "paris_gun"):
+                for _ in range(n):
+                    ctx.emit(PieceEliminated(
+                        side=side, unit=movement.template_ref(m.army, key), nation=nation,
+                        kind=kind, area=m.area, rule="8.3.3" if kind == "siege_gun" else "8.3.6",
+                        reason="it never retreats and goes with its retreating army"))
+    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None else None
+    ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
+                           from_area=m.area, to_area=o.to, how=how, new_id=new_id))
+    movement.settle(ctx, [o.to])
+
+
+def _retreat_candidates(how: str):
+    def gen(s: State, d: GameData, side: str):
+        if how == "reaction":
+            for ref in _reaction_options(s, d):
+                yield React(unit=ref)
+            yield Done()
+            return
+        yield from retreat_options(s, d, side, how)
+        if how == "instead" and not s.battle["surprise"]:
+            for ref in _reaction_options(s, d):
+                yield React(unit=ref)
+        yield Done()
+    return gen
+
+
+def _retreat_check(how: str):
+    def check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+        if isinstance(o, Retreat):
+            if how == "reaction":
+                return Violation("8.3.4", "this is the moment for Biplane reactions only")
+            return retreat_violation(s, d, o, side, how)
+        if isinstance(o, React):
+            if how not in ("instead", "reaction") or (how == "instead" and s.battle["surprise"]):
+                return Violation("8.3.4", "Biplanes react before the attacker fires, in the "
+                                          "defence step (or before a Surprise Attack!'s fire)")
+            if o.unit not in _reaction_options(s, d):
+                return Violation("8.3.4", f"{o.unit} is not a defending Biplane that can react "
+                                          f"here (no dogfight, no Bad Weather)")
+            return None
+        if how == "instead":
+            for a in s.armies_in(s.battle["area"], side, d):
+                if a.strength == 0 and a.id not in s.combat["markers"] and any(
+                        r.unit == a.id for r in retreat_options(s, d, side, "instead")):
+                    return Violation("8.1", f"army {a.id} is empty and must retreat from the "
+                                            f"battle in the defensive fire phase")
+        if how == "after" and side == s.battle["defender"] and _forced_left(s, d):
+            return Violation("5.2.2", f"{_forced_left(s, d)} more of the defender's armies "
+                                      f"must retreat after combat (Stoßtruppen and Tank hits, "
+                                      f"8.2.2, 8.3.5)")
+        return None
+    return check
+
+
+def _owed(s: State, d: GameData) -> int:
+    """Forced retreats (Stoßtruppen, Tank and special-card hits) the defender still owes."""
+    b = s.battle
+    side = b["defender"]
+    done = sum(1 for r in b["armies_retreated"] if d.nation_side[s.armies[r].nation] == side)
+    return b["forced"] - done
+
+
+def _forced_left(s: State, d: GameData) -> int:
+    """Forced retreats still owed by the defender that an army can still make."""
+    b = s.battle
+    side = b["defender"]
+    owed = _owed(s, d)
+    if owed <= 0:
+        return 0
+    can = {r.unit for r in retreat_options(s, d, side, "after") if r.unit in s.armies}
+    return min(owed, len(can))
+
+
+def _forced_eliminations(ctx: Ctx) -> None:
+    """Forced retreats no army can make: those armies are eliminated (5.4, our reading)."""
+    s, d = ctx.state, ctx.data
+    b = s.battle
+    side = b["defender"]
+    owed = _owed(s, d)
+    stuck = [a for a in s.armies_in(b["area"], side, d) if a.id not in s.combat["markers"]]
+    for a in stuck[:max(owed, 0)]:
+        ctx.emit(ArmyEliminated(side=side, army=a.id, area=b["area"], rule="5.4",
+                                reason="forced to retreat after combat with nowhere to go"))
+
+
+def _retreat_apply(how: str):
+    def apply(ctx: Ctx, o: Ord, side: str) -> None:
+        if isinstance(o, Retreat):
+            apply_retreat(ctx, o, side, how)
+            return
+        if isinstance(o, React):
+            ctx.emit(BiplaneReacts(side=side, unit=o.unit))
+            return
+        if how == "cavalry":
+            _advance(ctx)
+        elif how == "instead":
+            _after_defence(ctx)
+        elif how == "reaction":
+            _advance(ctx)
+        else:
+            if side == ctx.state.battle["defender"]:
+                _forced_eliminations(ctx)
+            _advance(ctx)
+        continue_battle(ctx)
+    return apply
+
+
+def _reaction_options(s: State, d: GameData) -> list[str]:
+    b = s.battle
+    if s.combat["weather"]:
+        return []
+    refs = [u.ref for u in units_in(s, d, b["area"], b["defender"]) if u.kind == "biplane"]
+    return sorted(r for r in dict.fromkeys(refs) if r not in b["dogfighters"]
+                  and r not in b["reacting"])
+
+
+for _kind, _how, _rule, _text in (
+        ("cavalry_retreat", "cavalry", "5.4.3",
+         "retreat cavalry before combat to adjacent Friendly or Disputed areas, then 'done'"),
+        ("defence", "instead", "5.4.1",
+         "retreat units instead of firing (each to an adjacent Friendly or Disputed area), let "
+         "Biplanes react, then 'done' and fire"),
+        ("reaction", "reaction", "8.3.4",
+         "let defending Biplanes react (each forces a re-roll of one infantry hit), then 'done'"),
+        ("retreat_after", "after", "5.4.2",
+         "retreat units after combat, all to one adjacent Friendly or Disputed area, then "
+         "'done'")):
+    register(DecisionSpec(
+        kind=_kind, rule=_rule,
+        prompt=(lambda text: lambda s, d: (f"{s.pending.side} in the battle in "
+                                           f"{d.areas[s.battle['area']].name}: {text} "
+                                           f"({DECISION_RULE[s.pending.kind]})"))(_text),
+        accepts=("retreat", "react", "done"), candidates=_retreat_candidates(_how),
+        check=_retreat_check(_how), apply=_retreat_apply(_how)))
+
+DECISION_RULE = {"cavalry_retreat": "5.4.3", "defence": "5.4.1", "reaction": "8.3.4",
+                 "retreat_after": "5.4.2"}

@@ -1,0 +1,222 @@
+"""Who fires in each phase of a battle, at what firepower, and the dice (5.2, 8.x, 9.x).
+
+A firing group is one unit (or card bonus) rolling dice at one firepower. The
+phases are the dogfight, the attacker's artillery fire, the defender's fire,
+pursuit fire and the attacker's fire (2.0 II.4, 5.2.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..gamedata import GameData
+from .core import Ctx
+from .events import DieGroup, FireResolved
+from .state import INFANTRY_TYPES, State, other, template_key
+
+# The order dice are rolled in, phase by phase (manual dice are given in this order).
+ROLL_ORDER = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery", "siege_gun",
+              "tank", "biplane", "fort", "card"]
+SPECIAL_ONE = {"the_big_push": "uk", "gericht": "ge"}         # +1 artillery die, 9.1.3/9.1.4
+SPECIAL_TWO = {"tout_le_monde": "fr", "friedensturm": "ge"}   # +2 dice, forced retreats, 9.1.5/9.1.6
+
+
+@dataclass
+class Unit:
+    """One unit in a battle: a stand-alone counter, or one unit on an army template."""
+
+    ref: str           # stand-alone id, or ARMY:KIND
+    kind: str
+    nation: str
+    army: str | None = None
+
+    def entrenched(self, s: State) -> bool:
+        """Entrenched infantry fire F2 in defence (8.2.1); Stoßtruppen never benefit (8.2.2)."""
+        if self.kind not in ("infantry", "commonwealth"):
+            return False
+        if self.army is not None:
+            return s.armies[self.army].entrenched
+        return s.pieces[self.ref].entrenched
+
+
+def markers(s: State) -> set[str]:
+    """Counters with a retreat marker this combat phase (5.4)."""
+    return set(s.combat["markers"]) if s.combat else set()
+
+
+def units_in(s: State, d: GameData, area: str, side: str) -> list[Unit]:
+    """side's units taking part in the battle in area: those without a retreat marker (5.4.4)."""
+    skip = markers(s)
+    out: list[Unit] = []
+    for a in sorted(s.armies.values(), key=lambda a: a.id):
+        if a.status != "map" or a.area != area or a.id in skip or d.nation_side[a.nation] != side:
+            continue
+        for key, n in sorted(a.contents.items()):
+            nation, kind = key.split(":")
+            ref = f"{a.id}:{kind}" if nation == a.nation else f"{a.id}:{nation}-{kind}"
+            out += [Unit(ref, kind, nation, a.id)] * n
+    for p in sorted(s.pieces.values(), key=lambda p: p.id):
+        if p.area == area and p.id not in skip and d.nation_side[p.nation] == side:
+            out.append(Unit(p.id, p.kind, p.nation))
+    return out
+
+
+def has_biplanes(s: State, d: GameData, area: str, side: str) -> bool:
+    """side has Biplanes in the battle (8.3.4)."""
+    return any(u.kind == "biplane" for u in units_in(s, d, area, side))
+
+
+def _cards(s: State, side: str, area: str, key: str) -> bool:
+    return any(c["side"] == side and c["area"] == area and c["key"] == key
+               for c in s.combat["cards"])
+
+
+def artillery_fp(s: State, d: GameData, area: str, side: str, nation: str, defensive: bool) -> int:
+    """Artillery firepower: F1; Poison Gas! F2 (not in Bad Weather); Barrage F3 (9.3, 9.4).
+
+    Optional 1918 UK matériel superiority: UK artillery fires F2 in defence, F3 with
+    Poison Gas! (8.3.2).
+    """
+    gas = _cards(s, side, area, "poison_gas") and not s.combat["weather"]
+    if _cards(s, side, area, "advanced_artillery_barrage"):
+        return 3
+    if defensive and nation == "uk" and s.options.get("uk_materiel_superiority") and \
+            s.turn >= d.events.availability.get("uk_materiel_superiority_from_turn", 16):
+        return 3 if gas else 2
+    return 2 if gas else 1
+
+
+def enemy_fort(s: State, area: str, side: str, d: GameData) -> str | None:
+    """The id of an enemy fort in the area, if any."""
+    for f in s.forts.values():
+        if f.area == area and d.nation_side[f.nation] != side:
+            return f.id
+    return None
+
+
+def groups(s: State, d: GameData, phase: str) -> list[dict]:
+    """The firing groups of one phase of the current battle (5.2.1, 5.2.2, 8.x, 9.1.3-9.1.6)."""
+    b = s.battle
+    area, att, dfn = b["area"], b["attacker"], b["defender"]
+    side = dfn if phase == "defensive" else att
+    weather = s.combat["weather"]
+    rough = d.areas[area].terrain == "rough"
+    out: list[dict] = []
+
+    def add(source, kind, fp, dice=1, retreat=False, siege=False, inf=False):
+        if fp <= 0 or dice <= 0:
+            return
+        for g in out:
+            if g["source"] == source and g["kind"] == kind and g["fp"] == fp:
+                g["count"] += dice
+                return
+        out.append({"source": source, "kind": kind, "fp": fp, "count": dice,
+                    "forces_retreat": retreat, "siege": siege, "inf": inf})
+
+    if phase == "dogfight":
+        for side_ in (att, dfn):
+            for u in units_in(s, d, area, side_):
+                if u.kind == "biplane":
+                    add(u.ref, "biplane", 1)
+        return _ordered(out)
+    dogfighters = set(b["dogfighters"])
+    foe = other(side)
+    foe_inf = any(u.kind in INFANTRY_TYPES for u in units_in(s, d, area, foe))
+    fort = enemy_fort(s, area, side, d)
+    bonus = s.turn_state.card_as if area in s.combat["bonus"] else None
+    if phase == "artillery":
+        for u in units_in(s, d, area, att):
+            if u.kind == "artillery":
+                add(u.ref, u.kind, artillery_fp(s, d, area, att, u.nation, False))
+            elif u.kind == "siege_gun" and fort:
+                add(u.ref, u.kind, 3, siege=True)
+        if bonus in SPECIAL_ONE:
+            add(bonus, "card", 2)
+        return _ordered(out)
+    if phase == "pursuit":
+        for u in units_in(s, d, area, att):
+            if u.kind == "cavalry":
+                add(u.ref, u.kind, 1)
+        return _ordered(out)
+    defensive = phase == "defensive"
+    for u in units_in(s, d, area, side):
+        k = u.kind
+        if k == "infantry":
+            add(u.ref, k, 2 if defensive and u.entrenched(s) else 1, inf=True)
+        elif k in ("stosstruppen", "commonwealth"):
+            add(u.ref, k, 2, retreat=(k == "stosstruppen" and not defensive), inf=True)
+        elif k == "cavalry":
+            if defensive or not foe_inf:       # raiding fire (8.3.1)
+                add(u.ref, k, 1)
+        elif k == "artillery":
+            add(u.ref, k, artillery_fp(s, d, area, side, u.nation, defensive))
+        elif k == "siege_gun":
+            if not defensive and fort:
+                add(u.ref, k, 3, siege=True)
+        elif k == "tank":
+            if not rough:
+                add(u.ref, k, 1 if defensive else 2, retreat=not defensive)
+        elif k == "biplane":
+            if weather or u.ref in dogfighters or (defensive and u.ref in b["reacting"]):
+                continue
+            add(u.ref, k, 1)
+    if defensive:
+        for f in s.forts.values():
+            if f.area == area and d.nation_side[f.nation] == side and f.strength > 0:
+                add(f.id, "fort", 2, dice=f.strength)
+    else:
+        if bonus in SPECIAL_ONE:
+            add(bonus, "card", 2)
+        if bonus in SPECIAL_TWO:
+            add(bonus, "card", 2, dice=2, retreat=True)
+    return _ordered(out)
+
+
+def _ordered(groups_: list[dict]) -> list[dict]:
+    """Groups in rolling order: by unit type (ROLL_ORDER), then by unit."""
+    return sorted(groups_, key=lambda g: (ROLL_ORDER.index(g["kind"]), g["source"]))
+
+
+def roll(ctx: Ctx, phase: str, side: str, reacting: int = 0) -> FireResolved:
+    """Roll every group of a phase; reacting Biplanes force re-rolls of infantry hits (8.3.4)."""
+    s, d = ctx.state, ctx.data
+    b = s.battle
+    area = b["area"]
+    gs = groups(s, d, phase)
+    if phase == "dogfight":
+        gs = [g for g in gs if d.nation_side[_nation_of(s, g["source"])] == side]
+    names = {"dogfight": "dogfight", "artillery": "artillery fire",
+             "defensive": "defensive fire", "offensive": "offensive fire",
+             "pursuit": "pursuit fire"}
+    out: list[DieGroup] = []
+    for g in gs:
+        dice = ctx.dice.roll(g["count"], f"{d.areas[area].name} — {side} {names[phase]}, "
+                                         f"{g['source']} {g['kind']} F{g['fp']}")
+        out.append(DieGroup(source=g["source"], kind=g["kind"], fp=g["fp"], dice=dice,
+                            hits=sum(1 for x in dice if x <= g["fp"]),
+                            forces_retreat=g["forces_retreat"], siege=g["siege"]))
+    if reacting:
+        order = {"stosstruppen": 0, "commonwealth": 1, "infantry": 2}
+        infantry = sorted((g for g in out if g.kind in order), key=lambda g: order[g.kind])
+        left = reacting
+        for g in infantry:
+            for i in [i for i, x in enumerate(g.dice) if x <= g.fp]:
+                if not left:
+                    break
+                new = ctx.dice.roll(1, f"{d.areas[area].name} — re-roll forced by a reacting "
+                                       f"Biplane (8.3.4)")[0]
+                g.rerolled.append(g.dice[i])
+                g.dice[i] = new
+                left -= 1
+            g.hits = sum(1 for x in g.dice if x <= g.fp)
+    hits = sum(g.hits for g in out if not g.siege)
+    siege = sum(g.hits for g in out if g.siege)
+    forced = sum(g.hits for g in out if g.forces_retreat)
+    return FireResolved(area=area, side=side, phase=phase, groups=out, hits=hits,
+                        siege_hits=siege, forced_retreats=forced)
+
+
+def _nation_of(s: State, source: str) -> str:
+    if source in s.pieces:
+        return s.pieces[source].nation
+    return template_key(s, source)[1].split(":")[0]

@@ -1,0 +1,247 @@
+"""Paying hits (5.3): units from the strongest, forts step by step, Ersatz cards, annihilation.
+
+Hits are paid one at a time by the side that took them. The unit lost comes
+from the strongest unit in the battle (an army's strength is the number of
+units it holds, a fort's its number, any other unit 1, Sedan 0 last); ties are
+the owner's choice. An army gives up a unit of its most numerous type. Ersatz
+cards pay hits too; annihilation removes every unit and pays no more.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..gamedata import GameData
+from .cards import playable_hand
+from .core import Ctx, DecisionSpec, Violation, register
+from .events import (
+    ArmyEliminated, FortDestroyed, HitsLost, LossTaken, PieceEliminated,
+)
+from .fire import units_in
+from .orders import Annihilate, Ersatz, Lose, Ord
+from .state import State, template_key
+
+
+def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str]]]:
+    """(counter, strength, refs it may lose) for the units that may pay the current hits."""
+    b = s.battle
+    target = b["pay"]["target"]
+    if target == "pursuit":
+        refs = [r for r in b["instead"] if r in s.pieces or r in s.armies]
+        units = []
+        for r in refs:
+            if r in s.armies and s.armies[r].status == "map":
+                a = s.armies[r]
+                for key, n in sorted(a.contents.items()):
+                    nation, kind = key.split(":")
+                    units += [(a.id, f"{a.id}:{kind}" if nation == a.nation else
+                               f"{a.id}:{nation}-{kind}", kind)] * n
+            elif r in s.pieces:
+                units.append((r, r, s.pieces[r].kind))
+    else:
+        units = [(u.army or u.ref, u.ref, u.kind) for u in units_in(s, d, b["area"], side)]
+    if target == "dogfight":
+        dog = set(b["dogfighters"])
+        return [(ref, 1, [ref]) for _, ref, kind in units if kind == "biplane" and ref in dog]
+    by_counter: dict[str, Counter] = {}
+    for counter, ref, kind in units:
+        by_counter.setdefault(counter, Counter())[ref] += 1
+    out = []
+    for counter, refs in by_counter.items():
+        strength = sum(refs.values())
+        losable = {r: n for r, n in refs.items() if not r.endswith("paris_gun")
+                   and (counter not in s.pieces or s.pieces[counter].kind != "paris_gun")}
+        if not losable:
+            continue                       # the Paris Gun is never taken as a loss (8.3.6)
+        if counter in s.armies:
+            most = max(losable.values())
+            out.append((counter, strength, sorted(r for r, n in losable.items() if n == most)))
+        else:
+            out.append((counter, 1, [counter]))
+    if target == "battle":
+        for f in sorted(s.forts.values(), key=lambda f: f.id):
+            if f.area == b["area"] and d.nation_side[f.nation] == side:
+                out.append((f.id, f.strength, [f.id]))
+    return out
+
+
+def loss_choices(s: State, d: GameData, side: str) -> list[str]:
+    """The units (refs) side may lose for the next hit (5.3.1, 8.3.3)."""
+    pay = s.battle["pay"]
+    if pay["siege"]:
+        fort = _own_fort(s, d, side)
+        return [fort] if fort else []
+    counters = _counters(s, d, side)
+    if not counters:
+        return []
+    if pay["target"] == "dogfight":
+        return sorted(r for _, _, refs in counters for r in refs)
+    top = max(st for _, st, _ in counters)
+    return sorted(r for _, st, refs in counters if st == top for r in refs)
+
+
+def _own_fort(s: State, d: GameData, side: str) -> str | None:
+    for f in s.forts.values():
+        if f.area == s.battle["area"] and d.nation_side[f.nation] == side:
+            return f.id
+    return None
+
+
+def total_strength(s: State, d: GameData, side: str) -> int:
+    """The strength of all of side's units in the battle (5.3.4)."""
+    return sum(st for _, st, _ in _counters(s, d, side)) if s.battle["pay"]["target"] == \
+        "battle" else 0
+
+
+def _prompt(s: State, d: GameData) -> str:
+    pay = s.battle["pay"]
+    area = d.areas[s.battle["area"]].name
+    what = {"battle": "", "dogfight": " (Biplanes only, 8.3.4)",
+            "pursuit": " (from the units that retreated, 8.3.1)"}[pay["target"]]
+    siege = f", {pay['siege']} of them Siege Gun hits on the fort (8.3.3)" if pay["siege"] else ""
+    return (f"{s.pending.side} pays {pay['hits'] + pay['siege']} hit(s) in {area}{what}{siege}: "
+            f"lose a unit of the strongest, play an Ersatz card, or annihilate (5.3)")
+
+
+def _candidates(s: State, d: GameData, side: str):
+    for ref in loss_choices(s, d, side):
+        yield Lose(unit=ref)
+    keys: list[str] = []
+    for c in playable_hand(s, side):
+        if d.cards[c].key not in keys:
+            keys.append(d.cards[c].key)
+    for k in sorted(keys, key=lambda k: d.card_order.index(d.card_types[k].ids[0])):
+        yield Ersatz(card=k)
+    yield Annihilate()
+
+
+def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    pay = s.battle["pay"]
+    if isinstance(o, Lose):
+        choices = loss_choices(s, d, side)
+        if o.unit not in choices:
+            if pay["siege"]:
+                return Violation("8.3.3", "a Siege Gun hit strikes the fort unless an Ersatz "
+                                          "card covers it")
+            return Violation("5.3.1", f"{o.unit} cannot take this hit: it must come from the "
+                                      f"strongest unit, and from an army's most numerous type "
+                                      f"({', '.join(choices) or 'nothing'})")
+        return None
+    if isinstance(o, Ersatz):
+        if not any(d.cards[c].key == o.card for c in playable_hand(s, side)):
+            return Violation("5.3.2", f"the {side} hand holds no playable "
+                                      f"{d.card_types[o.card].title} card")
+        return None
+    if pay["target"] != "battle":
+        return Violation("5.3.4", "annihilation removes one's units in the battle area; these "
+                                  "hits fall on Biplanes or on retreating units only")
+    if pay["hits"] + pay["siege"] < total_strength(s, d, side):
+        return Violation("5.3.4", f"annihilation is for hits beyond what the units can pay: "
+                                  f"{pay['hits'] + pay['siege']} hit(s) against a strength of "
+                                  f"{total_strength(s, d, side)}")
+    return None
+
+
+def pay_with_unit(ctx: Ctx, side: str, ref: str) -> None:
+    """Lose one unit (or fort step) for one hit; an army left empty is eliminated (8.1)."""
+    s, d = ctx.state, ctx.data
+    siege = bool(s.battle["pay"]["siege"])
+    paid = {"siege_hits": 1, "hits": 0} if siege else {"siege_hits": 0, "hits": 1}
+    if ref in s.forts:
+        fort = s.forts[ref]
+        ctx.emit(LossTaken(side=side, how="fort", unit=ref, nation=fort.nation, kind="fort",
+                           **paid))
+        if ctx.state.forts[ref].strength <= 0:
+            ctx.emit(FortDestroyed(fort=ref, area=fort.area, reason="reduced to zero (5.3.1)"))
+        return
+    if ref in s.pieces:
+        p = s.pieces[ref]
+        ctx.emit(LossTaken(side=side, how="unit", unit=ref, nation=p.nation, kind=p.kind,
+                           **paid))
+        return
+    army_id, key = template_key(s, ref)
+    nation, kind = key.split(":")
+    army = s.armies[army_id]
+    ctx.emit(LossTaken(side=side, how="unit", unit=ref, nation=nation, kind=kind, **paid))
+    if army.strength == 0:
+        ctx.emit(ArmyEliminated(side=side, army=army_id, area=army.area, rule="8.1",
+                                reason="it lost its last unit in combat"))
+
+
+def pay_with_card(ctx: Ctx, side: str, key: str) -> None:
+    """Pay hits with an Ersatz card; what it does not use is lost (5.3.2)."""
+    s, d = ctx.state, ctx.data
+    card = next(c for c in playable_hand(s, side) if d.cards[c].key == key)
+    value = d.cards[card].ersatz
+    pay = s.battle["pay"]
+    siege = min(value, pay["siege"])              # Siege Gun hits are covered first (8.3.3)
+    hits = min(value - siege, pay["hits"])
+    ctx.emit(LossTaken(side=side, how="ersatz", card=card, hits=hits, siege_hits=siege,
+                       wasted=value - siege - hits))
+
+
+def annihilate(ctx: Ctx, side: str) -> None:
+    """Remove all of side's units in the battle area and pay nothing more (5.3.4)."""
+    s, d = ctx.state, ctx.data
+    area = s.battle["area"]
+    skip = set(s.combat["markers"])
+    for a in sorted(s.armies.values(), key=lambda a: a.id):
+        if a.status == "map" and a.area == area and a.id not in skip and \
+                d.nation_side[a.nation] == side:
+            ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="5.3.4",
+                                    reason="annihilation instead of paying more hits"))
+    for p in sorted(ctx.state.pieces.values(), key=lambda p: p.id):
+        if p.area == area and p.id not in skip and d.nation_side[p.nation] == side:
+            ctx.emit(PieceEliminated(side=side, unit=p.id, nation=p.nation, kind=p.kind,
+                                     area=area, rule="5.3.4",
+                                     reason="annihilation instead of paying more hits"))
+    for f in sorted(ctx.state.forts.values(), key=lambda f: f.id):
+        if f.area == area and d.nation_side[f.nation] == side:
+            ctx.emit(FortDestroyed(fort=f.id, area=area, reason="annihilation (5.3.4)"))
+    pay = ctx.state.battle["pay"]
+    ctx.emit(HitsLost(side=side, hits=pay["hits"] + pay["siege"], pool="all",
+                      reason="annihilation: nothing more is paid (5.3.4)"))
+
+
+def pay(ctx: Ctx, o: Ord, side: str) -> None:
+    """Apply one payment order, then update the battle area's control (4.1)."""
+    from .movement import settle
+
+    area = ctx.state.battle["area"]
+    if isinstance(o, Lose):
+        pay_with_unit(ctx, side, o.unit)
+    elif isinstance(o, Ersatz):
+        pay_with_card(ctx, side, o.card)
+    else:
+        annihilate(ctx, side)
+    settle(ctx, [area])
+
+
+def _apply(ctx: Ctx, o: Ord, side: str) -> None:
+    from .combat import continue_battle
+
+    pay(ctx, o, side)
+    continue_battle(ctx)
+
+
+def settle_unpayable(ctx: Ctx) -> bool:
+    """Drop hits nothing can pay: no unit left, or Siege Gun hits with no fort (5.3.4, 8.3.3)."""
+    s, d = ctx.state, ctx.data
+    pay = s.battle["pay"]
+    side = pay["side"]
+    if pay["siege"] and _own_fort(s, d, side) is None:
+        ctx.emit(HitsLost(side=side, hits=pay["siege"], pool="siege",
+                          reason="Siege Gun hits strike only a fort, and none is left (8.3.3)"))
+        return True
+    if pay["hits"] and not pay["siege"] and not loss_choices(s, d, side):
+        what = {"battle": "no unit of his is left in the battle",
+                "dogfight": "no Biplane of his is left: dogfight hits touch nothing else",
+                "pursuit": "no retreating unit of his is left"}[pay["target"]]
+        ctx.emit(HitsLost(side=side, hits=pay["hits"], pool="hits", reason=f"{what} (5.3.4)"))
+        return True
+    return False
+
+
+register(DecisionSpec(
+    kind="losses", rule="5.3", prompt=_prompt, accepts=("lose", "ersatz", "annihilate"),
+    candidates=_candidates, check=_check, apply=_apply))
