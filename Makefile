@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test schemas setup
+.PHONY: demo test schemas setup soak bench
 
 setup: $(STAMP)
 
@@ -24,3 +24,11 @@ test: $(STAMP)
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: $(STAMP)
 	$(BIN)/python -c "from referee.schemas import write_all; write_all('schemas')"
+
+# Hundreds of random complete 1914 games, every invariant checked after every record.
+soak: $(STAMP)
+	$(BIN)/python -m referee.soak --games 200
+
+# Full-campaign benchmark: replay throughput, status/show against the import floor, memory.
+bench: $(STAMP)
+	$(BIN)/python -m referee.bench

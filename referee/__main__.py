@@ -1,5 +1,5 @@
 """Allow `python -m referee`."""
 
-from .cli import main
+from .entry import main
 
 main()

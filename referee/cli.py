@@ -18,13 +18,20 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import game as g
-from .engine.orders import order_lines
+from . import cache
 from .errors import EXIT_REJECTED, GameDataError, RefereeError, UsageError
-from .journal import Journal, redact
-from .render.markdown import show_markdown
-from .render.text import describe, record_lines, show_text, status_text
-from .views import check_reader, state_view, status_view
+
+# The rules and the data models are imported inside the commands that need
+# them: `status` and `show` answer from the snapshot cache without them.
+READERS = ("german", "entente", "moderator")
+
+
+def check_reader(reader: str, allow_moderator: bool = True) -> str:
+    """Validate a --as value."""
+    allowed = READERS if allow_moderator else READERS[:2]
+    if reader not in allowed:
+        raise UsageError(f"--as {reader!r}: choose one of {', '.join(allowed)}")
+    return reader
 
 EXIT_INTERNAL = 4
 
@@ -102,6 +109,10 @@ def new(
         help="Use this existing secret instead of a fresh one (tests, replays).")] = None,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
+    from . import game as g
+    from .render.text import status_text
+    from .views import status_view
+
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          _GAMES["dir"])
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
@@ -112,6 +123,8 @@ def new(
 # ---------------------------------------------------------------- order
 
 def _read_orders(orders: list[str], file: Optional[Path]) -> list[str]:
+    from .engine.orders import order_lines
+
     texts: list[str] = []
     if file is not None:
         try:
@@ -141,6 +154,11 @@ def order(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Submit orders; they are applied in sequence and stop at the first rejected one."""
+    from . import game as g
+    from .journal import redact
+    from .render.text import record_lines, status_text
+    from .views import status_view
+
     if not as_:
         raise UsageError("say who gives the orders: --as german or --as entente")
     check_reader(as_, allow_moderator=False)
@@ -165,6 +183,8 @@ def order(
             typer.echo("\n".join(record_lines(redact(a.record, as_), data, as_)))
         if state is not None and result.rejected is None:
             typer.echo(status_text(status_view(state, data, None)))
+    if state is not None and result.applied:
+        _warm_cache(journal, state, data)
     if result.rejected is not None:
         i, text, exc = result.rejected
         typer.echo(f"referee: {exc}", err=True)
@@ -178,6 +198,21 @@ def order(
         raise typer.Exit(EXIT_REJECTED)
 
 
+def _warm_cache(journal: Path, state, data) -> None:
+    """Put the views players ask for next into the snapshot cache (best effort)."""
+    from .views import state_view, status_view
+
+    try:
+        for reader in (None, "german", "entente"):
+            cache.add_view(journal, f"status:{reader}",
+                           status_view(state, data, reader, state.game_id), _GAMES["dir"])
+        for reader in ("german", "entente", "moderator"):
+            cache.add_view(journal, f"show:{reader}",
+                           state_view(state, data, reader, state.game_id), _GAMES["dir"])
+    except Exception:  # noqa: BLE001 - a cache is only a cache
+        pass
+
+
 # ---------------------------------------------------------------- status / show / log
 
 @app.command()
@@ -189,10 +224,19 @@ def status(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Whose decision it is, what kind, and every legal order in the form `order` takes."""
+    from .render.text import status_text
+
     if as_ is not None:
         check_reader(as_)
-    game = g.open_game(journal, games_dir=_GAMES["dir"])
-    view = status_view(game.state, game.data, as_, game.game_id)
+    key = f"status:{as_}"
+    view = cache.view(journal, key, _GAMES["dir"])
+    if view is None:
+        from . import game as g
+        from .views import status_view
+
+        game = g.open_game(journal, games_dir=_GAMES["dir"])
+        view = status_view(game.state, game.data, as_, game.game_id)
+        cache.add_view(journal, key, view, _GAMES["dir"])
     typer.echo(_dump(view) if format == Fmt.json else status_text(view))
 
 
@@ -206,9 +250,20 @@ def show(
         help="Show the game as it stood after this record (replay to any point).")] = None,
 ) -> None:
     """Turn, phase, VP and level, every area with its control and units, the reader's hand."""
+    from .render.markdown import show_markdown
+    from .render.text import show_text
+
     check_reader(as_)
-    game = g.open_game(journal, upto=at, games_dir=_GAMES["dir"])
-    view = state_view(game.state, game.data, as_, game.game_id)
+    key = f"show:{as_}"
+    view = cache.view(journal, key, _GAMES["dir"]) if at is None else None
+    if view is None:
+        from . import game as g
+        from .views import state_view
+
+        game = g.open_game(journal, upto=at, games_dir=_GAMES["dir"])
+        view = state_view(game.state, game.data, as_, game.game_id)
+        if at is None:
+            cache.add_view(journal, key, view, _GAMES["dir"])
     if format == ShowFmt.json:
         typer.echo(_dump(view))
     elif format == ShowFmt.markdown:
@@ -230,6 +285,10 @@ def log(
     ] = Fmt.text,
 ) -> None:
     """The records with their orders, dice and events."""
+    from . import game as g
+    from .journal import Journal, redact
+    from .render.text import record_lines
+
     check_reader(as_)
     records = Journal(journal).read()
     data = g.game_data(records[0].get("game", "ttlm"), _GAMES["dir"])
@@ -253,6 +312,8 @@ def verify(
         help="The dice secret file: recompute every die and shuffle.")] = None,
 ) -> None:
     """Check the hash chain, decide every record again, and (with the secret) every die."""
+    from . import game as g
+
     report = g.verify(journal, secret, _GAMES["dir"])
     for line in report.lines:
         typer.echo(line)
@@ -266,6 +327,8 @@ def reveal(
     force: Annotated[bool, typer.Option(help="Reveal before the game is over (closes it).")] = False,
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
+    from . import game as g
+
     rec = g.reveal(journal, force, _GAMES["dir"])
     typer.echo(f"record {rec['seq']}: secret revealed; `referee verify {journal}` now "
                f"recomputes every die")
@@ -275,6 +338,8 @@ def reveal(
 @boundary
 def repair(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
     """Remove a torn last line (after backing the file up); any other damage is refused."""
+    from .journal import Journal
+
     kept, backup = Journal(journal).repair()
     if backup is None:
         typer.echo(f"{journal}: nothing to repair ({kept} complete records)")
@@ -284,6 +349,27 @@ def repair(journal: Annotated[Path, typer.Argument(help="The game's journal.")])
 
 
 # ---------------------------------------------------------------- games / schema / demo
+
+@app.command()
+@boundary
+def autoplay(
+    journal: Annotated[Path, typer.Argument(help="The game's journal (committed dice).")],
+    seed: Annotated[int, typer.Option(help="Seed of the random choices.")] = 0,
+    until: Annotated[Optional[int], typer.Option(
+        help="Stop once this seasonal turn is over.")] = None,
+) -> None:
+    """Play random legal orders for whoever must decide, checking invariants after each record."""
+    from .autoplay import autoplay as play
+
+    out = play(journal, seed, until, games_dir=_GAMES["dir"])
+    typer.echo(f"{out.records} records played; turn {out.turn}; "
+               + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
+                  "game not over"))
+    if out.failure:
+        typer.echo(f"referee: invariant broken at {out.failure}; the journal holds every "
+                   f"record up to it", err=True)
+        raise typer.Exit(3)
+
 
 @games_app.command("check")
 @boundary
@@ -325,6 +411,11 @@ def demo(
         help="Write the demo journal here instead of a temporary folder.")] = None,
 ) -> None:
     """Play a short scripted opening of the 1914 scenario and show the result."""
+    from . import game as g
+    from .journal import redact
+    from .render.text import describe, show_text, status_text
+    from .views import state_view, status_view
+
     folder = Path(tempfile.mkdtemp(prefix="referee-demo-")) if keep is None else keep
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "demo-1914.jsonl"

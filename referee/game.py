@@ -6,6 +6,7 @@ arguments and renders what these functions return.
 
 from __future__ import annotations
 
+import pickle
 import secrets as _secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,16 +14,16 @@ from pathlib import Path
 from . import __version__
 from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
-from .engine import decide
+from .engine import decide, is_private
 from .engine.core import Ctx
-from .engine.movement import private_order
 from .engine.events import SecretRevealed, dump, evolve, parse_events
 from .engine.orders import parse_order
 from .engine.setup import initial_state, setup_record
 from .engine.state import State
 from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError
 from .gamedata import GameData, Scenario, default_games_dir, load_game, load_scenario_file
-from .journal import Journal, now
+from . import cache
+from .journal import Journal, now, parse, parse_tail, upcast_all
 
 ACTORS = ("german", "entente", "moderator")
 REVEAL = "reveal secret"
@@ -80,20 +81,28 @@ def order_text(rec: dict) -> str:
     return rec["order"]
 
 
-@dataclass
 class Game:
-    """An opened game: its journal records, data, scenario and current state."""
+    """An opened game: its header, data and current state; its records read on demand."""
 
-    journal: Journal
-    data: GameData
-    records: list[dict]
-    scenario: Scenario
-    state: State
+    def __init__(self, journal: Journal, data: GameData, header: dict, state: State,
+                 records: list[dict] | None = None):
+        self.journal = journal
+        self.data = data
+        self.header = header
+        self.state = state
+        self._records = records
 
     @property
-    def header(self) -> dict:
-        """Record 0."""
-        return self.records[0]
+    def records(self) -> list[dict]:
+        """Every record of the journal (read and checked when first asked for)."""
+        if self._records is None:
+            self._records = self.journal.read()
+        return self._records
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario the game started from (kept whole in the header)."""
+        return _scenario_of(self.header)
 
     @property
     def game_id(self) -> str:
@@ -143,7 +152,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
         spath.unlink(missing_ok=True)
         raise
     ctx.state.seq = 1
-    return Game(Journal(path), data, records, sc, ctx.state)
+    return Game(Journal(path), data, records[0], ctx.state, records)
 
 
 def _scenario_of(header: dict) -> Scenario:
@@ -166,7 +175,13 @@ def replay(records: list[dict], data: GameData, upto: int | None = None,
     header = records[0]
     sc = _scenario_of(header)
     state = initial_state(data, sc, header["game_id"], header["options"])
-    for rec in records[1:]:
+    return replay_onto(state, records[1:], data, name, upto)
+
+
+def replay_onto(state: State, records: list[dict], data: GameData, name: str = "journal",
+                upto: int | None = None) -> State:
+    """Apply the events of records to a state, in order (evolve never checks)."""
+    for rec in records:
         if upto is not None and rec["seq"] > upto:
             break
         try:
@@ -182,12 +197,27 @@ def replay(records: list[dict], data: GameData, upto: int | None = None,
 
 def open_game(path: Path | str, upto: int | None = None,
               games_dir: Path | None = None) -> Game:
-    """Read, check and replay a journal."""
+    """Read, check and replay a journal (from the snapshot cache when it still fits)."""
     journal = Journal(path)
-    records = journal.read()
+    raw = journal.raw()
+    if upto is None:
+        entry = cache.prefix_entry(journal.path, raw, games_dir)
+        if entry is not None:
+            tail = [r for r in parse_tail(raw[entry["size"]:], journal.name, entry["seq"] + 1,
+                                          entry["hash"])]
+            header = entry["header"]
+            data = _data_for(header, journal.name, games_dir)
+            state = pickle.loads(entry["state"])
+            state = replay_onto(state, upcast_all([header, *tail])[1:], data, journal.name)
+            if tail:
+                cache.save(journal.path, raw, tail[-1], state, {}, games_dir, header)
+            return Game(journal, data, header, state)
+    records = upcast_all(parse(raw, journal.name))
     data = _data_for(records[0], journal.name, games_dir)
     state = replay(records, data, upto, journal.name)
-    return Game(journal, data, records, _scenario_of(records[0]), state)
+    if upto is None:
+        cache.save(journal.path, raw, records[-1], state, {}, games_dir, records[0])
+    return Game(journal, data, records[0], state, records)
 
 
 def load_secret(path: Path, header: dict) -> bytes | None:
@@ -218,6 +248,7 @@ class Submission:
     rejected: tuple[int, str, OrderError] | None = None
     not_applied: list[str] = field(default_factory=list)
     state: State | None = None
+    header: dict | None = None
 
 
 def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None = None,
@@ -237,7 +268,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     def build(records: list[dict]) -> list[dict]:
         header = records[0]
         data = _data_for(header, journal.name, games_dir)
-        state = replay(records, data, name=journal.name)
+        state = cached_state(journal, records, data, games_dir)
+        result.header = header
         if any(r.get("order") == REVEAL for r in records[1:]):
             raise OrderError("the dice secret has been revealed; the game is closed to "
                              "further orders (dice would be predictable)")
@@ -263,7 +295,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 break
             seq += 1
             new_state.seq = seq
-            rec = body(side, text, events, dice, private_order(state, order))
+            rec = body(side, text, events, dice, is_private(state, order))
             bodies.append(rec)
             result.applied.append(Applied(text, rec))
             state = new_state
@@ -279,7 +311,22 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         raise
     for applied, rec in zip(result.applied, written):
         applied.record = rec
+    if written:
+        cache.save(journal.path, journal.raw(), written[-1], result.state, {}, games_dir,
+                   result.header)
     return result
+
+
+def cached_state(journal: Journal, records: list[dict], data: GameData,
+                 games_dir: Path | None) -> State:
+    """The state after the last record: from the snapshot cache when it fits, else replayed."""
+    entry = cache.load(journal.path)
+    if entry is not None and entry.get("data") == cache.data_signature(games_dir):
+        seq = entry["seq"]
+        if seq < len(records) and records[seq]["hash"] == entry["hash"]:
+            state = pickle.loads(entry["state"])
+            return replay_onto(state, records[seq + 1:], data, journal.name)
+    return replay(records, data, name=journal.name)
 
 
 def reveal(path: Path | str, force: bool = False, games_dir: Path | None = None) -> dict:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import unicodedata
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import GameDataError, UsageError
+from .paths import default_games_dir  # noqa: F401  (re-exported)
 
 Side = Literal["german", "entente"]
 SIDES: tuple[str, str] = ("german", "entente")
@@ -689,16 +689,3 @@ def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict
     if problems:
         raise GameDataError(problems)
     return sc, raw
-
-
-def default_games_dir() -> Path:
-    """Where the built-in games live: $REFEREE_GAMES, the source tree, or the installed copy."""
-    env = os.environ.get("REFEREE_GAMES")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "games", here / "_games"):
-        if (candidate / "ttlm" / "game.yaml").is_file():
-            return candidate
-    return here.parent / "games"
-

@@ -115,6 +115,25 @@ def parse(raw: bytes, name: str = "journal") -> list[dict]:
     return [_upcast(r, name) for r in records]
 
 
+def parse_tail(raw: bytes, name: str, first_seq: int, prev: str) -> list[dict]:
+    """Check the records that follow a known, already checked record (seq first_seq - 1)."""
+    if not raw:
+        return []
+    lines = raw.split(b"\n")
+    tail = lines.pop()
+    records = []
+    for i, line in enumerate(lines):
+        records.append(_check_line(line, first_seq + i, prev, name))
+        prev = records[-1]["hash"]
+    if tail:
+        n = first_seq + len(lines)
+        raise JournalError(
+            f"{name}: record {n} is torn (the last line is incomplete, {len(tail)} bytes "
+            f"without an end of line); `referee repair` removes only that tail",
+            record=n, torn=True)
+    return records
+
+
 def _check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
     try:
         rec = json.loads(line)

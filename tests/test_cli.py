@@ -113,7 +113,8 @@ def test_status_json_contract_and_every_listed_order_is_accepted(game, cli, tmp_
 
 def test_status_for_the_side_not_waited_on(game, cli):
     view = json.loads(cli("status", game, "--as", "entente", "--format", "json").stdout)
-    assert view["waiting_on"] == "german" and view["legal"] == []
+    assert view["waiting_on"] == "german"
+    assert view["legal"] == ["propose armistice", "surrender"]     # at any time (3.2, 3.3)
 
 
 def test_show_json_contract_and_hand_secrecy(game, cli):

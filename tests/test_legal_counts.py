@@ -18,15 +18,18 @@ def test_1914_german_opening_card_decision(tmp_path):
     - play offensive, play limited_offensive: the two Offensive-type card types (9.1);
     - Strategic Reserves! does not open a turn (9.6, played with a move);
     - the German Military Crisis! is the Entente's card (9.9), never a crisis for him;
-    - pass.
-    = 3 orders.
+    - pass;
+    - at any time: propose armistice (3.2), surrender (3.3, allowed: 12 VP is a Stalemate,
+      so nobody is winning).
+    = 5 orders.
     """
     sc = position("1914", player="german", hands={
         "german": ["off-01", "off-02", "loff-01", "reserves-01", "crisis-german-01"],
         "entente": ["off-03"]})
     j = new_game(tmp_path, sc)
-    assert sorted(legal(j, "german")) == ["pass", "play limited_offensive", "play offensive"]
-    assert legal(j, "entente") == []
+    assert sorted(legal(j, "german")) == ["pass", "play limited_offensive", "play offensive",
+                                          "propose armistice", "surrender"]
+    assert legal(j, "entente") == ["propose armistice", "surrender"]
 
 
 def test_1914_german_offensive_orders_of_the_7th_army(tmp_path):
@@ -41,19 +44,22 @@ def test_1914_german_offensive_orders_of_the_7th_army(tmp_path):
     - rail (4.4), three areas through German areas: strasbourg, mulhouse; pfalz,
       saarbrucken, sarrebourg; koblenz, trier, morhange, metz, thionville = 10;
     - Strategic Reserves! (9.6): any German-Friendly area reachable through German areas,
-      all 15 but Colmar itself = 14.
-    = 32 orders.
+      all 15 but Colmar itself = 14;
+    - Colmar is a German supply source, so the army may go into the EFT box as its whole
+      move (the access rule games/ttlm/map.yaml reconstructs) = 1.
+    = 33 orders.
     """
     sc = position("1914", player="german", hands={
         "german": ["off-01", "reserves-01"], "entente": ["off-03"]})
     j = new_game(tmp_path, sc)
     g.submit(j, "german", ["play offensive"])
-    mine = [o for o in legal(j, "german") if o.split()[1].startswith("ge-7")]
+    mine = [o for o in legal(j, "german") if o.split()[1:2] and o.split()[1].startswith("ge-7")]
     assert len([o for o in mine if o.startswith("move ge-7 ")]) == 4
     assert len([o for o in mine if o.startswith("move ge-7:")]) == 4
     assert len([o for o in mine if o.startswith("rail ")]) == 10
     assert len([o for o in mine if o.startswith("reserves ")]) == 14
-    assert len(mine) == 32
+    assert "eft ge-7" in mine
+    assert len(mine) == 33
 
 
 def test_a_pass_move(tmp_path):
@@ -66,8 +72,9 @@ def test_a_pass_move(tmp_path):
       (thionville, saarbrucken, morhange; luxembourg, trier, pfalz, strasbourg,
       sarrebourg; eifel, koblenz, colmar);
     - discard ersatz_2 (no card played yet) = 1;
-    - end turn = 1.
-    = 16 orders.
+    - end turn = 1;
+    - propose armistice, surrender (at any time, 3.2, 3.3) = 2.
+    = 18 orders.
     """
     sc = position("1914", player="german", hands={"german": ["ers2-01"], "entente": ["off-03"]},
                   units=["ge-i-01 ge infantry metz", "fr-i-02 fr infantry paris"])
@@ -78,7 +85,7 @@ def test_a_pass_move(tmp_path):
         "move ge-i-01 morhange", "move ge-i-01 saarbrucken", "move ge-i-01 thionville"]
     assert len([o for o in orders if o.startswith("rail")]) == 11
     assert "discard ersatz_2" in orders and "end turn" in orders
-    assert len(orders) == 16
+    assert len(orders) == 18
 
 
 def test_a_cavalry_next_to_a_disputed_area(tmp_path):
@@ -93,8 +100,8 @@ def test_a_cavalry_next_to_a_disputed_area(tmp_path):
     - rail from Aachen through German areas: eifel, cologne; koblenz, trier,
       luxembourg; pfalz, saarbrucken, thionville = 8.
     The infantry in Liège may go to Eifel or Aachen (Friendly) only = 2; it may not
-    rail (Liège is not Friendly). End movement = 1.
-    = 23 orders.
+    rail (Liège is not Friendly). End movement = 1. Propose armistice, surrender = 2.
+    = 25 orders.
     """
     sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]},
                   units=["ge-c-01 ge cavalry aachen", "ge-i-05 ge infantry liege",
@@ -110,7 +117,7 @@ def test_a_cavalry_next_to_a_disputed_area(tmp_path):
     assert len([o for o in orders if o.startswith("rail ge-c-01")]) == 8
     assert sorted(o for o in orders if "ge-i-05" in o) == [
         "move ge-i-05 aachen", "move ge-i-05 eifel"]
-    assert len(orders) == 23
+    assert len(orders) == 25
 
 
 def test_a_rail_network_with_a_full_area_in_the_middle(tmp_path):

@@ -14,11 +14,29 @@ def _pass_turn(path, side):
     return r
 
 
+def _quietly(path):
+    """Answer everything but the card-or-pass decision: place reinforcements where first
+    allowed, spend no Build Points, take forced choices in listed order."""
+    from referee.engine import legal_orders
+    from referee.engine.orders import format_order
+    while True:
+        game = g.open_game(path)
+        st = game.state
+        if st.phase == "over" or st.pending.kind == "card_or_pass":
+            return st
+        side = st.pending.side
+        orders = [format_order(o) for o in legal_orders(st, game.data, side)
+                  if o.kind != "armistice"]
+        order = "done" if "done" in orders and st.pending.kind == "production" else orders[0]
+        r = g.submit(path, side, [order])
+        assert r.rejected is None, r.rejected
+
+
 def test_passing_through_every_turn_reaches_the_end_and_verifies(game, cli, data):
     seen_turns = []
     winters_reshuffled = []
     while True:
-        st = g.open_game(game).state
+        st = _quietly(game)
         if st.phase == "over":
             break
         assert st.pending.kind == "card_or_pass"
@@ -80,6 +98,8 @@ def test_an_offensive_turn_resets_the_pass_count(game):
     assert st.phase == "player_turn" and st.pending.side == "entente"
     _pass_turn(game, "entente")
     st = g.open_game(game).state
+    assert st.phase == "production" and st.pending.kind == "production"
+    st = _quietly(game)
     assert st.turn == 2 and st.pending.side == "german"
 
 
@@ -110,8 +130,10 @@ def test_same_orders_same_secret_give_identical_events(tmp_path, cli, secret_fil
         p = tmp_path / name
         assert cli("new", p, "--scenario", "1914", "--game-id", "same",
                    "--secret-file", secret_file).exit_code == 0
-        for side in ("german", "entente", "german"):
+        for side in ("german", "entente"):
             _pass_turn(p, side)
+        _quietly(p)
+        _pass_turn(p, "german")
         paths.append(p)
     ra, rb = (Journal(p).read() for p in paths)
     assert len(ra) == len(rb)

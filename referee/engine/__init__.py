@@ -10,6 +10,7 @@ from ..dice import Dice
 from ..errors import IllegalOrderError
 from ..gamedata import GameData
 from . import flow  # noqa: F401  (registers the decision kinds)
+from . import victory
 from .core import DECISIONS, Ctx, Violation
 from .events import Ev, evolve
 from .orders import Ord, format_order
@@ -23,13 +24,35 @@ def pending_prompt(state: State, data: GameData) -> str:
     return DECISIONS[state.pending.kind].prompt(state, data)
 
 
+def acting(state: State, side: str) -> bool:
+    """Whether side may answer the pending decision now (both sides at once in production)."""
+    p = state.pending
+    if p is None:
+        return False
+    if p.side == side:
+        return True
+    spec = DECISIONS[p.kind]
+    return bool(spec.extra.get("both_sides")) and side not in (state.production or {}).get(
+        "done", [])
+
+
+def waiting_on(state: State) -> list[str]:
+    """Every side the referee is waiting on, the pending side first."""
+    if state.pending is None:
+        return []
+    first = state.pending.side
+    return [first] + [s for s in ("german", "entente") if s != first and acting(state, s)]
+
+
 def check(state: State, data: GameData, order: Ord, side: str) -> Violation | None:
     """The rule an order breaks now, or None when it is legal (single source of legality)."""
     if state.phase == "over" or state.pending is None:
         return Violation("2.0 VI", "the game is over; no more orders are taken")
+    if order.kind == "armistice":
+        return victory.armistice_violation(state, data, order, side)
     p = state.pending
     spec = DECISIONS[p.kind]
-    if p.side != side:
+    if not acting(state, side):
         return Violation(spec.rule, f"it is not the {side} player's decision: the referee is "
                                     f"waiting on the {p.side} player "
                                     f"({spec.prompt(state, data)})")
@@ -43,11 +66,16 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
 def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
     """Every order side may give now, in canonical order (python-chess legal_moves)."""
     p = state.pending
-    if state.phase == "over" or p is None or p.side != side:
+    if state.phase == "over" or p is None:
         return []
-    spec = DECISIONS[p.kind]
-    return [o for o in spec.candidates(state, data, side)
-            if spec.check(state, data, o, side) is None]
+    out: list[Ord] = []
+    if acting(state, side):
+        spec = DECISIONS[p.kind]
+        out = [o for o in spec.candidates(state, data, side)
+               if spec.check(state, data, o, side) is None]
+    out += [o for o in victory.armistice_orders(state, data, side)
+            if victory.armistice_violation(state, data, o, side) is None]
+    return out
 
 
 def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
@@ -55,14 +83,30 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
     """Events an order produces (and the state after them); IllegalOrderError if not legal.
 
     After the order's own events the sequence of play runs on by itself
-    through every step that needs no choice, up to the next decision.
+    through every step that needs no choice, up to the next decision; a
+    decisive victory then ends the game at once (3.2).
     """
     v = check(state, data, order, side)
     if v is not None:
         raise IllegalOrderError(text or format_order(order), v.rule, v.reason)
     ctx = Ctx(state.clone(), data, dice)
-    DECISIONS[state.pending.kind].apply(ctx, order, side)
+    if order.kind == "armistice":
+        victory.apply_armistice(ctx, order, side)
+    else:
+        DECISIONS[state.pending.kind].apply(ctx, order, side)
+    victory.check_decisive(ctx)
     return ctx.events, ctx.state
 
 
-__all__ = ["check", "decide", "evolve", "legal_orders", "pending_prompt", "Ctx", "Violation"]
+def is_private(state: State, order: Ord) -> bool:
+    """Whether an order's text stays secret to its side: sealed production, hidden templates."""
+    from .movement import private_order
+
+    p = state.pending
+    if p is not None and DECISIONS[p.kind].extra.get("private") and order.kind != "armistice":
+        return True
+    return private_order(state, order)
+
+
+__all__ = ["check", "decide", "evolve", "is_private", "legal_orders", "pending_prompt",
+           "waiting_on", "Ctx", "Violation"]

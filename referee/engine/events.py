@@ -444,6 +444,197 @@ class CombatPhaseEnded(Ev):
     type: Literal["CombatPhaseEnded"] = "CombatPhaseEnded"
 
 
+# ---------------------------------------------------------------- reinforcements
+
+class ReinforcementsDue(Ev):
+    """What arrives for one side this turn, from the Game Events chart (2.0 I)."""
+
+    type: Literal["ReinforcementsDue"] = "ReinforcementsDue"
+    side: str
+    items: list[dict[str, str]]
+    swaps: list[dict[str, str]] = []
+
+
+class UnitPlaced(Ev):
+    """An arriving unit placed on the map (2.0 I)."""
+
+    type: Literal["UnitPlaced"] = "UnitPlaced"
+    side: str
+    unit: str                          # army id, or nation:kind
+    area: str
+    into: str | None = None
+    new_id: str | None = None
+
+
+class ReinforcementLost(Ev):
+    """A reinforcement that cannot arrive (11.1, 8.2.2) or find a place."""
+
+    type: Literal["ReinforcementLost"] = "ReinforcementLost"
+    side: str
+    unit: str
+    reason: str
+
+
+class CommonwealthSwapped(Ev):
+    """A Commonwealth unit took the place of a UK infantry unit on the map (8.2.3)."""
+
+    type: Literal["CommonwealthSwapped"] = "CommonwealthSwapped"
+    side: str
+    unit: str
+    name: str
+    replaced: str | None = None
+    area: str | None = None
+    new_id: str | None = None
+
+
+# ---------------------------------------------------------------- production
+
+class OutOfSupply(Ev):
+    """Units found out of supply in the production phase (2.0 V.1, 6.5)."""
+
+    type: Literal["OutOfSupply"] = "OutOfSupply"
+    side: str
+    units: list[str]
+
+
+class FortReduced(Ev):
+    """An unsupplied fort loses a step (6.5)."""
+
+    type: Literal["FortReduced"] = "FortReduced"
+    fort: str
+    area: str
+    strength: int
+
+
+class AttritionDue(Ev):
+    """Unsupplied armies that must each lose a unit of their owner's choice (6.5)."""
+
+    type: Literal["AttritionDue"] = "AttritionDue"
+    side: str
+    armies: list[str]
+
+
+class AttritionTaken(Ev):
+    """An unsupplied army lost a unit (6.5)."""
+
+    type: Literal["AttritionTaken"] = "AttritionTaken"
+    side: str
+    army: str
+    unit: str
+    nation: str
+    kind: str
+
+
+class ProductionBegan(Ev):
+    """Build points for both sides this production phase (7.0, Build Points chart)."""
+
+    type: Literal["ProductionBegan"] = "ProductionBegan"
+    bp: dict[str, int]
+
+
+class ProductionOrdered(Ev):
+    """A production order, sealed until both sides have given theirs (7.0)."""
+
+    type: Literal["ProductionOrdered"] = "ProductionOrdered"
+    side: str
+    secret: Secret
+
+
+class ProductionDone(Ev):
+    """A side has given all its production orders (7.0)."""
+
+    type: Literal["ProductionDone"] = "ProductionDone"
+    side: str
+
+
+class ProductionRevealed(Ev):
+    """Both plans are in: each side's orders, now public, applied in a fixed order (7.0)."""
+
+    type: Literal["ProductionRevealed"] = "ProductionRevealed"
+    side: str
+    orders: list[str]
+    spent: int
+    lost: int
+
+
+class UnitBuilt(Ev):
+    """A unit bought from the force pool (7.2, 7.6)."""
+
+    type: Literal["UnitBuilt"] = "UnitBuilt"
+    side: str
+    unit: str                          # nation:kind
+    area: str
+    into: str | None = None
+    new_id: str | None = None
+    cost: int = 1
+
+
+class ArmyRebuilt(Ev):
+    """An eliminated army rebuilt, empty (7.3)."""
+
+    type: Literal["ArmyRebuilt"] = "ArmyRebuilt"
+    side: str
+    army: str
+    area: str
+
+
+class UnitEntrenched(Ev):
+    """A unit entrenched (7.4)."""
+
+    type: Literal["UnitEntrenched"] = "UnitEntrenched"
+    side: str
+    unit: str
+
+
+class InfantryUpgraded(Ev):
+    """A German infantry unit became Stoßtruppen (7.5)."""
+
+    type: Literal["InfantryUpgraded"] = "InfantryUpgraded"
+    side: str
+    unit: str
+    new_id: str | None = None
+
+
+class EftLossesDue(Ev):
+    """EFT box loss roll: one die per 5 BP of units (or part); each 1 costs a unit (2.0 V.4)."""
+
+    type: Literal["EftLossesDue"] = "EftLossesDue"
+    bp: int
+    dice: list[int]
+    losses: int
+
+
+class EftUnitLost(Ev):
+    """A unit in the EFT box eliminated (2.0 V.4)."""
+
+    type: Literal["EftUnitLost"] = "EftUnitLost"
+    unit: str
+    nation: str
+    kind: str
+
+
+class ProductionEnded(Ev):
+    """The production phase is over (2.0 V)."""
+
+    type: Literal["ProductionEnded"] = "ProductionEnded"
+
+
+# ---------------------------------------------------------------- armistice
+
+class ArmisticeProposed(Ev):
+    """A side proposes an armistice (3.2)."""
+
+    type: Literal["ArmisticeProposed"] = "ArmisticeProposed"
+    side: str
+
+
+class ArmisticeRefused(Ev):
+    """The other side refuses the armistice; play goes on (3.2)."""
+
+    type: Literal["ArmisticeRefused"] = "ArmisticeRefused"
+    side: str
+
+
 class SecretRevealed(Ev):
     """The dice secret was published so that anyone can check every die (dice.py)."""
 
@@ -459,7 +650,11 @@ Event = Annotated[Union[
     CrisisEnded, CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
     OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep, FireResolved, HitsToPay,
     LossTaken, HitsLost, FortDestroyed, UnitRetreated, BiplaneReacts, BattleEnded,
-    CombatPhaseEnded,
+    CombatPhaseEnded, ReinforcementsDue, UnitPlaced, ReinforcementLost, CommonwealthSwapped,
+    OutOfSupply, FortReduced, AttritionDue, AttritionTaken, ProductionBegan, ProductionOrdered,
+    ProductionDone, ProductionRevealed, UnitBuilt, ArmyRebuilt, UnitEntrenched,
+    InfantryUpgraded, EftLossesDue, EftUnitLost, ProductionEnded, ArmisticeProposed,
+    ArmisticeRefused,
 ], Field(discriminator="type")]
 
 EVENT_LIST = TypeAdapter(list[Event])
@@ -493,6 +688,8 @@ def _phase(s: State, e: PhaseBegan, d: GameData) -> None:
         s.turn_state = None
     if e.phase == "reinforcements":
         s.consecutive_passes = 0
+    if e.phase == "production":
+        s.production = {}
 
 
 def _turn_began(s: State, e: PlayerTurnBegan, d: GameData) -> None:
@@ -593,7 +790,11 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
     unit, into, ts = m["unit"], m["into"], s.turn_state
     if unit in s.armies:
         army = s.armies[unit]
-        army.area = e.to_area
+        if e.mode == "eft":
+            army.status = "eft" if e.to_area == "eft" else "map"
+            army.area = None if e.to_area == "eft" else e.to_area
+        else:
+            army.area = e.to_area
         for pid in m["taking"]:
             p = s.pieces.pop(pid)
             key = f"{p.nation}:{p.kind}"
@@ -842,6 +1043,152 @@ def _combat_ended(s: State, e: CombatPhaseEnded, d: GameData) -> None:
     s.battle = None
 
 
+def _due(s: State, e: ReinforcementsDue, d: GameData) -> None:
+    s.arrivals[e.side] = [dict(i) for i in e.items]
+    s.swaps_due[e.side] = [dict(i) for i in e.swaps]
+
+
+def _drop_arrival(s: State, side: str, unit: str) -> None:
+    items = s.arrivals.get(side, [])
+    for i, item in enumerate(items):
+        if item["unit"] == unit:
+            del items[i]
+            return
+
+
+def _placed(s: State, e: UnitPlaced, d: GameData) -> None:
+    _drop_arrival(s, e.side, e.unit)
+    if ":" not in e.unit:
+        army = s.armies[e.unit]
+        army.status, army.area, army.entrenched, army.contents = "map", e.area, False, {}
+        return
+    _add_unit(s, e.unit, e.area, e.into, e.new_id)
+
+
+def _add_unit(s: State, key: str, area: str, into: str | None, new_id: str | None) -> None:
+    nation, kind = key.split(":")
+    s.pool[nation][kind] -= 1
+    if into:
+        contents = s.armies[into].contents
+        contents[key] = contents.get(key, 0) + 1
+    else:
+        s.pieces[new_id] = Piece(new_id, nation, kind, area, False)
+        prefix, num = new_id.rsplit("-", 1)
+        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+
+
+def _lost_arrival(s: State, e: ReinforcementLost, d: GameData) -> None:
+    _drop_arrival(s, e.side, e.unit)
+
+
+def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
+    due = s.swaps_due.get(e.side, [])
+    if due:
+        due.pop(0)
+    if e.replaced is None:
+        return
+    if e.replaced in s.pieces:
+        old = s.pieces.pop(e.replaced)
+        s.pool["uk"]["commonwealth"] -= 1
+        s.pieces[e.new_id] = Piece(e.new_id, "uk", "commonwealth", old.area, old.entrenched)
+        prefix, num = e.new_id.rsplit("-", 1)
+        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+    else:
+        army_id, key = template_key(s, e.replaced)
+        _take_piece(s, e.replaced)
+        contents = s.armies[army_id].contents
+        contents["uk:commonwealth"] = contents.get("uk:commonwealth", 0) + 1
+        s.pool["uk"]["commonwealth"] -= 1
+    _to_pool(s, "uk", "infantry")
+
+
+def _oos(s: State, e: OutOfSupply, d: GameData) -> None:
+    s.production = s.production or {}
+    s.production.setdefault("oos", {})[e.side] = list(e.units)
+
+
+def _fort_reduced(s: State, e: FortReduced, d: GameData) -> None:
+    s.forts[e.fort].strength = e.strength
+
+
+def _attrition_due(s: State, e: AttritionDue, d: GameData) -> None:
+    s.production.setdefault("attrition", {})[e.side] = list(e.armies)
+
+
+def _attrition(s: State, e: AttritionTaken, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+    s.production["attrition"][e.side].remove(e.army)
+
+
+def _production_began(s: State, e: ProductionBegan, d: GameData) -> None:
+    s.production = s.production or {}
+    s.production.update({"bp": dict(e.bp), "plans": {"german": [], "entente": []},
+                         "done": [], "revealed": False})
+
+
+def _ordered(s: State, e: ProductionOrdered, d: GameData) -> None:
+    s.production["plans"][e.side].append(e.secret.data["order"])
+
+
+def _production_done(s: State, e: ProductionDone, d: GameData) -> None:
+    s.production["done"].append(e.side)
+
+
+def _revealed_plan(s: State, e: ProductionRevealed, d: GameData) -> None:
+    s.production["revealed"] = True
+
+
+def _built(s: State, e: UnitBuilt, d: GameData) -> None:
+    _add_unit(s, e.unit, e.area, e.into, e.new_id)
+
+
+def _rebuilt(s: State, e: ArmyRebuilt, d: GameData) -> None:
+    army = s.armies[e.army]
+    army.status, army.area, army.entrenched, army.contents = "map", e.area, False, {}
+
+
+def _entrenched(s: State, e: UnitEntrenched, d: GameData) -> None:
+    (s.armies.get(e.unit) or s.pieces[e.unit]).entrenched = True
+
+
+def _upgraded(s: State, e: InfantryUpgraded, d: GameData) -> None:
+    if e.unit in s.pieces:
+        old = s.pieces.pop(e.unit)
+        s.pieces[e.new_id] = Piece(e.new_id, "ge", "stosstruppen", old.area, False)
+        prefix, num = e.new_id.rsplit("-", 1)
+        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+    else:
+        army_id, _ = template_key(s, e.unit)
+        _take_piece(s, e.unit)
+        contents = s.armies[army_id].contents
+        contents["ge:stosstruppen"] = contents.get("ge:stosstruppen", 0) + 1
+    _to_pool(s, "ge", "infantry")
+    s.pool["ge"]["stosstruppen"] -= 1
+
+
+def _eft_due(s: State, e: EftLossesDue, d: GameData) -> None:
+    s.production["eft_losses"] = e.losses
+
+
+def _eft_lost(s: State, e: EftUnitLost, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+    s.production["eft_losses"] -= 1
+
+
+def _production_ended(s: State, e: ProductionEnded, d: GameData) -> None:
+    s.production = None
+
+
+def _proposed(s: State, e: ArmisticeProposed, d: GameData) -> None:
+    s.armistice = e.side
+
+
+def _refused(s: State, e: ArmisticeRefused, d: GameData) -> None:
+    s.armistice = None
+
+
 _HANDLERS = {
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
@@ -859,6 +1206,15 @@ _HANDLERS = {
     "HitsToPay": _to_pay, "LossTaken": _loss, "HitsLost": _hits_lost,
     "FortDestroyed": _fort_gone, "UnitRetreated": _retreated, "BiplaneReacts": _reacts,
     "BattleEnded": _battle_ended, "CombatPhaseEnded": _combat_ended,
+    "ReinforcementsDue": _due, "UnitPlaced": _placed, "ReinforcementLost": _lost_arrival,
+    "CommonwealthSwapped": _swapped, "OutOfSupply": _oos, "FortReduced": _fort_reduced,
+    "AttritionDue": _attrition_due, "AttritionTaken": _attrition,
+    "ProductionBegan": _production_began, "ProductionOrdered": _ordered,
+    "ProductionDone": _production_done, "ProductionRevealed": _revealed_plan,
+    "UnitBuilt": _built, "ArmyRebuilt": _rebuilt, "UnitEntrenched": _entrenched,
+    "InfantryUpgraded": _upgraded, "EftLossesDue": _eft_due, "EftUnitLost": _eft_lost,
+    "ProductionEnded": _production_ended, "ArmisticeProposed": _proposed,
+    "ArmisticeRefused": _refused,
 }
 
 __all__ = ["Army", "Fort", "Piece", "other"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 
 from ..gamedata import GameData
-from . import combat, movement
+from . import combat, movement, production, reinforce
 from .armies import apply_suppress, suppress_candidates, suppress_violation
 from .cards import can_play_offensive, draw, first_card, offensive_as, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
@@ -41,9 +41,9 @@ from .victory import victory_level
 def begin_seasonal_turn(ctx: Ctx) -> None:
     """Start a seasonal turn with Phase I, placing reinforcements (2.0 I)."""
     ctx.emit(PhaseBegan(phase="reinforcements", turn=ctx.state.turn))
-    # Reinforcements from the Game Events chart arrive here (2.0 I); their
-    # placement decisions continue with after_reinforcements.
-    after_reinforcements(ctx)
+    reinforce.arrivals(ctx)
+    if not reinforce.next_placement(ctx):
+        after_reinforcements(ctx)
 
 
 def after_reinforcements(ctx: Ctx) -> None:
@@ -78,11 +78,12 @@ def end_player_turn(ctx: Ctx) -> None:
 # ---------------------------------------------------------------- V  production
 
 def begin_production(ctx: Ctx) -> None:
-    """The production phase (2.0 V): supply, build points, excess cards, EFT box losses."""
+    """The production phase (2.0 V): supply, build points, excess cards, EFT box losses.
+
+    production.py runs V.1 to V.4 in order and ends with advance_season.
+    """
     ctx.emit(PhaseBegan(phase="production", turn=ctx.state.turn))
-    # V.1 check supply, V.2 spend build points, V.3 discard excess cards and
-    # V.4 EFT box losses come here (6.0, 7.0); they continue with advance_season.
-    advance_season(ctx)
+    production.check_supply(ctx)
 
 
 # ---------------------------------------------------------------- VI  advance the season
@@ -169,7 +170,7 @@ MOVE_CHECKS = {
     "move": movement.move_violation, "rail": movement.rail_violation,
     "strategic": movement.strategic_violation, "sea": movement.sea_violation,
     "reserves": movement.reserves_violation, "evacuate": movement.evacuate_violation,
-    "suppress": suppress_violation,
+    "suppress": suppress_violation, "eft": movement.eft_violation,
 }
 MOVE_KINDS = tuple(MOVE_CHECKS)
 
@@ -177,6 +178,7 @@ MOVE_KINDS = tuple(MOVE_CHECKS)
 def _movement_candidates(s: State, d: GameData, side: str):
     yield from movement.move_candidates(s, d, side)
     yield from movement.whole_move_candidates(s, d, side)
+    yield from movement.eft_candidates(s, d, side)
     yield from suppress_candidates(s, d, side)
     for key in _hand_keys(s, d, side):
         if key in CRISIS_KEYS:
@@ -208,6 +210,8 @@ def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
     resume = ctx.state.pending.kind
     if o.kind == "suppress":
         apply_suppress(ctx, o, side)
+    elif o.kind == "eft":
+        movement.apply_eft(ctx, o, side)
     elif o.kind in MOVE_CHECKS:
         movement.apply_move(ctx, o, side)
     elif isinstance(o, PlayCard):

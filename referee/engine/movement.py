@@ -522,6 +522,86 @@ def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violati
     return _stack_violation(s, d, m, o.to)
 
 
+def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
+    """Why a move into or out of the EFT box is illegal now (games/ttlm reconstruction)."""
+    if side != "german":
+        return Violation("2.0 V.4", "only the German moves units into the EFT box")
+    unit = o.unit
+    if unit in s.armies:
+        a = s.armies[unit]
+        where = {"map": a.area, "eft": "eft"}.get(a.status)
+        inside = a.status == "eft"
+        if d.nation_side[a.nation] != side:
+            where = None
+    elif unit in s.pieces and s.pieces[unit].nation == "ge":
+        where = s.pieces[unit].area
+        inside = where == "eft"
+    else:
+        return Violation("2.0 V.4", f"{unit} is not a German army or stand-alone unit")
+    if where is None:
+        return Violation("2.0 V.4", f"{unit} is not in play")
+    ts = s.turn_state
+    if unit in ts.moved:
+        return Violation("4.1", f"{unit} has already moved this player turn")
+    if ts.mode == "pass" and ts.moves >= 1:
+        return Violation("2.0 II.1", "a passing player moves one unit only")
+    sources = {a.id for a in d.map.areas if a.supply_source == "german"}
+    if not inside:
+        if o.to is not None:
+            return Violation("2.0 V.4", f"{unit} is not in the EFT box")
+        if where not in sources or s.status(where, side, d) != "friendly":
+            return Violation("2.0 V.4", "a unit enters the EFT box from a Friendly German "
+                                        "supply source area, as its whole move")
+        if unit in s.armies and unit in ts.received:
+            return Violation("4.1", f"units moved into army {unit} this turn")
+        return None
+    if o.to is None or o.to not in sources or s.status(o.to, side, d) != "friendly":
+        return Violation("2.0 V.4", "a unit leaves the EFT box for a Friendly German supply "
+                                    "source area")
+    mover = Mover(unit, side, "ge", "army" if unit in s.armies else s.pieces[unit].kind, "eft",
+                  army=s.armies.get(unit), piece=s.pieces.get(unit))
+    return _stack_violation(s, d, mover, o.to)
+
+
+def eft_candidates(s: State, d: GameData, side: str):
+    """Moves into and out of the EFT box worth checking."""
+    from .orders import Eft
+
+    if side != "german":
+        return
+    sources = sorted(a.id for a in d.map.areas if a.supply_source == "german")
+    for a in sorted(s.armies.values(), key=lambda a: a.id):
+        if a.nation == "ge" and a.status == "map" and a.area in sources:
+            yield Eft(unit=a.id)
+        elif a.nation == "ge" and a.status == "eft":
+            for to in sources:
+                yield Eft(unit=a.id, to=to)
+    for p in sorted(s.pieces.values(), key=lambda p: p.id):
+        if p.nation != "ge":
+            continue
+        if p.area in sources:
+            yield Eft(unit=p.id)
+        elif p.area == "eft":
+            for to in sources:
+                yield Eft(unit=p.id, to=to)
+
+
+def apply_eft(ctx: Ctx, o, side: str) -> None:
+    """Move a unit into or out of the EFT box."""
+    s = ctx.state
+    if o.unit in s.armies:
+        a = s.armies[o.unit]
+        frm = a.area if a.status == "map" else "eft"
+        kind, nation = "army", a.nation
+    else:
+        p = s.pieces[o.unit]
+        frm, kind, nation = p.area, p.kind, p.nation
+    to = o.to or "eft"
+    ctx.emit(UnitMoved(side=side, mode="eft", from_area=frm, to_area=to, path=[to],
+                       unit=o.unit, kind=kind, nation=nation))
+    settle(ctx, [frm, to])
+
+
 def whole_move_candidates(s: State, d: GameData, side: str):
     """Rail, strategic, sea, reserves and evacuation moves worth checking."""
     from .cards import first_card

@@ -200,10 +200,80 @@ class Annihilate(Ord):
     kind: Literal["annihilate"] = "annihilate"
 
 
+class Place(Ord):
+    """Place an arriving reinforcement: an army by id, or a unit by nation and type (2.0 I)."""
+
+    kind: Literal["place"] = "place"
+    unit: str                          # army id, or nation:kind
+    area: str
+    into: str | None = None
+
+
+class Swap(Ord):
+    """Swap the arriving Commonwealth unit for this UK infantry unit on the map (8.2.3)."""
+
+    kind: Literal["swap"] = "swap"
+    unit: str
+
+
+class Buy(Ord):
+    """Announce the number of cards bought this Production phase, 1 BP each (7.1)."""
+
+    kind: Literal["buy"] = "buy"
+    count: int = Field(ge=1)
+
+
+class Build(Ord):
+    """Build a unit in a supplied Friendly or Disputed area, or into an army there (7.2, 7.6)."""
+
+    kind: Literal["build"] = "build"
+    unit: str                          # nation:kind
+    area: str
+    into: str | None = None
+
+
+class Rebuild(Ord):
+    """Rebuild an eliminated army, empty, in its home country (7.3)."""
+
+    kind: Literal["rebuild"] = "rebuild"
+    army: str
+    area: str
+
+
+class Entrench(Ord):
+    """Entrench up to four units for 1 BP (an army is one unit) (7.4)."""
+
+    kind: Literal["entrench"] = "entrench"
+    units: tuple[str, ...]
+
+
+class Upgrade(Ord):
+    """Upgrade one German infantry unit to Stoßtruppen for 1 BP (7.5)."""
+
+    kind: Literal["upgrade"] = "upgrade"
+    unit: str
+
+
+class Eft(Ord):
+    """Move a German unit into the Eastern Front Transit box, or back out (2.0 V.4, games/ttlm)."""
+
+    kind: Literal["eft"] = "eft"
+    unit: str
+    to: str | None = None              # None: into the box; an area: out of it
+
+
+class Armistice(Ord):
+    """Propose, accept or refuse an armistice (3.2), or resign (3.3)."""
+
+    kind: Literal["armistice"] = "armistice"
+    act: Literal["propose", "accept", "refuse", "surrender"]
+
+
 Order = Annotated[Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
                         Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse, Done,
                         DeclareBattle, Bonus, Keep, Fight, Retreat, React, Lose, Ersatz,
-                        Annihilate],
+                        Annihilate, Place, Swap, Buy, Build, Rebuild, Entrench, Upgrade, Eft,
+                        Armistice],
                   Field(discriminator="kind")]
 ORDER = TypeAdapter(Order)
 
@@ -225,6 +295,24 @@ def format_order(order: Ord) -> str:
         return f"{k} {order.unit}"
     if k == "ersatz":
         return f"ersatz {order.card}"
+    if k in ("place", "build"):
+        nation, _, kind = order.unit.partition(":")
+        what = f"{nation} {kind}" if kind else order.unit
+        return f"{k} {what} {order.area}" + (f" into {order.into}" if order.into else "")
+    if k == "swap":
+        return f"swap {order.unit}"
+    if k == "buy":
+        return f"buy {order.count}"
+    if k == "rebuild":
+        return f"rebuild {order.army} {order.area}"
+    if k == "entrench":
+        return "entrench " + " ".join(order.units)
+    if k == "upgrade":
+        return f"upgrade {order.unit}"
+    if k == "eft":
+        return f"eft {order.unit}" + (f" {order.to}" if order.to else "")
+    if k == "armistice":
+        return "surrender" if order.act == "surrender" else f"{order.act} armistice"
     if k == "pass":
         return "pass"
     if k == "end_movement":
@@ -452,9 +540,80 @@ def _remove(r: Reader) -> Ord:
 
 
 def _refuse(r: Reader) -> Ord:
+    if r.keyword("armistice"):
+        r.expect_end()
+        return Armistice(act="refuse")
     r.keyword("crisis")
     r.expect_end()
     return CrisisRefuse()
+
+
+_NATIONS = ("ge", "fr", "uk", "be", "us")
+
+
+def _what(r: Reader) -> str:
+    """An army id, or 'NATION KIND' (e.g. 'fr infantry') as nation:kind."""
+    w = r.word("a unit").casefold()
+    if w in _NATIONS:
+        kind = r.word("a unit type").casefold()
+        return f"{w}:{_KIND_WORDS.get(kind.replace('-', '_'), kind)}"
+    if ":" in w and w.split(":")[0] in _NATIONS:
+        nation, _, kind = w.partition(":")
+        return f"{nation}:{_KIND_WORDS.get(kind, kind)}"
+    return w
+
+
+def _place_or_build(factory):
+    def read(r: Reader) -> Ord:
+        unit = _what(r)
+        r.keyword("in", "at", "to")
+        area = r.area()
+        into = r.unit() if r.keyword("into") else None
+        r.expect_end()
+        return factory(unit=unit, area=area, into=into)
+    return read
+
+
+def _buy(r: Reader) -> Ord:
+    w = r.word("a number of cards")
+    if not w.isdigit() or int(w) < 1:
+        raise r.fail(f"{w!r} is not a number of cards")
+    r.keyword("card", "cards")
+    r.expect_end()
+    return Buy(count=int(w))
+
+
+def _rebuild(r: Reader) -> Ord:
+    army = r.unit()
+    r.keyword("in", "at")
+    area = r.area()
+    r.expect_end()
+    return Rebuild(army=army, area=area)
+
+
+def _entrench(r: Reader) -> Ord:
+    units = []
+    while not r.done():
+        units.append(r.unit())
+    if not units:
+        raise r.fail("name the units to entrench")
+    return Entrench(units=tuple(units))
+
+
+def _eft(r: Reader) -> Ord:
+    unit = r.unit()
+    r.keyword("to", "out", "from")
+    to = None if r.done() else r.area()
+    r.expect_end()
+    return Eft(unit=unit, to=to)
+
+
+def _armistice_word(act: str):
+    def read(r: Reader) -> Ord:
+        r.keyword("armistice")
+        r.expect_end()
+        return Armistice(act=act)
+    return read
 
 
 def _simple(factory):
@@ -496,6 +655,18 @@ VERBS = {
     "lose": _unit_order(Lose),
     "ersatz": _ersatz,
     "annihilate": _simple(Annihilate),
+    "place": _place_or_build(Place),
+    "swap": _unit_order(Swap),
+    "buy": _buy,
+    "build": _place_or_build(Build),
+    "rebuild": _rebuild,
+    "entrench": _entrench,
+    "upgrade": _unit_order(Upgrade),
+    "eft": _eft,
+    "propose": _armistice_word("propose"),
+    "accept": _armistice_word("accept"),
+    "surrender": _armistice_word("surrender"),
+    "resign": _armistice_word("surrender"),
 }
 
 

@@ -143,6 +143,10 @@ class State:
     pending: Decision | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
     crisis: dict[str, Any] | None = None                 # a Military Crisis! being answered
+    arrivals: dict[str, list] = field(default_factory=dict)   # reinforcements to place (2.0 I)
+    swaps_due: dict[str, list] = field(default_factory=dict)  # Commonwealth swaps (8.2.3)
+    production: dict[str, Any] | None = None             # the production phase (2.0 V)
+    armistice: str | None = None                         # the side proposing an armistice
     combat: dict[str, Any] | None = None                 # the combat phase of a player turn
     battle: dict[str, Any] | None = None                 # the battle being fought
     suppressed_turn: dict[str, int] = field(default_factory=dict)   # option 15.4.1

@@ -1,9 +1,33 @@
-"""Victory points and the level of victory (3.0-3.3)."""
+"""Victory points, the level of victory, armistice and surrender (3.0-3.3, 8.3.6)."""
 
 from __future__ import annotations
 
 from ..gamedata import GameData, VictoryLevel
-from .state import GERMAN, State
+from .core import Ctx, Violation
+from .events import ArmisticeProposed, ArmisticeRefused, GameEnded
+from .orders import Armistice, Ord
+from .state import GERMAN, State, other
+
+
+def eft_vp(state: State, data: GameData) -> int:
+    """+1 VP per whole 5 BPs of units in the EFT box, 1914-1917 only (3.1; whole fives: our reading)."""
+    years = next((m.years for m in data.charts.victory.modifiers.items if m.id == "eft_box"), [])
+    if data.year(state.turn) not in years:
+        return 0
+    from .production import eft_bp
+    return eft_bp(state, data) // 5
+
+
+def paris_gun_vp(state: State, data: GameData) -> int:
+    """+1 VP while the Paris Gun is in or next to the Paris area (8.3.6)."""
+    near = {"paris", *data.neighbours.get("paris", ())}
+    for p in state.pieces.values():
+        if p.kind == "paris_gun" and p.area in near:
+            return 1
+    for a in state.armies.values():
+        if a.status == "map" and a.area in near and a.contents.get("ge:paris_gun"):
+            return 1
+    return 0
 
 
 def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
@@ -26,9 +50,15 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
         n = state.vp_adjust.get(key, 0)
         if n:
             lines.append((label, n if key.startswith("entente") else -n))
+    eft = eft_vp(state, data)
+    if eft:
+        lines.append(("units in the EFT box, 1 per 5 BP (3.1)", eft))
     blockade = next((r.vp for r in data.charts.total_blockade.by_year if r.year == year), 0)
     if blockade:
         lines.append((f"Total Blockade {year} (3.1)", blockade))
+    gun = paris_gun_vp(state, data)
+    if gun:
+        lines.append(("the Paris Gun in or next to Paris (8.3.6)", gun))
     return lines
 
 
@@ -44,3 +74,74 @@ def victory_level(state: State, data: GameData) -> tuple[int, VictoryLevel]:
     """The modified German VP total and its level of victory (3.1)."""
     vp = sum(v for _, v in vp_breakdown(state, data))
     return vp, level_of(vp, data)
+
+
+def winning(level: VictoryLevel, data: GameData) -> str | None:
+    """Which side a level favours, or None for the stalemate in the middle of the chart."""
+    levels = [lv.id for lv in data.charts.victory.levels]
+    middle = levels.index("stalemate") if "stalemate" in levels else len(levels) // 2
+    i = levels.index(level.id)
+    return None if i == middle else ("german" if i > middle else "entente")
+
+
+def check_decisive(ctx: Ctx) -> None:
+    """A decisive victory ends the game the moment it is reached (3.2)."""
+    s, d = ctx.state, ctx.data
+    if s.phase == "over":
+        return
+    vp, level = victory_level(s, d)
+    if level.id in d.charts.victory.game_ends_on:
+        ctx.emit(GameEnded(reason=f"{level.name} reached (3.2)", vp=vp, level=level.id,
+                           level_name=level.name))
+
+
+def armistice_orders(s: State, d: GameData, side: str):
+    """Orders a side may give at any time: propose, accept or refuse an armistice; resign."""
+    if s.phase == "over":
+        return
+    if s.armistice is None:
+        yield Armistice(act="propose")
+    elif s.armistice != side:
+        yield Armistice(act="accept")
+        yield Armistice(act="refuse")
+    yield Armistice(act="surrender")
+
+
+def armistice_violation(s: State, d: GameData, o: Armistice, side: str) -> Violation | None:
+    """Why an armistice order is illegal now (3.2, 3.3)."""
+    if o.act == "propose":
+        if s.armistice is not None:
+            return Violation("3.2", f"the {s.armistice} player's proposal is still open")
+        return None
+    if o.act in ("accept", "refuse"):
+        if s.armistice is None or s.armistice == side:
+            return Violation("3.2", "there is no armistice proposal from the other side to "
+                                    "answer")
+        return None
+    vp, level = victory_level(s, d)
+    if winning(level, d) == side:
+        return Violation("3.3", f"a player may not resign while he is winning "
+                                f"({level.name}, {vp} VP)")
+    return None
+
+
+def apply_armistice(ctx: Ctx, o: Ord, side: str) -> None:
+    """Record a proposal or refusal; end the game on acceptance or surrender (3.2, 3.3)."""
+    s, d = ctx.state, ctx.data
+    vp, level = victory_level(s, d)
+    if o.act == "propose":
+        ctx.emit(ArmisticeProposed(side=side))
+    elif o.act == "refuse":
+        ctx.emit(ArmisticeRefused(side=side))
+    elif o.act == "accept":
+        ctx.emit(GameEnded(reason=f"armistice proposed by the {other(side)} player and "
+                                  f"accepted (3.2)", vp=vp, level=level.id,
+                           level_name=level.name))
+    else:
+        levels = d.charts.victory.levels
+        i = [lv.id for lv in levels].index(level.id)
+        shift = d.charts.victory.surrender_shift
+        j = max(0, i - shift) if side == "german" else min(len(levels) - 1, i + shift)
+        ctx.emit(GameEnded(reason=f"the {side} player surrenders: the level counts one worse "
+                                  f"for him (3.3)", vp=vp, level=levels[j].id,
+                           level_name=levels[j].name))

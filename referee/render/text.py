@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..gamedata import GameData
+if TYPE_CHECKING:
+    from ..gamedata import GameData
 
 SIDE = {"german": "German", "entente": "Entente", "moderator": "Moderator"}
 

@@ -1,0 +1,645 @@
+"""Phase V, production: supply, build points, excess cards, EFT box losses (2.0 V, 6.0, 7.0).
+
+V.1 Units out of supply suffer attrition (6.5): forts lose a step, armies a
+unit of the owner's choice (at one unit or none they go), other units go.
+V.2 Both sides spend their Build Points "at the same time": each side's
+orders are sealed (secret to him) until both have said 'done'; then the plans
+are revealed and applied in a fixed order: every German order, then every
+Entente order, cards last, German cards first. Unused BPs are lost.
+V.3 Cards over the card limit are discarded by their owner.
+V.4 The EFT box loss roll.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+from ..gamedata import GameData
+from . import flow
+from .armies import template_violation
+from .cards import draw
+from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .events import (
+    ArmyEliminated, ArmyRebuilt, AttritionDue, AttritionTaken, CardsDiscarded, EftLossesDue,
+    EftUnitLost, FortDestroyed, FortReduced, InfantryUpgraded, OutOfSupply, PieceEliminated,
+    ProductionBegan, ProductionDone, ProductionEnded, ProductionOrdered, ProductionRevealed,
+    UnitBuilt, UnitEntrenched,
+)
+from .movement import settle, template_ref
+from .orders import (
+    Build, Buy, Discard, Done, Entrench, Lose, Ord, Rebuild, Upgrade, format_order, parse_order,
+)
+from .state import STACKING_LIMIT, State, template_key
+from .supply import supplied_areas
+
+EFT = "eft"
+
+
+# ---------------------------------------------------------------- V.1 supply (6.0)
+
+def check_supply(ctx: Ctx) -> None:
+    """Find every unsupplied unit of both sides first, then apply attrition (2.0 V.1, 6.5)."""
+    s, d = ctx.state, ctx.data
+    found: dict[str, list[str]] = {}
+    for side in ("german", "entente"):
+        ok = supplied_areas(s, d, side)
+        units = [a.id for a in sorted(s.armies.values(), key=lambda a: a.id)
+                 if a.status == "map" and d.nation_side[a.nation] == side and a.area not in ok]
+        units += [p.id for p in sorted(s.pieces.values(), key=lambda p: p.id)
+                  if p.area in d.areas and d.nation_side[p.nation] == side and p.area not in ok]
+        units += [f.id for f in sorted(s.forts.values(), key=lambda f: f.id)
+                  if d.nation_side[f.nation] == side and f.area not in ok]
+        found[side] = units
+    for side, units in found.items():
+        if not units:
+            continue
+        ctx.emit(OutOfSupply(side=side, units=units))
+        need = []
+        for ref in units:
+            st = ctx.state
+            if ref in st.forts:
+                f = st.forts[ref]
+                if f.strength <= 1:
+                    ctx.emit(FortDestroyed(fort=ref, area=f.area, reason="out of supply at "
+                                                                         "strength 1 (6.5)"))
+                else:
+                    ctx.emit(FortReduced(fort=ref, area=f.area, strength=f.strength - 1))
+            elif ref in st.pieces:
+                p = st.pieces[ref]
+                ctx.emit(PieceEliminated(side=side, unit=ref, nation=p.nation, kind=p.kind,
+                                         area=p.area, rule="6.5",
+                                         reason="a unit on its own out of supply"))
+            else:
+                a = st.armies[ref]
+                if a.strength <= 1:
+                    ctx.emit(ArmyEliminated(side=side, army=ref, area=a.area, rule="6.5",
+                                            reason="out of supply with one unit or none"))
+                else:
+                    need.append(ref)
+        if need:
+            ctx.emit(AttritionDue(side=side, armies=need))
+    settle(ctx, list(d.areas))
+    next_attrition(ctx)
+
+
+def next_attrition(ctx: Ctx) -> None:
+    """Take each owed attrition loss, asking the owner where he has a choice (6.5)."""
+    s, d = ctx.state, ctx.data
+    owed = (s.production or {}).get("attrition", {})
+    for side in ("german", "entente"):
+        for army_id in list(owed.get(side, [])):
+            army = ctx.state.armies[army_id]
+            kinds = sorted(k for k, n in army.contents.items() if n)
+            if len(kinds) == 1:
+                _attrition(ctx, side, army_id, kinds[0])
+            else:
+                prompt(ctx, "attrition", side)
+                return
+    begin_spending(ctx)
+
+
+def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
+    army = ctx.state.armies[army_id]
+    nation, kind = key.split(":")
+    ctx.emit(AttritionTaken(side=side, army=army_id, unit=template_ref(army, key),
+                            nation=nation, kind=kind))
+
+
+def _attrition_candidates(s: State, d: GameData, side: str):
+    for army_id in s.production["attrition"].get(side, []):
+        army = s.armies[army_id]
+        for key in sorted(army.contents):
+            yield Lose(unit=template_ref(army, key))
+
+
+def _attrition_check(s: State, d: GameData, o: Lose, side: str) -> Violation | None:
+    owed = s.production["attrition"].get(side, [])
+    army_id = o.unit.split(":")[0]
+    if army_id not in owed or ":" not in o.unit:
+        return Violation("6.5", f"name a unit of an unsupplied army still to lose one: "
+                                f"{', '.join(owed)}")
+    if not s.armies[army_id].contents.get(template_key(s, o.unit)[1]):
+        return Violation("6.5", f"army {army_id} holds no such unit")
+    return None
+
+
+def _attrition_apply(ctx: Ctx, o: Lose, side: str) -> None:
+    army_id, key = template_key(ctx.state, o.unit)
+    _attrition(ctx, side, army_id, key)
+    next_attrition(ctx)
+
+
+register(DecisionSpec(
+    kind="attrition", rule="6.5",
+    prompt=lambda s, d: (f"{s.pending.side}: each unsupplied army loses one unit of your "
+                         f"choice ({', '.join(s.production['attrition'][s.pending.side])}) "
+                         f"(2.0 V.1, 6.5)"),
+    accepts=("lose",), candidates=_attrition_candidates, check=_attrition_check,
+    apply=_attrition_apply))
+
+
+# ---------------------------------------------------------------- V.2 build points (7.0)
+
+def begin_spending(ctx: Ctx) -> None:
+    """Both sides' Build Points from the chart; both are asked at once, sealed (7.0)."""
+    s, d = ctx.state, ctx.data
+    row = next(b for b in d.charts.build_points.turns if b.turn == s.turn)
+    ctx.emit(ProductionBegan(bp={"german": row.german, "entente": row.entente}))
+    prompt(ctx, "production", "german")
+
+
+def plan(s: State, d: GameData, side: str) -> list[Ord]:
+    """The orders of side's sealed plan so far."""
+    return [parse_order(t, d) for t in s.production["plans"][side]]
+
+
+def _spent(s: State, d: GameData, orders: list[Ord]) -> int:
+    cost = 0
+    entrench = 0
+    for o in orders:
+        if isinstance(o, Buy):
+            cost += o.count
+        elif isinstance(o, Build):
+            cost += build_cost(d, o.unit)
+        elif isinstance(o, (Rebuild, Upgrade)):
+            cost += 1
+        elif isinstance(o, Entrench):
+            entrench += len(o.units)
+    return cost + -(-entrench // 4)
+
+
+def build_cost(d: GameData, unit: str) -> int:
+    """BP cost of a unit (7.6): tanks and Stoßtruppen 2, Commonwealth rebuilt 2, others 1."""
+    nation, kind = unit.split(":")
+    return 2 if kind in ("tank", "stosstruppen", "commonwealth") else 1
+
+
+def left(s: State, d: GameData, side: str, extra: Ord | None = None) -> int:
+    """BPs side has not yet committed (counting extra, an order being checked)."""
+    orders = plan(s, d, side) + ([extra] if extra else [])
+    return s.production["bp"][side] - _spent(s, d, orders)
+
+
+def _available(s: State, d: GameData, unit: str) -> Violation | None:
+    """Availability dates and counter limits of a unit to build (7.6, 8.x)."""
+    nation, kind = unit.split(":")
+    ut = d.units.unit_types.get(kind)
+    if ut is None or kind in ("army", "fort"):
+        return Violation("7.6", f"{kind.replace('_', ' ')} is not bought this way (armies are "
+                                f"rebuilt with 'rebuild', forts never)")
+    if nation not in ut.nations:
+        return Violation("7.6", f"{nation.upper()} has no {kind.replace('_', ' ')} units")
+    avail = d.events.availability.get("build", {})
+    first = None
+    if kind == "tank":
+        first = avail.get("tank", {}).get(nation)
+    elif kind in ("stosstruppen", "paris_gun", "biplane"):
+        first = avail.get(kind, {}).get("from_turn")
+    if first is not None and s.turn < first:
+        return Violation(ut.rule, f"{nation.upper()} {kind.replace('_', ' ')} units may be "
+                                  f"built from {d.label(first)} ({ut.rule})")
+    if kind == "biplane":
+        year = d.year(s.turn)
+        usable = sum(1 for y in d.units.biplane_counter_years.get(nation, []) if y <= year)
+        in_play = s.counters_in_play()[(nation, "biplane")]
+        if in_play >= usable:
+            return Violation("8.3.4", f"every {nation.upper()} Biplane counter marked {year} or "
+                                      f"earlier is already in play")
+    if kind == "commonwealth":
+        swaps = [sw for sw in d.events.commonwealth_swaps.get("swaps", [])
+                 if sw["turn"] <= s.turn]
+        if s.counters_in_play()[("uk", "commonwealth")] >= len(swaps):
+            return Violation("8.2.3", "only a Commonwealth unit already swapped into play and "
+                                      "eliminated may be rebuilt")
+    return None
+
+
+def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | None:
+    if ":" not in o.unit or o.unit.split(":")[0] not in d.nation_side:
+        return Violation("7.2", f"say the nation and the unit type, e.g. 'fr infantry'")
+    nation, kind = o.unit.split(":")
+    if d.nation_side[nation] != side:
+        return Violation("7.2", f"{nation.upper()} units are built by the other side")
+    v = _available(s, d, o.unit)
+    if v:
+        return v
+    orders = plan(s, d, side)
+    same = sum(1 for x in orders if isinstance(x, Build) and x.unit == o.unit)
+    if o.unit == "ge:stosstruppen":
+        same += sum(1 for x in orders if isinstance(x, Upgrade))
+    if s.pool.get(nation, {}).get(kind, 0) - same <= 0:
+        return Violation("11.1", f"no {nation.upper()} {kind.replace('_', ' ')} counter is "
+                                 f"left in the force pool: the counter mix is a hard limit")
+    if o.area not in d.areas:
+        return Violation("4.2", f"{o.area} is not a playable area")
+    if d.areas[o.area].kind == "sea_only" and nation != "uk":
+        return Violation("4.6", "only UK units stand in ENGLAND")
+    if o.area not in supplied_areas(s, d, side) or \
+            s.status(o.area, side, d) not in ("friendly", "disputed"):
+        return Violation("7.2", f"units are built in supplied Friendly or Disputed areas; "
+                                f"{d.areas[o.area].name} is not one")
+    count = s.stack_count(o.area, side, d) + _new_stack(s, d, orders, o.area)
+    if o.into is not None:
+        t = s.armies.get(o.into)
+        if t is None or t.status != "map" or t.area != o.area or \
+                d.nation_side[t.nation] != side:
+            return Violation("7.2", f"{o.into} is not a {side} army in {d.areas[o.area].name}")
+        contents = Counter(t.contents)
+        for x in orders:
+            if isinstance(x, Build) and x.into == o.into:
+                contents[x.unit] += 1
+        grew = sum(contents.values()) > 0
+        contents[o.unit] += 1
+        v = template_violation(s, d, t, dict(contents))
+        if v:
+            return v
+        count += 0 if grew else 1
+    else:
+        count += 1
+    if count > STACKING_LIMIT:
+        return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
+                                  f"the stacking limit is {STACKING_LIMIT}")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left, this costs "
+                                f"{build_cost(d, o.unit)}")
+    return None
+
+
+def _new_stack(s: State, d: GameData, orders: list[Ord], area: str) -> int:
+    """Stacking added in an area by the plan so far (new stand-alone units, filled armies)."""
+    n = 0
+    filled = set()
+    for x in orders:
+        if isinstance(x, Build) and x.area == area:
+            if x.into is None:
+                n += 1
+            elif s.armies[x.into].strength == 0 and x.into not in filled:
+                filled.add(x.into)
+                n += 1
+    return n
+
+
+def _rebuild_violation(s: State, d: GameData, o: Rebuild, side: str) -> Violation | None:
+    army = s.armies.get(o.army)
+    if army is None or d.nation_side[army.nation] != side:
+        return Violation("7.3", f"{o.army} is not one of the {side} armies")
+    if army.status not in ("eliminated", "suppressed"):
+        return Violation("7.3", f"army {o.army} is not eliminated")
+    if any(isinstance(x, Rebuild) and x.army == o.army for x in plan(s, d, side)):
+        return Violation("7.3", f"army {o.army} is already being rebuilt")
+    nation = d.units.nations[army.nation]
+    home = nation.rebuild_area
+    if o.area not in d.areas:
+        return Violation("4.2", f"{o.area} is not a playable area")
+    a = d.areas[o.area]
+    if home and o.area != home:
+        return Violation("4.6", f"{army.nation.upper()} armies are rebuilt in "
+                                f"{d.areas[home].name}")
+    if not home and a.country != nation.home_country:
+        return Violation("7.3", f"army {o.army} is rebuilt in its home country "
+                                f"({nation.home_country})")
+    if s.status(o.area, side, d) != "friendly" or o.area not in supplied_areas(s, d, side):
+        return Violation("7.3", f"rebuilt armies go to a supplied Friendly area; "
+                                f"{a.name} is not one")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", "not enough Build Points")
+    return None
+
+
+def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violation | None:
+    if len(o.units) != 1:
+        return Violation("7.4", "name one unit per entrench order (four cost 1 BP)")
+    ref = o.units[0]
+    orders = plan(s, d, side)
+    done = {u for x in orders if isinstance(x, Entrench) for u in x.units}
+    if ref in done:
+        return Violation("7.4", f"{ref} is already being entrenched")
+    if ref in s.armies:
+        a = s.armies[ref]
+        ok = a.status == "map" and d.nation_side[a.nation] == side
+        already = a.entrenched
+    elif ref in s.pieces:
+        p = s.pieces[ref]
+        ok = p.area in d.areas and d.nation_side[p.nation] == side and \
+            p.kind in ("infantry", "commonwealth")
+        already = p.entrenched
+    else:
+        ok, already = False, False
+    if not ok:
+        return Violation("7.4", f"{ref} is not a {side} army or infantry unit on the map "
+                                f"(Stoßtruppen and auxiliaries never entrench, 8.2.2)")
+    if already:
+        return Violation("7.4", f"{ref} is already entrenched")
+    if any(isinstance(x, Upgrade) and x.unit == ref for x in orders):
+        return Violation("8.2.2", f"{ref} is being upgraded to Stoßtruppen, which never "
+                                  f"entrench")
+    units = len(done) + 1
+    limit = d.events.availability.get("entrenchment_bp_limit", {}).get(f"turn_{s.turn}")
+    if limit is not None and -(-units // 4) > limit:
+        return Violation("7.4", f"at most {limit} BP of entrenchment ({4 * limit} units) in "
+                                f"{d.label(s.turn)}")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", "not enough Build Points")
+    return None
+
+
+def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
+    if side != "german":
+        return Violation("7.5", "only German infantry is upgraded to Stoßtruppen")
+    first = d.events.availability.get("build", {}).get("stosstruppen", {}).get(
+        "upgrade_from_turn", 13)
+    if s.turn < first:
+        return Violation("7.5", f"upgrades to Stoßtruppen begin in {d.label(first)}")
+    if any(isinstance(x, Upgrade) for x in plan(s, d, side)):
+        return Violation("7.5", "one infantry unit per production phase may be upgraded")
+    if any(isinstance(x, Entrench) and o.unit in x.units for x in plan(s, d, side)):
+        return Violation("8.2.2", f"{o.unit} is being entrenched; Stoßtruppen never entrench")
+    builds = sum(1 for x in plan(s, d, side) if isinstance(x, Build) and
+                 x.unit == "ge:stosstruppen")
+    if s.pool["ge"].get("stosstruppen", 0) - builds <= 0:
+        return Violation("11.1", "no Stoßtruppen counter is left in the force pool")
+    if o.unit in s.pieces:
+        ok = s.pieces[o.unit].kind == "infantry" and s.pieces[o.unit].nation == "ge"
+    elif ":" in o.unit and o.unit.split(":")[0] in s.armies:
+        army = s.armies[o.unit.split(":")[0]]
+        ok = army.status == "map" and bool(army.contents.get("ge:infantry")) and \
+            o.unit.endswith(":infantry") and army.nation == "ge"
+    else:
+        ok = False
+    if not ok:
+        return Violation("7.5", f"{o.unit} is not a German infantry unit on the map")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", "not enough Build Points")
+    return None
+
+
+def _buy_violation(s: State, d: GameData, o: Buy, side: str) -> Violation | None:
+    if any(isinstance(x, Buy) for x in plan(s, d, side)):
+        return Violation("7.1", "cards are bought once per production phase, the number "
+                                "announced first; a second purchase would fish for a card")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left")
+    return None
+
+
+CHECKS = {"buy": _buy_violation, "build": _build_violation, "rebuild": _rebuild_violation,
+          "entrench": _entrench_violation, "upgrade": _upgrade_violation}
+
+
+def production_violation(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    """Why a production order is illegal now, or None (7.0-7.6)."""
+    if side in s.production["done"]:
+        return Violation("7.0", f"the {side} production orders are already in")
+    if o.kind == "done":
+        return None
+    return CHECKS[o.kind](s, d, o, side)
+
+
+def production_candidates(s: State, d: GameData, side: str):
+    """Every production order worth checking for side."""
+    if side in s.production["done"]:
+        return
+    bp = left(s, d, side)
+    for n in range(1, bp + 1):
+        yield Buy(count=n)
+    supplied = supplied_areas(s, d, side)
+    areas = [a for a in d.areas if a in supplied and s.status(a, side, d) in
+             ("friendly", "disputed")]
+    for nation in d.units.sides[side]:
+        for kind in sorted(d.units.mix.get(nation, {})):
+            if kind in ("army", "fort"):
+                continue
+            unit = f"{nation}:{kind}"
+            if _available(s, d, unit) or s.pool.get(nation, {}).get(kind, 0) <= 0:
+                continue
+            for a in areas:
+                yield Build(unit=unit, area=a)
+                for army in s.armies_in(a, side, d):
+                    yield Build(unit=unit, area=a, into=army.id)
+    for army in sorted(s.armies.values(), key=lambda a: a.id):
+        if army.status in ("eliminated", "suppressed") and d.nation_side[army.nation] == side:
+            for a in areas:
+                yield Rebuild(army=army.id, area=a)
+    for army in sorted(s.armies.values(), key=lambda a: a.id):
+        if army.status == "map" and d.nation_side[army.nation] == side:
+            yield Entrench(units=(army.id,))
+    for p in sorted(s.pieces.values(), key=lambda p: p.id):
+        if d.nation_side[p.nation] == side and p.kind in ("infantry", "commonwealth"):
+            yield Entrench(units=(p.id,))
+    if side == "german":
+        for p in sorted(s.pieces.values(), key=lambda p: p.id):
+            if p.kind == "infantry" and p.nation == "ge" and p.area in d.areas:
+                yield Upgrade(unit=p.id)
+        for army in sorted(s.armies.values(), key=lambda a: a.id):
+            if army.status == "map" and army.contents.get("ge:infantry"):
+                yield Upgrade(unit=f"{army.id}:infantry")
+    yield Done()
+
+
+def _production_prompt(s: State, d: GameData) -> str:
+    side = s.pending.side
+    others = [x for x in ("german", "entente") if x not in s.production["done"]]
+    return (f"production: {' and '.join(others)} give sealed orders (buy N cards, build, "
+            f"rebuild, entrench, upgrade), then 'done'; {side} has "
+            f"{left(s, d, side)} of {s.production['bp'][side]} BP left (7.0)")
+
+
+def production_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    """Seal one production order; when both sides are done, reveal and apply both plans."""
+    if o.kind != "done":
+        ctx.emit(ProductionOrdered(side=side, secret=ctx.secret(side, {
+            "order": format_order(o)})))
+        return
+    ctx.emit(ProductionDone(side=side))
+    waiting = [x for x in ("german", "entente") if x not in ctx.state.production["done"]]
+    if waiting:
+        prompt(ctx, "production", waiting[0])
+    else:
+        apply_plans(ctx)
+
+
+register(DecisionSpec(
+    kind="production", rule="7.0", prompt=_production_prompt,
+    accepts=("buy", "build", "rebuild", "entrench", "upgrade", "done"),
+    candidates=production_candidates, check=production_violation, apply=production_apply,
+    extra={"both_sides": True, "private": True}))
+
+
+def apply_plans(ctx: Ctx) -> None:
+    """Reveal both plans and apply them: German, then Entente; cards last, German first."""
+    s, d = ctx.state, ctx.data
+    plans = {side: plan(s, d, side) for side in ("german", "entente")}
+    for side in ("german", "entente"):
+        spent = _spent(s, d, plans[side])
+        ctx.emit(ProductionRevealed(side=side, orders=[format_order(o) for o in plans[side]],
+                                    spent=spent, lost=s.production["bp"][side] - spent))
+    for side in ("german", "entente"):
+        for o in plans[side]:
+            st = ctx.state
+            if isinstance(o, Build):
+                nation, kind = o.unit.split(":")
+                ctx.emit(UnitBuilt(side=side, unit=o.unit, area=o.area, into=o.into,
+                                   cost=build_cost(d, o.unit),
+                                   new_id=None if o.into else st.new_piece_id(nation, kind)))
+            elif isinstance(o, Rebuild):
+                ctx.emit(ArmyRebuilt(side=side, army=o.army, area=o.area))
+            elif isinstance(o, Entrench):
+                ctx.emit(UnitEntrenched(side=side, unit=o.units[0]))
+            elif isinstance(o, Upgrade):
+                new_id = st.new_piece_id("ge", "stosstruppen") if o.unit in st.pieces else None
+                ctx.emit(InfantryUpgraded(side=side, unit=o.unit, new_id=new_id))
+    for side in ("german", "entente"):
+        for o in plans[side]:
+            if isinstance(o, Buy):
+                draw(ctx, side, o.count, f"{o.count} card(s) bought (7.1)")
+    discard_excess(ctx)
+
+
+# ---------------------------------------------------------------- V.3 excess cards (7.1)
+
+def card_limit(s: State, d: GameData, side: str) -> int:
+    """The Maximum Number of Held Cards for side this year (Card Limit chart)."""
+    year = d.year(s.turn)
+    row = next(r for r in d.charts.card_limit.by_year if r.year == year)
+    return getattr(row, side)
+
+
+def discard_excess(ctx: Ctx) -> None:
+    """Each side over its card limit discards the excess, his choice (2.0 V.3, 7.1)."""
+    s, d = ctx.state, ctx.data
+    for side in ("german", "entente"):
+        extra = len(s.hands.get(side, [])) - card_limit(s, d, side)
+        if extra > 0:
+            if len({d.cards[c].key for c in s.hands[side]}) == 1:
+                ctx.emit(CardsDiscarded(side=side, cards=list(s.hands[side][:extra]),
+                                        reason="over the card limit (7.1)"))
+                continue
+            prompt(ctx, "discard_excess", side)
+            return
+    eft_losses(ctx)
+
+
+def _excess_candidates(s: State, d: GameData, side: str):
+    extra = len(s.hands[side]) - card_limit(s, d, side)
+    counts = Counter(d.cards[c].key for c in s.hands[side])
+    keys = sorted(counts, key=lambda k: d.card_order.index(d.card_types[k].ids[0]))
+    for combo in itertools.product(*(range(counts[k] + 1) for k in keys)):
+        if sum(combo) == extra:
+            yield Discard(cards=tuple(k for k, n in zip(keys, combo) for _ in range(n)))
+
+
+def _excess_check(s: State, d: GameData, o: Discard, side: str) -> Violation | None:
+    extra = len(s.hands[side]) - card_limit(s, d, side)
+    if len(o.cards) != extra:
+        return Violation("7.1", f"discard exactly {extra} card(s): the {side} hand holds "
+                                f"{len(s.hands[side])}, the limit is {card_limit(s, d, side)}")
+    hand = Counter(d.cards[c].key for c in s.hands[side])
+    if Counter(o.cards) - hand:
+        return Violation("1.3", "the hand does not hold those cards")
+    return None
+
+
+def _excess_apply(ctx: Ctx, o: Discard, side: str) -> None:
+    s, d = ctx.state, ctx.data
+    hand = list(s.hands[side])
+    ids = []
+    for key in o.cards:
+        c = next(c for c in hand if d.cards[c].key == key)
+        hand.remove(c)
+        ids.append(c)
+    ctx.emit(CardsDiscarded(side=side, cards=ids, reason="over the card limit (7.1)"))
+    discard_excess(ctx)
+
+
+register(DecisionSpec(
+    kind="discard_excess", rule="7.1",
+    prompt=lambda s, d: (f"{s.pending.side} holds {len(s.hands[s.pending.side])} cards, the "
+                         f"limit is {card_limit(s, d, s.pending.side)}: discard the excess "
+                         f"(2.0 V.3, 7.1)"),
+    accepts=("discard",), candidates=_excess_candidates, check=_excess_check,
+    apply=_excess_apply))
+
+
+# ---------------------------------------------------------------- V.4 EFT box losses
+
+def eft_units(s: State) -> list[tuple[str, str, str]]:
+    """(ref, nation, kind) of every unit in the EFT box, army contents included."""
+    out = []
+    for p in sorted(s.pieces.values(), key=lambda p: p.id):
+        if p.area == EFT:
+            out.append((p.id, p.nation, p.kind))
+    for a in sorted(s.armies.values(), key=lambda a: a.id):
+        if a.status == "eft":
+            for key, n in sorted(a.contents.items()):
+                nation, kind = key.split(":")
+                out += [(template_ref(a, key), nation, kind)] * n
+    return out
+
+
+def eft_bp(s: State, d: GameData) -> int:
+    """The BP value of the units in the EFT box (build costs, an army 1 BP) (2.0 V.4, 3.1)."""
+    bp = sum(build_cost(d, f"{n}:{k}") for _, n, k in eft_units(s))
+    return bp + sum(1 for a in s.armies.values() if a.status == "eft")
+
+
+def eft_losses(ctx: Ctx) -> None:
+    """Roll one die per 5 BP of EFT units (or part); each 1 eliminates a unit (2.0 V.4)."""
+    s, d = ctx.state, ctx.data
+    bp = eft_bp(s, d)
+    if bp:
+        dice = ctx.dice.roll(-(-bp // 5), "EFT box losses (2.0 V.4)")
+        ctx.emit(EftLossesDue(bp=bp, dice=dice, losses=sum(1 for x in dice if x == 1)))
+    next_eft_loss(ctx)
+
+
+def next_eft_loss(ctx: Ctx) -> None:
+    """Take each EFT loss, asking the German where he has a choice."""
+    s = ctx.state
+    while s.production.get("eft_losses"):
+        units = eft_units(s)
+        if not units:
+            break
+        same = len({(n, k) for _, n, k in units}) == 1
+        if same and (len({r for r, _, _ in units}) == 1 or all(r in s.pieces for r, _, _ in units)):
+            ref, nation, kind = units[0]
+            _eft_loss(ctx, ref, nation, kind)
+            s = ctx.state
+            continue
+        prompt(ctx, "eft_losses", "german")
+        return
+    ctx.emit(ProductionEnded())
+    flow.advance_season(ctx)
+
+
+def _eft_loss(ctx: Ctx, ref: str, nation: str, kind: str) -> None:
+    army = ref.split(":")[0] if ":" in ref else None
+    ctx.emit(EftUnitLost(unit=ref, nation=nation, kind=kind))
+    if army and not ctx.state.armies[army].contents:
+        ctx.emit(ArmyEliminated(side="german", army=army, area=EFT, rule="2.0 V.4",
+                                reason="it lost its last unit in the EFT box"))
+
+
+def _eft_candidates(s: State, d: GameData, side: str):
+    for ref in dict.fromkeys(r for r, _, _ in eft_units(s)):
+        yield Lose(unit=ref)
+
+
+def _eft_check(s: State, d: GameData, o: Lose, side: str) -> Violation | None:
+    if o.unit not in {r for r, _, _ in eft_units(s)}:
+        return Violation("2.0 V.4", f"{o.unit} is not a unit in the EFT box")
+    return None
+
+
+def _eft_apply(ctx: Ctx, o: Lose, side: str) -> None:
+    ref, nation, kind = next(u for u in eft_units(ctx.state) if u[0] == o.unit)
+    _eft_loss(ctx, ref, nation, kind)
+    next_eft_loss(ctx)
+
+
+register(DecisionSpec(
+    kind="eft_losses", rule="2.0 V.4",
+    prompt=lambda s, d: (f"german: eliminate {s.production['eft_losses']} unit(s) in the EFT "
+                         f"box, your choice (2.0 V.4)"),
+    accepts=("lose",), candidates=_eft_candidates, check=_eft_check, apply=_eft_apply))
+

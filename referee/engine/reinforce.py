@@ -1,0 +1,235 @@
+"""Phase I: reinforcements from the Game Events chart, and the Commonwealth swaps (2.0 I, 8.2.3).
+
+Arriving units come out of the force pool: the counter mix is a hard limit
+(11.1), so a unit the pool no longer holds does not arrive. The 1918
+Stoßtruppen are replaced by infantry when the pool is short of them, and what
+is short of both is lost (8.2.2). Each player places his own arrivals in
+supplied Friendly or Disputed areas within the stacking limit (UK units in
+ENGLAND, US units in France), into armies there if he likes (8.1).
+"""
+
+from __future__ import annotations
+
+from ..gamedata import GameData
+from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
+from .movement import template_ref
+from .orders import Done, Ord, Place, Swap
+from .state import STACKING_LIMIT, State, piece_key, template_key
+from .supply import supplied_areas
+
+
+def arrivals(ctx: Ctx) -> None:
+    """Work out each side's arrivals this turn against the force pool (2.0 I, 8.2.2, 11.1)."""
+    s, d = ctx.state, ctx.data
+    ev = d.event_turns.get(s.turn)
+    if ev is None:
+        return
+    pool = {n: dict(row) for n, row in s.pool.items()}
+    due: dict[str, list[dict]] = {"german": [], "entente": []}
+    lost: list[tuple[str, str, str]] = []
+    for r in ev.reinforcements:
+        side = d.nation_side[r.nation]
+        for _ in range(r.count):
+            if r.type == "army":
+                army = s.armies.get(r.id)
+                if army is None or army.status != "pool":
+                    lost.append((side, r.id, "the army counter is not in the force pool (11.1)"))
+                else:
+                    due[side].append({"unit": r.id, "placement": r.placement})
+                continue
+            kind = r.type
+            if pool.get(r.nation, {}).get(kind, 0) <= 0 and r.substitute:
+                kind = r.substitute          # 8.2.2: infantry stand in for missing Stoßtruppen
+            if pool.get(r.nation, {}).get(kind, 0) <= 0:
+                lost.append((side, f"{r.nation}:{r.type}",
+                             "none left in the force pool: the counter mix is a hard limit "
+                             "(11.1, 8.2.2)"))
+                continue
+            pool[r.nation][kind] -= 1
+            due[side].append({"unit": f"{r.nation}:{kind}", "placement": r.placement})
+    swaps = {"german": [], "entente": []}
+    for sw in ev.swaps:
+        swaps[d.nation_side[sw.nation]].append(
+            {"unit": sw.unit, "name": sw.name, "nation": sw.nation})
+    for side, unit, reason in lost:
+        ctx.emit(ReinforcementLost(side=side, unit=unit, reason=reason))
+    for side in ("german", "entente"):
+        if due[side] or swaps[side]:
+            ctx.emit(ReinforcementsDue(side=side, items=due[side], swaps=swaps[side]))
+
+
+def next_placement(ctx: Ctx) -> bool:
+    """Prompt the next side with arrivals to place; False when every side is done."""
+    s, d = ctx.state, ctx.data
+    for side in ("german", "entente"):
+        if s.arrivals.get(side) or s.swaps_due.get(side):
+            if _placeable(s, d, side) or _swap_options(s, d, side):
+                prompt(ctx, "reinforce", side)
+                return True
+            _drop_all(ctx, side)
+    return False
+
+
+def _drop_all(ctx: Ctx, side: str) -> None:
+    for item in list(ctx.state.arrivals.get(side, [])):
+        ctx.emit(ReinforcementLost(side=side, unit=item["unit"], reason=(
+            "no supplied Friendly or Disputed area within the stacking limit can take it; it "
+            "stays in the force pool")))
+    for sw in list(ctx.state.swaps_due.get(side, [])):
+        ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"], replaced=None,
+                                     area=None))
+
+
+def place_areas(s: State, d: GameData, side: str, item: dict, supplied: set[str]) -> list[str]:
+    """Areas where an arriving unit may be placed (2.0 I, 4.6, 7.3)."""
+    code = item["placement"]
+    nation = item["unit"].split(":")[0] if ":" in item["unit"] else \
+        s.armies[item["unit"]].nation
+    out = []
+    for a in d.map.areas:
+        if code == "england" and a.id != "england":
+            continue
+        if code == "france" and a.country != "france":
+            continue
+        if a.kind == "sea_only" and nation != "uk":
+            continue
+        if a.id not in supplied or s.status(a.id, side, d) not in ("friendly", "disputed"):
+            continue
+        out.append(a.id)
+    return out
+
+
+def _placeable(s: State, d: GameData, side: str) -> bool:
+    return any(True for _ in _place_orders(s, d, side))
+
+
+def _place_orders(s: State, d: GameData, side: str):
+    supplied = supplied_areas(s, d, side)
+    seen = set()
+    for item in s.arrivals.get(side, []):
+        key = (item["unit"], item["placement"])
+        if key in seen:
+            continue
+        seen.add(key)
+        for area in place_areas(s, d, side, item, supplied):
+            o = Place(unit=item["unit"], area=area)
+            if _place_violation(s, d, o, side) is None:
+                yield o
+            if ":" in item["unit"]:
+                for army in s.armies_in(area, side, d):
+                    o = Place(unit=item["unit"], area=area, into=army.id)
+                    if _place_violation(s, d, o, side) is None:
+                        yield o
+
+
+def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | None:
+    from .armies import template_violation
+
+    item = next((i for i in s.arrivals.get(side, []) if i["unit"] == o.unit), None)
+    if item is None:
+        return Violation("2.0 I", f"no {o.unit.replace(':', ' ')} is arriving for the {side} "
+                                  f"player this turn")
+    if o.area not in d.areas:
+        return Violation("4.2", f"{o.area} is not a playable area")
+    if o.area not in place_areas(s, d, side, item, supplied_areas(s, d, side)):
+        where = {"england": "in ENGLAND (4.6)", "france": "in a supplied Friendly or Disputed "
+                 "area of France (7.3)"}.get(item["placement"], "in a supplied Friendly or "
+                                                                "Disputed area (2.0 I)")
+        return Violation("2.0 I", f"{o.unit.replace(':', ' ')} arrives {where}; "
+                                  f"{d.areas[o.area].name} is not one")
+    count = s.stack_count(o.area, side, d)
+    if o.into is not None:
+        if ":" not in o.unit:
+            return Violation("8.1", "an army cannot go into another army")
+        t = s.armies.get(o.into)
+        if t is None or t.status != "map" or t.area != o.area or \
+                d.nation_side[t.nation] != side:
+            return Violation("8.1", f"{o.into} is not a {side} army in {d.areas[o.area].name}")
+        contents = dict(t.contents)
+        contents[o.unit] = contents.get(o.unit, 0) + 1
+        v = template_violation(s, d, t, contents)
+        if v:
+            return v
+        count += 0 if t.strength else 1
+    elif ":" in o.unit:
+        count += 1
+    if count > STACKING_LIMIT:
+        return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
+                                  f"the stacking limit is {STACKING_LIMIT}")
+    return None
+
+
+def _swap_options(s: State, d: GameData, side: str) -> list[str]:
+    """UK infantry on the map that the Commonwealth unit may replace (8.2.3)."""
+    if not s.swaps_due.get(side):
+        return []
+    out = [p.id for p in sorted(s.pieces.values(), key=lambda p: p.id)
+           if p.nation == "uk" and p.kind == "infantry" and p.area in d.areas]
+    for a in sorted(s.armies.values(), key=lambda a: a.id):
+        if a.status == "map" and a.contents.get("uk:infantry"):
+            out.append(template_ref(a, "uk:infantry"))
+    return out
+
+
+def _prompt(s: State, d: GameData) -> str:
+    side = s.pending.side
+    items = ", ".join(i["unit"].replace(":", " ") for i in s.arrivals.get(side, []))
+    swap = " and make the Commonwealth swap (8.2.3)" if s.swaps_due.get(side) else ""
+    return (f"{side} places reinforcements ({items or 'none left'}){swap} in supplied Friendly "
+            f"or Disputed areas (2.0 I)")
+
+
+def _candidates(s: State, d: GameData, side: str):
+    yield from _place_orders(s, d, side)
+    for ref in _swap_options(s, d, side):
+        yield Swap(unit=ref)
+    yield Done()
+
+
+def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    if isinstance(o, Place):
+        return _place_violation(s, d, o, side)
+    if isinstance(o, Swap):
+        if o.unit not in _swap_options(s, d, side):
+            return Violation("8.2.3", f"{o.unit} is not a UK infantry unit on the map for a "
+                                      f"Commonwealth unit to replace")
+        return None
+    if _placeable(s, d, side) or _swap_options(s, d, side):
+        return Violation("2.0 I", "reinforcements must be placed while a legal place exists")
+    return None
+
+
+def _apply(ctx: Ctx, o: Ord, side: str) -> None:
+    from .flow import after_reinforcements
+
+    s, d = ctx.state, ctx.data
+    if isinstance(o, Place):
+        if ":" in o.unit:
+            nation, kind = o.unit.split(":")
+            new_id = None if o.into else s.new_piece_id(nation, kind)
+            ctx.emit(UnitPlaced(side=side, unit=o.unit, area=o.area, into=o.into,
+                                new_id=new_id))
+        else:
+            ctx.emit(UnitPlaced(side=side, unit=o.unit, area=o.area))
+    elif isinstance(o, Swap):
+        sw = s.swaps_due[side][0]
+        if o.unit in s.pieces:
+            area = s.pieces[o.unit].area
+        else:
+            area = s.armies[template_key(s, o.unit)[0]].area
+        ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"],
+                                     replaced=o.unit, area=area,
+                                     new_id=None if o.unit not in s.pieces else
+                                     s.new_piece_id("uk", "commonwealth")))
+    else:
+        _drop_all(ctx, side)
+    if not next_placement(ctx):
+        after_reinforcements(ctx)
+
+
+register(DecisionSpec(
+    kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "done"),
+    candidates=_candidates, check=_check, apply=_apply))
+
+__all__ = ["arrivals", "next_placement", "piece_key"]

@@ -1,0 +1,179 @@
+"""The production phase (2.0 V, 7.0-7.6): sealed build orders, cards, entrenchment, the EFT box."""
+
+from __future__ import annotations
+
+import json
+
+from casebook import new_game, position
+from referee import game as g
+from referee.engine.victory import victory_level
+
+
+def _to_production(tmp_path, name="p", turn=1, dice="committed", options=None, **kw):
+    """A position one pass away from production: the Entente passes, production begins."""
+    kw.setdefault("hands", {"german": ["off-01", "off-02", "ers2-01", "ers2-02", "gas-01"],
+                            "entente": ["off-03", "ers2-03"]})
+    sc = position("1914", turn=turn, player="entente", passes=1, **kw)
+    j = new_game(tmp_path, sc, options, dice, name=name)
+    r = g.submit(j, "entente", ["pass", "end turn"])
+    assert r.rejected is None, r.rejected
+    st = g.open_game(j).state
+    assert st.pending.kind == "production", st.pending
+    return j
+
+
+def _rule(r):
+    assert r.rejected is not None, "the order was accepted"
+    return r.rejected[2].rule
+
+
+def test_entrenchment_is_limited_to_1_bp_on_turns_1_and_2(tmp_path):
+    j = _to_production(tmp_path)
+    r = g.submit(j, "german", ["entrench ge-1", "entrench ge-2", "entrench ge-3",
+                               "entrench ge-4"])
+    assert r.rejected is None
+    assert _rule(g.submit(j, "german", ["entrench ge-5"])) == "7.4"
+    assert _rule(g.submit(j, "german", ["entrench ge-1"])) == "7.4"      # already ordered
+    assert _rule(g.submit(j, "german", ["entrench ge-1:infantry"])) == "7.4"
+    r = g.submit(j, "german", ["done"])
+    r = g.submit(j, "entente", ["done"])
+    st = g.open_game(j).state
+    assert all(st.armies[a].entrenched for a in ("ge-1", "ge-2", "ge-3", "ge-4"))
+    assert not st.armies["ge-5"].entrenched
+    revealed = [e for a in r.applied for e in a.record["events"]
+                if e["type"] == "ProductionRevealed" and e["side"] == "german"][0]
+    assert revealed["spent"] == 1 and revealed["lost"] == 9       # unused BPs are lost (7.0)
+
+
+def test_no_entrenchment_limit_from_turn_3(tmp_path):
+    j = _to_production(tmp_path, turn=3)
+    orders = [f"entrench ge-{n}" for n in range(1, 8)]
+    assert g.submit(j, "german", orders).rejected is None
+
+
+def test_card_buying_cannot_be_used_to_fish_for_a_card(tmp_path, cli):
+    """7.1: the number is announced once; the cards are drawn only when both plans are in."""
+    j = _to_production(tmp_path)
+    before = g.open_game(j).state.hands["german"]
+    assert g.submit(j, "german", ["buy 1"]).rejected is None
+    assert g.open_game(j).state.hands["german"] == before          # nothing drawn yet
+    assert _rule(g.submit(j, "german", ["buy 1"])) == "7.1"
+    assert g.submit(j, "german", ["done"]).rejected is None
+    assert g.open_game(j).state.hands["german"] == before          # still nothing: sealed
+    r = g.submit(j, "entente", ["done"])
+    events = [e for a in r.applied for e in a.record["events"]]
+    kinds = [e["type"] for e in events]
+    assert kinds.index("ProductionRevealed") < kinds.index("CardsDrawn")
+    assert len(g.open_game(j).state.hands["german"]) == len(before) + 1
+
+
+def test_production_orders_are_sealed_until_both_sides_are_done(tmp_path, cli):
+    j = _to_production(tmp_path)
+    assert g.submit(j, "german", ["build ge infantry metz", "buy 2"]).rejected is None
+    # The Entente, who may order now as well (at the same time, 7.0), sees nothing of it.
+    view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
+    assert "done" in view["legal"] and view["waiting_on"] == "german"
+    log = cli("log", j, "--as", "entente", "--format", "json").stdout
+    assert "build ge infantry metz" not in log and "buy 2" not in log
+    mine = cli("log", j, "--as", "german").stdout
+    assert "build ge infantry metz" in mine
+    shown = json.loads(cli("show", j, "--as", "entente", "--format", "json").stdout)
+    assert {u["id"] for u in shown["areas"]["metz"]["units"]} == {"ge-i-01", "fort-metz"}
+    assert g.submit(j, "entente", ["buy 1", "done"]).rejected is None
+    assert g.submit(j, "german", ["done"]).rejected is None
+    shown = json.loads(cli("show", j, "--as", "entente", "--format", "json").stdout)
+    assert len(shown["areas"]["metz"]["units"]) == 3
+    log = cli("log", j, "--as", "entente").stdout
+    assert "build ge infantry metz" in log                     # revealed afterwards
+    assert cli("verify", j).exit_code == 0
+
+
+def test_build_rules(tmp_path):
+    j = _to_production(tmp_path)
+    assert _rule(g.submit(j, "german", ["build ge tank metz"])) == "8.3.5"     # not before 1918
+    assert _rule(g.submit(j, "german", ["build ge biplane metz"])) == "8.3.4"  # not before 1916
+    assert _rule(g.submit(j, "german", ["build ge infantry nancy"])) == "7.2"  # an Enemy area
+    assert _rule(g.submit(j, "german", ["build fr infantry metz"])) == "7.2"
+    assert _rule(g.submit(j, "german", ["build ge infantry metz into ge-1"])) == "7.2"
+    assert _rule(g.submit(j, "german", ["build ge artillery aachen into ge-1"])) == "11.1"
+    assert g.submit(j, "german", ["build ge infantry aachen into ge-1"]).rejected is None
+    assert g.submit(j, "german", ["build ge infantry aachen"]).rejected is None  # 3rd unit there
+    assert _rule(g.submit(j, "german", ["build ge infantry aachen"])) == "1.2.2"  # a 4th
+    assert _rule(g.submit(j, "german", ["build ge infantry aachen into ge-1"])) == "1.4"
+    assert _rule(g.submit(j, "german", ["buy 9"])) == "7.0"                      # 8 BP left
+    assert g.submit(j, "german", ["buy 8"]).rejected is None
+
+
+def test_an_eliminated_uk_army_is_rebuilt_in_england(tmp_path):
+    sc = dict(hands={"german": [], "entente": ["off-03"]}, eliminated_armies=["uk-1"],
+              remove_units=["uk-1", "uk-i-01"])
+    j = _to_production(tmp_path, **sc)
+    assert _rule(g.submit(j, "entente", ["rebuild uk-1 calais"])) == "4.6"
+    assert _rule(g.submit(j, "entente", ["rebuild fr-1 paris"])) == "7.3"       # not eliminated
+    assert g.submit(j, "entente", ["rebuild uk-1 england", "done"]).rejected is None
+    g.submit(j, "german", ["done"])
+    st = g.open_game(j).state
+    assert st.armies["uk-1"].status == "map" and st.armies["uk-1"].area == "england"
+    assert st.armies["uk-1"].contents == {}                                  # rebuilt empty
+
+
+def test_upgrades_to_stosstruppen_from_summer_1917(tmp_path):
+    j = _to_production(tmp_path, name="early")
+    assert _rule(g.submit(j, "german", ["upgrade ge-i-01"])) == "7.5"
+    j = _to_production(tmp_path, name="late", turn=13)
+    assert g.submit(j, "german", ["upgrade ge-1:infantry"]).rejected is None
+    assert _rule(g.submit(j, "german", ["upgrade ge-i-01"])) == "7.5"          # one per phase
+    g.submit(j, "german", ["done"])
+    g.submit(j, "entente", ["done"])
+    st = g.open_game(j).state
+    assert st.armies["ge-1"].contents["ge:stosstruppen"] == 1
+    assert st.armies["ge-1"].contents["ge:infantry"] == 3
+
+
+def test_cards_over_the_limit_are_discarded_by_their_owner(tmp_path):
+    """1914 German card limit 6 (reconstructed chart): 5 cards + 3 bought = 2 to discard."""
+    j = _to_production(tmp_path)
+    g.submit(j, "german", ["buy 3", "done"])
+    g.submit(j, "entente", ["done"])
+    st = g.open_game(j).state
+    assert st.pending.kind == "discard_excess" and st.pending.side == "german"
+    assert len(st.hands["german"]) == 8
+    assert _rule(g.submit(j, "german", ["discard offensive"])) == "7.1"
+    key = g.game_data().cards[st.hands["german"][0]].key
+    other = g.game_data().cards[st.hands["german"][1]].key
+    assert g.submit(j, "german", [f"discard {key} {other}"]).rejected is None
+    st = g.open_game(j).state
+    assert len(st.hands["german"]) == 6 and st.turn == 2
+
+
+def test_eft_box_loss_roll_and_vp(tmp_path):
+    """2.0 V.4: 6 BP of units in the EFT box roll 2 dice (one per 5 BP or part); each 1
+    eliminates a unit. 3.1: +1 VP per 5 BP in the box in 1914-1917."""
+    base = position("1914", player="entente", passes=1,
+                    hands={"german": ["off-01"], "entente": ["off-03"]},
+                    remove_units=["ge-i-01", "ge-i-02", "ge-7"])      # room in the counter mix
+    base["eft_box"] = [{"type": "infantry", "count": 6, "nation": "ge"}]
+    j = new_game(tmp_path, base, None, "manual")
+    st = g.open_game(j).state
+    assert victory_level(st, g.game_data())[0] == 13                  # 12 + 1 for the EFT box
+    g.submit(j, "entente", ["pass", "end turn"])
+    g.submit(j, "german", ["done"])
+    r = g.submit(j, "entente", ["done"], "1,4")
+    events = [e for a in r.applied for e in a.record["events"]]
+    due = next(e for e in events if e["type"] == "EftLossesDue")
+    assert due == {"type": "EftLossesDue", "bp": 6, "dice": [1, 4], "losses": 1}
+    assert sum(1 for e in events if e["type"] == "EftUnitLost") == 1
+    st = g.open_game(j).state
+    assert sum(1 for p in st.pieces.values() if p.area == "eft") == 5
+    assert victory_level(st, g.game_data())[0] == 13                  # 5 BP: still +1
+
+
+def test_eft_box_moves(tmp_path):
+    """games/ttlm reconstruction: from a German supply source area, as the whole move."""
+    sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]})
+    j = new_game(tmp_path, sc)
+    assert _rule(g.submit(j, "german", ["play offensive", "eft ge-1"])) == "2.0 V.4"   # Aachen
+    assert g.submit(j, "german", ["eft ge-7"]).rejected is None                        # Colmar
+    st = g.open_game(j).state
+    assert st.armies["ge-7"].status == "eft"
+    assert _rule(g.submit(j, "german", ["eft ge-7 strasbourg"])) == "4.1"  # it has moved

@@ -1,0 +1,96 @@
+"""Phase I, reinforcements (2.0 I, 8.2.2, 8.2.3, 11.1)."""
+
+from __future__ import annotations
+
+from casebook import new_game, position
+from referee import game as g
+from referee.dice import Dice
+from referee.engine.core import Ctx
+from referee.engine.reinforce import arrivals
+
+
+def _to_turn_2(tmp_path, german_orders=("done",), name="r"):
+    """SUMMER 1914 ends by two passes and a quiet production: AUTUMN 1914's arrivals come."""
+    sc = position("1914", player="entente", passes=1,
+                  hands={"german": ["off-01"], "entente": ["off-03"]})
+    j = new_game(tmp_path, sc, name=name)
+    assert g.submit(j, "entente", ["pass", "end turn"]).rejected is None
+    assert g.submit(j, "german", list(german_orders)).rejected is None
+    assert g.submit(j, "entente", ["done"]).rejected is None
+    return j
+
+
+def _rule(r):
+    assert r.rejected is not None, "accepted"
+    return r.rejected[2].rule
+
+
+def test_autumn_1914_arrivals_are_placed_by_their_owners(tmp_path):
+    j = _to_turn_2(tmp_path)
+    st = g.open_game(j).state
+    assert st.turn == 2 and st.pending.kind == "reinforce" and st.pending.side == "german"
+    assert [i["unit"] for i in st.arrivals["german"]] == ["ge:infantry"] * 3
+    assert _rule(g.submit(j, "german", ["place ge infantry nancy"])) == "2.0 I"  # Enemy area
+    assert g.submit(j, "german", ["place ge infantry metz", "place ge infantry koblenz",
+                                  "place ge infantry colmar into ge-7"]).rejected is None
+    st = g.open_game(j).state
+    assert st.pending.side == "entente" and st.armies["ge-7"].contents["ge:infantry"] == 3
+    assert _rule(g.submit(j, "entente", ["place uk infantry calais"])) == "2.0 I"  # ENGLAND only
+    assert _rule(g.submit(j, "entente", ["done"])) == "2.0 I"       # must place while it can
+    assert g.submit(j, "entente", ["place uk infantry england", "place fr-6 paris",
+                                   "place fr-9 troyes", "place fr infantry troyes into fr-9",
+                                   "place fr infantry paris"]).rejected is None
+    st = g.open_game(j).state
+    assert st.armies["fr-6"].status == "map" and st.armies["fr-6"].contents == {}
+    assert st.armies["fr-9"].contents == {"fr:infantry": 1}
+    assert st.pending.kind == "card_or_pass" and st.pending.side == "german"
+
+
+def test_reinforcements_are_limited_by_the_counter_mix(tmp_path):
+    """11.1: 10 German infantry built in SUMMER 1914 leave 1 in the pool; of the 3
+    arriving in AUTUMN 1914 only 1 comes, the other 2 are lost."""
+    builds = [f"build ge infantry {a}" for a in ("koblenz",) * 3 + ("trier",) * 3 +
+              ("pfalz",) * 3 + ("mulhouse",)]
+    j = _to_turn_2(tmp_path, builds + ["done"])
+    st = g.open_game(j).state
+    assert st.pool["ge"]["infantry"] == 1          # 35 - 24 set up - 10 built
+    assert [i["unit"] for i in st.arrivals["german"]] == ["ge:infantry"]
+    assert g.submit(j, "german", ["place ge infantry metz"]).rejected is None
+    assert g.open_game(j).state.pool["ge"]["infantry"] == 0
+    lost = [e for r in g.open_game(j).records for e in r.get("events", [])
+            if e["type"] == "ReinforcementLost"]
+    assert len(lost) == 2 and all("11.1" in e["reason"] for e in lost)
+
+
+def test_1918_stosstruppen_are_replaced_by_infantry_when_short(data):
+    """8.2.2: with 2 Stoßtruppen and 3 infantry in the pool, of SPRING 1918's 6 Stoßtruppen
+    2 arrive, 3 come as infantry (the 2 arriving infantry of the chart come first) and the
+    rest is lost."""
+    from referee.engine.setup import initial_state
+    st = initial_state(data, data.scenarios["1918"], "x", data.option_defaults())
+    st.pool["ge"]["stosstruppen"] = 2
+    st.pool["ge"]["infantry"] = 5
+    ctx = Ctx(st, data, Dice("x", 1, bytes(32)))
+    arrivals(ctx)
+    units = [i["unit"] for i in ctx.state.arrivals["german"]]
+    assert units.count("ge:stosstruppen") == 2
+    assert units.count("ge:infantry") == 5          # 2 on the chart + 3 standing in
+    assert sum(1 for e in ctx.events if e.type == "ReinforcementLost") == 1
+
+
+def test_the_canadian_swap_in_autumn_1915(tmp_path):
+    """8.2.3: in AUTUMN 1915 the Canadian unit takes the place of a UK infantry on the map."""
+    sc = position("1914", turn=5, player="entente", passes=1,
+                  hands={"german": ["off-01"], "entente": ["off-03"]},
+                  remove_units=["uk-1"], add_units=["uk-1 uk army calais 2I"])
+    j = new_game(tmp_path, sc)
+    g.submit(j, "entente", ["pass", "end turn"])
+    g.submit(j, "german", ["done"])
+    g.submit(j, "entente", ["done"])
+    st = g.open_game(j).state
+    assert st.turn == 6 and st.pending.kind == "reinforce" and st.pending.side == "entente"
+    assert _rule(g.submit(j, "entente", ["swap fr-1:infantry"])) == "8.2.3"
+    assert g.submit(j, "entente", ["swap uk-1:infantry"]).rejected is None
+    st = g.open_game(j).state
+    assert st.armies["uk-1"].contents == {"uk:infantry": 1, "uk:commonwealth": 1}
+    assert st.pool["uk"]["commonwealth"] == 1

@@ -1,0 +1,97 @@
+"""Victory (3.0-3.3): VP modifications, decisive victory, armistice and surrender."""
+
+from __future__ import annotations
+
+from casebook import new_game, position
+from referee import game as g
+from referee.engine.victory import victory_level, vp_breakdown
+
+BELGIUM = ["ostend", "ypres", "ghent", "antwerp", "brussels", "liege", "namur", "mons",
+           "ardennes"]
+
+
+def _at_22(tmp_path, name="v22"):
+    """Belgium, Lille, Calais, Dunkirk and Briey German: 12 + 6 + 4 = 22 VP (Substantial)."""
+    control = {a: "german" for a in BELGIUM + ["lille", "calais", "dunkirk", "briey"]}
+    sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]},
+                  control=control, remove_units=["be-1", "be-i-01"],
+                  add_units=["ge-i-05 ge infantry calais"],
+                  forts={"fort-antwerp": "out", "fort-liege": "out", "fort-namur": "out",
+                         "fort-dunkirk": "out"})
+    return new_game(tmp_path, sc, name=name)
+
+
+def test_a_decisive_victory_ends_the_game_at_once_mid_turn(tmp_path):
+    j = _at_22(tmp_path)
+    st = g.open_game(j).state
+    vp, level = victory_level(st, g.game_data())
+    assert (vp, level.id) == (22, "substantial_german")
+    r = g.submit(j, "german", ["play offensive", "move ge-i-05 amiens", "end movement"])
+    assert r.rejected is not None and r.rejected[1] == "end movement"     # game already over
+    ended = r.applied[-1].record["events"][-1]
+    assert ended["type"] == "GameEnded" and ended["level"] == "decisive_german"
+    assert ended["vp"] == 23 and "(3.2)" in ended["reason"]
+    st = g.open_game(j).state
+    assert st.phase == "over" and st.pending is None and st.turn == 1
+
+
+def test_surrender_while_winning_is_rejected_and_otherwise_counts_one_level_worse(tmp_path):
+    j = _at_22(tmp_path)
+    before = j.read_bytes()
+    r = g.submit(j, "german", ["surrender"])
+    assert r.rejected is not None and r.rejected[2].rule == "3.3"
+    assert j.read_bytes() == before
+    r = g.submit(j, "entente", ["surrender"])          # not winning: allowed, any time
+    ended = r.applied[-1].record["events"][-1]
+    assert ended["type"] == "GameEnded"
+    assert ended["level"] == "decisive_german"         # Substantial German, one level worse
+    assert g.open_game(j).state.phase == "over"
+
+
+def test_a_german_resigning_in_a_stalemate_gives_a_marginal_entente_victory(tmp_path, game):
+    """3.3's own example."""
+    r = g.submit(game, "german", ["resign"])
+    assert r.applied[-1].record["events"][-1]["level"] == "marginal_entente"
+
+
+def test_armistice_refused_then_accepted(tmp_path, game):
+    assert g.submit(game, "german", ["propose armistice"]).rejected is None
+    assert g.submit(game, "german", ["accept armistice"]).rejected[2].rule == "3.2"
+    assert g.submit(game, "entente", ["refuse armistice"]).rejected is None
+    st = g.open_game(game).state
+    assert st.phase == "player_turn" and st.armistice is None
+    assert g.submit(game, "german", ["pass", "end turn"]).rejected is None  # play goes on
+    assert g.submit(game, "entente", ["propose armistice"]).rejected is None
+    r = g.submit(game, "german", ["accept armistice"])
+    ended = r.applied[-1].record["events"][-1]
+    assert ended["type"] == "GameEnded" and ended["level"] == "stalemate"
+    assert "armistice" in ended["reason"]
+
+
+def test_each_vp_modification(tmp_path, data):
+    """3.1: blockade by year, eliminated armies, unanswered crises, EFT box, the Paris Gun."""
+    sc = position("1918", turn=17, player="german",
+                  hands={"german": ["off-01"], "entente": ["off-03"]},
+                  control={"compiegne": "german"},
+                  remove_units=["fr-10", "ge-1", "ge-7", "ge-i-01"],   # room in the counter mix
+                  add_units=["ge-i-07 ge infantry compiegne", "ge-p-01 ge paris_gun compiegne"],
+                  eliminated_armies=["fr-10", "ge-9"])
+    sc["eft_box"] = [{"type": "infantry", "count": 5, "nation": "ge"}]
+    j = new_game(tmp_path, sc)
+    st = g.open_game(j).state
+    st.vp_adjust = {"entente_crisis_unpaid": 2, "german_crisis_unpaid": 1}
+    lines = dict(vp_breakdown(st, data))
+    assert lines["German-Friendly areas (3.1)"] == 19           # Compiègne is worth nothing
+    assert lines["1 eliminated Entente army(ies) (3.1)"] == 1
+    assert lines["1 eliminated German army(ies) (3.1)"] == -1
+    assert lines["Entente Military Crisis! not answered (3.1)"] == 2
+    assert lines["German Military Crisis! not answered (3.1)"] == -1
+    assert lines["Total Blockade 1918 (3.1)"] == -3
+    assert lines["the Paris Gun in or next to Paris (8.3.6)"] == 1
+    assert "units in the EFT box, 1 per 5 BP (3.1)" not in lines    # 1914-1917 only
+    st.turn = 15                                                    # WINTER 1917-18: year 1917
+    lines = dict(vp_breakdown(st, data))
+    assert lines["units in the EFT box, 1 per 5 BP (3.1)"] == 1
+    assert lines["Total Blockade 1917 (3.1)"] == -2
+
+
