@@ -13,13 +13,13 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cache
 from .dice import Dice
 from .engine import decide, is_private, legal_orders
 from .engine.events import evolve, parse_events
 from .engine.invariants import problems
 from .engine.orders import format_order
 from .errors import UsageError
-from . import cache
 from .game import _data_for, body, cached_state, load_secret
 from .journal import Journal
 

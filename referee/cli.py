@@ -104,7 +104,8 @@ def new(
     dice: Annotated[str, typer.Option(help="committed (default) or manual.")] = "committed",
     option: Annotated[Optional[list[str]], typer.Option(
         help="An optional rule, KEY=true|false; repeat for several.")] = None,
-    game_id: Annotated[Optional[str], typer.Option(help="Fix the game id (default: random).")] = None,
+    game_id: Annotated[Optional[str], typer.Option(
+        help="Fix the game id (default: random).")] = None,
     secret_file: Annotated[Optional[Path], typer.Option(
         help="Use this existing secret instead of a fresh one (tests, replays).")] = None,
 ) -> None:
@@ -324,7 +325,8 @@ def verify(
 @boundary
 def reveal(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    force: Annotated[bool, typer.Option(help="Reveal before the game is over (closes it).")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Reveal before the game is over (closes it).")] = False,
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
     from . import game as g
@@ -397,11 +399,17 @@ def schema(name: Annotated[Optional[str], typer.Argument(help="Which schema.")] 
 
 
 DEMO_SECRET = "0b" * 32
-DEMO_ORDERS: list[tuple[str, list[str]]] = [
-    ("german", ["play offensive", "end movement"]),
-    ("entente", ["pass", "end turn"]),
-    ("german", ["pass", "end turn"]),
-]
+DEMO_OPENING = ["play offensive", "move ge-1 liege", "move ge-4:cavalry ardennes",
+                "end movement"]
+
+
+def _demo_choice(orders: list[str]) -> str:
+    """What the demo's players answer once the scripted opening is over."""
+    for prefer in ("done", "lose", "ersatz"):
+        for o in orders:
+            if o == prefer or o.startswith(prefer + " "):
+                return o
+    return orders[0]
 
 
 @app.command()
@@ -410,8 +418,10 @@ def demo(
     keep: Annotated[Optional[Path], typer.Option(
         help="Write the demo journal here instead of a temporary folder.")] = None,
 ) -> None:
-    """Play a short scripted opening of the 1914 scenario and show the result."""
+    """Play a scripted opening of the 1914 scenario (a battle at Liège) and show the result."""
     from . import game as g
+    from .engine import legal_orders
+    from .engine.orders import format_order
     from .journal import redact
     from .render.text import describe, show_text, status_text
     from .views import state_view, status_view
@@ -422,11 +432,15 @@ def demo(
     # A fixed, published secret makes the demo play the same way every time.
     secret = folder / "demo.secret"
     secret.write_text(DEMO_SECRET + "\n")
+    path.unlink(missing_ok=True)
+    path.with_name(path.name + ".secret").unlink(missing_ok=True)
+    path.with_name(path.name + ".cache").unlink(missing_ok=True)
     game = g.create_game(path, "1914", game_id="demo-1914", secret_file=secret,
                          games_dir=_GAMES["dir"])
-    typer.echo(f"$ referee new {path} --scenario 1914")
     data = game.data
-    for side, orders in DEMO_ORDERS:
+    typer.echo(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
+
+    def submit(side: str, orders: list[str]) -> None:
         typer.echo(f"\n$ referee order {path.name} --as {side} " +
                    " ".join(f"'{o}'" for o in orders))
         result = g.submit(path, side, orders, games_dir=_GAMES["dir"])
@@ -437,15 +451,27 @@ def demo(
                     typer.echo(f"    {line}")
         if result.rejected:
             raise result.rejected[2]
+
+    submit("german", DEMO_OPENING)
+    # The German turn goes on to its end: both players answer each decision in turn.
+    while True:
+        st = g.open_game(path, games_dir=_GAMES["dir"]).state
+        if st.phase == "over" or (st.pending.kind == "card_or_pass" and
+                                  st.pending.side == "entente"):
+            break
+        side = st.pending.side
+        orders = [format_order(o) for o in legal_orders(st, data, side)
+                  if o.kind != "armistice"]
+        submit(side, [_demo_choice(orders)])
     game = g.open_game(path, games_dir=_GAMES["dir"])
-    typer.echo(f"\n$ referee show {path.name} --as german\n")
-    typer.echo(show_text(state_view(game.state, data, "german", game.game_id)))
-    typer.echo(f"\n$ referee status {path.name}\n")
-    typer.echo(status_text(status_view(game.state, data, None, game.game_id)))
+    typer.echo(f"\n$ referee show {path.name} --as entente\n")
+    typer.echo(show_text(state_view(game.state, data, "entente", game.game_id)))
+    typer.echo(f"\n$ referee status {path.name} --as entente\n")
+    typer.echo(status_text(status_view(game.state, data, "entente", game.game_id)))
     typer.echo(f"\n$ referee verify {path.name}")
     for line in g.verify(path, games_dir=_GAMES["dir"]).lines:
         typer.echo(line)
-    typer.echo(f"\nThe demo journal is {path}")
+    typer.echo(f"\nThe demo journal is {path}; try `referee log {path}`.")
 
 
 def main() -> None:

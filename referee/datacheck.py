@@ -246,7 +246,7 @@ def _check_events(data: GameData) -> list[str]:
 # ---------------------------------------------------------------- scenarios
 
 def army_limits_problems(data: GameData, nation: str, contents: Counter, year: int) -> list[str]:
-    """What is wrong with an army's contents: nationality, template, artillery, biplanes (1.4, 8.x)."""
+    """What is wrong with an army's contents: nationality, template, artillery (1.4, 8.1-8.3)."""
     out: list[str] = []
     cap = data.charts.army_templates.capacity.get(nation)
     inf = aux = 0

@@ -11,7 +11,7 @@ import secrets as _secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__
+from . import __version__, cache
 from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
 from .engine import decide, is_private
@@ -22,7 +22,6 @@ from .engine.setup import initial_state, setup_record
 from .engine.state import State
 from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError
 from .gamedata import GameData, Scenario, default_games_dir, load_game, load_scenario_file
-from . import cache
 from .journal import Journal, now, parse, parse_tail, upcast_all
 
 ACTORS = ("german", "entente", "moderator")

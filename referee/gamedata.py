@@ -552,8 +552,8 @@ def _loc(loc: tuple, raw: Any) -> str:
     node = raw
     for key in loc:
         if isinstance(key, int):
-            name = node[key].get("id") or node[key].get("key") if (
-                isinstance(node, list) and key < len(node) and isinstance(node[key], dict)) else None
+            item = node[key] if isinstance(node, list) and key < len(node) else None
+            name = (item.get("id") or item.get("key")) if isinstance(item, dict) else None
             parts.append(f"[{key}]" + (f"({name})" if name else ""))
         else:
             parts.append(("." if parts else "") + str(key))

@@ -138,7 +138,8 @@ def _check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
     try:
         rec = json.loads(line)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise JournalError(f"{name}: record {n} is damaged: not valid JSON ({exc})", record=n)
+        raise JournalError(f"{name}: record {n} is damaged: not valid JSON ({exc})",
+                           record=n) from None
     if not isinstance(rec, dict):
         raise JournalError(f"{name}: record {n} is damaged: not a JSON object", record=n)
     if canonical(rec) != line:

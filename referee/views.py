@@ -12,7 +12,7 @@ from typing import Any
 
 from .engine import legal_orders, pending_prompt
 from .engine.orders import format_order
-from .engine.state import GERMAN, ENTENTE, State, contents_text
+from .engine.state import ENTENTE, GERMAN, State, contents_text
 from .engine.victory import level_of, vp_breakdown
 from .errors import UsageError
 from .gamedata import GameData

@@ -166,7 +166,8 @@ def test_log_redacts_the_other_hand_and_the_export_verifies(game, cli, tmp_path)
     r = cli("verify", export)
     assert r.exit_code == 0 and "redacted export" in r.stdout
     text = cli("log", game, "--as", "german").stdout
-    assert "German draws 5 card(s)" in text and "Entente draws 4 card(s), starting hand (scenario set-up)\n" in text
+    assert "German draws 5 card(s)" in text
+    assert "Entente draws 4 card(s), starting hand (scenario set-up)\n" in text
 
 
 def test_verify_names_an_edited_record(game, cli):
@@ -185,7 +186,7 @@ def test_verify_catches_a_resealed_forgery(game, cli):
     from referee.journal import canonical, seal
 
     cli("order", game, "--as", "german", "pass", "end turn")
-    recs = [json.loads(l) for l in game.read_bytes().splitlines()]
+    recs = [json.loads(line) for line in game.read_bytes().splitlines()]
     recs[2]["events"][0]["side"] = "entente"          # claim the Entente passed
     prev = recs[1]["hash"]
     for r in recs[2:]:

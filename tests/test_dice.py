@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from referee import dice as dm
-from referee.errors import DiceError
+from referee.errors import DiceError, UsageError
 
 SECRET = bytes(range(32))
 
@@ -66,7 +66,7 @@ def test_secret_file_is_private_and_committed(tmp_path):
     assert stat.S_IMODE(os.stat(p).st_mode) == 0o600
     assert dm.read_secret(p) == s
     assert dm.commitment(s) == hashlib.sha256(s).hexdigest()
-    with pytest.raises(Exception):
+    with pytest.raises(UsageError):
         dm.write_secret(p, s)          # never overwritten
 
 

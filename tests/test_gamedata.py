@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from referee.errors import GameDataError
 from referee.gamedata import default_games_dir, load_game
@@ -24,7 +25,7 @@ def test_built_in_data_loads_with_the_core_numbers(data):
 
 
 def test_models_are_frozen(data):
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         data.areas["paris"].vp = 99
 
 
@@ -50,8 +51,8 @@ def test_three_different_mistakes_are_all_reported(tmp_path, cli):
           "neighbours: [cologne, eifel, trier]")
     # 3: an army over its template capacity (French template holds 3 infantry)
     _edit(d / "scenarios/1914.yaml",
-          'name: "1re Armée", area: vosges, entrenched: false,\n     contents: [{type: infantry, count: 3}]',
-          'name: "1re Armée", area: vosges, entrenched: false,\n     contents: [{type: infantry, count: 5}]')
+          'area: vosges, entrenched: false,\n     contents: [{type: infantry, count: 3}]',
+          'area: vosges, entrenched: false,\n     contents: [{type: infantry, count: 5}]')
     with pytest.raises(GameDataError) as err:
         load_game(d)
     text = "\n".join(err.value.problems)
@@ -61,9 +62,9 @@ def test_three_different_mistakes_are_all_reported(tmp_path, cli):
     r = cli("games", "check", d)
     assert r.exit_code == 3
     lines = r.stderr.strip().splitlines()
-    assert any("atlantis" in l for l in lines)
-    assert any("not symmetric" in l for l in lines)
-    assert any("5 infantry-type units" in l for l in lines)
+    assert any("atlantis" in line for line in lines)
+    assert any("not symmetric" in line for line in lines)
+    assert any("5 infantry-type units" in line for line in lines)
     assert "Traceback" not in r.output + r.stderr
 
 
@@ -95,7 +96,8 @@ def test_stacking_and_artillery_limit_at_set_up(tmp_path):
         load_game(d)
     text = "\n".join(err.value.problems)
     assert "4 entente units in nancy, the stacking limit is 3 (1.2.2)" in text
-    assert "units[2](ge-3): contents: 2 artillery, the 1914 limit for a ge army is 1 (8.3.2)" in text
+    assert ("units[2](ge-3): contents: 2 artillery, the 1914 limit for a ge army is 1 (8.3.2)"
+            in text)
     assert "7 ge artillery set up, the counter mix has 6 (11.1)" in text
 
 

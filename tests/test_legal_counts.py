@@ -97,11 +97,13 @@ def test_a_cavalry_next_to_a_disputed_area(tmp_path):
     - via eifel: cologne, koblenz, trier, luxembourg, ardennes (empty Enemy, entered from
       a Friendly area), liege = 6;
     - via cologne: eifel, koblenz = 2;
+    - out and back to Aachen through liege, eifel or cologne (a two-area move may end
+      where it began; passing through an empty Enemy area would make it Friendly) = 3;
     - rail from Aachen through German areas: eifel, cologne; koblenz, trier,
       luxembourg; pfalz, saarbrucken, thionville = 8.
     The infantry in Liège may go to Eifel or Aachen (Friendly) only = 2; it may not
     rail (Liège is not Friendly). End movement = 1. Propose armistice, surrender = 2.
-    = 25 orders.
+    = 28 orders.
     """
     sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]},
                   units=["ge-c-01 ge cavalry aachen", "ge-i-05 ge infantry liege",
@@ -111,13 +113,13 @@ def test_a_cavalry_next_to_a_disputed_area(tmp_path):
     g.submit(j, "german", ["play offensive"])
     orders = legal(j, "german")
     cav = [o for o in orders if o.startswith("move ge-c-01")]
-    assert len(cav) == 12
+    assert len(cav) == 15
     assert "move ge-c-01 liege eifel" in cav and "move ge-c-01 eifel ardennes" in cav
     assert "move ge-c-01 liege namur" not in cav
     assert len([o for o in orders if o.startswith("rail ge-c-01")]) == 8
     assert sorted(o for o in orders if "ge-i-05" in o) == [
         "move ge-i-05 aachen", "move ge-i-05 eifel"]
-    assert len(orders) == 25
+    assert len(orders) == 28
 
 
 def test_a_rail_network_with_a_full_area_in_the_middle(tmp_path):

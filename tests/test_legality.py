@@ -4,7 +4,8 @@ order the rules accept is listed."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from casebook import new_game, position
 from referee import game as g
@@ -40,8 +41,9 @@ def _positions(tmp_path):
 
 
 def _invariants(state, data):
-    from referee.datacheck import army_limits_problems
     from collections import Counter
+
+    from referee.datacheck import army_limits_problems
     for area in data.areas:
         for side in ("german", "entente"):
             assert state.stack_count(area, side, data) <= STACKING_LIMIT, (area, side)

@@ -177,3 +177,15 @@ def test_eft_box_moves(tmp_path):
     st = g.open_game(j).state
     assert st.armies["ge-7"].status == "eft"
     assert _rule(g.submit(j, "german", ["eft ge-7 strasbourg"])) == "4.1"  # it has moved
+
+
+def test_only_a_commonwealth_unit_once_swapped_in_is_rebuilt(tmp_path):
+    """8.2.3: the Canadian entered play in AUTUMN 1915; gone from the 1916 set-up, it may be
+    rebuilt (2 BP) once; the ANZAC, not swapped in until SPRING 1917, may not."""
+    sc = position("1916", player="entente", passes=1,
+                  hands={"german": ["off-01"], "entente": ["off-03"]},
+                  remove_units=["uk-2"], add_units=["uk-2 uk army ypres 2I+1A"])
+    j = new_game(tmp_path, sc)
+    g.submit(j, "entente", ["pass", "end turn"])
+    assert g.submit(j, "entente", ["build uk commonwealth calais"]).rejected is None
+    assert _rule(g.submit(j, "entente", ["build uk commonwealth calais"])) == "8.2.3"

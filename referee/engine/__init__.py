@@ -9,8 +9,10 @@ from __future__ import annotations
 from ..dice import Dice
 from ..errors import IllegalOrderError
 from ..gamedata import GameData
-from . import flow  # noqa: F401  (registers the decision kinds)
-from . import victory
+from . import (
+    flow,  # noqa: F401  (registers the decision kinds)
+    victory,
+)
 from .core import DECISIONS, Ctx, Violation
 from .events import Ev, evolve
 from .orders import Ord, format_order

@@ -1,4 +1,4 @@
-"""Army templates: what an army may hold (1.4, 8.1, 8.3.2, 8.3.4), and suppressing armies (15.4.1)."""
+"""Army templates: what an army may hold (1.4, 8.1, 8.3.2, 8.3.4); suppressing armies (15.4.1)."""
 
 from __future__ import annotations
 

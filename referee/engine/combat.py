@@ -16,9 +16,21 @@ from .cards import first_card, playable_hand
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
 from .events import (
-    ArmyEliminated, BattleBegan, BattleCancelled, BattleDeclared, BattleEnded, BattleStep,
-    BiplaneReacts, BonusDesignated, CombatCardPlayed, CombatPhaseBegan, CombatPhaseEnded,
-    HitsToPay, OffensiveDowngraded, PieceEliminated, UnitRetreated,
+    ArmyEliminated,
+    BattleBegan,
+    BattleCancelled,
+    BattleDeclared,
+    BattleEnded,
+    BattleStep,
+    BiplaneReacts,
+    BonusDesignated,
+    CombatCardPlayed,
+    CombatPhaseBegan,
+    CombatPhaseEnded,
+    HitsToPay,
+    OffensiveDowngraded,
+    PieceEliminated,
+    UnitRetreated,
 )
 from .fire import SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
 from .orders import Bonus, DeclareBattle, Done, Fight, Keep, Ord, PlayCard, React, Retreat
@@ -182,7 +194,7 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
     if len(s.combat["bonus"]) >= limit:
         return Violation(ct.rule, f"{ct.title} adds its dice in {limit} battle area(s) only")
     if o.area not in s.combat["declared"] or o.area in s.combat["bonus"]:
-        return Violation(ct.rule, f"name a declared Battle Area not named yet")
+        return Violation(ct.rule, "name a declared Battle Area not named yet")
     if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):
         return Violation(ct.rule, f"{ct.title} needs a {nation.upper()} army in the Battle Area")
     return None
@@ -513,7 +525,7 @@ def _defensive_fire(ctx: Ctx) -> bool:
 
 
 def _offensive_fire(ctx: Ctx) -> bool:
-    s, d = ctx.state, ctx.data
+    s = ctx.state
     reacting = 0 if s.combat["weather"] else len(s.battle["reacting"])
     _fire(ctx, "offensive", s.battle["attacker"], reacting)
     _advance(ctx)
@@ -569,7 +581,8 @@ STEP = {
     "artillery_pays": _pays("defender", "artillery"), "defence": _defence,
     "reaction": _reaction, "pursuit_pays": _pursuit_pays, "defensive_fire": _defensive_fire,
     "defensive_pays": _pays("attacker", "defensive"), "offensive_fire": _offensive_fire,
-    "offensive_pays": _pays("defender", "offensive"), "retreat_attacker": _retreat_after("attacker"),
+    "offensive_pays": _pays("defender", "offensive"),
+    "retreat_attacker": _retreat_after("attacker"),
     "retreat_defender": _retreat_after("defender"), "end": _end,
 }
 

@@ -224,7 +224,7 @@ class ArmyEliminated(Ev):
 
 
 class ArmySuppressed(Ev):
-    """Optional 15.4.1: an army counter was removed, its units left in the area or in another army."""
+    """Optional 15.4.1: an army counter removed, its units left in the area or in another army."""
 
     type: Literal["ArmySuppressed"] = "ArmySuppressed"
     side: str
@@ -1009,7 +1009,7 @@ def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
         marker = e.unit
     else:
         if e.unit in s.pieces:
-            p = s.pieces.pop(e.unit)
+            del s.pieces[e.unit]
             marker = e.unit
         else:
             _take_piece(s, e.unit)
@@ -1087,6 +1087,7 @@ def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
         due.pop(0)
     if e.replaced is None:
         return
+    s.swapped.append(e.unit)
     if e.replaced in s.pieces:
         old = s.pieces.pop(e.replaced)
         s.pool["uk"]["commonwealth"] -= 1

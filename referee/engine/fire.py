@@ -18,7 +18,7 @@ from .state import INFANTRY_TYPES, State, other, template_key
 ROLL_ORDER = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery", "siege_gun",
               "tank", "biplane", "fort", "card"]
 SPECIAL_ONE = {"the_big_push": "uk", "gericht": "ge"}         # +1 artillery die, 9.1.3/9.1.4
-SPECIAL_TWO = {"tout_le_monde": "fr", "friedensturm": "ge"}   # +2 dice, forced retreats, 9.1.5/9.1.6
+SPECIAL_TWO = {"tout_le_monde": "fr", "friedensturm": "ge"}   # +2 dice, retreats: 9.1.5, 9.1.6
 
 
 @dataclass

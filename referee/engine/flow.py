@@ -28,13 +28,19 @@ from .cards import can_play_offensive, draw, first_card, offensive_as, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
 from .events import (
-    ArmyEliminated, CardPlayed, CardsDiscarded, GameEnded, Passed, PhaseBegan, PlayerTurnBegan,
-    PlayerTurnEnded, SeasonAdvanced,
+    ArmyEliminated,
+    CardPlayed,
+    CardsDiscarded,
+    GameEnded,
+    Passed,
+    PhaseBegan,
+    PlayerTurnBegan,
+    PlayerTurnEnded,
+    SeasonAdvanced,
 )
 from .orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard, format_order
 from .state import State, other
 from .victory import victory_level
-
 
 # ---------------------------------------------------------------- I  reinforcements
 
@@ -255,7 +261,8 @@ register(DecisionSpec(
 
 def _pass_prompt(s: State, d: GameData) -> str:
     ts = s.turn_state
-    left = "one unit may move (not into an Enemy area)" if ts.moves == 0 else "the pass move is made"
+    left = ("one unit may move (not into an Enemy area)" if ts.moves == 0
+            else "the pass move is made")
     return (f"{s.pending.side} passes: {left}; a Strategic Reserves! card moves a second unit; "
             f"with no card played, cards may be discarded and replaced; then end the turn "
             f"(2.0 II.1)")

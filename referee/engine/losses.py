@@ -15,7 +15,11 @@ from ..gamedata import GameData
 from .cards import playable_hand
 from .core import Ctx, DecisionSpec, Violation, register
 from .events import (
-    ArmyEliminated, FortDestroyed, HitsLost, LossTaken, PieceEliminated,
+    ArmyEliminated,
+    FortDestroyed,
+    HitsLost,
+    LossTaken,
+    PieceEliminated,
 )
 from .fire import units_in
 from .orders import Annihilate, Ersatz, Lose, Ord
@@ -44,7 +48,7 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
         dog = set(b["dogfighters"])
         return [(ref, 1, [ref]) for _, ref, kind in units if kind == "biplane" and ref in dog]
     by_counter: dict[str, Counter] = {}
-    for counter, ref, kind in units:
+    for counter, ref, _kind in units:
         by_counter.setdefault(counter, Counter())[ref] += 1
     out = []
     for counter, refs in by_counter.items():
@@ -144,7 +148,7 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
 
 def pay_with_unit(ctx: Ctx, side: str, ref: str) -> None:
     """Lose one unit (or fort step) for one hit; an army left empty is eliminated (8.1)."""
-    s, d = ctx.state, ctx.data
+    s = ctx.state
     siege = bool(s.battle["pay"]["siege"])
     paid = {"siege_hits": 1, "hits": 0} if siege else {"siege_hits": 0, "hits": 1}
     if ref in s.forts:

@@ -12,16 +12,27 @@ import itertools
 from dataclasses import dataclass
 
 from ..gamedata import GameData
+from .armies import template_violation
 from .core import Ctx, Violation
 from .events import (
-    AreaControlChanged, ArmyEliminated, BecameDisputed, EnemyAreaEntered, PieceEliminated,
+    AreaControlChanged,
+    ArmyEliminated,
+    BecameDisputed,
+    EnemyAreaEntered,
+    PieceEliminated,
     UnitMoved,
 )
 from .orders import Evacuate, Move, Ord, Rail, Reserves, Sea, Strategic
 from .state import (
-    INFANTRY_TYPES, NON_HOLDING, STACKING_LIMIT, Army, Piece, State, other, piece_key,
+    INFANTRY_TYPES,
+    NON_HOLDING,
+    STACKING_LIMIT,
+    Army,
+    Piece,
+    State,
+    other,
+    piece_key,
 )
-from .armies import template_violation
 
 
 @dataclass
@@ -285,13 +296,18 @@ def _taking_violation(s: State, d: GameData, m: Mover, area: str, taking) -> Vio
 
 
 def _paths(d: GameData, start: str, steps: int):
-    """Every path of adjacent areas from start of length 1..steps (no area twice)."""
+    """Every path of adjacent areas from start of length 1..steps.
+
+    A two-area move may come back to where it started (a cavalry raid through
+    an empty Enemy area makes it Friendly, 4.1); it never enters another area
+    twice.
+    """
     frontier = [(start,)]
     for _ in range(steps):
         nxt = []
         for p in frontier:
             for n in sorted(d.neighbours[p[-1]]):
-                if n not in p:
+                if n not in p[1:] and (n != start or len(p) > 1):
                     nxt.append(p + (n,))
                     yield nxt[-1][1:]
         frontier = nxt

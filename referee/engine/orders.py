@@ -23,7 +23,7 @@ class Ord(BaseModel):
 
 
 class PlayCard(Ord):
-    """Play a card for its effect (2.0 II.1, 9.x); combat cards name their battle area (2.0 II.3b)."""
+    """Play a card for its effect (2.0 II.1, 9.x); combat cards name their battle area (II.3b)."""
 
     kind: Literal["play"] = "play"
     card: str
@@ -111,7 +111,7 @@ class Evacuate(Ord):
 
 
 class Suppress(Ord):
-    """Optional 15.4.1: remove an army in supply, its units staying in the area (or joining one army there)."""
+    """Optional 15.4.1: remove an army in supply; its units stay in the area or join an army."""
 
     kind: Literal["suppress"] = "suppress"
     army: str

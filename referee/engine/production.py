@@ -21,14 +21,39 @@ from .armies import template_violation
 from .cards import draw
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import (
-    ArmyEliminated, ArmyRebuilt, AttritionDue, AttritionTaken, CardsDiscarded, EftLossesDue,
-    EftUnitLost, FortDestroyed, FortReduced, InfantryUpgraded, OutOfSupply, PieceEliminated,
-    ProductionBegan, ProductionDone, ProductionEnded, ProductionOrdered, ProductionRevealed,
-    UnitBuilt, UnitEntrenched,
+    ArmyEliminated,
+    ArmyRebuilt,
+    AttritionDue,
+    AttritionTaken,
+    CardsDiscarded,
+    EftLossesDue,
+    EftUnitLost,
+    FortDestroyed,
+    FortReduced,
+    InfantryUpgraded,
+    OutOfSupply,
+    PieceEliminated,
+    ProductionBegan,
+    ProductionDone,
+    ProductionEnded,
+    ProductionOrdered,
+    ProductionRevealed,
+    UnitBuilt,
+    UnitEntrenched,
 )
 from .movement import settle, template_ref
 from .orders import (
-    Build, Buy, Discard, Done, Entrench, Lose, Ord, Rebuild, Upgrade, format_order, parse_order,
+    Build,
+    Buy,
+    Discard,
+    Done,
+    Entrench,
+    Lose,
+    Ord,
+    Rebuild,
+    Upgrade,
+    format_order,
+    parse_order,
 )
 from .state import STACKING_LIMIT, State, template_key
 from .supply import supplied_areas
@@ -85,7 +110,7 @@ def check_supply(ctx: Ctx) -> None:
 
 def next_attrition(ctx: Ctx) -> None:
     """Take each owed attrition loss, asking the owner where he has a choice (6.5)."""
-    s, d = ctx.state, ctx.data
+    s = ctx.state
     owed = (s.production or {}).get("attrition", {})
     for side in ("german", "entente"):
         for army_id in list(owed.get(side, [])):
@@ -206,18 +231,22 @@ def _available(s: State, d: GameData, unit: str) -> Violation | None:
         if in_play >= usable:
             return Violation("8.3.4", f"every {nation.upper()} Biplane counter marked {year} or "
                                       f"earlier is already in play")
-    if kind == "commonwealth":
-        swaps = [sw for sw in d.events.commonwealth_swaps.get("swaps", [])
-                 if sw["turn"] <= s.turn]
-        if s.counters_in_play()[("uk", "commonwealth")] >= len(swaps):
-            return Violation("8.2.3", "only a Commonwealth unit already swapped into play and "
-                                      "eliminated may be rebuilt")
+    return None
+
+
+def _commonwealth_violation(s: State, orders: list[Ord]) -> Violation | None:
+    """8.2.3: only a Commonwealth unit once swapped into play, and gone since, is rebuilt."""
+    planned = sum(1 for x in orders if isinstance(x, Build) and x.unit == "uk:commonwealth")
+    if s.counters_in_play()[("uk", "commonwealth")] + planned >= len(s.swapped):
+        return Violation("8.2.3", "Commonwealth units enter play by the swaps of AUTUMN 1915 "
+                                  "and SPRING 1917; only one swapped in and eliminated since "
+                                  "may be rebuilt")
     return None
 
 
 def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | None:
     if ":" not in o.unit or o.unit.split(":")[0] not in d.nation_side:
-        return Violation("7.2", f"say the nation and the unit type, e.g. 'fr infantry'")
+        return Violation("7.2", "say the nation and the unit type, e.g. 'fr infantry'")
     nation, kind = o.unit.split(":")
     if d.nation_side[nation] != side:
         return Violation("7.2", f"{nation.upper()} units are built by the other side")
@@ -225,6 +254,10 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
     if v:
         return v
     orders = plan(s, d, side)
+    if kind == "commonwealth":
+        v = _commonwealth_violation(s, orders)
+        if v:
+            return v
     same = sum(1 for x in orders if isinstance(x, Build) and x.unit == o.unit)
     if o.unit == "ge:stosstruppen":
         same += sum(1 for x in orders if isinstance(x, Upgrade))

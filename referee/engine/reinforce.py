@@ -50,6 +50,11 @@ def arrivals(ctx: Ctx) -> None:
             due[side].append({"unit": f"{r.nation}:{kind}", "placement": r.placement})
     swaps = {"german": [], "entente": []}
     for sw in ev.swaps:
+        if pool.get(sw.nation, {}).get("commonwealth", 0) <= 0:
+            lost.append((d.nation_side[sw.nation], sw.unit,
+                         "no Commonwealth counter is left in the force pool (11.1)"))
+            continue
+        pool[sw.nation]["commonwealth"] -= 1
         swaps[d.nation_side[sw.nation]].append(
             {"unit": sw.unit, "name": sw.name, "nation": sw.nation})
     for side, unit, reason in lost:
@@ -203,7 +208,7 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
 def _apply(ctx: Ctx, o: Ord, side: str) -> None:
     from .flow import after_reinforcements
 
-    s, d = ctx.state, ctx.data
+    s = ctx.state
     if isinstance(o, Place):
         if ":" in o.unit:
             nation, kind = o.unit.split(":")

@@ -61,6 +61,10 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
     for nation, row in data.units.mix.items():
         s.pool[nation] = {kind: n - in_play[(nation, kind)] for kind, n in row.items()
                           if kind not in ("army", "fort")}
+    # Commonwealth units whose swap turn is past are in play already (8.2.3 note).
+    for sw in data.events.commonwealth_swaps.get("swaps", []):
+        if sw["turn"] < sc.start.turn:
+            s.swapped.append(sw["unit"])
     s.consecutive_passes = sc.position.consecutive_passes
     s.discard = list(sc.cards.discard)
     s.removed_cards = list(sc.cards.removed)
@@ -71,7 +75,7 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
 
 def setup_record(ctx: Ctx, sc: Scenario) -> None:
     """Shuffle and deal the cards, then start the sequence of play where the scenario says."""
-    s, d = ctx.state, ctx.data
+    d = ctx.data
     cards = sc.cards
     named = set(cards.discard) | set(cards.removed)
     stacked: list[str] = []

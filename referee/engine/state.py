@@ -123,7 +123,7 @@ class State:
     turn: int
     last_turn: int
     first_player: str
-    phase: str = "setup"                       # setup | reinforcements | player_turn | production | over
+    phase: str = "setup"         # setup | reinforcements | player_turn | production | over
     player: str | None = None                  # whose player turn it is
     consecutive_passes: int = 0
     control: dict[str, str | None] = field(default_factory=dict)
@@ -145,6 +145,7 @@ class State:
     crisis: dict[str, Any] | None = None                 # a Military Crisis! being answered
     arrivals: dict[str, list] = field(default_factory=dict)   # reinforcements to place (2.0 I)
     swaps_due: dict[str, list] = field(default_factory=dict)  # Commonwealth swaps (8.2.3)
+    swapped: list[str] = field(default_factory=list)          # Commonwealth units swapped in
     production: dict[str, Any] | None = None             # the production phase (2.0 V)
     armistice: str | None = None                         # the side proposing an armistice
     combat: dict[str, Any] | None = None                 # the combat phase of a player turn

@@ -10,7 +10,7 @@ from .state import GERMAN, State, other
 
 
 def eft_vp(state: State, data: GameData) -> int:
-    """+1 VP per whole 5 BPs of units in the EFT box, 1914-1917 only (3.1; whole fives: our reading)."""
+    """+1 VP per whole 5 BPs of units in the EFT box, 1914-1917 (3.1; whole fives: our reading)."""
     years = next((m.years for m in data.charts.victory.modifiers.items if m.id == "eft_box"), [])
     if data.year(state.turn) not in years:
         return 0

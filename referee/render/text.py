@@ -57,7 +57,8 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     if t == "CardPlayed":
         ct = data.cards[ev["card"]]
         as_ = ev["as"]
-        note = "" if as_ == ct.key else f" as {data.card_types[as_].title if as_ in data.card_types else as_}"
+        name = data.card_types[as_].title if as_ in data.card_types else as_
+        note = "" if as_ == ct.key else f" as {name}"
         return f"{side} plays {ct.title}{note} ({ct.rule})"
     if t == "CardsDiscarded":
         return f"{side} discards {_cards(ev['cards'], data)} ({ev['reason']})"
@@ -139,6 +140,70 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         return f"=== end of the battle in {_area(ev['area'], data)} ==="
     if t == "CombatPhaseEnded":
         return "Combat phase over; retreat markers removed (5.4)"
+    if t == "ReinforcementsDue":
+        items = ", ".join(i["unit"].replace(":", " ") for i in ev["items"]) or "nothing"
+        swaps = "; the " + ", ".join(sw["name"] for sw in ev.get("swaps", [])) + \
+            " unit swaps in (8.2.3)" if ev.get("swaps") else ""
+        return f"{side} reinforcements (2.0 I): {items}{swaps}"
+    if t == "UnitPlaced":
+        into = f" into {ev['into']}" if ev.get("into") else ""
+        now = f" as {ev['new_id']}" if ev.get("new_id") else ""
+        return (f"{side} places {ev['unit'].replace(':', ' ')}{now} in "
+                f"{_area(ev['area'], data)}{into}")
+    if t == "ReinforcementLost":
+        return (f"{side} reinforcement {ev['unit'].replace(':', ' ')} does not arrive: "
+                f"{ev['reason']}")
+    if t == "CommonwealthSwapped":
+        if not ev.get("replaced"):
+            return f"The {ev['name']} swap does not take place: no UK infantry on the map (8.2.3)"
+        return (f"The {ev['name']} unit takes the place of {ev['replaced']} in "
+                f"{_area(ev['area'], data)} (8.2.3)")
+    if t == "OutOfSupply":
+        return f"{side} units out of supply (6.5): {', '.join(ev['units'])}"
+    if t == "FortReduced":
+        return f"Fort {ev['fort']} out of supply drops to {ev['strength']} (6.5)"
+    if t == "AttritionDue":
+        return f"{side} unsupplied armies must each lose a unit: {', '.join(ev['armies'])} (6.5)"
+    if t == "AttritionTaken":
+        return f"{side} army {ev['army']} loses {ev['kind'].replace('_', ' ')} (out of supply, 6.5)"
+    if t == "ProductionBegan":
+        bp = ev["bp"]
+        return (f"Build Points (7.0): German {bp['german']}, Entente {bp['entente']}; orders "
+                f"are sealed until both sides are done")
+    if t == "ProductionOrdered":
+        sec = ev.get("secret") or {}
+        if "data" in sec:
+            return f"{side} production order (sealed): {sec['data']['order']}"
+        return f"{side} gives a sealed production order"
+    if t == "ProductionDone":
+        return f"{side} production orders are all in"
+    if t == "ProductionRevealed":
+        orders = "; ".join(ev["orders"]) or "nothing"
+        return (f"{side} production revealed ({ev['spent']} BP spent, {ev['lost']} lost, 7.0): "
+                f"{orders}")
+    if t == "UnitBuilt":
+        into = f" into {ev['into']}" if ev.get("into") else ""
+        now = f" ({ev['new_id']})" if ev.get("new_id") else ""
+        return (f"{side} builds {ev['unit'].replace(':', ' ')}{now} in "
+                f"{_area(ev['area'], data)}{into} ({ev['cost']} BP)")
+    if t == "ArmyRebuilt":
+        return f"{side} rebuilds army {ev['army']}, empty, in {_area(ev['area'], data)} (7.3)"
+    if t == "UnitEntrenched":
+        return f"{side} {ev['unit']} entrenches (7.4)"
+    if t == "InfantryUpgraded":
+        now = f" (now {ev['new_id']})" if ev.get("new_id") else ""
+        return f"{side} {ev['unit']}{now} upgraded to Stoßtruppen (7.5)"
+    if t == "EftLossesDue":
+        return (f"EFT box: {ev['bp']} BP of units, {len(ev['dice'])} dice "
+                f"[{' '.join(map(str, ev['dice']))}]: {ev['losses']} loss(es) (2.0 V.4)")
+    if t == "EftUnitLost":
+        return f"German {ev['unit']} ({ev['kind'].replace('_', ' ')}) lost in the EFT box (2.0 V.4)"
+    if t == "ProductionEnded":
+        return None
+    if t == "ArmisticeProposed":
+        return f"The {side} player proposes an armistice (3.2)"
+    if t == "ArmisticeRefused":
+        return f"The {side} player refuses the armistice; the war goes on (3.2)"
     if t == "CrisisDeclared":
         return (f"{side} plays {ev['name']}: the {SIDE[ev['target']]} player must remove "
                 f"{ev['count']} {'/'.join(n.upper() for n in ev['nations'])} infantry-type "
@@ -229,7 +294,7 @@ def show_text(view: dict[str, Any]) -> str:
     lines.append("")
     lines.append("Areas (control: units)")
     width = max(len(a["name"]) for a in view["areas"].values())
-    for aid, a in view["areas"].items():
+    for a in view["areas"].values():
         if not a["units"] and a["control"] not in ("disputed",):
             continue
         units = "; ".join(unit_text(u) for u in a["units"])
@@ -254,6 +319,8 @@ def show_text(view: dict[str, Any]) -> str:
 
 
 def _area(aid: str, data: GameData) -> str:
+    if aid == "eft":
+        return "the EFT box"
     return data.areas[aid].name if aid in data.areas else aid
 
 
@@ -262,7 +329,9 @@ def _moved(ev: dict, data: GameData, reader: str) -> str:
     mode = {"normal": "moves", "rail": "moves by rail (4.4)",
             "strategic": "moves strategically (4.5)", "sea": "crosses by sea (4.6)",
             "reserves": "moves with Strategic Reserves! (9.6)",
-            "evacuate": "is evacuated by sea (14.2.4)"}[ev["mode"]]
+            "evacuate": "is evacuated by sea (14.2.4)",
+            "eft": "moves " + ("into" if ev["to_area"] == "eft" else "out of") +
+                   " the Eastern Front Transit box"}[ev["mode"]]
     details = ev
     sec = ev.get("secret")
     if isinstance(sec, dict):
