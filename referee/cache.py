@@ -87,16 +87,18 @@ def save(journal: Path, raw: bytes, last: dict, state: Any, views: dict,
              "digest": hashlib.sha256(raw).hexdigest(), "data": data_signature(games_dir),
              "seq": last["seq"], "hash": last["hash"], "header": header,
              "state": pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), "views": views}
+    _write(journal, entry)
+
+
+def _write(journal: Path, entry: dict) -> None:
+    """Replace the cache file in one step; a cache that cannot be written is just missing."""
     tmp = cache_path(journal).with_name(cache_path(journal).name + f".{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as fh:
             pickle.dump(entry, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, cache_path(journal))
     except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        tmp.unlink(missing_ok=True)
 
 
 def add_view(journal: Path, key: str, value: Any, games_dir: Path | None) -> None:
@@ -109,10 +111,4 @@ def add_view(journal: Path, key: str, value: Any, games_dir: Path | None) -> Non
     if not matches(entry, raw, games_dir):
         return
     entry["views"][key] = value
-    tmp = cache_path(journal).with_name(cache_path(journal).name + f".{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            pickle.dump(entry, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_path(journal))
-    except OSError:
-        pass
+    _write(journal, entry)

@@ -20,18 +20,10 @@ import typer
 
 from . import cache
 from .errors import EXIT_REJECTED, GameDataError, RefereeError, UsageError
+from .readers import check_reader
 
 # The rules and the data models are imported inside the commands that need
 # them: `status` and `show` answer from the snapshot cache without them.
-READERS = ("german", "entente", "moderator")
-
-
-def check_reader(reader: str, allow_moderator: bool = True) -> str:
-    """Validate a --as value."""
-    allowed = READERS if allow_moderator else READERS[:2]
-    if reader not in allowed:
-        raise UsageError(f"--as {reader!r}: choose one of {', '.join(allowed)}")
-    return reader
 
 EXIT_INTERNAL = 4
 

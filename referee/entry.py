@@ -13,8 +13,9 @@ import json
 import sys
 from pathlib import Path
 
+from .readers import READERS
+
 FORMATS = {"status": ("text", "json"), "show": ("text", "markdown", "json")}
-READERS = ("german", "entente", "moderator")
 
 
 def _options(args: list[str]) -> dict | None:

@@ -132,6 +132,8 @@ class StateView(BaseModel):
     hand_sizes: dict[str, int]
     deck: DeckView
     eliminated_armies: list[str]
+    eft_box: list[str]
+    force_pool: dict[str, dict[str, int]]
     options: dict[str, bool]
     game_over: bool
     result: dict[str, Any] | None
@@ -147,6 +149,7 @@ class StatusView(BaseModel):
     label: str
     phase: str
     waiting_on: Literal["german", "entente"] | None
+    waiting_on_all: list[Literal["german", "entente"]]
     decision: str | None
     prompt: str
     legal_for: str | None

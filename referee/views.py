@@ -10,22 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import legal_orders, pending_prompt
+from .engine import legal_orders, pending_prompt, waiting_on
 from .engine.orders import format_order
 from .engine.state import ENTENTE, GERMAN, State, contents_text
 from .engine.victory import level_of, vp_breakdown
-from .errors import UsageError
 from .gamedata import GameData
-
-READERS = ("german", "entente", "moderator")
-
-
-def check_reader(reader: str, allow_moderator: bool = True) -> str:
-    """Validate a --as value."""
-    allowed = READERS if allow_moderator else READERS[:2]
-    if reader not in allowed:
-        raise UsageError(f"--as {reader!r}: choose one of {', '.join(allowed)}")
-    return reader
+from .readers import check_reader
 
 
 def card_view(card: str, data: GameData) -> dict:
@@ -96,6 +86,10 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
                  "removed": [card_view(c, data) for c in state.removed_cards]},
         "eliminated_armies": sorted(a.id for a in state.armies.values()
                                     if a.status == "eliminated"),
+        "eft_box": sorted([a.id for a in state.armies.values() if a.status == "eft"] +
+                          [p.id for p in state.pieces.values() if p.area == "eft"]),
+        "force_pool": {n: {k: c for k, c in row.items() if c} for n, row in
+                       sorted(state.pool.items())},
         "options": dict(state.options),
         "game_over": state.phase == "over",
         "result": state.result,
@@ -115,6 +109,7 @@ def status_view(state: State, data: GameData, reader: str | None, game_id: str =
     """Whose decision it is, what kind, and the legal orders (for `status`)."""
     waiting = state.pending.side if state.pending else None
     side = reader if reader in (GERMAN, ENTENTE) else waiting
+    all_waiting = waiting_on(state)
     legal = [format_order(o) for o in legal_orders(state, data, side)] if side else []
     return {
         "game_id": game_id or state.game_id,
@@ -123,6 +118,7 @@ def status_view(state: State, data: GameData, reader: str | None, game_id: str =
         "label": data.label(state.turn),
         "phase": state.phase,
         "waiting_on": waiting,
+        "waiting_on_all": all_waiting,
         "decision": state.pending.kind if state.pending else None,
         "prompt": pending_prompt(state, data),
         "legal_for": side,

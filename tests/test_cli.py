@@ -261,3 +261,25 @@ def test_demo_runs(cli, tmp_path):
     r = cli("demo", "--keep", tmp_path)
     assert r.exit_code == 0, r.stderr
     assert "verify" in r.stdout and "rulings: all" in r.stdout
+
+
+def test_missing_manual_dice_reject_the_whole_batch(tmp_path, cli):
+    """A battle needs dice; without them (or with too few) nothing is written."""
+    from casebook import new_game, position
+
+    sc = position("1916", player="german", hands={"german": ["off-01"], "entente": []})
+    j = new_game(tmp_path, sc, dice="manual")
+    r = cli("order", j, "--as", "german", "play offensive", "move ge-5 verdun", "end movement",
+            "done", "done")
+    assert r.exit_code == 0, r.stderr
+    assert cli("order", j, "--as", "entente", "done").exit_code == 0     # no combat cards
+    before = j.read_bytes()
+    r = cli("order", j, "--as", "entente", "done")                    # the cavalry stays...
+    assert r.exit_code == 1 and "dice rejected" in r.stderr and "needs" in r.stderr
+    assert j.read_bytes() == before                                     # ...but no dice given
+    r = cli("order", j, "--as", "entente", "done", "--dice", "6,6")     # three are needed
+    assert r.exit_code == 1 and j.read_bytes() == before
+    r = cli("order", j, "--as", "entente", "done", "--dice", "6,6,6")
+    assert r.exit_code == 0, r.stderr
+    rec = json.loads(j.read_bytes().splitlines()[-1])
+    assert rec["dice"] == [6, 6, 6]

@@ -189,3 +189,16 @@ def test_only_a_commonwealth_unit_once_swapped_in_is_rebuilt(tmp_path):
     g.submit(j, "entente", ["pass", "end turn"])
     assert g.submit(j, "entente", ["build uk commonwealth calais"]).rejected is None
     assert _rule(g.submit(j, "entente", ["build uk commonwealth calais"])) == "8.2.3"
+
+
+def test_out_of_supply_areas_take_no_builds_but_units_may_entrench(tmp_path):
+    """6.4, 6.5, 7.2: Namur is German but cut off; nothing is built there, yet the army may
+    entrench (out of supply units can still entrench)."""
+    j = _to_production(tmp_path, turn=3,
+                       control={"namur": "german", "liege": "entente"},
+                       forts={"fort-namur": "out"},
+                       remove_units=["ge-3"], add_units=["ge-3 ge army namur 3I"])
+    st = g.open_game(j).state
+    assert st.armies["ge-3"].contents == {"ge:infantry": 2}      # attrition: one kind, no choice
+    assert _rule(g.submit(j, "german", ["build ge infantry namur"])) == "7.2"
+    assert g.submit(j, "german", ["entrench ge-3"]).rejected is None

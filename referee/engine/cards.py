@@ -45,6 +45,19 @@ def first_card(state: State, data: GameData, side: str, key: str) -> str | None:
     return None
 
 
+def pick(state: State, data: GameData, side: str, keys) -> list[str] | None:
+    """Card ids in side's hand for the given card keys (one each), or None if it lacks one."""
+    hand = list(state.hands.get(side, []))
+    ids = []
+    for key in keys:
+        card = next((c for c in hand if data.cards[c].key == key), None)
+        if card is None:
+            return None
+        hand.remove(card)
+        ids.append(card)
+    return ids
+
+
 def offensive_as(state: State, data: GameData, side: str, key: str) -> str:
     """What an Offensive-type card counts as when side plays it now (9.1.1-9.1.6).
 

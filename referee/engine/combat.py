@@ -628,7 +628,7 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
                                       f"to the same area ({d.areas[to].name})")
     if how == "instead" and o.unit in b["dogfighters"]:
         return Violation("5.4.1", "a Biplane that dogfought has already fought")
-    return movement._stack_violation(s, d, m, o.to)
+    return movement.stack_violation(s, d, m, o.to)
 
 
 def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]:

@@ -24,7 +24,7 @@ import itertools
 from ..gamedata import GameData
 from . import combat, movement, production, reinforce
 from .armies import apply_suppress, suppress_candidates, suppress_violation
-from .cards import can_play_offensive, draw, first_card, offensive_as, reshuffle
+from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
 from .events import (
@@ -293,24 +293,13 @@ def _discard_check(s: State, d: GameData, o: Discard, side: str) -> Violation | 
                                      "no card at all may discard and draw")
     if ts.discarded:
         return Violation("2.0 II.1", "cards were already discarded and replaced this turn")
-    hand = list(s.hands.get(side, []))
-    for key in o.cards:
-        match = next((c for c in hand if d.cards[c].key == key), None)
-        if match is None:
-            return Violation("1.3", f"the {side} hand holds no (further) "
-                                    f"{d.card_types[key].title} card to discard")
-        hand.remove(match)
+    if pick(s, d, side, o.cards) is None:
+        return Violation("1.3", f"the {side} hand does not hold the cards named")
     return None
 
 
 def _discard_apply(ctx: Ctx, o: Discard, side: str) -> None:
-    s, d = ctx.state, ctx.data
-    hand = list(s.hands[side])
-    ids = []
-    for key in o.cards:
-        c = next(c for c in hand if d.cards[c].key == key)
-        hand.remove(c)
-        ids.append(c)
+    ids = pick(ctx.state, ctx.data, side, o.cards)
     ctx.emit(CardsDiscarded(side=side, cards=ids, reason="pass"))
     draw(ctx, side, len(ids), "replacing cards discarded while passing (2.0 II.1)", locked=True)
 

@@ -156,7 +156,7 @@ def stack_after(s: State, d: GameData, m: Mover, area: str, into: str | None = N
     return n
 
 
-def _stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, taking=()):
+def stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, taking=()):
     n = stack_after(s, d, m, area, into, taking)
     if n > STACKING_LIMIT:
         return Violation("1.2.2", f"{d.areas[area].name} would hold {n} {m.side} units; the "
@@ -274,7 +274,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
         v = _taking_violation(s, d, m, final, o.taking)
         if v:
             return v
-    return _stack_violation(s, d, m, final, o.into, o.taking)
+    return stack_violation(s, d, m, final, o.into, o.taking)
 
 
 def _taking_violation(s: State, d: GameData, m: Mover, area: str, taking) -> Violation | None:
@@ -401,7 +401,7 @@ def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | Non
         return Violation("4.4", f"no rail line of at most 3 areas, all Friendly since the "
                                 f"start of the turn and none already full, joins "
                                 f"{d.areas[m.area].name} to {d.areas[o.to].name}")
-    return _stack_violation(s, d, m, o.to)
+    return stack_violation(s, d, m, o.to)
 
 
 def strategic_limit(s: State, d: GameData) -> int:
@@ -437,7 +437,7 @@ def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Viola
                                     f"player turn")
     if o.to == m.area:
         return Violation("4.5", "the unit is already there")
-    return _stack_violation(s, d, m, o.to)
+    return stack_violation(s, d, m, o.to)
 
 
 def coastal_sources(d: GameData) -> list[str]:
@@ -468,7 +468,7 @@ def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
     if s.status(port, side, d) not in ("friendly", "disputed"):
         return Violation("4.6", f"{d.areas[port].name} is Enemy-held; there are no landings "
                                 f"on an Enemy coast")
-    return _stack_violation(s, d, m, o.to)
+    return stack_violation(s, d, m, o.to)
 
 
 def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violation | None:
@@ -492,7 +492,7 @@ def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violati
         return Violation("9.6", f"no line through Friendly areas (none already full) leads "
                                 f"from {d.areas[m.area].name} to a Friendly or Disputed "
                                 f"{d.areas[o.to].name}")
-    return _stack_violation(s, d, m, o.to)
+    return stack_violation(s, d, m, o.to)
 
 
 def reserves_destinations(s: State, d: GameData, m: Mover) -> set[str]:
@@ -535,7 +535,7 @@ def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violati
     if o.to not in coastal_sources(d) or s.status(o.to, side, d) not in ("friendly", "disputed"):
         return Violation("14.2.4", "the Belgian army goes to a Friendly or Disputed coastal "
                                    "Entente supply source area")
-    return _stack_violation(s, d, m, o.to)
+    return stack_violation(s, d, m, o.to)
 
 
 def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
@@ -576,7 +576,7 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
                                     "source area")
     mover = Mover(unit, side, "ge", "army" if unit in s.armies else s.pieces[unit].kind, "eft",
                   army=s.armies.get(unit), piece=s.pieces.get(unit))
-    return _stack_violation(s, d, mover, o.to)
+    return stack_violation(s, d, mover, o.to)
 
 
 def eft_candidates(s: State, d: GameData, side: str):

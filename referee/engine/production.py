@@ -18,7 +18,7 @@ from collections import Counter
 from ..gamedata import GameData
 from . import flow
 from .armies import template_violation
-from .cards import draw
+from .cards import draw, pick
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import (
     ArmyEliminated,
@@ -471,11 +471,12 @@ def production_candidates(s: State, d: GameData, side: str):
 
 
 def _production_prompt(s: State, d: GameData) -> str:
-    side = s.pending.side
+    # Nothing here may tell one side what the other has ordered: the plans are sealed.
     others = [x for x in ("german", "entente") if x not in s.production["done"]]
+    bp = s.production["bp"]
     return (f"production: {' and '.join(others)} give sealed orders (buy N cards, build, "
-            f"rebuild, entrench, upgrade), then 'done'; {side} has "
-            f"{left(s, d, side)} of {s.production['bp'][side]} BP left (7.0)")
+            f"rebuild, entrench, upgrade), then 'done'; Build Points this turn: German "
+            f"{bp['german']}, Entente {bp['entente']} (7.0)")
 
 
 def production_apply(ctx: Ctx, o: Ord, side: str) -> None:
@@ -567,20 +568,13 @@ def _excess_check(s: State, d: GameData, o: Discard, side: str) -> Violation | N
     if len(o.cards) != extra:
         return Violation("7.1", f"discard exactly {extra} card(s): the {side} hand holds "
                                 f"{len(s.hands[side])}, the limit is {card_limit(s, d, side)}")
-    hand = Counter(d.cards[c].key for c in s.hands[side])
-    if Counter(o.cards) - hand:
+    if pick(s, d, side, o.cards) is None:
         return Violation("1.3", "the hand does not hold those cards")
     return None
 
 
 def _excess_apply(ctx: Ctx, o: Discard, side: str) -> None:
-    s, d = ctx.state, ctx.data
-    hand = list(s.hands[side])
-    ids = []
-    for key in o.cards:
-        c = next(c for c in hand if d.cards[c].key == key)
-        hand.remove(c)
-        ids.append(c)
+    ids = pick(ctx.state, ctx.data, side, o.cards)
     ctx.emit(CardsDiscarded(side=side, cards=ids, reason="over the card limit (7.1)"))
     discard_excess(ctx)
 

@@ -248,10 +248,9 @@ def status_text(view: dict[str, Any]) -> str:
         lines.append(f"The game is over: {r.get('reason')}. Result: {r.get('level_name')} "
                      f"(modified German VP {r.get('vp')})")
         return "\n".join(lines)
-    lines.append(f"Waiting on: {view['waiting_on']} — {view['prompt']}")
-    if view["legal_for"] and view["legal_for"] != view["waiting_on"]:
-        lines.append(f"Nothing for {view['legal_for']} to order now.")
-    elif view["legal"]:
+    waiting = " and ".join(view.get("waiting_on_all") or [view["waiting_on"]])
+    lines.append(f"Waiting on: {waiting} — {view['prompt']}")
+    if view["legal"]:
         lines.append(f"Legal orders for {view['legal_for']} ({len(view['legal'])}):")
         lines.extend(f"  {o}" for o in view["legal"])
     return "\n".join(lines)
@@ -315,6 +314,8 @@ def show_text(view: dict[str, Any]) -> str:
                  f"{view['deck']['draw_pile']}, discard pile {len(view['deck']['discard'])}")
     if view["eliminated_armies"]:
         lines.append(f"Eliminated armies: {', '.join(view['eliminated_armies'])}")
+    if view.get("eft_box"):
+        lines.append(f"In the Eastern Front Transit box: {', '.join(view['eft_box'])}")
     return "\n".join(lines)
 
 
