@@ -175,7 +175,7 @@ def order(
         for a in result.applied:
             typer.echo("\n".join(record_lines(redact(a.record, as_), data, as_)))
         if state is not None and result.rejected is None:
-            typer.echo(status_text(status_view(state, data, None)))
+            typer.echo(status_text(status_view(state, data, as_)))
     if state is not None and result.applied:
         _warm_cache(journal, state, data)
     if result.rejected is not None:

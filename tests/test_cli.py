@@ -283,3 +283,11 @@ def test_missing_manual_dice_reject_the_whole_batch(tmp_path, cli):
     assert r.exit_code == 0, r.stderr
     rec = json.loads(j.read_bytes().splitlines()[-1])
     assert rec["dice"] == [6, 6, 6]
+
+
+def test_order_output_lists_only_the_orderers_own_options(game, cli):
+    """The answer to one player's email must not list the other side's plays (his hand)."""
+    r = cli("order", game, "--as", "german", "pass", "end turn")
+    assert r.exit_code == 0
+    listed = r.stdout.split("Legal orders for", 1)[1]
+    assert listed.startswith(" german") and "play offensive" not in listed
