@@ -116,7 +116,7 @@ def new(
 # ---------------------------------------------------------------- order
 
 def _read_orders(orders: list[str], file: Optional[Path]) -> list[str]:
-    from .engine.orders import order_lines
+    from .engine.reading import order_lines
 
     texts: list[str] = []
     if file is not None:

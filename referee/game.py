@@ -17,7 +17,7 @@ from .dice import Dice, ManualDice, ReplayDice
 from .engine import decide, is_private
 from .engine.core import Ctx
 from .engine.events import SecretRevealed, dump, evolve, parse_events
-from .engine.orders import parse_order
+from .engine.reading import parse_order
 from .engine.setup import initial_state, setup_record
 from .engine.state import State
 from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError

@@ -11,7 +11,8 @@ from casebook import new_game, position
 from referee import game as g
 from referee.dice import Dice
 from referee.engine import check, decide, legal_orders
-from referee.engine.orders import Move, Rail, Reserves, Sea, Strategic, format_order, parse_order
+from referee.engine.orders import Move, Rail, Reserves, Sea, Strategic, format_order
+from referee.engine.reading import parse_order
 from referee.engine.state import STACKING_LIMIT
 
 

@@ -9,8 +9,15 @@ from __future__ import annotations
 from ..dice import Dice
 from ..errors import IllegalOrderError
 from ..gamedata import GameData
-from . import (
-    flow,  # noqa: F401  (registers the decision kinds)
+from . import (  # noqa: F401  (each of these modules registers its decision kinds)
+    combat,
+    crisis,
+    flow,
+    losses,
+    production,
+    reinforce,
+    retreats,
+    supply,
     victory,
 )
 from .core import DECISIONS, Ctx, Violation

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 
 from ..gamedata import GameData
-from . import combat, movement, production, reinforce
+from . import combat, movement, reinforce, supply, transport
 from .armies import apply_suppress, suppress_candidates, suppress_violation
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
@@ -86,10 +86,10 @@ def end_player_turn(ctx: Ctx) -> None:
 def begin_production(ctx: Ctx) -> None:
     """The production phase (2.0 V): supply, build points, excess cards, EFT box losses.
 
-    production.py runs V.1 to V.4 in order and ends with advance_season.
+    supply.py runs V.1, production.py V.2 to V.4; they end with advance_season.
     """
     ctx.emit(PhaseBegan(phase="production", turn=ctx.state.turn))
-    production.check_supply(ctx)
+    supply.check_supply(ctx)
 
 
 # ---------------------------------------------------------------- VI  advance the season
@@ -173,18 +173,18 @@ register(DecisionSpec(
 # ---------------------------------------------------------------- movement (Offensive and pass)
 
 MOVE_CHECKS = {
-    "move": movement.move_violation, "rail": movement.rail_violation,
-    "strategic": movement.strategic_violation, "sea": movement.sea_violation,
-    "reserves": movement.reserves_violation, "evacuate": movement.evacuate_violation,
-    "suppress": suppress_violation, "eft": movement.eft_violation,
+    "move": movement.move_violation, "rail": transport.rail_violation,
+    "strategic": transport.strategic_violation, "sea": transport.sea_violation,
+    "reserves": transport.reserves_violation, "evacuate": transport.evacuate_violation,
+    "suppress": suppress_violation, "eft": transport.eft_violation,
 }
 MOVE_KINDS = tuple(MOVE_CHECKS)
 
 
 def _movement_candidates(s: State, d: GameData, side: str):
     yield from movement.move_candidates(s, d, side)
-    yield from movement.whole_move_candidates(s, d, side)
-    yield from movement.eft_candidates(s, d, side)
+    yield from transport.whole_move_candidates(s, d, side)
+    yield from transport.eft_candidates(s, d, side)
     yield from suppress_candidates(s, d, side)
     for key in _hand_keys(s, d, side):
         if key in CRISIS_KEYS:
@@ -217,7 +217,7 @@ def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
     if o.kind == "suppress":
         apply_suppress(ctx, o, side)
     elif o.kind == "eft":
-        movement.apply_eft(ctx, o, side)
+        transport.apply_eft(ctx, o, side)
     elif o.kind in MOVE_CHECKS:
         movement.apply_move(ctx, o, side)
     elif isinstance(o, PlayCard):

@@ -22,7 +22,7 @@ from .events import (
     PieceEliminated,
     UnitMoved,
 )
-from .orders import Evacuate, Move, Ord, Rail, Reserves, Sea, Strategic
+from .orders import Move, Ord, Reserves
 from .state import (
     INFANTRY_TYPES,
     NON_HOLDING,
@@ -111,7 +111,7 @@ def template_ref(army: Army, key: str) -> str:
 
 # ---------------------------------------------------------------- shared checks
 
-def _turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Violation | None:
+def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Violation | None:
     ts = s.turn_state
     moved = ts.moved
     if m.whole and m.ref in moved:
@@ -165,7 +165,7 @@ def stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, takin
     return None
 
 
-def _through_full(s: State, d: GameData, m: Mover, area: str) -> Violation | None:
+def through_full(s: State, d: GameData, m: Mover, area: str) -> Violation | None:
     if m.counts() and s.stack_count(area, m.side, d) >= STACKING_LIMIT:
         return Violation("1.2.2", f"{m.ref} may not pass through {d.areas[area].name}: it "
                                   f"already holds {STACKING_LIMIT} {m.side} units")
@@ -217,7 +217,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
     m = resolve(s, d, o.unit, side)
     if isinstance(m, Violation):
         return m
-    v = _turn_checks(s, d, m)
+    v = turn_checks(s, d, m)
     if v:
         return v
     ts = s.turn_state
@@ -254,7 +254,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
             entered.append(area)
         last = i == len(o.path) - 1
         if not last:
-            v = _through_full(s, d, m, area)
+            v = through_full(s, d, m, area)
             if v:
                 return v
         # What the area is, for the next step, once this unit stands in it (4.1).
@@ -328,7 +328,7 @@ def movers(s: State, d: GameData, side: str):
 def move_candidates(s: State, d: GameData, side: str):
     """Normal moves worth checking for every counter of side (4.1)."""
     for m in movers(s, d, side):
-        if isinstance(m, Violation) or _turn_checks(s, d, m):
+        if isinstance(m, Violation) or turn_checks(s, d, m):
             continue
         allot = 1 if m.army is not None else d.units.unit_types[m.kind].move
         paths = [()] if m.army is None else []
@@ -347,305 +347,6 @@ def move_candidates(s: State, d: GameData, side: str):
                 yield Move(unit=m.ref, path=path)
             for a in armies:
                 yield Move(unit=m.ref, path=path, into=a)
-
-
-# ---------------------------------------------------------------- rail, strategic, sea, reserves
-
-def _whole(m: Mover, rule: str, what: str) -> Violation | None:
-    if not m.whole:
-        return Violation(rule, f"{what} moves a whole counter (an army or a stand-alone unit), "
-                               f"not a unit leaving an army template")
-    return None
-
-
-def rail_destinations(s: State, d: GameData, m: Mover) -> set[str]:
-    """Areas a rail move can reach: up to 3 areas, all Friendly since the turn began (4.4)."""
-    ok = set(s.turn_state.friendly_at_start)
-    if m.area not in ok or s.status(m.area, m.side, d) != "friendly":
-        return set()
-    reached: set[str] = set()
-    frontier = {m.area}
-    for depth in range(3):
-        nxt = set()
-        for here in frontier:
-            if here != m.area and depth > 0 and _through_full(s, d, m, here):
-                continue
-            for n in d.neighbours[here]:
-                if n in ok and s.status(n, m.side, d) == "friendly" and n != m.area:
-                    nxt.add(n)
-        reached |= nxt
-        frontier = nxt
-    return reached
-
-
-def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | None:
-    """Why a rail move (4.4) is illegal now, or None."""
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
-    if isinstance(m, Violation):
-        return m
-    v = _whole(m, "4.4", "a rail move") or _turn_checks(s, d, m)
-    if v:
-        return v
-    ts = s.turn_state
-    if ts.rail >= 2:
-        return Violation("4.4", "rail moves are limited to two units per player turn")
-    if m.area not in ts.friendly_at_start:
-        return Violation("4.4", f"a rail move starts in an area Friendly since the start of "
-                                f"the turn; {d.areas[m.area].name} is not")
-    if o.to not in ts.friendly_at_start or s.status(o.to, side, d) != "friendly":
-        return Violation("4.4", f"a rail move ends in an area Friendly since the start of the "
-                                f"turn; {d.areas[o.to].name} is not")
-    if o.to not in rail_destinations(s, d, m):
-        return Violation("4.4", f"no rail line of at most 3 areas, all Friendly since the "
-                                f"start of the turn and none already full, joins "
-                                f"{d.areas[m.area].name} to {d.areas[o.to].name}")
-    return stack_violation(s, d, m, o.to)
-
-
-def strategic_limit(s: State, d: GameData) -> int:
-    """Units per player turn that may use strategic movement (4.5)."""
-    lim = d.events.availability.get("strategic_movement_units_per_turn", {})
-    return lim.get(f"turn_{s.turn}", lim.get("default", 2))
-
-
-def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Violation | None:
-    """Why an Entente strategic move (4.5) is illegal now, or None."""
-    if side != "entente":
-        return Violation("4.5", "strategic movement is for the Entente player only")
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
-    if isinstance(m, Violation):
-        return m
-    v = _whole(m, "4.5", "strategic movement") or _turn_checks(s, d, m)
-    if v:
-        return v
-    ts = s.turn_state
-    limit = strategic_limit(s, d)
-    if ts.strategic >= limit:
-        return Violation("4.5", f"strategic movement is limited to {limit} unit(s) this "
-                                f"player turn")
-    for area, role in ((m.area, "starts"), (o.to, "ends")):
-        a = d.areas[area]
-        if a.supply_source != "entente":
-            return Violation("4.5", f"strategic movement {role} in a Friendly Entente supply "
-                                    f"source area; {a.name} is not a supply source")
-        if area not in ts.friendly_at_start or s.status(area, side, d) != "friendly":
-            return Violation("4.5", f"{a.name} was not Friendly at the start of the Entente "
-                                    f"player turn")
-    if o.to == m.area:
-        return Violation("4.5", "the unit is already there")
-    return stack_violation(s, d, m, o.to)
-
-
-def coastal_sources(d: GameData) -> list[str]:
-    """Coastal Entente supply source areas (4.6)."""
-    return [a.id for a in d.map.areas if a.supply_source == "entente" and a.coastal]
-
-
-def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
-    """Why a UK sea move (4.6) is illegal now, or None."""
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
-    if isinstance(m, Violation):
-        return m
-    if m.nation != "uk":
-        return Violation("4.6", "only UK units use sea movement")
-    v = _whole(m, "4.6", "sea movement") or _turn_checks(s, d, m)
-    if v:
-        return v
-    if s.turn_state.sea >= 1:
-        return Violation("4.6", "one UK unit per movement phase may use sea movement")
-    ports = coastal_sources(d)
-    port = o.to if m.area == "england" else m.area
-    if not ((m.area == "england" and o.to in ports) or (m.area in ports and o.to == "england")):
-        return Violation("4.6", "sea movement goes between ENGLAND and a coastal Entente "
-                                "supply source area (" +
-                         ", ".join(d.areas[p].name for p in ports) + ")")
-    if s.status(port, side, d) not in ("friendly", "disputed"):
-        return Violation("4.6", f"{d.areas[port].name} is Enemy-held; there are no landings "
-                                f"on an Enemy coast")
-    return stack_violation(s, d, m, o.to)
-
-
-def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violation | None:
-    """Why a Strategic Reserves! move (9.6) is illegal now, or None."""
-    from .cards import first_card
-
-    if first_card(s, d, side, "strategic_reserves") is None:
-        return Violation("9.6", f"the {side} hand holds no playable Strategic Reserves! card")
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
-    if isinstance(m, Violation):
-        return m
-    v = _whole(m, "9.6", "Strategic Reserves!") or _turn_checks(s, d, m, reserves=True)
-    if v:
-        return v
-    if s.status(m.area, side, d) not in ("friendly", "disputed"):
-        return Violation("9.6", "Strategic Reserves! moves a unit from a Friendly or Disputed "
-                                "area")
-    if o.to not in reserves_destinations(s, d, m):
-        return Violation("9.6", f"no line through Friendly areas (none already full) leads "
-                                f"from {d.areas[m.area].name} to a Friendly or Disputed "
-                                f"{d.areas[o.to].name}")
-    return stack_violation(s, d, m, o.to)
-
-
-def reserves_destinations(s: State, d: GameData, m: Mover) -> set[str]:
-    """Friendly or Disputed areas reachable through Friendly areas, any distance (9.6)."""
-    seen = {m.area}
-    frontier = [m.area]
-    out: set[str] = set()
-    while frontier:
-        here = frontier.pop()
-        if here != m.area and (s.status(here, m.side, d) != "friendly" or
-                               _through_full(s, d, m, here)):
-            continue
-        for n in d.neighbours[here]:
-            if n in seen:
-                continue
-            seen.add(n)
-            st = s.status(n, m.side, d)
-            if st in ("friendly", "disputed"):
-                out.add(n)
-                frontier.append(n)
-    return out
-
-
-def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violation | None:
-    """Why the optional Antwerp evacuation (14.2.4) is illegal now, or None."""
-    if not s.options.get("antwerp_evacuation"):
-        return Violation("14.2.4", "the Antwerp evacuation option is not in use in this game")
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
-    if isinstance(m, Violation):
-        return m
-    if m.army is None or m.nation != "be":
-        return Violation("14.2.4", "only the Belgian army may be evacuated from Antwerp")
-    if m.area != "antwerp":
-        return Violation("14.2.4", "the Belgian army is not in Antwerp")
-    v = _turn_checks(s, d, m)
-    if v:
-        return v
-    if o.to not in coastal_sources(d) or s.status(o.to, side, d) not in ("friendly", "disputed"):
-        return Violation("14.2.4", "the Belgian army goes to a Friendly or Disputed coastal "
-                                   "Entente supply source area")
-    return stack_violation(s, d, m, o.to)
-
-
-def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
-    """Why a move into or out of the EFT box is illegal now (games/ttlm reconstruction)."""
-    if side != "german":
-        return Violation("2.0 V.4", "only the German moves units into the EFT box")
-    unit = o.unit
-    if unit in s.armies:
-        a = s.armies[unit]
-        where = {"map": a.area, "eft": "eft"}.get(a.status)
-        inside = a.status == "eft"
-        if d.nation_side[a.nation] != side:
-            where = None
-    elif unit in s.pieces and s.pieces[unit].nation == "ge":
-        where = s.pieces[unit].area
-        inside = where == "eft"
-    else:
-        return Violation("2.0 V.4", f"{unit} is not a German army or stand-alone unit")
-    if where is None:
-        return Violation("2.0 V.4", f"{unit} is not in play")
-    ts = s.turn_state
-    if unit in ts.moved:
-        return Violation("4.1", f"{unit} has already moved this player turn")
-    if ts.mode == "pass" and ts.moves >= 1:
-        return Violation("2.0 II.1", "a passing player moves one unit only")
-    sources = {a.id for a in d.map.areas if a.supply_source == "german"}
-    if not inside:
-        if o.to is not None:
-            return Violation("2.0 V.4", f"{unit} is not in the EFT box")
-        if where not in sources or s.status(where, side, d) != "friendly":
-            return Violation("2.0 V.4", "a unit enters the EFT box from a Friendly German "
-                                        "supply source area, as its whole move")
-        if unit in s.armies and unit in ts.received:
-            return Violation("4.1", f"units moved into army {unit} this turn")
-        return None
-    if o.to is None or o.to not in sources or s.status(o.to, side, d) != "friendly":
-        return Violation("2.0 V.4", "a unit leaves the EFT box for a Friendly German supply "
-                                    "source area")
-    mover = Mover(unit, side, "ge", "army" if unit in s.armies else s.pieces[unit].kind, "eft",
-                  army=s.armies.get(unit), piece=s.pieces.get(unit))
-    return stack_violation(s, d, mover, o.to)
-
-
-def eft_candidates(s: State, d: GameData, side: str):
-    """Moves into and out of the EFT box worth checking."""
-    from .orders import Eft
-
-    if side != "german":
-        return
-    sources = sorted(a.id for a in d.map.areas if a.supply_source == "german")
-    for a in sorted(s.armies.values(), key=lambda a: a.id):
-        if a.nation == "ge" and a.status == "map" and a.area in sources:
-            yield Eft(unit=a.id)
-        elif a.nation == "ge" and a.status == "eft":
-            for to in sources:
-                yield Eft(unit=a.id, to=to)
-    for p in sorted(s.pieces.values(), key=lambda p: p.id):
-        if p.nation != "ge":
-            continue
-        if p.area in sources:
-            yield Eft(unit=p.id)
-        elif p.area == "eft":
-            for to in sources:
-                yield Eft(unit=p.id, to=to)
-
-
-def apply_eft(ctx: Ctx, o, side: str) -> None:
-    """Move a unit into or out of the EFT box."""
-    s = ctx.state
-    if o.unit in s.armies:
-        a = s.armies[o.unit]
-        frm = a.area if a.status == "map" else "eft"
-        kind, nation = "army", a.nation
-    else:
-        p = s.pieces[o.unit]
-        frm, kind, nation = p.area, p.kind, p.nation
-    to = o.to or "eft"
-    ctx.emit(UnitMoved(side=side, mode="eft", from_area=frm, to_area=to, path=[to],
-                       unit=o.unit, kind=kind, nation=nation))
-    settle(ctx, [frm, to])
-
-
-def whole_move_candidates(s: State, d: GameData, side: str):
-    """Rail, strategic, sea, reserves and evacuation moves worth checking."""
-    from .cards import first_card
-
-    ts = s.turn_state
-    has_reserves = first_card(s, d, side, "strategic_reserves") is not None
-    ports = coastal_sources(d)
-    sources = [a.id for a in d.map.areas if a.supply_source == "entente"]
-    for m in movers(s, d, side):
-        if isinstance(m, Violation) or not m.whole:
-            continue
-        if ts.rail < 2 and not _turn_checks(s, d, m):
-            for to in sorted(rail_destinations(s, d, m)):
-                yield Rail(unit=m.ref, to=to)
-        if side == "entente" and m.area in sources:
-            for to in sources:
-                if to != m.area:
-                    yield Strategic(unit=m.ref, to=to)
-        if m.nation == "uk" and ts.sea < 1:
-            for to in (ports if m.area == "england" else ["england"] if m.area in ports else []):
-                yield Sea(unit=m.ref, to=to)
-        if has_reserves:
-            for to in sorted(reserves_destinations(s, d, m)):
-                yield Reserves(unit=m.ref, to=to)
-        if m.nation == "be" and m.army is not None and m.area == "antwerp" and \
-                s.options.get("antwerp_evacuation"):
-            for to in ports:
-                yield Evacuate(unit=m.ref, to=to)
 
 
 # ---------------------------------------------------------------- applying a move

@@ -12,7 +12,18 @@ from __future__ import annotations
 from collections import deque
 
 from ..gamedata import GameData
-from .state import State, other
+from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .events import (
+    ArmyEliminated,
+    AttritionDue,
+    AttritionTaken,
+    FortDestroyed,
+    FortReduced,
+    OutOfSupply,
+    PieceEliminated,
+)
+from .orders import Lose
+from .state import State, other, template_key
 
 
 def _enemy_unit_in(state: State, data: GameData, area: str, side: str) -> bool:
@@ -58,3 +69,114 @@ def supplied_areas(state: State, data: GameData, side: str) -> set[str]:
 def in_supply(state: State, data: GameData, side: str, area: str) -> bool:
     """Whether side's units in area are in supply (6.2)."""
     return area in supplied_areas(state, data, side)
+
+
+# ---------------------------------------------------------------- V.1 supply (6.0)
+
+def check_supply(ctx: Ctx) -> None:
+    """Find every unsupplied unit of both sides first, then apply attrition (2.0 V.1, 6.5)."""
+    s, d = ctx.state, ctx.data
+    found: dict[str, list[str]] = {}
+    for side in ("german", "entente"):
+        ok = supplied_areas(s, d, side)
+        units = [a.id for a in sorted(s.armies.values(), key=lambda a: a.id)
+                 if a.status == "map" and d.nation_side[a.nation] == side and a.area not in ok]
+        units += [p.id for p in sorted(s.pieces.values(), key=lambda p: p.id)
+                  if p.area in d.areas and d.nation_side[p.nation] == side and p.area not in ok]
+        units += [f.id for f in sorted(s.forts.values(), key=lambda f: f.id)
+                  if d.nation_side[f.nation] == side and f.area not in ok]
+        found[side] = units
+    for side, units in found.items():
+        if not units:
+            continue
+        ctx.emit(OutOfSupply(side=side, units=units))
+        need = []
+        for ref in units:
+            st = ctx.state
+            if ref in st.forts:
+                f = st.forts[ref]
+                if f.strength <= 1:
+                    ctx.emit(FortDestroyed(fort=ref, area=f.area, reason="out of supply at "
+                                                                         "strength 1 (6.5)"))
+                else:
+                    ctx.emit(FortReduced(fort=ref, area=f.area, strength=f.strength - 1))
+            elif ref in st.pieces:
+                p = st.pieces[ref]
+                ctx.emit(PieceEliminated(side=side, unit=ref, nation=p.nation, kind=p.kind,
+                                         area=p.area, rule="6.5",
+                                         reason="a unit on its own out of supply"))
+            else:
+                a = st.armies[ref]
+                if a.strength <= 1:
+                    ctx.emit(ArmyEliminated(side=side, army=ref, area=a.area, rule="6.5",
+                                            reason="out of supply with one unit or none"))
+                else:
+                    need.append(ref)
+        if need:
+            ctx.emit(AttritionDue(side=side, armies=need))
+    from .movement import settle
+
+    settle(ctx, list(d.areas))
+    next_attrition(ctx)
+
+
+def next_attrition(ctx: Ctx) -> None:
+    """Take each owed attrition loss, asking the owner where he has a choice (6.5)."""
+    s = ctx.state
+    owed = (s.production or {}).get("attrition", {})
+    for side in ("german", "entente"):
+        for army_id in list(owed.get(side, [])):
+            army = ctx.state.armies[army_id]
+            kinds = sorted(k for k, n in army.contents.items() if n)
+            if len(kinds) == 1:
+                _attrition(ctx, side, army_id, kinds[0])
+            else:
+                prompt(ctx, "attrition", side)
+                return
+    from .production import begin_spending
+
+    begin_spending(ctx)
+
+
+def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
+    from .movement import template_ref
+
+    army = ctx.state.armies[army_id]
+    nation, kind = key.split(":")
+    ctx.emit(AttritionTaken(side=side, army=army_id, unit=template_ref(army, key),
+                            nation=nation, kind=kind))
+
+
+def _attrition_candidates(s: State, d: GameData, side: str):
+    from .movement import template_ref
+
+    for army_id in s.production["attrition"].get(side, []):
+        army = s.armies[army_id]
+        for key in sorted(army.contents):
+            yield Lose(unit=template_ref(army, key))
+
+
+def _attrition_check(s: State, d: GameData, o: Lose, side: str) -> Violation | None:
+    owed = s.production["attrition"].get(side, [])
+    army_id = o.unit.split(":")[0]
+    if army_id not in owed or ":" not in o.unit:
+        return Violation("6.5", f"name a unit of an unsupplied army still to lose one: "
+                                f"{', '.join(owed)}")
+    if not s.armies[army_id].contents.get(template_key(s, o.unit)[1]):
+        return Violation("6.5", f"army {army_id} holds no such unit")
+    return None
+
+
+def _attrition_apply(ctx: Ctx, o: Lose, side: str) -> None:
+    army_id, key = template_key(ctx.state, o.unit)
+    _attrition(ctx, side, army_id, key)
+    next_attrition(ctx)
+
+
+register(DecisionSpec(
+    kind="attrition", rule="6.5",
+    prompt=lambda s, d: (f"{s.pending.side}: each unsupplied army loses one unit of your "
+                         f"choice ({', '.join(s.production['attrition'][s.pending.side])}) "
+                         f"(2.0 V.1, 6.5)"),
+    accepts=("lose",), candidates=_attrition_candidates, check=_attrition_check,
+    apply=_attrition_apply))

@@ -1,0 +1,615 @@
+"""How each event changes the state: the handlers behind events.evolve.
+
+One function per event type, in the order of events.py. They apply facts
+and check nothing: legality was settled by decide() before the event was
+written.
+"""
+
+from __future__ import annotations
+
+from ..gamedata import GameData
+from .events import (
+    AreaControlChanged,
+    ArmisticeProposed,
+    ArmisticeRefused,
+    ArmyEliminated,
+    ArmyRebuilt,
+    ArmySuppressed,
+    AttritionDue,
+    AttritionTaken,
+    BattleBegan,
+    BattleCancelled,
+    BattleDeclared,
+    BattleEnded,
+    BattleStep,
+    BecameDisputed,
+    BiplaneReacts,
+    BonusDesignated,
+    CardPlayed,
+    CardRemoved,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsStacked,
+    CombatCardPlayed,
+    CombatPhaseBegan,
+    CombatPhaseEnded,
+    CommonwealthSwapped,
+    CrisisDeclared,
+    CrisisEnded,
+    CrisisUnitRemoved,
+    DecisionPending,
+    DeckShuffled,
+    EftLossesDue,
+    EftUnitLost,
+    EnemyAreaEntered,
+    FireResolved,
+    FortDestroyed,
+    FortReduced,
+    GameEnded,
+    HitsLost,
+    HitsToPay,
+    InfantryUpgraded,
+    LossTaken,
+    OffensiveDowngraded,
+    OutOfSupply,
+    Passed,
+    PhaseBegan,
+    PieceEliminated,
+    PlayerTurnBegan,
+    PlayerTurnEnded,
+    ProductionBegan,
+    ProductionDone,
+    ProductionEnded,
+    ProductionOrdered,
+    ProductionRevealed,
+    ReinforcementLost,
+    ReinforcementsDue,
+    SeasonAdvanced,
+    SecretRevealed,
+    UnitBuilt,
+    UnitEntrenched,
+    UnitMoved,
+    UnitPlaced,
+    UnitRetreated,
+)
+from .state import Decision, Piece, State, TurnState, template_key
+
+
+def _phase(s: State, e: PhaseBegan, d: GameData) -> None:
+    s.phase = e.phase
+    s.turn = e.turn
+    if e.phase != "player_turn":
+        s.player = None
+        s.turn_state = None
+    if e.phase == "reinforcements":
+        s.consecutive_passes = 0
+    if e.phase == "production":
+        s.production = {}
+
+
+def _turn_began(s: State, e: PlayerTurnBegan, d: GameData) -> None:
+    s.phase = "player_turn"
+    s.player = e.side
+    s.locked[e.side] = []
+    s.turn_state = TurnState(side=e.side, friendly_at_start=[
+        a for a in d.areas if s.status(a, e.side, d) == "friendly"])
+
+
+def _passed(s: State, e: Passed, d: GameData) -> None:
+    s.turn_state.mode = "pass"
+
+
+def _turn_ended(s: State, e: PlayerTurnEnded, d: GameData) -> None:
+    s.consecutive_passes = s.consecutive_passes + 1 if e.counts_as_pass else 0
+    s.turn_state = None
+
+
+def _season(s: State, e: SeasonAdvanced, d: GameData) -> None:
+    s.turn = e.turn
+
+
+def _pending(s: State, e: DecisionPending, d: GameData) -> None:
+    s.pending = Decision(e.kind, e.side, dict(e.info))
+
+
+def _ended(s: State, e: GameEnded, d: GameData) -> None:
+    s.phase = "over"
+    s.pending = None
+    s.result = {"reason": e.reason, "vp": e.vp, "level": e.level, "level_name": e.level_name}
+
+
+def _shuffled(s: State, e: DeckShuffled, d: GameData) -> None:
+    order = e.secret.data["order"]
+    s.draw_pile = list(order)
+    shuffled = set(order)
+    s.discard = [c for c in s.discard if c not in shuffled]
+
+
+def _stacked(s: State, e: CardsStacked, d: GameData) -> None:
+    s.draw_pile[:0] = e.secret.data["cards"]
+
+
+def _drawn(s: State, e: CardsDrawn, d: GameData) -> None:
+    cards = e.secret.data["cards"]
+    del s.draw_pile[:len(cards)]
+    s.hands.setdefault(e.side, []).extend(cards)
+    if e.locked:
+        s.locked.setdefault(e.side, []).extend(cards)
+
+
+def _played(s: State, e: CardPlayed, d: GameData) -> None:
+    s.hands[e.side].remove(e.card)
+    s.discard.append(e.card)
+    ts = s.turn_state
+    if ts is not None and ts.side == e.side:
+        ts.cards_played += 1
+        if e.as_ in ("offensive", "limited_offensive") or d.cards[e.card].offensive and \
+                e.as_ == e.key:
+            ts.card = e.card
+            ts.card_as = e.as_
+            ts.mode = "limited" if e.as_ == "limited_offensive" else "offensive"
+
+
+def _discarded(s: State, e: CardsDiscarded, d: GameData) -> None:
+    for c in e.cards:
+        s.hands[e.side].remove(c)
+        s.discard.append(c)
+    if e.reason == "pass" and s.turn_state is not None:
+        s.turn_state.discarded = True
+
+
+def _removed(s: State, e: CardRemoved, d: GameData) -> None:
+    if e.card in s.discard:
+        s.discard.remove(e.card)
+    s.removed_cards.append(e.card)
+
+
+def _revealed(s: State, e: SecretRevealed, d: GameData) -> None:
+    pass
+
+
+def _take_piece(s: State, ref: str) -> None:
+    """Remove a stand-alone piece, or one unit from an army template (ARMY:nation:kind)."""
+    if ref in s.pieces:
+        del s.pieces[ref]
+        return
+    army, key = template_key(s, ref)
+    contents = s.armies[army].contents
+    contents[key] -= 1
+    if not contents[key]:
+        del contents[key]
+
+
+def _moved(s: State, e: UnitMoved, d: GameData) -> None:
+    m = e.secret.data if e.secret is not None else e.model_dump()
+    unit, into, ts = m["unit"], m["into"], s.turn_state
+    if unit in s.armies:
+        army = s.armies[unit]
+        if e.mode == "eft":
+            army.status = "eft" if e.to_area == "eft" else "map"
+            army.area = None if e.to_area == "eft" else e.to_area
+        else:
+            army.area = e.to_area
+        for pid in m["taking"]:
+            p = s.pieces.pop(pid)
+            key = f"{p.nation}:{p.kind}"
+            army.contents[key] = army.contents.get(key, 0) + 1
+        army.entrenched = e.entrenched
+        moved = unit
+    else:
+        if unit in s.pieces:
+            piece = s.pieces[unit]
+            nation, kind = piece.nation, piece.kind
+        else:
+            nation, kind = template_key(s, unit)[1].split(":")
+        _take_piece(s, unit)
+        if into:
+            target = s.armies[into]
+            key = f"{nation}:{kind}"
+            target.contents[key] = target.contents.get(key, 0) + 1
+            moved = None
+            if ts is not None:
+                ts.received.append(into)
+        else:
+            new_id = m["new_id"] or unit
+            s.pieces[new_id] = Piece(new_id, nation, kind, e.to_area, e.entrenched)
+            prefix = new_id.rsplit("-", 1)[0]
+            if m["new_id"]:
+                s.serial[prefix] = max(s.serial.get(prefix, 0), int(new_id.rsplit("-", 1)[1]))
+            moved = new_id
+    if e.from_area == "england" and e.to_area != "england":
+        s.keep_apart = {k: v for k, v in s.keep_apart.items() if unit not in (k, v)}
+    if ts is not None:
+        if moved is not None:
+            ts.moved.append(moved)
+        if e.mode == "reserves":
+            ts.reserves_moves += 1
+        else:
+            ts.moves += 1
+        if e.mode == "rail":
+            ts.rail += 1
+        elif e.mode == "strategic":
+            ts.strategic += 1
+        elif e.mode == "sea":
+            ts.sea += 1
+
+
+def _control(s: State, e: AreaControlChanged, d: GameData) -> None:
+    s.control[e.area] = e.control
+
+
+def _disputed(s: State, e: BecameDisputed, d: GameData) -> None:
+    if s.turn_state is not None and e.area not in s.turn_state.became_disputed:
+        s.turn_state.became_disputed.append(e.area)
+
+
+def _entered(s: State, e: EnemyAreaEntered, d: GameData) -> None:
+    if s.turn_state is not None and e.area not in s.turn_state.enemy_entered:
+        s.turn_state.enemy_entered.append(e.area)
+
+
+def _to_pool(s: State, nation: str, kind: str, n: int = 1) -> None:
+    row = s.pool.setdefault(nation, {})
+    row[kind] = row.get(kind, 0) + n
+
+
+def _piece_gone(s: State, e: PieceEliminated, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+
+
+def _army_gone(s: State, e: ArmyEliminated, d: GameData) -> None:
+    army = s.armies[e.army]
+    for key, n in army.contents.items():
+        nation, kind = key.split(":")
+        _to_pool(s, nation, kind, n)
+    army.contents = {}
+    army.status = "eliminated"
+    army.area = None
+    army.entrenched = False
+
+
+def _suppressed(s: State, e: ArmySuppressed, d: GameData) -> None:
+    army = s.armies[e.army]
+    if e.into:
+        target = s.armies[e.into]
+        for key, n in army.contents.items():
+            target.contents[key] = target.contents.get(key, 0) + n
+    else:
+        for pid, key in e.new_ids.items():
+            nation, kind = key.split(":")
+            s.pieces[pid] = Piece(pid, nation, kind, e.area, army.entrenched and
+                                  kind in ("infantry", "commonwealth"))
+            prefix = pid.rsplit("-", 1)[0]
+            s.serial[prefix] = max(s.serial.get(prefix, 0), int(pid.rsplit("-", 1)[1]))
+    army.contents = {}
+    army.status = "suppressed"
+    army.area = None
+    army.entrenched = False
+    s.suppressed_turn[e.side] = s.turn
+
+
+def _crisis(s: State, e: CrisisDeclared, d: GameData) -> None:
+    s.crisis = {"side": e.side, "target": e.target, "card": e.card, "name": e.name,
+                "count": e.count, "left": e.count, "nations": list(e.nations),
+                "kinds": list(e.kinds), "resume": e.resume}
+
+
+def _crisis_unit(s: State, e: CrisisUnitRemoved, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+    s.crisis["left"] -= 1
+
+
+def _crisis_end(s: State, e: CrisisEnded, d: GameData) -> None:
+    if not e.answered:
+        key = "entente_crisis_unpaid" if e.side == "entente" else "german_crisis_unpaid"
+        s.vp_adjust[key] = s.vp_adjust.get(key, 0) + 1
+    s.crisis = None
+
+
+def _combat_began(s: State, e: CombatPhaseBegan, d: GameData) -> None:
+    s.combat = {"attacker": e.side, "compulsory": list(e.compulsory),
+                "declared": list(e.compulsory), "resolved": [], "cancelled": [],
+                "cards": [], "weather": False, "bonus": [], "markers": []}
+
+
+def _declared(s: State, e: BattleDeclared, d: GameData) -> None:
+    s.combat["declared"].append(e.area)
+
+
+def _combat_card(s: State, e: CombatCardPlayed, d: GameData) -> None:
+    s.hands[e.side].remove(e.card)
+    s.discard.append(e.card)
+    s.combat["cards"].append({"side": e.side, "key": e.key, "area": e.area})
+    if e.key == "bad_weather":
+        s.combat["weather"] = True
+
+
+def _bonus(s: State, e: BonusDesignated, d: GameData) -> None:
+    s.combat["bonus"].append(e.area)
+
+
+def _downgraded(s: State, e: OffensiveDowngraded, d: GameData) -> None:
+    ts = s.turn_state
+    ts.card_as = e.after
+    ts.mode = {"offensive": "offensive", "limited_offensive": "limited"}.get(e.after,
+                                                                             "weather_pass")
+    if s.combat is not None:
+        s.combat["bonus"] = []
+
+
+def _cancelled(s: State, e: BattleCancelled, d: GameData) -> None:
+    s.combat["declared"].remove(e.area)
+    s.combat["cancelled"].append(e.area)
+
+
+def _battle_began(s: State, e: BattleBegan, d: GameData) -> None:
+    s.battle = {"area": e.area, "attacker": e.attacker, "defender": e.defender,
+                "surprise": e.surprise, "step": "start", "dogfighters": [], "reacting": [],
+                "instead": [], "after_to": {}, "forced": 0, "pay": None, "fired": {},
+                "armies_retreated": []}
+
+
+def _step(s: State, e: BattleStep, d: GameData) -> None:
+    s.battle["step"] = e.step
+
+
+def _fired(s: State, e: FireResolved, d: GameData) -> None:
+    b = s.battle
+    b["forced"] += e.forced_retreats
+    b["fired"][f"{e.phase}:{e.side}"] = [e.hits, e.siege_hits]
+    if e.phase == "dogfight":
+        b["dogfighters"] += [g.source for g in e.groups]
+
+
+def _to_pay(s: State, e: HitsToPay, d: GameData) -> None:
+    s.battle["pay"] = {"side": e.side, "hits": e.hits, "siege": e.siege_hits,
+                       "target": e.target}
+
+
+def _loss(s: State, e: LossTaken, d: GameData) -> None:
+    pay = s.battle["pay"]
+    if e.how == "ersatz":
+        s.hands[e.side].remove(e.card)
+        s.discard.append(e.card)
+    elif e.how == "fort":
+        fort = s.forts[e.unit]
+        fort.strength -= 1
+    else:
+        _take_piece(s, e.unit)
+        _to_pool(s, e.nation, e.kind)
+    pay["siege"] -= e.siege_hits
+    pay["hits"] -= e.hits
+
+
+def _hits_lost(s: State, e: HitsLost, d: GameData) -> None:
+    pay = s.battle["pay"]
+    if e.pool in ("hits", "all"):
+        pay["hits"] = 0
+    if e.pool in ("siege", "all"):
+        pay["siege"] = 0
+
+
+def _fort_gone(s: State, e: FortDestroyed, d: GameData) -> None:
+    del s.forts[e.fort]
+    s.removed_forts.append(e.fort)
+
+
+def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
+    if e.unit in s.armies:
+        army = s.armies[e.unit]
+        army.area = e.to_area
+        army.entrenched = False
+        marker = e.unit
+    else:
+        if e.unit in s.pieces:
+            del s.pieces[e.unit]
+            marker = e.unit
+        else:
+            _take_piece(s, e.unit)
+            marker = e.new_id
+        s.pieces[marker] = Piece(marker, e.nation, e.kind, e.to_area, False)
+        if e.new_id:
+            prefix = e.new_id.rsplit("-", 1)[0]
+            s.serial[prefix] = max(s.serial.get(prefix, 0), int(e.new_id.rsplit("-", 1)[1]))
+    if s.combat is not None:
+        s.combat["markers"].append(marker)
+    if s.battle is not None:
+        if e.unit in s.armies:
+            s.battle["armies_retreated"].append(e.unit)
+        if e.how == "instead":
+            s.battle["instead"].append(marker)
+        elif e.how == "after":
+            s.battle["after_to"][e.side] = e.to_area
+
+
+def _reacts(s: State, e: BiplaneReacts, d: GameData) -> None:
+    s.battle["reacting"].append(e.unit)
+
+
+def _battle_ended(s: State, e: BattleEnded, d: GameData) -> None:
+    s.combat["resolved"].append(e.area)
+    s.battle = None
+
+
+def _combat_ended(s: State, e: CombatPhaseEnded, d: GameData) -> None:
+    s.combat = None
+    s.battle = None
+
+
+def _due(s: State, e: ReinforcementsDue, d: GameData) -> None:
+    s.arrivals[e.side] = [dict(i) for i in e.items]
+    s.swaps_due[e.side] = [dict(i) for i in e.swaps]
+
+
+def _drop_arrival(s: State, side: str, unit: str) -> None:
+    items = s.arrivals.get(side, [])
+    for i, item in enumerate(items):
+        if item["unit"] == unit:
+            del items[i]
+            return
+
+
+def _placed(s: State, e: UnitPlaced, d: GameData) -> None:
+    _drop_arrival(s, e.side, e.unit)
+    if ":" not in e.unit:
+        army = s.armies[e.unit]
+        army.status, army.area, army.entrenched, army.contents = "map", e.area, False, {}
+        return
+    _add_unit(s, e.unit, e.area, e.into, e.new_id)
+
+
+def _add_unit(s: State, key: str, area: str, into: str | None, new_id: str | None) -> None:
+    nation, kind = key.split(":")
+    s.pool[nation][kind] -= 1
+    if into:
+        contents = s.armies[into].contents
+        contents[key] = contents.get(key, 0) + 1
+    else:
+        s.pieces[new_id] = Piece(new_id, nation, kind, area, False)
+        prefix, num = new_id.rsplit("-", 1)
+        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+
+
+def _lost_arrival(s: State, e: ReinforcementLost, d: GameData) -> None:
+    _drop_arrival(s, e.side, e.unit)
+
+
+def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
+    due = s.swaps_due.get(e.side, [])
+    if due:
+        due.pop(0)
+    if e.replaced is None:
+        return
+    s.swapped.append(e.unit)
+    if e.replaced in s.pieces:
+        old = s.pieces.pop(e.replaced)
+        s.pool["uk"]["commonwealth"] -= 1
+        s.pieces[e.new_id] = Piece(e.new_id, "uk", "commonwealth", old.area, old.entrenched)
+        prefix, num = e.new_id.rsplit("-", 1)
+        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+    else:
+        army_id, key = template_key(s, e.replaced)
+        _take_piece(s, e.replaced)
+        contents = s.armies[army_id].contents
+        contents["uk:commonwealth"] = contents.get("uk:commonwealth", 0) + 1
+        s.pool["uk"]["commonwealth"] -= 1
+    _to_pool(s, "uk", "infantry")
+
+
+def _oos(s: State, e: OutOfSupply, d: GameData) -> None:
+    s.production = s.production or {}
+    s.production.setdefault("oos", {})[e.side] = list(e.units)
+
+
+def _fort_reduced(s: State, e: FortReduced, d: GameData) -> None:
+    s.forts[e.fort].strength = e.strength
+
+
+def _attrition_due(s: State, e: AttritionDue, d: GameData) -> None:
+    s.production.setdefault("attrition", {})[e.side] = list(e.armies)
+
+
+def _attrition(s: State, e: AttritionTaken, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+    s.production["attrition"][e.side].remove(e.army)
+
+
+def _production_began(s: State, e: ProductionBegan, d: GameData) -> None:
+    s.production = s.production or {}
+    s.production.update({"bp": dict(e.bp), "plans": {"german": [], "entente": []},
+                         "done": [], "revealed": False})
+
+
+def _ordered(s: State, e: ProductionOrdered, d: GameData) -> None:
+    s.production["plans"][e.side].append(e.secret.data["order"])
+
+
+def _production_done(s: State, e: ProductionDone, d: GameData) -> None:
+    s.production["done"].append(e.side)
+
+
+def _revealed_plan(s: State, e: ProductionRevealed, d: GameData) -> None:
+    s.production["revealed"] = True
+
+
+def _built(s: State, e: UnitBuilt, d: GameData) -> None:
+    _add_unit(s, e.unit, e.area, e.into, e.new_id)
+
+
+def _rebuilt(s: State, e: ArmyRebuilt, d: GameData) -> None:
+    army = s.armies[e.army]
+    army.status, army.area, army.entrenched, army.contents = "map", e.area, False, {}
+
+
+def _entrenched(s: State, e: UnitEntrenched, d: GameData) -> None:
+    (s.armies.get(e.unit) or s.pieces[e.unit]).entrenched = True
+
+
+def _upgraded(s: State, e: InfantryUpgraded, d: GameData) -> None:
+    if e.unit in s.pieces:
+        old = s.pieces.pop(e.unit)
+        s.pieces[e.new_id] = Piece(e.new_id, "ge", "stosstruppen", old.area, False)
+        prefix, num = e.new_id.rsplit("-", 1)
+        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+    else:
+        army_id, _ = template_key(s, e.unit)
+        _take_piece(s, e.unit)
+        contents = s.armies[army_id].contents
+        contents["ge:stosstruppen"] = contents.get("ge:stosstruppen", 0) + 1
+    _to_pool(s, "ge", "infantry")
+    s.pool["ge"]["stosstruppen"] -= 1
+
+
+def _eft_due(s: State, e: EftLossesDue, d: GameData) -> None:
+    s.production["eft_losses"] = e.losses
+
+
+def _eft_lost(s: State, e: EftUnitLost, d: GameData) -> None:
+    _take_piece(s, e.unit)
+    _to_pool(s, e.nation, e.kind)
+    s.production["eft_losses"] -= 1
+
+
+def _production_ended(s: State, e: ProductionEnded, d: GameData) -> None:
+    s.production = None
+
+
+def _proposed(s: State, e: ArmisticeProposed, d: GameData) -> None:
+    s.armistice = e.side
+
+
+def _refused(s: State, e: ArmisticeRefused, d: GameData) -> None:
+    s.armistice = None
+
+
+HANDLERS = {
+    "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
+    "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
+    "GameEnded": _ended, "DeckShuffled": _shuffled, "CardsStacked": _stacked,
+    "CardsDrawn": _drawn,
+    "CardPlayed": _played, "CardsDiscarded": _discarded, "CardRemoved": _removed,
+    "SecretRevealed": _revealed, "UnitMoved": _moved, "AreaControlChanged": _control,
+    "BecameDisputed": _disputed, "EnemyAreaEntered": _entered, "PieceEliminated": _piece_gone,
+    "ArmyEliminated": _army_gone, "ArmySuppressed": _suppressed, "CrisisDeclared": _crisis,
+    "CrisisUnitRemoved": _crisis_unit, "CrisisEnded": _crisis_end,
+    "CombatPhaseBegan": _combat_began, "BattleDeclared": _declared,
+    "CombatCardPlayed": _combat_card, "BonusDesignated": _bonus,
+    "OffensiveDowngraded": _downgraded, "BattleCancelled": _cancelled,
+    "BattleBegan": _battle_began, "BattleStep": _step, "FireResolved": _fired,
+    "HitsToPay": _to_pay, "LossTaken": _loss, "HitsLost": _hits_lost,
+    "FortDestroyed": _fort_gone, "UnitRetreated": _retreated, "BiplaneReacts": _reacts,
+    "BattleEnded": _battle_ended, "CombatPhaseEnded": _combat_ended,
+    "ReinforcementsDue": _due, "UnitPlaced": _placed, "ReinforcementLost": _lost_arrival,
+    "CommonwealthSwapped": _swapped, "OutOfSupply": _oos, "FortReduced": _fort_reduced,
+    "AttritionDue": _attrition_due, "AttritionTaken": _attrition,
+    "ProductionBegan": _production_began, "ProductionOrdered": _ordered,
+    "ProductionDone": _production_done, "ProductionRevealed": _revealed_plan,
+    "UnitBuilt": _built, "ArmyRebuilt": _rebuilt, "UnitEntrenched": _entrenched,
+    "InfantryUpgraded": _upgraded, "EftLossesDue": _eft_due, "EftUnitLost": _eft_lost,
+    "ProductionEnded": _production_ended, "ArmisticeProposed": _proposed,
+    "ArmisticeRefused": _refused,
+}
+

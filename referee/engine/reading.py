@@ -1,0 +1,418 @@
+"""Reading orders: the text form players write in email, and the JSON form scripts send.
+
+One order per line, a verb first. Cards are named by key or title, areas by
+id, name or alias (case, accents and hyphens do not matter; names of several
+words are matched longest first), units by the ids the views show.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import ValidationError
+
+from ..errors import AmbiguousOrderError, OrderSyntaxError
+from ..gamedata import GameData, fold
+from .orders import (
+    ORDER,
+    Annihilate,
+    Armistice,
+    Bonus,
+    Build,
+    Buy,
+    CrisisRefuse,
+    CrisisRemove,
+    DeclareBattle,
+    Discard,
+    Done,
+    Eft,
+    EndMovement,
+    EndTurn,
+    Entrench,
+    Ersatz,
+    Evacuate,
+    Fight,
+    Keep,
+    Lose,
+    Move,
+    Ord,
+    Pass,
+    Place,
+    PlayCard,
+    Rail,
+    React,
+    Rebuild,
+    Reserves,
+    Retreat,
+    Sea,
+    Strategic,
+    Suppress,
+    Swap,
+    Upgrade,
+)
+
+
+class Reader:
+    """Resolves the words of one order line against the game data."""
+
+    def __init__(self, text: str, data: GameData):
+        self.text = text
+        self.data = data
+        self.words = text.replace(",", " ").split()
+        self.pos = 0
+
+    def column(self) -> int:
+        """Column (0-based) of the current word in the line."""
+        col = 0
+        for w in self.words[: self.pos]:
+            col = self.text.find(w, col) + len(w)
+        nxt = self.text.find(self.words[self.pos], col) if self.pos < len(self.words) else -1
+        return nxt if nxt >= 0 else len(self.text)
+
+    def fail(self, reason: str) -> OrderSyntaxError:
+        """A syntax error at the current word."""
+        return OrderSyntaxError(self.text, reason, self.column())
+
+    def done(self) -> bool:
+        """No words left."""
+        return self.pos >= len(self.words)
+
+    def expect_end(self) -> None:
+        """Fail if words are left over."""
+        if not self.done():
+            raise self.fail(f"unexpected {' '.join(self.words[self.pos:])!r}")
+
+    def card(self) -> str:
+        """A card type key, named by key or title over one or more words (longest match)."""
+        if self.done():
+            raise self.fail("a card name is missing")
+        for end in range(len(self.words), self.pos, -1):
+            key = fold("".join(self.words[self.pos:end]))
+            for ct in self.data.deck.cards:
+                if key in (fold(ct.key), fold(ct.title)) or key in map(fold, ct.ids):
+                    self.pos = end
+                    return ct.key
+        raise self.fail(f"no card is called {self.words[self.pos]!r}")
+
+    def cards(self) -> tuple[str, ...]:
+        """One or more card keys."""
+        out = [self.card()]
+        while not self.done():
+            out.append(self.card())
+        return tuple(out)
+
+    def area(self) -> str:
+        """An area id, named by id, name or alias over one or more words (longest match)."""
+        if self.done():
+            raise self.fail("an area name is missing")
+        for end in range(len(self.words), self.pos, -1):
+            ids = self.data.area_names.get(fold("".join(self.words[self.pos:end])))
+            if ids:
+                if len(ids) > 1:
+                    raise AmbiguousOrderError(self.text, " ".join(self.words[self.pos:end]), ids)
+                self.pos = end
+                return ids[0]
+        raise self.fail(f"no area is called {self.words[self.pos]!r}")
+
+    def unit(self) -> str:
+        """A unit reference: an id, or ARMY:KIND for a unit on an army template."""
+        if self.done():
+            raise self.fail("a unit id is missing")
+        w = self.words[self.pos].casefold()
+        if "-" not in w.split(":")[0]:
+            raise self.fail(f"{self.words[self.pos]!r} is not a unit id (ids look like ge-1, "
+                            f"fr-i-02, ge-1:cavalry or fort-verdun)")
+        self.pos += 1
+        return _unit_ref(w)
+
+    def word(self, what: str) -> str:
+        """The next word, as typed."""
+        if self.done():
+            raise self.fail(f"{what} is missing")
+        w = self.words[self.pos]
+        self.pos += 1
+        return w
+
+    def keyword(self, *options: str) -> str | None:
+        """Consume the next word if it is one of options (case-insensitive)."""
+        if not self.done() and self.words[self.pos].casefold() in options:
+            self.pos += 1
+            return self.words[self.pos - 1].casefold()
+        return None
+
+
+def _play(r: Reader) -> Ord:
+    card = r.card()
+    r.keyword("in", "at", "on")
+    area = None if r.done() else r.area()
+    r.expect_end()
+    return PlayCard(card=card, area=area)
+
+
+def _area_order(factory):
+    def read(r: Reader) -> Ord:
+        r.keyword("in", "at")
+        area = r.area()
+        r.expect_end()
+        return factory(area=area)
+    return read
+
+
+def _unit_order(factory):
+    def read(r: Reader) -> Ord:
+        unit = r.unit()
+        r.expect_end()
+        return factory(unit=unit)
+    return read
+
+
+def _ersatz(r: Reader) -> Ord:
+    card = r.card()
+    r.expect_end()
+    return Ersatz(card=card)
+
+
+def _end(r: Reader) -> Ord:
+    what = r.keyword("movement", "move", "moves", "turn")
+    r.expect_end()
+    if what in ("movement", "move", "moves"):
+        return EndMovement()
+    if what == "turn":
+        return EndTurn()
+    raise r.fail("say 'end movement' or 'end turn'")
+
+
+_KIND_WORDS = {
+    "i": "infantry", "inf": "infantry", "infantry": "infantry", "s": "stosstruppen",
+    "stosstruppen": "stosstruppen", "stoßtruppen": "stosstruppen", "cw": "commonwealth",
+    "commonwealth": "commonwealth", "c": "cavalry", "cav": "cavalry", "cavalry": "cavalry",
+    "a": "artillery", "art": "artillery", "artillery": "artillery", "g": "siege_gun",
+    "siege_gun": "siege_gun", "siegegun": "siege_gun", "b": "biplane", "biplane": "biplane",
+    "t": "tank", "tank": "tank", "p": "paris_gun", "paris_gun": "paris_gun",
+    "parisgun": "paris_gun",
+}
+
+
+def _unit_ref(word: str) -> str:
+    """Normalise ARMY:KIND references (ge-1:c, fr-8:us-i) to ge-1:cavalry, fr-8:us-infantry."""
+    if ":" not in word:
+        return word
+    army, _, kind = word.partition(":")
+    nation = ""
+    if "-" in kind:
+        nation, _, kind = kind.partition("-")
+    kind = _KIND_WORDS.get(kind.replace("-", "_"), kind)
+    return f"{army}:{nation + '-' if nation else ''}{kind}"
+
+
+def _areas_until(r: Reader, *stops: str) -> tuple[str, ...]:
+    out = []
+    while not r.done() and r.words[r.pos].casefold() not in stops:
+        out.append(r.area())
+    return tuple(out)
+
+
+def _move(r: Reader) -> Ord:
+    unit = r.unit()
+    r.keyword("to")
+    path = _areas_until(r, "into", "taking")
+    into = r.unit() if r.keyword("into") else None
+    taking: list[str] = []
+    if r.keyword("taking"):
+        while not r.done():
+            taking.append(r.unit())
+        if not taking:
+            raise r.fail("'taking' needs the ids of the units the army takes in")
+    r.expect_end()
+    if not path and not into and ":" not in unit:
+        raise r.fail("say where the unit moves: one or more areas and/or 'into ARMY'")
+    return Move(unit=unit, path=path, into=into, taking=tuple(taking))
+
+
+def _to_area(factory):
+    def read(r: Reader) -> Ord:
+        unit = r.unit()
+        r.keyword("to")
+        to = r.area()
+        r.expect_end()
+        return factory(unit=unit, to=to)
+    return read
+
+
+def _suppress(r: Reader) -> Ord:
+    army = r.unit()
+    into = r.unit() if r.keyword("into") else None
+    r.expect_end()
+    return Suppress(army=army, into=into)
+
+
+def _remove(r: Reader) -> Ord:
+    unit = r.unit()
+    r.expect_end()
+    return CrisisRemove(unit=unit)
+
+
+def _refuse(r: Reader) -> Ord:
+    if r.keyword("armistice"):
+        r.expect_end()
+        return Armistice(act="refuse")
+    r.keyword("crisis")
+    r.expect_end()
+    return CrisisRefuse()
+
+
+_NATIONS = ("ge", "fr", "uk", "be", "us")
+
+
+def _what(r: Reader) -> str:
+    """An army id, or 'NATION KIND' (e.g. 'fr infantry') as nation:kind."""
+    w = r.word("a unit").casefold()
+    if w in _NATIONS:
+        kind = r.word("a unit type").casefold()
+        return f"{w}:{_KIND_WORDS.get(kind.replace('-', '_'), kind)}"
+    if ":" in w and w.split(":")[0] in _NATIONS:
+        nation, _, kind = w.partition(":")
+        return f"{nation}:{_KIND_WORDS.get(kind, kind)}"
+    return w
+
+
+def _place_or_build(factory):
+    def read(r: Reader) -> Ord:
+        unit = _what(r)
+        r.keyword("in", "at", "to")
+        area = r.area()
+        into = r.unit() if r.keyword("into") else None
+        r.expect_end()
+        return factory(unit=unit, area=area, into=into)
+    return read
+
+
+def _buy(r: Reader) -> Ord:
+    w = r.word("a number of cards")
+    if not w.isdigit() or int(w) < 1:
+        raise r.fail(f"{w!r} is not a number of cards")
+    r.keyword("card", "cards")
+    r.expect_end()
+    return Buy(count=int(w))
+
+
+def _rebuild(r: Reader) -> Ord:
+    army = r.unit()
+    r.keyword("in", "at")
+    area = r.area()
+    r.expect_end()
+    return Rebuild(army=army, area=area)
+
+
+def _entrench(r: Reader) -> Ord:
+    units = []
+    while not r.done():
+        units.append(r.unit())
+    if not units:
+        raise r.fail("name the units to entrench")
+    return Entrench(units=tuple(units))
+
+
+def _eft(r: Reader) -> Ord:
+    unit = r.unit()
+    r.keyword("to", "out", "from")
+    to = None if r.done() else r.area()
+    r.expect_end()
+    return Eft(unit=unit, to=to)
+
+
+def _armistice_word(act: str):
+    def read(r: Reader) -> Ord:
+        r.keyword("armistice")
+        r.expect_end()
+        return Armistice(act=act)
+    return read
+
+
+def _simple(factory):
+    def read(r: Reader) -> Ord:
+        r.expect_end()
+        return factory()
+    return read
+
+
+def _discard(r: Reader) -> Ord:
+    return Discard(cards=r.cards())
+
+
+VERBS = {
+    "play": _play,
+    "pass": _simple(Pass),
+    "end": _end,
+    "discard": _discard,
+    "move": _move,
+    "rail": _to_area(Rail),
+    "strategic": _to_area(Strategic),
+    "sea": _to_area(Sea),
+    "reserves": _to_area(Reserves),
+    "evacuate": _to_area(Evacuate),
+    "suppress": _suppress,
+    "remove": _remove,
+    "refuse": _refuse,
+    "done": _simple(Done),
+    "fire": _simple(Done),
+    "hold": _simple(Done),
+    "stay": _simple(Done),
+    "battle": _area_order(DeclareBattle),
+    "declare": _area_order(DeclareBattle),
+    "bonus": _area_order(Bonus),
+    "keep": _area_order(Keep),
+    "fight": _area_order(Fight),
+    "retreat": _to_area(Retreat),
+    "react": _unit_order(React),
+    "lose": _unit_order(Lose),
+    "ersatz": _ersatz,
+    "annihilate": _simple(Annihilate),
+    "place": _place_or_build(Place),
+    "swap": _unit_order(Swap),
+    "buy": _buy,
+    "build": _place_or_build(Build),
+    "rebuild": _rebuild,
+    "entrench": _entrench,
+    "upgrade": _unit_order(Upgrade),
+    "eft": _eft,
+    "propose": _armistice_word("propose"),
+    "accept": _armistice_word("accept"),
+    "surrender": _armistice_word("surrender"),
+    "resign": _armistice_word("surrender"),
+}
+
+
+def parse_order(text: str, data: GameData) -> Ord:
+    """Read one order line (text or JSON form); OrderSyntaxError quotes what is wrong."""
+    line = text.strip()
+    if not line:
+        raise OrderSyntaxError(text, "empty order")
+    if line.startswith("{"):
+        try:
+            return ORDER.validate_python(json.loads(line))
+        except (ValueError, ValidationError) as exc:
+            msg = exc.errors(include_url=False)[0]["msg"] if isinstance(
+                exc, ValidationError) else str(exc)
+            raise OrderSyntaxError(text, f"not a valid JSON order: {msg}") from None
+    r = Reader(line, data)
+    verb = r.word("a verb").casefold()
+    reader = VERBS.get(verb)
+    if reader is None:
+        r.pos = 0
+        raise r.fail(f"unknown verb {verb!r}; orders start with one of: "
+                     f"{', '.join(sorted(VERBS))}")
+    return reader(r)
+
+
+def order_lines(text: str) -> list[str]:
+    """The order lines of an email body: blank lines, '#' comments and '>' quotes dropped."""
+    out = []
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith(">"):
+            continue
+        s = s.split("#", 1)[0].strip()
+        if s:
+            out.append(s)
+    return out

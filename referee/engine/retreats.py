@@ -1,0 +1,227 @@
+"""Retreats (5.4): before combat (cavalry), instead of firing, after combat; Biplane reactions.
+
+A retreat goes to an adjacent Friendly or Disputed area, never an Enemy one,
+within the stacking limit; all units retreating after combat from one battle
+go to the same area. A unit with a retreat marker takes no further part in
+the combat phase (5.4.4). Forced retreats come from Stoßtruppen, Tank and
+special-card hits (8.2.2, 8.3.5, 9.1.5, 9.1.6).
+"""
+
+from __future__ import annotations
+
+from ..gamedata import GameData
+from . import movement
+from .core import Ctx, DecisionSpec, Violation, register
+from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
+from .fire import units_in
+from .orders import Done, Ord, React, Retreat
+from .state import State
+
+
+def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) -> Violation | None:
+    """Why a retreat is illegal: kind, destination, stacking, one area after combat (5.4)."""
+    b = s.battle
+    area = b["area"]
+    v = movement.off_map(d, o.to)
+    if v:
+        return v
+    m = movement.resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    if m.area != area or (m.whole and o.unit in s.combat["markers"]) or \
+            (m.source is not None and m.source.id in s.combat["markers"]):
+        return Violation("5.4.4", f"{o.unit} is not a unit taking part in the battle in "
+                                  f"{d.areas[area].name}")
+    if how == "cavalry" and m.kind != "cavalry":
+        return Violation("5.4.3", "only cavalry retreats before combat")
+    if m.kind in ("siege_gun", "paris_gun"):
+        return Violation("8.3.3" if m.kind == "siege_gun" else "8.3.6",
+                         f"a {m.kind.replace('_', ' ')} never retreats")
+    if o.to not in d.neighbours[area]:
+        return Violation("5.4", f"{d.areas[o.to].name} is not adjacent to "
+                                f"{d.areas[area].name}")
+    if s.status(o.to, side, d) not in ("friendly", "disputed"):
+        return Violation("5.4", "units never retreat into an Enemy area")
+    if how == "after":
+        to = b["after_to"].get(side)
+        if to and to != o.to:
+            return Violation("5.4.2", f"all units retreating after combat from one battle go "
+                                      f"to the same area ({d.areas[to].name})")
+    if how == "instead" and o.unit in b["dogfighters"]:
+        return Violation("5.4.1", "a Biplane that dogfought has already fought")
+    return movement.stack_violation(s, d, m, o.to)
+
+
+def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]:
+    """Every legal retreat of one kind for side in the current battle."""
+    area = s.battle["area"]
+    refs = []
+    skip = set(s.combat["markers"])
+    for a in s.armies_in(area, side, d):
+        if a.id in skip:
+            continue
+        if how != "cavalry":
+            refs.append(a.id)
+        for key in sorted(a.contents):
+            nation, kind = key.split(":")
+            if how != "cavalry" or kind == "cavalry":
+                refs.append(movement.template_ref(a, key))
+    for p in s.pieces_in(area, side, d):
+        if p.id not in skip and (how != "cavalry" or p.kind == "cavalry"):
+            refs.append(p.id)
+    out = []
+    for ref in refs:
+        for to in sorted(d.neighbours[area]):
+            o = Retreat(unit=ref, to=to)
+            if retreat_violation(s, d, o, side, how) is None:
+                out.append(o)
+    return out
+
+
+def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
+    """Retreat one counter; Siege Guns and the Paris Gun in a retreating army go (8.3.3, 8.3.6)."""
+    s, d = ctx.state, ctx.data
+    m = movement.resolve(s, d, o.unit, side)
+    if m.army is not None:
+        for key, n in sorted(m.army.contents.items()):
+            nation, kind = key.split(":")
+            if kind in ("siege_gun", "paris_gun"):
+                for _ in range(n):
+                    ctx.emit(PieceEliminated(
+                        side=side, unit=movement.template_ref(m.army, key), nation=nation,
+                        kind=kind, area=m.area, rule="8.3.3" if kind == "siege_gun" else "8.3.6",
+                        reason="it never retreats and goes with its retreating army"))
+    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None else None
+    ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
+                           from_area=m.area, to_area=o.to, how=how, new_id=new_id))
+    movement.settle(ctx, [o.to])
+
+
+def _retreat_candidates(how: str):
+    def gen(s: State, d: GameData, side: str):
+        if how == "reaction":
+            for ref in reaction_options(s, d):
+                yield React(unit=ref)
+            yield Done()
+            return
+        yield from retreat_options(s, d, side, how)
+        if how == "instead" and not s.battle["surprise"]:
+            for ref in reaction_options(s, d):
+                yield React(unit=ref)
+        yield Done()
+    return gen
+
+
+def _retreat_check(how: str):
+    def check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+        if isinstance(o, Retreat):
+            if how == "reaction":
+                return Violation("8.3.4", "this is the moment for Biplane reactions only")
+            return retreat_violation(s, d, o, side, how)
+        if isinstance(o, React):
+            if how not in ("instead", "reaction") or (how == "instead" and s.battle["surprise"]):
+                return Violation("8.3.4", "Biplanes react before the attacker fires, in the "
+                                          "defence step (or before a Surprise Attack!'s fire)")
+            if o.unit not in reaction_options(s, d):
+                return Violation("8.3.4", f"{o.unit} is not a defending Biplane that can react "
+                                          f"here (no dogfight, no Bad Weather)")
+            return None
+        if how == "instead":
+            for a in s.armies_in(s.battle["area"], side, d):
+                if a.strength == 0 and a.id not in s.combat["markers"] and any(
+                        r.unit == a.id for r in retreat_options(s, d, side, "instead")):
+                    return Violation("8.1", f"army {a.id} is empty and must retreat from the "
+                                            f"battle in the defensive fire phase")
+        if how == "after" and side == s.battle["defender"] and forced_left(s, d):
+            return Violation("5.2.2", f"{forced_left(s, d)} more of the defender's armies "
+                                      f"must retreat after combat (Stoßtruppen and Tank hits, "
+                                      f"8.2.2, 8.3.5)")
+        return None
+    return check
+
+
+def _owed(s: State, d: GameData) -> int:
+    """Forced retreats (Stoßtruppen, Tank and special-card hits) the defender still owes."""
+    b = s.battle
+    side = b["defender"]
+    done = sum(1 for r in b["armies_retreated"] if d.nation_side[s.armies[r].nation] == side)
+    return b["forced"] - done
+
+
+def forced_left(s: State, d: GameData) -> int:
+    """Forced retreats still owed by the defender that an army can still make."""
+    b = s.battle
+    side = b["defender"]
+    owed = _owed(s, d)
+    if owed <= 0:
+        return 0
+    can = {r.unit for r in retreat_options(s, d, side, "after") if r.unit in s.armies}
+    return min(owed, len(can))
+
+
+def forced_eliminations(ctx: Ctx) -> None:
+    """Forced retreats no army can make: those armies are eliminated (5.4, our reading)."""
+    s, d = ctx.state, ctx.data
+    b = s.battle
+    side = b["defender"]
+    owed = _owed(s, d)
+    stuck = [a for a in s.armies_in(b["area"], side, d) if a.id not in s.combat["markers"]]
+    for a in stuck[:max(owed, 0)]:
+        ctx.emit(ArmyEliminated(side=side, army=a.id, area=b["area"], rule="5.4",
+                                reason="forced to retreat after combat with nowhere to go"))
+
+
+def _retreat_apply(how: str):
+    def apply(ctx: Ctx, o: Ord, side: str) -> None:
+        from .combat import advance_step, after_defence, continue_battle
+
+        if isinstance(o, Retreat):
+            apply_retreat(ctx, o, side, how)
+            return
+        if isinstance(o, React):
+            ctx.emit(BiplaneReacts(side=side, unit=o.unit))
+            return
+        if how == "cavalry":
+            advance_step(ctx)
+        elif how == "instead":
+            after_defence(ctx)
+        elif how == "reaction":
+            advance_step(ctx)
+        else:
+            if side == ctx.state.battle["defender"]:
+                forced_eliminations(ctx)
+            advance_step(ctx)
+        continue_battle(ctx)
+    return apply
+
+
+def reaction_options(s: State, d: GameData) -> list[str]:
+    b = s.battle
+    if s.combat["weather"]:
+        return []
+    refs = [u.ref for u in units_in(s, d, b["area"], b["defender"]) if u.kind == "biplane"]
+    return sorted(r for r in dict.fromkeys(refs) if r not in b["dogfighters"]
+                  and r not in b["reacting"])
+
+
+for _kind, _how, _rule, _text in (
+        ("cavalry_retreat", "cavalry", "5.4.3",
+         "retreat cavalry before combat to adjacent Friendly or Disputed areas, then 'done'"),
+        ("defence", "instead", "5.4.1",
+         "retreat units instead of firing (each to an adjacent Friendly or Disputed area), let "
+         "Biplanes react, then 'done' and fire"),
+        ("reaction", "reaction", "8.3.4",
+         "let defending Biplanes react (each forces a re-roll of one infantry hit), then 'done'"),
+        ("retreat_after", "after", "5.4.2",
+         "retreat units after combat, all to one adjacent Friendly or Disputed area, then "
+         "'done'")):
+    register(DecisionSpec(
+        kind=_kind, rule=_rule,
+        prompt=(lambda text: lambda s, d: (f"{s.pending.side} in the battle in "
+                                           f"{d.areas[s.battle['area']].name}: {text} "
+                                           f"({DECISION_RULE[s.pending.kind]})"))(_text),
+        accepts=("retreat", "react", "done"), candidates=_retreat_candidates(_how),
+        check=_retreat_check(_how), apply=_retreat_apply(_how)))
+
+DECISION_RULE = {"cavalry_retreat": "5.4.3", "defence": "5.4.1", "reaction": "8.3.4",
+                 "retreat_after": "5.4.2"}
