@@ -62,13 +62,17 @@ def main(argv: list[str] | None = None) -> int:
     from .journal import Journal
 
     tmp = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    journal = tmp / "campaign.jsonl"
-    secret = tmp / "bench.secret"
-    secret.write_text(f"{args.seed:064x}\n")
-    t0 = time.perf_counter()
-    create_game(journal, "1914", game_id=f"bench-{args.seed}", secret_file=secret)
-    played = autoplay(journal, args.seed)
-    build_s = time.perf_counter() - t0
+    # A full campaign: the first seed whose random game lasts to WINTER 1919-20 (turn 23).
+    for seed in range(args.seed, args.seed + 20):
+        journal = tmp / f"campaign-{seed}.jsonl"
+        secret = tmp / f"bench-{seed}.secret"
+        secret.write_text(f"{seed:064x}\n")
+        t0 = time.perf_counter()
+        create_game(journal, "1914", game_id=f"bench-{seed}", secret_file=secret)
+        played = autoplay(journal, seed)
+        build_s = time.perf_counter() - t0
+        if played.turn == 23:
+            break
     records = Journal(journal).read()
     events = sum(len(r.get("events", [])) for r in records)
 
@@ -105,8 +109,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = [
         ("journal", f"{len(records)} records, {events} events, "
-                    f"{journal.stat().st_size / 1e6:.1f} MB, turn {played.turn}, "
-                    f"{(played.result or {}).get('level_name', 'not over')}"),
+                    f"{journal.stat().st_size / 1e6:.1f} MB, turns 1-{played.turn}, "
+                    f"{(played.result or {}).get('level_name', 'not over')} (seed {seed})"),
         ("built by random play in", f"{build_s:.1f} s"),
         ("replay throughput", f"{throughput:,.0f} events/s ({best * 1000:.0f} ms for all)"),
         ("floor: python -c 'import typer, pydantic, yaml'", f"{floor * 1000:.0f} ms"),
