@@ -14,6 +14,7 @@ import argparse
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -145,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         max(warm_status_rss, warm_show_rss, cold_status_rss, cold_show_rss) < 150 * 1024
     print("targets (status/show <= 1.5 x floor, peak RSS < 150 MB): "
           + ("met" if ok else "NOT met"))
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0 if ok else 1
 
 

@@ -460,8 +460,8 @@ def demo(
     typer.echo(show_text(state_view(game.state, data, "entente", game.game_id)))
     typer.echo(f"\n$ referee status {path.name} --as entente\n")
     typer.echo(status_text(status_view(game.state, data, "entente", game.game_id)))
-    typer.echo(f"\n$ referee verify {path.name}")
-    for line in g.verify(path, games_dir=_GAMES["dir"]).lines:
+    typer.echo(f"\n$ referee verify {path.name} --secret {secret.name}")
+    for line in g.verify(path, secret, games_dir=_GAMES["dir"]).lines:
         typer.echo(line)
     typer.echo(f"\nThe demo journal is {path}; try `referee log {path}`.")
 
