@@ -31,6 +31,18 @@ def _whole(m: Mover, rule: str, what: str) -> Violation | None:
     return None
 
 
+def _whole_mover(s: State, d: GameData, o, side: str, rule: str, what: str,
+                 reserves: bool = False) -> Mover | Violation:
+    """The counter such a move names, or why it cannot make one now (4.1 and the move's rule)."""
+    v = off_map(d, o.to)
+    if v:
+        return v
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    return _whole(m, rule, what) or turn_checks(s, d, m, reserves=reserves) or m
+
+
 def rail_destinations(s: State, d: GameData, m: Mover) -> set[str]:
     """Areas a rail move can reach: up to 3 areas, all Friendly since the turn began (4.4)."""
     ok = set(s.turn_state.friendly_at_start)
@@ -53,14 +65,9 @@ def rail_destinations(s: State, d: GameData, m: Mover) -> set[str]:
 
 def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | None:
     """Why a rail move (4.4) is illegal now, or None."""
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
+    m = _whole_mover(s, d, o, side, "4.4", "a rail move")
     if isinstance(m, Violation):
         return m
-    v = _whole(m, "4.4", "a rail move") or turn_checks(s, d, m)
-    if v:
-        return v
     ts = s.turn_state
     if ts.rail >= 2:
         return Violation("4.4", "rail moves are limited to two units per player turn")
@@ -87,14 +94,9 @@ def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Viola
     """Why an Entente strategic move (4.5) is illegal now, or None."""
     if side != "entente":
         return Violation("4.5", "strategic movement is for the Entente player only")
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
+    m = _whole_mover(s, d, o, side, "4.5", "strategic movement")
     if isinstance(m, Violation):
         return m
-    v = _whole(m, "4.5", "strategic movement") or turn_checks(s, d, m)
-    if v:
-        return v
     ts = s.turn_state
     limit = strategic_limit(s, d)
     if ts.strategic >= limit:
@@ -120,16 +122,11 @@ def coastal_sources(d: GameData) -> list[str]:
 
 def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
     """Why a UK sea move (4.6) is illegal now, or None."""
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
+    m = _whole_mover(s, d, o, side, "4.6", "sea movement")
     if isinstance(m, Violation):
         return m
     if m.nation != "uk":
         return Violation("4.6", "only UK units use sea movement")
-    v = _whole(m, "4.6", "sea movement") or turn_checks(s, d, m)
-    if v:
-        return v
     if s.turn_state.sea >= 1:
         return Violation("4.6", "one UK unit per movement phase may use sea movement")
     ports = coastal_sources(d)
@@ -150,14 +147,9 @@ def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violati
 
     if first_card(s, d, side, "strategic_reserves") is None:
         return Violation("9.6", f"the {side} hand holds no playable Strategic Reserves! card")
-    if off_map(d, o.to):
-        return off_map(d, o.to)
-    m = resolve(s, d, o.unit, side)
+    m = _whole_mover(s, d, o, side, "9.6", "Strategic Reserves!", reserves=True)
     if isinstance(m, Violation):
         return m
-    v = _whole(m, "9.6", "Strategic Reserves!") or turn_checks(s, d, m, reserves=True)
-    if v:
-        return v
     if s.status(m.area, side, d) not in ("friendly", "disputed"):
         return Violation("9.6", "Strategic Reserves! moves a unit from a Friendly or Disputed "
                                 "area")
