@@ -179,15 +179,14 @@ def order(
     if state is not None and result.applied:
         _warm_cache(journal, state, data)
     if result.rejected is not None:
+        # One line: what was rejected and why, and what happened to the rest of the batch.
         i, text, exc = result.rejected
-        typer.echo(f"referee: {exc}", err=True)
+        line = f"referee: {exc}"
         if result.applied:
-            typer.echo(f"referee: orders 1-{i} were applied; order {i + 1} ({text!r}) was "
-                       f"rejected" + (f"; not applied: {', '.join(map(repr, result.not_applied))}"
-                                      if result.not_applied else ""), err=True)
-        elif result.not_applied:
-            typer.echo(f"referee: nothing was applied; not applied either: "
-                       f"{', '.join(map(repr, result.not_applied))}", err=True)
+            line += f"; orders 1-{i} were applied, order {i + 1} ({text!r}) was rejected"
+        if result.not_applied:
+            line += f"; not applied: {', '.join(map(repr, result.not_applied))}"
+        typer.echo(line, err=True)
         raise typer.Exit(EXIT_REJECTED)
 
 

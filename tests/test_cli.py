@@ -62,6 +62,7 @@ def test_committed_game_refuses_manual_dice(game, cli):
 def test_orders_apply_in_sequence_and_stop_at_the_first_rejected(game, cli):
     r = cli("order", game, "--as", "german", "pass", "play offensive", "end turn")
     assert r.exit_code == 1
+    assert len(r.stderr.strip().splitlines()) == 1
     assert "order 2 ('play offensive') was rejected" in r.stderr
     assert "not applied: 'end turn'" in r.stderr
     st = g.open_game(game).state
