@@ -287,7 +287,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 order = parse_order(text, data)
                 events, new_state = decide(state, data, order, side, dice, text)
             except DiceError:
-                raise
+                raise          # a dice problem rejects the whole batch (an OrderError too)
             except OrderError as exc:
                 result.rejected = (i, text, exc)
                 result.not_applied = texts[i + 1:]

@@ -180,6 +180,34 @@ def _take_piece(s: State, ref: str) -> None:
         del contents[key]
 
 
+def _join(army, key: str, n: int = 1) -> None:
+    """Put n units of a kind on an army's template."""
+    army.contents[key] = army.contents.get(key, 0) + n
+
+
+def _put_piece(s: State, pid: str, nation: str, kind: str, area: str,
+               entrenched: bool = False) -> None:
+    """Stand a unit alone on the map; ids are never reused, so the serial follows the id."""
+    s.pieces[pid] = Piece(pid, nation, kind, area, entrenched)
+    prefix, _, num = pid.rpartition("-")
+    if num.isdigit():
+        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+
+
+def _replace_unit(s: State, ref: str, key: str, new_id: str | None) -> None:
+    """A unit of another kind (from the pool) takes the place of ref, alone or on its template."""
+    nation, kind = key.split(":")
+    if ref in s.pieces:
+        old = s.pieces.pop(ref)
+        _put_piece(s, new_id, nation, kind, old.area,
+                   old.entrenched and kind in ("infantry", "commonwealth"))
+    else:
+        army_id, _ = template_key(s, ref)
+        _take_piece(s, ref)
+        _join(s.armies[army_id], key)
+    s.pool[nation][kind] -= 1
+
+
 def _moved(s: State, e: UnitMoved, d: GameData) -> None:
     m = e.secret.data if e.secret is not None else e.model_dump()
     unit, into, ts = m["unit"], m["into"], s.turn_state
@@ -193,7 +221,7 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
         for pid in m["taking"]:
             p = s.pieces.pop(pid)
             key = f"{p.nation}:{p.kind}"
-            army.contents[key] = army.contents.get(key, 0) + 1
+            _join(army, key)
         army.entrenched = e.entrenched
         moved = unit
     else:
@@ -204,18 +232,13 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
             nation, kind = template_key(s, unit)[1].split(":")
         _take_piece(s, unit)
         if into:
-            target = s.armies[into]
-            key = f"{nation}:{kind}"
-            target.contents[key] = target.contents.get(key, 0) + 1
+            _join(s.armies[into], f"{nation}:{kind}")
             moved = None
             if ts is not None:
                 ts.received.append(into)
         else:
             new_id = m["new_id"] or unit
-            s.pieces[new_id] = Piece(new_id, nation, kind, e.to_area, e.entrenched)
-            prefix = new_id.rsplit("-", 1)[0]
-            if m["new_id"]:
-                s.serial[prefix] = max(s.serial.get(prefix, 0), int(new_id.rsplit("-", 1)[1]))
+            _put_piece(s, new_id, nation, kind, e.to_area, e.entrenched)
             moved = new_id
     if e.from_area == "england" and e.to_area != "england":
         s.keep_apart = {k: v for k, v in s.keep_apart.items() if unit not in (k, v)}
@@ -274,14 +297,12 @@ def _suppressed(s: State, e: ArmySuppressed, d: GameData) -> None:
     if e.into:
         target = s.armies[e.into]
         for key, n in army.contents.items():
-            target.contents[key] = target.contents.get(key, 0) + n
+            _join(target, key, n)
     else:
         for pid, key in e.new_ids.items():
             nation, kind = key.split(":")
-            s.pieces[pid] = Piece(pid, nation, kind, e.area, army.entrenched and
-                                  kind in ("infantry", "commonwealth"))
-            prefix = pid.rsplit("-", 1)[0]
-            s.serial[prefix] = max(s.serial.get(prefix, 0), int(pid.rsplit("-", 1)[1]))
+            _put_piece(s, pid, nation, kind, e.area,
+                       army.entrenched and kind in ("infantry", "commonwealth"))
     army.contents = {}
     army.status = "suppressed"
     army.area = None
@@ -409,10 +430,7 @@ def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
         else:
             _take_piece(s, e.unit)
             marker = e.new_id
-        s.pieces[marker] = Piece(marker, e.nation, e.kind, e.to_area, False)
-        if e.new_id:
-            prefix = e.new_id.rsplit("-", 1)[0]
-            s.serial[prefix] = max(s.serial.get(prefix, 0), int(e.new_id.rsplit("-", 1)[1]))
+        _put_piece(s, marker, e.nation, e.kind, e.to_area)
     if s.combat is not None:
         s.combat["markers"].append(marker)
     if s.battle is not None:
@@ -464,12 +482,9 @@ def _add_unit(s: State, key: str, area: str, into: str | None, new_id: str | Non
     nation, kind = key.split(":")
     s.pool[nation][kind] -= 1
     if into:
-        contents = s.armies[into].contents
-        contents[key] = contents.get(key, 0) + 1
+        _join(s.armies[into], key)
     else:
-        s.pieces[new_id] = Piece(new_id, nation, kind, area, False)
-        prefix, num = new_id.rsplit("-", 1)
-        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
+        _put_piece(s, new_id, nation, kind, area)
 
 
 def _lost_arrival(s: State, e: ReinforcementLost, d: GameData) -> None:
@@ -483,18 +498,7 @@ def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
     if e.replaced is None:
         return
     s.swapped.append(e.unit)
-    if e.replaced in s.pieces:
-        old = s.pieces.pop(e.replaced)
-        s.pool["uk"]["commonwealth"] -= 1
-        s.pieces[e.new_id] = Piece(e.new_id, "uk", "commonwealth", old.area, old.entrenched)
-        prefix, num = e.new_id.rsplit("-", 1)
-        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
-    else:
-        army_id, key = template_key(s, e.replaced)
-        _take_piece(s, e.replaced)
-        contents = s.armies[army_id].contents
-        contents["uk:commonwealth"] = contents.get("uk:commonwealth", 0) + 1
-        s.pool["uk"]["commonwealth"] -= 1
+    _replace_unit(s, e.replaced, "uk:commonwealth", e.new_id)
     _to_pool(s, "uk", "infantry")
 
 
@@ -549,18 +553,8 @@ def _entrenched(s: State, e: UnitEntrenched, d: GameData) -> None:
 
 
 def _upgraded(s: State, e: InfantryUpgraded, d: GameData) -> None:
-    if e.unit in s.pieces:
-        old = s.pieces.pop(e.unit)
-        s.pieces[e.new_id] = Piece(e.new_id, "ge", "stosstruppen", old.area, False)
-        prefix, num = e.new_id.rsplit("-", 1)
-        s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
-    else:
-        army_id, _ = template_key(s, e.unit)
-        _take_piece(s, e.unit)
-        contents = s.armies[army_id].contents
-        contents["ge:stosstruppen"] = contents.get("ge:stosstruppen", 0) + 1
+    _replace_unit(s, e.unit, "ge:stosstruppen", e.new_id)
     _to_pool(s, "ge", "infantry")
-    s.pool["ge"]["stosstruppen"] -= 1
 
 
 def _eft_due(s: State, e: EftLossesDue, d: GameData) -> None:
