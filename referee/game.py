@@ -11,6 +11,8 @@ import secrets as _secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
+
 from . import __version__, cache
 from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
@@ -134,7 +136,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
         "kind": "header", "game_id": game_id, "game": data.info.id,
         "game_name": data.info.name, "data_digest": data.digest,
         "engine_version": __version__, "scenario": sc.id,
-        "scenario_data": sc.model_dump(mode="json", by_alias=True),
+        "scenario_data": msgspec.to_builtins(sc),
         "options": opts,
         "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
         "created_at": now(),
@@ -155,7 +157,11 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
 
 
 def _scenario_of(header: dict) -> Scenario:
-    return Scenario.model_validate(header["scenario_data"])
+    try:
+        return msgspec.convert(header.get("scenario_data"), Scenario)
+    except msgspec.ValidationError as exc:
+        raise JournalError(f"record 0: the scenario in the header is malformed ({exc})",
+                           record=0) from None
 
 
 def _data_for(header: dict, name: str, games_dir: Path | None) -> GameData:

@@ -1,24 +1,22 @@
-"""Pydantic models of a game data directory (games/ttlm/*.yaml) and its loader.
+"""The models of a game data directory (games/ttlm/*.yaml) as frozen msgspec Structs.
 
-The loader validates every file against its model, then cross-checks the
-files against each other (datacheck.py) and reports every problem at once,
-each with its file and path (GameDataError). Models are frozen and forbid
-unknown keys, so a misspelt key in a hand-edited file is reported, not ignored.
+The loader (dataload.py) validates every file against its model, then
+cross-checks the files against each other (datacheck.py) and reports every
+problem at once, each with its file and path (GameDataError). Models are
+frozen and forbid unknown keys, so a misspelt key in a hand-edited file is
+reported, not ignored.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import unicodedata
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+import msgspec
+from msgspec import Meta
 
-from .errors import GameDataError, UsageError
 from .paths import default_games_dir  # noqa: F401  (re-exported)
 
 Side = Literal["german", "entente"]
@@ -31,21 +29,27 @@ UnitKind = Literal[
 Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
-class Model(BaseModel):
-    """Base of every data model: frozen, unknown keys rejected."""
+# Bounded numbers: a hand-edited file with a negative or absurd value is reported, not played.
+Count = Annotated[int, Meta(ge=0, le=999)]
+Turn = Annotated[int, Meta(ge=1, le=99)]
+Year = Annotated[int, Meta(ge=1900, le=1999)]
+Vp = Annotated[int, Meta(ge=-99, le=99)]
+Version = Annotated[int, Meta(ge=1, le=999)]
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+class Model(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Base of every data model: frozen, unknown keys rejected."""
 
 
 # ---------------------------------------------------------------- game.yaml
 
-class OptionSpec(Model):
+class OptionSpec(Model, kw_only=True):
     rule: str
     default: bool = False
     description: str = ""
 
 
-class GameFiles(Model):
+class GameFiles(Model, kw_only=True):
     map: str = "map.yaml"
     units: str = "units.yaml"
     deck: str = "deck.yaml"
@@ -53,32 +57,32 @@ class GameFiles(Model):
     events: str = "events.yaml"
 
 
-class GameInfo(Model):
-    version: int
+class GameInfo(Model, kw_only=True):
+    version: Version
     id: str
     name: str
     ruleset: str = ""
-    files: GameFiles = GameFiles()
+    files: GameFiles = msgspec.field(default_factory=GameFiles)
     scenarios: dict[str, str]
     options: dict[str, OptionSpec] = {}
 
 
 # ---------------------------------------------------------------- map.yaml
 
-class FortSpec(Model):
+class FortSpec(Model, kw_only=True):
     id: str
     name: str
     nation: NationId
-    strength: int = Field(ge=0, le=8)
+    strength: Annotated[int, Meta(ge=0, le=8)]
 
 
-class Area(Model):
+class Area(Model, kw_only=True):
     id: str
     name: str
     aliases: list[str] = []
     kind: Literal["front", "sea_only"]
     country: Literal["germany", "france", "belgium", "luxembourg", "uk"]
-    vp: int = Field(ge=0)
+    vp: Annotated[int, Meta(ge=0, le=99)]
     terrain: Literal["clear", "rough"]
     coastal: bool
     supply_source: Side | None = None
@@ -92,14 +96,14 @@ class Area(Model):
     covers: str = ""
 
 
-class Impassable(Model):
+class Impassable(Model, kw_only=True):
     id: str
     name: str
     kind: Literal["neutral_country", "sea"]
     touches: list[str] = []
 
 
-class Box(Model):
+class Box(Model, kw_only=True):
     id: str
     name: str
     owner: Side
@@ -107,8 +111,8 @@ class Box(Model):
     access_note: str = ""
 
 
-class MapData(Model):
-    version: int
+class MapData(Model, kw_only=True):
+    version: Version
     provenance: str
     areas: list[Area]
     impassable: list[Impassable] = []
@@ -117,25 +121,24 @@ class MapData(Model):
 
 # ---------------------------------------------------------------- units.yaml
 
-class Nation(Model):
+class Nation(Model, kw_only=True):
     name: str
     side: Side
     home_country: str
     rebuild_area: str | None = None
 
 
-class CommonwealthUnit(Model):
+class CommonwealthUnit(Model, kw_only=True):
     id: str
     name: str
 
 
-class UnitType(Model):
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
-    class_: Literal["army", "infantry", "auxiliary", "fort"] = Field(alias="class")
+class UnitType(Model, kw_only=True):
+    class_: Literal["army", "infantry", "auxiliary", "fort"] = msgspec.field(name="class")
     code: str
     nations: list[NationId] = []
-    move: int = Field(ge=0)
-    cost_bp: int | None = None
+    move: Annotated[int, Meta(ge=0, le=9)]
+    cost_bp: Count | None = None
     fire: dict[str, str | None] | None = None
     entrench: bool = False
     holds_area: bool = True
@@ -143,20 +146,20 @@ class UnitType(Model):
     never_a_loss: bool = False
     forced_retreat_on_hit: bool = False
     retreat_before_combat: bool = False
-    max_per_army: int | None = None
+    max_per_army: Count | None = None
     stacking: bool = True
     available: str | dict[str, str] | None = None
     rule: str
     notes: str = ""
 
 
-class UnitsData(Model):
-    version: int
+class UnitsData(Model, dict=True, kw_only=True):
+    version: Version
     sides: dict[Side, list[NationId]]
     nations: dict[NationId, Nation]
     counter_mix: dict[str, Any]
     commonwealth_units: list[CommonwealthUnit] = []
-    biplane_counter_years: dict[NationId, list[int]] = {}
+    biplane_counter_years: dict[NationId, list[Year]] = {}
     unit_types: dict[UnitKind, UnitType]
 
     @cached_property
@@ -167,163 +170,162 @@ class UnitsData(Model):
 
 # ---------------------------------------------------------------- deck.yaml
 
-class CrisisEntry(Model):
-    year: int
+class CrisisEntry(Model, kw_only=True):
+    year: Year
     name: str
     remove: dict[str, Any]
     removes_card_from_play: bool = False
 
 
-class CardType(Model):
+class CardType(Model, kw_only=True):
     key: str
     title: str
     rule: str
-    count: int = Field(ge=1)
+    count: Annotated[int, Meta(ge=1, le=99)]
     ids: list[str]
     type: Literal["offensive", "ersatz", "combat", "bad_weather", "movement", "crisis"]
     offensive: bool
     event_side: Literal["any", "german", "entente"] | None = None
     other_side_plays_as: str | None = None
     when_played: str = ""
-    from_turn: int | None = None
+    from_turn: Turn | None = None
     from_label: str | None = None
     before_that: str | None = None
     effect: str = ""
     not_with: list[str] = []
     cancelled_by: list[str] = []
-    not_on_turns: list[int] = []
+    not_on_turns: list[Turn] = []
     bad_weather: str | None = None
-    ersatz: int = Field(ge=1, le=3)
+    ersatz: Annotated[int, Meta(ge=1, le=3)]
     ersatz_use: Literal["any", "german", "entente"] = "any"
     crises: list[CrisisEntry] = []
     removed_units_go_to: str | None = None
     unit_kinds: str | None = None
-    unpaid_vp: int | None = None
+    unpaid_vp: Vp | None = None
     other_years: str | None = None
     removed_in_scenarios: list[str] = []
 
 
-class DeckData(Model):
-    version: int
-    total: int
-    offensive_type_total: int
+class DeckData(Model, kw_only=True):
+    version: Version
+    total: Count
+    offensive_type_total: Count
     cards: list[CardType]
     notes: list[str] = []
 
 
 # ---------------------------------------------------------------- charts.yaml
 
-class TurnInfo(Model):
-    turn: int
+class TurnInfo(Model, kw_only=True):
+    turn: Turn
     season: Season
     label: str
-    year: int
+    year: Year
 
 
-class TurnTrack(Model):
+class TurnTrack(Model, kw_only=True):
     source: str
     turns: list[TurnInfo]
     notes: list[str] = []
 
 
-class BuildPointsTurn(Model):
-    turn: int
-    german: int = Field(ge=0)
-    entente: int = Field(ge=0)
-    entente_parts: dict[str, int] = {}
+class BuildPointsTurn(Model, kw_only=True):
+    turn: Turn
+    german: Annotated[int, Meta(ge=0, le=999)]
+    entente: Annotated[int, Meta(ge=0, le=999)]
+    entente_parts: dict[str, Count] = {}
 
 
-class BuildPoints(Model):
+class BuildPoints(Model, kw_only=True):
     source: str
     reasoning: str = ""
     turns: list[BuildPointsTurn]
 
 
-class CardLimitYear(Model):
-    year: int
-    german: int = Field(ge=1)
-    entente: int = Field(ge=1)
+class CardLimitYear(Model, kw_only=True):
+    year: Year
+    german: Annotated[int, Meta(ge=1, le=55)]
+    entente: Annotated[int, Meta(ge=1, le=55)]
 
 
-class CardLimit(Model):
+class CardLimit(Model, kw_only=True):
     source: str
     reasoning: str = ""
     by_year: list[CardLimitYear]
 
 
-class VictoryLevel(Model):
+class VictoryLevel(Model, kw_only=True):
     id: str
     name: str
-    min: int | None = None
-    max: int | None = None
+    min: Vp | None = None
+    max: Vp | None = None
 
 
-class VpModifier(Model):
+class VpModifier(Model, kw_only=True):
     id: str
-    vp: int | None
+    vp: Vp | None
     per: str
-    years: list[int] = []
+    years: list[Year] = []
     not_when_linked_with: str | None = None
     rule: str | None = None
 
 
-class VpModifiers(Model):
+class VpModifiers(Model, kw_only=True):
     source: str
     items: list[VpModifier]
     notes: list[str] = []
 
 
-class Victory(Model):
+class Victory(Model, kw_only=True):
     source: str
     anchors: str = ""
     levels: list[VictoryLevel]
     game_ends_on: list[str]
-    surrender_shift: int = 1
+    surrender_shift: Vp = 1
     reasoning: str = ""
     modifiers: VpModifiers
 
 
-class BlockadeYear(Model):
-    year: int
-    vp: int
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
-    from_: str | None = Field(default=None, alias="from")
+class BlockadeYear(Model, kw_only=True):
+    year: Year
+    vp: Vp
+    from_: str | None = msgspec.field(default=None, name="from")
     to: str | None = None
 
 
-class Blockade(Model):
+class Blockade(Model, kw_only=True):
     source: str
     by_year: list[BlockadeYear]
 
 
-class ArtilleryYear(Model):
-    year: int
-    ge: int = 0
-    uk: int = 0
-    fr: int = 0
-    us: int = 0
-    be: int = 0
+class ArtilleryYear(Model, kw_only=True):
+    year: Year
+    ge: Count = 0
+    uk: Count = 0
+    fr: Count = 0
+    us: Count = 0
+    be: Count = 0
 
 
-class ArtilleryChart(Model):
+class ArtilleryChart(Model, kw_only=True):
     source: str
     by_year: list[ArtilleryYear]
     notes: list[str] = []
 
 
-class TemplateCapacity(Model):
-    infantry: int = Field(ge=0)
-    auxiliary: int = Field(ge=0)
+class TemplateCapacity(Model, kw_only=True):
+    infantry: Annotated[int, Meta(ge=0, le=20)]
+    auxiliary: Annotated[int, Meta(ge=0, le=20)]
 
 
-class ArmyTemplates(Model):
+class ArmyTemplates(Model, kw_only=True):
     source: str
     capacity: dict[NationId, TemplateCapacity]
     reasoning: str = ""
 
 
-class Charts(Model):
-    version: int
+class Charts(Model, kw_only=True):
+    version: Version
     turn_track: TurnTrack
     build_points: BuildPoints
     card_limit: CardLimit
@@ -335,17 +337,17 @@ class Charts(Model):
 
 # ---------------------------------------------------------------- events.yaml
 
-class Reinforcement(Model):
+class Reinforcement(Model, kw_only=True):
     nation: NationId
     type: UnitKind
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Meta(ge=1, le=99)] = 1
     id: str | None = None
     name: str | None = None
     placement: Literal["any", "england", "france"]
     substitute: UnitKind | None = None
 
 
-class Swap(Model):
+class Swap(Model, kw_only=True):
     rule: str
     nation: NationId
     unit: str
@@ -353,21 +355,21 @@ class Swap(Model):
     replaces: str
 
 
-class RuleNote(Model):
+class RuleNote(Model, kw_only=True):
     rule: str
     text: str
 
 
-class EventTurn(Model):
-    turn: int
+class EventTurn(Model, kw_only=True):
+    turn: Turn
     label: str
     reinforcements: list[Reinforcement] = []
     swaps: list[Swap] = []
     rules: list[RuleNote] = []
 
 
-class EventsData(Model):
-    version: int
+class EventsData(Model, kw_only=True):
+    version: Version
     placement_codes: dict[str, str] = {}
     turns: list[EventTurn]
     availability: dict[str, Any] = {}
@@ -378,14 +380,14 @@ class EventsData(Model):
 
 # ---------------------------------------------------------------- scenarios
 
-class ContentEntry(Model):
+class ContentEntry(Model, kw_only=True):
     type: UnitKind
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Meta(ge=1, le=99)] = 1
     nation: NationId | None = None
     name: str | None = None
 
 
-class ScenarioUnit(Model):
+class ScenarioUnit(Model, kw_only=True):
     id: str
     nation: NationId
     type: UnitKind
@@ -396,16 +398,16 @@ class ScenarioUnit(Model):
     keep_apart_from: str | None = None
 
 
-class ScenarioFort(Model):
+class ScenarioFort(Model, kw_only=True):
     id: str
     nation: NationId
     area: str
-    strength: int = Field(ge=0, le=8)
+    strength: Annotated[int, Meta(ge=0, le=8)]
 
 
-class ScenarioCards(Model):
-    draw_order: list[Side] = ["german", "entente"]
-    hand: dict[Side, int] = {}
+class ScenarioCards(Model, kw_only=True):
+    draw_order: list[Side] = msgspec.field(default_factory=lambda: ["german", "entente"])
+    hand: dict[Side, Annotated[int, Meta(ge=0, le=55)]] = {}
     # What-if positions: exact hands, draw pile (top first), discard and
     # removed cards. Cards not named anywhere are shuffled into the draw pile.
     hands: dict[Side, list[str]] | None = None
@@ -414,27 +416,27 @@ class ScenarioCards(Model):
     removed: list[str] = []
 
 
-class ScenarioStart(Model):
-    turn: int = Field(ge=1, le=23)
+class ScenarioStart(Model, kw_only=True):
+    turn: Annotated[int, Meta(ge=1, le=23)]
     label: str
 
 
-class Position(Model):
+class Position(Model, kw_only=True):
     """Where in the sequence of play a what-if scenario starts (rule 2.0)."""
 
     phase: Literal["reinforcements", "player_turn", "production"] = "reinforcements"
     player: Side | None = None
-    consecutive_passes: int = Field(default=0, ge=0, le=1)
+    consecutive_passes: Annotated[int, Meta(ge=0, le=1)] = 0
 
 
-class Scenario(Model):
+class Scenario(Model, kw_only=True):
     id: str
     title: str
     provenance: str = "custom"
     start: ScenarioStart
-    last_turn: int = 23
+    last_turn: Turn = 23
     first_player: Side = "german"
-    cards: ScenarioCards = ScenarioCards()
+    cards: ScenarioCards = msgspec.field(default_factory=ScenarioCards)
     status: dict[str, Any] = {}
     control: dict[Side, list[str]]
     neutral: list[str] = []
@@ -443,7 +445,7 @@ class Scenario(Model):
     forts_out_of_play: list[str] = []
     units: list[ScenarioUnit] = []
     eliminated_armies: list[str] = []
-    position: Position = Position()
+    position: Position = msgspec.field(default_factory=Position)
     expected_start: dict[str, Any] | None = None
     notes: list[str] = []
 
@@ -519,173 +521,16 @@ class GameData:
 
 # ---------------------------------------------------------------- loading
 
-class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML loader that rejects a key repeated in one mapping."""
-
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep)
-
-
-def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
-    """Read one YAML file; a missing or malformed file becomes a problem line."""
-    label = label or path.name
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=_UniqueKeyLoader)
-    except FileNotFoundError:
-        problems.append(f"{label}: file missing")
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        problems.append(f"{label}: not valid YAML: {' '.join(str(exc).split())}")
-    return None
-
-
-def _loc(loc: tuple, raw: Any) -> str:
-    """Turn a pydantic error location into a readable path, naming list items by id."""
-    parts: list[str] = []
-    node = raw
-    for key in loc:
-        if isinstance(key, int):
-            item = node[key] if isinstance(node, list) and key < len(node) else None
-            name = (item.get("id") or item.get("key")) if isinstance(item, dict) else None
-            parts.append(f"[{key}]" + (f"({name})" if name else ""))
-        else:
-            parts.append(("." if parts else "") + str(key))
-        try:
-            node = node[key]
-        except (KeyError, IndexError, TypeError):
-            node = None
-    return "".join(parts) or "(top)"
-
-
-def _prune(raw: Any, errors: list[dict]) -> Any:
-    """A copy of raw without what the errors point at, so later checks still run.
-
-    An unknown key is dropped; any other bad value takes its enclosing list
-    item with it (an area, a card, a unit). Nothing pruned is ever used for
-    play: pruning only happens on the way to a GameDataError.
-    """
-    import copy
-
-    raw = copy.deepcopy(raw)
-    doomed: list[tuple] = []
-    for err in errors:
-        loc = tuple(err["loc"])
-        if err["type"] == "extra_forbidden":
-            doomed.append(loc)
-        else:
-            cut = max((i for i, k in enumerate(loc) if isinstance(k, int)), default=None)
-            if cut is None:
-                return None
-            doomed.append(loc[:cut + 1])
-    for loc in sorted(set(doomed), key=lambda x: [str(k) for k in x], reverse=True):
-        node = raw
-        try:
-            for k in loc[:-1]:
-                node = node[k]
-            if isinstance(node, list):
-                node[loc[-1]] = None
-            else:
-                del node[loc[-1]]
-        except (KeyError, IndexError, TypeError):
-            continue
-    def strip(node: Any) -> Any:
-        if isinstance(node, list):
-            return [strip(x) for x in node if x is not None]
-        if isinstance(node, dict):
-            return {k: strip(v) for k, v in node.items()}
-        return node
-    return strip(raw)
-
-
-def validate(model: type[Model], raw: Any, label: str, problems: list[str]) -> Any:
-    """Validate raw data against a model; every error becomes one 'file: path: msg' line.
-
-    After errors the offending parts are pruned and the rest validated again,
-    so that the cross-file checks can still report their own problems.
-    """
-    if raw is None:
-        return None
-    try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        for err in errors:
-            problems.append(f"{label}: {_loc(err['loc'], raw)}: {err['msg']}")
-    pruned = _prune(raw, errors)
-    try:
-        return model.model_validate(pruned) if pruned is not None else None
-    except ValidationError:
-        return None
-
-
-def _canonical(obj: Any) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      default=str).encode()
-
-
 def load_game(root: Path | str) -> GameData:
-    """Load and check a game data directory; raise GameDataError listing every problem."""
-    from .datacheck import check_game  # cross-file checks live beside the models
+    """Load and check a game data directory from its YAML files (GameDataError lists every
+    problem); the loader lives in dataload.py so that reading a journal never imports YAML."""
+    from .dataload import load_game as load
 
-    root = Path(root)
-    problems: list[str] = []
-    if not root.is_dir():
-        raise UsageError(f"{root}: not a directory")
-    raw_info = read_yaml(root / "game.yaml", problems)
-    info = validate(GameInfo, raw_info, "game.yaml", problems)
-    files = info.files if info else GameFiles()
-    raws: dict[str, Any] = {}
-    for key, model in (("map", MapData), ("units", UnitsData), ("deck", DeckData),
-                       ("charts", Charts), ("events", EventsData)):
-        name = getattr(files, key)
-        raws[key] = read_yaml(root / name, problems, name)
-        raws[key + "_model"] = validate(model, raws[key], name, problems)
-    scenarios: dict[str, Scenario] = {}
-    raw_scen: dict[str, Any] = {}
-    for sid, rel in (info.scenarios.items() if info else ()):
-        raw = read_yaml(root / rel, problems, rel)
-        raw_scen[sid] = raw
-        sc = validate(Scenario, raw, rel, problems)
-        if sc is not None:
-            scenarios[sid] = sc
-    models = [raws[k + "_model"] for k in ("map", "units", "deck", "charts", "events")]
-    if info is None or any(m is None for m in models):
-        raise GameDataError(problems)
-    digest = hashlib.sha256(_canonical(
-        {"game": raw_info, **{k: raws[k] for k in ("map", "units", "deck", "charts", "events")},
-         "scenarios": raw_scen})).hexdigest()
-    data = GameData(root, info, *models, scenarios=scenarios, digest=digest)
-    problems.extend(check_game(data))
-    for sid, rel in info.scenarios.items():
-        if sid in scenarios:
-            problems.extend(check_scenario_quiet(data, scenarios[sid], rel))
-    if problems:
-        raise GameDataError(problems)
-    return data
-
-
-def check_scenario_quiet(data: GameData, scenario: Scenario, label: str) -> list[str]:
-    """Every problem of one scenario against the game data, as lines."""
-    from .datacheck import check_scenario
-
-    return [f"{label}: {p}" for p in check_scenario(data, scenario)]
+    return load(root)
 
 
 def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict]:
     """Load a custom scenario file (a what-if position); GameDataError lists its problems."""
-    path = Path(path)
-    problems: list[str] = []
-    raw = read_yaml(path, problems, str(path))
-    sc = validate(Scenario, raw, str(path), problems)
-    if sc is not None:
-        problems.extend(check_scenario_quiet(data, sc, str(path)))
-    if problems:
-        raise GameDataError(problems)
-    return sc, raw
+    from .dataload import load_scenario_file as load
+
+    return load(path, data)

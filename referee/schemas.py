@@ -9,26 +9,21 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+import msgspec
 
 from . import gamedata as gd
 from .engine.events import Event, Secret
 from .engine.orders import Order
 
 
-class _Open(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-class DiceCommitment(BaseModel):
+class DiceCommitment(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     mode: Literal["committed", "manual"]
     commitment: str
 
 
-class JournalHeader(BaseModel):
+class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Record 0 of a journal."""
 
-    model_config = ConfigDict(extra="forbid")
     seq: Literal[0]
     kind: Literal["header"]
     prev: None
@@ -46,10 +41,9 @@ class JournalHeader(BaseModel):
     created_at: str
 
 
-class JournalRecord(BaseModel):
+class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Every record after the header: one accepted order and its events."""
 
-    model_config = ConfigDict(extra="forbid")
     seq: int
     prev: str
     hash: str
@@ -61,8 +55,7 @@ class JournalRecord(BaseModel):
     private_order: Secret | None = None
 
 
-class UnitView(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class UnitView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     id: str
     side: str
     nation: str
@@ -74,43 +67,40 @@ class UnitView(BaseModel):
     summary: str | None = None
 
 
-class AreaView(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AreaView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: str
     control: Literal["german", "entente", "disputed", "neutral"]
     vp: int
     units: list[UnitView]
 
 
-class CardView(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CardView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     id: str
     key: str
     title: str
 
 
-class VpLine(BaseModel):
+class VpLine(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     label: str
     vp: int
 
 
-class VpView(BaseModel):
+class VpView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     total: int
     level: str
     level_name: str
     breakdown: list[VpLine]
 
 
-class DeckView(BaseModel):
+class DeckView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     draw_pile: int
     discard: list[CardView]
     removed: list[CardView]
 
 
-class StateView(BaseModel):
+class StateView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """What `show --format json` prints."""
 
-    model_config = ConfigDict(extra="forbid")
     game_id: str
     scenario: str
     seq: int
@@ -139,10 +129,9 @@ class StateView(BaseModel):
     result: dict[str, Any] | None
 
 
-class StatusView(BaseModel):
+class StatusView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """What `status --format json` prints."""
 
-    model_config = ConfigDict(extra="forbid")
     game_id: str
     seq: int
     turn: int
@@ -177,7 +166,7 @@ SCHEMAS: dict[str, Any] = {
 
 def schema(name: str) -> dict:
     """The JSON Schema called name."""
-    return TypeAdapter(SCHEMAS[name]).json_schema(by_alias=True)
+    return msgspec.json.schema(SCHEMAS[name])
 
 
 def schema_text(name: str) -> str:

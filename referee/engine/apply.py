@@ -7,6 +7,8 @@ written.
 
 from __future__ import annotations
 
+import msgspec
+
 from ..gamedata import GameData
 from .events import (
     AreaControlChanged,
@@ -209,7 +211,7 @@ def _replace_unit(s: State, ref: str, key: str, new_id: str | None) -> None:
 
 
 def _moved(s: State, e: UnitMoved, d: GameData) -> None:
-    m = e.secret.data if e.secret is not None else e.model_dump()
+    m = e.secret.data if e.secret is not None else msgspec.structs.asdict(e)
     unit, into, ts = m["unit"], m["into"], s.turn_state
     if unit in s.armies:
         army = s.armies[unit]

@@ -11,47 +11,45 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+import msgspec
 
 
-class Ord(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+class Ord(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, frozen=True,
+          kw_only=True):
+    """Base of every order; its JSON `kind` names the verb."""
+
+    @property
+    def kind(self) -> str:
+        """The order's kind tag, e.g. 'move'."""
+        return self.__struct_config__.tag
 
 
-class PlayCard(Ord):
+class PlayCard(Ord, tag="play", kw_only=True):
     """Play a card for its effect (2.0 II.1, 9.x); combat cards name their battle area (II.3b)."""
 
-    kind: Literal["play"] = "play"
     card: str
     area: str | None = None
 
 
-class Pass(Ord):
+class Pass(Ord, tag="pass", kw_only=True):
     """Play no Offensive card this player turn (2.0 II.1)."""
 
-    kind: Literal["pass"] = "pass"
 
-
-class EndMovement(Ord):
+class EndMovement(Ord, tag="end_movement", kw_only=True):
     """Finish the movement phase of an Offensive (2.0 II.2)."""
 
-    kind: Literal["end_movement"] = "end_movement"
 
-
-class EndTurn(Ord):
+class EndTurn(Ord, tag="end_turn", kw_only=True):
     """Finish a passing player turn (2.0 II.1)."""
 
-    kind: Literal["end_turn"] = "end_turn"
 
-
-class Discard(Ord):
+class Discard(Ord, tag="discard", kw_only=True):
     """Passing without playing any card: discard cards and draw as many (2.0 II.1)."""
 
-    kind: Literal["discard"] = "discard"
     cards: tuple[str, ...]
 
 
-class Move(Ord):
+class Move(Ord, tag="move", kw_only=True):
     """Move one unit: along a path of adjacent areas, out of and/or into an army (4.1-4.3).
 
     unit is an army id, a stand-alone unit id, or ARMY:KIND for a unit on an
@@ -59,219 +57,186 @@ class Move(Ord):
     stand-alone units at its destination as part of its move (`taking`).
     """
 
-    kind: Literal["move"] = "move"
     unit: str
     path: tuple[str, ...] = ()
     into: str | None = None
     taking: tuple[str, ...] = ()
 
 
-class Rail(Ord):
+class Rail(Ord, tag="rail", kw_only=True):
     """Rail movement: up to three areas through areas Friendly since the turn began (4.4)."""
 
-    kind: Literal["rail"] = "rail"
     unit: str
     to: str
 
 
-class Strategic(Ord):
+class Strategic(Ord, tag="strategic", kw_only=True):
     """Entente strategic movement between Friendly Entente supply source areas (4.5)."""
 
-    kind: Literal["strategic"] = "strategic"
     unit: str
     to: str
 
 
-class Sea(Ord):
+class Sea(Ord, tag="sea", kw_only=True):
     """UK sea movement between ENGLAND and a coastal Entente supply source area (4.6)."""
 
-    kind: Literal["sea"] = "sea"
     unit: str
     to: str
 
 
-class Reserves(Ord):
+class Reserves(Ord, tag="reserves", kw_only=True):
     """Play Strategic Reserves!: one unit any distance through Friendly areas (9.6)."""
 
-    kind: Literal["reserves"] = "reserves"
     unit: str
     to: str
 
 
-class Evacuate(Ord):
+class Evacuate(Ord, tag="evacuate", kw_only=True):
     """Optional 14.2.4: the Belgian army leaves Antwerp by sea for a coastal supply source."""
 
-    kind: Literal["evacuate"] = "evacuate"
     unit: str
     to: str
 
 
-class Suppress(Ord):
+class Suppress(Ord, tag="suppress", kw_only=True):
     """Optional 15.4.1: remove an army in supply; its units stay in the area or join an army."""
 
-    kind: Literal["suppress"] = "suppress"
     army: str
     into: str | None = None
 
 
-class CrisisRemove(Ord):
+class CrisisRemove(Ord, tag="crisis_remove", kw_only=True):
     """Answer a Military Crisis!: remove one infantry-type unit (9.8, 9.9)."""
 
-    kind: Literal["crisis_remove"] = "crisis_remove"
     unit: str
 
 
-class CrisisRefuse(Ord):
+class CrisisRefuse(Ord, tag="crisis_refuse", kw_only=True):
     """Answer a Military Crisis! by removing nothing and conceding the VP (3.1, 9.8, 9.9)."""
 
-    kind: Literal["crisis_refuse"] = "crisis_refuse"
 
-
-class Done(Ord):
+class Done(Ord, tag="done", kw_only=True):
     """Finish the current step: declaring battles, playing combat cards, retreating (2.0 II.3-4)."""
 
-    kind: Literal["done"] = "done"
 
-
-class DeclareBattle(Ord):
+class DeclareBattle(Ord, tag="battle", kw_only=True):
     """Declare a battle in a Disputed area (2.0 II.3a, 5.1.2)."""
 
-    kind: Literal["battle"] = "battle"
     area: str
 
 
-class Bonus(Ord):
+class Bonus(Ord, tag="bonus", kw_only=True):
     """Name a battle area for the special offensive's extra dice (9.1.3-9.1.6)."""
 
-    kind: Literal["bonus"] = "bonus"
     area: str
 
 
-class Keep(Ord):
+class Keep(Ord, tag="keep", kw_only=True):
     """After Bad Weather turns an Offensive into a Limited one: the one battle fought (9.5)."""
 
-    kind: Literal["keep"] = "keep"
     area: str
 
 
-class Fight(Ord):
+class Fight(Ord, tag="fight", kw_only=True):
     """Resolve this declared battle next (5.2.1: the attacker orders the battles)."""
 
-    kind: Literal["fight"] = "fight"
     area: str
 
 
-class Retreat(Ord):
+class Retreat(Ord, tag="retreat", kw_only=True):
     """Retreat a unit to an adjacent Friendly or Disputed area (5.4)."""
 
-    kind: Literal["retreat"] = "retreat"
     unit: str
     to: str
 
 
-class React(Ord):
+class React(Ord, tag="react", kw_only=True):
     """A defending Biplane reacts instead of firing: it forces re-rolls of hits (8.3.4)."""
 
-    kind: Literal["react"] = "react"
     unit: str
 
 
-class Lose(Ord):
+class Lose(Ord, tag="lose", kw_only=True):
     """Pay one hit with a unit: an army's unit, a fort step or a stand-alone unit (5.3.1)."""
 
-    kind: Literal["lose"] = "lose"
     unit: str
 
 
-class Ersatz(Ord):
+class Ersatz(Ord, tag="ersatz", kw_only=True):
     """Pay hits with a card: Ersatz 2 or 3, or any card as Ersatz 1 (5.3.2, 9.2)."""
 
-    kind: Literal["ersatz"] = "ersatz"
     card: str
 
 
-class Annihilate(Ord):
+class Annihilate(Ord, tag="annihilate", kw_only=True):
     """Remove every unit of one's own in the battle and pay nothing more (5.3.4)."""
 
-    kind: Literal["annihilate"] = "annihilate"
 
-
-class Place(Ord):
+class Place(Ord, tag="place", kw_only=True):
     """Place an arriving reinforcement: an army by id, or a unit by nation and type (2.0 I)."""
 
-    kind: Literal["place"] = "place"
     unit: str                          # army id, or nation:kind
     area: str
     into: str | None = None
 
 
-class Swap(Ord):
+class Swap(Ord, tag="swap", kw_only=True):
     """Swap the arriving Commonwealth unit for this UK infantry unit on the map (8.2.3)."""
 
-    kind: Literal["swap"] = "swap"
     unit: str
 
 
-class Buy(Ord):
+class Buy(Ord, tag="buy", kw_only=True):
     """Announce the number of cards bought this Production phase, 1 BP each (7.1)."""
 
-    kind: Literal["buy"] = "buy"
-    count: int = Field(ge=1)
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)]
 
 
-class Build(Ord):
+class Build(Ord, tag="build", kw_only=True):
     """Build a unit in a supplied Friendly or Disputed area, or into an army there (7.2, 7.6)."""
 
-    kind: Literal["build"] = "build"
     unit: str                          # nation:kind
     area: str
     into: str | None = None
 
 
-class Rebuild(Ord):
+class Rebuild(Ord, tag="rebuild", kw_only=True):
     """Rebuild an eliminated army, empty, in its home country (7.3)."""
 
-    kind: Literal["rebuild"] = "rebuild"
     army: str
     area: str
 
 
-class Entrench(Ord):
+class Entrench(Ord, tag="entrench", kw_only=True):
     """Entrench up to four units for 1 BP (an army is one unit) (7.4)."""
 
-    kind: Literal["entrench"] = "entrench"
     units: tuple[str, ...]
 
 
-class Upgrade(Ord):
+class Upgrade(Ord, tag="upgrade", kw_only=True):
     """Upgrade one German infantry unit to Stoßtruppen for 1 BP (7.5)."""
 
-    kind: Literal["upgrade"] = "upgrade"
     unit: str
 
 
-class Eft(Ord):
+class Eft(Ord, tag="eft", kw_only=True):
     """Move a German unit into the Eastern Front Transit box, or back out (2.0 V.4, games/ttlm)."""
 
-    kind: Literal["eft"] = "eft"
     unit: str
     to: str | None = None              # None: into the box; an area: out of it
 
 
-class Armistice(Ord):
+class Armistice(Ord, tag="armistice", kw_only=True):
     """Propose, accept or refuse an armistice (3.2), or resign (3.3)."""
 
-    kind: Literal["armistice"] = "armistice"
     act: Literal["propose", "accept", "refuse", "surrender"]
 
 
-Order = Annotated[Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
+Order = Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
                         Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse, Done,
                         DeclareBattle, Bonus, Keep, Fight, Retreat, React, Lose, Ersatz,
                         Annihilate, Place, Swap, Buy, Build, Rebuild, Entrench, Upgrade, Eft,
-                        Armistice],
-                  Field(discriminator="kind")]
-ORDER = TypeAdapter(Order)
+                        Armistice]
 
 
 # ---------------------------------------------------------------- text form

@@ -7,14 +7,11 @@ words are matched longest first), units by the ids the views show.
 
 from __future__ import annotations
 
-import json
-
-from pydantic import ValidationError
+import msgspec
 
 from ..errors import AmbiguousOrderError, OrderSyntaxError
 from ..gamedata import GameData, fold
 from .orders import (
-    ORDER,
     Annihilate,
     Armistice,
     Bonus,
@@ -36,6 +33,7 @@ from .orders import (
     Lose,
     Move,
     Ord,
+    Order,
     Pass,
     Place,
     PlayCard,
@@ -289,8 +287,9 @@ def _place_or_build(factory):
 
 def _buy(r: Reader) -> Ord:
     w = r.word("a number of cards")
-    if not w.isdigit() or int(w) < 1:
-        raise r.fail(f"{w!r} is not a number of cards")
+    # Only ASCII digits are numbers ('²', '٣' or '３' are not), and a plan buys few cards.
+    if not (w.isascii() and w.isdigit()) or len(w) > 2 or int(w) < 1:
+        raise r.fail(f"{w!r} is not a number of cards (1 to 99)")
     r.keyword("card", "cards")
     r.expect_end()
     return Buy(count=int(w))
@@ -390,11 +389,9 @@ def parse_order(text: str, data: GameData) -> Ord:
         raise OrderSyntaxError(text, "empty order")
     if line.startswith("{"):
         try:
-            return ORDER.validate_python(json.loads(line))
-        except (ValueError, ValidationError) as exc:
-            msg = exc.errors(include_url=False)[0]["msg"] if isinstance(
-                exc, ValidationError) else str(exc)
-            raise OrderSyntaxError(text, f"not a valid JSON order: {msg}") from None
+            return msgspec.json.decode(line.encode("utf-8", "surrogatepass"), type=Order)
+        except (msgspec.DecodeError, UnicodeError) as exc:
+            raise OrderSyntaxError(text, f"not a valid JSON order: {exc}") from None
     r = Reader(line, data)
     verb = r.word("a verb").casefold()
     reader = VERBS.get(verb)

@@ -1,0 +1,342 @@
+"""Reading game data and scenario YAML files people write, and reporting every problem at once.
+
+A file handed to the referee may be hostile, so YAML is read with limits: at
+most MAX_FILE_BYTES, nesting at most MAX_DEPTH deep, no aliases (the data
+never needs them, and alias expansion is how a few lines become gigabytes),
+no tags beyond the safe ones, no repeated keys. The events of the file are
+checked before anything is built, so a bomb or a deep nest is refused without
+being expanded. Each file is then validated against its model field by field
+and item by item, so that one run lists every problem with its file and path;
+the cross-file checks (datacheck.py) run on what is left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import yaml
+
+from .errors import GameDataError, UsageError
+from .gamedata import (
+    Charts,
+    DeckData,
+    EventsData,
+    GameData,
+    GameFiles,
+    GameInfo,
+    MapData,
+    Scenario,
+    UnitsData,
+)
+
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 32
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_Loader):  # type: ignore[misc,valid-type]
+    """Safe YAML loader that rejects a key repeated in one mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def _screen(text: str) -> str | None:
+    """Why a YAML text is refused before it is built (an alias, too deep), or None."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            mark = event.start_mark
+            return (f"line {mark.line + 1}: uses the alias *{event.anchor}; aliases are not "
+                    f"allowed in game data (write the value out)")
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return (f"line {event.start_mark.line + 1}: nested more than {MAX_DEPTH} "
+                        f"levels deep")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
+    """Read one YAML file within the limits; each reason it cannot be used is a problem line."""
+    label = label or path.name
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        problems.append(f"{label}: file missing")
+        return None
+    except IsADirectoryError:
+        problems.append(f"{label}: is a directory, not a file")
+        return None
+    except OSError as exc:
+        problems.append(f"{label}: cannot be read ({exc.strerror})")
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        problems.append(f"{label}: larger than {MAX_FILE_BYTES // 1024} KiB; game data files "
+                        f"are far smaller")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(f"{label}: not UTF-8 text (byte {exc.start})")
+        return None
+    try:
+        refused = _screen(text)
+        if refused:
+            problems.append(f"{label}: {refused}")
+            return None
+        value = yaml.load(text, Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as exc:
+        problems.append(f"{label}: not valid YAML: {' '.join(str(exc).split())}")
+        return None
+    except (ValueError, RecursionError) as exc:     # e.g. an integer of 5,000 digits
+        problems.append(f"{label}: a value cannot be read ({' '.join(str(exc).split())[:120]})")
+        return None
+    if value is None:
+        problems.append(f"{label}: the file is empty (no YAML document)")
+    return value
+
+
+# ---------------------------------------------------------------- validation
+
+_BAD = object()
+
+
+def _where(path: list, raw: Any) -> str:
+    """A readable path, naming list items by their id or key: areas[3](liege).vp."""
+    parts: list[str] = []
+    node = raw
+    for key in path:
+        if isinstance(key, int):
+            item = node[key] if isinstance(node, list) and key < len(node) else None
+            name = (item.get("id") or item.get("key")) if isinstance(item, dict) else None
+            parts.append(f"[{key}]" + (f"({name})" if isinstance(name, str) else ""))
+        else:
+            parts.append(("." if parts else "") + str(key))
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return "".join(parts) or "(top)"
+
+
+def _struct_type(tp: Any) -> type | None:
+    return tp if isinstance(tp, type) and issubclass(tp, msgspec.Struct) else None
+
+
+def _split(tp: Any) -> tuple[Any, bool]:
+    """(type without None, whether None is allowed)."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) < len(typing.get_args(tp)) and len(args) == 1:
+            return args[0], True
+    return tp, False
+
+
+class _Collector:
+    """Validates raw data against a Struct type, collecting every problem it finds."""
+
+    def __init__(self, label: str, raw: Any, problems: list[str]):
+        self.label = label
+        self.raw = raw
+        self.problems = problems
+
+    def problem(self, path: list, message: str) -> None:
+        self.problems.append(f"{self.label}: {_where(path, self.raw)}: {message}")
+
+    def check(self, tp: Any, value: Any, path: list) -> Any:
+        """value with what is in error left out, or _BAD when nothing usable is left."""
+        inner, nullable = _split(tp)
+        if value is None and nullable:
+            return None
+        struct = _struct_type(inner)
+        origin = typing.get_origin(inner)
+        if struct is not None:
+            return self.struct(struct, value, path)
+        args = typing.get_args(inner)
+        if origin is list and args and _struct_type(args[0]):
+            if not isinstance(value, list):
+                self.problem(path, f"expected a list, got {_kind(value)}")
+                return _BAD
+            items = [self.check(args[0], v, [*path, i]) for i, v in enumerate(value)]
+            return [v for v in items if v is not _BAD]
+        if origin is dict and len(args) == 2 and _struct_type(_split(args[1])[0]):
+            if not isinstance(value, dict):
+                self.problem(path, f"expected a mapping, got {_kind(value)}")
+                return _BAD
+            out = {}
+            for k, v in value.items():
+                if self.leaf(args[0], k, [*path, str(k)], "key") is _BAD:
+                    continue
+                checked = self.check(args[1], v, [*path, k])
+                if checked is not _BAD:
+                    out[k] = checked
+            return out
+        return self.leaf(inner if not nullable else tp, value, path)
+
+    def leaf(self, tp: Any, value: Any, path: list, what: str = "") -> Any:
+        try:
+            msgspec.convert(value, tp)
+        except msgspec.ValidationError as exc:
+            message, _, at = str(exc).partition(" - at `$")
+            at = at.rstrip("`")
+            self.problem([*path, *([at] if at else [])],
+                         (f"{what}: " if what else "") + message)
+            return _BAD
+        except (TypeError, ValueError, RecursionError) as exc:
+            self.problem(path, f"cannot be read ({exc})")
+            return _BAD
+        return value
+
+    def struct(self, cls: type, value: Any, path: list) -> Any:
+        if not isinstance(value, dict):
+            self.problem(path, f"expected a mapping, got {_kind(value)}")
+            return _BAD
+        fields = msgspec.structs.fields(cls)
+        names = {f.encode_name for f in fields}
+        out = {}
+        for k in value:
+            if k not in names:
+                self.problem([*path, str(k)], "unknown key (not allowed here)")
+        ok = True
+        for f in fields:
+            if f.encode_name not in value:
+                if f.required:
+                    self.problem(path, f"missing the required key {f.encode_name!r}")
+                    ok = False
+                continue
+            checked = self.check(f.type, value[f.encode_name], [*path, f.encode_name])
+            if checked is _BAD:
+                ok = ok and not f.required
+            else:
+                out[f.encode_name] = checked
+        return out if ok else _BAD
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", type(None): "nothing"}.get(
+        type(value), type(value).__name__)
+
+
+def validate(model: type, raw: Any, label: str, problems: list[str]) -> Any:
+    """Validate raw data against a model; every error becomes one 'file: path: message' line.
+
+    What is in error is left out of the result (an area, a card, a key), so
+    that the cross-file checks can still report their own problems; nothing
+    built from a file with problems is ever used for play.
+    """
+    if raw is None:
+        return None
+    kept = _Collector(label, raw, problems).check(model, raw, [])
+    if kept is _BAD:
+        return None
+    try:
+        return msgspec.convert(kept, model)
+    except msgspec.ValidationError as exc:
+        problems.append(f"{label}: {exc}")
+        return None
+
+
+# ---------------------------------------------------------------- whole directories
+
+def _canonical(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      default=str).encode()
+
+
+def _inside(root: Path, rel: str, label: str, problems: list[str]) -> Path | None:
+    """A file named by game.yaml, which must lie inside the game directory."""
+    path = (root / rel).resolve()
+    if Path(rel).is_absolute() or not path.is_relative_to(root.resolve()):
+        problems.append(f"{label}: {rel!r} is outside the game directory")
+        return None
+    return root / rel
+
+
+def load_game(root: Path | str) -> GameData:
+    """Load and check a game data directory; raise GameDataError listing every problem."""
+    from .datacheck import check_game  # cross-file checks live beside the models
+
+    root = Path(root)
+    problems: list[str] = []
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a directory")
+    raw_info = read_yaml(root / "game.yaml", problems)
+    info = validate(GameInfo, raw_info, "game.yaml", problems)
+    files = info.files if info else GameFiles()
+    raws: dict[str, Any] = {}
+    for key, model in (("map", MapData), ("units", UnitsData), ("deck", DeckData),
+                       ("charts", Charts), ("events", EventsData)):
+        name = getattr(files, key)
+        path = _inside(root, name, "game.yaml", problems)
+        raws[key] = read_yaml(path, problems, name) if path else None
+        raws[key + "_model"] = validate(model, raws[key], name, problems)
+    scenarios: dict[str, Scenario] = {}
+    raw_scen: dict[str, Any] = {}
+    for sid, rel in (info.scenarios.items() if info else ()):
+        path = _inside(root, rel, "game.yaml", problems)
+        raw = read_yaml(path, problems, rel) if path else None
+        raw_scen[sid] = raw
+        sc = validate(Scenario, raw, rel, problems)
+        if sc is not None:
+            scenarios[sid] = sc
+    models = [raws[k + "_model"] for k in ("map", "units", "deck", "charts", "events")]
+    if info is None or any(m is None for m in models):
+        raise GameDataError(problems or ["the game data could not be read"])
+    digest = hashlib.sha256(_canonical(
+        {"game": raw_info, **{k: raws[k] for k in ("map", "units", "deck", "charts", "events")},
+         "scenarios": raw_scen})).hexdigest()
+    data = GameData(root, info, *models, scenarios=scenarios, digest=digest)
+    try:
+        problems.extend(check_game(data))
+        for sid, rel in info.scenarios.items():
+            if sid in scenarios:
+                problems.extend(check_scenario_quiet(data, scenarios[sid], rel))
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
+        if not problems:     # a cross-check tripped over something no earlier check caught
+            problems.append(f"the game data is inconsistent ({type(exc).__name__}: {exc})")
+    if problems:
+        raise GameDataError(problems)
+    return data
+
+
+def check_scenario_quiet(data: GameData, scenario: Scenario, label: str) -> list[str]:
+    """Every problem of one scenario against the game data, as lines."""
+    from .datacheck import check_scenario
+
+    return [f"{label}: {p}" for p in check_scenario(data, scenario)]
+
+
+def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict]:
+    """Load a custom scenario file (a what-if position); GameDataError lists its problems."""
+    path = Path(path)
+    problems: list[str] = []
+    raw = read_yaml(path, problems, str(path))
+    sc = validate(Scenario, raw, str(path), problems)
+    if sc is not None:
+        try:
+            problems.extend(check_scenario_quiet(data, sc, str(path)))
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
+            if not problems:
+                problems.append(f"{path}: the scenario is inconsistent "
+                                f"({type(exc).__name__}: {exc})")
+    if problems:
+        raise GameDataError(problems)
+    return sc, raw
