@@ -13,14 +13,15 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache
+from . import snapshot
 from .dice import Dice
 from .engine import decide, is_private, legal_orders
 from .engine.events import evolve, parse_events
 from .engine.invariants import problems
 from .engine.orders import format_order
+from .engine.state import state_to_builtins
 from .errors import UsageError
-from .game import _data_for, body, cached_state, load_secret
+from .game import body, load_secret, position
 from .journal import Journal
 
 
@@ -36,6 +37,7 @@ class Outcome:
     orders: list[str] = field(default_factory=list)
     state: object = None
     header: dict | None = None
+    source: str = ""
 
 
 def autoplay(path: Path | str, seed: int, until: int | None = None,
@@ -45,18 +47,18 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
     journal = Journal(path)
     out = Outcome()
 
-    def build(records: list[dict]) -> list[dict]:
-        header = records[0]
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        header, data, state = pos.header, pos.data, pos.state
         if header["dice"]["mode"] != "committed":
             raise UsageError("autoplay rolls committed dice; this game uses manual dice")
-        data = _data_for(header, journal.name, games_dir)
-        state = cached_state(journal, records, data, games_dir)
         replayed = state.clone()
         secret = load_secret(journal.path, header)
         if secret is None:
-            raise UsageError("autoplay needs the game's .secret file beside the journal")
-        rng = random.Random(f"{seed}/{records[-1]['seq']}")
-        seq = records[-1]["seq"]
+            raise UsageError("autoplay needs the game's secret (JOURNAL.secret, or the file "
+                             "given to new --secret-file)")
+        rng = random.Random(f"{seed}/{pos.seq}")
+        seq = pos.seq
         bodies: list[dict] = []
         while state.phase != "over":
             if until is not None and state.turn > until:
@@ -94,10 +96,11 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
         out.result = state.result
         out.state = state
         out.header = header
-        return bodies
+        out.source = data.source
+        return pos.seq, pos.hash, bodies
 
-    written = journal.append(build)
+    raw, written = journal.append_raw(build)
     if written and out.failure is None:
-        cache.save(journal.path, journal.raw(), written[-1], out.state, {}, games_dir,
-                   out.header)
+        snapshot.save_state(journal.path, raw, out.source, written[-1]["seq"],
+                            written[-1]["hash"], out.header, state_to_builtins(out.state))
     return out

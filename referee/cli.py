@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 import tempfile
 from enum import Enum
@@ -18,14 +17,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import cache
-from .errors import EXIT_REJECTED, GameDataError, RefereeError, UsageError
+from . import commands
+from .commands import guard
+from .errors import EXIT_REJECTED, GameDataError, UsageError
 from .readers import check_reader
 
 # The rules and the data models are imported inside the commands that need
-# them: `status` and `show` answer from the snapshot cache without them.
-
-EXIT_INTERNAL = 4
+# them: `status` and `show` answer from a signed view without them.
 
 app = typer.Typer(
     name="referee", add_completion=False, no_args_is_help=True,
@@ -50,26 +48,16 @@ class ShowFmt(str, Enum):
 
 
 def boundary(fn):
-    """Turn expected errors into one line and an exit code; never show a traceback."""
+    """Turn expected errors into one line and an exit code; never show a traceback.
+
+    A command returns its exit code (None for 0); commands.guard is the
+    boundary the quick console-script path uses too.
+    """
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except RefereeError as exc:
-            for line in exc.lines():
-                typer.echo(f"referee: {line}", err=True)
-            raise typer.Exit(exc.exit_code) from None
-        except (typer.Exit, typer.Abort):
-            raise
-        except KeyboardInterrupt:
-            raise typer.Exit(130) from None
-        except BrokenPipeError:           # output piped into `head` and the like
-            sys.stderr = open(os.devnull, "w")
-            raise typer.Exit(0) from None
-        except Exception as exc:  # the boundary: a bug must not show a traceback
-            typer.echo(f"referee: internal error ({type(exc).__name__}: {exc}); nothing was "
-                       f"written. Please report it with the command you ran.", err=True)
-            raise typer.Exit(EXIT_INTERNAL) from None
+        code = guard(lambda: fn(*args, **kwargs))
+        if code:
+            raise typer.Exit(code)
     return wrapper
 
 
@@ -99,7 +87,8 @@ def new(
     game_id: Annotated[Optional[str], typer.Option(
         help="Fix the game id (default: random).")] = None,
     secret_file: Annotated[Optional[Path], typer.Option(
-        help="Use this existing secret instead of a fresh one (tests, replays).")] = None,
+        help="Keep the dice secret in this file instead of beside the journal (made if "
+             "missing, used if it exists): keep it out of shared or synced folders.")] = None,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
     from . import game as g
@@ -108,29 +97,13 @@ def new(
 
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          _GAMES["dir"])
+    where = secret_file if secret_file is not None else f"{journal}.secret"
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
-               f"{dice}); the dice secret is in {journal}.secret — keep it private")
+               f"{dice}); the dice secret is in {where} — keep it private")
     typer.echo(status_text(status_view(game.state, game.data, None, game.game_id)))
 
 
 # ---------------------------------------------------------------- order
-
-def _read_orders(orders: list[str], file: Optional[Path]) -> list[str]:
-    from .engine.reading import order_lines
-
-    texts: list[str] = []
-    if file is not None:
-        try:
-            texts += order_lines(file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise UsageError(f"--file {file}: {exc.strerror}") from None
-    for item in orders:
-        if item == "-":
-            texts += order_lines(sys.stdin.read())
-        else:
-            texts += order_lines(item)
-    return texts
-
 
 @app.command()
 @boundary
@@ -147,62 +120,16 @@ def order(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Submit orders; they are applied in sequence and stop at the first rejected one."""
-    from . import game as g
-    from .journal import redact
-    from .render.text import record_lines, status_text
-    from .views import status_view
-
-    if not as_:
-        raise UsageError("say who gives the orders: --as german or --as entente")
-    check_reader(as_, allow_moderator=False)
-    texts = _read_orders(orders or [], file)
-    result = g.submit(journal, as_, texts, dice, expect_seq, _GAMES["dir"])
-    data = g.game_data("ttlm", _GAMES["dir"])
-    state = result.state
-    if format == Fmt.json:
-        out = {
-            "applied": [{"order": a.text, "seq": a.record.get("seq"),
-                         "events": redact(a.record, as_)["events"]} for a in result.applied],
-            "rejected": None if result.rejected is None else {
-                "index": result.rejected[0], "order": result.rejected[1],
-                "error": str(result.rejected[2]),
-                "rule": getattr(result.rejected[2], "rule", None)},
-            "not_applied": result.not_applied,
-            "status": status_view(state, data, as_) if state else None,
-        }
-        typer.echo(_dump(out))
-    else:
-        for a in result.applied:
-            typer.echo("\n".join(record_lines(redact(a.record, as_), data, as_)))
-        if state is not None and result.rejected is None:
-            typer.echo(status_text(status_view(state, data, as_)))
-    if state is not None and result.applied:
-        _warm_cache(journal, state, data)
-    if result.rejected is not None:
-        # One line: what was rejected and why, and what happened to the rest of the batch.
-        i, text, exc = result.rejected
-        line = f"referee: {exc}"
-        if result.applied:
-            line += f"; orders 1-{i} were applied, order {i + 1} ({text!r}) was rejected"
-        if result.not_applied:
-            line += f"; not applied: {', '.join(map(repr, result.not_applied))}"
-        typer.echo(line, err=True)
-        raise typer.Exit(EXIT_REJECTED)
-
-
-def _warm_cache(journal: Path, state, data) -> None:
-    """Put the views players ask for next into the snapshot cache (best effort)."""
-    from .views import state_view, status_view
-
-    try:
-        for reader in (None, "german", "entente"):
-            cache.add_view(journal, f"status:{reader}",
-                           status_view(state, data, reader, state.game_id), _GAMES["dir"])
-        for reader in ("german", "entente", "moderator"):
-            cache.add_view(journal, f"show:{reader}",
-                           state_view(state, data, reader, state.game_id), _GAMES["dir"])
-    except Exception:  # noqa: BLE001 - a cache is only a cache
-        pass
+    commands.check_side(as_)
+    texts = commands.read_orders(orders or [], file)
+    out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format.value,
+                                    _GAMES["dir"])
+    if out is not None:
+        typer.echo(out)
+    if rejection is not None:
+        typer.echo(rejection, err=True)
+        return EXIT_REJECTED
+    return None
 
 
 # ---------------------------------------------------------------- status / show / log
@@ -216,20 +143,7 @@ def status(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Whose decision it is, what kind, and every legal order in the form `order` takes."""
-    from .render.text import status_text
-
-    if as_ is not None:
-        check_reader(as_)
-    key = f"status:{as_}"
-    view = cache.view(journal, key, _GAMES["dir"])
-    if view is None:
-        from . import game as g
-        from .views import status_view
-
-        game = g.open_game(journal, games_dir=_GAMES["dir"])
-        view = status_view(game.state, game.data, as_, game.game_id)
-        cache.add_view(journal, key, view, _GAMES["dir"])
-    typer.echo(_dump(view) if format == Fmt.json else status_text(view))
+    typer.echo(commands.status(journal, as_, format.value, _GAMES["dir"]))
 
 
 @app.command()
@@ -242,26 +156,7 @@ def show(
         help="Show the game as it stood after this record (replay to any point).")] = None,
 ) -> None:
     """Turn, phase, VP and level, every area with its control and units, the reader's hand."""
-    from .render.markdown import show_markdown
-    from .render.text import show_text
-
-    check_reader(as_)
-    key = f"show:{as_}"
-    view = cache.view(journal, key, _GAMES["dir"]) if at is None else None
-    if view is None:
-        from . import game as g
-        from .views import state_view
-
-        game = g.open_game(journal, upto=at, games_dir=_GAMES["dir"])
-        view = state_view(game.state, game.data, as_, game.game_id)
-        if at is None:
-            cache.add_view(journal, key, view, _GAMES["dir"])
-    if format == ShowFmt.json:
-        typer.echo(_dump(view))
-    elif format == ShowFmt.markdown:
-        typer.echo(show_markdown(view))
-    else:
-        typer.echo(show_text(view))
+    typer.echo(commands.show(journal, as_, format.value, at, _GAMES["dir"]))
 
 
 @app.command()
@@ -278,20 +173,36 @@ def log(
 ) -> None:
     """The records with their orders, dice and events."""
     from . import game as g
-    from .journal import Journal, redact
+    from .errors import JournalError
+    from .journal import Journal, redact, scan
+    from .records import header_of, record_of
     from .render.text import record_lines
 
     check_reader(as_)
-    records = Journal(journal).read()
-    data = g.game_data(records[0].get("game", "ttlm"), _GAMES["dir"])
+    commands.check_private(journal)
+    source = Journal(journal)
+    raw = source.raw()
+    # First every record is checked, then printed: a damaged journal prints nothing but the
+    # record where it is damaged. Both passes stream, so memory stays flat.
+    records = scan(raw, source.name)
+    header = header_of(next(records), source.name)
     for rec in records:
+        record_of(rec, source.name)
+    data = g.game_data(header.game, _GAMES["dir"])
+    for rec in scan(raw, source.name):
         if rec["seq"] < since:
             continue
         shown = redact(rec, as_)
         if format == Fmt.json:
             typer.echo(json.dumps(shown, sort_keys=True, separators=(",", ":")))
-        else:
-            typer.echo("\n".join(record_lines(shown, data, as_)))
+            continue
+        try:
+            lines = record_lines(shown, data, as_)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            raise JournalError(f"{source.name}: record {rec['seq']} cannot be shown: it names "
+                               f"something the game data does not have ({exc})",
+                               record=rec["seq"]) from None
+        typer.echo("\n".join(lines))
 
 
 # ---------------------------------------------------------------- verify / reveal / repair
@@ -302,14 +213,17 @@ def verify(
     journal: Annotated[Path, typer.Argument(help="The game's journal (or a redacted export).")],
     secret: Annotated[Optional[Path], typer.Option(
         help="The dice secret file: recompute every die and shuffle.")] = None,
+    export: Annotated[Optional[str], typer.Option(
+        help="The file is a redacted export made for this reader (german, entente, "
+             "moderator): check its chain and its redactions only.")] = None,
 ) -> None:
     """Check the hash chain, decide every record again, and (with the secret) every die."""
-    from . import game as g
+    from .verify import verify as check
 
-    report = g.verify(journal, secret, _GAMES["dir"])
+    report = check(journal, secret, _GAMES["dir"], export=export)
     for line in report.lines:
         typer.echo(line)
-    typer.echo("verify: OK")
+    typer.echo("verify: OK" + (" (chain only)" if export else ""))
 
 
 @app.command()
@@ -361,7 +275,8 @@ def autoplay(
     if out.failure:
         typer.echo(f"referee: invariant broken at {out.failure}; the journal holds every "
                    f"record up to it", err=True)
-        raise typer.Exit(3)
+        return 3
+    return None
 
 
 @games_app.command("check")
@@ -411,6 +326,7 @@ def demo(
 ) -> None:
     """Play a scripted opening of the 1914 scenario (a battle at Liège) and show the result."""
     from . import game as g
+    from .dice import write_secret
     from .engine import legal_orders
     from .engine.orders import format_order
     from .journal import redact
@@ -422,10 +338,9 @@ def demo(
     path = folder / "demo-1914.jsonl"
     # A fixed, published secret makes the demo play the same way every time.
     secret = folder / "demo.secret"
-    secret.write_text(DEMO_SECRET + "\n")
-    path.unlink(missing_ok=True)
-    path.with_name(path.name + ".secret").unlink(missing_ok=True)
-    path.with_name(path.name + ".cache").unlink(missing_ok=True)
+    for old in (secret, path, path.with_name(path.name + ".secret")):
+        old.unlink(missing_ok=True)
+    write_secret(secret, bytes.fromhex(DEMO_SECRET))
     game = g.create_game(path, "1914", game_id="demo-1914", secret_file=secret,
                          games_dir=_GAMES["dir"])
     data = game.data

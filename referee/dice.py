@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 from pathlib import Path
 
-from .errors import DiceError, UsageError
+from . import home
+from .errors import DiceError, StorageError, UsageError
 
 
 def secret_path(journal: Path | str) -> Path:
@@ -45,28 +45,38 @@ def commitment(secret: bytes) -> str:
 
 
 def write_secret(path: Path, secret: bytes) -> None:
-    """Write a secret file readable by its owner only (mode 0600); never overwrites."""
+    """Write a secret file readable by its owner only (mode 0600), never over another file
+    nor through a symlink; it and its directory entry are on disk when this returns."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        home.write_new(path, secret.hex().encode() + b"\n")
     except FileExistsError:
-        raise UsageError(f"{path}: a secret file already exists; remove it or choose "
-                         f"another journal name") from None
-    with os.fdopen(fd, "w") as fh:
-        fh.write(secret.hex() + "\n")
+        raise UsageError(f"{path}: a file of that name already exists; remove it or choose "
+                         f"another name") from None
+    except OSError as exc:
+        raise StorageError(f"{path}: the secret could not be written ({exc.strerror}); "
+                           f"nothing was created") from None
+    home.sync_dir(path.parent)
 
 
 def read_secret(path: Path | str) -> bytes:
-    """Read a secret file (64 hex digits)."""
+    """Read a secret file (64 hex digits); UsageError says why a file is not one."""
     path = Path(path)
     try:
-        text = path.read_text().strip()
-        secret = bytes.fromhex(text)
+        with open(path, "rb") as fh:
+            raw = fh.read(200)
     except FileNotFoundError:
         raise UsageError(f"{path}: secret file not found") from None
-    except ValueError:
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a directory, not a secret file") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        secret = bytes.fromhex(raw.decode("ascii").strip())
+    except (UnicodeDecodeError, ValueError):
         raise UsageError(f"{path}: not a secret file (expected 64 hex digits)") from None
     if len(secret) != 32:
-        raise UsageError(f"{path}: a secret is 32 bytes (64 hex digits)")
+        raise UsageError(f"{path}: not a secret file (a secret is 64 hex digits)")
+    home.warn_if_shared(path, "the dice secret")
     return secret
 
 
@@ -208,7 +218,7 @@ def parse_manual(text: str) -> list[int]:
     for part in text.replace(" ", ",").split(","):
         if not part:
             continue
-        if not part.isdigit() or not 1 <= int(part) <= 6:
+        if part not in ("1", "2", "3", "4", "5", "6"):      # ASCII digits only
             raise DiceError(f"{part!r} is not a die (each die is 1 to 6)")
         out.append(int(part))
     return out

@@ -1,82 +1,108 @@
-"""The `referee` console script: answer `status` and `show` from the snapshot cache at once.
+"""The `referee` console script: `status`, `show` and `order` without importing Typer.
 
-Only the plainest forms are answered here (a journal, --as, --format), and
-only when the cache holds exactly the view asked for; everything else,
-every error included, goes to the Typer application in cli.py, which gives
-the same answer the slow way. This keeps reading a long game as quick as
-starting Python.
+Importing Typer costs about half of the import floor, more than answering
+`status` from a signed view. So the plain forms of these three commands (a
+journal, the orders, and the options listed in FORMS, each valid) are parsed
+here and run by the same functions the Typer application calls
+(commands.py), with the same error boundary; anything else (help, a
+misspelt option, a bad value, any other command) goes to the Typer
+application, which gives the usage message.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from .readers import READERS
+# command -> option -> allowed values (None: any value)
+FORMS: dict[str, dict[str, tuple[str, ...] | None]] = {
+    "status": {"--as": None, "--format": ("text", "json")},
+    "show": {"--as": None, "--format": ("text", "markdown", "json"), "--at": None},
+    "order": {"--as": None, "--format": ("text", "json"), "--file": None, "--dice": None,
+              "--expect-seq": None},
+}
+INTEGERS = ("--at", "--expect-seq")
 
-FORMATS = {"status": ("text", "json"), "show": ("text", "markdown", "json")}
+
+def _integer(text: str) -> int | None:
+    body = text[1:] if text.startswith("-") else text
+    return int(text) if body.isascii() and body.isdigit() and len(body) < 10 else None
 
 
-def _options(args: list[str]) -> dict | None:
-    out: dict[str, str] = {}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a.startswith("--") and "=" in a:
-            key, value = a[2:].split("=", 1)
-        elif a.startswith("--") and i + 1 < len(args):
-            key, value = a[2:], args[i + 1]
-            i += 1
-        elif not a.startswith("-") and "journal" not in out:
-            key, value = "journal", a
+def parse(argv: list[str]) -> tuple[str, dict, list[str]] | None:
+    """(command, options, positionals) of a plain form, or None for the Typer application."""
+    if not argv or argv[0] not in FORMS:
+        return None
+    allowed = FORMS[argv[0]]
+    options: dict[str, str] = {}
+    positionals: list[str] = []
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith("--"):
+            name, eq, value = a.partition("=")
+            if not eq:
+                if i + 1 >= len(argv):
+                    return None
+                value = argv[i + 1]
+                i += 1
+            if name not in allowed or name in options:
+                return None
+            choices = allowed[name]
+            if choices is not None and value not in choices:
+                return None
+            if name in INTEGERS and _integer(value) is None:
+                return None
+            options[name] = value
+        elif a.startswith("-") and a != "-":
+            return None
         else:
-            return None
-        if key not in ("journal", "as", "format") or key in out:
-            return None
-        out[key] = value
+            positionals.append(a)
         i += 1
-    return out if "journal" in out else None
+    if not positionals or (argv[0] != "order" and len(positionals) != 1):
+        return None
+    return argv[0], options, positionals
 
 
-def fast(argv: list[str]) -> bool:
-    """Print a cached status or show view; False when the slow path must answer."""
-    if not argv or argv[0] not in FORMATS:
-        return False
-    opts = _options(argv[1:])
-    if opts is None:
-        return False
-    command = argv[0]
-    fmt = opts.get("format", "text")
-    reader = opts.get("as", None if command == "status" else "moderator")
-    if fmt not in FORMATS[command] or (reader is not None and reader not in READERS):
-        return False
-    from . import cache
+def run(command: str, options: dict, positionals: list[str]) -> int:
+    """Run a parsed plain form; returns the exit code."""
+    from . import commands
 
-    view = cache.view(Path(opts["journal"]), f"{command}:{reader}", None)
-    if view is None:
-        return False
-    if fmt == "json":
-        text = json.dumps(view, indent=2, ensure_ascii=False)
-    elif command == "status":
-        from .render.text import status_text
-        text = status_text(view)
-    elif fmt == "markdown":
-        from .render.markdown import show_markdown
-        text = show_markdown(view)
-    else:
-        from .render.text import show_text
-        text = show_text(view)
-    sys.stdout.write(text + "\n")
-    return True
+    journal = Path(positionals[0])
+    fmt = options.get("--format", "text")
+
+    def work() -> int:
+        if command == "status":
+            print(commands.status(journal, options.get("--as"), fmt))
+        elif command == "show":
+            at = options.get("--at")
+            print(commands.show(journal, options.get("--as", "moderator"), fmt,
+                                None if at is None else int(at)))
+        else:
+            side = options.get("--as", "")
+            commands.check_side(side)
+            file = options.get("--file")
+            texts = commands.read_orders(positionals[1:], None if file is None else Path(file))
+            seq = options.get("--expect-seq")
+            out, rejection = commands.order(journal, side, texts, options.get("--dice"),
+                                            None if seq is None else int(seq), fmt)
+            if out is not None:
+                print(out)
+            if rejection is not None:
+                sys.stdout.flush()
+                sys.stderr.write(rejection + "\n")
+                return 1
+        return 0
+
+    return commands.guard(work)
 
 
 def main() -> None:
     """Entry point of the console script."""
-    try:
-        if fast(sys.argv[1:]):
-            return
-    except Exception:  # noqa: BLE001 - the slow path gives the answer (or the error) instead
-        pass
+    plain = parse(sys.argv[1:])
+    if plain is not None:
+        code = run(*plain)
+        sys.stdout.flush()
+        raise SystemExit(code)
     from .cli import main as cli_main
     cli_main()

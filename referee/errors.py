@@ -1,7 +1,8 @@
 """The referee's error tree and the exit code each kind of error maps to.
 
 Exit codes are stable (scripts depend on them): 1 a rejected order,
-2 bad usage, 3 a data file or journal integrity problem.
+2 bad usage, 3 a data file or journal integrity problem, or a file that could
+not be written.
 """
 
 from __future__ import annotations
@@ -88,6 +89,12 @@ class GameDataError(RefereeError):
     def lines(self) -> list[str]:
         """One line per problem, then a count."""
         return [*self.problems, f"{len(self.problems)} problem(s) found"]
+
+
+class StorageError(RefereeError):
+    """A file could not be written (disk full, I/O error); says what was left as it was."""
+
+    exit_code = EXIT_INTEGRITY
 
 
 class JournalError(RefereeError):

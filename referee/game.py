@@ -1,42 +1,59 @@
-"""A game on disk: create it, open and replay it, submit orders to it, verify it.
+"""A game on disk: create it, open and replay it, submit orders to it.
 
-This layer joins the journal, the dice and the engine; the CLI only parses
-arguments and renders what these functions return.
+This layer joins the journal, the dice, the snapshots and the engine; the
+command line only parses arguments and renders what these functions return.
+Every answer comes from the journal itself, or from a snapshot this user's
+referee signed for exactly the journal's bytes (snapshot.py).
 """
 
 from __future__ import annotations
 
-import pickle
+import hashlib
 import secrets as _secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
 
-from . import __version__, cache
+from . import __version__, compiled, home, snapshot
 from . import dice as dicemod
-from .dice import Dice, ManualDice, ReplayDice
+from .dice import Dice, ManualDice
 from .engine import decide, is_private
 from .engine.core import Ctx
-from .engine.events import SecretRevealed, dump, evolve, parse_events
+from .engine.events import SecretRevealed, dump, evolve
 from .engine.reading import parse_order
 from .engine.setup import initial_state, setup_record
-from .engine.state import State
+from .engine.state import State, state_from_builtins, state_to_builtins
 from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError
 from .gamedata import GameData, Scenario, default_games_dir, load_game, load_scenario_file
-from .journal import Journal, now, parse, parse_tail, upcast_all
+from .journal import UPCASTERS, Journal, now, scan, stale
+from .paths import GAME_NAME, source_digest
+from .records import header_of, record_of
 
 ACTORS = ("german", "entente", "moderator")
 REVEAL = "reveal secret"
-_DATA_CACHE: dict[Path, GameData] = {}
+_DATA_CACHE: dict[tuple[Path, str], GameData] = {}
 
 
 def game_data(game: str = "ttlm", games_dir: Path | None = None) -> GameData:
-    """The loaded data of a game (loaded once per process)."""
+    """The data of a game: its compiled copy when that fits the files, else read from YAML.
+
+    Loaded once per process for each content of the files (the content
+    digest, not the modification time, says whether they changed).
+    """
     root = Path(games_dir or default_games_dir()) / game
-    key = root.resolve()
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a game data directory")
+    source = source_digest(root)
+    key = (root.resolve(), source)
     if key not in _DATA_CACHE:
-        _DATA_CACHE[key] = load_game(root)
+        data = compiled.load(root, source)
+        if data is None:
+            data = load_game(root)
+            data.source = source
+            compiled.save_user(data, source)
+        _DATA_CACHE[key] = data
     return _DATA_CACHE[key]
 
 
@@ -82,23 +99,23 @@ def order_text(rec: dict) -> str:
     return rec["order"]
 
 
+
 class Game:
     """An opened game: its header, data and current state; its records read on demand."""
 
     def __init__(self, journal: Journal, data: GameData, header: dict, state: State,
-                 records: list[dict] | None = None):
+                 raw: bytes | None = None):
         self.journal = journal
         self.data = data
         self.header = header
         self.state = state
-        self._records = records
+        self.raw = raw
 
     @property
     def records(self) -> list[dict]:
-        """Every record of the journal (read and checked when first asked for)."""
-        if self._records is None:
-            self._records = self.journal.read()
-        return self._records
+        """Every record of the journal as it was read (checked again)."""
+        return [record for record in scan(self.raw if self.raw is not None
+                                          else self.journal.raw(), self.journal.name)]
 
     @property
     def scenario(self) -> Scenario:
@@ -111,14 +128,61 @@ class Game:
         return self.header["game_id"]
 
 
+# ---------------------------------------------------------------- the dice secret
+
+def _pointer(game_id: str) -> Path:
+    return home.cache_dir("secrets") / (hashlib.sha256(game_id.encode()).hexdigest()[:40]
+                                        + ".where")
+
+
+def remember_secret(game_id: str, commitment: str, where: Path) -> None:
+    """Note, in this user's folder, where a game's secret is kept (new --secret-file)."""
+    home.write_signed(_pointer(game_id), {"game_id": game_id, "commitment": commitment,
+                                          "path": str(where.resolve())})
+
+
+def secret_candidates(path: Path, header: dict) -> list[Path]:
+    """Where the secret of a journal may be: the place noted at `new`, then JOURNAL.secret."""
+    out = []
+    note = home.read_signed(_pointer(header["game_id"]))
+    if note and note.get("commitment") == header["dice"]["commitment"] and \
+            isinstance(note.get("path"), str):
+        out.append(Path(note["path"]))
+    out.append(dicemod.secret_path(path))
+    return out
+
+
+def load_secret(path: Path, header: dict) -> bytes | None:
+    """The game's secret, checked against the commitment in the header (None if not found)."""
+    wrong = None
+    for spath in secret_candidates(path, header):
+        if not spath.exists():
+            continue
+        secret = dicemod.read_secret(spath)
+        if dicemod.commitment(secret) == header["dice"]["commitment"]:
+            return secret
+        wrong = spath
+    if wrong is not None:
+        raise JournalError(f"{wrong}: this secret does not match the commitment in the "
+                           f"journal header", record=0)
+    return None
+
+
+# ---------------------------------------------------------------- creating a game
+
 def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                 options: list[str] | None = None, game_id: str | None = None,
                 secret_file: Path | None = None, games_dir: Path | None = None) -> Game:
-    """Create a journal for a new game: header, secret sidecar and the set-up record."""
+    """Create a journal for a new game: the secret first (0600, on disk), then the journal.
+
+    The secret goes beside the journal (JOURNAL.secret), or to secret_file:
+    an existing secret there is used, else a fresh one is made there; this
+    user's referee notes where it is, so the journal's folder can be shared.
+    """
     path = Path(path)
     if dice_mode not in ("committed", "manual"):
         raise UsageError(f"--dice {dice_mode!r}: choose committed or manual")
-    if path.exists():
+    if path.exists() or path.is_symlink():
         raise UsageError(f"{path}: already exists; choose another file name")
     data = game_data("ttlm", games_dir)
     if scenario in data.scenarios:
@@ -130,8 +194,9 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                          f"({', '.join(data.scenarios)}) nor a scenario file")
     opts = parse_options(options or [], data)
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
-    secret = dicemod.read_secret(secret_file) if secret_file else dicemod.new_secret()
-    spath = dicemod.secret_path(path)
+    fresh = secret_file is None or not Path(secret_file).exists()
+    secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
+    spath = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
     header = {
         "kind": "header", "game_id": game_id, "game": data.info.id,
         "game_name": data.info.name, "data_digest": data.digest,
@@ -146,15 +211,21 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     ctx = Ctx(state.clone(), data, dice)
     setup_record(ctx, sc)
     first = body("moderator", "set up", ctx.events, dice)
-    dicemod.write_secret(spath, secret)
+    if fresh:
+        dicemod.write_secret(spath, secret)       # on disk before the journal exists
     try:
         records = Journal(path).create(header, first)
     except BaseException:
-        spath.unlink(missing_ok=True)
+        if fresh:
+            spath.unlink(missing_ok=True)
         raise
+    if secret_file is not None:
+        remember_secret(game_id, header["dice"]["commitment"], spath)
     ctx.state.seq = 1
-    return Game(Journal(path), data, records[0], ctx.state, records)
+    return Game(Journal(path), data, records[0], ctx.state)
 
+
+# ---------------------------------------------------------------- reading a game
 
 def _scenario_of(header: dict) -> Scenario:
     try:
@@ -165,77 +236,147 @@ def _scenario_of(header: dict) -> Scenario:
 
 
 def _data_for(header: dict, name: str, games_dir: Path | None) -> GameData:
-    data = game_data(header.get("game", "ttlm"), games_dir)
+    """The game data a journal was made with (JournalError if the data changed since)."""
+    game = header.get("game", "ttlm")
+    if not isinstance(game, str) or not GAME_NAME.match(game):
+        raise JournalError(f"{name}: record 0 names no game this referee knows", record=0)
+    data = game_data(game, games_dir)
     if header.get("data_digest") != data.digest:
         raise JournalError(
             f"{name}: the game data changed since this game was created (digest "
-            f"{header.get('data_digest', '?')[:12]}, now {data.digest[:12]}); replay it with "
-            f"the data it was created with (--games DIR)", record=0)
+            f"{str(header.get('data_digest', '?'))[:12]}, now {data.digest[:12]}); replay it "
+            f"with the data it was created with (--games DIR)", record=0)
     return data
+
+
+def _start(header: dict, data: GameData, name: str) -> State:
+    """The position record 0 describes: its scenario, checked against the game data."""
+    header_of(header, name)
+    sc = _scenario_of(header)
+    if data.scenarios.get(sc.id) != sc:       # a what-if set-up: check it as a scenario file
+        from .dataload import check_scenario_quiet
+
+        problems = check_scenario_quiet(data, sc, f"{name}: record 0")
+        if problems:
+            raise JournalError(problems[0], record=0)
+    try:
+        return initial_state(data, sc, header["game_id"], header["options"])
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        raise JournalError(f"{name}: record 0 sets up a position that cannot be played "
+                           f"({type(exc).__name__}: {exc})", record=0) from None
+
+
+def apply_record(state: State, rec: dict, data: GameData, name: str) -> None:
+    """Replay one checked record onto state (evolve never checks; the shape is checked here)."""
+    typed = record_of(rec, name)
+    try:
+        for ev in typed.events:
+            evolve(state, ev, data)
+    except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+        raise JournalError(f"{name}: record {rec['seq']} cannot be replayed ({type(exc).__name__}"
+                           f": {exc}); a redacted export cannot be replayed, only verified",
+                           record=rec["seq"]) from None
+    state.seq = rec["seq"]
+
+
+def _upcast(records: Iterator[dict], version: int) -> Iterator[dict]:
+    for rec in records:
+        v = version
+        while v < 1 + max(UPCASTERS, default=v - 1) and v in UPCASTERS:
+            rec = UPCASTERS[v](dict(rec))
+            v += 1
+        yield rec
 
 
 def replay(records: list[dict], data: GameData, upto: int | None = None,
            name: str = "journal") -> State:
     """The state after record `upto` (default: the last), by replaying every event."""
-    header = records[0]
-    sc = _scenario_of(header)
-    state = initial_state(data, sc, header["game_id"], header["options"])
+    state = _start(records[0], data, name)
     return replay_onto(state, records[1:], data, name, upto)
 
 
-def replay_onto(state: State, records: list[dict], data: GameData, name: str = "journal",
+def replay_onto(state: State, records, data: GameData, name: str = "journal",
                 upto: int | None = None) -> State:
-    """Apply the events of records to a state, in order (evolve never checks)."""
+    """Apply the events of records to a state, in order."""
     for rec in records:
         if upto is not None and rec["seq"] > upto:
             break
-        try:
-            for ev in parse_events(rec["events"]):
-                evolve(state, ev, data)
-        except (AttributeError, TypeError, KeyError, ValueError) as exc:
-            raise JournalError(f"{name}: record {rec['seq']} cannot be replayed ({exc}); a "
-                               f"redacted export cannot be replayed, only verified",
-                               record=rec["seq"]) from None
-        state.seq = rec["seq"]
+        apply_record(state, rec, data, name)
     return state
+
+
+@dataclass
+class Position:
+    """Where a journal stands: its header, data and state after its last record."""
+
+    header: dict
+    data: GameData
+    state: State
+    seq: int
+    hash: str
+    from_snapshot: bool
+    read: int                   # records read and replayed to get here
+
+
+def position(journal: Journal, raw: bytes, games_dir: Path | None) -> Position:
+    """The state after the last record of raw: from a signed snapshot of a prefix plus the
+    records after it when one fits, else by checking and replaying the whole journal."""
+    records = scan(raw, journal.name)
+    header = next(records)
+    data = _data_for(header, journal.name, games_dir)
+    snap = snapshot.load_state(journal.path, raw, data.source)
+    if snap is not None and snap.header == header:
+        try:
+            state = state_from_builtins(snap.state)
+        except msgspec.ValidationError:
+            snap = None
+    else:
+        snap = None
+    if snap is not None:
+        seq, last = snap.seq, snap.hash
+        records = scan(memoryview(raw)[snap.size:].tobytes(), journal.name, seq + 1, last)
+    else:
+        state = _start(header, data, journal.name)
+        seq, last = 0, header["hash"]
+    read = 0
+    for rec in _upcast(records, header["schema_version"]):
+        apply_record(state, rec, data, journal.name)
+        seq, last = rec["seq"], rec["hash"]
+        read += 1
+    return Position(header, data, state, seq, last, snap is not None, read)
 
 
 def open_game(path: Path | str, upto: int | None = None,
               games_dir: Path | None = None) -> Game:
-    """Read, check and replay a journal (from the snapshot cache when it still fits)."""
+    """Read, check and replay a journal (from this user's snapshot when one fits).
+
+    With upto, the game as it stood after that record (UsageError when the
+    journal has no such record).
+    """
     journal = Journal(path)
     raw = journal.raw()
-    if upto is None:
-        entry = cache.prefix_entry(journal.path, raw, games_dir)
-        if entry is not None:
-            tail = [r for r in parse_tail(raw[entry["size"]:], journal.name, entry["seq"] + 1,
-                                          entry["hash"])]
-            header = entry["header"]
-            data = _data_for(header, journal.name, games_dir)
-            state = pickle.loads(entry["state"])
-            state = replay_onto(state, upcast_all([header, *tail])[1:], data, journal.name)
-            if tail:
-                cache.save(journal.path, raw, tail[-1], state, {}, games_dir, header)
-            return Game(journal, data, header, state)
-    records = upcast_all(parse(raw, journal.name))
-    data = _data_for(records[0], journal.name, games_dir)
-    state = replay(records, data, upto, journal.name)
-    if upto is None:
-        cache.save(journal.path, raw, records[-1], state, {}, games_dir, records[0])
-    return Game(journal, data, records[0], state, records)
+    if upto is not None:
+        records = scan(raw, journal.name)
+        header = next(records)
+        data = _data_for(header, journal.name, games_dir)
+        state = _start(header, data, journal.name)
+        last = 0
+        for rec in _upcast(records, header["schema_version"]):
+            if rec["seq"] > upto:
+                break
+            apply_record(state, rec, data, journal.name)
+            last = rec["seq"]
+        if not 0 <= upto <= last:
+            raise UsageError(f"--at {upto}: the journal has records 0 to {last}")
+        return Game(journal, data, header, state, raw)
+    pos = position(journal, raw, games_dir)
+    if pos.read:                   # records were replayed: keep the state they lead to
+        snapshot.save_state(journal.path, raw, pos.data.source, pos.seq, pos.hash, pos.header,
+                            state_to_builtins(pos.state))
+    return Game(journal, pos.data, pos.header, pos.state, raw)
 
 
-def load_secret(path: Path, header: dict) -> bytes | None:
-    """The game's secret from its sidecar file, checked against the commitment."""
-    spath = dicemod.secret_path(path)
-    if not spath.exists():
-        return None
-    secret = dicemod.read_secret(spath)
-    if dicemod.commitment(secret) != header["dice"]["commitment"]:
-        raise JournalError(f"{spath}: this secret does not match the commitment in the "
-                           f"journal header", record=0)
-    return secret
-
+# ---------------------------------------------------------------- submitting orders
 
 @dataclass
 class Applied:
@@ -254,6 +395,8 @@ class Submission:
     not_applied: list[str] = field(default_factory=list)
     state: State | None = None
     header: dict | None = None
+    data: GameData | None = None
+    raw: bytes | None = None
 
 
 def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None = None,
@@ -262,6 +405,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
 
     Orders before a rejected one stay applied; the rest are not applied.
     Manual dice problems (missing, extra, out of range) reject the whole batch.
+    Under the lock only the records after this user's snapshot are read.
     """
     if side not in ("german", "entente"):
         raise UsageError(f"--as {side!r}: orders come from german or entente")
@@ -270,12 +414,13 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     journal = Journal(path)
     result = Submission()
 
-    def build(records: list[dict]) -> list[dict]:
-        header = records[0]
-        data = _data_for(header, journal.name, games_dir)
-        state = cached_state(journal, records, data, games_dir)
-        result.header = header
-        if any(r.get("order") == REVEAL for r in records[1:]):
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        header, data, state = pos.header, pos.data, pos.state
+        result.header, result.data = header, data
+        if expect_seq is not None and expect_seq != pos.seq:
+            raise stale(pos.seq, expect_seq)
+        if state.revealed:
             raise OrderError("the dice secret has been revealed; the game is closed to "
                              "further orders (dice would be predictable)")
         secret = load_secret(journal.path, header)
@@ -286,7 +431,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
             raise UsageError("--dice is for games created with --dice manual; this game "
                              "uses committed dice")
         bodies: list[dict] = []
-        seq = records[-1]["seq"]
+        seq = pos.seq
         for i, text in enumerate(texts):
             dice = Dice(header["game_id"], seq + 1, secret, manual)
             try:
@@ -307,149 +452,42 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         if result.rejected is None and manual is not None:
             manual.check_used_up()
         result.state = state
-        return bodies
+        return pos.seq, pos.hash, bodies
 
     try:
-        written = journal.append(build, expect_seq=expect_seq)
+        raw, written = journal.append_raw(build)
     except (GameDataError, JournalError, UsageError, OrderError):
         result.applied.clear()
         raise
+    result.raw = raw
     for applied, rec in zip(result.applied, written):
         applied.record = rec
     if written:
-        cache.save(journal.path, journal.raw(), written[-1], result.state, {}, games_dir,
-                   result.header)
+        snapshot.save_state(journal.path, raw, result.data.source, written[-1]["seq"],
+                            written[-1]["hash"], result.header, state_to_builtins(result.state))
     return result
-
-
-def cached_state(journal: Journal, records: list[dict], data: GameData,
-                 games_dir: Path | None) -> State:
-    """The state after the last record: from the snapshot cache when it fits, else replayed."""
-    entry = cache.load(journal.path)
-    if entry is not None and entry.get("data") == cache.data_signature(games_dir):
-        seq = entry["seq"]
-        if seq < len(records) and records[seq]["hash"] == entry["hash"]:
-            state = pickle.loads(entry["state"])
-            return replay_onto(state, records[seq + 1:], data, journal.name)
-    return replay(records, data, name=journal.name)
 
 
 def reveal(path: Path | str, force: bool = False, games_dir: Path | None = None) -> dict:
     """Append the dice secret to the journal so anyone can verify every die (dice.py)."""
     journal = Journal(path)
 
-    def build(records: list[dict]) -> list[dict]:
-        header = records[0]
-        if any(r.get("order") == REVEAL for r in records[1:]):
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        if pos.state.revealed:
             raise UsageError("the secret is already revealed in this journal")
-        data = _data_for(header, journal.name, games_dir)
-        state = replay(records, data, name=journal.name)
-        if state.phase != "over" and not force:
+        if pos.state.phase != "over" and not force:
             raise UsageError("the game is not over: revealing the secret now makes every "
                              "future die predictable; use --force to reveal anyway and close "
                              "the game")
-        secret = load_secret(journal.path, header)
+        secret = load_secret(journal.path, pos.header)
         if secret is None:
             raise UsageError(f"{dicemod.secret_path(journal.path)}: secret file not found")
         ev = SecretRevealed(secret=secret.hex())
-        return [body("moderator", REVEAL, [ev], Dice(header["game_id"], 0, None))]
+        return pos.seq, pos.hash, [body("moderator", REVEAL, [ev],
+                                        Dice(pos.header["game_id"], 0, None))]
 
-    return journal.append(build)[0]
-
-
-@dataclass
-class Verification:
-    """What verify checked."""
-
-    records: int
-    lines: list[str]
+    return journal.append_raw(build)[1][0]
 
 
-def _is_redacted(records: list[dict]) -> bool:
-    return any(isinstance(ev.get("secret"), dict) and "digest" in ev["secret"]
-               for rec in records[1:] for ev in rec.get("events", [])) or any(
-        isinstance(rec.get("private_order"), dict) and "digest" in rec["private_order"]
-        for rec in records[1:])
-
-
-def verify(path: Path | str, secret_file: Path | None = None,
-           games_dir: Path | None = None) -> Verification:
-    """Check the chain, decide every record again and compare; with the secret, every die too.
-
-    JournalError names the first record that fails. Deciding again proves
-    each order was legal and had exactly the recorded consequences; with the
-    secret (given, or revealed in the journal) it proves every die and every
-    shuffle came from the committed stream.
-    """
-    journal = Journal(path)
-    records = journal.read()
-    header = records[0]
-    lines = [f"chain: {len(records)} records, every hash and link checks"]
-    if _is_redacted(records):
-        lines.append("this is a redacted export: secret parts are digests, so only the chain "
-                     "can be checked")
-        return Verification(len(records), lines)
-    data = _data_for(header, journal.name, games_dir)
-    sc = _scenario_of(header)
-    commit = header["dice"]["commitment"]
-    secret = None
-    if secret_file is not None:
-        secret = dicemod.read_secret(secret_file)
-        if dicemod.commitment(secret) != commit:
-            raise JournalError(f"{secret_file}: this secret does not match the commitment in "
-                               f"record 0", record=0)
-    for rec in records[1:]:
-        if rec.get("order") == REVEAL:
-            shown = bytes.fromhex(rec["events"][0]["secret"])
-            if dicemod.commitment(shown) != commit:
-                raise JournalError(f"{journal.name}: record {rec['seq']} reveals a secret that "
-                                   f"does not match the commitment in record 0",
-                                   record=rec["seq"])
-            secret = secret or shown
-    manual = header["dice"]["mode"] == "manual"
-    state = initial_state(data, sc, header["game_id"], header["options"])
-    replayed = state.clone()
-    for rec in records[1:]:
-        n = rec["seq"]
-        if rec.get("order") == REVEAL:
-            continue
-        if secret is not None:
-            dice = Dice(header["game_id"], n, secret,
-                        ManualDice(rec.get("dice", [])) if manual else None)
-        else:
-            dice = ReplayDice(header["game_id"], rec)
-        try:
-            if n == 1:
-                ctx = Ctx(state.clone(), data, dice)
-                setup_record(ctx, sc)
-                events, new = ctx.events, ctx.state
-            else:
-                text = order_text(rec)
-                order = parse_order(text, data)
-                events, new = decide(state, data, order, rec["actor"], dice, text)
-        except (OrderError, UsageError) as exc:
-            raise JournalError(f"{journal.name}: record {n}: deciding it again fails: {exc}",
-                               record=n) from None
-        got = [dump(e) for e in events]
-        if got != rec["events"] or list(dice.rolls) != rec.get("dice", []):
-            k = next((i for i, (a, b) in enumerate(zip(got, rec["events"])) if a != b),
-                     min(len(got), len(rec["events"])))
-            what = "its dice" if got == rec["events"] else f"event {k}"
-            raise JournalError(f"{journal.name}: record {n} ({rec['order']!r}): deciding it "
-                               f"again gives a different result ({what} differs)", record=n)
-        for ev in parse_events(rec["events"]):
-            evolve(replayed, ev, data)
-        new.seq = replayed.seq = n
-        state = new
-    if replayed != state:
-        raise JournalError(f"{journal.name}: replaying the events does not give the state "
-                           f"that deciding the orders gives", record=records[-1]["seq"])
-    lines.append(f"rulings: all {len(records) - 1} records decided again give exactly the "
-                 f"recorded events")
-    if secret is not None:
-        lines.append("dice: every die and shuffle recomputed from the secret, which matches "
-                     "the commitment in record 0")
-    else:
-        lines.append("dice: not recomputed (give --secret FILE, or reveal the secret when "
-                     "the game is over)")
-    return Verification(len(records), lines)
+from .verify import Verification, verify  # noqa: E402,F401  (verify lives beside, re-exported)

@@ -7,8 +7,6 @@ frozen and forbid unknown keys, so a misspelt key in a hand-edited file is
 reported, not ignored.
 """
 
-from __future__ import annotations
-
 import unicodedata
 from functools import cached_property
 from pathlib import Path
@@ -475,6 +473,7 @@ class GameData:
         self.events = events
         self.scenarios = scenarios
         self.digest = digest
+        self.source = ""             # content digest of the YAML files (paths.source_digest)
         self.areas: dict[str, Area] = {a.id: a for a in map.areas}
         self.neighbours: dict[str, frozenset[str]] = {
             a.id: frozenset(a.neighbours) for a in map.areas}

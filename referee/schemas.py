@@ -4,55 +4,15 @@
 one is stale (`make schemas` rewrites them). `referee schema NAME` prints one.
 """
 
-from __future__ import annotations
-
 import json
 from typing import Any, Literal
 
 import msgspec
 
 from . import gamedata as gd
-from .engine.events import Event, Secret
+from .engine.events import Event
 from .engine.orders import Order
-
-
-class DiceCommitment(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    mode: Literal["committed", "manual"]
-    commitment: str
-
-
-class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """Record 0 of a journal."""
-
-    seq: Literal[0]
-    kind: Literal["header"]
-    prev: None
-    hash: str
-    schema_version: int
-    game_id: str
-    game: str
-    game_name: str
-    data_digest: str
-    engine_version: str
-    scenario: str
-    scenario_data: gd.Scenario
-    options: dict[str, bool]
-    dice: DiceCommitment
-    created_at: str
-
-
-class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """Every record after the header: one accepted order and its events."""
-
-    seq: int
-    prev: str
-    hash: str
-    at: str
-    actor: Literal["german", "entente", "moderator"]
-    order: str
-    events: list[Event]
-    dice: list[int] = []
-    private_order: Secret | None = None
+from .records import JournalHeader, JournalRecord
 
 
 class UnitView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -13,6 +13,17 @@ from referee.game import game_data
 FIXED_SECRET = "5e" * 32
 
 
+@pytest.fixture(autouse=True)
+def referee_home(tmp_path_factory, monkeypatch) -> Path:
+    """Every test has its own per-user folder (key, snapshots): the real one is never used."""
+    home = tmp_path_factory.mktemp("referee-home")
+    monkeypatch.setenv("REFEREE_HOME", str(home))
+    from referee import home as homemod
+
+    homemod._KEY.clear()
+    return home
+
+
 @pytest.fixture(scope="session")
 def data():
     """The built-in TO THE LAST MAN! data, loaded once."""

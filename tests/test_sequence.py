@@ -32,7 +32,7 @@ def _quietly(path):
         assert r.rejected is None, r.rejected
 
 
-def test_passing_through_every_turn_reaches_the_end_and_verifies(game, cli, data):
+def test_passing_through_every_turn_reaches_the_end_and_verifies(game, cli, data, secret_file):
     seen_turns = []
     winters_reshuffled = []
     while True:
@@ -76,8 +76,7 @@ def test_passing_through_every_turn_reaches_the_end_and_verifies(game, cli, data
     assert r.exit_code == 0, r.stderr
     r = cli("verify", game)
     assert r.exit_code == 0 and "recomputed from the secret" in r.stdout
-    secret = game.with_name(game.name + ".secret")
-    r = cli("verify", game, "--secret", secret)
+    r = cli("verify", game, "--secret", secret_file)
     assert r.exit_code == 0 and "recomputed from the secret" in r.stdout
 
 

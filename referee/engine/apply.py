@@ -74,7 +74,7 @@ from .events import (
     UnitPlaced,
     UnitRetreated,
 )
-from .state import Decision, Piece, State, TurnState, template_key
+from .state import Decision, Piece, State, TurnState, other, template_key
 
 
 def _phase(s: State, e: PhaseBegan, d: GameData) -> None:
@@ -93,8 +93,10 @@ def _turn_began(s: State, e: PlayerTurnBegan, d: GameData) -> None:
     s.phase = "player_turn"
     s.player = e.side
     s.locked[e.side] = []
+    board, enemy = s.board(d), other(e.side)
     s.turn_state = TurnState(side=e.side, friendly_at_start=[
-        a for a in d.areas if s.status(a, e.side, d) == "friendly"])
+        a for a in d.areas if s.control.get(a) == e.side and not (
+            e.side in board[a]["present"] and enemy in board[a]["present"])])
 
 
 def _passed(s: State, e: Passed, d: GameData) -> None:
@@ -167,7 +169,7 @@ def _removed(s: State, e: CardRemoved, d: GameData) -> None:
 
 
 def _revealed(s: State, e: SecretRevealed, d: GameData) -> None:
-    pass
+    s.revealed = True        # the dice are predictable now: no order is taken any more
 
 
 def _take_piece(s: State, ref: str) -> None:

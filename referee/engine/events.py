@@ -7,8 +7,6 @@ card, a shuffled deck) sits in `secret` as {to, salt, data}; other readers
 see only its digest (journal.redact).
 """
 
-from __future__ import annotations
-
 from typing import Any, Union
 
 import msgspec

@@ -7,8 +7,6 @@ canonical text that `status` lists and `order` accepts. A line starting with
 '{' is read as the JSON form (see schemas/orders.json).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Union
 
 import msgspec

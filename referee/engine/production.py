@@ -64,9 +64,13 @@ def begin_spending(ctx: Ctx) -> None:
     prompt(ctx, "production", "german")
 
 
-def plan(s: State, d: GameData, side: str) -> list[Ord]:
-    """The orders of side's sealed plan so far."""
-    return [parse_order(t, d) for t in s.production["plans"][side]]
+def plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
+    """The orders of side's sealed plan so far (read once per state, not per candidate)."""
+    key = ("plan", side)
+    orders = s._cache.get(key)
+    if orders is None:
+        orders = s._cache[key] = tuple(parse_order(t, d) for t in s.production["plans"][side])
+    return orders
 
 
 def _spent(s: State, d: GameData, orders: list[Ord]) -> int:
@@ -92,7 +96,7 @@ def build_cost(d: GameData, unit: str) -> int:
 
 def left(s: State, d: GameData, side: str, extra: Ord | None = None) -> int:
     """BPs side has not yet committed (counting extra, an order being checked)."""
-    orders = plan(s, d, side) + ([extra] if extra else [])
+    orders = [*plan(s, d, side), *([extra] if extra else [])]
     return s.production["bp"][side] - _spent(s, d, orders)
 
 

@@ -6,12 +6,11 @@ questions the rules need: area status (4.1, 8.4), stacking (1.2.2),
 strength (5.3.1), who holds an area (8.3.x).
 """
 
-from __future__ import annotations
-
-import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from ..gamedata import GameData
 
@@ -152,21 +151,13 @@ class State:
     battle: dict[str, Any] | None = None                 # the battle being fought
     suppressed_turn: dict[str, int] = field(default_factory=dict)   # option 15.4.1
     result: dict[str, Any] | None = None
+    revealed: bool = False                               # the dice secret was published
     seq: int = 0
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def clone(self) -> State:
-        """An independent copy for decide() to work on."""
-        cache, self._cache = self._cache, {}
-        try:
-            return copy.deepcopy(self)
-        finally:
-            self._cache = cache
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_cache"] = {}
-        return state
+    def clone(self) -> "State":
+        """An independent copy for decide() to work on (through its snapshot form)."""
+        return state_from_builtins(state_to_builtins(self))
 
     def board(self, data: GameData) -> dict[str, dict]:
         """Per area: who is present, who holds it, stacking counts (cached until evolve)."""
@@ -278,6 +269,19 @@ class State:
         while f"{prefix}-{n:02d}" in self.pieces:
             n += 1
         return f"{prefix}-{n:02d}"
+
+
+_FIELDS = tuple(f for f in State.__dataclass_fields__ if f != "_cache")
+
+
+def state_to_builtins(state: State) -> dict[str, Any]:
+    """The state as plain JSON data (the snapshot form): every field but the lookup cache."""
+    return msgspec.to_builtins({f: getattr(state, f) for f in _FIELDS})
+
+
+def state_from_builtins(raw: dict[str, Any]) -> State:
+    """A state from its snapshot form; msgspec.ValidationError when it is not one."""
+    return msgspec.convert(raw, State)
 
 
 def template_key(state: State, ref: str) -> tuple[str, str]:

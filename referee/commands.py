@@ -1,0 +1,207 @@
+"""What `status`, `show` and `order` do, without Typer: one implementation for two front doors.
+
+The Typer application (cli.py) parses every form of every command; the
+console script (entry.py) parses only the plain forms of these three and
+calls the same functions, so that reading a game or giving an order does not
+pay for importing Typer. Each function returns what to print; `guard` is the
+error boundary both use: one line per problem on stderr, a stable exit code,
+never a traceback.
+
+Only the standard library and the referee's light modules are imported at
+the top: a view this user's referee signed for exactly the journal's bytes
+is printed without loading the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .errors import RefereeError, UsageError
+from .readers import check_reader
+
+EXIT_INTERNAL = 4
+
+
+def guard(fn: Callable[[], int | None]) -> int:
+    """Run fn; expected errors become one line each on stderr and their exit code."""
+    try:
+        return fn() or 0
+    except RefereeError as exc:
+        for line in exc.lines():
+            sys.stderr.write(f"referee: {line}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:               # output piped into `head` and the like
+        try:
+            sys.stdout = open(os.devnull, "w")   # noqa: SIM115 - stdout for the rest of the run
+        except OSError:
+            pass
+        return 0
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the boundary: a bug must not show a traceback
+        sys.stderr.write(f"referee: internal error ({type(exc).__name__}: {exc}); nothing was "
+                         f"written. Please report it with the command you ran.\n")
+        return EXIT_INTERNAL
+
+
+def dump(obj: Any) -> str:
+    """JSON as the commands print it."""
+    return json.dumps(obj, indent=2, ensure_ascii=False)
+
+
+def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
+    """The order lines of the arguments, of '-' (standard input) and of --file."""
+    from .engine.reading import order_lines
+
+    texts: list[str] = []
+    if file is not None:
+        try:
+            with open(file, "rb") as fh:
+                raw = fh.read(1 << 20)
+            texts += order_lines(raw.decode("utf-8-sig"))
+        except IsADirectoryError:
+            raise UsageError(f"--file {file}: is a directory") from None
+        except OSError as exc:
+            raise UsageError(f"--file {file}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"--file {file}: not UTF-8 text (byte {exc.start})") from None
+    for item in orders:
+        if item == "-":
+            texts += order_lines((stdin or sys.stdin).read())
+        else:
+            texts += order_lines(item)
+    return texts
+
+
+def check_private(journal: Path) -> None:
+    """Warn (one line on stderr) when the journal can be read by other users."""
+    from .home import warn_if_shared
+
+    warn_if_shared(journal, "the journal holds both hands and the deck order")
+
+
+def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
+    """A view this user's referee made from exactly the journal's bytes and data, or None."""
+    from . import snapshot
+    from .journal import Journal
+    from .paths import GAME_NAME, default_games_dir, source_digest
+
+    raw = Journal(journal).raw()
+    try:
+        game = json.loads(raw[:raw.index(b"\n")]).get("game", "ttlm")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(game, str) or not GAME_NAME.match(game):
+        return None
+    root = Path(games_dir or default_games_dir()) / game
+    return snapshot.load_view(journal, raw, source_digest(root), key)
+
+
+def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> None:
+    from . import snapshot
+
+    snapshot.save_view(journal, raw, source, key, view)
+
+
+def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None = None) -> str:
+    """Whose decision it is, what kind, and every legal order (the text `status` prints)."""
+    from .render.text import status_text
+
+    if reader is not None:
+        check_reader(reader)
+    check_private(journal)
+    key = f"status:{reader}"
+    view = _cached_view(journal, key, games_dir)
+    if view is None:
+        from . import game as g
+        from .views import status_view
+
+        game = g.open_game(journal, games_dir=games_dir)
+        view = status_view(game.state, game.data, reader, game.game_id)
+        _keep_view(journal, game.raw, game.data.source, key, view)
+    return dump(view) if fmt == "json" else status_text(view)
+
+
+def show(journal: Path, reader: str, fmt: str, at: int | None = None,
+         games_dir: Path | None = None) -> str:
+    """The game for one reader, now or after record `at` (the text `show` prints)."""
+    check_reader(reader)
+    check_private(journal)
+    key = f"show:{reader}"
+    view = _cached_view(journal, key, games_dir) if at is None else None
+    if view is None:
+        from . import game as g
+        from .views import state_view
+
+        game = g.open_game(journal, upto=at, games_dir=games_dir)
+        view = state_view(game.state, game.data, reader, game.game_id)
+        if at is None:
+            _keep_view(journal, game.raw, game.data.source, key, view)
+    if fmt == "json":
+        return dump(view)
+    if fmt == "markdown":
+        from .render.markdown import show_markdown
+
+        return show_markdown(view)
+    from .render.text import show_text
+
+    return show_text(view)
+
+
+def check_side(side: str) -> None:
+    """The side giving orders: german or entente (UsageError otherwise)."""
+    if not side:
+        raise UsageError("say who gives the orders: --as german or --as entente")
+    check_reader(side, allow_moderator=False)
+
+
+def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
+          expect_seq: int | None = None, fmt: str = "text",
+          games_dir: Path | None = None) -> tuple[str | None, str | None]:
+    """Submit orders; returns (what to print or None, the one-line rejection or None)."""
+    from . import game as g
+    from .journal import redact
+    from .render.text import record_lines, status_text
+    from .views import status_view
+
+    check_side(side)
+    check_private(journal)
+    result = g.submit(journal, side, texts, dice, expect_seq, games_dir)
+    data, state = result.data, result.state
+    view = status_view(state, data, side) if state is not None else None
+    if view is not None and result.applied and result.raw is not None:
+        _keep_view(journal, result.raw, data.source, f"status:{side}", view)
+    if fmt == "json":
+        out = dump({
+            "applied": [{"order": a.text, "seq": a.record.get("seq"),
+                         "events": redact(a.record, side)["events"]} for a in result.applied],
+            "rejected": None if result.rejected is None else {
+                "index": result.rejected[0], "order": result.rejected[1],
+                "error": str(result.rejected[2]),
+                "rule": getattr(result.rejected[2], "rule", None)},
+            "not_applied": result.not_applied,
+            "status": view,
+        })
+    else:
+        parts = ["\n".join(record_lines(redact(a.record, side), data, side))
+                 for a in result.applied]
+        if view is not None and result.rejected is None:
+            parts.append(status_text(view))
+        out = "\n".join(parts) if parts else None
+    rejection = None
+    if result.rejected is not None:
+        # One line: what was rejected and why, and what happened to the rest of the batch.
+        i, text, exc = result.rejected
+        rejection = f"referee: {exc}"
+        if result.applied:
+            rejection += f"; orders 1-{i} were applied, order {i + 1} ({text!r}) was rejected"
+        if result.not_applied:
+            rejection += f"; not applied: {', '.join(map(repr, result.not_applied))}"
+    return out, rejection

@@ -1,0 +1,75 @@
+"""The shape of journal records: what a line must hold, beyond a valid hash chain.
+
+The chain proves a file is intact, not who wrote it: anybody can write a
+journal whose hashes check. Every record is therefore also validated against
+these models before it is replayed, so a well-chained file of the wrong shape
+is reported with its record number instead of crashing the referee.
+"""
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from .engine.events import Event, Secret
+from .errors import JournalError
+from .gamedata import Scenario
+from .paths import GAME_NAME
+
+Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
+
+
+class DiceCommitment(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    mode: Literal["committed", "manual"]
+    commitment: Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+
+
+class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Record 0 of a journal."""
+
+    seq: Literal[0]
+    kind: Literal["header"]
+    prev: None
+    hash: str
+    schema_version: int
+    game_id: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    game: Annotated[str, msgspec.Meta(pattern=GAME_NAME.pattern)]
+    game_name: str
+    data_digest: str
+    engine_version: str
+    scenario: str
+    scenario_data: Scenario
+    options: dict[str, bool]
+    dice: DiceCommitment
+    created_at: str
+
+
+class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Every record after the header: one accepted order and its events."""
+
+    seq: int
+    prev: str
+    hash: str
+    at: str
+    actor: Literal["german", "entente", "moderator"]
+    order: str
+    events: list[Event]
+    dice: list[Die] = []
+    private_order: Secret | None = None
+
+
+def header_of(rec: dict, name: str) -> JournalHeader:
+    """The header record, validated (JournalError names record 0 when it is malformed)."""
+    try:
+        return msgspec.convert(rec, JournalHeader)
+    except msgspec.ValidationError as exc:
+        raise JournalError(f"{name}: record 0 (the header) is malformed: {exc}",
+                           record=0) from None
+
+
+def record_of(rec: dict, name: str) -> JournalRecord:
+    """A record after the header, validated with its events (JournalError names it)."""
+    try:
+        return msgspec.convert(rec, JournalRecord)
+    except msgspec.ValidationError as exc:
+        n = rec.get("seq")
+        raise JournalError(f"{name}: record {n} is malformed: {exc}", record=n) from None

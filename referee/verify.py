@@ -1,0 +1,256 @@
+"""verify: prove a journal honest, and say exactly what was proved.
+
+A full journal is checked three ways: the hash chain (every record intact
+and in order), every ruling (each record decided again from its order must
+give exactly the recorded events, and replaying those events must give the
+same state), and, with the secret (given, or revealed at the end of the
+game), every die and shuffle recomputed from the committed stream.
+
+A journal with any secret part replaced by its digest is a redacted export
+and cannot be decided again. It never passes as a full journal: `verify`
+fails naming the first such record, unless the user says whose export it is
+(`--export SIDE`); then the chain is checked, every redacted part must be
+one that SIDE may not see, and the answer says plainly "chain only". With
+the secret, an export's dice are recomputed too.
+
+Records are read as a stream, so memory stays flat however long the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import dice as dicemod
+from .dice import Dice, ManualDice, ReplayDice
+from .engine import decide
+from .engine.core import Ctx
+from .engine.events import dump, evolve
+from .engine.reading import parse_order
+from .engine.setup import setup_record
+from .errors import JournalError, OrderError, UsageError
+from .journal import Journal, is_redacted_part, is_secret_part, scan
+from .readers import READERS
+from .records import header_of, record_of
+
+
+@dataclass
+class Verification:
+    """What verify checked, one line per kind of check."""
+
+    records: int
+    lines: list[str]
+
+
+def _parts(obj: Any, out: list[dict]) -> list[dict]:
+    """Every secret part of a record, full or redacted."""
+    if isinstance(obj, dict):
+        if is_secret_part(obj) or is_redacted_part(obj):
+            out.append(obj)
+        else:
+            for v in obj.values():
+                _parts(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            _parts(v, out)
+    return out
+
+
+def _revealed_secret(raw: bytes, commitment: str) -> bytes | None:
+    """The secret published by a reveal record, if the journal holds one that fits."""
+    at = raw.find(b'"type":"SecretRevealed"')
+    if at < 0:
+        return None
+    start = raw.rfind(b"\n", 0, at) + 1
+    import json
+
+    try:
+        rec = json.loads(raw[start:raw.find(b"\n", at)])
+        shown = bytes.fromhex(rec["events"][0]["secret"])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return shown if dicemod.commitment(shown) == commitment else None
+
+
+def _check_reveal(rec: dict, name: str, commitment: str) -> None:
+    """A reveal record: the moderator's, one SecretRevealed event with the committed secret."""
+    n = rec["seq"]
+    events = rec.get("events")
+    ok = (rec.get("actor") == "moderator" and isinstance(events, list) and len(events) == 1
+          and isinstance(events[0], dict) and events[0].get("type") == "SecretRevealed"
+          and not rec.get("dice") and "private_order" not in rec)
+    if ok:
+        try:
+            ok = dicemod.commitment(bytes.fromhex(events[0]["secret"])) == commitment
+        except (ValueError, TypeError, KeyError):
+            ok = False
+    if not ok:
+        raise JournalError(f"{name}: record {n} claims to reveal the secret but is not a "
+                           f"reveal of the committed secret", record=n)
+
+
+def _fail(name: str, n: int, what: str) -> JournalError:
+    return JournalError(f"{name}: record {n}: {what}", record=n)
+
+
+def verify(path: Path | str, secret_file: Path | None = None,
+           games_dir: Path | None = None, export: str | None = None) -> Verification:
+    """Check the chain, decide every record again and compare; with the secret, every die too.
+
+    JournalError names the first record that fails; a redacted export fails
+    unless export names its reader (then the chain and the redactions are
+    checked, and the dice with the secret).
+    """
+    from .game import REVEAL, _data_for, _scenario_of, _start, order_text
+
+    if export is not None and export not in READERS:
+        raise UsageError(f"--export {export!r}: choose one of {', '.join(READERS)}")
+    journal = Journal(path)
+    raw = journal.raw()
+    name = journal.name
+    records = scan(raw, name)
+    header = next(records)
+    header_of(header, name)
+    commit = header["dice"]["commitment"]
+    manual = header["dice"]["mode"] == "manual"
+    secret = None
+    if secret_file is not None:
+        secret = dicemod.read_secret(secret_file)
+        if dicemod.commitment(secret) != commit:
+            raise JournalError(f"{secret_file}: this secret does not match the commitment in "
+                               f"record 0", record=0)
+    secret = secret or _revealed_secret(raw, commit)
+    if export is not None:
+        return _verify_export(records, name, header, export, secret, manual)
+
+    data = _data_for(header, name, games_dir)
+    sc = _scenario_of(header)
+    state = _start(header, data, name)
+    replayed = state.clone()
+    count, revealed_at = 1, None
+    for rec in records:
+        n = rec["seq"]
+        count += 1
+        if revealed_at is not None:
+            raise _fail(name, n, f"follows the reveal of the secret in record {revealed_at}; "
+                                 f"no order may come after it (its dice were predictable)")
+        redacted = [p for p in _parts(rec, []) if is_redacted_part(p)]
+        if redacted:
+            raise _fail(name, n, f"holds a secret part of {redacted[0]['to']!r} as a digest: "
+                                 f"this is a redacted export, which cannot be decided again; "
+                                 f"check it with `referee verify --export SIDE`")
+        if rec.get("order") == REVEAL or any(
+                isinstance(e, dict) and e.get("type") == "SecretRevealed"
+                for e in (rec.get("events") if isinstance(rec.get("events"), list) else [])):
+            _check_reveal(rec, name, commit)
+            revealed_at = n
+            continue
+        typed = record_of(rec, name)
+        if secret is not None:
+            dice = Dice(header["game_id"], n, secret,
+                        ManualDice(rec.get("dice", [])) if manual else None)
+        else:
+            dice = ReplayDice(header["game_id"], rec)
+        try:
+            if n == 1:
+                if rec["actor"] != "moderator" or rec["order"] != "set up":
+                    raise _fail(name, n, "record 1 must be the moderator's set-up")
+                ctx = Ctx(state.clone(), data, dice)
+                setup_record(ctx, sc)
+                events, new = ctx.events, ctx.state
+            else:
+                text = order_text(rec)
+                order = parse_order(text, data)
+                events, new = decide(state, data, order, rec["actor"], dice, text)
+        except (OrderError, UsageError) as exc:
+            raise _fail(name, n, f"deciding it again fails: {exc}") from None
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            raise _fail(name, n, f"deciding it again fails ({type(exc).__name__}: {exc})"
+                        ) from None
+        got = [dump(e) for e in events]
+        if got != rec["events"] or list(dice.rolls) != rec.get("dice", []):
+            k = next((i for i, (a, b) in enumerate(zip(got, rec["events"])) if a != b),
+                     min(len(got), len(rec["events"])))
+            what = "its dice" if got == rec["events"] else f"event {k}"
+            raise _fail(name, n, f"({rec['order']!r}): deciding it again gives a different "
+                                 f"result ({what} differs)")
+        try:
+            for ev in typed.events:
+                evolve(replayed, ev, data)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            raise _fail(name, n, f"its events cannot be replayed ({type(exc).__name__})"
+                        ) from None
+        new.seq = replayed.seq = n
+        state = new
+    if replayed != state:
+        raise JournalError(f"{name}: replaying the events does not give the state that "
+                           f"deciding the orders gives", record=count - 1)
+    lines = [f"chain: {count} records, every hash and link checks",
+             f"rulings: all {count - 1} records decided again give exactly the recorded events"]
+    lines.append(_dice_line(secret, manual, full=True))
+    return Verification(count, lines)
+
+
+def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
+    if manual:
+        return ("dice: rolled by the players (manual dice): each one was checked to be 1 to 6 "
+                "and used; " + ("card shuffles recomputed from the secret" if secret and full
+                                else "shuffles not recomputed"))
+    if secret is not None:
+        what = "every die and shuffle" if full else "every die"
+        return (f"dice: {what} recomputed from the secret, which matches the commitment in "
+                f"record 0")
+    return ("dice: not recomputed (give --secret FILE, or reveal the secret when the game is "
+            "over)")
+
+
+def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,
+                   manual: bool) -> Verification:
+    """Chain, redactions and (with the secret) dice of an export made for reader."""
+    count, digests = 1, 0
+    for rec in records:
+        n = rec["seq"]
+        count += 1
+        for part in _parts(rec, []):
+            to = part["to"]
+            if is_redacted_part(part):
+                if reader == "moderator" or to == reader:
+                    raise _fail(name, n, f"hides a secret part of {to!r} that an export for "
+                                         f"{reader} shows in full")
+                digests += 1
+            elif reader != "moderator" and to != reader:
+                raise _fail(name, n, f"shows a secret part of {to!r}: not an export for "
+                                     f"{reader}")
+        if secret is not None and not manual:
+            _check_dice(rec, name, header["game_id"], secret)
+    lines = [f"chain: {count} records, every hash and link checks",
+             f"chain only: a redacted export for {reader} ({digests} secret parts are digests, "
+             f"each one {reader} may not see); its rulings cannot be decided again"]
+    lines.append(_dice_line(secret, manual, full=False))
+    return Verification(count, lines)
+
+
+def _check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:
+    """The dice of one record are the committed stream, around its public shuffle draws."""
+    n = rec["seq"]
+    rolled = rec.get("dice", [])
+    blocks = [e.get("draws", 0) for e in rec.get("events", [])
+              if isinstance(e, dict) and e.get("type") == "DeckShuffled"]
+    if not isinstance(rolled, list) or not all(isinstance(b, int) and b >= 0 for b in blocks):
+        raise _fail(name, n, "its dice or shuffles are malformed")
+    total = len(rolled) + sum(blocks)
+    stream = [dicemod.die(secret, game_id, n, i) for i in range(total)]
+
+    def fits(at: int, taken: int, left: list[int]) -> bool:
+        """Whether the remaining dice follow position at, with shuffles placed somewhere."""
+        if not left:
+            return stream[at:] == rolled[taken:]
+        for start in range(at, total - left[0] + 1):
+            if stream[at:start] == rolled[taken:taken + start - at] and \
+                    fits(start + left[0], taken + start - at, left[1:]):
+                return True
+        return False
+
+    if not fits(0, 0, blocks):
+        raise _fail(name, n, "its dice are not the ones the committed secret gives")
