@@ -38,6 +38,7 @@ class Outcome:
     state: object = None
     header: dict | None = None
     source: str = ""
+    busiest: tuple[int, int] = (0, 0)     # (record, legal orders there): the busiest position
 
 
 def autoplay(path: Path | str, seed: int, until: int | None = None,
@@ -70,13 +71,16 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
             if not options:
                 out.failure = f"record {seq + 1}: the {side} player has no legal order"
                 break
+            if len(options) > out.busiest[1]:
+                out.busiest = (seq, len(options))
             order = rng.choice(options)
             text = format_order(order)
             dice = Dice(header["game_id"], seq + 1, secret)
-            events, state_after = decide(state, data, order, side, dice, text)
+            private = is_private(state, order)
+            events, state_after = decide(state, data, order, side, dice, text, in_place=True)
             seq += 1
             state_after.seq = seq
-            rec = body(side, text, events, dice, is_private(state, order))
+            rec = body(side, text, events, dice, private)
             bodies.append(rec)
             out.orders.append(f"{side}: {text}")
             for ev in parse_events(rec["events"]):

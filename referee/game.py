@@ -131,8 +131,9 @@ class Game:
 # ---------------------------------------------------------------- the dice secret
 
 def _pointer(game_id: str) -> Path:
-    return home.cache_dir("secrets") / (hashlib.sha256(game_id.encode()).hexdigest()[:40]
-                                        + ".where")
+    # Beside the key, not in the cache: clearing a cache must not lose a game's secret.
+    return home.key_path().parent / "secrets" / (
+        hashlib.sha256(game_id.encode()).hexdigest()[:40] + ".where")
 
 
 def remember_secret(game_id: str, commitment: str, where: Path) -> None:

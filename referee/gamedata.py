@@ -480,6 +480,10 @@ class GameData:
         self.card_types: dict[str, CardType] = {c.key: c for c in deck.cards}
         self.cards: dict[str, CardType] = {i: c for c in deck.cards for i in c.ids}
         self.card_order: list[str] = [i for c in deck.cards for i in c.ids]
+        self.card_names: dict[str, str] = {}          # folded key, title or id -> card key
+        for c in deck.cards:
+            for n in (c.key, c.title, *c.ids):
+                self.card_names.setdefault(fold(n), c.key)
         self.turns: dict[int, TurnInfo] = {t.turn: t for t in charts.turn_track.turns}
         self.event_turns: dict[int, EventTurn] = {t.turn: t for t in events.turns}
         self.nation_side: dict[str, str] = {k: v.side for k, v in units.nations.items()}

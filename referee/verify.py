@@ -24,7 +24,7 @@ from typing import Any
 
 from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
-from .engine import decide
+from .engine import decide, is_private
 from .engine.core import Ctx
 from .engine.events import dump, evolve
 from .engine.reading import parse_order
@@ -55,6 +55,19 @@ def _parts(obj: Any, out: list[dict]) -> list[dict]:
         for v in obj:
             _parts(v, out)
     return out
+
+
+def _placed_parts(rec: dict) -> list[dict]:
+    """The secret parts where the referee puts them: events' `secret`, `private_order`.
+
+    A digest anywhere else is no redaction the referee makes; deciding the
+    record again finds it as a difference.
+    """
+    places = [rec.get("private_order")]
+    events = rec.get("events")
+    if isinstance(events, list):
+        places += [e.get("secret") for e in events if isinstance(e, dict)]
+    return [p for p in places if is_secret_part(p) or is_redacted_part(p)]
 
 
 def _revealed_secret(raw: bytes, commitment: str) -> bytes | None:
@@ -102,7 +115,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
     unless export names its reader (then the chain and the redactions are
     checked, and the dice with the secret).
     """
-    from .game import REVEAL, _data_for, _scenario_of, _start, order_text
+    from .game import PRIVATE, REVEAL, _data_for, _scenario_of, _start, order_text
 
     if export is not None and export not in READERS:
         raise UsageError(f"--export {export!r}: choose one of {', '.join(READERS)}")
@@ -135,7 +148,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
         if revealed_at is not None:
             raise _fail(name, n, f"follows the reveal of the secret in record {revealed_at}; "
                                  f"no order may come after it (its dice were predictable)")
-        redacted = [p for p in _parts(rec, []) if is_redacted_part(p)]
+        redacted = [p for p in _placed_parts(rec) if is_redacted_part(p)]
         if redacted:
             raise _fail(name, n, f"holds a secret part of {redacted[0]['to']!r} as a digest: "
                                  f"this is a redacted export, which cannot be decided again; "
@@ -156,13 +169,18 @@ def verify(path: Path | str, secret_file: Path | None = None,
             if n == 1:
                 if rec["actor"] != "moderator" or rec["order"] != "set up":
                     raise _fail(name, n, "record 1 must be the moderator's set-up")
-                ctx = Ctx(state.clone(), data, dice)
+                ctx = Ctx(state, data, dice)
                 setup_record(ctx, sc)
                 events, new = ctx.events, ctx.state
             else:
                 text = order_text(rec)
                 order = parse_order(text, data)
-                events, new = decide(state, data, order, rec["actor"], dice, text)
+                private = is_private(state, order)
+                if private != ("private_order" in rec) or (private and rec["order"] != PRIVATE):
+                    raise _fail(name, n, "its order is " + ("not " if private else "") +
+                                         "sealed where the rules seal it (1.4, 7.0)")
+                events, new = decide(state, data, order, rec["actor"], dice, text,
+                                     in_place=True)
         except (OrderError, UsageError) as exc:
             raise _fail(name, n, f"deciding it again fails: {exc}") from None
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:

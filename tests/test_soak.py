@@ -1,7 +1,8 @@
-"""Complete random 1914 games, every invariant checked after every record (issue: soak).
+"""A complete random 1914 game, every invariant checked after every record (issue: soak).
 
-`make soak` plays hundreds; CI plays these few to the end. A failing game
-leaves its journal in pytest's temporary folder as a reproducible case.
+`make soak` plays hundreds; `make test` plays one to the end (within its
+three minutes). A failing game leaves its journal in pytest's temporary
+folder as a reproducible case.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from referee import game as g
 from referee.autoplay import autoplay
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [3])
 def test_a_random_1914_game_to_the_end(tmp_path, seed):
     secret = tmp_path / "fixed.secret"
     secret.write_text(f"{seed:064x}\n")

@@ -85,11 +85,10 @@ class Reader:
         if self.done():
             raise self.fail("a card name is missing")
         for end in range(len(self.words), self.pos, -1):
-            key = fold("".join(self.words[self.pos:end]))
-            for ct in self.data.deck.cards:
-                if key in (fold(ct.key), fold(ct.title)) or key in map(fold, ct.ids):
-                    self.pos = end
-                    return ct.key
+            key = self.data.card_names.get(fold("".join(self.words[self.pos:end])))
+            if key is not None:
+                self.pos = end
+                return key
         raise self.fail(f"no card is called {self.words[self.pos]!r}")
 
     def cards(self) -> tuple[str, ...]:

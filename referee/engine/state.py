@@ -194,13 +194,24 @@ class State:
 
     def armies_in(self, area: str, side: str | None = None, data: GameData | None = None):
         """Armies on the map in an area (of one side when side and data are given)."""
-        return [a for a in self.armies.values() if a.status == "map" and a.area == area
-                and (side is None or data.nation_side[a.nation] == side)]
+        by_area = self._cache.get("armies")
+        if by_area is None:
+            by_area = self._cache["armies"] = {}
+            for a in self.armies.values():
+                if a.status == "map":
+                    by_area.setdefault(a.area, []).append(a)
+        return [a for a in by_area.get(area, ())
+                if side is None or data.nation_side[a.nation] == side]
 
     def pieces_in(self, area: str, side: str | None = None, data: GameData | None = None):
         """Stand-alone pieces in an area (of one side when side and data are given)."""
-        return [p for p in self.pieces.values() if p.area == area
-                and (side is None or data.nation_side[p.nation] == side)]
+        by_area = self._cache.get("pieces")
+        if by_area is None:
+            by_area = self._cache["pieces"] = {}
+            for p in self.pieces.values():
+                by_area.setdefault(p.area, []).append(p)
+        return [p for p in by_area.get(area, ())
+                if side is None or data.nation_side[p.nation] == side]
 
     def forts_in(self, area: str) -> list[Fort]:
         """Fort counters in an area."""
@@ -225,7 +236,21 @@ class State:
         return cell is not None and side in cell["holds"]
 
     def status(self, area: str, side: str, data: GameData) -> str:
-        """friendly | enemy | disputed | neutral, as seen by side (4.1, 8.4)."""
+        """friendly | enemy | disputed | neutral, as seen by side (4.1, 8.4).
+
+        Kept until the next event: the legal orders of a busy position ask it
+        hundreds of thousands of times.
+        """
+        key = ("status", side)
+        table = self._cache.get(key)
+        if table is None:
+            table = self._cache[key] = {}
+        found = table.get(area)
+        if found is None:
+            found = table[area] = self._status(area, side, data)
+        return found
+
+    def _status(self, area: str, side: str, data: GameData) -> str:
         if self.present(area, side, data) and self.present(area, other(side), data):
             return "disputed"
         owner = self.control.get(area)

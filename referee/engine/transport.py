@@ -44,7 +44,18 @@ def _whole_mover(s: State, d: GameData, o, side: str, rule: str, what: str,
 
 
 def rail_destinations(s: State, d: GameData, m: Mover) -> set[str]:
-    """Areas a rail move can reach: up to 3 areas, all Friendly since the turn began (4.4)."""
+    """Areas a rail move can reach: up to 3 areas, all Friendly since the turn began (4.4).
+
+    Kept until the next event for each start, side and whether the counter
+    counts for stacking: every candidate destination of a unit asks again.
+    """
+    key = ("rail", m.area, m.side, bool(m.counts()))
+    if key not in s._cache:
+        s._cache[key] = _rail_destinations(s, d, m)
+    return s._cache[key]
+
+
+def _rail_destinations(s: State, d: GameData, m: Mover) -> set[str]:
     ok = set(s.turn_state.friendly_at_start)
     if m.area not in ok or s.status(m.area, m.side, d) != "friendly":
         return set()
@@ -161,7 +172,17 @@ def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violati
 
 
 def reserves_destinations(s: State, d: GameData, m: Mover) -> set[str]:
-    """Friendly or Disputed areas reachable through Friendly areas, any distance (9.6)."""
+    """Friendly or Disputed areas reachable through Friendly areas, any distance (9.6).
+
+    Kept until the next event, like rail_destinations.
+    """
+    key = ("reserves", m.area, m.side, bool(m.counts()))
+    if key not in s._cache:
+        s._cache[key] = _reserves_destinations(s, d, m)
+    return s._cache[key]
+
+
+def _reserves_destinations(s: State, d: GameData, m: Mover) -> set[str]:
     seen = {m.area}
     frontier = [m.area]
     out: set[str] = set()

@@ -1,0 +1,152 @@
+"""verify says exactly what it checked and never downgrades silently (issue: trust)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee import game as g
+from referee.journal import canonical, is_secret_part, seal, secret_digest
+
+
+def _lines(path):
+    return path.read_bytes().split(b"\n")[:-1]
+
+
+def _rewrite(path, records):
+    path.write_bytes(b"".join(canonical(r) + b"\n" for r in records))
+
+
+def _rechain(records):
+    """Recompute every hash and link after an edit (what a forger does)."""
+    out, prev = [], None
+    for rec in records:
+        rec = dict(rec)
+        rec.pop("hash", None)
+        rec["prev"] = prev
+        rec = seal(rec)
+        prev = rec["hash"]
+        out.append(rec)
+    return out
+
+
+def _first_secret(records):
+    for rec in records[1:]:
+        for ev in rec.get("events", []):
+            if is_secret_part(ev.get("secret")):
+                return rec["seq"], ev
+    raise AssertionError("no secret part")
+
+
+def test_one_secret_part_swapped_for_its_digest_fails_naming_that_record(game, cli,
+                                                                          secret_file):
+    records = [json.loads(line) for line in _lines(game)]
+    seq, ev = _first_secret(records)
+    part = ev["secret"]
+    # Hash-neutral: the record's hash is computed over the digest form anyway.
+    ev["secret"] = {"to": part["to"], "digest": secret_digest(part["salt"], part["data"])}
+    _rewrite(game, records)
+    assert cli("log", game).exit_code == 0                     # the chain still checks
+    for args in ((), ("--secret", secret_file)):
+        r = cli("verify", game, *args)
+        assert r.exit_code == 3, r.stdout
+        assert f"record {seq}" in r.stderr and "--export" in r.stderr
+        assert "OK" not in r.stdout
+
+
+def test_a_ruling_forged_after_the_swap_is_caught(game, cli, secret_file):
+    """The attack the issue found: swap a part (verify used to give up), then forge."""
+    cli("order", game, "--as", "german", "pass")
+    records = [json.loads(line) for line in _lines(game)]
+    seq, ev = _first_secret(records)
+    part = ev["secret"]
+    ev["secret"] = {"to": part["to"], "digest": secret_digest(part["salt"], part["data"])}
+    last = records[-1]
+    last["events"] = [e for e in last["events"] if e["type"] != "Passed"]   # a forged ruling
+    _rewrite(game, _rechain(records))
+    r = cli("verify", game, "--secret", secret_file)
+    assert r.exit_code == 3
+
+
+@pytest.mark.parametrize("reader", ["german", "entente"])
+def test_a_real_export_passes_only_as_an_export_and_says_chain_only(game, cli, tmp_path,
+                                                                     secret_file, reader):
+    cli("order", game, "--as", "german", "pass", "end turn")
+    export = tmp_path / f"{reader}.jsonl"
+    export.write_text(cli("log", game, "--as", reader, "--format", "json").stdout)
+    r = cli("verify", export)
+    assert r.exit_code == 3 and "--export" in r.stderr
+    r = cli("verify", export, "--export", reader)
+    assert r.exit_code == 0, r.stderr
+    assert f"chain only: a redacted export for {reader}" in r.stdout
+    assert "verify: OK (chain only)" in r.stdout and "rulings: all" not in r.stdout
+    assert "dice: not recomputed" in r.stdout
+    other = "entente" if reader == "german" else "german"
+    r = cli("verify", export, "--export", other)         # it is not the other side's export
+    assert r.exit_code == 3
+    r = cli("verify", export, "--export", reader, "--secret", secret_file)
+    assert r.exit_code == 0 and "dice: every die recomputed from the secret" in r.stdout
+
+
+def test_an_export_with_a_changed_die_fails_once_the_secret_is_given(game, cli, tmp_path,
+                                                                      secret_file):
+    from referee.cli import DEMO_OPENING, _demo_choice
+    from referee.engine import legal_orders
+    from referee.engine.orders import format_order
+
+    g.submit(game, "german", DEMO_OPENING)
+    while not any(json.loads(line).get("dice") for line in _lines(game)[1:]):
+        st = g.open_game(game)
+        side = st.state.pending.side
+        g.submit(game, side, [_demo_choice([format_order(o) for o in legal_orders(
+            st.state, st.data, side) if o.kind != "armistice"])])
+    export = tmp_path / "e.jsonl"
+    export.write_text(cli("log", game, "--as", "entente", "--format", "json").stdout)
+    records = [json.loads(line) for line in _lines(export)]
+    rolled = next(r for r in records[1:] if r.get("dice"))
+    rolled["dice"][0] = rolled["dice"][0] % 6 + 1
+    _rewrite(export, _rechain(records))
+    assert cli("verify", export, "--export", "entente").exit_code == 0     # chain only
+    r = cli("verify", export, "--export", "entente", "--secret", secret_file)
+    assert r.exit_code == 3 and f"record {rolled['seq']}" in r.stderr
+
+
+def test_verify_says_what_it_checked(game, cli, secret_file):
+    r = cli("verify", game)
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[:3] == [
+        "chain: 2 records, every hash and link checks",
+        "rulings: all 1 records decided again give exactly the recorded events",
+        "dice: not recomputed (give --secret FILE, or reveal the secret when the game is over)"]
+    r = cli("verify", game, "--secret", secret_file)
+    assert "dice: every die and shuffle recomputed from the secret" in r.stdout
+
+
+def test_a_forged_reveal_record_is_not_skipped(game, cli):
+    """A record calling itself a reveal is checked as one, not waved through."""
+    cli("order", game, "--as", "german", "pass")
+    records = [json.loads(line) for line in _lines(game)]
+    records[-1]["order"] = "reveal secret"                  # a German order in disguise
+    _rewrite(game, _rechain(records))
+    r = cli("verify", game)
+    assert r.exit_code == 3 and f"record {records[-1]['seq']}" in r.stderr
+
+
+def test_nothing_may_follow_a_reveal(game, cli):
+    assert cli("reveal", game, "--force").exit_code == 0
+    records = [json.loads(line) for line in _lines(game)]
+    st = g.open_game(game)
+    assert st.state.revealed
+    extra = dict(records[-1])
+    extra["seq"] = extra["seq"] + 1
+    _rewrite(game, _rechain(records + [extra]))
+    r = cli("verify", game)
+    assert r.exit_code == 3 and "follows the reveal" in r.stderr
+    r = cli("order", game, "--as", "german", "pass")
+    assert r.exit_code != 0
+
+
+def test_verify_secret_given_a_directory_is_a_usage_error(game, cli, tmp_path):
+    r = cli("verify", game, "--secret", tmp_path)
+    assert r.exit_code == 2 and "directory" in r.stderr
