@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import secrets as _secrets
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
@@ -101,7 +100,7 @@ def order_text(rec: dict) -> str:
 
 
 class Game:
-    """An opened game: its header, data and current state; its records read on demand."""
+    """An opened game: its header, data and state, and the journal bytes they come from."""
 
     def __init__(self, journal: Journal, data: GameData, header: dict, state: State,
                  raw: bytes | None = None):
@@ -110,12 +109,6 @@ class Game:
         self.header = header
         self.state = state
         self.raw = raw
-
-    @property
-    def records(self) -> list[dict]:
-        """Every record of the journal as it was read (checked again)."""
-        return [record for record in scan(self.raw if self.raw is not None
-                                          else self.journal.raw(), self.journal.name)]
 
     @property
     def scenario(self) -> Scenario:
@@ -306,8 +299,7 @@ def replay_onto(state: State, records, data: GameData, name: str = "journal",
     return state
 
 
-@dataclass
-class Position:
+class Position(msgspec.Struct):
     """Where a journal stands: its header, data and state after its last record."""
 
     header: dict
@@ -379,21 +371,19 @@ def open_game(path: Path | str, upto: int | None = None,
 
 # ---------------------------------------------------------------- submitting orders
 
-@dataclass
-class Applied:
+class Applied(msgspec.Struct):
     """One accepted order and the record it produced."""
 
     text: str
     record: dict
 
 
-@dataclass
-class Submission:
+class Submission(msgspec.Struct):
     """What happened to a batch of orders."""
 
-    applied: list[Applied] = field(default_factory=list)
+    applied: list[Applied] = []
     rejected: tuple[int, str, OrderError] | None = None
-    not_applied: list[str] = field(default_factory=list)
+    not_applied: list[str] = []
     state: State | None = None
     header: dict | None = None
     data: GameData | None = None

@@ -18,9 +18,10 @@ Records are read as a stream, so memory stays flat however long the game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
@@ -35,8 +36,7 @@ from .readers import READERS
 from .records import header_of, record_of
 
 
-@dataclass
-class Verification:
+class Verification(msgspec.Struct):
     """What verify checked, one line per kind of check."""
 
     records: int

@@ -10,7 +10,8 @@ check, so listing and accepting can never disagree.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from ..dice import Dice
 from ..gamedata import GameData
@@ -19,8 +20,7 @@ from .orders import Ord
 from .state import State
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(msgspec.Struct, frozen=True):
     """Why an order is not legal now, with the rule it breaks."""
 
     rule: str
@@ -46,8 +46,7 @@ class Ctx:
         return Secret(to=to, salt=self.dice.salt(), data=data)
 
 
-@dataclass
-class DecisionSpec:
+class DecisionSpec(msgspec.Struct):
     """One kind of pending decision: its prompt, the orders it takes, and their rules."""
 
     kind: str
@@ -57,7 +56,7 @@ class DecisionSpec:
     candidates: Callable[[State, GameData, str], Iterable[Ord]]
     check: Callable[[State, GameData, Ord, str], Violation | None]
     apply: Callable[[Ctx, Ord, str], None]
-    extra: dict = field(default_factory=dict)
+    extra: dict = {}
 
 
 DECISIONS: dict[str, DecisionSpec] = {}

@@ -7,7 +7,7 @@ pursuit fire and the attacker's fire (2.0 II.4, 5.2.1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from ..gamedata import GameData
 from .core import Ctx
@@ -21,8 +21,7 @@ SPECIAL_ONE = {"the_big_push": "uk", "gericht": "ge"}         # +1 artillery die
 SPECIAL_TWO = {"tout_le_monde": "fr", "friedensturm": "ge"}   # +2 dice, retreats: 9.1.5, 9.1.6
 
 
-@dataclass
-class Unit:
+class Unit(msgspec.Struct):
     """One unit in a battle: a stand-alone counter, or one unit on an army template."""
 
     ref: str           # stand-alone id, or ARMY:KIND

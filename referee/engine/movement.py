@@ -9,7 +9,8 @@ legal_orders = the candidates that pass.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+
+import msgspec
 
 from ..gamedata import GameData
 from .armies import template_violation
@@ -35,8 +36,7 @@ from .state import (
 )
 
 
-@dataclass
-class Mover:
+class Mover(msgspec.Struct):
     """The counter an order moves, resolved against the state."""
 
     ref: str

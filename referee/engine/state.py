@@ -1,13 +1,12 @@
 """The game state derived by replaying a journal, and questions asked of it.
 
-The state is plain data (dataclasses): evolve() changes it event by event,
+The state is plain data (msgspec Structs): evolve() changes it event by event,
 decide() works on a clone. Nothing here checks legality; the helpers answer
 questions the rules need: area status (4.1, 8.4), stacking (1.2.2),
 strength (5.3.1), who holds an area (8.3.x).
 """
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -42,8 +41,7 @@ def split_key(key: str) -> tuple[str, str]:
     return nation, kind
 
 
-@dataclass(slots=True)
-class Army:
+class Army(msgspec.Struct):
     """An army counter and the contents of its template (1.4, 8.1)."""
 
     id: str
@@ -52,7 +50,7 @@ class Army:
     status: str = "pool"          # map | pool | eliminated | eft
     area: str | None = None
     entrenched: bool = False
-    contents: dict[str, int] = field(default_factory=dict)
+    contents: dict[str, int] = {}
 
     @property
     def strength(self) -> int:
@@ -60,8 +58,7 @@ class Army:
         return sum(self.contents.values())
 
 
-@dataclass(slots=True)
-class Piece:
+class Piece(msgspec.Struct):
     """A unit standing on its own on the map or in the EFT box (not in an army)."""
 
     id: str
@@ -71,8 +68,7 @@ class Piece:
     entrenched: bool = False
 
 
-@dataclass(slots=True)
-class Fort:
+class Fort(msgspec.Struct):
     """A fort counter at its current strength (8.4)."""
 
     id: str
@@ -81,17 +77,15 @@ class Fort:
     strength: int
 
 
-@dataclass(slots=True)
-class Decision:
+class Decision(msgspec.Struct):
     """Who must act now and what kind of decision it is (the pending decision)."""
 
     kind: str
     side: str
-    info: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = {}
 
 
-@dataclass(slots=True)
-class TurnState:
+class TurnState(msgspec.Struct):
     """What has happened so far in the current player turn (2.0 II)."""
 
     side: str
@@ -100,20 +94,19 @@ class TurnState:
     card_as: str | None = None     # what it counts as (special key, offensive, limited...)
     cards_played: int = 0
     discarded: bool = False
-    moved: list[str] = field(default_factory=list)        # counters moved this turn
-    received: list[str] = field(default_factory=list)     # armies that took in a moving unit
+    moved: list[str] = []        # counters moved this turn
+    received: list[str] = []     # armies that took in a moving unit
     moves: int = 0                 # unit moves made (pass allows 1, 2.0 II.1)
     reserves_moves: int = 0
     rail: int = 0
     strategic: int = 0
     sea: int = 0
-    friendly_at_start: list[str] = field(default_factory=list)     # for rail and 4.5
-    became_disputed: list[str] = field(default_factory=list)
-    enemy_entered: list[str] = field(default_factory=list)
+    friendly_at_start: list[str] = []     # for rail and 4.5
+    became_disputed: list[str] = []
+    enemy_entered: list[str] = []
 
 
-@dataclass
-class State:
+class State(msgspec.Struct, dict=True):
     """Everything the rules need to know about a game at one moment."""
 
     game_id: str
@@ -125,35 +118,39 @@ class State:
     phase: str = "setup"         # setup | reinforcements | player_turn | production | over
     player: str | None = None                  # whose player turn it is
     consecutive_passes: int = 0
-    control: dict[str, str | None] = field(default_factory=dict)
-    armies: dict[str, Army] = field(default_factory=dict)
-    pieces: dict[str, Piece] = field(default_factory=dict)
-    forts: dict[str, Fort] = field(default_factory=dict)
-    removed_forts: list[str] = field(default_factory=list)
-    pool: dict[str, dict[str, int]] = field(default_factory=dict)   # nation -> kind -> counters
-    serial: dict[str, int] = field(default_factory=dict)            # last id number per prefix
-    keep_apart: dict[str, str] = field(default_factory=dict)        # piece id -> army id (4.6)
-    draw_pile: list[str] = field(default_factory=list)              # top first
-    discard: list[str] = field(default_factory=list)
-    hands: dict[str, list[str]] = field(default_factory=dict)
-    locked: dict[str, list[str]] = field(default_factory=dict)      # drawn, not yet playable
-    removed_cards: list[str] = field(default_factory=list)
+    control: dict[str, str | None] = {}
+    armies: dict[str, Army] = {}
+    pieces: dict[str, Piece] = {}
+    forts: dict[str, Fort] = {}
+    removed_forts: list[str] = []
+    pool: dict[str, dict[str, int]] = {}   # nation -> kind -> counters
+    serial: dict[str, int] = {}            # last id number per prefix
+    keep_apart: dict[str, str] = {}        # piece id -> army id (4.6)
+    draw_pile: list[str] = []              # top first
+    discard: list[str] = []
+    hands: dict[str, list[str]] = {}
+    locked: dict[str, list[str]] = {}      # drawn, not yet playable
+    removed_cards: list[str] = []
     turn_state: TurnState | None = None
     pending: Decision | None = None
-    vp_adjust: dict[str, int] = field(default_factory=dict)
+    vp_adjust: dict[str, int] = {}
     crisis: dict[str, Any] | None = None                 # a Military Crisis! being answered
-    arrivals: dict[str, list] = field(default_factory=dict)   # reinforcements to place (2.0 I)
-    swaps_due: dict[str, list] = field(default_factory=dict)  # Commonwealth swaps (8.2.3)
-    swapped: list[str] = field(default_factory=list)          # Commonwealth units swapped in
+    arrivals: dict[str, list] = {}   # reinforcements to place (2.0 I)
+    swaps_due: dict[str, list] = {}  # Commonwealth swaps (8.2.3)
+    swapped: list[str] = []          # Commonwealth units swapped in
     production: dict[str, Any] | None = None             # the production phase (2.0 V)
     armistice: str | None = None                         # the side proposing an armistice
     combat: dict[str, Any] | None = None                 # the combat phase of a player turn
     battle: dict[str, Any] | None = None                 # the battle being fought
-    suppressed_turn: dict[str, int] = field(default_factory=dict)   # option 15.4.1
+    suppressed_turn: dict[str, int] = {}   # option 15.4.1
     result: dict[str, Any] | None = None
     revealed: bool = False                               # the dice secret was published
     seq: int = 0
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Answers worked out from the state, kept until the next event (evolve clears it);
+        # an attribute, not a field: never compared, copied or written to a snapshot.
+        self._cache: dict = {}
 
     def clone(self) -> "State":
         """An independent copy for decide() to work on (through its snapshot form)."""
@@ -296,12 +293,9 @@ class State:
         return f"{prefix}-{n:02d}"
 
 
-_FIELDS = tuple(f for f in State.__dataclass_fields__ if f != "_cache")
-
-
 def state_to_builtins(state: State) -> dict[str, Any]:
-    """The state as plain JSON data (the snapshot form): every field but the lookup cache."""
-    return msgspec.to_builtins({f: getattr(state, f) for f in _FIELDS})
+    """The state as plain JSON data (the snapshot form): every field, not the lookup cache."""
+    return msgspec.to_builtins(state)
 
 
 def state_from_builtins(raw: dict[str, Any]) -> State:
