@@ -234,6 +234,7 @@ def reveal(
         help="Reveal before the game is over (closes it).")] = False,
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
+    commands.check_private(journal)
     from . import game as g
 
     rec = g.reveal(journal, force, _GAMES["dir"])
@@ -245,6 +246,7 @@ def reveal(
 @boundary
 def repair(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
     """Remove a torn last line (after backing the file up); any other damage is refused."""
+    commands.check_private(journal)
     from .journal import Journal
 
     kept, backup = Journal(journal).repair()
@@ -266,6 +268,7 @@ def autoplay(
         help="Stop once this seasonal turn is over.")] = None,
 ) -> None:
     """Play random legal orders for whoever must decide, checking invariants after each record."""
+    commands.check_private(journal)
     from .autoplay import autoplay as play
 
     out = play(journal, seed, until, games_dir=_GAMES["dir"])

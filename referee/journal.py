@@ -377,11 +377,21 @@ class Journal:
     def _locked(self, exclusive: bool):
         fd = self._open(os.O_RDWR if exclusive else os.O_RDONLY)
         try:
-            _lock(fd, exclusive)
+            try:
+                _lock(fd, exclusive)
+                locked = True
+            except OSError as exc:
+                # A file system without locks (some network mounts): reading goes on, since a
+                # torn last line is reported anyway; appending without the lock does not.
+                if exclusive:
+                    raise StorageError(f"{self.path}: cannot be locked for writing "
+                                       f"({exc.strerror}); nothing was written") from None
+                locked = False
             try:
                 yield fd, _read_all(fd)
             finally:
-                _unlock(fd)
+                if locked:
+                    _unlock(fd)
         finally:
             os.close(fd)
 
