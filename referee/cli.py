@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from . import commands
 from .commands import guard
@@ -25,8 +26,39 @@ from .readers import check_reader
 # The rules and the data models are imported inside the commands that need
 # them: `status` and `show` answer from a signed view without them.
 
+try:                                    # Typer 0.2x carries its own Click
+    from typer import TyperException as _ParseError
+except ImportError:                     # pragma: no cover - older Typer runs on Click
+    from click import ClickException as _ParseError
+
+
+class _OneLineErrors(TyperGroup):
+    """The application: an error in the arguments (an unknown option, a bad value, a missing
+    journal) is one 'referee: ' line and exit 2, like every other error, not a usage box."""
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except _ParseError as exc:
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError":   # `referee` alone: the help
+                if not getattr(typer.core, "HAS_RICH", False):
+                    exc.show()                      # (Rich printed it already)
+                sys.exit(exc.exit_code)
+            where = f" (`{ctx.command_path} --help` lists them)" if ctx is not None else ""
+            message = " ".join(exc.format_message().split())
+            typer.echo(f"referee: {message}{where}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("referee: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
-    name="referee", add_completion=False, no_args_is_help=True,
+    name="referee", add_completion=False, no_args_is_help=True, cls=_OneLineErrors,
     pretty_exceptions_enable=False,
     help="A judge for play-by-email games of TO THE LAST MAN!: orders in, dice and rulings "
          "out, everything in a hash-chained journal.")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import RefereeError, UsageError
+from .errors import JournalError, RefereeError, UsageError, quoted
 from .readers import check_reader
 
 EXIT_INTERNAL = 4
@@ -87,6 +87,18 @@ def check_private(journal: Path) -> None:
     warn_if_shared(journal, "the journal holds both hands and the deck order")
 
 
+# What replaying a well-chained journal of the wrong content raises when the rules or the
+# views meet a card, area or unit the game data does not have.
+_UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
+
+
+def _unplayable(journal: Path, seq: int, exc: Exception, what: str) -> JournalError:
+    """The error for a replayed position the rules or the views cannot read."""
+    return JournalError(f"{journal.name}: the game after record {seq} {what}: it holds something "
+                        f"the game data does not have ({type(exc).__name__}: {exc}); `referee "
+                        f"verify` names the record at fault", record=seq)
+
+
 def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
     """A view this user's referee made from exactly the journal's bytes and data, or None."""
     from . import snapshot
@@ -124,7 +136,10 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
         from .views import status_view
 
         game = g.open_game(journal, games_dir=games_dir)
-        view = status_view(game.state, game.data, reader, game.game_id)
+        try:
+            view = status_view(game.state, game.data, reader, game.game_id)
+        except _UNREADABLE as exc:
+            raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         _keep_view(journal, game.raw, game.data.source, key, view)
     return dump(view) if fmt == "json" else status_text(view)
 
@@ -141,7 +156,10 @@ def show(journal: Path, reader: str, fmt: str, at: int | None = None,
         from .views import state_view
 
         game = g.open_game(journal, upto=at, games_dir=games_dir)
-        view = state_view(game.state, game.data, reader, game.game_id)
+        try:
+            view = state_view(game.state, game.data, reader, game.game_id)
+        except _UNREADABLE as exc:
+            raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         if at is None:
             _keep_view(journal, game.raw, game.data.source, key, view)
     if fmt == "json":
@@ -153,6 +171,17 @@ def show(journal: Path, reader: str, fmt: str, at: int | None = None,
     from .render.text import show_text
 
     return show_text(view)
+
+
+def _last_seq(journal: Path) -> int:
+    """The seq of the journal's last record (for messages; -1 if it cannot be read)."""
+    from .journal import Journal, last_line
+
+    try:
+        seq = json.loads(last_line(Journal(journal).raw())).get("seq")
+    except (RefereeError, ValueError, AttributeError):
+        return -1
+    return seq if isinstance(seq, int) else -1
 
 
 def check_side(side: str) -> None:
@@ -173,9 +202,20 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
 
     check_side(side)
     check_private(journal)
-    result = g.submit(journal, side, texts, dice, expect_seq, games_dir)
+    try:
+        result = g.submit(journal, side, texts, dice, expect_seq, games_dir)
+    except _UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
+        raise _unplayable(journal, _last_seq(journal), exc, "cannot be played on") from None
     data, state = result.data, result.state
-    view = status_view(state, data, side) if state is not None else None
+    try:
+        view = status_view(state, data, side) if state is not None else None
+    except _UNREADABLE as exc:
+        problem = _unplayable(journal, state.seq, exc, "cannot be shown")
+        if not result.applied:
+            raise problem from None
+        # The orders are in the journal: the exit code says so; the status is left out.
+        sys.stderr.write(f"referee: warning: {problem}\n")
+        view = None
     if view is not None and result.applied and result.raw is not None:
         _keep_view(journal, result.raw, data.source, f"status:{side}", view)
     if fmt == "json":
@@ -201,7 +241,8 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
         i, text, exc = result.rejected
         rejection = f"referee: {exc}"
         if result.applied:
-            rejection += f"; orders 1-{i} were applied, order {i + 1} ({text!r}) was rejected"
+            rejection += (f"; orders 1-{i} were applied, order {i + 1} ({quoted(text)}) was "
+                          f"rejected")
         if result.not_applied:
-            rejection += f"; not applied: {', '.join(map(repr, result.not_applied))}"
+            rejection += f"; not applied: {', '.join(map(quoted, result.not_applied))}"
     return out, rejection

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import types
 import typing
 from pathlib import Path
@@ -37,6 +38,8 @@ from .gamedata import (
 
 MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 32
+MAX_DIGITS = 100        # no number in game data needs more; Python refuses over 4300
+_NUMBER_LIKE = re.compile(r"[-+]?\.?[0-9]\S*\Z")
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -55,21 +58,57 @@ class _UniqueKeyLoader(_Loader):  # type: ignore[misc,valid-type]
         return super().construct_mapping(node, deep)
 
 
+class _Place:
+    """Where the parser is in the document, as a path like cards.hand.german."""
+
+    def __init__(self) -> None:
+        self.frames: list[list] = []       # [is a mapping, at a key, key or index]
+
+    def at(self, event: Any) -> str:
+        """The path and line of an event, e.g. 'cards.hand.german (line 35)'."""
+        parts = [f".{k}" if is_map else f"[{k}]" for is_map, _, k in self.frames]
+        return f"{''.join(parts).lstrip('.') or '(top)'} (line {event.start_mark.line + 1})"
+
+    def node(self, event: Any) -> None:
+        """A scalar or alias, or a collection's start (pushed) or end (popped)."""
+        if isinstance(event, yaml.CollectionEndEvent):
+            self.frames.pop()
+            self._after()
+            return
+        top = self.frames[-1] if self.frames else None
+        if top is not None and top[0] and top[1]:     # a mapping's key
+            top[2] = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+        if isinstance(event, yaml.CollectionStartEvent):
+            self.frames.append([isinstance(event, yaml.MappingStartEvent), True, 0])
+        else:
+            self._after()
+
+    def _after(self) -> None:
+        if self.frames:
+            top = self.frames[-1]
+            if top[0]:
+                top[1] = not top[1]
+            else:
+                top[2] += 1
+
+
 def _screen(text: str) -> str | None:
-    """Why a YAML text is refused before it is built (an alias, too deep), or None."""
-    depth = 0
+    """Why a YAML text is refused before it is built (an alias, too deep, a number too long),
+    or None; the reason names the line and the path."""
+    place = _Place()
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.AliasEvent):
-            mark = event.start_mark
-            return (f"line {mark.line + 1}: uses the alias *{event.anchor}; aliases are not "
+            return (f"{place.at(event)}: uses the alias *{event.anchor}; aliases are not "
                     f"allowed in game data (write the value out)")
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                return (f"line {event.start_mark.line + 1}: nested more than {MAX_DEPTH} "
-                        f"levels deep")
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
+        if isinstance(event, yaml.CollectionStartEvent) and len(place.frames) >= MAX_DEPTH:
+            return f"{place.at(event)}: nested more than {MAX_DEPTH} levels deep"
+        if isinstance(event, yaml.ScalarEvent) and not event.style and \
+                len(event.value) > MAX_DIGITS and _NUMBER_LIKE.match(event.value):
+            # Unquoted, it would be read as a number: refuse it here, where it is.
+            return (f"{place.at(event)}: a number of {len(event.value)} digits; no number in "
+                    f"game data needs more than {MAX_DIGITS}")
+        if isinstance(event, (yaml.NodeEvent, yaml.CollectionEndEvent)):
+            place.node(event)
     return None
 
 
@@ -111,7 +150,10 @@ def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
         return None
     if value is None:
         problems.append(f"{label}: the file is empty (no YAML document)")
-    return value
+        return None
+    # Game data is JSON data: keys become text, dates their ISO text. What the YAML says is
+    # then exactly what the compiled copy (JSON) and the data digest say.
+    return json.loads(json.dumps(value, default=str))
 
 
 # ---------------------------------------------------------------- validation
@@ -129,7 +171,8 @@ def _where(path: list, raw: Any) -> str:
             name = (item.get("id") or item.get("key")) if isinstance(item, dict) else None
             parts.append(f"[{key}]" + (f"({name})" if isinstance(name, str) else ""))
         else:
-            parts.append(("." if parts else "") + str(key))
+            key = str(key)
+            parts.append(("." if parts and not key.startswith("[") else "") + key)
         try:
             node = node[key]
         except (KeyError, IndexError, TypeError):
@@ -177,7 +220,8 @@ class _Collector:
                 return _BAD
             items = [self.check(args[0], v, [*path, i]) for i, v in enumerate(value)]
             return [v for v in items if v is not _BAD]
-        if origin is dict and len(args) == 2 and _struct_type(_split(args[1])[0]):
+        if origin is dict and len(args) == 2:
+            # Item by item, so that a problem names its key (cards.hand.german), not [...].
             if not isinstance(value, dict):
                 self.problem(path, f"expected a mapping, got {_kind(value)}")
                 return _BAD

@@ -25,7 +25,7 @@ import secrets
 from pathlib import Path
 
 from . import home
-from .errors import DiceError, StorageError, UsageError
+from .errors import DiceError, StorageError, UsageError, quoted
 
 
 def secret_path(journal: Path | str) -> Path:
@@ -219,7 +219,7 @@ def parse_manual(text: str) -> list[int]:
         if not part:
             continue
         if part not in ("1", "2", "3", "4", "5", "6"):      # ASCII digits only
-            raise DiceError(f"{part!r} is not a die (each die is 1 to 6)")
+            raise DiceError(f"{quoted(part, 12)} is not a die (each die is 1 to 6)")
         out.append(int(part))
     return out
 

@@ -10,6 +10,14 @@ from __future__ import annotations
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
+QUOTE_LIMIT = 60
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """text quoted for a message; a long one is cut, so that an error stays one readable line."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 class RefereeError(Exception):
@@ -42,7 +50,7 @@ class OrderSyntaxError(OrderError):
         self.reason = reason
         self.position = position
         where = f" at column {position + 1}" if position is not None else ""
-        super().__init__(f"cannot read order {text!r}{where}: {reason}")
+        super().__init__(f"cannot read order {quoted(text)}{where}: {reason}")
 
 
 class AmbiguousOrderError(OrderError):
@@ -51,7 +59,8 @@ class AmbiguousOrderError(OrderError):
     def __init__(self, text: str, name: str, candidates: list[str]):
         self.candidates = candidates
         super().__init__(
-            f"order {text!r}: {name!r} could mean {', '.join(candidates)}; write one of them"
+            f"order {quoted(text)}: {quoted(name)} could mean {', '.join(candidates)}; write "
+            f"one of them"
         )
 
 
@@ -62,7 +71,7 @@ class IllegalOrderError(OrderError):
         self.text = text
         self.rule = rule
         self.reason = reason
-        super().__init__(f"order {text!r} rejected: {reason} (rule {rule})")
+        super().__init__(f"order {quoted(text)} rejected: {reason} (rule {rule})")
 
 
 class DiceError(OrderError):

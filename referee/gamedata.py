@@ -33,6 +33,9 @@ Turn = Annotated[int, Meta(ge=1, le=99)]
 Year = Annotated[int, Meta(ge=1900, le=1999)]
 Vp = Annotated[int, Meta(ge=-99, le=99)]
 Version = Annotated[int, Meta(ge=1, le=999)]
+# Map coordinates: a bound check also refuses NaN (it compares false with both ends).
+Latitude = Annotated[float, Meta(ge=-90, le=90)]
+Longitude = Annotated[float, Meta(ge=-180, le=180)]
 
 
 class Model(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -90,7 +93,7 @@ class Area(Model, kw_only=True):
     fort: FortSpec | None = None
     neighbours: list[str]
     borders: list[str] = []
-    at: tuple[float, float] | None = None
+    at: tuple[Latitude, Longitude] | None = None
     covers: str = ""
 
 
@@ -151,11 +154,22 @@ class UnitType(Model, kw_only=True):
     notes: str = ""
 
 
+class CounterMix(Model, kw_only=True):
+    """How many counters of each type a nation has (theatre rulebook 11.1): a hard limit."""
+
+    source: str = ""
+    ge: dict[UnitKind, Count] = {}
+    fr: dict[UnitKind, Count] = {}
+    uk: dict[UnitKind, Count] = {}
+    be: dict[UnitKind, Count] = {}
+    us: dict[UnitKind, Count] = {}
+
+
 class UnitsData(Model, dict=True, kw_only=True):
     version: Version
     sides: dict[Side, list[NationId]]
     nations: dict[NationId, Nation]
-    counter_mix: dict[str, Any]
+    counter_mix: CounterMix
     commonwealth_units: list[CommonwealthUnit] = []
     biplane_counter_years: dict[NationId, list[Year]] = {}
     unit_types: dict[UnitKind, UnitType]
@@ -163,7 +177,8 @@ class UnitsData(Model, dict=True, kw_only=True):
     @cached_property
     def mix(self) -> dict[str, dict[str, int]]:
         """The counter mix per nation (11.1), without the source note."""
-        return {k: dict(v) for k, v in self.counter_mix.items() if k != "source"}
+        mix = self.counter_mix
+        return {n: dict(row) for n in ("ge", "fr", "uk", "be", "us") if (row := getattr(mix, n))}
 
 
 # ---------------------------------------------------------------- deck.yaml

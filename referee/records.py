@@ -43,6 +43,40 @@ class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     created_at: str
 
 
+# What a secret part's `data` holds, by the event that carries it: replaying puts it into
+# the state (hands, the draw pile, army templates), so its shape is checked like the rest.
+class _DeckOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    order: list[str]
+
+
+class _CardList(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    cards: list[str]
+
+
+class _SealedOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    order: str
+
+
+class _MoveDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    kind: str | None
+    nation: str | None
+    from_army: str | None
+    into: str | None
+    new_id: str | None
+    taking: list[str]
+
+
+class _OrderText(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    text: str
+
+
+SECRET_DATA: dict[str, type] = {
+    "DeckShuffled": _DeckOrder, "CardsStacked": _CardList, "CardsDrawn": _CardList,
+    "ProductionOrdered": _SealedOrder, "UnitMoved": _MoveDetails,
+}
+
+
 class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Every record after the header: one accepted order and its events."""
 
@@ -67,9 +101,28 @@ def header_of(rec: dict, name: str) -> JournalHeader:
 
 
 def record_of(rec: dict, name: str) -> JournalRecord:
-    """A record after the header, validated with its events (JournalError names it)."""
+    """A record after the header, validated with its events and the secret data they carry
+    (JournalError names it)."""
+    n = rec.get("seq")
     try:
-        return msgspec.convert(rec, JournalRecord)
+        typed = msgspec.convert(rec, JournalRecord)
+        for i, ev in enumerate(typed.events):
+            shape = SECRET_DATA.get(ev.type)
+            secret = getattr(ev, "secret", None)
+            if shape is not None and isinstance(secret, Secret) and secret.data is not None:
+                _convert_at(secret.data, shape, f"$.events[{i}].secret.data")
+        private = typed.private_order
+        if private is not None and private.data is not None:
+            _convert_at(private.data, _OrderText, "$.private_order.data")
     except msgspec.ValidationError as exc:
-        n = rec.get("seq")
         raise JournalError(f"{name}: record {n} is malformed: {exc}", record=n) from None
+    return typed
+
+
+def _convert_at(data: dict, shape: type, where: str) -> None:
+    """Validate a nested payload; its errors name where it sits in the record."""
+    try:
+        msgspec.convert(data, shape)
+    except msgspec.ValidationError as exc:
+        message, _, at = str(exc).partition(" - at `$")
+        raise msgspec.ValidationError(f"{message} - at `{where}{at or '`'}") from None

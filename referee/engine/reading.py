@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..errors import AmbiguousOrderError, OrderSyntaxError
+from ..errors import AmbiguousOrderError, OrderSyntaxError, quoted
 from ..gamedata import GameData, fold
 from .orders import (
     Annihilate,
@@ -78,7 +78,7 @@ class Reader:
     def expect_end(self) -> None:
         """Fail if words are left over."""
         if not self.done():
-            raise self.fail(f"unexpected {' '.join(self.words[self.pos:])!r}")
+            raise self.fail(f"unexpected {quoted(' '.join(self.words[self.pos:]))}")
 
     def card(self) -> str:
         """A card type key, named by key or title over one or more words (longest match)."""
@@ -89,7 +89,7 @@ class Reader:
             if key is not None:
                 self.pos = end
                 return key
-        raise self.fail(f"no card is called {self.words[self.pos]!r}")
+        raise self.fail(f"no card is called {quoted(self.words[self.pos])}")
 
     def cards(self) -> tuple[str, ...]:
         """One or more card keys."""
@@ -109,7 +109,7 @@ class Reader:
                     raise AmbiguousOrderError(self.text, " ".join(self.words[self.pos:end]), ids)
                 self.pos = end
                 return ids[0]
-        raise self.fail(f"no area is called {self.words[self.pos]!r}")
+        raise self.fail(f"no area is called {quoted(self.words[self.pos])}")
 
     def unit(self) -> str:
         """A unit reference: an id, or ARMY:KIND for a unit on an army template."""
@@ -117,7 +117,7 @@ class Reader:
             raise self.fail("a unit id is missing")
         w = self.words[self.pos].casefold()
         if "-" not in w.split(":")[0]:
-            raise self.fail(f"{self.words[self.pos]!r} is not a unit id (ids look like ge-1, "
+            raise self.fail(f"{quoted(self.words[self.pos])} is not a unit id (ids look like ge-1, "
                             f"fr-i-02, ge-1:cavalry or fort-verdun)")
         self.pos += 1
         return _unit_ref(w)
@@ -288,7 +288,7 @@ def _buy(r: Reader) -> Ord:
     w = r.word("a number of cards")
     # Only ASCII digits are numbers ('²', '٣' or '３' are not), and a plan buys few cards.
     if not (w.isascii() and w.isdigit()) or len(w) > 2 or int(w) < 1:
-        raise r.fail(f"{w!r} is not a number of cards (1 to 99)")
+        raise r.fail(f"{quoted(w)} is not a number of cards (1 to 99)")
     r.keyword("card", "cards")
     r.expect_end()
     return Buy(count=int(w))
@@ -396,7 +396,7 @@ def parse_order(text: str, data: GameData) -> Ord:
     reader = VERBS.get(verb)
     if reader is None:
         r.pos = 0
-        raise r.fail(f"unknown verb {verb!r}; orders start with one of: "
+        raise r.fail(f"unknown verb {quoted(verb)}; orders start with one of: "
                      f"{', '.join(sorted(VERBS))}")
     return reader(r)
 

@@ -1,0 +1,790 @@
+"""Hostile input: whatever a user types or sends, one clear line per problem and a stable exit.
+
+The rule under test: for anything a user can type or send (a YAML file, an
+order, an option value, a journal), the referee prints one line per problem
+on stderr, prefixed "referee: ", never a traceback and never "internal
+error", and exits 1 (an order rejected), 2 (bad usage: a bad option value,
+a missing or unreadable file named on the command line) or 3 (a damaged
+journal, game data or scenario file). Exit 4 or a crash or a hang is a
+failure. A rejected order leaves the journal byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.entry import parse, run
+from referee.journal import canonical, record_hash, seal
+from referee.paths import default_games_dir
+
+TTLM = default_games_dir() / "ttlm"
+SCENARIO_1914 = TTLM / "scenarios" / "1914.yaml"
+# The referee's own target for refusing any hostile file is 1 s, Python's start included;
+# the assertion allows slack for a loaded test machine.
+TARGET_SECONDS = 1.0
+LIMIT_SECONDS = 2.0
+PROBLEMS_FOUND = re.compile(r"^referee: (\d+) problem\(s\) found$")
+
+
+def _clean(text: str) -> None:
+    """No traceback and no internal error in what the referee printed."""
+    assert "Traceback" not in text
+    assert "internal error" not in text
+
+
+def _one_line(stderr: str) -> str:
+    """The single 'referee: ' line of stderr (warnings about shared files aside)."""
+    lines = [ln for ln in stderr.splitlines() if not ln.startswith("referee: warning:")]
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("referee: ")
+    return lines[0]
+
+
+def _subprocess(*args: str, timeout: float = 10,
+                cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, float]:
+    """Run `python -m referee ARGS` (a fresh process: a segfault or a runaway is caught here)."""
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "referee", *map(str, args)],
+                         capture_output=True, text=True, env=dict(os.environ), timeout=timeout,
+                         cwd=cwd)
+    return out, time.perf_counter() - start
+
+
+def _quick(*argv: str) -> tuple[int, str, str]:
+    """The console script's quick path (no Typer): exit code, stdout, stderr."""
+    plain = parse([str(a) for a in argv])
+    assert plain is not None, f"{argv} is not a plain form"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(*plain)
+    return code, out.getvalue(), err.getvalue()
+
+
+# ---------------------------------------------------------------- A. hostile YAML
+
+def _billion_laughs() -> str:
+    """The alias bomb: nine levels of nine aliases each (9**9 strings once expanded)."""
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    prev = "a"
+    for name in "bcdefghi":
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+        prev = name
+    return "\n".join(lines) + "\n"
+
+
+def _deep_block(depth: int = 1000) -> str:
+    """A mapping nested `depth` levels deep in block style (one-space indents)."""
+    return "".join(" " * i + f"k{i}:\n" for i in range(depth)) + " " * depth + "v\n"
+
+
+def _scenario_text() -> str:
+    return SCENARIO_1914.read_text(encoding="utf-8")
+
+
+def _scenario_with(old: str, new: str) -> str:
+    """The built-in 1914 scenario with one piece of text replaced."""
+    text = _scenario_text()
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+HAND = "hand: {german: 5, entente: 4}"
+START = 'start: {turn: 1, label: "SUMMER 1914"}'
+
+# name -> the file's bytes (built lazily: some are large)
+FORMAT_ATTACKS = {
+    "billion_laughs": lambda: _billion_laughs().encode(),
+    "deep_flow_list": lambda: b"[" * 100_000 + b"]" * 100_000,
+    "deep_block_nesting": lambda: _deep_block().encode(),
+    "empty_file": lambda: b"",
+    "only_tilde": lambda: b"~\n",
+    "only_null": lambda: b"null\n",
+    "recursive_alias": lambda: b"a: &x [*x]\n",
+    "python_tag": lambda: b'!!python/object/apply:os.system ["echo pwned > PWNED"]\n',
+    "python_tag_nested": lambda: b'id: !!python/object/apply:os.system ["echo pwned > PWNED"]\n',
+    "invalid_utf8": lambda: b'id: "1914"\ntitle: "\xff\xfe\xc3("\n',
+    "over_1_mib": lambda: b"# " + b"x" * (1 << 20) + b"\nid: x\n",
+    "top_level_list": lambda: b"- 1\n- 2\n",
+    "top_level_string": lambda: b"just some words\n",
+}
+SCENARIO_ATTACKS = {
+    "huge_integer_hand": lambda: _scenario_with(HAND, "hand: {german: " + "9" * 5000
+                                                + ", entente: 4}").encode(),
+    "large_integer_hand": lambda: _scenario_with(HAND, f"hand: {{german: {10**30}, "
+                                                       f"entente: 4}}").encode(),
+    "large_integer_turn": lambda: _scenario_with(START, f'start: {{turn: {10**30}, '
+                                                        f'label: "x"}}').encode(),
+    "negative_hand": lambda: _scenario_with(HAND, "hand: {german: -1, entente: 4}").encode(),
+    "string_for_int": lambda: _scenario_with(HAND, "hand: {german: five, entente: 4}").encode(),
+    "float_for_int": lambda: _scenario_with(START, 'start: {turn: 1.5, label: "x"}').encode(),
+    "list_for_mapping": lambda: _scenario_with(START, "start: [1, 2]").encode(),
+    "mapping_for_list": lambda: _scenario_with("eft_box: []", "eft_box: {a: 1}").encode(),
+}
+# What each problem line must say (besides naming the file), where it matters.
+SAYS = {
+    "billion_laughs": "alias", "recursive_alias": "alias", "deep_flow_list": "nested",
+    "deep_block_nesting": "nested", "empty_file": "empty", "only_tilde": "empty",
+    "only_null": "empty", "invalid_utf8": "UTF-8", "over_1_mib": "larger than",
+    "huge_integer_hand": "cards.hand.german", "large_integer_hand": "cards.hand.german",
+    "negative_hand": "cards.hand.german", "string_for_int": "cards.hand.german",
+    "large_integer_turn": "start.turn", "float_for_int": "start.turn",
+    "list_for_mapping": "start", "mapping_for_list": "eft_box", "python_tag": "tag",
+    "python_tag_nested": "tag",
+}
+
+
+def _assert_refused(out: subprocess.CompletedProcess, elapsed: float, names: str,
+                    says: str | None, case: str = "") -> list[str]:
+    """Exit 3, fast, no traceback, every line prefixed, the file named; returns the lines."""
+    _clean(out.stderr + out.stdout)
+    assert out.returncode == 3, (out.returncode, out.stderr)
+    assert elapsed < LIMIT_SECONDS, f"{case}: {elapsed:.2f} s (target {TARGET_SECONDS} s)"
+    lines = out.stderr.splitlines()
+    assert lines and all(ln.startswith("referee: ") for ln in lines), out.stderr
+    problems = [ln for ln in lines if not PROBLEMS_FOUND.match(ln)]
+    assert problems and all(names in ln for ln in problems), out.stderr
+    if says is not None:
+        assert any(says.casefold() in ln.casefold() for ln in problems), out.stderr
+    assert "pwned" not in out.stdout
+    return lines
+
+
+@pytest.mark.parametrize("case", [*FORMAT_ATTACKS, *SCENARIO_ATTACKS])
+def test_a_hostile_scenario_file_is_refused_and_no_journal_is_made(tmp_path, case):
+    attack = {**FORMAT_ATTACKS, **SCENARIO_ATTACKS}[case]
+    bad = tmp_path / f"{case}.yaml"
+    bad.write_bytes(attack())
+    journal = tmp_path / "j.jsonl"
+    out, elapsed = _subprocess("new", journal, "--scenario", bad, timeout=10, cwd=tmp_path)
+    _assert_refused(out, elapsed, str(bad), SAYS.get(case), case)
+    assert not journal.exists() and not Path(f"{journal}.secret").exists()
+    assert not (tmp_path / "PWNED").exists()          # the python tag never ran
+
+
+def test_a_directory_given_as_the_scenario_file_is_bad_usage(tmp_path):
+    folder = tmp_path / "scenario.yaml"
+    folder.mkdir()
+    journal = tmp_path / "j.jsonl"
+    out, elapsed = _subprocess("new", journal, "--scenario", folder)
+    _clean(out.stderr + out.stdout)
+    # A directory named on the command line is a bad option value (exit 2), as for --secret.
+    assert out.returncode == 2 and elapsed < LIMIT_SECONDS
+    assert str(folder) in _one_line(out.stderr)
+    assert not journal.exists()
+
+
+def _data_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "games" / "ttlm"
+    shutil.copytree(TTLM, root)
+    return root
+
+
+# Which file of a data directory each case breaks, and with what.
+DATA_CASES = {
+    **{f"map.yaml:{k}": ("map.yaml", v) for k, v in FORMAT_ATTACKS.items()},
+    **{f"scenarios/1914.yaml:{k}": ("scenarios/1914.yaml", v)
+       for k, v in SCENARIO_ATTACKS.items()},
+    "units.yaml:large_integer_count": (
+        "units.yaml", lambda: (TTLM / "units.yaml").read_text(encoding="utf-8").replace(
+            "infantry: 35,", f"infantry: {10**30},", 1).encode()),
+    "units.yaml:list_for_mapping": (
+        "units.yaml", lambda: (TTLM / "units.yaml").read_text(encoding="utf-8").replace(
+            "  be: {army: 1,  infantry: 3, fort: 3}", "  be: [1, 3, 3]", 1).encode()),
+    "map.yaml:string_for_int": (
+        "map.yaml", lambda: (TTLM / "map.yaml").read_text(encoding="utf-8").replace(
+            "    vp: 1\n", "    vp: one\n", 1).encode()),
+    "map.yaml:huge_coordinates": (
+        "map.yaml", lambda: (TTLM / "map.yaml").read_text(encoding="utf-8").replace(
+            "at: [50.63, 5.57]", f"at: [{10**30}, .nan]", 1).encode()),
+}
+DATA_SAYS = {
+    "units.yaml:large_integer_count": "counter_mix.ge.infantry",
+    "units.yaml:list_for_mapping": "counter_mix.be",
+    "map.yaml:string_for_int": "vp",
+    "map.yaml:huge_coordinates": "(liege).at",
+}
+
+
+def _problem_lines(out: subprocess.CompletedProcess) -> list[str]:
+    """The problem lines, checked against the final count line."""
+    lines = out.stderr.splitlines()
+    counted = PROBLEMS_FOUND.match(lines[-1])
+    assert counted, f"no final count line: {out.stderr}"
+    problems = lines[:-1]
+    assert int(counted.group(1)) == len(problems) >= 1, out.stderr
+    return problems
+
+
+@pytest.mark.parametrize("case", list(DATA_CASES))
+def test_a_hostile_file_in_a_data_directory_is_listed(tmp_path, case):
+    rel, attack = DATA_CASES[case]
+    root = _data_copy(tmp_path)
+    (root / rel).write_bytes(attack())
+    out, elapsed = _subprocess("games", "check", root, timeout=10, cwd=tmp_path)
+    says = DATA_SAYS.get(case, SAYS.get(case.partition(":")[2]))
+    _assert_refused(out, elapsed, "", says, case)
+    problems = _problem_lines(out)
+    assert any(ln.startswith(f"referee: {rel}: ") for ln in problems), out.stderr
+    assert not (tmp_path / "PWNED").exists()          # the python tag never ran
+
+
+def test_a_directory_in_place_of_a_data_file(tmp_path):
+    root = _data_copy(tmp_path)
+    (root / "scenarios" / "1914.yaml").unlink()
+    (root / "scenarios" / "1914.yaml").mkdir()
+    out, elapsed = _subprocess("games", "check", root)
+    _assert_refused(out, elapsed, "", "is a directory", "dir")
+    assert _problem_lines(out) == ["referee: scenarios/1914.yaml: is a directory, not a file"]
+
+
+def test_every_problem_of_a_data_directory_is_listed_with_a_count(tmp_path):
+    root = _data_copy(tmp_path)
+    (root / "map.yaml").write_text(_billion_laughs())
+    (root / "deck.yaml").write_bytes(b"[" * 100_000)
+    units = (root / "units.yaml").read_text(encoding="utf-8")
+    (root / "units.yaml").write_text(units.replace("version: 1", "version: " + "9" * 5000, 1))
+    (root / "scenarios" / "1916.yaml").write_text("~\n")
+    scen = _scenario_with(HAND, "hand: {german: -1, entente: 4}")
+    (root / "scenarios" / "1918.yaml").write_text(scen.replace("last_turn: 23", "last_turn: x"))
+    out, elapsed = _subprocess("games", "check", root)
+    _assert_refused(out, elapsed, "", None, "several")
+    problems = _problem_lines(out)
+    for name, says in (("map.yaml", "alias"), ("deck.yaml", "nested"), ("units.yaml", "digits"),
+                       ("scenarios/1916.yaml", "empty"),
+                       ("scenarios/1918.yaml", "cards.hand.german"),
+                       ("scenarios/1918.yaml", "last_turn")):
+        hits = [ln for ln in problems if ln.startswith(f"referee: {name}: ") and says in ln]
+        assert len(hits) == 1, (name, says, out.stderr)
+
+
+# ---------------------------------------------------------------- B. typed input
+
+def _order_both_ways(cli, game: Path, *args: str) -> list[tuple[int, str]]:
+    """Run `order GAME ARGS` through Typer and through the quick path: [(code, stderr)]."""
+    r = cli("order", game, *args)
+    _clean(r.stdout + r.stderr)
+    code, out, err = _quick("order", str(game), *args)
+    _clean(out + err)
+    return [(r.exit_code, r.stderr), (code, err)]
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "３", "1" * 5000, "-1", "0", "1e3"])
+def test_buy_takes_only_ascii_digits(game, cli, number):
+    before = game.read_bytes()
+    for code, err in _order_both_ways(cli, game, "--as", "german", f"buy {number}"):
+        assert code == 1, err
+        line = _one_line(err)
+        assert "is not a number of cards" in line and len(line) < 400
+        assert game.read_bytes() == before
+
+
+def test_an_order_file_that_is_not_utf8_is_bad_usage(game, cli, tmp_path):
+    bad = tmp_path / "orders.txt"
+    bad.write_bytes(b"pass\n\xff\xfe\n")
+    before = game.read_bytes()
+    for code, err in _order_both_ways(cli, game, "--as", "german", "--file", str(bad)):
+        assert code == 2 and "not UTF-8" in _one_line(err)
+    for missing in (tmp_path / "nope.txt", tmp_path):
+        for code, err in _order_both_ways(cli, game, "--as", "german", "--file", str(missing)):
+            assert code == 2 and str(missing) in _one_line(err)
+    assert game.read_bytes() == before
+
+
+def test_verify_with_a_directory_as_the_secret(game, cli, tmp_path):
+    r = cli("verify", game, "--secret", tmp_path)
+    _clean(r.output)
+    assert r.exit_code == 2 and "directory" in _one_line(r.stderr)
+
+
+@pytest.mark.parametrize("at", ["999999", "-5", "99999999999999999999"])
+def test_show_at_a_record_the_journal_does_not_have(game, cli, at):
+    r = cli("show", game, "--at", at)
+    _clean(r.output)
+    assert r.exit_code == 2 and "--at" in _one_line(r.stderr)
+    assert r.stdout == ""
+    if len(at) < 10:
+        code, out, err = _quick("show", str(game), "--at", at)
+        _clean(out + err)
+        assert code == 2 and "--at" in _one_line(err) and out == ""
+
+
+@pytest.mark.parametrize("args,says", [
+    (["show", "J", "--format", "yaml"], "--format"), (["show", "J", "--at", "abc"], "--at"),
+    (["status", "J", "--bogus"], "--bogus"), (["show"], "journal"),
+    (["order", "J", "--as"], "--as"),
+    (["log", "J", "--since", "x"], "--since"), (["no-such-command"], "no-such-command"),
+    (["new", "J2", "--scenario"], "--scenario"),
+], ids=lambda a: "-".join(a) if isinstance(a, list) else "")
+def test_a_bad_argument_is_one_line_and_exit_2(game, cli, args, says):
+    argv = [str(game) if a == "J" else str(game.with_name("new.jsonl")) if a == "J2" else a
+            for a in args]
+    r = cli(*argv)
+    for code, out, err in ((r.exit_code, r.stdout, r.stderr), _console(*argv)):
+        _clean(out + err)
+        assert code == 2, err
+        assert says in _one_line(err)
+        assert "Usage:" not in err and "╭" not in err, err     # no usage box
+    assert not game.with_name("new.jsonl").exists()
+
+
+def _console(*argv: str) -> tuple[int, str, str]:
+    """The console script as users run it (the quick path hands these to Typer)."""
+    out, _ = _subprocess(*argv)
+    return out.returncode, out.stdout, out.stderr
+
+
+@pytest.mark.parametrize("dice", ["²", "３", "٣", "3,²", "1" * 5000])
+def test_manual_dice_take_only_ascii_digits(tmp_path, cli, dice):
+    p = tmp_path / "m.jsonl"
+    assert cli("new", p, "--scenario", "1914", "--dice", "manual").exit_code == 0
+    before = p.read_bytes()
+    for code, err in _order_both_ways(cli, p, "--as", "german", "pass", "--dice", dice):
+        assert code == 1 and "dice rejected" in _one_line(err)
+        assert len(_one_line(err)) < 400
+    assert p.read_bytes() == before
+
+
+COMMANDS_ON_A_PATH = [
+    ("status",), ("show",), ("log",), ("verify",), ("order", "--as", "german", "pass"),
+    ("reveal", "--force"), ("repair",),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS_ON_A_PATH, ids=lambda c: c[0])
+def test_a_journal_that_is_a_directory(cli, tmp_path, command):
+    folder = tmp_path / "g.jsonl"
+    folder.mkdir()
+    r = cli(command[0], folder, *command[1:])
+    _clean(r.output)
+    assert r.exit_code == 2 and str(folder) in _one_line(r.stderr)
+    if command[0] in ("status", "show", "order"):
+        code, out, err = _quick(command[0], str(folder), *command[1:])
+        _clean(out + err)
+        assert code == 2 and str(folder) in _one_line(err)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_journal_that_is_a_fifo_does_not_hang(tmp_path):
+    fifo = tmp_path / "g.jsonl"
+    os.mkfifo(fifo)
+    for command in COMMANDS_ON_A_PATH:
+        out, elapsed = _subprocess(command[0], fifo, *command[1:], timeout=10)
+        _clean(out.stdout + out.stderr)
+        assert out.returncode == 2, (command, out.stderr)
+        assert "regular file" in _one_line(out.stderr) and elapsed < LIMIT_SECONDS
+
+
+# ---------------------------------------------------------------- C. well-chained, wrong shape
+
+OPENING = [("german", ["play offensive", "move ge-1 liege", "move ge-4:cavalry ardennes",
+                       "end movement", "done", "done"]),
+           ("entente", ["done"]), ("german", ["done"])]
+
+
+@pytest.fixture
+def played(game, cli) -> Path:
+    """The 1914 game after the Liège opening: cards, moves, a battle and dice in its records."""
+    for side, orders in OPENING:
+        r = cli("order", game, "--as", side, *orders)
+        assert r.exit_code == 0, r.stderr
+    return game
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def _write_chained(records: list[dict], start: int, path: Path) -> None:
+    """Write records with the hash chain valid again from record `start` on."""
+    out = []
+    for i, rec in enumerate(records):
+        if i >= start:
+            rec = {k: v for k, v in rec.items() if k != "hash"}
+            if i > 0:
+                rec["prev"] = out[i - 1]["hash"]
+            rec = seal(rec)
+        out.append(rec)
+    path.write_bytes(b"".join(canonical(r) + b"\n" for r in out))
+
+
+def _assert_chained(path: Path) -> None:
+    """Every line is canonical and linked to the one before: only the shape is wrong."""
+    prev = None
+    for line in path.read_bytes().splitlines():
+        rec = json.loads(line)
+        assert canonical(rec) == line and rec.get("prev") == prev
+        assert rec["hash"] == record_hash(rec)
+        prev = rec["hash"]
+
+
+def _event(rec: dict, kind: str) -> dict:
+    return next(e for e in rec["events"] if e.get("type") == kind)
+
+
+def _first_dice_record(records: list[dict]) -> int:
+    return next(j for j, r in enumerate(records) if j and r.get("dice"))
+
+
+def _deep_list(depth: int) -> list:
+    v: list = []
+    for _ in range(depth):
+        v = [v]
+    return v
+
+
+# A value of each JSON type, and the extremes: a number beyond 64 bits, a deep nest.
+ODD_VALUES = [7, "x", [], {}, None, True, 10**40, 1.5, -1, "", _deep_list(200), ["a", 1],
+              {"type": "Nothing"}]
+UNTOUCHABLE = ("hash", "prev")       # re-chaining rewrites them anyway
+
+
+def _locations(obj, path=()):
+    """Every (container path, key) in a record, except the chain's own fields."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if not path and k in UNTOUCHABLE:
+                continue
+            yield path, k
+            yield from _locations(v, (*path, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield path, i
+            yield from _locations(v, (*path, i))
+
+
+def _at(obj, path):
+    for k in path:
+        obj = obj[k]
+    return obj
+
+
+def _mutate_anywhere(rec: dict, rng: random.Random) -> str:
+    """Delete one key or replace one value with one of another type."""
+    path, key = rng.choice(list(_locations(rec)))
+    parent = _at(rec, path)
+    if isinstance(parent, dict) and rng.random() < 0.3:
+        del parent[key]
+        return f"del {'/'.join(map(str, (*path, key)))}"
+    value = rng.choice(ODD_VALUES)
+    parent[key] = value
+    return f"{'/'.join(map(str, (*path, key)))} = {str(value)[:30]}"
+
+
+def _strings(obj) -> set[str]:
+    """Every string value in obj (ids of cards, areas and units among them)."""
+    if isinstance(obj, str):
+        return {obj}
+    if isinstance(obj, dict):
+        return set().union(*map(_strings, obj.values())) if obj else set()
+    if isinstance(obj, list):
+        return set().union(*map(_strings, obj)) if obj else set()
+    return set()
+
+
+def _mutate_meaning(rec: dict, rng: random.Random, words: list[str]) -> str:
+    """Keep the type, change the meaning: a string becomes another id, a number another."""
+    spots = [(p, k) for p, k in _locations(rec)
+             if isinstance(_at(rec, p)[k], (str, int)) and not isinstance(_at(rec, p)[k], bool)]
+    path, key = rng.choice(spots)
+    parent = _at(rec, path)
+    if isinstance(parent[key], str):
+        parent[key] = rng.choice(words)
+    else:
+        parent[key] = rng.choice([-1, 0, 2, 5, 23, 99, 2**31, 2**63])
+    return f"{'/'.join(map(str, (*path, key)))} = {str(parent[key])[:30]}"
+
+
+def _events_of(rec: dict) -> list[dict]:
+    return [e for e in rec.get("events", []) if isinstance(e, dict)]
+
+
+def _mutate_events(rec: dict, rng: random.Random) -> str:
+    """The event list's shape: a dict, strings, a missing or unknown type, a wrong field."""
+    events = _events_of(rec)
+    choice = rng.randrange(6)
+    if choice == 0:
+        rec["events"] = {"0": events[0] if events else {}}
+        return "events = dict"
+    if choice == 1:
+        rec["events"] = [e.get("type", "?") for e in events] or ["PhaseBegan"]
+        return "events = strings"
+    if not events:
+        rec["events"] = [{"type": "NoSuchEvent"}]
+        return "events = [unknown]"
+    ev = rng.choice(events)
+    if choice == 2:
+        ev.pop("type", None)
+        return "event without type"
+    if choice == 3:
+        ev["type"] = rng.choice(["NoSuchEvent", "", "secret", "Ev", "__class__"])
+        return f"event type {ev['type']!r}"
+    fields = [k for k in ev if k != "type"]
+    if not fields:
+        ev["extra"] = 1
+        return "event extra field"
+    field = rng.choice(fields)
+    ev[field] = rng.choice(ODD_VALUES)
+    return f"event {ev.get('type')}.{field} = {str(ev[field])[:30]}"
+
+
+def _mutate_dice(rec: dict, rng: random.Random) -> str:
+    """One die out of range, of another type, or absent where a record rolled none."""
+    value = rng.choice([0, 7, "3", 1.0, -1, 10**40, None, [3]])
+    dice = rec.get("dice") or [1]
+    dice[rng.randrange(len(dice))] = value
+    rec["dice"] = dice
+    return f"dice {dice}"
+
+
+def _mutate_fields(rec: dict, rng: random.Random) -> str:
+    """seq, actor, the order text, or a field the record should not have."""
+    choice = rng.randrange(4)
+    if choice == 0:
+        rec["seq"] = float(rec["seq"])
+        return "seq float"
+    if choice == 1:
+        rec["actor"] = rng.choice(["moderator", "nobody", "German", ""])
+        return f"actor {rec['actor']}"
+    if choice == 2:
+        rec["order"] = rng.choice(["", "x" * 10_000, "pass", "reveal secret", "set up",
+                                   "{\"kind\": \"pass\"}", 5])
+        return "order text"
+    rec[rng.choice(["private_order", "unknown_field"])] = rng.choice(ODD_VALUES + [
+        {"to": "german", "salt": "00", "data": {}},
+        {"to": "german", "digest": "00"}])
+    return "private_order / unknown field"
+
+
+HEADER_KEYS = ("scenario_data", "options", "dice", "game", "game_id", "scenario",
+               "data_digest", "schema_version", "kind", "created_at")
+
+
+def _mutate_header(rec: dict, rng: random.Random) -> str:
+    """Record 0: its scenario, options, dice commitment, game and game id among others."""
+    key = rng.choice(HEADER_KEYS)
+    if key == "scenario_data" and rng.random() < 0.7:
+        return "scenario_data/" + _mutate_anywhere(rec["scenario_data"], rng)
+    if key == "options" and rng.random() < 0.5:
+        rec["options"] = rng.choice([{"hidden_templates": 1}, {"no_such_option": True},
+                                     {"hidden_templates": True}, {}])
+        return f"options {rec['options']}"
+    if key == "dice" and rng.random() < 0.5:
+        rec["dice"] = rng.choice([{"mode": "manual", "commitment": rec["dice"]["commitment"]},
+                                  {"mode": "loaded", "commitment": "0" * 64},
+                                  {"mode": "committed"}, "committed"])
+        return f"dice {rec['dice']}"
+    if key in ("game", "game_id") and rng.random() < 0.5:
+        rec[key] = rng.choice(["../../etc", "", "x" * 500, "ttlm/../ttlm", "nosuchgame"])
+        return f"{key} {rec[key][:20]}"
+    if rng.random() < 0.3:
+        del rec[key]
+        return f"del header {key}"
+    rec[key] = rng.choice(ODD_VALUES)
+    return f"header {key} = {str(rec[key])[:30]}"
+
+
+def _mutant(records: list[dict], rng: random.Random) -> tuple[list[dict], int, str]:
+    """A deep copy of records with one structural mutation; (records, index, what)."""
+    recs = json.loads(json.dumps(records))
+    kind = rng.choices(["anywhere", "meaning", "events", "dice", "fields", "header"],
+                       weights=[4, 4, 4, 2, 2, 3])[0]
+    if kind == "header":
+        return recs, 0, _mutate_header(recs[0], rng)
+    i = rng.randrange(1, len(recs))
+    if kind == "anywhere":
+        what = _mutate_anywhere(recs[i], rng)
+    elif kind == "meaning":
+        words = sorted(_strings(records[1:]) - {r["hash"] for r in records})
+        what = _mutate_meaning(recs[i], rng, words)
+    elif kind == "events":
+        what = _mutate_events(recs[i], rng)
+    elif kind == "dice":
+        dice_records = [j for j, r in enumerate(recs) if j and r.get("dice")]
+        i = rng.choice(dice_records) if rng.random() < 0.7 else i
+        what = _mutate_dice(recs[i], rng)
+    else:
+        what = _mutate_fields(recs[i], rng)
+    return recs, i, what
+
+
+MUTANTS = 160
+
+
+def _sealable_mutant(records: list[dict], rng: random.Random) -> tuple[list[dict], int, str]:
+    """A mutant whose chain is made valid again (every record can be hashed, a secret part
+    with a salt that is not text included: it is then no secret part)."""
+    recs, i, what = _mutant(records, rng)
+    for rec in recs[i:]:
+        record_hash(rec)
+    return recs, i, what
+
+
+def _runs(journal: Path, secret: Path) -> list[tuple[str, list[str]]]:
+    """Every command and form a mutated journal is run through: (front door, argv)."""
+    j = str(journal)
+    return [
+        ("cli", ["status", j, "--as", "german"]),
+        ("cli", ["status", j, "--format", "json"]),
+        ("quick", ["status", j, "--as", "german", "--format", "json"]),
+        ("cli", ["show", j, "--as", "german", "--format", "text"]),
+        ("cli", ["show", j, "--as", "entente", "--format", "json"]),
+        ("quick", ["show", j, "--as", "moderator", "--format", "markdown"]),
+        ("quick", ["show", j, "--as", "entente", "--at", "3"]),
+        ("cli", ["log", j, "--as", "moderator"]),
+        ("cli", ["log", j, "--as", "entente", "--format", "json"]),
+        ("cli", ["verify", j]),
+        ("cli", ["verify", j, "--secret", str(secret)]),
+        ("cli", ["order", j, "--as", "german", "pass"]),
+        ("quick", ["order", j, "--as", "german", "pass"]),
+    ]
+
+
+def _judge(command: str, code: int, out: str, err: str, path: Path,
+           before: bytes) -> list[str]:
+    """What is wrong with one run on a mutated journal (nothing, one hopes)."""
+    wrong = []
+    if "Traceback" in out + err or "internal error" in out + err:
+        wrong.append(" ".join(err.split())[:300])
+    if code not in (0, 1, 2, 3):
+        wrong.append(f"exit {code}")
+    if code and not any(ln.startswith("referee: ") for ln in err.splitlines()):
+        wrong.append(f"exit {code} without a 'referee: ' line")
+    if code and command == "order" and path.read_bytes() != before:
+        wrong.append("the journal changed")
+    if code == 3 and not re.search(r"record \d+", err):
+        wrong.append(f"a damaged journal without its record number: {err.strip()[:200]}")
+    return wrong
+
+
+def test_well_chained_journals_of_the_wrong_shape(played, cli, secret_file, tmp_path):
+    records = _records(played)
+    assert len(records) >= 10 and any(r.get("dice") for r in records)
+    rng = random.Random(1914)
+    hits: dict[str, int] = {}
+    codes: dict[str, set[int]] = {}
+    failures: list[str] = []
+    started = time.perf_counter()
+    for k in range(MUTANTS):
+        recs, i, what = _sealable_mutant(records, rng)
+        path = tmp_path / f"m{k}.jsonl"
+        _write_chained(recs, i, path)
+        path.chmod(0o600)
+        _assert_chained(path)
+        runs = _runs(path, secret_file)
+        # Every mutant goes through the orders (both doors) and four more commands in turn.
+        chosen = runs[-2:] + [runs[(k * 4 + n) % (len(runs) - 2)] for n in range(4)]
+        for door, argv in chosen:
+            before = path.read_bytes()
+            if door == "cli":
+                r = cli(*argv)
+                code, out, err = r.exit_code, r.stdout, r.stderr
+            else:
+                code, out, err = _quick(*argv)
+            key = f"{door} {' '.join(argv[:1] + argv[2:])}"
+            hits[key] = hits.get(key, 0) + 1
+            codes.setdefault(key, set()).add(code)
+            failures.extend(f"mutant {k} ({what}, record {i}): {key}: {problem}"
+                            for problem in _judge(argv[0], code, out, err, path, before))
+    assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:25])
+    elapsed = time.perf_counter() - started
+    assert all(n >= 20 for n in hits.values()) and len(hits) == len(_runs(played, secret_file)), \
+        hits
+    # The mutants are not all refused the same way: some are damaged, some still play.
+    assert set().union(*codes.values()) >= {1, 3}, codes
+    assert elapsed < 60, f"{elapsed:.1f} s"
+
+
+# name -> (which record, the mutation, exit of `status`, exit of `verify`): each one named in
+# the brief. A mutation of the right shape but the wrong meaning (another actor, another die)
+# still reads, and is caught by `verify`, which decides every record again.
+NAMED = {
+    "events_a_dict": (3, lambda r: r.update(events={"0": r["events"][0]}), 3, 3),
+    "events_strings": (3, lambda r: r.update(events=[e["type"] for e in r["events"]]), 3, 3),
+    "event_without_type": (3, lambda r: r["events"][0].pop("type"), 3, 3),
+    "event_unknown_type": (3, lambda r: r["events"][0].update(type="NoSuchEvent"), 3, 3),
+    "event_field_wrong_type": (3, lambda r: _event(r, "UnitMoved").update(to_area=7), 3, 3),
+    "secret_cards_not_text": (1, lambda r: _event(r, "CardsDrawn")["secret"]["data"].update(
+        cards=[["off-14"], 1]), 3, 3),
+    "secret_deck_missing": (1, lambda r: _event(r, "DeckShuffled")["secret"].update(data={}),
+                            3, 3),
+    "die_0": ("dice", lambda r: r["dice"].__setitem__(0, 0), 3, 3),
+    "die_7": ("dice", lambda r: r["dice"].__setitem__(0, 7), 3, 3),
+    "die_text": ("dice", lambda r: r["dice"].__setitem__(0, "3"), 3, 3),
+    "die_float": ("dice", lambda r: r["dice"].__setitem__(0, 1.0), 3, 3),
+    "die_changed": ("dice", lambda r: r["dice"].__setitem__(0, r["dice"][0] % 6 + 1), 0, 3),
+    "seq_float": (4, lambda r: r.update(seq=4.0), 3, 3),
+    "actor_moderator": (4, lambda r: r.update(actor="moderator"), 0, 3),
+    "actor_nobody": (4, lambda r: r.update(actor="nobody"), 3, 3),
+    "header_scenario_a_list": (0, lambda r: r.update(scenario_data=[]), 3, 3),
+    "header_negative_hand": (0, lambda r: r["scenario_data"]["cards"]["hand"].update(german=-1),
+                             3, 3),
+    "header_unknown_area": (0, lambda r: r["scenario_data"]["units"][0].update(area="atlantis"),
+                            3, 3),
+    "header_option_not_bool": (0, lambda r: r["options"].update(hidden_templates=1), 3, 3),
+    "header_dice_mode": (0, lambda r: r["dice"].update(mode="loaded"), 3, 3),
+    "header_game_a_path": (0, lambda r: r.update(game="../../etc"), 3, 3),
+    "header_game_id_empty": (0, lambda r: r.update(game_id=""), 3, 3),
+    "header_game_id_a_number": (0, lambda r: r.update(game_id=5), 3, 3),
+}
+
+
+@pytest.mark.parametrize("case", list(NAMED))
+def test_a_named_mutation_is_reported_with_its_record(played, cli, tmp_path, case):
+    where, mutate, status_code, verify_code = NAMED[case]
+    records = _records(played)
+    n = _first_dice_record(records) if where == "dice" else where
+    mutate(records[n])
+    path = tmp_path / "m.jsonl"
+    _write_chained(records, n, path)
+    path.chmod(0o600)
+    _assert_chained(path)
+    for argv, want in ((["status", path], status_code), (["verify", path], verify_code)):
+        r = cli(*argv)
+        _clean(r.output)
+        assert r.exit_code == want, (argv[0], r.stderr)
+        if want == 3:
+            assert f"record {n}" in _one_line(r.stderr), r.stderr
+    before = path.read_bytes()
+    code, out, err = _quick("order", str(path), "--as", "german", "pass")
+    _clean(out + err)
+    assert code in (1, 3) and path.read_bytes() == before
+
+
+def test_a_secret_part_whose_salt_is_not_text(played, cli):
+    lines = played.read_bytes().splitlines()
+    rec = json.loads(lines[1])
+    _event(rec, "CardsDrawn")["secret"]["salt"] = [1]     # cannot be sealed: the hash is stale
+    lines[1] = canonical(rec)
+    played.write_bytes(b"\n".join(lines) + b"\n")
+    r = cli("status", played)
+    _clean(r.output)
+    assert r.exit_code == 3 and "record 1" in _one_line(r.stderr)
+
+
+@pytest.mark.parametrize("edit,says", [
+    (lambda h: h["options"].update(no_such_rule=True), "no_such_rule"),
+    (lambda h: h.update(game="chess"), "chess"),
+    (lambda h: h.update(data_digest={}), "record 0"),
+])
+def test_a_header_the_game_data_cannot_serve_is_named_as_record_0(played, cli, edit, says):
+    records = _records(played)
+    edit(records[0])
+    _write_chained(records, 0, played)
+    for argv in (["status", played], ["show", played, "--format", "json"], ["verify", played],
+                 ["order", played, "--as", "entente", "pass"]):
+        r = cli(*argv)
+        _clean(r.output)
+        assert r.exit_code == 3, (argv[0], r.stderr)
+        assert "record 0" in _one_line(r.stderr) and says in r.stderr, r.stderr
