@@ -111,6 +111,12 @@ class Game:
         self.raw = raw
 
     @property
+    def records(self) -> list[dict]:
+        """Every record of the journal these bytes hold (checked again)."""
+        return list(scan(self.raw if self.raw is not None else self.journal.raw(),
+                         self.journal.name))
+
+    @property
     def scenario(self) -> Scenario:
         """The scenario the game started from (kept whole in the header)."""
         return _scenario_of(self.header)
@@ -230,22 +236,30 @@ def _scenario_of(header: dict) -> Scenario:
 
 
 def _data_for(header: dict, name: str, games_dir: Path | None) -> GameData:
-    """The game data a journal was made with (JournalError if the data changed since)."""
-    game = header.get("game", "ttlm")
-    if not isinstance(game, str) or not GAME_NAME.match(game):
-        raise JournalError(f"{name}: record 0 names no game this referee knows", record=0)
+    """The game data a journal was made with (JournalError if the header is malformed, names
+    a game that is not there, or the data changed since)."""
+    header_of(header, name)
+    game = header["game"]
+    root = Path(games_dir or default_games_dir())
+    if not GAME_NAME.match(game) or not (root / game).is_dir():
+        raise JournalError(f"{name}: record 0 names the game {game!r}, which is not in "
+                           f"{root}", record=0)
     data = game_data(game, games_dir)
     if header.get("data_digest") != data.digest:
         raise JournalError(
-            f"{name}: the game data changed since this game was created (digest "
-            f"{str(header.get('data_digest', '?'))[:12]}, now {data.digest[:12]}); replay it "
-            f"with the data it was created with (--games DIR)", record=0)
+            f"{name}: record 0 was made with other game data: the game data changed since this "
+            f"game was created (digest {header['data_digest'][:12]}, now {data.digest[:12]}); "
+            f"replay it with the data it was created with (--games DIR)", record=0)
     return data
 
 
 def _start(header: dict, data: GameData, name: str) -> State:
-    """The position record 0 describes: its scenario, checked against the game data."""
+    """The position record 0 describes: its scenario and options, checked against the data."""
     header_of(header, name)
+    unknown = sorted(set(header["options"]) - set(data.option_defaults()))
+    if unknown:
+        raise JournalError(f"{name}: record 0 sets options this game does not have: "
+                           f"{', '.join(unknown)}", record=0)
     sc = _scenario_of(header)
     if data.scenarios.get(sc.id) != sc:       # a what-if set-up: check it as a scenario file
         from .dataload import check_scenario_quiet

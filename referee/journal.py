@@ -51,9 +51,9 @@ def secret_digest(salt: str, data: Any) -> str:
 
 
 def is_secret_part(obj: Any) -> bool:
-    """Whether obj is a secret part in full: exactly {to, salt, data}."""
-    return isinstance(obj, dict) and len(obj) == 3 and "salt" in obj and "data" in obj \
-        and "to" in obj
+    """Whether obj is a secret part in full: exactly {to, salt, data}, the salt a string."""
+    return isinstance(obj, dict) and len(obj) == 3 and isinstance(obj.get("salt"), str) \
+        and "data" in obj and "to" in obj
 
 
 def is_redacted_part(obj: Any) -> bool:

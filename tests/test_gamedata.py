@@ -114,3 +114,48 @@ def test_a_missing_file_and_bad_yaml(tmp_path):
 def test_games_check_on_the_built_in_data(cli):
     r = cli("games", "check", GAMES / "ttlm")
     assert r.exit_code == 0 and "OK" in r.stdout
+
+
+# ---------------------------------------------------------------- the compiled copy
+
+def test_the_compiled_copy_is_the_checked_yaml(tmp_path):
+    from referee import compiled
+    from referee.paths import source_digest
+
+    root = GAMES / "ttlm"
+    source = source_digest(root)
+    fresh = load_game(root)
+    out = compiled.write_package_copy(root) if not (
+        compiled.PACKAGE_DIR / "ttlm.json").exists() else compiled.PACKAGE_DIR / "ttlm.json"
+    assert out.exists()
+    got = compiled.load(root, source)
+    assert got is not None and got.digest == fresh.digest and got.source == source
+    for part in ("info", "map", "units", "deck", "charts", "events", "scenarios"):
+        assert getattr(got, part) == getattr(fresh, part), part
+
+
+def test_a_compiled_copy_is_used_only_for_the_bytes_it_was_made_from(tmp_path, monkeypatch):
+    from referee import compiled, home
+    from referee import game as g
+    from referee.paths import source_digest
+
+    d = _copy(tmp_path)
+    before = source_digest(d)
+    assert g.game_data("ttlm", tmp_path).areas["paris"].vp == 6
+    _edit(d / "map.yaml", "- id: paris\n", "- id: paris\n")       # same bytes: still used
+    assert source_digest(d) == before
+    text = (d / "map.yaml").read_text(encoding="utf-8")
+    start = text.index("- id: paris")
+    at = text.index("vp: ", start) + 4
+    (d / "map.yaml").write_text(text[:at] + "7" + text[at + 1:], encoding="utf-8")
+    assert source_digest(d) != before
+    assert g.game_data("ttlm", tmp_path).areas["paris"].vp == 7
+    # A copy in the user's cache that this user's key did not sign is not used.
+    path = compiled._user_path(source_digest(d))
+    payload = home.read_signed(path)
+    assert payload is not None
+    payload["map"]["areas"][0]["vp"] = 42
+    import json
+    blob = path.read_bytes().split(b"\n", 2)
+    path.write_bytes(blob[0] + b"\n" + blob[1] + b"\n" + json.dumps(payload).encode())
+    assert compiled.load(d, source_digest(d)) is None

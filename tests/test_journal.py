@@ -7,6 +7,8 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee import journal as jm
 from referee.errors import JournalError, StaleViewError
@@ -198,3 +200,63 @@ def test_secret_parts_are_hashed_as_digests(tmp_path):
     assert [r["hash"] for r in again] == [r["hash"] for r in recs]
     own = jm.redact(recs[1], "german")
     assert own["events"][0]["secret"]["data"] == {"c": [1]}
+
+
+# ---------------------------------------------------------------- the quick checks
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-10**30, max_value=10**30)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=20)
+
+
+@given(_json)
+@settings(max_examples=400, deadline=None)
+def test_the_quick_encoder_writes_what_json_dumps_writes(value):
+    """Every character outside ASCII, DEL and the control characters included."""
+    assert jm.quick_canonical(value) == jm.canonical(value)
+
+
+_secret = st.fixed_dictionaries({"to": st.sampled_from(["german", "entente", "moderator"]),
+                                 "salt": st.text(alphabet="0123456789abcdef", min_size=4,
+                                                 max_size=8),
+                                 "data": st.dictionaries(st.text(max_size=4), _json,
+                                                         max_size=3)})
+
+
+@given(st.lists(st.fixed_dictionaries({"type": st.just("E")},
+                                      optional={"secret": _secret, "x": _json}), max_size=4),
+       st.one_of(st.none(), _secret), _json)
+@settings(max_examples=300, deadline=None)
+def test_the_quick_hash_check_agrees_with_record_hash(events, private, extra):
+    """Secret parts where the referee puts them, and anywhere else, hash the same way."""
+    rec = {"seq": 1, "prev": "p", "at": "t", "actor": "german", "order": "o",
+           "events": events, "extra": extra}
+    if private is not None:
+        rec["private_order"] = private
+    rec = jm.seal(rec)
+    line = jm.canonical(rec)
+    assert jm.check_line(line, 1, "p", "j") == rec
+    forged = dict(rec, hash="0" * 64)
+    with pytest.raises(JournalError):
+        jm.check_line(jm.canonical(forged), 1, "p", "j")
+
+
+@pytest.mark.parametrize("where", ["elsewhere", "nested", "twice"])
+def test_secret_parts_off_the_usual_places_still_hash_by_the_definition(where):
+    part = {"to": "german", "salt": "ab", "data": {"cards": ["c1"]}}
+    rec = {"seq": 1, "prev": "p", "at": "t", "actor": "german", "order": "o", "events": []}
+    if where == "elsewhere":
+        rec["note"] = {"inside": [part]}
+    elif where == "nested":
+        rec["events"] = [{"type": "E", "secret": {"to": "entente", "salt": "cd",
+                                                  "data": {"inner": part}}}]
+    else:
+        rec["events"] = [{"type": "E", "secret": part}, {"type": "E", "secret": dict(part)}]
+    rec = jm.seal(rec)
+    assert jm.check_line(jm.canonical(rec), 1, "p", "j") == rec
+    with pytest.raises(JournalError):
+        jm.check_line(jm.canonical(dict(rec, hash=jm.record_hash({**rec, "order": "x"}))),
+                      1, "p", "j")

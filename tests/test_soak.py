@@ -26,9 +26,11 @@ def test_a_random_1914_game_to_the_end(tmp_path, seed):
     assert any("recomputed from the secret" in line for line in report.lines)
 
 
-def test_autoplay_until_a_turn_and_resume(tmp_path, cli):
+def test_autoplay_until_a_turn_and_resume(tmp_path, cli, secret_file):
     journal = tmp_path / "part.jsonl"
-    assert cli("new", journal, "--scenario", "1916").exit_code == 0
+    # A fixed game id and secret: the same random game every run.
+    assert cli("new", journal, "--scenario", "1916", "--game-id", "resume-1916",
+               "--secret-file", secret_file).exit_code == 0
     r = cli("autoplay", journal, "--seed", "7", "--until", "8")
     assert r.exit_code == 0, r.stderr
     st = g.open_game(journal).state
