@@ -38,5 +38,4 @@ soak: setup
 
 # Full-campaign benchmark: every read and write path against the import floor, and memory.
 bench: setup
-	$(BIN)/python -m compileall -q referee
 	$(BIN)/python -m referee.bench

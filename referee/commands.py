@@ -19,10 +19,14 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from .errors import JournalError, RefereeError, UsageError, quoted
 from .readers import check_reader
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_INTERNAL = 4
 
@@ -116,6 +120,16 @@ def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
     return snapshot.load_view(journal, raw, source_digest(root), key)
 
 
+def _game():
+    """The game layer (and with it the rules), loaded when a view must be computed."""
+    from . import load_msgspec
+
+    load_msgspec()
+    from . import game
+
+    return game
+
+
 def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> None:
     from . import snapshot
 
@@ -132,7 +146,7 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     key = f"status:{reader}"
     view = _cached_view(journal, key, games_dir)
     if view is None:
-        from . import game as g
+        g = _game()
         from .views import status_view
 
         game = g.open_game(journal, games_dir=games_dir)
@@ -152,7 +166,7 @@ def show(journal: Path, reader: str, fmt: str, at: int | None = None,
     key = f"show:{reader}"
     view = _cached_view(journal, key, games_dir) if at is None else None
     if view is None:
-        from . import game as g
+        g = _game()
         from .views import state_view
 
         game = g.open_game(journal, upto=at, games_dir=games_dir)
@@ -195,7 +209,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           expect_seq: int | None = None, fmt: str = "text",
           games_dir: Path | None = None) -> tuple[str | None, str | None]:
     """Submit orders; returns (what to print or None, the one-line rejection or None)."""
-    from . import game as g
+    g = _game()
     from .journal import redact
     from .render.text import record_lines, status_text
     from .views import status_view

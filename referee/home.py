@@ -16,7 +16,6 @@ import errno
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 import sys
 import time
@@ -64,10 +63,10 @@ def key(create: bool = False) -> bytes | None:
     if found is None and create:
         # Written whole under a temporary name, then linked into place: a key is never
         # seen half-written, and of two processes making one at once, the first wins.
-        tmp = path.with_name(f"key.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        tmp = path.with_name(f"key.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
             ensure_dir(path.parent)
-            write_new(tmp, secrets.token_bytes(KEY_BYTES).hex().encode() + b"\n")
+            write_new(tmp, os.urandom(KEY_BYTES).hex().encode() + b"\n")
             os.link(tmp, path)
         except FileExistsError:
             pass                     # another process made it first: use theirs
@@ -143,9 +142,14 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+def _tag() -> str:
+    """A random tag that keeps temporary file names apart."""
+    return os.urandom(4).hex()
+
+
 def replace_atomically(path: Path, data: bytes) -> bool:
     """Write data to path through a fresh temporary file and rename; False if it failed."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{_tag()}.tmp")
     try:
         write_new(tmp, data, sync=False)
         os.replace(tmp, path)

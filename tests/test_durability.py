@@ -94,7 +94,7 @@ def test_temporary_files_never_follow_a_planted_symlink(tmp_path, monkeypatch):
     target.write_text("keep me")
     folder = tmp_path / "f"
     folder.mkdir()
-    monkeypatch.setattr(home.secrets, "token_hex", lambda n: "abcd")
+    monkeypatch.setattr(home, "_tag", lambda: "abcd")
     (folder / f"x.{os.getpid()}.abcd.tmp").symlink_to(target)
     assert home.replace_atomically(folder / "x", b"data") is False
     assert target.read_text() == "keep me"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .text import hand_text, unit_text
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def show_markdown(view: dict[str, Any]) -> str:

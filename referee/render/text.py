@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..gamedata import GameData
 
 SIDE = {"german": "German", "entente": "Entente", "moderator": "Moderator"}
