@@ -74,7 +74,7 @@ from .events import (
     UnitPlaced,
     UnitRetreated,
 )
-from .state import Decision, Piece, State, TurnState, other, template_key
+from .state import Decision, Piece, State, TurnState, template_key
 
 
 def _phase(s: State, e: PhaseBegan, d: GameData) -> None:
@@ -93,10 +93,8 @@ def _turn_began(s: State, e: PlayerTurnBegan, d: GameData) -> None:
     s.phase = "player_turn"
     s.player = e.side
     s.locked[e.side] = []
-    board, enemy = s.board(d), other(e.side)
     s.turn_state = TurnState(side=e.side, friendly_at_start=[
-        a for a in d.areas if s.control.get(a) == e.side and not (
-            e.side in board[a]["present"] and enemy in board[a]["present"])])
+        a for a in d.areas if s.control.get(a) == e.side and not s.disputed(a, d)])
 
 
 def _passed(s: State, e: Passed, d: GameData) -> None:

@@ -23,6 +23,9 @@ KIND_CODE = {"infantry": "i", "stosstruppen": "s", "commonwealth": "cw", "cavalr
 LETTER = {"infantry": "I", "stosstruppen": "S", "commonwealth": "CW", "cavalry": "C",
           "artillery": "A", "siege_gun": "G", "biplane": "B", "tank": "T", "paris_gun": "P"}
 STACKING_LIMIT = 3
+SIDE_BIT = {GERMAN: 1, ENTENTE: 2}          # sides in State.board as bits
+BOTH = 3
+COUNT_AT = {GERMAN: 2, ENTENTE: 3}          # where State.board counts each side's units
 
 
 def other(side: str) -> str:
@@ -156,36 +159,42 @@ class State(msgspec.Struct, dict=True):
         """An independent copy for decide() to work on (through its snapshot form)."""
         return state_from_builtins(state_to_builtins(self))
 
-    def board(self, data: GameData) -> dict[str, dict]:
-        """Per area: who is present, who holds it, stacking counts (cached until evolve)."""
+    def board(self, data: GameData) -> dict[str, list[int]]:
+        """Per occupied map area: [sides present, sides holding it, German units, Entente
+        units], sides as bits (SIDE_BIT); worked out once per event (evolve clears it)."""
         b = self._cache.get("board")
         if b is None:
-            b = {a: {"present": set(), "holds": set(), "german": 0, "entente": 0}
-                 for a in data.areas}
-            side_of = data.nation_side
+            b = {}
+            areas, side_of = data.areas, data.nation_side
             for p in self.pieces.values():
-                cell = b.get(p.area)
-                if cell is None:
+                if p.area not in areas:
                     continue
                 side = side_of[p.nation]
-                cell["present"].add(side)
-                cell[side] += 1
+                cell = b.get(p.area) or b.setdefault(p.area, [0, 0, 0, 0])
+                cell[0] |= SIDE_BIT[side]
+                cell[COUNT_AT[side]] += 1
                 if p.kind not in NON_HOLDING:
-                    cell["holds"].add(side)
+                    cell[1] |= SIDE_BIT[side]
             for a in self.armies.values():
                 if a.status != "map":
                     continue
-                cell = b[a.area]
                 side = side_of[a.nation]
-                cell["present"].add(side)
+                cell = b.get(a.area) or b.setdefault(a.area, [0, 0, 0, 0])
+                cell[0] |= SIDE_BIT[side]
                 if a.contents:
-                    cell[side] += 1
-                    cell["holds"].add(side)
+                    cell[COUNT_AT[side]] += 1
+                    cell[1] |= SIDE_BIT[side]
             for f in self.forts.values():
                 if f.strength >= 2:
-                    b[f.area]["present"].add(side_of[f.nation])
+                    cell = b.get(f.area) or b.setdefault(f.area, [0, 0, 0, 0])
+                    cell[0] |= SIDE_BIT[side_of[f.nation]]
             self._cache["board"] = b
         return b
+
+    def disputed(self, area: str, data: GameData) -> bool:
+        """Whether both sides are present in an area (4.1, 8.4)."""
+        cell = self.board(data).get(area)
+        return cell is not None and cell[0] == BOTH
 
     # ------------------------------------------------------------ units
 
@@ -216,7 +225,8 @@ class State(msgspec.Struct, dict=True):
 
     def stack_count(self, area: str, side: str, data: GameData) -> int:
         """Units counting toward the stacking limit: forts and empty armies do not (1.2.2)."""
-        return self.board(data)[area][side]
+        cell = self.board(data).get(area)
+        return cell[COUNT_AT[side]] if cell is not None else 0
 
     def present(self, area: str, side: str, data: GameData) -> bool:
         """Whether side's units occupy an area for area status (4.1).
@@ -225,12 +235,12 @@ class State(msgspec.Struct, dict=True):
         Disputed (8.4), so it does not count here.
         """
         cell = self.board(data).get(area)
-        return cell is not None and side in cell["present"]
+        return cell is not None and bool(cell[0] & SIDE_BIT[side])
 
     def holds(self, area: str, side: str, data: GameData) -> bool:
         """Whether side has a unit there that can conquer or hold an area (8.3.2-8.3.6)."""
         cell = self.board(data).get(area)
-        return cell is not None and side in cell["holds"]
+        return cell is not None and bool(cell[1] & SIDE_BIT[side])
 
     def status(self, area: str, side: str, data: GameData) -> str:
         """friendly | enemy | disputed | neutral, as seen by side (4.1, 8.4).

@@ -34,9 +34,8 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
     """The modified German VP total as (label, points) lines (3.1)."""
     year = data.year(state.turn)
     lines: list[tuple[str, int]] = []
-    board = state.board(data)
     area_vp = sum(area.vp for a, area in data.areas.items() if state.control.get(a) == GERMAN
-                  and len(board[a]["present"]) < 2)       # a Disputed area is nobody's
+                  and not state.disputed(a, data))        # a Disputed area is nobody's
     lines.append(("German-Friendly areas (3.1)", area_vp))
     ent = sum(1 for a in state.armies.values()
               if a.status == "eliminated" and data.nation_side[a.nation] != GERMAN)
