@@ -66,14 +66,11 @@ def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
 
     texts: list[str] = []
     if file is not None:
+        from .home import read_named
+
+        raw = read_named(file, "an orders file", 1 << 20)
         try:
-            with open(file, "rb") as fh:
-                raw = fh.read(1 << 20)
             texts += order_lines(raw.decode("utf-8-sig"))
-        except IsADirectoryError:
-            raise UsageError(f"--file {file}: is a directory") from None
-        except OSError as exc:
-            raise UsageError(f"--file {file}: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
             raise UsageError(f"--file {file}: not UTF-8 text (byte {exc.start})") from None
     for item in orders:

@@ -61,15 +61,7 @@ def write_secret(path: Path, secret: bytes) -> None:
 def read_secret(path: Path | str) -> bytes:
     """Read a secret file (64 hex digits); UsageError says why a file is not one."""
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(200)
-    except FileNotFoundError:
-        raise UsageError(f"{path}: secret file not found") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a secret file") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
+    raw = home.read_named(path, "a secret file", 200)
     try:
         secret = bytes.fromhex(raw.decode("ascii").strip())
     except (UnicodeDecodeError, ValueError):

@@ -115,7 +115,43 @@ def signed_by_me(payload: bytes, mac: bytes) -> bool:
                                                  mac)
 
 
-# ---------------------------------------------------------------- private files
+# ---------------------------------------------------------------- files
+
+def read_named(path: Path, what: str, limit: int) -> bytes:
+    """The bytes of a file the user named (an orders file, a secret): UsageError, one line,
+    when it is missing, unreadable, not a regular file (a FIFO never hangs) or over limit."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise _usage(f"{path}: {what} not found") from None
+    except OSError as exc:
+        raise _usage(f"{path}: {what} cannot be read ({exc.strerror})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise _usage(f"{path}: is {kind}, not {what}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise _usage(f"{path}: {what} cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise _usage(f"{path}: larger than {limit:,} bytes; not {what}")
+    return b"".join(chunks)
+
+
+def _usage(message: str) -> Exception:
+    from .errors import UsageError
+
+    return UsageError(message)
+
 
 def write_new(path: Path, data: bytes, sync: bool = True) -> None:
     """Create path exclusively (never through a symlink, never over a file), mode 0600."""

@@ -386,6 +386,37 @@ def test_a_journal_that_is_a_fifo_does_not_hang(tmp_path):
         assert "regular file" in _one_line(out.stderr) and elapsed < LIMIT_SECONDS
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_secret_or_an_orders_file_that_is_a_fifo_does_not_hang(game, tmp_path):
+    fifo = tmp_path / "planted"
+    os.mkfifo(fifo)
+    for argv in (["order", game, "--as", "german", "--file", fifo],
+                 ["verify", game, "--secret", fifo]):
+        out, elapsed = _subprocess(*argv, timeout=10)
+        _clean(out.stdout + out.stderr)
+        assert out.returncode == 2 and "not a regular file" in _one_line(out.stderr), out.stderr
+        assert elapsed < LIMIT_SECONDS
+    # A FIFO planted where a game's secret is looked for (beside the journal).
+    beside = tmp_path / "beside.jsonl"
+    _subprocess("new", beside, "--scenario", "1914")
+    secret = beside.with_name(beside.name + ".secret")
+    secret.unlink()
+    os.mkfifo(secret)
+    before = beside.read_bytes()
+    out, elapsed = _subprocess("order", beside, "--as", "german", "pass", timeout=10)
+    assert out.returncode == 2 and "not a regular file" in out.stderr, out.stderr
+    assert elapsed < LIMIT_SECONDS and beside.read_bytes() == before
+
+
+def test_an_orders_file_over_a_mebibyte_is_refused(game, cli, tmp_path):
+    big = tmp_path / "orders.txt"
+    big.write_text("pass\n" * 300_000)
+    before = game.read_bytes()
+    r = cli("order", game, "--as", "german", "--file", big)
+    assert r.exit_code == 2 and "larger than" in _one_line(r.stderr)
+    assert game.read_bytes() == before
+
+
 # ---------------------------------------------------------------- C. well-chained, wrong shape
 
 OPENING = [("german", ["play offensive", "move ge-1 liege", "move ge-4:cavalry ardennes",
