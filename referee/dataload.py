@@ -35,6 +35,7 @@ from .gamedata import (
     Scenario,
     UnitsData,
 )
+from .home import read_named
 
 MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 32
@@ -115,21 +116,13 @@ def _screen(text: str) -> str | None:
 def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
     """Read one YAML file within the limits; each reason it cannot be used is a problem line."""
     label = label or path.name
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
+    if not path.exists():
         problems.append(f"{label}: file missing")
         return None
-    except IsADirectoryError:
-        problems.append(f"{label}: is a directory, not a file")
-        return None
-    except OSError as exc:
-        problems.append(f"{label}: cannot be read ({exc.strerror})")
-        return None
-    if len(raw) > MAX_FILE_BYTES:
-        problems.append(f"{label}: larger than {MAX_FILE_BYTES // 1024} KiB; game data files "
-                        f"are far smaller")
+    try:
+        raw = read_named(path, "a YAML file of game data", MAX_FILE_BYTES)
+    except UsageError as exc:                 # a directory, a FIFO, unreadable, too large
+        problems.append(f"{label}: {str(exc).split(': ', 1)[-1]}")
         return None
     try:
         text = raw.decode("utf-8")

@@ -246,7 +246,17 @@ def test_a_directory_in_place_of_a_data_file(tmp_path):
     (root / "scenarios" / "1914.yaml").mkdir()
     out, elapsed = _subprocess("games", "check", root)
     _assert_refused(out, elapsed, "", "is a directory", "dir")
-    assert _problem_lines(out) == ["referee: scenarios/1914.yaml: is a directory, not a file"]
+    assert _problem_lines(out) == [
+        "referee: scenarios/1914.yaml: is a directory, not a YAML file of game data"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_in_place_of_a_data_file_does_not_hang(tmp_path):
+    root = _data_copy(tmp_path)
+    (root / "map.yaml").unlink()
+    os.mkfifo(root / "map.yaml")
+    out, elapsed = _subprocess("games", "check", root)
+    _assert_refused(out, elapsed, "", "not a regular file", "fifo")
 
 
 def test_every_problem_of_a_data_directory_is_listed_with_a_count(tmp_path):
