@@ -500,8 +500,12 @@ def eft_units(s: State) -> list[tuple[str, str, str]]:
 
 def eft_bp(s: State, d: GameData) -> int:
     """The BP value of the units in the EFT box (build costs, an army 1 BP) (2.0 V.4, 3.1)."""
-    bp = sum(build_cost(d, f"{n}:{k}") for _, n, k in eft_units(s))
-    return bp + sum(1 for a in s.armies.values() if a.status == "eft")
+    # Summed directly: the decisive-victory check asks after every order (3.1, 3.2).
+    bp = sum(build_cost(d, f"{p.nation}:{p.kind}") for p in s.pieces.values() if p.area == EFT)
+    for a in s.armies.values():
+        if a.status == "eft":
+            bp += 1 + sum(build_cost(d, key) * n for key, n in a.contents.items())
+    return bp
 
 
 def eft_losses(ctx: Ctx) -> None:

@@ -6,7 +6,9 @@ from ..gamedata import GameData, VictoryLevel
 from .core import Ctx, Violation
 from .events import ArmisticeProposed, ArmisticeRefused, GameEnded
 from .orders import Armistice, Ord
-from .state import GERMAN, State, other
+from .state import BOTH, GERMAN, State, other
+
+NOBODY = (0, 0, 0, 0)                     # State.board's cell of an area with no units
 
 
 def eft_vp(state: State, data: GameData) -> int:
@@ -34,8 +36,9 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
     """The modified German VP total as (label, points) lines (3.1)."""
     year = data.year(state.turn)
     lines: list[tuple[str, int]] = []
+    board = state.board(data)
     area_vp = sum(area.vp for a, area in data.areas.items() if state.control.get(a) == GERMAN
-                  and not state.disputed(a, data))        # a Disputed area is nobody's
+                  and board.get(a, NOBODY)[0] != BOTH)     # a Disputed area is nobody's
     lines.append(("German-Friendly areas (3.1)", area_vp))
     ent = sum(1 for a in state.armies.values()
               if a.status == "eliminated" and data.nation_side[a.nation] != GERMAN)
