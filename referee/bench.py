@@ -271,9 +271,9 @@ def _measure_all(b: Bench, args) -> int:
                    f"(target <= 0.1)"))
     b.checks.append(("order growth", growth <= 0.1))
 
-    b.measure("verify", ref + ["verify", str(journal)], 10, runs=3)
+    b.measure("verify", ref + ["verify", str(journal)], 10, runs=5)
     b.measure("verify --secret", ref + ["verify", str(journal), "--secret", str(secret)], 10,
-              runs=3)
+              runs=5)
 
     busy_seq, busy_count = played.busiest
     busiest = _cut(journal, busy_seq + 1, b.tmp / "busiest.jsonl", secret)
