@@ -26,7 +26,7 @@ demo: setup
 	$(BIN)/referee demo
 
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: setup
