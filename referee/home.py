@@ -131,19 +131,25 @@ def read_named(path: Path, what: str, limit: int) -> bytes:
         if not stat.S_ISREG(mode):
             kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
             raise _usage(f"{path}: is {kind}, not {what}")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        data = _read_up_to(fd, limit)
     except OSError as exc:
         raise _usage(f"{path}: {what} cannot be read ({exc.strerror})") from None
     finally:
         os.close(fd)
-    if size > limit:
+    if len(data) > limit:
         raise _usage(f"{path}: larger than {limit:,} bytes; not {what}")
+    return data
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """The file's bytes, but no more than limit + 1 of them (so that too large shows)."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
     return b"".join(chunks)
 
 
@@ -276,19 +282,12 @@ def read_signed(path: Path, max_bytes: int = 64 << 20) -> dict | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        chunks, size = [], 0
-        while size <= max_bytes:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        blob = _read_up_to(fd, max_bytes)
     except OSError:
         return None
     finally:
         os.close(fd)
-    blob = b"".join(chunks)
-    if size > max_bytes or not blob.startswith(_MAGIC):
+    if len(blob) > max_bytes or not blob.startswith(_MAGIC):
         return None
     head = len(_MAGIC)
     try:

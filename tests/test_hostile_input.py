@@ -11,8 +11,6 @@ failure. A rejected order leaves the journal byte for byte as it was.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import random
@@ -25,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.entry import parse, run
+from doors import quick
 from referee.journal import canonical, record_hash, seal
 from referee.paths import default_games_dir
 
@@ -62,14 +60,6 @@ def _subprocess(*args: str, timeout: float = 10,
     return out, time.perf_counter() - start
 
 
-def _quick(*argv: str) -> tuple[int, str, str]:
-    """The console script's quick path (no Typer): exit code, stdout, stderr."""
-    plain = parse([str(a) for a in argv])
-    assert plain is not None, f"{argv} is not a plain form"
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(*plain)
-    return code, out.getvalue(), err.getvalue()
 
 
 # ---------------------------------------------------------------- A. hostile YAML
@@ -285,7 +275,7 @@ def _order_both_ways(cli, game: Path, *args: str) -> list[tuple[int, str]]:
     """Run `order GAME ARGS` through Typer and through the quick path: [(code, stderr)]."""
     r = cli("order", game, *args)
     _clean(r.stdout + r.stderr)
-    code, out, err = _quick("order", str(game), *args)
+    code, out, err = quick("order", str(game), *args)
     _clean(out + err)
     return [(r.exit_code, r.stderr), (code, err)]
 
@@ -325,7 +315,7 @@ def test_show_at_a_record_the_journal_does_not_have(game, cli, at):
     assert r.exit_code == 2 and "--at" in _one_line(r.stderr)
     assert r.stdout == ""
     if len(at) < 10:
-        code, out, err = _quick("show", str(game), "--at", at)
+        code, out, err = quick("show", str(game), "--at", at)
         _clean(out + err)
         assert code == 2 and "--at" in _one_line(err) and out == ""
 
@@ -380,7 +370,7 @@ def test_a_journal_that_is_a_directory(cli, tmp_path, command):
     _clean(r.output)
     assert r.exit_code == 2 and str(folder) in _one_line(r.stderr)
     if command[0] in ("status", "show", "order"):
-        code, out, err = _quick(command[0], str(folder), *command[1:])
+        code, out, err = quick(command[0], str(folder), *command[1:])
         _clean(out + err)
         assert code == 2 and str(folder) in _one_line(err)
 
@@ -732,7 +722,7 @@ def test_well_chained_journals_of_the_wrong_shape(played, cli, secret_file, tmp_
                 r = cli(*argv)
                 code, out, err = r.exit_code, r.stdout, r.stderr
             else:
-                code, out, err = _quick(*argv)
+                code, out, err = quick(*argv)
             key = f"{door} {' '.join(argv[:1] + argv[2:])}"
             hits[key] = hits.get(key, 0) + 1
             codes.setdefault(key, set()).add(code)
@@ -798,7 +788,7 @@ def test_a_named_mutation_is_reported_with_its_record(played, cli, tmp_path, cas
         if want == 3:
             assert f"record {n}" in _one_line(r.stderr), r.stderr
     before = path.read_bytes()
-    code, out, err = _quick("order", str(path), "--as", "german", "pass")
+    code, out, err = quick("order", str(path), "--as", "german", "pass")
     _clean(out + err)
     assert code in (1, 3) and path.read_bytes() == before
 

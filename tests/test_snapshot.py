@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 
+from doors import quick
 from referee import game as g
 from referee import snapshot
-from referee.entry import parse, run
-
-
-def _quick(*argv) -> tuple[int, str, str]:
-    """Run the console script's quick path in-process: (exit code, stdout, stderr)."""
-    plain = parse([str(a) for a in argv])
-    assert plain is not None, argv
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(*plain)
-    return code, out.getvalue(), err.getvalue()
-
 
 FORMS = [("status",), ("status", "--as", "entente"), ("status", "--format", "json"),
          ("show", "--as", "german"), ("show", "--as", "entente", "--format", "json"),
@@ -30,25 +17,25 @@ def test_the_quick_path_and_the_typer_app_print_the_same(game, cli):
     cli("order", game, "--as", "german", "pass", "end turn")
     for form in FORMS:
         for _ in range(2):                      # computed, then from the signed view
-            code, out, err = _quick(form[0], game, *form[1:])
+            code, out, err = quick(form[0], game, *form[1:])
             r = cli(form[0], game, *form[1:])
             assert (code, out) == (r.exit_code, r.stdout), form
 
 
 def test_views_equal_fresh_ones_after_the_snapshots_are_deleted(game, cli):
     cli("order", game, "--as", "german", "pass", "end turn")
-    cached = {form: _quick(form[0], game, *form[1:]) for form in FORMS}
+    cached = {form: quick(form[0], game, *form[1:]) for form in FORMS}
     for form in FORMS:
         snapshot.forget(game)
-        assert _quick(form[0], game, *form[1:]) == cached[form]
+        assert quick(form[0], game, *form[1:]) == cached[form]
 
 
 def test_an_edited_journal_is_reported_not_answered_from_a_view(game, cli):
     cli("order", game, "--as", "german", "pass")
-    assert _quick("status", game, "--format", "json")[0] == 0
+    assert quick("status", game, "--format", "json")[0] == 0
     raw = game.read_bytes().replace(b'"german"', b'"entente"', 1)
     game.write_bytes(raw)
-    code, out, err = _quick("status", game)
+    code, out, err = quick("status", game)
     assert code == 3 and out == "" and "record" in err
 
 
@@ -62,6 +49,6 @@ def test_the_snapshot_follows_new_records(game):
 
 
 def test_status_json_from_a_view_is_the_computed_one(game):
-    first = _quick("status", game, "--format", "json")
-    again = _quick("status", game, "--format", "json")
+    first = quick("status", game, "--format", "json")
+    again = quick("status", game, "--format", "json")
     assert first == again and json.loads(first[1])["decision"] == "card_or_pass"

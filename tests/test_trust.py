@@ -7,9 +7,7 @@ through both front doors (the console script's quick path and the Typer app).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import json
 import os
 import pickle
@@ -20,29 +18,22 @@ from pathlib import Path
 
 import pytest
 
+from doors import quick
 from referee import game as g
 from referee import home, snapshot
-from referee.entry import parse, run
 
 FORMS = [("status",), ("status", "--as", "german", "--format", "json"),
          ("status", "--as", "entente"), ("show", "--as", "german", "--format", "json"),
          ("show", "--as", "moderator"), ("show", "--as", "entente", "--format", "markdown")]
 
 
-def _quick(*argv) -> tuple[int, str, str]:
-    plain = parse([str(a) for a in argv])
-    assert plain is not None, argv
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(*plain)
-    return code, out.getvalue(), err.getvalue()
 
 
 def _answers(journal: Path, cli) -> dict:
     """What every form prints, through both front doors."""
     out = {}
     for form in FORMS:
-        out[("quick", form)] = _quick(form[0], journal, *form[1:])[:2]
+        out[("quick", form)] = quick(form[0], journal, *form[1:])[:2]
         r = cli(form[0], journal, *form[1:])
         out[("typer", form)] = (r.exit_code, r.stdout)
     return out
@@ -184,7 +175,7 @@ def test_snapshots_truncated_at_every_97th_byte_are_misses(played, cli):
             for p in _snapshot_files(played):
                 p.unlink()
             path.write_bytes(whole[:cut])
-            got = {("quick", f): _quick(f[0], played, *f[1:])[:2] for f in FORMS[:3]}
+            got = {("quick", f): quick(f[0], played, *f[1:])[:2] for f in FORMS[:3]}
             assert got == {k: quick_fresh[k] for k in got}, (path.name, cut)
 
 
@@ -200,7 +191,7 @@ def test_a_snapshot_is_bound_to_the_data_content_not_its_size_and_time(tmp_path,
     journal = tmp_path / "war.jsonl"
     assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file).exit_code == 0
     _warm(journal, cli)
-    assert _quick("status", journal)[0] == 0
+    assert quick("status", journal)[0] == 0
     # Paris is worth 2 VP in the data; 3 keeps the file's size, and its time is put back.
     path = games / "ttlm" / "map.yaml"
     info = path.stat()
@@ -211,7 +202,7 @@ def test_a_snapshot_is_bound_to_the_data_content_not_its_size_and_time(tmp_path,
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     assert path.stat().st_size == info.st_size
     for form in FORMS:
-        code, out, err = _quick(form[0], journal, *form[1:])
+        code, out, err = quick(form[0], journal, *form[1:])
         assert code == 3 and "game data changed" in err and out == "", form
         assert cli(form[0], journal, *form[1:]).exit_code == 3
 
@@ -233,7 +224,7 @@ def test_a_journal_readable_by_others_is_warned_about_once(game, cli):
     r = cli("status", game)
     warnings = [line for line in r.stderr.splitlines() if "warning" in line]
     assert r.exit_code == 0 and len(warnings) == 1 and "chmod 600" in warnings[0]
-    code, out, err = _quick("show", game)
+    code, out, err = quick("show", game)
     assert code == 0
 
 
