@@ -169,8 +169,7 @@ class Dice:
     def salt(self) -> str:
         """A salt for a secret payload, derived from the secret (so records are reproducible)."""
         if self.secret is None:
-            raise UsageError("the dice secret of this game is not available; dealing cards "
-                             "needs the .secret file beside the journal")
+            raise _no_secret("dealing cards")
         msg = f"{self.game_id}/{self.record}/salt/{self.salts}".encode()
         self.salts += 1
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
@@ -178,7 +177,7 @@ class Dice:
     def order_salt(self) -> str:
         """The salt hiding a private order's text in this record."""
         if self.secret is None:
-            raise UsageError("the dice secret of this game is not available")
+            raise _no_secret("sealing an order")
         msg = f"{self.game_id}/{self.record}/order".encode()
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
@@ -188,8 +187,7 @@ class Dice:
         if self.manual is not None:
             return self.manual.take(count, purpose)
         if self.secret is None:
-            raise UsageError("the dice secret of this game is not available; committed dice "
-                             "need the .secret file beside the journal")
+            raise _no_secret("rolling committed dice")
         out = [die(self.secret, self.game_id, self.record, self.index + k) for k in range(count)]
         self.index += count
         return out
@@ -197,11 +195,16 @@ class Dice:
     def draw(self, m: int) -> int:
         """A uniform integer below m from the secret stream (deck shuffles, 1.3)."""
         if self.secret is None:
-            raise UsageError("the dice secret of this game is not available; shuffling needs "
-                             "the .secret file beside the journal")
+            raise _no_secret("shuffling")
         v = below(self.secret, self.game_id, self.record, self.index, m)
         self.index += 1
         return v
+
+
+def _no_secret(what: str) -> UsageError:
+    return UsageError(f"{what} needs this game's dice secret, which was not found: it is "
+                      f"JOURNAL.secret beside the journal, or the file given to `new "
+                      f"--secret-file` on this account (nothing was written)")
 
 
 def parse_manual(text: str) -> list[int]:
