@@ -19,7 +19,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m compileall -q referee
 	touch $(STAMP)
 
-$(COMPILED): $(STAMP) $(wildcard games/ttlm/*.yaml games/ttlm/scenarios/*.yaml)
+$(COMPILED): $(STAMP) $(wildcard games/ttlm/* games/ttlm/scenarios/*) \
+             referee/compiled.py referee/gamedata.py referee/dataload.py referee/paths.py
 	$(BIN)/python -m referee.compiled
 
 demo: setup

@@ -50,8 +50,9 @@ def guard(fn: Callable[[], int | None]) -> int:
     except SystemExit:
         raise
     except Exception as exc:  # noqa: BLE001 - the boundary: a bug must not show a traceback
-        sys.stderr.write(f"referee: internal error ({type(exc).__name__}: {exc}); nothing was "
-                         f"written. Please report it with the command you ran.\n")
+        # No word on the journal: an order's records may be written before a bug shows.
+        sys.stderr.write(f"referee: internal error ({type(exc).__name__}: {exc}). Please "
+                         f"report it with the command you ran.\n")
         return EXIT_INTERNAL
 
 
@@ -109,12 +110,13 @@ def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
     raw = Journal(journal).raw()
     try:
         game = json.loads(raw[:raw.index(b"\n")]).get("game", "ttlm")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     if not isinstance(game, str) or not GAME_NAME.match(game):
         return None
     root = Path(games_dir or default_games_dir()) / game
-    return snapshot.load_view(journal, raw, source_digest(root), key)
+    source = source_digest(root)
+    return snapshot.load_view(journal, raw, source, key) if source else None
 
 
 def _game():
@@ -190,7 +192,7 @@ def _last_seq(journal: Path) -> int:
 
     try:
         seq = json.loads(last_line(Journal(journal).raw())).get("seq")
-    except (RefereeError, ValueError, AttributeError):
+    except (RefereeError, ValueError, AttributeError, RecursionError):
         return -1
     return seq if isinstance(seq, int) else -1
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import types
 import typing
@@ -116,7 +117,7 @@ def _screen(text: str) -> str | None:
 def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
     """Read one YAML file within the limits; each reason it cannot be used is a problem line."""
     label = label or path.name
-    if not path.exists():
+    if not os.path.lexists(path):         # (os.path: False, not an error, for a bad name)
         problems.append(f"{label}: file missing")
         return None
     try:
@@ -300,8 +301,13 @@ def _canonical(obj: Any) -> bytes:
 
 def _inside(root: Path, rel: str, label: str, problems: list[str]) -> Path | None:
     """A file named by game.yaml, which must lie inside the game directory."""
-    path = (root / rel).resolve()
-    if Path(rel).is_absolute() or not path.is_relative_to(root.resolve()):
+    try:
+        path = (root / rel).resolve()
+        inside = not Path(rel).is_absolute() and path.is_relative_to(root.resolve())
+    except (OSError, ValueError) as exc:          # a name too long, a NUL byte
+        problems.append(f"{label}: {rel!r} cannot name a file ({exc})")
+        return None
+    if not inside:
         problems.append(f"{label}: {rel!r} is outside the game directory")
         return None
     return root / rel
@@ -313,7 +319,7 @@ def load_game(root: Path | str) -> GameData:
 
     root = Path(root)
     problems: list[str] = []
-    if not root.is_dir():
+    if not os.path.isdir(root):
         raise UsageError(f"{root}: not a directory")
     raw_info = read_yaml(root / "game.yaml", problems)
     info = validate(GameInfo, raw_info, "game.yaml", problems)

@@ -230,6 +230,8 @@ class ReplayDice(Dice):
     def __init__(self, game_id: str, record: dict):
         super().__init__(game_id, record["seq"], None)
         self._dice = list(record.get("dice", []))
+        private = record.get("private_order")
+        self._order_salt = private.get("salt") if isinstance(private, dict) else "0" * 32
         self._shuffles: list[tuple[list[str], int]] = []
         self._salts: list[str] = []
         for ev in record.get("events", []):
@@ -257,3 +259,7 @@ class ReplayDice(Dice):
     def salt(self) -> str:
         """The recorded salt of the next secret payload."""
         return self._salts.pop(0) if self._salts else "0" * 32
+
+    def order_salt(self) -> str:
+        """The recorded salt of the record's sealed order (verify compares the rest)."""
+        return self._order_salt

@@ -64,6 +64,18 @@ def parse(argv: list[str]) -> tuple[str, dict, list[str]] | None:
     return argv[0], options, positionals
 
 
+def emit(text: str, stream=None) -> None:
+    """Print a line as click.echo would: a character the terminal's encoding lacks is
+    replaced, never an error (an order's records are written by then)."""
+    stream = stream or sys.stdout
+    try:
+        stream.write(text + "\n")
+    except UnicodeEncodeError:
+        data = (text + "\n").encode(stream.encoding or "utf-8", "replace")
+        stream.flush()
+        stream.buffer.write(data)
+
+
 def run(command: str, options: dict, positionals: list[str]) -> int:
     """Run a parsed plain form; returns the exit code."""
     from . import commands
@@ -73,11 +85,11 @@ def run(command: str, options: dict, positionals: list[str]) -> int:
 
     def work() -> int:
         if command == "status":
-            print(commands.status(journal, options.get("--as"), fmt))
+            emit(commands.status(journal, options.get("--as"), fmt))
         elif command == "show":
             at = options.get("--at")
-            print(commands.show(journal, options.get("--as", "moderator"), fmt,
-                                None if at is None else int(at)))
+            emit(commands.show(journal, options.get("--as", "moderator"), fmt,
+                               None if at is None else int(at)))
         else:
             side = options.get("--as", "")
             commands.check_side(side)
@@ -87,10 +99,10 @@ def run(command: str, options: dict, positionals: list[str]) -> int:
             out, rejection = commands.order(journal, side, texts, options.get("--dice"),
                                             None if seq is None else int(seq), fmt)
             if out is not None:
-                print(out)
+                emit(out)
             if rejection is not None:
                 sys.stdout.flush()
-                sys.stderr.write(rejection + "\n")
+                emit(rejection, sys.stderr)
                 return 1
         return 0
 

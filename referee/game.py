@@ -9,6 +9,7 @@ referee signed for exactly the journal's bytes (snapshot.py).
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets as _secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,9 +43,11 @@ def game_data(game: str = "ttlm", games_dir: Path | None = None) -> GameData:
     digest, not the modification time, says whether they changed).
     """
     root = Path(games_dir or default_games_dir()) / game
-    if not root.is_dir():
+    if not os.path.isdir(root):
         raise UsageError(f"{root}: not a game data directory")
     source = source_digest(root)
+    if source is None:                   # nothing can be kept for data that cannot be digested
+        return load_game(root)
     key = (root.resolve(), source)
     if key not in _DATA_CACHE:
         data = compiled.load(root, source)
@@ -156,7 +159,7 @@ def load_secret(path: Path, header: dict) -> bytes | None:
     """The game's secret, checked against the commitment in the header (None if not found)."""
     wrong = None
     for spath in secret_candidates(path, header):
-        if not spath.exists():
+        if not os.path.lexists(spath):
             continue
         secret = dicemod.read_secret(spath)
         if dicemod.commitment(secret) == header["dice"]["commitment"]:
@@ -182,19 +185,19 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     path = Path(path)
     if dice_mode not in ("committed", "manual"):
         raise UsageError(f"--dice {dice_mode!r}: choose committed or manual")
-    if path.exists() or path.is_symlink():
+    if os.path.lexists(path):
         raise UsageError(f"{path}: already exists; choose another file name")
     data = game_data("ttlm", games_dir)
     if scenario in data.scenarios:
         sc = data.scenarios[scenario]
-    elif Path(scenario).is_file():
+    elif os.path.isfile(scenario):
         sc, _ = load_scenario_file(scenario, data)
     else:
         raise UsageError(f"--scenario {scenario!r}: not a built-in scenario "
                          f"({', '.join(data.scenarios)}) nor a scenario file")
     opts = parse_options(options or [], data)
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
-    fresh = secret_file is None or not Path(secret_file).exists()
+    fresh = secret_file is None or not os.path.lexists(secret_file)
     secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
     spath = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
     header = {
@@ -241,7 +244,7 @@ def _data_for(header: dict, name: str, games_dir: Path | None) -> GameData:
     header_of(header, name)
     game = header["game"]
     root = Path(games_dir or default_games_dir())
-    if not GAME_NAME.match(game) or not (root / game).is_dir():
+    if not GAME_NAME.match(game) or not os.path.isdir(root / game):
         raise JournalError(f"{name}: record 0 names the game {game!r}, which is not in "
                            f"{root}", record=0)
     data = game_data(game, games_dir)

@@ -48,8 +48,17 @@ def cache_dir(*parts: str) -> Path:
 
 
 def ensure_dir(path: Path) -> Path:
-    """Create a directory readable by this user only (0700), parents included."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """Create a directory readable by this user only (0700), each missing parent too."""
+    missing = []
+    for folder in (path, *path.parents):
+        if os.path.isdir(folder):
+            break
+        missing.append(folder)
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
     return path
 
 

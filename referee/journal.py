@@ -216,13 +216,18 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
     decode, _, decode_error = _codec()
     try:
         rec = decode(line)
-    except (decode_error, _Float, RecursionError, ValueError):
+    except _Float:
+        # Floats are left to the standard library, which writes them; the referee writes
+        # none, so such a line is checked slowly and then found in error further on.
         quick = False
         try:
             rec = json.loads(line)
-        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            raise JournalError(f"{name}: record {n} is damaged: not valid JSON "
-                               f"({' '.join(str(exc).split())[:100]})", record=n) from None
+            json.dumps(rec, ensure_ascii=False).encode("utf-8")     # no lone surrogates
+        except (ValueError, UnicodeError, RecursionError) as exc:
+            raise _damaged(name, n, exc) from None
+    except (decode_error, RecursionError, ValueError) as exc:
+        # Not JSON, or not Unicode (a lone surrogate): nothing the referee writes.
+        raise _damaged(name, n, exc) from None
     if not isinstance(rec, dict):
         raise JournalError(f"{name}: record {n} is damaged: not a JSON object", record=n)
     try:
@@ -243,6 +248,11 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
         raise JournalError(f"{name}: record {n} was edited: its content does not match its "
                            f"hash", record=n)
     return rec
+
+
+def _damaged(name: str, n: int, exc: Exception) -> JournalError:
+    return JournalError(f"{name}: record {n} is damaged: not valid JSON text "
+                        f"({' '.join(str(exc).split())[:100]})", record=n)
 
 
 def _torn(name: str, n: int, tail: bytes) -> JournalError:
@@ -388,7 +398,12 @@ class Journal:
                                        f"({exc.strerror}); nothing was written") from None
                 locked = False
             try:
-                yield fd, _read_all(fd)
+                try:
+                    raw = _read_all(fd)
+                except OSError as exc:
+                    raise StorageError(f"{self.path}: the journal cannot be read "
+                                       f"({exc.strerror}); nothing was changed") from None
+                yield fd, raw
             finally:
                 if locked:
                     _unlock(fd)

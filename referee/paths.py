@@ -22,23 +22,51 @@ def default_games_dir() -> Path:
     return here.parent / "games"
 
 
-def source_digest(game_dir: Path) -> str:
-    """SHA-256 over the bytes of every YAML file of a game directory (content, not mtime).
+MAX_SOURCE_FILES = 200
+MAX_SOURCE_BYTES = 1 << 20          # a larger file is no game data (dataload refuses it too)
 
-    Snapshots and compiled copies of the data are bound to it: an edit that
-    keeps a file's size and modification time still changes it.
+
+def source_digest(game_dir: Path) -> str | None:
+    """SHA-256 over the names and bytes of every file of a game directory (content, not mtime).
+
+    Snapshots and compiled copies of the data are bound to it: an edit to any
+    file, whatever its name and even one that keeps its size and time,
+    changes it. None when the folder holds something that cannot be read
+    whole and at once (a special file, a huge one, too many): then nothing is
+    kept for it and every read loads the data afresh, which reports what is
+    wrong with it.
     """
     import hashlib
+    import stat
 
     h = hashlib.sha256()
-    root = Path(game_dir)
+    names: list[str] = []
     try:
-        files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
-        for p in files:
-            body = p.read_bytes()
-            name = p.relative_to(root).as_posix().encode()
+        for folder, dirs, files in os.walk(game_dir):
+            dirs.sort()
+            names += [os.path.join(folder, f) for f in sorted(files)]
+            if len(names) > MAX_SOURCE_FILES:
+                return None
+        for path in names:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return None
+                chunks, size = [], 0
+                while size <= MAX_SOURCE_BYTES:
+                    chunk = os.read(fd, MAX_SOURCE_BYTES + 1 - size)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    size += len(chunk)
+                if size > MAX_SOURCE_BYTES:
+                    return None
+                body = b"".join(chunks)
+            finally:
+                os.close(fd)
+            name = os.fsencode(os.path.relpath(path, game_dir))
             h.update(b"%d:%s%d:" % (len(name), name, len(body)))
             h.update(body)
-    except OSError:
-        return "unreadable"
+    except (OSError, ValueError):
+        return None
     return h.hexdigest()

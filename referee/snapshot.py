@@ -57,8 +57,9 @@ def _stamp(size: int, digest: str, data_id: str) -> dict:
 
 
 def _fits(payload: dict | None, kind: str, raw: bytes, data_id: str, whole: bool) -> bool:
-    if payload is None or payload.get("kind") != kind or payload.get("format") != FORMAT \
-            or payload.get("engine") != __version__ or payload.get("data") != data_id:
+    if payload is None or not data_id or payload.get("kind") != kind \
+            or payload.get("format") != FORMAT or payload.get("engine") != __version__ \
+            or payload.get("data") != data_id:
         return False
     size = payload.get("size")
     if type(size) is not int or not 0 < size <= len(raw) or (whole and size != len(raw)):
@@ -87,6 +88,8 @@ def load_state(journal: Path, raw: bytes, data_id: str) -> Snapshot | None:
 def save_state(journal: Path, raw: bytes, data_id: str, seq: int, last_hash: str,
                header: dict, state: dict[str, Any]) -> None:
     """Keep the state after the last record of raw (best effort, signed)."""
+    if not data_id:                       # data whose content has no digest: keep nothing
+        return
     payload = {"kind": "state", **_stamp(len(raw), hashlib.sha256(raw).hexdigest(), data_id),
                "seq": seq, "hash": last_hash, "header": header, "state": state}
     home.write_signed(_path(journal, "state"), payload)
@@ -102,6 +105,8 @@ def load_view(journal: Path, raw: bytes, data_id: str, key: str) -> Any | None:
 
 def save_view(journal: Path, raw: bytes, data_id: str, key: str, view: Any) -> None:
     """Keep a view, tagged with the exact journal bytes it describes (best effort, signed)."""
+    if not data_id:
+        return
     payload = {"kind": "view", **_stamp(len(raw), hashlib.sha256(raw).hexdigest(), data_id),
                "key": key, "view": view}
     home.write_signed(_path(journal, _view_suffix(key)), payload)

@@ -819,3 +819,135 @@ def test_a_header_the_game_data_cannot_serve_is_named_as_record_0(played, cli, e
         _clean(r.output)
         assert r.exit_code == 3, (argv[0], r.stderr)
         assert "record 0" in _one_line(r.stderr) and says in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- found by attacking the trust
+
+def _games_copy(tmp_path: Path, monkeypatch) -> Path:
+    root = _data_copy(tmp_path)
+    monkeypatch.setenv("REFEREE_GAMES", str(root.parent))
+    return root
+
+
+def _answers(cli, journal: Path) -> list:
+    out = []
+    for argv in (["status", journal], ["show", journal, "--format", "json"]):
+        code, stdout, stderr = quick(*argv)
+        r = cli(*argv)
+        out.append((code, stdout, r.exit_code, r.stdout))
+    return out
+
+
+def test_an_edit_to_a_data_file_of_any_name_is_seen(tmp_path, monkeypatch, cli, secret_file):
+    root = _games_copy(tmp_path, monkeypatch)
+    (root / "map.yaml").rename(root / "map.yml")
+    _edit_text(root / "game.yaml", "map: map.yaml", "map: map.yml")
+    journal = tmp_path / "d.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file).exit_code == 0
+    assert {a[0] for a in _answers(cli, journal)} == {0}             # snapshots kept
+    _edit_text(root / "map.yml", "name: Ypres", "name: Wipers")
+    for code, _, typer_code, _ in _answers(cli, journal):
+        assert code == typer_code == 3                  # the data changed: record 0 says so
+
+
+def test_a_data_folder_that_cannot_be_digested_keeps_nothing(tmp_path, monkeypatch, cli,
+                                                              secret_file):
+    root = _games_copy(tmp_path, monkeypatch)
+    (root / "notes.yaml").write_bytes(b"#" * (2 << 20))        # too large to digest whole
+    journal = tmp_path / "d.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file).exit_code == 0
+    assert {a[0] for a in _answers(cli, journal)} == {0}
+    from referee import home
+    assert not list(home.cache_dir().rglob("*.view")) and not list(
+        home.cache_dir().rglob("*.state"))
+    _edit_text(root / "map.yaml", "name: Ypres", "name: Wipers")
+    assert {a[0] for a in _answers(cli, journal)} == {3}
+
+
+def _edit_text(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("where", ["salt", "header"])
+def test_a_string_that_is_not_unicode_is_a_damaged_record(played, cli, where):
+    """A lone surrogate (JSON allows the escape, Unicode has no such character)."""
+    if where == "salt":        # a secret part's salt: it used to crash the hash check
+        lines = played.read_bytes().splitlines()
+        lines[1] = lines[1].replace(b'"salt":"', b'"salt":"\\ud800', 1)
+        played.write_bytes(b"\n".join(lines) + b"\n")
+        n = 1
+    else:                      # the game id, chained properly: it used to crash the views
+        records = _records(played)
+        records[0]["game_id"] = "\ud800" + records[0]["game_id"]
+        _write_chained(records, 0, played)
+        n = 0
+    for argv in (["status", played], ["show", played], ["log", played], ["verify", played]):
+        r = cli(*argv)
+        _clean(r.output)
+        assert r.exit_code == 3 and f"record {n}" in _one_line(r.stderr), (argv, r.stderr)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs /proc/self/mem")
+def test_a_journal_that_cannot_be_read_is_exit_3(tmp_path, cli):
+    journal = tmp_path / "m.jsonl"
+    journal.symlink_to("/proc/self/mem")
+    for argv in (["status", journal], ["log", journal], ["verify", journal]):
+        r = cli(*argv)
+        _clean(r.output)
+        assert r.exit_code == 3 and "cannot be read" in r.stderr, (argv, r.stderr)
+
+
+def test_a_terminal_without_unicode_still_gets_its_answer(game, tmp_path):
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    before = game.read_bytes()
+    for argv in (["order", game, "--as", "german", "pass", "end turn"], ["status", game],
+                 ["show", game]):
+        out = subprocess.run([sys.executable, "-m", "referee", *map(str, argv)], env=env,
+                             capture_output=True, text=True, errors="replace", timeout=60)
+        _clean(out.stdout + out.stderr)
+        assert out.returncode == 0, (argv, out.stderr)
+    assert len(game.read_bytes()) > len(before)
+
+
+def test_a_first_line_nested_too_deep_is_a_damaged_journal(tmp_path):
+    journal = tmp_path / "n.jsonl"
+    journal.write_bytes(b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    journal.chmod(0o600)
+    for command in ("status", "show"):
+        code, out, err = quick(command, journal)
+        _clean(out + err)
+        assert code == 3 and "record 0" in err
+
+
+def test_names_the_system_refuses_are_one_line_not_a_crash(tmp_path, cli, secret_file):
+    long = "a" * 300
+    for argv in (["new", tmp_path / "q.jsonl", "--scenario", long],
+                 ["new", tmp_path / long, "--scenario", "1914"],
+                 ["new", tmp_path / "q2.jsonl", "--scenario", "1914", "--secret-file",
+                  tmp_path / long],
+                 ["--games", tmp_path / long, "status", tmp_path / "b.jsonl"]):
+        r = cli(*argv)
+        _clean(r.output)
+        assert r.exit_code in (2, 3) and len(r.stderr.strip().splitlines()) == 1, argv
+    root = _data_copy(tmp_path)
+    (root / "game.yaml").write_text((root / "game.yaml").read_text(encoding="utf-8").replace(
+        "map: map.yaml", 'map: "map\\0.yaml"'), encoding="utf-8")
+    r = cli("games", "check", root)
+    _clean(r.output)
+    assert r.exit_code == 3 and "cannot name a file" in r.stderr
+
+
+def test_every_folder_of_this_users_home_is_private(tmp_path, monkeypatch, cli):
+    import stat as st
+
+    home_dir = tmp_path / "not" / "yet" / "there"
+    monkeypatch.setenv("REFEREE_HOME", str(home_dir))
+    from referee import home
+    home._KEY.clear()
+    journal = tmp_path / "h.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    assert cli("status", journal).exit_code == 0
+    for folder in (tmp_path / "not", tmp_path / "not" / "yet", home_dir):
+        assert st.S_IMODE(folder.stat().st_mode) == 0o700, folder

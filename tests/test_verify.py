@@ -7,6 +7,7 @@ import json
 import pytest
 
 from referee import game as g
+from referee.errors import JournalError
 from referee.journal import canonical, is_secret_part, seal, secret_digest
 
 
@@ -150,3 +151,87 @@ def test_nothing_may_follow_a_reveal(game, cli):
 def test_verify_secret_given_a_directory_is_a_usage_error(game, cli, tmp_path):
     r = cli("verify", game, "--secret", tmp_path)
     assert r.exit_code == 2 and "directory" in r.stderr
+
+
+def _stream(secret: bytes, n: int, count: int) -> list[int]:
+    from referee.dice import die
+    return [die(secret, "g", n, i) for i in range(count)]
+
+
+def test_an_exports_dice_are_found_around_its_shuffles():
+    """Dice before and after a shuffle's draws, as the committed stream gives them (1.3)."""
+    from referee.verify import _check_dice
+
+    secret = bytes(range(32))
+    s = _stream(secret, 7, 12)
+    shuffle = {"type": "DeckShuffled", "draws": 5}
+    rec = {"seq": 7, "dice": s[:3] + s[8:12], "events": [{"type": "FireResolved"}, shuffle]}
+    _check_dice(rec, "j", "g", secret)                     # 3 dice, 5 draws, 4 dice
+    rec["dice"] = s[:3] + s[7:11]                          # the draws placed one too early
+    with pytest.raises(JournalError):
+        _check_dice(rec, "j", "g", secret)
+
+
+def test_a_forged_export_cannot_make_the_dice_check_hang():
+    import time
+
+    from referee.verify import _check_dice
+
+    secret = bytes(range(32))
+    s = _stream(secret, 3, 40)
+    many = [{"type": "DeckShuffled", "draws": 0}] * 54
+    rec = {"seq": 3, "dice": s[:39] + [s[39] % 6 + 1], "events": many}
+    started = time.perf_counter()
+    with pytest.raises(JournalError):
+        _check_dice(rec, "j", "g", secret)
+    assert time.perf_counter() - started < 1
+    rec["events"] = [{"type": "DeckShuffled", "draws": 10**12}]
+    with pytest.raises(JournalError) as err:
+        _check_dice(rec, "j", "g", secret)
+    assert "malformed" in str(err.value)
+
+
+def _to_production(game):
+    from referee.engine import legal_orders
+    from referee.engine.orders import format_order
+
+    for _ in range(60):
+        st = g.open_game(game)
+        if st.state.phase == "production":
+            return st
+        side = st.state.pending.side
+        options = [format_order(o) for o in legal_orders(st.state, st.data, side)]
+        g.submit(game, side, [next(o for o in ("done", "pass", "end turn") if o in options)])
+    raise AssertionError("no production phase reached")
+
+
+@pytest.mark.parametrize("forge", ["reader", "salt", "open"])
+def test_a_sealed_order_forged_after_the_fact_fails(game, cli, secret_file, forge):
+    """7.0: production orders are sealed; a record must be sealed exactly as the referee
+    seals it (for whom, and with the salt the secret gives)."""
+    _to_production(game)
+    r = cli("order", game, "--as", "german", "done")
+    assert r.exit_code == 0, r.stderr
+    records = [json.loads(line) for line in _lines(game)]
+    rec = records[-1]
+    assert rec["private_order"]["to"] == "german"
+    if forge == "reader":
+        rec["private_order"]["to"] = "entente"          # shown to the wrong side
+    elif forge == "salt":
+        rec["private_order"]["salt"] = "0" * 32         # not the salt the secret gives
+    else:
+        rec["order"] = rec.pop("private_order")["data"]["text"]   # unsealed
+    _rewrite(game, _rechain(records))
+    r = cli("verify", game, "--secret", secret_file)
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stdout
+    if forge != "salt":                                 # without the secret, too
+        assert cli("verify", game).exit_code == 3
+
+
+def test_a_reveal_record_must_have_the_shape_of_one(game, cli):
+    assert cli("reveal", game, "--force").exit_code == 0
+    records = [json.loads(line) for line in _lines(game)]
+    records[-1]["note"] = {"to": "entente", "digest": "x"}
+    _rewrite(game, _rechain(records))
+    r = cli("verify", game)
+    assert r.exit_code == 3 and f"record {records[-1]['seq']}" in r.stderr
