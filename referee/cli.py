@@ -93,10 +93,6 @@ def boundary(fn):
     return wrapper
 
 
-def _dump(obj) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)
-
-
 @app.callback()
 def main_options(
     games: Annotated[Optional[Path], typer.Option(

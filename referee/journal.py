@@ -294,11 +294,6 @@ def parse(raw: bytes, name: str = "journal") -> list[dict]:
     return upcast_all(list(scan(raw, name)))
 
 
-def parse_tail(raw: bytes, name: str, first_seq: int, prev: str) -> list[dict]:
-    """Check the records that follow a known, already checked record (seq first_seq - 1)."""
-    return list(scan(raw, name, first_seq, prev))
-
-
 def last_line(raw: bytes) -> bytes:
     """The last complete line of journal bytes (without its end of line)."""
     end = len(raw) - 1
