@@ -21,6 +21,10 @@ def load_msgspec() -> None:
     _sys.modules["typing_extensions"] = None     # makes `import typing_extensions` fail
     try:
         import msgspec  # noqa: F401
-    finally:
+    except ImportError:                          # a msgspec that needs it after all
         del _sys.modules["typing_extensions"]
-
+        for name in [m for m in _sys.modules if m.startswith("msgspec")]:
+            del _sys.modules[name]
+        import msgspec  # noqa: F401,F811
+    else:
+        del _sys.modules["typing_extensions"]
