@@ -27,7 +27,7 @@ from .engine.setup import initial_state, setup_record
 from .engine.state import State, state_from_builtins, state_to_builtins
 from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError
 from .gamedata import GameData, Scenario, default_games_dir, load_game, load_scenario_file
-from .journal import UPCASTERS, Journal, now, scan, stale
+from .journal import Journal, now, scan, stale, upcast
 from .paths import GAME_NAME, source_digest
 from .records import header_of, record_of
 
@@ -292,11 +292,7 @@ def apply_record(state: State, rec: dict, data: GameData, name: str) -> None:
 
 def _upcast(records: Iterator[dict], version: int) -> Iterator[dict]:
     for rec in records:
-        v = version
-        while v < 1 + max(UPCASTERS, default=v - 1) and v in UPCASTERS:
-            rec = UPCASTERS[v](dict(rec))
-            v += 1
-        yield rec
+        yield upcast(rec, version)
 
 
 def replay(records: list[dict], data: GameData, upto: int | None = None,
@@ -328,13 +324,15 @@ class Position(msgspec.Struct):
     read: int                   # records read and replayed to get here
 
 
-def position(journal: Journal, raw: bytes, games_dir: Path | None) -> Position:
-    """The state after the last record of raw: from a signed snapshot of a prefix plus the
-    records after it when one fits, else by checking and replaying the whole journal."""
+def position(journal: Journal, raw: bytes, games_dir: Path | None,
+             upto: int | None = None) -> Position:
+    """The state after the last record of raw (or after record upto): from a signed snapshot
+    of a prefix plus the records after it when one fits, else by checking and replaying the
+    journal from its start."""
     records = scan(raw, journal.name)
     header = next(records)
     data = _data_for(header, journal.name, games_dir)
-    snap = snapshot.load_state(journal.path, raw, data.source)
+    snap = snapshot.load_state(journal.path, raw, data.source) if upto is None else None
     if snap is not None and snap.header == header:
         try:
             state = state_from_builtins(snap.state)
@@ -350,6 +348,8 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None) -> Position:
         seq, last = 0, header["hash"]
     read = 0
     for rec in _upcast(records, header["schema_version"]):
+        if upto is not None and rec["seq"] > upto:
+            break
         apply_record(state, rec, data, journal.name)
         seq, last = rec["seq"], rec["hash"]
         read += 1
@@ -365,22 +365,11 @@ def open_game(path: Path | str, upto: int | None = None,
     """
     journal = Journal(path)
     raw = journal.raw()
+    pos = position(journal, raw, games_dir, upto)
     if upto is not None:
-        records = scan(raw, journal.name)
-        header = next(records)
-        data = _data_for(header, journal.name, games_dir)
-        state = _start(header, data, journal.name)
-        last = 0
-        for rec in _upcast(records, header["schema_version"]):
-            if rec["seq"] > upto:
-                break
-            apply_record(state, rec, data, journal.name)
-            last = rec["seq"]
-        if not 0 <= upto <= last:
-            raise UsageError(f"--at {upto}: the journal has records 0 to {last}")
-        return Game(journal, data, header, state, raw)
-    pos = position(journal, raw, games_dir)
-    if pos.read:                   # records were replayed: keep the state they lead to
+        if not 0 <= upto <= pos.seq:
+            raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
+    elif pos.read:                 # records were replayed: keep the state they lead to
         snapshot.save_state(journal.path, raw, pos.data.source, pos.seq, pos.hash, pos.header,
                             state_to_builtins(pos.state))
     return Game(journal, pos.data, pos.header, pos.state, raw)

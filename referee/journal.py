@@ -185,7 +185,7 @@ def _hash_ok(rec: dict, line: bytes, expected: str, quick: bool) -> bool:
         body = line.replace(member, b"", 1)
         salts = line.count(b'"salt":')
         if salts:
-            parts = _known_secret_parts(rec)
+            parts = [p for p in placed_parts(rec) if is_secret_part(p)]
             if len(parts) != salts:
                 body = b""
             for part in parts:
@@ -200,14 +200,14 @@ def _hash_ok(rec: dict, line: bytes, expected: str, quick: bool) -> bool:
     return record_hash(rec) == expected
 
 
-def _known_secret_parts(rec: dict) -> list[dict]:
-    """The secret parts in the places the referee writes them: events' `secret`, and
-    `private_order`."""
+def placed_parts(rec: dict) -> list[dict]:
+    """The secret parts, full or redacted, in the places the referee writes them: events'
+    `secret`, and `private_order` (a part anywhere else is no part the referee made)."""
     parts = [rec.get("private_order")]
     events = rec.get("events")
     if isinstance(events, list):
         parts += [e.get("secret") for e in events if isinstance(e, dict)]
-    return [p for p in parts if is_secret_part(p)]
+    return [p for p in parts if is_secret_part(p) or is_redacted_part(p)]
 
 
 def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
@@ -312,13 +312,18 @@ def _check_header_version(rec: dict, name: str) -> None:
                            f"to version {SCHEMA_VERSION} exists", record=0)
 
 
-def upcast_all(records: list[dict]) -> list[dict]:
-    """Records of an older schema version brought to the current one, step by step."""
-    version = records[0]["schema_version"]
+def upcast(record: dict, version: int) -> dict:
+    """A record of schema version `version` brought to the current one, step by step."""
     while version < SCHEMA_VERSION:
-        records = [UPCASTERS[version](dict(r)) for r in records]
+        record = UPCASTERS[version](dict(record))
         version += 1
-    return records
+    return record
+
+
+def upcast_all(records: list[dict]) -> list[dict]:
+    """Records of an older schema version brought to the current one."""
+    version = records[0]["schema_version"]
+    return [upcast(r, version) for r in records]
 
 
 # ---------------------------------------------------------------- locks

@@ -37,7 +37,9 @@ def source_digest(game_dir: Path) -> str | None:
     wrong with it.
     """
     import hashlib
-    import stat
+
+    from .errors import UsageError
+    from .home import read_named
 
     h = hashlib.sha256()
     names: list[str] = []
@@ -48,25 +50,10 @@ def source_digest(game_dir: Path) -> str | None:
             if len(names) > MAX_SOURCE_FILES:
                 return None
         for path in names:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-            try:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    return None
-                chunks, size = [], 0
-                while size <= MAX_SOURCE_BYTES:
-                    chunk = os.read(fd, MAX_SOURCE_BYTES + 1 - size)
-                    if not chunk:
-                        break
-                    chunks.append(chunk)
-                    size += len(chunk)
-                if size > MAX_SOURCE_BYTES:
-                    return None
-                body = b"".join(chunks)
-            finally:
-                os.close(fd)
+            body = read_named(path, "a game data file", MAX_SOURCE_BYTES)
             name = os.fsencode(os.path.relpath(path, game_dir))
             h.update(b"%d:%s%d:" % (len(name), name, len(body)))
             h.update(body)
-    except (OSError, ValueError):
+    except (OSError, ValueError, UsageError):    # a special file, a huge one, unreadable
         return None
     return h.hexdigest()

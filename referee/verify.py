@@ -31,7 +31,7 @@ from .engine.events import evolve
 from .engine.reading import parse_order
 from .engine.setup import setup_record
 from .errors import JournalError, OrderError, UsageError
-from .journal import Journal, is_redacted_part, is_secret_part, scan
+from .journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from .readers import READERS
 from .records import header_of, record_of
 
@@ -55,19 +55,6 @@ def _parts(obj: Any, out: list[dict]) -> list[dict]:
         for v in obj:
             _parts(v, out)
     return out
-
-
-def _placed_parts(rec: dict) -> list[dict]:
-    """The secret parts where the referee puts them: events' `secret`, `private_order`.
-
-    A digest anywhere else is no redaction the referee makes; deciding the
-    record again finds it as a difference.
-    """
-    places = [rec.get("private_order")]
-    events = rec.get("events")
-    if isinstance(events, list):
-        places += [e.get("secret") for e in events if isinstance(e, dict)]
-    return [p for p in places if is_secret_part(p) or is_redacted_part(p)]
 
 
 def _revealed_secret(raw: bytes, commitment: str) -> bytes | None:
@@ -148,7 +135,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
         if revealed_at is not None:
             raise _fail(name, n, f"follows the reveal of the secret in record {revealed_at}; "
                                  f"no order may come after it (its dice were predictable)")
-        redacted = [p for p in _placed_parts(rec) if is_redacted_part(p)]
+        redacted = [p for p in placed_parts(rec) if is_redacted_part(p)]
         if redacted:
             raise _fail(name, n, f"holds a secret part of {redacted[0]['to']!r} as a digest: "
                                  f"this is a redacted export, which cannot be decided again; "
