@@ -1,0 +1,407 @@
+"""The orders in a player's email: the message, its text, and the lines that are orders.
+
+Players send their orders by email, one order per line. The moderator saves
+the mail (mbox, Maildir, .eml); this module reads it (standard library only):
+
+- parse_message: the bytes of one message as an EmailMessage (with a size limit);
+- plain_body: the text the player wrote (the first text/plain part that is not
+  an attachment, else the first text/html part turned into text);
+- order_lines: the lines of that text that remain as orders, with their line
+  numbers, once signatures, quoted replies, attributions ("On ... wrote:"),
+  the order-key line, greetings, closings, list markers, blank lines and '#'
+  comments are dropped.
+
+Every problem is a MailError (a ValueError) with a one-line message.
+"""
+
+from __future__ import annotations
+
+import email
+import email.charset
+import email.policy
+import re
+from email.message import EmailMessage, Message
+from html.parser import HTMLParser
+
+__all__ = ["MailError", "order_lines", "parse_message", "plain_body"]
+
+DEFAULT_LIMIT = 1 << 20
+
+
+class MailError(ValueError):
+    """A message that cannot be read: too big, no text part, an unknown charset."""
+
+
+# --- the message -------------------------------------------------------------------------------
+
+
+def parse_message(raw: bytes, limit: int = DEFAULT_LIMIT) -> EmailMessage:
+    """The message of raw (RFC 5322 bytes, an mbox 'From ' line allowed), refused over limit."""
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raise MailError(f"a message is bytes, not {type(raw).__name__}")
+    raw = bytes(raw)
+    if len(raw) > limit:
+        raise MailError(f"the message is {len(raw)} bytes, over the limit of {limit} bytes")
+    return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def _is_attachment(part: Message) -> bool:
+    """A part sent as a file: Content-Disposition attachment, or a part with a file name."""
+    return part.get_content_disposition() == "attachment" or part.get_filename() is not None
+
+
+def _leaves(msg: Message, top: bool = True):
+    """The non-multipart parts of msg, depth first, without attachments and attached messages."""
+    maintype = msg.get_content_maintype()
+    if maintype == "multipart":
+        payload = msg.get_payload()
+        for sub in payload if isinstance(payload, list) else []:
+            if not _is_attachment(sub):
+                yield from _leaves(sub, top=False)
+    elif maintype == "message" and not top:
+        return  # a forwarded or bounced message: not what this player wrote
+    else:
+        yield msg
+
+
+def _decode(part: Message) -> str:
+    """The text of a text/* part: transfer encoding and charset decoded."""
+    payload = part.get_payload(decode=True)
+    if payload is None:
+        return ""
+    if not isinstance(payload, bytes):
+        payload = str(payload).encode("utf-8", "surrogateescape")
+    charset = part.get_content_charset()
+    if charset in (None, "us-ascii", "ascii"):
+        # No charset (or a plain ASCII label on 8-bit text): UTF-8 if it is, else Windows-1252.
+        try:
+            return payload.decode("utf-8")
+        except UnicodeDecodeError:
+            return payload.decode("cp1252", "replace")
+    codec = email.charset.ALIASES.get(charset, charset)
+    try:
+        return payload.decode(codec, "replace")
+    except (LookupError, ValueError, TypeError):
+        raise MailError(f"the text part's charset {charset!r} is unknown") from None
+
+
+_QUOTE_PREFIX = re.compile(r"^(>+) ?")
+
+
+def _unflow(text: str, delsp: bool) -> str:
+    """format=flowed text (RFC 3676) with its soft line breaks joined and space-stuffing undone."""
+    out: list[str] = []
+    pending: tuple[int, str] | None = None  # (quote depth, text so far) of an unfinished line
+    for line in text.split("\n"):
+        m = _QUOTE_PREFIX.match(line)
+        depth = len(m.group(1)) if m else 0
+        content = line[m.end():] if m else line
+        if not m and content.startswith(" "):
+            content = content[1:]  # space-stuffed
+        if pending is not None and pending[0] != depth:
+            out.append(_requote(*pending))
+            pending = None
+        if pending is not None:
+            content = pending[1] + content
+            pending = None
+        if content.endswith(" ") and content != "-- ":
+            pending = (depth, content[:-1] if delsp else content)
+        else:
+            out.append(_requote(depth, content))
+    if pending is not None:
+        out.append(_requote(*pending))
+    return "\n".join(out)
+
+
+def _requote(depth: int, content: str) -> str:
+    return ">" * depth + (" " if depth and content else "") + content
+
+
+class _HtmlText(HTMLParser):
+    """HTML as plain text: block elements start lines, blockquote contents become '> ' lines."""
+
+    BLOCK = frozenset({
+        "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
+        "ul", "ol", "dl", "dt", "dd", "table", "pre", "hr", "section", "article", "header",
+        "footer", "address", "center", "body",
+    })
+    SKIP = frozenset({"script", "style", "title", "template"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[tuple[int, str]] = []
+        self.cur: list[str] = []
+        self.cur_depth: int | None = None
+        self.depth = 0
+        self.skip = 0
+        self.pre = 0
+
+    def newline(self, force: bool = False) -> None:
+        text = "".join(self.cur).strip()
+        if text or force:
+            depth = self.depth if self.cur_depth is None else self.cur_depth
+            self.lines.append((depth, text))
+        self.cur = []
+        self.cur_depth = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.SKIP:
+            self.skip += 1
+        elif tag == "br":
+            self.newline(force=True)
+        elif tag in ("td", "th"):
+            self.cur.append(" ")
+        elif tag in self.BLOCK:
+            self.newline()
+            if tag == "blockquote":
+                self.depth += 1
+            elif tag == "pre":
+                self.pre += 1
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag in self.SKIP:
+            self.skip = max(0, self.skip - 1)
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP:
+            self.skip = max(0, self.skip - 1)
+        elif tag in self.BLOCK:
+            self.newline()
+            if tag == "blockquote":
+                self.depth = max(0, self.depth - 1)
+            elif tag == "pre":
+                self.pre = max(0, self.pre - 1)
+
+    def handle_data(self, data):
+        if self.skip:
+            return
+        data = data.replace("\xa0", " ")
+        if self.pre:
+            first, *rest = data.split("\n")
+            self._add(first)
+            for piece in rest:
+                self.newline(force=True)
+                self._add(piece)
+        else:
+            self._add(re.sub(r"[ \t\r\n\f]+", " ", data))
+
+    def _add(self, text: str) -> None:
+        if self.cur_depth is None and text.strip():
+            self.cur_depth = self.depth
+        self.cur.append(text)
+
+    def text(self) -> str:
+        self.close()
+        self.newline()
+        out: list[str] = []
+        for depth, line in self.lines:
+            rendered = "> " * depth + line if line else ""
+            if rendered or (out and out[-1]):  # no runs of blank lines
+                out.append(rendered)
+        while out and not out[-1]:
+            out.pop()
+        return "\n".join(out)
+
+
+def _html_to_text(html: str) -> str:
+    parser = _HtmlText()
+    parser.feed(html)
+    return parser.text()
+
+
+def plain_body(msg: Message) -> str:
+    """The text the player wrote: text/plain preferred, else text/html turned into text."""
+    plain = html = None
+    for part in _leaves(msg):
+        ctype = part.get_content_type()
+        if ctype == "text/plain":
+            plain = part
+            break
+        if ctype == "text/html" and html is None:
+            html = part
+    if plain is not None:
+        text = _normal_text(_decode(plain))
+        if (plain.get_param("format") or "").lower() == "flowed":
+            text = _unflow(text, (plain.get_param("delsp") or "").lower() == "yes")
+    elif html is not None:
+        text = _html_to_text(_normal_text(_decode(html)))
+    else:
+        raise MailError("the message has no text part (neither text/plain nor text/html)")
+    return text
+
+
+def _normal_text(text: str) -> str:
+    """Line ends as '\\n', a leading byte-order mark removed."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+# --- the order lines ---------------------------------------------------------------------------
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"), None)
+_INVISIBLE.update(dict.fromkeys(map(ord, "\xa0\u2007\u202f"), " "))
+
+_QUOTE = re.compile(r"^\s*>")
+_SEPARATOR = re.compile(
+    r"(?i)^(?:-{2,}\s*(?:original message|forwarded message|ursprüngliche nachricht"
+    r"|weitergeleitete nachricht|message d['’]origine|message transféré|mensaje original"
+    r"|mensaje reenviado|messaggio originale|messaggio inoltrato|oorspronkelijk bericht"
+    r"|doorgestuurd bericht|mensagem original|mensagem encaminhada|originalmeddelande"
+    r"|opprinnelig melding|oprindelig meddelelse)\s*-{2,}"
+    r"|_{10,}"
+    r"|begin forwarded message\s*:|début du message réexpédié\s*:"
+    r"|anfang der weitergeleiteten nachricht\s*:)$")
+# What phones and mail apps append below the text: the end of what the player wrote.
+_MOBILE = re.compile(
+    r"(?i)^(?:sent from (?:my )?\S.{0,40}|get outlook for \S.{0,20}|envoyé de(?:puis)? (?:mon )?"
+    r"\S.{0,30}|von meinem \S.{0,30} gesendet|gesendet von \S.{0,30}|enviado desde mi \S.{0,30}"
+    r"|inviato da \S.{0,30}|verzonden (?:met|vanaf) \S.{0,30}|enviado do meu \S.{0,30})$")
+_FROM_HEADER = re.compile(r"(?i)^\s*\*?(?:from|de|von|van|da|från|fra)\s?:\*?\s*\S")
+_HEADER = re.compile(
+    r"(?i)^\s*\*?(?:sent|date|to|cc|subject|envoyé|à|objet|gesendet|datum|an|betreff"
+    r"|verzonden|aan|onderwerp|enviado|para|asunto|fecha|inviato|oggetto|data|a"
+    r"|skickat|till|ämne|sendt|til|emne)\s?:\*?(?:\s|$)")
+_ATTRIBUTION_VERB = re.compile(
+    r"(?i)\b(?:wrote|a\s+[ée]crit|schrieb|schreef|escribi[óo]|ha\s+scritto|escreveu|skrev"
+    r"|kirjoitti)\b.*:$")
+_ATTRIBUTION_INTRO = re.compile(r"^(?:On|Le|Am|Op|El|Il|Em|Den)\s")
+_ORDER_KEY = re.compile(r"(?i)^(?:>\s*)*order[\s-]*key\s*:")
+_MARKER = re.compile(r"^(?:[-*+•◦‣▪–]\s+|•|\d{1,3}[.)](?!\d))\s*")
+
+# The first word of every order the referee reads (engine/reading.py), and what unit ids look
+# like: a line with either is never taken for a greeting, a closing or a name.
+_ORDER_VERBS = frozenset(
+    "play pass end discard move rail strategic sea reserves evacuate suppress remove refuse "
+    "done fire hold stay battle declare bonus keep fight retreat react lose ersatz annihilate "
+    "place swap buy build rebuild entrench upgrade eft propose accept surrender resign".split())
+_UNIT_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2}-\d+")
+
+_GREETING_WORDS = (
+    "hi", "hello", "hey", "hiya", "howdy", "dear", "greetings", "good morning",
+    "good afternoon", "good evening", "good day", "bonjour", "bonsoir", "salut", "coucou",
+    "cher", "chère", "chers", "hallo", "moin", "servus", "guten morgen", "guten tag",
+    "guten abend", "liebe", "lieber", "hola", "buenas", "buenos días", "buenos dias",
+    "ciao", "salve", "buongiorno", "caro", "cara", "olá", "ola", "oi", "bom dia", "hoi",
+    "goedemorgen", "goedendag", "beste", "hej", "hei", "god morgen", "moderator",
+)
+_WORD = r"[\w.'’()&-]+"
+_GREETING = re.compile(
+    r"(?i)^(?:" + "|".join(sorted(map(re.escape, _GREETING_WORDS), key=len, reverse=True))
+    + r")\b(?:[\s,]+" + _WORD + r"){0,3}[\s,!.:]*$")
+_SHORT_EXCLAMATION = re.compile(r"^[^\s,!]+(?:\s+[^\s,!]+){0,3}\s*(?:,|!+)$")
+
+_CLOSING_WORDS = (
+    "thanks", "thank you", "thanks a lot", "many thanks", "thx", "ty", "cheers", "regards",
+    "best", "best regards", "kind regards", "warm regards", "all the best", "best wishes",
+    "sincerely", "yours", "yours sincerely", "yours truly", "cordially", "take care",
+    "merci", "merci beaucoup", "cordialement", "bien cordialement", "amitiés", "amicalement",
+    "bises", "à bientôt", "salutations", "grüße", "grüsse", "gruß", "gruss", "viele grüße",
+    "liebe grüße", "beste grüße", "herzliche grüße", "mit freundlichen grüßen", "mfg", "lg",
+    "danke", "danke schön", "dankeschön", "vielen dank", "tschüss", "saludos", "un saludo",
+    "gracias", "muchas gracias", "grazie", "saluti", "cordiali saluti", "a presto",
+    "obrigado", "obrigada", "abraços", "abraço", "atenciosamente", "groeten", "groetjes",
+    "met vriendelijke groet", "bedankt", "hälsningar", "vänliga hälsningar", "mvh", "tack",
+    "hilsen", "venlig hilsen", "mange tak", "takk", "ciao",
+)
+_CLOSING = re.compile(
+    r"(?i)^(?:" + "|".join(sorted(map(re.escape, _CLOSING_WORDS), key=len, reverse=True))
+    + r")\b(?:[\s,!.—–-]+" + _WORD + r"){0,3}[\s,!.…:)]*$")
+_NAME = re.compile(r"^(?:[—–-]+\s*)?" + _WORD + r"(?:[\s,]+" + _WORD + r"){0,3}[\s.!]*$")
+
+
+def _looks_like_order(text: str) -> bool:
+    """A verb the referee reads first, a unit id, or the JSON form of an order."""
+    words = text.split()
+    if not words:
+        return False
+    return (words[0].casefold().strip(",.!:;") in _ORDER_VERBS or text.startswith("{")
+            or _UNIT_ID.search(text) is not None)
+
+
+def _cut(lines: list[str]) -> int:
+    """Index of the first line of what is not the player's text (signature, old mail), or len."""
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if s == "--" or _SEPARATOR.match(s) or _MOBILE.match(s):
+            return i
+        if _FROM_HEADER.match(line) and any(_HEADER.match(x) for x in lines[i + 1:i + 5]):
+            return i
+    return len(lines)
+
+
+def _attributions(lines: list[str], end: int) -> set[int]:
+    """Indexes of the attribution lines ('On <date>, <name> wrote:'), wrapped ones included."""
+    found: set[int] = set()
+    for i in range(end):
+        s = lines[i].strip()
+        if not s or _QUOTE.match(s) or i in found:
+            continue
+        if s.endswith(":") and _ATTRIBUTION_VERB.search(s):  # never an order
+            found.add(i)
+            continue
+        if not _ATTRIBUTION_INTRO.match(s) or _looks_like_order(s):
+            continue
+        parts = [s]
+        for j in range(i + 1, min(i + 3, end)):
+            t = lines[j].strip()
+            if not t or _QUOTE.match(t) or _looks_like_order(t):
+                break
+            parts.append(t)
+            if t.endswith(":"):
+                if _ATTRIBUTION_VERB.search(" ".join(parts)[:2000]):
+                    found.update(range(i, j + 1))
+                break
+    return found
+
+
+def _drop_greeting(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    if lines:
+        first = lines[0][1]
+        if _looks_like_order(first):
+            return lines
+        # A greeting word ("Hi", "hello Bob,"), or a few words ending in ',' or '!' that do
+        # not start in lower case ("Moderator,", "Greetings from Berlin!").
+        if _GREETING.match(first) or (_SHORT_EXCLAMATION.match(first)
+                                      and not first[0].islower()):
+            return lines[1:]
+    return lines
+
+
+def _drop_closing(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    for k in (2, 1, 0):  # the closing line, then k name lines up to the end
+        at = len(lines) - 1 - k
+        if at < 0:
+            continue
+        closing, names = lines[at][1], [t for _, t in lines[at + 1:]]
+        if (_CLOSING.match(closing) and not _looks_like_order(closing)
+                and all(_NAME.match(n) and len(n) <= 40 and not _looks_like_order(n)
+                        for n in names)):
+            return lines[:at]
+    return lines
+
+
+def order_lines(body: str, key: str | None = None) -> list[tuple[int, str]]:
+    """The order lines of a mail body, each with its line number (from 1) in body.
+
+    Dropped: everything from a signature ('-- ') or the old mail below a reply (an Outlook
+    separator, a 'From:' header block) to the end, quoted '>' lines, attribution lines
+    ('On <date>, <name> wrote:' in several languages, also wrapped), the 'Order key:' line
+    (and a line that is only key), a greeting first and a closing (with up to two name
+    lines) last, '#' comments and blank lines. List markers ('- ', '1. ') are stripped.
+    """
+    lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
+    end = _cut(lines)
+    attributions = _attributions(lines, end)
+    wanted_key = key.strip().casefold() if key and key.strip() else None
+    kept: list[tuple[int, str]] = []
+    for i in range(end):
+        if i in attributions or _QUOTE.match(lines[i]):
+            continue
+        text = lines[i].split("#", 1)[0].strip()
+        text = _MARKER.sub("", text, count=1).strip()
+        if not text or _ORDER_KEY.match(text) or text.casefold() == wanted_key:
+            continue
+        kept.append((i + 1, text))
+    return _drop_closing(_drop_greeting(kept))
