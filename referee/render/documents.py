@@ -1,0 +1,150 @@
+"""`show` and `status` as documents (sections.py): one content, every human format.
+
+Built from the JSON views (views.py), which are already made for one reader:
+nothing here decides what a reader may see, it only lays out what the view
+holds.
+"""
+
+from __future__ import annotations
+
+from .sections import Document, Items, Orders, Para, Section, Span, Table, para
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def side_name(side: str | None) -> str:
+    """A side id as a person reads it ('german' -> 'German')."""
+    return (side or "nobody").replace("_", " ").title()
+
+
+def control_span(control: str) -> Span:
+    """An area's control, styled by its side (disputed and neutral too)."""
+    style = control if control in ("german", "entente", "disputed") else "plain"
+    return Span(side_name(control) if control not in ("disputed", "neutral") else control,
+                style)
+
+
+def unit_phrase(u: dict) -> str:
+    """A unit in one short phrase, as the reader may see it."""
+    ent = " entrenched" if u.get("entrenched") else ""
+    if u["type"] == "army":
+        inside = u.get("summary") or "hidden"
+        return f"{u['id']} {u.get('name') or ''}{ent} [{inside}]".replace("  ", " ")
+    if u["type"] == "fort":
+        return f"{u.get('name') or u['id']} fort {u['strength']}"
+    return f"{u['id']} ({u['type'].replace('_', ' ')}{ent})"
+
+
+def hand_phrase(cards: list[dict]) -> str:
+    """A hand as 'Offensive x2, Bad Weather' ('(empty)' for none)."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c["title"]] = counts.get(c["title"], 0) + 1
+    return ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counts.items()) or "(empty)"
+
+
+def _title(view: dict[str, Any], what: str) -> str:
+    return (f"{view.get('game_name', 'Game')} — {what}: game {view['game_id']}, record "
+            f"{view['seq']}, for {view['reader']}")
+
+
+def situation(view: dict[str, Any]) -> Para:
+    """Who is to act now and on what (2.0), or how the game ended (3.0)."""
+    if view["game_over"]:
+        r = view.get("result") or {}
+        return para(Span("Game over: ", "bold"), f"{r.get('reason')} — ",
+                    Span(str(r.get("level_name")), "bold"))
+    waiting = view.get("waiting_on_all") or [view["waiting_on"]]
+    return para(Span("Waiting on ", "bold"),
+                Span(" and ".join(side_name(w) for w in waiting), "bold"),
+                f": {view['prompt']}")
+
+
+def vp_section(vp: dict) -> Section:
+    """The VP total, its level and its breakdown (3.1)."""
+    return Section("Victory points", [
+        para(Span(f"VP {vp['total']}: {vp['level_name']}", "bold")),
+        Items([[Span(f"{b['label']}: {b['vp']:+d}")] for b in vp["breakdown"]]),
+    ])
+
+
+def area_table(areas: dict[str, dict]) -> Table:
+    """Every area with its control, VP and the units the reader may see."""
+    rows = []
+    for a in areas.values():
+        units = "; ".join(unit_phrase(u) for u in a["units"]) or "—"
+        control = a["control"] if a["control"] in ("disputed", "neutral") else \
+            side_name(a["control"])
+        rows.append([a["name"], control, str(a["vp"]) if a["vp"] else "", units])
+    return Table(["Area", "Control", "VP", "Units"], rows)
+
+
+def cards_section(view: dict[str, Any]) -> Section:
+    """Hands (as the reader may see them), the draw pile and the face-up piles (1.3)."""
+    blocks: list = []
+    if view["reader"] == "moderator":
+        for s, cards in (view.get("hands") or {}).items():
+            blocks.append(para(Span(f"Hand ({side_name(s)}): ", "bold"), hand_phrase(cards)))
+    elif view["reader"] in view["hand_sizes"]:
+        blocks.append(para(Span("Your hand: ", "bold"), hand_phrase(view["hand"])))
+        if view.get("locked"):
+            blocks.append(para(f"Not playable until your next player turn: "
+                               f"{len(view['locked'])} card(s)"))
+    sizes = ", ".join(f"{side_name(s)} {n}" for s, n in view["hand_sizes"].items())
+    deck = view["deck"]
+    blocks.append(para(f"Hand sizes: {sizes}. Draw pile {deck['draw_pile']}, discard pile "
+                       f"{len(deck['discard'])}."))
+    if deck["discard"]:
+        blocks.append(para("Discard pile (face up): ", hand_phrase(deck["discard"])))
+    if deck["removed"]:
+        blocks.append(para("Removed from play: ", hand_phrase(deck["removed"])))
+    return Section("Cards", blocks)
+
+
+def off_map_section(view: dict[str, Any]) -> Section:
+    """The EFT box, eliminated armies and the force pool."""
+    eft = ", ".join(view.get("eft_box") or []) or "empty"
+    gone = ", ".join(view.get("eliminated_armies") or []) or "none"
+    blocks: list = [para(Span("Eastern Front Transit box: ", "bold"), eft),
+                    para(Span("Eliminated armies: ", "bold"), gone)]
+    pool = view.get("force_pool") or {}
+    if pool:
+        blocks.append(Items([[Span(f"{nation} force pool: " + ", ".join(
+            f"{k.replace('_', ' ')} {n}" for k, n in row.items()))] for nation, row in
+            pool.items() if row]))
+    return Section("Off the map", blocks)
+
+
+def show_document(view: dict[str, Any]) -> Document:
+    """`show`: the turn, who acts, VP, every area, off-map boxes and the cards."""
+    t = (f"Turn {view['turn']} of {view.get('last_turn', view['turn'])}: {view['label']}, "
+         f"{view['phase'].replace('_', ' ')}"
+         + (f" ({side_name(view['player'])} player turn)" if view.get("player") else ""))
+    return Document(_title(view, "the war"), [
+        Section("Situation", [para(t), situation(view)]),
+        vp_section(view["vp"]),
+        Section("Areas", [area_table(view["areas"])]),
+        off_map_section(view),
+        cards_section(view),
+    ])
+
+
+def status_document(view: dict[str, Any]) -> Document:
+    """`status`: who is to act, the prompt and the legal orders of the reader."""
+    head = Section("Situation", [
+        para(f"{view['label']} (turn {view['turn']}), {view['phase'].replace('_', ' ')}"),
+        situation(view)])
+    doc = Document(_title(view, "status"), [head])
+    if view["game_over"]:
+        return doc
+    if view["legal"]:
+        doc.sections.append(Section(
+            f"Orders open to {side_name(view['legal_for'])} ({len(view['legal'])})",
+            [Orders(list(view["legal"]))]))
+    elif view["reader"] == "public":
+        doc.sections.append(Section("Orders", [para(
+            "The public reader sees no orders; name a side with --as to list its orders.")]))
+    return doc

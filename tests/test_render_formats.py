@@ -1,0 +1,451 @@
+"""The text, markdown and BBCode renderers of a Document (referee.render.formats).
+
+Text: every line fits the width except a lone order or a lone unbreakable word.
+Markdown: parsed with a CommonMark parser, data never becomes HTML, a link or other
+markup. BBCode: data never becomes a tag, and every tag opened is closed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from referee.render.formats import render, to_bbcode, to_markdown, to_text
+from referee.render.sections import (
+    STYLES,
+    Document,
+    Items,
+    Orders,
+    Para,
+    Section,
+    Span,
+    Table,
+    para,
+    plain,
+)
+
+HTML = "<script>alert(1)</script>"
+LINK = "*x* [a](javascript:1)"
+BB_URL = "[url=http://x]y[/url]"
+BB_CLOSE = "[/c][b]x"
+HOSTILE = [HTML, LINK, BB_URL, BB_CLOSE, "&amp; &#60;b&#62;", "<http://evil.example>",
+           "![i](http://x/i.png)", "`tick` ``two``", "# not a heading", "1. not a list",
+           "- not a list", "| not | a cell |", "~~gone~~ $x$ \\*"]
+LONG_ORDER = ("attack from Saarbrücken with 3 GER armies, 2 GER corps and the "
+              "Stoßtruppen into Liège")
+assert len(LONG_ORDER) > 72
+
+SAMPLE = Document(
+    title="Turn 5: Summer 1915",
+    sections=[
+        Section("Front", [
+            para("Liège holds; ", Span("Saarbrücken", "german"), " sends ",
+                 Span("Stoßtruppen", "bold"), "."),
+            Items([[plain("Verdun is "), Span("disputed", "disputed")],
+                   [plain("Player "), Span(HTML, "entente")],
+                   [Span(LINK, "italic")]]),
+            Table(["Area", "Control", "Units"], [["Liège", "German", "2 GER corps"],
+                                                 ["Saarbrücken", "disputed", "1 FRA army"]]),
+        ]),
+        Section("Your orders", [
+            para("Send back ", Span("move 2 GER Metz-Verdun", "order"), " or:"),
+            Orders(["move 1 GER Saarbrücken-Liège", LONG_ORDER]),
+            Items([[plain(BB_URL)], [plain(BB_CLOSE)]]),
+        ]),
+    ],
+    receipt="receipt 3f9a0c",
+)
+
+# The sample table, columns 11, 8 and 11 wide, two spaces apart.
+TABLE_TEXT = [
+    "Area" + " " * 9 + "Control" + " " * 3 + "Units",
+    "-" * 11 + "  " + "-" * 8 + "  " + "-" * 11,
+    "Liège" + " " * 8 + "German" + " " * 4 + "2 GER corps",
+    "Saarbrücken" + "  " + "disputed" + "  " + "1 FRA army",
+]
+
+MD = MarkdownIt("commonmark").enable("table")
+
+
+def _doc(*blocks, title: str = "T") -> Document:
+    """A one-section document titled T with section S (lines 0-4), so blocks start at line 5."""
+    return Document(title, [Section("S", list(blocks))])
+
+
+def _all_tokens(src: str):
+    """Every markdown-it token, inline children included."""
+    for tok in MD.parse(src):
+        yield tok
+        yield from tok.children or []
+
+
+def _inline_texts(src: str) -> list[str]:
+    """The literal text of each inline token (text and code content, markup dropped)."""
+    return ["".join(c.content for c in tok.children if c.type in ("text", "code_inline"))
+            for tok in MD.parse(src) if tok.type == "inline"]
+
+
+def _assert_no_markup_from_data(src: str) -> None:
+    """No raw HTML, link or image token anywhere in the parsed markdown."""
+    types = {tok.type for tok in _all_tokens(src)}
+    assert not types & {"html_inline", "html_block", "link_open", "image"}, types
+
+
+def _flat(text: str) -> str:
+    """Text as the renderers put it on one line, stripped."""
+    return " ".join(text.replace("\t", " ").splitlines()).strip()
+
+
+# --- text -------------------------------------------------------------------------------
+
+
+def test_text_sample_exact():
+    """The sample as text at 72 columns, line by line."""
+    lines = to_text(SAMPLE).split("\n")
+    assert lines == [
+        "Turn 5: Summer 1915",
+        "=" * 19,
+        "",
+        "Front",
+        "-----",
+        "Liège holds; Saarbrücken sends Stoßtruppen.",
+        "",
+        "- Verdun is disputed",
+        "- Player " + HTML,
+        "- " + LINK,
+        "",
+        *TABLE_TEXT,
+        "",
+        "Your orders",
+        "-" * 11,
+        "Send back move 2 GER Metz-Verdun or:",
+        "",
+        "  move 1 GER Saarbrücken-Liège",
+        "  " + LONG_ORDER,
+        "",
+        "- " + BB_URL,
+        "- " + BB_CLOSE,
+        "",
+        "receipt 3f9a0c",
+        "",
+    ]
+
+
+def test_order_span_moves_whole_to_next_line():
+    """An order span that does not fit starts a new line instead of being split."""
+    doc = _doc(para("Players must send ", Span("move 2 GER Metz-Verdun", "order"), " today."))
+    # Naive wrapping at 30 would give "Players must send move 2 GER" and split the order.
+    assert to_text(doc, 30).split("\n")[5:7] == ["Players must send",
+                                                 "move 2 GER Metz-Verdun today."]
+
+
+def test_order_longer_than_width_stands_alone():
+    """An order longer than the width is alone on its line; glued punctuation moves off it."""
+    doc = _doc(para("Reply with ", Span(LONG_ORDER, "order"), " before Friday."))
+    assert to_text(doc, 40).split("\n")[5:8] == ["Reply with", LONG_ORDER, "before Friday."]
+    # Glued punctuation stays with a short order, and leaves a long one alone on its line.
+    glued = _doc(para("Send (", Span("hold", "order"), "). Or ", Span("x" * 45, "order"), "."))
+    assert to_text(glued, 40).split("\n")[5:8] == ["Send (hold). Or", "x" * 45, "."]
+
+
+def test_items_wrap_with_hanging_indent():
+    """List items wrap under their text, two columns in."""
+    doc = _doc(Items([[plain("alpha beta gamma delta")], [plain("epsilon")]]))
+    assert to_text(doc, 12).split("\n")[5:9] == ["- alpha beta", "  gamma", "  delta",
+                                                 "- epsilon"]
+
+
+def test_table_last_column_wraps_when_too_wide():
+    """A table too wide for the width wraps its last column under itself."""
+    doc = _doc(SAMPLE.sections[0].blocks[2])
+    # The first two columns take 11 + 2 + 8 + 2 = 23, leaving 9 for "Units".
+    assert to_text(doc, 32).split("\n")[5:12] == [
+        TABLE_TEXT[0],
+        "-" * 11 + "  " + "-" * 8 + "  " + "-" * 9,
+        "Liège" + " " * 8 + "German" + " " * 4 + "2 GER",
+        " " * 23 + "corps",
+        "Saarbrücken  disputed  1 FRA",
+        " " * 23 + "army",
+        "",
+    ]
+
+
+def test_table_falls_back_to_fields_when_columns_cannot_fit():
+    """With no room for the last column, each row becomes header: value lines."""
+    doc = _doc(SAMPLE.sections[0].blocks[2])
+    # At 28 only 5 columns are left for "Units": too narrow, so one field a line.
+    assert to_text(doc, 28).split("\n")[5:12] == [
+        "Area: Liège", "Control: German", "Units: 2 GER corps", "",
+        "Area: Saarbrücken", "Control: disputed", "Units: 1 FRA army",
+    ]
+
+
+def test_orders_block_is_never_wrapped():
+    """Order lines are indented, put on one line, and never wrapped."""
+    out = to_text(_doc(Orders(["a\nb", LONG_ORDER])), 20)
+    assert out.split("\n")[5:7] == ["  a b", "  " + LONG_ORDER]
+
+
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöüßéLG", min_size=1, max_size=90)
+short_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöüß", min_size=1, max_size=14)
+noise = st.text(alphabet="abcXYZ äöüß019.,;:-+=*_`[]<>|#&!()\\\n\t", max_size=40)
+fragments = st.sampled_from([*HOSTILE, "x ``` y", "`x", "y`", "+ z", "2) two", "==="])
+span_text = st.one_of(noise, words, fragments, st.lists(words, max_size=8).map(" ".join),
+                      st.lists(short_words, min_size=2, max_size=6).map(" ".join))
+spans = st.lists(st.builds(Span, span_text, st.sampled_from(STYLES)), max_size=6)
+cells = st.one_of(noise, fragments, st.lists(short_words, max_size=5).map(" ".join))
+tables = st.integers(1, 4).flatmap(lambda n: st.builds(
+    Table, st.lists(short_words, min_size=n, max_size=n),
+    st.lists(st.lists(cells, max_size=n), max_size=4)))
+blocks = st.one_of(st.builds(Para, spans), st.builds(Items, st.lists(spans, max_size=4)),
+                   tables, st.builds(Orders, st.lists(span_text, min_size=1, max_size=3)))
+sections = st.builds(Section, noise, st.lists(blocks, max_size=4))
+documents = st.builds(Document, noise, st.lists(sections, max_size=2), st.one_of(st.none(), noise))
+
+
+def _order_spans(doc: Document) -> set[str]:
+    """The order spans of doc, each on one line and stripped."""
+    found = set()
+    for b in (b for s in doc.sections for b in s.blocks):
+        for group in [b.spans] if isinstance(b, Para) else getattr(b, "items", []):
+            found |= {_flat(s.text) for s in group if s.style == "order"}
+    return found
+
+
+def _orders_in(doc: Document) -> set[str]:
+    """Every order of doc, spans and Orders lines, on one line and stripped."""
+    lines = {_flat(ln) for s in doc.sections for b in s.blocks if isinstance(b, Orders)
+             for ln in b.lines}
+    return lines | _order_spans(doc)
+
+
+@settings(max_examples=50, deadline=None)
+@given(documents, st.integers(16, 100))
+def test_text_lines_fit_width(doc, width):
+    """No line over the width but a lone order or word; orders whole; no word lost."""
+    out = to_text(doc, width)
+    assert out.endswith("\n")
+    orders = _orders_in(doc)
+    lines = out.split("\n")
+    # Each order (span or line) is whole on one line.
+    assert all(any(o in line for line in lines) for o in orders)
+    for line in lines:
+        assert line == line.rstrip()
+        if len(line) > width:
+            whole = line.strip()
+            rest = whole[2:] if whole.startswith("- ") else whole
+            assert whole in orders or rest in orders or not any(c.isspace() for c in rest), line
+    for section in doc.sections:
+        for b in section.blocks:
+            if isinstance(b, Para):
+                for s in b.spans:
+                    assert all(w in out for w in _flat(s.text).split())
+
+
+# --- markdown ---------------------------------------------------------------------------
+
+
+def test_markdown_sample_exact():
+    """The sample as markdown, line by line, and how markdown-it reads it."""
+    lines = to_markdown(SAMPLE).split("\n")
+    assert lines == [
+        "# Turn 5: Summer 1915",
+        "",
+        "## Front",
+        "",
+        "Liège holds; Saarbrücken sends **Stoßtruppen**.",
+        "",
+        "- Verdun is disputed",
+        r"- Player \<script\>alert(1)\</script\>",
+        r"- *\*x\* \[a\](javascript:1)*",
+        "",
+        "| Area | Control | Units |",
+        "|---|---|---|",
+        "| Liège | German | 2 GER corps |",
+        "| Saarbrücken | disputed | 1 FRA army |",
+        "",
+        "## Your orders",
+        "",
+        "Send back `move 2 GER Metz-Verdun` or:",
+        "",
+        "```",
+        "move 1 GER Saarbrücken-Liège",
+        LONG_ORDER,
+        "```",
+        "",
+        r"- \[url=http://x\]y\[/url\]",
+        r"- \[/c\]\[b\]x",
+        "",
+        "receipt 3f9a0c",
+        "",
+    ]
+    tokens = list(_all_tokens("\n".join(lines)))
+    assert [t.type for t in tokens].count("table_open") == 1
+    assert [t.tag for t in tokens if t.type == "heading_open"] == ["h1", "h2", "h2"]
+    assert any(t.type == "strong_open" for t in tokens)
+    assert any(t.type == "code_inline" and t.content == "move 2 GER Metz-Verdun" for t in tokens)
+    texts = _inline_texts(to_markdown(SAMPLE))
+    assert "Player " + HTML in texts and LINK in texts and BB_URL in texts
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_markdown_hostile_names_stay_literal(name):
+    """A hostile name in every place data goes reads back literally, with no HTML or link."""
+    doc = Document(name, [Section(name, [
+        para(name), para(Span(name, "bold"), " and ", Span(name, "entente")),
+        Items([[plain(name)], [Span(name, "italic")]]),
+        Table(["Player", "Note"], [[name, "a\nb | " + name]]),
+    ])], receipt=name)
+    src = to_markdown(doc)
+    _assert_no_markup_from_data(src)
+    assert "table_open" in {t.type for t in _all_tokens(src)}
+    texts = _inline_texts(src)
+    # Both headings, the first paragraph, both list items, the first cell and the receipt.
+    assert texts.count(name) == 7
+    assert f"{name} and {name}" in texts
+    assert f"a b | {name}" in texts
+
+
+def test_markdown_code_spans_and_fence_outgrow_backticks():
+    """Code spans and fences use more backticks than the text holds."""
+    doc = _doc(para(Span("a `b`", "order"), " ", Span("`x", "order"), " ", Span("c", "order")),
+               Orders(["x ``` y", "plain"]))
+    lines = to_markdown(doc).split("\n")
+    assert lines[4] == "`` a `b` `` `` `x `` `c`"
+    assert lines[6:10] == ["````", "x ``` y", "plain", "````"]
+    codes = [t.content for t in _all_tokens("\n".join(lines)) if t.type == "code_inline"]
+    assert codes == ["a `b`", "`x", "c"]
+    assert [t.content for t in MD.parse("\n".join(lines)) if t.type == "fence"] == [
+        "x ``` y\nplain\n"]
+    # Two glued order spans: their fences must not merge into one run of backticks.
+    glued = to_markdown(_doc(para(Span("0", "order"), Span("1", "order")))).split("\n")[4]
+    assert glued == "`0` `1`"
+    assert [t.content for t in _all_tokens(glued) if t.type == "code_inline"] == ["0", "1"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(documents)
+def test_markdown_random_documents_parse_as_intended(doc):
+    """Random documents: no HTML or link, every table, fence and heading, cells intact."""
+    src = to_markdown(doc)
+    _assert_no_markup_from_data(src)
+    tokens = list(MD.parse(src))
+    kinds = [t.type for t in tokens]
+    all_blocks = [b for s in doc.sections for b in s.blocks]
+    assert kinds.count("table_open") == sum(isinstance(b, Table) for b in all_blocks)
+    assert kinds.count("fence") == sum(isinstance(b, Orders) for b in all_blocks)
+    headings = bool(doc.title.strip()) + sum(bool(s.title.strip()) for s in doc.sections)
+    assert kinds.count("heading_open") == headings
+    # Every table cell reads back exactly as given (on one line, stripped).
+    expected = [_flat(c) for b in all_blocks if isinstance(b, Table)
+                for row in [b.header, *b.rows] for c in row + [""] * (len(b.header) - len(row))]
+    inside, cells = False, []
+    for t in tokens:
+        inside = t.type == "table_open" or (inside and t.type != "table_close")
+        if inside and t.type == "inline":
+            cells.append("".join(c.content for c in t.children))
+    assert cells == expected
+    texts = _inline_texts(src)
+    for b in all_blocks:
+        if isinstance(b, Para) and b.spans and all(s.style == "plain" for s in b.spans):
+            line = _flat("".join(s.text for s in b.spans))
+            assert not line or line in texts
+    # Every order span is one code span with its text intact.
+    codes = {c.content for t in tokens if t.type == "inline" for c in t.children
+             if c.type == "code_inline"}
+    assert {o for o in _order_spans(doc) if o} <= codes
+
+
+def test_markdown_list_and_block_starts_are_escaped():
+    """Data at the start of a block opens no list, rule, heading or code block."""
+    src = to_markdown(_doc(para("1. first"), para("- dash"), para("+ plus"), para("==="),
+                           para("    indented"), Items([[plain("2) two")]])))
+    assert src.split("\n")[4:15:2] == [r"1\. first", r"\- dash", r"\+ plus", r"\===",
+                                       "indented", r"- 2\) two"]
+    kinds = [t.type for t in MD.parse(src)]
+    assert "ordered_list_open" not in kinds and "code_block" not in kinds
+    assert kinds.count("bullet_list_open") == 1 and "hr" not in kinds
+
+
+# --- BBCode -----------------------------------------------------------------------------
+
+TAG = re.compile(r"\[(/?)(b|i|c|size|color)(=[^\]]*)?\]")
+
+
+def _assert_tags_balanced(src: str) -> None:
+    """Every bracket in src is one of the renderer's tags, and each tag opened is closed."""
+    assert src.count("[") == src.count("]") == len(TAG.findall(src))
+    for name in ("b", "i", "c", "size", "color"):
+        opened = len(re.findall(rf"\[{name}(=[^\]]*)?\]", src))
+        assert opened == src.count(f"[/{name}]"), name
+
+
+def test_bbcode_sample_exact():
+    """The sample as BBCode, line by line, tags balanced."""
+    lines = to_bbcode(SAMPLE).split("\n")
+    assert lines == [
+        "[size=14][b]Turn 5: Summer 1915[/b][/size]",
+        "",
+        "[b]Front[/b]",
+        "Liège holds; [color=#4D4D4D]Saarbrücken[/color] sends [b]Stoßtruppen[/b].",
+        "",
+        "• Verdun is [color=#B22222]disputed[/color]",
+        "• Player [color=#1F5FAF]" + HTML + "[/color]",
+        "• [i]*x* \u2045a\u2046(javascript:1)[/i]",
+        "",
+        "[c]" + TABLE_TEXT[0],
+        *TABLE_TEXT[1:3],
+        TABLE_TEXT[3] + "[/c]",
+        "",
+        "[b]Your orders[/b]",
+        "Send back [c]move 2 GER Metz-Verdun[/c] or:",
+        "",
+        "[c]move 1 GER Saarbrücken-Liège",
+        LONG_ORDER + "[/c]",
+        "",
+        "• \u2045url=http://x\u2046y\u2045/url\u2046",
+        "• \u2045/c\u2046\u2045b\u2046x",
+        "",
+        "receipt 3f9a0c",
+        "",
+    ]
+    _assert_tags_balanced(to_bbcode(SAMPLE))
+
+
+@pytest.mark.parametrize("name", [BB_URL, BB_CLOSE, "[color=red]x", "[[b]]", "]["])
+def test_bbcode_names_inject_no_tag(name):
+    """A name made of tags shows with lookalike brackets wherever data goes."""
+    doc = Document(name, [Section(name, [
+        para(Span(name, "bold"), Span(name, "order"), Span(name, "german")),
+        Items([[plain(name)]]), Table([name], [[name]]), Orders([name]),
+    ])], receipt=name)
+    src = to_bbcode(doc)
+    _assert_tags_balanced(src)
+    assert "[url" not in src and "[/url]" not in src and "[color=red]" not in src
+    # Title, section, three spans, the item, two table cells, the order and the receipt.
+    safe = name.replace("[", "\u2045").replace("]", "\u2046")
+    assert src.count(safe) == 10
+
+
+@settings(max_examples=30, deadline=None)
+@given(documents)
+def test_bbcode_random_documents_balanced(doc):
+    """Random documents: only the renderer's tags, each closed."""
+    _assert_tags_balanced(to_bbcode(doc))
+
+
+# --- dispatch ---------------------------------------------------------------------------
+
+
+def test_render_dispatches_and_rejects_unknown_format():
+    """render picks the renderer by name and refuses an unknown format."""
+    assert render(SAMPLE, "text") == to_text(SAMPLE)
+    assert render(SAMPLE, "text", width=30) == to_text(SAMPLE, 30)
+    assert render(SAMPLE, "markdown") == to_markdown(SAMPLE)
+    assert render(SAMPLE, "bbcode") == to_bbcode(SAMPLE)
+    with pytest.raises(ValueError, match="json"):
+        render(SAMPLE, "json")
