@@ -15,13 +15,13 @@ from pathlib import Path
 
 from . import snapshot
 from .dice import Dice
-from .engine import decide, is_private, legal_orders
+from .engine import decide, decide_plan, is_private, legal_orders, sealed_for
 from .engine.events import evolve, parse_events
 from .engine.invariants import problems
 from .engine.orders import format_order
 from .engine.state import state_to_builtins
 from .errors import UsageError
-from .game import body, load_secret, position
+from .game import SEALED_PLAN, body, load_secret, position
 from .journal import Journal
 
 
@@ -76,8 +76,14 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
             order = rng.choice(options)
             text = format_order(order)
             dice = Dice(header["game_id"], seq + 1, secret)
-            private = is_private(state, order)
-            events, state_after = decide(state, data, order, side, dice, text, in_place=True)
+            if sealed_for(state, side):          # one order per plan, as a player may send
+                private = SEALED_PLAN
+                events, state_after = decide_plan(state, data, [(text, order)], side, dice,
+                                                  in_place=True)
+            else:
+                private = is_private(state, order)
+                events, state_after = decide(state, data, order, side, dice, text,
+                                             in_place=True)
             seq += 1
             state_after.seq = seq
             rec = body(side, text, events, dice, private)

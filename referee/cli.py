@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 from . import commands
 from .commands import guard
 from .errors import EXIT_REJECTED, GameDataError, UsageError
-from .readers import check_reader
+from .readers import check_name, check_reader
 
 # The rules and the data models are imported inside the commands that need
 # them: `status` and `show` answer from a signed view without them.
@@ -58,7 +58,7 @@ class _OneLineErrors(TyperGroup):
 
 
 app = typer.Typer(
-    name="referee", add_completion=False, no_args_is_help=True, cls=_OneLineErrors,
+    name="referee", add_completion=True, no_args_is_help=True, cls=_OneLineErrors,
     pretty_exceptions_enable=False,
     help="A judge for play-by-email games of TO THE LAST MAN!: orders in, dice and rulings "
          "out, everything in a hash-chained journal.")
@@ -76,7 +76,18 @@ class Fmt(str, Enum):
 class ShowFmt(str, Enum):
     text = "text"
     markdown = "markdown"
+    bbcode = "bbcode"
     json = "json"
+
+
+class DiceMode(str, Enum):
+    committed = "committed"
+    manual = "manual"
+
+
+READER_HELP = ("Who reads it: a side (german, entente), public (a forum spectator: no hand, "
+               "no deck order, no sealed plan) or moderator (everything). Default: public.")
+WIDTH_HELP = "Wrap text at this many columns (an order line is never split)."
 
 
 def boundary(fn):
@@ -93,10 +104,56 @@ def boundary(fn):
     return wrapper
 
 
+def _print_version(value: bool) -> None:
+    if not value:
+        return
+    from . import __version__
+    from .journal import SCHEMA_VERSION
+
+    digest = "unreadable"
+    try:
+        from . import load_msgspec
+
+        load_msgspec()
+        from .game import game_data
+
+        digest = game_data("ttlm", _GAMES["dir"]).digest[:16]
+    except Exception:  # noqa: BLE001 - --version must answer even with broken data
+        pass
+    typer.echo(f"referee {__version__} (journal schema {SCHEMA_VERSION}; game data ttlm "
+               f"{digest})")
+    raise typer.Exit()
+
+
+def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion for --as: the sides of the journal's game, public, moderator."""
+    from .readers import DEFAULT_SIDES, readers_of
+
+    sides = DEFAULT_SIDES
+    try:
+        journal = ctx.params.get("journal")
+        if journal:
+            from . import load_msgspec
+
+            load_msgspec()
+            from .game import game_data
+
+            with open(journal, "rb") as fh:
+                game = json.loads(fh.readline()).get("game", "ttlm")
+            sides = game_data(game, _GAMES["dir"]).sides
+    except Exception:  # noqa: BLE001 - completion offers the defaults rather than fail
+        pass
+    return [r for r in readers_of(sides) if r.startswith(incomplete)]
+
+
 @app.callback()
 def main_options(
     games: Annotated[Optional[Path], typer.Option(
         help="Directory holding the game data (default: the built-in games/).")] = None,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version, the journal schema version and the game data digest.")
+    ] = False,
 ) -> None:
     """referee: a judge for play-by-email games of TO THE LAST MAN!"""
     _GAMES["dir"] = games
@@ -109,7 +166,8 @@ def main_options(
 def new(
     journal: Annotated[Path, typer.Argument(help="The journal file to create (JSONL).")],
     scenario: Annotated[str, typer.Option(help="1914, 1916, 1918, or a scenario YAML file.")],
-    dice: Annotated[str, typer.Option(help="committed (default) or manual.")] = "committed",
+    dice: Annotated[DiceMode, typer.Option(help="committed (default) or manual.")
+                    ] = DiceMode.committed,
     option: Annotated[Optional[list[str]], typer.Option(
         help="An optional rule, KEY=true|false; repeat for several.")] = None,
     game_id: Annotated[Optional[str], typer.Option(
@@ -117,18 +175,57 @@ def new(
     secret_file: Annotated[Optional[Path], typer.Option(
         help="Keep the dice secret in this file instead of beside the journal (made if "
              "missing, used if it exists): keep it out of shared or synced folders.")] = None,
+    player: Annotated[Optional[list[str]], typer.Option(
+        help="A player's address, SIDE=ADDRESS (also moderator=ADDRESS); repeat for each. "
+             "Each side gets an order key (`referee players --keys`).")] = None,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
     from . import game as g
-    from .render.text import status_text
+    from .render.documents import status_document
+    from .render.formats import render
     from .views import status_view
 
+    dice = dice.value
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
-                         _GAMES["dir"])
+                         _GAMES["dir"], players=player or [])
     where = secret_file if secret_file is not None else f"{journal}.secret"
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
-    typer.echo(status_text(status_view(game.state, game.data, None, game.game_id)))
+    if player:
+        typer.echo(f"players registered; `referee players {journal} --keys` prints their order "
+                   f"keys (for the moderator only)")
+    typer.echo(render(status_document(status_view(game.state, game.data, None, game.game_id)),
+                      "text"))
+
+
+@app.command()
+@boundary
+def players(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    keys: Annotated[bool, typer.Option(help="Print each side's order key too.")] = False,
+    set_: Annotated[Optional[list[str]], typer.Option(
+        "--set", help="Change an address, SIDE=ADDRESS (a new roster record).")] = None,
+    new_key: Annotated[Optional[list[str]], typer.Option(
+        help="Give this side a new order key (the old one stops working).")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """The players' addresses (and order keys) — for the moderator only."""
+    from . import load_msgspec
+
+    load_msgspec()
+    from . import mail
+
+    commands.check_private(journal)
+    listed = mail.players(journal, set_ or [], new_key or [], keys, _GAMES["dir"])
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "players": listed}))
+        return
+    if not listed:
+        typer.echo(f"{journal}: no players registered (new --player SIDE=ADDRESS, or "
+                   f"players --set SIDE=ADDRESS)")
+    for p in listed:
+        key = f"  order key {p['key']}" if p.get("key") else ""
+        typer.echo(f"{p['side']:<10} {p['address']}{key}")
 
 
 # ---------------------------------------------------------------- order
@@ -140,18 +237,24 @@ def order(
     orders: Annotated[Optional[list[str]], typer.Argument(
         help="Orders, one per argument; '-' reads them from stdin.")] = None,
     as_: Annotated[str, typer.Option("--as", help="Who gives the orders: german or entente.")] = "",
-    file: Annotated[Optional[Path], typer.Option(help="Read the orders from this file.")] = None,
+    file: Annotated[Optional[Path], typer.Option(
+        help="Read the orders from this file ('-': standard input).")] = None,
     dice: Annotated[Optional[str], typer.Option(
         help="Manual games: the dice rolled, in order, e.g. 3,1,6.")] = None,
     expect_seq: Annotated[Optional[int], typer.Option(
         help="Reject unless the journal's last record is this one (stale view guard).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    atomic: Annotated[bool, typer.Option(
+        help="Apply the whole batch or nothing: one rejected order rejects them all.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        help="Check the orders without writing, up to the first one whose result needs dice, "
+             "the deck or the other side.")] = False,
 ) -> None:
     """Submit orders; they are applied in sequence and stop at the first rejected one."""
     commands.check_side(as_)
     texts = commands.read_orders(orders or [], file)
     out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format.value,
-                                    _GAMES["dir"])
+                                    _GAMES["dir"], atomic=atomic, dry_run=dry_run)
     if out is not None:
         typer.echo(out)
     if rejection is not None:
@@ -166,25 +269,32 @@ def order(
 @boundary
 def status(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    as_: Annotated[Optional[str], typer.Option(
-        "--as", help="List the legal orders of this side (default: the side waited on).")] = None,
-    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    as_: Annotated[str, typer.Option(
+        "--as", autocompletion=complete_reader,
+        help=READER_HELP + " A side sees its own orders; moderator those of the side waited "
+                           "on; public none.")] = "public",
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """Whose decision it is, what kind, and every legal order in the form `order` takes."""
-    typer.echo(commands.status(journal, as_, format.value, _GAMES["dir"]))
+    typer.echo(commands.status(journal, as_, format.value, _GAMES["dir"], width))
 
 
 @app.command()
 @boundary
 def show(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    as_: Annotated[str, typer.Option("--as", help="german, entente or moderator.")] = "moderator",
-    format: Annotated[ShowFmt, typer.Option(help="text, markdown or json.")] = ShowFmt.text,
+    as_: Annotated[str, typer.Option("--as", help=READER_HELP,
+                                              autocompletion=complete_reader)] = "public",
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
     at: Annotated[Optional[int], typer.Option(
         help="Show the game as it stood after this record (replay to any point).")] = None,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """Turn, phase, VP and level, every area with its control and units, the reader's hand."""
-    typer.echo(commands.show(journal, as_, format.value, at, _GAMES["dir"]))
+    typer.echo(commands.show(journal, as_, format.value, at, _GAMES["dir"], width))
 
 
 @app.command()
@@ -193,20 +303,21 @@ def log(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     since: Annotated[int, typer.Option(help="First record to print.")] = 0,
     as_: Annotated[str, typer.Option(
-        "--as", help="Reader: german, entente or moderator (others' secrets as digests).")
-    ] = "moderator",
+        "--as", autocompletion=complete_reader,
+        help=READER_HELP + " Secrets the reader may not see are digests.")] = "public",
     format: Annotated[Fmt, typer.Option(
         help="text, or json (JSONL records, redacted for the reader; still verifiable).")
     ] = Fmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """The records with their orders, dice and events."""
     from . import game as g
     from .errors import JournalError
     from .journal import Journal, redact, scan
     from .records import header_of, record_of
-    from .render.text import record_lines
+    from .render.text import record_lines, wrap_lines
 
-    check_reader(as_)
+    check_name(as_)
     commands.check_private(journal)
     source = Journal(journal)
     raw = source.raw()
@@ -217,6 +328,7 @@ def log(
     for rec in records:
         record_of(rec, source.name)
     data = g.game_data(header.game, _GAMES["dir"])
+    check_reader(as_, data.sides)
     for rec in scan(raw, source.name):
         if rec["seq"] < since:
             continue
@@ -225,12 +337,74 @@ def log(
             typer.echo(json.dumps(shown, sort_keys=True, separators=(",", ":")))
             continue
         try:
-            lines = record_lines(shown, data, as_)
+            lines = wrap_lines(record_lines(shown, data, as_), width)
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
             raise JournalError(f"{source.name}: record {rec['seq']} cannot be shown: it names "
                                f"something the game data does not have ({exc})",
                                record=rec["seq"]) from None
         typer.echo("\n".join(lines))
+
+
+@app.command()
+@boundary
+def report(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Annotated[str, typer.Option("--as", help=READER_HELP,
+                                              autocompletion=complete_reader)] = "public",
+    since: Annotated[Optional[int], typer.Option(
+        help="Report every record after this one (default: after this reader's last "
+             "report).")] = None,
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """What happened since the reader's last report, his decision now, and a receipt."""
+    from . import load_msgspec
+
+    load_msgspec()
+    from . import reports
+
+    commands.check_private(journal)
+    check_name(as_)
+    doc, meta = reports.build(journal, as_, since, _GAMES["dir"])
+    typer.echo(reports.render_report(doc, meta, format.value, width))
+
+
+@app.command()
+@boundary
+def inbox(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    source: Annotated[list[Path], typer.Argument(
+        help="An mbox file, a Maildir folder, or .eml files.")],
+    outbox: Annotated[Optional[Path], typer.Option(
+        help="Write each reply and each player's report here as .eml files (never sent).")
+    ] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Apply the players' mailed orders (address and order key must match; all or nothing
+    per message) and write the replies into an outbox."""
+    from . import load_msgspec
+
+    load_msgspec()
+    from . import mail
+
+    commands.check_private(journal)
+    outcomes, written = mail.inbox(journal, source, outbox, _GAMES["dir"])
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1,
+            "messages": [{"where": o.where, "message_id": o.message_id, "from": o.sender,
+                          "status": o.status, "side": o.side, "reason": o.reason,
+                          "records": o.records} for o in outcomes],
+            "outbox": [str(p) for p in written]}))
+        return
+    for o in outcomes:
+        who = o.side or o.sender or "?"
+        what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
+        typer.echo(f"{o.status:<8} {o.where} ({who}): {what}")
+    for p in written:
+        typer.echo(f"outbox   {p}")
+    typer.echo(f"{len(outcomes)} message(s) handled; {len(written)} mail(s) in the outbox")
 
 
 # ---------------------------------------------------------------- verify / reveal / repair
@@ -242,13 +416,19 @@ def verify(
     secret: Annotated[Optional[Path], typer.Option(
         help="The dice secret file: recompute every die and shuffle.")] = None,
     export: Annotated[Optional[str], typer.Option(
-        help="The file is a redacted export made for this reader (german, entente, "
+        help="The file is a redacted export made for this reader (german, entente, public, "
              "moderator): check its chain and its redactions only.")] = None,
+    receipt: Annotated[Optional[list[str]], typer.Option(
+        help="SEQ:HASH from a report or mail: fail unless the journal still holds that "
+             "record as it was (repeatable).")] = None,
 ) -> None:
     """Check the hash chain, decide every record again, and (with the secret) every die."""
+    from .verify import check_receipts
     from .verify import verify as check
 
+    receipts = check_receipts(journal, receipt or [])
     report = check(journal, secret, _GAMES["dir"], export=export)
+    report.lines.extend(receipts)
     for line in report.lines:
         typer.echo(line)
     typer.echo("verify: OK" + (" (chain only)" if export else ""))
@@ -361,7 +541,9 @@ def demo(
     from .engine import legal_orders
     from .engine.orders import format_order
     from .journal import redact
-    from .render.text import describe, show_text, status_text
+    from .render.documents import show_document, status_document
+    from .render.formats import render
+    from .render.text import describe
     from .views import state_view, status_view
 
     folder = Path(tempfile.mkdtemp(prefix="referee-demo-")) if keep is None else keep
@@ -402,9 +584,11 @@ def demo(
         submit(side, [_demo_choice(orders)])
     game = g.open_game(path, games_dir=_GAMES["dir"])
     typer.echo(f"\n$ referee show {path.name} --as entente\n")
-    typer.echo(show_text(state_view(game.state, data, "entente", game.game_id)))
+    typer.echo(render(show_document(state_view(game.state, data, "entente", game.game_id)),
+                      "text"))
     typer.echo(f"\n$ referee status {path.name} --as entente\n")
-    typer.echo(status_text(status_view(game.state, data, "entente", game.game_id)))
+    typer.echo(render(status_document(status_view(game.state, data, "entente", game.game_id)),
+                      "text"))
     typer.echo(f"\n$ referee verify {path.name} --secret {secret.name}")
     for line in g.verify(path, secret, games_dir=_GAMES["dir"]).lines:
         typer.echo(line)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .errors import JournalError, RefereeError, UsageError, quoted
-from .readers import check_reader
+from .readers import PUBLIC, check_name
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -66,6 +66,9 @@ def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
     from .engine.reading import order_lines
 
     texts: list[str] = []
+    if file is not None and str(file) == "-":
+        texts += order_lines((stdin or sys.stdin).read())
+        file = None
     if file is not None:
         from .home import read_named
 
@@ -135,12 +138,10 @@ def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> N
     snapshot.save_view(journal, raw, source, key, view)
 
 
-def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None = None) -> str:
+def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None = None,
+           width: int = 72) -> str:
     """Whose decision it is, what kind, and every legal order (the text `status` prints)."""
-    from .render.text import status_text
-
-    if reader is not None:
-        check_reader(reader)
+    reader = check_name(reader or PUBLIC)
     check_private(journal)
     key = f"status:{reader}"
     view = _cached_view(journal, key, games_dir)
@@ -154,13 +155,18 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         _keep_view(journal, game.raw, game.data.source, key, view)
-    return dump(view) if fmt == "json" else status_text(view)
+    if fmt == "json":
+        return dump(view)
+    from .render.documents import status_document
+    from .render.formats import render
+
+    return render(status_document(view), fmt, width)
 
 
-def show(journal: Path, reader: str, fmt: str, at: int | None = None,
-         games_dir: Path | None = None) -> str:
+def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
+         games_dir: Path | None = None, width: int = 72) -> str:
     """The game for one reader, now or after record `at` (the text `show` prints)."""
-    check_reader(reader)
+    reader = check_name(reader or PUBLIC)
     check_private(journal)
     key = f"show:{reader}"
     view = _cached_view(journal, key, games_dir) if at is None else None
@@ -177,13 +183,10 @@ def show(journal: Path, reader: str, fmt: str, at: int | None = None,
             _keep_view(journal, game.raw, game.data.source, key, view)
     if fmt == "json":
         return dump(view)
-    if fmt == "markdown":
-        from .render.markdown import show_markdown
+    from .render.documents import show_document
+    from .render.formats import render
 
-        return show_markdown(view)
-    from .render.text import show_text
-
-    return show_text(view)
+    return render(show_document(view), fmt, width)
 
 
 def _last_seq(journal: Path) -> int:
@@ -200,25 +203,33 @@ def _last_seq(journal: Path) -> int:
 def check_side(side: str) -> None:
     """The side giving orders: german or entente (UsageError otherwise)."""
     if not side:
-        raise UsageError("say who gives the orders: --as german or --as entente")
-    check_reader(side, allow_moderator=False)
+        raise UsageError("say who gives the orders: --as SIDE (german or entente in this game)")
+    if side in (PUBLIC, "moderator"):
+        raise UsageError(f"--as {side}: orders come from a side, not the {side}")
+    check_name(side)
 
 
 def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           expect_seq: int | None = None, fmt: str = "text",
-          games_dir: Path | None = None) -> tuple[str | None, str | None]:
+          games_dir: Path | None = None, atomic: bool = False,
+          dry_run: bool = False) -> tuple[str | None, str | None]:
     """Submit orders; returns (what to print or None, the one-line rejection or None)."""
     g = _game()
     from .journal import redact
-    from .render.text import record_lines, status_text
+    from .render.documents import status_document
+    from .render.formats import render
+    from .render.text import record_lines, wrap_lines
     from .views import status_view
 
     check_side(side)
     check_private(journal)
     try:
-        result = g.submit(journal, side, texts, dice, expect_seq, games_dir)
+        result = g.submit(journal, side, texts, dice, expect_seq, games_dir, atomic=atomic,
+                          dry_run=dry_run)
     except _UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
         raise _unplayable(journal, _last_seq(journal), exc, "cannot be played on") from None
+    if dry_run:
+        return _dry_run_report(result, fmt)
     data, state = result.data, result.state
     try:
         view = status_view(state, data, side) if state is not None else None
@@ -243,19 +254,50 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
             "status": view,
         })
     else:
-        parts = ["\n".join(record_lines(redact(a.record, side), data, side))
+        parts = ["\n".join(wrap_lines(record_lines(redact(a.record, side), data, side)))
                  for a in result.applied]
         if view is not None and result.rejected is None:
-            parts.append(status_text(view))
+            parts.append(render(status_document(view), "text"))
         out = "\n".join(parts) if parts else None
+    return out, _rejection_line(result, atomic)
+
+
+def _rejection_line(result, atomic: bool = False, dry: bool = False) -> str | None:
+    """One line: what was rejected and why, and what happened to the rest of the batch."""
     rejection = None
     if result.rejected is not None:
-        # One line: what was rejected and why, and what happened to the rest of the batch.
         i, text, exc = result.rejected
         rejection = f"referee: {exc}"
-        if result.applied:
+        if atomic and i:
+            rejection += f"; --atomic: none of the {i + 1 + len(result.not_applied)} orders " \
+                         f"was applied"
+        elif dry:
+            rejection += f"; dry run: order {i + 1} is the first that would be rejected"
+        elif result.applied:
             rejection += (f"; orders 1-{i} were applied, order {i + 1} ({quoted(text)}) was "
                           f"rejected")
-        if result.not_applied:
+        if result.not_applied and not (atomic or dry):
             rejection += f"; not applied: {', '.join(map(quoted, result.not_applied))}"
-    return out, rejection
+    return rejection
+
+
+def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
+    """What a dry run found: which orders are legal and where it stopped; nothing of what
+    they would lead to (the other side's answers and the dice stay unseen)."""
+    legal = [a.text for a in result.applied]
+    if fmt == "json":
+        out = dump({"schema_version": 1, "dry_run": True, "legal": legal,
+                    "stopped": result.stopped, "not_checked": result.not_applied,
+                    "rejected": None if result.rejected is None else {
+                        "index": result.rejected[0], "order": result.rejected[1],
+                        "error": str(result.rejected[2]),
+                        "rule": getattr(result.rejected[2], "rule", None)}})
+    else:
+        lines = [f"dry run: {len(legal)} order(s) legal so far; nothing was written"]
+        lines += [f"  ok: {t}" for t in legal]
+        if result.stopped:
+            lines.append(f"stopped: {result.stopped}")
+            if result.not_applied:
+                lines.append("not checked: " + ", ".join(map(quoted, result.not_applied)))
+        out = "\n".join(lines)
+    return out, _rejection_line(result, dry=True)

@@ -181,6 +181,13 @@ class Dice:
         msg = f"{self.game_id}/{self.record}/order".encode()
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
+    def mail_salt(self) -> str:
+        """The salt hiding, from all but the moderator, the message this record came in."""
+        if self.secret is None:
+            raise _no_secret("recording a message")
+        msg = f"{self.game_id}/{self.record}/mail".encode()
+        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+
     def _roll(self, count: int, purpose: str) -> list[int]:
         if count == 0:
             return []
@@ -232,6 +239,8 @@ class ReplayDice(Dice):
         self._dice = list(record.get("dice", []))
         private = record.get("private_order")
         self._order_salt = private.get("salt") if isinstance(private, dict) else "0" * 32
+        mail = record.get("mail")
+        self._mail_salt = mail.get("salt") if isinstance(mail, dict) else "0" * 32
         self._shuffles: list[tuple[list[str], int]] = []
         self._salts: list[str] = []
         for ev in record.get("events", []):
@@ -263,3 +272,7 @@ class ReplayDice(Dice):
     def order_salt(self) -> str:
         """The recorded salt of the record's sealed order (verify compares the rest)."""
         return self._order_salt
+
+    def mail_salt(self) -> str:
+        """The recorded salt of the record's message part."""
+        return self._mail_salt

@@ -16,8 +16,8 @@ from pathlib import Path
 
 # command -> option -> allowed values (None: any value)
 FORMS: dict[str, dict[str, tuple[str, ...] | None]] = {
-    "status": {"--as": None, "--format": ("text", "json")},
-    "show": {"--as": None, "--format": ("text", "markdown", "json"), "--at": None},
+    "status": {"--as": None, "--format": ("text", "markdown", "bbcode", "json")},
+    "show": {"--as": None, "--format": ("text", "markdown", "bbcode", "json"), "--at": None},
     "order": {"--as": None, "--format": ("text", "json"), "--file": None, "--dice": None,
               "--expect-seq": None},
 }
@@ -88,7 +88,7 @@ def run(command: str, options: dict, positionals: list[str]) -> int:
             emit(commands.status(journal, options.get("--as"), fmt))
         elif command == "show":
             at = options.get("--at")
-            emit(commands.show(journal, options.get("--as", "moderator"), fmt,
+            emit(commands.show(journal, options.get("--as", "public"), fmt,
                                None if at is None else int(at)))
         else:
             side = options.get("--as", "")

@@ -19,16 +19,18 @@ import msgspec
 from . import __version__, compiled, home, snapshot
 from . import dice as dicemod
 from .dice import Dice, ManualDice
-from .engine import decide, is_private
+from .engine import decide, decide_plan, is_private, sealed_for
 from .engine.core import Ctx
 from .engine.events import SecretRevealed, dump, evolve
 from .engine.reading import parse_order
 from .engine.setup import initial_state, setup_record
 from .engine.state import State, state_from_builtins, state_to_builtins
-from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError
+from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError, quoted
 from .gamedata import GameData, Scenario, default_games_dir, load_game, load_scenario_file
 from .journal import Journal, now, scan, stale, upcast
 from .paths import GAME_NAME, source_digest
+from .players import parse_players, roster_body
+from .readers import check_reader
 from .records import header_of, record_of
 
 ACTORS = ("german", "entente", "moderator")
@@ -76,20 +78,25 @@ def parse_options(items: list[str], data: GameData) -> dict[str, bool]:
 
 
 PRIVATE = "an order between army templates, hidden (1.4)"
+SEALED_PLAN = "a sealed production plan (7.0)"
 
 
-def body(actor: str, text: str, events: list, dice: Dice, private: bool = False) -> dict:
+def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = False,
+         mail: dict | None = None) -> dict:
     """A record body: who, the order text, its events and every die it rolled.
 
-    A private order (hidden army templates) shows a placeholder; its text is
-    a secret part only the ordering side sees.
+    A private order shows a placeholder (PRIVATE, or the one given: a sealed
+    plan, 7.0); its text is a secret part only the ordering side sees. `mail`
+    (the message the order came in) is a secret part for the moderator.
     """
     rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
     if private:
-        rec["order"] = PRIVATE
+        rec["order"] = private if isinstance(private, str) else PRIVATE
         rec["private_order"] = {"to": actor, "salt": dice.order_salt(), "data": {"text": text}}
     if dice.rolls:
         rec["dice"] = list(dice.rolls)
+    if mail is not None:
+        rec["mail"] = {"to": "moderator", "salt": dice.mail_salt(), "data": dict(mail)}
     return rec
 
 
@@ -175,7 +182,8 @@ def load_secret(path: Path, header: dict) -> bytes | None:
 
 def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                 options: list[str] | None = None, game_id: str | None = None,
-                secret_file: Path | None = None, games_dir: Path | None = None) -> Game:
+                secret_file: Path | None = None, games_dir: Path | None = None,
+                players: list[str] | None = None) -> Game:
     """Create a journal for a new game: the secret first (0600, on disk), then the journal.
 
     The secret goes beside the journal (JOURNAL.secret), or to secret_file:
@@ -196,6 +204,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
         raise UsageError(f"--scenario {scenario!r}: not a built-in scenario "
                          f"({', '.join(data.scenarios)}) nor a scenario file")
     opts = parse_options(options or [], data)
+    addresses = parse_players(players or [], data.sides)
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
     fresh = secret_file is None or not os.path.lexists(secret_file)
     secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
@@ -225,6 +234,10 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     if secret_file is not None:
         remember_secret(game_id, header["dice"]["commitment"], spath)
     ctx.state.seq = 1
+    if addresses:
+        roster = roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret))
+        Journal(path).append_raw(lambda raw: (1, records[1]["hash"], [roster]))
+        ctx.state.seq = 2
     return Game(Journal(path), data, records[0], ctx.state)
 
 
@@ -378,7 +391,7 @@ def open_game(path: Path | str, upto: int | None = None,
 # ---------------------------------------------------------------- submitting orders
 
 class Applied(msgspec.Struct):
-    """One accepted order and the record it produced."""
+    """One accepted order (or sealed plan) and the record it produced."""
 
     text: str
     record: dict
@@ -394,18 +407,65 @@ class Submission(msgspec.Struct):
     header: dict | None = None
     data: GameData | None = None
     raw: bytes | None = None
+    stopped: str | None = None          # a dry run: where and why it stopped
+
+
+class _DryDice(Dice):
+    """Dice for a dry run: any die or shuffle stops it before the secret is used."""
+
+    def __init__(self, game_id: str, record: int):
+        super().__init__(game_id, record, None)
+
+    def _roll(self, count: int, purpose: str) -> list[int]:
+        if count == 0:
+            return []
+        raise _DryStop(f"it would roll dice ({purpose})")
+
+    def shuffle(self, cards: list[str]) -> tuple[list[str], int]:
+        raise _DryStop("it would shuffle the deck")
+
+    def salt(self) -> str:
+        return "0" * 32
+
+    def order_salt(self) -> str:
+        return "0" * 32
+
+    def mail_salt(self) -> str:
+        return "0" * 32
+
+
+class _DryStop(Exception):
+    """A dry run reached an order whose result the rules leave to the dice or the deck."""
+
+
+def _plan_run(state: State, side: str, parsed: list, start: int) -> int:
+    """How many of the orders from start form one sealed plan: up to and including 'done'."""
+    end = start
+    while end < len(parsed):
+        order = parsed[end]
+        if isinstance(order, OrderError) or order.kind == "armistice":
+            break
+        end += 1
+        if order.kind == "done":
+            break
+    return end - start
 
 
 def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None = None,
-           expect_seq: int | None = None, games_dir: Path | None = None) -> Submission:
+           expect_seq: int | None = None, games_dir: Path | None = None,
+           atomic: bool = False, dry_run: bool = False,
+           mail: dict | None = None) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
-    Orders before a rejected one stay applied; the rest are not applied.
-    Manual dice problems (missing, extra, out of range) reject the whole batch.
-    Under the lock only the records after this user's snapshot are read.
+    Orders before a rejected one stay applied and the rest are not, unless
+    atomic: then a rejection applies nothing. Sealed production orders given
+    together become one record (7.0). A dry run writes nothing and stops at
+    the first order whose result needs a die, the deck or the other side.
+    Manual dice problems (missing, extra, out of range) reject the whole
+    batch. `mail` (moderator-only: the message an order came in) is kept in
+    each record as a secret part. Under the lock only the records after this
+    user's snapshot are read.
     """
-    if side not in ("german", "entente"):
-        raise UsageError(f"--as {side!r}: orders come from german or entente")
     if not texts:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
     journal = Journal(path)
@@ -415,40 +475,93 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         pos = position(journal, raw, games_dir)
         header, data, state = pos.header, pos.data, pos.state
         result.header, result.data = header, data
+        check_reader(side, data.sides, allow_moderator=False)
         if expect_seq is not None and expect_seq != pos.seq:
             raise stale(pos.seq, expect_seq)
         if state.revealed:
             raise OrderError("the dice secret has been revealed; the game is closed to "
                              "further orders (dice would be predictable)")
-        secret = load_secret(journal.path, header)
+        secret = None if dry_run else load_secret(journal.path, header)
         manual = None
-        if header["dice"]["mode"] == "manual":
+        if header["dice"]["mode"] == "manual" and not dry_run:
             manual = ManualDice(dicemod.parse_manual(dice_text or ""))
-        elif dice_text is not None:
+        elif dice_text is not None and header["dice"]["mode"] != "manual":
             raise UsageError("--dice is for games created with --dice manual; this game "
                              "uses committed dice")
+        parsed: list = []
+        for text in texts:
+            try:
+                parsed.append(parse_order(text, data))
+            except OrderError as exc:
+                parsed.append(exc)
         bodies: list[dict] = []
         seq = pos.seq
-        for i, text in enumerate(texts):
-            dice = Dice(header["game_id"], seq + 1, secret, manual)
+        i = 0
+        while i < len(texts):
+            dice = (_DryDice(header["game_id"], seq + 1) if dry_run else
+                    Dice(header["game_id"], seq + 1, secret, manual))
+            run = _plan_run(state, side, parsed, i) if sealed_for(state, side) else 0
+            step = max(run, 1)
             try:
-                order = parse_order(text, data)
-                events, new_state = decide(state, data, order, side, dice, text)
+                if isinstance(parsed[i], OrderError) and not run:
+                    raise parsed[i]
+                if run:
+                    events, new_state = decide_plan(
+                        state, data, list(zip(texts[i:i + run], parsed[i:i + run])), side, dice)
+                    text, private = "\n".join(texts[i:i + run]), SEALED_PLAN
+                else:
+                    text = texts[i]
+                    events, new_state = decide(state, data, parsed[i], side, dice, text)
+                    private = is_private(state, parsed[i])
             except DiceError:
                 raise          # a dice problem rejects the whole batch (an OrderError too)
-            except OrderError as exc:
-                result.rejected = (i, text, exc)
+            except _DryStop as why:
+                result.stopped = (f"order {i + 1} ({quoted(texts[i])}) is legal; the dry run "
+                                  f"stops there: {why}")
                 result.not_applied = texts[i + 1:]
+                break
+            except OrderError as exc:
+                at = i + getattr(exc, "index", 0)
+                if run and at > i and not atomic:
+                    # The orders of the plan before the one at fault are sealed as a plan.
+                    texts_ok = texts[i:at]
+                    dice = (_DryDice(header["game_id"], seq + 1) if dry_run else
+                            Dice(header["game_id"], seq + 1, secret, manual))
+                    events, state = decide_plan(state, data, list(zip(texts_ok, parsed[i:at])),
+                                                side, dice)
+                    seq += 1
+                    state.seq = seq
+                    rec = body(side, "\n".join(texts_ok), events, dice, SEALED_PLAN, mail)
+                    bodies.append(rec)
+                    result.applied.append(Applied("\n".join(texts_ok), rec))
+                result.rejected = (at, texts[at], exc)
+                result.not_applied = texts[at + 1:]
+                break
+            if dry_run and any(e.type == "CardsDrawn" for e in events):
+                result.stopped = (f"order {i + step} ({quoted(texts[i + step - 1])}) is legal; "
+                                  f"the dry run stops there: it would draw cards")
+                result.not_applied = texts[i + step:]
                 break
             seq += 1
             new_state.seq = seq
-            rec = body(side, text, events, dice, is_private(state, order))
+            rec = body(side, text, events, dice, private, mail)
             bodies.append(rec)
             result.applied.append(Applied(text, rec))
             state = new_state
+            i += step
+            if dry_run and state.pending is not None and state.phase != "over" \
+                    and not sealed_for(state, side) and state.pending.side != side:
+                if i < len(texts):
+                    result.stopped = (f"order {i} ({quoted(texts[i - 1])}) is legal and hands "
+                                      f"the decision to {state.pending.side}; the dry run "
+                                      f"stops there")
+                    result.not_applied = texts[i:]
+                break
         if result.rejected is None and manual is not None:
             manual.check_used_up()
         result.state = state
+        if dry_run or (atomic and result.rejected is not None):
+            return pos.seq, pos.hash, []
         return pos.seq, pos.hash, bodies
 
     try:
@@ -457,11 +570,14 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         result.applied.clear()
         raise
     result.raw = raw
+    if dry_run or not written:
+        if not dry_run:
+            result.applied = []           # --atomic: a rejection writes nothing
+        return result
     for applied, rec in zip(result.applied, written):
         applied.record = rec
-    if written:
-        snapshot.save_state(journal.path, raw, result.data.source, written[-1]["seq"],
-                            written[-1]["hash"], result.header, state_to_builtins(result.state))
+    snapshot.save_state(journal.path, raw, result.data.source, written[-1]["seq"],
+                        written[-1]["hash"], result.header, state_to_builtins(result.state))
     return result
 
 

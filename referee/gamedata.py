@@ -502,6 +502,7 @@ class GameData:
         self.turns: dict[int, TurnInfo] = {t.turn: t for t in charts.turn_track.turns}
         self.event_turns: dict[int, EventTurn] = {t.turn: t for t in events.turns}
         self.nation_side: dict[str, str] = {k: v.side for k, v in units.nations.items()}
+        self.sides: tuple[str, ...] = tuple(units.sides)
         self.area_names: dict[str, list[str]] = {}
         for a in map.areas:
             for n in (a.id, a.name, *a.aliases):

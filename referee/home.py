@@ -47,6 +47,12 @@ def cache_dir(*parts: str) -> Path:
     return _base("cache").joinpath(*parts)
 
 
+def data_dir(*parts: str) -> Path:
+    """A directory under this user's config folder, for what must outlive a cache clean-up
+    (report bookmarks, the inbox ledger); not created here."""
+    return _base("config").joinpath(*parts)
+
+
 def ensure_dir(path: Path) -> Path:
     """Create a directory readable by this user only (0700), each missing parent too."""
     missing = []

@@ -100,7 +100,7 @@ def redact(record: dict, reader: str) -> dict:
     def walk(obj: Any) -> Any:
         if isinstance(obj, dict):
             if is_secret_part(obj):
-                if reader == "moderator" or obj["to"] == reader:
+                if reader == "moderator" or obj["to"] == reader:   # readers.may_see
                     return obj
                 return {"to": obj["to"], "digest": secret_digest(obj["salt"], obj["data"])}
             return {k: walk(v) for k, v in obj.items()}
@@ -202,8 +202,9 @@ def _hash_ok(rec: dict, line: bytes, expected: str, quick: bool) -> bool:
 
 def placed_parts(rec: dict) -> list[dict]:
     """The secret parts, full or redacted, in the places the referee writes them: events'
-    `secret`, and `private_order` (a part anywhere else is no part the referee made)."""
-    parts = [rec.get("private_order")]
+    `secret`, `private_order`, `mail` and `players` (a part anywhere else is no part the
+    referee made)."""
+    parts = [rec.get("private_order"), rec.get("mail"), rec.get("players")]
     events = rec.get("events")
     if isinstance(events, list):
         parts += [e.get("secret") for e in events if isinstance(e, dict)]

@@ -54,7 +54,8 @@ class _CardList(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class _SealedOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    order: str
+    order: str | None = None                    # one sealed order (journals before plans)
+    orders: list[str] | None = None             # one sealed plan: every order of a submission
 
 
 class _MoveDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -71,9 +72,88 @@ class _OrderText(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     text: str
 
 
+class _MailData(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    message_id: str
+    sha256: str
+
+
+class _Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    side: str
+    address: str
+    key_no: int | None = None
+    key_digest: str | None = None
+
+
+class _Roster(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    players: list[_Player]
+
+
+# Hidden army templates (option 1.4): what entered or left a template outside a battle.
+class _PlaceDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    area: str
+    into: str
+
+
+class _BuildDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    area: str
+    into: str
+    cost: int
+
+
+class _UnitRef(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+
+
+class _OrderList(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    orders: list[str]
+
+
+class _UnitLost(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    nation: str
+    kind: str
+
+
+class _UnitRemoved(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    nation: str
+    kind: str
+    area: str
+
+
+class _Elimination(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    nation: str
+    kind: str
+    area: str
+    reason: str
+    rule: str
+
+
+class _BoxValue(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    bp: int
+
+
+class _SwapDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    replaced: str
+    area: str
+    new_id: str | None
+
+
+class _JoinedArmy(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    into: str
+
+
 SECRET_DATA: dict[str, type] = {
     "DeckShuffled": _DeckOrder, "CardsStacked": _CardList, "CardsDrawn": _CardList,
     "ProductionOrdered": _SealedOrder, "UnitMoved": _MoveDetails,
+    "UnitPlaced": _PlaceDetails, "UnitBuilt": _BuildDetails, "InfantryUpgraded": _UnitRef,
+    "ProductionRevealed": _OrderList, "AttritionTaken": _UnitLost, "EftUnitLost": _UnitLost,
+    "CrisisUnitRemoved": _UnitRemoved, "PieceEliminated": _Elimination,
+    "EftLossesDue": _BoxValue, "CommonwealthSwapped": _SwapDetails,
+    "ArmySuppressed": _JoinedArmy,
 }
 
 
@@ -89,6 +169,8 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     events: list[Event]
     dice: list[Die] = []
     private_order: Secret | None = None
+    mail: Secret | None = None          # the message the order came in (moderator only)
+    players: Secret | None = None       # a roster record: addresses, key digests (moderator)
 
 
 def header_of(rec: dict, name: str) -> JournalHeader:
@@ -114,6 +196,15 @@ def record_of(rec: dict, name: str) -> JournalRecord:
         private = typed.private_order
         if private is not None and private.data is not None:
             _convert_at(private.data, _OrderText, "$.private_order.data")
+        for field, shape in (("mail", _MailData), ("players", _Roster)):
+            part = getattr(typed, field)
+            if part is None:
+                continue
+            if part.to != "moderator":
+                raise msgspec.ValidationError(f"this part is for the moderator only - at "
+                                              f"`$.{field}.to`")
+            if part.data is not None:
+                _convert_at(part.data, shape, f"$.{field}.data")
     except msgspec.ValidationError as exc:
         raise JournalError(f"{name}: record {n} is malformed: {exc}", record=n) from None
     return typed

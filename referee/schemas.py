@@ -1,11 +1,15 @@
 """JSON Schemas of everything the referee reads or writes, generated from its models.
 
+The documents the commands print (views, reports, lists) carry a
+`schema_version` and accept added keys, so a script written against one
+version survives new fields; journal records, whose bytes are hashed, do not.
+
 `schemas/*.json` in the repository are these, checked in; a test fails when
 one is stale (`make schemas` rewrites them). `referee schema NAME` prints one.
 """
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -15,7 +19,7 @@ from .engine.orders import Order
 from .records import JournalHeader, JournalRecord
 
 
-class UnitView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class UnitView(msgspec.Struct, kw_only=True):
     id: str
     side: str
     nation: str
@@ -27,51 +31,54 @@ class UnitView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     summary: str | None = None
 
 
-class AreaView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class AreaView(msgspec.Struct, kw_only=True):
     name: str
-    control: Literal["german", "entente", "disputed", "neutral"]
+    control: str                  # a side id, disputed or neutral
     vp: int
     units: list[UnitView]
 
 
-class CardView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class CardView(msgspec.Struct, kw_only=True):
     id: str
     key: str
     title: str
 
 
-class VpLine(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class VpLine(msgspec.Struct, kw_only=True):
     label: str
     vp: int
 
 
-class VpView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class VpView(msgspec.Struct, kw_only=True):
     total: int
     level: str
     level_name: str
     breakdown: list[VpLine]
 
 
-class DeckView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class DeckView(msgspec.Struct, kw_only=True):
     draw_pile: int
     discard: list[CardView]
     removed: list[CardView]
 
 
-class StateView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class StateView(msgspec.Struct, kw_only=True):
     """What `show --format json` prints."""
 
+    schema_version: int
     game_id: str
+    game_name: str
     scenario: str
     seq: int
-    reader: Literal["german", "entente", "moderator"]
+    reader: str
     turn: int
+    last_turn: int
     season: str
     year: int
     label: str
     phase: str
     player: str | None
-    waiting_on: Literal["german", "entente"] | None
+    waiting_on: str | None
     decision: str | None
     prompt: str
     vp: VpView
@@ -89,16 +96,19 @@ class StateView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     result: dict[str, Any] | None
 
 
-class StatusView(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """What `status --format json` prints."""
+class StatusView(msgspec.Struct, kw_only=True):
+    """What `status --format json` prints (`legal` is empty for the public reader)."""
 
+    schema_version: int
     game_id: str
     seq: int
+    reader: str
+    game_name: str
     turn: int
     label: str
     phase: str
-    waiting_on: Literal["german", "entente"] | None
-    waiting_on_all: list[Literal["german", "entente"]]
+    waiting_on: str | None
+    waiting_on_all: list[str]
     decision: str | None
     prompt: str
     legal_for: str | None

@@ -25,14 +25,15 @@ import msgspec
 
 from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
-from .engine import decide, is_private
+from .engine import decide, decide_plan, is_private
 from .engine.core import Ctx
 from .engine.events import evolve
 from .engine.reading import parse_order
 from .engine.setup import setup_record
-from .errors import JournalError, OrderError, UsageError
+from .errors import JournalError, OrderError, UsageError, quoted
 from .journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
-from .readers import READERS
+from .players import REGISTER
+from .readers import check_name, check_reader, may_see
 from .records import header_of, record_of
 
 
@@ -90,6 +91,17 @@ def _check_reveal(rec: dict, name: str, commitment: str) -> None:
                            f"reveal of the committed secret", record=n)
 
 
+def _check_roster(rec: dict, name: str) -> None:
+    """A roster record: the moderator's, no events, dice or order, one moderator-only part."""
+    part = rec.get("players")
+    ok = (rec.get("actor") == "moderator" and rec.get("order") == REGISTER
+          and rec.get("events") == [] and not rec.get("dice") and "private_order" not in rec
+          and "mail" not in rec and isinstance(part, dict) and part.get("to") == "moderator")
+    if not ok:
+        raise JournalError(f"{name}: record {rec['seq']} claims to register the players but is "
+                           f"not a roster record the referee writes", record=rec["seq"])
+
+
 def _fail(name: str, n: int, what: str) -> JournalError:
     return JournalError(f"{name}: record {n}: {what}", record=n)
 
@@ -102,10 +114,10 @@ def verify(path: Path | str, secret_file: Path | None = None,
     unless export names its reader (then the chain and the redactions are
     checked, and the dice with the secret).
     """
-    from .game import REVEAL, _data_for, _scenario_of, _start, body, order_text
+    from .game import REVEAL, SEALED_PLAN, _data_for, _scenario_of, _start, body, order_text
 
-    if export is not None and export not in READERS:
-        raise UsageError(f"--export {export!r}: choose one of {', '.join(READERS)}")
+    if export is not None:
+        check_name(export)
     journal = Journal(path)
     raw = journal.raw()
     name = journal.name
@@ -121,10 +133,11 @@ def verify(path: Path | str, secret_file: Path | None = None,
             raise JournalError(f"{secret_file}: this secret does not match the commitment in "
                                f"record 0", record=0)
     secret = secret or _revealed_secret(raw, commit)
+    data = _data_for(header, name, games_dir)
     if export is not None:
+        check_reader(export, data.sides)
         return _verify_export(records, name, header, export, secret, manual)
 
-    data = _data_for(header, name, games_dir)
     sc = _scenario_of(header)
     state = _start(header, data, name)
     replayed = state.clone()
@@ -141,6 +154,9 @@ def verify(path: Path | str, secret_file: Path | None = None,
                                  f"this is a redacted export, which cannot be decided again; "
                                  f"check it with `referee verify --export SIDE`")
         typed = record_of(rec, name)
+        if rec["order"] == REGISTER or rec.get("players") is not None:
+            _check_roster(rec, name)
+            continue
         if rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
             _check_reveal(rec, name, commit)
             revealed_at = n
@@ -158,10 +174,17 @@ def verify(path: Path | str, secret_file: Path | None = None,
                 events, new = ctx.events, ctx.state
             else:
                 text = order_text(rec)
-                order = parse_order(text, data)
-                private = is_private(state, order)
-                events, new = decide(state, data, order, rec["actor"], dice, text,
-                                     in_place=True)
+                if rec["order"] == SEALED_PLAN:
+                    lines = text.split("\n")
+                    orders = [(t, parse_order(t, data)) for t in lines]
+                    private = SEALED_PLAN
+                    events, new = decide_plan(state, data, orders, rec["actor"], dice,
+                                              in_place=True)
+                else:
+                    order = parse_order(text, data)
+                    private = is_private(state, order)
+                    events, new = decide(state, data, order, rec["actor"], dice, text,
+                                         in_place=True)
         except (OrderError, UsageError) as exc:
             raise _fail(name, n, f"deciding it again fails: {exc}") from None
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
@@ -169,7 +192,9 @@ def verify(path: Path | str, secret_file: Path | None = None,
                         ) from None
         # Everything a record holds but its time and its links must be what the referee
         # writes for this order: who gave it, its text or its sealed form, dice, events.
-        written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private)
+        mail = rec.get("mail")
+        written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
+                       mail.get("data") if isinstance(mail, dict) else None)
         del written["at"]
         extra = set(rec) - set(written) - {"at", "seq", "prev", "hash"}
         wrong = sorted(k for k in written
@@ -214,6 +239,36 @@ def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
             "over)")
 
 
+def check_receipts(path: Path | str, receipts: list[str]) -> list[str]:
+    """Each receipt SEQ:HASH must name a record the journal still holds as it was (JournalError
+    names the receipt: a rewound or rewritten journal)."""
+    wanted: dict[int, str] = {}
+    for item in receipts:
+        seq, sep, digest = item.strip().partition(":")
+        if not sep or not seq.isdigit() or len(seq) > 9 or \
+                not all(c in "0123456789abcdef" for c in digest) or len(digest) != 64:
+            raise UsageError(f"--receipt {quoted(item)}: give SEQ:HASH as a report's last line "
+                             f"prints it (a record number, a colon, 64 hex digits)")
+        wanted[int(seq)] = digest
+    if not wanted:
+        return []
+    journal = Journal(path)
+    found: dict[int, str] = {}
+    for rec in scan(journal.raw(), journal.name):
+        if rec["seq"] in wanted:
+            found[rec["seq"]] = rec["hash"]
+    for seq, digest in sorted(wanted.items()):
+        if seq not in found:
+            raise JournalError(f"{journal.name}: receipt {seq}:{digest[:12]}… names record {seq}, "
+                               f"which the journal no longer holds: it was cut back (rewound) "
+                               f"after the receipt was given", record=seq)
+        if found[seq] != digest:
+            raise JournalError(f"{journal.name}: receipt {seq}:{digest[:12]}… does not match "
+                               f"record {seq} (hash {found[seq][:12]}…): the journal was "
+                               f"rewritten after the receipt was given", record=seq)
+    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"]
+
+
 def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,
                    manual: bool) -> Verification:
     """Chain, redactions and (with the secret) dice of an export made for reader."""
@@ -224,11 +279,11 @@ def _verify_export(records, name: str, header: dict, reader: str, secret: bytes 
         for part in _parts(rec, []):
             to = part["to"]
             if is_redacted_part(part):
-                if reader == "moderator" or to == reader:
+                if may_see(reader, to):
                     raise _fail(name, n, f"hides a secret part of {to!r} that an export for "
                                          f"{reader} shows in full")
                 digests += 1
-            elif reader != "moderator" and to != reader:
+            elif not may_see(reader, to):
                 raise _fail(name, n, f"shows a secret part of {to!r}: not an export for "
                                      f"{reader}")
         if secret is not None and not manual:

@@ -1,9 +1,10 @@
 """What one reader may see: views of the state and of journal records.
 
-A reader is `german`, `entente` or `moderator`. A side sees its own hand and
-only the size of the other; the moderator sees both. Records are redacted
-for a reader with journal.redact (secret parts become digests, so an export
-still verifies).
+A reader is one of the game's sides, `public` or `moderator` (readers.py).
+A side sees its own hand and only the size of the other; the public sees
+hand sizes only; the moderator sees both hands. Records are redacted for a
+reader with journal.redact (secret parts become digests, so an export still
+verifies).
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ from typing import Any
 
 from .engine import legal_orders, pending_prompt, waiting_on
 from .engine.orders import format_order
-from .engine.state import ENTENTE, GERMAN, State, contents_text
+from .engine.state import State, contents_text
 from .engine.victory import level_of, vp_breakdown
 from .gamedata import GameData
-from .readers import check_reader
+from .readers import MODERATOR, PUBLIC, check_reader, may_see
+
+# The version of every JSON document the commands print (not of journal records). Scripts
+# may rely on the keys of this version; new keys may be added without a new version.
+VIEW_SCHEMA = 1
 
 
 def card_view(card: str, data: GameData) -> dict:
@@ -31,7 +36,7 @@ def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dic
     for a in state.armies.values():
         if a.status == "map" and a.area == area:
             side = data.nation_side[a.nation]
-            secret = hidden and reader not in (side, "moderator")
+            secret = hidden and not may_see(reader, side)
             out.append({
                 "id": a.id, "side": side, "nation": a.nation, "type": "army", "name": a.name,
                 "entrenched": a.entrenched,
@@ -54,7 +59,7 @@ def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dic
 def state_view(state: State, data: GameData, reader: str, game_id: str = "",
                seq: int | None = None) -> dict[str, Any]:
     """Everything `show` prints, for one reader (JSON-ready)."""
-    check_reader(reader)
+    check_reader(reader, data.sides)
     t = data.turn(state.turn)
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -64,11 +69,14 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         areas[a.id] = {"name": a.name, "control": state.area_state(a.id, data), "vp": a.vp,
                        "units": unit_views(state, data, a.id, reader)}
     view: dict[str, Any] = {
+        "schema_version": VIEW_SCHEMA,
         "game_id": game_id or state.game_id,
+        "game_name": data.info.name,
         "scenario": state.scenario,
         "seq": state.seq if seq is None else seq,
         "reader": reader,
         "turn": state.turn,
+        "last_turn": max(data.turns),
         "season": t.season,
         "year": t.year,
         "label": t.label,
@@ -80,7 +88,7 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "vp": {"total": total, "level": level.id, "level_name": level.name,
                "breakdown": [{"label": lbl, "vp": v} for lbl, v in breakdown]},
         "areas": areas,
-        "hand_sizes": {s: len(state.hands.get(s, [])) for s in (GERMAN, ENTENTE)},
+        "hand_sizes": {s: len(state.hands.get(s, [])) for s in data.sides},
         "deck": {"draw_pile": len(state.draw_pile),
                  "discard": [card_view(c, data) for c in state.discard],
                  "removed": [card_view(c, data) for c in state.removed_cards]},
@@ -94,26 +102,34 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "game_over": state.phase == "over",
         "result": state.result,
     }
-    if reader == "moderator":
+    if reader == MODERATOR:
         view["hand"] = []
         view["hands"] = {s: [card_view(c, data) for c in state.hands.get(s, [])]
-                         for s in (GERMAN, ENTENTE)}
+                         for s in data.sides}
+    elif reader not in data.sides:              # the public: sizes only
+        view["hand"] = []
+        view["locked"] = []
     else:
         view["hand"] = [card_view(c, data) for c in state.hands.get(reader, [])]
         view["locked"] = list(state.locked.get(reader, []))
     return view
 
 
-def status_view(state: State, data: GameData, reader: str | None, game_id: str = "",
+def status_view(state: State, data: GameData, reader: str | None = None, game_id: str = "",
                 seq: int | None = None) -> dict[str, Any]:
     """Whose decision it is, what kind, and the legal orders (for `status`)."""
     waiting = state.pending.side if state.pending else None
-    side = reader if reader in (GERMAN, ENTENTE) else waiting
+    reader = check_reader(reader or PUBLIC, data.sides)
+    # The public sees no orders; the moderator sees those of the side waited on.
+    side = reader if reader in data.sides else waiting if reader == MODERATOR else None
     all_waiting = waiting_on(state)
     legal = [format_order(o) for o in legal_orders(state, data, side)] if side else []
     return {
+        "schema_version": VIEW_SCHEMA,
         "game_id": game_id or state.game_id,
         "seq": state.seq if seq is None else seq,
+        "reader": reader,
+        "game_name": data.info.name,
         "turn": state.turn,
         "label": data.label(state.turn),
         "phase": state.phase,

@@ -97,7 +97,10 @@ def test_expect_seq(game, cli):
 
 
 def test_status_json_contract_and_every_listed_order_is_accepted(game, cli, tmp_path):
-    r = cli("status", game, "--format", "json")
+    public = json.loads(cli("status", game, "--format", "json").stdout)
+    assert public["reader"] == "public" and public["legal"] == []   # no orders for the public
+    assert public["schema_version"] == 1
+    r = cli("status", game, "--as", "german", "--format", "json")
     view = json.loads(r.stdout)
     msgspec.convert(view, StatusView)
     for key in ("waiting_on", "decision", "prompt", "legal", "game_over"):
@@ -133,15 +136,27 @@ def test_show_json_contract_and_hand_secrecy(game, cli):
         text = json.dumps(view)
         for c in st.hands[other]:
             assert f'"{c}"' not in text
-    mod = json.loads(cli("show", game, "--format", "json").stdout)
+    mod = json.loads(cli("show", game, "--as", "moderator", "--format", "json").stdout)
     assert [c["id"] for c in mod["hands"]["entente"]] == st.hands["entente"]
+    public = cli("show", game, "--format", "json").stdout       # no --as: the public
+    view = json.loads(public)
+    assert view["reader"] == "public" and view["hand"] == [] and "hands" not in view
+    assert view["hand_sizes"] == {"german": 5, "entente": 4}
+    for side in ("german", "entente"):
+        for c in st.hands[side]:
+            assert f'"{c}"' not in public
 
 
 def test_show_text_and_markdown(game, cli):
     r = cli("show", game, "--as", "german")
-    assert r.exit_code == 0 and "VP: 12 = Stalemate" in r.stdout and "Your hand" in r.stdout
+    assert r.exit_code == 0 and "VP 12: Stalemate" in r.stdout and "Your hand" in r.stdout
+    assert max(map(len, r.stdout.splitlines())) <= 72
+    assert "Paris" in r.stdout                    # every area, empty ones too
     r = cli("show", game, "--as", "german", "--format", "markdown")
-    assert r.exit_code == 0 and "| Area | Control | Units |" in r.stdout
+    assert r.exit_code == 0 and "| Area | Control | VP | Units |" in r.stdout
+    assert "<br>" not in r.stdout
+    r = cli("show", game, "--as", "german", "--format", "bbcode")
+    assert r.exit_code == 0 and "[b]" in r.stdout and "[c]" in r.stdout
 
 
 def test_show_at_an_earlier_record(game, cli):
@@ -253,7 +268,7 @@ def test_internal_errors_never_show_a_traceback(game, cli, monkeypatch):
 def test_python_dash_m_and_the_console_script(game):
     out = subprocess.run([sys.executable, "-m", "referee", "status", str(game)],
                          capture_output=True, text=True)
-    assert out.returncode == 0 and "Waiting on: german" in out.stdout
+    assert out.returncode == 0 and "Waiting on German" in out.stdout
     out = subprocess.run([sys.executable, "-m", "referee", "status", str(game) + ".nope"],
                          capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
@@ -291,5 +306,5 @@ def test_order_output_lists_only_the_orderers_own_options(game, cli):
     """The answer to one player's email must not list the other side's plays (his hand)."""
     r = cli("order", game, "--as", "german", "pass", "end turn")
     assert r.exit_code == 0
-    listed = r.stdout.split("Legal orders for", 1)[1]
-    assert listed.startswith(" german") and "play offensive" not in listed
+    listed = r.stdout.split("Orders open to", 1)[1]
+    assert listed.startswith(" German") and "play offensive" not in listed

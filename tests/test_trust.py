@@ -167,7 +167,7 @@ def test_snapshots_truncated_at_every_97th_byte_are_misses(played, cli):
     fresh = _fresh(played, cli)
     files = _warm(played, cli)
     state = next(p for p in files if p.suffix == ".state")
-    view = next(p for p in files if p.name.endswith("status-None.view"))
+    view = next(p for p in files if p.name.endswith("status-public.view"))
     quick_fresh = {k: v for k, v in fresh.items() if k[0] == "quick"}
     for path in (state, view):
         whole = path.read_bytes()

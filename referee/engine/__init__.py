@@ -21,7 +21,7 @@ from . import (  # noqa: F401  (each of these modules registers its decision kin
     victory,
 )
 from .core import DECISIONS, Ctx, Violation
-from .events import Ev, evolve
+from .events import Ev, ProductionOrdered, Secret, evolve
 from .orders import Ord, format_order
 from .state import State
 
@@ -109,6 +109,51 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
     return ctx.events, ctx.state
 
 
+def sealed_for(state: State, side: str) -> bool:
+    """Whether side's orders now go into a sealed plan (7.0: production is secret until both
+    sides are done)."""
+    p = state.pending
+    return (p is not None and bool(DECISIONS[p.kind].extra.get("private"))
+            and acting(state, side))
+
+
+def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], side: str,
+                dice: Dice, in_place: bool = False) -> tuple[list[Ev], State]:
+    """One submission of sealed production orders as one sealed plan (7.0).
+
+    Each order is checked in turn against the plan so far; the record then
+    holds a single ProductionOrdered with every order, so the opponent learns
+    that a plan was sealed, not how many orders it holds. A 'done' (last)
+    closes the plan as it would alone. IllegalOrderError carries `index`,
+    the position of the order at fault.
+    """
+    ctx = Ctx(state if in_place else state.clone(), data, dice)
+    sealed: list[str] = []
+    done = None
+    for i, (text, order) in enumerate(orders):
+        v = check(ctx.state, data, order, side) if done is None else Violation(
+            "7.0", "the plan is closed by 'done'; no order may follow it in the same plan")
+        if v is None and order.kind == "armistice":
+            v = Violation("7.0", "an armistice is not part of a sealed production plan; "
+                                 "send it on its own")
+        if v is not None:
+            exc = IllegalOrderError(text or format_order(order), v.rule, v.reason)
+            exc.index = i
+            raise exc
+        if order.kind == "done":
+            done = order
+            continue
+        # Provisional: lets the next order be checked against the plan so far.
+        ctx.emit(ProductionOrdered(side=side, secret=Secret(to=side, data={
+            "order": format_order(order)})))
+        sealed.append(format_order(order))
+    ctx.events = [ProductionOrdered(side=side, secret=ctx.secret(side, {"orders": sealed}))]
+    if done is not None:
+        DECISIONS[ctx.state.pending.kind].apply(ctx, done, side)
+    victory.check_decisive(ctx)
+    return ctx.events, ctx.state
+
+
 def is_private(state: State, order: Ord) -> bool:
     """Whether an order's text stays secret to its side: sealed production, hidden templates."""
     from .movement import private_order
@@ -119,5 +164,5 @@ def is_private(state: State, order: Ord) -> bool:
     return private_order(state, order)
 
 
-__all__ = ["check", "decide", "evolve", "is_private", "legal_orders", "pending_prompt",
-           "waiting_on", "Ctx", "Violation"]
+__all__ = ["check", "decide", "decide_plan", "sealed_for", "evolve", "is_private",
+           "legal_orders", "pending_prompt", "waiting_on", "Ctx", "Violation"]

@@ -210,8 +210,13 @@ def _replace_unit(s: State, ref: str, key: str, new_id: str | None) -> None:
     s.pool[nation][kind] -= 1
 
 
+def _details(e) -> dict:
+    """An event's details: from its secret part when it has one (hidden templates, 1.4)."""
+    return e.secret.data if e.secret is not None else msgspec.structs.asdict(e)
+
+
 def _moved(s: State, e: UnitMoved, d: GameData) -> None:
-    m = e.secret.data if e.secret is not None else msgspec.structs.asdict(e)
+    m = _details(e)
     unit, into, ts = m["unit"], m["into"], s.turn_state
     if unit in s.armies:
         army = s.armies[unit]
@@ -279,8 +284,9 @@ def _to_pool(s: State, nation: str, kind: str, n: int = 1) -> None:
 
 
 def _piece_gone(s: State, e: PieceEliminated, d: GameData) -> None:
-    _take_piece(s, e.unit)
-    _to_pool(s, e.nation, e.kind)
+    m = _details(e)
+    _take_piece(s, m["unit"])
+    _to_pool(s, m["nation"], m["kind"])
 
 
 def _army_gone(s: State, e: ArmyEliminated, d: GameData) -> None:
@@ -296,8 +302,9 @@ def _army_gone(s: State, e: ArmyEliminated, d: GameData) -> None:
 
 def _suppressed(s: State, e: ArmySuppressed, d: GameData) -> None:
     army = s.armies[e.army]
-    if e.into:
-        target = s.armies[e.into]
+    into = _details(e)["into"]
+    if into:
+        target = s.armies[into]
         for key, n in army.contents.items():
             _join(target, key, n)
     else:
@@ -319,8 +326,9 @@ def _crisis(s: State, e: CrisisDeclared, d: GameData) -> None:
 
 
 def _crisis_unit(s: State, e: CrisisUnitRemoved, d: GameData) -> None:
-    _take_piece(s, e.unit)
-    _to_pool(s, e.nation, e.kind)
+    m = _details(e)
+    _take_piece(s, m["unit"])
+    _to_pool(s, m["nation"], m["kind"])
     s.crisis["left"] -= 1
 
 
@@ -472,12 +480,13 @@ def _drop_arrival(s: State, side: str, unit: str) -> None:
 
 
 def _placed(s: State, e: UnitPlaced, d: GameData) -> None:
-    _drop_arrival(s, e.side, e.unit)
-    if ":" not in e.unit:
-        army = s.armies[e.unit]
-        army.status, army.area, army.entrenched, army.contents = "map", e.area, False, {}
+    m = _details(e)
+    _drop_arrival(s, e.side, m["unit"])
+    if ":" not in m["unit"]:
+        army = s.armies[m["unit"]]
+        army.status, army.area, army.entrenched, army.contents = "map", m["area"], False, {}
         return
-    _add_unit(s, e.unit, e.area, e.into, e.new_id)
+    _add_unit(s, m["unit"], m["area"], m["into"], e.new_id)
 
 
 def _add_unit(s: State, key: str, area: str, into: str | None, new_id: str | None) -> None:
@@ -497,10 +506,11 @@ def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
     due = s.swaps_due.get(e.side, [])
     if due:
         due.pop(0)
-    if e.replaced is None:
+    m = _details(e)
+    if m["replaced"] is None:
         return
     s.swapped.append(e.unit)
-    _replace_unit(s, e.replaced, "uk:commonwealth", e.new_id)
+    _replace_unit(s, m["replaced"], "uk:commonwealth", m["new_id"])
     _to_pool(s, "uk", "infantry")
 
 
@@ -518,8 +528,9 @@ def _attrition_due(s: State, e: AttritionDue, d: GameData) -> None:
 
 
 def _attrition(s: State, e: AttritionTaken, d: GameData) -> None:
-    _take_piece(s, e.unit)
-    _to_pool(s, e.nation, e.kind)
+    m = _details(e)
+    _take_piece(s, m["unit"])
+    _to_pool(s, m["nation"], m["kind"])
     s.production["attrition"][e.side].remove(e.army)
 
 
@@ -530,7 +541,11 @@ def _production_began(s: State, e: ProductionBegan, d: GameData) -> None:
 
 
 def _ordered(s: State, e: ProductionOrdered, d: GameData) -> None:
-    s.production["plans"][e.side].append(e.secret.data["order"])
+    data = e.secret.data
+    if "orders" in data:                        # one sealed plan (7.0)
+        s.production["plans"][e.side].extend(data["orders"])
+    else:
+        s.production["plans"][e.side].append(data["order"])
 
 
 def _production_done(s: State, e: ProductionDone, d: GameData) -> None:
@@ -542,7 +557,8 @@ def _revealed_plan(s: State, e: ProductionRevealed, d: GameData) -> None:
 
 
 def _built(s: State, e: UnitBuilt, d: GameData) -> None:
-    _add_unit(s, e.unit, e.area, e.into, e.new_id)
+    m = _details(e)
+    _add_unit(s, m["unit"], m["area"], m["into"], e.new_id)
 
 
 def _rebuilt(s: State, e: ArmyRebuilt, d: GameData) -> None:
@@ -555,7 +571,7 @@ def _entrenched(s: State, e: UnitEntrenched, d: GameData) -> None:
 
 
 def _upgraded(s: State, e: InfantryUpgraded, d: GameData) -> None:
-    _replace_unit(s, e.unit, "ge:stosstruppen", e.new_id)
+    _replace_unit(s, _details(e)["unit"], "ge:stosstruppen", e.new_id)
     _to_pool(s, "ge", "infantry")
 
 
@@ -564,8 +580,9 @@ def _eft_due(s: State, e: EftLossesDue, d: GameData) -> None:
 
 
 def _eft_lost(s: State, e: EftUnitLost, d: GameData) -> None:
-    _take_piece(s, e.unit)
-    _to_pool(s, e.nation, e.kind)
+    m = _details(e)
+    _take_piece(s, m["unit"])
+    _to_pool(s, m["nation"], m["kind"])
     s.production["eft_losses"] -= 1
 
 

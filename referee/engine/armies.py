@@ -14,6 +14,11 @@ from .state import Army, State
 _RULE = re.compile(r"\(([\d.]+)\)$")
 
 
+def hidden_templates(s: State) -> bool:
+    """Whether army templates are hidden from the opponent (optional rule 1.4)."""
+    return bool(s.options.get("hidden_templates"))
+
+
 def template_violation(s: State, d: GameData, army: Army, contents: dict[str, int]):
     """Why an army may not hold these contents (nationality, template, artillery, biplanes)."""
     from collections import Counter
@@ -92,5 +97,11 @@ def apply_suppress(ctx: Ctx, o: Suppress, side: str) -> None:
                     prefix, num = pid.rsplit("-", 1)
                     pid = f"{prefix}-{int(num) + 1:02d}"
                 new_ids[pid] = key
-    ctx.emit(ArmySuppressed(side=side, army=o.army, area=area, into=o.into, new_ids=new_ids))
+    if o.into is not None and hidden_templates(s):
+        # 1.4: which army takes in the suppressed army's units is the owner's secret.
+        ctx.emit(ArmySuppressed(side=side, army=o.army, area=area,
+                                secret=ctx.secret(side, {"into": o.into})))
+    else:
+        ctx.emit(ArmySuppressed(side=side, army=o.army, area=area, into=o.into,
+                                new_ids=new_ids))
     settle(ctx, [area])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..gamedata import GameData
+from .armies import hidden_templates
 from .cards import crisis_entry, first_card
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import CardPlayed, CardRemoved, CrisisDeclared, CrisisEnded, CrisisUnitRemoved
@@ -102,7 +103,12 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
         end_crisis(ctx, answered=False, reason=f"the {side} player refused")
         return
     ref, nation, kind, area = next(u for u in crisis_units(s, d) if u[0] == o.unit)
-    ctx.emit(CrisisUnitRemoved(side=side, unit=ref, nation=nation, kind=kind, area=area))
+    details = {"unit": ref, "nation": nation, "kind": kind, "area": area}
+    if ref not in s.pieces and hidden_templates(s):
+        # 1.4: the crisis is answered in public, from which army is the owner's secret.
+        ctx.emit(CrisisUnitRemoved(side=side, secret=ctx.secret(side, details)))
+    else:
+        ctx.emit(CrisisUnitRemoved(side=side, **details))
     settle(ctx, [area])
     if ctx.state.crisis["left"] == 0:
         end_crisis(ctx, answered=True, reason="every unit required was removed")

@@ -4,7 +4,10 @@ Every event is a msgspec Struct tagged by `type`; `schemas/events.json` is
 generated from the union. evolve() never checks anything: legality was
 settled by decide() before the event was written. A secret part (a drawn
 card, a shuffled deck) sits in `secret` as {to, salt, data}; other readers
-see only its digest (journal.redact).
+see only its digest (journal.redact). With hidden army templates (option
+1.4) the details of what enters or leaves an army template outside a battle
+are such a part, for the owner's eyes: the public fields then say only what
+anyone may know, and evolve reads the details from the secret.
 """
 
 from typing import Any, Union
@@ -185,15 +188,20 @@ class EnemyAreaEntered(Ev, kw_only=True):
 
 
 class PieceEliminated(Ev, kw_only=True):
-    """A unit left the map for its force pool (5.3.1, 8.x)."""
+    """A unit left the map for its force pool (5.3.1, 8.x).
+
+    With hidden army templates (1.4) a unit eliminated from a template
+    outside a battle has every detail in `secret`.
+    """
 
     side: str
-    unit: str                          # stand-alone id or ARMY:KIND
-    nation: str
-    kind: str
-    area: str
-    reason: str
-    rule: str
+    unit: str | None = None            # stand-alone id or ARMY:KIND
+    nation: str | None = None
+    kind: str | None = None
+    area: str | None = None
+    reason: str | None = None
+    rule: str | None = None
+    secret: Secret | None = None
 
 
 class ArmyEliminated(Ev, kw_only=True):
@@ -207,13 +215,17 @@ class ArmyEliminated(Ev, kw_only=True):
 
 
 class ArmySuppressed(Ev, kw_only=True):
-    """Optional 15.4.1: an army counter removed, its units left in the area or in another army."""
+    """Optional 15.4.1: an army counter removed, its units left in the area or in another army.
+
+    With hidden army templates (1.4) the army its units join is in `secret`.
+    """
 
     side: str
     army: str
     area: str
     into: str | None = None
     new_ids: dict[str, str] = {}       # new stand-alone id -> piece key
+    secret: Secret | None = None
 
 
 # ---------------------------------------------------------------- Military Crisis!
@@ -232,13 +244,18 @@ class CrisisDeclared(Ev, kw_only=True):
 
 
 class CrisisUnitRemoved(Ev, kw_only=True):
-    """An infantry-type unit removed to its force pool for a Military Crisis! (9.8, 9.9)."""
+    """An infantry-type unit removed to its force pool for a Military Crisis! (9.8, 9.9).
+
+    With hidden army templates (1.4) a unit taken from a template has its
+    details in `secret`.
+    """
 
     side: str
-    unit: str
-    nation: str
-    kind: str
-    area: str
+    unit: str | None = None
+    nation: str | None = None
+    kind: str | None = None
+    area: str | None = None
+    secret: Secret | None = None
 
 
 class CrisisEnded(Ev, kw_only=True):
@@ -416,13 +433,18 @@ class ReinforcementsDue(Ev, kw_only=True):
 
 
 class UnitPlaced(Ev, kw_only=True):
-    """An arriving unit placed on the map (2.0 I)."""
+    """An arriving unit placed on the map (2.0 I).
+
+    With hidden army templates (1.4) a unit placed into an army has its
+    details (unit, area, army) in `secret`.
+    """
 
     side: str
-    unit: str                          # army id, or nation:kind
-    area: str
+    unit: str | None = None            # army id, or nation:kind
+    area: str | None = None
     into: str | None = None
     new_id: str | None = None
+    secret: Secret | None = None
 
 
 class ReinforcementLost(Ev, kw_only=True):
@@ -434,7 +456,11 @@ class ReinforcementLost(Ev, kw_only=True):
 
 
 class CommonwealthSwapped(Ev, kw_only=True):
-    """A Commonwealth unit took the place of a UK infantry unit on the map (8.2.3)."""
+    """A Commonwealth unit took the place of a UK infantry unit on the map (8.2.3).
+
+    With hidden army templates (1.4) a swap on an army template has the
+    replaced unit and its area in `secret`.
+    """
 
     side: str
     unit: str
@@ -442,6 +468,7 @@ class CommonwealthSwapped(Ev, kw_only=True):
     replaced: str | None = None
     area: str | None = None
     new_id: str | None = None
+    secret: Secret | None = None
 
 
 # ---------------------------------------------------------------- production
@@ -469,13 +496,17 @@ class AttritionDue(Ev, kw_only=True):
 
 
 class AttritionTaken(Ev, kw_only=True):
-    """An unsupplied army lost a unit (6.5)."""
+    """An unsupplied army lost a unit (6.5).
+
+    With hidden army templates (1.4) the unit lost is in `secret`.
+    """
 
     side: str
     army: str
-    unit: str
-    nation: str
-    kind: str
+    unit: str | None = None
+    nation: str | None = None
+    kind: str | None = None
+    secret: Secret | None = None
 
 
 class ProductionBegan(Ev, kw_only=True):
@@ -498,23 +529,34 @@ class ProductionDone(Ev, kw_only=True):
 
 
 class ProductionRevealed(Ev, kw_only=True):
-    """Both plans are in: each side's orders, now public, applied in a fixed order (7.0)."""
+    """Both plans are in: each side's orders, now public, applied in a fixed order (7.0).
+
+    With hidden army templates (1.4) orders on army templates are left out of
+    `orders` (`hidden` counts them); the whole plan is in `secret`.
+    """
 
     side: str
     orders: list[str]
     spent: int
     lost: int
+    hidden: int | None = None
+    secret: Secret | None = None
 
 
 class UnitBuilt(Ev, kw_only=True):
-    """A unit bought from the force pool (7.2, 7.6)."""
+    """A unit bought from the force pool (7.2, 7.6).
+
+    With hidden army templates (1.4) a unit built into an army has its
+    details (unit, area, army, cost) in `secret`.
+    """
 
     side: str
-    unit: str                          # nation:kind
-    area: str
+    unit: str | None = None            # nation:kind
+    area: str | None = None
     into: str | None = None
     new_id: str | None = None
-    cost: int = 1
+    cost: int | None = None
+    secret: Secret | None = None
 
 
 class ArmyRebuilt(Ev, kw_only=True):
@@ -533,27 +575,42 @@ class UnitEntrenched(Ev, kw_only=True):
 
 
 class InfantryUpgraded(Ev, kw_only=True):
-    """A German infantry unit became Stoßtruppen (7.5)."""
+    """A German infantry unit became Stoßtruppen (7.5).
+
+    With hidden army templates (1.4) an upgrade on an army template names
+    the unit in `secret` only.
+    """
 
     side: str
-    unit: str
+    unit: str | None = None
     new_id: str | None = None
+    secret: Secret | None = None
 
 
 class EftLossesDue(Ev, kw_only=True):
-    """EFT box loss roll: one die per 5 BP of units (or part); each 1 costs a unit (2.0 V.4)."""
+    """EFT box loss roll: one die per 5 BP of units (or part); each 1 costs a unit (2.0 V.4).
 
-    bp: int
+    With hidden army templates (1.4) and an army in the box, the BP value of
+    the box is in `secret`.
+    """
+
+    bp: int | None = None
     dice: list[int]
     losses: int
+    secret: Secret | None = None
 
 
 class EftUnitLost(Ev, kw_only=True):
-    """A unit in the EFT box eliminated (2.0 V.4)."""
+    """A unit in the EFT box eliminated (2.0 V.4).
 
-    unit: str
-    nation: str
-    kind: str
+    With hidden army templates (1.4) a unit lost from an army's template is
+    named in `secret` only.
+    """
+
+    unit: str | None = None
+    nation: str | None = None
+    kind: str | None = None
+    secret: Secret | None = None
 
 
 class ProductionEnded(Ev, kw_only=True):

@@ -13,7 +13,7 @@ import itertools
 import msgspec
 
 from ..gamedata import GameData
-from .armies import template_violation
+from .armies import hidden_templates, template_violation
 from .core import Ctx, Violation
 from .events import (
     AreaControlChanged,
@@ -381,10 +381,12 @@ def apply_move(ctx: Ctx, o: Ord, side: str) -> None:
     details = {"unit": m.ref, "kind": m.kind, "nation": m.nation,
                "from_army": m.source.id if m.source else None, "into": into,
                "new_id": new_id, "taking": taking}
-    hidden = s.options.get("hidden_templates") and (m.source is not None or into is not None)
-    if hidden:
+    if hidden_templates(s) and (m.source is not None or into is not None or taking):
+        # 1.4: an army's move is public, what it takes in is not.
+        army = m.ref if m.army is not None else None
         ctx.emit(UnitMoved(side=side, mode=mode, from_area=m.area, to_area=final, path=path,
-                           entrenched=entrenched, secret=ctx.secret(side, details)))
+                           unit=army, entrenched=entrenched,
+                           secret=ctx.secret(side, details)))
     else:
         ctx.emit(UnitMoved(side=side, mode=mode, from_area=m.area, to_area=final, path=path,
                            entrenched=entrenched, **details))
@@ -450,6 +452,7 @@ def unaccompanied(ctx: Ctx, phase: str) -> None:
                 for key, n in a.contents.items():
                     nation, kind = key.split(":")
                     victims += [(template_ref(a, key), nation, kind)] * n
+            fighting = s.battle is not None and s.battle["area"] == area
             for ref, nation, kind in victims:
                 if kind in ("artillery", "biplane", "tank") and foe_inf:
                     rule = {"artillery": "8.3.2", "biplane": "8.3.4", "tank": "8.3.5"}[kind]
@@ -459,10 +462,14 @@ def unaccompanied(ctx: Ctx, phase: str) -> None:
                     why = "enemy units"
                 else:
                     continue
-                ctx.emit(PieceEliminated(side=side, unit=ref, nation=nation, kind=kind,
-                                         area=area, rule=rule,
-                                         reason=f"without Friendly infantry-type units in an "
-                                                f"area with {why}, at the end of the {phase}"))
+                details = {"unit": ref, "nation": nation, "kind": kind, "area": area,
+                           "reason": f"without Friendly infantry-type units in an area with "
+                                     f"{why}, at the end of the {phase}", "rule": rule}
+                if ref not in s.pieces and hidden_templates(s) and not fighting:
+                    # 1.4: a unit leaving a template outside a battle is the owner's secret.
+                    ctx.emit(PieceEliminated(side=side, secret=ctx.secret(side, details)))
+                else:
+                    ctx.emit(PieceEliminated(side=side, **details))
                 touched.append(area)
     if touched:
         settle(ctx, touched)
@@ -475,6 +482,16 @@ def stranded_empty_armies(s: State, d: GameData, side: str) -> list[Army]:
 
 
 def private_order(s: State, o: Ord) -> bool:
-    """Whether an order's text must stay secret: a template transfer with hidden templates (1.4)."""
-    return bool(s.options.get("hidden_templates")) and isinstance(o, Move) and (
-        ":" in o.unit or o.into is not None or bool(o.taking))
+    """Whether an order's text must stay secret: it names an army's contents, hidden (1.4)."""
+    if not hidden_templates(s):
+        return False
+    k = o.kind
+    if k == "move":
+        return ":" in o.unit or o.into is not None or bool(o.taking)
+    if k in ("place", "build", "suppress"):
+        return o.into is not None
+    if k in ("upgrade", "swap", "crisis_remove"):
+        return ":" in o.unit
+    if k == "lose":                 # in a battle the army fights: its losses are seen
+        return ":" in o.unit and s.battle is None
+    return False

@@ -16,7 +16,7 @@ from collections import Counter
 
 from ..gamedata import GameData
 from . import flow
-from .armies import template_violation
+from .armies import hidden_templates, template_violation
 from .cards import draw, pick
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import (
@@ -34,7 +34,7 @@ from .events import (
     UnitBuilt,
     UnitEntrenched,
 )
-from .movement import template_ref
+from .movement import private_order, template_ref
 from .orders import (
     Build,
     Buy,
@@ -397,15 +397,29 @@ register(DecisionSpec(
 def apply_plans(ctx: Ctx) -> None:
     """Reveal both plans and apply them: German, then Entente; cards last, German first."""
     s, d = ctx.state, ctx.data
+    hide = hidden_templates(s)
     plans = {side: plan(s, d, side) for side in ("german", "entente")}
     for side in ("german", "entente"):
         spent = _spent(s, d, plans[side])
-        ctx.emit(ProductionRevealed(side=side, orders=[format_order(o) for o in plans[side]],
-                                    spent=spent, lost=s.production["bp"][side] - spent))
+        texts = [format_order(o) for o in plans[side]]
+        public = [t for o, t in zip(plans[side], texts) if not private_order(s, o)]
+        if len(public) < len(texts):
+            # 1.4: orders on army templates are revealed to their owner only.
+            ctx.emit(ProductionRevealed(side=side, orders=public, spent=spent,
+                                        lost=s.production["bp"][side] - spent,
+                                        hidden=len(texts) - len(public),
+                                        secret=ctx.secret(side, {"orders": texts})))
+        else:
+            ctx.emit(ProductionRevealed(side=side, orders=texts, spent=spent,
+                                        lost=s.production["bp"][side] - spent))
     for side in ("german", "entente"):
         for o in plans[side]:
             st = ctx.state
-            if isinstance(o, Build):
+            if isinstance(o, Build) and o.into is not None and hide:
+                ctx.emit(UnitBuilt(side=side, secret=ctx.secret(side, {
+                    "unit": o.unit, "area": o.area, "into": o.into,
+                    "cost": build_cost(d, o.unit)})))
+            elif isinstance(o, Build):
                 nation, kind = o.unit.split(":")
                 ctx.emit(UnitBuilt(side=side, unit=o.unit, area=o.area, into=o.into,
                                    cost=build_cost(d, o.unit),
@@ -414,6 +428,8 @@ def apply_plans(ctx: Ctx) -> None:
                 ctx.emit(ArmyRebuilt(side=side, army=o.army, area=o.area))
             elif isinstance(o, Entrench):
                 ctx.emit(UnitEntrenched(side=side, unit=o.units[0]))
+            elif isinstance(o, Upgrade) and o.unit not in st.pieces and hide:
+                ctx.emit(InfantryUpgraded(side=side, secret=ctx.secret(side, {"unit": o.unit})))
             elif isinstance(o, Upgrade):
                 new_id = st.new_piece_id("ge", "stosstruppen") if o.unit in st.pieces else None
                 ctx.emit(InfantryUpgraded(side=side, unit=o.unit, new_id=new_id))
@@ -514,7 +530,13 @@ def eft_losses(ctx: Ctx) -> None:
     bp = eft_bp(s, d)
     if bp:
         dice = ctx.dice.roll(-(-bp // 5), "EFT box losses (2.0 V.4)")
-        ctx.emit(EftLossesDue(bp=bp, dice=dice, losses=sum(1 for x in dice if x == 1)))
+        losses = sum(1 for x in dice if x == 1)
+        if hidden_templates(s) and any(a.status == EFT for a in s.armies.values()):
+            # 1.4: the BP value counts what the armies in the box hold.
+            ctx.emit(EftLossesDue(dice=dice, losses=losses,
+                                  secret=ctx.secret("german", {"bp": bp})))
+        else:
+            ctx.emit(EftLossesDue(bp=bp, dice=dice, losses=losses))
     next_eft_loss(ctx)
 
 
@@ -539,7 +561,12 @@ def next_eft_loss(ctx: Ctx) -> None:
 
 def _eft_loss(ctx: Ctx, ref: str, nation: str, kind: str) -> None:
     army = ref.split(":")[0] if ":" in ref else None
-    ctx.emit(EftUnitLost(unit=ref, nation=nation, kind=kind))
+    if army and hidden_templates(ctx.state):
+        # 1.4: which unit an army in the box loses is the German's secret.
+        ctx.emit(EftUnitLost(secret=ctx.secret("german", {
+            "unit": ref, "nation": nation, "kind": kind})))
+    else:
+        ctx.emit(EftUnitLost(unit=ref, nation=nation, kind=kind))
     if army and not ctx.state.armies[army].contents:
         ctx.emit(ArmyEliminated(side="german", army=army, area=EFT, rule="2.0 V.4",
                                 reason="it lost its last unit in the EFT box"))

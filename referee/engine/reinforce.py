@@ -11,6 +11,7 @@ ENGLAND, US units in France), into armies there if he likes (8.1).
 from __future__ import annotations
 
 from ..gamedata import GameData
+from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
 from .movement import template_ref
@@ -210,7 +211,11 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
 
     s = ctx.state
     if isinstance(o, Place):
-        if ":" in o.unit:
+        if ":" in o.unit and o.into is not None and hidden_templates(s):
+            # 1.4: what goes into which army, and where, is the owner's secret.
+            ctx.emit(UnitPlaced(side=side, secret=ctx.secret(side, {
+                "unit": o.unit, "area": o.area, "into": o.into})))
+        elif ":" in o.unit:
             nation, kind = o.unit.split(":")
             new_id = None if o.into else s.new_piece_id(nation, kind)
             ctx.emit(UnitPlaced(side=side, unit=o.unit, area=o.area, into=o.into,
@@ -223,10 +228,17 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
             area = s.pieces[o.unit].area
         else:
             area = s.armies[template_key(s, o.unit)[0]].area
-        ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"],
-                                     replaced=o.unit, area=area,
-                                     new_id=None if o.unit not in s.pieces else
-                                     s.new_piece_id("uk", "commonwealth")))
+        if o.unit not in s.pieces and hidden_templates(s):
+            # 1.4: the swap on an army template is the owner's secret.
+            ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"],
+                                         secret=ctx.secret(side, {
+                                             "replaced": o.unit, "area": area,
+                                             "new_id": None})))
+        else:
+            ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"],
+                                         replaced=o.unit, area=area,
+                                         new_id=None if o.unit not in s.pieces else
+                                         s.new_piece_id("uk", "commonwealth")))
     else:
         _drop_all(ctx, side)
     if not next_placement(ctx):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..gamedata import GameData
+from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import (
     ArmyEliminated,
@@ -143,8 +144,13 @@ def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
 
     army = ctx.state.armies[army_id]
     nation, kind = key.split(":")
-    ctx.emit(AttritionTaken(side=side, army=army_id, unit=template_ref(army, key),
-                            nation=nation, kind=kind))
+    if hidden_templates(ctx.state):
+        # 1.4: that the army loses a unit is public (6.5), which one is its owner's secret.
+        ctx.emit(AttritionTaken(side=side, army=army_id, secret=ctx.secret(side, {
+            "unit": template_ref(army, key), "nation": nation, "kind": kind})))
+    else:
+        ctx.emit(AttritionTaken(side=side, army=army_id, unit=template_ref(army, key),
+                                nation=nation, kind=kind))
 
 
 def _attrition_candidates(s: State, d: GameData, side: str):

@@ -23,6 +23,16 @@ def _secret_data(ev: dict, reader: str) -> dict | None:
     return None
 
 
+def _open(ev: dict, reader: str) -> dict | None:
+    """The event with its secret details when reader may see them (hidden templates, 1.4);
+    None when they are kept from him."""
+    sec = ev.get("secret")
+    if not isinstance(sec, dict):
+        return ev
+    d = _secret_data(ev, reader)
+    return None if d is None else {**ev, **d}
+
+
 def describe(ev: dict, data: GameData, reader: str) -> str | None:
     """One line for an event as reader may see it (None: nothing worth printing)."""
     t = ev["type"]
@@ -79,14 +89,19 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     if t == "EnemyAreaEntered":
         return None
     if t == "PieceEliminated":
-        return (f"{side} {ev['kind'].replace('_', ' ')} {ev['unit']} in "
-                f"{_area(ev['area'], data)} eliminated: {ev['reason']} ({ev['rule']})")
+        e = _open(ev, reader)
+        if e is None:
+            return f"{side} loses a unit from one of his armies (hidden, 1.4)"
+        return (f"{side} {e['kind'].replace('_', ' ')} {e['unit']} in "
+                f"{_area(e['area'], data)} eliminated: {e['reason']} ({e['rule']})")
     if t == "ArmyEliminated":
         return (f"{side} army {ev['army']} in {_area(ev['area'], data)} eliminated: "
                 f"{ev['reason']} ({ev['rule']})")
     if t == "ArmySuppressed":
-        where = f"into {ev['into']}" if ev.get("into") else \
-            f"standing alone as {', '.join(ev['new_ids'])}"
+        e = _open(ev, reader)
+        where = "in another army there (hidden, 1.4)" if e is None else \
+            f"into {e['into']}" if e.get("into") else \
+            f"standing alone as {', '.join(e['new_ids'])}"
         return (f"{side} suppresses army {ev['army']} in {_area(ev['area'], data)}; its units "
                 f"stay, {where} (15.4.1)")
     if t == "CombatPhaseBegan":
@@ -148,18 +163,25 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
             " unit swaps in (8.2.3)" if ev.get("swaps") else ""
         return f"{side} reinforcements (2.0 I): {items}{swaps}"
     if t == "UnitPlaced":
-        into = f" into {ev['into']}" if ev.get("into") else ""
-        now = f" as {ev['new_id']}" if ev.get("new_id") else ""
-        return (f"{side} places {ev['unit'].replace(':', ' ')}{now} in "
-                f"{_area(ev['area'], data)}{into}")
+        e = _open(ev, reader)
+        if e is None:
+            return f"{side} places a reinforcement into one of his armies (hidden, 1.4)"
+        into = f" into {e['into']}" if e.get("into") else ""
+        now = f" as {e['new_id']}" if e.get("new_id") else ""
+        return (f"{side} places {e['unit'].replace(':', ' ')}{now} in "
+                f"{_area(e['area'], data)}{into}")
     if t == "ReinforcementLost":
         return (f"{side} reinforcement {ev['unit'].replace(':', ' ')} does not arrive: "
                 f"{ev['reason']}")
     if t == "CommonwealthSwapped":
-        if not ev.get("replaced"):
+        e = _open(ev, reader)
+        if e is None:
+            return (f"The {ev['name']} unit takes the place of a UK infantry unit in one of the "
+                    f"Entente armies (8.2.3; hidden, 1.4)")
+        if not e.get("replaced"):
             return f"The {ev['name']} swap does not take place: no UK infantry on the map (8.2.3)"
-        return (f"The {ev['name']} unit takes the place of {ev['replaced']} in "
-                f"{_area(ev['area'], data)} (8.2.3)")
+        return (f"The {ev['name']} unit takes the place of {e['replaced']} in "
+                f"{_area(e['area'], data)} (8.2.3)")
     if t == "OutOfSupply":
         return f"{side} units out of supply (6.5): {', '.join(ev['units'])}"
     if t == "FortReduced":
@@ -167,39 +189,64 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     if t == "AttritionDue":
         return f"{side} unsupplied armies must each lose a unit: {', '.join(ev['armies'])} (6.5)"
     if t == "AttritionTaken":
-        return f"{side} army {ev['army']} loses {ev['kind'].replace('_', ' ')} (out of supply, 6.5)"
+        e = _open(ev, reader)
+        what = "a unit (which one is hidden, 1.4)" if e is None else \
+            e["kind"].replace("_", " ")
+        return f"{side} army {ev['army']} loses {what} (out of supply, 6.5)"
     if t == "ProductionBegan":
         bp = ev["bp"]
         return (f"Build Points (7.0): German {bp['german']}, Entente {bp['entente']}; orders "
                 f"are sealed until both sides are done")
     if t == "ProductionOrdered":
         sec = ev.get("secret") or {}
-        if "data" in sec:
-            return f"{side} production order (sealed): {sec['data']['order']}"
+        if "data" in sec and reader in ("moderator", sec.get("to")):
+            orders = sec["data"].get("orders")
+            if orders is None:
+                return f"{side} production order (sealed): {sec['data']['order']}"
+            return f"{side} seals a production plan (7.0): {'; '.join(orders) or 'no orders'}"
+        if "orders" in (sec.get("data") or {}) or ev.get("secret", {}).get("digest"):
+            return f"{side} seals a production plan (7.0)"
         return f"{side} gives a sealed production order"
     if t == "ProductionDone":
         return f"{side} production orders are all in"
     if t == "ProductionRevealed":
-        orders = "; ".join(ev["orders"]) or "nothing"
-        return (f"{side} production revealed ({ev['spent']} BP spent, {ev['lost']} lost, 7.0): "
+        e = _open(ev, reader)
+        shown = list(ev["orders"] if e is None else e["orders"])
+        if e is None:
+            shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
+        # One order a line: an order is never split when the log is wrapped.
+        orders = "".join(f"\n        {o}" for o in shown) or " nothing"
+        return (f"{side} production revealed ({ev['spent']} BP spent, {ev['lost']} lost, 7.0):"
                 f"{orders}")
     if t == "UnitBuilt":
-        into = f" into {ev['into']}" if ev.get("into") else ""
-        now = f" ({ev['new_id']})" if ev.get("new_id") else ""
-        return (f"{side} builds {ev['unit'].replace(':', ' ')}{now} in "
-                f"{_area(ev['area'], data)}{into} ({ev['cost']} BP)")
+        e = _open(ev, reader)
+        if e is None:
+            return f"{side} builds a unit into one of his armies (hidden, 1.4)"
+        into = f" into {e['into']}" if e.get("into") else ""
+        now = f" ({e['new_id']})" if e.get("new_id") else ""
+        return (f"{side} builds {e['unit'].replace(':', ' ')}{now} in "
+                f"{_area(e['area'], data)}{into} ({e['cost']} BP)")
     if t == "ArmyRebuilt":
         return f"{side} rebuilds army {ev['army']}, empty, in {_area(ev['area'], data)} (7.3)"
     if t == "UnitEntrenched":
         return f"{side} {ev['unit']} entrenches (7.4)"
     if t == "InfantryUpgraded":
-        now = f" (now {ev['new_id']})" if ev.get("new_id") else ""
-        return f"{side} {ev['unit']}{now} upgraded to Stoßtruppen (7.5)"
+        e = _open(ev, reader)
+        if e is None:
+            return (f"{side} upgrades an infantry unit in one of his armies to Stoßtruppen "
+                    f"(7.5; hidden, 1.4)")
+        now = f" (now {e['new_id']})" if e.get("new_id") else ""
+        return f"{side} {e['unit']}{now} upgraded to Stoßtruppen (7.5)"
     if t == "EftLossesDue":
-        return (f"EFT box: {ev['bp']} BP of units, {len(ev['dice'])} dice "
+        e = _open(ev, reader)
+        value = "units of hidden BP value (1.4)" if e is None else f"{e['bp']} BP of units"
+        return (f"EFT box: {value}, {len(ev['dice'])} dice "
                 f"[{' '.join(map(str, ev['dice']))}]: {ev['losses']} loss(es) (2.0 V.4)")
     if t == "EftUnitLost":
-        return f"German {ev['unit']} ({ev['kind'].replace('_', ' ')}) lost in the EFT box (2.0 V.4)"
+        e = _open(ev, reader)
+        if e is None:
+            return "German loses a unit of an army in the EFT box (2.0 V.4; hidden, 1.4)"
+        return f"German {e['unit']} ({e['kind'].replace('_', ' ')}) lost in the EFT box (2.0 V.4)"
     if t == "ProductionEnded":
         return None
     if t == "ArmisticeProposed":
@@ -211,7 +258,11 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
                 f"{ev['count']} {'/'.join(n.upper() for n in ev['nations'])} infantry-type "
                 f"unit(s) or concede 1 VP")
     if t == "CrisisUnitRemoved":
-        return (f"{side} removes {ev['unit']} ({ev['kind']}) in {_area(ev['area'], data)} to "
+        e = _open(ev, reader)
+        if e is None:
+            return (f"{side} removes an infantry-type unit from one of his armies to the force "
+                    f"pool (hidden, 1.4)")
+        return (f"{side} removes {e['unit']} ({e['kind']}) in {_area(e['area'], data)} to "
                 f"the force pool")
     if t == "CrisisEnded":
         if ev["answered"]:
@@ -231,13 +282,29 @@ def record_lines(rec: dict, data: GameData, reader: str) -> list[str]:
     private = rec.get("private_order")
     if isinstance(private, dict) and "data" in private:
         order = private["data"]["text"]
-    out = [f"#{rec['seq']} {rec['at']} {who}: {order}"]
+    out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}"]
     if rec.get("dice"):
         out.append(f"    dice rolled: {', '.join(map(str, rec['dice']))}")
     for ev in rec["events"]:
         line = describe(ev, data, reader)
         if line:
             out.append(f"    {line}")
+    return out
+
+
+def wrap_lines(lines: list[str], width: int = 72) -> list[str]:
+    """Lines wrapped at width, continuations indented under their first word; no word split."""
+    import textwrap
+
+    out: list[str] = []
+    for line in (part for whole in lines for part in whole.split("\n")):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        out.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                                 break_on_hyphens=False, drop_whitespace=True)
+                   or [line])
     return out
 
 
@@ -340,6 +407,11 @@ def _moved(ev: dict, data: GameData, reader: str) -> str:
     if isinstance(sec, dict):
         if "data" in sec and reader in ("moderator", sec.get("to")):
             details = sec["data"]
+        elif ev.get("unit"):            # an army's move is public, what it takes in is not
+            route = " - ".join(_area(a, data) for a in ev.get("path", []))
+            dug = " (entrenched, 4.3)" if ev.get("entrenched") else ""
+            return (f"{side} {ev['unit']} {mode}: {_area(ev['from_area'], data)} - {route}, "
+                    f"taking in units standing there (hidden, 1.4){dug}")
         else:
             return (f"{side} moves a unit between army templates in "
                     f"{_area(ev['to_area'], data)} (hidden, 1.4)")

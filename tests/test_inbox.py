@@ -1,0 +1,446 @@
+"""`referee inbox` on a sample mailbox (tests/mail/): orders by email, all or nothing per message.
+
+The game is made with a fixed secret and game id, so the players' order keys are fixed; the
+sample messages are templates in tests/mail/ whose placeholders ({GAME}, {GERMAN_KEY},
+{ENTENTE_KEY}) the test fills in. The mail of four days goes through `inbox` the way a
+moderator would run it: a Maildir first, then the mbox his mail program keeps appending to, and
+one .eml file; every run is repeated at the end to show that nothing is ever handled twice.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import hashlib
+import json
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from referee.dice import write_secret
+
+MAIL = Path(__file__).parent / "mail"
+GAME = "mailtest"
+SECRET = bytes.fromhex("5e" * 32)
+ADDRESSES = {"german": "Kaiser@Example.org", "entente": "joffre@example.net",
+             "moderator": "umpire@example.com"}
+# The order keys that SECRET and GAME give (referee.players.order_key): pinned, so that a
+# change in how keys are derived is seen here and not only as a mailbox that stops working.
+KEYS = {"german": "94Y1-KQGC-1DED", "entente": "7SBM-7P19-Q341"}
+OTHER = {"german": "entente", "entente": "german"}
+
+# Message-IDs of the sample messages.
+ORDERS_ID = "<schlieffen.1914-08-01@potsdam.example.org>"       # 01, and 04 (its copy)
+QP_ID = "<gqg.0802.joffre@example.net>"                          # 02
+ALTERNATIVE_ID = "<cavalry.1914-08-03@potsdam.example.org>"      # 03
+RESEND_ID = "<schlieffen.1914-08-01.resent@potsdam.example.org>"  # 05
+STRANGER_ID = "<x1@bureau.example>"                              # 06
+FORGED_ID = "<forged.1@relay.bureau.example>"                    # 07
+OTHER_GAME_ID = "<verdun.1916@potsdam.example.org>"               # 08
+STALE_ID = "<gqg.0803.second-thoughts@example.net>"              # 09
+ILLEGAL_ID = "<gqg.0804.joffre@example.net>"                     # 10
+ALL_IDS = [ORDERS_ID, QP_ID, ALTERNATIVE_ID, RESEND_ID, STRANGER_ID, FORGED_ID, OTHER_GAME_ID,
+           STALE_ID, ILLEGAL_ID]
+
+OPENING = ["play offensive", "move ge-1 Liège", "move ge-4:cavalry ardennes", "end movement",
+           "done", "done"]
+
+
+# ---------------------------------------------------------------- the mailbox
+
+def message(name: str) -> bytes:
+    """A sample message from tests/mail/ with this game's id and keys filled in."""
+    text = (MAIL / name).read_text(encoding="utf-8")
+    for k, v in {"{GAME}": GAME, "{GERMAN_KEY}": KEYS["german"],
+                 "{ENTENTE_KEY}": KEYS["entente"]}.items():
+        text = text.replace(k, v)
+    assert not re.search(r"\{[A-Z_]+\}", text), f"{name}: a placeholder is left"
+    return text.encode("utf-8")
+
+
+def sha(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def write_mbox(path: Path, raws: list[bytes]) -> Path:
+    """An mbox file as a mail program keeps it: a 'From ' line before each message, a blank
+    line after it (no body line of the samples starts with 'From ', so nothing is quoted)."""
+    out = b""
+    for raw in raws:
+        sender = email.utils.parseaddr(
+            email.message_from_bytes(raw, policy=email.policy.default)["From"])[1]
+        assert raw.endswith(b"\n") and b"\nFrom " not in raw
+        out += f"From {sender} Sat Aug  1 09:00:00 1914\n".encode() + raw + b"\n"
+    path.write_bytes(out)
+    return path
+
+
+def write_maildir(path: Path, raws: list[bytes]) -> Path:
+    """A Maildir as a delivery agent fills it: one file per message in new/."""
+    for sub in ("cur", "new", "tmp"):
+        (path / sub).mkdir(parents=True, exist_ok=True)
+    for i, raw in enumerate(raws):
+        (path / "new" / f"-60{i:03d}.M{i}P1914.mx.example.com").write_bytes(raw)
+    return path
+
+
+def line_of(raw: bytes, text: str) -> int:
+    """The line number (from 1) of the unquoted body line `text` in a message."""
+    body = email.message_from_bytes(raw, policy=email.policy.default).get_content()
+    return body.split("\n").index(text) + 1
+
+
+# ---------------------------------------------------------------- running the referee
+
+def inbox(cli, journal: Path, *sources: Path, outbox: Path) -> tuple[dict, list[Path]]:
+    """One `inbox` run: each message's outcome by Message-ID (a list: copies share one), and
+    the mails it wrote."""
+    r = cli("inbox", journal, *sources, "--outbox", outbox, "--format", "json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    by_id: dict[str, list[dict]] = {}
+    for m in out["messages"]:
+        by_id.setdefault(m["message_id"], []).append(m)
+    written = [Path(p) for p in out["outbox"]]
+    assert sorted(written) == sorted(outbox.iterdir() if outbox.exists() else [])
+    return by_id, written
+
+
+def records(journal: Path) -> list[dict]:
+    return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+
+
+def read_mail(path: Path) -> email.message.EmailMessage:
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+
+
+def sort_mails(written: list[Path]) -> tuple[dict, dict]:
+    """The outbox mails (each 0600): the reports by side, the other replies by the Message-ID
+    they answer."""
+    reports, replies = {}, {}
+    for p in written:
+        assert stat.S_IMODE(os.stat(p).st_mode) == 0o600, p
+        mail = read_mail(p)
+        found = re.search(r"\] (german|entente) report, ", str(mail["Subject"]))
+        if found:
+            assert found.group(1) not in reports, "two reports for one side"
+            reports[found.group(1)] = mail
+        else:
+            assert mail["In-Reply-To"] not in replies
+            replies[mail["In-Reply-To"]] = mail
+    return reports, replies
+
+
+def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str:
+    """A player's report: To, Subject, In-Reply-To, his key (never the other's) and the receipt
+    of the journal's last record as the last line. Returns the receipt's SEQ:HASH."""
+    last = records(journal)[-1]
+    assert str(mail["To"]) == ADDRESSES[side]
+    assert str(mail["From"]) == ADDRESSES["moderator"]
+    assert str(mail["Subject"]).startswith(f"[referee {GAME} #{last['seq']}] {side} report")
+    assert mail["In-Reply-To"] == in_reply_to
+    body = mail.get_content()
+    lines = body.rstrip("\n").split("\n")
+    assert f"Order key: {KEYS[side]}" in lines
+    assert KEYS[OTHER[side]] not in body
+    assert lines[-1] == f"Receipt: {GAME} {last['seq']}:{last['hash']}"
+    return f"{last['seq']}:{last['hash']}"
+
+
+def check_not_applied(mail, side: str, in_reply_to: str) -> str:
+    """The reply to a player's message that was not applied; returns its body."""
+    assert str(mail["To"]).casefold() == ADDRESSES[side].casefold()
+    assert str(mail["Subject"]).startswith(f"[referee {GAME} #")
+    assert "not applied" in str(mail["Subject"])
+    assert mail["In-Reply-To"] == in_reply_to
+    body = mail.get_content()
+    assert body.startswith("Your message was not applied: ")
+    assert f"Order key: {KEYS[side]}" in body.split("\n")
+    assert KEYS[OTHER[side]] not in body
+    return body
+
+
+def check_no_game_content(mail, to: str, in_reply_to: str, data) -> None:
+    """The reply to a stranger or a forged From: nothing about the game in it."""
+    assert str(mail["To"]) == to
+    assert mail["In-Reply-To"] == in_reply_to
+    text = f"{mail['Subject']}\n{mail.get_content()}"
+    raw = mail.as_string()
+    words = {a.name for a in data.areas.values()} | set(data.areas) | {
+        alias for a in data.areas.values() for alias in a.aliases} | {
+        c.title for c in data.cards.values()} | {c.key for c in data.cards.values()}
+    for word in words:
+        assert not re.search(rf"(?i)(?<!\w){re.escape(word)}(?!\w)", text), word
+    assert not re.search(r"(?i)(?<![\w-])[a-z]{2}-(?:[a-z]-)?\d+", text), text   # unit ids
+    for key in KEYS.values():
+        assert key not in text and key not in raw and key.replace("-", "") not in raw
+    assert "Receipt:" not in text and "Order key:" not in text
+    assert f"[referee {GAME}" not in raw
+
+
+def only(by_id: dict, mid: str) -> dict:
+    assert len(by_id[mid]) == 1, by_id[mid]
+    return by_id[mid][0]
+
+
+# ---------------------------------------------------------------- the scenario
+
+def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
+    """Four days of mail (tests/mail/README.md lists them): each message's orders are applied
+    once or not at all, the outbox holds the right mails, and running again changes nothing."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+            *[a for side, addr in ADDRESSES.items() for a in ("--player", f"{side}={addr}")])
+    assert r.exit_code == 0, r.output
+    r = cli("players", journal, "--keys", "--format", "json")
+    assert r.exit_code == 0, r.output
+    listed = {p["side"]: p for p in json.loads(r.stdout)["players"]}
+    assert {s: p["address"] for s, p in listed.items()} == ADDRESSES
+    assert {s: p.get("key") for s, p in listed.items() if s != "moderator"} == KEYS
+    r = cli("status", journal, "--as", "german", "--format", "json")
+    assert "play offensive" in json.loads(r.stdout)["legal"]
+
+    raw = {n: message(n) for n in (
+        "01-german-orders.eml", "02-entente-quoted-printable.eml", "03-german-alternative.eml",
+        "05-german-resend.eml", "06-stranger.eml", "07-forged-from.eml", "08-other-game.eml",
+        "09-entente-stale.eml", "10-entente-illegal.eml")}
+    orders, qp, alternative, resend, stranger, forged, other_game, stale, illegal = raw.values()
+    duplicate = bytes(orders)                                                 # 04
+
+    before = journal.read_bytes()
+
+    # ---- run 0: an empty Maildir; each player gets his opening report (record 2)
+    empty = write_maildir(tmp_path / "empty", [])
+    by_id, written = inbox(cli, journal, empty, outbox=tmp_path / "out0")
+    assert by_id == {} and len(written) == 2
+    reports, replies = sort_mails(written)
+    assert replies == {}
+    for side in KEYS:
+        check_report(reports[side], side, journal, None)
+    assert journal.read_bytes() == before
+
+    # ---- run 1, a Maildir (1 August): the German's opening, a byte-identical second delivery,
+    # a resend under a new Message-ID, a message for another game, a stranger, a forged From.
+    # The files are not in Date order: the resend (09:30) comes first, and must not be the one
+    # applied (it would be, with the same orders, if the files were read in their order).
+    day1 = [resend, forged, stranger, orders, other_game, duplicate]
+    maildir = write_maildir(tmp_path / "Maildir", day1)
+    by_id, written = inbox(cli, journal, maildir, outbox=tmp_path / "out1")
+    assert sum(len(v) for v in by_id.values()) == 6
+    first, second = by_id[ORDERS_ID]
+    assert (first["status"], first["side"], first["records"]) == ("applied", "german",
+                                                                  [3, 4, 5, 6, 7, 8])
+    assert second["status"] == "skipped" and second["records"] == []
+    o = only(by_id, RESEND_ID)
+    n = line_of(resend, "play offensive")
+    assert o["status"] == "rejected" and o["records"] == []
+    assert f"line {n} ('play offensive')" in o["reason"] and "(rule " in o["reason"]
+    assert "nothing was applied" in o["reason"]
+    o = only(by_id, OTHER_GAME_ID)
+    assert o["status"] == "skipped" and "othergame" in o["reason"]
+    for mid in (STRANGER_ID, FORGED_ID):
+        o = only(by_id, mid)
+        assert o["status"] == "rejected" and o["side"] is None and o["records"] == []
+    # The journal: the six orders once (not again for the copy or the resend, nothing for the
+    # other game, the stranger or the forged From), each record keeping the message it came in
+    # (a moderator part).
+    recs = records(journal)
+    assert [r["seq"] for r in recs] == list(range(9))
+    assert [r["order"] for r in recs[3:]] == OPENING
+    assert all(r["actor"] == "german" for r in recs[3:])
+    for r in recs[3:]:
+        assert r["mail"]["to"] == "moderator"
+        assert r["mail"]["data"] == {"message_id": ORDERS_ID, "sha256": sha(orders)}
+    assert all("mail" not in r for r in recs[:3])
+    # The outbox: the two reports (record 8), the reply to the resend, to the stranger and to
+    # the forged From; nothing for the second copy and the other game's message.
+    reports, replies = sort_mails(written)
+    assert len(written) == 5 and len(reports) == 2 and len(replies) == 3
+    receipts = {"german-8": check_report(reports["german"], "german", journal, ORDERS_ID)}
+    check_report(reports["entente"], "entente", journal, None)
+    body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID)
+    assert f"line {n} ('play offensive')" in body and "(rule " in body
+    check_no_game_content(replies[STRANGER_ID], "spy@bureau.example", STRANGER_ID, data)
+    check_no_game_content(replies[FORGED_ID], "kaiser@example.org", FORGED_ID, data)
+    with pytest.raises(AssertionError):            # (the check does see game content)
+        check_no_game_content(reports["german"], ADDRESSES["german"], ORDERS_ID, data)
+
+    # ---- run 2, the mbox (2 August): day 1 again, the German's opening once more by another
+    # way (same Message-ID, one more header), and the Entente's quoted-printable answer
+    mbox = tmp_path / "umpire.mbox"
+    relayed = b"Delivered-To: umpire@example.com\n" + orders
+    day1 = [*day1, relayed]
+    write_mbox(mbox, [*day1, qp])
+    by_id, written = inbox(cli, journal, mbox, outbox=tmp_path / "out2")
+    for mid in (RESEND_ID, OTHER_GAME_ID, STRANGER_ID, FORGED_ID):
+        assert {o["status"] for o in by_id[mid]} == {"known"}, by_id[mid]
+    assert sorted(o["status"] for o in by_id[ORDERS_ID]) == ["known", "known", "skipped"]
+    o = only(by_id, QP_ID)
+    assert (o["status"], o["side"], o["records"]) == ("applied", "entente", [9])
+    recs = records(journal)
+    assert len(recs) == 10 and recs[9]["order"] == "done" and recs[9]["actor"] == "entente"
+    assert recs[9]["mail"]["data"] == {"message_id": QP_ID, "sha256": sha(qp)}
+    reports, replies = sort_mails(written)
+    assert len(written) == 2 and replies == {}
+    check_report(reports["entente"], "entente", journal, QP_ID)
+    check_report(reports["german"], "german", journal, None)
+
+    # ---- run 3, the mbox (3 August): the German's multipart/alternative answer, and the
+    # Entente answering the record-8 mail after the record-9 mail was sent to him
+    write_mbox(mbox, [*day1, qp, alternative, stale])
+    by_id, written = inbox(cli, journal, mbox, outbox=tmp_path / "out3")
+    o = only(by_id, ALTERNATIVE_ID)
+    assert (o["status"], o["side"], o["records"]) == ("applied", "german", [10])
+    o = only(by_id, STALE_ID)
+    assert o["status"] == "stale" and o["records"] == [], o
+    assert "record 8" in o["reason"] and "record 9" in o["reason"]
+    recs = records(journal)
+    assert len(recs) == 11 and recs[10]["order"] == "done" and recs[10]["actor"] == "german"
+    assert recs[10]["mail"]["data"] == {"message_id": ALTERNATIVE_ID, "sha256": sha(alternative)}
+    assert not any("armistice" in r.get("order", "") for r in recs)
+    reports, replies = sort_mails(written)
+    assert len(written) == 3 and list(replies) == [STALE_ID]
+    receipts["german-10"] = check_report(reports["german"], "german", journal, ALTERNATIVE_ID)
+    check_report(reports["entente"], "entente", journal, None)
+    body = check_not_applied(replies[STALE_ID], "entente", STALE_ID)
+    assert "record 8" in body and "reply to the latest mail" in body
+
+    # ---- run 4, the mbox and one .eml file (4 August): one illegal order among legal ones
+    eml = tmp_path / "10-entente-illegal.eml"
+    eml.write_bytes(illegal)
+    before = journal.read_bytes()
+    by_id, written = inbox(cli, journal, mbox, eml, outbox=tmp_path / "out4")
+    o = only(by_id, ILLEGAL_ID)
+    n = line_of(illegal, "retreat be-i-01 paris")
+    assert n == 4
+    assert o["status"] == "rejected" and o["records"] == []
+    assert f"line {n} ('retreat be-i-01 paris')" in o["reason"] and "(rule " in o["reason"]
+    assert journal.read_bytes() == before                 # 'lose fort-liege' not applied either
+    reports, replies = sort_mails(written)
+    assert list(replies) == [ILLEGAL_ID]
+    body = check_not_applied(replies[ILLEGAL_ID], "entente", ILLEGAL_ID)
+    assert f"line {n} ('retreat be-i-01 paris')" in body and "(rule " in body
+    assert "german" not in reports                        # nothing new for the German
+    check_report(reports["entente"], "entente", journal, None)   # his decision, once more
+
+    # ---- every run again, and the whole mailbox at once: nothing changes, nothing is sent
+    write_mbox(mbox, [*day1, qp, alternative, stale, illegal])
+    ledger = sorted((p, p.read_bytes()) for p in Path(os.environ["REFEREE_HOME"]).rglob(
+        "*.ledger"))
+    for i, sources in enumerate([(empty,), (maildir,), (mbox,), (mbox, eml), (mbox, maildir, eml)]):
+        by_id, written = inbox(cli, journal, *sources, outbox=tmp_path / f"again{i}")
+        assert written == [], [read_mail(p)["Subject"] for p in written]
+        assert {o["status"] for v in by_id.values() for o in v} <= {"known"}, by_id
+        assert journal.read_bytes() == before
+    assert sorted((p, p.read_bytes()) for p in Path(os.environ["REFEREE_HOME"]).rglob(
+        "*.ledger")) == ledger
+
+    # ---- verify: the dice again, and a receipt from a mail
+    r = cli("verify", journal, "--secret", secret)
+    assert r.exit_code == 0 and "verify: OK" in r.stdout, r.output
+    for receipt in receipts.values():
+        r = cli("verify", journal, "--receipt", receipt)
+        assert r.exit_code == 0 and "verify: OK" in r.stdout, r.output
+    cut = tmp_path / "cut.jsonl"
+    seq = int(receipts["german-8"].split(":")[0])
+    cut.write_bytes(b"".join(journal.read_bytes().splitlines(keepends=True)[:seq]))
+    r = cli("verify", cut, "--receipt", receipts["german-8"])
+    assert r.exit_code == 3, r.output
+    assert r.stderr.startswith("referee: ")
+
+    # ---- what the players and the public see keeps no address, Message-ID, digest or key
+    r = cli("log", journal, "--as", "moderator", "--format", "json")
+    assert ORDERS_ID in r.stdout and ADDRESSES["entente"] in r.stdout   # (the moderator's do)
+    for reader in ("german", "entente", "public"):
+        r = cli("log", journal, "--as", reader, "--format", "json")
+        assert r.exit_code == 0, r.output
+        assert len(r.stdout.splitlines()) == 11
+        assert "@" not in r.stdout
+        for mid in ALL_IDS:
+            assert mid.strip("<>").split("@")[0] not in r.stdout, (reader, mid)
+        for raw_msg in raw.values():
+            assert sha(raw_msg) not in r.stdout
+        for key in KEYS.values():
+            assert key not in r.stdout
+
+
+def test_exit_codes_for_an_unreadable_mailbox(tmp_path, cli):
+    """A missing path or a folder that is not a Maildir: exit 3, one line, nothing written."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               "--player", f"german={ADDRESSES['german']}").exit_code == 0
+    before = journal.read_bytes()
+    notmaildir = tmp_path / "folder"
+    notmaildir.mkdir()
+    for bad in (tmp_path / "missing.mbox", notmaildir):
+        r = cli("inbox", journal, bad, "--outbox", tmp_path / "out")
+        assert r.exit_code == 3, r.output
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("referee: ") and str(bad) in lines[0]
+    assert journal.read_bytes() == before
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_byte_identical_copy_without_message_id_is_applied_once(tmp_path, cli):
+    """Two deliveries of one message without a Message-ID in one mailbox: applied once.
+
+    The German's 'done' answers two decisions in a row here (declare battles, then his combat
+    cards), so a second application of the same message would be legal — and wrong."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
+            "end movement")
+    assert r.exit_code == 0, r.output
+    raw = (f"From: kaiser@example.org\nTo: umpire@example.com\n"
+           f"Subject: Re: [referee {GAME} #5] german report\n"
+           f"Date: Sat, 01 Aug 1914 11:00:00 +0100\n\ndone\n\n"
+           f"Order key: {KEYS['german']}\n").encode()
+    mbox = write_mbox(tmp_path / "box.mbox", [raw, raw])
+    before = len(records(journal))
+    r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out", "--format", "json")
+    assert r.exit_code == 0, r.output
+    statuses = [m["status"] for m in json.loads(r.stdout)["messages"]]
+    assert statuses.count("applied") == 1, statuses
+    assert len(records(journal)) == before + 1
+
+
+def test_a_second_copy_of_a_message_not_applied_is_skipped(tmp_path, cli):
+    """A second copy of a message (same Message-ID, one more header: delivered another way)
+    is skipped, also when the first copy was rejected: it is the same message, and its orders
+    must not be applied later because they have become legal in the meantime."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
+            "end movement", "done", "done")
+    assert r.exit_code == 0, r.output
+    early = (f"From: kaiser@example.org\nTo: umpire@example.com\nSubject: my orders\n"
+             f"Message-ID: <early@example.org>\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n"
+             f"done\n\nOrder key: {KEYS['german']}\n").encode()
+    first = write_mbox(tmp_path / "first.mbox", [early])
+    r = cli("inbox", journal, first, "--outbox", tmp_path / "out1", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert [m["status"] for m in json.loads(r.stdout)["messages"]] == ["rejected"]  # not his turn
+    assert cli("order", journal, "--as", "entente", "done").exit_code == 0   # now it is
+    before = journal.read_bytes()
+    again = write_mbox(tmp_path / "again.mbox", [b"Delivered-To: umpire@example.com\n" + early])
+    r = cli("inbox", journal, again, "--outbox", tmp_path / "out2", "--format", "json")
+    assert r.exit_code == 0, r.output
+    (outcome,) = json.loads(r.stdout)["messages"]
+    assert outcome["status"] == "skipped", outcome
+    assert journal.read_bytes() == before
