@@ -366,7 +366,7 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
-    msg.set_content(body)
+    msg.set_content(body, cte="quoted-printable")       # readable as saved, safe to send
     name = f"{_secrets.token_hex(6)}.eml"
     path = folder / name
     home.write_new(path, bytes(msg))
