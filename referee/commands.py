@@ -244,6 +244,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
         _keep_view(journal, result.raw, data.source, f"status:{side}", view)
     if fmt == "json":
         out = dump({
+            "schema_version": 1,
             "applied": [{"order": a.text, "seq": a.record.get("seq"),
                          "events": redact(a.record, side)["events"]} for a in result.applied],
             "rejected": None if result.rejected is None else {

@@ -191,7 +191,7 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
 
     text = render(replace(doc, receipt=None), fmt, width).rstrip("\n")
     if not doc.receipt:
-        return text + "\n"
+        return text
     game, seq_hash = doc.receipt.removeprefix("Receipt: ").split(" ", 1)
     if fmt == "markdown":
         from .render.formats import to_markdown
@@ -202,5 +202,5 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
         tail = f"Receipt: {game.replace('[', '(').replace(']', ')')} [c]{seq_hash}[/c]"
     else:
         tail = doc.receipt
-    return f"{text}\n\n{tail}\n"
+    return f"{text}\n\n{tail}"
 

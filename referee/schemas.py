@@ -117,6 +117,92 @@ class StatusView(msgspec.Struct, kw_only=True):
     result: dict[str, Any] | None
 
 
+class PlayerEntry(msgspec.Struct, kw_only=True):
+    side: str
+    address: str
+    key: str | None = None
+
+
+class PlayersView(msgspec.Struct, kw_only=True):
+    """What `players --format json` prints (keys only with --keys)."""
+
+    schema_version: int
+    players: list[PlayerEntry]
+
+
+class Rejection(msgspec.Struct, kw_only=True):
+    index: int
+    order: str
+    error: str
+    rule: str | None = None
+
+
+class AppliedOrder(msgspec.Struct, kw_only=True):
+    order: str
+    seq: int
+    events: list[dict[str, Any]]
+
+
+class OrderResult(msgspec.Struct, kw_only=True):
+    """What `order --format json` prints (`--dry-run`: dry_run, legal, stopped instead)."""
+
+    schema_version: int
+    applied: list[AppliedOrder] = []
+    rejected: Rejection | None = None
+    not_applied: list[str] = []
+    status: StatusView | None = None
+    dry_run: bool = False
+    legal: list[str] = []
+    stopped: str | None = None
+    not_checked: list[str] = []
+
+
+class Receipt(msgspec.Struct, kw_only=True):
+    seq: int
+    hash: str
+
+
+class ReportVp(msgspec.Struct, kw_only=True):
+    total: int
+    change: int
+    level: str
+    level_name: str
+
+
+class ReportView(msgspec.Struct, kw_only=True):
+    """What `report --format json` prints: the facts, and the document the text is made of."""
+
+    schema_version: int
+    game_id: str
+    reader: str
+    since: int
+    upto: int
+    receipt: Receipt
+    vp: ReportVp
+    waiting_on: str | None
+    decision: str | None
+    legal: list[str]
+    document: dict[str, Any]
+
+
+class MessageOutcome(msgspec.Struct, kw_only=True):
+    where: str
+    message_id: str
+    status: str                 # applied | rejected | skipped | stale | held | known
+    side: str | None
+    reason: str
+    records: list[int]
+    from_: str = msgspec.field(name="from")
+
+
+class InboxResult(msgspec.Struct, kw_only=True):
+    """What `inbox --format json` prints."""
+
+    schema_version: int
+    messages: list[MessageOutcome]
+    outbox: list[str]
+
+
 SCHEMAS: dict[str, Any] = {
     "orders": Order,
     "events": Event,
@@ -124,6 +210,10 @@ SCHEMAS: dict[str, Any] = {
     "journal-record": JournalRecord,
     "state-view": StateView,
     "status-view": StatusView,
+    "order-result": OrderResult,
+    "report": ReportView,
+    "players": PlayersView,
+    "inbox-result": InboxResult,
     "game": gd.GameInfo,
     "map": gd.MapData,
     "units": gd.UnitsData,
