@@ -4,9 +4,9 @@ orders, receipts, report bookmarks, players and keys, and the command line a she
 import json
 import re
 
-from casebook import new_game, position
 from test_production import _to_production
 
+from casebook import new_game, position
 from referee import game as g
 from referee import home
 from referee.cli import complete_reader
