@@ -83,7 +83,12 @@ def _battle_outcome(state, area: str, data) -> str:
     name = data.areas[area].name if area in data.areas else area
     if control == "disputed":
         return f"{name} stays Disputed: both sides still have units there (5.1.1)"
-    return f"{name} is now held by the {side_name(control)} side"
+    held = f"{name} is now held by the {side_name(control)} side"
+    weak = [f for f in state.forts.values() if f.area == area and f.strength == 1
+            and data.nation_side[f.nation] != control]
+    if weak:
+        held += " (an enemy fort of strength 1 remains there; alone it holds no area, 8.4)"
+    return held
 
 
 def build(journal: Path, reader: str, since: int | None = None, games_dir: Path | None = None,
@@ -115,7 +120,6 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
                 head, *orders = line.split("\n")     # a revealed plan: one order a line
                 lines.append([Span(head)])
                 lines += [[Span(o.strip(), "order")] for o in orders]
-        for ev in shown["events"]:
             if ev["type"] == "BattleEnded":
                 lines.append([Span(_battle_outcome(state, ev["area"], data), "bold")])
         happened.append(Para(_record_heading(rec, before, reader)))
