@@ -315,7 +315,7 @@ def log(
     from .errors import JournalError
     from .journal import Journal, redact, scan
     from .records import header_of, record_of
-    from .render.text import record_lines, wrap_lines
+    from .render.text import note_pending, record_lines, wrap_lines
 
     check_name(as_)
     commands.check_private(journal)
@@ -329,15 +329,17 @@ def log(
         record_of(rec, source.name)
     data = g.game_data(header.game, _GAMES["dir"])
     check_reader(as_, data.sides)
+    pending: dict[str, str] = {}
     for rec in scan(raw, source.name):
         if rec["seq"] < since:
+            note_pending(rec, pending)
             continue
         shown = redact(rec, as_)
         if format == Fmt.json:
             typer.echo(json.dumps(shown, sort_keys=True, separators=(",", ":")))
             continue
         try:
-            lines = wrap_lines(record_lines(shown, data, as_), width)
+            lines = wrap_lines(record_lines(shown, data, as_, pending), width)
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
             raise JournalError(f"{source.name}: record {rec['seq']} cannot be shown: it names "
                                f"something the game data does not have ({exc})",

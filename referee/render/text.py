@@ -271,8 +271,25 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     return f"{t}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
 
 
-def record_lines(rec: dict, data: GameData, reader: str) -> list[str]:
-    """A journal record as text: header line, then its events."""
+def answered(rec: dict, pending: dict[str, str]) -> str:
+    """' (declare battles)' for a bare answer such as 'done': the decision it answered."""
+    kind = pending.get(rec.get("actor", ""))
+    if kind and rec.get("order") in ("done", "pass", "keep"):
+        return f" ({kind.replace('_', ' ')})"
+    return ""
+
+
+def note_pending(rec: dict, pending: dict[str, str]) -> None:
+    """Remember, per side, the last decision a record left pending (for `answered`)."""
+    for ev in rec.get("events", []):
+        if ev.get("type") == "DecisionPending":
+            pending[ev["side"]] = ev["kind"]
+
+
+def record_lines(rec: dict, data: GameData, reader: str,
+                 pending: dict[str, str] | None = None) -> list[str]:
+    """A journal record as text: header line, then its events; with `pending` (kept
+    across records), a bare 'done' names the decision it answered."""
     if rec["seq"] == 0:
         return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
@@ -282,7 +299,10 @@ def record_lines(rec: dict, data: GameData, reader: str) -> list[str]:
     private = rec.get("private_order")
     if isinstance(private, dict) and "data" in private:
         order = private["data"]["text"]
-    out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}"]
+    note = answered(rec, pending) if pending is not None else ""
+    out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}{note}"]
+    if pending is not None:
+        note_pending(rec, pending)
     if rec.get("dice"):
         out.append(f"    dice rolled: {', '.join(map(str, rec['dice']))}")
     for ev in rec["events"]:
