@@ -1,11 +1,10 @@
-"""Plain text for email: events, records, the state and the status."""
+"""Plain text of journal records and their events, as one reader may see them (log, reports)."""
 
 from __future__ import annotations
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
 
     from ..gamedata import GameData
 
@@ -328,84 +327,12 @@ def wrap_lines(lines: list[str], width: int = 72) -> list[str]:
     return out
 
 
-def status_text(view: dict[str, Any]) -> str:
-    """`status` as text: who is to act, the prompt and the legal orders."""
-    lines = [f"Game {view['game_id']}, record {view['seq']}: {view['label']} "
-             f"(turn {view['turn']}), {view['phase'].replace('_', ' ')}"]
-    if view["game_over"]:
-        r = view["result"] or {}
-        lines.append(f"The game is over: {r.get('reason')}. Result: {r.get('level_name')} "
-                     f"(modified German VP {r.get('vp')})")
-        return "\n".join(lines)
-    waiting = " and ".join(view.get("waiting_on_all") or [view["waiting_on"]])
-    lines.append(f"Waiting on: {waiting} — {view['prompt']}")
-    if view["legal"]:
-        lines.append(f"Legal orders for {view['legal_for']} ({len(view['legal'])}):")
-        lines.extend(f"  {o}" for o in view["legal"])
-    return "\n".join(lines)
 
 
-def unit_text(u: dict) -> str:
-    """A unit in one short phrase."""
-    ent = " entrenched" if u.get("entrenched") else ""
-    if u["type"] == "army":
-        return f"{u['id']} {u['name']}{ent} [{u['summary']}]"
-    if u["type"] == "fort":
-        return f"{u['name']} fort {u['strength']}"
-    return f"{u['id']} ({u['type'].replace('_', ' ')}{ent})"
 
 
-def hand_text(cards: list[dict]) -> str:
-    """A hand as 'Offensive x2, Bad Weather'."""
-    counts: dict[str, int] = {}
-    for c in cards:
-        counts[c["title"]] = counts.get(c["title"], 0) + 1
-    return ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counts.items()) or "(empty)"
 
 
-def show_text(view: dict[str, Any]) -> str:
-    """`show` as text: turn, VP and level, every occupied area, the reader's hand."""
-    vp = view["vp"]
-    lines = [
-        f"TO THE LAST MAN! — game {view['game_id']} (scenario {view['scenario']}), "
-        f"record {view['seq']}, seen by {view['reader']}",
-        f"Turn {view['turn']} of 23: {view['label']} — {view['phase'].replace('_', ' ')}"
-        + (f" ({view['player']} player turn)" if view["player"] else ""),
-    ]
-    if view["game_over"]:
-        r = view["result"] or {}
-        lines.append(f"GAME OVER: {r.get('reason')} — {r.get('level_name')}")
-    else:
-        lines.append(f"Waiting on: {view['waiting_on']} — {view['prompt']}")
-    parts = "; ".join(f"{b['label']} {b['vp']:+d}" for b in vp["breakdown"])
-    lines.append(f"VP: {vp['total']} = {vp['level_name']}  ({parts})")
-    lines.append("")
-    lines.append("Areas (control: units)")
-    width = max(len(a["name"]) for a in view["areas"].values())
-    for a in view["areas"].values():
-        if not a["units"] and a["control"] not in ("disputed",):
-            continue
-        units = "; ".join(unit_text(u) for u in a["units"])
-        lines.append(f"  {a['name']:<{width}}  {a['control']:<8}  {units}")
-    empty = {c: [a["name"] for a in view["areas"].values() if not a["units"]
-                 and a["control"] == c] for c in ("german", "entente", "neutral")}
-    for c, names in empty.items():
-        if names:
-            lines.append(f"  Empty {c} areas: {', '.join(names)}")
-    lines.append("")
-    if view["reader"] == "moderator":
-        for s, cards in view["hands"].items():
-            lines.append(f"Hand ({s}): {hand_text(cards)}")
-    else:
-        lines.append(f"Your hand ({view['reader']}): {hand_text(view['hand'])}")
-    hs = view["hand_sizes"]
-    lines.append(f"Hand sizes: German {hs['german']}, Entente {hs['entente']}; draw pile "
-                 f"{view['deck']['draw_pile']}, discard pile {len(view['deck']['discard'])}")
-    if view["eliminated_armies"]:
-        lines.append(f"Eliminated armies: {', '.join(view['eliminated_armies'])}")
-    if view.get("eft_box"):
-        lines.append(f"In the Eastern Front Transit box: {', '.join(view['eft_box'])}")
-    return "\n".join(lines)
 
 
 def _area(aid: str, data: GameData) -> str:
