@@ -60,6 +60,7 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
                seq: int | None = None) -> dict[str, Any]:
     """Everything `show` prints, for one reader (JSON-ready)."""
     check_reader(reader, data.sides)
+    hidden = state.options.get("hidden_templates", False)
     t = data.turn(state.turn)
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -96,8 +97,11 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
                                     if a.status == "eliminated"),
         "eft_box": sorted([a.id for a in state.armies.values() if a.status == "eft"] +
                           [p.id for p in state.pieces.values() if p.area == "eft"]),
+        # With hidden templates (1.4) another side's pool would give away what its armies
+        # hold (the counter mix less the pool and the units standing alone).
         "force_pool": {n: {k: c for k, c in row.items() if c} for n, row in
-                       sorted(state.pool.items())},
+                       sorted(state.pool.items())
+                       if not hidden or may_see(reader, data.nation_side[n])},
         "options": dict(state.options),
         "game_over": state.phase == "over",
         "result": state.result,
