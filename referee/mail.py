@@ -17,6 +17,7 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import mailbox
+import os
 import re
 import secrets as _secrets
 from dataclasses import dataclass, field
@@ -84,6 +85,7 @@ class Message:
     msg: EmailMessage | None = None
     problem: str | None = None
     sha256: str = ""
+    body_sha256: str = ""
     message_id: str = ""
     sender: str = ""
     subject: str = ""
@@ -92,24 +94,31 @@ class Message:
 
 
 def read_source(sources: list[Path]) -> list[Message]:
-    """Every message of an mbox file, a Maildir or .eml files (StorageError when unreadable)."""
+    """Every message of an mbox file, a Maildir or .eml files, in Date order (StorageError
+    when a mailbox cannot be read; a message that cannot be read is one bad message)."""
     out: list[Message] = []
     for src in sources:
         try:
             if src.is_dir():
                 if not (src / "cur").is_dir() and not (src / "new").is_dir():
                     raise StorageError(f"{src}: a folder that is not a Maildir (no cur/ or new/)")
-                box = mailbox.Maildir(str(src), factory=None, create=False)
-                for k in sorted(box.keys()):
-                    out.append(Message(box.get_bytes(k), f"{src}:{k}"))
+                # Each file is read as the referee reads any named file: a regular file, never
+                # through a FIFO or a device, and never more than the limit.
+                for sub in ("new", "cur"):
+                    folder = src / sub
+                    names = sorted(os.listdir(folder)) if folder.is_dir() else []
+                    found = [_one_file(folder / n, f"{src}:{sub}/{n}") for n in names
+                             if not n.startswith(".")]
+                    out += [m for m in found if m is not None]
             elif src.is_file():
-                head = src.read_bytes()[:5]
+                with open(src, "rb") as fh:
+                    head = fh.read(5)
                 if head == b"From ":
                     box = mailbox.mbox(str(src), create=False)
                     for i, k in enumerate(box.keys()):
                         out.append(Message(box.get_bytes(k, from_=False), f"{src}#{i + 1}"))
                 else:
-                    out.append(Message(home.read_named(src, "a message", MAX_MESSAGE), str(src)))
+                    out += [m for m in [_one_file(src, str(src))] if m is not None]
             else:
                 raise StorageError(f"{src}: no such mailbox or message file")
         except (OSError, mailbox.Error) as exc:
@@ -117,41 +126,106 @@ def read_source(sources: list[Path]) -> list[Message]:
     for i, m in enumerate(out):
         m.order = i
         m.sha256 = hashlib.sha256(m.raw).hexdigest()
-        try:
-            m.msg = mailtext.parse_message(m.raw, MAX_MESSAGE)
-            m.message_id = str(m.msg.get("Message-ID", "") or "").strip()
-            m.sender = email.utils.parseaddr(str(m.msg.get("From", "") or ""))[1].casefold()
-            m.subject = str(m.msg.get("Subject", "") or "")
-            when = m.msg.get("Date")
-            m.date = email.utils.parsedate_to_datetime(str(when)).timestamp() if when else 0.0
-        except (mailtext.MailError, ValueError, TypeError, IndexError) as exc:
-            m.problem = str(exc)
+        m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
+        if m.problem is None:
+            try:
+                m.msg = mailtext.parse_message(m.raw, MAX_MESSAGE)
+            except (mailtext.MailError, ValueError, TypeError, IndexError, RecursionError,
+                    LookupError) as exc:
+                m.problem = f"the message cannot be read ({type(exc).__name__}: {exc})"
+        _read_headers(m)
     out.sort(key=lambda m: (m.date, m.order))
     return out
 
 
+def _one_file(path: Path, where: str) -> Message | None:
+    """One message file, read bounded and only if regular (StorageError otherwise); a file
+    over the limit is one bad message; a folder inside a Maildir is no message (None)."""
+    import stat
+
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise StorageError(f"{where}: cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_MESSAGE:
+        return Message(b"", where, problem=f"the message is {info.st_size} bytes, over the "
+                                           f"limit of {MAX_MESSAGE} bytes")
+    try:
+        return Message(home.read_named(path, "a message", MAX_MESSAGE), where)
+    except UsageError as exc:
+        raise StorageError(str(exc).removeprefix("referee: ")) from None
+
+
+def _after_headers(raw: bytes) -> bytes:
+    """The body bytes of a raw message: what stays the same when a relay adds headers."""
+    cut = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
+    return raw[min(cut):].strip() if cut else raw
+
+
+_MSGID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
+_SANE_ADDRESS = re.compile(r"[\x21-\x3f\x41-\x7e]{1,64}@[A-Za-z0-9.-]{1,190}")
+
+
+def _read_headers(m: Message) -> None:
+    """Message-ID, sender, subject and date, each read on its own: a broken header loses
+    only itself. A Message-ID that is not one plain <...> token is treated as none."""
+    from email.parser import BytesHeaderParser
+
+    msg = m.msg
+    if msg is None:
+        try:
+            msg = BytesHeaderParser(policy=default_policy).parsebytes(m.raw[:65536])
+        except Exception:  # noqa: BLE001 - a header block nothing can read: no headers
+            return
+
+    def header(name: str) -> str:
+        try:
+            return str(msg.get(name, "") or "")
+        except Exception:  # noqa: BLE001 - the email package raises many kinds here
+            # A header the parser refuses (an encoded CR in a name, say): its raw text.
+            raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
+            return str(raw) if isinstance(raw, str) else ""
+
+    ident = header("Message-ID").strip()
+    m.message_id = ident if _MSGID.fullmatch(ident) else ""
+    try:
+        address = email.utils.parseaddr(header("From"))[1]
+    except Exception:  # noqa: BLE001
+        address = ""
+    m.sender = address.casefold() if _SANE_ADDRESS.fullmatch(address) else ""
+    m.subject = header("Subject")
+    try:
+        when = header("Date")
+        m.date = email.utils.parsedate_to_datetime(when).timestamp() if when else 0.0
+    except (ValueError, TypeError, IndexError, OverflowError):
+        m.date = 0.0
+
+
 # ---------------------------------------------------------------- the ledger
 
-def _ledger_path(game_id: str, journal: Path) -> Path:
-    where = hashlib.sha256(str(journal.resolve()).encode()).hexdigest()[:16]
-    tag = hashlib.sha256(game_id.encode()).hexdigest()[:16]
-    return home.data_dir("ledgers") / f"{where}-{tag}.ledger"
+def _ledger_path(game_id: str, header_hash: str) -> Path:
+    """Keyed by the game and its record 0, so a moved game folder keeps its ledger."""
+    tag = hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
+    return home.data_dir("ledgers") / f"{tag}.ledger"
 
 
-def load_ledger(game_id: str, journal: Path) -> dict:
+def load_ledger(game_id: str, header_hash: str) -> dict:
     """Messages handled but not applied, and mails sent: signed; anything else is empty."""
-    data = home.read_signed(_ledger_path(game_id, journal))
-    if not isinstance(data, dict) or data.get("game_id") != game_id:
-        return {"game_id": game_id, "handled": {}, "ids": {}, "sent": {}}
+    data = home.read_signed(_ledger_path(game_id, header_hash))
+    if not isinstance(data, dict) or data.get("game_id") != game_id or \
+            data.get("header") != header_hash:
+        data = {}
+    ledger = {"game_id": game_id, "header": header_hash}
     for part in ("handled", "ids", "sent"):
-        if not isinstance(data.get(part), dict):
-            data[part] = {}
-    return data
+        ledger[part] = data.get(part) if isinstance(data.get(part), dict) else {}
+    return ledger
 
 
-def save_ledger(journal: Path, ledger: dict) -> None:
+def save_ledger(ledger: dict) -> None:
     """Keep the ledger (signed by this user's key)."""
-    home.write_signed(_ledger_path(ledger["game_id"], journal), ledger)
+    home.write_signed(_ledger_path(ledger["game_id"], ledger["header"]), ledger)
 
 
 # ---------------------------------------------------------------- inbox
@@ -169,14 +243,15 @@ class Outcome:
     records: list[int] = field(default_factory=list)
 
 
-def _applied_messages(records) -> dict[str, str]:
-    """sha256 -> message id of every message the journal already holds (moderator parts)."""
-    out = {}
+def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
+    """Raw digests, and (Message-ID, body digest) pairs, of the messages the journal holds."""
+    raws, copies = set(), set()
     for rec in records:
         part = rec.get("mail")
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
-            out[part["data"]["sha256"]] = part["data"]["message_id"]
-    return out
+            raws.add(part["data"]["sha256"])
+            copies.add((part["data"]["message_id"], part["data"].get("body_sha256", "")))
+    return raws, copies
 
 
 def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
@@ -188,10 +263,27 @@ def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tupl
     return (v["waiting_on_all"], v["decision"], v["prompt"])
 
 
+def check_outbox(folder: Path) -> None:
+    """The outbox must be a folder this user can write into (StorageError before any message
+    is handled, so no order is applied without its report)."""
+    try:
+        if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
+            raise StorageError(f"--outbox {folder}: not a folder")
+        home.ensure_dir(folder)
+        effective = os.access in os.supports_effective_ids
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK,
+                                                effective_ids=effective):
+            raise StorageError(f"--outbox {folder}: this user cannot write into it")
+    except OSError as exc:
+        raise StorageError(f"--outbox {folder}: cannot be made ({exc.strerror})") from None
+
+
 def inbox(journal: Path, sources: list[Path], outbox: Path | None,
           games_dir: Path | None = None) -> tuple[list[Outcome], list[Path]]:
     """Apply every new message's orders (all or nothing each) and write the replies."""
     messages = read_source(sources)
+    if outbox is not None:
+        check_outbox(outbox)
     game = g.open_game(journal, games_dir=games_dir)
     game_id = game.game_id
     secret = g.load_secret(game.journal.path, game.header)
@@ -203,90 +295,112 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         raise UsageError(f"{journal}: no players registered (new --player SIDE=ADDRESS)")
     keys = {s: order_key(secret, game_id, s, p.get("key_no", 0)) for s, p in people.items()
             if s != MODERATOR}
-    applied = _applied_messages(records)
-    applied_ids = set(applied.values())
-    ledger = load_ledger(game_id, journal)
+    applied, copies = _applied_messages(records)
+    ledger = load_ledger(game_id, game.header["hash"])
+    known_before = applied | set(ledger["handled"])
     manual = game.header["dice"]["mode"] == "manual"
     outcomes: list[Outcome] = []
     seen: set[str] = set()
-    known_before = set(applied) | set(ledger["handled"])
     replies: list[tuple[str, str, Outcome, Message]] = []     # (address, side, outcome, msg)
     for m in messages:
         out = Outcome(m.where, m.message_id, m.sender, "known")
+        copy = (m.message_id, m.body_sha256)
         if m.sha256 in known_before:
             out.reason = "already handled"
-            outcomes.append(out)
-            continue
-        if m.sha256 in seen:
+        elif m.sha256 in seen:
             out.status, out.reason = "skipped", "a second copy of a message in this mailbox"
-            outcomes.append(out)
-            continue
-        seen.add(m.sha256)
-        if m.message_id and m.message_id in applied_ids:
-            out.status, out.reason = "skipped", "a second copy of a message already applied"
-        elif m.message_id and m.message_id in ledger["ids"]:
+        elif m.message_id and (copy in copies or ledger["ids"].get(m.message_id) ==
+                               m.body_sha256):
             out.status, out.reason = "skipped", "a second copy of a message already handled"
-        elif m.problem:
-            out.status, out.reason = "rejected", f"the message cannot be read: {m.problem}"
         else:
-            tag = SUBJECT_TAG.search(m.subject)
-            side = next((s for s, p in people.items() if s != MODERATOR and
-                         p["address"].casefold() == m.sender), None)
-            if tag and tag.group(1) != game_id:
-                out.status, out.reason = "skipped", f"for another game ({tag.group(1)})"
-            elif side is None or compact(keys[side]) not in compact(m.raw.decode(
-                    "utf-8", "replace") + _body_or_empty(m)):
-                out.status = "rejected"
-                out.reason = "not from a registered player with his order key"
-                replies.append((m.sender, "", out, m))
-            else:
-                out.side = side
-                _handle(journal, m, side, keys[side], tag, ledger, out, manual, games_dir,
-                        secret, game_id)
-                replies.append((people[side]["address"], side, out, m))
+            _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
+                      replies)
+        seen.add(m.sha256)
         if out.status == "applied":
-            applied_ids.add(m.message_id)
-            applied[m.sha256] = m.message_id
-        else:
+            copies.add(copy)
+        elif out.status != "known":
             ledger["handled"][m.sha256] = out.status
             if m.message_id:
-                ledger["ids"][m.message_id] = out.status
+                ledger["ids"][m.message_id] = m.body_sha256
         outcomes.append(out)
-    written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir) \
-        if outbox is not None else []
-    save_ledger(journal, ledger)
+    save_ledger(ledger)
+    written: list[Path] = []
+    if outbox is not None:
+        try:
+            written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir)
+        finally:
+            save_ledger(ledger)
     return outcomes, written
 
 
+def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict, ledger: dict,
+              manual: bool, games_dir, game_id: str, replies: list) -> None:
+    """Whose message this is, if anybody's, then handle it."""
+    tag = SUBJECT_TAG.search(m.subject)
+    if tag and tag.group(1) != game_id:
+        out.status, out.reason = "skipped", f"for another game ({tag.group(1)})"
+        return
+    text = compact(m.raw.decode("utf-8", "replace") + _body_or_empty(m))
+    # The side is the one whose address sent it and whose key it carries (an address may be
+    # shared by both sides; the key tells them apart).
+    side = next((s for s, p in people.items() if s != MODERATOR and m.sender and
+                 p["address"].casefold() == m.sender and compact(keys[s]) in text), None)
+    if side is None:
+        out.status = "rejected"
+        out.reason = "not from a registered player with his order key"
+        if m.problem:
+            out.reason += f" ({m.problem})"
+        if m.sender:
+            replies.append((m.sender, "", out, m))
+        else:
+            out.reason += "; no reply: the message has no usable sender address"
+        return
+    out.side = side
+    if m.problem:
+        out.status, out.reason = "rejected", m.problem
+    else:
+        _handle(journal, m, side, keys[side], tag, out, manual, games_dir)
+    replies.append((people[side]["address"], side, out, m))
+
+
 def _body_or_empty(m: Message) -> str:
+    if m.msg is None:
+        return ""
     try:
         return mailtext.plain_body(m.msg)
-    except mailtext.MailError:
+    except (mailtext.MailError, RecursionError, LookupError, ValueError):
         return ""
 
 
-def _handle(journal: Path, m: Message, side: str, key: str, tag, ledger: dict, out: Outcome,
-            manual: bool, games_dir, secret: bytes, game_id: str) -> None:
+def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
+            manual: bool, games_dir) -> None:
     """Check one message from a registered player with his key, then apply it or not."""
     try:
         body = mailtext.plain_body(m.msg)
-    except mailtext.MailError as exc:
-        out.status, out.reason = "rejected", str(exc)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
+        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
         return
     lines = mailtext.order_lines(body, key)
     if not lines:
         out.status, out.reason = "rejected", "no orders found in the message"
         return
     texts = [t for _, t in lines]
-    answered = int(tag.group(2)) if tag else None
-    sent = ledger["sent"].get(side)
-    if answered is not None and sent is not None and answered < sent:
-        then = _decision_of(journal, answered, side, games_dir)
-        now = _decision_of(journal, None, side, games_dir)
-        if then != now:
+    if tag is not None:
+        # A reply to an older mail is stale once the writer's decision has changed since
+        # (whatever the ledger says: a lost ledger must not revive an old message).
+        answered = int(tag.group(2))
+        last = g.open_game(journal, games_dir=games_dir).state.seq
+        if answered > last:
             out.status = "stale"
-            out.reason = (f"it answers the mail of record {answered}, but record {sent} was "
-                          f"sent since and your decision has changed; reply to the latest mail")
+            out.reason = (f"it answers record {answered}, which the journal does not hold "
+                          f"(it ends at record {last}); reply to the latest mail")
+            return
+        if answered < last and _decision_of(journal, answered, side, games_dir) != \
+                _decision_of(journal, None, side, games_dir):
+            out.status = "stale"
+            out.reason = (f"it answers the mail of record {answered}, and your decision has "
+                          f"changed since (the journal is at record {last}); reply to the "
+                          f"latest mail")
             return
     if manual:
         probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
@@ -297,7 +411,8 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, ledger: dict, o
             return
     try:
         result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
-                          mail={"message_id": m.message_id or "(none)", "sha256": m.sha256})
+                          mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
+                                "body_sha256": m.body_sha256})
     except OrderError as exc:
         out.status, out.reason = "rejected", str(exc)
         return
@@ -315,42 +430,48 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, ledger: dict, o
 def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict, ledger: dict,
                  games_dir) -> list[Path]:
     """One .eml per recipient: each player's report (with his key and a receipt), and a
-    short reply to each message that was not applied."""
-    home.ensure_dir(folder)
+    short reply to each message that was not applied (StorageError if a mail cannot be
+    written: the ledger then still says which reports are owed)."""
     game = g.open_game(journal, games_dir=games_dir)
     last = game.records[-1]
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
-    by_side = {side: [o for a, s, o, m in replies if s == side] for side in keys}
-    for address, side, out, m in replies:
-        if out.status == "applied":
-            continue
-        if not side:           # a stranger or a message without the key: no game content
-            body = ("This message could not be matched to a player of this game (the sender's "
-                    "address and the order key must both match). Nothing was done.\n")
-            written.append(_write(folder, sender, address, "referee: message not accepted",
-                                  body, m.message_id))
-            continue
-        body = f"Your message was not applied: {out.reason}\n\nOrder key: {keys[side]}\n"
-        written.append(_write(folder, sender, address,
-                              f"[referee {game.game_id} #{last['seq']}] not applied", body,
-                              m.message_id))
-    for side, key in keys.items():
-        if side not in people:
-            continue
-        if ledger["sent"].get(side) == last["seq"] and not by_side.get(side):
-            continue                    # nothing new for him
-        doc, meta = reports.build(journal, side, None, games_dir)
-        text = reports.render_report(doc, meta, "text")
-        body_lines = text.rstrip("\n").split("\n")
-        receipt = body_lines.pop()                  # the receipt stays the last line
-        body = "\n".join(body_lines).rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
-        reply_to = next((m.message_id for a, s, o, m in reversed(replies)
-                         if s == side and o.status == "applied"), None)
-        written.append(_write(folder, sender, people[side]["address"],
-                              f"[referee {game.game_id} #{last['seq']}] {side} report, "
-                              f"{game.data.label(game.state.turn)}", body, reply_to))
-        ledger["sent"][side] = last["seq"]
+    news = {side for _, side, o, _ in replies if side}
+    try:
+        for address, side, out, m in replies:
+            if out.status == "applied":
+                continue
+            if not side:       # a stranger or a message without the key: no game content
+                body = ("This message could not be matched to a player of this game (the "
+                        "sender's address and the order key must both match). Nothing was "
+                        "done.\n")
+                written.append(_write(folder, sender, address, "referee: message not accepted",
+                                      body, m.message_id))
+                continue
+            body = f"Your message was not applied: {out.reason}\n\nOrder key: {keys[side]}\n"
+            written.append(_write(folder, sender, address,
+                                  f"[referee {game.game_id} #{last['seq']}] not applied", body,
+                                  m.message_id))
+        for side, key in keys.items():
+            if side not in people:
+                continue
+            if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
+                continue                    # nothing new for him
+            doc, meta = reports.build(journal, side, None, games_dir)
+            text = reports.render_report(doc, meta, "text")
+            body_lines = text.rstrip("\n").split("\n")
+            receipt = body_lines.pop()                  # the receipt stays the last line
+            body = "\n".join(body_lines).rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
+            reply_to = next((m.message_id for a, s, o, m in reversed(replies)
+                             if s == side and o.status == "applied"), None)
+            written.append(_write(folder, sender, people[side]["address"],
+                                  f"[referee {game.game_id} #{last['seq']}] {side} report, "
+                                  f"{game.data.label(game.state.turn)}", body, reply_to))
+            ledger["sent"][side] = [last["seq"], last["hash"]]
+    except (OSError, ValueError) as exc:
+        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
+                           f"applied are in the journal, and `inbox` run again writes the "
+                           f"reports still owed") from None
     return written
 
 
@@ -363,11 +484,15 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
     msg["Subject"] = subject
     msg["Date"] = email.utils.formatdate(localtime=False)
     msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
-    if in_reply_to:
+    if in_reply_to and _MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
     msg.set_content(body, cte="quoted-printable")       # readable as saved, safe to send
-    name = f"{_secrets.token_hex(6)}.eml"
-    path = folder / name
-    home.write_new(path, bytes(msg))
-    return path
+    for _ in range(8):
+        path = folder / f"{_secrets.token_hex(8)}.eml"
+        try:
+            home.write_new(path, bytes(msg))
+            return path
+        except FileExistsError:
+            continue
+    raise OSError(f"no free file name in {folder}")

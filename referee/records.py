@@ -75,6 +75,7 @@ class _OrderText(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class _MailData(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     message_id: str
     sha256: str
+    body_sha256: str | None = None
 
 
 class _Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

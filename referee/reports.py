@@ -38,16 +38,16 @@ def receipt_line(game_id: str, seq: int, hash_: str) -> str:
 
 # ---------------------------------------------------------------- bookmarks
 
-def _bookmark_path(journal: Path, game_id: str, reader: str) -> Path:
-    where = hashlib.sha256(str(journal.resolve()).encode()).hexdigest()[:16]
-    tag = hashlib.sha256(f"{game_id}/{reader}".encode()).hexdigest()[:16]
-    return home.data_dir("bookmarks") / f"{where}-{tag}.mark"
+def _bookmark_path(header_hash: str, game_id: str, reader: str) -> Path:
+    """Keyed by the game's record 0, so a moved game folder keeps its bookmarks."""
+    tag = hashlib.sha256(f"{game_id}/{header_hash}/{reader}".encode()).hexdigest()[:32]
+    return home.data_dir("bookmarks") / f"{tag}.mark"
 
 
-def last_reported(journal: Path, game_id: str, reader: str, hashes: dict[int, str]) -> int:
+def last_reported(game_id: str, reader: str, hashes: dict[int, str]) -> int:
     """The record the reader's last report ended at, if this user's referee wrote the
     bookmark and the journal still holds that record as it was; else 0."""
-    mark = home.read_signed(_bookmark_path(journal, game_id, reader))
+    mark = home.read_signed(_bookmark_path(hashes[0], game_id, reader))
     if not isinstance(mark, dict) or mark.get("game_id") != game_id or \
             mark.get("reader") != reader:
         return 0
@@ -57,9 +57,10 @@ def last_reported(journal: Path, game_id: str, reader: str, hashes: dict[int, st
     return seq
 
 
-def remember_reported(journal: Path, game_id: str, reader: str, seq: int, hash_: str) -> None:
+def remember_reported(header_hash: str, game_id: str, reader: str, seq: int,
+                      hash_: str) -> None:
     """Note where the reader's report ended (signed; used only as a starting point)."""
-    home.write_signed(_bookmark_path(journal, game_id, reader),
+    home.write_signed(_bookmark_path(header_hash, game_id, reader),
                       {"game_id": game_id, "reader": reader, "seq": seq, "hash": hash_})
 
 
@@ -99,7 +100,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     hashes = {r["seq"]: r["hash"] for r in records}
     last = records[-1]
     game_id = header["game_id"]
-    start = last_reported(Path(journal), game_id, reader, hashes) if since is None else since
+    start = last_reported(game_id, reader, hashes) if since is None else since
     if not 0 <= start <= last["seq"]:
         from .errors import UsageError
 
@@ -158,7 +159,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
         "legal": stat["legal"],
     }
     if remember:
-        remember_reported(Path(journal), game_id, reader, last["seq"], last["hash"])
+        remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])
     return doc, meta
 
 

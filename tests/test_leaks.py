@@ -1,0 +1,380 @@
+"""Secrets by default: no output shows a reader what is not his to see.
+
+Fifty short random games (each a fresh journal from `referee new`, 25 with hidden army
+templates and 25 without, all three scenarios, played by autoplay and stopped somewhere in
+the first turn, in the middle of a production phase with one side's plan sealed and the
+other's not yet given, or after a whole turn) are read by the German, the Entente and the
+public (half the games through `--as public`, half through no `--as` at all) with every
+command of COMMANDS in every format; each JSON log is exported and checked with `verify
+--export`. The moderator reads everything once: no command may fail (exit 4, a traceback).
+
+What a reader must not see is worked out from the moderator's truth (leakcheck.py): cards in
+other hands and in the draw pile, the deck order, sealed plans before their reveal, hidden
+army templates (the definition of test_hidden_templates.py), the players' addresses and
+order keys, the salts of the secret parts. The same checks run on the moderator's output as
+if another reader read it must find those secrets (negative controls, in every game), so a
+check that finds nothing cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import io
+import json
+import random
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
+
+import pytest
+import typer
+import typer.testing
+from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth
+
+from referee.autoplay import autoplay
+from referee.cli import app
+from referee.entry import parse, run
+
+# ---------------------------------------------------------------- what is read
+
+# Every command that prints game content: (command, extra arguments, formats, shape).
+# shape (leakcheck.py): state (the position now), records (one chunk per record), whole (the
+# game so far). A command the referee does not have (yet) is left out: a new one is one line.
+COMMANDS = [
+    ("show", (), ("text", "markdown", "bbcode", "json"), "state"),
+    ("status", (), ("text", "markdown", "bbcode", "json"), "state"),
+    ("log", (), ("text", "json"), "records"),
+    ("report", ("--since", "0"), ("text", "markdown", "bbcode", "json"), "records"),
+    ("explain", (), ("text",), "whole"),
+]
+READERS = (*SIDES, PUBLIC)          # checked for leaks; the moderator is run for crashes only
+BIG = 10 ** 9                       # autoplay's invariant checks are other tests' business
+
+# ---------------------------------------------------------------- running the referee
+
+_RUNNER = typer.testing.CliRunner()
+_COMMAND = typer.main.get_command(app)          # built once: building it costs more than a run
+
+
+def referee(*argv) -> tuple[int, str, str, str | None]:
+    """Run the referee as the console script does, in-process: (exit code, stdout, stderr,
+    the traceback of an exception that escaped, if any)."""
+    argv = [str(a) for a in argv]
+    plain = parse(argv)
+    if plain is not None:                       # entry.py's quick path: status, show
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = run(*plain)
+        return code, out.getvalue(), err.getvalue(), None
+    with mock.patch.object(typer.testing, "_get_command", lambda _app: _COMMAND):
+        r = _RUNNER.invoke(app, argv)
+    escaped = None
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        import traceback
+
+        escaped = "".join(traceback.format_exception(r.exception))
+    return r.exit_code, r.stdout, r.stderr, escaped
+
+
+def _commands() -> set[str]:
+    return set(_COMMAND.commands)
+
+
+@functools.cache
+def _player_option() -> bool:
+    """Whether `referee new` takes the players' addresses (--player SIDE=ADDRESS)."""
+    return "--player" in referee("new", "--help")[1]
+
+
+@functools.cache
+def _formats(command: str, wanted: tuple[str, ...]) -> tuple[str, ...]:
+    if command in ("show", "status", "log"):
+        return wanted
+    help_text = referee(command, "--help")[1]
+    if "--format" not in help_text:
+        return ("text",)
+    return tuple(f for f in wanted if f == "text" or f in help_text)
+
+
+# ---------------------------------------------------------------- the games
+
+@dataclass(frozen=True)
+class Spec:
+    n: int
+    scenario: str
+    hidden: bool
+    stop: str           # early: after `steps` records; sealed: production, one side sealed;
+    steps: int          # turn: after the first seasonal turn
+
+    @property
+    def name(self) -> str:
+        return (f"g{self.n:02d}-{self.scenario}-{'hidden' if self.hidden else 'open'}-"
+                f"{self.stop}{self.steps if self.stop != 'turn' else ''}")
+
+
+def _games() -> list[Spec]:
+    """50 games: 25 with hidden templates, 25 without; every scenario. Most stop somewhere in
+    the first turn's player turns; 12 in the middle of the production phase (one side's
+    orders sealed, the other's not yet given); 3 after a whole turn (plans revealed)."""
+    rng = random.Random(1914)
+    stops = ["sealed"] * 12 + ["turn"] * 3 + ["early"] * 35
+    rng.shuffle(stops)
+    # (a sealed stop in 1916 or 1918 comes after a longer first turn, and its production
+    # phase has many more orders to list: those are by far the slowest games)
+    sealed = iter(["1914", "1916", "1914", "1914", "1914", "1918", "1914", "1914", "1914",
+                   "1914", "1914", "1914"])
+    out = []
+    for n, stop in enumerate(stops):
+        scenario = next(sealed) if stop == "sealed" else "1914" if stop == "turn" else \
+            ("1914", "1916", "1918")[n % 3]
+        steps = {"early": rng.randint(1, 60), "sealed": rng.randint(1, 4), "turn": 0}[stop]
+        out.append(Spec(n, scenario, n % 2 == 0, stop, steps))
+    return out
+
+
+GAMES = _games()
+# The slow games first, so that the workers finish together.
+_COST = {"sealed": 0, "turn": 1, "early": 2}
+ORDERED = sorted(GAMES, key=lambda s: (_COST[s.stop], -s.steps))
+
+
+def _sealed_sides(state) -> tuple[list[str], list[str]]:
+    """(sides with orders sealed in this production phase, sides with none yet)."""
+    prod = state.production or {}
+    plans, done = prod.get("plans") or {}, prod.get("done") or []
+    some = [s for s in SIDES if plans.get(s) or s in done]
+    return some, [s for s in SIDES if s not in some]
+
+
+def play(spec: Spec, folder: Path, addresses: dict[str, str]) -> Path:
+    """A fresh game from `referee new`, played by autoplay up to the spec's stop."""
+    journal = folder / f"{spec.name}.jsonl"
+    secret = folder / "fixed.secret"
+    secret.write_text(hashlib.sha256(f"leaks-{spec.n}".encode()).hexdigest() + "\n")
+    secret.chmod(0o600)
+    argv = ["new", journal, "--scenario", spec.scenario, "--game-id", f"leaks-{spec.n}",
+            "--secret-file", secret, "--option",
+            f"hidden_templates={'true' if spec.hidden else 'false'}"]
+    for side, addr in addresses.items():
+        argv += ["--player", f"{side}={addr}"]
+    code, out, err, escaped = referee(*argv)
+    assert code == 0 and escaped is None, f"referee new: {err}{escaped or ''}"
+    out = autoplay(journal, spec.n, max_records=0, check_every=BIG)
+    first = out.state.turn
+    if spec.stop == "early":
+        out = autoplay(journal, spec.n, until=first, max_records=spec.steps, check_every=BIG)
+    elif spec.stop == "turn":
+        out = autoplay(journal, spec.n, until=first, check_every=BIG)
+    else:
+        # Up to the production phase: two passes in a row end the player turns (2.0 IV), and
+        # a pass turn is two records at least (pass, end turn), so four records from inside
+        # an offensive (or from the reinforcement phase) cannot reach it; else one at a time.
+        # Then on: stop with one side's orders sealed and the other's not yet given.
+        taken = 0
+        while out.state.phase != "production":
+            ts = out.state.turn_state
+            calm = out.state.consecutive_passes or (
+                ts is not None and ts.mode not in ("offensive", "limited"))
+            step = 1 if calm else 4
+            out = autoplay(journal, spec.n, until=first, max_records=step, check_every=BIG)
+            assert out.failure is None, out.failure
+            assert out.records and out.state.turn == first and not out.over, \
+                f"{spec.name}: the first turn ended without a sealed production phase"
+        while True:
+            some, none = _sealed_sides(out.state)
+            assert none, f"{spec.name}: both plans were sealed before the stop"
+            if some and (taken >= spec.steps or out.state.pending.side in none):
+                break
+            out = autoplay(journal, spec.n, until=first, max_records=1, check_every=BIG)
+            taken += 1
+    assert out.failure is None, out.failure
+    return journal
+
+
+def read_everything(journal: Path, reader: str, folder: Path, default: bool = False
+                    ) -> list[Output]:
+    """Every command of the table for one reader in each of its formats, and the export of
+    the log checked by verify. default: the public reader named by no --as at all."""
+    have = _commands()
+    outs = []
+    as_ = [] if default else ["--as", reader]
+    for command, extra, formats, shape in COMMANDS:
+        if command not in have:
+            continue
+        formats = _formats(command, formats)
+        if reader == MODERATOR:         # once for crashes, and what the controls read
+            formats = tuple(f for f in formats if f == "json" or
+                            f == "text" and command in ("show", "log")) or formats[:1]
+        for fmt in formats:
+            argv = [command, journal, *as_, *extra, "--format", fmt]
+            code, out, err, escaped = referee(*argv)
+            outs.append(Output(command, fmt, reader, argv, code, out, err + (escaped or ""),
+                               shape))
+            if command == "log" and fmt == "json":
+                export = folder / f"export-{reader}{'-default' if default else ''}.jsonl"
+                export.write_text(out)
+                argv = ["verify", export, "--export", reader]
+                code, vout, verr, escaped = referee(*argv)
+                outs.append(Output("verify", "text", reader, argv, code, vout,
+                                   verr + (escaped or ""), "whole"))
+    return outs
+
+
+def crashes(outs: list[Output]) -> list[str]:
+    """Outputs that failed: a non-zero exit (4: an internal error) or a traceback."""
+    bad = []
+    for o in outs:
+        if o.code != 0 or "Traceback" in o.out + o.err or "internal error" in o.err:
+            bad.append(f"{o.label()} as {o.reader}: exit {o.code}: {o.err.strip()[-600:]}")
+    return bad
+
+
+def leak_report(found: dict[tuple, list]) -> str:
+    lines = []
+    for (label, reader, kind), leaks in sorted(found.items()):
+        lines.append(f"  {label} [{reader}] {kind} x{len(leaks)}: {leaks[0].line()}")
+    return "\n".join(lines)
+
+
+def roster(journal: Path) -> tuple[Output | None, dict[str, str], dict[str, str]]:
+    """The moderator's `players --keys` (None when the referee has no players): the output,
+    each side's address and each side's order key."""
+    if "players" not in _commands():
+        return None, {}, {}
+    argv = ["players", journal, "--keys", "--format", "json"]
+    code, out, err, escaped = referee(*argv)
+    o = Output("players", "json", MODERATOR, argv, code, out, err + (escaped or ""), "whole")
+    if code != 0:
+        return o, {}, {}
+    rows = [r for r in json.loads(out).get("players", []) if r.get("side") in SIDES]
+    return o, {r["side"]: r["address"] for r in rows if r.get("address")}, \
+        {r["side"]: r["key"] for r in rows if r.get("key")}
+
+
+def check_game(journal: Path, folder: Path, addresses: dict[str, str],
+               public_by_default: bool) -> tuple[Truth, list[Output], dict]:
+    players, registered, keys = roster(journal)
+    assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
+    truth = Truth(journal, addresses, keys)
+    outs: list[Output] = []
+    for reader in READERS:
+        outs += read_everything(journal, reader, folder,
+                                default=reader == PUBLIC and public_by_default)
+    moderator = read_everything(journal, MODERATOR, folder) + ([players] if players else [])
+    bad = crashes(outs + moderator)
+    assert not bad, "commands failed:\n" + "\n".join(bad)
+    found: dict[tuple, list] = defaultdict(list)
+    for o in outs:
+        for leak in truth.leaks(o):
+            found[(o.label(), o.reader, leak.kind)].append(leak)
+    return truth, moderator, found
+
+
+def controls(truth: Truth, moderator: list[Output]) -> list[str]:
+    """Negative controls: the checks, run on the moderator's output as if a side or the public
+    read it, must find the secrets the moderator sees. Returns the controls that found
+    nothing."""
+    def of(command: str, fmt: str) -> Output:
+        return next(o for o in moderator if o.command == command and o.fmt == fmt)
+
+    s = truth.state
+    missed = []
+    found: dict[tuple[int, str], set[str]] = {}
+
+    def expect(kind: str, o: Output, reader: str, why: str) -> None:
+        if (id(o), reader) not in found:
+            found[id(o), reader] = {leak.kind for leak in truth.leaks(o, reader)}
+        if kind not in found[id(o), reader]:
+            missed.append(f"{kind}: {why}, but the check finds nothing in the moderator's "
+                          f"{o.label()} read as {reader}")
+
+    for reader in READERS:
+        others = [x for x in SIDES if x != reader]
+        if any(s.hands.get(x) for x in others):
+            expect("hand", of("show", "json"), reader, "another hand holds cards")
+            own = truth.explained_now(reader)
+            if {truth.card_title[c] for x in others for c in s.hands.get(x, [])} - own:
+                expect("hand", of("show", "text"), reader, "another hand holds a card title "
+                       "the reader cannot account for")
+        reports = [of("report", "json")] if "report" in _commands() else []
+        if s.draw_pile:
+            for o in [of("log", "json"), of("log", "text"), *reports]:
+                expect("deck", o, reader, "the deck was shuffled")
+        if truth.sealed_secrets(reader):
+            for o in [of("log", "json"), of("log", "text"), *reports]:
+                expect("sealed", o, reader, "another side sealed orders")
+        if truth.template_secrets(reader):
+            for o in [of("log", "json"), of("log", "text"), *reports]:
+                expect("template", o, reader, "another side's template is named outside "
+                       "battles")
+        if truth.hidden and any(a.status == "map" and a.contents and
+                                truth.army_side[a.id] != reader for a in s.armies.values()):
+            expect("template", of("show", "json"), reader, "another side's army holds units")
+            expect("template", of("show", "text"), reader, "another side's army holds units")
+        expect("salt", of("log", "json"), reader, "secret parts have salts")
+        expect("redaction", of("log", "json"), reader, "secret parts are in the journal")
+        if truth.addresses and any(side != reader for side in truth.addresses):
+            for o in (of("players", "json"), of("log", "json")):
+                expect("address", o, reader, "addresses were registered")
+        if truth.keys and any(side != reader for side in truth.keys):
+            expect("key", of("players", "json"), reader, "each side has an order key")
+    return missed
+
+
+def _addresses(n: int) -> dict[str, str]:
+    return {side: f"{side}.player{n}@example.org" for side in SIDES} if _player_option() \
+        else {}
+
+
+# ---------------------------------------------------------------- the tests
+
+@pytest.mark.parametrize("spec", ORDERED, ids=lambda s: s.name)
+def test_no_reader_sees_a_secret(spec: Spec, tmp_path: Path):
+    addresses = _addresses(spec.n)
+    journal = play(spec, tmp_path, addresses)
+    truth, moderator, found = check_game(journal, tmp_path, addresses,
+                                         public_by_default=spec.n % 4 < 2)
+    if spec.stop == "sealed":
+        some, none = _sealed_sides(truth.state)
+        assert truth.state.phase == "production" and some and none, \
+            f"{spec.name}: not stopped with one side's plan sealed ({some} sealed, {none} not)"
+    missed = controls(truth, moderator)
+    assert not missed, "negative controls found nothing:\n" + "\n".join(missed)
+    assert not found, f"{spec.name}: secrets shown to a reader who may not see them:\n" + \
+        leak_report(found)
+
+
+def test_checks_find_every_kind_of_secret(tmp_path: Path):
+    """One game where every kind of secret is at stake (hidden templates, a sealed plan, a
+    shuffled deck, hands, addresses and keys when players are registered): the checks, run
+    on the moderator's output as each side and the public, find each kind."""
+    spec = Spec(99, "1914", True, "sealed", 3)
+    addresses = _addresses(spec.n)
+    journal = play(spec, tmp_path, addresses)
+    truth, moderator, found = check_game(journal, tmp_path, addresses, public_by_default=False)
+    s = truth.state
+    assert all(s.hands.get(side) for side in SIDES) and s.draw_pile
+    assert truth.sealed_now("entente") and truth.sealed_secrets("entente"), "no sealed plan"
+    assert truth.template_secrets("entente") and truth.template_secrets(PUBLIC), \
+        "no hidden template at stake: choose another game for this control"
+    assert not controls(truth, moderator)
+    assert not found, leak_report(found)
+
+
+def test_player_addresses_stay_private(tmp_path: Path):
+    """With addresses registered (`new --player SIDE=ADDRESS`), a side sees only his own
+    address and order key and the public none; the moderator's output shows them (the
+    control)."""
+    if not _player_option():
+        pytest.skip("`referee new` has no --player option yet")
+    addresses = _addresses(7)
+    spec = Spec(7, "1916", False, "early", 30)
+    journal = play(spec, tmp_path, addresses)
+    truth, moderator, found = check_game(journal, tmp_path, addresses, public_by_default=True)
+    assert truth.addresses == addresses and set(truth.keys) == set(SIDES)
+    assert not [c for c in controls(truth, moderator) if c.startswith(("address", "key"))]
+    shown = {k: v for k, v in found.items() if k[2] in ("address", "key")}
+    assert not shown, leak_report(shown)
