@@ -78,6 +78,19 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
             Span(note)]
 
 
+def _shown(make, seq: int, journal: Path, *args):
+    """make(*args), with a record that names what the game data does not have reported as
+    the journal's fault (JournalError with the record), never as a crash."""
+    try:
+        return make(*args)
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        from .errors import JournalError
+
+        raise JournalError(f"{Path(journal).name}: record {seq} cannot be shown: it names "
+                           f"something the game data does not have ({exc})",
+                           record=seq) from None
+
+
 def _battle_outcome(state, area: str, data) -> str:
     """Who holds a battle area once its battle is over (4.1, 5.4)."""
     control = state.area_state(area, data)
@@ -95,11 +108,12 @@ def _battle_outcome(state, area: str, data) -> str:
 def build(journal: Path, reader: str, since: int | None = None, games_dir: Path | None = None,
           remember: bool = True) -> tuple[Document, dict]:
     """The report for reader: every record after `since` (default: after his last report)."""
-    records = list(scan(Path(journal).read_bytes(), Path(journal).name))
+    whole = open_game(journal, games_dir=games_dir)     # every record checked and replayed
+    records = list(scan(whole.raw, Path(journal).name))
     header = records[0]
     hashes = {r["seq"]: r["hash"] for r in records}
     last = records[-1]
-    game_id = header["game_id"]
+    game_id = whole.game_id
     start = last_reported(game_id, reader, hashes) if since is None else since
     if not 0 <= start <= last["seq"]:
         from .errors import UsageError
@@ -116,13 +130,14 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
         shown = redact(rec, reader)
         lines = []
         for ev in shown["events"]:
-            line = describe(ev, data, reader)
+            line = _shown(describe, rec["seq"], journal, ev, data, reader)
             if line:
                 head, *orders = line.split("\n")     # a revealed plan: one order a line
                 lines.append([Span(head)])
                 lines += [[Span(o.strip(), "order")] for o in orders]
             if ev["type"] == "BattleEnded":
-                lines.append([Span(_battle_outcome(state, ev["area"], data), "bold")])
+                outcome = _shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
+                lines.append([Span(outcome, "bold")])
         happened.append(Para(_record_heading(rec, before, reader)))
         if lines:
             happened.append(Items(lines))
@@ -130,8 +145,8 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     total = sum(v for _, v in breakdown)
     level = level_of(total, data)
     change = total - vp_before
-    sview = state_view(state, data, reader, game_id)
-    stat = status_view(state, data, reader, game_id)
+    sview = _shown(state_view, last["seq"], journal, state, data, reader, game_id)
+    stat = _shown(status_view, last["seq"], journal, state, data, reader, game_id)
     sections = [Section(
         f"Since record {start}" if start else "From the start of the game",
         happened or [para("Nothing has happened since your last report.")])]

@@ -254,12 +254,38 @@ def roster(journal: Path) -> tuple[Output | None, dict[str, str], dict[str, str]
         {r["side"]: r["key"] for r in rows if r.get("key")}
 
 
+def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str]) -> list[Output]:
+    """The moderator's `inbox` over an empty Maildir writes each player his report: each mail
+    (headers and decoded body) is what its recipient reads."""
+    import email
+    from email.policy import default as policy
+
+    if not addresses or "inbox" not in _commands():
+        return []
+    box = folder / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True, exist_ok=True)
+    argv = ["inbox", journal, box, "--outbox", folder / "outbox"]
+    code, out, err, escaped = referee(*argv)
+    assert code == 0 and escaped is None, f"inbox: {err}{escaped or ''}"
+    side_of = {a.casefold(): s for s, a in addresses.items()}
+    mails = []
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy)
+        reader = side_of[str(msg["To"]).casefold()]
+        text = "".join(f"{k}: {v}\n" for k, v in msg.items()) + "\n" + msg.get_content()
+        mails.append(Output("outbox", "text", reader, ["outbox", journal, str(path.name)], 0,
+                            text, "", "records"))
+    assert {m.reader for m in mails} == set(addresses), "a report for every player"
+    return mails
+
+
 def check_game(journal: Path, folder: Path, addresses: dict[str, str],
                public_by_default: bool) -> tuple[Truth, list[Output], dict]:
     players, registered, keys = roster(journal)
     assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
     truth = Truth(journal, addresses, keys)
-    outs: list[Output] = []
+    outs: list[Output] = outbox_mails(journal, folder, addresses)
     for reader in READERS:
         outs += read_everything(journal, reader, folder,
                                 default=reader == PUBLIC and public_by_default)
