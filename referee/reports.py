@@ -78,6 +78,18 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
             Span(note)]
 
 
+def _view(journal: Path, whole, key: str, make, *args):
+    """The view `show` or `status` keeps for these journal bytes (signed), else made now and
+    kept: a report in four formats lists the reader's orders once."""
+    from . import snapshot
+
+    view = snapshot.load_view(Path(journal), whole.raw, whole.data.source, key)
+    if view is None:
+        view = _shown(make, whole.state.seq, journal, *args)
+        snapshot.save_view(Path(journal), whole.raw, whole.data.source, key, view)
+    return view
+
+
 def _shown(make, seq: int, journal: Path, *args):
     """make(*args), with a record that names what the game data does not have reported as
     the journal's fault (JournalError with the record), never as a crash."""
@@ -145,8 +157,8 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     total = sum(v for _, v in breakdown)
     level = level_of(total, data)
     change = total - vp_before
-    sview = _shown(state_view, last["seq"], journal, state, data, reader, game_id)
-    stat = _shown(status_view, last["seq"], journal, state, data, reader, game_id)
+    sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id)
+    stat = _view(journal, whole, f"status:{reader}", status_view, state, data, reader, game_id)
     sections = [Section(
         f"Since record {start}" if start else "From the start of the game",
         happened or [para("Nothing has happened since your last report.")])]
