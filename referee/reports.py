@@ -217,11 +217,9 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
         import json
 
         return json.dumps({**meta, "document": as_json(doc)}, indent=2, ensure_ascii=False)
-    from dataclasses import replace
-
     from .render.formats import render
 
-    text = render(replace(doc, receipt=None), fmt, width).rstrip("\n")
+    text = render(Document(doc.title, doc.sections), fmt, width).rstrip("\n")
     if not doc.receipt:
         return text
     game, seq_hash = doc.receipt.removeprefix("Receipt: ").split(" ", 1)

@@ -4,76 +4,111 @@ The text, markdown and BBCode renderers all walk the same Document, so the
 three formats cannot say different things; `as_json` gives the same content
 to scripts. Nothing here knows the game: the builders (reports.py, views)
 put the words in, the renderers only lay them out and escape them.
+
+Plain classes, not dataclasses: `status` and `show` print through these on
+the quick path, where importing dataclasses (and with it inspect and ast)
+would cost a tenth of the import floor.
 """
 
 from __future__ import annotations
-
-from dataclasses import asdict, dataclass, field
 
 # A span's style: how a renderer marks it. "order" is text a player pastes back into a
 # mail: it is never split across lines and is shown as code.
 STYLES = ("plain", "bold", "italic", "order", "german", "entente", "disputed")
 
 
-@dataclass(frozen=True)
-class Span:
+class _Plain:
+    """Equality and repr by fields, like a frozen dataclass."""
+
+    __slots__ = ()
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, f) for f in self.__slots__)
+
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        return f"{type(self).__name__}({inside})"
+
+    __hash__ = None
+
+
+class Span(_Plain):
     """A run of text with one style (STYLES); side styles may be coloured."""
 
-    text: str
-    style: str = "plain"
+    __slots__ = ("text", "style")
+
+    def __init__(self, text: str, style: str = "plain"):
+        self.text = text
+        self.style = style
 
 
-@dataclass(frozen=True)
-class Para:
+class Para(_Plain):
     """A paragraph: spans wrapped together."""
 
-    spans: list[Span]
-    kind: str = "para"
+    __slots__ = ("spans", "kind")
+
+    def __init__(self, spans: list[Span]):
+        self.spans = spans
+        self.kind = "para"
 
 
-@dataclass(frozen=True)
-class Items:
+class Items(_Plain):
     """A bulleted list; each item is a list of spans."""
 
-    items: list[list[Span]]
-    kind: str = "items"
+    __slots__ = ("items", "kind")
+
+    def __init__(self, items: list[list[Span]]):
+        self.items = items
+        self.kind = "items"
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(_Plain):
     """A table of plain strings, laid out in aligned columns."""
 
-    header: list[str]
-    rows: list[list[str]]
-    kind: str = "table"
+    __slots__ = ("header", "rows", "kind")
+
+    def __init__(self, header: list[str], rows: list[list[str]]):
+        self.header = header
+        self.rows = rows
+        self.kind = "table"
 
 
-@dataclass(frozen=True)
-class Orders:
+class Orders(_Plain):
     """Order lines a player may paste back: one per line, never split, shown as code."""
 
-    lines: list[str]
-    kind: str = "orders"
+    __slots__ = ("lines", "kind")
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.kind = "orders"
 
 
 Block = Para | Items | Table | Orders
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(_Plain):
     """A titled part of a document."""
 
-    title: str
-    blocks: list[Block] = field(default_factory=list)
+    __slots__ = ("title", "blocks")
+
+    def __init__(self, title: str, blocks: list[Block] | None = None):
+        self.title = title
+        self.blocks = blocks if blocks is not None else []
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(_Plain):
     """A whole report or view: a title, its sections and an optional receipt line."""
 
-    title: str
-    sections: list[Section] = field(default_factory=list)
-    receipt: str | None = None
+    __slots__ = ("title", "sections", "receipt")
+
+    def __init__(self, title: str, sections: list[Section] | None = None,
+                 receipt: str | None = None):
+        self.title = title
+        self.sections = sections if sections is not None else []
+        self.receipt = receipt
 
 
 def plain(text: str) -> Span:
@@ -86,6 +121,14 @@ def para(*parts: str | Span) -> Para:
     return Para([p if isinstance(p, Span) else Span(p) for p in parts])
 
 
+def _data(value):
+    if isinstance(value, _Plain):
+        return {f: _data(getattr(value, f)) for f in value.__slots__}
+    if isinstance(value, list):
+        return [_data(v) for v in value]
+    return value
+
+
 def as_json(doc: Document) -> dict:
     """The document as JSON-ready data (the same content the human formats lay out)."""
-    return asdict(doc)
+    return _data(doc)
