@@ -146,6 +146,10 @@ def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
     return [r for r in readers_of(sides) if r.startswith(incomplete)]
 
 
+# The --as option of every command that shows the game to one reader.
+Reader = Annotated[str, typer.Option("--as", help=READER_HELP, autocompletion=complete_reader)]
+
+
 @app.callback()
 def main_options(
     games: Annotated[Optional[Path], typer.Option(
@@ -285,8 +289,7 @@ def status(
 @boundary
 def show(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    as_: Annotated[str, typer.Option("--as", help=READER_HELP,
-                                              autocompletion=complete_reader)] = "public",
+    as_: Reader = "public",
     format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
                       ] = ShowFmt.text,
     at: Annotated[Optional[int], typer.Option(
@@ -351,8 +354,7 @@ def log(
 @boundary
 def report(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    as_: Annotated[str, typer.Option("--as", help=READER_HELP,
-                                              autocompletion=complete_reader)] = "public",
+    as_: Reader = "public",
     since: Annotated[Optional[int], typer.Option(
         help="Report every record after this one (default: after this reader's last "
              "report).")] = None,
