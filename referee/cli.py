@@ -596,7 +596,8 @@ def demo(
     typer.echo(f"\n$ referee verify {path.name} --secret {secret.name}")
     for line in g.verify(path, secret, games_dir=_GAMES["dir"]).lines:
         typer.echo(line)
-    typer.echo(f"\nThe demo journal is {path}; try `referee log {path}`.")
+    typer.echo(f"\nThe demo journal is {path}; try `referee report {path} --as entente "
+               f"--since 0`, or `--as public --format bbcode` for a forum post.")
 
 
 def main() -> None:
