@@ -438,7 +438,7 @@ class _DryStop(Exception):
     """A dry run reached an order whose result the rules leave to the dice or the deck."""
 
 
-def _plan_run(state: State, side: str, parsed: list, start: int) -> int:
+def _plan_run(parsed: list, start: int) -> int:
     """How many of the orders from start form one sealed plan: up to and including 'done'."""
     end = start
     while end < len(parsed):
@@ -497,10 +497,14 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         bodies: list[dict] = []
         seq = pos.seq
         i = 0
-        while i < len(texts):
-            dice = (_DryDice(header["game_id"], seq + 1) if dry_run else
+
+        def next_dice() -> Dice:
+            return (_DryDice(header["game_id"], seq + 1) if dry_run else
                     Dice(header["game_id"], seq + 1, secret, manual))
-            run = _plan_run(state, side, parsed, i) if sealed_for(state, side) else 0
+
+        while i < len(texts):
+            dice = next_dice()
+            run = _plan_run(parsed, i) if sealed_for(state, side) else 0
             step = max(run, 1)
             try:
                 if isinstance(parsed[i], OrderError) and not run:
@@ -525,8 +529,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 if run and at > i and not atomic:
                     # The orders of the plan before the one at fault are sealed as a plan.
                     texts_ok = texts[i:at]
-                    dice = (_DryDice(header["game_id"], seq + 1) if dry_run else
-                            Dice(header["game_id"], seq + 1, secret, manual))
+                    dice = next_dice()
                     events, state = decide_plan(state, data, list(zip(texts_ok, parsed[i:at])),
                                                 side, dice)
                     seq += 1
