@@ -5,8 +5,9 @@ templates and 25 without, all three scenarios, played by autoplay and stopped so
 the first turn, in the middle of a production phase with one side's plan sealed and the
 other's not yet given, or after a whole turn) are read by the German, the Entente and the
 public (half the games through `--as public`, half through no `--as` at all) with every
-command of COMMANDS in every format; each JSON log is exported and checked with `verify
---export`. The moderator reads everything once: no command may fail (exit 4, a traceback).
+command of COMMANDS in every format, and the outbox mails `inbox` writes them; each JSON log
+is exported and checked with `verify --export`; each side's first legal order is given on a
+copy of the journal and what `order` prints him (text and json) is checked too. The moderator reads everything once: no command may fail (exit 4, a traceback).
 
 What a reader must not see is worked out from the moderator's truth (leakcheck.py): cards in
 other hands and in the draw pile, the deck order, sealed plans before their reveal, hidden
@@ -296,7 +297,34 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str],
     for o in outs:
         for leak in truth.leaks(o):
             found[(o.label(), o.reader, leak.kind)].append(leak)
+    for side in SIDES:
+        for o, after in order_outputs(journal, folder, side, addresses, keys):
+            bad = crashes([o])
+            assert not bad, "order failed:\n" + "\n".join(bad)
+            for leak in after.leaks(o):
+                found[(o.label(), o.reader, leak.kind)].append(leak)
     return truth, moderator, found
+
+
+def order_outputs(journal: Path, folder: Path, side: str, addresses: dict[str, str],
+                  keys: dict[str, str]) -> list[tuple[Output, Truth]]:
+    """What `order` prints to the side that gives it (its records and its status), in both
+    formats, each on a copy of the journal, with the truth of that copy afterwards."""
+    code, out, _, _ = referee("status", journal, "--as", side, "--format", "json")
+    legal = [o for o in json.loads(out)["legal"] if o not in ("propose armistice", "surrender")
+             ] if code == 0 else []
+    if not legal:
+        return []
+    outs = []
+    for fmt in ("text", "json"):
+        copy = folder / f"order-{side}-{fmt}.jsonl"
+        copy.write_bytes(journal.read_bytes())
+        copy.chmod(0o600)
+        argv = ["order", copy, "--as", side, legal[0], "--format", fmt]
+        code, out, err, escaped = referee(*argv)
+        o = Output("order", fmt, side, argv, code, out, err + (escaped or ""), "records")
+        outs.append((o, Truth(copy, addresses, keys)))
+    return outs
 
 
 def controls(truth: Truth, moderator: list[Output]) -> list[str]:
