@@ -7,7 +7,8 @@ other's not yet given, or after a whole turn) are read by the German, the Entent
 public (half the games through `--as public`, half through no `--as` at all) with every
 command of COMMANDS in every format, and the outbox mails `inbox` writes them; each JSON log
 is exported and checked with `verify --export`; each side's first legal order is given on a
-copy of the journal and what `order` prints him (text and json) is checked too. The moderator reads everything once: no command may fail (exit 4, a traceback).
+copy of the journal and what `order` prints him (text and json) is checked too. The
+moderator reads everything once: no command may fail (exit 4, a traceback).
 
 What a reader must not see is worked out from the moderator's truth (leakcheck.py): cards in
 other hands and in the draw pile, the deck order, sealed plans before their reveal, hidden
