@@ -285,7 +285,7 @@ def _rejection_line(result, atomic: bool = False, dry: bool = False) -> str | No
 def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
     """What a dry run found: which orders are legal and where it stopped; nothing of what
     they would lead to (the other side's answers and the dice stay unseen)."""
-    legal = [a.text for a in result.applied]
+    legal = [line for a in result.applied for line in a.text.split("\n")]   # plans: each order
     if fmt == "json":
         out = dump({"schema_version": 1, "dry_run": True, "legal": legal,
                     "stopped": result.stopped, "not_checked": result.not_applied,

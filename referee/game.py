@@ -19,7 +19,7 @@ import msgspec
 from . import __version__, compiled, home, snapshot
 from . import dice as dicemod
 from .dice import Dice, ManualDice
-from .engine import decide, decide_plan, is_private, sealed_for
+from .engine import closes_plans, decide, decide_plan, is_private, sealed_for
 from .engine.core import Ctx
 from .engine.events import SecretRevealed, dump, evolve
 from .engine.reading import parse_order
@@ -408,6 +408,7 @@ class Submission(msgspec.Struct):
     data: GameData | None = None
     raw: bytes | None = None
     stopped: str | None = None          # a dry run: where and why it stopped
+    stop_reason: str | None = None      # dice | cards | plans | other side
 
 
 class _DryDice(Dice):
@@ -419,10 +420,10 @@ class _DryDice(Dice):
     def _roll(self, count: int, purpose: str) -> list[int]:
         if count == 0:
             return []
-        raise _DryStop(f"it would roll dice ({purpose})")
+        raise _DryStop(f"it would roll dice ({purpose})", "dice")
 
     def shuffle(self, cards: list[str]) -> tuple[list[str], int]:
-        raise _DryStop("it would shuffle the deck")
+        raise _DryStop("it would shuffle the deck", "cards")
 
     def salt(self) -> str:
         return "0" * 32
@@ -436,6 +437,25 @@ class _DryDice(Dice):
 
 class _DryStop(Exception):
     """A dry run reached an order whose result the rules leave to the dice or the deck."""
+
+
+class AlreadyApplied(OrderError):
+    """The message these orders came in is in the journal already (a second inbox run)."""
+
+
+def _needs_others(state: State, new_state: State, events: list, dice: Dice, side: str
+                  ) -> tuple[str, str] | None:
+    """(reason, what it needs) when the result of an order rests on what a batch may not
+    see ahead: dice, the deck, or the other side's answer; else None."""
+    if dice.rolls or dice.index:
+        return "dice", "needs dice"
+    if any(e.type in ("CardsDrawn", "DeckShuffled") for e in events):
+        return "cards", "draws cards"
+    p = new_state.pending
+    if new_state.phase != "over" and p is not None and p.side != side and \
+            not sealed_for(new_state, side):
+        return "other side", f"hands the decision to {p.side}"
+    return None
 
 
 def _plan_run(parsed: list, start: int) -> int:
@@ -502,10 +522,34 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
             return (_DryDice(header["game_id"], seq + 1) if dry_run else
                     Dice(header["game_id"], seq + 1, secret, manual))
 
+        if mail is not None and mail["sha256"].encode() in raw:
+            raise AlreadyApplied("this message's orders are in the journal already")
         while i < len(texts):
             dice = next_dice()
             run = _plan_run(parsed, i) if sealed_for(state, side) else 0
             step = max(run, 1)
+            last = parsed[i + step - 1]
+            if not isinstance(last, OrderError) and closes_plans(state, side, last):
+                # Its result rests on the other side's sealed plan (7.0): a dry run or an
+                # all-or-nothing batch must not show it, nor anything checked after it.
+                if dry_run and run > 1:
+                    run = step = run - 1            # check the plan's orders before 'done'
+                elif dry_run:
+                    result.stopped = (f"order {i + 1} ({quoted(texts[i])}) closes the "
+                                      f"production phase (7.0): its result waits on the "
+                                      f"other side's sealed plan; the dry run stops there")
+                    result.stop_reason = "plans"
+                    result.not_applied = texts[i + 1:]
+                    break
+                elif atomic and i + step < len(texts):
+                    at = i + step
+                    result.rejected = (at, texts[at], OrderError(
+                        f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {at} "
+                        f"({quoted(texts[at - 1])}), which closes the production phase and "
+                        f"reveals both plans (7.0); send the orders after it once you have "
+                        f"read them"))
+                    result.not_applied = texts[at + 1:]
+                    break
             try:
                 if isinstance(parsed[i], OrderError) and not run:
                     raise parsed[i]
@@ -521,7 +565,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 raise          # a dice problem rejects the whole batch (an OrderError too)
             except _DryStop as why:
                 result.stopped = (f"order {i + 1} ({quoted(texts[i])}) is legal; the dry run "
-                                  f"stops there: {why}")
+                                  f"stops there: {why.args[0]}")
+                result.stop_reason = why.args[1]
                 result.not_applied = texts[i + 1:]
                 break
             except OrderError as exc:
@@ -543,8 +588,22 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
             if dry_run and any(e.type == "CardsDrawn" for e in events):
                 result.stopped = (f"order {i + step} ({quoted(texts[i + step - 1])}) is legal; "
                                   f"the dry run stops there: it would draw cards")
+                result.stop_reason = "cards"
                 result.not_applied = texts[i + step:]
                 break
+            if atomic and not dry_run and i + step < len(texts):
+                need = _needs_others(state, new_state, events, dice, side)
+                if need is not None:
+                    # Nothing decided after such an order may be told: a rejection would
+                    # describe a position reached through dice never written.
+                    at = i + step
+                    result.rejected = (at, texts[at], OrderError(
+                        f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {at} "
+                        f"({quoted(texts[at - 1])}), which {need[1]}; an all-or-nothing "
+                        f"batch ends at such an order: send the rest once you have read its "
+                        f"result"))
+                    result.not_applied = texts[at + 1:]
+                    break
             seq += 1
             new_state.seq = seq
             rec = body(side, text, events, dice, private, mail)
@@ -558,11 +617,13 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                     result.stopped = (f"order {i} ({quoted(texts[i - 1])}) is legal and hands "
                                       f"the decision to {state.pending.side}; the dry run "
                                       f"stops there")
+                    result.stop_reason = "other side"
                     result.not_applied = texts[i:]
                 break
         if result.rejected is None and manual is not None:
             manual.check_used_up()
-        result.state = state
+        # A rejected all-or-nothing batch leaves the game as it was; so does its report.
+        result.state = pos.state if atomic and result.rejected is not None else state
         if dry_run or (atomic and result.rejected is not None):
             return pos.seq, pos.hash, []
         return pos.seq, pos.hash, bodies

@@ -69,7 +69,7 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
         if keys and side != MODERATOR:
             if secret is None:
                 raise UsageError("the dice secret is needed to print the order keys")
-            entry["key"] = order_key(secret, game.game_id, side, p.get("key_no", 0))
+            entry["key"] = order_key(secret, game.game_id, side, p.get("key_no") or 0)
         out.append(entry)
     return out
 
@@ -255,12 +255,15 @@ def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
 
 
 def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
-    """What reader was asked to decide after record seq (for stale replies)."""
+    """What reader was asked to decide after record seq (2.0; for stale replies)."""
     from .views import status_view
 
     game = g.open_game(journal, upto=seq, games_dir=games_dir)
     v = status_view(game.state, game.data, reader, game.game_id)
-    return (v["waiting_on_all"], v["decision"], v["prompt"])
+    # Production is one decision for both sides at once (7.0): the other side's 'done' does
+    # not change what this reader was asked, though the prompt then names him alone.
+    prompt = None if v["decision"] == "production" else v["prompt"]
+    return (reader in (v["waiting_on_all"] or []), v["decision"], v["turn"], v["phase"], prompt)
 
 
 def check_outbox(folder: Path) -> None:
@@ -293,7 +296,7 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     people = roster(records)
     if not any(s in people for s in game.data.sides):
         raise UsageError(f"{journal}: no players registered (new --player SIDE=ADDRESS)")
-    keys = {s: order_key(secret, game_id, s, p.get("key_no", 0)) for s, p in people.items()
+    keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
             if s != MODERATOR}
     applied, copies = _applied_messages(records)
     ledger = load_ledger(game_id, game.header["hash"])
@@ -404,7 +407,7 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
             return
     if manual:
         probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
-        if probe.stopped and "dice" in probe.stopped:
+        if probe.stop_reason == "dice":
             out.status = "held"
             out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
                           "(`referee order --dice`)")
@@ -413,6 +416,9 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
                           mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                 "body_sha256": m.body_sha256})
+    except g.AlreadyApplied:
+        out.status, out.reason = "known", "already in the journal (another inbox run)"
+        return
     except OrderError as exc:
         out.status, out.reason = "rejected", str(exc)
         return
@@ -433,7 +439,8 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
     short reply to each message that was not applied (StorageError if a mail cannot be
     written: the ledger then still says which reports are owed)."""
     game = g.open_game(journal, games_dir=games_dir)
-    last = game.records[-1]
+    records = game.records
+    last = records[-1]
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
     news = {side for _, side, o, _ in replies if side}
@@ -457,7 +464,15 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                 continue
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
-            doc, meta = reports.build(journal, side, None, games_dir)
+            # Everything since the last mail this player was sent (while the journal still
+            # holds that record as it was; else from the start), whatever reports were
+            # printed for him meanwhile.
+            sent = ledger["sent"].get(side)
+            since = 0
+            if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
+                    0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
+                since = sent[0]
+            doc, meta = reports.build(journal, side, since, games_dir)
             text = reports.render_report(doc, meta, "text")
             body_lines = text.rstrip("\n").split("\n")
             receipt = body_lines.pop()                  # the receipt stays the last line

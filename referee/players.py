@@ -69,7 +69,7 @@ def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
     entries = []
     for side in sorted(set(addresses) | set(previous)):
         old = previous.get(side, {})
-        number = old.get("key_no", 0) + (1 if side in new_keys else 0)
+        number = (old.get("key_no") or 0) + (1 if side in new_keys else 0)
         address = addresses.get(side, old.get("address"))
         entry = {"side": side, "address": address}
         if side != "moderator":
@@ -78,6 +78,23 @@ def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
         entries.append(entry)
     return {"at": now(), "actor": "moderator", "order": REGISTER, "events": [],
             "players": {"to": "moderator", "salt": dice.salt(), "data": {"players": entries}}}
+
+
+def roster_problem(players: list, sides) -> str | None:
+    """What is wrong with a roster record's players (None if nothing): each a side of the
+    game or the moderator, once, with a plain address and, for a side, a key number."""
+    seen = set()
+    for p in players:
+        side = p.get("side")
+        if side not in (*sides, "moderator") or side in seen:
+            return f"it names {side!r} {'twice' if side in seen else 'as a side'}"
+        seen.add(side)
+        address = p.get("address")
+        if not isinstance(address, str) or not _ADDRESS.fullmatch(address):
+            return f"the address of {side} is not an email address"
+        if side != "moderator" and not (isinstance(p.get("key_no"), int) and p["key_no"] >= 0):
+            return f"{side} has no key number"
+    return None
 
 
 def roster(records) -> dict[str, dict]:

@@ -174,8 +174,10 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
                                                        or "(empty)")]))
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     who = side_name(reader) if reader in data.sides else reader
-    doc = Document(f"{data.info.name} — report for {who}: game {game_id}, records "
-                   f"{start + 1}–{last['seq']}, {data.label(state.turn)}", sections, receipt)
+    span = (f"records {start + 1}–{last['seq']}" if start < last["seq"] else
+            f"nothing new after record {start}")
+    doc = Document(f"{data.info.name} — report for {who}: game {game_id}, {span}, "
+                   f"{data.label(state.turn)}", sections, receipt)
     meta: dict[str, Any] = {
         "schema_version": VIEW_SCHEMA, "game_id": game_id, "reader": reader,
         "since": start, "upto": last["seq"],
@@ -185,7 +187,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],
         "legal": stat["legal"],
     }
-    if remember:
+    if remember and since is None:      # an asked-for range is a look back, not the news
         remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])
     return doc, meta
 

@@ -32,7 +32,7 @@ from .engine.reading import parse_order
 from .engine.setup import setup_record
 from .errors import JournalError, OrderError, UsageError, quoted
 from .journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
-from .players import REGISTER
+from .players import REGISTER, roster_problem
 from .readers import check_name, check_reader, may_see
 from .records import header_of, record_of
 
@@ -91,8 +91,9 @@ def _check_reveal(rec: dict, name: str, commitment: str) -> None:
                            f"reveal of the committed secret", record=n)
 
 
-def _check_roster(rec: dict, name: str) -> None:
-    """A roster record: the moderator's, no events, dice or order, one moderator-only part."""
+def _check_roster(rec: dict, name: str, sides) -> None:
+    """A roster record: the moderator's, no events, dice or order, one moderator-only part
+    naming each side of the game (or the moderator) once, with a plain address."""
     part = rec.get("players")
     ok = (rec.get("actor") == "moderator" and rec.get("order") == REGISTER
           and rec.get("events") == [] and not rec.get("dice") and "private_order" not in rec
@@ -100,6 +101,11 @@ def _check_roster(rec: dict, name: str) -> None:
     if not ok:
         raise JournalError(f"{name}: record {rec['seq']} claims to register the players but is "
                            f"not a roster record the referee writes", record=rec["seq"])
+    data = part.get("data")
+    problem = roster_problem(data["players"], sides) if isinstance(data, dict) else None
+    if problem:
+        raise JournalError(f"{name}: record {rec['seq']} registers the players wrongly: "
+                           f"{problem}", record=rec["seq"])
 
 
 def _fail(name: str, n: int, what: str) -> JournalError:
@@ -155,7 +161,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
                                  f"check it with `referee verify --export SIDE`")
         typed = record_of(rec, name)
         if rec["order"] == REGISTER or rec.get("players") is not None:
-            _check_roster(rec, name)
+            _check_roster(rec, name, data.sides)
             continue
         if rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
             _check_reveal(rec, name, commit)

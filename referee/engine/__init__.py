@@ -117,6 +117,16 @@ def sealed_for(state: State, side: str) -> bool:
             and acting(state, side))
 
 
+def closes_plans(state: State, side: str, order: Ord) -> bool:
+    """Whether order is the 'done' that closes production: every other side is done, so both
+    sealed plans are revealed and applied (7.0)."""
+    p = state.pending
+    if p is None or p.kind != "production" or order.kind != "done":
+        return False
+    done = state.production.get("done", [])
+    return all(s in done for s in state.production.get("plans", {}) if s != side)
+
+
 def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], side: str,
                 dice: Dice, in_place: bool = False) -> tuple[list[Ev], State]:
     """One submission of sealed production orders as one sealed plan (7.0).
@@ -164,5 +174,5 @@ def is_private(state: State, order: Ord) -> bool:
     return private_order(state, order)
 
 
-__all__ = ["check", "decide", "decide_plan", "sealed_for", "evolve", "is_private",
+__all__ = ["check", "closes_plans", "decide", "decide_plan", "sealed_for", "evolve", "is_private",
            "legal_orders", "pending_prompt", "waiting_on", "Ctx", "Violation"]
