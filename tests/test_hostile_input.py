@@ -736,7 +736,7 @@ def test_well_chained_journals_of_the_wrong_shape(played, cli, secret_file, tmp_
         hits
     # The mutants are not all refused the same way: some are damaged, some still play.
     assert set().union(*codes.values()) >= {1, 3}, codes
-    assert elapsed < 60, f"{elapsed:.1f} s"
+    assert elapsed < 60 * max(1, MUTANTS / 160), f"{elapsed:.1f} s"     # a hang, not a benchmark
 
 
 # name -> (which record, the mutation, exit of `status`, exit of `verify`): each one named in
