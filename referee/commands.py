@@ -203,7 +203,7 @@ def _last_seq(journal: Path) -> int:
 def check_side(side: str) -> None:
     """The side giving orders: german or entente (UsageError otherwise)."""
     if not side:
-        raise UsageError("say who gives the orders: --as SIDE (german or entente in this game)")
+        raise UsageError("say who gives the orders: --as SIDE (a side of the game, e.g. german)")
     if side in (PUBLIC, "moderator"):
         raise UsageError(f"--as {side}: orders come from a side, not the {side}")
     check_name(side)

@@ -33,7 +33,6 @@ from .players import parse_players, roster_body
 from .readers import check_reader
 from .records import header_of, record_of
 
-ACTORS = ("german", "entente", "moderator")
 REVEAL = "reveal secret"
 _DATA_CACHE: dict[tuple[Path, str], GameData] = {}
 

@@ -15,6 +15,7 @@ from .errors import UsageError
 
 PUBLIC = "public"
 MODERATOR = "moderator"
+# Only what shell completion offers when it cannot read the journal's game data.
 DEFAULT_SIDES = ("german", "entente")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
@@ -31,7 +32,7 @@ def check_name(reader: str) -> str:
     return reader
 
 
-def check_reader(reader: str, sides=DEFAULT_SIDES, allow_moderator: bool = True) -> str:
+def check_reader(reader: str, sides, allow_moderator: bool = True) -> str:
     """Validate a --as value against the game's sides (UsageError lists the choices)."""
     allowed = readers_of(sides) if allow_moderator else tuple(sides)
     if reader not in allowed:
