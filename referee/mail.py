@@ -256,14 +256,15 @@ def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
 
 def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
     """What reader was asked to decide after record seq (2.0; for stale replies)."""
-    from .views import status_view
+    from .engine import pending_prompt, waiting_on
 
     game = g.open_game(journal, upto=seq, games_dir=games_dir)
-    v = status_view(game.state, game.data, reader, game.game_id)
+    st = game.state
+    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
     # Production is one decision for both sides at once (7.0): the other side's 'done' does
     # not change what this reader was asked, though the prompt then names him alone.
-    prompt = None if v["decision"] == "production" else v["prompt"]
-    return (reader in (v["waiting_on_all"] or []), v["decision"], v["turn"], v["phase"], prompt)
+    prompt = None if decision in (None, "production") else pending_prompt(st, game.data)
+    return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
 
 
 def check_outbox(folder: Path) -> None:
