@@ -264,8 +264,8 @@ def test_an_ambiguous_from_never_sends_game_content_to_the_stranger(journal, cli
 
 @pytest.mark.parametrize("case", ["missing-from", "empty-file", "binary-file", "nul-in-from"])
 def test_no_mail_goes_to_an_empty_or_malformed_address(journal, cli, tmp_path, data, case):
-    """BUG: a message without a usable sender gets a 'not accepted' reply written to 'To:'
-    (empty), or to an address with a NUL in it: a mail nobody can send."""
+    """Guards against: a message without a usable sender gets a 'not accepted' reply written to
+    'To:' (empty), or to an address with a NUL in it: a mail nobody can send."""
     raw = {"missing-from": mail(None),
            "empty-file": b"",
            "binary-file": bytes(range(256)) * 20,
@@ -285,11 +285,11 @@ def test_no_mail_goes_to_an_empty_or_malformed_address(journal, cli, tmp_path, d
                                  "<orders\x1cone@potsdam.example>"],
                          ids=["encoded-newline", "vertical-tab", "file-separator"])
 def test_a_message_id_with_a_line_break_in_it(journal, cli, tmp_path, data, who, mid):
-    """BUG (exit 4): the Message-ID goes unchecked into the reply's In-Reply-To/References,
-    and EmailMessage refuses a header value with a line break (\\n, \\v, \\x1c...): ValueError
-    in mail._write, 'internal error'. From a stranger it blocks every later run (the ledger is
-    never saved); from the German his orders are already in the journal when it crashes, and
-    no report is written."""
+    """Guards against (exit 4): the Message-ID goes unchecked into the reply's
+    In-Reply-To/References, and EmailMessage refuses a header value with a line break (\\n, \\v,
+    \\x1c...): ValueError in mail._write, 'internal error'. From a stranger it blocks every later
+    run (the ledger is never saved); from the German his orders are already in the journal when it
+    crashes, and no report is written."""
     frm = SPY if who == "stranger" else ADDRESSES["german"]
     before = journal.read_bytes()
     out = handled(cli, journal, eml(tmp_path / "in", mail(frm, mid=mid)), outbox=tmp_path / "out")
@@ -305,12 +305,12 @@ def test_a_message_id_with_a_line_break_in_it(journal, cli, tmp_path, data, who,
 @pytest.mark.parametrize("case", ["garbage-date", "year-99999", "offset-9999", "empty-message-id",
                                   "crlf-in-display-name", "over-1-mib"])
 def test_a_players_message_with_a_broken_header_is_answered(journal, cli, tmp_path, data, case):
-    """BUG: a message from the German's address with his key whose Date or Message-ID cannot
-    be parsed, or that is over 1 MiB (a screenshot attached), is 'rejected: the message cannot
-    be read' with no reply at all (read_source sets Message.problem, and inbox() writes no
+    """Guards against: a message from the German's address with his key whose Date or Message-ID
+    cannot be parsed, or that is over 1 MiB (a screenshot attached), is 'rejected: the message
+    cannot be read' with no reply at all (read_source sets Message.problem, and inbox() writes no
     reply on that path) and is put in the ledger, so it is never looked at again: the player's
-    orders are lost without a word. It should be applied (a bad Date is no reason to drop
-    orders: a missing Date is fine) or answered at his registered address."""
+    orders are lost without a word. It should be applied (a bad Date is no reason to drop orders: a
+    missing Date is fine) or answered at his registered address."""
     raw = {
         "garbage-date": mail(date="the day after tomorrow"),
         "year-99999": mail(date="Fri, 31 Dec 99999 23:59:59 +0000"),
@@ -394,12 +394,12 @@ def test_a_tag_older_than_the_last_report(journal, cli, tmp_path):
 @pytest.mark.parametrize("how", ["stranger-first-in-an-earlier-run", "opponent-earlier-date"])
 def test_a_message_id_taken_by_someone_else_does_not_suppress_a_players_orders(
         journal, cli, tmp_path, how):
-    """BUG: the 'second copy' rule trusts the Message-ID header of anyone. A stranger (or the
-    opponent, who may be CC'd) sends a message with the Message-ID the German uses, dated
-    earlier: it is rejected and its Message-ID lands in ledger['ids'], and the German's real
-    message is then 'skipped: a second copy of a message already handled': his orders are
-    dropped and he gets no reply. A second copy must be the same message (same sender and
-    text), not just the same header."""
+    """Guards against: the 'second copy' rule trusts the Message-ID header of anyone. A stranger (or
+    the opponent, who may be CC'd) sends a message with the Message-ID the German uses, dated
+    earlier: it is rejected and its Message-ID lands in ledger['ids'], and the German's real message
+    is then 'skipped: a second copy of a message already handled': his orders are dropped and he
+    gets no reply. A second copy must be the same message (same sender and text), not just the same
+    header."""
     mid = "<schlieffen.1914-08-01@potsdam.example.org>"
     real = mail(mid=mid)
     if how == "stranger-first-in-an-earlier-run":
@@ -417,11 +417,11 @@ def test_a_message_id_taken_by_someone_else_does_not_suppress_a_players_orders(
 
 
 def test_a_shared_address_for_both_sides(tmp_path, cli):
-    """BUG (minor): with one address registered for both sides (a solo test game, two
-    players behind one family account) a message is matched to the first side with that
-    address (entente) and only that side's key is looked for: the German's orders, with his
-    key, are refused as 'not from a registered player with his order key'. The side should be
-    the one whose key the message carries."""
+    """Guards against (minor): with one address registered for both sides (a solo test game, two
+    players behind one family account) a message is matched to the first side with that address
+    (entente) and only that side's key is looked for: the German's orders, with his key, are refused
+    as 'not from a registered player with his order key'. The side should be the one whose key the
+    message carries."""
     shared = "family@example.org"
     journal = new_game(cli, tmp_path / "game", {"german": shared, "entente": shared,
                                                 "moderator": ADDRESSES["moderator"]})
@@ -476,10 +476,10 @@ def test_multiparts_nested_100_deep(journal, cli, tmp_path, data):
 
 
 def test_multiparts_nested_1000_deep_from_a_stranger(journal, cli, tmp_path, data):
-    """BUG (exit 4): Python's email parser recurses once per nesting level; ~1000 levels (a
-    65 KB message, far under the 1 MiB limit) raise RecursionError in
-    mailtext.parse_message, which read_source does not catch: 'internal error', and since
-    it happens before anything is handled, every later run dies on the same message."""
+    """Guards against (exit 4): Python's email parser recurses once per nesting level; ~1000 levels
+    (a 65 KB message, far under the 1 MiB limit) raise RecursionError in mailtext.parse_message,
+    which read_source does not catch: 'internal error', and since it happens before anything is
+    handled, every later run dies on the same message."""
     inner = "Content-Type: text/plain\n\nhello\n"
     before = journal.read_bytes()
     out = handled(cli, journal, write_mbox(tmp_path / "box.mbox", [
@@ -646,10 +646,10 @@ def test_an_mbox_that_is_a_fifo(journal, cli, tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_a_fifo_inside_a_maildir_does_not_hang(journal, tmp_path):
-    """BUG (hang): read_source reads every Maildir entry with mailbox.Maildir.get_bytes, which
-    opens and reads it whatever it is: a FIFO in new/ (or a symlink to one, or to /dev/zero)
-    blocks `inbox` forever (or eats the memory). home.read_named's rule, 'a FIFO never
-    hangs', and its size limit are not applied to Maildir entries."""
+    """Guards against (hang): read_source reads every Maildir entry with mailbox.Maildir.get_bytes,
+    which opens and reads it whatever it is: a FIFO in new/ (or a symlink to one, or to /dev/zero)
+    blocks `inbox` forever (or eats the memory). home.read_named's rule, 'a FIFO never hangs', and
+    its size limit are not applied to Maildir entries."""
     box = write_maildir(tmp_path / "Maildir", [mail()])
     os.mkfifo(box / "new" / "17999999.M9P9.mx.example.com")
     before = journal.read_bytes()
@@ -728,10 +728,10 @@ def test_a_path_that_does_not_exist(journal, cli, tmp_path):
 
 
 def test_a_message_file_over_the_limit(journal, cli, tmp_path):
-    """BUG: a single .eml over 1 MiB makes the whole run exit 2 ('larger than 1,048,576 bytes;
-    not a message', from home.read_named's UsageError), though the same message in an mbox or
-    a Maildir is just one message rejected (and the other sources of the run are then not
-    handled at all). Expected: handled as a message that cannot be read (exit 0), or exit 3."""
+    """Guards against: a single .eml over 1 MiB makes the whole run exit 2 ('larger than 1,048,576
+    bytes; not a message', from home.read_named's UsageError), though the same message in an mbox or
+    a Maildir is just one message rejected (and the other sources of the run are then not handled at
+    all). Expected: handled as a message that cannot be read (exit 0), or exit 3."""
     big = eml(tmp_path / "in", mail(body="x" * 1_200_000 + "\n"), "big.eml")
     other = eml(tmp_path / "in", mail(mid="<small@x>"), "small.eml")
     r = inbox(cli, journal, big, other, outbox=tmp_path / "out")
@@ -808,10 +808,10 @@ def test_a_mailbox_without_read_permission(shared, cli, what):
 
 @pytest.mark.parametrize("kind", ["file", "dangling-symlink", "symlink-to-file", "under-a-file"])
 def test_an_outbox_that_cannot_be_a_folder(journal, cli, tmp_path, kind):
-    """BUG (exit 4): write_outbox calls home.ensure_dir, which swallows FileExistsError, then
-    home.write_new raises NotADirectoryError / FileNotFoundError, uncaught: 'internal error'.
-    And it happens after the messages were applied and before the ledger is saved. Expected:
-    exit 3, one line naming the outbox, the file left as it was."""
+    """Guards against (exit 4): write_outbox calls home.ensure_dir, which swallows FileExistsError,
+    then home.write_new raises NotADirectoryError / FileNotFoundError, uncaught: 'internal error'.
+    And it happens after the messages were applied and before the ledger is saved. Expected: exit 3,
+    one line naming the outbox, the file left as it was."""
     if kind == "file":
         outbox = tmp_path / "outbox"
         outbox.write_text("keep me\n")
@@ -843,9 +843,9 @@ def test_an_outbox_that_is_a_symlink_to_a_folder(journal, cli, tmp_path, data):
 
 @needs_posix_ids
 def test_an_outbox_without_write_permission(shared, cli):
-    """BUG (exit 4): PermissionError from home.write_new in mail._write is not caught:
-    'internal error', after the German's orders were applied. Expected: exit 3, one line;
-    and (this part holds) a later run with a writable outbox sends the German his report."""
+    """Guards against (exit 4): PermissionError from home.write_new in mail._write is not caught:
+    'internal error', after the German's orders were applied. Expected: exit 3, one line; and (this
+    part holds) a later run with a writable outbox sends the German his report."""
     journal = new_game(cli, shared / "game")
     source = eml(shared / "in", mail())
     (shared / "locked").mkdir()
@@ -939,13 +939,13 @@ def _early_rejected_then_legal(cli, journal: Path, tmp_path: Path, tagged: bool)
 @pytest.mark.parametrize("tagged", [True], ids=["tagged"])
 @pytest.mark.parametrize("damage", ["garbage", "another-users-signature", "removed"])
 def test_a_lost_ledger_never_applies_an_old_message(journal, cli, tmp_path, tagged, damage):
-    """BUG: messages handled but not applied are remembered only in the ledger, a per-user
-    file keyed on the journal's absolute path (mail._ledger_path). Replaced by garbage or by
-    another user's signed file, removed, or simply not found because the game folder was
-    moved or another machine runs `inbox`: the German's old 'done', rejected when it came,
-    is handled again and now applied, at a point of the game it was never written for. For a
-    tagged message the Subject itself says which record it answered, yet the stale check
-    only runs when ledger['sent'] has the side (mail._handle)."""
+    """Guards against: messages handled but not applied are remembered only in the ledger, a
+    per-user file keyed on the journal's absolute path (mail._ledger_path). Replaced by garbage or
+    by another user's signed file, removed, or simply not found because the game folder was moved or
+    another machine runs `inbox`: the German's old 'done', rejected when it came, is handled again
+    and now applied, at a point of the game it was never written for. For a tagged message the
+    Subject itself says which record it answered, yet the stale check only runs when ledger['sent']
+    has the side (mail._handle)."""
     box = _early_rejected_then_legal(cli, journal, tmp_path, tagged)
     (ledger,) = ledger_files()
     if damage == "garbage":
@@ -1008,12 +1008,12 @@ def _receipt(m) -> str:
 
 
 def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):
-    """BUG: the ledger remembers the report sent to each side by record number only
-    (ledger['sent'][side] = seq). The German's 'play offensive' is applied (record 3, both
-    players get a report with receipt 3:HASH); the moderator cuts the journal back to record
-    2 and enters 'play limited_offensive' himself (another record 3); the next `inbox` sends
-    the Entente nothing, because 'sent' is 3 again: his last receipt names a record that no
-    longer exists (`verify --receipt` fails). 'sent' should keep the record's hash too."""
+    """Guards against: the ledger remembers the report sent to each side by record number only
+    (ledger['sent'][side] = seq). The German's 'play offensive' is applied (record 3, both players
+    get a report with receipt 3:HASH); the moderator cuts the journal back to record 2 and enters
+    'play limited_offensive' himself (another record 3); the next `inbox` sends the Entente nothing,
+    because 'sent' is 3 again: his last receipt names a record that no longer exists (`verify
+    --receipt` fails). 'sent' should keep the record's hash too."""
     box = write_mbox(tmp_path / "box.mbox", [mail()])
     cut = journal.read_bytes()
     out = handled(cli, journal, box, outbox=tmp_path / "out1")
@@ -1036,12 +1036,11 @@ def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):
 
 
 def test_a_tag_between_a_rewound_end_and_the_last_report(journal, cli, tmp_path, data):
-    """BUG (exit 2, whole run aborted): after the opening is applied by mail (records 3-7,
-    reports sent at 7) the moderator rewinds to record 2; a message tagged '#5' (a record
-    that no longer exists, below ledger['sent']) makes mail._handle call _decision_of(journal,
-    5), i.e. open_game(upto=5): UsageError '--at 5: the journal has records 0 to 2', exit 2,
-    with the messages before it in the same run applied but the ledger and the outbox not
-    written."""
+    """Guards against (exit 2, whole run aborted): after the opening is applied by mail (records
+    3-7, reports sent at 7) the moderator rewinds to record 2; a message tagged '#5' (a record that
+    no longer exists, below ledger['sent']) makes mail._handle call _decision_of(journal, 5), i.e.
+    open_game(upto=5): UsageError '--at 5: the journal has records 0 to 2', exit 2, with the
+    messages before it in the same run applied but the ledger and the outbox not written."""
     cut = journal.read_bytes()
     opening = ("play offensive\nmove ge-1 liege\nend movement\ndone\ndone\n\n"
                f"Order key: {KEYS['german']}\n")
