@@ -119,12 +119,13 @@ def _report_mail_body(path: Path) -> tuple[str, str]:
 # ---------------------------------------------------------------- 1. secrets
 
 def test_an_atomic_rejection_does_not_tell_the_dice_it_rolled_without_writing(tmp_path):
-    """game.submit (atomic): the batch 'done' (rolls the battle dice) + an illegal order is
-    rejected and nothing is written, but the rejection names the decision *after* the dice
-    (here: whether the Entente pays a hit). Dice are fixed per record number, so the player has
-    read the roll he will get and may still choose another order; by mail (`inbox` applies every
-    message atomically) the same text is sent back in the 'not applied' reply. The rejection must
-    not depend on dice that were never written: it is the same whatever the secret."""
+    """Guards against a fault once found in game.submit (atomic): the batch 'done' (rolls the battle
+    dice) + an illegal order is rejected and nothing is written, but the rejection names the
+    decision *after* the dice (here: whether the Entente pays a hit). Dice are fixed per record
+    number, so the player has read the roll he will get and may still choose another order; by mail
+    (`inbox` applies every message atomically) the same text is sent back in the 'not applied'
+    reply. The rejection must not depend on dice that were never written: it is the same whatever
+    the secret."""
     said = {}
     for hexbyte in ("5e", "11"):           # two secrets: a miss at Liège, and a hit
         journal = _battle_game(tmp_path, hexbyte)
@@ -136,9 +137,9 @@ def test_an_atomic_rejection_does_not_tell_the_dice_it_rolled_without_writing(tm
 
 
 def test_an_atomic_rejection_in_json_shows_the_journal_as_it_is(tmp_path, cli):
-    """commands.order: `order --atomic --format json` that is rejected writes nothing, yet its
-    `status` is the position after the unwritten orders (record 10 of a journal that ends at
-    9, with the post-battle decision in it)."""
+    """Guards against a fault once found in commands.order: `order --atomic --format json` that is
+    rejected writes nothing, yet its `status` is the position after the unwritten orders (record 10
+    of a journal that ends at 9, with the post-battle decision in it)."""
     journal = _battle_game(tmp_path, "11")
     last = _records(journal)[-1]["seq"]
     r = cli("order", journal, "--as", "german", "--atomic", "--format", "json", "done", "pass")
@@ -150,10 +151,11 @@ def test_an_atomic_rejection_in_json_shows_the_journal_as_it_is(tmp_path, cli):
 
 def test_a_dry_run_does_not_tell_whether_the_sealed_plan_of_the_other_side_buys_cards(
         tmp_path, cli):
-    """game.submit (dry run): the German has sealed his plan; the Entente's `order --dry-run
-    done` answers 'it would draw cards' when that plan buys cards and 'hands the decision to
-    german' when it does not: a sealed plan (7.0) read before its reveal. What the dry run says
-    of the Entente's own 'done' must not depend on the other side's sealed plan."""
+    """Guards against a fault once found in game.submit (dry run): the German has sealed his plan;
+    the Entente's `order --dry-run done` answers 'it would draw cards' when that plan buys cards and
+    'hands the decision to german' when it does not: a sealed plan (7.0) read before its reveal.
+    What the dry run says of the Entente's own 'done' must not depend on the other side's sealed
+    plan."""
     said = {}
     for name, plan in (("builds", ["build ge infantry metz", "done"]),
                        ("buys", ["buy 1", "done"])):
@@ -167,10 +169,11 @@ def test_a_dry_run_does_not_tell_whether_the_sealed_plan_of_the_other_side_buys_
 # ---------------------------------------------------------------- 2. correctness
 
 def test_both_players_answering_the_same_production_mail_are_not_stale(tmp_path, cli):
-    """mail._handle: production is simultaneous (7.0) and both players get the report of the
-    same record. The Entente's 'done' is applied first; the German's plan, answering the very
-    same mail, is then rejected as stale because the production *prompt* names who is still to
-    order ('german and entente' became 'german'), although his decision has not changed."""
+    """Guards against a fault once found in mail._handle: production is simultaneous (7.0) and both
+    players get the report of the same record. The Entente's 'done' is applied first; the German's
+    plan, answering the very same mail, is then rejected as stale because the production *prompt*
+    names who is still to order ('german and entente' became 'german'), although his decision has
+    not changed."""
     journal = _production_game(tmp_path)
     keys = _keys(cli, journal)
     seq = _records(journal)[-1]["seq"]
@@ -186,10 +189,11 @@ def test_both_players_answering_the_same_production_mail_are_not_stale(tmp_path,
 
 
 def test_a_report_asked_for_with_since_does_not_swallow_news_owed_to_the_player(tmp_path, cli):
-    """reports.build / mail.write_outbox: the moderator looks at the German's view of the last
-    record (`report --as german --since N-1`); that moves the German's bookmark to the end, so
-    the next mail `inbox` writes him says 'Nothing has happened since your last report' and the
-    Entente's order in between is never mailed to him. News must never be hidden."""
+    """Guards against a fault once found in reports.build / mail.write_outbox: the moderator looks
+    at the German's view of the last record (`report --as german --since N-1`); that moves the
+    German's bookmark to the end, so the next mail `inbox` writes him says 'Nothing has happened
+    since your last report' and the Entente's order in between is never mailed to him. News must
+    never be hidden."""
     journal = _production_game(tmp_path)
     _inbox(cli, journal, _maildir(tmp_path / "empty", []), tmp_path / "out0")   # reports sent
     assert g.submit(journal, "entente", ["build fr infantry paris"]).rejected is None  # sealed
@@ -205,10 +209,10 @@ def test_a_report_asked_for_with_since_does_not_swallow_news_owed_to_the_player(
 
 
 def test_two_inbox_runs_at_once_apply_a_message_once(tmp_path, cli, monkeypatch):
-    """mail.inbox: which messages are already applied is read from the journal before any lock
-    is taken; a second `inbox` run on the same mailbox that finishes in between (cron and the
-    moderator, say) has applied the message, and this run applies it again: the German's
-    sealed build is in the journal twice."""
+    """Guards against a fault once found in mail.inbox: which messages are already applied is read
+    from the journal before any lock is taken; a second `inbox` run on the same mailbox that
+    finishes in between (cron and the moderator, say) has applied the message, and this run applies
+    it again: the German's sealed build is in the journal twice."""
     journal = _production_game(tmp_path)
     keys = _keys(cli, journal)
     raw = _message("german", keys["german"], "build ge infantry metz", "<g1@example.org>",
@@ -235,9 +239,10 @@ def test_two_inbox_runs_at_once_apply_a_message_once(tmp_path, cli, monkeypatch)
 
 def test_players_new_key_on_a_roster_without_a_key_number_is_not_an_internal_error(
         tmp_path, cli):
-    """players.roster_body: a well-chained journal whose roster says `"key_no": null` (the
-    record schema allows it, `verify` says OK) makes `players --new-key german` add None + 1:
-    exit 4, 'internal error'. It should be a journal error (exit 3) naming the record."""
+    """Guards against a fault once found in players.roster_body: a well-chained journal whose roster
+    says `"key_no": null` (the record schema allows it, `verify` says OK) makes `players --new-key
+    german` add None + 1: exit 4, 'internal error'. It should be a journal error (exit 3) naming the
+    record."""
     journal = _production_game(tmp_path)
 
     def null_key(players):
@@ -252,9 +257,10 @@ def test_players_new_key_on_a_roster_without_a_key_number_is_not_an_internal_err
 
 
 def test_verify_refuses_a_roster_naming_a_side_the_game_does_not_have(tmp_path, cli):
-    """verify._check_roster checks only the roster record's shape: a roster registering a side
-    'austria' verifies OK, and `inbox` then fails after applying the mail with a usage error
-    about `--as 'austria'` (exit 2). verify must name the record (exit 3)."""
+    """Guards against a fault once found in verify._check_roster checks only the roster record's
+    shape: a roster registering a side 'austria' verifies OK, and `inbox` then fails after applying
+    the mail with a usage error about `--as 'austria'` (exit 2). verify must name the record (exit
+    3)."""
     journal = _production_game(tmp_path)
 
     def add_side(players):
@@ -269,8 +275,8 @@ def test_verify_refuses_a_roster_naming_a_side_the_game_does_not_have(tmp_path, 
 # ---------------------------------------------------------------- 4. smaller faults
 
 def test_a_report_with_nothing_new_does_not_name_an_empty_backwards_range(tmp_path, cli):
-    """reports.build: the title says 'records {start + 1}–{last}', so a second report with
-    nothing new reads 'records 6–5'."""
+    """Guards against a fault once found in reports.build: the title says 'records {start +
+    1}–{last}', so a second report with nothing new reads 'records 6–5'."""
     journal = _production_game(tmp_path)
     last = _records(journal)[-1]["seq"]
     assert cli("report", journal, "--as", "german").exit_code == 0
@@ -280,9 +286,9 @@ def test_a_report_with_nothing_new_does_not_name_an_empty_backwards_range(tmp_pa
 
 
 def test_a_dry_run_of_a_plan_lists_each_order_it_found_legal(tmp_path, cli):
-    """commands._dry_run_report: a sealed plan is one Applied whose text joins its orders with
-    a newline, so `order --dry-run 'buy 1' done` says '1 order(s) legal' and prints 'done' on a
-    line of its own, without the '  ok: ' every legal order gets."""
+    """Guards against a fault once found in commands._dry_run_report: a sealed plan is one Applied
+    whose text joins its orders with a newline, so `order --dry-run 'buy 1' done` says '1 order(s)
+    legal' and prints 'done' on a line of its own, without the '  ok: ' every legal order gets."""
     journal = _production_game(tmp_path, players=False)
     r = cli("order", journal, "--as", "german", "--dry-run", "buy 1", "done")
     assert r.exit_code == 0, r.output
