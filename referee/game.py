@@ -442,7 +442,7 @@ class AlreadyApplied(OrderError):
     """The message these orders came in is in the journal already (a second inbox run)."""
 
 
-def _needs_others(state: State, new_state: State, events: list, dice: Dice, side: str
+def _needs_others(new_state: State, events: list, dice: Dice, side: str
                   ) -> tuple[str, str] | None:
     """(reason, what it needs) when the result of an order rests on what a batch may not
     see ahead: dice, the deck, or the other side's answer; else None."""
@@ -521,6 +521,15 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
             return (_DryDice(header["game_id"], seq + 1) if dry_run else
                     Dice(header["game_id"], seq + 1, secret, manual))
 
+        def end_atomic(at: int, what: str) -> None:
+            # Nothing decided after such an order may be told: a rejection would describe a
+            # position reached through dice, cards or a sealed plan never written.
+            result.rejected = (at, texts[at], OrderError(
+                f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {at} "
+                f"({quoted(texts[at - 1])}), which {what}; an all-or-nothing batch ends at "
+                f"such an order: send the rest once you have read its result"))
+            result.not_applied = texts[at + 1:]
+
         if mail is not None and mail["sha256"].encode() in raw:
             raise AlreadyApplied("this message's orders are in the journal already")
         while i < len(texts):
@@ -541,13 +550,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                     result.not_applied = texts[i + 1:]
                     break
                 elif atomic and i + step < len(texts):
-                    at = i + step
-                    result.rejected = (at, texts[at], OrderError(
-                        f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {at} "
-                        f"({quoted(texts[at - 1])}), which closes the production phase and "
-                        f"reveals both plans (7.0); send the orders after it once you have "
-                        f"read them"))
-                    result.not_applied = texts[at + 1:]
+                    end_atomic(i + step, "closes the production phase and reveals both plans "
+                                         "(7.0)")
                     break
             try:
                 if isinstance(parsed[i], OrderError) and not run:
@@ -591,17 +595,9 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 result.not_applied = texts[i + step:]
                 break
             if atomic and not dry_run and i + step < len(texts):
-                need = _needs_others(state, new_state, events, dice, side)
+                need = _needs_others(new_state, events, dice, side)
                 if need is not None:
-                    # Nothing decided after such an order may be told: a rejection would
-                    # describe a position reached through dice never written.
-                    at = i + step
-                    result.rejected = (at, texts[at], OrderError(
-                        f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {at} "
-                        f"({quoted(texts[at - 1])}), which {need[1]}; an all-or-nothing "
-                        f"batch ends at such an order: send the rest once you have read its "
-                        f"result"))
-                    result.not_applied = texts[at + 1:]
+                    end_atomic(i + step, need[1])
                     break
             seq += 1
             new_state.seq = seq

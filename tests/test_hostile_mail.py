@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import pytest
+from mailboxes import write_maildir
 
 from referee.dice import write_secret
 
@@ -99,13 +100,6 @@ def write_mbox(path: Path, raws: list[bytes]) -> Path:
                               for raw in raws))
     return path
 
-
-def write_maildir(path: Path, raws: list[bytes]) -> Path:
-    for sub in ("cur", "new", "tmp"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
-    for i, raw in enumerate(raws):
-        (path / "new" / f"17000{i:03d}.M{i}P1.mx.example.com").write_bytes(raw)
-    return path
 
 
 def eml(folder: Path, raw: bytes, name: str = "message.eml") -> Path:

@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from mailboxes import write_maildir
 
 from referee.dice import write_secret
 
@@ -85,14 +86,6 @@ def write_mbox(path: Path, raws: list[bytes]) -> Path:
     path.write_bytes(out)
     return path
 
-
-def write_maildir(path: Path, raws: list[bytes]) -> Path:
-    """A Maildir as a delivery agent fills it: one file per message in new/."""
-    for sub in ("cur", "new", "tmp"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
-    for i, raw in enumerate(raws):
-        (path / "new" / f"-60{i:03d}.M{i}P1914.mx.example.com").write_bytes(raw)
-    return path
 
 
 def line_of(raw: bytes, text: str) -> int:

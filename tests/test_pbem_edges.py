@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import yaml
+from mailboxes import write_maildir
 
 from casebook import position
 from referee import game as g
@@ -78,13 +79,6 @@ def _message(side: str, key: str, body: str, mid: str, subject: str, minute: int
             f"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n"
             f"{body}\n\nOrder key: {key}\n").encode()
 
-
-def _maildir(path: Path, raws: list[bytes]) -> Path:
-    for sub in ("cur", "new", "tmp"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
-    for i, raw in enumerate(raws):
-        (path / "new" / f"{i:03d}.M{i}.mx").write_bytes(raw)
-    return path
 
 
 def _inbox(cli, journal: Path, source: Path, outbox: Path) -> dict:
@@ -178,7 +172,7 @@ def test_both_players_answering_the_same_production_mail_are_not_stale(tmp_path,
     keys = _keys(cli, journal)
     seq = _records(journal)[-1]["seq"]
     subject = f"Re: [referee {GAME} #{seq}] report"
-    box = _maildir(tmp_path / "box", [
+    box = write_maildir(tmp_path / "box", [
         _message("entente", keys["entente"], "done", "<e1@example.net>", subject, 0),
         _message("german", keys["german"], "build ge infantry metz\ndone", "<g1@example.org>",
                  subject, 5)])
@@ -195,13 +189,13 @@ def test_a_report_asked_for_with_since_does_not_swallow_news_owed_to_the_player(
     since your last report' and the Entente's order in between is never mailed to him. News must
     never be hidden."""
     journal = _production_game(tmp_path)
-    _inbox(cli, journal, _maildir(tmp_path / "empty", []), tmp_path / "out0")   # reports sent
+    _inbox(cli, journal, write_maildir(tmp_path / "empty", []), tmp_path / "out0")   # reports sent
     assert g.submit(journal, "entente", ["build fr infantry paris"]).rejected is None  # sealed
     assert g.submit(journal, "entente", ["done"]).rejected is None
     last = _records(journal)[-1]["seq"]
     r = cli("report", journal, "--as", "german", "--since", last - 1)
     assert r.exit_code == 0, r.output
-    out = _inbox(cli, journal, _maildir(tmp_path / "empty2", []), tmp_path / "out1")
+    out = _inbox(cli, journal, write_maildir(tmp_path / "empty2", []), tmp_path / "out1")
     bodies = [_report_mail_body(Path(p)) for p in out["outbox"]]
     german = [body for subject, body in bodies if "german report" in subject]
     assert len(german) == 1
@@ -217,7 +211,7 @@ def test_two_inbox_runs_at_once_apply_a_message_once(tmp_path, cli, monkeypatch)
     keys = _keys(cli, journal)
     raw = _message("german", keys["german"], "build ge infantry metz", "<g1@example.org>",
                    "orders", 0)
-    box = _maildir(tmp_path / "box", [raw])
+    box = write_maildir(tmp_path / "box", [raw])
     real = mailmod.load_ledger
     calls = []
 
