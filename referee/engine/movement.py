@@ -254,6 +254,10 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
             entered.append(area)
         last = i == len(o.path) - 1
         if not last:
+            if st == "enemy" and s.present(area, other(side), d):
+                return Violation("4.1", f"{d.areas[area].name} is an Enemy area holding enemy "
+                                        f"units: entering it makes it Disputed and a Battle "
+                                        f"Area at once (5.1.1), so {m.ref}'s move ends there")
             v = through_full(s, d, m, area)
             if v:
                 return v
