@@ -111,6 +111,13 @@ def template_ref(army: Army, key: str) -> str:
 
 # ---------------------------------------------------------------- shared checks
 
+def unmoved(s: State, army: Army, key: str) -> int:
+    """Units of one kind on an army's template that have not moved this player turn (4.1)."""
+    ts = s.turn_state
+    moved = ts.joined.get(army.id, {}).get(key, 0) if ts is not None else 0
+    return army.contents.get(key, 0) - moved
+
+
 def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Violation | None:
     ts = s.turn_state
     moved = ts.moved
@@ -119,6 +126,10 @@ def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Viol
     if m.source is not None and m.source.id in moved:
         return Violation("4.1", f"army {m.source.id} moved this turn; the units on its "
                                 f"template moved with it and cannot move again")
+    if m.source is not None and unmoved(s, m.source, m.key) <= 0:
+        return Violation("4.1", f"every {m.kind.replace('_', ' ')} unit on army "
+                                f"{m.source.id}'s template moved onto it this player turn; a "
+                                f"counter moves once")
     if m.army is not None and m.army.id in ts.received:
         return Violation("4.1", f"units moved into army {m.ref} this turn; it cannot move "
                                 f"as well")
