@@ -190,7 +190,7 @@ def _prompt(s: State, d: GameData) -> str:
     items = ", ".join(i["unit"].replace(":", " ") for i in s.arrivals.get(side, []))
     swap = " and make the Commonwealth swap (8.2.3)" if s.swaps_due.get(side) else ""
     return (f"{side} places reinforcements ({items or 'none left'}){swap} in supplied Friendly "
-            f"or Disputed areas (2.0 I); units may first go into or out of armies within "
+            f"or Disputed areas (2.0 I); units may also go into or out of armies within "
             f"their areas (8.1)")
 
 
