@@ -205,6 +205,16 @@ CASES = {
         [("german", ["play offensive", "suppress ge-1 into ge-2",
                      "move ge-5 luxembourg taking ge-i-05", "move ge-3 liege",
                      "end movement"])]),
+    # 8.1: army contents altered within an area in the Production phase (sealed, first in
+    # the plan) and in the Reinforcement phase.
+    "reorganise": (
+        position("1914", player="entente", passes=1, hands=HANDS), "committed",
+        [("entente", ["pass", "end turn"]),
+         ("german", ["move ge-1:infantry into ge-2", "move ge-4:cavalry", "done"]),
+         ("entente", ["move uk-1:cavalry", "done"]),
+         ("german", ["move ge-2:infantry into ge-1", "move ge-c-01 into ge-4",
+                     "place ge infantry aachen into ge-1",
+                     "place ge infantry luxembourg into ge-4", "place ge infantry eifel"])]),
 }
 
 # What the option-off journals hold: the public forms every journal had before (1.4 off).
@@ -249,6 +259,16 @@ PUBLIC = {
          "kind": "artillery", "area": "liege", "rule": "8.3.2",
          "reason": "without Friendly infantry-type units in an area with enemy infantry-type "
                    "units, at the end of the movement phase"}],
+    "reorganise": [
+        {"type": "ProductionRevealed", "side": "german", "spent": 0, "lost": 10,
+         "orders": ["move ge-1:infantry into ge-2", "move ge-4:cavalry"]},
+        {"type": "UnitMoved", "side": "german", "mode": "reorganise", "from_area": "aachen",
+         "to_area": "aachen", "path": [], "unit": "ge-1:infantry", "kind": "infantry",
+         "nation": "ge", "from_army": "ge-1", "into": "ge-2", "taking": [],
+         "entrenched": False},
+        {"type": "UnitMoved", "side": "german", "mode": "reorganise", "from_area": "luxembourg",
+         "to_area": "luxembourg", "path": [], "unit": "ge-c-01", "kind": "cavalry",
+         "nation": "ge", "into": "ge-4", "taking": [], "entrenched": False}],
 }
 
 

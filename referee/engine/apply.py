@@ -243,6 +243,8 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
             moved = None
             if ts is not None:
                 ts.received.append(into)
+                onto = ts.joined.setdefault(into, {})
+                onto[f"{nation}:{kind}"] = onto.get(f"{nation}:{kind}", 0) + 1
         else:
             new_id = m["new_id"] or unit
             _put_piece(s, new_id, nation, kind, e.to_area, e.entrenched)

@@ -151,7 +151,9 @@ class UnitMoved(Ev, kw_only=True):
     """
 
     side: str
-    mode: str                          # normal | rail | strategic | sea | reserves | evacuate
+    # normal | rail | strategic | sea | reserves | evacuate | eft, or reorganise: into or out
+    # of an army within its area in the Reinforcement or Production phase (8.1)
+    mode: str
     from_area: str
     to_area: str
     path: list[str] = []

@@ -111,6 +111,13 @@ def template_ref(army: Army, key: str) -> str:
 
 # ---------------------------------------------------------------- shared checks
 
+def unmoved(s: State, army: Army, key: str) -> int:
+    """Units of one kind on an army's template that have not moved this player turn (4.1)."""
+    ts = s.turn_state
+    moved = ts.joined.get(army.id, {}).get(key, 0) if ts is not None else 0
+    return army.contents.get(key, 0) - moved
+
+
 def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Violation | None:
     ts = s.turn_state
     moved = ts.moved
@@ -119,6 +126,10 @@ def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Viol
     if m.source is not None and m.source.id in moved:
         return Violation("4.1", f"army {m.source.id} moved this turn; the units on its "
                                 f"template moved with it and cannot move again")
+    if m.source is not None and unmoved(s, m.source, m.key) <= 0:
+        return Violation("4.1", f"every {m.kind.replace('_', ' ')} unit on army "
+                                f"{m.source.id}'s template moved onto it this player turn; a "
+                                f"counter moves once")
     if m.army is not None and m.army.id in ts.received:
         return Violation("4.1", f"units moved into army {m.ref} this turn; it cannot move "
                                 f"as well")
@@ -254,6 +265,10 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
             entered.append(area)
         last = i == len(o.path) - 1
         if not last:
+            if st == "enemy" and s.present(area, other(side), d):
+                return Violation("4.1", f"{d.areas[area].name} is an Enemy area holding enemy "
+                                        f"units: entering it makes it Disputed and a Battle "
+                                        f"Area at once (5.1.1), so {m.ref}'s move ends there")
             v = through_full(s, d, m, area)
             if v:
                 return v
@@ -351,14 +366,14 @@ def move_candidates(s: State, d: GameData, side: str):
 
 # ---------------------------------------------------------------- applying a move
 
-def apply_move(ctx: Ctx, o: Ord, side: str) -> None:
+def apply_move(ctx: Ctx, o: Ord, side: str, mode: str | None = None) -> None:
     """Emit the events of a legal move, then settle area control and forced eliminations."""
     from .cards import first_card
     from .events import CardPlayed
 
     s, d = ctx.state, ctx.data
     m = resolve(s, d, o.unit, side)
-    mode = o.kind if o.kind != "move" else "normal"
+    mode = mode or (o.kind if o.kind != "move" else "normal")
     path = list(o.path) if isinstance(o, Move) else [o.to]
     if isinstance(o, Move):
         final = path[-1] if path else m.area
@@ -402,6 +417,51 @@ def apply_move(ctx: Ctx, o: Ord, side: str) -> None:
     if final in before and before[final] == "enemy" and s.present(final, other(side), d):
         ctx.emit(BecameDisputed(area=final))
     settle(ctx, [m.area, final])
+
+
+# ---------------------------------------------------------------- reorganising armies (8.1)
+
+def reorganise_violation(s: State, d: GameData, o: Move, side: str,
+                         phase: str) -> Violation | None:
+    """Why altering an army's contents in the Reinforcement or Production phase is illegal
+    (8.1: units go into or out of armies in their area; nothing moves between areas)."""
+    if o.path:
+        return Violation("8.1", f"army contents may be altered in the {phase} phase, but no "
+                                f"unit moves from area to area then: "
+                                f"'{' '.join(('move', o.unit, *o.path))}' names an area")
+    if o.taking:
+        return Violation("8.1", f"no army moves in the {phase} phase, so none takes units in")
+    m = resolve(s, d, o.unit, side)
+    if isinstance(m, Violation):
+        return m
+    if m.army is not None:
+        return Violation("8.1", f"no army moves in the {phase} phase; its contents may be "
+                                f"altered: move a unit out of it (ARMY:KIND) or into it")
+    if m.source is None and o.into is None:
+        return Violation("8.1", f"{m.ref} already stands alone; name the army it joins "
+                                f"('into ARMY')")
+    if o.into is not None:
+        v = _join_violation(s, d, m, o.into, m.area)
+        if v:
+            return v
+    return stack_violation(s, d, m, m.area, o.into)
+
+
+def reorganise_candidates(s: State, d: GameData, side: str):
+    """Moves into and out of side's armies within their areas worth checking (8.1)."""
+    for m in movers(s, d, side):
+        if isinstance(m, Violation) or m.army is not None:
+            continue
+        if m.source is not None:
+            yield Move(unit=m.ref)
+        for a in s.armies_in(m.area, side, d):
+            if m.source is None or a.id != m.source.id:
+                yield Move(unit=m.ref, into=a.id)
+
+
+def apply_reorganise(ctx: Ctx, o: Move, side: str) -> None:
+    """A unit goes into or out of an army in its area outside the Movement Phase (8.1)."""
+    apply_move(ctx, o, side, mode="reorganise")
 
 
 def settle(ctx: Ctx, areas) -> None:

@@ -2,9 +2,10 @@
 
 V.1 Supply and attrition are in supply.py.
 V.2 Both sides spend their Build Points "at the same time": each side's
-orders are sealed (secret to him) until both have said 'done'; then the plans
-are revealed and applied in a fixed order: every German order, then every
-Entente order, cards last, German cards first. Unused BPs are lost.
+orders (led by any moves into or out of armies within an area, 8.1) are
+sealed (secret to him) until both have said 'done'; then the plans are
+revealed and applied in a fixed order: every German order, then every Entente
+order, cards last, German cards first. Unused BPs are lost.
 V.3 Cards over the card limit are discarded by their owner.
 V.4 The EFT box loss roll.
 """
@@ -34,7 +35,13 @@ from .events import (
     UnitBuilt,
     UnitEntrenched,
 )
-from .movement import private_order, template_ref
+from .movement import (
+    apply_reorganise,
+    private_order,
+    reorganise_candidates,
+    reorganise_violation,
+    template_ref,
+)
 from .orders import (
     Build,
     Buy,
@@ -42,6 +49,7 @@ from .orders import (
     Done,
     Entrench,
     Lose,
+    Move,
     Ord,
     Rebuild,
     Upgrade,
@@ -310,7 +318,39 @@ def _buy_violation(s: State, d: GameData, o: Buy, side: str) -> Violation | None
     return None
 
 
-CHECKS = {"buy": _buy_violation, "build": _build_violation, "rebuild": _rebuild_violation,
+class _NoDice:
+    """Stands in for the dice while a plan's reorganisations are worked out ahead (no roll)."""
+
+    def salt(self) -> None:
+        """No salt: the worked-out state is never written anywhere."""
+        return None
+
+
+def reorganised(s: State, d: GameData, side: str) -> State:
+    """The state once side's planned reorganisations are made (8.1): the plan's other orders
+    are checked against it, as they are applied after them."""
+    moves = [o for o in plan(s, d, side) if isinstance(o, Move)]
+    if not moves:
+        return s
+    key = ("reorganised", side)
+    got = s._cache.get(key)
+    if got is None:
+        ctx = Ctx(s.clone(), d, _NoDice())
+        for o in moves:
+            apply_reorganise(ctx, o, side)
+        got = s._cache[key] = ctx.state
+    return got
+
+
+def _reorganise_violation(s: State, d: GameData, o: Move, side: str) -> Violation | None:
+    if any(not isinstance(x, Move) for x in plan(s, d, side)):
+        return Violation("8.1", "army contents are altered before the plan's other orders: "
+                                "give the moves into and out of armies first")
+    return reorganise_violation(s, d, o, side, "Production")
+
+
+CHECKS = {"move": _reorganise_violation, "buy": _buy_violation, "build": _build_violation,
+          "rebuild": _rebuild_violation,
           "entrench": _entrench_violation, "upgrade": _upgrade_violation}
 
 
@@ -320,13 +360,16 @@ def production_violation(s: State, d: GameData, o: Ord, side: str) -> Violation 
         return Violation("7.0", f"the {side} production orders are already in")
     if o.kind == "done":
         return None
-    return CHECKS[o.kind](s, d, o, side)
+    return CHECKS[o.kind](reorganised(s, d, side), d, o, side)
 
 
 def production_candidates(s: State, d: GameData, side: str):
     """Every production order worth checking for side."""
     if side in s.production["done"]:
         return
+    s = reorganised(s, d, side)
+    if all(isinstance(x, Move) for x in plan(s, d, side)):
+        yield from reorganise_candidates(s, d, side)
     bp = left(s, d, side)
     for n in range(1, bp + 1):
         yield Buy(count=n)
@@ -368,7 +411,8 @@ def _production_prompt(s: State, d: GameData) -> str:
     # Nothing here may tell one side what the other has ordered: the plans are sealed.
     others = [x for x in ("german", "entente") if x not in s.production["done"]]
     bp = s.production["bp"]
-    return (f"production: {' and '.join(others)} give sealed orders (buy N cards, build, "
+    return (f"production: {' and '.join(others)} give sealed orders (units into or out of "
+            f"armies first, then buy N cards, build, "
             f"rebuild, entrench, upgrade), then 'done'; Build Points this turn: German "
             f"{bp['german']}, Entente {bp['entente']} (7.0)")
 
@@ -389,7 +433,7 @@ def production_apply(ctx: Ctx, o: Ord, side: str) -> None:
 
 register(DecisionSpec(
     kind="production", rule="7.0", prompt=_production_prompt,
-    accepts=("buy", "build", "rebuild", "entrench", "upgrade", "done"),
+    accepts=("move", "buy", "build", "rebuild", "entrench", "upgrade", "done"),
     candidates=production_candidates, check=production_violation, apply=production_apply,
     extra={"both_sides": True, "private": True}))
 
@@ -415,7 +459,9 @@ def apply_plans(ctx: Ctx) -> None:
     for side in ("german", "entente"):
         for o in plans[side]:
             st = ctx.state
-            if isinstance(o, Build) and o.into is not None and hide:
+            if isinstance(o, Move):
+                apply_reorganise(ctx, o, side)
+            elif isinstance(o, Build) and o.into is not None and hide:
                 ctx.emit(UnitBuilt(side=side, secret=ctx.secret(side, {
                     "unit": o.unit, "area": o.area, "into": o.into,
                     "cost": build_cost(d, o.unit)})))

@@ -5,7 +5,9 @@ Arriving units come out of the force pool: the counter mix is a hard limit
 Stoßtruppen are replaced by infantry when the pool is short of them, and what
 is short of both is lost (8.2.2). Each player places his own arrivals in
 supplied Friendly or Disputed areas within the stacking limit (UK units in
-ENGLAND, US units in France), into armies there if he likes (8.1).
+ENGLAND, US units in France), into armies there if he likes (8.1). While he
+places them he may also alter his armies' contents, moving units into or out of
+armies within their areas (8.1).
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ from ..gamedata import GameData
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
-from .movement import template_ref
-from .orders import Done, Ord, Place, Swap
+from .movement import (
+    apply_reorganise,
+    reorganise_candidates,
+    reorganise_violation,
+    template_ref,
+)
+from .orders import Done, Move, Ord, Place, Swap
 from .state import STACKING_LIMIT, State, piece_key, template_key
 from .supply import supplied_areas
 
@@ -183,19 +190,23 @@ def _prompt(s: State, d: GameData) -> str:
     items = ", ".join(i["unit"].replace(":", " ") for i in s.arrivals.get(side, []))
     swap = " and make the Commonwealth swap (8.2.3)" if s.swaps_due.get(side) else ""
     return (f"{side} places reinforcements ({items or 'none left'}){swap} in supplied Friendly "
-            f"or Disputed areas (2.0 I)")
+            f"or Disputed areas (2.0 I); units may also go into or out of armies within "
+            f"their areas (8.1)")
 
 
 def _candidates(s: State, d: GameData, side: str):
     yield from _place_orders(s, d, side)
     for ref in _swap_options(s, d, side):
         yield Swap(unit=ref)
+    yield from reorganise_candidates(s, d, side)
     yield Done()
 
 
 def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     if isinstance(o, Place):
         return _place_violation(s, d, o, side)
+    if isinstance(o, Move):
+        return reorganise_violation(s, d, o, side, "Reinforcement")
     if isinstance(o, Swap):
         if o.unit not in _swap_options(s, d, side):
             return Violation("8.2.3", f"{o.unit} is not a UK infantry unit on the map for a "
@@ -222,6 +233,8 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
                                 new_id=new_id))
         else:
             ctx.emit(UnitPlaced(side=side, unit=o.unit, area=o.area))
+    elif isinstance(o, Move):
+        apply_reorganise(ctx, o, side)
     elif isinstance(o, Swap):
         sw = s.swaps_due[side][0]
         if o.unit in s.pieces:
@@ -246,7 +259,7 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
 
 
 register(DecisionSpec(
-    kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "done"),
+    kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "move", "done"),
     candidates=_candidates, check=_check, apply=_apply))
 
 __all__ = ["arrivals", "next_placement", "piece_key"]

@@ -99,6 +99,9 @@ class TurnState(msgspec.Struct):
     discarded: bool = False
     moved: list[str] = []        # counters moved this turn
     received: list[str] = []     # armies that took in a moving unit
+    # army id -> piece key -> units that moved onto its template this turn; they may not
+    # leave it again (4.1: each counter moves once). The rest of the template is unmoved.
+    joined: dict[str, dict[str, int]] = {}
     moves: int = 0                 # unit moves made (pass allows 1, 2.0 II.1)
     reserves_moves: int = 0
     rail: int = 0

@@ -347,6 +347,7 @@ def _moved(ev: dict, data: GameData, reader: str) -> str:
             "strategic": "moves strategically (4.5)", "sea": "crosses by sea (4.6)",
             "reserves": "moves with Strategic Reserves! (9.6)",
             "evacuate": "is evacuated by sea (14.2.4)",
+            "reorganise": "is reorganised within its area (8.1)",
             "eft": "moves " + ("into" if ev["to_area"] == "eft" else "out of") +
                    " the Eastern Front Transit box"}[ev["mode"]]
     details = ev
