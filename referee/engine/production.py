@@ -48,6 +48,7 @@ from .orders import (
     format_order,
 )
 from .reading import parse_order
+from .reinforce import settle_empty_armies
 from .state import STACKING_LIMIT, State
 from .supply import supplied_areas
 
@@ -435,6 +436,7 @@ def apply_plans(ctx: Ctx) -> None:
             elif isinstance(o, Upgrade):
                 new_id = st.new_piece_id("ge", "stosstruppen") if o.unit in st.pieces else None
                 ctx.emit(InfantryUpgraded(side=side, unit=o.unit, new_id=new_id))
+    settle_empty_armies(ctx)        # 8.1: as after the Reinforcement Phase's placements
     for side in ("german", "entente"):
         for o in plans[side]:
             if isinstance(o, Buy):

@@ -14,7 +14,7 @@ from ..gamedata import GameData
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
-from .movement import template_ref
+from .movement import settle, template_ref
 from .orders import Done, Ord, Place, Swap
 from .state import STACKING_LIMIT, State, piece_key, template_key
 from .supply import supplied_areas
@@ -242,11 +242,20 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
     else:
         _drop_all(ctx, side)
     if not next_placement(ctx):
+        settle_empty_armies(ctx)
         after_reinforcements(ctx)
+
+
+def settle_empty_armies(ctx: Ctx) -> None:
+    """8.1: once placing (or building) is over, an empty army in a Disputed area without
+    Friendly infantry-type units is eliminated; an accompanied one leaves when it can."""
+    s = ctx.state
+    settle(ctx, sorted({a.area for a in s.armies.values()
+                        if a.status == "map" and a.strength == 0 and a.area in ctx.data.areas}))
 
 
 register(DecisionSpec(
     kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "done"),
     candidates=_candidates, check=_check, apply=_apply))
 
-__all__ = ["arrivals", "next_placement", "piece_key"]
+__all__ = ["arrivals", "next_placement", "piece_key", "settle_empty_armies"]
