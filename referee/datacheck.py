@@ -21,12 +21,6 @@ KNOWN_CARD_KEYS = {
     "german_military_crisis",
 }
 INFANTRY_CLASS = {"infantry", "stosstruppen", "commonwealth"}
-# First turn from which a unit kind may be built (8.2.2, 8.3.4, 8.3.5, 8.3.6);
-# a scenario may set a unit up only if it could have been built before it starts.
-BUILD_FROM_TURN = {
-    ("stosstruppen", "ge"): 13, ("tank", "uk"): 13, ("tank", "fr"): 13,
-    ("tank", "ge"): 16, ("tank", "us"): 17, ("paris_gun", "ge"): 16,
-}
 
 
 def check_game(data: GameData) -> list[str]:
@@ -240,7 +234,60 @@ def _check_events(data: GameData) -> list[str]:
     for aid, n in arrived.items():
         if n > 1:
             out.append(f"{f}: turns: army {aid} arrives {n} times")
+    out.extend(_check_build_dates(data))
     return out
+
+
+def _check_build_dates(data: GameData) -> list[str]:
+    """Every counter a nation builds has a build date, and each date is possible (7.6, 8.x)."""
+    out: list[str] = []
+    f = data.info.files.events
+    bd = data.events.build_dates
+    last = max(data.turns) if data.turns else 0
+    for nat, row in data.units.mix.items():
+        for kind, n in row.items():
+            if n and kind not in ("army", "fort") and kind in data.units.unit_types and \
+                    data.build_date(nat, kind) is None:
+                out.append(f"{f}: build_dates.units.{nat}: no build date for {nat} {kind} "
+                           f"(7.6)")
+    for nat, row in bd.units.items():
+        for kind, when in row.items():
+            loc = f"{f}: build_dates.units.{nat}.{kind}"
+            if kind in ("army", "fort"):
+                out.append(f"{loc}: {kind}s are never built (armies are rebuilt, 7.3; forts "
+                           f"never, 8.4)")
+            elif not data.units.mix.get(nat, {}).get(kind):
+                out.append(f"{loc}: {nat} has no {kind} counters (11.1)")
+            if when.from_turn > last:
+                out.append(f"{loc}: turn {when.from_turn} is not on the turn track (2.0 VI)")
+                continue
+            if kind == "biplane":
+                first = _first_turn_of(data, 1916) if 1916 in _years(data) else 1
+                years = data.units.biplane_counter_years.get(nat, [])
+                if years and min(years) in _years(data):
+                    first = max(first, _first_turn_of(data, min(years)))
+                if when.from_turn < first:
+                    out.append(f"{loc}: turn {when.from_turn} is before {data.label(first)}: "
+                               f"no Biplane before 1916 nor before the year on its counters "
+                               f"(8.3.4)")
+            if kind == "commonwealth":
+                swaps = [t.turn for t in data.events.turns for s in t.swaps
+                         if s.nation == nat]
+                if swaps and when.from_turn < min(swaps):
+                    out.append(f"{loc}: turn {when.from_turn} is before the first swap "
+                               f"(turn {min(swaps)}): Commonwealth units are only rebuilt "
+                               f"(8.2.3)")
+    for kind, when in bd.upgrades.items():
+        loc = f"{f}: build_dates.upgrades.{kind}"
+        if kind != "stosstruppen":
+            out.append(f"{loc}: only Infantry is upgraded, to Stoßtruppen (7.5)")
+        elif when.from_turn > last:
+            out.append(f"{loc}: turn {when.from_turn} is not on the turn track (2.0 VI)")
+    return out
+
+
+def _years(data: GameData) -> set[int]:
+    return {t.year for t in data.charts.turn_track.turns}
 
 
 # ---------------------------------------------------------------- scenarios
@@ -376,11 +423,17 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
             stack[(u.area, side)] += 1
         if u.keep_apart_from and u.keep_apart_from not in {x.id for x in sc.units}:
             out.append(f"{loc}: keep_apart_from names unknown unit {u.keep_apart_from!r}")
-        for key in [(u.type, u.nation)] + [(c.type, c.nation or u.nation) for c in u.contents]:
-            first = BUILD_FROM_TURN.get(key)
-            if first is not None and start <= first and sc.position.phase != "production":
-                out.append(f"{loc}: a {key[1]} {key[0]} cannot be in play before turn "
-                           f"{first} ({data.label(first)}) (8.x)")
+        for kind, nat in [(u.type, u.nation)] + [(c.type, c.nation or u.nation)
+                                                  for c in u.contents]:
+            when = data.build_date(nat, kind)
+            first = when.from_turn if when else None
+            came = [t.turn for t in data.events.turns if t.turn < start or (
+                t.turn == start and sc.position.phase != "reinforcements")
+                for r in t.reinforcements if (r.nation, r.type) == (nat, kind)]
+            if first is not None and first > 1 and start <= first and not came and \
+                    sc.position.phase != "production":
+                out.append(f"{loc}: a {nat} {kind} cannot be in play before turn "
+                           f"{first} ({data.label(first)}) ({when.rule})")
         bip = sum(c.count for c in u.contents if c.type == "biplane") + (u.type == "biplane")
         if bip:
             counters = data.units.biplane_counter_years.get(u.nation, [])

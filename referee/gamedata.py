@@ -381,10 +381,27 @@ class EventTurn(Model, kw_only=True):
     rules: list[RuleNote] = []
 
 
+class BuildDate(Model, kw_only=True):
+    """The first turn whose Production Phase may build a unit type, and the rule (7.6, 8.x)."""
+
+    from_turn: Turn
+    rule: str
+    source: Literal["core", "reconstructed", "reading"] = "core"
+    note: str = ""
+
+
+class BuildDates(Model, kw_only=True):
+    """Build dates per nation and unit type, and of upgrades (7.2, 7.5, 7.6)."""
+
+    units: dict[NationId, dict[UnitKind, BuildDate]] = {}
+    upgrades: dict[UnitKind, BuildDate] = {}
+
+
 class EventsData(Model, kw_only=True):
     version: Version
     placement_codes: dict[str, str] = {}
     turns: list[EventTurn]
+    build_dates: BuildDates = msgspec.field(default_factory=BuildDates)
     availability: dict[str, Any] = {}
     commonwealth_swaps: dict[str, Any] = {}
     stosstruppen_1918: dict[str, Any] = {}
@@ -532,6 +549,10 @@ class GameData:
     def label(self, turn: int) -> str:
         """The season and year label of a turn, e.g. 'SUMMER 1914'."""
         return self.turns[turn].label
+
+    def build_date(self, nation: str, kind: str) -> BuildDate | None:
+        """From when nation may build units of kind, or None if it never builds them (7.6)."""
+        return self.events.build_dates.units.get(nation, {}).get(kind)
 
     def option_defaults(self) -> dict[str, bool]:
         """Every optional rule with its default setting."""

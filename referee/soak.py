@@ -1,6 +1,12 @@
 """`make soak`: many random 1914 games in parallel; failing journals are kept to replay.
 
     python -m referee.soak [--games N] [--jobs J] [--out DIR] [--first-seed S]
+                           [--options default|all|KEY=VALUE,...]
+
+--options all plays odd seeds with every optional rule of game.yaml on and
+even seeds with each one on or off by the bits of the seed, so that every
+option is played both ways, alone and together; KEY=VALUE,... sets the same
+options for every game; default (the default) uses each option's default.
 """
 
 from __future__ import annotations
@@ -15,10 +21,23 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 
-def one(seed: int, out: str) -> tuple[int, str, int, str]:
+def options_for(seed: int, mode: str, declared: list[str]) -> list[str]:
+    """The --option strings of one soak game: see the module's docstring."""
+    if mode == "default":
+        return []
+    if mode == "all":
+        keys = sorted(declared)
+        if seed % 2:
+            return [f"{k}=true" for k in keys]
+        bits = seed // 2
+        return [f"{k}={'true' if bits >> i & 1 else 'false'}" for i, k in enumerate(keys)]
+    return [x.strip() for x in mode.split(",") if x.strip()]
+
+
+def one(seed: int, out: str, mode: str = "default") -> tuple[int, str, int, str]:
     """Play one complete game; returns (seed, status, records, detail)."""
     from .autoplay import autoplay
-    from .game import create_game, verify
+    from .game import create_game, game_data, verify
 
     folder = Path(out) / f"seed-{seed}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -26,7 +45,10 @@ def one(seed: int, out: str) -> tuple[int, str, int, str]:
     secret.write_text(f"{seed:064x}\n")
     journal = folder / "game.jsonl"
     try:
-        create_game(journal, "1914", game_id=f"soak-{seed}", secret_file=secret)
+        options = options_for(seed, mode, list(game_data("ttlm").info.options))
+        on = [o.split("=")[0] for o in options if o.endswith("=true")]
+        create_game(journal, "1914", options=options, game_id=f"soak-{seed}",
+                    secret_file=secret)
         result = autoplay(journal, seed)
         if result.failure:
             return seed, "FAIL", result.records, result.failure
@@ -35,7 +57,8 @@ def one(seed: int, out: str) -> tuple[int, str, int, str]:
         return seed, "CRASH", 0, f"{type(exc).__name__}: {exc}"
     level = (result.result or {}).get("level", "?")
     shutil.rmtree(folder)
-    return seed, "ok", result.records, f"turn {result.turn}, {level}"
+    return seed, "ok", result.records, (f"turn {result.turn}, {level}; options: "
+                                        f"{', '.join(on) or 'none'}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,13 +68,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--options", default="default",
+                    help="default, all (every optional rule on and off by seed) or "
+                         "KEY=VALUE,... for every game")
     args = ap.parse_args(argv)
+    if args.options not in ("default", "all"):
+        from .errors import UsageError
+        from .game import game_data, parse_options
+
+        try:
+            parse_options(options_for(1, args.options, []), game_data("ttlm"))
+        except UsageError as exc:
+            ap.error(str(exc))
     out = args.out or tempfile.mkdtemp(prefix="referee-soak-")
     start = time.time()
     bad = 0
     seeds = range(args.first_seed, args.first_seed + args.games)
     with ProcessPoolExecutor(args.jobs) as pool:
-        for seed, status, records, detail in pool.map(one, seeds, [out] * args.games):
+        for seed, status, records, detail in pool.map(one, seeds, [out] * args.games,
+                                                      [args.options] * args.games):
             print(f"seed {seed:5d}: {status:5s} {records:5d} records  {detail}", flush=True)
             bad += status != "ok"
     print(f"{args.games} games in {time.time() - start:.0f} s; {bad} failed"

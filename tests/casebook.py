@@ -196,9 +196,13 @@ def play_case(case: dict, tmp: Path) -> None:
             except OrderError as exc:
                 rule = getattr(exc, "rule", None)
                 assert rule == step["reject"], (i, text, str(exc))
+                why = str(exc)
             else:
                 assert r.rejected is not None, (i, text, "was accepted")
                 assert r.rejected[2].rule == step["reject"], (i, text, str(r.rejected[2]))
+                why = r.rejected[2].reason
+            for part in step.get("says", []):          # words the rejection must give
+                assert part in why, (i, text, part, why)
             assert journal.read_bytes() == before, (i, "journal changed")
         else:
             r = g.submit(journal, side, [text], dice_text)

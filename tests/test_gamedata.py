@@ -159,3 +159,48 @@ def test_a_compiled_copy_is_used_only_for_the_bytes_it_was_made_from(tmp_path, m
     blob = path.read_bytes().split(b"\n", 2)
     path.write_bytes(blob[0] + b"\n" + blob[1] + b"\n" + json.dumps(payload).encode())
     assert compiled.load(d, source_digest(d)) is None
+
+
+def test_build_dates_are_checked_against_the_counter_mix_and_the_rules(tmp_path, cli):
+    """7.6, 8.2.3, 8.3.4: every counter a nation builds has a date, and each date is possible."""
+    d = _copy(tmp_path)
+    ev = d / "events.yaml"
+    # 1: the US infantry date is missing
+    _edit(ev, '      infantry:     {from_turn: 14, rule: "Game Events chart"',
+          '      infantry_gone: {from_turn: 14, rule: "Game Events chart"')
+    _edit(ev, "infantry_gone", "fort")              # 2: and forts are never built (8.4)
+    # 3: a Biplane before 1916 (8.3.4)
+    _edit(ev, '      biplane:      {from_turn: 8,  rule: "8.3.4"',
+          '      biplane:      {from_turn: 4,  rule: "8.3.4"')
+    # 4: Belgian tanks: Belgium has no tank counters (11.1)
+    _edit(ev, '      infantry:     {from_turn: 1,  rule: "7.6"}\n    # RECONSTRUCTED',
+          '      infantry:     {from_turn: 1,  rule: "7.6"}\n'
+          '      tank:         {from_turn: 13, rule: "8.3.5"}\n    # RECONSTRUCTED')
+    # 5: Commonwealth rebuilt before the first swap (8.2.3)
+    _edit(ev, "commonwealth: {from_turn: 6,", "commonwealth: {from_turn: 2,")
+    # 6: a turn the track does not have
+    _edit(ev, "paris_gun:    {from_turn: 16,", "paris_gun:    {from_turn: 30,")
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    text = "\n".join(err.value.problems)
+    assert "build_dates.units.us: no build date for us infantry (7.6)" in text
+    assert "build_dates.units.us.fort: forts are never built" in text
+    assert "build_dates.units.ge.biplane: turn 4 is before SPRING 1916" in text
+    assert "build_dates.units.be.tank: be has no tank counters (11.1)" in text
+    assert "build_dates.units.uk.commonwealth: turn 2 is before the first swap" in text
+    assert "build_dates.units.ge.paris_gun: turn 30 is not on the turn track" in text
+    assert cli("games", "check", d).exit_code == 3
+
+
+def test_a_scenario_unit_must_have_been_buildable_before_the_start(tmp_path):
+    """8.3.6, 7.6: a Paris Gun set up in 1916 could not have been built (SPRING 1918)."""
+    d = _copy(tmp_path)
+    _edit(d / "scenarios/1916.yaml",
+          "- {id: fr-c-01, nation: fr, type: cavalry, area: verdun",
+          "- {id: ge-p-01, nation: ge, type: paris_gun, area: metz}\n"
+          "  - {id: fr-c-01, nation: fr, type: cavalry, area: verdun")
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    assert "units[" in str(err.value.problems) and \
+        "a ge paris_gun cannot be in play before turn 16 (SPRING 1918) (8.3.6)" in \
+        "\n".join(err.value.problems)

@@ -38,3 +38,18 @@ def test_autoplay_until_a_turn_and_resume(tmp_path, cli, secret_file):
     r = cli("autoplay", journal, "--seed", "7", "--until", "9")
     assert r.exit_code == 0 and g.open_game(journal).state.turn == 10
     assert cli("verify", journal).exit_code == 0
+
+
+def test_soak_with_all_options_plays_every_option_both_ways(data):
+    """`make soak --options all`: every optional rule of game.yaml on and off, and all at once."""
+    from referee.game import parse_options
+    from referee.soak import options_for
+
+    declared = list(data.info.options)
+    games = [parse_options(options_for(seed, "all", declared), data) for seed in range(1, 201)]
+    for key in declared:
+        assert {g[key] for g in games} == {True, False}, key
+    assert all(all(g.values()) for g in games[::2])         # odd seeds: every option on
+    assert options_for(5, "default", declared) == []
+    assert options_for(5, "hidden_templates=true, antwerp_evacuation=false", declared) == [
+        "hidden_templates=true", "antwerp_evacuation=false"]

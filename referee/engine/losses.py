@@ -124,6 +124,10 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     if isinstance(o, Lose):
         choices = loss_choices(s, d, side)
         if o.unit not in choices:
+            if o.unit.endswith(":paris_gun") or \
+                    o.unit in s.pieces and s.pieces[o.unit].kind == "paris_gun":
+                return Violation("8.3.6", f"{o.unit} is the Paris Gun, which is never taken "
+                                          f"as a loss")
             if pay["siege"]:
                 return Violation("8.3.3", "a Siege Gun hit strikes the fort unless an Ersatz "
                                           "card covers it")

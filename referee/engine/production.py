@@ -56,6 +56,7 @@ from .orders import (
     format_order,
 )
 from .reading import parse_order
+from .reinforce import settle_empty_armies
 from .state import STACKING_LIMIT, State
 from .supply import supplied_areas
 
@@ -117,15 +118,16 @@ def _available(s: State, d: GameData, unit: str) -> Violation | None:
                                 f"rebuilt with 'rebuild', forts never)")
     if nation not in ut.nations:
         return Violation("7.6", f"{nation.upper()} has no {kind.replace('_', ' ')} units")
-    avail = d.events.availability.get("build", {})
-    first = None
-    if kind == "tank":
-        first = avail.get("tank", {}).get(nation)
-    elif kind in ("stosstruppen", "paris_gun", "biplane"):
-        first = avail.get(kind, {}).get("from_turn")
-    if first is not None and s.turn < first:
-        return Violation(ut.rule, f"{nation.upper()} {kind.replace('_', ' ')} units may be "
-                                  f"built from {d.label(first)} ({ut.rule})")
+    when = d.build_date(nation, kind)
+    if when is None:
+        return Violation("7.6", f"{nation.upper()} {kind.replace('_', ' ')} units are never "
+                                f"built (no build date in the game data)")
+    if s.turn < when.from_turn:
+        why = ", ".join(x for x in (when.source if when.source != "core" else "", when.note)
+                        if x)
+        return Violation(when.rule, f"{nation.upper()} {kind.replace('_', ' ')} units may be "
+                                    f"built from {d.label(when.from_turn)}"
+                                    f"{f' ({why})' if why else ''}; this is {d.label(s.turn)}")
     if kind == "biplane":
         year = d.year(s.turn)
         usable = sum(1 for y in d.units.biplane_counter_years.get(nation, []) if y <= year)
@@ -282,10 +284,11 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
 def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
     if side != "german":
         return Violation("7.5", "only German infantry is upgraded to Stoßtruppen")
-    first = d.events.availability.get("build", {}).get("stosstruppen", {}).get(
-        "upgrade_from_turn", 13)
-    if s.turn < first:
-        return Violation("7.5", f"upgrades to Stoßtruppen begin in {d.label(first)}")
+    when = d.events.build_dates.upgrades.get("stosstruppen")
+    if when is None or s.turn < when.from_turn:
+        since = f"begin in {d.label(when.from_turn)}" if when else "are not in this game's data"
+        return Violation(when.rule if when else "7.5",
+                         f"upgrades to Stoßtruppen {since}; this is {d.label(s.turn)}")
     if any(isinstance(x, Upgrade) for x in plan(s, d, side)):
         return Violation("7.5", "one infantry unit per production phase may be upgraded")
     if any(isinstance(x, Entrench) and o.unit in x.units for x in plan(s, d, side)):
@@ -479,6 +482,7 @@ def apply_plans(ctx: Ctx) -> None:
             elif isinstance(o, Upgrade):
                 new_id = st.new_piece_id("ge", "stosstruppen") if o.unit in st.pieces else None
                 ctx.emit(InfantryUpgraded(side=side, unit=o.unit, new_id=new_id))
+    settle_empty_armies(ctx)        # 8.1: as after the Reinforcement Phase's placements
     for side in ("german", "entente"):
         for o in plans[side]:
             if isinstance(o, Buy):

@@ -20,6 +20,7 @@ from .movement import (
     apply_reorganise,
     reorganise_candidates,
     reorganise_violation,
+    settle,
     template_ref,
 )
 from .orders import Done, Move, Ord, Place, Swap
@@ -255,11 +256,20 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
     else:
         _drop_all(ctx, side)
     if not next_placement(ctx):
+        settle_empty_armies(ctx)
         after_reinforcements(ctx)
+
+
+def settle_empty_armies(ctx: Ctx) -> None:
+    """8.1: once placing (or building) is over, an empty army in a Disputed area without
+    Friendly infantry-type units is eliminated; an accompanied one leaves when it can."""
+    s = ctx.state
+    settle(ctx, sorted({a.area for a in s.armies.values()
+                        if a.status == "map" and a.strength == 0 and a.area in ctx.data.areas}))
 
 
 register(DecisionSpec(
     kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "move", "done"),
     candidates=_candidates, check=_check, apply=_apply))
 
-__all__ = ["arrivals", "next_placement", "piece_key"]
+__all__ = ["arrivals", "next_placement", "piece_key", "settle_empty_armies"]
