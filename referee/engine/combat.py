@@ -30,7 +30,7 @@ from .events import (
     OffensiveDowngraded,
     PieceEliminated,
 )
-from .fire import SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
+from .fire import SPECIAL_DICE, SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
 from .orders import Bonus, DeclareBattle, Done, Fight, Keep, Ord, PlayCard
 from .retreats import forced_eliminations, forced_left, reaction_options, retreat_options
 from .state import INFANTRY_TYPES, State, other
@@ -196,6 +196,9 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
         return Violation(ct.rule, "name a declared Battle Area not named yet")
     if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):
         return Violation(ct.rule, f"{ct.title} needs a {nation.upper()} army in the Battle Area")
+    if SPECIAL_DICE.get(key) == "tank" and d.areas[o.area].terrain == "rough":
+        return Violation("8.3.5", f"{ct.title}'s extra dice are tank fire, and tanks do not "
+                                  f"fire in Rough terrain ({d.areas[o.area].name}) (9.1.5)")
     return None
 
 
