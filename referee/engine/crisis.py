@@ -94,16 +94,19 @@ def _go_on(ctx: Ctx) -> None:
     """Ask the target for a unit while he has a choice; with none, remove what there is.
 
     9.8, 9.9: the units must be removed when they can be; the VP (3.1, once
-    per crisis) is conceded only when the map holds too few of them.
+    per crisis) is conceded only when the map holds too few of them. With
+    hidden templates (1.4) he is asked even when he has exactly as many as
+    needed, so that being asked tells the opponent nothing he may not know.
     """
     s, d = ctx.state, ctx.data
     c = s.crisis
     units = crisis_units(s, d)
-    if c["left"] and len(units) > c["left"]:
+    left = c["left"]
+    if left and (len(units) > left or len(units) == left and hidden_templates(s)):
         prompt(ctx, "crisis", c["target"])
         return
-    if c["left"]:
-        for ref, _nation, _kind, _area in units:
+    for ref, _nation, _kind, _area in (units if left else []):
+        if any(u[0] == ref for u in crisis_units(ctx.state, d)):
             _remove(ctx, ref, c["target"])
     c = ctx.state.crisis
     if c["left"] == 0:
