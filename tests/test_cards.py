@@ -57,3 +57,17 @@ def test_hands_are_dealt_german_first(tmp_path, game):
     recs = g.open_game(game).records
     drawn = [e["side"] for e in recs[1]["events"] if e["type"] == "CardsDrawn"]
     assert drawn == ["german", "entente"]
+
+
+def test_cards_drawn_after_a_pass_unlock_at_the_next_player_turn_whoever_plays_it(tmp_path):
+    """2.0 II.1, our reading: the lock on cards drawn after a pass discard ends when the next
+    player turn begins; normally the opponent's (the French text: not before the opponent's
+    turn), but after two passes end the seasonal turn it is the next season's first one,
+    which may be the drawer's own."""
+    from referee.engine.events import PlayerTurnBegan, evolve
+
+    sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]})
+    st = g.open_game(new_game(tmp_path, sc)).state
+    st.locked = {"german": ["off-01"], "entente": ["off-03"]}
+    evolve(st, PlayerTurnBegan(side="german"), g.game_data())
+    assert st.locked == {"german": [], "entente": []}

@@ -120,7 +120,9 @@ def test_passing_player_may_discard_and_draw_but_not_play_them(game, data):
     r = g.submit(game, "german", ["end turn"])
     assert r.rejected is None
     st = g.open_game(game).state
-    assert st.locked["german"] == drawn           # still locked in the Entente turn
+    # Not before the opponent's turn (2.0 II.1, French text): playable from the Entente
+    # turn on, e.g. as Ersatz in his battles.
+    assert st.player == "entente" and st.locked["german"] == []
 
 
 def test_same_orders_same_secret_give_identical_events(tmp_path, cli, secret_file):

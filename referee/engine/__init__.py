@@ -59,6 +59,8 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
         return Violation("2.0 VI", "the game is over; no more orders are taken")
     if order.kind == "armistice":
         return victory.armistice_violation(state, data, order, side)
+    if _crisis_play(order):
+        return crisis.crisis_play_violation(state, data, side, order)
     p = state.pending
     spec = DECISIONS[p.kind]
     if not acting(state, side):
@@ -72,6 +74,12 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     return spec.check(state, data, order, side)
 
 
+def _crisis_play(order: Ord) -> bool:
+    """Whether an order plays a Military Crisis! card, which any decision of the turn's owner
+    takes (9.8, 9.9)."""
+    return order.kind == "play" and order.card in crisis.CRISIS_KEYS
+
+
 def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
     """Every order side may give now, in canonical order (python-chess legal_moves)."""
     p = state.pending
@@ -82,6 +90,8 @@ def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
         spec = DECISIONS[p.kind]
         out = [o for o in spec.candidates(state, data, side)
                if spec.check(state, data, o, side) is None]
+        out += [o for o in crisis.crisis_orders(state, data, side)
+                if crisis.crisis_play_violation(state, data, side, o) is None]
     out += [o for o in victory.armistice_orders(state, data, side)
             if victory.armistice_violation(state, data, o, side) is None]
     return out
@@ -103,6 +113,8 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
     ctx = Ctx(state if in_place else state.clone(), data, dice)
     if order.kind == "armistice":
         victory.apply_armistice(ctx, order, side)
+    elif _crisis_play(order):
+        crisis.play_crisis(ctx, side, order.card, resume=state.pending.kind)
     else:
         DECISIONS[state.pending.kind].apply(ctx, order, side)
     victory.check_decisive(ctx)

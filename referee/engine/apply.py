@@ -92,7 +92,8 @@ def _phase(s: State, e: PhaseBegan, d: GameData) -> None:
 def _turn_began(s: State, e: PlayerTurnBegan, d: GameData) -> None:
     s.phase = "player_turn"
     s.player = e.side
-    s.locked[e.side] = []
+    # 2.0 II.1: cards drawn after a pass discard are playable from the next player turn on.
+    s.locked = {side: [] for side in (*s.locked, e.side)}
     s.turn_state = TurnState(side=e.side, friendly_at_start=[
         a for a in d.areas if s.control.get(a) == e.side and not s.disputed(a, d)])
 

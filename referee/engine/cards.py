@@ -93,7 +93,7 @@ def can_play_offensive(state: State, data: GameData, side: str, key: str) -> Vio
     ct = data.card_types.get(key)
     if ct is None:
         return Violation("9.0", f"there is no card {key!r}")
-    if not ct.offensive and ct.type != "crisis":
+    if not ct.offensive:
         return Violation("2.0 II.1", f"{ct.title} is not an Offensive-type card; a player turn "
                                      f"opens with an Offensive, a Limited Offensive or a "
                                      f"special offensive, or a pass")

@@ -14,7 +14,6 @@ from ..gamedata import GameData
 from . import losses, movement
 from .cards import first_card, playable_hand
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
 from .events import (
     ArmyEliminated,
     BattleBegan,
@@ -30,7 +29,7 @@ from .events import (
     OffensiveDowngraded,
     PieceEliminated,
 )
-from .fire import SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
+from .fire import SPECIAL_DICE, SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
 from .orders import Bonus, DeclareBattle, Done, Fight, Keep, Ord, PlayCard
 from .retreats import forced_eliminations, forced_left, reaction_options, retreat_options
 from .state import INFANTRY_TYPES, State, other
@@ -78,13 +77,10 @@ def _declare_candidates(s: State, d: GameData, side: str):
     for a in _disputed(s, d):
         if a not in s.combat["declared"]:
             yield DeclareBattle(area=a)
-    yield from _crisis_candidates(s, d, side)
     yield Done()
 
 
 def _declare_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
-    if isinstance(o, PlayCard):
-        return _crisis_check(s, d, o, side)
     if isinstance(o, DeclareBattle):
         v = movement.off_map(d, o.area)
         if v:
@@ -99,9 +95,7 @@ def _declare_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None
 
 
 def _declare_apply(ctx: Ctx, o: Ord, side: str) -> None:
-    if isinstance(o, PlayCard):
-        play_crisis(ctx, side, o.card, resume="declare_battles")
-    elif isinstance(o, DeclareBattle):
+    if isinstance(o, DeclareBattle):
         ctx.emit(BattleDeclared(area=o.area))
     elif not ctx.state.combat["declared"]:
         end_combat(ctx)
@@ -111,24 +105,8 @@ def _declare_apply(ctx: Ctx, o: Ord, side: str) -> None:
 
 register(DecisionSpec(
     kind="declare_battles", rule="2.0 II.3", prompt=_declare_prompt,
-    accepts=("battle", "play", "done"), candidates=_declare_candidates, check=_declare_check,
+    accepts=("battle", "done"), candidates=_declare_candidates, check=_declare_check,
     apply=_declare_apply))
-
-
-def _crisis_candidates(s: State, d: GameData, side: str):
-    for c in playable_hand(s, side):
-        if d.cards[c].key in CRISIS_KEYS:
-            yield PlayCard(card=d.cards[c].key)
-            return
-
-
-def _crisis_check(s: State, d: GameData, o: PlayCard, side: str) -> Violation | None:
-    ct = d.card_types.get(o.card)
-    if ct is None or ct.type != "crisis" or o.area:
-        return Violation("2.0 II.3", "only a Crisis! card may be played like this now")
-    if first_card(s, d, side, o.card) is None:
-        return Violation("1.3", f"the {side} hand holds no playable {ct.title} card")
-    return crisis_play_violation(s, d, side, o.card)
 
 
 # ---------------------------------------------------------------- combat cards (2.0 II.3b)
@@ -144,10 +122,6 @@ def _card_dates(s: State, d: GameData, key: str) -> Violation | None:
 
 def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
                        attacker: bool) -> Violation | None:
-    if o.card in CRISIS_KEYS:
-        if not attacker:
-            return Violation("9.8", "a Crisis! card is played in its owner's own player turn")
-        return _crisis_check(s, d, o, side)
     if o.card not in COMBAT_CARDS:
         ct = d.card_types.get(o.card)
         return Violation("2.0 II.3", f"{ct.title if ct else o.card} is not a combat card; "
@@ -196,6 +170,9 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
         return Violation(ct.rule, "name a declared Battle Area not named yet")
     if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):
         return Violation(ct.rule, f"{ct.title} needs a {nation.upper()} army in the Battle Area")
+    if SPECIAL_DICE.get(key) == "tank" and d.areas[o.area].terrain == "rough":
+        return Violation("8.3.5", f"{ct.title}'s extra dice are tank fire, and tanks do not "
+                                  f"fire in Rough terrain ({d.areas[o.area].name}) (9.1.5)")
     return None
 
 
@@ -220,7 +197,6 @@ def _cards_candidates(s: State, d: GameData, side: str):
     if attacker:
         for a in s.combat["declared"]:
             yield Bonus(area=a)
-        yield from _crisis_candidates(s, d, side)
     yield Done()
 
 
@@ -238,9 +214,7 @@ def _cards_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
 def _cards_apply(ctx: Ctx, o: Ord, side: str) -> None:
     s, d = ctx.state, ctx.data
     kind = s.pending.kind
-    if isinstance(o, PlayCard) and o.card in CRISIS_KEYS:
-        play_crisis(ctx, side, o.card, resume=kind)
-    elif isinstance(o, PlayCard):
+    if isinstance(o, PlayCard):
         card = first_card(s, d, side, o.card)
         ctx.emit(CombatCardPlayed(side=side, card=card, key=o.card, area=o.area))
         if o.card == "bad_weather":

@@ -1,4 +1,4 @@
-"""Military Crisis! cards (9.8, 9.9): the opponent removes infantry or concedes a VP (3.1)."""
+"""Military Crisis! cards (9.8, 9.9): the opponent removes infantry; a VP when he cannot (3.1)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .cards import crisis_entry, first_card
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import CardPlayed, CardRemoved, CrisisDeclared, CrisisEnded, CrisisUnitRemoved
 from .movement import settle, template_ref
-from .orders import CrisisRefuse, CrisisRemove, Ord
+from .orders import CrisisRefuse, CrisisRemove, Ord, PlayCard
 from .state import State, other
 
 CRISIS_KEYS = ("entente_military_crisis", "german_military_crisis")
@@ -31,17 +31,49 @@ def crisis_units(s: State, d: GameData) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def crisis_play_violation(s: State, d: GameData, side: str, key: str) -> Violation | None:
-    """Whether side may play a Crisis! card now: its own turn, a listed year (9.8, 9.9)."""
-    if s.player != side:
-        return Violation("9.8", "a Military Crisis! card is played in its owner's own player "
-                                "turn")
-    entry = crisis_entry(s, d, side, key)
+def crisis_orders(s: State, d: GameData, side: str):
+    """The Crisis! cards side may play now, one order per card type in hand (9.8, 9.9)."""
+    for key in CRISIS_KEYS:
+        if any(d.cards[c].key == key for c in s.hands.get(side, [])):
+            yield PlayCard(card=key)
+
+
+def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Violation | None:
+    """Whether side may play a Crisis! card now (9.8, 9.9, 2.0 II.1).
+
+    Our reading of "at any time during his player turn": whenever the referee
+    is waiting on the owner of the player turn, in any step of it (opening
+    card, movement, battles and every combat decision that is his), but not
+    while a crisis is being answered, and not after a pass discard (2.0 II.1).
+    """
+    ct = d.card_types[o.card]
+    if ct.event_side != side:
+        return crisis_entry(s, d, side, o.card)
+    if s.phase != "player_turn" or s.player != side:
+        return Violation(ct.rule, f"a Military Crisis! card is played in its owner's own "
+                                  f"player turn; this is not a {side} player turn")
+    if s.crisis is not None:
+        return Violation(ct.rule, "a Military Crisis! is being answered; no other is played "
+                                  "until it is over")
+    if s.pending is None or s.pending.side != side:
+        return Violation(ct.rule, f"{ct.title} is played when the referee is waiting on its "
+                                  f"owner, and it is waiting on the other player now")
+    if o.area:
+        return Violation(ct.rule, f"{ct.title} names no area (play {o.card})")
+    if s.turn_state is not None and s.turn_state.discarded:
+        return Violation("2.0 II.1", "cards were discarded and replaced this turn; a player "
+                                     "who discards plays no card at all in that turn")
+    if not any(d.cards[c].key == o.card for c in s.hands.get(side, [])):
+        return Violation("1.3", f"the {side} hand holds no {ct.title} card")
+    if first_card(s, d, side, o.card) is None:
+        return Violation("2.0 II.1", f"the {ct.title} card was drawn after a discard and "
+                                     f"cannot be played before the next player turn")
+    entry = crisis_entry(s, d, side, o.card)
     return entry if isinstance(entry, Violation) else None
 
 
 def play_crisis(ctx: Ctx, side: str, key: str, resume: str) -> None:
-    """Play a Crisis! card; the opponent answers it, then side's decision resumes."""
+    """Play a Crisis! card; the opponent answers it, then side's decision resumes (9.8, 9.9)."""
     s, d = ctx.state, ctx.data
     entry = crisis_entry(s, d, side, key)
     card = first_card(s, d, side, key)
@@ -55,12 +87,35 @@ def play_crisis(ctx: Ctx, side: str, key: str, resume: str) -> None:
     ctx.emit(CrisisDeclared(side=side, target=target, card=card, name=entry.name,
                             count=entry.remove["count"], nations=nations, kinds=kinds,
                             resume=resume))
-    have = len(crisis_units(ctx.state, d))
-    if have < entry.remove["count"]:
-        end_crisis(ctx, answered=False,
-                   reason=f"the {target} player has only {have} eligible unit(s) on the map")
+    _go_on(ctx)
+
+
+def _go_on(ctx: Ctx) -> None:
+    """Ask the target for a unit while he has a choice; with none, remove what there is.
+
+    9.8, 9.9: the units must be removed when they can be; the VP (3.1, once
+    per crisis) is conceded only when the map holds too few of them. With
+    hidden templates (1.4) he is asked even when he has exactly as many as
+    needed, so that being asked tells the opponent nothing he may not know.
+    """
+    s, d = ctx.state, ctx.data
+    c = s.crisis
+    units = crisis_units(s, d)
+    left = c["left"]
+    if left and (len(units) > left or len(units) == left and hidden_templates(s)):
+        prompt(ctx, "crisis", c["target"])
+        return
+    for ref, _nation, _kind, _area in (units if left else []):
+        if any(u[0] == ref for u in crisis_units(ctx.state, d)):
+            _remove(ctx, ref, c["target"])
+    c = ctx.state.crisis
+    if c["left"] == 0:
+        end_crisis(ctx, answered=True, reason="every unit required was removed")
     else:
-        prompt(ctx, "crisis", target)
+        removed = c["count"] - c["left"]
+        end_crisis(ctx, answered=False,
+                   reason=f"the {c['target']} player had only {removed} eligible unit(s) on "
+                          f"the map")
 
 
 def end_crisis(ctx: Ctx, answered: bool, reason: str) -> None:
@@ -73,13 +128,11 @@ def end_crisis(ctx: Ctx, answered: bool, reason: str) -> None:
 def _prompt(s: State, d: GameData) -> str:
     c = s.crisis
     nat = " or ".join(n.upper() for n in c["nations"])
-    return (f"{c['name']}: remove {c['left']} more {nat} infantry-type unit(s) from the map, "
-            f"or refuse and concede 1 VP (9.8, 9.9, 3.1)")
+    return (f"{c['name']}: choose {c['left']} more {nat} infantry-type unit(s) to remove from "
+            f"the map (9.8, 9.9)")
 
 
 def _candidates(s: State, d: GameData, side: str):
-    if s.crisis["left"] == s.crisis["count"]:
-        yield CrisisRefuse()
     for ref in dict.fromkeys(u[0] for u in crisis_units(s, d)):
         yield CrisisRemove(unit=ref)
 
@@ -87,9 +140,9 @@ def _candidates(s: State, d: GameData, side: str):
 def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     c = s.crisis
     if isinstance(o, CrisisRefuse):
-        if c["left"] != c["count"]:
-            return Violation("9.8", "removal has begun; the remaining units must be removed")
-        return None
+        return Violation("9.8", f"the units can be removed, so they must be: choose "
+                                f"{c['left']} to remove (the VP of 3.1 is conceded only when "
+                                f"the map holds too few)")
     if o.unit not in {u[0] for u in crisis_units(s, d)}:
         kinds = " or ".join(c["kinds"])
         return Violation("9.8", f"{o.unit} is not a {'/'.join(c['nations'])} {kinds} unit on "
@@ -97,12 +150,10 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     return None
 
 
-def _apply(ctx: Ctx, o: Ord, side: str) -> None:
+def _remove(ctx: Ctx, ref: str, side: str) -> None:
+    """Remove one unit for the crisis to its force pool, then settle its area (9.8, 9.9)."""
     s, d = ctx.state, ctx.data
-    if isinstance(o, CrisisRefuse):
-        end_crisis(ctx, answered=False, reason=f"the {side} player refused")
-        return
-    ref, nation, kind, area = next(u for u in crisis_units(s, d) if u[0] == o.unit)
+    ref, nation, kind, area = next(u for u in crisis_units(s, d) if u[0] == ref)
     details = {"unit": ref, "nation": nation, "kind": kind, "area": area}
     if ref not in s.pieces and hidden_templates(s):
         # 1.4: the crisis is answered in public, from which army is the owner's secret.
@@ -110,8 +161,11 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
     else:
         ctx.emit(CrisisUnitRemoved(side=side, **details))
     settle(ctx, [area])
-    if ctx.state.crisis["left"] == 0:
-        end_crisis(ctx, answered=True, reason="every unit required was removed")
+
+
+def _apply(ctx: Ctx, o: Ord, side: str) -> None:
+    _remove(ctx, o.unit, side)
+    _go_on(ctx)
 
 
 register(DecisionSpec(

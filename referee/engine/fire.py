@@ -19,6 +19,10 @@ ROLL_ORDER = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery"
               "tank", "biplane", "fort", "card"]
 SPECIAL_ONE = {"the_big_push": "uk", "gericht": "ge"}         # +1 artillery die, 9.1.3/9.1.4
 SPECIAL_TWO = {"tout_le_monde": "fr", "friedensturm": "ge"}   # +2 dice, retreats: 9.1.5, 9.1.6
+# What the extra dice are fired as: The Big Push and Gericht artillery, Tout le Monde tanks
+# (so never in Rough terrain, 8.3.5), Friedensturm Stoßtruppen (9.1.3-9.1.6).
+SPECIAL_DICE = {"the_big_push": "artillery", "gericht": "artillery", "tout_le_monde": "tank",
+                "friedensturm": "stosstruppen"}
 
 
 class Unit(msgspec.Struct):
@@ -166,7 +170,7 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
     else:
         if bonus in SPECIAL_ONE:
             add(bonus, "card", 2)
-        if bonus in SPECIAL_TWO:
+        if bonus in SPECIAL_TWO and not (rough and SPECIAL_DICE[bonus] == "tank"):
             add(bonus, "card", 2, dice=2, retreat=True)
     return _ordered(out)
 

@@ -26,7 +26,7 @@ from . import combat, movement, reinforce, supply, transport
 from .armies import apply_suppress, suppress_candidates, suppress_violation
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
+from .crisis import CRISIS_KEYS
 from .events import (
     ArmyEliminated,
     CardPlayed,
@@ -126,15 +126,13 @@ def _hand_keys(s: State, d: GameData, side: str) -> list[str]:
 
 def _card_or_pass_candidates(s: State, d: GameData, side: str):
     for key in _hand_keys(s, d, side):
-        yield PlayCard(card=key)
+        if key not in CRISIS_KEYS:            # Crisis! cards: engine.crisis_orders (9.8)
+            yield PlayCard(card=key)
     yield Pass()
 
 
 def _play_check(s: State, d: GameData, o: PlayCard, side: str, offensive: bool):
     ct = d.card_types.get(o.card)
-    if ct is not None and ct.type == "crisis":
-        v = can_play_offensive(s, d, side, o.card)
-        return v or crisis_play_violation(s, d, side, o.card)
     if not offensive:
         return Violation("2.0 II.1", f"{ct.title if ct else o.card} cannot be played now: "
                                      f"once the player turn has opened only a Crisis! card "
@@ -152,9 +150,6 @@ def _card_or_pass_check(s: State, d: GameData, o: Ord, side: str) -> Violation |
 def _card_or_pass_apply(ctx: Ctx, o: Ord, side: str) -> None:
     s, d = ctx.state, ctx.data
     if isinstance(o, PlayCard):
-        if d.card_types[o.card].type == "crisis":
-            play_crisis(ctx, side, o.card, resume="card_or_pass")
-            return
         card = first_card(s, d, side, o.card)
         ctx.emit(CardPlayed(side=side, card=card, key=o.card,
                             as_=offensive_as(s, d, side, o.card)))
@@ -186,9 +181,6 @@ def _movement_candidates(s: State, d: GameData, side: str):
     yield from transport.whole_move_candidates(s, d, side)
     yield from transport.eft_candidates(s, d, side)
     yield from suppress_candidates(s, d, side)
-    for key in _hand_keys(s, d, side):
-        if key in CRISIS_KEYS:
-            yield PlayCard(card=key)
 
 
 def _stranded_violation(s: State, d: GameData, side: str) -> Violation | None:
@@ -220,8 +212,6 @@ def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
         transport.apply_eft(ctx, o, side)
     elif o.kind in MOVE_CHECKS:
         movement.apply_move(ctx, o, side)
-    elif isinstance(o, PlayCard):
-        play_crisis(ctx, side, o.card, resume=resume)
     elif isinstance(o, Discard):
         _discard_apply(ctx, o, side)
     else:

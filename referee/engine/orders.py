@@ -109,6 +109,8 @@ class CrisisRemove(Ord, tag="crisis_remove", kw_only=True):
     unit: str
 
 
+# No longer legal (9.8, 9.9: the units are removed when the map holds them); the order
+# kind stays so that older journals still read.
 class CrisisRefuse(Ord, tag="crisis_refuse", kw_only=True):
     """Answer a Military Crisis! by removing nothing and conceding the VP (3.1, 9.8, 9.9)."""
 

@@ -158,6 +158,9 @@ def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violati
 
     if first_card(s, d, side, "strategic_reserves") is None:
         return Violation("9.6", f"the {side} hand holds no playable Strategic Reserves! card")
+    if s.turn_state is not None and s.turn_state.discarded:
+        return Violation("2.0 II.1", "cards were discarded and replaced this turn; a player "
+                                     "who discards plays no card at all in that turn")
     m = _whole_mover(s, d, o, side, "9.6", "Strategic Reserves!", reserves=True)
     if isinstance(m, Violation):
         return m

@@ -255,7 +255,7 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     if t == "CrisisDeclared":
         return (f"{side} plays {ev['name']}: the {SIDE[ev['target']]} player must remove "
                 f"{ev['count']} {'/'.join(n.upper() for n in ev['nations'])} infantry-type "
-                f"unit(s) or concede 1 VP")
+                f"unit(s), or 1 VP for too few on the map")
     if t == "CrisisUnitRemoved":
         e = _open(ev, reader)
         if e is None:
