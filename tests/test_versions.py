@@ -245,3 +245,33 @@ def _empty_mbox(tmp_path: Path) -> Path:
     box = tmp_path / "in.mbox"
     box.write_bytes(b"")
     return box
+
+
+def test_records_of_older_rules_pass_through_the_upcasters_and_their_own_evolve(old, cli,
+                                                                               monkeypatch):
+    # The hooks a later change of an event's shape or meaning plugs into (engine/versions.py):
+    # an upcaster sees each rules-1 event before it is validated, EVOLVE_AS applies it.
+    from referee.engine import versions
+    from referee.engine.apply import HANDLERS
+    from referee.game import open_game
+
+    seen: list[tuple[str, str]] = []
+
+    def upcast(event: dict) -> dict:
+        seen.append(("upcast", event["type"]))
+        return event
+
+    def evolve_as(state, event, data) -> None:
+        seen.append(("evolve", event.type))
+        HANDLERS[event.type](state, event, data)
+
+    monkeypatch.setitem(versions.EVENT_UPCASTERS, 1, {"CardPlayed": upcast})
+    monkeypatch.setitem(versions.EVOLVE_AS, 1, {"CardPlayed": evolve_as})
+    open_game(old)
+    assert seen == [("upcast", "CardPlayed"), ("evolve", "CardPlayed")]   # record 2's card
+    assert cli("upgrade", old).exit_code == 0
+    seen.clear()
+    assert quick("order", old, "--as", "entente", _legal(old, "entente"))[0] == 0
+    seen.clear()
+    open_game(old, upto=10)                  # nothing of rules 2 goes through them
+    assert seen == [("upcast", "CardPlayed"), ("evolve", "CardPlayed")]
