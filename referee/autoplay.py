@@ -21,7 +21,7 @@ from .engine.invariants import problems
 from .engine.orders import format_order
 from .engine.state import state_to_builtins
 from .errors import UsageError
-from .game import SEALED_PLAN, body, load_secret, position
+from .game import SEALED_PLAN, body, check_current, load_secret, position
 from .journal import Journal
 
 
@@ -51,6 +51,7 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
         header, data, state = pos.header, pos.data, pos.state
+        check_current(pos, journal.path, games_dir)
         if header["dice"]["mode"] != "committed":
             raise UsageError("autoplay rolls committed dice; this game uses manual dice")
         replayed = state.clone()
@@ -106,7 +107,7 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
         out.result = state.result
         out.state = state
         out.header = header
-        out.source = data.source
+        out.source = pos.bound
         return pos.seq, pos.hash, bodies
 
     raw, written = journal.append_raw(build)

@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 
 from . import commands
 from .commands import guard
-from .errors import EXIT_REJECTED, GameDataError, UsageError
+from .errors import EXIT_OLDER_RULES, EXIT_REJECTED, GameDataError, UsageError
 from .readers import check_name, check_reader
 
 # The rules and the data models are imported inside the commands that need
@@ -327,13 +327,18 @@ def log(
     # First every record is checked, then printed: a damaged journal prints nothing but the
     # record where it is damaged. Both passes stream, so memory stays flat.
     records = scan(raw, source.name)
-    header = header_of(next(records), source.name)
+    first = next(records)
+    header_of(first, source.name)
     for rec in records:
         record_of(rec, source.name)
-    data = g.game_data(header.game, _GAMES["dir"])
+    data = g._data_for(first, source.name, _GAMES["dir"])      # the data it was played with
     check_reader(as_, data.sides)
     pending: dict[str, str] = {}
     for rec in scan(raw, source.name):
+        for ev in rec.get("events", []):
+            if ev.get("type") == "RulesUpgraded":      # later records: the data it names
+                data = g.data_by_digest(first["game"], ev["data_digest"], _GAMES["dir"],
+                                        source.name, rec["seq"])
         if rec["seq"] < since:
             note_pending(rec, pending)
             continue
@@ -425,7 +430,7 @@ def verify(
     receipt: Annotated[Optional[list[str]], typer.Option(
         help="SEQ:HASH from a report or mail: fail unless the journal still holds that "
              "record as it was (repeatable).")] = None,
-) -> None:
+) -> int | None:
     """Check the hash chain, decide every record again, and (with the secret) every die."""
     from .verify import check_receipts
     from .verify import verify as check
@@ -435,7 +440,26 @@ def verify(
     report.lines.extend(receipts)
     for line in report.lines:
         typer.echo(line)
+    if report.older:
+        # Not damage, and not fully verified either: a status of its own (README: exit codes).
+        typer.echo(f"verify: OK UNDER OLDER RULES ({report.older} records made under older "
+                   f"rules were replayed, not decided again)")
+        return EXIT_OLDER_RULES
     typer.echo("verify: OK" + (" (chain only)" if export else ""))
+
+
+@app.command()
+@boundary
+def upgrade(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
+    """Move a game played under older rules or game data on to this referee's (moderator)."""
+    commands.check_private(journal)
+    from . import game as g
+
+    rec = g.upgrade(journal, _GAMES["dir"])
+    ev = rec["events"][0]
+    typer.echo(f"record {rec['seq']}: the game moves from rules {ev['from_rules']} (game data "
+               f"{ev['from_data_digest'][:12]}) to rules {ev['rules']} (game data "
+               f"{ev['data_digest'][:12]}); later orders are decided under them")
 
 
 @app.command()

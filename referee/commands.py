@@ -154,7 +154,7 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
             view = status_view(game.state, game.data, reader, game.game_id)
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
-        _keep_view(journal, game.raw, game.data.source, key, view)
+        _keep_view(journal, game.raw, game.bound, key, view)
     if fmt == "json":
         return dump(view)
     from .render.documents import status_document
@@ -180,7 +180,7 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         if at is None:
-            _keep_view(journal, game.raw, game.data.source, key, view)
+            _keep_view(journal, game.raw, game.bound, key, view)
     if fmt == "json":
         return dump(view)
     from .render.documents import show_document
@@ -241,7 +241,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
         sys.stderr.write(f"referee: warning: {problem}\n")
         view = None
     if view is not None and result.applied and result.raw is not None:
-        _keep_view(journal, result.raw, data.source, f"status:{side}", view)
+        _keep_view(journal, result.raw, result.bound, f"status:{side}", view)
     if fmt == "json":
         out = dump({
             "schema_version": 1,

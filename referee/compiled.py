@@ -12,7 +12,8 @@ form, bound to the content digest of the YAML files it came from:
 A compiled copy whose digest is not that of the files on disk now is never
 used; neither is an unsigned or foreign one in the cache.
 
-    python -m referee.compiled     (what `make setup` runs)
+    python -m referee.compiled     (what `make setup` runs; it also files each new
+                                    version of the data in games/history/, datastore.py)
 """
 
 import json
@@ -109,10 +110,17 @@ def write_package_copy(root: Path) -> Path:
 
 
 def main() -> int:
-    """Compile every game of the built-in games directory."""
+    """Compile every game of the built-in games directory, and add its data to the shipped
+    history (datastore.py) when this version of it is not there yet."""
+    from . import datastore
+    from .dataload import load_game
+
     games = default_games_dir()
     for root in sorted(p for p in games.iterdir() if (p / "game.yaml").is_file()):
         print(f"compiled {root.name} into {write_package_copy(root)}")
+        kept = datastore.write_shipped(load_game(root), root.name)
+        if kept is not None:
+            print(f"new version of the {root.name} data kept in {kept} (commit it)")
     return 0
 
 

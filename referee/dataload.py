@@ -315,38 +315,62 @@ def _inside(root: Path, rel: str, label: str, problems: list[str]) -> Path | Non
 
 def load_game(root: Path | str) -> GameData:
     """Load and check a game data directory; raise GameDataError listing every problem."""
-    from .datacheck import check_game  # cross-file checks live beside the models
-
     root = Path(root)
     problems: list[str] = []
     if not os.path.isdir(root):
         raise UsageError(f"{root}: not a directory")
+    document = read_document(root, problems)
+    return build_game(root, document, problems)
+
+
+PARTS = ("map", "units", "deck", "charts", "events")
+
+
+def read_document(root: Path, problems: list[str]) -> dict:
+    """Every YAML file of a game directory as JSON data, in the one document the data digest
+    is taken over: {game, map, units, deck, charts, events, scenarios}."""
     raw_info = read_yaml(root / "game.yaml", problems)
-    info = validate(GameInfo, raw_info, "game.yaml", problems)
+    info = validate(GameInfo, raw_info, "game.yaml", [])      # its problems: build_game's
     files = info.files if info else GameFiles()
-    raws: dict[str, Any] = {}
-    for key, model in (("map", MapData), ("units", UnitsData), ("deck", DeckData),
-                       ("charts", Charts), ("events", EventsData)):
+    document: dict[str, Any] = {"game": raw_info}
+    for key in PARTS:
         name = getattr(files, key)
         path = _inside(root, name, "game.yaml", problems)
-        raws[key] = read_yaml(path, problems, name) if path else None
-        raws[key + "_model"] = validate(model, raws[key], name, problems)
-    scenarios: dict[str, Scenario] = {}
+        document[key] = read_yaml(path, problems, name) if path else None
     raw_scen: dict[str, Any] = {}
     for sid, rel in (info.scenarios.items() if info else ()):
         path = _inside(root, rel, "game.yaml", problems)
-        raw = read_yaml(path, problems, rel) if path else None
-        raw_scen[sid] = raw
-        sc = validate(Scenario, raw, rel, problems)
+        raw_scen[sid] = read_yaml(path, problems, rel) if path else None
+    document["scenarios"] = raw_scen
+    return document
+
+
+def document_digest(document: dict) -> str:
+    """The data digest: SHA-256 of the canonical JSON of the whole data document."""
+    return hashlib.sha256(_canonical(document)).hexdigest()
+
+
+def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
+    """Validate a data document (from YAML files or a stored snapshot) field by field and
+    across files; GameDataError lists every problem."""
+    from .datacheck import check_game  # cross-file checks live beside the models
+
+    raw_info = document.get("game")
+    info = validate(GameInfo, raw_info, "game.yaml", problems)
+    files = info.files if info else GameFiles()
+    models = [validate(model, document.get(key), getattr(files, key), problems)
+              for key, model in zip(PARTS, (MapData, UnitsData, DeckData, Charts, EventsData))]
+    scenarios: dict[str, Scenario] = {}
+    raw_scen = document.get("scenarios")
+    raw_scen = raw_scen if isinstance(raw_scen, dict) else {}
+    for sid, rel in (info.scenarios.items() if info else ()):
+        sc = validate(Scenario, raw_scen.get(sid), rel, problems) if sid in raw_scen else None
         if sc is not None:
             scenarios[sid] = sc
-    models = [raws[k + "_model"] for k in ("map", "units", "deck", "charts", "events")]
     if info is None or any(m is None for m in models):
         raise GameDataError(problems or ["the game data could not be read"])
-    digest = hashlib.sha256(_canonical(
-        {"game": raw_info, **{k: raws[k] for k in ("map", "units", "deck", "charts", "events")},
-         "scenarios": raw_scen})).hexdigest()
-    data = GameData(root, info, *models, scenarios=scenarios, digest=digest)
+    data = GameData(root, info, *models, scenarios=scenarios,
+                    digest=document_digest(document))
     try:
         problems.extend(check_game(data))
         for sid, rel in info.scenarios.items():

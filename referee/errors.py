@@ -2,7 +2,8 @@
 
 Exit codes are stable (scripts depend on them): 1 a rejected order,
 2 bad usage, 3 a data file or journal integrity problem, or a file that could
-not be written.
+not be written; 5 (verify only) no damage found, but records made under older
+rules were replayed, not decided again.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
+EXIT_OLDER_RULES = 5    # verify: intact, but records made under older rules were not re-decided
 QUOTE_LIMIT = 60
 
 

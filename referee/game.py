@@ -16,15 +16,16 @@ from pathlib import Path
 
 import msgspec
 
-from . import __version__, compiled, home, snapshot
+from . import __version__, compiled, datastore, home, snapshot
 from . import dice as dicemod
 from .dice import Dice, ManualDice
 from .engine import closes_plans, decide, decide_plan, is_private, sealed_for
 from .engine.core import Ctx
-from .engine.events import SecretRevealed, dump, evolve
+from .engine.events import RulesUpgraded, SecretRevealed, dump, evolve
 from .engine.reading import parse_order
 from .engine.setup import initial_state, setup_record
 from .engine.state import State, state_from_builtins, state_to_builtins
+from .engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events
 from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError, quoted
 from .gamedata import GameData, Scenario, default_games_dir, load_game, load_scenario_file
 from .journal import Journal, now, scan, stale, upcast
@@ -34,6 +35,7 @@ from .readers import check_reader
 from .records import header_of, record_of
 
 REVEAL = "reveal secret"
+UPGRADE = "upgrade rules"
 _DATA_CACHE: dict[tuple[Path, str], GameData] = {}
 
 
@@ -112,12 +114,14 @@ class Game:
     """An opened game: its header, data and state, and the journal bytes they come from."""
 
     def __init__(self, journal: Journal, data: GameData, header: dict, state: State,
-                 raw: bytes | None = None):
+                 raw: bytes | None = None, rules: int = RULES_VERSION):
         self.journal = journal
         self.data = data
         self.header = header
         self.state = state
         self.raw = raw
+        self.rules = rules          # the rules version its next record would be decided under
+        self.bound = data.source    # what its snapshots and views are bound to (position)
 
     @property
     def records(self) -> list[dict]:
@@ -211,7 +215,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     header = {
         "kind": "header", "game_id": game_id, "game": data.info.id,
         "game_name": data.info.name, "data_digest": data.digest,
-        "engine_version": __version__, "scenario": sc.id,
+        "engine_version": __version__, "rules_version": RULES_VERSION, "scenario": sc.id,
         "scenario_data": msgspec.to_builtins(sc),
         "options": opts,
         "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
@@ -232,6 +236,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
         raise
     if secret_file is not None:
         remember_secret(game_id, header["dice"]["commitment"], spath)
+    datastore.keep(data, data.info.id)       # so the game opens after the data files change
     ctx.state.seq = 1
     if addresses:
         roster = roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret))
@@ -259,13 +264,21 @@ def _data_for(header: dict, name: str, games_dir: Path | None) -> GameData:
     if not GAME_NAME.match(game) or not os.path.isdir(root / game):
         raise JournalError(f"{name}: record 0 names the game {game!r}, which is not in "
                            f"{root}", record=0)
+    rules = rules_of_header(header)
+    if not 1 <= rules <= RULES_VERSION:
+        raise JournalError(f"{name}: record 0 was made under rules {rules}; this referee knows "
+                           f"rules 1 to {RULES_VERSION} (upgrade the referee)", record=0)
+    return data_by_digest(game, header["data_digest"], games_dir, name, 0)
+
+
+def data_by_digest(game: str, digest: str, games_dir: Path | None, name: str,
+                   record: int) -> GameData:
+    """The game data of this digest: the data files' own when they hold it (the usual case),
+    else a version kept by digest (datastore.py; JournalError naming the record if none)."""
     data = game_data(game, games_dir)
-    if header.get("data_digest") != data.digest:
-        raise JournalError(
-            f"{name}: record 0 was made with other game data: the game data changed since this "
-            f"game was created (digest {header['data_digest'][:12]}, now {data.digest[:12]}); "
-            f"replay it with the data it was created with (--games DIR)", record=0)
-    return data
+    if digest == data.digest:
+        return data
+    return datastore.resolve(game, digest, data.root, name, record)
 
 
 def _start(header: dict, data: GameData, name: str) -> State:
@@ -289,17 +302,55 @@ def _start(header: dict, data: GameData, name: str) -> State:
                            f"({type(exc).__name__}: {exc})", record=0) from None
 
 
-def apply_record(state: State, rec: dict, data: GameData, name: str) -> None:
-    """Replay one checked record onto state (evolve never checks; the shape is checked here)."""
+def apply_record(state: State, rec: dict, data: GameData, name: str,
+                 rules: int = RULES_VERSION) -> RulesUpgraded | None:
+    """Replay one checked record onto state (evolve never checks; the shape is checked here):
+    a record made under older rules has its events brought forward first (versions.py).
+    Returns the record's RulesUpgraded event, if it has one."""
+    if rules < RULES_VERSION and EVENT_UPCASTERS and isinstance(rec.get("events"), list):
+        rec = {**rec, "events": upcast_events(rec["events"], rules)}
     typed = record_of(rec, name)
+    upgrade = None
     try:
         for ev in typed.events:
-            evolve(state, ev, data)
+            evolve(state, ev, data, rules)
+            if ev.type == "RulesUpgraded":
+                upgrade = ev
     except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
         raise JournalError(f"{name}: record {rec['seq']} cannot be replayed ({type(exc).__name__}"
                            f": {exc}); a redacted export cannot be replayed, only verified",
                            record=rec["seq"]) from None
     state.seq = rec["seq"]
+    return upgrade
+
+
+class Era:
+    """The rules version and game data records are replayed under: those of record 0 until an
+    `upgrade` record names newer ones."""
+
+    def __init__(self, header: dict, data: GameData, games_dir: Path | None, name: str,
+                 rules: int | None = None):
+        self.header = header
+        self.data = data
+        self.games_dir = games_dir
+        self.name = name
+        self.rules = rules_of_header(header) if rules is None else rules
+
+    def apply(self, state: State, rec: dict) -> None:
+        """Replay one record, then move to the rules and data it upgrades to, if any."""
+        upgrade = apply_record(state, rec, self.data, self.name, self.rules)
+        if upgrade is not None:
+            self.switch(upgrade, rec["seq"])
+
+    def switch(self, upgrade: RulesUpgraded, seq: int) -> None:
+        """Move to the rules and data an upgrade record names (JournalError if unknown)."""
+        if not self.rules <= upgrade.rules <= RULES_VERSION:
+            raise JournalError(f"{self.name}: record {seq} upgrades from rules {self.rules} to "
+                               f"rules {upgrade.rules}; this referee knows rules 1 to "
+                               f"{RULES_VERSION}", record=seq)
+        self.data = data_by_digest(self.header["game"], upgrade.data_digest, self.games_dir,
+                                   self.name, seq)
+        self.rules = upgrade.rules
 
 
 def _upcast(records: Iterator[dict], version: int) -> Iterator[dict]:
@@ -308,19 +359,14 @@ def _upcast(records: Iterator[dict], version: int) -> Iterator[dict]:
 
 
 def replay(records: list[dict], data: GameData, upto: int | None = None,
-           name: str = "journal") -> State:
+           name: str = "journal", games_dir: Path | None = None) -> State:
     """The state after record `upto` (default: the last), by replaying every event."""
     state = _start(records[0], data, name)
-    return replay_onto(state, records[1:], data, name, upto)
-
-
-def replay_onto(state: State, records, data: GameData, name: str = "journal",
-                upto: int | None = None) -> State:
-    """Apply the events of records to a state, in order."""
-    for rec in records:
+    era = Era(records[0], data, games_dir, name)
+    for rec in records[1:]:
         if upto is not None and rec["seq"] > upto:
             break
-        apply_record(state, rec, data, name)
+        era.apply(state, rec)
     return state
 
 
@@ -334,6 +380,8 @@ class Position(msgspec.Struct):
     hash: str
     from_snapshot: bool
     read: int                   # records read and replayed to get here
+    rules: int = RULES_VERSION  # the rules version the next record is decided under
+    bound: str = ""             # what its snapshots are bound to: the data files' content
 
 
 def position(journal: Journal, raw: bytes, games_dir: Path | None,
@@ -344,7 +392,18 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
     records = scan(raw, journal.name)
     header = next(records)
     data = _data_for(header, journal.name, games_dir)
-    snap = snapshot.load_state(journal.path, raw, data.source) if upto is None else None
+    era = Era(header, data, games_dir, journal.name)
+    # Bound to the data files as they are: with them, the journal's bytes decide every answer
+    # (older data versions come by digest, each always the same).
+    bound = game_data(header["game"], games_dir).source if datastore.is_stored(data) else \
+        data.source
+    snap = snapshot.load_state(journal.path, raw, bound) if upto is None else None
+    upgraded = raw.rfind(b'"type":"RulesUpgraded"') if snap is not None else -1
+    if upgraded >= 0 and not (upgraded < snap.size and _era_at(era, raw, upgraded)):
+        # The rules and data in force after record snap.seq are those of the last upgrade
+        # record before it (inside the bytes the snapshot is bound to, so replayed once
+        # already); a snapshot older than that record is not used.
+        snap = None
     if snap is not None and snap.header == header:
         try:
             state = state_from_builtins(snap.state)
@@ -362,10 +421,27 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
     for rec in _upcast(records, header["schema_version"]):
         if upto is not None and rec["seq"] > upto:
             break
-        apply_record(state, rec, data, journal.name)
+        era.apply(state, rec)
         seq, last = rec["seq"], rec["hash"]
         read += 1
-    return Position(header, data, state, seq, last, snap is not None, read)
+    return Position(header, era.data, state, seq, last, snap is not None, read, era.rules,
+                    bound)
+
+
+def _era_at(era: Era, raw: bytes, at: int) -> bool:
+    """Move era to the upgrade record whose line holds raw[at] (False if it cannot be read:
+    then the journal is replayed from its start, which checks that record fully)."""
+    import json
+
+    start = raw.rfind(b"\n", 0, at) + 1
+    try:
+        rec = json.loads(raw[start:raw.index(b"\n", at)])
+        typed = record_of(rec, era.name)
+        upgrade = next(e for e in typed.events if e.type == "RulesUpgraded")
+    except (ValueError, RecursionError, StopIteration, JournalError, TypeError):
+        return False
+    era.switch(upgrade, rec["seq"])
+    return True
 
 
 def open_game(path: Path | str, upto: int | None = None,
@@ -382,9 +458,11 @@ def open_game(path: Path | str, upto: int | None = None,
         if not 0 <= upto <= pos.seq:
             raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
     elif pos.read:                 # records were replayed: keep the state they lead to
-        snapshot.save_state(journal.path, raw, pos.data.source, pos.seq, pos.hash, pos.header,
+        snapshot.save_state(journal.path, raw, pos.bound, pos.seq, pos.hash, pos.header,
                             state_to_builtins(pos.state))
-    return Game(journal, pos.data, pos.header, pos.state, raw)
+    game = Game(journal, pos.data, pos.header, pos.state, raw, pos.rules)
+    game.bound = pos.bound
+    return game
 
 
 # ---------------------------------------------------------------- submitting orders
@@ -408,6 +486,7 @@ class Submission(msgspec.Struct):
     raw: bytes | None = None
     stopped: str | None = None          # a dry run: where and why it stopped
     stop_reason: str | None = None      # dice | cards | plans | other side
+    bound: str = ""                     # what snapshots are bound to (Position.bound)
 
 
 class _DryDice(Dice):
@@ -493,8 +572,9 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
         header, data, state = pos.header, pos.data, pos.state
-        result.header, result.data = header, data
+        result.header, result.data, result.bound = header, data, pos.bound
         check_reader(side, data.sides, allow_moderator=False)
+        check_current(pos, journal.path, games_dir)
         if expect_seq is not None and expect_seq != pos.seq:
             raise stale(pos.seq, expect_seq)
         if state.revealed:
@@ -635,9 +715,61 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         return result
     for applied, rec in zip(result.applied, written):
         applied.record = rec
-    snapshot.save_state(journal.path, raw, result.data.source, written[-1]["seq"],
+    snapshot.save_state(journal.path, raw, result.bound, written[-1]["seq"],
                         written[-1]["hash"], result.header, state_to_builtins(result.state))
     return result
+
+
+# ---------------------------------------------------------------- versions
+
+def check_current(pos: Position | Game, path: Path, games_dir: Path | None) -> None:
+    """Refuse orders to a game played under older rules or other game data until the
+    moderator upgrades it (UsageError: nothing is written)."""
+    if pos.rules == RULES_VERSION and not datastore.is_stored(pos.data):
+        return
+    now_data = game_data(pos.header["game"], games_dir)
+    raise UsageError(
+        f"{path.name}: this game is played under rules {pos.rules} and game data "
+        f"{pos.data.digest[:12]}; this referee decides under rules {RULES_VERSION} with game "
+        f"data {now_data.digest[:12]}; it takes no orders until the moderator moves it on "
+        f"with `referee upgrade {path}` (nothing was written)")
+
+
+def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:
+    """Append the moderator's record that moves a game on to this referee's rules and the
+    current game data, after checking its position fits that data (versions.py)."""
+    from .engine import legal_orders
+    from .engine.invariants import problems
+
+    journal = Journal(path)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        if pos.state.revealed:
+            raise UsageError("the dice secret has been revealed; the game is closed")
+        new = game_data(pos.header["game"], games_dir)
+        if pos.rules == RULES_VERSION and new.digest == pos.data.digest:
+            raise UsageError(f"{journal.name}: already under rules {RULES_VERSION} and the "
+                             f"current game data ({new.digest[:12]}); nothing to upgrade")
+        state = pos.state.clone()
+        try:
+            broken = problems(state, new)
+            if not broken and state.pending is not None and state.phase != "over":
+                for side in new.sides:
+                    legal_orders(state, new, side)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            broken = [f"{type(exc).__name__}: {exc}"]
+        if broken:
+            raise UsageError(f"{journal.name}: the game after record {pos.seq} does not fit "
+                             f"the game data {new.digest[:12]}, so it cannot be upgraded: "
+                             f"{broken[0]}")
+        ev = RulesUpgraded(rules=RULES_VERSION, data_digest=new.digest, from_rules=pos.rules,
+                           from_data_digest=pos.data.digest)
+        datastore.keep(new, pos.header["game"])
+        return pos.seq, pos.hash, [body("moderator", UPGRADE, [ev],
+                                        Dice(pos.header["game_id"], 0, None))]
+
+    return journal.append_raw(build)[1][0]
 
 
 def reveal(path: Path | str, force: bool = False, games_dir: Path | None = None) -> dict:

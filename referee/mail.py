@@ -289,6 +289,7 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     if outbox is not None:
         check_outbox(outbox)
     game = g.open_game(journal, games_dir=games_dir)
+    g.check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
     game_id = game.game_id
     secret = g.load_secret(game.journal.path, game.header)
     if secret is None:

@@ -36,6 +36,7 @@ class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     game_name: str
     data_digest: str
     engine_version: str
+    rules_version: Annotated[int, msgspec.Meta(ge=1)] = 1    # absent: before versions were kept
     scenario: str
     scenario_data: Scenario
     options: dict[str, bool]

@@ -21,7 +21,7 @@ from typing import Any
 
 from . import home
 from .engine.victory import level_of, vp_breakdown
-from .game import apply_record, open_game, order_text
+from .game import Era, open_game, order_text
 from .journal import redact, scan
 from .readers import MODERATOR, PUBLIC, check_reader
 from .render.documents import side_name, vp_section
@@ -83,10 +83,10 @@ def _view(journal: Path, whole, key: str, make, *args):
     kept: a report in four formats lists the reader's orders once."""
     from . import snapshot
 
-    view = snapshot.load_view(Path(journal), whole.raw, whole.data.source, key)
+    view = snapshot.load_view(Path(journal), whole.raw, whole.bound, key)
     if view is None:
         view = _shown(make, whole.state.seq, journal, *args)
-        snapshot.save_view(Path(journal), whole.raw, whole.data.source, key, view)
+        snapshot.save_view(Path(journal), whole.raw, whole.bound, key, view)
     return view
 
 
@@ -136,9 +136,11 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     check_reader(reader, data.sides)
     vp_before = sum(v for _, v in vp_breakdown(state, data))
     happened: list = []
+    era = Era(header, data, games_dir, Path(journal).name, game.rules)
     for rec in records[start + 1:]:
         before = state.clone()
-        apply_record(state, rec, data, Path(journal).name)
+        data = era.data
+        era.apply(state, rec)
         shown = redact(rec, reader)
         lines = []
         for ev in shown["events"]:
@@ -153,6 +155,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
         happened.append(Para(_record_heading(rec, before, reader)))
         if lines:
             happened.append(Items(lines))
+    data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
     level = level_of(total, data)

@@ -30,6 +30,7 @@ from .engine.core import Ctx
 from .engine.events import evolve
 from .engine.reading import parse_order
 from .engine.setup import setup_record
+from .engine.versions import RULES_VERSION
 from .errors import JournalError, OrderError, UsageError, quoted
 from .journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from .players import REGISTER, roster_problem
@@ -38,10 +39,12 @@ from .records import header_of, record_of
 
 
 class Verification(msgspec.Struct):
-    """What verify checked, one line per kind of check."""
+    """What verify checked, one line per kind of check; `older`: how many records were made
+    under older rules and so were replayed, not decided again (never "fully verified")."""
 
     records: int
     lines: list[str]
+    older: int = 0
 
 
 def _parts(obj: Any, out: list[dict]) -> list[dict]:
@@ -108,6 +111,36 @@ def _check_roster(rec: dict, name: str, sides) -> None:
                            f"{problem}", record=rec["seq"])
 
 
+def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None:
+    """An upgrade record: the moderator's, one RulesUpgraded event moving on from the rules and
+    data in force to rules no older, and nothing else."""
+    n = rec["seq"]
+    events = typed.events
+    ok = (rec.get("actor") == "moderator" and len(events) == 1
+          and events[0].type == "RulesUpgraded" and not rec.get("dice")
+          and not any(k in rec for k in ("private_order", "mail", "players")))
+    if ok:
+        ev = events[0]
+        ok = ev.from_rules == rules and ev.from_data_digest == digest and ev.rules >= rules
+    if not ok:
+        raise JournalError(f"{name}: record {n} claims to upgrade the rules but is not an "
+                           f"upgrade from the rules ({rules}) and data ({digest[:12]}) in force",
+                           record=n)
+
+
+def _ranges(seqs: list[tuple[int, int]]) -> list[str]:
+    """'records 1-7 made under rules 1' lines for (seq, rules) pairs in order."""
+    out: list[list[int]] = []
+    for seq, rules in seqs:
+        if out and out[-1][1] == seq - 1 and out[-1][2] == rules:
+            out[-1][1] = seq
+        else:
+            out.append([seq, seq, rules])
+    return [f"record{'s' if a != b else ''} {a}{f'-{b}' if a != b else ''} made under rules "
+            f"{rules}: not re-decided (this referee decides under rules {RULES_VERSION}); "
+            f"their events were replayed as recorded" for a, b, rules in out]
+
+
 def _fail(name: str, n: int, what: str) -> JournalError:
     return JournalError(f"{name}: record {n}: {what}", record=n)
 
@@ -120,7 +153,18 @@ def verify(path: Path | str, secret_file: Path | None = None,
     unless export names its reader (then the chain and the redactions are
     checked, and the dice with the secret).
     """
-    from .game import REVEAL, SEALED_PLAN, _data_for, _scenario_of, _start, body, order_text
+    from .game import (
+        REVEAL,
+        SEALED_PLAN,
+        UPGRADE,
+        Era,
+        _data_for,
+        _scenario_of,
+        _start,
+        apply_record,
+        body,
+        order_text,
+    )
 
     if export is not None:
         check_name(export)
@@ -148,6 +192,8 @@ def verify(path: Path | str, secret_file: Path | None = None,
     state = _start(header, data, name)
     replayed = state.clone()
     count, revealed_at = 1, None
+    era = Era(header, data, games_dir, name)
+    older: list[tuple[int, int]] = []
     for rec in records:
         n = rec["seq"]
         count += 1
@@ -160,12 +206,29 @@ def verify(path: Path | str, secret_file: Path | None = None,
                                  f"this is a redacted export, which cannot be decided again; "
                                  f"check it with `referee verify --export SIDE`")
         typed = record_of(rec, name)
+        data = era.data
         if rec["order"] == REGISTER or rec.get("players") is not None:
             _check_roster(rec, name, data.sides)
             continue
         if rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
             _check_reveal(rec, name, commit)
             revealed_at = n
+            continue
+        if rec["order"] == UPGRADE or any(e.type == "RulesUpgraded" for e in typed.events):
+            _check_upgrade(rec, typed, name, era.rules, data.digest)
+            for target in (state, replayed):
+                evolve(target, typed.events[0], data)
+            era.switch(typed.events[0], n)
+            state.seq = replayed.seq = n
+            continue
+        if era.rules < RULES_VERSION:
+            # Made under older rules: today's decide is no judge of it. Its chain and shape
+            # are checked, its dice too with the secret; its events are replayed as recorded.
+            if secret is not None and not manual:
+                _check_dice(rec, name, header["game_id"], secret)
+            apply_record(replayed, rec, data, name, era.rules)
+            apply_record(state, rec, data, name, era.rules)
+            older.append((n, era.rules))
             continue
         if secret is not None:
             dice = Dice(header["game_id"], n, secret,
@@ -226,10 +289,17 @@ def verify(path: Path | str, secret_file: Path | None = None,
     if replayed != state:
         raise JournalError(f"{name}: replaying the events does not give the state that "
                            f"deciding the orders gives", record=count - 1)
-    lines = [f"chain: {count} records, every hash and link checks",
-             f"rulings: all {count - 1} records decided again give exactly the recorded events"]
+    lines = [f"chain: {count} records, every hash and link checks"]
+    if older:
+        lines.append(f"rulings: {count - 1 - len(older)} records decided again give exactly "
+                     f"the recorded events; {len(older)} made under older rules were not "
+                     f"decided again")
+        lines += _ranges(older)
+    else:
+        lines.append(f"rulings: all {count - 1} records decided again give exactly the "
+                     f"recorded events")
     lines.append(_dice_line(secret, manual, full=True))
-    return Verification(count, lines)
+    return Verification(count, lines, len(older))
 
 
 def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:

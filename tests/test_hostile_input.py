@@ -599,7 +599,7 @@ def _mutate_fields(rec: dict, rng: random.Random) -> str:
 
 
 HEADER_KEYS = ("scenario_data", "options", "dice", "game", "game_id", "scenario",
-               "data_digest", "schema_version", "kind", "created_at")
+               "data_digest", "schema_version", "kind", "created_at", "rules_version")
 
 
 def _mutate_header(rec: dict, rng: random.Random) -> str:
@@ -810,6 +810,8 @@ def test_a_secret_part_whose_salt_is_not_text(played, cli):
     (lambda h: h["options"].update(no_such_rule=True), "no_such_rule"),
     (lambda h: h.update(game="chess"), "chess"),
     (lambda h: h.update(data_digest={}), "record 0"),
+    (lambda h: h.update(rules_version=99), "rules 99"),
+    (lambda h: h.update(data_digest="0" * 64), "game data 000000000000"),
 ])
 def test_a_header_the_game_data_cannot_serve_is_named_as_record_0(played, cli, edit, says):
     records = _records(played)
@@ -848,6 +850,12 @@ def test_an_edit_to_a_data_file_of_any_name_is_seen(tmp_path, monkeypatch, cli, 
     assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file).exit_code == 0
     assert {a[0] for a in _answers(cli, journal)} == {0}             # snapshots kept
     _edit_text(root / "map.yml", "name: Ypres", "name: Wipers")
+    # The game still opens with the data it was made with (kept by digest at `new`), and
+    # takes no order until it is upgraded to the edited data.
+    assert {a[0] for a in _answers(cli, journal)} == {0}
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code == 2 and "referee upgrade" in r.stderr
+    _forget_kept_data(monkeypatch, tmp_path)
     for code, _, typer_code, _ in _answers(cli, journal):
         assert code == typer_code == 3                  # the data changed: record 0 says so
 
@@ -863,7 +871,21 @@ def test_a_data_folder_that_cannot_be_digested_keeps_nothing(tmp_path, monkeypat
     assert not list(home.cache_dir().rglob("*.view")) and not list(
         home.cache_dir().rglob("*.state"))
     _edit_text(root / "map.yaml", "name: Ypres", "name: Wipers")
+    assert {a[0] for a in _answers(cli, journal)} == {0}    # its own data, kept at `new`
+    _forget_kept_data(monkeypatch, tmp_path)
     assert {a[0] for a in _answers(cli, journal)} == {3}
+
+
+def _forget_kept_data(monkeypatch, tmp_path: Path) -> None:
+    """No copy of any older data version, neither shipped nor kept by this user's referee,
+    and no view made with one."""
+    import shutil
+
+    from referee import datastore, home
+    shutil.rmtree(home.data_dir("gamedata"), ignore_errors=True)
+    shutil.rmtree(home.cache_dir("snapshots"), ignore_errors=True)
+    monkeypatch.setattr(datastore, "shipped_dir", lambda: tmp_path / "no-history")
+    monkeypatch.setattr(datastore, "_LOADED", {})
 
 
 def _edit_text(path: Path, old: str, new: str) -> None:

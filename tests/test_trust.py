@@ -201,6 +201,12 @@ def test_a_snapshot_is_bound_to_the_data_content_not_its_size_and_time(tmp_path,
     path.write_text(text[:at] + str(int(text[at]) + 1) + text[at + 1:], encoding="utf-8")
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     assert path.stat().st_size == info.st_size
+    # An older game opens with the data it was made with, found by digest (datastore.py);
+    # without any copy of it, the edit must show (a snapshot bound to size and time would
+    # hide it).
+    from referee import datastore
+    monkeypatch.setattr(datastore, "shipped_dir", lambda: tmp_path / "no-history")
+    monkeypatch.setattr(datastore, "_LOADED", {})
     for form in FORMS:
         code, out, err = quick(form[0], journal, *form[1:])
         assert code == 3 and "game data changed" in err and out == "", form

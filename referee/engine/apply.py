@@ -66,6 +66,7 @@ from .events import (
     ProductionRevealed,
     ReinforcementLost,
     ReinforcementsDue,
+    RulesUpgraded,
     SeasonAdvanced,
     SecretRevealed,
     UnitBuilt,
@@ -165,6 +166,10 @@ def _removed(s: State, e: CardRemoved, d: GameData) -> None:
     if e.card in s.discard:
         s.discard.remove(e.card)
     s.removed_cards.append(e.card)
+
+
+def _upgraded_rules(s: State, e: RulesUpgraded, d: GameData) -> None:
+    """The rules and data the next records are decided under change; the position does not."""
 
 
 def _revealed(s: State, e: SecretRevealed, d: GameData) -> None:
@@ -607,7 +612,8 @@ HANDLERS = {
     "GameEnded": _ended, "DeckShuffled": _shuffled, "CardsStacked": _stacked,
     "CardsDrawn": _drawn,
     "CardPlayed": _played, "CardsDiscarded": _discarded, "CardRemoved": _removed,
-    "SecretRevealed": _revealed, "UnitMoved": _moved, "AreaControlChanged": _control,
+    "SecretRevealed": _revealed, "RulesUpgraded": _upgraded_rules, "UnitMoved": _moved,
+    "AreaControlChanged": _control,
     "BecameDisputed": _disputed, "EnemyAreaEntered": _entered, "PieceEliminated": _piece_gone,
     "ArmyEliminated": _army_gone, "ArmySuppressed": _suppressed, "CrisisDeclared": _crisis,
     "CrisisUnitRemoved": _crisis_unit, "CrisisEnded": _crisis_end,

@@ -17,6 +17,7 @@ import msgspec
 from ..gamedata import GameData
 from ..structs import plain
 from .state import State
+from .versions import EVOLVE_AS, RULES_VERSION
 
 
 class Secret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -640,10 +641,20 @@ class SecretRevealed(Ev, kw_only=True):
     secret: str
 
 
+class RulesUpgraded(Ev, kw_only=True):
+    """The moderator moved the game to newer rules and game data: the records after this one
+    are decided under them (engine/versions.py)."""
+
+    rules: int
+    data_digest: str
+    from_rules: int
+    from_data_digest: str
+
+
 Event = Union[
     PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
     GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed, CardsDiscarded, CardRemoved,
-    SecretRevealed, UnitMoved, AreaControlChanged, BecameDisputed, EnemyAreaEntered,
+    SecretRevealed, RulesUpgraded, UnitMoved, AreaControlChanged, BecameDisputed, EnemyAreaEntered,
     PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,
     CrisisEnded, CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
     OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep, FireResolved, HitsToPay,
@@ -668,10 +679,11 @@ def dump(event: Ev) -> dict:
 
 # ---------------------------------------------------------------- evolve
 
-def evolve(state: State, event: Ev, data: GameData) -> State:
-    """Apply one event to the state in place and return it; never checks legality."""
+def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) -> State:
+    """Apply one event to the state in place and return it; never checks legality. An event
+    of a record made under older rules (`rules`) evolves as those rules had it (versions.py)."""
     state._cache.clear()
-    HANDLERS[event.type](state, event, data)
+    (EVOLVE_AS.get(rules, {}).get(event.type) or HANDLERS[event.type])(state, event, data)
     state._cache.clear()
     return state
 

@@ -75,6 +75,10 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         return f"{side} discards {_cards(ev['cards'], data)} ({ev['reason']})"
     if t == "CardRemoved":
         return f"{data.cards[ev['card']].title} is removed from play ({ev['reason']})"
+    if t == "RulesUpgraded":
+        return (f"The game moves on to rules {ev['rules']} and game data "
+                f"{ev['data_digest'][:12]} (from rules {ev['from_rules']}, data "
+                f"{ev['from_data_digest'][:12]}): later orders are decided under them")
     if t == "SecretRevealed":
         return f"Dice secret revealed: {ev['secret']} (anyone can now check every die)"
     if t == "UnitMoved":

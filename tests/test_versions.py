@@ -1,0 +1,277 @@
+"""Games in progress survive a change of rules or game data (README: Versions).
+
+tests/fixtures/rules1-1914.jsonl was played by the command line before rules
+versions were kept (so under rules 1), with the game data of that time; its
+dice secret lies beside it. The game data it names is shipped in
+games/history/ttlm/.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from doors import quick
+from referee import datastore, home
+from referee.engine.versions import RULES_VERSION
+from referee.errors import EXIT_OLDER_RULES
+from referee.journal import line_of, seal
+from referee.paths import default_games_dir
+
+FIXTURE = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
+OLD_DIGEST = "56d33a8ba05bee8b59cbf8cfbf538059683626615a0806352e40193d4dfe4758"
+
+
+@pytest.fixture
+def old(tmp_path: Path) -> Path:
+    """A copy of the rules-1 journal (and its secret), private like every journal."""
+    path = tmp_path / "old.jsonl"
+    shutil.copyfile(FIXTURE, path)
+    shutil.copyfile(FIXTURE.with_name(FIXTURE.name + ".secret"), path.with_name(
+        path.name + ".secret"))
+    for p in (path, path.with_name(path.name + ".secret")):
+        p.chmod(0o600)
+    return path
+
+
+@pytest.fixture
+def edited_games(tmp_path: Path, monkeypatch) -> Path:
+    """A copy of the game data whose content differs from every shipped version."""
+    games = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "ttlm", games / "ttlm")
+    info = games / "ttlm" / "game.yaml"
+    text = info.read_text(encoding="utf-8")
+    info.write_text(text.replace('name: "TO THE LAST MAN!"', 'name: "TO THE LAST MAN! (ed.)"'),
+                    encoding="utf-8")
+    monkeypatch.setenv("REFEREE_GAMES", str(games))
+    return games / "ttlm"
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def _rechain(records: list[dict], path: Path) -> None:
+    """Write records with every hash and link made again (an honest-looking journal)."""
+    prev, out = None, []
+    for rec in records:
+        rec = seal({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        prev = rec["hash"]
+        out.append(line_of(rec))
+    path.write_bytes(b"".join(out))
+
+
+def _legal(path: Path, side: str) -> str:
+    """The first legal order of side that is neither an armistice nor a surrender."""
+    from referee.engine import legal_orders
+    from referee.engine.orders import format_order
+    from referee.game import open_game
+
+    game = open_game(path)
+    return next(format_order(o) for o in legal_orders(game.state, game.data, side)
+                if o.kind not in ("armistice", "surrender"))
+
+
+# ---------------------------------------------------------------- the rules version
+
+def test_a_new_journal_names_the_rules_it_is_played_under(game, cli):
+    header = _records(game)[0]
+    assert header["rules_version"] == RULES_VERSION >= 2
+    r = cli("verify", game)
+    assert r.exit_code == 0 and "verify: OK" in r.stdout
+
+
+def test_the_current_game_data_is_shipped_by_its_digest():
+    # Every released version of the data must stay resolvable: `make setup` files it.
+    from referee.game import game_data
+
+    digest = game_data("ttlm").digest
+    assert (datastore.shipped_dir() / "ttlm" / f"{digest}.json.gz").is_file(), \
+        "run `make setup` and commit games/history/"
+    assert (datastore.shipped_dir() / "ttlm" / f"{OLD_DIGEST}.json.gz").is_file()
+
+
+# ---------------------------------------------------------------- an old journal
+
+def test_an_old_journal_opens_and_replays_with_its_own_data(old, edited_games, cli):
+    # The data files changed since it was played: it replays with the shipped copy.
+    code, out, err = quick("status", old, "--as", "entente")
+    assert code == 0, err
+    assert "Orders open to Entente" in out and "lose fort-liege" in out
+    code, out, err = quick("show", old, "--as", "moderator", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["areas"]["liege"]["control"] == "disputed"
+    for argv in (["log", old, "--as", "moderator"], ["report", old, "--as", "entente"]):
+        r = cli(*argv)
+        assert r.exit_code == 0, (argv, r.stderr)
+        assert "TO THE LAST MAN! (ed.)" not in r.stdout      # its own data, not the edited
+
+
+def test_an_old_journal_verifies_as_made_under_older_rules(old, cli):
+    secret = old.with_name(old.name + ".secret")
+    r = cli("verify", old, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES != 0, r.stderr
+    assert "records 1-8 made under rules 1: not re-decided" in r.stdout
+    assert "dice: every die and shuffle recomputed from the secret" in r.stdout
+    assert "verify: OK\n" not in r.stdout and "OLDER RULES" in r.stdout
+    # Damage is still damage: a die changed and the chain made again is found by the dice.
+    records = _records(old)
+    rec = next(r for r in records[1:] if r.get("dice"))
+    rec["dice"][0] = rec["dice"][0] % 6 + 1
+    _rechain(records, old)
+    r = cli("verify", old, "--secret", secret)
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr
+    assert "not the ones the committed secret gives" in r.stderr
+
+
+def test_an_old_journal_takes_no_order_until_the_moderator_upgrades_it(old, cli, tmp_path):
+    before = old.read_bytes()
+    for run in (lambda: quick("order", old, "--as", "entente", "lose fort-liege"),
+                lambda: _code(cli("order", old, "--as", "entente", "lose fort-liege")),
+                lambda: _code(cli("inbox", old, _empty_mbox(tmp_path)))):
+        code, out, err = run()
+        lines = err.strip().splitlines()
+        assert code == 2 and len(lines) == 1, err
+        assert "rules 1" in lines[0] and "referee upgrade" in lines[0]
+        assert old.read_bytes() == before
+
+
+def test_after_the_upgrade_the_game_plays_on_and_verifies(old, cli):
+    r = cli("upgrade", old)
+    assert r.exit_code == 0, r.stderr
+    rec = _records(old)[-1]
+    assert rec["actor"] == "moderator" and rec["seq"] == 9
+    assert rec["events"] == [{"type": "RulesUpgraded", "rules": RULES_VERSION,
+                              "data_digest": OLD_DIGEST, "from_rules": 1,
+                              "from_data_digest": OLD_DIGEST}]
+    assert cli("upgrade", old).exit_code == 2                 # nothing left to upgrade
+    order = _legal(old, "entente")
+    code, out, err = quick("order", old, "--as", "entente", order)
+    assert code == 0, err
+    r = cli("verify", old, "--secret", old.with_name(old.name + ".secret"))
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr
+    assert "records 1-8 made under rules 1: not re-decided" in r.stdout
+    assert "2 records decided again" in r.stdout             # the upgrade and the order
+
+
+def test_an_upgrade_record_that_lies_about_the_rules_in_force_is_damage(old, cli):
+    assert cli("upgrade", old).exit_code == 0
+    records = _records(old)
+    records[-1]["events"][0]["from_rules"] = 2
+    _rechain(records, old)
+    r = cli("verify", old)
+    assert r.exit_code == 3 and "record 9" in r.stderr and "upgrade" in r.stderr
+
+
+# ---------------------------------------------------------------- data versions
+
+def test_data_edited_after_creation_no_longer_breaks_an_existing_game(tmp_path, monkeypatch,
+                                                                        cli, secret_file):
+    games = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "ttlm", games / "ttlm")
+    monkeypatch.setenv("REFEREE_GAMES", str(games))
+    info = games / "ttlm" / "game.yaml"
+    info.write_text(info.read_text(encoding="utf-8").replace(
+        'name: "TO THE LAST MAN!"', 'name: "Mine"'), encoding="utf-8")
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file).exit_code == 0
+    kept = list(datastore.user_dir().rglob("*.json.gz"))
+    assert len(kept) == 1                        # not a shipped version: kept at `new`
+    info.write_text(info.read_text(encoding="utf-8").replace(
+        'name: "Mine"', 'name: "Mine, corrected"'), encoding="utf-8")
+    code, out, err = quick("status", journal, "--as", "german")
+    assert code == 0 and "Mine —" in out, err
+    code, _, err = quick("order", journal, "--as", "german", "pass")
+    assert code == 2 and "referee upgrade" in err
+    r = cli("upgrade", journal)
+    assert r.exit_code == 0, r.stderr
+    assert len(list(datastore.user_dir().rglob("*.json.gz"))) == 2
+    code, out, err = quick("order", journal, "--as", "german", "pass")
+    assert code == 0 and "Mine, corrected" in out, err
+
+
+def test_an_upgrade_is_refused_when_the_game_does_not_fit_the_new_data(old, edited_games,
+                                                                         cli):
+    units = edited_games / "units.yaml"
+    units.write_text(units.read_text(encoding="utf-8").replace(
+        "ge: {army: 11, infantry: 35,", "ge: {army: 11, infantry: 36,"), encoding="utf-8")
+    before = old.read_bytes()
+    r = cli("upgrade", old)
+    assert r.exit_code == 2 and "does not fit" in r.stderr and "ge infantry" in r.stderr
+    assert old.read_bytes() == before
+
+
+def test_a_journal_naming_unknown_game_data_says_so(old, cli):
+    records = _records(old)
+    records[0]["data_digest"] = "ab" * 32
+    _rechain(records, old)
+    code, out, err = quick("status", old)
+    assert code == 3 and out == ""
+    assert "record 0 was made with game data abababababab, which this referee does not have" \
+        in err
+    assert cli("verify", old).exit_code == 3
+
+
+def test_a_planted_data_snapshot_that_does_not_match_its_digest_is_refused(old, cli):
+    # The shipped data filed under another digest in this user's folder: refused, not used.
+    fake = "cd" * 32
+    target = datastore.user_dir() / "ttlm" / f"{fake}.json.gz"
+    home.ensure_dir(target.parent)
+    shutil.copyfile(datastore.shipped_dir() / "ttlm" / f"{OLD_DIGEST}.json.gz", target)
+    records = _records(old)
+    records[0]["data_digest"] = fake
+    _rechain(records, old)
+    code, out, err = quick("status", old)
+    assert code == 3 and "does not match the digest it is filed under" in err, err
+
+
+def test_a_data_snapshot_is_read_within_bounds():
+    bomb = gzip.compress(b"[" + b" " * (datastore.MAX_DOCUMENT + 10) + b"]")
+    with pytest.raises(datastore.GameDataError, match="inflates to more than"):
+        datastore.unpack(bomb, "bomb")
+    with pytest.raises(datastore.GameDataError, match="not a game data snapshot"):
+        datastore.unpack(b"\x80\x03cos\nsystem\n", "pickle")
+
+
+def _code(result) -> tuple[int, str, str]:
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _empty_mbox(tmp_path: Path) -> Path:
+    box = tmp_path / "in.mbox"
+    box.write_bytes(b"")
+    return box
+
+
+def test_records_of_older_rules_pass_through_the_upcasters_and_their_own_evolve(old, cli,
+                                                                               monkeypatch):
+    # The hooks a later change of an event's shape or meaning plugs into (engine/versions.py):
+    # an upcaster sees each rules-1 event before it is validated, EVOLVE_AS applies it.
+    from referee.engine import versions
+    from referee.engine.apply import HANDLERS
+    from referee.game import open_game
+
+    seen: list[tuple[str, str]] = []
+
+    def upcast(event: dict) -> dict:
+        seen.append(("upcast", event["type"]))
+        return event
+
+    def evolve_as(state, event, data) -> None:
+        seen.append(("evolve", event.type))
+        HANDLERS[event.type](state, event, data)
+
+    monkeypatch.setitem(versions.EVENT_UPCASTERS, 1, {"CardPlayed": upcast})
+    monkeypatch.setitem(versions.EVOLVE_AS, 1, {"CardPlayed": evolve_as})
+    open_game(old)
+    assert seen == [("upcast", "CardPlayed"), ("evolve", "CardPlayed")]   # record 2's card
+    assert cli("upgrade", old).exit_code == 0
+    seen.clear()
+    assert quick("order", old, "--as", "entente", _legal(old, "entente"))[0] == 0
+    seen.clear()
+    open_game(old, upto=10)                  # nothing of rules 2 goes through them
+    assert seen == [("upcast", "CardPlayed"), ("evolve", "CardPlayed")]
