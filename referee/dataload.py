@@ -358,6 +358,8 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
     raw_info = document.get("game")
     info = validate(GameInfo, raw_info, "game.yaml", problems)
     files = info.files if info else GameFiles()
+    digest = document_digest(document)          # of the document as written, before upcasting
+    document = upcast_document(document)
     models = [validate(model, document.get(key), getattr(files, key), problems)
               for key, model in zip(PARTS, (MapData, UnitsData, DeckData, Charts, EventsData))]
     scenarios: dict[str, Scenario] = {}
@@ -369,8 +371,7 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
             scenarios[sid] = sc
     if info is None or any(m is None for m in models):
         raise GameDataError(problems or ["the game data could not be read"])
-    data = GameData(root, info, *models, scenarios=scenarios,
-                    digest=document_digest(document))
+    data = GameData(root, info, *models, scenarios=scenarios, digest=digest)
     try:
         problems.extend(check_game(data))
         for sid, rel in info.scenarios.items():
@@ -382,6 +383,50 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
     if problems:
         raise GameDataError(problems)
     return data
+
+
+def upcast_document(document: dict) -> dict:
+    """An older data document in today's shape, its meaning unchanged (7.6): data written
+    before events.yaml had `build_dates` gave only `availability.build`, and every other
+    counter was buildable from the first turn; a stored snapshot of such data still loads.
+    Anything malformed is left as it is for validation to report."""
+    events, units = document.get("events"), document.get("units")
+    if not isinstance(events, dict) or "build_dates" in events or not isinstance(units, dict):
+        return document
+    try:
+        build = (events.get("availability") or {}).get("build") or {}
+        mix = units["counter_mix"]
+        turns = document["charts"]["turn_track"]["turns"]
+        first_of = {}
+        for t in turns:
+            first_of.setdefault(t["year"], t["turn"])
+        swaps = [t["turn"] for t in events.get("turns", []) for _ in t.get("swaps") or ()]
+        dates: dict[str, dict[str, dict]] = {}
+        for nat, row in mix.items():
+            if not isinstance(row, dict):
+                continue
+            for kind, n in row.items():
+                if not n or kind in ("army", "fort"):
+                    continue
+                entry = build.get(kind) or {}
+                turn = entry.get(nat, entry.get("from_turn", 1)) if isinstance(entry, dict) else 1
+                if kind == "biplane":       # the old rule: no counter before the year it bears
+                    years = (units.get("biplane_counter_years") or {}).get(nat) or []
+                    if years and min(years) in first_of:
+                        turn = max(turn, first_of[min(years)])
+                if kind == "commonwealth" and swaps:      # rebuilt only after its swap
+                    turn = max(turn, min(swaps))
+                dates.setdefault(nat, {})[kind] = {"from_turn": turn, "rule": "7.6",
+                                                   "source": "reading",
+                                                   "note": "upcast from older data"}
+        stoss = build.get("stosstruppen") or {}
+        upgrades = {"stosstruppen": {"from_turn": stoss.get("upgrade_from_turn", 13),
+                                     "rule": "7.5", "source": "reading",
+                                     "note": "upcast from older data"}}
+    except (KeyError, TypeError, AttributeError):
+        return document
+    return {**document, "events": {**events, "build_dates": {"units": dates,
+                                                              "upgrades": upgrades}}}
 
 
 def check_scenario_quiet(data: GameData, scenario: Scenario, label: str) -> list[str]:

@@ -19,6 +19,7 @@ from doors import quick
 from referee import datastore, home
 from referee.engine.versions import RULES_VERSION
 from referee.errors import EXIT_OLDER_RULES
+from referee.gamedata import load_game
 from referee.journal import line_of, seal
 from referee.paths import default_games_dir
 
@@ -145,8 +146,10 @@ def test_after_the_upgrade_the_game_plays_on_and_verifies(old, cli):
     assert r.exit_code == 0, r.stderr
     rec = _records(old)[-1]
     assert rec["actor"] == "moderator" and rec["seq"] == 9
+    # The game moves to the data of this referee (games/ttlm as it is now).
     assert rec["events"] == [{"type": "RulesUpgraded", "rules": RULES_VERSION,
-                              "data_digest": OLD_DIGEST, "from_rules": 1,
+                              "data_digest": load_game(default_games_dir() / "ttlm").digest,
+                              "from_rules": 1,
                               "from_data_digest": OLD_DIGEST}]
     assert cli("upgrade", old).exit_code == 2                 # nothing left to upgrade
     order = _legal(old, "entente")
