@@ -395,7 +395,21 @@ def continue_battle(ctx: Ctx) -> None:
             return
 
 
+def has_target(s: State, d: GameData, side: str) -> bool:
+    """side has something in the battle that hits can fall on: a unit or a fort (5.2.3, 5.4).
+
+    Units with a retreat marker take no losses (5.4.4); a fort never retreats
+    and takes hits (and its fall may leave retreated units alone, 5.4.4).
+    """
+    area = s.battle["area"]
+    return bool(units_in(s, d, area, side)) or any(
+        f.area == area and d.nation_side[f.nation] == side for f in s.forts.values())
+
+
 def _fire(ctx: Ctx, phase: str, side: str, reacting: int = 0) -> None:
+    """Roll one fire phase, unless nothing of the enemy is left for its dice to hit (5.2.3)."""
+    if not has_target(ctx.state, ctx.data, other(side)):
+        return
     ev = roll(ctx, phase, side, reacting)
     if ev.groups:
         ctx.emit(ev)
