@@ -454,6 +454,8 @@ def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
 
 def _reacts(s: State, e: BiplaneReacts, d: GameData) -> None:
     s.battle["reacting"].append(e.unit)
+    if e.on:
+        s.battle.setdefault("react_on", {})[e.unit] = e.on
 
 
 def _battle_ended(s: State, e: BattleEnded, d: GameData) -> None:

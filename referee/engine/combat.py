@@ -406,7 +406,7 @@ def has_target(s: State, d: GameData, side: str) -> bool:
         f.area == area and d.nation_side[f.nation] == side for f in s.forts.values())
 
 
-def _fire(ctx: Ctx, phase: str, side: str, reacting: int = 0) -> None:
+def _fire(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = None) -> None:
     """Roll one fire phase, unless nothing of the enemy is left for its dice to hit (5.2.3)."""
     if not has_target(ctx.state, ctx.data, other(side)):
         return
@@ -539,7 +539,8 @@ def _defensive_fire(ctx: Ctx) -> bool:
 
 def _offensive_fire(ctx: Ctx) -> bool:
     s = ctx.state
-    reacting = 0 if s.combat["weather"] else len(s.battle["reacting"])
+    on = s.battle.get("react_on", {})
+    reacting = [] if s.combat["weather"] else [on.get(r) for r in s.battle["reacting"]]
     _fire(ctx, "offensive", s.battle["attacker"], reacting)
     advance_step(ctx)
     return False

@@ -409,6 +409,7 @@ class BiplaneReacts(Ev, kw_only=True):
 
     side: str
     unit: str
+    on: str | None = None             # the infantry type whose hit to re-roll first
 
 
 class BattleEnded(Ev, kw_only=True):

@@ -149,9 +149,14 @@ class Retreat(Ord, tag="retreat", kw_only=True):
 
 
 class React(Ord, tag="react", kw_only=True):
-    """A defending Biplane reacts instead of firing: it forces re-rolls of hits (8.3.4)."""
+    """A defending Biplane reacts instead of firing: it forces re-rolls of hits (8.3.4).
+
+    `on` optionally names the infantry type whose hit the defender wants
+    re-rolled first; without it the referee takes the defender's best odds.
+    """
 
     unit: str
+    on: str | None = None
 
 
 class Lose(Ord, tag="lose", kw_only=True):
@@ -250,8 +255,10 @@ def format_order(order: Ord) -> str:
         return f"{k} {order.area}"
     if k == "retreat":
         return f"retreat {order.unit} {order.to}"
-    if k in ("react", "lose"):
-        return f"{k} {order.unit}"
+    if k == "react":
+        return f"react {order.unit}" + (f" on {order.on}" if order.on else "")
+    if k == "lose":
+        return f"lose {order.unit}"
     if k == "ersatz":
         return f"ersatz {order.card}"
     if k in ("place", "build"):

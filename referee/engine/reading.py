@@ -163,6 +163,13 @@ def _unit_order(factory):
     return read
 
 
+def _react(r: Reader) -> Ord:
+    unit = r.unit()
+    on = r.word("an infantry type").casefold() if r.keyword("on") else None
+    r.expect_end()
+    return React(unit=unit, on=on)
+
+
 def _ersatz(r: Reader) -> Ord:
     card = r.card()
     r.expect_end()
@@ -362,7 +369,7 @@ VERBS = {
     "keep": _area_order(Keep),
     "fight": _area_order(Fight),
     "retreat": _to_area(Retreat),
-    "react": _unit_order(React),
+    "react": _react,
     "lose": _unit_order(Lose),
     "ersatz": _ersatz,
     "annihilate": _simple(Annihilate),

@@ -15,7 +15,7 @@ from .core import Ctx, DecisionSpec, Violation, register
 from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
 from .fire import units_in
 from .orders import Done, Ord, React, Retreat
-from .state import State
+from .state import INFANTRY_TYPES, State
 
 
 def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) -> Violation | None:
@@ -99,15 +99,13 @@ def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
 
 def _retreat_candidates(how: str):
     def gen(s: State, d: GameData, side: str):
-        if how == "reaction":
+        if how != "reaction":
+            yield from retreat_options(s, d, side, how)
+        if how == "reaction" or how == "instead" and not s.battle["surprise"]:
             for ref in reaction_options(s, d):
                 yield React(unit=ref)
-            yield Done()
-            return
-        yield from retreat_options(s, d, side, how)
-        if how == "instead" and not s.battle["surprise"]:
-            for ref in reaction_options(s, d):
-                yield React(unit=ref)
+                for kind in reroll_kinds(s, d):
+                    yield React(unit=ref, on=kind)
         yield Done()
     return gen
 
@@ -125,6 +123,10 @@ def _retreat_check(how: str):
             if o.unit not in reaction_options(s, d):
                 return Violation("8.3.4", f"{o.unit} is not a defending Biplane that can react "
                                           f"here (no dogfight, no Bad Weather)")
+            if o.on is not None and o.on not in reroll_kinds(s, d):
+                return Violation("8.3.4", f"{o.on!r} is not an infantry type the attacker can "
+                                          f"have: name one of "
+                                          f"{', '.join(reroll_kinds(s, d))}")
             return None
         if how == "instead":
             for a in s.armies_in(s.battle["area"], side, d):
@@ -179,7 +181,7 @@ def _retreat_apply(how: str):
             apply_retreat(ctx, o, side, how)
             return
         if isinstance(o, React):
-            ctx.emit(BiplaneReacts(side=side, unit=o.unit))
+            ctx.emit(BiplaneReacts(side=side, unit=o.unit, on=o.on))
             return
         if how == "cavalry":
             advance_step(ctx)
@@ -193,6 +195,18 @@ def _retreat_apply(how: str):
             advance_step(ctx)
         continue_battle(ctx)
     return apply
+
+
+def reroll_kinds(s: State, d: GameData) -> list[str]:
+    """The infantry types whose hits a reacting Biplane may ask to re-roll (8.3.4).
+
+    Those the attacking side's nations have in their counter mix: judged on
+    the side, never on hidden army contents.
+    """
+    att = s.battle["attacker"]
+    have = {k for n, row in d.units.mix.items() if d.nation_side.get(n) == att
+            for k, c in row.items() if c}
+    return sorted(k for k in INFANTRY_TYPES if k in have)
 
 
 def reaction_options(s: State, d: GameData) -> list[str]:

@@ -151,7 +151,8 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         return (f"{side} {ev['unit']}{now} {how}: {_area(ev['from_area'], data)} -> "
                 f"{_area(ev['to_area'], data)}")
     if t == "BiplaneReacts":
-        return f"{side} Biplane {ev['unit']} reacts: it will force a re-roll (8.3.4)"
+        first = f", a {ev['on']} hit first" if ev.get("on") else ""
+        return f"{side} Biplane {ev['unit']} reacts: it will force a re-roll{first} (8.3.4)"
     if t == "BattleEnded":
         return f"=== end of the battle in {_area(ev['area'], data)} ==="
     if t == "CombatPhaseEnded":
