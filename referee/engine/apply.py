@@ -294,6 +294,8 @@ def _army_gone(s: State, e: ArmyEliminated, d: GameData) -> None:
     for key, n in army.contents.items():
         nation, kind = key.split(":")
         _to_pool(s, nation, kind, n)
+    if s.battle is not None and e.rule == "5.4":     # for a forced retreat it could not make
+        s.battle["forced_out"] = s.battle.get("forced_out", 0) + 1
     army.contents = {}
     army.status = "eliminated"
     army.area = None

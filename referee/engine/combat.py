@@ -554,8 +554,8 @@ def _retreat_after(side_key: str):
                 side == s.battle["defender"]:
             prompt(ctx, "retreat_after", side)
             return True
-        if side == s.battle["defender"]:
-            forced_eliminations(ctx)
+        if side == s.battle["defender"] and forced_eliminations(ctx):
+            return True
         advance_step(ctx)
         return False
     return step

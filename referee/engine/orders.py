@@ -175,6 +175,12 @@ class Annihilate(Ord, tag="annihilate", kw_only=True):
     """Remove every unit of one's own in the battle and pay nothing more (5.3.4)."""
 
 
+class Eliminate(Ord, tag="eliminate", kw_only=True):
+    """Name the army eliminated for a forced retreat no army can make (5.4, 8.2.2, 8.3.5)."""
+
+    army: str
+
+
 class Place(Ord, tag="place", kw_only=True):
     """Place an arriving reinforcement: an army by id, or a unit by nation and type (2.0 I)."""
 
@@ -238,8 +244,8 @@ class Armistice(Ord, tag="armistice", kw_only=True):
 Order = Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
                         Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse, Done,
                         DeclareBattle, Bonus, Keep, Fight, Retreat, React, Lose, Ersatz,
-                        Annihilate, Place, Swap, Buy, Build, Rebuild, Entrench, Upgrade, Eft,
-                        Armistice]
+                        Annihilate, Eliminate, Place, Swap, Buy, Build, Rebuild, Entrench,
+                        Upgrade, Eft, Armistice]
 
 
 # ---------------------------------------------------------------- text form
@@ -261,6 +267,8 @@ def format_order(order: Ord) -> str:
         return f"lose {order.unit}"
     if k == "ersatz":
         return f"ersatz {order.card}"
+    if k == "eliminate":
+        return f"eliminate {order.army}"
     if k in ("place", "build"):
         nation, _, kind = order.unit.partition(":")
         what = f"{nation} {kind}" if kind else order.unit

@@ -23,6 +23,7 @@ from .orders import (
     Discard,
     Done,
     Eft,
+    Eliminate,
     EndMovement,
     EndTurn,
     Entrench,
@@ -168,6 +169,12 @@ def _react(r: Reader) -> Ord:
     on = r.word("an infantry type").casefold() if r.keyword("on") else None
     r.expect_end()
     return React(unit=unit, on=on)
+
+
+def _eliminate(r: Reader) -> Ord:
+    army = r.unit()
+    r.expect_end()
+    return Eliminate(army=army)
 
 
 def _ersatz(r: Reader) -> Ord:
@@ -373,6 +380,7 @@ VERBS = {
     "lose": _unit_order(Lose),
     "ersatz": _ersatz,
     "annihilate": _simple(Annihilate),
+    "eliminate": _eliminate,
     "place": _place_or_build(Place),
     "swap": _unit_order(Swap),
     "buy": _buy,

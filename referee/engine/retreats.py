@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ..gamedata import GameData
 from . import movement
-from .core import Ctx, DecisionSpec, Violation, register
+from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
 from .fire import units_in
-from .orders import Done, Ord, React, Retreat
+from .orders import Done, Eliminate, Ord, React, Retreat
 from .state import INFANTRY_TYPES, State
 
 
@@ -95,6 +95,14 @@ def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
     ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
                            from_area=m.area, to_area=o.to, how=how, new_id=new_id))
     movement.settle(ctx, [o.to])
+    army = ctx.state.armies.get(o.unit)
+    if army is not None and army.status == "map" and army.strength == 0 and \
+            ctx.state.area_state(o.to, d) == "disputed":
+        # 8.1: an empty army must leave a Disputed area; having retreated once this
+        # player turn it cannot retreat again, so it is eliminated (5.4.4).
+        ctx.emit(ArmyEliminated(side=side, army=o.unit, area=o.to, rule="5.4.4",
+                                reason="an empty army that retreated into a Disputed area "
+                                       "would have to retreat a second time"))
 
 
 def _retreat_candidates(how: str):
@@ -147,7 +155,7 @@ def _owed(s: State, d: GameData) -> int:
     b = s.battle
     side = b["defender"]
     done = sum(1 for r in b["armies_retreated"] if d.nation_side[s.armies[r].nation] == side)
-    return b["forced"] - done
+    return b["forced"] - done - b.get("forced_out", 0)
 
 
 def forced_left(s: State, d: GameData) -> int:
@@ -161,16 +169,64 @@ def forced_left(s: State, d: GameData) -> int:
     return min(owed, len(can))
 
 
-def forced_eliminations(ctx: Ctx) -> None:
-    """Forced retreats no army can make: those armies are eliminated (5.4, our reading)."""
+def stuck_armies(s: State, d: GameData) -> list[str]:
+    """The defender's armies still in the battle, none of which can retreat now (5.4)."""
+    b = s.battle
+    return [a.id for a in s.armies_in(b["area"], b["defender"], d)
+            if a.id not in s.combat["markers"]]
+
+
+def forced_eliminations(ctx: Ctx) -> bool:
+    """Forced retreats no army can make eliminate armies; the owner names them (5.4, our reading).
+
+    With no more armies than retreats owed there is nothing to choose and they
+    all go; otherwise the defender is asked. True when he must decide.
+    """
     s, d = ctx.state, ctx.data
     b = s.battle
     side = b["defender"]
     owed = _owed(s, d)
-    stuck = [a for a in s.armies_in(b["area"], side, d) if a.id not in s.combat["markers"]]
-    for a in stuck[:max(owed, 0)]:
-        ctx.emit(ArmyEliminated(side=side, army=a.id, area=b["area"], rule="5.4",
-                                reason="forced to retreat after combat with nowhere to go"))
+    stuck = stuck_armies(s, d)
+    if owed <= 0 or not stuck:
+        return False
+    if len(stuck) <= owed:
+        for a in stuck:
+            _forced_out(ctx, side, a)
+        return False
+    if s.pending is None or s.pending.kind != "forced_elimination":
+        prompt(ctx, "forced_elimination", side)
+    return True
+
+
+def _forced_out(ctx: Ctx, side: str, army: str) -> None:
+    ctx.emit(ArmyEliminated(side=side, army=army, area=ctx.state.battle["area"], rule="5.4",
+                            reason="forced to retreat after combat with nowhere to go"))
+
+
+def _elim_check(s: State, d: GameData, o: Eliminate, side: str) -> Violation | None:
+    if o.army not in stuck_armies(s, d):
+        return Violation("5.4", f"{o.army} is not one of the defender's armies left in the "
+                                f"battle ({', '.join(stuck_armies(s, d))})")
+    return None
+
+
+def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> None:
+    from .combat import advance_step, continue_battle
+
+    _forced_out(ctx, side, o.army)
+    if not forced_eliminations(ctx):
+        advance_step(ctx)
+        continue_battle(ctx)
+
+
+register(DecisionSpec(
+    kind="forced_elimination", rule="5.4",
+    prompt=lambda s, d: (f"{s.pending.side}: {_owed(s, d)} forced retreat(s) in "
+                         f"{d.areas[s.battle['area']].name} cannot be made; name the army "
+                         f"eliminated for each (5.4, 8.2.2, 8.3.5)"),
+    accepts=("eliminate",),
+    candidates=lambda s, d, side: (Eliminate(army=a) for a in stuck_armies(s, d)),
+    check=_elim_check, apply=_elim_apply))
 
 
 def _retreat_apply(how: str):
@@ -189,9 +245,9 @@ def _retreat_apply(how: str):
             after_defence(ctx)
         elif how == "reaction":
             advance_step(ctx)
+        elif side == ctx.state.battle["defender"] and forced_eliminations(ctx):
+            return
         else:
-            if side == ctx.state.battle["defender"]:
-                forced_eliminations(ctx)
             advance_step(ctx)
         continue_battle(ctx)
     return apply
