@@ -249,7 +249,7 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
             moved = new_id
     if e.from_area == "england" and e.to_area != "england":
         s.keep_apart = {k: v for k, v in s.keep_apart.items() if unit not in (k, v)}
-    if ts is not None:
+    if ts is not None and e.mode != "scramble":     # 13.7: the defender's shift, not a move
         if moved is not None:
             ts.moved.append(moved)
         if e.mode == "reserves":

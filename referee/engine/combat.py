@@ -11,7 +11,7 @@ referee rolls everything and stops at each choice a player has.
 from __future__ import annotations
 
 from ..gamedata import GameData
-from . import losses, movement
+from . import losses, movement, scramble
 from .cards import first_card, playable_hand
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .crisis import CRISIS_KEYS, crisis_play_violation, play_crisis
@@ -359,6 +359,8 @@ def start_battle(ctx: Ctx, area: str) -> None:
     surprise = any(c["key"] == "surprise_attack" and c["area"] == area
                    for c in s.combat["cards"])
     ctx.emit(BattleBegan(area=area, attacker=att, defender=other(att), surprise=surprise))
+    if scramble.start(ctx):                # optional 13.7: the defender may shift Biplanes in
+        return
     ctx.emit(BattleStep(step="cavalry_attacker"))
     continue_battle(ctx)
 

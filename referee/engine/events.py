@@ -151,7 +151,8 @@ class UnitMoved(Ev, kw_only=True):
     """
 
     side: str
-    mode: str                          # normal | rail | strategic | sea | reserves | evacuate
+    mode: str                          # normal | rail | strategic | sea | reserves | evacuate |
+    #                                    scramble (13.7)
     from_area: str
     to_area: str
     path: list[str] = []

@@ -159,6 +159,12 @@ class React(Ord, tag="react", kw_only=True):
     on: str | None = None
 
 
+class Scramble(Ord, tag="scramble", kw_only=True):
+    """Optional 13.7 (given under 8.3.4): shift a defending Biplane into the battle."""
+
+    unit: str
+
+
 class Lose(Ord, tag="lose", kw_only=True):
     """Pay one hit with a unit: an army's unit, a fort step or a stand-alone unit (5.3.1)."""
 
@@ -243,7 +249,8 @@ class Armistice(Ord, tag="armistice", kw_only=True):
 
 Order = Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
                         Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse, Done,
-                        DeclareBattle, Bonus, Keep, Fight, Retreat, React, Lose, Ersatz,
+                        DeclareBattle, Bonus, Keep, Fight, Retreat, React, Scramble, Lose,
+                        Ersatz,
                         Annihilate, Eliminate, Place, Swap, Buy, Build, Rebuild, Entrench,
                         Upgrade, Eft, Armistice]
 
@@ -263,8 +270,8 @@ def format_order(order: Ord) -> str:
         return f"retreat {order.unit} {order.to}"
     if k == "react":
         return f"react {order.unit}" + (f" on {order.on}" if order.on else "")
-    if k == "lose":
-        return f"lose {order.unit}"
+    if k in ("lose", "scramble"):
+        return f"{k} {order.unit}"
     if k == "ersatz":
         return f"ersatz {order.card}"
     if k == "eliminate":
