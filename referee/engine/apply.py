@@ -430,6 +430,15 @@ def _fort_gone(s: State, e: FortDestroyed, d: GameData) -> None:
 
 
 def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
+    into = _details(e).get("into")
+    if into is not None:
+        # 8.1: it joined an army there; it takes no part in a battle this phase (5.4),
+        # for it may join only an army with no battle still to fight.
+        _take_piece(s, e.unit)
+        _join(s.armies[into], f"{e.nation}:{e.kind}")
+        if s.battle is not None and e.how == "after":
+            s.battle["after_to"][e.side] = e.to_area
+        return
     if e.unit in s.armies:
         army = s.armies[e.unit]
         army.area = e.to_area

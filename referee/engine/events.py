@@ -403,6 +403,8 @@ class UnitRetreated(Ev, kw_only=True):
     to_area: str
     how: str                          # cavalry | instead | after
     new_id: str | None = None
+    into: str | None = None           # the army it joined there (8.1)
+    secret: Secret | None = None      # hidden templates (1.4): the whole event, into included
 
 
 class BiplaneReacts(Ev, kw_only=True):

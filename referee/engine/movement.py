@@ -488,7 +488,7 @@ def private_order(s: State, o: Ord) -> bool:
     k = o.kind
     if k == "move":
         return ":" in o.unit or o.into is not None or bool(o.taking)
-    if k in ("place", "build", "suppress"):
+    if k in ("place", "build", "suppress", "retreat"):
         return o.into is not None
     if k in ("upgrade", "swap", "crisis_remove", "scramble"):
         return ":" in o.unit

@@ -142,10 +142,11 @@ class Fight(Ord, tag="fight", kw_only=True):
 
 
 class Retreat(Ord, tag="retreat", kw_only=True):
-    """Retreat a unit to an adjacent Friendly or Disputed area (5.4)."""
+    """Retreat a unit to an adjacent Friendly or Disputed area, maybe into an army (5.4, 8.1)."""
 
     unit: str
     to: str
+    into: str | None = None
 
 
 class React(Ord, tag="react", kw_only=True):
@@ -267,7 +268,7 @@ def format_order(order: Ord) -> str:
     if k in ("battle", "bonus", "keep", "fight"):
         return f"{k} {order.area}"
     if k == "retreat":
-        return f"retreat {order.unit} {order.to}"
+        return f"retreat {order.unit} {order.to}" + (f" into {order.into}" if order.into else "")
     if k == "react":
         return f"react {order.unit}" + (f" on {order.on}" if order.on else "")
     if k in ("lose", "scramble"):

@@ -172,6 +172,15 @@ def _react(r: Reader) -> Ord:
     return React(unit=unit, on=on)
 
 
+def _retreat(r: Reader) -> Ord:
+    unit = r.unit()
+    r.keyword("to")
+    to = r.area()
+    into = r.unit() if r.keyword("into") else None
+    r.expect_end()
+    return Retreat(unit=unit, to=to, into=into)
+
+
 def _eliminate(r: Reader) -> Ord:
     army = r.unit()
     r.expect_end()
@@ -376,7 +385,7 @@ VERBS = {
     "bonus": _area_order(Bonus),
     "keep": _area_order(Keep),
     "fight": _area_order(Fight),
-    "retreat": _to_area(Retreat),
+    "retreat": _retreat,
     "react": _react,
     "lose": _unit_order(Lose),
     "scramble": _unit_order(Scramble),

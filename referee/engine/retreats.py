@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..gamedata import GameData
 from . import movement
+from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
 from .fire import units_in
@@ -49,7 +50,27 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
                                       f"to the same area ({d.areas[to].name})")
     if how == "instead" and o.unit in b["dogfighters"]:
         return Violation("5.4.1", "a Biplane that dogfought has already fought")
-    return movement.stack_violation(s, d, m, o.to)
+    if o.into is not None:
+        v = into_violation(s, d, m, o, how)
+        if v:
+            return v
+    return movement.stack_violation(s, d, m, o.to, o.into)
+
+
+def into_violation(s: State, d: GameData, m, o: Retreat, how: str) -> Violation | None:
+    """Why a retreating unit may not join this army (8.1; our reading of 5.4, 5.4.4)."""
+    c = s.combat
+    t = s.armies.get(o.into)
+    if t is not None and t.status == "map" and t.area == o.to and (
+            o.to in c["declared"] and o.to not in c["resolved"]):
+        return Violation("5.4.4", f"army {o.into} has a battle still to fight in "
+                                  f"{d.areas[o.to].name}; a retreated unit takes no part in "
+                                  f"it, so it cannot join that army")
+    if how == "instead" and any(u.kind == "cavalry"
+                                for u in units_in(s, d, s.battle["area"], s.battle["attacker"])):
+        return Violation("8.3.1", "with enemy cavalry in the battle, units retreating instead "
+                                  "of firing go as counters: they may draw pursuit fire")
+    return movement._join_violation(s, d, m, o.into, o.to)
 
 
 def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]:
@@ -75,6 +96,12 @@ def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]
             o = Retreat(unit=ref, to=to)
             if retreat_violation(s, d, o, side, how) is None:
                 out.append(o)
+            if ref in s.armies:
+                continue
+            for t in s.armies_in(to, side, d):
+                o = Retreat(unit=ref, to=to, into=t.id)
+                if retreat_violation(s, d, o, side, how) is None:
+                    out.append(o)
     return out
 
 
@@ -91,9 +118,18 @@ def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
                         side=side, unit=movement.template_ref(m.army, key), nation=nation,
                         kind=kind, area=m.area, rule="8.3.3" if kind == "siege_gun" else "8.3.6",
                         reason="it never retreats and goes with its retreating army"))
-    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None else None
-    ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
-                           from_area=m.area, to_area=o.to, how=how, new_id=new_id))
+    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None and o.into is None \
+        else None
+    if o.into is not None and hidden_templates(s):
+        # 1.4: the retreat is seen (the unit fought in the battle), not the army it joined.
+        ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
+                               from_area=m.area, to_area=o.to, how=how,
+                               secret=ctx.secret(side, {"unit": o.unit, "new_id": None,
+                                                        "into": o.into})))
+    else:
+        ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
+                               from_area=m.area, to_area=o.to, how=how, new_id=new_id,
+                               into=o.into))
     movement.settle(ctx, [o.to])
     army = ctx.state.armies.get(o.unit)
     if army is not None and army.status == "map" and army.strength == 0 and \
