@@ -275,7 +275,8 @@ _MARKER = re.compile(r"^(?:[-*+•◦‣▪–]\s+|•|\d{1,3}[.)](?!\d))\s*")
 _ORDER_VERBS = frozenset(
     "play pass end discard move rail strategic sea reserves evacuate suppress remove refuse "
     "done fire hold stay battle declare bonus keep fight retreat react lose ersatz annihilate "
-    "place swap buy build rebuild entrench upgrade eft propose accept surrender resign".split())
+    "eliminate scramble place swap buy build rebuild entrench upgrade eft propose accept surrender "
+    "resign".split())
 _UNIT_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2}-\d+")
 
 _GREETING_WORDS = (

@@ -69,6 +69,12 @@ class _MoveDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     taking: list[str]
 
 
+class _RetreatDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    new_id: str | None
+    into: str | None
+
+
 class _OrderText(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     text: str
 
@@ -155,7 +161,7 @@ SECRET_DATA: dict[str, type] = {
     "ProductionRevealed": _OrderList, "AttritionTaken": _UnitLost, "EftUnitLost": _UnitLost,
     "CrisisUnitRemoved": _UnitRemoved, "PieceEliminated": _Elimination,
     "EftLossesDue": _BoxValue, "CommonwealthSwapped": _SwapDetails,
-    "ArmySuppressed": _JoinedArmy,
+    "ArmySuppressed": _JoinedArmy, "UnitRetreated": _RetreatDetails,
 }
 
 

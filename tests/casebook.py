@@ -153,10 +153,12 @@ def check_expect(journal: Path, expect: dict) -> None:
             got = st.forts[fid].strength if fid in st.forts else "gone"
             assert got == want, (fid, got, want)
     if "fire" in expect:
-        # Every FireResolved of the step's record: phase, side and 'kind Ffp xN' per group.
+        # Every FireResolved of the step's record: phase, side and 'kind Ffp xN' per group;
+        # 'rerolled' names the kind of each die a reacting Biplane had re-rolled (8.3.4).
         got = [{"phase": e["phase"], "side": e["side"],
                 "groups": [f"{gr['kind']} F{gr['fp']} x{len(gr['dice'])}" for gr in e["groups"]],
-                "hits": e["hits"] + e.get("siege_hits", 0)}
+                "hits": e["hits"] + e.get("siege_hits", 0),
+                "rerolled": [gr["kind"] for gr in e["groups"] for _ in gr.get("rerolled", [])]}
                for e in game.records[-1]["events"] if e["type"] == "FireResolved"]
         want = expect["fire"]
         assert len(got) == len(want), got

@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (each of these modules registers its decision kin
     production,
     reinforce,
     retreats,
+    scramble,
     supply,
     victory,
 )

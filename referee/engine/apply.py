@@ -257,7 +257,7 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
             moved = new_id
     if e.from_area == "england" and e.to_area != "england":
         s.keep_apart = {k: v for k, v in s.keep_apart.items() if unit not in (k, v)}
-    if ts is not None:
+    if ts is not None and e.mode != "scramble":     # 13.7: the defender's shift, not a move
         if moved is not None:
             ts.moved.append(moved)
         if e.mode == "reserves":
@@ -302,6 +302,8 @@ def _army_gone(s: State, e: ArmyEliminated, d: GameData) -> None:
     for key, n in army.contents.items():
         nation, kind = key.split(":")
         _to_pool(s, nation, kind, n)
+    if s.battle is not None and e.rule == "5.4":     # for a forced retreat it could not make
+        s.battle["forced_out"] = s.battle.get("forced_out", 0) + 1
     army.contents = {}
     army.status = "eliminated"
     army.area = None
@@ -436,6 +438,15 @@ def _fort_gone(s: State, e: FortDestroyed, d: GameData) -> None:
 
 
 def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
+    into = _details(e).get("into")
+    if into is not None:
+        # 8.1: it joined an army there; it takes no part in a battle this phase (5.4),
+        # for it may join only an army with no battle still to fight.
+        _take_piece(s, e.unit)
+        _join(s.armies[into], f"{e.nation}:{e.kind}")
+        if s.battle is not None and e.how == "after":
+            s.battle["after_to"][e.side] = e.to_area
+        return
     if e.unit in s.armies:
         army = s.armies[e.unit]
         army.area = e.to_area
@@ -462,6 +473,8 @@ def _retreated(s: State, e: UnitRetreated, d: GameData) -> None:
 
 def _reacts(s: State, e: BiplaneReacts, d: GameData) -> None:
     s.battle["reacting"].append(e.unit)
+    if e.on:
+        s.battle.setdefault("react_on", {})[e.unit] = e.on
 
 
 def _battle_ended(s: State, e: BattleEnded, d: GameData) -> None:

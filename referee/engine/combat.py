@@ -11,7 +11,7 @@ referee rolls everything and stops at each choice a player has.
 from __future__ import annotations
 
 from ..gamedata import GameData
-from . import losses, movement
+from . import losses, movement, scramble
 from .cards import first_card, playable_hand
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import (
@@ -333,6 +333,8 @@ def start_battle(ctx: Ctx, area: str) -> None:
     surprise = any(c["key"] == "surprise_attack" and c["area"] == area
                    for c in s.combat["cards"])
     ctx.emit(BattleBegan(area=area, attacker=att, defender=other(att), surprise=surprise))
+    if scramble.start(ctx):                # optional 13.7: the defender may shift Biplanes in
+        return
     ctx.emit(BattleStep(step="cavalry_attacker"))
     continue_battle(ctx)
 
@@ -369,7 +371,21 @@ def continue_battle(ctx: Ctx) -> None:
             return
 
 
-def _fire(ctx: Ctx, phase: str, side: str, reacting: int = 0) -> None:
+def has_target(s: State, d: GameData, side: str) -> bool:
+    """side has something in the battle that hits can fall on: a unit or a fort (5.2.3, 5.4).
+
+    Units with a retreat marker take no losses (5.4.4); a fort never retreats
+    and takes hits (and its fall may leave retreated units alone, 5.4.4).
+    """
+    area = s.battle["area"]
+    return bool(units_in(s, d, area, side)) or any(
+        f.area == area and d.nation_side[f.nation] == side for f in s.forts.values())
+
+
+def _fire(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = None) -> None:
+    """Roll one fire phase, unless nothing of the enemy is left for its dice to hit (5.2.3)."""
+    if not has_target(ctx.state, ctx.data, other(side)):
+        return
     ev = roll(ctx, phase, side, reacting)
     if ev.groups:
         ctx.emit(ev)
@@ -499,7 +515,8 @@ def _defensive_fire(ctx: Ctx) -> bool:
 
 def _offensive_fire(ctx: Ctx) -> bool:
     s = ctx.state
-    reacting = 0 if s.combat["weather"] else len(s.battle["reacting"])
+    on = s.battle.get("react_on", {})
+    reacting = [] if s.combat["weather"] else [on.get(r) for r in s.battle["reacting"]]
     _fire(ctx, "offensive", s.battle["attacker"], reacting)
     advance_step(ctx)
     return False
@@ -513,8 +530,8 @@ def _retreat_after(side_key: str):
                 side == s.battle["defender"]:
             prompt(ctx, "retreat_after", side)
             return True
-        if side == s.battle["defender"]:
-            forced_eliminations(ctx)
+        if side == s.battle["defender"] and forced_eliminations(ctx):
+            return True
         advance_step(ctx)
         return False
     return step

@@ -152,8 +152,9 @@ class UnitMoved(Ev, kw_only=True):
     """
 
     side: str
-    # normal | rail | strategic | sea | reserves | evacuate | eft, or reorganise: into or out
-    # of an army within its area in the Reinforcement or Production phase (8.1)
+    # normal | rail | strategic | sea | reserves | evacuate | eft | scramble (13.7), or
+    # reorganise: into or out of an army within its area in the Reinforcement or Production
+    # phase (8.1)
     mode: str
     from_area: str
     to_area: str
@@ -405,6 +406,8 @@ class UnitRetreated(Ev, kw_only=True):
     to_area: str
     how: str                          # cavalry | instead | after
     new_id: str | None = None
+    into: str | None = None           # the army it joined there (8.1)
+    secret: Secret | None = None      # hidden templates (1.4): the whole event, into included
 
 
 class BiplaneReacts(Ev, kw_only=True):
@@ -412,6 +415,7 @@ class BiplaneReacts(Ev, kw_only=True):
 
     side: str
     unit: str
+    on: str | None = None             # the infantry type whose hit to re-roll first
 
 
 class BattleEnded(Ev, kw_only=True):

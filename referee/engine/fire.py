@@ -180,8 +180,30 @@ def _ordered(groups_: list[dict]) -> list[dict]:
     return sorted(groups_, key=lambda g: (ROLL_ORDER.index(g["kind"]), g["source"]))
 
 
-def roll(ctx: Ctx, phase: str, side: str, reacting: int = 0) -> FireResolved:
-    """Roll every group of a phase; reacting Biplanes force re-rolls of infantry hits (8.3.4)."""
+def reroll_first(s: State, d: GameData) -> list[str]:
+    """The defender's best odds: the infantry-type hit to re-roll first (8.3.4, our reading).
+
+    A re-rolled F1 hit misses 5 times in 6, an F2 hit 4 in 6: infantry fire F1
+    offensively, Stoßtruppen and Commonwealth F2. A Stoßtruppen hit that stands
+    also forces one of the defender's armies to retreat (8.2.2), which costs
+    more than the 1 in 6 given up, so it goes first while the defender has an
+    army in the battle.
+    """
+    b = s.battle
+    armies = [a for a in s.armies_in(b["area"], b["defender"], d) if a.id not in markers(s)]
+    if armies:
+        return ["stosstruppen", "infantry", "commonwealth"]
+    return ["infantry", "stosstruppen", "commonwealth"]
+
+
+def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = None
+         ) -> FireResolved:
+    """Roll every group of a phase; reacting Biplanes force re-rolls of infantry hits (8.3.4).
+
+    `reacting` holds, per reacting Biplane in the order they reacted, the
+    infantry type whose hit its owner asked to re-roll first (None: the
+    defender's best odds, `reroll_first`). Each die is re-rolled once at most.
+    """
     s, d = ctx.state, ctx.data
     b = s.battle
     area = b["area"]
@@ -199,18 +221,20 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: int = 0) -> FireResolved:
                             hits=sum(1 for x in dice if x <= g["fp"]),
                             forces_retreat=g["forces_retreat"], siege=g["siege"]))
     if reacting:
-        order = {"stosstruppen": 0, "commonwealth": 1, "infantry": 2}
-        infantry = sorted((g for g in out if g.kind in order), key=lambda g: order[g.kind])
-        left = reacting
-        for g in infantry:
-            for i in [i for i, x in enumerate(g.dice) if x <= g.fp]:
-                if not left:
-                    break
-                new = ctx.dice.roll(1, f"{d.areas[area].name} — re-roll forced by a reacting "
-                                       f"Biplane (8.3.4)")[0]
-                g.rerolled.append(g.dice[i])
-                g.dice[i] = new
-                left -= 1
+        best = reroll_first(s, d)
+        hits = [(g, i) for g in out if g.kind in INFANTRY_TYPES
+                for i, x in enumerate(g.dice) if x <= g.fp]
+        for prefer in reacting:
+            order = ([prefer] if prefer else []) + best
+            pick = next((h for k in order for h in hits if h[0].kind == k), None)
+            if pick is None:
+                break
+            hits.remove(pick)
+            g, i = pick
+            new = ctx.dice.roll(1, f"{d.areas[area].name} — re-roll forced by a reacting "
+                                   f"Biplane (8.3.4)")[0]
+            g.rerolled.append(g.dice[i])
+            g.dice[i] = new
             g.hits = sum(1 for x in g.dice if x <= g.fp)
     hits = sum(g.hits for g in out if not g.siege)
     siege = sum(g.hits for g in out if g.siege)

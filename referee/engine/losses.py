@@ -23,7 +23,7 @@ from .events import (
 )
 from .fire import units_in
 from .orders import Annihilate, Ersatz, Lose, Ord
-from .state import State, template_key
+from .state import INFANTRY_TYPES, State, template_key
 
 
 def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str]]]:
@@ -48,18 +48,18 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
         dog = set(b["dogfighters"])
         return [(ref, 1, [ref]) for _, ref, kind in units if kind == "biplane" and ref in dog]
     by_counter: dict[str, Counter] = {}
-    for counter, ref, _kind in units:
+    kind_of: dict[str, str] = {}
+    for counter, ref, kind in units:
         by_counter.setdefault(counter, Counter())[ref] += 1
+        kind_of[ref] = kind
     out = []
     for counter, refs in by_counter.items():
         strength = sum(refs.values())
-        losable = {r: n for r, n in refs.items() if not r.endswith("paris_gun")
-                   and (counter not in s.pieces or s.pieces[counter].kind != "paris_gun")}
+        losable = {r: n for r, n in refs.items() if kind_of[r] != "paris_gun"}
         if not losable:
             continue                       # the Paris Gun is never taken as a loss (8.3.6)
         if counter in s.armies:
-            most = max(losable.values())
-            out.append((counter, strength, sorted(r for r, n in losable.items() if n == most)))
+            out.append((counter, strength, most_numerous(losable, kind_of)))
         else:
             out.append((counter, 1, [counter]))
     if target == "battle":
@@ -67,6 +67,25 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
             if f.area == b["area"] and d.nation_side[f.nation] == side:
                 out.append((f.id, f.strength, [f.id]))
     return out
+
+
+def loss_type(kind: str) -> str:
+    """The type a unit counts as for an army's most numerous type (5.3.1, 8.2.2, 8.2.3).
+
+    Infantry of any nation, Stoßtruppen and Commonwealth infantry are one
+    type, infantry type: both are treated like infantry but for firepower,
+    cost and forced retreats.
+    """
+    return "infantry" if kind in INFANTRY_TYPES else kind
+
+
+def most_numerous(refs: Counter | dict, kind_of: dict[str, str]) -> list[str]:
+    """The refs of an army's most numerous unit type; the owner picks among them (5.3.1)."""
+    by_type: Counter = Counter()
+    for r, n in refs.items():
+        by_type[loss_type(kind_of[r])] += n
+    top = max(by_type.values())
+    return sorted(r for r in refs if by_type[loss_type(kind_of[r])] == top)
 
 
 def loss_choices(s: State, d: GameData, side: str) -> list[str]:

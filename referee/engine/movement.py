@@ -548,9 +548,9 @@ def private_order(s: State, o: Ord) -> bool:
     k = o.kind
     if k == "move":
         return ":" in o.unit or o.into is not None or bool(o.taking)
-    if k in ("place", "build", "suppress"):
+    if k in ("place", "build", "suppress", "retreat"):
         return o.into is not None
-    if k in ("upgrade", "swap", "crisis_remove"):
+    if k in ("upgrade", "swap", "crisis_remove", "scramble"):
         return ":" in o.unit
     if k == "lose":                 # in a battle the army fights: its losses are seen
         return ":" in o.unit and s.battle is None

@@ -144,14 +144,26 @@ class Fight(Ord, tag="fight", kw_only=True):
 
 
 class Retreat(Ord, tag="retreat", kw_only=True):
-    """Retreat a unit to an adjacent Friendly or Disputed area (5.4)."""
+    """Retreat a unit to an adjacent Friendly or Disputed area, maybe into an army (5.4, 8.1)."""
 
     unit: str
     to: str
+    into: str | None = None
 
 
 class React(Ord, tag="react", kw_only=True):
-    """A defending Biplane reacts instead of firing: it forces re-rolls of hits (8.3.4)."""
+    """A defending Biplane reacts instead of firing: it forces re-rolls of hits (8.3.4).
+
+    `on` optionally names the infantry type whose hit the defender wants
+    re-rolled first; without it the referee takes the defender's best odds.
+    """
+
+    unit: str
+    on: str | None = None
+
+
+class Scramble(Ord, tag="scramble", kw_only=True):
+    """Optional 13.7 (given under 8.3.4): shift a defending Biplane into the battle."""
 
     unit: str
 
@@ -170,6 +182,12 @@ class Ersatz(Ord, tag="ersatz", kw_only=True):
 
 class Annihilate(Ord, tag="annihilate", kw_only=True):
     """Remove every unit of one's own in the battle and pay nothing more (5.3.4)."""
+
+
+class Eliminate(Ord, tag="eliminate", kw_only=True):
+    """Name the army eliminated for a forced retreat no army can make (5.4, 8.2.2, 8.3.5)."""
+
+    army: str
 
 
 class Place(Ord, tag="place", kw_only=True):
@@ -234,9 +252,10 @@ class Armistice(Ord, tag="armistice", kw_only=True):
 
 Order = Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,
                         Sea, Reserves, Evacuate, Suppress, CrisisRemove, CrisisRefuse, Done,
-                        DeclareBattle, Bonus, Keep, Fight, Retreat, React, Lose, Ersatz,
-                        Annihilate, Place, Swap, Buy, Build, Rebuild, Entrench, Upgrade, Eft,
-                        Armistice]
+                        DeclareBattle, Bonus, Keep, Fight, Retreat, React, Scramble, Lose,
+                        Ersatz,
+                        Annihilate, Eliminate, Place, Swap, Buy, Build, Rebuild, Entrench,
+                        Upgrade, Eft, Armistice]
 
 
 # ---------------------------------------------------------------- text form
@@ -251,11 +270,15 @@ def format_order(order: Ord) -> str:
     if k in ("battle", "bonus", "keep", "fight"):
         return f"{k} {order.area}"
     if k == "retreat":
-        return f"retreat {order.unit} {order.to}"
-    if k in ("react", "lose"):
+        return f"retreat {order.unit} {order.to}" + (f" into {order.into}" if order.into else "")
+    if k == "react":
+        return f"react {order.unit}" + (f" on {order.on}" if order.on else "")
+    if k in ("lose", "scramble"):
         return f"{k} {order.unit}"
     if k == "ersatz":
         return f"ersatz {order.card}"
+    if k == "eliminate":
+        return f"eliminate {order.army}"
     if k in ("place", "build"):
         nation, _, kind = order.unit.partition(":")
         what = f"{nation} {kind}" if kind else order.unit

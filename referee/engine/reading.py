@@ -23,6 +23,7 @@ from .orders import (
     Discard,
     Done,
     Eft,
+    Eliminate,
     EndMovement,
     EndTurn,
     Entrench,
@@ -42,6 +43,7 @@ from .orders import (
     Rebuild,
     Reserves,
     Retreat,
+    Scramble,
     Sea,
     Strategic,
     Suppress,
@@ -161,6 +163,28 @@ def _unit_order(factory):
         r.expect_end()
         return factory(unit=unit)
     return read
+
+
+def _react(r: Reader) -> Ord:
+    unit = r.unit()
+    on = r.word("an infantry type").casefold() if r.keyword("on") else None
+    r.expect_end()
+    return React(unit=unit, on=on)
+
+
+def _retreat(r: Reader) -> Ord:
+    unit = r.unit()
+    r.keyword("to")
+    to = r.area()
+    into = r.unit() if r.keyword("into") else None
+    r.expect_end()
+    return Retreat(unit=unit, to=to, into=into)
+
+
+def _eliminate(r: Reader) -> Ord:
+    army = r.unit()
+    r.expect_end()
+    return Eliminate(army=army)
 
 
 def _ersatz(r: Reader) -> Ord:
@@ -361,11 +385,13 @@ VERBS = {
     "bonus": _area_order(Bonus),
     "keep": _area_order(Keep),
     "fight": _area_order(Fight),
-    "retreat": _to_area(Retreat),
-    "react": _unit_order(React),
+    "retreat": _retreat,
+    "react": _react,
     "lose": _unit_order(Lose),
+    "scramble": _unit_order(Scramble),
     "ersatz": _ersatz,
     "annihilate": _simple(Annihilate),
+    "eliminate": _eliminate,
     "place": _place_or_build(Place),
     "swap": _unit_order(Swap),
     "buy": _buy,

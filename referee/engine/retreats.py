@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from ..gamedata import GameData
 from . import movement
-from .core import Ctx, DecisionSpec, Violation, register
+from .armies import hidden_templates
+from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
 from .fire import units_in
-from .orders import Done, Ord, React, Retreat
-from .state import State
+from .orders import Done, Eliminate, Ord, React, Retreat
+from .state import INFANTRY_TYPES, State
 
 
 def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) -> Violation | None:
@@ -49,7 +50,27 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
                                       f"to the same area ({d.areas[to].name})")
     if how == "instead" and o.unit in b["dogfighters"]:
         return Violation("5.4.1", "a Biplane that dogfought has already fought")
-    return movement.stack_violation(s, d, m, o.to)
+    if o.into is not None:
+        v = into_violation(s, d, m, o, how)
+        if v:
+            return v
+    return movement.stack_violation(s, d, m, o.to, o.into)
+
+
+def into_violation(s: State, d: GameData, m, o: Retreat, how: str) -> Violation | None:
+    """Why a retreating unit may not join this army (8.1; our reading of 5.4, 5.4.4)."""
+    c = s.combat
+    t = s.armies.get(o.into)
+    if t is not None and t.status == "map" and t.area == o.to and (
+            o.to in c["declared"] and o.to not in c["resolved"]):
+        return Violation("5.4.4", f"army {o.into} has a battle still to fight in "
+                                  f"{d.areas[o.to].name}; a retreated unit takes no part in "
+                                  f"it, so it cannot join that army")
+    if how == "instead" and any(u.kind == "cavalry"
+                                for u in units_in(s, d, s.battle["area"], s.battle["attacker"])):
+        return Violation("8.3.1", "with enemy cavalry in the battle, units retreating instead "
+                                  "of firing go as counters: they may draw pursuit fire")
+    return movement._join_violation(s, d, m, o.into, o.to)
 
 
 def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]:
@@ -75,6 +96,12 @@ def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]
             o = Retreat(unit=ref, to=to)
             if retreat_violation(s, d, o, side, how) is None:
                 out.append(o)
+            if ref in s.armies:
+                continue
+            for t in s.armies_in(to, side, d):
+                o = Retreat(unit=ref, to=to, into=t.id)
+                if retreat_violation(s, d, o, side, how) is None:
+                    out.append(o)
     return out
 
 
@@ -91,23 +118,38 @@ def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
                         side=side, unit=movement.template_ref(m.army, key), nation=nation,
                         kind=kind, area=m.area, rule="8.3.3" if kind == "siege_gun" else "8.3.6",
                         reason="it never retreats and goes with its retreating army"))
-    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None else None
-    ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
-                           from_area=m.area, to_area=o.to, how=how, new_id=new_id))
+    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None and o.into is None \
+        else None
+    if o.into is not None and hidden_templates(s):
+        # 1.4: the retreat is seen (the unit fought in the battle), not the army it joined.
+        ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
+                               from_area=m.area, to_area=o.to, how=how,
+                               secret=ctx.secret(side, {"unit": o.unit, "new_id": None,
+                                                        "into": o.into})))
+    else:
+        ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
+                               from_area=m.area, to_area=o.to, how=how, new_id=new_id,
+                               into=o.into))
     movement.settle(ctx, [o.to])
+    army = ctx.state.armies.get(o.unit)
+    if army is not None and army.status == "map" and army.strength == 0 and \
+            ctx.state.area_state(o.to, d) == "disputed":
+        # 8.1: an empty army must leave a Disputed area; having retreated once this
+        # player turn it cannot retreat again, so it is eliminated (5.4.4).
+        ctx.emit(ArmyEliminated(side=side, army=o.unit, area=o.to, rule="5.4.4",
+                                reason="an empty army that retreated into a Disputed area "
+                                       "would have to retreat a second time"))
 
 
 def _retreat_candidates(how: str):
     def gen(s: State, d: GameData, side: str):
-        if how == "reaction":
+        if how != "reaction":
+            yield from retreat_options(s, d, side, how)
+        if how == "reaction" or how == "instead" and not s.battle["surprise"]:
             for ref in reaction_options(s, d):
                 yield React(unit=ref)
-            yield Done()
-            return
-        yield from retreat_options(s, d, side, how)
-        if how == "instead" and not s.battle["surprise"]:
-            for ref in reaction_options(s, d):
-                yield React(unit=ref)
+                for kind in reroll_kinds(s, d):
+                    yield React(unit=ref, on=kind)
         yield Done()
     return gen
 
@@ -125,6 +167,10 @@ def _retreat_check(how: str):
             if o.unit not in reaction_options(s, d):
                 return Violation("8.3.4", f"{o.unit} is not a defending Biplane that can react "
                                           f"here (no dogfight, no Bad Weather)")
+            if o.on is not None and o.on not in reroll_kinds(s, d):
+                return Violation("8.3.4", f"{o.on!r} is not an infantry type the attacker can "
+                                          f"have: name one of "
+                                          f"{', '.join(reroll_kinds(s, d))}")
             return None
         if how == "instead":
             for a in s.armies_in(s.battle["area"], side, d):
@@ -145,7 +191,7 @@ def _owed(s: State, d: GameData) -> int:
     b = s.battle
     side = b["defender"]
     done = sum(1 for r in b["armies_retreated"] if d.nation_side[s.armies[r].nation] == side)
-    return b["forced"] - done
+    return b["forced"] - done - b.get("forced_out", 0)
 
 
 def forced_left(s: State, d: GameData) -> int:
@@ -159,16 +205,64 @@ def forced_left(s: State, d: GameData) -> int:
     return min(owed, len(can))
 
 
-def forced_eliminations(ctx: Ctx) -> None:
-    """Forced retreats no army can make: those armies are eliminated (5.4, our reading)."""
+def stuck_armies(s: State, d: GameData) -> list[str]:
+    """The defender's armies still in the battle, none of which can retreat now (5.4)."""
+    b = s.battle
+    return [a.id for a in s.armies_in(b["area"], b["defender"], d)
+            if a.id not in s.combat["markers"]]
+
+
+def forced_eliminations(ctx: Ctx) -> bool:
+    """Forced retreats no army can make eliminate armies; the owner names them (5.4, our reading).
+
+    With no more armies than retreats owed there is nothing to choose and they
+    all go; otherwise the defender is asked. True when he must decide.
+    """
     s, d = ctx.state, ctx.data
     b = s.battle
     side = b["defender"]
     owed = _owed(s, d)
-    stuck = [a for a in s.armies_in(b["area"], side, d) if a.id not in s.combat["markers"]]
-    for a in stuck[:max(owed, 0)]:
-        ctx.emit(ArmyEliminated(side=side, army=a.id, area=b["area"], rule="5.4",
-                                reason="forced to retreat after combat with nowhere to go"))
+    stuck = stuck_armies(s, d)
+    if owed <= 0 or not stuck:
+        return False
+    if len(stuck) <= owed:
+        for a in stuck:
+            _forced_out(ctx, side, a)
+        return False
+    if s.pending is None or s.pending.kind != "forced_elimination":
+        prompt(ctx, "forced_elimination", side)
+    return True
+
+
+def _forced_out(ctx: Ctx, side: str, army: str) -> None:
+    ctx.emit(ArmyEliminated(side=side, army=army, area=ctx.state.battle["area"], rule="5.4",
+                            reason="forced to retreat after combat with nowhere to go"))
+
+
+def _elim_check(s: State, d: GameData, o: Eliminate, side: str) -> Violation | None:
+    if o.army not in stuck_armies(s, d):
+        return Violation("5.4", f"{o.army} is not one of the defender's armies left in the "
+                                f"battle ({', '.join(stuck_armies(s, d))})")
+    return None
+
+
+def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> None:
+    from .combat import advance_step, continue_battle
+
+    _forced_out(ctx, side, o.army)
+    if not forced_eliminations(ctx):
+        advance_step(ctx)
+        continue_battle(ctx)
+
+
+register(DecisionSpec(
+    kind="forced_elimination", rule="5.4",
+    prompt=lambda s, d: (f"{s.pending.side}: {_owed(s, d)} forced retreat(s) in "
+                         f"{d.areas[s.battle['area']].name} cannot be made; name the army "
+                         f"eliminated for each (5.4, 8.2.2, 8.3.5)"),
+    accepts=("eliminate",),
+    candidates=lambda s, d, side: (Eliminate(army=a) for a in stuck_armies(s, d)),
+    check=_elim_check, apply=_elim_apply))
 
 
 def _retreat_apply(how: str):
@@ -179,7 +273,7 @@ def _retreat_apply(how: str):
             apply_retreat(ctx, o, side, how)
             return
         if isinstance(o, React):
-            ctx.emit(BiplaneReacts(side=side, unit=o.unit))
+            ctx.emit(BiplaneReacts(side=side, unit=o.unit, on=o.on))
             return
         if how == "cavalry":
             advance_step(ctx)
@@ -187,12 +281,24 @@ def _retreat_apply(how: str):
             after_defence(ctx)
         elif how == "reaction":
             advance_step(ctx)
+        elif side == ctx.state.battle["defender"] and forced_eliminations(ctx):
+            return
         else:
-            if side == ctx.state.battle["defender"]:
-                forced_eliminations(ctx)
             advance_step(ctx)
         continue_battle(ctx)
     return apply
+
+
+def reroll_kinds(s: State, d: GameData) -> list[str]:
+    """The infantry types whose hits a reacting Biplane may ask to re-roll (8.3.4).
+
+    Those the attacking side's nations have in their counter mix: judged on
+    the side, never on hidden army contents.
+    """
+    att = s.battle["attacker"]
+    have = {k for n, row in d.units.mix.items() if d.nation_side.get(n) == att
+            for k, c in row.items() if c}
+    return sorted(k for k in INFANTRY_TYPES if k in have)
 
 
 def reaction_options(s: State, d: GameData) -> list[str]:

@@ -152,10 +152,14 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
                "instead": "retreats instead of firing (5.4.1)",
                "after": "retreats after combat (5.4.2)"}[ev["how"]]
         now = f" (now {ev['new_id']})" if ev.get("new_id") else ""
+        seen = _open(ev, reader)
+        joins = (", into one of his armies (hidden, 1.4)" if seen is None else
+                 f", into army {seen['into']} (8.1)" if seen.get("into") else "")
         return (f"{side} {ev['unit']}{now} {how}: {_area(ev['from_area'], data)} -> "
-                f"{_area(ev['to_area'], data)}")
+                f"{_area(ev['to_area'], data)}{joins}")
     if t == "BiplaneReacts":
-        return f"{side} Biplane {ev['unit']} reacts: it will force a re-roll (8.3.4)"
+        first = f", a {ev['on']} hit first" if ev.get("on") else ""
+        return f"{side} Biplane {ev['unit']} reacts: it will force a re-roll{first} (8.3.4)"
     if t == "BattleEnded":
         return f"=== end of the battle in {_area(ev['area'], data)} ==="
     if t == "CombatPhaseEnded":
