@@ -111,3 +111,12 @@ def test_with_hidden_templates_a_cavalry_question_reveals_no_army_contents(tmp_p
         st = g.open_game(j).state
         pending.append((st.pending.kind, st.pending.side))
     assert pending == [("cavalry_retreat", "german")] * 2
+
+
+def test_the_round_trip_figures_in_readme():
+    """README 'Round trips': the fixed 1914 opening asks 56 decisions with 25 hand-offs over
+    SUMMER and AUTUMN 1914 (58 and 29 before the decisions that cannot matter were skipped)."""
+    from referee.roundtrips import play
+
+    f = play()
+    assert [(f[t]["decisions"], f[t]["hand-offs"]) for t in (1, 2)] == [(47, 20), (9, 5)]
