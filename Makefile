@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 # It is bound to the content of the YAML files and ignored when they change.
 COMPILED := referee/_compiled/ttlm.json
 
-.PHONY: demo test schemas setup soak bench
+.PHONY: demo test schemas setup soak bench roundtrips
 
 setup: $(STAMP) $(COMPILED)
 
@@ -43,3 +43,7 @@ soak: setup
 # Full-campaign benchmark: every read and write path against the import floor, and memory.
 bench: setup
 	$(BIN)/python -m referee.bench
+
+# Decisions asked and hand-offs between players per seasonal turn of a fixed 1914 opening.
+roundtrips: setup
+	$(BIN)/python -m referee.roundtrips

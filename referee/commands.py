@@ -252,11 +252,13 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
                 "error": str(result.rejected[2]),
                 "rule": getattr(result.rejected[2], "rule", None)},
             "not_applied": result.not_applied,
+            "dropped": [{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
             "status": view,
         })
     else:
         parts = ["\n".join(wrap_lines(record_lines(redact(a.record, side), data, side)))
                  for a in result.applied]
+        parts += [f"order {i + 1} ({quoted(t)}): {why}" for i, t, why in result.dropped]
         if view is not None and result.rejected is None:
             parts.append(render(status_document(view), "text"))
         out = "\n".join(parts) if parts else None

@@ -487,6 +487,7 @@ class Submission(msgspec.Struct):
     stopped: str | None = None          # a dry run: where and why it stopped
     stop_reason: str | None = None      # dice | cards | plans | other side
     bound: str = ""                     # what snapshots are bound to (Position.bound)
+    dropped: list[tuple[int, str, str]] = []    # (index, text, why): a trailing 'done' not needed
 
 
 class _DryDice(Dice):
@@ -534,6 +535,27 @@ def _needs_others(new_state: State, events: list, dice: Dice, side: str
             not sealed_for(new_state, side):
         return "other side", f"hands the decision to {p.side}"
     return None
+
+
+def _decision(state: State) -> tuple[str, str] | None:
+    p = state.pending
+    return None if p is None or state.phase == "over" else (p.kind, p.side)
+
+
+def _trailing_done(order, previous, before: tuple[str, str] | None, after: State,
+                   side: str) -> str | None:
+    """Why a 'done' is not needed, or None: the order before it in the batch (not a 'done'
+    itself) completed the decision the 'done' would have closed, so that decision is gone."""
+    from .engine.core import DECISIONS
+
+    if isinstance(order, OrderError) or order.kind != "done" or previous is None or \
+            isinstance(previous, OrderError) or previous.kind == "done" or before is None:
+        return None
+    kind, owner = before
+    if owner != side or "done" not in DECISIONS[kind].accepts or _decision(after) == before:
+        return None
+    return (f"the order before it completed the decision it would have closed ({kind}, "
+            f"{DECISIONS[kind].rule}); it was not needed and was dropped")
 
 
 def _plan_run(parsed: list, start: int) -> int:
@@ -601,12 +623,13 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
             return (_DryDice(header["game_id"], seq + 1) if dry_run else
                     Dice(header["game_id"], seq + 1, secret, manual))
 
-        def end_atomic(at: int, what: str) -> None:
+        def end_atomic(at: int, what: str, by: int | None = None) -> None:
             # Nothing decided after such an order may be told: a rejection would describe a
             # position reached through dice, cards or a sealed plan never written.
+            by = at - 1 if by is None else by
             result.rejected = (at, texts[at], OrderError(
-                f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {at} "
-                f"({quoted(texts[at - 1])}), which {what}; an all-or-nothing batch ends at "
+                f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {by + 1} "
+                f"({quoted(texts[by])}), which {what}; an all-or-nothing batch ends at "
                 f"such an order: send the rest once you have read its result"))
             result.not_applied = texts[at + 1:]
 
@@ -674,10 +697,15 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 result.stop_reason = "cards"
                 result.not_applied = texts[i + step:]
                 break
-            if atomic and not dry_run and i + step < len(texts):
+            nxt = i + step
+            why = None if run or nxt >= len(texts) else _trailing_done(
+                parsed[nxt], parsed[i], _decision(state), new_state, side)
+            if why is not None:
+                nxt += 1
+            if atomic and not dry_run and nxt < len(texts):
                 need = _needs_others(new_state, events, dice, side)
                 if need is not None:
-                    end_atomic(i + step, need[1])
+                    end_atomic(nxt, need[1], i + step - 1)
                     break
             seq += 1
             new_state.seq = seq
@@ -686,6 +714,9 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
             result.applied.append(Applied(text, rec))
             state = new_state
             i += step
+            if why is not None:
+                result.dropped.append((i, texts[i], why))
+                i += 1
             if dry_run and state.pending is not None and state.phase != "over" \
                     and not sealed_for(state, side) and state.pending.side != side:
                 if i < len(texts):

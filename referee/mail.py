@@ -431,6 +431,7 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         return
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
+    out.reason = "; ".join(f"line {lines[i][0]} ({t!r}): {why}" for i, t, why in result.dropped)
 
 
 # ---------------------------------------------------------------- outbox

@@ -286,10 +286,10 @@ def test_missing_manual_dice_reject_the_whole_batch(tmp_path, cli):
 
     sc = position("1916", player="german", hands={"german": ["off-01"], "entente": []})
     j = new_game(tmp_path, sc, dice="manual")
-    r = cli("order", j, "--as", "german", "play offensive", "move ge-5 verdun", "end movement",
-            "done", "done")
+    # Both hands are empty once the Offensive is played: nobody is asked to declare more battles
+    # or play combat cards (2.0 II.3); the Entente's cavalry at Verdun is asked first.
+    r = cli("order", j, "--as", "german", "play offensive", "move ge-5 verdun", "end movement")
     assert r.exit_code == 0, r.stderr
-    assert cli("order", j, "--as", "entente", "done").exit_code == 0     # no combat cards
     before = j.read_bytes()
     r = cli("order", j, "--as", "entente", "done")                    # the cavalry stays...
     assert r.exit_code == 1 and "dice rejected" in r.stderr and "needs" in r.stderr

@@ -912,10 +912,11 @@ def test_the_same_mbox_twice(journal, cli, tmp_path, data):
 
 
 def _early_rejected_then_legal(cli, journal: Path, tmp_path: Path, tagged: bool) -> Path:
-    """The German's 'done' arrives before it is his turn (rejected), then the Entente moves
-    and the same 'done' would be legal."""
+    """The German's 'done' arrives before it is his turn (rejected), then the Entente pays the
+    hits at Liège and fires, and the same 'done' would be legal (his retreat after combat).
+    (The Entente is not asked for combat cards on turn 1: none of his could be played.)"""
     r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
-            "end movement", "done", "done")
+            "end movement", "done", "done", "done")
     assert r.exit_code == 0, r.output
     seq = records(journal)[-1]["seq"]
     subject = f"Re: [referee {GAME} #{seq}] german report" if tagged else "my orders"
@@ -923,7 +924,8 @@ def _early_rejected_then_legal(cli, journal: Path, tmp_path: Path, tagged: bool)
                                                   subject=subject, mid="<early@x>")])
     out = handled(cli, journal, box, outbox=tmp_path / "out1")
     assert [o["status"] for o in out] == ["rejected"], out
-    r = cli("order", journal, "--as", "entente", "done")
+    r = cli("order", journal, "--as", "entente", "lose fort-liege", "lose fort-liege", "done",
+            "lose fort-liege")
     assert r.exit_code == 0, r.output
     return box
 

@@ -272,42 +272,46 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
         check_no_game_content(reports["german"], ADDRESSES["german"], ORDERS_ID, data)
 
     # ---- run 2, the mbox (2 August): day 1 again, the German's opening once more by another
-    # way (same Message-ID, one more header), and the Entente's quoted-printable answer
+    # way (same Message-ID, one more header), and the German's multipart/alternative answer
+    # (the cavalry stays). The Entente is not asked for combat cards on turn 1: none of the
+    # defender's could be played then (2.0 II.3b, 9.3, 9.4, 9.5).
     mbox = tmp_path / "umpire.mbox"
     relayed = b"Delivered-To: umpire@example.com\n" + orders
     day1 = [*day1, relayed]
-    write_mbox(mbox, [*day1, qp])
+    write_mbox(mbox, [*day1, alternative])
     by_id, written = inbox(cli, journal, mbox, outbox=tmp_path / "out2")
     for mid in (RESEND_ID, OTHER_GAME_ID, STRANGER_ID, FORGED_ID):
         assert {o["status"] for o in by_id[mid]} == {"known"}, by_id[mid]
     assert sorted(o["status"] for o in by_id[ORDERS_ID]) == ["known", "known", "skipped"]
-    o = only(by_id, QP_ID)
-    assert (o["status"], o["side"], o["records"]) == ("applied", "entente", [9])
+    o = only(by_id, ALTERNATIVE_ID)
+    assert (o["status"], o["side"], o["records"]) == ("applied", "german", [9])
     recs = records(journal)
-    assert len(recs) == 10 and recs[9]["order"] == "done" and recs[9]["actor"] == "entente"
-    assert _mail(recs[9]) == (QP_ID, sha(qp))
+    assert len(recs) == 10 and recs[9]["order"] == "done" and recs[9]["actor"] == "german"
+    assert _mail(recs[9]) == (ALTERNATIVE_ID, sha(alternative))
     reports, replies = sort_mails(written)
     assert len(written) == 2 and replies == {}
-    check_report(reports["entente"], "entente", journal, QP_ID)
-    check_report(reports["german"], "german", journal, None)
+    receipts["german-9"] = check_report(reports["german"], "german", journal, ALTERNATIVE_ID)
+    check_report(reports["entente"], "entente", journal, None)
 
-    # ---- run 3, the mbox (3 August): the German's multipart/alternative answer, and the
-    # Entente answering the record-8 mail after the record-9 mail was sent to him
-    write_mbox(mbox, [*day1, qp, alternative, stale])
+    # ---- run 3, the mbox (3 August): the Entente's quoted-printable answer (the fort pays
+    # the artillery's hit), and the Entente answering the record-8 mail after the record-9
+    # mail was sent to him
+    write_mbox(mbox, [*day1, alternative, qp, stale])
     by_id, written = inbox(cli, journal, mbox, outbox=tmp_path / "out3")
-    o = only(by_id, ALTERNATIVE_ID)
-    assert (o["status"], o["side"], o["records"]) == ("applied", "german", [10])
+    o = only(by_id, QP_ID)
+    assert (o["status"], o["side"], o["records"]) == ("applied", "entente", [10])
     o = only(by_id, STALE_ID)
     assert o["status"] == "stale" and o["records"] == [], o
     assert "record 8" in o["reason"] and "decision has changed" in o["reason"]
     recs = records(journal)
-    assert len(recs) == 11 and recs[10]["order"] == "done" and recs[10]["actor"] == "german"
-    assert _mail(recs[10]) == (ALTERNATIVE_ID, sha(alternative))
+    assert len(recs) == 11 and recs[10]["order"] == "lose fort-liege" and \
+        recs[10]["actor"] == "entente"
+    assert _mail(recs[10]) == (QP_ID, sha(qp))
     assert not any("armistice" in r.get("order", "") for r in recs)
     reports, replies = sort_mails(written)
     assert len(written) == 3 and list(replies) == [STALE_ID]
-    receipts["german-10"] = check_report(reports["german"], "german", journal, ALTERNATIVE_ID)
-    check_report(reports["entente"], "entente", journal, None)
+    check_report(reports["entente"], "entente", journal, QP_ID)
+    check_report(reports["german"], "german", journal, None)
     body = check_not_applied(replies[STALE_ID], "entente", STALE_ID)
     assert "record 8" in body and "reply to the latest mail" in body
 
@@ -427,7 +431,7 @@ def test_a_second_copy_of_a_message_not_applied_is_skipped(tmp_path, cli):
                *[a for side, addr in ADDRESSES.items()
                  for a in ("--player", f"{side}={addr}")]).exit_code == 0
     r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
-            "end movement", "done", "done")
+            "end movement", "done", "done", "done")
     assert r.exit_code == 0, r.output
     early = (f"From: kaiser@example.org\nTo: umpire@example.com\nSubject: my orders\n"
              f"Message-ID: <early@example.org>\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n"
@@ -436,7 +440,9 @@ def test_a_second_copy_of_a_message_not_applied_is_skipped(tmp_path, cli):
     r = cli("inbox", journal, first, "--outbox", tmp_path / "out1", "--format", "json")
     assert r.exit_code == 0, r.output
     assert [m["status"] for m in json.loads(r.stdout)["messages"]] == ["rejected"]  # not his turn
-    assert cli("order", journal, "--as", "entente", "done").exit_code == 0   # now it is
+    r = cli("order", journal, "--as", "entente", "lose fort-liege", "lose fort-liege", "done",
+            "lose fort-liege")
+    assert r.exit_code == 0, r.output                                    # now it is
     before = journal.read_bytes()
     again = write_mbox(tmp_path / "again.mbox", [b"Delivered-To: umpire@example.com\n" + early])
     r = cli("inbox", journal, again, "--outbox", tmp_path / "out2", "--format", "json")

@@ -16,11 +16,12 @@ RECEIPT = re.compile(r"^Receipt: (\S+) (\d+):([0-9a-f]{64})$")
 
 
 def _battle_ready(tmp_path, dice="committed"):
-    """1916: the German has attacked Verdun; the Entente's combat cards are next."""
+    """1916: the German has attacked Verdun; both hands are empty, so nobody is asked for
+    combat cards (2.0 II.3): the Entente's cavalry retreat is next."""
     sc = position("1916", player="german", hands={"german": ["off-01"], "entente": []})
     j = new_game(tmp_path, sc, dice=dice)
-    r = g.submit(j, "german", ["play offensive", "move ge-5 verdun", "end movement", "done",
-                               "done"], dice_text=None)
+    r = g.submit(j, "german", ["play offensive", "move ge-5 verdun", "end movement"],
+                 dice_text=None)
     assert r.rejected is None, r.rejected
     return j
 
@@ -98,10 +99,10 @@ def test_a_dry_run_writes_nothing_and_stops_where_the_other_side_answers(game, c
 def test_a_dry_run_stops_before_any_die(tmp_path, cli):
     j = _battle_ready(tmp_path)
     before = j.read_bytes()
-    # 'done' (no defender cards), then 'done' (no cavalry retreat): the fire comes next.
-    r = cli("order", j, "--as", "entente", "--dry-run", "done", "done", "done")
+    # 'done' (no cavalry retreat): the fire comes next.
+    r = cli("order", j, "--as", "entente", "--dry-run", "done", "done")
     assert r.exit_code == 0, r.stderr
-    assert "order 2 ('done') is legal; the dry run stops there: it would roll dice" in r.stdout
+    assert "order 1 ('done') is legal; the dry run stops there: it would roll dice" in r.stdout
     assert "not checked: 'done'" in r.stdout and j.read_bytes() == before
 
 
@@ -201,8 +202,8 @@ def test_a_manual_dice_message_that_needs_dice_is_held(tmp_path, cli):
     cli("players", j, "--set", "german=g@example.org", "--set", "entente=e@example.org")
     key = {p["side"]: p["key"] for p in json.loads(
         cli("players", j, "--keys", "--format", "json").stdout)["players"]}
-    assert g.submit(j, "german", ["play offensive", "move ge-5 verdun", "end movement", "done",
-                                  "done"]).rejected is None
+    assert g.submit(j, "german", ["play offensive", "move ge-5 verdun",
+                                  "end movement"]).rejected is None
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "e@example.org", "m@example.org", "orders"
     msg["Message-ID"], msg["Date"] = "<m1@example.org>", "Sun, 22 Nov 2026 10:00:00 +0000"

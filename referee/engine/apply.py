@@ -40,6 +40,7 @@ from .events import (
     CrisisEnded,
     CrisisUnitRemoved,
     DecisionPending,
+    DecisionSkipped,
     DeckShuffled,
     EftLossesDue,
     EftUnitLost,
@@ -114,6 +115,10 @@ def _season(s: State, e: SeasonAdvanced, d: GameData) -> None:
 
 def _pending(s: State, e: DecisionPending, d: GameData) -> None:
     s.pending = Decision(e.kind, e.side, dict(e.info))
+
+
+def _skipped(s: State, e: DecisionSkipped, d: GameData) -> None:
+    """Nothing changes: the events that follow carry the skipped decision's answer."""
 
 
 def _ended(s: State, e: GameEnded, d: GameData) -> None:
@@ -622,6 +627,7 @@ def _refused(s: State, e: ArmisticeRefused, d: GameData) -> None:
 HANDLERS = {
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
+    "DecisionSkipped": _skipped,
     "GameEnded": _ended, "DeckShuffled": _shuffled, "CardsStacked": _stacked,
     "CardsDrawn": _drawn,
     "CardPlayed": _played, "CardsDiscarded": _discarded, "CardRemoved": _removed,

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from ..gamedata import GameData
 from . import losses, movement, scramble
+from .armies import hidden_templates
 from .cards import first_card, playable_hand
-from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .core import Ctx, DecisionSpec, Violation, prompt, register, skip
 from .events import (
     ArmyEliminated,
     BattleBegan,
@@ -59,7 +60,23 @@ def begin_combat(ctx: Ctx) -> None:
         return
     compulsory = [a for a in s.turn_state.became_disputed if a in disputed]
     ctx.emit(CombatPhaseBegan(side=side, compulsory=compulsory))
-    prompt(ctx, "declare_battles", side)
+    s = ctx.state
+    if s.hands.get(side) or any(True for _ in _declarable(s, d)):
+        prompt(ctx, "declare_battles", side)
+        return
+    skip(ctx, "declare_battles", side, "every Disputed area is a Battle Area already and his "
+                                       "hand is empty: nothing is left to declare or play "
+                                       "(2.0 II.3, 5.1.2)")
+    ask_cards(ctx, "attacker_cards", side)
+
+
+def _declarable(s: State, d: GameData):
+    """Disputed areas a battle may still be declared in (5.1.2, 9.1.2)."""
+    if s.turn_state.mode == "limited" and s.combat["declared"]:
+        return
+    for a in _disputed(s, d):
+        if a not in s.combat["declared"]:
+            yield a
 
 
 def _disputed(s: State, d: GameData) -> list[str]:
@@ -100,7 +117,7 @@ def _declare_apply(ctx: Ctx, o: Ord, side: str) -> None:
     elif not ctx.state.combat["declared"]:
         end_combat(ctx)
     else:
-        prompt(ctx, "attacker_cards", side)
+        ask_cards(ctx, "attacker_cards", side)
 
 
 register(DecisionSpec(
@@ -222,9 +239,48 @@ def _cards_apply(ctx: Ctx, o: Ord, side: str) -> None:
     elif isinstance(o, Bonus):
         ctx.emit(BonusDesignated(area=o.area))
     elif kind == "attacker_cards":
-        prompt(ctx, "defender_cards", other(side))
+        ask_cards(ctx, "defender_cards", other(side))
     else:
         after_cards(ctx)
+
+
+DEFENDER_CARDS = ("poison_gas", "advanced_artillery_barrage", "bad_weather")
+
+
+def cards_cannot_matter(s: State, d: GameData, kind: str, side: str) -> str | None:
+    """Why a side's combat-card decision cannot matter, on public facts only (2.0 II.3b).
+
+    Only what the opponent sees counts: the size of the hand (never which
+    cards it holds), the date, the cards already played and the position.
+    """
+    if kind == "attacker_cards":
+        if s.hands.get(side):
+            return None
+        if any(_bonus_check(s, d, Bonus(area=a), side) is None for a in s.combat["declared"]):
+            return None
+        return "his hand is empty and no special offensive's dice are to be placed"
+    if not s.hands.get(side):
+        return "his hand is empty"
+    for key in DEFENDER_CARDS:
+        if _card_dates(s, d, key) is None and not (key == "bad_weather" and
+                                                    s.combat["weather"]):
+            return None
+    return ("no combat card the defender plays is allowed now (Bad Weather not on turn 1, "
+            "9.5; Poison Gas! from SPRING 1915, 9.3; Advanced Artillery Barrage! from SPRING "
+            "1917, 9.4)")
+
+
+def ask_cards(ctx: Ctx, kind: str, side: str) -> None:
+    """Ask a side for combat cards, unless public facts say no card can be played (2.0 II.3b)."""
+    reason = cards_cannot_matter(ctx.state, ctx.data, kind, side)
+    if reason is None:
+        prompt(ctx, kind, side)
+    else:
+        skip(ctx, kind, side, reason)
+        if kind == "attacker_cards":
+            ask_cards(ctx, "defender_cards", other(side))
+        else:
+            after_cards(ctx)
 
 
 def _bad_weather(ctx: Ctx) -> None:
@@ -404,12 +460,30 @@ def _cavalry(side_key: str):
     def step(ctx: Ctx) -> bool:
         b = ctx.state.battle
         side = b[side_key]
-        if retreat_options(ctx.state, ctx.data, side, "cavalry"):
+        if cavalry_may_retreat(ctx.state, ctx.data, side):
             prompt(ctx, "cavalry_retreat", side)
             return True
+        skip(ctx, "cavalry_retreat", side, "no cavalry of his in the battle can retreat (5.4.3)")
         advance_step(ctx)
         return False
     return step
+
+
+def cavalry_may_retreat(s: State, d: GameData, side: str) -> bool:
+    """Whether to ask side for a cavalry retreat before combat, on public facts only (5.4.3).
+
+    With hidden templates (1.4) what an army holds is secret: a side with an
+    army in the battle and a Friendly or Disputed area next to it is asked
+    whatever the army holds, so the question gives nothing away.
+    """
+    options = retreat_options(s, d, side, "cavalry")
+    if not hidden_templates(s):
+        return bool(options)
+    if any(o.unit in s.pieces for o in options):
+        return True
+    area = s.battle["area"]
+    return any(a.id not in s.combat["markers"] for a in s.armies_in(area, side, d)) and any(
+        s.status(n, side, d) in ("friendly", "disputed") for n in d.neighbours[area])
 
 
 def _dogfight(ctx: Ctx) -> bool:

@@ -73,3 +73,10 @@ def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
     from .events import DecisionPending
 
     ctx.emit(DecisionPending(kind=kind, side=side, info=info))
+
+
+def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:
+    """Record that a decision is not asked: its answer cannot matter, on public facts only."""
+    from .events import DecisionSkipped
+
+    ctx.emit(DecisionSkipped(kind=kind, side=side, reason=reason))

@@ -81,6 +81,15 @@ class DecisionPending(Ev, kw_only=True):
     info: dict[str, Any] = {}
 
 
+class DecisionSkipped(Ev, kw_only=True):
+    """The referee did not ask a side for a decision whose answer cannot matter, judged on
+    public facts only (hand sizes, the date, the position); it took the only answer."""
+
+    kind: str
+    side: str
+    reason: str
+
+
 class GameEnded(Ev, kw_only=True):
     """The game is over (2.0 VI, 3.0-3.3)."""
 
@@ -657,8 +666,9 @@ class RulesUpgraded(Ev, kw_only=True):
 
 Event = Union[
     PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
-    GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed, CardsDiscarded, CardRemoved,
-    SecretRevealed, RulesUpgraded, UnitMoved, AreaControlChanged, BecameDisputed, EnemyAreaEntered,
+    DecisionSkipped, GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed,
+    CardsDiscarded, CardRemoved, SecretRevealed, RulesUpgraded, UnitMoved, AreaControlChanged,
+    BecameDisputed, EnemyAreaEntered,
     PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,
     CrisisEnded, CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
     OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep, FireResolved, HitsToPay,

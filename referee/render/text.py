@@ -51,6 +51,8 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         return f"Season marker advances to {ev['label']} (turn {ev['turn']}) (2.0 VI)"
     if t == "DecisionPending":
         return None
+    if t == "DecisionSkipped":
+        return f"{side} is not asked ({ev['kind'].replace('_', ' ')}): {ev['reason']}"
     if t == "GameEnded":
         return (f"GAME OVER: {ev['reason']}. Modified German VP {ev.get('vp')}: "
                 f"{ev.get('level_name')}")
