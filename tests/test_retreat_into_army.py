@@ -16,9 +16,14 @@ def _retreat_into(tmp_path, hidden: bool):
     sc = position("1918", player="german", hands={"german": ["off-01"], "entente": ["ers2-01"]},
                   units=UNITS)
     j = new_game(tmp_path, sc, {"hidden_templates": hidden}, name=f"into-{hidden}")
+    # The German plays his only card: with his hand empty he is not asked for more battles
+    # nor for combat cards (2.0 II.3).
+    # With hidden templates each side with an army in the battle is asked about a cavalry
+    # retreat, so that the question tells nothing of what the army holds (1.4, 5.4.3).
+    cavalry = [("german", "done"), ("entente", "done")] if hidden else []
     for side, order in (("german", "play offensive"), ("german", "move ge-6 artois"),
-                        ("german", "end movement"), ("german", "done"), ("german", "done"),
-                        ("entente", "done"), ("entente", "retreat uk-i-09 calais into uk-4")):
+                        ("german", "end movement"), ("entente", "done"), *cavalry,
+                        ("entente", "retreat uk-i-09 calais into uk-4")):
         r = g.submit(j, side, [order])
         assert r.rejected is None, (order, r.rejected)
     st = g.open_game(j).state

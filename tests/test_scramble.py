@@ -17,8 +17,10 @@ def _scramble_from_an_army(tmp_path, hidden: bool):
                   units=UNITS)
     j = new_game(tmp_path, sc, {"defender_scramble": True, "hidden_templates": hidden},
                  name=f"scramble-{hidden}")
+    # The German plays his only card: with his hand empty he is not asked for more battles
+    # nor for combat cards (2.0 II.3).
     for side, order in (("german", "play offensive"), ("german", "move ge-6 artois"),
-                        ("german", "end movement"), ("german", "done"), ("german", "done"),
+                        ("german", "end movement"),
                         ("entente", "done"), ("entente", "scramble uk-4:biplane")):
         r = g.submit(j, side, [order])
         assert r.rejected is None, (order, r.rejected)
