@@ -43,6 +43,7 @@ def one(seed: int, out: str, mode: str = "default") -> tuple[int, str, int, str]
     folder.mkdir(parents=True, exist_ok=True)
     secret = folder / "fixed.secret"
     secret.write_text(f"{seed:064x}\n")
+    secret.chmod(0o600)             # a dice secret is private to its owner
     journal = folder / "game.jsonl"
     try:
         options = options_for(seed, mode, list(game_data("ttlm").info.options))
