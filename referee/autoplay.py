@@ -15,13 +15,13 @@ from pathlib import Path
 
 from . import snapshot
 from .dice import Dice
-from .engine import decide, decide_plan, is_private, legal_orders, sealed_for
+from .engine import decide, decide_plan, is_private, legal_orders, plan_label, sealed_for
 from .engine.events import evolve, parse_events
 from .engine.invariants import problems
 from .engine.orders import format_order
 from .engine.state import state_to_builtins
 from .errors import UsageError
-from .game import SEALED_PLAN, body, check_current, load_secret, position
+from .game import body, check_current, load_secret, position
 from .journal import Journal
 
 
@@ -78,7 +78,7 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
             text = format_order(order)
             dice = Dice(header["game_id"], seq + 1, secret)
             if sealed_for(state, side):          # one order per plan, as a player may send
-                private = SEALED_PLAN
+                private = plan_label(state)
                 events, state_after = decide_plan(state, data, [(text, order)], side, dice,
                                                   in_place=True)
             else:

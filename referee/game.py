@@ -19,7 +19,15 @@ import msgspec
 from . import __version__, compiled, datastore, home, snapshot
 from . import dice as dicemod
 from .dice import Dice, ManualDice
-from .engine import closes_plans, decide, decide_plan, is_private, sealed_for
+from .engine import (
+    closes_plans,
+    completes_plan,
+    decide,
+    decide_plan,
+    is_private,
+    plan_label,
+    sealed_for,
+)
 from .engine.core import Ctx
 from .engine.events import RulesUpgraded, SecretRevealed, dump, evolve
 from .engine.reading import parse_order
@@ -638,23 +646,31 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         while i < len(texts):
             dice = next_dice()
             run = _plan_run(parsed, i) if sealed_for(state, side) else 0
+            moot = None
+            if run > 1 and parsed[i + run - 1].kind == "done" and completes_plan(
+                    state, data, side, parsed[i:i + run - 1]):
+                run -= 1
+                moot = (f"the orders before it completed the sealed plan it would have closed "
+                        f"({plan_label(state)}); it was not needed and was dropped")
             step = max(run, 1)
             last = parsed[i + step - 1]
-            if not isinstance(last, OrderError) and closes_plans(state, side, last):
+            if not isinstance(last, OrderError) and closes_plans(state, side, last, data,
+                                                                  parsed[i:i + step - 1]):
                 # Its result rests on the other side's sealed plan (7.0): a dry run or an
                 # all-or-nothing batch must not show it, nor anything checked after it.
                 if dry_run and run > 1:
                     run = step = run - 1            # check the plan's orders before 'done'
+                    moot = None                     # (the closing order comes next time)
                 elif dry_run:
-                    result.stopped = (f"order {i + 1} ({quoted(texts[i])}) closes the "
-                                      f"production phase (7.0): its result waits on the "
+                    result.stopped = (f"order {i + 1} ({quoted(texts[i])}) closes "
+                                      f"{plan_label(state)}: its result waits on the "
                                       f"other side's sealed plan; the dry run stops there")
                     result.stop_reason = "plans"
                     result.not_applied = texts[i + 1:]
                     break
-                elif atomic and i + step < len(texts):
-                    end_atomic(i + step, "closes the production phase and reveals both plans "
-                                         "(7.0)")
+                elif atomic and i + step + (moot is not None) < len(texts):
+                    end_atomic(i + step + (moot is not None),
+                               f"closes {plan_label(state)} and reveals both plans", i + step - 1)
                     break
             try:
                 if isinstance(parsed[i], OrderError) and not run:
@@ -662,7 +678,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 if run:
                     events, new_state = decide_plan(
                         state, data, list(zip(texts[i:i + run], parsed[i:i + run])), side, dice)
-                    text, private = "\n".join(texts[i:i + run]), SEALED_PLAN
+                    text, private = "\n".join(texts[i:i + run]), plan_label(state)
                 else:
                     text = texts[i]
                     events, new_state = decide(state, data, parsed[i], side, dice, text)
@@ -681,11 +697,12 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                     # The orders of the plan before the one at fault are sealed as a plan.
                     texts_ok = texts[i:at]
                     dice = next_dice()
+                    label = plan_label(state)
                     events, state = decide_plan(state, data, list(zip(texts_ok, parsed[i:at])),
                                                 side, dice)
                     seq += 1
                     state.seq = seq
-                    rec = body(side, "\n".join(texts_ok), events, dice, SEALED_PLAN, mail)
+                    rec = body(side, "\n".join(texts_ok), events, dice, label, mail)
                     bodies.append(rec)
                     result.applied.append(Applied("\n".join(texts_ok), rec))
                 result.rejected = (at, texts[at], exc)
@@ -698,7 +715,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 result.not_applied = texts[i + step:]
                 break
             nxt = i + step
-            why = None if run or nxt >= len(texts) else _trailing_done(
+            why = moot if run else None if nxt >= len(texts) else _trailing_done(
                 parsed[nxt], parsed[i], _decision(state), new_state, side)
             if why is not None:
                 nxt += 1

@@ -256,14 +256,15 @@ def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
 
 def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
     """What reader was asked to decide after record seq (2.0; for stale replies)."""
-    from .engine import pending_prompt, waiting_on
+    from .engine import pending_prompt, sealed_for, waiting_on
 
     game = g.open_game(journal, upto=seq, games_dir=games_dir)
     st = game.state
     decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
-    # Production is one decision for both sides at once (7.0): the other side's 'done' does
-    # not change what this reader was asked, though the prompt then names him alone.
-    prompt = None if decision in (None, "production") else pending_prompt(st, game.data)
+    # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
+    # plan closing does not change what this reader was asked, though the prompt changes.
+    sealed = decision is not None and any(sealed_for(st, x) for x in ("german", "entente"))
+    prompt = None if decision is None or sealed else pending_prompt(st, game.data)
     return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
 
 

@@ -162,6 +162,7 @@ SECRET_DATA: dict[str, type] = {
     "CrisisUnitRemoved": _UnitRemoved, "PieceEliminated": _Elimination,
     "EftLossesDue": _BoxValue, "CommonwealthSwapped": _SwapDetails,
     "ArmySuppressed": _JoinedArmy, "UnitRetreated": _RetreatDetails,
+    "PlanSealed": _OrderList, "PlanRevealed": _OrderList,
 }
 
 

@@ -61,7 +61,7 @@ class StreamDice(Dice):
 
 def choose(state, data, side: str, moved: list[str]) -> str:
     """The fixed policy's order for side now (keyed on the position only)."""
-    kind = state.pending.kind if state.pending.side == side else "production"
+    kind = state.pending.kind
     legal = [format_order(o) for o in legal_orders(state, data, side) if o.kind != "armistice"]
     if kind in DECLINE and "done" in legal:
         return "done"
@@ -116,8 +116,12 @@ def play(verbose: bool = False) -> dict[int, dict[str, int]]:
         now = set(waiting_on(state))
         asked = [e for e in events if isinstance(e, DecisionPending)]
         new = len(now - waited)
+        # The same sealed decision passing to a side already asked for it (7.0, 2.0 I,
+        # 2.0 V.3) is not a new decision.
+        same = state.pending is not None and state.pending.kind == before[0] and \
+            sealed_for(state, state.pending.side) and state.pending.side in waited
         if asked and state.pending is not None and \
-                (state.pending.kind, state.pending.side) != before:
+                (state.pending.kind, state.pending.side) != before and not same:
             new_decisions = len(now)
         else:
             new_decisions = new

@@ -25,7 +25,7 @@ import msgspec
 
 from . import dice as dicemod
 from .dice import Dice, ManualDice, ReplayDice
-from .engine import decide, decide_plan, is_private
+from .engine import decide, decide_plan, is_private, plan_labels
 from .engine.core import Ctx
 from .engine.events import evolve
 from .engine.reading import parse_order
@@ -243,10 +243,10 @@ def verify(path: Path | str, secret_file: Path | None = None,
                 events, new = ctx.events, ctx.state
             else:
                 text = order_text(rec)
-                if rec["order"] == SEALED_PLAN:
+                if rec["order"] == SEALED_PLAN or rec["order"] in plan_labels():
                     lines = text.split("\n")
                     orders = [(t, parse_order(t, data)) for t in lines]
-                    private = SEALED_PLAN
+                    private = rec["order"]
                     events, new = decide_plan(state, data, orders, rec["actor"], dice,
                                               in_place=True)
                 else:

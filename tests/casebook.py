@@ -121,6 +121,11 @@ def check_expect(journal: Path, expect: dict) -> None:
     """Assert every expectation of a step."""
     game = g.open_game(journal)
     st, data = game.state, game.data
+    if "plan_of" in expect:
+        # 2.0 I: the position as that side's own sealed placements so far leave it (what his
+        # next order is checked against); the real position changes when both are in.
+        from referee.engine.reinforce import own_position
+        st = own_position(st, data, expect["plan_of"])
     for area, want in (expect.get("control") or {}).items():
         assert st.area_state(area, data) == want, (area, st.area_state(area, data), want)
     for uid, want in (expect.get("units") or {}).items():

@@ -8,7 +8,8 @@ made for the moderator to nobody else, and everything outside secret parts to ev
 Secrets, by kind:
   hand      a card in another side's hand (for the public: in any hand);
   deck      a card in the draw pile; the order of a shuffled deck;
-  sealed    an order of a production plan not yet revealed (7.0);
+  sealed    an order of a sealed plan not yet revealed (7.0 production, 2.0 I
+            reinforcements, 2.0 V.3 discards);
   template  with hidden army templates (1.4), outside battles: a unit on another side's
             army template (`ARMY:KIND`), `into ARMY` / `from ARMY` naming another side's
             army, a JSON object joining or leaving such an army or giving a unit type in it,
@@ -58,6 +59,9 @@ PUBLIC = "public"
 MODERATOR = "moderator"
 
 DECK_EVENTS = frozenset({"DeckShuffled", "CardsStacked"})
+# The events that seal a side's plan until every plan is in (7.0, 2.0 I, 2.0 V.3).
+SEALING = ("ProductionOrdered", "PlanSealed")
+
 # The unit types a clause may not name beside another side's army (test_hidden_templates.py).
 KINDS = re.compile(r"\b(infantry|cavalry|artillery|siege[ _]gun|paris[ _]gun|biplane|tank|"
                    r"stosstruppen|stoßtruppen|commonwealth)s?\b(?!-type)", re.I)
@@ -275,10 +279,10 @@ class Truth:
             if isinstance(ev, dict) and is_part(ev.get("secret")):
                 t = ev.get("type")
                 kind = "deck" if t in DECK_EVENTS else "hand" if t == "CardsDrawn" else \
-                    "sealed" if t == "ProductionOrdered" else "template"
+                    "sealed" if t in SEALING else "template"
                 part(ev["secret"], kind)
         if is_part(rec.get("private_order")):
-            sealed = any(e.get("type") == "ProductionOrdered" for e in rec.get("events") or [])
+            sealed = any(e.get("type") in SEALING for e in rec.get("events") or [])
             part(rec["private_order"], "sealed" if sealed else "template")
         if is_part(rec.get("mail")):
             part(rec["mail"], "mail")
@@ -408,13 +412,16 @@ class Truth:
         return out
 
     def sealed_now(self, reader: str) -> set[str]:
-        """The orders of the plans sealed now that reader may not see (7.0); an order the
-        reader sealed himself or may give himself is his to see."""
+        """The orders of the plans sealed now that reader may not see (7.0, 2.0 I, 2.0 V.3); an
+        order the reader sealed himself or may give himself is his to see."""
         s = self.state
-        if s.phase != "production" or not s.production:
+        if s.sealed:
+            plans = s.sealed.get("plans") or {}
+        elif s.phase == "production" and s.production:
+            plans = s.production.get("plans") or {}
+        else:
             return set()
         if reader not in self._sealed:
-            plans = s.production.get("plans") or {}
             mine: set[str] = set()
             if reader in SIDES:
                 mine = set(plans.get(reader, []))

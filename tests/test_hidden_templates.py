@@ -108,7 +108,7 @@ def hidden_events(journal) -> list[tuple[dict, dict]]:
     """(record, event) for every event of a journal whose details are in a secret part."""
     return [(rec, ev) for rec in g.open_game(journal).records[1:] for ev in rec["events"]
             if "secret" in ev and ev["type"] not in (
-                "DeckShuffled", "CardsStacked", "CardsDrawn", "ProductionOrdered")]
+                "DeckShuffled", "CardsStacked", "CardsDrawn", "ProductionOrdered", "PlanSealed")]
 
 
 def owner_sees(journal) -> int:
@@ -144,6 +144,11 @@ def _run(journal, steps) -> None:
 
 HANDS = {"german": ["off-01", "off-02"], "entente": ["off-03"]}
 
+# 2.0 I: the rest of the Entente's AUTUMN 1914 arrivals, placed outside armies (both plans
+# are sealed until both are in).
+ENTENTE_REST = ["place fr-6 paris", "place fr-9 troyes", "place fr infantry paris",
+                "place fr infantry paris"]
+
 CASES = {
     # 2.0 I: reinforcements placed into armies (AUTUMN 1914 arrivals).
     "reinforcements": (
@@ -151,7 +156,7 @@ CASES = {
         [("entente", ["pass", "end turn"]), ("german", ["done"]), ("entente", ["done"]),
          ("german", ["place ge infantry aachen into ge-1", "place ge infantry luxembourg into ge-4",
                      "place ge infantry eifel"]),
-         ("entente", ["place uk infantry england into uk-1"])]),
+         ("entente", ["place uk infantry england into uk-1"] + ENTENTE_REST)]),
     # 7.2, 7.5: builds into armies, an upgrade on a template, the revealed plans.
     "production": (
         position("1914", turn=13, player="entente", passes=1, hands=HANDS), "committed",
@@ -193,7 +198,8 @@ CASES = {
                  remove_units=["uk-1"], add_units=["uk-1 uk army calais 2I"]),
         "committed",
         [("entente", ["pass", "end turn"]), ("german", ["done"]), ("entente", ["done"]),
-         ("entente", ["swap uk-1:infantry"])]),
+         ("entente", ["swap uk-1:infantry", "place uk infantry england",
+                      "place uk cavalry england"])]),
     # 4.3, 8.3.2, 15.4.1: an army takes in a unit, another is suppressed into an army, an
     # army of artillery alone next to enemy infantry loses it at the end of movement.
     "movement": (
@@ -214,7 +220,8 @@ CASES = {
          ("entente", ["move uk-1:cavalry", "done"]),
          ("german", ["move ge-2:infantry into ge-1", "move ge-c-01 into ge-4",
                      "place ge infantry aachen into ge-1",
-                     "place ge infantry luxembourg into ge-4", "place ge infantry eifel"])]),
+                     "place ge infantry luxembourg into ge-4", "place ge infantry eifel"]),
+         ("entente", ["place uk infantry england into uk-1"] + ENTENTE_REST)]),
 }
 
 # What the option-off journals hold: the public forms every journal had before (1.4 off).
@@ -313,10 +320,11 @@ def test_without_the_option_the_events_are_public_as_before(tmp_path, name):
     for want in PUBLIC[name]:
         assert want in events, (want, [e for e in events if e["type"] == want["type"]])
     assert not any("secret" in e for e in events if e["type"] not in (
-        "DeckShuffled", "CardsStacked", "CardsDrawn", "ProductionOrdered"))
+        "DeckShuffled", "CardsStacked", "CardsDrawn", "ProductionOrdered", "PlanSealed"))
     assert not any("hidden" in e for e in events)
-    # No order text is kept private but sealed production (7.0).
-    assert all(any(e["type"] in ("ProductionOrdered", "ProductionDone") for e in r["events"])
+    # No order text is kept private but sealed plans (7.0, 2.0 I, 2.0 V.3).
+    assert all(any(e["type"] in ("ProductionOrdered", "ProductionDone", "PlanSealed")
+                   for e in r["events"])
                for r in g.open_game(off).records[1:] if "private_order" in r)
     # The check finds what the option hides: it fails on such journals.
     assert all_leaks(off)

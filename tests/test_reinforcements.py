@@ -20,6 +20,10 @@ def _to_turn_2(tmp_path, german_orders=("done",), name="r"):
     return j
 
 
+ENTENTE_AUTUMN_1914 = ["place uk infantry england", "place fr-6 paris", "place fr-9 troyes",
+                      "place fr infantry troyes into fr-9", "place fr infantry paris"]
+
+
 def _rule(r):
     assert r.rejected is not None, "accepted"
     return r.rejected[2].rule
@@ -34,13 +38,15 @@ def test_autumn_1914_arrivals_are_placed_by_their_owners(tmp_path):
     assert g.submit(j, "german", ["place ge infantry metz", "place ge infantry koblenz",
                                   "place ge infantry colmar into ge-7"]).rejected is None
     st = g.open_game(j).state
-    assert st.pending.side == "entente" and st.armies["ge-7"].contents["ge:infantry"] == 3
+    # 2.0 I: both players place; the German plan stays sealed until the Entente's is in.
+    assert st.pending.side == "entente" and st.armies["ge-7"].contents["ge:infantry"] == 2
     assert _rule(g.submit(j, "entente", ["place uk infantry calais"])) == "2.0 I"  # ENGLAND only
     assert _rule(g.submit(j, "entente", ["done"])) == "2.0 I"       # must place while it can
     assert g.submit(j, "entente", ["place uk infantry england", "place fr-6 paris",
                                    "place fr-9 troyes", "place fr infantry troyes into fr-9",
                                    "place fr infantry paris"]).rejected is None
     st = g.open_game(j).state
+    assert st.armies["ge-7"].contents["ge:infantry"] == 3
     assert st.armies["fr-6"].status == "map" and st.armies["fr-6"].contents == {}
     assert st.armies["fr-9"].contents == {"fr:infantry": 1}
     assert st.pending.kind == "card_or_pass" and st.pending.side == "german"
@@ -56,6 +62,8 @@ def test_reinforcements_are_limited_by_the_counter_mix(tmp_path):
     assert st.pool["ge"]["infantry"] == 1          # 35 - 24 set up - 10 built
     assert [i["unit"] for i in st.arrivals["german"]] == ["ge:infantry"]
     assert g.submit(j, "german", ["place ge infantry metz"]).rejected is None
+    assert g.open_game(j).state.pool["ge"]["infantry"] == 1    # sealed until both are in
+    assert g.submit(j, "entente", ENTENTE_AUTUMN_1914).rejected is None
     assert g.open_game(j).state.pool["ge"]["infantry"] == 0
     lost = [e for r in g.open_game(j).records for e in r.get("events", [])
             if e["type"] == "ReinforcementLost"]
@@ -91,6 +99,9 @@ def test_the_canadian_swap_in_autumn_1915(tmp_path):
     assert st.turn == 6 and st.pending.kind == "reinforce" and st.pending.side == "entente"
     assert _rule(g.submit(j, "entente", ["swap fr-1:infantry"])) == "8.2.3"
     assert g.submit(j, "entente", ["swap uk-1:infantry"]).rejected is None
+    # 2.0 I: the plan (swap included) is applied once every arrival is placed.
+    assert g.submit(j, "entente", ["place uk infantry england",
+                                   "place uk cavalry england"]).rejected is None
     st = g.open_game(j).state
     assert st.armies["uk-1"].contents == {"uk:infantry": 1, "uk:commonwealth": 1}
     assert st.pool["uk"]["commonwealth"] == 1

@@ -21,8 +21,8 @@ from . import (  # noqa: F401  (each of these modules registers its decision kin
     supply,
     victory,
 )
-from .core import DECISIONS, Ctx, Violation
-from .events import Ev, ProductionOrdered, Secret, evolve
+from .core import DECISIONS, Ctx, SealedPlans, Violation
+from .events import Ev, evolve
 from .orders import Ord, format_order
 from .state import State
 
@@ -34,16 +34,27 @@ def pending_prompt(state: State, data: GameData) -> str:
     return DECISIONS[state.pending.kind].prompt(state, data)
 
 
+def _sealed(state: State) -> tuple[SealedPlans, dict] | None:
+    """The pending decision's sealed plans, when both sides are answering it at once."""
+    p = state.pending
+    if p is None:
+        return None
+    sealed = DECISIONS[p.kind].extra.get("sealed")
+    b = sealed.book(state) if sealed is not None else None
+    return None if b is None else (sealed, b)
+
+
 def acting(state: State, side: str) -> bool:
-    """Whether side may answer the pending decision now (both sides at once in production)."""
+    """Whether side may answer the pending decision now (both sides at once where the rules
+    let them: 2.0 I, 2.0 V.3, 7.0)."""
     p = state.pending
     if p is None:
         return False
-    if p.side == side:
-        return True
-    spec = DECISIONS[p.kind]
-    return bool(spec.extra.get("both_sides")) and side not in (state.production or {}).get(
-        "done", [])
+    got = _sealed(state)
+    if got is None:
+        return p.side == side
+    b = got[1]
+    return side in b["plans"] and side not in b["done"]
 
 
 def waiting_on(state: State) -> list[str]:
@@ -123,69 +134,107 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
 
 
 def sealed_for(state: State, side: str) -> bool:
-    """Whether side's orders now go into a sealed plan (7.0: production is secret until both
+    """Whether side's orders now go into a sealed plan (7.0, 2.0 I, 2.0 V.3: secret until both
     sides are done)."""
-    p = state.pending
-    return (p is not None and bool(DECISIONS[p.kind].extra.get("private"))
-            and acting(state, side))
+    return _sealed(state) is not None and acting(state, side)
 
 
-def closes_plans(state: State, side: str, order: Ord) -> bool:
-    """Whether order is the 'done' that closes production: every other side is done, so both
-    sealed plans are revealed and applied (7.0)."""
-    p = state.pending
-    if p is None or p.kind != "production" or order.kind != "done":
+def plan_label(state: State) -> str:
+    """What a record of a sealed plan shows in place of its orders."""
+    return _sealed(state)[0].label
+
+
+def plan_labels() -> set[str]:
+    """Every label a record of a sealed plan may show."""
+    return {s.extra["sealed"].label for s in DECISIONS.values() if s.extra.get("sealed")}
+
+
+def closes_plans(state: State, side: str, order: Ord, data: GameData | None = None,
+                 before: list[Ord] = ()) -> bool:
+    """Whether order (after before, the plan's earlier orders in the same submission) closes
+    side's sealed plan while every other side is done, so all plans are revealed and applied
+    (7.0, 2.0 I, 2.0 V.3)."""
+    got = _sealed(state)
+    if got is None:
         return False
-    done = state.production.get("done", [])
-    return all(s in done for s in state.production.get("plans", {}) if s != side)
+    sealed, b = got
+    if not all(s in b["done"] for s in b["plans"] if s != side):
+        return False
+    if order.kind == "done":
+        return True
+    return data is not None and sealed.complete(state, data, side, [*before, order])
+
+
+def completes_plan(state: State, data: GameData, side: str, orders: list[Ord]) -> bool:
+    """Whether orders leave side nothing more to decide in the pending sealed plan, so a
+    'done' after them is not needed (2.0 I, 2.0 V.3)."""
+    got = _sealed(state)
+    return bool(orders) and got is not None and all(o.kind != "done" for o in orders) and \
+        got[0].complete(state, data, side, list(orders))
 
 
 def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], side: str,
                 dice: Dice, in_place: bool = False) -> tuple[list[Ev], State]:
-    """One submission of sealed production orders as one sealed plan (7.0).
+    """One submission of sealed orders as one sealed plan (7.0, 2.0 I, 2.0 V.3).
 
     Each order is checked in turn against the plan so far; the record then
-    holds a single ProductionOrdered with every order, so the opponent learns
+    holds a single sealing event with every order, so the opponent learns
     that a plan was sealed, not how many orders it holds. A 'done' (last)
-    closes the plan as it would alone. IllegalOrderError carries `index`,
-    the position of the order at fault.
+    closes the plan as it would alone; so does an order that leaves nothing
+    more to decide (a 'done' after it is not needed and is dropped).
+    IllegalOrderError carries `index`, the position of the order at fault.
     """
     ctx = Ctx(state if in_place else state.clone(), data, dice)
-    sealed: list[str] = []
-    done = None
+    got = _sealed(ctx.state)
+    if got is None:
+        raise IllegalOrderError(orders[0][0] or format_order(orders[0][1]), "2.0",
+                                "no sealed plan is being given now")
+    sealed, _ = got
+    rule = DECISIONS[ctx.state.pending.kind].rule
+    kept: list[str] = []
+    done = complete = False
     for i, (text, order) in enumerate(orders):
-        v = check(ctx.state, data, order, side) if done is None else Violation(
-            "7.0", "the plan is closed by 'done'; no order may follow it in the same plan")
+        if complete and order.kind == "done" and i == len(orders) - 1:
+            break                   # the plan is complete already: a trailing 'done' is moot
+        v = None
+        if done or complete:
+            v = Violation(rule, "the plan is closed by 'done'; no order may follow it in the "
+                                "same plan" if done else "the plan is complete: nothing is "
+                                "left to decide, so no order may follow it")
+        else:
+            v = check(ctx.state, data, order, side)
         if v is None and order.kind == "armistice":
-            v = Violation("7.0", "an armistice is not part of a sealed production plan; "
-                                 "send it on its own")
+            v = Violation(rule, "an armistice is not part of a sealed plan; send it on its own")
+        if v is None and _crisis_play(order):
+            v = Violation(rule, "a card played now is not part of a sealed plan; send it on "
+                                "its own")
         if v is not None:
             exc = IllegalOrderError(text or format_order(order), v.rule, v.reason)
             exc.index = i
             raise exc
         if order.kind == "done":
-            done = order
+            done = True
             continue
         # Provisional: lets the next order be checked against the plan so far.
-        ctx.emit(ProductionOrdered(side=side, secret=Secret(to=side, data={
-            "order": format_order(order)})))
-        sealed.append(format_order(order))
-    ctx.events = [ProductionOrdered(side=side, secret=ctx.secret(side, {"orders": sealed}))]
-    if done is not None:
-        DECISIONS[ctx.state.pending.kind].apply(ctx, done, side)
+        ctx.emit(sealed.seal(ctx, side, [format_order(order)], False))
+        kept.append(format_order(order))
+        complete = sealed.complete(ctx.state, data, side, [])
+    ctx.events = [sealed.seal(ctx, side, kept, True)]
+    if done or complete:
+        sealed.close(ctx, side)
     victory.check_decisive(ctx)
     return ctx.events, ctx.state
 
 
 def is_private(state: State, order: Ord) -> bool:
-    """Whether an order's text stays secret to its side: sealed production, hidden templates."""
+    """Whether an order's text stays secret to its side: sealed plans, hidden templates."""
     from .movement import private_order
 
-    p = state.pending
-    if p is not None and DECISIONS[p.kind].extra.get("private") and order.kind != "armistice":
+    if _sealed(state) is not None and order.kind != "armistice":
         return True
     return private_order(state, order)
 
 
-__all__ = ["check", "closes_plans", "decide", "decide_plan", "sealed_for", "evolve", "is_private",
-           "legal_orders", "pending_prompt", "waiting_on", "Ctx", "Violation"]
+__all__ = ["check", "closes_plans", "completes_plan", "decide", "decide_plan", "sealed_for",
+           "evolve", "is_private", "legal_orders", "pending_prompt", "plan_label", "plan_labels",
+           "waiting_on", "Ctx", "Violation"]

@@ -624,6 +624,22 @@ def _refused(s: State, e: ArmisticeRefused, d: GameData) -> None:
     s.armistice = None
 
 
+def _plans_opened(s: State, e, d: GameData) -> None:
+    s.sealed = {"kind": e.kind, "plans": {side: [] for side in e.sides}, "done": []}
+
+
+def _plan_sealed(s: State, e, d: GameData) -> None:
+    s.sealed["plans"][e.side].extend(e.secret.data["orders"])
+
+
+def _plan_closed(s: State, e, d: GameData) -> None:
+    s.sealed["done"].append(e.side)
+
+
+def _plan_revealed(s: State, e, d: GameData) -> None:
+    s.sealed = None
+
+
 HANDLERS = {
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
@@ -651,6 +667,7 @@ HANDLERS = {
     "UnitBuilt": _built, "ArmyRebuilt": _rebuilt, "UnitEntrenched": _entrenched,
     "InfantryUpgraded": _upgraded, "EftLossesDue": _eft_due, "EftUnitLost": _eft_lost,
     "ProductionEnded": _production_ended, "ArmisticeProposed": _proposed,
-    "ArmisticeRefused": _refused,
+    "ArmisticeRefused": _refused, "PlansOpened": _plans_opened, "PlanSealed": _plan_sealed,
+    "PlanClosed": _plan_closed, "PlanRevealed": _plan_revealed,
 }
 

@@ -59,6 +59,18 @@ class DecisionSpec(msgspec.Struct):
     extra: dict = {}
 
 
+class SealedPlans(msgspec.Struct):
+    """A decision both sides answer at once, each in a plan sealed until both are done (7.0
+    production, 2.0 I reinforcements, 2.0 V.3 excess cards): a DecisionSpec names it in
+    `extra["sealed"]`."""
+
+    label: str                                       # a sealed plan's record shows this
+    book: Callable[[State], dict | None]             # {"plans": {side: [...]}, "done": [...]}
+    seal: Callable[[Ctx, str, list[str], bool], Ev]  # the event sealing orders (final or not)
+    close: Callable[[Ctx, str], None]                # closes a plan; the last reveals them all
+    complete: Callable[[State, GameData, str, list], bool]   # orders that close it unasked
+
+
 DECISIONS: dict[str, DecisionSpec] = {}
 
 

@@ -487,6 +487,46 @@ class CommonwealthSwapped(Ev, kw_only=True):
     secret: Secret | None = None
 
 
+# ---------------------------------------------------------------- sealed plans
+
+class PlansOpened(Ev, kw_only=True):
+    """Both sides answer a decision at once, each in a plan sealed until both are done
+    (2.0 I reinforcements, 2.0 V.3 excess cards; 7.0 production keeps its own events)."""
+
+    kind: str
+    sides: list[str]
+
+
+class PlanSealed(Ev, kw_only=True):
+    """Orders added to a side's sealed plan; only that side may read them until the plans
+    are revealed."""
+
+    side: str
+    kind: str
+    secret: Secret
+
+
+class PlanClosed(Ev, kw_only=True):
+    """A side's sealed plan is complete."""
+
+    side: str
+    kind: str
+
+
+class PlanRevealed(Ev, kw_only=True):
+    """Every sealed plan is in: each side's orders, now public, are applied, German first.
+
+    With hidden army templates (1.4) orders on army templates are left out of
+    `orders` (`hidden` counts them); the whole plan is in `secret`.
+    """
+
+    side: str
+    kind: str
+    orders: list[str]
+    hidden: int | None = None
+    secret: Secret | None = None
+
+
 # ---------------------------------------------------------------- production
 
 class OutOfSupply(Ev, kw_only=True):
@@ -677,7 +717,7 @@ Event = Union[
     OutOfSupply, FortReduced, AttritionDue, AttritionTaken, ProductionBegan, ProductionOrdered,
     ProductionDone, ProductionRevealed, UnitBuilt, ArmyRebuilt, UnitEntrenched,
     InfantryUpgraded, EftLossesDue, EftUnitLost, ProductionEnded, ArmisticeProposed,
-    ArmisticeRefused,
+    ArmisticeRefused, PlansOpened, PlanSealed, PlanClosed, PlanRevealed,
 ]
 
 

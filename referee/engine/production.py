@@ -16,10 +16,10 @@ import itertools
 from collections import Counter
 
 from ..gamedata import GameData
-from . import flow
+from . import flow, sealed
 from .armies import hidden_templates, template_violation
 from .cards import draw, pick
-from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .core import Ctx, DecisionSpec, SealedPlans, Violation, prompt, register
 from .events import (
     ArmyEliminated,
     ArmyRebuilt,
@@ -32,6 +32,7 @@ from .events import (
     ProductionEnded,
     ProductionOrdered,
     ProductionRevealed,
+    Secret,
     UnitBuilt,
     UnitEntrenched,
 )
@@ -434,11 +435,20 @@ def production_apply(ctx: Ctx, o: Ord, side: str) -> None:
         apply_plans(ctx)
 
 
+def _seal_production(ctx: Ctx, side: str, orders: list[str], final: bool) -> ProductionOrdered:
+    if final:
+        return ProductionOrdered(side=side, secret=ctx.secret(side, {"orders": orders}))
+    return ProductionOrdered(side=side, secret=Secret(to=side, data={"order": orders[0]}))
+
+
 register(DecisionSpec(
     kind="production", rule="7.0", prompt=_production_prompt,
     accepts=("move", "buy", "build", "rebuild", "entrench", "upgrade", "done"),
     candidates=production_candidates, check=production_violation, apply=production_apply,
-    extra={"both_sides": True, "private": True}))
+    extra={"sealed": SealedPlans(
+        label="a sealed production plan (7.0)", book=lambda s: s.production,
+        seal=_seal_production, close=lambda ctx, side: production_apply(ctx, Done(), side),
+        complete=lambda s, d, side, orders: False)}))
 
 
 def apply_plans(ctx: Ctx) -> None:
@@ -500,8 +510,11 @@ def card_limit(s: State, d: GameData, side: str) -> int:
 
 
 def discard_excess(ctx: Ctx) -> None:
-    """Each side over its card limit discards the excess, his choice (2.0 V.3, 7.1)."""
+    """Each side over its card limit discards the excess, his choice (2.0 V.3, 7.1): both
+    sides at once, each sealed until both are done; a side whose choice cannot differ (every
+    card alike) is not asked."""
     s, d = ctx.state, ctx.data
+    asked = []
     for side in ("german", "entente"):
         extra = len(s.hands.get(side, [])) - card_limit(s, d, side)
         if extra > 0:
@@ -509,8 +522,10 @@ def discard_excess(ctx: Ctx) -> None:
                 ctx.emit(CardsDiscarded(side=side, cards=list(s.hands[side][:extra]),
                                         reason="over the card limit (7.1)"))
                 continue
-            prompt(ctx, "discard_excess", side)
-            return
+            asked.append(side)
+    if asked:
+        sealed.open_plans(ctx, "discard_excess", asked)
+        return
     eft_losses(ctx)
 
 
@@ -534,18 +549,40 @@ def _excess_check(s: State, d: GameData, o: Discard, side: str) -> Violation | N
 
 
 def _excess_apply(ctx: Ctx, o: Discard, side: str) -> None:
+    if sealed.book(ctx.state, "discard_excess") is not None:
+        sealed.seal_one(ctx, o, side)
+        return
+    # A discard asked of one side at a time (journals from before sealed discards).
     ids = pick(ctx.state, ctx.data, side, o.cards)
     ctx.emit(CardsDiscarded(side=side, cards=ids, reason="over the card limit (7.1)"))
     discard_excess(ctx)
 
 
+def _reveal_discards(ctx: Ctx, plans: dict) -> None:
+    """Both discards are in: each is applied, German first (2.0 V.3, 7.1); then V.4."""
+    for side in ("german", "entente"):
+        for o in plans[side]:
+            ids = pick(ctx.state, ctx.data, side, o.cards)
+            ctx.emit(CardsDiscarded(side=side, cards=ids, reason="over the card limit (7.1)"))
+    eft_losses(ctx)
+
+
+def _excess_prompt(s: State, d: GameData) -> str:
+    b = sealed.book(s, "discard_excess")
+    sides = [x for x in b["plans"] if x not in b["done"]] if b else [s.pending.side]
+    # Nothing here may tell one side what the other has discarded: the plans are sealed.
+    return "; ".join(f"{x} holds {len(s.hands[x])} cards, the limit is "
+                     f"{card_limit(s, d, x)}" for x in sides) + \
+        (": discard the excess, sealed until both are in (2.0 V.3, 7.1)" if b else
+         ": discard the excess (2.0 V.3, 7.1)")
+
+
 register(DecisionSpec(
-    kind="discard_excess", rule="7.1",
-    prompt=lambda s, d: (f"{s.pending.side} holds {len(s.hands[s.pending.side])} cards, the "
-                         f"limit is {card_limit(s, d, s.pending.side)}: discard the excess "
-                         f"(2.0 V.3, 7.1)"),
+    kind="discard_excess", rule="7.1", prompt=_excess_prompt,
     accepts=("discard",), candidates=_excess_candidates, check=_excess_check,
-    apply=_excess_apply))
+    apply=_excess_apply, extra={"sealed": sealed.generic(
+        "discard_excess", "2.0 V.3", "cards over the limit discarded", _reveal_discards,
+        lambda s, d, side, orders: bool(orders) or bool(sealed.own_plan(s, d, side)))}))
 
 
 # ---------------------------------------------------------------- V.4 EFT box losses

@@ -13,8 +13,9 @@ armies within their areas (8.1).
 from __future__ import annotations
 
 from ..gamedata import GameData
+from . import sealed
 from .armies import hidden_templates
-from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .core import Ctx, DecisionSpec, Violation, register
 from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
 from .movement import (
     apply_reorganise,
@@ -74,15 +75,20 @@ def arrivals(ctx: Ctx) -> None:
 
 
 def next_placement(ctx: Ctx) -> bool:
-    """Prompt the next side with arrivals to place; False when every side is done."""
+    """Ask every side with arrivals to place for a sealed plan, both at once (2.0 I: both
+    players place); False when no side has anything to place."""
     s, d = ctx.state, ctx.data
+    asked = []
     for side in ("german", "entente"):
         if s.arrivals.get(side) or s.swaps_due.get(side):
             if _placeable(s, d, side) or _swap_options(s, d, side):
-                prompt(ctx, "reinforce", side)
-                return True
+                asked.append(side)
+                continue
             _drop_all(ctx, side)
-    return False
+    if not asked:
+        return False
+    sealed.open_plans(ctx, "reinforce", asked)
+    return True
 
 
 def _drop_all(ctx: Ctx, side: str) -> None:
@@ -187,15 +193,31 @@ def _swap_options(s: State, d: GameData, side: str) -> list[str]:
 
 
 def _prompt(s: State, d: GameData) -> str:
-    side = s.pending.side
-    items = ", ".join(i["unit"].replace(":", " ") for i in s.arrivals.get(side, []))
-    swap = " and make the Commonwealth swap (8.2.3)" if s.swaps_due.get(side) else ""
-    return (f"{side} places reinforcements ({items or 'none left'}){swap} in supplied Friendly "
-            f"or Disputed areas (2.0 I); units may also go into or out of armies within "
-            f"their areas (8.1)")
+    b = sealed.book(s, "reinforce")
+    sides = [x for x in b["plans"] if x not in b["done"]] if b else [s.pending.side]
+    # Nothing here may tell one side what the other has planned: the plans are sealed.
+    parts = []
+    for side in sides:
+        items = ", ".join(i["unit"].replace(":", " ") for i in s.arrivals.get(side, []))
+        swap = " and the Commonwealth swap (8.2.3)" if s.swaps_due.get(side) else ""
+        parts.append(f"{side} places {items or 'no units'}{swap}")
+    seal = ", sealed until both are in" if b and len(b["plans"]) > 1 else ""
+    return (f"reinforcements: {'; '.join(parts)} in supplied Friendly or Disputed areas "
+            f"(2.0 I){seal}; units may also go into or out of armies within their areas (8.1)")
+
+
+def own_position(s: State, d: GameData, side: str) -> State:
+    """The state side's own sealed placements so far leave (2.0 I: each places his own units;
+    the other side's plan is never looked at)."""
+    b = sealed.book(s, "reinforce")
+    return sealed.planned(s, d, side, _effect) if b and side in b["plans"] else s
+
+
+_own = own_position
 
 
 def _candidates(s: State, d: GameData, side: str):
+    s = _own(s, d, side)
     yield from _place_orders(s, d, side)
     for ref in _swap_options(s, d, side):
         yield Swap(unit=ref)
@@ -204,6 +226,7 @@ def _candidates(s: State, d: GameData, side: str):
 
 
 def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    s = _own(s, d, side)
     if isinstance(o, Place):
         return _place_violation(s, d, o, side)
     if isinstance(o, Move):
@@ -218,9 +241,8 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     return None
 
 
-def _apply(ctx: Ctx, o: Ord, side: str) -> None:
-    from .flow import after_reinforcements
-
+def _effect(ctx: Ctx, o: Ord, side: str) -> None:
+    """What one placement, swap or move into or out of an army does (2.0 I, 8.1, 8.2.3)."""
     s = ctx.state
     if isinstance(o, Place):
         if ":" in o.unit and o.into is not None and hidden_templates(s):
@@ -253,11 +275,49 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
                                          replaced=o.unit, area=area,
                                          new_id=None if o.unit not in s.pieces else
                                          s.new_piece_id("uk", "commonwealth")))
-    else:
+
+
+def _apply(ctx: Ctx, o: Ord, side: str) -> None:
+    if sealed.book(ctx.state, "reinforce") is not None:
+        if isinstance(o, Done):
+            sealed.close_plan(ctx, side)
+        else:
+            sealed.seal_one(ctx, o, side)
+        return
+    # One side at a time (journals from before sealed placement).
+    if isinstance(o, Done):
         _drop_all(ctx, side)
+    else:
+        _effect(ctx, o, side)
     if not next_placement(ctx):
-        settle_empty_armies(ctx)
-        after_reinforcements(ctx)
+        _after(ctx)
+
+
+def _after(ctx: Ctx) -> None:
+    from .flow import after_reinforcements
+
+    settle_empty_armies(ctx)
+    after_reinforcements(ctx)
+
+
+def _complete(s: State, d: GameData, side: str, orders: list) -> bool:
+    """Whether side's plan (with orders) leaves nothing to place or swap: it closes unasked."""
+    try:
+        s = sealed.planned(s, d, side, _effect, orders)
+    except (KeyError, IndexError, ValueError):
+        return False                # an order that cannot be made: its check will say why
+    return not (_placeable(s, d, side) or _swap_options(s, d, side))
+
+
+def _reveal(ctx: Ctx, plans: dict) -> None:
+    """Both plans are in: German then Entente, each in its order; what could not be placed
+    stays in the pool; then empty armies are settled (2.0 I, 8.1)."""
+    for side in ("german", "entente"):
+        for o in plans[side]:
+            _effect(ctx, o, side)
+        if ctx.state.arrivals.get(side) or ctx.state.swaps_due.get(side):
+            _drop_all(ctx, side)
+    _after(ctx)
 
 
 def settle_empty_armies(ctx: Ctx) -> None:
@@ -270,6 +330,7 @@ def settle_empty_armies(ctx: Ctx) -> None:
 
 register(DecisionSpec(
     kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "move", "done"),
-    candidates=_candidates, check=_check, apply=_apply))
+    candidates=_candidates, check=_check, apply=_apply, extra={"sealed": sealed.generic(
+        "reinforce", "2.0 I", "reinforcements placed", _reveal, _complete)}))
 
-__all__ = ["arrivals", "next_placement", "piece_key", "settle_empty_armies"]
+__all__ = ["arrivals", "next_placement", "own_position", "piece_key", "settle_empty_armies"]

@@ -216,6 +216,26 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         if "orders" in (sec.get("data") or {}) or ev.get("secret", {}).get("digest"):
             return f"{side} seals a production plan (7.0)"
         return f"{side} gives a sealed production order"
+    if t == "PlansOpened":
+        what = {"reinforce": "reinforcement placements (2.0 I)",
+                "discard_excess": "discards over the card limit (2.0 V.3)"}.get(ev["kind"],
+                                                                                ev["kind"])
+        return (f"{' and '.join(ev['sides'])} give sealed {what}; sealed until "
+                f"{'both are' if len(ev['sides']) > 1 else 'it is'} in")
+    if t == "PlanSealed":
+        e = _open(ev, reader)
+        if e is None:
+            return f"{side} seals a plan"
+        return f"{side} seals a plan: {'; '.join(e['orders']) or 'no orders'}"
+    if t == "PlanClosed":
+        return f"{side} plan is complete"
+    if t == "PlanRevealed":
+        e = _open(ev, reader)
+        shown = list(ev["orders"] if e is None else e["orders"])
+        if e is None:
+            shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
+        orders = "".join(f"\n        {o}" for o in shown) or " nothing"
+        return f"{side} plan revealed:{orders}"
     if t == "ProductionDone":
         return f"{side} production orders are all in"
     if t == "ProductionRevealed":

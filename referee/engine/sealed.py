@@ -1,0 +1,125 @@
+"""Decisions both sides answer at once, each in a sealed plan (2.0 I, 2.0 V.3; 7.0 keeps its
+own book and events in production.py).
+
+Each side asked gives his orders in any order of submission; they are sealed
+(secret to him) and checked against his own plan so far. His plan closes when
+nothing is left for him to decide; when the last plan closes they are all
+revealed and applied, German first, by the one `reveal` the decision names.
+A side with nothing to decide is not asked at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..gamedata import GameData
+from .core import Ctx, SealedPlans, prompt
+from .events import PlanClosed, PlanRevealed, PlanSealed, PlansOpened, Secret
+from .movement import private_order
+from .orders import Ord
+from .reading import parse_order
+from .state import State
+
+SIDES = ("german", "entente")
+
+
+class NoDice:
+    """Stands in for the dice while a plan is worked out ahead (no roll, never written)."""
+
+    def salt(self) -> None:
+        """No salt: the worked-out state is never written anywhere."""
+        return None
+
+
+def book(s: State, kind: str) -> dict | None:
+    """The sealed plans of decision kind, or None when that decision is not asked that way."""
+    return s.sealed if s.sealed is not None and s.sealed["kind"] == kind else None
+
+
+def open_plans(ctx: Ctx, kind: str, sides: list[str]) -> None:
+    """Ask every side in sides at once for a sealed plan (the first named is the pending one)."""
+    ctx.emit(PlansOpened(kind=kind, sides=list(sides)))
+    prompt(ctx, kind, sides[0])
+
+
+def own_plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
+    """The orders of side's sealed plan so far (read once per state)."""
+    key = ("sealed plan", side)
+    got = s._cache.get(key)
+    if got is None:
+        got = s._cache[key] = tuple(parse_order(t, d) for t in s.sealed["plans"][side])
+    return got
+
+
+def planned(s: State, d: GameData, side: str, effect: Callable[[Ctx, Ord, str], None],
+            extra: list[Ord] = ()) -> State:
+    """The state as side's own plan so far (and extra) would leave it: what his next order is
+    checked against; the other side's plan is never looked at."""
+    orders = [*own_plan(s, d, side), *extra]
+    if not orders:
+        return s
+    key = ("planned", side)
+    got = None if extra else s._cache.get(key)
+    if got is None:
+        ctx = Ctx(s.clone(), d, NoDice())
+        for o in orders:
+            effect(ctx, o, side)
+        got = ctx.state
+        if not extra:
+            s._cache[key] = got
+    return got
+
+
+def seal_one(ctx: Ctx, o: Ord, side: str) -> None:
+    """One order given on its own to a sealed decision: sealed, and the plan closed when it
+    leaves nothing more to decide."""
+    from .core import DECISIONS
+    from .orders import format_order
+
+    sealed: SealedPlans = DECISIONS[ctx.state.pending.kind].extra["sealed"]
+    ctx.emit(sealed.seal(ctx, side, [format_order(o)], True))
+    if sealed.complete(ctx.state, ctx.data, side, []):
+        sealed.close(ctx, side)
+
+
+def close(ctx: Ctx, side: str, kind: str, reveal: Callable[[Ctx, dict], None]) -> None:
+    """Close side's plan; ask the next side still open, or reveal and apply every plan."""
+    ctx.emit(PlanClosed(side=side, kind=kind))
+    b = ctx.state.sealed
+    waiting = [x for x in SIDES if x in b["plans"] and x not in b["done"]]
+    if waiting:
+        prompt(ctx, kind, waiting[0])
+        return
+    texts = {x: list(b["plans"][x]) for x in SIDES if x in b["plans"]}
+    plans = {x: [parse_order(t, ctx.data) for t in texts.get(x, [])] for x in SIDES}
+    for x, orders in texts.items():
+        public = [t for o, t in zip(plans[x], orders) if not private_order(ctx.state, o)]
+        if len(public) < len(orders):
+            # 1.4: orders on army templates are revealed to their owner only.
+            ctx.emit(PlanRevealed(side=x, kind=kind, orders=public,
+                                  hidden=len(orders) - len(public),
+                                  secret=ctx.secret(x, {"orders": orders})))
+        else:
+            ctx.emit(PlanRevealed(side=x, kind=kind, orders=orders))
+    reveal(ctx, plans)
+
+
+def generic(kind: str, rule: str, what: str, reveal: Callable[[Ctx, dict], None],
+            complete: Callable[[State, GameData, str, list], bool]) -> SealedPlans:
+    """The SealedPlans of a decision kept in State.sealed."""
+
+    def seal(ctx: Ctx, side: str, orders: list[str], final: bool) -> PlanSealed:
+        data = {"orders": orders}
+        secret = ctx.secret(side, data) if final else Secret(to=side, data=data)
+        return PlanSealed(side=side, kind=kind, secret=secret)
+
+    return SealedPlans(label=f"a sealed plan: {what} ({rule})", book=lambda s: book(s, kind),
+                       seal=seal, close=lambda ctx, side: close(ctx, side, kind, reveal),
+                       complete=complete)
+
+
+def close_plan(ctx: Ctx, side: str) -> None:
+    """Close side's plan of the pending sealed decision (its 'done')."""
+    from .core import DECISIONS
+
+    DECISIONS[ctx.state.pending.kind].extra["sealed"].close(ctx, side)
