@@ -182,9 +182,10 @@ class Dice:
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
     def standing_salt(self) -> str:
-        """The salt hiding the acting side's standing orders in this record."""
+        """The salt hiding the acting side's standing orders in this record (without the
+        secret, a random one: the part is carried as written, never derived again)."""
         if self.secret is None:
-            raise _no_secret("sealing standing orders")
+            return secrets.token_hex(16)
         msg = f"{self.game_id}/{self.record}/standing".encode()
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 

@@ -180,3 +180,44 @@ def test_cli_standing_lists_adds_withdraws(tmp_path):
     assert r.exit_code == 0 and "no standing orders" in r.output
     r = runner.invoke(app, ["standing", str(j), "--as", "german", "--add", "retreat please"])
     assert r.exit_code != 0 and "not a standing order" in r.output + (r.stderr or "")
+
+
+def test_mail_standing_lines(tmp_path, cli):
+    """A message may carry 'standing:' lines: alone they change the sender's standing orders
+    (once, however often the mailbox is read); with orders they go with them, all or
+    nothing."""
+    from test_inbox import ADDRESSES, GAME, KEYS, SECRET, write_mbox
+
+    from referee.dice import write_secret
+
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+
+    def mail(body: str, n: int) -> bytes:
+        return (f"From: joffre@example.net\nTo: umpire@example.com\n"
+                f"Subject: standing {n}\nMessage-ID: <s{n}@example.net>\n"
+                f"Date: Sat, 01 Aug 1914 11:00:00 +0100\n\n{body}\n\n"
+                f"Order key: {KEYS['entente']}\n").encode()
+
+    box = write_mbox(tmp_path / "a.mbox", [mail("standing: no combat cards\n"
+                                                 "standing: no cavalry retreat", 1)])
+    for _run in range(2):
+        r = cli("inbox", journal, box, "--format", "json")
+        assert r.exit_code == 0, r.output
+    assert [e["text"] for e in st.load(journal)["entente"]] == [
+        "no combat cards", "no cavalry retreat"]
+    before = journal.read_bytes()
+    box = write_mbox(tmp_path / "b.mbox", [mail("standing: withdraw no combat cards\n"
+                                                 "play offensive", 2)])
+    r = cli("inbox", journal, box, "--format", "json")
+    assert json.loads(r.stdout)["messages"][0]["status"] == "rejected"     # not his turn
+    assert journal.read_bytes() == before
+    assert len(st.load(journal)["entente"]) == 2                           # nothing applied
+    box = write_mbox(tmp_path / "c.mbox", [mail("standing: retreat please", 3)])
+    r = cli("inbox", journal, box, "--format", "json")
+    out = json.loads(r.stdout)["messages"][0]
+    assert out["status"] == "rejected" and "not a standing order" in out["reason"]
