@@ -155,7 +155,11 @@ def test_the_opponent_learns_nothing_before_use(tmp_path):
             seen = redact(rec, "german")["standing"]
             assert set(seen) == {"to", "digest"}
     runner = CliRunner()
-    outs = [runner.invoke(app, ["verify", str(j), "--export", "--as", "german"]).output]
+    export = runner.invoke(app, ["log", str(j), "--as", "german", "--format", "json"]).output
+    (tmp_path / "german.jsonl").write_text(export)
+    r = runner.invoke(app, ["verify", str(tmp_path / "german.jsonl"), "--export", "german"])
+    assert r.exit_code == 0, r.output
+    outs = [export, r.output]
     for cmd in (["status"], ["show"], ["log"], ["report"]):
         for fmt in ("text", "json"):
             r = runner.invoke(app, cmd + [str(j), "--as", "german", "--format", fmt])
