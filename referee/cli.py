@@ -267,6 +267,25 @@ def order(
     return None
 
 
+@app.command()
+@boundary
+def standing(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Annotated[str, typer.Option("--as", help="Whose standing orders: german or entente.")
+                   ] = "",
+    add: Annotated[Optional[list[str]], typer.Option(
+        help="Add one (repeatable): 'no cavalry retreat', 'no retreat after combat', "
+             "'no combat cards', 'eliminate ARMY'; each may end with 'this turn'.")] = None,
+    withdraw: Annotated[Optional[list[str]], typer.Option(
+        help="Withdraw one (repeatable), by its phrase.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """List, add and withdraw a side's sealed standing orders: answers the referee gives for
+    him when their decision comes up and they are legal then."""
+    typer.echo(commands.standing_orders(journal, as_, add or [], withdraw or [], format.value,
+                                        _GAMES["dir"]))
+
+
 # ---------------------------------------------------------------- status / show / log
 
 @app.command()

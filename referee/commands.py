@@ -155,12 +155,50 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         _keep_view(journal, game.raw, game.bound, key, view)
+    view = _with_standing(view, journal, reader)
     if fmt == "json":
         return dump(view)
     from .render.documents import status_document
     from .render.formats import render
 
     return render(status_document(view), fmt, width)
+
+
+def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
+    """The view with the reader's own standing orders, when the reader is a side: they are
+    read from the sealed store, never from a cached view (and never shown to anyone else)."""
+    from .readers import DEFAULT_SIDES
+
+    if reader not in DEFAULT_SIDES:
+        return view
+    from . import standing
+    from .engine.standing import describe
+
+    mine = standing.current(standing.load(journal), reader, view.get("turn", 0))
+    return {**view, "standing": [describe(e, data) for e in mine]}
+
+
+def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str],
+                    fmt: str = "text", games_dir: Path | None = None) -> str:
+    """List, add and withdraw a side's standing orders (the text `standing` prints)."""
+    check_side(side)
+    check_private(journal)
+    g = _game()
+    from . import standing
+    from .engine.standing import describe
+
+    game = g.open_game(journal, games_dir=games_dir)
+    if add or withdraw:
+        mine = standing.change(journal, side, game.data, game.state.turn, add, withdraw)
+    else:
+        mine = standing.current(standing.load(journal), side, game.state.turn)
+    shown = [describe(e, game.data) for e in mine]
+    if fmt == "json":
+        return dump({"schema_version": 1, "side": side, "standing": shown})
+    if not shown:
+        return f"{side}: no standing orders"
+    return "\n".join([f"{side}: standing orders (applied when their decision comes up, if "
+                      f"legal then):"] + [f"  {t}" for t in shown])
 
 
 def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
@@ -181,6 +219,8 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         if at is None:
             _keep_view(journal, game.raw, game.bound, key, view)
+    if at is None:
+        view = _with_standing(view, journal, reader)
     if fmt == "json":
         return dump(view)
     from .render.documents import show_document

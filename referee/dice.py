@@ -181,6 +181,14 @@ class Dice:
         msg = f"{self.game_id}/{self.record}/order".encode()
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
+    def standing_salt(self) -> str:
+        """The salt hiding the acting side's standing orders in this record (without the
+        secret, a random one: the part is carried as written, never derived again)."""
+        if self.secret is None:
+            return secrets.token_hex(16)
+        msg = f"{self.game_id}/{self.record}/standing".encode()
+        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+
     def mail_salt(self) -> str:
         """The salt hiding, from all but the moderator, the message this record came in."""
         if self.secret is None:

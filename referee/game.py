@@ -16,7 +16,7 @@ from pathlib import Path
 
 import msgspec
 
-from . import __version__, compiled, datastore, home, snapshot
+from . import __version__, compiled, datastore, home, snapshot, standing
 from . import dice as dicemod
 from .dice import Dice, ManualDice
 from .engine import (
@@ -91,12 +91,13 @@ SEALED_PLAN = "a sealed production plan (7.0)"
 
 
 def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = False,
-         mail: dict | None = None) -> dict:
+         mail: dict | None = None, standing: dict | None = None) -> dict:
     """A record body: who, the order text, its events and every die it rolled.
 
     A private order shows a placeholder (PRIVATE, or the one given: a sealed
     plan, 7.0); its text is a secret part only the ordering side sees. `mail`
-    (the message the order came in) is a secret part for the moderator.
+    (the message the order came in) is a secret part for the moderator;
+    `standing` (the actor's standing orders) a secret part for the actor.
     """
     rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
     if private:
@@ -106,6 +107,8 @@ def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = 
         rec["dice"] = list(dice.rolls)
     if mail is not None:
         rec["mail"] = {"to": "moderator", "salt": dice.mail_salt(), "data": dict(mail)}
+    if standing is not None:
+        rec["standing"] = standing
     return rec
 
 
@@ -521,6 +524,9 @@ class _DryDice(Dice):
     def mail_salt(self) -> str:
         return "0" * 32
 
+    def standing_salt(self) -> str:
+        return "0" * 32
+
 
 class _DryStop(Exception):
     """A dry run reached an order whose result the rules leave to the dice or the deck."""
@@ -626,6 +632,10 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         bodies: list[dict] = []
         seq = pos.seq
         i = 0
+        sets = standing.load(journal.path)
+
+        def sealed_set(dice: Dice, turn: int) -> dict:
+            return standing.part(sets, side, turn, dice.standing_salt())
 
         def next_dice() -> Dice:
             return (_DryDice(header["game_id"], seq + 1) if dry_run else
@@ -681,7 +691,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                     text, private = "\n".join(texts[i:i + run]), plan_label(state)
                 else:
                     text = texts[i]
-                    events, new_state = decide(state, data, parsed[i], side, dice, text)
+                    events, new_state = decide(state, data, parsed[i], side, dice, text,
+                                               standing=sets)
                     private = is_private(state, parsed[i])
             except DiceError:
                 raise          # a dice problem rejects the whole batch (an OrderError too)
@@ -702,7 +713,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                                                 side, dice)
                     seq += 1
                     state.seq = seq
-                    rec = body(side, "\n".join(texts_ok), events, dice, label, mail)
+                    rec = body(side, "\n".join(texts_ok), events, dice, label, mail,
+                               sealed_set(dice, state.turn))
                     bodies.append(rec)
                     result.applied.append(Applied("\n".join(texts_ok), rec))
                 result.rejected = (at, texts[at], exc)
@@ -726,7 +738,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                     break
             seq += 1
             new_state.seq = seq
-            rec = body(side, text, events, dice, private, mail)
+            rec = body(side, text, events, dice, private, mail, sealed_set(dice, state.turn))
             bodies.append(rec)
             result.applied.append(Applied(text, rec))
             state = new_state

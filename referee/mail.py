@@ -26,7 +26,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from . import game as g
-from . import home, mailtext, reports
+from . import home, mailtext, reports, standing
 from .dice import Dice
 from .errors import OrderError, StorageError, UsageError
 from .players import compact, order_key, parse_players, roster, roster_body
@@ -324,7 +324,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         seen.add(m.sha256)
         if out.status == "applied":
             copies.add(copy)
-        elif out.status != "known":
+        if out.status not in ("applied", "known") or not out.records and \
+                out.status == "applied":        # standing lines only: no record holds it
             ledger["handled"][m.sha256] = out.status
             if m.message_id:
                 ledger["ids"][m.message_id] = m.body_sha256
@@ -378,6 +379,33 @@ def _body_or_empty(m: Message) -> str:
         return ""
 
 
+STANDING_LINE = re.compile(r"(?i)^standing\s*:")
+
+
+def _standing_lines(journal: Path, side: str, lines: list[tuple[int, str]], games_dir
+                    ) -> list[dict]:
+    """Apply a message's 'standing: PHRASE' and 'standing: withdraw PHRASE' lines, all or none
+    (OrderSyntaxError or UsageError naming the line); returns the side's set now."""
+    game = g.open_game(journal, games_dir=games_dir)
+    add, withdraw = [], []
+    for n, text in lines:
+        phrase = STANDING_LINE.sub("", text, count=1).strip()
+        words = phrase.split(None, 1)
+        target = withdraw if words and words[0].casefold() == "withdraw" else add
+        phrase = words[1] if target is withdraw and len(words) > 1 else phrase
+        try:
+            from .engine.standing import parse_standing
+
+            parse_standing(phrase, game.data, game.state.turn)
+        except OrderError as exc:
+            raise OrderError(f"line {n} ({text!r}): {exc}") from None
+        target.append(phrase)
+    try:
+        return standing.change(journal, side, game.data, game.state.turn, add, withdraw)
+    except UsageError as exc:
+        raise OrderError(str(exc)) from None
+
+
 def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
             manual: bool, games_dir) -> None:
     """Check one message from a registered player with his key, then apply it or not."""
@@ -387,7 +415,9 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
         return
     lines = mailtext.order_lines(body, key)
-    if not lines:
+    standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
+    lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
+    if not lines and not standing_lines:
         out.status, out.reason = "rejected", "no orders found in the message"
         return
     texts = [t for _, t in lines]
@@ -415,17 +445,32 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
             out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
                           "(`referee order --dice`)")
             return
+    before = standing.load(journal)
+    if standing_lines:
+        try:
+            mine = _standing_lines(journal, side, standing_lines, games_dir)
+        except OrderError as exc:
+            out.status, out.reason = "rejected", f"{exc}; nothing was applied"
+            return
+        if not lines:
+            out.status = "applied"
+            out.reason = (f"standing orders now: "
+                          f"{', '.join(e['text'] for e in mine) or 'none'}")
+            return
     try:
         result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
                           mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                 "body_sha256": m.body_sha256})
     except g.AlreadyApplied:
+        standing.save(journal, before)
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return
     except OrderError as exc:
+        standing.save(journal, before)
         out.status, out.reason = "rejected", str(exc)
         return
     if result.rejected is not None:
+        standing.save(journal, before)          # all or nothing: the standing lines too
         i, text, exc = result.rejected
         out.status = "rejected"
         out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"

@@ -154,6 +154,15 @@ class _JoinedArmy(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     into: str
 
 
+class _StandingEntry(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    text: str
+    turn: int | None = None
+
+
+class _StandingSet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    orders: list[_StandingEntry]
+
+
 SECRET_DATA: dict[str, type] = {
     "DeckShuffled": _DeckOrder, "CardsStacked": _CardList, "CardsDrawn": _CardList,
     "ProductionOrdered": _SealedOrder, "UnitMoved": _MoveDetails,
@@ -180,6 +189,7 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     private_order: Secret | None = None
     mail: Secret | None = None          # the message the order came in (moderator only)
     players: Secret | None = None       # a roster record: addresses, key digests (moderator)
+    standing: Secret | None = None      # the actor's standing orders (his eyes only)
 
 
 def header_of(rec: dict, name: str) -> JournalHeader:
@@ -205,6 +215,11 @@ def record_of(rec: dict, name: str) -> JournalRecord:
         private = typed.private_order
         if private is not None and private.data is not None:
             _convert_at(private.data, _OrderText, "$.private_order.data")
+        standing = typed.standing
+        # Whose part it is (the actor's own) verify checks; replaying needs none of it.
+        if standing is not None:
+            if standing.data is not None:
+                _convert_at(standing.data, _StandingSet, "$.standing.data")
         for field, shape in (("mail", _MailData), ("players", _Roster)):
             part = getattr(typed, field)
             if part is None:

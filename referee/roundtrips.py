@@ -12,6 +12,10 @@ every optional decision is declined), and the dice and the deck come from
 one stream in rolling order rather than one stream per record, so a skipped
 decision does not shift a single die.
 
+A second run gives both sides a typical set of standing orders (TYPICAL: no
+cavalry retreat, no retreat after combat, no combat cards) -- answers the
+policy gives anyway, so the play is the same -- and is reported separately.
+
     python -m referee.roundtrips [--verbose]
 """
 
@@ -41,6 +45,9 @@ MOVES = {                       # tried in this order each movement phase, while
 DECLINE = {"cavalry_retreat", "defence", "reaction", "retreat_after", "declare_battles",
            "attacker_cards", "defender_cards", "production"}
 MOVES_PER_PHASE = 6
+# A typical set of standing orders, the same for both sides (engine/standing.py).
+TYPICAL = [{"text": t, "turn": None} for t in ("no cavalry retreat", "no retreat after combat",
+                                               "no combat cards")]
 
 
 class StreamDice(Dice):
@@ -81,8 +88,10 @@ def choose(state, data, side: str, moved: list[str]) -> str:
     return legal[0]
 
 
-def play(verbose: bool = False) -> dict[int, dict[str, int]]:
-    """Play the opening; per seasonal turn: decisions asked, hand-offs, orders, bare 'done's."""
+def play(verbose: bool = False, standing: bool = False) -> dict[int, dict[str, int]]:
+    """Play the opening; per seasonal turn: decisions asked, hand-offs, orders, bare 'done's
+    (with standing: both sides hold the TYPICAL standing orders)."""
+    sets = {"german": TYPICAL, "entente": TYPICAL} if standing else None
     data = game_data()
     sc = data.scenarios["1914"]
     rng = random.Random(1914)
@@ -107,7 +116,7 @@ def play(verbose: bool = False) -> dict[int, dict[str, int]]:
         if sealed_for(state, side):
             events, state = decide_plan(state, data, [(text, order)], side, dice)
         else:
-            events, state = decide(state, data, order, side, dice, text)
+            events, state = decide(state, data, order, side, dice, text, standing=sets)
         moved = moved + [text] if before[0] == "movement" and text.startswith("move") else []
         figures[turn]["orders"] += 1
         figures[turn]["bare done"] += text == "done"
@@ -138,17 +147,22 @@ def main(argv: list[str] | None = None) -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verbose", action="store_true", help="print every order")
     args = ap.parse_args(argv)
-    figures = play(args.verbose)
     data = game_data()
-    print(f"{'seasonal turn':<14} {'decisions':>9} {'hand-offs':>9} {'orders':>7} "
-          f"{'bare done':>9}")
-    total = Counter()
-    for t, f in figures.items():
-        total.update(f)
-        print(f"{data.label(t):<14} {f.get('decisions', 0):>9} {f.get('hand-offs', 0):>9} "
-              f"{f.get('orders', 0):>7} {f.get('bare done', 0):>9}")
-    print(f"{'total':<14} {total['decisions']:>9} {total['hand-offs']:>9} "
-          f"{total['orders']:>7} {total['bare done']:>9}")
+    for standing in (False, True):
+        figures = play(args.verbose, standing)
+        print("with a typical set of standing orders (" + ", ".join(
+            e["text"] for e in TYPICAL) + ")" if standing else "with no standing orders")
+        print(f"{'seasonal turn':<14} {'decisions':>9} {'hand-offs':>9} {'orders':>7} "
+              f"{'bare done':>9}")
+        total = Counter()
+        for t, f in figures.items():
+            total.update(f)
+            print(f"{data.label(t):<14} {f.get('decisions', 0):>9} {f.get('hand-offs', 0):>9} "
+                  f"{f.get('orders', 0):>7} {f.get('bare done', 0):>9}")
+        print(f"{'total':<14} {total['decisions']:>9} {total['hand-offs']:>9} "
+              f"{total['orders']:>7} {total['bare done']:>9}")
+        if not standing:
+            print()
 
 
 if __name__ == "__main__":

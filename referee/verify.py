@@ -30,6 +30,7 @@ from .engine.core import Ctx
 from .engine.events import evolve
 from .engine.reading import parse_order
 from .engine.setup import setup_record
+from .engine.standing import applied
 from .engine.versions import RULES_VERSION
 from .errors import JournalError, OrderError, UsageError, quoted
 from .journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
@@ -252,8 +253,10 @@ def verify(path: Path | str, secret_file: Path | None = None,
                 else:
                     order = parse_order(text, data)
                     private = is_private(state, order)
+                    # Re-decided with the standing orders the record says it applied:
+                    # each is checked for legality where it was used (engine/standing.py).
                     events, new = decide(state, data, order, rec["actor"], dice, text,
-                                         in_place=True)
+                                         in_place=True, standing=applied(typed.events))
         except (OrderError, UsageError) as exc:
             raise _fail(name, n, f"deciding it again fails: {exc}") from None
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
@@ -265,6 +268,9 @@ def verify(path: Path | str, secret_file: Path | None = None,
         written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
                        mail.get("data") if isinstance(mail, dict) else None)
         del written["at"]
+        part = rec.get("standing")
+        if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
+            written["standing"] = part      # the actor's own set: nothing to re-decide in it
         extra = set(rec) - set(written) - {"at", "seq", "prev", "hash"}
         wrong = sorted(k for k in written
                        if k not in ("events", "dice") and rec.get(k) != written[k])

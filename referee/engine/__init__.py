@@ -110,19 +110,23 @@ def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
 
 
 def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
-           text: str | None = None, in_place: bool = False) -> tuple[list[Ev], State]:
+           text: str | None = None, in_place: bool = False,
+           standing: dict[str, list[dict]] | None = None) -> tuple[list[Ev], State]:
     """Events an order produces (and the state after them); IllegalOrderError if not legal.
 
     After the order's own events the sequence of play runs on by itself
     through every step that needs no choice, up to the next decision; a
     decisive victory then ends the game at once (3.2). The state given is
     left as it was, unless in_place says the caller has no further use for
-    it (verify and random play, which stop at any error).
+    it (verify and random play, which stop at any error). `standing` holds each
+    side's standing orders in force: a decision they answer legally is answered
+    by the referee (engine/standing.py).
     """
     v = check(state, data, order, side)
     if v is not None:
         raise IllegalOrderError(text or format_order(order), v.rule, v.reason)
     ctx = Ctx(state if in_place else state.clone(), data, dice)
+    ctx.standing = standing or {}
     if order.kind == "armistice":
         victory.apply_armistice(ctx, order, side)
     elif _crisis_play(order):

@@ -70,6 +70,7 @@ from .events import (
     RulesUpgraded,
     SeasonAdvanced,
     SecretRevealed,
+    StandingApplied,
     UnitBuilt,
     UnitEntrenched,
     UnitMoved,
@@ -119,6 +120,10 @@ def _pending(s: State, e: DecisionPending, d: GameData) -> None:
 
 def _skipped(s: State, e: DecisionSkipped, d: GameData) -> None:
     """Nothing changes: the events that follow carry the skipped decision's answer."""
+
+
+def _standing(s: State, e: StandingApplied, d: GameData) -> None:
+    """Nothing changes: the events that follow carry the standing answer."""
 
 
 def _ended(s: State, e: GameEnded, d: GameData) -> None:
@@ -644,6 +649,7 @@ HANDLERS = {
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
     "DecisionSkipped": _skipped,
+    "StandingApplied": _standing,
     "GameEnded": _ended, "DeckShuffled": _shuffled, "CardsStacked": _stacked,
     "CardsDrawn": _drawn,
     "CardPlayed": _played, "CardsDiscarded": _discarded, "CardRemoved": _removed,

@@ -35,6 +35,7 @@ class Ctx:
         self.data = data
         self.dice = dice
         self.events: list[Ev] = []
+        self.standing: dict[str, list[dict]] = {}   # each side's standing orders in force
 
     def emit(self, event: Ev) -> None:
         """Record an event and apply it to the scratch state."""
@@ -85,6 +86,10 @@ def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
     from .events import DecisionPending
 
     ctx.emit(DecisionPending(kind=kind, side=side, info=info))
+    if ctx.standing.get(side):
+        from .standing import answer
+
+        answer(ctx, kind, side)
 
 
 def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:

@@ -90,6 +90,16 @@ class DecisionSkipped(Ev, kw_only=True):
     reason: str
 
 
+class StandingApplied(Ev, kw_only=True):
+    """The referee answered a side's pending decision with one of his standing orders; the
+    answer's own events follow (engine/standing.py)."""
+
+    side: str
+    kind: str
+    standing: str
+    turn: int | None = None
+
+
 class GameEnded(Ev, kw_only=True):
     """The game is over (2.0 VI, 3.0-3.3)."""
 
@@ -706,7 +716,7 @@ class RulesUpgraded(Ev, kw_only=True):
 
 Event = Union[
     PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
-    DecisionSkipped, GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed,
+    DecisionSkipped, StandingApplied, GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed,
     CardsDiscarded, CardRemoved, SecretRevealed, RulesUpgraded, UnitMoved, AreaControlChanged,
     BecameDisputed, EnemyAreaEntered,
     PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,

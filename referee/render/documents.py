@@ -129,7 +129,8 @@ def show_document(view: dict[str, Any]) -> Document:
         Section("Areas", [area_table(view["areas"])]),
         off_map_section(view),
         cards_section(view),
-    ])
+    ] + ([Section("Your standing orders", [Orders(list(view["standing"]))])]
+         if view.get("standing") else []))
 
 
 def status_document(view: dict[str, Any]) -> Document:
@@ -147,4 +148,6 @@ def status_document(view: dict[str, Any]) -> Document:
     elif view["reader"] == "public":
         doc.sections.append(Section("Orders", [para(
             "The public reader sees no orders; name a side with --as to list its orders.")]))
+    if view.get("standing"):
+        doc.sections.append(Section("Your standing orders", [Orders(list(view["standing"]))]))
     return doc

@@ -53,6 +53,10 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         return None
     if t == "DecisionSkipped":
         return f"{side} is not asked ({ev['kind'].replace('_', ' ')}): {ev['reason']}"
+    if t == "StandingApplied":
+        scope = " this turn" if ev.get("turn") is not None else ""
+        return (f"{side} answers ({ev['kind'].replace('_', ' ')}) with his standing order "
+                f"'{ev['standing']}{scope}'")
     if t == "GameEnded":
         return (f"GAME OVER: {ev['reason']}. Modified German VP {ev.get('vp')}: "
                 f"{ev.get('level_name')}")

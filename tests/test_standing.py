@@ -1,0 +1,227 @@
+"""Standing orders: sealed answers given ahead, applied when their decision comes up and they
+are legal then, kept secret from the opponent until used, re-decided by verify."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from casebook import new_game, position
+from referee import commands
+from referee import game as g
+from referee import standing as st
+from referee.cli import app
+from referee.errors import UsageError
+from referee.journal import redact
+
+
+def artois(tmp, calais: str = "german", cavalry: bool = False):
+    """1918: the 6. Armee attacks two British armies in Artois (the 5.4 case: forced dice;
+    with Calais Entente, Artois' defenders have somewhere to go)."""
+    uk1 = "uk-1 uk army artois 2I+1C" if cavalry else "uk-1 uk army artois 3I"
+    sc = position("1918", player="german", dice="manual",
+                  hands={"german": ["off-01"], "entente": ["ers2-01"]},
+                  control={"somme": "german", "amiens": "german", "calais": calais,
+                           "dunkirk": "german"},
+                  forts={"fort-dunkirk": "out"},
+                  units=["ge-6 ge army lille 3I+1S", uk1, "uk-3 uk army artois 3I"])
+    return new_game(tmp, sc, None, "manual")
+
+
+def give(journal, side, *add, withdraw=()):
+    game = g.open_game(journal)
+    return st.change(journal, side, game.data, game.state.turn, list(add), list(withdraw))
+
+
+def play(journal, side, text, dice=None):
+    r = g.submit(journal, side, [text], dice)
+    assert r.rejected is None, r.rejected and str(r.rejected[2])
+    return r.applied[-1].record
+
+
+def attack(journal, dice="6,6,6,6,6,6,6,6,6,1"):
+    """Offensive into Artois: defence 3 + 3 infantry all miss, the Stoßtruppen hit forces
+    one retreat (8.2.2)."""
+    play(journal, "german", "play offensive")
+    play(journal, "german", "move ge-6 artois")
+    return play(journal, "german", "end movement", dice)
+
+
+def kinds(rec):
+    return [e["type"] for e in rec["events"]]
+
+
+def pending(journal):
+    p = g.open_game(journal).state.pending
+    return f"{p.kind} {p.side}"
+
+
+def test_no_combat_cards_answers_the_defender_cards_decision(tmp_path):
+    """2.0 II.3: 'no combat cards' answers the defender's combat-card decision with 'done';
+    without it the defender (who holds a card) is asked."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    rec = attack(j)
+    applied = [e for e in rec["events"] if e["type"] == "StandingApplied"]
+    assert [(e["side"], e["kind"], e["standing"]) for e in applied] == [
+        ("entente", "defender_cards", "no combat cards")]
+    assert pending(j) == "losses entente"
+    assert g.verify(j).records > 0
+
+    (tmp_path / "x").mkdir()
+    j2 = artois(tmp_path / "x")
+    attack_upto_cards(j2)
+    assert pending(j2) == "defender_cards entente"
+
+
+def attack_upto_cards(journal):
+    play(journal, "german", "play offensive")
+    play(journal, "german", "move ge-6 artois")
+    play(journal, "german", "end movement")
+
+
+def test_eliminate_answers_a_forced_retreat_nobody_can_make(tmp_path):
+    """5.4: 'eliminate ARMY' names the army a forced retreat no army can make eliminates;
+    'no retreat after combat' answers the attacker's retreat after combat (5.4.2)."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards", "eliminate uk-3")
+    give(j, "german", "no retreat after combat")
+    attack(j)
+    play(j, "entente", "ersatz ersatz_2")
+    game = g.open_game(j)
+    last = game.records[-1]
+    assert [e["kind"] for e in last["events"] if e["type"] == "StandingApplied"] == [
+        "retreat_after", "forced_elimination"]
+    assert any(e["type"] == "ArmyEliminated" and e["army"] == "uk-3" for e in last["events"])
+    assert pending(j) == "card_or_pass entente"
+    assert g.verify(j).records > 0
+
+
+def test_a_standing_answer_not_legal_then_is_not_applied(tmp_path):
+    """5.4: 'eliminate ge-6' names no army of the defender's in the battle: the decision is
+    asked as usual; so is a retreat after combat the defender owes (8.2.2)."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards", "eliminate ge-6", "no retreat after combat")
+    attack(j)
+    play(j, "entente", "ersatz ersatz_2")
+    play(j, "german", "done")
+    assert pending(j) == "forced_elimination entente"
+    last = g.open_game(j).records[-1]
+    assert "StandingApplied" not in kinds(last)
+
+
+def test_no_cavalry_retreat(tmp_path):
+    """5.4.3: 'no cavalry retreat' answers the cavalry retreat before combat with 'done'."""
+    j = artois(tmp_path, calais="entente", cavalry=True)
+    give(j, "entente", "no combat cards")
+    attack_upto_cards(j)
+    assert pending(j) == "cavalry_retreat entente"
+    (tmp_path / "b").mkdir()
+    j2 = artois(tmp_path / "b", calais="entente", cavalry=True)
+    give(j2, "entente", "no combat cards", "no cavalry retreat")
+    attack_upto_cards(j2)
+    rec = g.open_game(j2).records[-1]
+    assert [e["kind"] for e in rec["events"] if e["type"] == "StandingApplied"] == [
+        "defender_cards", "cavalry_retreat"]
+    assert pending(j2) != "cavalry_retreat entente"
+
+
+def test_withdrawn_and_this_turn(tmp_path):
+    """A withdrawn standing order is no longer applied; one limited to this turn lapses."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards this turn")
+    give(j, "entente", withdraw=["no combat cards"])
+    attack_upto_cards(j)
+    assert pending(j) == "defender_cards entente"
+    assert give(j, "entente") == []
+    with pytest.raises(UsageError, match="not one of"):
+        give(j, "entente", withdraw=["no cavalry retreat"])
+
+
+def test_the_opponent_learns_nothing_before_use(tmp_path):
+    """Every record of a side carries one sealed part of the same shape, with or without
+    standing orders; the opponent's views, exports, log and report never name them."""
+    j = artois(tmp_path)
+    give(j, "entente", "eliminate uk-3")            # never used before the checks below
+    attack_upto_cards(j)
+    play(j, "entente", "done", "6,6,6,6,6,6,6,6,6,1")
+    records = g.open_game(j).records
+    side_recs = [r for r in records if r.get("actor") in ("german", "entente")]
+    assert side_recs and all(set(r["standing"]) == {"to", "salt", "data"} for r in side_recs)
+    for rec in side_recs:
+        if rec["actor"] == "entente":
+            seen = redact(rec, "german")["standing"]
+            assert set(seen) == {"to", "digest"}
+    runner = CliRunner()
+    export = runner.invoke(app, ["log", str(j), "--as", "german", "--format", "json"]).output
+    (tmp_path / "german.jsonl").write_text(export)
+    r = runner.invoke(app, ["verify", str(tmp_path / "german.jsonl"), "--export", "german"])
+    assert r.exit_code == 0, r.output
+    outs = [export, r.output]
+    for cmd in (["status"], ["show"], ["log"], ["report"]):
+        for fmt in ("text", "json"):
+            r = runner.invoke(app, cmd + [str(j), "--as", "german", "--format", fmt])
+            outs.append(r.output)
+    for out in outs:
+        assert out and "eliminate uk-3" not in out.lower() and "standing order" not in out
+    status = json.loads(commands.status(j, "german", "json"))
+    assert status["standing"] == []
+    mine = json.loads(commands.status(j, "entente", "json"))
+    assert mine["standing"] == ["eliminate uk-3"]
+
+
+def test_cli_standing_lists_adds_withdraws(tmp_path):
+    j = artois(tmp_path)
+    runner = CliRunner()
+    r = runner.invoke(app, ["standing", str(j), "--as", "german", "--add",
+                            "no retreat after combat", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["standing"] == ["no retreat after combat"]
+    r = runner.invoke(app, ["standing", str(j), "--as", "german", "--withdraw",
+                            "no retreat after combat"])
+    assert r.exit_code == 0 and "no standing orders" in r.output
+    r = runner.invoke(app, ["standing", str(j), "--as", "german", "--add", "retreat please"])
+    assert r.exit_code != 0 and "not a standing order" in r.output + (r.stderr or "")
+
+
+def test_mail_standing_lines(tmp_path, cli):
+    """A message may carry 'standing:' lines: alone they change the sender's standing orders
+    (once, however often the mailbox is read); with orders they go with them, all or
+    nothing."""
+    from test_inbox import ADDRESSES, GAME, KEYS, SECRET, write_mbox
+
+    from referee.dice import write_secret
+
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+
+    def mail(body: str, n: int) -> bytes:
+        return (f"From: joffre@example.net\nTo: umpire@example.com\n"
+                f"Subject: standing {n}\nMessage-ID: <s{n}@example.net>\n"
+                f"Date: Sat, 01 Aug 1914 11:00:00 +0100\n\n{body}\n\n"
+                f"Order key: {KEYS['entente']}\n").encode()
+
+    box = write_mbox(tmp_path / "a.mbox", [mail("standing: no combat cards\n"
+                                                 "standing: no cavalry retreat", 1)])
+    for _run in range(2):
+        r = cli("inbox", journal, box, "--format", "json")
+        assert r.exit_code == 0, r.output
+    assert [e["text"] for e in st.load(journal)["entente"]] == [
+        "no combat cards", "no cavalry retreat"]
+    before = journal.read_bytes()
+    box = write_mbox(tmp_path / "b.mbox", [mail("standing: withdraw no combat cards\n"
+                                                 "play offensive", 2)])
+    r = cli("inbox", journal, box, "--format", "json")
+    assert json.loads(r.stdout)["messages"][0]["status"] == "rejected"     # not his turn
+    assert journal.read_bytes() == before
+    assert len(st.load(journal)["entente"]) == 2                           # nothing applied
+    box = write_mbox(tmp_path / "c.mbox", [mail("standing: retreat please", 3)])
+    r = cli("inbox", journal, box, "--format", "json")
+    out = json.loads(r.stdout)["messages"][0]
+    assert out["status"] == "rejected" and "not a standing order" in out["reason"]
