@@ -1,8 +1,9 @@
 """Where each side's standing orders are kept between his records, and how they change.
 
-The current set of each side sits beside the journal in one sealed file
-(JOURNAL.standing, mode 0600, like the dice secret): the referee applies what
-it holds the moment a decision comes up, whoever's record raises it. It joins
+The current set of each side sits beside the journal in one file
+(JOURNAL.standing, mode 0600), signed by this user's referee like its
+snapshots: the referee applies what it holds the moment a decision comes up,
+whoever's record raises it, and refuses a file it did not write. The set joins
 the journal as a secret part (`standing`, for that side's eyes) of every
 record the side itself makes -- every one, with or without standing orders,
 so that neither the part nor its digest tells the opponent whether any exist
@@ -12,10 +13,10 @@ applies it holds a StandingApplied event naming it.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
+from . import home
 from .engine import standing as rules
 from .errors import UsageError
 from .gamedata import GameData
@@ -28,28 +29,39 @@ def store_path(journal: Path | str) -> Path:
 
 
 def load(journal: Path | str) -> dict[str, list[dict]]:
-    """Both sides' standing orders as kept now ({} when none were ever given)."""
+    """Both sides' standing orders as kept now ({} when none were ever given).
+
+    The file is signed by this user's referee (home.write_signed): one planted or edited in
+    the game folder is refused with a clear error, never applied for a side."""
     path = store_path(journal)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read the standing orders in {path}: {exc}") from None
-    if not isinstance(raw, dict):
-        raise UsageError(f"{path} does not hold standing orders")
-    return {side: [{"text": str(e["text"]), "turn": e.get("turn")} for e in entries]
-            for side, entries in raw.items()}
+    payload = home.read_signed(path, max_bytes=1 << 20)
+    sets = payload.get("standing") if payload else None
+    if not _well_formed(sets):
+        raise UsageError(f"{path} was not written by this user's referee (or was changed "
+                         f"since): its standing orders are not applied. Remove it and have "
+                         f"each side give his standing orders again")
+    return {side: [{"text": e["text"], "turn": e.get("turn")} for e in entries]
+            for side, entries in sets.items()}
+
+
+def _well_formed(sets: object) -> bool:
+    """Whether sets has the shape save() writes: side -> [{text, turn}]."""
+    return isinstance(sets, dict) and all(
+        isinstance(side, str) and isinstance(entries, list) and all(
+            isinstance(e, dict) and isinstance(e.get("text"), str)
+            and (e.get("turn") is None or type(e.get("turn")) is int) for e in entries)
+        for side, entries in sets.items())
 
 
 def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
-    """Write both sides' standing orders, readable by this user only."""
+    """Write both sides' standing orders, signed, readable by this user only."""
     path = store_path(journal)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(sets, f, sort_keys=True, indent=1)
-    os.replace(tmp, path)
+    home.key(create=True)
+    if not home.write_signed(path, {"standing": sets}):
+        raise UsageError(f"cannot write the standing orders to {path}")
+    os.chmod(path, 0o600)
 
 
 def current(sets: dict[str, list[dict]], side: str, turn: int) -> list[dict]:

@@ -225,3 +225,36 @@ def test_mail_standing_lines(tmp_path, cli):
     r = cli("inbox", journal, box, "--format", "json")
     out = json.loads(r.stdout)["messages"][0]
     assert out["status"] == "rejected" and "not a standing order" in out["reason"]
+
+
+@pytest.mark.parametrize("planted", [
+    b'{"entente": [{"text": "no combat cards", "turn": null}]}',     # plain JSON, unsigned
+    b'{"german": [1]}',
+    b"\xff\xfe not even text",
+])
+def test_a_standing_file_this_referee_did_not_write_is_refused(tmp_path, planted, cli):
+    """Files in a game folder are hostile: standing orders planted beside the journal would
+    answer a side's decisions for him. The file is signed; one that is not (or was edited) is
+    refused with one clear line, the journal unchanged, and nothing is applied."""
+    j = artois(tmp_path)
+    st.store_path(j).write_bytes(planted)
+    before = j.read_bytes()
+    r = cli("order", j, "--as", "german", "play offensive")
+    assert r.exit_code == 2, r.stderr
+    assert "not written by this user's referee" in r.stderr and "Traceback" not in r.stderr
+    assert j.read_bytes() == before
+    with pytest.raises(UsageError):
+        st.load(j)
+
+
+def test_an_edited_standing_file_is_refused(tmp_path):
+    """Signed by this referee, then one answer added by hand: refused, not applied."""
+    j = artois(tmp_path)
+    give(j, "german", "no retreat after combat")
+    path = st.store_path(j)
+    blob = path.read_bytes()
+    path.write_bytes(blob.replace(b'"german"', b'"entente"'))
+    with pytest.raises(UsageError, match="not written by this user's referee"):
+        st.load(j)
+    path.write_bytes(blob)
+    assert [e["text"] for e in st.load(j)["german"]] == ["no retreat after combat"]
