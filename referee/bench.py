@@ -211,9 +211,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _measure_all(b: Bench, args) -> int:
-    from .engine import legal_orders
+    from .engine import legal_orders, plan_labels
     from .engine.orders import format_order
-    from .game import open_game
+    from .game import SEALED_PLAN, open_game
     from .journal import Journal
 
     journal, secret, seed, played, build_s = _campaign(b.tmp, args.seed)
@@ -241,7 +241,13 @@ def _measure_all(b: Bench, args) -> int:
 
     # One order at the end of the journal, with a valid snapshot of what comes before it.
     orders = {}
-    for cut in (n_records - 2000, n_records - 1000, n_records - 1):
+    sealed_labels = plan_labels() | {SEALED_PLAN}
+    for target in (n_records - 2000, n_records - 1000, n_records - 1):
+        # The order of a sealed plan's record is only its label: take the nearest record
+        # before the target whose order can be typed again.
+        cut = target
+        while _record(journal, cut)["order"] in sealed_labels:
+            cut -= 1
         prefix = b.tmp / f"prefix-{cut}.jsonl"
         _cut(journal, cut, prefix, secret)
         rec = _record(journal, cut)
@@ -260,7 +266,7 @@ def _measure_all(b: Bench, args) -> int:
         game = open_game(prefix)
         t0 = time.perf_counter()
         listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
-        orders[cut] = (t / floor, rss, (time.perf_counter() - t0) / floor, len(listed), t)
+        orders[target] = (t / floor, rss, (time.perf_counter() - t0) / floor, len(listed), t)
     ratio, rss, listing, count, t = orders[n_records - 1]
     b.peaks["order"] = rss
     growth = (orders[n_records - 1][0] - orders[n_records - 2000][0]) / 2
