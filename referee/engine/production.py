@@ -56,7 +56,6 @@ from .orders import (
     Upgrade,
     format_order,
 )
-from .reading import parse_order
 from .reinforce import settle_empty_armies
 from .state import STACKING_LIMIT, State
 from .supply import supplied_areas
@@ -75,12 +74,8 @@ def begin_spending(ctx: Ctx) -> None:
 
 
 def plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
-    """The orders of side's sealed plan so far (read once per state, not per candidate)."""
-    key = ("plan", side)
-    orders = s._cache.get(key)
-    if orders is None:
-        orders = s._cache[key] = tuple(parse_order(t, d) for t in s.production["plans"][side])
-    return orders
+    """The orders of side's sealed production plan so far (7.0)."""
+    return sealed.parsed(s, d, ("plan", side), s.production["plans"][side])
 
 
 def _spent(s: State, d: GameData, orders: list[Ord]) -> int:

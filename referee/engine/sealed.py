@@ -42,13 +42,17 @@ def open_plans(ctx: Ctx, kind: str, sides: list[str]) -> None:
     prompt(ctx, kind, sides[0])
 
 
-def own_plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
-    """The orders of side's sealed plan so far (read once per state)."""
-    key = ("sealed plan", side)
+def parsed(s: State, d: GameData, key: tuple, texts: list[str]) -> tuple[Ord, ...]:
+    """The orders of a sealed plan, parsed once per state, not once per candidate (7.0)."""
     got = s._cache.get(key)
     if got is None:
-        got = s._cache[key] = tuple(parse_order(t, d) for t in s.sealed["plans"][side])
+        got = s._cache[key] = tuple(parse_order(t, d) for t in texts)
     return got
+
+
+def own_plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
+    """The orders of side's sealed plan so far (2.0 I, 2.0 V.3)."""
+    return parsed(s, d, ("sealed plan", side), s.sealed["plans"][side])
 
 
 def planned(s: State, d: GameData, side: str, effect: Callable[[Ctx, Ord, str], None],

@@ -32,6 +32,16 @@ def _open(ev: dict, reader: str) -> dict | None:
     return None if d is None else {**ev, **d}
 
 
+def _revealed_orders(ev: dict, reader: str) -> str:
+    """A revealed sealed plan's orders, one a line (never split when the log is wrapped);
+    orders on army templates the reader may not see are counted, not shown (1.4)."""
+    e = _open(ev, reader)
+    shown = list(ev["orders"] if e is None else e["orders"])
+    if e is None:
+        shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
+    return "".join(f"\n        {o}" for o in shown) or " nothing"
+
+
 def describe(ev: dict, data: GameData, reader: str) -> str | None:
     """One line for an event as reader may see it (None: nothing worth printing)."""
     t = ev["type"]
@@ -234,21 +244,11 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     if t == "PlanClosed":
         return f"{side} plan is complete"
     if t == "PlanRevealed":
-        e = _open(ev, reader)
-        shown = list(ev["orders"] if e is None else e["orders"])
-        if e is None:
-            shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
-        orders = "".join(f"\n        {o}" for o in shown) or " nothing"
-        return f"{side} plan revealed:{orders}"
+        return f"{side} plan revealed:{_revealed_orders(ev, reader)}"
     if t == "ProductionDone":
         return f"{side} production orders are all in"
     if t == "ProductionRevealed":
-        e = _open(ev, reader)
-        shown = list(ev["orders"] if e is None else e["orders"])
-        if e is None:
-            shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
-        # One order a line: an order is never split when the log is wrapped.
-        orders = "".join(f"\n        {o}" for o in shown) or " nothing"
+        orders = _revealed_orders(ev, reader)
         return (f"{side} production revealed ({ev['spent']} BP spent, {ev['lost']} lost, 7.0):"
                 f"{orders}")
     if t == "UnitBuilt":
