@@ -358,7 +358,7 @@ def test_manual_dice_take_only_ascii_digits(tmp_path, cli, dice):
 
 COMMANDS_ON_A_PATH = [
     ("status",), ("show",), ("log",), ("verify",), ("order", "--as", "german", "pass"),
-    ("reveal", "--force"), ("repair",),
+    ("reveal", "--force"), ("repair",), ("standing", "--as", "german"), ("upgrade",),
 ]
 
 
@@ -679,6 +679,8 @@ def _runs(journal: Path, secret: Path) -> list[tuple[str, list[str]]]:
         ("cli", ["report", j, "--as", "entente", "--since", "0"]),
         ("cli", ["verify", j]),
         ("cli", ["verify", j, "--secret", str(secret)]),
+        ("cli", ["standing", j, "--as", "german", "--add", "no combat cards"]),
+        ("cli", ["upgrade", j]),
         ("cli", ["order", j, "--as", "german", "pass"]),
         ("quick", ["order", j, "--as", "german", "pass"]),
     ]
@@ -694,7 +696,7 @@ def _judge(command: str, code: int, out: str, err: str, path: Path,
         wrong.append(f"exit {code}")
     if code and not any(ln.startswith("referee: ") for ln in err.splitlines()):
         wrong.append(f"exit {code} without a 'referee: ' line")
-    if code and command == "order" and path.read_bytes() != before:
+    if code and command in ("order", "upgrade", "standing") and path.read_bytes() != before:
         wrong.append("the journal changed")
     if code == 3 and not re.search(r"record \d+", err):
         wrong.append(f"a damaged journal without its record number: {err.strip()[:200]}")
