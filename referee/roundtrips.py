@@ -13,8 +13,9 @@ one stream in rolling order rather than one stream per record, so a skipped
 decision does not shift a single die.
 
 A second run gives both sides a typical set of standing orders (TYPICAL: no
-cavalry retreat, no retreat after combat, no combat cards) -- answers the
-policy gives anyway, so the play is the same -- and is reported separately.
+cavalry retreat, no retreat after combat, no combat cards, stand and fight) --
+answers the policy gives anyway, so the play is the same -- and is reported
+separately.
 
     python -m referee.roundtrips [--verbose]
 """
@@ -47,7 +48,7 @@ DECLINE = {"cavalry_retreat", "defence", "reaction", "retreat_after", "declare_b
 MOVES_PER_PHASE = 6
 # A typical set of standing orders, the same for both sides (engine/standing.py).
 TYPICAL = [{"text": t, "turn": None} for t in ("no cavalry retreat", "no retreat after combat",
-                                               "no combat cards")]
+                                               "no combat cards", "stand and fight")]
 
 
 class StreamDice(Dice):

@@ -128,6 +128,24 @@ def test_no_cavalry_retreat(tmp_path):
     assert pending(j2) != "cavalry_retreat entente"
 
 
+def test_stand_and_fight_answers_the_defence_before_the_fire(tmp_path):
+    """5.4.1, 8.3.4: 'stand and fight' answers the defender's choice before the fire (no
+    retreat instead of firing, no Biplane reaction) with 'done'; without it he is asked."""
+    j = artois(tmp_path, calais="entente")
+    give(j, "entente", "no combat cards")
+    attack_upto_cards(j)
+    assert pending(j) == "defence entente"
+    (tmp_path / "b").mkdir()
+    j2 = artois(tmp_path / "b", calais="entente")
+    give(j2, "entente", "no combat cards", "stand and fight")
+    rec = attack(j2)          # so the fire follows in the same record: its dice are given
+    assert [(e["kind"], e["standing"]) for e in rec["events"]
+            if e["type"] == "StandingApplied"] == [("defender_cards", "no combat cards"),
+                                                   ("defence", "stand and fight")]
+    assert "FireResolved" in kinds(rec)
+    assert g.verify(j2).records > 0
+
+
 def test_withdrawn_and_this_turn(tmp_path):
     """A withdrawn standing order is no longer applied; one limited to this turn lapses."""
     j = artois(tmp_path)

@@ -6,6 +6,8 @@ two combat-card decisions), optionally limited to the turn it was given in:
     no cavalry retreat          cavalry retreat before combat (5.4.3): 'done'
     no retreat after combat     retreat after combat (5.4.2): 'done'
     no combat cards             combat cards, attacker or defender (2.0 II.3): 'done'
+    stand and fight             the defender's choice before the fire: no retreat instead of
+                                firing (5.4.1), no Biplane reaction (8.3.4): 'done'
     eliminate ARMY              a forced retreat no army can make (5.4): 'eliminate ARMY'
 
 followed by 'this turn' to limit it to the current seasonal turn. When the
@@ -28,6 +30,7 @@ PHRASES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "no cavalry retreat": (("cavalry_retreat",), "done", "5.4.3"),
     "no retreat after combat": (("retreat_after",), "done", "5.4.2"),
     "no combat cards": (("attacker_cards", "defender_cards"), "done", "2.0 II.3"),
+    "stand and fight": (("defence", "reaction"), "done", "5.4.1"),
 }
 ELIMINATE = ("forced_elimination",)
 THIS_TURN = " this turn"
