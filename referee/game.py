@@ -588,7 +588,7 @@ def _plan_run(parsed: list, start: int) -> int:
 def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None = None,
            expect_seq: int | None = None, games_dir: Path | None = None,
            atomic: bool = False, dry_run: bool = False,
-           mail: dict | None = None) -> Submission:
+           mail: dict | None = None, others_standing: bool = True) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -633,6 +633,22 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         seq = pos.seq
         i = 0
         sets = standing.load(journal.path)
+        # The other side's standing orders answer his decisions in this side's records, but
+        # never where this side would be told their effect before it is written: in a dry run,
+        # (below) in why an all-or-nothing batch ends, and where the caller says so (mail in
+        # a manual-dice game, whose reply would tell whether dice were needed).
+        own_only = {side: sets.get(side, [])}
+        decide_sets = own_only if (dry_run or not others_standing) else sets
+
+        def masked_need(i: int) -> tuple[str, str] | None:
+            probe = _DryDice(header["game_id"], seq + 1)
+            try:
+                ev, st = decide(state, data, parsed[i], side, probe, texts[i],
+                                standing=own_only)
+            except _DryStop as stop:
+                return stop.args[1], {"dice": "needs dice", "cards": "draws cards"}[
+                    stop.args[1]]
+            return _needs_others(st, ev, probe, side)
 
         def sealed_set(dice: Dice, turn: int) -> dict:
             return standing.part(sets, side, turn, dice.standing_salt())
@@ -692,7 +708,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 else:
                     text = texts[i]
                     events, new_state = decide(state, data, parsed[i], side, dice, text,
-                                               standing=sets)
+                                               standing=decide_sets)
                     private = is_private(state, parsed[i])
             except DiceError:
                 raise          # a dice problem rejects the whole batch (an OrderError too)
@@ -733,6 +749,9 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                 nxt += 1
             if atomic and not dry_run and nxt < len(texts):
                 need = _needs_others(new_state, events, dice, side)
+                if need is not None and not run and any(
+                        e.type == "StandingApplied" and e.side != side for e in events):
+                    need = masked_need(i) or need   # told as if none had been given
                 if need is not None:
                     end_atomic(nxt, need[1], i + step - 1)
                     break

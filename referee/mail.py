@@ -458,9 +458,11 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
                           f"{', '.join(e['text'] for e in mine) or 'none'}")
             return
     try:
+        # In a manual-dice game the reply says whether the orders were held for dice; the
+        # other side's standing orders would change that, so they wait for his own record.
         result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
                           mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
-                                "body_sha256": m.body_sha256})
+                                "body_sha256": m.body_sha256}, others_standing=not manual)
     except g.AlreadyApplied:
         standing.save(journal, before)
         out.status, out.reason = "known", "already in the journal (another inbox run)"

@@ -276,3 +276,37 @@ def test_an_edited_standing_file_is_refused(tmp_path):
         st.load(j)
     path.write_bytes(blob)
     assert [e["text"] for e in st.load(j)["german"]] == ["no retreat after combat"]
+
+
+def test_a_dry_run_or_a_batch_cannot_probe_the_other_sides_standing_orders(tmp_path, cli):
+    """A dry run and an all-or-nothing batch write nothing, so what they print may not depend
+    on the other side's sealed standing orders: the German learns the same whether or not the
+    Entente holds 'no combat cards' (2.0 II.3), and nothing is written either way."""
+    said = {}
+    for holds in (True, False):
+        folder = tmp_path / str(holds)
+        folder.mkdir()
+        sc = position("1918", player="german",
+                      hands={"german": ["off-01"], "entente": ["ers2-01"]},
+                      control={"somme": "german", "amiens": "german", "calais": "german",
+                               "dunkirk": "german"},
+                      forts={"fort-dunkirk": "out"},
+                      units=["ge-6 ge army lille 3I+1S", "uk-1 uk army artois 3I",
+                             "uk-3 uk army artois 3I"])
+        j = new_game(folder, sc, None, "committed")
+        if holds:
+            give(j, "entente", "no combat cards")
+        play(j, "german", "play offensive")
+        play(j, "german", "move ge-6 artois")
+        before = j.read_bytes()
+        out = []
+        for args in (["--dry-run", "end movement"], ["--atomic", "end movement", "done"],
+                     ["--dry-run", "--format", "json", "end movement"]):
+            r = cli("order", j, "--as", "german", *args)
+            out.append((r.exit_code, (r.stdout + r.stderr).replace(str(folder), "DIR")))
+        assert j.read_bytes() == before
+        said[holds] = out
+    assert said[True] == said[False]
+    # Committed for real, the standing order answers the Entente's question at once.
+    rec = play(j.parent.parent / "True" / j.name, "german", "end movement")
+    assert "StandingApplied" in kinds(rec)
