@@ -82,7 +82,13 @@ def change(journal: Path | str, side: str, data: GameData, turn: int,
                              f"({', '.join(rules.describe(e) for e in mine) or 'none'})")
         mine = rules.withdraw(mine, entry)
     for text in add:
-        mine = rules.add(mine, rules.parse_standing(text, data, turn))
+        entry = rules.parse_standing(text, data, turn)
+        army = entry["text"].split(" ", 1)[1] if entry["text"].startswith("eliminate ") else None
+        if army is not None and (":" in army or
+                                 data.nation_side.get(army.split("-", 1)[0]) != side):
+            raise UsageError(f"'{text}': {army} is not one of the {side} player's armies; a "
+                             f"forced retreat eliminates one of his own (5.4)")
+        mine = rules.add(mine, entry)
     sets[side] = mine
     save(journal, sets)
     return mine

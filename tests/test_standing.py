@@ -100,10 +100,10 @@ def test_eliminate_answers_a_forced_retreat_nobody_can_make(tmp_path):
 
 
 def test_a_standing_answer_not_legal_then_is_not_applied(tmp_path):
-    """5.4: 'eliminate ge-6' names no army of the defender's in the battle: the decision is
+    """5.4: 'eliminate uk-2' names no army of the defender's in the battle: the decision is
     asked as usual; so is a retreat after combat the defender owes (8.2.2)."""
     j = artois(tmp_path)
-    give(j, "entente", "no combat cards", "eliminate ge-6", "no retreat after combat")
+    give(j, "entente", "no combat cards", "eliminate uk-2", "no retreat after combat")
     attack(j)
     play(j, "entente", "ersatz ersatz_2")
     play(j, "german", "done")
@@ -310,3 +310,13 @@ def test_a_dry_run_or_a_batch_cannot_probe_the_other_sides_standing_orders(tmp_p
     # Committed for real, the standing order answers the Entente's question at once.
     rec = play(j.parent.parent / "True" / j.name, "german", "end movement")
     assert "StandingApplied" in kinds(rec)
+
+
+@pytest.mark.parametrize("phrase", ["eliminate ge-6", "eliminate uk-1:infantry"])
+def test_eliminate_names_one_of_the_sides_own_armies(tmp_path, phrase):
+    """5.4: the army a forced retreat eliminates is one of the owner's; a standing order for
+    an enemy army or a unit on a template could never apply and is refused when given."""
+    j = artois(tmp_path)
+    with pytest.raises(UsageError, match="not one of the entente player's armies"):
+        give(j, "entente", phrase)
+    assert st.load(j) == {}
