@@ -38,12 +38,30 @@ def load(journal: Path | str) -> dict[str, list[dict]]:
         return {}
     payload = home.read_signed(path, max_bytes=1 << 20)
     sets = payload.get("standing") if payload else None
+    if payload and payload.get("game") != _game_of(journal):
+        raise UsageError(f"{path} holds the standing orders of another game (a copy from "
+                         f"elsewhere): they are not applied. Remove it and have each side "
+                         f"give his standing orders again")
     if not _well_formed(sets):
         raise UsageError(f"{path} was not written by this user's referee (or was changed "
                          f"since): its standing orders are not applied. Remove it and have "
                          f"each side give his standing orders again")
     return {side: [{"text": e["text"], "turn": e.get("turn")} for e in entries]
             for side, entries in sets.items()}
+
+
+def _game_of(journal: Path | str) -> str | None:
+    """The hash of the journal's record 0, which names its game; None when unreadable."""
+    import json
+
+    try:
+        with open(journal, "rb") as f:
+            line = f.readline(4 << 20)
+        rec = json.loads(line)
+    except (OSError, ValueError, RecursionError):
+        return None
+    got = rec.get("hash") if isinstance(rec, dict) else None
+    return got if isinstance(got, str) else None
 
 
 def _well_formed(sets: object) -> bool:
@@ -59,7 +77,7 @@ def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
     """Write both sides' standing orders, signed, readable by this user only."""
     path = store_path(journal)
     home.key(create=True)
-    if not home.write_signed(path, {"standing": sets}):
+    if not home.write_signed(path, {"game": _game_of(journal), "standing": sets}):
         raise UsageError(f"cannot write the standing orders to {path}")
     os.chmod(path, 0o600)
 

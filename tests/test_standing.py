@@ -320,3 +320,16 @@ def test_eliminate_names_one_of_the_sides_own_armies(tmp_path, phrase):
     with pytest.raises(UsageError, match="not one of the entente player's armies"):
         give(j, "entente", phrase)
     assert st.load(j) == {}
+
+
+def test_standing_orders_copied_from_another_game_are_refused(tmp_path):
+    """The signed file is bound to its game (record 0): a copy of another game's standing
+    orders beside this journal is refused, never applied for a side."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a, b = artois(tmp_path / "a"), artois(tmp_path / "b", calais="entente")
+    give(a, "entente", "no combat cards")
+    st.store_path(b).write_bytes(st.store_path(a).read_bytes())
+    with pytest.raises(UsageError, match="another game"):
+        st.load(b)
+    assert [e["text"] for e in st.load(a)["entente"]] == ["no combat cards"]
