@@ -632,7 +632,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
         bodies: list[dict] = []
         seq = pos.seq
         i = 0
-        sets = standing.load(journal.path)
+        sets = standing.load(journal.path, header["hash"])
         # The other side's standing orders answer his decisions in this side's records, but
         # never where this side would be told their effect before it is written: in a dry run,
         # (below) in why an all-or-nothing batch ends, and where the caller says so (mail in

@@ -28,17 +28,18 @@ def store_path(journal: Path | str) -> Path:
     return p.with_name(p.name + ".standing")
 
 
-def load(journal: Path | str) -> dict[str, list[dict]]:
+def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
     """Both sides' standing orders as kept now ({} when none were ever given).
 
-    The file is signed by this user's referee (home.write_signed): one planted or edited in
-    the game folder is refused with a clear error, never applied for a side."""
+    The file is signed by this user's referee (home.write_signed) and bound to its game (the
+    hash of record 0: `game` when the caller has it, else read here): one planted, edited or
+    copied from another game is refused with a clear error, never applied for a side."""
     path = store_path(journal)
     if not os.path.lexists(path):
         return {}
     payload = home.read_signed(path, max_bytes=1 << 20)
     sets = payload.get("standing") if payload else None
-    if payload and payload.get("game") != _game_of(journal):
+    if payload and payload.get("game") != (game or _game_of(journal)):
         raise UsageError(f"{path} holds the standing orders of another game (a copy from "
                          f"elsewhere): they are not applied. Remove it and have each side "
                          f"give his standing orders again")
@@ -51,15 +52,25 @@ def load(journal: Path | str) -> dict[str, list[dict]]:
 
 
 def _game_of(journal: Path | str) -> str | None:
-    """The hash of the journal's record 0, which names its game; None when unreadable."""
+    """The hash of the journal's record 0, which names its game; None when unreadable (a
+    FIFO, a directory or a record 0 that is not JSON: never a hang)."""
     import json
+    import stat
 
     try:
-        with open(journal, "rb") as f:
+        fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
             line = f.readline(4 << 20)
         rec = json.loads(line)
     except (OSError, ValueError, RecursionError):
         return None
+    finally:
+        os.close(fd)
     got = rec.get("hash") if isinstance(rec, dict) else None
     return got if isinstance(got, str) else None
 
