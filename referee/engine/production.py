@@ -38,7 +38,6 @@ from .events import (
 )
 from .movement import (
     apply_reorganise,
-    private_order,
     reorganise_candidates,
     reorganise_violation,
     template_ref,
@@ -454,16 +453,9 @@ def apply_plans(ctx: Ctx) -> None:
     for side in ("german", "entente"):
         spent = _spent(s, d, plans[side])
         texts = [format_order(o) for o in plans[side]]
-        public = [t for o, t in zip(plans[side], texts) if not private_order(s, o)]
-        if len(public) < len(texts):
-            # 1.4: orders on army templates are revealed to their owner only.
-            ctx.emit(ProductionRevealed(side=side, orders=public, spent=spent,
-                                        lost=s.production["bp"][side] - spent,
-                                        hidden=len(texts) - len(public),
-                                        secret=ctx.secret(side, {"orders": texts})))
-        else:
-            ctx.emit(ProductionRevealed(side=side, orders=texts, spent=spent,
-                                        lost=s.production["bp"][side] - spent))
+        ctx.emit(ProductionRevealed(side=side, spent=spent,
+                                    lost=s.production["bp"][side] - spent,
+                                    **sealed.revealed(ctx, side, plans[side], texts)))
     for side in ("german", "entente"):
         for o in plans[side]:
             st = ctx.state

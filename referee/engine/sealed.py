@@ -97,15 +97,18 @@ def close(ctx: Ctx, side: str, kind: str, reveal: Callable[[Ctx, dict], None]) -
     texts = {x: list(b["plans"][x]) for x in SIDES if x in b["plans"]}
     plans = {x: [parse_order(t, ctx.data) for t in texts.get(x, [])] for x in SIDES}
     for x, orders in texts.items():
-        public = [t for o, t in zip(plans[x], orders) if not private_order(ctx.state, o)]
-        if len(public) < len(orders):
-            # 1.4: orders on army templates are revealed to their owner only.
-            ctx.emit(PlanRevealed(side=x, kind=kind, orders=public,
-                                  hidden=len(orders) - len(public),
-                                  secret=ctx.secret(x, {"orders": orders})))
-        else:
-            ctx.emit(PlanRevealed(side=x, kind=kind, orders=orders))
+        ctx.emit(PlanRevealed(side=x, kind=kind, **revealed(ctx, x, plans[x], orders)))
     reveal(ctx, plans)
+
+
+def revealed(ctx: Ctx, side: str, orders: list[Ord], texts: list[str]) -> dict:
+    """What a revealed plan shows everyone (7.0): its orders, except that orders on army
+    templates are revealed to their owner only (1.4), counted for the others."""
+    public = [t for o, t in zip(orders, texts) if not private_order(ctx.state, o)]
+    if len(public) == len(texts):
+        return {"orders": texts}
+    return {"orders": public, "hidden": len(texts) - len(public),
+            "secret": ctx.secret(side, {"orders": texts})}
 
 
 def generic(kind: str, rule: str, what: str, reveal: Callable[[Ctx, dict], None],
