@@ -275,8 +275,8 @@ def standing(
                    ] = "",
     add: Annotated[Optional[list[str]], typer.Option(
         help="Add one (repeatable): 'no cavalry retreat', 'no retreat after combat', "
-             "'no combat cards', 'stand and fight', 'eliminate ARMY'; each may end with "
-             "'this turn'.")] = None,
+             "'no combat cards', 'stand and fight', 'pay hits with units', 'eliminate ARMY'; "
+             "each may end with 'this turn'.")] = None,
     withdraw: Annotated[Optional[list[str]], typer.Option(
         help="Withdraw one (repeatable), by its phrase.")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,

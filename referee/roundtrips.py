@@ -13,7 +13,8 @@ one stream in rolling order rather than one stream per record, so a skipped
 decision does not shift a single die.
 
 A second run gives both sides a typical set of standing orders (TYPICAL: no
-cavalry retreat, no retreat after combat, no combat cards, stand and fight) --
+cavalry retreat, no retreat after combat, no combat cards, stand and fight,
+pay hits with units) --
 answers the policy gives anyway, so the play is the same -- and is reported
 separately.
 
@@ -48,7 +49,8 @@ DECLINE = {"cavalry_retreat", "defence", "reaction", "retreat_after", "declare_b
 MOVES_PER_PHASE = 6
 # A typical set of standing orders, the same for both sides (engine/standing.py).
 TYPICAL = [{"text": t, "turn": None} for t in ("no cavalry retreat", "no retreat after combat",
-                                               "no combat cards", "stand and fight")]
+                                               "no combat cards", "stand and fight",
+                                               "pay hits with units")]
 
 
 class StreamDice(Dice):
@@ -90,8 +92,8 @@ def choose(state, data, side: str, moved: list[str]) -> str:
 
 
 def play(verbose: bool = False, standing: bool = False) -> dict[int, dict[str, int]]:
-    """Play the opening; per seasonal turn: decisions asked, hand-offs, orders, bare 'done's
-    (with standing: both sides hold the TYPICAL standing orders)."""
+    """Play the opening; per seasonal turn: decisions asked, hand-offs, orders, bare 'done's,
+    and the floor (with standing: both sides hold the TYPICAL standing orders)."""
     sets = {"german": TYPICAL, "entente": TYPICAL} if standing else None
     data = game_data()
     sc = data.scenarios["1914"]
@@ -105,12 +107,15 @@ def play(verbose: bool = False, standing: bool = False) -> dict[int, dict[str, i
     figures[state.turn]["decisions"] += len(waited)
     figures[state.turn]["hand-offs"] += len(waited)
     moved: list[str] = []
+    trace: list[tuple[int, frozenset]] = []
     seq = 1
     while state.phase != "over" and state.turn in TURNS:
         turn = state.turn
         side = waiting_on(state)[0]
         before = (state.pending.kind, state.pending.side)
         text = choose(state, data, side, moved)
+        if text != "done" or sealed_for(state, side):
+            trace.append((turn, frozenset(waiting_on(state))))
         order = parse_order(text, data)
         seq += 1
         dice = StreamDice(rng, seq)
@@ -139,7 +144,21 @@ def play(verbose: bool = False, standing: bool = False) -> dict[int, dict[str, i
             figures[state.turn]["decisions"] += new_decisions
             figures[state.turn]["hand-offs"] += new
         waited = now
+    for turn, count in floor(trace).items():
+        figures[turn]["floor"] = count
     return {t: dict(c) for t, c in figures.items()}
+
+
+def floor(trace: list[tuple[int, frozenset]]) -> Counter:
+    """Hand-offs per seasonal turn if every decision answered by a bare 'done' were never
+    asked (an oracle no referee can be, since most of those answers are choices): what the
+    other answers alone cost, in the order the rules put them (5.2, 5.3, 5.4.2)."""
+    out: Counter = Counter()
+    before: frozenset = frozenset()
+    for turn, waited in trace:
+        out[turn] += len(waited - before)
+        before = waited
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -154,14 +173,14 @@ def main(argv: list[str] | None = None) -> None:
         print("with a typical set of standing orders (" + ", ".join(
             e["text"] for e in TYPICAL) + ")" if standing else "with no standing orders")
         print(f"{'seasonal turn':<14} {'decisions':>9} {'hand-offs':>9} {'orders':>7} "
-              f"{'bare done':>9}")
+              f"{'bare done':>9} {'floor':>5}")
         total = Counter()
         for t, f in figures.items():
             total.update(f)
             print(f"{data.label(t):<14} {f.get('decisions', 0):>9} {f.get('hand-offs', 0):>9} "
-                  f"{f.get('orders', 0):>7} {f.get('bare done', 0):>9}")
+                  f"{f.get('orders', 0):>7} {f.get('bare done', 0):>9} {f.get('floor', 0):>5}")
         print(f"{'total':<14} {total['decisions']:>9} {total['hand-offs']:>9} "
-              f"{total['orders']:>7} {total['bare done']:>9}")
+              f"{total['orders']:>7} {total['bare done']:>9} {total['floor']:>5}")
         if not standing:
             print()
 

@@ -333,3 +333,38 @@ def test_standing_orders_copied_from_another_game_are_refused(tmp_path):
     with pytest.raises(UsageError, match="another game"):
         st.load(b)
     assert [e["text"] for e in st.load(a)["entente"]] == ["no combat cards"]
+
+
+def test_pay_hits_with_units_loses_the_only_unit_5_3_1_allows(tmp_path):
+    """5.3, 5.3.1: 'pay hits with units' pays a hit with the one unit 5.3.1 leaves (the
+    strongest army's most numerous type), never with the Ersatz card in hand; where 5.3.1
+    leaves the owner a choice of units (two armies of equal strength) he is asked."""
+    def game(sub, uk3, dice):
+        (tmp_path / sub).mkdir()
+        sc = position("1918", player="german", dice="manual",
+                      hands={"german": ["off-01"], "entente": ["ers2-01"]},
+                      control={"somme": "german", "amiens": "german", "calais": "german",
+                               "dunkirk": "german"},
+                      forts={"fort-dunkirk": "out"},
+                      units=["ge-6 ge army lille 4I", "uk-1 uk army artois 3I",
+                             f"uk-3 uk army artois {uk3}"])
+        j = new_game(tmp_path / sub, sc, None, "manual")
+        give(j, "entente", "no combat cards", "pay hits with units before cards")
+        play(j, "german", "play offensive")
+        play(j, "german", "move ge-6 artois")
+        return j, play(j, "german", "end movement", dice)
+
+    # the Entente's defensive dice all miss; the first German die hits (5.2.1 c, d);
+    # uk-1 (3) is the strongest: no choice of unit
+    j, rec = game("one", "2I", "6,6,6,6,6,1,6,6,6")
+    assert [(e["kind"], e["standing"]) for e in rec["events"]
+            if e["type"] == "StandingApplied"][-1] == ("losses", "pay hits with units")
+    lost = [e for e in rec["events"] if e["type"] == "LossTaken"]
+    assert [(e["side"], e["unit"], e["how"]) for e in lost] == [
+        ("entente", "uk-1:infantry", "unit")]
+    assert g.open_game(j).state.armies["uk-1"].strength == 2
+    assert g.verify(j).records > 0
+    # uk-1 and uk-3 both 3: the owner chooses
+    j, rec = game("tie", "3I", "6,6,6,6,6,6,1,6,6,6")
+    assert "LossTaken" not in kinds(rec)
+    assert pending(j) == "losses entente"

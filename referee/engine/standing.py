@@ -8,6 +8,9 @@ two combat-card decisions), optionally limited to the turn it was given in:
     no combat cards             combat cards, attacker or defender (2.0 II.3): 'done'
     stand and fight             the defender's choice before the fire: no retreat instead of
                                 firing (5.4.1), no Biplane reaction (8.3.4): 'done'
+    pay hits with units         losses (5.3): lose the unit 5.3.1 leaves as the only choice,
+                                never an Ersatz card; when 5.3.1 leaves the owner a choice
+                                between units, he is asked as usual
     eliminate ARMY              a forced retreat no army can make (5.4): 'eliminate ARMY'
 
 followed by 'this turn' to limit it to the current seasonal turn. When the
@@ -31,7 +34,10 @@ PHRASES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "no retreat after combat": (("retreat_after",), "done", "5.4.2"),
     "no combat cards": (("attacker_cards", "defender_cards"), "done", "2.0 II.3"),
     "stand and fight": (("defence", "reaction"), "done", "5.4.1"),
+    "pay hits with units": (("losses",), "lose", "5.3.1"),
 }
+ALIASES = {"pay hits with units before cards": "pay hits with units",
+           "no ersatz": "pay hits with units"}
 ELIMINATE = ("forced_elimination",)
 THIS_TURN = " this turn"
 
@@ -45,6 +51,7 @@ def parse_standing(text: str, data: GameData, turn: int) -> dict:
     scoped = line.endswith(THIS_TURN)
     if scoped:
         line = line[:-len(THIS_TURN)].strip()
+    line = ALIASES.get(line, line)
     if line not in PHRASES:
         words = line.split(" ")
         if len(words) != 2 or words[0] != "eliminate" or not words[1]:
@@ -112,6 +119,10 @@ def answer(ctx: Ctx, kind: str, side: str) -> None:
             kinds, text = meaning(entry)
             if kind not in kinds:
                 continue
+            if text == "lose":
+                text = _only_unit_loss(ctx, side)
+                if text is None:
+                    continue
             order = parse_order(text, ctx.data)
             if order.kind in spec.accepts and spec.check(ctx.state, ctx.data, order,
                                                          side) is None:
@@ -121,6 +132,14 @@ def answer(ctx: Ctx, kind: str, side: str) -> None:
                 break
         else:
             return
+
+
+def _only_unit_loss(ctx: Ctx, side: str) -> str | None:
+    """The one unit 5.3.1 lets side lose for the next hit, or None when he has a choice."""
+    from .losses import loss_choices
+
+    choices = loss_choices(ctx.state, ctx.data, side)
+    return f"lose {choices[0]}" if len(choices) == 1 else None
 
 
 def applied(events: list) -> dict[str, list[dict]]:
