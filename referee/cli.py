@@ -644,6 +644,55 @@ def demo(
                f"--since 0`, or `--as public --format bbcode` for a forum post.")
 
 
+# ---------------------------------------------------------------- explain / dice (audit)
+
+@app.command()
+@boundary
+def explain(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    seq: Annotated[str, typer.Argument(help="The record to explain (its number, as `log` "
+                                            "shows it).")],
+    as_: Reader = "public",
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """One record: the order, the decision it answered and its rule, the checks it passed,
+    each die and what it was for, each hit and how it was paid, what it changed."""
+    from . import load_msgspec
+
+    load_msgspec()
+    from .audit import explain as explain_record
+    from .audit import explain_document
+    from .render.formats import render
+
+    commands.check_private(journal)
+    doc = explain_record(journal, seq, as_, _GAMES["dir"])
+    typer.echo(commands.dump(doc) if format == Fmt.json else
+               render(explain_document(doc), "text", width), nl=format == Fmt.json)
+
+
+@app.command()
+@boundary
+def dice(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Reader = "public",
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """Each side's dice so far by face and purpose, beside the expected counts, with a
+    chi-square figure."""
+    from . import load_msgspec
+
+    load_msgspec()
+    from .audit import dice_counts, dice_document
+    from .render.formats import render
+
+    commands.check_private(journal)
+    doc = dice_counts(journal, as_, _GAMES["dir"])
+    typer.echo(commands.dump(doc) if format == Fmt.json else
+               render(dice_document(doc), "text", width), nl=format == Fmt.json)
+
+
 def main() -> None:
     """Entry point of the `referee` console script."""
     try:

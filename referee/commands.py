@@ -206,6 +206,7 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     """The game for one reader, now or after record `at` (the text `show` prints)."""
     reader = check_name(reader or PUBLIC)
     check_private(journal)
+    check_at(journal, at)
     key = f"show:{reader}"
     view = _cached_view(journal, key, games_dir) if at is None else None
     if view is None:
@@ -238,6 +239,16 @@ def _last_seq(journal: Path) -> int:
     except (RefereeError, ValueError, AttributeError, RecursionError):
         return -1
     return seq if isinstance(seq, int) else -1
+
+
+def check_at(journal: Path, at: int | None, option: str = "--at") -> None:
+    """A record number given to --at must be one the journal holds, 0 to its last record
+    (UsageError naming that range); checked before anything is replayed."""
+    if at is None:
+        return
+    last = _last_seq(journal)
+    if last >= 0 and not 0 <= at <= last:
+        raise UsageError(f"{option} {at}: out of range; the journal has records 0 to {last}")
 
 
 def check_side(side: str) -> None:

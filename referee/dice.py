@@ -83,10 +83,17 @@ def _digests(secret: bytes, game_id: str, n: int, i: int):
 
 def die(secret: bytes, game_id: str, n: int, i: int) -> int:
     """Die i of record n: a value 1-6 by rejection sampling of HMAC bytes."""
-    for digest in _digests(secret, game_id, n, i):
-        for b in digest:
+    return die_steps(secret, game_id, n, i)[4]
+
+
+def die_steps(secret: bytes, game_id: str, n: int, i: int) -> tuple[str, str, int, int, int]:
+    """How die i of record n is derived: (HMAC message, its digest in hex, the position of
+    the byte taken in it, that byte, the die = byte % 6 + 1), the first byte below 252."""
+    base = f"{game_id}/{n}/{i}"
+    for k, digest in enumerate(_digests(secret, game_id, n, i)):
+        for at, b in enumerate(digest):
             if b < 252:
-                return b % 6 + 1
+                return (base if k == 0 else f"{base}/{k}"), digest.hex(), at, b, b % 6 + 1
     raise AssertionError("unreachable")
 
 

@@ -129,6 +129,34 @@ def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None
                            record=n)
 
 
+def redecide(state, data, rec: dict, typed, scenario, dice: Dice, in_place: bool = True):
+    """Decide one record again from the state before it (2.0: set-up; 7.0, 2.0 I, 2.0 V.3:
+    sealed plans; any other order) -> (events, state after, order text, private form).
+
+    Raises what deciding raises (OrderError when the order is not legal there).
+    """
+    from .game import SEALED_PLAN, order_text
+
+    if not in_place:
+        state = state.clone()
+    if rec["seq"] == 1:
+        ctx = Ctx(state, data, dice)
+        setup_record(ctx, scenario)
+        return ctx.events, ctx.state, "set up", False
+    text = order_text(rec)
+    if rec["order"] == SEALED_PLAN or rec["order"] in plan_labels():
+        orders = [(t, parse_order(t, data)) for t in text.split("\n")]
+        events, new = decide_plan(state, data, orders, rec["actor"], dice, in_place=True)
+        return events, new, text, rec["order"]
+    order = parse_order(text, data)
+    private = is_private(state, order)
+    # Re-decided with the standing orders the record says it applied: each is checked for
+    # legality where it was used (engine/standing.py).
+    events, new = decide(state, data, order, rec["actor"], dice, text, in_place=True,
+                         standing=applied(typed.events))
+    return events, new, text, private
+
+
 def _ranges(seqs: list[tuple[int, int]]) -> list[str]:
     """'records 1-7 made under rules 1' lines for (seq, rules) pairs in order."""
     out: list[list[int]] = []
@@ -156,7 +184,6 @@ def verify(path: Path | str, secret_file: Path | None = None,
     """
     from .game import (
         REVEAL,
-        SEALED_PLAN,
         UPGRADE,
         Era,
         _data_for,
@@ -164,7 +191,6 @@ def verify(path: Path | str, secret_file: Path | None = None,
         _start,
         apply_record,
         body,
-        order_text,
     )
 
     if export is not None:
@@ -237,26 +263,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
         else:
             dice = ReplayDice(header["game_id"], rec)
         try:
-            if n == 1:
-                text, private = "set up", False
-                ctx = Ctx(state, data, dice)
-                setup_record(ctx, sc)
-                events, new = ctx.events, ctx.state
-            else:
-                text = order_text(rec)
-                if rec["order"] == SEALED_PLAN or rec["order"] in plan_labels():
-                    lines = text.split("\n")
-                    orders = [(t, parse_order(t, data)) for t in lines]
-                    private = rec["order"]
-                    events, new = decide_plan(state, data, orders, rec["actor"], dice,
-                                              in_place=True)
-                else:
-                    order = parse_order(text, data)
-                    private = is_private(state, order)
-                    # Re-decided with the standing orders the record says it applied:
-                    # each is checked for legality where it was used (engine/standing.py).
-                    events, new = decide(state, data, order, rec["actor"], dice, text,
-                                         in_place=True, standing=applied(typed.events))
+            events, new, text, private = redecide(state, data, rec, typed, sc, dice)
         except (OrderError, UsageError) as exc:
             raise _fail(name, n, f"deciding it again fails: {exc}") from None
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:

@@ -50,7 +50,8 @@ COMMANDS = [
     ("status", (), ("text", "markdown", "bbcode", "json"), "state"),
     ("log", (), ("text", "json"), "records"),
     ("report", ("--since", "0"), ("text", "markdown", "bbcode", "json"), "records"),
-    ("explain", (), ("text",), "whole"),
+    ("explain", (), ("text", "json"), "whole"),
+    ("dice", (), ("text", "json"), "whole"),
 ]
 READERS = (*SIDES, PUBLIC)          # checked for leaks; the moderator is run for crashes only
 BIG = 10 ** 9                       # autoplay's invariant checks are other tests' business
@@ -206,6 +207,9 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
     for command, extra, formats, shape in COMMANDS:
         if command not in have:
             continue
+        if command == "explain":
+            records = [json.loads(line) for line in journal.read_text().splitlines()]
+            extra = (str(explained_record(records)), *extra)
         formats = _formats(command, formats)
         if reader == MODERATOR:         # once for crashes, and what the controls read
             formats = tuple(f for f in formats if f == "json" or
@@ -223,6 +227,17 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
                 outs.append(Output("verify", "text", reader, argv, code, vout,
                                    verr + (escaped or ""), "whole"))
     return outs
+
+
+def explained_record(records: list[dict]) -> int:
+    """The record `explain` is read on: the last one holding a sealed order (a plan, an order
+    between hidden templates), else the last with a fire phase, else the last."""
+    for wanted in (lambda r: "private_order" in r,
+                   lambda r: any(e.get("type") == "FireResolved" for e in r.get("events", []))):
+        found = [r["seq"] for r in records if wanted(r)]
+        if found:
+            return found[-1]
+    return records[-1]["seq"]
 
 
 def crashes(outs: list[Output]) -> list[str]:
@@ -369,6 +384,12 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
                                 truth.army_side[a.id] != reader for a in s.armies.values()):
             expect("template", of("show", "json"), reader, "another side's army holds units")
             expect("template", of("show", "text"), reader, "another side's army holds units")
+        if "explain" in _commands():
+            part = truth.records[explained_record(truth.records)].get("private_order") or {}
+            lines = (part.get("data") or {}).get("text", "").split("\n")
+            if part.get("to") != reader and set(lines) & truth.sealed_now(reader):
+                expect("sealed", of("explain", "json"), reader, "the record explained holds "
+                       "a plan still sealed from the reader")
         expect("salt", of("log", "json"), reader, "secret parts have salts")
         expect("redaction", of("log", "json"), reader, "secret parts are in the journal")
         if truth.addresses and any(side != reader for side in truth.addresses):
