@@ -98,10 +98,15 @@ def links(data: GameData, pos: dict) -> list[tuple[str, str]]:
     return sorted(pairs)
 
 
-def _text(parent: ET.Element, x: float, y: float, text: str, size: float = 9, **attrs
-          ) -> ET.Element:
+def _text(parent: ET.Element, x: float, y: float, text: str, size: float = 9,
+          halo: bool = False, **attrs) -> ET.Element:
     el = ET.SubElement(parent, "text", {"x": f"{x:.1f}", "y": f"{y:.1f}",
                                         "font-size": f"{size:g}", **attrs})
+    if halo:                                 # legible over the link lines: a pale ground
+        w = len(text) * size * 0.58 + 4
+        parent.insert(len(parent) - 1, ET.Element("rect", {
+            "x": f"{x - w / 2:.1f}", "y": f"{y - size * 0.9:.1f}", "width": f"{w:.1f}",
+            "height": f"{size * 1.15:.1f}", "fill": "#fbfaf5", "fill-opacity": "0.8"}))
     el.text = clean(text)
     return el
 
@@ -166,7 +171,7 @@ def _draw_area(parent: ET.Element, area: Area, info: dict, data: GameData, x: fl
     if area.vp:
         _text(g, x, y + 4, str(area.vp), 11, **{"text-anchor": "middle",
                                                 "font-weight": "bold", "class": "vp"})
-    _text(g, x, y - RADIUS - 4, area.name, 10, **{"text-anchor": "middle",
+    _text(g, x, y - RADIUS - 4, area.name, 10, True, **{"text-anchor": "middle",
                                                    "font-weight": "bold", "class": "name"})
     if area.supply_source or area.conditional_supply_source:
         side = area.supply_source or area.conditional_supply_source
@@ -184,7 +189,7 @@ def _draw_area(parent: ET.Element, area: Area, info: dict, data: GameData, x: fl
                                   "class": "fort", "data-strength": str(f["strength"])})
         _text(g, fx, fy + 3.5, f"F{f['strength']}", 8, **{"text-anchor": "middle"})
     for i, (label, colour) in enumerate(_unit_lines(info["units"], data.sides)):
-        _text(g, x, y + RADIUS + 9 + i * LINE, label, 8,
+        _text(g, x, y + RADIUS + 9 + i * LINE, label, 8, True,
               **{"text-anchor": "middle", "fill": colour, "class": "unit"})
 
 
@@ -300,6 +305,11 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
         svg.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
         svg[1].set("height", f"{height:.0f}")
         svg[2].set("height", f"{height:.0f}")
+    for el in svg.iter():                    # ids and names from the data: XML-safe text
+        if el.text:
+            el.text = clean(el.text)
+        for k, v in el.attrib.items():
+            el.set(k, clean(v))
     ET.indent(svg, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(svg, encoding="unicode") \
         + "\n"
