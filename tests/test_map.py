@@ -88,6 +88,7 @@ def battle(tmp_path_factory) -> dict:
     draw("before")
     step("german", "play offensive")
     step("german", "move ge-1 st_mihiel")
+    draw("moved")
     step("german", "end movement")
     draw("declared")
     step("entente", "done", "6,6")
@@ -105,7 +106,8 @@ def test_every_area_is_one_element_coloured_by_control_around_a_battle(battle):
     """1.2 and 5.1.1: Saint-Mihiel is Entente, then Disputed and a Battle Area while the battle
     is declared and fought; German-Friendly once the defender is annihilated (5.3.4), still
     the Battle Area until its retreat phase is over (5.2.1 e), then a German area only."""
-    expect = {"before": ("entente", False), "declared": ("disputed", True),
+    expect = {"before": ("entente", False), "moved": ("disputed", True),
+              "declared": ("disputed", True),
               "fighting": ("disputed", True), "retreat": ("german", True),
               "after": ("german", False),
               "after-german": ("german", False)}

@@ -60,13 +60,15 @@ def control_colour(control: str, sides: tuple[str, ...]) -> str:
     return NEUTRAL
 
 
-def battle_areas(state: State) -> set[str]:
-    """Areas where a battle must be or is being fought now: newly Disputed areas before the
-    declaration (5.1.1), declared and not yet resolved battles (2.0 II.3), the current one."""
+def battle_areas(state: State, data: GameData) -> set[str]:
+    """Areas where a battle must be or is being fought now: Enemy areas made Disputed by this
+    movement phase, before battles are declared (5.1.1), declared and not yet resolved battles
+    (2.0 II.3), and the battle being fought."""
     out: set[str] = set()
     ts = state.turn_state
-    if ts is not None and state.combat is None and state.phase != "production":
-        out |= {a for a in ts.became_disputed}
+    if ts is not None and state.combat is None and state.pending is not None and \
+            state.pending.kind in ("movement", "crisis"):
+        out |= {a for a in ts.became_disputed if state.area_state(a, data) == "disputed"}
     if state.combat:
         out |= set(state.combat.get("declared", [])) - set(state.combat.get("resolved", []))
     if state.battle:
@@ -254,7 +256,7 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
     hidden templates through state_view)."""
     view = state_view(state, data, reader, game_id, seq)
     pos, width, height = positions(data)
-    battles = battle_areas(state)
+    battles = battle_areas(state, data)
     svg = ET.Element("svg", {
         "xmlns": "http://www.w3.org/2000/svg", "version": "1.1",
         "width": f"{width:.0f}", "height": f"{height:.0f}",
