@@ -409,6 +409,9 @@ def inbox(
         help="Write each reply and each player's report here as .eml files (never sent).")
     ] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    attach_map: Annotated[bool, typer.Option(
+        help="Attach map.svg to each player's mail, drawn as that player may see it.")
+    ] = False,
 ) -> None:
     """Apply the players' mailed orders (address and order key must match; all or nothing
     per message) and write the replies into an outbox."""
@@ -418,7 +421,7 @@ def inbox(
     from . import mail
 
     commands.check_private(journal)
-    outcomes, written = mail.inbox(journal, source, outbox, _GAMES["dir"])
+    outcomes, written = mail.inbox(journal, source, outbox, _GAMES["dir"], attach_map)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1,
@@ -691,6 +694,22 @@ def dice(
     doc = dice_counts(journal, as_, _GAMES["dir"])
     typer.echo(commands.dump(doc) if format == Fmt.json else
                render(dice_document(doc), "text", width), nl=format == Fmt.json)
+
+
+@app.command("map")
+@boundary
+def map_(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    output: Annotated[Path, typer.Option(
+        "-o", "--output", help="The picture to write: FILE.svg, or FILE.png where an SVG "
+                               "renderer (cairosvg or rsvg-convert) is installed.")],
+    as_: Reader = "public",
+    at: Annotated[Optional[int], typer.Option(
+        help="Draw the game as it stood after this record.")] = None,
+) -> None:
+    """Draw the map for one reader: each area by control with its units, forts, supply
+    sources and VP, a line for every pair of neighbours, and a legend."""
+    typer.echo(commands.map_picture(journal, as_, output, at, _GAMES["dir"]))
 
 
 def main() -> None:

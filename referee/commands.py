@@ -355,3 +355,39 @@ def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
                 lines.append("not checked: " + ", ".join(map(quoted, result.not_applied)))
         out = "\n".join(lines)
     return out, _rejection_line(result, dry=True)
+
+
+def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = None,
+                games_dir: Path | None = None) -> str:
+    """Draw the map for one reader, now or after record `at`, into out: .svg, or .png through
+    a renderer installed here (the line `map` prints)."""
+    reader = check_name(reader or PUBLIC)
+    kind = out.suffix.lower()
+    if kind not in (".svg", ".png"):
+        raise UsageError(f"-o {quoted(str(out))}: name a .svg or a .png file")
+    from .render.svgmap import map_svg, png_renderer, to_png
+
+    renderer = png_renderer() if kind == ".png" else None
+    if kind == ".png" and renderer is None:
+        raise UsageError(f"-o {quoted(str(out))}: a PNG needs an SVG renderer and none is "
+                         f"installed: install cairosvg (pip install cairosvg) or rsvg-convert "
+                         f"(package librsvg2-bin), or write a .svg")
+    if not out.parent.is_dir() or out.is_dir():
+        raise UsageError(f"-o {quoted(str(out))}: not a file in an existing folder")
+    check_private(journal)
+    check_at(journal, at)
+    g = _game()
+    game = g.open_game(journal, upto=at, games_dir=games_dir)
+    try:
+        svg = map_svg(game.state, game.data, reader, game.game_id)
+    except _UNREADABLE as exc:
+        raise _unplayable(journal, game.state.seq, exc, "cannot be drawn") from None
+    try:
+        data = svg.encode("utf-8") if renderer is None else to_png(svg, renderer)
+    except OSError as exc:
+        raise UsageError(f"-o {quoted(str(out))}: {exc}") from None
+    from .home import replace_atomically
+
+    if not replace_atomically(out, data):
+        raise UsageError(f"-o {quoted(str(out))}: cannot be written")
+    return f"map of record {game.state.seq} for {reader}: {out}"

@@ -284,8 +284,10 @@ def check_outbox(folder: Path) -> None:
 
 
 def inbox(journal: Path, sources: list[Path], outbox: Path | None,
-          games_dir: Path | None = None) -> tuple[list[Outcome], list[Path]]:
-    """Apply every new message's orders (all or nothing each) and write the replies."""
+          games_dir: Path | None = None, attach_map: bool = False
+          ) -> tuple[list[Outcome], list[Path]]:
+    """Apply every new message's orders (all or nothing each) and write the replies (with
+    attach_map, each player's mail carries the map as he may see it)."""
     messages = read_source(sources)
     if outbox is not None:
         check_outbox(outbox)
@@ -334,7 +336,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     written: list[Path] = []
     if outbox is not None:
         try:
-            written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir)
+            written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir,
+                                   attach_map)
         finally:
             save_ledger(ledger)
     return outcomes, written
@@ -485,11 +488,23 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
 # ---------------------------------------------------------------- outbox
 
 def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict, ledger: dict,
-                 games_dir) -> list[Path]:
+                 games_dir, attach_map: bool = False) -> list[Path]:
     """One .eml per recipient: each player's report (with his key and a receipt), and a
     short reply to each message that was not applied (StorageError if a mail cannot be
-    written: the ledger then still says which reports are owed)."""
+    written: the ledger then still says which reports are owed). With attach_map, every
+    mail to a side carries map.svg drawn for that side (1.4: his own templates only)."""
     game = g.open_game(journal, games_dir=games_dir)
+    maps: dict[str, bytes] = {}
+
+    def picture(side: str) -> bytes | None:
+        if not attach_map:
+            return None
+        if side not in maps:
+            from .render.svgmap import map_svg
+
+            maps[side] = map_svg(game.state, game.data, side, game.game_id).encode("utf-8")
+        return maps[side]
+
     records = game.records
     last = records[-1]
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
@@ -509,7 +524,7 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
             body = f"Your message was not applied: {out.reason}\n\nOrder key: {keys[side]}\n"
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
-                                  m.message_id))
+                                  m.message_id, picture(side)))
         for side, key in keys.items():
             if side not in people:
                 continue
@@ -532,7 +547,8 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                              if s == side and o.status == "applied"), None)
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
-                                  f"{game.data.label(game.state.turn)}", body, reply_to))
+                                  f"{game.data.label(game.state.turn)}", body, reply_to,
+                                  picture(side)))
             ledger["sent"][side] = [last["seq"], last["hash"]]
     except (OSError, ValueError) as exc:
         raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
@@ -542,8 +558,9 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
-           in_reply_to: str | None) -> Path:
-    """One mail as an .eml file, created 0600, never over another."""
+           in_reply_to: str | None, svg: bytes | None = None) -> Path:
+    """One mail as an .eml file, created 0600, never over another (with svg: map.svg
+    attached, image/svg+xml)."""
     msg = EmailMessage(policy=default_policy)
     msg["From"] = sender
     msg["To"] = to
@@ -554,6 +571,8 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
     msg.set_content(body, cte="quoted-printable")       # readable as saved, safe to send
+    if svg is not None:
+        msg.add_attachment(svg, maintype="image", subtype="svg+xml", filename="map.svg")
     for _ in range(8):
         path = folder / f"{_secrets.token_hex(8)}.eml"
         try:

@@ -14,7 +14,7 @@ Secrets, by kind:
             army template (`ARMY:KIND`), `into ARMY` / `from ARMY` naming another side's
             army, a JSON object joining or leaving such an army or giving a unit type in it,
             a clause naming such an army beside a unit type -- the definition of
-            tests/test_hidden_templates.py (`foe_leaks`) -- and, in `show`, the contents
+            tests/test_hidden_templates.py (`foe_leaks`) -- and, in `show` and `map`, the contents
             of another side's army;
   address   a player's e-mail address (only his own side sees it; the public none);
   key       a side's order key, which authenticates its mailed orders (likewise);
@@ -25,7 +25,7 @@ Secrets, by kind:
 
 Outputs are read three ways (every format: markdown escapes and BBCode's lookalike brackets
 are undone, line wraps joined, before anything is looked for):
-  state     `show`, `status`: the position now. No card now hidden from the reader, no plan
+  state     `show`, `status`, `map`: the position now. No card now hidden from the reader, no plan
             now sealed from him, no hidden template (outside a battle). Card titles count
             when neither his hand, the face-up piles, the card in play nor the text the
             prompt has whatever the hands hold accounts for them.
@@ -514,8 +514,8 @@ class Truth:
         return out
 
     def contents_shown(self, o: Output, text: str, reader: str) -> list[Leak]:
-        """The contents of another side's army in `show` (1.4)."""
-        if not self.hidden or o.command != "show":
+        """The contents of another side's army in `show` and in the map picture (1.4)."""
+        if not self.hidden or o.command not in ("show", "map"):
             return []
         others = {a.id for a in self.state.armies.values()
                   if a.status == "map" and self.army_side[a.id] != reader}

@@ -5,7 +5,8 @@ templates and 25 without, all three scenarios, played by autoplay and stopped so
 the first turn, in the middle of a production phase with one side's plan sealed and the
 other's not yet given, or after a whole turn) are read by the German, the Entente and the
 public (half the games through `--as public`, half through no `--as` at all) with every
-command of COMMANDS in every format, and the outbox mails `inbox` writes them; each JSON log
+command of COMMANDS in every format (the map picture in one game in four), and the outbox
+mails `inbox` writes them (with the map attached in those games); each JSON log
 is exported and checked with `verify --export`; each side's first legal order is given on a
 copy of the journal and what `order` prints him (text and json) is checked too. The
 moderator reads everything once: no command may fail (exit 4, a traceback).
@@ -52,7 +53,11 @@ COMMANDS = [
     ("report", ("--since", "0"), ("text", "markdown", "bbcode", "json"), "records"),
     ("explain", (), ("text", "json"), "whole"),
     ("dice", (), ("text", "json"), "whole"),
+    ("map", (), ("svg",), "state"),          # writes a file: read back as the output
 ]
+# Drawing the map costs more than printing a view: it is read in one game in four (all with
+# hidden templates, 1.4) and in the game of the negative controls.
+PICTURES = 4
 READERS = (*SIDES, PUBLIC)          # checked for leaks; the moderator is run for crashes only
 BIG = 10 ** 9                       # autoplay's invariant checks are other tests' business
 
@@ -94,7 +99,7 @@ def _player_option() -> bool:
 
 @functools.cache
 def _formats(command: str, wanted: tuple[str, ...]) -> tuple[str, ...]:
-    if command in ("show", "status", "log"):
+    if command in ("show", "status", "log", "map"):
         return wanted
     help_text = referee(command, "--help")[1]
     if "--format" not in help_text:
@@ -197,11 +202,12 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str]) -> Path:
     return journal
 
 
-def read_everything(journal: Path, reader: str, folder: Path, default: bool = False
-                    ) -> list[Output]:
+def read_everything(journal: Path, reader: str, folder: Path, default: bool = False,
+                    pictures: bool = True) -> list[Output]:
     """Every command of the table for one reader in each of its formats, and the export of
-    the log checked by verify. default: the public reader named by no --as at all."""
-    have = _commands()
+    the log checked by verify. default: the public reader named by no --as at all; pictures:
+    the map too."""
+    have = _commands() - ({"map"} if not pictures else set())
     outs = []
     as_ = [] if default else ["--as", reader]
     for command, extra, formats, shape in COMMANDS:
@@ -215,8 +221,14 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
             formats = tuple(f for f in formats if f == "json" or
                             f == "text" and command in ("show", "log")) or formats[:1]
         for fmt in formats:
-            argv = [command, journal, *as_, *extra, "--format", fmt]
-            code, out, err, escaped = referee(*argv)
+            if command == "map":        # the picture is the output
+                picture = folder / f"map-{reader}{'-default' if default else ''}.svg"
+                argv = [command, journal, *as_, *extra, "-o", picture]
+                code, out, err, escaped = referee(*argv)
+                out = picture.read_text(encoding="utf-8") if code == 0 else out
+            else:
+                argv = [command, journal, *as_, *extra, "--format", fmt]
+                code, out, err, escaped = referee(*argv)
             outs.append(Output(command, fmt, reader, argv, code, out, err + (escaped or ""),
                                shape))
             if command == "log" and fmt == "json":
@@ -271,9 +283,11 @@ def roster(journal: Path) -> tuple[Output | None, dict[str, str], dict[str, str]
         {r["side"]: r["key"] for r in rows if r.get("key")}
 
 
-def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str]) -> list[Output]:
+def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
+                 pictures: bool = True) -> list[Output]:
     """The moderator's `inbox` over an empty Maildir writes each player his report: each mail
-    (headers and decoded body) is what its recipient reads."""
+    (headers and decoded body, and with pictures the map attached) is what its recipient
+    reads."""
     import email
     from email.policy import default as policy
 
@@ -282,7 +296,8 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str]) -> list
     box = folder / "Maildir"
     for sub in ("cur", "new", "tmp"):
         (box / sub).mkdir(parents=True, exist_ok=True)
-    argv = ["inbox", journal, box, "--outbox", folder / "outbox"]
+    argv = ["inbox", journal, box, "--outbox", folder / "outbox"] + \
+        (["--attach-map"] if pictures and "map" in _commands() else [])
     code, out, err, escaped = referee(*argv)
     assert code == 0 and escaped is None, f"inbox: {err}{escaped or ''}"
     side_of = {a.casefold(): s for s, a in addresses.items()}
@@ -290,23 +305,32 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str]) -> list
     for path in sorted((folder / "outbox").glob("*.eml")):
         msg = email.message_from_bytes(path.read_bytes(), policy=policy)
         reader = side_of[str(msg["To"]).casefold()]
-        text = "".join(f"{k}: {v}\n" for k, v in msg.items()) + "\n" + msg.get_content()
+        body = msg.get_body(("plain",))
+        text = "".join(f"{k}: {v}\n" for k, v in msg.items()) + "\n" + body.get_content()
         mails.append(Output("outbox", "text", reader, ["outbox", journal, str(path.name)], 0,
                             text, "", "records"))
+        for att in msg.iter_attachments():      # the map drawn for him (--attach-map)
+            svg = att.get_content()
+            mails.append(Output("map", "svg", reader, ["outbox", journal, f"{path.name} map"],
+                                0, svg.decode() if isinstance(svg, bytes) else svg, "",
+                                "state"))
     assert {m.reader for m in mails} == set(addresses), "a report for every player"
     return mails
 
 
 def check_game(journal: Path, folder: Path, addresses: dict[str, str],
-               public_by_default: bool) -> tuple[Truth, list[Output], dict]:
+               public_by_default: bool, pictures: bool = True
+               ) -> tuple[Truth, list[Output], dict]:
     players, registered, keys = roster(journal)
     assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
     truth = Truth(journal, addresses, keys)
-    outs: list[Output] = outbox_mails(journal, folder, addresses)
+    outs: list[Output] = outbox_mails(journal, folder, addresses, pictures)
     for reader in READERS:
         outs += read_everything(journal, reader, folder,
-                                default=reader == PUBLIC and public_by_default)
-    moderator = read_everything(journal, MODERATOR, folder) + ([players] if players else [])
+                                default=reader == PUBLIC and public_by_default,
+                                pictures=pictures)
+    moderator = read_everything(journal, MODERATOR, folder, pictures=pictures) + \
+        ([players] if players else [])
     bad = crashes(outs + moderator)
     assert not bad, "commands failed:\n" + "\n".join(bad)
     found: dict[tuple, list] = defaultdict(list)
@@ -384,6 +408,8 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
                                 truth.army_side[a.id] != reader for a in s.armies.values()):
             expect("template", of("show", "json"), reader, "another side's army holds units")
             expect("template", of("show", "text"), reader, "another side's army holds units")
+            if any(o.command == "map" for o in moderator):
+                expect("template", of("map", "svg"), reader, "another side's army holds units")
         if "explain" in _commands():
             part = truth.records[explained_record(truth.records)].get("private_order") or {}
             lines = (part.get("data") or {}).get("text", "").split("\n")
@@ -412,7 +438,8 @@ def test_no_reader_sees_a_secret(spec: Spec, tmp_path: Path):
     addresses = _addresses(spec.n)
     journal = play(spec, tmp_path, addresses)
     truth, moderator, found = check_game(journal, tmp_path, addresses,
-                                         public_by_default=spec.n % 4 < 2)
+                                         public_by_default=spec.n % 4 < 2,
+                                         pictures=spec.n % PICTURES == 0)
     if spec.stop == "sealed":
         some, none = _sealed_sides(truth.state)
         assert truth.state.phase == "production" and some and none, \
@@ -437,6 +464,7 @@ def test_checks_find_every_kind_of_secret(tmp_path: Path):
     assert truth.template_secrets("entente") and truth.template_secrets(PUBLIC), \
         "no hidden template at stake: choose another game for this control"
     assert not controls(truth, moderator)
+    assert any(o.command == "map" for o in moderator), "the map picture was not read"
     assert not found, leak_report(found)
 
 
@@ -449,7 +477,8 @@ def test_player_addresses_stay_private(tmp_path: Path):
     addresses = _addresses(7)
     spec = Spec(7, "1916", False, "early", 30)
     journal = play(spec, tmp_path, addresses)
-    truth, moderator, found = check_game(journal, tmp_path, addresses, public_by_default=True)
+    truth, moderator, found = check_game(journal, tmp_path, addresses, public_by_default=True,
+                                         pictures=False)
     assert truth.addresses == addresses and set(truth.keys) == set(SIDES)
     assert not [c for c in controls(truth, moderator) if c.startswith(("address", "key"))]
     shown = {k: v for k, v in found.items() if k[2] in ("address", "key")}

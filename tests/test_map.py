@@ -1,0 +1,340 @@
+"""The map picture (`referee map`, `inbox --attach-map`): one SVG per reader.
+
+Checked by parsing the SVG as XML: every area is one element `area-<id>` whose
+`data-control` and fill follow the state's control (1.2), before and after a battle
+(5.1.1: a move into an Enemy area makes it Disputed and a Battle Area; 5.3.4: the
+defender annihilated, the area is German-Friendly); the drawn links are exactly the
+adjacency of map.yaml (4.1); nothing in it runs or refers outside the file; a name from
+the data is escaped; with hidden templates (1.4) a reader sees the contents of his own
+armies only; `--at` out of range is a usage error.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from casebook import new_game, position
+from referee import commands
+from referee import game as g
+from referee.gamedata import default_games_dir
+from referee.render import svgmap
+
+NS = "{http://www.w3.org/2000/svg}"
+# The fill of an area by its control (the German green and Entente blue of the map, 6.1).
+FILL = {"german": "#a9c59a", "entente": "#9dbbe3", "disputed": "#f0a35e", "neutral": "#dcdcdc"}
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def tag(el: ET.Element) -> str:
+    return el.tag.removeprefix(NS)
+
+
+def area_elements(root: ET.Element) -> dict[str, list[ET.Element]]:
+    out: dict[str, list[ET.Element]] = {}
+    for el in root.iter():
+        i = el.get("id") or ""
+        if i.startswith("area-"):
+            out.setdefault(i[5:], []).append(el)
+    return out
+
+
+def check_areas(svg: str, game) -> dict[str, ET.Element]:
+    """Each area of the data is one element with its control and the fill of that control."""
+    found = area_elements(parse(svg))
+    assert set(found) == {a.id for a in game.data.map.areas}
+    out = {}
+    for a in game.data.map.areas:
+        (el,) = found[a.id]
+        control = game.state.area_state(a.id, game.data)
+        assert el.get("data-control") == control, a.id
+        shapes = [c for c in el if "shape" in (c.get("class") or "").split()]
+        assert len(shapes) == 1 and shapes[0].get("fill") == FILL[control], a.id
+        out[a.id] = el
+    return out
+
+
+# ---------------------------------------------------------------- a battle (5.3.4 example)
+
+@pytest.fixture(scope="module")
+def battle(tmp_path_factory) -> dict:
+    """The 5.3.4 example: the German 1st Army attacks a lone French infantry at Saint-Mihiel
+    (forced dice) and the Entente annihilates it. Maps drawn before the move, in the battle and
+    after it."""
+    tmp = tmp_path_factory.mktemp("battle")
+    sc = position("1914", turn=4, player="german", hands={"german": ["off-01"],
+                                                          "entente": ["ers3-01"]},
+                  remove_units=["ge-1", "ge-2"],
+                  add_units=["ge-1 ge army metz 5I+2A", "fr-i-03 fr infantry st_mihiel"])
+    journal = new_game(tmp, sc, dice="manual", name="battle")
+    maps = {}
+
+    def step(side: str, text: str, dice: str | None = None) -> None:
+        r = g.submit(journal, side, [text], dice)
+        assert r.rejected is None, r.rejected
+
+    def draw(name: str, reader: str = "public") -> None:
+        game = g.open_game(journal)
+        maps[name] = (svgmap.map_svg(game.state, game.data, reader, game.game_id), game)
+
+    draw("before")
+    step("german", "play offensive")
+    step("german", "move ge-1 st_mihiel")
+    draw("moved")
+    step("german", "end movement")
+    draw("declared")
+    step("entente", "done", "6,6")
+    draw("fighting")
+    step("entente", "done", "6,1,1,1,6,6,6,6")
+    step("entente", "annihilate")
+    draw("retreat")
+    step("german", "done")                  # no retreat after combat (5.2.1 e): battle over
+    draw("after")
+    draw("after-german", "german")
+    return {"journal": journal, "maps": maps}
+
+
+def test_every_area_is_one_element_coloured_by_control_around_a_battle(battle):
+    """1.2 and 5.1.1: Saint-Mihiel is Entente, then Disputed and a Battle Area while the battle
+    is declared and fought; German-Friendly once the defender is annihilated (5.3.4), still
+    the Battle Area until its retreat phase is over (5.2.1 e), then a German area only."""
+    expect = {"before": ("entente", False), "moved": ("disputed", True),
+              "declared": ("disputed", True),
+              "fighting": ("disputed", True), "retreat": ("german", True),
+              "after": ("german", False),
+              "after-german": ("german", False)}
+    for name, (control, fought) in expect.items():
+        svg, game = battle["maps"][name]
+        els = check_areas(svg, game)
+        el = els["st_mihiel"]
+        assert el.get("data-control") == control, name
+        assert (el.get("data-battle") == "true") is fought, name
+        rings = [c for c in el if c.get("class") == "battle"]
+        assert len(rings) == int(fought), name
+        # no other area is marked: there is one battle
+        assert [a for a, e in els.items() if e.get("data-battle")] == (["st_mihiel"] if fought
+                                                                       else []), name
+    assert len(set(FILL.values())) == 4
+
+
+def test_units_forts_supply_vp_and_legend(battle):
+    """What an area shows: its units (1.2), its fort and strength (8.4), a supply source and
+    its side (6.1), its VP (3.1); the legend: turn, season, VP total and level."""
+    svg, game = battle["maps"]["after"]
+    els = check_areas(svg, game)
+    texts = lambda el: [t.text for t in el.iter(f"{NS}text")]   # noqa: E731
+    assert "ge-1 [5I+2A]" in texts(els["st_mihiel"])      # defensive fire missed: all there
+    verdun = els["verdun"]
+    (fort,) = [c for c in verdun if c.get("class") == "fort"]
+    assert fort.get("data-strength") == str(game.state.forts["fort-verdun"].strength)
+    assert "F" + fort.get("data-strength") in texts(verdun)
+    assert str(game.data.areas["verdun"].vp) in texts(verdun)
+    src = [a for a in game.data.map.areas if a.supply_source][:3]
+    for a in src:
+        (mark,) = [c for c in els[a.id] if c.get("class") == "supply"]
+        assert mark.get("data-side") == a.supply_source
+    legend = " ".join(t.text for t in parse(svg).find(f".//{NS}g[@id='legend']")
+                      .iter(f"{NS}text"))
+    view_label = game.data.label(game.state.turn)
+    assert f"Turn {game.state.turn} of" in legend and view_label in legend
+    assert re.search(r"VP \d+: \w+", legend)
+    eng = els["england"]
+    assert "offmap" in eng.get("class") and any("uk-" in t for t in texts(eng))
+    assert parse(svg).find(f".//{NS}g[@id='box-eft']") is not None
+
+
+def test_links_are_exactly_the_adjacency(battle, data):
+    """4.1: a line for every pair of neighbours in map.yaml, and for no other pair."""
+    svg, _ = battle["maps"]["before"]
+    drawn = [frozenset((el.get("data-from"), el.get("data-to")))
+             for el in parse(svg).iter(f"{NS}line") if el.get("class") == "link"]
+    adjacency = {frozenset((a.id, b)) for a in data.map.areas for b in a.neighbours}
+    assert len(drawn) == len(set(drawn))
+    assert set(drawn) == adjacency
+    assert frozenset(("metz", "verdun")) not in set(drawn)      # the Woëvre between them
+
+
+SAFE_TAGS = {"svg", "g", "title", "rect", "circle", "line", "text"}
+
+
+def executable_or_external(svg: str) -> list[str]:
+    """Every element or attribute that could run or fetch something."""
+    bad = []
+    if re.search(r"<!DOCTYPE|<!ENTITY|<\?xml-stylesheet", svg, re.I):
+        bad.append("a DOCTYPE, entity or stylesheet")
+    for el in parse(svg).iter():
+        if tag(el) not in SAFE_TAGS:
+            bad.append(f"element {tag(el)}")
+        for k, v in el.attrib.items():
+            name = k.rsplit("}", 1)[-1].lower()
+            if name.startswith("on") or name == "style":
+                bad.append(f"{tag(el)} {k}")
+            if name == "href" and not v.startswith("#"):
+                bad.append(f"{tag(el)} {k}={v}")
+            if re.search(r"url\((?!#)|javascript:|data:", v, re.I):
+                bad.append(f"{tag(el)} {k}={v}")
+    return bad
+
+
+def test_nothing_executable_or_external_and_small(battle):
+    for svg, _ in battle["maps"].values():
+        assert executable_or_external(svg) == []
+        assert len(svg.encode("utf-8")) < 100_000
+    assert executable_or_external('<svg xmlns="http://www.w3.org/2000/svg"><script/>'
+                                  '<g onload="x()"/><a href="http://x"/></svg>') == [
+        "element script", "g onload", "element a", "a href=http://x"]
+
+
+def test_a_name_from_the_data_is_escaped(battle, tmp_path):
+    """A copy of the data whose area name holds markup: it is text in the SVG, never markup."""
+    root = tmp_path / "games" / "ttlm"
+    shutil.copytree(default_games_dir() / "ttlm", root)
+    path = root / "map.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    evil = 'Verdun <script>alert("x")</script> & "co"'
+    for a in doc["areas"]:
+        if a["id"] == "verdun":
+            a["name"] = evil
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    data = g.game_data("ttlm", tmp_path / "games")
+    _, game = battle["maps"]["after"]
+    svg = svgmap.map_svg(game.state, data, "public", game.game_id)
+    assert "<script" not in svg and executable_or_external(svg) == []
+    el = area_elements(parse(svg))["verdun"][0]
+    assert evil in [t.text for t in el.iter(f"{NS}text")]
+    assert 'Verdun &lt;script&gt;alert("x")&lt;/script&gt; &amp; "co"' in svg
+
+
+# ---------------------------------------------------------------- hidden templates (1.4)
+
+@pytest.fixture(scope="module")
+def hidden(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("hidden")
+    return new_game(tmp, position("1914"), {"hidden_templates": True}, name="hidden")
+
+
+def shown_contents(svg: str) -> dict[str, str]:
+    """army id -> what its label shows between brackets."""
+    out = {}
+    for el in parse(svg).iter(f"{NS}text"):
+        m = re.fullmatch(r"(\S+)(?: E)? \[([^\]]*)\]", el.text or "")
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+@pytest.mark.parametrize("reader", ["german", "entente", "public", "moderator"])
+def test_hidden_templates_show_only_the_readers_own_armies(hidden, reader):
+    """1.4: with hidden templates an army's contents are seen by its owner (and the moderator);
+    the other side and the public see that it is there, not what it holds."""
+    game = g.open_game(hidden)
+    svg = svgmap.map_svg(game.state, game.data, reader, game.game_id)
+    shown = shown_contents(svg)
+    on_map = {a.id: a for a in game.state.armies.values() if a.status == "map"}
+    assert set(shown) == set(on_map)
+    for aid, a in on_map.items():
+        side = game.data.nation_side[a.nation]
+        if reader in (side, "moderator"):
+            assert shown[aid] != "hidden" and re.fullmatch(r"\d[\dA-Z+a-z]*|empty|", shown[aid])
+        else:
+            assert shown[aid] == "hidden", (reader, aid)
+            assert not re.search(rf"(?<![\w-]){re.escape(aid)}(?![\w-])[^<]*\d+[ICAGBTS]",
+                                 svg), (reader, aid)
+
+
+# ---------------------------------------------------------------- the command
+
+def test_map_command_writes_svg_and_rejects_bad_arguments(battle, cli, tmp_path):
+    journal = battle["journal"]
+    out = tmp_path / "m.svg"
+    r = cli("map", journal, "--as", "german", "-o", out, "--at", "3")
+    assert r.exit_code == 0, r.stderr
+    root = parse(out.read_text(encoding="utf-8"))
+    assert area_elements(root)["st_mihiel"][0].get("data-control") == "disputed"
+    last = len(journal.read_text(encoding="utf-8").splitlines()) - 1
+    for at in (str(last + 1), "-1", "999999"):
+        r = cli("map", journal, "-o", tmp_path / "x.svg", "--at", at)
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, (at, r.stderr)
+        assert "--at" in r.stderr and "Traceback" not in r.stderr
+    for bad in (["-o", tmp_path / "x.txt"], ["-o", tmp_path / "no" / "x.svg"],
+                ["-o", tmp_path / "x.svg", "--as", "nobody"]):
+        r = cli("map", journal, *bad)
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, (bad, r.stderr)
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_png_without_a_renderer_is_a_usage_error(battle, monkeypatch, tmp_path):
+    monkeypatch.setattr(svgmap, "png_renderer", lambda: None)
+    code = commands.guard(lambda: print(commands.map_picture(
+        battle["journal"], "public", tmp_path / "m.png")))
+    assert code == 2 and not (tmp_path / "m.png").exists()
+
+
+def test_png_through_a_real_renderer(battle, tmp_path):
+    """Where cairosvg or rsvg-convert is installed, the SVG renders (it is valid to a real
+    renderer, not only to an XML parser)."""
+    renderer = svgmap.png_renderer()
+    if renderer is None:
+        pytest.skip("no SVG renderer installed (cairosvg or rsvg-convert)")
+    out = tmp_path / "m.png"
+    print(commands.map_picture(battle["journal"], "entente", out))
+    png = out.read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+
+# ---------------------------------------------------------------- the outbox
+
+def test_outbox_mails_carry_each_players_map(tmp_path, cli):
+    """`inbox --outbox DIR --attach-map`: each player's report carries map.svg drawn for him
+    (hidden templates, 1.4: his own armies' contents only); without the flag, no attachment."""
+    import email
+    import email.policy
+
+    from mailboxes import write_maildir
+
+    from referee.dice import write_secret
+
+    secret = tmp_path / "s.secret"
+    write_secret(secret, bytes.fromhex("5e" * 32))
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", "maptest", "--secret-file",
+            secret, "--option", "hidden_templates=true",
+            "--player", "german=kaiser@example.org", "--player", "entente=joffre@example.net")
+    assert r.exit_code == 0, r.stderr
+    box = write_maildir(tmp_path / "box", [])
+    r = cli("inbox", journal, box, "--outbox", tmp_path / "plain")
+    assert r.exit_code == 0, r.stderr
+    for p in (tmp_path / "plain").iterdir():
+        msg = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        assert not list(msg.iter_attachments())
+    (tmp_path / "plain").rename(tmp_path / "gone")
+    # the reports were sent: a new record is needed for new mails
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code in (0, 1), r.stderr
+    r = cli("inbox", journal, box, "--outbox", tmp_path / "out", "--attach-map")
+    assert r.exit_code == 0, r.stderr
+    game = g.open_game(journal)
+    side_of = {"kaiser@example.org": "german", "joffre@example.net": "entente"}
+    seen = set()
+    for p in (tmp_path / "out").iterdir():
+        msg = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        side = side_of[str(msg["To"])]
+        (att,) = list(msg.iter_attachments())
+        assert att.get_content_type() == "image/svg+xml" and att.get_filename() == "map.svg"
+        svg = att.get_content()
+        svg = svg.decode("utf-8") if isinstance(svg, bytes) else svg
+        shown = shown_contents(svg)
+        for a in game.state.armies.values():
+            if a.status == "map":
+                own = game.data.nation_side[a.nation] == side
+                assert (shown[a.id] != "hidden") is own, (side, a.id)
+        seen.add(side)
+    assert seen == {"german", "entente"}
