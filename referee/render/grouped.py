@@ -8,8 +8,8 @@ groups, each a typed part (`move ge-1`) and the choices that complete it
 (`Cologne, Eifel, Liège*`); a two-area move is a choice under the first area it
 passes (`via Eifel → Liège*`). Typing the typed part, then the first areas, then one
 choice gives an order `order` accepts: areas are shown by name only where the name
-is one word that reads back as that area (else by id), and `expand` gives back the
-typed orders, which the tests compare with the flat list.
+is one word that reads back as that area (else by id). The tests read the lines
+back as a player would and compare the orders with the flat list.
 
 Pure: it reads only the canonical text (ids, keys and keywords, never spaces
 inside a word) and the aids the view holds (area names, the reader's Enemy
@@ -88,7 +88,7 @@ def _split(line: str) -> tuple[str, str, Choice]:
 
 
 def group_orders(lines: list[str]) -> list[Group]:
-    """The flat canonical orders as groups: units first, then cards, then the rest."""
+    """The legal orders of the pending decision (2.0) as groups: units, cards, the rest."""
     groups: dict[str, Group] = {}
     rest = Group("", "", "rest")
     for line in lines:
@@ -128,7 +128,8 @@ def _choice_typed(c: Choice, names: dict) -> str:
 
 
 def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
-    """(typed part, the choices as a person reads them) of one unit or card group."""
+    """(typed part, its choices as a person reads them) of a group; '*' on Enemy areas of a
+    move (5.1.1), a two-area move under its first area (4.1)."""
     mark = g.verb == "move"
     near = [c for c in g.choices if len(c.areas) <= 1]
     far: dict[tuple[str, ...], list[Choice]] = {}
@@ -141,15 +142,6 @@ def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
         parts.append(f"via {first} {ARROW} " + ", ".join(
             _choice_words(c, names, enemy, mark, len(via)) for c in choices))
     return g.head, "; ".join(parts)
-
-
-def expand(groups: list[Group], names: dict) -> list[str]:
-    """Every order the groups offer, typed as a reader would type it from the lines."""
-    out = []
-    for g in groups:
-        for c in g.choices:
-            out.append(" ".join(x for x in (g.head, _choice_typed(c, names)) if x))
-    return out
 
 
 def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
@@ -178,7 +170,8 @@ def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
 
 
 def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
-    """The legend and one item per group (units, cards, the rest), ready for a Section."""
+    """The legal orders (2.0) for a Section: a line on how to read them and one item per
+    group (units, cards, the rest); with nothing to group, each order whole."""
     aids = aids or {}
     names = {k: v for k, v in (aids.get("names") or {}).items()
              if isinstance(k, str) and isinstance(v, str)}
