@@ -169,3 +169,16 @@ def test_markdown_and_bbcode_escape_the_names():
     assert not kinds & {"html_inline", "html_block", "link_open", "strong_open", "em_open"}
     bb = render(doc, "bbcode")
     assert "[url]" not in bb and "[/url]" not in bb and "[c]move ge-1[/c]" in bb
+
+
+def test_order_prints_the_grouped_orders_not_the_flat_list(opening, tmp_path, monkeypatch):
+    """After an accepted order the reply shows the next decision's orders grouped (2.0 II.2:
+    the movement phase goes on after one move, 4.1)."""
+    monkeypatch.setenv("REFEREE_HOME", str(tmp_path / "home"))
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(opening.journal.read_bytes())
+    out, rejected = commands.order(copy, "german", ["move ge-1 cologne"])
+    assert rejected is None
+    lines = out.splitlines()
+    assert "- move ge-2 → Cologne, Eifel, Liège*" in lines
+    assert "  move ge-2 cologne" not in lines and len(lines) < 150
