@@ -300,9 +300,13 @@ def status(
     format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
                       ] = ShowFmt.text,
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+    all_: Annotated[bool, typer.Option(
+        "--all", help="Every legal order whole, one a line, exactly as `order` takes it "
+                      "(the text formats group them for reading; JSON always lists them "
+                      "whole).")] = False,
 ) -> None:
-    """Whose decision it is, what kind, and every legal order in the form `order` takes."""
-    typer.echo(commands.status(journal, as_, format.value, _GAMES["dir"], width))
+    """Whose decision it is, what kind, and the legal orders, grouped for reading."""
+    typer.echo(commands.status(journal, as_, format.value, _GAMES["dir"], width, all_))
 
 
 @app.command()

@@ -139,29 +139,31 @@ def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> N
 
 
 def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None = None,
-           width: int = 72) -> str:
-    """Whose decision it is, what kind, and every legal order (the text `status` prints)."""
+           width: int = 72, every: bool = False) -> str:
+    """Whose decision it is, what kind, and the legal orders (2.0): grouped for reading, or
+    every one whole with `every` (`--all`; the JSON `legal` list is always whole)."""
     reader = check_name(reader or PUBLIC)
     check_private(journal)
     key = f"status:{reader}"
     view = _cached_view(journal, key, games_dir)
     if view is None:
         g = _game()
-        from .views import status_view
+        from .views import readable_status_view
 
         game = g.open_game(journal, games_dir=games_dir)
         try:
-            view = status_view(game.state, game.data, reader, game.game_id)
+            view = readable_status_view(game.state, game.data, reader, game.game_id)
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         _keep_view(journal, game.raw, game.bound, key, view)
+    aids = view.pop("_aids", None)
     view = _with_standing(view, journal, reader)
     if fmt == "json":
         return dump(view)
     from .render.documents import status_document
     from .render.formats import render
 
-    return render(status_document(view), fmt, width)
+    return render(status_document(view, aids, every), fmt, width)
 
 
 def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
@@ -270,7 +272,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     from .render.documents import status_document
     from .render.formats import render
     from .render.text import record_lines, wrap_lines
-    from .views import status_view
+    from .views import order_aids, status_view
 
     check_side(side)
     check_private(journal)
@@ -282,8 +284,10 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     if dry_run:
         return _dry_run_report(result, fmt)
     data, state = result.data, result.state
+    aids = None
     try:
         view = status_view(state, data, side) if state is not None else None
+        aids = order_aids(state, data, side) if state is not None else None
     except _UNREADABLE as exc:
         problem = _unplayable(journal, state.seq, exc, "cannot be shown")
         if not result.applied:
@@ -292,7 +296,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
         sys.stderr.write(f"referee: warning: {problem}\n")
         view = None
     if view is not None and result.applied and result.raw is not None:
-        _keep_view(journal, result.raw, result.bound, f"status:{side}", view)
+        _keep_view(journal, result.raw, result.bound, f"status:{side}", {**view, "_aids": aids})
     if fmt == "json":
         out = dump({
             "schema_version": 1,
@@ -311,7 +315,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
                  for a in result.applied]
         parts += [f"order {i + 1} ({quoted(t)}): {why}" for i, t, why in result.dropped]
         if view is not None and result.rejected is None:
-            parts.append(render(status_document(view), "text"))
+            parts.append(render(status_document(view, aids), "text"))
         out = "\n".join(parts) if parts else None
     return out, _rejection_line(result, atomic)
 

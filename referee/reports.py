@@ -25,9 +25,10 @@ from .game import Era, open_game, order_text
 from .journal import redact, scan
 from .readers import MODERATOR, PUBLIC, check_reader
 from .render.documents import side_name, vp_section
-from .render.sections import Document, Items, Orders, Para, Section, Span, as_json, para
+from .render.grouped import grouped_blocks
+from .render.sections import Document, Items, Para, Section, Span, as_json, para
 from .render.text import describe
-from .views import VIEW_SCHEMA, state_view, status_view
+from .views import VIEW_SCHEMA, readable_status_view, state_view
 
 
 def receipt_line(game_id: str, seq: int, hash_: str) -> str:
@@ -161,7 +162,8 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     level = level_of(total, data)
     change = total - vp_before
     sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id)
-    stat = _view(journal, whole, f"status:{reader}", status_view, state, data, reader, game_id)
+    stat = _view(journal, whole, f"status:{reader}", readable_status_view, state, data, reader,
+                 game_id)
     sections = [Section(
         f"Since record {start}" if start else "From the start of the game",
         happened or [para("Nothing has happened since your last report.")])]
@@ -205,14 +207,14 @@ def _decision_section(stat: dict, reader: str, data) -> Section:
     blocks: list = []
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
-        blocks.append(para("Reply with one order per line, exactly as listed:"))
-        blocks.append(Orders(list(stat["legal"])))
+        blocks.append(para("Reply with one order per line, made from these:"))
+        blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
     else:
         blocks.append(para(Span("Waiting on ", "bold"),
                            " and ".join(side_name(w) for w in waiting), f": {stat['prompt']}"))
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))
-            blocks.append(Orders(list(stat["legal"])))
+            blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
     return Section("Now", blocks)
 
 

@@ -15,7 +15,7 @@ from .engine import legal_orders, pending_prompt, waiting_on
 from .engine.orders import format_order
 from .engine.state import State, contents_text
 from .engine.victory import level_of, vp_breakdown
-from .gamedata import GameData
+from .gamedata import GameData, fold
 from .readers import MODERATOR, PUBLIC, check_reader, may_see
 
 # The version of every JSON document the commands print (not of journal records). Scripts
@@ -119,6 +119,32 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
     return view
 
 
+# Words the order reader takes for keywords inside an order (reading.py): an area of that
+# name is shown by id in the grouped orders.
+_KEYWORDS = ("into", "taking", "to", "in", "at", "on", "from", "out", "via")
+
+
+def readable_name(area_id: str, data: GameData) -> str:
+    """The name an order may give an area in the grouped orders: its display name when that is
+    one word that reads back as exactly this area (reading.py), else its id (4.1)."""
+    name = data.areas[area_id].name
+    if (name and name[0].isalnum() and all(c.isalnum() or c in "-'." for c in name)
+            and name.casefold() not in _KEYWORDS
+            and data.area_names.get(fold(name)) == [area_id]):
+        return name
+    return area_id
+
+
+def order_aids(state: State, data: GameData, side: str | None) -> dict[str, Any]:
+    """What the grouped orders need beside the flat list: area names, and the areas Enemy to
+    the side whose orders they are (5.1.1: entering one with enemy units makes a battle)."""
+    if not side:
+        return {"names": {}, "enemy": []}
+    return {"names": {a.id: readable_name(a.id, data) for a in data.map.areas},
+            "enemy": sorted(a.id for a in data.map.areas
+                            if state.status(a.id, side, data) == "enemy")}
+
+
 def status_view(state: State, data: GameData, reader: str | None = None, game_id: str = "",
                 seq: int | None = None) -> dict[str, Any]:
     """Whose decision it is, what kind, and the legal orders (for `status`)."""
@@ -146,3 +172,12 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "game_over": state.phase == "over",
         "result": state.result,
     }
+
+
+def readable_status_view(state: State, data: GameData, reader: str | None = None,
+                         game_id: str = "") -> dict[str, Any]:
+    """status_view with what the grouped orders need under '_aids' (order_aids): kept with a
+    cached view for the text formats, taken out before any JSON is printed (2.0)."""
+    view = status_view(state, data, reader, game_id)
+    view["_aids"] = order_aids(state, data, view["legal_for"])
+    return view

@@ -49,6 +49,7 @@ from referee.entry import parse, run
 COMMANDS = [
     ("show", (), ("text", "markdown", "bbcode", "json"), "state"),
     ("status", (), ("text", "markdown", "bbcode", "json"), "state"),
+    ("status", ("--all",), ("text",), "state"),
     ("log", (), ("text", "json"), "records"),
     ("report", ("--since", "0"), ("text", "markdown", "bbcode", "json"), "records"),
     ("explain", (), ("text", "json"), "whole"),

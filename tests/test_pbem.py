@@ -157,8 +157,13 @@ def test_report_text_fits_72_columns_but_never_splits_an_order(game, cli):
     for line in lines[:-1]:
         assert len(line) <= 72 or line.strip() in legal, line
     assert RECEIPT.match(lines[-1])
-    for order in legal:
-        assert f"  {order}" in lines                      # whole, on its own line
+    # The orders grouped for reading, as `status` shows them: each typed part whole on its
+    # line (play offensive, play tout_le_monde, pass, propose armistice, surrender).
+    assert "- play → offensive, tout_le_monde" in lines
+    assert "- Also: pass, propose armistice, surrender" in lines
+    status = cli("status", game, "--as", "german").stdout.splitlines()
+    now = lines[lines.index("Now"):]
+    assert [x for x in now if x.startswith("- ")] == [x for x in status if x.startswith("- ")]
     md = cli("report", game, "--as", "german", "--since", "0", "--format", "markdown").stdout
     from markdown_it import MarkdownIt
 

@@ -264,7 +264,8 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
 
     from referee.engine import legal_orders
     from referee.engine.orders import format_order
-    from referee.views import state_view, status_view
+    from referee.views import readable_status_view as status_view  # the view and its aids
+    from referee.views import state_view
 
     journal = tmp_path / "race.jsonl"
     assert cli("new", journal, "--scenario", "1914", "--game-id", "race",

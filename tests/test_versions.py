@@ -102,7 +102,7 @@ def test_an_old_journal_opens_and_replays_with_its_own_data(old, edited_games, c
     # The data files changed since it was played: it replays with the shipped copy.
     code, out, err = quick("status", old, "--as", "entente")
     assert code == 0, err
-    assert "Orders open to Entente" in out and "lose fort-liege" in out
+    assert "Orders open to Entente" in out and "- lose → fort-liege" in out.splitlines()
     code, out, err = quick("show", old, "--as", "moderator", "--format", "json")
     assert code == 0, err
     assert json.loads(out)["areas"]["liege"]["control"] == "disputed"

@@ -7,6 +7,7 @@ holds.
 
 from __future__ import annotations
 
+from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -133,8 +134,10 @@ def show_document(view: dict[str, Any]) -> Document:
          if view.get("standing") else []))
 
 
-def status_document(view: dict[str, Any]) -> Document:
-    """`status`: who is to act, the prompt and the legal orders of the reader."""
+def status_document(view: dict[str, Any], aids: dict | None = None,
+                    every: bool = False) -> Document:
+    """`status`: who is to act, the prompt and the legal orders of the reader (2.0), grouped
+    for reading (grouped.py), or every order whole when `every` (`status --all`)."""
     head = Section("Situation", [
         para(f"{view['label']} (turn {view['turn']}), {view['phase'].replace('_', ' ')}"),
         situation(view)])
@@ -144,7 +147,8 @@ def status_document(view: dict[str, Any]) -> Document:
     if view["legal"]:
         doc.sections.append(Section(
             f"Orders open to {side_name(view['legal_for'])} ({len(view['legal'])})",
-            [Orders(list(view["legal"]))]))
+            [Orders(list(view["legal"]))] if every else
+            grouped_blocks(list(view["legal"]), aids or view.get("_aids"))))
     elif view["reader"] == "public":
         doc.sections.append(Section("Orders", [para(
             "The public reader sees no orders; name a side with --as to list its orders.")]))

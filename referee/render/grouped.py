@@ -1,0 +1,192 @@
+"""The legal orders grouped for a person to read: one line per unit, one per card verb, one
+for the rest.
+
+`status` (and `order`, `report`, the mail replies) used to print every legal order
+on a line of its own, 300 to 500 of them in a movement phase. Here the flat,
+canonical list (what `status --all` and the JSON `legal` list give) becomes a few
+groups, each a typed part (`move ge-1`) and the choices that complete it
+(`Cologne, Eifel, Liège*`); a two-area move is a choice under the first area it
+passes (`via Eifel → Liège*`). Typing the typed part, then the first areas, then one
+choice gives an order `order` accepts: areas are shown by name only where the name
+is one word that reads back as that area (else by id). The tests read the lines
+back as a player would and compare the orders with the flat list.
+
+Pure: it reads only the canonical text (ids, keys and keywords, never spaces
+inside a word) and the aids the view holds (area names, the reader's Enemy
+areas); nothing here knows the rules beyond the shape of each order's text.
+"""
+
+from __future__ import annotations
+
+from .sections import Items, Orders, Para, Span
+
+# Orders that take no argument (or only fixed words): the "rest" line.
+REST_VERBS = ("pass", "done", "annihilate", "end", "propose", "accept", "refuse", "surrender")
+# Card orders: one line per verb, the cards as choices.
+CARD_VERBS = ("play", "ersatz", "discard")
+# The typed part is the verb alone; the choices are what follows it.
+VERB_HEAD = ("battle", "bonus", "keep", "fight", "lose", "scramble", "upgrade", "swap",
+             "remove", "eliminate", "entrench", "buy")
+# The typed part is the verb and its unit (or army).
+UNIT_HEAD = ("move", "rail", "strategic", "sea", "reserves", "evacuate", "retreat", "eft",
+             "react", "suppress", "rebuild", "place", "build")
+# Where the areas stand among the words after the typed part.
+AREA_FIRST = ("rail", "strategic", "sea", "reserves", "evacuate", "retreat", "eft", "rebuild",
+              "place", "build", "battle", "bonus", "keep", "fight")
+MOVE_STOPS = ("into", "taking")
+AS_IS = "(as is)"
+# A move with no area (ge-4:cavalry alone): the unit leaves its army and stays (4.1).
+STAYS = "(stays)"
+ARROW = "→"
+
+
+class Choice:
+    """What completes a typed part: areas (ids, in order) then fixed words."""
+
+    __slots__ = ("areas", "words")
+
+    def __init__(self, areas: tuple[str, ...], words: tuple[str, ...]):
+        self.areas = areas
+        self.words = words
+
+
+class Group:
+    """A typed part and its choices; kind is 'unit', 'cards' or 'rest'."""
+
+    __slots__ = ("head", "verb", "choices", "kind")
+
+    def __init__(self, head: str, verb: str, kind: str):
+        self.head = head
+        self.verb = verb
+        self.kind = kind
+        self.choices: list[Choice] = []
+
+
+def _split(line: str) -> tuple[str, str, Choice]:
+    """(verb, typed part, choice) of one canonical order line."""
+    words = line.split()
+    verb = words[0] if words else ""
+    if verb in UNIT_HEAD and len(words) > 1:
+        n = 2
+        if verb in ("place", "build") and len(words) > 2 and "-" not in words[1]:
+            n = 3                                   # 'place fr infantry AREA'
+    elif verb in VERB_HEAD or verb in CARD_VERBS:
+        n = 1
+    else:
+        return verb, line, Choice((), ())
+    head, tail = " ".join(words[:n]), words[n:]
+    if verb == "move":
+        k = 0
+        while k < len(tail) and tail[k] not in MOVE_STOPS:
+            k += 1
+        return verb, head, Choice(tuple(tail[:k]), tuple(tail[k:]))
+    if verb in AREA_FIRST and tail:
+        return verb, head, Choice((tail[0],), tuple(tail[1:]))
+    if verb == "play" and len(tail) > 1:           # a combat card names its battle area
+        return verb, f"{head} {tail[0]}", Choice((tail[1],), tuple(tail[2:]))
+    return verb, head, Choice((), tuple(tail))
+
+
+def group_orders(lines: list[str]) -> list[Group]:
+    """The legal orders of the pending decision (2.0) as groups: units, cards, the rest."""
+    groups: dict[str, Group] = {}
+    rest = Group("", "", "rest")
+    for line in lines:
+        verb, head, choice = _split(line)
+        if verb in REST_VERBS or (head == line and verb not in UNIT_HEAD):
+            rest.choices.append(Choice((), (line,)))
+            continue
+        g = groups.get(head)
+        if g is None:
+            g = groups[head] = Group(head, verb, "cards" if verb in CARD_VERBS else "unit")
+        g.choices.append(choice)
+    out: list[Group] = []
+    alone: dict[str, Group] = {}
+    for g in groups.values():
+        # 'eft ge-7' and 'eft ge-i-02' alone: one line for the verb, the units its choices.
+        if g.kind == "unit" and all(not c.areas and not c.words for c in g.choices):
+            verb_line = alone.get(g.verb)
+            if verb_line is None:
+                verb_line = alone[g.verb] = Group(g.verb, g.verb, "unit")
+                out.append(verb_line)
+            verb_line.choices.append(Choice((), (g.head.split(" ", 1)[1],)))
+        else:
+            out.append(g)
+    out.sort(key=lambda g: g.kind == "cards")      # stable: the engine's order within a kind
+    if rest.choices:
+        out.append(rest)
+    return out
+
+
+def _choice_words(c: Choice, names: dict, enemy: set, mark: bool, skip: int = 0) -> str:
+    shown = [names.get(a, a) + ("*" if mark and a in enemy else "") for a in c.areas[skip:]]
+    return " ".join(shown + list(c.words)) or (STAYS if mark else AS_IS)
+
+
+def _choice_typed(c: Choice, names: dict) -> str:
+    return " ".join([names.get(a, a) for a in c.areas] + list(c.words))
+
+
+def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
+    """(typed part, its choices as a person reads them) of a group; '*' on Enemy areas of a
+    move (5.1.1), a two-area move under its first area (4.1)."""
+    mark = g.verb == "move"
+    near = [c for c in g.choices if len(c.areas) <= 1]
+    far: dict[tuple[str, ...], list[Choice]] = {}
+    for c in g.choices:
+        if len(c.areas) > 1:
+            far.setdefault(c.areas[:-1], []).append(c)
+    parts = [", ".join(_choice_words(c, names, enemy, mark) for c in near)] if near else []
+    for via, choices in far.items():
+        first = " ".join(names.get(a, a) + ("*" if mark and a in enemy else "") for a in via)
+        parts.append(f"via {first} {ARROW} " + ", ".join(
+            _choice_words(c, names, enemy, mark, len(via)) for c in choices))
+    return g.head, "; ".join(parts)
+
+
+def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
+    """One line on how to read a group, with an example taken from the groups themselves."""
+    choices = [c for g in groups if g.kind != "rest" for c in g.choices]
+    first = next(g for g in groups if g.kind != "rest")
+    example = " ".join(x for x in (first.head, _choice_typed(first.choices[0], names)) if x)
+    bits: list = ["How to read: type the code part, then one choice after ", ARROW,
+                  " (e.g. ", Span(example, "order"), ")"]
+    if any(len(c.areas) > 1 for c in choices):
+        bits.append(f"; via A {ARROW} B is the two-area move typed A B")
+    if any(g.verb == "move" and any(a in enemy for c in g.choices for a in c.areas)
+           for g in groups):
+        bits.append("; * = Enemy area: entering one that holds enemy units makes a "
+                    "battle (5.1.1)")
+    if any(not c.areas and not c.words for g in groups if g.verb == "move" for c in g.choices):
+        bits.append(f"; {STAYS} = the code part alone: the unit leaves its army and stays "
+                    f"(4.1)")
+    if any(not c.areas and not c.words for g in groups if g.verb != "move" for c in g.choices):
+        bits.append(f"; {AS_IS} = the code part alone")
+    bits.append(". ")
+    if any(c.areas for c in choices):
+        bits.append("Area names or ids both work; ")
+    bits += [Span("status --all", "order"), " lists every order whole."]
+    return Para([b if isinstance(b, Span) else Span(b) for b in bits])
+
+
+def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
+    """The legal orders (2.0) for a Section: a line on how to read them and one item per
+    group (units, cards, the rest); with nothing to group, each order whole."""
+    aids = aids or {}
+    names = {k: v for k, v in (aids.get("names") or {}).items()
+             if isinstance(k, str) and isinstance(v, str)}
+    enemy = {a for a in (aids.get("enemy") or []) if isinstance(a, str)}
+    groups = group_orders(lines)
+    if all(g.kind == "rest" for g in groups):       # nothing to group: each order whole
+        return [Orders(list(lines))]
+    items: list[list[Span]] = []
+    for g in groups:
+        if g.kind == "rest":
+            spans: list[Span] = [Span("Also: ")]
+            for i, c in enumerate(g.choices):
+                spans += [Span(", ")] * bool(i) + [Span(c.words[0], "order")]
+            items.append(spans)
+            continue
+        head, text = group_text(g, names, enemy)
+        items.append([Span(head, "order"), Span(f" {ARROW} {text}")])
+    return [_legend(groups, names, enemy), Items(items)]

@@ -1,0 +1,184 @@
+"""The legal orders grouped for reading (render/grouped.py), checked against the flat list.
+
+`status` text, markdown and BBCode show one line per unit (`move ge-1 → Cologne, Eifel,
+Liège*`), one per card verb and one for the rest; `status --all` and the JSON `legal` list
+keep every order whole, as `order` takes it (2.0: the legal orders of the decision pending).
+The grouped text is read back here the way a player reads it, and every order it offers is
+parsed by the order reader (reading.py): the set must be the flat list, no more, no less.
+"""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from casebook import SECRET
+from referee import commands
+from referee import game as g
+from referee.engine.orders import format_order
+from referee.engine.reading import parse_order
+from referee.gamedata import fold
+from referee.render.documents import status_document
+from referee.render.formats import render, to_text
+from referee.render.grouped import grouped_blocks
+from referee.render.sections import Document, Section
+from referee.views import order_aids, readable_name, status_view
+
+WIDE = 10 ** 6          # no wrapping: one group per line
+
+
+@pytest.fixture(scope="module")
+def opening(tmp_path_factory):
+    """1914, the German has played an Offensive: his movement phase (2.0 II.2, 362 orders)."""
+    folder = tmp_path_factory.mktemp("grouped")
+    secret = folder / "fixed.secret"
+    secret.write_text(SECRET + "\n")
+    journal = folder / "g.jsonl"
+    with pytest.MonkeyPatch.context() as mp:        # this module's own referee home
+        mp.setenv("REFEREE_HOME", str(folder / "home"))
+        g.create_game(journal, "1914", game_id="grouped-1914", secret_file=secret)
+        assert g.submit(journal, "german", ["play offensive"]).rejected is None
+        game = g.open_game(journal)
+    view = status_view(game.state, game.data, "german", game.game_id)
+    aids = order_aids(game.state, game.data, "german")
+    return SimpleNamespace(journal=journal, state=game.state, data=game.data, view=view,
+                           aids=aids)
+
+
+def read_back(text: str) -> tuple[list[str], list[tuple[str, bool]]]:
+    """The orders a player types from the grouped lines of a text status, and every area
+    word of a move line with whether it carries the '*' (read as a person reads them)."""
+    typed: list[str] = []
+    marks: list[tuple[str, bool]] = []
+    for line in text.splitlines():
+        if not line.startswith("- "):
+            continue
+        body = line[2:]
+        if body.startswith(("Also: ", "Orders: ")):
+            typed += body.split(": ", 1)[1].split(", ")
+            continue
+        head, rest = body.split(" → ", 1)
+        for part in rest.split("; "):
+            via = ""
+            if part.startswith("via "):
+                via, part = part[4:].split(" → ", 1)
+            for choice in part.split(", "):
+                words = [] if choice in ("(stays)", "(as is)") else choice.split()
+                if head.startswith("move "):
+                    for w in via.split() + words:
+                        if w in ("into", "taking") or "-" in w and w[0].islower():
+                            break
+                        marks.append((w.rstrip("*"), w.endswith("*")))
+                typed.append(" ".join(w.rstrip("*") for w in [head, *via.split(), *words]))
+    return typed, marks
+
+
+def test_every_legal_order_reads_back_from_the_groups(opening):
+    """2.0 II.2 (4.1, 4.4, 9.1.1): each order of the movement phase can be typed from its
+    unit's line, and the lines offer nothing else."""
+    text = to_text(status_document(opening.view, opening.aids), WIDE)
+    typed, _ = read_back(text)
+    canonical = {format_order(parse_order(t, opening.data)) for t in typed}
+    assert canonical == set(opening.view["legal"])
+    assert len(typed) == len(opening.view["legal"])            # each offered once
+    assert "- move ge-1 → Cologne, Eifel, Liège*" in text.splitlines()
+
+
+def test_the_star_marks_exactly_the_enemy_areas(opening):
+    """5.1.1, 4.1: '*' marks an Enemy area (entering one with enemy units makes a battle);
+    Friendly and Disputed areas go unmarked."""
+    text = to_text(status_document(opening.view, opening.aids), WIDE)
+    _, marks = read_back(text)
+    st, data = opening.state, opening.data
+    seen = set()
+    for word, starred in marks:
+        (area,) = data.area_names[fold(word)]
+        assert starred == (st.status(area, "german", data) == "enemy"), word
+        seen.add((area, starred))
+    assert ("liege", True) in seen and ("cologne", False) in seen
+    assert "Enemy area" in text
+
+
+def test_grouped_status_is_much_shorter_and_all_lists_every_order(opening, monkeypatch):
+    """`status` groups the orders; `status --all` lists them whole, one a line, exactly the
+    JSON `legal` list, and the JSON view is what it was (no aid key)."""
+    monkeypatch.setenv("REFEREE_HOME", str(opening.journal.parent / "home"))
+    grouped = commands.status(opening.journal, "german", "text")
+    every = commands.status(opening.journal, "german", "text", every=True)
+    legal = opening.view["legal"]
+    assert len(legal) > 300
+    assert len(grouped.splitlines()) * 3 < len(every.splitlines())
+    listed = every.split("Orders open to German (362)", 1)[1].splitlines()[2:]
+    assert [x[2:] for x in listed if x.startswith("  ")] == legal
+    for _ in range(2):                              # computed, then from the cached view
+        out = json.loads(commands.status(opening.journal, "german", "json"))
+        assert out["legal"] == legal and "_aids" not in out
+        assert {k: v for k, v in out.items() if k != "standing"} == opening.view
+
+
+def test_every_kind_of_order_reads_back():
+    """Each order form (2.0 II.1-II.4, V; 5.3-5.4, 7.x, 9.x) survives the grouping: card
+    plays with a battle area, retreats into an army, placing, buying, the fixed words."""
+    from referee.game import game_data
+
+    data = game_data()
+    flat = ["play offensive", "play poison_gas verdun", "play poison_gas liege", "pass",
+            "retreat be-i-01 antwerp", "retreat be-i-01 brussels into be-1",
+            "place fr infantry paris", "place fr infantry paris into fr-3",
+            "place fr-2 verdun", "build ge infantry metz", "react ge-b-01",
+            "react ge-b-01 on infantry", "lose fort-liege", "lose ge-1:infantry",
+            "buy 2", "entrench ge-1 ge-i-01", "discard ersatz_2 offensive", "eft ge-7 metz",
+            "eft ge-i-02", "rebuild ge-1 cologne", "suppress fr-1 into fr-2",
+            "battle liege", "fight namur", "ersatz ersatz_3", "eliminate ge-2",
+            "move ge-1:cavalry", "move ge-1:cavalry eifel liege into ge-3",
+            "move ge-5 metz taking ge-i-01", "done", "end movement", "refuse crisis",
+            "propose armistice", "surrender"]
+    names = {a.id: readable_name(a.id, data) for a in data.map.areas}
+    doc = Document("t", [Section("o", grouped_blocks(flat, {"names": names,
+                                                              "enemy": ["liege"]}))])
+    typed, _ = read_back(to_text(doc, WIDE))
+    assert sorted(format_order(parse_order(t, data)) for t in typed) == sorted(flat)
+
+
+def test_names_that_do_not_read_back_are_shown_by_id():
+    """An area name of several words, or one with signs the reader would not take, is
+    shown by its id, which `order` always takes (4.1)."""
+    def fake(name: str, names: dict) -> SimpleNamespace:
+        return SimpleNamespace(areas={"x": SimpleNamespace(name=name)}, area_names=names)
+
+    assert readable_name("x", fake("Liège", {fold("Liège"): ["x"]})) == "Liège"
+    assert readable_name("x", fake("Holland (NL)", {fold("Holland (NL)"): ["x"]})) == "x"
+    assert readable_name("x", fake("St Omer", {fold("St Omer"): ["x"]})) == "x"
+    assert readable_name("x", fake("A*b", {fold("A*b"): ["x"]})) == "x"
+    assert readable_name("x", fake("Into", {fold("Into"): ["x"]})) == "x"
+    assert readable_name("x", fake("Metz", {fold("Metz"): ["x", "y"]})) == "x"
+
+
+def test_markdown_and_bbcode_escape_the_names():
+    """Names come from data files: the grouped lines escape them in every format."""
+    aids = {"names": {"liege": "<b>**[url]x[/url]**</b>"}, "enemy": ["liege"]}
+    doc = Document("t", [Section("o", grouped_blocks(["move ge-1 liege"], aids))])
+    md = render(doc, "markdown")
+    assert r"→ \<b\>\*\*\[url\]x\[/url\]\*\*\</b\>\*" in md and "`move ge-1`" in md
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(md)
+    kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
+    assert not kinds & {"html_inline", "html_block", "link_open", "strong_open", "em_open"}
+    bb = render(doc, "bbcode")
+    assert "[url]" not in bb and "[/url]" not in bb and "[c]move ge-1[/c]" in bb
+
+
+def test_order_prints_the_grouped_orders_not_the_flat_list(opening, tmp_path, monkeypatch):
+    """After an accepted order the reply shows the next decision's orders grouped (2.0 II.2:
+    the movement phase goes on after one move, 4.1)."""
+    monkeypatch.setenv("REFEREE_HOME", str(tmp_path / "home"))
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(opening.journal.read_bytes())
+    out, rejected = commands.order(copy, "german", ["move ge-1 cologne"])
+    assert rejected is None
+    lines = out.splitlines()
+    assert "- move ge-2 → Cologne, Eifel, Liège*" in lines
+    assert "  move ge-2 cologne" not in lines and len(lines) < 150
