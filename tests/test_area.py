@@ -1,5 +1,5 @@
-"""'Did you mean' in errors that name an unknown area, unit or card, drawn only from what
-the reader may see (1.3 hands, 1.4 hidden templates).
+"""`referee area` (one area, or --list) and 'did you mean' in errors that name an unknown
+area, unit or card, drawn only from what the reader may see (1.3 hands, 1.4 hidden templates).
 
 One 1914 game with hidden army templates and a fixed secret is made once for the module;
 nothing is ever applied to it (every order tried here is rejected, which writes nothing).
@@ -8,11 +8,14 @@ Expected values are read off games/ttlm/map.yaml and scenarios/1914.yaml by hand
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from referee import game as g
+from referee.areas import area_view
+from referee.engine.state import Piece
 from referee.suggest import hand_cards, visible_units
 
 SECRET = "5e" * 32
@@ -47,6 +50,108 @@ def _rejection(journal, side: str, text: str) -> str:
     result = g.submit(journal, side, [text])
     assert result.rejected is not None and not result.applied, text
     return str(result.rejected[2])
+
+
+# ---------------------------------------------------------------- area NAME
+
+def test_liege_as_the_map_data_gives_it(journal, cli):
+    # map.yaml, liege: Belgium, VP 1, clear, not coastal, no supply source, fort Liège (be)
+    # of strength 3, neighbours antwerp, brussels, namur, ardennes, eifel, aachen (1.2);
+    # scenarios/1914.yaml: Entente-controlled, be-i-01 and fort-liege at strength 3 there.
+    r = cli("area", journal, "LIEGE", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    a = json.loads(r.stdout)["area"]
+    assert (a["id"], a["name"], a["vp"], a["terrain"], a["coastal"], a["supply_source"],
+            a["control"], a["battle"]) == ("liege", "Liège", 1, "clear", False, None,
+                                           "entente", None)
+    assert a["fort"] == {"id": "fort-liege", "name": "Liège", "nation": "be",
+                         "side": "entente", "printed": 3, "strength": 3, "in_play": True}
+    assert [n["id"] for n in a["neighbours"]] == ["antwerp", "brussels", "namur", "ardennes",
+                                                  "eifel", "aachen"]
+    control = {n["id"]: n["control"] for n in a["neighbours"]}
+    assert control == {"antwerp": "entente", "brussels": "entente", "namur": "entente",
+                       "ardennes": "entente", "eifel": "german", "aachen": "german"}
+    assert {u["id"] for u in a["units"]} == {"be-i-01", "fort-liege"}
+    assert a["borders"] == ["Holland (the Netherlands)"]
+    text = cli("area", journal, "Lüttich").stdout          # an alias, accents ignored
+    assert "Liège (liege)" in text and "strength 3 of 3" in text
+    for name in ("Antwerp", "Brussels", "Namur", "Ardennes", "Eifel", "Aachen"):
+        assert name in text
+
+
+def test_json_keys_are_stable(journal, cli):
+    view = json.loads(cli("area", journal, "verdun", "--format", "json").stdout)
+    assert set(view) == {"schema_version", "game_id", "game_name", "seq", "reader", "turn",
+                         "label", "area"}
+    assert set(view["area"]) == {
+        "id", "name", "aliases", "kind", "country", "control", "terrain", "vp", "coastal",
+        "supply_source", "conditional_supply_source", "always_supplied", "fort", "battle",
+        "units", "neighbours", "borders"}
+    listed = json.loads(cli("area", journal, "--list", "--format", "json").stdout)
+    assert set(listed) == {"schema_version", "game_id", "game_name", "seq", "reader", "turn",
+                           "label", "areas"}
+    assert {k for a in listed["areas"] for k in a} == {"id", "name", "control", "vp",
+                                                        "terrain"}
+
+
+def test_list_has_every_area(journal, cli, data):
+    # map.yaml: 59 playable areas and ENGLAND (its header), each listed once.
+    listed = json.loads(cli("area", journal, "--list", "--format", "json").stdout)["areas"]
+    assert [a["id"] for a in listed] == [a.id for a in data.map.areas]
+    assert len(listed) == 60
+    text = cli("area", journal, "--list", "--width", "40").stdout
+    assert all(len(line) <= 40 for line in text.splitlines())
+    for a in data.map.areas:
+        assert f"Id: {a.id}" in text
+
+
+def test_units_on_a_hidden_template_stay_hidden(journal, cli):
+    # 1.4 (option hidden_templates): fr-3 (3I+1A in the 1914 set-up) is in Verdun; the German
+    # reader and the public see the counter, not what its template holds; the Entente does.
+    for reader in ("german", "public"):
+        a = json.loads(cli("area", journal, "verdun", "--as", reader, "--format",
+                           "json").stdout)["area"]
+        fr3 = next(u for u in a["units"] if u["id"] == "fr-3")
+        assert fr3["contents"] is None and fr3["summary"] == "hidden"
+    a = json.loads(cli("area", journal, "verdun", "--as", "entente", "--format",
+                       "json").stdout)["area"]
+    assert next(u for u in a["units"] if u["id"] == "fr-3")["summary"] == "3I+1A"
+
+
+def test_a_battle_area_is_marked(opened):
+    # 4.1, 5.1.1: an Enemy area entered this offensive is Disputed and a Battle Area at once;
+    # 5.1.2: the areas declared in the combat phase are Battle Areas until fought.
+    data = opened.data
+    state = opened.state.clone()
+    state.turn_state.became_disputed = ["verdun", "namur"]   # Verdun holds both sides now
+    state.pieces["ge-i-99"] = Piece(id="ge-i-99", nation="ge", kind="infantry", area="verdun")
+    assert area_view(state, data, "verdun")["area"]["battle"] == "compulsory"
+    assert area_view(state, data, "namur")["area"]["battle"] is None    # not Disputed
+    state.combat = {"declared": ["liege"], "resolved": ["verdun"]}
+    assert area_view(state, data, "liege")["area"]["battle"] == "declared"
+    assert area_view(state, data, "verdun")["area"]["battle"] == "fought"
+    assert area_view(state, data, "namur")["area"]["battle"] is None
+
+
+@pytest.mark.parametrize("name,exit_code,wanted", [
+    ("Ardenes", 2, ["Ardennes"]),
+    ("verdn", 2, ["Verdun"]),
+    ("holland", 2, []),            # an impassable region (4.1): named, but not an area
+    ("xyzzy", 2, []),
+])
+def test_an_unknown_area_is_a_usage_error_with_suggestions(journal, cli, name, exit_code,
+                                                            wanted):
+    r = cli("area", journal, name)
+    assert r.exit_code == exit_code and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and repr(name) in r.stderr
+    assert _names(r.stderr.strip())[:len(wanted)] == wanted
+
+
+def test_name_and_list_together_is_a_usage_error(journal, cli):
+    both, neither = cli("area", journal, "liege", "--list"), cli("area", journal)
+    assert both.exit_code == neither.exit_code == 2
+    assert both.stderr == "referee: give an area name or --list, not both\n"
+    assert neither.stderr.startswith("referee: name an area (its id, name or an alias)")
 
 
 # ---------------------------------------------------------------- did you mean, in orders

@@ -51,6 +51,7 @@ COMMANDS = [
     ("log", (), ("text", "json"), "records"),
     ("report", ("--since", "0"), ("text", "markdown", "bbcode", "json"), "records"),
     ("explain", (), ("text",), "whole"),
+    ("area", ("verdun",), ("text", "json"), "state"),
 ]
 READERS = (*SIDES, PUBLIC)          # checked for leaks; the moderator is run for crashes only
 BIG = 10 ** 9                       # autoplay's invariant checks are other tests' business
