@@ -37,7 +37,9 @@ def find_area(name: str, data: GameData) -> str:
                          f"JOURNAL --list` lists them all)"
                          f"{did_you_mean(nearest(words, area_choices(data)))}") from None
     if found in data.impassable:
-        raise UsageError(f"area {quoted(name)}: {data.impassable[found].name} is not an area "
+        region = data.impassable[found].name
+        region = region if region.isprintable() else quoted(region)     # one line, whatever
+        raise UsageError(f"area {quoted(name)}: {region} is not an area "
                          f"of the map: no unit may ever enter it (4.1, 4.2)")
     return found
 

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import json
 import re
+from unittest import mock
 
 import pytest
+import typer
+import typer.testing
 
 from referee import game as g
-from referee.areas import area_view
+from referee.areas import area_document, area_view
+from referee.cli import app
+from referee.engine.reading import did_you_mean
 from referee.engine.state import Piece
+from referee.render.formats import render
 from referee.suggest import hand_cards, visible_units
 
 SECRET = "5e" * 32
@@ -33,6 +39,18 @@ def journal(tmp_path_factory):
         g.create_game(path, "1914", options=["hidden_templates=true"], game_id="area-test",
                       secret_file=secret)
     return path
+
+
+@pytest.fixture(scope="module")
+def cli():
+    """The CLI in-process, its Typer command built once (building it costs more than a run)."""
+    command = typer.main.get_command(app)
+    runner = typer.testing.CliRunner()
+
+    def run(*args):
+        with mock.patch.object(typer.testing, "_get_command", lambda _app: command):
+            return runner.invoke(app, [str(a) for a in args])
+    return run
 
 
 @pytest.fixture(scope="module")
@@ -204,3 +222,27 @@ def test_no_suggestion_names_a_card_of_the_other_hand(journal, opened):
     assert _names(_rejection(journal, "german", "play big psh")) == ["The Big Push"]
     assert "Gericht" in hand_cards(st, opened.data, "entente").values()
     assert "Gericht" not in hand_cards(st, opened.data, "german").values()
+
+
+# ---------------------------------------------------------------- hostile input
+
+@pytest.mark.parametrize("name", ["'", "\x00", "é" * 5000, "liege\nverdun", "[b]x[/b]", ","])
+def test_whatever_is_typed_is_one_line_and_exit_2(journal, cli, name):
+    r = cli("area", journal, name)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1
+    assert r.stderr.startswith(("referee: area ", "referee: name an area")), r.stderr
+
+
+def test_names_from_the_data_are_escaped_in_every_format(opened):
+    # A hostile data file: names are shown literally, never as markup or a second line.
+    view = area_view(opened.state, opened.data, "liege")
+    view["area"]["name"] = "[b]Li*è*ge[/b]\n<i>"
+    view["area"]["neighbours"][0]["name"] = "|x| `y`"
+    md = render(area_document(view), "markdown")
+    bb = render(area_document(view), "bbcode")
+    text = render(area_document(view), "text")
+    assert "[b]Li" not in bb and "[/b]\n<i>" not in bb and "ge⁅/b⁆ <i> (liege)" in bb
+    assert "\\*è\\*" in md and "\\|x\\|" in md and "<i>" not in md
+    assert "[b]Li*è*ge[/b] <i>" in text
+    assert did_you_mean(["Liège", "Evil\nName"]) == "; did you mean Liège or 'Evil\\nName'?"
