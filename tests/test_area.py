@@ -246,3 +246,20 @@ def test_names_from_the_data_are_escaped_in_every_format(opened):
     assert "\\*è\\*" in md and "\\|x\\|" in md and "<i>" not in md
     assert "[b]Li*è*ge[/b] <i>" in text
     assert did_you_mean(["Liège", "Evil\nName"]) == "; did you mean Liège or 'Evil\\nName'?"
+
+
+def test_a_rejection_never_tells_what_the_other_sides_template_holds(journal, tmp_path):
+    # 1.4 (hidden_templates): fr-3 holds artillery and no cavalry. Moving a unit off it is
+    # refused to the German either way (2.0 II: a player moves only his own), and the reason
+    # must be the same either way, or it tells him what the template holds.
+    copy = tmp_path / "moving.jsonl"
+    copy.write_bytes(journal.read_bytes())
+    copy.chmod(0o600)
+    (tmp_path / "moving.jsonl.secret").write_text(SECRET + "\n")
+    (tmp_path / "moving.jsonl.secret").chmod(0o600)
+    assert g.submit(copy, "german", ["play offensive"]).rejected is None
+    said = {kind: _rejection(copy, "german", f"move fr-3:{kind} argonne").split("; did")[0]
+            for kind in ("artillery", "cavalry")}
+    assert said["artillery"].replace("artillery", "KIND") == \
+        said["cavalry"].replace("cavalry", "KIND"), said
+    assert "(rule 2.0 II)" in said["cavalry"]
