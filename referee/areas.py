@@ -79,8 +79,9 @@ def area_view(state: State, data: GameData, area: str, reader: str = PUBLIC,
     fort = None
     if a.fort is not None:
         now = state.forts.get(a.fort.id)
-        fort = {"id": a.fort.id, "name": a.fort.name, "nation": a.fort.nation,
-                "side": data.nation_side.get(a.fort.nation), "printed": a.fort.strength,
+        nation = now.nation if now is not None else a.fort.nation
+        fort = {"id": a.fort.id, "name": a.fort.name, "nation": nation,
+                "side": data.nation_side.get(nation), "printed": a.fort.strength,
                 "strength": now.strength if now is not None else None,
                 "in_play": now is not None}
     view = _head(state, data, reader, game_id)
@@ -134,7 +135,7 @@ def _fort(f: dict[str, Any] | None) -> str:
         return "none"
     owner = side_name(f["side"])
     if not f["in_play"]:
-        return f"{f['name']} ({owner}): out of play (printed strength {f['printed']})"
+        return f"{f['name']} ({owner}): not in play (printed strength {f['printed']}, 8.4)"
     return f"{f['name']} ({owner}), strength {f['strength']} of {f['printed']} (8.4)"
 
 
@@ -176,7 +177,8 @@ def areas_document(view: dict[str, Any]) -> Document:
 
 def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt: str,
                  games_dir: Path | None = None, width: int = 72) -> str:
-    """What `referee area` prints: one area (NAME) or every area (--list), for one reader."""
+    """What `referee area` prints: one area (NAME) or every area (--list), for one reader (1.2,
+    1.4)."""
     from . import commands
     from .readers import check_name
 

@@ -84,7 +84,7 @@ def _unknown_names(order, state: State, data: GameData, reader: str, units: dict
 
 def amend(exc: OrderError, order, state: State, data: GameData, reader: str) -> OrderError:
     """The rejection of an order, with 'did you mean' at its end when the order names a unit,
-    an area or a card that the reader cannot see or the game does not have."""
+    an area or a card that the reader cannot see or the game does not have (1.2, 1.3, 1.4)."""
     if getattr(exc, "suggested", False) or state is None:
         return exc
     unknown = getattr(exc, "unknown", None)

@@ -62,7 +62,7 @@ _SUGGEST_WORDS = 4
 
 def nearest(words, names: dict[str, str], limit: int = SUGGEST_AT_MOST) -> list[str]:
     """The names nearest to the words typed (a name's folded spellings -> the name shown),
-    closest first: each spelling is compared with the first one to four words, folded."""
+    closest first, for an error's 'did you mean' (areas 1.2, units 1.4, cards 1.3)."""
     import difflib  # only when an order is rejected: reading stays light
 
     typed = [words] if isinstance(words, str) else list(words)[:_SUGGEST_WORDS]
@@ -86,8 +86,8 @@ def nearest(words, names: dict[str, str], limit: int = SUGGEST_AT_MOST) -> list[
 
 
 def did_you_mean(names: list[str]) -> str:
-    """'; did you mean A, B or C?' to end an error message ('' when nothing is near); a name
-    with a character that is not printable (from a hostile data file) is shown quoted."""
+    """'; did you mean A, B or C?' to end an order's or a command's error (the names from
+    nearest); a name with a character that is not printable (hostile data) is quoted."""
     if not names:
         return ""
     names = [n if n.isprintable() else quoted(n) for n in names]
