@@ -1,7 +1,7 @@
 """`referee area`: one area of the map as a reader may see it, or the list of every area.
 
 An area is named as orders name it (engine/reading.py: id, name or alias;
-case, accents and hyphens ignored). What the map says of it is public (1.2:
+case, accents and hyphens ignored). What the map says of it is public (1.1:
 control, terrain, VP, supply source, fort, neighbours); its units are those
 `show` gives the same reader (views.unit_views: the other side's army
 contents stay hidden under option hidden_templates, 1.4).
@@ -71,7 +71,7 @@ def _head(state: State, data: GameData, reader: str, game_id: str) -> dict[str, 
 
 def area_view(state: State, data: GameData, area: str, reader: str = PUBLIC,
               game_id: str = "") -> dict[str, Any]:
-    """One area for one reader (JSON-ready): the map's facts (1.2), control (4.1), its fort
+    """One area for one reader (JSON-ready): the map's facts (1.1), control (4.1), its fort
     now (8.4), whether it is a Battle Area (5.1), the units the reader may see (1.4) and
     its neighbours with their control."""
     check_reader(reader, data.sides)
@@ -102,7 +102,7 @@ def area_view(state: State, data: GameData, area: str, reader: str = PUBLIC,
 
 def areas_view(state: State, data: GameData, reader: str = PUBLIC,
                game_id: str = "") -> dict[str, Any]:
-    """Every area of the map with its control, VP and terrain (1.2, 4.1), for `area --list`."""
+    """Every area of the map with its control, VP and terrain (1.1, 4.1), for `area --list`."""
     check_reader(reader, data.sides)
     view = _head(state, data, reader, game_id)
     view["areas"] = [{"id": a.id, "name": a.name, "control": state.area_state(a.id, data),
@@ -177,7 +177,7 @@ def areas_document(view: dict[str, Any]) -> Document:
 
 def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt: str,
                  games_dir: Path | None = None, width: int = 72) -> str:
-    """What `referee area` prints: one area (NAME) or every area (--list), for one reader (1.2,
+    """What `referee area` prints: one area (NAME) or every area (--list), for one reader (1.1,
     1.4)."""
     from . import commands
     from .readers import check_name

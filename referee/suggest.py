@@ -1,6 +1,6 @@
 """Did you mean: the nearest names to a misspelt area, unit id or card in a rejected order.
 
-Areas are public (1.2): every area name may be suggested. Unit ids and cards
+Areas are public (1.1): every area name may be suggested. Unit ids and cards
 are drawn only from what the order's reader may see (views.py): the units on
 the map as `show` shows them to him (an army template of the other side under
 option hidden_templates, 1.4, gives no unit on it), the public EFT box and
@@ -84,7 +84,7 @@ def _unknown_names(order, state: State, data: GameData, reader: str, units: dict
 
 def amend(exc: OrderError, order, state: State, data: GameData, reader: str) -> OrderError:
     """The rejection of an order, with 'did you mean' at its end when the order names a unit,
-    an area or a card that the reader cannot see or the game does not have (1.2, 1.3, 1.4)."""
+    an area or a card that the reader cannot see or the game does not have (1.1, 1.3, 1.4)."""
     if getattr(exc, "suggested", False) or state is None:
         return exc
     unknown = getattr(exc, "unknown", None)

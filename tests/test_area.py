@@ -74,7 +74,7 @@ def _rejection(journal, side: str, text: str) -> str:
 
 def test_liege_as_the_map_data_gives_it(journal, cli):
     # map.yaml, liege: Belgium, VP 1, clear, not coastal, no supply source, fort Liège (be)
-    # of strength 3, neighbours antwerp, brussels, namur, ardennes, eifel, aachen (1.2);
+    # of strength 3, neighbours antwerp, brussels, namur, ardennes, eifel, aachen (1.1);
     # scenarios/1914.yaml: Entente-controlled, be-i-01 and fort-liege at strength 3 there.
     r = cli("area", journal, "LIEGE", "--format", "json")
     assert r.exit_code == 0, r.stderr

@@ -62,7 +62,7 @@ _SUGGEST_WORDS = 4
 
 def nearest(words, names: dict[str, str], limit: int = SUGGEST_AT_MOST) -> list[str]:
     """The names nearest to the words typed (a name's folded spellings -> the name shown),
-    closest first, for an error's 'did you mean' (areas 1.2, units 1.4, cards 1.3)."""
+    closest first, for an error's 'did you mean' (areas 1.1, units 1.4, cards 1.3)."""
     import difflib  # only when an order is rejected: reading stays light
 
     typed = [words] if isinstance(words, str) else list(words)[:_SUGGEST_WORDS]
@@ -96,7 +96,7 @@ def did_you_mean(names: list[str]) -> str:
 
 
 def area_choices(data: GameData) -> dict[str, str]:
-    """Every spelling of every area (id, name, aliases; folded) -> the area's name (1.2)."""
+    """Every spelling of every area (id, name, aliases; folded) -> the area's name (1.1)."""
     return {fold(n): a.name for a in data.map.areas for n in (a.id, a.name, *a.aliases)
             if fold(n)}
 
