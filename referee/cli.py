@@ -716,6 +716,30 @@ def map_(
     typer.echo(commands.map_picture(journal, as_, output, at, _GAMES["dir"]))
 
 
+# ---------------------------------------------------------------- area
+
+@app.command()
+@boundary
+def area(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    name: Annotated[Optional[list[str]], typer.Argument(
+        help="The area: its id, name or an alias, as orders name it (case and accents do "
+             "not matter).")] = None,
+    list_: Annotated[bool, typer.Option(
+        "--list", help="List every area: id, name, control, VP, terrain.")] = False,
+    as_: Reader = "public",
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """One area: control, terrain, VP, supply, fort, battle, the units the reader may see and
+    its neighbours; or --list for every area."""
+    from .areas import area_command
+
+    typer.echo(area_command(journal, name or [], list_, as_, format.value, _GAMES["dir"],
+                            width))
+
+
 def main() -> None:
     """Entry point of the `referee` console script."""
     try:

@@ -733,7 +733,9 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
                                sealed_set(dice, state.turn))
                     bodies.append(rec)
                     result.applied.append(Applied("\n".join(texts_ok), rec))
-                result.rejected = (at, texts[at], exc)
+                from .suggest import amend  # 'did you mean', from what the side may see
+
+                result.rejected = (at, texts[at], amend(exc, parsed[at], state, data, side))
                 result.not_applied = texts[at + 1:]
                 break
             if dry_run and any(e.type == "CardsDrawn" for e in events):

@@ -55,6 +55,7 @@ COMMANDS = [
     ("explain", (), ("text", "json"), "whole"),
     ("dice", (), ("text", "json"), "whole"),
     ("map", (), ("svg",), "state"),          # writes a file: read back as the output
+    ("area", ("verdun",), ("text", "json"), "state"),
 ]
 # Drawing the map costs more than printing a view: it is read in one game in four (all with
 # hidden templates, 1.4) and in the game of the negative controls.

@@ -51,6 +51,55 @@ from .orders import (
     Upgrade,
 )
 
+# "Did you mean": at most this many names, each at least this close (difflib's ratio) to
+# what was typed and not much further than the closest; a name of several words is tried
+# over the first few words typed.
+SUGGEST_AT_MOST = 3
+SUGGEST_CUTOFF = 0.6
+SUGGEST_MARGIN = 0.15
+_SUGGEST_WORDS = 4
+
+
+def nearest(words, names: dict[str, str], limit: int = SUGGEST_AT_MOST) -> list[str]:
+    """The names nearest to the words typed (a name's folded spellings -> the name shown),
+    closest first, for an error's 'did you mean' (areas 1.1, units 1.4, cards 1.3)."""
+    import difflib  # only when an order is rejected: reading stays light
+
+    typed = [words] if isinstance(words, str) else list(words)[:_SUGGEST_WORDS]
+    best: dict[str, float] = {}
+    for n in range(1, len(typed) + 1):
+        key = fold("".join(typed[:n]))
+        if not key:
+            continue
+        m = difflib.SequenceMatcher(b=key, autojunk=False)
+        for spelling, shown in names.items():
+            m.set_seq1(spelling)
+            if m.real_quick_ratio() < SUGGEST_CUTOFF or m.quick_ratio() < SUGGEST_CUTOFF:
+                continue
+            r = m.ratio()
+            if r >= SUGGEST_CUTOFF and r > best.get(shown, 0.0):
+                best[shown] = r
+    top = max(best.values(), default=0.0)
+    margin = 0.0 if top == 1.0 else SUGGEST_MARGIN      # typed right but for case or hyphens
+    near = [shown for shown in best if best[shown] >= top - margin]
+    return sorted(near, key=lambda shown: (-best[shown], shown))[:limit]
+
+
+def did_you_mean(names: list[str]) -> str:
+    """'; did you mean A, B or C?' to end an order's or a command's error (the names from
+    nearest); a name with a character that is not printable (hostile data) is quoted."""
+    if not names:
+        return ""
+    names = [n if n.isprintable() else quoted(n) for n in names]
+    head = ", ".join(names[:-1])
+    return f"; did you mean {head + ' or ' if head else ''}{names[-1]}?"
+
+
+def area_choices(data: GameData) -> dict[str, str]:
+    """Every spelling of every area (id, name, aliases; folded) -> the area's name (1.1)."""
+    return {fold(n): a.name for a in data.map.areas for n in (a.id, a.name, *a.aliases)
+            if fold(n)}
+
 
 class Reader:
     """Resolves the words of one order line against the game data."""
@@ -69,9 +118,13 @@ class Reader:
         nxt = self.text.find(self.words[self.pos], col) if self.pos < len(self.words) else -1
         return nxt if nxt >= 0 else len(self.text)
 
-    def fail(self, reason: str) -> OrderSyntaxError:
-        """A syntax error at the current word."""
-        return OrderSyntaxError(self.text, reason, self.column())
+    def fail(self, reason: str, unknown: str | None = None) -> OrderSyntaxError:
+        """A syntax error at the current word; unknown ('unit' or 'card') marks a name the
+        boundary may answer with 'did you mean' from what the order's reader may see."""
+        exc = OrderSyntaxError(self.text, reason, self.column())
+        if unknown is not None:
+            exc.unknown = (unknown, tuple(self.words[self.pos:]))
+        return exc
 
     def done(self) -> bool:
         """No words left."""
@@ -91,7 +144,7 @@ class Reader:
             if key is not None:
                 self.pos = end
                 return key
-        raise self.fail(f"no card is called {quoted(self.words[self.pos])}")
+        raise self.fail(f"no card is called {quoted(self.words[self.pos])}", unknown="card")
 
     def cards(self) -> tuple[str, ...]:
         """One or more card keys."""
@@ -111,7 +164,8 @@ class Reader:
                     raise AmbiguousOrderError(self.text, " ".join(self.words[self.pos:end]), ids)
                 self.pos = end
                 return ids[0]
-        raise self.fail(f"no area is called {quoted(self.words[self.pos])}")
+        raise self.fail(f"no area is called {quoted(self.words[self.pos])}"
+                        f"{did_you_mean(nearest(self.words[self.pos:], area_choices(self.data)))}")
 
     def unit(self) -> str:
         """A unit reference: an id, or ARMY:KIND for a unit on an army template."""
@@ -120,7 +174,7 @@ class Reader:
         w = self.words[self.pos].casefold()
         if "-" not in w.split(":")[0]:
             raise self.fail(f"{quoted(self.words[self.pos])} is not a unit id (ids look like ge-1, "
-                            f"fr-i-02, ge-1:cavalry or fort-verdun)")
+                            f"fr-i-02, ge-1:cavalry or fort-verdun)", unknown="unit")
         self.pos += 1
         return _unit_ref(w)
 
