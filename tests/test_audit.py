@@ -233,3 +233,16 @@ def test_show_at_out_of_range_names_the_range(games, cli, at):
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.strip().splitlines() == [
         f"referee: --at {at}: out of range; the journal has records 0 to 15"]
+
+
+def test_at_below_zero_on_a_journal_with_a_torn_tail_is_not_told_a_wrong_range(games, cli,
+                                                                                tmp_path):
+    """A torn last line hides the last record number: --at -1 is still no record (records
+    count from 0), and the error does not claim the journal holds records 0 to 0."""
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(games["demo"].read_bytes() + b'{"seq": 16, "tor')
+    torn.chmod(0o600)
+    for command in (["show", torn], ["map", torn, "-o", tmp_path / "m.svg"]):
+        r = cli(*command, "--at", "-1")
+        assert r.exit_code == 2 and r.stdout == "", r.stderr
+        assert "-1" in r.stderr and "0 to 0" not in r.stderr, r.stderr
