@@ -470,6 +470,11 @@ def dice_counts(journal: Path, reader: str = "public",
         counted: list[int] = []
         for ev in rec.get("events", []):
             for side, purpose, values in _rolled(ev):
+                odd = next((v for v in values if type(v) is not int or not 1 <= v <= 6), None)
+                if odd is not None:         # a resealed journal: name it, count nothing
+                    raise JournalError(f"{Path(journal).name}: record {rec['seq']} holds a "
+                                       f"die of {quoted(str(odd), 12)}, not 1 to 6 (5.2.2); "
+                                       f"`referee verify` names the fault", record=rec["seq"])
                 _add(sides.setdefault(side, _tally()), purpose, values)
                 _add(both, purpose, values)
                 counted += values

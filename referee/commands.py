@@ -251,6 +251,8 @@ def check_at(journal: Path, at: int | None, option: str = "--at") -> None:
     last = _last_seq(journal)
     if last >= 0 and not 0 <= at <= last:
         raise UsageError(f"{option} {at}: out of range; the journal has records 0 to {last}")
+    if at < 0:              # the last record cannot be read (a torn line): still no record
+        raise UsageError(f"{option} {at}: out of range; records are numbered from 0")
 
 
 def check_side(side: str) -> None:

@@ -263,3 +263,28 @@ def test_a_rejection_never_tells_what_the_other_sides_template_holds(journal, tm
     assert said["artillery"].replace("artillery", "KIND") == \
         said["cavalry"].replace("cavalry", "KIND"), said
     assert "(rule 2.0 II)" in said["cavalry"]
+
+
+@pytest.mark.parametrize("text", ["area", "order"])
+def test_a_name_of_thousands_of_words_is_read_in_linear_time(opened, monkeypatch, text):
+    """A name is matched over one or more words, longest first (as orders read areas and
+    cards, 1.1): a typed name far longer than any name of the game is refused without
+    folding every run of its words (that was quadratic: minutes for the 120 kB an argument
+    may hold, and an orders file may hold 1 MB)."""
+    import referee.engine.reading as reading
+    from referee.areas import find_area
+    from referee.errors import OrderError, UsageError
+
+    folded = []
+    real = reading.fold
+    monkeypatch.setattr(reading, "fold", lambda s: folded.append(len(s)) or real(s))
+    words = " ".join(["ar"] * 3000)
+    if text == "area":
+        with pytest.raises(UsageError):
+            find_area(words, opened.data)
+    else:
+        with pytest.raises(OrderError):
+            reading.parse_order(f"play {words}", opened.data)
+        with pytest.raises(OrderError):
+            reading.parse_order(f"move ge-1 {words}", opened.data)
+    assert sum(folded) < 100 * len(words), sum(folded)

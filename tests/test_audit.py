@@ -199,6 +199,32 @@ def test_the_chi_square_figure():
     assert chi_square([10] * 6)["p_value"] == 1.0 and chi_square([0] * 6) is None
 
 
+@pytest.mark.parametrize("value", [0, 7, -2, 10 ** 30])
+def test_a_forged_die_that_is_no_face_is_named_not_counted(games, cli, tmp_path, value):
+    """A die of a fire event is 1 to 6 (5.2.2): a journal resealed with any other value is
+    refused with exit 3 naming the record (not counted as another face, not an internal
+    error)."""
+    from referee.journal import canonical, seal
+
+    out, prev = _records(games["demo"]), None
+    forged = next(rec["seq"] for rec in out
+                  if any(e["type"] == "FireResolved" for e in rec.get("events", [])))
+    fire = next(e for e in out[forged]["events"] if e["type"] == "FireResolved")
+    fire["groups"][0]["dice"][0] = value
+    for i, rec in enumerate(out):
+        rec.pop("hash", None)
+        if i:
+            rec["prev"] = prev
+        out[i] = seal(rec)
+        prev = out[i]["hash"]
+    journal = tmp_path / "forged.jsonl"
+    journal.write_bytes(b"".join(canonical(r) + b"\n" for r in out))
+    journal.chmod(0o600)
+    r = cli("dice", journal, "--format", "json")
+    assert r.exit_code == 3 and r.stdout == "", (r.exit_code, r.stderr)
+    assert f"record {forged}" in r.stderr and "1 to 6" in r.stderr
+
+
 # ---------------------------------------------------------------- --at
 
 @pytest.mark.parametrize("at", ["-1", "16", "99999"])
@@ -207,3 +233,16 @@ def test_show_at_out_of_range_names_the_range(games, cli, at):
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.strip().splitlines() == [
         f"referee: --at {at}: out of range; the journal has records 0 to 15"]
+
+
+def test_at_below_zero_on_a_journal_with_a_torn_tail_is_not_told_a_wrong_range(games, cli,
+                                                                                tmp_path):
+    """A torn last line hides the last record number: --at -1 is still no record (records
+    count from 0), and the error does not claim the journal holds records 0 to 0."""
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(games["demo"].read_bytes() + b'{"seq": 16, "tor')
+    torn.chmod(0o600)
+    for command in (["show", torn], ["map", torn, "-o", tmp_path / "m.svg"]):
+        r = cli(*command, "--at", "-1")
+        assert r.exit_code == 2 and r.stdout == "", r.stderr
+        assert "-1" in r.stderr and "0 to 0" not in r.stderr, r.stderr

@@ -109,6 +109,7 @@ class Reader:
         self.data = data
         self.words = text.replace(",", " ").split()
         self.pos = 0
+        self.folded: list[str] | None = None
 
     def column(self) -> int:
         """Column (0-based) of the current word in the line."""
@@ -126,6 +127,26 @@ class Reader:
             exc.unknown = (unknown, tuple(self.words[self.pos:]))
         return exc
 
+    def longest(self, names: dict):
+        """(end, value) of the longest run of words from here whose folded spelling is a key
+        of names, or (pos, None): a name of the game spans several words (1.1). fold works
+        character by character, so each word is folded once and a run longer than the
+        longest key is never tried (linear in what was typed)."""
+        if self.folded is None:
+            self.folded = [fold(w) for w in self.words]
+        limit = max(map(len, names), default=0)
+        ends, size = [], 0
+        for end in range(self.pos + 1, len(self.words) + 1):
+            size += len(self.folded[end - 1])
+            if size > limit:
+                break
+            ends.append(end)
+        for end in reversed(ends):
+            found = names.get("".join(self.folded[self.pos:end]))
+            if found:
+                return end, found
+        return self.pos, None
+
     def done(self) -> bool:
         """No words left."""
         return self.pos >= len(self.words)
@@ -139,11 +160,10 @@ class Reader:
         """A card type key, named by key or title over one or more words (longest match)."""
         if self.done():
             raise self.fail("a card name is missing")
-        for end in range(len(self.words), self.pos, -1):
-            key = self.data.card_names.get(fold("".join(self.words[self.pos:end])))
-            if key is not None:
-                self.pos = end
-                return key
+        end, key = self.longest(self.data.card_names)
+        if key is not None:
+            self.pos = end
+            return key
         raise self.fail(f"no card is called {quoted(self.words[self.pos])}", unknown="card")
 
     def cards(self) -> tuple[str, ...]:
@@ -157,13 +177,12 @@ class Reader:
         """An area id, named by id, name or alias over one or more words (longest match)."""
         if self.done():
             raise self.fail("an area name is missing")
-        for end in range(len(self.words), self.pos, -1):
-            ids = self.data.area_names.get(fold("".join(self.words[self.pos:end])))
-            if ids:
-                if len(ids) > 1:
-                    raise AmbiguousOrderError(self.text, " ".join(self.words[self.pos:end]), ids)
-                self.pos = end
-                return ids[0]
+        end, ids = self.longest(self.data.area_names)
+        if ids:
+            if len(ids) > 1:
+                raise AmbiguousOrderError(self.text, " ".join(self.words[self.pos:end]), ids)
+            self.pos = end
+            return ids[0]
         raise self.fail(f"no area is called {quoted(self.words[self.pos])}"
                         f"{did_you_mean(nearest(self.words[self.pos:], area_choices(self.data)))}")
 
