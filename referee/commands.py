@@ -396,4 +396,5 @@ def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = N
 
     if not replace_atomically(out, data):
         raise UsageError(f"-o {quoted(str(out))}: cannot be written")
-    return f"map of record {game.state.seq} for {reader}: {out}"
+    shown = str(out) if str(out).isprintable() else quoted(str(out))   # one line, no escapes
+    return f"map of record {game.state.seq} for {reader}: {shown}"

@@ -338,3 +338,13 @@ def test_outbox_mails_carry_each_players_map(tmp_path, cli):
                 assert (shown[a.id] != "hidden") is own, (side, a.id)
         seen.add(side)
     assert seen == {"german", "entente"}
+
+
+def test_the_written_file_is_named_on_one_line_without_terminal_escapes(battle, cli, tmp_path):
+    """A file name holding a newline or a terminal escape is written, and the line saying so
+    quotes it instead of sending the raw bytes to the terminal."""
+    out = tmp_path / "a\x1b[31m\nb.svg"
+    r = cli("map", battle["journal"], "-o", out)
+    assert r.exit_code == 0, r.stderr
+    assert out.exists() and len(r.stdout.strip().splitlines()) == 1
+    assert "\x1b" not in r.stdout
