@@ -35,7 +35,7 @@ schemas: setup
 
 # Hundreds of random complete 1914 games, every invariant checked after every record, odd
 # seeds with every optional rule on, even seeds with each on or off by the seed; then
-# 400 well-chained journals of the wrong shape through every command (80 in `make test`).
+# 400 well-chained journals of the wrong shape through every command (40 in `make test`).
 soak: setup
 	$(BIN)/python -m referee.soak --games 200 --options all
 	REFEREE_MUTANTS=400 $(BIN)/python -m pytest -q tests/test_hostile_input.py -k wrong_shape

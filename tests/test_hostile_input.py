@@ -650,8 +650,8 @@ def _mutant(records: list[dict], rng: random.Random) -> tuple[list[dict], int, s
     return recs, i, what
 
 
-# `make test` reads 80 mutants; `make soak` reads 400 (REFEREE_MUTANTS).
-MUTANTS = int(os.environ.get("REFEREE_MUTANTS", "80"))
+# `make test` reads 40 mutants; `make soak` reads 400 (REFEREE_MUTANTS).
+MUTANTS = int(os.environ.get("REFEREE_MUTANTS", "40"))
 
 
 def _sealable_mutant(records: list[dict], rng: random.Random) -> tuple[list[dict], int, str]:
@@ -734,8 +734,8 @@ def test_well_chained_journals_of_the_wrong_shape(played, cli, secret_file, tmp_
                             for problem in _judge(argv[0], code, out, err, path, before))
     assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:25])
     elapsed = time.perf_counter() - started
-    assert all(n >= 20 for n in hits.values()) and len(hits) == len(_runs(played, secret_file)), \
-        hits
+    assert all(n >= min(20, MUTANTS // 4) for n in hits.values()) and \
+        len(hits) == len(_runs(played, secret_file)), hits
     # The mutants are not all refused the same way: some are damaged, some still play.
     assert set().union(*codes.values()) >= {1, 3}, codes
     assert elapsed < 60 * max(1, MUTANTS / 160), f"{elapsed:.1f} s"     # a hang, not a benchmark

@@ -5,7 +5,10 @@ templates and 25 without, all three scenarios, played by autoplay and stopped so
 the first turn, in the middle of a production phase with one side's plan sealed and the
 other's not yet given, or after a whole turn) are read by the German, the Entente and the
 public (half the games through `--as public`, half through no `--as` at all) with every
-command of COMMANDS in every format (the map picture in one game in four), and the outbox
+command of COMMANDS, as JSON and in one of its text formats (text, markdown, BBCode) by turns
+from game to game, so that each reader reads every format of every command in some third of
+the games (the map picture in one game in four; the whole table in the game of
+test_checks_find_every_kind_of_secret), and the outbox
 mails `inbox` writes them (with the map attached in those games); each JSON log
 is exported and checked with `verify --export`; each side's first legal order is given on a
 copy of the journal and what `order` prints him (text and json) is checked too. The
@@ -205,10 +208,12 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str]) -> Path:
 
 
 def read_everything(journal: Path, reader: str, folder: Path, default: bool = False,
-                    pictures: bool = True) -> list[Output]:
+                    pictures: bool = True, turn: int | None = None) -> list[Output]:
     """Every command of the table for one reader in each of its formats, and the export of
     the log checked by verify. default: the public reader named by no --as at all; pictures:
-    the map too."""
+    the map too; turn: read a command that has several text formats (text, markdown, bbcode)
+    as JSON and in one of them, the one whose turn it is (so that over the games each reader
+    reads every format of every command)."""
     have = _commands() - ({"map"} if not pictures else set())
     outs = []
     as_ = [] if default else ["--as", reader]
@@ -222,6 +227,8 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
         if reader == MODERATOR:         # once for crashes, and what the controls read
             formats = tuple(f for f in formats if f == "json" or
                             f == "text" and command in ("show", "log")) or formats[:1]
+        elif turn is not None:
+            formats = by_turns(formats, reader, turn)
         for fmt in formats:
             if command == "map":        # the picture is the output
                 picture = folder / f"map-{reader}{'-default' if default else ''}.svg"
@@ -241,6 +248,16 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
                 outs.append(Output("verify", "text", reader, argv, code, vout,
                                    verr + (escaped or ""), "whole"))
     return outs
+
+
+def by_turns(formats: tuple[str, ...], reader: str, turn: int) -> tuple[str, ...]:
+    """The formats a reader reads in the game whose turn it is: all but the text formats, and
+    one of those, each in its turn."""
+    texts = [f for f in formats if f in ("text", "markdown", "bbcode")]
+    if len(texts) < 2:
+        return formats
+    mine = texts[(turn + READERS.index(reader)) % len(texts)]
+    return tuple(f for f in formats if f not in texts or f == mine)
 
 
 def explained_record(records: list[dict]) -> int:
@@ -321,7 +338,7 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
 
 
 def check_game(journal: Path, folder: Path, addresses: dict[str, str],
-               public_by_default: bool, pictures: bool = True
+               public_by_default: bool, pictures: bool = True, turn: int | None = None
                ) -> tuple[Truth, list[Output], dict]:
     players, registered, keys = roster(journal)
     assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
@@ -330,7 +347,7 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str],
     for reader in READERS:
         outs += read_everything(journal, reader, folder,
                                 default=reader == PUBLIC and public_by_default,
-                                pictures=pictures)
+                                pictures=pictures, turn=turn)
     moderator = read_everything(journal, MODERATOR, folder, pictures=pictures) + \
         ([players] if players else [])
     bad = crashes(outs + moderator)
@@ -441,7 +458,7 @@ def test_no_reader_sees_a_secret(spec: Spec, tmp_path: Path):
     journal = play(spec, tmp_path, addresses)
     truth, moderator, found = check_game(journal, tmp_path, addresses,
                                          public_by_default=spec.n % 4 < 2,
-                                         pictures=spec.n % PICTURES == 0)
+                                         pictures=spec.n % PICTURES == 0, turn=spec.n)
     if spec.stop == "sealed":
         some, none = _sealed_sides(truth.state)
         assert truth.state.phase == "production" and some and none, \
@@ -485,3 +502,12 @@ def test_player_addresses_stay_private(tmp_path: Path):
     assert not [c for c in controls(truth, moderator) if c.startswith(("address", "key"))]
     shown = {k: v for k, v in found.items() if k[2] in ("address", "key")}
     assert not shown, leak_report(shown)
+
+
+def test_every_reader_reads_every_format_of_every_command_in_some_game():
+    """The formats read by turns cover the whole table: each reader, each command, each
+    format, in at least one of the games (the map in those that draw it)."""
+    covered = {(reader, command, f) for spec in GAMES for reader in READERS
+               for command, _, formats, _ in COMMANDS
+               for f in by_turns(formats, reader, spec.n)}
+    assert covered == {(r, c, f) for r in READERS for c, _, fs, _ in COMMANDS for f in fs}
