@@ -1,7 +1,7 @@
 """Secrets by default: no output shows a reader what is not his to see.
 
-Fifty short random games (each a fresh journal from `referee new`, 25 with hidden army
-templates and 25 without, all three scenarios, played by autoplay and stopped somewhere in
+Thirty short random games (each a fresh journal from `referee new`, 15 with hidden army
+templates and 15 without, all three scenarios, played by autoplay and stopped somewhere in
 the first turn, in the middle of a production phase with one side's plan sealed and the
 other's not yet given, or after a whole turn) are read by the German, the Entente and the
 public (half the games through `--as public`, half through no `--as` at all) with every
@@ -129,16 +129,15 @@ class Spec:
 
 
 def _games() -> list[Spec]:
-    """50 games: 25 with hidden templates, 25 without; every scenario. Most stop somewhere in
-    the first turn's player turns; 12 in the middle of the production phase (one side's
+    """30 games: 15 with hidden templates, 15 without; every scenario. Most stop somewhere in
+    the first turn's player turns; 8 in the middle of the production phase (one side's
     orders sealed, the other's not yet given); 3 after a whole turn (plans revealed)."""
     rng = random.Random(1914)
-    stops = ["sealed"] * 12 + ["turn"] * 3 + ["early"] * 35
+    stops = ["sealed"] * 8 + ["turn"] * 3 + ["early"] * 19
     rng.shuffle(stops)
     # (a sealed stop in 1916 or 1918 comes after a longer first turn, and its production
     # phase has many more orders to list: those are by far the slowest games)
-    sealed = iter(["1914", "1916", "1914", "1914", "1914", "1918", "1914", "1914", "1914",
-                   "1914", "1914", "1914"])
+    sealed = iter(["1914", "1916", "1914", "1914", "1914", "1918", "1914", "1914"])
     out = []
     for n, stop in enumerate(stops):
         scenario = next(sealed) if stop == "sealed" else "1914" if stop == "turn" else \
