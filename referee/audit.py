@@ -309,8 +309,9 @@ def _dice(rec: dict, header: dict, trace, secret: bytes | None) -> dict[str, Any
         if mode == "committed" and index is not None:
             roll["hmac_input"] = f"{game_id}/{rec['seq']}/{index}"
             if secret is not None:
-                message, digest, at, byte, got = die_steps(secret, game_id, rec["seq"], index)
-                roll["derived"] = {"message": message, "digest": digest, "byte_at": at,
+                k, digest, at, byte, got = die_steps(secret, game_id, rec["seq"], index)
+                message = roll["hmac_input"] + (f"/{k}" if k else "")
+                roll["derived"] = {"message": message, "digest": digest.hex(), "byte_at": at,
                                    "byte": byte, "value": got, "matches": got == value}
         out["rolls"].append(roll)
     return out

@@ -86,14 +86,14 @@ def die(secret: bytes, game_id: str, n: int, i: int) -> int:
     return die_steps(secret, game_id, n, i)[4]
 
 
-def die_steps(secret: bytes, game_id: str, n: int, i: int) -> tuple[str, str, int, int, int]:
-    """How die i of record n is derived: (HMAC message, its digest in hex, the position of
-    the byte taken in it, that byte, the die = byte % 6 + 1), the first byte below 252."""
-    base = f"{game_id}/{n}/{i}"
+def die_steps(secret: bytes, game_id: str, n: int, i: int) -> tuple[int, bytes, int, int, int]:
+    """How die i of record n is derived: (which HMAC of the record's die i, 0 for the first,
+    its digest, the position of the byte taken in it, that byte, the die = byte % 6 + 1),
+    the first byte below 252."""
     for k, digest in enumerate(_digests(secret, game_id, n, i)):
         for at, b in enumerate(digest):
             if b < 252:
-                return (base if k == 0 else f"{base}/{k}"), digest.hex(), at, b, b % 6 + 1
+                return k, digest, at, b, b % 6 + 1
     raise AssertionError("unreachable")
 
 
