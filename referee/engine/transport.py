@@ -227,8 +227,16 @@ def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violati
     return stack_violation(s, d, m, o.to)
 
 
+def has_eft_box(d: GameData) -> bool:
+    """Whether the game's map has the Eastern Front Transit box (TTLM 2.0 V.4; AAC has none)."""
+    return any(b.id == "eft" for b in d.map.boxes)
+
+
 def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
     """Why a move into or out of the EFT box is illegal now (games/ttlm reconstruction)."""
+    if not has_eft_box(d):
+        return Violation("AAC 2.0 V.4", "this game has no Eastern Front Transit box (AT ALL "
+                                        "COSTS! plays the Eastern front itself)")
     if side != "german":
         return Violation("2.0 V.4", "only the German moves units into the EFT box")
     unit = o.unit
@@ -272,7 +280,7 @@ def eft_candidates(s: State, d: GameData, side: str):
     """Moves into and out of the EFT box worth checking."""
     from .orders import Eft
 
-    if side != "german":
+    if side != "german" or not has_eft_box(d):
         return
     sources = sorted(a.id for a in d.map.areas if a.supply_source == "german")
     for a in sorted(s.armies.values(), key=lambda a: a.id):
