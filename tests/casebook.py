@@ -24,7 +24,8 @@ SECRET = "5e" * 32
 UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us)\s+(?P<type>\w+)\s+(?P<area>\w+)"
                   r"(?:\s+(?P<contents>[0-9][0-9A-Za-z+]*|empty))?(?P<ent>\s+entrenched)?$")
 LETTERS = {"I": "infantry", "S": "stosstruppen", "CW": "commonwealth", "C": "cavalry",
-           "A": "artillery", "G": "siege_gun", "B": "biplane", "T": "tank", "P": "paris_gun"}
+           "A": "artillery", "G": "siege_gun", "B": "biplane", "T": "tank", "P": "paris_gun",
+           "IG": "imperial_guard"}
 
 
 def unit(text: str) -> dict:
@@ -49,14 +50,16 @@ def unit(text: str) -> dict:
 
 
 def position(base: str = "1914", **kw) -> dict:
-    """A scenario dict: the base scenario with the changes a case asks for."""
-    src = default_games_dir() / "ttlm" / "scenarios" / f"{base}.yaml"
+    """A scenario dict: the base scenario with the changes a case asks for (game: the game
+    whose scenario it is, ttlm by default)."""
+    game = kw.pop("game", "ttlm")
+    src = default_games_dir() / game / "scenarios" / f"{base}.yaml"
     sc = yaml.safe_load(src.read_text(encoding="utf-8"))
     sc = copy.deepcopy(sc)
     sc["id"], sc["title"], sc["provenance"] = "case", "rulebook case", "test"
     sc.pop("expected_start", None)
     if "turn" in kw:
-        sc["start"] = {"turn": kw["turn"], "label": g.game_data().label(kw["turn"])}
+        sc["start"] = {"turn": kw["turn"], "label": g.game_data(game).label(kw["turn"])}
     ctrl = {a: side for side, areas in sc["control"].items() for a in areas}
     for area, side in (kw.get("control") or {}).items():
         ctrl[area] = side
@@ -89,15 +92,16 @@ def position(base: str = "1914", **kw) -> dict:
 
 
 def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "committed",
-             name: str = "case") -> Path:
-    """Write the scenario and create a game from it with a fixed secret."""
+             name: str = "case", game: str = "ttlm") -> Path:
+    """Write the scenario and create a game of that game from it with a fixed secret."""
     spath = tmp / f"{name}.yaml"
     spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     secret = tmp / f"{name}.fixed-secret"
     secret.write_text(SECRET + "\n")
     journal = tmp / f"{name}.jsonl"
     opts = [f"{k}={'true' if v else 'false'}" for k, v in (options or {}).items()]
-    g.create_game(journal, str(spath), dice, opts, game_id=name, secret_file=secret)
+    g.create_game(journal, str(spath), dice, opts, game_id=name, secret_file=secret,
+                  game=game)
     return journal
 
 
@@ -191,7 +195,7 @@ def play_case(case: dict, tmp: Path) -> None:
     base = pos.pop("base", "1914")
     options = pos.pop("options", None)
     dice = pos.pop("dice", "committed")
-    journal = new_game(tmp, position(base, **pos), options, dice)
+    journal = new_game(tmp, position(base, **pos), options, dice, game=pos.get("game", "ttlm"))
     for i, step in enumerate(case.get("steps", [])):
         side = "german" if "german" in step else "entente"
         text = step[side]

@@ -31,7 +31,7 @@ import io
 import json
 import random
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from unittest import mock
 
@@ -121,17 +121,20 @@ class Spec:
     hidden: bool
     stop: str           # early: after `steps` records; sealed: production, one side sealed;
     steps: int          # turn: after the first seasonal turn
+    game: str = "ttlm"
 
     @property
     def name(self) -> str:
-        return (f"g{self.n:02d}-{self.scenario}-{'hidden' if self.hidden else 'open'}-"
+        return (f"g{self.n:02d}-{self.game}-{self.scenario}-"
+                f"{'hidden' if self.hidden else 'open'}-"
                 f"{self.stop}{self.steps if self.stop != 'turn' else ''}")
 
 
 def _games() -> list[Spec]:
     """30 games: 15 with hidden templates, 15 without; every scenario. Most stop somewhere in
     the first turn's player turns; 8 in the middle of the production phase (one side's
-    orders sealed, the other's not yet given); 3 after a whole turn (plans revealed)."""
+    orders sealed, the other's not yet given); 3 after a whole turn (plans revealed). One
+    1914 game that stops after a whole turn is AT ALL COSTS!'s instead of TTLM's."""
     rng = random.Random(1914)
     stops = ["sealed"] * 8 + ["turn"] * 3 + ["early"] * 19
     rng.shuffle(stops)
@@ -144,6 +147,8 @@ def _games() -> list[Spec]:
             ("1914", "1916", "1918")[n % 3]
         steps = {"early": rng.randint(1, 60), "sealed": rng.randint(1, 4), "turn": 0}[stop]
         out.append(Spec(n, scenario, n % 2 == 0, stop, steps))
+    first = next(i for i, s in enumerate(out) if s.stop == "turn" and s.hidden)
+    out[first] = replace(out[first], game="aac")
     return out
 
 
@@ -167,7 +172,8 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str]) -> Path:
     secret = folder / "fixed.secret"
     secret.write_text(hashlib.sha256(f"leaks-{spec.n}".encode()).hexdigest() + "\n")
     secret.chmod(0o600)
-    argv = ["new", journal, "--scenario", spec.scenario, "--game-id", f"leaks-{spec.n}",
+    argv = ["new", journal, "--game", spec.game, "--scenario", spec.scenario,
+            "--game-id", f"leaks-{spec.n}",
             "--secret-file", secret, "--option",
             f"hidden_templates={'true' if spec.hidden else 'false'}"]
     for side, addr in addresses.items():
