@@ -21,7 +21,7 @@ from referee.errors import OrderError
 from referee.gamedata import default_games_dir
 
 SECRET = "5e" * 32
-UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us)\s+(?P<type>\w+)\s+(?P<area>\w+)"
+UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us|ah|ru)\s+(?P<type>\w+)\s+(?P<area>\w+)"
                   r"(?:\s+(?P<contents>[0-9][0-9A-Za-z+]*|empty))?(?P<ent>\s+entrenched)?$")
 LETTERS = {"I": "infantry", "S": "stosstruppen", "CW": "commonwealth", "C": "cavalry",
            "A": "artillery", "G": "siege_gun", "B": "biplane", "T": "tank", "P": "paris_gun",
