@@ -60,6 +60,8 @@ COMMANDS = [
     ("map", (), ("svg",), "state"),          # writes a file: read back as the output
     ("area", ("verdun",), ("text", "json"), "state"),
 ]
+# The area `area` reads, by game (a fortress city with a battle in many games).
+AREA_OF = {"ttlm": "verdun", "aac": "warsaw"}
 # Drawing the map costs more than printing a view: it is read in one game in four (all with
 # hidden templates, 1.4) and in the game of the negative controls.
 PICTURES = 4
@@ -228,6 +230,9 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
         if command == "explain":
             records = [json.loads(line) for line in journal.read_text().splitlines()]
             extra = (str(explained_record(records)), *extra)
+        if command == "area":
+            with journal.open(encoding="utf-8") as fh:
+                extra = (AREA_OF[json.loads(fh.readline())["game"]],)
         formats = _formats(command, formats)
         if reader == MODERATOR:         # once for crashes, and what the controls read
             formats = tuple(f for f in formats if f == "json" or
