@@ -203,6 +203,12 @@ class _Collector:
         inner, nullable = _split(tp)
         if value is None and nullable:
             return None
+        if typing.get_origin(inner) in (typing.Union, types.UnionType):
+            # A mapping or text (a counter mix row or its note): check a mapping item by item.
+            shaped = [a for a in typing.get_args(inner)
+                      if (typing.get_origin(a) is dict) == isinstance(value, dict)]
+            if len(shaped) == 1 and isinstance(value, dict):
+                return self.check(shaped[0], value, path)
         struct = _struct_type(inner)
         origin = typing.get_origin(inner)
         if struct is not None:
@@ -385,7 +391,20 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
     return data
 
 
+# The countries the schema allowed before map.yaml declared its own (`countries`).
+_OLD_COUNTRIES = ["germany", "france", "belgium", "luxembourg", "uk"]
+
+
 def upcast_document(document: dict) -> dict:
+    """An older data document in today's shape, its meaning unchanged: before map.yaml
+    declared `countries`, the schema allowed exactly TTLM's five; then the build dates."""
+    game_map = document.get("map")
+    if isinstance(game_map, dict) and "countries" not in game_map:
+        document = {**document, "map": {**game_map, "countries": list(_OLD_COUNTRIES)}}
+    return _upcast_build_dates(document)
+
+
+def _upcast_build_dates(document: dict) -> dict:
     """An older data document in today's shape, its meaning unchanged (7.6): data written
     before events.yaml had `build_dates` gave only `availability.build`, and every other
     counter was buildable from the first turn; a stored snapshot of such data still loads.

@@ -17,13 +17,15 @@ from msgspec import Meta
 
 from .paths import default_games_dir  # noqa: F401  (re-exported)
 
-Side = Literal["german", "entente"]
-SIDES: tuple[str, str] = ("german", "entente")
-NationId = Literal["ge", "fr", "uk", "be", "us"]
-UnitKind = Literal[
-    "army", "infantry", "stosstruppen", "commonwealth", "cavalry", "artillery",
-    "siege_gun", "biplane", "tank", "paris_gun", "fort",
-]
+# Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
+# `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
+# here any short lower-case name, and datacheck reports every one the game does not declare.
+Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+Side = Ident
+NationId = Ident
+UnitKind = Ident
+Country = Ident
+SIDES: tuple[str, str] = ("german", "entente")   # TTLM's sides (the engine's, until it reads them)
 Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
@@ -82,7 +84,7 @@ class Area(Model, kw_only=True):
     name: str
     aliases: list[str] = []
     kind: Literal["front", "sea_only"]
-    country: Literal["germany", "france", "belgium", "luxembourg", "uk"]
+    country: Country
     vp: Annotated[int, Meta(ge=0, le=99)]
     terrain: Literal["clear", "rough"]
     coastal: bool
@@ -115,6 +117,7 @@ class Box(Model, kw_only=True):
 class MapData(Model, kw_only=True):
     version: Version
     provenance: str
+    countries: list[Country] = []       # countries of the map besides the nations' home countries
     areas: list[Area]
     impassable: list[Impassable] = []
     boxes: list[Box] = []
@@ -125,7 +128,7 @@ class MapData(Model, kw_only=True):
 class Nation(Model, kw_only=True):
     name: str
     side: Side
-    home_country: str
+    home_country: Country
     rebuild_area: str | None = None
 
 
@@ -154,15 +157,9 @@ class UnitType(Model, kw_only=True):
     notes: str = ""
 
 
-class CounterMix(Model, kw_only=True):
-    """How many counters of each type a nation has (theatre rulebook 11.1): a hard limit."""
-
-    source: str = ""
-    ge: dict[UnitKind, Count] = {}
-    fr: dict[UnitKind, Count] = {}
-    uk: dict[UnitKind, Count] = {}
-    be: dict[UnitKind, Count] = {}
-    us: dict[UnitKind, Count] = {}
+# How many counters of each kind a nation has (theatre rulebook 11.1), a hard limit: nation ->
+# unit kind -> count, beside one `source` note (text). UnitsData.mix gives the counts alone.
+CounterMix = dict[str, dict[UnitKind, Count] | str]
 
 
 class UnitsData(Model, dict=True, kw_only=True):
@@ -177,8 +174,14 @@ class UnitsData(Model, dict=True, kw_only=True):
     @cached_property
     def mix(self) -> dict[str, dict[str, int]]:
         """The counter mix per nation (11.1), without the source note."""
-        mix = self.counter_mix
-        return {n: dict(row) for n in ("ge", "fr", "uk", "be", "us") if (row := getattr(mix, n))}
+        return {n: dict(row) for n, row in self.counter_mix.items()
+                if isinstance(row, dict) and row}
+
+    @property
+    def mix_source(self) -> str:
+        """Where the counter mix comes from (its `source` note)."""
+        note = self.counter_mix.get("source")
+        return note if isinstance(note, str) else ""
 
 
 # ---------------------------------------------------------------- deck.yaml
@@ -198,7 +201,7 @@ class CardType(Model, kw_only=True):
     ids: list[str]
     type: Literal["offensive", "ersatz", "combat", "bad_weather", "movement", "crisis"]
     offensive: bool
-    event_side: Literal["any", "german", "entente"] | None = None
+    event_side: str | None = None          # "any" or a side (units.yaml sides)
     other_side_plays_as: str | None = None
     when_played: str = ""
     from_turn: Turn | None = None
@@ -210,7 +213,7 @@ class CardType(Model, kw_only=True):
     not_on_turns: list[Turn] = []
     bad_weather: str | None = None
     ersatz: Annotated[int, Meta(ge=1, le=3)]
-    ersatz_use: Literal["any", "german", "entente"] = "any"
+    ersatz_use: str = "any"                # "any" or a side
     crises: list[CrisisEntry] = []
     removed_units_go_to: str | None = None
     unit_kinds: str | None = None
@@ -242,11 +245,9 @@ class TurnTrack(Model, kw_only=True):
     notes: list[str] = []
 
 
-class BuildPointsTurn(Model, kw_only=True):
-    turn: Turn
-    german: Annotated[int, Meta(ge=0, le=999)]
-    entente: Annotated[int, Meta(ge=0, le=999)]
-    entente_parts: dict[str, Count] = {}
+# One turn of the Build Points chart (7.0): `turn`, each side's Build Points under its own name,
+# and optionally `<side>_parts` (nation -> points, a note of how a side's total is made up).
+BuildPointsTurn = dict[str, Count | dict[NationId, Count]]
 
 
 class BuildPoints(Model, kw_only=True):
@@ -255,10 +256,8 @@ class BuildPoints(Model, kw_only=True):
     turns: list[BuildPointsTurn]
 
 
-class CardLimitYear(Model, kw_only=True):
-    year: Year
-    german: Annotated[int, Meta(ge=1, le=55)]
-    entente: Annotated[int, Meta(ge=1, le=55)]
+# One year of the Card Limit chart (7.1): `year` and each side's limit under its own name.
+CardLimitYear = dict[str, Annotated[int, Meta(ge=1, le=1999)]]
 
 
 class CardLimit(Model, kw_only=True):
@@ -311,13 +310,8 @@ class Blockade(Model, kw_only=True):
     by_year: list[BlockadeYear]
 
 
-class ArtilleryYear(Model, kw_only=True):
-    year: Year
-    ge: Count = 0
-    uk: Count = 0
-    fr: Count = 0
-    us: Count = 0
-    be: Count = 0
+# One year of the Artillery per army chart (8.3.2): `year` and each nation's limit by its id.
+ArtilleryYear = dict[str, Annotated[int, Meta(ge=0, le=1999)]]
 
 
 class ArtilleryChart(Model, kw_only=True):
@@ -436,7 +430,7 @@ class ScenarioFort(Model, kw_only=True):
 
 
 class ScenarioCards(Model, kw_only=True):
-    draw_order: list[Side] = msgspec.field(default_factory=lambda: ["german", "entente"])
+    draw_order: list[Side] | None = None       # None: the sides in units.yaml order
     hand: dict[Side, Annotated[int, Meta(ge=0, le=55)]] = {}
     # What-if positions: exact hands, draw pile (top first), discard and
     # removed cards. Cards not named anywhere are shuffled into the draw pile.
@@ -465,7 +459,7 @@ class Scenario(Model, kw_only=True):
     provenance: str = "custom"
     start: ScenarioStart
     last_turn: Turn = 23
-    first_player: Side = "german"
+    first_player: Side | None = None           # None: the first side in units.yaml
     cards: ScenarioCards = msgspec.field(default_factory=ScenarioCards)
     status: dict[str, Any] = {}
     control: dict[Side, list[str]]
@@ -553,6 +547,37 @@ class GameData:
     def build_date(self, nation: str, kind: str) -> BuildDate | None:
         """From when nation may build units of kind, or None if it never builds them (7.6)."""
         return self.events.build_dates.units.get(nation, {}).get(kind)
+
+    @cached_property
+    def countries(self) -> frozenset[str]:
+        """Every country the game names: map.yaml `countries` and the nations' home countries."""
+        return frozenset(self.map.countries) | {n.home_country for n in self.units.nations.values()}
+
+    @cached_property
+    def _build_points(self) -> dict[int, dict[str, int]]:
+        return {int(r["turn"]): {k: v for k, v in r.items() if k in self.units.sides}
+                for r in self.charts.build_points.turns}
+
+    def build_points(self, turn: int) -> dict[str, int]:
+        """Each side's Build Points on a turn, in the order of the sides (7.0 chart)."""
+        row = self._build_points[turn]
+        return {side: int(row[side]) for side in self.sides}
+
+    @cached_property
+    def _card_limits(self) -> dict[int, dict[str, int]]:
+        return {r["year"]: r for r in self.charts.card_limit.by_year}
+
+    def card_limit(self, year: int, side: str) -> int:
+        """The Maximum Number of Held Cards of a side in a year (7.1 Card Limit chart)."""
+        return self._card_limits[year][side]
+
+    @cached_property
+    def _artillery(self) -> dict[int, dict[str, int]]:
+        return {r["year"]: r for r in self.charts.artillery_per_army.by_year}
+
+    def artillery_limit(self, year: int, nation: str) -> int:
+        """How many Artillery an army of a nation may hold in a year (8.3.2 chart); 0 unlisted."""
+        return self._artillery.get(year, {}).get(nation, 0)
 
     def option_defaults(self) -> dict[str, bool]:
         """Every optional rule with its default setting."""

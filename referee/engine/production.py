@@ -67,8 +67,7 @@ EFT = "eft"
 def begin_spending(ctx: Ctx) -> None:
     """Both sides' Build Points from the chart; both are asked at once, sealed (7.0)."""
     s, d = ctx.state, ctx.data
-    row = next(b for b in d.charts.build_points.turns if b.turn == s.turn)
-    ctx.emit(ProductionBegan(bp={"german": row.german, "entente": row.entente}))
+    ctx.emit(ProductionBegan(bp=d.build_points(s.turn)))
     prompt(ctx, "production", "german")
 
 
@@ -491,9 +490,7 @@ def apply_plans(ctx: Ctx) -> None:
 
 def card_limit(s: State, d: GameData, side: str) -> int:
     """The Maximum Number of Held Cards for side this year (Card Limit chart)."""
-    year = d.year(s.turn)
-    row = next(r for r in d.charts.card_limit.by_year if r.year == year)
-    return getattr(row, side)
+    return d.card_limit(d.year(s.turn), side)
 
 
 def discard_excess(ctx: Ctx) -> None:

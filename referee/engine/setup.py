@@ -18,7 +18,7 @@ _SERIAL = re.compile(r"^([a-z]+-[a-z]+)-(\d+)$")
 def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str, bool]) -> State:
     """The position a scenario describes, before any card is dealt (no randomness here)."""
     s = State(game_id=game_id, scenario=sc.id, options=dict(options), turn=sc.start.turn,
-              last_turn=sc.last_turn, first_player=sc.first_player)
+              last_turn=sc.last_turn, first_player=sc.first_player or data.sides[0])
     for side, areas in sc.control.items():
         for a in areas:
             s.control[a] = side
@@ -78,9 +78,10 @@ def setup_record(ctx: Ctx, sc: Scenario) -> None:
     d = ctx.data
     cards = sc.cards
     named = set(cards.discard) | set(cards.removed)
+    draw_order = cards.draw_order if cards.draw_order is not None else d.sides
     stacked: list[str] = []
     if cards.hands is not None:
-        for side in cards.draw_order:
+        for side in draw_order:
             stacked += cards.hands.get(side, [])
     if cards.draw_pile is not None:
         stacked += cards.draw_pile
@@ -92,7 +93,7 @@ def setup_record(ctx: Ctx, sc: Scenario) -> None:
     if stacked:
         ctx.emit(CardsStacked(count=len(stacked),
                               secret=ctx.secret("moderator", {"cards": stacked})))
-    for side in cards.draw_order:
+    for side in draw_order:
         n = len(cards.hands.get(side, [])) if cards.hands is not None else cards.hand.get(side, 0)
         if n:
             draw(ctx, side, n, "starting hand (scenario set-up)")
