@@ -68,6 +68,8 @@ def _check_names(data: GameData) -> list[str]:
             known("nation", nat, f"{fu}: sides.{side}")
     for nat, nation in u.nations.items():
         known("side", nation.side, f"{fu}: nations.{nat}.side")
+    for side in u.side_colours:
+        known("side", side, f"{fu}: side_colours.{side}")
     for nat, row in u.counter_mix.items():
         if nat == "source":
             if not isinstance(row, str):

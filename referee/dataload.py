@@ -406,13 +406,15 @@ def upcast_document(document: dict) -> dict:
     units = document.get("units")
     if isinstance(units, dict) and "side_order" not in units and \
             set(units.get("sides") or ()) == {"german", "entente"}:
-        # Before units.yaml gave the order of the sides, the engine fixed TTLM's, and German
-        # infantry was the one upgraded to Stoßtruppen (7.5).
+        # Before units.yaml gave the order of the sides, the engine fixed TTLM's, German
+        # infantry was the one upgraded to Stoßtruppen (7.5), and the map had fixed colours.
         nations = units.get("nations")
         if isinstance(nations, dict) and isinstance(nations.get("ge"), dict):
             nations = {**nations, "ge": {**nations["ge"], "stosstruppen_upgrade": True}}
+        colours = {"german": {"fill": "#a9c59a", "ink": "#2f4f1f"},
+                   "entente": {"fill": "#9dbbe3", "ink": "#1d3f73"}}      # the map's, as fixed
         document = {**document, "units": {**units, "side_order": ["german", "entente"],
-                                          "nations": nations}}
+                                          "nations": nations, "side_colours": colours}}
     game, events = document.get("game"), document.get("events")
     if isinstance(game, dict) and "movement" not in game and isinstance(events, dict):
         # Before game.yaml said who moves how, strategic movement was the Entente's (4.5),

@@ -197,12 +197,23 @@ class UnitType(Model, kw_only=True):
 CounterMix = dict[str, dict[UnitKind, Count] | str]
 
 
+Colour = Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class SideColours(Model, kw_only=True):
+    """How a side is drawn on the map: the fill of its areas and the ink of its units."""
+
+    fill: Colour
+    ink: Colour
+
+
 class UnitsData(Model, dict=True, kw_only=True):
     version: Version
     sides: dict[Side, list[NationId]]
     # The two sides in the order the rules take them when both act (the first asked, revealed
     # and dealt first): a list, since a stored copy of the data sorts mapping keys.
     side_order: list[Side]
+    side_colours: dict[Side, SideColours] = {}
     nations: dict[NationId, Nation]
     counter_mix: CounterMix
     commonwealth_units: list[CommonwealthUnit] = []

@@ -62,6 +62,9 @@ def test_a_new_nation_on_a_renamed_side_loads(tmp_path):
     assert data.scenarios["1914"].control["allies"]
     assert data.build_points(1) == {"german": 10, "allies": 8}      # 7.0 chart, turn 1
     assert data.card_limit(1914, "allies") == 5                      # 7.1 chart, 1914
+    # The map draws a side in the colours its data gives (units.yaml side_colours).
+    from referee.render.svgmap import control_colour, ink
+    assert control_colour("allies", data) == "#9dbbe3" and ink("allies", data) == "#1d3f73"
 
 
 def test_unknown_names_are_reported_with_their_file_and_path(tmp_path):
