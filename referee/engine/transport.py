@@ -23,6 +23,8 @@ from .movement import (
 from .orders import Evacuate, Rail, Reserves, Sea, Strategic
 from .state import State
 
+_WORDS = {1: "one", 2: "two", 3: "three"}
+
 
 def _whole(m: Mover, rule: str, what: str) -> Violation | None:
     if not m.whole:
@@ -80,9 +82,10 @@ def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | Non
     if isinstance(m, Violation):
         return m
     ts = s.turn_state
-    if ts.rail >= d.info.movement.rail.units:
-        return Violation("4.4", f"rail moves are limited to {d.info.movement.rail.units} units "
-                                f"per player turn")
+    limit = d.info.movement.rail.units
+    if ts.rail >= limit:
+        return Violation("4.4", f"rail moves are limited to {_WORDS.get(limit, limit)} units per "
+                                f"player turn")
     if m.area not in ts.friendly_at_start:
         return Violation("4.4", f"a rail move starts in an area Friendly since the start of "
                                 f"the turn; {d.areas[m.area].name} is not")
@@ -251,7 +254,7 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
     box = d.boxes.get("eft")
     if box is None or side != box.owner:
         return Violation("2.0 V.4", f"only the {d.side_name(box.owner) if box else 'no'} "
-                                    f"player moves units into the EFT box")
+                                    f"moves units into the EFT box")
     unit = o.unit
     if unit in s.armies:
         a = s.armies[unit]
