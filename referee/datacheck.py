@@ -60,11 +60,16 @@ def _check_names(data: GameData) -> list[str]:
     u = data.units
     if len(u.sides) != 2:
         out.append(f"{fu}: sides: a game has two sides, {len(u.sides)} are listed (2.0)")
+    if sorted(u.side_order) != sorted(u.sides):
+        out.append(f"{fu}: side_order: must list each side of `sides` once "
+                   f"({', '.join(u.sides)})")
     for side, nats in u.sides.items():
         for nat in nats:
             known("nation", nat, f"{fu}: sides.{side}")
     for nat, nation in u.nations.items():
         known("side", nation.side, f"{fu}: nations.{nat}.side")
+    for side in u.side_colours:
+        known("side", side, f"{fu}: side_colours.{side}")
     for nat, row in u.counter_mix.items():
         if nat == "source":
             if not isinstance(row, str):
@@ -89,6 +94,21 @@ def _check_names(data: GameData) -> list[str]:
             known("nation", a.fort.nation, f"{where}.fort.nation")
     for b in data.map.boxes:
         known("side", b.owner, f"{fm}: boxes.{b.id}.owner")
+    mv = data.info.movement
+    if mv.strategic is not None:
+        for side in mv.strategic.sides:
+            known("side", side, "game.yaml: movement.strategic.sides")
+    if mv.sea is not None:
+        for nat in mv.sea.nations:
+            known("nation", nat, "game.yaml: movement.sea.nations")
+    for t in data.events.turns:
+        for j, r in enumerate(t.reinforcements):
+            if r.placement != "any" and r.placement not in data.areas and \
+                    r.placement not in data.countries:
+                out.append(f"{fe}: turns[{t.turn}].reinforcements[{j}].placement: "
+                           f"{r.placement!r} is neither any, an area id nor a country")
+    if data.charts.victory.counts_for is not None:
+        known("side", data.charts.victory.counts_for, f"{fc}: victory.counts_for")
     c = data.charts
     for i, row in enumerate(c.build_points.turns):
         where = f"{fc}: build_points.turns[{i}]"
@@ -186,8 +206,8 @@ def _check_map(data: GameData) -> list[str]:
         for t in r.touches:
             if t not in data.areas:
                 out.append(f"{f}: impassable.{r.id}.touches: unknown area id {t!r}")
-    if "england" not in data.areas:
-        out.append(f"{f}: areas: the ENGLAND area (id england) is missing (4.6)")
+    if data.sea_home is not None and data.sea_home not in data.areas:
+        out.append(f"game.yaml: movement.sea.home: unknown area id {data.sea_home!r} (4.6)")
     front = [a.id for a in data.map.areas if a.kind == "front"]
     if front:
         reached = {front[0]}
@@ -243,7 +263,7 @@ def _check_units(data: GameData) -> list[str]:
                 out.append(f"{f}: counter_mix.{nat}.{kind}: unknown unit type")
             elif not isinstance(n, int) or n < 0:
                 out.append(f"{f}: counter_mix.{nat}.{kind}: must be a whole number >= 0")
-    cw = u.mix.get("uk", {}).get("commonwealth", 0)
+    cw = u.mix.get(data.commonwealth_nation or "", {}).get("commonwealth", 0)
     if len(u.commonwealth_units) != cw:
         out.append(f"{f}: commonwealth_units: {len(u.commonwealth_units)} named, "
                    f"counter mix has {cw} (8.2.3)")
@@ -350,8 +370,9 @@ def _check_events(data: GameData) -> list[str]:
                     out.append(f"{loc}: list arriving armies one by one")
                 else:
                     arrived[r.id] += 1
-                if r.nation == "uk" and r.placement != "england":
-                    out.append(f"{loc}: UK reinforcement armies appear in ENGLAND (4.6)")
+                if r.nation in data.sea_nations and r.placement != data.sea_home:
+                    out.append(f"{loc}: {r.nation.upper()} reinforcement armies appear in "
+                               f"{data.areas[data.sea_home].name} (4.6)")
             if r.nation == "us" and r.placement != "france":
                 out.append(f"{loc}: US units arrive in France (7.3)")
         for s in t.swaps:
@@ -529,8 +550,9 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
             out.append(f"{loc}: unknown area id {u.area!r}")
             continue
         area = data.areas[u.area]
-        if area.kind == "sea_only" and u.nation != "uk":
-            out.append(f"{loc}: only UK units may be in {area.name} (4.6)")
+        if area.kind == "sea_only" and u.nation not in data.sea_nations:
+            out.append(f"{loc}: only {'/'.join(n.upper() for n in sorted(data.sea_nations))} "
+                       f"units may be in {area.name} (4.6)")
         if u.entrenched and u.type not in ("army", "infantry", "commonwealth"):
             out.append(f"{loc}: only armies and infantry entrench (7.4, 8.2.2)")
         presence.setdefault(u.area, set()).add(side)
@@ -688,9 +710,10 @@ def _check_cards(data: GameData, sc: Scenario, year: int) -> list[str]:
 
 def _check_expected_vp(data: GameData, sc: Scenario, control: dict[str, str]) -> list[str]:
     exp = sc.expected_start or {}
-    vp = sum(data.areas[a].vp for a, s in control.items() if s == "german" and a in data.areas)
+    vp = sum(data.areas[a].vp for a, s in control.items() if s == data.vp_side and a in data.areas)
     out = []
     if "area_vp" in exp and exp["area_vp"] != vp:
-        out.append(f"expected_start.area_vp: the German-Friendly areas are worth {vp}, "
+        out.append(f"expected_start.area_vp: the {data.side_name(data.vp_side)}-Friendly areas "
+                   f"are worth {vp}, "
                    f"not {exp['area_vp']} (3.1)")
     return out

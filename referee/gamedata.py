@@ -20,7 +20,7 @@ from .paths import default_games_dir  # noqa: F401  (re-exported)
 # Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
 # `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
 # here any short lower-case name, and datacheck reports every one the game does not declare.
-Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 Side = Ident
 NationId = Ident
 UnitKind = Ident
@@ -60,6 +60,39 @@ class GameFiles(Model, kw_only=True):
     events: str = "events.yaml"
 
 
+class RailMovement(Model, kw_only=True):
+    """Rail movement (4.4): units per player turn."""
+
+    units: Annotated[int, Meta(ge=0, le=99)] = 2
+
+
+class StrategicMovement(Model, kw_only=True):
+    """Strategic movement (4.5): who may use it, and how many units per player turn
+    (`default`, or `turn_N` for turn N)."""
+
+    sides: list[Side]
+    units: dict[str, Annotated[int, Meta(ge=0, le=99)]] = msgspec.field(
+        default_factory=lambda: {"default": 2})
+
+
+class SeaMovement(Model, kw_only=True):
+    """Sea movement (4.6): which nations, their home area, units per movement phase, and
+    whether the other end must be a coastal supply source of their side."""
+
+    nations: list[NationId]
+    home: str
+    units: Annotated[int, Meta(ge=0, le=99)] = 1
+    requires_coastal: bool = True
+
+
+class Movement(Model, kw_only=True):
+    """The movement kinds beyond walking that a game has, and for whom (4.4-4.6)."""
+
+    rail: RailMovement = msgspec.field(default_factory=RailMovement)
+    strategic: StrategicMovement | None = None
+    sea: SeaMovement | None = None
+
+
 class GameInfo(Model, kw_only=True):
     version: Version
     id: str
@@ -68,6 +101,7 @@ class GameInfo(Model, kw_only=True):
     files: GameFiles = msgspec.field(default_factory=GameFiles)
     scenarios: dict[str, str]
     options: dict[str, OptionSpec] = {}
+    movement: Movement = msgspec.field(default_factory=Movement)
 
 
 # ---------------------------------------------------------------- map.yaml
@@ -130,6 +164,7 @@ class Nation(Model, kw_only=True):
     side: Side
     home_country: Country
     rebuild_area: str | None = None
+    stosstruppen_upgrade: bool = False     # its infantry may be upgraded to Stoßtruppen (7.5)
 
 
 class CommonwealthUnit(Model, kw_only=True):
@@ -162,9 +197,23 @@ class UnitType(Model, kw_only=True):
 CounterMix = dict[str, dict[UnitKind, Count] | str]
 
 
+Colour = Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class SideColours(Model, kw_only=True):
+    """How a side is drawn on the map: the fill of its areas and the ink of its units."""
+
+    fill: Colour
+    ink: Colour
+
+
 class UnitsData(Model, dict=True, kw_only=True):
     version: Version
     sides: dict[Side, list[NationId]]
+    # The two sides in the order the rules take them when both act (the first asked, revealed
+    # and dealt first): a list, since a stored copy of the data sorts mapping keys.
+    side_order: list[Side]
+    side_colours: dict[Side, SideColours] = {}
     nations: dict[NationId, Nation]
     counter_mix: CounterMix
     commonwealth_units: list[CommonwealthUnit] = []
@@ -290,6 +339,7 @@ class VpModifiers(Model, kw_only=True):
 
 class Victory(Model, kw_only=True):
     source: str
+    counts_for: Side | None = None     # whose VP total (3.1); None: the first side
     anchors: str = ""
     levels: list[VictoryLevel]
     game_ends_on: list[str]
@@ -350,7 +400,7 @@ class Reinforcement(Model, kw_only=True):
     count: Annotated[int, Meta(ge=1, le=99)] = 1
     id: str | None = None
     name: str | None = None
-    placement: Literal["any", "england", "france"]
+    placement: str      # any | an area id (ENGLAND, 4.6) | a country (France, 7.3)
     substitute: UnitKind | None = None
 
 
@@ -513,7 +563,13 @@ class GameData:
         self.turns: dict[int, TurnInfo] = {t.turn: t for t in charts.turn_track.turns}
         self.event_turns: dict[int, EventTurn] = {t.turn: t for t in events.turns}
         self.nation_side: dict[str, str] = {k: v.side for k, v in units.nations.items()}
-        self.sides: tuple[str, ...] = tuple(units.sides)
+        self.sides: tuple[str, ...] = tuple(units.side_order)
+        # The two sides, first and second (units.yaml order): the opponent of each, and each
+        # side's bit and count slot in State.board.
+        pair = (*self.sides, *self.sides)[:2] if self.sides else ("", "")
+        self.opponent: dict[str, str] = {pair[0]: pair[1], pair[1]: pair[0]}
+        self.side_bit: dict[str, int] = {pair[0]: 1, pair[1]: 2}
+        self.count_at: dict[str, int] = {pair[0]: 2, pair[1]: 3}
         self.area_names: dict[str, list[str]] = {}
         for a in map.areas:
             for n in (a.id, a.name, *a.aliases):
@@ -522,6 +578,7 @@ class GameData:
                     ids.append(a.id)
         self.forts = {a.fort.id: (a.id, a.fort) for a in map.areas if a.fort}
         self.impassable = {r.id: r for r in map.impassable}
+        self.boxes: dict[str, Box] = {b.id: b for b in map.boxes}
         for r in map.impassable:
             names = {r.id, r.name.split("(")[0]}
             if "(" in r.name:
@@ -547,6 +604,52 @@ class GameData:
     def build_date(self, nation: str, kind: str) -> BuildDate | None:
         """From when nation may build units of kind, or None if it never builds them (7.6)."""
         return self.events.build_dates.units.get(nation, {}).get(kind)
+
+    @cached_property
+    def sea_home(self) -> str | None:
+        """The home area of sea movement (4.6: ENGLAND), or None if the game has none."""
+        sea = self.info.movement.sea
+        return sea.home if sea else None
+
+    @cached_property
+    def stoss_nation(self) -> str | None:
+        """The nation whose infantry is upgraded to Stoßtruppen (7.5), if any."""
+        return next((n for n, x in self.units.nations.items() if x.stosstruppen_upgrade), None)
+
+    @cached_property
+    def commonwealth_nation(self) -> str | None:
+        """The nation whose infantry the Commonwealth units replace (8.2.3: its swaps)."""
+        return next((sw.nation for t in self.events.turns for sw in t.swaps), None)
+
+    @cached_property
+    def sea_nations(self) -> frozenset[str]:
+        """The nations that use sea movement and may stand in a sea-only area (4.6)."""
+        sea = self.info.movement.sea
+        return frozenset(sea.nations) if sea else frozenset()
+
+    def supply_sources(self, side: str, coastal: bool = False) -> list[str]:
+        """A side's supply source areas in map order, or only the coastal ones (4.5, 4.6)."""
+        key = (side, coastal)
+        found = self._sources.get(key)
+        if found is None:
+            found = self._sources[key] = [a.id for a in self.map.areas if a.supply_source == side
+                                          and (a.coastal or not coastal)]
+        return found
+
+    @cached_property
+    def _sources(self) -> dict:
+        return {}
+
+    @cached_property
+    def vp_side(self) -> str:
+        """The side whose VP total the game counts: its Friendly areas, levels rising toward it
+        (3.1, Victory Chart)."""
+        return self.charts.victory.counts_for or self.sides[0]
+
+    @staticmethod
+    def side_name(side: str) -> str:
+        """A side's name as printed, e.g. 'Entente' (its id capitalised)."""
+        return side.replace("_", " ").title()
 
     @cached_property
     def countries(self) -> frozenset[str]:

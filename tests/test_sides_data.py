@@ -62,6 +62,9 @@ def test_a_new_nation_on_a_renamed_side_loads(tmp_path):
     assert data.scenarios["1914"].control["allies"]
     assert data.build_points(1) == {"german": 10, "allies": 8}      # 7.0 chart, turn 1
     assert data.card_limit(1914, "allies") == 5                      # 7.1 chart, 1914
+    # The map draws a side in the colours its data gives (units.yaml side_colours).
+    from referee.render.svgmap import control_colour, ink
+    assert control_colour("allies", data) == "#9dbbe3" and ink("allies", data) == "#1d3f73"
 
 
 def test_unknown_names_are_reported_with_their_file_and_path(tmp_path):
@@ -85,3 +88,114 @@ def test_unknown_names_are_reported_with_their_file_and_path(tmp_path):
     assert "scenarios/1914.yaml: forts[" in text and "(fort-liege).nation: unknown nation 'ru'" \
         in text
     assert "scenarios/1914.yaml: first_player: unknown side 'austria'" in text
+
+
+# ---------------------------------------------------------------- the engine reads them
+
+def _games(tmp_path: Path, edit) -> Path:
+    """A games folder holding a copy of TTLM changed by edit(copy)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    edit(_copy(games))
+    return games
+
+
+def _case(tmp_path: Path, games: Path, **position) -> Path:
+    """A what-if game on the changed data (a rulebook case position), with a fixed secret."""
+    import yaml
+
+    from casebook import SECRET
+    from casebook import position as case_position
+    from referee import game as g
+
+    sc = tmp_path / "case.yaml"
+    sc.write_text(yaml.safe_dump(case_position("1914", **position), sort_keys=False),
+                  encoding="utf-8")
+    secret = tmp_path / "case.secret"
+    secret.write_text(SECRET + "\n")
+    journal = tmp_path / "case.jsonl"
+    g.create_game(journal, str(sc), "committed", [], game_id="case", secret_file=secret,
+                  games_dir=games)
+    return journal
+
+
+def _order(journal: Path, games: Path, side: str, text: str):
+    """Submit one order; the rejection (rule, reason) or None when accepted."""
+    from referee import game as g
+    from referee.errors import OrderError
+
+    try:
+        r = g.submit(journal, side, [text], games_dir=games)
+    except OrderError as exc:
+        return getattr(exc, "rule", None), str(exc)
+    return (r.rejected[2].rule, r.rejected[2].reason) if r.rejected else None
+
+
+@pytest.fixture(scope="module")
+def movement_games(tmp_path_factory) -> Path:
+    """TTLM's data with strategic movement limited to 1 unit per player turn (4.5) and sea
+    movement without the coastal qualifier (4.6), as a game's data may say."""
+    def edit(d: Path) -> None:
+        _edit(d / "game.yaml", "units: {default: 2, turn_1: 1}", "units: {default: 1}")
+        _edit(d / "game.yaml", "requires_coastal: true", "requires_coastal: false")
+
+    return _games(tmp_path_factory.mktemp("movement"), edit)
+
+
+def test_a_strategic_movement_limit_of_one_refuses_a_second_move(tmp_path, movement_games):
+    """4.5: the number of units per player turn is the game's (game.yaml movement.strategic);
+    at 1 a second strategic move in the same Entente player turn is refused."""
+    games = movement_games
+    journal = _case(tmp_path, games, turn=2, player="entente",
+                    hands={"german": ["off-01"], "entente": ["off-03", "off-04"]},
+                    add_units=["fr-i-03 fr infantry calais"])
+    assert _order(journal, games, "entente", "play offensive") is None
+    assert _order(journal, games, "entente", "strategic fr-i-02 rouen") is None
+    rule, why = _order(journal, games, "entente", "strategic fr-i-03 dunkirk")
+    assert rule == "4.5" and "1 unit(s)" in why
+
+
+def test_sea_movement_without_the_coastal_qualifier_lands_inland(tmp_path, movement_games):
+    """4.6 says a coastal Entente supply source; a game whose data drops "coastal"
+    (movement.sea.requires_coastal: false, as AT ALL COSTS! 4.6 reads) lands in Paris."""
+    from referee import game as g
+
+    games = movement_games
+    hands = {"german": ["off-01"], "entente": ["off-03"]}
+    journal = _case(tmp_path, games, player="entente", hands=hands)
+    assert _order(journal, games, "entente", "play offensive") is None
+    assert _order(journal, games, "entente", "sea uk-1 paris") is None
+    assert g.open_game(journal, games_dir=games).state.armies["uk-1"].area == "paris"
+    # With TTLM's own data Paris, an inland supply source, is refused (4.6).
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    journal = _case(plain, GAMES, player="entente", hands=hands)
+    assert _order(journal, GAMES, "entente", "play offensive") is None
+    assert _order(journal, GAMES, "entente", "sea uk-1 paris")[0] == "4.6"
+
+
+def test_a_game_with_renamed_sides_plays(tmp_path):
+    """Nothing in the engine names TTLM's sides: with `entente` renamed `allies` (and
+    `german` `central`) random legal play runs, and the views name the new sides."""
+    from referee import game as g
+    from referee.autoplay import autoplay
+    from referee.views import state_view, status_view
+
+    def rename(d: Path) -> None:
+        _rename_side(d, "entente", "allies")
+        _rename_side(d, "german", "central")
+
+    games = _games(tmp_path, rename)
+    journal = tmp_path / "renamed.jsonl"
+    g.create_game(journal, "1914", games_dir=games)
+    out = autoplay(journal, 11, max_records=40, check_every=10, games_dir=games)
+    assert out.failure is None, out.failure
+    game = g.open_game(journal, games_dir=games)
+    assert len(game.records) > 30
+    assert set(game.state.hands) == {"central", "allies"}
+    assert {r["actor"] for r in game.records[1:]} <= {"central", "allies", "moderator"}
+    for reader in ("central", "allies"):
+        text = repr(state_view(game.state, game.data, reader)) + \
+            repr(status_view(game.state, game.data, reader))
+        assert "allies" in text and "central" in text
+        assert "'entente'" not in text and "'german'" not in text

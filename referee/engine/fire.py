@@ -123,7 +123,7 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
                     add(u.ref, "biplane", 1)
         return _ordered(out)
     dogfighters = set(b["dogfighters"])
-    foe = other(side)
+    foe = other(side, d)
     foe_inf = any(u.kind in INFANTRY_TYPES for u in units_in(s, d, area, foe))
     fort = enemy_fort(s, area, side, d)
     bonus = s.turn_state.card_as if area in s.combat["bonus"] else None

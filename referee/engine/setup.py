@@ -49,7 +49,7 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
         if u.keep_apart_from:
             s.keep_apart[u.id] = u.keep_apart_from
     for e in sc.eft_box:
-        nation = e.nation or "ge"
+        nation = e.nation or data.units.sides[data.boxes["eft"].owner][0]
         for _ in range(e.count):
             pid = s.new_piece_id(nation, e.type)
             s.pieces[pid] = Piece(pid, nation, e.type, "eft")
@@ -68,8 +68,8 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
     s.consecutive_passes = sc.position.consecutive_passes
     s.discard = list(sc.cards.discard)
     s.removed_cards = list(sc.cards.removed)
-    s.hands = {"german": [], "entente": []}
-    s.locked = {"german": [], "entente": []}
+    s.hands = {x: [] for x in data.sides}
+    s.locked = {x: [] for x in data.sides}
     return s
 
 
