@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..dice import Dice
 from ..errors import IllegalOrderError
 from ..gamedata import GameData
-from . import (  # noqa: F401  (each of these modules registers its decision kinds)
+from . import (  # noqa: F401  (each registers its decision kinds; apply, how events evolve)
+    apply,
     combat,
     crisis,
     flow,
