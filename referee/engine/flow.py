@@ -23,7 +23,6 @@ import itertools
 
 from ..gamedata import GameData
 from . import combat, movement, reinforce, supply, transport
-from .armies import apply_suppress, suppress_candidates, suppress_violation
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .crisis import CRISIS_KEYS
@@ -40,6 +39,7 @@ from .events import (
 )
 from .orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard, format_order
 from .state import State, other
+from .suppress import apply_suppress, suppress_candidates, suppress_violation
 from .victory import victory_level
 
 # ---------------------------------------------------------------- I  reinforcements
