@@ -25,6 +25,7 @@ from . import (  # noqa: F401  (each registers its decision kinds; apply, how ev
 from .core import DECISIONS, Ctx, SealedPlans, Violation
 from .events import Ev, evolve
 from .orders import Ord, format_order
+from .standing import answer as answer_standing
 from .state import State
 
 
@@ -128,6 +129,7 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
         raise IllegalOrderError(text or format_order(order), v.rule, v.reason)
     ctx = Ctx(state if in_place else state.clone(), data, dice)
     ctx.standing = standing or {}
+    ctx.answer = answer_standing
     if order.kind == "armistice":
         victory.apply_armistice(ctx, order, side)
     elif _crisis_play(order):

@@ -36,6 +36,9 @@ class Ctx:
         self.dice = dice
         self.events: list[Ev] = []
         self.standing: dict[str, list[dict]] = {}   # each side's standing orders in force
+        # What answers a decision from them the moment it is asked (standing.answer, given
+        # by decide): core knows nothing of standing orders itself.
+        self.answer: Callable[[Ctx, str, str], None] | None = None
 
     def emit(self, event: Ev) -> None:
         """Record an event and apply it to the scratch state."""
@@ -86,10 +89,8 @@ def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
     from .events import DecisionPending
 
     ctx.emit(DecisionPending(kind=kind, side=side, info=info))
-    if ctx.standing.get(side):
-        from .standing import answer
-
-        answer(ctx, kind, side)
+    if ctx.standing.get(side) and ctx.answer is not None:
+        ctx.answer(ctx, kind, side)
 
 
 def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:
