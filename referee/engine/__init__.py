@@ -136,6 +136,7 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
         crisis.play_crisis(ctx, side, order.card, resume=state.pending.kind)
     else:
         DECISIONS[state.pending.kind].apply(ctx, order, side)
+    flow.resume(ctx)
     victory.check_decisive(ctx)
     return ctx.events, ctx.state
 
@@ -229,6 +230,7 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
     ctx.events = [sealed.seal(ctx, side, kept, True)]
     if done or complete:
         sealed.close(ctx, side)
+    flow.resume(ctx)
     victory.check_decisive(ctx)
     return ctx.events, ctx.state
 

@@ -14,7 +14,7 @@ from ..gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
 from .cards import first_card, playable_hand
-from .core import Ctx, DecisionSpec, Violation, prompt, register, skip
+from .core import Ctx, DecisionSpec, Violation, finish, prompt, register, skip
 from .events import (
     ArmyEliminated,
     BattleBegan,
@@ -49,14 +49,13 @@ COMBAT_CARDS = ("poison_gas", "advanced_artillery_barrage", "surprise_attack", "
 # ---------------------------------------------------------------- declare battles (2.0 II.3)
 
 def begin_combat(ctx: Ctx) -> None:
-    """After movement: battles in newly Disputed areas are compulsory; others may be declared."""
-    from .flow import end_player_turn
-
+    """After movement: battles in newly Disputed areas are compulsory; others may be declared
+    (2.0 II.3). With no Disputed area there is no battle: the combat phase is over at once."""
     s, d = ctx.state, ctx.data
     side = s.player
     disputed = [a for a in d.areas if s.area_state(a, d) == "disputed"]
     if not disputed:
-        end_player_turn(ctx)
+        finish(ctx, "combat")
         return
     compulsory = [a for a in s.turn_state.became_disputed if a in disputed]
     ctx.emit(CombatPhaseBegan(side=side, compulsory=compulsory))
@@ -241,7 +240,7 @@ def _cards_apply(ctx: Ctx, o: Ord, side: str) -> None:
     elif kind == "attacker_cards":
         ask_cards(ctx, "defender_cards", other(side))
     else:
-        after_cards(ctx)
+        finish(ctx, "declare_battles")
 
 
 DEFENDER_CARDS = ("poison_gas", "advanced_artillery_barrage", "bad_weather")
@@ -280,7 +279,7 @@ def ask_cards(ctx: Ctx, kind: str, side: str) -> None:
         if kind == "attacker_cards":
             ask_cards(ctx, "defender_cards", other(side))
         else:
-            after_cards(ctx)
+            finish(ctx, "declare_battles")
 
 
 def _bad_weather(ctx: Ctx) -> None:
@@ -300,7 +299,8 @@ for _kind, _side in (("attacker_cards", "attacker"), ("defender_cards", "defende
 
 
 def after_cards(ctx: Ctx) -> None:
-    """Cards played: apply Bad Weather's downgrade to the declared battles, then fight (9.5).
+    """The combat phase (2.0 II.4), once the cards are played: apply Bad Weather's downgrade to
+    the declared battles, then fight them (9.5).
 
     Our reading where the downgrade meets battles already compulsory: an
     Offensive become Limited keeps one battle of the attacker's choice; a
@@ -652,8 +652,6 @@ STEP = {
 
 
 def end_combat(ctx: Ctx) -> None:
-    """All battles fought: retreat markers come off; the player turn ends (5.4)."""
-    from .flow import end_player_turn
-
+    """All battles fought: retreat markers come off; the combat phase is over (5.4)."""
     ctx.emit(CombatPhaseEnded())
-    end_player_turn(ctx)
+    finish(ctx, "combat")

@@ -39,6 +39,8 @@ class Ctx:
         # What answers a decision from them the moment it is asked (standing.answer, given
         # by decide): core knows nothing of standing orders itself.
         self.answer: Callable[[Ctx, str, str], None] | None = None
+        # The step of play just over (finish): flow.resume goes on from it.
+        self.finished: str | None = None
 
     def emit(self, event: Ev) -> None:
         """Record an event and apply it to the scratch state."""
@@ -91,6 +93,15 @@ def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
     ctx.emit(DecisionPending(kind=kind, side=side, info=info))
     if ctx.standing.get(side) and ctx.answer is not None:
         ctx.answer(ctx, kind, side)
+
+
+def finish(ctx: Ctx, step: str) -> None:
+    """A step of the sequence of play is over: its module returns, and flow.resume goes on to
+    the next step (2.0)."""
+    if ctx.finished is not None:
+        raise AssertionError(f"the step '{step}' ended while '{ctx.finished}' still waits for "
+                             f"flow to go on from it")
+    ctx.finished = step
 
 
 def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:
