@@ -10,11 +10,13 @@ referee rolls everything and stops at each choice a player has.
 
 from __future__ import annotations
 
+import msgspec
+
 from ..gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
 from .cards import first_card, playable_hand
-from .core import Ctx, DecisionSpec, Violation, finish, prompt, register, skip
+from .core import DECISIONS, Ctx, DecisionSpec, Violation, finish, prompt, register, skip
 from .events import (
     ArmyEliminated,
     BattleBegan,
@@ -391,8 +393,12 @@ def start_battle(ctx: Ctx, area: str) -> None:
     ctx.emit(BattleBegan(area=area, attacker=att, defender=other(att), surprise=surprise))
     if scramble.start(ctx):                # optional 13.7: the defender may shift Biplanes in
         return
-    ctx.emit(BattleStep(step="cavalry_attacker"))
+    _first_step(ctx)
     continue_battle(ctx)
+
+
+def _first_step(ctx: Ctx) -> None:
+    ctx.emit(BattleStep(step="cavalry_attacker"))
 
 
 def _steps(s: State) -> list[str]:
@@ -413,7 +419,6 @@ def continue_battle(ctx: Ctx) -> None:
         if pay and (pay["hits"] or pay["siege"]):
             if losses.settle_unpayable(ctx):
                 continue
-            from .core import DECISIONS
             spec = DECISIONS["losses"]
             options = [o for o in spec.candidates(s, d, pay["side"])
                        if spec.check(s, d, o, pay["side"]) is None]
@@ -649,6 +654,33 @@ STEP = {
     "retreat_attacker": _retreat_after("attacker"),
     "retreat_defender": _retreat_after("defender"), "end": _end,
 }
+
+
+# The decisions of a battle's steps are answered in losses.py, retreats.py and scramble.py:
+# their handlers return what the battle does next (None: the decision stays open), and the
+# battle goes on from here; they never call back into combat (5.2-5.4, 13.7).
+THEN = {
+    "go_on": lambda ctx: None,              # hits paid: the step goes on (5.3)
+    "advance": advance_step,                # the step is over
+    "after_defence": after_defence,         # the defender's declarations are over (5.4.1)
+    "begin": _first_step,                   # the scramble is over: the battle begins (13.7)
+}
+
+
+def _goes_on(spec: DecisionSpec) -> DecisionSpec:
+    answer = spec.apply
+
+    def apply(ctx: Ctx, o: Ord, side: str) -> None:
+        then = answer(ctx, o, side)
+        if then is not None:
+            THEN[then](ctx)
+            continue_battle(ctx)
+    return msgspec.structs.replace(spec, apply=apply)
+
+
+for _kind in ("scramble", "cavalry_retreat", "defence", "reaction", "losses", "retreat_after",
+              "forced_elimination"):
+    register(_goes_on(DECISIONS[_kind]))
 
 
 def end_combat(ctx: Ctx) -> None:

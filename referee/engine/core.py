@@ -61,7 +61,8 @@ class DecisionSpec(msgspec.Struct):
     accepts: tuple[str, ...]
     candidates: Callable[[State, GameData, str], Iterable[Ord]]
     check: Callable[[State, GameData, Ord, str], Violation | None]
-    apply: Callable[[Ctx, Ord, str], None]
+    apply: Callable[[Ctx, Ord, str], str | None]     # emits; a battle step's may say what
+                                                     # the battle does next (combat.THEN)
     extra: dict = {}
 
 
