@@ -72,7 +72,8 @@ def begin_player_turn(ctx: Ctx, side: str) -> None:
 
 
 def after_movement(ctx: Ctx) -> None:
-    """Movement over: declare battles and fight them (2.0 II.3-4); combat ends the turn."""
+    """Movement over: declare battles (2.0 II.3); NEXT then goes on to combat (II.4) and, once
+    it is over, to the end of the player turn."""
     combat.begin_combat(ctx)
 
 
