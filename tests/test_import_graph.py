@@ -4,7 +4,8 @@ flow.py owns the sequence of play (rule 2.0): it calls the phase modules and
 they return to it; they never call back into flow. Below them the primitives,
 then core, then the plain data (state, events, orders). Every import of one
 engine module by another counts, the function-local ones too: a module may
-import only modules of a lower layer, so no cycle can form.
+import only modules of a lower layer, so no cycle can form. And flow's table
+of what comes next covers every step a phase module says it has finished.
 """
 
 from __future__ import annotations
@@ -39,14 +40,20 @@ def _modules() -> list[str]:
     return sorted(p.stem for p in ENGINE.glob("*.py"))
 
 
-def imports_of(source: str, name: str, known: set[str]) -> list[tuple[str, int, bool]]:
+@cache
+def _tree(name: str) -> ast.Module:
+    return ast.parse((ENGINE / f"{name}.py").read_text(encoding="utf-8"), filename=f"{name}.py")
+
+
+def imports_of(source: str | ast.Module, name: str,
+               known: set[str]) -> list[tuple[str, int, bool]]:
     """(engine module imported, line, function-local?) for every import in one module's source.
 
     Relative imports (`from .x import y`, `from . import x`) and absolute ones
     (`referee.engine.x`) both count, wherever they stand: at the top, inside
     a function, a class or an `if` block.
     """
-    tree = ast.parse(source, filename=f"{name}.py")
+    tree = ast.parse(source, filename=f"{name}.py") if isinstance(source, str) else source
     top = {id(n) for n in tree.body}
     out: list[tuple[str, int, bool]] = []
     for node in ast.walk(tree):
@@ -76,8 +83,7 @@ def imports_of(source: str, name: str, known: set[str]) -> list[tuple[str, int, 
 def graph() -> dict[str, list[tuple[str, int, bool]]]:
     """Every engine module and the engine modules it imports."""
     known = set(_modules())
-    return {m: imports_of((ENGINE / f"{m}.py").read_text(encoding="utf-8"), m, known)
-            for m in sorted(known)}
+    return {m: imports_of(_tree(m), m, known) for m in sorted(known)}
 
 
 def find_cycle(g: dict[str, list[tuple[str, int, bool]]]) -> list[str] | None:
@@ -158,3 +164,49 @@ def test_each_module_imports_only_lower_layers():
                 wrong.append(f"{m}.py:{line} imports {t} ({where}; layer {level[m]} may import "
                              f"only layers below it, {t} is in layer {level[t]})")
     assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+def test_flow_goes_on_from_every_step_a_phase_module_finishes():
+    # 2.0: a phase module ends its step with core.finish(ctx, "<step>") and returns; flow.NEXT
+    # must name what follows each such step, or the game would stop there.
+    from referee.engine import flow
+
+    finished = set()
+    for m in _modules():
+        for node in ast.walk(_tree(m)):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "finish" \
+                    and len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
+                finished.add(node.args[1].value)
+    assert finished >= {"reinforcements", "combat", "supply", "eft_losses"}
+    assert not finished - set(flow.NEXT), f"steps with no next step: {finished - set(flow.NEXT)}"
+    assert not set(flow.NEXT) - finished, f"NEXT steps nobody finishes: {set(flow.NEXT) - finished}"
+
+
+def test_the_table_of_flow_names_functions_that_exist():
+    # flow.py's docstring is rule 2.0 with what runs each step (a function, or a decision a
+    # player answers): it must stay true.
+    import re
+
+    from referee.engine import flow
+    from referee.engine.core import DECISIONS
+
+    table = flow.__doc__.split("\n\n")[1].splitlines()
+    column = table[0].index("begin_seasonal_turn")           # the table's right-hand column
+    runs = [line[column:] for line in table if line[column - 2:column] == "  "]
+    functions, decisions = set(), set()
+    for r in runs:
+        r = re.sub(r"\([a-z]+\.py\)", "", r)                  # "(combat.py)": where it lives
+        if r.startswith("decision "):
+            decisions |= set(re.findall(r"[a-z_]+", r[len("decision "):]))
+        else:
+            functions |= set(re.findall(r"[a-z_]+(?:\.[a-z_]+)?", r))
+    assert {"begin_seasonal_turn", "combat.begin_combat", "production.eft_losses",
+            "advance_season"} <= functions
+    assert {"card_or_pass", "movement", "pass_move"} <= decisions
+    for name in functions:
+        obj = flow
+        for part in name.split("."):
+            obj = getattr(obj, part, None)
+        assert callable(obj), f"flow's table names {name}, which flow cannot reach"
+    for kind in decisions:
+        assert kind in DECISIONS, f"flow's table names the decision {kind}, which is not one"
