@@ -11,6 +11,7 @@ import msgspec
 
 from ..gamedata import GameData
 from .events import (
+    HANDLERS,
     AreaControlChanged,
     ArmisticeProposed,
     ArmisticeRefused,
@@ -645,7 +646,7 @@ def _plan_revealed(s: State, e, d: GameData) -> None:
     s.sealed = None
 
 
-HANDLERS = {
+HANDLERS.update({
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
     "DecisionSkipped": _skipped,
@@ -675,5 +676,5 @@ HANDLERS = {
     "ProductionEnded": _production_ended, "ArmisticeProposed": _proposed,
     "ArmisticeRefused": _refused, "PlansOpened": _plans_opened, "PlanSealed": _plan_sealed,
     "PlanClosed": _plan_closed, "PlanRevealed": _plan_revealed,
-}
+})
 

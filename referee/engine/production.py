@@ -16,10 +16,10 @@ import itertools
 from collections import Counter
 
 from ..gamedata import GameData
-from . import flow, sealed
+from . import sealed
 from .armies import hidden_templates, template_violation
 from .cards import draw, pick
-from .core import Ctx, DecisionSpec, SealedPlans, Violation, prompt, register
+from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
 from .events import (
     ArmyEliminated,
     ArmyRebuilt,
@@ -484,7 +484,7 @@ def apply_plans(ctx: Ctx) -> None:
         for o in plans[side]:
             if isinstance(o, Buy):
                 draw(ctx, side, o.count, f"{o.count} card(s) bought (7.1)")
-    discard_excess(ctx)
+    finish(ctx, "build_points")
 
 
 # ---------------------------------------------------------------- V.3 excess cards (7.1)
@@ -513,7 +513,7 @@ def discard_excess(ctx: Ctx) -> None:
     if asked:
         sealed.open_plans(ctx, "discard_excess", asked)
         return
-    eft_losses(ctx)
+    finish(ctx, "excess_cards")
 
 
 def _excess_candidates(s: State, d: GameData, side: str):
@@ -551,7 +551,7 @@ def _reveal_discards(ctx: Ctx, plans: dict) -> None:
         for o in plans[side]:
             ids = pick(ctx.state, ctx.data, side, o.cards)
             ctx.emit(CardsDiscarded(side=side, cards=ids, reason="over the card limit (7.1)"))
-    eft_losses(ctx)
+    finish(ctx, "excess_cards")
 
 
 def _excess_prompt(s: State, d: GameData) -> str:
@@ -630,7 +630,7 @@ def next_eft_loss(ctx: Ctx) -> None:
         prompt(ctx, "eft_losses", "german")
         return
     ctx.emit(ProductionEnded())
-    flow.advance_season(ctx)
+    finish(ctx, "eft_losses")
 
 
 def _eft_loss(ctx: Ctx, ref: str, nation: str, kind: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..gamedata import GameData
 from . import sealed
 from .armies import hidden_templates
-from .core import Ctx, DecisionSpec, Violation, register
+from .core import Ctx, DecisionSpec, Violation, finish, register
 from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
 from .movement import (
     apply_reorganise,
@@ -294,10 +294,8 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
 
 
 def _after(ctx: Ctx) -> None:
-    from .flow import after_reinforcements
-
     settle_empty_armies(ctx)
-    after_reinforcements(ctx)
+    finish(ctx, "reinforcements")
 
 
 def _complete(s: State, d: GameData, side: str, orders: list) -> bool:

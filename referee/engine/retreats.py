@@ -246,13 +246,11 @@ def _elim_check(s: State, d: GameData, o: Eliminate, side: str) -> Violation | N
     return None
 
 
-def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> None:
-    from .combat import advance_step, continue_battle
-
+def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> str | None:
     _forced_out(ctx, side, o.army)
     if not forced_eliminations(ctx):
-        advance_step(ctx)
-        continue_battle(ctx)
+        return "advance"            # the step is over: the battle goes on (combat.THEN)
+    return None
 
 
 register(DecisionSpec(
@@ -266,26 +264,20 @@ register(DecisionSpec(
 
 
 def _retreat_apply(how: str):
-    def apply(ctx: Ctx, o: Ord, side: str) -> None:
-        from .combat import advance_step, after_defence, continue_battle
-
+    def apply(ctx: Ctx, o: Ord, side: str) -> str | None:
+        """One answer to the step's decision; when it ends the step, what the battle does
+        next (combat.THEN)."""
         if isinstance(o, Retreat):
             apply_retreat(ctx, o, side, how)
-            return
+            return None
         if isinstance(o, React):
             ctx.emit(BiplaneReacts(side=side, unit=o.unit, on=o.on))
-            return
-        if how == "cavalry":
-            advance_step(ctx)
-        elif how == "instead":
-            after_defence(ctx)
-        elif how == "reaction":
-            advance_step(ctx)
-        elif side == ctx.state.battle["defender"] and forced_eliminations(ctx):
-            return
-        else:
-            advance_step(ctx)
-        continue_battle(ctx)
+            return None
+        if how == "instead":
+            return "after_defence"
+        if how == "after" and side == ctx.state.battle["defender"] and forced_eliminations(ctx):
+            return None
+        return "advance"
     return apply
 
 

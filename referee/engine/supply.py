@@ -13,7 +13,7 @@ from collections import deque
 
 from ..gamedata import GameData
 from .armies import hidden_templates
-from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .core import Ctx, DecisionSpec, Violation, finish, prompt, register
 from .events import (
     ArmyEliminated,
     AttritionDue,
@@ -134,9 +134,7 @@ def next_attrition(ctx: Ctx) -> None:
             else:
                 prompt(ctx, "attrition", side)
                 return
-    from .production import begin_spending
-
-    begin_spending(ctx)
+    finish(ctx, "supply")
 
 
 def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
