@@ -134,6 +134,8 @@ class Box(Model, kw_only=True):
     owner: Side
     rules: str = ""
     access_note: str = ""
+    # TTLM 2.0 V.4: the box's loss roll is not made when the game is linked with this game.
+    losses_not_when_linked_with: str | None = None
 
 
 class MapData(Model, kw_only=True):

@@ -95,27 +95,34 @@ def position(base: str = "1914", **kw) -> dict:
 
 
 _COPIES: dict[str, Path] = {}
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _SNAPSHOTS: dict[Path, tuple[str, bytes]] = {}
 
 
 def data_copy(edits: dict) -> Path:
     """A games folder holding a copy of the TTLM data with some values changed, made once per
-    process for each set of edits: {"units.yaml": {"nations.fr.modern": False}, ...}."""
+    process for each set of edits: {"units.yaml": {"nations.fr.modern": False}, ...}; a path
+    ending in "+" adds the value to a list. Cases that share one set of edits share the copy
+    (and the cost of loading it once)."""
     key = json.dumps(edits, sort_keys=True)
     if key not in _COPIES:
         games = Path(tempfile.mkdtemp(prefix="casebook-data-"))
         root = games / "ttlm"
         shutil.copytree(default_games_dir() / "ttlm", root)
         for name, changes in edits.items():
-            doc = yaml.safe_load((root / name).read_text(encoding="utf-8"))
+            doc = yaml.load((root / name).read_text(encoding="utf-8"), Loader=_LOADER)
             for path, value in changes.items():
                 parts = path.split(".")
                 here = doc
                 for part in parts[:-1]:
                     here = here[int(part)] if isinstance(here, list) else here[part]
-                here[parts[-1]] = value
-            (root / name).write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False),
-                                     encoding="utf-8")
+                if parts[-1] == "+":                    # "impassable.+": add to a list
+                    here.append(value)
+                else:
+                    here[parts[-1]] = value
+            (root / name).write_text(yaml.dump(doc, Dumper=_DUMPER, allow_unicode=True,
+                                               sort_keys=False), encoding="utf-8")
         atexit.register(shutil.rmtree, games, True)
         # The snapshot create_game keeps of the data it is given (datastore.keep), made once
         # here: reading the copy's YAML again for every case would cost more than the case.

@@ -598,10 +598,17 @@ def eft_bp(s: State, d: GameData) -> int:
     return bp
 
 
+def eft_losses_off(s: State, d: GameData) -> bool:
+    """Whether the EFT box loss phase is skipped: the game is linked with the game the box's
+    data names (2.0 V.4: not when playing with AT ALL COSTS!, option linked_with_aac)."""
+    box = next((b for b in d.map.boxes if b.id == EFT), None)
+    return box is not None and box.losses_not_when_linked_with in d.linked_with(s.options)
+
+
 def eft_losses(ctx: Ctx) -> None:
     """Roll one die per 5 BP of EFT units (or part); each 1 eliminates a unit (2.0 V.4)."""
     s, d = ctx.state, ctx.data
-    bp = eft_bp(s, d)
+    bp = 0 if eft_losses_off(s, d) else eft_bp(s, d)
     if bp:
         dice = ctx.dice.roll(-(-bp // 5), "EFT box losses (2.0 V.4)")
         losses = sum(1 for x in dice if x == 1)
