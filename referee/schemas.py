@@ -29,6 +29,7 @@ class UnitView(msgspec.Struct, kw_only=True):
     strength: int | None = None
     contents: dict[str, int] | None = None
     summary: str | None = None
+    oos: bool = False             # an Out of Supply marker on it (1.2.3); left out when none
 
 
 class AreaView(msgspec.Struct, kw_only=True):

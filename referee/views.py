@@ -53,6 +53,9 @@ def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dic
             out.append({"id": f.id, "side": data.nation_side[f.nation], "nation": f.nation,
                         "type": "fort", "name": data.forts[f.id][1].name,
                         "strength": f.strength})
+    for u in out:
+        if u["id"] in state.oos:               # an Out of Supply marker on it (1.2.3, 6.5)
+            u["oos"] = True
     return out
 
 

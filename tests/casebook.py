@@ -94,6 +94,14 @@ def position(base: str = "1914", **kw) -> dict:
     return sc
 
 
+# The AT ALL COSTS! switches on a copy of the TTLM data, as the AAC cases (tests/rulebook/AAC-*)
+# and tests/test_switches.py set them: one copy for all, loaded once per process.
+AAC_SWITCHES = {
+    "units.yaml": {"nations.uk.modern": False, "nations.us.modern": False},
+    "map.yaml": {"impassable.+": {"id": "baltic_sea", "name": "Baltic Sea", "kind": "sea",
+                                  "touches": ["aachen"]}},
+    "game.yaml": {"rules.oos_markers_persist": True, "terms.player_turn": "impulse"},
+}
 _COPIES: dict[str, Path] = {}
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

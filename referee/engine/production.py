@@ -57,7 +57,7 @@ from .orders import (
 )
 from .reinforce import settle_empty_armies
 from .state import STACKING_LIMIT, State
-from .supply import supplied_areas
+from .supply import marked, supplied_areas
 
 EFT = "eft"
 
@@ -177,6 +177,11 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
         if t is None or t.status != "map" or t.area != o.area or \
                 d.nation_side[t.nation] != side:
             return Violation("7.2", f"{o.into} is not a {side} army in {d.areas[o.area].name}")
+        if marked(s, d, o.into):
+            return Violation("AAC 1.2.3", f"army {o.into} in {d.areas[o.area].name} carries an "
+                                          f"Out of Supply marker: it receives no newly built "
+                                          f"unit until a Check Supply Status phase finds it in "
+                                          f"supply (6.5)")
         contents = Counter(t.contents)
         for x in orders:
             if isinstance(x, Build) and x.into == o.into:

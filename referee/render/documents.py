@@ -31,12 +31,13 @@ def control_span(control: str) -> Span:
 def unit_phrase(u: dict) -> str:
     """A unit in one short phrase, as the reader may see it."""
     ent = " entrenched" if u.get("entrenched") else ""
+    oos = " OoS" if u.get("oos") else ""           # the Out of Supply marker (1.2.3)
     if u["type"] == "army":
         inside = u.get("summary") or "hidden"
-        return f"{u['id']} {u.get('name') or ''}{ent} [{inside}]".replace("  ", " ")
+        return f"{u['id']} {u.get('name') or ''}{ent}{oos} [{inside}]".replace("  ", " ")
     if u["type"] == "fort":
-        return f"{u.get('name') or u['id']} fort {u['strength']}"
-    return f"{u['id']} ({u['type'].replace('_', ' ')}{ent})"
+        return f"{u.get('name') or u['id']} fort {u['strength']}{oos}"
+    return f"{u['id']} ({u['type'].replace('_', ' ')}{ent}{oos})"
 
 
 def hand_phrase(cards: list[dict]) -> str:

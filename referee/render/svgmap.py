@@ -117,6 +117,7 @@ def unit_label(u: dict) -> str:
     """A unit in a few characters, as the reader may see it ('ge-1 [3I+1A]', 'ge-1 [hidden]',
     'ge-c-01 cavalry')."""
     ent = " E" if u.get("entrenched") else ""
+    ent += " OoS" if u.get("oos") else ""         # the Out of Supply marker (1.2.3)
     if u["type"] == "army":
         return f"{u['id']}{ent} [{u.get('summary') or 'hidden'}]"
     return f"{u['id']} {str(u['type']).replace('_', ' ')}{ent}"

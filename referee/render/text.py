@@ -207,6 +207,9 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
                 f"{_area(e['area'], data)} (8.2.3)")
     if t == "OutOfSupply":
         return f"{side} units out of supply (6.5): {', '.join(ev['units'])}"
+    if t == "BackInSupply":
+        return f"{side} units in supply again, their OoS markers come off (AAC 1.2.3): " \
+               f"{', '.join(ev['units'])}"
     if t == "FortReduced":
         return f"Fort {ev['fort']} out of supply drops to {ev['strength']} (6.5)"
     if t == "AttritionDue":
