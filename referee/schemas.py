@@ -95,6 +95,7 @@ class StateView(msgspec.Struct, kw_only=True):
     options: dict[str, bool]
     game_over: bool
     result: dict[str, Any] | None
+    terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
 
 
 class StatusView(msgspec.Struct, kw_only=True):
@@ -116,6 +117,7 @@ class StatusView(msgspec.Struct, kw_only=True):
     legal: list[str]
     game_over: bool
     result: dict[str, Any] | None
+    terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
 
 
 class PlayerEntry(msgspec.Struct, kw_only=True):

@@ -8,13 +8,16 @@ import pytest
 from casebook import AAC_SWITCHES, data_copy, new_game, position
 from referee import game as g
 from referee.dice import Dice
-from referee.engine import check
+from referee.engine import check, pending_prompt
 from referee.engine.core import Ctx
 from referee.engine.events import BackInSupply
 from referee.engine.flow import begin_production
 from referee.engine.orders import Build
 from referee.engine.victory import victory_level
-from referee.views import state_view
+from referee.render.documents import show_document, status_document
+from referee.render.formats import render
+from referee.render.text import describe
+from referee.views import state_view, status_view
 
 
 @pytest.fixture(scope="module")
@@ -128,3 +131,24 @@ def test_aac_markers_stay_until_a_check_finds_the_unit_in_supply(cut_off):
     begin_production(ctx)
     assert any(isinstance(e, BackInSupply) and e.units == ["ge-1"] for e in ctx.events)
     assert ctx.state.oos == []
+
+
+# ---------------------------------------------------------------- the impulse (AAC 2.0 II)
+
+@pytest.mark.parametrize("aac", [False, True])
+def test_the_player_turn_is_named_in_the_games_own_words(aac, tmp_path):
+    """AAC calls the player turn an 'impulse' (AAC 2.0 II.1, 4.5, 5.4.4): the prompt, the log,
+    `show` and `status` say so; TTLM's words and JSON stay as they were (2.0 II)."""
+    games = data_copy(AAC_SWITCHES) if aac else None
+    sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]})
+    game = g.open_game(new_game(tmp_path, sc, games_dir=games), games_dir=games)
+    st, data = game.state, game.data
+    word, other_word = ("impulse", "player turn") if aac else ("player turn", "impulse")
+    began = next(e for rec in game.records[1:] for e in rec["events"]
+                 if e["type"] == "PlayerTurnBegan")
+    shown = render(show_document(state_view(st, data, "public")), "text")
+    status = status_view(st, data, "german")
+    for text in (pending_prompt(st, data), describe(began, data, "public"), shown,
+                 render(status_document(status), "text")):
+        assert word in text and other_word not in text, text
+    assert ("terms" in status) is aac and ("terms" in state_view(st, data, "public")) is aac
