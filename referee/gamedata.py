@@ -583,6 +583,10 @@ class GameData:
         """From when nation may build units of kind, or None if it never builds them (7.6)."""
         return self.events.build_dates.units.get(nation, {}).get(kind)
 
+    def option_defaults(self) -> dict[str, bool]:
+        """Every optional rule with its default setting."""
+        return {k: v.default for k, v in self.info.options.items()}
+
     def term(self, key: str) -> str:
         """The game's word for a step of the sequence of play (AAC 'impulse', TTLM 'player
         turn', 2.0 II)."""
@@ -592,10 +596,6 @@ class GameData:
         """The games these options link this game with (TTLM 2.0 V.4, 3.1)."""
         return {spec.links_with for key, spec in self.info.options.items()
                 if spec.links_with and options.get(key)}
-
-    def option_defaults(self) -> dict[str, bool]:
-        """Every optional rule with its default setting."""
-        return {k: v.default for k, v in self.info.options.items()}
 
 
 # ---------------------------------------------------------------- loading

@@ -685,6 +685,7 @@ HANDLERS = {
     "BattleEnded": _battle_ended, "CombatPhaseEnded": _combat_ended,
     "ReinforcementsDue": _due, "UnitPlaced": _placed, "ReinforcementLost": _lost_arrival,
     "CommonwealthSwapped": _swapped, "OutOfSupply": _oos, "FortReduced": _fort_reduced,
+    "BackInSupply": _back_in_supply,
     "AttritionDue": _attrition_due, "AttritionTaken": _attrition,
     "ProductionBegan": _production_began, "ProductionOrdered": _ordered,
     "ProductionDone": _production_done, "ProductionRevealed": _revealed_plan,
@@ -693,6 +694,5 @@ HANDLERS = {
     "ProductionEnded": _production_ended, "ArmisticeProposed": _proposed,
     "ArmisticeRefused": _refused, "PlansOpened": _plans_opened, "PlanSealed": _plan_sealed,
     "PlanClosed": _plan_closed, "PlanRevealed": _plan_revealed,
-    "BackInSupply": _back_in_supply,
 }
 

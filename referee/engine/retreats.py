@@ -33,10 +33,6 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
             (m.source is not None and m.source.id in s.combat["markers"]):
         return Violation("5.4.4", f"{o.unit} is not a unit taking part in the battle in "
                                   f"{d.areas[area].name}")
-    if how == "after":
-        v = modern_violation(s, d, m, side)
-        if v:
-            return v
     if how == "cavalry" and m.kind != "cavalry":
         return Violation("5.4.3", "only cavalry retreats before combat")
     if m.kind in ("siege_gun", "paris_gun"):
@@ -48,6 +44,9 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
     if s.status(o.to, side, d) not in ("friendly", "disputed"):
         return Violation("5.4", "units never retreat into an Enemy area")
     if how == "after":
+        v = modern_violation(s, d, m, side)
+        if v:
+            return v
         to = b["after_to"].get(side)
         if to and to != o.to:
             return Violation("5.4.2", f"all units retreating after combat from one battle go "
