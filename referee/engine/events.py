@@ -547,6 +547,13 @@ class OutOfSupply(Ev, kw_only=True):
     units: list[str]
 
 
+class BackInSupply(Ev, kw_only=True):
+    """Units carrying an OoS marker found in supply again: the markers come off (AAC 1.2.3)."""
+
+    side: str
+    units: list[str]
+
+
 class FortReduced(Ev, kw_only=True):
     """An unsupplied fort loses a step (6.5)."""
 
@@ -729,6 +736,7 @@ Event = Union[
     ProductionDone, ProductionRevealed, UnitBuilt, ArmyRebuilt, UnitEntrenched,
     InfantryUpgraded, EftLossesDue, EftUnitLost, ProductionEnded, ArmisticeProposed,
     ArmisticeRefused, PlansOpened, PlanSealed, PlanClosed, PlanRevealed,
+    BackInSupply,
 ]
 
 

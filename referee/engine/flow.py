@@ -159,8 +159,8 @@ def setup_record(ctx: Ctx, sc: Scenario) -> None:
 # ---------------------------------------------------------------- decision: card or pass
 
 def _card_or_pass_prompt(s: State, d: GameData) -> str:
-    return (f"{s.pending.side} player turn, {d.label(s.turn)}: play an Offensive-type card "
-            f"or pass (2.0 II.1)")
+    return (f"{s.pending.side} {d.term('player_turn')}, {d.label(s.turn)}: play an "
+            f"Offensive-type card or pass (2.0 II.1)")
 
 
 def _hand_keys(s: State, d: GameData, side: str) -> list[str]:
@@ -179,8 +179,8 @@ def _play_check(s: State, d: GameData, o: PlayCard, side: str, offensive: bool):
     ct = d.card_types.get(o.card)
     if not offensive:
         return Violation("2.0 II.1", f"{ct.title if ct else o.card} cannot be played now: "
-                                     f"once the player turn has opened only a Crisis! card "
-                                     f"is played this way (Strategic Reserves! with "
+                                     f"once the {d.term('player_turn')} has opened only a "
+                                     f"Crisis! card is played this way (Strategic Reserves! with "
                                      f"'reserves UNIT AREA')")
     return can_play_offensive(s, d, side, o.card)
 
