@@ -225,6 +225,11 @@ class UnitsData(Model, dict=True, kw_only=True):
         return frozenset(k for k, u in self.unit_types.items() if not u.holds_area)
 
     @cached_property
+    def non_stacking(self) -> frozenset[str]:
+        """Types that never count toward the stacking limit (1.2.2, 8.4)."""
+        return frozenset(k for k, u in self.unit_types.items() if not u.stacking)
+
+    @cached_property
     def entrenching(self) -> frozenset[str]:
         """Types that entrench and fire entrenched in defence (6.4, 8.2.1, 8.2.2)."""
         return frozenset(k for k, u in self.unit_types.items() if u.entrench)

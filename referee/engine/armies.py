@@ -92,7 +92,7 @@ def apply_suppress(ctx: Ctx, o: Suppress, side: str) -> None:
         for key, n in sorted(army.contents.items()):
             nation, kind = key.split(":")
             for _ in range(n):
-                pid = s.new_piece_id(nation, kind)
+                pid = s.new_piece_id(nation, kind, ctx.data)
                 while pid in taken or pid in new_ids:
                     prefix, num = pid.rsplit("-", 1)
                     pid = f"{prefix}-{int(num) + 1:02d}"

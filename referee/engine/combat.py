@@ -33,7 +33,7 @@ from .events import (
 from .fire import SPECIAL_DICE, SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
 from .orders import Bonus, DeclareBattle, Done, Fight, Keep, Ord, PlayCard
 from .retreats import forced_eliminations, forced_left, reaction_options, retreat_options
-from .state import INFANTRY_TYPES, State, other
+from .state import State, other
 
 NORMAL = ["cavalry_attacker", "cavalry_defender", "dogfight", "dogfight_attacker_pays",
           "dogfight_defender_pays", "artillery", "artillery_pays", "defence", "pursuit_pays",
@@ -548,7 +548,7 @@ def after_defence(ctx: Ctx) -> None:
     b = ctx.state.battle
     instead = b["instead"]
     kinds = _kinds_of(ctx.state, d, instead)
-    stays = any(u.kind in INFANTRY_TYPES for u in units_in(ctx.state, d, area, side))
+    stays = any(u.kind in d.units.infantry_types for u in units_in(ctx.state, d, area, side))
     advance_step(ctx)
     if instead and not stays and "cavalry" not in kinds:
         ev = roll(ctx, "pursuit", b["attacker"])

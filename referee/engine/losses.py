@@ -23,7 +23,7 @@ from .events import (
 )
 from .fire import units_in
 from .orders import Annihilate, Ersatz, Lose, Ord
-from .state import INFANTRY_TYPES, State, template_key
+from .state import State, template_key
 
 
 def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str]]]:
@@ -59,7 +59,7 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
         if not losable:
             continue                       # the Paris Gun is never taken as a loss (8.3.6)
         if counter in s.armies:
-            out.append((counter, strength, most_numerous(losable, kind_of)))
+            out.append((counter, strength, most_numerous(losable, kind_of, d)))
         else:
             out.append((counter, 1, [counter]))
     if target == "battle":
@@ -69,23 +69,23 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
     return out
 
 
-def loss_type(kind: str) -> str:
+def loss_type(kind: str, d: GameData) -> str:
     """The type a unit counts as for an army's most numerous type (5.3.1, 8.2.2, 8.2.3).
 
     Infantry of any nation, Stoßtruppen and Commonwealth infantry are one
     type, infantry type: both are treated like infantry but for firepower,
     cost and forced retreats.
     """
-    return "infantry" if kind in INFANTRY_TYPES else kind
+    return "infantry" if kind in d.units.infantry_types else kind
 
 
-def most_numerous(refs: Counter | dict, kind_of: dict[str, str]) -> list[str]:
+def most_numerous(refs: Counter | dict, kind_of: dict[str, str], d: GameData) -> list[str]:
     """The refs of an army's most numerous unit type; the owner picks among them (5.3.1)."""
     by_type: Counter = Counter()
     for r, n in refs.items():
-        by_type[loss_type(kind_of[r])] += n
+        by_type[loss_type(kind_of[r], d)] += n
     top = max(by_type.values())
-    return sorted(r for r in refs if by_type[loss_type(kind_of[r])] == top)
+    return sorted(r for r in refs if by_type[loss_type(kind_of[r], d)] == top)
 
 
 def loss_choices(s: State, d: GameData, side: str) -> list[str]:

@@ -56,7 +56,7 @@ from .orders import (
     format_order,
 )
 from .reinforce import settle_empty_armies
-from .state import STACKING_LIMIT, State
+from .state import State
 from .supply import supplied_areas
 
 EFT = "eft"
@@ -189,9 +189,9 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
         count += 0 if grew else 1
     else:
         count += 1
-    if count > STACKING_LIMIT:
+    if count > d.units.stacking_limit:
         return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
-                                  f"the stacking limit is {STACKING_LIMIT}")
+                                  f"the stacking limit is {d.units.stacking_limit}")
     if left(s, d, side, o) < 0:
         return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left, this costs "
                                 f"{build_cost(d, o.unit)}")
@@ -469,7 +469,7 @@ def apply_plans(ctx: Ctx) -> None:
                 nation, kind = o.unit.split(":")
                 ctx.emit(UnitBuilt(side=side, unit=o.unit, area=o.area, into=o.into,
                                    cost=build_cost(d, o.unit),
-                                   new_id=None if o.into else st.new_piece_id(nation, kind)))
+                                   new_id=None if o.into else st.new_piece_id(nation, kind, d)))
             elif isinstance(o, Rebuild):
                 ctx.emit(ArmyRebuilt(side=side, army=o.army, area=o.area))
             elif isinstance(o, Entrench):
@@ -477,7 +477,7 @@ def apply_plans(ctx: Ctx) -> None:
             elif isinstance(o, Upgrade) and o.unit not in st.pieces and hide:
                 ctx.emit(InfantryUpgraded(side=side, secret=ctx.secret(side, {"unit": o.unit})))
             elif isinstance(o, Upgrade):
-                new_id = st.new_piece_id("ge", "stosstruppen") if o.unit in st.pieces else None
+                new_id = st.new_piece_id("ge", "stosstruppen", d) if o.unit in st.pieces else None
                 ctx.emit(InfantryUpgraded(side=side, unit=o.unit, new_id=new_id))
     settle_empty_armies(ctx)        # 8.1: as after the Reinforcement Phase's placements
     for side in ("german", "entente"):

@@ -16,7 +16,7 @@ from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
 from .fire import units_in
 from .orders import Done, Eliminate, Ord, React, Retreat
-from .state import INFANTRY_TYPES, State
+from .state import State
 
 
 def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) -> Violation | None:
@@ -118,7 +118,7 @@ def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
                         side=side, unit=movement.template_ref(m.army, key), nation=nation,
                         kind=kind, area=m.area, rule="8.3.3" if kind == "siege_gun" else "8.3.6",
                         reason="it never retreats and goes with its retreating army"))
-    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None and o.into is None \
+    new_id = s.new_piece_id(m.nation, m.kind, d) if m.source is not None and o.into is None \
         else None
     if o.into is not None and hidden_templates(s):
         # 1.4: the retreat is seen (the unit fought in the battle), not the army it joined.
@@ -298,7 +298,7 @@ def reroll_kinds(s: State, d: GameData) -> list[str]:
     att = s.battle["attacker"]
     have = {k for n, row in d.units.mix.items() if d.nation_side.get(n) == att
             for k, c in row.items() if c}
-    return sorted(k for k in INFANTRY_TYPES if k in have)
+    return sorted(k for k in d.units.infantry_types if k in have)
 
 
 def reaction_options(s: State, d: GameData) -> list[str]:

@@ -83,7 +83,7 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
     s, d = ctx.state, ctx.data
     area = s.battle["area"]
     m = movement.resolve(s, d, o.unit, side)
-    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None else None
+    new_id = s.new_piece_id(m.nation, m.kind, d) if m.source is not None else None
     details = {"unit": m.ref, "kind": m.kind, "nation": m.nation,
                "from_army": m.source.id if m.source else None, "into": None,
                "new_id": new_id, "taking": []}
