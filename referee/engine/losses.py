@@ -46,7 +46,8 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
         units = [(u.army or u.ref, u.ref, u.kind) for u in units_in(s, d, b["area"], side)]
     if target == "dogfight":
         dog = set(b["dogfighters"])
-        return [(ref, 1, [ref]) for _, ref, kind in units if kind == "biplane" and ref in dog]
+        air = d.units.kinds_with("aircraft")
+        return [(ref, 1, [ref]) for _, ref, kind in units if kind in air and ref in dog]
     by_counter: dict[str, Counter] = {}
     kind_of: dict[str, str] = {}
     for counter, ref, kind in units:
@@ -55,7 +56,8 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
     out = []
     for counter, refs in by_counter.items():
         strength = sum(refs.values())
-        losable = {r: n for r, n in refs.items() if kind_of[r] != "paris_gun"}
+        never = d.units.kinds_with("never_a_loss")                  # 8.3.6
+        losable = {r: n for r, n in refs.items() if kind_of[r] not in never}
         if not losable:
             continue                       # the Paris Gun is never taken as a loss (8.3.6)
         if counter in s.armies:
@@ -143,10 +145,12 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     if isinstance(o, Lose):
         choices = loss_choices(s, d, side)
         if o.unit not in choices:
-            if o.unit.endswith(":paris_gun") or \
-                    o.unit in s.pieces and s.pieces[o.unit].kind == "paris_gun":
-                return Violation("8.3.6", f"{o.unit} is the Paris Gun, which is never taken "
-                                          f"as a loss")
+            kind = s.pieces[o.unit].kind if o.unit in s.pieces else \
+                o.unit.partition(":")[2].rpartition("-")[2]
+            if d.units.has(kind, "never_a_loss"):
+                return Violation(d.units.unit_types[kind].rule,
+                                 f"{o.unit} is the {kind.replace('_', ' ').title()}, which is "
+                                 f"never taken as a loss")
             if pay["siege"]:
                 return Violation("8.3.3", "a Siege Gun hit strikes the fort unless an Ersatz "
                                           "card covers it")

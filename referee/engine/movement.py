@@ -501,6 +501,7 @@ def has_infantry(s: State, d: GameData, area: str, side: str) -> bool:
 def unaccompanied(ctx: Ctx, phase: str) -> None:
     """Eliminate auxiliaries caught without friendly infantry-type units (8.3.2-8.3.6)."""
     s, d = ctx.state, ctx.data
+    types = d.units.unit_types
     touched = []
     for area in d.areas:
         for side in ("german", "entente"):
@@ -518,11 +519,12 @@ def unaccompanied(ctx: Ctx, phase: str) -> None:
                     victims += [(template_ref(a, key), nation, kind)] * n
             fighting = s.battle is not None and s.battle["area"] == area
             for ref, nation, kind in victims:
-                if kind in ("artillery", "biplane", "tank") and foe_inf:
-                    rule = {"artillery": "8.3.2", "biplane": "8.3.4", "tank": "8.3.5"}[kind]
+                lost_to = types[kind].alone_lost_to if kind in types else None
+                if lost_to == "enemy_infantry" and foe_inf:
+                    rule = types[kind].rule
                     why = "enemy infantry-type units"
-                elif kind in ("siege_gun", "paris_gun") and foe_any:
-                    rule = "8.3.3" if kind == "siege_gun" else "8.3.6"
+                elif lost_to == "enemy_units" and foe_any:
+                    rule = types[kind].rule
                     why = "enemy units"
                 else:
                     continue

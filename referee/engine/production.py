@@ -85,7 +85,9 @@ def _spent(s: State, d: GameData, orders: list[Ord]) -> int:
             cost += o.count
         elif isinstance(o, Build):
             cost += build_cost(d, o.unit)
-        elif isinstance(o, (Rebuild, Upgrade)):
+        elif isinstance(o, Rebuild):
+            cost += d.units.cost("army")          # an empty army (7.3, 8.1)
+        elif isinstance(o, Upgrade):
             cost += 1
         elif isinstance(o, Entrench):
             entrench += len(o.units)
@@ -93,9 +95,10 @@ def _spent(s: State, d: GameData, orders: list[Ord]) -> int:
 
 
 def build_cost(d: GameData, unit: str) -> int:
-    """BP cost of a unit (7.6): tanks and Stoßtruppen 2, Commonwealth rebuilt 2, others 1."""
+    """BP cost of a unit (7.6): its type's cost_bp in units.yaml (TTLM: tanks and Stoßtruppen
+    2, Commonwealth rebuilt 2, others 1)."""
     nation, kind = unit.split(":")
-    return 2 if kind in ("tank", "stosstruppen", "commonwealth") else 1
+    return d.units.cost(kind)
 
 
 def left(s: State, d: GameData, side: str, extra: Ord | None = None) -> int:
@@ -133,10 +136,12 @@ def _available(s: State, d: GameData, unit: str) -> Violation | None:
     return None
 
 
-def _commonwealth_violation(s: State, orders: list[Ord]) -> Violation | None:
-    """8.2.3: only a Commonwealth unit once swapped into play, and gone since, is rebuilt."""
-    planned = sum(1 for x in orders if isinstance(x, Build) and x.unit == "uk:commonwealth")
-    if s.counters_in_play()[("uk", "commonwealth")] + planned >= len(s.swapped):
+def _commonwealth_violation(s: State, orders: list[Ord], unit: str = "uk:commonwealth"
+                            ) -> Violation | None:
+    """8.2.3: only a Commonwealth unit once swapped into play, and gone since, is rebuilt
+    (a unit type with rebuilt_only_after_swap in units.yaml)."""
+    planned = sum(1 for x in orders if isinstance(x, Build) and x.unit == unit)
+    if s.counters_in_play()[tuple(unit.split(":"))] + planned >= len(s.swapped):
         return Violation("8.2.3", "Commonwealth units enter play by the swaps of AUTUMN 1915 "
                                   "and SPRING 1917; only one swapped in and eliminated since "
                                   "may be rebuilt")
@@ -153,8 +158,8 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
     if v:
         return v
     orders = plan(s, d, side)
-    if kind == "commonwealth":
-        v = _commonwealth_violation(s, orders)
+    if d.units.has(kind, "rebuilt_only_after_swap"):
+        v = _commonwealth_violation(s, orders, o.unit)
         if v:
             return v
     same = sum(1 for x in orders if isinstance(x, Build) and x.unit == o.unit)
@@ -254,7 +259,7 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
     elif ref in s.pieces:
         p = s.pieces[ref]
         ok = p.area in d.areas and d.nation_side[p.nation] == side and \
-            p.kind in ("infantry", "commonwealth")
+            p.kind in d.units.entrenching
         already = p.entrenched
     else:
         ok, already = False, False
@@ -393,7 +398,7 @@ def production_candidates(s: State, d: GameData, side: str):
         if army.status == "map" and d.nation_side[army.nation] == side:
             yield Entrench(units=(army.id,))
     for p in sorted(s.pieces.values(), key=lambda p: p.id):
-        if d.nation_side[p.nation] == side and p.kind in ("infantry", "commonwealth"):
+        if d.nation_side[p.nation] == side and p.kind in d.units.entrenching:
             yield Entrench(units=(p.id,))
     if side == "german":
         for p in sorted(s.pieces.values(), key=lambda p: p.id):
@@ -594,7 +599,8 @@ def eft_bp(s: State, d: GameData) -> int:
     bp = sum(build_cost(d, f"{p.nation}:{p.kind}") for p in s.pieces.values() if p.area == EFT)
     for a in s.armies.values():
         if a.status == "eft":
-            bp += 1 + sum(build_cost(d, key) * n for key, n in a.contents.items())
+            bp += d.units.cost("army") + sum(build_cost(d, key) * n
+                                             for key, n in a.contents.items())
     return bp
 
 
