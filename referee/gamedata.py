@@ -274,6 +274,13 @@ class UnitsData(Model, dict=True, kw_only=True):
         return {k: u.code for k, u in self.unit_types.items()}
 
     @cached_property
+    def kind_words(self) -> dict[str, str]:
+        """Words that name a unit type in an order: its name and its code, lower case."""
+        words = {u.code.lower(): k for k, u in self.unit_types.items()
+                 if u.class_ in ("infantry", "auxiliary")}
+        return {**words, **{k: k for k in self.unit_types}}
+
+    @cached_property
     def id_code(self) -> dict[str, str]:
         """Kind -> its part of a stand-alone piece id, e.g. 'ge-i-12' (its code, lower case)."""
         return {k: u.code.lower() for k, u in self.unit_types.items()}
