@@ -430,14 +430,14 @@ def upcast_document(document: dict) -> dict:
                                                               "upgrades": upgrades}}}
 
 
-# What TTLM's unit types did before units.yaml said it (version 1 of units.yaml): the
+# What TTLM's unit types did before units.yaml said it (units.yaml without roll_order): the
 # engine then knew it by their names (5.2.1, 8.2.3, 8.3.1-8.3.6, 9.3, 9.4).
 _UNITS_V1 = {
     "commonwealth": {"code": "CW", "rebuilt_only_after_swap": True},
     "artillery": {"fires_in_artillery_step": True, "alone_lost_to": "enemy_infantry",
                   "fire": {"poison_gas": "F2", "advanced_artillery_barrage": "F3"},
                   "materiel_superiority": {"option": "uk_materiel_superiority",
-                                           "nations": ["uk"], "rule": "8.3.2",
+                                           "nations": ["uk"],
                                            "fire": {"defense": "F2", "poison_gas": "F3"}}},
     "siege_gun": {"fires_in_artillery_step": True, "alone_lost_to": "enemy_units"},
     "biplane": {"aircraft": True, "alone_lost_to": "enemy_infantry", "fire": {"dogfight": "F1"}},
@@ -449,12 +449,13 @@ _ROLL_ORDER_V1 = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artill
 
 
 def upcast_units(document: dict) -> dict:
-    """Version 1 of units.yaml (TTLM's unit types, before they said what they do) in today's
-    shape, its meaning unchanged: the properties the engine then gave those types by name
-    are added, the dates kept only as notes (`available`) become notes, and the artillery
-    chart names the type it limits (8.3.2). Anything malformed is left for validation."""
+    """units.yaml written before unit types said what they do (it has no roll_order) in
+    today's shape, its meaning unchanged: the properties the engine then gave TTLM's types
+    by name are added where absent, the dates kept only as notes (`available`) become notes,
+    and the artillery chart names the type it limits (8.3.2). Anything malformed is left
+    for validation to report."""
     units, charts = document.get("units"), document.get("charts")
-    if not isinstance(units, dict) or units.get("version") != 1 or \
+    if not isinstance(units, dict) or "roll_order" in units or \
             not isinstance(units.get("unit_types"), dict):
         return document
     types = {}
@@ -468,11 +469,11 @@ def upcast_units(document: dict) -> dict:
                                                 f"available: {raw['available']}") if x)
         for key, value in _UNITS_V1.get(kind, {}).items():
             if key == "fire" and isinstance(new.get("fire"), dict):
-                new["fire"] = {**new["fire"], **value}
-            else:
+                new["fire"] = {**value, **new["fire"]}
+            elif key == "code" or key not in new:        # commonwealth's letter was CW
                 new[key] = value
         types[kind] = new
-    units = {**units, "version": 2, "unit_types": types,
+    units = {**units, "unit_types": types,
              "roll_order": [k for k in _ROLL_ORDER_V1 if k in types]}
     document = {**document, "units": units}
     if isinstance(charts, dict) and isinstance(charts.get("artillery_per_army"), dict):

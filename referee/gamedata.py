@@ -146,7 +146,6 @@ class MaterielSuperiority(Model, kw_only=True):
     option: str
     nations: list[NationId]
     fire: dict[str, Firepower]
-    rule: str
 
 
 class UnitType(Model, dict=True, kw_only=True):
@@ -197,7 +196,7 @@ class UnitsData(Model, dict=True, kw_only=True):
     commonwealth_units: list[CommonwealthUnit] = []
     biplane_counter_years: dict[NationId, list[Year]] = {}
     stacking_limit: Annotated[int, Meta(ge=1, le=99)] = 3
-    roll_order: list[UnitKind] = []
+    roll_order: list[UnitKind]
     unit_types: dict[UnitKind, UnitType]
 
     @cached_property

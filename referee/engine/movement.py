@@ -235,7 +235,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
     if v:
         return v
     ts = s.turn_state
-    allot = 1 if m.army is not None else d.units.unit_types[m.kind].move
+    allot = d.units.unit_types[m.kind].move          # an army: the army type's (4.1)
     if len(o.path) > allot:
         return Violation("4.1", f"{m.ref} moves {allot} area(s) at most; this path has "
                                 f"{len(o.path)}")
@@ -348,7 +348,7 @@ def move_candidates(s: State, d: GameData, side: str):
     for m in movers(s, d, side):
         if isinstance(m, Violation) or turn_checks(s, d, m):
             continue
-        allot = 1 if m.army is not None else d.units.unit_types[m.kind].move
+        allot = d.units.unit_types[m.kind].move          # an army: the army type's (4.1)
         paths = [()] if m.army is None else []
         paths += list(_paths(d, m.area, allot))
         for path in paths:
