@@ -170,6 +170,19 @@ def _check_unit_types(data: GameData) -> list[str]:
             out.append(f"{where}.fire: an aircraft needs a dogfight firepower (8.3.4)")
         if t.class_ in ("infantry", "auxiliary") and t.cost_bp is None:
             out.append(f"{where}.cost_bp: a unit built or rebuilt needs a cost (7.2)")
+        if t.class_ in ("infantry", "auxiliary") and not t.code:
+            out.append(f"{where}.code: a unit on a template needs a code (its letter)")
+        elif t.code and [k for k, x in u.unit_types.items() if x.code == t.code][0] != kind:
+            out.append(f"{where}.code: {t.code!r} is already another unit type's code")
+        if t.class_ in ("army", "fort") and t.code:
+            out.append(f"{where}.code: a{'n' if t.class_ == 'army' else ''} {t.class_} has "
+                       f"no letter in army contents (1.4)")
+    for nat, row in u.mix.items():
+        for kind, n in row.items():
+            t = u.unit_types.get(kind)
+            if n and t is not None and t.nations and nat not in t.nations:
+                out.append(f"{f}: counter_mix.{nat}.{kind}: unit_types.{kind}.nations does not "
+                           f"list {nat}")
     chart = data.charts.artillery_per_army.unit_type
     if chart not in u.unit_types:
         out.append(f"{data.info.files.charts}: artillery_per_army.unit_type: unknown unit "

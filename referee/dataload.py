@@ -464,6 +464,8 @@ def upcast_units(document: dict) -> dict:
             types[kind] = raw
             continue
         new = {k: v for k, v in raw.items() if k != "available"}
+        if raw.get("class") in ("army", "fort"):     # their codes were never read
+            new.pop("code", None)
         if "available" in raw:
             new["notes"] = " ".join(x for x in (str(raw.get("notes") or ""),
                                                 f"available: {raw['available']}") if x)

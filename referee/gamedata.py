@@ -150,9 +150,9 @@ class MaterielSuperiority(Model, kw_only=True):
 
 class UnitType(Model, dict=True, kw_only=True):
     class_: Literal["army", "infantry", "auxiliary", "fort"] = msgspec.field(name="class")
-    code: Annotated[str, Meta(pattern="^[A-Z]{1,3}$|^▲$")]
+    code: Annotated[str, Meta(pattern="^[A-Z]{1,3}$")] | None = None
     nations: list[NationId] = []
-    move: Annotated[int, Meta(ge=0, le=9)]
+    move: Annotated[int, Meta(ge=0, le=9)] = 0
     cost_bp: Count | None = None
     fire: dict[str, Firepower] | None = None
     materiel_superiority: MaterielSuperiority | None = None
@@ -270,19 +270,18 @@ class UnitsData(Model, dict=True, kw_only=True):
     @cached_property
     def letter(self) -> dict[str, str]:
         """Kind -> its letter in army contents, e.g. '4I+1C' (the code in units.yaml)."""
-        return {k: u.code for k, u in self.unit_types.items()}
+        return {k: u.code for k, u in self.unit_types.items() if u.code}
 
     @cached_property
     def kind_words(self) -> dict[str, str]:
         """Words that name a unit type in an order: its name and its code, lower case."""
-        words = {u.code.lower(): k for k, u in self.unit_types.items()
-                 if u.class_ in ("infantry", "auxiliary")}
+        words = {u.code.lower(): k for k, u in self.unit_types.items() if u.code}
         return {**words, **{k: k for k in self.unit_types}}
 
     @cached_property
     def id_code(self) -> dict[str, str]:
         """Kind -> its part of a stand-alone piece id, e.g. 'ge-i-12' (its code, lower case)."""
-        return {k: u.code.lower() for k, u in self.unit_types.items()}
+        return {k: u.code.lower() for k, u in self.unit_types.items() if u.code}
 
 
 # ---------------------------------------------------------------- deck.yaml

@@ -183,7 +183,11 @@ class State(msgspec.Struct, dict=True):
                 if a.contents:
                     cell[COUNT_AT[side]] += 1
                     cell[1] |= SIDE_BIT[side]
+            fort_stacks = data.units.fort_kind not in non_stacking     # 1.2.2, 8.4
             for f in self.forts.values():
+                if fort_stacks and f.strength > 0:
+                    cell = b.get(f.area) or b.setdefault(f.area, [0, 0, 0, 0])
+                    cell[COUNT_AT[side_of[f.nation]]] += 1
                 if f.strength >= 2:
                     cell = b.get(f.area) or b.setdefault(f.area, [0, 0, 0, 0])
                     cell[0] |= SIDE_BIT[side_of[f.nation]]
