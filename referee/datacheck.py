@@ -326,7 +326,7 @@ def _check_build_dates(data: GameData) -> list[str]:
                     out.append(f"{loc}: turn {when.from_turn} is before {data.label(first)}: "
                                f"no Biplane before 1916 nor before the year on its counters "
                                f"(8.3.4)")
-            if kind == "commonwealth":
+            if data.units.has(kind, "rebuilt_only_after_swap"):
                 swaps = [t.turn for t in data.events.turns for s in t.swaps
                          if s.nation == nat]
                 if swaps and when.from_turn < min(swaps):
