@@ -30,8 +30,9 @@ from .engine import (
 )
 from .engine.core import Ctx
 from .engine.events import RulesUpgraded, SecretRevealed, dump, evolve
+from .engine.flow import setup_record
 from .engine.reading import parse_order
-from .engine.setup import initial_state, setup_record
+from .engine.setup import initial_state
 from .engine.state import State, state_from_builtins, state_to_builtins
 from .engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events
 from .errors import DiceError, GameDataError, JournalError, OrderError, UsageError, quoted

@@ -47,6 +47,9 @@ class OptionSpec(Model, kw_only=True):
     rule: str
     default: bool = False
     description: str = ""
+    # The name of the other game this option links the game with (TTLM 2.0 V.4, 3.1:
+    # "linked with AT ALL COSTS!"): what a `not_when_linked_with` in the data is matched with.
+    links_with: str | None = None
 
 
 class GameFiles(Model, kw_only=True):
@@ -57,6 +60,25 @@ class GameFiles(Model, kw_only=True):
     events: str = "events.yaml"
 
 
+class GameRules(Model, kw_only=True):
+    """Rules that differ between the games of one system, as switches; each default is
+    TO THE LAST MAN!'s own rule, so a game that names none plays TTLM's core rules."""
+
+    # AAC 1.2.3: an OoS marker stays on a unit until a Check Supply Status phase finds it in
+    # supply (2.0 V.1) or the unit is eliminated, and while it is on the unit receives no
+    # reinforcement nor newly built unit (6.5). TTLM 1.2.3 and 6.5 only place the marker in
+    # the Check Supply Status phase; the referee takes it off at the end of that production
+    # phase (false).
+    oos_markers_persist: bool = False
+
+
+class Terms(Model, kw_only=True):
+    """Words a game uses for the steps of the sequence of play, in every output."""
+
+    # AAC calls the player turn an "impulse" (AAC 2.0 II.1, 4.5, 5.4.4); TTLM 2.0 II.
+    player_turn: str = "player turn"
+
+
 class GameInfo(Model, kw_only=True):
     version: Version
     id: str
@@ -65,6 +87,8 @@ class GameInfo(Model, kw_only=True):
     files: GameFiles = msgspec.field(default_factory=GameFiles)
     scenarios: dict[str, str]
     options: dict[str, OptionSpec] = {}
+    rules: GameRules = msgspec.field(default_factory=GameRules)
+    terms: Terms = msgspec.field(default_factory=Terms)
 
 
 # ---------------------------------------------------------------- map.yaml
@@ -109,6 +133,8 @@ class Box(Model, kw_only=True):
     owner: Side
     rules: str = ""
     access_note: str = ""
+    # TTLM 2.0 V.4: the box's loss roll is not made when the game is linked with this game.
+    losses_not_when_linked_with: str | None = None
 
 
 class MapData(Model, kw_only=True):
@@ -126,6 +152,9 @@ class Nation(Model, kw_only=True):
     side: Side
     home_country: str
     rebuild_area: str | None = None
+    # AAC 5.4.2 note: only a nation whose forces are Modern may retreat after combat. In
+    # TTLM every nation is Modern; in AAC only the German.
+    modern: bool = True
 
 
 class CommonwealthUnit(Model, kw_only=True):
@@ -661,6 +690,16 @@ class GameData:
     def option_defaults(self) -> dict[str, bool]:
         """Every optional rule with its default setting."""
         return {k: v.default for k, v in self.info.options.items()}
+
+    def term(self, key: str) -> str:
+        """The game's word for a step of the sequence of play (AAC 'impulse', TTLM 'player
+        turn', 2.0 II)."""
+        return getattr(self.info.terms, key)
+
+    def linked_with(self, options: dict[str, bool]) -> set[str]:
+        """The games these options link this game with (TTLM 2.0 V.4, 3.1)."""
+        return {spec.links_with for key, spec in self.info.options.items()
+                if spec.links_with and options.get(key)}
 
 
 # ---------------------------------------------------------------- loading

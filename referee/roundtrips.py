@@ -31,9 +31,10 @@ from .dice import Dice
 from .engine import decide, decide_plan, legal_orders, sealed_for, waiting_on
 from .engine.core import Ctx
 from .engine.events import DecisionPending
+from .engine.flow import setup_record
 from .engine.orders import format_order
 from .engine.reading import parse_order
-from .engine.setup import initial_state, setup_record
+from .engine.setup import initial_state
 from .game import game_data
 
 TURNS = (1, 2)                  # SUMMER and AUTUMN 1914

@@ -29,6 +29,7 @@ class UnitView(msgspec.Struct, kw_only=True):
     strength: int | None = None
     contents: dict[str, int] | None = None
     summary: str | None = None
+    oos: bool = False             # an Out of Supply marker on it (1.2.3); left out when none
 
 
 class AreaView(msgspec.Struct, kw_only=True):
@@ -94,6 +95,7 @@ class StateView(msgspec.Struct, kw_only=True):
     options: dict[str, bool]
     game_over: bool
     result: dict[str, Any] | None
+    terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
 
 
 class StatusView(msgspec.Struct, kw_only=True):
@@ -115,6 +117,7 @@ class StatusView(msgspec.Struct, kw_only=True):
     legal: list[str]
     game_over: bool
     result: dict[str, Any] | None
+    terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
 
 
 class PlayerEntry(msgspec.Struct, kw_only=True):

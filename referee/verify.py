@@ -28,8 +28,8 @@ from .dice import Dice, ManualDice, ReplayDice
 from .engine import decide, decide_plan, is_private, plan_labels
 from .engine.core import Ctx
 from .engine.events import evolve
+from .engine.flow import setup_record
 from .engine.reading import parse_order
-from .engine.setup import setup_record
 from .engine.standing import applied
 from .engine.versions import RULES_VERSION
 from .errors import JournalError, OrderError, UsageError, quoted

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from .engine import legal_orders, pending_prompt, waiting_on
 from .engine.orders import format_order
 from .engine.state import State, contents_text
 from .engine.victory import level_of, vp_breakdown
-from .gamedata import GameData, fold
+from .gamedata import GameData, Terms, fold
 from .readers import MODERATOR, PUBLIC, check_reader, may_see
 
 # The version of every JSON document the commands print (not of journal records). Scripts
@@ -53,7 +55,18 @@ def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dic
             out.append({"id": f.id, "side": data.nation_side[f.nation], "nation": f.nation,
                         "type": "fort", "name": data.forts[f.id][1].name,
                         "strength": f.strength})
+    for u in out:
+        if u["id"] in state.oos:               # an Out of Supply marker on it (1.2.3, 6.5)
+            u["oos"] = True
     return out
+
+
+def _terms(view: dict[str, Any], data: GameData) -> dict[str, Any]:
+    """Add the game's words for the steps of play when they are not TTLM's (AAC: 'impulse'
+    for the player turn), so that a TTLM view stays exactly as it was."""
+    if data.info.terms != Terms():
+        view["terms"] = msgspec.to_builtins(data.info.terms)
+    return view
 
 
 def state_view(state: State, data: GameData, reader: str, game_id: str = "",
@@ -106,6 +119,7 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "game_over": state.phase == "over",
         "result": state.result,
     }
+    _terms(view, data)
     if reader == MODERATOR:
         view["hand"] = []
         view["hands"] = {s: [card_view(c, data) for c in state.hands.get(s, [])]
@@ -154,7 +168,7 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
     side = reader if reader in data.sides else waiting if reader == MODERATOR else None
     all_waiting = waiting_on(state)
     legal = [format_order(o) for o in legal_orders(state, data, side)] if side else []
-    return {
+    return _terms({
         "schema_version": VIEW_SCHEMA,
         "game_id": game_id or state.game_id,
         "seq": state.seq if seq is None else seq,
@@ -171,7 +185,7 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "legal": legal,
         "game_over": state.phase == "over",
         "result": state.result,
-    }
+    }, data)
 
 
 def readable_status_view(state: State, data: GameData, reader: str | None = None,

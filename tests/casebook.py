@@ -7,13 +7,19 @@ the rule it must be rejected with or what must hold after it.
 
 from __future__ import annotations
 
+import atexit
 import copy
+import json
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import yaml
 
+from referee import datastore
 from referee import game as g
+from referee.dataload import document_digest, read_document
 from referee.engine import legal_orders
 from referee.engine.orders import format_order
 from referee.engine.state import contents_text
@@ -88,8 +94,55 @@ def position(base: str = "1914", **kw) -> dict:
     return sc
 
 
+# The AT ALL COSTS! switches on a copy of the TTLM data, as the AAC cases (tests/rulebook/AAC-*)
+# and tests/test_switches.py set them: one copy for all, loaded once per process.
+AAC_SWITCHES = {
+    "units.yaml": {"nations.uk.modern": False, "nations.us.modern": False},
+    "map.yaml": {"impassable.+": {"id": "baltic_sea", "name": "Baltic Sea", "kind": "sea",
+                                  "touches": ["aachen"]}},
+    "game.yaml": {"rules.oos_markers_persist": True, "terms.player_turn": "impulse"},
+}
+_COPIES: dict[str, Path] = {}
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_SNAPSHOTS: dict[Path, tuple[str, bytes]] = {}
+
+
+def data_copy(edits: dict) -> Path:
+    """A games folder holding a copy of the TTLM data with some values changed, made once per
+    process for each set of edits: {"units.yaml": {"nations.fr.modern": False}, ...}; a path
+    ending in "+" adds the value to a list. Cases that share one set of edits share the copy
+    (and the cost of loading it once)."""
+    key = json.dumps(edits, sort_keys=True)
+    if key not in _COPIES:
+        games = Path(tempfile.mkdtemp(prefix="casebook-data-"))
+        root = games / "ttlm"
+        shutil.copytree(default_games_dir() / "ttlm", root)
+        for name, changes in edits.items():
+            doc = yaml.load((root / name).read_text(encoding="utf-8"), Loader=_LOADER)
+            for path, value in changes.items():
+                parts = path.split(".")
+                here = doc
+                for part in parts[:-1]:
+                    here = here[int(part)] if isinstance(here, list) else here[part]
+                if parts[-1] == "+":                    # "impassable.+": add to a list
+                    here.append(value)
+                else:
+                    here[parts[-1]] = value
+            (root / name).write_text(yaml.dump(doc, Dumper=_DUMPER, allow_unicode=True,
+                                               sort_keys=False), encoding="utf-8")
+        atexit.register(shutil.rmtree, games, True)
+        # The snapshot create_game keeps of the data it is given (datastore.keep), made once
+        # here: reading the copy's YAML again for every case would cost more than the case.
+        document = read_document(root, [])
+        _SNAPSHOTS[games] = (datastore._name("ttlm", document_digest(document)),
+                             datastore.pack(document))
+        _COPIES[key] = games
+    return _COPIES[key]
+
+
 def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "committed",
-             name: str = "case") -> Path:
+             name: str = "case", games_dir: Path | None = None) -> Path:
     """Write the scenario and create a game from it with a fixed secret."""
     spath = tmp / f"{name}.yaml"
     spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -97,7 +150,13 @@ def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "comm
     secret.write_text(SECRET + "\n")
     journal = tmp / f"{name}.jsonl"
     opts = [f"{k}={'true' if v else 'false'}" for k, v in (options or {}).items()]
-    g.create_game(journal, str(spath), dice, opts, game_id=name, secret_file=secret)
+    if games_dir in _SNAPSHOTS:
+        name_, packed = _SNAPSHOTS[games_dir]
+        kept = datastore.user_dir() / name_
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_bytes(packed)
+    g.create_game(journal, str(spath), dice, opts, game_id=name, secret_file=secret,
+                  games_dir=games_dir)
     return journal
 
 
@@ -117,9 +176,9 @@ def where(state, uid: str) -> str:
     return "gone"
 
 
-def check_expect(journal: Path, expect: dict) -> None:
+def check_expect(journal: Path, expect: dict, games_dir: Path | None = None) -> None:
     """Assert every expectation of a step."""
-    game = g.open_game(journal)
+    game = g.open_game(journal, games_dir=games_dir)
     st, data = game.state, game.data
     if "plan_of" in expect:
         # 2.0 I: the position as that side's own sealed placements so far leave it (what his
@@ -191,7 +250,9 @@ def play_case(case: dict, tmp: Path) -> None:
     base = pos.pop("base", "1914")
     options = pos.pop("options", None)
     dice = pos.pop("dice", "committed")
-    journal = new_game(tmp, position(base, **pos), options, dice)
+    # data: a copy of the game data with values changed (a rule switched, data_copy)
+    games = data_copy(pos.pop("data")) if pos.get("data") else None
+    journal = new_game(tmp, position(base, **pos), options, dice, games_dir=games)
     for i, step in enumerate(case.get("steps", [])):
         side = "german" if "german" in step else "entente"
         text = step[side]
@@ -199,7 +260,7 @@ def play_case(case: dict, tmp: Path) -> None:
         dice_text = ",".join(map(str, step["dice"])) if "dice" in step else None
         if "reject" in step:
             try:
-                r = g.submit(journal, side, [text], dice_text)
+                r = g.submit(journal, side, [text], dice_text, games_dir=games)
             except OrderError as exc:
                 rule = getattr(exc, "rule", None)
                 assert rule == step["reject"], (i, text, str(exc))
@@ -212,8 +273,8 @@ def play_case(case: dict, tmp: Path) -> None:
                 assert part in why, (i, text, part, why)
             assert journal.read_bytes() == before, (i, "journal changed")
         else:
-            r = g.submit(journal, side, [text], dice_text)
+            r = g.submit(journal, side, [text], dice_text, games_dir=games)
             assert r.rejected is None, (i, text, str(r.rejected and r.rejected[2]))
         if "expect" in step:
-            check_expect(journal, step["expect"])
-    assert g.verify(journal).records > 0
+            check_expect(journal, step["expect"], games)
+    assert g.verify(journal, games_dir=games).records > 0

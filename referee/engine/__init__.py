@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..dice import Dice
 from ..errors import IllegalOrderError
 from ..gamedata import GameData
-from . import (  # noqa: F401  (each of these modules registers its decision kinds)
+from . import (  # noqa: F401  (each registers its decision kinds; apply, how events evolve)
+    apply,
     combat,
     crisis,
     flow,
@@ -24,6 +25,7 @@ from . import (  # noqa: F401  (each of these modules registers its decision kin
 from .core import DECISIONS, Ctx, SealedPlans, Violation
 from .events import Ev, evolve
 from .orders import Ord, format_order
+from .standing import answer as answer_standing
 from .state import State
 
 
@@ -127,12 +129,14 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
         raise IllegalOrderError(text or format_order(order), v.rule, v.reason)
     ctx = Ctx(state if in_place else state.clone(), data, dice)
     ctx.standing = standing or {}
+    ctx.answer = answer_standing
     if order.kind == "armistice":
         victory.apply_armistice(ctx, order, side)
     elif _crisis_play(order):
         crisis.play_crisis(ctx, side, order.card, resume=state.pending.kind)
     else:
         DECISIONS[state.pending.kind].apply(ctx, order, side)
+    flow.resume(ctx)
     victory.check_decisive(ctx)
     return ctx.events, ctx.state
 
@@ -226,6 +230,7 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
     ctx.events = [sealed.seal(ctx, side, kept, True)]
     if done or complete:
         sealed.close(ctx, side)
+    flow.resume(ctx)
     victory.check_decisive(ctx)
     return ctx.events, ctx.state
 

@@ -11,6 +11,7 @@ import msgspec
 
 from ..gamedata import GameData
 from .events import (
+    HANDLERS,
     AreaControlChanged,
     ArmisticeProposed,
     ArmisticeRefused,
@@ -19,6 +20,7 @@ from .events import (
     ArmySuppressed,
     AttritionDue,
     AttritionTaken,
+    BackInSupply,
     BattleBegan,
     BattleCancelled,
     BattleDeclared,
@@ -305,10 +307,12 @@ def _piece_gone(s: State, e: PieceEliminated, d: GameData) -> None:
     m = _details(e)
     _take_piece(s, m["unit"])
     _to_pool(s, m["nation"], m["kind"])
+    _unmark(s, m["unit"])
 
 
 def _army_gone(s: State, e: ArmyEliminated, d: GameData) -> None:
     army = s.armies[e.army]
+    _unmark(s, e.army)
     for key, n in army.contents.items():
         nation, kind = key.split(":")
         _to_pool(s, nation, kind, n)
@@ -334,6 +338,7 @@ def _suppressed(s: State, e: ArmySuppressed, d: GameData) -> None:
                        army.entrenched and kind in d.units.entrenching)
     army.contents = {}
     army.status = "suppressed"
+    _unmark(s, e.army)
     army.area = None
     army.entrenched = False
     s.suppressed_turn[e.side] = s.turn
@@ -444,6 +449,7 @@ def _hits_lost(s: State, e: HitsLost, d: GameData) -> None:
 
 def _fort_gone(s: State, e: FortDestroyed, d: GameData) -> None:
     del s.forts[e.fort]
+    _unmark(s, e.fort)
     s.removed_forts.append(e.fort)
 
 
@@ -548,6 +554,17 @@ def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
 def _oos(s: State, e: OutOfSupply, d: GameData) -> None:
     s.production = s.production or {}
     s.production.setdefault("oos", {})[e.side] = list(e.units)
+    s.oos = sorted({*s.oos, *e.units})          # each gets an OoS marker (1.2.3, 6.5)
+
+
+def _back_in_supply(s: State, e: BackInSupply, d: GameData) -> None:
+    s.oos = [u for u in s.oos if u not in e.units]
+
+
+def _unmark(s: State, unit: str) -> None:
+    """An eliminated unit's OoS marker comes off with it (AAC 1.2.3)."""
+    if unit in s.oos:
+        s.oos.remove(unit)
 
 
 def _fort_reduced(s: State, e: FortReduced, d: GameData) -> None:
@@ -619,6 +636,8 @@ def _eft_lost(s: State, e: EftUnitLost, d: GameData) -> None:
 
 def _production_ended(s: State, e: ProductionEnded, d: GameData) -> None:
     s.production = None
+    if not d.info.rules.oos_markers_persist:
+        s.oos = []               # TTLM: the markers of this Check Supply Status phase come off
 
 
 def _proposed(s: State, e: ArmisticeProposed, d: GameData) -> None:
@@ -645,7 +664,7 @@ def _plan_revealed(s: State, e, d: GameData) -> None:
     s.sealed = None
 
 
-HANDLERS = {
+HANDLERS.update({
     "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
     "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
     "DecisionSkipped": _skipped,
@@ -667,6 +686,7 @@ HANDLERS = {
     "BattleEnded": _battle_ended, "CombatPhaseEnded": _combat_ended,
     "ReinforcementsDue": _due, "UnitPlaced": _placed, "ReinforcementLost": _lost_arrival,
     "CommonwealthSwapped": _swapped, "OutOfSupply": _oos, "FortReduced": _fort_reduced,
+    "BackInSupply": _back_in_supply,
     "AttritionDue": _attrition_due, "AttritionTaken": _attrition,
     "ProductionBegan": _production_began, "ProductionOrdered": _ordered,
     "ProductionDone": _production_done, "ProductionRevealed": _revealed_plan,
@@ -675,5 +695,5 @@ HANDLERS = {
     "ProductionEnded": _production_ended, "ArmisticeProposed": _proposed,
     "ArmisticeRefused": _refused, "PlansOpened": _plans_opened, "PlanSealed": _plan_sealed,
     "PlanClosed": _plan_closed, "PlanRevealed": _plan_revealed,
-}
+})
 

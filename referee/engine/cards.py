@@ -94,12 +94,13 @@ def can_play_offensive(state: State, data: GameData, side: str, key: str) -> Vio
     if ct is None:
         return Violation("9.0", f"there is no card {key!r}")
     if not ct.offensive:
-        return Violation("2.0 II.1", f"{ct.title} is not an Offensive-type card; a player turn "
-                                     f"opens with an Offensive, a Limited Offensive or a "
-                                     f"special offensive, or a pass")
+        return Violation("2.0 II.1", f"{ct.title} is not an Offensive-type card; a "
+                                     f"{data.term('player_turn')} opens with an Offensive, a "
+                                     f"Limited Offensive or a special offensive, or a pass")
     if first_card(state, data, side, key) is None:
         if any(data.cards[c].key == key for c in state.hands.get(side, [])):
             return Violation("2.0 II.1", f"the {ct.title} card was drawn after a discard this "
-                                         f"turn and cannot be played until the next player turn")
+                                         f"turn and cannot be played until the next "
+                                         f"{data.term('player_turn')}")
         return Violation("1.3", f"the {side} hand holds no {ct.title} card")
     return None

@@ -10,11 +10,13 @@ referee rolls everything and stops at each choice a player has.
 
 from __future__ import annotations
 
+import msgspec
+
 from ..gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
 from .cards import first_card, playable_hand
-from .core import Ctx, DecisionSpec, Violation, prompt, register, skip
+from .core import DECISIONS, Ctx, DecisionSpec, Violation, finish, prompt, register, skip
 from .events import (
     ArmyEliminated,
     BattleBegan,
@@ -57,14 +59,13 @@ COMBAT_CARDS = ("poison_gas", "advanced_artillery_barrage", "surprise_attack", "
 # ---------------------------------------------------------------- declare battles (2.0 II.3)
 
 def begin_combat(ctx: Ctx) -> None:
-    """After movement: battles in newly Disputed areas are compulsory; others may be declared."""
-    from .flow import end_player_turn
-
+    """After movement: battles in newly Disputed areas are compulsory; others may be declared
+    (2.0 II.3). With no Disputed area there is no battle: the combat phase is over at once."""
     s, d = ctx.state, ctx.data
     side = s.player
     disputed = [a for a in d.areas if s.area_state(a, d) == "disputed"]
     if not disputed:
-        end_player_turn(ctx)
+        finish(ctx, "combat")
         return
     compulsory = [a for a in s.turn_state.became_disputed if a in disputed]
     ctx.emit(CombatPhaseBegan(side=side, compulsory=compulsory))
@@ -250,7 +251,7 @@ def _cards_apply(ctx: Ctx, o: Ord, side: str) -> None:
     elif kind == "attacker_cards":
         ask_cards(ctx, "defender_cards", other(side))
     else:
-        after_cards(ctx)
+        finish(ctx, "declare_battles")
 
 
 DEFENDER_CARDS = ("poison_gas", "advanced_artillery_barrage", "bad_weather")
@@ -289,7 +290,7 @@ def ask_cards(ctx: Ctx, kind: str, side: str) -> None:
         if kind == "attacker_cards":
             ask_cards(ctx, "defender_cards", other(side))
         else:
-            after_cards(ctx)
+            finish(ctx, "declare_battles")
 
 
 def _bad_weather(ctx: Ctx) -> None:
@@ -309,7 +310,8 @@ for _kind, _side in (("attacker_cards", "attacker"), ("defender_cards", "defende
 
 
 def after_cards(ctx: Ctx) -> None:
-    """Cards played: apply Bad Weather's downgrade to the declared battles, then fight (9.5).
+    """The combat phase (2.0 II.4), once the cards are played: apply Bad Weather's downgrade to
+    the declared battles, then fight them (9.5).
 
     Our reading where the downgrade meets battles already compulsory: an
     Offensive become Limited keeps one battle of the attacker's choice; a
@@ -400,8 +402,12 @@ def start_battle(ctx: Ctx, area: str) -> None:
     ctx.emit(BattleBegan(area=area, attacker=att, defender=other(att), surprise=surprise))
     if scramble.start(ctx):                # optional 13.7: the defender may shift Biplanes in
         return
-    ctx.emit(BattleStep(step="cavalry_attacker"))
+    _first_step(ctx)
     continue_battle(ctx)
+
+
+def _first_step(ctx: Ctx) -> None:
+    ctx.emit(BattleStep(step="cavalry_attacker"))
 
 
 def _steps(s: State) -> list[str]:
@@ -422,7 +428,6 @@ def continue_battle(ctx: Ctx) -> None:
         if pay and (pay["hits"] or pay["siege"]):
             if losses.settle_unpayable(ctx):
                 continue
-            from .core import DECISIONS
             spec = DECISIONS["losses"]
             options = [o for o in spec.candidates(s, d, pay["side"])
                        if spec.check(s, d, o, pay["side"]) is None]
@@ -660,9 +665,34 @@ STEP = {
 }
 
 
-def end_combat(ctx: Ctx) -> None:
-    """All battles fought: retreat markers come off; the player turn ends (5.4)."""
-    from .flow import end_player_turn
+# The decisions of a battle's steps are answered in losses.py, retreats.py and scramble.py:
+# their handlers return what the battle does next (None: the decision stays open), and the
+# battle goes on from here; they never call back into combat (5.2-5.4, 13.7).
+THEN = {
+    "go_on": lambda ctx: None,              # hits paid: the step goes on (5.3)
+    "advance": advance_step,                # the step is over
+    "after_defence": after_defence,         # the defender's declarations are over (5.4.1)
+    "begin": _first_step,                   # the scramble is over: the battle begins (13.7)
+}
 
+
+def _goes_on(spec: DecisionSpec) -> DecisionSpec:
+    answer = spec.apply
+
+    def apply(ctx: Ctx, o: Ord, side: str) -> None:
+        then = answer(ctx, o, side)
+        if then is not None:
+            THEN[then](ctx)
+            continue_battle(ctx)
+    return msgspec.structs.replace(spec, apply=apply)
+
+
+for _kind in ("scramble", "cavalry_retreat", "defence", "reaction", "losses", "retreat_after",
+              "forced_elimination"):
+    register(_goes_on(DECISIONS[_kind]))
+
+
+def end_combat(ctx: Ctx) -> None:
+    """All battles fought: retreat markers come off; the combat phase is over (5.4)."""
     ctx.emit(CombatPhaseEnded())
-    end_player_turn(ctx)
+    finish(ctx, "combat")

@@ -36,6 +36,11 @@ class Ctx:
         self.dice = dice
         self.events: list[Ev] = []
         self.standing: dict[str, list[dict]] = {}   # each side's standing orders in force
+        # What answers a decision from them the moment it is asked (standing.answer, given
+        # by decide): core knows nothing of standing orders itself.
+        self.answer: Callable[[Ctx, str, str], None] | None = None
+        # The step of play just over (finish): flow.resume goes on from it.
+        self.finished: str | None = None
 
     def emit(self, event: Ev) -> None:
         """Record an event and apply it to the scratch state."""
@@ -56,7 +61,8 @@ class DecisionSpec(msgspec.Struct):
     accepts: tuple[str, ...]
     candidates: Callable[[State, GameData, str], Iterable[Ord]]
     check: Callable[[State, GameData, Ord, str], Violation | None]
-    apply: Callable[[Ctx, Ord, str], None]
+    apply: Callable[[Ctx, Ord, str], str | None]     # emits; a battle step's may say what
+                                                     # the battle does next (combat.THEN)
     extra: dict = {}
 
 
@@ -86,10 +92,17 @@ def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
     from .events import DecisionPending
 
     ctx.emit(DecisionPending(kind=kind, side=side, info=info))
-    if ctx.standing.get(side):
-        from .standing import answer
+    if ctx.standing.get(side) and ctx.answer is not None:
+        ctx.answer(ctx, kind, side)
 
-        answer(ctx, kind, side)
+
+def finish(ctx: Ctx, step: str) -> None:
+    """A step of the sequence of play is over: its module returns, and flow.resume goes on to
+    the next step (2.0)."""
+    if ctx.finished is not None:
+        raise AssertionError(f"the step '{step}' ended while '{ctx.finished}' still waits for "
+                             f"flow to go on from it")
+    ctx.finished = step
 
 
 def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:

@@ -51,7 +51,8 @@ def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Viol
         return crisis_entry(s, d, side, o.card)
     if s.phase != "player_turn" or s.player != side:
         return Violation(ct.rule, f"a Military Crisis! card is played in its owner's own "
-                                  f"player turn; this is not a {side} player turn")
+                                  f"{d.term('player_turn')}; this is not a {side} "
+                                  f"{d.term('player_turn')}")
     if s.crisis is not None:
         return Violation(ct.rule, "a Military Crisis! is being answered; no other is played "
                                   "until it is over")
@@ -67,7 +68,7 @@ def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Viol
         return Violation("1.3", f"the {side} hand holds no {ct.title} card")
     if first_card(s, d, side, o.card) is None:
         return Violation("2.0 II.1", f"the {ct.title} card was drawn after a discard and "
-                                     f"cannot be played before the next player turn")
+                                     f"cannot be played before the next {d.term('player_turn')}")
     entry = crisis_entry(s, d, side, o.card)
     return entry if isinstance(entry, Violation) else None
 

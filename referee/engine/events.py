@@ -10,6 +10,7 @@ are such a part, for the owner's eyes: the public fields then say only what
 anyone may know, and evolve reads the details from the secret.
 """
 
+from collections.abc import Callable
 from typing import Any, Union
 
 import msgspec
@@ -546,6 +547,13 @@ class OutOfSupply(Ev, kw_only=True):
     units: list[str]
 
 
+class BackInSupply(Ev, kw_only=True):
+    """Units carrying an OoS marker found in supply again: the markers come off (AAC 1.2.3)."""
+
+    side: str
+    units: list[str]
+
+
 class FortReduced(Ev, kw_only=True):
     """An unsupplied fort loses a step (6.5)."""
 
@@ -728,6 +736,7 @@ Event = Union[
     ProductionDone, ProductionRevealed, UnitBuilt, ArmyRebuilt, UnitEntrenched,
     InfantryUpgraded, EftLossesDue, EftUnitLost, ProductionEnded, ArmisticeProposed,
     ArmisticeRefused, PlansOpened, PlanSealed, PlanClosed, PlanRevealed,
+    BackInSupply,
 ]
 
 
@@ -743,6 +752,12 @@ def dump(event: Ev) -> dict:
 
 # ---------------------------------------------------------------- evolve
 
+# How each event type changes the state: apply.py fills this table (the engine package
+# imports it), so that this module, which apply reads the event models from, needs nothing
+# of apply's.
+HANDLERS: dict[str, Callable[[State, Any, GameData], None]] = {}
+
+
 def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) -> State:
     """Apply one event to the state in place and return it; never checks legality. An event
     of a record made under older rules (`rules`) evolves as those rules had it (versions.py)."""
@@ -751,5 +766,3 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     state._cache.clear()
     return state
 
-
-from .apply import HANDLERS  # noqa: E402  (the handlers need the models above)

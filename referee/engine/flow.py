@@ -1,29 +1,34 @@
 """The sequence of play, in the order of rule 2.0.
 
-    I    place reinforcements                    begin_seasonal_turn
+    I    place reinforcements                    begin_seasonal_turn (reinforce.py)
     II   first player turn (the German)          begin_player_turn
          1 play "offensive" or "pass"            decision card_or_pass
          2 movement                              decision movement / pass_move
-         3 declare battles                       after_movement
-         4 combat                                (combat.py)
+         3 declare battles                       after_movement -> combat.begin_combat
+         4 combat                                combat.after_cards (combat.py)
     III  second player turn (the Entente)        end_player_turn -> begin_player_turn
     IV   repeat II and III until both sides pass in a row
     V    production                              begin_production
-         1 supply 2 build points 3 discard excess cards 4 EFT box losses
+         1 check supply                          supply.check_supply
+         2 spend build points                    production.begin_spending
+         3 discard excess cards                  production.discard_excess
+         4 EFT box losses                        production.eft_losses
     VI   advance the season marker               advance_season
 
 Each function emits the events of the steps that need no choice and stops
-at the next decision a player must make (core.prompt). The handler of that
-decision's order calls the function that continues the sequence.
+at the next decision a player must make (core.prompt). A phase module never
+calls the next step itself: when its step is over it says so (core.finish)
+and returns, and resume, which the engine calls after every order, goes on
+to the step that NEXT names. Only this module knows what comes next; the
+phase modules never import it.
 """
 
 from __future__ import annotations
 
 import itertools
 
-from ..gamedata import GameData
-from . import combat, movement, reinforce, supply, transport
-from .armies import apply_suppress, suppress_candidates, suppress_violation
+from ..gamedata import GameData, Scenario
+from . import combat, movement, production, reinforce, setup, supply, transport
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .crisis import CRISIS_KEYS
@@ -40,6 +45,7 @@ from .events import (
 )
 from .orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard, format_order
 from .state import State, other
+from .suppress import apply_suppress, suppress_candidates, suppress_violation
 from .victory import victory_level
 
 # ---------------------------------------------------------------- I  reinforcements
@@ -66,7 +72,8 @@ def begin_player_turn(ctx: Ctx, side: str) -> None:
 
 
 def after_movement(ctx: Ctx) -> None:
-    """Movement over: declare battles and fight them (2.0 II.3-4); combat ends the turn."""
+    """Movement over: declare battles (2.0 II.3); NEXT then goes on to combat (II.4) and, once
+    it is over, to the end of the player turn."""
     combat.begin_combat(ctx)
 
 
@@ -86,7 +93,8 @@ def end_player_turn(ctx: Ctx) -> None:
 def begin_production(ctx: Ctx) -> None:
     """The production phase (2.0 V): supply, build points, excess cards, EFT box losses.
 
-    supply.py runs V.1, production.py V.2 to V.4; they end with advance_season.
+    supply.py runs V.1, production.py V.2 to V.4; NEXT goes from each to the next, and
+    from V.4 to advance_season.
     """
     ctx.emit(PhaseBegan(phase="production", turn=ctx.state.turn))
     supply.check_supply(ctx)
@@ -112,11 +120,47 @@ def end_game(ctx: Ctx, reason: str) -> None:
     ctx.emit(GameEnded(reason=reason, vp=vp, level=level.id, level_name=level.name))
 
 
+# ---------------------------------------------------------------- what comes next
+
+# The step a phase module has just finished (core.finish) -> the step that follows it,
+# in the order of rule 2.0.
+NEXT = {
+    "reinforcements": after_reinforcements,         # I     -> II
+    "declare_battles": combat.after_cards,          # II.3  -> II.4
+    "combat": end_player_turn,                      # II.4  -> III, or after IV -> V
+    "supply": production.begin_spending,            # V.1   -> V.2
+    "build_points": production.discard_excess,      # V.2   -> V.3
+    "excess_cards": production.eft_losses,          # V.3   -> V.4
+    "eft_losses": advance_season,                   # V.4   -> VI
+}
+
+
+def resume(ctx: Ctx) -> None:
+    """Go on from each step just finished to the next (2.0), up to a decision or the end."""
+    while ctx.finished is not None:
+        step, ctx.finished = ctx.finished, None
+        NEXT[step](ctx)
+
+
+def setup_record(ctx: Ctx, sc: Scenario) -> None:
+    """The set-up record: the cards dealt (1.3), then the sequence of play begun where the
+    scenario says (2.0)."""
+    setup.deal(ctx, sc)
+    pos = sc.position
+    if pos.phase == "reinforcements":
+        begin_seasonal_turn(ctx)
+    elif pos.phase == "player_turn":
+        begin_player_turn(ctx, pos.player)
+    else:
+        begin_production(ctx)
+    resume(ctx)
+
+
 # ---------------------------------------------------------------- decision: card or pass
 
 def _card_or_pass_prompt(s: State, d: GameData) -> str:
-    return (f"{s.pending.side} player turn, {d.label(s.turn)}: play an Offensive-type card "
-            f"or pass (2.0 II.1)")
+    return (f"{s.pending.side} {d.term('player_turn')}, {d.label(s.turn)}: play an "
+            f"Offensive-type card or pass (2.0 II.1)")
 
 
 def _hand_keys(s: State, d: GameData, side: str) -> list[str]:
@@ -135,8 +179,8 @@ def _play_check(s: State, d: GameData, o: PlayCard, side: str, offensive: bool):
     ct = d.card_types.get(o.card)
     if not offensive:
         return Violation("2.0 II.1", f"{ct.title if ct else o.card} cannot be played now: "
-                                     f"once the player turn has opened only a Crisis! card "
-                                     f"is played this way (Strategic Reserves! with "
+                                     f"once the {d.term('player_turn')} has opened only a "
+                                     f"Crisis! card is played this way (Strategic Reserves! with "
                                      f"'reserves UNIT AREA')")
     return can_play_offensive(s, d, side, o.card)
 

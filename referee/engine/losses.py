@@ -248,11 +248,9 @@ def pay(ctx: Ctx, o: Ord, side: str) -> None:
     settle(ctx, [area])
 
 
-def _apply(ctx: Ctx, o: Ord, side: str) -> None:
-    from .combat import continue_battle
-
+def _apply(ctx: Ctx, o: Ord, side: str) -> str:
     pay(ctx, o, side)
-    continue_battle(ctx)
+    return "go_on"                  # the battle goes on from where it stands (combat.THEN)
 
 
 def settle_unpayable(ctx: Ctx) -> bool:

@@ -125,14 +125,14 @@ def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Viol
     ts = s.turn_state
     moved = ts.moved
     if m.whole and m.ref in moved:
-        return Violation("4.1", f"{m.ref} has already moved this player turn")
+        return Violation("4.1", f"{m.ref} has already moved this {d.term('player_turn')}")
     if m.source is not None and m.source.id in moved:
         return Violation("4.1", f"army {m.source.id} moved this turn; the units on its "
                                 f"template moved with it and cannot move again")
     if m.source is not None and unmoved(s, m.source, m.key) <= 0:
         return Violation("4.1", f"every {m.kind.replace('_', ' ')} unit on army "
-                                f"{m.source.id}'s template moved onto it this player turn; a "
-                                f"counter moves once")
+                                f"{m.source.id}'s template moved onto it this "
+                                f"{d.term('player_turn')}; a counter moves once")
     if m.army is not None and m.army.id in ts.received:
         return Violation("4.1", f"units moved into army {m.ref} this turn; it cannot move "
                                 f"as well")
@@ -307,7 +307,7 @@ def _taking_violation(s: State, d: GameData, m: Mover, area: str, taking) -> Vio
             return Violation("4.3", f"{pid} is not a stand-alone {m.side} unit in "
                                     f"{d.areas[area].name}")
         if pid in s.turn_state.moved:
-            return Violation("4.1", f"{pid} has already moved this player turn")
+            return Violation("4.1", f"{pid} has already moved this {d.term('player_turn')}")
         key = piece_key(p.nation, p.kind)
         contents[key] = contents.get(key, 0) + 1
     return template_violation(s, d, m.army, contents)

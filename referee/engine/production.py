@@ -16,10 +16,10 @@ import itertools
 from collections import Counter
 
 from ..gamedata import GameData
-from . import flow, sealed
+from . import sealed
 from .armies import hidden_templates, template_violation
 from .cards import draw, pick
-from .core import Ctx, DecisionSpec, SealedPlans, Violation, prompt, register
+from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
 from .events import (
     ArmyEliminated,
     ArmyRebuilt,
@@ -57,7 +57,7 @@ from .orders import (
 )
 from .reinforce import settle_empty_armies
 from .state import State
-from .supply import supplied_areas
+from .supply import marked, supplied_areas
 
 EFT = "eft"
 
@@ -182,6 +182,11 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
         if t is None or t.status != "map" or t.area != o.area or \
                 d.nation_side[t.nation] != side:
             return Violation("7.2", f"{o.into} is not a {side} army in {d.areas[o.area].name}")
+        if marked(s, d, o.into):
+            return Violation("AAC 1.2.3", f"army {o.into} in {d.areas[o.area].name} carries an "
+                                          f"Out of Supply marker: it receives no newly built "
+                                          f"unit until a Check Supply Status phase finds it in "
+                                          f"supply (6.5)")
         contents = Counter(t.contents)
         for x in orders:
             if isinstance(x, Build) and x.into == o.into:
@@ -489,7 +494,7 @@ def apply_plans(ctx: Ctx) -> None:
         for o in plans[side]:
             if isinstance(o, Buy):
                 draw(ctx, side, o.count, f"{o.count} card(s) bought (7.1)")
-    discard_excess(ctx)
+    finish(ctx, "build_points")
 
 
 # ---------------------------------------------------------------- V.3 excess cards (7.1)
@@ -518,7 +523,7 @@ def discard_excess(ctx: Ctx) -> None:
     if asked:
         sealed.open_plans(ctx, "discard_excess", asked)
         return
-    eft_losses(ctx)
+    finish(ctx, "excess_cards")
 
 
 def _excess_candidates(s: State, d: GameData, side: str):
@@ -556,7 +561,7 @@ def _reveal_discards(ctx: Ctx, plans: dict) -> None:
         for o in plans[side]:
             ids = pick(ctx.state, ctx.data, side, o.cards)
             ctx.emit(CardsDiscarded(side=side, cards=ids, reason="over the card limit (7.1)"))
-    eft_losses(ctx)
+    finish(ctx, "excess_cards")
 
 
 def _excess_prompt(s: State, d: GameData) -> str:
@@ -604,10 +609,17 @@ def eft_bp(s: State, d: GameData) -> int:
     return bp
 
 
+def eft_losses_off(s: State, d: GameData) -> bool:
+    """Whether the EFT box loss phase is skipped: the game is linked with the game the box's
+    data names (2.0 V.4: not when playing with AT ALL COSTS!, option linked_with_aac)."""
+    box = next((b for b in d.map.boxes if b.id == EFT), None)
+    return box is not None and box.losses_not_when_linked_with in d.linked_with(s.options)
+
+
 def eft_losses(ctx: Ctx) -> None:
     """Roll one die per 5 BP of EFT units (or part); each 1 eliminates a unit (2.0 V.4)."""
     s, d = ctx.state, ctx.data
-    bp = eft_bp(s, d)
+    bp = 0 if eft_losses_off(s, d) else eft_bp(s, d)
     if bp:
         dice = ctx.dice.roll(-(-bp // 5), "EFT box losses (2.0 V.4)")
         losses = sum(1 for x in dice if x == 1)
@@ -636,7 +648,7 @@ def next_eft_loss(ctx: Ctx) -> None:
         prompt(ctx, "eft_losses", "german")
         return
     ctx.emit(ProductionEnded())
-    flow.advance_season(ctx)
+    finish(ctx, "eft_losses")
 
 
 def _eft_loss(ctx: Ctx, ref: str, nation: str, kind: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..gamedata import GameData
 from . import sealed
 from .armies import hidden_templates
-from .core import Ctx, DecisionSpec, Violation, register
+from .core import Ctx, DecisionSpec, Violation, finish, register
 from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
 from .movement import (
     apply_reorganise,
@@ -26,7 +26,7 @@ from .movement import (
 )
 from .orders import Done, Move, Ord, Place, Swap
 from .state import State, piece_key, template_key
-from .supply import supplied_areas
+from .supply import marked, supplied_areas
 
 
 def arrivals(ctx: Ctx) -> None:
@@ -166,6 +166,11 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
         if t is None or t.status != "map" or t.area != o.area or \
                 d.nation_side[t.nation] != side:
             return Violation("8.1", f"{o.into} is not a {side} army in {d.areas[o.area].name}")
+        if marked(s, d, o.into):
+            return Violation("AAC 1.2.3", f"army {o.into} in {d.areas[o.area].name} carries an "
+                                          f"Out of Supply marker: it receives no reinforcement "
+                                          f"until a Check Supply Status phase finds it in "
+                                          f"supply (6.5)")
         contents = dict(t.contents)
         contents[o.unit] = contents.get(o.unit, 0) + 1
         v = template_violation(s, d, t, contents)
@@ -294,10 +299,8 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
 
 
 def _after(ctx: Ctx) -> None:
-    from .flow import after_reinforcements
-
     settle_empty_armies(ctx)
-    after_reinforcements(ctx)
+    finish(ctx, "reinforcements")
 
 
 def _complete(s: State, d: GameData, side: str, orders: list) -> bool:

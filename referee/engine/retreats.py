@@ -44,6 +44,9 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
     if s.status(o.to, side, d) not in ("friendly", "disputed"):
         return Violation("5.4", "units never retreat into an Enemy area")
     if how == "after":
+        v = modern_violation(s, d, m, side)
+        if v:
+            return v
         to = b["after_to"].get(side)
         if to and to != o.to:
             return Violation("5.4.2", f"all units retreating after combat from one battle go "
@@ -55,6 +58,25 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
         if v:
             return v
     return movement.stack_violation(s, d, m, o.to, o.into)
+
+
+def modern_violation(s: State, d: GameData, m: movement.Mover, side: str) -> Violation | None:
+    """Why a counter of a nation whose forces are not Modern may not retreat after combat
+    (AAC 5.4.2 note); a forced retreat the defender still owes is made all the same.
+
+    Our reading: the note takes away the choice to retreat after combat; a retreat the
+    enemy's hits force on an army (8.2.2, 8.3.5, 9.1.5, 9.1.6) is still made. A unit on an
+    army's template goes by the army's nation (8.1: it is under the army's command).
+    """
+    nation = d.units.nations[m.source.nation if m.source is not None else m.nation]
+    if nation.modern:
+        return None
+    if m.army is not None and side == s.battle["defender"] and _owed(s, d) > 0:
+        return None
+    return Violation("AAC 5.4.2", f"{m.ref} in {d.areas[s.battle['area']].name}: the forces "
+                                  f"of the {nation.name} are not Modern, so they do not "
+                                  f"retreat after combat (only a retreat forced by hits is "
+                                  f"made)")
 
 
 def into_violation(s: State, d: GameData, m, o: Retreat, how: str) -> Violation | None:
@@ -247,13 +269,11 @@ def _elim_check(s: State, d: GameData, o: Eliminate, side: str) -> Violation | N
     return None
 
 
-def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> None:
-    from .combat import advance_step, continue_battle
-
+def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> str | None:
     _forced_out(ctx, side, o.army)
     if not forced_eliminations(ctx):
-        advance_step(ctx)
-        continue_battle(ctx)
+        return "advance"            # the step is over: the battle goes on (combat.THEN)
+    return None
 
 
 register(DecisionSpec(
@@ -267,26 +287,20 @@ register(DecisionSpec(
 
 
 def _retreat_apply(how: str):
-    def apply(ctx: Ctx, o: Ord, side: str) -> None:
-        from .combat import advance_step, after_defence, continue_battle
-
+    def apply(ctx: Ctx, o: Ord, side: str) -> str | None:
+        """One answer to the step's decision; when it ends the step, what the battle does
+        next (combat.THEN)."""
         if isinstance(o, Retreat):
             apply_retreat(ctx, o, side, how)
-            return
+            return None
         if isinstance(o, React):
             ctx.emit(BiplaneReacts(side=side, unit=o.unit, on=o.on))
-            return
-        if how == "cavalry":
-            advance_step(ctx)
-        elif how == "instead":
-            after_defence(ctx)
-        elif how == "reaction":
-            advance_step(ctx)
-        elif side == ctx.state.battle["defender"] and forced_eliminations(ctx):
-            return
-        else:
-            advance_step(ctx)
-        continue_battle(ctx)
+            return None
+        if how == "instead":
+            return "after_defence"
+        if how == "after" and side == ctx.state.battle["defender"] and forced_eliminations(ctx):
+            return None
+        return "advance"
     return apply
 
 

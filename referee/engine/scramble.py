@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..gamedata import GameData
 from . import movement
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events import BattleStep, BiplaneReacts, UnitMoved
+from .events import BiplaneReacts, UnitMoved
 from .fire import has_biplanes, markers
 from .orders import Done, Ord, Scramble
 from .state import State
@@ -74,13 +74,9 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     return None
 
 
-def _apply(ctx: Ctx, o: Ord, side: str) -> None:
-    from .combat import continue_battle
-
+def _apply(ctx: Ctx, o: Ord, side: str) -> str | None:
     if not isinstance(o, Scramble):
-        ctx.emit(BattleStep(step="cavalry_attacker"))
-        continue_battle(ctx)
-        return
+        return "begin"              # the battle's first step follows (combat.THEN)
     s, d = ctx.state, ctx.data
     area = s.battle["area"]
     m = movement.resolve(s, d, o.unit, side)
@@ -99,6 +95,7 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
     if not has_biplanes(ctx.state, d, area, ctx.state.battle["attacker"]):
         # 13.7: with no enemy Biplane to dogfight, a scrambled Biplane must react.
         ctx.emit(BiplaneReacts(side=side, unit=new_id or o.unit))
+    return None
 
 
 def start(ctx: Ctx) -> bool:

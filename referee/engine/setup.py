@@ -6,7 +6,6 @@ import re
 from collections import Counter
 
 from ..gamedata import GameData, Scenario
-from . import flow
 from .cards import draw
 from .core import Ctx
 from .events import CardsStacked, DeckShuffled
@@ -73,8 +72,9 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
     return s
 
 
-def setup_record(ctx: Ctx, sc: Scenario) -> None:
-    """Shuffle and deal the cards, then start the sequence of play where the scenario says."""
+def deal(ctx: Ctx, sc: Scenario) -> None:
+    """Shuffle and deal the cards of the set-up record (1.3); flow.setup_record then starts
+    the sequence of play."""
     d = ctx.data
     cards = sc.cards
     named = set(cards.discard) | set(cards.removed)
@@ -96,10 +96,3 @@ def setup_record(ctx: Ctx, sc: Scenario) -> None:
         n = len(cards.hands.get(side, [])) if cards.hands is not None else cards.hand.get(side, 0)
         if n:
             draw(ctx, side, n, "starting hand (scenario set-up)")
-    pos = sc.position
-    if pos.phase == "reinforcements":
-        flow.begin_seasonal_turn(ctx)
-    elif pos.phase == "player_turn":
-        flow.begin_player_turn(ctx, pos.player)
-    else:
-        flow.begin_production(ctx)

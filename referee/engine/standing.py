@@ -105,7 +105,8 @@ def withdraw(entries: list[dict], entry: dict) -> list[dict]:
 
 def answer(ctx: Ctx, kind: str, side: str) -> None:
     """Answer the decision just made pending with side's first legal standing answer, as often
-    as the same decision is asked again (several forced eliminations, 5.4)."""
+    as the same decision is asked again (several forced eliminations, 5.4); not once the answer
+    has ended a step of play (flow goes on from there)."""
     from .reading import parse_order
 
     spec = DECISIONS[kind]
@@ -113,7 +114,7 @@ def answer(ctx: Ctx, kind: str, side: str) -> None:
         entries = in_force(ctx.standing.get(side, []), ctx.state.turn)
         p = ctx.state.pending
         if not entries or p is None or p.kind != kind or p.side != side \
-                or ctx.state.phase == "over":
+                or ctx.state.phase == "over" or ctx.finished is not None:
             return
         for entry in entries:
             kinds, text = meaning(entry)

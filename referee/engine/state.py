@@ -138,6 +138,7 @@ class State(msgspec.Struct, dict=True):
     swaps_due: dict[str, list] = {}  # Commonwealth swaps (8.2.3)
     swapped: list[str] = []          # Commonwealth units swapped in
     production: dict[str, Any] | None = None             # the production phase (2.0 V)
+    oos: list[str] = []              # units carrying an Out of Supply marker (1.2.3, 6.5)
     sealed: dict[str, Any] | None = None  # sealed plans of both sides (2.0 I, 2.0 V.3)
     armistice: str | None = None                         # the side proposing an armistice
     combat: dict[str, Any] | None = None                 # the combat phase of a player turn

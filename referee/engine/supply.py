@@ -13,11 +13,12 @@ from collections import deque
 
 from ..gamedata import GameData
 from .armies import hidden_templates
-from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .core import Ctx, DecisionSpec, Violation, finish, prompt, register
 from .events import (
     ArmyEliminated,
     AttritionDue,
     AttritionTaken,
+    BackInSupply,
     FortDestroyed,
     FortReduced,
     OutOfSupply,
@@ -74,6 +75,23 @@ def in_supply(state: State, data: GameData, side: str, area: str) -> bool:
 
 # ---------------------------------------------------------------- V.1 supply (6.0)
 
+def _side_of(s: State, d: GameData, ref: str) -> str | None:
+    """The side of an army, unit or fort on the map by its id (None when it is not there)."""
+    if ref in s.armies:
+        unit = s.armies[ref] if s.armies[ref].status == "map" else None
+    elif ref in s.pieces:
+        unit = s.pieces[ref] if s.pieces[ref].area in d.areas else None
+    else:
+        unit = s.forts.get(ref)
+    return None if unit is None else d.nation_side[unit.nation]
+
+
+def marked(s: State, d: GameData, ref: str) -> bool:
+    """Whether a unit carries an OoS marker that keeps it from receiving reinforcements and
+    new units (6.5): only where the marker stays until the unit is resupplied (AAC 1.2.3)."""
+    return d.info.rules.oos_markers_persist and ref in s.oos
+
+
 def check_supply(ctx: Ctx) -> None:
     """Find every unsupplied unit of both sides first, then apply attrition (2.0 V.1, 6.5)."""
     s, d = ctx.state, ctx.data
@@ -88,6 +106,9 @@ def check_supply(ctx: Ctx) -> None:
                   if d.nation_side[f.nation] == side and f.area not in ok]
         found[side] = units
     for side, units in found.items():
+        back = [u for u in s.oos if u not in units and _side_of(s, d, u) == side]
+        if back:                 # AAC 1.2.3: a marker comes off once its unit is found supplied
+            ctx.emit(BackInSupply(side=side, units=back))
         if not units:
             continue
         ctx.emit(OutOfSupply(side=side, units=units))
@@ -134,9 +155,7 @@ def next_attrition(ctx: Ctx) -> None:
             else:
                 prompt(ctx, "attrition", side)
                 return
-    from .production import begin_spending
-
-    begin_spending(ctx)
+    finish(ctx, "supply")
 
 
 def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:

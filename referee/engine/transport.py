@@ -247,7 +247,7 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
         return Violation("2.0 V.4", f"{unit} is not in play")
     ts = s.turn_state
     if unit in ts.moved:
-        return Violation("4.1", f"{unit} has already moved this player turn")
+        return Violation("4.1", f"{unit} has already moved this {d.term('player_turn')}")
     if ts.mode == "pass" and ts.moves >= 1:
         return Violation("2.0 II.1", "a passing player moves one unit only")
     sources = {a.id for a in d.map.areas if a.supply_source == "german"}

@@ -12,9 +12,11 @@ NOBODY = (0, 0, 0, 0)                     # State.board's cell of an area with n
 
 
 def eft_vp(state: State, data: GameData) -> int:
-    """+1 VP per whole 5 BPs of units in the EFT box, 1914-1917 (3.1; whole fives: our reading)."""
-    years = next((m.years for m in data.charts.victory.modifiers.items if m.id == "eft_box"), [])
-    if data.year(state.turn) not in years:
+    """+1 VP per whole 5 BPs of units in the EFT box, 1914-1917 (3.1; whole fives: our reading);
+    none when the game is linked with the game the modifier's `not_when_linked_with` names."""
+    mod = next((m for m in data.charts.victory.modifiers.items if m.id == "eft_box"), None)
+    if mod is None or data.year(state.turn) not in mod.years or \
+            mod.not_when_linked_with in data.linked_with(state.options):
         return 0
     from .production import eft_bp
     return eft_bp(state, data) // 5

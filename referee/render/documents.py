@@ -31,12 +31,13 @@ def control_span(control: str) -> Span:
 def unit_phrase(u: dict) -> str:
     """A unit in one short phrase, as the reader may see it."""
     ent = " entrenched" if u.get("entrenched") else ""
+    oos = " OoS" if u.get("oos") else ""           # the Out of Supply marker (1.2.3)
     if u["type"] == "army":
         inside = u.get("summary") or "hidden"
-        return f"{u['id']} {u.get('name') or ''}{ent} [{inside}]".replace("  ", " ")
+        return f"{u['id']} {u.get('name') or ''}{ent}{oos} [{inside}]".replace("  ", " ")
     if u["type"] == "fort":
-        return f"{u.get('name') or u['id']} fort {u['strength']}"
-    return f"{u['id']} ({u['type'].replace('_', ' ')}{ent})"
+        return f"{u.get('name') or u['id']} fort {u['strength']}{oos}"
+    return f"{u['id']} ({u['type'].replace('_', ' ')}{ent}{oos})"
 
 
 def hand_phrase(cards: list[dict]) -> str:
@@ -45,6 +46,17 @@ def hand_phrase(cards: list[dict]) -> str:
     for c in cards:
         counts[c["title"]] = counts.get(c["title"], 0) + 1
     return ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counts.items()) or "(empty)"
+
+
+def player_turn(view: dict[str, Any]) -> str:
+    """The game's word for the player turn (2.0 II; AAC says 'impulse'), as the view gives it."""
+    return (view.get("terms") or {}).get("player_turn", "player turn")
+
+
+def phase_name(view: dict[str, Any]) -> str:
+    """The phase the view is in, in the game's words (2.0)."""
+    return player_turn(view) if view["phase"] == "player_turn" else \
+        view["phase"].replace("_", " ")
 
 
 def _title(view: dict[str, Any], what: str) -> str:
@@ -92,7 +104,7 @@ def cards_section(view: dict[str, Any]) -> Section:
     elif view["reader"] in view["hand_sizes"]:
         blocks.append(para(Span("Your hand: ", "bold"), hand_phrase(view["hand"])))
         if view.get("locked"):
-            blocks.append(para(f"Not playable until your next player turn: "
+            blocks.append(para(f"Not playable until your next {player_turn(view)}: "
                                f"{len(view['locked'])} card(s)"))
     sizes = ", ".join(f"{side_name(s)} {n}" for s, n in view["hand_sizes"].items())
     deck = view["deck"]
@@ -122,8 +134,8 @@ def off_map_section(view: dict[str, Any]) -> Section:
 def show_document(view: dict[str, Any]) -> Document:
     """`show`: the turn, who acts, VP, every area, off-map boxes and the cards."""
     t = (f"Turn {view['turn']} of {view.get('last_turn', view['turn'])}: {view['label']}, "
-         f"{view['phase'].replace('_', ' ')}"
-         + (f" ({side_name(view['player'])} player turn)" if view.get("player") else ""))
+         f"{phase_name(view)}"
+         + (f" ({side_name(view['player'])} {player_turn(view)})" if view.get("player") else ""))
     return Document(_title(view, "the war"), [
         Section("Situation", [para(t), situation(view)]),
         vp_section(view["vp"]),
@@ -139,7 +151,7 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
     """`status`: who is to act, the prompt and the legal orders of the reader (2.0), grouped
     for reading (grouped.py), or every order whole when `every` (`status --all`)."""
     head = Section("Situation", [
-        para(f"{view['label']} (turn {view['turn']}), {view['phase'].replace('_', ' ')}"),
+        para(f"{view['label']} (turn {view['turn']}), {phase_name(view)}"),
         situation(view)])
     doc = Document(_title(view, "status"), [head])
     if view["game_over"]:

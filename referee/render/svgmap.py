@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ET
 from ..engine.state import State
 from ..gamedata import Area, GameData
 from ..views import state_view
-from .documents import side_name
+from .documents import phase_name, player_turn, side_name
 
 # Fill of an area by its control: the German green and the Entente blue of the printed map
 # (supply sources, 6.1); a side of another game takes the next free colour, in the order of
@@ -117,6 +117,7 @@ def unit_label(u: dict) -> str:
     """A unit in a few characters, as the reader may see it ('ge-1 [3I+1A]', 'ge-1 [hidden]',
     'ge-c-01 cavalry')."""
     ent = " E" if u.get("entrenched") else ""
+    ent += " OoS" if u.get("oos") else ""         # the Out of Supply marker (1.2.3)
     if u["type"] == "army":
         return f"{u['id']}{ent} [{u.get('summary') or 'hidden'}]"
     return f"{u['id']} {str(u['type']).replace('_', ' ')}{ent}"
@@ -218,8 +219,8 @@ def _legend(parent: ET.Element, view: dict, data: GameData, x: float, y: float) 
         (f"as {view['reader']} may see it", 9, "normal"),
         (f"Turn {view['turn']} of {view.get('last_turn', view['turn'])}: {view['label']}", 10,
          "bold"),
-        (f"{view['phase'].replace('_', ' ')}" + (f", {side_name(view['player'])} player turn"
-                                                  if view.get("player") else ""), 9, "normal"),
+        (f"{phase_name(view)}" + (f", {side_name(view['player'])} {player_turn(view)}"
+                                  if view.get("player") else ""), 9, "normal"),
         (f"VP {view['vp']['total']}: {view['vp']['level_name']}", 11, "bold"),
     ]
     for text, size, weight in lines:

@@ -51,11 +51,11 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
                 "production": "Production phase (2.0 V)"}.get(ev["phase"], ev["phase"])
         return f"— {name}, {data.label(ev['turn'])} —"
     if t == "PlayerTurnBegan":
-        return f"{side} player turn begins (2.0 II)"
+        return f"{side} {data.term('player_turn')} begins (2.0 II)"
     if t == "Passed":
         return f"{side} passes (2.0 II.1)"
     if t == "PlayerTurnEnded":
-        return f"{side} player turn ends" + ("" if ev["counts_as_pass"] else
+        return f"{side} {data.term('player_turn')} ends" + ("" if ev["counts_as_pass"] else
                                               " (not a pass for ending the turn)")
     if t == "SeasonAdvanced":
         return f"Season marker advances to {ev['label']} (turn {ev['turn']}) (2.0 VI)"
@@ -79,7 +79,8 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     if t == "CardsDrawn":
         d = _secret_data(ev, reader)
         cards = f": {_cards(d['cards'], data)}" if d else ""
-        lock = " (not playable until his next player turn)" if ev.get("locked") else ""
+        lock = f" (not playable until his next {data.term('player_turn')})" \
+            if ev.get("locked") else ""
         return f"{side} draws {ev['count']} card(s), {ev['reason']}{cards}{lock}"
     if t == "CardPlayed":
         ct = data.cards[ev["card"]]
@@ -207,6 +208,9 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
                 f"{_area(e['area'], data)} (8.2.3)")
     if t == "OutOfSupply":
         return f"{side} units out of supply (6.5): {', '.join(ev['units'])}"
+    if t == "BackInSupply":
+        return f"{side} units in supply again, their OoS markers come off (AAC 1.2.3): " \
+               f"{', '.join(ev['units'])}"
     if t == "FortReduced":
         return f"Fort {ev['fort']} out of supply drops to {ev['strength']} (6.5)"
     if t == "AttritionDue":
