@@ -20,10 +20,9 @@ from .paths import default_games_dir  # noqa: F401  (re-exported)
 Side = Literal["german", "entente"]
 SIDES: tuple[str, str] = ("german", "entente")
 NationId = Literal["ge", "fr", "uk", "be", "us"]
-UnitKind = Literal[
-    "army", "infantry", "stosstruppen", "commonwealth", "cavalry", "artillery",
-    "siege_gun", "biplane", "tank", "paris_gun", "fort",
-]
+# A unit type is any key of units.yaml's unit_types (cross-checked in datacheck): a new
+# type added in the data alone is played with no engine edit.
+UnitKind = Annotated[str, Meta(pattern="^[a-z][a-z0-9_]{0,29}$")]
 Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
@@ -163,24 +162,48 @@ class CommonwealthUnit(Model, kw_only=True):
     name: str
 
 
-class UnitType(Model, kw_only=True):
+# Firepower "F2" hits on a roll of 1-2; null does not fire (5.2.1).
+Firepower = Annotated[str, Meta(pattern="^F[1-6]$")] | None
+# When each firepower applies (5.2.1, 8.x, 9.3, 9.4), checked in datacheck.FIRE_KEYS.
+FIRE_KEYS = ("offense", "defense", "defense_entrenched", "raiding", "pursuit", "dogfight",
+             "offense_vs_fort", "in_rough", "poison_gas", "advanced_artillery_barrage")
+
+
+class MaterielSuperiority(Model, kw_only=True):
+    """An optional rule raising some nations' defensive fire of a unit type (8.3.2)."""
+
+    option: str
+    nations: list[NationId]
+    fire: dict[str, Firepower]
+
+
+class UnitType(Model, dict=True, kw_only=True):
     class_: Literal["army", "infantry", "auxiliary", "fort"] = msgspec.field(name="class")
-    code: str
+    code: Annotated[str, Meta(pattern="^[A-Z]{1,3}$")] | None = None
     nations: list[NationId] = []
-    move: Annotated[int, Meta(ge=0, le=9)]
+    move: Annotated[int, Meta(ge=0, le=9)] = 0
     cost_bp: Count | None = None
-    fire: dict[str, str | None] | None = None
+    fire: dict[str, Firepower] | None = None
+    materiel_superiority: MaterielSuperiority | None = None
     entrench: bool = False
     holds_area: bool = True
     never_retreats: bool = False
     never_a_loss: bool = False
     forced_retreat_on_hit: bool = False
     retreat_before_combat: bool = False
+    fires_in_artillery_step: bool = False
+    aircraft: bool = False
+    alone_lost_to: Literal["enemy_infantry", "enemy_units"] | None = None
+    rebuilt_only_after_swap: bool = False
     max_per_army: Count | None = None
     stacking: bool = True
-    available: str | dict[str, str] | None = None
     rule: str
     notes: str = ""
+
+    @cached_property
+    def firepower(self) -> dict[str, int]:
+        """Each firepower as the highest roll that hits (F2 -> 2, null -> 0) (5.2.1)."""
+        return {k: int(v[1:]) if v else 0 for k, v in (self.fire or {}).items()}
 
 
 class CounterMix(Model, kw_only=True):
@@ -201,6 +224,8 @@ class UnitsData(Model, dict=True, kw_only=True):
     counter_mix: CounterMix
     commonwealth_units: list[CommonwealthUnit] = []
     biplane_counter_years: dict[NationId, list[Year]] = {}
+    stacking_limit: Annotated[int, Meta(ge=1, le=99)] = 3
+    roll_order: list[UnitKind]
     unit_types: dict[UnitKind, UnitType]
 
     @cached_property
@@ -208,6 +233,84 @@ class UnitsData(Model, dict=True, kw_only=True):
         """The counter mix per nation (11.1), without the source note."""
         mix = self.counter_mix
         return {n: dict(row) for n in ("ge", "fr", "uk", "be", "us") if (row := getattr(mix, n))}
+
+    # Unit types by what they are and do, worked out once at load (1.2.2, 1.4, 8.x): the
+    # engine asks these, never a unit type by name.
+
+    @cached_property
+    def infantry_types(self) -> frozenset[str]:
+        """Types that fill an army's infantry slots and count as infantry (1.4, 8.2)."""
+        return frozenset(k for k, u in self.unit_types.items() if u.class_ == "infantry")
+
+    @cached_property
+    def auxiliary_types(self) -> frozenset[str]:
+        """Types that fill an army's auxiliary slots (1.4, 8.3)."""
+        return frozenset(k for k, u in self.unit_types.items() if u.class_ == "auxiliary")
+
+    @cached_property
+    def non_holding(self) -> frozenset[str]:
+        """Types that cannot conquer or hold an area by themselves (8.3.2-8.3.6)."""
+        return frozenset(k for k, u in self.unit_types.items() if not u.holds_area)
+
+    @cached_property
+    def non_stacking(self) -> frozenset[str]:
+        """Types that never count toward the stacking limit (1.2.2, 8.4)."""
+        return frozenset(k for k, u in self.unit_types.items() if not u.stacking)
+
+    @cached_property
+    def entrenching(self) -> frozenset[str]:
+        """Types that entrench and fire entrenched in defence (6.4, 8.2.1, 8.2.2)."""
+        return frozenset(k for k, u in self.unit_types.items() if u.entrench)
+
+    @cached_property
+    def fort_kind(self) -> str:
+        """The unit type of fort counters (8.4): their firepower and place in the roll order."""
+        return next((k for k, u in self.unit_types.items() if u.class_ == "fort"), "fort")
+
+    def has(self, kind: str, flag: str) -> bool:
+        """Whether unit type kind has a yes/no property of units.yaml (never_retreats, ...)."""
+        u = self.unit_types.get(kind)
+        return u is not None and getattr(u, flag)
+
+    def kinds_with(self, flag: str) -> frozenset[str]:
+        """The unit types with a yes/no property of units.yaml, e.g. 'aircraft' (8.x)."""
+        found = self._flags.get(flag)
+        if found is None:
+            found = self._flags[flag] = frozenset(
+                k for k, u in self.unit_types.items() if getattr(u, flag))
+        return found
+
+    @cached_property
+    def _flags(self) -> dict[str, frozenset[str]]:
+        return {}
+
+    def cost(self, kind: str) -> int:
+        """Build Points to build one unit of kind (7.2, 7.6, 8.x): its cost_bp."""
+        return self.unit_types[kind].cost_bp or 0
+
+    @cached_property
+    def roll_rank(self) -> dict[str, int]:
+        """Kind -> place in the order dice are rolled: roll_order, then the other types in
+        the order they are listed, then card dice ('card')."""
+        order = [*self.roll_order, *(k for k in self.unit_types if k not in self.roll_order),
+                 "card"]
+        return {k: i for i, k in enumerate(order)}
+
+    @cached_property
+    def letter(self) -> dict[str, str]:
+        """Kind -> its letter in army contents, e.g. '4I+1C' (the code in units.yaml)."""
+        return {k: u.code for k, u in self.unit_types.items() if u.code}
+
+    @cached_property
+    def kind_words(self) -> dict[str, str]:
+        """Words that name a unit type in an order: its name and its code, lower case."""
+        words = {u.code.lower(): k for k, u in self.unit_types.items() if u.code}
+        return {**words, **{k: k for k in self.unit_types}}
+
+    @cached_property
+    def id_code(self) -> dict[str, str]:
+        """Kind -> its part of a stand-alone piece id, e.g. 'ge-i-12' (its code, lower case)."""
+        return {k: u.code.lower() for k, u in self.unit_types.items() if u.code}
 
 
 # ---------------------------------------------------------------- deck.yaml
@@ -351,6 +454,7 @@ class ArtilleryYear(Model, kw_only=True):
 
 class ArtilleryChart(Model, kw_only=True):
     source: str
+    unit_type: UnitKind
     by_year: list[ArtilleryYear]
     notes: list[str] = []
 
