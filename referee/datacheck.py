@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from .gamedata import FIRE_KEYS, SIDES, GameData, Scenario
+from .gamedata import FIRE_KEYS, GameData, Scenario
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 # Card keys whose effects the engine implements (9.1-9.9); the deck may not rename them.
@@ -23,8 +23,154 @@ KNOWN_CARD_KEYS = {
 
 def check_game(data: GameData) -> list[str]:
     """Every cross-file problem of a loaded game directory."""
+    names = _check_names(data)
+    if names:       # the other checks would trip over an unknown side, nation or kind
+        return names
     return [*_check_map(data), *_check_units(data), *_check_charts(data),
             *_check_deck(data), *_check_events(data)]
+
+
+class _Names:
+    """The sides, nations, unit kinds and countries a game declares, and a checker of names."""
+
+    def __init__(self, data: GameData, out: list[str]):
+        self.out = out
+        self.known = {"side": list(data.units.sides), "nation": list(data.units.nations),
+                      "unit kind": list(data.units.unit_types),
+                      "country": sorted(data.countries)}
+
+    def __call__(self, what: str, name: object, where: str, also: tuple[str, ...] = ()) -> bool:
+        """Whether name is a declared `what`; if not, a problem line names where and the choice."""
+        if name in self.known[what] or name in also:
+            return True
+        choice = ", ".join([*also, *self.known[what]])
+        self.out.append(f"{where}: unknown {what} {name!r} (the game declares {choice})")
+        return False
+
+
+def _check_names(data: GameData) -> list[str]:
+    """Every side, nation, unit kind and country the files name is one the game declares
+    (sides, nations and unit_types in units.yaml; countries in map.yaml and home countries)."""
+    out: list[str] = []
+    known = _Names(data, out)
+    fm, fu, fc, fd, fe = (data.info.files.map, data.info.files.units, data.info.files.charts,
+                          data.info.files.deck, data.info.files.events)
+    u = data.units
+    if len(u.sides) != 2:
+        out.append(f"{fu}: sides: a game has two sides, {len(u.sides)} are listed (2.0)")
+    if sorted(u.side_order) != sorted(u.sides):
+        out.append(f"{fu}: side_order: must list each side of `sides` once "
+                   f"({', '.join(u.sides)})")
+    for side, nats in u.sides.items():
+        for nat in nats:
+            known("nation", nat, f"{fu}: sides.{side}")
+    for nat, nation in u.nations.items():
+        known("side", nation.side, f"{fu}: nations.{nat}.side")
+    for side in u.side_colours:
+        known("side", side, f"{fu}: side_colours.{side}")
+    for nat, row in u.counter_mix.items():
+        if nat == "source":
+            if not isinstance(row, str):
+                out.append(f"{fu}: counter_mix.source: a note (text), not a mapping")
+        elif not isinstance(row, dict):
+            out.append(f"{fu}: counter_mix.{nat}: a mapping of unit kind to count, not text")
+        elif known("nation", nat, f"{fu}: counter_mix.{nat}"):
+            for kind in row:
+                known("unit kind", kind, f"{fu}: counter_mix.{nat}.{kind}")
+    for nat in u.biplane_counter_years:
+        known("nation", nat, f"{fu}: biplane_counter_years.{nat}")
+    for kind, ut in u.unit_types.items():
+        for nat in ut.nations:
+            known("nation", nat, f"{fu}: unit_types.{kind}.nations")
+    for a in data.map.areas:
+        where = f"{fm}: areas.{a.id}"
+        known("country", a.country, f"{where}.country")
+        for key in ("supply_source", "conditional_supply_source"):
+            if getattr(a, key) is not None:
+                known("side", getattr(a, key), f"{where}.{key}")
+        if a.fort:
+            known("nation", a.fort.nation, f"{where}.fort.nation")
+    for b in data.map.boxes:
+        known("side", b.owner, f"{fm}: boxes.{b.id}.owner")
+    mv = data.info.movement
+    if mv.strategic is not None:
+        for side in mv.strategic.sides:
+            known("side", side, "game.yaml: movement.strategic.sides")
+    if mv.sea is not None:
+        for nat in mv.sea.nations:
+            known("nation", nat, "game.yaml: movement.sea.nations")
+    for t in data.events.turns:
+        for j, r in enumerate(t.reinforcements):
+            if r.placement != "any" and r.placement not in data.areas and \
+                    r.placement not in data.countries:
+                out.append(f"{fe}: turns[{t.turn}].reinforcements[{j}].placement: "
+                           f"{r.placement!r} is neither any, an area id nor a country")
+    if data.charts.victory.counts_for is not None:
+        known("side", data.charts.victory.counts_for, f"{fc}: victory.counts_for")
+    c = data.charts
+    for i, row in enumerate(c.build_points.turns):
+        where = f"{fc}: build_points.turns[{i}]"
+        if not isinstance(row.get("turn"), int) or not 1 <= row["turn"] <= 99:
+            out.append(f"{where}.turn: a turn number from 1 to 99 is required (7.0)")
+        for key, value in row.items():
+            if key == "turn":
+                continue
+            if key.endswith("_parts") and key.removesuffix("_parts") in u.sides:
+                if not isinstance(value, dict):
+                    out.append(f"{where}.{key}: a mapping of nation to Build Points")
+                    continue
+                for nat in value:
+                    known("nation", nat, f"{where}.{key}.{nat}")
+            elif known("side", key, f"{where}.{key}", ("turn",)) and not isinstance(value, int):
+                out.append(f"{where}.{key}: a number of Build Points, not a mapping")
+        for side in u.sides:
+            if side not in row:
+                out.append(f"{where}: no Build Points for the {side} side (7.0)")
+    for name, chart, what in (("card_limit", c.card_limit.by_year, "side"),
+                              ("artillery_per_army", c.artillery_per_army.by_year, "nation")):
+        for i, row in enumerate(chart):
+            where = f"{fc}: {name}.by_year[{i}]"
+            if not 1900 <= row.get("year", 0) <= 1999:
+                out.append(f"{where}.year: a year from 1900 to 1999 is required")
+            for key, value in row.items():
+                if key != "year" and known(what, key, f"{where}.{key}", ("year",)) and \
+                        value > (55 if what == "side" else 999):
+                    out.append(f"{where}.{key}: {value} is too large")
+            if what == "side":
+                for side in u.sides:
+                    if side not in row:
+                        out.append(f"{where}: no card limit for the {side} side (7.1)")
+    for nat in c.army_templates.capacity:
+        known("nation", nat, f"{fc}: army_templates.capacity.{nat}")
+    for card in data.deck.cards:
+        where = f"{fd}: cards.{card.key}"
+        if card.event_side is not None:
+            known("side", card.event_side, f"{where}.event_side", ("any",))
+        known("side", card.ersatz_use, f"{where}.ersatz_use", ("any",))
+        for j, crisis in enumerate(card.crises):
+            nats = crisis.remove.get("nations") or []
+            kinds = crisis.remove.get("kinds") or []
+            for nat in nats if isinstance(nats, list) else [nats]:
+                known("nation", nat, f"{where}.crises[{j}].remove.nations")
+            for kind in kinds if isinstance(kinds, list) else [kinds]:
+                known("unit kind", kind, f"{where}.crises[{j}].remove.kinds")
+    ev = data.events
+    for t in ev.turns:
+        where = f"{fe}: turns[{t.turn}]"
+        for j, r in enumerate(t.reinforcements):
+            known("nation", r.nation, f"{where}.reinforcements[{j}].nation")
+            known("unit kind", r.type, f"{where}.reinforcements[{j}].type")
+            if r.substitute is not None:
+                known("unit kind", r.substitute, f"{where}.reinforcements[{j}].substitute")
+        for j, sw in enumerate(t.swaps):
+            known("nation", sw.nation, f"{where}.swaps[{j}].nation")
+    for nat, row in ev.build_dates.units.items():
+        if known("nation", nat, f"{fe}: build_dates.units.{nat}"):
+            for kind in row:
+                known("unit kind", kind, f"{fe}: build_dates.units.{nat}.{kind}")
+    for kind in ev.build_dates.upgrades:
+        known("unit kind", kind, f"{fe}: build_dates.upgrades.{kind}")
+    return out
 
 
 def _check_map(data: GameData) -> list[str]:
@@ -58,8 +204,8 @@ def _check_map(data: GameData) -> list[str]:
         for t in r.touches:
             if t not in data.areas:
                 out.append(f"{f}: impassable.{r.id}.touches: unknown area id {t!r}")
-    if "england" not in data.areas:
-        out.append(f"{f}: areas: the ENGLAND area (id england) is missing (4.6)")
+    if data.sea_home is not None and data.sea_home not in data.areas:
+        out.append(f"game.yaml: movement.sea.home: unknown area id {data.sea_home!r} (4.6)")
     front = [a.id for a in data.map.areas if a.kind == "front"]
     if front:
         reached = {front[0]}
@@ -72,7 +218,7 @@ def _check_map(data: GameData) -> list[str]:
         cut = sorted(set(front) - reached)
         if cut:
             out.append(f"{f}: areas: the land map is not connected; cut off: {', '.join(cut)}")
-    for side in SIDES:
+    for side in data.sides:
         if not any(a.supply_source == side for a in data.map.areas):
             out.append(f"{f}: areas: no {side} supply source (6.1)")
     fort_ids: Counter[str] = Counter()
@@ -115,7 +261,7 @@ def _check_units(data: GameData) -> list[str]:
                 out.append(f"{f}: counter_mix.{nat}.{kind}: unknown unit type")
             elif not isinstance(n, int) or n < 0:
                 out.append(f"{f}: counter_mix.{nat}.{kind}: must be a whole number >= 0")
-    cw = u.mix.get("uk", {}).get("commonwealth", 0)
+    cw = u.mix.get(data.commonwealth_nation or "", {}).get("commonwealth", 0)
     if len(u.commonwealth_units) != cw:
         out.append(f"{f}: commonwealth_units: {len(u.commonwealth_units)} named, "
                    f"counter mix has {cw} (8.2.3)")
@@ -201,13 +347,13 @@ def _check_charts(data: GameData) -> list[str]:
         if t.season != SEASON_CYCLE[i % 4]:
             out.append(f"{f}: turn_track.turns[{i}]: season {t.season}, expected "
                        f"{SEASON_CYCLE[i % 4]} (2.0 VI)")
-    if sorted(b.turn for b in c.build_points.turns) != list(range(1, 24)):
+    if sorted(b["turn"] for b in c.build_points.turns) != list(range(1, 24)):
         out.append(f"{f}: build_points.turns: must list turns 1 to 23 once each (7.0)")
     years = {t.year for t in turns}
     for name, chart in (("card_limit", c.card_limit.by_year),
                         ("total_blockade", c.total_blockade.by_year),
                         ("artillery_per_army", c.artillery_per_army.by_year)):
-        have = {row.year for row in chart}
+        have = {row["year"] if isinstance(row, dict) else row.year for row in chart}
         if not years <= have:
             out.append(f"{f}: {name}.by_year: years {sorted(years - have)} missing")
     prev = None
@@ -280,8 +426,9 @@ def _check_events(data: GameData) -> list[str]:
                     out.append(f"{loc}: list arriving armies one by one")
                 else:
                     arrived[r.id] += 1
-                if r.nation == "uk" and r.placement != "england":
-                    out.append(f"{loc}: UK reinforcement armies appear in ENGLAND (4.6)")
+                if r.nation in data.sea_nations and r.placement != data.sea_home:
+                    out.append(f"{loc}: {r.nation.upper()} reinforcement armies appear in "
+                               f"{data.areas[data.sea_home].name} (4.6)")
             if r.nation == "us" and r.placement != "france":
                 out.append(f"{loc}: US units arrive in France (7.3)")
         for s in t.swaps:
@@ -359,7 +506,7 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
             out.append(f"a {kind} cannot go on an army template (1.4)")
             continue
         if cnat != nation and not (cnat == "us" and kind == "infantry"
-                                   and data.nation_side.get(nation) == "entente"):
+                                   and data.nation_side.get(nation) == data.nation_side["us"]):
             out.append(f"a {cnat} {kind} in a {nation} army: an army holds only its own "
                        f"nationality, except US infantry in any Entente army (8.1)")
         if cls == "infantry":
@@ -375,8 +522,7 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
         out.append(f"{aux} auxiliary units, the {nation} template holds {cap.auxiliary} (1.4)")
     chart = data.charts.artillery_per_army
     art = sum(n for (_, k), n in contents.items() if k == chart.unit_type)
-    row = next((r for r in chart.by_year if r.year == year), None)
-    limit = getattr(row, nation, 0) if row else 0
+    limit = data.artillery_limit(year, nation)
     if art > limit:
         out.append(f"{art} {chart.unit_type.replace('_', ' ')}, the {year} limit for a "
                    f"{nation} army is {limit} (8.3.2)")
@@ -400,8 +546,11 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
     if not start <= sc.last_turn <= 23:
         out.append("last_turn: must be between the start turn and 23 (2.0 VI)")
 
+    names = _check_scenario_names(data, sc)
+    if names:       # the checks below would trip over an unknown side, nation or kind
+        return names
     control: dict[str, str] = {}
-    for side in SIDES:
+    for side in data.sides:
         for a in sc.control.get(side, []):
             if a not in data.areas:
                 out.append(f"control.{side}: unknown area id {a!r}")
@@ -462,8 +611,9 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
             out.append(f"{loc}: unknown area id {u.area!r}")
             continue
         area = data.areas[u.area]
-        if area.kind == "sea_only" and u.nation != "uk":
-            out.append(f"{loc}: only UK units may be in {area.name} (4.6)")
+        if area.kind == "sea_only" and u.nation not in data.sea_nations:
+            out.append(f"{loc}: only {'/'.join(n.upper() for n in sorted(data.sea_nations))} "
+                       f"units may be in {area.name} (4.6)")
         if u.entrenched and u.type != "army" and u.type not in data.units.entrenching:
             out.append(f"{loc}: only armies and infantry entrench (7.4, 8.2.2)")
         presence.setdefault(u.area, set()).add(side)
@@ -548,6 +698,38 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
     return out
 
 
+def _check_scenario_names(data: GameData, sc: Scenario) -> list[str]:
+    """Every side, nation and unit kind a scenario names is one the game declares (units.yaml)."""
+    out: list[str] = []
+    known = _Names(data, out)
+    for side in sc.control:
+        known("side", side, f"control.{side}")
+    for key, side in (("first_player", sc.first_player), ("position.player", sc.position.player)):
+        if side is not None:
+            known("side", side, key)
+    for side in sc.cards.draw_order or ():
+        known("side", side, "cards.draw_order")
+    for side in sc.cards.hand:
+        known("side", side, f"cards.hand.{side}")
+    for side in sc.cards.hands or {}:
+        known("side", side, f"cards.hands.{side}")
+    for i, e in enumerate(sc.eft_box):
+        known("unit kind", e.type, f"eft_box[{i}].type")
+        if e.nation is not None:
+            known("nation", e.nation, f"eft_box[{i}].nation")
+    for i, fo in enumerate(sc.forts):
+        known("nation", fo.nation, f"forts[{i}]({fo.id}).nation")
+    for i, u in enumerate(sc.units):
+        loc = f"units[{i}]({u.id})"
+        known("nation", u.nation, f"{loc}.nation")
+        known("unit kind", u.type, f"{loc}.type")
+        for j, e in enumerate(u.contents):
+            known("unit kind", e.type, f"{loc}.contents[{j}].type")
+            if e.nation is not None:
+                known("nation", e.nation, f"{loc}.contents[{j}].nation")
+    return out
+
+
 def _first_turn_of(data: GameData, year: int) -> int:
     return min(t.turn for t in data.charts.turn_track.turns if t.year == year)
 
@@ -555,19 +737,19 @@ def _first_turn_of(data: GameData, year: int) -> int:
 def _check_cards(data: GameData, sc: Scenario, year: int) -> list[str]:
     out: list[str] = []
     cards = sc.cards
-    limits = next((r for r in data.charts.card_limit.by_year if r.year == year), None)
+    limits = data._card_limits.get(year)
     named: Counter[str] = Counter()
     if cards.hands is not None:
         for side, hand in cards.hands.items():
             named.update(hand)
-            if limits and len(hand) > getattr(limits, side):
+            if limits and len(hand) > limits[side]:
                 out.append(f"cards.hands.{side}: {len(hand)} cards, the {year} card limit is "
-                           f"{getattr(limits, side)} (7.1)")
+                           f"{limits[side]} (7.1)")
     else:
         for side, n in cards.hand.items():
-            if limits and n > getattr(limits, side):
+            if limits and n > limits[side]:
                 out.append(f"cards.hand.{side}: {n} cards, the {year} card limit is "
-                           f"{getattr(limits, side)} (7.1)")
+                           f"{limits[side]} (7.1)")
         if sum(cards.hand.values()) > data.deck.total:
             out.append("cards.hand: more cards dealt than the deck holds")
     for name, lst in (("draw_pile", cards.draw_pile or []), ("discard", cards.discard),
@@ -589,9 +771,10 @@ def _check_cards(data: GameData, sc: Scenario, year: int) -> list[str]:
 
 def _check_expected_vp(data: GameData, sc: Scenario, control: dict[str, str]) -> list[str]:
     exp = sc.expected_start or {}
-    vp = sum(data.areas[a].vp for a, s in control.items() if s == "german" and a in data.areas)
+    vp = sum(data.areas[a].vp for a, s in control.items() if s == data.vp_side and a in data.areas)
     out = []
     if "area_vp" in exp and exp["area_vp"] != vp:
-        out.append(f"expected_start.area_vp: the German-Friendly areas are worth {vp}, "
+        out.append(f"expected_start.area_vp: the {data.side_name(data.vp_side)}-Friendly areas "
+                   f"are worth {vp}, "
                    f"not {exp['area_vp']} (3.1)")
     return out

@@ -203,6 +203,12 @@ class _Collector:
         inner, nullable = _split(tp)
         if value is None and nullable:
             return None
+        if typing.get_origin(inner) in (typing.Union, types.UnionType):
+            # A mapping or text (a counter mix row or its note): check a mapping item by item.
+            shaped = [a for a in typing.get_args(inner)
+                      if (typing.get_origin(a) is dict) == isinstance(value, dict)]
+            if len(shaped) == 1 and isinstance(value, dict):
+                return self.check(shaped[0], value, path)
         struct = _struct_type(inner)
         origin = typing.get_origin(inner)
         if struct is not None:
@@ -355,11 +361,11 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
     across files; GameDataError lists every problem."""
     from .datacheck import check_game  # cross-file checks live beside the models
 
+    digest = document_digest(document)          # of the document as written, before upcasting
+    document = upcast_document(document)
     raw_info = document.get("game")
     info = validate(GameInfo, raw_info, "game.yaml", problems)
     files = info.files if info else GameFiles()
-    digest = document_digest(document)          # of the document as written, before upcasting
-    document = upcast_document(document)
     models = [validate(model, document.get(key), getattr(files, key), problems)
               for key, model in zip(PARTS, (MapData, UnitsData, DeckData, Charts, EventsData))]
     scenarios: dict[str, Scenario] = {}
@@ -385,7 +391,44 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
     return data
 
 
+# The countries the schema allowed before map.yaml declared its own (`countries`).
+_OLD_COUNTRIES = ["germany", "france", "belgium", "luxembourg", "uk"]
+
+
 def upcast_document(document: dict) -> dict:
+    """An older data document in today's shape, its meaning unchanged: before map.yaml
+    declared `countries`, the schema allowed exactly TTLM's five; before units.yaml had
+    `side_order` and game.yaml `movement`, the engine fixed them to TTLM's; then the build
+    dates."""
+    game_map = document.get("map")
+    if isinstance(game_map, dict) and "countries" not in game_map:
+        document = {**document, "map": {**game_map, "countries": list(_OLD_COUNTRIES)}}
+    units = document.get("units")
+    if isinstance(units, dict) and "side_order" not in units and \
+            set(units.get("sides") or ()) == {"german", "entente"}:
+        # Before units.yaml gave the order of the sides, the engine fixed TTLM's, German
+        # infantry was the one upgraded to Stoßtruppen (7.5), and the map had fixed colours.
+        nations = units.get("nations")
+        if isinstance(nations, dict) and isinstance(nations.get("ge"), dict):
+            nations = {**nations, "ge": {**nations["ge"], "stosstruppen_upgrade": True}}
+        colours = {"german": {"fill": "#a9c59a", "ink": "#2f4f1f"},
+                   "entente": {"fill": "#9dbbe3", "ink": "#1d3f73"}}      # the map's, as fixed
+        document = {**document, "units": {**units, "side_order": ["german", "entente"],
+                                          "nations": nations, "side_colours": colours}}
+    game, events = document.get("game"), document.get("events")
+    if isinstance(game, dict) and "movement" not in game and isinstance(events, dict):
+        # Before game.yaml said who moves how, strategic movement was the Entente's (4.5),
+        # limited by events.yaml, and sea movement the UK's from ENGLAND (4.6).
+        avail = events.get("availability")
+        units = (avail if isinstance(avail, dict) else {}).get(
+            "strategic_movement_units_per_turn", {"default": 2})
+        document = {**document, "game": {**game, "movement": {
+            "strategic": {"sides": ["entente"], "units": units},
+            "sea": {"nations": ["uk"], "home": "england", "requires_coastal": True}}}}
+    return _upcast_build_dates(document)
+
+
+def _upcast_build_dates(document: dict) -> dict:
     """An older data document in today's shape, its meaning unchanged (7.6): data written
     before events.yaml had `build_dates` gave only `availability.build`, and every other
     counter was buildable from the first turn; a stored snapshot of such data still loads.

@@ -322,6 +322,11 @@ def apply_record(state: State, rec: dict, data: GameData, name: str,
     if rules < RULES_VERSION and EVENT_UPCASTERS and isinstance(rec.get("events"), list):
         rec = {**rec, "events": upcast_events(rec["events"], rules)}
     typed = record_of(rec, name)
+    if typed.actor != "moderator" and typed.actor not in data.sides:
+        n = rec.get("seq")
+        raise JournalError(f"{name}: record {n} is malformed: its actor {typed.actor!r} is "
+                           f"neither a side of the game ({', '.join(data.sides)}) nor the "
+                           f"moderator", record=n)
     upgrade = None
     try:
         for ev in typed.events:

@@ -17,12 +17,15 @@ from msgspec import Meta
 
 from .paths import default_games_dir  # noqa: F401  (re-exported)
 
-Side = Literal["german", "entente"]
-SIDES: tuple[str, str] = ("german", "entente")
-NationId = Literal["ge", "fr", "uk", "be", "us"]
-# A unit type is any key of units.yaml's unit_types (cross-checked in datacheck): a new
-# type added in the data alone is played with no engine edit.
-UnitKind = Annotated[str, Meta(pattern="^[a-z][a-z0-9_]{0,29}$")]
+# Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
+# `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
+# here any short lower-case name, and datacheck reports every one the game does not declare.
+Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+Side = Ident
+NationId = Ident
+UnitKind = Ident
+Country = Ident
+SIDES: tuple[str, str] = ("german", "entente")   # TTLM's sides (the engine's, until it reads them)
 Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
@@ -79,6 +82,39 @@ class Terms(Model, kw_only=True):
     player_turn: str = "player turn"
 
 
+class RailMovement(Model, kw_only=True):
+    """Rail movement (4.4): units per player turn."""
+
+    units: Annotated[int, Meta(ge=0, le=99)] = 2
+
+
+class StrategicMovement(Model, kw_only=True):
+    """Strategic movement (4.5): who may use it, and how many units per player turn
+    (`default`, or `turn_N` for turn N)."""
+
+    sides: list[Side]
+    units: dict[str, Annotated[int, Meta(ge=0, le=99)]] = msgspec.field(
+        default_factory=lambda: {"default": 2})
+
+
+class SeaMovement(Model, kw_only=True):
+    """Sea movement (4.6): which nations, their home area, units per movement phase, and
+    whether the other end must be a coastal supply source of their side."""
+
+    nations: list[NationId]
+    home: str
+    units: Annotated[int, Meta(ge=0, le=99)] = 1
+    requires_coastal: bool = True
+
+
+class Movement(Model, kw_only=True):
+    """The movement kinds beyond walking that a game has, and for whom (4.4-4.6)."""
+
+    rail: RailMovement = msgspec.field(default_factory=RailMovement)
+    strategic: StrategicMovement | None = None
+    sea: SeaMovement | None = None
+
+
 class GameInfo(Model, kw_only=True):
     version: Version
     id: str
@@ -89,6 +125,7 @@ class GameInfo(Model, kw_only=True):
     options: dict[str, OptionSpec] = {}
     rules: GameRules = msgspec.field(default_factory=GameRules)
     terms: Terms = msgspec.field(default_factory=Terms)
+    movement: Movement = msgspec.field(default_factory=Movement)
 
 
 # ---------------------------------------------------------------- map.yaml
@@ -105,7 +142,7 @@ class Area(Model, kw_only=True):
     name: str
     aliases: list[str] = []
     kind: Literal["front", "sea_only"]
-    country: Literal["germany", "france", "belgium", "luxembourg", "uk"]
+    country: Country
     vp: Annotated[int, Meta(ge=0, le=99)]
     terrain: Literal["clear", "rough"]
     coastal: bool
@@ -140,6 +177,7 @@ class Box(Model, kw_only=True):
 class MapData(Model, kw_only=True):
     version: Version
     provenance: str
+    countries: list[Country] = []       # countries of the map besides the nations' home countries
     areas: list[Area]
     impassable: list[Impassable] = []
     boxes: list[Box] = []
@@ -150,11 +188,12 @@ class MapData(Model, kw_only=True):
 class Nation(Model, kw_only=True):
     name: str
     side: Side
-    home_country: str
+    home_country: Country
     rebuild_area: str | None = None
     # AAC 5.4.2 note: only a nation whose forces are Modern may retreat after combat. In
     # TTLM every nation is Modern; in AAC only the German.
     modern: bool = True
+    stosstruppen_upgrade: bool = False     # its infantry may be upgraded to Stoßtruppen (7.5)
 
 
 class CommonwealthUnit(Model, kw_only=True):
@@ -206,20 +245,28 @@ class UnitType(Model, dict=True, kw_only=True):
         return {k: int(v[1:]) if v else 0 for k, v in (self.fire or {}).items()}
 
 
-class CounterMix(Model, kw_only=True):
-    """How many counters of each type a nation has (theatre rulebook 11.1): a hard limit."""
+# How many counters of each kind a nation has (theatre rulebook 11.1), a hard limit: nation ->
+# unit kind -> count, beside one `source` note (text). UnitsData.mix gives the counts alone.
+CounterMix = dict[str, dict[UnitKind, Count] | str]
 
-    source: str = ""
-    ge: dict[UnitKind, Count] = {}
-    fr: dict[UnitKind, Count] = {}
-    uk: dict[UnitKind, Count] = {}
-    be: dict[UnitKind, Count] = {}
-    us: dict[UnitKind, Count] = {}
+
+Colour = Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class SideColours(Model, kw_only=True):
+    """How a side is drawn on the map: the fill of its areas and the ink of its units."""
+
+    fill: Colour
+    ink: Colour
 
 
 class UnitsData(Model, dict=True, kw_only=True):
     version: Version
     sides: dict[Side, list[NationId]]
+    # The two sides in the order the rules take them when both act (the first asked, revealed
+    # and dealt first): a list, since a stored copy of the data sorts mapping keys.
+    side_order: list[Side]
+    side_colours: dict[Side, SideColours] = {}
     nations: dict[NationId, Nation]
     counter_mix: CounterMix
     commonwealth_units: list[CommonwealthUnit] = []
@@ -231,8 +278,14 @@ class UnitsData(Model, dict=True, kw_only=True):
     @cached_property
     def mix(self) -> dict[str, dict[str, int]]:
         """The counter mix per nation (11.1), without the source note."""
-        mix = self.counter_mix
-        return {n: dict(row) for n in ("ge", "fr", "uk", "be", "us") if (row := getattr(mix, n))}
+        return {n: dict(row) for n, row in self.counter_mix.items()
+                if isinstance(row, dict) and row}
+
+    @property
+    def mix_source(self) -> str:
+        """Where the counter mix comes from (its `source` note)."""
+        note = self.counter_mix.get("source")
+        return note if isinstance(note, str) else ""
 
     # Unit types by what they are and do, worked out once at load (1.2.2, 1.4, 8.x): the
     # engine asks these, never a unit type by name.
@@ -330,7 +383,7 @@ class CardType(Model, kw_only=True):
     ids: list[str]
     type: Literal["offensive", "ersatz", "combat", "bad_weather", "movement", "crisis"]
     offensive: bool
-    event_side: Literal["any", "german", "entente"] | None = None
+    event_side: str | None = None          # "any" or a side (units.yaml sides)
     other_side_plays_as: str | None = None
     when_played: str = ""
     from_turn: Turn | None = None
@@ -342,7 +395,7 @@ class CardType(Model, kw_only=True):
     not_on_turns: list[Turn] = []
     bad_weather: str | None = None
     ersatz: Annotated[int, Meta(ge=1, le=3)]
-    ersatz_use: Literal["any", "german", "entente"] = "any"
+    ersatz_use: str = "any"                # "any" or a side
     crises: list[CrisisEntry] = []
     removed_units_go_to: str | None = None
     unit_kinds: str | None = None
@@ -374,11 +427,9 @@ class TurnTrack(Model, kw_only=True):
     notes: list[str] = []
 
 
-class BuildPointsTurn(Model, kw_only=True):
-    turn: Turn
-    german: Annotated[int, Meta(ge=0, le=999)]
-    entente: Annotated[int, Meta(ge=0, le=999)]
-    entente_parts: dict[str, Count] = {}
+# One turn of the Build Points chart (7.0): `turn`, each side's Build Points under its own name,
+# and optionally `<side>_parts` (nation -> points, a note of how a side's total is made up).
+BuildPointsTurn = dict[str, Count | dict[NationId, Count]]
 
 
 class BuildPoints(Model, kw_only=True):
@@ -387,10 +438,8 @@ class BuildPoints(Model, kw_only=True):
     turns: list[BuildPointsTurn]
 
 
-class CardLimitYear(Model, kw_only=True):
-    year: Year
-    german: Annotated[int, Meta(ge=1, le=55)]
-    entente: Annotated[int, Meta(ge=1, le=55)]
+# One year of the Card Limit chart (7.1): `year` and each side's limit under its own name.
+CardLimitYear = dict[str, Annotated[int, Meta(ge=1, le=1999)]]
 
 
 class CardLimit(Model, kw_only=True):
@@ -423,6 +472,7 @@ class VpModifiers(Model, kw_only=True):
 
 class Victory(Model, kw_only=True):
     source: str
+    counts_for: Side | None = None     # whose VP total (3.1); None: the first side
     anchors: str = ""
     levels: list[VictoryLevel]
     game_ends_on: list[str]
@@ -443,13 +493,8 @@ class Blockade(Model, kw_only=True):
     by_year: list[BlockadeYear]
 
 
-class ArtilleryYear(Model, kw_only=True):
-    year: Year
-    ge: Count = 0
-    uk: Count = 0
-    fr: Count = 0
-    us: Count = 0
-    be: Count = 0
+# One year of the Artillery per army chart (8.3.2): `year` and each nation's limit by its id.
+ArtilleryYear = dict[str, Annotated[int, Meta(ge=0, le=1999)]]
 
 
 class ArtilleryChart(Model, kw_only=True):
@@ -489,7 +534,7 @@ class Reinforcement(Model, kw_only=True):
     count: Annotated[int, Meta(ge=1, le=99)] = 1
     id: str | None = None
     name: str | None = None
-    placement: Literal["any", "england", "france"]
+    placement: str      # any | an area id (ENGLAND, 4.6) | a country (France, 7.3)
     substitute: UnitKind | None = None
 
 
@@ -569,7 +614,7 @@ class ScenarioFort(Model, kw_only=True):
 
 
 class ScenarioCards(Model, kw_only=True):
-    draw_order: list[Side] = msgspec.field(default_factory=lambda: ["german", "entente"])
+    draw_order: list[Side] | None = None       # None: the sides in units.yaml order
     hand: dict[Side, Annotated[int, Meta(ge=0, le=55)]] = {}
     # What-if positions: exact hands, draw pile (top first), discard and
     # removed cards. Cards not named anywhere are shuffled into the draw pile.
@@ -598,7 +643,7 @@ class Scenario(Model, kw_only=True):
     provenance: str = "custom"
     start: ScenarioStart
     last_turn: Turn = 23
-    first_player: Side = "german"
+    first_player: Side | None = None           # None: the first side in units.yaml
     cards: ScenarioCards = msgspec.field(default_factory=ScenarioCards)
     status: dict[str, Any] = {}
     control: dict[Side, list[str]]
@@ -652,7 +697,13 @@ class GameData:
         self.turns: dict[int, TurnInfo] = {t.turn: t for t in charts.turn_track.turns}
         self.event_turns: dict[int, EventTurn] = {t.turn: t for t in events.turns}
         self.nation_side: dict[str, str] = {k: v.side for k, v in units.nations.items()}
-        self.sides: tuple[str, ...] = tuple(units.sides)
+        self.sides: tuple[str, ...] = tuple(units.side_order)
+        # The two sides, first and second (units.yaml order): the opponent of each, and each
+        # side's bit and count slot in State.board.
+        pair = (*self.sides, *self.sides)[:2] if self.sides else ("", "")
+        self.opponent: dict[str, str] = {pair[0]: pair[1], pair[1]: pair[0]}
+        self.side_bit: dict[str, int] = {pair[0]: 1, pair[1]: 2}
+        self.count_at: dict[str, int] = {pair[0]: 2, pair[1]: 3}
         self.area_names: dict[str, list[str]] = {}
         for a in map.areas:
             for n in (a.id, a.name, *a.aliases):
@@ -661,6 +712,7 @@ class GameData:
                     ids.append(a.id)
         self.forts = {a.fort.id: (a.id, a.fort) for a in map.areas if a.fort}
         self.impassable = {r.id: r for r in map.impassable}
+        self.boxes: dict[str, Box] = {b.id: b for b in map.boxes}
         for r in map.impassable:
             names = {r.id, r.name.split("(")[0]}
             if "(" in r.name:
@@ -686,6 +738,83 @@ class GameData:
     def build_date(self, nation: str, kind: str) -> BuildDate | None:
         """From when nation may build units of kind, or None if it never builds them (7.6)."""
         return self.events.build_dates.units.get(nation, {}).get(kind)
+
+    @cached_property
+    def sea_home(self) -> str | None:
+        """The home area of sea movement (4.6: ENGLAND), or None if the game has none."""
+        sea = self.info.movement.sea
+        return sea.home if sea else None
+
+    @cached_property
+    def stoss_nation(self) -> str | None:
+        """The nation whose infantry is upgraded to Stoßtruppen (7.5), if any."""
+        return next((n for n, x in self.units.nations.items() if x.stosstruppen_upgrade), None)
+
+    @cached_property
+    def commonwealth_nation(self) -> str | None:
+        """The nation whose infantry the Commonwealth units replace (8.2.3: its swaps)."""
+        return next((sw.nation for t in self.events.turns for sw in t.swaps), None)
+
+    @cached_property
+    def sea_nations(self) -> frozenset[str]:
+        """The nations that use sea movement and may stand in a sea-only area (4.6)."""
+        sea = self.info.movement.sea
+        return frozenset(sea.nations) if sea else frozenset()
+
+    def supply_sources(self, side: str, coastal: bool = False) -> list[str]:
+        """A side's supply source areas in map order, or only the coastal ones (4.5, 4.6)."""
+        key = (side, coastal)
+        found = self._sources.get(key)
+        if found is None:
+            found = self._sources[key] = [a.id for a in self.map.areas if a.supply_source == side
+                                          and (a.coastal or not coastal)]
+        return found
+
+    @cached_property
+    def _sources(self) -> dict:
+        return {}
+
+    @cached_property
+    def vp_side(self) -> str:
+        """The side whose VP total the game counts: its Friendly areas, levels rising toward it
+        (3.1, Victory Chart)."""
+        return self.charts.victory.counts_for or self.sides[0]
+
+    @staticmethod
+    def side_name(side: str) -> str:
+        """A side's name as printed, e.g. 'Entente' (its id capitalised)."""
+        return side.replace("_", " ").title()
+
+    @cached_property
+    def countries(self) -> frozenset[str]:
+        """Every country the game names: map.yaml `countries` and the nations' home countries."""
+        return frozenset(self.map.countries) | {n.home_country for n in self.units.nations.values()}
+
+    @cached_property
+    def _build_points(self) -> dict[int, dict[str, int]]:
+        return {int(r["turn"]): {k: v for k, v in r.items() if k in self.units.sides}
+                for r in self.charts.build_points.turns}
+
+    def build_points(self, turn: int) -> dict[str, int]:
+        """Each side's Build Points on a turn, in the order of the sides (7.0 chart)."""
+        row = self._build_points[turn]
+        return {side: int(row[side]) for side in self.sides}
+
+    @cached_property
+    def _card_limits(self) -> dict[int, dict[str, int]]:
+        return {r["year"]: r for r in self.charts.card_limit.by_year}
+
+    def card_limit(self, year: int, side: str) -> int:
+        """The Maximum Number of Held Cards of a side in a year (7.1 Card Limit chart)."""
+        return self._card_limits[year][side]
+
+    @cached_property
+    def _artillery(self) -> dict[int, dict[str, int]]:
+        return {r["year"]: r for r in self.charts.artillery_per_army.by_year}
+
+    def artillery_limit(self, year: int, nation: str) -> int:
+        """How many Artillery an army of a nation may hold in a year (8.3.2 chart); 0 unlisted."""
+        return self._artillery.get(year, {}).get(nation, 0)
 
     def option_defaults(self) -> dict[str, bool]:
         """Every optional rule with its default setting."""

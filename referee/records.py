@@ -182,7 +182,7 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     prev: str
     hash: str
     at: str
-    actor: Literal["german", "entente", "moderator"]
+    actor: Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]   # a side, moderator
     order: str
     events: list[Event]
     dice: list[Die] = []

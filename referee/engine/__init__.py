@@ -64,7 +64,7 @@ def waiting_on(state: State) -> list[str]:
     if state.pending is None:
         return []
     first = state.pending.side
-    return [first] + [s for s in ("german", "entente") if s != first and acting(state, s)]
+    return [first] + [s for s in state.hands if s != first and acting(state, s)]
 
 
 def check(state: State, data: GameData, order: Ord, side: str) -> Violation | None:

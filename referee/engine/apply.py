@@ -267,7 +267,7 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
             new_id = m["new_id"] or unit
             _put_piece(s, new_id, nation, kind, e.to_area, e.entrenched)
             moved = new_id
-    if e.from_area == "england" and e.to_area != "england":
+    if e.from_area == d.sea_home and e.to_area != d.sea_home:
         s.keep_apart = {k: v for k, v in s.keep_apart.items() if unit not in (k, v)}
     if ts is not None and e.mode != "scramble":     # 13.7: the defender's shift, not a move
         if moved is not None:
@@ -359,7 +359,7 @@ def _crisis_unit(s: State, e: CrisisUnitRemoved, d: GameData) -> None:
 
 def _crisis_end(s: State, e: CrisisEnded, d: GameData) -> None:
     if not e.answered:
-        key = "entente_crisis_unpaid" if e.side == "entente" else "german_crisis_unpaid"
+        key = f"{e.side}_crisis_unpaid"
         s.vp_adjust[key] = s.vp_adjust.get(key, 0) + 1
     s.crisis = None
 
@@ -547,8 +547,9 @@ def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
     if m["replaced"] is None:
         return
     s.swapped.append(e.unit)
-    _replace_unit(s, m["replaced"], "uk:commonwealth", m["new_id"], d)
-    _to_pool(s, "uk", "infantry")
+    nation = d.commonwealth_nation
+    _replace_unit(s, m["replaced"], f"{nation}:commonwealth", m["new_id"], d)
+    _to_pool(s, nation, "infantry")
 
 
 def _oos(s: State, e: OutOfSupply, d: GameData) -> None:
@@ -584,7 +585,7 @@ def _attrition(s: State, e: AttritionTaken, d: GameData) -> None:
 
 def _production_began(s: State, e: ProductionBegan, d: GameData) -> None:
     s.production = s.production or {}
-    s.production.update({"bp": dict(e.bp), "plans": {"german": [], "entente": []},
+    s.production.update({"bp": dict(e.bp), "plans": {x: [] for x in d.sides},
                          "done": [], "revealed": False})
 
 
@@ -619,8 +620,8 @@ def _entrenched(s: State, e: UnitEntrenched, d: GameData) -> None:
 
 
 def _upgraded(s: State, e: InfantryUpgraded, d: GameData) -> None:
-    _replace_unit(s, _details(e)["unit"], "ge:stosstruppen", e.new_id, d)
-    _to_pool(s, "ge", "infantry")
+    _replace_unit(s, _details(e)["unit"], f"{d.stoss_nation}:stosstruppen", e.new_id, d)
+    _to_pool(s, d.stoss_nation, "infantry")
 
 
 def _eft_due(s: State, e: EftLossesDue, d: GameData) -> None:

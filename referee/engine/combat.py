@@ -249,7 +249,7 @@ def _cards_apply(ctx: Ctx, o: Ord, side: str) -> None:
     elif isinstance(o, Bonus):
         ctx.emit(BonusDesignated(area=o.area))
     elif kind == "attacker_cards":
-        ask_cards(ctx, "defender_cards", other(side))
+        ask_cards(ctx, "defender_cards", other(side, ctx.data))
     else:
         finish(ctx, "declare_battles")
 
@@ -288,7 +288,7 @@ def ask_cards(ctx: Ctx, kind: str, side: str) -> None:
     else:
         skip(ctx, kind, side, reason)
         if kind == "attacker_cards":
-            ask_cards(ctx, "defender_cards", other(side))
+            ask_cards(ctx, "defender_cards", other(side, ctx.data))
         else:
             finish(ctx, "declare_battles")
 
@@ -399,7 +399,7 @@ def start_battle(ctx: Ctx, area: str) -> None:
     att = s.combat["attacker"]
     surprise = any(c["key"] == "surprise_attack" and c["area"] == area
                    for c in s.combat["cards"])
-    ctx.emit(BattleBegan(area=area, attacker=att, defender=other(att), surprise=surprise))
+    ctx.emit(BattleBegan(area=area, attacker=att, defender=other(att, ctx.data), surprise=surprise))
     if scramble.start(ctx):                # optional 13.7: the defender may shift Biplanes in
         return
     _first_step(ctx)
@@ -454,7 +454,7 @@ def has_target(s: State, d: GameData, side: str) -> bool:
 
 def _fire(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = None) -> None:
     """Roll one fire phase, unless nothing of the enemy is left for its dice to hit (5.2.3)."""
-    if not has_target(ctx.state, ctx.data, other(side)):
+    if not has_target(ctx.state, ctx.data, other(side, ctx.data)):
         return
     ev = roll(ctx, phase, side, reacting)
     if ev.groups:
@@ -463,7 +463,7 @@ def _fire(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = N
 
 def _pay(ctx: Ctx, payer: str, phase: str, target: str = "battle") -> None:
     """The side that was fired on in a phase pays what that fire hit."""
-    hits, siege = ctx.state.battle["fired"].get(f"{phase}:{other(payer)}", (0, 0))
+    hits, siege = ctx.state.battle["fired"].get(f"{phase}:{other(payer, ctx.data)}", (0, 0))
     if hits or siege:
         ctx.emit(HitsToPay(side=payer, hits=hits, siege_hits=siege, target=target))
 
@@ -632,7 +632,7 @@ def _end(ctx: Ctx) -> bool:
     marks = set(s.combat["markers"])
     for side in (s.battle["attacker"], s.battle["defender"]):
         forts = any(f.area == area and d.nation_side[f.nation] == side for f in s.forts.values())
-        if s.present(area, other(side), d) and not units_in(s, d, area, side) and not forts:
+        if s.present(area, other(side, d), d) and not units_in(s, d, area, side) and not forts:
             for a in s.armies_in(area, side, d):
                 if a.id in marks:
                     ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="5.4.4",

@@ -82,7 +82,7 @@ def play_crisis(ctx: Ctx, side: str, key: str, resume: str) -> None:
     if entry.removes_card_from_play:
         ctx.emit(CardRemoved(card=card, reason=f"its last crisis, {entry.name}, has been "
                                                f"played ({d.cards[card].rule})"))
-    target = other(side)
+    target = other(side, d)
     nations = entry.remove.get("nations") or list(d.units.sides[target])
     kinds = entry.remove.get("kinds") or ["infantry", "commonwealth"]
     ctx.emit(CrisisDeclared(side=side, target=target, card=card, name=entry.name,

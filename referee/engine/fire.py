@@ -130,7 +130,7 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
                     add(u.ref, u.kind, types[u.kind].firepower["dogfight"])
         return _ordered(out, d)
     dogfighters = set(b["dogfighters"])
-    foe = other(side)
+    foe = other(side, d)
     infantry = d.units.infantry_types
     foe_inf = any(u.kind in infantry for u in units_in(s, d, area, foe))
     fort = enemy_fort(s, area, side, d)

@@ -85,7 +85,7 @@ def end_player_turn(ctx: Ctx) -> None:
     if ctx.state.consecutive_passes >= 2:
         begin_production(ctx)
     else:
-        begin_player_turn(ctx, other(side))
+        begin_player_turn(ctx, other(side, ctx.data))
 
 
 # ---------------------------------------------------------------- V  production

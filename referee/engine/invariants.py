@@ -43,7 +43,7 @@ def problems(state: State, data: GameData) -> list[str]:
         out.append(f"cards: {len(cards)} found in draw pile, discard, hands and removed, "
                    f"{data.deck.total} expected once each (1.3)")
     for area in data.areas:
-        for side in ("german", "entente"):
+        for side in data.sides:
             n = state.stack_count(area, side, data)
             if n > data.units.stacking_limit:
                 out.append(f"{area}: {n} {side} units over the stacking limit (1.2.2)")

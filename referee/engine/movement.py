@@ -205,10 +205,10 @@ def _join_violation(s: State, d: GameData, m: Mover, into: str, area: str) -> Vi
     v = template_violation(s, d, t, contents)
     if v is not None:
         return v
-    if area == "england" and (s.keep_apart.get(m.ref) == into or
+    if area == d.sea_home and (s.keep_apart.get(m.ref) == into or
                               s.keep_apart.get(into) == m.ref):
         return Violation("4.6", f"in the campaign game {m.ref} and {into} stay apart while "
-                                f"they are in ENGLAND")
+                                f"they are in {d.areas[area].name}")
     return None
 
 
@@ -268,7 +268,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
             entered.append(area)
         last = i == len(o.path) - 1
         if not last:
-            if st == "enemy" and s.present(area, other(side), d):
+            if st == "enemy" and s.present(area, other(side, d), d):
                 return Violation("4.1", f"{d.areas[area].name} is an Enemy area holding enemy "
                                         f"units: entering it makes it Disputed and a Battle "
                                         f"Area at once (5.1.1), so {m.ref}'s move ends there")
@@ -276,7 +276,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
             if v:
                 return v
         # What the area is, for the next step, once this unit stands in it (4.1).
-        if s.present(area, other(side), d):
+        if s.present(area, other(side, d), d):
             cur_status = "disputed"
         elif m.holds(d):
             cur_status = "friendly"
@@ -414,10 +414,10 @@ def apply_move(ctx: Ctx, o: Ord, side: str, mode: str | None = None) -> None:
             ctx.emit(EnemyAreaEntered(side=side, area=area))
         if area != final:
             # Moved through (4.1): an area with no enemy unit becomes Friendly.
-            if holds and not s.present(area, other(side), d) and s.control.get(area) != side:
+            if holds and not s.present(area, other(side, d), d) and s.control.get(area) != side:
                 ctx.emit(AreaControlChanged(area=area, control=side,
                                             previous=s.control.get(area)))
-    if final in before and before[final] == "enemy" and s.present(final, other(side), d):
+    if final in before and before[final] == "enemy" and s.present(final, other(side, d), d):
         ctx.emit(BecameDisputed(area=final))
     settle(ctx, [m.area, final])
 
@@ -473,14 +473,14 @@ def settle(ctx: Ctx, areas) -> None:
     for area in dict.fromkeys(areas):
         if area is None or area not in d.areas:
             continue
-        if s.present(area, "german", d) and s.present(area, "entente", d):
+        if s.disputed(area, d):
             for a in list(s.armies_in(area)):
                 side = d.nation_side[a.nation]
                 if a.strength == 0 and not has_infantry(s, d, area, side):
                     ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="8.1",
                                             reason="an empty army in a Disputed area without "
                                                    "Friendly infantry-type units"))
-        present = [x for x in ("german", "entente") if s.present(area, x, d)]
+        present = [x for x in d.sides if s.present(area, x, d)]
         if len(present) == 1:
             side = present[0]
             if s.holds(area, side, d) and s.control.get(area) != side:
@@ -504,8 +504,8 @@ def unaccompanied(ctx: Ctx, phase: str) -> None:
     types = d.units.unit_types
     touched = []
     for area in d.areas:
-        for side in ("german", "entente"):
-            foe = other(side)
+        for side in d.sides:
+            foe = other(side, d)
             if has_infantry(s, d, area, side):
                 continue
             foe_inf = has_infantry(s, d, area, foe)

@@ -67,9 +67,8 @@ EFT = "eft"
 def begin_spending(ctx: Ctx) -> None:
     """Both sides' Build Points from the chart; both are asked at once, sealed (7.0)."""
     s, d = ctx.state, ctx.data
-    row = next(b for b in d.charts.build_points.turns if b.turn == s.turn)
-    ctx.emit(ProductionBegan(bp={"german": row.german, "entente": row.entente}))
-    prompt(ctx, "production", "german")
+    ctx.emit(ProductionBegan(bp=d.build_points(s.turn)))
+    prompt(ctx, "production", d.sides[0])
 
 
 def plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
@@ -163,15 +162,16 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
         if v:
             return v
     same = sum(1 for x in orders if isinstance(x, Build) and x.unit == o.unit)
-    if o.unit == "ge:stosstruppen":
+    if o.unit == f"{d.stoss_nation}:stosstruppen":
         same += sum(1 for x in orders if isinstance(x, Upgrade))
     if s.pool.get(nation, {}).get(kind, 0) - same <= 0:
         return Violation("11.1", f"no {nation.upper()} {kind.replace('_', ' ')} counter is "
                                  f"left in the force pool: the counter mix is a hard limit")
     if o.area not in d.areas:
         return Violation("4.2", f"{o.area} is not a playable area")
-    if d.areas[o.area].kind == "sea_only" and nation != "uk":
-        return Violation("4.6", "only UK units stand in ENGLAND")
+    if d.areas[o.area].kind == "sea_only" and nation not in d.sea_nations:
+        return Violation("4.6", f"only {'/'.join(n.upper() for n in sorted(d.sea_nations))} "
+                                f"units stand in {d.areas[o.area].name}")
     if o.area not in supplied_areas(s, d, side) or \
             s.status(o.area, side, d) not in ("friendly", "disputed"):
         return Violation("7.2", f"units are built in supplied Friendly or Disputed areas; "
@@ -287,8 +287,10 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
 
 
 def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
-    if side != "german":
-        return Violation("7.5", "only German infantry is upgraded to Stoßtruppen")
+    stoss = d.stoss_nation
+    if stoss is None or d.nation_side[stoss] != side:
+        who = d.side_name(d.nation_side[stoss]) if stoss else "no"
+        return Violation("7.5", f"only {who} infantry is upgraded to Stoßtruppen")
     when = d.events.build_dates.upgrades.get("stosstruppen")
     if when is None or s.turn < when.from_turn:
         since = f"begin in {d.label(when.from_turn)}" if when else "are not in this game's data"
@@ -299,15 +301,15 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
     if any(isinstance(x, Entrench) and o.unit in x.units for x in plan(s, d, side)):
         return Violation("8.2.2", f"{o.unit} is being entrenched; Stoßtruppen never entrench")
     builds = sum(1 for x in plan(s, d, side) if isinstance(x, Build) and
-                 x.unit == "ge:stosstruppen")
-    if s.pool["ge"].get("stosstruppen", 0) - builds <= 0:
+                 x.unit == f"{stoss}:stosstruppen")
+    if s.pool[stoss].get("stosstruppen", 0) - builds <= 0:
         return Violation("11.1", "no Stoßtruppen counter is left in the force pool")
     if o.unit in s.pieces:
-        ok = s.pieces[o.unit].kind == "infantry" and s.pieces[o.unit].nation == "ge"
+        ok = s.pieces[o.unit].kind == "infantry" and s.pieces[o.unit].nation == stoss
     elif ":" in o.unit and o.unit.split(":")[0] in s.armies:
         army = s.armies[o.unit.split(":")[0]]
-        ok = army.status == "map" and bool(army.contents.get("ge:infantry")) and \
-            o.unit.endswith(":infantry") and army.nation == "ge"
+        ok = army.status == "map" and bool(army.contents.get(f"{stoss}:infantry")) and \
+            o.unit.endswith(":infantry") and army.nation == stoss
     else:
         ok = False
     if not ok:
@@ -405,24 +407,25 @@ def production_candidates(s: State, d: GameData, side: str):
     for p in sorted(s.pieces.values(), key=lambda p: p.id):
         if d.nation_side[p.nation] == side and p.kind in d.units.entrenching:
             yield Entrench(units=(p.id,))
-    if side == "german":
+    stoss = d.stoss_nation
+    if stoss is not None and d.nation_side[stoss] == side:
         for p in sorted(s.pieces.values(), key=lambda p: p.id):
-            if p.kind == "infantry" and p.nation == "ge" and p.area in d.areas:
+            if p.kind == "infantry" and p.nation == stoss and p.area in d.areas:
                 yield Upgrade(unit=p.id)
         for army in sorted(s.armies.values(), key=lambda a: a.id):
-            if army.status == "map" and army.contents.get("ge:infantry"):
+            if army.status == "map" and army.contents.get(f"{stoss}:infantry"):
                 yield Upgrade(unit=f"{army.id}:infantry")
     yield Done()
 
 
 def _production_prompt(s: State, d: GameData) -> str:
     # Nothing here may tell one side what the other has ordered: the plans are sealed.
-    others = [x for x in ("german", "entente") if x not in s.production["done"]]
+    others = [x for x in d.sides if x not in s.production["done"]]
     bp = s.production["bp"]
     return (f"production: {' and '.join(others)} give sealed orders (units into or out of "
             f"armies first, then buy N cards, build, "
-            f"rebuild, entrench, upgrade), then 'done'; Build Points this turn: German "
-            f"{bp['german']}, Entente {bp['entente']} (7.0)")
+            f"rebuild, entrench, upgrade), then 'done'; Build Points this turn: " +
+            ", ".join(f"{d.side_name(x)} {bp[x]}" for x in d.sides) + " (7.0)")
 
 
 def production_apply(ctx: Ctx, o: Ord, side: str) -> None:
@@ -432,7 +435,7 @@ def production_apply(ctx: Ctx, o: Ord, side: str) -> None:
             "order": format_order(o)})))
         return
     ctx.emit(ProductionDone(side=side))
-    waiting = [x for x in ("german", "entente") if x not in ctx.state.production["done"]]
+    waiting = [x for x in ctx.data.sides if x not in ctx.state.production["done"]]
     if waiting:
         prompt(ctx, "production", waiting[0])
     else:
@@ -459,14 +462,14 @@ def apply_plans(ctx: Ctx) -> None:
     """Reveal both plans and apply them: German, then Entente; cards last, German first."""
     s, d = ctx.state, ctx.data
     hide = hidden_templates(s)
-    plans = {side: plan(s, d, side) for side in ("german", "entente")}
-    for side in ("german", "entente"):
+    plans = {side: plan(s, d, side) for side in d.sides}
+    for side in d.sides:
         spent = _spent(s, d, plans[side])
         texts = [format_order(o) for o in plans[side]]
         ctx.emit(ProductionRevealed(side=side, spent=spent,
                                     lost=s.production["bp"][side] - spent,
                                     **sealed.revealed(ctx, side, plans[side], texts)))
-    for side in ("german", "entente"):
+    for side in ctx.data.sides:
         for o in plans[side]:
             st = ctx.state
             if isinstance(o, Move):
@@ -487,10 +490,11 @@ def apply_plans(ctx: Ctx) -> None:
             elif isinstance(o, Upgrade) and o.unit not in st.pieces and hide:
                 ctx.emit(InfantryUpgraded(side=side, secret=ctx.secret(side, {"unit": o.unit})))
             elif isinstance(o, Upgrade):
-                new_id = st.new_piece_id("ge", "stosstruppen", d) if o.unit in st.pieces else None
+                new_id = st.new_piece_id(d.stoss_nation, "stosstruppen", d) \
+                    if o.unit in st.pieces else None
                 ctx.emit(InfantryUpgraded(side=side, unit=o.unit, new_id=new_id))
     settle_empty_armies(ctx)        # 8.1: as after the Reinforcement Phase's placements
-    for side in ("german", "entente"):
+    for side in ctx.data.sides:
         for o in plans[side]:
             if isinstance(o, Buy):
                 draw(ctx, side, o.count, f"{o.count} card(s) bought (7.1)")
@@ -501,9 +505,7 @@ def apply_plans(ctx: Ctx) -> None:
 
 def card_limit(s: State, d: GameData, side: str) -> int:
     """The Maximum Number of Held Cards for side this year (Card Limit chart)."""
-    year = d.year(s.turn)
-    row = next(r for r in d.charts.card_limit.by_year if r.year == year)
-    return getattr(row, side)
+    return d.card_limit(d.year(s.turn), side)
 
 
 def discard_excess(ctx: Ctx) -> None:
@@ -512,7 +514,7 @@ def discard_excess(ctx: Ctx) -> None:
     card alike) is not asked."""
     s, d = ctx.state, ctx.data
     asked = []
-    for side in ("german", "entente"):
+    for side in d.sides:
         extra = len(s.hands.get(side, [])) - card_limit(s, d, side)
         if extra > 0:
             if len({d.cards[c].key for c in s.hands[side]}) == 1:
@@ -557,7 +559,7 @@ def _excess_apply(ctx: Ctx, o: Discard, side: str) -> None:
 
 def _reveal_discards(ctx: Ctx, plans: dict) -> None:
     """Both discards are in: each is applied, German first (2.0 V.3, 7.1); then V.4."""
-    for side in ("german", "entente"):
+    for side in ctx.data.sides:
         for o in plans[side]:
             ids = pick(ctx.state, ctx.data, side, o.cards)
             ctx.emit(CardsDiscarded(side=side, cards=ids, reason="over the card limit (7.1)"))
@@ -626,7 +628,7 @@ def eft_losses(ctx: Ctx) -> None:
         if hidden_templates(s) and any(a.status == EFT for a in s.armies.values()):
             # 1.4: the BP value counts what the armies in the box hold.
             ctx.emit(EftLossesDue(dice=dice, losses=losses,
-                                  secret=ctx.secret("german", {"bp": bp})))
+                                  secret=ctx.secret(d.boxes[EFT].owner, {"bp": bp})))
         else:
             ctx.emit(EftLossesDue(bp=bp, dice=dice, losses=losses))
     next_eft_loss(ctx)
@@ -645,7 +647,7 @@ def next_eft_loss(ctx: Ctx) -> None:
             _eft_loss(ctx, ref, nation, kind)
             s = ctx.state
             continue
-        prompt(ctx, "eft_losses", "german")
+        prompt(ctx, "eft_losses", ctx.data.boxes[EFT].owner)
         return
     ctx.emit(ProductionEnded())
     finish(ctx, "eft_losses")
@@ -655,12 +657,13 @@ def _eft_loss(ctx: Ctx, ref: str, nation: str, kind: str) -> None:
     army = ref.split(":")[0] if ":" in ref else None
     if army and hidden_templates(ctx.state):
         # 1.4: which unit an army in the box loses is the German's secret.
-        ctx.emit(EftUnitLost(secret=ctx.secret("german", {
+        ctx.emit(EftUnitLost(secret=ctx.secret(ctx.data.boxes[EFT].owner, {
             "unit": ref, "nation": nation, "kind": kind})))
     else:
         ctx.emit(EftUnitLost(unit=ref, nation=nation, kind=kind))
     if army and not ctx.state.armies[army].contents:
-        ctx.emit(ArmyEliminated(side="german", army=army, area=EFT, rule="2.0 V.4",
+        ctx.emit(ArmyEliminated(side=ctx.data.boxes[EFT].owner, army=army, area=EFT,
+                                rule="2.0 V.4",
                                 reason="it lost its last unit in the EFT box"))
 
 

@@ -36,7 +36,7 @@ def arrivals(ctx: Ctx) -> None:
     if ev is None:
         return
     pool = {n: dict(row) for n, row in s.pool.items()}
-    due: dict[str, list[dict]] = {"german": [], "entente": []}
+    due: dict[str, list[dict]] = {x: [] for x in d.sides}
     lost: list[tuple[str, str, str]] = []
     for r in ev.reinforcements:
         side = d.nation_side[r.nation]
@@ -58,7 +58,7 @@ def arrivals(ctx: Ctx) -> None:
                 continue
             pool[r.nation][kind] -= 1
             due[side].append({"unit": f"{r.nation}:{kind}", "placement": r.placement})
-    swaps = {"german": [], "entente": []}
+    swaps: dict[str, list[dict]] = {x: [] for x in d.sides}
     for sw in ev.swaps:
         if pool.get(sw.nation, {}).get("commonwealth", 0) <= 0:
             lost.append((d.nation_side[sw.nation], sw.unit,
@@ -69,7 +69,7 @@ def arrivals(ctx: Ctx) -> None:
             {"unit": sw.unit, "name": sw.name, "nation": sw.nation})
     for side, unit, reason in lost:
         ctx.emit(ReinforcementLost(side=side, unit=unit, reason=reason))
-    for side in ("german", "entente"):
+    for side in d.sides:
         if due[side] or swaps[side]:
             ctx.emit(ReinforcementsDue(side=side, items=due[side], swaps=swaps[side]))
 
@@ -79,7 +79,7 @@ def next_placement(ctx: Ctx) -> bool:
     players place); False when no side has anything to place."""
     s, d = ctx.state, ctx.data
     asked = []
-    for side in ("german", "entente"):
+    for side in d.sides:
         if s.arrivals.get(side) or s.swaps_due.get(side):
             if _placeable(s, d, side) or _swap_options(s, d, side):
                 asked.append(side)
@@ -108,11 +108,11 @@ def place_areas(s: State, d: GameData, side: str, item: dict, supplied: set[str]
         s.armies[item["unit"]].nation
     out = []
     for a in d.map.areas:
-        if code == "england" and a.id != "england":
+        if code in d.areas and a.id != code:        # an area (ENGLAND, 4.6)
             continue
-        if code == "france" and a.country != "france":
+        if code != "any" and code not in d.areas and a.country != code:   # a country (7.3)
             continue
-        if a.kind == "sea_only" and nation != "uk":
+        if a.kind == "sea_only" and nation not in d.sea_nations:
             continue
         if a.id not in supplied or s.status(a.id, side, d) not in ("friendly", "disputed"):
             continue
@@ -153,9 +153,10 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
     if o.area not in d.areas:
         return Violation("4.2", f"{o.area} is not a playable area")
     if o.area not in place_areas(s, d, side, item, supplied_areas(s, d, side)):
-        where = {"england": "in ENGLAND (4.6)", "france": "in a supplied Friendly or Disputed "
-                 "area of France (7.3)"}.get(item["placement"], "in a supplied Friendly or "
-                                                                "Disputed area (2.0 I)")
+        code = item["placement"]
+        where = f"in {d.areas[code].name} (4.6)" if code in d.areas else \
+            f"in a supplied Friendly or Disputed area of {code.title()} (7.3)" \
+            if code != "any" else "in a supplied Friendly or Disputed area (2.0 I)"
         return Violation("2.0 I", f"{o.unit.replace(':', ' ')} arrives {where}; "
                                   f"{d.areas[o.area].name} is not one")
     count = s.stack_count(o.area, side, d)
@@ -189,11 +190,12 @@ def _swap_options(s: State, d: GameData, side: str) -> list[str]:
     """UK infantry on the map that the Commonwealth unit may replace (8.2.3)."""
     if not s.swaps_due.get(side):
         return []
+    nation = d.commonwealth_nation
     out = [p.id for p in sorted(s.pieces.values(), key=lambda p: p.id)
-           if p.nation == "uk" and p.kind == "infantry" and p.area in d.areas]
+           if p.nation == nation and p.kind == "infantry" and p.area in d.areas]
     for a in sorted(s.armies.values(), key=lambda a: a.id):
-        if a.status == "map" and a.contents.get("uk:infantry"):
-            out.append(template_ref(a, "uk:infantry"))
+        if a.status == "map" and a.contents.get(f"{nation}:infantry"):
+            out.append(template_ref(a, f"{nation}:infantry"))
     return out
 
 
@@ -279,7 +281,8 @@ def _effect(ctx: Ctx, o: Ord, side: str) -> None:
             ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"],
                                          replaced=o.unit, area=area,
                                          new_id=None if o.unit not in s.pieces else
-                                         s.new_piece_id("uk", "commonwealth", ctx.data)))
+                                         s.new_piece_id(ctx.data.commonwealth_nation,
+                                                        "commonwealth", ctx.data)))
 
 
 def _apply(ctx: Ctx, o: Ord, side: str) -> None:
@@ -315,7 +318,7 @@ def _complete(s: State, d: GameData, side: str, orders: list) -> bool:
 def _reveal(ctx: Ctx, plans: dict) -> None:
     """Both plans are in: German then Entente, each in its order; what could not be placed
     stays in the pool; then empty armies are settled (2.0 I, 8.1)."""
-    for side in ("german", "entente"):
+    for side in ctx.data.sides:
         for o in plans[side]:
             _effect(ctx, o, side)
         if ctx.state.arrivals.get(side) or ctx.state.swaps_due.get(side):

@@ -20,8 +20,6 @@ from .orders import Ord
 from .reading import parse_order
 from .state import State
 
-SIDES = ("german", "entente")
-
 
 class NoDice:
     """Stands in for the dice while a plan is worked out ahead (no roll, never written)."""
@@ -90,12 +88,13 @@ def close(ctx: Ctx, side: str, kind: str, reveal: Callable[[Ctx, dict], None]) -
     """Close side's plan; ask the next side still open, or reveal and apply every plan."""
     ctx.emit(PlanClosed(side=side, kind=kind))
     b = ctx.state.sealed
-    waiting = [x for x in SIDES if x in b["plans"] and x not in b["done"]]
+    sides = ctx.data.sides
+    waiting = [x for x in sides if x in b["plans"] and x not in b["done"]]
     if waiting:
         prompt(ctx, kind, waiting[0])
         return
-    texts = {x: list(b["plans"][x]) for x in SIDES if x in b["plans"]}
-    plans = {x: [parse_order(t, ctx.data) for t in texts.get(x, [])] for x in SIDES}
+    texts = {x: list(b["plans"][x]) for x in sides if x in b["plans"]}
+    plans = {x: [parse_order(t, ctx.data) for t in texts.get(x, [])] for x in sides}
     for x, orders in texts.items():
         ctx.emit(PlanRevealed(side=x, kind=kind, **revealed(ctx, x, plans[x], orders)))
     reveal(ctx, plans)

@@ -17,7 +17,7 @@ _SERIAL = re.compile(r"^([a-z]+-[a-z]+)-(\d+)$")
 def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str, bool]) -> State:
     """The position a scenario describes, before any card is dealt (no randomness here)."""
     s = State(game_id=game_id, scenario=sc.id, options=dict(options), turn=sc.start.turn,
-              last_turn=sc.last_turn, first_player=sc.first_player)
+              last_turn=sc.last_turn, first_player=sc.first_player or data.sides[0])
     for side, areas in sc.control.items():
         for a in areas:
             s.control[a] = side
@@ -48,7 +48,7 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
         if u.keep_apart_from:
             s.keep_apart[u.id] = u.keep_apart_from
     for e in sc.eft_box:
-        nation = e.nation or "ge"
+        nation = e.nation or data.units.sides[data.boxes["eft"].owner][0]
         for _ in range(e.count):
             pid = s.new_piece_id(nation, e.type, data)
             s.pieces[pid] = Piece(pid, nation, e.type, "eft")
@@ -67,8 +67,8 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
     s.consecutive_passes = sc.position.consecutive_passes
     s.discard = list(sc.cards.discard)
     s.removed_cards = list(sc.cards.removed)
-    s.hands = {"german": [], "entente": []}
-    s.locked = {"german": [], "entente": []}
+    s.hands = {x: [] for x in data.sides}
+    s.locked = {x: [] for x in data.sides}
     return s
 
 
@@ -78,9 +78,10 @@ def deal(ctx: Ctx, sc: Scenario) -> None:
     d = ctx.data
     cards = sc.cards
     named = set(cards.discard) | set(cards.removed)
+    draw_order = cards.draw_order if cards.draw_order is not None else d.sides
     stacked: list[str] = []
     if cards.hands is not None:
-        for side in cards.draw_order:
+        for side in draw_order:
             stacked += cards.hands.get(side, [])
     if cards.draw_pile is not None:
         stacked += cards.draw_pile
@@ -92,7 +93,7 @@ def deal(ctx: Ctx, sc: Scenario) -> None:
     if stacked:
         ctx.emit(CardsStacked(count=len(stacked),
                               secret=ctx.secret("moderator", {"cards": stacked})))
-    for side in cards.draw_order:
+    for side in draw_order:
         n = len(cards.hands.get(side, [])) if cards.hands is not None else cards.hand.get(side, 0)
         if n:
             draw(ctx, side, n, "starting hand (scenario set-up)")

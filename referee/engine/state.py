@@ -16,14 +16,12 @@ from ..gamedata import GameData
 GERMAN, ENTENTE = "german", "entente"
 # What each unit type is and does (infantry or auxiliary slot, holds an area, its letter and
 # id code, the stacking limit) is the game data's: GameData.units (UnitsData).
-SIDE_BIT = {GERMAN: 1, ENTENTE: 2}          # sides in State.board as bits
-BOTH = 3
-COUNT_AT = {GERMAN: 2, ENTENTE: 3}          # where State.board counts each side's units
+BOTH = 3                                    # both sides' bits (GameData.side_bit)
 
 
-def other(side: str) -> str:
-    """The opposing side."""
-    return ENTENTE if side == GERMAN else GERMAN
+def other(side: str, data: GameData) -> str:
+    """The opposing side (the other of the two sides in units.yaml)."""
+    return data.opponent[side]
 
 
 def piece_key(nation: str, kind: str) -> str:
@@ -159,12 +157,14 @@ class State(msgspec.Struct, dict=True):
 
     def board(self, data: GameData) -> dict[str, list[int]]:
         """Per occupied map area: [sides present, sides holding it, German units, Entente
-        units], sides as bits (SIDE_BIT); worked out once per event (evolve clears it)."""
+        units], sides as bits (GameData.side_bit); worked out once per event (evolve clears
+        it)."""
         b = self._cache.get("board")
         if b is None:
             b = {}
             areas, side_of = data.areas, data.nation_side
             non_holding, non_stacking = data.units.non_holding, data.units.non_stacking
+            SIDE_BIT, COUNT_AT = data.side_bit, data.count_at     # noqa: N806
             for p in self.pieces.values():
                 if p.area not in areas:
                     continue
@@ -230,7 +230,7 @@ class State(msgspec.Struct, dict=True):
     def stack_count(self, area: str, side: str, data: GameData) -> int:
         """Units counting toward the stacking limit: forts and empty armies do not (1.2.2)."""
         cell = self.board(data).get(area)
-        return cell[COUNT_AT[side]] if cell is not None else 0
+        return cell[data.count_at[side]] if cell is not None else 0
 
     def present(self, area: str, side: str, data: GameData) -> bool:
         """Whether side's units occupy an area for area status (4.1).
@@ -239,12 +239,12 @@ class State(msgspec.Struct, dict=True):
         Disputed (8.4), so it does not count here.
         """
         cell = self.board(data).get(area)
-        return cell is not None and bool(cell[0] & SIDE_BIT[side])
+        return cell is not None and bool(cell[0] & data.side_bit[side])
 
     def holds(self, area: str, side: str, data: GameData) -> bool:
         """Whether side has a unit there that can conquer or hold an area (8.3.2-8.3.6)."""
         cell = self.board(data).get(area)
-        return cell is not None and bool(cell[1] & SIDE_BIT[side])
+        return cell is not None and bool(cell[1] & data.side_bit[side])
 
     def status(self, area: str, side: str, data: GameData) -> str:
         """friendly | enemy | disputed | neutral, as seen by side (4.1, 8.4).
@@ -262,7 +262,7 @@ class State(msgspec.Struct, dict=True):
         return found
 
     def _status(self, area: str, side: str, data: GameData) -> str:
-        if self.present(area, side, data) and self.present(area, other(side), data):
+        if self.present(area, side, data) and self.present(area, other(side, data), data):
             return "disputed"
         owner = self.control.get(area)
         if owner is None:
@@ -270,8 +270,9 @@ class State(msgspec.Struct, dict=True):
         return "friendly" if owner == side else "enemy"
 
     def area_state(self, area: str, data: GameData) -> str:
-        """german | entente | disputed | neutral, as shown on the map."""
-        if self.present(area, GERMAN, data) and self.present(area, ENTENTE, data):
+        """A side's name | disputed | neutral, as shown on the map."""
+        cell = self.board(data).get(area)
+        if cell is not None and cell[0] == BOTH:
             return "disputed"
         return self.control.get(area) or "neutral"
 

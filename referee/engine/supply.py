@@ -29,7 +29,7 @@ from .state import State, other, template_key
 
 
 def _enemy_unit_in(state: State, data: GameData, area: str, side: str) -> bool:
-    foe = other(side)
+    foe = other(side, data)
     if any(f.area == area and data.nation_side[f.nation] == foe for f in state.forts.values()):
         return True
     return state.present(area, foe, data)
@@ -96,7 +96,7 @@ def check_supply(ctx: Ctx) -> None:
     """Find every unsupplied unit of both sides first, then apply attrition (2.0 V.1, 6.5)."""
     s, d = ctx.state, ctx.data
     found: dict[str, list[str]] = {}
-    for side in ("german", "entente"):
+    for side in d.sides:
         ok = supplied_areas(s, d, side)
         units = [a.id for a in sorted(s.armies.values(), key=lambda a: a.id)
                  if a.status == "map" and d.nation_side[a.nation] == side and a.area not in ok]
@@ -146,7 +146,7 @@ def next_attrition(ctx: Ctx) -> None:
     """Take each owed attrition loss, asking the owner where he has a choice (6.5)."""
     s = ctx.state
     owed = (s.production or {}).get("attrition", {})
-    for side in ("german", "entente"):
+    for side in ctx.data.sides:
         for army_id in list(owed.get(side, [])):
             army = ctx.state.armies[army_id]
             kinds = sorted(k for k, n in army.contents.items() if n)

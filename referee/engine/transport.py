@@ -23,6 +23,8 @@ from .movement import (
 from .orders import Evacuate, Rail, Reserves, Sea, Strategic
 from .state import State
 
+_WORDS = {1: "one", 2: "two", 3: "three"}
+
 
 def _whole(m: Mover, rule: str, what: str) -> Violation | None:
     if not m.whole:
@@ -80,8 +82,10 @@ def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | Non
     if isinstance(m, Violation):
         return m
     ts = s.turn_state
-    if ts.rail >= 2:
-        return Violation("4.4", "rail moves are limited to two units per player turn")
+    limit = d.info.movement.rail.units
+    if ts.rail >= limit:
+        return Violation("4.4", f"rail moves are limited to {_WORDS.get(limit, limit)} units per "
+                                f"player turn")
     if m.area not in ts.friendly_at_start:
         return Violation("4.4", f"a rail move starts in an area Friendly since the start of "
                                 f"the turn; {d.areas[m.area].name} is not")
@@ -96,15 +100,18 @@ def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | Non
 
 
 def strategic_limit(s: State, d: GameData) -> int:
-    """Units per player turn that may use strategic movement (4.5)."""
-    lim = d.events.availability.get("strategic_movement_units_per_turn", {})
-    return lim.get(f"turn_{s.turn}", lim.get("default", 2))
+    """Units per player turn that may use strategic movement (4.5; game.yaml movement)."""
+    strategic = d.info.movement.strategic
+    lim = strategic.units if strategic else {}
+    return lim.get(f"turn_{s.turn}", lim.get("default", 0))
 
 
 def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Violation | None:
-    """Why an Entente strategic move (4.5) is illegal now, or None."""
-    if side != "entente":
-        return Violation("4.5", "strategic movement is for the Entente player only")
+    """Why a strategic move (4.5; the Entente's in TTLM) is illegal now, or None."""
+    strategic = d.info.movement.strategic
+    if strategic is None or side not in strategic.sides:
+        who = " and ".join(d.side_name(x) for x in strategic.sides) if strategic else "no"
+        return Violation("4.5", f"strategic movement is for the {who} player only")
     m = _whole_mover(s, d, o, side, "4.5", "strategic movement")
     if isinstance(m, Violation):
         return m
@@ -115,36 +122,51 @@ def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Viola
                                 f"player turn")
     for area, role in ((m.area, "starts"), (o.to, "ends")):
         a = d.areas[area]
-        if a.supply_source != "entente":
-            return Violation("4.5", f"strategic movement {role} in a Friendly Entente supply "
-                                    f"source area; {a.name} is not a supply source")
+        if a.supply_source != side:
+            return Violation("4.5", f"strategic movement {role} in a Friendly "
+                                    f"{d.side_name(side)} supply source area; {a.name} is not "
+                                    f"a supply source")
         if area not in ts.friendly_at_start or s.status(area, side, d) != "friendly":
-            return Violation("4.5", f"{a.name} was not Friendly at the start of the Entente "
-                                    f"player turn")
+            return Violation("4.5", f"{a.name} was not Friendly at the start of the "
+                                    f"{d.side_name(side)} player turn")
     if o.to == m.area:
         return Violation("4.5", "the unit is already there")
     return stack_violation(s, d, m, o.to)
 
 
 def coastal_sources(d: GameData) -> list[str]:
-    """Coastal Entente supply source areas (4.6)."""
-    return [a.id for a in d.map.areas if a.supply_source == "entente" and a.coastal]
+    """Coastal Entente supply source areas (4.6, 14.2.4)."""
+    return d.supply_sources("entente", coastal=True)
+
+
+def sea_ports(d: GameData, side: str) -> list[str]:
+    """Where sea movement may land from its home area: the side's supply sources, coastal
+    ones only unless the game's data drops that (4.6; game.yaml movement.sea)."""
+    sea = d.info.movement.sea
+    return d.supply_sources(side, coastal=sea is None or sea.requires_coastal)
 
 
 def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
-    """Why a UK sea move (4.6) is illegal now, or None."""
+    """Why a sea move (4.6; the UK's in TTLM) is illegal now, or None."""
     m = _whole_mover(s, d, o, side, "4.6", "sea movement")
     if isinstance(m, Violation):
         return m
-    if m.nation != "uk":
-        return Violation("4.6", "only UK units use sea movement")
-    if s.turn_state.sea >= 1:
-        return Violation("4.6", "one UK unit per movement phase may use sea movement")
-    ports = coastal_sources(d)
-    port = o.to if m.area == "england" else m.area
-    if not ((m.area == "england" and o.to in ports) or (m.area in ports and o.to == "england")):
-        return Violation("4.6", "sea movement goes between ENGLAND and a coastal Entente "
-                                "supply source area (" +
+    sea = d.info.movement.sea
+    if sea is None or m.nation not in sea.nations:
+        return Violation("4.6", "only " + (", ".join(n.upper() for n in sea.nations)
+                                          if sea else "no") + " units use sea movement")
+    if s.turn_state.sea >= sea.units:
+        who = "/".join(n.upper() for n in sea.nations)
+        return Violation("4.6", f"{'one' if sea.units == 1 else sea.units} {who} unit"
+                                f"{'' if sea.units == 1 else 's'} per movement phase may use "
+                                f"sea movement")
+    ports = sea_ports(d, side)
+    home = sea.home
+    port = o.to if m.area == home else m.area
+    if not ((m.area == home and o.to in ports) or (m.area in ports and o.to == home)):
+        coastal = "coastal " if sea.requires_coastal else ""
+        return Violation("4.6", f"sea movement goes between {d.areas[home].name} and a "
+                                f"{coastal}{d.side_name(side)} supply source area (" +
                          ", ".join(d.areas[p].name for p in ports) + ")")
     if s.status(port, side, d) not in ("friendly", "disputed"):
         return Violation("4.6", f"{d.areas[port].name} is Enemy-held; there are no landings "
@@ -229,8 +251,10 @@ def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violati
 
 def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
     """Why a move into or out of the EFT box is illegal now (games/ttlm reconstruction)."""
-    if side != "german":
-        return Violation("2.0 V.4", "only the German moves units into the EFT box")
+    box = d.boxes.get("eft")
+    if box is None or side != box.owner:
+        return Violation("2.0 V.4", f"only the {d.side_name(box.owner) if box else 'no'} "
+                                    f"moves units into the EFT box")
     unit = o.unit
     if unit in s.armies:
         a = s.armies[unit]
@@ -238,11 +262,12 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
         inside = a.status == "eft"
         if d.nation_side[a.nation] != side:
             where = None
-    elif unit in s.pieces and s.pieces[unit].nation == "ge":
+    elif unit in s.pieces and d.nation_side[s.pieces[unit].nation] == side:
         where = s.pieces[unit].area
         inside = where == "eft"
     else:
-        return Violation("2.0 V.4", f"{unit} is not a German army or stand-alone unit")
+        return Violation("2.0 V.4", f"{unit} is not a {d.side_name(side)} army or stand-alone "
+                                    f"unit")
     if where is None:
         return Violation("2.0 V.4", f"{unit} is not in play")
     ts = s.turn_state
@@ -250,20 +275,22 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
         return Violation("4.1", f"{unit} has already moved this {d.term('player_turn')}")
     if ts.mode == "pass" and ts.moves >= 1:
         return Violation("2.0 II.1", "a passing player moves one unit only")
-    sources = {a.id for a in d.map.areas if a.supply_source == "german"}
+    sources = set(d.supply_sources(side))
     if not inside:
         if o.to is not None:
             return Violation("2.0 V.4", f"{unit} is not in the EFT box")
         if where not in sources or s.status(where, side, d) != "friendly":
-            return Violation("2.0 V.4", "a unit enters the EFT box from a Friendly German "
-                                        "supply source area, as its whole move")
+            return Violation("2.0 V.4", f"a unit enters the EFT box from a Friendly "
+                                        f"{d.side_name(side)} supply source area, as its "
+                                        f"whole move")
         if unit in s.armies and unit in ts.received:
             return Violation("4.1", f"units moved into army {unit} this turn")
         return None
     if o.to is None or o.to not in sources or s.status(o.to, side, d) != "friendly":
-        return Violation("2.0 V.4", "a unit leaves the EFT box for a Friendly German supply "
-                                    "source area")
-    mover = Mover(unit, side, "ge", "army" if unit in s.armies else s.pieces[unit].kind, "eft",
+        return Violation("2.0 V.4", f"a unit leaves the EFT box for a Friendly "
+                                    f"{d.side_name(side)} supply source area")
+    nation = s.armies[unit].nation if unit in s.armies else s.pieces[unit].nation
+    mover = Mover(unit, side, nation, "army" if unit in s.armies else s.pieces[unit].kind, "eft",
                   army=s.armies.get(unit), piece=s.pieces.get(unit))
     return stack_violation(s, d, mover, o.to)
 
@@ -272,17 +299,19 @@ def eft_candidates(s: State, d: GameData, side: str):
     """Moves into and out of the EFT box worth checking."""
     from .orders import Eft
 
-    if side != "german":
+    box = d.boxes.get("eft")
+    if box is None or side != box.owner:
         return
-    sources = sorted(a.id for a in d.map.areas if a.supply_source == "german")
+    sources = sorted(d.supply_sources(side))
+    mine = d.nation_side
     for a in sorted(s.armies.values(), key=lambda a: a.id):
-        if a.nation == "ge" and a.status == "map" and a.area in sources:
+        if mine[a.nation] == side and a.status == "map" and a.area in sources:
             yield Eft(unit=a.id)
-        elif a.nation == "ge" and a.status == "eft":
+        elif mine[a.nation] == side and a.status == "eft":
             for to in sources:
                 yield Eft(unit=a.id, to=to)
     for p in sorted(s.pieces.values(), key=lambda p: p.id):
-        if p.nation != "ge":
+        if mine[p.nation] != side:
             continue
         if p.area in sources:
             yield Eft(unit=p.id)
@@ -314,19 +343,22 @@ def whole_move_candidates(s: State, d: GameData, side: str):
     ts = s.turn_state
     has_reserves = first_card(s, d, side, "strategic_reserves") is not None
     ports = coastal_sources(d)
-    sources = [a.id for a in d.map.areas if a.supply_source == "entente"]
+    mv = d.info.movement
+    sources = d.supply_sources(side) if mv.strategic and side in mv.strategic.sides else []
+    sea = mv.sea
+    home, landings = (sea.home, sea_ports(d, side)) if sea else (None, [])
     for m in movers(s, d, side):
         if isinstance(m, Violation) or not m.whole:
             continue
-        if ts.rail < 2 and not turn_checks(s, d, m):
+        if ts.rail < mv.rail.units and not turn_checks(s, d, m):
             for to in sorted(rail_destinations(s, d, m)):
                 yield Rail(unit=m.ref, to=to)
-        if side == "entente" and m.area in sources:
+        if m.area in sources:
             for to in sources:
                 if to != m.area:
                     yield Strategic(unit=m.ref, to=to)
-        if m.nation == "uk" and ts.sea < 1:
-            for to in (ports if m.area == "england" else ["england"] if m.area in ports else []):
+        if sea and m.nation in sea.nations and ts.sea < sea.units:
+            for to in (landings if m.area == home else [home] if m.area in landings else []):
                 yield Sea(unit=m.ref, to=to)
         if has_reserves:
             for to in sorted(reserves_destinations(s, d, m)):

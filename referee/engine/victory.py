@@ -6,7 +6,7 @@ from ..gamedata import GameData, VictoryLevel
 from .core import Ctx, Violation
 from .events import ArmisticeProposed, ArmisticeRefused, GameEnded
 from .orders import Armistice, Ord
-from .state import BOTH, GERMAN, State, other
+from .state import BOTH, State, other
 
 NOBODY = (0, 0, 0, 0)                     # State.board's cell of an area with no units
 
@@ -35,26 +35,29 @@ def paris_gun_vp(state: State, data: GameData) -> int:
 
 
 def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
-    """The modified German VP total as (label, points) lines (3.1)."""
+    """The modified VP total of the side VP count for (German in TTLM) as (label, points)
+    lines (3.1)."""
     year = data.year(state.turn)
     lines: list[tuple[str, int]] = []
     board = state.board(data)
-    area_vp = sum(area.vp for a, area in data.areas.items() if state.control.get(a) == GERMAN
+    mine = data.vp_side
+    foe = other(mine, data)
+    area_vp = sum(area.vp for a, area in data.areas.items() if state.control.get(a) == mine
                   and board.get(a, NOBODY)[0] != BOTH)     # a Disputed area is nobody's
-    lines.append(("German-Friendly areas (3.1)", area_vp))
+    lines.append((f"{data.side_name(mine)}-Friendly areas (3.1)", area_vp))
     ent = sum(1 for a in state.armies.values()
-              if a.status == "eliminated" and data.nation_side[a.nation] != GERMAN)
+              if a.status == "eliminated" and data.nation_side[a.nation] != mine)
     ger = sum(1 for a in state.armies.values()
-              if a.status == "eliminated" and data.nation_side[a.nation] == GERMAN)
+              if a.status == "eliminated" and data.nation_side[a.nation] == mine)
     if ent:
-        lines.append((f"{ent} eliminated Entente army(ies) (3.1)", ent))
+        lines.append((f"{ent} eliminated {data.side_name(foe)} army(ies) (3.1)", ent))
     if ger:
-        lines.append((f"{ger} eliminated German army(ies) (3.1)", -ger))
-    for key, label in (("entente_crisis_unpaid", "Entente Military Crisis! not answered (3.1)"),
-                       ("german_crisis_unpaid", "German Military Crisis! not answered (3.1)")):
-        n = state.vp_adjust.get(key, 0)
+        lines.append((f"{ger} eliminated {data.side_name(mine)} army(ies) (3.1)", -ger))
+    for side in (foe, mine):
+        n = state.vp_adjust.get(f"{side}_crisis_unpaid", 0)
         if n:
-            lines.append((label, n if key.startswith("entente") else -n))
+            lines.append((f"{data.side_name(side)} Military Crisis! not answered (3.1)",
+                          n if side == foe else -n))
     eft = eft_vp(state, data)
     if eft:
         lines.append(("units in the EFT box, 1 per 5 BP (3.1)", eft))
@@ -68,7 +71,7 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
 
 
 def level_of(vp: int, data: GameData) -> VictoryLevel:
-    """The level of victory of a modified German VP total (Victory Chart)."""
+    """The level of victory of a modified VP total (Victory Chart)."""
     for lv in data.charts.victory.levels:
         if (lv.min is None or vp >= lv.min) and (lv.max is None or vp <= lv.max):
             return lv
@@ -76,7 +79,7 @@ def level_of(vp: int, data: GameData) -> VictoryLevel:
 
 
 def victory_level(state: State, data: GameData) -> tuple[int, VictoryLevel]:
-    """The modified German VP total and its level of victory (3.1)."""
+    """The modified VP total (of the side VP count for) and its level of victory (3.1)."""
     vp = sum(v for _, v in vp_breakdown(state, data))
     return vp, level_of(vp, data)
 
@@ -86,7 +89,7 @@ def winning(level: VictoryLevel, data: GameData) -> str | None:
     levels = [lv.id for lv in data.charts.victory.levels]
     middle = levels.index("stalemate") if "stalemate" in levels else len(levels) // 2
     i = levels.index(level.id)
-    return None if i == middle else ("german" if i > middle else "entente")
+    return None if i == middle else (data.vp_side if i > middle else other(data.vp_side, data))
 
 
 def check_decisive(ctx: Ctx) -> None:
@@ -139,14 +142,14 @@ def apply_armistice(ctx: Ctx, o: Ord, side: str) -> None:
     elif o.act == "refuse":
         ctx.emit(ArmisticeRefused(side=side))
     elif o.act == "accept":
-        ctx.emit(GameEnded(reason=f"armistice proposed by the {other(side)} player and "
+        ctx.emit(GameEnded(reason=f"armistice proposed by the {other(side, d)} player and "
                                   f"accepted (3.2)", vp=vp, level=level.id,
                            level_name=level.name))
     else:
         levels = d.charts.victory.levels
         i = [lv.id for lv in levels].index(level.id)
         shift = d.charts.victory.surrender_shift
-        j = max(0, i - shift) if side == "german" else min(len(levels) - 1, i + shift)
+        j = max(0, i - shift) if side == d.vp_side else min(len(levels) - 1, i + shift)
         ctx.emit(GameEnded(reason=f"the {side} player surrenders: the level counts one worse "
                                   f"for him (3.3)", vp=vp, level=levels[j].id,
                            level_name=levels[j].name))

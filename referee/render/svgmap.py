@@ -25,12 +25,11 @@ from ..gamedata import Area, GameData
 from ..views import state_view
 from .documents import phase_name, player_turn, side_name
 
-# Fill of an area by its control: the German green and the Entente blue of the printed map
-# (supply sources, 6.1); a side of another game takes the next free colour, in the order of
-# GameData.sides.
-SIDE_COLOURS = {"german": "#a9c59a", "entente": "#9dbbe3"}
+# Fill of an area by its control and ink of a side's units: the game's (units.yaml
+# side_colours; TTLM: the German green and the Entente blue of the printed map); a side the
+# data gives no colour takes the next free one, in the order of GameData.sides.
 MORE_COLOURS = ("#e0c07a", "#c9a3d6", "#8fd0c8", "#d8a0a0")
-INK = {"german": "#2f4f1f", "entente": "#1d3f73"}        # text of a side's units
+INK = "#333333"
 DISPUTED = "#f0a35e"
 NEUTRAL = "#dcdcdc"
 BATTLE = "#c0141c"
@@ -49,15 +48,21 @@ def clean(text: object) -> str:
     return _NOT_XML.sub("", str(text))
 
 
-def control_colour(control: str, sides: tuple[str, ...]) -> str:
+def control_colour(control: str, data: GameData) -> str:
     """The fill of an area under this control (a side id, disputed or neutral; 1.2)."""
     if control == "disputed":
         return DISPUTED
-    if control in SIDE_COLOURS:
-        return SIDE_COLOURS[control]
-    if control in sides:
-        return MORE_COLOURS[sides.index(control) % len(MORE_COLOURS)]
+    if control in data.units.side_colours:
+        return data.units.side_colours[control].fill
+    if control in data.sides:
+        return MORE_COLOURS[data.sides.index(control) % len(MORE_COLOURS)]
     return NEUTRAL
+
+
+def ink(side: str, data: GameData) -> str:
+    """The colour of a side's unit text (units.yaml side_colours)."""
+    colours = data.units.side_colours.get(side)
+    return colours.ink if colours else INK
 
 
 def battle_areas(state: State, data: GameData) -> set[str]:
@@ -123,9 +128,9 @@ def unit_label(u: dict) -> str:
     return f"{u['id']} {str(u['type']).replace('_', ' ')}{ent}"
 
 
-def _unit_lines(units: list[dict], sides: tuple[str, ...]) -> list[tuple[str, str]]:
+def _unit_lines(units: list[dict], data: GameData) -> list[tuple[str, str]]:
     """(label, colour) of each unit but forts, in the order the view lists them."""
-    return [(unit_label(u), INK.get(u["side"], "#333333")) for u in units
+    return [(unit_label(u), ink(u["side"], data)) for u in units
             if u["type"] != "fort"]
 
 
@@ -168,7 +173,7 @@ def _draw_area(parent: ET.Element, area: Area, info: dict, data: GameData, x: fl
                                     "class": "battle"})
     ET.SubElement(g, "circle", {
         "cx": f"{x:.1f}", "cy": f"{y:.1f}", "r": f"{RADIUS:g}", "class": "shape",
-        "fill": control_colour(control, data.sides),
+        "fill": control_colour(control, data),
         "stroke": "#555555" if area.terrain == "clear" else "#6b4a1f",
         "stroke-width": "1" if area.terrain == "clear" else "2.5"})
     if area.vp:
@@ -181,7 +186,7 @@ def _draw_area(parent: ET.Element, area: Area, info: dict, data: GameData, x: fl
         sx, sy = x - RADIUS - 9, y
         ET.SubElement(g, "rect", {
             "x": f"{sx - 6:.1f}", "y": f"{sy - 6:.1f}", "width": "12", "height": "12",
-            "fill": control_colour(side, data.sides) if area.supply_source else "#ffffff",
+            "fill": control_colour(side, data) if area.supply_source else "#ffffff",
             "stroke": "#333333", "class": "supply", "data-side": side})
         _text(g, sx, sy + 3.5, "S", 9, **{"text-anchor": "middle", "font-weight": "bold"})
     forts = [u for u in info["units"] if u["type"] == "fort"]
@@ -191,7 +196,7 @@ def _draw_area(parent: ET.Element, area: Area, info: dict, data: GameData, x: fl
                                   "height": "12", "fill": "#f4f0e0", "stroke": "#333333",
                                   "class": "fort", "data-strength": str(f["strength"])})
         _text(g, fx, fy + 3.5, f"F{f['strength']}", 8, **{"text-anchor": "middle"})
-    for i, (label, colour) in enumerate(_unit_lines(info["units"], data.sides)):
+    for i, (label, colour) in enumerate(_unit_lines(info["units"], data)):
         _text(g, x, y + RADIUS + 9 + i * LINE, label, 8, True,
               **{"text-anchor": "middle", "fill": colour, "class": "unit"})
 
@@ -227,7 +232,7 @@ def _legend(parent: ET.Element, view: dict, data: GameData, x: float, y: float) 
         y += size + 5
         _text(g, x, y, text, size, **{"font-weight": weight})
     y += 10
-    keys = [(control_colour(s, data.sides), f"{side_name(s)} control") for s in data.sides]
+    keys = [(control_colour(s, data), f"{side_name(s)} control") for s in data.sides]
     keys += [(DISPUTED, "Disputed"), (NEUTRAL, "Neutral")]
     for colour, label in keys:
         y += 16
@@ -281,27 +286,26 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
             x, y = pos[area.id]
             _draw_area(areas, area, view["areas"][area.id], data, x, y, area.id in battles)
     y = _legend(svg, view, data, 14, 4)
-    sides = data.sides
     for area in data.map.areas:              # off-front areas (ENGLAND): one element each
         if area.id in pos:
             continue
         info = view["areas"][area.id]
         control = info["control"]
-        lines = _unit_lines(info["units"], sides)
+        lines = _unit_lines(info["units"], data)
         if area.kind == "sea_only":
             lines.append(("sea movement only (4.6)", "#555555"))
         attrs = {"id": f"area-{area.id}", "class": "area offmap", "data-control": control}
         if area.id in battles:
             attrs["data-battle"] = "true"
         y = _box(svg, 14, y + 14, MARGIN - 40, area.name, lines, attrs,
-                 control_colour(control, sides))
+                 control_colour(control, data))
         svg[-1].insert(0, ET.Element("title"))
         svg[-1][0].text = clean(_area_title(area, info, data, area.id in battles))
     for box in data.map.boxes:               # the EFT box and the like (no control)
         inside = (view.get("eft_box") or []) if box.id == "eft" else []
         attrs = {"id": f"box-{box.id}", "class": "box", "data-owner": box.owner}
         y = _box(svg, 14, y + 14, MARGIN - 40, box.name,
-                 [(u, INK.get(box.owner, "#333333")) for u in inside], attrs, "#f4f0e0")
+                 [(u, ink(box.owner, data)) for u in inside], attrs, "#f4f0e0")
     if y + 20 > height:                      # the margin column is the taller
         height = y + 20
         svg.set("height", f"{height:.0f}")

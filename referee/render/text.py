@@ -8,7 +8,15 @@ if TYPE_CHECKING:
 
     from ..gamedata import GameData
 
-SIDE = {"german": "German", "entente": "Entente", "moderator": "Moderator"}
+
+class _SideNames(dict):
+    """Side names as printed; another game's side is its id capitalised."""
+
+    def __missing__(self, side: str) -> str:
+        return str(side).replace("_", " ").title()
+
+
+SIDE = _SideNames(german="German", entente="Entente", moderator="Moderator")
 
 
 def _cards(ids: list[str], data: GameData) -> str:
@@ -222,8 +230,8 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
         return f"{side} army {ev['army']} loses {what} (out of supply, 6.5)"
     if t == "ProductionBegan":
         bp = ev["bp"]
-        return (f"Build Points (7.0): German {bp['german']}, Entente {bp['entente']}; orders "
-                f"are sealed until both sides are done")
+        return ("Build Points (7.0): " + ", ".join(f"{SIDE[x]} {n}" for x, n in bp.items()) +
+                "; orders are sealed until both sides are done")
     if t == "ProductionOrdered":
         sec = ev.get("secret") or {}
         if "data" in sec and reader in ("moderator", sec.get("to")):

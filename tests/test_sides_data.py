@@ -1,0 +1,203 @@
+"""Sides, nations, unit kinds and countries are the game's own names, declared in its files.
+
+The data schema fixes none of them: a game declares its sides and nations in units.yaml
+(`sides`, `nations`), its unit kinds in `unit_types`, its countries in map.yaml `countries`
+and the nations' `home_country`; every other file may name only those, and each name it
+does not declare is reported with its file and path, all at once (`referee games check`).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.errors import GameDataError
+from referee.gamedata import default_games_dir, load_game
+
+GAMES = default_games_dir()
+
+
+def _copy(tmp_path: Path) -> Path:
+    dst = tmp_path / "ttlm"
+    shutil.copytree(GAMES / "ttlm", dst)
+    return dst
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _rename_side(root: Path, old: str, new: str) -> None:
+    """Every mention of a side's id (a whole word, or `<side>_parts`) in a game copy's YAML."""
+    word = re.compile(rf"\b{old}(?=\b|_parts\b)")
+    for path in root.rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(word.sub(new, text), encoding="utf-8")
+
+
+def test_a_new_nation_on_a_renamed_side_loads(tmp_path):
+    """Another game's sides and nations load: `entente` renamed `allies`, with a nation `ru`
+    (home country russia) that has armies, a template and build dates (units 1.2, 1.4, 7.6)."""
+    d = _copy(tmp_path)
+    _rename_side(d, "entente", "allies")
+    _edit(d / "units.yaml", "allies: [fr, uk, be, us]", "allies: [fr, uk, be, us, ru]")
+    _edit(d / "units.yaml", "  us: {name: United States,",
+          "  ru: {name: Russian Empire, side: allies, home_country: russia}\n"
+          "  us: {name: United States,")
+    _edit(d / "units.yaml", "  us: {army: 5,", "  ru: {army: 2, infantry: 6}\n  us: {army: 5,")
+    _edit(d / "units.yaml", "    code: I\n    nations: [ge, fr, uk, be, us]",
+          "    code: I\n    nations: [ge, fr, uk, be, us, ru]")
+    _edit(d / "charts.yaml", "    us: {infantry: 6, auxiliary: 3}",
+          "    us: {infantry: 6, auxiliary: 3}\n    ru: {infantry: 4, auxiliary: 0}")
+    _edit(d / "events.yaml", "build_dates:\n  units:\n",
+          "build_dates:\n  units:\n    ru:\n      infantry: {from_turn: 1, rule: \"7.6\"}\n")
+    data = load_game(d)
+    assert data.sides == ("german", "allies")
+    assert data.nation_side["ru"] == "allies" and data.units.mix["ru"] == {"army": 2,
+                                                                          "infantry": 6}
+    assert "russia" in data.countries
+    assert data.scenarios["1914"].control["allies"]
+    assert data.build_points(1) == {"german": 10, "allies": 8}      # 7.0 chart, turn 1
+    assert data.card_limit(1914, "allies") == 5                      # 7.1 chart, 1914
+    # The map draws a side in the colours its data gives (units.yaml side_colours).
+    from referee.render.svgmap import control_colour, ink
+    assert control_colour("allies", data) == "#9dbbe3" and ink("allies", data) == "#1d3f73"
+
+
+def test_unknown_names_are_reported_with_their_file_and_path(tmp_path):
+    """A nation, a side, a unit kind or a country the game does not declare is a problem
+    naming the file and the path, each of them in one run (units.yaml sides/nations, 11.1)."""
+    d = _copy(tmp_path)
+    _edit(d / "units.yaml", "  us: {army: 5,", "  ru: {army: 2, infantry: 6}\n  us: {army: 5,")
+    _edit(d / "units.yaml", "  be: {army: 1,  infantry: 3, fort: 3}",
+          "  be: {army: 1,  infantry: 3, fort: 3, zeppelin: 1}")
+    _edit(d / "map.yaml", "country: luxembourg", "country: ruritania")
+    _edit(d / "scenarios/1914.yaml", "{id: fort-liege,        nation: be,",
+          "{id: fort-liege,        nation: ru,")
+    _edit(d / "scenarios/1914.yaml", "first_player: german", "first_player: austria")
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    problems = err.value.problems
+    text = "\n".join(problems)
+    assert "units.yaml: counter_mix.ru: unknown nation 'ru'" in text
+    assert "units.yaml: counter_mix.be.zeppelin: unknown unit kind 'zeppelin'" in text
+    assert "map.yaml: areas.luxembourg.country: unknown country 'ruritania'" in text
+    assert "scenarios/1914.yaml: forts[" in text and "(fort-liege).nation: unknown nation 'ru'" \
+        in text
+    assert "scenarios/1914.yaml: first_player: unknown side 'austria'" in text
+
+
+# ---------------------------------------------------------------- the engine reads them
+
+def _games(tmp_path: Path, edit) -> Path:
+    """A games folder holding a copy of TTLM changed by edit(copy)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    edit(_copy(games))
+    return games
+
+
+def _case(tmp_path: Path, games: Path, **position) -> Path:
+    """A what-if game on the changed data (a rulebook case position), with a fixed secret."""
+    import yaml
+
+    from casebook import SECRET
+    from casebook import position as case_position
+    from referee import game as g
+
+    sc = tmp_path / "case.yaml"
+    sc.write_text(yaml.safe_dump(case_position("1914", **position), sort_keys=False),
+                  encoding="utf-8")
+    secret = tmp_path / "case.secret"
+    secret.write_text(SECRET + "\n")
+    journal = tmp_path / "case.jsonl"
+    g.create_game(journal, str(sc), "committed", [], game_id="case", secret_file=secret,
+                  games_dir=games)
+    return journal
+
+
+def _order(journal: Path, games: Path, side: str, text: str):
+    """Submit one order; the rejection (rule, reason) or None when accepted."""
+    from referee import game as g
+    from referee.errors import OrderError
+
+    try:
+        r = g.submit(journal, side, [text], games_dir=games)
+    except OrderError as exc:
+        return getattr(exc, "rule", None), str(exc)
+    return (r.rejected[2].rule, r.rejected[2].reason) if r.rejected else None
+
+
+@pytest.fixture(scope="module")
+def movement_games(tmp_path_factory) -> Path:
+    """TTLM's data with strategic movement limited to 1 unit per player turn (4.5) and sea
+    movement without the coastal qualifier (4.6), as a game's data may say."""
+    def edit(d: Path) -> None:
+        _edit(d / "game.yaml", "units: {default: 2, turn_1: 1}", "units: {default: 1}")
+        _edit(d / "game.yaml", "requires_coastal: true", "requires_coastal: false")
+
+    return _games(tmp_path_factory.mktemp("movement"), edit)
+
+
+def test_a_strategic_movement_limit_of_one_refuses_a_second_move(tmp_path, movement_games):
+    """4.5: the number of units per player turn is the game's (game.yaml movement.strategic);
+    at 1 a second strategic move in the same Entente player turn is refused."""
+    games = movement_games
+    journal = _case(tmp_path, games, turn=2, player="entente",
+                    hands={"german": ["off-01"], "entente": ["off-03", "off-04"]},
+                    add_units=["fr-i-03 fr infantry calais"])
+    assert _order(journal, games, "entente", "play offensive") is None
+    assert _order(journal, games, "entente", "strategic fr-i-02 rouen") is None
+    rule, why = _order(journal, games, "entente", "strategic fr-i-03 dunkirk")
+    assert rule == "4.5" and "1 unit(s)" in why
+
+
+def test_sea_movement_without_the_coastal_qualifier_lands_inland(tmp_path, movement_games):
+    """4.6 says a coastal Entente supply source; a game whose data drops "coastal"
+    (movement.sea.requires_coastal: false, as AT ALL COSTS! 4.6 reads) lands in Paris."""
+    from referee import game as g
+
+    games = movement_games
+    hands = {"german": ["off-01"], "entente": ["off-03"]}
+    journal = _case(tmp_path, games, player="entente", hands=hands)
+    assert _order(journal, games, "entente", "play offensive") is None
+    assert _order(journal, games, "entente", "sea uk-1 paris") is None
+    assert g.open_game(journal, games_dir=games).state.armies["uk-1"].area == "paris"
+    # With TTLM's own data Paris, an inland supply source, is refused (4.6).
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    journal = _case(plain, GAMES, player="entente", hands=hands)
+    assert _order(journal, GAMES, "entente", "play offensive") is None
+    assert _order(journal, GAMES, "entente", "sea uk-1 paris")[0] == "4.6"
+
+
+def test_a_game_with_renamed_sides_plays(tmp_path):
+    """Nothing in the engine names TTLM's sides: with `entente` renamed `allies` (and
+    `german` `central`) random legal play runs, and the views name the new sides."""
+    from referee import game as g
+    from referee.autoplay import autoplay
+    from referee.views import state_view, status_view
+
+    def rename(d: Path) -> None:
+        _rename_side(d, "entente", "allies")
+        _rename_side(d, "german", "central")
+
+    games = _games(tmp_path, rename)
+    journal = tmp_path / "renamed.jsonl"
+    g.create_game(journal, "1914", games_dir=games)
+    out = autoplay(journal, 11, max_records=40, check_every=10, games_dir=games)
+    assert out.failure is None, out.failure
+    game = g.open_game(journal, games_dir=games)
+    assert len(game.records) > 30
+    assert set(game.state.hands) == {"central", "allies"}
+    assert {r["actor"] for r in game.records[1:]} <= {"central", "allies", "moderator"}
+    for reader in ("central", "allies"):
+        text = repr(state_view(game.state, game.data, reader)) + \
+            repr(status_view(game.state, game.data, reader))
+        assert "allies" in text and "central" in text
+        assert "'entente'" not in text and "'german'" not in text
