@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from .gamedata import GameData, Scenario
+from .gamedata import FIRE_KEYS, GameData, Scenario
 
-STACKING_LIMIT = 3  # rule 1.2.2
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 # Card keys whose effects the engine implements (9.1-9.9); the deck may not rename them.
 KNOWN_CARD_KEYS = {
@@ -20,7 +19,6 @@ KNOWN_CARD_KEYS = {
     "bad_weather", "strategic_reserves", "surprise_attack", "entente_military_crisis",
     "german_military_crisis",
 }
-INFANTRY_CLASS = {"infantry", "stosstruppen", "commonwealth"}
 
 
 def check_game(data: GameData) -> list[str]:
@@ -277,6 +275,64 @@ def _check_units(data: GameData) -> list[str]:
     for nat, nation in u.nations.items():
         if nation.rebuild_area and nation.rebuild_area not in data.areas:
             out.append(f"{f}: nations.{nat}.rebuild_area: unknown area id {nation.rebuild_area!r}")
+    return out + _check_unit_types(data)
+
+
+def _check_unit_types(data: GameData) -> list[str]:
+    """What each unit type says it does is something the engine knows (5.2.1, 8.x)."""
+    out: list[str] = []
+    f = data.info.files.units
+    u = data.units
+    for i, kind in enumerate(u.roll_order):
+        if kind not in u.unit_types:
+            out.append(f"{f}: roll_order[{i}]: unknown unit type {kind!r}")
+    if len(set(u.roll_order)) != len(u.roll_order):
+        out.append(f"{f}: roll_order: a unit type is listed twice")
+    for kind, t in u.unit_types.items():
+        where = f"{f}: unit_types.{kind}"
+        for nat in t.nations:
+            if nat not in u.nations:
+                out.append(f"{where}.nations: unknown nation {nat!r}")
+        fires = [("fire", t.fire or {})]
+        if t.materiel_superiority:
+            ms = t.materiel_superiority
+            fires.append(("materiel_superiority.fire", ms.fire))
+            if ms.option not in data.info.options:
+                out.append(f"{where}.materiel_superiority.option: unknown option "
+                           f"{ms.option!r} (game.yaml options)")
+            for nat in ms.nations:
+                if nat not in u.nations:
+                    out.append(f"{where}.materiel_superiority.nations: unknown nation {nat!r}")
+        for path, fire in fires:
+            for key in fire:
+                if key not in FIRE_KEYS:
+                    out.append(f"{where}.{path}.{key}: unknown firepower key (one of "
+                               f"{', '.join(FIRE_KEYS)})")
+        if t.class_ in ("army", "fort") and (t.aircraft or t.fires_in_artillery_step
+                                              or t.alone_lost_to or t.max_per_army):
+            out.append(f"{where}: a{'n' if t.class_ == 'army' else ''} {t.class_} is not "
+                       f"a unit on a template (1.4)")
+        if t.aircraft and "dogfight" not in (t.fire or {}):
+            out.append(f"{where}.fire: an aircraft needs a dogfight firepower (8.3.4)")
+        if t.class_ in ("infantry", "auxiliary") and t.cost_bp is None:
+            out.append(f"{where}.cost_bp: a unit built or rebuilt needs a cost (7.2)")
+        if t.class_ in ("infantry", "auxiliary") and not t.code:
+            out.append(f"{where}.code: a unit on a template needs a code (its letter)")
+        elif t.code and [k for k, x in u.unit_types.items() if x.code == t.code][0] != kind:
+            out.append(f"{where}.code: {t.code!r} is already another unit type's code")
+        if t.class_ in ("army", "fort") and t.code:
+            out.append(f"{where}.code: a{'n' if t.class_ == 'army' else ''} {t.class_} has "
+                       f"no letter in army contents (1.4)")
+    for nat, row in u.mix.items():
+        for kind, n in row.items():
+            t = u.unit_types.get(kind)
+            if n and t is not None and t.nations and nat not in t.nations:
+                out.append(f"{f}: counter_mix.{nat}.{kind}: unit_types.{kind}.nations does not "
+                           f"list {nat}")
+    chart = data.charts.artillery_per_army.unit_type
+    if chart not in u.unit_types:
+        out.append(f"{data.info.files.charts}: artillery_per_army.unit_type: unknown unit "
+                   f"type {chart!r}")
     return out
 
 
@@ -423,7 +479,7 @@ def _check_build_dates(data: GameData) -> list[str]:
                     out.append(f"{loc}: turn {when.from_turn} is before {data.label(first)}: "
                                f"no Biplane before 1916 nor before the year on its counters "
                                f"(8.3.4)")
-            if kind == "commonwealth":
+            if data.units.has(kind, "rebuilt_only_after_swap"):
                 swaps = [t.turn for t in data.events.turns for s in t.swaps
                          if s.nation == nat]
                 if swaps and when.from_turn < min(swaps):
@@ -470,12 +526,17 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
         out.append(f"{inf} infantry-type units, the {nation} template holds {cap.infantry} (1.4)")
     if aux > cap.auxiliary:
         out.append(f"{aux} auxiliary units, the {nation} template holds {cap.auxiliary} (1.4)")
-    art = sum(n for (_, k), n in contents.items() if k == "artillery")
+    chart = data.charts.artillery_per_army
+    art = sum(n for (_, k), n in contents.items() if k == chart.unit_type)
     limit = data.artillery_limit(year, nation)
     if art > limit:
-        out.append(f"{art} artillery, the {year} limit for a {nation} army is {limit} (8.3.2)")
-    if sum(n for (_, k), n in contents.items() if k == "biplane") > 1:
-        out.append("more than one Biplane in one army (8.3.4)")
+        out.append(f"{art} {chart.unit_type.replace('_', ' ')}, the {year} limit for a "
+                   f"{nation} army is {limit} (8.3.2)")
+    for kind, t in data.units.unit_types.items():
+        most = t.max_per_army
+        if most is not None and sum(n for (_, k), n in contents.items() if k == kind) > most:
+            out.append(f"more than {'one' if most == 1 else most} "
+                       f"{kind.replace('_', ' ').title()} in one army ({t.rule})")
     return out
 
 
@@ -559,7 +620,7 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
         if area.kind == "sea_only" and u.nation not in data.sea_nations:
             out.append(f"{loc}: only {'/'.join(n.upper() for n in sorted(data.sea_nations))} "
                        f"units may be in {area.name} (4.6)")
-        if u.entrenched and u.type not in ("army", "infantry", "commonwealth"):
+        if u.entrenched and u.type != "army" and u.type not in data.units.entrenching:
             out.append(f"{loc}: only armies and infantry entrench (7.4, 8.2.2)")
         presence.setdefault(u.area, set()).add(side)
         in_play[(u.nation, u.type)] += 1
@@ -606,9 +667,9 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
                 out.append(f"units: {side} units stand in {a}, which is "
                            f"{control.get(a)} and holds no other side's units (4.1)")
     for (a, side), n in stack.items():
-        if n > STACKING_LIMIT:
+        if n > data.units.stacking_limit:
             out.append(f"units: {n} {side} units in {a}, the stacking limit is "
-                       f"{STACKING_LIMIT} (1.2.2)")
+                       f"{data.units.stacking_limit} (1.2.2)")
     for fo in sc.forts:
         if fo.id in data.forts and fo.strength > 1:
             side = data.nation_side[fo.nation]

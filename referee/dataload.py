@@ -433,6 +433,7 @@ def _upcast_build_dates(document: dict) -> dict:
     before events.yaml had `build_dates` gave only `availability.build`, and every other
     counter was buildable from the first turn; a stored snapshot of such data still loads.
     Anything malformed is left as it is for validation to report."""
+    document = upcast_units(document)
     events, units = document.get("events"), document.get("units")
     if not isinstance(events, dict) or "build_dates" in events or not isinstance(units, dict):
         return document
@@ -470,6 +471,60 @@ def _upcast_build_dates(document: dict) -> dict:
         return document
     return {**document, "events": {**events, "build_dates": {"units": dates,
                                                               "upgrades": upgrades}}}
+
+
+# What TTLM's unit types did before units.yaml said it (units.yaml without roll_order): the
+# engine then knew it by their names (5.2.1, 8.2.3, 8.3.1-8.3.6, 9.3, 9.4).
+_UNITS_V1 = {
+    "commonwealth": {"code": "CW", "rebuilt_only_after_swap": True},
+    "artillery": {"fires_in_artillery_step": True, "alone_lost_to": "enemy_infantry",
+                  "fire": {"poison_gas": "F2", "advanced_artillery_barrage": "F3"},
+                  "materiel_superiority": {"option": "uk_materiel_superiority",
+                                           "nations": ["uk"],
+                                           "fire": {"defense": "F2", "poison_gas": "F3"}}},
+    "siege_gun": {"fires_in_artillery_step": True, "alone_lost_to": "enemy_units"},
+    "biplane": {"aircraft": True, "alone_lost_to": "enemy_infantry", "fire": {"dogfight": "F1"}},
+    "tank": {"alone_lost_to": "enemy_infantry"},
+    "paris_gun": {"alone_lost_to": "enemy_units"},
+}
+_ROLL_ORDER_V1 = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery",
+                  "siege_gun", "tank", "biplane", "fort"]
+
+
+def upcast_units(document: dict) -> dict:
+    """units.yaml written before unit types said what they do (it has no roll_order) in
+    today's shape, its meaning unchanged: the properties the engine then gave TTLM's types
+    by name are added where absent, the dates kept only as notes (`available`) become notes,
+    and the artillery chart names the type it limits (8.3.2). Anything malformed is left
+    for validation to report."""
+    units, charts = document.get("units"), document.get("charts")
+    if not isinstance(units, dict) or "roll_order" in units or \
+            not isinstance(units.get("unit_types"), dict):
+        return document
+    types = {}
+    for kind, raw in units["unit_types"].items():
+        if not isinstance(raw, dict):
+            types[kind] = raw
+            continue
+        new = {k: v for k, v in raw.items() if k != "available"}
+        if raw.get("class") in ("army", "fort"):     # their codes were never read
+            new.pop("code", None)
+        if "available" in raw:
+            new["notes"] = " ".join(x for x in (str(raw.get("notes") or ""),
+                                                f"available: {raw['available']}") if x)
+        for key, value in _UNITS_V1.get(kind, {}).items():
+            if key == "fire" and isinstance(new.get("fire"), dict):
+                new["fire"] = {**value, **new["fire"]}
+            elif key == "code" or key not in new:        # commonwealth's letter was CW
+                new[key] = value
+        types[kind] = new
+    units = {**units, "unit_types": types,
+             "roll_order": [k for k in _ROLL_ORDER_V1 if k in types]}
+    document = {**document, "units": units}
+    if isinstance(charts, dict) and isinstance(charts.get("artillery_per_army"), dict):
+        chart = {"unit_type": "artillery", **charts["artillery_per_army"]}
+        document["charts"] = {**charts, "artillery_per_army": chart}
+    return document
 
 
 def check_scenario_quiet(data: GameData, scenario: Scenario, label: str) -> list[str]:

@@ -63,6 +63,25 @@ class GameFiles(Model, kw_only=True):
     events: str = "events.yaml"
 
 
+class GameRules(Model, kw_only=True):
+    """Rules that differ between the games of one system, as switches; each default is
+    TO THE LAST MAN!'s own rule, so a game that names none plays TTLM's core rules."""
+
+    # AAC 1.2.3: an OoS marker stays on a unit until a Check Supply Status phase finds it in
+    # supply (2.0 V.1) or the unit is eliminated, and while it is on the unit receives no
+    # reinforcement nor newly built unit (6.5). TTLM 1.2.3 and 6.5 only place the marker in
+    # the Check Supply Status phase; the referee takes it off at the end of that production
+    # phase (false).
+    oos_markers_persist: bool = False
+
+
+class Terms(Model, kw_only=True):
+    """Words a game uses for the steps of the sequence of play, in every output."""
+
+    # AAC calls the player turn an "impulse" (AAC 2.0 II.1, 4.5, 5.4.4); TTLM 2.0 II.
+    player_turn: str = "player turn"
+
+
 class RailMovement(Model, kw_only=True):
     """Rail movement (4.4): units per player turn."""
 
@@ -94,23 +113,6 @@ class Movement(Model, kw_only=True):
     rail: RailMovement = msgspec.field(default_factory=RailMovement)
     strategic: StrategicMovement | None = None
     sea: SeaMovement | None = None
-class GameRules(Model, kw_only=True):
-    """Rules that differ between the games of one system, as switches; each default is
-    TO THE LAST MAN!'s own rule, so a game that names none plays TTLM's core rules."""
-
-    # AAC 1.2.3: an OoS marker stays on a unit until a Check Supply Status phase finds it in
-    # supply (2.0 V.1) or the unit is eliminated, and while it is on the unit receives no
-    # reinforcement nor newly built unit (6.5). TTLM 1.2.3 and 6.5 only place the marker in
-    # the Check Supply Status phase; the referee takes it off at the end of that production
-    # phase (false).
-    oos_markers_persist: bool = False
-
-
-class Terms(Model, kw_only=True):
-    """Words a game uses for the steps of the sequence of play, in every output."""
-
-    # AAC calls the player turn an "impulse" (AAC 2.0 II.1, 4.5, 5.4.4); TTLM 2.0 II.
-    player_turn: str = "player turn"
 
 
 class GameInfo(Model, kw_only=True):
@@ -121,9 +123,9 @@ class GameInfo(Model, kw_only=True):
     files: GameFiles = msgspec.field(default_factory=GameFiles)
     scenarios: dict[str, str]
     options: dict[str, OptionSpec] = {}
-    movement: Movement = msgspec.field(default_factory=Movement)
     rules: GameRules = msgspec.field(default_factory=GameRules)
     terms: Terms = msgspec.field(default_factory=Terms)
+    movement: Movement = msgspec.field(default_factory=Movement)
 
 
 # ---------------------------------------------------------------- map.yaml
@@ -188,10 +190,10 @@ class Nation(Model, kw_only=True):
     side: Side
     home_country: Country
     rebuild_area: str | None = None
-    stosstruppen_upgrade: bool = False     # its infantry may be upgraded to Stoßtruppen (7.5)
     # AAC 5.4.2 note: only a nation whose forces are Modern may retreat after combat. In
     # TTLM every nation is Modern; in AAC only the German.
     modern: bool = True
+    stosstruppen_upgrade: bool = False     # its infantry may be upgraded to Stoßtruppen (7.5)
 
 
 class CommonwealthUnit(Model, kw_only=True):
@@ -199,24 +201,48 @@ class CommonwealthUnit(Model, kw_only=True):
     name: str
 
 
-class UnitType(Model, kw_only=True):
+# Firepower "F2" hits on a roll of 1-2; null does not fire (5.2.1).
+Firepower = Annotated[str, Meta(pattern="^F[1-6]$")] | None
+# When each firepower applies (5.2.1, 8.x, 9.3, 9.4), checked in datacheck.FIRE_KEYS.
+FIRE_KEYS = ("offense", "defense", "defense_entrenched", "raiding", "pursuit", "dogfight",
+             "offense_vs_fort", "in_rough", "poison_gas", "advanced_artillery_barrage")
+
+
+class MaterielSuperiority(Model, kw_only=True):
+    """An optional rule raising some nations' defensive fire of a unit type (8.3.2)."""
+
+    option: str
+    nations: list[NationId]
+    fire: dict[str, Firepower]
+
+
+class UnitType(Model, dict=True, kw_only=True):
     class_: Literal["army", "infantry", "auxiliary", "fort"] = msgspec.field(name="class")
-    code: str
+    code: Annotated[str, Meta(pattern="^[A-Z]{1,3}$")] | None = None
     nations: list[NationId] = []
-    move: Annotated[int, Meta(ge=0, le=9)]
+    move: Annotated[int, Meta(ge=0, le=9)] = 0
     cost_bp: Count | None = None
-    fire: dict[str, str | None] | None = None
+    fire: dict[str, Firepower] | None = None
+    materiel_superiority: MaterielSuperiority | None = None
     entrench: bool = False
     holds_area: bool = True
     never_retreats: bool = False
     never_a_loss: bool = False
     forced_retreat_on_hit: bool = False
     retreat_before_combat: bool = False
+    fires_in_artillery_step: bool = False
+    aircraft: bool = False
+    alone_lost_to: Literal["enemy_infantry", "enemy_units"] | None = None
+    rebuilt_only_after_swap: bool = False
     max_per_army: Count | None = None
     stacking: bool = True
-    available: str | dict[str, str] | None = None
     rule: str
     notes: str = ""
+
+    @cached_property
+    def firepower(self) -> dict[str, int]:
+        """Each firepower as the highest roll that hits (F2 -> 2, null -> 0) (5.2.1)."""
+        return {k: int(v[1:]) if v else 0 for k, v in (self.fire or {}).items()}
 
 
 # How many counters of each kind a nation has (theatre rulebook 11.1), a hard limit: nation ->
@@ -245,6 +271,8 @@ class UnitsData(Model, dict=True, kw_only=True):
     counter_mix: CounterMix
     commonwealth_units: list[CommonwealthUnit] = []
     biplane_counter_years: dict[NationId, list[Year]] = {}
+    stacking_limit: Annotated[int, Meta(ge=1, le=99)] = 3
+    roll_order: list[UnitKind]
     unit_types: dict[UnitKind, UnitType]
 
     @cached_property
@@ -258,6 +286,84 @@ class UnitsData(Model, dict=True, kw_only=True):
         """Where the counter mix comes from (its `source` note)."""
         note = self.counter_mix.get("source")
         return note if isinstance(note, str) else ""
+
+    # Unit types by what they are and do, worked out once at load (1.2.2, 1.4, 8.x): the
+    # engine asks these, never a unit type by name.
+
+    @cached_property
+    def infantry_types(self) -> frozenset[str]:
+        """Types that fill an army's infantry slots and count as infantry (1.4, 8.2)."""
+        return frozenset(k for k, u in self.unit_types.items() if u.class_ == "infantry")
+
+    @cached_property
+    def auxiliary_types(self) -> frozenset[str]:
+        """Types that fill an army's auxiliary slots (1.4, 8.3)."""
+        return frozenset(k for k, u in self.unit_types.items() if u.class_ == "auxiliary")
+
+    @cached_property
+    def non_holding(self) -> frozenset[str]:
+        """Types that cannot conquer or hold an area by themselves (8.3.2-8.3.6)."""
+        return frozenset(k for k, u in self.unit_types.items() if not u.holds_area)
+
+    @cached_property
+    def non_stacking(self) -> frozenset[str]:
+        """Types that never count toward the stacking limit (1.2.2, 8.4)."""
+        return frozenset(k for k, u in self.unit_types.items() if not u.stacking)
+
+    @cached_property
+    def entrenching(self) -> frozenset[str]:
+        """Types that entrench and fire entrenched in defence (6.4, 8.2.1, 8.2.2)."""
+        return frozenset(k for k, u in self.unit_types.items() if u.entrench)
+
+    @cached_property
+    def fort_kind(self) -> str:
+        """The unit type of fort counters (8.4): their firepower and place in the roll order."""
+        return next((k for k, u in self.unit_types.items() if u.class_ == "fort"), "fort")
+
+    def has(self, kind: str, flag: str) -> bool:
+        """Whether unit type kind has a yes/no property of units.yaml (never_retreats, ...)."""
+        u = self.unit_types.get(kind)
+        return u is not None and getattr(u, flag)
+
+    def kinds_with(self, flag: str) -> frozenset[str]:
+        """The unit types with a yes/no property of units.yaml, e.g. 'aircraft' (8.x)."""
+        found = self._flags.get(flag)
+        if found is None:
+            found = self._flags[flag] = frozenset(
+                k for k, u in self.unit_types.items() if getattr(u, flag))
+        return found
+
+    @cached_property
+    def _flags(self) -> dict[str, frozenset[str]]:
+        return {}
+
+    def cost(self, kind: str) -> int:
+        """Build Points to build one unit of kind (7.2, 7.6, 8.x): its cost_bp."""
+        return self.unit_types[kind].cost_bp or 0
+
+    @cached_property
+    def roll_rank(self) -> dict[str, int]:
+        """Kind -> place in the order dice are rolled: roll_order, then the other types in
+        the order they are listed, then card dice ('card')."""
+        order = [*self.roll_order, *(k for k in self.unit_types if k not in self.roll_order),
+                 "card"]
+        return {k: i for i, k in enumerate(order)}
+
+    @cached_property
+    def letter(self) -> dict[str, str]:
+        """Kind -> its letter in army contents, e.g. '4I+1C' (the code in units.yaml)."""
+        return {k: u.code for k, u in self.unit_types.items() if u.code}
+
+    @cached_property
+    def kind_words(self) -> dict[str, str]:
+        """Words that name a unit type in an order: its name and its code, lower case."""
+        words = {u.code.lower(): k for k, u in self.unit_types.items() if u.code}
+        return {**words, **{k: k for k in self.unit_types}}
+
+    @cached_property
+    def id_code(self) -> dict[str, str]:
+        """Kind -> its part of a stand-alone piece id, e.g. 'ge-i-12' (its code, lower case)."""
+        return {k: u.code.lower() for k, u in self.unit_types.items() if u.code}
 
 
 # ---------------------------------------------------------------- deck.yaml
@@ -393,6 +499,7 @@ ArtilleryYear = dict[str, Annotated[int, Meta(ge=0, le=1999)]]
 
 class ArtilleryChart(Model, kw_only=True):
     source: str
+    unit_type: UnitKind
     by_year: list[ArtilleryYear]
     notes: list[str] = []
 

@@ -44,7 +44,7 @@ def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dic
                 "entrenched": a.entrenched,
                 "strength": None if secret else a.strength,
                 "contents": None if secret else dict(sorted(a.contents.items())),
-                "summary": "hidden" if secret else contents_text(a.contents, a.nation),
+                "summary": "hidden" if secret else contents_text(a.contents, a.nation, data),
             })
     for p in state.pieces.values():
         if p.area == area:

@@ -194,7 +194,7 @@ def check_expect(journal: Path, expect: dict, games_dir: Path | None = None) -> 
         assert where(st, uid) == want, (uid, where(st, uid), want)
     for aid, want in (expect.get("contents") or {}).items():
         a = st.armies[aid]
-        assert contents_text(a.contents, a.nation) == want, (aid, a.contents, want)
+        assert contents_text(a.contents, a.nation, data) == want, (aid, a.contents, want)
     for aid, want in (expect.get("entrenched") or {}).items():
         obj = st.armies.get(aid) or st.pieces.get(aid)
         assert obj.entrenched is want, (aid, obj.entrenched)

@@ -13,7 +13,6 @@ from referee.dice import Dice
 from referee.engine import check, decide, legal_orders
 from referee.engine.orders import Move, Rail, Reserves, Sea, Strategic, format_order
 from referee.engine.reading import parse_order
-from referee.engine.state import STACKING_LIMIT
 
 
 def _positions(tmp_path):
@@ -47,7 +46,7 @@ def _invariants(state, data):
     from referee.datacheck import army_limits_problems
     for area in data.areas:
         for side in ("german", "entente"):
-            assert state.stack_count(area, side, data) <= STACKING_LIMIT, (area, side)
+            assert state.stack_count(area, side, data) <= data.units.stacking_limit, (area, side)
     for a in state.armies.values():
         if a.status == "map":
             c = Counter({tuple(k.split(":")): n for k, n in a.contents.items()})

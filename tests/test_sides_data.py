@@ -50,6 +50,8 @@ def test_a_new_nation_on_a_renamed_side_loads(tmp_path):
           "  ru: {name: Russian Empire, side: allies, home_country: russia}\n"
           "  us: {name: United States,")
     _edit(d / "units.yaml", "  us: {army: 5,", "  ru: {army: 2, infantry: 6}\n  us: {army: 5,")
+    _edit(d / "units.yaml", "    code: I\n    nations: [ge, fr, uk, be, us]",
+          "    code: I\n    nations: [ge, fr, uk, be, us, ru]")
     _edit(d / "charts.yaml", "    us: {infantry: 6, auxiliary: 3}",
           "    us: {infantry: 6, auxiliary: 3}\n    ru: {infantry: 4, auxiliary: 0}")
     _edit(d / "events.yaml", "build_dates:\n  units:\n",

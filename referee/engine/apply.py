@@ -214,13 +214,13 @@ def _put_piece(s: State, pid: str, nation: str, kind: str, area: str,
         s.serial[prefix] = max(s.serial.get(prefix, 0), int(num))
 
 
-def _replace_unit(s: State, ref: str, key: str, new_id: str | None) -> None:
+def _replace_unit(s: State, ref: str, key: str, new_id: str | None, d: GameData) -> None:
     """A unit of another kind (from the pool) takes the place of ref, alone or on its template."""
     nation, kind = key.split(":")
     if ref in s.pieces:
         old = s.pieces.pop(ref)
         _put_piece(s, new_id, nation, kind, old.area,
-                   old.entrenched and kind in ("infantry", "commonwealth"))
+                   old.entrenched and kind in d.units.entrenching)
     else:
         army_id, _ = template_key(s, ref)
         _take_piece(s, ref)
@@ -335,7 +335,7 @@ def _suppressed(s: State, e: ArmySuppressed, d: GameData) -> None:
         for pid, key in e.new_ids.items():
             nation, kind = key.split(":")
             _put_piece(s, pid, nation, kind, e.area,
-                       army.entrenched and kind in ("infantry", "commonwealth"))
+                       army.entrenched and kind in d.units.entrenching)
     army.contents = {}
     army.status = "suppressed"
     _unmark(s, e.army)
@@ -548,7 +548,7 @@ def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
         return
     s.swapped.append(e.unit)
     nation = d.commonwealth_nation
-    _replace_unit(s, m["replaced"], f"{nation}:commonwealth", m["new_id"])
+    _replace_unit(s, m["replaced"], f"{nation}:commonwealth", m["new_id"], d)
     _to_pool(s, nation, "infantry")
 
 
@@ -620,7 +620,7 @@ def _entrenched(s: State, e: UnitEntrenched, d: GameData) -> None:
 
 
 def _upgraded(s: State, e: InfantryUpgraded, d: GameData) -> None:
-    _replace_unit(s, _details(e)["unit"], f"{d.stoss_nation}:stosstruppen", e.new_id)
+    _replace_unit(s, _details(e)["unit"], f"{d.stoss_nation}:stosstruppen", e.new_id, d)
     _to_pool(s, d.stoss_nation, "infantry")
 
 

@@ -32,10 +32,18 @@ from .events import (
     OffensiveDowngraded,
     PieceEliminated,
 )
-from .fire import SPECIAL_DICE, SPECIAL_ONE, SPECIAL_TWO, has_biplanes, roll, units_in
+from .fire import (
+    SPECIAL_DICE,
+    SPECIAL_ONE,
+    SPECIAL_TWO,
+    has_biplanes,
+    no_fire_in_rough,
+    roll,
+    units_in,
+)
 from .orders import Bonus, DeclareBattle, Done, Fight, Keep, Ord, PlayCard
 from .retreats import forced_eliminations, forced_left, reaction_options, retreat_options
-from .state import INFANTRY_TYPES, State, other
+from .state import State, other
 
 NORMAL = ["cavalry_attacker", "cavalry_defender", "dogfight", "dogfight_attacker_pays",
           "dogfight_defender_pays", "artillery", "artillery_pays", "defence", "pursuit_pays",
@@ -188,7 +196,8 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
         return Violation(ct.rule, "name a declared Battle Area not named yet")
     if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):
         return Violation(ct.rule, f"{ct.title} needs a {nation.upper()} army in the Battle Area")
-    if SPECIAL_DICE.get(key) == "tank" and d.areas[o.area].terrain == "rough":
+    if key in SPECIAL_DICE and no_fire_in_rough(d, SPECIAL_DICE[key]) and \
+            d.areas[o.area].terrain == "rough":
         return Violation("8.3.5", f"{ct.title}'s extra dice are tank fire, and tanks do not "
                                   f"fire in Rough terrain ({d.areas[o.area].name}) (9.1.5)")
     return None
@@ -553,9 +562,9 @@ def after_defence(ctx: Ctx) -> None:
     b = ctx.state.battle
     instead = b["instead"]
     kinds = _kinds_of(ctx.state, d, instead)
-    stays = any(u.kind in INFANTRY_TYPES for u in units_in(ctx.state, d, area, side))
+    stays = any(u.kind in d.units.infantry_types for u in units_in(ctx.state, d, area, side))
     advance_step(ctx)
-    if instead and not stays and "cavalry" not in kinds:
+    if instead and not stays and not kinds & d.units.kinds_with("retreat_before_combat"):
         ev = roll(ctx, "pursuit", b["attacker"])
         if ev.groups:
             ctx.emit(ev)

@@ -12,11 +12,10 @@ import msgspec
 from ..gamedata import GameData
 from .core import Ctx
 from .events import DieGroup, FireResolved
-from .state import INFANTRY_TYPES, State, other, template_key
+from .state import State, other, template_key
 
-# The order dice are rolled in, phase by phase (manual dice are given in this order).
-ROLL_ORDER = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery", "siege_gun",
-              "tank", "biplane", "fort", "card"]
+# The order dice are rolled in, phase by phase (manual dice are given in this order), is the
+# game data's: units.yaml roll_order, then card dice (UnitsData.roll_rank).
 SPECIAL_ONE = {"the_big_push": "uk", "gericht": "ge"}         # +1 artillery die, 9.1.3/9.1.4
 SPECIAL_TWO = {"tout_le_monde": "fr", "friedensturm": "ge"}   # +2 dice, retreats: 9.1.5, 9.1.6
 # What the extra dice are fired as: The Big Push and Gericht artillery, Tout le Monde tanks
@@ -33,9 +32,9 @@ class Unit(msgspec.Struct):
     nation: str
     army: str | None = None
 
-    def entrenched(self, s: State) -> bool:
+    def entrenched(self, s: State, d: GameData) -> bool:
         """Entrenched infantry fire F2 in defence (8.2.1); Stoßtruppen never benefit (8.2.2)."""
-        if self.kind not in ("infantry", "commonwealth"):
+        if self.kind not in d.units.entrenching:
             return False
         if self.army is not None:
             return s.armies[self.army].entrenched
@@ -66,7 +65,8 @@ def units_in(s: State, d: GameData, area: str, side: str) -> list[Unit]:
 
 def has_biplanes(s: State, d: GameData, area: str, side: str) -> bool:
     """side has Biplanes in the battle (8.3.4)."""
-    return any(u.kind == "biplane" for u in units_in(s, d, area, side))
+    air = d.units.kinds_with("aircraft")
+    return any(u.kind in air for u in units_in(s, d, area, side))
 
 
 def _cards(s: State, side: str, area: str, key: str) -> bool:
@@ -74,19 +74,25 @@ def _cards(s: State, side: str, area: str, key: str) -> bool:
                for c in s.combat["cards"])
 
 
-def artillery_fp(s: State, d: GameData, area: str, side: str, nation: str, defensive: bool) -> int:
-    """Artillery firepower: F1; Poison Gas! F2 (not in Bad Weather); Barrage F3 (9.3, 9.4).
+def artillery_fp(s: State, d: GameData, area: str, side: str, nation: str, defensive: bool,
+                 kind: str = "artillery") -> int:
+    """Firepower of a unit type that Combat cards raise, from units.yaml: Artillery F1; Poison
+    Gas! F2 (not in Bad Weather); Barrage F3 (9.3, 9.4).
 
     Optional 1918 UK matériel superiority: UK artillery fires F2 in defence, F3 with
-    Poison Gas! (8.3.2).
+    Poison Gas! (8.3.2; the nations, option and firepower are the unit type's).
     """
-    gas = _cards(s, side, area, "poison_gas") and not s.combat["weather"]
-    if _cards(s, side, area, "advanced_artillery_barrage"):
-        return 3
-    if defensive and nation == "uk" and s.options.get("uk_materiel_superiority") and \
+    ut = d.units.unit_types[kind]
+    fp = ut.firepower
+    gas = "poison_gas" in fp and _cards(s, side, area, "poison_gas") and not s.combat["weather"]
+    if "advanced_artillery_barrage" in fp and _cards(s, side, area, "advanced_artillery_barrage"):
+        return fp["advanced_artillery_barrage"]
+    ms = ut.materiel_superiority
+    if defensive and ms is not None and nation in ms.nations and s.options.get(ms.option) and \
             s.turn >= d.events.availability.get("uk_materiel_superiority_from_turn", 16):
-        return 3 if gas else 2
-    return 2 if gas else 1
+        key = "poison_gas" if gas and "poison_gas" in ms.fire else "defense"
+        return int(ms.fire[key][1:]) if ms.fire.get(key) else 0
+    return fp["poison_gas"] if gas else fp.get("defense" if defensive else "offense", 0)
 
 
 def enemy_fort(s: State, area: str, side: str, d: GameData) -> str | None:
@@ -116,84 +122,107 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
         out.append({"source": source, "kind": kind, "fp": fp, "count": dice,
                     "forces_retreat": retreat, "siege": siege, "inf": inf})
 
+    types = d.units.unit_types
     if phase == "dogfight":
         for side_ in (att, dfn):
             for u in units_in(s, d, area, side_):
-                if u.kind == "biplane":
-                    add(u.ref, "biplane", 1)
-        return _ordered(out)
+                if types[u.kind].aircraft:
+                    add(u.ref, u.kind, types[u.kind].firepower["dogfight"])
+        return _ordered(out, d)
     dogfighters = set(b["dogfighters"])
     foe = other(side, d)
-    foe_inf = any(u.kind in INFANTRY_TYPES for u in units_in(s, d, area, foe))
+    infantry = d.units.infantry_types
+    foe_inf = any(u.kind in infantry for u in units_in(s, d, area, foe))
     fort = enemy_fort(s, area, side, d)
     bonus = s.turn_state.card_as if area in s.combat["bonus"] else None
-    if phase == "artillery":
-        for u in units_in(s, d, area, att):
-            if u.kind == "artillery":
-                add(u.ref, u.kind, artillery_fp(s, d, area, att, u.nation, False))
-            elif u.kind == "siege_gun" and fort:
-                add(u.ref, u.kind, 3, siege=True)
-        if bonus in SPECIAL_ONE:
-            add(bonus, "card", 2)
-        return _ordered(out)
-    if phase == "pursuit":
-        for u in units_in(s, d, area, att):
-            if u.kind == "cavalry":
-                add(u.ref, u.kind, 1)
-        return _ordered(out)
     defensive = phase == "defensive"
+    if phase in ("artillery", "pursuit"):
+        for u in units_in(s, d, area, att):
+            ut = types[u.kind]
+            if phase == "pursuit":
+                add(u.ref, u.kind, ut.firepower.get("pursuit", 0))
+            elif ut.fires_in_artillery_step:
+                fp, siege = _fire_of(s, d, u, False, fort, foe_inf, rough)
+                add(u.ref, u.kind, fp, siege=siege)
+        if phase == "artillery" and bonus in SPECIAL_ONE:
+            add(bonus, "card", 2)
+        return _ordered(out, d)
     for u in units_in(s, d, area, side):
         k = u.kind
-        if k == "infantry":
-            add(u.ref, k, 2 if defensive and u.entrenched(s) else 1, inf=True)
-        elif k in ("stosstruppen", "commonwealth"):
-            add(u.ref, k, 2, retreat=(k == "stosstruppen" and not defensive), inf=True)
-        elif k == "cavalry":
-            if defensive or not foe_inf:       # raiding fire (8.3.1)
-                add(u.ref, k, 1)
-        elif k == "artillery":
-            add(u.ref, k, artillery_fp(s, d, area, side, u.nation, defensive))
-        elif k == "siege_gun":
-            if not defensive and fort:
-                add(u.ref, k, 3, siege=True)
-        elif k == "tank":
-            if not rough:
-                add(u.ref, k, 1 if defensive else 2, retreat=not defensive)
-        elif k == "biplane":
-            if weather or u.ref in dogfighters or (defensive and u.ref in b["reacting"]):
-                continue
-            add(u.ref, k, 1)
+        ut = types[k]
+        if ut.aircraft and (weather or u.ref in dogfighters
+                            or (defensive and u.ref in b["reacting"])):
+            continue
+        fp, siege = _fire_of(s, d, u, defensive, fort, foe_inf, rough)
+        add(u.ref, k, fp, retreat=ut.forced_retreat_on_hit and not defensive, siege=siege,
+            inf=k in infantry)
     if defensive:
+        fk = d.units.fort_kind
+        fort_fp = types[fk].firepower.get("defense", 0) if fk in types else 0
         for f in s.forts.values():
             if f.area == area and d.nation_side[f.nation] == side and f.strength > 0:
-                add(f.id, "fort", 2, dice=f.strength)
+                add(f.id, fk, fort_fp, dice=f.strength)
     else:
         if bonus in SPECIAL_ONE:
             add(bonus, "card", 2)
-        if bonus in SPECIAL_TWO and not (rough and SPECIAL_DICE[bonus] == "tank"):
+        if bonus in SPECIAL_TWO and not (rough and no_fire_in_rough(d, SPECIAL_DICE[bonus])):
             add(bonus, "card", 2, dice=2, retreat=True)
-    return _ordered(out)
+    return _ordered(out, d)
 
 
-def _ordered(groups_: list[dict]) -> list[dict]:
-    """Groups in rolling order: by unit type (ROLL_ORDER), then by unit."""
-    return sorted(groups_, key=lambda g: (ROLL_ORDER.index(g["kind"]), g["source"]))
+def no_fire_in_rough(d: GameData, kind: str) -> bool:
+    """Whether a unit type never fires in Rough terrain (8.3.5: its in_rough firepower)."""
+    fp = d.units.unit_types[kind].firepower
+    return "in_rough" in fp and not fp["in_rough"]
+
+
+def _fire_of(s: State, d: GameData, u: Unit, defensive: bool, fort: str | None, foe_inf: bool,
+             rough: bool) -> tuple[int, bool]:
+    """A unit's firepower in offensive or defensive fire, and whether its hits go to the enemy
+    fort, from its type's fire in units.yaml (5.2.1, 8.2.1, 8.3.1-8.3.5, 9.3, 9.4)."""
+    ut = d.units.unit_types[u.kind]
+    fp = ut.firepower
+    if rough and "in_rough" in fp:                       # 8.3.5
+        return fp["in_rough"], False
+    if defensive:
+        if "defense_entrenched" in fp and u.entrenched(s, d):      # 8.2.1
+            return fp["defense_entrenched"], False
+    elif "offense_vs_fort" in fp:                        # 8.3.3
+        return (fp["offense_vs_fort"] if fort else 0), True
+    elif not fp.get("offense") and "raiding" in fp:      # raiding fire (8.3.1)
+        return (0 if foe_inf else fp["raiding"]), False
+    if "poison_gas" in fp or "advanced_artillery_barrage" in fp or ut.materiel_superiority:
+        b = s.battle
+        return artillery_fp(s, d, b["area"], d.nation_side[u.nation], u.nation, defensive,
+                            u.kind), False
+    return fp.get("defense" if defensive else "offense", 0), False
+
+
+def _ordered(groups_: list[dict], d: GameData) -> list[dict]:
+    """Groups in rolling order: by unit type (units.yaml roll_order), then by unit."""
+    rank = d.units.roll_rank
+    return sorted(groups_, key=lambda g: (rank[g["kind"]], g["source"]))
 
 
 def reroll_first(s: State, d: GameData) -> list[str]:
     """The defender's best odds: the infantry-type hit to re-roll first (8.3.4, our reading).
 
     A re-rolled F1 hit misses 5 times in 6, an F2 hit 4 in 6: infantry fire F1
-    offensively, Stoßtruppen and Commonwealth F2. A Stoßtruppen hit that stands
-    also forces one of the defender's armies to retreat (8.2.2), which costs
-    more than the 1 in 6 given up, so it goes first while the defender has an
-    army in the battle.
+    offensively, Stoßtruppen and Commonwealth F2 (their offense in units.yaml). A
+    Stoßtruppen hit that stands also forces one of the defender's armies to retreat
+    (8.2.2), which costs more than the 1 in 6 given up, so it goes first while the
+    defender has an army in the battle.
     """
     b = s.battle
     armies = [a for a in s.armies_in(b["area"], b["defender"], d) if a.id not in markers(s)]
-    if armies:
-        return ["stosstruppen", "infantry", "commonwealth"]
-    return ["infantry", "stosstruppen", "commonwealth"]
+    types, rank = d.units.unit_types, d.units.roll_rank
+
+    def worth(kind: str) -> tuple:
+        ut = types[kind]
+        return (not (armies and ut.forced_retreat_on_hit), ut.firepower.get("offense", 0),
+                rank[kind])
+
+    return sorted(d.units.infantry_types, key=worth)
 
 
 def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = None
@@ -222,7 +251,7 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = No
                             forces_retreat=g["forces_retreat"], siege=g["siege"]))
     if reacting:
         best = reroll_first(s, d)
-        hits = [(g, i) for g in out if g.kind in INFANTRY_TYPES
+        hits = [(g, i) for g in out if g.kind in d.units.infantry_types
                 for i, x in enumerate(g.dice) if x <= g.fp]
         for prefer in reacting:
             order = ([prefer] if prefer else []) + best

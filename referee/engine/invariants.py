@@ -11,7 +11,7 @@ from collections import Counter
 
 from ..datacheck import army_limits_problems
 from ..gamedata import GameData
-from .state import STACKING_LIMIT, State
+from .state import State
 
 
 def problems(state: State, data: GameData) -> list[str]:
@@ -45,7 +45,7 @@ def problems(state: State, data: GameData) -> list[str]:
     for area in data.areas:
         for side in data.sides:
             n = state.stack_count(area, side, data)
-            if n > STACKING_LIMIT:
+            if n > data.units.stacking_limit:
                 out.append(f"{area}: {n} {side} units over the stacking limit (1.2.2)")
     year = data.year(state.turn)
     for a in state.armies.values():

@@ -23,7 +23,7 @@ from .events import (
 )
 from .fire import units_in
 from .orders import Annihilate, Ersatz, Lose, Ord
-from .state import INFANTRY_TYPES, State, template_key
+from .state import State, template_key
 
 
 def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str]]]:
@@ -46,7 +46,8 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
         units = [(u.army or u.ref, u.ref, u.kind) for u in units_in(s, d, b["area"], side)]
     if target == "dogfight":
         dog = set(b["dogfighters"])
-        return [(ref, 1, [ref]) for _, ref, kind in units if kind == "biplane" and ref in dog]
+        air = d.units.kinds_with("aircraft")
+        return [(ref, 1, [ref]) for _, ref, kind in units if kind in air and ref in dog]
     by_counter: dict[str, Counter] = {}
     kind_of: dict[str, str] = {}
     for counter, ref, kind in units:
@@ -55,11 +56,12 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
     out = []
     for counter, refs in by_counter.items():
         strength = sum(refs.values())
-        losable = {r: n for r, n in refs.items() if kind_of[r] != "paris_gun"}
+        never = d.units.kinds_with("never_a_loss")                  # 8.3.6
+        losable = {r: n for r, n in refs.items() if kind_of[r] not in never}
         if not losable:
             continue                       # the Paris Gun is never taken as a loss (8.3.6)
         if counter in s.armies:
-            out.append((counter, strength, most_numerous(losable, kind_of)))
+            out.append((counter, strength, most_numerous(losable, kind_of, d)))
         else:
             out.append((counter, 1, [counter]))
     if target == "battle":
@@ -69,23 +71,23 @@ def _counters(s: State, d: GameData, side: str) -> list[tuple[str, int, list[str
     return out
 
 
-def loss_type(kind: str) -> str:
+def loss_type(kind: str, d: GameData) -> str:
     """The type a unit counts as for an army's most numerous type (5.3.1, 8.2.2, 8.2.3).
 
     Infantry of any nation, Stoßtruppen and Commonwealth infantry are one
     type, infantry type: both are treated like infantry but for firepower,
     cost and forced retreats.
     """
-    return "infantry" if kind in INFANTRY_TYPES else kind
+    return "infantry" if kind in d.units.infantry_types else kind
 
 
-def most_numerous(refs: Counter | dict, kind_of: dict[str, str]) -> list[str]:
+def most_numerous(refs: Counter | dict, kind_of: dict[str, str], d: GameData) -> list[str]:
     """The refs of an army's most numerous unit type; the owner picks among them (5.3.1)."""
     by_type: Counter = Counter()
     for r, n in refs.items():
-        by_type[loss_type(kind_of[r])] += n
+        by_type[loss_type(kind_of[r], d)] += n
     top = max(by_type.values())
-    return sorted(r for r in refs if by_type[loss_type(kind_of[r])] == top)
+    return sorted(r for r in refs if by_type[loss_type(kind_of[r], d)] == top)
 
 
 def loss_choices(s: State, d: GameData, side: str) -> list[str]:
@@ -143,10 +145,12 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     if isinstance(o, Lose):
         choices = loss_choices(s, d, side)
         if o.unit not in choices:
-            if o.unit.endswith(":paris_gun") or \
-                    o.unit in s.pieces and s.pieces[o.unit].kind == "paris_gun":
-                return Violation("8.3.6", f"{o.unit} is the Paris Gun, which is never taken "
-                                          f"as a loss")
+            kind = s.pieces[o.unit].kind if o.unit in s.pieces else \
+                o.unit.partition(":")[2].rpartition("-")[2]
+            if d.units.has(kind, "never_a_loss"):
+                return Violation(d.units.unit_types[kind].rule,
+                                 f"{o.unit} is the {kind.replace('_', ' ').title()}, which is "
+                                 f"never taken as a loss")
             if pay["siege"]:
                 return Violation("8.3.3", "a Siege Gun hit strikes the fort unless an Ersatz "
                                           "card covers it")

@@ -25,9 +25,6 @@ from .events import (
 )
 from .orders import Move, Ord, Reserves
 from .state import (
-    INFANTRY_TYPES,
-    NON_HOLDING,
-    STACKING_LIMIT,
     Army,
     Piece,
     State,
@@ -58,11 +55,11 @@ class Mover(msgspec.Struct):
         """Counts toward stacking: everything but an empty army (1.2.2)."""
         return self.army is None or self.army.strength > 0
 
-    def holds(self) -> bool:
-        """Can conquer and hold an area by itself (8.3.2-8.3.6)."""
+    def holds(self, d: GameData) -> bool:
+        """Can conquer and hold an area by itself (8.3.2-8.3.6: units.yaml holds_area)."""
         if self.army is not None:
             return self.army.strength > 0
-        return self.kind not in NON_HOLDING
+        return self.kind not in d.units.non_holding
 
     def entrenched(self) -> bool:
         """Whether the counter is entrenched now (4.3)."""
@@ -175,17 +172,17 @@ def stack_after(s: State, d: GameData, m: Mover, area: str, into: str | None = N
 
 def stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, taking=()):
     n = stack_after(s, d, m, area, into, taking)
-    if n > STACKING_LIMIT:
+    if n > d.units.stacking_limit:
         return Violation("1.2.2", f"{d.areas[area].name} would hold {n} {m.side} units; the "
-                                  f"stacking limit is {STACKING_LIMIT} (forts and empty armies "
-                                  f"do not count)")
+                                  f"stacking limit is {d.units.stacking_limit} (forts and empty "
+                                  f"armies do not count)")
     return None
 
 
 def through_full(s: State, d: GameData, m: Mover, area: str) -> Violation | None:
-    if m.counts() and s.stack_count(area, m.side, d) >= STACKING_LIMIT:
+    if m.counts() and s.stack_count(area, m.side, d) >= d.units.stacking_limit:
         return Violation("1.2.2", f"{m.ref} may not pass through {d.areas[area].name}: it "
-                                  f"already holds {STACKING_LIMIT} {m.side} units")
+                                  f"already holds {d.units.stacking_limit} {m.side} units")
     return None
 
 
@@ -238,7 +235,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
     if v:
         return v
     ts = s.turn_state
-    allot = 1 if m.army is not None else d.units.unit_types[m.kind].move
+    allot = d.units.unit_types[m.kind].move          # an army: the army type's (4.1)
     if len(o.path) > allot:
         return Violation("4.1", f"{m.ref} moves {allot} area(s) at most; this path has "
                                 f"{len(o.path)}")
@@ -281,7 +278,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
         # What the area is, for the next step, once this unit stands in it (4.1).
         if s.present(area, other(side, d), d):
             cur_status = "disputed"
-        elif m.holds():
+        elif m.holds(d):
             cur_status = "friendly"
         else:
             cur_status = st
@@ -351,7 +348,7 @@ def move_candidates(s: State, d: GameData, side: str):
     for m in movers(s, d, side):
         if isinstance(m, Violation) or turn_checks(s, d, m):
             continue
-        allot = 1 if m.army is not None else d.units.unit_types[m.kind].move
+        allot = d.units.unit_types[m.kind].move          # an army: the army type's (4.1)
         paths = [()] if m.army is None else []
         paths += list(_paths(d, m.area, allot))
         for path in paths:
@@ -394,10 +391,10 @@ def apply_move(ctx: Ctx, o: Ord, side: str, mode: str | None = None) -> None:
     taking = list(getattr(o, "taking", ()))
     new_id = None
     if m.source is not None and into is None:
-        new_id = s.new_piece_id(m.nation, m.kind)
+        new_id = s.new_piece_id(m.nation, m.kind, d)
     entrenched = False
     if m.army is not None and m.army.strength == 0 and any(
-            s.pieces[p].entrenched and s.pieces[p].kind in INFANTRY_TYPES for p in taking):
+            s.pieces[p].entrenched and s.pieces[p].kind in d.units.infantry_types for p in taking):
         entrenched = True               # 4.3: an empty army takes in entrenched infantry
     details = {"unit": m.ref, "kind": m.kind, "nation": m.nation,
                "from_army": m.source.id if m.source else None, "into": into,
@@ -411,7 +408,7 @@ def apply_move(ctx: Ctx, o: Ord, side: str, mode: str | None = None) -> None:
     else:
         ctx.emit(UnitMoved(side=side, mode=mode, from_area=m.area, to_area=final, path=path,
                            entrenched=entrenched, **details))
-    holds = m.holds() or bool(taking)
+    holds = m.holds(d) or bool(taking)
     for area in path:
         if before[area] == "enemy":
             ctx.emit(EnemyAreaEntered(side=side, area=area))
@@ -493,16 +490,18 @@ def settle(ctx: Ctx, areas) -> None:
 
 def has_infantry(s: State, d: GameData, area: str, side: str) -> bool:
     """Whether side has infantry-type units in an area, stand-alone or in armies (8.2)."""
+    infantry = d.units.infantry_types
     for p in s.pieces_in(area, side, d):
-        if p.kind in INFANTRY_TYPES:
+        if p.kind in infantry:
             return True
-    return any(k.split(":")[1] in INFANTRY_TYPES
+    return any(k.split(":")[1] in infantry
                for a in s.armies_in(area, side, d) for k, n in a.contents.items() if n)
 
 
 def unaccompanied(ctx: Ctx, phase: str) -> None:
     """Eliminate auxiliaries caught without friendly infantry-type units (8.3.2-8.3.6)."""
     s, d = ctx.state, ctx.data
+    types = d.units.unit_types
     touched = []
     for area in d.areas:
         for side in d.sides:
@@ -520,11 +519,12 @@ def unaccompanied(ctx: Ctx, phase: str) -> None:
                     victims += [(template_ref(a, key), nation, kind)] * n
             fighting = s.battle is not None and s.battle["area"] == area
             for ref, nation, kind in victims:
-                if kind in ("artillery", "biplane", "tank") and foe_inf:
-                    rule = {"artillery": "8.3.2", "biplane": "8.3.4", "tank": "8.3.5"}[kind]
+                lost_to = types[kind].alone_lost_to if kind in types else None
+                if lost_to == "enemy_infantry" and foe_inf:
+                    rule = types[kind].rule
                     why = "enemy infantry-type units"
-                elif kind in ("siege_gun", "paris_gun") and foe_any:
-                    rule = "8.3.3" if kind == "siege_gun" else "8.3.6"
+                elif lost_to == "enemy_units" and foe_any:
+                    rule = types[kind].rule
                     why = "enemy units"
                 else:
                     continue

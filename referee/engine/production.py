@@ -56,7 +56,7 @@ from .orders import (
     format_order,
 )
 from .reinforce import settle_empty_armies
-from .state import STACKING_LIMIT, State
+from .state import State
 from .supply import marked, supplied_areas
 
 EFT = "eft"
@@ -84,7 +84,9 @@ def _spent(s: State, d: GameData, orders: list[Ord]) -> int:
             cost += o.count
         elif isinstance(o, Build):
             cost += build_cost(d, o.unit)
-        elif isinstance(o, (Rebuild, Upgrade)):
+        elif isinstance(o, Rebuild):
+            cost += d.units.cost("army")          # an empty army (7.3, 8.1)
+        elif isinstance(o, Upgrade):
             cost += 1
         elif isinstance(o, Entrench):
             entrench += len(o.units)
@@ -92,9 +94,10 @@ def _spent(s: State, d: GameData, orders: list[Ord]) -> int:
 
 
 def build_cost(d: GameData, unit: str) -> int:
-    """BP cost of a unit (7.6): tanks and Stoßtruppen 2, Commonwealth rebuilt 2, others 1."""
+    """BP cost of a unit (7.6): its type's cost_bp in units.yaml (TTLM: tanks and Stoßtruppen
+    2, Commonwealth rebuilt 2, others 1)."""
     nation, kind = unit.split(":")
-    return 2 if kind in ("tank", "stosstruppen", "commonwealth") else 1
+    return d.units.cost(kind)
 
 
 def left(s: State, d: GameData, side: str, extra: Ord | None = None) -> int:
@@ -132,11 +135,12 @@ def _available(s: State, d: GameData, unit: str) -> Violation | None:
     return None
 
 
-def _commonwealth_violation(s: State, orders: list[Ord], nation: str) -> Violation | None:
-    """8.2.3: only a Commonwealth unit once swapped into play, and gone since, is rebuilt."""
-    unit = f"{nation}:commonwealth"
+def _commonwealth_violation(s: State, orders: list[Ord], unit: str = "uk:commonwealth"
+                            ) -> Violation | None:
+    """8.2.3: only a Commonwealth unit once swapped into play, and gone since, is rebuilt
+    (a unit type with rebuilt_only_after_swap in units.yaml)."""
     planned = sum(1 for x in orders if isinstance(x, Build) and x.unit == unit)
-    if s.counters_in_play()[(nation, "commonwealth")] + planned >= len(s.swapped):
+    if s.counters_in_play()[tuple(unit.split(":"))] + planned >= len(s.swapped):
         return Violation("8.2.3", "Commonwealth units enter play by the swaps of AUTUMN 1915 "
                                   "and SPRING 1917; only one swapped in and eliminated since "
                                   "may be rebuilt")
@@ -153,8 +157,8 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
     if v:
         return v
     orders = plan(s, d, side)
-    if kind == "commonwealth":
-        v = _commonwealth_violation(s, orders, nation)
+    if d.units.has(kind, "rebuilt_only_after_swap"):
+        v = _commonwealth_violation(s, orders, o.unit)
         if v:
             return v
     same = sum(1 for x in orders if isinstance(x, Build) and x.unit == o.unit)
@@ -195,9 +199,9 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
         count += 0 if grew else 1
     else:
         count += 1
-    if count > STACKING_LIMIT:
+    if count > d.units.stacking_limit:
         return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
-                                  f"the stacking limit is {STACKING_LIMIT}")
+                                  f"the stacking limit is {d.units.stacking_limit}")
     if left(s, d, side, o) < 0:
         return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left, this costs "
                                 f"{build_cost(d, o.unit)}")
@@ -260,7 +264,7 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
     elif ref in s.pieces:
         p = s.pieces[ref]
         ok = p.area in d.areas and d.nation_side[p.nation] == side and \
-            p.kind in ("infantry", "commonwealth")
+            p.kind in d.units.entrenching
         already = p.entrenched
     else:
         ok, already = False, False
@@ -401,7 +405,7 @@ def production_candidates(s: State, d: GameData, side: str):
         if army.status == "map" and d.nation_side[army.nation] == side:
             yield Entrench(units=(army.id,))
     for p in sorted(s.pieces.values(), key=lambda p: p.id):
-        if d.nation_side[p.nation] == side and p.kind in ("infantry", "commonwealth"):
+        if d.nation_side[p.nation] == side and p.kind in d.units.entrenching:
             yield Entrench(units=(p.id,))
     stoss = d.stoss_nation
     if stoss is not None and d.nation_side[stoss] == side:
@@ -478,7 +482,7 @@ def apply_plans(ctx: Ctx) -> None:
                 nation, kind = o.unit.split(":")
                 ctx.emit(UnitBuilt(side=side, unit=o.unit, area=o.area, into=o.into,
                                    cost=build_cost(d, o.unit),
-                                   new_id=None if o.into else st.new_piece_id(nation, kind)))
+                                   new_id=None if o.into else st.new_piece_id(nation, kind, d)))
             elif isinstance(o, Rebuild):
                 ctx.emit(ArmyRebuilt(side=side, army=o.army, area=o.area))
             elif isinstance(o, Entrench):
@@ -486,7 +490,7 @@ def apply_plans(ctx: Ctx) -> None:
             elif isinstance(o, Upgrade) and o.unit not in st.pieces and hide:
                 ctx.emit(InfantryUpgraded(side=side, secret=ctx.secret(side, {"unit": o.unit})))
             elif isinstance(o, Upgrade):
-                new_id = st.new_piece_id(d.stoss_nation, "stosstruppen") \
+                new_id = st.new_piece_id(d.stoss_nation, "stosstruppen", d) \
                     if o.unit in st.pieces else None
                 ctx.emit(InfantryUpgraded(side=side, unit=o.unit, new_id=new_id))
     settle_empty_armies(ctx)        # 8.1: as after the Reinforcement Phase's placements
@@ -602,7 +606,8 @@ def eft_bp(s: State, d: GameData) -> int:
     bp = sum(build_cost(d, f"{p.nation}:{p.kind}") for p in s.pieces.values() if p.area == EFT)
     for a in s.armies.values():
         if a.status == "eft":
-            bp += 1 + sum(build_cost(d, key) * n for key, n in a.contents.items())
+            bp += d.units.cost("army") + sum(build_cost(d, key) * n
+                                             for key, n in a.contents.items())
     return bp
 
 

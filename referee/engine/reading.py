@@ -195,7 +195,7 @@ class Reader:
             raise self.fail(f"{quoted(self.words[self.pos])} is not a unit id (ids look like ge-1, "
                             f"fr-i-02, ge-1:cavalry or fort-verdun)", unknown="unit")
         self.pos += 1
-        return _unit_ref(w)
+        return _unit_ref(w, self.data)
 
     def word(self, what: str) -> str:
         """The next word, as typed."""
@@ -276,18 +276,20 @@ def _end(r: Reader) -> Ord:
     raise r.fail("say 'end movement' or 'end turn'")
 
 
+# Other spellings of unit type names; each type's own name and code (units.yaml) are read
+# from the game data (UnitsData.kind_words).
 _KIND_WORDS = {
-    "i": "infantry", "inf": "infantry", "infantry": "infantry", "s": "stosstruppen",
-    "stosstruppen": "stosstruppen", "stoßtruppen": "stosstruppen", "cw": "commonwealth",
-    "commonwealth": "commonwealth", "c": "cavalry", "cav": "cavalry", "cavalry": "cavalry",
-    "a": "artillery", "art": "artillery", "artillery": "artillery", "g": "siege_gun",
-    "siege_gun": "siege_gun", "siegegun": "siege_gun", "b": "biplane", "biplane": "biplane",
-    "t": "tank", "tank": "tank", "p": "paris_gun", "paris_gun": "paris_gun",
-    "parisgun": "paris_gun",
+    "inf": "infantry", "stoßtruppen": "stosstruppen", "cav": "cavalry", "art": "artillery",
+    "siegegun": "siege_gun", "parisgun": "paris_gun",
 }
 
 
-def _unit_ref(word: str) -> str:
+def _kind(word: str, data: GameData) -> str:
+    """The unit type a word names: its name, its code or another spelling (else the word)."""
+    return data.units.kind_words.get(word) or _KIND_WORDS.get(word, word)
+
+
+def _unit_ref(word: str, data: GameData) -> str:
     """Normalise ARMY:KIND references (ge-1:c, fr-8:us-i) to ge-1:cavalry, fr-8:us-infantry."""
     if ":" not in word:
         return word
@@ -295,7 +297,7 @@ def _unit_ref(word: str) -> str:
     nation = ""
     if "-" in kind:
         nation, _, kind = kind.partition("-")
-    kind = _KIND_WORDS.get(kind.replace("-", "_"), kind)
+    kind = _kind(kind.replace("-", "_"), data)
     return f"{army}:{nation + '-' if nation else ''}{kind}"
 
 
@@ -363,10 +365,10 @@ def _what(r: Reader) -> str:
     w = r.word("a unit").casefold()
     if w in _NATIONS:
         kind = r.word("a unit type").casefold()
-        return f"{w}:{_KIND_WORDS.get(kind.replace('-', '_'), kind)}"
+        return f"{w}:{_kind(kind.replace('-', '_'), r.data)}"
     if ":" in w and w.split(":")[0] in _NATIONS:
         nation, _, kind = w.partition(":")
-        return f"{nation}:{_KIND_WORDS.get(kind, kind)}"
+        return f"{nation}:{_kind(kind, r.data)}"
     return w
 
 

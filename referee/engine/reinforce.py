@@ -25,7 +25,7 @@ from .movement import (
     template_ref,
 )
 from .orders import Done, Move, Ord, Place, Swap
-from .state import STACKING_LIMIT, State, piece_key, template_key
+from .state import State, piece_key, template_key
 from .supply import marked, supplied_areas
 
 
@@ -180,9 +180,9 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
         count += 0 if t.strength else 1
     elif ":" in o.unit:
         count += 1
-    if count > STACKING_LIMIT:
+    if count > d.units.stacking_limit:
         return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
-                                  f"the stacking limit is {STACKING_LIMIT}")
+                                  f"the stacking limit is {d.units.stacking_limit}")
     return None
 
 
@@ -258,7 +258,7 @@ def _effect(ctx: Ctx, o: Ord, side: str) -> None:
                 "unit": o.unit, "area": o.area, "into": o.into})))
         elif ":" in o.unit:
             nation, kind = o.unit.split(":")
-            new_id = None if o.into else s.new_piece_id(nation, kind)
+            new_id = None if o.into else s.new_piece_id(nation, kind, ctx.data)
             ctx.emit(UnitPlaced(side=side, unit=o.unit, area=o.area, into=o.into,
                                 new_id=new_id))
         else:
@@ -282,7 +282,7 @@ def _effect(ctx: Ctx, o: Ord, side: str) -> None:
                                          replaced=o.unit, area=area,
                                          new_id=None if o.unit not in s.pieces else
                                          s.new_piece_id(ctx.data.commonwealth_nation,
-                                                        "commonwealth")))
+                                                        "commonwealth", ctx.data)))
 
 
 def _apply(ctx: Ctx, o: Ord, side: str) -> None:

@@ -16,7 +16,7 @@ from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
 from .fire import units_in
 from .orders import Done, Eliminate, Ord, React, Retreat
-from .state import INFANTRY_TYPES, State
+from .state import State
 
 
 def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) -> Violation | None:
@@ -33,10 +33,10 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
             (m.source is not None and m.source.id in s.combat["markers"]):
         return Violation("5.4.4", f"{o.unit} is not a unit taking part in the battle in "
                                   f"{d.areas[area].name}")
-    if how == "cavalry" and m.kind != "cavalry":
+    if how == "cavalry" and not d.units.has(m.kind, "retreat_before_combat"):
         return Violation("5.4.3", "only cavalry retreats before combat")
-    if m.kind in ("siege_gun", "paris_gun"):
-        return Violation("8.3.3" if m.kind == "siege_gun" else "8.3.6",
+    if d.units.has(m.kind, "never_retreats"):          # 8.3.3, 8.3.6
+        return Violation(d.units.unit_types[m.kind].rule,
                          f"a {m.kind.replace('_', ' ')} never retreats")
     if o.to not in d.neighbours[area]:
         return Violation("5.4", f"{d.areas[o.to].name} is not adjacent to "
@@ -88,7 +88,7 @@ def into_violation(s: State, d: GameData, m, o: Retreat, how: str) -> Violation 
         return Violation("5.4.4", f"army {o.into} has a battle still to fight in "
                                   f"{d.areas[o.to].name}; a retreated unit takes no part in "
                                   f"it, so it cannot join that army")
-    if how == "instead" and any(u.kind == "cavalry"
+    if how == "instead" and any(d.units.unit_types[u.kind].firepower.get("pursuit")
                                 for u in units_in(s, d, s.battle["area"], s.battle["attacker"])):
         return Violation("8.3.1", "with enemy cavalry in the battle, units retreating instead "
                                   "of firing go as counters: they may draw pursuit fire")
@@ -100,6 +100,7 @@ def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]
     area = s.battle["area"]
     refs = []
     skip = set(s.combat["markers"])
+    before = d.units.kinds_with("retreat_before_combat")        # 5.4.3
     for a in s.armies_in(area, side, d):
         if a.id in skip:
             continue
@@ -107,10 +108,10 @@ def retreat_options(s: State, d: GameData, side: str, how: str) -> list[Retreat]
             refs.append(a.id)
         for key in sorted(a.contents):
             nation, kind = key.split(":")
-            if how != "cavalry" or kind == "cavalry":
+            if how != "cavalry" or kind in before:
                 refs.append(movement.template_ref(a, key))
     for p in s.pieces_in(area, side, d):
-        if p.id not in skip and (how != "cavalry" or p.kind == "cavalry"):
+        if p.id not in skip and (how != "cavalry" or p.kind in before):
             refs.append(p.id)
     out = []
     for ref in refs:
@@ -134,13 +135,13 @@ def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
     if m.army is not None:
         for key, n in sorted(m.army.contents.items()):
             nation, kind = key.split(":")
-            if kind in ("siege_gun", "paris_gun"):
+            if d.units.has(kind, "never_retreats"):
                 for _ in range(n):
                     ctx.emit(PieceEliminated(
                         side=side, unit=movement.template_ref(m.army, key), nation=nation,
-                        kind=kind, area=m.area, rule="8.3.3" if kind == "siege_gun" else "8.3.6",
+                        kind=kind, area=m.area, rule=d.units.unit_types[kind].rule,
                         reason="it never retreats and goes with its retreating army"))
-    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None and o.into is None \
+    new_id = s.new_piece_id(m.nation, m.kind, d) if m.source is not None and o.into is None \
         else None
     if o.into is not None and hidden_templates(s):
         # 1.4: the retreat is seen (the unit fought in the battle), not the army it joined.
@@ -312,14 +313,15 @@ def reroll_kinds(s: State, d: GameData) -> list[str]:
     att = s.battle["attacker"]
     have = {k for n, row in d.units.mix.items() if d.nation_side.get(n) == att
             for k, c in row.items() if c}
-    return sorted(k for k in INFANTRY_TYPES if k in have)
+    return sorted(k for k in d.units.infantry_types if k in have)
 
 
 def reaction_options(s: State, d: GameData) -> list[str]:
     b = s.battle
     if s.combat["weather"]:
         return []
-    refs = [u.ref for u in units_in(s, d, b["area"], b["defender"]) if u.kind == "biplane"]
+    air = d.units.kinds_with("aircraft")
+    refs = [u.ref for u in units_in(s, d, b["area"], b["defender"]) if u.kind in air]
     return sorted(r for r in dict.fromkeys(refs) if r not in b["dogfighters"]
                   and r not in b["reacting"])
 

@@ -31,15 +31,16 @@ def scramble_options(s: State, d: GameData) -> list[str]:
     embattled = set(s.combat["declared"]) | {area}
     skip = markers(s)
     refs = []
+    air = d.units.kinds_with("aircraft")            # 8.3.4, 13.7
     for near in sorted(d.neighbours[area]):
         if near in embattled:
             continue
         for a in s.armies_in(near, side, d):
             if a.id not in skip:
                 refs += [movement.template_ref(a, k) for k in sorted(a.contents)
-                         if k.split(":")[1] == "biplane"]
+                         if k.split(":")[1] in air]
         refs += [p.id for p in s.pieces_in(near, side, d)
-                 if p.kind == "biplane" and p.id not in skip]
+                 if p.kind in air and p.id not in skip]
     return [r for r in refs if _violation(s, d, r) is None]
 
 
@@ -48,7 +49,7 @@ def _violation(s: State, d: GameData, ref: str) -> Violation | None:
     m = movement.resolve(s, d, ref, b["defender"])
     if isinstance(m, Violation):
         return m
-    if m.kind != "biplane":
+    if not d.units.has(m.kind, "aircraft"):
         return Violation("13.7", f"{ref} is not a Biplane: only Biplanes scramble")
     if m.area not in d.neighbours[b["area"]] or m.area in s.combat["declared"] or \
             ref in markers(s):
@@ -79,7 +80,7 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> str | None:
     s, d = ctx.state, ctx.data
     area = s.battle["area"]
     m = movement.resolve(s, d, o.unit, side)
-    new_id = s.new_piece_id(m.nation, m.kind) if m.source is not None else None
+    new_id = s.new_piece_id(m.nation, m.kind, d) if m.source is not None else None
     details = {"unit": m.ref, "kind": m.kind, "nation": m.nation,
                "from_army": m.source.id if m.source else None, "into": None,
                "new_id": new_id, "taking": []}

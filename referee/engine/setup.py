@@ -50,7 +50,7 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
     for e in sc.eft_box:
         nation = e.nation or data.units.sides[data.boxes["eft"].owner][0]
         for _ in range(e.count):
-            pid = s.new_piece_id(nation, e.type)
+            pid = s.new_piece_id(nation, e.type, data)
             s.pieces[pid] = Piece(pid, nation, e.type, "eft")
     for pid in s.pieces:
         m = _SERIAL.match(pid)

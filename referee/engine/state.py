@@ -14,15 +14,8 @@ import msgspec
 from ..gamedata import GameData
 
 GERMAN, ENTENTE = "german", "entente"
-INFANTRY_TYPES = frozenset({"infantry", "stosstruppen", "commonwealth"})
-AUXILIARY_TYPES = frozenset({"cavalry", "artillery", "siege_gun", "biplane", "tank", "paris_gun"})
-# Units that cannot conquer or hold an area by themselves (8.3.2, 8.3.3, 8.3.4, 8.3.6).
-NON_HOLDING = frozenset({"artillery", "siege_gun", "biplane", "paris_gun"})
-KIND_CODE = {"infantry": "i", "stosstruppen": "s", "commonwealth": "cw", "cavalry": "c",
-             "artillery": "a", "siege_gun": "g", "biplane": "b", "tank": "t", "paris_gun": "p"}
-LETTER = {"infantry": "I", "stosstruppen": "S", "commonwealth": "CW", "cavalry": "C",
-          "artillery": "A", "siege_gun": "G", "biplane": "B", "tank": "T", "paris_gun": "P"}
-STACKING_LIMIT = 3
+# What each unit type is and does (infantry or auxiliary slot, holds an area, its letter and
+# id code, the stacking limit) is the game data's: GameData.units (UnitsData).
 BOTH = 3                                    # both sides' bits (GameData.side_bit)
 
 
@@ -170,6 +163,7 @@ class State(msgspec.Struct, dict=True):
         if b is None:
             b = {}
             areas, side_of = data.areas, data.nation_side
+            non_holding, non_stacking = data.units.non_holding, data.units.non_stacking
             SIDE_BIT, COUNT_AT = data.side_bit, data.count_at     # noqa: N806
             for p in self.pieces.values():
                 if p.area not in areas:
@@ -177,8 +171,9 @@ class State(msgspec.Struct, dict=True):
                 side = side_of[p.nation]
                 cell = b.get(p.area) or b.setdefault(p.area, [0, 0, 0, 0])
                 cell[0] |= SIDE_BIT[side]
-                cell[COUNT_AT[side]] += 1
-                if p.kind not in NON_HOLDING:
+                if p.kind not in non_stacking:          # 1.2.2: units.yaml stacking
+                    cell[COUNT_AT[side]] += 1
+                if p.kind not in non_holding:
                     cell[1] |= SIDE_BIT[side]
             for a in self.armies.values():
                 if a.status != "map":
@@ -189,7 +184,11 @@ class State(msgspec.Struct, dict=True):
                 if a.contents:
                     cell[COUNT_AT[side]] += 1
                     cell[1] |= SIDE_BIT[side]
+            fort_stacks = data.units.fort_kind not in non_stacking     # 1.2.2, 8.4
             for f in self.forts.values():
+                if fort_stacks and f.strength > 0:
+                    cell = b.get(f.area) or b.setdefault(f.area, [0, 0, 0, 0])
+                    cell[COUNT_AT[side_of[f.nation]]] += 1
                 if f.strength >= 2:
                     cell = b.get(f.area) or b.setdefault(f.area, [0, 0, 0, 0])
                     cell[0] |= SIDE_BIT[side_of[f.nation]]
@@ -300,9 +299,10 @@ class State(msgspec.Struct, dict=True):
             c[(f.nation, "fort")] += 1
         return c
 
-    def new_piece_id(self, nation: str, kind: str) -> str:
-        """The next unused id for a stand-alone piece, e.g. 'ge-i-12' (never reused)."""
-        prefix = f"{nation}-{KIND_CODE[kind]}"
+    def new_piece_id(self, nation: str, kind: str, data: GameData) -> str:
+        """The next unused id for a stand-alone piece, e.g. 'ge-i-12' (never reused): the
+        type's code in units.yaml, in lower case."""
+        prefix = f"{nation}-{data.units.id_code[kind]}"
         n = self.serial.get(prefix, 0) + 1
         while f"{prefix}-{n:02d}" in self.pieces:
             n += 1
@@ -326,14 +326,14 @@ def template_key(state: State, ref: str) -> tuple[str, str]:
     return army_id, piece_key(nation or state.armies[army_id].nation, kind)
 
 
-def contents_text(contents: dict[str, int], nation: str) -> str:
-    """Army contents as '4I+1C+1A' (foreign pieces marked, e.g. '1usI')."""
-    order = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery", "siege_gun",
-             "biplane", "tank", "paris_gun"]
+def contents_text(contents: dict[str, int], nation: str, data: GameData) -> str:
+    """Army contents as '4I+1C+1A' (foreign pieces marked, e.g. '1usI'): types in the order
+    units.yaml lists them, each by its code."""
+    letter = data.units.letter
     parts = []
-    for kind in order:
+    for kind in letter:
         for key, n in sorted(contents.items()):
             cnat, ckind = split_key(key)
             if ckind == kind and n:
-                parts.append(f"{n}{'' if cnat == nation else cnat}{LETTER[kind]}")
+                parts.append(f"{n}{'' if cnat == nation else cnat}{letter[kind]}")
     return "+".join(parts) if parts else "empty"

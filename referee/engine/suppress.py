@@ -37,10 +37,10 @@ def suppress_violation(s: State, d: GameData, o: Suppress, side: str) -> Violati
             merged[k] = merged.get(k, 0) + n
         return template_violation(s, d, t, merged)
     n = s.stack_count(m.area, side, d) - (1 if m.army.strength else 0) + m.army.strength
-    if n > 3:
+    if n > d.units.stacking_limit:
         return Violation("1.2.2", f"its {m.army.strength} units would stand alone in "
                                   f"{d.areas[m.area].name} with the others there: {n} units, "
-                                  f"over the stacking limit of 3")
+                                  f"over the stacking limit of {d.units.stacking_limit}")
     return None
 
 
@@ -67,7 +67,7 @@ def apply_suppress(ctx: Ctx, o: Suppress, side: str) -> None:
         for key, n in sorted(army.contents.items()):
             nation, kind = key.split(":")
             for _ in range(n):
-                pid = s.new_piece_id(nation, kind)
+                pid = s.new_piece_id(nation, kind, ctx.data)
                 while pid in taken or pid in new_ids:
                     prefix, num = pid.rsplit("-", 1)
                     pid = f"{prefix}-{int(num) + 1:02d}"
