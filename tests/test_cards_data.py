@@ -97,3 +97,28 @@ def test_a_renamed_crisis_card_is_still_a_military_crisis(tmp_path, games):
     assert _play(journal, games, "german", "pass")[0] == "9.8"    # the Entente answers first
     _ok(journal, games, "entente", "remove uk-i-01")
     assert g.open_game(journal, games_dir=games).state.pending.kind == "card_or_pass"
+
+
+def test_a_card_naming_what_the_game_lacks_is_reported(tmp_path):
+    """9.1.3-9.1.6, 9.8: a special Offensive's army nation and unit type, what the other side
+    plays it as, and a Crisis! card's VP are checked against the game data, each reported
+    with its card."""
+    from referee.errors import GameDataError
+    from referee.gamedata import load_game
+
+    d = tmp_path / "ttlm"
+    shutil.copytree(default_games_dir() / "ttlm", d)
+    deck = yaml.safe_load((d / "deck.yaml").read_text(encoding="utf-8"))
+    cards = {c["key"]: c for c in deck["cards"]}
+    cards["gericht"]["bonus"].update(army_nation="ru", fires_as="zeppelin")
+    cards["friedensturm"]["other_side_plays_as"] = "ersatz_2"
+    del cards["german_military_crisis"]["unpaid_vp"]
+    (d / "deck.yaml").write_text(yaml.safe_dump(deck, allow_unicode=True, sort_keys=False),
+                                 encoding="utf-8")
+    with pytest.raises(GameDataError) as err:
+        load_game(d)
+    text = "\n".join(err.value.problems)
+    assert "cards.gericht.bonus.army_nation: unknown nation 'ru'" in text, text
+    assert "cards.gericht.bonus.fires_as: unknown unit kind 'zeppelin'" in text, text
+    assert "cards.friedensturm.other_side_plays_as: 'ersatz_2' is not an Offensive" in text
+    assert "cards.german_military_crisis: unpaid_vp missing" in text, text
