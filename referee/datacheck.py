@@ -12,12 +12,11 @@ from collections import Counter, deque
 from .gamedata import FIRE_KEYS, GameData, Scenario
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
-# Card keys whose effects the engine implements (9.1-9.9); the deck may not rename them.
+# Card keys whose effects the engine implements by key (9.1-9.7); the deck may not rename them.
+# Special Offensives (a bonus) and Military Crisis! cards (type crisis) are read from the deck.
 KNOWN_CARD_KEYS = {
-    "offensive", "limited_offensive", "the_big_push", "gericht", "tout_le_monde",
-    "friedensturm", "ersatz_2", "ersatz_3", "poison_gas", "advanced_artillery_barrage",
-    "bad_weather", "strategic_reserves", "surprise_attack", "entente_military_crisis",
-    "german_military_crisis",
+    "offensive", "limited_offensive", "ersatz_2", "ersatz_3", "poison_gas",
+    "advanced_artillery_barrage", "bad_weather", "strategic_reserves", "surprise_attack",
 }
 
 
@@ -377,6 +376,42 @@ def _check_charts(data: GameData) -> list[str]:
     return out
 
 
+def _check_card_fields(data: GameData, c, where: str) -> list[str]:
+    """A card's special dice, stand-ins, combat-card links and crisis fields (9.1-9.9)."""
+    out: list[str] = []
+    keys = data.card_types
+    b = c.bonus
+    if b is not None:
+        if not c.offensive:
+            out.append(f"{where}.bonus: only an Offensive-type card adds dice (9.1.3-9.1.6)")
+        if b.army_nation not in data.nation_side:
+            out.append(f"{where}.bonus.army_nation: unknown nation {b.army_nation!r}")
+        if b.fires_as not in data.units.unit_types:
+            out.append(f"{where}.bonus.fires_as: unknown unit kind {b.fires_as!r}")
+        if not b.phases:
+            out.append(f"{where}.bonus.phases: name at least one fire phase (9.1.3-9.1.6)")
+    for name in ("other_side_plays_as", "before_that"):
+        v = getattr(c, name)
+        if v is not None and (v not in keys or not keys[v].offensive):
+            out.append(f"{where}.{name}: {v!r} is not an Offensive-type card key (9.1)")
+    if c.from_turn is not None and c.offensive and c.before_that is None and c.bonus:
+        out.append(f"{where}: before_that missing: what it counts as before from_turn (9.1)")
+    for name in ("not_with", "cancelled_by"):
+        for v in getattr(c, name):
+            if v not in keys:
+                out.append(f"{where}.{name}: unknown card key {v!r}")
+    if c.type == "crisis":
+        if c.unpaid_vp is None:
+            out.append(f"{where}: unpaid_vp missing: the VP of a crisis not answered (3.1)")
+        for j, e in enumerate(c.crises):
+            if not e.remove.get("kinds") and not c.unit_kinds:
+                out.append(f"{where}.crises[{j}]: no kinds and no unit_kinds to remove (9.8)")
+    for k in c.unit_kinds:
+        if k not in data.units.unit_types:
+            out.append(f"{where}.unit_kinds: unknown unit kind {k!r}")
+    return out
+
+
 def _check_deck(data: GameData) -> list[str]:
     out: list[str] = []
     f = data.info.files.deck
@@ -396,7 +431,8 @@ def _check_deck(data: GameData) -> list[str]:
             if i in seen:
                 out.append(f"{f}: cards.{c.key}: card id {i!r} used twice")
             seen.add(i)
-        if c.key not in KNOWN_CARD_KEYS:
+        out.extend(_check_card_fields(data, c, f"{f}: cards.{c.key}"))
+        if c.key not in KNOWN_CARD_KEYS and c.bonus is None and c.type != "crisis":
             out.append(f"{f}: cards.{c.key}: the referee knows no card of this key "
                        f"({', '.join(sorted(KNOWN_CARD_KEYS))})")
     for k in KNOWN_CARD_KEYS - set(data.card_types):

@@ -425,7 +425,53 @@ def upcast_document(document: dict) -> dict:
         document = {**document, "game": {**game, "movement": {
             "strategic": {"sides": ["entente"], "units": units},
             "sea": {"nations": ["uk"], "home": "england", "requires_coastal": True}}}}
-    return _upcast_build_dates(document)
+    return upcast_deck(_upcast_build_dates(document))
+
+
+# What the special Offensives did before deck.yaml said it (9.1.3-9.1.6): the engine knew
+# them by key.
+_BONUS_V1 = {
+    "the_big_push": ("uk", 1, "artillery", ["artillery", "offensive"], False),
+    "gericht": ("ge", 1, "artillery", ["artillery", "offensive"], False),
+    "tout_le_monde": ("fr", 2, "tank", ["offensive"], True),
+    "friedensturm": ("ge", 2, "stosstruppen", ["offensive"], True),
+}
+_CARD_TEXT_V1 = (("when_played", "When played"), ("effect", "Effect"),
+                 ("removed_units_go_to", "Removed units go to"), ("other_years", "Other years"),
+                 ("unit_kinds", "Units removed"))
+
+
+def upcast_deck(document: dict) -> dict:
+    """deck.yaml written before cards said what the engine does with them (a card with
+    `effect`, `when_played`, `other_years` or `removed_units_go_to`) in today's shape, its
+    meaning unchanged: the special Offensives get the extra dice the engine then gave them by
+    key, the Crisis! cards the kinds it removed when an entry named none (9.8), and the
+    descriptive fields become notes. Anything malformed is left for validation to report."""
+    deck = document.get("deck")
+    cards = deck.get("cards") if isinstance(deck, dict) else None
+    if not isinstance(cards, list) or not any(
+            isinstance(c, dict) and {"effect", "when_played", "other_years",
+                                     "removed_units_go_to"} & set(c) for c in cards):
+        return document
+    new_cards = []
+    for c in cards:
+        if not isinstance(c, dict):
+            new_cards.append(c)
+            continue
+        new = {k: v for k, v in c.items() if k not in dict(_CARD_TEXT_V1)}
+        text = [f"{label}: {c[k]}" for k, label in _CARD_TEXT_V1 if isinstance(c.get(k), str)]
+        if text:
+            new["notes"] = "; ".join(text)
+        if c.get("key") in _BONUS_V1 and "bonus" not in c:
+            nation, areas, kind, phases, retreat = _BONUS_V1[c["key"]]
+            new["bonus"] = {"army_nation": nation, "battle_areas": areas, "dice": areas,
+                            "firepower": 2, "fires_as": kind, "phases": phases,
+                            "hits_force_retreat": retreat}
+        if c.get("type") == "crisis":
+            new["unit_kinds"] = c["unit_kinds"] if isinstance(c.get("unit_kinds"), list) \
+                else ["infantry", "commonwealth"]
+        new_cards.append(new)
+    return {**document, "deck": {**deck, "cards": new_cards}}
 
 
 def _upcast_build_dates(document: dict) -> dict:

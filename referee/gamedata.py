@@ -375,6 +375,18 @@ class CrisisEntry(Model, kw_only=True):
     removes_card_from_play: bool = False
 
 
+class CardBonus(Model, kw_only=True):
+    """The extra dice a special Offensive adds to its Battle Areas (9.1.3-9.1.6)."""
+
+    army_nation: str                       # a nation whose Army must be in the Battle Area
+    battle_areas: Annotated[int, Meta(ge=1, le=9)]
+    dice: Annotated[int, Meta(ge=1, le=9)]
+    firepower: Annotated[int, Meta(ge=1, le=6)]
+    fires_as: str                          # the unit type the dice fire as (units.yaml)
+    phases: list[Literal["artillery", "offensive"]]
+    hits_force_retreat: bool = False
+
+
 class CardType(Model, kw_only=True):
     key: str
     title: str
@@ -385,11 +397,9 @@ class CardType(Model, kw_only=True):
     offensive: bool
     event_side: str | None = None          # "any" or a side (units.yaml sides)
     other_side_plays_as: str | None = None
-    when_played: str = ""
     from_turn: Turn | None = None
     from_label: str | None = None
     before_that: str | None = None
-    effect: str = ""
     not_with: list[str] = []
     cancelled_by: list[str] = []
     not_on_turns: list[Turn] = []
@@ -397,11 +407,11 @@ class CardType(Model, kw_only=True):
     ersatz: Annotated[int, Meta(ge=1, le=3)]
     ersatz_use: str = "any"                # "any" or a side
     crises: list[CrisisEntry] = []
-    removed_units_go_to: str | None = None
-    unit_kinds: str | None = None
+    unit_kinds: list[str] = []             # a crisis entry's kinds when it names none (9.8)
     unpaid_vp: Vp | None = None
-    other_years: str | None = None
     removed_in_scenarios: list[str] = []
+    bonus: CardBonus | None = None
+    notes: str = ""                        # when it is played and what it does, in words
 
 
 class DeckData(Model, kw_only=True):
@@ -738,6 +748,22 @@ class GameData:
     def build_date(self, nation: str, kind: str) -> BuildDate | None:
         """From when nation may build units of kind, or None if it never builds them (7.6)."""
         return self.events.build_dates.units.get(nation, {}).get(kind)
+
+    @cached_property
+    def card_bonus(self) -> dict[str, CardBonus]:
+        """The special Offensives' extra dice by card key (9.1.3-9.1.6: deck.yaml bonus)."""
+        return {c.key: c.bonus for c in self.deck.cards if c.bonus is not None}
+
+    def removed_cards(self, sc: Scenario) -> list[str]:
+        """The card ids out of play at a scenario's start: its own list, then every card the
+        deck removes in it (deck.yaml removed_in_scenarios; 9.8, 9.9 notes)."""
+        extra = [i for c in self.deck.cards if sc.id in c.removed_in_scenarios for i in c.ids]
+        return list(dict.fromkeys([*sc.cards.removed, *extra]))
+
+    @cached_property
+    def crisis_keys(self) -> tuple[str, ...]:
+        """The keys of the Military Crisis! cards, in deck order (9.8, 9.9: type crisis)."""
+        return tuple(c.key for c in self.deck.cards if c.type == "crisis")
 
     @cached_property
     def sea_home(self) -> str | None:
