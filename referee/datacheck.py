@@ -66,6 +66,8 @@ def _check_names(data: GameData) -> list[str]:
             known("nation", nat, f"{fu}: sides.{side}")
     for nat, nation in u.nations.items():
         known("side", nation.side, f"{fu}: nations.{nat}.side")
+        if nation.reinforcements_in is not None:
+            known("country", nation.reinforcements_in, f"{fu}: nations.{nat}.reinforcements_in")
     for side in u.side_colours:
         known("side", side, f"{fu}: side_colours.{side}")
     for nat, row in u.counter_mix.items():
@@ -107,6 +109,14 @@ def _check_names(data: GameData) -> list[str]:
                            f"{r.placement!r} is neither any, an area id nor a country")
     if data.charts.victory.counts_for is not None:
         known("side", data.charts.victory.counts_for, f"{fc}: victory.counts_for")
+    for m in data.charts.victory.modifiers.items:
+        where = f"{fc}: victory.modifiers.{m.id}"
+        if (m.unit is None) != (m.near_area is None):
+            out.append(f"{where}: unit and near_area go together (8.3.6)")
+        if m.unit is not None:
+            known("unit kind", m.unit, f"{where}.unit")
+        if m.near_area is not None and m.near_area not in data.areas:
+            out.append(f"{where}.near_area: unknown area id {m.near_area!r} (8.3.6)")
     c = data.charts
     for i, row in enumerate(c.build_points.turns):
         where = f"{fc}: build_points.turns[{i}]"
@@ -121,6 +131,12 @@ def _check_names(data: GameData) -> list[str]:
                     continue
                 for nat in value:
                     known("nation", nat, f"{where}.{key}.{nat}")
+                side = key.removesuffix("_parts")
+                if isinstance(row.get(side), int) and \
+                        all(isinstance(v, int) for v in value.values()) and \
+                        sum(value.values()) != row[side]:
+                    out.append(f"{where}.{key}: the parts add up to {sum(value.values())}, "
+                               f"{side} says {row[side]} (7.0)")
             elif known("side", key, f"{where}.{key}", ("turn",)) and not isinstance(value, int):
                 out.append(f"{where}.{key}: a number of Build Points, not a mapping")
         for side in u.sides:
@@ -275,6 +291,9 @@ def _check_units(data: GameData) -> list[str]:
     for nat, nation in u.nations.items():
         if nation.rebuild_area and nation.rebuild_area not in data.areas:
             out.append(f"{f}: nations.{nat}.rebuild_area: unknown area id {nation.rebuild_area!r}")
+        if nation.evacuation_area and nation.evacuation_area not in data.areas:
+            out.append(f"{f}: nations.{nat}.evacuation_area: unknown area id "
+                       f"{nation.evacuation_area!r} (14.2.4)")
     return out + _check_unit_types(data)
 
 
@@ -429,8 +448,10 @@ def _check_events(data: GameData) -> list[str]:
                 if r.nation in data.sea_nations and r.placement != data.sea_home:
                     out.append(f"{loc}: {r.nation.upper()} reinforcement armies appear in "
                                f"{data.areas[data.sea_home].name} (4.6)")
-            if r.nation == "us" and r.placement != "france":
-                out.append(f"{loc}: US units arrive in France (7.3)")
+            nat = data.units.nations.get(r.nation)
+            if nat and nat.reinforcements_in and r.placement != nat.reinforcements_in:
+                out.append(f"{loc}: {r.nation.upper()} units arrive in "
+                           f"{nat.reinforcements_in.title()} (7.3)")
         for s in t.swaps:
             if s.unit not in {c.id for c in data.units.commonwealth_units}:
                 out.append(f"{where}.swaps: unknown Commonwealth unit {s.unit!r}")
@@ -505,10 +526,13 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
         if cls not in ("infantry", "auxiliary") or kind == "army":
             out.append(f"a {kind} cannot go on an army template (1.4)")
             continue
-        if cnat != nation and not (cnat == "us" and kind == "infantry"
-                                   and data.nation_side.get(nation) == data.nation_side["us"]):
+        anywhere = [n for n, x in data.units.nations.items() if x.infantry_in_any_army]
+        if cnat != nation and not (cnat in anywhere and kind == "infantry"
+                                   and data.nation_side.get(nation) == data.nation_side[cnat]):
+            but = "".join(f", except {n.upper()} infantry in any "
+                          f"{data.side_name(data.nation_side[n])} army" for n in anywhere)
             out.append(f"a {cnat} {kind} in a {nation} army: an army holds only its own "
-                       f"nationality, except US infantry in any Entente army (8.1)")
+                       f"nationality{but} (8.1)")
         if cls == "infantry":
             inf += n
         else:
@@ -674,7 +698,7 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
         if aid in ids:
             out.append(f"eliminated_armies: {aid} is also set up")
     for e in sc.eft_box:
-        in_play[(e.nation or "ge", e.type)] += e.count
+        in_play[(e.nation or data.units.sides[data.boxes["eft"].owner][0], e.type)] += e.count
     for aid in sc.eliminated_armies:
         nat = aid.split("-")[0]
         in_play[(nat, "army")] += 1

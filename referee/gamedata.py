@@ -25,7 +25,6 @@ Side = Ident
 NationId = Ident
 UnitKind = Ident
 Country = Ident
-SIDES: tuple[str, str] = ("german", "entente")   # TTLM's sides (the engine's, until it reads them)
 Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
@@ -194,6 +193,15 @@ class Nation(Model, kw_only=True):
     # TTLM every nation is Modern; in AAC only the German.
     modern: bool = True
     stosstruppen_upgrade: bool = False     # its infantry may be upgraded to Stoßtruppen (7.5)
+    # The area from which this nation's army may be evacuated by sea under the optional
+    # rule (14.2.4: the Belgian army from Antwerp); None: never.
+    evacuation_area: str | None = None
+    # Where the nation's reinforcements are placed, a country (7.3: the US's in France);
+    # None: the general rule for reinforcements.
+    reinforcements_in: Country | None = None
+    # Its infantry may go on any army template of its side, not only its own nation's
+    # (8.1: US infantry in any Entente army).
+    infantry_in_any_army: bool = False
 
 
 class CommonwealthUnit(Model, kw_only=True):
@@ -214,6 +222,7 @@ class MaterielSuperiority(Model, kw_only=True):
     option: str
     nations: list[NationId]
     fire: dict[str, Firepower]
+    from_turn: Turn                        # 8.3.2: from SPRING 1918 in TTLM
 
 
 class UnitType(Model, dict=True, kw_only=True):
@@ -461,6 +470,10 @@ class VpModifier(Model, kw_only=True):
     per: str
     years: list[Year] = []
     not_when_linked_with: str | None = None
+    # A unit of this type in or adjacent to this area scores `vp`, not cumulative (8.3.6:
+    # the Paris Gun and Paris); both or neither.
+    unit: UnitKind | None = None
+    near_area: str | None = None
     rule: str | None = None
 
 
