@@ -423,8 +423,60 @@ def _check_deck(data: GameData) -> list[str]:
     return out
 
 
-def _check_events(data: GameData) -> list[str]:
+def _check_duplicates(data: GameData) -> list[str]:
+    """Values events.yaml repeats from elsewhere agree with them: the card dates of
+    `availability.cards` with the deck (9.1, 9.4, 9.5), the placement codes with the
+    reinforcements (2.0 I, 4.6, 7.3), `stosstruppen_1918` with the 1918 Stoßtruppen
+    reinforcements (8.2.2) and `commonwealth_swaps` with the turns' swaps (8.2.3)."""
     out: list[str] = []
+    f = data.info.files.events
+    ev = data.events
+    cards = ev.availability.get("cards") if isinstance(ev.availability, dict) else None
+    for key, value in (cards or {}).items():
+        ct = data.card_types.get(key)
+        if key == "bad_weather_not_on_turns":
+            ct = data.card_types.get("bad_weather")
+            if ct is not None and list(value or []) != ct.not_on_turns:
+                out.append(f"{f}: availability.cards.{key}: {value}, the deck says "
+                           f"{ct.not_on_turns} (9.5)")
+        elif ct is None:
+            out.append(f"{f}: availability.cards.{key}: no such card in the deck")
+        elif ct.from_turn != value:
+            out.append(f"{f}: availability.cards.{key}: turn {value}, the deck says "
+                       f"{ct.from_turn} ({ct.rule})")
+    used = {r.placement for t in ev.turns for r in t.reinforcements
+            if r.placement not in data.areas or r.placement in ev.placement_codes}
+    if ev.placement_codes:
+        for code in sorted(used - set(ev.placement_codes)):
+            out.append(f"{f}: turns: placement {code!r} is not one of placement_codes")
+        for code in sorted(set(ev.placement_codes) - used - set(data.areas)):
+            out.append(f"{f}: placement_codes.{code}: no reinforcement is placed so")
+    sched = ev.stosstruppen_1918.get("schedule") if ev.stosstruppen_1918 else None
+    if isinstance(sched, dict):
+        kind = "stosstruppen"            # the unit kind the key is named for (8.2.2)
+        came = Counter()
+        for t in ev.turns:
+            for r in t.reinforcements:
+                if r.type == kind:
+                    came[t.turn] += r.count
+        if {int(k): v for k, v in sched.items()} != dict(came):
+            out.append(f"{f}: stosstruppen_1918.schedule: {dict(sched)}, the turns' "
+                       f"reinforcements say {dict(came)} (8.2.2)")
+        if ev.stosstruppen_1918.get("total") != sum(came.values()):
+            out.append(f"{f}: stosstruppen_1918.total: {ev.stosstruppen_1918.get('total')}, "
+                       f"the turns' reinforcements add up to {sum(came.values())} (8.2.2)")
+    listed = ev.commonwealth_swaps.get("swaps") if ev.commonwealth_swaps else None
+    if isinstance(listed, list):
+        want = sorted((x.get("turn"), x.get("unit")) for x in listed if isinstance(x, dict))
+        have = sorted((t.turn, s.unit) for t in ev.turns for s in t.swaps)
+        if want != have:
+            out.append(f"{f}: commonwealth_swaps.swaps: {want}, the turns' swaps say {have} "
+                       f"(8.2.3)")
+    return out
+
+
+def _check_events(data: GameData) -> list[str]:
+    out: list[str] = _check_duplicates(data)
     f = data.info.files.events
     mix = data.units.mix
     if sorted(t.turn for t in data.events.turns) != list(range(1, 24)):

@@ -115,3 +115,26 @@ def test_build_point_parts_that_disagree_with_the_total_are_reported(tmp_path):
         load_game(_copy(tmp_path, change) / "ttlm")
     assert any("entente_parts: the parts add up to 9, entente says 8 (7.0)" in p
                for p in exc.value.problems)
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda ev: ev["availability"]["cards"].__setitem__("gericht", 9),
+     "availability.cards.gericht: turn 9, the deck says 8 (9.1.4)"),
+    (lambda ev: ev["stosstruppen_1918"].__setitem__("total", 11),
+     "stosstruppen_1918.total: 11, the turns' reinforcements add up to 10 (8.2.2)"),
+    (lambda ev: ev["placement_codes"].pop("france"),
+     "turns: placement 'france' is not one of placement_codes"),
+])
+def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, problem):
+    """Values events.yaml repeats (the cards' first turns of 9.1.3-9.4, the 1918
+    Stoßtruppen of 8.2.2, the placement codes of 2.0 I and 7.3) must agree with the deck and
+    the turns; games check reports a disagreement."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")
+    path = root / "ttlm" / "events.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    edit(doc)
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "ttlm")
+    assert any(problem in p for p in exc.value.problems), exc.value.problems
