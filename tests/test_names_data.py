@@ -138,3 +138,14 @@ def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, problem):
     with pytest.raises(GameDataError) as exc:
         load_game(root / "ttlm")
     assert any(problem in p for p in exc.value.problems), exc.value.problems
+
+
+def test_games_check_shows_the_ruleset_and_each_scenario_s_text(cli):
+    """game.yaml `ruleset` and each scenario's provenance, status and notes are shown by
+    `referee games check` (their one use)."""
+    r = cli("games", "check", default_games_dir() / "ttlm")
+    assert r.exit_code == 0
+    assert "ruleset: TO THE LAST MAN! core rulebook (2013)" in r.stdout
+    assert "scenario 1918: 1918: the Kaiserschlacht (reconstructed)" in r.stdout
+    assert "  note: The optional 1918 UK Matériel Superiority rule (8.3.2)" in r.stdout
+    assert "  status: belgium belligerent_entente;" in r.stdout
