@@ -216,6 +216,13 @@ def _check_map(data: GameData) -> list[str]:
                 out.append(f"{where}.borders: unknown impassable region {b!r}")
         if a.kind == "sea_only" and a.neighbours:
             out.append(f"{where}: a sea-movement box has no land neighbours (4.6)")
+        if a.enemy_may_enter != (a.kind != "sea_only"):
+            # The engine keeps a side's units out of an area only as a sea-movement box that
+            # only the sea nations stand in (4.6): the flag must say so, and nothing else.
+            why = "a sea-movement box is closed to the enemy" if a.kind == "sea_only" else \
+                "only a sea-movement box (kind sea_only) is closed to the enemy"
+            out.append(f"{where}.enemy_may_enter: {str(a.enemy_may_enter).lower()}, but {why} "
+                       f"(4.6)")
     for r in data.map.impassable:
         for t in r.touches:
             if t not in data.areas:

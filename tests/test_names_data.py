@@ -149,3 +149,26 @@ def test_games_check_shows_the_ruleset_and_each_scenario_s_text(cli):
     assert "scenario 1918: 1918: the Kaiserschlacht (reconstructed)" in r.stdout
     assert "  note: The optional 1918 UK Matériel Superiority rule (8.3.2)" in r.stdout
     assert "  status: belgium belligerent_entente;" in r.stdout
+    # charts.yaml reasoning, anchors, notes and what each VP modifier counts (3.1, 8.3.6)
+    assert "chart build_points reasoning: Germany starts richer" in r.stdout
+    assert "chart victory anchors: The 2009 web edition" in r.stdout
+    assert "VP modifier paris_gun: +1 per the Paris Gun in or adjacent to the Paris" in r.stdout
+    assert "VP modifier total_blockade: by year, see the total_blockade chart" in r.stdout
+    # map.yaml box access_note, events.yaml swaps' replaces (8.2.3) and neutrals (4.1)
+    assert "box Eastern Front Transit Box: How units enter and leave the box" in r.stdout
+    assert "turn 6 swap: Canadian replaces one UK infantry on the map" in r.stdout
+    assert "neutrals campaign_game.holland: neutral for the whole game" in r.stdout
+
+
+def test_a_closed_area_that_is_no_sea_box_is_reported(tmp_path):
+    """4.6: only a sea-movement box (ENGLAND) is closed to the enemy; map.yaml's
+    `enemy_may_enter` must agree with the area's kind, anywhere else it is reported."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")
+    path = root / "ttlm" / "map.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "    enemy_may_enter: false\n", "    enemy_may_enter: true\n", 1), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "ttlm")
+    assert any("areas.england.enemy_may_enter: true, but a sea-movement box is closed to the "
+               "enemy (4.6)" in p for p in exc.value.problems), exc.value.problems
