@@ -288,13 +288,20 @@ def _check_units(data: GameData) -> list[str]:
     if len(u.commonwealth_units) != cw:
         out.append(f"{f}: commonwealth_units: {len(u.commonwealth_units)} named, "
                    f"counter mix has {cw} (8.2.3)")
-    for nat, years in u.biplane_counter_years.items():
-        want = u.mix.get(nat, {}).get("biplane", 0)
+    dated = u.dated_kind
+    if len([k for k, t in u.unit_types.items() if t.counter_years_from is not None]) > 1:
+        out.append(f"{f}: unit_types: only one type may have counter_years_from (8.3.4)")
+    if u.biplane_counter_years and dated is None:
+        out.append(f"{f}: biplane_counter_years: no unit type has counter_years_from (8.3.4)")
+    for nat, years in u.biplane_counter_years.items() if dated else ():
+        want = u.mix.get(nat, {}).get(dated, 0)
         if len(years) != want:
             out.append(f"{f}: biplane_counter_years.{nat}: {len(years)} years for {want} "
                        f"counters (8.3.4)")
-        if any(y < 1916 for y in years):
-            out.append(f"{f}: biplane_counter_years.{nat}: no Biplane before 1916 (8.3.4)")
+        since = u.unit_types[dated].counter_years_from
+        if any(y < since for y in years):
+            out.append(f"{f}: biplane_counter_years.{nat}: no "
+                       f"{dated.replace('_', ' ').title()} before {since} (8.3.4)")
     for nat, nation in u.nations.items():
         if nation.rebuild_area and nation.rebuild_area not in data.areas:
             out.append(f"{f}: nations.{nat}.rebuild_area: unknown area id {nation.rebuild_area!r}")
@@ -544,15 +551,16 @@ def _check_build_dates(data: GameData) -> list[str]:
             if when.from_turn > last:
                 out.append(f"{loc}: turn {when.from_turn} is not on the turn track (2.0 VI)")
                 continue
-            if kind == "biplane":
-                first = _first_turn_of(data, 1916) if 1916 in _years(data) else 1
+            if kind == data.units.dated_kind:
+                since = data.units.unit_types[kind].counter_years_from
+                first = _first_turn_of(data, since) if since in _years(data) else 1
                 years = data.units.biplane_counter_years.get(nat, [])
                 if years and min(years) in _years(data):
                     first = max(first, _first_turn_of(data, min(years)))
                 if when.from_turn < first:
                     out.append(f"{loc}: turn {when.from_turn} is before {data.label(first)}: "
-                               f"no Biplane before 1916 nor before the year on its counters "
-                               f"(8.3.4)")
+                               f"no {kind.replace('_', ' ').title()} before {since} nor before "
+                               f"the year on its counters (8.3.4)")
             if data.units.has(kind, "rebuilt_only_after_swap"):
                 swaps = [t.turn for t in data.events.turns for s in t.swaps
                          if s.nation == nat]
@@ -728,12 +736,14 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
                     sc.position.phase != "production":
                 out.append(f"{loc}: a {nat} {kind} cannot be in play before turn "
                            f"{first} ({data.label(first)}) ({when.rule})")
-        bip = sum(c.count for c in u.contents if c.type == "biplane") + (u.type == "biplane")
+        dated = data.units.dated_kind
+        bip = dated and sum(c.count for c in u.contents if c.type == dated) + (u.type == dated)
         if bip:
             counters = data.units.biplane_counter_years.get(u.nation, [])
             if not any(y < year or (y == year and start > _first_turn_of(data, y))
                        for y in counters):
-                out.append(f"{loc}: no {u.nation} Biplane counter could have been built before "
+                out.append(f"{loc}: no {u.nation} {dated.replace('_', ' ').title()} counter could "
+                           f"have been built before "
                            f"{data.label(start)} (8.3.4)")
     for fo in sc.forts:
         if fo.strength >= 2 and fo.area in presence:

@@ -431,8 +431,9 @@ def upcast_document(document: dict) -> dict:
 def _upcast_names(document: dict) -> dict:
     """An older TTLM data document in today's shape, its meaning unchanged: before the data
     said them, the engine fixed the matériel-superiority start (events.yaml availability,
-    8.3.2), the Belgian army's evacuation from Antwerp (14.2.4), the US reinforcements in
-    France and US infantry in any Entente army (7.3, 8.1) and the Paris Gun's VP near Paris
+    8.3.2), the Biplane counters' first year (8.3.4), the Belgian army's evacuation from
+    Antwerp (14.2.4), the US reinforcements in France and US infantry in any Entente army
+    (7.3, 8.1) and the Paris Gun's VP near Paris
     (8.3.6). Such data is known by its `uk_materiel_superiority_from_turn`; anything
     malformed is left for validation to report."""
     events, units, charts = (document.get(k) for k in ("events", "units", "charts"))
@@ -447,6 +448,8 @@ def _upcast_names(document: dict) -> dict:
             if isinstance(ms, dict) and "from_turn" not in ms:
                 types[kind] = {**raw, "materiel_superiority": {
                     **ms, "from_turn": avail["uk_materiel_superiority_from_turn"]}}
+        if isinstance(types.get("biplane"), dict):      # 8.3.4: no Biplane before 1916
+            types["biplane"] = {"counter_years_from": 1916, **types["biplane"]}
         nations = dict(units["nations"])
         if isinstance(nations.get("be"), dict):
             nations["be"] = {"evacuation_area": "antwerp", **nations["be"]}

@@ -245,6 +245,9 @@ class UnitType(Model, dict=True, kw_only=True):
     rebuilt_only_after_swap: bool = False
     max_per_army: Count | None = None
     stacking: bool = True
+    # Each counter of this type bears the year it becomes available, none before this year
+    # (8.3.4: Biplanes, from 1916); the years are units.yaml `biplane_counter_years`.
+    counter_years_from: Year | None = None
     rule: str
     notes: str = ""
 
@@ -323,6 +326,13 @@ class UnitsData(Model, dict=True, kw_only=True):
     def entrenching(self) -> frozenset[str]:
         """Types that entrench and fire entrenched in defence (6.4, 8.2.1, 8.2.2)."""
         return frozenset(k for k, u in self.unit_types.items() if u.entrench)
+
+    @cached_property
+    def dated_kind(self) -> str | None:
+        """The unit type whose counters bear the year they become available (8.3.4), if any:
+        `biplane_counter_years` gives those years."""
+        return next((k for k, u in self.unit_types.items()
+                     if u.counter_years_from is not None), None)
 
     @cached_property
     def fort_kind(self) -> str:

@@ -172,3 +172,15 @@ def test_a_closed_area_that_is_no_sea_box_is_reported(tmp_path):
         load_game(root / "ttlm")
     assert any("areas.england.enemy_may_enter: true, but a sea-movement box is closed to the "
                "enemy (4.6)" in p for p in exc.value.problems), exc.value.problems
+
+
+def test_the_first_year_of_dated_counters_is_the_data_s(tmp_path):
+    """8.3.4: each Biplane counter bears the year it becomes available, none before 1916; with
+    `counter_years_from: 1917` games check reports the 1916 counters."""
+    def change(files):
+        files["units.yaml"]["unit_types"]["biplane"]["counter_years_from"] = 1917
+
+    with pytest.raises(GameDataError) as exc:
+        load_game(_copy(tmp_path, change) / "ttlm")
+    assert any("biplane_counter_years.ge: no Biplane before 1917 (8.3.4)" in p
+               for p in exc.value.problems), exc.value.problems
