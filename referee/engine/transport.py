@@ -374,8 +374,9 @@ def whole_move_candidates(s: State, d: GameData, side: str):
         if has_reserves:
             for to in sorted(reserves_destinations(s, d, m)):
                 yield Reserves(unit=m.ref, to=to)
-        if m.army is not None and s.options.get("antwerp_evacuation") and \
-                m.area == getattr(d.units.nations.get(m.nation), "evacuation_area", None):
+        where = getattr(d.units.nations.get(m.nation), "evacuation_area", None)
+        if m.army is not None and where is not None and m.area == where and \
+                s.options.get("antwerp_evacuation"):
             for to in ports:
                 yield Evacuate(unit=m.ref, to=to)
 
