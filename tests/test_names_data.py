@@ -50,13 +50,21 @@ def _game(tmp: Path, games: Path, sc: dict, options: list[str] = (), name: str =
     return journal
 
 
-def test_the_evacuation_area_is_the_data_s(tmp_path):
-    """14.2.4 with the evacuation area moved from Antwerp to Brussels: the Belgian army leaves
-    Brussels by sea to a coastal Friendly Entente supply source, and no longer Antwerp."""
+@pytest.fixture(scope="module")
+def moved(tmp_path_factory) -> Path:
+    """A copy of TTLM with the evacuation area in Brussels and the Paris Gun's area Lille."""
     def change(files):
         files["units.yaml"]["nations"]["be"]["evacuation_area"] = "brussels"
+        items = files["charts.yaml"]["victory"]["modifiers"]["items"]
+        next(m for m in items if m["id"] == "paris_gun")["near_area"] = "lille"
 
-    games = _copy(tmp_path, change)
+    return _copy(tmp_path_factory.mktemp("moved"), change)
+
+
+def test_the_evacuation_area_is_the_data_s(tmp_path, moved):
+    """14.2.4 with the evacuation area moved from Antwerp to Brussels: the Belgian army leaves
+    Brussels by sea to a coastal Friendly Entente supply source, and no longer Antwerp."""
+    games = moved
     opts = ["antwerp_evacuation=true"]
     hands = {"german": ["off-01"], "entente": ["off-03"]}
     there = position("1914", player="entente", hands=hands, remove_units=["be-1"],
@@ -73,14 +81,10 @@ def test_the_evacuation_area_is_the_data_s(tmp_path):
     assert "not in Brussels" in r.rejected[2].reason
 
 
-def test_the_paris_gun_scores_near_the_data_s_area(tmp_path):
+def test_the_paris_gun_scores_near_the_data_s_area(tmp_path, moved):
     """8.3.6 with the Paris Gun's area moved from Paris to Lille: the gun in Lille scores +1
     VP, and in Compiègne (next to Paris) nothing."""
-    def change(files):
-        items = files["charts.yaml"]["victory"]["modifiers"]["items"]
-        next(m for m in items if m["id"] == "paris_gun")["near_area"] = "lille"
-
-    games = _copy(tmp_path, change)
+    games = moved
     data = load_game(games / "ttlm")
     sc = position("1918", turn=17, player="german",
                   hands={"german": ["off-01"], "entente": ["off-03"]},
