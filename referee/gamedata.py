@@ -25,7 +25,6 @@ Side = Ident
 NationId = Ident
 UnitKind = Ident
 Country = Ident
-SIDES: tuple[str, str] = ("german", "entente")   # TTLM's sides (the engine's, until it reads them)
 Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
@@ -194,6 +193,15 @@ class Nation(Model, kw_only=True):
     # TTLM every nation is Modern; in AAC only the German.
     modern: bool = True
     stosstruppen_upgrade: bool = False     # its infantry may be upgraded to Stoßtruppen (7.5)
+    # The area from which this nation's army may be evacuated by sea under the optional
+    # rule (14.2.4: the Belgian army from Antwerp); None: never.
+    evacuation_area: str | None = None
+    # Where the nation's reinforcements are placed, a country (7.3: the US's in France);
+    # None: the general rule for reinforcements.
+    reinforcements_in: Country | None = None
+    # Its infantry may go on any army template of its side, not only its own nation's
+    # (8.1: US infantry in any Entente army).
+    infantry_in_any_army: bool = False
 
 
 class CommonwealthUnit(Model, kw_only=True):
@@ -214,6 +222,7 @@ class MaterielSuperiority(Model, kw_only=True):
     option: str
     nations: list[NationId]
     fire: dict[str, Firepower]
+    from_turn: Turn                        # 8.3.2: from SPRING 1918 in TTLM
 
 
 class UnitType(Model, dict=True, kw_only=True):
@@ -236,6 +245,9 @@ class UnitType(Model, dict=True, kw_only=True):
     rebuilt_only_after_swap: bool = False
     max_per_army: Count | None = None
     stacking: bool = True
+    # Each counter of this type bears the year it becomes available, none before this year
+    # (8.3.4: Biplanes, from 1916); the years are units.yaml `biplane_counter_years`.
+    counter_years_from: Year | None = None
     rule: str
     notes: str = ""
 
@@ -314,6 +326,13 @@ class UnitsData(Model, dict=True, kw_only=True):
     def entrenching(self) -> frozenset[str]:
         """Types that entrench and fire entrenched in defence (6.4, 8.2.1, 8.2.2)."""
         return frozenset(k for k, u in self.unit_types.items() if u.entrench)
+
+    @cached_property
+    def dated_kind(self) -> str | None:
+        """The unit type whose counters bear the year they become available (8.3.4), if any:
+        `biplane_counter_years` gives those years."""
+        return next((k for k, u in self.unit_types.items()
+                     if u.counter_years_from is not None), None)
 
     @cached_property
     def fort_kind(self) -> str:
@@ -471,6 +490,10 @@ class VpModifier(Model, kw_only=True):
     per: str
     years: list[Year] = []
     not_when_linked_with: str | None = None
+    # A unit of this type in or adjacent to this area scores `vp`, not cumulative (8.3.6:
+    # the Paris Gun and Paris); both or neither.
+    unit: UnitKind | None = None
+    near_area: str | None = None
     rule: str | None = None
 
 

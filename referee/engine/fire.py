@@ -85,7 +85,7 @@ def artillery_fp(s: State, d: GameData, area: str, side: str, nation: str, defen
         return fp["advanced_artillery_barrage"]
     ms = ut.materiel_superiority
     if defensive and ms is not None and nation in ms.nations and s.options.get(ms.option) and \
-            s.turn >= d.events.availability.get("uk_materiel_superiority_from_turn", 16):
+            s.turn >= ms.from_turn:
         key = "poison_gas" if gas and "poison_gas" in ms.fire else "defense"
         return int(ms.fire[key][1:]) if ms.fire.get(key) else 0
     return fp["poison_gas"] if gas else fp.get("defense" if defensive else "offense", 0)

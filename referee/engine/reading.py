@@ -357,16 +357,14 @@ def _refuse(r: Reader) -> Ord:
     return CrisisRefuse()
 
 
-_NATIONS = ("ge", "fr", "uk", "be", "us")
-
-
 def _what(r: Reader) -> str:
     """An army id, or 'NATION KIND' (e.g. 'fr infantry') as nation:kind."""
     w = r.word("a unit").casefold()
-    if w in _NATIONS:
+    nations = r.data.units.nations            # the game's nation codes (units.yaml)
+    if w in nations:
         kind = r.word("a unit type").casefold()
         return f"{w}:{_kind(kind.replace('-', '_'), r.data)}"
-    if ":" in w and w.split(":")[0] in _NATIONS:
+    if ":" in w and w.split(":")[0] in nations:
         nation, _, kind = w.partition(":")
         return f"{nation}:{_kind(kind, r.data)}"
     return w
