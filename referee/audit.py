@@ -209,7 +209,7 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
     """(the traced dice, or None when the record cannot be decided again here; the checks it
     passed, told honestly: what legal_orders and the decision's check say of it, and whether
     deciding it again gives the recorded events)."""
-    from .engine import check, crisis, legal_orders, plan_labels
+    from .engine import check, legal_orders, plan_labels
     from .engine.core import DECISIONS
     from .engine.orders import format_order
     from .engine.reading import parse_order
@@ -257,7 +257,7 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
                 lines.append("an armistice order may be given at any decision (3.2, 3.3); it "
                              "does not answer the one pending")
                 rule = "3.2"
-            elif order.kind == "play" and order.card in crisis.CRISIS_KEYS:
+            elif order.kind == "play" and order.card in data.crisis_keys:
                 lines.append("a Military Crisis! card is played at any decision of its "
                              "owner's player turn (9.8, 9.9); it does not answer the one "
                              "pending")

@@ -565,6 +565,10 @@ def games_check(directory: Annotated[Path, typer.Argument(help="A game data dire
     data = load_game(directory)
     typer.echo(f"{directory}: OK — {len(data.areas)} areas, {len(data.cards)} cards, "
                f"scenarios {', '.join(data.scenarios)}; data digest {data.digest[:16]}")
+    from .gameinfo import describe
+
+    for line in describe(data):
+        typer.echo(line)
 
 
 @games_app.command("list")

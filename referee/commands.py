@@ -169,9 +169,9 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
 def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
     """The view with the reader's own standing orders, when the reader is a side: they are
     read from the sealed store, never from a cached view (and never shown to anyone else)."""
-    from .readers import DEFAULT_SIDES
+    from .readers import MODERATOR, PUBLIC
 
-    if reader not in DEFAULT_SIDES:
+    if reader in (PUBLIC, MODERATOR):
         return view
     from . import standing
     from .engine.standing import describe

@@ -12,12 +12,11 @@ from collections import Counter, deque
 from .gamedata import FIRE_KEYS, GameData, Scenario
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
-# Card keys whose effects the engine implements (9.1-9.9); the deck may not rename them.
+# Card keys whose effects the engine implements by key (9.1-9.7); the deck may not rename them.
+# Special Offensives (a bonus) and Military Crisis! cards (type crisis) are read from the deck.
 KNOWN_CARD_KEYS = {
-    "offensive", "limited_offensive", "the_big_push", "gericht", "tout_le_monde",
-    "friedensturm", "ersatz_2", "ersatz_3", "poison_gas", "advanced_artillery_barrage",
-    "bad_weather", "strategic_reserves", "surprise_attack", "entente_military_crisis",
-    "german_military_crisis",
+    "offensive", "limited_offensive", "ersatz_2", "ersatz_3", "poison_gas",
+    "advanced_artillery_barrage", "bad_weather", "strategic_reserves", "surprise_attack",
 }
 
 
@@ -66,6 +65,8 @@ def _check_names(data: GameData) -> list[str]:
             known("nation", nat, f"{fu}: sides.{side}")
     for nat, nation in u.nations.items():
         known("side", nation.side, f"{fu}: nations.{nat}.side")
+        if nation.reinforcements_in is not None:
+            known("country", nation.reinforcements_in, f"{fu}: nations.{nat}.reinforcements_in")
     for side in u.side_colours:
         known("side", side, f"{fu}: side_colours.{side}")
     for nat, row in u.counter_mix.items():
@@ -107,6 +108,14 @@ def _check_names(data: GameData) -> list[str]:
                            f"{r.placement!r} is neither any, an area id nor a country")
     if data.charts.victory.counts_for is not None:
         known("side", data.charts.victory.counts_for, f"{fc}: victory.counts_for")
+    for m in data.charts.victory.modifiers.items:
+        where = f"{fc}: victory.modifiers.{m.id}"
+        if (m.unit is None) != (m.near_area is None):
+            out.append(f"{where}: unit and near_area go together (8.3.6)")
+        if m.unit is not None:
+            known("unit kind", m.unit, f"{where}.unit")
+        if m.near_area is not None and m.near_area not in data.areas:
+            out.append(f"{where}.near_area: unknown area id {m.near_area!r} (8.3.6)")
     c = data.charts
     for i, row in enumerate(c.build_points.turns):
         where = f"{fc}: build_points.turns[{i}]"
@@ -121,6 +130,12 @@ def _check_names(data: GameData) -> list[str]:
                     continue
                 for nat in value:
                     known("nation", nat, f"{where}.{key}.{nat}")
+                side = key.removesuffix("_parts")
+                if isinstance(row.get(side), int) and \
+                        all(isinstance(v, int) for v in value.values()) and \
+                        sum(value.values()) != row[side]:
+                    out.append(f"{where}.{key}: the parts add up to {sum(value.values())}, "
+                               f"{side} says {row[side]} (7.0)")
             elif known("side", key, f"{where}.{key}", ("turn",)) and not isinstance(value, int):
                 out.append(f"{where}.{key}: a number of Build Points, not a mapping")
         for side in u.sides:
@@ -200,6 +215,13 @@ def _check_map(data: GameData) -> list[str]:
                 out.append(f"{where}.borders: unknown impassable region {b!r}")
         if a.kind == "sea_only" and a.neighbours:
             out.append(f"{where}: a sea-movement box has no land neighbours (4.6)")
+        if a.enemy_may_enter != (a.kind != "sea_only"):
+            # The engine keeps a side's units out of an area only as a sea-movement box that
+            # only the sea nations stand in (4.6): the flag must say so, and nothing else.
+            why = "a sea-movement box is closed to the enemy" if a.kind == "sea_only" else \
+                "only a sea-movement box (kind sea_only) is closed to the enemy"
+            out.append(f"{where}.enemy_may_enter: {str(a.enemy_may_enter).lower()}, but {why} "
+                       f"(4.6)")
     for r in data.map.impassable:
         for t in r.touches:
             if t not in data.areas:
@@ -265,16 +287,26 @@ def _check_units(data: GameData) -> list[str]:
     if len(u.commonwealth_units) != cw:
         out.append(f"{f}: commonwealth_units: {len(u.commonwealth_units)} named, "
                    f"counter mix has {cw} (8.2.3)")
-    for nat, years in u.biplane_counter_years.items():
-        want = u.mix.get(nat, {}).get("biplane", 0)
+    dated = u.dated_kind
+    if len([k for k, t in u.unit_types.items() if t.counter_years_from is not None]) > 1:
+        out.append(f"{f}: unit_types: only one type may have counter_years_from (8.3.4)")
+    if u.biplane_counter_years and dated is None:
+        out.append(f"{f}: biplane_counter_years: no unit type has counter_years_from (8.3.4)")
+    for nat, years in u.biplane_counter_years.items() if dated else ():
+        want = u.mix.get(nat, {}).get(dated, 0)
         if len(years) != want:
             out.append(f"{f}: biplane_counter_years.{nat}: {len(years)} years for {want} "
                        f"counters (8.3.4)")
-        if any(y < 1916 for y in years):
-            out.append(f"{f}: biplane_counter_years.{nat}: no Biplane before 1916 (8.3.4)")
+        since = u.unit_types[dated].counter_years_from
+        if any(y < since for y in years):
+            out.append(f"{f}: biplane_counter_years.{nat}: no "
+                       f"{dated.replace('_', ' ').title()} before {since} (8.3.4)")
     for nat, nation in u.nations.items():
         if nation.rebuild_area and nation.rebuild_area not in data.areas:
             out.append(f"{f}: nations.{nat}.rebuild_area: unknown area id {nation.rebuild_area!r}")
+        if nation.evacuation_area and nation.evacuation_area not in data.areas:
+            out.append(f"{f}: nations.{nat}.evacuation_area: unknown area id "
+                       f"{nation.evacuation_area!r} (14.2.4)")
     return out + _check_unit_types(data)
 
 
@@ -377,6 +409,42 @@ def _check_charts(data: GameData) -> list[str]:
     return out
 
 
+def _check_card_fields(data: GameData, c, where: str) -> list[str]:
+    """A card's special dice, stand-ins, combat-card links and crisis fields (9.1-9.9)."""
+    out: list[str] = []
+    keys = data.card_types
+    b = c.bonus
+    if b is not None:
+        if not c.offensive:
+            out.append(f"{where}.bonus: only an Offensive-type card adds dice (9.1.3-9.1.6)")
+        if b.army_nation not in data.nation_side:
+            out.append(f"{where}.bonus.army_nation: unknown nation {b.army_nation!r}")
+        if b.fires_as not in data.units.unit_types:
+            out.append(f"{where}.bonus.fires_as: unknown unit kind {b.fires_as!r}")
+        if not b.phases:
+            out.append(f"{where}.bonus.phases: name at least one fire phase (9.1.3-9.1.6)")
+    for name in ("other_side_plays_as", "before_that"):
+        v = getattr(c, name)
+        if v is not None and (v not in keys or not keys[v].offensive):
+            out.append(f"{where}.{name}: {v!r} is not an Offensive-type card key (9.1)")
+    if c.from_turn is not None and c.offensive and c.before_that is None and c.bonus:
+        out.append(f"{where}: before_that missing: what it counts as before from_turn (9.1)")
+    for name in ("not_with", "cancelled_by"):
+        for v in getattr(c, name):
+            if v not in keys:
+                out.append(f"{where}.{name}: unknown card key {v!r}")
+    if c.type == "crisis":
+        if c.unpaid_vp is None:
+            out.append(f"{where}: unpaid_vp missing: the VP of a crisis not answered (3.1)")
+        for j, e in enumerate(c.crises):
+            if not e.remove.get("kinds") and not c.unit_kinds:
+                out.append(f"{where}.crises[{j}]: no kinds and no unit_kinds to remove (9.8)")
+    for k in c.unit_kinds:
+        if k not in data.units.unit_types:
+            out.append(f"{where}.unit_kinds: unknown unit kind {k!r}")
+    return out
+
+
 def _check_deck(data: GameData) -> list[str]:
     out: list[str] = []
     f = data.info.files.deck
@@ -396,7 +464,8 @@ def _check_deck(data: GameData) -> list[str]:
             if i in seen:
                 out.append(f"{f}: cards.{c.key}: card id {i!r} used twice")
             seen.add(i)
-        if c.key not in KNOWN_CARD_KEYS:
+        out.extend(_check_card_fields(data, c, f"{f}: cards.{c.key}"))
+        if c.key not in KNOWN_CARD_KEYS and c.bonus is None and c.type != "crisis":
             out.append(f"{f}: cards.{c.key}: the referee knows no card of this key "
                        f"({', '.join(sorted(KNOWN_CARD_KEYS))})")
     # A deck may leave out a card the referee knows (AT ALL COSTS! has no UK or French
@@ -410,8 +479,60 @@ def _check_deck(data: GameData) -> list[str]:
     return out
 
 
-def _check_events(data: GameData) -> list[str]:
+def _check_duplicates(data: GameData) -> list[str]:
+    """Values events.yaml repeats from elsewhere agree with them: the card dates of
+    `availability.cards` with the deck (9.1, 9.4, 9.5), the placement codes with the
+    reinforcements (2.0 I, 4.6, 7.3), `stosstruppen_1918` with the 1918 Stoßtruppen
+    reinforcements (8.2.2) and `commonwealth_swaps` with the turns' swaps (8.2.3)."""
     out: list[str] = []
+    f = data.info.files.events
+    ev = data.events
+    cards = ev.availability.get("cards") if isinstance(ev.availability, dict) else None
+    for key, value in (cards or {}).items():
+        ct = data.card_types.get(key)
+        if key == "bad_weather_not_on_turns":
+            ct = data.card_types.get("bad_weather")
+            if ct is not None and list(value or []) != ct.not_on_turns:
+                out.append(f"{f}: availability.cards.{key}: {value}, the deck says "
+                           f"{ct.not_on_turns} (9.5)")
+        elif ct is None:
+            out.append(f"{f}: availability.cards.{key}: no such card in the deck")
+        elif ct.from_turn != value:
+            out.append(f"{f}: availability.cards.{key}: turn {value}, the deck says "
+                       f"{ct.from_turn} ({ct.rule})")
+    used = {r.placement for t in ev.turns for r in t.reinforcements
+            if r.placement not in data.areas or r.placement in ev.placement_codes}
+    if ev.placement_codes:
+        for code in sorted(used - set(ev.placement_codes)):
+            out.append(f"{f}: turns: placement {code!r} is not one of placement_codes")
+        for code in sorted(set(ev.placement_codes) - used - set(data.areas)):
+            out.append(f"{f}: placement_codes.{code}: no reinforcement is placed so")
+    sched = ev.stosstruppen_1918.get("schedule") if ev.stosstruppen_1918 else None
+    if isinstance(sched, dict):
+        kind = "stosstruppen"            # the unit kind the key is named for (8.2.2)
+        came = Counter()
+        for t in ev.turns:
+            for r in t.reinforcements:
+                if r.type == kind:
+                    came[t.turn] += r.count
+        if {int(k): v for k, v in sched.items()} != dict(came):
+            out.append(f"{f}: stosstruppen_1918.schedule: {dict(sched)}, the turns' "
+                       f"reinforcements say {dict(came)} (8.2.2)")
+        if ev.stosstruppen_1918.get("total") != sum(came.values()):
+            out.append(f"{f}: stosstruppen_1918.total: {ev.stosstruppen_1918.get('total')}, "
+                       f"the turns' reinforcements add up to {sum(came.values())} (8.2.2)")
+    listed = ev.commonwealth_swaps.get("swaps") if ev.commonwealth_swaps else None
+    if isinstance(listed, list):
+        want = sorted((x.get("turn"), x.get("unit")) for x in listed if isinstance(x, dict))
+        have = sorted((t.turn, s.unit) for t in ev.turns for s in t.swaps)
+        if want != have:
+            out.append(f"{f}: commonwealth_swaps.swaps: {want}, the turns' swaps say {have} "
+                       f"(8.2.3)")
+    return out
+
+
+def _check_events(data: GameData) -> list[str]:
+    out: list[str] = _check_duplicates(data)
     f = data.info.files.events
     mix = data.units.mix
     if sorted(t.turn for t in data.events.turns) != list(range(1, 24)):
@@ -435,8 +556,10 @@ def _check_events(data: GameData) -> list[str]:
                 if r.nation in data.sea_nations and r.placement != data.sea_home:
                     out.append(f"{loc}: {r.nation.upper()} reinforcement armies appear in "
                                f"{data.areas[data.sea_home].name} (4.6)")
-            if r.nation == "us" and r.placement != "france":
-                out.append(f"{loc}: US units arrive in France (7.3)")
+            nat = data.units.nations.get(r.nation)
+            if nat and nat.reinforcements_in and r.placement != nat.reinforcements_in:
+                out.append(f"{loc}: {r.nation.upper()} units arrive in "
+                           f"{nat.reinforcements_in.title()} (7.3)")
         for s in t.swaps:
             if s.unit not in {c.id for c in data.units.commonwealth_units}:
                 out.append(f"{where}.swaps: unknown Commonwealth unit {s.unit!r}")
@@ -470,15 +593,16 @@ def _check_build_dates(data: GameData) -> list[str]:
             if when.from_turn > last:
                 out.append(f"{loc}: turn {when.from_turn} is not on the turn track (2.0 VI)")
                 continue
-            if kind == "biplane":
-                first = _first_turn_of(data, 1916) if 1916 in _years(data) else 1
+            if kind == data.units.dated_kind:
+                since = data.units.unit_types[kind].counter_years_from
+                first = _first_turn_of(data, since) if since in _years(data) else 1
                 years = data.units.biplane_counter_years.get(nat, [])
                 if years and min(years) in _years(data):
                     first = max(first, _first_turn_of(data, min(years)))
                 if when.from_turn < first:
                     out.append(f"{loc}: turn {when.from_turn} is before {data.label(first)}: "
-                               f"no Biplane before 1916 nor before the year on its counters "
-                               f"(8.3.4)")
+                               f"no {kind.replace('_', ' ').title()} before {since} nor before "
+                               f"the year on its counters (8.3.4)")
             if data.units.has(kind, "rebuilt_only_after_swap"):
                 swaps = [t.turn for t in data.events.turns for s in t.swaps
                          if s.nation == nat]
@@ -511,10 +635,13 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
         if cls not in ("infantry", "auxiliary") or kind == "army":
             out.append(f"a {kind} cannot go on an army template (1.4)")
             continue
-        if cnat != nation and not (cnat == "us" and kind == "infantry"
-                                   and data.nation_side.get(nation) == data.nation_side["us"]):
+        anywhere = [n for n, x in data.units.nations.items() if x.infantry_in_any_army]
+        if cnat != nation and not (cnat in anywhere and kind == "infantry"
+                                   and data.nation_side.get(nation) == data.nation_side[cnat]):
+            but = "".join(f", except {n.upper()} infantry in any "
+                          f"{data.side_name(data.nation_side[n])} army" for n in anywhere)
             out.append(f"a {cnat} {kind} in a {nation} army: an army holds only its own "
-                       f"nationality, except US infantry in any Entente army (8.1)")
+                       f"nationality{but} (8.1)")
         if cls == "infantry":
             inf += n
         else:
@@ -651,12 +778,14 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
                     sc.position.phase != "production":
                 out.append(f"{loc}: a {nat} {kind} cannot be in play before turn "
                            f"{first} ({data.label(first)}) ({when.rule})")
-        bip = sum(c.count for c in u.contents if c.type == "biplane") + (u.type == "biplane")
+        dated = data.units.dated_kind
+        bip = dated and sum(c.count for c in u.contents if c.type == dated) + (u.type == dated)
         if bip:
             counters = data.units.biplane_counter_years.get(u.nation, [])
             if not any(y < year or (y == year and start > _first_turn_of(data, y))
                        for y in counters):
-                out.append(f"{loc}: no {u.nation} Biplane counter could have been built before "
+                out.append(f"{loc}: no {u.nation} {dated.replace('_', ' ').title()} counter could "
+                           f"have been built before "
                            f"{data.label(start)} (8.3.4)")
     for fo in sc.forts:
         if fo.strength >= 2 and fo.area in presence:
@@ -680,7 +809,7 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
         if aid in ids:
             out.append(f"eliminated_armies: {aid} is also set up")
     for e in sc.eft_box:
-        in_play[(e.nation or "ge", e.type)] += e.count
+        in_play[(e.nation or data.units.sides[data.boxes["eft"].owner][0], e.type)] += e.count
     for aid in sc.eliminated_armies:
         nat = aid.split("-")[0]
         in_play[(nat, "army")] += 1

@@ -425,7 +425,95 @@ def upcast_document(document: dict) -> dict:
         document = {**document, "game": {**game, "movement": {
             "strategic": {"sides": ["entente"], "units": units},
             "sea": {"nations": ["uk"], "home": "england", "requires_coastal": True}}}}
-    return _upcast_build_dates(document)
+    return upcast_deck(_upcast_names(_upcast_build_dates(document)))
+
+
+# What the special Offensives did before deck.yaml said it (9.1.3-9.1.6): the engine knew
+# them by key.
+_BONUS_V1 = {
+    "the_big_push": ("uk", 1, "artillery", ["artillery", "offensive"], False),
+    "gericht": ("ge", 1, "artillery", ["artillery", "offensive"], False),
+    "tout_le_monde": ("fr", 2, "tank", ["offensive"], True),
+    "friedensturm": ("ge", 2, "stosstruppen", ["offensive"], True),
+}
+_CARD_TEXT_V1 = (("when_played", "When played"), ("effect", "Effect"),
+                 ("removed_units_go_to", "Removed units go to"), ("other_years", "Other years"),
+                 ("unit_kinds", "Units removed"))
+
+
+def upcast_deck(document: dict) -> dict:
+    """deck.yaml written before cards said what the engine does with them (a card with
+    `effect`, `when_played`, `other_years` or `removed_units_go_to`) in today's shape, its
+    meaning unchanged: the special Offensives get the extra dice the engine then gave them by
+    key, the Crisis! cards the kinds it removed when an entry named none (9.8), and the
+    descriptive fields become notes. Anything malformed is left for validation to report."""
+    deck = document.get("deck")
+    cards = deck.get("cards") if isinstance(deck, dict) else None
+    if not isinstance(cards, list) or not any(
+            isinstance(c, dict) and {"effect", "when_played", "other_years",
+                                     "removed_units_go_to"} & set(c) for c in cards):
+        return document
+    new_cards = []
+    for c in cards:
+        if not isinstance(c, dict):
+            new_cards.append(c)
+            continue
+        new = {k: v for k, v in c.items() if k not in dict(_CARD_TEXT_V1)}
+        text = [f"{label}: {c[k]}" for k, label in _CARD_TEXT_V1 if isinstance(c.get(k), str)]
+        if text:
+            new["notes"] = "; ".join(text)
+        if c.get("key") in _BONUS_V1 and "bonus" not in c:
+            nation, areas, kind, phases, retreat = _BONUS_V1[c["key"]]
+            new["bonus"] = {"army_nation": nation, "battle_areas": areas, "dice": areas,
+                            "firepower": 2, "fires_as": kind, "phases": phases,
+                            "hits_force_retreat": retreat}
+        if c.get("type") == "crisis":
+            new["unit_kinds"] = c["unit_kinds"] if isinstance(c.get("unit_kinds"), list) \
+                else ["infantry", "commonwealth"]
+        new_cards.append(new)
+    return {**document, "deck": {**deck, "cards": new_cards}}
+
+
+def _upcast_names(document: dict) -> dict:
+    """An older TTLM data document in today's shape, its meaning unchanged: before the data
+    said them, the engine fixed the matériel-superiority start (events.yaml availability,
+    8.3.2), the Biplane counters' first year (8.3.4), the Belgian army's evacuation from
+    Antwerp (14.2.4), the US reinforcements in France and US infantry in any Entente army
+    (7.3, 8.1) and the Paris Gun's VP near Paris
+    (8.3.6). Such data is known by its `uk_materiel_superiority_from_turn`; anything
+    malformed is left for validation to report."""
+    events, units, charts = (document.get(k) for k in ("events", "units", "charts"))
+    avail = events.get("availability") if isinstance(events, dict) else None
+    if not isinstance(avail, dict) or "uk_materiel_superiority_from_turn" not in avail or \
+            not isinstance(units, dict) or not isinstance(charts, dict):
+        return document
+    try:
+        types = dict(units["unit_types"])
+        for kind, raw in types.items():
+            ms = raw.get("materiel_superiority") if isinstance(raw, dict) else None
+            if isinstance(ms, dict) and "from_turn" not in ms:
+                types[kind] = {**raw, "materiel_superiority": {
+                    **ms, "from_turn": avail["uk_materiel_superiority_from_turn"]}}
+        if isinstance(types.get("biplane"), dict):      # 8.3.4: no Biplane before 1916
+            types["biplane"] = {"counter_years_from": 1916, **types["biplane"]}
+        nations = dict(units["nations"])
+        if isinstance(nations.get("be"), dict):
+            nations["be"] = {"evacuation_area": "antwerp", **nations["be"]}
+        if isinstance(nations.get("us"), dict):
+            nations["us"] = {"reinforcements_in": "france", "infantry_in_any_army": True,
+                             **nations["us"]}
+        victory = charts["victory"]
+        items = [{"unit": "paris_gun", "near_area": "paris", **m}
+                 if isinstance(m, dict) and m.get("id") == "paris_gun" else m
+                 for m in victory["modifiers"]["items"]]
+    except (KeyError, TypeError, AttributeError):
+        return document
+    avail = {k: v for k, v in avail.items() if k != "uk_materiel_superiority_from_turn"}
+    return {**document,
+            "units": {**units, "unit_types": types, "nations": nations},
+            "events": {**events, "availability": avail},
+            "charts": {**charts, "victory": {**victory, "modifiers": {
+                **victory["modifiers"], "items": items}}}}
 
 
 def _upcast_build_dates(document: dict) -> dict:

@@ -25,7 +25,6 @@ Side = Ident
 NationId = Ident
 UnitKind = Ident
 Country = Ident
-SIDES: tuple[str, str] = ("german", "entente")   # TTLM's sides (the engine's, until it reads them)
 Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
@@ -194,6 +193,15 @@ class Nation(Model, kw_only=True):
     # TTLM every nation is Modern; in AAC only the German.
     modern: bool = True
     stosstruppen_upgrade: bool = False     # its infantry may be upgraded to Stoßtruppen (7.5)
+    # The area from which this nation's army may be evacuated by sea under the optional
+    # rule (14.2.4: the Belgian army from Antwerp); None: never.
+    evacuation_area: str | None = None
+    # Where the nation's reinforcements are placed, a country (7.3: the US's in France);
+    # None: the general rule for reinforcements.
+    reinforcements_in: Country | None = None
+    # Its infantry may go on any army template of its side, not only its own nation's
+    # (8.1: US infantry in any Entente army).
+    infantry_in_any_army: bool = False
 
 
 class CommonwealthUnit(Model, kw_only=True):
@@ -214,6 +222,7 @@ class MaterielSuperiority(Model, kw_only=True):
     option: str
     nations: list[NationId]
     fire: dict[str, Firepower]
+    from_turn: Turn                        # 8.3.2: from SPRING 1918 in TTLM
 
 
 class UnitType(Model, dict=True, kw_only=True):
@@ -236,6 +245,9 @@ class UnitType(Model, dict=True, kw_only=True):
     rebuilt_only_after_swap: bool = False
     max_per_army: Count | None = None
     stacking: bool = True
+    # Each counter of this type bears the year it becomes available, none before this year
+    # (8.3.4: Biplanes, from 1916); the years are units.yaml `biplane_counter_years`.
+    counter_years_from: Year | None = None
     rule: str
     notes: str = ""
 
@@ -316,6 +328,13 @@ class UnitsData(Model, dict=True, kw_only=True):
         return frozenset(k for k, u in self.unit_types.items() if u.entrench)
 
     @cached_property
+    def dated_kind(self) -> str | None:
+        """The unit type whose counters bear the year they become available (8.3.4), if any:
+        `biplane_counter_years` gives those years."""
+        return next((k for k, u in self.unit_types.items()
+                     if u.counter_years_from is not None), None)
+
+    @cached_property
     def fort_kind(self) -> str:
         """The unit type of fort counters (8.4): their firepower and place in the roll order."""
         return next((k for k, u in self.unit_types.items() if u.class_ == "fort"), "fort")
@@ -375,6 +394,18 @@ class CrisisEntry(Model, kw_only=True):
     removes_card_from_play: bool = False
 
 
+class CardBonus(Model, kw_only=True):
+    """The extra dice a special Offensive adds to its Battle Areas (9.1.3-9.1.6)."""
+
+    army_nation: str                       # a nation whose Army must be in the Battle Area
+    battle_areas: Annotated[int, Meta(ge=1, le=9)]
+    dice: Annotated[int, Meta(ge=1, le=9)]
+    firepower: Annotated[int, Meta(ge=1, le=6)]
+    fires_as: str                          # the unit type the dice fire as (units.yaml)
+    phases: list[Literal["artillery", "offensive"]]
+    hits_force_retreat: bool = False
+
+
 class CardType(Model, kw_only=True):
     key: str
     title: str
@@ -385,11 +416,9 @@ class CardType(Model, kw_only=True):
     offensive: bool
     event_side: str | None = None          # "any" or a side (units.yaml sides)
     other_side_plays_as: str | None = None
-    when_played: str = ""
     from_turn: Turn | None = None
     from_label: str | None = None
     before_that: str | None = None
-    effect: str = ""
     not_with: list[str] = []
     cancelled_by: list[str] = []
     not_on_turns: list[Turn] = []
@@ -397,11 +426,11 @@ class CardType(Model, kw_only=True):
     ersatz: Annotated[int, Meta(ge=1, le=3)]
     ersatz_use: str = "any"                # "any" or a side
     crises: list[CrisisEntry] = []
-    removed_units_go_to: str | None = None
-    unit_kinds: str | None = None
+    unit_kinds: list[str] = []             # a crisis entry's kinds when it names none (9.8)
     unpaid_vp: Vp | None = None
-    other_years: str | None = None
     removed_in_scenarios: list[str] = []
+    bonus: CardBonus | None = None
+    notes: str = ""                        # when it is played and what it does, in words
 
 
 class DeckData(Model, kw_only=True):
@@ -461,6 +490,10 @@ class VpModifier(Model, kw_only=True):
     per: str
     years: list[Year] = []
     not_when_linked_with: str | None = None
+    # A unit of this type in or adjacent to this area scores `vp`, not cumulative (8.3.6:
+    # the Paris Gun and Paris); both or neither.
+    unit: UnitKind | None = None
+    near_area: str | None = None
     rule: str | None = None
 
 
@@ -738,6 +771,22 @@ class GameData:
     def build_date(self, nation: str, kind: str) -> BuildDate | None:
         """From when nation may build units of kind, or None if it never builds them (7.6)."""
         return self.events.build_dates.units.get(nation, {}).get(kind)
+
+    @cached_property
+    def card_bonus(self) -> dict[str, CardBonus]:
+        """The special Offensives' extra dice by card key (9.1.3-9.1.6: deck.yaml bonus)."""
+        return {c.key: c.bonus for c in self.deck.cards if c.bonus is not None}
+
+    def removed_cards(self, sc: Scenario) -> list[str]:
+        """The card ids out of play at a scenario's start: its own list, then every card the
+        deck removes in it (deck.yaml removed_in_scenarios; 9.8, 9.9 notes)."""
+        extra = [i for c in self.deck.cards if sc.id in c.removed_in_scenarios for i in c.ids]
+        return list(dict.fromkeys([*sc.cards.removed, *extra]))
+
+    @cached_property
+    def crisis_keys(self) -> tuple[str, ...]:
+        """The keys of the Military Crisis! cards, in deck order (9.8, 9.9: type crisis)."""
+        return tuple(c.key for c in self.deck.cards if c.type == "crisis")
 
     @cached_property
     def sea_home(self) -> str | None:

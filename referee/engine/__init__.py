@@ -73,7 +73,7 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
         return Violation("2.0 VI", "the game is over; no more orders are taken")
     if order.kind == "armistice":
         return victory.armistice_violation(state, data, order, side)
-    if _crisis_play(order):
+    if _crisis_play(order, data):
         return crisis.crisis_play_violation(state, data, side, order)
     p = state.pending
     spec = DECISIONS[p.kind]
@@ -88,10 +88,10 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     return spec.check(state, data, order, side)
 
 
-def _crisis_play(order: Ord) -> bool:
-    """Whether an order plays a Military Crisis! card, which any decision of the turn's owner
-    takes (9.8, 9.9)."""
-    return order.kind == "play" and order.card in crisis.CRISIS_KEYS
+def _crisis_play(order: Ord, data: GameData) -> bool:
+    """Whether an order plays a Military Crisis! card (the deck's type crisis), which any
+    decision of the turn's owner takes (9.8, 9.9)."""
+    return order.kind == "play" and order.card in data.crisis_keys
 
 
 def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
@@ -132,7 +132,7 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
     ctx.answer = answer_standing
     if order.kind == "armistice":
         victory.apply_armistice(ctx, order, side)
-    elif _crisis_play(order):
+    elif _crisis_play(order, data):
         crisis.play_crisis(ctx, side, order.card, resume=state.pending.kind)
     else:
         DECISIONS[state.pending.kind].apply(ctx, order, side)
@@ -213,7 +213,7 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
             v = check(ctx.state, data, order, side)
         if v is None and order.kind == "armistice":
             v = Violation(rule, "an armistice is not part of a sealed plan; send it on its own")
-        if v is None and _crisis_play(order):
+        if v is None and _crisis_play(order, data):
             v = Violation(rule, "a card played now is not part of a sealed plan; send it on "
                                 "its own")
         if v is not None:

@@ -358,9 +358,11 @@ def _crisis_unit(s: State, e: CrisisUnitRemoved, d: GameData) -> None:
 
 
 def _crisis_end(s: State, e: CrisisEnded, d: GameData) -> None:
-    if not e.answered:
+    if not e.answered:          # the card's unpaid_vp, counted for the side that failed (3.1)
         key = f"{e.side}_crisis_unpaid"
-        s.vp_adjust[key] = s.vp_adjust.get(key, 0) + 1
+        ct = d.cards.get(s.crisis["card"])
+        s.vp_adjust[key] = s.vp_adjust.get(key, 0) + abs(ct.unpaid_vp if ct and ct.unpaid_vp
+                                                         is not None else 1)
     s.crisis = None
 
 

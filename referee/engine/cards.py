@@ -67,10 +67,11 @@ def offensive_as(state: State, data: GameData, side: str, key: str) -> str:
     ct = data.card_types[key]
     if key in ("offensive", "limited_offensive"):
         return key
-    own = ct.event_side in ("any", side)
-    if own and (ct.from_turn is None or state.turn >= ct.from_turn):
-        return key
-    return "offensive"
+    if ct.event_side not in ("any", side):
+        return ct.other_side_plays_as or "offensive"
+    if ct.from_turn is not None and state.turn < ct.from_turn:
+        return ct.before_that or "offensive"
+    return key
 
 
 def crisis_entry(state: State, data: GameData, side: str, key: str):

@@ -33,9 +33,6 @@ from .events import (
     PieceEliminated,
 )
 from .fire import (
-    SPECIAL_DICE,
-    SPECIAL_ONE,
-    SPECIAL_TWO,
     has_biplanes,
     no_fire_in_rough,
     roll,
@@ -176,30 +173,35 @@ def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
     same = [x["key"] for x in played if x["area"] == o.area]
     if o.card in same:
         return Violation(ct.rule, f"one {ct.title} card per player per Battle Area")
-    if {o.card, *same} >= {"poison_gas", "advanced_artillery_barrage"}:
-        return Violation(ct.rule, "Poison Gas! and Advanced Artillery Barrage! cannot be "
-                                  "combined (9.3, 9.4)")
+    clash = [k for k in same if k in ct.not_with or o.card in d.card_types[k].not_with]
+    if clash:                                           # deck.yaml not_with (9.3, 9.4)
+        a, b = sorted((o.card, clash[0]), key=lambda k: d.card_order.index(d.card_types[k].ids[0]))
+        ta, tb = d.card_types[a], d.card_types[b]
+        return Violation(ct.rule, f"{ta.title} and {tb.title} cannot be combined ({ta.rule}, "
+                                  f"{tb.rule})")
     return None
 
 
 def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None:
     key = s.turn_state.card_as
-    if key not in SPECIAL_ONE and key not in SPECIAL_TWO:
-        return Violation("9.1.3", "no special offensive (The Big Push, Gericht, Tout le Monde à "
-                                  "la Bataille!, Friedensturm) is in play as itself this turn")
-    nation = SPECIAL_ONE.get(key) or SPECIAL_TWO.get(key)
+    bonus = d.card_bonus.get(key) if key else None
+    if bonus is None:
+        names = ", ".join(d.card_types[k].title for k in d.card_bonus)
+        return Violation("9.1.3", f"no special offensive ({names}) is in play as itself this "
+                                  f"turn")
+    nation = bonus.army_nation
     ct = d.card_types[key]
-    limit = 1 if key in SPECIAL_ONE else 2
+    limit = bonus.battle_areas
     if len(s.combat["bonus"]) >= limit:
         return Violation(ct.rule, f"{ct.title} adds its dice in {limit} battle area(s) only")
     if o.area not in s.combat["declared"] or o.area in s.combat["bonus"]:
         return Violation(ct.rule, "name a declared Battle Area not named yet")
     if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):
         return Violation(ct.rule, f"{ct.title} needs a {nation.upper()} army in the Battle Area")
-    if key in SPECIAL_DICE and no_fire_in_rough(d, SPECIAL_DICE[key]) and \
-            d.areas[o.area].terrain == "rough":
-        return Violation("8.3.5", f"{ct.title}'s extra dice are tank fire, and tanks do not "
-                                  f"fire in Rough terrain ({d.areas[o.area].name}) (9.1.5)")
+    if no_fire_in_rough(d, bonus.fires_as) and d.areas[o.area].terrain == "rough":
+        return Violation("8.3.5", f"{ct.title}'s extra dice are {bonus.fires_as} fire, and "
+                                  f"{bonus.fires_as}s do not fire in Rough terrain "
+                                  f"({d.areas[o.area].name}) ({ct.rule})")
     return None
 
 

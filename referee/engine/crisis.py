@@ -11,8 +11,6 @@ from .movement import settle, template_ref
 from .orders import CrisisRefuse, CrisisRemove, Ord, PlayCard
 from .state import State, other
 
-CRISIS_KEYS = ("entente_military_crisis", "german_military_crisis")
-
 
 def crisis_units(s: State, d: GameData) -> list[tuple[str, str, str, str]]:
     """(ref, nation, kind, area) of every unit that may answer the current crisis."""
@@ -33,7 +31,7 @@ def crisis_units(s: State, d: GameData) -> list[tuple[str, str, str, str]]:
 
 def crisis_orders(s: State, d: GameData, side: str):
     """The Crisis! cards side may play now, one order per card type in hand (9.8, 9.9)."""
-    for key in CRISIS_KEYS:
+    for key in d.crisis_keys:
         if any(d.cards[c].key == key for c in s.hands.get(side, [])):
             yield PlayCard(card=key)
 
@@ -84,7 +82,7 @@ def play_crisis(ctx: Ctx, side: str, key: str, resume: str) -> None:
                                                f"played ({d.cards[card].rule})"))
     target = other(side, d)
     nations = entry.remove.get("nations") or list(d.units.sides[target])
-    kinds = entry.remove.get("kinds") or ["infantry", "commonwealth"]
+    kinds = entry.remove.get("kinds") or list(d.cards[card].unit_kinds)      # 9.8
     ctx.emit(CrisisDeclared(side=side, target=target, card=card, name=entry.name,
                             count=entry.remove["count"], nations=nations, kinds=kinds,
                             resume=resume))

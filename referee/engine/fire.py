@@ -16,12 +16,7 @@ from .state import State, other, template_key
 
 # The order dice are rolled in, phase by phase (manual dice are given in this order), is the
 # game data's: units.yaml roll_order, then card dice (UnitsData.roll_rank).
-SPECIAL_ONE = {"the_big_push": "uk", "gericht": "ge"}         # +1 artillery die, 9.1.3/9.1.4
-SPECIAL_TWO = {"tout_le_monde": "fr", "friedensturm": "ge"}   # +2 dice, retreats: 9.1.5, 9.1.6
-# What the extra dice are fired as: The Big Push and Gericht artillery, Tout le Monde tanks
-# (so never in Rough terrain, 8.3.5), Friedensturm Stoßtruppen (9.1.3-9.1.6).
-SPECIAL_DICE = {"the_big_push": "artillery", "gericht": "artillery", "tout_le_monde": "tank",
-                "friedensturm": "stosstruppen"}
+# The special Offensives' extra dice are the deck's (deck.yaml bonus, GameData.card_bonus).
 
 
 class Unit(msgspec.Struct):
@@ -84,12 +79,13 @@ def artillery_fp(s: State, d: GameData, area: str, side: str, nation: str, defen
     """
     ut = d.units.unit_types[kind]
     fp = ut.firepower
-    gas = "poison_gas" in fp and _cards(s, side, area, "poison_gas") and not s.combat["weather"]
+    gas = "poison_gas" in fp and _cards(s, side, area, "poison_gas") and not (
+        s.combat["weather"] and "bad_weather" in d.card_types["poison_gas"].cancelled_by)  # 9.5
     if "advanced_artillery_barrage" in fp and _cards(s, side, area, "advanced_artillery_barrage"):
         return fp["advanced_artillery_barrage"]
     ms = ut.materiel_superiority
     if defensive and ms is not None and nation in ms.nations and s.options.get(ms.option) and \
-            s.turn >= d.events.availability.get("uk_materiel_superiority_from_turn", 16):
+            s.turn >= ms.from_turn:
         key = "poison_gas" if gas and "poison_gas" in ms.fire else "defense"
         return int(ms.fire[key][1:]) if ms.fire.get(key) else 0
     return fp["poison_gas"] if gas else fp.get("defense" if defensive else "offense", 0)
@@ -134,7 +130,8 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
     infantry = d.units.infantry_types
     foe_inf = any(u.kind in infantry for u in units_in(s, d, area, foe))
     fort = enemy_fort(s, area, side, d)
-    bonus = s.turn_state.card_as if area in s.combat["bonus"] else None
+    key = s.turn_state.card_as if area in s.combat["bonus"] else None
+    bonus = d.card_bonus.get(key) if key else None
     defensive = phase == "defensive"
     if phase in ("artillery", "pursuit"):
         for u in units_in(s, d, area, att):
@@ -144,8 +141,9 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
             elif ut.fires_in_artillery_step:
                 fp, siege = _fire_of(s, d, u, False, fort, foe_inf, rough)
                 add(u.ref, u.kind, fp, siege=siege)
-        if phase == "artillery" and bonus in SPECIAL_ONE:
-            add(bonus, "card", 2)
+        if phase == "artillery" and bonus and "artillery" in bonus.phases and \
+                not (rough and no_fire_in_rough(d, bonus.fires_as)):         # 9.1.3, 9.1.4
+            add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat)
         return _ordered(out, d)
     for u in units_in(s, d, area, side):
         k = u.kind
@@ -163,10 +161,9 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
             if f.area == area and d.nation_side[f.nation] == side and f.strength > 0:
                 add(f.id, fk, fort_fp, dice=f.strength)
     else:
-        if bonus in SPECIAL_ONE:
-            add(bonus, "card", 2)
-        if bonus in SPECIAL_TWO and not (rough and no_fire_in_rough(d, SPECIAL_DICE[bonus])):
-            add(bonus, "card", 2, dice=2, retreat=True)
+        if bonus and "offensive" in bonus.phases and \
+                not (rough and no_fire_in_rough(d, bonus.fires_as)):         # 9.1.3-9.1.6
+            add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat)
     return _ordered(out, d)
 
 

@@ -31,7 +31,6 @@ from ..gamedata import GameData, Scenario
 from . import combat, movement, production, reinforce, setup, supply, transport
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .crisis import CRISIS_KEYS
 from .events import (
     ArmyEliminated,
     CardPlayed,
@@ -170,7 +169,7 @@ def _hand_keys(s: State, d: GameData, side: str) -> list[str]:
 
 def _card_or_pass_candidates(s: State, d: GameData, side: str):
     for key in _hand_keys(s, d, side):
-        if key not in CRISIS_KEYS:            # Crisis! cards: engine.crisis_orders (9.8)
+        if key not in d.crisis_keys:            # Crisis! cards: engine.crisis_orders (9.8)
             yield PlayCard(card=key)
     yield Pass()
 

@@ -125,13 +125,13 @@ def _available(s: State, d: GameData, unit: str) -> Violation | None:
         return Violation(when.rule, f"{nation.upper()} {kind.replace('_', ' ')} units may be "
                                     f"built from {d.label(when.from_turn)}"
                                     f"{f' ({why})' if why else ''}; this is {d.label(s.turn)}")
-    if kind == "biplane":
+    if kind == d.units.dated_kind:
         year = d.year(s.turn)
         usable = sum(1 for y in d.units.biplane_counter_years.get(nation, []) if y <= year)
-        in_play = s.counters_in_play()[(nation, "biplane")]
+        in_play = s.counters_in_play()[(nation, kind)]
         if in_play >= usable:
-            return Violation("8.3.4", f"every {nation.upper()} Biplane counter marked {year} or "
-                                      f"earlier is already in play")
+            return Violation("8.3.4", f"every {nation.upper()} {kind.replace('_', ' ').title()} "
+                                      f"counter marked {year} or earlier is already in play")
     return None
 
 

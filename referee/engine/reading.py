@@ -358,10 +358,9 @@ def _refuse(r: Reader) -> Ord:
 
 
 def _what(r: Reader) -> str:
-    """An army id, or 'NATION KIND' (e.g. 'fr infantry') as nation:kind; the nations are the
-    game's (units.yaml)."""
+    """An army id, or 'NATION KIND' (e.g. 'fr infantry') as nation:kind."""
     w = r.word("a unit").casefold()
-    nations = r.data.units.nations
+    nations = r.data.units.nations            # the game's nation codes (units.yaml)
     if w in nations:
         kind = r.word("a unit type").casefold()
         return f"{w}:{_kind(kind.replace('-', '_'), r.data)}"

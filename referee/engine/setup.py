@@ -66,7 +66,7 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
             s.swapped.append(sw["unit"])
     s.consecutive_passes = sc.position.consecutive_passes
     s.discard = list(sc.cards.discard)
-    s.removed_cards = list(sc.cards.removed)
+    s.removed_cards = data.removed_cards(sc)
     s.hands = {x: [] for x in data.sides}
     s.locked = {x: [] for x in data.sides}
     return s
@@ -77,7 +77,7 @@ def deal(ctx: Ctx, sc: Scenario) -> None:
     the sequence of play."""
     d = ctx.data
     cards = sc.cards
-    named = set(cards.discard) | set(cards.removed)
+    named = set(cards.discard) | set(d.removed_cards(sc))
     draw_order = cards.draw_order if cards.draw_order is not None else d.sides
     stacked: list[str] = []
     if cards.hands is not None:

@@ -13,7 +13,6 @@ import msgspec
 
 from ..gamedata import GameData
 
-GERMAN, ENTENTE = "german", "entente"
 # What each unit type is and does (infantry or auxiliary slot, holds an area, its letter and
 # id code, the stacking limit) is the game data's: GameData.units (UnitsData).
 BOTH = 3                                    # both sides' bits (GameData.side_bit)

@@ -85,7 +85,7 @@ def rail_violation(s: State, d: GameData, o: Rail, side: str) -> Violation | Non
     limit = d.info.movement.rail.units
     if ts.rail >= limit:
         return Violation("4.4", f"rail moves are limited to {_WORDS.get(limit, limit)} units per "
-                                f"player turn")
+                                f"{d.term('player_turn')}")
     if m.area not in ts.friendly_at_start:
         return Violation("4.4", f"a rail move starts in an area Friendly since the start of "
                                 f"the turn; {d.areas[m.area].name} is not")
@@ -119,7 +119,7 @@ def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Viola
     limit = strategic_limit(s, d)
     if ts.strategic >= limit:
         return Violation("4.5", f"strategic movement is limited to {limit} unit(s) this "
-                                f"player turn")
+                                f"{d.term('player_turn')}")
     for area, role in ((m.area, "starts"), (o.to, "ends")):
         a = d.areas[area]
         if a.supply_source != side:
@@ -128,15 +128,15 @@ def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Viola
                                     f"a supply source")
         if area not in ts.friendly_at_start or s.status(area, side, d) != "friendly":
             return Violation("4.5", f"{a.name} was not Friendly at the start of the "
-                                    f"{d.side_name(side)} player turn")
+                                    f"{d.side_name(side)} {d.term('player_turn')}")
     if o.to == m.area:
         return Violation("4.5", "the unit is already there")
     return stack_violation(s, d, m, o.to)
 
 
-def coastal_sources(d: GameData) -> list[str]:
-    """Coastal Entente supply source areas (4.6, 14.2.4)."""
-    return d.supply_sources("entente", coastal=True)
+def coastal_sources(d: GameData, side: str) -> list[str]:
+    """A side's coastal supply source areas (4.6, 14.2.4: the Entente's in TTLM)."""
+    return d.supply_sources(side, coastal=True)
 
 
 def sea_ports(d: GameData, side: str) -> list[str]:
@@ -227,6 +227,13 @@ def _reserves_destinations(s: State, d: GameData, m: Mover) -> set[str]:
     return out
 
 
+def _evacuable(d: GameData) -> str:
+    """The armies the optional evacuation may move, in words (14.2.4; units.yaml nations)."""
+    names = [f"army of the {n.name} in {d.areas[n.evacuation_area].name}"
+             for n in d.units.nations.values() if n.evacuation_area in d.areas]
+    return " or ".join(names) or "army of no nation"
+
+
 def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violation | None:
     """Why the optional Antwerp evacuation (14.2.4) is illegal now, or None."""
     if not s.options.get("antwerp_evacuation"):
@@ -236,16 +243,20 @@ def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violati
     m = resolve(s, d, o.unit, side)
     if isinstance(m, Violation):
         return m
-    if m.army is None or m.nation != "be":
-        return Violation("14.2.4", "only the Belgian army may be evacuated from Antwerp")
-    if m.area != "antwerp":
-        return Violation("14.2.4", "the Belgian army is not in Antwerp")
+    nat = d.units.nations.get(m.nation)
+    where = nat.evacuation_area if nat else None
+    if m.army is None or where is None:
+        return Violation("14.2.4", "only the " + _evacuable(d) + " may be evacuated")
+    if m.area != where:
+        return Violation("14.2.4", f"the army is not in "
+                                   f"{d.areas[where].name}")
     v = turn_checks(s, d, m)
     if v:
         return v
-    if o.to not in coastal_sources(d) or s.status(o.to, side, d) not in ("friendly", "disputed"):
-        return Violation("14.2.4", "the Belgian army goes to a Friendly or Disputed coastal "
-                                   "Entente supply source area")
+    if o.to not in coastal_sources(d, side) or \
+            s.status(o.to, side, d) not in ("friendly", "disputed"):
+        return Violation("14.2.4", f"the army goes to a Friendly or Disputed "
+                                   f"coastal {d.side_name(side)} supply source area")
     return stack_violation(s, d, m, o.to)
 
 
@@ -345,7 +356,7 @@ def whole_move_candidates(s: State, d: GameData, side: str):
 
     ts = s.turn_state
     has_reserves = first_card(s, d, side, "strategic_reserves") is not None
-    ports = coastal_sources(d)
+    ports = coastal_sources(d, side)
     mv = d.info.movement
     sources = d.supply_sources(side) if mv.strategic and side in mv.strategic.sides else []
     sea = mv.sea
@@ -366,7 +377,8 @@ def whole_move_candidates(s: State, d: GameData, side: str):
         if has_reserves:
             for to in sorted(reserves_destinations(s, d, m)):
                 yield Reserves(unit=m.ref, to=to)
-        if m.nation == "be" and m.army is not None and m.area == "antwerp" and \
+        where = getattr(d.units.nations.get(m.nation), "evacuation_area", None)
+        if m.army is not None and where is not None and m.area == where and \
                 s.options.get("antwerp_evacuation"):
             for to in ports:
                 yield Evacuate(unit=m.ref, to=to)

@@ -22,16 +22,23 @@ def eft_vp(state: State, data: GameData) -> int:
     return eft_bp(state, data) // 5
 
 
-def paris_gun_vp(state: State, data: GameData) -> int:
-    """+1 VP while the Paris Gun is in or next to the Paris area (8.3.6)."""
-    near = {"paris", *data.neighbours.get("paris", ())}
-    for p in state.pieces.values():
-        if p.kind == "paris_gun" and p.area in near:
-            return 1
-    for a in state.armies.values():
-        if a.status == "map" and a.area in near and a.contents.get("ge:paris_gun"):
-            return 1
-    return 0
+def near_area_vp(state: State, data: GameData) -> list[tuple[str, int]]:
+    """The VP of each modifier scored by a unit type in or next to an area, not cumulative
+    (8.3.6: +1 while the Paris Gun is in or adjacent to Paris; charts.yaml `unit`, `near_area`)
+    as (label, points)."""
+    out = []
+    for mod in data.charts.victory.modifiers.items:
+        if not (mod.unit and mod.near_area and mod.vp):
+            continue
+        near = {mod.near_area, *data.neighbours.get(mod.near_area, ())}
+        there = any(p.kind == mod.unit and p.area in near for p in state.pieces.values()) or \
+            any(a.status == "map" and a.area in near and n and key.partition(":")[2] == mod.unit
+                for a in state.armies.values() for key, n in a.contents.items())
+        if there:
+            where = data.areas[mod.near_area].name if mod.near_area in data.areas else mod.near_area
+            out.append((f"the {mod.unit.replace('_', ' ').title()} in or next to {where} "
+                        f"({mod.rule or '3.1'})", mod.vp))
+    return out
 
 
 def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
@@ -64,9 +71,7 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
     blockade = next((r.vp for r in data.charts.total_blockade.by_year if r.year == year), 0)
     if blockade:
         lines.append((f"Total Blockade {year} (3.1)", blockade))
-    gun = paris_gun_vp(state, data)
-    if gun:
-        lines.append(("the Paris Gun in or next to Paris (8.3.6)", gun))
+    lines.extend(near_area_vp(state, data))
     return lines
 
 

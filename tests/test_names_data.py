@@ -1,0 +1,190 @@
+"""The last names the rules wrote in are the game's data: change the data and play follows.
+
+Each test changes one property in a copy of games/ttlm:
+
+- the nation and area of the optional evacuation by sea (units.yaml `evacuation_area`,
+  14.2.4: the Belgian army from Antwerp);
+- the area the Paris Gun scores near (charts.yaml victory modifier `near_area`, 8.3.6);
+- the nation whose reinforcements are placed in France (units.yaml `reinforcements_in`, 7.3);
+- a duplicate that disagrees (build_points `entente_parts` that do not add up to the Entente's
+  Build Points, 7.0) is reported by games check.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from casebook import SECRET, position
+from referee import game as g
+from referee.engine.victory import vp_breakdown
+from referee.errors import GameDataError
+from referee.gamedata import default_games_dir, load_game
+
+
+def _copy(tmp: Path, change) -> Path:
+    """games/ttlm copied under tmp/games/ttlm, with change(document_by_file) applied."""
+    root = tmp / "games"
+    shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")
+    files = {name: yaml.safe_load((root / "ttlm" / name).read_text(encoding="utf-8"))
+             for name in ("units.yaml", "charts.yaml")}
+    change(files)
+    for name, doc in files.items():
+        (root / "ttlm" / name).write_text(yaml.safe_dump(doc, allow_unicode=True,
+                                                         sort_keys=False), encoding="utf-8")
+    return root
+
+
+def _game(tmp: Path, games: Path, sc: dict, options: list[str] = (), name: str = "case") -> Path:
+    spath = tmp / f"{name}.yaml"
+    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    secret = tmp / f"{name}.fixed-secret"
+    secret.write_text(SECRET + "\n")
+    secret.chmod(0o600)
+    journal = tmp / f"{name}.jsonl"
+    g.create_game(journal, str(spath), "manual", list(options), game_id=name,
+                  secret_file=secret, games_dir=games)
+    return journal
+
+
+@pytest.fixture(scope="module")
+def moved(tmp_path_factory) -> Path:
+    """A copy of TTLM with the evacuation area in Brussels and the Paris Gun's area Lille."""
+    def change(files):
+        files["units.yaml"]["nations"]["be"]["evacuation_area"] = "brussels"
+        items = files["charts.yaml"]["victory"]["modifiers"]["items"]
+        next(m for m in items if m["id"] == "paris_gun")["near_area"] = "lille"
+
+    return _copy(tmp_path_factory.mktemp("moved"), change)
+
+
+def test_the_evacuation_area_is_the_data_s(tmp_path, moved):
+    """14.2.4 with the evacuation area moved from Antwerp to Brussels: the Belgian army leaves
+    Brussels by sea to a coastal Friendly Entente supply source, and no longer Antwerp."""
+    games = moved
+    opts = ["antwerp_evacuation=true"]
+    hands = {"german": ["off-01"], "entente": ["off-03"]}
+    there = position("1914", player="entente", hands=hands, remove_units=["be-1"],
+                     add_units=["be-1 be army brussels 2I"])
+    j = _game(tmp_path, games, there, opts, name="brussels")
+    r = g.submit(j, "entente", ["pass", "evacuate be-1 ostend"], games_dir=games)
+    assert r.rejected is None
+    assert g.open_game(j, games_dir=games).state.armies["be-1"].area == "ostend"
+    old = position("1914", player="entente", hands=hands, remove_units=["be-1"],
+                   add_units=["be-1 be army antwerp 2I"])
+    j = _game(tmp_path, games, old, opts, name="antwerp")
+    r = g.submit(j, "entente", ["pass", "evacuate be-1 ostend"], games_dir=games)
+    assert r.rejected and r.rejected[2].rule == "14.2.4"
+    assert "not in Brussels" in r.rejected[2].reason
+
+
+def test_the_paris_gun_scores_near_the_data_s_area(tmp_path, moved):
+    """8.3.6 with the Paris Gun's area moved from Paris to Lille: the gun in Lille scores +1
+    VP, and in Compiègne (next to Paris) nothing."""
+    games = moved
+    data = load_game(games / "ttlm")
+    sc = position("1918", turn=17, player="german",
+                  hands={"german": ["off-01"], "entente": ["off-03"]},
+                  add_units=["ge-p-01 ge paris_gun lille"])
+    st = g.open_game(_game(tmp_path, games, sc), games_dir=games).state
+    lines = dict(vp_breakdown(st, data))
+    assert lines["the Paris Gun in or next to Lille (8.3.6)"] == 1
+    st.pieces["ge-p-01"].area = "compiegne"
+    assert not [k for k in dict(vp_breakdown(st, data)) if "Paris Gun" in k]
+
+
+def test_reinforcements_placed_in_a_country_are_a_nation_flag(tmp_path):
+    """7.3: the US's reinforcements are placed in France; the flag given to the UK instead
+    makes games check report every UK reinforcement placed elsewhere (ENGLAND, 4.6)."""
+    def change(files):
+        nations = files["units.yaml"]["nations"]
+        nations["uk"]["reinforcements_in"] = nations["us"].pop("reinforcements_in")
+
+    with pytest.raises(GameDataError) as exc:
+        load_game(_copy(tmp_path, change) / "ttlm")
+    assert any("UK units arrive in France (7.3)" in p for p in exc.value.problems)
+    assert not any("US units arrive" in p for p in exc.value.problems)
+
+
+def test_build_point_parts_that_disagree_with_the_total_are_reported(tmp_path):
+    """7.0: build_points `entente_parts` explain the Entente's figure; parts that do not add
+    up to it are a data problem games check reports."""
+    def change(files):
+        files["charts.yaml"]["build_points"]["turns"][0]["entente_parts"]["fr"] += 1
+
+    with pytest.raises(GameDataError) as exc:
+        load_game(_copy(tmp_path, change) / "ttlm")
+    assert any("entente_parts: the parts add up to 9, entente says 8 (7.0)" in p
+               for p in exc.value.problems)
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda ev: ev["availability"]["cards"].__setitem__("gericht", 9),
+     "availability.cards.gericht: turn 9, the deck says 8 (9.1.4)"),
+    (lambda ev: ev["stosstruppen_1918"].__setitem__("total", 11),
+     "stosstruppen_1918.total: 11, the turns' reinforcements add up to 10 (8.2.2)"),
+    (lambda ev: ev["placement_codes"].pop("france"),
+     "turns: placement 'france' is not one of placement_codes"),
+])
+def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, problem):
+    """Values events.yaml repeats (the cards' first turns of 9.1.3-9.4, the 1918
+    Stoßtruppen of 8.2.2, the placement codes of 2.0 I and 7.3) must agree with the deck and
+    the turns; games check reports a disagreement."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")
+    path = root / "ttlm" / "events.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    edit(doc)
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "ttlm")
+    assert any(problem in p for p in exc.value.problems), exc.value.problems
+
+
+def test_games_check_shows_the_ruleset_and_each_scenario_s_text(cli):
+    """game.yaml `ruleset` and each scenario's provenance, status and notes are shown by
+    `referee games check` (their one use)."""
+    r = cli("games", "check", default_games_dir() / "ttlm")
+    assert r.exit_code == 0
+    assert "ruleset: TO THE LAST MAN! core rulebook (2013)" in r.stdout
+    assert "scenario 1918: 1918: the Kaiserschlacht (reconstructed)" in r.stdout
+    assert "  note: The optional 1918 UK Matériel Superiority rule (8.3.2)" in r.stdout
+    assert "  status: belgium belligerent_entente;" in r.stdout
+    # charts.yaml reasoning, anchors, notes and what each VP modifier counts (3.1, 8.3.6)
+    assert "chart build_points reasoning: Germany starts richer" in r.stdout
+    assert "chart victory anchors: The 2009 web edition" in r.stdout
+    assert "VP modifier paris_gun: +1 per the Paris Gun in or adjacent to the Paris" in r.stdout
+    assert "VP modifier total_blockade: by year, see the total_blockade chart" in r.stdout
+    # map.yaml box access_note, events.yaml swaps' replaces (8.2.3) and neutrals (4.1)
+    assert "box Eastern Front Transit Box: How units enter and leave the box" in r.stdout
+    assert "turn 6 swap: Canadian replaces one UK infantry on the map" in r.stdout
+    assert "neutrals campaign_game.holland: neutral for the whole game" in r.stdout
+
+
+def test_a_closed_area_that_is_no_sea_box_is_reported(tmp_path):
+    """4.6: only a sea-movement box (ENGLAND) is closed to the enemy; map.yaml's
+    `enemy_may_enter` must agree with the area's kind, anywhere else it is reported."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")
+    path = root / "ttlm" / "map.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "    enemy_may_enter: false\n", "    enemy_may_enter: true\n", 1), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "ttlm")
+    assert any("areas.england.enemy_may_enter: true, but a sea-movement box is closed to the "
+               "enemy (4.6)" in p for p in exc.value.problems), exc.value.problems
+
+
+def test_the_first_year_of_dated_counters_is_the_data_s(tmp_path):
+    """8.3.4: each Biplane counter bears the year it becomes available, none before 1916; with
+    `counter_years_from: 1917` games check reports the 1916 counters."""
+    def change(files):
+        files["units.yaml"]["unit_types"]["biplane"]["counter_years_from"] = 1917
+
+    with pytest.raises(GameDataError) as exc:
+        load_game(_copy(tmp_path, change) / "ttlm")
+    assert any("biplane_counter_years.ge: no Biplane before 1917 (8.3.4)" in p
+               for p in exc.value.problems), exc.value.problems
