@@ -6,8 +6,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # The game data compiled from its YAML: the first read of a journal needs no YAML parsing.
-# It is bound to the content of the YAML files and ignored when they change.
-COMPILED := referee/_compiled/ttlm.json
+# It is bound to the content of the YAML files and ignored when they change. One per game.
+GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
+COMPILED := $(GAMES:%=referee/_compiled/%.json)
 
 .PHONY: demo test schemas setup soak bench roundtrips
 
@@ -19,7 +20,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m compileall -q referee
 	touch $(STAMP)
 
-$(COMPILED): $(STAMP) $(wildcard games/ttlm/* games/ttlm/scenarios/*) \
+$(COMPILED) &: $(STAMP) $(wildcard games/*/* games/*/scenarios/*) \
              referee/compiled.py referee/gamedata.py referee/dataload.py referee/paths.py
 	$(BIN)/python -m referee.compiled
 
@@ -33,11 +34,13 @@ test: setup
 schemas: setup
 	$(BIN)/python -c "from referee.schemas import write_all; write_all('schemas')"
 
-# Hundreds of random complete 1914 games, every invariant checked after every record, odd
+# Hundreds of random complete 1914 games (200 TTLM, 50 AT ALL COSTS!), every invariant
+# checked after every record, odd
 # seeds with every optional rule on, even seeds with each on or off by the seed; then
 # 400 well-chained journals of the wrong shape through every command (40 in `make test`).
 soak: setup
 	$(BIN)/python -m referee.soak --games 200 --options all
+	$(BIN)/python -m referee.soak --game aac --games 50 --options all
 	REFEREE_MUTANTS=400 $(BIN)/python -m pytest -q tests/test_hostile_input.py -k wrong_shape
 
 # Full-campaign benchmark: every read and write path against the import floor, and memory.

@@ -62,7 +62,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="A judge for play-by-email games of TO THE LAST MAN!: orders in, dice and rulings "
          "out, everything in a hash-chained journal.")
-games_app = typer.Typer(help="Check game data directories.", no_args_is_help=True)
+games_app = typer.Typer(help="List the games; check game data directories.",
+                        no_args_is_help=True)
 app.add_typer(games_app, name="games")
 
 _GAMES: dict[str, Optional[Path]] = {"dir": None}
@@ -115,12 +116,18 @@ def _print_version(value: bool) -> None:
         from . import load_msgspec
 
         load_msgspec()
-        from .game import game_data
+        from .game import game_data, game_names
 
-        digest = game_data("ttlm", _GAMES["dir"]).digest[:16]
+        digests = []
+        for name in game_names(_GAMES["dir"]):
+            try:
+                digests.append(f"{name} {game_data(name, _GAMES['dir']).digest[:16]}")
+            except Exception:  # noqa: BLE001 - one broken game does not hide the others
+                digests.append(f"{name} unreadable")
+        digest = ", ".join(digests) or digest
     except Exception:  # noqa: BLE001 - --version must answer even with broken data
         pass
-    typer.echo(f"referee {__version__} (journal schema {SCHEMA_VERSION}; game data ttlm "
+    typer.echo(f"referee {__version__} (journal schema {SCHEMA_VERSION}; game data "
                f"{digest})")
     raise typer.Exit()
 
@@ -169,7 +176,11 @@ def main_options(
 @boundary
 def new(
     journal: Annotated[Path, typer.Argument(help="The journal file to create (JSONL).")],
-    scenario: Annotated[str, typer.Option(help="1914, 1916, 1918, or a scenario YAML file.")],
+    scenario: Annotated[str, typer.Option(
+        help="A scenario of the game (ttlm: 1914, 1916, 1918; aac: 1914) or a scenario "
+             "YAML file.")],
+    game: Annotated[str, typer.Option(
+        help="The game: a folder of the games directory (ttlm, aac).")] = "ttlm",
     dice: Annotated[DiceMode, typer.Option(help="committed (default) or manual.")
                     ] = DiceMode.committed,
     option: Annotated[Optional[list[str]], typer.Option(
@@ -191,7 +202,7 @@ def new(
 
     dice = dice.value
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
-                         _GAMES["dir"], players=player or [])
+                         _GAMES["dir"], players=player or [], game=game)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
@@ -558,6 +569,24 @@ def games_check(directory: Annotated[Path, typer.Argument(help="A game data dire
 
     for line in describe(data):
         typer.echo(line)
+
+
+@games_app.command("list")
+@boundary
+def games_list() -> None:
+    """List the games of the games directory: id, name and scenarios (for `new --game`)."""
+    from . import load_msgspec
+
+    load_msgspec()
+    from .game import game_data, game_names
+
+    for name in game_names(_GAMES["dir"]):
+        try:
+            data = game_data(name, _GAMES["dir"])
+            text = f"{data.info.name} — scenarios {', '.join(data.scenarios)}"
+            typer.echo(f"{name}: " + "".join(c for c in text if c.isprintable()))
+        except (GameDataError, UsageError):
+            typer.echo(f"{name}: unreadable; `referee games check` on its folder lists why")
 
 
 @app.command()

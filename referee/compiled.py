@@ -114,14 +114,21 @@ def main() -> int:
     history (datastore.py) when this version of it is not there yet."""
     from . import datastore
     from .dataload import load_game
+    from .errors import GameDataError
 
     games = default_games_dir()
+    failed = 0
     for root in sorted(p for p in games.iterdir() if (p / "game.yaml").is_file()):
-        print(f"compiled {root.name} into {write_package_copy(root)}")
+        try:                 # one game's broken data does not keep the others from compiling
+            print(f"compiled {root.name} into {write_package_copy(root)}")
+        except GameDataError as exc:
+            print(f"{root.name}: not compiled: {exc}", file=sys.stderr)
+            failed += 1
+            continue
         kept = datastore.write_shipped(load_game(root), root.name)
         if kept is not None:
             print(f"new version of the {root.name} data kept in {kept} (commit it)")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

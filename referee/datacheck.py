@@ -468,7 +468,13 @@ def _check_deck(data: GameData) -> list[str]:
         if c.key not in KNOWN_CARD_KEYS and c.bonus is None and c.type != "crisis":
             out.append(f"{f}: cards.{c.key}: the referee knows no card of this key "
                        f"({', '.join(sorted(KNOWN_CARD_KEYS))})")
-    for k in KNOWN_CARD_KEYS - set(data.card_types):
+    # A deck may leave out a card the referee knows (AT ALL COSTS! has no UK or French
+    # special offensive), not the two every card falls back to (9.1, 9.5) nor one it names.
+    needed = {"offensive", "limited_offensive"}
+    for c in d.cards:
+        needed |= {k for k in (c.bad_weather, c.before_that, c.other_side_plays_as,
+                               *c.not_with, *c.cancelled_by) if k in KNOWN_CARD_KEYS}
+    for k in sorted(needed - set(data.card_types)):
         out.append(f"{f}: cards: card {k!r} missing (9.x)")
     return out
 

@@ -195,10 +195,29 @@ def load_secret(path: Path, header: dict) -> bytes | None:
 
 # ---------------------------------------------------------------- creating a game
 
+def game_names(games_dir: Path | None = None) -> list[str]:
+    """The games of a games directory: its folders holding a game.yaml."""
+    root = Path(games_dir or default_games_dir())
+    try:
+        return sorted(p.name for p in root.iterdir()
+                      if GAME_NAME.match(p.name) and (p / "game.yaml").is_file())
+    except OSError:
+        return []
+
+
+def check_game_name(game: str, games_dir: Path | None = None) -> str:
+    """The game named by --game, or a usage error naming the games there are."""
+    names = game_names(games_dir)
+    if game not in names:
+        raise UsageError(f"--game {quoted(game)}: no such game; the games are "
+                         f"{', '.join(names) or 'none'}")
+    return game
+
+
 def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                 options: list[str] | None = None, game_id: str | None = None,
                 secret_file: Path | None = None, games_dir: Path | None = None,
-                players: list[str] | None = None) -> Game:
+                players: list[str] | None = None, game: str = "ttlm") -> Game:
     """Create a journal for a new game: the secret first (0600, on disk), then the journal.
 
     The secret goes beside the journal (JOURNAL.secret), or to secret_file:
@@ -210,7 +229,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
         raise UsageError(f"--dice {dice_mode!r}: choose committed or manual")
     if os.path.lexists(path):
         raise UsageError(f"{path}: already exists; choose another file name")
-    data = game_data("ttlm", games_dir)
+    data = game_data(check_game_name(game, games_dir), games_dir)
     if scenario in data.scenarios:
         sc = data.scenarios[scenario]
     elif os.path.isfile(scenario):

@@ -1,7 +1,10 @@
 """`make soak`: many random 1914 games in parallel; failing journals are kept to replay.
 
-    python -m referee.soak [--games N] [--jobs J] [--out DIR] [--first-seed S]
+    python -m referee.soak [--game GAME] [--games N] [--jobs J] [--out DIR] [--first-seed S]
                            [--options default|all|KEY=VALUE,...]
+
+--game names the game (a folder of the games directory: ttlm, the default, or aac);
+every game plays its 1914 scenario.
 
 --options all plays odd seeds with every optional rule of game.yaml on and
 even seeds with each one on or off by the bits of the seed, so that every
@@ -34,7 +37,8 @@ def options_for(seed: int, mode: str, declared: list[str]) -> list[str]:
     return [x.strip() for x in mode.split(",") if x.strip()]
 
 
-def one(seed: int, out: str, mode: str = "default") -> tuple[int, str, int, str]:
+def one(seed: int, out: str, mode: str = "default",
+        game: str = "ttlm") -> tuple[int, str, int, str]:
     """Play one complete game; returns (seed, status, records, detail)."""
     from .autoplay import autoplay
     from .game import create_game, game_data, verify
@@ -46,10 +50,10 @@ def one(seed: int, out: str, mode: str = "default") -> tuple[int, str, int, str]
     secret.chmod(0o600)             # a dice secret is private to its owner
     journal = folder / "game.jsonl"
     try:
-        options = options_for(seed, mode, list(game_data("ttlm").info.options))
+        options = options_for(seed, mode, list(game_data(game).info.options))
         on = [o.split("=")[0] for o in options if o.endswith("=true")]
         create_game(journal, "1914", options=options, game_id=f"soak-{seed}",
-                    secret_file=secret)
+                    secret_file=secret, game=game)
         result = autoplay(journal, seed)
         if result.failure:
             return seed, "FAIL", result.records, result.failure
@@ -65,6 +69,7 @@ def one(seed: int, out: str, mode: str = "default") -> tuple[int, str, int, str]
 def main(argv: list[str] | None = None) -> int:
     """Run the soak; exit 1 if any game failed (its journal is kept)."""
     ap = argparse.ArgumentParser(prog="python -m referee.soak")
+    ap.add_argument("--game", default="ttlm", help="the game to play (ttlm or aac)")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--first-seed", type=int, default=1)
@@ -73,21 +78,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="default, all (every optional rule on and off by seed) or "
                          "KEY=VALUE,... for every game")
     args = ap.parse_args(argv)
-    if args.options not in ("default", "all"):
-        from .errors import UsageError
-        from .game import game_data, parse_options
+    from .errors import UsageError
+    from .game import check_game_name, game_data, parse_options
 
-        try:
-            parse_options(options_for(1, args.options, []), game_data("ttlm"))
-        except UsageError as exc:
-            ap.error(str(exc))
+    try:
+        check_game_name(args.game)
+        if args.options not in ("default", "all"):
+            parse_options(options_for(1, args.options, []), game_data(args.game))
+    except UsageError as exc:
+        ap.error(str(exc))
     out = args.out or tempfile.mkdtemp(prefix="referee-soak-")
     start = time.time()
     bad = 0
     seeds = range(args.first_seed, args.first_seed + args.games)
     with ProcessPoolExecutor(args.jobs) as pool:
         for seed, status, records, detail in pool.map(one, seeds, [out] * args.games,
-                                                      [args.options] * args.games):
+                                                      [args.options] * args.games,
+                                                      [args.game] * args.games):
             print(f"seed {seed:5d}: {status:5s} {records:5d} records  {detail}", flush=True)
             bad += status != "ok"
     print(f"{args.games} games in {time.time() - start:.0f} s; {bad} failed"

@@ -27,10 +27,11 @@ from referee.errors import OrderError
 from referee.gamedata import default_games_dir
 
 SECRET = "5e" * 32
-UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us)\s+(?P<type>\w+)\s+(?P<area>\w+)"
+UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us|ah|ru)\s+(?P<type>\w+)\s+(?P<area>\w+)"
                   r"(?:\s+(?P<contents>[0-9][0-9A-Za-z+]*|empty))?(?P<ent>\s+entrenched)?$")
 LETTERS = {"I": "infantry", "S": "stosstruppen", "CW": "commonwealth", "C": "cavalry",
-           "A": "artillery", "G": "siege_gun", "B": "biplane", "T": "tank", "P": "paris_gun"}
+           "A": "artillery", "G": "siege_gun", "B": "biplane", "T": "tank", "P": "paris_gun",
+           "IG": "imperial_guard"}
 
 
 def unit(text: str) -> dict:
@@ -55,14 +56,16 @@ def unit(text: str) -> dict:
 
 
 def position(base: str = "1914", **kw) -> dict:
-    """A scenario dict: the base scenario with the changes a case asks for."""
-    src = default_games_dir() / "ttlm" / "scenarios" / f"{base}.yaml"
+    """A scenario dict: the base scenario with the changes a case asks for (game: the game
+    whose scenario it is, ttlm by default)."""
+    game = kw.pop("game", "ttlm")
+    src = default_games_dir() / game / "scenarios" / f"{base}.yaml"
     sc = yaml.safe_load(src.read_text(encoding="utf-8"))
     sc = copy.deepcopy(sc)
     sc["id"], sc["title"], sc["provenance"] = "case", "rulebook case", "test"
     sc.pop("expected_start", None)
     if "turn" in kw:
-        sc["start"] = {"turn": kw["turn"], "label": g.game_data().label(kw["turn"])}
+        sc["start"] = {"turn": kw["turn"], "label": g.game_data(game).label(kw["turn"])}
     ctrl = {a: side for side, areas in sc["control"].items() for a in areas}
     for area, side in (kw.get("control") or {}).items():
         ctrl[area] = side
@@ -142,8 +145,8 @@ def data_copy(edits: dict) -> Path:
 
 
 def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "committed",
-             name: str = "case", games_dir: Path | None = None) -> Path:
-    """Write the scenario and create a game from it with a fixed secret."""
+             name: str = "case", games_dir: Path | None = None, game: str = "ttlm") -> Path:
+    """Write the scenario and create a game of that game from it with a fixed secret."""
     spath = tmp / f"{name}.yaml"
     spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     secret = tmp / f"{name}.fixed-secret"
@@ -156,7 +159,7 @@ def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "comm
         kept.parent.mkdir(parents=True, exist_ok=True)
         kept.write_bytes(packed)
     g.create_game(journal, str(spath), dice, opts, game_id=name, secret_file=secret,
-                  games_dir=games_dir)
+                  games_dir=games_dir, game=game)
     return journal
 
 
@@ -252,7 +255,8 @@ def play_case(case: dict, tmp: Path) -> None:
     dice = pos.pop("dice", "committed")
     # data: a copy of the game data with values changed (a rule switched, data_copy)
     games = data_copy(pos.pop("data")) if pos.get("data") else None
-    journal = new_game(tmp, position(base, **pos), options, dice, games_dir=games)
+    journal = new_game(tmp, position(base, **pos), options, dice, games_dir=games,
+                       game=pos.get("game", "ttlm"))
     for i, step in enumerate(case.get("steps", [])):
         side = "german" if "german" in step else "entente"
         text = step[side]

@@ -31,7 +31,7 @@ import io
 import json
 import random
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from unittest import mock
 
@@ -60,6 +60,8 @@ COMMANDS = [
     ("map", (), ("svg",), "state"),          # writes a file: read back as the output
     ("area", ("verdun",), ("text", "json"), "state"),
 ]
+# The area `area` reads, by game (a fortress city with a battle in many games).
+AREA_OF = {"ttlm": "verdun", "aac": "warsaw"}
 # Drawing the map costs more than printing a view: it is read in one game in four (all with
 # hidden templates, 1.4) and in the game of the negative controls.
 PICTURES = 4
@@ -121,17 +123,20 @@ class Spec:
     hidden: bool
     stop: str           # early: after `steps` records; sealed: production, one side sealed;
     steps: int          # turn: after the first seasonal turn
+    game: str = "ttlm"
 
     @property
     def name(self) -> str:
-        return (f"g{self.n:02d}-{self.scenario}-{'hidden' if self.hidden else 'open'}-"
+        return (f"g{self.n:02d}-{self.game}-{self.scenario}-"
+                f"{'hidden' if self.hidden else 'open'}-"
                 f"{self.stop}{self.steps if self.stop != 'turn' else ''}")
 
 
 def _games() -> list[Spec]:
     """30 games: 15 with hidden templates, 15 without; every scenario. Most stop somewhere in
     the first turn's player turns; 8 in the middle of the production phase (one side's
-    orders sealed, the other's not yet given); 3 after a whole turn (plans revealed)."""
+    orders sealed, the other's not yet given); 3 after a whole turn (plans revealed). One
+    1914 game that stops after a whole turn is AT ALL COSTS!'s instead of TTLM's."""
     rng = random.Random(1914)
     stops = ["sealed"] * 8 + ["turn"] * 3 + ["early"] * 19
     rng.shuffle(stops)
@@ -144,6 +149,8 @@ def _games() -> list[Spec]:
             ("1914", "1916", "1918")[n % 3]
         steps = {"early": rng.randint(1, 60), "sealed": rng.randint(1, 4), "turn": 0}[stop]
         out.append(Spec(n, scenario, n % 2 == 0, stop, steps))
+    first = next(i for i, s in enumerate(out) if s.stop == "turn" and s.hidden)
+    out[first] = replace(out[first], game="aac")
     return out
 
 
@@ -167,7 +174,8 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str]) -> Path:
     secret = folder / "fixed.secret"
     secret.write_text(hashlib.sha256(f"leaks-{spec.n}".encode()).hexdigest() + "\n")
     secret.chmod(0o600)
-    argv = ["new", journal, "--scenario", spec.scenario, "--game-id", f"leaks-{spec.n}",
+    argv = ["new", journal, "--game", spec.game, "--scenario", spec.scenario,
+            "--game-id", f"leaks-{spec.n}",
             "--secret-file", secret, "--option",
             f"hidden_templates={'true' if spec.hidden else 'false'}"]
     for side, addr in addresses.items():
@@ -222,6 +230,9 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
         if command == "explain":
             records = [json.loads(line) for line in journal.read_text().splitlines()]
             extra = (str(explained_record(records)), *extra)
+        if command == "area":
+            with journal.open(encoding="utf-8") as fh:
+                extra = (AREA_OF[json.loads(fh.readline())["game"]],)
         formats = _formats(command, formats)
         if reader == MODERATOR:         # once for crashes, and what the controls read
             formats = tuple(f for f in formats if f == "json" or

@@ -263,9 +263,12 @@ def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violati
 def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
     """Why a move into or out of the EFT box is illegal now (games/ttlm reconstruction)."""
     box = d.boxes.get("eft")
-    if box is None or side != box.owner:
-        return Violation("2.0 V.4", f"only the {d.side_name(box.owner) if box else 'no'} "
-                                    f"moves units into the EFT box")
+    if box is None:
+        return Violation("AAC 2.0 V.4", "this game has no Eastern Front Transit box (AT ALL "
+                                        "COSTS! plays the Eastern front itself)")
+    if side != box.owner:
+        return Violation("2.0 V.4", f"only the {d.side_name(box.owner)} moves units into the "
+                                    f"EFT box")
     unit = o.unit
     if unit in s.armies:
         a = s.armies[unit]

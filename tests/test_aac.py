@@ -1,0 +1,59 @@
+"""AT ALL COSTS! (games/aac) through the command line: its data checks, a game is created
+with `new --game aac` and every command reads the game from the journal header."""
+
+from __future__ import annotations
+
+import json
+
+from referee.paths import default_games_dir
+
+
+def test_aac_data_passes_games_check(cli):
+    r = cli("games", "check", default_games_dir() / "aac")
+    assert r.exit_code == 0, r.stderr
+    assert "OK" in r.stdout and "scenarios 1914" in r.stdout
+
+
+def test_games_list_and_an_unknown_game(cli, tmp_path):
+    r = cli("games", "list")
+    assert r.exit_code == 0, r.stderr
+    assert "aac: AT ALL COSTS!" in r.stdout and "ttlm: TO THE LAST MAN!" in r.stdout
+    j = tmp_path / "x.jsonl"
+    r = cli("new", j, "--game", "risk", "--scenario", "1914")
+    assert r.exit_code == 2
+    assert r.stderr.strip() == ("referee: --game 'risk': no such game; the games are "
+                                "aac, ttlm")
+    assert not j.exists()
+    r = cli("new", j, "--game", "aac", "--scenario", "1916")     # a TTLM scenario only
+    assert r.exit_code == 2 and "1914" in r.stderr and not j.exists()
+
+
+def test_an_aac_game_through_the_cli(cli, tmp_path, secret_file):
+    j = tmp_path / "east.jsonl"
+    r = cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
+            "--secret-file", secret_file)
+    assert r.exit_code == 0, r.stderr
+    assert "AT ALL COSTS!" in r.stdout
+    header = json.loads(j.read_text().splitlines()[0])
+    assert header["game"] == "aac" and header["game_name"] == "AT ALL COSTS!"
+    r = cli("status", j, "--as", "german", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    status = json.loads(r.stdout)
+    assert "impulse" in status["prompt"]                    # AAC's word for the player turn
+    assert "pass" in status["legal"]
+    for side, order in (("german", "pass"), ("german", "move ge-i-03 posen"),
+                        ("german", "end turn"), ("entente", "pass")):
+        r = cli("order", j, "--as", side, order)
+        assert r.exit_code == 0, (order, r.stderr)
+    r = cli("show", j, "--as", "german", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    shown = json.loads(r.stdout)
+    assert shown["areas"]["posen"]["control"] == "german"
+    assert shown["areas"]["warsaw"]["control"] == "entente"
+    for args in (("report", j, "--as", "entente"), ("verify", j, "--secret", secret_file),
+                 ("map", j, "-o", tmp_path / "east.svg")):
+        r = cli(*args)
+        assert r.exit_code == 0, (args, r.stderr)
+    assert "Warsaw" in (tmp_path / "east.svg").read_text(encoding="utf-8")
+    r = cli("area", j, "lodz")                   # names are matched without their accents
+    assert r.exit_code == 0 and "Łódź" in r.stdout and "Kielce" in r.stdout
