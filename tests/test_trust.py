@@ -163,7 +163,7 @@ def test_snapshots_copied_from_another_game_are_misses(played, cli, tmp_path, se
     assert _answers(played, cli) == fresh
 
 
-def test_snapshots_truncated_at_every_97th_byte_are_misses(played, cli):
+def test_snapshots_truncated_at_every_193rd_byte_are_misses(played, cli):
     fresh = _fresh(played, cli)
     files = _warm(played, cli)
     state = next(p for p in files if p.suffix == ".state")
@@ -171,7 +171,7 @@ def test_snapshots_truncated_at_every_97th_byte_are_misses(played, cli):
     quick_fresh = {k: v for k, v in fresh.items() if k[0] == "quick"}
     for path in (state, view):
         whole = path.read_bytes()
-        for cut in range(0, len(whole), 97):
+        for cut in range(0, len(whole), 193):
             for p in _snapshot_files(played):
                 p.unlink()
             path.write_bytes(whole[:cut])
