@@ -188,3 +188,19 @@ def test_the_first_year_of_dated_counters_is_the_data_s(tmp_path):
         load_game(_copy(tmp_path, change) / "ttlm")
     assert any("biplane_counter_years.ge: no Biplane before 1917 (8.3.4)" in p
                for p in exc.value.problems), exc.value.problems
+
+
+@pytest.mark.parametrize("term", ["imp\nulse", "x" * 10000, "<b>turn</b>", ""])
+def test_a_term_that_is_not_a_few_words_on_one_line_is_reported(tmp_path, term):
+    """AAC 2.0 II.1: the game's word for the player turn ("impulse") goes into messages and
+    every output format; a newline, markup or a 10 KB term is a data problem games check
+    reports."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "aac", root / "aac")
+    path = root / "aac" / "game.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["terms"]["player_turn"] = term
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "aac")
+    assert any("terms.player_turn" in p for p in exc.value.problems), exc.value.problems
