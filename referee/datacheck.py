@@ -669,6 +669,8 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
 
 def check_scenario(data: GameData, sc: Scenario) -> list[str]:
     """Every problem of a scenario (built-in or a what-if position) against the game data."""
+    if sorted(data.units.side_order) != sorted(data.units.sides):
+        return []               # reported by check_game; every side lookup below would miss
     out: list[str] = []
     start = sc.start.turn
     if start not in data.turns:

@@ -204,3 +204,16 @@ def test_a_term_that_is_not_a_few_words_on_one_line_is_reported(tmp_path, term):
     with pytest.raises(GameDataError) as exc:
         load_game(root / "aac")
     assert any("terms.player_turn" in p for p in exc.value.problems), exc.value.problems
+
+
+def test_a_side_order_without_both_sides_is_one_problem_not_a_cascade(tmp_path):
+    """2.0 I: side_order names each side once; a side_order naming one side is reported once,
+    without scenario lines that read every area as controlled by None."""
+    def change(files):
+        files["units.yaml"]["side_order"] = ["german"]
+
+    with pytest.raises(GameDataError) as exc:
+        load_game(_copy(tmp_path, change) / "ttlm")
+    assert any("side_order: must list each side" in p for p in exc.value.problems)
+    assert not [p for p in exc.value.problems if "None" in p or "scenario" in p], \
+        exc.value.problems
