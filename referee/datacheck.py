@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, deque
 
 from .gamedata import FIRE_KEYS, GameData, Scenario
+from .readers import MODERATOR, PUBLIC
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 # Card keys whose effects the engine implements by key (9.1-9.7); the deck may not rename them.
@@ -57,6 +58,10 @@ def _check_names(data: GameData) -> list[str]:
     u = data.units
     if len(u.sides) != 2:
         out.append(f"{fu}: sides: a game has two sides, {len(u.sides)} are listed (2.0)")
+    for side in u.sides:
+        if side in (PUBLIC, MODERATOR):
+            out.append(f"{fu}: sides.{side}: {side!r} names a reader (--as {side}), "
+                       "not a side: that reader would see the side's secrets")
     if sorted(u.side_order) != sorted(u.sides):
         out.append(f"{fu}: side_order: must list each side of `sides` once "
                    f"({', '.join(u.sides)})")

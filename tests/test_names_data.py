@@ -12,6 +12,7 @@ Each test changes one property in a copy of games/ttlm:
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -217,3 +218,18 @@ def test_a_side_order_without_both_sides_is_one_problem_not_a_cascade(tmp_path):
     assert any("side_order: must list each side" in p for p in exc.value.problems)
     assert not [p for p in exc.value.problems if "None" in p or "scenario" in p], \
         exc.value.problems
+
+
+@pytest.mark.parametrize("reader", ["public", "moderator"])
+def test_a_side_named_like_a_reader_is_reported(tmp_path, reader):
+    """2.0: the two sides are the players; a side called `public` or `moderator` would make
+    that reader (--as public, the default) see the side's hand, so games check refuses it."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "aac", root / "aac")
+    for path in (root / "aac").rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"\bentente\b", reader, text), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "aac")
+    assert any(f"sides.{reader}: '{reader}' names a reader" in p
+               for p in exc.value.problems), exc.value.problems
