@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, deque
 
 from .gamedata import FIRE_KEYS, GameData, Scenario
+from .readers import MODERATOR, PUBLIC
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 # Card keys whose effects the engine implements by key (9.1-9.7); the deck may not rename them.
@@ -57,6 +58,10 @@ def _check_names(data: GameData) -> list[str]:
     u = data.units
     if len(u.sides) != 2:
         out.append(f"{fu}: sides: a game has two sides, {len(u.sides)} are listed (2.0)")
+    for side in u.sides:
+        if side in (PUBLIC, MODERATOR):
+            out.append(f"{fu}: sides.{side}: {side!r} names a reader (--as {side}), "
+                       "not a side: that reader would see the side's secrets")
     if sorted(u.side_order) != sorted(u.sides):
         out.append(f"{fu}: side_order: must list each side of `sides` once "
                    f"({', '.join(u.sides)})")
@@ -669,6 +674,8 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
 
 def check_scenario(data: GameData, sc: Scenario) -> list[str]:
     """Every problem of a scenario (built-in or a what-if position) against the game data."""
+    if sorted(data.units.side_order) != sorted(data.units.sides):
+        return []               # reported by check_game; every side lookup below would miss
     out: list[str] = []
     start = sc.start.turn
     if start not in data.turns:

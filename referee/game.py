@@ -292,7 +292,7 @@ def _data_for(header: dict, name: str, games_dir: Path | None) -> GameData:
     header_of(header, name)
     game = header["game"]
     root = Path(games_dir or default_games_dir())
-    if not GAME_NAME.match(game) or not os.path.isdir(root / game):
+    if not GAME_NAME.match(game) or not (root / game / "game.yaml").is_file():
         raise JournalError(f"{name}: record 0 names the game {game!r}, which is not in "
                            f"{root}", record=0)
     rules = rules_of_header(header)

@@ -78,7 +78,8 @@ class Terms(Model, kw_only=True):
     """Words a game uses for the steps of the sequence of play, in every output."""
 
     # AAC calls the player turn an "impulse" (AAC 2.0 II.1, 4.5, 5.4.4); TTLM 2.0 II.
-    player_turn: str = "player turn"
+    # A few words on one line: the term goes into error messages and every output format.
+    player_turn: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}$")] = "player turn"
 
 
 class RailMovement(Model, kw_only=True):

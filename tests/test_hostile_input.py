@@ -811,6 +811,8 @@ def test_a_secret_part_whose_salt_is_not_text(played, cli):
 @pytest.mark.parametrize("edit,says", [
     (lambda h: h["options"].update(no_such_rule=True), "no_such_rule"),
     (lambda h: h.update(game="chess"), "chess"),
+    # a folder of the games directory that holds no game (old data versions)
+    (lambda h: h.update(game="history"), "'history'"),
     (lambda h: h.update(data_digest={}), "record 0"),
     (lambda h: h.update(rules_version=99), "rules 99"),
     (lambda h: h.update(data_digest="0" * 64), "game data 000000000000"),

@@ -12,6 +12,7 @@ Each test changes one property in a copy of games/ttlm:
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -187,4 +188,48 @@ def test_the_first_year_of_dated_counters_is_the_data_s(tmp_path):
     with pytest.raises(GameDataError) as exc:
         load_game(_copy(tmp_path, change) / "ttlm")
     assert any("biplane_counter_years.ge: no Biplane before 1917 (8.3.4)" in p
+               for p in exc.value.problems), exc.value.problems
+
+
+@pytest.mark.parametrize("term", ["imp\nulse", "x" * 10000, "<b>turn</b>", ""])
+def test_a_term_that_is_not_a_few_words_on_one_line_is_reported(tmp_path, term):
+    """AAC 2.0 II.1: the game's word for the player turn ("impulse") goes into messages and
+    every output format; a newline, markup or a 10 KB term is a data problem games check
+    reports."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "aac", root / "aac")
+    path = root / "aac" / "game.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["terms"]["player_turn"] = term
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "aac")
+    assert any("terms.player_turn" in p for p in exc.value.problems), exc.value.problems
+
+
+def test_a_side_order_without_both_sides_is_one_problem_not_a_cascade(tmp_path):
+    """2.0 I: side_order names each side once; a side_order naming one side is reported once,
+    without scenario lines that read every area as controlled by None."""
+    def change(files):
+        files["units.yaml"]["side_order"] = ["german"]
+
+    with pytest.raises(GameDataError) as exc:
+        load_game(_copy(tmp_path, change) / "ttlm")
+    assert any("side_order: must list each side" in p for p in exc.value.problems)
+    assert not [p for p in exc.value.problems if "None" in p or "scenario" in p], \
+        exc.value.problems
+
+
+@pytest.mark.parametrize("reader", ["public", "moderator"])
+def test_a_side_named_like_a_reader_is_reported(tmp_path, reader):
+    """2.0: the two sides are the players; a side called `public` or `moderator` would make
+    that reader (--as public, the default) see the side's hand, so games check refuses it."""
+    root = tmp_path / "games"
+    shutil.copytree(default_games_dir() / "aac", root / "aac")
+    for path in (root / "aac").rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"\bentente\b", reader, text), encoding="utf-8")
+    with pytest.raises(GameDataError) as exc:
+        load_game(root / "aac")
+    assert any(f"sides.{reader}: '{reader}' names a reader" in p
                for p in exc.value.problems), exc.value.problems
