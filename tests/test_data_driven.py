@@ -17,9 +17,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
+from datacopy import copy_game, new_game
 
-from casebook import SECRET, position
+from casebook import position
 from referee import game as g
 from referee.errors import GameDataError
 from referee.gamedata import default_games_dir, load_game
@@ -27,28 +27,10 @@ from referee.gamedata import default_games_dir, load_game
 
 def _copy(tmp: Path, change) -> Path:
     """games/ttlm copied under tmp/games/ttlm, with change(document_by_file) applied."""
-    root = tmp / "games"
-    shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")
-    files = {}
-    for name in ("units.yaml", "events.yaml"):
-        files[name] = yaml.safe_load((root / "ttlm" / name).read_text(encoding="utf-8"))
-    change(files)
-    for name, doc in files.items():
-        (root / "ttlm" / name).write_text(yaml.safe_dump(doc, allow_unicode=True,
-                                                         sort_keys=False), encoding="utf-8")
-    return root
+    return copy_game(tmp, change, ("units.yaml", "events.yaml"))
 
 
-def _game(tmp: Path, games: Path | None, sc: dict, name: str = "case") -> Path:
-    spath = tmp / f"{name}.yaml"
-    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    secret = tmp / f"{name}.fixed-secret"
-    secret.write_text(SECRET + "\n")
-    secret.chmod(0o600)
-    journal = tmp / f"{name}.jsonl"
-    g.create_game(journal, str(spath), "manual", [], game_id=name, secret_file=secret,
-                  games_dir=games)
-    return journal
+_game = new_game
 
 
 def _play(journal: Path, games: Path | None, side: str, text: str, dice: list[int] | None = None):

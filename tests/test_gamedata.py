@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from datacopy import copy_game, edit
 
 from referee.errors import GameDataError
 from referee.gamedata import default_games_dir, load_game
@@ -29,15 +29,10 @@ def test_models_are_frozen(data):
 
 
 def _copy(tmp_path: Path) -> Path:
-    dst = tmp_path / "ttlm"
-    shutil.copytree(GAMES / "ttlm", dst)
-    return dst
+    return copy_game(tmp_path, folder="") / "ttlm"
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+_edit = edit
 
 
 def test_three_different_mistakes_are_all_reported(tmp_path, cli):

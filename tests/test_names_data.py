@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from datacopy import copy_game, new_game
 
-from casebook import SECRET, position
+from casebook import position
 from referee import game as g
 from referee.engine.victory import vp_breakdown
 from referee.errors import GameDataError
@@ -28,27 +29,10 @@ from referee.gamedata import default_games_dir, load_game
 
 def _copy(tmp: Path, change) -> Path:
     """games/ttlm copied under tmp/games/ttlm, with change(document_by_file) applied."""
-    root = tmp / "games"
-    shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")
-    files = {name: yaml.safe_load((root / "ttlm" / name).read_text(encoding="utf-8"))
-             for name in ("units.yaml", "charts.yaml")}
-    change(files)
-    for name, doc in files.items():
-        (root / "ttlm" / name).write_text(yaml.safe_dump(doc, allow_unicode=True,
-                                                         sort_keys=False), encoding="utf-8")
-    return root
+    return copy_game(tmp, change, ("units.yaml", "charts.yaml"))
 
 
-def _game(tmp: Path, games: Path, sc: dict, options: list[str] = (), name: str = "case") -> Path:
-    spath = tmp / f"{name}.yaml"
-    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    secret = tmp / f"{name}.fixed-secret"
-    secret.write_text(SECRET + "\n")
-    secret.chmod(0o600)
-    journal = tmp / f"{name}.jsonl"
-    g.create_game(journal, str(spath), "manual", list(options), game_id=name,
-                  secret_file=secret, games_dir=games)
-    return journal
+_game = new_game
 
 
 @pytest.fixture(scope="module")

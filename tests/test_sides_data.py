@@ -9,10 +9,10 @@ does not declare is reported with its file and path, all at once (`referee games
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from datacopy import copy_game, edit
 
 from referee.errors import GameDataError
 from referee.gamedata import default_games_dir, load_game
@@ -21,15 +21,10 @@ GAMES = default_games_dir()
 
 
 def _copy(tmp_path: Path) -> Path:
-    dst = tmp_path / "ttlm"
-    shutil.copytree(GAMES / "ttlm", dst)
-    return dst
+    return copy_game(tmp_path, folder="") / "ttlm"
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+_edit = edit
 
 
 def _rename_side(root: Path, old: str, new: str) -> None:

@@ -1,0 +1,48 @@
+"""Copies of the built-in game data changed for one test, and games made on them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import yaml
+
+from casebook import SECRET
+from referee import game as g
+from referee.gamedata import default_games_dir
+
+
+def copy_game(tmp: Path, change=None, files: tuple[str, ...] = (), game: str = "ttlm",
+              folder: str = "games") -> Path:
+    """games/<game> copied under tmp/<folder>/<game>, with change(document_by_file) applied to
+    the YAML files named; returns the games folder (as `--games DIR` takes it)."""
+    root = tmp / folder if folder else tmp
+    shutil.copytree(default_games_dir() / game, root / game)
+    docs = {name: yaml.safe_load((root / game / name).read_text(encoding="utf-8"))
+            for name in files}
+    if change is not None:
+        change(docs)
+    for name, doc in docs.items():
+        (root / game / name).write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False),
+                                        encoding="utf-8")
+    return root
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the first `old` in a data file by `new`; the text must be there."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def new_game(tmp: Path, games: Path | None, sc: dict, options=(), name: str = "case") -> Path:
+    """A manual-dice game of scenario sc (a rulebook case position) on the data in games."""
+    spath = tmp / f"{name}.yaml"
+    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    secret = tmp / f"{name}.fixed-secret"
+    secret.write_text(SECRET + "\n")
+    secret.chmod(0o600)
+    journal = tmp / f"{name}.jsonl"
+    g.create_game(journal, str(spath), "manual", list(options), game_id=name,
+                  secret_file=secret, games_dir=games)
+    return journal
