@@ -294,12 +294,6 @@ class UnitsData(Model, dict=True, kw_only=True):
         return {n: dict(row) for n, row in self.counter_mix.items()
                 if isinstance(row, dict) and row}
 
-    @property
-    def mix_source(self) -> str:
-        """Where the counter mix comes from (its `source` note)."""
-        note = self.counter_mix.get("source")
-        return note if isinstance(note, str) else ""
-
     # Unit types by what they are and do, worked out once at load (1.2.2, 1.4, 8.x): the
     # engine asks these, never a unit type by name.
 
@@ -307,11 +301,6 @@ class UnitsData(Model, dict=True, kw_only=True):
     def infantry_types(self) -> frozenset[str]:
         """Types that fill an army's infantry slots and count as infantry (1.4, 8.2)."""
         return frozenset(k for k, u in self.unit_types.items() if u.class_ == "infantry")
-
-    @cached_property
-    def auxiliary_types(self) -> frozenset[str]:
-        """Types that fill an army's auxiliary slots (1.4, 8.3)."""
-        return frozenset(k for k, u in self.unit_types.items() if u.class_ == "auxiliary")
 
     @cached_property
     def non_holding(self) -> frozenset[str]:
