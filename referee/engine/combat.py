@@ -679,6 +679,7 @@ THEN = {
 
 
 def _goes_on(spec: DecisionSpec) -> DecisionSpec:
+    """A battle decision whose answer says what the battle does next, and combat does it (5.2)."""
     answer = spec.apply
 
     def apply(ctx: Ctx, o: Ord, side: str) -> None:
