@@ -506,9 +506,9 @@ def test_a_1_mb_body_of_100000_lines(journal, cli, tmp_path, data):
     body = (f"play offensive\nOrder key: {KEYS['german']}\n"
             + "# comment\n" * 99_990).encode()                     # 1,000,000-odd bytes
     assert 990_000 < len(body) < 1_040_000 and body.count(b"\n") == 99_992
-    start = time.perf_counter()
+    start = time.process_time()
     out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
-    assert time.perf_counter() - start < 60
+    assert time.process_time() - start < 60
     assert [(o["status"], o["records"]) for o in out] == [("applied", [3])], out
     assert_outbox_safe(tmp_path / "out", data)
 

@@ -181,10 +181,10 @@ def test_a_forged_export_cannot_make_the_dice_check_hang():
     s = _stream(secret, 3, 40)
     many = [{"type": "DeckShuffled", "draws": 0}] * 54
     rec = {"seq": 3, "dice": s[:39] + [s[39] % 6 + 1], "events": many}
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(JournalError):
         _check_dice(rec, "j", "g", secret)
-    assert time.perf_counter() - started < 1
+    assert time.process_time() - started < 1
     rec["events"] = [{"type": "DeckShuffled", "draws": 10**12}]
     with pytest.raises(JournalError) as err:
         _check_dice(rec, "j", "g", secret)
