@@ -866,8 +866,20 @@ class GameData:
 
     def linked_with(self, options: dict[str, bool]) -> set[str]:
         """The games these options link this game with (TTLM 2.0 V.4, 3.1)."""
-        return {spec.links_with for key, spec in self.info.options.items()
-                if spec.links_with and options.get(key)}
+        return {game for key, game in self._links if options.get(key)}
+
+    @cached_property
+    def _links(self) -> tuple[tuple[str, str], ...]:
+        return tuple((key, spec.links_with) for key, spec in self.info.options.items()
+                     if spec.links_with)
+
+    @cached_property
+    def near_area_modifiers(self) -> tuple[tuple[VpModifier, frozenset[str]], ...]:
+        """The VP modifiers scored by a unit type in or next to an area (8.3.6), each with the
+        area and its neighbours."""
+        return tuple((m, frozenset({m.near_area, *self.neighbours.get(m.near_area, ())}))
+                     for m in self.charts.victory.modifiers.items
+                     if m.unit and m.near_area and m.vp)
 
 
 # ---------------------------------------------------------------- loading
