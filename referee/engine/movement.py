@@ -139,11 +139,13 @@ def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Viol
     if ts.mode == "pass":
         if reserves:
             if ts.reserves_moves >= 1:
-                return Violation("2.0 II.1", "a passing player may move one more unit with a "
-                                             "Strategic Reserves! card, not several")
+                return Violation("2.0 II.1", f"a passing player may move one more unit with a "
+                                             f"{d.card_title('strategic_reserves')} card, not "
+                                             f"several")
         elif ts.moves >= 1:
-            return Violation("2.0 II.1", "a passing player moves one unit only (a Strategic "
-                                         "Reserves! card allows a second)")
+            return Violation("2.0 II.1", f"a passing player moves one unit only (a "
+                                         f"{d.card_title('strategic_reserves')} card allows a "
+                                         f"second)")
     return None
 
 
