@@ -265,7 +265,8 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
                                         f"area ({d.areas[cur].name}) into an Enemy area "
                                         f"({d.areas[area].name})")
             if ts.mode == "limited" and area not in entered and entered:
-                return Violation("9.1.2", f"a Limited Offensive enters one Enemy area only; "
+                return Violation("9.1.2", f"a {d.card_title('limited_offensive')} enters one "
+                                          f"Enemy area only; "
                                           f"{d.areas[entered[0]].name} was already entered")
             entered.append(area)
         last = i == len(o.path) - 1
