@@ -4,10 +4,11 @@ Each test plays a copy of games/ttlm changed in the data only:
 
 - `retitled`: Poison Gas! is titled "Chlorine Cloud!" and playable from SUMMER 1915 (turn 5;
   the book: SPRING 1915, 9.3), Bad Weather is titled "Fog of War" (9.5), and the Canadian
-  Commonwealth swap comes in WINTER 1915-16 (turn 7; the book: AUTUMN 1915, 8.2.3). The
-  not-a-combat-card message (2.0 II.3b), the defender's combat-card prompt, the reason a
-  defender is not asked on turn 1 (9.3-9.5) and the Commonwealth rebuild message (8.2.3)
-  name the new titles and dates;
+  Commonwealth swap comes in WINTER 1915-16 (turn 7; the book: AUTUMN 1915, 8.2.3), and the
+  Entente Military Crisis! is titled "Caporetto!" (9.8). The not-a-combat-card message
+  (2.0 II.3b), the defender's combat-card prompt, the reason a defender is not asked on turn 1
+  (9.3-9.5), the Commonwealth rebuild message (8.2.3) and the VP line of an unanswered crisis
+  (3.1) name the new titles and dates;
 - `no_surprise`: the deck has no Surprise Attack! (9.7): the attacker's prompt and the
   not-a-combat-card message do not name it, and no order plays it.
 """
@@ -23,12 +24,14 @@ from casebook import position
 from referee import game as g
 from referee.engine import check, legal_orders, pending_prompt
 from referee.engine.orders import PlayCard, format_order
+from referee.engine.victory import vp_breakdown
 
 
 def _retitle(files):
     cards = {c["key"]: c for c in files["deck.yaml"]["cards"]}
     cards["poison_gas"].update(title="Chlorine Cloud!", from_turn=5, from_label="SUMMER 1915")
     cards["bad_weather"]["title"] = "Fog of War"
+    cards["entente_military_crisis"]["title"] = "Caporetto!"
     ev = files["events.yaml"]
     ev["availability"]["cards"]["poison_gas"] = 5
     turns = {t["turn"]: t for t in ev["turns"]}
@@ -81,6 +84,8 @@ def test_the_defender_is_asked_for_the_combat_cards_the_deck_titles(tmp_path, re
         "the combat cards are Chlorine Cloud!, Advanced Artillery Barrage!, Surprise Attack! "
         "and Fog of War"), v
     assert "Poison Gas" not in text + v.reason and "Bad Weather" not in text + v.reason
+    game.state.vp_adjust = {"entente_crisis_unpaid": 1}                     # 3.1, 9.8
+    assert ("Caporetto! not answered (3.1)", 1) in vp_breakdown(game.state, game.data)
 
 
 def test_the_turn_1_defender_skip_names_the_deck_dates(tmp_path, retitled):
