@@ -778,6 +778,18 @@ class GameData:
         """The keys of the Military Crisis! cards, in deck order (9.8, 9.9: type crisis)."""
         return tuple(c.key for c in self.deck.cards if c.type == "crisis")
 
+    def card_title(self, key: str) -> str:
+        """The title a card key is printed under (9.0: deck.yaml title), or the key itself."""
+        ct = self.card_types.get(key)
+        return ct.title if ct else key
+
+    @cached_property
+    def combat_card_keys(self) -> tuple[str, ...]:
+        """The combat cards played in 2.0 II.3b: type combat, then type bad_weather, each in
+        deck order (9.3-9.5, 9.7)."""
+        return tuple(c.key for t in ("combat", "bad_weather") for c in self.deck.cards
+                     if c.type == t)
+
     @cached_property
     def sea_home(self) -> str | None:
         """The home area of sea movement (4.6: ENGLAND), or None if the game has none."""

@@ -63,8 +63,10 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
     for side in (foe, mine):
         n = state.vp_adjust.get(f"{side}_crisis_unpaid", 0)
         if n:
-            lines.append((f"{data.side_name(side)} Military Crisis! not answered (3.1)",
-                          n if side == foe else -n))
+            card = next((data.card_types[k].title for k in data.crisis_keys    # 9.8, 9.9
+                         if data.card_types[k].event_side == other(side, data)),
+                        f"{data.side_name(side)} Military Crisis!")
+            lines.append((f"{card} not answered (3.1)", n if side == foe else -n))
     eft = eft_vp(state, data)
     if eft:
         lines.append(("units in the EFT box, 1 per 5 BP (3.1)", eft))
