@@ -8,7 +8,7 @@ reported, not ignored.
 """
 
 import unicodedata
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -727,6 +727,13 @@ class GameData:
         self.opponent: dict[str, str] = {pair[0]: pair[1], pair[1]: pair[0]}
         self.side_bit: dict[str, int] = {pair[0]: 1, pair[1]: 2}
         self.count_at: dict[str, int] = {pair[0]: 2, pair[1]: 3}
+        # Per nation, its side's bit and count slot; per unit type, whether it counts toward
+        # stacking (1.2.2) and holds an area (8.3): what State.board reads for every unit.
+        self.nation_cell: dict[str, tuple[int, int]] = {
+            n: (self.side_bit.get(s, 0), self.count_at.get(s, 0))
+            for n, s in self.nation_side.items()}
+        self.kind_cell: dict[str, tuple[bool, bool]] = {
+            k: (bool(u.stacking), bool(u.holds_area)) for k, u in units.unit_types.items()}
         self.area_names: dict[str, list[str]] = {}
         for a in map.areas:
             for n in (a.id, a.name, *a.aliases):
@@ -832,6 +839,7 @@ class GameData:
         return self.charts.victory.counts_for or self.sides[0]
 
     @staticmethod
+    @lru_cache(maxsize=64)
     def side_name(side: str) -> str:
         """A side's name as printed, e.g. 'Entente' (its id capitalised)."""
         return side.replace("_", " ").title()

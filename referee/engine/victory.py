@@ -29,16 +29,26 @@ def near_area_vp(state: State, data: GameData) -> list[tuple[str, int]]:
     as (label, points)."""
     out = []
     for mod, near in data.near_area_modifiers:
-        unit = mod.unit
-        there = any(p.kind == unit and p.area in near for p in state.pieces.values()) or \
-            any(a.status == "map" and a.area in near and
-                any(n and key.partition(":")[2] == unit for key, n in a.contents.items())
-                for a in state.armies.values())
-        if there:
+        if _near(state, mod.unit, near):
+            unit = mod.unit
             where = data.areas[mod.near_area].name if mod.near_area in data.areas else mod.near_area
             out.append((f"the {unit.replace('_', ' ').title()} in or next to {where} "
                         f"({mod.rule or '3.1'})", mod.vp))
     return out
+
+
+def _near(state: State, unit: str, near: frozenset[str]) -> bool:
+    # Plain loops: this runs after every decision (3.2), over every unit on the map.
+    for p in state.pieces.values():
+        if p.kind == unit and p.area in near:
+            return True
+    suffix = f":{unit}"
+    for a in state.armies.values():
+        if a.status == "map" and a.area in near:
+            for key, n in a.contents.items():
+                if n and key.endswith(suffix):
+                    return True
+    return False
 
 
 def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
