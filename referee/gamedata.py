@@ -713,10 +713,6 @@ class GameData:
         self.card_types: dict[str, CardType] = {c.key: c for c in deck.cards}
         self.cards: dict[str, CardType] = {i: c for c in deck.cards for i in c.ids}
         self.card_order: list[str] = [i for c in deck.cards for i in c.ids]
-        self.card_names: dict[str, str] = {}          # folded key, title or id -> card key
-        for c in deck.cards:
-            for n in (c.key, c.title, *c.ids):
-                self.card_names.setdefault(fold(n), c.key)
         self.turns: dict[int, TurnInfo] = {t.turn: t for t in charts.turn_track.turns}
         self.event_turns: dict[int, EventTurn] = {t.turn: t for t in events.turns}
         self.nation_side: dict[str, str] = {k: v.side for k, v in units.nations.items()}
@@ -734,24 +730,40 @@ class GameData:
             for n, s in self.nation_side.items()}
         self.kind_cell: dict[str, tuple[bool, bool]] = {
             k: (bool(u.stacking), bool(u.holds_area)) for k, u in units.unit_types.items()}
-        self.area_names: dict[str, list[str]] = {}
-        for a in map.areas:
-            for n in (a.id, a.name, *a.aliases):
-                ids = self.area_names.setdefault(fold(n), [])
-                if a.id not in ids:
-                    ids.append(a.id)
         self.forts = {a.fort.id: (a.id, a.fort) for a in map.areas if a.fort}
         self.impassable = {r.id: r for r in map.impassable}
         self.boxes: dict[str, Box] = {b.id: b for b in map.boxes}
-        for r in map.impassable:
-            names = {r.id, r.name.split("(")[0]}
+
+    # The names an order may use, worked out the first time an order is read (replaying a
+    # journal never needs them).
+    @cached_property
+    def card_names(self) -> dict[str, str]:
+        """Folded card key, title or id -> card key (9.0)."""
+        names: dict[str, str] = {}
+        for c in self.deck.cards:
+            for n in (c.key, c.title, *c.ids):
+                names.setdefault(fold(n), c.key)
+        return names
+
+    @cached_property
+    def area_names(self) -> dict[str, list[str]]:
+        """Folded area id, name or alias (and impassable region names) -> the ids it names."""
+        names: dict[str, list[str]] = {}
+        for a in self.map.areas:
+            for n in (a.id, a.name, *a.aliases):
+                ids = names.setdefault(fold(n), [])
+                if a.id not in ids:
+                    ids.append(a.id)
+        for r in self.map.impassable:
+            regions = {r.id, r.name.split("(")[0]}
             if "(" in r.name:
                 inner = r.name.split("(", 1)[1].rstrip(")")
-                names |= {inner, inner.removeprefix("the ")}
-            for n in names:
-                ids = self.area_names.setdefault(fold(n), [])
+                regions |= {inner, inner.removeprefix("the ")}
+            for n in regions:
+                ids = names.setdefault(fold(n), [])
                 if r.id not in ids:
                     ids.append(r.id)
+        return names
 
     def turn(self, n: int) -> TurnInfo:
         """The turn track entry of turn n (2.0 VI)."""
