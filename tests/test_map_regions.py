@@ -248,3 +248,23 @@ def test_a_hostile_region_name_is_escaped_and_clipped(maps, tmp_path):
 def test_the_regions_are_placed_with_the_maps_own_sizes():
     """The placement keeps clear of the circles and unit lines svgmap draws: same sizes."""
     assert (impassable.RADIUS, impassable.LINE) == (svgmap.RADIUS, svgmap.LINE)
+
+
+def test_the_rest_of_the_picture_is_as_it_was(maps, tmp_path):
+    """The regions only add elements: the same game on a copy of the data without them draws
+    the same SVG but for the regions' two groups."""
+    def change(docs):
+        docs["map.yaml"]["impassable"] = []
+        for a in docs["map.yaml"]["areas"]:
+            a.pop("borders", None)
+
+    svg, opened = maps["ttlm"]
+    data = g.game_data("ttlm", copy_game(tmp_path, change, ("map.yaml",)))
+    bare = svgmap.map_svg(opened.state, data, "public", opened.game_id)
+    root = parse(svg)
+    for group in ("impassable", "impassable-legend"):
+        (el,) = [e for e in root.iter(f"{NS}g") if e.get("id") == group]
+        root.remove(el)
+    assert "impassable" not in bare
+    shape = lambda r: [(e.tag, e.attrib, (e.text or "").strip()) for e in r.iter()]  # noqa: E731
+    assert shape(root) == shape(parse(bare))
