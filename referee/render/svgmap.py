@@ -23,6 +23,7 @@ import xml.etree.ElementTree as ET
 from ..engine.state import State
 from ..gamedata import Area, GameData
 from ..views import state_view
+from . import impassable
 from .documents import phase_name, player_turn, side_name
 
 # Fill of an area by its control and ink of a side's units: the game's (units.yaml
@@ -280,6 +281,11 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
         ET.SubElement(drawn, "line", {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}",
                                       "y2": f"{y2:.1f}", "class": "link", "data-from": a,
                                       "data-to": b})
+    legend = ET.Element("g")                  # where the legend will be: no region over it
+    _legend(legend, view, data, 14, 4)
+    regions, unplaced = impassable.place(data, pos, width, height, MARGIN, clean,
+                                         impassable.text_boxes(legend))
+    impassable.draw(svg, regions)            # seas and neutral countries (4.1, 4.2)
     areas = ET.SubElement(svg, "g", {"id": "areas"})
     for area in data.map.areas:
         if area.id in pos:
@@ -306,6 +312,7 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
         attrs = {"id": f"box-{box.id}", "class": "box", "data-owner": box.owner}
         y = _box(svg, 14, y + 14, MARGIN - 40, box.name,
                  [(u, ink(box.owner, data)) for u in inside], attrs, "#f4f0e0")
+    y = impassable.legend(svg, unplaced, data, 14, y, clean)
     if y + 20 > height:                      # the margin column is the taller
         height = y + 20
         svg.set("height", f"{height:.0f}")

@@ -1,0 +1,358 @@
+"""The regions no unit may enter, drawn on the map picture: seas and neutral countries.
+
+TTLM 4.1 and 4.2 and AAC 4.2 name seas (the North Sea, the Strait of Dover, the Baltic...)
+and neutral countries (Holland) that are never playable; map.yaml lists them under
+`impassable`, each with the areas it `touches`. They are not areas (no control, no
+adjacency), so the picture shows each as a label in a soft box -- sea blue and rounded for a
+sea, grey with a dashed edge for a neutral country -- with a dashed tick from the label to
+each area it touches. The label is placed by a search over the free part of the map: never
+on an area's circle, name, supply or fort mark or unit lines, never on a link or another
+region's label, inside the picture, and as close to its areas and as far out from the
+centre of the map as that allows. A region with no area drawn on the map (AAC's Black Sea),
+or for which no free place exists, is listed in the margin only, never drawn at a made-up
+place. Placement reads the data (and the legend lines that run out of the margin) and not
+the position, so a region stays where it is from record to record.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from ..gamedata import GameData, Impassable
+
+SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}
+NEUTRAL = {"fill": "#ebebeb", "edge": "#8c8c8c", "ink": "#4d4d4d", "dash": "4 3", "rx": "1"}
+SIZE = 10.0            # font size of a region's label
+LABEL_CHARS = 32       # a longer name from the data is clipped on the map
+LEGEND_CHARS = 34      # and in the margin
+MOST_DRAWN = 24        # regions placed on the map; more (hostile data) go to the margin
+MOST_TICKS = 12        # and so does a region touching more areas than a label can point to
+CELL = 5.0             # the occupancy grid's cell, in pixels
+STEP = 10.0            # the distance between two candidate places of a label
+REACH = 320.0          # how far from its areas a label may be placed
+RADIUS = 14.0          # of an area's circle (svgmap.RADIUS)
+LINE = 10.0            # one line of unit text (svgmap.LINE)
+
+
+def style(region: Impassable) -> dict[str, str]:
+    """How a region looks: a sea or a neutral country (4.1, 4.2)."""
+    return SEA if region.kind == "sea" else NEUTRAL
+
+
+def clip(text: str, most: int) -> str:
+    """The text cut to `most` characters, an ellipsis saying so."""
+    return text if len(text) <= most else text[:most - 1] + "\u2026"
+
+
+Box = tuple[float, float, float, float]          # x0, y0, x1, y1
+# Where the regions of one game's data go depends on that data only (and the legend beside
+# it): placed once per process for each loaded GameData, as game.game_data loads it once.
+_PLACED: WeakKeyDictionary = WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A region drawn on the map: its label box and centre and the ticks to its areas."""
+    region: Impassable
+    label: str
+    box: Box
+    centre: tuple[float, float]
+    ticks: tuple[tuple[str, float, float], ...]        # area id, x, y
+
+
+def _name_box(name: str, x: float, y: float) -> Box:
+    """Where an area's name and its pale ground are drawn (svgmap._draw_area), with room."""
+    w = len(name) * 10 * 0.58 + 4
+    base = y - RADIUS - 4
+    return (x - w / 2 - 2, base - 9 - 2, x + w / 2 + 2, base + 2.5 + 2)
+
+
+def _area_boxes(name: str, x: float, y: float) -> tuple[list[Box], list[Box]]:
+    """The boxes an area's drawing may fill: (the circle with a battle ring, the name, the
+    supply and fort marks), and the unit lines below it (three lines reserved)."""
+    r = RADIUS + 8
+    marks = [(x - r, y - r, x + r, y + r), _name_box(name, x, y),
+             (x - RADIUS - 17, y - 8, x + RADIUS + 20, y + 8)]
+    units = [(x - 45, y + RADIUS, x + 45, y + RADIUS + 9 + 2 * LINE + 4)]
+    return marks, units
+
+
+def _cells(box: Box) -> list[tuple[int, int]]:
+    x0, y0, x1, y1 = box
+    js = range(int(y0 // CELL), int(y1 // CELL) + 1)
+    return [(i, j) for i in range(int(x0 // CELL), int(x1 // CELL) + 1) for j in js]
+
+
+def _free(box: Box, blocked: set[tuple[int, int]]) -> bool:
+    x0, y0, x1, y1 = box
+    js = range(int(y0 // CELL), int(y1 // CELL) + 1)
+    return not any((i, j) in blocked for i in range(int(x0 // CELL), int(x1 // CELL) + 1)
+                   for j in js)
+
+
+def _segment(x0: float, y0: float, x1: float, y1: float, step: float = 3.0
+             ) -> set[tuple[int, int]]:
+    """The cells a segment crosses, sampled every `step` pixels, both ends included."""
+    n = max(1, int(math.hypot(x1 - x0, y1 - y0) / step))
+    sx, sy = (x1 - x0) / n, (y1 - y0) / n
+    return {(int((x0 + sx * t) // CELL), int((y0 + sy * t) // CELL)) for t in range(n + 1)}
+
+
+def _inside(x: float, y: float, boxes: list[Box]) -> bool:
+    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
+
+
+def _tick_end(cx: float, cy: float, lx: float, ly: float, marks: list[Box]) -> tuple[float,
+                                                                                     float]:
+    """Where a tick from a label at (lx, ly) stops short of an area centred at (cx, cy): the
+    first point, going out from the area, that is clear of its circle, name and marks."""
+    d = math.hypot(lx - cx, ly - cy)
+    t = RADIUS + 4
+    while t < d:
+        x, y = cx + (lx - cx) * t / d, cy + (ly - cy) * t / d
+        if not _inside(x, y, marks):
+            return x, y
+        t += 1.0
+    return lx, ly
+
+
+def text_boxes(parent: ET.Element) -> list[Box]:
+    """The boxes the texts under an element fill (as svgmap draws them, with room)."""
+    out = []
+    for el in parent.iter("text"):
+        size = float(el.get("font-size") or 9)
+        x, y, w = float(el.get("x") or 0), float(el.get("y") or 0), \
+            len(el.text or "") * size * 0.6
+        x0 = {"middle": x - w / 2, "end": x - w}.get(el.get("text-anchor") or "", x)
+        out.append((x0 - 2, y - size - 2, x0 + w + 2, y + size * 0.3 + 2))
+    return out
+
+
+def place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
+          height: float, left: float, clean: Callable[[object], str],
+          keep_clear: Iterable[Box] = ()) -> tuple[list[Placed], list[Impassable]]:
+    """Where each impassable region of map.yaml (4.1, 4.2) is drawn, and those listed in the
+    margin only: no area of theirs on the map, or no free place for them. `clean` makes a
+    name XML-safe (svgmap.clean) before it is measured; nothing is drawn over `keep_clear`
+    (the legend's lines)."""
+    if not data.map.impassable:
+        return [], []
+    keep_clear = tuple(b for b in keep_clear if b[2] >= left)     # the rest is the margin
+    key = (width, height, left, clean, keep_clear)
+    memo = _PLACED.setdefault(data, {})
+    if key not in memo:                  # the same data, the same picture: placed once
+        if len(memo) > 8:
+            memo.clear()
+        memo[key] = _place(data, pos, width, height, left, clean, keep_clear)
+    placed, margin = memo[key]
+    return list(placed), list(margin)
+
+
+def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
+           height: float, left: float, clean: Callable[[object], str],
+           keep_clear: tuple[Box, ...]) -> tuple[list[Placed], list[Impassable]]:
+    regions = list(data.map.impassable)
+    label_blocked: set[tuple[int, int]] = set()      # no label here
+    taken: set[tuple[int, int]] = set()              # no tick here: a label or the legend
+    for b in keep_clear:
+        label_blocked.update(_cells(b))
+        taken.update(_cells(b))
+    area_at: dict[tuple[int, int], set[str]] = {}     # no tick here but to this area
+    marks_of: dict[str, list[Box]] = {}
+    for a in data.map.areas:
+        if a.id not in pos:
+            continue
+        x, y = pos[a.id]
+        marks, units = _area_boxes(a.name, x, y)
+        marks_of[a.id] = marks
+        for b in marks:
+            for c in _cells(b):
+                label_blocked.add(c)
+                area_at.setdefault(c, set()).add(a.id)
+        for b in units:
+            label_blocked.update(_cells(b))
+    for a in data.map.areas:                          # the links (4.1): no label over them
+        for n in a.neighbours:
+            if a.id in pos and n in pos and a.id < n:
+                (x0, y0), (x1, y1) = pos[a.id], pos[n]
+                label_blocked.update(_segment(x0, y0, x1, y1, 5.0))
+    everything = list(pos.values())
+    mx = sum(p[0] for p in everything) / len(everything) if everything else 0.0
+    my = sum(p[1] for p in everything) / len(everything) if everything else 0.0
+    placed: list[Placed] = []
+    margin: list[Impassable] = []
+    order = sorted(range(len(regions)), key=lambda i: (-len(regions[i].touches), i))
+    for i in order:
+        region = regions[i]
+        touched = [t for t in dict.fromkeys(region.touches) if t in pos]
+        if not touched or len(touched) > MOST_TICKS or len(placed) >= MOST_DRAWN:
+            margin.append(region)
+            continue
+        got = _place_one(region, clip(clean(region.name), LABEL_CHARS), touched, pos,
+                         marks_of, label_blocked, area_at, taken, (mx, my),
+                         (left, width, height))
+        if got is None:
+            margin.append(region)
+            continue
+        placed.append(got)
+        for c in _cells(got.box):
+            label_blocked.add(c)
+            taken.add(c)
+        for _, x, y in got.ticks:
+            label_blocked.update(_segment(*got.centre, x, y))
+    rank = {id(r): i for i, r in enumerate(regions)}
+    placed.sort(key=lambda p: rank[id(p.region)])
+    margin.sort(key=lambda r: rank[id(r)])
+    return placed, margin
+
+
+def _place_one(region: Impassable, label: str, touched: list[str], pos: dict,
+               marks_of: dict, label_blocked: set, area_at: dict, taken: set,
+               centre: tuple[float, float], canvas: tuple[float, float, float]
+               ) -> Placed | None:
+    """The best free place for one region's label and its ticks, or None."""
+    w, h = len(label) * SIZE * 0.6 + 12, SIZE + 8
+    pts = [pos[t] for t in touched]
+    tx, ty = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    dx, dy = tx - centre[0], ty - centre[1]
+    norm = math.hypot(dx, dy)
+    dx, dy = (dx / norm, dy / norm) if norm > 1e-6 else (0.0, -1.0)
+    left, width, height = canvas
+    lo_x, hi_x = left + 4 + w / 2, width - 4 - w / 2
+    lo_y, hi_y = 4 + h / 2, height - 4 - h / 2
+    for x, y in _candidates(pts, dx, dy, (lo_x, lo_y, hi_x, hi_y)):
+        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        if not _free(box, label_blocked):
+            continue
+        ticks = []
+        for t in touched:
+            ex, ey = _tick_end(*pos[t], x, y, marks_of[t])
+            if not _clear(x, y, ex, ey, t, area_at, taken):
+                break
+            ticks.append((t, ex, ey))
+        else:
+            return Placed(region, label, box, (x, y), tuple(ticks))
+    return None
+
+
+def _candidates(pts: list[tuple[float, float]], dx: float, dy: float, bounds: Box):
+    """Places for a label within REACH of its areas' centre, best first: short ticks to its
+    areas, and out (along dx, dy) from the centre of the map rather than in."""
+    lo_x, lo_y, hi_x, hi_y = bounds
+    tx, ty = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    steps = int(REACH / STEP)
+    xs = [tx + i * STEP for i in range(-steps, steps + 1) if lo_x <= tx + i * STEP <= hi_x]
+    ys = [ty + j * STEP for j in range(-steps, steps + 1) if lo_y <= ty + j * STEP <= hi_y]
+    n = len(pts)
+    ring = sorted((sum(math.hypot(x - px, y - py) for px, py in pts) / n
+                   - 0.8 * ((x - tx) * dx + (y - ty) * dy), x, y) for x in xs for y in ys)
+    return [(x, y) for _, x, y in ring]
+
+
+def _clear(x0: float, y0: float, x1: float, y1: float, target: str, area_at: dict,
+           taken: set) -> bool:
+    """A tick passes no area's circle, name or marks but its own area's, and no label."""
+    for c in _segment(x0, y0, x1, y1):
+        if c in taken:
+            return False
+        near = area_at.get(c)
+        if near and (len(near) > 1 or target not in near):
+            return False
+    return True
+
+
+def draw(parent: ET.Element, placed: list[Placed]) -> None:
+    """Each placed region as one <g>: dashed ticks to its areas, its box and its name."""
+    if not placed:
+        return
+    layer = ET.SubElement(parent, "g", {"id": "impassable"})
+    for p in placed:
+        s = style(p.region)
+        g = ET.SubElement(layer, "g", {
+            "id": f"impassable-{p.region.id}", "class": f"impassable {p.region.kind}",
+            "data-kind": p.region.kind, "data-touches": " ".join(t for t, _, _ in p.ticks)})
+        ET.SubElement(g, "title").text = f"{p.label}: {_kind(p.region)}"
+        cx, cy = p.centre
+        for area, x, y in p.ticks:
+            ET.SubElement(g, "line", {
+                "x1": f"{cx:.1f}", "y1": f"{cy:.1f}", "x2": f"{x:.1f}", "y2": f"{y:.1f}",
+                "stroke": s["edge"], "stroke-width": "1.5", "stroke-dasharray": s["dash"],
+                "class": "touch", "data-area": area})
+        x0, y0, x1, y1 = p.box
+        rect = {"x": f"{x0:.1f}", "y": f"{y0:.1f}", "width": f"{x1 - x0:.1f}",
+                "height": f"{y1 - y0:.1f}", "rx": s["rx"], "fill": s["fill"],
+                "stroke": s["edge"], "class": "region"}
+        if p.region.kind != "sea":
+            rect["stroke-dasharray"] = s["dash"]
+        ET.SubElement(g, "rect", rect)
+        t = ET.SubElement(g, "text", {
+            "x": f"{cx:.1f}", "y": f"{cy + SIZE * 0.35:.1f}", "font-size": f"{SIZE:g}",
+            "text-anchor": "middle", "fill": s["ink"], "class": "name"})
+        if p.region.kind == "sea":
+            t.set("font-style", "italic")
+        t.text = p.label
+
+
+def _kind(region: Impassable) -> str:
+    """What a region is, with its rule: a sea no unit enters (4.2), or a neutral country no
+    unit enters (HOLLAND, 4.1; the Netherlands, 4.2)."""
+    return "a sea, not playable: never entered (4.2)" if region.kind == "sea" else \
+        "a neutral country: never entered (4.1, 4.2)"
+
+
+def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: float, y: float,
+           clean: Callable[[object], str]) -> float:
+    """The key of the regions (4.1, 4.2) in the margin, with each region not drawn on the map
+    (no area of it there, or no room) by name; returns its bottom."""
+    if not data.map.impassable:
+        return y
+    g = ET.SubElement(parent, "g", {"id": "impassable-legend"})
+    y += 14
+    head = ET.SubElement(g, "text", {"x": f"{x:g}", "y": f"{y:g}", "font-size": "10",
+                                     "font-weight": "bold"})
+    head.text = "Never entered (4.1, 4.2)"
+    kinds = {r.kind for r in data.map.impassable}
+    for kind, text in (("sea", "sea, not playable (4.2)"),
+                       ("neutral_country", "neutral country (4.1)")):
+        if kind not in kinds:
+            continue
+        s = SEA if kind == "sea" else NEUTRAL
+        y += 16
+        rect = {"x": f"{x:g}", "y": f"{y - 10:g}", "width": "22", "height": "13",
+                "rx": s["rx"], "fill": s["fill"], "stroke": s["edge"]}
+        if kind != "sea":
+            rect["stroke-dasharray"] = s["dash"]
+        ET.SubElement(g, "rect", rect)
+        ET.SubElement(g, "line", {"x1": f"{x + 22:g}", "y1": f"{y - 3.5:g}",
+                                  "x2": f"{x + 34:g}", "y2": f"{y - 3.5:g}",
+                                  "stroke": s["edge"], "stroke-width": "1.5",
+                                  "stroke-dasharray": s["dash"]})
+        t = ET.SubElement(g, "text", {"x": f"{x + 40:g}", "y": f"{y:g}", "font-size": "9"})
+        t.text = text
+    y += 13
+    t = ET.SubElement(g, "text", {"x": f"{x:g}", "y": f"{y:g}", "font-size": "8"})
+    t.text = "dashes lead to the areas it borders"
+    if margin:
+        y += 13
+        t = ET.SubElement(g, "text", {"x": f"{x:g}", "y": f"{y:g}", "font-size": "8"})
+        t.text = "not on this map:"
+    for region in margin[:MOST_DRAWN]:
+        y += 12
+        s = style(region)
+        row = ET.SubElement(g, "g", {"id": f"impassable-{region.id}",
+                                     "class": f"impassable {region.kind} unplaced",
+                                     "data-kind": region.kind})
+        t = ET.SubElement(row, "text", {"x": f"{x + 8:g}", "y": f"{y:g}", "font-size": "9",
+                                        "fill": s["ink"], "class": "name"})
+        if region.kind == "sea":
+            t.set("font-style", "italic")
+        t.text = clip(clean(region.name), LEGEND_CHARS)
+    if len(margin) > MOST_DRAWN:
+        y += 12
+        t = ET.SubElement(g, "text", {"x": f"{x + 8:g}", "y": f"{y:g}", "font-size": "8"})
+        t.text = f"and {len(margin) - MOST_DRAWN} more"
+    return y
