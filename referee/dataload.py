@@ -384,8 +384,10 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
             if sid in scenarios:
                 problems.extend(check_scenario_quiet(data, scenarios[sid], rel))
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
-        if not problems:     # a cross-check tripped over something no earlier check caught
-            problems.append(f"the game data is inconsistent ({type(exc).__name__}: {exc})")
+        # A cross-check tripped over something no check caught: say so, also beside other
+        # problems, since the checks after it did not run.
+        problems.append(f"the game data is inconsistent ({type(exc).__name__}: {exc}); "
+                        "some checks could not run")
     if problems:
         raise GameDataError(problems)
     return data
@@ -632,9 +634,8 @@ def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict
         try:
             problems.extend(check_scenario_quiet(data, sc, str(path)))
         except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
-            if not problems:
-                problems.append(f"{path}: the scenario is inconsistent "
-                                f"({type(exc).__name__}: {exc})")
+            problems.append(f"{path}: the scenario is inconsistent "      # not all checks ran
+                            f"({type(exc).__name__}: {exc})")
     if problems:
         raise GameDataError(problems)
     return sc, raw
