@@ -12,6 +12,7 @@ the cross-file checks (datacheck.py) run on what is left.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -253,7 +254,7 @@ class _Collector:
         if not isinstance(value, dict):
             self.problem(path, f"expected a mapping, got {_kind(value)}")
             return _BAD
-        fields = msgspec.structs.fields(cls)
+        fields = _fields(cls)
         names = {f.encode_name for f in fields}
         out = {}
         for k in value:
@@ -272,6 +273,12 @@ class _Collector:
             else:
                 out[f.encode_name] = checked
         return out if ok else _BAD
+
+
+@functools.cache
+def _fields(cls: type) -> tuple:
+    """A model's fields, worked out once per model (msgspec reads its annotations each time)."""
+    return msgspec.structs.fields(cls)
 
 
 def _kind(value: Any) -> str:
