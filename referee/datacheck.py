@@ -582,6 +582,7 @@ def _check_events(data: GameData) -> list[str]:
     out: list[str] = _check_duplicates(data)
     f = data.info.files.events
     known = _Known(data)
+    placed = {"any", *data.areas, *known.countries}     # any other is reported by _check_names
     if sorted(t.turn for t in data.events.turns) != list(range(1, 24)):
         out.append(f"{f}: turns: must list turns 1 to 23 once each (2.0 I)")
     arrived: Counter[str] = Counter()
@@ -606,8 +607,7 @@ def _check_events(data: GameData) -> list[str]:
                                f"{data.areas[data.sea_home].name} (4.6)")
             nat = data.units.nations.get(r.nation)
             if nat and nat.reinforcements_in in known.countries and \
-                    r.placement != nat.reinforcements_in and \
-                    r.placement in {"any", *data.areas, *known.countries}:
+                    r.placement != nat.reinforcements_in and r.placement in placed:
                 out.append(f"{loc}: {r.nation.upper()} units arrive in "
                            f"{nat.reinforcements_in.title()} (7.3)")
         for s in t.swaps:
@@ -746,8 +746,10 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
         out.append("last_turn: must be between the start turn and 23 (2.0 VI)")
 
     out.extend(_check_scenario_names(data, sc))
+    # The undeclared nations it writes: reported by _check_scenario_names, not counted again.
     written = {x.nation for x in (*sc.units, *sc.eft_box, *sc.forts,
-                                  *(c for u in sc.units for c in u.contents))} - known.nations
+                                  *(c for u in sc.units for c in u.contents))
+               if x.nation is not None} - known.nations
     control: dict[str, str] = {}
     for side in [*known.order, *(s for s in sc.control if s not in known.order)]:
         for a in sc.control.get(side, []):

@@ -228,3 +228,14 @@ def test_a_what_if_scenario_lists_a_misspelt_nation_beside_its_other_problems(tm
     assert len([p for p in problems if "'gee'" in p]) == 1, problems
     assert [p for p in problems if "'gee'" not in p] == [
         f"{path}: control.german: unknown area id 'atlantis'"]
+
+
+def test_units_in_an_eft_box_the_game_lacks_are_one_problem(tmp_path):
+    """TTLM 2.0 V.4, 3.1: AAC has no EFT box (map.yaml boxes: []); a scenario that puts units
+    in it is told so, in one line, instead of the checks stopping at the missing box."""
+    path = tmp_path / "eft.yaml"
+    path.write_text((default_games_dir() / "aac" / "scenarios" / "1914.yaml").read_text(
+        encoding="utf-8") + "eft_box: [{type: infantry, count: 1}]\n", encoding="utf-8")
+    with pytest.raises(GameDataError) as err:
+        load_scenario_file(path, load_game(default_games_dir() / "aac"))
+    assert err.value.problems == [f"{path}: eft_box: the game has no EFT box (map.yaml boxes)"]
