@@ -7,7 +7,9 @@ form, bound to the content digest of the YAML files it came from:
 - the copy `make setup` writes into the package (`referee/_compiled/`), which
   is trusted like the code beside it;
 - copies in this user's cache, signed with his key, made the first time a
-  game directory is loaded from YAML (a copy of the data, `--games DIR`).
+  game directory is loaded from YAML (a copy of the data, `--games DIR`);
+- copies of older data versions, signed the same way and filed under their
+  digest, made the first time one is read from its snapshot (datastore.py).
 
 A compiled copy whose digest is not that of the files on disk now is never
 used; neither is an unsigned or foreign one in the cache.
@@ -95,6 +97,30 @@ def load(root: Path, source: str) -> GameData | None:
 def save_user(data: GameData, source: str) -> None:
     """Keep a signed compiled copy in this user's cache (best effort)."""
     home.write_signed(_user_path(source), msgspec.to_builtins(_form(data, source)))
+
+
+def _stored_path(game: str, digest: str) -> Path:
+    return home.cache_dir("compiled") / f"{game}-{digest}.json"
+
+
+def load_stored(root: Path, game: str, digest: str) -> GameData | None:
+    """The compiled copy of an older data version (datastore.py) this user's referee made, or
+    None: a version read from its snapshot is built and upcast once, then read as JSON."""
+    payload = home.read_signed(_stored_path(game, digest))
+    if payload is None or payload.get("source") != f"digest:{digest}" \
+            or payload.get("digest") != digest:
+        return None
+    try:
+        return _build(root, msgspec.convert(payload, Compiled))
+    except msgspec.ValidationError:
+        return None
+
+
+def save_stored(data: GameData, game: str) -> None:
+    """Keep a signed compiled copy of an older data version read from its snapshot (best
+    effort; the source names the digest, so it is never taken for the data files' own)."""
+    home.write_signed(_stored_path(game, data.digest),
+                      msgspec.to_builtins(_form(data, data.source)))
 
 
 def write_package_copy(root: Path) -> Path:

@@ -115,11 +115,16 @@ def find(game: str, digest: str, root: Path) -> GameData | None:
     key = f"{game}/{digest}"
     if key in _LOADED:
         return _LOADED[key]
+    from . import compiled
+
     for folder in (shipped_dir(), user_dir()):
         path = folder / _name(game, digest)
         if not os.path.lexists(path):
             continue
-        data = _read(path, digest, root)
+        data = compiled.load_stored(root, game, digest)
+        if data is None:
+            data = _read(path, digest, root)
+            compiled.save_stored(data, game)
         _LOADED[key] = data
         return data
     return None

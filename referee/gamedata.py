@@ -8,7 +8,7 @@ reported, not ignored.
 """
 
 import unicodedata
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -727,6 +727,13 @@ class GameData:
         self.opponent: dict[str, str] = {pair[0]: pair[1], pair[1]: pair[0]}
         self.side_bit: dict[str, int] = {pair[0]: 1, pair[1]: 2}
         self.count_at: dict[str, int] = {pair[0]: 2, pair[1]: 3}
+        # Per nation, its side's bit and count slot; per unit type, whether it counts toward
+        # stacking (1.2.2) and holds an area (8.3): what State.board reads for every unit.
+        self.nation_cell: dict[str, tuple[int, int]] = {
+            n: (self.side_bit.get(s, 0), self.count_at.get(s, 0))
+            for n, s in self.nation_side.items()}
+        self.kind_cell: dict[str, tuple[bool, bool]] = {
+            k: (bool(u.stacking), bool(u.holds_area)) for k, u in units.unit_types.items()}
         self.area_names: dict[str, list[str]] = {}
         for a in map.areas:
             for n in (a.id, a.name, *a.aliases):
@@ -778,6 +785,18 @@ class GameData:
         """The keys of the Military Crisis! cards, in deck order (9.8, 9.9: type crisis)."""
         return tuple(c.key for c in self.deck.cards if c.type == "crisis")
 
+    def card_title(self, key: str) -> str:
+        """The title a card key is printed under (9.0: deck.yaml title), or the key itself."""
+        ct = self.card_types.get(key)
+        return ct.title if ct else key
+
+    @cached_property
+    def combat_card_keys(self) -> tuple[str, ...]:
+        """The combat cards played in 2.0 II.3b: type combat, then type bad_weather, each in
+        deck order (9.3-9.5, 9.7)."""
+        return tuple(c.key for t in ("combat", "bad_weather") for c in self.deck.cards
+                     if c.type == t)
+
     @cached_property
     def sea_home(self) -> str | None:
         """The home area of sea movement (4.6: ENGLAND), or None if the game has none."""
@@ -820,6 +839,7 @@ class GameData:
         return self.charts.victory.counts_for or self.sides[0]
 
     @staticmethod
+    @lru_cache(maxsize=64)
     def side_name(side: str) -> str:
         """A side's name as printed, e.g. 'Entente' (its id capitalised)."""
         return side.replace("_", " ").title()
@@ -866,8 +886,20 @@ class GameData:
 
     def linked_with(self, options: dict[str, bool]) -> set[str]:
         """The games these options link this game with (TTLM 2.0 V.4, 3.1)."""
-        return {spec.links_with for key, spec in self.info.options.items()
-                if spec.links_with and options.get(key)}
+        return {game for key, game in self._links if options.get(key)}
+
+    @cached_property
+    def _links(self) -> tuple[tuple[str, str], ...]:
+        return tuple((key, spec.links_with) for key, spec in self.info.options.items()
+                     if spec.links_with)
+
+    @cached_property
+    def near_area_modifiers(self) -> tuple[tuple[VpModifier, frozenset[str]], ...]:
+        """The VP modifiers scored by a unit type in or next to an area (8.3.6), each with the
+        area and its neighbours."""
+        return tuple((m, frozenset({m.near_area, *self.neighbours.get(m.near_area, ())}))
+                     for m in self.charts.victory.modifiers.items
+                     if m.unit and m.near_area and m.vp)
 
 
 # ---------------------------------------------------------------- loading

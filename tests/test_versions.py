@@ -278,3 +278,45 @@ def test_records_of_older_rules_pass_through_the_upcasters_and_their_own_evolve(
     seen.clear()
     open_game(old, upto=10)                  # nothing of rules 2 goes through them
     assert seen == [("upcast", "CardPlayed"), ("evolve", "CardPlayed")]
+
+
+def test_an_older_data_version_is_built_once_then_read_from_its_signed_compiled_copy(
+        monkeypatch):
+    # Building an older version from its snapshot (inflate, validate, cross-check, upcast)
+    # costs about a quarter of a second; this user's referee keeps the result, signed, and
+    # every later process reads that instead (README: Versions).
+    import msgspec
+
+    from referee import compiled
+
+    root = default_games_dir() / "ttlm"
+    datastore._LOADED.clear()
+    built = datastore.find("ttlm", OLD_DIGEST, root)
+    kept = compiled._stored_path("ttlm", OLD_DIGEST)
+    assert built is not None and kept.is_file()
+
+    def never(*args):
+        raise AssertionError("the snapshot was built again")
+
+    datastore._LOADED.clear()
+    monkeypatch.setattr(datastore, "_read", never)
+    again = datastore.find("ttlm", OLD_DIGEST, root)
+    assert again is not built and datastore.is_stored(again)
+    assert again.digest == OLD_DIGEST and again.source == f"digest:{OLD_DIGEST}"
+    assert msgspec.to_builtins(compiled._form(again, again.source)) == \
+        msgspec.to_builtins(compiled._form(built, built.source))
+
+    # An edited copy, or this user's signed copy of other data filed under the digest, is a
+    # miss: the snapshot is built again from the shipped file.
+    calls = []
+    monkeypatch.setattr(datastore, "_read", lambda *a: calls.append(a) or built)
+    edited = kept.read_bytes().replace(b'"version":1', b'"version":2', 1)
+    assert edited != kept.read_bytes()
+    for planted in (edited, None):
+        if planted is None:
+            compiled.save_user(load_game(root), "a" * 64)
+            planted = compiled._user_path("a" * 64).read_bytes()
+        kept.write_bytes(planted)
+        datastore._LOADED.clear()
+        assert datastore.find("ttlm", OLD_DIGEST, root) is built
+    assert len(calls) == 2

@@ -96,8 +96,10 @@ def can_play_offensive(state: State, data: GameData, side: str, key: str) -> Vio
         return Violation("9.0", f"there is no card {key!r}")
     if not ct.offensive:
         return Violation("2.0 II.1", f"{ct.title} is not an Offensive-type card; a "
-                                     f"{data.term('player_turn')} opens with an Offensive, a "
-                                     f"Limited Offensive or a special offensive, or a pass")
+                                     f"{data.term('player_turn')} opens with an "
+                                     f"{data.card_title('offensive')}, a "
+                                     f"{data.card_title('limited_offensive')} or a special "
+                                     f"offensive, or a pass")
     if first_card(state, data, side, key) is None:
         if any(data.cards[c].key == key for c in state.hands.get(side, [])):
             return Violation("2.0 II.1", f"the {ct.title} card was drawn after a discard this "

@@ -16,7 +16,7 @@ from ..gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
 from .cards import first_card, playable_hand
-from .core import DECISIONS, Ctx, DecisionSpec, Violation, finish, prompt, register, skip
+from .core import DECISIONS, Ctx, DecisionSpec, Violation, and_list, finish, prompt, register, skip
 from .events import (
     ArmyEliminated,
     BattleBegan,
@@ -50,7 +50,16 @@ SURPRISE = ["cavalry_attacker", "cavalry_defender", "dogfight", "dogfight_attack
             "dogfight_defender_pays", "reaction", "offensive_fire", "offensive_pays", "defence",
             "pursuit_pays", "defensive_fire", "defensive_pays", "retreat_attacker",
             "retreat_defender", "end"]
-COMBAT_CARDS = ("poison_gas", "advanced_artillery_barrage", "surprise_attack", "bad_weather")
+# Which side plays a combat card is a rule, not data: Surprise Attack! is the attacker's (9.7),
+# Bad Weather the defender's (9.5); which combat cards exist is the deck's (d.combat_card_keys).
+ATTACKER_ONLY = ("surprise_attack",)
+DEFENDER_ONLY = ("bad_weather",)
+
+
+def combat_cards_of(d: GameData, attacker: bool) -> list[str]:
+    """The combat cards the attacker or the defender may play, deck order (2.0 II.3b, 9.3-9.7)."""
+    barred = DEFENDER_ONLY if attacker else ATTACKER_ONLY
+    return [k for k in d.combat_card_keys if k not in barred]
 
 
 # ---------------------------------------------------------------- declare battles (2.0 II.3)
@@ -113,7 +122,8 @@ def _declare_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None
         if o.area in s.combat["declared"]:
             return Violation("5.1.2", f"a battle is already declared in {d.areas[o.area].name}")
         if s.turn_state.mode == "limited" and s.combat["declared"]:
-            return Violation("9.1.2", "a Limited Offensive allows one Battle Area only")
+            return Violation("9.1.2", f"a {d.card_title('limited_offensive')} allows one Battle "
+                                      f"Area only")
     return None
 
 
@@ -145,11 +155,11 @@ def _card_dates(s: State, d: GameData, key: str) -> Violation | None:
 
 def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
                        attacker: bool) -> Violation | None:
-    if o.card not in COMBAT_CARDS:
-        ct = d.card_types.get(o.card)
-        return Violation("2.0 II.3", f"{ct.title if ct else o.card} is not a combat card; "
-                                     f"the combat cards are Poison Gas!, Advanced Artillery "
-                                     f"Barrage!, Surprise Attack! and Bad Weather")
+    if o.card not in d.combat_card_keys:
+        names = [d.card_title(k) for k in d.combat_card_keys]
+        known = (f"the combat cards are {and_list(names)}" if names else
+                 "the deck has no combat card")
+        return Violation("2.0 II.3", f"{d.card_title(o.card)} is not a combat card; {known}")
     ct = d.card_types[o.card]
     if first_card(s, d, side, o.card) is None:
         return Violation("1.3", f"the {side} hand holds no playable {ct.title} card")
@@ -160,14 +170,14 @@ def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
     played = [x for x in c["cards"] if x["side"] == side]
     if o.card == "bad_weather":
         if attacker:
-            return Violation("9.5", "Bad Weather is played by the defensive player")
+            return Violation("9.5", f"{ct.title} is played by the defensive player")
         if o.area:
-            return Violation("9.5", "Bad Weather affects the whole turn; name no area")
+            return Violation("9.5", f"{ct.title} affects the whole turn; name no area")
         if c["weather"]:
-            return Violation("9.5", "Bad Weather has already been played this turn")
+            return Violation("9.5", f"{ct.title} has already been played this turn")
         return None
     if o.card == "surprise_attack" and not attacker:
-        return Violation("9.7", "Surprise Attack! is played by the attacker")
+        return Violation("9.7", f"{ct.title} is played by the attacker")
     if not o.area or o.area not in c["declared"]:
         return Violation(ct.rule, f"{ct.title} names one declared Battle Area")
     same = [x["key"] for x in played if x["area"] == o.area]
@@ -207,9 +217,10 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
 
 def _cards_prompt(s: State, d: GameData) -> str:
     who = "attacker" if s.pending.kind == "attacker_cards" else "defender"
-    what = ("Poison Gas!, Advanced Artillery Barrage!, Surprise Attack!, the special "
-            "offensive's battle areas" if who == "attacker" else
-            "Poison Gas!, Advanced Artillery Barrage!, Bad Weather")
+    names = [d.card_title(k) for k in combat_cards_of(d, who == "attacker")]
+    if who == "attacker" and d.card_bonus:
+        names.append("the special offensive's battle areas")
+    what = ", ".join(names) or "none in this deck"
     return (f"{s.pending.side} ({who}) plays combat cards ({what}), naming their battle "
             f"areas; then 'done' (2.0 II.3b)")
 
@@ -217,11 +228,11 @@ def _cards_prompt(s: State, d: GameData) -> str:
 def _cards_candidates(s: State, d: GameData, side: str):
     attacker = s.pending.kind == "attacker_cards"
     keys = [d.cards[c].key for c in playable_hand(s, side)]
-    for key in ("poison_gas", "advanced_artillery_barrage", "surprise_attack"):
-        if key in keys:
+    for key in d.combat_card_keys:
+        if key in keys and key not in DEFENDER_ONLY:
             for a in s.combat["declared"]:
                 yield PlayCard(card=key, area=a)
-    if not attacker and "bad_weather" in keys:
+    if not attacker and "bad_weather" in keys and "bad_weather" in d.combat_card_keys:
         yield PlayCard(card="bad_weather")
     if attacker:
         for a in s.combat["declared"]:
@@ -256,9 +267,6 @@ def _cards_apply(ctx: Ctx, o: Ord, side: str) -> None:
         finish(ctx, "declare_battles")
 
 
-DEFENDER_CARDS = ("poison_gas", "advanced_artillery_barrage", "bad_weather")
-
-
 def cards_cannot_matter(s: State, d: GameData, kind: str, side: str) -> str | None:
     """Why a side's combat-card decision cannot matter, on public facts only (2.0 II.3b).
 
@@ -273,13 +281,20 @@ def cards_cannot_matter(s: State, d: GameData, kind: str, side: str) -> str | No
         return "his hand is empty and no special offensive's dice are to be placed"
     if not s.hands.get(side):
         return "his hand is empty"
-    for key in DEFENDER_CARDS:
+    keys = combat_cards_of(d, attacker=False)
+    for key in keys:
         if _card_dates(s, d, key) is None and not (key == "bad_weather" and
                                                     s.combat["weather"]):
             return None
-    return ("no combat card the defender plays is allowed now (Bad Weather not on turn 1, "
-            "9.5; Poison Gas! from SPRING 1915, 9.3; Advanced Artillery Barrage! from SPRING "
-            "1917, 9.4)")
+    # The deck's dates: the turns a card is never played, then the first turns (9.3-9.5).
+    cts = [d.card_types[k] for k in keys]
+    dates = [f"{ct.title} not on turn{'s' if len(ct.not_on_turns) > 1 else ''} "
+             f"{and_list([str(t) for t in ct.not_on_turns])}, {ct.rule}"
+             for ct in cts if ct.not_on_turns]
+    dates += [f"{ct.title} from {ct.from_label or d.label(ct.from_turn)}, {ct.rule}"
+              for ct in cts if ct.from_turn]
+    why = f" ({'; '.join(dates)})" if dates else ""
+    return f"no combat card the defender plays is allowed now{why}"
 
 
 def ask_cards(ctx: Ctx, kind: str, side: str) -> None:
@@ -325,8 +340,10 @@ def after_cards(ctx: Ctx) -> None:
     declared = list(s.combat["declared"])
     if mode == "weather_pass":
         for a in declared:
-            ctx.emit(BattleCancelled(area=a, reason="Bad Weather turned the Limited Offensive "
-                                                    "into a pass (9.5)"))
+            ctx.emit(BattleCancelled(area=a, reason=f"{ctx.data.card_title('bad_weather')} "
+                                                    f"turned the "
+                                                    f"{ctx.data.card_title('limited_offensive')} "
+                                                    f"into a pass (9.5)"))
         end_combat(ctx)
     elif mode == "limited" and len(declared) > 1:
         prompt(ctx, "keep_battle", s.turn_state.side)
@@ -348,14 +365,18 @@ def _keep_check(s: State, d: GameData, o: Keep, side: str) -> Violation | None:
 def _keep_apply(ctx: Ctx, o: Keep, side: str) -> None:
     for a in list(ctx.state.combat["declared"]):
         if a != o.area:
-            ctx.emit(BattleCancelled(area=a, reason="Bad Weather turned the Offensive into a "
-                                                    "Limited Offensive: one battle only (9.5)"))
+            d = ctx.data
+            ctx.emit(BattleCancelled(area=a, reason=f"{d.card_title('bad_weather')} turned the "
+                                                    f"{d.card_title('offensive')} into a "
+                                                    f"{d.card_title('limited_offensive')}: one "
+                                                    f"battle only (9.5)"))
     next_battle(ctx)
 
 
 register(DecisionSpec(
     kind="keep_battle", rule="9.5",
-    prompt=lambda s, d: (f"{s.pending.side}: Bad Weather made the Offensive a Limited one; "
+    prompt=lambda s, d: (f"{s.pending.side}: {d.card_title('bad_weather')} made the "
+                         f"{d.card_title('offensive')} a Limited one; "
                          f"keep one battle, the others are not fought (9.5)"),
     accepts=("keep",), candidates=_keep_candidates, check=_keep_check, apply=_keep_apply))
 

@@ -110,3 +110,8 @@ def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:
     from .events import DecisionSkipped
 
     ctx.emit(DecisionSkipped(kind=kind, side=side, reason=reason))
+
+
+def and_list(names: list[str]) -> str:
+    """Names joined for a message, 'A, B and C' (no rule: how every message lists names)."""
+    return " and ".join(x for x in (", ".join(names[:-1]), names[-1] if names else "") if x)

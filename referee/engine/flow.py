@@ -179,7 +179,8 @@ def _play_check(s: State, d: GameData, o: PlayCard, side: str, offensive: bool):
     if not offensive:
         return Violation("2.0 II.1", f"{ct.title if ct else o.card} cannot be played now: "
                                      f"once the {d.term('player_turn')} has opened only a "
-                                     f"Crisis! card is played this way (Strategic Reserves! with "
+                                     f"Crisis! card is played this way "
+                                     f"({d.card_title('strategic_reserves')} with "
                                      f"'reserves UNIT AREA')")
     return can_play_offensive(s, d, side, o.card)
 
@@ -296,7 +297,9 @@ def _pass_prompt(s: State, d: GameData) -> str:
     ts = s.turn_state
     left = ("one unit may move (not into an Enemy area)" if ts.moves == 0
             else "the pass move is made")
-    return (f"{s.pending.side} passes: {left}; a Strategic Reserves! card moves a second unit; "
+    reserves = (f"a {d.card_types['strategic_reserves'].title} card moves a second unit; "
+                if "strategic_reserves" in d.card_types else "")              # 9.6
+    return (f"{s.pending.side} passes: {left}; {reserves}"
             f"with no card played, cards may be discarded and replaced; then end the turn "
             f"(2.0 II.1)")
 

@@ -139,11 +139,13 @@ def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Viol
     if ts.mode == "pass":
         if reserves:
             if ts.reserves_moves >= 1:
-                return Violation("2.0 II.1", "a passing player may move one more unit with a "
-                                             "Strategic Reserves! card, not several")
+                return Violation("2.0 II.1", f"a passing player may move one more unit with a "
+                                             f"{d.card_title('strategic_reserves')} card, not "
+                                             f"several")
         elif ts.moves >= 1:
-            return Violation("2.0 II.1", "a passing player moves one unit only (a Strategic "
-                                         "Reserves! card allows a second)")
+            return Violation("2.0 II.1", f"a passing player moves one unit only (a "
+                                         f"{d.card_title('strategic_reserves')} card allows a "
+                                         f"second)")
     return None
 
 
@@ -263,7 +265,8 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
                                         f"area ({d.areas[cur].name}) into an Enemy area "
                                         f"({d.areas[area].name})")
             if ts.mode == "limited" and area not in entered and entered:
-                return Violation("9.1.2", f"a Limited Offensive enters one Enemy area only; "
+                return Violation("9.1.2", f"a {d.card_title('limited_offensive')} enters one "
+                                          f"Enemy area only; "
                                           f"{d.areas[entered[0]].name} was already entered")
             entered.append(area)
         last = i == len(o.path) - 1

@@ -19,7 +19,7 @@ from ..gamedata import GameData
 from . import sealed
 from .armies import hidden_templates, template_violation
 from .cards import draw, pick
-from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
+from .core import Ctx, DecisionSpec, SealedPlans, Violation, and_list, finish, prompt, register
 from .events import (
     ArmyEliminated,
     ArmyRebuilt,
@@ -135,15 +135,18 @@ def _available(s: State, d: GameData, unit: str) -> Violation | None:
     return None
 
 
-def _commonwealth_violation(s: State, orders: list[Ord], unit: str = "uk:commonwealth"
-                            ) -> Violation | None:
+def _commonwealth_violation(s: State, d: GameData, orders: list[Ord],
+                            unit: str = "uk:commonwealth") -> Violation | None:
     """8.2.3: only a Commonwealth unit once swapped into play, and gone since, is rebuilt
     (a unit type with rebuilt_only_after_swap in units.yaml)."""
     planned = sum(1 for x in orders if isinstance(x, Build) and x.unit == unit)
     if s.counters_in_play()[tuple(unit.split(":"))] + planned >= len(s.swapped):
-        return Violation("8.2.3", "Commonwealth units enter play by the swaps of AUTUMN 1915 "
-                                  "and SPRING 1917; only one swapped in and eliminated since "
-                                  "may be rebuilt")
+        nation, kind = unit.split(":")
+        when = [d.label(t.turn) for t in d.events.turns
+                if any(sw.nation == nation for sw in t.swaps)]          # events.yaml swaps
+        return Violation("8.2.3", f"{kind.replace('_', ' ').title()} units enter play by the "
+                                  f"swaps of {and_list(when)}; only one swapped in and eliminated "
+                                  f"since may be rebuilt")
     return None
 
 
@@ -158,7 +161,7 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
         return v
     orders = plan(s, d, side)
     if d.units.has(kind, "rebuilt_only_after_swap"):
-        v = _commonwealth_violation(s, orders, o.unit)
+        v = _commonwealth_violation(s, d, orders, o.unit)
         if v:
             return v
     same = sum(1 for x in orders if isinstance(x, Build) and x.unit == o.unit)

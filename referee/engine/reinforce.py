@@ -240,8 +240,9 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
         return reorganise_violation(s, d, o, side, "Reinforcement")
     if isinstance(o, Swap):
         if o.unit not in _swap_options(s, d, side):
-            return Violation("8.2.3", f"{o.unit} is not a UK infantry unit on the map for a "
-                                      f"Commonwealth unit to replace")
+            return Violation("8.2.3", f"{o.unit} is not a "
+                                      f"{(d.commonwealth_nation or '').upper()} infantry unit "
+                                      f"on the map for a Commonwealth unit to replace")
         return None
     if _placeable(s, d, side) or _swap_options(s, d, side):
         return Violation("2.0 I", "reinforcements must be placed while a legal place exists")

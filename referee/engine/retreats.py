@@ -185,11 +185,12 @@ def _retreat_check(how: str):
             return retreat_violation(s, d, o, side, how)
         if isinstance(o, React):
             if how not in ("instead", "reaction") or (how == "instead" and s.battle["surprise"]):
-                return Violation("8.3.4", "Biplanes react before the attacker fires, in the "
-                                          "defence step (or before a Surprise Attack!'s fire)")
+                return Violation("8.3.4", f"Biplanes react before the attacker fires, in the "
+                                          f"defence step (or before a "
+                                          f"{d.card_title('surprise_attack')}'s fire)")
             if o.unit not in reaction_options(s, d):
                 return Violation("8.3.4", f"{o.unit} is not a defending Biplane that can react "
-                                          f"here (no dogfight, no Bad Weather)")
+                                          f"here (no dogfight, no {d.card_title('bad_weather')})")
             if o.on is not None and o.on not in reroll_kinds(s, d):
                 return Violation("8.3.4", f"{o.on!r} is not an infantry type the attacker can "
                                           f"have: name one of "

@@ -69,7 +69,8 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
         if not scramble_on(s):
             return Violation("13.7", "Defender Scramble is an optional rule not in play")
         if s.combat["weather"]:
-            return Violation("8.3.4", "no Biplane takes part in combat after Bad Weather")
+            return Violation("8.3.4", f"no Biplane takes part in combat after "
+                                      f"{d.card_title('bad_weather')}")
         return _violation(s, d, o.unit)
     return None
 

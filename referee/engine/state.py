@@ -16,6 +16,7 @@ from ..gamedata import GameData
 # What each unit type is and does (infantry or auxiliary slot, holds an area, its letter and
 # id code, the stacking limit) is the game data's: GameData.units (UnitsData).
 BOTH = 3                                    # both sides' bits (GameData.side_bit)
+ALL_OF_IT = (True, True)                    # a unit type that stacks and holds (kind_cell)
 
 
 def other(side: str, data: GameData) -> str:
@@ -161,36 +162,44 @@ class State(msgspec.Struct, dict=True):
         b = self._cache.get("board")
         if b is None:
             b = {}
-            areas, side_of = data.areas, data.nation_side
-            non_holding, non_stacking = data.units.non_holding, data.units.non_stacking
-            SIDE_BIT, COUNT_AT = data.side_bit, data.count_at     # noqa: N806
+            areas, nation_cell, kind_cell = data.areas, data.nation_cell, data.kind_cell
             for p in self.pieces.values():
-                if p.area not in areas:
+                area = p.area
+                if area not in areas:
                     continue
-                side = side_of[p.nation]
-                cell = b.get(p.area) or b.setdefault(p.area, [0, 0, 0, 0])
-                cell[0] |= SIDE_BIT[side]
-                if p.kind not in non_stacking:          # 1.2.2: units.yaml stacking
-                    cell[COUNT_AT[side]] += 1
-                if p.kind not in non_holding:
-                    cell[1] |= SIDE_BIT[side]
+                bit, slot = nation_cell[p.nation]
+                cell = b.get(area)
+                if cell is None:
+                    cell = b[area] = [0, 0, 0, 0]
+                cell[0] |= bit
+                stacks, holds = kind_cell.get(p.kind, ALL_OF_IT)    # 1.2.2, 8.3: units.yaml
+                if stacks:
+                    cell[slot] += 1
+                if holds:
+                    cell[1] |= bit
             for a in self.armies.values():
                 if a.status != "map":
                     continue
-                side = side_of[a.nation]
-                cell = b.get(a.area) or b.setdefault(a.area, [0, 0, 0, 0])
-                cell[0] |= SIDE_BIT[side]
+                bit, slot = nation_cell[a.nation]
+                cell = b.get(a.area)
+                if cell is None:
+                    cell = b[a.area] = [0, 0, 0, 0]
+                cell[0] |= bit
                 if a.contents:
-                    cell[COUNT_AT[side]] += 1
-                    cell[1] |= SIDE_BIT[side]
-            fort_stacks = data.units.fort_kind not in non_stacking     # 1.2.2, 8.4
+                    cell[slot] += 1
+                    cell[1] |= bit
+            fort_stacks = kind_cell.get(data.units.fort_kind, ALL_OF_IT)[0]     # 1.2.2, 8.4
             for f in self.forts.values():
-                if fort_stacks and f.strength > 0:
-                    cell = b.get(f.area) or b.setdefault(f.area, [0, 0, 0, 0])
-                    cell[COUNT_AT[side_of[f.nation]]] += 1
-                if f.strength >= 2:
-                    cell = b.get(f.area) or b.setdefault(f.area, [0, 0, 0, 0])
-                    cell[0] |= SIDE_BIT[side_of[f.nation]]
+                counts = fort_stacks and f.strength > 0
+                if counts or f.strength >= 2:
+                    bit, slot = nation_cell[f.nation]
+                    cell = b.get(f.area)
+                    if cell is None:
+                        cell = b[f.area] = [0, 0, 0, 0]
+                    if counts:
+                        cell[slot] += 1
+                    if f.strength >= 2:
+                        cell[0] |= bit
             self._cache["board"] = b
         return b
 

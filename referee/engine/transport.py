@@ -179,16 +179,17 @@ def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violati
     from .cards import first_card
 
     if first_card(s, d, side, "strategic_reserves") is None:
-        return Violation("9.6", f"the {side} hand holds no playable Strategic Reserves! card")
+        return Violation("9.6", f"the {side} hand holds no playable "
+                                f"{d.card_title('strategic_reserves')} card")
     if s.turn_state is not None and s.turn_state.discarded:
         return Violation("2.0 II.1", "cards were discarded and replaced this turn; a player "
                                      "who discards plays no card at all in that turn")
-    m = _whole_mover(s, d, o, side, "9.6", "Strategic Reserves!", reserves=True)
+    m = _whole_mover(s, d, o, side, "9.6", d.card_title("strategic_reserves"), reserves=True)
     if isinstance(m, Violation):
         return m
     if s.status(m.area, side, d) not in ("friendly", "disputed"):
-        return Violation("9.6", "Strategic Reserves! moves a unit from a Friendly or Disputed "
-                                "area")
+        return Violation("9.6", f"{d.card_title('strategic_reserves')} moves a unit from a "
+                                f"Friendly or Disputed area")
     if o.to not in reserves_destinations(s, d, m):
         return Violation("9.6", f"no line through Friendly areas (none already full) leads "
                                 f"from {d.areas[m.area].name} to a Friendly or Disputed "

@@ -15,8 +15,9 @@ def eft_vp(state: State, data: GameData) -> int:
     """+1 VP per whole 5 BPs of units in the EFT box, 1914-1917 (3.1; whole fives: our reading);
     none when the game is linked with the game the modifier's `not_when_linked_with` names."""
     mod = next((m for m in data.charts.victory.modifiers.items if m.id == "eft_box"), None)
-    if mod is None or data.year(state.turn) not in mod.years or \
-            mod.not_when_linked_with in data.linked_with(state.options):
+    if mod is None or data.year(state.turn) not in mod.years or (
+            mod.not_when_linked_with and
+            mod.not_when_linked_with in data.linked_with(state.options)):
         return 0
     from .production import eft_bp
     return eft_bp(state, data) // 5
@@ -27,18 +28,27 @@ def near_area_vp(state: State, data: GameData) -> list[tuple[str, int]]:
     (8.3.6: +1 while the Paris Gun is in or adjacent to Paris; charts.yaml `unit`, `near_area`)
     as (label, points)."""
     out = []
-    for mod in data.charts.victory.modifiers.items:
-        if not (mod.unit and mod.near_area and mod.vp):
-            continue
-        near = {mod.near_area, *data.neighbours.get(mod.near_area, ())}
-        there = any(p.kind == mod.unit and p.area in near for p in state.pieces.values()) or \
-            any(a.status == "map" and a.area in near and n and key.partition(":")[2] == mod.unit
-                for a in state.armies.values() for key, n in a.contents.items())
-        if there:
+    for mod, near in data.near_area_modifiers:
+        if _near(state, mod.unit, near):
+            unit = mod.unit
             where = data.areas[mod.near_area].name if mod.near_area in data.areas else mod.near_area
-            out.append((f"the {mod.unit.replace('_', ' ').title()} in or next to {where} "
+            out.append((f"the {unit.replace('_', ' ').title()} in or next to {where} "
                         f"({mod.rule or '3.1'})", mod.vp))
     return out
+
+
+def _near(state: State, unit: str, near: frozenset[str]) -> bool:
+    # Plain loops: this runs after every decision (3.2), over every unit on the map.
+    for p in state.pieces.values():
+        if p.kind == unit and p.area in near:
+            return True
+    suffix = f":{unit}"
+    for a in state.armies.values():
+        if a.status == "map" and a.area in near:
+            for key, n in a.contents.items():
+                if n and key.endswith(suffix):
+                    return True
+    return False
 
 
 def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
@@ -63,8 +73,10 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
     for side in (foe, mine):
         n = state.vp_adjust.get(f"{side}_crisis_unpaid", 0)
         if n:
-            lines.append((f"{data.side_name(side)} Military Crisis! not answered (3.1)",
-                          n if side == foe else -n))
+            card = next((data.card_types[k].title for k in data.crisis_keys    # 9.8, 9.9
+                         if data.card_types[k].event_side == other(side, data)),
+                        f"{data.side_name(side)} Military Crisis!")
+            lines.append((f"{card} not answered (3.1)", n if side == foe else -n))
     eft = eft_vp(state, data)
     if eft:
         lines.append(("units in the EFT box, 1 per 5 BP (3.1)", eft))
