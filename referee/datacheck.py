@@ -22,12 +22,49 @@ KNOWN_CARD_KEYS = {
 
 
 def check_game(data: GameData) -> list[str]:
-    """Every cross-file problem of a loaded game directory."""
-    names = _check_names(data)
-    if names:       # the other checks would trip over an unknown side, nation or kind
-        return names
-    return [*_check_map(data), *_check_units(data), *_check_charts(data),
+    """Every cross-file problem of a loaded game directory: every check runs, skipping only
+    what depends on a name the game does not declare (reported once, by _check_names)."""
+    return [*_check_names(data), *_check_map(data), *_check_units(data), *_check_charts(data),
             *_check_deck(data), *_check_events(data)]
+
+
+class _Known:
+    """The names a game declares, for the checks to skip what depends on one it does not:
+    that name is reported once, where it is written, and not again as a cascade."""
+
+    def __init__(self, data: GameData):
+        u = data.units
+        self.sides = frozenset(u.sides)
+        self.nations = frozenset(u.nations)
+        self.kinds = frozenset(u.unit_types)
+        self.countries = data.countries
+        # The sides in the order of play (2.0); units.yaml's `sides` when side_order is wrong.
+        self.order = tuple(data.sides) if sorted(u.side_order) == sorted(u.sides) \
+            else tuple(u.sides)
+        self.nation_side = {n: x.side for n, x in u.nations.items() if x.side in self.sides}
+        self._rows = u.counter_mix
+        self._mix_unsure = self.unsure(u.counter_mix, self.nations, ("source",)) or any(
+            not isinstance(r, dict) for n, r in u.counter_mix.items() if n != "source")
+
+    @staticmethod
+    def unsure(table: object, declared: frozenset[str], also: tuple[str, ...] = ()) -> bool:
+        """Whether a mapping keyed by names has a key the game does not declare: an entry it
+        lacks may then be that misspelt one, not missing."""
+        return isinstance(table, dict) and any(k not in declared and k not in also
+                                               for k in table)
+
+    def mix(self, nation: str | None, kind: str) -> int | None:
+        """How many counters of a kind a nation has (11.1), or None when a name the game does
+        not declare leaves it in doubt."""
+        if nation not in self.nations:
+            return None
+        row = self._rows.get(nation)
+        if not isinstance(row, dict):
+            return None if self._mix_unsure else 0
+        if kind not in row and self.unsure(row, self.kinds):
+            return None
+        n = row.get(kind, 0)
+        return n if isinstance(n, int) else None
 
 
 class _Names:
@@ -62,7 +99,8 @@ def _check_names(data: GameData) -> list[str]:
         if side in (PUBLIC, MODERATOR):
             out.append(f"{fu}: sides.{side}: {side!r} names a reader (--as {side}), "
                        "not a side: that reader would see the side's secrets")
-    if sorted(u.side_order) != sorted(u.sides):
+    order_known = [known("side", side, f"{fu}: side_order") for side in u.side_order]
+    if all(order_known) and sorted(u.side_order) != sorted(u.sides):
         out.append(f"{fu}: side_order: must list each side of `sides` once "
                    f"({', '.join(u.sides)})")
     for side, nats in u.sides.items():
@@ -143,7 +181,9 @@ def _check_names(data: GameData) -> list[str]:
                                f"{side} says {row[side]} (7.0)")
             elif known("side", key, f"{where}.{key}", ("turn",)) and not isinstance(value, int):
                 out.append(f"{where}.{key}: a number of Build Points, not a mapping")
-        for side in u.sides:
+        unsure = any(k != "turn" and k not in u.sides and k.removesuffix("_parts") not in u.sides
+                     for k in row)
+        for side in u.sides if not unsure else ():    # else a misspelt side is the missing one
             if side not in row:
                 out.append(f"{where}: no Build Points for the {side} side (7.0)")
     for name, chart, what in (("card_limit", c.card_limit.by_year, "side"),
@@ -156,7 +196,7 @@ def _check_names(data: GameData) -> list[str]:
                 if key != "year" and known(what, key, f"{where}.{key}", ("year",)) and \
                         value > (55 if what == "side" else 999):
                     out.append(f"{where}.{key}: {value} is too large")
-            if what == "side":
+            if what == "side" and not _Known.unsure(row, frozenset(u.sides), ("year",)):
                 for side in u.sides:
                     if side not in row:
                         out.append(f"{where}: no card limit for the {side} side (7.1)")
@@ -245,7 +285,8 @@ def _check_map(data: GameData) -> list[str]:
         cut = sorted(set(front) - reached)
         if cut:
             out.append(f"{f}: areas: the land map is not connected; cut off: {', '.join(cut)}")
-    for side in data.sides:
+    known = _Known(data)
+    for side in known.order:
         if not any(a.supply_source == side for a in data.map.areas):
             out.append(f"{f}: areas: no {side} supply source (6.1)")
     fort_ids: Counter[str] = Counter()
@@ -260,10 +301,9 @@ def _check_map(data: GameData) -> list[str]:
     for fid, n in fort_ids.items():
         if n > 1:
             out.append(f"{f}: fort id {fid!r} used {n} times")
-    mix = data.units.mix
     for nat, n in per_nation.items():
-        want = mix.get(nat, {}).get("fort", 0)
-        if n > want:
+        want = known.mix(nat, "fort")
+        if want is not None and n > want:
             out.append(f"{f}: {n} {nat} forts on the map, the counter mix has {want} (11.1)")
     return out
 
@@ -272,24 +312,22 @@ def _check_units(data: GameData) -> list[str]:
     out: list[str] = []
     f = data.info.files.units
     u = data.units
+    known = _Known(data)
     for side, nats in u.sides.items():
-        for nat in nats:
-            if nat not in u.nations:
-                out.append(f"{f}: sides.{side}: unknown nation {nat!r}")
-            elif u.nations[nat].side != side:
+        for nat in nats:         # an unknown nation or side: reported by _check_names
+            if nat in u.nations and u.nations[nat].side in u.sides and \
+                    u.nations[nat].side != side:
                 out.append(f"{f}: nations.{nat}.side is {u.nations[nat].side}, sides lists it "
                            f"under {side}")
     for nat, row in u.mix.items():
-        if nat not in u.nations:
-            out.append(f"{f}: counter_mix.{nat}: unknown nation")
+        if nat not in u.nations:        # reported by _check_names, as an unknown kind is
             continue
         for kind, n in row.items():
-            if kind not in u.unit_types:
-                out.append(f"{f}: counter_mix.{nat}.{kind}: unknown unit type")
-            elif not isinstance(n, int) or n < 0:
+            if kind in u.unit_types and (not isinstance(n, int) or n < 0):
                 out.append(f"{f}: counter_mix.{nat}.{kind}: must be a whole number >= 0")
-    cw = u.mix.get(data.commonwealth_nation or "", {}).get("commonwealth", 0)
-    if len(u.commonwealth_units) != cw:
+    cw = known.mix(data.commonwealth_nation, "commonwealth") \
+        if data.commonwealth_nation is not None else 0
+    if cw is not None and len(u.commonwealth_units) != cw:
         out.append(f"{f}: commonwealth_units: {len(u.commonwealth_units)} named, "
                    f"counter mix has {cw} (8.2.3)")
     dated = u.dated_kind
@@ -298,8 +336,8 @@ def _check_units(data: GameData) -> list[str]:
     if u.biplane_counter_years and dated is None:
         out.append(f"{f}: biplane_counter_years: no unit type has counter_years_from (8.3.4)")
     for nat, years in u.biplane_counter_years.items() if dated else ():
-        want = u.mix.get(nat, {}).get(dated, 0)
-        if len(years) != want:
+        want = known.mix(nat, dated)
+        if want is not None and len(years) != want:
             out.append(f"{f}: biplane_counter_years.{nat}: {len(years)} years for {want} "
                        f"counters (8.3.4)")
         since = u.unit_types[dated].counter_years_from
@@ -327,9 +365,6 @@ def _check_unit_types(data: GameData) -> list[str]:
         out.append(f"{f}: roll_order: a unit type is listed twice")
     for kind, t in u.unit_types.items():
         where = f"{f}: unit_types.{kind}"
-        for nat in t.nations:
-            if nat not in u.nations:
-                out.append(f"{where}.nations: unknown nation {nat!r}")
         fires = [("fire", t.fire or {})]
         if t.materiel_superiority:
             ms = t.materiel_superiority
@@ -363,7 +398,8 @@ def _check_unit_types(data: GameData) -> list[str]:
     for nat, row in u.mix.items():
         for kind, n in row.items():
             t = u.unit_types.get(kind)
-            if n and t is not None and t.nations and nat not in t.nations:
+            if n and t is not None and t.nations and nat not in t.nations and \
+                    nat in u.nations and all(x in u.nations for x in t.nations):
                 out.append(f"{f}: counter_mix.{nat}.{kind}: unit_types.{kind}.nations does not "
                            f"list {nat}")
     chart = data.charts.artillery_per_army.unit_type
@@ -384,13 +420,14 @@ def _check_charts(data: GameData) -> list[str]:
         if t.season != SEASON_CYCLE[i % 4]:
             out.append(f"{f}: turn_track.turns[{i}]: season {t.season}, expected "
                        f"{SEASON_CYCLE[i % 4]} (2.0 VI)")
-    if sorted(b["turn"] for b in c.build_points.turns) != list(range(1, 24)):
+    if sorted(b.get("turn") for b in c.build_points.turns if isinstance(b.get("turn"), int)) \
+            != list(range(1, 24)):
         out.append(f"{f}: build_points.turns: must list turns 1 to 23 once each (7.0)")
     years = {t.year for t in turns}
     for name, chart in (("card_limit", c.card_limit.by_year),
                         ("total_blockade", c.total_blockade.by_year),
                         ("artillery_per_army", c.artillery_per_army.by_year)):
-        have = {row["year"] if isinstance(row, dict) else row.year for row in chart}
+        have = {row.get("year") if isinstance(row, dict) else row.year for row in chart}
         if not years <= have:
             out.append(f"{f}: {name}.by_year: years {sorted(years - have)} missing")
     prev = None
@@ -408,8 +445,10 @@ def _check_charts(data: GameData) -> list[str]:
     for g in c.victory.game_ends_on:
         if g not in ids:
             out.append(f"{f}: victory.game_ends_on: unknown level {g!r}")
+    known = _Known(data)
+    unsure = known.unsure(c.army_templates.capacity, known.nations)   # a misspelt nation
     for nat in data.units.nations:
-        if data.units.mix.get(nat, {}).get("army") and nat not in c.army_templates.capacity:
+        if known.mix(nat, "army") and nat not in c.army_templates.capacity and not unsure:
             out.append(f"{f}: army_templates.capacity: {nat} has armies but no template (1.4)")
     return out
 
@@ -505,15 +544,18 @@ def _check_duplicates(data: GameData) -> list[str]:
         elif ct.from_turn != value:
             out.append(f"{f}: availability.cards.{key}: turn {value}, the deck says "
                        f"{ct.from_turn} ({ct.rule})")
+    placed = {"any", *data.areas, *data.countries}      # any other is reported by _check_names
     used = {r.placement for t in ev.turns for r in t.reinforcements
-            if r.placement not in data.areas or r.placement in ev.placement_codes}
+            if r.placement in placed and (r.placement not in data.areas
+                                          or r.placement in ev.placement_codes)}
     if ev.placement_codes:
         for code in sorted(used - set(ev.placement_codes)):
             out.append(f"{f}: turns: placement {code!r} is not one of placement_codes")
         for code in sorted(set(ev.placement_codes) - used - set(data.areas)):
             out.append(f"{f}: placement_codes.{code}: no reinforcement is placed so")
     sched = ev.stosstruppen_1918.get("schedule") if ev.stosstruppen_1918 else None
-    if isinstance(sched, dict):
+    if isinstance(sched, dict) and all(r.type in data.units.unit_types
+                                       for t in ev.turns for r in t.reinforcements):
         kind = "stosstruppen"            # the unit kind the key is named for (8.2.2)
         came = Counter()
         for t in ev.turns:
@@ -539,7 +581,8 @@ def _check_duplicates(data: GameData) -> list[str]:
 def _check_events(data: GameData) -> list[str]:
     out: list[str] = _check_duplicates(data)
     f = data.info.files.events
-    mix = data.units.mix
+    known = _Known(data)
+    placed = {"any", *data.areas, *known.countries}     # any other is reported by _check_names
     if sorted(t.turn for t in data.events.turns) != list(range(1, 24)):
         out.append(f"{f}: turns: must list turns 1 to 23 once each (2.0 I)")
     arrived: Counter[str] = Counter()
@@ -549,7 +592,7 @@ def _check_events(data: GameData) -> list[str]:
             out.append(f"{where}: label {t.label!r}, turn track says {data.label(t.turn)!r}")
         for j, r in enumerate(t.reinforcements):
             loc = f"{where}.reinforcements[{j}]"
-            if not mix.get(r.nation, {}).get(r.type):
+            if r.type in known.kinds and known.mix(r.nation, r.type) == 0:
                 out.append(f"{loc}: {r.nation} has no {r.type} counters (11.1)")
             if r.type == "army":
                 if not r.id:
@@ -558,11 +601,13 @@ def _check_events(data: GameData) -> list[str]:
                     out.append(f"{loc}: list arriving armies one by one")
                 else:
                     arrived[r.id] += 1
-                if r.nation in data.sea_nations and r.placement != data.sea_home:
+                if r.nation in data.sea_nations and r.placement != data.sea_home and \
+                        data.sea_home in data.areas:
                     out.append(f"{loc}: {r.nation.upper()} reinforcement armies appear in "
                                f"{data.areas[data.sea_home].name} (4.6)")
             nat = data.units.nations.get(r.nation)
-            if nat and nat.reinforcements_in and r.placement != nat.reinforcements_in:
+            if nat and nat.reinforcements_in in known.countries and \
+                    r.placement != nat.reinforcements_in and r.placement in placed:
                 out.append(f"{loc}: {r.nation.upper()} units arrive in "
                            f"{nat.reinforcements_in.title()} (7.3)")
         for s in t.swaps:
@@ -581,10 +626,15 @@ def _check_build_dates(data: GameData) -> list[str]:
     f = data.info.files.events
     bd = data.events.build_dates
     last = max(data.turns) if data.turns else 0
+    known = _Known(data)
+    swapped = {s.nation for t in data.events.turns for s in t.swaps}
     for nat, row in data.units.mix.items():
+        # A nation or kind misspelt in build_dates: that one is reported, not its absence.
+        unsure = known.unsure(bd.units, known.nations) if nat not in bd.units else \
+            known.unsure(bd.units[nat], known.kinds)
         for kind, n in row.items():
             if n and kind not in ("army", "fort") and kind in data.units.unit_types and \
-                    data.build_date(nat, kind) is None:
+                    nat in known.nations and not unsure and data.build_date(nat, kind) is None:
                 out.append(f"{f}: build_dates.units.{nat}: no build date for {nat} {kind} "
                            f"(7.6)")
     for nat, row in bd.units.items():
@@ -593,7 +643,7 @@ def _check_build_dates(data: GameData) -> list[str]:
             if kind in ("army", "fort"):
                 out.append(f"{loc}: {kind}s are never built (armies are rebuilt, 7.3; forts "
                            f"never, 8.4)")
-            elif not data.units.mix.get(nat, {}).get(kind):
+            elif kind in known.kinds and known.mix(nat, kind) == 0:
                 out.append(f"{loc}: {nat} has no {kind} counters (11.1)")
             if when.from_turn > last:
                 out.append(f"{loc}: turn {when.from_turn} is not on the turn track (2.0 VI)")
@@ -605,10 +655,10 @@ def _check_build_dates(data: GameData) -> list[str]:
                 if years and min(years) in _years(data):
                     first = max(first, _first_turn_of(data, min(years)))
                 if when.from_turn < first:
-                    out.append(f"{loc}: turn {when.from_turn} is before {data.label(first)}: "
+                    out.append(f"{loc}: turn {when.from_turn} is before {_label(data, first)}: "
                                f"no {kind.replace('_', ' ').title()} before {since} nor before "
                                f"the year on its counters (8.3.4)")
-            if data.units.has(kind, "rebuilt_only_after_swap"):
+            if data.units.has(kind, "rebuilt_only_after_swap") and swapped <= known.nations:
                 swaps = [t.turn for t in data.events.turns for s in t.swaps
                          if s.nation == nat]
                 if swaps and when.from_turn < min(swaps):
@@ -617,7 +667,7 @@ def _check_build_dates(data: GameData) -> list[str]:
                                f"(8.2.3)")
     for kind, when in bd.upgrades.items():
         loc = f"{f}: build_dates.upgrades.{kind}"
-        if kind != "stosstruppen":
+        if kind != "stosstruppen" and kind in known.kinds:
             out.append(f"{loc}: only Infantry is upgraded, to Stoßtruppen (7.5)")
         elif when.from_turn > last:
             out.append(f"{loc}: turn {when.from_turn} is not on the turn track (2.0 VI)")
@@ -628,10 +678,18 @@ def _years(data: GameData) -> set[int]:
     return {t.year for t in data.charts.turn_track.turns}
 
 
+def _label(data: GameData, turn: int) -> str:
+    """A turn's label, or its number when the turn track lacks it (reported by _check_charts)."""
+    return data.label(turn) if turn in data.turns else f"turn {turn}"
+
+
 # ---------------------------------------------------------------- scenarios
 
-def army_limits_problems(data: GameData, nation: str, contents: Counter, year: int) -> list[str]:
-    """What is wrong with an army's contents: nationality, template, artillery (1.4, 8.1-8.3)."""
+def army_limits_problems(data: GameData, nation: str, contents: Counter, year: int, *,
+                         unsure: frozenset[str] = frozenset()) -> list[str]:
+    """What is wrong with an army's contents: nationality, template, artillery (1.4, 8.1-8.3);
+    `unsure` names the charts ('template', 'artillery') whose entry for the nation a misspelt
+    name leaves in doubt, not checked."""
     out: list[str] = []
     cap = data.charts.army_templates.capacity.get(nation)
     inf = aux = 0
@@ -652,7 +710,8 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
         else:
             aux += n
     if cap is None:
-        out.append(f"{nation} has no army template (1.4)")
+        if "template" not in unsure:
+            out.append(f"{nation} has no army template (1.4)")
         return out
     if inf > cap.infantry:
         out.append(f"{inf} infantry-type units, the {nation} template holds {cap.infantry} (1.4)")
@@ -660,7 +719,7 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
         out.append(f"{aux} auxiliary units, the {nation} template holds {cap.auxiliary} (1.4)")
     chart = data.charts.artillery_per_army
     art = sum(n for (_, k), n in contents.items() if k == chart.unit_type)
-    limit = data.artillery_limit(year, nation)
+    limit = data.artillery_limit(year, nation) if "artillery" not in unsure else art
     if art > limit:
         out.append(f"{art} {chart.unit_type.replace('_', ' ')}, the {year} limit for a "
                    f"{nation} army is {limit} (8.3.2)")
@@ -673,24 +732,26 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
 
 
 def check_scenario(data: GameData, sc: Scenario) -> list[str]:
-    """Every problem of a scenario (built-in or a what-if position) against the game data."""
-    if sorted(data.units.side_order) != sorted(data.units.sides):
-        return []               # reported by check_game; every side lookup below would miss
+    """Every problem of a scenario (built-in or a what-if position) against the game data;
+    a check skips only what depends on a name the game does not declare (reported once)."""
     out: list[str] = []
+    known = _Known(data)
     start = sc.start.turn
-    if start not in data.turns:
-        return [f"start.turn: {start} is not on the turn track"]
-    year = data.year(start)
-    if sc.start.label != data.label(start):
+    year = data.year(start) if start in data.turns else None     # year-bound checks need it
+    if year is None:
+        out.append(f"start.turn: {start} is not on the turn track")
+    elif sc.start.label != data.label(start):
         out.append(f"start.label: turn {start} is {data.label(start)!r}, not {sc.start.label!r}")
     if not start <= sc.last_turn <= 23:
         out.append("last_turn: must be between the start turn and 23 (2.0 VI)")
 
-    names = _check_scenario_names(data, sc)
-    if names:       # the checks below would trip over an unknown side, nation or kind
-        return names
+    out.extend(_check_scenario_names(data, sc))
+    # The undeclared nations it writes: reported by _check_scenario_names, not counted again.
+    written = {x.nation for x in (*sc.units, *sc.eft_box, *sc.forts,
+                                  *(c for u in sc.units for c in u.contents))
+               if x.nation is not None} - known.nations
     control: dict[str, str] = {}
-    for side in data.sides:
+    for side in [*known.order, *(s for s in sc.control if s not in known.order)]:
         for a in sc.control.get(side, []):
             if a not in data.areas:
                 out.append(f"control.{side}: unknown area id {a!r}")
@@ -706,6 +767,7 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
     missing = sorted(set(data.areas) - set(control))
     if missing:
         out.append(f"control: areas with no status: {', '.join(missing)} (4.1)")
+    settled = {a for a, s in control.items() if s in known.sides or s == "neutral"}
 
     placed: set[str] = set()
     for i, fo in enumerate(sc.forts):
@@ -714,7 +776,8 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
             out.append(f"{loc}: unknown fort id")
             continue
         area, spec = data.forts[fo.id]
-        if fo.area != area or fo.nation != spec.nation:
+        if fo.area != area or (fo.nation != spec.nation and
+                               {fo.nation, spec.nation} <= known.nations):
             out.append(f"{loc}: the {spec.nation} fort {fo.id} stands in {area} (map)")
         if fo.strength > spec.strength:
             out.append(f"{loc}: strength {fo.strength} above its printed {spec.strength} (8.4)")
@@ -741,22 +804,25 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
         if u.id in ids:
             out.append(f"{loc}: duplicate unit id")
         ids.add(u.id)
-        side = data.nation_side.get(u.nation)
+        # Its side, where it stands and stacks; None when a name or the area is unknown.
+        side = known.nation_side.get(u.nation) if u.area in data.areas else None
         if u.type == "fort":
             out.append(f"{loc}: forts go under forts:, not units:")
             continue
-        if not data.units.mix.get(u.nation, {}).get(u.type):
+        if u.type in known.kinds and known.mix(u.nation, u.type) == 0:
             out.append(f"{loc}: {u.nation} has no {u.type} counters (11.1)")
-        if u.area not in data.areas:
+        area = data.areas.get(u.area)
+        if area is None:           # only what depends on the area is skipped
             out.append(f"{loc}: unknown area id {u.area!r}")
-            continue
-        area = data.areas[u.area]
-        if area.kind == "sea_only" and u.nation not in data.sea_nations:
+        elif area.kind == "sea_only" and u.nation not in data.sea_nations and \
+                u.nation in known.nations and data.sea_nations <= known.nations:
             out.append(f"{loc}: only {'/'.join(n.upper() for n in sorted(data.sea_nations))} "
                        f"units may be in {area.name} (4.6)")
-        if u.entrenched and u.type != "army" and u.type not in data.units.entrenching:
+        if u.entrenched and u.type != "army" and u.type not in data.units.entrenching and \
+                u.type in known.kinds:
             out.append(f"{loc}: only armies and infantry entrench (7.4, 8.2.2)")
-        presence.setdefault(u.area, set()).add(side)
+        if side is not None:
+            presence.setdefault(u.area, set()).add(side)
         in_play[(u.nation, u.type)] += 1
         if u.type == "army":
             contents: Counter = Counter()
@@ -764,14 +830,19 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
                 contents[(c.nation or u.nation, c.type)] += c.count
             for (cnat, kind), n in contents.items():
                 in_play[(cnat, kind)] += n
-            for p in army_limits_problems(data, u.nation, contents, year):
+            sure = Counter({(cnat, kind): n for (cnat, kind), n in contents.items()
+                            if cnat in known.nation_side and kind in known.kinds})
+            for p in army_limits_problems(data, u.nation, sure, year or 0,
+                                          unsure=_army_unsure(data, known, u.nation, year)) \
+                    if u.nation in known.nation_side else ():
                 out.append(f"{loc}: contents: {p}")
-            if contents:
+            if contents and side is not None:
                 stack[(u.area, side)] += 1
         else:
-            if u.contents:
+            if u.contents and u.type in known.kinds:
                 out.append(f"{loc}: only armies have contents")
-            stack[(u.area, side)] += 1
+            if side is not None:
+                stack[(u.area, side)] += 1
         if u.keep_apart_from and u.keep_apart_from not in {x.id for x in sc.units}:
             out.append(f"{loc}: keep_apart_from names unknown unit {u.keep_apart_from!r}")
         for kind, nat in [(u.type, u.nation)] + [(c.type, c.nation or u.nation)
@@ -784,22 +855,24 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
             if first is not None and first > 1 and start <= first and not came and \
                     sc.position.phase != "production":
                 out.append(f"{loc}: a {nat} {kind} cannot be in play before turn "
-                           f"{first} ({data.label(first)}) ({when.rule})")
+                           f"{first} ({_label(data, first)}) ({when.rule})")
         dated = data.units.dated_kind
         bip = dated and sum(c.count for c in u.contents if c.type == dated) + (u.type == dated)
-        if bip:
-            counters = data.units.biplane_counter_years.get(u.nation, [])
+        years = data.units.biplane_counter_years
+        if bip and year is not None and u.nation in known.nations and (
+                u.nation in years or not known.unsure(years, known.nations)):
+            counters = years.get(u.nation, [])
             if not any(y < year or (y == year and start > _first_turn_of(data, y))
                        for y in counters):
                 out.append(f"{loc}: no {u.nation} {dated.replace('_', ' ').title()} counter could "
                            f"have been built before "
                            f"{data.label(start)} (8.3.4)")
     for fo in sc.forts:
-        if fo.strength >= 2 and fo.area in presence:
-            presence[fo.area].add(data.nation_side[fo.nation])
+        if fo.strength >= 2 and fo.area in presence and fo.nation in known.nation_side:
+            presence[fo.area].add(known.nation_side[fo.nation])
     for a, sides in presence.items():
         for side in sides:
-            if control.get(a) != side and not (sides - {side}):
+            if control.get(a) != side and not (sides - {side}) and a in settled:
                 out.append(f"units: {side} units stand in {a}, which is "
                            f"{control.get(a)} and holds no other side's units (4.1)")
     for (a, side), n in stack.items():
@@ -807,16 +880,22 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
             out.append(f"units: {n} {side} units in {a}, the stacking limit is "
                        f"{data.units.stacking_limit} (1.2.2)")
     for fo in sc.forts:
-        if fo.id in data.forts and fo.strength > 1:
-            side = data.nation_side[fo.nation]
+        if fo.id in data.forts and fo.strength > 1 and fo.nation in known.nation_side and \
+                fo.area in settled:
+            side = known.nation_side[fo.nation]
             if control.get(fo.area) != side and not presence.get(fo.area, set()) - {side}:
                 out.append(f"forts: {fo.id} stands in {fo.area}, which is {control.get(fo.area)} "
                            f"with no unit there (4.1)")
     for aid in sc.eliminated_armies:
         if aid in ids:
             out.append(f"eliminated_armies: {aid} is also set up")
+    eft = data.boxes.get("eft")
+    owners = (data.units.sides.get(eft.owner) or []) if eft else []
+    if sc.eft_box and eft is None:
+        out.append("eft_box: the game has no EFT box (map.yaml boxes)")
     for e in sc.eft_box:
-        in_play[(e.nation or data.units.sides[data.boxes["eft"].owner][0], e.type)] += e.count
+        if e.nation or owners:
+            in_play[(e.nation or owners[0], e.type)] += e.count
     for aid in sc.eliminated_armies:
         nat = aid.split("-")[0]
         in_play[(nat, "army")] += 1
@@ -826,7 +905,10 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
             for r in t.reinforcements:
                 later[(r.nation, r.type)] += r.count
     for (nat, kind), n in sorted(in_play.items()):
-        have = data.units.mix.get(nat, {}).get(kind, 0)
+        have = known.mix(nat, kind)
+        if kind not in known.kinds or nat in written or have is None and nat in known.nations:
+            continue            # a name reported where it is written, or the mix in doubt
+        have = have or 0
         if n > have:
             out.append(f"units: {n} {nat} {kind} set up, the counter mix has {have} (11.1)")
         elif n + later[(nat, kind)] > have and kind != "stosstruppen":
@@ -835,9 +917,25 @@ def check_scenario(data: GameData, sc: Scenario) -> list[str]:
     out.extend(_check_cards(data, sc, year))
     if sc.position.phase == "player_turn" and sc.position.player is None:
         out.append("position.player: say whose player turn it is")
-    if sc.expected_start:
-        out.extend(_check_expected_vp(data, sc, control))
+    if sc.expected_start and set(sc.control) <= known.sides:
+        out.extend(_check_expected_vp(data, sc, control, known))
     return out
+
+
+def _army_unsure(data: GameData, known: _Known, nation: str, year: int | None) -> frozenset[str]:
+    """The charts whose entry for an army's nation a misspelt name (or a start off the turn
+    track) leaves in doubt: its template (1.4) and its artillery limit (8.3.2)."""
+    c = data.charts
+    unsure = set()
+    if nation not in c.army_templates.capacity and known.unsure(c.army_templates.capacity,
+                                                                known.nations):
+        unsure.add("template")
+    rows = c.artillery_per_army.by_year
+    row = next((r for r in rows if r.get("year") == year), {})
+    if year is None or not all(isinstance(r.get("year"), int) for r in rows) or \
+            nation not in row and known.unsure(row, known.nations, ("year",)):
+        unsure.add("artillery")
+    return frozenset(unsure)
 
 
 def _check_scenario_names(data: GameData, sc: Scenario) -> list[str]:
@@ -876,20 +974,21 @@ def _first_turn_of(data: GameData, year: int) -> int:
     return min(t.turn for t in data.charts.turn_track.turns if t.year == year)
 
 
-def _check_cards(data: GameData, sc: Scenario, year: int) -> list[str]:
+def _check_cards(data: GameData, sc: Scenario, year: int | None) -> list[str]:
     out: list[str] = []
     cards = sc.cards
-    limits = data._card_limits.get(year)
+    rows = [r for r in data.charts.card_limit.by_year if r.get("year") == year]
+    limits = rows[-1] if rows and year is not None else {}   # GameData.card_limit's row
     named: Counter[str] = Counter()
     if cards.hands is not None:
         for side, hand in cards.hands.items():
             named.update(hand)
-            if limits and len(hand) > limits[side]:
+            if side in limits and len(hand) > limits[side]:
                 out.append(f"cards.hands.{side}: {len(hand)} cards, the {year} card limit is "
                            f"{limits[side]} (7.1)")
     else:
         for side, n in cards.hand.items():
-            if limits and n > limits[side]:
+            if side in limits and n > limits[side]:
                 out.append(f"cards.hand.{side}: {n} cards, the {year} card limit is "
                            f"{limits[side]} (7.1)")
         if sum(cards.hand.values()) > data.deck.total:
@@ -911,12 +1010,14 @@ def _check_cards(data: GameData, sc: Scenario, year: int) -> list[str]:
     return out
 
 
-def _check_expected_vp(data: GameData, sc: Scenario, control: dict[str, str]) -> list[str]:
+def _check_expected_vp(data: GameData, sc: Scenario, control: dict[str, str],
+                       known: _Known) -> list[str]:
     exp = sc.expected_start or {}
-    vp = sum(data.areas[a].vp for a, s in control.items() if s == data.vp_side and a in data.areas)
+    side = data.charts.victory.counts_for or (known.order or ("",))[0]    # GameData.vp_side
+    vp = sum(data.areas[a].vp for a, s in control.items() if s == side and a in data.areas)
     out = []
-    if "area_vp" in exp and exp["area_vp"] != vp:
-        out.append(f"expected_start.area_vp: the {data.side_name(data.vp_side)}-Friendly areas "
+    if "area_vp" in exp and exp["area_vp"] != vp and side in known.sides:
+        out.append(f"expected_start.area_vp: the {data.side_name(side)}-Friendly areas "
                    f"are worth {vp}, "
                    f"not {exp['area_vp']} (3.1)")
     return out

@@ -12,6 +12,7 @@ the cross-file checks (datacheck.py) run on what is left.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -253,7 +254,7 @@ class _Collector:
         if not isinstance(value, dict):
             self.problem(path, f"expected a mapping, got {_kind(value)}")
             return _BAD
-        fields = msgspec.structs.fields(cls)
+        fields = _fields(cls)
         names = {f.encode_name for f in fields}
         out = {}
         for k in value:
@@ -272,6 +273,12 @@ class _Collector:
             else:
                 out[f.encode_name] = checked
         return out if ok else _BAD
+
+
+@functools.cache
+def _fields(cls: type) -> tuple:
+    """A model's fields, worked out once per model (msgspec reads its annotations each time)."""
+    return msgspec.structs.fields(cls)
 
 
 def _kind(value: Any) -> str:
@@ -384,8 +391,10 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
             if sid in scenarios:
                 problems.extend(check_scenario_quiet(data, scenarios[sid], rel))
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
-        if not problems:     # a cross-check tripped over something no earlier check caught
-            problems.append(f"the game data is inconsistent ({type(exc).__name__}: {exc})")
+        # A cross-check tripped over something no check caught: say so, also beside other
+        # problems, since the checks after it did not run.
+        problems.append(f"the game data is inconsistent ({type(exc).__name__}: {exc}); "
+                        "some checks could not run")
     if problems:
         raise GameDataError(problems)
     return data
@@ -632,9 +641,8 @@ def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict
         try:
             problems.extend(check_scenario_quiet(data, sc, str(path)))
         except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
-            if not problems:
-                problems.append(f"{path}: the scenario is inconsistent "
-                                f"({type(exc).__name__}: {exc})")
+            problems.append(f"{path}: the scenario is inconsistent "      # not all checks ran
+                            f"({type(exc).__name__}: {exc})")
     if problems:
         raise GameDataError(problems)
     return sc, raw
