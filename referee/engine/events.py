@@ -739,6 +739,11 @@ Event = Union[
     BackInSupply,
 ]
 
+# Each event class keeps its tag as a plain class attribute: the `type` property would build
+# msgspec's config object on every read, and replaying reads it for every event.
+for _cls in Event.__args__:
+    _cls.type = _cls.__struct_config__.tag
+
 
 def parse_events(raw: list[dict]) -> list[Ev]:
     """Validate the events of one journal record (msgspec.ValidationError when malformed)."""
@@ -762,7 +767,9 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     """Apply one event to the state in place and return it; never checks legality. An event
     of a record made under older rules (`rules`) evolves as those rules had it (versions.py)."""
     state._cache.clear()
-    (EVOLVE_AS.get(rules, {}).get(event.type) or HANDLERS[event.type])(state, event, data)
+    kind = event.type
+    older = EVOLVE_AS.get(rules)            # None under the current rules
+    (older and older.get(kind) or HANDLERS[kind])(state, event, data)
     state._cache.clear()
     return state
 
