@@ -294,7 +294,14 @@ class State(msgspec.Struct, dict=True):
                 yield p
 
     def counters_in_play(self) -> Counter:
-        """(nation, kind) -> counters on the map, in armies and in the EFT box."""
+        """(nation, kind) -> counters on the map, in armies and in the EFT box (11.1: the mix
+        limits them); worked out once per position, like the board. Read it, never change it."""
+        got = self._cache.get("in_play")
+        if got is None:
+            got = self._cache["in_play"] = self._counters_in_play()
+        return got
+
+    def _counters_in_play(self) -> Counter:
         c: Counter = Counter()
         for a in self.armies.values():
             if a.status in ("map", "eft"):

@@ -36,7 +36,16 @@ def _enemy_unit_in(state: State, data: GameData, area: str, side: str) -> bool:
 
 
 def supplied_areas(state: State, data: GameData, side: str) -> set[str]:
-    """The areas in which side's units are in supply now (6.2, 6.3)."""
+    """The areas in which side's units are in supply now (6.2, 6.3); worked out once per
+    position (evolve clears the state's cache): production asks it for every build it lists."""
+    key = ("supplied", side)
+    got = state._cache.get(key)
+    if got is None:
+        got = state._cache[key] = _supplied_areas(state, data, side)
+    return got
+
+
+def _supplied_areas(state: State, data: GameData, side: str) -> set[str]:
     network: set[str] = set()
     local: set[str] = set()
     start: list[str] = []
