@@ -85,8 +85,15 @@ def load(root: Path, source: str) -> GameData | None:
             return _build(root, c)
     except (OSError, msgspec.DecodeError):
         pass
-    payload = home.read_signed(_user_path(source))
-    if payload is None or payload.get("source") != source:
+    return _signed(root, _user_path(source), source)
+
+
+def _signed(root: Path, path: Path, source: str, digest: str | None = None) -> GameData | None:
+    """The data of a signed compiled copy in this user's cache, if it is this source's (and
+    this digest's); None for anything else."""
+    payload = home.read_signed(path)
+    if payload is None or payload.get("source") != source or \
+            (digest is not None and payload.get("digest") != digest):
         return None
     try:
         return _build(root, msgspec.convert(payload, Compiled))
@@ -106,14 +113,7 @@ def _stored_path(game: str, digest: str) -> Path:
 def load_stored(root: Path, game: str, digest: str) -> GameData | None:
     """The compiled copy of an older data version (datastore.py) this user's referee made, or
     None: a version read from its snapshot is built and upcast once, then read as JSON."""
-    payload = home.read_signed(_stored_path(game, digest))
-    if payload is None or payload.get("source") != f"digest:{digest}" \
-            or payload.get("digest") != digest:
-        return None
-    try:
-        return _build(root, msgspec.convert(payload, Compiled))
-    except msgspec.ValidationError:
-        return None
+    return _signed(root, _stored_path(game, digest), f"digest:{digest}", digest)
 
 
 def save_stored(data: GameData, game: str) -> None:
