@@ -29,7 +29,7 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 def _read(journal: Path, games_dir: Path | None) -> tuple[list[dict], bytes, Any]:
     """Every record (checked, upcast), the journal's bytes and the data of record 0."""
-    from .game import _data_for
+    from .game import _data_for, check_actor
     from .journal import Journal, parse
     from .records import header_of, record_of
 
@@ -37,9 +37,10 @@ def _read(journal: Path, games_dir: Path | None) -> tuple[list[dict], bytes, Any
     raw = source.raw()
     records = parse(raw, source.name)
     header_of(records[0], source.name)
+    data = _data_for(records[0], source.name, games_dir)
     for rec in records[1:]:         # the shape the referee writes, before anything is read
-        record_of(rec, source.name)
-    return records, raw, _data_for(records[0], source.name, games_dir)
+        check_actor(record_of(rec, source.name).actor, rec.get("seq"), data, source.name)
+    return records, raw, data
 
 
 def record_number(text: str, last: int) -> int:

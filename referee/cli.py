@@ -364,9 +364,9 @@ def log(
     records = scan(raw, source.name)
     first = next(records)
     header_of(first, source.name)
-    for rec in records:
-        record_of(rec, source.name)
     data = g._data_for(first, source.name, _GAMES["dir"])      # the data it was played with
+    for rec in records:
+        g.check_actor(record_of(rec, source.name).actor, rec.get("seq"), data, source.name)
     check_reader(as_, data.sides)
     pending: dict[str, str] = {}
     for rec in scan(raw, source.name):

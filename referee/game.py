@@ -333,6 +333,14 @@ def _start(header: dict, data: GameData, name: str) -> State:
                            f"({type(exc).__name__}: {exc})", record=0) from None
 
 
+def check_actor(actor: str, n: object, data: GameData, name: str) -> None:
+    """A record's actor is a side of the game or the moderator (JournalError naming it)."""
+    if actor != "moderator" and actor not in data.sides:
+        raise JournalError(f"{name}: record {n} is malformed: its actor {actor!r} is "
+                           f"neither a side of the game ({', '.join(data.sides)}) nor the "
+                           f"moderator", record=n)
+
+
 def apply_record(state: State, rec: dict, data: GameData, name: str,
                  rules: int = RULES_VERSION) -> RulesUpgraded | None:
     """Replay one checked record onto state (evolve never checks; the shape is checked here):
@@ -341,11 +349,7 @@ def apply_record(state: State, rec: dict, data: GameData, name: str,
     if rules < RULES_VERSION and EVENT_UPCASTERS and isinstance(rec.get("events"), list):
         rec = {**rec, "events": upcast_events(rec["events"], rules)}
     typed = record_of(rec, name)
-    if typed.actor != "moderator" and typed.actor not in data.sides:
-        n = rec.get("seq")
-        raise JournalError(f"{name}: record {n} is malformed: its actor {typed.actor!r} is "
-                           f"neither a side of the game ({', '.join(data.sides)}) nor the "
-                           f"moderator", record=n)
+    check_actor(typed.actor, rec.get("seq"), data, name)
     upgrade = None
     try:
         for ev in typed.events:

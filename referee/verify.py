@@ -191,6 +191,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
         _start,
         apply_record,
         body,
+        check_actor,
     )
 
     if export is not None:
@@ -234,6 +235,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
                                  f"check it with `referee verify --export SIDE`")
         typed = record_of(rec, name)
         data = era.data
+        check_actor(typed.actor, n, data, name)
         if rec["order"] == REGISTER or rec.get("players") is not None:
             _check_roster(rec, name, data.sides)
             continue

@@ -805,6 +805,26 @@ def test_a_named_mutation_is_reported_with_its_record(played, cli, tmp_path, cas
     assert code in (1, 3) and path.read_bytes() == before
 
 
+@pytest.mark.parametrize("actor", ["nobody", "German", "public"])
+def test_a_record_by_no_side_of_the_game_is_damage_to_every_reader(played, cli, tmp_path,
+                                                                    actor):
+    # Sides are the game's data, so the record's shape only bounds the actor's length: each
+    # reader checks it against the game's sides before it prints anything (2.0: the two
+    # players and the moderator are the only ones who act).
+    records = _records(played)
+    records[4]["actor"] = actor
+    path = tmp_path / "m.jsonl"
+    _write_chained(records, 4, path)
+    path.chmod(0o600)
+    _assert_chained(path)
+    for argv in (["log", path], ["log", path, "--format", "json"], ["explain", path, "4"],
+                 ["verify", path], ["status", path]):
+        r = cli(*argv)
+        _clean(r.output)
+        assert r.exit_code == 3 and not r.stdout, (argv[0], r.exit_code, r.stdout[:200])
+        assert f"record 4 is malformed: its actor {actor!r}" in _one_line(r.stderr), r.stderr
+
+
 def test_a_secret_part_whose_salt_is_not_text(played, cli):
     lines = played.read_bytes().splitlines()
     rec = json.loads(lines[1])
