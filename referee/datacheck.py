@@ -977,8 +977,7 @@ def _first_turn_of(data: GameData, year: int) -> int:
 def _check_cards(data: GameData, sc: Scenario, year: int | None) -> list[str]:
     out: list[str] = []
     cards = sc.cards
-    rows = [r for r in data.charts.card_limit.by_year if r.get("year") == year]
-    limits = rows[-1] if rows and year is not None else {}   # GameData.card_limit's row
+    limits = data._card_limits.get(year, {})      # a row without its year: _check_charts
     named: Counter[str] = Counter()
     if cards.hands is not None:
         for side, hand in cards.hands.items():

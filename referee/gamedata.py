@@ -873,7 +873,7 @@ class GameData:
 
     @cached_property
     def _card_limits(self) -> dict[int, dict[str, int]]:
-        return {r["year"]: r for r in self.charts.card_limit.by_year}
+        return {r["year"]: r for r in self.charts.card_limit.by_year if "year" in r}
 
     def card_limit(self, year: int, side: str) -> int:
         """The Maximum Number of Held Cards of a side in a year (7.1 Card Limit chart)."""
@@ -881,7 +881,7 @@ class GameData:
 
     @cached_property
     def _artillery(self) -> dict[int, dict[str, int]]:
-        return {r["year"]: r for r in self.charts.artillery_per_army.by_year}
+        return {r["year"]: r for r in self.charts.artillery_per_army.by_year if "year" in r}
 
     def artillery_limit(self, year: int, nation: str) -> int:
         """How many Artillery an army of a nation may hold in a year (8.3.2 chart); 0 unlisted."""
