@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from ..gamedata import GameData, Impassable
+from .svgmap import LINE, RADIUS, clean  # svgmap imports this module when it draws
 
 SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}
 NEUTRAL = {"fill": "#ebebeb", "edge": "#8c8c8c", "ink": "#4d4d4d", "dash": "4 3", "rx": "1"}
@@ -34,8 +35,6 @@ MOST_TICKS = 12        # and so does a region touching more areas than a label c
 CELL = 5.0             # the occupancy grid's cell, in pixels
 STEP = 10.0            # the distance between two candidate places of a label
 REACH = 320.0          # how far from its areas a label may be placed
-RADIUS = 14.0          # of an area's circle (svgmap.RADIUS)
-LINE = 10.0            # one line of unit text (svgmap.LINE)
 
 
 def style(region: Impassable) -> dict[str, str]:
@@ -133,27 +132,27 @@ def text_boxes(parent: ET.Element) -> list[Box]:
 
 
 def place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
-          height: float, left: float, clean: Callable[[object], str],
+          height: float, left: float,
           keep_clear: Iterable[Box] = ()) -> tuple[list[Placed], list[Impassable]]:
     """Where each impassable region of map.yaml (4.1, 4.2) is drawn, and those listed in the
-    margin only: no area of theirs on the map, or no free place for them. `clean` makes a
-    name XML-safe (svgmap.clean) before it is measured; nothing is drawn over `keep_clear`
+    margin only: no area of theirs on the map, or no free place for them. A name is made
+    XML-safe (svgmap.clean) before it is measured; nothing is drawn over `keep_clear`
     (the legend's lines)."""
     if not data.map.impassable:
         return [], []
     keep_clear = tuple(b for b in keep_clear if b[2] >= left)     # the rest is the margin
-    key = (width, height, left, clean, keep_clear)
+    key = (width, height, left, keep_clear)
     memo = _PLACED.setdefault(data, {})
     if key not in memo:                  # the same data, the same picture: placed once
         if len(memo) > 8:
             memo.clear()
-        memo[key] = _place(data, pos, width, height, left, clean, keep_clear)
+        memo[key] = _place(data, pos, width, height, left, keep_clear)
     placed, margin = memo[key]
     return list(placed), list(margin)
 
 
 def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
-           height: float, left: float, clean: Callable[[object], str],
+           height: float, left: float,
            keep_clear: tuple[Box, ...]) -> tuple[list[Placed], list[Impassable]]:
     regions = list(data.map.impassable)
     label_blocked: set[tuple[int, int]] = set()      # no label here
@@ -304,8 +303,8 @@ def _kind(region: Impassable) -> str:
         "a neutral country: never entered (4.1, 4.2)"
 
 
-def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: float, y: float,
-           clean: Callable[[object], str]) -> float:
+def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: float,
+           y: float) -> float:
     """The key of the regions (4.1, 4.2) in the margin, with each region not drawn on the map
     (no area of it there, or no room) by name; returns its bottom."""
     if not data.map.impassable:

@@ -23,7 +23,6 @@ import xml.etree.ElementTree as ET
 from ..engine.state import State
 from ..gamedata import Area, GameData
 from ..views import state_view
-from . import impassable
 from .documents import phase_name, player_turn, side_name
 
 # Fill of an area by its control and ink of a side's units: the game's (units.yaml
@@ -261,6 +260,8 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
             seq: int | None = None) -> str:
     """The whole map for one reader as an SVG document (4.1 adjacency, 1.2 control, 1.4
     hidden templates through state_view)."""
+    from . import impassable  # it reads this module's sizes and clean()
+
     view = state_view(state, data, reader, game_id, seq)
     pos, width, height = positions(data)
     battles = battle_areas(state, data)
@@ -283,7 +284,7 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
                                       "data-to": b})
     legend = ET.Element("g")                  # where the legend will be: no region over it
     _legend(legend, view, data, 14, 4)
-    regions, unplaced = impassable.place(data, pos, width, height, MARGIN, clean,
+    regions, unplaced = impassable.place(data, pos, width, height, MARGIN,
                                          impassable.text_boxes(legend))
     impassable.draw(svg, regions)            # seas and neutral countries (4.1, 4.2)
     areas = ET.SubElement(svg, "g", {"id": "areas"})
@@ -312,7 +313,7 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
         attrs = {"id": f"box-{box.id}", "class": "box", "data-owner": box.owner}
         y = _box(svg, 14, y + 14, MARGIN - 40, box.name,
                  [(u, ink(box.owner, data)) for u in inside], attrs, "#f4f0e0")
-    y = impassable.legend(svg, unplaced, data, 14, y, clean)
+    y = impassable.legend(svg, unplaced, data, 14, y)
     if y + 20 > height:                      # the margin column is the taller
         height = y + 20
         svg.set("height", f"{height:.0f}")
