@@ -21,8 +21,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 $(COMPILED) &: $(STAMP) $(wildcard games/*/* games/*/scenarios/*) \
-             referee/compiled.py referee/gamedata.py referee/dataload.py referee/paths.py
-	$(BIN)/python -m referee.compiled
+             $(wildcard referee/data/*.py)
+	$(BIN)/python -m referee.data.compiled
 
 demo: setup
 	$(BIN)/referee demo
@@ -32,21 +32,21 @@ test: setup
 
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: setup
-	$(BIN)/python -c "from referee.schemas import write_all; write_all('schemas')"
+	$(BIN)/python -c "from referee.game.schemas import write_all; write_all('schemas')"
 
 # Hundreds of random complete 1914 games (200 TTLM, 50 AT ALL COSTS!), every invariant
 # checked after every record, odd
 # seeds with every optional rule on, even seeds with each on or off by the seed; then
 # 400 well-chained journals of the wrong shape through every command (40 in `make test`).
 soak: setup
-	$(BIN)/python -m referee.soak --games 200 --options all
-	$(BIN)/python -m referee.soak --game aac --games 50 --options all
+	$(BIN)/python -m referee.cli.soak --games 200 --options all
+	$(BIN)/python -m referee.cli.soak --game aac --games 50 --options all
 	REFEREE_MUTANTS=400 $(BIN)/python -m pytest -q tests/test_hostile_input.py -k wrong_shape
 
 # Full-campaign benchmark: every read and write path against the import floor, and memory.
 bench: setup
-	$(BIN)/python -m referee.bench
+	$(BIN)/python -m referee.cli.bench
 
 # Decisions asked and hand-offs between players per seasonal turn of a fixed 1914 opening.
 roundtrips: setup
-	$(BIN)/python -m referee.roundtrips
+	$(BIN)/python -m referee.cli.roundtrips

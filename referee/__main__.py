@@ -1,5 +1,5 @@
 """Allow `python -m referee`."""
 
-from .entry import main
+from .cli.entry import main
 
 main()

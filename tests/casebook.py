@@ -17,14 +17,14 @@ from pathlib import Path
 
 import yaml
 
-from referee import datastore
-from referee import game as g
-from referee.dataload import document_digest, read_document
+from referee.data import datastore
+from referee.game import replay as g
+from referee.data.dataload import document_digest, read_document
 from referee.engine import legal_orders
 from referee.engine.orders import format_order
 from referee.engine.state import contents_text
-from referee.errors import OrderError
-from referee.gamedata import default_games_dir
+from referee.base.errors import OrderError
+from referee.data.gamedata import default_games_dir
 
 SECRET = "5e" * 32
 UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us|ah|ru)\s+(?P<type>\w+)\s+(?P<area>\w+)"

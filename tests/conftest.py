@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.game import game_data
+from referee.cli.app import app
+from referee.game.replay import game_data
 
 FIXED_SECRET = "5e" * 32
 
@@ -18,7 +18,7 @@ def referee_home(tmp_path_factory, monkeypatch) -> Path:
     """Every test has its own per-user folder (key, snapshots): the real one is never used."""
     home = tmp_path_factory.mktemp("referee-home")
     monkeypatch.setenv("REFEREE_HOME", str(home))
-    from referee import home as homemod
+    from referee.store import home as homemod
 
     homemod._KEY.clear()
     return home

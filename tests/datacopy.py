@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 
 from casebook import SECRET
-from referee import game as g
-from referee.gamedata import default_games_dir
+from referee.game import replay as g
+from referee.data.gamedata import default_games_dir
 
 
 def copy_game(tmp: Path, change=None, files: tuple[str, ...] = (), game: str = "ttlm",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 
-from referee.entry import parse, run
+from referee.cli.entry import parse, run
 
 
 def quick(*argv) -> tuple[int, str, str]:

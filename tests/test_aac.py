@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from referee.paths import default_games_dir
+from referee.data.paths import default_games_dir
 
 
 def test_aac_data_passes_games_check(cli):

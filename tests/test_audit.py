@@ -36,13 +36,13 @@ def games(tmp_path_factory):
     army templates whose record 3 is a German order between templates (1.4)."""
     from typer.testing import CliRunner
 
-    from referee.cli import app
+    from referee.cli.app import app
 
     folder = tmp_path_factory.mktemp("audit")
     run = CliRunner()
     with pytest.MonkeyPatch.context() as mp:        # this module's own referee home
         mp.setenv("REFEREE_HOME", str(folder / "home"))
-        from referee import home as homemod
+        from referee.store import home as homemod
 
         homemod._KEY.clear()
         assert run.invoke(app, ["demo", "--keep", str(folder)]).exit_code == 0
@@ -110,7 +110,7 @@ def test_before_the_reveal_no_derivation_is_shown(games, cli):
 def test_the_side_sees_how_many_orders_were_legal(games, cli):
     """legal_orders is the single source of legality: the owner sees their count at that
     decision (5.3: 'lose ge-1:infantry' among them); the other side and the public do not."""
-    from referee import game as g
+    from referee.game import replay as g
     from referee.engine import legal_orders
     from referee.engine.orders import format_order
 
@@ -186,7 +186,7 @@ def test_dice_are_counted_by_side_face_and_purpose(games, cli):
 def test_the_chi_square_figure():
     """A known table: faces 5 8 9 8 10 20 of 60 dice, expected 10 each: (25 + 4 + 1 + 4 + 0 +
     100) / 10 = 13.4; the tables give p = 0.05 at 11.07 and 0.01 at 15.09 for 5 d.o.f."""
-    from referee.audit import chi2_sf, chi_square
+    from referee.game.audit import chi2_sf, chi_square
 
     c = chi_square([5, 8, 9, 8, 10, 20])
     assert c["statistic"] == pytest.approx(13.4) and c["df"] == 5 and not c["rough"]
@@ -204,7 +204,7 @@ def test_a_forged_die_that_is_no_face_is_named_not_counted(games, cli, tmp_path,
     """A die of a fire event is 1 to 6 (5.2.2): a journal resealed with any other value is
     refused with exit 3 naming the record (not counted as another face, not an internal
     error)."""
-    from referee.journal import canonical, seal
+    from referee.store.journal import canonical, seal
 
     out, prev = _records(games["demo"]), None
     forged = next(rec["seq"] for rec in out

@@ -18,8 +18,8 @@ import yaml
 from test_data_driven import _fire, _game, _ok, _play
 
 from casebook import position
-from referee import game as g
-from referee.gamedata import default_games_dir
+from referee.game import replay as g
+from referee.data.gamedata import default_games_dir
 
 
 def _change(deck: dict) -> None:
@@ -103,8 +103,8 @@ def test_a_card_naming_what_the_game_lacks_is_reported(tmp_path):
     """9.1.3-9.1.6, 9.8: a special Offensive's army nation and unit type, what the other side
     plays it as, and a Crisis! card's VP are checked against the game data, each reported
     with its card."""
-    from referee.errors import GameDataError
-    from referee.gamedata import load_game
+    from referee.base.errors import GameDataError
+    from referee.data.gamedata import load_game
 
     d = tmp_path / "ttlm"
     shutil.copytree(default_games_dir() / "ttlm", d)

@@ -14,10 +14,10 @@ import random
 import pytest
 from datacopy import copy_game, edit
 
-from referee import dataload
-from referee.dataload import build_game, read_document
-from referee.errors import GameDataError
-from referee.gamedata import default_games_dir, load_game, load_scenario_file
+from referee.data import dataload
+from referee.data.dataload import build_game, read_document
+from referee.base.errors import GameDataError
+from referee.data.gamedata import default_games_dir, load_game, load_scenario_file
 
 # ---------------------------------------------------------------- a misspelling and another problem
 

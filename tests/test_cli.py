@@ -9,8 +9,8 @@ import sys
 import msgspec
 import pytest
 
-from referee import game as g
-from referee.schemas import StateView, StatusView
+from referee.game import replay as g
+from referee.game.schemas import StateView, StatusView
 
 
 def _bytes(p):
@@ -200,7 +200,7 @@ def test_verify_names_an_edited_record(game, cli):
 
 def test_verify_catches_a_resealed_forgery(game, cli):
     """Even a forger who recomputes every hash cannot change what the orders decided."""
-    from referee.journal import canonical, seal
+    from referee.store.journal import canonical, seal
 
     cli("order", game, "--as", "german", "pass", "end turn")
     recs = [json.loads(line) for line in game.read_bytes().splitlines()]

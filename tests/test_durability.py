@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from referee import home
-from referee import journal as jm
+from referee.store import home
+from referee.store import journal as jm
 
 
 def _half_then_full(monkeypatch):

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from datacopy import copy_game, edit
 
-from referee.errors import GameDataError
-from referee.gamedata import default_games_dir, load_game
+from referee.base.errors import GameDataError
+from referee.data.gamedata import default_games_dir, load_game
 
 GAMES = default_games_dir()
 
@@ -114,8 +114,8 @@ def test_games_check_on_the_built_in_data(cli):
 # ---------------------------------------------------------------- the compiled copy
 
 def test_the_compiled_copy_is_the_checked_yaml(tmp_path):
-    from referee import compiled
-    from referee.paths import source_digest
+    from referee.data import compiled
+    from referee.data.paths import source_digest
 
     root = GAMES / "ttlm"
     source = source_digest(root)
@@ -130,9 +130,10 @@ def test_the_compiled_copy_is_the_checked_yaml(tmp_path):
 
 
 def test_a_compiled_copy_is_used_only_for_the_bytes_it_was_made_from(tmp_path, monkeypatch):
-    from referee import compiled, home
-    from referee import game as g
-    from referee.paths import source_digest
+    from referee.data import compiled
+    from referee.store import home
+    from referee.game import replay as g
+    from referee.data.paths import source_digest
 
     d = _copy(tmp_path)
     before = source_digest(d)

@@ -25,9 +25,9 @@ import re
 import pytest
 
 from casebook import new_game, position
-from referee import game as g
-from referee.autoplay import autoplay
-from referee.journal import redact
+from referee.game import replay as g
+from referee.game.autoplay import autoplay
+from referee.store.journal import redact
 from referee.render.text import describe, record_lines
 
 KINDS = re.compile(r"\b(infantry|cavalry|artillery|siege[ _]gun|paris[ _]gun|biplane|tank|"

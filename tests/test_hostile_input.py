@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from doors import quick
-from referee.journal import canonical, record_hash, seal
-from referee.paths import default_games_dir
+from referee.store.journal import canonical, record_hash, seal
+from referee.data.paths import default_games_dir
 
 TTLM = default_games_dir() / "ttlm"
 SCENARIO_1914 = TTLM / "scenarios" / "1914.yaml"
@@ -899,7 +899,7 @@ def test_a_data_folder_that_cannot_be_digested_keeps_nothing(tmp_path, monkeypat
     journal = tmp_path / "d.jsonl"
     assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file).exit_code == 0
     assert {a[0] for a in _answers(cli, journal)} == {0}
-    from referee import home
+    from referee.store import home
     assert not list(home.cache_dir().rglob("*.view")) and not list(
         home.cache_dir().rglob("*.state"))
     _edit_text(root / "map.yaml", "name: Ypres", "name: Wipers")
@@ -913,7 +913,8 @@ def _forget_kept_data(monkeypatch, tmp_path: Path) -> None:
     and no view made with one."""
     import shutil
 
-    from referee import datastore, home
+    from referee.data import datastore
+    from referee.store import home
     shutil.rmtree(home.data_dir("gamedata"), ignore_errors=True)
     shutil.rmtree(home.cache_dir("snapshots"), ignore_errors=True)
     monkeypatch.setattr(datastore, "shipped_dir", lambda: tmp_path / "no-history")
@@ -1000,7 +1001,7 @@ def test_every_folder_of_this_users_home_is_private(tmp_path, monkeypatch, cli):
 
     home_dir = tmp_path / "not" / "yet" / "there"
     monkeypatch.setenv("REFEREE_HOME", str(home_dir))
-    from referee import home
+    from referee.store import home
     home._KEY.clear()
     journal = tmp_path / "h.jsonl"
     assert cli("new", journal, "--scenario", "1914").exit_code == 0

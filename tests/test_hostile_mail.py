@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 from mailboxes import write_maildir
 
-from referee.dice import write_secret
+from referee.store.dice import write_secret
 
 GAME = "mailtest"
 SECRET = bytes.fromhex("5e" * 32)
@@ -745,7 +745,7 @@ def shared(monkeypatch, cli):
     folder = Path(tempfile.mkdtemp(prefix="hostile-mail-"))
     os.chmod(folder, 0o755)
     monkeypatch.setenv("REFEREE_HOME", str(folder / "home"))
-    from referee import home as homemod
+    from referee.store import home as homemod
 
     homemod._KEY.clear()
     warm = new_game(cli, folder / "warm")
@@ -764,7 +764,7 @@ def unprivileged(folder: Path):
     if os.geteuid() != 0:
         yield
         return
-    from referee import home as homemod
+    from referee.store import home as homemod
 
     for p in [folder, *folder.rglob("*")]:
         os.lchown(p, NOBODY, NOBODY)
@@ -873,7 +873,7 @@ def test_replies_are_private_and_never_overwrite(journal, cli, tmp_path, data, m
     for p in new:
         assert stat.S_IMODE(os.stat(p).st_mode) == 0o600
     # A name that is taken (forced here): the file there is never overwritten.
-    import referee.mail as mailmod
+    import referee.mail.inbox as mailmod
 
     monkeypatch.setattr(mailmod._secrets, "token_hex", lambda n=6: "mine")
     (outbox / "mine.eml").write_text("the moderator's own draft\n")

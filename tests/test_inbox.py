@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from mailboxes import write_maildir
 
-from referee.dice import write_secret
+from referee.store.dice import write_secret
 
 MAIL = Path(__file__).parent / "mail"
 GAME = "mailtest"

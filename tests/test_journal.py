@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import journal as jm
-from referee.errors import JournalError, StaleViewError
-from referee.journal import Journal, parse
+from referee.store import journal as jm
+from referee.base.errors import JournalError, StaleViewError
+from referee.store.journal import Journal, parse
 
 
 def _small_journal(path: Path, n: int = 4) -> Journal:

@@ -40,9 +40,9 @@ import typer
 import typer.testing
 from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth
 
-from referee.autoplay import autoplay
-from referee.cli import app
-from referee.entry import parse, run
+from referee.game.autoplay import autoplay
+from referee.cli.app import app
+from referee.cli.entry import parse, run
 
 # ---------------------------------------------------------------- what is read
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casebook import new_game, position
-from referee import game as g
-from referee.dice import Dice
+from referee.game import replay as g
+from referee.store.dice import Dice
 from referee.engine import check, decide, legal_orders
 from referee.engine.orders import Move, Rail, Reserves, Sea, Strategic, format_order
 from referee.engine.reading import parse_order
@@ -43,7 +43,7 @@ def _positions(tmp_path):
 def _invariants(state, data):
     from collections import Counter
 
-    from referee.datacheck import army_limits_problems
+    from referee.data.datacheck import army_limits_problems
     for area in data.areas:
         for side in ("german", "entente"):
             assert state.stack_count(area, side, data) <= data.units.stacking_limit, (area, side)

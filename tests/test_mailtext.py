@@ -10,7 +10,7 @@ from email.mime.text import MIMEText
 
 import pytest
 
-from referee.mailtext import MailError, order_lines, parse_message, plain_body
+from referee.mail.message import MailError, order_lines, parse_message, plain_body
 
 SIG = "-- "  # the signature delimiter, its trailing space included
 

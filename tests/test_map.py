@@ -20,9 +20,9 @@ import pytest
 import yaml
 
 from casebook import new_game, position
-from referee import commands
-from referee import game as g
-from referee.gamedata import default_games_dir
+from referee.cli import commands
+from referee.game import replay as g
+from referee.data.gamedata import default_games_dir
 from referee.render import svgmap
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -300,7 +300,7 @@ def test_outbox_mails_carry_each_players_map(tmp_path, cli):
 
     from mailboxes import write_maildir
 
-    from referee.dice import write_secret
+    from referee.store.dice import write_secret
 
     secret = tmp_path / "s.secret"
     write_secret(secret, bytes.fromhex("5e" * 32))

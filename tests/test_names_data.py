@@ -21,10 +21,10 @@ import yaml
 from datacopy import copy_game, new_game
 
 from casebook import position
-from referee import game as g
+from referee.game import replay as g
 from referee.engine.victory import vp_breakdown
-from referee.errors import GameDataError
-from referee.gamedata import default_games_dir, load_game
+from referee.base.errors import GameDataError
+from referee.data.gamedata import default_games_dir, load_game
 
 
 def _copy(tmp: Path, change) -> Path:

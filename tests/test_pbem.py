@@ -7,10 +7,10 @@ import re
 from test_production import _to_production
 
 from casebook import new_game, position
-from referee import game as g
-from referee import home
-from referee.cli import complete_reader
-from referee.journal import redact
+from referee.game import replay as g
+from referee.store import home
+from referee.cli.app import complete_reader
+from referee.store.journal import redact
 
 RECEIPT = re.compile(r"^Receipt: (\S+) (\d+):([0-9a-f]{64})$")
 

@@ -14,10 +14,10 @@ import yaml
 from mailboxes import write_maildir
 
 from casebook import position
-from referee import game as g
-from referee import mail as mailmod
-from referee.dice import write_secret
-from referee.journal import canonical, seal
+from referee.game import replay as g
+from referee.mail import inbox as mailmod
+from referee.store.dice import write_secret
+from referee.store.journal import canonical, seal
 
 GAME = "edges"
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net"}

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.autoplay import autoplay
+from referee.game.autoplay import autoplay
 from referee.engine.versions import RULES_VERSION
-from referee.game import create_game
-from referee.verify import verify
+from referee.game.replay import create_game
+from referee.game.verify import verify
 
 HERE = Path(__file__).parent / "replays"
 STORED = sorted(p.name[: -len(".gz")] for p in HERE.glob("ttlm-*.jsonl.gz"))

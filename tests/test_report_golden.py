@@ -26,7 +26,7 @@ CASES = [("german", "text", "txt"), ("german", "markdown", "md"), ("german", "bb
 def demo(tmp_path_factory):
     from typer.testing import CliRunner
 
-    from referee.cli import app
+    from referee.cli.app import app
 
     folder = tmp_path_factory.mktemp("demo")
     with pytest.MonkeyPatch.context() as mp:        # this module's own referee home

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from casebook import new_game, position
-from referee import game as g
+from referee.game import replay as g
 
 
 def _to_autumn_1914(tmp_path, name="r"):
@@ -117,7 +117,7 @@ def test_the_round_trip_figures_in_readme():
     """README 'Round trips': the fixed 1914 opening asks 54 decisions with 24 hand-offs over
     SUMMER and AUTUMN 1914 (25 with the reinforcements placed one side after the other, 2.0 I;
     29 before the decisions that cannot matter were skipped)."""
-    from referee.roundtrips import play
+    from referee.cli.roundtrips import play
 
     f = play()
     assert [(f[t]["decisions"], f[t]["hand-offs"]) for t in (1, 2)] == [(46, 20), (8, 4)]
@@ -134,7 +134,7 @@ def test_the_round_trip_figures_with_standing_orders_in_readme():
     import re
     from pathlib import Path
 
-    from referee.roundtrips import play
+    from referee.cli.roundtrips import play
 
     f = play(standing=True)
     got = [(f[t]["decisions"], f[t]["hand-offs"]) for t in (1, 2)]

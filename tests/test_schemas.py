@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from referee.schemas import SCHEMAS, schema_text
+from referee.game.schemas import SCHEMAS, schema_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +29,7 @@ def test_schema_command(cli):
 
 
 def test_journal_records_match_the_record_schema(game):
-    from referee.schemas import JournalHeader, JournalRecord
+    from referee.game.schemas import JournalHeader, JournalRecord
 
     lines = game.read_bytes().splitlines()
     msgspec.convert(json.loads(lines[0]), JournalHeader)

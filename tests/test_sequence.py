@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from referee import game as g
-from referee.journal import Journal
+from referee.game import replay as g
+from referee.store.journal import Journal
 
 
 def _pass_turn(path, side):

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 from casebook import new_game, position
-from referee import game as g
+from referee.game import replay as g
 from referee.engine import waiting_on
-from referee.journal import redact
+from referee.store.journal import redact
 
 GERMAN = ["place ge infantry metz", "place ge infantry koblenz",
           "place ge infantry colmar into ge-7"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from doors import quick
-from referee import game as g
-from referee import snapshot
+from referee.game import replay as g
+from referee.store import snapshot
 
 FORMS = [("status",), ("status", "--as", "entente"), ("status", "--format", "json"),
          ("show", "--as", "german"), ("show", "--as", "entente", "--format", "json"),

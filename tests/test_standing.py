@@ -9,12 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from casebook import new_game, position
-from referee import commands
-from referee import game as g
-from referee import standing as st
-from referee.cli import app
-from referee.errors import UsageError
-from referee.journal import redact
+from referee.cli import commands
+from referee.game import replay as g
+from referee.game import standing as st
+from referee.cli.app import app
+from referee.base.errors import UsageError
+from referee.store.journal import redact
 
 
 def artois(tmp, calais: str = "german", cavalry: bool = False):
@@ -210,7 +210,7 @@ def test_mail_standing_lines(tmp_path, cli):
     nothing."""
     from test_inbox import ADDRESSES, GAME, KEYS, SECRET, write_mbox
 
-    from referee.dice import write_secret
+    from referee.store.dice import write_secret
 
     secret = tmp_path / "fixed.secret"
     write_secret(secret, SECRET)

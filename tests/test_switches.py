@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from casebook import AAC_SWITCHES, data_copy, new_game, position
-from referee import game as g
-from referee.dice import Dice
+from referee.game import replay as g
+from referee.store.dice import Dice
 from referee.engine import check, pending_prompt
 from referee.engine.core import Ctx
 from referee.engine.events import BackInSupply
@@ -17,7 +17,7 @@ from referee.engine.victory import victory_level
 from referee.render.documents import show_document, status_document
 from referee.render.formats import render
 from referee.render.text import describe
-from referee.views import state_view, status_view
+from referee.game.views import state_view, status_view
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from doors import quick
-from referee import game as g
-from referee import home, snapshot
+from referee.game import replay as g
+from referee.store import home, snapshot
 
 FORMS = [("status",), ("status", "--as", "german", "--format", "json"),
          ("status", "--as", "entente"), ("show", "--as", "german", "--format", "json"),
@@ -183,7 +183,7 @@ def test_a_snapshot_is_bound_to_the_data_content_not_its_size_and_time(tmp_path,
                                                                           cli, secret_file):
     import shutil
 
-    from referee.paths import default_games_dir
+    from referee.data.paths import default_games_dir
 
     games = tmp_path / "games"
     shutil.copytree(default_games_dir() / "ttlm", games / "ttlm")
@@ -204,7 +204,7 @@ def test_a_snapshot_is_bound_to_the_data_content_not_its_size_and_time(tmp_path,
     # An older game opens with the data it was made with, found by digest (datastore.py);
     # without any copy of it, the edit must show (a snapshot bound to size and time would
     # hide it).
-    from referee import datastore
+    from referee.data import datastore
     monkeypatch.setattr(datastore, "shipped_dir", lambda: tmp_path / "no-history")
     monkeypatch.setattr(datastore, "_LOADED", {})
     for form in FORMS:
@@ -264,14 +264,14 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
 
     from referee.engine import legal_orders
     from referee.engine.orders import format_order
-    from referee.views import readable_status_view as status_view  # the view and its aids
-    from referee.views import state_view
+    from referee.game.views import readable_status_view as status_view  # the view and its aids
+    from referee.game.views import state_view
 
     journal = tmp_path / "race.jsonl"
     assert cli("new", journal, "--scenario", "1914", "--game-id", "race",
                "--secret-file", secret_file).exit_code == 0
     env = {**os.environ, "REFEREE_HOME": str(referee_home)}
-    script = ("import sys; from referee.entry import main; sys.argv = ['referee'] + "
+    script = ("import sys; from referee.cli.entry import main; sys.argv = ['referee'] + "
               "sys.argv[1:]; main()")
 
     def referee(*args):

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from referee import game as g
-from referee.errors import JournalError
-from referee.journal import canonical, is_secret_part, seal, secret_digest
+from referee.game import replay as g
+from referee.base.errors import JournalError
+from referee.store.journal import canonical, is_secret_part, seal, secret_digest
 
 
 def _lines(path):
@@ -92,7 +92,7 @@ def test_a_real_export_passes_only_as_an_export_and_says_chain_only(game, cli, t
 
 def test_an_export_with_a_changed_die_fails_once_the_secret_is_given(game, cli, tmp_path,
                                                                       secret_file):
-    from referee.cli import DEMO_OPENING, _demo_choice
+    from referee.cli.app import DEMO_OPENING, _demo_choice
     from referee.engine import legal_orders
     from referee.engine.orders import format_order
 
@@ -154,13 +154,13 @@ def test_verify_secret_given_a_directory_is_a_usage_error(game, cli, tmp_path):
 
 
 def _stream(secret: bytes, n: int, count: int) -> list[int]:
-    from referee.dice import die
+    from referee.store.dice import die
     return [die(secret, "g", n, i) for i in range(count)]
 
 
 def test_an_exports_dice_are_found_around_its_shuffles():
     """Dice before and after a shuffle's draws, as the committed stream gives them (1.3)."""
-    from referee.verify import _check_dice
+    from referee.game.verify import _check_dice
 
     secret = bytes(range(32))
     s = _stream(secret, 7, 12)
@@ -175,7 +175,7 @@ def test_an_exports_dice_are_found_around_its_shuffles():
 def test_a_forged_export_cannot_make_the_dice_check_hang():
     import time
 
-    from referee.verify import _check_dice
+    from referee.game.verify import _check_dice
 
     secret = bytes(range(32))
     s = _stream(secret, 3, 40)

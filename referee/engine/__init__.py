@@ -6,9 +6,9 @@ register themselves from flow.py and the rule modules it imports.
 
 from __future__ import annotations
 
-from ..dice import Dice
-from ..errors import IllegalOrderError
-from ..gamedata import GameData
+from ..store.dice import Dice
+from ..base.errors import IllegalOrderError
+from ..data.gamedata import GameData
 from . import (  # noqa: F401  (each registers its decision kinds; apply, how events evolve)
     apply,
     combat,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .events import (
     HANDLERS,
     AreaControlChanged,

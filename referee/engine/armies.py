@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..datacheck import army_limits_problems
-from ..gamedata import GameData
+from ..data.datacheck import army_limits_problems
+from ..data.gamedata import GameData
 from .core import Violation
 from .state import Army, State
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .core import Ctx, Violation
 from .events import CardsDrawn, DeckShuffled
 from .state import State

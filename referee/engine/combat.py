@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
 from .cards import first_card, playable_hand

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .armies import hidden_templates
 from .cards import crisis_entry, first_card
 from .core import Ctx, DecisionSpec, Violation, prompt, register

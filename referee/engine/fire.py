@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .core import Ctx
 from .events import DieGroup, FireResolved
 from .state import State, other, template_key

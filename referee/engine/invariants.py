@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..datacheck import army_limits_problems
-from ..gamedata import GameData
+from ..data.datacheck import army_limits_problems
+from ..data.gamedata import GameData
 from .state import State
 
 

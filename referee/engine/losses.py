@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .cards import playable_hand
 from .core import Ctx, DecisionSpec, Violation, register
 from .events import (

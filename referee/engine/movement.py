@@ -12,7 +12,7 @@ import itertools
 
 import msgspec
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .armies import hidden_templates, template_violation
 from .core import Ctx, Violation
 from .events import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from . import sealed
 from .armies import hidden_templates, template_violation
 from .cards import draw, pick

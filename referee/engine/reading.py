@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import msgspec
 
-from ..errors import AmbiguousOrderError, OrderSyntaxError, quoted
-from ..gamedata import GameData, fold
+from ..base.errors import AmbiguousOrderError, OrderSyntaxError, quoted
+from ..data.gamedata import GameData, fold
 from .orders import (
     Annihilate,
     Armistice,

@@ -12,7 +12,7 @@ armies within their areas (8.1).
 
 from __future__ import annotations
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from . import sealed
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, finish, register

@@ -9,7 +9,7 @@ special-card hits (8.2.2, 8.3.5, 9.1.5, 9.1.6).
 
 from __future__ import annotations
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from . import movement
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register

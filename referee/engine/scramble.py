@@ -8,7 +8,7 @@ method 3), never make a ground attack.
 
 from __future__ import annotations
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from . import movement
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .events import BiplaneReacts, UnitMoved

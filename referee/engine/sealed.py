@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .core import Ctx, SealedPlans, prompt
 from .events import PlanClosed, PlanRevealed, PlanSealed, PlansOpened, Secret
 from .movement import private_order

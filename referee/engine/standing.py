@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import OrderSyntaxError
-from ..gamedata import GameData
+from ..base.errors import OrderSyntaxError
+from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx
 from .events import StandingApplied
 

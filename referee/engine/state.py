@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 
 # What each unit type is and does (infantry or auxiliary slot, holds an area, its letter and
 # id code, the stacking limit) is the game data's: GameData.units (UnitsData).

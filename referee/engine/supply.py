@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, finish, prompt, register
 from .events import (

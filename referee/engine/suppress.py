@@ -3,7 +3,7 @@ the map, its units staying in the area on their own or joining another army ther
 
 from __future__ import annotations
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .armies import hidden_templates, template_violation
 from .core import Ctx, Violation
 from .events import ArmySuppressed

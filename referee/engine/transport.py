@@ -7,7 +7,7 @@ combined with other movement: the counter has then moved for the turn.
 
 from __future__ import annotations
 
-from ..gamedata import GameData
+from ..data.gamedata import GameData
 from .core import Ctx, Violation
 from .events import UnitMoved
 from .movement import (

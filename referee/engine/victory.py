@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..gamedata import GameData, VictoryLevel
+from ..data.gamedata import GameData, VictoryLevel
 from .core import Ctx, Violation
 from .events import ArmisticeProposed, ArmisticeRefused, GameEnded
 from .orders import Armistice, Ord

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from ..gamedata import GameData, Impassable
+from ..data.gamedata import GameData, Impassable
 from .svgmap import LINE, RADIUS, clean  # svgmap imports this module when it draws
 
 SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}

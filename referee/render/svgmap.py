@@ -21,8 +21,8 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..engine.state import State
-from ..gamedata import Area, GameData
-from ..views import state_view
+from ..data.gamedata import Area, GameData
+from ..game.views import state_view
 from .documents import phase_name, player_turn, side_name
 
 # Fill of an area by its control and ink of a side's units: the game's (units.yaml

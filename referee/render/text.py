@@ -6,7 +6,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
 
-    from ..gamedata import GameData
+    from ..data.gamedata import GameData
 
 
 class _SideNames(dict):

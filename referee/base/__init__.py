@@ -1,0 +1,1 @@
+"""Below every layer: the error tree, struct helpers and who may read a game."""

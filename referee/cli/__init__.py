@@ -1,0 +1,1 @@
+"""The command line only: declarations, the error boundary, output."""

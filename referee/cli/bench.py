@@ -1,0 +1,323 @@
+"""`make bench`: what each command costs on a full campaign, as ratios to the import floor.
+
+Everything is measured in one run on one machine: a full-campaign journal is
+built by random play (turns 1-23, at least 3,000 records), then each command
+runs in a fresh process, several times, and its median wall time is divided
+by the median of `python -c "import typer, pydantic, yaml"` (the floor).
+Peak memory is each process's maximum resident size. Every child gets a
+temporary $REFEREE_HOME, so the user's own key and snapshots are never used:
+"cold" means that folder is empty and nothing lies beside the journal.
+
+    python -m referee.cli.bench [--seed N] [--runs R] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+MB = 1024          # ru_maxrss is in KB on Linux
+
+
+def _run(cmd: list[str], stdin: bytes | None = None) -> tuple[float, int]:
+    """Wall time of a command and its peak RSS in KB (measured around a fresh child)."""
+    probe = ("import resource, subprocess, sys, time; data = sys.stdin.buffer.read(); "
+             "t = time.perf_counter(); "
+             "r = subprocess.run(sys.argv[1:], input=data, stdout=subprocess.DEVNULL, "
+             "stderr=subprocess.PIPE); t = time.perf_counter() - t; "
+             "print(t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode); "
+             "sys.stderr.buffer.write(r.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe, *cmd], input=stdin or b"",
+                          capture_output=True, check=True)
+    out = done.stdout.split()
+    if out[2] != b"0":
+        raise SystemExit(f"bench: {' '.join(cmd)} failed: {done.stderr.decode()[-300:]}")
+    return float(out[0]), int(out[1])
+
+
+FLOOR = [sys.executable, "-c", "import typer, pydantic, yaml"]
+
+
+def _median(cmd: list[str], runs: int, before=None) -> tuple[float, int]:
+    times, peak = [], 0
+    for _ in range(runs):
+        if before:
+            before()
+        t, rss = _run(cmd)
+        times.append(t)
+        peak = max(peak, rss)
+    return statistics.median(times), peak
+
+
+def _against_floor(cmd: list[str], runs: int, before=None) -> tuple[float, float, int]:
+    """(median time, median floor, peak RSS), the floor timed between the command's runs.
+
+    A shared machine drifts in speed over a run of minutes; timing the floor
+    next to each run makes every ratio compare like with like.
+    """
+    times, floors, peak = [], [], 0
+    for _ in range(runs):
+        floors.append(_run(FLOOR)[0])
+        if before:
+            before()
+        t, rss = _run(cmd)
+        times.append(t)
+        peak = max(peak, rss)
+    return statistics.median(times), statistics.median(floors), peak
+
+
+class Bench:
+    """The journals, the folders and the measurements of one benchmark run."""
+
+    def __init__(self, runs: int):
+        self.runs = runs
+        self.tmp = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+        self.home = self.tmp / "home"
+        self.home.mkdir()
+        os.environ["REFEREE_HOME"] = str(self.home)
+        self.referee = [sys.executable, "-m", "referee"]
+        self.rows: list[tuple[str, str]] = []
+        self.checks: list[tuple[str, bool]] = []
+        self.peaks: dict[str, int] = {}
+
+    def cold(self) -> None:
+        """Forget every snapshot, view, key and compiled copy: an empty $REFEREE_HOME."""
+        shutil.rmtree(self.home)
+        self.home.mkdir()
+        self._forget_key()
+
+    @staticmethod
+    def _forget_key() -> None:
+        from ..store import home
+
+        home._KEY.clear()
+
+    def keep_home(self) -> Path:
+        saved = self.tmp / "home-saved"
+        shutil.rmtree(saved, ignore_errors=True)
+        shutil.copytree(self.home, saved)
+        return saved
+
+    def restore_home(self, saved: Path) -> None:
+        shutil.rmtree(self.home)
+        shutil.copytree(saved, self.home)
+        self._forget_key()
+
+    def measure(self, label: str, cmd: list[str], target: float | None = None,
+                before=None, runs: int | None = None, short: str | None = None) -> float:
+        t, floor, rss = _against_floor(cmd, runs or self.runs, before)
+        self.peaks[short or label] = rss
+        ratio = t / floor
+        self.rows.append((label, f"{t * 1000:.0f} ms = {ratio:.2f} x floor"
+                                 + (f" (target <= {target})" if target else "")))
+        if target is not None:
+            self.checks.append((label, ratio <= target))
+        return t
+
+
+def _campaign(tmp: Path, first_seed: int):
+    """The first random 1914 game from first_seed on that lasts to turn 23 and 3,000 records."""
+    from ..game.autoplay import autoplay
+    from ..game.replay import create_game
+
+    for seed in range(first_seed, first_seed + 30):
+        journal = tmp / f"campaign-{seed}.jsonl"
+        secret = tmp / f"bench-{seed}.secret"
+        secret.write_text(f"{seed:064x}\n")
+        secret.chmod(0o600)
+        t0 = time.perf_counter()
+        create_game(journal, "1914", game_id=f"bench-{seed}", secret_file=secret)
+        played = autoplay(journal, seed)
+        build = time.perf_counter() - t0
+        if played.turn == 23 and played.records >= 3000:
+            return journal, secret, seed, played, build
+    raise SystemExit("bench: no random game from these seeds lasted to turn 23")
+
+
+def _cut(journal: Path, records: int, to: Path, secret: Path) -> Path:
+    """A copy of the journal's first `records` records (a valid journal of its own), with
+    its secret beside it (an empty $REFEREE_HOME knows nothing of where secrets are)."""
+    raw = journal.read_bytes()
+    end = 0
+    for _ in range(records):
+        end = raw.index(b"\n", end) + 1
+    to.write_bytes(raw[:end])
+    to.chmod(0o600)
+    shutil.copyfile(secret, to.with_name(to.name + ".secret"))
+    to.with_name(to.name + ".secret").chmod(0o600)
+    return to
+
+
+def _record(journal: Path, seq: int) -> dict:
+    import json
+
+    with open(journal, "rb") as fh:
+        for n, line in enumerate(fh):
+            if n == seq:
+                return json.loads(line)
+    raise KeyError(seq)
+
+
+def _lengthen(journal: Path, pairs: int) -> None:
+    """Append armistice proposals and refusals (legal at any time, 3.2) in one write."""
+    from ..store.dice import Dice
+    from ..engine import decide
+    from ..engine.reading import parse_order
+    from ..game.replay import body, position
+    from ..store.journal import Journal
+
+    j = Journal(journal)
+
+    def build(raw: bytes):
+        pos = position(j, raw, None)
+        state, seq, bodies = pos.state, pos.seq, []
+        for _ in range(pairs):
+            for side, text in (("german", "propose armistice"), ("entente", "refuse armistice")):
+                dice = Dice(pos.header["game_id"], seq + 1, None)
+                events, state = decide(state, pos.data, parse_order(text, pos.data), side,
+                                       dice, text)
+                seq += 1
+                bodies.append(body(side, text, events, dice))
+        return pos.seq, pos.hash, bodies
+
+    j.append_raw(build)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the journals, measure, print the report; exit 1 if a target is missed."""
+    ap = argparse.ArgumentParser(prog="python -m referee.cli.bench")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--markdown", action="store_true", help="print a table for the README")
+    args = ap.parse_args(argv)
+    # Measure the code as installed: with bytecode (PYTHONDONTWRITEBYTECODE would otherwise
+    # make every child compile the modules changed since `make setup`).
+    compileall.compile_dir(Path(__file__).resolve().parent.parent, quiet=1)
+    b = Bench(args.runs)
+    try:
+        return _measure_all(b, args)
+    finally:
+        shutil.rmtree(b.tmp, ignore_errors=True)
+
+
+def _measure_all(b: Bench, args) -> int:
+    from ..engine import legal_orders, plan_labels
+    from ..engine.orders import format_order
+    from ..game.replay import SEALED_PLAN, open_game
+    from ..store.journal import Journal
+
+    journal, secret, seed, played, build_s = _campaign(b.tmp, args.seed)
+    raw = journal.read_bytes()
+    n_records = raw.count(b"\n")
+    events = sum(len(r.get("events", [])) for r in Journal(journal).read())
+    ref = b.referee
+    b.floor, floor_rss = _median(FLOOR, b.runs)
+    b.rows += [
+        ("journal", f"{n_records} records, {events} events, {len(raw) / 1e6:.1f} MB, turns "
+                    f"1-{played.turn}, {(played.result or {}).get('level_name', 'not over')} "
+                    f"(seed {seed})"),
+        ("built by random play in", f"{build_s:.1f} s"),
+        ("floor: python -c 'import typer, pydantic, yaml'", f"{b.floor * 1000:.0f} ms"),
+    ]
+    status = ref + ["status", str(journal)]
+    show = ref + ["show", str(journal), "--format", "json"]
+    b.measure("status, cold (no snapshot anywhere)", status, 1.5, before=b.cold,
+              short="status cold")
+    b.measure("show --format json, cold", show, 1.5, before=b.cold, short="show cold")
+    _run(status)
+    _run(show)
+    b.measure("status, from its signed view", status, 0.5, short="status warm")
+    b.measure("show --format json, from its signed view", show, 0.5, short="show warm")
+
+    # One order at the end of the journal, with a valid snapshot of what comes before it.
+    orders = {}
+    sealed_labels = plan_labels() | {SEALED_PLAN}
+    for target in (n_records - 2000, n_records - 1000, n_records - 1):
+        # The order of a sealed plan's record is only its label: take the nearest record
+        # before the target whose order can be typed again.
+        cut = target
+        while _record(journal, cut)["order"] in sealed_labels:
+            cut -= 1
+        prefix = b.tmp / f"prefix-{cut}.jsonl"
+        _cut(journal, cut, prefix, secret)
+        rec = _record(journal, cut)
+        b.cold()
+        _run(ref + ["status", str(prefix)])            # the snapshot of the prefix
+        saved = b.keep_home()
+        whole = prefix.read_bytes()
+
+        def again(prefix=prefix, whole=whole, saved=saved):
+            prefix.write_bytes(whole)
+            b.restore_home(saved)
+
+        cmd = ref + ["order", str(prefix), "--as", rec["actor"], rec["order"]]
+        t, floor, rss = _against_floor(cmd, b.runs, again)
+        again()
+        game = open_game(prefix)
+        t0 = time.perf_counter()
+        listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
+        orders[target] = (t / floor, rss, (time.perf_counter() - t0) / floor, len(listed), t)
+    ratio, rss, listing, count, t = orders[n_records - 1]
+    b.peaks["order"] = rss
+    growth = (orders[n_records - 1][0] - orders[n_records - 2000][0]) / 2
+    b.rows.append(("order at the end, valid snapshot", f"{t * 1000:.0f} ms = {ratio:.2f} x "
+                   f"floor, of which listing its position ({count} orders) {listing:.2f} x "
+                   f"(target <= 1.5 + listing)"))
+    b.checks.append(("order", ratio - listing <= 1.5))
+    b.rows.append(("order: growth per 1,000 records", f"{growth:+.3f} x floor "
+                   f"(target <= 0.1)"))
+    b.checks.append(("order growth", growth <= 0.1))
+
+    b.measure("verify", ref + ["verify", str(journal)], 10, runs=5)
+    b.measure("verify --secret", ref + ["verify", str(journal), "--secret", str(secret)], 10,
+              runs=5)
+
+    busy_seq, busy_count = played.busiest
+    busiest = _cut(journal, busy_seq + 1, b.tmp / "busiest.jsonl", secret)
+    b.measure(f"status at the busiest position (record {busy_seq}, {busy_count} orders), cold",
+              ref + ["status", str(busiest)], 2, before=b.cold, short="busiest status")
+
+    long = _cut(journal, n_records - 1, b.tmp / "long.jsonl", secret)
+    _lengthen(long, (9 * n_records) // 2 + 1)
+    long_records = long.read_bytes().count(b"\n")
+    b.cold()
+    _, rss_log = _run(ref + ["log", str(long), "--format", "json"])
+    _, rss_verify = _run(ref + ["verify", str(long)])
+    b.peaks[f"log --format json of {long_records:,} records"] = rss_log
+    b.peaks[f"verify of {long_records:,} records"] = rss_verify
+
+    worst = max(b.peaks.values())
+    b.rows.append(("peak RSS (target <= 100 MB)", ", ".join(
+        f"{k} {v / MB:.0f}" for k, v in b.peaks.items()) + " MB"))
+    b.rows.append(("floor peak RSS", f"{floor_rss / MB:.0f} MB"))
+    b.checks.append(("peak RSS <= 100 MB", worst <= 100 * MB))
+
+    machine = (f"{platform.machine()}, {os.cpu_count()} CPUs, "
+               f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, "
+               f"Python {platform.python_version()}")
+    print(f"make bench — {date.today().isoformat()} — {machine}")
+    if args.markdown:
+        print("\n| measure | result |\n|---|---|")
+        for k, v in b.rows:
+            print(f"| {k} | {v} |")
+    else:
+        width = max(len(k) for k, _ in b.rows)
+        for k, v in b.rows:
+            print(f"  {k:<{width}}  {v}")
+    missed = [label for label, ok in b.checks if not ok]
+    print("targets: " + ("all met" if not missed else "NOT met: " + "; ".join(missed)))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

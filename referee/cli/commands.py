@@ -1,0 +1,400 @@
+"""What `status`, `show` and `order` do, without Typer: one implementation for two front doors.
+
+The Typer application (cli.py) parses every form of every command; the
+console script (entry.py) parses only the plain forms of these three and
+calls the same functions, so that reading a game or giving an order does not
+pay for importing Typer. Each function returns what to print; `guard` is the
+error boundary both use: one line per problem on stderr, a stable exit code,
+never a traceback.
+
+Only the standard library and the referee's light modules are imported at
+the top: a view this user's referee signed for exactly the journal's bytes
+is printed without loading the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from ..base.errors import JournalError, RefereeError, UsageError, quoted
+from ..base.readers import PUBLIC, check_name
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+EXIT_INTERNAL = 4
+
+
+def guard(fn: Callable[[], int | None]) -> int:
+    """Run fn; expected errors become one line each on stderr and their exit code."""
+    try:
+        return fn() or 0
+    except RefereeError as exc:
+        for line in exc.lines():
+            sys.stderr.write(f"referee: {line}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:               # output piped into `head` and the like
+        try:
+            sys.stdout = open(os.devnull, "w")   # noqa: SIM115 - stdout for the rest of the run
+        except OSError:
+            pass
+        return 0
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the boundary: a bug must not show a traceback
+        # No word on the journal: an order's records may be written before a bug shows.
+        sys.stderr.write(f"referee: internal error ({type(exc).__name__}: {exc}). Please "
+                         f"report it with the command you ran.\n")
+        return EXIT_INTERNAL
+
+
+def dump(obj: Any) -> str:
+    """JSON as the commands print it."""
+    return json.dumps(obj, indent=2, ensure_ascii=False)
+
+
+def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
+    """The order lines of the arguments, of '-' (standard input) and of --file."""
+    from ..engine.reading import order_lines
+
+    texts: list[str] = []
+    if file is not None and str(file) == "-":
+        texts += order_lines((stdin or sys.stdin).read())
+        file = None
+    if file is not None:
+        from ..store.home import read_named
+
+        raw = read_named(file, "an orders file", 1 << 20)
+        try:
+            texts += order_lines(raw.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"--file {file}: not UTF-8 text (byte {exc.start})") from None
+    for item in orders:
+        if item == "-":
+            texts += order_lines((stdin or sys.stdin).read())
+        else:
+            texts += order_lines(item)
+    return texts
+
+
+def check_private(journal: Path) -> None:
+    """Warn (one line on stderr) when the journal can be read by other users."""
+    from ..store.home import warn_if_shared
+
+    warn_if_shared(journal, "the journal holds both hands and the deck order")
+
+
+# What replaying a well-chained journal of the wrong content raises when the rules or the
+# views meet a card, area or unit the game data does not have.
+_UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
+
+
+def _unplayable(journal: Path, seq: int, exc: Exception, what: str) -> JournalError:
+    """The error for a replayed position the rules or the views cannot read."""
+    return JournalError(f"{journal.name}: the game after record {seq} {what}: it holds something "
+                        f"the game data does not have ({type(exc).__name__}: {exc}); `referee "
+                        f"verify` names the record at fault", record=seq)
+
+
+def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
+    """A view this user's referee made from exactly the journal's bytes and data, or None."""
+    from ..store import snapshot
+    from ..store.journal import Journal
+    from ..data.paths import GAME_NAME, default_games_dir, source_digest
+
+    raw = Journal(journal).raw()
+    try:
+        game = json.loads(raw[:raw.index(b"\n")]).get("game", "ttlm")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    if not isinstance(game, str) or not GAME_NAME.match(game):
+        return None
+    root = Path(games_dir or default_games_dir()) / game
+    source = source_digest(root)
+    return snapshot.load_view(journal, raw, source, key) if source else None
+
+
+def _game():
+    """The game layer (and with it the rules), loaded when a view must be computed."""
+    from .. import load_msgspec
+
+    load_msgspec()
+    from ..game import replay as game
+
+    return game
+
+
+def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> None:
+    from ..store import snapshot
+
+    snapshot.save_view(journal, raw, source, key, view)
+
+
+def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None = None,
+           width: int = 72, every: bool = False) -> str:
+    """Whose decision it is, what kind, and the legal orders (2.0): grouped for reading, or
+    every one whole with `every` (`--all`; the JSON `legal` list is always whole)."""
+    reader = check_name(reader or PUBLIC)
+    check_private(journal)
+    key = f"status:{reader}"
+    view = _cached_view(journal, key, games_dir)
+    if view is None:
+        g = _game()
+        from ..game.views import readable_status_view
+
+        game = g.open_game(journal, games_dir=games_dir)
+        try:
+            view = readable_status_view(game.state, game.data, reader, game.game_id)
+        except _UNREADABLE as exc:
+            raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
+        _keep_view(journal, game.raw, game.bound, key, view)
+    aids = view.pop("_aids", None)
+    view = _with_standing(view, journal, reader)
+    if fmt == "json":
+        return dump(view)
+    from ..render.documents import status_document
+    from ..render.formats import render
+
+    return render(status_document(view, aids, every), fmt, width)
+
+
+def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
+    """The view with the reader's own standing orders, when the reader is a side: they are
+    read from the sealed store, never from a cached view (and never shown to anyone else)."""
+    from ..base.readers import MODERATOR, PUBLIC
+
+    if reader in (PUBLIC, MODERATOR):
+        return view
+    from ..game import standing
+    from ..engine.standing import describe
+
+    mine = standing.current(standing.load(journal), reader, view.get("turn", 0))
+    return {**view, "standing": [describe(e, data) for e in mine]}
+
+
+def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str],
+                    fmt: str = "text", games_dir: Path | None = None) -> str:
+    """List, add and withdraw a side's standing orders (the text `standing` prints)."""
+    check_side(side)
+    check_private(journal)
+    g = _game()
+    from ..game import standing
+    from ..engine.standing import describe
+
+    game = g.open_game(journal, games_dir=games_dir)
+    if add or withdraw:
+        mine = standing.change(journal, side, game.data, game.state.turn, add, withdraw)
+    else:
+        mine = standing.current(standing.load(journal), side, game.state.turn)
+    shown = [describe(e, game.data) for e in mine]
+    if fmt == "json":
+        return dump({"schema_version": 1, "side": side, "standing": shown})
+    if not shown:
+        return f"{side}: no standing orders"
+    return "\n".join([f"{side}: standing orders (applied when their decision comes up, if "
+                      f"legal then):"] + [f"  {t}" for t in shown])
+
+
+def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
+         games_dir: Path | None = None, width: int = 72) -> str:
+    """The game for one reader, now or after record `at` (the text `show` prints)."""
+    reader = check_name(reader or PUBLIC)
+    check_private(journal)
+    check_at(journal, at)
+    key = f"show:{reader}"
+    view = _cached_view(journal, key, games_dir) if at is None else None
+    if view is None:
+        g = _game()
+        from ..game.views import state_view
+
+        game = g.open_game(journal, upto=at, games_dir=games_dir)
+        try:
+            view = state_view(game.state, game.data, reader, game.game_id)
+        except _UNREADABLE as exc:
+            raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
+        if at is None:
+            _keep_view(journal, game.raw, game.bound, key, view)
+    if at is None:
+        view = _with_standing(view, journal, reader)
+    if fmt == "json":
+        return dump(view)
+    from ..render.documents import show_document
+    from ..render.formats import render
+
+    return render(show_document(view), fmt, width)
+
+
+def _last_seq(journal: Path) -> int:
+    """The seq of the journal's last record (for messages; -1 if it cannot be read)."""
+    from ..store.journal import Journal, last_line
+
+    try:
+        seq = json.loads(last_line(Journal(journal).raw())).get("seq")
+    except (RefereeError, ValueError, AttributeError, RecursionError):
+        return -1
+    return seq if isinstance(seq, int) else -1
+
+
+def check_at(journal: Path, at: int | None, option: str = "--at") -> None:
+    """A record number given to --at must be one the journal holds, 0 to its last record
+    (UsageError naming that range); checked before anything is replayed."""
+    if at is None:
+        return
+    last = _last_seq(journal)
+    if last >= 0 and not 0 <= at <= last:
+        raise UsageError(f"{option} {at}: out of range; the journal has records 0 to {last}")
+    if at < 0:              # the last record cannot be read (a torn line): still no record
+        raise UsageError(f"{option} {at}: out of range; records are numbered from 0")
+
+
+def check_side(side: str) -> None:
+    """The side giving orders: german or entente (UsageError otherwise)."""
+    if not side:
+        raise UsageError("say who gives the orders: --as SIDE (a side of the game, e.g. german)")
+    if side in (PUBLIC, "moderator"):
+        raise UsageError(f"--as {side}: orders come from a side, not the {side}")
+    check_name(side)
+
+
+def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
+          expect_seq: int | None = None, fmt: str = "text",
+          games_dir: Path | None = None, atomic: bool = False,
+          dry_run: bool = False) -> tuple[str | None, str | None]:
+    """Submit orders; returns (what to print or None, the one-line rejection or None)."""
+    g = _game()
+    from ..store.journal import redact
+    from ..render.documents import status_document
+    from ..render.formats import render
+    from ..render.text import record_lines, wrap_lines
+    from ..game.views import order_aids, status_view
+
+    check_side(side)
+    check_private(journal)
+    try:
+        result = g.submit(journal, side, texts, dice, expect_seq, games_dir, atomic=atomic,
+                          dry_run=dry_run)
+    except _UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
+        raise _unplayable(journal, _last_seq(journal), exc, "cannot be played on") from None
+    if dry_run:
+        return _dry_run_report(result, fmt)
+    data, state = result.data, result.state
+    aids = None
+    try:
+        view = status_view(state, data, side) if state is not None else None
+        aids = order_aids(state, data, side) if state is not None else None
+    except _UNREADABLE as exc:
+        problem = _unplayable(journal, state.seq, exc, "cannot be shown")
+        if not result.applied:
+            raise problem from None
+        # The orders are in the journal: the exit code says so; the status is left out.
+        sys.stderr.write(f"referee: warning: {problem}\n")
+        view = None
+    if view is not None and result.applied and result.raw is not None:
+        _keep_view(journal, result.raw, result.bound, f"status:{side}", {**view, "_aids": aids})
+    if fmt == "json":
+        out = dump({
+            "schema_version": 1,
+            "applied": [{"order": a.text, "seq": a.record.get("seq"),
+                         "events": redact(a.record, side)["events"]} for a in result.applied],
+            "rejected": None if result.rejected is None else {
+                "index": result.rejected[0], "order": result.rejected[1],
+                "error": str(result.rejected[2]),
+                "rule": getattr(result.rejected[2], "rule", None)},
+            "not_applied": result.not_applied,
+            "dropped": [{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
+            "status": view,
+        })
+    else:
+        parts = ["\n".join(wrap_lines(record_lines(redact(a.record, side), data, side)))
+                 for a in result.applied]
+        parts += [f"order {i + 1} ({quoted(t)}): {why}" for i, t, why in result.dropped]
+        if view is not None and result.rejected is None:
+            parts.append(render(status_document(view, aids), "text"))
+        out = "\n".join(parts) if parts else None
+    return out, _rejection_line(result, atomic)
+
+
+def _rejection_line(result, atomic: bool = False, dry: bool = False) -> str | None:
+    """One line: what was rejected and why, and what happened to the rest of the batch."""
+    rejection = None
+    if result.rejected is not None:
+        i, text, exc = result.rejected
+        rejection = f"referee: {exc}"
+        if atomic and i:
+            rejection += f"; --atomic: none of the {i + 1 + len(result.not_applied)} orders " \
+                         f"was applied"
+        elif dry:
+            rejection += f"; dry run: order {i + 1} is the first that would be rejected"
+        elif result.applied:
+            rejection += (f"; orders 1-{i} were applied, order {i + 1} ({quoted(text)}) was "
+                          f"rejected")
+        if result.not_applied and not (atomic or dry):
+            rejection += f"; not applied: {', '.join(map(quoted, result.not_applied))}"
+    return rejection
+
+
+def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
+    """What a dry run found: which orders are legal and where it stopped; nothing of what
+    they would lead to (the other side's answers and the dice stay unseen)."""
+    legal = [line for a in result.applied for line in a.text.split("\n")]   # plans: each order
+    if fmt == "json":
+        out = dump({"schema_version": 1, "dry_run": True, "legal": legal,
+                    "stopped": result.stopped, "not_checked": result.not_applied,
+                    "rejected": None if result.rejected is None else {
+                        "index": result.rejected[0], "order": result.rejected[1],
+                        "error": str(result.rejected[2]),
+                        "rule": getattr(result.rejected[2], "rule", None)}})
+    else:
+        lines = [f"dry run: {len(legal)} order(s) legal so far; nothing was written"]
+        lines += [f"  ok: {t}" for t in legal]
+        if result.stopped:
+            lines.append(f"stopped: {result.stopped}")
+            if result.not_applied:
+                lines.append("not checked: " + ", ".join(map(quoted, result.not_applied)))
+        out = "\n".join(lines)
+    return out, _rejection_line(result, dry=True)
+
+
+def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = None,
+                games_dir: Path | None = None) -> str:
+    """Draw the map for one reader, now or after record `at`, into out: .svg, or .png through
+    a renderer installed here (the line `map` prints)."""
+    reader = check_name(reader or PUBLIC)
+    kind = out.suffix.lower()
+    if kind not in (".svg", ".png"):
+        raise UsageError(f"-o {quoted(str(out))}: name a .svg or a .png file")
+    from ..render.svgmap import map_svg, png_renderer, to_png
+
+    renderer = png_renderer() if kind == ".png" else None
+    if kind == ".png" and renderer is None:
+        raise UsageError(f"-o {quoted(str(out))}: a PNG needs an SVG renderer and none is "
+                         f"installed: install cairosvg (pip install cairosvg) or rsvg-convert "
+                         f"(package librsvg2-bin), or write a .svg")
+    if not out.parent.is_dir() or out.is_dir():
+        raise UsageError(f"-o {quoted(str(out))}: not a file in an existing folder")
+    check_private(journal)
+    check_at(journal, at)
+    g = _game()
+    game = g.open_game(journal, upto=at, games_dir=games_dir)
+    try:
+        svg = map_svg(game.state, game.data, reader, game.game_id)
+    except _UNREADABLE as exc:
+        raise _unplayable(journal, game.state.seq, exc, "cannot be drawn") from None
+    try:
+        data = svg.encode("utf-8") if renderer is None else to_png(svg, renderer)
+    except OSError as exc:
+        raise UsageError(f"-o {quoted(str(out))}: {exc}") from None
+    from ..store.home import replace_atomically
+
+    if not replace_atomically(out, data):
+        raise UsageError(f"-o {quoted(str(out))}: cannot be written")
+    shown = str(out) if str(out).isprintable() else quoted(str(out))   # one line, no escapes
+    return f"map of record {game.state.seq} for {reader}: {shown}"

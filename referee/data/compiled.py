@@ -1,0 +1,162 @@
+"""Game data compiled to JSON: validated once, then read without YAML or cross-checks.
+
+Loading a game from its YAML files (parse, validate, cross-check) costs more
+than replaying a whole campaign, so the validated data is kept in compiled
+form, bound to the content digest of the YAML files it came from:
+
+- the copy `make setup` writes into the package (`referee/_compiled/`), which
+  is trusted like the code beside it;
+- copies in this user's cache, signed with his key, made the first time a
+  game directory is loaded from YAML (a copy of the data, `--games DIR`);
+- copies of older data versions, signed the same way and filed under their
+  digest, made the first time one is read from its snapshot (datastore.py).
+
+A compiled copy whose digest is not that of the files on disk now is never
+used; neither is an unsigned or foreign one in the cache.
+
+    python -m referee.data.compiled     (what `make setup` runs; it also files each new
+                                    version of the data in games/history/, datastore.py)
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import msgspec
+
+from .. import __version__
+from ..store import home
+from .gamedata import (
+    Charts,
+    DeckData,
+    EventsData,
+    GameData,
+    GameInfo,
+    MapData,
+    Scenario,
+    UnitsData,
+)
+from .paths import default_games_dir, source_digest
+
+FORMAT = 1
+PACKAGE_DIR = Path(__file__).resolve().parent.parent / "_compiled"
+
+
+class Compiled(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """The compiled form of one game directory."""
+
+    format: int
+    engine: str
+    source: str
+    digest: str
+    info: GameInfo
+    map: MapData
+    units: UnitsData
+    deck: DeckData
+    charts: Charts
+    events: EventsData
+    scenarios: dict[str, Scenario]
+
+
+def _build(root: Path, c: Compiled) -> GameData | None:
+    if c.format != FORMAT or c.engine != __version__:
+        return None
+    data = GameData(root, c.info, c.map, c.units, c.deck, c.charts, c.events,
+                    scenarios=c.scenarios, digest=c.digest)
+    data.source = c.source
+    return data
+
+
+def _form(data: GameData, source: str) -> Compiled:
+    return Compiled(format=FORMAT, engine=__version__, source=source, digest=data.digest,
+                    info=data.info, map=data.map, units=data.units, deck=data.deck,
+                    charts=data.charts, events=data.events, scenarios=data.scenarios)
+
+
+def _user_path(source: str) -> Path:
+    return home.cache_dir("compiled") / f"{source[:40]}.json"
+
+
+def load(root: Path, source: str) -> GameData | None:
+    """The compiled data of the game directory root whose files digest to source, or None."""
+    packaged = PACKAGE_DIR / f"{root.name}.json"
+    try:
+        c = msgspec.json.decode(packaged.read_bytes(), type=Compiled)
+        if c.source == source:
+            return _build(root, c)
+    except (OSError, msgspec.DecodeError):
+        pass
+    return _signed(root, _user_path(source), source)
+
+
+def _signed(root: Path, path: Path, source: str, digest: str | None = None) -> GameData | None:
+    """The data of a signed compiled copy in this user's cache, if it is this source's (and
+    this digest's); None for anything else."""
+    payload = home.read_signed(path)
+    if payload is None or payload.get("source") != source or \
+            (digest is not None and payload.get("digest") != digest):
+        return None
+    try:
+        return _build(root, msgspec.convert(payload, Compiled))
+    except msgspec.ValidationError:
+        return None
+
+
+def save_user(data: GameData, source: str) -> None:
+    """Keep a signed compiled copy in this user's cache (best effort)."""
+    home.write_signed(_user_path(source), msgspec.to_builtins(_form(data, source)))
+
+
+def _stored_path(game: str, digest: str) -> Path:
+    return home.cache_dir("compiled") / f"{game}-{digest}.json"
+
+
+def load_stored(root: Path, game: str, digest: str) -> GameData | None:
+    """The compiled copy of an older data version (datastore.py) this user's referee made, or
+    None: a version read from its snapshot is built and upcast once, then read as JSON."""
+    return _signed(root, _stored_path(game, digest), f"digest:{digest}", digest)
+
+
+def save_stored(data: GameData, game: str) -> None:
+    """Keep a signed compiled copy of an older data version read from its snapshot (best
+    effort; the source names the digest, so it is never taken for the data files' own)."""
+    home.write_signed(_stored_path(game, data.digest),
+                      msgspec.to_builtins(_form(data, data.source)))
+
+
+def write_package_copy(root: Path) -> Path:
+    """Compile a game directory from its YAML into the package (make setup)."""
+    from .dataload import load_game
+
+    data = load_game(root)
+    PACKAGE_DIR.mkdir(exist_ok=True)
+    out = PACKAGE_DIR / f"{root.name}.json"
+    out.write_bytes(json.dumps(msgspec.to_builtins(_form(data, source_digest(root))),
+                               separators=(",", ":")).encode())
+    return out
+
+
+def main() -> int:
+    """Compile every game of the built-in games directory, and add its data to the shipped
+    history (datastore.py) when this version of it is not there yet."""
+    from . import datastore
+    from .dataload import load_game
+    from ..base.errors import GameDataError
+
+    games = default_games_dir()
+    failed = 0
+    for root in sorted(p for p in games.iterdir() if (p / "game.yaml").is_file()):
+        try:                 # one game's broken data does not keep the others from compiling
+            print(f"compiled {root.name} into {write_package_copy(root)}")
+        except GameDataError as exc:
+            print(f"{root.name}: not compiled: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        kept = datastore.write_shipped(load_game(root), root.name)
+        if kept is not None:
+            print(f"new version of the {root.name} data kept in {kept} (commit it)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

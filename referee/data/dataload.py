@@ -1,0 +1,648 @@
+"""Reading game data and scenario YAML files people write, and reporting every problem at once.
+
+A file handed to the referee may be hostile, so YAML is read with limits: at
+most MAX_FILE_BYTES, nesting at most MAX_DEPTH deep, no aliases (the data
+never needs them, and alias expansion is how a few lines become gigabytes),
+no tags beyond the safe ones, no repeated keys. The events of the file are
+checked before anything is built, so a bomb or a deep nest is refused without
+being expanded. Each file is then validated against its model field by field
+and item by item, so that one run lists every problem with its file and path;
+the cross-file checks (datacheck.py) run on what is left.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import yaml
+
+from ..base.errors import GameDataError, UsageError
+from .gamedata import (
+    Charts,
+    DeckData,
+    EventsData,
+    GameData,
+    GameFiles,
+    GameInfo,
+    MapData,
+    Scenario,
+    UnitsData,
+)
+from ..store.home import read_named
+
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 32
+MAX_DIGITS = 100        # no number in game data needs more; Python refuses over 4300
+_NUMBER_LIKE = re.compile(r"[-+]?\.?[0-9]\S*\Z")
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_Loader):  # type: ignore[misc,valid-type]
+    """Safe YAML loader that rejects a key repeated in one mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+class _Place:
+    """Where the parser is in the document, as a path like cards.hand.german."""
+
+    def __init__(self) -> None:
+        self.frames: list[list] = []       # [is a mapping, at a key, key or index]
+
+    def at(self, event: Any) -> str:
+        """The path and line of an event, e.g. 'cards.hand.german (line 35)'."""
+        parts = [f".{k}" if is_map else f"[{k}]" for is_map, _, k in self.frames]
+        return f"{''.join(parts).lstrip('.') or '(top)'} (line {event.start_mark.line + 1})"
+
+    def node(self, event: Any) -> None:
+        """A scalar or alias, or a collection's start (pushed) or end (popped)."""
+        if isinstance(event, yaml.CollectionEndEvent):
+            self.frames.pop()
+            self._after()
+            return
+        top = self.frames[-1] if self.frames else None
+        if top is not None and top[0] and top[1]:     # a mapping's key
+            top[2] = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+        if isinstance(event, yaml.CollectionStartEvent):
+            self.frames.append([isinstance(event, yaml.MappingStartEvent), True, 0])
+        else:
+            self._after()
+
+    def _after(self) -> None:
+        if self.frames:
+            top = self.frames[-1]
+            if top[0]:
+                top[1] = not top[1]
+            else:
+                top[2] += 1
+
+
+def _screen(text: str) -> str | None:
+    """Why a YAML text is refused before it is built (an alias, too deep, a number too long),
+    or None; the reason names the line and the path."""
+    place = _Place()
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            return (f"{place.at(event)}: uses the alias *{event.anchor}; aliases are not "
+                    f"allowed in game data (write the value out)")
+        if isinstance(event, yaml.CollectionStartEvent) and len(place.frames) >= MAX_DEPTH:
+            return f"{place.at(event)}: nested more than {MAX_DEPTH} levels deep"
+        if isinstance(event, yaml.ScalarEvent) and not event.style and \
+                len(event.value) > MAX_DIGITS and _NUMBER_LIKE.match(event.value):
+            # Unquoted, it would be read as a number: refuse it here, where it is.
+            return (f"{place.at(event)}: a number of {len(event.value)} digits; no number in "
+                    f"game data needs more than {MAX_DIGITS}")
+        if isinstance(event, (yaml.NodeEvent, yaml.CollectionEndEvent)):
+            place.node(event)
+    return None
+
+
+def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
+    """Read one YAML file within the limits; each reason it cannot be used is a problem line."""
+    label = label or path.name
+    if not os.path.lexists(path):         # (os.path: False, not an error, for a bad name)
+        problems.append(f"{label}: file missing")
+        return None
+    try:
+        raw = read_named(path, "a YAML file of game data", MAX_FILE_BYTES)
+    except UsageError as exc:                 # a directory, a FIFO, unreadable, too large
+        problems.append(f"{label}: {str(exc).split(': ', 1)[-1]}")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(f"{label}: not UTF-8 text (byte {exc.start})")
+        return None
+    try:
+        refused = _screen(text)
+        if refused:
+            problems.append(f"{label}: {refused}")
+            return None
+        value = yaml.load(text, Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as exc:
+        problems.append(f"{label}: not valid YAML: {' '.join(str(exc).split())}")
+        return None
+    except (ValueError, RecursionError) as exc:     # e.g. an integer of 5,000 digits
+        problems.append(f"{label}: a value cannot be read ({' '.join(str(exc).split())[:120]})")
+        return None
+    if value is None:
+        problems.append(f"{label}: the file is empty (no YAML document)")
+        return None
+    # Game data is JSON data: keys become text, dates their ISO text. What the YAML says is
+    # then exactly what the compiled copy (JSON) and the data digest say.
+    return json.loads(json.dumps(value, default=str))
+
+
+# ---------------------------------------------------------------- validation
+
+_BAD = object()
+
+
+def _where(path: list, raw: Any) -> str:
+    """A readable path, naming list items by their id or key: areas[3](liege).vp."""
+    parts: list[str] = []
+    node = raw
+    for key in path:
+        if isinstance(key, int):
+            item = node[key] if isinstance(node, list) and key < len(node) else None
+            name = (item.get("id") or item.get("key")) if isinstance(item, dict) else None
+            parts.append(f"[{key}]" + (f"({name})" if isinstance(name, str) else ""))
+        else:
+            key = str(key)
+            parts.append(("." if parts and not key.startswith("[") else "") + key)
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return "".join(parts) or "(top)"
+
+
+def _struct_type(tp: Any) -> type | None:
+    return tp if isinstance(tp, type) and issubclass(tp, msgspec.Struct) else None
+
+
+def _split(tp: Any) -> tuple[Any, bool]:
+    """(type without None, whether None is allowed)."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) < len(typing.get_args(tp)) and len(args) == 1:
+            return args[0], True
+    return tp, False
+
+
+class _Collector:
+    """Validates raw data against a Struct type, collecting every problem it finds."""
+
+    def __init__(self, label: str, raw: Any, problems: list[str]):
+        self.label = label
+        self.raw = raw
+        self.problems = problems
+
+    def problem(self, path: list, message: str) -> None:
+        self.problems.append(f"{self.label}: {_where(path, self.raw)}: {message}")
+
+    def check(self, tp: Any, value: Any, path: list) -> Any:
+        """value with what is in error left out, or _BAD when nothing usable is left."""
+        inner, nullable = _split(tp)
+        if value is None and nullable:
+            return None
+        if typing.get_origin(inner) in (typing.Union, types.UnionType):
+            # A mapping or text (a counter mix row or its note): check a mapping item by item.
+            shaped = [a for a in typing.get_args(inner)
+                      if (typing.get_origin(a) is dict) == isinstance(value, dict)]
+            if len(shaped) == 1 and isinstance(value, dict):
+                return self.check(shaped[0], value, path)
+        struct = _struct_type(inner)
+        origin = typing.get_origin(inner)
+        if struct is not None:
+            return self.struct(struct, value, path)
+        args = typing.get_args(inner)
+        if origin is list and args and _struct_type(args[0]):
+            if not isinstance(value, list):
+                self.problem(path, f"expected a list, got {_kind(value)}")
+                return _BAD
+            items = [self.check(args[0], v, [*path, i]) for i, v in enumerate(value)]
+            return [v for v in items if v is not _BAD]
+        if origin is dict and len(args) == 2:
+            # Item by item, so that a problem names its key (cards.hand.german), not [...].
+            if not isinstance(value, dict):
+                self.problem(path, f"expected a mapping, got {_kind(value)}")
+                return _BAD
+            out = {}
+            for k, v in value.items():
+                if self.leaf(args[0], k, [*path, str(k)], "key") is _BAD:
+                    continue
+                checked = self.check(args[1], v, [*path, k])
+                if checked is not _BAD:
+                    out[k] = checked
+            return out
+        return self.leaf(inner if not nullable else tp, value, path)
+
+    def leaf(self, tp: Any, value: Any, path: list, what: str = "") -> Any:
+        try:
+            msgspec.convert(value, tp)
+        except msgspec.ValidationError as exc:
+            message, _, at = str(exc).partition(" - at `$")
+            at = at.rstrip("`")
+            self.problem([*path, *([at] if at else [])],
+                         (f"{what}: " if what else "") + message)
+            return _BAD
+        except (TypeError, ValueError, RecursionError) as exc:
+            self.problem(path, f"cannot be read ({exc})")
+            return _BAD
+        return value
+
+    def struct(self, cls: type, value: Any, path: list) -> Any:
+        if not isinstance(value, dict):
+            self.problem(path, f"expected a mapping, got {_kind(value)}")
+            return _BAD
+        fields = _fields(cls)
+        names = {f.encode_name for f in fields}
+        out = {}
+        for k in value:
+            if k not in names:
+                self.problem([*path, str(k)], "unknown key (not allowed here)")
+        ok = True
+        for f in fields:
+            if f.encode_name not in value:
+                if f.required:
+                    self.problem(path, f"missing the required key {f.encode_name!r}")
+                    ok = False
+                continue
+            checked = self.check(f.type, value[f.encode_name], [*path, f.encode_name])
+            if checked is _BAD:
+                ok = ok and not f.required
+            else:
+                out[f.encode_name] = checked
+        return out if ok else _BAD
+
+
+@functools.cache
+def _fields(cls: type) -> tuple:
+    """A model's fields, worked out once per model (msgspec reads its annotations each time)."""
+    return msgspec.structs.fields(cls)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", type(None): "nothing"}.get(
+        type(value), type(value).__name__)
+
+
+def validate(model: type, raw: Any, label: str, problems: list[str]) -> Any:
+    """Validate raw data against a model; every error becomes one 'file: path: message' line.
+
+    What is in error is left out of the result (an area, a card, a key), so
+    that the cross-file checks can still report their own problems; nothing
+    built from a file with problems is ever used for play.
+    """
+    if raw is None:
+        return None
+    kept = _Collector(label, raw, problems).check(model, raw, [])
+    if kept is _BAD:
+        return None
+    try:
+        return msgspec.convert(kept, model)
+    except msgspec.ValidationError as exc:
+        problems.append(f"{label}: {exc}")
+        return None
+
+
+# ---------------------------------------------------------------- whole directories
+
+def _canonical(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      default=str).encode()
+
+
+def _inside(root: Path, rel: str, label: str, problems: list[str]) -> Path | None:
+    """A file named by game.yaml, which must lie inside the game directory."""
+    try:
+        path = (root / rel).resolve()
+        inside = not Path(rel).is_absolute() and path.is_relative_to(root.resolve())
+    except (OSError, ValueError) as exc:          # a name too long, a NUL byte
+        problems.append(f"{label}: {rel!r} cannot name a file ({exc})")
+        return None
+    if not inside:
+        problems.append(f"{label}: {rel!r} is outside the game directory")
+        return None
+    return root / rel
+
+
+def load_game(root: Path | str) -> GameData:
+    """Load and check a game data directory; raise GameDataError listing every problem."""
+    root = Path(root)
+    problems: list[str] = []
+    if not os.path.isdir(root):
+        raise UsageError(f"{root}: not a directory")
+    document = read_document(root, problems)
+    return build_game(root, document, problems)
+
+
+PARTS = ("map", "units", "deck", "charts", "events")
+
+
+def read_document(root: Path, problems: list[str]) -> dict:
+    """Every YAML file of a game directory as JSON data, in the one document the data digest
+    is taken over: {game, map, units, deck, charts, events, scenarios}."""
+    raw_info = read_yaml(root / "game.yaml", problems)
+    info = validate(GameInfo, raw_info, "game.yaml", [])      # its problems: build_game's
+    files = info.files if info else GameFiles()
+    document: dict[str, Any] = {"game": raw_info}
+    for key in PARTS:
+        name = getattr(files, key)
+        path = _inside(root, name, "game.yaml", problems)
+        document[key] = read_yaml(path, problems, name) if path else None
+    raw_scen: dict[str, Any] = {}
+    for sid, rel in (info.scenarios.items() if info else ()):
+        path = _inside(root, rel, "game.yaml", problems)
+        raw_scen[sid] = read_yaml(path, problems, rel) if path else None
+    document["scenarios"] = raw_scen
+    return document
+
+
+def document_digest(document: dict) -> str:
+    """The data digest: SHA-256 of the canonical JSON of the whole data document."""
+    return hashlib.sha256(_canonical(document)).hexdigest()
+
+
+def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
+    """Validate a data document (from YAML files or a stored snapshot) field by field and
+    across files; GameDataError lists every problem."""
+    from .datacheck import check_game  # cross-file checks live beside the models
+
+    digest = document_digest(document)          # of the document as written, before upcasting
+    document = upcast_document(document)
+    raw_info = document.get("game")
+    info = validate(GameInfo, raw_info, "game.yaml", problems)
+    files = info.files if info else GameFiles()
+    models = [validate(model, document.get(key), getattr(files, key), problems)
+              for key, model in zip(PARTS, (MapData, UnitsData, DeckData, Charts, EventsData))]
+    scenarios: dict[str, Scenario] = {}
+    raw_scen = document.get("scenarios")
+    raw_scen = raw_scen if isinstance(raw_scen, dict) else {}
+    for sid, rel in (info.scenarios.items() if info else ()):
+        sc = validate(Scenario, raw_scen.get(sid), rel, problems) if sid in raw_scen else None
+        if sc is not None:
+            scenarios[sid] = sc
+    if info is None or any(m is None for m in models):
+        raise GameDataError(problems or ["the game data could not be read"])
+    data = GameData(root, info, *models, scenarios=scenarios, digest=digest)
+    try:
+        problems.extend(check_game(data))
+        for sid, rel in info.scenarios.items():
+            if sid in scenarios:
+                problems.extend(check_scenario_quiet(data, scenarios[sid], rel))
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
+        # A cross-check tripped over something no check caught: say so, also beside other
+        # problems, since the checks after it did not run.
+        problems.append(f"the game data is inconsistent ({type(exc).__name__}: {exc}); "
+                        "some checks could not run")
+    if problems:
+        raise GameDataError(problems)
+    return data
+
+
+# The countries the schema allowed before map.yaml declared its own (`countries`).
+_OLD_COUNTRIES = ["germany", "france", "belgium", "luxembourg", "uk"]
+
+
+def upcast_document(document: dict) -> dict:
+    """An older data document in today's shape, its meaning unchanged: before map.yaml
+    declared `countries`, the schema allowed exactly TTLM's five; before units.yaml had
+    `side_order` and game.yaml `movement`, the engine fixed them to TTLM's; then the build
+    dates."""
+    game_map = document.get("map")
+    if isinstance(game_map, dict) and "countries" not in game_map:
+        document = {**document, "map": {**game_map, "countries": list(_OLD_COUNTRIES)}}
+    units = document.get("units")
+    if isinstance(units, dict) and "side_order" not in units and \
+            set(units.get("sides") or ()) == {"german", "entente"}:
+        # Before units.yaml gave the order of the sides, the engine fixed TTLM's, German
+        # infantry was the one upgraded to Stoßtruppen (7.5), and the map had fixed colours.
+        nations = units.get("nations")
+        if isinstance(nations, dict) and isinstance(nations.get("ge"), dict):
+            nations = {**nations, "ge": {**nations["ge"], "stosstruppen_upgrade": True}}
+        colours = {"german": {"fill": "#a9c59a", "ink": "#2f4f1f"},
+                   "entente": {"fill": "#9dbbe3", "ink": "#1d3f73"}}      # the map's, as fixed
+        document = {**document, "units": {**units, "side_order": ["german", "entente"],
+                                          "nations": nations, "side_colours": colours}}
+    game, events = document.get("game"), document.get("events")
+    if isinstance(game, dict) and "movement" not in game and isinstance(events, dict):
+        # Before game.yaml said who moves how, strategic movement was the Entente's (4.5),
+        # limited by events.yaml, and sea movement the UK's from ENGLAND (4.6).
+        avail = events.get("availability")
+        units = (avail if isinstance(avail, dict) else {}).get(
+            "strategic_movement_units_per_turn", {"default": 2})
+        document = {**document, "game": {**game, "movement": {
+            "strategic": {"sides": ["entente"], "units": units},
+            "sea": {"nations": ["uk"], "home": "england", "requires_coastal": True}}}}
+    return upcast_deck(_upcast_names(_upcast_build_dates(document)))
+
+
+# What the special Offensives did before deck.yaml said it (9.1.3-9.1.6): the engine knew
+# them by key.
+_BONUS_V1 = {
+    "the_big_push": ("uk", 1, "artillery", ["artillery", "offensive"], False),
+    "gericht": ("ge", 1, "artillery", ["artillery", "offensive"], False),
+    "tout_le_monde": ("fr", 2, "tank", ["offensive"], True),
+    "friedensturm": ("ge", 2, "stosstruppen", ["offensive"], True),
+}
+_CARD_TEXT_V1 = (("when_played", "When played"), ("effect", "Effect"),
+                 ("removed_units_go_to", "Removed units go to"), ("other_years", "Other years"),
+                 ("unit_kinds", "Units removed"))
+
+
+def upcast_deck(document: dict) -> dict:
+    """deck.yaml written before cards said what the engine does with them (a card with
+    `effect`, `when_played`, `other_years` or `removed_units_go_to`) in today's shape, its
+    meaning unchanged: the special Offensives get the extra dice the engine then gave them by
+    key, the Crisis! cards the kinds it removed when an entry named none (9.8), and the
+    descriptive fields become notes. Anything malformed is left for validation to report."""
+    deck = document.get("deck")
+    cards = deck.get("cards") if isinstance(deck, dict) else None
+    if not isinstance(cards, list) or not any(
+            isinstance(c, dict) and {"effect", "when_played", "other_years",
+                                     "removed_units_go_to"} & set(c) for c in cards):
+        return document
+    new_cards = []
+    for c in cards:
+        if not isinstance(c, dict):
+            new_cards.append(c)
+            continue
+        new = {k: v for k, v in c.items() if k not in dict(_CARD_TEXT_V1)}
+        text = [f"{label}: {c[k]}" for k, label in _CARD_TEXT_V1 if isinstance(c.get(k), str)]
+        if text:
+            new["notes"] = "; ".join(text)
+        if c.get("key") in _BONUS_V1 and "bonus" not in c:
+            nation, areas, kind, phases, retreat = _BONUS_V1[c["key"]]
+            new["bonus"] = {"army_nation": nation, "battle_areas": areas, "dice": areas,
+                            "firepower": 2, "fires_as": kind, "phases": phases,
+                            "hits_force_retreat": retreat}
+        if c.get("type") == "crisis":
+            new["unit_kinds"] = c["unit_kinds"] if isinstance(c.get("unit_kinds"), list) \
+                else ["infantry", "commonwealth"]
+        new_cards.append(new)
+    return {**document, "deck": {**deck, "cards": new_cards}}
+
+
+def _upcast_names(document: dict) -> dict:
+    """An older TTLM data document in today's shape, its meaning unchanged: before the data
+    said them, the engine fixed the matériel-superiority start (events.yaml availability,
+    8.3.2), the Biplane counters' first year (8.3.4), the Belgian army's evacuation from
+    Antwerp (14.2.4), the US reinforcements in France and US infantry in any Entente army
+    (7.3, 8.1) and the Paris Gun's VP near Paris
+    (8.3.6). Such data is known by its `uk_materiel_superiority_from_turn`; anything
+    malformed is left for validation to report."""
+    events, units, charts = (document.get(k) for k in ("events", "units", "charts"))
+    avail = events.get("availability") if isinstance(events, dict) else None
+    if not isinstance(avail, dict) or "uk_materiel_superiority_from_turn" not in avail or \
+            not isinstance(units, dict) or not isinstance(charts, dict):
+        return document
+    try:
+        types = dict(units["unit_types"])
+        for kind, raw in types.items():
+            ms = raw.get("materiel_superiority") if isinstance(raw, dict) else None
+            if isinstance(ms, dict) and "from_turn" not in ms:
+                types[kind] = {**raw, "materiel_superiority": {
+                    **ms, "from_turn": avail["uk_materiel_superiority_from_turn"]}}
+        if isinstance(types.get("biplane"), dict):      # 8.3.4: no Biplane before 1916
+            types["biplane"] = {"counter_years_from": 1916, **types["biplane"]}
+        nations = dict(units["nations"])
+        if isinstance(nations.get("be"), dict):
+            nations["be"] = {"evacuation_area": "antwerp", **nations["be"]}
+        if isinstance(nations.get("us"), dict):
+            nations["us"] = {"reinforcements_in": "france", "infantry_in_any_army": True,
+                             **nations["us"]}
+        victory = charts["victory"]
+        items = [{"unit": "paris_gun", "near_area": "paris", **m}
+                 if isinstance(m, dict) and m.get("id") == "paris_gun" else m
+                 for m in victory["modifiers"]["items"]]
+    except (KeyError, TypeError, AttributeError):
+        return document
+    avail = {k: v for k, v in avail.items() if k != "uk_materiel_superiority_from_turn"}
+    return {**document,
+            "units": {**units, "unit_types": types, "nations": nations},
+            "events": {**events, "availability": avail},
+            "charts": {**charts, "victory": {**victory, "modifiers": {
+                **victory["modifiers"], "items": items}}}}
+
+
+def _upcast_build_dates(document: dict) -> dict:
+    """An older data document in today's shape, its meaning unchanged (7.6): data written
+    before events.yaml had `build_dates` gave only `availability.build`, and every other
+    counter was buildable from the first turn; a stored snapshot of such data still loads.
+    Anything malformed is left as it is for validation to report."""
+    document = upcast_units(document)
+    events, units = document.get("events"), document.get("units")
+    if not isinstance(events, dict) or "build_dates" in events or not isinstance(units, dict):
+        return document
+    try:
+        build = (events.get("availability") or {}).get("build") or {}
+        mix = units["counter_mix"]
+        turns = document["charts"]["turn_track"]["turns"]
+        first_of = {}
+        for t in turns:
+            first_of.setdefault(t["year"], t["turn"])
+        swaps = [t["turn"] for t in events.get("turns", []) for _ in t.get("swaps") or ()]
+        dates: dict[str, dict[str, dict]] = {}
+        for nat, row in mix.items():
+            if not isinstance(row, dict):
+                continue
+            for kind, n in row.items():
+                if not n or kind in ("army", "fort"):
+                    continue
+                entry = build.get(kind) or {}
+                turn = entry.get(nat, entry.get("from_turn", 1)) if isinstance(entry, dict) else 1
+                if kind == "biplane":       # the old rule: no counter before the year it bears
+                    years = (units.get("biplane_counter_years") or {}).get(nat) or []
+                    if years and min(years) in first_of:
+                        turn = max(turn, first_of[min(years)])
+                if kind == "commonwealth" and swaps:      # rebuilt only after its swap
+                    turn = max(turn, min(swaps))
+                dates.setdefault(nat, {})[kind] = {"from_turn": turn, "rule": "7.6",
+                                                   "source": "reading",
+                                                   "note": "upcast from older data"}
+        stoss = build.get("stosstruppen") or {}
+        upgrades = {"stosstruppen": {"from_turn": stoss.get("upgrade_from_turn", 13),
+                                     "rule": "7.5", "source": "reading",
+                                     "note": "upcast from older data"}}
+    except (KeyError, TypeError, AttributeError):
+        return document
+    return {**document, "events": {**events, "build_dates": {"units": dates,
+                                                              "upgrades": upgrades}}}
+
+
+# What TTLM's unit types did before units.yaml said it (units.yaml without roll_order): the
+# engine then knew it by their names (5.2.1, 8.2.3, 8.3.1-8.3.6, 9.3, 9.4).
+_UNITS_V1 = {
+    "commonwealth": {"code": "CW", "rebuilt_only_after_swap": True},
+    "artillery": {"fires_in_artillery_step": True, "alone_lost_to": "enemy_infantry",
+                  "fire": {"poison_gas": "F2", "advanced_artillery_barrage": "F3"},
+                  "materiel_superiority": {"option": "uk_materiel_superiority",
+                                           "nations": ["uk"],
+                                           "fire": {"defense": "F2", "poison_gas": "F3"}}},
+    "siege_gun": {"fires_in_artillery_step": True, "alone_lost_to": "enemy_units"},
+    "biplane": {"aircraft": True, "alone_lost_to": "enemy_infantry", "fire": {"dogfight": "F1"}},
+    "tank": {"alone_lost_to": "enemy_infantry"},
+    "paris_gun": {"alone_lost_to": "enemy_units"},
+}
+_ROLL_ORDER_V1 = ["infantry", "stosstruppen", "commonwealth", "cavalry", "artillery",
+                  "siege_gun", "tank", "biplane", "fort"]
+
+
+def upcast_units(document: dict) -> dict:
+    """units.yaml written before unit types said what they do (it has no roll_order) in
+    today's shape, its meaning unchanged: the properties the engine then gave TTLM's types
+    by name are added where absent, the dates kept only as notes (`available`) become notes,
+    and the artillery chart names the type it limits (8.3.2). Anything malformed is left
+    for validation to report."""
+    units, charts = document.get("units"), document.get("charts")
+    if not isinstance(units, dict) or "roll_order" in units or \
+            not isinstance(units.get("unit_types"), dict):
+        return document
+    types = {}
+    for kind, raw in units["unit_types"].items():
+        if not isinstance(raw, dict):
+            types[kind] = raw
+            continue
+        new = {k: v for k, v in raw.items() if k != "available"}
+        if raw.get("class") in ("army", "fort"):     # their codes were never read
+            new.pop("code", None)
+        if "available" in raw:
+            new["notes"] = " ".join(x for x in (str(raw.get("notes") or ""),
+                                                f"available: {raw['available']}") if x)
+        for key, value in _UNITS_V1.get(kind, {}).items():
+            if key == "fire" and isinstance(new.get("fire"), dict):
+                new["fire"] = {**value, **new["fire"]}
+            elif key == "code" or key not in new:        # commonwealth's letter was CW
+                new[key] = value
+        types[kind] = new
+    units = {**units, "unit_types": types,
+             "roll_order": [k for k in _ROLL_ORDER_V1 if k in types]}
+    document = {**document, "units": units}
+    if isinstance(charts, dict) and isinstance(charts.get("artillery_per_army"), dict):
+        chart = {"unit_type": "artillery", **charts["artillery_per_army"]}
+        document["charts"] = {**charts, "artillery_per_army": chart}
+    return document
+
+
+def check_scenario_quiet(data: GameData, scenario: Scenario, label: str) -> list[str]:
+    """Every problem of one scenario against the game data, as lines."""
+    from .datacheck import check_scenario
+
+    return [f"{label}: {p}" for p in check_scenario(data, scenario)]
+
+
+def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict]:
+    """Load a custom scenario file (a what-if position); GameDataError lists its problems."""
+    path = Path(path)
+    problems: list[str] = []
+    raw = read_yaml(path, problems, str(path))
+    sc = validate(Scenario, raw, str(path), problems)
+    if sc is not None:
+        try:
+            problems.extend(check_scenario_quiet(data, sc, str(path)))
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
+            problems.append(f"{path}: the scenario is inconsistent "      # not all checks ran
+                            f"({type(exc).__name__}: {exc})")
+    if problems:
+        raise GameDataError(problems)
+    return sc, raw

@@ -1,0 +1,117 @@
+"""Random legal play: the soak driver behind `referee autoplay` and the invariant tests.
+
+Whoever must decide picks uniformly among legal_orders (never an armistice
+or a surrender, which would end games early). After every record the
+invariants are checked and the replayed journal is compared with the live
+state; on the first failure the records so far (the failing one included)
+are written, so the journal is a reproducible case.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..store import snapshot
+from ..store.dice import Dice
+from ..engine import decide, decide_plan, is_private, legal_orders, plan_label, sealed_for
+from ..engine.events import evolve, parse_events
+from ..engine.invariants import problems
+from ..engine.orders import format_order
+from ..engine.state import state_to_builtins
+from ..base.errors import UsageError
+from .replay import body, check_current, load_secret, position
+from ..store.journal import Journal
+
+
+@dataclass
+class Outcome:
+    """What a run of random play did."""
+
+    records: int = 0
+    turn: int = 0
+    over: bool = False
+    result: dict | None = None
+    failure: str | None = None
+    orders: list[str] = field(default_factory=list)
+    state: object = None
+    header: dict | None = None
+    source: str = ""
+    busiest: tuple[int, int] = (0, 0)     # (record, legal orders there): the busiest position
+
+
+def autoplay(path: Path | str, seed: int, until: int | None = None,
+             max_records: int | None = None, check_every: int = 1,
+             games_dir: Path | None = None) -> Outcome:
+    """Play random legal orders into a journal until the game ends (or turn `until` ends)."""
+    journal = Journal(path)
+    out = Outcome()
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        header, data, state = pos.header, pos.data, pos.state
+        check_current(pos, journal.path, games_dir)
+        if header["dice"]["mode"] != "committed":
+            raise UsageError("autoplay rolls committed dice; this game uses manual dice")
+        replayed = state.clone()
+        secret = load_secret(journal.path, header)
+        if secret is None:
+            raise UsageError("autoplay needs the game's secret (JOURNAL.secret, or the file "
+                             "given to new --secret-file)")
+        rng = random.Random(f"{seed}/{pos.seq}")
+        seq = pos.seq
+        bodies: list[dict] = []
+        while state.phase != "over":
+            if until is not None and state.turn > until:
+                break
+            if max_records is not None and len(bodies) >= max_records:
+                break
+            side = state.pending.side
+            options = [o for o in legal_orders(state, data, side) if o.kind != "armistice"]
+            if not options:
+                out.failure = f"record {seq + 1}: the {side} player has no legal order"
+                break
+            if len(options) > out.busiest[1]:
+                out.busiest = (seq, len(options))
+            order = rng.choice(options)
+            text = format_order(order)
+            dice = Dice(header["game_id"], seq + 1, secret)
+            if sealed_for(state, side):          # one order per plan, as a player may send
+                private = plan_label(state)
+                events, state_after = decide_plan(state, data, [(text, order)], side, dice,
+                                                  in_place=True)
+            else:
+                private = is_private(state, order)
+                events, state_after = decide(state, data, order, side, dice, text,
+                                             in_place=True)
+            seq += 1
+            state_after.seq = seq
+            rec = body(side, text, events, dice, private)
+            bodies.append(rec)
+            out.orders.append(f"{side}: {text}")
+            for ev in parse_events(rec["events"]):
+                evolve(replayed, ev, data)
+            replayed.seq = seq
+            state = state_after
+            if len(bodies) % check_every == 0 or state.phase == "over":
+                broken = problems(state, data)
+                if not broken and replayed != state:
+                    broken = ["replaying the journal does not give the live state"]
+                if broken:
+                    out.failure = f"record {seq} ({side}: {text}): " + "; ".join(broken)
+                    break
+        out.records = len(bodies)
+        out.turn = state.turn
+        out.over = state.phase == "over"
+        out.result = state.result
+        out.state = state
+        out.header = header
+        out.source = pos.bound
+        return pos.seq, pos.hash, bodies
+
+    raw, written = journal.append_raw(build)
+    if written and out.failure is None:
+        snapshot.save_state(journal.path, raw, out.source, written[-1]["seq"],
+                            written[-1]["hash"], out.header, state_to_builtins(out.state))
+    return out

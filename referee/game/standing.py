@@ -1,0 +1,128 @@
+"""Where each side's standing orders are kept between his records, and how they change.
+
+The current set of each side sits beside the journal in one file
+(JOURNAL.standing, mode 0600), signed by this user's referee like its
+snapshots: the referee applies what it holds the moment a decision comes up,
+whoever's record raises it, and refuses a file it did not write. The set joins
+the journal as a secret part (`standing`, for that side's eyes) of every
+record the side itself makes -- every one, with or without standing orders,
+so that neither the part nor its digest tells the opponent whether any exist
+or when they changed. A standing order used is public anyway: the record that
+applies it holds a StandingApplied event naming it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..store import home
+from ..engine import standing as rules
+from ..base.errors import UsageError
+from ..data.gamedata import GameData
+
+
+def store_path(journal: Path | str) -> Path:
+    """The sealed file beside the journal that holds both sides' standing orders."""
+    p = Path(journal)
+    return p.with_name(p.name + ".standing")
+
+
+def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
+    """Both sides' standing orders as kept now ({} when none were ever given).
+
+    The file is signed by this user's referee (home.write_signed) and bound to its game (the
+    hash of record 0: `game` when the caller has it, else read here): one planted, edited or
+    copied from another game is refused with a clear error, never applied for a side."""
+    path = store_path(journal)
+    if not os.path.lexists(path):
+        return {}
+    payload = home.read_signed(path, max_bytes=1 << 20)
+    sets = payload.get("standing") if payload else None
+    if payload and payload.get("game") != (game or _game_of(journal)):
+        raise UsageError(f"{path} holds the standing orders of another game (a copy from "
+                         f"elsewhere): they are not applied. Remove it and have each side "
+                         f"give his standing orders again")
+    if not _well_formed(sets):
+        raise UsageError(f"{path} was not written by this user's referee (or was changed "
+                         f"since): its standing orders are not applied. Remove it and have "
+                         f"each side give his standing orders again")
+    return {side: [{"text": e["text"], "turn": e.get("turn")} for e in entries]
+            for side, entries in sets.items()}
+
+
+def _game_of(journal: Path | str) -> str | None:
+    """The hash of the journal's record 0, which names its game; None when unreadable (a
+    FIFO, a directory or a record 0 that is not JSON: never a hang)."""
+    import json
+    import stat
+
+    try:
+        fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            line = f.readline(4 << 20)
+        rec = json.loads(line)
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+    got = rec.get("hash") if isinstance(rec, dict) else None
+    return got if isinstance(got, str) else None
+
+
+def _well_formed(sets: object) -> bool:
+    """Whether sets has the shape save() writes: side -> [{text, turn}]."""
+    return isinstance(sets, dict) and all(
+        isinstance(side, str) and isinstance(entries, list) and all(
+            isinstance(e, dict) and isinstance(e.get("text"), str)
+            and (e.get("turn") is None or type(e.get("turn")) is int) for e in entries)
+        for side, entries in sets.items())
+
+
+def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
+    """Write both sides' standing orders, signed, readable by this user only."""
+    path = store_path(journal)
+    home.key(create=True)
+    if not home.write_signed(path, {"game": _game_of(journal), "standing": sets}):
+        raise UsageError(f"cannot write the standing orders to {path}")
+    os.chmod(path, 0o600)
+
+
+def current(sets: dict[str, list[dict]], side: str, turn: int) -> list[dict]:
+    """Side's standing orders still in force on turn (those for an earlier turn are gone)."""
+    return rules.in_force(sets.get(side, []), turn)
+
+
+def change(journal: Path | str, side: str, data: GameData, turn: int,
+           add: list[str] = (), withdraw: list[str] = ()) -> list[dict]:
+    """Add and withdraw standing orders of side; returns his set in force. OrderSyntaxError
+    for a phrase outside the vocabulary, UsageError for withdrawing one he has not given."""
+    sets = load(journal)
+    mine = current(sets, side, turn)
+    for text in withdraw:
+        entry = rules.parse_standing(text, data, turn)
+        if not any(e["text"] == entry["text"] for e in mine):
+            raise UsageError(f"'{text}' is not one of the {side} player's standing orders "
+                             f"({', '.join(rules.describe(e) for e in mine) or 'none'})")
+        mine = rules.withdraw(mine, entry)
+    for text in add:
+        entry = rules.parse_standing(text, data, turn)
+        army = entry["text"].split(" ", 1)[1] if entry["text"].startswith("eliminate ") else None
+        if army is not None and (":" in army or
+                                 data.nation_side.get(army.split("-", 1)[0]) != side):
+            raise UsageError(f"'{text}': {army} is not one of the {side} player's armies; a "
+                             f"forced retreat eliminates one of his own (5.4)")
+        mine = rules.add(mine, entry)
+    sets[side] = mine
+    save(journal, sets)
+    return mine
+
+
+def part(sets: dict[str, list[dict]], side: str, turn: int, salt: str) -> dict:
+    """The secret part every record of side carries: his whole set of standing orders."""
+    return {"to": side, "salt": salt, "data": {"orders": current(sets, side, turn)}}

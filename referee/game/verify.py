@@ -1,0 +1,421 @@
+"""verify: prove a journal honest, and say exactly what was proved.
+
+A full journal is checked three ways: the hash chain (every record intact
+and in order), every ruling (each record decided again from its order must
+give exactly the recorded events, and replaying those events must give the
+same state), and, with the secret (given, or revealed at the end of the
+game), every die and shuffle recomputed from the committed stream.
+
+A journal with any secret part replaced by its digest is a redacted export
+and cannot be decided again. It never passes as a full journal: `verify`
+fails naming the first such record, unless the user says whose export it is
+(`--export SIDE`); then the chain is checked, every redacted part must be
+one that SIDE may not see, and the answer says plainly "chain only". With
+the secret, an export's dice are recomputed too.
+
+Records are read as a stream, so memory stays flat however long the game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ..store import dice as dicemod
+from ..store.dice import Dice, ManualDice, ReplayDice
+from ..engine import decide, decide_plan, is_private, plan_labels
+from ..engine.core import Ctx
+from ..engine.events import evolve
+from ..engine.flow import setup_record
+from ..engine.reading import parse_order
+from ..engine.standing import applied
+from ..engine.versions import RULES_VERSION
+from ..base.errors import JournalError, OrderError, UsageError, quoted
+from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
+from ..store.players import REGISTER, roster_problem
+from ..base.readers import check_name, check_reader, may_see
+from .records import header_of, record_of
+
+
+class Verification(msgspec.Struct):
+    """What verify checked, one line per kind of check; `older`: how many records were made
+    under older rules and so were replayed, not decided again (never "fully verified")."""
+
+    records: int
+    lines: list[str]
+    older: int = 0
+
+
+def _parts(obj: Any, out: list[dict]) -> list[dict]:
+    """Every secret part of a record, full or redacted."""
+    if isinstance(obj, dict):
+        if is_secret_part(obj) or is_redacted_part(obj):
+            out.append(obj)
+        else:
+            for v in obj.values():
+                _parts(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            _parts(v, out)
+    return out
+
+
+def _revealed_secret(raw: bytes, commitment: str) -> bytes | None:
+    """The secret published by a reveal record, if the journal holds one that fits."""
+    at = raw.find(b'"type":"SecretRevealed"')
+    if at < 0:
+        return None
+    start = raw.rfind(b"\n", 0, at) + 1
+    import json
+
+    try:
+        rec = json.loads(raw[start:raw.find(b"\n", at)])
+        shown = bytes.fromhex(rec["events"][0]["secret"])
+    except (ValueError, KeyError, IndexError, TypeError, RecursionError):
+        return None
+    return shown if dicemod.commitment(shown) == commitment else None
+
+
+def _check_reveal(rec: dict, name: str, commitment: str) -> None:
+    """A reveal record: the moderator's, one SecretRevealed event with the committed secret."""
+    n = rec["seq"]
+    events = rec.get("events")
+    ok = (rec.get("actor") == "moderator" and isinstance(events, list) and len(events) == 1
+          and isinstance(events[0], dict) and events[0].get("type") == "SecretRevealed"
+          and not rec.get("dice") and "private_order" not in rec)
+    if ok:
+        try:
+            ok = dicemod.commitment(bytes.fromhex(events[0]["secret"])) == commitment
+        except (ValueError, TypeError, KeyError):
+            ok = False
+    if not ok:
+        raise JournalError(f"{name}: record {n} claims to reveal the secret but is not a "
+                           f"reveal of the committed secret", record=n)
+
+
+def _check_roster(rec: dict, name: str, sides) -> None:
+    """A roster record: the moderator's, no events, dice or order, one moderator-only part
+    naming each side of the game (or the moderator) once, with a plain address."""
+    part = rec.get("players")
+    ok = (rec.get("actor") == "moderator" and rec.get("order") == REGISTER
+          and rec.get("events") == [] and not rec.get("dice") and "private_order" not in rec
+          and "mail" not in rec and isinstance(part, dict) and part.get("to") == "moderator")
+    if not ok:
+        raise JournalError(f"{name}: record {rec['seq']} claims to register the players but is "
+                           f"not a roster record the referee writes", record=rec["seq"])
+    data = part.get("data")
+    problem = roster_problem(data["players"], sides) if isinstance(data, dict) else None
+    if problem:
+        raise JournalError(f"{name}: record {rec['seq']} registers the players wrongly: "
+                           f"{problem}", record=rec["seq"])
+
+
+def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None:
+    """An upgrade record: the moderator's, one RulesUpgraded event moving on from the rules and
+    data in force to rules no older, and nothing else."""
+    n = rec["seq"]
+    events = typed.events
+    ok = (rec.get("actor") == "moderator" and len(events) == 1
+          and events[0].type == "RulesUpgraded" and not rec.get("dice")
+          and not any(k in rec for k in ("private_order", "mail", "players")))
+    if ok:
+        ev = events[0]
+        ok = ev.from_rules == rules and ev.from_data_digest == digest and ev.rules >= rules
+    if not ok:
+        raise JournalError(f"{name}: record {n} claims to upgrade the rules but is not an "
+                           f"upgrade from the rules ({rules}) and data ({digest[:12]}) in force",
+                           record=n)
+
+
+def redecide(state, data, rec: dict, typed, scenario, dice: Dice, in_place: bool = True):
+    """Decide one record again from the state before it (2.0: set-up; 7.0, 2.0 I, 2.0 V.3:
+    sealed plans; any other order) -> (events, state after, order text, private form).
+
+    Raises what deciding raises (OrderError when the order is not legal there).
+    """
+    from .replay import SEALED_PLAN, order_text
+
+    if not in_place:
+        state = state.clone()
+    if rec["seq"] == 1:
+        ctx = Ctx(state, data, dice)
+        setup_record(ctx, scenario)
+        return ctx.events, ctx.state, "set up", False
+    text = order_text(rec)
+    if rec["order"] == SEALED_PLAN or rec["order"] in plan_labels():
+        orders = [(t, parse_order(t, data)) for t in text.split("\n")]
+        events, new = decide_plan(state, data, orders, rec["actor"], dice, in_place=True)
+        return events, new, text, rec["order"]
+    order = parse_order(text, data)
+    private = is_private(state, order)
+    # Re-decided with the standing orders the record says it applied: each is checked for
+    # legality where it was used (engine/standing.py).
+    events, new = decide(state, data, order, rec["actor"], dice, text, in_place=True,
+                         standing=applied(typed.events))
+    return events, new, text, private
+
+
+def _ranges(seqs: list[tuple[int, int]]) -> list[str]:
+    """'records 1-7 made under rules 1' lines for (seq, rules) pairs in order."""
+    out: list[list[int]] = []
+    for seq, rules in seqs:
+        if out and out[-1][1] == seq - 1 and out[-1][2] == rules:
+            out[-1][1] = seq
+        else:
+            out.append([seq, seq, rules])
+    return [f"record{'s' if a != b else ''} {a}{f'-{b}' if a != b else ''} made under rules "
+            f"{rules}: not re-decided (this referee decides under rules {RULES_VERSION}); "
+            f"their events were replayed as recorded" for a, b, rules in out]
+
+
+def _fail(name: str, n: int, what: str) -> JournalError:
+    return JournalError(f"{name}: record {n}: {what}", record=n)
+
+
+def verify(path: Path | str, secret_file: Path | None = None,
+           games_dir: Path | None = None, export: str | None = None) -> Verification:
+    """Check the chain, decide every record again and compare; with the secret, every die too.
+
+    JournalError names the first record that fails; a redacted export fails
+    unless export names its reader (then the chain and the redactions are
+    checked, and the dice with the secret).
+    """
+    from .replay import (
+        REVEAL,
+        UPGRADE,
+        Era,
+        _data_for,
+        _scenario_of,
+        _start,
+        apply_record,
+        body,
+        check_actor,
+    )
+
+    if export is not None:
+        check_name(export)
+    journal = Journal(path)
+    raw = journal.raw()
+    name = journal.name
+    records = scan(raw, name)
+    header = next(records)
+    header_of(header, name)
+    commit = header["dice"]["commitment"]
+    manual = header["dice"]["mode"] == "manual"
+    secret = None
+    if secret_file is not None:
+        secret = dicemod.read_secret(secret_file)
+        if dicemod.commitment(secret) != commit:
+            raise JournalError(f"{secret_file}: this secret does not match the commitment in "
+                               f"record 0", record=0)
+    secret = secret or _revealed_secret(raw, commit)
+    data = _data_for(header, name, games_dir)
+    if export is not None:
+        check_reader(export, data.sides)
+        return _verify_export(records, name, header, export, secret, manual)
+
+    sc = _scenario_of(header)
+    state = _start(header, data, name)
+    replayed = state.clone()
+    count, revealed_at = 1, None
+    era = Era(header, data, games_dir, name)
+    older: list[tuple[int, int]] = []
+    for rec in records:
+        n = rec["seq"]
+        count += 1
+        if revealed_at is not None:
+            raise _fail(name, n, f"follows the reveal of the secret in record {revealed_at}; "
+                                 f"no order may come after it (its dice were predictable)")
+        redacted = [p for p in placed_parts(rec) if is_redacted_part(p)]
+        if redacted:
+            raise _fail(name, n, f"holds a secret part of {redacted[0]['to']!r} as a digest: "
+                                 f"this is a redacted export, which cannot be decided again; "
+                                 f"check it with `referee verify --export SIDE`")
+        typed = record_of(rec, name)
+        data = era.data
+        check_actor(typed.actor, n, data, name)
+        if rec["order"] == REGISTER or rec.get("players") is not None:
+            _check_roster(rec, name, data.sides)
+            continue
+        if rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
+            _check_reveal(rec, name, commit)
+            revealed_at = n
+            continue
+        if rec["order"] == UPGRADE or any(e.type == "RulesUpgraded" for e in typed.events):
+            _check_upgrade(rec, typed, name, era.rules, data.digest)
+            for target in (state, replayed):
+                evolve(target, typed.events[0], data)
+            era.switch(typed.events[0], n)
+            state.seq = replayed.seq = n
+            continue
+        if era.rules < RULES_VERSION:
+            # Made under older rules: today's decide is no judge of it. Its chain and shape
+            # are checked, its dice too with the secret; its events are replayed as recorded.
+            if secret is not None and not manual:
+                _check_dice(rec, name, header["game_id"], secret)
+            apply_record(replayed, rec, data, name, era.rules)
+            apply_record(state, rec, data, name, era.rules)
+            older.append((n, era.rules))
+            continue
+        if secret is not None:
+            dice = Dice(header["game_id"], n, secret,
+                        ManualDice(rec.get("dice", [])) if manual else None)
+        else:
+            dice = ReplayDice(header["game_id"], rec)
+        try:
+            events, new, text, private = redecide(state, data, rec, typed, sc, dice)
+        except (OrderError, UsageError) as exc:
+            raise _fail(name, n, f"deciding it again fails: {exc}") from None
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            raise _fail(name, n, f"deciding it again fails ({type(exc).__name__}: {exc})"
+                        ) from None
+        # Everything a record holds but its time and its links must be what the referee
+        # writes for this order: who gave it, its text or its sealed form, dice, events.
+        mail = rec.get("mail")
+        written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
+                       mail.get("data") if isinstance(mail, dict) else None)
+        del written["at"]
+        part = rec.get("standing")
+        if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
+            written["standing"] = part      # the actor's own set: nothing to re-decide in it
+        extra = set(rec) - set(written) - {"at", "seq", "prev", "hash"}
+        wrong = sorted(k for k in written
+                       if k not in ("events", "dice") and rec.get(k) != written[k])
+        if wrong or extra:
+            raise _fail(name, n, f"its {', '.join(wrong + sorted(extra))} is not what the "
+                                 f"referee writes for {rec['order']!r} (1.4, 7.0: sealed orders)")
+        got = written["events"]
+        if got != rec["events"] or list(dice.rolls) != rec.get("dice", []):
+            k = next((i for i, (a, b) in enumerate(zip(got, rec["events"])) if a != b),
+                     min(len(got), len(rec["events"])))
+            what = "its dice" if got == rec["events"] else f"event {k}"
+            raise _fail(name, n, f"({rec['order']!r}): deciding it again gives a different "
+                                 f"result ({what} differs)")
+        try:
+            for ev in typed.events:
+                evolve(replayed, ev, data)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            raise _fail(name, n, f"its events cannot be replayed ({type(exc).__name__})"
+                        ) from None
+        new.seq = replayed.seq = n
+        state = new
+    if replayed != state:
+        raise JournalError(f"{name}: replaying the events does not give the state that "
+                           f"deciding the orders gives", record=count - 1)
+    lines = [f"chain: {count} records, every hash and link checks"]
+    if older:
+        lines.append(f"rulings: {count - 1 - len(older)} records decided again give exactly "
+                     f"the recorded events; {len(older)} made under older rules were not "
+                     f"decided again")
+        lines += _ranges(older)
+    else:
+        lines.append(f"rulings: all {count - 1} records decided again give exactly the "
+                     f"recorded events")
+    lines.append(_dice_line(secret, manual, full=True))
+    return Verification(count, lines, len(older))
+
+
+def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
+    if manual:
+        return ("dice: rolled by the players (manual dice): each one was checked to be 1 to 6 "
+                "and used; " + ("card shuffles recomputed from the secret" if secret and full
+                                else "shuffles not recomputed"))
+    if secret is not None:
+        what = "every die and shuffle" if full else "every die"
+        return (f"dice: {what} recomputed from the secret, which matches the commitment in "
+                f"record 0")
+    return ("dice: not recomputed (give --secret FILE, or reveal the secret when the game is "
+            "over)")
+
+
+def check_receipts(path: Path | str, receipts: list[str]) -> list[str]:
+    """Each receipt SEQ:HASH must name a record the journal still holds as it was (JournalError
+    names the receipt: a rewound or rewritten journal)."""
+    wanted: dict[int, str] = {}
+    for item in receipts:
+        seq, sep, digest = item.strip().partition(":")
+        if not sep or not seq.isdigit() or len(seq) > 9 or \
+                not all(c in "0123456789abcdef" for c in digest) or len(digest) != 64:
+            raise UsageError(f"--receipt {quoted(item)}: give SEQ:HASH as a report's last line "
+                             f"prints it (a record number, a colon, 64 hex digits)")
+        wanted[int(seq)] = digest
+    if not wanted:
+        return []
+    journal = Journal(path)
+    found: dict[int, str] = {}
+    for rec in scan(journal.raw(), journal.name):
+        if rec["seq"] in wanted:
+            found[rec["seq"]] = rec["hash"]
+    for seq, digest in sorted(wanted.items()):
+        if seq not in found:
+            raise JournalError(f"{journal.name}: receipt {seq}:{digest[:12]}… names record {seq}, "
+                               f"which the journal no longer holds: it was cut back (rewound) "
+                               f"after the receipt was given", record=seq)
+        if found[seq] != digest:
+            raise JournalError(f"{journal.name}: receipt {seq}:{digest[:12]}… does not match "
+                               f"record {seq} (hash {found[seq][:12]}…): the journal was "
+                               f"rewritten after the receipt was given", record=seq)
+    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"]
+
+
+def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,
+                   manual: bool) -> Verification:
+    """Chain, redactions and (with the secret) dice of an export made for reader."""
+    count, digests = 1, 0
+    for rec in records:
+        n = rec["seq"]
+        count += 1
+        for part in _parts(rec, []):
+            to = part["to"]
+            if is_redacted_part(part):
+                if may_see(reader, to):
+                    raise _fail(name, n, f"hides a secret part of {to!r} that an export for "
+                                         f"{reader} shows in full")
+                digests += 1
+            elif not may_see(reader, to):
+                raise _fail(name, n, f"shows a secret part of {to!r}: not an export for "
+                                     f"{reader}")
+        if secret is not None and not manual:
+            _check_dice(rec, name, header["game_id"], secret)
+    lines = [f"chain: {count} records, every hash and link checks",
+             f"chain only: a redacted export for {reader} ({digests} secret parts are digests, "
+             f"each one {reader} may not see); its rulings cannot be decided again"]
+    lines.append(_dice_line(secret, manual, full=False))
+    return Verification(count, lines)
+
+
+def _check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:
+    """The dice of one record are the committed stream, around its public shuffle draws."""
+    n = rec["seq"]
+    rolled = rec.get("dice", [])
+    blocks = [e.get("draws", 0) for e in rec.get("events", [])
+              if isinstance(e, dict) and e.get("type") == "DeckShuffled"]
+    # A shuffle of the 55 cards draws fewer than 55 values (1.3).
+    if not isinstance(rolled, list) or len(blocks) > 55 or \
+            not all(type(b) is int and 0 <= b < 55 for b in blocks):
+        raise _fail(name, n, "its dice or shuffles are malformed")
+    total = len(rolled) + sum(blocks)
+    stream = [dicemod.die(secret, game_id, n, i) for i in range(total)]
+    tried: set[tuple[int, int]] = set()
+
+    def fits(at: int, block: int) -> bool:
+        """Whether the dice from stream position at, with shuffles block... placed somewhere
+        after it, are the rolled ones (each position and block is tried once)."""
+        if (at, block) in tried:
+            return False
+        tried.add((at, block))
+        taken = at - sum(blocks[:block])          # dice used before position at
+        if block == len(blocks):
+            return stream[at:] == rolled[taken:]
+        for start in range(at, total - blocks[block] + 1):
+            if stream[start - 1:start] != rolled[taken + start - at - 1:taken + start - at] \
+                    and start > at:
+                return False                      # the dice before this start differ
+            if fits(start + blocks[block], block + 1):
+                return True
+        return False
+
+    if not fits(0, 0):
+        raise _fail(name, n, "its dice are not the ones the committed secret gives")

@@ -1,0 +1,197 @@
+"""What one reader may see: views of the state and of journal records.
+
+A reader is one of the game's sides, `public` or `moderator` (readers.py).
+A side sees its own hand and only the size of the other; the public sees
+hand sizes only; the moderator sees both hands. Records are redacted for a
+reader with journal.redact (secret parts become digests, so an export still
+verifies).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ..engine import legal_orders, pending_prompt, waiting_on
+from ..engine.orders import format_order
+from ..engine.state import State, contents_text
+from ..engine.victory import level_of, vp_breakdown
+from ..data.gamedata import GameData, Terms, fold
+from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
+
+# The version of every JSON document the commands print (not of journal records). Scripts
+# may rely on the keys of this version; new keys may be added without a new version.
+VIEW_SCHEMA = 1
+
+
+def card_view(card: str, data: GameData) -> dict:
+    """A card as shown in a hand: its id, key and title."""
+    ct = data.cards[card]
+    return {"id": card, "key": ct.key, "title": ct.title}
+
+
+def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dict]:
+    """The units in an area as a reader sees them (hidden templates, option 1.4)."""
+    hidden = state.options.get("hidden_templates", False)
+    out: list[dict] = []
+    for a in state.armies.values():
+        if a.status == "map" and a.area == area:
+            side = data.nation_side[a.nation]
+            secret = hidden and not may_see(reader, side)
+            out.append({
+                "id": a.id, "side": side, "nation": a.nation, "type": "army", "name": a.name,
+                "entrenched": a.entrenched,
+                "strength": None if secret else a.strength,
+                "contents": None if secret else dict(sorted(a.contents.items())),
+                "summary": "hidden" if secret else contents_text(a.contents, a.nation, data),
+            })
+    for p in state.pieces.values():
+        if p.area == area:
+            out.append({"id": p.id, "side": data.nation_side[p.nation], "nation": p.nation,
+                        "type": p.kind, "entrenched": p.entrenched, "strength": 1})
+    for f in state.forts.values():
+        if f.area == area:
+            out.append({"id": f.id, "side": data.nation_side[f.nation], "nation": f.nation,
+                        "type": "fort", "name": data.forts[f.id][1].name,
+                        "strength": f.strength})
+    for u in out:
+        if u["id"] in state.oos:               # an Out of Supply marker on it (1.2.3, 6.5)
+            u["oos"] = True
+    return out
+
+
+def _terms(view: dict[str, Any], data: GameData) -> dict[str, Any]:
+    """Add the game's words for the steps of play when they are not TTLM's (AAC: 'impulse'
+    for the player turn), so that a TTLM view stays exactly as it was."""
+    if data.info.terms != Terms():
+        view["terms"] = msgspec.to_builtins(data.info.terms)
+    return view
+
+
+def state_view(state: State, data: GameData, reader: str, game_id: str = "",
+               seq: int | None = None) -> dict[str, Any]:
+    """Everything `show` prints, for one reader (JSON-ready)."""
+    check_reader(reader, data.sides)
+    hidden = state.options.get("hidden_templates", False)
+    t = data.turn(state.turn)
+    breakdown = vp_breakdown(state, data)
+    total = sum(v for _, v in breakdown)
+    level = level_of(total, data)
+    areas = {}
+    for a in data.map.areas:
+        areas[a.id] = {"name": a.name, "control": state.area_state(a.id, data), "vp": a.vp,
+                       "units": unit_views(state, data, a.id, reader)}
+    view: dict[str, Any] = {
+        "schema_version": VIEW_SCHEMA,
+        "game_id": game_id or state.game_id,
+        "game_name": data.info.name,
+        "scenario": state.scenario,
+        "seq": state.seq if seq is None else seq,
+        "reader": reader,
+        "turn": state.turn,
+        "last_turn": max(data.turns),
+        "season": t.season,
+        "year": t.year,
+        "label": t.label,
+        "phase": state.phase,
+        "player": state.player,
+        "waiting_on": state.pending.side if state.pending else None,
+        "decision": state.pending.kind if state.pending else None,
+        "prompt": pending_prompt(state, data),
+        "vp": {"total": total, "level": level.id, "level_name": level.name,
+               "breakdown": [{"label": lbl, "vp": v} for lbl, v in breakdown]},
+        "areas": areas,
+        "hand_sizes": {s: len(state.hands.get(s, [])) for s in data.sides},
+        "deck": {"draw_pile": len(state.draw_pile),
+                 "discard": [card_view(c, data) for c in state.discard],
+                 "removed": [card_view(c, data) for c in state.removed_cards]},
+        "eliminated_armies": sorted(a.id for a in state.armies.values()
+                                    if a.status == "eliminated"),
+        "eft_box": sorted([a.id for a in state.armies.values() if a.status == "eft"] +
+                          [p.id for p in state.pieces.values() if p.area == "eft"]),
+        # With hidden templates (1.4) another side's pool would give away what its armies
+        # hold (the counter mix less the pool and the units standing alone).
+        "force_pool": {n: {k: c for k, c in row.items() if c} for n, row in
+                       sorted(state.pool.items())
+                       if not hidden or may_see(reader, data.nation_side[n])},
+        "options": dict(state.options),
+        "game_over": state.phase == "over",
+        "result": state.result,
+    }
+    _terms(view, data)
+    if reader == MODERATOR:
+        view["hand"] = []
+        view["hands"] = {s: [card_view(c, data) for c in state.hands.get(s, [])]
+                         for s in data.sides}
+    elif reader not in data.sides:              # the public: sizes only
+        view["hand"] = []
+        view["locked"] = []
+    else:
+        view["hand"] = [card_view(c, data) for c in state.hands.get(reader, [])]
+        view["locked"] = list(state.locked.get(reader, []))
+    return view
+
+
+# Words the order reader takes for keywords inside an order (reading.py): an area of that
+# name is shown by id in the grouped orders.
+_KEYWORDS = ("into", "taking", "to", "in", "at", "on", "from", "out", "via")
+
+
+def readable_name(area_id: str, data: GameData) -> str:
+    """The name an order may give an area in the grouped orders: its display name when that is
+    one word that reads back as exactly this area (reading.py), else its id (4.1)."""
+    name = data.areas[area_id].name
+    if (name and name[0].isalnum() and all(c.isalnum() or c in "-'." for c in name)
+            and name.casefold() not in _KEYWORDS
+            and data.area_names.get(fold(name)) == [area_id]):
+        return name
+    return area_id
+
+
+def order_aids(state: State, data: GameData, side: str | None) -> dict[str, Any]:
+    """What the grouped orders need beside the flat list: area names, and the areas Enemy to
+    the side whose orders they are (5.1.1: entering one with enemy units makes a battle)."""
+    if not side:
+        return {"names": {}, "enemy": []}
+    return {"names": {a.id: readable_name(a.id, data) for a in data.map.areas},
+            "enemy": sorted(a.id for a in data.map.areas
+                            if state.status(a.id, side, data) == "enemy")}
+
+
+def status_view(state: State, data: GameData, reader: str | None = None, game_id: str = "",
+                seq: int | None = None) -> dict[str, Any]:
+    """Whose decision it is, what kind, and the legal orders (for `status`)."""
+    waiting = state.pending.side if state.pending else None
+    reader = check_reader(reader or PUBLIC, data.sides)
+    # The public sees no orders; the moderator sees those of the side waited on.
+    side = reader if reader in data.sides else waiting if reader == MODERATOR else None
+    all_waiting = waiting_on(state)
+    legal = [format_order(o) for o in legal_orders(state, data, side)] if side else []
+    return _terms({
+        "schema_version": VIEW_SCHEMA,
+        "game_id": game_id or state.game_id,
+        "seq": state.seq if seq is None else seq,
+        "reader": reader,
+        "game_name": data.info.name,
+        "turn": state.turn,
+        "label": data.label(state.turn),
+        "phase": state.phase,
+        "waiting_on": waiting,
+        "waiting_on_all": all_waiting,
+        "decision": state.pending.kind if state.pending else None,
+        "prompt": pending_prompt(state, data),
+        "legal_for": side,
+        "legal": legal,
+        "game_over": state.phase == "over",
+        "result": state.result,
+    }, data)
+
+
+def readable_status_view(state: State, data: GameData, reader: str | None = None,
+                         game_id: str = "") -> dict[str, Any]:
+    """status_view with what the grouped orders need under '_aids' (order_aids): kept with a
+    cached view for the text formats, taken out before any JSON is printed (2.0)."""
+    view = status_view(state, data, reader, game_id)
+    view["_aids"] = order_aids(state, data, view["legal_for"])
+    return view

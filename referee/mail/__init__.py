@@ -1,0 +1,1 @@
+"""Players' mail: reading messages, order keys, the ledger, replies."""

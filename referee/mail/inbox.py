@@ -1,0 +1,586 @@
+"""The mailbox: players' orders in (mbox, Maildir, .eml), each reader's report out (.eml).
+
+The referee never sends mail. `inbox` reads what the moderator's mail
+program saved, takes a message for a side only from the side's registered
+address *and* with its order key, applies one message's orders all or
+nothing (in Date order across the mailbox), keeps the message's Message-ID
+and raw digest in the record for the moderator only, and writes every reply
+into an outbox folder as `.eml` files (0600) for the user's own mail program.
+
+Messages handled but not applied (rejected, skipped, stale, held) are kept
+in a ledger signed like the snapshots, so running `inbox` again on the same
+mailbox changes nothing; applied ones are known from the journal itself.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import mailbox
+import os
+import re
+import secrets as _secrets
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from pathlib import Path
+
+from ..game import replay as g
+from ..store import home
+from . import message as mailtext
+from ..render import reports
+from ..game import standing
+from ..store.dice import Dice
+from ..base.errors import OrderError, StorageError, UsageError
+from ..store.players import compact, order_key, parse_players, roster, roster_body
+from ..base.readers import MODERATOR
+
+SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
+MAX_MESSAGE = 1 << 20
+
+
+# ---------------------------------------------------------------- players
+
+def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
+            games_dir: Path | None = None) -> list[dict]:
+    """The roster (after applying --set / --new-key as a new record), keys when asked."""
+    game = g.open_game(journal, games_dir=games_dir)
+    secret = g.load_secret(game.journal.path, game.header)
+    current = roster(game.records)
+    if set_ or new_keys:
+        if secret is None:
+            raise UsageError("the dice secret is needed to register players (order keys are "
+                             "derived from it)")
+        changes = parse_players(set_, game.data.sides)
+        for side in new_keys:
+            if side not in game.data.sides:
+                raise UsageError(f"--new-key {side!r}: choose one of {', '.join(game.data.sides)}")
+            if side not in current and side not in changes:
+                raise UsageError(f"--new-key {side}: {side} has no registered address")
+
+        def build(raw: bytes):
+            pos = g.position(game.journal, raw, games_dir)
+            dice = Dice(game.game_id, pos.seq + 1, secret)
+            return pos.seq, pos.hash, [roster_body(secret, game.game_id, changes, current,
+                                                   tuple(new_keys), dice)]
+
+        _, written = game.journal.append_raw(build)
+        current = roster(written)
+    out = []
+    for side, p in sorted(current.items()):
+        entry = {"side": side, "address": p["address"]}
+        if keys and side != MODERATOR:
+            if secret is None:
+                raise UsageError("the dice secret is needed to print the order keys")
+            entry["key"] = order_key(secret, game.game_id, side, p.get("key_no") or 0)
+        out.append(entry)
+    return out
+
+
+# ---------------------------------------------------------------- reading a mailbox
+
+@dataclass
+class Message:
+    """One message as read from the mailbox."""
+
+    raw: bytes
+    where: str
+    msg: EmailMessage | None = None
+    problem: str | None = None
+    sha256: str = ""
+    body_sha256: str = ""
+    message_id: str = ""
+    sender: str = ""
+    subject: str = ""
+    date: float = 0.0
+    order: int = 0
+
+
+def read_source(sources: list[Path]) -> list[Message]:
+    """Every message of an mbox file, a Maildir or .eml files, in Date order (StorageError
+    when a mailbox cannot be read; a message that cannot be read is one bad message)."""
+    out: list[Message] = []
+    for src in sources:
+        try:
+            if src.is_dir():
+                if not (src / "cur").is_dir() and not (src / "new").is_dir():
+                    raise StorageError(f"{src}: a folder that is not a Maildir (no cur/ or new/)")
+                # Each file is read as the referee reads any named file: a regular file, never
+                # through a FIFO or a device, and never more than the limit.
+                for sub in ("new", "cur"):
+                    folder = src / sub
+                    names = sorted(os.listdir(folder)) if folder.is_dir() else []
+                    found = [_one_file(folder / n, f"{src}:{sub}/{n}") for n in names
+                             if not n.startswith(".")]
+                    out += [m for m in found if m is not None]
+            elif src.is_file():
+                with open(src, "rb") as fh:
+                    head = fh.read(5)
+                if head == b"From ":
+                    box = mailbox.mbox(str(src), create=False)
+                    for i, k in enumerate(box.keys()):
+                        out.append(Message(box.get_bytes(k, from_=False), f"{src}#{i + 1}"))
+                else:
+                    out += [m for m in [_one_file(src, str(src))] if m is not None]
+            else:
+                raise StorageError(f"{src}: no such mailbox or message file")
+        except (OSError, mailbox.Error) as exc:
+            raise StorageError(f"{src}: the mailbox cannot be read ({exc})") from None
+    for i, m in enumerate(out):
+        m.order = i
+        m.sha256 = hashlib.sha256(m.raw).hexdigest()
+        m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
+        if m.problem is None:
+            try:
+                m.msg = mailtext.parse_message(m.raw, MAX_MESSAGE)
+            except (mailtext.MailError, ValueError, TypeError, IndexError, RecursionError,
+                    LookupError) as exc:
+                m.problem = f"the message cannot be read ({type(exc).__name__}: {exc})"
+        _read_headers(m)
+    out.sort(key=lambda m: (m.date, m.order))
+    return out
+
+
+def _one_file(path: Path, where: str) -> Message | None:
+    """One message file, read bounded and only if regular (StorageError otherwise); a file
+    over the limit is one bad message; a folder inside a Maildir is no message (None)."""
+    import stat
+
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise StorageError(f"{where}: cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_MESSAGE:
+        return Message(b"", where, problem=f"the message is {info.st_size} bytes, over the "
+                                           f"limit of {MAX_MESSAGE} bytes")
+    try:
+        return Message(home.read_named(path, "a message", MAX_MESSAGE), where)
+    except UsageError as exc:
+        raise StorageError(str(exc).removeprefix("referee: ")) from None
+
+
+def _after_headers(raw: bytes) -> bytes:
+    """The body bytes of a raw message: what stays the same when a relay adds headers."""
+    cut = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
+    return raw[min(cut):].strip() if cut else raw
+
+
+_MSGID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
+_SANE_ADDRESS = re.compile(r"[\x21-\x3f\x41-\x7e]{1,64}@[A-Za-z0-9.-]{1,190}")
+
+
+def _read_headers(m: Message) -> None:
+    """Message-ID, sender, subject and date, each read on its own: a broken header loses
+    only itself. A Message-ID that is not one plain <...> token is treated as none."""
+    from email.parser import BytesHeaderParser
+
+    msg = m.msg
+    if msg is None:
+        try:
+            msg = BytesHeaderParser(policy=default_policy).parsebytes(m.raw[:65536])
+        except Exception:  # noqa: BLE001 - a header block nothing can read: no headers
+            return
+
+    def header(name: str) -> str:
+        try:
+            return str(msg.get(name, "") or "")
+        except Exception:  # noqa: BLE001 - the email package raises many kinds here
+            # A header the parser refuses (an encoded CR in a name, say): its raw text.
+            raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
+            return str(raw) if isinstance(raw, str) else ""
+
+    ident = header("Message-ID").strip()
+    m.message_id = ident if _MSGID.fullmatch(ident) else ""
+    try:
+        address = email.utils.parseaddr(header("From"))[1]
+    except Exception:  # noqa: BLE001
+        address = ""
+    m.sender = address.casefold() if _SANE_ADDRESS.fullmatch(address) else ""
+    m.subject = header("Subject")
+    try:
+        when = header("Date")
+        m.date = email.utils.parsedate_to_datetime(when).timestamp() if when else 0.0
+    except (ValueError, TypeError, IndexError, OverflowError):
+        m.date = 0.0
+
+
+# ---------------------------------------------------------------- the ledger
+
+def _ledger_path(game_id: str, header_hash: str) -> Path:
+    """Keyed by the game and its record 0, so a moved game folder keeps its ledger."""
+    tag = hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
+    return home.data_dir("ledgers") / f"{tag}.ledger"
+
+
+def load_ledger(game_id: str, header_hash: str) -> dict:
+    """Messages handled but not applied, and mails sent: signed; anything else is empty."""
+    data = home.read_signed(_ledger_path(game_id, header_hash))
+    if not isinstance(data, dict) or data.get("game_id") != game_id or \
+            data.get("header") != header_hash:
+        data = {}
+    ledger = {"game_id": game_id, "header": header_hash}
+    for part in ("handled", "ids", "sent"):
+        ledger[part] = data.get(part) if isinstance(data.get(part), dict) else {}
+    return ledger
+
+
+def save_ledger(ledger: dict) -> None:
+    """Keep the ledger (signed by this user's key)."""
+    home.write_signed(_ledger_path(ledger["game_id"], ledger["header"]), ledger)
+
+
+# ---------------------------------------------------------------- inbox
+
+@dataclass
+class Outcome:
+    """What happened to one message."""
+
+    where: str
+    message_id: str
+    sender: str
+    status: str                      # applied | rejected | skipped | stale | held | known
+    reason: str = ""
+    side: str | None = None
+    records: list[int] = field(default_factory=list)
+
+
+def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
+    """Raw digests, and (Message-ID, body digest) pairs, of the messages the journal holds."""
+    raws, copies = set(), set()
+    for rec in records:
+        part = rec.get("mail")
+        if isinstance(part, dict) and isinstance(part.get("data"), dict):
+            raws.add(part["data"]["sha256"])
+            copies.add((part["data"]["message_id"], part["data"].get("body_sha256", "")))
+    return raws, copies
+
+
+def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
+    """What reader was asked to decide after record seq (2.0; for stale replies)."""
+    from ..engine import pending_prompt, sealed_for, waiting_on
+
+    game = g.open_game(journal, upto=seq, games_dir=games_dir)
+    st = game.state
+    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
+    # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
+    # plan closing does not change what this reader was asked, though the prompt changes.
+    sealed = decision is not None and any(sealed_for(st, x) for x in ("german", "entente"))
+    prompt = None if decision is None or sealed else pending_prompt(st, game.data)
+    return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
+
+
+def check_outbox(folder: Path) -> None:
+    """The outbox must be a folder this user can write into (StorageError before any message
+    is handled, so no order is applied without its report)."""
+    try:
+        if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
+            raise StorageError(f"--outbox {folder}: not a folder")
+        home.ensure_dir(folder)
+        effective = os.access in os.supports_effective_ids
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK,
+                                                effective_ids=effective):
+            raise StorageError(f"--outbox {folder}: this user cannot write into it")
+    except OSError as exc:
+        raise StorageError(f"--outbox {folder}: cannot be made ({exc.strerror})") from None
+
+
+def inbox(journal: Path, sources: list[Path], outbox: Path | None,
+          games_dir: Path | None = None, attach_map: bool = False
+          ) -> tuple[list[Outcome], list[Path]]:
+    """Apply every new message's orders (all or nothing each) and write the replies (with
+    attach_map, each player's mail carries the map as he may see it)."""
+    messages = read_source(sources)
+    if outbox is not None:
+        check_outbox(outbox)
+    game = g.open_game(journal, games_dir=games_dir)
+    g.check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
+    game_id = game.game_id
+    secret = g.load_secret(game.journal.path, game.header)
+    if secret is None:
+        raise UsageError("the dice secret is needed to read players' mail (order keys)")
+    records = game.records
+    people = roster(records)
+    if not any(s in people for s in game.data.sides):
+        raise UsageError(f"{journal}: no players registered (new --player SIDE=ADDRESS)")
+    keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
+            if s != MODERATOR}
+    applied, copies = _applied_messages(records)
+    ledger = load_ledger(game_id, game.header["hash"])
+    known_before = applied | set(ledger["handled"])
+    manual = game.header["dice"]["mode"] == "manual"
+    outcomes: list[Outcome] = []
+    seen: set[str] = set()
+    replies: list[tuple[str, str, Outcome, Message]] = []     # (address, side, outcome, msg)
+    for m in messages:
+        out = Outcome(m.where, m.message_id, m.sender, "known")
+        copy = (m.message_id, m.body_sha256)
+        if m.sha256 in known_before:
+            out.reason = "already handled"
+        elif m.sha256 in seen:
+            out.status, out.reason = "skipped", "a second copy of a message in this mailbox"
+        elif m.message_id and (copy in copies or ledger["ids"].get(m.message_id) ==
+                               m.body_sha256):
+            out.status, out.reason = "skipped", "a second copy of a message already handled"
+        else:
+            _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
+                      replies)
+        seen.add(m.sha256)
+        if out.status == "applied":
+            copies.add(copy)
+        if out.status not in ("applied", "known") or not out.records and \
+                out.status == "applied":        # standing lines only: no record holds it
+            ledger["handled"][m.sha256] = out.status
+            if m.message_id:
+                ledger["ids"][m.message_id] = m.body_sha256
+        outcomes.append(out)
+    save_ledger(ledger)
+    written: list[Path] = []
+    if outbox is not None:
+        try:
+            written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir,
+                                   attach_map)
+        finally:
+            save_ledger(ledger)
+    return outcomes, written
+
+
+def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict, ledger: dict,
+              manual: bool, games_dir, game_id: str, replies: list) -> None:
+    """Whose message this is, if anybody's, then handle it."""
+    tag = SUBJECT_TAG.search(m.subject)
+    if tag and tag.group(1) != game_id:
+        out.status, out.reason = "skipped", f"for another game ({tag.group(1)})"
+        return
+    text = compact(m.raw.decode("utf-8", "replace") + _body_or_empty(m))
+    # The side is the one whose address sent it and whose key it carries (an address may be
+    # shared by both sides; the key tells them apart).
+    side = next((s for s, p in people.items() if s != MODERATOR and m.sender and
+                 p["address"].casefold() == m.sender and compact(keys[s]) in text), None)
+    if side is None:
+        out.status = "rejected"
+        out.reason = "not from a registered player with his order key"
+        if m.problem:
+            out.reason += f" ({m.problem})"
+        if m.sender:
+            replies.append((m.sender, "", out, m))
+        else:
+            out.reason += "; no reply: the message has no usable sender address"
+        return
+    out.side = side
+    if m.problem:
+        out.status, out.reason = "rejected", m.problem
+    else:
+        _handle(journal, m, side, keys[side], tag, out, manual, games_dir)
+    replies.append((people[side]["address"], side, out, m))
+
+
+def _body_or_empty(m: Message) -> str:
+    if m.msg is None:
+        return ""
+    try:
+        return mailtext.plain_body(m.msg)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError):
+        return ""
+
+
+STANDING_LINE = re.compile(r"(?i)^standing\s*:")
+
+
+def _standing_lines(journal: Path, side: str, lines: list[tuple[int, str]], games_dir
+                    ) -> list[dict]:
+    """Apply a message's 'standing: PHRASE' and 'standing: withdraw PHRASE' lines, all or none
+    (OrderSyntaxError or UsageError naming the line); returns the side's set now."""
+    game = g.open_game(journal, games_dir=games_dir)
+    add, withdraw = [], []
+    for n, text in lines:
+        phrase = STANDING_LINE.sub("", text, count=1).strip()
+        words = phrase.split(None, 1)
+        target = withdraw if words and words[0].casefold() == "withdraw" else add
+        phrase = words[1] if target is withdraw and len(words) > 1 else phrase
+        try:
+            from ..engine.standing import parse_standing
+
+            parse_standing(phrase, game.data, game.state.turn)
+        except OrderError as exc:
+            raise OrderError(f"line {n} ({text!r}): {exc}") from None
+        target.append(phrase)
+    try:
+        return standing.change(journal, side, game.data, game.state.turn, add, withdraw)
+    except UsageError as exc:
+        raise OrderError(str(exc)) from None
+
+
+def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
+            manual: bool, games_dir) -> None:
+    """Check one message from a registered player with his key, then apply it or not."""
+    try:
+        body = mailtext.plain_body(m.msg)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
+        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
+        return
+    lines = mailtext.order_lines(body, key)
+    standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
+    lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
+    if not lines and not standing_lines:
+        out.status, out.reason = "rejected", "no orders found in the message"
+        return
+    texts = [t for _, t in lines]
+    if tag is not None:
+        # A reply to an older mail is stale once the writer's decision has changed since
+        # (whatever the ledger says: a lost ledger must not revive an old message).
+        answered = int(tag.group(2))
+        last = g.open_game(journal, games_dir=games_dir).state.seq
+        if answered > last:
+            out.status = "stale"
+            out.reason = (f"it answers record {answered}, which the journal does not hold "
+                          f"(it ends at record {last}); reply to the latest mail")
+            return
+        if answered < last and _decision_of(journal, answered, side, games_dir) != \
+                _decision_of(journal, None, side, games_dir):
+            out.status = "stale"
+            out.reason = (f"it answers the mail of record {answered}, and your decision has "
+                          f"changed since (the journal is at record {last}); reply to the "
+                          f"latest mail")
+            return
+    if manual:
+        probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
+        if probe.stop_reason == "dice":
+            out.status = "held"
+            out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
+                          "(`referee order --dice`)")
+            return
+    before = standing.load(journal)
+    if standing_lines:
+        try:
+            mine = _standing_lines(journal, side, standing_lines, games_dir)
+        except OrderError as exc:
+            out.status, out.reason = "rejected", f"{exc}; nothing was applied"
+            return
+        if not lines:
+            out.status = "applied"
+            out.reason = (f"standing orders now: "
+                          f"{', '.join(e['text'] for e in mine) or 'none'}")
+            return
+    try:
+        # In a manual-dice game the reply says whether the orders were held for dice; the
+        # other side's standing orders would change that, so they wait for his own record.
+        result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
+                          mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
+                                "body_sha256": m.body_sha256}, others_standing=not manual)
+    except g.AlreadyApplied:
+        standing.save(journal, before)
+        out.status, out.reason = "known", "already in the journal (another inbox run)"
+        return
+    except OrderError as exc:
+        standing.save(journal, before)
+        out.status, out.reason = "rejected", str(exc)
+        return
+    if result.rejected is not None:
+        standing.save(journal, before)          # all or nothing: the standing lines too
+        i, text, exc = result.rejected
+        out.status = "rejected"
+        out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"
+        return
+    out.status = "applied"
+    out.records = [a.record["seq"] for a in result.applied]
+    out.reason = "; ".join(f"line {lines[i][0]} ({t!r}): {why}" for i, t, why in result.dropped)
+
+
+# ---------------------------------------------------------------- outbox
+
+def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict, ledger: dict,
+                 games_dir, attach_map: bool = False) -> list[Path]:
+    """One .eml per recipient: each player's report (with his key and a receipt), and a
+    short reply to each message that was not applied (StorageError if a mail cannot be
+    written: the ledger then still says which reports are owed). With attach_map, every
+    mail to a side carries map.svg drawn for that side (1.4: his own templates only)."""
+    game = g.open_game(journal, games_dir=games_dir)
+    maps: dict[str, bytes] = {}
+
+    def picture(side: str) -> bytes | None:
+        if not attach_map:
+            return None
+        if side not in maps:
+            from ..render.svgmap import map_svg
+
+            maps[side] = map_svg(game.state, game.data, side, game.game_id).encode("utf-8")
+        return maps[side]
+
+    records = game.records
+    last = records[-1]
+    sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
+    written: list[Path] = []
+    news = {side for _, side, o, _ in replies if side}
+    try:
+        for address, side, out, m in replies:
+            if out.status == "applied":
+                continue
+            if not side:       # a stranger or a message without the key: no game content
+                body = ("This message could not be matched to a player of this game (the "
+                        "sender's address and the order key must both match). Nothing was "
+                        "done.\n")
+                written.append(_write(folder, sender, address, "referee: message not accepted",
+                                      body, m.message_id))
+                continue
+            body = f"Your message was not applied: {out.reason}\n\nOrder key: {keys[side]}\n"
+            written.append(_write(folder, sender, address,
+                                  f"[referee {game.game_id} #{last['seq']}] not applied", body,
+                                  m.message_id, picture(side)))
+        for side, key in keys.items():
+            if side not in people:
+                continue
+            if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
+                continue                    # nothing new for him
+            # Everything since the last mail this player was sent (while the journal still
+            # holds that record as it was; else from the start), whatever reports were
+            # printed for him meanwhile.
+            sent = ledger["sent"].get(side)
+            since = 0
+            if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
+                    0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
+                since = sent[0]
+            doc, meta = reports.build(journal, side, since, games_dir)
+            text = reports.render_report(doc, meta, "text")
+            body_lines = text.rstrip("\n").split("\n")
+            receipt = body_lines.pop()                  # the receipt stays the last line
+            body = "\n".join(body_lines).rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
+            reply_to = next((m.message_id for a, s, o, m in reversed(replies)
+                             if s == side and o.status == "applied"), None)
+            written.append(_write(folder, sender, people[side]["address"],
+                                  f"[referee {game.game_id} #{last['seq']}] {side} report, "
+                                  f"{game.data.label(game.state.turn)}", body, reply_to,
+                                  picture(side)))
+            ledger["sent"][side] = [last["seq"], last["hash"]]
+    except (OSError, ValueError) as exc:
+        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
+                           f"applied are in the journal, and `inbox` run again writes the "
+                           f"reports still owed") from None
+    return written
+
+
+def _write(folder: Path, sender: str, to: str, subject: str, body: str,
+           in_reply_to: str | None, svg: bytes | None = None) -> Path:
+    """One mail as an .eml file, created 0600, never over another (with svg: map.svg
+    attached, image/svg+xml)."""
+    msg = EmailMessage(policy=default_policy)
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = email.utils.formatdate(localtime=False)
+    msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
+    if in_reply_to and _MSGID.fullmatch(in_reply_to):
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    msg.set_content(body, cte="quoted-printable")       # readable as saved, safe to send
+    if svg is not None:
+        msg.add_attachment(svg, maintype="image", subtype="svg+xml", filename="map.svg")
+    for _ in range(8):
+        path = folder / f"{_secrets.token_hex(8)}.eml"
+        try:
+            home.write_new(path, bytes(msg))
+            return path
+        except FileExistsError:
+            continue
+    raise OSError(f"no free file name in {folder}")

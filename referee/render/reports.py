@@ -1,0 +1,243 @@
+"""Turn reports: what happened since a reader last looked, as that reader may see it.
+
+A report replays the journal to the record it starts after, then walks the
+later records one by one, each redacted for the reader (journal.redact):
+the orders, every die with the unit that rolled it, how each hit was paid,
+who holds a battle area once the battle is over, control changes, VP and
+its change, then the reader's own decision with the orders open to him, and
+a receipt (the last record's number and hash) that lets him prove later
+that the journal was not rewound.
+
+Where each reader's last report ended is kept in this user's data folder,
+signed like the snapshots: a lost or planted bookmark is a miss, and a miss
+only repeats news (the report starts from the beginning), never hides any.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from ..store import home
+from ..engine.victory import level_of, vp_breakdown
+from ..game.replay import Era, open_game, order_text
+from ..store.journal import redact, scan
+from ..base.readers import MODERATOR, PUBLIC, check_reader
+from .documents import side_name, vp_section
+from .grouped import grouped_blocks
+from .sections import Document, Items, Para, Section, Span, as_json, para
+from .text import describe
+from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
+
+
+def receipt_line(game_id: str, seq: int, hash_: str) -> str:
+    """The receipt every report and mail ends with: the game, then SEQ:HASH as `verify
+    --receipt` takes it. It is one line, never wrapped (like an order line)."""
+    return f"Receipt: {game_id} {seq}:{hash_}"
+
+
+# ---------------------------------------------------------------- bookmarks
+
+def _bookmark_path(header_hash: str, game_id: str, reader: str) -> Path:
+    """Keyed by the game's record 0, so a moved game folder keeps its bookmarks."""
+    tag = hashlib.sha256(f"{game_id}/{header_hash}/{reader}".encode()).hexdigest()[:32]
+    return home.data_dir("bookmarks") / f"{tag}.mark"
+
+
+def last_reported(game_id: str, reader: str, hashes: dict[int, str]) -> int:
+    """The record the reader's last report ended at, if this user's referee wrote the
+    bookmark and the journal still holds that record as it was; else 0."""
+    mark = home.read_signed(_bookmark_path(hashes[0], game_id, reader))
+    if not isinstance(mark, dict) or mark.get("game_id") != game_id or \
+            mark.get("reader") != reader:
+        return 0
+    seq = mark.get("seq")
+    if not isinstance(seq, int) or hashes.get(seq) != mark.get("hash"):
+        return 0
+    return seq
+
+
+def remember_reported(header_hash: str, game_id: str, reader: str, seq: int,
+                      hash_: str) -> None:
+    """Note where the reader's report ended (signed; used only as a starting point)."""
+    home.write_signed(_bookmark_path(header_hash, game_id, reader),
+                      {"game_id": game_id, "reader": reader, "seq": seq, "hash": hash_})
+
+
+# ---------------------------------------------------------------- the report
+
+def _record_heading(rec: dict, before, reader: str) -> list[Span]:
+    """'#12 German: move ge-1 liege' — with the decision a bare answer answered."""
+    who = side_name(rec["actor"])
+    # The order as the reader may see it: a sealed or hidden order stays its placeholder.
+    text = order_text(redact(rec, reader))
+    note = ""
+    if before.pending is not None and text in ("done", "pass", "keep"):
+        note = f" ({before.pending.kind.replace('_', ' ')})"
+    return [Span(f"#{rec['seq']} {who}: "), Span(text.replace("\n", "; "), "order"),
+            Span(note)]
+
+
+def _view(journal: Path, whole, key: str, make, *args):
+    """The view `show` or `status` keeps for these journal bytes (signed), else made now and
+    kept: a report in four formats lists the reader's orders once."""
+    from ..store import snapshot
+
+    view = snapshot.load_view(Path(journal), whole.raw, whole.bound, key)
+    if view is None:
+        view = _shown(make, whole.state.seq, journal, *args)
+        snapshot.save_view(Path(journal), whole.raw, whole.bound, key, view)
+    return view
+
+
+def _shown(make, seq: int, journal: Path, *args):
+    """make(*args), with a record that names what the game data does not have reported as
+    the journal's fault (JournalError with the record), never as a crash."""
+    try:
+        return make(*args)
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        from ..base.errors import JournalError
+
+        raise JournalError(f"{Path(journal).name}: record {seq} cannot be shown: it names "
+                           f"something the game data does not have ({exc})",
+                           record=seq) from None
+
+
+def _battle_outcome(state, area: str, data) -> str:
+    """Who holds a battle area once its battle is over (4.1, 5.4)."""
+    control = state.area_state(area, data)
+    name = data.areas[area].name if area in data.areas else area
+    if control == "disputed":
+        return f"{name} stays Disputed: both sides still have units there (5.1.1)"
+    held = f"{name} is now held by the {side_name(control)} side"
+    weak = [f for f in state.forts.values() if f.area == area and f.strength == 1
+            and data.nation_side[f.nation] != control]
+    if weak:
+        held += " (an enemy fort of strength 1 remains there; alone it holds no area, 8.4)"
+    return held
+
+
+def build(journal: Path, reader: str, since: int | None = None, games_dir: Path | None = None,
+          remember: bool = True) -> tuple[Document, dict]:
+    """The report for reader: every record after `since` (default: after his last report)."""
+    whole = open_game(journal, games_dir=games_dir)     # every record checked and replayed
+    records = list(scan(whole.raw, Path(journal).name))
+    header = records[0]
+    hashes = {r["seq"]: r["hash"] for r in records}
+    last = records[-1]
+    game_id = whole.game_id
+    start = last_reported(game_id, reader, hashes) if since is None else since
+    if not 0 <= start <= last["seq"]:
+        from ..base.errors import UsageError
+
+        raise UsageError(f"--since {start}: the journal has records 0 to {last['seq']}")
+    game = open_game(journal, upto=start, games_dir=games_dir)
+    data, state = game.data, game.state
+    check_reader(reader, data.sides)
+    vp_before = sum(v for _, v in vp_breakdown(state, data))
+    happened: list = []
+    era = Era(header, data, games_dir, Path(journal).name, game.rules)
+    for rec in records[start + 1:]:
+        before = state.clone()
+        data = era.data
+        era.apply(state, rec)
+        shown = redact(rec, reader)
+        lines = []
+        for ev in shown["events"]:
+            line = _shown(describe, rec["seq"], journal, ev, data, reader)
+            if line:
+                head, *orders = line.split("\n")     # a revealed plan: one order a line
+                lines.append([Span(head)])
+                lines += [[Span(o.strip(), "order")] for o in orders]
+            if ev["type"] == "BattleEnded":
+                outcome = _shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
+                lines.append([Span(outcome, "bold")])
+        happened.append(Para(_record_heading(rec, before, reader)))
+        if lines:
+            happened.append(Items(lines))
+    data = era.data
+    breakdown = vp_breakdown(state, data)
+    total = sum(v for _, v in breakdown)
+    level = level_of(total, data)
+    change = total - vp_before
+    sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id)
+    stat = _view(journal, whole, f"status:{reader}", readable_status_view, state, data, reader,
+                 game_id)
+    sections = [Section(
+        f"Since record {start}" if start else "From the start of the game",
+        happened or [para("Nothing has happened since your last report.")])]
+    vp = sview["vp"]
+    vp_doc = vp_section(vp)
+    vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
+    sections.append(vp_doc)
+    sections.append(_decision_section(stat, reader, data))
+    if reader != PUBLIC:
+        hand = sview["hand"] if reader != MODERATOR else []
+        if reader in data.sides:
+            sections.append(Section("Your hand", [para(", ".join(c["title"] for c in hand)
+                                                       or "(empty)")]))
+    receipt = receipt_line(game_id, last["seq"], last["hash"])
+    who = side_name(reader) if reader in data.sides else reader
+    span = (f"records {start + 1}–{last['seq']}" if start < last["seq"] else
+            f"nothing new after record {start}")
+    doc = Document(f"{data.info.name} — report for {who}: game {game_id}, {span}, "
+                   f"{data.label(state.turn)}", sections, receipt)
+    meta: dict[str, Any] = {
+        "schema_version": VIEW_SCHEMA, "game_id": game_id, "reader": reader,
+        "since": start, "upto": last["seq"],
+        "receipt": {"seq": last["seq"], "hash": last["hash"]},
+        "vp": {"total": total, "change": change, "level": level.id,
+               "level_name": level.name},
+        "waiting_on": stat["waiting_on"], "decision": stat["decision"],
+        "legal": stat["legal"],
+    }
+    if remember and since is None:      # an asked-for range is a look back, not the news
+        remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])
+    return doc, meta
+
+
+def _decision_section(stat: dict, reader: str, data) -> Section:
+    """What the reader must decide now, with the orders open to him (2.0)."""
+    if stat["game_over"]:
+        r = stat.get("result") or {}
+        return Section("The game is over", [para(f"{r.get('reason')}: ",
+                                                 Span(str(r.get("level_name")), "bold"))])
+    waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
+    blocks: list = []
+    if reader in waiting:
+        blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
+        blocks.append(para("Reply with one order per line, made from these:"))
+        blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
+    else:
+        blocks.append(para(Span("Waiting on ", "bold"),
+                           " and ".join(side_name(w) for w in waiting), f": {stat['prompt']}"))
+        if stat["legal"]:
+            blocks.append(para("Orders you may give at any time:"))
+            blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
+    return Section("Now", blocks)
+
+
+def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
+    """The report in one format (text, markdown, bbcode or json)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps({**meta, "document": as_json(doc)}, indent=2, ensure_ascii=False)
+    from .formats import render
+
+    text = render(Document(doc.title, doc.sections), fmt, width).rstrip("\n")
+    if not doc.receipt:
+        return text
+    game, seq_hash = doc.receipt.removeprefix("Receipt: ").split(" ", 1)
+    if fmt == "markdown":
+        from .formats import to_markdown
+
+        label = to_markdown(Document(game)).strip().lstrip("# ").strip()
+        tail = f"Receipt: {label} `{seq_hash}`"
+    elif fmt == "bbcode":
+        tail = f"Receipt: {game.replace('[', '(').replace(']', ')')} [c]{seq_hash}[/c]"
+    else:
+        tail = doc.receipt
+    return f"{text}\n\n{tail}"
+

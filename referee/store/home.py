@@ -1,0 +1,319 @@
+"""This user's own referee files: the signing key, snapshots, compiled data; private file writes.
+
+Nothing in a game folder is trusted because it is there: a snapshot or a
+compiled copy of the game data is used only when it carries an HMAC made
+with this user's key. The key lives outside every game folder, in
+`$REFEREE_HOME` when that is set (tests and benchmarks point it at a
+temporary directory), else in the platform's configuration directory; the
+files it signs live in `$REFEREE_HOME` or the platform's cache directory.
+Standard library (and platformdirs) only: the quick paths of `status` and
+`show` use this module.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import hmac
+import os
+import stat
+import sys
+import time
+from pathlib import Path
+
+KEY_BYTES = 32
+_KEY: dict[str, bytes | None] = {}
+_WARNED: set[str] = set()
+
+
+def _base(kind: str) -> Path:
+    env = os.environ.get("REFEREE_HOME")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    if kind == "config":
+        return Path(platformdirs.user_config_dir("referee", appauthor=False))
+    return Path(platformdirs.user_cache_dir("referee", appauthor=False))
+
+
+def key_path() -> Path:
+    """Where this user's signing key lives."""
+    return _base("config") / "key"
+
+
+def cache_dir(*parts: str) -> Path:
+    """A directory under this user's cache (not created here)."""
+    return _base("cache").joinpath(*parts)
+
+
+def data_dir(*parts: str) -> Path:
+    """A directory under this user's config folder, for what must outlive a cache clean-up
+    (report bookmarks, the inbox ledger); not created here."""
+    return _base("config").joinpath(*parts)
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create a directory readable by this user only (0700), each missing parent too."""
+    missing = []
+    for folder in (path, *path.parents):
+        if os.path.isdir(folder):
+            break
+        missing.append(folder)
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+    return path
+
+
+def key(create: bool = False) -> bytes | None:
+    """This user's signing key; made on first use when create is true (mode 0600)."""
+    path = key_path()
+    cached = _KEY.get(str(path))
+    if cached is not None:
+        return cached
+    found = _read_key(path)
+    if found is None and create:
+        # Written whole under a temporary name, then linked into place: a key is never
+        # seen half-written, and of two processes making one at once, the first wins.
+        tmp = path.with_name(f"key.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        try:
+            ensure_dir(path.parent)
+            write_new(tmp, os.urandom(KEY_BYTES).hex().encode() + b"\n")
+            os.link(tmp, path)
+        except FileExistsError:
+            pass                     # another process made it first: use theirs
+        except OSError:
+            return None              # no key, no snapshots: every read is a cold read
+        finally:
+            tmp.unlink(missing_ok=True)
+        found = _read_key(path)
+    if found is not None:
+        _KEY[str(path)] = found
+    return found
+
+
+def _read_key(path: Path) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        text = os.read(fd, 200).strip()
+    finally:
+        os.close(fd)
+    try:
+        value = bytes.fromhex(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if len(value) != KEY_BYTES:
+        return None
+    warn_if_shared(path, "the referee's signing key")
+    return value
+
+
+def sign(payload: bytes) -> bytes | None:
+    """HMAC-SHA256 of payload under this user's key (made if missing), or None without one."""
+    k = key(create=True)
+    return None if k is None else hmac.new(k, payload, hashlib.sha256).digest()
+
+
+def signed_by_me(payload: bytes, mac: bytes) -> bool:
+    """Whether mac is this user's HMAC of payload (constant-time comparison)."""
+    k = key()
+    return k is not None and hmac.compare_digest(hmac.new(k, payload, hashlib.sha256).digest(),
+                                                 mac)
+
+
+# ---------------------------------------------------------------- files
+
+def read_named(path: Path, what: str, limit: int) -> bytes:
+    """The bytes of a file the user named (an orders file, a secret): UsageError, one line,
+    when it is missing, unreadable, not a regular file (a FIFO never hangs) or over limit."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise _usage(f"{path}: {what} not found") from None
+    except OSError as exc:
+        raise _usage(f"{path}: {what} cannot be read ({exc.strerror})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise _usage(f"{path}: is {kind}, not {what}")
+        data = _read_up_to(fd, limit)
+    except OSError as exc:
+        raise _usage(f"{path}: {what} cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise _usage(f"{path}: larger than {limit:,} bytes; not {what}")
+    return data
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """The file's bytes, but no more than limit + 1 of them (so that too large shows)."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _usage(message: str) -> Exception:
+    from ..base.errors import UsageError
+
+    return UsageError(message)
+
+
+def write_new(path: Path, data: bytes, sync: bool = True) -> None:
+    """Create path exclusively (never through a symlink, never over a file), mode 0600."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        write_all(fd, data)
+        if sync:
+            os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte (os.write may write fewer); OSError when the disk refuses."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        if n <= 0:
+            raise OSError(errno.EIO, "nothing written")
+        view = view[n:]
+
+
+def _tag() -> str:
+    """A random tag that keeps temporary file names apart."""
+    return os.urandom(4).hex()
+
+
+def replace_atomically(path: Path, data: bytes) -> bool:
+    """Write data to path through a fresh temporary file and rename; False if it failed."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{_tag()}.tmp")
+    try:
+        write_new(tmp, data, sync=False)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return False
+
+
+def sweep_temporary(folder: Path, older_than: float = 3600.0) -> None:
+    """Remove temporary files a crashed process left behind in one of our folders."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    limit = time.time() - older_than
+    for entry in entries:
+        if entry.name.endswith(".tmp"):
+            try:
+                if entry.stat(follow_symlinks=False).st_mtime < limit:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+
+
+def sync_dir(folder: Path) -> None:
+    """fsync a directory so that a file just created in it survives a crash (POSIX)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def warn_if_shared(path: Path, what: str) -> None:
+    """One line on stderr when a private file can be read by other users of this machine."""
+    if os.name != "posix" or str(path) in _WARNED:
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if mode & 0o044:
+        _WARNED.add(str(path))
+        sys.stderr.write(f"referee: warning: {path} ({what}) can be read by other users of "
+                         f"this machine; `chmod 600 {path}` makes it private\n")
+
+
+# ---------------------------------------------------------------- signed files
+
+_MAGIC = b"referee-signed 1\n"
+
+
+def write_signed(path: Path, payload: dict) -> bool:
+    """Write payload as a file only this user's referee can have made (HMAC first line).
+
+    Best effort: False when there is no key or the file cannot be written.
+    """
+    import json
+
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+    mac = sign(body)
+    if mac is None:
+        return False
+    try:
+        ensure_dir(path.parent)
+    except OSError:
+        return False
+    sweep_temporary(path.parent)
+    return replace_atomically(path, _MAGIC + mac.hex().encode() + b"\n" + body)
+
+
+def read_signed(path: Path, max_bytes: int = 64 << 20) -> dict | None:
+    """The payload of a file this user's referee signed, or None (missing, planted, edited,
+    truncated, another user's, too large: all just misses)."""
+    import json
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        blob = _read_up_to(fd, max_bytes)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(blob) > max_bytes or not blob.startswith(_MAGIC):
+        return None
+    head = len(_MAGIC)
+    try:
+        mac = bytes.fromhex(blob[head:head + 64].decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    body = blob[head + 65:]
+    if blob[head + 64:head + 65] != b"\n" or not signed_by_me(body, mac):
+        return None
+    try:
+        payload = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return payload if isinstance(payload, dict) else None

@@ -1,0 +1,107 @@
+"""Players by email: each side's address and order key, kept from everyone but the moderator.
+
+A From header is trivial to fake, so a message counts for a side only when
+it comes from the side's address and carries its order key. The key is
+derived from the game's dice secret (so the moderator can always print it
+again and nobody without the secret can guess it); the journal keeps only
+the address and a keyed digest of the key, in a part only the moderator
+sees. A later roster record (`players --set`, `--new-key`) replaces the
+earlier one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+
+from ..base.errors import UsageError
+
+REGISTER = "register players"
+# Crockford's base32 without I, L, O, U: nothing a reader can mistake for another sign.
+_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
+
+
+def order_key(secret: bytes, game_id: str, side: str, number: int) -> str:
+    """Side's order key number `number`: 12 signs from the secret, as XXXX-XXXX-XXXX."""
+    mac = hmac.new(secret, f"{game_id}/order-key/{side}/{number}".encode(),
+                   hashlib.sha256).digest()
+    value = int.from_bytes(mac[:8], "big") >> 4           # 60 bits
+    signs = "".join(_ALPHABET[(value >> (5 * i)) & 31] for i in range(12))
+    return "-".join(signs[i:i + 4] for i in (0, 4, 8))
+
+
+def key_digest(secret: bytes, game_id: str, key: str) -> str:
+    """The keyed digest of a key that the journal keeps instead of the key."""
+    return hmac.new(secret, f"{game_id}/order-key-digest/{compact(key)}".encode(),
+                    hashlib.sha256).hexdigest()
+
+
+def compact(text: str) -> str:
+    """Text as keys are compared: upper case, letters and digits only."""
+    return re.sub(r"[^0-9A-Z]", "", text.upper())
+
+
+def parse_players(items: list[str], sides) -> dict[str, str]:
+    """SIDE=ADDRESS options (also moderator=ADDRESS) -> {side: address} (UsageError)."""
+    out: dict[str, str] = {}
+    for item in items:
+        side, sep, address = item.partition("=")
+        side, address = side.strip().casefold(), address.strip()
+        if not sep or side not in (*sides, "moderator"):
+            raise UsageError(f"--player {item!r}: give SIDE=ADDRESS with SIDE one of "
+                             f"{', '.join((*sides, 'moderator'))}")
+        if not _ADDRESS.fullmatch(address) or len(address) > 254:
+            raise UsageError(f"--player {item!r}: {address!r} is not an email address")
+        if side in out:
+            raise UsageError(f"--player {item!r}: {side} is given twice")
+        out[side] = address
+    return out
+
+
+def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
+                previous: dict[str, dict] | None, new_keys: tuple[str, ...], dice) -> dict:
+    """The record that registers (or re-registers) the players: a moderator-only part."""
+    from .journal import now
+
+    previous = previous or {}
+    entries = []
+    for side in sorted(set(addresses) | set(previous)):
+        old = previous.get(side, {})
+        number = (old.get("key_no") or 0) + (1 if side in new_keys else 0)
+        address = addresses.get(side, old.get("address"))
+        entry = {"side": side, "address": address}
+        if side != "moderator":
+            key = order_key(secret, game_id, side, number)
+            entry.update(key_no=number, key_digest=key_digest(secret, game_id, key))
+        entries.append(entry)
+    return {"at": now(), "actor": "moderator", "order": REGISTER, "events": [],
+            "players": {"to": "moderator", "salt": dice.salt(), "data": {"players": entries}}}
+
+
+def roster_problem(players: list, sides) -> str | None:
+    """What is wrong with a roster record's players (None if nothing): each a side of the
+    game or the moderator, once, with a plain address and, for a side, a key number."""
+    seen = set()
+    for p in players:
+        side = p.get("side")
+        if side not in (*sides, "moderator") or side in seen:
+            return f"it names {side!r} {'twice' if side in seen else 'as a side'}"
+        seen.add(side)
+        address = p.get("address")
+        if not isinstance(address, str) or not _ADDRESS.fullmatch(address):
+            return f"the address of {side} is not an email address"
+        if side != "moderator" and not (isinstance(p.get("key_no"), int) and p["key_no"] >= 0):
+            return f"{side} has no key number"
+    return None
+
+
+def roster(records) -> dict[str, dict]:
+    """The players as the last roster record in records registers them ({} if none)."""
+    found: dict[str, dict] = {}
+    for rec in records:
+        part = rec.get("players") if rec.get("order") == REGISTER else None
+        if isinstance(part, dict) and isinstance(part.get("data"), dict):
+            found = {p["side"]: dict(p) for p in part["data"].get("players", [])}
+    return found
