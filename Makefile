@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 
 $(COMPILED) &: $(STAMP) $(wildcard games/*/* games/*/scenarios/*) \
              $(wildcard referee/data/*.py)
-	$(BIN)/python -m referee.data.compiled
+	$(BIN)/python -m referee.data.build
 
 demo: setup
 	$(BIN)/referee demo

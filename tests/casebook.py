@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 
 from referee.data import datastore
-from referee.game import replay as g
+from referee import game as g
 from referee.data.dataload import document_digest, read_document
 from referee.engine import legal_orders
 from referee.engine.orders import format_order

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.game.replay import game_data
+from referee.game import game_data
 
 FIXED_SECRET = "5e" * 32
 

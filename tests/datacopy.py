@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from casebook import SECRET
-from referee.game import replay as g
+from referee import game as g
 from referee.data.gamedata import default_games_dir
 
 

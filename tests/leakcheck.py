@@ -49,7 +49,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.game import replay as g
+from referee import game as g
 from referee.engine import legal_orders, pending_prompt
 from referee.engine.orders import format_order
 from referee.engine.victory import vp_breakdown

@@ -16,7 +16,7 @@ import pytest
 import typer
 import typer.testing
 
-from referee.game import replay as g
+from referee import game as g
 from referee.render.areas import area_document, area_view
 from referee.cli.app import app
 from referee.engine.reading import did_you_mean

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 
 
 def test_the_55_cards_and_their_counts(data):

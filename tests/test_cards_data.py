@@ -18,7 +18,7 @@ import yaml
 from test_data_driven import _fire, _game, _ok, _play
 
 from casebook import position
-from referee.game import replay as g
+from referee import game as g
 from referee.data.gamedata import default_games_dir
 
 
@@ -104,7 +104,7 @@ def test_a_card_naming_what_the_game_lacks_is_reported(tmp_path):
     plays it as, and a Crisis! card's VP are checked against the game data, each reported
     with its card."""
     from referee.base.errors import GameDataError
-    from referee.data.gamedata import load_game
+    from referee.data.dataload import load_game
 
     d = tmp_path / "ttlm"
     shutil.copytree(default_games_dir() / "ttlm", d)

@@ -9,7 +9,7 @@ import sys
 import msgspec
 import pytest
 
-from referee.game import replay as g
+from referee import game as g
 from referee.game.schemas import StateView, StatusView
 
 

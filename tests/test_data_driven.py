@@ -20,9 +20,10 @@ import pytest
 from datacopy import copy_game, new_game
 
 from casebook import position
-from referee.game import replay as g
+from referee import game as g
 from referee.base.errors import GameDataError
-from referee.data.gamedata import default_games_dir, load_game
+from referee.data.dataload import load_game
+from referee.data.gamedata import default_games_dir
 
 
 def _copy(tmp: Path, change) -> Path:

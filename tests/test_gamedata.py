@@ -8,7 +8,8 @@ import pytest
 from datacopy import copy_game, edit
 
 from referee.base.errors import GameDataError
-from referee.data.gamedata import default_games_dir, load_game
+from referee.data.dataload import load_game
+from referee.data.gamedata import default_games_dir
 
 GAMES = default_games_dir()
 
@@ -132,7 +133,7 @@ def test_the_compiled_copy_is_the_checked_yaml(tmp_path):
 def test_a_compiled_copy_is_used_only_for_the_bytes_it_was_made_from(tmp_path, monkeypatch):
     from referee.data import compiled
     from referee.store import home
-    from referee.game import replay as g
+    from referee import game as g
     from referee.data.paths import source_digest
 
     d = _copy(tmp_path)

@@ -25,7 +25,7 @@ import re
 import pytest
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.game.autoplay import autoplay
 from referee.store.journal import redact
 from referee.render.text import describe, record_lines

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.store.dice import Dice
 from referee.engine import check, decide, legal_orders
 from referee.engine.orders import Move, Rail, Reserves, Sea, Strategic, format_order

@@ -21,7 +21,7 @@ import yaml
 
 from casebook import new_game, position
 from referee.cli import commands
-from referee.game import replay as g
+from referee import game as g
 from referee.data.gamedata import default_games_dir
 from referee.render import svgmap
 

@@ -19,7 +19,7 @@ from datacopy import copy_game
 from test_map import executable_or_external
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.render import impassable, svgmap
 
 NS = "{http://www.w3.org/2000/svg}"

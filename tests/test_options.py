@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 
 
 def _hidden_game(tmp_path, on: bool):

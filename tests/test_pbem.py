@@ -7,7 +7,7 @@ import re
 from test_production import _to_production
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.store import home
 from referee.cli.app import complete_reader
 from referee.store.journal import redact

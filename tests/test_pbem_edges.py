@@ -14,7 +14,7 @@ import yaml
 from mailboxes import write_maildir
 
 from casebook import position
-from referee.game import replay as g
+from referee import game as g
 from referee.mail import inbox as mailmod
 from referee.store.dice import write_secret
 from referee.store.journal import canonical, seal

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.engine.victory import victory_level
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.store.dice import Dice
 from referee.engine.core import Ctx
 from referee.engine.reinforce import arrivals

@@ -22,8 +22,8 @@ import pytest
 
 from referee.game.autoplay import autoplay
 from referee.engine.versions import RULES_VERSION
-from referee.game.replay import create_game
-from referee.game.verify import verify
+from referee.game import create_game
+from referee.game.verification import verify
 
 HERE = Path(__file__).parent / "replays"
 STORED = sorted(p.name[: -len(".gz")] for p in HERE.glob("ttlm-*.jsonl.gz"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 
 UNITS = ["ge-6 ge army lille 4I", "uk-1 uk army artois 2I", "uk-i-09 uk infantry artois",
          "uk-4 uk army calais 2I"]

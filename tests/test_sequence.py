@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from referee.game import replay as g
+from referee import game as g
 from referee.store.journal import Journal
 
 

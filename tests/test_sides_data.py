@@ -15,7 +15,8 @@ import pytest
 from datacopy import copy_game, edit
 
 from referee.base.errors import GameDataError
-from referee.data.gamedata import default_games_dir, load_game
+from referee.data.dataload import load_game
+from referee.data.gamedata import default_games_dir
 
 GAMES = default_games_dir()
 
@@ -103,7 +104,7 @@ def _case(tmp_path: Path, games: Path, **position) -> Path:
 
     from casebook import SECRET
     from casebook import position as case_position
-    from referee.game import replay as g
+    from referee import game as g
 
     sc = tmp_path / "case.yaml"
     sc.write_text(yaml.safe_dump(case_position("1914", **position), sort_keys=False),
@@ -118,7 +119,7 @@ def _case(tmp_path: Path, games: Path, **position) -> Path:
 
 def _order(journal: Path, games: Path, side: str, text: str):
     """Submit one order; the rejection (rule, reason) or None when accepted."""
-    from referee.game import replay as g
+    from referee import game as g
     from referee.base.errors import OrderError
 
     try:
@@ -155,7 +156,7 @@ def test_a_strategic_movement_limit_of_one_refuses_a_second_move(tmp_path, movem
 def test_sea_movement_without_the_coastal_qualifier_lands_inland(tmp_path, movement_games):
     """4.6 says a coastal Entente supply source; a game whose data drops "coastal"
     (movement.sea.requires_coastal: false, as AT ALL COSTS! 4.6 reads) lands in Paris."""
-    from referee.game import replay as g
+    from referee import game as g
 
     games = movement_games
     hands = {"german": ["off-01"], "entente": ["off-03"]}
@@ -174,7 +175,7 @@ def test_sea_movement_without_the_coastal_qualifier_lands_inland(tmp_path, movem
 def test_a_game_with_renamed_sides_plays(tmp_path):
     """Nothing in the engine names TTLM's sides: with `entente` renamed `allies` (and
     `german` `central`) random legal play runs, and the views name the new sides."""
-    from referee.game import replay as g
+    from referee import game as g
     from referee.game.autoplay import autoplay
     from referee.game.views import state_view, status_view
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.engine import waiting_on
 from referee.store.journal import redact
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from doors import quick
-from referee.game import replay as g
+from referee import game as g
 from referee.store import snapshot
 
 FORMS = [("status",), ("status", "--as", "entente"), ("status", "--format", "json"),

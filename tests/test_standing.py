@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from casebook import new_game, position
 from referee.cli import commands
-from referee.game import replay as g
+from referee import game as g
 from referee.game import standing as st
 from referee.cli.app import app
 from referee.base.errors import UsageError

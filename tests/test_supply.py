@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from casebook import new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.engine.supply import supplied_areas
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from casebook import AAC_SWITCHES, data_copy, new_game, position
-from referee.game import replay as g
+from referee import game as g
 from referee.store.dice import Dice
 from referee.engine import check, pending_prompt
 from referee.engine.core import Ctx

@@ -21,7 +21,7 @@ import pytest
 from datacopy import copy_game, new_game
 
 from casebook import position
-from referee.game import replay as g
+from referee import game as g
 from referee.engine import check, legal_orders, pending_prompt
 from referee.engine.orders import PlayCard, format_order
 from referee.engine.victory import vp_breakdown

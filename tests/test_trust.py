@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from doors import quick
-from referee.game import replay as g
+from referee import game as g
 from referee.store import home, snapshot
 
 FORMS = [("status",), ("status", "--as", "german", "--format", "json"),

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from referee.game import replay as g
+from referee import game as g
 from referee.base.errors import JournalError
 from referee.store.journal import canonical, is_secret_part, seal, secret_digest
 
@@ -160,7 +160,7 @@ def _stream(secret: bytes, n: int, count: int) -> list[int]:
 
 def test_an_exports_dice_are_found_around_its_shuffles():
     """Dice before and after a shuffle's draws, as the committed stream gives them (1.3)."""
-    from referee.game.verify import _check_dice
+    from referee.game.verification import _check_dice
 
     secret = bytes(range(32))
     s = _stream(secret, 7, 12)
@@ -175,7 +175,7 @@ def test_an_exports_dice_are_found_around_its_shuffles():
 def test_a_forged_export_cannot_make_the_dice_check_hang():
     import time
 
-    from referee.game.verify import _check_dice
+    from referee.game.verification import _check_dice
 
     secret = bytes(range(32))
     s = _stream(secret, 3, 40)

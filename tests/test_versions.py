@@ -20,7 +20,7 @@ from referee.data import datastore
 from referee.store import home
 from referee.engine.versions import RULES_VERSION
 from referee.base.errors import EXIT_OLDER_RULES
-from referee.data.gamedata import load_game
+from referee.data.dataload import load_game
 from referee.store.journal import line_of, seal
 from referee.data.paths import default_games_dir
 
@@ -71,7 +71,7 @@ def _legal(path: Path, side: str) -> str:
     """The first legal order of side that is neither an armistice nor a surrender."""
     from referee.engine import legal_orders
     from referee.engine.orders import format_order
-    from referee.game.replay import open_game
+    from referee.game import open_game
 
     game = open_game(path)
     return next(format_order(o) for o in legal_orders(game.state, game.data, side)
@@ -89,7 +89,7 @@ def test_a_new_journal_names_the_rules_it_is_played_under(game, cli):
 
 def test_the_current_game_data_is_shipped_by_its_digest():
     # Every released version of the data must stay resolvable: `make setup` files it.
-    from referee.game.replay import game_data
+    from referee.game import game_data
 
     digest = game_data("ttlm").digest
     assert (datastore.shipped_dir() / "ttlm" / f"{digest}.json.gz").is_file(), \
@@ -257,7 +257,7 @@ def test_records_of_older_rules_pass_through_the_upcasters_and_their_own_evolve(
     # an upcaster sees each rules-1 event before it is validated, EVOLVE_AS applies it.
     from referee.engine import versions
     from referee.engine.apply import HANDLERS
-    from referee.game.replay import open_game
+    from referee.game import open_game
 
     seen: list[tuple[str, str]] = []
 

@@ -18,10 +18,10 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
-from . import commands
-from .commands import guard
 from ..base.errors import EXIT_OLDER_RULES, EXIT_REJECTED, GameDataError, UsageError
 from ..base.readers import check_name, check_reader
+from . import commands
+from .commands import guard
 
 # The rules and the data models are imported inside the commands that need
 # them: `status` and `show` answer from a signed view without them.
@@ -116,7 +116,7 @@ def _print_version(value: bool) -> None:
         from .. import load_msgspec
 
         load_msgspec()
-        from ..game.replay import game_data, game_names
+        from ..game import game_data, game_names
 
         digests = []
         for name in game_names(_GAMES["dir"]):
@@ -143,7 +143,7 @@ def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
             from .. import load_msgspec
 
             load_msgspec()
-            from ..game.replay import game_data
+            from ..game import game_data
 
             with open(journal, "rb") as fh:
                 game = json.loads(fh.readline()).get("game", "ttlm")
@@ -195,10 +195,10 @@ def new(
              "Each side gets an order key (`referee players --keys`).")] = None,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
-    from ..game import replay as g
+    from .. import game as g
+    from ..game.views import status_view
     from ..render.documents import status_document
     from ..render.formats import render
-    from ..game.views import status_view
 
     dice = dice.value
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
@@ -349,11 +349,11 @@ def log(
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """The records with their orders, dice and events."""
-    from ..game import replay as g
+    from .. import game as g
     from ..base.errors import JournalError
-    from ..store.journal import Journal, redact, scan
     from ..game.records import header_of, record_of
     from ..render.text import note_pending, record_lines, wrap_lines
+    from ..store.journal import Journal, redact, scan
 
     check_name(as_)
     commands.check_private(journal)
@@ -364,7 +364,7 @@ def log(
     records = scan(raw, source.name)
     first = next(records)
     header_of(first, source.name)
-    data = g._data_for(first, source.name, _GAMES["dir"])      # the data it was played with
+    data = g.data_for(first, source.name, _GAMES["dir"])      # the data it was played with
     for rec in records:
         g.check_actor(record_of(rec, source.name).actor, rec.get("seq"), data, source.name)
     check_reader(as_, data.sides)
@@ -470,8 +470,8 @@ def verify(
              "record as it was (repeatable).")] = None,
 ) -> int | None:
     """Check the hash chain, decide every record again, and (with the secret) every die."""
-    from ..game.verify import check_receipts
-    from ..game.verify import verify as check
+    from ..game.verification import check_receipts
+    from ..game.verification import verify as check
 
     receipts = check_receipts(journal, receipt or [])
     report = check(journal, secret, _GAMES["dir"], export=export)
@@ -491,7 +491,7 @@ def verify(
 def upgrade(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
     """Move a game played under older rules or game data on to this referee's (moderator)."""
     commands.check_private(journal)
-    from ..game import replay as g
+    from .. import game as g
 
     rec = g.upgrade(journal, _GAMES["dir"])
     ev = rec["events"][0]
@@ -509,7 +509,7 @@ def reveal(
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
     commands.check_private(journal)
-    from ..game import replay as g
+    from .. import game as g
 
     rec = g.reveal(journal, force, _GAMES["dir"])
     typer.echo(f"record {rec['seq']}: secret revealed; `referee verify {journal}` now "
@@ -560,7 +560,7 @@ def autoplay(
 @boundary
 def games_check(directory: Annotated[Path, typer.Argument(help="A game data directory.")]) -> None:
     """Check a game data directory and list every problem found."""
-    from ..data.gamedata import load_game
+    from ..data.dataload import load_game
 
     data = load_game(directory)
     typer.echo(f"{directory}: OK — {len(data.areas)} areas, {len(data.cards)} cards, "
@@ -578,7 +578,7 @@ def games_list() -> None:
     from .. import load_msgspec
 
     load_msgspec()
-    from ..game.replay import game_data, game_names
+    from ..game import game_data, game_names
 
     for name in game_names(_GAMES["dir"]):
         try:
@@ -624,15 +624,15 @@ def demo(
         help="Write the demo journal here instead of a temporary folder.")] = None,
 ) -> None:
     """Play a scripted opening of the 1914 scenario (a battle at Liège) and show the result."""
-    from ..game import replay as g
-    from ..store.dice import write_secret
+    from .. import game as g
     from ..engine import legal_orders
     from ..engine.orders import format_order
-    from ..store.journal import redact
+    from ..game.views import state_view, status_view
     from ..render.documents import show_document, status_document
     from ..render.formats import render
     from ..render.text import describe
-    from ..game.views import state_view, status_view
+    from ..store.dice import write_secret
+    from ..store.journal import redact
 
     folder = Path(tempfile.mkdtemp(prefix="referee-demo-")) if keep is None else keep
     folder.mkdir(parents=True, exist_ok=True)

@@ -127,8 +127,8 @@ class Bench:
 
 def _campaign(tmp: Path, first_seed: int):
     """The first random 1914 game from first_seed on that lasts to turn 23 and 3,000 records."""
+    from ..game import create_game
     from ..game.autoplay import autoplay
-    from ..game.replay import create_game
 
     for seed in range(first_seed, first_seed + 30):
         journal = tmp / f"campaign-{seed}.jsonl"
@@ -170,10 +170,10 @@ def _record(journal: Path, seq: int) -> dict:
 
 def _lengthen(journal: Path, pairs: int) -> None:
     """Append armistice proposals and refusals (legal at any time, 3.2) in one write."""
-    from ..store.dice import Dice
     from ..engine import decide
     from ..engine.reading import parse_order
-    from ..game.replay import body, position
+    from ..game import body, position
+    from ..store.dice import Dice
     from ..store.journal import Journal
 
     j = Journal(journal)
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
 def _measure_all(b: Bench, args) -> int:
     from ..engine import legal_orders, plan_labels
     from ..engine.orders import format_order
-    from ..game.replay import SEALED_PLAN, open_game
+    from ..game import SEALED_PLAN, open_game
     from ..store.journal import Journal
 
     journal, secret, seed, played, build_s = _campaign(b.tmp, args.seed)

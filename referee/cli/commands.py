@@ -106,9 +106,9 @@ def _unplayable(journal: Path, seq: int, exc: Exception, what: str) -> JournalEr
 
 def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
     """A view this user's referee made from exactly the journal's bytes and data, or None."""
+    from ..data.paths import GAME_NAME, default_games_dir, source_digest
     from ..store import snapshot
     from ..store.journal import Journal
-    from ..data.paths import GAME_NAME, default_games_dir, source_digest
 
     raw = Journal(journal).raw()
     try:
@@ -127,7 +127,7 @@ def _game():
     from .. import load_msgspec
 
     load_msgspec()
-    from ..game import replay as game
+    from .. import game
 
     return game
 
@@ -173,8 +173,8 @@ def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
 
     if reader in (PUBLIC, MODERATOR):
         return view
-    from ..game import standing
     from ..engine.standing import describe
+    from ..game import standing
 
     mine = standing.current(standing.load(journal), reader, view.get("turn", 0))
     return {**view, "standing": [describe(e, data) for e in mine]}
@@ -186,8 +186,8 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     check_side(side)
     check_private(journal)
     g = _game()
-    from ..game import standing
     from ..engine.standing import describe
+    from ..game import standing
 
     game = g.open_game(journal, games_dir=games_dir)
     if add or withdraw:
@@ -270,11 +270,11 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           dry_run: bool = False) -> tuple[str | None, str | None]:
     """Submit orders; returns (what to print or None, the one-line rejection or None)."""
     g = _game()
-    from ..store.journal import redact
+    from ..game.views import order_aids, status_view
     from ..render.documents import status_document
     from ..render.formats import render
     from ..render.text import record_lines, wrap_lines
-    from ..game.views import order_aids, status_view
+    from ..store.journal import redact
 
     check_side(side)
     check_private(journal)

@@ -27,7 +27,6 @@ import argparse
 import random
 from collections import Counter
 
-from ..store.dice import Dice
 from ..engine import decide, decide_plan, legal_orders, sealed_for, waiting_on
 from ..engine.core import Ctx
 from ..engine.events import DecisionPending
@@ -35,7 +34,8 @@ from ..engine.flow import setup_record
 from ..engine.orders import format_order
 from ..engine.reading import parse_order
 from ..engine.setup import initial_state
-from ..game.replay import game_data
+from ..game import game_data
+from ..store.dice import Dice
 
 TURNS = (1, 2)                  # SUMMER and AUTUMN 1914
 SECRET = bytes.fromhex("5e" * 32)

@@ -40,8 +40,8 @@ def options_for(seed: int, mode: str, declared: list[str]) -> list[str]:
 def one(seed: int, out: str, mode: str = "default",
         game: str = "ttlm") -> tuple[int, str, int, str]:
     """Play one complete game; returns (seed, status, records, detail)."""
+    from ..game import create_game, game_data, verify
     from ..game.autoplay import autoplay
-    from ..game.replay import create_game, game_data, verify
 
     folder = Path(out) / f"seed-{seed}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                          "KEY=VALUE,... for every game")
     args = ap.parse_args(argv)
     from ..base.errors import UsageError
-    from ..game.replay import check_game_name, game_data, parse_options
+    from ..game import check_game_name, game_data, parse_options
 
     try:
         check_game_name(args.game)

@@ -14,12 +14,10 @@ form, bound to the content digest of the YAML files it came from:
 A compiled copy whose digest is not that of the files on disk now is never
 used; neither is an unsigned or foreign one in the cache.
 
-    python -m referee.data.compiled     (what `make setup` runs; it also files each new
-                                    version of the data in games/history/, datastore.py)
+`make setup` writes the package copies with build.py.
 """
 
 import json
-import sys
 from pathlib import Path
 
 import msgspec
@@ -36,7 +34,7 @@ from .gamedata import (
     Scenario,
     UnitsData,
 )
-from .paths import default_games_dir, source_digest
+from .paths import source_digest
 
 FORMAT = 1
 PACKAGE_DIR = Path(__file__).resolve().parent.parent / "_compiled"
@@ -134,29 +132,3 @@ def write_package_copy(root: Path) -> Path:
     out.write_bytes(json.dumps(msgspec.to_builtins(_form(data, source_digest(root))),
                                separators=(",", ":")).encode())
     return out
-
-
-def main() -> int:
-    """Compile every game of the built-in games directory, and add its data to the shipped
-    history (datastore.py) when this version of it is not there yet."""
-    from . import datastore
-    from .dataload import load_game
-    from ..base.errors import GameDataError
-
-    games = default_games_dir()
-    failed = 0
-    for root in sorted(p for p in games.iterdir() if (p / "game.yaml").is_file()):
-        try:                 # one game's broken data does not keep the others from compiling
-            print(f"compiled {root.name} into {write_package_copy(root)}")
-        except GameDataError as exc:
-            print(f"{root.name}: not compiled: {exc}", file=sys.stderr)
-            failed += 1
-            continue
-        kept = datastore.write_shipped(load_game(root), root.name)
-        if kept is not None:
-            print(f"new version of the {root.name} data kept in {kept} (commit it)")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from .gamedata import FIRE_KEYS, GameData, Scenario
 from ..base.readers import MODERATOR, PUBLIC
+from .gamedata import FIRE_KEYS, GameData, Scenario
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 # Card keys whose effects the engine implements by key (9.1-9.7); the deck may not rename them.

@@ -26,6 +26,7 @@ import msgspec
 import yaml
 
 from ..base.errors import GameDataError, UsageError
+from ..store.home import read_named
 from .gamedata import (
     Charts,
     DeckData,
@@ -37,7 +38,6 @@ from .gamedata import (
     Scenario,
     UnitsData,
 )
-from ..store.home import read_named
 
 MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 32

@@ -29,8 +29,8 @@ import re
 import zlib
 from pathlib import Path
 
-from ..store import home
 from ..base.errors import GameDataError, JournalError, UsageError
+from ..store import home
 from .gamedata import GameData
 from .paths import GAME_NAME
 

@@ -912,20 +912,3 @@ class GameData:
         return tuple((m, frozenset({m.near_area, *self.neighbours.get(m.near_area, ())}))
                      for m in self.charts.victory.modifiers.items
                      if m.unit and m.near_area and m.vp)
-
-
-# ---------------------------------------------------------------- loading
-
-def load_game(root: Path | str) -> GameData:
-    """Load and check a game data directory from its YAML files (GameDataError lists every
-    problem); the loader lives in dataload.py so that reading a journal never imports YAML."""
-    from .dataload import load_game as load
-
-    return load(root)
-
-
-def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict]:
-    """Load a custom scenario file (a what-if position); GameDataError lists its problems."""
-    from .dataload import load_scenario_file as load
-
-    return load(path, data)

@@ -6,9 +6,9 @@ register themselves from flow.py and the rule modules it imports.
 
 from __future__ import annotations
 
-from ..store.dice import Dice
 from ..base.errors import IllegalOrderError
 from ..data.gamedata import GameData
+from ..store.dice import Dice
 from . import (  # noqa: F401  (each registers its decision kinds; apply, how events evolve)
     apply,
     combat,

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
-from ..store.dice import Dice
 from ..data.gamedata import GameData
+from ..store.dice import Dice
 from .events import Ev, Secret, evolve
 from .orders import Ord
 from .state import State

@@ -15,8 +15,8 @@ from typing import Any, Union
 
 import msgspec
 
-from ..data.gamedata import GameData
 from ..base.structs import plain
+from ..data.gamedata import GameData
 from .state import State
 from .versions import EVOLVE_AS, RULES_VERSION
 

@@ -18,9 +18,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..store.dice import ReplayDice, die_steps
 from ..base.errors import JournalError, OrderError, UsageError, quoted
 from ..base.readers import MODERATOR, check_name, check_reader
+from ..store.dice import ReplayDice, die_steps
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -29,15 +29,15 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 def _read(journal: Path, games_dir: Path | None) -> tuple[list[dict], bytes, Any]:
     """Every record (checked, upcast), the journal's bytes and the data of record 0."""
-    from .replay import _data_for, check_actor
     from ..store.journal import Journal, parse
     from .records import header_of, record_of
+    from .replay import check_actor, data_for
 
     source = Journal(journal)
     raw = source.raw()
     records = parse(raw, source.name)
     header_of(records[0], source.name)
-    data = _data_for(records[0], source.name, games_dir)
+    data = data_for(records[0], source.name, games_dir)
     for rec in records[1:]:         # the shape the referee writes, before anything is read
         check_actor(record_of(rec, source.name).actor, rec.get("seq"), data, source.name)
     return records, raw, data
@@ -113,8 +113,8 @@ def _bills(records: list[dict]) -> list[dict]:
 
 def _line(rec: dict, k: int, data, reader: str) -> str:
     """Event k of a record as the reader may see it (the line `log` prints)."""
-    from ..store.journal import redact
     from ..render.text import describe
+    from ..store.journal import redact
 
     ev = redact({"events": [rec["events"][k]]}, reader)["events"][0]
     return describe(ev, data, reader) or ev.get("type", "?")
@@ -143,9 +143,9 @@ _UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
 
 def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, reader: str,
              games_dir: Path | None) -> dict[str, Any]:
-    from .replay import REVEAL, UPGRADE, Era, _start
     from ..store.journal import redact
     from ..store.players import REGISTER
+    from .replay import REVEAL, UPGRADE, Era, start_state
 
     header = records[0]
     rec = records[seq]
@@ -160,7 +160,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
             f"die"], dice=None, hits=[], changes=[])
         return out
     name = Path(journal).name
-    state = _start(header, data, name)
+    state = start_state(header, data, name)
     era = Era(header, data, games_dir, name)
     for before in records[1:seq]:
         era.apply(state, before)
@@ -176,7 +176,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["decision"] = None if moderators else _decision(state, data, rec)
     trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules)
     out["checks"] = checks
-    from .verify import _revealed_secret
+    from .verification import _revealed_secret
 
     out["dice"] = _dice(rec, header, trace, _revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
@@ -215,10 +215,10 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
     from ..engine.orders import format_order
     from ..engine.reading import parse_order
     from ..engine.versions import RULES_VERSION
-    from .replay import REVEAL, SEALED_PLAN, UPGRADE, _scenario_of, body, order_text
     from ..store.players import REGISTER
     from .records import record_of
-    from .verify import redecide
+    from .replay import REVEAL, SEALED_PLAN, UPGRADE, body, order_text, scenario_of
+    from .verification import redecide
 
     if rec["order"] == REGISTER:
         return None, ["a roster record of the moderator: it answers no decision and rolls no "
@@ -281,7 +281,7 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
     dice = _Traced(header["game_id"], rec)
     try:
         events, _, text, private = redecide(state, data, rec, typed,
-                                            _scenario_of(header), dice, in_place=False)
+                                            scenario_of(header), dice, in_place=False)
     except (OrderError, UsageError, KeyError, ValueError, TypeError, AttributeError,
             IndexError) as exc:
         lines.append(f"deciding it again here fails ({type(exc).__name__}); `referee verify` "

@@ -13,16 +13,17 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..store import snapshot
-from ..store.dice import Dice
+from ..base.errors import UsageError
 from ..engine import decide, decide_plan, is_private, legal_orders, plan_label, sealed_for
 from ..engine.events import evolve, parse_events
 from ..engine.invariants import problems
 from ..engine.orders import format_order
 from ..engine.state import state_to_builtins
-from ..base.errors import UsageError
-from .replay import body, check_current, load_secret, position
+from ..store import snapshot
+from ..store.dice import Dice
 from ..store.journal import Journal
+from ..store.secrets import load_secret
+from .replay import body, check_current, position
 
 
 @dataclass

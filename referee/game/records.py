@@ -10,10 +10,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from ..engine.events import Event, Secret
 from ..base.errors import JournalError
 from ..data.gamedata import Scenario
 from ..data.paths import GAME_NAME
+from ..engine.events import Event, Secret
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..store import home
-from ..engine import standing as rules
 from ..base.errors import UsageError
 from ..data.gamedata import GameData
+from ..engine import standing as rules
+from ..store import home
 
 
 def store_path(journal: Path | str) -> Path:

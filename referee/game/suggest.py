@@ -12,11 +12,11 @@ one is given tells him nothing either.
 
 from __future__ import annotations
 
+from ..base.errors import OrderError
+from ..data.gamedata import GameData, fold
 from ..engine.movement import template_ref
 from ..engine.reading import area_choices, did_you_mean, nearest
 from ..engine.state import State
-from ..base.errors import OrderError
-from ..data.gamedata import GameData, fold
 from .views import unit_views
 
 # Order fields that name a unit, an area or a card (engine/orders.py).

@@ -13,12 +13,12 @@ from typing import Any
 
 import msgspec
 
+from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
+from ..data.gamedata import GameData, Terms, fold
 from ..engine import legal_orders, pending_prompt, waiting_on
 from ..engine.orders import format_order
 from ..engine.state import State, contents_text
 from ..engine.victory import level_of, vp_breakdown
-from ..data.gamedata import GameData, Terms, fold
-from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
 
 # The version of every JSON document the commands print (not of journal records). Scripts
 # may rely on the keys of this version; new keys may be added without a new version.

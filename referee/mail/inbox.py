@@ -25,15 +25,15 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
 
-from ..game import replay as g
-from ..store import home
-from . import message as mailtext
-from ..render import reports
-from ..game import standing
-from ..store.dice import Dice
+from .. import game as g
 from ..base.errors import OrderError, StorageError, UsageError
-from ..store.players import compact, order_key, parse_players, roster, roster_body
 from ..base.readers import MODERATOR
+from ..game import standing
+from ..render import reports
+from ..store import home
+from ..store.dice import Dice
+from ..store.players import compact, order_key, parse_players, roster, roster_body
+from . import message as mailtext
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
 MAX_MESSAGE = 1 << 20

@@ -12,14 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..base.errors import OrderError, UsageError, quoted
+from ..base.readers import PUBLIC, check_reader
+from ..data.gamedata import GameData
 from ..engine.reading import Reader, area_choices, did_you_mean, nearest
 from ..engine.state import State
-from ..base.errors import OrderError, UsageError, quoted
-from ..data.gamedata import GameData
-from ..base.readers import PUBLIC, check_reader
+from ..game.views import VIEW_SCHEMA, unit_views
 from .documents import control_span, side_name, unit_phrase
 from .sections import Document, Items, Section, Span, Table, para
-from ..game.views import VIEW_SCHEMA, unit_views
 
 
 def find_area(name: str, data: GameData) -> str:
@@ -179,8 +179,8 @@ def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt
                  games_dir: Path | None = None, width: int = 72) -> str:
     """What `referee area` prints: one area (NAME) or every area (--list), for one reader (1.1,
     1.4)."""
-    from ..cli import commands
     from ..base.readers import check_name
+    from ..cli import commands
 
     reader = check_name(reader or PUBLIC)
     if listing and name:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from ..data.gamedata import GameData, Impassable
-from .svgmap import LINE, RADIUS, clean  # svgmap imports this module when it draws
+from .svgparts import LINE, RADIUS, clean
 
 SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}
 NEUTRAL = {"fill": "#ebebeb", "edge": "#8c8c8c", "ink": "#4d4d4d", "dash": "4 3", "rx": "1"}

@@ -19,16 +19,16 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from ..store import home
-from ..engine.victory import level_of, vp_breakdown
-from ..game.replay import Era, open_game, order_text
-from ..store.journal import redact, scan
 from ..base.readers import MODERATOR, PUBLIC, check_reader
+from ..engine.victory import level_of, vp_breakdown
+from ..game import Era, open_game, order_text
+from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
+from ..store import home
+from ..store.journal import redact, scan
 from .documents import side_name, vp_section
 from .grouped import grouped_blocks
 from .sections import Document, Items, Para, Section, Span, as_json, para
 from .text import describe
-from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 
 
 def receipt_line(game_id: str, seq: int, hash_: str) -> str:

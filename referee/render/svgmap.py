@@ -17,13 +17,14 @@ it is executable or refers outside the file.
 from __future__ import annotations
 
 import math
-import re
 import xml.etree.ElementTree as ET
 
-from ..engine.state import State
 from ..data.gamedata import Area, GameData
+from ..engine.state import State
 from ..game.views import state_view
+from . import impassable
 from .documents import phase_name, player_turn, side_name
+from .svgparts import LINE, RADIUS, clean
 
 # Fill of an area by its control and ink of a side's units: the game's (units.yaml
 # side_colours; TTLM: the German green and the Entente blue of the printed map); a side the
@@ -37,17 +38,6 @@ BATTLE = "#c0141c"
 SCALE = 300.0          # pixels per degree of latitude
 MARGIN = 240.0         # left column: legend and off-front boxes
 PAD = 50.0
-RADIUS = 14.0
-LINE = 10.0            # height of one line of unit text
-
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def clean(text: object) -> str:
-    """Text XML 1.0 can hold: control characters a data file may carry are dropped."""
-    return _NOT_XML.sub("", str(text))
-
-
 def control_colour(control: str, data: GameData) -> str:
     """The fill of an area under this control (a side id, disputed or neutral; 1.2)."""
     if control == "disputed":
@@ -260,7 +250,6 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
             seq: int | None = None) -> str:
     """The whole map for one reader as an SVG document (4.1 adjacency, 1.2 control, 1.4
     hidden templates through state_view)."""
-    from . import impassable  # it reads this module's sizes and clean()
 
     view = state_view(state, data, reader, game_id, seq)
     pos, width, height = positions(data)

@@ -24,8 +24,8 @@ import hmac
 import secrets
 from pathlib import Path
 
-from . import home
 from ..base.errors import DiceError, StorageError, UsageError, quoted
+from . import home
 
 
 def secret_path(journal: Path | str) -> Path:

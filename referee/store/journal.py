@@ -29,8 +29,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from . import home
 from ..base.errors import JournalError, StaleViewError, StorageError, UsageError
+from . import home
 
 SCHEMA_VERSION = 1
 

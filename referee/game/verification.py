@@ -23,8 +23,8 @@ from typing import Any
 
 import msgspec
 
-from ..store import dice as dicemod
-from ..store.dice import Dice, ManualDice, ReplayDice
+from ..base.errors import JournalError, OrderError, UsageError, quoted
+from ..base.readers import check_name, check_reader, may_see
 from ..engine import decide, decide_plan, is_private, plan_labels
 from ..engine.core import Ctx
 from ..engine.events import evolve
@@ -32,11 +32,24 @@ from ..engine.flow import setup_record
 from ..engine.reading import parse_order
 from ..engine.standing import applied
 from ..engine.versions import RULES_VERSION
-from ..base.errors import JournalError, OrderError, UsageError, quoted
+from ..store import dice as dicemod
+from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.players import REGISTER, roster_problem
-from ..base.readers import check_name, check_reader, may_see
 from .records import header_of, record_of
+from .replay import (
+    REVEAL,
+    SEALED_PLAN,
+    UPGRADE,
+    Era,
+    apply_record,
+    body,
+    check_actor,
+    data_for,
+    order_text,
+    scenario_of,
+    start_state,
+)
 
 
 class Verification(msgspec.Struct):
@@ -135,8 +148,6 @@ def redecide(state, data, rec: dict, typed, scenario, dice: Dice, in_place: bool
 
     Raises what deciding raises (OrderError when the order is not legal there).
     """
-    from .replay import SEALED_PLAN, order_text
-
     if not in_place:
         state = state.clone()
     if rec["seq"] == 1:
@@ -182,18 +193,6 @@ def verify(path: Path | str, secret_file: Path | None = None,
     unless export names its reader (then the chain and the redactions are
     checked, and the dice with the secret).
     """
-    from .replay import (
-        REVEAL,
-        UPGRADE,
-        Era,
-        _data_for,
-        _scenario_of,
-        _start,
-        apply_record,
-        body,
-        check_actor,
-    )
-
     if export is not None:
         check_name(export)
     journal = Journal(path)
@@ -211,13 +210,13 @@ def verify(path: Path | str, secret_file: Path | None = None,
             raise JournalError(f"{secret_file}: this secret does not match the commitment in "
                                f"record 0", record=0)
     secret = secret or _revealed_secret(raw, commit)
-    data = _data_for(header, name, games_dir)
+    data = data_for(header, name, games_dir)
     if export is not None:
         check_reader(export, data.sides)
         return _verify_export(records, name, header, export, secret, manual)
 
-    sc = _scenario_of(header)
-    state = _start(header, data, name)
+    sc = scenario_of(header)
+    state = start_state(header, data, name)
     replayed = state.clone()
     count, revealed_at = 1, None
     era = Era(header, data, games_dir, name)

@@ -1,0 +1,149 @@
+"""A game's life outside its players' orders: create it, upgrade its rules and data, reveal
+its dice secret."""
+
+from __future__ import annotations
+
+import os
+import secrets as _secrets
+from pathlib import Path
+
+import msgspec
+
+from .. import __version__
+from ..base.errors import UsageError
+from ..data import datastore
+from ..data.catalog import check_game_name, game_data, parse_options
+from ..engine.core import Ctx
+from ..engine.events import RulesUpgraded, SecretRevealed
+from ..engine.flow import setup_record
+from ..engine.setup import initial_state
+from ..engine.versions import RULES_VERSION
+from ..store import dice as dicemod
+from ..store.dice import Dice
+from ..store.journal import Journal, now
+from ..store.players import parse_players, roster_body
+from ..store.secrets import load_secret, remember_secret
+from .replay import REVEAL, UPGRADE, Game, body, position
+
+
+def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
+                options: list[str] | None = None, game_id: str | None = None,
+                secret_file: Path | None = None, games_dir: Path | None = None,
+                players: list[str] | None = None, game: str = "ttlm") -> Game:
+    """Create a journal for a new game: the secret first (0600, on disk), then the journal.
+
+    The secret goes beside the journal (JOURNAL.secret), or to secret_file:
+    an existing secret there is used, else a fresh one is made there; this
+    user's referee notes where it is, so the journal's folder can be shared.
+    """
+    path = Path(path)
+    if dice_mode not in ("committed", "manual"):
+        raise UsageError(f"--dice {dice_mode!r}: choose committed or manual")
+    if os.path.lexists(path):
+        raise UsageError(f"{path}: already exists; choose another file name")
+    data = game_data(check_game_name(game, games_dir), games_dir)
+    if scenario in data.scenarios:
+        sc = data.scenarios[scenario]
+    elif os.path.isfile(scenario):
+        from ..data.dataload import load_scenario_file  # start-up: YAML only for a file
+
+        sc, _ = load_scenario_file(scenario, data)
+    else:
+        raise UsageError(f"--scenario {scenario!r}: not a built-in scenario "
+                         f"({', '.join(data.scenarios)}) nor a scenario file")
+    opts = parse_options(options or [], data)
+    addresses = parse_players(players or [], data.sides)
+    game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
+    fresh = secret_file is None or not os.path.lexists(secret_file)
+    secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
+    spath = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
+    header = {
+        "kind": "header", "game_id": game_id, "game": data.info.id,
+        "game_name": data.info.name, "data_digest": data.digest,
+        "engine_version": __version__, "rules_version": RULES_VERSION, "scenario": sc.id,
+        "scenario_data": msgspec.to_builtins(sc),
+        "options": opts,
+        "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
+        "created_at": now(),
+    }
+    state = initial_state(data, sc, game_id, opts)
+    dice = Dice(game_id, 1, secret)
+    ctx = Ctx(state.clone(), data, dice)
+    setup_record(ctx, sc)
+    first = body("moderator", "set up", ctx.events, dice)
+    if fresh:
+        dicemod.write_secret(spath, secret)       # on disk before the journal exists
+    try:
+        records = Journal(path).create(header, first)
+    except BaseException:
+        if fresh:
+            spath.unlink(missing_ok=True)
+        raise
+    if secret_file is not None:
+        remember_secret(game_id, header["dice"]["commitment"], spath)
+    datastore.keep(data, data.info.id)       # so the game opens after the data files change
+    ctx.state.seq = 1
+    if addresses:
+        roster = roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret))
+        Journal(path).append_raw(lambda raw: (1, records[1]["hash"], [roster]))
+        ctx.state.seq = 2
+    return Game(Journal(path), data, records[0], ctx.state)
+
+
+def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:
+    """Append the moderator's record that moves a game on to this referee's rules and the
+    current game data, after checking its position fits that data (versions.py)."""
+    from ..engine import legal_orders
+    from ..engine.invariants import problems
+
+    journal = Journal(path)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        if pos.state.revealed:
+            raise UsageError("the dice secret has been revealed; the game is closed")
+        new = game_data(pos.header["game"], games_dir)
+        if pos.rules == RULES_VERSION and new.digest == pos.data.digest:
+            raise UsageError(f"{journal.name}: already under rules {RULES_VERSION} and the "
+                             f"current game data ({new.digest[:12]}); nothing to upgrade")
+        state = pos.state.clone()
+        try:
+            broken = problems(state, new)
+            if not broken and state.pending is not None and state.phase != "over":
+                for side in new.sides:
+                    legal_orders(state, new, side)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            broken = [f"{type(exc).__name__}: {exc}"]
+        if broken:
+            raise UsageError(f"{journal.name}: the game after record {pos.seq} does not fit "
+                             f"the game data {new.digest[:12]}, so it cannot be upgraded: "
+                             f"{broken[0]}")
+        ev = RulesUpgraded(rules=RULES_VERSION, data_digest=new.digest, from_rules=pos.rules,
+                           from_data_digest=pos.data.digest)
+        datastore.keep(new, pos.header["game"])
+        return pos.seq, pos.hash, [body("moderator", UPGRADE, [ev],
+                                        Dice(pos.header["game_id"], 0, None))]
+
+    return journal.append_raw(build)[1][0]
+
+
+def reveal(path: Path | str, force: bool = False, games_dir: Path | None = None) -> dict:
+    """Append the dice secret to the journal so anyone can verify every die (dice.py)."""
+    journal = Journal(path)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        if pos.state.revealed:
+            raise UsageError("the secret is already revealed in this journal")
+        if pos.state.phase != "over" and not force:
+            raise UsageError("the game is not over: revealing the secret now makes every "
+                             "future die predictable; use --force to reveal anyway and close "
+                             "the game")
+        secret = load_secret(journal.path, pos.header)
+        if secret is None:
+            raise UsageError(f"{dicemod.secret_path(journal.path)}: secret file not found")
+        ev = SecretRevealed(secret=secret.hex())
+        return pos.seq, pos.hash, [body("moderator", REVEAL, [ev],
+                                        Dice(pos.header["game_id"], 0, None))]
+
+    return journal.append_raw(build)[1][0]
