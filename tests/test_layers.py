@@ -1,0 +1,197 @@
+"""The package is a house of layers (DESIGN.md, "Layout"): each folder imports only itself and
+the folders below it, and no import circle exists anywhere, function-local imports included.
+
+Bottom to top: base < store < data < engine < game < render < mail < cli. The package's own
+`__init__` (its version) may be imported by every layer; `__main__` stands above them all.
+A function-local import of a referee module says on its line, or the line above, that it is
+there for start-up time; every other import stands at the top of its module.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import referee
+
+PACKAGE = Path(referee.__file__).parent
+LAYERS = ("base", "store", "data", "engine", "game", "render", "mail", "cli")
+ROOT = {"__init__": -1, "__main__": len(LAYERS)}         # the version below all; -m above all
+
+
+def module_name(path: Path) -> str:
+    """`data.gamedata` for referee/data/gamedata.py, `game` for referee/game/__init__.py."""
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> int:
+    """The rank of a module's layer (ValueError for a module outside every layer)."""
+    if module in ROOT:
+        return ROOT[module]
+    return LAYERS.index(module.split(".")[0])
+
+
+@cache
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))
+            if "_compiled" not in p.parts}
+
+
+def _package_of(module: str, path: Path) -> list[str]:
+    parts = module.split(".") if module not in ROOT else []
+    return parts if path.name == "__init__.py" else parts[:-1]
+
+
+def _target(node: ast.ImportFrom, package: list[str]) -> str | None:
+    if node.level == 0:
+        name = node.module or ""
+        if name != "referee" and not name.startswith("referee."):
+            return None
+        return name[len("referee."):] if name != "referee" else ""
+    base = package[:len(package) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _resolve(name: str, known: set[str]) -> str:
+    """The module an imported name lives in: itself when a module, else its longest prefix."""
+    while name and name not in known:
+        name = name.rpartition(".")[0]
+    return name or "__init__"
+
+
+def imports_of(source: str, module: str, path: Path,
+               known: set[str]) -> list[tuple[str, int, bool]]:
+    """(module imported, line, function-local?) for every referee import in one source."""
+    tree = ast.parse(source)
+    top = {id(n) for n in tree.body}
+    out: list[tuple[str, int, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _target(node, _package_of(module, path))
+            if base is None:
+                continue
+            names = [f"{base}.{a.name}" if base else a.name for a in node.names]
+            targets = {_resolve(n, known) for n in names}
+        elif isinstance(node, ast.Import):
+            targets = {_resolve(a.name[len("referee."):], known) for a in node.names
+                       if a.name.startswith("referee.")}
+        else:
+            continue
+        out += [(t, node.lineno, id(node) not in top) for t in sorted(targets) if t != module]
+    return out
+
+
+@cache
+def graph() -> dict[str, list[tuple[str, int, bool]]]:
+    known = set(modules())
+    return {m: imports_of(p.read_text(encoding="utf-8"), m, p, known)
+            for m, p in modules().items()}
+
+
+def find_cycle(g: dict[str, list[tuple[str, int, bool]]]) -> list[str] | None:
+    """One circle of the graph as [a, b, ..., a], or None."""
+    state: dict[str, int] = {}                              # 1 on the path, 2 done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        path.append(m)
+        for t, _, _ in g.get(m, []):
+            if state.get(t) == 1:
+                return path[path.index(t):] + [t]
+            if t not in state and (found := visit(t)):
+                return found
+        path.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(g):
+        if m not in state and (found := visit(m)):
+            return found
+    return None
+
+
+def against_layers(g: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
+    """Every import of a module from a layer above the importer's."""
+    return [f"{m}:{line} imports {t} ({LAYERS[layer_of(t)]} is above "
+            f"{LAYERS[layer_of(m)] if m not in ROOT else m})"
+            for m, edges in sorted(g.items()) for t, line, _ in edges
+            if layer_of(t) > layer_of(m)]
+
+
+def unexplained_local_imports(g: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
+    """Function-local imports whose line, or the line above, does not say `start-up`."""
+    out = []
+    for m, edges in sorted(g.items()):
+        lines = modules()[m].read_text(encoding="utf-8").splitlines() if m in modules() else []
+        for t, line, local in edges:
+            near = " ".join(lines[max(0, line - 2):line])
+            if local and "start-up" not in near:
+                out.append(f"{m}:{line} imports {t} inside a function without a start-up reason")
+    return sorted(set(out))
+
+
+def test_every_module_stands_in_a_layer():
+    outside = [m for m in modules() if m not in ROOT and m.split(".")[0] not in LAYERS]
+    assert not outside, f"module(s) in no layer folder: {', '.join(outside)}"
+    loose = [m for m in modules() if "." not in m and m not in ROOT and m not in LAYERS]
+    assert not loose, f"loose module(s) beside the layers: {', '.join(loose)}"
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    wrong = against_layers(graph())
+    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+def test_the_whole_package_has_no_import_circle():
+    cycle = find_cycle(graph())
+    assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+def test_function_local_imports_say_why():
+    wrong = unexplained_local_imports(graph())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_graph_sees_every_form_of_import():
+    # A reader blind to one form would pass a package that breaks the rule that way.
+    src = ("from . import journal, home\n"
+           "from ..data.gamedata import GameData\n"
+           "from .. import game as g\n"
+           "import referee.cli.app\n"
+           "from referee.render import text\n"
+           "def f():\n"
+           "    from ..engine.core import Ctx\n")
+    known = {"store.journal", "store.home", "store.dice", "data.gamedata", "game", "cli.app",
+             "render.text", "engine.core", "engine"}
+    edges = imports_of(src, "store.dice", PACKAGE / "store" / "dice.py", known)
+    assert sorted(edges) == sorted([
+        ("store.journal", 1, False), ("store.home", 1, False), ("data.gamedata", 2, False),
+        ("game", 3, False), ("cli.app", 4, False), ("render.text", 5, False),
+        ("engine.core", 7, True)])
+
+
+def test_the_checks_fail_on_the_circles_the_package_once_had():
+    # compiled <-> datastore; datacheck -> gamedata -> dataload -> datacheck; game <-> verify;
+    # impassable <-> svgmap: each as it stood, one must be found, and a layer breach named.
+    old = {"data.compiled": [("data.datastore", 141, True)],
+           "data.datastore": [("data.compiled", 118, True)]}
+    assert find_cycle(old) in (["data.compiled", "data.datastore", "data.compiled"],
+                               ["data.datastore", "data.compiled", "data.datastore"])
+    old = {"data.datacheck": [("data.gamedata", 1, False)],
+           "data.gamedata": [("data.dataload", 922, True)],
+           "data.dataload": [("data.datacheck", 369, True)]}
+    assert find_cycle(old) is not None
+    old = {"game.replay": [("game.verify", 907, False)],
+           "game.verify": [("game.replay", 185, True)]}
+    assert find_cycle(old) is not None
+    old = {"render.impassable": [("render.svgmap", 26, False)],
+           "render.svgmap": [("render.impassable", 263, True)]}
+    assert find_cycle(old) is not None
+    assert against_layers({"game.audit": [("render.text", 117, True)]}) == [
+        "game.audit:117 imports render.text (render is above game)"]
+    assert against_layers({"engine.core": [("store.dice", 16, False)]}) == []
