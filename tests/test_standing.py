@@ -368,3 +368,59 @@ def test_pay_hits_with_units_loses_the_only_unit_5_3_1_allows(tmp_path):
     j, rec = game("tie", "3I", "6,6,6,6,6,6,1,6,6,6")
     assert "LossTaken" not in kinds(rec)
     assert pending(j) == "losses entente"
+
+
+def _lock_is_held(journal) -> bool:
+    """Whether someone holds the journal's append lock now (a non-blocking try fails)."""
+    import fcntl
+
+    with open(journal, "rb") as f:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+        return False
+
+
+def test_standing_orders_are_written_under_the_journals_lock(tmp_path, monkeypatch):
+    # A change kept beside the journal while another process appends would be lost or
+    # applied to the wrong record: both ways of changing them hold the append lock.
+    j = artois(tmp_path)
+    seen = []
+    real = st.save
+    monkeypatch.setattr(st, "save", lambda journal, sets: seen.append(_lock_is_held(j))
+                        or real(journal, sets))
+    give(j, "entente", "no combat cards")
+    r = g.submit(j, "german", ["play offensive"], atomic=True,
+                 standing_change=(["no cavalry retreat"], []))
+    assert r.rejected is None and seen == [True, True]
+    assert [e["text"] for e in st.load(j)["german"]] == ["no cavalry retreat"]
+
+
+def test_a_standing_change_goes_with_its_records_or_not_at_all(tmp_path, monkeypatch):
+    j = artois(tmp_path)
+    before = st.store_path(j).read_bytes() if st.store_path(j).exists() else None
+    r = g.submit(j, "german", ["move ge-6 artois"], atomic=True,
+                 standing_change=(["no cavalry retreat"], []))
+    assert r.rejected is not None                      # not legal before the offensive card
+    after = st.store_path(j).read_bytes() if st.store_path(j).exists() else None
+    assert after == before
+    # The journal cannot be written: the standing orders are put back as they were.
+    give(j, "german", "no combat cards")
+    records = len(g.open_game(j).records)
+    from referee.store import home
+
+    real = home.write_all
+
+    def full(fd, data):                                # only the journal's records fail
+        if b'"prev":' in bytes(data):
+            raise OSError(28, "No space left on device")
+        return real(fd, data)
+    monkeypatch.setattr(home, "write_all", full)
+    with pytest.raises(Exception, match="could not be written"):
+        g.submit(j, "german", ["play offensive"], atomic=True,
+                 standing_change=(["no cavalry retreat"], []))
+    monkeypatch.setattr(home, "write_all", real)
+    assert [e["text"] for e in st.load(j)["german"]] == ["no combat cards"]
+    assert len(g.open_game(j).records) == records

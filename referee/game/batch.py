@@ -27,6 +27,7 @@ from ..store.journal import Journal, stale
 from ..store.secrets import load_secret
 from . import standing
 from .replay import body, check_current, position
+from .suggest import amend
 
 
 class Applied(msgspec.Struct):
@@ -136,10 +137,301 @@ def _plan_run(parsed: list, start: int) -> int:
     return end - start
 
 
+class Request(msgspec.Struct):
+    """What a caller asks of one batch (submit's arguments, beside the journal)."""
+
+    side: str
+    texts: list[str]
+    dice_text: str | None = None
+    expect_seq: int | None = None
+    games_dir: Path | None = None
+    atomic: bool = False
+    dry_run: bool = False
+    mail: dict | None = None
+    others_standing: bool = True
+    standing_change: tuple[list[str], list[str]] | None = None
+
+
+class _Stop(Exception):
+    """The batch ends here (a rejection, a dry run's limit, an all-or-nothing boundary);
+    what to tell is already in the Submission."""
+
+
+class Batch:
+    """One side's orders decided one record at a time against the journal's last position,
+    under the journal's lock: parse, check, seal each record, and answer (Submission)."""
+
+    def __init__(self, journal: Journal, request: Request):
+        self.journal, self.q = journal, request
+        self.result = Submission()
+        self.bodies: list[dict] = []
+        self.previous_standing: dict | None = None
+
+    # ------------------------------------------------------------ under the lock
+
+    def build(self, raw: bytes) -> tuple[int, str, list[dict]]:
+        """What journal.append_raw writes: (last seq, last hash, record bodies)."""
+        self.open(raw)
+        self.parse()
+        self.load_standing()
+        if self.q.mail is not None and self.q.mail["sha256"].encode() in raw:
+            raise AlreadyApplied("this message's orders are in the journal already")
+        i = 0
+        try:
+            while i < len(self.q.texts):
+                i = self.step(i)
+        except _Stop:
+            pass
+        return self.finish()
+
+    def open(self, raw: bytes) -> None:
+        """Read the position under the lock and check the batch may be decided there."""
+        q, journal = self.q, self.journal
+        pos = self.pos = position(journal, raw, q.games_dir)
+        self.header, self.data, self.state, self.seq = pos.header, pos.data, pos.state, pos.seq
+        self.result.header, self.result.data, self.result.bound = pos.header, pos.data, pos.bound
+        check_reader(q.side, self.data.sides, allow_moderator=False)
+        check_current(pos, journal.path, q.games_dir)
+        if q.expect_seq is not None and q.expect_seq != pos.seq:
+            raise stale(pos.seq, q.expect_seq)
+        if self.state.revealed:
+            raise OrderError("the dice secret has been revealed; the game is closed to "
+                             "further orders (dice would be predictable)")
+        self.secret = None if q.dry_run else load_secret(journal.path, self.header)
+        self.manual = None
+        if self.header["dice"]["mode"] == "manual" and not q.dry_run:
+            self.manual = ManualDice(dicemod.parse_manual(q.dice_text or ""))
+        elif q.dice_text is not None and self.header["dice"]["mode"] != "manual":
+            raise UsageError("--dice is for games created with --dice manual; this game "
+                             "uses committed dice")
+
+    def parse(self) -> None:
+        """Each text as an order, or the OrderError it raises (told when its turn comes)."""
+        self.parsed: list = []
+        for text in self.q.texts:
+            try:
+                self.parsed.append(parse_order(text, self.data))
+            except OrderError as exc:
+                self.parsed.append(exc)
+
+    def load_standing(self) -> None:
+        """Both sides' standing orders, with this batch's own change to them applied.
+
+        The other side's answer his decisions in this side's records, but never where this
+        side would be told their effect before it is written: in a dry run, in why an
+        all-or-nothing batch ends, and where the caller says so (mail in a manual-dice game,
+        whose reply would tell whether dice were needed)."""
+        q = self.q
+        self.sets = standing.load(self.journal.path, self.header["hash"])
+        if q.standing_change is not None:
+            self.previous_standing = {k: list(v) for k, v in self.sets.items()}
+            add, withdraw = q.standing_change
+            try:
+                self.sets = standing.changed(self.sets, q.side, self.data, self.state.turn,
+                                             add, withdraw)
+            except UsageError as exc:
+                raise OrderError(str(exc)) from None
+        self.own_only = {q.side: self.sets.get(q.side, [])}
+        self.decide_sets = self.own_only if (q.dry_run or not q.others_standing) else self.sets
+
+    def next_dice(self) -> Dice:
+        return (_DryDice(self.header["game_id"], self.seq + 1) if self.q.dry_run else
+                Dice(self.header["game_id"], self.seq + 1, self.secret, self.manual))
+
+    def step(self, i: int) -> int:
+        """Decide the order (or sealed plan) at i, seal its record; the index after it."""
+        run, step, moot = self.plan_at(i)
+        dice = self.next_dice()
+        events, new_state, text, private = self.decide_at(i, run, step, dice)
+        if self.q.dry_run and any(e.type == "CardsDrawn" for e in events):
+            self.stop(f"order {i + step} ({quoted(self.q.texts[i + step - 1])}) is legal; "
+                      f"the dry run stops there: it would draw cards", "cards", i + step)
+        nxt = i + step
+        why = moot if run else None if nxt >= len(self.q.texts) else _trailing_done(
+            self.parsed[nxt], self.parsed[i], _decision(self.state), new_state, self.q.side)
+        if why is not None:
+            nxt += 1
+        if self.q.atomic and not self.q.dry_run and nxt < len(self.q.texts):
+            self.check_nothing_unseen(i, step, nxt, run, events, new_state, dice)
+        self.seal(text, events, dice, private, new_state)
+        i += step
+        if why is not None:
+            self.result.dropped.append((i, self.q.texts[i], why))
+            i += 1
+        self.stop_where_other_side_decides(i)
+        return i
+
+    def plan_at(self, i: int) -> tuple[int, int, str | None]:
+        """(orders in the sealed plan starting at i or 0, orders this step takes, why a
+        trailing 'done' is dropped); stops a dry run or an all-or-nothing batch at an order
+        whose result rests on the other side's sealed plan (7.0)."""
+        q, state, data, parsed = self.q, self.state, self.data, self.parsed
+        run = _plan_run(parsed, i) if sealed_for(state, q.side) else 0
+        moot = None
+        if run > 1 and parsed[i + run - 1].kind == "done" and completes_plan(
+                state, data, q.side, parsed[i:i + run - 1]):
+            run -= 1
+            moot = (f"the orders before it completed the sealed plan it would have closed "
+                    f"({plan_label(state)}); it was not needed and was dropped")
+        step = max(run, 1)
+        last = parsed[i + step - 1]
+        if isinstance(last, OrderError) or not closes_plans(state, q.side, last, data,
+                                                            parsed[i:i + step - 1]):
+            return run, step, moot
+        # Its result rests on the other side's sealed plan (7.0): a dry run or an
+        # all-or-nothing batch must not show it, nor anything checked after it.
+        if q.dry_run and run > 1:
+            return run - 1, run - 1, None        # the plan's orders before 'done'; it comes next
+        if q.dry_run:
+            self.stop(f"order {i + 1} ({quoted(q.texts[i])}) closes {plan_label(state)}: its "
+                      f"result waits on the other side's sealed plan; the dry run stops there",
+                      "plans", i + 1)
+        at = i + step + (moot is not None)
+        if q.atomic and at < len(q.texts):
+            self.end_atomic(at, f"closes {plan_label(state)} and reveals both plans",
+                            i + step - 1)
+        return run, step, moot
+
+    def decide_at(self, i: int, run: int, step: int, dice: Dice) -> tuple[list, State, str, object]:
+        """(events, state after, record text, private label) of the order or plan at i."""
+        q, state, data = self.q, self.state, self.data
+        try:
+            if isinstance(self.parsed[i], OrderError) and not run:
+                raise self.parsed[i]
+            if run:
+                events, new_state = decide_plan(
+                    state, data, list(zip(q.texts[i:i + run], self.parsed[i:i + run])),
+                    q.side, dice)
+                return events, new_state, "\n".join(q.texts[i:i + run]), plan_label(state)
+            events, new_state = decide(state, data, self.parsed[i], q.side, dice, q.texts[i],
+                                       standing=self.decide_sets)
+            return events, new_state, q.texts[i], is_private(state, self.parsed[i])
+        except DiceError:
+            raise          # a dice problem rejects the whole batch (an OrderError too)
+        except _DryStop as why:
+            self.stop(f"order {i + 1} ({quoted(q.texts[i])}) is legal; the dry run stops "
+                      f"there: {why.args[0]}", why.args[1], i + 1)
+        except OrderError as exc:
+            self.reject(i, run, exc)
+
+    def reject(self, i: int, run: int, exc: OrderError) -> None:
+        """Tell the order at fault; the orders of a plan before it are sealed as a plan."""
+        q = self.q
+        at = i + getattr(exc, "index", 0)
+        if run and at > i and not q.atomic:
+            texts_ok = q.texts[i:at]
+            dice = self.next_dice()
+            label = plan_label(self.state)
+            events, self.state = decide_plan(self.state, self.data,
+                                             list(zip(texts_ok, self.parsed[i:at])), q.side, dice)
+            self.seal("\n".join(texts_ok), events, dice, label, self.state)  # its own turn
+        self.result.rejected = (at, q.texts[at], amend(exc, self.parsed[at], self.state,
+                                                       self.data, q.side))
+        self.result.not_applied = q.texts[at + 1:]
+        raise _Stop
+
+    def check_nothing_unseen(self, i: int, step: int, nxt: int, run: int, events: list,
+                             new_state: State, dice: Dice) -> None:
+        """An all-or-nothing batch ends before an order that follows a result its sender
+        could not see ahead: dice, cards or the other side's answer."""
+        need = _needs_others(new_state, events, dice, self.q.side)
+        if need is not None and not run and any(
+                e.type == "StandingApplied" and e.side != self.q.side for e in events):
+            need = self.masked_need(i) or need   # told as if none had been given
+        if need is not None:
+            self.end_atomic(nxt, need[1], i + step - 1)
+
+    def masked_need(self, i: int) -> tuple[str, str] | None:
+        """What the order at i needs when the other side's standing orders are left out."""
+        probe = _DryDice(self.header["game_id"], self.seq + 1)
+        try:
+            ev, st = decide(self.state, self.data, self.parsed[i], self.q.side, probe,
+                            self.q.texts[i], standing=self.own_only)
+        except _DryStop as stop:
+            return stop.args[1], {"dice": "needs dice", "cards": "draws cards"}[stop.args[1]]
+        return _needs_others(st, ev, probe, self.q.side)
+
+    def end_atomic(self, at: int, what: str, by: int) -> None:
+        # Nothing decided after such an order may be told: a rejection would describe a
+        # position reached through dice, cards or a sealed plan never written.
+        texts = self.q.texts
+        self.result.rejected = (at, texts[at], OrderError(
+            f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {by + 1} "
+            f"({quoted(texts[by])}), which {what}; an all-or-nothing batch ends at "
+            f"such an order: send the rest once you have read its result"))
+        self.result.not_applied = texts[at + 1:]
+        raise _Stop
+
+    def stop(self, why: str, reason: str, rest: int) -> None:
+        """End a dry run: where and why, and the orders not looked at."""
+        self.result.stopped, self.result.stop_reason = why, reason
+        self.result.not_applied = self.q.texts[rest:]
+        raise _Stop
+
+    def stop_where_other_side_decides(self, i: int) -> None:
+        state = self.state
+        if not self.q.dry_run or state.pending is None or state.phase == "over" or \
+                sealed_for(state, self.q.side) or state.pending.side == self.q.side:
+            return
+        if i >= len(self.q.texts):
+            raise _Stop
+        self.stop(f"order {i} ({quoted(self.q.texts[i - 1])}) is legal and hands the "
+                  f"decision to {state.pending.side}; the dry run stops there",
+                  "other side", i)
+
+    def seal(self, text: str, events: list, dice: Dice, private, new_state: State) -> None:
+        """One record body for an accepted order or plan; the position moves on to it."""
+        self.seq += 1
+        new_state.seq = self.seq
+        rec = body(self.q.side, text, events, dice, private, self.q.mail,
+                   standing.part(self.sets, self.q.side, self.state.turn, dice.standing_salt()))
+        self.bodies.append(rec)
+        self.result.applied.append(Applied(text, rec))
+        self.state = new_state
+
+    def finish(self) -> tuple[int, str, list[dict]]:
+        """What to write: nothing for a dry run or a rejected all-or-nothing batch. A
+        standing-order change is kept now, under the lock, just before its records."""
+        q, result = self.q, self.result
+        if result.rejected is None and self.manual is not None:
+            self.manual.check_used_up()
+        # A rejected all-or-nothing batch leaves the game as it was; so does its report.
+        failed = q.atomic and result.rejected is not None
+        result.state = self.pos.state if failed else self.state
+        if q.dry_run or failed:
+            return self.pos.seq, self.pos.hash, []
+        if q.standing_change is not None and self.bodies:
+            standing.save(self.journal.path, self.sets)
+        return self.pos.seq, self.pos.hash, self.bodies
+
+    def undo(self) -> None:
+        """The journal could not be written: put the standing orders back as they were."""
+        if self.previous_standing is not None and self.bodies:
+            standing.save(self.journal.path, self.previous_standing)
+
+    # ------------------------------------------------------------ after the lock
+
+    def answer(self, raw: bytes, written: list[dict]) -> Submission:
+        """The Submission once the records are written; the new position is kept as a
+        snapshot for the next reader."""
+        result = self.result
+        result.raw = raw
+        if self.q.dry_run or not written:
+            if not self.q.dry_run:
+                result.applied = []           # --atomic: a rejection writes nothing
+            return result
+        for applied, rec in zip(result.applied, written):
+            applied.record = rec
+        snapshot.save_state(self.journal.path, raw, result.bound, written[-1]["seq"],
+                            written[-1]["hash"], result.header, state_to_builtins(result.state))
+        return result
+
+
 def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None = None,
            expect_seq: int | None = None, games_dir: Path | None = None,
            atomic: bool = False, dry_run: bool = False,
-           mail: dict | None = None, others_standing: bool = True) -> Submission:
+           mail: dict | None = None, others_standing: bool = True,
+           standing_change: tuple[list[str], list[str]] | None = None) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -148,205 +440,18 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     the first order whose result needs a die, the deck or the other side.
     Manual dice problems (missing, extra, out of range) reject the whole
     batch. `mail` (moderator-only: the message an order came in) is kept in
-    each record as a secret part. Under the lock only the records after this
-    user's snapshot are read.
+    each record as a secret part. `standing_change` (add, withdraw) changes the
+    side's standing orders with the records, under the same lock, or not at all.
+    Under the lock only the records after this user's snapshot are read.
     """
     if not texts:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
-    journal = Journal(path)
-    result = Submission()
-
-    def build(raw: bytes) -> tuple[int, str, list[dict]]:
-        pos = position(journal, raw, games_dir)
-        header, data, state = pos.header, pos.data, pos.state
-        result.header, result.data, result.bound = header, data, pos.bound
-        check_reader(side, data.sides, allow_moderator=False)
-        check_current(pos, journal.path, games_dir)
-        if expect_seq is not None and expect_seq != pos.seq:
-            raise stale(pos.seq, expect_seq)
-        if state.revealed:
-            raise OrderError("the dice secret has been revealed; the game is closed to "
-                             "further orders (dice would be predictable)")
-        secret = None if dry_run else load_secret(journal.path, header)
-        manual = None
-        if header["dice"]["mode"] == "manual" and not dry_run:
-            manual = ManualDice(dicemod.parse_manual(dice_text or ""))
-        elif dice_text is not None and header["dice"]["mode"] != "manual":
-            raise UsageError("--dice is for games created with --dice manual; this game "
-                             "uses committed dice")
-        parsed: list = []
-        for text in texts:
-            try:
-                parsed.append(parse_order(text, data))
-            except OrderError as exc:
-                parsed.append(exc)
-        bodies: list[dict] = []
-        seq = pos.seq
-        i = 0
-        sets = standing.load(journal.path, header["hash"])
-        # The other side's standing orders answer his decisions in this side's records, but
-        # never where this side would be told their effect before it is written: in a dry run,
-        # (below) in why an all-or-nothing batch ends, and where the caller says so (mail in
-        # a manual-dice game, whose reply would tell whether dice were needed).
-        own_only = {side: sets.get(side, [])}
-        decide_sets = own_only if (dry_run or not others_standing) else sets
-
-        def masked_need(i: int) -> tuple[str, str] | None:
-            probe = _DryDice(header["game_id"], seq + 1)
-            try:
-                ev, st = decide(state, data, parsed[i], side, probe, texts[i],
-                                standing=own_only)
-            except _DryStop as stop:
-                return stop.args[1], {"dice": "needs dice", "cards": "draws cards"}[
-                    stop.args[1]]
-            return _needs_others(st, ev, probe, side)
-
-        def sealed_set(dice: Dice, turn: int) -> dict:
-            return standing.part(sets, side, turn, dice.standing_salt())
-
-        def next_dice() -> Dice:
-            return (_DryDice(header["game_id"], seq + 1) if dry_run else
-                    Dice(header["game_id"], seq + 1, secret, manual))
-
-        def end_atomic(at: int, what: str, by: int | None = None) -> None:
-            # Nothing decided after such an order may be told: a rejection would describe a
-            # position reached through dice, cards or a sealed plan never written.
-            by = at - 1 if by is None else by
-            result.rejected = (at, texts[at], OrderError(
-                f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {by + 1} "
-                f"({quoted(texts[by])}), which {what}; an all-or-nothing batch ends at "
-                f"such an order: send the rest once you have read its result"))
-            result.not_applied = texts[at + 1:]
-
-        if mail is not None and mail["sha256"].encode() in raw:
-            raise AlreadyApplied("this message's orders are in the journal already")
-        while i < len(texts):
-            dice = next_dice()
-            run = _plan_run(parsed, i) if sealed_for(state, side) else 0
-            moot = None
-            if run > 1 and parsed[i + run - 1].kind == "done" and completes_plan(
-                    state, data, side, parsed[i:i + run - 1]):
-                run -= 1
-                moot = (f"the orders before it completed the sealed plan it would have closed "
-                        f"({plan_label(state)}); it was not needed and was dropped")
-            step = max(run, 1)
-            last = parsed[i + step - 1]
-            if not isinstance(last, OrderError) and closes_plans(state, side, last, data,
-                                                                  parsed[i:i + step - 1]):
-                # Its result rests on the other side's sealed plan (7.0): a dry run or an
-                # all-or-nothing batch must not show it, nor anything checked after it.
-                if dry_run and run > 1:
-                    run = step = run - 1            # check the plan's orders before 'done'
-                    moot = None                     # (the closing order comes next time)
-                elif dry_run:
-                    result.stopped = (f"order {i + 1} ({quoted(texts[i])}) closes "
-                                      f"{plan_label(state)}: its result waits on the "
-                                      f"other side's sealed plan; the dry run stops there")
-                    result.stop_reason = "plans"
-                    result.not_applied = texts[i + 1:]
-                    break
-                elif atomic and i + step + (moot is not None) < len(texts):
-                    end_atomic(i + step + (moot is not None),
-                               f"closes {plan_label(state)} and reveals both plans", i + step - 1)
-                    break
-            try:
-                if isinstance(parsed[i], OrderError) and not run:
-                    raise parsed[i]
-                if run:
-                    events, new_state = decide_plan(
-                        state, data, list(zip(texts[i:i + run], parsed[i:i + run])), side, dice)
-                    text, private = "\n".join(texts[i:i + run]), plan_label(state)
-                else:
-                    text = texts[i]
-                    events, new_state = decide(state, data, parsed[i], side, dice, text,
-                                               standing=decide_sets)
-                    private = is_private(state, parsed[i])
-            except DiceError:
-                raise          # a dice problem rejects the whole batch (an OrderError too)
-            except _DryStop as why:
-                result.stopped = (f"order {i + 1} ({quoted(texts[i])}) is legal; the dry run "
-                                  f"stops there: {why.args[0]}")
-                result.stop_reason = why.args[1]
-                result.not_applied = texts[i + 1:]
-                break
-            except OrderError as exc:
-                at = i + getattr(exc, "index", 0)
-                if run and at > i and not atomic:
-                    # The orders of the plan before the one at fault are sealed as a plan.
-                    texts_ok = texts[i:at]
-                    dice = next_dice()
-                    label = plan_label(state)
-                    events, state = decide_plan(state, data, list(zip(texts_ok, parsed[i:at])),
-                                                side, dice)
-                    seq += 1
-                    state.seq = seq
-                    rec = body(side, "\n".join(texts_ok), events, dice, label, mail,
-                               sealed_set(dice, state.turn))
-                    bodies.append(rec)
-                    result.applied.append(Applied("\n".join(texts_ok), rec))
-                from .suggest import amend  # 'did you mean', from what the side may see
-
-                result.rejected = (at, texts[at], amend(exc, parsed[at], state, data, side))
-                result.not_applied = texts[at + 1:]
-                break
-            if dry_run and any(e.type == "CardsDrawn" for e in events):
-                result.stopped = (f"order {i + step} ({quoted(texts[i + step - 1])}) is legal; "
-                                  f"the dry run stops there: it would draw cards")
-                result.stop_reason = "cards"
-                result.not_applied = texts[i + step:]
-                break
-            nxt = i + step
-            why = moot if run else None if nxt >= len(texts) else _trailing_done(
-                parsed[nxt], parsed[i], _decision(state), new_state, side)
-            if why is not None:
-                nxt += 1
-            if atomic and not dry_run and nxt < len(texts):
-                need = _needs_others(new_state, events, dice, side)
-                if need is not None and not run and any(
-                        e.type == "StandingApplied" and e.side != side for e in events):
-                    need = masked_need(i) or need   # told as if none had been given
-                if need is not None:
-                    end_atomic(nxt, need[1], i + step - 1)
-                    break
-            seq += 1
-            new_state.seq = seq
-            rec = body(side, text, events, dice, private, mail, sealed_set(dice, state.turn))
-            bodies.append(rec)
-            result.applied.append(Applied(text, rec))
-            state = new_state
-            i += step
-            if why is not None:
-                result.dropped.append((i, texts[i], why))
-                i += 1
-            if dry_run and state.pending is not None and state.phase != "over" \
-                    and not sealed_for(state, side) and state.pending.side != side:
-                if i < len(texts):
-                    result.stopped = (f"order {i} ({quoted(texts[i - 1])}) is legal and hands "
-                                      f"the decision to {state.pending.side}; the dry run "
-                                      f"stops there")
-                    result.stop_reason = "other side"
-                    result.not_applied = texts[i:]
-                break
-        if result.rejected is None and manual is not None:
-            manual.check_used_up()
-        # A rejected all-or-nothing batch leaves the game as it was; so does its report.
-        result.state = pos.state if atomic and result.rejected is not None else state
-        if dry_run or (atomic and result.rejected is not None):
-            return pos.seq, pos.hash, []
-        return pos.seq, pos.hash, bodies
-
+    batch = Batch(Journal(path), Request(side, list(texts), dice_text, expect_seq, games_dir,
+                                         atomic, dry_run, mail, others_standing,
+                                         standing_change))
     try:
-        raw, written = journal.append_raw(build)
+        raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)
     except (GameDataError, JournalError, UsageError, OrderError):
-        result.applied.clear()
+        batch.result.applied.clear()
         raise
-    result.raw = raw
-    if dry_run or not written:
-        if not dry_run:
-            result.applied = []           # --atomic: a rejection writes nothing
-        return result
-    for applied, rec in zip(result.applied, written):
-        applied.record = rec
-    snapshot.save_state(journal.path, raw, result.bound, written[-1]["seq"],
-                        written[-1]["hash"], result.header, state_to_builtins(result.state))
-    return result
+    return batch.answer(raw, written)

@@ -20,6 +20,7 @@ from ..base.errors import UsageError
 from ..data.gamedata import GameData
 from ..engine import standing as rules
 from ..store import home
+from ..store.journal import Journal
 
 
 def store_path(journal: Path | str) -> Path:
@@ -100,9 +101,20 @@ def current(sets: dict[str, list[dict]], side: str, turn: int) -> list[dict]:
 
 def change(journal: Path | str, side: str, data: GameData, turn: int,
            add: list[str] = (), withdraw: list[str] = ()) -> list[dict]:
-    """Add and withdraw standing orders of side; returns his set in force. OrderSyntaxError
-    for a phrase outside the vocabulary, UsageError for withdrawing one he has not given."""
-    sets = load(journal)
+    """Add and withdraw standing orders of side, under the journal's lock (the one its
+    appends take); returns his set in force. OrderSyntaxError for a phrase outside the
+    vocabulary, UsageError for withdrawing one he has not given."""
+    with Journal(journal).exclusive():
+        sets = changed(load(journal), side, data, turn, add, withdraw)
+        save(journal, sets)
+    return sets[side]
+
+
+def changed(sets: dict[str, list[dict]], side: str, data: GameData, turn: int,
+            add: list[str] = (), withdraw: list[str] = ()) -> dict[str, list[dict]]:
+    """Both sides' standing orders once side adds and withdraws some (nothing is written;
+    the errors are change's)."""
+    sets = dict(sets)
     mine = current(sets, side, turn)
     for text in withdraw:
         entry = rules.parse_standing(text, data, turn)
@@ -119,8 +131,7 @@ def change(journal: Path | str, side: str, data: GameData, turn: int,
                              f"forced retreat eliminates one of his own (5.4)")
         mine = rules.add(mine, entry)
     sets[side] = mine
-    save(journal, sets)
-    return mine
+    return sets
 
 
 def part(sets: dict[str, list[dict]], side: str, turn: int, salt: str) -> dict:

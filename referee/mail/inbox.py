@@ -28,6 +28,7 @@ from pathlib import Path
 from .. import game as g
 from ..base.errors import OrderError, StorageError, UsageError
 from ..base.readers import MODERATOR
+from ..engine.standing import parse_standing
 from ..game import standing
 from ..render import reports
 from ..store import home
@@ -389,9 +390,9 @@ STANDING_LINE = re.compile(r"(?i)^standing\s*:")
 
 
 def _standing_lines(journal: Path, side: str, lines: list[tuple[int, str]], games_dir
-                    ) -> list[dict]:
-    """Apply a message's 'standing: PHRASE' and 'standing: withdraw PHRASE' lines, all or none
-    (OrderSyntaxError or UsageError naming the line); returns the side's set now."""
+                    ) -> tuple[list[str], list[str]]:
+    """A message's 'standing: PHRASE' and 'standing: withdraw PHRASE' lines as (add, withdraw),
+    each phrase checked (OrderError naming the line); nothing is kept here."""
     game = g.open_game(journal, games_dir=games_dir)
     add, withdraw = [], []
     for n, text in lines:
@@ -400,14 +401,25 @@ def _standing_lines(journal: Path, side: str, lines: list[tuple[int, str]], game
         target = withdraw if words and words[0].casefold() == "withdraw" else add
         phrase = words[1] if target is withdraw and len(words) > 1 else phrase
         try:
-            from ..engine.standing import parse_standing
-
             parse_standing(phrase, game.data, game.state.turn)
         except OrderError as exc:
             raise OrderError(f"line {n} ({text!r}): {exc}") from None
         target.append(phrase)
+    try:                      # told now; kept later, with the records, under the lock
+        standing.changed(standing.load(journal), side, game.data, game.state.turn,
+                         add, withdraw)
+    except UsageError as exc:
+        raise OrderError(str(exc)) from None
+    return add, withdraw
+
+
+def _standing_only(journal: Path, side: str, change: tuple[list[str], list[str]], games_dir
+                   ) -> list[dict]:
+    """Keep a message's standing-order change when it holds no order (under the journal's
+    lock); returns the side's set now."""
+    game = g.open_game(journal, games_dir=games_dir)
     try:
-        return standing.change(journal, side, game.data, game.state.turn, add, withdraw)
+        return standing.change(journal, side, game.data, game.state.turn, *change)
     except UsageError as exc:
         raise OrderError(str(exc)) from None
 
@@ -451,10 +463,12 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
             out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
                           "(`referee order --dice`)")
             return
-    before = standing.load(journal)
+    change = None
     if standing_lines:
         try:
-            mine = _standing_lines(journal, side, standing_lines, games_dir)
+            change = _standing_lines(journal, side, standing_lines, games_dir)
+            if not lines:
+                mine = _standing_only(journal, side, change, games_dir)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
             return
@@ -466,19 +480,19 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
     try:
         # In a manual-dice game the reply says whether the orders were held for dice; the
         # other side's standing orders would change that, so they wait for his own record.
+        # The standing lines are kept with the records, under the journal's lock, or not at
+        # all (all or nothing).
         result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
                           mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
-                                "body_sha256": m.body_sha256}, others_standing=not manual)
+                                "body_sha256": m.body_sha256}, others_standing=not manual,
+                          standing_change=change)
     except g.AlreadyApplied:
-        standing.save(journal, before)
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return
     except OrderError as exc:
-        standing.save(journal, before)
         out.status, out.reason = "rejected", str(exc)
         return
     if result.rejected is not None:
-        standing.save(journal, before)          # all or nothing: the standing lines too
         i, text, exc = result.rejected
         out.status = "rejected"
         out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"

@@ -412,6 +412,13 @@ class Journal:
         finally:
             os.close(fd)
 
+    @contextmanager
+    def exclusive(self) -> Iterator[bytes]:
+        """Hold the lock appends take while a file kept beside the journal changes (standing
+        orders); yields the journal's bytes as they are under it."""
+        with self._locked(True) as (_, raw):
+            yield raw
+
     def raw(self) -> bytes:
         """The file's bytes, read under a shared lock (never half an append)."""
         with self._locked(False) as (_, raw):
@@ -438,14 +445,16 @@ class Journal:
         home.sync_dir(self.path.parent)
         return records
 
-    def append_raw(self, build: Callable[[bytes], tuple[int, str, list[dict]]]
-                   ) -> tuple[bytes, list[dict]]:
+    def append_raw(self, build: Callable[[bytes], tuple[int, str, list[dict]]],
+                   undo: Callable[[], None] | None = None) -> tuple[bytes, list[dict]]:
         """Append under one exclusive lock what build(raw) returns: (last seq, last hash, bodies).
 
         build sees the file's bytes as they are under the lock and checks them
-        as it needs; the bodies are sealed, chained and written in one write,
+        as it needs (and may keep what goes with the records, such as standing
+        orders); the bodies are sealed, chained and written in one write,
         flushed to disk. If build raises, nothing is written; if the write
-        fails, the file is cut back to its size before (StorageError).
+        fails, undo() runs, still under the lock, and the file is cut back to
+        its size before (StorageError).
         Returns the file's bytes afterwards and the new records.
         """
         with self._locked(True) as (fd, raw):
@@ -463,6 +472,8 @@ class Journal:
                 home.write_all(fd, data)
                 os.fsync(fd)
             except OSError as exc:
+                if undo is not None:
+                    undo()
                 self._cut_back(fd, len(raw), exc)
             return raw + data, new
 
