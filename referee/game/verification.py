@@ -201,119 +201,164 @@ def verify(path: Path | str, secret_file: Path | None = None,
     records = scan(raw, name)
     header = next(records)
     header_of(header, name)
+    secret = _secret_of(raw, header, secret_file)
+    data = data_for(header, name, games_dir)
+    if export is not None:
+        check_reader(export, data.sides)
+        return _verify_export(records, name, header, export, secret,
+                              header["dice"]["mode"] == "manual")
+    proof = _Proof(name, header, data, games_dir, secret)
+    for rec in records:
+        proof.check(rec)
+    return proof.conclude()
+
+
+def _secret_of(raw: bytes, header: dict, secret_file: Path | None) -> bytes | None:
+    """The dice secret from the file given (it must match record 0's commitment), else the
+    one the journal reveals, else None."""
     commit = header["dice"]["commitment"]
-    manual = header["dice"]["mode"] == "manual"
-    secret = None
     if secret_file is not None:
         secret = dicemod.read_secret(secret_file)
         if dicemod.commitment(secret) != commit:
             raise JournalError(f"{secret_file}: this secret does not match the commitment in "
                                f"record 0", record=0)
-    secret = secret or _revealed_secret(raw, commit)
-    data = data_for(header, name, games_dir)
-    if export is not None:
-        check_reader(export, data.sides)
-        return _verify_export(records, name, header, export, secret, manual)
+        return secret
+    return _revealed_secret(raw, commit)
 
-    sc = scenario_of(header)
-    state = start_state(header, data, name)
-    replayed = state.clone()
-    count, revealed_at = 1, None
-    era = Era(header, data, games_dir, name)
-    older: list[tuple[int, int]] = []
-    for rec in records:
-        n = rec["seq"]
-        count += 1
-        if revealed_at is not None:
-            raise _fail(name, n, f"follows the reveal of the secret in record {revealed_at}; "
-                                 f"no order may come after it (its dice were predictable)")
+
+class _Proof:
+    """A journal read record by record: each decided again from the state before it, and the
+    events it records replayed beside, so that both must agree at the end."""
+
+    def __init__(self, name: str, header: dict, data, games_dir: Path | None,
+                 secret: bytes | None):
+        self.name, self.header, self.secret = name, header, secret
+        self.manual = header["dice"]["mode"] == "manual"
+        self.sc = scenario_of(header)
+        self.state = start_state(header, data, name)
+        self.replayed = self.state.clone()
+        self.count, self.revealed_at = 1, None
+        self.era = Era(header, data, games_dir, name)
+        self.older: list[tuple[int, int]] = []
+
+    def check(self, rec: dict) -> None:
+        """One record: its place, its kind, then the ruling it holds."""
+        name, n = self.name, rec["seq"]
+        self.count += 1
+        if self.revealed_at is not None:
+            raise _fail(name, n, f"follows the reveal of the secret in record "
+                                 f"{self.revealed_at}; no order may come after it (its dice "
+                                 f"were predictable)")
         redacted = [p for p in placed_parts(rec) if is_redacted_part(p)]
         if redacted:
             raise _fail(name, n, f"holds a secret part of {redacted[0]['to']!r} as a digest: "
                                  f"this is a redacted export, which cannot be decided again; "
                                  f"check it with `referee verify --export SIDE`")
         typed = record_of(rec, name)
-        data = era.data
+        data = self.era.data
         check_actor(typed.actor, n, data, name)
         if rec["order"] == REGISTER or rec.get("players") is not None:
             _check_roster(rec, name, data.sides)
-            continue
-        if rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
-            _check_reveal(rec, name, commit)
-            revealed_at = n
-            continue
-        if rec["order"] == UPGRADE or any(e.type == "RulesUpgraded" for e in typed.events):
-            _check_upgrade(rec, typed, name, era.rules, data.digest)
-            for target in (state, replayed):
-                evolve(target, typed.events[0], data)
-            era.switch(typed.events[0], n)
-            state.seq = replayed.seq = n
-            continue
-        if era.rules < RULES_VERSION:
-            # Made under older rules: today's decide is no judge of it. Its chain and shape
-            # are checked, its dice too with the secret; its events are replayed as recorded.
-            if secret is not None and not manual:
-                _check_dice(rec, name, header["game_id"], secret)
-            apply_record(replayed, rec, data, name, era.rules)
-            apply_record(state, rec, data, name, era.rules)
-            older.append((n, era.rules))
-            continue
-        if secret is not None:
-            dice = Dice(header["game_id"], n, secret,
-                        ManualDice(rec.get("dice", [])) if manual else None)
+        elif rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
+            _check_reveal(rec, name, self.header["dice"]["commitment"])
+            self.revealed_at = n
+        elif rec["order"] == UPGRADE or any(e.type == "RulesUpgraded" for e in typed.events):
+            self.upgrade(rec, typed)
+        elif self.era.rules < RULES_VERSION:
+            self.replay_older(rec)
         else:
-            dice = ReplayDice(header["game_id"], rec)
+            self.decide_again(rec, typed)
+
+    def upgrade(self, rec: dict, typed) -> None:
+        data, n = self.era.data, rec["seq"]
+        _check_upgrade(rec, typed, self.name, self.era.rules, data.digest)
+        for target in (self.state, self.replayed):
+            evolve(target, typed.events[0], data)
+        self.era.switch(typed.events[0], n)
+        self.state.seq = self.replayed.seq = n
+
+    def replay_older(self, rec: dict) -> None:
+        # Made under older rules: today's decide is no judge of it. Its chain and shape are
+        # checked, its dice too with the secret; its events are replayed as recorded.
+        data, rules = self.era.data, self.era.rules
+        if self.secret is not None and not self.manual:
+            _check_dice(rec, self.name, self.header["game_id"], self.secret)
+        apply_record(self.replayed, rec, data, self.name, rules)
+        apply_record(self.state, rec, data, self.name, rules)
+        self.older.append((rec["seq"], rules))
+
+    def dice_for(self, rec: dict) -> Dice:
+        if self.secret is None:
+            return ReplayDice(self.header["game_id"], rec)
+        return Dice(self.header["game_id"], rec["seq"], self.secret,
+                    ManualDice(rec.get("dice", [])) if self.manual else None)
+
+    def decide_again(self, rec: dict, typed) -> None:
+        name, n, data = self.name, rec["seq"], self.era.data
+        dice = self.dice_for(rec)
         try:
-            events, new, text, private = redecide(state, data, rec, typed, sc, dice)
+            events, new, text, private = redecide(self.state, data, rec, typed, self.sc, dice)
         except (OrderError, UsageError) as exc:
             raise _fail(name, n, f"deciding it again fails: {exc}") from None
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
             raise _fail(name, n, f"deciding it again fails ({type(exc).__name__}: {exc})"
                         ) from None
-        # Everything a record holds but its time and its links must be what the referee
-        # writes for this order: who gave it, its text or its sealed form, dice, events.
-        mail = rec.get("mail")
-        written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
-                       mail.get("data") if isinstance(mail, dict) else None)
-        del written["at"]
-        part = rec.get("standing")
-        if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
-            written["standing"] = part      # the actor's own set: nothing to re-decide in it
-        extra = set(rec) - set(written) - {"at", "seq", "prev", "hash"}
-        wrong = sorted(k for k in written
-                       if k not in ("events", "dice") and rec.get(k) != written[k])
-        if wrong or extra:
-            raise _fail(name, n, f"its {', '.join(wrong + sorted(extra))} is not what the "
-                                 f"referee writes for {rec['order']!r} (1.4, 7.0: sealed orders)")
-        got = written["events"]
-        if got != rec["events"] or list(dice.rolls) != rec.get("dice", []):
-            k = next((i for i, (a, b) in enumerate(zip(got, rec["events"])) if a != b),
-                     min(len(got), len(rec["events"])))
-            what = "its dice" if got == rec["events"] else f"event {k}"
-            raise _fail(name, n, f"({rec['order']!r}): deciding it again gives a different "
-                                 f"result ({what} differs)")
+        _compare(rec, name, _rewritten(rec, text, events, dice, private), dice)
         try:
             for ev in typed.events:
-                evolve(replayed, ev, data)
+                evolve(self.replayed, ev, data)
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
             raise _fail(name, n, f"its events cannot be replayed ({type(exc).__name__})"
                         ) from None
-        new.seq = replayed.seq = n
-        state = new
-    if replayed != state:
-        raise JournalError(f"{name}: replaying the events does not give the state that "
-                           f"deciding the orders gives", record=count - 1)
-    lines = [f"chain: {count} records, every hash and link checks"]
-    if older:
-        lines.append(f"rulings: {count - 1 - len(older)} records decided again give exactly "
-                     f"the recorded events; {len(older)} made under older rules were not "
-                     f"decided again")
-        lines += _ranges(older)
-    else:
-        lines.append(f"rulings: all {count - 1} records decided again give exactly the "
-                     f"recorded events")
-    lines.append(_dice_line(secret, manual, full=True))
-    return Verification(count, lines, len(older))
+        new.seq = self.replayed.seq = n
+        self.state = new
+
+    def conclude(self) -> Verification:
+        count, older = self.count, self.older
+        if self.replayed != self.state:
+            raise JournalError(f"{self.name}: replaying the events does not give the state "
+                               f"that deciding the orders gives", record=count - 1)
+        lines = [f"chain: {count} records, every hash and link checks"]
+        if older:
+            lines.append(f"rulings: {count - 1 - len(older)} records decided again give "
+                         f"exactly the recorded events; {len(older)} made under older rules "
+                         f"were not decided again")
+            lines += _ranges(older)
+        else:
+            lines.append(f"rulings: all {count - 1} records decided again give exactly the "
+                         f"recorded events")
+        lines.append(_dice_line(self.secret, self.manual, full=True))
+        return Verification(count, lines, len(older))
+
+
+def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
+    """What the referee writes for this record's order (but its time and its links)."""
+    n, mail = rec["seq"], rec.get("mail")
+    written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
+                   mail.get("data") if isinstance(mail, dict) else None)
+    del written["at"]
+    part = rec.get("standing")
+    if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
+        written["standing"] = part      # the actor's own set: nothing to re-decide in it
+    return written
+
+
+def _compare(rec: dict, name: str, written: dict, dice: Dice) -> None:
+    """Everything a record holds but its time and its links must be what the referee writes
+    for this order: who gave it, its text or its sealed form, dice, events."""
+    n = rec["seq"]
+    extra = set(rec) - set(written) - {"at", "seq", "prev", "hash"}
+    wrong = sorted(k for k in written if k not in ("events", "dice") and rec.get(k) != written[k])
+    if wrong or extra:
+        raise _fail(name, n, f"its {', '.join(wrong + sorted(extra))} is not what the "
+                             f"referee writes for {rec['order']!r} (1.4, 7.0: sealed orders)")
+    got = written["events"]
+    if got != rec["events"] or list(dice.rolls) != rec.get("dice", []):
+        k = next((i for i, (a, b) in enumerate(zip(got, rec["events"])) if a != b),
+                 min(len(got), len(rec["events"])))
+        what = "its dice" if got == rec["events"] else f"event {k}"
+        raise _fail(name, n, f"({rec['order']!r}): deciding it again gives a different "
+                             f"result ({what} differs)")
 
 
 def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
