@@ -18,6 +18,7 @@ from ..engine import (
     plan_label,
     sealed_for,
 )
+from ..engine.core import DECISIONS
 from ..engine.reading import parse_order
 from ..engine.state import State, state_to_builtins
 from ..store import dice as dicemod
@@ -112,8 +113,6 @@ def _trailing_done(order, previous, before: tuple[str, str] | None, after: State
                    side: str) -> str | None:
     """Why a 'done' is not needed, or None: the order before it in the batch (not a 'done'
     itself) completed the decision the 'done' would have closed, so that decision is gone."""
-    from ..engine.core import DECISIONS
-
     if isinstance(order, OrderError) or order.kind != "done" or previous is None or \
             isinstance(previous, OrderError) or previous.kind == "done" or before is None:
         return None

@@ -13,9 +13,11 @@ from .. import __version__
 from ..base.errors import UsageError
 from ..data import datastore
 from ..data.catalog import check_game_name, game_data, parse_options
+from ..engine import legal_orders
 from ..engine.core import Ctx
 from ..engine.events import RulesUpgraded, SecretRevealed
 from ..engine.flow import setup_record
+from ..engine.invariants import problems
 from ..engine.setup import initial_state
 from ..engine.versions import RULES_VERSION
 from ..store import dice as dicemod
@@ -93,9 +95,6 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
 def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:
     """Append the moderator's record that moves a game on to this referee's rules and the
     current game data, after checking its position fits that data (versions.py)."""
-    from ..engine import legal_orders
-    from ..engine.invariants import problems
-
     journal = Journal(path)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:

@@ -140,6 +140,7 @@ def start_state(header: dict, data: GameData, name: str) -> State:
                            f"{', '.join(unknown)}", record=0)
     sc = scenario_of(header)
     if data.scenarios.get(sc.id) != sc:       # a what-if set-up: check it as a scenario file
+        # start-up: the YAML loader and its checks load only for a what-if set-up
         from ..data.dataload import check_scenario_quiet
 
         problems = check_scenario_quiet(data, sc, f"{name}: record 0")

@@ -28,6 +28,7 @@ from pathlib import Path
 from .. import game as g
 from ..base.errors import OrderError, StorageError, UsageError
 from ..base.readers import MODERATOR
+from ..engine import pending_prompt, sealed_for, waiting_on
 from ..engine.standing import parse_standing
 from ..game import standing
 from ..render import reports
@@ -260,8 +261,6 @@ def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
 
 def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
     """What reader was asked to decide after record seq (2.0; for stale replies)."""
-    from ..engine import pending_prompt, sealed_for, waiting_on
-
     game = g.open_game(journal, upto=seq, games_dir=games_dir)
     st = game.state
     decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
@@ -517,7 +516,7 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
         if not attach_map:
             return None
         if side not in maps:
-            from ..render.svgmap import map_svg
+            from ..render.svgmap import map_svg  # start-up: the map is drawn only on request
 
             maps[side] = map_svg(game.state, game.data, side, game.game_id).encode("utf-8")
         return maps[side]

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from ..base.errors import UsageError
+
 KEY_BYTES = 32
 _KEY: dict[str, bytes | None] = {}
 _WARNED: set[str] = set()
@@ -169,8 +171,6 @@ def _read_up_to(fd: int, limit: int) -> bytes:
 
 
 def _usage(message: str) -> Exception:
-    from ..base.errors import UsageError
-
     return UsageError(message)
 
 

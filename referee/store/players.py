@@ -16,6 +16,7 @@ import hmac
 import re
 
 from ..base.errors import UsageError
+from .journal import now
 
 REGISTER = "register players"
 # Crockford's base32 without I, L, O, U: nothing a reader can mistake for another sign.
@@ -63,8 +64,6 @@ def parse_players(items: list[str], sides) -> dict[str, str]:
 def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
                 previous: dict[str, dict] | None, new_keys: tuple[str, ...], dice) -> dict:
     """The record that registers (or re-registers) the players: a moderator-only part."""
-    from .journal import now
-
     previous = previous or {}
     entries = []
     for side in sorted(set(addresses) | set(previous)):
