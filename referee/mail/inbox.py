@@ -266,7 +266,7 @@ def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tupl
     decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
     # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
     # plan closing does not change what this reader was asked, though the prompt changes.
-    sealed = decision is not None and any(sealed_for(st, x) for x in ("german", "entente"))
+    sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)
     prompt = None if decision is None or sealed else pending_prompt(st, game.data)
     return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
 
