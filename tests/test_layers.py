@@ -195,3 +195,41 @@ def test_the_checks_fail_on_the_circles_the_package_once_had():
     assert against_layers({"game.audit": [("render.text", 117, True)]}) == [
         "game.audit:117 imports render.text (render is above game)"]
     assert against_layers({"engine.core": [("store.dice", 16, False)]}) == []
+
+
+# Files that are data tables or generated, and may run longer than a module should.
+LONG_FILES_ALLOWED: dict[str, str] = {}
+MAX_FILE_LINES = 600
+MAX_FUNCTION_LINES = 80
+
+
+def long_parts(path: Path) -> list[str]:
+    """The file itself when over MAX_FILE_LINES, and each function over MAX_FUNCTION_LINES."""
+    source = path.read_text(encoding="utf-8")
+    name = module_name(path)
+    out = []
+    if source.count("\n") > MAX_FILE_LINES and name not in LONG_FILES_ALLOWED:
+        out.append(f"{name}: {source.count(chr(10))} lines")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = node.end_lineno - node.lineno + 1
+            if length > MAX_FUNCTION_LINES:
+                out.append(f"{name}.{node.name}: {length} lines")
+    return out
+
+
+def test_modules_and_functions_stay_short():
+    # A reader holds a function on one screen and a module in one sitting.
+    wrong = [part for p in modules().values() for part in long_parts(p)]
+    assert not wrong, "too long:\n" + "\n".join(wrong)
+
+
+def test_the_length_check_sees_a_long_function(tmp_path):
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    (tmp_path / "m.py").write_text(f"def f():\n{body}\n")
+    global PACKAGE
+    saved, PACKAGE = PACKAGE, tmp_path
+    try:
+        assert long_parts(tmp_path / "m.py") == [f"m.f: {MAX_FUNCTION_LINES + 1} lines"]
+    finally:
+        PACKAGE = saved
