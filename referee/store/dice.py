@@ -181,27 +181,27 @@ class Dice:
         self.salts += 1
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
+    def _record_salt(self, part: str, doing: str) -> str:
+        """The salt of one secret part of this record, derived from the secret."""
+        if self.secret is None:
+            raise _no_secret(doing)
+        msg = f"{self.game_id}/{self.record}/{part}".encode()
+        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+
     def order_salt(self) -> str:
         """The salt hiding a private order's text in this record."""
-        if self.secret is None:
-            raise _no_secret("sealing an order")
-        msg = f"{self.game_id}/{self.record}/order".encode()
-        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+        return self._record_salt("order", "sealing an order")
 
     def standing_salt(self) -> str:
         """The salt hiding the acting side's standing orders in this record (without the
         secret, a random one: the part is carried as written, never derived again)."""
         if self.secret is None:
             return secrets.token_hex(16)
-        msg = f"{self.game_id}/{self.record}/standing".encode()
-        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+        return self._record_salt("standing", "")
 
     def mail_salt(self) -> str:
         """The salt hiding, from all but the moderator, the message this record came in."""
-        if self.secret is None:
-            raise _no_secret("recording a message")
-        msg = f"{self.game_id}/{self.record}/mail".encode()
-        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+        return self._record_salt("mail", "recording a message")
 
     def _roll(self, count: int, purpose: str) -> list[int]:
         if count == 0:
