@@ -934,7 +934,7 @@ def _early_rejected_then_legal(cli, journal: Path, tmp_path: Path, tagged: bool)
 
 
 # Only a tagged reply says which record it answered; an untagged message handled before a
-# lost ledger is judged again as it stands now (a limit stated in README).
+# lost ledger is judged again as it stands now (a limit stated in docs/design.md).
 @pytest.mark.parametrize("tagged", [True], ids=["tagged"])
 @pytest.mark.parametrize("damage", ["garbage", "another-users-signature", "removed"])
 def test_a_lost_ledger_never_applies_an_old_message(journal, cli, tmp_path, tagged, damage):

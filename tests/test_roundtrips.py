@@ -114,7 +114,7 @@ def test_with_hidden_templates_a_cavalry_question_reveals_no_army_contents(tmp_p
 
 
 def test_the_round_trip_figures_in_readme():
-    """README 'Round trips': the fixed 1914 opening asks 54 decisions with 24 hand-offs over
+    """docs/design.md 'Round trips': the fixed 1914 opening asks 54 decisions with 24 hand-offs over
     SUMMER and AUTUMN 1914 (25 with the reinforcements placed one side after the other, 2.0 I;
     29 before the decisions that cannot matter were skipped)."""
     from referee.cli.roundtrips import play
@@ -127,10 +127,10 @@ def test_the_round_trip_figures_in_readme():
 
 
 def test_the_round_trip_figures_with_standing_orders_in_readme():
-    """README 'Round trips': with a typical set of standing orders (no cavalry retreat, no
+    """docs/design.md 'Round trips': with a typical set of standing orders (no cavalry retreat, no
     retreat after combat, no combat cards, stand and fight, pay hits with units: 5.4.3, 5.4.2,
     2.0 II.3, 5.4.1, 5.3.1) the same opening asks 34 decisions with 14 hand-offs, half of the
-    first referee's 29; README's second table says so."""
+    first referee's 29; the second table of docs/design.md says so."""
     import re
     from pathlib import Path
 
@@ -139,7 +139,7 @@ def test_the_round_trip_figures_with_standing_orders_in_readme():
     f = play(standing=True)
     got = [(f[t]["decisions"], f[t]["hand-offs"]) for t in (1, 2)]
     assert got == [(26, 10), (8, 4)]
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parent.parent / "docs" / "design.md").read_text(encoding="utf-8")
     table = readme[readme.index("typical set of standing orders"):]
     rows = re.findall(r"^\| (SUMMER|AUTUMN) 1914 \| (\d+) \| (\d+) \|$", table, re.M)[:2]
     assert [(int(a), int(b)) for _, a, b in rows] == got

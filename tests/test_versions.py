@@ -1,4 +1,4 @@
-"""Games in progress survive a change of rules or game data (README: Versions).
+"""Games in progress survive a change of rules or game data (docs/moderator.md: Versions).
 
 tests/fixtures/rules1-1914.jsonl was played by the command line before rules
 versions were kept (so under rules 1), with the game data of that time; its
@@ -285,7 +285,7 @@ def test_an_older_data_version_is_built_once_then_read_from_its_signed_compiled_
         monkeypatch):
     # Building an older version from its snapshot (inflate, validate, cross-check, upcast)
     # costs about a quarter of a second; this user's referee keeps the result, signed, and
-    # every later process reads that instead (README: Versions).
+    # every later process reads that instead (docs/design.md: Game data).
     import msgspec
 
     from referee.data import compiled

@@ -1,0 +1,276 @@
+"""Every command the docs show runs, in the order the docs give it.
+
+From README.md, CONTRIBUTING.md and docs/*.md (not docs/commands.md, which is generated
+from the CLI), every fenced code block is read in document order:
+
+- A command is a line starting with `referee ` (or `.venv/bin/referee `), `make ` or
+  `mkdir -p `, after an optional `$ ` prompt. In a block that has `$ ` prompts only the
+  prompted lines are commands; the others are the output shown. A line ending in `\\`
+  goes on in the next one.
+- `# exits N` on a command's line: the exit code the document shows on purpose (a
+  rejected order, a usage error); without it the command must exit 0.
+- `> FILE` at the end of a command: its standard output goes to FILE.
+- A block whose info string holds `file=PATH` (```` ```text file=reply.eml ````) is
+  written to PATH when the document reaches it: a player's mail, a file of orders. In it
+  the value of an `Order key:` line becomes the sender's real key and `[referee GAME #N]`
+  the real game id, since both differ in every new game.
+
+Each document runs in an empty folder of its own (with a link to the project's games/, so
+that `referee games check games/ttlm` runs as it does from the top of a clone), through
+the console script's own entry point (`referee.cli.entry.main`) in this process: a fresh
+process per command would cost ten times the CPU.
+
+Make lines: `make setup` and `make roundtrips` run for real in the project folder (when its
+.venv is the one running these tests; otherwise as the others). `make test`, `make demo`,
+`make bench` and `make soak` are only dry runs (`make -n`: the target exists and its recipe
+reads), because they take minutes (test, bench, soak) or set up and play a whole opening
+(demo); `make schemas` too, because it rewrites schemas/*.json while other tests read them.
+
+Other shell lines (sending the outbox with sendmail, activating the venv, pytest) are shown
+for people and not run.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass, field
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from referee.cli.entry import main as referee_main
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ("commands.md",)                     # made from the CLI, not written by hand
+REAL_MAKE = ("setup", "roundtrips")              # quick enough to run; the rest: make -n
+FENCE = re.compile(r"^(```+|~~~+)(.*)$")
+EXITS = re.compile(r"#\s*exits\s+(\d+)\b")
+PREFIXES = ("referee ", ".venv/bin/referee ", "make ", "mkdir -p ")
+
+
+def documents() -> list[Path]:
+    """The hand-written documents: README, CONTRIBUTING and docs/ less the generated ones."""
+    docs = sorted(p for p in (ROOT / "docs").glob("*.md") if p.name not in GENERATED)
+    return [p for p in (ROOT / "README.md", ROOT / "CONTRIBUTING.md", *docs) if p.exists()]
+
+
+@dataclass
+class Step:
+    """One thing a document does: run a command, or write a file it shows."""
+
+    where: str                                    # file:line, for the failure message
+    argv: list[str] = field(default_factory=list)
+    exits: int = 0
+    stdout_to: str | None = None
+    path: str | None = None                       # a file block: where it goes
+    text: str = ""
+
+
+def blocks(text: str) -> list[tuple[str, int, list[str]]]:
+    """(info string, line number of the first line, lines) of every fenced code block."""
+    out, lines, i = [], text.splitlines(), 0
+    while i < len(lines):
+        m = FENCE.match(lines[i].strip())
+        if not m:
+            i += 1
+            continue
+        fence, info, start, body = m[1], m[2].strip(), i + 2, []
+        i += 1
+        while i < len(lines) and not lines[i].strip().startswith(fence):
+            body.append(lines[i])
+            i += 1
+        out.append((info, start, body))
+        i += 1
+    return out
+
+
+def commands(body: list[str], start: int) -> list[tuple[int, str]]:
+    """(line number, whole command) of the command lines of one block."""
+    prompted = any(line.startswith("$ ") for line in body)
+    out, i = [], 0
+    while i < len(body):
+        line, number = body[i], start + i
+        i += 1
+        if prompted and not line.startswith("$ "):
+            continue
+        line = line.removeprefix("$ ").strip()
+        while line.endswith("\\") and i < len(body):
+            line = line[:-1] + " " + body[i].strip()
+            i += 1
+        if line.startswith(PREFIXES):
+            out.append((number, line))
+    return out
+
+
+def step_of(name: str, number: int, line: str) -> Step:
+    """A command line as a step: its arguments, its exit code and where its output goes."""
+    m = EXITS.search(line)
+    argv = shlex.split(line, comments=True)
+    if argv[0] == ".venv/bin/referee":
+        argv[0] = "referee"
+    step = Step(f"{name}:{number}", argv, int(m[1]) if m else 0)
+    if ">" in argv:
+        k = argv.index(">")
+        step.argv, step.stdout_to = argv[:k], argv[k + 1]
+    return step
+
+
+def steps(text: str, name: str) -> list[Step]:
+    """Everything a document does, in its order."""
+    out: list[Step] = []
+    for info, start, body in blocks(text):
+        target = re.search(r"\bfile=(\S+)", info)
+        if target:
+            out.append(Step(f"{name}:{start}", path=target[1], text="\n".join(body) + "\n"))
+            continue
+        out += [step_of(name, number, line) for number, line in commands(body, start)]
+    return out
+
+
+def referee(argv: list[str]) -> tuple[int, str, str]:
+    """Run the console script's entry point on argv: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.object(sys, "argv", ["referee", *argv]), redirect_stdout(out), \
+            redirect_stderr(err):
+        try:
+            referee_main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return code, out.getvalue(), err.getvalue()
+
+
+def make(argv: list[str]) -> tuple[int, str, str]:
+    """A make line: real for the quick targets in a project with its own .venv, else -n."""
+    if shutil.which("make") is None:
+        pytest.skip("no make on this machine")
+    own_venv = Path(sys.prefix).resolve() == (ROOT / ".venv").resolve()
+    real = own_venv and len(argv) == 2 and argv[1] in REAL_MAKE
+    cmd = ["make", "-C", str(ROOT), *([] if real else ["-n"]), *argv[1:]]
+    r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                       timeout=300)
+    return r.returncode, r.stdout, r.stderr
+
+
+class Player:
+    """Plays a document's steps in one folder, remembering the last journal named."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.journal: str | None = None
+
+    def filled(self, text: str) -> str:
+        """A file block with the real order key of its sender and the real game id."""
+        if self.journal is None or not re.search(r"^Order key:|\[referee \S+ #", text, re.M):
+            return text
+        code, out, err = referee(["players", self.journal, "--keys", "--format", "json"])
+        assert code == 0, err
+        keys = {p["address"].lower(): p.get("key") for p in json.loads(out)["players"]}
+        code, out, err = referee(["status", self.journal, "--format", "json"])
+        assert code == 0, err
+        game_id = json.loads(out)["game_id"]
+        sender = re.search(r"^From:.*?([^\s<>]+@[^\s<>]+)", text, re.M)
+        key = keys.get(sender[1].lower()) if sender else None
+        if key:
+            text = re.sub(r"^(Order key:\s*)\S+", lambda m: m[1] + key, text, flags=re.M)
+        return re.sub(r"\[referee \S+ #", f"[referee {game_id} #", text)
+
+    def run(self, step: Step) -> str | None:
+        """Do one step; a failure's description, or None."""
+        if step.path is not None:
+            target = self.folder / step.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(self.filled(step.text), encoding="utf-8")
+            return None
+        argv = step.argv
+        if argv[0] == "mkdir":
+            for d in argv[2:]:
+                (self.folder / d).mkdir(parents=True, exist_ok=True)
+            return None
+        if argv[0] == "make":
+            code, out, err = make(argv)
+        else:
+            self.journal = next((a for a in argv[1:] if a.endswith(".jsonl")), self.journal)
+            code, out, err = referee(argv[1:])
+        if step.stdout_to:
+            (self.folder / step.stdout_to).write_text(out, encoding="utf-8")
+        if code != step.exits:
+            return (f"{step.where}: `{shlex.join(argv)}` exited {code}, the document says "
+                    f"{step.exits}\n{err.strip()[-800:]}")
+        return None
+
+
+def play(text: str, name: str, folder: Path) -> list[str]:
+    """Run every step of a document in folder; the failures."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "games").symlink_to(ROOT / "games", target_is_directory=True)
+    player, failures = Player(folder), []
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        for step in steps(text, name):
+            failure = player.run(step)
+            if failure:
+                failures.append(failure)
+    finally:
+        os.chdir(cwd)
+    return failures
+
+
+@pytest.mark.parametrize("doc", documents(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_command_of_the_document_runs(doc: Path, tmp_path: Path):
+    """Each document's commands, in its order, exit as it says."""
+    failures = play(doc.read_text(encoding="utf-8"), str(doc.relative_to(ROOT)), tmp_path)
+    assert not failures, "\n\n".join(failures)
+
+
+def test_the_docs_show_commands_at_all():
+    """The reader finds the commands: a change to the fences cannot make this test empty."""
+    found = [s for d in documents() for s in steps(d.read_text(encoding="utf-8"), d.name)
+             if s.argv[:1] == ["referee"]]
+    assert len(found) >= 30, len(found)
+    assert {"new", "players", "inbox", "order", "status", "verify"} <= {s.argv[1] for s in found}
+
+
+SAMPLE = """A sample document.
+
+```
+$ referee new war.jsonl --scenario 1914 --player german=hans@example.org
+created war.jsonl
+$ referee status war.jsonl --formt json
+```
+"""
+
+
+def test_a_wrong_option_in_a_document_is_caught(tmp_path: Path):
+    """The harness fails a misspelt option, and passes it when the document says it fails."""
+    failures = play(SAMPLE, "sample.md", tmp_path / "a")
+    assert len(failures) == 1 and "sample.md:6" in failures[0] and "exited 2" in failures[0]
+    assert play(SAMPLE.replace("--formt json", "--formt json  # exits 2"), "sample.md",
+                tmp_path / "b") == []
+
+
+def test_the_reader_of_blocks():
+    """Prompts, continuation lines, comments, exit markers, redirection and file blocks."""
+    text = ("```\n$ referee new w.jsonl \\\n    --scenario 1914   # a game\nreferee output\n"
+            "$ referee order w.jsonl --as german nonsense   # exits 1\n"
+            "$ referee log w.jsonl --format json > w.json\n```\n\n"
+            "```text file=mail/x.eml\nFrom: a@b.c\n\npass\n```\n\n"
+            "```\nmake setup\nsendmail -t < x\n```\n")
+    got = [(s.where, s.argv, s.exits, s.stdout_to, s.path) for s in steps(text, "t")]
+    assert got == [
+        ("t:2", ["referee", "new", "w.jsonl", "--scenario", "1914"], 0, None, None),
+        ("t:5", ["referee", "order", "w.jsonl", "--as", "german", "nonsense"], 1, None, None),
+        ("t:6", ["referee", "log", "w.jsonl", "--format", "json"], 0, "w.json", None),
+        ("t:10", [], 0, None, "mail/x.eml"),
+        ("t:16", ["make", "setup"], 0, None, None),
+    ]
