@@ -31,8 +31,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("armies", "cards", "fire"),
     ("core",),                                          # Ctx, prompt, the decision registry
     ("apply", "invariants", "reading"),
-    ("events", "orders"),
-    ("state", "versions"),
+    ("events", "orders"),                               # the event union and evolve
+    ("events_combat", "events_map", "events_production", "events_turn"),   # events by topic
+    ("events_base", "state", "versions"),
 ]
 
 

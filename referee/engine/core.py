@@ -15,7 +15,8 @@ import msgspec
 
 from ..data.gamedata import GameData
 from ..store.dice import Dice
-from .events import Ev, Secret, evolve
+from .events import Ev, evolve
+from .events_base import Secret
 from .orders import Ord
 from .state import State
 

@@ -32,10 +32,10 @@ from .events import (
     ProductionEnded,
     ProductionOrdered,
     ProductionRevealed,
-    Secret,
     UnitBuilt,
     UnitEntrenched,
 )
+from .events_base import Secret
 from .movement import (
     apply_reorganise,
     reorganise_candidates,

@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from ..data.gamedata import GameData
 from .core import Ctx, SealedPlans, prompt
-from .events import PlanClosed, PlanRevealed, PlanSealed, PlansOpened, Secret
+from .events import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
+from .events_base import Secret
 from .movement import private_order
 from .orders import Ord
 from .reading import parse_order
