@@ -31,7 +31,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("armies", "cards", "fire"),
     ("core",),                                          # Ctx, prompt, the decision registry
     ("apply", "invariants", "reading"),
-    ("events", "orders"),                               # the event union and evolve
+    ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
+    ("apply_units", "events", "orders"),                # events: the union and evolve
     ("events_combat", "events_map", "events_production", "events_turn"),   # events by topic
     ("events_base", "state", "versions"),
 ]
