@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("setup", "standing", "victory"),                   # phases that start or end the game,
                                                         # answers given ahead
     ("combat", "crisis", "production", "suppress", "transport"),    # phases
+    ("battle",),                                        # the combat phase's battles, fought
     ("losses", "reinforce", "retreats", "scramble"),    # the steps phases hand decisions to
     ("sealed", "supply"),
     ("movement",),                                      # primitives: moving and settling

@@ -63,7 +63,7 @@ class DecisionSpec(msgspec.Struct):
     candidates: Callable[[State, GameData, str], Iterable[Ord]]
     check: Callable[[State, GameData, Ord, str], Violation | None]
     apply: Callable[[Ctx, Ord, str], str | None]     # emits; a battle step's may say what
-                                                     # the battle does next (combat.THEN)
+                                                     # the battle does next (battle.THEN)
     extra: dict = {}
 
 

@@ -250,7 +250,7 @@ def pay(ctx: Ctx, o: Ord, side: str) -> None:
 
 def _apply(ctx: Ctx, o: Ord, side: str) -> str:
     pay(ctx, o, side)
-    return "go_on"                  # the battle goes on from where it stands (combat.THEN)
+    return "go_on"                  # the battle goes on from where it stands (battle.THEN)
 
 
 def settle_unpayable(ctx: Ctx) -> bool:
