@@ -26,7 +26,8 @@ LAYERS: list[tuple[str, ...]] = [
                                                         # answers given ahead
     ("combat", "crisis", "production", "suppress", "transport"),    # phases
     ("battle",),                                        # the combat phase's battles, fought
-    ("losses", "reinforce", "retreats", "scramble"),    # the steps phases hand decisions to
+    ("builds", "losses", "reinforce", "retreats", "scramble"),    # what phases hand decisions
+                                                        # to; what a build costs and needs
     ("sealed", "supply"),
     ("movement",),                                      # primitives: moving and settling
     ("armies", "cards", "fire"),
