@@ -7,16 +7,14 @@ out of armies (8.1), and against the Build Points it leaves.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ..data.gamedata import GameData
 from . import sealed
-from .armies import template_violation
+from .armies import join_violation
 from .core import Ctx, Violation, and_list
 from .movement import apply_reorganise, reorganise_violation
 from .orders import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
 from .state import State
-from .supply import marked, supplied_areas
+from .supply import supplied_areas
 
 
 def plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
@@ -131,25 +129,12 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
                                 f"{d.areas[o.area].name} is not one")
     count = s.stack_count(o.area, side, d) + _new_stack(s, d, orders, o.area)
     if o.into is not None:
-        t = s.armies.get(o.into)
-        if t is None or t.status != "map" or t.area != o.area or \
-                d.nation_side[t.nation] != side:
-            return Violation("7.2", f"{o.into} is not a {side} army in {d.areas[o.area].name}")
-        if marked(s, d, o.into):
-            return Violation("AAC 1.2.3", f"army {o.into} in {d.areas[o.area].name} carries an "
-                                          f"Out of Supply marker: it receives no newly built "
-                                          f"unit until a Check Supply Status phase finds it in "
-                                          f"supply (6.5)")
-        contents = Counter(t.contents)
-        for x in orders:
-            if isinstance(x, Build) and x.into == o.into:
-                contents[x.unit] += 1
-        grew = sum(contents.values()) > 0
-        contents[o.unit] += 1
-        v = template_violation(s, d, t, dict(contents))
+        planned = [x.unit for x in orders if isinstance(x, Build) and x.into == o.into]
+        v = join_violation(s, d, side, o.area, o.into, [*planned, o.unit], "7.2",
+                           "newly built unit")
         if v:
             return v
-        count += 0 if grew else 1
+        count += 0 if s.armies[o.into].strength or planned else 1   # an empty army fills
     else:
         count += 1
     if count > d.units.stacking_limit:

@@ -95,12 +95,6 @@ def _side_of(s: State, d: GameData, ref: str) -> str | None:
     return None if unit is None else d.nation_side[unit.nation]
 
 
-def marked(s: State, d: GameData, ref: str) -> bool:
-    """Whether a unit carries an OoS marker that keeps it from receiving reinforcements and
-    new units (6.5): only where the marker stays until the unit is resupplied (AAC 1.2.3)."""
-    return d.info.rules.oos_markers_persist and ref in s.oos
-
-
 def check_supply(ctx: Ctx) -> None:
     """Find every unsupplied unit of both sides first, then apply attrition (2.0 V.1, 6.5)."""
     s, d = ctx.state, ctx.data
