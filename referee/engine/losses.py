@@ -22,6 +22,7 @@ from .events import (
     PieceEliminated,
 )
 from .fire import units_in
+from .movement import settle
 from .orders import Annihilate, Ersatz, Lose, Ord
 from .state import State, template_key
 
@@ -236,8 +237,6 @@ def annihilate(ctx: Ctx, side: str) -> None:
 
 def pay(ctx: Ctx, o: Ord, side: str) -> None:
     """Apply one payment order, then update the battle area's control (4.1)."""
-    from .movement import settle
-
     area = ctx.state.battle["area"]
     if isinstance(o, Lose):
         pay_with_unit(ctx, side, o.unit)

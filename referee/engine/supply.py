@@ -24,6 +24,7 @@ from .events import (
     OutOfSupply,
     PieceEliminated,
 )
+from .movement import settle, template_ref
 from .orders import Lose
 from .state import State, other, template_key
 
@@ -139,7 +140,6 @@ def check_supply(ctx: Ctx) -> None:
                     need.append(ref)
         if need:
             ctx.emit(AttritionDue(side=side, armies=need))
-    from .movement import settle
 
     settle(ctx, list(d.areas))
     next_attrition(ctx)
@@ -162,8 +162,6 @@ def next_attrition(ctx: Ctx) -> None:
 
 
 def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
-    from .movement import template_ref
-
     army = ctx.state.armies[army_id]
     nation, kind = key.split(":")
     if hidden_templates(ctx.state):
@@ -176,8 +174,6 @@ def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
 
 
 def _attrition_candidates(s: State, d: GameData, side: str):
-    from .movement import template_ref
-
     for army_id in s.production["attrition"].get(side, []):
         army = s.armies[army_id]
         for key in sorted(army.contents):
