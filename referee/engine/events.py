@@ -101,6 +101,7 @@ from .events_turn import (
 from .state import State
 from .versions import EVOLVE_AS, RULES_VERSION
 
+# Every event a journal record may hold, in the order of schemas/events.json.
 Event = Union[
     PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
     DecisionSkipped, StandingApplied, GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed,
@@ -136,9 +137,9 @@ def dump(event: Ev) -> dict:
 
 # ---------------------------------------------------------------- evolve
 
-# How each event type changes the state: apply.py fills this table (the engine package
-# imports it), so that this module, which apply reads the event models from, needs nothing
-# of apply's.
+# How each event type changes the state: apply.py fills this table from its topic modules
+# (the engine package imports it), so that this module, which they read the event models
+# beside, needs nothing of theirs.
 HANDLERS: dict[str, Callable[[State, Any, GameData], None]] = {}
 
 
