@@ -24,6 +24,7 @@ from . import (  # noqa: F401  (each registers its decision kinds; apply, how ev
 )
 from .core import DECISIONS, Ctx, SealedPlans, Violation
 from .events import Ev, evolve
+from .movement import private_order
 from .orders import Ord, format_order
 from .standing import answer as answer_standing
 from .state import State
@@ -237,8 +238,6 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
 
 def is_private(state: State, order: Ord) -> bool:
     """Whether an order's text stays secret to its side: sealed plans, hidden templates."""
-    from .movement import private_order
-
     if _sealed(state) is not None and order.kind != "armistice":
         return True
     return private_order(state, order)

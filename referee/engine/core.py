@@ -15,7 +15,8 @@ import msgspec
 
 from ..data.gamedata import GameData
 from ..store.dice import Dice
-from .events import Ev, Secret, evolve
+from .events import DecisionPending, DecisionSkipped, Ev, evolve
+from .events_base import Secret
 from .orders import Ord
 from .state import State
 
@@ -62,7 +63,7 @@ class DecisionSpec(msgspec.Struct):
     candidates: Callable[[State, GameData, str], Iterable[Ord]]
     check: Callable[[State, GameData, Ord, str], Violation | None]
     apply: Callable[[Ctx, Ord, str], str | None]     # emits; a battle step's may say what
-                                                     # the battle does next (combat.THEN)
+                                                     # the battle does next (battle.THEN)
     extra: dict = {}
 
 
@@ -89,8 +90,6 @@ def register(spec: DecisionSpec) -> DecisionSpec:
 
 def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
     """Make a decision pending: the referee stops here and waits on side."""
-    from .events import DecisionPending
-
     ctx.emit(DecisionPending(kind=kind, side=side, info=info))
     if ctx.standing.get(side) and ctx.answer is not None:
         ctx.answer(ctx, kind, side)
@@ -107,8 +106,6 @@ def finish(ctx: Ctx, step: str) -> None:
 
 def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:
     """Record that a decision is not asked: its answer cannot matter, on public facts only."""
-    from .events import DecisionSkipped
-
     ctx.emit(DecisionSkipped(kind=kind, side=side, reason=reason))
 
 

@@ -11,7 +11,7 @@ import msgspec
 
 from ..data.gamedata import GameData
 from .core import Ctx
-from .events import DieGroup, FireResolved
+from .events_combat import DieGroup, FireResolved
 from .state import State, other, template_key
 
 # The order dice are rolled in, phase by phase (manual dice are given in this order), is the

@@ -22,6 +22,7 @@ from .events import (
     PieceEliminated,
 )
 from .fire import units_in
+from .movement import settle
 from .orders import Annihilate, Ersatz, Lose, Ord
 from .state import State, template_key
 
@@ -236,8 +237,6 @@ def annihilate(ctx: Ctx, side: str) -> None:
 
 def pay(ctx: Ctx, o: Ord, side: str) -> None:
     """Apply one payment order, then update the battle area's control (4.1)."""
-    from .movement import settle
-
     area = ctx.state.battle["area"]
     if isinstance(o, Lose):
         pay_with_unit(ctx, side, o.unit)
@@ -250,7 +249,7 @@ def pay(ctx: Ctx, o: Ord, side: str) -> None:
 
 def _apply(ctx: Ctx, o: Ord, side: str) -> str:
     pay(ctx, o, side)
-    return "go_on"                  # the battle goes on from where it stands (combat.THEN)
+    return "go_on"                  # the battle goes on from where it stands (battle.THEN)
 
 
 def settle_unpayable(ctx: Ctx) -> bool:

@@ -14,11 +14,13 @@ import msgspec
 
 from ..data.gamedata import GameData
 from .armies import hidden_templates, template_violation
+from .cards import first_card
 from .core import Ctx, Violation
 from .events import (
     AreaControlChanged,
     ArmyEliminated,
     BecameDisputed,
+    CardPlayed,
     EnemyAreaEntered,
     PieceEliminated,
     UnitMoved,
@@ -374,9 +376,6 @@ def move_candidates(s: State, d: GameData, side: str):
 
 def apply_move(ctx: Ctx, o: Ord, side: str, mode: str | None = None) -> None:
     """Emit the events of a legal move, then settle area control and forced eliminations."""
-    from .cards import first_card
-    from .events import CardPlayed
-
     s, d = ctx.state, ctx.data
     m = resolve(s, d, o.unit, side)
     mode = mode or (o.kind if o.kind != "move" else "normal")

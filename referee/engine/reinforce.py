@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..data.gamedata import GameData
 from . import sealed
-from .armies import hidden_templates
+from .armies import hidden_templates, join_violation
 from .core import Ctx, DecisionSpec, Violation, finish, register
 from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
 from .movement import (
@@ -26,7 +26,7 @@ from .movement import (
 )
 from .orders import Done, Move, Ord, Place, Swap
 from .state import State, piece_key, template_key
-from .supply import marked, supplied_areas
+from .supply import supplied_areas
 
 
 def arrivals(ctx: Ctx) -> None:
@@ -144,8 +144,6 @@ def _place_orders(s: State, d: GameData, side: str):
 
 
 def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | None:
-    from .armies import template_violation
-
     item = next((i for i in s.arrivals.get(side, []) if i["unit"] == o.unit), None)
     if item is None:
         return Violation("2.0 I", f"no {o.unit.replace(':', ' ')} is arriving for the {side} "
@@ -163,21 +161,10 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
     if o.into is not None:
         if ":" not in o.unit:
             return Violation("8.1", "an army cannot go into another army")
-        t = s.armies.get(o.into)
-        if t is None or t.status != "map" or t.area != o.area or \
-                d.nation_side[t.nation] != side:
-            return Violation("8.1", f"{o.into} is not a {side} army in {d.areas[o.area].name}")
-        if marked(s, d, o.into):
-            return Violation("AAC 1.2.3", f"army {o.into} in {d.areas[o.area].name} carries an "
-                                          f"Out of Supply marker: it receives no reinforcement "
-                                          f"until a Check Supply Status phase finds it in "
-                                          f"supply (6.5)")
-        contents = dict(t.contents)
-        contents[o.unit] = contents.get(o.unit, 0) + 1
-        v = template_violation(s, d, t, contents)
+        v = join_violation(s, d, side, o.area, o.into, [o.unit], "8.1", "reinforcement")
         if v:
             return v
-        count += 0 if t.strength else 1
+        count += 0 if s.armies[o.into].strength else 1               # an empty army fills
     elif ":" in o.unit:
         count += 1
     if count > d.units.stacking_limit:

@@ -273,7 +273,7 @@ def _elim_check(s: State, d: GameData, o: Eliminate, side: str) -> Violation | N
 def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> str | None:
     _forced_out(ctx, side, o.army)
     if not forced_eliminations(ctx):
-        return "advance"            # the step is over: the battle goes on (combat.THEN)
+        return "advance"            # the step is over: the battle goes on (battle.THEN)
     return None
 
 
@@ -290,7 +290,7 @@ register(DecisionSpec(
 def _retreat_apply(how: str):
     def apply(ctx: Ctx, o: Ord, side: str) -> str | None:
         """One answer to the step's decision; when it ends the step, what the battle does
-        next (combat.THEN)."""
+        next (battle.THEN)."""
         if isinstance(o, Retreat):
             apply_retreat(ctx, o, side, how)
             return None

@@ -77,7 +77,7 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
 
 def _apply(ctx: Ctx, o: Ord, side: str) -> str | None:
     if not isinstance(o, Scramble):
-        return "begin"              # the battle's first step follows (combat.THEN)
+        return "begin"              # the battle's first step follows (battle.THEN)
     s, d = ctx.state, ctx.data
     area = s.battle["area"]
     m = movement.resolve(s, d, o.unit, side)

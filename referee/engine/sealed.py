@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..data.gamedata import GameData
-from .core import Ctx, SealedPlans, prompt
-from .events import PlanClosed, PlanRevealed, PlanSealed, PlansOpened, Secret
+from .core import DECISIONS, Ctx, SealedPlans, prompt
+from .events import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
+from .events_base import Secret
 from .movement import private_order
-from .orders import Ord
+from .orders import Ord, format_order
 from .reading import parse_order
 from .state import State
 
@@ -75,9 +76,6 @@ def planned(s: State, d: GameData, side: str, effect: Callable[[Ctx, Ord, str], 
 def seal_one(ctx: Ctx, o: Ord, side: str) -> None:
     """One order given on its own to a sealed decision: sealed, and the plan closed when it
     leaves nothing more to decide."""
-    from .core import DECISIONS
-    from .orders import format_order
-
     sealed: SealedPlans = DECISIONS[ctx.state.pending.kind].extra["sealed"]
     ctx.emit(sealed.seal(ctx, side, [format_order(o)], True))
     if sealed.complete(ctx.state, ctx.data, side, []):
@@ -126,6 +124,4 @@ def generic(kind: str, rule: str, what: str, reveal: Callable[[Ctx, dict], None]
 
 def close_plan(ctx: Ctx, side: str) -> None:
     """Close side's plan of the pending sealed decision (its 'done')."""
-    from .core import DECISIONS
-
     DECISIONS[ctx.state.pending.kind].extra["sealed"].close(ctx, side)

@@ -27,6 +27,9 @@ from ..base.errors import OrderSyntaxError
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx
 from .events import StandingApplied
+from .losses import loss_choices
+from .orders import format_order
+from .reading import parse_order
 
 # phrase -> (decision kinds it answers, the answer, the rule of the decision)
 PHRASES: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -58,9 +61,6 @@ def parse_standing(text: str, data: GameData, turn: int) -> dict:
             raise OrderSyntaxError(text, "not a standing order; expected one of: "
                                          + ", ".join(PHRASES) + ", eliminate ARMY (each may "
                                          "end with 'this turn')")
-        from .orders import format_order
-        from .reading import parse_order
-
         line = format_order(parse_order(line, data))
     return {"text": line, "turn": turn if scoped else None}
 
@@ -107,8 +107,6 @@ def answer(ctx: Ctx, kind: str, side: str) -> None:
     """Answer the decision just made pending with side's first legal standing answer, as often
     as the same decision is asked again (several forced eliminations, 5.4); not once the answer
     has ended a step of play (flow goes on from there)."""
-    from .reading import parse_order
-
     spec = DECISIONS[kind]
     for _ in range(16):
         entries = in_force(ctx.standing.get(side, []), ctx.state.turn)
@@ -137,8 +135,6 @@ def answer(ctx: Ctx, kind: str, side: str) -> None:
 
 def _only_unit_loss(ctx: Ctx, side: str) -> str | None:
     """The one unit 5.3.1 lets side lose for the next hit, or None when he has a choice."""
-    from .losses import loss_choices
-
     choices = loss_choices(ctx.state, ctx.data, side)
     return f"lose {choices[0]}" if len(choices) == 1 else None
 

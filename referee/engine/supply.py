@@ -24,6 +24,7 @@ from .events import (
     OutOfSupply,
     PieceEliminated,
 )
+from .movement import settle, template_ref
 from .orders import Lose
 from .state import State, other, template_key
 
@@ -95,12 +96,6 @@ def _side_of(s: State, d: GameData, ref: str) -> str | None:
     return None if unit is None else d.nation_side[unit.nation]
 
 
-def marked(s: State, d: GameData, ref: str) -> bool:
-    """Whether a unit carries an OoS marker that keeps it from receiving reinforcements and
-    new units (6.5): only where the marker stays until the unit is resupplied (AAC 1.2.3)."""
-    return d.info.rules.oos_markers_persist and ref in s.oos
-
-
 def check_supply(ctx: Ctx) -> None:
     """Find every unsupplied unit of both sides first, then apply attrition (2.0 V.1, 6.5)."""
     s, d = ctx.state, ctx.data
@@ -145,7 +140,6 @@ def check_supply(ctx: Ctx) -> None:
                     need.append(ref)
         if need:
             ctx.emit(AttritionDue(side=side, armies=need))
-    from .movement import settle
 
     settle(ctx, list(d.areas))
     next_attrition(ctx)
@@ -168,8 +162,6 @@ def next_attrition(ctx: Ctx) -> None:
 
 
 def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
-    from .movement import template_ref
-
     army = ctx.state.armies[army_id]
     nation, kind = key.split(":")
     if hidden_templates(ctx.state):
@@ -182,8 +174,6 @@ def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
 
 
 def _attrition_candidates(s: State, d: GameData, side: str):
-    from .movement import template_ref
-
     for army_id in s.production["attrition"].get(side, []):
         army = s.armies[army_id]
         for key in sorted(army.contents):

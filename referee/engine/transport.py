@@ -8,6 +8,7 @@ combined with other movement: the counter has then moved for the turn.
 from __future__ import annotations
 
 from ..data.gamedata import GameData
+from .cards import first_card
 from .core import Ctx, Violation
 from .events import UnitMoved
 from .movement import (
@@ -20,7 +21,7 @@ from .movement import (
     through_full,
     turn_checks,
 )
-from .orders import Evacuate, Rail, Reserves, Sea, Strategic
+from .orders import Eft, Evacuate, Rail, Reserves, Sea, Strategic
 from .state import State
 
 _WORDS = {1: "one", 2: "two", 3: "three"}
@@ -176,8 +177,6 @@ def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
 
 def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violation | None:
     """Why a Strategic Reserves! move (9.6) is illegal now, or None."""
-    from .cards import first_card
-
     if first_card(s, d, side, "strategic_reserves") is None:
         return Violation("9.6", f"the {side} hand holds no playable "
                                 f"{d.card_title('strategic_reserves')} card")
@@ -312,8 +311,6 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
 
 def eft_candidates(s: State, d: GameData, side: str):
     """Moves into and out of the EFT box worth checking."""
-    from .orders import Eft
-
     box = d.boxes.get("eft")
     if box is None or side != box.owner:
         return
@@ -353,8 +350,6 @@ def apply_eft(ctx: Ctx, o, side: str) -> None:
 
 def whole_move_candidates(s: State, d: GameData, side: str):
     """Rail, strategic, sea, reserves and evacuation moves worth checking."""
-    from .cards import first_card
-
     ts = s.turn_state
     has_reserves = first_card(s, d, side, "strategic_reserves") is not None
     ports = coastal_sources(d, side)

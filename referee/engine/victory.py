@@ -6,6 +6,7 @@ from ..data.gamedata import GameData, VictoryLevel
 from .core import Ctx, Violation
 from .events import ArmisticeProposed, ArmisticeRefused, GameEnded
 from .orders import Armistice, Ord
+from .production import eft_bp
 from .state import BOTH, State, other
 
 NOBODY = (0, 0, 0, 0)                     # State.board's cell of an area with no units
@@ -19,7 +20,6 @@ def eft_vp(state: State, data: GameData) -> int:
             mod.not_when_linked_with and
             mod.not_when_linked_with in data.linked_with(state.options)):
         return 0
-    from .production import eft_bp
     return eft_bp(state, data) // 5
 
 

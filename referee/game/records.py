@@ -13,7 +13,8 @@ import msgspec
 from ..base.errors import JournalError
 from ..data.gamedata import Scenario
 from ..data.paths import GAME_NAME
-from ..engine.events import Event, Secret
+from ..engine.events import Event
+from ..engine.events_base import Secret
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 

@@ -1,0 +1,312 @@
+"""What a production order costs and the rules it is checked against (7.0-7.6, 8.1).
+
+A side's production plan is sealed until both sides are done (production.py):
+each order is checked against the plan so far, after the plan's moves into and
+out of armies (8.1), and against the Build Points it leaves.
+"""
+
+from __future__ import annotations
+
+from ..data.gamedata import GameData
+from . import sealed
+from .armies import join_violation
+from .core import Ctx, Violation, and_list
+from .movement import apply_reorganise, reorganise_violation
+from .orders import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
+from .state import State
+from .supply import supplied_areas
+
+
+def plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
+    """The orders of side's sealed production plan so far (7.0)."""
+    return sealed.parsed(s, d, ("plan", side), s.production["plans"][side])
+
+
+def plan_cost(s: State, d: GameData, orders: list[Ord]) -> int:
+    """The Build Points orders cost: cards, units, armies, upgrades; four entrenchments
+    1 BP (7.1-7.5)."""
+    cost = 0
+    entrench = 0
+    for o in orders:
+        if isinstance(o, Buy):
+            cost += o.count
+        elif isinstance(o, Build):
+            cost += build_cost(d, o.unit)
+        elif isinstance(o, Rebuild):
+            cost += d.units.cost("army")          # an empty army (7.3, 8.1)
+        elif isinstance(o, Upgrade):
+            cost += 1
+        elif isinstance(o, Entrench):
+            entrench += len(o.units)
+    return cost + -(-entrench // 4)
+
+
+def build_cost(d: GameData, unit: str) -> int:
+    """BP cost of a unit (7.6): its type's cost_bp in units.yaml (TTLM: tanks and Stoßtruppen
+    2, Commonwealth rebuilt 2, others 1)."""
+    nation, kind = unit.split(":")
+    return d.units.cost(kind)
+
+
+def left(s: State, d: GameData, side: str, extra: Ord | None = None) -> int:
+    """BPs side has not yet committed (counting extra, an order being checked)."""
+    orders = [*plan(s, d, side), *([extra] if extra else [])]
+    return s.production["bp"][side] - plan_cost(s, d, orders)
+
+
+def available(s: State, d: GameData, unit: str) -> Violation | None:
+    """Availability dates and counter limits of a unit to build (7.6, 8.x)."""
+    nation, kind = unit.split(":")
+    ut = d.units.unit_types.get(kind)
+    if ut is None or kind in ("army", "fort"):
+        return Violation("7.6", f"{kind.replace('_', ' ')} is not bought this way (armies are "
+                                f"rebuilt with 'rebuild', forts never)")
+    if nation not in ut.nations:
+        return Violation("7.6", f"{nation.upper()} has no {kind.replace('_', ' ')} units")
+    when = d.build_date(nation, kind)
+    if when is None:
+        return Violation("7.6", f"{nation.upper()} {kind.replace('_', ' ')} units are never "
+                                f"built (no build date in the game data)")
+    if s.turn < when.from_turn:
+        why = ", ".join(x for x in (when.source if when.source != "core" else "", when.note)
+                        if x)
+        return Violation(when.rule, f"{nation.upper()} {kind.replace('_', ' ')} units may be "
+                                    f"built from {d.label(when.from_turn)}"
+                                    f"{f' ({why})' if why else ''}; this is {d.label(s.turn)}")
+    if kind == d.units.dated_kind:
+        year = d.year(s.turn)
+        usable = sum(1 for y in d.units.biplane_counter_years.get(nation, []) if y <= year)
+        in_play = s.counters_in_play()[(nation, kind)]
+        if in_play >= usable:
+            return Violation("8.3.4", f"every {nation.upper()} {kind.replace('_', ' ').title()} "
+                                      f"counter marked {year} or earlier is already in play")
+    return None
+
+
+def _commonwealth_violation(s: State, d: GameData, orders: list[Ord],
+                            unit: str = "uk:commonwealth") -> Violation | None:
+    """8.2.3: only a Commonwealth unit once swapped into play, and gone since, is rebuilt
+    (a unit type with rebuilt_only_after_swap in units.yaml)."""
+    planned = sum(1 for x in orders if isinstance(x, Build) and x.unit == unit)
+    if s.counters_in_play()[tuple(unit.split(":"))] + planned >= len(s.swapped):
+        nation, kind = unit.split(":")
+        when = [d.label(t.turn) for t in d.events.turns
+                if any(sw.nation == nation for sw in t.swaps)]          # events.yaml swaps
+        return Violation("8.2.3", f"{kind.replace('_', ' ').title()} units enter play by the "
+                                  f"swaps of {and_list(when)}; only one swapped in and eliminated "
+                                  f"since may be rebuilt")
+    return None
+
+
+def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | None:
+    if ":" not in o.unit or o.unit.split(":")[0] not in d.nation_side:
+        return Violation("7.2", "say the nation and the unit type, e.g. 'fr infantry'")
+    nation, kind = o.unit.split(":")
+    if d.nation_side[nation] != side:
+        return Violation("7.2", f"{nation.upper()} units are built by the other side")
+    v = available(s, d, o.unit)
+    if v:
+        return v
+    orders = plan(s, d, side)
+    if d.units.has(kind, "rebuilt_only_after_swap"):
+        v = _commonwealth_violation(s, d, orders, o.unit)
+        if v:
+            return v
+    same = sum(1 for x in orders if isinstance(x, Build) and x.unit == o.unit)
+    if o.unit == f"{d.stoss_nation}:stosstruppen":
+        same += sum(1 for x in orders if isinstance(x, Upgrade))
+    if s.pool.get(nation, {}).get(kind, 0) - same <= 0:
+        return Violation("11.1", f"no {nation.upper()} {kind.replace('_', ' ')} counter is "
+                                 f"left in the force pool: the counter mix is a hard limit")
+    if o.area not in d.areas:
+        return Violation("4.2", f"{o.area} is not a playable area")
+    if d.areas[o.area].kind == "sea_only" and nation not in d.sea_nations:
+        return Violation("4.6", f"only {'/'.join(n.upper() for n in sorted(d.sea_nations))} "
+                                f"units stand in {d.areas[o.area].name}")
+    if o.area not in supplied_areas(s, d, side) or \
+            s.status(o.area, side, d) not in ("friendly", "disputed"):
+        return Violation("7.2", f"units are built in supplied Friendly or Disputed areas; "
+                                f"{d.areas[o.area].name} is not one")
+    count = s.stack_count(o.area, side, d) + _new_stack(s, d, orders, o.area)
+    if o.into is not None:
+        planned = [x.unit for x in orders if isinstance(x, Build) and x.into == o.into]
+        v = join_violation(s, d, side, o.area, o.into, [*planned, o.unit], "7.2",
+                           "newly built unit")
+        if v:
+            return v
+        count += 0 if s.armies[o.into].strength or planned else 1   # an empty army fills
+    else:
+        count += 1
+    if count > d.units.stacking_limit:
+        return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
+                                  f"the stacking limit is {d.units.stacking_limit}")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left, this costs "
+                                f"{build_cost(d, o.unit)}")
+    return None
+
+
+def _new_stack(s: State, d: GameData, orders: list[Ord], area: str) -> int:
+    """Stacking added in an area by the plan so far (new stand-alone units, filled armies)."""
+    n = 0
+    filled = set()
+    for x in orders:
+        if isinstance(x, Build) and x.area == area:
+            if x.into is None:
+                n += 1
+            elif s.armies[x.into].strength == 0 and x.into not in filled:
+                filled.add(x.into)
+                n += 1
+    return n
+
+
+def _rebuild_violation(s: State, d: GameData, o: Rebuild, side: str) -> Violation | None:
+    army = s.armies.get(o.army)
+    if army is None or d.nation_side[army.nation] != side:
+        return Violation("7.3", f"{o.army} is not one of the {side} armies")
+    if army.status not in ("eliminated", "suppressed"):
+        return Violation("7.3", f"army {o.army} is not eliminated")
+    if any(isinstance(x, Rebuild) and x.army == o.army for x in plan(s, d, side)):
+        return Violation("7.3", f"army {o.army} is already being rebuilt")
+    nation = d.units.nations[army.nation]
+    home = nation.rebuild_area
+    if o.area not in d.areas:
+        return Violation("4.2", f"{o.area} is not a playable area")
+    a = d.areas[o.area]
+    if home and o.area != home:
+        return Violation("4.6", f"{army.nation.upper()} armies are rebuilt in "
+                                f"{d.areas[home].name}")
+    if not home and a.country != nation.home_country:
+        return Violation("7.3", f"army {o.army} is rebuilt in its home country "
+                                f"({nation.home_country})")
+    if s.status(o.area, side, d) != "friendly" or o.area not in supplied_areas(s, d, side):
+        return Violation("7.3", f"rebuilt armies go to a supplied Friendly area; "
+                                f"{a.name} is not one")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", "not enough Build Points")
+    return None
+
+
+def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violation | None:
+    if len(o.units) != 1:
+        return Violation("7.4", "name one unit per entrench order (four cost 1 BP)")
+    ref = o.units[0]
+    orders = plan(s, d, side)
+    done = {u for x in orders if isinstance(x, Entrench) for u in x.units}
+    if ref in done:
+        return Violation("7.4", f"{ref} is already being entrenched")
+    if ref in s.armies:
+        a = s.armies[ref]
+        ok = a.status == "map" and d.nation_side[a.nation] == side
+        already = a.entrenched
+    elif ref in s.pieces:
+        p = s.pieces[ref]
+        ok = p.area in d.areas and d.nation_side[p.nation] == side and \
+            p.kind in d.units.entrenching
+        already = p.entrenched
+    else:
+        ok, already = False, False
+    if not ok:
+        return Violation("7.4", f"{ref} is not a {side} army or infantry unit on the map "
+                                f"(Stoßtruppen and auxiliaries never entrench, 8.2.2)")
+    if already:
+        return Violation("7.4", f"{ref} is already entrenched")
+    if any(isinstance(x, Upgrade) and x.unit == ref for x in orders):
+        return Violation("8.2.2", f"{ref} is being upgraded to Stoßtruppen, which never "
+                                  f"entrench")
+    units = len(done) + 1
+    limit = d.events.availability.get("entrenchment_bp_limit", {}).get(f"turn_{s.turn}")
+    if limit is not None and -(-units // 4) > limit:
+        return Violation("7.4", f"at most {limit} BP of entrenchment ({4 * limit} units) in "
+                                f"{d.label(s.turn)}")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", "not enough Build Points")
+    return None
+
+
+def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
+    stoss = d.stoss_nation
+    if stoss is None or d.nation_side[stoss] != side:
+        who = d.side_name(d.nation_side[stoss]) if stoss else "no"
+        return Violation("7.5", f"only {who} infantry is upgraded to Stoßtruppen")
+    when = d.events.build_dates.upgrades.get("stosstruppen")
+    if when is None or s.turn < when.from_turn:
+        since = f"begin in {d.label(when.from_turn)}" if when else "are not in this game's data"
+        return Violation(when.rule if when else "7.5",
+                         f"upgrades to Stoßtruppen {since}; this is {d.label(s.turn)}")
+    if any(isinstance(x, Upgrade) for x in plan(s, d, side)):
+        return Violation("7.5", "one infantry unit per production phase may be upgraded")
+    if any(isinstance(x, Entrench) and o.unit in x.units for x in plan(s, d, side)):
+        return Violation("8.2.2", f"{o.unit} is being entrenched; Stoßtruppen never entrench")
+    builds = sum(1 for x in plan(s, d, side) if isinstance(x, Build) and
+                 x.unit == f"{stoss}:stosstruppen")
+    if s.pool[stoss].get("stosstruppen", 0) - builds <= 0:
+        return Violation("11.1", "no Stoßtruppen counter is left in the force pool")
+    if o.unit in s.pieces:
+        ok = s.pieces[o.unit].kind == "infantry" and s.pieces[o.unit].nation == stoss
+    elif ":" in o.unit and o.unit.split(":")[0] in s.armies:
+        army = s.armies[o.unit.split(":")[0]]
+        ok = army.status == "map" and bool(army.contents.get(f"{stoss}:infantry")) and \
+            o.unit.endswith(":infantry") and army.nation == stoss
+    else:
+        ok = False
+    if not ok:
+        return Violation("7.5", f"{o.unit} is not a German infantry unit on the map")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", "not enough Build Points")
+    return None
+
+
+def _buy_violation(s: State, d: GameData, o: Buy, side: str) -> Violation | None:
+    if any(isinstance(x, Buy) for x in plan(s, d, side)):
+        return Violation("7.1", "cards are bought once per production phase, the number "
+                                "announced first; a second purchase would fish for a card")
+    if left(s, d, side, o) < 0:
+        return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left")
+    return None
+
+
+class _NoDice:
+    """Stands in for the dice while a plan's reorganisations are worked out ahead (no roll)."""
+
+    def salt(self) -> None:
+        """No salt: the worked-out state is never written anywhere."""
+        return None
+
+
+def reorganised(s: State, d: GameData, side: str) -> State:
+    """The state once side's planned reorganisations are made (8.1): the plan's other orders
+    are checked against it, as they are applied after them."""
+    moves = [o for o in plan(s, d, side) if isinstance(o, Move)]
+    if not moves:
+        return s
+    key = ("reorganised", side)
+    got = s._cache.get(key)
+    if got is None:
+        ctx = Ctx(s.clone(), d, _NoDice())
+        for o in moves:
+            apply_reorganise(ctx, o, side)
+        got = s._cache[key] = ctx.state
+    return got
+
+
+def _reorganise_violation(s: State, d: GameData, o: Move, side: str) -> Violation | None:
+    if any(not isinstance(x, Move) for x in plan(s, d, side)):
+        return Violation("8.1", "army contents are altered before the plan's other orders: "
+                                "give the moves into and out of armies first")
+    return reorganise_violation(s, d, o, side, "Production")
+
+
+CHECKS = {"move": _reorganise_violation, "buy": _buy_violation, "build": _build_violation,
+          "rebuild": _rebuild_violation,
+          "entrench": _entrench_violation, "upgrade": _upgrade_violation}
+
+
+def production_violation(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    """Why a production order is illegal now, or None (7.0-7.6)."""
+    if side in s.production["done"]:
+        return Violation("7.0", f"the {side} production orders are already in")
+    if o.kind == "done":
+        return None
+    return CHECKS[o.kind](reorganised(s, d, side), d, o, side)
+

@@ -1,0 +1,29 @@
+"""The base of every event, and the secret part an event may carry (journal.redact).
+
+A secret part (a drawn card, a shuffled deck) sits in `secret` as {to,
+salt, data}; other readers see only its digest. With hidden army templates
+(option 1.4) the details of what enters or leaves an army template outside
+a battle are such a part, for the owner's eyes.
+"""
+
+from typing import Any
+
+import msgspec
+
+
+class Secret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A payload only one reader (a side or the moderator) may see."""
+
+    to: str
+    salt: str | None = None
+    data: dict[str, Any] | None = None
+    digest: str | None = None
+
+
+class Ev(msgspec.Struct, tag_field="type", tag=True, forbid_unknown_fields=True, kw_only=True):
+    """Base of every event; its JSON `type` is the class name."""
+
+    @property
+    def type(self) -> str:
+        """The event's type tag, e.g. 'UnitMoved'."""
+        return self.__struct_config__.tag

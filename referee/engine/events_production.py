@@ -1,0 +1,154 @@
+"""Events of the production phase: supply, build points, builds, EFT losses (2.0 V, 6.5, 7.0)."""
+
+from .events_base import Ev, Secret
+
+
+class OutOfSupply(Ev, kw_only=True):
+    """Units found out of supply in the production phase (2.0 V.1, 6.5)."""
+
+    side: str
+    units: list[str]
+
+
+class BackInSupply(Ev, kw_only=True):
+    """Units carrying an OoS marker found in supply again: the markers come off (AAC 1.2.3)."""
+
+    side: str
+    units: list[str]
+
+
+class FortReduced(Ev, kw_only=True):
+    """An unsupplied fort loses a step (6.5)."""
+
+    fort: str
+    area: str
+    strength: int
+
+
+class AttritionDue(Ev, kw_only=True):
+    """Unsupplied armies that must each lose a unit of their owner's choice (6.5)."""
+
+    side: str
+    armies: list[str]
+
+
+class AttritionTaken(Ev, kw_only=True):
+    """An unsupplied army lost a unit (6.5).
+
+    With hidden army templates (1.4) the unit lost is in `secret`.
+    """
+
+    side: str
+    army: str
+    unit: str | None = None
+    nation: str | None = None
+    kind: str | None = None
+    secret: Secret | None = None
+
+
+class ProductionBegan(Ev, kw_only=True):
+    """Build points for both sides this production phase (7.0, Build Points chart)."""
+
+    bp: dict[str, int]
+
+
+class ProductionOrdered(Ev, kw_only=True):
+    """A production order, sealed until both sides have given theirs (7.0)."""
+
+    side: str
+    secret: Secret
+
+
+class ProductionDone(Ev, kw_only=True):
+    """A side has given all its production orders (7.0)."""
+
+    side: str
+
+
+class ProductionRevealed(Ev, kw_only=True):
+    """Both plans are in: each side's orders, now public, applied in a fixed order (7.0).
+
+    With hidden army templates (1.4) orders on army templates are left out of
+    `orders` (`hidden` counts them); the whole plan is in `secret`.
+    """
+
+    side: str
+    orders: list[str]
+    spent: int
+    lost: int
+    hidden: int | None = None
+    secret: Secret | None = None
+
+
+class UnitBuilt(Ev, kw_only=True):
+    """A unit bought from the force pool (7.2, 7.6).
+
+    With hidden army templates (1.4) a unit built into an army has its
+    details (unit, area, army, cost) in `secret`.
+    """
+
+    side: str
+    unit: str | None = None            # nation:kind
+    area: str | None = None
+    into: str | None = None
+    new_id: str | None = None
+    cost: int | None = None
+    secret: Secret | None = None
+
+
+class ArmyRebuilt(Ev, kw_only=True):
+    """An eliminated army rebuilt, empty (7.3)."""
+
+    side: str
+    army: str
+    area: str
+
+
+class UnitEntrenched(Ev, kw_only=True):
+    """A unit entrenched (7.4)."""
+
+    side: str
+    unit: str
+
+
+class InfantryUpgraded(Ev, kw_only=True):
+    """A German infantry unit became Stoßtruppen (7.5).
+
+    With hidden army templates (1.4) an upgrade on an army template names
+    the unit in `secret` only.
+    """
+
+    side: str
+    unit: str | None = None
+    new_id: str | None = None
+    secret: Secret | None = None
+
+
+class EftLossesDue(Ev, kw_only=True):
+    """EFT box loss roll: one die per 5 BP of units (or part); each 1 costs a unit (2.0 V.4).
+
+    With hidden army templates (1.4) and an army in the box, the BP value of
+    the box is in `secret`.
+    """
+
+    bp: int | None = None
+    dice: list[int]
+    losses: int
+    secret: Secret | None = None
+
+
+class EftUnitLost(Ev, kw_only=True):
+    """A unit in the EFT box eliminated (2.0 V.4).
+
+    With hidden army templates (1.4) a unit lost from an army's template is
+    named in `secret` only.
+    """
+
+    unit: str | None = None
+    nation: str | None = None
+    kind: str | None = None
+    secret: Secret | None = None
+
+
+class ProductionEnded(Ev, kw_only=True):
+    """The production phase is over (2.0 V)."""
