@@ -17,12 +17,12 @@ import typer
 import typer.testing
 
 from referee import game as g
-from referee.render.areas import area_document, area_view
 from referee.cli.app import app
 from referee.engine.reading import did_you_mean
 from referee.engine.state import Piece
-from referee.render.formats import render
 from referee.game.suggest import hand_cards, visible_units
+from referee.render.areas import area_document, area_view
+from referee.render.formats import render
 
 SECRET = "5e" * 32
 
@@ -272,8 +272,8 @@ def test_a_name_of_thousands_of_words_is_read_in_linear_time(opened, monkeypatch
     folding every run of its words (that was quadratic: minutes for the 120 kB an argument
     may hold, and an orders file may hold 1 MB)."""
     import referee.engine.reading as reading
-    from referee.render.areas import find_area
     from referee.base.errors import OrderError, UsageError
+    from referee.render.areas import find_area
 
     folded = []
     real = reading.fold

@@ -14,10 +14,9 @@ import random
 import pytest
 from datacopy import copy_game, edit
 
-from referee.data import dataload
-from referee.data.dataload import build_game, read_document
 from referee.base.errors import GameDataError
-from referee.data.dataload import load_game, load_scenario_file
+from referee.data import dataload
+from referee.data.dataload import build_game, load_game, load_scenario_file, read_document
 from referee.data.gamedata import default_games_dir
 
 # ---------------------------------------------------------------- a misspelling and another problem

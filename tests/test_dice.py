@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from referee.store import dice as dm
 from referee.base.errors import DiceError, UsageError
+from referee.store import dice as dm
 
 SECRET = bytes(range(32))
 

@@ -15,16 +15,16 @@ from types import SimpleNamespace
 import pytest
 
 from casebook import SECRET
-from referee.cli import commands
 from referee import game as g
+from referee.cli import commands
+from referee.data.gamedata import fold
 from referee.engine.orders import format_order
 from referee.engine.reading import parse_order
-from referee.data.gamedata import fold
+from referee.game.views import order_aids, readable_name, status_view
 from referee.render.documents import status_document
 from referee.render.formats import render, to_text
 from referee.render.grouped import grouped_blocks
 from referee.render.sections import Document, Section
-from referee.game.views import order_aids, readable_name, status_view
 
 WIDE = 10 ** 6          # no wrapping: one group per line
 

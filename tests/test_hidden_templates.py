@@ -27,8 +27,8 @@ import pytest
 from casebook import new_game, position
 from referee import game as g
 from referee.game.autoplay import autoplay
-from referee.store.journal import redact
 from referee.render.text import describe, record_lines
+from referee.store.journal import redact
 
 KINDS = re.compile(r"\b(infantry|cavalry|artillery|siege[ _]gun|paris[ _]gun|biplane|tank|"
                    r"stosstruppen|stoßtruppen|commonwealth)s?\b(?!-type)", re.I)

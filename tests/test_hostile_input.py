@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from doors import quick
-from referee.store.journal import canonical, record_hash, seal
 from referee.data.paths import default_games_dir
+from referee.store.journal import canonical, record_hash, seal
 
 TTLM = default_games_dir() / "ttlm"
 SCENARIO_1914 = TTLM / "scenarios" / "1914.yaml"

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.store import journal as jm
 from referee.base.errors import JournalError, StaleViewError
+from referee.store import journal as jm
 from referee.store.journal import Journal, parse
 
 

@@ -40,9 +40,9 @@ import typer
 import typer.testing
 from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth
 
-from referee.game.autoplay import autoplay
 from referee.cli.app import app
 from referee.cli.entry import parse, run
+from referee.game.autoplay import autoplay
 
 # ---------------------------------------------------------------- what is read
 

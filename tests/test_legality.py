@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 from casebook import new_game, position
 from referee import game as g
-from referee.store.dice import Dice
 from referee.engine import check, decide, legal_orders
 from referee.engine.orders import Move, Rail, Reserves, Sea, Strategic, format_order
 from referee.engine.reading import parse_order
+from referee.store.dice import Dice
 
 
 def _positions(tmp_path):

@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 from casebook import new_game, position
-from referee.cli import commands
 from referee import game as g
+from referee.cli import commands
 from referee.data.gamedata import default_games_dir
 from referee.render import svgmap
 

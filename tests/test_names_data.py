@@ -22,10 +22,10 @@ from datacopy import copy_game, new_game
 
 from casebook import position
 from referee import game as g
-from referee.engine.victory import vp_breakdown
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
 from referee.data.gamedata import default_games_dir
+from referee.engine.victory import vp_breakdown
 
 
 def _copy(tmp: Path, change) -> Path:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from casebook import new_game, position
 from referee import game as g
-from referee.store.dice import Dice
 from referee.engine.core import Ctx
 from referee.engine.reinforce import arrivals
+from referee.store.dice import Dice
 
 
 def _to_turn_2(tmp_path, german_orders=("done",), name="r"):

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.game.autoplay import autoplay
 from referee.engine.versions import RULES_VERSION
 from referee.game import create_game
+from referee.game.autoplay import autoplay
 from referee.game.verification import verify
 
 HERE = Path(__file__).parent / "replays"

@@ -9,11 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 from casebook import new_game, position
-from referee.cli import commands
 from referee import game as g
-from referee.game import standing as st
-from referee.cli.app import app
 from referee.base.errors import UsageError
+from referee.cli import commands
+from referee.cli.app import app
+from referee.game import standing as st
 from referee.store.journal import redact
 
 

@@ -7,17 +7,17 @@ import pytest
 
 from casebook import AAC_SWITCHES, data_copy, new_game, position
 from referee import game as g
-from referee.store.dice import Dice
 from referee.engine import check, pending_prompt
 from referee.engine.core import Ctx
 from referee.engine.events import BackInSupply
 from referee.engine.flow import begin_production
 from referee.engine.orders import Build
 from referee.engine.victory import victory_level
+from referee.game.views import state_view, status_view
 from referee.render.documents import show_document, status_document
 from referee.render.formats import render
 from referee.render.text import describe
-from referee.game.views import state_view, status_view
+from referee.store.dice import Dice
 
 
 @pytest.fixture(scope="module")

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from doors import quick
-from referee.data import datastore
-from referee.store import home
-from referee.engine.versions import RULES_VERSION
 from referee.base.errors import EXIT_OLDER_RULES
+from referee.data import datastore
 from referee.data.dataload import load_game
-from referee.store.journal import line_of, seal
 from referee.data.paths import default_games_dir
+from referee.engine.versions import RULES_VERSION
+from referee.store import home
+from referee.store.journal import line_of, seal
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
 OLD_DIGEST = "56d33a8ba05bee8b59cbf8cfbf538059683626615a0806352e40193d4dfe4758"

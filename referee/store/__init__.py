@@ -1,1 +1,2 @@
-"""What the referee keeps on disk: the journal, secrets and dice, snapshots, players, this user's home."""
+"""What the referee keeps on disk: the journal, secrets and dice, snapshots, players, and
+this user's own home."""
