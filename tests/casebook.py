@@ -24,7 +24,7 @@ from referee.engine import legal_orders
 from referee.engine.orders import format_order
 from referee.engine.state import contents_text
 from referee.base.errors import OrderError
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 SECRET = "5e" * 32
 UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us|ah|ru)\s+(?P<type>\w+)\s+(?P<area>\w+)"

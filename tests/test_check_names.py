@@ -18,7 +18,7 @@ from referee.data import dataload
 from referee.data.dataload import build_game, read_document
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game, load_scenario_file
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 # ---------------------------------------------------------------- a misspelling and another problem
 

@@ -25,7 +25,7 @@ from referee import game as g
 from referee.engine.victory import vp_breakdown
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 
 def _copy(tmp: Path, change) -> Path:

@@ -1,1 +1,2 @@
-"""Game data: models of games/<game>/ files, loading with every problem reported, checks, compiled copies."""
+"""Game data: models of games/<game>/ files, loading with every problem reported, checks,
+compiled copies."""

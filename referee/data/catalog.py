@@ -8,8 +8,8 @@ from pathlib import Path
 
 from ..base.errors import UsageError, quoted
 from . import compiled
-from .gamedata import GameData, default_games_dir
-from .paths import GAME_NAME, source_digest
+from .gamedata import GameData
+from .paths import GAME_NAME, default_games_dir, source_digest
 
 _DATA_CACHE: dict[tuple[Path, str], GameData] = {}
 

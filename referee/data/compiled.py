@@ -24,17 +24,15 @@ import msgspec
 
 from .. import __version__
 from ..store import home
-from .gamedata import (
-    Charts,
-    DeckData,
-    EventsData,
-    GameData,
-    GameInfo,
-    MapData,
-    Scenario,
-    UnitsData,
-)
+from .chartmodels import Charts
+from .deckmodels import DeckData
+from .eventmodels import EventsData
+from .gamedata import GameData
+from .gamemodels import GameInfo
+from .mapmodels import MapData
 from .paths import source_digest
+from .scenariomodels import Scenario
+from .unitmodels import UnitsData
 
 FORMAT = 1
 PACKAGE_DIR = Path(__file__).resolve().parent.parent / "_compiled"

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import Counter, deque
 
 from ..base.readers import MODERATOR, PUBLIC
-from .gamedata import FIRE_KEYS, GameData, Scenario
+from .gamedata import GameData
+from .scenariomodels import Scenario
+from .unitmodels import FIRE_KEYS
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 # Card keys whose effects the engine implements by key (9.1-9.7); the deck may not rename them.

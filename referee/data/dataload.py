@@ -27,17 +27,14 @@ import yaml
 
 from ..base.errors import GameDataError, UsageError
 from ..store.home import read_named
-from .gamedata import (
-    Charts,
-    DeckData,
-    EventsData,
-    GameData,
-    GameFiles,
-    GameInfo,
-    MapData,
-    Scenario,
-    UnitsData,
-)
+from .chartmodels import Charts
+from .deckmodels import DeckData
+from .eventmodels import EventsData
+from .gamedata import GameData
+from .gamemodels import GameFiles, GameInfo
+from .mapmodels import MapData
+from .scenariomodels import Scenario
+from .unitmodels import UnitsData
 
 MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 32

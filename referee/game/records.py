@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from ..base.errors import JournalError
-from ..data.gamedata import Scenario
 from ..data.paths import GAME_NAME
+from ..data.scenariomodels import Scenario
 from ..engine.events import Event, Secret
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
