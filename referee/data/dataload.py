@@ -7,7 +7,7 @@ no tags beyond the safe ones, no repeated keys. The events of the file are
 checked before anything is built, so a bomb or a deep nest is refused without
 being expanded. Each file is then validated against its model field by field
 and item by item, so that one run lists every problem with its file and path;
-the cross-file checks (datacheck.py) run on what is left.
+the cross-file checks (gamecheck.py, scenariocheck.py) run on what is left.
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ import yaml
 from ..base.errors import GameDataError, UsageError
 from ..store.home import read_named
 from .chartmodels import Charts
-from .datacheck import check_game, check_scenario
 from .deckmodels import DeckData
 from .eventmodels import EventsData
+from .gamecheck import check_game
 from .gamedata import GameData
 from .gamemodels import GameFiles, GameInfo
 from .mapmodels import MapData
+from .scenariocheck import check_scenario
 from .scenariomodels import Scenario
 from .unitmodels import UnitsData
 from .upcast import upcast_document

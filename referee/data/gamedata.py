@@ -2,7 +2,7 @@
 built from them once.
 
 The loader (dataload.py) validates every file against its model, then
-cross-checks the files against each other (datacheck.py) and reports every
+cross-checks the files against each other (gamecheck.py) and reports every
 problem at once, each with its file and path (GameDataError).
 """
 

@@ -11,7 +11,7 @@ from msgspec import Meta
 
 # Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
 # `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
-# here any short lower-case name, and datacheck reports every one the game does not declare.
+# here any short lower-case name, and namecheck reports every one the game does not declare.
 Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 Side = Ident
 NationId = Ident

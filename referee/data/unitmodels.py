@@ -36,7 +36,7 @@ class CommonwealthUnit(Model, kw_only=True):
 
 # Firepower "F2" hits on a roll of 1-2; null does not fire (5.2.1).
 Firepower = Annotated[str, Meta(pattern="^F[1-6]$")] | None
-# When each firepower applies (5.2.1, 8.x, 9.3, 9.4): the only keys of a `fire` mapping (datacheck).
+# When each firepower applies (5.2.1, 8.x, 9.3, 9.4): the only keys of a `fire` mapping (gamecheck).
 FIRE_KEYS = ("offense", "defense", "defense_entrenched", "raiding", "pursuit", "dogfight",
              "offense_vs_fort", "in_rough", "poison_gas", "advanced_artillery_barrage")
 
