@@ -16,7 +16,7 @@ _DATA_CACHE: dict[tuple[Path, str], GameData] = {}
 
 def load_game(root: Path) -> GameData:
     """A game's data read from its YAML files (GameDataError lists every problem)."""
-    from ..data.dataload import load_game as load  # start-up: YAML only when no compiled copy fits
+    from .dataload import load_game as load  # start-up: YAML only when no compiled copy fits
 
     return load(root)
 

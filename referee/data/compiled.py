@@ -122,7 +122,7 @@ def save_stored(data: GameData, game: str) -> None:
 
 def write_package_copy(root: Path) -> Path:
     """Compile a game directory from its YAML into the package (make setup)."""
-    from .dataload import load_game
+    from .dataload import load_game  # start-up: YAML is read only by make setup, not to load
 
     data = load_game(root)
     PACKAGE_DIR.mkdir(exist_ok=True)
