@@ -21,7 +21,7 @@ from referee import game as g
 from referee.base.errors import OrderError
 from referee.data import datastore
 from referee.data.dataload import document_digest, read_document
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 from referee.engine import legal_orders
 from referee.engine.orders import format_order
 from referee.engine.state import contents_text

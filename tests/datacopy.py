@@ -9,7 +9,7 @@ import yaml
 
 from casebook import SECRET
 from referee import game as g
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 
 def copy_game(tmp: Path, change=None, files: tuple[str, ...] = (), game: str = "ttlm",

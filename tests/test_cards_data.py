@@ -19,7 +19,7 @@ from test_data_driven import _fire, _game, _ok, _play
 
 from casebook import position
 from referee import game as g
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 
 def _change(deck: dict) -> None:

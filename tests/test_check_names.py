@@ -17,7 +17,7 @@ from datacopy import copy_game, edit
 from referee.base.errors import GameDataError
 from referee.data import dataload
 from referee.data.dataload import build_game, load_game, load_scenario_file, read_document
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 # ---------------------------------------------------------------- a misspelling and another problem
 

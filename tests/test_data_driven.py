@@ -23,7 +23,7 @@ from casebook import position
 from referee import game as g
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 
 def _copy(tmp: Path, change) -> Path:

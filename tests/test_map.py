@@ -22,7 +22,7 @@ import yaml
 from casebook import new_game, position
 from referee import game as g
 from referee.cli import commands
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 from referee.render import svgmap
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -16,7 +16,7 @@ from datacopy import copy_game, edit
 
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
-from referee.data.gamedata import default_games_dir
+from referee.data.paths import default_games_dir
 
 GAMES = default_games_dir()
 

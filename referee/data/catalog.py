@@ -8,15 +8,15 @@ from pathlib import Path
 
 from ..base.errors import UsageError, quoted
 from . import compiled
-from .gamedata import GameData, default_games_dir
-from .paths import GAME_NAME, source_digest
+from .gamedata import GameData
+from .paths import GAME_NAME, default_games_dir, source_digest
 
 _DATA_CACHE: dict[tuple[Path, str], GameData] = {}
 
 
 def load_game(root: Path) -> GameData:
     """A game's data read from its YAML files (GameDataError lists every problem)."""
-    from ..data.dataload import load_game as load  # start-up: YAML only when no compiled copy fits
+    from .dataload import load_game as load  # start-up: YAML only when no compiled copy fits
 
     return load(root)
 

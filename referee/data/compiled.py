@@ -24,17 +24,15 @@ import msgspec
 
 from .. import __version__
 from ..store import home
-from .gamedata import (
-    Charts,
-    DeckData,
-    EventsData,
-    GameData,
-    GameInfo,
-    MapData,
-    Scenario,
-    UnitsData,
-)
+from .chartmodels import Charts
+from .deckmodels import DeckData
+from .eventmodels import EventsData
+from .gamedata import GameData
+from .gamemodels import GameInfo
+from .mapmodels import MapData
 from .paths import source_digest
+from .scenariomodels import Scenario
+from .unitmodels import UnitsData
 
 FORMAT = 1
 PACKAGE_DIR = Path(__file__).resolve().parent.parent / "_compiled"
@@ -124,7 +122,7 @@ def save_stored(data: GameData, game: str) -> None:
 
 def write_package_copy(root: Path) -> Path:
     """Compile a game directory from its YAML into the package (make setup)."""
-    from .dataload import load_game
+    from .dataload import load_game  # start-up: YAML is read only by make setup, not to load
 
     data = load_game(root)
     PACKAGE_DIR.mkdir(exist_ok=True)

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..base.errors import GameDataError, JournalError, UsageError
 from ..store import home
+from . import compiled
 from .gamedata import GameData
 from .paths import GAME_NAME
 
@@ -66,6 +67,7 @@ def _name(game: str, digest: str) -> str:
 
 def pack(document: dict) -> bytes:
     """A data document as a snapshot file: its canonical JSON, gzipped (no time stamp)."""
+    # start-up: dataload (YAML, checks) loads only where data is read from YAML or a snapshot
     from .dataload import _canonical
 
     return gzip.compress(_canonical(document), compresslevel=9, mtime=0)
@@ -90,6 +92,7 @@ def unpack(blob: bytes, where: str) -> dict:
 
 def _read(path: Path, digest: str, root: Path) -> GameData:
     """The data a snapshot file holds, checked against the digest it is filed under."""
+    # start-up: dataload (YAML, checks) loads only when no compiled copy of the version serves
     from .dataload import build_game, document_digest
 
     try:
@@ -116,8 +119,6 @@ def find(game: str, digest: str, root: Path) -> GameData | None:
     key = f"{game}/{digest}"
     if key in _LOADED:
         return _LOADED[key]
-    from . import compiled
-
     for folder in (shipped_dir(), user_dir()):
         path = folder / _name(game, digest)
         if not os.path.lexists(path):
@@ -148,6 +149,19 @@ def resolve(game: str, digest: str, root: Path, name: str, record: int) -> GameD
     return data
 
 
+def _document_now(data: GameData) -> tuple[dict | None, list[str]]:
+    """The data document of data's game directory as its files are now, or None with their
+    problems when they have some or no longer are that data."""
+    # start-up: dataload (YAML, checks) loads only where data is read from YAML or a snapshot
+    from .dataload import document_digest, read_document
+
+    problems: list[str] = []
+    document = read_document(Path(data.root), problems)
+    if problems or document_digest(document) != data.digest:
+        return None, problems
+    return document, problems
+
+
 def keep(data: GameData, game: str) -> None:
     """Make sure the data a journal is created or upgraded with can be found by its digest
     later: if no snapshot holds it, write one into this user's folder from the YAML files
@@ -155,11 +169,8 @@ def keep(data: GameData, game: str) -> None:
     if any((folder / _name(game, data.digest)).is_file() for folder in (shipped_dir(),
                                                                           user_dir())):
         return
-    from .dataload import document_digest, read_document
-
-    problems: list[str] = []
-    document = read_document(Path(data.root), problems)
-    if problems or document_digest(document) != data.digest:
+    document, _ = _document_now(data)
+    if document is None:
         return                              # the files changed under us: nothing to keep
     path = user_dir() / _name(game, data.digest)
     try:
@@ -171,14 +182,11 @@ def keep(data: GameData, game: str) -> None:
 
 def write_shipped(data: GameData, game: str) -> Path | None:
     """Add the snapshot of data to the shipped history (make setup); None if it is there."""
-    from .dataload import document_digest, read_document
-
     path = shipped_dir() / _name(game, data.digest)
     if path.is_file():
         return None
-    problems: list[str] = []
-    document = read_document(Path(data.root), problems)
-    if problems or document_digest(document) != data.digest:
+    document, problems = _document_now(data)
+    if document is None:
         raise GameDataError(problems or [f"{data.root}: changed while it was read"])
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pack(document))

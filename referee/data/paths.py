@@ -1,10 +1,18 @@
-"""Where things live on disk (standard library only, so the cache can use it cheaply)."""
+"""Where things live on disk, and the content digest of a game directory.
+
+The quick paths of `status` and `show` use it: it imports only the standard library and the
+store below, which they load anyway.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from pathlib import Path
+
+from ..base.errors import UsageError
+from ..store.home import read_named
 
 # A game's directory name under the games directory, as a journal header names it.
 GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -36,11 +44,6 @@ def source_digest(game_dir: Path) -> str | None:
     kept for it and every read loads the data afresh, which reports what is
     wrong with it.
     """
-    import hashlib
-
-    from ..base.errors import UsageError
-    from ..store.home import read_named
-
     h = hashlib.sha256()
     names: list[str] = []
     try:

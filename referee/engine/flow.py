@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..data.gamedata import GameData, Scenario
+from ..data.gamedata import GameData
+from ..data.scenariomodels import Scenario
 from . import combat, movement, production, reinforce, setup, supply, transport
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register

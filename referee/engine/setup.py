@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..data.gamedata import GameData, Scenario
+from ..data.gamedata import GameData
+from ..data.scenariomodels import Scenario
 from .cards import draw
 from .core import Ctx
 from .events import CardsStacked, DeckShuffled

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..data.gamedata import GameData, VictoryLevel
+from ..data.chartmodels import VictoryLevel
+from ..data.gamedata import GameData
 from .core import Ctx, Violation
 from .events import ArmisticeProposed, ArmisticeRefused, GameEnded
 from .orders import Armistice, Ord

@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from ..base.errors import JournalError
-from ..data.gamedata import Scenario
 from ..data.paths import GAME_NAME
+from ..data.scenariomodels import Scenario
 from ..engine.events import Event
 from ..engine.events_base import Secret
 

@@ -16,8 +16,9 @@ import msgspec
 from ..base.errors import JournalError, UsageError
 from ..data import datastore
 from ..data.catalog import game_data
-from ..data.gamedata import GameData, Scenario, default_games_dir
-from ..data.paths import GAME_NAME
+from ..data.gamedata import GameData
+from ..data.paths import GAME_NAME, default_games_dir
+from ..data.scenariomodels import Scenario
 from ..engine.events import RulesUpgraded, dump, evolve
 from ..engine.setup import initial_state
 from ..engine.state import State, state_from_builtins, state_to_builtins

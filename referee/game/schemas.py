@@ -13,7 +13,13 @@ from typing import Any
 
 import msgspec
 
-from ..data import gamedata as gd
+from ..data.chartmodels import Charts
+from ..data.deckmodels import DeckData
+from ..data.eventmodels import EventsData
+from ..data.gamemodels import GameInfo
+from ..data.mapmodels import MapData
+from ..data.scenariomodels import Scenario
+from ..data.unitmodels import UnitsData
 from ..engine.events import Event
 from ..engine.orders import Order
 from .records import JournalHeader, JournalRecord
@@ -217,13 +223,13 @@ SCHEMAS: dict[str, Any] = {
     "report": ReportView,
     "players": PlayersView,
     "inbox-result": InboxResult,
-    "game": gd.GameInfo,
-    "map": gd.MapData,
-    "units": gd.UnitsData,
-    "deck": gd.DeckData,
-    "charts": gd.Charts,
-    "game-events": gd.EventsData,
-    "scenario": gd.Scenario,
+    "game": GameInfo,
+    "map": MapData,
+    "units": UnitsData,
+    "deck": DeckData,
+    "charts": Charts,
+    "game-events": EventsData,
+    "scenario": Scenario,
 }
 
 

@@ -14,7 +14,8 @@ from typing import Any
 import msgspec
 
 from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
-from ..data.gamedata import GameData, Terms, fold
+from ..data.gamedata import GameData, fold
+from ..data.gamemodels import Terms
 from ..engine import legal_orders, pending_prompt, waiting_on
 from ..engine.orders import format_order
 from ..engine.state import State, contents_text

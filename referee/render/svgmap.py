@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
-from ..data.gamedata import Area, GameData
+from ..data.gamedata import GameData
+from ..data.mapmodels import Area
 from ..engine.state import State
 from ..game.views import state_view
 from . import impassable

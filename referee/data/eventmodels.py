@@ -1,0 +1,66 @@
+"""The models of events.yaml: reinforcements, swaps and build dates, turn by turn."""
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from .modelbase import Model, NationId, Turn, UnitKind, Version
+
+
+class Reinforcement(Model, kw_only=True):
+    nation: NationId
+    type: UnitKind
+    count: Annotated[int, Meta(ge=1, le=99)] = 1
+    id: str | None = None
+    name: str | None = None
+    placement: str      # any | an area id (ENGLAND, 4.6) | a country (France, 7.3)
+    substitute: UnitKind | None = None
+
+
+class Swap(Model, kw_only=True):
+    rule: str
+    nation: NationId
+    unit: str
+    name: str
+    replaces: str
+
+
+class RuleNote(Model, kw_only=True):
+    rule: str
+    text: str
+
+
+class EventTurn(Model, kw_only=True):
+    turn: Turn
+    label: str
+    reinforcements: list[Reinforcement] = []
+    swaps: list[Swap] = []
+    rules: list[RuleNote] = []
+
+
+class BuildDate(Model, kw_only=True):
+    """The first turn whose Production Phase may build a unit type, and the rule (7.6, 8.x)."""
+
+    from_turn: Turn
+    rule: str
+    source: Literal["core", "reconstructed", "reading"] = "core"
+    note: str = ""
+
+
+class BuildDates(Model, kw_only=True):
+    """Build dates per nation and unit type, and of upgrades (7.2, 7.5, 7.6)."""
+
+    units: dict[NationId, dict[UnitKind, BuildDate]] = {}
+    upgrades: dict[UnitKind, BuildDate] = {}
+
+
+class EventsData(Model, kw_only=True):
+    version: Version
+    placement_codes: dict[str, str] = {}
+    turns: list[EventTurn]
+    build_dates: BuildDates = msgspec.field(default_factory=BuildDates)
+    availability: dict[str, Any] = {}
+    commonwealth_swaps: dict[str, Any] = {}
+    stosstruppen_1918: dict[str, Any] = {}
+    neutrals: dict[str, Any] = {}
