@@ -126,7 +126,7 @@ COMMANDS = (play.new, play.players, play.order, play.standing, play.status, play
             audit.log, audit.report, tools.inbox, audit.verify, audit.upgrade, audit.reveal,
             audit.repair, tools.autoplay, tools.schema, tools.demo, audit.explain, audit.dice,
             tools.map_, tools.area)
-for command in COMMANDS:
+for command in COMMANDS:       # map_ is `map`: the trailing _ keeps the builtin unshadowed
     app.command(command.__name__.rstrip("_"))(boundary(command))
 games_app.command("check")(boundary(tools.games_check))
 games_app.command("list")(boundary(tools.games_list))

@@ -1,6 +1,6 @@
 """What `status`, `show` and `order` do, without Typer: one implementation for two front doors.
 
-The Typer application (cli.py) parses every form of every command; the
+The Typer application (app.py) parses every form of every command; the
 console script (entry.py) parses only the plain forms of these three and
 calls the same functions, so that reading a game or giving an order does not
 pay for importing Typer. Each function returns what to print; `guard` is the
