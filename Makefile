@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
 COMPILED := $(GAMES:%=referee/_compiled/%.json)
 
-.PHONY: demo test schemas setup soak bench roundtrips
+.PHONY: demo test schemas setup soak bench roundtrips docs
 
 setup: $(STAMP) $(COMPILED)
 
@@ -33,6 +33,10 @@ test: setup
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: setup
 	$(BIN)/python -c "from referee.game.schemas import write_all; write_all('schemas')"
+
+# Rewrite docs/commands.md from the command line's own help (a test fails while it is stale).
+docs: setup
+	$(BIN)/python -m referee.cli.reference docs/commands.md
 
 # Hundreds of random complete 1914 games (200 TTLM, 50 AT ALL COSTS!), every invariant
 # checked after every record, odd

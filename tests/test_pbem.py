@@ -8,7 +8,7 @@ from test_production import _to_production
 
 from casebook import new_game, position
 from referee import game as g
-from referee.cli.app import complete_reader
+from referee.cli.params import complete_reader
 from referee.store import home
 from referee.store.journal import redact
 

@@ -92,7 +92,7 @@ def test_a_real_export_passes_only_as_an_export_and_says_chain_only(game, cli, t
 
 def test_an_export_with_a_changed_die_fails_once_the_secret_is_given(game, cli, tmp_path,
                                                                       secret_file):
-    from referee.cli.app import DEMO_OPENING, _demo_choice
+    from referee.cli.demo import DEMO_OPENING, _demo_choice
     from referee.engine import legal_orders
     from referee.engine.orders import format_order
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import os
 import platform
 import shutil
@@ -25,6 +26,15 @@ import tempfile
 import time
 from datetime import date
 from pathlib import Path
+
+from ..engine import decide, legal_orders, plan_labels
+from ..engine.orders import format_order
+from ..engine.reading import parse_order
+from ..game import SEALED_PLAN, body, create_game, open_game, position
+from ..game.autoplay import autoplay
+from ..store import home
+from ..store.dice import Dice
+from ..store.journal import Journal
 
 MB = 1024          # ru_maxrss is in KB on Linux
 
@@ -98,8 +108,6 @@ class Bench:
 
     @staticmethod
     def _forget_key() -> None:
-        from ..store import home
-
         home._KEY.clear()
 
     def keep_home(self) -> Path:
@@ -127,9 +135,6 @@ class Bench:
 
 def _campaign(tmp: Path, first_seed: int):
     """The first random 1914 game from first_seed on that lasts to turn 23 and 3,000 records."""
-    from ..game import create_game
-    from ..game.autoplay import autoplay
-
     for seed in range(first_seed, first_seed + 30):
         journal = tmp / f"campaign-{seed}.jsonl"
         secret = tmp / f"bench-{seed}.secret"
@@ -159,8 +164,6 @@ def _cut(journal: Path, records: int, to: Path, secret: Path) -> Path:
 
 
 def _record(journal: Path, seq: int) -> dict:
-    import json
-
     with open(journal, "rb") as fh:
         for n, line in enumerate(fh):
             if n == seq:
@@ -170,12 +173,6 @@ def _record(journal: Path, seq: int) -> dict:
 
 def _lengthen(journal: Path, pairs: int) -> None:
     """Append armistice proposals and refusals (legal at any time, 3.2) in one write."""
-    from ..engine import decide
-    from ..engine.reading import parse_order
-    from ..game import body, position
-    from ..store.dice import Dice
-    from ..store.journal import Journal
-
     j = Journal(journal)
 
     def build(raw: bytes):
@@ -211,16 +208,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _measure_all(b: Bench, args) -> int:
-    from ..engine import legal_orders, plan_labels
-    from ..engine.orders import format_order
-    from ..game import SEALED_PLAN, open_game
-    from ..store.journal import Journal
-
+    """Every measurement, in the order the report lists them; 1 if a target is missed."""
     journal, secret, seed, played, build_s = _campaign(b.tmp, args.seed)
+    n_records, floor_rss = _describe(b, journal, seed, played, build_s)
+    _measure_reads(b, journal)
+    _measure_orders(b, journal, secret, n_records)
+    _measure_checks(b, journal, secret, played)
+    _measure_memory(b, journal, secret, n_records, floor_rss)
+    return _print_report(b, args.markdown)
+
+
+def _describe(b: Bench, journal: Path, seed: int, played, build_s: float) -> tuple[int, int]:
+    """The rows that say what was measured against what: the journal and the floor.
+    Returns the journal's record count and the floor's peak RSS."""
     raw = journal.read_bytes()
     n_records = raw.count(b"\n")
     events = sum(len(r.get("events", [])) for r in Journal(journal).read())
-    ref = b.referee
     b.floor, floor_rss = _median(FLOOR, b.runs)
     b.rows += [
         ("journal", f"{n_records} records, {events} events, {len(raw) / 1e6:.1f} MB, turns "
@@ -229,8 +232,13 @@ def _measure_all(b: Bench, args) -> int:
         ("built by random play in", f"{build_s:.1f} s"),
         ("floor: python -c 'import typer, pydantic, yaml'", f"{b.floor * 1000:.0f} ms"),
     ]
-    status = ref + ["status", str(journal)]
-    show = ref + ["show", str(journal), "--format", "json"]
+    return n_records, floor_rss
+
+
+def _measure_reads(b: Bench, journal: Path) -> None:
+    """status and show, cold and then from their signed views."""
+    status = b.referee + ["status", str(journal)]
+    show = b.referee + ["show", str(journal), "--format", "json"]
     b.measure("status, cold (no snapshot anywhere)", status, 1.5, before=b.cold,
               short="status cold")
     b.measure("show --format json, cold", show, 1.5, before=b.cold, short="show cold")
@@ -239,34 +247,12 @@ def _measure_all(b: Bench, args) -> int:
     b.measure("status, from its signed view", status, 0.5, short="status warm")
     b.measure("show --format json, from its signed view", show, 0.5, short="show warm")
 
-    # One order at the end of the journal, with a valid snapshot of what comes before it.
-    orders = {}
-    sealed_labels = plan_labels() | {SEALED_PLAN}
-    for target in (n_records - 2000, n_records - 1000, n_records - 1):
-        # The order of a sealed plan's record is only its label: take the nearest record
-        # before the target whose order can be typed again.
-        cut = target
-        while _record(journal, cut)["order"] in sealed_labels:
-            cut -= 1
-        prefix = b.tmp / f"prefix-{cut}.jsonl"
-        _cut(journal, cut, prefix, secret)
-        rec = _record(journal, cut)
-        b.cold()
-        _run(ref + ["status", str(prefix)])            # the snapshot of the prefix
-        saved = b.keep_home()
-        whole = prefix.read_bytes()
 
-        def again(prefix=prefix, whole=whole, saved=saved):
-            prefix.write_bytes(whole)
-            b.restore_home(saved)
-
-        cmd = ref + ["order", str(prefix), "--as", rec["actor"], rec["order"]]
-        t, floor, rss = _against_floor(cmd, b.runs, again)
-        again()
-        game = open_game(prefix)
-        t0 = time.perf_counter()
-        listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
-        orders[target] = (t / floor, rss, (time.perf_counter() - t0) / floor, len(listed), t)
+def _measure_orders(b: Bench, journal: Path, secret: Path, n_records: int) -> None:
+    """One order at the end of the journal, with a valid snapshot of what comes before it,
+    at three lengths: its cost at the end and its growth per 1,000 records."""
+    orders = {target: _order_at(b, journal, secret, target)
+              for target in (n_records - 2000, n_records - 1000, n_records - 1)}
     ratio, rss, listing, count, t = orders[n_records - 1]
     b.peaks["order"] = rss
     growth = (orders[n_records - 1][0] - orders[n_records - 2000][0]) / 2
@@ -278,21 +264,58 @@ def _measure_all(b: Bench, args) -> int:
                    f"(target <= 0.1)"))
     b.checks.append(("order growth", growth <= 0.1))
 
+
+def _order_at(b: Bench, journal: Path, secret: Path, target: int):
+    """(time / floor, peak RSS, listing time / floor, orders listed, time) of giving again
+    the order of the record at `target`, on a copy of the journal cut just before it."""
+    # The order of a sealed plan's record is only its label: take the nearest record
+    # before the target whose order can be typed again.
+    sealed_labels = plan_labels() | {SEALED_PLAN}
+    cut = target
+    while _record(journal, cut)["order"] in sealed_labels:
+        cut -= 1
+    prefix = b.tmp / f"prefix-{cut}.jsonl"
+    _cut(journal, cut, prefix, secret)
+    rec = _record(journal, cut)
+    b.cold()
+    _run(b.referee + ["status", str(prefix)])            # the snapshot of the prefix
+    saved = b.keep_home()
+    whole = prefix.read_bytes()
+
+    def again(prefix=prefix, whole=whole, saved=saved):
+        prefix.write_bytes(whole)
+        b.restore_home(saved)
+
+    cmd = b.referee + ["order", str(prefix), "--as", rec["actor"], rec["order"]]
+    t, floor, rss = _against_floor(cmd, b.runs, again)
+    again()
+    game = open_game(prefix)
+    t0 = time.perf_counter()
+    listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
+    return t / floor, rss, (time.perf_counter() - t0) / floor, len(listed), t
+
+
+def _measure_checks(b: Bench, journal: Path, secret: Path, played) -> None:
+    """verify with and without the secret, and status at the busiest position."""
+    ref = b.referee
     b.measure("verify", ref + ["verify", str(journal)], 10, runs=5)
     b.measure("verify --secret", ref + ["verify", str(journal), "--secret", str(secret)], 10,
               runs=5)
-
     busy_seq, busy_count = played.busiest
     busiest = _cut(journal, busy_seq + 1, b.tmp / "busiest.jsonl", secret)
     b.measure(f"status at the busiest position (record {busy_seq}, {busy_count} orders), cold",
               ref + ["status", str(busiest)], 2, before=b.cold, short="busiest status")
 
+
+def _measure_memory(b: Bench, journal: Path, secret: Path, n_records: int,
+                    floor_rss: int) -> None:
+    """log and verify of a journal ten times as long, and every peak RSS against 100 MB."""
     long = _cut(journal, n_records - 1, b.tmp / "long.jsonl", secret)
     _lengthen(long, (9 * n_records) // 2 + 1)
     long_records = long.read_bytes().count(b"\n")
     b.cold()
-    _, rss_log = _run(ref + ["log", str(long), "--format", "json"])
-    _, rss_verify = _run(ref + ["verify", str(long)])
+    _, rss_log = _run(b.referee + ["log", str(long), "--format", "json"])
+    _, rss_verify = _run(b.referee + ["verify", str(long)])
     b.peaks[f"log --format json of {long_records:,} records"] = rss_log
     b.peaks[f"verify of {long_records:,} records"] = rss_verify
 
@@ -302,11 +325,14 @@ def _measure_all(b: Bench, args) -> int:
     b.rows.append(("floor peak RSS", f"{floor_rss / MB:.0f} MB"))
     b.checks.append(("peak RSS <= 100 MB", worst <= 100 * MB))
 
+
+def _print_report(b: Bench, markdown: bool) -> int:
+    """Print the machine, the rows and the targets missed; 1 if any was."""
     machine = (f"{platform.machine()}, {os.cpu_count()} CPUs, "
                f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, "
                f"Python {platform.python_version()}")
     print(f"make bench — {date.today().isoformat()} — {machine}")
-    if args.markdown:
+    if markdown:
         print("\n| measure | result |\n|---|---|")
         for k, v in b.rows:
             print(f"| {k} | {v} |")
@@ -317,7 +343,6 @@ def _measure_all(b: Bench, args) -> int:
     missed = [label for label, ok in b.checks if not ok]
     print("targets: " + ("all met" if not missed else "NOT met: " + "; ".join(missed)))
     return 1 if missed else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

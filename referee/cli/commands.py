@@ -1,6 +1,6 @@
 """What `status`, `show` and `order` do, without Typer: one implementation for two front doors.
 
-The Typer application (cli.py) parses every form of every command; the
+The Typer application (app.py) parses every form of every command; the
 console script (entry.py) parses only the plain forms of these three and
 calls the same functions, so that reading a game or giving an order does not
 pay for importing Typer. Each function returns what to print; `guard` is the
@@ -9,7 +9,9 @@ never a traceback.
 
 Only the standard library and the referee's light modules are imported at
 the top: a view this user's referee signed for exactly the journal's bytes
-is printed without loading the rules.
+is printed without loading the rules. The rest is imported where it is
+needed (`start-up:`), also because `--help` and shell completion import
+this module through the Typer application.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import load_msgspec
 from ..base.errors import JournalError, RefereeError, UsageError, quoted
-from ..base.readers import PUBLIC, check_name
+from ..base.readers import MODERATOR, PUBLIC, check_name
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -63,14 +66,14 @@ def dump(obj: Any) -> str:
 
 def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
     """The order lines of the arguments, of '-' (standard input) and of --file."""
-    from ..engine.reading import order_lines
+    from ..engine.reading import order_lines  # start-up: only order reads order lines
 
     texts: list[str] = []
     if file is not None and str(file) == "-":
         texts += order_lines((stdin or sys.stdin).read())
         file = None
     if file is not None:
-        from ..store.home import read_named
+        from ..store.home import read_named  # start-up: --help and completion do without
 
         raw = read_named(file, "an orders file", 1 << 20)
         try:
@@ -87,7 +90,7 @@ def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
 
 def check_private(journal: Path) -> None:
     """Warn (one line on stderr) when the journal can be read by other users."""
-    from ..store.home import warn_if_shared
+    from ..store.home import warn_if_shared  # start-up: --help and completion do without
 
     warn_if_shared(journal, "the journal holds both hands and the deck order")
 
@@ -106,9 +109,9 @@ def _unplayable(journal: Path, seq: int, exc: Exception, what: str) -> JournalEr
 
 def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
     """A view this user's referee made from exactly the journal's bytes and data, or None."""
-    from ..data.paths import GAME_NAME, default_games_dir, source_digest
-    from ..store import snapshot
-    from ..store.journal import Journal
+    from ..data.paths import GAME_NAME, default_games_dir, source_digest  # start-up: not for --help
+    from ..store import snapshot  # start-up: --help and completion do without
+    from ..store.journal import Journal  # start-up: --help and completion do without
 
     raw = Journal(journal).raw()
     try:
@@ -124,16 +127,14 @@ def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
 
 def _game():
     """The game layer (and with it the rules), loaded when a view must be computed."""
-    from .. import load_msgspec
-
     load_msgspec()
-    from .. import game
+    from .. import game  # start-up: the paths a signed view answers never import it
 
     return game
 
 
 def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> None:
-    from ..store import snapshot
+    from ..store import snapshot  # start-up: --help and completion do without
 
     snapshot.save_view(journal, raw, source, key, view)
 
@@ -148,7 +149,7 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     view = _cached_view(journal, key, games_dir)
     if view is None:
         g = _game()
-        from ..game.views import readable_status_view
+        from ..game.views import readable_status_view  # start-up: the rules, no signed view
 
         game = g.open_game(journal, games_dir=games_dir)
         try:
@@ -160,8 +161,8 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     view = _with_standing(view, journal, reader)
     if fmt == "json":
         return dump(view)
-    from ..render.documents import status_document
-    from ..render.formats import render
+    from ..render.documents import status_document  # start-up: JSON needs no renderer
+    from ..render.formats import render  # start-up: JSON needs no renderer
 
     return render(status_document(view, aids, every), fmt, width)
 
@@ -169,12 +170,10 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
 def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
     """The view with the reader's own standing orders, when the reader is a side: they are
     read from the sealed store, never from a cached view (and never shown to anyone else)."""
-    from ..base.readers import MODERATOR, PUBLIC
-
     if reader in (PUBLIC, MODERATOR):
         return view
-    from ..engine.standing import describe
-    from ..game import standing
+    from ..engine.standing import describe  # start-up: only a side has standing orders
+    from ..game import standing  # start-up: only a side has standing orders
 
     mine = standing.current(standing.load(journal), reader, view.get("turn", 0))
     return {**view, "standing": [describe(e, data) for e in mine]}
@@ -186,8 +185,8 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     check_side(side)
     check_private(journal)
     g = _game()
-    from ..engine.standing import describe
-    from ..game import standing
+    from ..engine.standing import describe  # start-up: only standing and a side's views
+    from ..game import standing  # start-up: only standing and a side's views
 
     game = g.open_game(journal, games_dir=games_dir)
     if add or withdraw:
@@ -213,7 +212,7 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     view = _cached_view(journal, key, games_dir) if at is None else None
     if view is None:
         g = _game()
-        from ..game.views import state_view
+        from ..game.views import state_view  # start-up: the rules, when no signed view fits
 
         game = g.open_game(journal, upto=at, games_dir=games_dir)
         try:
@@ -226,15 +225,15 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
         view = _with_standing(view, journal, reader)
     if fmt == "json":
         return dump(view)
-    from ..render.documents import show_document
-    from ..render.formats import render
+    from ..render.documents import show_document  # start-up: JSON needs no renderer
+    from ..render.formats import render  # start-up: JSON needs no renderer
 
     return render(show_document(view), fmt, width)
 
 
 def _last_seq(journal: Path) -> int:
     """The seq of the journal's last record (for messages; -1 if it cannot be read)."""
-    from ..store.journal import Journal, last_line
+    from ..store.journal import Journal, last_line  # start-up: --help and completion do without
 
     try:
         seq = json.loads(last_line(Journal(journal).raw())).get("seq")
@@ -270,11 +269,11 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           dry_run: bool = False) -> tuple[str | None, str | None]:
     """Submit orders; returns (what to print or None, the one-line rejection or None)."""
     g = _game()
-    from ..game.views import order_aids, status_view
-    from ..render.documents import status_document
-    from ..render.formats import render
-    from ..render.text import record_lines, wrap_lines
-    from ..store.journal import redact
+    from ..game.views import order_aids, status_view  # start-up: a signed view needs none
+    from ..render.documents import status_document  # start-up: a signed view in JSON needs none
+    from ..render.formats import render  # start-up: a signed view in JSON needs none
+    from ..render.text import record_lines, wrap_lines  # start-up: status and show need none
+    from ..store.journal import redact  # start-up: --help and completion do without
 
     check_side(side)
     check_private(journal)
@@ -371,7 +370,7 @@ def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = N
     kind = out.suffix.lower()
     if kind not in (".svg", ".png"):
         raise UsageError(f"-o {quoted(str(out))}: name a .svg or a .png file")
-    from ..render.svgmap import map_svg, png_renderer, to_png
+    from ..render.svgmap import map_svg, png_renderer, to_png  # start-up: only map draws
 
     renderer = png_renderer() if kind == ".png" else None
     if kind == ".png" and renderer is None:
@@ -392,7 +391,7 @@ def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = N
         data = svg.encode("utf-8") if renderer is None else to_png(svg, renderer)
     except OSError as exc:
         raise UsageError(f"-o {quoted(str(out))}: {exc}") from None
-    from ..store.home import replace_atomically
+    from ..store.home import replace_atomically  # start-up: --help and completion do without
 
     if not replace_atomically(out, data):
         raise UsageError(f"-o {quoted(str(out))}: cannot be written")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from . import commands
+
 # command -> option -> allowed values (None: any value)
 FORMS: dict[str, dict[str, tuple[str, ...] | None]] = {
     "status": {"--as": None, "--format": ("text", "markdown", "bbcode", "json")},
@@ -78,8 +80,6 @@ def emit(text: str, stream=None) -> None:
 
 def run(command: str, options: dict, positionals: list[str]) -> int:
     """Run a parsed plain form; returns the exit code."""
-    from . import commands
-
     journal = Path(positionals[0])
     fmt = options.get("--format", "text")
 
@@ -116,5 +116,5 @@ def main() -> None:
         code = run(*plain)
         sys.stdout.flush()
         raise SystemExit(code)
-    from .app import main as cli_main
+    from .app import main as cli_main  # start-up: the plain forms run without Typer
     cli_main()

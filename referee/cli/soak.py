@@ -23,6 +23,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from ..base.errors import UsageError
+from ..game import check_game_name, create_game, game_data, parse_options, verify
+from ..game.autoplay import autoplay
+
 
 def options_for(seed: int, mode: str, declared: list[str]) -> list[str]:
     """The --option strings of one soak game: see the module's docstring."""
@@ -40,9 +44,6 @@ def options_for(seed: int, mode: str, declared: list[str]) -> list[str]:
 def one(seed: int, out: str, mode: str = "default",
         game: str = "ttlm") -> tuple[int, str, int, str]:
     """Play one complete game; returns (seed, status, records, detail)."""
-    from ..game import create_game, game_data, verify
-    from ..game.autoplay import autoplay
-
     folder = Path(out) / f"seed-{seed}"
     folder.mkdir(parents=True, exist_ok=True)
     secret = folder / "fixed.secret"
@@ -78,9 +79,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="default, all (every optional rule on and off by seed) or "
                          "KEY=VALUE,... for every game")
     args = ap.parse_args(argv)
-    from ..base.errors import UsageError
-    from ..game import check_game_name, game_data, parse_options
-
     try:
         check_game_name(args.game)
         if args.options not in ("default", "all"):

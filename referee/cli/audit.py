@@ -1,0 +1,192 @@
+"""Reading back and keeping the record of play: log, report, verify, upgrade, reveal, repair,
+explain and dice.
+
+Each command returns its exit code (None for 0); app.py registers it inside the error boundary.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .. import game as g
+from ..base.errors import EXIT_OLDER_RULES, JournalError
+from ..base.readers import check_name, check_reader
+from . import commands
+from .params import _GAMES, READER_HELP, WIDTH_HELP, Fmt, Reader, ShowFmt, complete_reader
+
+# ---------------------------------------------------------------- log / report
+
+def log(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    since: Annotated[int, typer.Option(help="First record to print.")] = 0,
+    as_: Annotated[str, typer.Option(
+        "--as", autocompletion=complete_reader,
+        help=READER_HELP + " Secrets the reader may not see are digests.")] = "public",
+    format: Annotated[Fmt, typer.Option(
+        help="text, or json (JSONL records, redacted for the reader; still verifiable).")
+    ] = Fmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """The records with their orders, dice and events."""
+    from ..game.records import header_of, record_of  # start-up: only log needs it
+    from ..render.text import note_pending, record_lines, wrap_lines  # start-up: only log needs it
+    from ..store.journal import Journal, redact, scan  # start-up: only log and repair need it
+
+    check_name(as_)
+    commands.check_private(journal)
+    source = Journal(journal)
+    raw = source.raw()
+    # First every record is checked, then printed: a damaged journal prints nothing but the
+    # record where it is damaged. Both passes stream, so memory stays flat.
+    records = scan(raw, source.name)
+    first = next(records)
+    header_of(first, source.name)
+    data = g.data_for(first, source.name, _GAMES["dir"])      # the data it was played with
+    for rec in records:
+        g.check_actor(record_of(rec, source.name).actor, rec.get("seq"), data, source.name)
+    check_reader(as_, data.sides)
+    pending: dict[str, str] = {}
+    for rec in scan(raw, source.name):
+        for ev in rec.get("events", []):
+            if ev.get("type") == "RulesUpgraded":      # later records: the data it names
+                data = g.data_by_digest(first["game"], ev["data_digest"], _GAMES["dir"],
+                                        source.name, rec["seq"])
+        if rec["seq"] < since:
+            note_pending(rec, pending)
+            continue
+        shown = redact(rec, as_)
+        if format == Fmt.json:
+            typer.echo(json.dumps(shown, sort_keys=True, separators=(",", ":")))
+            continue
+        try:
+            lines = wrap_lines(record_lines(shown, data, as_, pending), width)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            raise JournalError(f"{source.name}: record {rec['seq']} cannot be shown: it names "
+                               f"something the game data does not have ({exc})",
+                               record=rec["seq"]) from None
+        typer.echo("\n".join(lines))
+
+
+def report(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Reader = "public",
+    since: Annotated[Optional[int], typer.Option(
+        help="Report every record after this one (default: after this reader's last "
+             "report).")] = None,
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """What happened since the reader's last report, his decision now, and a receipt."""
+    from ..render import reports  # start-up: only report needs it
+
+    commands.check_private(journal)
+    check_name(as_)
+    doc, meta = reports.build(journal, as_, since, _GAMES["dir"])
+    typer.echo(reports.render_report(doc, meta, format.value, width))
+
+# ---------------------------------------------------------------- verify / reveal / repair
+
+def verify(
+    journal: Annotated[Path, typer.Argument(help="The game's journal (or a redacted export).")],
+    secret: Annotated[Optional[Path], typer.Option(
+        help="The dice secret file: recompute every die and shuffle.")] = None,
+    export: Annotated[Optional[str], typer.Option(
+        help="The file is a redacted export made for this reader (german, entente, public, "
+             "moderator): check its chain and its redactions only.")] = None,
+    receipt: Annotated[Optional[list[str]], typer.Option(
+        help="SEQ:HASH from a report or mail: fail unless the journal still holds that "
+             "record as it was (repeatable).")] = None,
+) -> int | None:
+    """Check the hash chain, decide every record again, and (with the secret) every die."""
+    from ..game.verification import check_receipts  # start-up: only verify needs it
+    from ..game.verification import verify as check  # start-up: only verify needs it
+
+    receipts = check_receipts(journal, receipt or [])
+    report = check(journal, secret, _GAMES["dir"], export=export)
+    report.lines.extend(receipts)
+    for line in report.lines:
+        typer.echo(line)
+    if report.older:
+        # Not damage, and not fully verified either: a status of its own (README: exit codes).
+        typer.echo(f"verify: OK UNDER OLDER RULES ({report.older} records made under older "
+                   f"rules were replayed, not decided again)")
+        return EXIT_OLDER_RULES
+    typer.echo("verify: OK" + (" (chain only)" if export else ""))
+
+
+def upgrade(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
+    """Move a game played under older rules or game data on to this referee's (moderator)."""
+    commands.check_private(journal)
+    rec = g.upgrade(journal, _GAMES["dir"])
+    ev = rec["events"][0]
+    typer.echo(f"record {rec['seq']}: the game moves from rules {ev['from_rules']} (game data "
+               f"{ev['from_data_digest'][:12]}) to rules {ev['rules']} (game data "
+               f"{ev['data_digest'][:12]}); later orders are decided under them")
+
+
+def reveal(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    force: Annotated[bool, typer.Option(
+        help="Reveal before the game is over (closes it).")] = False,
+) -> None:
+    """Append the dice secret to the journal so that anyone can check every roll."""
+    commands.check_private(journal)
+    rec = g.reveal(journal, force, _GAMES["dir"])
+    typer.echo(f"record {rec['seq']}: secret revealed; `referee verify {journal}` now "
+               f"recomputes every die")
+
+
+def repair(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
+    """Remove a torn last line (after backing the file up); any other damage is refused."""
+    commands.check_private(journal)
+    from ..store.journal import Journal  # start-up: only log and repair need it
+
+    kept, backup = Journal(journal).repair()
+    if backup is None:
+        typer.echo(f"{journal}: nothing to repair ({kept} complete records)")
+    else:
+        typer.echo(f"{journal}: torn last line removed, {kept} complete records kept; the "
+                   f"file as it was is in {backup}")
+
+# ---------------------------------------------------------------- explain / dice (audit)
+
+def explain(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    seq: Annotated[str, typer.Argument(help="The record to explain (its number, as `log` "
+                                            "shows it).")],
+    as_: Reader = "public",
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """One record: the order, the decision it answered and its rule, the checks it passed,
+    each die and what it was for, each hit and how it was paid, what it changed."""
+    from ..game.audit import explain as explain_record  # start-up: only explain needs it
+    from ..game.audit import explain_document  # start-up: only explain needs it
+    from ..render.formats import render  # start-up: only explain needs it
+
+    commands.check_private(journal)
+    doc = explain_record(journal, seq, as_, _GAMES["dir"])
+    typer.echo(commands.dump(doc) if format == Fmt.json else
+               render(explain_document(doc), "text", width), nl=format == Fmt.json)
+
+
+def dice(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Reader = "public",
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """Each side's dice so far by face and purpose, beside the expected counts, with a
+    chi-square figure."""
+    from ..game.audit import dice_counts, dice_document  # start-up: only dice needs it
+    from ..render.formats import render  # start-up: only dice needs it
+
+    commands.check_private(journal)
+    doc = dice_counts(journal, as_, _GAMES["dir"])
+    typer.echo(commands.dump(doc) if format == Fmt.json else
+               render(dice_document(doc), "text", width), nl=format == Fmt.json)

@@ -1,0 +1,88 @@
+"""`referee demo`: a scripted opening of the 1914 scenario, played and shown as the commands
+would show it, with a fixed and published dice secret so that it plays the same every time."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .. import game as g
+from ..engine import legal_orders
+from ..engine.orders import format_order
+from ..game.views import state_view, status_view
+from ..render.documents import show_document, status_document
+from ..render.formats import render
+from ..render.text import describe
+from ..store.dice import write_secret
+from ..store.journal import redact
+from .params import _GAMES
+
+DEMO_SECRET = "0b" * 32
+DEMO_OPENING = ["play offensive", "move ge-1 liege", "move ge-4:cavalry ardennes",
+                "end movement"]
+
+
+def _demo_choice(orders: list[str]) -> str:
+    """What the demo's players answer once the scripted opening is over."""
+    for prefer in ("done", "lose", "ersatz"):
+        for o in orders:
+            if o == prefer or o.startswith(prefer + " "):
+                return o
+    return orders[0]
+
+
+
+def play(keep: Optional[Path]) -> None:
+    """Play the opening into keep (default: a new temporary folder) and print each step."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-demo-")) if keep is None else keep
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "demo-1914.jsonl"
+    # A fixed, published secret makes the demo play the same way every time.
+    secret = folder / "demo.secret"
+    for old in (secret, path, path.with_name(path.name + ".secret")):
+        old.unlink(missing_ok=True)
+    write_secret(secret, bytes.fromhex(DEMO_SECRET))
+    game = g.create_game(path, "1914", game_id="demo-1914", secret_file=secret,
+                         games_dir=_GAMES["dir"])
+    data = game.data
+    typer.echo(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
+
+    def submit(side: str, orders: list[str]) -> None:
+        typer.echo(f"\n$ referee order {path.name} --as {side} " +
+                   " ".join(f"'{o}'" for o in orders))
+        result = g.submit(path, side, orders, games_dir=_GAMES["dir"])
+        for a in result.applied:
+            for ev in redact(a.record, side)["events"]:
+                line = describe(ev, data, side)
+                if line:
+                    typer.echo(f"    {line}")
+        if result.rejected:
+            raise result.rejected[2]
+
+    submit("german", DEMO_OPENING)
+    # The German turn goes on to its end: both players answer each decision in turn.
+    while True:
+        st = g.open_game(path, games_dir=_GAMES["dir"]).state
+        if st.phase == "over" or (st.pending.kind == "card_or_pass" and
+                                  st.pending.side == "entente"):
+            break
+        side = st.pending.side
+        orders = [format_order(o) for o in legal_orders(st, data, side)
+                  if o.kind != "armistice"]
+        submit(side, [_demo_choice(orders)])
+    game = g.open_game(path, games_dir=_GAMES["dir"])
+    typer.echo(f"\n$ referee show {path.name} --as entente\n")
+    typer.echo(render(show_document(state_view(game.state, data, "entente", game.game_id)),
+                      "text"))
+    typer.echo(f"\n$ referee status {path.name} --as entente\n")
+    typer.echo(render(status_document(status_view(game.state, data, "entente", game.game_id)),
+                      "text"))
+    typer.echo(f"\n$ referee verify {path.name} --secret {secret.name}")
+    for line in g.verify(path, secret, games_dir=_GAMES["dir"]).lines:
+        typer.echo(line)
+    typer.echo(f"\nThe demo journal is {path}; try `referee report {path} --as entente "
+               f"--since 0`, or `--as public --format bbcode` for a forum post.")
+

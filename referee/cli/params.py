@@ -1,0 +1,58 @@
+"""What several commands share: the --games directory, the output formats, --as and --width."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .. import game as g
+from .. import load_msgspec
+from ..base.readers import DEFAULT_SIDES, readers_of
+
+# The --games option of the application, read by every command that opens a game.
+_GAMES: dict[str, Optional[Path]] = {"dir": None}
+
+
+class Fmt(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class ShowFmt(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    bbcode = "bbcode"
+    json = "json"
+
+
+class DiceMode(str, Enum):
+    committed = "committed"
+    manual = "manual"
+
+
+READER_HELP = ("Who reads it: a side (german, entente), public (a forum spectator: no hand, "
+               "no deck order, no sealed plan) or moderator (everything). Default: public.")
+WIDTH_HELP = "Wrap text at this many columns (an order line is never split)."
+
+
+def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion for --as: the sides of the journal's game, public, moderator."""
+    sides = DEFAULT_SIDES
+    try:
+        journal = ctx.params.get("journal")
+        if journal:
+            load_msgspec()
+            with open(journal, "rb") as fh:
+                game = json.loads(fh.readline()).get("game", "ttlm")
+            sides = g.game_data(game, _GAMES["dir"]).sides
+    except Exception:  # noqa: BLE001 - completion offers the defaults rather than fail
+        pass
+    return [r for r in readers_of(sides) if r.startswith(incomplete)]
+
+
+# The --as option of every command that shows the game to one reader.
+Reader = Annotated[str, typer.Option("--as", help=READER_HELP, autocompletion=complete_reader)]

@@ -1,0 +1,164 @@
+"""Playing a game: new, players, order, standing, status and show.
+
+Each command returns its exit code (None for 0); app.py registers it inside the error boundary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .. import game as g
+from ..base.errors import EXIT_REJECTED
+from . import commands
+from .params import _GAMES, READER_HELP, WIDTH_HELP, DiceMode, Fmt, Reader, ShowFmt, complete_reader
+
+# ---------------------------------------------------------------- new
+
+def new(
+    journal: Annotated[Path, typer.Argument(help="The journal file to create (JSONL).")],
+    scenario: Annotated[str, typer.Option(
+        help="A scenario of the game (ttlm: 1914, 1916, 1918; aac: 1914) or a scenario "
+             "YAML file.")],
+    game: Annotated[str, typer.Option(
+        help="The game: a folder of the games directory (ttlm, aac).")] = "ttlm",
+    dice: Annotated[DiceMode, typer.Option(help="committed (default) or manual.")
+                    ] = DiceMode.committed,
+    option: Annotated[Optional[list[str]], typer.Option(
+        help="An optional rule, KEY=true|false; repeat for several.")] = None,
+    game_id: Annotated[Optional[str], typer.Option(
+        help="Fix the game id (default: random).")] = None,
+    secret_file: Annotated[Optional[Path], typer.Option(
+        help="Keep the dice secret in this file instead of beside the journal (made if "
+             "missing, used if it exists): keep it out of shared or synced folders.")] = None,
+    player: Annotated[Optional[list[str]], typer.Option(
+        help="A player's address, SIDE=ADDRESS (also moderator=ADDRESS); repeat for each. "
+             "Each side gets an order key (`referee players --keys`).")] = None,
+) -> None:
+    """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
+    from ..game.views import status_view  # start-up: only new needs it
+    from ..render.documents import status_document  # start-up: only new needs it
+    from ..render.formats import render  # start-up: only new needs it
+
+    dice = dice.value
+    game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
+                         _GAMES["dir"], players=player or [], game=game)
+    where = secret_file if secret_file is not None else f"{journal}.secret"
+    typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
+               f"{dice}); the dice secret is in {where} — keep it private")
+    if player:
+        typer.echo(f"players registered; `referee players {journal} --keys` prints their order "
+                   f"keys (for the moderator only)")
+    typer.echo(render(status_document(status_view(game.state, game.data, None, game.game_id)),
+                      "text"))
+
+
+def players(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    keys: Annotated[bool, typer.Option(help="Print each side's order key too.")] = False,
+    set_: Annotated[Optional[list[str]], typer.Option(
+        "--set", help="Change an address, SIDE=ADDRESS (a new roster record).")] = None,
+    new_key: Annotated[Optional[list[str]], typer.Option(
+        help="Give this side a new order key (the old one stops working).")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """The players' addresses (and order keys) — for the moderator only."""
+    from ..mail import inbox as mail  # start-up: mail's parsers, for players and inbox only
+
+    commands.check_private(journal)
+    listed = mail.players(journal, set_ or [], new_key or [], keys, _GAMES["dir"])
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "players": listed}))
+        return
+    if not listed:
+        typer.echo(f"{journal}: no players registered (new --player SIDE=ADDRESS, or "
+                   f"players --set SIDE=ADDRESS)")
+    for p in listed:
+        key = f"  order key {p['key']}" if p.get("key") else ""
+        typer.echo(f"{p['side']:<10} {p['address']}{key}")
+
+
+# ---------------------------------------------------------------- order
+
+def order(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    orders: Annotated[Optional[list[str]], typer.Argument(
+        help="Orders, one per argument; '-' reads them from stdin.")] = None,
+    as_: Annotated[str, typer.Option("--as", help="Who gives the orders: german or entente.")] = "",
+    file: Annotated[Optional[Path], typer.Option(
+        help="Read the orders from this file ('-': standard input).")] = None,
+    dice: Annotated[Optional[str], typer.Option(
+        help="Manual games: the dice rolled, in order, e.g. 3,1,6.")] = None,
+    expect_seq: Annotated[Optional[int], typer.Option(
+        help="Reject unless the journal's last record is this one (stale view guard).")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    atomic: Annotated[bool, typer.Option(
+        help="Apply the whole batch or nothing: one rejected order rejects them all.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        help="Check the orders without writing, up to the first one whose result needs dice, "
+             "the deck or the other side.")] = False,
+) -> None:
+    """Submit orders; they are applied in sequence and stop at the first rejected one."""
+    commands.check_side(as_)
+    texts = commands.read_orders(orders or [], file)
+    out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format.value,
+                                    _GAMES["dir"], atomic=atomic, dry_run=dry_run)
+    if out is not None:
+        typer.echo(out)
+    if rejection is not None:
+        typer.echo(rejection, err=True)
+        return EXIT_REJECTED
+    return None
+
+
+def standing(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Annotated[str, typer.Option("--as", help="Whose standing orders: german or entente.")
+                   ] = "",
+    add: Annotated[Optional[list[str]], typer.Option(
+        help="Add one (repeatable): 'no cavalry retreat', 'no retreat after combat', "
+             "'no combat cards', 'stand and fight', 'pay hits with units', 'eliminate ARMY'; "
+             "each may end with 'this turn'.")] = None,
+    withdraw: Annotated[Optional[list[str]], typer.Option(
+        help="Withdraw one (repeatable), by its phrase.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """List, add and withdraw a side's sealed standing orders: answers the referee gives for
+    him when their decision comes up and they are legal then."""
+    typer.echo(commands.standing_orders(journal, as_, add or [], withdraw or [], format.value,
+                                        _GAMES["dir"]))
+
+
+# ---------------------------------------------------------------- status / show / log
+
+def status(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Annotated[str, typer.Option(
+        "--as", autocompletion=complete_reader,
+        help=READER_HELP + " A side sees its own orders; moderator those of the side waited "
+                           "on; public none.")] = "public",
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+    all_: Annotated[bool, typer.Option(
+        "--all", help="Every legal order whole, one a line, exactly as `order` takes it "
+                      "(the text formats group them for reading; JSON always lists them "
+                      "whole).")] = False,
+) -> None:
+    """Whose decision it is, what kind, and the legal orders, grouped for reading."""
+    typer.echo(commands.status(journal, as_, format.value, _GAMES["dir"], width, all_))
+
+
+def show(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    as_: Reader = "public",
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
+    at: Annotated[Optional[int], typer.Option(
+        help="Show the game as it stood after this record (replay to any point).")] = None,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """Turn, phase, VP and level, every area with its control and units, the reader's hand."""
+    typer.echo(commands.show(journal, as_, format.value, at, _GAMES["dir"], width))

@@ -1,0 +1,155 @@
+"""Mail, pictures and tools: inbox, autoplay, games check/list, schema, demo, map and area.
+
+Each command returns its exit code (None for 0); app.py registers it inside the error boundary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .. import game as g
+from ..base.errors import GameDataError, UsageError
+from . import commands
+from .params import _GAMES, WIDTH_HELP, Fmt, Reader, ShowFmt
+
+
+def inbox(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    source: Annotated[list[Path], typer.Argument(
+        help="An mbox file, a Maildir folder, or .eml files.")],
+    outbox: Annotated[Optional[Path], typer.Option(
+        help="Write each reply and each player's report here as .eml files (never sent).")
+    ] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    attach_map: Annotated[bool, typer.Option(
+        help="Attach map.svg to each player's mail, drawn as that player may see it.")
+    ] = False,
+) -> None:
+    """Apply the players' mailed orders (address and order key must match; all or nothing
+    per message) and write the replies into an outbox."""
+    from ..mail import inbox as mail  # start-up: mail's parsers, for inbox and players only
+
+    commands.check_private(journal)
+    outcomes, written = mail.inbox(journal, source, outbox, _GAMES["dir"], attach_map)
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1,
+            "messages": [{"where": o.where, "message_id": o.message_id, "from": o.sender,
+                          "status": o.status, "side": o.side, "reason": o.reason,
+                          "records": o.records} for o in outcomes],
+            "outbox": [str(p) for p in written]}))
+        return
+    for o in outcomes:
+        who = o.side or o.sender or "?"
+        what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
+        typer.echo(f"{o.status:<8} {o.where} ({who}): {what}")
+    for p in written:
+        typer.echo(f"outbox   {p}")
+    typer.echo(f"{len(outcomes)} message(s) handled; {len(written)} mail(s) in the outbox")
+
+# ---------------------------------------------------------------- games / schema / demo
+
+def autoplay(
+    journal: Annotated[Path, typer.Argument(help="The game's journal (committed dice).")],
+    seed: Annotated[int, typer.Option(help="Seed of the random choices.")] = 0,
+    until: Annotated[Optional[int], typer.Option(
+        help="Stop once this seasonal turn is over.")] = None,
+) -> None:
+    """Play random legal orders for whoever must decide, checking invariants after each record."""
+    commands.check_private(journal)
+    from ..game.autoplay import autoplay as play  # start-up: only autoplay needs it
+
+    out = play(journal, seed, until, games_dir=_GAMES["dir"])
+    typer.echo(f"{out.records} records played; turn {out.turn}; "
+               + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
+                  "game not over"))
+    if out.failure:
+        typer.echo(f"referee: invariant broken at {out.failure}; the journal holds every "
+                   f"record up to it", err=True)
+        return 3
+    return None
+
+
+def games_check(directory: Annotated[Path, typer.Argument(help="A game data directory.")]) -> None:
+    """Check a game data directory and list every problem found."""
+    from ..data.dataload import load_game  # start-up: YAML, for games check only
+
+    data = load_game(directory)
+    typer.echo(f"{directory}: OK — {len(data.areas)} areas, {len(data.cards)} cards, "
+               f"scenarios {', '.join(data.scenarios)}; data digest {data.digest[:16]}")
+    from ..data.gameinfo import describe  # start-up: only games check needs it
+
+    for line in describe(data):
+        typer.echo(line)
+
+
+def games_list() -> None:
+    """List the games of the games directory: id, name and scenarios (for `new --game`)."""
+    for name in g.game_names(_GAMES["dir"]):
+        try:
+            data = g.game_data(name, _GAMES["dir"])
+            text = f"{data.info.name} — scenarios {', '.join(data.scenarios)}"
+            typer.echo(f"{name}: " + "".join(c for c in text if c.isprintable()))
+        except (GameDataError, UsageError):
+            typer.echo(f"{name}: unreadable; `referee games check` on its folder lists why")
+
+
+def schema(name: Annotated[Optional[str], typer.Argument(help="Which schema.")] = None) -> None:
+    """Print a JSON Schema (orders, events, journal records, views, game data, scenario)."""
+    from ..game.schemas import SCHEMAS, schema_text  # start-up: only schema needs it
+
+    if name is None or name not in SCHEMAS:
+        if name is not None:
+            raise UsageError(f"no schema {name!r}; the schemas are {', '.join(SCHEMAS)}")
+        typer.echo("\n".join(SCHEMAS))
+        return
+    typer.echo(schema_text(name), nl=False)
+
+
+def demo(
+    keep: Annotated[Optional[Path], typer.Option(
+        help="Write the demo journal here instead of a temporary folder.")] = None,
+) -> None:
+    """Play a scripted opening of the 1914 scenario (a battle at Liège) and show the result."""
+    from .demo import play  # start-up: the demo's rules and renderers, for demo only
+
+    play(keep)
+
+
+def map_(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    output: Annotated[Path, typer.Option(
+        "-o", "--output", help="The picture to write: FILE.svg, or FILE.png where an SVG "
+                               "renderer (cairosvg or rsvg-convert) is installed.")],
+    as_: Reader = "public",
+    at: Annotated[Optional[int], typer.Option(
+        help="Draw the game as it stood after this record.")] = None,
+) -> None:
+    """Draw the map for one reader: each area by control with its units, forts, supply
+    sources and VP, a line for every pair of neighbours, and a legend."""
+    typer.echo(commands.map_picture(journal, as_, output, at, _GAMES["dir"]))
+
+
+# ---------------------------------------------------------------- area
+
+def area(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    name: Annotated[Optional[list[str]], typer.Argument(
+        help="The area: its id, name or an alias, as orders name it (case and accents do "
+             "not matter).")] = None,
+    list_: Annotated[bool, typer.Option(
+        "--list", help="List every area: id, name, control, VP, terrain.")] = False,
+    as_: Reader = "public",
+    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
+                      ] = ShowFmt.text,
+    width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+) -> None:
+    """One area: control, terrain, VP, supply, fort, battle, the units the reader may see and
+    its neighbours; or --list for every area."""
+    from ..render.areas import area_command  # start-up: only area needs it
+
+    typer.echo(area_command(journal, name or [], list_, as_, format.value, _GAMES["dir"],
+                            width))
