@@ -160,6 +160,11 @@ def test_after_the_upgrade_the_game_plays_on_and_verifies(old, cli):
     assert r.exit_code == EXIT_OLDER_RULES, r.stderr
     assert "records 1-8 made under rules 1: not re-decided" in r.stdout
     assert "2 records decided again" in r.stdout             # the upgrade and the order
+    # log reads each record under the data in force then: the old data up to the upgrade,
+    # this referee's after it.
+    r = cli("log", old, "--as", "moderator")
+    assert r.exit_code == 0, r.stderr
+    assert "#9 " in r.stdout and "#10 " in r.stdout
 
 
 def test_an_upgrade_record_that_lies_about_the_rules_in_force_is_damage(old, cli):

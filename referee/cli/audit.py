@@ -46,15 +46,19 @@ def log(
     first = next(records)
     header_of(first, source.name)
     data = g.data_for(first, source.name, _GAMES["dir"])      # the data it was played with
+    era = g.Era(first, data, _GAMES["dir"], source.name)
+    upgraded: dict[int, object] = {}            # record -> the game data it moves on to
     for rec in records:
-        g.check_actor(record_of(rec, source.name).actor, rec.get("seq"), data, source.name)
+        typed = record_of(rec, source.name)
+        g.check_actor(typed.actor, rec.get("seq"), era.data, source.name)
+        for ev in typed.events:
+            if ev.type == "RulesUpgraded":
+                era.switch(ev, rec["seq"])
+                upgraded[rec["seq"]] = era.data
     check_reader(as_, data.sides)
     pending: dict[str, str] = {}
     for rec in scan(raw, source.name):
-        for ev in rec.get("events", []):
-            if ev.get("type") == "RulesUpgraded":      # later records: the data it names
-                data = g.data_by_digest(first["game"], ev["data_digest"], _GAMES["dir"],
-                                        source.name, rec["seq"])
+        data = upgraded.get(rec["seq"], data)
         if rec["seq"] < since:
             note_pending(rec, pending)
             continue
