@@ -197,3 +197,35 @@ def test_a_game_with_renamed_sides_plays(tmp_path):
             repr(status_view(game.state, game.data, reader))
         assert "allies" in text and "central" in text
         assert "'entente'" not in text and "'german'" not in text
+
+
+def test_the_log_names_renamed_sides_in_every_line_that_names_one(tmp_path):
+    """The log's lines that name a side take its name from the data, the EFT box's owner
+    (2.0 V.4), the side whose VP the game counts (3.1) and the Commonwealth's nation
+    (8.2.3) too: with the sides renamed, each line says Central or Allies."""
+    from referee.render.text import describe
+
+    def rename(d: Path) -> None:
+        _rename_side(d, "entente", "allies")
+        _rename_side(d, "german", "central")
+
+    data = load_game(_games(tmp_path, rename) / "ttlm")
+    hidden = {"to": "central", "digest": "0" * 64}
+    lines = {
+        "Passed": ({"side": "allies"}, "Allies passes (2.0 II.1)"),
+        "AreaControlChanged": ({"area": "liege", "control": "allies"},
+                               "Liège is now Allies-Friendly (4.1)"),
+        "GameEnded": ({"reason": "sudden death", "vp": 9, "level_name": "Decisive"},
+                      "GAME OVER: sudden death. Modified Central VP 9: Decisive"),
+        "EftUnitLost": ({"secret": hidden},
+                        "Central loses a unit of an army in the EFT box (2.0 V.4; hidden, 1.4)"),
+        "CommonwealthSwapped": ({"side": "allies", "unit": "uk-anzac", "name": "ANZAC",
+                                 "secret": {"to": "allies", "digest": "0" * 64}},
+                                "The ANZAC unit takes the place of a UK infantry unit in one "
+                                "of the Allies armies (8.2.3; hidden, 1.4)"),
+        "ProductionBegan": ({"bp": {"central": 10, "allies": 8}},
+                            "Build Points (7.0): Central 10, Allies 8; orders are sealed "
+                            "until both sides are done"),
+    }
+    for kind, (fields, line) in lines.items():
+        assert describe({"type": kind, **fields}, data, "public") == line, kind

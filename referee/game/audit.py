@@ -448,7 +448,7 @@ def _add(t: dict, purpose: str, values: list[int]) -> None:
 def _rolled(ev: dict) -> list[tuple[str, str, list[int]]]:
     """(side, purpose, values) of every die a dice event rolled (5.2 fire, 8.3.4 re-rolls,
     2.0 V.4 the EFT box)."""
-    from ..render.text import PHASE
+    from ..render.phrases import PHASE
 
     if ev.get("type") == "FireResolved":
         values = [v for g in ev.get("groups", []) for v in [*g["dice"], *g.get("rerolled", [])]]
