@@ -701,8 +701,8 @@ def explain(
     from .. import load_msgspec
 
     load_msgspec()
-    from ..game.audit import explain as explain_record
-    from ..game.audit import explain_document
+    from ..render.audit import explain as explain_record
+    from ..render.audit import explain_document
     from ..render.formats import render
 
     commands.check_private(journal)
@@ -724,7 +724,7 @@ def dice(
     from .. import load_msgspec
 
     load_msgspec()
-    from ..game.audit import dice_counts, dice_document
+    from ..render.audit import dice_counts, dice_document
     from ..render.formats import render
 
     commands.check_private(journal)
