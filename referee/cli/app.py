@@ -767,7 +767,7 @@ def area(
 ) -> None:
     """One area: control, terrain, VP, supply, fort, battle, the units the reader may see and
     its neighbours; or --list for every area."""
-    from ..render.areas import area_command
+    from .areacmd import area_command
 
     typer.echo(area_command(journal, name or [], list_, as_, format.value, _GAMES["dir"],
                             width))
