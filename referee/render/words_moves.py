@@ -15,7 +15,8 @@ _MODES = {"normal": "moves", "rail": "moves by rail (4.4)",
           "strategic": "moves strategically (4.5)", "sea": "crosses by sea (4.6)",
           "reserves": "moves with Strategic Reserves! (9.6)",
           "evacuate": "is evacuated by sea (14.2.4)",
-          "reorganise": "is reorganised within its area (8.1)"}
+          "reorganise": "is reorganised within its area (8.1)",
+          "scramble": "scrambles (13.7)"}
 
 
 # ---------------------------------------------------------------- movement
@@ -33,7 +34,11 @@ def _route(ev: dict, data: GameData) -> str:
 
 def _hidden_move(ev: dict, data: GameData, mode: str) -> str:
     """A move whose details are kept from the reader (1.4): an army's move is public, what
-    it takes in is not; a unit's move between templates is not at all."""
+    it takes in is not; a unit's move between templates is not at all; a unit scrambling
+    out of an army moves in public, the army it left is not (13.7)."""
+    if ev["mode"] == "scramble":
+        return (f"{side(ev, data)} scrambles a unit from one of his armies (13.7): "
+                f"{area(ev['from_area'], data)} - {_route(ev, data)} (hidden, 1.4)")
     if ev.get("unit"):
         dug = " (entrenched, 4.3)" if ev.get("entrenched") else ""
         return (f"{side(ev, data)} {ev['unit']} {mode}: {area(ev['from_area'], data)} - "
