@@ -209,9 +209,15 @@ def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
         _rename_side(d, "entente", "allies")
         _rename_side(d, "german", "central")
 
+    from casebook import SECRET
+
     games = _games(tmp_path, rename)
     journal = tmp_path / "renamed.jsonl"
-    g.create_game(journal, "1914", games_dir=games)
+    secret = tmp_path / "renamed.secret"
+    secret.write_text(SECRET + "\n")
+    secret.chmod(0o600)
+    g.create_game(journal, "1914", "committed", [], game_id="renamed", secret_file=secret,
+                  games_dir=games)
     out = autoplay(journal, 5, max_records=250, check_every=50, games_dir=games)
     assert out.failure is None, out.failure
     last = len(g.open_game(journal, games_dir=games).records) - 1
@@ -226,11 +232,12 @@ def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
             texts.append(r.stdout)
     text = "\n".join(texts)
     assert "Central" in text and "Allies" in text
-    # Names the data itself gives (a card "German Military Crisis!") are the data's words;
-    # the lines are wide enough for none of them to be wrapped.
+    # Names the data itself gives (a card "German Military Crisis!", a victory level) are the
+    # data's words; the lines are wide enough for none of them to be wrapped.
     data = load_game(games / "ttlm")
     for name in [c.title for c in data.deck.cards] + \
-            [n.name for n in data.units.nations.values()]:
+            [n.name for n in data.units.nations.values()] + \
+            [level.name for level in data.charts.victory.levels]:
         text = text.replace(name, "")
     for old in ("German", "Entente"):
         lines = [line for line in text.splitlines() if old in line]
