@@ -46,3 +46,22 @@ def test_without_hidden_templates_the_scramble_is_public(tmp_path, cli):
     j = _scramble_from_an_army(tmp_path, hidden=False)
     log = cli("log", j, "--as", "german", "--format", "json").stdout
     assert "uk-4:biplane" in log
+
+
+def test_the_log_tells_the_scramble_to_each_reader(tmp_path, cli):
+    """13.7: the scramble is a line of the log; who sees the army it left sees its unit."""
+    j = _scramble_from_an_army(tmp_path, hidden=True)
+    told = {}
+    for reader in ("german", "entente", "public"):
+        r = cli("log", j, "--as", reader, "--width", "400")
+        assert r.exit_code == 0, r.stderr
+        told[reader] = [line.strip() for line in r.stdout.splitlines() if "(13.7)" in line]
+    assert told["german"] == told["public"] == [
+        "Entente scrambles a unit from one of his armies (13.7): Amiens - Artois (hidden, 1.4)"]
+    assert len(told["entente"]) == 1 and "biplane from uk-4" in told["entente"][0] \
+        and told["entente"][0].endswith("scrambles (13.7): Amiens - Artois")
+    j = _scramble_from_an_army(tmp_path, hidden=False)
+    r = cli("log", j, "--as", "german", "--width", "400")
+    assert r.exit_code == 0, r.stderr
+    assert "Entente biplane from uk-4" in r.stdout and "scrambles (13.7): Amiens - Artois" \
+        in r.stdout

@@ -197,3 +197,80 @@ def test_a_game_with_renamed_sides_plays(tmp_path):
             repr(status_view(game.state, game.data, reader))
         assert "allies" in text and "central" in text
         assert "'entente'" not in text and "'german'" not in text
+
+
+def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
+    """log, show, report, explain and dice name a game's sides as its data does: with
+    `german` renamed `central` and `entente` `allies`, no line says German or Entente."""
+    from referee import game as g
+    from referee.game.autoplay import autoplay
+
+    def rename(d: Path) -> None:
+        _rename_side(d, "entente", "allies")
+        _rename_side(d, "german", "central")
+
+    from casebook import SECRET
+
+    games = _games(tmp_path, rename)
+    journal = tmp_path / "renamed.jsonl"
+    secret = tmp_path / "renamed.secret"
+    secret.write_text(SECRET + "\n")
+    secret.chmod(0o600)
+    g.create_game(journal, "1914", "committed", [], game_id="renamed", secret_file=secret,
+                  games_dir=games)
+    out = autoplay(journal, 5, max_records=250, check_every=50, games_dir=games)
+    assert out.failure is None, out.failure
+    last = len(g.open_game(journal, games_dir=games).records) - 1
+    texts = []
+    for reader in ("central", "allies", "public", "moderator"):
+        for command in (["log", journal], ["show", journal], ["dice", journal],
+                        ["report", journal, "--since", "0"],
+                        ["report", journal, "--since", "0", "--format", "bbcode"],
+                        *(["explain", journal, str(seq)] for seq in range(0, last + 1, 9))):
+            r = cli("--games", games, *command, "--as", reader, "--width", "400")
+            assert r.exit_code == 0, (command, r.stderr)
+            texts.append(r.stdout)
+    text = "\n".join(texts)
+    assert "Central" in text and "Allies" in text
+    # Names the data itself gives (a card "German Military Crisis!", a victory level) are the
+    # data's words; the lines are wide enough for none of them to be wrapped.
+    data = load_game(games / "ttlm")
+    for name in [c.title for c in data.deck.cards] + \
+            [n.name for n in data.units.nations.values()] + \
+            [level.name for level in data.charts.victory.levels]:
+        text = text.replace(name, "")
+    for old in ("German", "Entente"):
+        lines = [line for line in text.splitlines() if old in line]
+        assert not lines, f"{old} in {len(lines)} line(s), e.g. {lines[:3]}"
+
+
+def test_the_log_names_renamed_sides_in_every_line_that_names_one(tmp_path):
+    """The log's lines that name a side take its name from the data, the EFT box's owner
+    (2.0 V.4), the side whose VP the game counts (3.1) and the Commonwealth's nation
+    (8.2.3) too: with the sides renamed, each line says Central or Allies."""
+    from referee.render.text import describe
+
+    def rename(d: Path) -> None:
+        _rename_side(d, "entente", "allies")
+        _rename_side(d, "german", "central")
+
+    data = load_game(_games(tmp_path, rename) / "ttlm")
+    hidden = {"to": "central", "digest": "0" * 64}
+    lines = {
+        "Passed": ({"side": "allies"}, "Allies passes (2.0 II.1)"),
+        "AreaControlChanged": ({"area": "liege", "control": "allies"},
+                               "Liège is now Allies-Friendly (4.1)"),
+        "GameEnded": ({"reason": "sudden death", "vp": 9, "level_name": "Decisive"},
+                      "GAME OVER: sudden death. Modified Central VP 9: Decisive"),
+        "EftUnitLost": ({"secret": hidden},
+                        "Central loses a unit of an army in the EFT box (2.0 V.4; hidden, 1.4)"),
+        "CommonwealthSwapped": ({"side": "allies", "unit": "uk-anzac", "name": "ANZAC",
+                                 "secret": {"to": "allies", "digest": "0" * 64}},
+                                "The ANZAC unit takes the place of a UK infantry unit in one "
+                                "of the Allies armies (8.2.3; hidden, 1.4)"),
+        "ProductionBegan": ({"bp": {"central": 10, "allies": 8}},
+                            "Build Points (7.0): Central 10, Allies 8; orders are sealed "
+                            "until both sides are done"),
+    }
+    for kind, (fields, line) in lines.items():
+        assert describe({"type": kind, **fields}, data, "public") == line, kind

@@ -169,8 +169,8 @@ def explain(
 ) -> None:
     """One record: the order, the decision it answered and its rule, the checks it passed,
     each die and what it was for, each hit and how it was paid, what it changed."""
-    from ..game.audit import explain as explain_record  # start-up: only explain needs it
-    from ..game.audit import explain_document  # start-up: only explain needs it
+    from ..render.audit import explain as explain_record  # start-up: only explain needs it
+    from ..render.audit import explain_document  # start-up: only explain needs it
     from ..render.formats import render  # start-up: only explain needs it
 
     commands.check_private(journal)
@@ -187,7 +187,7 @@ def dice(
 ) -> None:
     """Each side's dice so far by face and purpose, beside the expected counts, with a
     chi-square figure."""
-    from ..game.audit import dice_counts, dice_document  # start-up: only dice needs it
+    from ..render.audit import dice_counts, dice_document  # start-up: only dice needs it
     from ..render.formats import render  # start-up: only dice needs it
 
     commands.check_private(journal)

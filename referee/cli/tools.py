@@ -149,7 +149,7 @@ def area(
 ) -> None:
     """One area: control, terrain, VP, supply, fort, battle, the units the reader may see and
     its neighbours; or --list for every area."""
-    from ..render.areas import area_command  # start-up: only area needs it
+    from .areacmd import area_command  # start-up: only area needs it
 
     typer.echo(area_command(journal, name or [], list_, as_, format.value, _GAMES["dir"],
                             width))

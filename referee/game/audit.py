@@ -1,10 +1,10 @@
-"""The audit tools for a disputed turn: one record explained (`explain`), the dice counted
+"""The audit tools for a disputed turn: what one record did (`explain`), the dice counted
 (`dice`).
 
-Both read the journal as it is (every record checked on the way) and show one
-reader what he may see: a record is redacted for him (journal.redact) and its
-events are told by the same lines `log` prints (render/text.describe), so a
-sealed order or a hidden army template stays hidden exactly as it does there.
+Both read the journal as it is (every record checked on the way) and keep to what one
+reader may see: a record is redacted for him (journal.redact), and the events handed on
+are those redacted events, which render/audit.py tells by the same lines `log` prints, so
+a sealed order or a hidden army template stays hidden exactly as it does there.
 
 `explain` decides the record again from the position before it (verify.redecide),
 with dice that hand out the recorded rolls and note what each was rolled for:
@@ -20,19 +20,43 @@ from typing import Any
 
 from ..base.errors import JournalError, OrderError, UsageError, quoted
 from ..base.readers import MODERATOR, check_name, check_reader
+from ..engine import check, legal_orders, pending_prompt, plan_labels, waiting_on
+from ..engine.core import DECISIONS
+from ..engine.orders import format_order
+from ..engine.reading import parse_order
+from ..engine.versions import RULES_VERSION
 from ..store.dice import ReplayDice, die_steps
+from ..store.journal import Journal, parse, redact
+from ..store.players import REGISTER
+from .records import header_of, record_of
+from .replay import (
+    REVEAL,
+    SEALED_PLAN,
+    UPGRADE,
+    Era,
+    body,
+    check_actor,
+    data_for,
+    order_text,
+    scenario_of,
+    start_state,
+)
+from .verification import _revealed_secret, redecide
 
 FACES = (1, 2, 3, 4, 5, 6)
+
+# The off-map box whose losses are rolled for in the production phase (2.0 V.4): its id in
+# map.yaml `boxes`, as the engine names it.
+EFT = "eft"
+
+# What a record naming something the game data does not have raises when it is explained.
+UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
 
 
 # ---------------------------------------------------------------- reading the journal
 
 def _read(journal: Path, games_dir: Path | None) -> tuple[list[dict], bytes, Any]:
     """Every record (checked, upcast), the journal's bytes and the data of record 0."""
-    from ..store.journal import Journal, parse
-    from .records import header_of, record_of
-    from .replay import check_actor, data_for
-
     source = Journal(journal)
     raw = source.raw()
     records = parse(raw, source.name)
@@ -45,8 +69,8 @@ def _read(journal: Path, games_dir: Path | None) -> tuple[list[dict], bytes, Any
 
 def record_number(text: str, last: int) -> int:
     """SEQ as given on the command line: a record the journal holds (UsageError otherwise)."""
-    body = text[1:] if text.startswith("-") else text
-    if not (body.isascii() and body.isdigit()) or len(body) > 12:
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
         raise UsageError(f"SEQ {quoted(text, 20)}: not a record number; the journal has "
                          f"records 0 to {last}")
     seq = int(text)
@@ -78,16 +102,22 @@ class _Traced(ReplayDice):
         return order, draws
 
 
-def _bills(records: list[dict]) -> list[dict]:
+def eft_owner(data) -> str:
+    """The side whose units the EFT box holds (map.yaml boxes, 2.0 V.4); a game without the
+    box has none there, and its first side stands in."""
+    return data.boxes[EFT].owner if EFT in data.boxes else data.sides[0]
+
+
+def _bills(records: list[dict], data) -> list[dict]:
     """Every batch of hits a side had to pay (5.3; the EFT box's losses, 2.0 V.4) and the
     events that paid it, in journal order: {seq, at, side, hits, paid: [(seq, at)], left}."""
     bills: list[dict] = []
     open_: dict[str, dict] = {}
+    box = eft_owner(data)                   # the EFT box's events name no side
     for rec in records[1:]:
         for k, ev in enumerate(rec.get("events", [])):
-            t, side = ev.get("type"), ev.get("side")
+            t, side = ev.get("type"), ev.get("side") or box
             if t in ("HitsToPay", "EftLossesDue"):
-                side = side or "german"             # the EFT box holds German units only
                 due = ev.get("hits", 0) + ev.get("siege_hits", 0) if t == "HitsToPay" \
                     else ev.get("losses", 0)
                 bill = {"seq": rec["seq"], "at": k, "side": side, "hits": due, "paid": [],
@@ -96,7 +126,6 @@ def _bills(records: list[dict]) -> list[dict]:
                 open_[side] = bill
                 continue
             if t in ("LossTaken", "HitsLost", "EftUnitLost"):
-                side = side or "german"
                 bill = open_.get(side)
                 if bill is None:
                     continue
@@ -111,54 +140,54 @@ def _bills(records: list[dict]) -> list[dict]:
     return bills
 
 
-def _line(rec: dict, k: int, data, reader: str) -> str:
-    """Event k of a record as the reader may see it (the line `log` prints)."""
-    from ..render.text import describe
-    from ..store.journal import redact
-
-    ev = redact({"events": [rec["events"][k]]}, reader)["events"][0]
-    return describe(ev, data, reader) or ev.get("type", "?")
+def _seen(rec: dict, k: int, reader: str) -> dict:
+    """Event k of a record as the reader may see it (redacted as `log` has it)."""
+    return redact({"events": [rec["events"][k]]}, reader)["events"][0]
 
 
-def explain(journal: Path, seq_text: str, reader: str = "public",
-            games_dir: Path | None = None) -> dict[str, Any]:
-    """One record as reader may see it: its order, the decision it answered (with its rule)
-    and the checks it passed, each die with its purpose (and, once the secret is revealed,
-    its derivation), each hit and how it was paid, and what it changed (UsageError for a SEQ
-    the journal does not hold)."""
+def unexplainable(journal: Path, seq: int, exc: Exception) -> JournalError:
+    """The fault of a record that names something the game data does not have."""
+    return JournalError(f"{Path(journal).name}: record {seq} cannot be explained: it names "
+                        f"something the game data does not have ({type(exc).__name__}: "
+                        f"{exc})", record=seq)
+
+
+def explain_facts(journal: Path, seq_text: str, reader: str = "public",
+                  games_dir: Path | None = None) -> tuple[dict[str, Any], Any]:
+    """One record as reader may see it, with the game data in force there: its order, the
+    decision it answered (with its rule) and the checks it passed, each die with its purpose
+    (and, once the secret is revealed, its derivation), the events of each hit and of how it
+    was paid (`hits`), and its own events (`changes`), all redacted for reader (UsageError
+    for a SEQ the journal does not hold)."""
     check_name(reader)
     records, raw, data = _read(journal, games_dir)
     check_reader(reader, data.sides)
     seq = record_number(seq_text, records[-1]["seq"])
     try:
         return _explain(journal, records, raw, data, seq, reader, games_dir)
-    except _UNREADABLE as exc:
-        raise JournalError(f"{Path(journal).name}: record {seq} cannot be explained: it names "
-                           f"something the game data does not have ({type(exc).__name__}: "
-                           f"{exc})", record=seq) from None
+    except UNREADABLE as exc:
+        raise unexplainable(journal, seq, exc) from None
 
 
-_UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
+def _header_explained(header: dict) -> dict[str, Any]:
+    """Record 0: the header answers no decision and rolls no die."""
+    return dict(actor="moderator", order=None, decision=None, checks=[
+        f"record 0 is the header: game {header['game_id']}, scenario "
+        f"{header['scenario']}, dice {header['dice']['mode']} (commitment "
+        f"{header['dice']['commitment'][:16]}...); it answers no decision and rolls no "
+        f"die"], dice=None, hits=[], changes=[])
 
 
 def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, reader: str,
-             games_dir: Path | None) -> dict[str, Any]:
-    from ..store.journal import redact
-    from ..store.players import REGISTER
-    from .replay import REVEAL, UPGRADE, Era, start_state
-
+             games_dir: Path | None) -> tuple[dict[str, Any], Any]:
     header = records[0]
     rec = records[seq]
     shown = redact(rec, reader)
     out: dict[str, Any] = {"schema_version": 1, "game_id": header["game_id"], "seq": seq,
                            "reader": reader}
     if seq == 0:
-        out.update(actor="moderator", order=None, decision=None, checks=[
-            f"record 0 is the header: game {header['game_id']}, scenario "
-            f"{header['scenario']}, dice {header['dice']['mode']} (commitment "
-            f"{header['dice']['commitment'][:16]}...); it answers no decision and rolls no "
-            f"die"], dice=None, hits=[], changes=[])
-        return out
+        out.update(_header_explained(header))
+        return out, data
     name = Path(journal).name
     state = start_state(header, data, name)
     era = Era(header, data, games_dir, name)
@@ -176,27 +205,15 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["decision"] = None if moderators else _decision(state, data, rec)
     trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules)
     out["checks"] = checks
-    from .verification import _revealed_secret
-
     out["dice"] = _dice(rec, header, trace, _revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
-    out["changes"] = [line for ev in shown.get("events", [])
-                      if (line := _describe(ev, data, reader))]
-    return out
-
-
-def _describe(ev: dict, data, reader: str) -> str | None:
-    from ..render.text import describe
-
-    return describe(ev, data, reader)
+    out["changes"] = shown.get("events", [])
+    return out, data
 
 
 def _decision(state, data, rec: dict) -> dict[str, Any] | None:
     """The decision pending before the record: its kind, whose, its rule and its prompt (what
     `status` shows everybody); an armistice or a crisis card answers none of them."""
-    from ..engine import pending_prompt, waiting_on
-    from ..engine.core import DECISIONS
-
     p = state.pending
     if p is None or state.phase == "over":
         return None
@@ -205,78 +222,77 @@ def _decision(state, data, rec: dict) -> dict[str, Any] | None:
             "prompt": pending_prompt(state, data)}
 
 
-def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed: bool,
-            rules: int) -> tuple[list[tuple[int, str, int]] | None, list[str]]:
-    """(the traced dice, or None when the record cannot be decided again here; the checks it
-    passed, told honestly: what legal_orders and the decision's check say of it, and whether
-    deciding it again gives the recorded events)."""
-    from ..engine import check, legal_orders, plan_labels
-    from ..engine.core import DECISIONS
-    from ..engine.orders import format_order
-    from ..engine.reading import parse_order
-    from ..engine.versions import RULES_VERSION
-    from ..store.players import REGISTER
-    from .records import record_of
-    from .replay import REVEAL, SEALED_PLAN, UPGRADE, body, order_text, scenario_of
-    from .verification import redecide
+# ---------------------------------------------------------------- explain: the checks
 
+def _moderators_checks(rec: dict) -> list[str] | None:
+    """What a record of the moderator is checked by; None for any other record."""
     if rec["order"] == REGISTER:
-        return None, ["a roster record of the moderator: it answers no decision and rolls no "
-                      "die (`verify` checks its form)"]
+        return ["a roster record of the moderator: it answers no decision and rolls no "
+                "die (`verify` checks its form)"]
     if rec["order"] == REVEAL:
-        return None, ["the moderator reveals the dice secret: it answers no decision; `verify` "
-                      "checks it against the commitment in record 0"]
+        return ["the moderator reveals the dice secret: it answers no decision; `verify` "
+                "checks it against the commitment in record 0"]
     if rec["order"] == UPGRADE:
-        return None, ["the moderator moves the game on to newer rules or data: it answers no "
-                      "decision"]
+        return ["the moderator moves the game on to newer rules or data: it answers no "
+                "decision"]
+    return None
+
+
+def _order_checks(state, data, rec: dict, reader: str) -> list[str]:
+    """An open order read and checked again as at its decision (its rule, or 3.2 and 9.8 for
+    orders given at any decision); for its own side and the moderator, how many orders were
+    legal there and whether it is one of them."""
+    try:
+        order = parse_order(order_text(rec), data)
+    except OrderError as exc:
+        return [f"the order cannot be read again: {exc}"]
     lines: list[str] = []
-    owner = reader in (MODERATOR, rec["actor"])
-    plan = rec["order"] == SEALED_PLAN or rec["order"] in plan_labels()
+    v = check(state, data, order, rec["actor"])
+    rule = DECISIONS[state.pending.kind].rule if state.pending else "2.0"
+    if order.kind == "armistice":
+        lines.append("an armistice order may be given at any decision (3.2, 3.3); it "
+                     "does not answer the one pending")
+        rule = "3.2"
+    elif order.kind == "play" and order.card in data.crisis_keys:
+        lines.append("a Military Crisis! card is played at any decision of its "
+                     "owner's player turn (9.8, 9.9); it does not answer the one "
+                     "pending")
+        rule = "9.8"
+    if v is None:
+        lines.append(f"the check of the decision ({rule}) passes on it again now")
+    else:
+        lines.append(f"the check of the decision says it breaks {v.rule}: {v.reason}")
+    if reader in (MODERATOR, rec["actor"]):
+        legal = {format_order(o) for o in legal_orders(state, data, rec["actor"])}
+        among = "this one among them" if format_order(order) in legal else \
+            "this one NOT among them"
+        lines.append(f"legal at that decision: {len(legal)} order(s) for the "
+                     f"{rec['actor']} player, {among}")
+    return lines
+
+
+def _what_was_checked(state, data, rec: dict, seq: int, reader: str,
+                      sealed: bool) -> list[str]:
+    """The checks a record of a player (or the set-up) passed, as far as reader may see them."""
     if seq == 1:
-        lines.append("the set-up of the scenario (record 0), made by the referee: it answers "
-                     "no decision")
-    elif sealed:
-        lines.append(f"sealed from {reader} ({rec['order']}): what it says, and so the "
-                     f"check it passed, are for the {rec['actor']} player only; the line "
-                     f"below says whether deciding it again gives the recorded events")
-    elif plan:
+        return ["the set-up of the scenario (record 0), made by the referee: it answers "
+                "no decision"]
+    if sealed:
+        return [f"sealed from {reader} ({rec['order']}): what it says, and so the "
+                f"check it passed, are for the {rec['actor']} player only; the line "
+                f"below says whether deciding it again gives the recorded events"]
+    if rec["order"] == SEALED_PLAN or rec["order"] in plan_labels():
         spec = DECISIONS[state.pending.kind] if state.pending else None
         n = len(order_text(rec).split("\n"))
-        lines.append(f"a sealed plan of {n} order(s), each checked in turn against the plan "
-                     f"so far by the check of the decision"
-                     + (f" ({spec.rule})" if spec else ""))
-    else:
-        try:
-            order = parse_order(order_text(rec), data)
-        except OrderError as exc:
-            order = None
-            lines.append(f"the order cannot be read again: {exc}")
-        if order is not None:
-            v = check(state, data, order, rec["actor"])
-            rule = DECISIONS[state.pending.kind].rule if state.pending else "2.0"
-            if order.kind == "armistice":
-                lines.append("an armistice order may be given at any decision (3.2, 3.3); it "
-                             "does not answer the one pending")
-                rule = "3.2"
-            elif order.kind == "play" and order.card in data.crisis_keys:
-                lines.append("a Military Crisis! card is played at any decision of its "
-                             "owner's player turn (9.8, 9.9); it does not answer the one "
-                             "pending")
-                rule = "9.8"
-            if v is None:
-                lines.append(f"the check of the decision ({rule}) passes on it again now")
-            else:
-                lines.append(f"the check of the decision says it breaks {v.rule}: {v.reason}")
-            if owner:
-                legal = {format_order(o) for o in legal_orders(state, data, rec["actor"])}
-                among = "this one among them" if format_order(order) in legal else \
-                    "this one NOT among them"
-                lines.append(f"legal at that decision: {len(legal)} order(s) for the "
-                             f"{rec['actor']} player, {among}")
-    if rules < RULES_VERSION:
-        lines.append(f"made under rules {rules}: not decided again under rules "
-                     f"{RULES_VERSION} (its events are replayed as recorded, as `verify` does)")
-        return None, lines
+        return [f"a sealed plan of {n} order(s), each checked in turn against the plan "
+                f"so far by the check of the decision" + (f" ({spec.rule})" if spec else "")]
+    return _order_checks(state, data, rec, reader)
+
+
+def _decided_again(state, data, rec: dict, seq: int,
+                   header: dict) -> tuple[list[tuple[int, str, int]] | None, str]:
+    """(the traced dice, or None; the line saying whether deciding the record again from the
+    position before it gives exactly the recorded events and dice)."""
     typed = record_of(rec, "journal")
     dice = _Traced(header["game_id"], rec)
     try:
@@ -284,17 +300,31 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
                                             scenario_of(header), dice, in_place=False)
     except (OrderError, UsageError, KeyError, ValueError, TypeError, AttributeError,
             IndexError) as exc:
-        lines.append(f"deciding it again here fails ({type(exc).__name__}); `referee verify` "
-                     f"names the fault")
-        return None, lines
+        return None, (f"deciding it again here fails ({type(exc).__name__}); `referee verify` "
+                      f"names the fault")
     written = body(rec["actor"] if seq > 1 else "moderator", text, events, dice, private)
     if written["events"] == rec["events"] and list(dice.rolls) == rec.get("dice", []):
-        lines.append(f"decided again from the position after record {seq - 1}: exactly the "
-                     f"recorded events and dice")
-        return dice.trace, lines
-    lines.append("decided again from the position before it, it gives a different result; "
-                 "`referee verify` names the difference")
-    return None, lines
+        return dice.trace, (f"decided again from the position after record {seq - 1}: exactly "
+                            f"the recorded events and dice")
+    return None, ("decided again from the position before it, it gives a different result; "
+                  "`referee verify` names the difference")
+
+
+def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed: bool,
+            rules: int) -> tuple[list[tuple[int, str, int]] | None, list[str]]:
+    """(the traced dice, or None when the record cannot be decided again here; the checks it
+    passed, told honestly: what legal_orders and the decision's check say of it, and whether
+    deciding it again gives the recorded events)."""
+    moderators = _moderators_checks(rec)
+    if moderators is not None:
+        return None, moderators
+    lines = _what_was_checked(state, data, rec, seq, reader, sealed)
+    if rules < RULES_VERSION:
+        lines.append(f"made under rules {rules}: not decided again under rules "
+                     f"{RULES_VERSION} (its events are replayed as recorded, as `verify` does)")
+        return None, lines
+    trace, line = _decided_again(state, data, rec, seq, header)
+    return trace, [*lines, line]
 
 
 def _dice(rec: dict, header: dict, trace, secret: bytes | None) -> dict[str, Any] | None:
@@ -318,84 +348,27 @@ def _dice(rec: dict, header: dict, trace, secret: bytes | None) -> dict[str, Any
     return out
 
 
-def _hits(records: list[dict], seq: int, data, reader: str) -> list[str]:
-    """Each hit the record scored and how it was paid, and each hit it paid."""
+def _hits(records: list[dict], seq: int, data, reader: str) -> list[dict[str, Any]]:
+    """Each hit the record scored and how it was paid, and each hit it paid, as the events
+    reader may see: {"fired": event}, {"bill": event, "paid": [(seq, event)], "left": n}
+    for the hits it had to pay, {"pays_for": seq, "bill": event, "paid": event} for each
+    event paying an earlier record's hits."""
     rec = records[seq]
-    lines: list[str] = []
+    out: list[dict[str, Any]] = []
     for k, ev in enumerate(rec.get("events", [])):
         if ev.get("type") == "FireResolved":
-            lines.append(_line(rec, k, data, reader))
-    for bill in _bills(records):
+            out.append({"fired": _seen(rec, k, reader)})
+    for bill in _bills(records, data):
         paid_here = [(s, k) for s, k in bill["paid"] if s == seq]
         if bill["seq"] == seq:
-            what = _line(rec, bill["at"], data, reader)
-            paid = [f"record {s}: {_line(records[s], k, data, reader)}" for s, k in bill["paid"]]
-            tail = f"; {bill['left']} not paid (yet)" if bill["left"] else ""
-            lines.append(f"{what}: " + ("; ".join(paid) if paid else "nothing paid") + tail)
+            out.append({"bill": _seen(rec, bill["at"], reader),
+                        "paid": [(s, _seen(records[s], k, reader)) for s, k in bill["paid"]],
+                        "left": bill["left"]})
         elif paid_here:
-            what = _line(records[bill["seq"]], bill["at"], data, reader)
-            for _, k in paid_here:
-                lines.append(f"pays for record {bill['seq']} ({what}): "
-                             f"{_line(rec, k, data, reader)}")
-    return lines
-
-
-def explain_document(doc: dict[str, Any]):
-    """The explanation as a document (render/sections.py) for the text renderer."""
-    from ..render.documents import side_name
-    from ..render.sections import Document, Items, Orders, Section, para, plain
-
-    title = f"Record {doc['seq']} explained: game {doc['game_id']}, for {doc['reader']}"
-    sections = []
-    if doc.get("order") is not None:
-        o = doc["order"]
-        lines = o["text"].split("\n")
-        blocks = [para(f"{side_name(doc['actor'])}" +
-                       (" (sealed: what it says is hidden from you)" if o["sealed"] else "")
-                       + ":"), Orders(lines)]
-        sections.append(Section("The order as submitted", blocks))
-    d = doc.get("decision")
-    if d is not None:
-        who = " and ".join(side_name(s) for s in d["waiting_on"])
-        sections.append(Section("The decision it answered", [para(
-            f"{d['kind'].replace('_', ' ')} ({d['rule']}), waiting on {who}: {d['prompt']}")]))
-    elif doc.get("order") is not None:
-        what = "the set-up, made by the referee" if doc["seq"] == 1 else \
-            "a record of the moderator" if doc["actor"] == MODERATOR else "the game is over"
-        sections.append(Section("The decision it answered", [para(f"none: {what}")]))
-    sections.append(Section("Checks", [Items([[plain(c)] for c in doc["checks"]])]))
-    dice = doc.get("dice")
-    if dice and dice["rolls"]:
-        items = []
-        for r in dice["rolls"]:
-            text = f"die {r['die']}: {r['value']} — {r['purpose'] or 'purpose not known here'}"
-            if dice["mode"] == "manual":
-                text += "; rolled by the players (manual dice), checked to be 1 to 6"
-            elif r.get("hmac_input"):
-                text += f"; HMAC-SHA256(secret, \"{r['hmac_input']}\")"
-                dv = r.get("derived")
-                if dv:
-                    via = "" if dv["message"] == r["hmac_input"] else \
-                        f" (extended as \"{dv['message']}\")"
-                    text += (f"{via} = {dv['digest'][:16]}…: byte {dv['byte_at']} is "
-                             f"{dv['byte']} (below 252), {dv['byte']} mod 6 + 1 = "
-                             f"{dv['value']}" + ("" if dv["matches"] else
-                                                 " — NOT the recorded die"))
-            items.append([plain(text)])
-        if not dice["revealed"] and dice["mode"] == "committed":
-            items.append([plain("how each die came from its HMAC input is shown once the dice "
-                                "secret is revealed (`referee reveal`, after the game)")])
-        sections.append(Section("Dice", [Items(items)]))
-    elif dice is not None:
-        sections.append(Section("Dice", [para("none rolled")]))
-    if doc["hits"]:
-        sections.append(Section("Hits and how they were paid",
-                                [Items([[plain(h)] for h in doc["hits"]])]))
-    if doc["seq"]:
-        sections.append(Section("What it changed", [
-            Items([[plain(c)] for c in doc["changes"]]) if doc["changes"] else
-            para("nothing the reader sees")]))
-    return Document(title, sections)
+            due = _seen(records[bill["seq"]], bill["at"], reader)
+            out += [{"pays_for": bill["seq"], "bill": due, "paid": _seen(rec, k, reader)}
+                    for _, k in paid_here]
+    return out
 
 
 # ---------------------------------------------------------------- dice
@@ -445,25 +418,26 @@ def _add(t: dict, purpose: str, values: list[int]) -> None:
         t["dice"] += 1
 
 
-def _rolled(ev: dict) -> list[tuple[str, str, list[int]]]:
+def _rolled(ev: dict, box: str, phases: dict[str, str]) -> list[tuple[str, str, list[int]]]:
     """(side, purpose, values) of every die a dice event rolled (5.2 fire, 8.3.4 re-rolls,
-    2.0 V.4 the EFT box)."""
-    from ..render.text import PHASE
-
+    2.0 V.4 the EFT box, whose units are box's side); a fire phase's purpose is its name in
+    phases, else its id."""
     if ev.get("type") == "FireResolved":
         values = [v for g in ev.get("groups", []) for v in [*g["dice"], *g.get("rerolled", [])]]
-        return [(ev["side"], PHASE.get(ev["phase"], ev["phase"]), values)]
+        return [(ev["side"], phases.get(ev["phase"], ev["phase"]), values)]
     if ev.get("type") == "EftLossesDue":
-        return [("german", "EFT box losses (2.0 V.4)", list(ev.get("dice", [])))]
+        return [(box, "EFT box losses (2.0 V.4)", list(ev.get("dice", [])))]
     return []
 
 
-def dice_counts(journal: Path, reader: str = "public",
-                games_dir: Path | None = None) -> dict[str, Any]:
+def count_dice(journal: Path, reader: str = "public", games_dir: Path | None = None,
+               phases: dict[str, str] | None = None) -> dict[str, Any]:
     """Each side's dice so far by face and purpose, the expected counts and a chi-square
-    (dice are public once rolled: the same for every reader)."""
+    (dice are public once rolled: the same for every reader); phases names each fire phase
+    (5.2.1) as its dice's purpose."""
     check_name(reader)
     records, _, data = _read(journal, games_dir)
+    box, phases = eft_owner(data), phases or {}
     check_reader(reader, data.sides)
     sides = {s: _tally() for s in data.sides}
     both = _tally()
@@ -471,7 +445,7 @@ def dice_counts(journal: Path, reader: str = "public",
     for rec in records[1:]:
         counted: list[int] = []
         for ev in rec.get("events", []):
-            for side, purpose, values in _rolled(ev):
+            for side, purpose, values in _rolled(ev, box, phases):
                 odd = next((v for v in values if type(v) is not int or not 1 <= v <= 6), None)
                 if odd is not None:         # a resealed journal: name it, count nothing
                     raise JournalError(f"{Path(journal).name}: record {rec['seq']} holds a "
@@ -492,32 +466,3 @@ def dice_counts(journal: Path, reader: str = "public",
     return {"schema_version": 1, "game_id": records[0]["game_id"], "seq": records[-1]["seq"],
             "reader": reader, "mode": records[0]["dice"]["mode"], "sides": sides, "all": both,
             "unattributed": other}
-
-
-def dice_document(doc: dict[str, Any]):
-    """The dice count as a document for the text renderer."""
-    from ..render.documents import side_name
-    from ..render.sections import Document, Section, Table, para
-
-    title = (f"Dice so far: game {doc['game_id']}, records 1 to {doc['seq']}, for "
-             f"{doc['reader']}")
-    sections = []
-    for name, t in [*((side_name(s), t) for s, t in doc["sides"].items()),
-                    ("Both sides", doc["all"])]:
-        if not t["dice"]:
-            sections.append(Section(f"{name}: no dice rolled"))
-            continue
-        rows = [[p, *map(str, f), str(sum(f))] for p, f in sorted(t["by_purpose"].items())]
-        rows.append(["all", *map(str, t["faces"]), str(t["dice"])])
-        rows.append(["expected", *([f"{t['expected']:.1f}"] * 6), str(t["dice"])])
-        c = t["chi_square"]
-        rough = " (few dice: under 5 expected per face, the figure is rough)" if c["rough"] \
-            else ""
-        sections.append(Section(f"{name}: {t['dice']} dice", [
-            Table(["purpose", *map(str, FACES), "dice"], rows),
-            para(f"chi-square {c['statistic']:.2f} with {c['df']} degrees of freedom: "
-                 f"p = {c['p_value']:.3f}, the chance a fair die strays at least this far"
-                 f"{rough}")]))
-    if doc["unattributed"]:
-        sections.append(Section(f"{doc['unattributed']} die(s) not tied to a dice event"))
-    return Document(title, sections)

@@ -9,7 +9,6 @@ contents stay hidden under option hidden_templates, 1.4).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..base.errors import OrderError, UsageError, quoted
@@ -173,33 +172,3 @@ def areas_document(view: dict[str, Any]) -> Document:
     return Document(_title(view, "areas"), [Section(
         f"Areas ({len(rows)}), {view['label']} (turn {view['turn']})",
         [Table(["Id", "Area", "Control", "VP", "Terrain"], rows)])])
-
-
-def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt: str,
-                 games_dir: Path | None = None, width: int = 72) -> str:
-    """What `referee area` prints: one area (NAME) or every area (--list), for one reader (1.1,
-    1.4)."""
-    from ..base.readers import check_name
-    from ..cli import commands
-
-    reader = check_name(reader or PUBLIC)
-    if listing and name:
-        raise UsageError("give an area name or --list, not both")
-    if not listing and not name:
-        raise UsageError("name an area (its id, name or an alias), or use --list")
-    commands.check_private(journal)
-    game = commands._game().open_game(journal, games_dir=games_dir)
-    check_reader(reader, game.data.sides)
-    try:
-        if listing:
-            view = areas_view(game.state, game.data, reader, game.game_id)
-        else:
-            view = area_view(game.state, game.data, find_area(" ".join(name), game.data),
-                             reader, game.game_id)
-    except commands._UNREADABLE as exc:
-        raise commands._unplayable(journal, game.state.seq, exc, "cannot be shown") from None
-    if fmt == "json":
-        return commands.dump(view)
-    from .formats import render
-
-    return render(areas_document(view) if listing else area_document(view), fmt, width)

@@ -8,7 +8,7 @@ holds.
 from __future__ import annotations
 
 from .grouped import grouped_blocks
-from .sections import Document, Items, Orders, Para, Section, Span, Table, para
+from .sections import STYLES, Document, Items, Orders, Para, Section, Span, Table, para
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -22,8 +22,9 @@ def side_name(side: str | None) -> str:
 
 
 def control_span(control: str) -> Span:
-    """An area's control, styled by its side (disputed and neutral too)."""
-    style = control if control in ("german", "entente", "disputed") else "plain"
+    """An area's control, styled by its side where the renderers have a style of that name
+    (sections.STYLES), and disputed; neutral and any other side plain."""
+    style = control if control in STYLES else "plain"
     return Span(side_name(control) if control not in ("disputed", "neutral") else control,
                 style)
 

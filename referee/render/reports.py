@@ -16,16 +16,19 @@ only repeats news (the report starts from the beginning), never hides any.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
+from ..base.errors import JournalError, UsageError
 from ..base.readers import MODERATOR, PUBLIC, check_reader
 from ..engine.victory import level_of, vp_breakdown
 from ..game import Era, open_game, order_text
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
-from ..store import home
+from ..store import home, snapshot
 from ..store.journal import redact, scan
 from .documents import side_name, vp_section
+from .formats import render, to_markdown
 from .grouped import grouped_blocks
 from .sections import Document, Items, Para, Section, Span, as_json, para
 from .text import describe
@@ -82,8 +85,6 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
 def _view(journal: Path, whole, key: str, make, *args):
     """The view `show` or `status` keeps for these journal bytes (signed), else made now and
     kept: a report in four formats lists the reader's orders once."""
-    from ..store import snapshot
-
     view = snapshot.load_view(Path(journal), whole.raw, whole.bound, key)
     if view is None:
         view = _shown(make, whole.state.seq, journal, *args)
@@ -97,8 +98,6 @@ def _shown(make, seq: int, journal: Path, *args):
     try:
         return make(*args)
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
-        from ..base.errors import JournalError
-
         raise JournalError(f"{Path(journal).name}: record {seq} cannot be shown: it names "
                            f"something the game data does not have ({exc})",
                            record=seq) from None
@@ -129,8 +128,6 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     game_id = whole.game_id
     start = last_reported(game_id, reader, hashes) if since is None else since
     if not 0 <= start <= last["seq"]:
-        from ..base.errors import UsageError
-
         raise UsageError(f"--since {start}: the journal has records 0 to {last['seq']}")
     game = open_game(journal, upto=start, games_dir=games_dir)
     data, state = game.data, game.state
@@ -221,18 +218,12 @@ def _decision_section(stat: dict, reader: str, data) -> Section:
 def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
     """The report in one format (text, markdown, bbcode or json)."""
     if fmt == "json":
-        import json
-
         return json.dumps({**meta, "document": as_json(doc)}, indent=2, ensure_ascii=False)
-    from .formats import render
-
     text = render(Document(doc.title, doc.sections), fmt, width).rstrip("\n")
     if not doc.receipt:
         return text
     game, seq_hash = doc.receipt.removeprefix("Receipt: ").split(" ", 1)
     if fmt == "markdown":
-        from .formats import to_markdown
-
         label = to_markdown(Document(game)).strip().lstrip("# ").strip()
         tail = f"Receipt: {label} `{seq_hash}`"
     elif fmt == "bbcode":

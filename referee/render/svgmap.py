@@ -16,7 +16,10 @@ it is executable or refers outside the file.
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 
 from ..data.gamedata import GameData
@@ -323,9 +326,6 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
 def png_renderer() -> str | None:
     """The SVG renderer installed here: 'cairosvg' (the Python package) or 'rsvg-convert'
     (librsvg's command), or None."""
-    import importlib.util
-    import shutil
-
     try:
         if importlib.util.find_spec("cairosvg") is not None:
             return "cairosvg"
@@ -338,14 +338,12 @@ def to_png(svg: str, renderer: str) -> bytes:
     """The picture as PNG through the renderer png_renderer named (OSError if it failed)."""
     if renderer == "cairosvg":
         try:
+            # An optional package, loaded only to write a PNG: it may be missing or broken.
             import cairosvg
 
             return cairosvg.svg2png(bytestring=svg.encode("utf-8"), unsafe=False)
         except Exception as exc:  # noqa: BLE001 - a broken install (no libcairo) and the like
             raise OSError(f"cairosvg failed: {type(exc).__name__}: {exc}") from None
-    import shutil
-    import subprocess
-
     exe = shutil.which(renderer)
     if exe is None:
         raise OSError(f"{renderer} is not on PATH")

@@ -1,0 +1,91 @@
+"""The pieces every line of the log is made of: side, area and card names, and an event's
+secret details when its reader may see them (hidden templates, 1.4)."""
+
+from __future__ import annotations
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..data.gamedata import GameData
+
+    # How one kind of event is told to one reader: its line, or None for nothing worth printing.
+    Wording = Callable[[dict, GameData, str], "str | None"]
+
+# The off-map box whose units the engine counts apart (2.0 V.4): its id in map.yaml `boxes`.
+EFT = "eft"
+
+# Each fire phase of a battle with its rule (5.2.1, 8.3.1): the log's line and the dice count's
+# purpose.
+PHASE = {"dogfight": "dogfight (5.2.1 a)", "artillery": "artillery fire (5.2.1 b)",
+         "defensive": "defensive fire (5.2.1 c)", "offensive": "offensive fire (5.2.1 d)",
+         "pursuit": "pursuit fire (8.3.1)"}
+
+
+def unprinted(ev: dict, data: GameData, reader: str) -> None:
+    """Nothing worth a line: the event only marks a step that other lines show."""
+    return None
+
+
+def side(ev: dict, data: GameData) -> str:
+    """The name of the side an event is about, as the game's data prints it."""
+    return data.side_name(ev["side"])
+
+
+def box_owner(data: GameData) -> str:
+    """The name of the side whose units the EFT box holds (map.yaml boxes, 2.0 V.4); a game
+    without the box has none there, and its first side stands in."""
+    return data.side_name(data.boxes[EFT].owner if EFT in data.boxes else data.sides[0])
+
+
+def area(aid: str, data: GameData) -> str:
+    """An area's name, or the EFT box's."""
+    if aid == EFT:
+        return "the EFT box"
+    return data.areas[aid].name if aid in data.areas else aid
+
+
+def cards(ids: list[str], data: GameData) -> str:
+    """Card ids as their titles, or 'none'."""
+    return ", ".join(data.cards[c].title for c in ids) if ids else "none"
+
+
+def card_name(key: str, data: GameData) -> str:
+    """What a card counts as, by its type's title; 'pass' is a pass with free movement (9.5)."""
+    if key == "pass":
+        return "a pass (with free movement; not a pass for ending the turn)"
+    return data.card_types[key].title if key in data.card_types else key
+
+
+def kind_name(kind: str) -> str:
+    """A unit kind or decision kind as words ('siege_gun' -> 'siege gun')."""
+    return kind.replace("_", " ")
+
+
+def secret_data(ev: dict, reader: str) -> dict | None:
+    """The event's secret payload if reader may see it (its owner or the moderator)."""
+    sec = ev.get("secret")
+    if isinstance(sec, dict) and "data" in sec and reader in ("moderator", sec.get("to")):
+        return sec["data"]
+    return None
+
+
+def opened(ev: dict, reader: str) -> dict | None:
+    """The event with its secret details when reader may see them (hidden templates, 1.4);
+    None when they are kept from him."""
+    sec = ev.get("secret")
+    if not isinstance(sec, dict):
+        return ev
+    d = secret_data(ev, reader)
+    return None if d is None else {**ev, **d}
+
+
+def revealed_orders(ev: dict, reader: str) -> str:
+    """A revealed sealed plan's orders, one a line (never split when the log is wrapped);
+    orders on army templates the reader may not see are counted, not shown (1.4)."""
+    e = opened(ev, reader)
+    shown = list(ev["orders"] if e is None else e["orders"])
+    if e is None:
+        shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
+    return "".join(f"\n        {o}" for o in shown) or " nothing"

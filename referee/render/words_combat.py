@@ -1,0 +1,152 @@
+"""How the log tells the combat phase: declared battles, combat cards, every die of a fire
+phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per event kind."""
+
+from __future__ import annotations
+
+from .phrases import PHASE, area, card_name, kind_name, opened, side, unprinted
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..data.gamedata import GameData
+    from .phrases import Wording
+
+_HIT_TARGETS = {"battle": "", "dogfight": " (Biplanes only)",
+                "pursuit": " (on the retreating units)"}
+_RETREATS = {"cavalry": "retreats before combat (5.4.3)",
+             "instead": "retreats instead of firing (5.4.1)",
+             "after": "retreats after combat (5.4.2)"}
+
+
+# ---------------------------------------------------------------- declaring battles
+
+def _combat_phase_began(ev: dict, data: GameData, reader: str) -> str:
+    must = ", ".join(area(a, data) for a in ev["compulsory"]) or "none"
+    return f"Declare battles (2.0 II.3): battles that must be fought: {must}"
+
+
+def _battle_declared(ev: dict, data: GameData, reader: str) -> str:
+    return f"{area(ev['area'], data)} declared a Battle Area (5.1.2)"
+
+
+def _combat_card_played(ev: dict, data: GameData, reader: str) -> str:
+    where = f" in {area(ev['area'], data)}" if ev.get("area") else ""
+    card = data.cards[ev["card"]]
+    return f"{side(ev, data)} plays {card.title}{where} ({card.rule})"
+
+
+def _bonus_designated(ev: dict, data: GameData, reader: str) -> str:
+    return f"The special offensive's extra dice go to {area(ev['area'], data)} (9.1)"
+
+
+def _offensive_downgraded(ev: dict, data: GameData, reader: str) -> str:
+    return (f"Bad Weather: the {side(ev, data)} {card_name(ev['before'], data)} now counts "
+            f"as {card_name(ev['after'], data)} (9.5)")
+
+
+def _battle_cancelled(ev: dict, data: GameData, reader: str) -> str:
+    return f"No battle in {area(ev['area'], data)}: {ev['reason']}"
+
+
+# ---------------------------------------------------------------- a battle
+
+def _battle_began(ev: dict, data: GameData, reader: str) -> str:
+    kind = "SURPRISE ATTACK! battle (4a)" if ev.get("surprise") else "battle (5.2.1)"
+    return (f"=== {area(ev['area'], data)}: {kind}, {data.side_name(ev['attacker'])} "
+            f"attacking ===")
+
+
+def _fire_group(g: dict, data: GameData) -> str:
+    """One unit's or card's dice: firepower, the dice (and re-rolls, 8.3.4), the hits."""
+    dice = " ".join(str(x) for x in g["dice"])
+    if g.get("rerolled"):
+        dice += f" (re-rolled from {' '.join(map(str, g['rerolled']))}, 8.3.4)"
+    name = data.card_types[g["source"]].title if g["kind"] == "card" else \
+        f"{g['source']}" + ("" if g["source"].endswith(g["kind"]) else
+                            f" {kind_name(g['kind'])}")
+    extra = " at the fort" if g.get("siege") else ""
+    extra += ", forces retreats" if g.get("forces_retreat") else ""
+    hits = f"{g['hits']} hit" + ("s" if g["hits"] != 1 else "") if g["hits"] else "miss"
+    return f"{name} F{g['fp']}{extra} [{dice}] {hits}"
+
+
+def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
+    """Every die of a fire phase: unit or card, firepower, the dice, the hits (5.2)."""
+    parts = [_fire_group(g, data) for g in ev["groups"]]
+    total = ev["hits"] + ev.get("siege_hits", 0)
+    tail = f" = {total} hit(s)"
+    if ev.get("siege_hits"):
+        tail += f" ({ev['siege_hits']} on the fort)"
+    if ev.get("forced_retreats"):
+        tail += f"; {ev['forced_retreats']} army retreat(s) forced (8.2.2, 8.3.5)"
+    return (f"{area(ev['area'], data)} — {side(ev, data)} {PHASE[ev['phase']]}: "
+            + "; ".join(parts) + tail)
+
+
+def _hits_to_pay(ev: dict, data: GameData, reader: str) -> str:
+    what = _HIT_TARGETS[ev.get("target", "battle")]
+    siege = f", {ev['siege_hits']} of them on the fort" if ev.get("siege_hits") else ""
+    return (f"{side(ev, data)} must pay {ev['hits'] + ev.get('siege_hits', 0)} hit(s)"
+            f"{what}{siege}")
+
+
+def _loss_taken(ev: dict, data: GameData, reader: str) -> str:
+    if ev["how"] == "ersatz":
+        waste = f", {ev['wasted']} point(s) lost (5.3.2)" if ev.get("wasted") else ""
+        paid = ev.get("hits", 0) + ev.get("siege_hits", 0)
+        return (f"{side(ev, data)} pays {paid} hit(s) with {data.cards[ev['card']].title} as "
+                f"Ersatz{waste}")
+    if ev["how"] == "fort":
+        return f"{side(ev, data)} fort {ev['unit']} loses a step (5.3.1)"
+    return f"{side(ev, data)} loses {ev['unit']} ({kind_name(ev['kind'])}) (5.3.1)"
+
+
+def _hits_lost(ev: dict, data: GameData, reader: str) -> str:
+    return f"{ev['hits']} hit(s) on the {side(ev, data)} side go unpaid: {ev['reason']}"
+
+
+def _fort_destroyed(ev: dict, data: GameData, reader: str) -> str:
+    return f"Fort {ev['fort']} in {area(ev['area'], data)} is gone: {ev['reason']}"
+
+
+def _unit_retreated(ev: dict, data: GameData, reader: str) -> str:
+    now = f" (now {ev['new_id']})" if ev.get("new_id") else ""
+    seen = opened(ev, reader)
+    joins = (", into one of his armies (hidden, 1.4)" if seen is None else
+             f", into army {seen['into']} (8.1)" if seen.get("into") else "")
+    return (f"{side(ev, data)} {ev['unit']}{now} {_RETREATS[ev['how']]}: "
+            f"{area(ev['from_area'], data)} -> {area(ev['to_area'], data)}{joins}")
+
+
+def _biplane_reacts(ev: dict, data: GameData, reader: str) -> str:
+    first = f", a {ev['on']} hit first" if ev.get("on") else ""
+    return f"{side(ev, data)} Biplane {ev['unit']} reacts: it will force a re-roll{first} (8.3.4)"
+
+
+def _battle_ended(ev: dict, data: GameData, reader: str) -> str:
+    return f"=== end of the battle in {area(ev['area'], data)} ==="
+
+
+def _combat_phase_ended(ev: dict, data: GameData, reader: str) -> str:
+    return "Combat phase over; retreat markers removed (5.4)"
+
+
+WORDING: dict[str, Wording] = {
+    "CombatPhaseBegan": _combat_phase_began,
+    "BattleDeclared": _battle_declared,
+    "CombatCardPlayed": _combat_card_played,
+    "BonusDesignated": _bonus_designated,
+    "OffensiveDowngraded": _offensive_downgraded,
+    "BattleCancelled": _battle_cancelled,
+    "BattleBegan": _battle_began,
+    "BattleStep": unprinted,
+    "FireResolved": _fire_resolved,
+    "HitsToPay": _hits_to_pay,
+    "LossTaken": _loss_taken,
+    "HitsLost": _hits_lost,
+    "FortDestroyed": _fort_destroyed,
+    "UnitRetreated": _unit_retreated,
+    "BiplaneReacts": _biplane_reacts,
+    "BattleEnded": _battle_ended,
+    "CombatPhaseEnded": _combat_phase_ended,
+}

@@ -1,0 +1,163 @@
+"""How the log tells sealed plans, supply and the production phase (2.0 I, 2.0 V, 6.5, 7.x),
+one function per event kind."""
+
+from __future__ import annotations
+
+from .phrases import area, box_owner, kind_name, opened, revealed_orders, side, unprinted
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..data.gamedata import GameData
+    from .phrases import Wording
+
+_PLANS = {"reinforce": "reinforcement placements (2.0 I)",
+          "discard_excess": "discards over the card limit (2.0 V.3)"}
+
+
+# ---------------------------------------------------------------- sealed plans
+
+def _plans_opened(ev: dict, data: GameData, reader: str) -> str:
+    what = _PLANS.get(ev["kind"], ev["kind"])
+    return (f"{' and '.join(ev['sides'])} give sealed {what}; sealed until "
+            f"{'both are' if len(ev['sides']) > 1 else 'it is'} in")
+
+
+def _plan_sealed(ev: dict, data: GameData, reader: str) -> str:
+    e = opened(ev, reader)
+    if e is None:
+        return f"{side(ev, data)} seals a plan"
+    return f"{side(ev, data)} seals a plan: {'; '.join(e['orders']) or 'no orders'}"
+
+
+def _plan_closed(ev: dict, data: GameData, reader: str) -> str:
+    return f"{side(ev, data)} plan is complete"
+
+
+def _plan_revealed(ev: dict, data: GameData, reader: str) -> str:
+    return f"{side(ev, data)} plan revealed:{revealed_orders(ev, reader)}"
+
+
+# ---------------------------------------------------------------- supply (6.5)
+
+def _out_of_supply(ev: dict, data: GameData, reader: str) -> str:
+    return f"{side(ev, data)} units out of supply (6.5): {', '.join(ev['units'])}"
+
+
+def _back_in_supply(ev: dict, data: GameData, reader: str) -> str:
+    return (f"{side(ev, data)} units in supply again, their OoS markers come off (AAC 1.2.3): "
+            f"{', '.join(ev['units'])}")
+
+
+def _fort_reduced(ev: dict, data: GameData, reader: str) -> str:
+    return f"Fort {ev['fort']} out of supply drops to {ev['strength']} (6.5)"
+
+
+def _attrition_due(ev: dict, data: GameData, reader: str) -> str:
+    return (f"{side(ev, data)} unsupplied armies must each lose a unit: "
+            f"{', '.join(ev['armies'])} (6.5)")
+
+
+def _attrition_taken(ev: dict, data: GameData, reader: str) -> str:
+    e = opened(ev, reader)
+    what = "a unit (which one is hidden, 1.4)" if e is None else kind_name(e["kind"])
+    return f"{side(ev, data)} army {ev['army']} loses {what} (out of supply, 6.5)"
+
+
+# ---------------------------------------------------------------- production (7.x)
+
+def _production_began(ev: dict, data: GameData, reader: str) -> str:
+    points = ", ".join(f"{data.side_name(x)} {n}" for x, n in ev["bp"].items())
+    return f"Build Points (7.0): {points}; orders are sealed until both sides are done"
+
+
+def _production_ordered(ev: dict, data: GameData, reader: str) -> str:
+    sec = ev.get("secret") or {}
+    if "data" in sec and reader in ("moderator", sec.get("to")):
+        orders = sec["data"].get("orders")
+        if orders is None:
+            return f"{side(ev, data)} production order (sealed): {sec['data']['order']}"
+        return (f"{side(ev, data)} seals a production plan (7.0): "
+                f"{'; '.join(orders) or 'no orders'}")
+    if "orders" in (sec.get("data") or {}) or ev.get("secret", {}).get("digest"):
+        return f"{side(ev, data)} seals a production plan (7.0)"
+    return f"{side(ev, data)} gives a sealed production order"
+
+
+def _production_done(ev: dict, data: GameData, reader: str) -> str:
+    return f"{side(ev, data)} production orders are all in"
+
+
+def _production_revealed(ev: dict, data: GameData, reader: str) -> str:
+    return (f"{side(ev, data)} production revealed ({ev['spent']} BP spent, {ev['lost']} "
+            f"lost, 7.0):{revealed_orders(ev, reader)}")
+
+
+def _unit_built(ev: dict, data: GameData, reader: str) -> str:
+    e = opened(ev, reader)
+    if e is None:
+        return f"{side(ev, data)} builds a unit into one of his armies (hidden, 1.4)"
+    into = f" into {e['into']}" if e.get("into") else ""
+    now = f" ({e['new_id']})" if e.get("new_id") else ""
+    return (f"{side(ev, data)} builds {e['unit'].replace(':', ' ')}{now} in "
+            f"{area(e['area'], data)}{into} ({e['cost']} BP)")
+
+
+def _army_rebuilt(ev: dict, data: GameData, reader: str) -> str:
+    return (f"{side(ev, data)} rebuilds army {ev['army']}, empty, in "
+            f"{area(ev['area'], data)} (7.3)")
+
+
+def _unit_entrenched(ev: dict, data: GameData, reader: str) -> str:
+    return f"{side(ev, data)} {ev['unit']} entrenches (7.4)"
+
+
+def _infantry_upgraded(ev: dict, data: GameData, reader: str) -> str:
+    e = opened(ev, reader)
+    if e is None:
+        return (f"{side(ev, data)} upgrades an infantry unit in one of his armies to "
+                f"Stoßtruppen (7.5; hidden, 1.4)")
+    now = f" (now {e['new_id']})" if e.get("new_id") else ""
+    return f"{side(ev, data)} {e['unit']}{now} upgraded to Stoßtruppen (7.5)"
+
+
+# ---------------------------------------------------------------- the EFT box (2.0 V.4)
+
+def _eft_losses_due(ev: dict, data: GameData, reader: str) -> str:
+    e = opened(ev, reader)
+    value = "units of hidden BP value (1.4)" if e is None else f"{e['bp']} BP of units"
+    return (f"EFT box: {value}, {len(ev['dice'])} dice "
+            f"[{' '.join(map(str, ev['dice']))}]: {ev['losses']} loss(es) (2.0 V.4)")
+
+
+def _eft_unit_lost(ev: dict, data: GameData, reader: str) -> str:
+    e = opened(ev, reader)
+    if e is None:
+        return (f"{box_owner(data)} loses a unit of an army in the EFT box (2.0 V.4; hidden, "
+                f"1.4)")
+    return (f"{box_owner(data)} {e['unit']} ({kind_name(e['kind'])}) lost in the EFT box "
+            f"(2.0 V.4)")
+
+
+WORDING: dict[str, Wording] = {
+    "PlansOpened": _plans_opened,
+    "PlanSealed": _plan_sealed,
+    "PlanClosed": _plan_closed,
+    "PlanRevealed": _plan_revealed,
+    "OutOfSupply": _out_of_supply,
+    "BackInSupply": _back_in_supply,
+    "FortReduced": _fort_reduced,
+    "AttritionDue": _attrition_due,
+    "AttritionTaken": _attrition_taken,
+    "ProductionBegan": _production_began,
+    "ProductionOrdered": _production_ordered,
+    "ProductionDone": _production_done,
+    "ProductionRevealed": _production_revealed,
+    "UnitBuilt": _unit_built,
+    "ArmyRebuilt": _army_rebuilt,
+    "UnitEntrenched": _unit_entrenched,
+    "InfantryUpgraded": _infantry_upgraded,
+    "EftLossesDue": _eft_losses_due,
+    "EftUnitLost": _eft_unit_lost,
+    "ProductionEnded": unprinted,
+}

@@ -1,0 +1,51 @@
+"""Every kind of event the engine writes has its line in the log, and the log words no kind
+the engine does not have (render/text.py WORDING, one entry per kind, kept by topic in
+render/words_*.py)."""
+
+from __future__ import annotations
+
+import referee.engine  # noqa: F401  (fills the engine's table of how each event evolves)
+from referee.engine.events import HANDLERS, Event
+from referee.render import words_combat, words_moves, words_production, words_turn
+from referee.render.text import WORDING, describe
+
+TOPICS = {"words_turn": words_turn.WORDING, "words_moves": words_moves.WORDING,
+          "words_combat": words_combat.WORDING, "words_production": words_production.WORDING}
+
+
+def engine_kinds() -> set[str]:
+    """The `type` tag of every event the engine defines (engine/events.py Event)."""
+    return {cls.__struct_config__.tag for cls in Event.__args__}
+
+
+def test_the_engine_kinds_are_those_it_evolves():
+    # The two lists the wording is held to agree: what a journal may hold, what evolve applies.
+    assert engine_kinds() == set(HANDLERS)
+
+
+def test_every_event_kind_has_its_wording():
+    missing = sorted(engine_kinds() - set(WORDING))
+    assert not missing, ("event kind(s) with no line in the log (add an entry to a WORDING "
+                         f"table of render/words_*.py): {', '.join(missing)}")
+
+
+def test_the_wording_names_no_kind_the_engine_lacks():
+    unknown = sorted(set(WORDING) - engine_kinds())
+    assert not unknown, f"WORDING entries for no event of the engine: {', '.join(unknown)}"
+
+
+def test_each_kind_is_worded_in_one_topic_only():
+    seen: dict[str, str] = {}
+    twice = []
+    for topic, table in TOPICS.items():
+        for kind in table:
+            if kind in seen:
+                twice.append(f"{kind} ({seen[kind]}, {topic})")
+            seen[kind] = topic
+    assert not twice, f"worded twice, the later table wins: {', '.join(twice)}"
+    assert set(seen) == set(WORDING)
+
+
+def test_a_kind_the_referee_does_not_know_prints_its_fields():
+    assert describe({"type": "Zeppelin", "area": "paris", "bombs": 2}, None, "public") == \
+        "Zeppelin: area=paris, bombs=2"
