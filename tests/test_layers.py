@@ -63,11 +63,24 @@ def _resolve(name: str, known: set[str]) -> str:
     return name or "__init__"
 
 
+def _module_level(body: list[ast.stmt]) -> set[int]:
+    """The statements run when the module is imported: its body, and the bodies of its
+    module-level `if` and `try` blocks (an `if TYPE_CHECKING:` import is not in a function)."""
+    out: set[int] = set()
+    for node in body:
+        out.add(id(node))
+        if isinstance(node, (ast.If, ast.Try)):
+            for part in (node.body, node.orelse, getattr(node, "finalbody", []),
+                         *[h.body for h in getattr(node, "handlers", [])]):
+                out |= _module_level(part)
+    return out
+
+
 def imports_of(source: str, module: str, path: Path,
                known: set[str]) -> list[tuple[str, int, bool]]:
     """(module imported, line, function-local?) for every referee import in one source."""
     tree = ast.parse(source)
-    top = {id(n) for n in tree.body}
+    top = _module_level(tree.body)
     out: list[tuple[str, int, bool]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -165,14 +178,16 @@ def test_the_graph_sees_every_form_of_import():
            "import referee.cli.app\n"
            "from referee.render import text\n"
            "def f():\n"
-           "    from ..engine.core import Ctx\n")
+           "    from ..engine.core import Ctx\n"
+           "if TYPE_CHECKING:\n"
+           "    from ..data.gamedata import Area\n")
     known = {"store.journal", "store.home", "store.dice", "data.gamedata", "game", "cli.app",
              "render.text", "engine.core", "engine"}
     edges = imports_of(src, "store.dice", PACKAGE / "store" / "dice.py", known)
     assert sorted(edges) == sorted([
         ("store.journal", 1, False), ("store.home", 1, False), ("data.gamedata", 2, False),
         ("game", 3, False), ("cli.app", 4, False), ("render.text", 5, False),
-        ("engine.core", 7, True)])
+        ("engine.core", 7, True), ("data.gamedata", 9, False)])
 
 
 def test_the_checks_fail_on_the_circles_the_package_once_had():
