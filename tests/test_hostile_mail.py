@@ -19,19 +19,17 @@ the moderator at umpire@example.com.
 
 from __future__ import annotations
 
-import contextlib
 import email
 import email.policy
 import json
 import os
 import re
-import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from mailboxes import write_maildir
@@ -46,7 +44,6 @@ KEYS = {"german": "94Y1-KQGC-1DED", "entente": "7SBM-7P19-Q341"}
 DATE = "Sat, 01 Aug 1914 11:00:00 +0100"
 TAG2 = f"Re: [referee {GAME} #2] german report, SUMMER 1914"   # the opening report's tag
 SPY = "spy@bureau.example"
-NOBODY = 65534
 
 
 # ---------------------------------------------------------------- the game and the mail
@@ -735,68 +732,83 @@ def test_a_message_file_over_the_limit(journal, cli, tmp_path):
     assert r.exit_code in (0, 3), r.stderr
 
 
-# ---------- permissions: as root, the run drops to nobody (seteuid) to meet a real EACCES
+# ---------- permissions: a child process that file modes bind meets a real EACCES
+#
+# Root passes every mode check, so as root the child first gives up the two capabilities that
+# override file modes (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH: Linux prctl PR_CAPBSET_DROP) and
+# then starts Python anew: still the owner of the checkout and of its interpreter wherever they
+# live (a private folder included), but held to file modes like any other owner.
 
-@pytest.fixture
-def shared(monkeypatch, cli):
-    """A folder (and REFEREE_HOME) that nobody (uid 65534) can use, when run as root; the
-    lazy imports of an inbox run are done first, as root (root's Python is not readable by
-    nobody)."""
-    folder = Path(tempfile.mkdtemp(prefix="hostile-mail-"))
-    os.chmod(folder, 0o755)
-    monkeypatch.setenv("REFEREE_HOME", str(folder / "home"))
-    from referee.store import home as homemod
+WITHOUT_OVERRIDE = """\
+import ctypes, os, sys
+prctl = ctypes.CDLL(None, use_errno=True).prctl
+for cap in (1, 2):
+    if prctl(24, cap, 0, 0, 0):
+        sys.exit(f"prctl(PR_CAPBSET_DROP, {cap}): {os.strerror(ctypes.get_errno())}")
+os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+"""
 
-    homemod._KEY.clear()
-    warm = new_game(cli, folder / "warm")
-    handled(cli, warm, write_mbox(folder / "warm.mbox", [mail(), mail(SPY, mid="<w@x>")]),
-            outbox=folder / "warm-out")
+# What the child must show before its runs prove anything: a folder of mode 0500 refuses it a
+# new file, and it can use the interpreter, the package and the game data.
+PROBE = """\
+import sys
+from pathlib import Path
+try:
+    (Path(sys.argv[1]) / "new").write_bytes(b"")
+except PermissionError:
+    pass
+else:
+    sys.exit("file modes do not bind it")
+import referee.cli.app
+from referee.game import game_data
+game_data()
+"""
+
+
+def bound_by_modes(*argv: str) -> list[str]:
+    """A Python command line for a child that file modes bind (root's dropping its override)."""
+    if os.geteuid() == 0:
+        return [sys.executable, "-c", WITHOUT_OVERRIDE, *argv]
+    return [sys.executable, *argv]
+
+
+@pytest.fixture(scope="session")
+def unprivileged(tmp_path_factory):
+    """Runs `referee ARGS` in a child that file modes bind (skips, saying why, if none can)."""
+    if os.name != "posix":
+        pytest.skip("POSIX permissions only")
+    locked = tmp_path_factory.mktemp("modes-bind")
+    locked.chmod(0o500)
+    env = {**os.environ, "REFEREE_HOME": str(tmp_path_factory.mktemp("probe-home"))}
     try:
-        yield folder
+        probe = subprocess.run(bound_by_modes("-c", PROBE, str(locked)), env=env,
+                               capture_output=True, text=True, timeout=120)
     finally:
-        homemod._KEY.clear()
-        shutil.rmtree(folder, ignore_errors=True)
+        locked.chmod(0o700)
+    if probe.returncode:
+        why = (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
+        pytest.skip(f"no child that file modes bind can run the referee here: {why}")
+
+    def run(*args):
+        out = subprocess.run(bound_by_modes("-m", "referee", *map(str, args)),
+                             capture_output=True, text=True, timeout=120)
+        return SimpleNamespace(exit_code=out.returncode, stdout=out.stdout, stderr=out.stderr)
+
+    return run
 
 
-@contextlib.contextmanager
-def unprivileged(folder: Path):
-    """Run the block without root's power over file modes (as nobody, when root)."""
-    if os.geteuid() != 0:
-        yield
-        return
-    from referee.store import home as homemod
-
-    for p in [folder, *folder.rglob("*")]:
-        os.lchown(p, NOBODY, NOBODY)
-    homemod._KEY.clear()
-    os.setegid(NOBODY)
-    os.seteuid(NOBODY)
-    try:
-        yield
-    finally:
-        os.seteuid(0)
-        os.setegid(0)
-        homemod._KEY.clear()
-
-
-needs_posix_ids = pytest.mark.skipif(not hasattr(os, "seteuid") or os.name != "posix",
-                                     reason="POSIX permissions only")
-
-
-@needs_posix_ids
 @pytest.mark.parametrize("what", ["mbox", "maildir-new", "maildir-message"])
-def test_a_mailbox_without_read_permission(shared, cli, what):
-    journal = new_game(cli, shared / "game")
+def test_a_mailbox_without_read_permission(unprivileged, cli, tmp_path, what):
+    journal = new_game(cli, tmp_path / "game")
     if what == "mbox":
-        source = write_mbox(shared / "box.mbox", [mail()])
+        source = write_mbox(tmp_path / "box.mbox", [mail()])
         locked = source
     else:
-        source = write_maildir(shared / "Maildir", [mail()])
+        source = write_maildir(tmp_path / "Maildir", [mail()])
         locked = source / "new" if what == "maildir-new" else next((source / "new").iterdir())
     before = journal.read_bytes()
-    with unprivileged(shared):
-        locked.chmod(0)
-        r = inbox(cli, journal, source, outbox=shared / "out")
+    locked.chmod(0)
+    r = inbox(unprivileged, journal, source, outbox=tmp_path / "out")
     assert r.exit_code == 3 and "cannot be read" in one_line(r)
     assert journal.read_bytes() == before
 
@@ -838,21 +850,20 @@ def test_an_outbox_that_is_a_symlink_to_a_folder(journal, cli, tmp_path, data):
     assert_outbox_safe(tmp_path / "elsewhere", data)
 
 
-@needs_posix_ids
-def test_an_outbox_without_write_permission(shared, cli):
+def test_an_outbox_without_write_permission(unprivileged, cli, tmp_path):
     """Guards against (exit 4): PermissionError from home.write_new in mail._write is not caught:
     'internal error', after the German's orders were applied. Expected: exit 3, one line; and (this
     part holds) a later run with a writable outbox sends the German his report."""
-    journal = new_game(cli, shared / "game")
-    source = eml(shared / "in", mail())
-    (shared / "locked").mkdir()
-    with unprivileged(shared):
-        (shared / "locked").chmod(0o500)
-        r = cli("inbox", journal, source, "--outbox", shared / "locked", "--format", "json")
-        text = r.stdout + r.stderr
-        again = cli("inbox", journal, source, "--outbox", shared / "open", "--format", "json")
+    journal = new_game(cli, tmp_path / "game")
+    source = eml(tmp_path / "in", mail())
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked").chmod(0o500)
+    r = unprivileged("inbox", journal, source, "--outbox", tmp_path / "locked", "--format", "json")
+    text = r.stdout + r.stderr
+    again = unprivileged("inbox", journal, source, "--outbox", tmp_path / "open",
+                         "--format", "json")
     assert again.exit_code == 0, again.stderr
-    reports = [m for m in mails(shared / "open") if "german report" in str(m["Subject"])]
+    reports = [m for m in mails(tmp_path / "open") if "german report" in str(m["Subject"])]
     assert len(reports) == 1
     last = records(journal)[-1]
     assert reports[0].get_content().rstrip("\n").endswith(f"{last['seq']}:{last['hash']}")

@@ -18,8 +18,10 @@ from .params import _GAMES, WIDTH_HELP, Fmt, Reader, ShowFmt
 
 def inbox(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    # readable=False: a mailbox this user may not read is the referee's to report (exit 3),
+    # not a usage error from the option parser's access() check.
     source: Annotated[list[Path], typer.Argument(
-        help="An mbox file, a Maildir folder, or .eml files.")],
+        help="An mbox file, a Maildir folder, or .eml files.", readable=False)],
     outbox: Annotated[Optional[Path], typer.Option(
         help="Write each reply and each player's report here as .eml files (never sent).")
     ] = None,
