@@ -24,7 +24,7 @@ from .. import game as g
 from ..base.errors import GameDataError
 from . import audit, play, tools
 from .commands import guard
-from .params import _GAMES
+from .params import GAMES
 
 # The rules and the data models are imported inside the commands that need
 # them: `status` and `show` answer from a signed view without them.
@@ -95,9 +95,9 @@ def _print_version(value: bool) -> None:
     try:
         load_msgspec()
         digests = []
-        for name in g.game_names(_GAMES["dir"]):
+        for name in g.game_names(GAMES["dir"]):
             try:
-                digests.append(f"{name} {g.game_data(name, _GAMES['dir']).digest[:16]}")
+                digests.append(f"{name} {g.game_data(name, GAMES['dir']).digest[:16]}")
             except Exception:  # noqa: BLE001 - one broken game does not hide the others
                 digests.append(f"{name} unreadable")
         digest = ", ".join(digests) or digest
@@ -118,7 +118,7 @@ def main_options(
     ] = False,
 ) -> None:
     """referee: a judge for play-by-email games of TO THE LAST MAN!"""
-    _GAMES["dir"] = games
+    GAMES["dir"] = games
 
 
 # The order `referee --help` lists them in.

@@ -16,7 +16,7 @@ from .. import game as g
 from ..base.errors import EXIT_OLDER_RULES, JournalError
 from ..base.readers import check_name, check_reader
 from . import commands
-from .params import _GAMES, READER_HELP, WIDTH_HELP, Fmt, Reader, ShowFmt, complete_reader
+from .params import GAMES, READER_HELP, WIDTH_HELP, Fmt, Reader, ShowFmt, complete_reader
 
 # ---------------------------------------------------------------- log / report
 
@@ -45,8 +45,8 @@ def log(
     records = scan(raw, source.name)
     first = next(records)
     header_of(first, source.name)
-    data = g.data_for(first, source.name, _GAMES["dir"])      # the data it was played with
-    era = g.Era(first, data, _GAMES["dir"], source.name)
+    data = g.data_for(first, source.name, GAMES["dir"])      # the data it was played with
+    era = g.Era(first, data, GAMES["dir"], source.name)
     upgraded: dict[int, object] = {}            # record -> the game data it moves on to
     for rec in records:
         typed = record_of(rec, source.name)
@@ -90,7 +90,7 @@ def report(
 
     commands.check_private(journal)
     check_name(as_)
-    doc, meta = reports.build(journal, as_, since, _GAMES["dir"])
+    doc, meta = reports.build(journal, as_, since, GAMES["dir"])
     typer.echo(reports.render_report(doc, meta, format.value, width))
 
 # ---------------------------------------------------------------- verify / reveal / repair
@@ -111,7 +111,7 @@ def verify(
     from ..game.verification import verify as check  # start-up: only verify needs it
 
     receipts = check_receipts(journal, receipt or [])
-    report = check(journal, secret, _GAMES["dir"], export=export)
+    report = check(journal, secret, GAMES["dir"], export=export)
     report.lines.extend(receipts)
     for line in report.lines:
         typer.echo(line)
@@ -126,7 +126,7 @@ def verify(
 def upgrade(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
     """Move a game played under older rules or game data on to this referee's (moderator)."""
     commands.check_private(journal)
-    rec = g.upgrade(journal, _GAMES["dir"])
+    rec = g.upgrade(journal, GAMES["dir"])
     ev = rec["events"][0]
     typer.echo(f"record {rec['seq']}: the game moves from rules {ev['from_rules']} (game data "
                f"{ev['from_data_digest'][:12]}) to rules {ev['rules']} (game data "
@@ -140,7 +140,7 @@ def reveal(
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
     commands.check_private(journal)
-    rec = g.reveal(journal, force, _GAMES["dir"])
+    rec = g.reveal(journal, force, GAMES["dir"])
     typer.echo(f"record {rec['seq']}: secret revealed; `referee verify {journal}` now "
                f"recomputes every die")
 
@@ -174,7 +174,7 @@ def explain(
     from ..render.formats import render  # start-up: only explain needs it
 
     commands.check_private(journal)
-    doc = explain_record(journal, seq, as_, _GAMES["dir"])
+    doc = explain_record(journal, seq, as_, GAMES["dir"])
     typer.echo(commands.dump(doc) if format == Fmt.json else
                render(explain_document(doc), "text", width), nl=format == Fmt.json)
 
@@ -191,6 +191,6 @@ def dice(
     from ..render.formats import render  # start-up: only dice needs it
 
     commands.check_private(journal)
-    doc = dice_counts(journal, as_, _GAMES["dir"])
+    doc = dice_counts(journal, as_, GAMES["dir"])
     typer.echo(commands.dump(doc) if format == Fmt.json else
                render(dice_document(doc), "text", width), nl=format == Fmt.json)

@@ -18,7 +18,7 @@ from ..render.formats import render
 from ..render.text import describe
 from ..store.dice import write_secret
 from ..store.journal import redact
-from .params import _GAMES
+from .params import GAMES
 
 DEMO_SECRET = "0b" * 32
 DEMO_OPENING = ["play offensive", "move ge-1 liege", "move ge-4:cavalry ardennes",
@@ -46,14 +46,14 @@ def play(keep: Optional[Path]) -> None:
         old.unlink(missing_ok=True)
     write_secret(secret, bytes.fromhex(DEMO_SECRET))
     game = g.create_game(path, "1914", game_id="demo-1914", secret_file=secret,
-                         games_dir=_GAMES["dir"])
+                         games_dir=GAMES["dir"])
     data = game.data
     typer.echo(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
 
     def submit(side: str, orders: list[str]) -> None:
         typer.echo(f"\n$ referee order {path.name} --as {side} " +
                    " ".join(f"'{o}'" for o in orders))
-        result = g.submit(path, side, orders, games_dir=_GAMES["dir"])
+        result = g.submit(path, side, orders, games_dir=GAMES["dir"])
         for a in result.applied:
             for ev in redact(a.record, side)["events"]:
                 line = describe(ev, data, side)
@@ -65,7 +65,7 @@ def play(keep: Optional[Path]) -> None:
     submit("german", DEMO_OPENING)
     # The German turn goes on to its end: both players answer each decision in turn.
     while True:
-        st = g.open_game(path, games_dir=_GAMES["dir"]).state
+        st = g.open_game(path, games_dir=GAMES["dir"]).state
         if st.phase == "over" or (st.pending.kind == "card_or_pass" and
                                   st.pending.side == "entente"):
             break
@@ -73,7 +73,7 @@ def play(keep: Optional[Path]) -> None:
         orders = [format_order(o) for o in legal_orders(st, data, side)
                   if o.kind != "armistice"]
         submit(side, [_demo_choice(orders)])
-    game = g.open_game(path, games_dir=_GAMES["dir"])
+    game = g.open_game(path, games_dir=GAMES["dir"])
     typer.echo(f"\n$ referee show {path.name} --as entente\n")
     typer.echo(render(show_document(state_view(game.state, data, "entente", game.game_id)),
                       "text"))
@@ -81,7 +81,7 @@ def play(keep: Optional[Path]) -> None:
     typer.echo(render(status_document(status_view(game.state, data, "entente", game.game_id)),
                       "text"))
     typer.echo(f"\n$ referee verify {path.name} --secret {secret.name}")
-    for line in g.verify(path, secret, games_dir=_GAMES["dir"]).lines:
+    for line in g.verify(path, secret, games_dir=GAMES["dir"]).lines:
         typer.echo(line)
     typer.echo(f"\nThe demo journal is {path}; try `referee report {path} --as entente "
                f"--since 0`, or `--as public --format bbcode` for a forum post.")

@@ -14,7 +14,7 @@ from .. import load_msgspec
 from ..base.readers import DEFAULT_SIDES, readers_of
 
 # The --games option of the application, read by every command that opens a game.
-_GAMES: dict[str, Optional[Path]] = {"dir": None}
+GAMES: dict[str, Optional[Path]] = {"dir": None}
 
 
 class Fmt(str, Enum):
@@ -48,7 +48,7 @@ def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
             load_msgspec()
             with open(journal, "rb") as fh:
                 game = json.loads(fh.readline()).get("game", "ttlm")
-            sides = g.game_data(game, _GAMES["dir"]).sides
+            sides = g.game_data(game, GAMES["dir"]).sides
     except Exception:  # noqa: BLE001 - completion offers the defaults rather than fail
         pass
     return [r for r in readers_of(sides) if r.startswith(incomplete)]

@@ -13,7 +13,7 @@ import typer
 from .. import game as g
 from ..base.errors import EXIT_REJECTED
 from . import commands
-from .params import _GAMES, READER_HELP, WIDTH_HELP, DiceMode, Fmt, Reader, ShowFmt, complete_reader
+from .params import GAMES, READER_HELP, WIDTH_HELP, DiceMode, Fmt, Reader, ShowFmt, complete_reader
 
 # ---------------------------------------------------------------- new
 
@@ -44,7 +44,7 @@ def new(
 
     dice = dice.value
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
-                         _GAMES["dir"], players=player or [], game=game)
+                         GAMES["dir"], players=player or [], game=game)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
@@ -68,7 +68,7 @@ def players(
     from ..mail import inbox as mail  # start-up: mail's parsers, for players and inbox only
 
     commands.check_private(journal)
-    listed = mail.players(journal, set_ or [], new_key or [], keys, _GAMES["dir"])
+    listed = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"])
     if format == Fmt.json:
         typer.echo(commands.dump({"schema_version": 1, "players": listed}))
         return
@@ -104,7 +104,7 @@ def order(
     commands.check_side(as_)
     texts = commands.read_orders(orders or [], file)
     out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format.value,
-                                    _GAMES["dir"], atomic=atomic, dry_run=dry_run)
+                                    GAMES["dir"], atomic=atomic, dry_run=dry_run)
     if out is not None:
         typer.echo(out)
     if rejection is not None:
@@ -128,7 +128,7 @@ def standing(
     """List, add and withdraw a side's sealed standing orders: answers the referee gives for
     him when their decision comes up and they are legal then."""
     typer.echo(commands.standing_orders(journal, as_, add or [], withdraw or [], format.value,
-                                        _GAMES["dir"]))
+                                        GAMES["dir"]))
 
 
 # ---------------------------------------------------------------- status / show / log
@@ -148,7 +148,7 @@ def status(
                       "whole).")] = False,
 ) -> None:
     """Whose decision it is, what kind, and the legal orders, grouped for reading."""
-    typer.echo(commands.status(journal, as_, format.value, _GAMES["dir"], width, all_))
+    typer.echo(commands.status(journal, as_, format.value, GAMES["dir"], width, all_))
 
 
 def show(
@@ -161,4 +161,4 @@ def show(
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """Turn, phase, VP and level, every area with its control and units, the reader's hand."""
-    typer.echo(commands.show(journal, as_, format.value, at, _GAMES["dir"], width))
+    typer.echo(commands.show(journal, as_, format.value, at, GAMES["dir"], width))

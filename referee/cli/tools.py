@@ -13,7 +13,7 @@ import typer
 from .. import game as g
 from ..base.errors import GameDataError, UsageError
 from . import commands
-from .params import _GAMES, WIDTH_HELP, Fmt, Reader, ShowFmt
+from .params import GAMES, WIDTH_HELP, Fmt, Reader, ShowFmt
 
 
 def inbox(
@@ -35,7 +35,7 @@ def inbox(
     from ..mail import inbox as mail  # start-up: mail's parsers, for inbox and players only
 
     commands.check_private(journal)
-    outcomes, written = mail.inbox(journal, source, outbox, _GAMES["dir"], attach_map)
+    outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], attach_map)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1,
@@ -64,7 +64,7 @@ def autoplay(
     commands.check_private(journal)
     from ..game.autoplay import autoplay as play  # start-up: only autoplay needs it
 
-    out = play(journal, seed, until, games_dir=_GAMES["dir"])
+    out = play(journal, seed, until, games_dir=GAMES["dir"])
     typer.echo(f"{out.records} records played; turn {out.turn}; "
                + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
                   "game not over"))
@@ -90,9 +90,9 @@ def games_check(directory: Annotated[Path, typer.Argument(help="A game data dire
 
 def games_list() -> None:
     """List the games of the games directory: id, name and scenarios (for `new --game`)."""
-    for name in g.game_names(_GAMES["dir"]):
+    for name in g.game_names(GAMES["dir"]):
         try:
-            data = g.game_data(name, _GAMES["dir"])
+            data = g.game_data(name, GAMES["dir"])
             text = f"{data.info.name} — scenarios {', '.join(data.scenarios)}"
             typer.echo(f"{name}: " + "".join(c for c in text if c.isprintable()))
         except (GameDataError, UsageError):
@@ -132,7 +132,7 @@ def map_(
 ) -> None:
     """Draw the map for one reader: each area by control with its units, forts, supply
     sources and VP, a line for every pair of neighbours, and a legend."""
-    typer.echo(commands.map_picture(journal, as_, output, at, _GAMES["dir"]))
+    typer.echo(commands.map_picture(journal, as_, output, at, GAMES["dir"]))
 
 
 # ---------------------------------------------------------------- area
@@ -153,5 +153,5 @@ def area(
     its neighbours; or --list for every area."""
     from .areacmd import area_command  # start-up: only area needs it
 
-    typer.echo(area_command(journal, name or [], list_, as_, format.value, _GAMES["dir"],
+    typer.echo(area_command(journal, name or [], list_, as_, format.value, GAMES["dir"],
                             width))

@@ -307,7 +307,7 @@ def validate(model: type, raw: Any, label: str, problems: list[str]) -> Any:
 
 # ---------------------------------------------------------------- whole directories
 
-def _canonical(obj: Any) -> bytes:
+def canonical_document(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                       default=str).encode()
 
@@ -360,7 +360,7 @@ def read_document(root: Path, problems: list[str]) -> dict:
 
 def document_digest(document: dict) -> str:
     """The data digest: SHA-256 of the canonical JSON of the whole data document."""
-    return hashlib.sha256(_canonical(document)).hexdigest()
+    return hashlib.sha256(canonical_document(document)).hexdigest()
 
 
 def build_game(root: Path, document: dict, problems: list[str]) -> GameData:

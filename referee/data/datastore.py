@@ -68,9 +68,9 @@ def _name(game: str, digest: str) -> str:
 def pack(document: dict) -> bytes:
     """A data document as a snapshot file: its canonical JSON, gzipped (no time stamp)."""
     # start-up: dataload (YAML, checks) loads only where data is read from YAML or a snapshot
-    from .dataload import _canonical
+    from .dataload import canonical_document
 
-    return gzip.compress(_canonical(document), compresslevel=9, mtime=0)
+    return gzip.compress(canonical_document(document), compresslevel=9, mtime=0)
 
 
 def unpack(blob: bytes, where: str) -> dict:

@@ -41,7 +41,7 @@ from .replay import (
     scenario_of,
     start_state,
 )
-from .verification import _revealed_secret, redecide
+from .verification import redecide, revealed_secret
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -205,7 +205,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["decision"] = None if moderators else _decision(state, data, rec)
     trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules)
     out["checks"] = checks
-    out["dice"] = _dice(rec, header, trace, _revealed_secret(raw, header["dice"]["commitment"]))
+    out["dice"] = _dice(rec, header, trace, revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
     out["changes"] = shown.get("events", [])
     return out, data

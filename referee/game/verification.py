@@ -75,7 +75,7 @@ def _parts(obj: Any, out: list[dict]) -> list[dict]:
     return out
 
 
-def _revealed_secret(raw: bytes, commitment: str) -> bytes | None:
+def revealed_secret(raw: bytes, commitment: str) -> bytes | None:
     """The secret published by a reveal record, if the journal holds one that fits."""
     at = raw.find(b'"type":"SecretRevealed"')
     if at < 0:
@@ -223,7 +223,7 @@ def _secret_of(raw: bytes, header: dict, secret_file: Path | None) -> bytes | No
             raise JournalError(f"{secret_file}: this secret does not match the commitment in "
                                f"record 0", record=0)
         return secret
-    return _revealed_secret(raw, commit)
+    return revealed_secret(raw, commit)
 
 
 class _Proof:
