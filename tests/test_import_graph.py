@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import referee.engine
+from graphs import find_cycle
 
 ENGINE = Path(referee.engine.__file__).parent
 
@@ -88,33 +89,6 @@ def graph() -> dict[str, list[tuple[str, int, bool]]]:
     """Every engine module and the engine modules it imports."""
     known = set(_modules())
     return {m: imports_of(_tree(m), m, known) for m in sorted(known)}
-
-
-def find_cycle(g: dict[str, list[tuple[str, int, bool]]]) -> list[str] | None:
-    """One cycle of the graph as [a, b, ..., a], or None."""
-    state: dict[str, int] = {}                              # 1 on the path, 2 done
-    path: list[str] = []
-
-    def visit(m: str) -> list[str] | None:
-        state[m] = 1
-        path.append(m)
-        for t, _, _ in g.get(m, []):
-            if state.get(t) == 1:
-                return path[path.index(t):] + [t]
-            if t not in state:
-                found = visit(t)
-                if found:
-                    return found
-        path.pop()
-        state[m] = 2
-        return None
-
-    for m in sorted(g):
-        if m not in state:
-            found = visit(m)
-            if found:
-                return found
-    return None
 
 
 def test_the_collector_sees_function_local_and_absolute_imports():

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import referee
+from graphs import find_cycle
 
 PACKAGE = Path(referee.__file__).parent
 LAYERS = ("base", "store", "data", "engine", "game", "render", "mail", "cli")
@@ -103,29 +104,6 @@ def graph() -> dict[str, list[tuple[str, int, bool]]]:
     known = set(modules())
     return {m: imports_of(p.read_text(encoding="utf-8"), m, p, known)
             for m, p in modules().items()}
-
-
-def find_cycle(g: dict[str, list[tuple[str, int, bool]]]) -> list[str] | None:
-    """One circle of the graph as [a, b, ..., a], or None."""
-    state: dict[str, int] = {}                              # 1 on the path, 2 done
-    path: list[str] = []
-
-    def visit(m: str) -> list[str] | None:
-        state[m] = 1
-        path.append(m)
-        for t, _, _ in g.get(m, []):
-            if state.get(t) == 1:
-                return path[path.index(t):] + [t]
-            if t not in state and (found := visit(t)):
-                return found
-        path.pop()
-        state[m] = 2
-        return None
-
-    for m in sorted(g):
-        if m not in state and (found := visit(m)):
-            return found
-    return None
 
 
 def against_layers(g: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
