@@ -424,3 +424,30 @@ def test_a_standing_change_goes_with_its_records_or_not_at_all(tmp_path, monkeyp
     monkeypatch.setattr(home, "write_all", real)
     assert [e["text"] for e in st.load(j)["german"]] == ["no combat cards"]
     assert len(g.open_game(j).records) == records
+
+
+def test_a_planted_standing_file_stops_the_inbox_and_loses_no_message(tmp_path, cli):
+    # The moderator's to mend: the message is not answered as rejected, and once the file is
+    # gone it is applied like any other.
+    from test_inbox import ADDRESSES, GAME, KEYS, SECRET, write_mbox
+
+    from referee.store.dice import write_secret
+
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    st.store_path(journal).write_bytes(b'{"entente": [{"text": "no combat cards"}]}')
+    box = write_mbox(tmp_path / "a.mbox", [(
+        f"From: joffre@example.net\nTo: umpire@example.com\nSubject: standing\n"
+        f"Message-ID: <p1@example.net>\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n"
+        f"standing: no cavalry retreat\n\nOrder key: {KEYS['entente']}\n").encode()])
+    r = cli("inbox", journal, box, "--format", "json")
+    assert r.exit_code == 2 and "not written by this user's referee" in r.stderr
+    st.store_path(journal).unlink()
+    r = cli("inbox", journal, box, "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["messages"][0]["status"] == "applied"
+    assert [e["text"] for e in st.load(journal)["entente"]] == ["no cavalry retreat"]

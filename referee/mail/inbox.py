@@ -404,9 +404,11 @@ def _standing_lines(journal: Path, side: str, lines: list[tuple[int, str]], game
         except OrderError as exc:
             raise OrderError(f"line {n} ({text!r}): {exc}") from None
         target.append(phrase)
+    # A standing file this referee did not write stops the run (UsageError), as for any
+    # message: the moderator's to mend, and the message is read again afterwards.
+    sets = standing.load(journal)
     try:                      # told now; kept later, with the records, under the lock
-        standing.changed(standing.load(journal), side, game.data, game.state.turn,
-                         add, withdraw)
+        standing.changed(sets, side, game.data, game.state.turn, add, withdraw)
     except UsageError as exc:
         raise OrderError(str(exc)) from None
     return add, withdraw
