@@ -29,13 +29,12 @@ from .. import game as g
 from ..base.errors import OrderError, StorageError, UsageError
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt, sealed_for, waiting_on
-from ..engine.standing import parse_standing
-from ..game import standing
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
 from ..store.players import compact, order_key, parse_players, roster, roster_body
 from . import message as mailtext
+from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
 MAX_MESSAGE = 1 << 20
@@ -385,46 +384,6 @@ def _body_or_empty(m: Message) -> str:
         return ""
 
 
-STANDING_LINE = re.compile(r"(?i)^standing\s*:")
-
-
-def _standing_lines(journal: Path, side: str, lines: list[tuple[int, str]], games_dir
-                    ) -> tuple[list[str], list[str]]:
-    """A message's 'standing: PHRASE' and 'standing: withdraw PHRASE' lines as (add, withdraw),
-    each phrase checked (OrderError naming the line); nothing is kept here."""
-    game = g.open_game(journal, games_dir=games_dir)
-    add, withdraw = [], []
-    for n, text in lines:
-        phrase = STANDING_LINE.sub("", text, count=1).strip()
-        words = phrase.split(None, 1)
-        target = withdraw if words and words[0].casefold() == "withdraw" else add
-        phrase = words[1] if target is withdraw and len(words) > 1 else phrase
-        try:
-            parse_standing(phrase, game.data, game.state.turn)
-        except OrderError as exc:
-            raise OrderError(f"line {n} ({text!r}): {exc}") from None
-        target.append(phrase)
-    # A standing file this referee did not write stops the run (UsageError), as for any
-    # message: the moderator's to mend, and the message is read again afterwards.
-    sets = standing.load(journal)
-    try:                      # told now; kept later, with the records, under the lock
-        standing.changed(sets, side, game.data, game.state.turn, add, withdraw)
-    except UsageError as exc:
-        raise OrderError(str(exc)) from None
-    return add, withdraw
-
-
-def _standing_only(journal: Path, side: str, change: tuple[list[str], list[str]], games_dir
-                   ) -> list[dict]:
-    """Keep a message's standing-order change when it holds no order (under the journal's
-    lock); returns the side's set now."""
-    game = g.open_game(journal, games_dir=games_dir)
-    try:
-        return standing.change(journal, side, game.data, game.state.turn, *change)
-    except UsageError as exc:
-        raise OrderError(str(exc)) from None
-
-
 def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
             manual: bool, games_dir) -> None:
     """Check one message from a registered player with his key, then apply it or not."""
@@ -467,9 +426,9 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
     change = None
     if standing_lines:
         try:
-            change = _standing_lines(journal, side, standing_lines, games_dir)
+            change = standing_change(journal, side, standing_lines, games_dir)
             if not lines:
-                mine = _standing_only(journal, side, change, games_dir)
+                mine = keep_standing_only(journal, side, change, games_dir)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
             return

@@ -1,0 +1,51 @@
+"""The 'standing:' lines of a player's message: his standing orders, changed by mail (the
+orders themselves are the game layer's, game/standing.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .. import game as g
+from ..base.errors import OrderError, UsageError
+from ..engine.standing import parse_standing
+from ..game import standing
+
+STANDING_LINE = re.compile(r"(?i)^standing\s*:")
+
+
+def standing_change(journal: Path, side: str, lines: list[tuple[int, str]], games_dir
+                    ) -> tuple[list[str], list[str]]:
+    """A message's 'standing: PHRASE' and 'standing: withdraw PHRASE' lines as (add, withdraw),
+    each phrase checked (OrderError naming the line); nothing is kept here."""
+    game = g.open_game(journal, games_dir=games_dir)
+    add, withdraw = [], []
+    for n, text in lines:
+        phrase = STANDING_LINE.sub("", text, count=1).strip()
+        words = phrase.split(None, 1)
+        target = withdraw if words and words[0].casefold() == "withdraw" else add
+        phrase = words[1] if target is withdraw and len(words) > 1 else phrase
+        try:
+            parse_standing(phrase, game.data, game.state.turn)
+        except OrderError as exc:
+            raise OrderError(f"line {n} ({text!r}): {exc}") from None
+        target.append(phrase)
+    # A standing file this referee did not write stops the run (UsageError), as for any
+    # message: the moderator's to mend, and the message is read again afterwards.
+    sets = standing.load(journal)
+    try:                      # told now; kept later, with the records, under the lock
+        standing.changed(sets, side, game.data, game.state.turn, add, withdraw)
+    except UsageError as exc:
+        raise OrderError(str(exc)) from None
+    return add, withdraw
+
+
+def keep_standing_only(journal: Path, side: str, change: tuple[list[str], list[str]], games_dir
+                   ) -> list[dict]:
+    """Keep a message's standing-order change when it holds no order (under the journal's
+    lock); returns the side's set now."""
+    game = g.open_game(journal, games_dir=games_dir)
+    try:
+        return standing.change(journal, side, game.data, game.state.turn, *change)
+    except UsageError as exc:
+        raise OrderError(str(exc)) from None
