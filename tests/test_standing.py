@@ -451,3 +451,46 @@ def test_a_planted_standing_file_stops_the_inbox_and_loses_no_message(tmp_path, 
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["messages"][0]["status"] == "applied"
     assert [e["text"] for e in st.load(journal)["entente"]] == ["no cavalry retreat"]
+
+
+def test_a_run_killed_between_the_standing_file_and_the_records_applies_the_message_once(
+        tmp_path, cli, monkeypatch):
+    # The standing orders are kept just before the records, under the lock: a run that dies
+    # between the two leaves a message the journal does not hold, which the next run applies
+    # whole, standing line included, once.
+    from test_inbox import ADDRESSES, GAME, KEYS, SECRET, write_mbox
+
+    from referee.store import home
+    from referee.store.dice import write_secret
+
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    box = write_mbox(tmp_path / "a.mbox", [(
+        f"From: {ADDRESSES['german']}\nTo: umpire@example.com\nSubject: orders\n"
+        f"Message-ID: <k1@example.org>\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n"
+        f"standing: no combat cards\npass\n\nOrder key: {KEYS['german']}\n").encode()])
+    before = journal.read_bytes()
+    real = home.write_all
+
+    def killed(fd, data):                               # the process dies at the records
+        if b'"prev":' in bytes(data):
+            raise SystemExit(137)
+        return real(fd, data)
+    monkeypatch.setattr(home, "write_all", killed)
+    cli("inbox", journal, box, "--format", "json")
+    monkeypatch.setattr(home, "write_all", real)
+    assert journal.read_bytes() == before
+    r = cli("inbox", journal, box, "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["messages"][0]["status"] == "applied"
+    assert [e["text"] for e in st.load(journal)["german"]] == ["no combat cards"]
+    with_mail = [rec for rec in g.open_game(journal).records if rec.get("mail")]
+    assert len(with_mail) == 1
+    r = cli("inbox", journal, box, "--format", "json")
+    assert json.loads(r.stdout)["messages"] == [] or \
+        json.loads(r.stdout)["messages"][0]["status"] != "applied"
+    assert len([rec for rec in g.open_game(journal).records if rec.get("mail")]) == 1
