@@ -23,7 +23,8 @@ from datacopy import copy_game, new_game
 from casebook import position
 from referee import game as g
 from referee.engine import check, legal_orders, pending_prompt
-from referee.engine.orders import PlayCard, format_order
+from referee.engine.order_shapes import PlayCard
+from referee.engine.orders import format_order
 from referee.engine.victory import vp_breakdown
 
 

@@ -23,9 +23,11 @@ from . import (  # noqa: F401  (each registers its decision kinds; apply, how ev
     victory,
 )
 from .core import DECISIONS, Ctx, SealedPlans, Violation
-from .events import Ev, evolve
+from .events import evolve
+from .events_base import Ev
 from .movement import private_order
-from .orders import Ord, format_order
+from .order_shapes import Ord
+from .orders import format_order
 from .standing import answer as answer_standing
 from .state import State
 

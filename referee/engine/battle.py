@@ -15,17 +15,10 @@ from ..data.gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
 from .core import DECISIONS, Ctx, DecisionSpec, Violation, finish, prompt, register, skip
-from .events import (
-    ArmyEliminated,
-    BattleBegan,
-    BattleEnded,
-    BattleStep,
-    CombatPhaseEnded,
-    HitsToPay,
-    PieceEliminated,
-)
+from .events_combat import BattleBegan, BattleEnded, BattleStep, CombatPhaseEnded, HitsToPay
+from .events_map import ArmyEliminated, PieceEliminated
 from .fire import has_biplanes, roll, units_in
-from .orders import Fight, Ord
+from .order_shapes import Fight, Ord
 from .retreats import forced_eliminations, forced_left, reaction_options, retreat_options
 from .state import State, other
 

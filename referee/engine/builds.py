@@ -12,7 +12,7 @@ from . import sealed
 from .armies import join_violation
 from .core import Ctx, Violation, and_list
 from .movement import apply_reorganise, reorganise_violation
-from .orders import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
+from .order_shapes import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
 from .state import State
 from .supply import supplied_areas
 

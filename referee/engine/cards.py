@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..data.gamedata import GameData
 from .core import Ctx, Violation
-from .events import CardsDrawn, DeckShuffled
+from .events_turn import CardsDrawn, DeckShuffled
 from .state import State
 
 

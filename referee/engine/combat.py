@@ -12,7 +12,7 @@ from . import movement
 from .battle import end_combat, next_battle
 from .cards import first_card, playable_hand
 from .core import Ctx, DecisionSpec, Violation, and_list, finish, prompt, register, skip
-from .events import (
+from .events_combat import (
     BattleCancelled,
     BattleDeclared,
     BonusDesignated,
@@ -21,7 +21,7 @@ from .events import (
     OffensiveDowngraded,
 )
 from .fire import no_fire_in_rough
-from .orders import Bonus, DeclareBattle, Done, Keep, Ord, PlayCard
+from .order_shapes import Bonus, DeclareBattle, Done, Keep, Ord, PlayCard
 from .state import State, other
 
 # Which side plays a combat card is a rule, not data: Surprise Attack! is the attacker's (9.7),

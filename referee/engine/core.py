@@ -15,9 +15,10 @@ import msgspec
 
 from ..data.gamedata import GameData
 from ..store.dice import Dice
-from .events import DecisionPending, DecisionSkipped, Ev, evolve
-from .events_base import Secret
-from .orders import Ord
+from .events import evolve
+from .events_base import Ev, Secret
+from .events_turn import DecisionPending, DecisionSkipped
+from .order_shapes import Ord
 from .state import State
 
 

@@ -6,9 +6,10 @@ from ..data.gamedata import GameData
 from .armies import hidden_templates
 from .cards import crisis_entry, first_card
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events import CardPlayed, CardRemoved, CrisisDeclared, CrisisEnded, CrisisUnitRemoved
+from .events_map import CrisisDeclared, CrisisEnded, CrisisUnitRemoved
+from .events_turn import CardPlayed, CardRemoved
 from .movement import settle, template_ref
-from .orders import CrisisRefuse, CrisisRemove, Ord, PlayCard
+from .order_shapes import CrisisRefuse, CrisisRemove, Ord, PlayCard
 from .state import State, other
 
 

@@ -13,111 +13,18 @@ details from the secret.
 """
 
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any
 
 import msgspec
 
 from ..base.structs import plain
 from ..data.gamedata import GameData
+from .event_union import Event
 from .events_base import Ev
-from .events_combat import (
-    BattleBegan,
-    BattleCancelled,
-    BattleDeclared,
-    BattleEnded,
-    BattleStep,
-    BiplaneReacts,
-    BonusDesignated,
-    CombatCardPlayed,
-    CombatPhaseBegan,
-    CombatPhaseEnded,
-    FireResolved,
-    FortDestroyed,
-    HitsLost,
-    HitsToPay,
-    LossTaken,
-    OffensiveDowngraded,
-    UnitRetreated,
-)
-from .events_map import (
-    AreaControlChanged,
-    ArmyEliminated,
-    ArmySuppressed,
-    BecameDisputed,
-    CommonwealthSwapped,
-    CrisisDeclared,
-    CrisisEnded,
-    CrisisUnitRemoved,
-    EnemyAreaEntered,
-    PieceEliminated,
-    ReinforcementLost,
-    ReinforcementsDue,
-    UnitMoved,
-    UnitPlaced,
-)
-from .events_production import (
-    ArmyRebuilt,
-    AttritionDue,
-    AttritionTaken,
-    BackInSupply,
-    EftLossesDue,
-    EftUnitLost,
-    FortReduced,
-    InfantryUpgraded,
-    OutOfSupply,
-    ProductionBegan,
-    ProductionDone,
-    ProductionEnded,
-    ProductionOrdered,
-    ProductionRevealed,
-    UnitBuilt,
-    UnitEntrenched,
-)
-from .events_turn import (
-    ArmisticeProposed,
-    ArmisticeRefused,
-    CardPlayed,
-    CardRemoved,
-    CardsDiscarded,
-    CardsDrawn,
-    CardsStacked,
-    DecisionPending,
-    DecisionSkipped,
-    DeckShuffled,
-    GameEnded,
-    Passed,
-    PhaseBegan,
-    PlanClosed,
-    PlanRevealed,
-    PlanSealed,
-    PlansOpened,
-    PlayerTurnBegan,
-    PlayerTurnEnded,
-    RulesUpgraded,
-    SeasonAdvanced,
-    SecretRevealed,
-    StandingApplied,
-)
 from .state import State
 from .versions import EVOLVE_AS, RULES_VERSION
 
 # Every event a journal record may hold, in the order of schemas/events.json.
-Event = Union[
-    PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
-    DecisionSkipped, StandingApplied, GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed,
-    CardsDiscarded, CardRemoved, SecretRevealed, RulesUpgraded, UnitMoved, AreaControlChanged,
-    BecameDisputed, EnemyAreaEntered,
-    PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,
-    CrisisEnded, CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
-    OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep, FireResolved, HitsToPay,
-    LossTaken, HitsLost, FortDestroyed, UnitRetreated, BiplaneReacts, BattleEnded,
-    CombatPhaseEnded, ReinforcementsDue, UnitPlaced, ReinforcementLost, CommonwealthSwapped,
-    OutOfSupply, FortReduced, AttritionDue, AttritionTaken, ProductionBegan, ProductionOrdered,
-    ProductionDone, ProductionRevealed, UnitBuilt, ArmyRebuilt, UnitEntrenched,
-    InfantryUpgraded, EftLossesDue, EftUnitLost, ProductionEnded, ArmisticeProposed,
-    ArmisticeRefused, PlansOpened, PlanSealed, PlanClosed, PlanRevealed,
-    BackInSupply,
-]
 
 # Each event class keeps its tag as a plain class attribute: the `type` property would build
 # msgspec's config object on every read, and replaying reads it for every event.

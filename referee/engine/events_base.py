@@ -1,14 +1,14 @@
 """The base of every event, and the secret part an event may carry (journal.redact).
 
-A secret part (a drawn card, a shuffled deck) sits in `secret` as {to,
-salt, data}; other readers see only its digest. With hidden army templates
-(option 1.4) the details of what enters or leaves an army template outside
-a battle are such a part, for the owner's eyes.
-"""
+The fast msgspec twin of referee/contracts/events_base.py."""
+
+# Generated from referee/contracts/events_base.py (make schemas): edit that, not this.
 
 from typing import Any
 
 import msgspec
+
+__all__ = ['Secret', 'Ev']
 
 
 class Secret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -20,10 +20,10 @@ class Secret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     digest: str | None = None
 
 
-class Ev(msgspec.Struct, tag_field="type", tag=True, forbid_unknown_fields=True, kw_only=True):
+class Ev(msgspec.Struct, tag_field='type', forbid_unknown_fields=True, kw_only=True):
     """Base of every event; its JSON `type` is the class name."""
 
     @property
     def type(self) -> str:
-        """The event's type tag, e.g. 'UnitMoved'."""
+        """The type tag: what the JSON `type` says."""
         return self.__struct_config__.tag

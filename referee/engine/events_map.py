@@ -1,10 +1,30 @@
-"""Events of units on the map: moves, control, eliminations, crises, arrivals (4.x, 8.x, 9.8)."""
+"""Events of units on the map: moves, control, eliminations, crises, arrivals (4.x, 8.x, 9.8).
+
+The fast msgspec twin of referee/contracts/events_map.py."""
+
+# Generated from referee/contracts/events_map.py (make schemas): edit that, not this.
 
 from .events_base import Ev, Secret
 
-# ---------------------------------------------------------------- movement and area control
+__all__ = [
+    'UnitMoved',
+    'AreaControlChanged',
+    'BecameDisputed',
+    'EnemyAreaEntered',
+    'PieceEliminated',
+    'ArmyEliminated',
+    'ArmySuppressed',
+    'CrisisDeclared',
+    'CrisisUnitRemoved',
+    'CrisisEnded',
+    'ReinforcementsDue',
+    'UnitPlaced',
+    'ReinforcementLost',
+    'CommonwealthSwapped',
+]
 
-class UnitMoved(Ev, kw_only=True):
+
+class UnitMoved(Ev, tag='UnitMoved', forbid_unknown_fields=True, kw_only=True):
     """A unit moved (4.1-4.6, 9.6): along a path, out of and/or into an army.
 
     With hidden army templates (option 1.4) the details of a move from or
@@ -12,25 +32,22 @@ class UnitMoved(Ev, kw_only=True):
     """
 
     side: str
-    # normal | rail | strategic | sea | reserves | evacuate | eft | scramble (13.7), or
-    # reorganise: into or out of an army within its area in the Reinforcement or Production
-    # phase (8.1)
     mode: str
     from_area: str
     to_area: str
     path: list[str] = []
-    unit: str | None = None            # army id, stand-alone id, or ARMY:KIND
+    unit: str | None = None
     kind: str | None = None
     nation: str | None = None
     from_army: str | None = None
     into: str | None = None
-    new_id: str | None = None          # id of a unit that left an army to stand alone
+    new_id: str | None = None
     taking: list[str] = []
-    entrenched: bool = False           # entrenchment of the moved counter afterwards (4.3)
+    entrenched: bool = False
     secret: Secret | None = None
 
 
-class AreaControlChanged(Ev, kw_only=True):
+class AreaControlChanged(Ev, tag='AreaControlChanged', forbid_unknown_fields=True, kw_only=True):
     """Who last occupied an area changed (4.1)."""
 
     area: str
@@ -38,20 +55,20 @@ class AreaControlChanged(Ev, kw_only=True):
     previous: str | None = None
 
 
-class BecameDisputed(Ev, kw_only=True):
+class BecameDisputed(Ev, tag='BecameDisputed', forbid_unknown_fields=True, kw_only=True):
     """An Enemy area became Disputed this player turn: a battle must be fought there (5.1.1)."""
 
     area: str
 
 
-class EnemyAreaEntered(Ev, kw_only=True):
+class EnemyAreaEntered(Ev, tag='EnemyAreaEntered', forbid_unknown_fields=True, kw_only=True):
     """The phasing player's unit entered an Enemy area (4.2, 9.1.2)."""
 
     side: str
     area: str
 
 
-class PieceEliminated(Ev, kw_only=True):
+class PieceEliminated(Ev, tag='PieceEliminated', forbid_unknown_fields=True, kw_only=True):
     """A unit left the map for its force pool (5.3.1, 8.x).
 
     With hidden army templates (1.4) a unit eliminated from a template
@@ -59,7 +76,7 @@ class PieceEliminated(Ev, kw_only=True):
     """
 
     side: str
-    unit: str | None = None            # stand-alone id or ARMY:KIND
+    unit: str | None = None
     nation: str | None = None
     kind: str | None = None
     area: str | None = None
@@ -68,7 +85,7 @@ class PieceEliminated(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class ArmyEliminated(Ev, kw_only=True):
+class ArmyEliminated(Ev, tag='ArmyEliminated', forbid_unknown_fields=True, kw_only=True):
     """An army was eliminated; what it still held goes to the force pool (8.1, 3.1)."""
 
     side: str
@@ -78,7 +95,7 @@ class ArmyEliminated(Ev, kw_only=True):
     rule: str
 
 
-class ArmySuppressed(Ev, kw_only=True):
+class ArmySuppressed(Ev, tag='ArmySuppressed', forbid_unknown_fields=True, kw_only=True):
     """Optional 15.4.1: an army counter removed, its units left in the area or in another army.
 
     With hidden army templates (1.4) the army its units join is in `secret`.
@@ -88,13 +105,11 @@ class ArmySuppressed(Ev, kw_only=True):
     army: str
     area: str
     into: str | None = None
-    new_ids: dict[str, str] = {}       # new stand-alone id -> piece key
+    new_ids: dict[str, str] = {}
     secret: Secret | None = None
 
 
-# ---------------------------------------------------------------- Military Crisis!
-
-class CrisisDeclared(Ev, kw_only=True):
+class CrisisDeclared(Ev, tag='CrisisDeclared', forbid_unknown_fields=True, kw_only=True):
     """A Military Crisis! card was played; the opponent must remove infantry (9.8, 9.9)."""
 
     side: str
@@ -107,7 +122,7 @@ class CrisisDeclared(Ev, kw_only=True):
     resume: str
 
 
-class CrisisUnitRemoved(Ev, kw_only=True):
+class CrisisUnitRemoved(Ev, tag='CrisisUnitRemoved', forbid_unknown_fields=True, kw_only=True):
     """An infantry-type unit removed to its force pool for a Military Crisis! (9.8, 9.9).
 
     With hidden army templates (1.4) a unit taken from a template has its
@@ -122,7 +137,7 @@ class CrisisUnitRemoved(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class CrisisEnded(Ev, kw_only=True):
+class CrisisEnded(Ev, tag='CrisisEnded', forbid_unknown_fields=True, kw_only=True):
     """A Military Crisis! is over: answered in full, or not, which costs a VP (3.1)."""
 
     side: str
@@ -130,9 +145,7 @@ class CrisisEnded(Ev, kw_only=True):
     reason: str
 
 
-# ---------------------------------------------------------------- reinforcements
-
-class ReinforcementsDue(Ev, kw_only=True):
+class ReinforcementsDue(Ev, tag='ReinforcementsDue', forbid_unknown_fields=True, kw_only=True):
     """What arrives for one side this turn, from the Game Events chart (2.0 I)."""
 
     side: str
@@ -140,7 +153,7 @@ class ReinforcementsDue(Ev, kw_only=True):
     swaps: list[dict[str, str]] = []
 
 
-class UnitPlaced(Ev, kw_only=True):
+class UnitPlaced(Ev, tag='UnitPlaced', forbid_unknown_fields=True, kw_only=True):
     """An arriving unit placed on the map (2.0 I).
 
     With hidden army templates (1.4) a unit placed into an army has its
@@ -148,14 +161,14 @@ class UnitPlaced(Ev, kw_only=True):
     """
 
     side: str
-    unit: str | None = None            # army id, or nation:kind
+    unit: str | None = None
     area: str | None = None
     into: str | None = None
     new_id: str | None = None
     secret: Secret | None = None
 
 
-class ReinforcementLost(Ev, kw_only=True):
+class ReinforcementLost(Ev, tag='ReinforcementLost', forbid_unknown_fields=True, kw_only=True):
     """A reinforcement that cannot arrive (11.1, 8.2.2) or find a place."""
 
     side: str
@@ -163,7 +176,7 @@ class ReinforcementLost(Ev, kw_only=True):
     reason: str
 
 
-class CommonwealthSwapped(Ev, kw_only=True):
+class CommonwealthSwapped(Ev, tag='CommonwealthSwapped', forbid_unknown_fields=True, kw_only=True):
     """A Commonwealth unit took the place of a UK infantry unit on the map (8.2.3).
 
     With hidden army templates (1.4) a swap on an army template has the

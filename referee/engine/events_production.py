@@ -1,23 +1,46 @@
-"""Events of the production phase: supply, build points, builds, EFT losses (2.0 V, 6.5, 7.0)."""
+"""Events of the production phase: supply, build points, builds, EFT losses (2.0 V, 6.5, 7.0).
+
+The fast msgspec twin of referee/contracts/events_production.py."""
+
+# Generated from referee/contracts/events_production.py (make schemas): edit that, not this.
 
 from .events_base import Ev, Secret
 
+__all__ = [
+    'OutOfSupply',
+    'BackInSupply',
+    'FortReduced',
+    'AttritionDue',
+    'AttritionTaken',
+    'ProductionBegan',
+    'ProductionOrdered',
+    'ProductionDone',
+    'ProductionRevealed',
+    'UnitBuilt',
+    'ArmyRebuilt',
+    'UnitEntrenched',
+    'InfantryUpgraded',
+    'EftLossesDue',
+    'EftUnitLost',
+    'ProductionEnded',
+]
 
-class OutOfSupply(Ev, kw_only=True):
+
+class OutOfSupply(Ev, tag='OutOfSupply', forbid_unknown_fields=True, kw_only=True):
     """Units found out of supply in the production phase (2.0 V.1, 6.5)."""
 
     side: str
     units: list[str]
 
 
-class BackInSupply(Ev, kw_only=True):
+class BackInSupply(Ev, tag='BackInSupply', forbid_unknown_fields=True, kw_only=True):
     """Units carrying an OoS marker found in supply again: the markers come off (AAC 1.2.3)."""
 
     side: str
     units: list[str]
 
 
-class FortReduced(Ev, kw_only=True):
+class FortReduced(Ev, tag='FortReduced', forbid_unknown_fields=True, kw_only=True):
     """An unsupplied fort loses a step (6.5)."""
 
     fort: str
@@ -25,14 +48,14 @@ class FortReduced(Ev, kw_only=True):
     strength: int
 
 
-class AttritionDue(Ev, kw_only=True):
+class AttritionDue(Ev, tag='AttritionDue', forbid_unknown_fields=True, kw_only=True):
     """Unsupplied armies that must each lose a unit of their owner's choice (6.5)."""
 
     side: str
     armies: list[str]
 
 
-class AttritionTaken(Ev, kw_only=True):
+class AttritionTaken(Ev, tag='AttritionTaken', forbid_unknown_fields=True, kw_only=True):
     """An unsupplied army lost a unit (6.5).
 
     With hidden army templates (1.4) the unit lost is in `secret`.
@@ -46,26 +69,26 @@ class AttritionTaken(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class ProductionBegan(Ev, kw_only=True):
+class ProductionBegan(Ev, tag='ProductionBegan', forbid_unknown_fields=True, kw_only=True):
     """Build points for both sides this production phase (7.0, Build Points chart)."""
 
     bp: dict[str, int]
 
 
-class ProductionOrdered(Ev, kw_only=True):
+class ProductionOrdered(Ev, tag='ProductionOrdered', forbid_unknown_fields=True, kw_only=True):
     """A production order, sealed until both sides have given theirs (7.0)."""
 
     side: str
     secret: Secret
 
 
-class ProductionDone(Ev, kw_only=True):
+class ProductionDone(Ev, tag='ProductionDone', forbid_unknown_fields=True, kw_only=True):
     """A side has given all its production orders (7.0)."""
 
     side: str
 
 
-class ProductionRevealed(Ev, kw_only=True):
+class ProductionRevealed(Ev, tag='ProductionRevealed', forbid_unknown_fields=True, kw_only=True):
     """Both plans are in: each side's orders, now public, applied in a fixed order (7.0).
 
     With hidden army templates (1.4) orders on army templates are left out of
@@ -80,7 +103,7 @@ class ProductionRevealed(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class UnitBuilt(Ev, kw_only=True):
+class UnitBuilt(Ev, tag='UnitBuilt', forbid_unknown_fields=True, kw_only=True):
     """A unit bought from the force pool (7.2, 7.6).
 
     With hidden army templates (1.4) a unit built into an army has its
@@ -88,7 +111,7 @@ class UnitBuilt(Ev, kw_only=True):
     """
 
     side: str
-    unit: str | None = None            # nation:kind
+    unit: str | None = None
     area: str | None = None
     into: str | None = None
     new_id: str | None = None
@@ -96,7 +119,7 @@ class UnitBuilt(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class ArmyRebuilt(Ev, kw_only=True):
+class ArmyRebuilt(Ev, tag='ArmyRebuilt', forbid_unknown_fields=True, kw_only=True):
     """An eliminated army rebuilt, empty (7.3)."""
 
     side: str
@@ -104,14 +127,14 @@ class ArmyRebuilt(Ev, kw_only=True):
     area: str
 
 
-class UnitEntrenched(Ev, kw_only=True):
+class UnitEntrenched(Ev, tag='UnitEntrenched', forbid_unknown_fields=True, kw_only=True):
     """A unit entrenched (7.4)."""
 
     side: str
     unit: str
 
 
-class InfantryUpgraded(Ev, kw_only=True):
+class InfantryUpgraded(Ev, tag='InfantryUpgraded', forbid_unknown_fields=True, kw_only=True):
     """A German infantry unit became Stoßtruppen (7.5).
 
     With hidden army templates (1.4) an upgrade on an army template names
@@ -124,7 +147,7 @@ class InfantryUpgraded(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class EftLossesDue(Ev, kw_only=True):
+class EftLossesDue(Ev, tag='EftLossesDue', forbid_unknown_fields=True, kw_only=True):
     """EFT box loss roll: one die per 5 BP of units (or part); each 1 costs a unit (2.0 V.4).
 
     With hidden army templates (1.4) and an army in the box, the BP value of
@@ -137,7 +160,7 @@ class EftLossesDue(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class EftUnitLost(Ev, kw_only=True):
+class EftUnitLost(Ev, tag='EftUnitLost', forbid_unknown_fields=True, kw_only=True):
     """A unit in the EFT box eliminated (2.0 V.4).
 
     With hidden army templates (1.4) a unit lost from an army's template is
@@ -150,5 +173,5 @@ class EftUnitLost(Ev, kw_only=True):
     secret: Secret | None = None
 
 
-class ProductionEnded(Ev, kw_only=True):
+class ProductionEnded(Ev, tag='ProductionEnded', forbid_unknown_fields=True, kw_only=True):
     """The production phase is over (2.0 V)."""

@@ -32,8 +32,8 @@ from ..data.scenariomodels import Scenario
 from . import combat, movement, production, reinforce, setup, supply, transport
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events import (
-    ArmyEliminated,
+from .events_map import ArmyEliminated
+from .events_turn import (
     CardPlayed,
     CardsDiscarded,
     GameEnded,
@@ -43,7 +43,8 @@ from .events import (
     PlayerTurnEnded,
     SeasonAdvanced,
 )
-from .orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard, format_order
+from .order_shapes import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard
+from .orders import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation
 from .victory import victory_level

@@ -14,16 +14,11 @@ from collections import Counter
 from ..data.gamedata import GameData
 from .cards import playable_hand
 from .core import Ctx, DecisionSpec, Violation, register
-from .events import (
-    ArmyEliminated,
-    FortDestroyed,
-    HitsLost,
-    LossTaken,
-    PieceEliminated,
-)
+from .events_combat import FortDestroyed, HitsLost, LossTaken
+from .events_map import ArmyEliminated, PieceEliminated
 from .fire import units_in
 from .movement import settle
-from .orders import Annihilate, Ersatz, Lose, Ord
+from .order_shapes import Annihilate, Ersatz, Lose, Ord
 from .state import State, template_key
 
 

@@ -16,16 +16,16 @@ from ..data.gamedata import GameData
 from .armies import hidden_templates, template_violation
 from .cards import first_card
 from .core import Ctx, Violation
-from .events import (
+from .events_map import (
     AreaControlChanged,
     ArmyEliminated,
     BecameDisputed,
-    CardPlayed,
     EnemyAreaEntered,
     PieceEliminated,
     UnitMoved,
 )
-from .orders import Move, Ord, Reserves
+from .events_turn import CardPlayed
+from .order_shapes import Move, Ord, Reserves
 from .state import (
     Army,
     Piece,

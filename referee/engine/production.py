@@ -21,10 +21,10 @@ from .armies import hidden_templates
 from .builds import available, build_cost, left, plan, plan_cost, production_violation, reorganised
 from .cards import draw, pick
 from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
-from .events import (
-    ArmyEliminated,
+from .events_base import Secret
+from .events_map import ArmyEliminated
+from .events_production import (
     ArmyRebuilt,
-    CardsDiscarded,
     EftLossesDue,
     EftUnitLost,
     InfantryUpgraded,
@@ -36,21 +36,10 @@ from .events import (
     UnitBuilt,
     UnitEntrenched,
 )
-from .events_base import Secret
+from .events_turn import CardsDiscarded
 from .movement import apply_reorganise, reorganise_candidates, template_ref
-from .orders import (
-    Build,
-    Buy,
-    Discard,
-    Done,
-    Entrench,
-    Lose,
-    Move,
-    Ord,
-    Rebuild,
-    Upgrade,
-    format_order,
-)
+from .order_shapes import Build, Buy, Discard, Done, Entrench, Lose, Move, Ord, Rebuild, Upgrade
+from .orders import format_order
 from .reinforce import settle_empty_armies
 from .state import State
 from .supply import supplied_areas

@@ -11,7 +11,7 @@ import msgspec
 
 from ..base.errors import AmbiguousOrderError, OrderSyntaxError, quoted
 from ..data.gamedata import GameData, fold
-from .orders import (
+from .order_shapes import (
     Annihilate,
     Armistice,
     Bonus,

@@ -16,7 +16,7 @@ from ..data.gamedata import GameData
 from . import sealed
 from .armies import hidden_templates, join_violation
 from .core import Ctx, DecisionSpec, Violation, finish, register
-from .events import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
+from .events_map import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
 from .movement import (
     apply_reorganise,
     reorganise_candidates,
@@ -24,7 +24,7 @@ from .movement import (
     settle,
     template_ref,
 )
-from .orders import Done, Move, Ord, Place, Swap
+from .order_shapes import Done, Move, Ord, Place, Swap
 from .state import State, piece_key, template_key
 from .supply import supplied_areas
 

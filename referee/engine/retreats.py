@@ -13,9 +13,10 @@ from ..data.gamedata import GameData
 from . import movement
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events import ArmyEliminated, BiplaneReacts, PieceEliminated, UnitRetreated
+from .events_combat import BiplaneReacts, UnitRetreated
+from .events_map import ArmyEliminated, PieceEliminated
 from .fire import units_in
-from .orders import Done, Eliminate, Ord, React, Retreat
+from .order_shapes import Done, Eliminate, Ord, React, Retreat
 from .state import State
 
 

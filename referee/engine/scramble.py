@@ -11,9 +11,10 @@ from __future__ import annotations
 from ..data.gamedata import GameData
 from . import movement
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events import BiplaneReacts, UnitMoved
+from .events_combat import BiplaneReacts
+from .events_map import UnitMoved
 from .fire import has_biplanes, markers
-from .orders import Done, Ord, Scramble
+from .order_shapes import Done, Ord, Scramble
 from .state import State
 
 

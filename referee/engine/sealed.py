@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx, SealedPlans, prompt
-from .events import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
 from .events_base import Secret
+from .events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
 from .movement import private_order
-from .orders import Ord, format_order
+from .order_shapes import Ord
+from .orders import format_order
 from .reading import parse_order
 from .state import State
 

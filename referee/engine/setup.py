@@ -9,7 +9,7 @@ from ..data.gamedata import GameData
 from ..data.scenariomodels import Scenario
 from .cards import draw
 from .core import Ctx
-from .events import CardsStacked, DeckShuffled
+from .events_turn import CardsStacked, DeckShuffled
 from .state import Army, Fort, Piece, State, piece_key
 
 _SERIAL = re.compile(r"^([a-z]+-[a-z]+)-(\d+)$")

@@ -26,7 +26,7 @@ import re
 from ..base.errors import OrderSyntaxError
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx
-from .events import StandingApplied
+from .events_turn import StandingApplied
 from .losses import loss_choices
 from .orders import format_order
 from .reading import parse_order

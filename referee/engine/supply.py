@@ -14,18 +14,11 @@ from collections import deque
 from ..data.gamedata import GameData
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, finish, prompt, register
-from .events import (
-    ArmyEliminated,
-    AttritionDue,
-    AttritionTaken,
-    BackInSupply,
-    FortDestroyed,
-    FortReduced,
-    OutOfSupply,
-    PieceEliminated,
-)
+from .events_combat import FortDestroyed
+from .events_map import ArmyEliminated, PieceEliminated
+from .events_production import AttritionDue, AttritionTaken, BackInSupply, FortReduced, OutOfSupply
 from .movement import settle, template_ref
-from .orders import Lose
+from .order_shapes import Lose
 from .state import State, other, template_key
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from ..data.gamedata import GameData
 from .armies import hidden_templates, template_violation
 from .core import Ctx, Violation
-from .events import ArmySuppressed
+from .events_map import ArmySuppressed
 from .movement import resolve, settle
-from .orders import Suppress
+from .order_shapes import Suppress
 from .state import State
 from .supply import in_supply
 

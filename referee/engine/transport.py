@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..data.gamedata import GameData
 from .cards import first_card
 from .core import Ctx, Violation
-from .events import UnitMoved
+from .events_map import UnitMoved
 from .movement import (
     Mover,
     movers,
@@ -21,7 +21,7 @@ from .movement import (
     through_full,
     turn_checks,
 )
-from .orders import Eft, Evacuate, Rail, Reserves, Sea, Strategic
+from .order_shapes import Eft, Evacuate, Rail, Reserves, Sea, Strategic
 from .state import State
 
 _WORDS = {1: "one", 2: "two", 3: "three"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..data.chartmodels import VictoryLevel
 from ..data.gamedata import GameData
 from .core import Ctx, Violation
-from .events import ArmisticeProposed, ArmisticeRefused, GameEnded
-from .orders import Armistice, Ord
+from .events_turn import ArmisticeProposed, ArmisticeRefused, GameEnded
+from .order_shapes import Armistice, Ord
 from .production import eft_bp
 from .state import BOTH, State, other
 

@@ -19,7 +19,8 @@ from ..data.catalog import game_data
 from ..data.gamedata import GameData
 from ..data.paths import GAME_NAME, default_games_dir
 from ..data.scenariomodels import Scenario
-from ..engine.events import RulesUpgraded, dump, evolve
+from ..engine.events import dump, evolve
+from ..engine.events_turn import RulesUpgraded
 from ..engine.setup import initial_state
 from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events

@@ -21,7 +21,7 @@ from ..data.mapmodels import MapData
 from ..data.scenariomodels import Scenario
 from ..data.unitmodels import UnitsData
 from ..engine.events import Event
-from ..engine.orders import Order
+from ..engine.order_shapes import Order
 from .records import JournalHeader, JournalRecord
 
 

@@ -1,0 +1,105 @@
+"""Events: the past-tense facts a journal record holds, one union tagged by `type`.
+
+The members are defined by topic (events_turn, events_map, events_combat,
+events_production); `schemas/events.json` is generated from this union.
+"""
+
+from typing import Annotated, Union
+
+from pydantic import Field
+
+from .events_combat import (
+    BattleBegan,
+    BattleCancelled,
+    BattleDeclared,
+    BattleEnded,
+    BattleStep,
+    BiplaneReacts,
+    BonusDesignated,
+    CombatCardPlayed,
+    CombatPhaseBegan,
+    CombatPhaseEnded,
+    FireResolved,
+    FortDestroyed,
+    HitsLost,
+    HitsToPay,
+    LossTaken,
+    OffensiveDowngraded,
+    UnitRetreated,
+)
+from .events_map import (
+    AreaControlChanged,
+    ArmyEliminated,
+    ArmySuppressed,
+    BecameDisputed,
+    CommonwealthSwapped,
+    CrisisDeclared,
+    CrisisEnded,
+    CrisisUnitRemoved,
+    EnemyAreaEntered,
+    PieceEliminated,
+    ReinforcementLost,
+    ReinforcementsDue,
+    UnitMoved,
+    UnitPlaced,
+)
+from .events_production import (
+    ArmyRebuilt,
+    AttritionDue,
+    AttritionTaken,
+    BackInSupply,
+    EftLossesDue,
+    EftUnitLost,
+    FortReduced,
+    InfantryUpgraded,
+    OutOfSupply,
+    ProductionBegan,
+    ProductionDone,
+    ProductionEnded,
+    ProductionOrdered,
+    ProductionRevealed,
+    UnitBuilt,
+    UnitEntrenched,
+)
+from .events_turn import (
+    ArmisticeProposed,
+    ArmisticeRefused,
+    CardPlayed,
+    CardRemoved,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsStacked,
+    DecisionPending,
+    DecisionSkipped,
+    DeckShuffled,
+    GameEnded,
+    Passed,
+    PhaseBegan,
+    PlanClosed,
+    PlanRevealed,
+    PlanSealed,
+    PlansOpened,
+    PlayerTurnBegan,
+    PlayerTurnEnded,
+    RulesUpgraded,
+    SeasonAdvanced,
+    SecretRevealed,
+    StandingApplied,
+)
+
+Event = Annotated[Union[
+    PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
+    DecisionSkipped, StandingApplied, GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed,
+    CardsDiscarded, CardRemoved, SecretRevealed, RulesUpgraded, UnitMoved, AreaControlChanged,
+    BecameDisputed, EnemyAreaEntered,
+    PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,
+    CrisisEnded, CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
+    OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep, FireResolved, HitsToPay,
+    LossTaken, HitsLost, FortDestroyed, UnitRetreated, BiplaneReacts, BattleEnded,
+    CombatPhaseEnded, ReinforcementsDue, UnitPlaced, ReinforcementLost, CommonwealthSwapped,
+    OutOfSupply, FortReduced, AttritionDue, AttritionTaken, ProductionBegan, ProductionOrdered,
+    ProductionDone, ProductionRevealed, UnitBuilt, ArmyRebuilt, UnitEntrenched,
+    InfantryUpgraded, EftLossesDue, EftUnitLost, ProductionEnded, ArmisticeProposed,
+    ArmisticeRefused, PlansOpened, PlanSealed, PlanClosed, PlanRevealed,
+    BackInSupply,
+], Field(discriminator="type")]
