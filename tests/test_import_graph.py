@@ -35,7 +35,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("core",),                                          # Ctx, prompt, the decision registry
     ("apply", "invariants", "reading"),
     ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
-    ("apply_units", "events", "orders"),                # events: the union and evolve
+    ("apply_units", "events", "orders"),                # evolve; the orders' text form
+    ("event_union", "order_shapes"),                    # the unions (generated)
     ("events_combat", "events_map", "events_production", "events_turn"),   # events by topic
     ("events_base", "state", "versions"),
 ]

@@ -33,7 +33,8 @@ from .base import Contract, Document, Frozen
 TWINS: dict[str, str] = {}
 PACKAGE = Path(__file__).resolve().parent.parent
 CONSTRAINTS = ("ge", "gt", "le", "lt", "min_length", "max_length", "pattern")
-HEADER = "# Generated from referee/contracts/{name}.py (make schemas): edit that, not this.\n"
+HEADER = ("# Generated from referee/contracts/{name}.py (make schemas): edit that, not this.\n"
+          "# ruff: noqa: E501\n")
 
 
 def register(contract: str, twin: str) -> None:
@@ -148,9 +149,10 @@ def _default(mod: _Module, info: FieldInfo) -> str | None:
     args = []
     if info.default_factory is not None:
         factory = info.default_factory
-        name = mod.need(factory) if isinstance(factory, type) and issubclass(
-            factory, BaseModel) else factory.__name__
-        args.append(f"default_factory={name}")
+        if isinstance(factory, type) and issubclass(factory, BaseModel):
+            args.append(f"default_factory={mod.need(factory)}")
+        else:
+            args.append(f"default_factory=lambda: {factory()!r}")
     elif info.default is not PydanticUndefined:
         value = info.default
         if isinstance(value, (list, dict, set)) and value:
@@ -278,10 +280,14 @@ def module_text(contract: str) -> str:
     head.append("")
     if mod.typing:
         head.append(f"from typing import {', '.join(sorted(mod.typing))}")
+    if mod.typing and "msgspec." in "".join(classes):
         head.append("")
-    head.append("import msgspec")
+    if "msgspec." in "".join(classes):
+        head.append("import msgspec")
+    if mod.imports:
+        head.append("")
     for where in sorted(mod.imports, key=lambda w: (w.count(".") == 1, w)):
-        head.append(_import_line(where, sorted(mod.imports[where])))
+        head.append(_import_line(where, sorted(mod.imports[where], key=str.lower)))
     names = [c.__name__ for c in mod.models()] + list(mod.unions()) + list(
         getattr(mod.contract, "__fast_constants__", ()))
     allnames = _wrapped("__all__ = [", [repr(n) for n in names], "]")
@@ -319,6 +325,10 @@ for _contract, _twin in (
     ("events_map", "engine.events_map"), ("events_combat", "engine.events_combat"),
     ("events_production", "engine.events_production"), ("events", "engine.event_union"),
     ("orders", "engine.order_shapes"),
+    ("modelbase", "data.modelbase"), ("gamemodels", "data.gamemodels"),
+    ("mapmodels", "data.mapmodels"), ("unitmodels", "data.unitmodels"),
+    ("deckmodels", "data.deckmodels"), ("chartmodels", "data.chartmodels"),
+    ("eventmodels", "data.eventmodels"), ("scenariomodels", "data.scenariomodels"),
 ):
     register(_contract, _twin)
 

@@ -1,121 +1,126 @@
 """The models of charts.yaml: the turn track, Build Points, card limits, victory and the
-other charts."""
 
-from typing import Annotated
+The fast msgspec twin of referee/contracts/chartmodels.py."""
+
+# Generated from referee/contracts/chartmodels.py (make schemas): edit that, not this.
+# ruff: noqa: E501
+
+from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
 
-from .modelbase import Count, Model, NationId, Season, Side, Turn, UnitKind, Version, Vp, Year
+from .modelbase import Model
+
+__all__ = [
+    'TurnInfo',
+    'TurnTrack',
+    'BuildPoints',
+    'CardLimit',
+    'VictoryLevel',
+    'VpModifier',
+    'VpModifiers',
+    'Victory',
+    'BlockadeYear',
+    'Blockade',
+    'ArtilleryChart',
+    'TemplateCapacity',
+    'ArmyTemplates',
+    'Charts',
+]
 
 
-class TurnInfo(Model, kw_only=True):
-    turn: Turn
-    season: Season
+class TurnInfo(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    turn: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    season: Literal['SUMMER', 'AUTUMN', 'WINTER', 'SPRING']
     label: str
-    year: Year
+    year: Annotated[int, msgspec.Meta(ge=1900, le=1999)]
 
 
-class TurnTrack(Model, kw_only=True):
+class TurnTrack(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
     turns: list[TurnInfo]
     notes: list[str] = []
 
 
-# One turn of the Build Points chart (7.0): `turn`, each side's Build Points under its own name,
-# and optionally `<side>_parts` (nation -> points, a note of how a side's total is made up).
-BuildPointsTurn = dict[str, Count | dict[NationId, Count]]
-
-
-class BuildPoints(Model, kw_only=True):
+class BuildPoints(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
-    reasoning: str = ""
-    turns: list[BuildPointsTurn]
+    reasoning: str = ''
+    turns: list[dict[str, Annotated[int, msgspec.Meta(ge=0, le=999)] | dict[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')], Annotated[int, msgspec.Meta(ge=0, le=999)]]]]
 
 
-# One year of the Card Limit chart (7.1): `year` and each side's limit under its own name.
-CardLimitYear = dict[str, Annotated[int, Meta(ge=1, le=1999)]]
-
-
-class CardLimit(Model, kw_only=True):
+class CardLimit(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
-    reasoning: str = ""
-    by_year: list[CardLimitYear]
+    reasoning: str = ''
+    by_year: list[dict[str, Annotated[int, msgspec.Meta(ge=1, le=1999)]]]
 
 
-class VictoryLevel(Model, kw_only=True):
+class VictoryLevel(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
     name: str
-    min: Vp | None = None
-    max: Vp | None = None
+    min: Annotated[int, msgspec.Meta(ge=-99, le=99)] | None = None
+    max: Annotated[int, msgspec.Meta(ge=-99, le=99)] | None = None
 
 
-class VpModifier(Model, kw_only=True):
+class VpModifier(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
-    vp: Vp | None
+    vp: Annotated[int, msgspec.Meta(ge=-99, le=99)] | None
     per: str
-    years: list[Year] = []
+    years: list[Annotated[int, msgspec.Meta(ge=1900, le=1999)]] = []
     not_when_linked_with: str | None = None
-    # A unit of this type in or adjacent to this area scores `vp`, not cumulative (8.3.6:
-    # the Paris Gun and Paris); both or neither.
-    unit: UnitKind | None = None
+    unit: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')] | None = None
     near_area: str | None = None
     rule: str | None = None
 
 
-class VpModifiers(Model, kw_only=True):
+class VpModifiers(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
     items: list[VpModifier]
     notes: list[str] = []
 
 
-class Victory(Model, kw_only=True):
+class Victory(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
-    counts_for: Side | None = None     # whose VP total (3.1); None: the first side
-    anchors: str = ""
+    counts_for: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')] | None = None
+    anchors: str = ''
     levels: list[VictoryLevel]
     game_ends_on: list[str]
-    surrender_shift: Vp = 1
-    reasoning: str = ""
+    surrender_shift: Annotated[int, msgspec.Meta(ge=-99, le=99)] = 1
+    reasoning: str = ''
     modifiers: VpModifiers
 
 
-class BlockadeYear(Model, kw_only=True):
-    year: Year
-    vp: Vp
-    from_: str | None = msgspec.field(default=None, name="from")
+class BlockadeYear(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    year: Annotated[int, msgspec.Meta(ge=1900, le=1999)]
+    vp: Annotated[int, msgspec.Meta(ge=-99, le=99)]
+    from_: str | None = msgspec.field(default=None, name='from')
     to: str | None = None
 
 
-class Blockade(Model, kw_only=True):
+class Blockade(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
     by_year: list[BlockadeYear]
 
 
-# One year of the Artillery per army chart (8.3.2): `year` and each nation's limit by its id.
-ArtilleryYear = dict[str, Annotated[int, Meta(ge=0, le=1999)]]
-
-
-class ArtilleryChart(Model, kw_only=True):
+class ArtilleryChart(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
-    unit_type: UnitKind
-    by_year: list[ArtilleryYear]
+    unit_type: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
+    by_year: list[dict[str, Annotated[int, msgspec.Meta(ge=0, le=1999)]]]
     notes: list[str] = []
 
 
-class TemplateCapacity(Model, kw_only=True):
-    infantry: Annotated[int, Meta(ge=0, le=20)]
-    auxiliary: Annotated[int, Meta(ge=0, le=20)]
+class TemplateCapacity(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    infantry: Annotated[int, msgspec.Meta(ge=0, le=20)]
+    auxiliary: Annotated[int, msgspec.Meta(ge=0, le=20)]
 
 
-class ArmyTemplates(Model, kw_only=True):
+class ArmyTemplates(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
-    capacity: dict[NationId, TemplateCapacity]
-    reasoning: str = ""
+    capacity: dict[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')], TemplateCapacity]
+    reasoning: str = ''
 
 
-class Charts(Model, kw_only=True):
-    version: Version
+class Charts(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    version: Annotated[int, msgspec.Meta(ge=1, le=999)]
     turn_track: TurnTrack
     build_points: BuildPoints
     card_limit: CardLimit

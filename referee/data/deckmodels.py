@@ -1,61 +1,68 @@
-"""The models of deck.yaml: the card types and what the engine does with them (9.x)."""
+"""The models of deck.yaml: the card types and what the engine does with them (9.x).
+
+The fast msgspec twin of referee/contracts/deckmodels.py."""
+
+# Generated from referee/contracts/deckmodels.py (make schemas): edit that, not this.
+# ruff: noqa: E501
 
 from typing import Annotated, Any, Literal
 
-from msgspec import Meta
+import msgspec
 
-from .modelbase import Count, Model, Turn, Version, Vp, Year
+from .modelbase import Model
+
+__all__ = ['CrisisEntry', 'CardBonus', 'CardType', 'DeckData']
 
 
-class CrisisEntry(Model, kw_only=True):
-    year: Year
+class CrisisEntry(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    year: Annotated[int, msgspec.Meta(ge=1900, le=1999)]
     name: str
     remove: dict[str, Any]
     removes_card_from_play: bool = False
 
 
-class CardBonus(Model, kw_only=True):
+class CardBonus(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The extra dice a special Offensive adds to its Battle Areas (9.1.3-9.1.6)."""
 
-    army_nation: str                       # a nation whose Army must be in the Battle Area
-    battle_areas: Annotated[int, Meta(ge=1, le=9)]
-    dice: Annotated[int, Meta(ge=1, le=9)]
-    firepower: Annotated[int, Meta(ge=1, le=6)]
-    fires_as: str                          # the unit type the dice fire as (units.yaml)
-    phases: list[Literal["artillery", "offensive"]]
+    army_nation: str
+    battle_areas: Annotated[int, msgspec.Meta(ge=1, le=9)]
+    dice: Annotated[int, msgspec.Meta(ge=1, le=9)]
+    firepower: Annotated[int, msgspec.Meta(ge=1, le=6)]
+    fires_as: str
+    phases: list[Literal['artillery', 'offensive']]
     hits_force_retreat: bool = False
 
 
-class CardType(Model, kw_only=True):
+class CardType(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     key: str
     title: str
     rule: str
-    count: Annotated[int, Meta(ge=1, le=99)]
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)]
     ids: list[str]
-    type: Literal["offensive", "ersatz", "combat", "bad_weather", "movement", "crisis"]
+    type: Literal['offensive', 'ersatz', 'combat', 'bad_weather', 'movement', 'crisis']
     offensive: bool
-    event_side: str | None = None          # "any" or a side (units.yaml sides)
+    event_side: str | None = None
     other_side_plays_as: str | None = None
-    from_turn: Turn | None = None
+    from_turn: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
     from_label: str | None = None
     before_that: str | None = None
     not_with: list[str] = []
     cancelled_by: list[str] = []
-    not_on_turns: list[Turn] = []
+    not_on_turns: list[Annotated[int, msgspec.Meta(ge=1, le=99)]] = []
     bad_weather: str | None = None
-    ersatz: Annotated[int, Meta(ge=1, le=3)]
-    ersatz_use: str = "any"                # "any" or a side
+    ersatz: Annotated[int, msgspec.Meta(ge=1, le=3)]
+    ersatz_use: str = 'any'
     crises: list[CrisisEntry] = []
-    unit_kinds: list[str] = []             # a crisis entry's kinds when it names none (9.8)
-    unpaid_vp: Vp | None = None
+    unit_kinds: list[str] = []
+    unpaid_vp: Annotated[int, msgspec.Meta(ge=-99, le=99)] | None = None
     removed_in_scenarios: list[str] = []
     bonus: CardBonus | None = None
-    notes: str = ""                        # when it is played and what it does, in words
+    notes: str = ''
 
 
-class DeckData(Model, kw_only=True):
-    version: Version
-    total: Count
-    offensive_type_total: Count
+class DeckData(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    version: Annotated[int, msgspec.Meta(ge=1, le=999)]
+    total: Annotated[int, msgspec.Meta(ge=0, le=999)]
+    offensive_type_total: Annotated[int, msgspec.Meta(ge=0, le=999)]
     cards: list[CardType]
     notes: list[str] = []

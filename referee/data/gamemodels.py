@@ -1,77 +1,85 @@
 """The models of game.yaml: the game's files, scenarios, optional rules, switches, terms
-and movement kinds."""
+
+The fast msgspec twin of referee/contracts/gamemodels.py."""
+
+# Generated from referee/contracts/gamemodels.py (make schemas): edit that, not this.
+# ruff: noqa: E501
 
 from typing import Annotated
 
 import msgspec
-from msgspec import Meta
 
-from .modelbase import Model, NationId, Side, Version
+from .modelbase import Model
+
+__all__ = [
+    'OptionSpec',
+    'GameFiles',
+    'GameRules',
+    'Terms',
+    'RailMovement',
+    'StrategicMovement',
+    'SeaMovement',
+    'Movement',
+    'GameInfo',
+]
 
 
-class OptionSpec(Model, kw_only=True):
+class OptionSpec(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     rule: str
     default: bool = False
-    description: str = ""
-    # The name of the other game this option links the game with (TTLM 2.0 V.4, 3.1:
-    # "linked with AT ALL COSTS!"): what a `not_when_linked_with` in the data is matched with.
+    description: str = ''
     links_with: str | None = None
 
 
-class GameFiles(Model, kw_only=True):
-    map: str = "map.yaml"
-    units: str = "units.yaml"
-    deck: str = "deck.yaml"
-    charts: str = "charts.yaml"
-    events: str = "events.yaml"
+class GameFiles(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    map: str = 'map.yaml'
+    units: str = 'units.yaml'
+    deck: str = 'deck.yaml'
+    charts: str = 'charts.yaml'
+    events: str = 'events.yaml'
 
 
-class GameRules(Model, kw_only=True):
+class GameRules(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Rules that differ between the games of one system, as switches; each default is
-    TO THE LAST MAN!'s own rule, so a game that names none plays TTLM's core rules."""
+    TO THE LAST MAN!'s own rule, so a game that names none plays TTLM's core rules.
+    """
 
-    # AAC 1.2.3: an OoS marker stays on a unit until a Check Supply Status phase finds it in
-    # supply (2.0 V.1) or the unit is eliminated, and while it is on the unit receives no
-    # reinforcement nor newly built unit (6.5). TTLM 1.2.3 and 6.5 only place the marker in
-    # the Check Supply Status phase; the referee takes it off at the end of that production
-    # phase (false).
     oos_markers_persist: bool = False
 
 
-class Terms(Model, kw_only=True):
+class Terms(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Words a game uses for the steps of the sequence of play, in every output."""
 
-    # AAC calls the player turn an "impulse" (AAC 2.0 II.1, 4.5, 5.4.4); TTLM 2.0 II.
-    # A few words on one line: the term goes into error messages and every output format.
-    player_turn: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}$")] = "player turn"
+    player_turn: Annotated[str, msgspec.Meta(pattern="^[A-Za-z][A-Za-z' -]{0,39}$")] = 'player turn'
 
 
-class RailMovement(Model, kw_only=True):
+class RailMovement(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Rail movement (4.4): units per player turn."""
 
-    units: Annotated[int, Meta(ge=0, le=99)] = 2
+    units: Annotated[int, msgspec.Meta(ge=0, le=99)] = 2
 
 
-class StrategicMovement(Model, kw_only=True):
+class StrategicMovement(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Strategic movement (4.5): who may use it, and how many units per player turn
-    (`default`, or `turn_N` for turn N)."""
+    (`default`, or `turn_N` for turn N).
+    """
 
-    sides: list[Side]
-    units: dict[str, Annotated[int, Meta(ge=0, le=99)]] = msgspec.field(
-        default_factory=lambda: {"default": 2})
+    sides: list[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]]
+    units: dict[str, Annotated[int, msgspec.Meta(ge=0, le=99)]] = msgspec.field(default_factory=lambda: {'default': 2})
 
 
-class SeaMovement(Model, kw_only=True):
+class SeaMovement(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Sea movement (4.6): which nations, their home area, units per movement phase, and
-    whether the other end must be a coastal supply source of their side."""
+    whether the other end must be a coastal supply source of their side.
+    """
 
-    nations: list[NationId]
+    nations: list[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]]
     home: str
-    units: Annotated[int, Meta(ge=0, le=99)] = 1
+    units: Annotated[int, msgspec.Meta(ge=0, le=99)] = 1
     requires_coastal: bool = True
 
 
-class Movement(Model, kw_only=True):
+class Movement(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The movement kinds beyond walking that a game has, and for whom (4.4-4.6)."""
 
     rail: RailMovement = msgspec.field(default_factory=RailMovement)
@@ -79,11 +87,11 @@ class Movement(Model, kw_only=True):
     sea: SeaMovement | None = None
 
 
-class GameInfo(Model, kw_only=True):
-    version: Version
+class GameInfo(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    version: Annotated[int, msgspec.Meta(ge=1, le=999)]
     id: str
     name: str
-    ruleset: str = ""
+    ruleset: str = ''
     files: GameFiles = msgspec.field(default_factory=GameFiles)
     scenarios: dict[str, str]
     options: dict[str, OptionSpec] = {}

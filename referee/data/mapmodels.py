@@ -1,60 +1,66 @@
-"""The models of map.yaml: areas, forts, impassable regions and off-map boxes."""
+"""The models of map.yaml: areas, forts, impassable regions and off-map boxes.
+
+The fast msgspec twin of referee/contracts/mapmodels.py."""
+
+# Generated from referee/contracts/mapmodels.py (make schemas): edit that, not this.
+# ruff: noqa: E501
 
 from typing import Annotated, Literal
 
-from msgspec import Meta
+import msgspec
 
-from .modelbase import Country, Latitude, Longitude, Model, NationId, Side, Version
+from .modelbase import Model
+
+__all__ = ['FortSpec', 'Area', 'Impassable', 'Box', 'MapData']
 
 
-class FortSpec(Model, kw_only=True):
+class FortSpec(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
     name: str
-    nation: NationId
-    strength: Annotated[int, Meta(ge=0, le=8)]
+    nation: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
+    strength: Annotated[int, msgspec.Meta(ge=0, le=8)]
 
 
-class Area(Model, kw_only=True):
+class Area(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
     name: str
     aliases: list[str] = []
-    kind: Literal["front", "sea_only"]
-    country: Country
-    vp: Annotated[int, Meta(ge=0, le=99)]
-    terrain: Literal["clear", "rough"]
+    kind: Literal['front', 'sea_only']
+    country: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
+    vp: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    terrain: Literal['clear', 'rough']
     coastal: bool
-    supply_source: Side | None = None
-    conditional_supply_source: Side | None = None
+    supply_source: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')] | None = None
+    conditional_supply_source: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')] | None = None
     always_supplied: bool = False
     enemy_may_enter: bool = True
     fort: FortSpec | None = None
     neighbours: list[str]
     borders: list[str] = []
-    at: tuple[Latitude, Longitude] | None = None
-    covers: str = ""
+    at: tuple[Annotated[float, msgspec.Meta(ge=-90, le=90)], Annotated[float, msgspec.Meta(ge=-180, le=180)]] | None = None
+    covers: str = ''
 
 
-class Impassable(Model, kw_only=True):
+class Impassable(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
     name: str
-    kind: Literal["neutral_country", "sea"]
+    kind: Literal['neutral_country', 'sea']
     touches: list[str] = []
 
 
-class Box(Model, kw_only=True):
+class Box(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
     name: str
-    owner: Side
-    rules: str = ""
-    access_note: str = ""
-    # TTLM 2.0 V.4: the box's loss roll is not made when the game is linked with this game.
+    owner: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
+    rules: str = ''
+    access_note: str = ''
     losses_not_when_linked_with: str | None = None
 
 
-class MapData(Model, kw_only=True):
-    version: Version
+class MapData(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    version: Annotated[int, msgspec.Meta(ge=1, le=999)]
     provenance: str
-    countries: list[Country] = []       # countries of the map besides the nations' home countries
+    countries: list[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]] = []
     areas: list[Area]
     impassable: list[Impassable] = []
     boxes: list[Box] = []

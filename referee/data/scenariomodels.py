@@ -1,24 +1,38 @@
-"""The model of a scenario file: a start position, built-in or a what-if."""
+"""The model of a scenario file: a start position, built-in or a what-if.
+
+The fast msgspec twin of referee/contracts/scenariomodels.py."""
+
+# Generated from referee/contracts/scenariomodels.py (make schemas): edit that, not this.
+# ruff: noqa: E501
 
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Meta
 
-from .modelbase import Model, NationId, Side, Turn, UnitKind
+from .modelbase import Model
+
+__all__ = [
+    'ContentEntry',
+    'ScenarioUnit',
+    'ScenarioFort',
+    'ScenarioCards',
+    'ScenarioStart',
+    'Position',
+    'Scenario',
+]
 
 
-class ContentEntry(Model, kw_only=True):
-    type: UnitKind
-    count: Annotated[int, Meta(ge=1, le=99)] = 1
-    nation: NationId | None = None
+class ContentEntry(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    type: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
+    nation: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')] | None = None
     name: str | None = None
 
 
-class ScenarioUnit(Model, kw_only=True):
+class ScenarioUnit(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
-    nation: NationId
-    type: UnitKind
+    nation: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
+    type: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
     name: str | None = None
     area: str
     entrenched: bool = False
@@ -26,47 +40,45 @@ class ScenarioUnit(Model, kw_only=True):
     keep_apart_from: str | None = None
 
 
-class ScenarioFort(Model, kw_only=True):
+class ScenarioFort(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
-    nation: NationId
+    nation: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
     area: str
-    strength: Annotated[int, Meta(ge=0, le=8)]
+    strength: Annotated[int, msgspec.Meta(ge=0, le=8)]
 
 
-class ScenarioCards(Model, kw_only=True):
-    draw_order: list[Side] | None = None       # None: the sides in units.yaml order
-    hand: dict[Side, Annotated[int, Meta(ge=0, le=55)]] = {}
-    # What-if positions: exact hands, draw pile (top first), discard and
-    # removed cards. Cards not named anywhere are shuffled into the draw pile.
-    hands: dict[Side, list[str]] | None = None
+class ScenarioCards(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    draw_order: list[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]] | None = None
+    hand: dict[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')], Annotated[int, msgspec.Meta(ge=0, le=55)]] = {}
+    hands: dict[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')], list[str]] | None = None
     draw_pile: list[str] | None = None
     discard: list[str] = []
     removed: list[str] = []
 
 
-class ScenarioStart(Model, kw_only=True):
-    turn: Annotated[int, Meta(ge=1, le=23)]
+class ScenarioStart(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    turn: Annotated[int, msgspec.Meta(ge=1, le=23)]
     label: str
 
 
-class Position(Model, kw_only=True):
+class Position(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Where in the sequence of play a what-if scenario starts (rule 2.0)."""
 
-    phase: Literal["reinforcements", "player_turn", "production"] = "reinforcements"
-    player: Side | None = None
-    consecutive_passes: Annotated[int, Meta(ge=0, le=1)] = 0
+    phase: Literal['reinforcements', 'player_turn', 'production'] = 'reinforcements'
+    player: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')] | None = None
+    consecutive_passes: Annotated[int, msgspec.Meta(ge=0, le=1)] = 0
 
 
-class Scenario(Model, kw_only=True):
+class Scenario(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     id: str
     title: str
-    provenance: str = "custom"
+    provenance: str = 'custom'
     start: ScenarioStart
-    last_turn: Turn = 23
-    first_player: Side | None = None           # None: the first side in units.yaml
+    last_turn: Annotated[int, msgspec.Meta(ge=1, le=99)] = 23
+    first_player: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')] | None = None
     cards: ScenarioCards = msgspec.field(default_factory=ScenarioCards)
     status: dict[str, Any] = {}
-    control: dict[Side, list[str]]
+    control: dict[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')], list[str]]
     neutral: list[str] = []
     eft_box: list[ContentEntry] = []
     forts: list[ScenarioFort] = []

@@ -3,6 +3,7 @@
 The fast msgspec twin of referee/contracts/events.py."""
 
 # Generated from referee/contracts/events.py (make schemas): edit that, not this.
+# ruff: noqa: E501
 
 from typing import Union
 

@@ -3,6 +3,8 @@
 The fast msgspec twin of referee/contracts/events_production.py."""
 
 # Generated from referee/contracts/events_production.py (make schemas): edit that, not this.
+# ruff: noqa: E501
+
 
 from .events_base import Ev, Secret
 

@@ -3,6 +3,7 @@
 The fast msgspec twin of referee/contracts/orders.py."""
 
 # Generated from referee/contracts/orders.py (make schemas): edit that, not this.
+# ruff: noqa: E501
 
 from typing import Annotated, Literal, Union
 

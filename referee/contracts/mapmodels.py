@@ -1,0 +1,60 @@
+"""The models of map.yaml: areas, forts, impassable regions and off-map boxes."""
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .modelbase import Country, Latitude, Longitude, Model, NationId, Side, Version
+
+
+class FortSpec(Model):
+    id: str
+    name: str
+    nation: NationId
+    strength: Annotated[int, Field(ge=0, le=8)]
+
+
+class Area(Model):
+    id: str
+    name: str
+    aliases: list[str] = []
+    kind: Literal["front", "sea_only"]
+    country: Country
+    vp: Annotated[int, Field(ge=0, le=99)]
+    terrain: Literal["clear", "rough"]
+    coastal: bool
+    supply_source: Side | None = None
+    conditional_supply_source: Side | None = None
+    always_supplied: bool = False
+    enemy_may_enter: bool = True
+    fort: FortSpec | None = None
+    neighbours: list[str]
+    borders: list[str] = []
+    at: tuple[Latitude, Longitude] | None = None
+    covers: str = ""
+
+
+class Impassable(Model):
+    id: str
+    name: str
+    kind: Literal["neutral_country", "sea"]
+    touches: list[str] = []
+
+
+class Box(Model):
+    id: str
+    name: str
+    owner: Side
+    rules: str = ""
+    access_note: str = ""
+    # TTLM 2.0 V.4: the box's loss roll is not made when the game is linked with this game.
+    losses_not_when_linked_with: str | None = None
+
+
+class MapData(Model):
+    version: Version
+    provenance: str
+    countries: list[Country] = []       # countries of the map besides the nations' home countries
+    areas: list[Area]
+    impassable: list[Impassable] = []
+    boxes: list[Box] = []

@@ -1,0 +1,36 @@
+"""The base of the game data models and the bounded names and numbers they share.
+
+Models are frozen and forbid unknown keys, so a misspelt key in a hand-edited file is
+reported, not ignored (dataload.py).
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .base import Frozen
+
+# Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
+# `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
+# here any short lower-case name, and namecheck reports every one the game does not declare.
+Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+Side = Ident
+NationId = Ident
+UnitKind = Ident
+Country = Ident
+Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
+
+
+# Bounded numbers: a hand-edited file with a negative or absurd value is reported, not played.
+Count = Annotated[int, Field(ge=0, le=999)]
+Turn = Annotated[int, Field(ge=1, le=99)]
+Year = Annotated[int, Field(ge=1900, le=1999)]
+Vp = Annotated[int, Field(ge=-99, le=99)]
+Version = Annotated[int, Field(ge=1, le=999)]
+# Map coordinates: a bound check also refuses NaN (it compares false with both ends).
+Latitude = Annotated[float, Field(ge=-90, le=90)]
+Longitude = Annotated[float, Field(ge=-180, le=180)]
+
+
+class Model(Frozen):
+    """Base of every data model: frozen, unknown keys rejected."""
