@@ -32,7 +32,8 @@ test: setup
 
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: setup
-	$(BIN)/python -c "from referee.game.schemas import write_all; write_all('schemas')"
+	$(BIN)/python -m referee.contracts.generate
+	$(BIN)/python -c "from referee.contracts.schemas import write_all; write_all('schemas')"
 
 # Rewrite docs/commands.md from the command line's own help (a test fails while it is stale).
 docs: setup

@@ -6,11 +6,10 @@ import json
 import subprocess
 import sys
 
-import msgspec
 import pytest
 
 from referee import game as g
-from referee.game.schemas import StateView, StatusView
+from referee.contracts.views import StateView, StatusView
 
 
 def _bytes(p):
@@ -102,7 +101,7 @@ def test_status_json_contract_and_every_listed_order_is_accepted(game, cli, tmp_
     assert public["schema_version"] == 1
     r = cli("status", game, "--as", "german", "--format", "json")
     view = json.loads(r.stdout)
-    msgspec.convert(view, StatusView)
+    StatusView.model_validate_json(r.stdout)
     for key in ("waiting_on", "decision", "prompt", "legal", "game_over"):
         assert key in view
     assert view["waiting_on"] == "german" and view["decision"] == "card_or_pass"
@@ -124,7 +123,7 @@ def test_show_json_contract_and_hand_secrecy(game, cli):
     st = g.open_game(game).state
     for reader in ("german", "entente"):
         view = json.loads(cli("show", game, "--as", reader, "--format", "json").stdout)
-        msgspec.convert(view, StateView)
+        StateView.model_validate_json(json.dumps(view))
         assert view["turn"] == 1 and view["season"] == "SUMMER" and view["year"] == 1914
         assert view["vp"]["total"] == 12 and view["vp"]["level"] == "stalemate"
         assert view["areas"]["aachen"]["control"] == "german"

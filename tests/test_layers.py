@@ -1,8 +1,9 @@
 """The package is a house of layers (DESIGN.md, "Layout"): each folder imports only itself and
 the folders below it, and no import circle exists anywhere, function-local imports included.
 
-Bottom to top: base < contracts < store < data < engine < game < render < mail < cli. The package's own
-`__init__` (its version) may be imported by every layer; `__main__` stands above them all.
+Bottom to top: base < contracts < store < data < engine < game < render < mail < cli. The
+package's own `__init__` (its version) may be imported by every layer; `__main__` stands above
+them all.
 A function-local import of a referee module says on its line, or the line above, that it is
 there for start-up time; every other import stands at the top of its module.
 """

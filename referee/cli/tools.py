@@ -101,7 +101,7 @@ def games_list() -> None:
 
 def schema(name: Annotated[Optional[str], typer.Argument(help="Which schema.")] = None) -> None:
     """Print a JSON Schema (orders, events, journal records, views, game data, scenario)."""
-    from ..game.schemas import SCHEMAS, schema_text  # start-up: only schema needs it
+    from ..contracts.schemas import SCHEMAS, schema_text  # start-up: only schema needs it
 
     if name is None or name not in SCHEMAS:
         if name is not None:

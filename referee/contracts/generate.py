@@ -63,7 +63,14 @@ class _Module:
     def unions(self) -> dict[str, Any]:
         """Module-level unions of models (tagged unions), by name."""
         return {k: v for k, v in vars(self.contract).items()
-                if not k.startswith("_") and _is_model_union(v)}
+                if not k.startswith("_") and _is_model_union(v)
+                and _named_union(_members(v)) == (self.name, k)}
+
+    def need_name(self, contract: str, name: str) -> str:
+        """A name defined in another twin module, imported."""
+        if contract != self.name:
+            self.imports.setdefault(_relative(self.twin, TWINS[contract]), set()).add(name)
+        return name
 
     def need(self, cls: type) -> str:
         """The name of a class in the twin, importing its twin module when elsewhere."""
@@ -73,6 +80,16 @@ class _Module:
         home = cls.__module__.rsplit(".", 1)[-1]
         self.imports.setdefault(_relative(self.twin, TWINS[home]), set()).add(name)
         return name
+
+
+def _named_union(args: tuple) -> tuple[str, str] | None:
+    """(contract module, name) of a module-level union with exactly these members, if any."""
+    for contract in TWINS:
+        module = importlib.import_module(f"referee.contracts.{contract}")
+        for name, value in vars(module).items():
+            if not name.startswith("_") and _is_model_union(value) and _members(value) == args:
+                return contract, name
+    return None
 
 
 def _line(cls: type) -> int:
@@ -125,6 +142,9 @@ def render(mod: _Module, tp: Any) -> str:
         mod.typing.add("Annotated")
         return f"Annotated[{inner}, {_meta(bounds)}]"
     if origin in (Union, types.UnionType):
+        named = _named_union(args)
+        if named is not None:
+            return mod.need_name(*named)
         return " | ".join(render(mod, a) for a in args)
     if origin is Literal:
         mod.typing.add("Literal")
@@ -272,8 +292,9 @@ def module_text(contract: str) -> str:
               for name, u in mod.unions().items()]
     if unions:
         mod.typing.add("Union")
-    constants = [f"{name} = {getattr(mod.contract, name)!r}"
-                 for name in getattr(mod.contract, "__fast_constants__", ())]
+    values = {n: getattr(mod.contract, n) for n in getattr(mod.contract, "__fast_constants__", ())}
+    plain = [f"{n} = {v!r}" for n, v in values.items() if not _names_models(v)]
+    after = [f"{n} = {_constant(mod, v)}" for n, v in values.items() if _names_models(v)]
     doc = (mod.contract.__doc__ or "").strip().split("\n")[0]
     head = [f'"""{doc}\n\nThe fast msgspec twin of referee/contracts/{contract}.py."""', ""]
     head.append(HEADER.format(name=contract).rstrip("\n"))
@@ -292,8 +313,17 @@ def module_text(contract: str) -> str:
         getattr(mod.contract, "__fast_constants__", ()))
     allnames = _wrapped("__all__ = [", [repr(n) for n in names], "]")
     body = "\n\n\n".join(classes + ["\n".join(unions)] * bool(unions))
-    parts = ["\n".join(head), allnames] + (["\n".join(constants)] if constants else [])
-    return "\n\n".join(parts) + "\n\n\n" + body + "\n"
+    parts = ["\n".join(head), allnames] + (["\n".join(plain)] if plain else [])
+    return "\n\n".join(parts) + "\n\n\n" + "\n\n\n".join([body] + after) + "\n"
+
+
+def _names_models(value: Any) -> bool:
+    return isinstance(value, dict) and any(isinstance(v, type) for v in value.values())
+
+
+def _constant(mod: _Module, value: Any) -> str:
+    """The source of a mapping to models: their twins' names (written after the structs)."""
+    return _wrapped("{", [f"{k!r}: {mod.need(v)}" for k, v in value.items()], "}")
 
 
 def _members(union: Any) -> tuple[type, ...]:
@@ -329,6 +359,7 @@ for _contract, _twin in (
     ("mapmodels", "data.mapmodels"), ("unitmodels", "data.unitmodels"),
     ("deckmodels", "data.deckmodels"), ("chartmodels", "data.chartmodels"),
     ("eventmodels", "data.eventmodels"), ("scenariomodels", "data.scenariomodels"),
+    ("records", "game.record_shapes"),
 ):
     register(_contract, _twin)
 

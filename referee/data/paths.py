@@ -12,10 +12,11 @@ import re
 from pathlib import Path
 
 from ..base.errors import UsageError
+from ..contracts.names import GAME_NAME_PATTERN
 from ..store.home import read_named
 
 # A game's directory name under the games directory, as a journal header names it.
-GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+GAME_NAME = re.compile(GAME_NAME_PATTERN)
 
 
 def default_games_dir() -> Path:

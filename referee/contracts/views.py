@@ -1,31 +1,17 @@
-"""JSON Schemas of everything the referee reads or writes, generated from its models.
+"""The JSON documents the commands print: views, reports, order and inbox results.
 
-The documents the commands print (views, reports, lists) carry a
-`schema_version` and accept added keys, so a script written against one
-version survives new fields; journal records, whose bytes are hashed, do not.
-
-`schemas/*.json` in the repository are these, checked in; a test fails when
-one is stale (`make schemas` rewrites them). `referee schema NAME` prints one.
+Each carries `schema_version` and accepts added keys, so a script written
+against one version survives new fields.
 """
 
-import json
 from typing import Any
 
-import msgspec
+from pydantic import Field
 
-from ..data.chartmodels import Charts
-from ..data.deckmodels import DeckData
-from ..data.eventmodels import EventsData
-from ..data.gamemodels import GameInfo
-from ..data.mapmodels import MapData
-from ..data.scenariomodels import Scenario
-from ..data.unitmodels import UnitsData
-from ..engine.events import Event
-from ..engine.order_shapes import Order
-from .records import JournalHeader, JournalRecord
+from .base import Document
 
 
-class UnitView(msgspec.Struct, kw_only=True):
+class UnitView(Document):
     id: str
     side: str
     nation: str
@@ -38,38 +24,38 @@ class UnitView(msgspec.Struct, kw_only=True):
     oos: bool = False             # an Out of Supply marker on it (1.2.3); left out when none
 
 
-class AreaView(msgspec.Struct, kw_only=True):
+class AreaView(Document):
     name: str
     control: str                  # a side id, disputed or neutral
     vp: int
     units: list[UnitView]
 
 
-class CardView(msgspec.Struct, kw_only=True):
+class CardView(Document):
     id: str
     key: str
     title: str
 
 
-class VpLine(msgspec.Struct, kw_only=True):
+class VpLine(Document):
     label: str
     vp: int
 
 
-class VpView(msgspec.Struct, kw_only=True):
+class VpView(Document):
     total: int
     level: str
     level_name: str
     breakdown: list[VpLine]
 
 
-class DeckView(msgspec.Struct, kw_only=True):
+class DeckView(Document):
     draw_pile: int
     discard: list[CardView]
     removed: list[CardView]
 
 
-class StateView(msgspec.Struct, kw_only=True):
+class StateView(Document):
     """What `show --format json` prints."""
 
     schema_version: int
@@ -104,7 +90,7 @@ class StateView(msgspec.Struct, kw_only=True):
     terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
 
 
-class StatusView(msgspec.Struct, kw_only=True):
+class StatusView(Document):
     """What `status --format json` prints (`legal` is empty for the public reader)."""
 
     schema_version: int
@@ -126,33 +112,33 @@ class StatusView(msgspec.Struct, kw_only=True):
     terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
 
 
-class PlayerEntry(msgspec.Struct, kw_only=True):
+class PlayerEntry(Document):
     side: str
     address: str
     key: str | None = None
 
 
-class PlayersView(msgspec.Struct, kw_only=True):
+class PlayersView(Document):
     """What `players --format json` prints (keys only with --keys)."""
 
     schema_version: int
     players: list[PlayerEntry]
 
 
-class Rejection(msgspec.Struct, kw_only=True):
+class Rejection(Document):
     index: int
     order: str
     error: str
     rule: str | None = None
 
 
-class AppliedOrder(msgspec.Struct, kw_only=True):
+class AppliedOrder(Document):
     order: str
     seq: int
     events: list[dict[str, Any]]
 
 
-class OrderResult(msgspec.Struct, kw_only=True):
+class OrderResult(Document):
     """What `order --format json` prints (`--dry-run`: dry_run, legal, stopped instead)."""
 
     schema_version: int
@@ -166,19 +152,19 @@ class OrderResult(msgspec.Struct, kw_only=True):
     not_checked: list[str] = []
 
 
-class Receipt(msgspec.Struct, kw_only=True):
+class Receipt(Document):
     seq: int
     hash: str
 
 
-class ReportVp(msgspec.Struct, kw_only=True):
+class ReportVp(Document):
     total: int
     change: int
     level: str
     level_name: str
 
 
-class ReportView(msgspec.Struct, kw_only=True):
+class ReportView(Document):
     """What `report --format json` prints: the facts, and the document the text is made of."""
 
     schema_version: int
@@ -194,61 +180,19 @@ class ReportView(msgspec.Struct, kw_only=True):
     document: dict[str, Any]
 
 
-class MessageOutcome(msgspec.Struct, kw_only=True):
+class MessageOutcome(Document):
     where: str
     message_id: str
     status: str                 # applied | rejected | skipped | stale | held | known
     side: str | None
     reason: str
     records: list[int]
-    from_: str = msgspec.field(name="from")
+    from_: str = Field(alias="from")
 
 
-class InboxResult(msgspec.Struct, kw_only=True):
+class InboxResult(Document):
     """What `inbox --format json` prints."""
 
     schema_version: int
     messages: list[MessageOutcome]
     outbox: list[str]
-
-
-SCHEMAS: dict[str, Any] = {
-    "orders": Order,
-    "events": Event,
-    "journal-header": JournalHeader,
-    "journal-record": JournalRecord,
-    "state-view": StateView,
-    "status-view": StatusView,
-    "order-result": OrderResult,
-    "report": ReportView,
-    "players": PlayersView,
-    "inbox-result": InboxResult,
-    "game": GameInfo,
-    "map": MapData,
-    "units": UnitsData,
-    "deck": DeckData,
-    "charts": Charts,
-    "game-events": EventsData,
-    "scenario": Scenario,
-}
-
-
-def schema(name: str) -> dict:
-    """The JSON Schema called name."""
-    return msgspec.json.schema(SCHEMAS[name])
-
-
-def schema_text(name: str) -> str:
-    """The schema as the text checked in under schemas/NAME.json."""
-    return json.dumps(schema(name), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def write_all(folder: str) -> list[str]:
-    """Write every schema to folder/NAME.json; returns the names written."""
-    from pathlib import Path
-
-    out = Path(folder)
-    out.mkdir(exist_ok=True)
-    for name in SCHEMAS:
-        (out / f"{name}.json").write_text(schema_text(name), encoding="utf-8")
-    return list(SCHEMAS)

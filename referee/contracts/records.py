@@ -1,0 +1,196 @@
+"""Journal records: the header (record 0) and every record after it, with the secret parts' data.
+
+The chain of hashes proves a file intact, not who wrote it: anybody can write
+a journal whose hashes check. Every record is therefore validated against
+these shapes: before it is appended, when it is replayed from a journal this
+referee did not sign, and when `verify` audits a journal.
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .base import Contract
+from .events import Event
+from .events_base import Secret
+from .names import GAME_NAME_PATTERN
+from .scenariomodels import Scenario
+
+Die = Annotated[int, Field(ge=1, le=6)]
+
+
+class DiceCommitment(Contract):
+    mode: Literal["committed", "manual"]
+    commitment: Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
+
+
+class JournalHeader(Contract):
+    """Record 0 of a journal."""
+
+    seq: Literal[0]
+    kind: Literal["header"]
+    prev: None
+    hash: str
+    schema_version: int
+    game_id: Annotated[str, Field(min_length=1, max_length=200)]
+    game: Annotated[str, Field(pattern=GAME_NAME_PATTERN)]
+    game_name: str
+    data_digest: str
+    engine_version: str
+    rules_version: Annotated[int, Field(ge=1)] = 1    # absent: before versions were kept
+    scenario: str
+    scenario_data: Scenario
+    options: dict[str, bool]
+    dice: DiceCommitment
+    created_at: str
+
+
+# What a secret part's `data` holds, by the event that carries it: replaying puts it into
+# the state (hands, the draw pile, army templates), so its shape is checked like the rest.
+class DeckOrder(Contract):
+    order: list[str]
+
+
+class CardList(Contract):
+    cards: list[str]
+
+
+class SealedOrder(Contract):
+    order: str | None = None                    # one sealed order (journals before plans)
+    orders: list[str] | None = None             # one sealed plan: every order of a submission
+
+
+class MoveDetails(Contract):
+    unit: str
+    kind: str | None
+    nation: str | None
+    from_army: str | None
+    into: str | None
+    new_id: str | None
+    taking: list[str]
+
+
+class RetreatDetails(Contract):
+    unit: str
+    new_id: str | None
+    into: str | None
+
+
+class OrderText(Contract):
+    text: str
+
+
+class MailData(Contract):
+    message_id: str
+    sha256: str
+    body_sha256: str | None = None
+
+
+class Player(Contract):
+    side: str
+    address: str
+    key_no: int | None = None
+    key_digest: str | None = None
+
+
+class Roster(Contract):
+    players: list[Player]
+
+
+# Hidden army templates (option 1.4): what entered or left a template outside a battle.
+class PlaceDetails(Contract):
+    unit: str
+    area: str
+    into: str
+
+
+class BuildDetails(Contract):
+    unit: str
+    area: str
+    into: str
+    cost: int
+
+
+class UnitRef(Contract):
+    unit: str
+
+
+class OrderList(Contract):
+    orders: list[str]
+
+
+class UnitLost(Contract):
+    unit: str
+    nation: str
+    kind: str
+
+
+class UnitRemoved(Contract):
+    unit: str
+    nation: str
+    kind: str
+    area: str
+
+
+class Elimination(Contract):
+    unit: str
+    nation: str
+    kind: str
+    area: str
+    reason: str
+    rule: str
+
+
+class BoxValue(Contract):
+    bp: int
+
+
+class SwapDetails(Contract):
+    replaced: str
+    area: str
+    new_id: str | None
+
+
+class JoinedArmy(Contract):
+    into: str
+
+
+class StandingEntry(Contract):
+    text: str
+    turn: int | None = None
+
+
+class StandingSet(Contract):
+    orders: list[StandingEntry]
+
+
+__fast_constants__ = ("SECRET_DATA",)
+SECRET_DATA: dict[str, type[Contract]] = {
+    "DeckShuffled": DeckOrder, "CardsStacked": CardList, "CardsDrawn": CardList,
+    "ProductionOrdered": SealedOrder, "UnitMoved": MoveDetails,
+    "UnitPlaced": PlaceDetails, "UnitBuilt": BuildDetails, "InfantryUpgraded": UnitRef,
+    "ProductionRevealed": OrderList, "AttritionTaken": UnitLost, "EftUnitLost": UnitLost,
+    "CrisisUnitRemoved": UnitRemoved, "PieceEliminated": Elimination,
+    "EftLossesDue": BoxValue, "CommonwealthSwapped": SwapDetails,
+    "ArmySuppressed": JoinedArmy, "UnitRetreated": RetreatDetails,
+    "PlanSealed": OrderList, "PlanRevealed": OrderList,
+}
+
+
+class JournalRecord(Contract):
+    """Every record after the header: one accepted order and its events."""
+
+    seq: int
+    prev: str
+    hash: str
+    at: str
+    # A side of the game or the moderator: apply_record checks it against the game's sides
+    # (a length bound here, not a pattern, costs nothing per record).
+    actor: Annotated[str, Field(min_length=1, max_length=32)]
+    order: str
+    events: list[Event]
+    dice: list[Die] = []
+    private_order: Secret | None = None
+    mail: Secret | None = None          # the message the order came in (moderator only)
+    players: Secret | None = None       # a roster record: addresses, key digests (moderator)
+    standing: Secret | None = None      # the actor's standing orders (his eyes only)

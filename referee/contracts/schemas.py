@@ -1,0 +1,74 @@
+"""The published JSON Schemas: one per contract a user or a script meets, by a stable name.
+
+`schemas/NAME.json` in the repository are these, checked in; a test fails
+when one is stale (`make schemas` rewrites them and the fast twins of the
+contracts). `referee schema NAME` prints one. Each carries `$schema` (JSON
+Schema 2020-12) and `$id` (`urn:referee:schema:NAME`, which never changes;
+a document's own `schema_version` says which version of it a command wrote).
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from .chartmodels import Charts
+from .deckmodels import DeckData
+from .eventmodels import EventsData
+from .events import Event
+from .gamemodels import GameInfo
+from .mapmodels import MapData
+from .orders import Order
+from .records import JournalHeader, JournalRecord
+from .scenariomodels import Scenario
+from .unitmodels import UnitsData
+from .views import InboxResult, OrderResult, PlayersView, ReportView, StateView, StatusView
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+SCHEMAS: dict[str, Any] = {
+    "orders": Order,
+    "events": Event,
+    "journal-header": JournalHeader,
+    "journal-record": JournalRecord,
+    "state-view": StateView,
+    "status-view": StatusView,
+    "order-result": OrderResult,
+    "report": ReportView,
+    "players": PlayersView,
+    "inbox-result": InboxResult,
+    "game": GameInfo,
+    "map": MapData,
+    "units": UnitsData,
+    "deck": DeckData,
+    "charts": Charts,
+    "game-events": EventsData,
+    "scenario": Scenario,
+}
+
+
+def schema_id(name: str) -> str:
+    """The stable `$id` of the schema called name."""
+    return f"urn:referee:schema:{name}"
+
+
+def schema(name: str) -> dict:
+    """The JSON Schema called name."""
+    body = TypeAdapter(SCHEMAS[name]).json_schema(by_alias=True)
+    return {"$schema": DIALECT, "$id": schema_id(name), "title": body.pop("title", name),
+            **body}
+
+
+def schema_text(name: str) -> str:
+    """The schema as the text checked in under schemas/NAME.json."""
+    return json.dumps(schema(name), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_all(folder: str) -> list[str]:
+    """Write every schema to folder/NAME.json; returns the names written."""
+    out = Path(folder)
+    out.mkdir(exist_ok=True)
+    for name in SCHEMAS:
+        (out / f"{name}.json").write_text(schema_text(name), encoding="utf-8")
+    return list(SCHEMAS)

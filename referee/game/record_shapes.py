@@ -1,0 +1,224 @@
+"""Journal records: the header (record 0) and every record after it, with the secret parts' data.
+
+The fast msgspec twin of referee/contracts/records.py."""
+
+# Generated from referee/contracts/records.py (make schemas): edit that, not this.
+# ruff: noqa: E501
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from ..data.scenariomodels import Scenario
+from ..engine.event_union import Event
+from ..engine.events_base import Secret
+
+__all__ = [
+    'DiceCommitment',
+    'JournalHeader',
+    'DeckOrder',
+    'CardList',
+    'SealedOrder',
+    'MoveDetails',
+    'RetreatDetails',
+    'OrderText',
+    'MailData',
+    'Player',
+    'Roster',
+    'PlaceDetails',
+    'BuildDetails',
+    'UnitRef',
+    'OrderList',
+    'UnitLost',
+    'UnitRemoved',
+    'Elimination',
+    'BoxValue',
+    'SwapDetails',
+    'JoinedArmy',
+    'StandingEntry',
+    'StandingSet',
+    'JournalRecord',
+    'SECRET_DATA',
+]
+
+
+class DiceCommitment(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    mode: Literal['committed', 'manual']
+    commitment: Annotated[str, msgspec.Meta(pattern='^[0-9a-f]{64}$')]
+
+
+class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Record 0 of a journal."""
+
+    seq: Literal[0]
+    kind: Literal['header']
+    prev: None
+    hash: str
+    schema_version: int
+    game_id: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    game: Annotated[str, msgspec.Meta(pattern='^[a-z0-9][a-z0-9_-]{0,39}$')]
+    game_name: str
+    data_digest: str
+    engine_version: str
+    rules_version: Annotated[int, msgspec.Meta(ge=1)] = 1
+    scenario: str
+    scenario_data: Scenario
+    options: dict[str, bool]
+    dice: DiceCommitment
+    created_at: str
+
+
+class DeckOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    order: list[str]
+
+
+class CardList(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    cards: list[str]
+
+
+class SealedOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    order: str | None = None
+    orders: list[str] | None = None
+
+
+class MoveDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    kind: str | None
+    nation: str | None
+    from_army: str | None
+    into: str | None
+    new_id: str | None
+    taking: list[str]
+
+
+class RetreatDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    new_id: str | None
+    into: str | None
+
+
+class OrderText(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    text: str
+
+
+class MailData(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    message_id: str
+    sha256: str
+    body_sha256: str | None = None
+
+
+class Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    side: str
+    address: str
+    key_no: int | None = None
+    key_digest: str | None = None
+
+
+class Roster(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    players: list[Player]
+
+
+class PlaceDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    area: str
+    into: str
+
+
+class BuildDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    area: str
+    into: str
+    cost: int
+
+
+class UnitRef(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+
+
+class OrderList(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    orders: list[str]
+
+
+class UnitLost(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    nation: str
+    kind: str
+
+
+class UnitRemoved(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    nation: str
+    kind: str
+    area: str
+
+
+class Elimination(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    unit: str
+    nation: str
+    kind: str
+    area: str
+    reason: str
+    rule: str
+
+
+class BoxValue(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    bp: int
+
+
+class SwapDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    replaced: str
+    area: str
+    new_id: str | None
+
+
+class JoinedArmy(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    into: str
+
+
+class StandingEntry(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    text: str
+    turn: int | None = None
+
+
+class StandingSet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    orders: list[StandingEntry]
+
+
+class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Every record after the header: one accepted order and its events."""
+
+    seq: int
+    prev: str
+    hash: str
+    at: str
+    actor: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+    order: str
+    events: list[Event]
+    dice: list[Annotated[int, msgspec.Meta(ge=1, le=6)]] = []
+    private_order: Secret | None = None
+    mail: Secret | None = None
+    players: Secret | None = None
+    standing: Secret | None = None
+
+
+SECRET_DATA = {
+    'DeckShuffled': DeckOrder,
+    'CardsStacked': CardList,
+    'CardsDrawn': CardList,
+    'ProductionOrdered': SealedOrder,
+    'UnitMoved': MoveDetails,
+    'UnitPlaced': PlaceDetails,
+    'UnitBuilt': BuildDetails,
+    'InfantryUpgraded': UnitRef,
+    'ProductionRevealed': OrderList,
+    'AttritionTaken': UnitLost,
+    'EftUnitLost': UnitLost,
+    'CrisisUnitRemoved': UnitRemoved,
+    'PieceEliminated': Elimination,
+    'EftLossesDue': BoxValue,
+    'CommonwealthSwapped': SwapDetails,
+    'ArmySuppressed': JoinedArmy,
+    'UnitRetreated': RetreatDetails,
+    'PlanSealed': OrderList,
+    'PlanRevealed': OrderList,
+}
