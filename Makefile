@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # The game data compiled from its YAML: the first read of a journal needs no YAML parsing.
 # It is bound to the content of the YAML files and ignored when they change. One per game.
 GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
-COMPILED := $(GAMES:%=referee/_compiled/%.json)
+COMPILED := $(GAMES:%=referee/_compiled/%.json) referee/_compiled/contracts.json
 
 .PHONY: demo test schemas setup soak bench roundtrips docs
 
@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 $(COMPILED) &: $(STAMP) $(wildcard games/*/* games/*/scenarios/*) \
-             $(wildcard referee/data/*.py)
+             $(wildcard referee/data/*.py) $(wildcard referee/contracts/*.py)
 	$(BIN)/python -m referee.data.build
 
 demo: setup

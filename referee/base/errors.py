@@ -108,6 +108,12 @@ class StorageError(RefereeError):
     exit_code = EXIT_INTEGRITY
 
 
+class ContractError(RefereeError):
+    """A record the referee built breaks its own contract: a bug, caught before it is written."""
+
+    exit_code = 4           # as an internal error: nothing a user typed or sent causes it
+
+
 class JournalError(RefereeError):
     """The journal is damaged: torn line, broken chain, unknown version."""
 

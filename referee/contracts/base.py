@@ -12,7 +12,8 @@ class Contract(BaseModel):
     array for a tuple and an integer for a float, as msgspec does.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=False)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=False,
+                              defer_build=True)
 
     # Read by the generator only: the msgspec struct written for this model.
     __fast__: ClassVar[dict[str, Any]] = {}
@@ -31,4 +32,4 @@ class Document(BaseModel):
     raises it.
     """
 
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow", strict=True, defer_build=True)

@@ -23,6 +23,7 @@ from ..store import snapshot
 from ..store.dice import Dice
 from ..store.journal import Journal
 from ..store.secrets import load_secret
+from .records import keep_contract
 from .replay import body, check_current, position
 
 
@@ -46,7 +47,7 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
              max_records: int | None = None, check_every: int = 1,
              games_dir: Path | None = None) -> Outcome:
     """Play random legal orders into a journal until the game ends (or turn `until` ends)."""
-    journal = Journal(path)
+    journal = Journal(path, keep_contract)
     out = Outcome()
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:

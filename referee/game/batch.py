@@ -27,6 +27,7 @@ from ..store.dice import Dice, ManualDice
 from ..store.journal import Journal, stale
 from ..store.secrets import load_secret
 from . import standing
+from .records import keep_contract
 from .replay import body, check_current, position
 from .suggest import amend
 
@@ -445,9 +446,9 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     """
     if not texts:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
-    batch = Batch(Journal(path), Request(side, list(texts), dice_text, expect_seq, games_dir,
-                                         atomic, dry_run, mail, others_standing,
-                                         standing_change))
+    request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
+                      mail, others_standing, standing_change)
+    batch = Batch(Journal(path, keep_contract), request)
     try:
         raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)
     except (GameDataError, JournalError, UsageError, OrderError):

@@ -25,6 +25,7 @@ from ..store.dice import Dice
 from ..store.journal import Journal, now
 from ..store.players import parse_players, roster_body
 from ..store.secrets import load_secret, remember_secret
+from .records import keep_contract
 from .replay import REVEAL, UPGRADE, Game, body, position
 
 
@@ -76,7 +77,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     if fresh:
         dicemod.write_secret(spath, secret)       # on disk before the journal exists
     try:
-        records = Journal(path).create(header, first)
+        records = Journal(path, keep_contract).create(header, first)
     except BaseException:
         if fresh:
             spath.unlink(missing_ok=True)
@@ -87,15 +88,15 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     ctx.state.seq = 1
     if addresses:
         roster = roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret))
-        Journal(path).append_raw(lambda raw: (1, records[1]["hash"], [roster]))
+        Journal(path, keep_contract).append_raw(lambda raw: (1, records[1]["hash"], [roster]))
         ctx.state.seq = 2
-    return Game(Journal(path), data, records[0], ctx.state)
+    return Game(Journal(path, keep_contract), data, records[0], ctx.state)
 
 
 def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:
     """Append the moderator's record that moves a game on to this referee's rules and the
     current game data, after checking its position fits that data (versions.py)."""
-    journal = Journal(path)
+    journal = Journal(path, keep_contract)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
@@ -128,7 +129,7 @@ def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:
 
 def reveal(path: Path | str, force: bool = False, games_dir: Path | None = None) -> dict:
     """Append the dice secret to the journal so anyone can verify every die (dice.py)."""
-    journal = Journal(path)
+    journal = Journal(path, keep_contract)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)

@@ -8,7 +8,7 @@ is reported with its record number instead of crashing the referee.
 
 import msgspec
 
-from ..base.errors import JournalError
+from ..base.errors import ContractError, JournalError
 from ..engine.events_base import Secret
 from .record_shapes import (
     SECRET_DATA,
@@ -19,6 +19,21 @@ from .record_shapes import (
     Roster,
     StandingSet,
 )
+
+
+def keep_contract(seq: int, line: bytes) -> None:
+    """Refuse a record this referee built that breaks its contract (a bug), before it is
+    written: the journal stays as it was (ContractError)."""
+    # start-up: only a write validates; reading a journal needs no pydantic-core
+    from ..contracts import check
+
+    found = check.problems("journal-header" if seq == 0 else "journal-record", line)
+    if found:
+        loc, msg = found[0]
+        raise ContractError(
+            f"record {seq} as built breaks its contract at {check.where(loc)}: {msg} "
+            f"({len(found)} problem(s)); nothing was written. This is a bug: please report "
+            f"it with the command you ran.")
 
 
 def header_of(rec: dict, name: str) -> JournalHeader:

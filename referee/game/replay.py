@@ -27,7 +27,7 @@ from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, u
 from ..store import snapshot
 from ..store.dice import Dice
 from ..store.journal import Journal, now, scan, upcast
-from .records import header_of, record_of
+from .records import header_of, keep_contract, record_of
 
 REVEAL = "reveal secret"
 UPGRADE = "upgrade rules"
@@ -313,7 +313,7 @@ def open_game(path: Path | str, upto: int | None = None,
     With upto, the game as it stood after that record (UsageError when the
     journal has no such record).
     """
-    journal = Journal(path)
+    journal = Journal(path, keep_contract)
     raw = journal.raw()
     pos = position(journal, raw, games_dir, upto)
     if upto is not None:

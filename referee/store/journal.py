@@ -360,8 +360,12 @@ def _read_all(fd: int) -> bytes:
 class Journal:
     """One game's journal file: reading, creating and locked, durable appending."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str,
+                 contract: Callable[[int, bytes], None] | None = None):
+        """contract(seq, line), when given, checks each line before it is written (it raises
+        to refuse one): the game layer validates its records by their contracts."""
         self.path = Path(path)
+        self.contract = contract
 
     @property
     def name(self) -> str:
@@ -435,8 +439,10 @@ class Journal:
         records = [header]
         if first is not None:
             records.append(seal({**first, "seq": 1, "prev": header["hash"]}))
+        lines = [line_of(r) for r in records]
+        self._keep_contracts(lines, first_seq=0)
         try:
-            home.write_new(self.path, b"".join(line_of(r) for r in records))
+            home.write_new(self.path, b"".join(lines))
         except FileExistsError:
             raise UsageError(f"{self.path}: already exists; choose another file name") from None
         except OSError as exc:
@@ -466,7 +472,9 @@ class Journal:
                 new.append(rec)
             if not new:
                 return raw, new
-            data = b"".join(line_of(r) for r in new)
+            lines = [line_of(r) for r in new]
+            self._keep_contracts(lines, first_seq=last + 1)
+            data = b"".join(lines)
             try:
                 os.lseek(fd, len(raw), os.SEEK_SET)
                 home.write_all(fd, data)
@@ -476,6 +484,12 @@ class Journal:
                     undo()
                 self._cut_back(fd, len(raw), exc)
             return raw + data, new
+
+    def _keep_contracts(self, lines: list[bytes], first_seq: int) -> None:
+        """Hand each new line to the contract check before anything is written."""
+        if self.contract is not None:
+            for i, line in enumerate(lines):
+                self.contract(first_seq + i, line)
 
     def _cut_back(self, fd: int, size: int, exc: OSError) -> None:
         """Undo a failed append: truncate to the size before it, then say so truthfully."""
