@@ -36,6 +36,21 @@ def keep_contract(seq: int, line: bytes) -> None:
             f"it with the command you ran.")
 
 
+def audit_contracts(raw: bytes, name: str) -> None:
+    """Validate every line of a journal by its contract, as verify does (JournalError names
+    the first record that breaks it, where and how)."""
+    # start-up: only verify audits every line; replay reads the fast twins
+    from ..contracts import check
+
+    for seq, line in enumerate(raw.splitlines()):
+        found = check.problems("journal-header" if seq == 0 else "journal-record", line)
+        if found:
+            loc, msg = found[0]
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            raise JournalError(f"{name}: record {seq} breaks the journal's contract at "
+                               f"{check.where(loc)}: {msg}{more}", record=seq)
+
+
 def header_of(rec: dict, name: str) -> JournalHeader:
     """The header record, validated (JournalError names record 0 when it is malformed)."""
     try:

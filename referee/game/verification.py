@@ -36,7 +36,7 @@ from ..store import dice as dicemod
 from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.players import REGISTER, roster_problem
-from .records import header_of, record_of
+from .records import audit_contracts, header_of, record_of
 from .replay import (
     REVEAL,
     SEALED_PLAN,
@@ -201,6 +201,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
     records = scan(raw, name)
     header = next(records)
     header_of(header, name)
+    audit_contracts(raw, name)
     secret = _secret_of(raw, header, secret_file)
     data = data_for(header, name, games_dir)
     if export is not None:
