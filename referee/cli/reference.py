@@ -30,7 +30,8 @@ def render() -> str:
     commands = list(_walk(root, ctx))
     lines = ["# referee commands", "",
              "Written by `python -m referee.cli.reference` (`make docs`) from the command "
-             "line itself; do not edit it by hand. Every command also takes `--help`.", ""]
+             "line itself; do not edit it by hand. Every command also takes `--help` (or `-h`).",
+             ""]
     lines += [f"- [`{ctx.command_path}`](#{_anchor(ctx.command_path)}): {_summary(cmd)}"
               for cmd, ctx in commands]
     for cmd, ctx in commands:
