@@ -1,4 +1,4 @@
-"""Every command's help: `-h` as `--help`, and plain text when piped.
+"""Every command's help: `-h` as `--help`, plain text when piped, and an example that parses.
 
 The commands are read from the Typer application itself, groups and all, so a new
 command is checked as soon as it is registered.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import shlex
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -19,6 +20,7 @@ import typer
 
 from referee.cli.app import app
 from referee.cli.entry import main as referee_main
+from referee.cli.helptext import EXAMPLE, EXAMPLES, example_of
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = typer.main.get_command(app)
@@ -50,6 +52,18 @@ def referee(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def parsed(argv: list[str]):
+    """The context Click's own parser makes of `referee ARGV`, down to the last command."""
+    ctx = COMMAND.make_context("referee", list(argv), resilient_parsing=False)
+    while hasattr(ctx.command, "resolve_command"):
+        rest = [*(getattr(ctx, "_protected_args", None) or ctx.protected_args), *ctx.args]
+        if not rest:
+            break
+        name, cmd, rest = ctx.command.resolve_command(ctx, rest)
+        ctx = cmd.make_context(name, rest, parent=ctx, resilient_parsing=False)
+    return ctx
+
+
 def test_the_application_has_groups_and_commands():
     assert () in PATHS and ("games",) in PATHS and ("games", "check") in PATHS
     assert ("status",) in PATHS and ("map",) in PATHS and len(PATHS) > 20
@@ -57,12 +71,14 @@ def test_the_application_has_groups_and_commands():
 
 @pytest.mark.parametrize("option", ["--help", "-h"])
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: " ".join(p) or "referee")
-def test_help_is_plain_text(path, option):
+def test_help_is_plain_text_and_ends_with_an_example(path, option):
     code, out, err = referee([*path, option])
     assert code == 0 and not err
     assert out.startswith(f"Usage: {' '.join(['referee', *path])} ")
     assert "\x1b" not in out, "colour codes in help that is not on a terminal"
     assert not [c for c in BOXES if c in out], "Rich's boxes in help that is not on a terminal"
+    lines = [line.strip() for line in out.splitlines() if line.strip()]
+    assert lines[-2] == EXAMPLE and lines[-1].startswith("referee "), lines[-3:]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: " ".join(p) or "referee")
@@ -79,9 +95,24 @@ def test_no_command_takes_h_for_anything_else():
     assert "-h" not in set(opts(COMMAND))
 
 
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: " ".join(p) or "referee")
+def test_each_example_parses_as_its_command(path):
+    example = example_of(referee([*path, "--help"])[1])
+    argv = shlex.split(example)
+    assert argv[0] == "referee"
+    ctx = parsed(argv[1:])           # an example Click's parser refuses raises here
+    assert ctx.command_path.startswith(" ".join(["referee", *path]))
+    if getattr(ctx.command, "commands", None) is None:
+        assert not ctx.args, f"{example}: extra arguments {ctx.args}"
+
+
+def test_every_example_belongs_to_a_command():
+    assert set(EXAMPLES) == {" ".join(p) for p in PATHS}
+
+
 def test_referee_alone_prints_the_plain_help():
     code, out, _ = referee([])
-    assert code == 2 and out.startswith("Usage: referee ") and "Commands:" in out
+    assert code == 2 and out.startswith("Usage: referee ") and example_of(out)
 
 
 def _environment() -> dict[str, str]:
@@ -95,6 +126,7 @@ def test_help_through_a_pipe_is_plain_text():
                        text=True, env=_environment(), timeout=120)
     assert r.returncode == 0 and r.stdout.startswith("Usage: referee status ")
     assert "\x1b" not in r.stdout and not [c for c in BOXES if c in r.stdout]
+    assert example_of(r.stdout) == EXAMPLES["status"]
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminal here")
@@ -115,5 +147,5 @@ def test_help_on_a_terminal_is_still_drawn_by_rich_and_flags_show_no_type():
     os.close(leader)
     shown = b"".join(chunks).decode("utf-8", "replace")
     assert proc.wait(timeout=120) == 0
-    assert [c for c in BOXES if c in shown] and "dry-run" in shown
+    assert [c for c in BOXES if c in shown] and EXAMPLE in shown
     assert "<bool>" not in shown

@@ -23,7 +23,7 @@ from .. import game as g
 from ..base.errors import GameDataError
 from . import audit, play, tools
 from .commands import guard
-from .helptext import HELP_OPTIONS, Command, Group
+from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES
 
 # The rules and the data models are imported inside the commands that need
@@ -62,11 +62,11 @@ class _OneLineErrors(Group):
 
 app = typer.Typer(
     name="referee", add_completion=True, no_args_is_help=True, cls=_OneLineErrors,
-    pretty_exceptions_enable=False, context_settings=HELP_OPTIONS,
+    pretty_exceptions_enable=False, context_settings=HELP_OPTIONS, epilog=epilog(""),
     help="A judge for play-by-email games of TO THE LAST MAN!: orders in, dice and rulings "
          "out, everything in a hash-chained journal.")
 games_app = typer.Typer(help="List the games; check game data directories.",
-                        no_args_is_help=True, cls=Group)
+                        no_args_is_help=True, cls=Group, epilog=epilog("games"))
 app.add_typer(games_app, name="games")
 
 
@@ -127,9 +127,11 @@ COMMANDS = (play.new, play.players, play.order, play.standing, play.status, play
             audit.repair, tools.autoplay, tools.schema, tools.demo, audit.explain, audit.dice,
             tools.map_, tools.area)
 for command in COMMANDS:       # map_ is `map`: the trailing _ keeps the builtin unshadowed
-    app.command(command.__name__.rstrip("_"), cls=Command)(boundary(command))
-games_app.command("check", cls=Command)(boundary(tools.games_check))
-games_app.command("list", cls=Command)(boundary(tools.games_list))
+    name = command.__name__.rstrip("_")
+    app.command(name, cls=Command, epilog=epilog(name))(boundary(command))
+games_app.command("check", cls=Command, epilog=epilog("games check"))(
+    boundary(tools.games_check))
+games_app.command("list", cls=Command, epilog=epilog("games list"))(boundary(tools.games_list))
 
 
 def main() -> None:
