@@ -10,6 +10,8 @@ error, or the command run), never a traceback.
 
 from __future__ import annotations
 
+import json
+import re
 from enum import Enum
 from unittest import mock
 
@@ -19,6 +21,7 @@ import typer.testing
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from doors import quick as quick_run
 from referee.cli import entry, forms
 from referee.cli.app import app
 
@@ -197,3 +200,33 @@ def test_random_forms_parse_as_click_parses_them(command, tokens):
     argv = [command, *tokens]
     if not agree(argv):             # declined: Click's parser answers it (a value or an error)
         assert clicks(argv) is not None
+
+
+def test_the_forms_now_quick_print_what_typer_prints(game, cli, secret_file, tmp_path):
+    for form in (("status", "--all"), ("status", "--as", "german", "--width", "50", "--all"),
+                 ("show", "--as", "moderator", "--width", "100"),
+                 ("order", "--as", "german", "--dry-run", "pass", "end turn", "pass"),
+                 ("order", "--as", "german", "--atomic", "pass", "move ge-1 paris")):
+        r = cli(form[0], game, *form[1:])
+        assert quick_run(form[0], game, *form[1:]) == (r.exit_code, r.stdout, r.stderr), form
+        assert r.stdout or r.stderr
+    twin = tmp_path / "twin" / "g.jsonl"
+    twin.parent.mkdir()
+    assert cli("new", twin, "--scenario", "1914", "--game-id", "test-1914",
+               "--secret-file", secret_file).exit_code == 0
+    orders = ("--as", "german", "--no-atomic", "--no-dry-run", "pass", "move ge-1 paris")
+    r = cli("order", twin, *orders)
+    code, out, err = quick_run("order", game, *orders)
+    assert (code, _timeless(out), err) == (r.exit_code, _timeless(r.stdout), r.stderr)
+    assert r.exit_code == 1 and _records(game) == _records(twin)
+
+
+def _timeless(text: str) -> str:
+    return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "TIME", text)
+
+
+def _records(journal) -> list[dict]:
+    """A journal's records without the times they were written at (nor the hashes of those)."""
+    return [{k: v for k, v in json.loads(line).items()
+             if k not in ("at", "created_at", "hash", "prev")}
+            for line in journal.read_text(encoding="utf-8").splitlines()]
