@@ -47,9 +47,10 @@ EXAMPLES = {
 }
 
 
-def epilog(path: str) -> str:
-    """The end of a command's help: its example (path: the command without `referee`)."""
-    return f"\b\n{EXAMPLE}\n  {EXAMPLES[path]}"
+def epilog(path: str) -> str | None:
+    """The end of a command's help: its example (path: the command without `referee`). A
+    command without one still runs; tests/test_help.py names it."""
+    return f"\b\n{EXAMPLE}\n  {EXAMPLES[path]}" if path in EXAMPLES else None
 
 
 def example_of(text: str | None) -> str | None:
