@@ -35,9 +35,12 @@ schemas: setup
 	$(BIN)/python -m referee.contracts.generate
 	$(BIN)/python -c "from referee.contracts.schemas import write_all; write_all('schemas')"
 
-# Rewrite docs/commands.md from the command line's own help (a test fails while it is stale).
+# Rewrite docs/commands.md from the command line's own help, and referee/cli/forms.json (what
+# the console script's quick path reads of status, show and order) from the same commands;
+# a test fails while either is stale.
 docs: setup
 	$(BIN)/python -m referee.cli.reference docs/commands.md
+	$(BIN)/python -m referee.cli.forms referee/cli/forms.json
 
 # Hundreds of random complete 1914 games (200 TTLM, 50 AT ALL COSTS!), every invariant
 # checked after every record, odd

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from typer.core import TyperGroup
 
 from .. import __version__, load_msgspec
 from .. import game as g
 from ..base.errors import GameDataError
 from . import audit, play, tools
 from .commands import guard
+from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES
 
 # The rules and the data models are imported inside the commands that need
@@ -35,7 +35,7 @@ except ImportError:                     # pragma: no cover - older Typer runs on
     from click import ClickException as _ParseError
 
 
-class _OneLineErrors(TyperGroup):
+class _OneLineErrors(Group):
     """The application: an error in the arguments (an unknown option, a bad value, a missing
     journal) is one 'referee: ' line and exit 2, like every other error, not a usage box."""
 
@@ -47,8 +47,8 @@ class _OneLineErrors(TyperGroup):
         except _ParseError as exc:
             ctx = getattr(exc, "ctx", None)
             if type(exc).__name__ == "NoArgsIsHelpError":   # `referee` alone: the help
-                if not getattr(typer.core, "HAS_RICH", False):
-                    exc.show()                      # (Rich printed it already)
+                if exc.format_message():            # plain text (Rich printed its own)
+                    typer.echo(exc.format_message())
                 sys.exit(exc.exit_code)
             where = f" (`{ctx.command_path} --help` lists them)" if ctx is not None else ""
             message = " ".join(exc.format_message().split())
@@ -62,11 +62,11 @@ class _OneLineErrors(TyperGroup):
 
 app = typer.Typer(
     name="referee", add_completion=True, no_args_is_help=True, cls=_OneLineErrors,
-    pretty_exceptions_enable=False,
+    pretty_exceptions_enable=False, context_settings=HELP_OPTIONS, epilog=epilog(""),
     help="A judge for play-by-email games of TO THE LAST MAN!: orders in, dice and rulings "
          "out, everything in a hash-chained journal.")
 games_app = typer.Typer(help="List the games; check game data directories.",
-                        no_args_is_help=True)
+                        no_args_is_help=True, cls=Group, epilog=epilog("games"))
 app.add_typer(games_app, name="games")
 
 
@@ -127,9 +127,11 @@ COMMANDS = (play.new, play.players, play.order, play.standing, play.status, play
             audit.repair, tools.autoplay, tools.schema, tools.demo, audit.explain, audit.dice,
             tools.map_, tools.area)
 for command in COMMANDS:       # map_ is `map`: the trailing _ keeps the builtin unshadowed
-    app.command(command.__name__.rstrip("_"))(boundary(command))
-games_app.command("check")(boundary(tools.games_check))
-games_app.command("list")(boundary(tools.games_list))
+    name = command.__name__.rstrip("_")
+    app.command(name, cls=Command, epilog=epilog(name))(boundary(command))
+games_app.command("check", cls=Command, epilog=epilog("games check"))(
+    boundary(tools.games_check))
+games_app.command("list", cls=Command, epilog=epilog("games list"))(boundary(tools.games_list))
 
 
 def main() -> None:

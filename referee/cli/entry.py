@@ -1,29 +1,43 @@
 """The `referee` console script: `status`, `show` and `order` without importing Typer.
 
 Importing Typer costs about half of the import floor, more than answering
-`status` from a signed view. So the plain forms of these three commands (a
-journal, the orders, and the options listed in FORMS, each valid) are parsed
-here and run by the same functions the Typer application calls
-(commands.py), with the same error boundary; anything else (help, a
-misspelt option, a bad value, any other command) goes to the Typer
-application, which gives the usage message.
+`status` from a signed view. So the plain forms of these three commands are
+parsed here and run by the same functions the Typer application calls
+(commands.py), with the same error boundary. What each command takes is read
+from forms.json, which `make docs` writes from the Typer application's own
+commands (forms.py): the options are declared once, in the commands'
+signatures. A form is parsed here only where the result is sure to be the
+one Typer's parser gives; anything else (help, `-h`, `--`, a misspelt option,
+a bad or repeated value, any other command) goes to the Typer application,
+which answers it or gives the usage message.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
+from ..base.errors import EXIT_REJECTED
 from . import commands
 
-# command -> option -> allowed values (None: any value)
-FORMS: dict[str, dict[str, tuple[str, ...] | None]] = {
-    "status": {"--as": None, "--format": ("text", "markdown", "bbcode", "json")},
-    "show": {"--as": None, "--format": ("text", "markdown", "bbcode", "json"), "--at": None},
-    "order": {"--as": None, "--format": ("text", "json"), "--file": None, "--dice": None,
-              "--expect-seq": None},
-}
-INTEGERS = ("--at", "--expect-seq")
+FORMS_FILE = Path(__file__).with_name("forms.json")
+_FORMS: list[dict] = []                       # the table, once read
+
+
+class _ForTyper(Exception):
+    """The form is left to the Typer application."""
+
+
+def forms() -> dict:
+    """The declared parameters of the quick commands (forms.json); none if it cannot be read."""
+    if not _FORMS:
+        try:
+            _FORMS.append(json.loads(FORMS_FILE.read_bytes()))
+        except (OSError, ValueError):
+            _FORMS.append({})
+    return _FORMS[0]
 
 
 def _integer(text: str) -> int | None:
@@ -31,39 +45,103 @@ def _integer(text: str) -> int | None:
     return int(text) if body.isascii() and body.isdigit() and len(body) < 10 else None
 
 
-def parse(argv: list[str]) -> tuple[str, dict, list[str]] | None:
-    """(command, options, positionals) of a plain form, or None for the Typer application."""
-    if not argv or argv[0] not in FORMS:
-        return None
-    allowed = FORMS[argv[0]]
-    options: dict[str, str] = {}
+def _value(declared: dict, text: str):
+    """The value of a parameter as Typer's parser gives it (else _ForTyper)."""
+    kind = declared["type"]
+    if kind == "text":
+        return text
+    if kind == "choice" and text in declared["choices"]:
+        return text
+    if kind == "integer":
+        number = _integer(text)
+        low, high = declared["min"], declared["max"]
+        if number is not None and (low is None or number >= low) and \
+                (high is None or number <= high):
+            return number
+    if kind == "path" and not (declared["readable"] and _unreadable(declared, text)):
+        return Path(text)
+    raise _ForTyper
+
+
+def _unreadable(declared: dict, text: str) -> bool:
+    """An existing path this user may not read (Typer's parser refuses it)."""
+    if declared["allow_dash"] and text == "-":
+        return False
+    return os.path.exists(text) and not os.access(text, os.R_OK)
+
+
+def _default(declared: dict):
+    value = declared["default"]
+    return Path(value) if declared["type"] == "path" and value is not None else value
+
+
+def _options(declared: list[dict], args: list[str]) -> tuple[dict, list[str]]:
+    """The options given and the positional arguments, parsed as Typer's parser does."""
+    names = {name: (d, on) for d in declared
+             for on, opts in ((True, d["opts"]), (False, d["secondary_opts"])) for name in opts}
+    given: dict = {}
     positionals: list[str] = []
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a.startswith("--"):
-            name, eq, value = a.partition("=")
-            if not eq:
-                if i + 1 >= len(argv):
-                    return None
-                value = argv[i + 1]
-                i += 1
-            if name not in allowed or name in options:
-                return None
-            choices = allowed[name]
-            if choices is not None and value not in choices:
-                return None
-            if name in INTEGERS and _integer(value) is None:
-                return None
-            options[name] = value
-        elif a.startswith("-") and a != "-":
-            return None
-        else:
-            positionals.append(a)
+    i = 0
+    while i < len(args):
+        arg = args[i]
         i += 1
-    if not positionals or (argv[0] != "order" and len(positionals) != 1):
+        if not arg.startswith("-") or arg == "-":
+            positionals.append(arg)
+            continue
+        name, eq, text = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        d, on = names.get(name, (None, True))
+        if d is None or d["name"] in given or d["multiple"] or d["type"] == "other" or \
+                not name.startswith("--"):
+            raise _ForTyper         # -h, --, a short or unknown option, a repeated one
+        if d["flag"]:
+            if eq:
+                raise _ForTyper
+            given[d["name"]] = on
+            continue
+        if not eq:
+            if i >= len(args):
+                raise _ForTyper
+            text = args[i]
+            i += 1
+        given[d["name"]] = _value(d, text)
+    return given, positionals
+
+
+def _arguments(declared: list[dict], positionals: list[str]) -> dict:
+    """The positional arguments by name: one each, the rest to a last one taking any number."""
+    values = {}
+    rest = list(positionals)
+    for n, d in enumerate(declared):
+        if d["nargs"] == -1 and n == len(declared) - 1 and (rest or not d["required"]):
+            values[d["name"]] = [_value(d, text) for text in rest]
+            rest = []
+        elif d["nargs"] == 1 and rest:
+            values[d["name"]] = _value(d, rest.pop(0))
+        else:
+            raise _ForTyper
+    if rest:
+        raise _ForTyper
+    return values
+
+
+def parse(argv: list[str]) -> tuple[str, dict] | None:
+    """(command, its parameters by name as Typer's parser gives them) of a plain form, or None
+    for the Typer application."""
+    if not argv or argv[0] not in RUNNERS or argv[0] not in forms():
         return None
-    return argv[0], options, positionals
+    declared = forms()[argv[0]]
+    params = declared["arguments"] + declared["options"]
+    if {p["name"] for p in params} != set(_takes(RUNNERS[argv[0]])) or \
+            any(p["callback"] or p["envvar"] or p["prompt"] for p in params):
+        return None             # a parameter the runner does not take, or one set elsewhere
+    try:
+        given, positionals = _options(declared["options"], argv[1:])
+        if any(p["required"] and p["name"] not in given for p in declared["options"]):
+            return None
+        values = {p["name"]: _default(p) for p in declared["options"]}
+        return argv[0], {**values, **given, **_arguments(declared["arguments"], positionals)}
+    except _ForTyper:
+        return None
 
 
 def emit(text: str, stream=None) -> None:
@@ -78,35 +156,43 @@ def emit(text: str, stream=None) -> None:
         stream.buffer.write(data)
 
 
-def run(command: str, options: dict, positionals: list[str]) -> int:
+def _status(journal: Path, as_: str, format: str, width: int, all_: bool) -> int:
+    emit(commands.status(journal, as_, format, None, width, all_))
+    return 0
+
+
+def _show(journal: Path, as_: str, format: str, at: int | None, width: int) -> int:
+    emit(commands.show(journal, as_, format, at, None, width))
+    return 0
+
+
+def _order(journal: Path, orders: list[str], as_: str, file: Path | None, dice: str | None,
+           expect_seq: int | None, format: str, atomic: bool, dry_run: bool) -> int:
+    commands.check_side(as_)
+    texts = commands.read_orders(orders, file)
+    out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format,
+                                    atomic=atomic, dry_run=dry_run)
+    if out is not None:
+        emit(out)
+    if rejection is not None:
+        sys.stdout.flush()
+        emit(rejection, sys.stderr)
+        return EXIT_REJECTED
+    return 0
+
+
+# What runs each quick command, given every parameter the command declares.
+RUNNERS = {"status": _status, "show": _show, "order": _order}
+
+
+def _takes(fn) -> tuple[str, ...]:
+    """The parameter names of a runner (read from its code: `inspect` costs start-up time)."""
+    return fn.__code__.co_varnames[:fn.__code__.co_argcount]
+
+
+def run(command: str, params: dict) -> int:
     """Run a parsed plain form; returns the exit code."""
-    journal = Path(positionals[0])
-    fmt = options.get("--format", "text")
-
-    def work() -> int:
-        if command == "status":
-            emit(commands.status(journal, options.get("--as"), fmt))
-        elif command == "show":
-            at = options.get("--at")
-            emit(commands.show(journal, options.get("--as", "public"), fmt,
-                               None if at is None else int(at)))
-        else:
-            side = options.get("--as", "")
-            commands.check_side(side)
-            file = options.get("--file")
-            texts = commands.read_orders(positionals[1:], None if file is None else Path(file))
-            seq = options.get("--expect-seq")
-            out, rejection = commands.order(journal, side, texts, options.get("--dice"),
-                                            None if seq is None else int(seq), fmt)
-            if out is not None:
-                emit(out)
-            if rejection is not None:
-                sys.stdout.flush()
-                emit(rejection, sys.stderr)
-                return 1
-        return 0
-
-    return commands.guard(work)
+    return commands.guard(lambda: RUNNERS[command](**params))
 
 
 def main() -> None:

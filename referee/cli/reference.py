@@ -1,7 +1,7 @@
 """`make docs`: docs/commands.md, the command reference, written from the application itself.
 
-Every command and subcommand with its usage line, its help, its arguments
-and its options (name, type or choices, default, help), in plain Markdown:
+Every command and subcommand with its usage line, its help, its arguments,
+its options (name, type or choices, default, help) and its example, in plain Markdown:
 no terminal width, colour or box enters it, so the same code writes the
 same file anywhere. A test fails while the committed file differs from it.
 
@@ -18,6 +18,7 @@ from typing import Any, get_args, get_origin
 import typer
 
 from .app import app
+from .helptext import EXAMPLE, example_of
 
 DEFAULT_FILE = Path("docs") / "commands.md"
 TYPE_NAMES = {str: "text", int: "integer", float: "number", Path: "path", bool: "flag"}
@@ -30,7 +31,8 @@ def render() -> str:
     commands = list(_walk(root, ctx))
     lines = ["# referee commands", "",
              "Written by `python -m referee.cli.reference` (`make docs`) from the command "
-             "line itself; do not edit it by hand. Every command also takes `--help`.", ""]
+             "line itself; do not edit it by hand. Every command also takes `--help` (or `-h`).",
+             ""]
     lines += [f"- [`{ctx.command_path}`](#{_anchor(ctx.command_path)}): {_summary(cmd)}"
               for cmd, ctx in commands]
     for cmd, ctx in commands:
@@ -72,6 +74,9 @@ def _section(cmd, ctx) -> list[str]:
         listed = [_param_line(p, ctx) for p in params if p.param_type_name == kind]
         if listed:
             lines += ["", f"{title}:", ""] + listed
+    example = example_of(cmd.epilog)
+    if example:
+        lines += ["", EXAMPLE, "", "```", example, "```"]
     return lines
 
 
