@@ -106,7 +106,7 @@ def run(command: str, options: dict, positionals: list[str]) -> int:
                 return 1
         return 0
 
-    return commands.guard(work)
+    return commands.guard(work, json_errors=fmt == "json")
 
 
 def main() -> None:
