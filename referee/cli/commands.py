@@ -402,14 +402,15 @@ def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
 
 
 def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = None,
-                games_dir: Path | None = None) -> str:
+                games_dir: Path | None = None, fmt: str = "text") -> str:
     """Draw the map for one reader, now or after record `at`, into out: .svg, or .png through
-    a renderer installed here (the line `map` prints)."""
+    a renderer installed here (the line `map` prints, or in JSON the file and what it shows)."""
     reader = check_name(reader or PUBLIC)
     kind = out.suffix.lower()
     if kind not in (".svg", ".png"):
         raise UsageError(f"-o {quoted(str(out))}: name a .svg or a .png file")
-    from ..render.svgmap import map_svg, png_renderer, to_png  # start-up: only map draws
+    # start-up: only map draws
+    from ..render.svgmap import map_facts, map_svg, png_renderer, to_png
 
     renderer = png_renderer() if kind == ".png" else None
     if kind == ".png" and renderer is None:
@@ -434,5 +435,10 @@ def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = N
 
     if not replace_atomically(out, data):
         raise UsageError(f"-o {quoted(str(out))}: cannot be written")
+    if fmt == "json":
+        return dump({"schema_version": 1, "file": str(out), "format": kind[1:],
+                     "bytes": len(data), "game_id": game.game_id, "seq": game.state.seq,
+                     "reader": reader,
+                     "areas": map_facts(game.state, game.data, reader, game.game_id)})
     shown = str(out) if str(out).isprintable() else quoted(str(out))   # one line, no escapes
     return f"map of record {game.state.seq} for {reader}: {shown}"
