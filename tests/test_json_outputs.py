@@ -102,7 +102,8 @@ def bench(tmp_path: Path, cli, secret_file: Path) -> Bench:
     return Bench(cli, tmp_path, journal)
 
 
-# Each command: the runs that show its JSON outputs, as (arguments, schema name, exit code).
+# Each command: the runs that show its JSON outputs, as (arguments, schema name, exit code);
+# a command that prints nothing would say so with the schema name None.
 RUNS = {
     "new": lambda b: [(["new", b.tmp / "n.jsonl", "--scenario", "1918",
                         "--player", "german=a@example.org"], "new-game", 0)],
@@ -147,6 +148,9 @@ def test_every_command_prints_json_in_its_documented_shape(command, bench, monke
     for args, name, code in RUNS[command](bench):
         r = bench.cli(*args, "--format", "json")
         assert r.exit_code == code, (args, r.stderr)
+        if name is None:
+            assert r.stdout == "", f"`referee {command}` prints, but not in JSON"
+            continue
         assert r.stdout.strip(), f"`referee {command}` printed nothing in JSON"
         if name == "log":                       # JSONL: the journal's records, redacted
             header, *records = r.stdout.splitlines()
