@@ -45,9 +45,12 @@ def _clean(text: str) -> None:
 
 
 def _one_line(stderr: str) -> str:
-    """The single 'referee: ' line of stderr (warnings about shared files aside)."""
+    """The single 'referee: ' line of stderr (warnings about shared files aside); with
+    --format json the error object, read back as that line."""
     lines = [ln for ln in stderr.splitlines() if not ln.startswith("referee: warning:")]
     assert len(lines) == 1, stderr
+    if lines[0].startswith("{"):
+        return "referee: " + json.loads(lines[0])["error"]
     assert lines[0].startswith("referee: ")
     return lines[0]
 
@@ -702,8 +705,9 @@ def _judge(command: str, code: int, out: str, err: str, path: Path,
         wrong.append(" ".join(err.split())[:300])
     if code not in (0, 1, 2, 3):
         wrong.append(f"exit {code}")
-    if code and not any(ln.startswith("referee: ") for ln in err.splitlines()):
-        wrong.append(f"exit {code} without a 'referee: ' line")
+    if code and not any(ln.startswith(("referee: ", '{"schema_version":1,"error":'))
+                        for ln in err.splitlines()):
+        wrong.append(f"exit {code} without a 'referee: ' line or an error object")
     if code and command in ("order", "upgrade", "standing") and path.read_bytes() != before:
         wrong.append("the journal changed")
     if code == 3 and not re.search(r"record \d+", err):

@@ -109,19 +109,23 @@ def eml(folder: Path, raw: bytes, name: str = "message.eml") -> Path:
 # ---------------------------------------------------------------- running inbox
 
 def clean(r) -> None:
-    """No traceback, no internal error, no exit 4; every stderr line a 'referee: ' line."""
+    """No traceback, no internal error, no exit 4; every stderr line a 'referee: ' line, or
+    with --format json the error object of that exit code."""
     text = (r.stdout or "") + (r.stderr or "")
     assert "Traceback" not in text, text
     assert "internal error" not in text, r.stderr
     assert r.exit_code in (0, 3), (r.exit_code, r.stderr)
     for line in (r.stderr or "").splitlines():
+        if line.startswith("{"):
+            assert json.loads(line)["exit"] == r.exit_code, r.stderr
+            continue
         assert line.startswith("referee: "), r.stderr
 
 
 def one_line(r) -> str:
     lines = [ln for ln in r.stderr.splitlines() if not ln.startswith("referee: warning:")]
     assert len(lines) == 1, r.stderr
-    return lines[0]
+    return json.loads(lines[0])["error"] if lines[0].startswith("{") else lines[0]
 
 
 def inbox(cli, journal: Path, *sources: Path, outbox: Path):

@@ -2,8 +2,12 @@
 
 Exit codes are stable (scripts depend on them): 1 a rejected order,
 2 bad usage, 3 a data file or journal integrity problem, or a file that could
-not be written; 5 (verify only) no damage found, but records made under older
-rules were replayed, not decided again.
+not be written; 4 an internal error (a bug); 5 (verify only) no damage found,
+but records made under older rules were replayed, not decided again. README.md
+holds their table, which a test compares with these constants.
+
+Each kind of error has a `kind`, the stable name a command run with
+`--format json` gives it in the error object on stderr.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
+EXIT_INTERNAL = 4       # a bug: anything the referee did not expect
 EXIT_OLDER_RULES = 5    # verify: intact, but records made under older rules were not re-decided
 QUOTE_LIMIT = 60
 
@@ -25,6 +30,7 @@ def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
 class RefereeError(Exception):
     """Base of every error the referee expects and reports in one line."""
 
+    kind = "error"
     exit_code = EXIT_USAGE
 
     def lines(self) -> list[str]:
@@ -35,17 +41,21 @@ class RefereeError(Exception):
 class UsageError(RefereeError):
     """The command was called wrongly (bad option value, missing file)."""
 
+    kind = "usage"
     exit_code = EXIT_USAGE
 
 
 class OrderError(RefereeError):
     """Base of the errors that reject an order (exit 1)."""
 
+    kind = "order_rejected"
     exit_code = EXIT_REJECTED
 
 
 class OrderSyntaxError(OrderError):
     """The order text cannot be parsed; quotes the text and the position."""
+
+    kind = "order_syntax"
 
     def __init__(self, text: str, reason: str, position: int | None = None):
         self.text = text
@@ -58,6 +68,8 @@ class OrderSyntaxError(OrderError):
 class AmbiguousOrderError(OrderError):
     """A name in the order matches several things; lists the candidates."""
 
+    kind = "ambiguous_order"
+
     def __init__(self, text: str, name: str, candidates: list[str]):
         self.candidates = candidates
         super().__init__(
@@ -69,6 +81,8 @@ class AmbiguousOrderError(OrderError):
 class IllegalOrderError(OrderError):
     """The order is well formed but the rules forbid it now; carries the rule number."""
 
+    kind = "illegal_order"
+
     def __init__(self, text: str, rule: str, reason: str):
         self.text = text
         self.rule = rule
@@ -79,6 +93,8 @@ class IllegalOrderError(OrderError):
 class DiceError(OrderError):
     """Manual dice are missing, extra or out of range."""
 
+    kind = "dice"
+
     def __init__(self, reason: str):
         super().__init__(f"dice rejected: {reason} (nothing was recorded)")
 
@@ -86,10 +102,13 @@ class DiceError(OrderError):
 class StaleViewError(OrderError):
     """The order was written against an older journal than the current one."""
 
+    kind = "stale_view"
+
 
 class GameDataError(RefereeError):
     """Every problem found in a game data directory, each with file and path."""
 
+    kind = "game_data"
     exit_code = EXIT_INTEGRITY
 
     def __init__(self, problems: list[str]):
@@ -105,6 +124,7 @@ class GameDataError(RefereeError):
 class StorageError(RefereeError):
     """A file could not be written (disk full, I/O error); says what was left as it was."""
 
+    kind = "storage"
     exit_code = EXIT_INTEGRITY
 
 
@@ -117,6 +137,7 @@ class ContractError(RefereeError):
 class JournalError(RefereeError):
     """The journal is damaged: torn line, broken chain, unknown version."""
 
+    kind = "journal"
     exit_code = EXIT_INTEGRITY
 
     def __init__(self, message: str, record: int | None = None, torn: bool = False):

@@ -2,7 +2,8 @@
 
 Expected errors print one line on stderr (one per problem for data files)
 and exit 1 (rejected order), 2 (usage) or 3 (data or journal integrity).
-Anything unexpected prints one line and exits 4; never a traceback.
+Anything unexpected prints one line and exits 4; never a traceback. With
+`--format json` that line is one JSON error object instead (commands.error_line).
 
 The commands themselves are in play.py, audit.py and tools.py; this module
 makes them one application, each inside the error boundary, in the order
@@ -22,7 +23,7 @@ from .. import __version__, load_msgspec
 from .. import game as g
 from ..base.errors import GameDataError
 from . import audit, play, tools
-from .commands import guard
+from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES
 
@@ -51,13 +52,32 @@ class _OneLineErrors(Group):
                     typer.echo(exc.format_message())
                 sys.exit(exc.exit_code)
             where = f" (`{ctx.command_path} --help` lists them)" if ctx is not None else ""
-            message = " ".join(exc.format_message().split())
-            typer.echo(f"referee: {message}{where}", err=True)
+            message = " ".join(exc.format_message().split()) + where
+            typer.echo(error_line(message, "usage", None, exc.exit_code)
+                       if wants_json(_arguments(args, kwargs)) else f"referee: {message}",
+                       err=True)
             sys.exit(exc.exit_code)
         except typer.Abort:
             typer.echo("referee: aborted", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _arguments(args: tuple, kwargs: dict) -> list[str]:
+    """The command line click is parsing: given to main, or the process's own."""
+    given = args[0] if args else kwargs.get("args")
+    return [str(a) for a in (sys.argv[1:] if given is None else given)]
+
+
+def wants_json(argv: list[str]) -> bool:
+    """Whether the command line asks for JSON (`--format json`), read from the words
+    themselves: an error in parsing them comes before any option has a value."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--format=json" or (word == "--format" and argv[i + 1:i + 2] == ["json"]):
+            return True
+    return False
 
 
 app = typer.Typer(
@@ -80,7 +100,7 @@ def boundary(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         load_msgspec()
-        code = guard(lambda: fn(*args, **kwargs))
+        code = guard(lambda: fn(*args, **kwargs), json_errors=kwargs.get("format") == "json")
         if code:
             raise typer.Exit(code)
     return wrapper
@@ -139,6 +159,10 @@ def main() -> None:
     try:
         app(prog_name="referee")
     except GameDataError as exc:  # raised before a command's boundary (not expected)
+        if wants_json(sys.argv[1:]):
+            typer.echo(error_line(str(exc), exc.kind, None, exc.exit_code,
+                                  problems=exc.problems), err=True)
+            sys.exit(exc.exit_code)
         for line in exc.lines():
             typer.echo(f"referee: {line}", err=True)
         sys.exit(exc.exit_code)

@@ -105,6 +105,7 @@ def verify(
     receipt: Annotated[Optional[list[str]], typer.Option(
         help="SEQ:HASH from a report or mail: fail unless the journal still holds that "
              "record as it was (repeatable).")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> int | None:
     """Check the hash chain, decide every record again, and (with the secret) every die."""
     from ..game.verification import check_receipts  # start-up: only verify needs it
@@ -113,6 +114,13 @@ def verify(
     receipts = check_receipts(journal, receipt or [])
     report = check(journal, secret, GAMES["dir"], export=export)
     report.lines.extend(receipts)
+    if format == Fmt.json:
+        result = "older_rules" if report.older else "chain_only" if export else "ok"
+        typer.echo(commands.dump({
+            "schema_version": 1, "journal": str(journal), "result": result,
+            "records": report.records, "older": report.older, "export": export,
+            "receipts": len(receipt or []), "lines": report.lines}))
+        return EXIT_OLDER_RULES if report.older else None
     for line in report.lines:
         typer.echo(line)
     if report.older:
@@ -123,11 +131,20 @@ def verify(
     typer.echo("verify: OK" + (" (chain only)" if export else ""))
 
 
-def upgrade(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
+def upgrade(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
     """Move a game played under older rules or game data on to this referee's (moderator)."""
     commands.check_private(journal)
     rec = g.upgrade(journal, GAMES["dir"])
     ev = rec["events"][0]
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "journal": str(journal), "seq": rec["seq"],
+            "from_rules": ev["from_rules"], "rules": ev["rules"],
+            "from_data_digest": ev["from_data_digest"], "data_digest": ev["data_digest"]}))
+        return
     typer.echo(f"record {rec['seq']}: the game moves from rules {ev['from_rules']} (game data "
                f"{ev['from_data_digest'][:12]}) to rules {ev['rules']} (game data "
                f"{ev['data_digest'][:12]}); later orders are decided under them")
@@ -137,21 +154,33 @@ def reveal(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     force: Annotated[bool, typer.Option(
         help="Reveal before the game is over (closes it).")] = False,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
     commands.check_private(journal)
     rec = g.reveal(journal, force, GAMES["dir"])
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "journal": str(journal),
+                                  "seq": rec["seq"]}))
+        return
     typer.echo(f"record {rec['seq']}: secret revealed; `referee verify {journal}` now "
                f"recomputes every die")
 
 
-def repair(journal: Annotated[Path, typer.Argument(help="The game's journal.")]) -> None:
+def repair(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
     """Remove a torn last line (after backing the file up); any other damage is refused."""
     commands.check_private(journal)
     from ..store.journal import Journal  # start-up: only log and repair need it
 
     kept, backup = Journal(journal).repair()
-    if backup is None:
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "journal": str(journal),
+                                  "repaired": backup is not None, "records": kept,
+                                  "backup": None if backup is None else str(backup)}))
+    elif backup is None:
         typer.echo(f"{journal}: nothing to repair ({kept} complete records)")
     else:
         typer.echo(f"{journal}: torn last line removed, {kept} complete records kept; the "

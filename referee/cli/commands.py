@@ -23,7 +23,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import load_msgspec
-from ..base.errors import JournalError, RefereeError, UsageError, quoted
+from ..base.errors import (
+    EXIT_INTERNAL,
+    EXIT_REJECTED,
+    GameDataError,
+    JournalError,
+    RefereeError,
+    UsageError,
+    quoted,
+)
 from ..base.readers import MODERATOR, PUBLIC, check_name
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -31,14 +39,33 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-EXIT_INTERNAL = 4
+
+def error_line(message: str, kind: str, rule: str | None, code: int, **more: Any) -> str:
+    """The error object a command run with --format json prints on stderr instead of its
+    `referee: ` line: one line of JSON (the `error` output)."""
+    return json.dumps({"schema_version": 1, "error": message, "kind": kind, "rule": rule,
+                       "exit": code, **more}, separators=(",", ":"))
 
 
-def guard(fn: Callable[[], int | None]) -> int:
-    """Run fn; expected errors become one line each on stderr and their exit code."""
+def _error_of(exc: RefereeError) -> str:
+    """The error object of an expected error: the data problems, or the damaged record, too."""
+    more: dict[str, Any] = {}
+    if isinstance(exc, GameDataError):
+        more["problems"] = exc.problems
+    if isinstance(exc, JournalError) and exc.record is not None:
+        more["record"] = exc.record
+    return error_line(str(exc), exc.kind, getattr(exc, "rule", None), exc.exit_code, **more)
+
+
+def guard(fn: Callable[[], int | None], json_errors: bool = False) -> int:
+    """Run fn; expected errors become one line each on stderr and their exit code (with
+    json_errors, one error object instead)."""
     try:
         return fn() or 0
     except RefereeError as exc:
+        if json_errors:
+            sys.stderr.write(_error_of(exc) + "\n")
+            return exc.exit_code
         for line in exc.lines():
             sys.stderr.write(f"referee: {line}\n")
         return exc.exit_code
@@ -54,8 +81,10 @@ def guard(fn: Callable[[], int | None]) -> int:
         raise
     except Exception as exc:  # noqa: BLE001 - the boundary: a bug must not show a traceback
         # No word on the journal: an order's records may be written before a bug shows.
-        sys.stderr.write(f"referee: internal error ({type(exc).__name__}: {exc}). Please "
-                         f"report it with the command you ran.\n")
+        message = (f"internal error ({type(exc).__name__}: {exc}). Please report it with the "
+                   f"command you ran.")
+        sys.stderr.write((error_line(message, "internal", None, EXIT_INTERNAL) if json_errors
+                          else f"referee: {message}") + "\n")
         return EXIT_INTERNAL
 
 
@@ -318,7 +347,17 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
         if view is not None and result.rejected is None:
             parts.append(render(status_document(view, aids), "text"))
         out = "\n".join(parts) if parts else None
-    return out, _rejection_line(result, atomic)
+    return out, _rejection(result, fmt, atomic)
+
+
+def _rejection(result, fmt: str, atomic: bool = False, dry: bool = False) -> str | None:
+    """What a rejection prints on stderr: its line, or in JSON its error object."""
+    line = _rejection_line(result, atomic, dry)
+    if line is None or fmt != "json":
+        return line
+    exc = result.rejected[2]
+    return error_line(line.removeprefix("referee: "), getattr(exc, "kind", "order_rejected"),
+                      getattr(exc, "rule", None), EXIT_REJECTED)
 
 
 def _rejection_line(result, atomic: bool = False, dry: bool = False) -> str | None:
@@ -359,18 +398,19 @@ def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
             if result.not_applied:
                 lines.append("not checked: " + ", ".join(map(quoted, result.not_applied)))
         out = "\n".join(lines)
-    return out, _rejection_line(result, dry=True)
+    return out, _rejection(result, fmt, dry=True)
 
 
 def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = None,
-                games_dir: Path | None = None) -> str:
+                games_dir: Path | None = None, fmt: str = "text") -> str:
     """Draw the map for one reader, now or after record `at`, into out: .svg, or .png through
-    a renderer installed here (the line `map` prints)."""
+    a renderer installed here (the line `map` prints, or in JSON the file and what it shows)."""
     reader = check_name(reader or PUBLIC)
     kind = out.suffix.lower()
     if kind not in (".svg", ".png"):
         raise UsageError(f"-o {quoted(str(out))}: name a .svg or a .png file")
-    from ..render.svgmap import map_svg, png_renderer, to_png  # start-up: only map draws
+    # start-up: only map draws
+    from ..render.svgmap import map_facts, map_svg, png_renderer, to_png
 
     renderer = png_renderer() if kind == ".png" else None
     if kind == ".png" and renderer is None:
@@ -395,5 +435,10 @@ def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = N
 
     if not replace_atomically(out, data):
         raise UsageError(f"-o {quoted(str(out))}: cannot be written")
+    if fmt == "json":
+        return dump({"schema_version": 1, "file": str(out), "format": kind[1:],
+                     "bytes": len(data), "game_id": game.game_id, "seq": game.state.seq,
+                     "reader": reader,
+                     "areas": map_facts(game.state, game.data, reader, game.game_id)})
     shown = str(out) if str(out).isprintable() else quoted(str(out))   # one line, no escapes
     return f"map of record {game.state.seq} for {reader}: {shown}"

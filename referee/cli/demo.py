@@ -18,6 +18,7 @@ from ..render.formats import render
 from ..render.text import describe
 from ..store.dice import write_secret
 from ..store.journal import redact
+from .commands import dump
 from .params import GAMES
 
 DEMO_SECRET = "0b" * 32
@@ -35,8 +36,10 @@ def _demo_choice(orders: list[str]) -> str:
 
 
 
-def play(keep: Optional[Path]) -> None:
-    """Play the opening into keep (default: a new temporary folder) and print each step."""
+def play(keep: Optional[Path], fmt: str = "text") -> None:
+    """Play the opening into keep (default: a new temporary folder) and print each step (in
+    JSON, one document at the end: the demo-result)."""
+    say = typer.echo if fmt != "json" else (lambda *args, **kwargs: None)
     folder = Path(tempfile.mkdtemp(prefix="referee-demo-")) if keep is None else keep
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "demo-1914.jsonl"
@@ -48,17 +51,17 @@ def play(keep: Optional[Path]) -> None:
     game = g.create_game(path, "1914", game_id="demo-1914", secret_file=secret,
                          games_dir=GAMES["dir"])
     data = game.data
-    typer.echo(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
+    say(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
+    steps: list[dict] = []
 
     def submit(side: str, orders: list[str]) -> None:
-        typer.echo(f"\n$ referee order {path.name} --as {side} " +
-                   " ".join(f"'{o}'" for o in orders))
+        say(f"\n$ referee order {path.name} --as {side} " + " ".join(f"'{o}'" for o in orders))
         result = g.submit(path, side, orders, games_dir=GAMES["dir"])
-        for a in result.applied:
-            for ev in redact(a.record, side)["events"]:
-                line = describe(ev, data, side)
-                if line:
-                    typer.echo(f"    {line}")
+        lines = [line for a in result.applied for ev in redact(a.record, side)["events"]
+                 if (line := describe(ev, data, side))]
+        for line in lines:
+            say(f"    {line}")
+        steps.append({"side": side, "orders": orders, "events": lines})
         if result.rejected:
             raise result.rejected[2]
 
@@ -74,15 +77,17 @@ def play(keep: Optional[Path]) -> None:
                   if o.kind != "armistice"]
         submit(side, [_demo_choice(orders)])
     game = g.open_game(path, games_dir=GAMES["dir"])
-    typer.echo(f"\n$ referee show {path.name} --as entente\n")
-    typer.echo(render(show_document(state_view(game.state, data, "entente", game.game_id)),
-                      "text"))
-    typer.echo(f"\n$ referee status {path.name} --as entente\n")
-    typer.echo(render(status_document(status_view(game.state, data, "entente", game.game_id)),
-                      "text"))
-    typer.echo(f"\n$ referee verify {path.name} --secret {secret.name}")
-    for line in g.verify(path, secret, games_dir=GAMES["dir"]).lines:
-        typer.echo(line)
-    typer.echo(f"\nThe demo journal is {path}; try `referee report {path} --as entente "
-               f"--since 0`, or `--as public --format bbcode` for a forum post.")
-
+    status = status_view(game.state, data, "entente", game.game_id)
+    say(f"\n$ referee show {path.name} --as entente\n")
+    say(render(show_document(state_view(game.state, data, "entente", game.game_id)), "text"))
+    say(f"\n$ referee status {path.name} --as entente\n")
+    say(render(status_document(status), "text"))
+    say(f"\n$ referee verify {path.name} --secret {secret.name}")
+    checked = g.verify(path, secret, games_dir=GAMES["dir"]).lines
+    for line in checked:
+        say(line)
+    say(f"\nThe demo journal is {path}; try `referee report {path} --as entente "
+        f"--since 0`, or `--as public --format bbcode` for a forum post.")
+    if fmt == "json":
+        typer.echo(dump({"schema_version": 1, "journal": str(path), "secret": str(secret),
+                         "steps": steps, "status": status, "verify": checked}))

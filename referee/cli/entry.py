@@ -192,7 +192,8 @@ def _takes(fn) -> tuple[str, ...]:
 
 def run(command: str, params: dict) -> int:
     """Run a parsed plain form; returns the exit code."""
-    return commands.guard(lambda: RUNNERS[command](**params))
+    return commands.guard(lambda: RUNNERS[command](**params),
+                          json_errors=params.get("format") == "json")
 
 
 def main() -> None:

@@ -36,6 +36,7 @@ def new(
     player: Annotated[Optional[list[str]], typer.Option(
         help="A player's address, SIDE=ADDRESS (also moderator=ADDRESS); repeat for each. "
              "Each side gets an order key (`referee players --keys`).")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
     from ..game.views import status_view  # start-up: only new needs it
@@ -46,13 +47,21 @@ def new(
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game)
     where = secret_file if secret_file is not None else f"{journal}.secret"
+    view = status_view(game.state, game.data, None, game.game_id)
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "journal": str(journal), "game_id": game.game_id,
+            "game": game.data.info.id, "scenario": game.scenario.id, "dice": dice,
+            "secret_file": str(where),
+            "players": [p.partition("=")[0].strip().casefold() for p in player or []],
+            "status": view}))
+        return
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
     if player:
         typer.echo(f"players registered; `referee players {journal} --keys` prints their order "
                    f"keys (for the moderator only)")
-    typer.echo(render(status_document(status_view(game.state, game.data, None, game.game_id)),
-                      "text"))
+    typer.echo(render(status_document(view), "text"))
 
 
 def players(

@@ -5,13 +5,14 @@ Each command returns its exit code (None for 0); app.py registers it inside the 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from .. import game as g
-from ..base.errors import GameDataError, UsageError
+from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
 from . import commands
 from .params import GAMES, WIDTH_HELP, Fmt, Reader, ShowFmt
 
@@ -59,54 +60,90 @@ def autoplay(
     seed: Annotated[int, typer.Option(help="Seed of the random choices.")] = 0,
     until: Annotated[Optional[int], typer.Option(
         help="Stop once this seasonal turn is over.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Play random legal orders for whoever must decide, checking invariants after each record."""
     commands.check_private(journal)
     from ..game.autoplay import autoplay as play  # start-up: only autoplay needs it
 
     out = play(journal, seed, until, games_dir=GAMES["dir"])
-    typer.echo(f"{out.records} records played; turn {out.turn}; "
-               + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
-                  "game not over"))
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "journal": str(journal), "records": out.records,
+            "turn": out.turn, "game_over": out.over, "result": out.result,
+            "failure": out.failure}))
+    else:
+        typer.echo(f"{out.records} records played; turn {out.turn}; "
+                   + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
+                      "game not over"))
     if out.failure:
-        typer.echo(f"referee: invariant broken at {out.failure}; the journal holds every "
-                   f"record up to it", err=True)
-        return 3
+        message = f"invariant broken at {out.failure}; the journal holds every record up to it"
+        typer.echo(commands.error_line(message, "invariant", None, EXIT_INTEGRITY)
+                   if format == Fmt.json else f"referee: {message}", err=True)
+        return EXIT_INTEGRITY
     return None
 
 
-def games_check(directory: Annotated[Path, typer.Argument(help="A game data directory.")]) -> None:
+def games_check(
+    directory: Annotated[Path, typer.Argument(help="A game data directory.")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
     """Check a game data directory and list every problem found."""
     from ..data.dataload import load_game  # start-up: YAML, for games check only
 
     data = load_game(directory)
-    typer.echo(f"{directory}: OK — {len(data.areas)} areas, {len(data.cards)} cards, "
-               f"scenarios {', '.join(data.scenarios)}; data digest {data.digest[:16]}")
     from ..data.gameinfo import describe  # start-up: only games check needs it
 
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "directory": str(directory), "name": data.info.name,
+            "areas": len(data.areas), "cards": len(data.cards),
+            "scenarios": list(data.scenarios), "digest": data.digest,
+            "notes": describe(data)}))
+        return
+    typer.echo(f"{directory}: OK — {len(data.areas)} areas, {len(data.cards)} cards, "
+               f"scenarios {', '.join(data.scenarios)}; data digest {data.digest[:16]}")
     for line in describe(data):
         typer.echo(line)
 
 
-def games_list() -> None:
+def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text) -> None:
     """List the games of the games directory: id, name and scenarios (for `new --game`)."""
+    games = []
     for name in g.game_names(GAMES["dir"]):
         try:
             data = g.game_data(name, GAMES["dir"])
-            text = f"{data.info.name} — scenarios {', '.join(data.scenarios)}"
-            typer.echo(f"{name}: " + "".join(c for c in text if c.isprintable()))
+            games.append({"id": name, "readable": True, "name": data.info.name,
+                          "scenarios": list(data.scenarios)})
         except (GameDataError, UsageError):
-            typer.echo(f"{name}: unreadable; `referee games check` on its folder lists why")
+            games.append({"id": name, "readable": False, "name": None, "scenarios": []})
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "games": games}))
+        return
+    for game in games:
+        if not game["readable"]:
+            typer.echo(f"{game['id']}: unreadable; `referee games check` on its folder lists why")
+            continue
+        text = f"{game['name']} — scenarios {', '.join(game['scenarios'])}"
+        typer.echo(f"{game['id']}: " + "".join(c for c in text if c.isprintable()))
 
 
-def schema(name: Annotated[Optional[str], typer.Argument(help="Which schema.")] = None) -> None:
+def schema(
+    name: Annotated[Optional[str], typer.Argument(help="Which schema.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
     """Print a JSON Schema (orders, events, journal records, views, game data, scenario)."""
     from ..contracts.schemas import SCHEMAS, schema_text  # start-up: only schema needs it
 
     if name is None or name not in SCHEMAS:
         if name is not None:
             raise UsageError(f"no schema {name!r}; the schemas are {', '.join(SCHEMAS)}")
-        typer.echo("\n".join(SCHEMAS))
+        typer.echo(commands.dump({"schema_version": 1, "schemas": list(SCHEMAS)})
+                   if format == Fmt.json else "\n".join(SCHEMAS))
+        return
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "name": name,
+                                  "schema": json.loads(schema_text(name))}))
         return
     typer.echo(schema_text(name), nl=False)
 
@@ -114,11 +151,12 @@ def schema(name: Annotated[Optional[str], typer.Argument(help="Which schema.")] 
 def demo(
     keep: Annotated[Optional[Path], typer.Option(
         help="Write the demo journal here instead of a temporary folder.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Play a scripted opening of the 1914 scenario (a battle at Liège) and show the result."""
     from .demo import play  # start-up: the demo's rules and renderers, for demo only
 
-    play(keep)
+    play(keep, format.value)
 
 
 def map_(
@@ -129,10 +167,11 @@ def map_(
     as_: Reader = "public",
     at: Annotated[Optional[int], typer.Option(
         help="Draw the game as it stood after this record.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Draw the map for one reader: each area by control with its units, forts, supply
     sources and VP, a line for every pair of neighbours, and a legend."""
-    typer.echo(commands.map_picture(journal, as_, output, at, GAMES["dir"]))
+    typer.echo(commands.map_picture(journal, as_, output, at, GAMES["dir"], format.value))
 
 
 # ---------------------------------------------------------------- area

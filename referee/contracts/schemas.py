@@ -20,6 +20,7 @@ from .events import Event
 from .gamemodels import GameInfo
 from .mapmodels import MapData
 from .orders import Order
+from .outputs import OUTPUTS
 from .records import JournalHeader, JournalRecord
 from .scenariomodels import Scenario
 from .unitmodels import UnitsData
@@ -45,6 +46,7 @@ SCHEMAS: dict[str, Any] = {
     "charts": Charts,
     "game-events": EventsData,
     "scenario": Scenario,
+    **OUTPUTS,
 }
 
 

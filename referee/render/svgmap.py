@@ -323,6 +323,16 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
         + "\n"
 
 
+def map_facts(state: State, data: GameData, reader: str, game_id: str = "") -> list[dict]:
+    """What map_svg draws of each area, for scripts: its control (1.2), whether it is a Battle
+    Area (5.1), and the units the reader may see there (1.4)."""
+    view = state_view(state, data, reader, game_id)
+    battles = battle_areas(state, data)
+    return [{"id": a.id, "name": a.name, "control": view["areas"][a.id]["control"],
+             "battle": a.id in battles, "units": [u["id"] for u in view["areas"][a.id]["units"]]}
+            for a in data.map.areas]
+
+
 def png_renderer() -> str | None:
     """The SVG renderer installed here: 'cairosvg' (the Python package) or 'rsvg-convert'
     (librsvg's command), or None."""

@@ -1,0 +1,395 @@
+"""The JSON documents the commands print, other than the views and results of views.py,
+and the error object a failed command prints on stderr with `--format json`.
+
+One model per shape, named in OUTPUTS by its schema name. The commands build these
+documents from plain dicts (the quick paths never import pydantic); the tests run
+every command and validate what it prints against these models' JSON Schemas.
+"""
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .base import Document
+
+
+class Part(BaseModel):
+    """An object inside a document: like the document, a later version may add keys."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+
+# ---------------------------------------------------------------- the error object
+
+class ErrorObject(Document):
+    """What stderr holds, one line, when a command run with `--format json` fails: `error` is
+    the message the text line gives after `referee: `, `kind` the stable name of the error
+    (usage, order_syntax, ambiguous_order, illegal_order, dice, stale_view, order_rejected,
+    game_data, journal, storage, invariant, internal), `rule` its rule number if it has one,
+    `exit` the exit code."""
+
+    schema_version: int
+    error: str
+    kind: str
+    rule: Optional[str]
+    exit: int
+    problems: Optional[list[str]] = None      # game_data: every problem found
+    record: Optional[int] = None              # journal: the record at fault, when known
+
+
+# ---------------------------------------------------------------- playing
+
+class NewGame(Document):
+    """`new`: the journal made, the game, where the dice secret is, the sides whose players
+    were registered, and the public status (a status-view)."""
+
+    schema_version: int
+    journal: str
+    game_id: str
+    game: str
+    scenario: str
+    dice: Literal["committed", "manual"]
+    secret_file: str
+    players: list[str]
+    status: dict[str, Any]
+
+
+class StandingOrders(Document):
+    """`standing`: the side's standing orders in force, each as its phrase."""
+
+    schema_version: int
+    side: str
+    standing: list[str]
+
+
+# ---------------------------------------------------------------- keeping the record
+
+class VerifyResult(Document):
+    """`verify` when nothing is damaged (damage is an error object, exit 3): `result` is ok,
+    chain_only (an export: chain and redactions) or older_rules (exit 5); `lines` what the
+    text says, one per kind of check."""
+
+    schema_version: int
+    journal: str
+    result: Literal["ok", "chain_only", "older_rules"]
+    records: int
+    older: int
+    export: Optional[str]
+    receipts: int
+    lines: list[str]
+
+
+class UpgradeResult(Document):
+    """`upgrade`: the record written and the rules and game data the game moves between."""
+
+    schema_version: int
+    journal: str
+    seq: int
+    from_rules: int
+    rules: int
+    from_data_digest: str
+    data_digest: str
+
+
+class RevealResult(Document):
+    """`reveal`: the record that holds the dice secret now."""
+
+    schema_version: int
+    journal: str
+    seq: int
+
+
+class RepairResult(Document):
+    """`repair`: whether a torn last line was cut, the complete records kept, the backup."""
+
+    schema_version: int
+    journal: str
+    repaired: bool
+    records: int
+    backup: Optional[str]
+
+
+class AutoplayResult(Document):
+    """`autoplay`: records played, the turn reached, the result once over, and the invariant
+    broken (then exit 3), if any."""
+
+    schema_version: int
+    journal: str
+    records: int
+    turn: int
+    game_over: bool
+    result: Optional[dict[str, Any]]
+    failure: Optional[str]
+
+
+# ---------------------------------------------------------------- explain / dice
+
+class OrderShown(Part):
+    text: str
+    sealed: bool
+
+
+class DecisionShown(Part):
+    kind: str
+    side: str
+    waiting_on: list[str]
+    rule: str
+    prompt: str
+
+
+class Derivation(Part):
+    message: str
+    digest: str
+    byte_at: int
+    byte: int
+    value: int
+    matches: bool
+
+
+class Roll(Part):
+    die: int
+    value: int
+    purpose: Optional[str]
+    hmac_input: Optional[str] = None          # committed dice: the HMAC's message
+    derived: Optional[Derivation] = None      # once the secret is revealed
+
+
+class RecordDice(Part):
+    mode: Literal["committed", "manual"]
+    revealed: bool
+    rolls: list[Roll]
+
+
+class Explanation(Document):
+    """`explain`: one record as the reader may see it (record 0, the header, has no `at`,
+    order, decision or dice)."""
+
+    schema_version: int
+    game_id: str
+    seq: int
+    reader: str
+    actor: str
+    at: Optional[str] = None
+    order: Optional[OrderShown]
+    decision: Optional[DecisionShown]
+    checks: list[str]
+    dice: Optional[RecordDice]
+    hits: list[str]
+    changes: list[str]
+
+
+class ChiSquare(Part):
+    statistic: float
+    df: int
+    p_value: float
+    rough: bool
+
+
+class DiceTally(Part):
+    dice: int
+    faces: list[int]
+    by_purpose: dict[str, list[int]]
+    expected: float
+    chi_square: Optional[ChiSquare]
+
+
+class DiceCounts(Document):
+    """`dice`: each side's dice (and all of them) by face and purpose, with a chi-square."""
+
+    schema_version: int
+    game_id: str
+    seq: int
+    reader: str
+    mode: Literal["committed", "manual"]
+    sides: dict[str, DiceTally]
+    all: DiceTally
+    unattributed: int
+
+
+# ---------------------------------------------------------------- area / map
+
+class UnitShown(Part):
+    id: str
+    side: str
+    nation: str
+    type: str
+    name: Optional[str] = None
+    entrenched: bool = False
+    strength: Optional[int] = None
+    contents: Optional[dict[str, int]] = None
+    summary: Optional[str] = None
+    oos: bool = False
+
+
+class FortShown(Part):
+    id: str
+    name: str
+    nation: str
+    side: Optional[str]
+    printed: int
+    strength: Optional[int]
+    in_play: bool
+
+
+class Neighbour(Part):
+    id: str
+    name: str
+    control: str
+
+
+class AreaShown(Part):
+    id: str
+    name: str
+    aliases: list[str]
+    kind: str
+    country: str
+    control: str
+    terrain: str
+    vp: int
+    coastal: bool
+    supply_source: Optional[str]
+    conditional_supply_source: Optional[str]
+    always_supplied: bool
+    fort: Optional[FortShown]
+    battle: Optional[Literal["compulsory", "declared", "fighting", "fought"]]
+    units: list[UnitShown]
+    neighbours: list[Neighbour]
+    borders: list[str]
+
+
+class AreaHead(Document):
+    schema_version: int
+    game_id: str
+    game_name: str
+    seq: int
+    reader: str
+    turn: int
+    label: str
+
+
+class AreaView(AreaHead):
+    """`area NAME`: one area as the reader may see it."""
+
+    area: AreaShown
+
+
+class AreaLine(Part):
+    id: str
+    name: str
+    control: str
+    vp: int
+    terrain: str
+
+
+class AreaList(AreaHead):
+    """`area --list`: every area with its control, VP and terrain."""
+
+    areas: list[AreaLine]
+
+
+class MapArea(Part):
+    id: str
+    name: str
+    control: str
+    battle: bool
+    units: list[str]
+
+
+class MapResult(Document):
+    """`map`: the picture written (its path, format and size) and what it shows: each area's
+    control, whether it is a Battle Area, and the units the reader may see there."""
+
+    schema_version: int
+    file: str
+    format: Literal["svg", "png"]
+    bytes: int
+    game_id: str
+    seq: int
+    reader: str
+    areas: list[MapArea]
+
+
+# ---------------------------------------------------------------- games / schema / demo
+
+class GameEntry(Part):
+    id: str
+    readable: bool
+    name: Optional[str]
+    scenarios: list[str]
+
+
+class GamesList(Document):
+    """`games list`: each game of the games directory (an unreadable one has no name)."""
+
+    schema_version: int
+    games: list[GameEntry]
+
+
+class GamesCheck(Document):
+    """`games check` on sound data (problems are an error object, kind game_data): the
+    counts, scenarios and digest, and `notes`, the descriptive lines the text lists."""
+
+    schema_version: int
+    directory: str
+    name: str
+    areas: int
+    cards: int
+    scenarios: list[str]
+    digest: str
+    notes: list[str]
+
+
+class SchemaList(Document):
+    """`schema` without a name: the names of the schemas."""
+
+    schema_version: int
+    schemas: list[str]
+
+
+class SchemaDocument(Document):
+    """`schema NAME`: the JSON Schema, whole, under `schema`."""
+
+    schema_version: int
+    name: str
+    schema_: dict[str, Any] = Field(alias="schema")     # `schema` is a method of BaseModel
+
+
+class DemoStep(Part):
+    side: str
+    orders: list[str]
+    events: list[str]
+
+
+class DemoResult(Document):
+    """`demo`: the journal and secret written, each batch of orders with the events it
+    caused as the side saw them, the Entente's status after (a status-view), what verify
+    said."""
+
+    schema_version: int
+    journal: str
+    secret: str
+    steps: list[DemoStep]
+    status: dict[str, Any]
+    verify: list[str]
+
+
+OUTPUTS: dict[str, type[Document]] = {
+    "error": ErrorObject,
+    "new-game": NewGame,
+    "standing-orders": StandingOrders,
+    "verify-result": VerifyResult,
+    "upgrade-result": UpgradeResult,
+    "reveal-result": RevealResult,
+    "repair-result": RepairResult,
+    "autoplay-result": AutoplayResult,
+    "explanation": Explanation,
+    "dice-counts": DiceCounts,
+    "area-view": AreaView,
+    "area-list": AreaList,
+    "map-result": MapResult,
+    "games-list": GamesList,
+    "games-check": GamesCheck,
+    "schema-list": SchemaList,
+    "schema-document": SchemaDocument,
+    "demo-result": DemoResult,
+}

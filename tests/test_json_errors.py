@@ -1,0 +1,222 @@
+"""A command run with `--format json` that fails prints one JSON error object on stderr, through
+both front doors (the Typer application and the console script's quick path); the exit codes
+have one table, in README.md, and each kind of error its stable name in docs/scripting.md."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import jsonschema
+import pytest
+
+from referee import game as g
+from referee.base import errors
+from referee.cli.entry import main as referee_main
+from referee.cli.entry import parse
+from referee.contracts.outputs import OUTPUTS
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = {"schema_version", "error", "kind", "rule", "exit"}
+
+
+def error_object(stderr: str, code: int) -> dict:
+    """The one error object stderr holds: one line, the documented keys, the exit code."""
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    obj = json.loads(lines[0])
+    assert KEYS <= set(obj) and obj["exit"] == code
+    jsonschema.Draft202012Validator(OUTPUTS["error"].model_json_schema()).validate(obj)
+    OUTPUTS["error"].model_validate_json(lines[0])
+    return obj
+
+
+def damaged(journal: Path) -> Path:
+    """The journal with record 2 edited after it was written (verify: record 2, exit 3)."""
+    assert not g.submit(journal, "german", ["pass"]).rejected
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"german"', b'"entente"', 1)
+    journal.write_bytes(b"\n".join(lines))
+    return journal
+
+
+# id: (a function of the journal giving the arguments, exit code, kind, rule)
+TYPER_CASES = {
+    "no journal": (lambda j: ["status", j.with_name("nosuch.jsonl")], 2, "usage", None),
+    "unreadable order": (lambda j: ["order", j, "--as", "german", "fly to the moon"], 1,
+                         "order_syntax", None),
+    "illegal order": (lambda j: ["order", j, "--as", "entente", "pass"], 1, "illegal_order",
+                      "2.0 II.1"),
+    "dry run": (lambda j: ["order", j, "--as", "german", "--dry-run", "end turn"], 1,
+                "illegal_order", "2.0 II.1"),
+    "no such record": (lambda j: ["explain", j, "99"], 2, "usage", None),
+    "bad receipt": (lambda j: ["verify", j, "--receipt", "1:nothex"], 2, "usage", None),
+    "unknown option": (lambda j: ["log", j, "--bogus"], 2, "usage", None),   # click's own
+    "bad value": (lambda j: ["show", j, "--at", "x"], 2, "usage", None),
+    "damaged journal": (lambda j: ["verify", damaged(j)], 3, "journal", None),
+}
+
+
+@pytest.mark.parametrize("case", list(TYPER_CASES))
+def test_the_typer_application_prints_one_error_object(case, game, cli):
+    args, code, kind, rule = TYPER_CASES[case]
+    argv = args(game)
+    r = cli(*argv, "--format", "json")
+    obj = error_object(r.stderr, code)
+    assert r.exit_code == code and obj["kind"] == kind and obj["rule"] == rule
+    if kind == "journal":
+        assert obj["record"] == 2
+    text = cli(*argv)                          # the text line says the same, unchanged
+    assert text.exit_code == code and text.stderr == f"referee: {obj['error']}\n"
+
+
+def test_a_rejected_order_prints_its_result_and_the_error_object(game, cli):
+    r = cli("order", game, "--as", "german", "pass", "move be-1 paris", "--format", "json")
+    result = json.loads(r.stdout)
+    assert result["rejected"]["index"] == 1 and len(result["applied"]) == 1
+    obj = error_object(r.stderr, 1)
+    assert obj["kind"] in ("illegal_order", "order_syntax")
+    assert "orders 1-1 were applied" in obj["error"]
+
+
+def test_game_data_problems_are_one_object_with_every_problem(tmp_path, cli):
+    from datacopy import copy_game
+
+    games = copy_game(tmp_path)
+    path = games / "ttlm" / "map.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "neighbours: [cologne, eifel, trier, pfalz]", "neighbours: [cologne, eifel, trier]"),
+        encoding="utf-8")
+    r = cli("games", "check", games / "ttlm", "--format", "json")
+    obj = error_object(r.stderr, 3)
+    assert obj["kind"] == "game_data" and any("pfalz" in p for p in obj["problems"])
+    assert obj["error"].startswith(f"{len(obj['problems'])} problem(s) in the game data")
+
+
+def test_an_internal_error_is_an_object_too(game, cli, monkeypatch):
+    def boom(*a, **k):
+        raise RuntimeError("surprise")
+    monkeypatch.setattr(g, "open_game", boom)
+    r = cli("area", game, "liege", "--format", "json")
+    obj = error_object(r.stderr, 4)
+    assert obj["kind"] == "internal" and "surprise" in obj["error"]
+
+
+def test_a_broken_invariant_in_autoplay_is_an_object(game, cli, monkeypatch):
+    from referee.game import autoplay
+
+    real = autoplay.autoplay
+
+    def failing(*a, **k):
+        out = real(*a, **k)
+        out.failure = "record 5 (a test)"
+        return out
+    monkeypatch.setattr(autoplay, "autoplay", failing)
+    r = cli("autoplay", game, "--until", "1", "--format", "json")
+    assert r.exit_code == 3 and json.loads(r.stdout)["failure"] == "record 5 (a test)"
+    assert error_object(r.stderr, 3)["kind"] == "invariant"
+
+
+# ---------------------------------------------------------------- the quick path
+
+def quick_run(argv: list[str]) -> tuple[int, str, str]:
+    """The console script's entry point in this process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.object(sys, "argv", ["referee", *argv]), \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            referee_main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code or 0
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("argv,code,kind", [
+    (["status", "{j}.nope", "--format", "json"], 2, "usage"),
+    (["show", "{j}", "--at", "99", "--format", "json"], 2, "usage"),
+    (["order", "{j}", "--as", "german", "--format", "json", "fly to the moon"], 1,
+     "order_syntax"),
+    (["order", "{j}", "--as", "entente", "--format=json", "pass"], 1, "illegal_order"),
+    (["status", "{j}", "--format", "json", "--as", "nobody"], 2, "usage"),
+])
+def test_the_console_script_prints_one_error_object(argv, code, kind, game):
+    argv = [a.format(j=game) for a in argv]
+    assert parse(argv) is not None, "not the quick path"
+    got, out, err = quick_run(argv)
+    assert got == code and error_object(err, code)["kind"] == kind
+    if argv[0] == "order":
+        assert json.loads(out)["rejected"]["index"] == 0
+    text = [a for a in argv if a not in ("--format", "json", "--format=json")]
+    assert quick_run(text)[2] == f"referee: {json.loads(err)['error']}\n"
+
+
+def test_the_console_script_hands_a_bad_option_to_typer_which_answers_in_json(game):
+    assert parse(["status", str(game), "--format", "json", "--width", "3"]) is None
+    code, _, err = quick_run(["status", str(game), "--format", "json", "--width", "3"])
+    assert code == 2 and error_object(err, 2)["kind"] == "usage"
+    code, _, err = quick_run(["status", str(game), "--format", "jsn"])   # not known as JSON
+    assert code == 2 and err.startswith("referee: ")
+
+
+def test_python_dash_m_prints_one_error_object(game):
+    out = subprocess.run([sys.executable, "-m", "referee", "status", f"{game}.nope", "--format",
+                          "json"], capture_output=True, text=True)
+    assert error_object(out.stderr, out.returncode)["kind"] == "usage" and out.returncode == 2
+
+
+def test_the_quick_paths_never_import_pydantic(game):
+    """status, show and order in JSON, failing or not, answer without the contracts layer."""
+    script = ("import sys; from referee.cli.entry import main\n"
+              "for argv in sys.argv[1:]:\n"
+              "    sys.argv = ['referee', *argv.split('|')]\n"
+              "    try: main()\n"
+              "    except SystemExit: pass\n"
+              "print([m for m in sys.modules if m.startswith(('pydantic', 'referee.contracts'))],"
+              " file=sys.stderr)\n")
+    runs = [f"status|{game}|--format|json", f"show|{game}|--format|json",
+            f"order|{game}|--as|entente|--format|json|pass", f"status|{game}.nope|--format|json"]
+    out = subprocess.run([sys.executable, "-c", script, *runs], capture_output=True, text=True)
+    assert out.stderr.splitlines()[-1] == "[]"
+
+
+# ---------------------------------------------------------------- one table of exit codes
+
+def _section(text: str, title: str) -> str:
+    start = text.index(f"\n{title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+def test_the_readme_table_holds_every_exit_code():
+    table = _section((ROOT / "README.md").read_text(encoding="utf-8"), "## Exit codes")
+    codes = [int(m) for m in re.findall(r"^\| (\d+) \|", table, re.M)]
+    constants = {v for k, v in vars(errors).items() if k.startswith("EXIT_")}
+    assert codes == sorted({0, *constants})
+    scripting = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
+    assert "README.md#exit-codes" in scripting
+    assert not re.search(r"^\| code \|", scripting, re.M), "one table: README.md's"
+
+
+def test_every_kind_of_error_is_documented_with_its_exit_code():
+    kinds = {}
+    for cls in vars(errors).values():
+        if isinstance(cls, type) and issubclass(cls, errors.RefereeError):
+            assert "kind" in vars(cls), f"{cls.__name__} has no kind of its own"
+            assert re.fullmatch(r"[a-z]+(_[a-z]+)*", cls.kind)
+            kinds[cls.kind] = cls
+    assert len(kinds) == len([c for c in vars(errors).values()
+                              if isinstance(c, type) and issubclass(c, errors.RefereeError)])
+    text = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
+    rows = dict((m[1], int(m[2])) for m in re.finditer(r"^\| [^|]+ \| `(\w+)` \| (\d+) \|",
+                                                       text, re.M))
+    for kind, cls in kinds.items():
+        if cls not in (errors.RefereeError,):
+            assert rows.get(kind) == cls.exit_code, f"docs/scripting.md: {kind}"
+    assert rows.get("internal") == errors.EXIT_INTERNAL and rows.get("invariant") == 3

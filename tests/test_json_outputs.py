@@ -1,0 +1,192 @@
+"""Every command prints JSON with `--format json`, in a shape with a JSON Schema.
+
+The commands are found in the Typer application itself (sub-commands of groups
+included), so a command added without a JSON output fails here. Each runs on a
+real small game; what it prints is validated with jsonschema (Draft 2020-12)
+against its published schema (referee.contracts.schemas).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import pytest
+import typer
+
+from referee.cli.app import app
+from referee.contracts.outputs import OUTPUTS
+from referee.contracts.schemas import schema
+
+FIXTURE = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
+GERMAN = "kaiser@example.org"
+
+
+def command_paths() -> list[str]:
+    """Every command of the application, as typed after `referee` ("games list")."""
+    def walk(cmd, ctx, path):
+        if not hasattr(cmd, "list_commands"):
+            yield " ".join(path)
+            return
+        for name in cmd.list_commands(ctx):
+            sub = cmd.get_command(ctx, name)
+            yield from walk(sub, sub.make_context(name, [], parent=ctx, resilient_parsing=True),
+                            [*path, name])
+
+    root = typer.main.get_command(app)
+    return list(walk(root, root.make_context("referee", [], resilient_parsing=True), []))
+
+
+def json_schema(name: str) -> dict:
+    """The published JSON Schema called name."""
+    return schema(name)
+
+
+def validate(text: str, name: str) -> dict:
+    """The document text holds, checked against the schema called name (and, for an output
+    model, by the model itself: strict, as the contracts read)."""
+    doc = json.loads(text)
+    jsonschema.Draft202012Validator(json_schema(name)).validate(doc)
+    assert isinstance(doc["schema_version"], int)
+    if name in OUTPUTS:
+        OUTPUTS[name].model_validate_json(text)
+    return doc
+
+
+@dataclass
+class Bench:
+    """A small game of two registered players, a few orders in, and a folder to work in."""
+
+    cli: object
+    tmp: Path
+    journal: Path
+
+    def old(self) -> Path:
+        """A copy of the journal played under rules 1 (tests/fixtures), private."""
+        path = self.tmp / "old.jsonl"
+        shutil.copyfile(FIXTURE, path)
+        shutil.copyfile(FIXTURE.with_name(FIXTURE.name + ".secret"),
+                        path.with_name(path.name + ".secret"))
+        for p in (path, path.with_name(path.name + ".secret")):
+            p.chmod(0o600)
+        return path
+
+    def mail(self) -> Path:
+        """A message of the German player carrying his order key and one order."""
+        r = self.cli("players", self.journal, "--keys", "--format", "json")
+        key = next(p["key"] for p in json.loads(r.stdout)["players"] if p["side"] == "german")
+        path = self.tmp / "orders.eml"
+        path.write_text(f"From: <{GERMAN}>\nTo: <umpire@example.com>\n"
+                        f"Subject: orders\nMessage-ID: <json.1@example.org>\n"
+                        f"Content-Type: text/plain; charset=utf-8\n\n"
+                        f"Order key: {key}\n\ndone\n", encoding="utf-8")
+        return path
+
+
+@pytest.fixture
+def bench(tmp_path: Path, cli, secret_file: Path) -> Bench:
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", "json-1914", "--secret-file",
+            secret_file, "--player", f"german={GERMAN}", "--player",
+            "entente=joffre@example.net", "--player", "moderator=umpire@example.com")
+    assert r.exit_code == 0, r.stderr
+    r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
+            "end movement")
+    assert r.exit_code == 0, r.stderr
+    return Bench(cli, tmp_path, journal)
+
+
+# Each command: the runs that show its JSON outputs, as (arguments, schema name, exit code);
+# a command that prints nothing would say so with the schema name None.
+RUNS = {
+    "new": lambda b: [(["new", b.tmp / "n.jsonl", "--scenario", "1918",
+                        "--player", "german=a@example.org"], "new-game", 0)],
+    "players": lambda b: [(["players", b.journal, "--keys"], "players", 0)],
+    "order": lambda b: [(["order", b.journal, "--as", "german", "--dry-run", "done"],
+                         "order-result", 0),
+                        (["order", b.journal, "--as", "german", "done"], "order-result", 0),
+                        (["order", b.journal, "--as", "german", "pass"], "order-result", 1)],
+    "standing": lambda b: [(["standing", b.journal, "--as", "entente", "--add",
+                             "no cavalry retreat"], "standing-orders", 0)],
+    "status": lambda b: [(["status", b.journal, "--as", "german"], "status-view", 0)],
+    "show": lambda b: [(["show", b.journal, "--as", "german"], "state-view", 0)],
+    "log": lambda b: [(["log", b.journal, "--as", "german"], "log", 0)],
+    "report": lambda b: [(["report", b.journal, "--as", "german"], "report", 0)],
+    "inbox": lambda b: [(["inbox", b.journal, b.mail(), "--outbox", b.tmp / "out"],
+                         "inbox-result", 0)],
+    "verify": lambda b: [(["verify", b.journal], "verify-result", 0),
+                         (["verify", b.old()], "verify-result", 5)],
+    "upgrade": lambda b: [(["upgrade", b.old()], "upgrade-result", 0)],
+    "reveal": lambda b: [(["reveal", b.journal, "--force"], "reveal-result", 0)],
+    "repair": lambda b: [(["repair", b.journal], "repair-result", 0)],
+    "autoplay": lambda b: [(["autoplay", b.journal, "--until", "1"], "autoplay-result", 0)],
+    "schema": lambda b: [(["schema"], "schema-list", 0),
+                         (["schema", "orders"], "schema-document", 0)],
+    "demo": lambda b: [(["demo", "--keep", b.tmp / "demo"], "demo-result", 0)],
+    "explain": lambda b: [(["explain", b.journal, "0"], "explanation", 0),
+                          (["explain", b.journal, "2", "--as", "moderator"], "explanation", 0)],
+    "dice": lambda b: [(["dice", b.journal], "dice-counts", 0)],
+    "map": lambda b: [(["map", b.journal, "-o", b.tmp / "map.svg"], "map-result", 0)],
+    "area": lambda b: [(["area", b.journal, "liege"], "area-view", 0),
+                       (["area", b.journal, "--list"], "area-list", 0)],
+    "games check": lambda b: [(["games", "check", Path("games") / "ttlm"], "games-check", 0)],
+    "games list": lambda b: [(["games", "list"], "games-list", 0)],
+}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("command", command_paths())
+def test_every_command_prints_json_in_its_documented_shape(command, bench, monkeypatch):
+    assert command in RUNS, f"`referee {command}` has no JSON output tested here"
+    monkeypatch.chdir(ROOT)
+    for args, name, code in RUNS[command](bench):
+        r = bench.cli(*args, "--format", "json")
+        assert r.exit_code == code, (args, r.stderr)
+        if name is None:
+            assert r.stdout == "", f"`referee {command}` prints, but not in JSON"
+            continue
+        assert r.stdout.strip(), f"`referee {command}` printed nothing in JSON"
+        if name == "log":                       # JSONL: the journal's records, redacted
+            header, *records = r.stdout.splitlines()
+            jsonschema.Draft202012Validator(json_schema("journal-header")).validate(
+                json.loads(header))
+            for line in records:
+                jsonschema.Draft202012Validator(json_schema("journal-record")).validate(
+                    json.loads(line))
+            continue
+        validate(r.stdout, name)
+
+
+def test_every_output_model_is_a_document_with_a_schema_version():
+    for name, model in OUTPUTS.items():
+        assert name == name.lower() and " " not in name and "_" not in name
+        schema = model.model_json_schema()
+        assert "schema_version" in schema["required"], name
+        assert schema["properties"]["schema_version"]["type"] == "integer", name
+        jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_map_json_says_what_the_picture_shows(bench):
+    out = bench.tmp / "map.svg"
+    r = bench.cli("map", bench.journal, "-o", out, "--format", "json")
+    doc = validate(r.stdout, "map-result")
+    assert doc["file"] == str(out) and doc["bytes"] == out.stat().st_size
+    liege = next(a for a in doc["areas"] if a["id"] == "liege")
+    assert liege["control"] == "disputed" and liege["battle"] and "ge-1" in liege["units"]
+    svg = out.read_text(encoding="utf-8")
+    for a in doc["areas"]:
+        assert f'id="area-{a["id"]}"' in svg
+    assert 'data-battle="true"' in svg
+
+
+def test_text_outputs_are_unchanged_by_the_json_ones(bench):
+    """The commands given a JSON output keep their text, as the docs show it."""
+    r = bench.cli("repair", bench.journal)
+    assert r.stdout.startswith(f"{bench.journal}: nothing to repair (")
+    r = bench.cli("games", "list")
+    assert r.stdout.startswith("aac: ") and "\nttlm: TO THE LAST MAN!" in r.stdout
+    r = bench.cli("schema")
+    assert r.stdout.splitlines()[0] == "orders"
