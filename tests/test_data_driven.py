@@ -231,5 +231,7 @@ def test_games_check_names_a_firepower_that_is_no_firepower(tmp_path):
     with pytest.raises(GameDataError) as exc:
         load_game(root)
     problems = exc.value.problems
-    assert any(p.startswith("units.yaml: unit_types.tank.fire.offense:") for p in problems)
-    assert any(p.startswith("units.yaml: unit_types.biplane.aircraft:") for p in problems)
+    assert any(p.startswith("units.yaml:") and p.endswith("(at unit_types.tank.fire.offense)")
+               for p in problems)
+    assert any(p.startswith("units.yaml:") and p.endswith("(at unit_types.biplane.aircraft)")
+               for p in problems)

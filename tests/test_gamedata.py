@@ -72,7 +72,7 @@ def test_schema_errors_and_cross_checks_are_reported_together(tmp_path):
     with pytest.raises(GameDataError) as err:
         load_game(d)
     text = "\n".join(err.value.problems)
-    assert "map.yaml: areas[0](england).colour" in text            # unknown key, with path
+    assert "map.yaml:68:5: unknown key 'colour' (at areas[0](england).colour)" in text
     assert "counter mix has 3 (11.1)" in text                       # counts above the mix
     assert "scenarios/1916.yaml: units[" in text and "verdun_heights" in text
 

@@ -237,7 +237,7 @@ def test_a_hostile_file_in_a_data_directory_is_listed(tmp_path, case):
     says = DATA_SAYS.get(case, SAYS.get(case.partition(":")[2]))
     _assert_refused(out, elapsed, "", says, case)
     problems = _problem_lines(out)
-    assert any(ln.startswith(f"referee: {rel}: ") for ln in problems), out.stderr
+    assert any(ln.startswith(f"referee: {rel}:") for ln in problems), out.stderr
     assert not (tmp_path / "PWNED").exists()          # the python tag never ran
 
 
@@ -276,7 +276,7 @@ def test_every_problem_of_a_data_directory_is_listed_with_a_count(tmp_path):
                        ("scenarios/1916.yaml", "empty"),
                        ("scenarios/1918.yaml", "cards.hand.german"),
                        ("scenarios/1918.yaml", "last_turn")):
-        hits = [ln for ln in problems if ln.startswith(f"referee: {name}: ") and says in ln]
+        hits = [ln for ln in problems if ln.startswith(f"referee: {name}:") and says in ln]
         assert len(hits) == 1, (name, says, out.stderr)
 
 

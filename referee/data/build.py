@@ -23,8 +23,11 @@ def main() -> int:
     for root in sorted(p for p in games.iterdir() if (p / "game.yaml").is_file()):
         try:                 # one game's broken data does not keep the others from compiling
             print(f"compiled {root.name} into {write_package_copy(root)}")
-        except GameDataError as exc:
-            print(f"{root.name}: not compiled: {exc}", file=sys.stderr)
+        except GameDataError as exc:           # every problem, each at its file and line
+            print(f"{root.name}: not compiled: {len(exc.problems)} problem(s) in {root}",
+                  file=sys.stderr)
+            for line in exc.problems:
+                print(line, file=sys.stderr)
             failed += 1
             continue
         kept = datastore.write_shipped(load_game(root), root.name)

@@ -5,9 +5,10 @@ most MAX_FILE_BYTES, nesting at most MAX_DEPTH deep, no aliases (the data
 never needs them, and alias expansion is how a few lines become gigabytes),
 no tags beyond the safe ones, no repeated keys. The events of the file are
 checked before anything is built, so a bomb or a deep nest is refused without
-being expanded. Each file is then validated against its model field by field
-and item by item, so that one run lists every problem with its file and path;
-the cross-file checks (gamecheck.py, scenariocheck.py) run on what is left.
+being expanded. Each file is then validated against its contract (shapes.py),
+so that one run lists every problem, each at its file, line and column
+(marks.py); the cross-file checks (gamecheck.py, scenariocheck.py) run on what
+is left.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .gamecheck import check_game
 from .gamedata import GameData
 from .gamemodels import GameFiles, GameInfo
 from .mapmodels import MapData
+from .marks import Marks, ShapeProblem
 from .scenariocheck import check_scenario
 from .scenariomodels import Scenario
 from .unitmodels import UnitsData
@@ -115,8 +117,10 @@ def _screen(text: str) -> str | None:
     return None
 
 
-def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
-    """Read one YAML file within the limits; each reason it cannot be used is a problem line."""
+def read_yaml(path: Path, problems: list[str], label: str | None = None,
+              texts: dict[str, str] | None = None) -> Any:
+    """Read one YAML file within the limits; each reason it cannot be used is a problem line.
+    Its text goes into texts under its label, to place the problems found in it later."""
     label = label or path.name
     if not os.path.lexists(path):         # (os.path: False, not an error, for a bad name)
         problems.append(f"{label}: file missing")
@@ -146,6 +150,8 @@ def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
     if value is None:
         problems.append(f"{label}: the file is empty (no YAML document)")
         return None
+    if texts is not None:
+        texts[label] = text
     # Game data is JSON data: keys become text, dates their ISO text. What the YAML says is
     # then exactly what the compiled copy (JSON) and the data digest say.
     return json.loads(json.dumps(value, default=str))
@@ -154,25 +160,6 @@ def read_yaml(path: Path, problems: list[str], label: str | None = None) -> Any:
 # ---------------------------------------------------------------- validation
 
 _BAD = object()
-
-
-def _where(path: list, raw: Any) -> str:
-    """A readable path, naming list items by their id or key: areas[3](liege).vp."""
-    parts: list[str] = []
-    node = raw
-    for key in path:
-        if isinstance(key, int):
-            item = node[key] if isinstance(node, list) and key < len(node) else None
-            name = (item.get("id") or item.get("key")) if isinstance(item, dict) else None
-            parts.append(f"[{key}]" + (f"({name})" if isinstance(name, str) else ""))
-        else:
-            key = str(key)
-            parts.append(("." if parts and not key.startswith("[") else "") + key)
-        try:
-            node = node[key]
-        except (KeyError, IndexError, TypeError):
-            node = None
-    return "".join(parts) or "(top)"
 
 
 def _struct_type(tp: Any) -> type | None:
@@ -188,91 +175,54 @@ def _split(tp: Any) -> tuple[Any, bool]:
     return tp, False
 
 
-class _Collector:
-    """Validates raw data against a Struct type, collecting every problem it finds."""
-
-    def __init__(self, label: str, raw: Any, problems: list[str]):
-        self.label = label
-        self.raw = raw
-        self.problems = problems
-
-    def problem(self, path: list, message: str) -> None:
-        self.problems.append(f"{self.label}: {_where(path, self.raw)}: {message}")
-
-    def check(self, tp: Any, value: Any, path: list) -> Any:
-        """value with what is in error left out, or _BAD when nothing usable is left."""
-        inner, nullable = _split(tp)
-        if value is None and nullable:
-            return None
-        if typing.get_origin(inner) in (typing.Union, types.UnionType):
-            # A mapping or text (a counter mix row or its note): check a mapping item by item.
-            shaped = [a for a in typing.get_args(inner)
-                      if (typing.get_origin(a) is dict) == isinstance(value, dict)]
-            if len(shaped) == 1 and isinstance(value, dict):
-                return self.check(shaped[0], value, path)
-        struct = _struct_type(inner)
-        origin = typing.get_origin(inner)
-        if struct is not None:
-            return self.struct(struct, value, path)
-        args = typing.get_args(inner)
-        if origin is list and args and _struct_type(args[0]):
-            if not isinstance(value, list):
-                self.problem(path, f"expected a list, got {_kind(value)}")
-                return _BAD
-            items = [self.check(args[0], v, [*path, i]) for i, v in enumerate(value)]
-            return [v for v in items if v is not _BAD]
-        if origin is dict and len(args) == 2:
-            # Item by item, so that a problem names its key (cards.hand.german), not [...].
-            if not isinstance(value, dict):
-                self.problem(path, f"expected a mapping, got {_kind(value)}")
-                return _BAD
-            out = {}
-            for k, v in value.items():
-                if self.leaf(args[0], k, [*path, str(k)], "key") is _BAD:
-                    continue
-                checked = self.check(args[1], v, [*path, k])
-                if checked is not _BAD:
-                    out[k] = checked
-            return out
-        return self.leaf(inner if not nullable else tp, value, path)
-
-    def leaf(self, tp: Any, value: Any, path: list, what: str = "") -> Any:
-        try:
-            msgspec.convert(value, tp)
-        except msgspec.ValidationError as exc:
-            message, _, at = str(exc).partition(" - at `$")
-            at = at.rstrip("`")
-            self.problem([*path, *([at] if at else [])],
-                         (f"{what}: " if what else "") + message)
+def _kept(tp: Any, value: Any) -> Any:
+    """value with what is in error left out (an unknown key, an item, an optional field), or
+    _BAD when nothing usable is left: what the cross-file checks still run on."""
+    inner, nullable = _split(tp)
+    if value is None and nullable:
+        return None
+    if typing.get_origin(inner) in (typing.Union, types.UnionType):
+        # A mapping or text (a counter mix row or its note): keep a mapping item by item.
+        shaped = [a for a in typing.get_args(inner)
+                  if (typing.get_origin(a) is dict) == isinstance(value, dict)]
+        if len(shaped) == 1 and isinstance(value, dict):
+            return _kept(shaped[0], value)
+    struct = _struct_type(inner)
+    if struct is not None:
+        return _kept_struct(struct, value)
+    origin, args = typing.get_origin(inner), typing.get_args(inner)
+    if origin is list and args and _struct_type(args[0]):
+        if not isinstance(value, list):
             return _BAD
-        except (TypeError, ValueError, RecursionError) as exc:
-            self.problem(path, f"cannot be read ({exc})")
-            return _BAD
-        return value
-
-    def struct(self, cls: type, value: Any, path: list) -> Any:
+        return [v for v in (_kept(args[0], v) for v in value) if v is not _BAD]
+    if origin is dict and len(args) == 2:
         if not isinstance(value, dict):
-            self.problem(path, f"expected a mapping, got {_kind(value)}")
             return _BAD
-        fields = _fields(cls)
-        names = {f.encode_name for f in fields}
-        out = {}
-        for k in value:
-            if k not in names:
-                self.problem([*path, str(k)], "unknown key (not allowed here)")
-        ok = True
-        for f in fields:
-            if f.encode_name not in value:
-                if f.required:
-                    self.problem(path, f"missing the required key {f.encode_name!r}")
-                    ok = False
-                continue
-            checked = self.check(f.type, value[f.encode_name], [*path, f.encode_name])
-            if checked is _BAD:
-                ok = ok and not f.required
-            else:
-                out[f.encode_name] = checked
-        return out if ok else _BAD
+        kept = {k: _kept(args[1], v) for k, v in value.items()
+                if _kept(args[0], k) is not _BAD}
+        return {k: v for k, v in kept.items() if v is not _BAD}
+    try:
+        msgspec.convert(value, inner if not nullable else tp)
+    except (msgspec.ValidationError, TypeError, ValueError, RecursionError):
+        return _BAD
+    return value
+
+
+def _kept_struct(cls: type, value: Any) -> Any:
+    if not isinstance(value, dict):
+        return _BAD
+    out = {}
+    for f in _fields(cls):
+        if f.encode_name not in value:
+            if f.required:
+                return _BAD
+            continue
+        checked = _kept(f.type, value[f.encode_name])
+        if checked is not _BAD:
+            out[f.encode_name] = checked
+        elif f.required:
+            return _BAD
+    return out
 
 
 @functools.cache
@@ -281,13 +231,9 @@ def _fields(cls: type) -> tuple:
     return msgspec.structs.fields(cls)
 
 
-def _kind(value: Any) -> str:
-    return {dict: "a mapping", list: "a list", str: "text", type(None): "nothing"}.get(
-        type(value), type(value).__name__)
-
-
 def validate(model: type, raw: Any, label: str, problems: list[str]) -> Any:
-    """Validate raw data against a model; every error becomes one 'file: path: message' line.
+    """Validate raw data against the contract of a model; every error becomes one line
+    'file: what (at where)', placed at its line and column by `placed`.
 
     What is in error is left out of the result (an area, a card, a key), so
     that the cross-file checks can still report their own problems; nothing
@@ -295,14 +241,45 @@ def validate(model: type, raw: Any, label: str, problems: list[str]) -> Any:
     """
     if raw is None:
         return None
-    kept = _Collector(label, raw, problems).check(model, raw, [])
+    # Importing dataload (a what-if set-up replayed, a snapshot written) needs no pydantic.
+    # start-up: pydantic and the contracts load only when a file is validated
+    from .shapes import problems_of
+
+    found = problems_of(model, raw, label)
+    problems.extend(found)
+    kept = _kept(model, raw) if found else raw
     if kept is _BAD:
         return None
     try:
         return msgspec.convert(kept, model)
     except msgspec.ValidationError as exc:
-        problems.append(f"{label}: {exc}")
+        if not found:                           # the twin refuses what its contract allows
+            problems.append(f"{label}: {exc}")
         return None
+
+
+def _usable(model: type, raw: Any) -> Any:
+    """What of raw data its model can be built from, unreported (game.yaml's file names, to
+    find the other files; its problems are reported when it is validated)."""
+    kept = _kept(model, raw)
+    try:
+        return None if kept is _BAD else msgspec.convert(kept, model)
+    except msgspec.ValidationError:
+        return None
+
+
+def placed(problems: list[str], texts: dict[str, str] | None) -> list[str]:
+    """The problem lines, each one about a file's shape as FILE:LINE:COLUMN when the text
+    of its file is in texts (label -> YAML text)."""
+    if not texts:
+        return problems
+    marks: dict[str, Marks] = {}
+    out = []
+    for p in problems:
+        if isinstance(p, ShapeProblem) and p.label in texts:
+            p = p.placed(marks.setdefault(p.label, Marks(texts[p.label])))
+        out.append(p)
+    return out
 
 
 # ---------------------------------------------------------------- whole directories
@@ -332,28 +309,30 @@ def load_game(root: Path | str) -> GameData:
     problems: list[str] = []
     if not os.path.isdir(root):
         raise UsageError(f"{root}: not a directory")
-    document = read_document(root, problems)
-    return build_game(root, document, problems)
+    texts: dict[str, str] = {}
+    document = read_document(root, problems, texts)
+    return build_game(root, document, problems, texts)
 
 
 PARTS = ("map", "units", "deck", "charts", "events")
 
 
-def read_document(root: Path, problems: list[str]) -> dict:
+def read_document(root: Path, problems: list[str], texts: dict[str, str] | None = None) -> dict:
     """Every YAML file of a game directory as JSON data, in the one document the data digest
-    is taken over: {game, map, units, deck, charts, events, scenarios}."""
-    raw_info = read_yaml(root / "game.yaml", problems)
-    info = validate(GameInfo, raw_info, "game.yaml", [])      # its problems: build_game's
+    is taken over: {game, map, units, deck, charts, events, scenarios}; the text of each
+    file goes into texts, by its name in the document."""
+    raw_info = read_yaml(root / "game.yaml", problems, texts=texts)
+    info = _usable(GameInfo, raw_info)      # its problems: build_game's
     files = info.files if info else GameFiles()
     document: dict[str, Any] = {"game": raw_info}
     for key in PARTS:
         name = getattr(files, key)
         path = _inside(root, name, "game.yaml", problems)
-        document[key] = read_yaml(path, problems, name) if path else None
+        document[key] = read_yaml(path, problems, name, texts) if path else None
     raw_scen: dict[str, Any] = {}
     for sid, rel in (info.scenarios.items() if info else ()):
         path = _inside(root, rel, "game.yaml", problems)
-        raw_scen[sid] = read_yaml(path, problems, rel) if path else None
+        raw_scen[sid] = read_yaml(path, problems, rel, texts) if path else None
     document["scenarios"] = raw_scen
     return document
 
@@ -363,9 +342,11 @@ def document_digest(document: dict) -> str:
     return hashlib.sha256(canonical_document(document)).hexdigest()
 
 
-def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
+def build_game(root: Path, document: dict, problems: list[str],
+               texts: dict[str, str] | None = None) -> GameData:
     """Validate a data document (from YAML files or a stored snapshot) field by field and
-    across files; GameDataError lists every problem."""
+    across files; GameDataError lists every problem, each one about a file's shape at its
+    line and column when the file's text is in texts."""
     digest = document_digest(document)          # of the document as written, before upcasting
     document = upcast_document(document)
     raw_info = document.get("game")
@@ -381,7 +362,7 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
         if sc is not None:
             scenarios[sid] = sc
     if info is None or any(m is None for m in models):
-        raise GameDataError(problems or ["the game data could not be read"])
+        raise GameDataError(placed(problems, texts) or ["the game data could not be read"])
     data = GameData(root, info, *models, scenarios=scenarios, digest=digest)
     try:
         problems.extend(check_game(data))
@@ -394,7 +375,7 @@ def build_game(root: Path, document: dict, problems: list[str]) -> GameData:
         problems.append(f"the game data is inconsistent ({type(exc).__name__}: {exc}); "
                         "some checks could not run")
     if problems:
-        raise GameDataError(problems)
+        raise GameDataError(placed(problems, texts))
     return data
 
 
@@ -407,7 +388,8 @@ def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict
     """Load a custom scenario file (a what-if position); GameDataError lists its problems."""
     path = Path(path)
     problems: list[str] = []
-    raw = read_yaml(path, problems, str(path))
+    texts: dict[str, str] = {}
+    raw = read_yaml(path, problems, str(path), texts)
     sc = validate(Scenario, raw, str(path), problems)
     if sc is not None:
         try:
@@ -416,5 +398,5 @@ def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict
             problems.append(f"{path}: the scenario is inconsistent "      # not all checks ran
                             f"({type(exc).__name__}: {exc})")
     if problems:
-        raise GameDataError(problems)
+        raise GameDataError(placed(problems, texts))
     return sc, raw
