@@ -132,6 +132,7 @@ class ContractError(RefereeError):
     """A record the referee built breaks its own contract: a bug, caught before it is written."""
 
     exit_code = 4           # as an internal error: nothing a user typed or sent causes it
+    kind = "contract"
 
 
 class JournalError(RefereeError):
