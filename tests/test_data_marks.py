@@ -29,10 +29,10 @@ from referee.contracts import (
     scenariomodels,
     unitmodels,
 )
+from referee.contracts.words import PATTERNS
 from referee.data import build, compiled
 from referee.data.dataload import PARTS, load_game, load_scenario_file, read_yaml
 from referee.data.paths import default_games_dir
-from referee.data.shapes import PATTERNS
 from referee.data.upcast import upcast_document
 
 GAMES = default_games_dir()

@@ -18,6 +18,8 @@ from typing import Any
 
 import pydantic_core
 
+from .words import words
+
 HERE = Path(__file__).resolve().parent
 COMPILED = HERE.parent / "_compiled" / "contracts.json"
 # The contracts compiled for the quick paths (names as in schemas.SCHEMAS).
@@ -34,11 +36,12 @@ def contracts_digest() -> str:
 
 
 def problems(name: str, data: bytes) -> list[tuple[tuple, str]]:
-    """Every way the JSON document `data` breaks the contract `name`: (where, what)."""
+    """Every way the JSON document `data` breaks the contract `name`: (where, what in plain
+    words)."""
     try:
         validator(name).validate_json(data)
     except pydantic_core.ValidationError as exc:
-        return [(tuple(e["loc"]), e["msg"]) for e in exc.errors(include_url=False)]
+        return [(tuple(e["loc"]), words(e)) for e in exc.errors(include_url=False)]
     return []
 
 
@@ -60,7 +63,7 @@ def _compiled(name: str) -> Any:
         copy = json.loads(COMPILED.read_bytes())
         if copy.get("digest") != contracts_digest():
             return None
-        return pydantic_core.SchemaValidator(copy["schemas"][name], {"strict": True})
+        return pydantic_core.SchemaValidator(copy["schemas"][name])
     except (OSError, ValueError, KeyError, TypeError, pydantic_core.SchemaError):
         return None
 
@@ -93,10 +96,15 @@ _DROPPED = ("serialization", "metadata", "cls", "config", "post_init", "root_mod
             "custom_init", "generic_origin", "ref_repr")
 
 
+# Schemas whose strictness a model's config sets for them; a typed dict does not pass it on.
+_STRICT = ("int", "float", "str", "bool", "list", "tuple", "dict", "set", "frozenset",
+           "bytes")
+
+
 def plain(node: Any) -> Any:
-    """A core schema as plain JSON data: each model becomes a typed dict of the same fields
-    refusing unknown keys as the model does (every contract is strict: the validator is made
-    with strict set for all, as the models' config sets it)."""
+    """A core schema as plain JSON data: each model becomes a typed dict of the same fields,
+    refusing unknown keys as the model does, and every value is read strictly, as every
+    contract's config says."""
     if isinstance(node, list):
         return [plain(x) for x in node]
     if not isinstance(node, dict):
@@ -106,7 +114,10 @@ def plain(node: Any) -> Any:
         if "ref" in node:
             inner["ref"] = node["ref"]
         return inner
-    return {k: plain(v) for k, v in node.items() if k not in _DROPPED}
+    out = {k: plain(v) for k, v in node.items() if k not in _DROPPED}
+    if out.get("type") in _STRICT:
+        out["strict"] = True
+    return out
 
 
 def _fields(schema: dict, config: dict) -> dict:

@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from ..base.errors import quoted
 from ..contracts import chartmodels as c_charts
 from ..contracts import deckmodels as c_deck
 from ..contracts import eventmodels as c_events
@@ -22,6 +21,7 @@ from ..contracts import gamemodels as c_game
 from ..contracts import mapmodels as c_map
 from ..contracts import scenariomodels as c_scenario
 from ..contracts import unitmodels as c_units
+from ..contracts.words import KINDS, describe, words
 from .chartmodels import Charts
 from .deckmodels import DeckData
 from .eventmodels import EventsData
@@ -37,28 +37,6 @@ CONTRACTS: dict[type, type[BaseModel]] = {
     DeckData: c_deck.DeckData, Charts: c_charts.Charts, EventsData: c_events.EventsData,
     Scenario: c_scenario.Scenario,
 }
-
-# What a value of the wrong kind should have been, by pydantic's error type.
-KINDS = {
-    "int_type": "a whole number", "int_from_float": "a whole number",
-    "float_type": "a number", "string_type": "text", "bool_type": "true or false",
-    "list_type": "a list", "tuple_type": "a list", "set_type": "a list",
-    "dict_type": "a mapping", "model_type": "a mapping", "model_attributes_type": "a mapping",
-    "none_required": "nothing",
-}
-BOUNDS = {"greater_than_equal": ("ge", "at least"), "less_than_equal": ("le", "at most"),
-          "greater_than": ("gt", "more than"), "less_than": ("lt", "less than")}
-# The text patterns of the contracts, in words (a test checks that each has its words).
-PATTERNS = {
-    r"^[a-z][a-z0-9_]{0,31}$": "a name of lower-case letters, digits and _, starting with "
-                               "a letter (at most 32 characters)",
-    r"^F[1-6]$": "a firepower from F1 to F6",
-    r"^[A-Z]{1,3}$": "one to three capital letters",
-    r"^#[0-9a-fA-F]{6}$": "a colour written #rrggbb",
-    r"^[A-Za-z][A-Za-z' -]{0,39}$": "a few words of letters, spaces, ' and - (at most "
-                                    "40 characters)",
-}
-
 
 def problems_of(model: type, raw: Any, label: str) -> list[ShapeProblem]:
     """Every error of raw data against the contract of a file's model, in the order of the
@@ -107,7 +85,7 @@ def _located(e: dict, raw: Any) -> _Found:
             path.append(step)
         elif union is None:
             union = (tuple(path), str(step))
-    return _Found(ShapeError(tuple(path), _words(e), at_key), union, e["type"], e.get("input"))
+    return _Found(ShapeError(tuple(path), words(e), at_key), union, e["type"], e.get("input"))
 
 
 def _merge_unions(found: list[_Found]) -> list[_Found]:
@@ -147,65 +125,3 @@ def _order(path: tuple, raw: Any) -> list[int]:
         else:
             out.append(0)
     return out
-
-
-# ---------------------------------------------------------------- in words
-
-def _words(e: dict) -> str:
-    """A pydantic error in the words of someone editing the YAML, naming the value given."""
-    kind, ctx, value = e["type"], e.get("ctx") or {}, e.get("input")
-    got = f", got {describe(value)}"
-    key = "key " if e["loc"][-1:] == ("[key]",) else ""
-    if kind == "extra_forbidden":
-        return f"unknown key {quoted(str(e['loc'][-1]))}"
-    if kind == "missing":
-        return f"missing key {quoted(str(e['loc'][-1]))}"
-    if kind in KINDS:
-        return f"{key}must be {KINDS[kind]}{got}"
-    if kind in BOUNDS:
-        name, words = BOUNDS[kind]
-        return f"{key}must be {words} {_number(ctx.get(name))}{got}"
-    if kind == "literal_error":
-        head, _, last = str(ctx.get("expected", "")).rpartition(" or ")
-        choices = f"one of {head}, {last}" if head else last
-        return f"{key}must be {choices}{got}"
-    if kind == "string_pattern_mismatch":
-        pattern = str(ctx.get("pattern", ""))
-        return f"{key}must be {PATTERNS.get(pattern, f'text matching {pattern}')}{got}"
-    if kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
-        return _length(kind, ctx, key)
-    if kind == "finite_number":
-        return f"{key}must be a finite number{got}"
-    text = str(e.get("msg", "")).replace("Input should be", "must be").replace("Input", "value")
-    return f"{key}{text[:1].lower()}{text[1:]}{got}"
-
-
-def _length(kind: str, ctx: dict, key: str) -> str:
-    """A length out of bounds: of a list, or of text."""
-    most = kind.endswith("long")
-    bound = ctx.get("max_length" if most else "min_length")
-    unit = "characters" if kind.startswith("string") else "items"
-    got = f", got {ctx['actual_length']}" if "actual_length" in ctx else ""
-    return f"{key}must have {'at most' if most else 'at least'} {bound} {unit}{got}"
-
-
-def _number(value: Any) -> str:
-    """A bound as it is written in the data: 90, not 90.0."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def describe(value: Any) -> str:
-    """A value given, as the YAML wrote it: 'three', 9, true, nothing, a mapping, a list."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "nothing"
-    if isinstance(value, str):
-        return quoted(value)
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return str(value)

@@ -1,0 +1,190 @@
+"""The contracts are the one definition of every shape: the fast structures agree with them.
+
+- The msgspec twins (generated) are current, and refuse and accept what the pydantic models
+  refuse and accept.
+- The validators compiled for `order` at make setup give the models' verdict.
+- 10,000 records of random games (both games, several scenarios and options) are valid by the
+  models, by the compiled validators and by the twins.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import msgspec
+import pytest
+
+from referee import game as g
+from referee.contracts import check, generate
+from referee.contracts.records import JournalHeader, JournalRecord
+from referee.game.autoplay import autoplay
+from referee.game.record_shapes import JournalHeader as FastHeader
+from referee.game.records import record_of
+
+RECORDS = 10_000
+# (game, scenario, seed, options): four slices of random play, 2,500 records each.
+SLICES = [("ttlm", "1914", 11, ()), ("ttlm", "1916", 12, ("hidden_templates=true",)),
+          ("aac", "1914", 13, ()), ("ttlm", "1914", 14, ("hidden_templates=true",
+                                                       "antwerp_evacuation=true"))]
+
+
+def test_the_twins_are_generated_from_the_contracts_as_they_stand():
+    assert generate.stale() == [], "a twin is stale: run `make schemas`"
+
+
+def _model_ok(model, line: bytes) -> bool:
+    try:
+        model.model_validate_json(line)
+    except ValueError:
+        return False
+    return True
+
+
+def _twin_ok(line: bytes, seq: int) -> bool:
+    try:
+        if seq == 0:
+            msgspec.json.decode(line, type=FastHeader)
+        else:
+            record_of(json.loads(line), "j")
+    except Exception:  # noqa: BLE001 - any refusal counts as a refusal
+        return False
+    return True
+
+
+def verdicts(line: bytes, seq: int) -> tuple[bool, bool, bool]:
+    """(the model's, the compiled validator's, the twin's) acceptance of one line."""
+    model = JournalHeader if seq == 0 else JournalRecord
+    compiled = not check.problems("journal-header" if seq == 0 else "journal-record", line)
+    return _model_ok(model, line), compiled, _twin_ok(line, seq)
+
+
+def _play(tmp_path, game: str, scenario: str, seed: int, options: tuple,
+          count: int) -> list[bytes]:
+    """At least `count` records of random games, each a fresh game when the last one ends."""
+    lines: list[bytes] = []
+    secret = tmp_path / "fixed.secret"
+    secret.write_text(f"{seed:064x}\n")
+    n = 0
+    while len(lines) < count:
+        journal = tmp_path / f"{game}-{seed}-{n}.jsonl"
+        g.create_game(journal, scenario, game=game,
+                      game_id=f"c-{seed}-{n}", secret_file=secret, options=list(options))
+        autoplay(journal, seed + n, max_records=count - len(lines) + 1, check_every=10**9)
+        lines += journal.read_bytes().splitlines()
+        n += 1
+    return lines
+
+
+@pytest.mark.parametrize("game,scenario,seed,options", SLICES)
+def test_records_of_random_games_are_valid_by_the_models(tmp_path, game, scenario, seed,
+                                                         options):
+    lines = _play(tmp_path, game, scenario, seed, options, RECORDS // len(SLICES))
+    assert len(lines) >= RECORDS // len(SLICES)
+    for line in lines:
+        seq = json.loads(line)["seq"]
+        assert verdicts(line, seq) == (True, True, True), line[:200]
+
+
+def _mutants(rec: dict, rng: random.Random) -> list[dict]:
+    """Records one change away from a valid one: each should be refused by every reader."""
+    out = []
+    for key in list(rec):
+        if key in ("hash", "prev"):
+            continue
+        for value in ("1", 1.5, None, [], {}, True):
+            if type(value) is not type(rec[key]):
+                out.append({**rec, key: value})
+                break
+        if key not in ("seq",):
+            out.append({k: v for k, v in rec.items() if k != key})
+    out.append({**rec, "surprise": 1})
+    if rec.get("events"):
+        ev = rng.choice(rec["events"])
+        i = rec["events"].index(ev)
+        events = list(rec["events"])
+        events[i] = {**ev, "surprise": 1}
+        out.append({**rec, "events": events})
+        events = list(rec["events"])
+        events[i] = {**ev, "type": "NoSuchEvent"}
+        out.append({**rec, "events": events})
+        field = rng.choice([k for k in ev if k != "type"] or ["type"])
+        events = list(rec["events"])
+        events[i] = {**ev, field: {"odd": [1]}}
+        out.append({**rec, "events": events})
+    out.append({**rec, "dice": [7]})
+    out.append({**rec, "dice": [True]})
+    out.append({**rec, "actor": ""})
+    return out
+
+
+def test_every_reader_refuses_what_the_models_refuse(tmp_path):
+    """Well-formed records one change away from valid: the model, the compiled validator and the
+    twin give the same verdict on each (optional keys dropped stay valid for all three)."""
+    lines = _play(tmp_path, "ttlm", "1914", 21, (), 300)
+    rng = random.Random(21)
+    tried = refused = 0
+    for line in rng.sample(lines[1:], 60):
+        for mutant in _mutants(json.loads(line), rng):
+            text = json.dumps(mutant).encode()
+            model, compiled, twin = verdicts(text, 1)
+            assert model == compiled == twin, (model, compiled, twin, text[:300])
+            tried += 1
+            refused += not model
+    assert tried > 500 and refused > tried // 2
+
+
+def test_headers_one_change_away_get_one_verdict(tmp_path):
+    header = json.loads(_play(tmp_path, "ttlm", "1914", 22, (), 2)[0])
+    rng = random.Random(22)
+    for mutant in _mutants(header, rng) + [{**header, "game": "Bad Name"},
+                                           {**header, "game_id": ""},
+                                           {**header, "dice": {"mode": "x"}}]:
+        text = json.dumps(mutant).encode()
+        model, compiled, twin = verdicts(text, 0)
+        assert model == compiled == twin, (model, compiled, twin, text[:300])
+
+
+def test_a_compiled_copy_for_other_contracts_is_not_used(tmp_path, monkeypatch):
+    """A copy bound to other contract texts (or another pydantic-core) is ignored: the models
+    are built instead and give the same verdict."""
+    copy = tmp_path / "contracts.json"
+    check.write_compiled(copy)
+    stale = json.loads(copy.read_text())
+    stale["digest"] = "0" * 64
+    stale["schemas"]["journal-record"] = {"type": "any"}        # would accept anything
+    copy.write_text(json.dumps(stale))
+    monkeypatch.setattr(check, "COMPILED", copy)
+    monkeypatch.setattr(check, "_validators", {})
+    assert check.problems("journal-record", b'{"seq": 1}')
+
+
+def test_a_record_that_breaks_its_contract_is_not_written(game):
+    """The game layer's journal validates what it appends: a bug that builds a record of the
+    wrong shape is stopped before a byte is written (the records as built: ContractError)."""
+    from referee.base.errors import ContractError
+    from referee.game.records import keep_contract
+    from referee.store.journal import Journal
+
+    before = game.read_bytes()
+    last = json.loads(before.splitlines()[-1])
+    bad = {"at": "now", "actor": "german", "order": "pass",
+           "events": [{"type": "Passed", "side": "german", "surprise": 1}]}
+    with pytest.raises(ContractError, match=r"record \d+ as built breaks its contract at "
+                                            r"\$\.events\[0\]\.Passed\.surprise"):
+        Journal(game, keep_contract).append_raw(lambda raw: (last["seq"], last["hash"], [bad]))
+    assert game.read_bytes() == before
+
+
+def test_verify_finds_a_well_chained_record_of_the_wrong_shape(game, cli):
+    """A forger rehashes the chain after adding a key the contract does not know: verify names
+    the record, where, and what (exit 3)."""
+    from test_verify import _rechain, _rewrite
+
+    records = [json.loads(x) for x in game.read_bytes().splitlines()]
+    records[1]["events"][0]["surprise"] = True
+    _rewrite(game, _rechain(records))
+    r = cli("verify", game)
+    assert r.exit_code == 3
+    assert "record 1 breaks the journal's contract at $.events[0]." in r.stderr
+    assert ".surprise: unknown key 'surprise'" in r.stderr
