@@ -188,3 +188,18 @@ def test_verify_finds_a_well_chained_record_of_the_wrong_shape(game, cli):
     assert r.exit_code == 3
     assert "record 1 breaks the journal's contract at $.events[0]." in r.stderr
     assert ".surprise: unknown key 'surprise'" in r.stderr
+
+
+@pytest.mark.parametrize("line,said", [
+    ('{"kind": "move", "unit": 3, "x": 1}',
+     "must be text, got 3 at $.move.unit; unknown key 'x' at $.move.x"),
+    ('{"unit": "ge-1"}', "missing key 'kind' at $"),
+    ('{"kind": "charge"}', "unknown kind 'charge'; one of 'play', 'pass'"),
+    ('{"kind": "discard", "cards": "off-01"}', "must be a list, got 'off-01' at $.discard.cards"),
+    ('{"kind": "move"', "not valid JSON (EOF while parsing an object"),
+])
+def test_a_json_order_is_refused_with_every_problem_its_contract_finds(game, cli, line, said):
+    before = game.read_bytes()
+    r = cli("order", game, "--as", "german", line)
+    assert r.exit_code == 1 and game.read_bytes() == before
+    assert "not a valid JSON order (schemas/orders.json): " + said in r.stderr

@@ -23,7 +23,7 @@ from .words import words
 HERE = Path(__file__).resolve().parent
 COMPILED = HERE.parent / "_compiled" / "contracts.json"
 # The contracts compiled for the quick paths (names as in schemas.SCHEMAS).
-QUICK = ("journal-header", "journal-record")
+QUICK = ("journal-header", "journal-record", "orders")
 _validators: dict[str, Any] = {}
 
 
@@ -82,13 +82,21 @@ def write_compiled(path: Path = COMPILED) -> Path:
 
     schemas = {}
     for name in QUICK:
-        model = SCHEMAS[name]
-        model.model_rebuild(force=True)           # the models' build is deferred to first use
-        schemas[name] = plain(model.__pydantic_core_schema__)
+        schemas[name] = plain(_core_schema(SCHEMAS[name]))
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps({"digest": contracts_digest(), "schemas": schemas}),
                     encoding="utf-8")
     return path
+
+
+def _core_schema(shape: Any) -> Any:
+    """The core schema of a model (whose build is deferred to first use) or of a union."""
+    from pydantic import BaseModel, TypeAdapter  # start-up: only make setup compiles
+
+    if isinstance(shape, type) and issubclass(shape, BaseModel):
+        shape.model_rebuild(force=True)
+        return shape.__pydantic_core_schema__
+    return TypeAdapter(shape).core_schema
 
 
 # Keys of a core schema that hold Python objects or only shape the output, not the verdict.

@@ -54,6 +54,14 @@ def words(e: dict) -> str:
         return f"{key}must be {PATTERNS.get(pattern, f'text matching {pattern}')}{got}"
     if kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
         return _length(kind, ctx, key)
+    if kind == "union_tag_invalid":
+        field = str(ctx.get("discriminator", "")).strip("'")
+        tag = quoted(str(ctx.get("tag", "")))
+        return f"unknown {field} {tag}; one of {ctx.get('expected_tags')}"
+    if kind == "union_tag_not_found":
+        return f"missing key {quoted(str(ctx.get('discriminator', '')).strip(chr(39)))}"
+    if kind == "json_invalid":
+        return f"not valid JSON ({ctx.get('error', 'unreadable')})"
     if kind == "finite_number":
         return f"{key}must be a finite number{got}"
     text = str(e.get("msg", "")).replace("Input should be", "must be").replace("Input", "value")

@@ -480,16 +480,32 @@ VERBS = {
 }
 
 
+def _json_order(text: str, line: str) -> Ord:
+    """An order in its JSON form; a refused one is described by its contract, every problem
+    in plain words (OrderSyntaxError)."""
+    try:
+        raw = line.encode("utf-8", "surrogatepass")
+        return msgspec.json.decode(raw, type=Order)
+    except (msgspec.DecodeError, UnicodeError) as exc:
+        first = str(exc)
+    # start-up: the contract's validator only for an order the fast twin refused
+    from ..contracts import check
+
+    try:
+        found = check.problems("orders", raw)
+    except ValueError:                         # bytes no JSON reader takes (lone surrogates)
+        found = []
+    said = "; ".join(f"{what} at {check.where(loc)}" for loc, what in found[:5]) or first
+    raise OrderSyntaxError(text, f"not a valid JSON order (schemas/orders.json): {said}")
+
+
 def parse_order(text: str, data: GameData) -> Ord:
     """Read one order line (text or JSON form); OrderSyntaxError quotes what is wrong."""
     line = text.strip()
     if not line:
         raise OrderSyntaxError(text, "empty order")
     if line.startswith("{"):
-        try:
-            return msgspec.json.decode(line.encode("utf-8", "surrogatepass"), type=Order)
-        except (msgspec.DecodeError, UnicodeError) as exc:
-            raise OrderSyntaxError(text, f"not a valid JSON order: {exc}") from None
+        return _json_order(text, line)
     r = Reader(line, data)
     verb = r.word("a verb").casefold()
     reader = VERBS.get(verb)
