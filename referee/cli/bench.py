@@ -214,6 +214,7 @@ def _measure_all(b: Bench, args) -> int:
     _measure_reads(b, journal)
     _measure_orders(b, journal, secret, n_records)
     _measure_checks(b, journal, secret, played)
+    _measure_contracts(b, journal)
     _measure_memory(b, journal, secret, n_records, floor_rss)
     return _print_report(b, args.markdown)
 
@@ -293,6 +294,24 @@ def _order_at(b: Bench, journal: Path, secret: Path, target: int):
     t0 = time.perf_counter()
     listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
     return t / floor, rss, (time.perf_counter() - t0) / floor, len(listed), t
+
+
+def _measure_contracts(b: Bench, journal: Path) -> None:
+    """What validation by the contracts adds: to an order (its new record), to verify (every
+    line), each as the time of a process doing only that less a bare interpreter's."""
+    bare = [sys.executable, "-c", "pass"]
+    probe = ("import sys; from referee.contracts import check; "
+             "lines = open(sys.argv[1], 'rb').read().splitlines(); "
+             "lines = lines[-1:] if sys.argv[2] == 'last' else lines[1:]; "
+             "assert not [n for n in lines if check.problems('journal-record', n)]")
+    base = _median(bare, b.runs)[0]
+    for which, label in (("last", "validating a record by its contract (what each order "
+                                  "adds)"),
+                         ("all", "validating every record by its contract (what verify "
+                                 "adds)")):
+        t = _median([sys.executable, "-c", probe, str(journal), which], b.runs)[0]
+        b.rows.append((label, f"{(t - base) * 1000:.0f} ms = {(t - base) / b.floor:.2f} x "
+                              f"floor"))
 
 
 def _measure_checks(b: Bench, journal: Path, secret: Path, played) -> None:
