@@ -87,6 +87,9 @@ class MailData(Contract):
 
 
 class Player(Contract):
+    """A side's registered player: the address its mail comes from, and the number and keyed
+    digest of its order key (the key itself is never kept)."""
+
     side: str
     address: str
     key_no: int | None = None
@@ -94,6 +97,8 @@ class Player(Contract):
 
 
 class Roster(Contract):
+    """The players' registration, as a roster record keeps it for the moderator's eyes."""
+
     players: list[Player]
 
 

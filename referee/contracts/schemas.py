@@ -21,7 +21,7 @@ from .gamemodels import GameInfo
 from .mapmodels import MapData
 from .orders import Order
 from .outputs import OUTPUTS
-from .records import JournalHeader, JournalRecord
+from .records import JournalHeader, JournalRecord, Roster
 from .scenariomodels import Scenario
 from .unitmodels import UnitsData
 from .views import InboxResult, OrderResult, PlayersView, ReportView, StateView, StatusView
@@ -38,6 +38,7 @@ SCHEMAS: dict[str, Any] = {
     "order-result": OrderResult,
     "report": ReportView,
     "players": PlayersView,
+    "roster": Roster,
     "inbox-result": InboxResult,
     "game": GameInfo,
     "map": MapData,

@@ -108,6 +108,10 @@ class MailData(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A side's registered player: the address its mail comes from, and the number and keyed
+    digest of its order key (the key itself is never kept).
+    """
+
     side: str
     address: str
     key_no: int | None = None
@@ -115,6 +119,8 @@ class Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Roster(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """The players' registration, as a roster record keeps it for the moderator's eyes."""
+
     players: list[Player]
 
 
