@@ -203,3 +203,12 @@ def test_a_json_order_is_refused_with_every_problem_its_contract_finds(game, cli
     r = cli("order", game, "--as", "german", line)
     assert r.exit_code == 1 and game.read_bytes() == before
     assert "not a valid JSON order (schemas/orders.json): " + said in r.stderr
+
+
+def test_verify_leaves_a_torn_last_line_to_the_chain_check(game, cli):
+    """A torn line is not JSON: verify says it is torn and how to mend it, not a contract's
+    words about JSON."""
+    game.write_bytes(game.read_bytes()[:-20])
+    r = cli("verify", game)
+    assert r.exit_code == 3 and "is torn" in r.stderr and "referee repair" in r.stderr
+    assert "contract" not in r.stderr

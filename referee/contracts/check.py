@@ -35,13 +35,15 @@ def contracts_digest() -> str:
     return h.hexdigest()
 
 
-def problems(name: str, data: bytes) -> list[tuple[tuple, str]]:
+def problems(name: str, data: bytes, json_errors: bool = True) -> list[tuple[tuple, str]]:
     """Every way the JSON document `data` breaks the contract `name`: (where, what in plain
-    words)."""
+    words). With json_errors false, bytes that are not JSON at all are left to the caller
+    (verify: the chain check says a torn line is torn, and how to mend it)."""
     try:
         validator(name).validate_json(data)
     except pydantic_core.ValidationError as exc:
-        return [(tuple(e["loc"]), words(e)) for e in exc.errors(include_url=False)]
+        return [(tuple(e["loc"]), words(e)) for e in exc.errors(include_url=False)
+                if json_errors or e["type"] != "json_invalid"]
     return []
 
 

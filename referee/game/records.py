@@ -43,7 +43,8 @@ def audit_contracts(raw: bytes, name: str) -> None:
     from ..contracts import check
 
     for seq, line in enumerate(raw.splitlines()):
-        found = check.problems("journal-header" if seq == 0 else "journal-record", line)
+        found = check.problems("journal-header" if seq == 0 else "journal-record", line,
+                               json_errors=False)
         if found:
             loc, msg = found[0]
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
