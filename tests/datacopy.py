@@ -35,6 +35,21 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def spot(path: Path, text: str, *after: str, within: str = "") -> str:
+    """'LINE:COLUMN' (both from 1) of the first `text` in a data file after the texts `after`
+    (each found after the one before), or of `text` in the first `within` there: where a
+    problem line must point, found by plain search in the file's text."""
+    whole = path.read_text(encoding="utf-8")
+    start = 0
+    for before in after:
+        assert before in whole[start:], before
+        start = whole.index(before, start) + len(before)
+    around = within or text
+    assert around in whole[start:] and text in around, (around, text)
+    at = whole.index(around, start) + around.index(text)
+    return f"{whole.count(chr(10), 0, at) + 1}:{at - (whole.rfind(chr(10), 0, at) + 1) + 1}"
+
+
 def new_game(tmp: Path, games: Path | None, sc: dict, options=(), name: str = "case") -> Path:
     """A manual-dice game of scenario sc (a rulebook case position) on the data in games."""
     spath = tmp / f"{name}.yaml"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from datacopy import spot
 from test_data_driven import _fire, _game, _ok, _play
 
 from casebook import position
@@ -117,8 +118,15 @@ def test_a_card_naming_what_the_game_lacks_is_reported(tmp_path):
                                  encoding="utf-8")
     with pytest.raises(GameDataError) as err:
         load_game(d)
-    text = "\n".join(err.value.problems)
-    assert "cards.gericht.bonus.army_nation: unknown nation 'ru'" in text, text
-    assert "cards.gericht.bonus.fires_as: unknown unit kind 'zeppelin'" in text, text
-    assert "cards.friedensturm.other_side_plays_as: 'ersatz_2' is not an Offensive" in text
-    assert "cards.german_military_crisis: unpaid_vp missing" in text, text
+    path = d / "deck.yaml"
+    gericht, sturm = "key: gericht", "key: friedensturm"
+    assert err.value.problems == [      # in the order of the file
+        f"deck.yaml:{spot(path, 'ru', gericht, within='army_nation: ru')}: unknown nation "
+        f"'ru' (at cards.gericht.bonus.army_nation)",
+        f"deck.yaml:{spot(path, 'zeppelin', gericht)}: unknown unit kind 'zeppelin' "
+        f"(at cards.gericht.bonus.fires_as)",
+        f"deck.yaml:{spot(path, 'ersatz_2', sturm, within='plays_as: ersatz_2')}: 'ersatz_2' "
+        f"is not an Offensive-type card key (9.1) (at cards.friedensturm.other_side_plays_as)",
+        # the card's mapping, which lacks it: it starts at its first key
+        f"deck.yaml:{spot(path, 'key: german_military_crisis')}: unpaid_vp missing: the VP "
+        f"of a crisis not answered (3.1) (at cards.german_military_crisis)"]

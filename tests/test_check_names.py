@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from datacopy import copy_game, edit
+from datacopy import copy_game, edit, spot
 
 from referee.base.errors import GameDataError
 from referee.data import dataload
@@ -41,19 +41,28 @@ EVENTS_AREA = ("events.yaml", "{nation: fr, type: infantry, count: 2, placement:
                "{nation: fr, type: infantry, count: 2, placement: atlantis}")
 CONTROL_AREA = ("scenarios/1914.yaml", "german: [aachen,", "german: [atlantis, aachen,")
 
+# Where the problem in the other file points: (file, the text there, found after this text),
+# and what its line says.
+NOT_SYMMETRIC = (("map.yaml", "koblenz", "- id: pfalz"),
+                 "adjacency not symmetric: pfalz lists koblenz but koblenz does not list pfalz "
+                 "(at areas.pfalz.neighbours)")
+UNKNOWN_CONTROL = (("scenarios/1914.yaml", "atlantis", ""),
+                   "unknown area id 'atlantis' (at control.german)")
+UNKNOWN_PLACEMENT = (("events.yaml", "atlantis", ""),
+                     "'atlantis' is neither any, an area id nor a country "
+                     "(at turns[2].reinforcements[3].placement)")
+FEW_IDS = (("deck.yaml", "[off-01", ""), "15 ids for count 16 (at cards.offensive.ids)")
+FEW_TURNS = (("charts.yaml", "- {turn: 1,", "build_points:"),
+             "must list turns 1 to 23 once each (7.0) (at build_points.turns)")
+
 CASES = {
     # case: (game, the misspelling, the misspelt name, a problem in another file, its line)
-    "side": ("ttlm", SIDE, "germn", NEIGHBOUR,
-             "map.yaml: areas.pfalz.neighbours: adjacency not symmetric: pfalz lists koblenz"),
-    "side_order": ("ttlm", SIDE_ORDER, "germn", CONTROL_AREA,
-                   "scenarios/1914.yaml: control.german: unknown area id 'atlantis'"),
-    "side_card_limit": ("ttlm", SIDE_CARD_LIMIT, "germn", EVENTS_AREA,
-                        "placement: 'atlantis' is neither any, an area id nor a country"),
-    "nation": ("ttlm", NATION, "gem", CARD_IDS, "deck.yaml: cards.offensive: 15 ids for count 16"),
-    "unit_kind": ("ttlm", KIND, "cavalery", BUILD_POINTS,
-                  "charts.yaml: build_points.turns: must list turns 1 to 23 once each (7.0)"),
-    "country": ("aac", COUNTRY, "germnay", CARD_IDS,
-                "deck.yaml: cards.offensive: 15 ids for count 16"),
+    "side": ("ttlm", SIDE, "germn", NEIGHBOUR, NOT_SYMMETRIC),
+    "side_order": ("ttlm", SIDE_ORDER, "germn", CONTROL_AREA, UNKNOWN_CONTROL),
+    "side_card_limit": ("ttlm", SIDE_CARD_LIMIT, "germn", EVENTS_AREA, UNKNOWN_PLACEMENT),
+    "nation": ("ttlm", NATION, "gem", CARD_IDS, FEW_IDS),
+    "unit_kind": ("ttlm", KIND, "cavalery", BUILD_POINTS, FEW_TURNS),
+    "country": ("aac", COUNTRY, "germnay", CARD_IDS, FEW_IDS),
 }
 
 
@@ -62,15 +71,16 @@ def test_a_misspelt_name_and_a_problem_in_another_file_are_both_reported(tmp_pat
     """2.0, 4.1, 7.0, 7.1, 9.0, 11.1: a name misspelt in one file no longer hides the other
     checks: the problem in another file is reported too, and the misspelling exactly once,
     without lines about the well-spelt name it stands for (its counters, its card limit)."""
-    game, misspelling, bad, other, line = CASES[case]
+    game, misspelling, bad, other, ((file, text, after), says) = CASES[case]
     root = copy_game(tmp_path, game=game) / game
     for name, old, new in (misspelling, other):
         edit(root / name, old, new)
+    line = f"{file}:{spot(root / file, text, after)}: {says}"
     with pytest.raises(GameDataError) as err:
         load_game(root)
     problems = err.value.problems
     assert len([p for p in problems if f"'{bad}'" in p]) == 1, problems
-    assert len([p for p in problems if line in p]) == 1, problems
+    assert len([p for p in problems if p == line]) == 1, problems
     assert len(problems) == 2, problems
 
 
@@ -227,7 +237,7 @@ def test_a_what_if_scenario_lists_a_misspelt_nation_beside_its_other_problems(tm
     problems = err.value.problems
     assert len([p for p in problems if "'gee'" in p]) == 1, problems
     assert [p for p in problems if "'gee'" not in p] == [
-        f"{path}: control.german: unknown area id 'atlantis'"]
+        f"{path}:{spot(path, 'atlantis')}: unknown area id 'atlantis' (at control.german)"]
 
 
 def test_units_in_an_eft_box_the_game_lacks_are_one_problem(tmp_path):
@@ -238,4 +248,5 @@ def test_units_in_an_eft_box_the_game_lacks_are_one_problem(tmp_path):
         encoding="utf-8") + "eft_box: [{type: infantry, count: 1}]\n", encoding="utf-8")
     with pytest.raises(GameDataError) as err:
         load_scenario_file(path, load_game(default_games_dir() / "aac"))
-    assert err.value.problems == [f"{path}: eft_box: the game has no EFT box (map.yaml boxes)"]
+    assert err.value.problems == [f"{path}:{spot(path, '[{type: infantry', 'eft_box: ')}: the "
+                                  f"game has no EFT box (map.yaml boxes) (at eft_box)"]

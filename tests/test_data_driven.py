@@ -17,13 +17,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from datacopy import copy_game, new_game
+from datacopy import copy_game, new_game, spot
 
 from casebook import position
 from referee import game as g
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
+from referee.data.unitmodels import FIRE_KEYS
 
 
 def _copy(tmp: Path, change) -> Path:
@@ -214,12 +215,14 @@ def test_games_check_names_every_broken_unit_key_with_its_file_and_path(tmp_path
     with pytest.raises(GameDataError) as exc:
         load_game(root)
     problems = exc.value.problems
-    for where in ("units.yaml: unit_types.tank.fire.in_rugh: unknown firepower key",
-                  "units.yaml: unit_types.artillery.materiel_superiority.option: unknown "
-                  "option 'uk_materiel'",
-                  "units.yaml: roll_order[0]: unknown unit type 'infantery'"):
-        assert any(p.startswith(where) for p in problems), (where, problems)
-    assert len(problems) == 3, problems
+    units = root / "units.yaml"
+    assert problems == [      # in the order of the file
+        f"units.yaml:{spot(units, 'infantery')}: unknown unit type 'infantery' "
+        f"(at roll_order[0])",
+        f"units.yaml:{spot(units, 'uk_materiel')}: unknown option 'uk_materiel' (game.yaml "
+        f"options) (at unit_types.artillery.materiel_superiority.option)",
+        f"units.yaml:{spot(units, 'in_rugh')}: unknown firepower key (one of "
+        f"{', '.join(FIRE_KEYS)}) (at unit_types.tank.fire.in_rugh)"]
 
 
 def test_games_check_names_a_firepower_that_is_no_firepower(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from datacopy import copy_game, edit
+from datacopy import copy_game, edit, spot
 
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
@@ -74,7 +74,9 @@ def test_schema_errors_and_cross_checks_are_reported_together(tmp_path):
     text = "\n".join(err.value.problems)
     assert "map.yaml:68:5: unknown key 'colour' (at areas[0](england).colour)" in text
     assert "counter mix has 3 (11.1)" in text                       # counts above the mix
-    assert "scenarios/1916.yaml: units[" in text and "verdun_heights" in text
+    at = spot(d / "scenarios/1916.yaml", "verdun_heights")
+    assert (f"scenarios/1916.yaml:{at}: unknown area id 'verdun_heights' "
+            f"(at units[24](fr-c-01).area)") in text
 
 
 def test_stacking_and_artillery_limit_at_set_up(tmp_path):
@@ -90,10 +92,14 @@ def test_stacking_and_artillery_limit_at_set_up(tmp_path):
     with pytest.raises(GameDataError) as err:
         load_game(d)
     text = "\n".join(err.value.problems)
-    assert "4 entente units in nancy, the stacking limit is 3 (1.2.2)" in text
-    assert ("units[2](ge-3): contents: 2 artillery, the 1914 limit for a ge army is 1 (8.3.2)"
-            in text)
-    assert "7 ge artillery set up, the counter mix has 6 (11.1)" in text
+    scenario = d / "scenarios/1914.yaml"
+    # the fourth unit in nancy (after fr-2's army), the contents of ge-3, the units
+    assert (f"scenarios/1914.yaml:{spot(scenario, 'nancy', 'fr-i-04')}: 4 entente units in "
+            f"nancy, the stacking limit is 3 (1.2.2) (at units[17](fr-i-04).area)") in text
+    assert (f"scenarios/1914.yaml:{spot(scenario, '[{type: infantry', 'ge-3')}: 2 artillery, "
+            f"the 1914 limit for a ge army is 1 (8.3.2) (at units[2](ge-3).contents)") in text
+    assert (f"scenarios/1914.yaml:{spot(scenario, '- {id: ge-1', 'units:')}: 7 ge artillery "
+            f"set up, the counter mix has 6 (11.1) (at units)") in text
 
 
 def test_a_missing_file_and_bad_yaml(tmp_path):
@@ -180,12 +186,19 @@ def test_build_dates_are_checked_against_the_counter_mix_and_the_rules(tmp_path,
     with pytest.raises(GameDataError) as err:
         load_game(d)
     text = "\n".join(err.value.problems)
-    assert "build_dates.units.us: no build date for us infantry (7.6)" in text
-    assert "build_dates.units.us.fort: forts are never built" in text
-    assert "build_dates.units.ge.biplane: turn 4 is before SPRING 1916" in text
-    assert "build_dates.units.be.tank: be has no tank counters (11.1)" in text
-    assert "build_dates.units.uk.commonwealth: turn 2 is before the first swap" in text
-    assert "build_dates.units.ge.paris_gun: turn 30 is not on the turn track" in text
+    # us's mapping lacks infantry; it starts at its first key, the fort
+    us_fort = spot(ev, "fort: {from_turn: 14")
+    assert (f"events.yaml:{us_fort}: no build date for us infantry (7.6) "
+            f"(at build_dates.units.us)") in text
+    assert f"events.yaml:{us_fort}: forts are never built" in text
+    assert (f"events.yaml:{spot(ev, '4', '      biplane:      {from_turn: ')}: turn 4 is "
+            f"before SPRING 1916") in text
+    assert (f"events.yaml:{spot(ev, 'tank:', '    be:')}: be has no tank counters (11.1) "
+            f"(at build_dates.units.be.tank)") in text
+    assert (f"events.yaml:{spot(ev, '2', 'commonwealth: {from_turn: ')}: turn 2 is before "
+            f"the first swap") in text
+    assert (f"events.yaml:{spot(ev, '30', 'paris_gun:    {from_turn: ')}: turn 30 is not on "
+            f"the turn track (2.0 VI) (at build_dates.units.ge.paris_gun.from_turn)") in text
     assert cli("games", "check", d).exit_code == 3
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from datacopy import copy_game, new_game
+from datacopy import copy_game, new_game, spot
 
 from casebook import position
 from referee import game as g
@@ -101,21 +101,36 @@ def test_build_point_parts_that_disagree_with_the_total_are_reported(tmp_path):
     def change(files):
         files["charts.yaml"]["build_points"]["turns"][0]["entente_parts"]["fr"] += 1
 
+    root = _copy(tmp_path, change) / "ttlm"
     with pytest.raises(GameDataError) as exc:
-        load_game(_copy(tmp_path, change) / "ttlm")
-    assert any("entente_parts: the parts add up to 9, entente says 8 (7.0)" in p
-               for p in exc.value.problems)
+        load_game(root)
+    # entente_parts of the first turn: a mapping, which starts at its first key
+    at = spot(root / "charts.yaml", "fr:", "build_points:", "turns:", "entente_parts:")
+    assert f"charts.yaml:{at}: the parts add up to 9, entente says 8 (7.0) " \
+           f"(at build_points.turns[0].entente_parts)" in exc.value.problems
 
 
-@pytest.mark.parametrize("edit, problem", [
+def _first_in_france(doc: dict) -> str:
+    """Where the first reinforcement placed in France is, as a problem line names it."""
+    return next(f"turns[{t['turn']}].reinforcements[{j}].placement" for t in doc["turns"]
+                for j, r in enumerate(t.get("reinforcements") or [])
+                if r["placement"] == "france")
+
+
+@pytest.mark.parametrize("edit, place, problem", [
     (lambda ev: ev["availability"]["cards"].__setitem__("gericht", 9),
-     "availability.cards.gericht: turn 9, the deck says 8 (9.1.4)"),
+     ("9", ("availability:", "gericht: "), ""),
+     lambda doc: "turn 9, the deck says 8 (9.1.4) (at availability.cards.gericht)"),
     (lambda ev: ev["stosstruppen_1918"].__setitem__("total", 11),
-     "stosstruppen_1918.total: 11, the turns' reinforcements add up to 10 (8.2.2)"),
+     ("11", ("stosstruppen_1918:", "total: "), ""),
+     lambda doc: "11, the turns' reinforcements add up to 10 (8.2.2) "
+                 "(at stosstruppen_1918.total)"),
     (lambda ev: ev["placement_codes"].pop("france"),
-     "turns: placement 'france' is not one of placement_codes"),
+     ("france", ("turns:",), "placement: france"),
+     lambda doc: f"placement 'france' is not one of placement_codes "
+                 f"(at {_first_in_france(doc)})"),
 ])
-def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, problem):
+def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, place, problem):
     """Values events.yaml repeats (the cards' first turns of 9.1.3-9.4, the 1918
     Stoßtruppen of 8.2.2, the placement codes of 2.0 I and 7.3) must agree with the deck and
     the turns; games check reports a disagreement."""
@@ -127,7 +142,9 @@ def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, problem):
     path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     with pytest.raises(GameDataError) as exc:
         load_game(root / "ttlm")
-    assert any(problem in p for p in exc.value.problems), exc.value.problems
+    text, after, within = place
+    at = spot(path, text, *after, within=within)
+    assert exc.value.problems == [f"events.yaml:{at}: {problem(doc)}"]
 
 
 def test_games_check_shows_the_ruleset_and_each_scenario_s_text(cli):
@@ -160,8 +177,9 @@ def test_a_closed_area_that_is_no_sea_box_is_reported(tmp_path):
         "    enemy_may_enter: false\n", "    enemy_may_enter: true\n", 1), encoding="utf-8")
     with pytest.raises(GameDataError) as exc:
         load_game(root / "ttlm")
-    assert any("areas.england.enemy_may_enter: true, but a sea-movement box is closed to the "
-               "enemy (4.6)" in p for p in exc.value.problems), exc.value.problems
+    at = spot(path, "true", "enemy_may_enter: ")          # England's, the first area
+    assert exc.value.problems == [f"map.yaml:{at}: true, but a sea-movement box is closed to "
+                                  f"the enemy (4.6) (at areas.england.enemy_may_enter)"]
 
 
 def test_the_first_year_of_dated_counters_is_the_data_s(tmp_path):
@@ -170,10 +188,12 @@ def test_the_first_year_of_dated_counters_is_the_data_s(tmp_path):
     def change(files):
         files["units.yaml"]["unit_types"]["biplane"]["counter_years_from"] = 1917
 
+    root = _copy(tmp_path, change) / "ttlm"
     with pytest.raises(GameDataError) as exc:
-        load_game(_copy(tmp_path, change) / "ttlm")
-    assert any("biplane_counter_years.ge: no Biplane before 1917 (8.3.4)" in p
-               for p in exc.value.problems), exc.value.problems
+        load_game(root)
+    at = spot(root / "units.yaml", "1916", "biplane_counter_years:", "ge:")
+    assert f"units.yaml:{at}: no Biplane before 1917 (8.3.4) (at biplane_counter_years.ge)" \
+        in exc.value.problems, exc.value.problems
 
 
 @pytest.mark.parametrize("term", ["imp\nulse", "x" * 10000, "<b>turn</b>", ""])
@@ -198,9 +218,12 @@ def test_a_side_order_without_both_sides_is_one_problem_not_a_cascade(tmp_path):
     def change(files):
         files["units.yaml"]["side_order"] = ["german"]
 
+    root = _copy(tmp_path, change) / "ttlm"
     with pytest.raises(GameDataError) as exc:
-        load_game(_copy(tmp_path, change) / "ttlm")
-    assert any("side_order: must list each side" in p for p in exc.value.problems)
+        load_game(root)
+    at = spot(root / "units.yaml", "- german", "side_order:")   # the list, at its first item
+    assert f"units.yaml:{at}: must list each side of `sides` once (german, entente) " \
+           f"(at side_order)" in exc.value.problems
     assert not [p for p in exc.value.problems if "None" in p or "scenario" in p], \
         exc.value.problems
 
@@ -216,5 +239,7 @@ def test_a_side_named_like_a_reader_is_reported(tmp_path, reader):
         path.write_text(re.sub(r"\bentente\b", reader, text), encoding="utf-8")
     with pytest.raises(GameDataError) as exc:
         load_game(root / "aac")
-    assert any(f"sides.{reader}: '{reader}' names a reader" in p
-               for p in exc.value.problems), exc.value.problems
+    at = spot(root / "aac" / "units.yaml", f"{reader}:", "\nsides:")
+    assert any(p.startswith(f"units.yaml:{at}: '{reader}' names a reader") and
+               p.endswith(f"(at sides.{reader})") for p in exc.value.problems), \
+        exc.value.problems

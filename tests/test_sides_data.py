@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from datacopy import copy_game, edit
+from datacopy import copy_game, edit, spot
 
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
@@ -79,13 +79,19 @@ def test_unknown_names_are_reported_with_their_file_and_path(tmp_path):
     with pytest.raises(GameDataError) as err:
         load_game(d)
     problems = err.value.problems
-    text = "\n".join(problems)
-    assert "units.yaml: counter_mix.ru: unknown nation 'ru'" in text
-    assert "units.yaml: counter_mix.be.zeppelin: unknown unit kind 'zeppelin'" in text
-    assert "map.yaml: areas.luxembourg.country: unknown country 'ruritania'" in text
-    assert "scenarios/1914.yaml: forts[" in text and "(fort-liege).nation: unknown nation 'ru'" \
-        in text
-    assert "scenarios/1914.yaml: first_player: unknown side 'austria'" in text
+    units, scenario = d / "units.yaml", d / "scenarios/1914.yaml"
+    for file, at, says, where in (
+            ("units.yaml", spot(units, "ru: {army: 2"), "unknown nation 'ru'", "counter_mix.ru"),
+            ("units.yaml", spot(units, "zeppelin"), "unknown unit kind 'zeppelin'",
+             "counter_mix.be.zeppelin"),
+            ("map.yaml", spot(d / "map.yaml", "ruritania"), "unknown country 'ruritania'",
+             "areas.luxembourg.country"),
+            ("scenarios/1914.yaml", spot(scenario, "ru, area: liege"), "unknown nation 'ru'",
+             "forts[6](fort-liege).nation"),
+            ("scenarios/1914.yaml", spot(scenario, "austria"), "unknown side 'austria'",
+             "first_player")):
+        line = [p for p in problems if p.startswith(f"{file}:{at}: {says} (the game declares")]
+        assert len(line) == 1 and line[0].endswith(f") (at {where})"), (file, says, problems)
 
 
 # ---------------------------------------------------------------- the engine reads them

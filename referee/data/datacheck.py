@@ -5,7 +5,8 @@ The checks (namecheck.py: the names the files use; gamecheck.py: the files
 against each other; scenariocheck.py: a scenario against the game) return
 problem lines ('file: where: what (rule)') instead of stopping at the first,
 so an owner correcting the reconstructed data sees everything that is wrong
-in one run (`referee games check DIR`).
+in one run (`referee games check DIR`). Each line knows its place in the file
+(problems.py), to be named as FILE:LINE:COLUMN when the file's text is at hand.
 """
 
 from __future__ import annotations
@@ -52,24 +53,6 @@ class Known:
             return None
         n = row.get(kind, 0)
         return n if isinstance(n, int) else None
-
-
-class Names:
-    """The sides, nations, unit kinds and countries a game declares, and a checker of names."""
-
-    def __init__(self, data: GameData, out: list[str]):
-        self.out = out
-        self.known = {"side": list(data.units.sides), "nation": list(data.units.nations),
-                      "unit kind": list(data.units.unit_types),
-                      "country": sorted(data.countries)}
-
-    def __call__(self, what: str, name: object, where: str, also: tuple[str, ...] = ()) -> bool:
-        """Whether name is a declared `what`; if not, a problem line names where and the choice."""
-        if name in self.known[what] or name in also:
-            return True
-        choice = ", ".join([*also, *self.known[what]])
-        self.out.append(f"{where}: unknown {what} {name!r} (the game declares {choice})")
-        return False
 
 
 def placements(data: GameData) -> set[str]:

@@ -35,7 +35,8 @@ from .gamecheck import check_game
 from .gamedata import GameData
 from .gamemodels import GameFiles, GameInfo
 from .mapmodels import MapData
-from .marks import Marks, ShapeProblem
+from .marks import Marks
+from .problems import DataProblem, Problem
 from .scenariocheck import check_scenario
 from .scenariomodels import Scenario
 from .unitmodels import UnitsData
@@ -269,17 +270,25 @@ def _usable(model: type, raw: Any) -> Any:
 
 
 def placed(problems: list[str], texts: dict[str, str] | None) -> list[str]:
-    """The problem lines, each one about a file's shape as FILE:LINE:COLUMN when the text
-    of its file is in texts (label -> YAML text)."""
+    """The problem lines, each one that knows its place as FILE:LINE:COLUMN when the text of
+    its file is in texts (label -> YAML text), and those of one file in the order of the
+    file; the files in the order they were read, then the lines about no file's place.
+    Each is plain text (an error's lines are encoded as JSON by msgspec)."""
     if not texts:
-        return problems
+        return [str(p) for p in problems]
     marks: dict[str, Marks] = {}
+    rank: dict[object, int] = {label: i for i, label in enumerate(texts)}
     out = []
-    for p in problems:
-        if isinstance(p, ShapeProblem) and p.label in texts:
-            p = p.placed(marks.setdefault(p.label, Marks(texts[p.label])))
-        out.append(p)
-    return out
+    for i, p in enumerate(problems):
+        at = None
+        label = p.label if isinstance(p, Problem) else None
+        if label in texts:
+            at = p.place(marks.setdefault(label, Marks(texts[label])))
+            p = p.placed(at)
+        group = rank.setdefault(label if label is not None else i, len(rank))
+        out.append(((group, *(at or (0, 0))), str(p)))
+    out.sort(key=lambda x: x[0])
+    return [p for _, p in out]
 
 
 # ---------------------------------------------------------------- whole directories
@@ -289,16 +298,16 @@ def canonical_document(obj: Any) -> bytes:
                       default=str).encode()
 
 
-def _inside(root: Path, rel: str, label: str, problems: list[str]) -> Path | None:
-    """A file named by game.yaml, which must lie inside the game directory."""
+def _inside(root: Path, rel: str, where: tuple, problems: list[str]) -> Path | None:
+    """A file named by game.yaml (at where in it), which must lie inside the game directory."""
     try:
         path = (root / rel).resolve()
         inside = not Path(rel).is_absolute() and path.is_relative_to(root.resolve())
     except (OSError, ValueError) as exc:          # a name too long, a NUL byte
-        problems.append(f"{label}: {rel!r} cannot name a file ({exc})")
+        problems.append(DataProblem("game.yaml", where, f"{rel!r} cannot name a file ({exc})"))
         return None
     if not inside:
-        problems.append(f"{label}: {rel!r} is outside the game directory")
+        problems.append(DataProblem("game.yaml", where, f"{rel!r} is outside the game directory"))
         return None
     return root / rel
 
@@ -327,11 +336,11 @@ def read_document(root: Path, problems: list[str], texts: dict[str, str] | None 
     document: dict[str, Any] = {"game": raw_info}
     for key in PARTS:
         name = getattr(files, key)
-        path = _inside(root, name, "game.yaml", problems)
+        path = _inside(root, name, ("files", key), problems)
         document[key] = read_yaml(path, problems, name, texts) if path else None
     raw_scen: dict[str, Any] = {}
     for sid, rel in (info.scenarios.items() if info else ()):
-        path = _inside(root, rel, "game.yaml", problems)
+        path = _inside(root, rel, ("scenarios", sid), problems)
         raw_scen[sid] = read_yaml(path, problems, rel, texts) if path else None
     document["scenarios"] = raw_scen
     return document
@@ -381,7 +390,8 @@ def build_game(root: Path, document: dict, problems: list[str],
 
 def check_scenario_quiet(data: GameData, scenario: Scenario, label: str) -> list[str]:
     """Every problem of one scenario against the game data, as lines."""
-    return [f"{label}: {p}" for p in check_scenario(data, scenario)]
+    return [p.labelled(label) if isinstance(p, DataProblem) else f"{label}: {p}"
+            for p in check_scenario(data, scenario)]
 
 
 def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict]:

@@ -1,10 +1,11 @@
-"""Where a path of keys and indexes points in a YAML text: the line and column of its node,
-so that a problem line names the place an editor jumps to (FILE:LINE:COLUMN).
+"""Where a path of keys, indexes and ids points in a YAML text: the line and column of its
+node, so that a problem line names the place an editor jumps to (FILE:LINE:COLUMN).
 
 A problem of a file's shape (shapes.py) is a ShapeProblem: a line 'FILE: what (at where)'
-that keeps the keys and indexes it is at, placed once the file's text is at hand, as
-'FILE:LINE:COLUMN: what (at where)'. A document read from a snapshot has no text: its
-lines stay unplaced.
+that keeps the keys and indexes it is at; a problem the cross-file checks find is a
+DataProblem (problems.py), whose path may name a list item by its id. Both are placed once
+the file's text is at hand, as 'FILE:LINE:COLUMN: what (at where)'. A document read from a
+snapshot has no text: its lines stay unplaced.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import json
 from typing import Any, NamedTuple
 
 import yaml
+
+from .problems import Item, Problem
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
@@ -43,7 +46,8 @@ class Marks:
     def place(self, path: tuple | list, at_key: bool = False) -> tuple[int, int] | None:
         """(line, column), both from 1, of the node path leads to: its key's when at_key
         (an unknown key, a key of the wrong form); the deepest node there is when the path
-        goes on beyond the file (a missing key: the mapping that lacks it)."""
+        goes on beyond the file (a missing key: the mapping that lacks it). In a list, a
+        step of text is the item of that id or key (areas.pfalz), or of that value."""
         node = self.root()
         if node is None:
             return None
@@ -57,14 +61,30 @@ class Marks:
 
 def _child(node: Any, step: Any) -> tuple[Any, Any]:
     """(the value node, its key node) a key or index leads to from node, or (None, None)."""
-    if isinstance(node, yaml.MappingNode) and isinstance(step, str):
+    if isinstance(node, yaml.MappingNode) and isinstance(step, str) and \
+            not isinstance(step, Item):
         for key, value in node.value:
             if _key_text(key) == step:
                 return value, key
     elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and not \
             isinstance(step, bool) and 0 <= step < len(node.value):
         return node.value[step], node.value[step]
+    elif isinstance(node, yaml.SequenceNode) and isinstance(step, str):
+        for item in node.value:
+            if _named(item) == step:
+                return item, item
     return None, None
+
+
+def _named(item: Any) -> str | None:
+    """What a list item is named by: its value (a scalar), or its id or key (a mapping)."""
+    if isinstance(item, yaml.ScalarNode):
+        return _key_text(item)
+    if isinstance(item, yaml.MappingNode):
+        for key, value in item.value:
+            if _key_text(key) in ("id", "key") and isinstance(value, yaml.ScalarNode):
+                return _key_text(value)
+    return None
 
 
 def _key_text(key: Any) -> str | None:
@@ -88,26 +108,18 @@ class ShapeError(NamedTuple):
     at_key: bool = False
 
 
-class ShapeProblem(str):
+class ShapeProblem(Problem):
     """A problem line 'FILE: what (at where)' that knows the keys and indexes it is at, so
     that its line and column can be named when the file's text is at hand."""
 
-    label: str
     error: ShapeError
-    where: str
 
     def __new__(cls, label: str, error: ShapeError, raw: Any) -> ShapeProblem:
         where = dotted(error.path, raw)
         line = super().__new__(cls, f"{label}: {error.message} (at {where})")
         line.label, line.error, line.where = label, error, where
+        line.message, line.path, line.at_key = error.message, error.path, error.at_key
         return line
-
-    def placed(self, marks: Marks) -> str:
-        """The line as 'FILE:LINE:COLUMN: what (at where)', or as it is when no place is found."""
-        at = marks.place(self.error.path, self.error.at_key)
-        if at is None:
-            return str(self)
-        return f"{self.label}:{at[0]}:{at[1]}: {self.error.message} (at {self.where})"
 
 
 def dotted(path: tuple | list, raw: Any) -> str:

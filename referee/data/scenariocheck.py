@@ -12,7 +12,10 @@ from collections import Counter
 from .datacheck import Known, army_limits_problems, first_turn_of, turn_label
 from .gamedata import GameData
 from .namecheck import check_scenario_names
+from .problems import At, Nth, named
 from .scenariomodels import Scenario, ScenarioUnit
+
+TOP = At(None)          # a scenario's checks name no file: its label is added after
 
 
 def check_scenario(data: GameData, sc: Scenario) -> list[str]:
@@ -36,8 +39,9 @@ class _ScenarioCheck:
         self.placed: set[str] = set()          # the forts set up
         self.ids: set[str] = set()             # the units set up
         self.in_play: Counter = Counter()      # (nation, kind) -> counters set up
-        self.stack: Counter = Counter()        # (area, side) -> units counting for stacking
+        self.stack: dict[tuple, list[At]] = {}  # (area, side) -> the units stacking there
         self.presence: dict[str, set[str]] = {}            # area -> the sides with units there
+        self.first: dict[tuple, At] = {}       # (area, side) -> the first unit or fort there
 
     def problems(self) -> list[str]:
         """Every check, in the order its problems are listed."""
@@ -46,13 +50,13 @@ class _ScenarioCheck:
         self.check_control()
         self.check_forts()
         for i, u in enumerate(self.sc.units):
-            self.check_unit(f"units[{i}]({u.id})", u)
+            self.check_unit(TOP.at("units", named(i, u.id)), u)
         self.check_holders()
         self.check_eliminated_and_eft()
         self.check_counter_mix()
         self.out.extend(_check_cards(self.data, self.sc, self.year))
         if self.sc.position.phase == "player_turn" and self.sc.position.player is None:
-            self.out.append("position.player: say whose player turn it is")
+            self.out.append(TOP.at("position", "player").says("say whose player turn it is"))
         if self.sc.expected_start and set(self.sc.control) <= self.known.sides:
             self.out.extend(_check_expected_vp(self.data, self.sc, self.control, self.known))
         return self.out
@@ -61,31 +65,36 @@ class _ScenarioCheck:
         """The start turn is on the turn track under its label, before the last turn (2.0 VI)."""
         data, start, label = self.data, self.start, self.sc.start.label
         if self.year is None:
-            self.out.append(f"start.turn: {start} is not on the turn track")
+            self.out.append(TOP.at("start", "turn").says(f"{start} is not on the turn track"))
         elif label != data.label(start):
-            self.out.append(f"start.label: turn {start} is {data.label(start)!r}, not {label!r}")
+            self.out.append(TOP.at("start", "label").says(f"turn {start} is "
+                                                          f"{data.label(start)!r}, not {label!r}"))
         if not start <= self.sc.last_turn <= 23:
-            self.out.append("last_turn: must be between the start turn and 23 (2.0 VI)")
+            self.out.append(TOP.at("last_turn").says("must be between the start turn and 23 "
+                                                     "(2.0 VI)"))
 
     def check_control(self) -> None:
         """Every area has one status: a side's control or neutral (4.1)."""
         data, sc, known, out, control = self.data, self.sc, self.known, self.out, self.control
         for side in [*known.order, *(s for s in sc.control if s not in known.order)]:
-            for a in sc.control.get(side, []):
+            listed = TOP.at("control", side)
+            for k, a in enumerate(sc.control.get(side, [])):
                 if a not in data.areas:
-                    out.append(f"control.{side}: unknown area id {a!r}")
+                    out.append(listed.says(f"unknown area id {a!r}", Nth(k, "")))
                 elif a in control:
-                    out.append(f"control.{side}: area {a} is listed twice")
+                    out.append(listed.says(f"area {a} is listed twice", Nth(k, "")))
                 control[a] = side
-        for a in sc.neutral:
+        for k, a in enumerate(sc.neutral):
             if a not in data.areas:
-                out.append(f"neutral: unknown area id {a!r}")
+                out.append(TOP.at("neutral").says(f"unknown area id {a!r}", Nth(k, "")))
             elif a in control:
-                out.append(f"neutral: area {a} is also listed under control")
+                out.append(TOP.at("neutral").says(f"area {a} is also listed under control",
+                                                  Nth(k, "")))
             control[a] = "neutral"
         missing = sorted(set(data.areas) - set(control))
         if missing:
-            out.append(f"control: areas with no status: {', '.join(missing)} (4.1)")
+            out.append(TOP.at("control").says(f"areas with no status: {', '.join(missing)} "
+                                              f"(4.1)"))
         self.settled = {a for a, s in control.items() if s in known.sides or s == "neutral"}
 
     def check_forts(self) -> None:
@@ -93,75 +102,82 @@ class _ScenarioCheck:
         (5.3.1, 8.4), or listed out of play, never both."""
         data, out, placed = self.data, self.out, self.placed
         for i, fo in enumerate(self.sc.forts):
-            loc = f"forts[{i}]({fo.id})"
+            loc = TOP.at("forts", named(i, fo.id))
             if fo.id not in data.forts:
-                out.append(f"{loc}: unknown fort id")
+                out.append(loc.at("id").says("unknown fort id"))
                 continue
             area, spec = data.forts[fo.id]
             if fo.area != area or (fo.nation != spec.nation and
                                    {fo.nation, spec.nation} <= self.known.nations):
-                out.append(f"{loc}: the {spec.nation} fort {fo.id} stands in {area} (map)")
+                out.append(loc.at("area" if fo.area != area else "nation").says(
+                    f"the {spec.nation} fort {fo.id} stands in {area} (map)"))
             if fo.strength > spec.strength:
-                out.append(f"{loc}: strength {fo.strength} above its printed {spec.strength} "
-                           f"(8.4)")
+                out.append(loc.at("strength").says(f"strength {fo.strength} above its printed "
+                                                   f"{spec.strength} (8.4)"))
             if fo.strength == 0 and spec.strength > 0:
-                out.append(f"{loc}: a fort reduced to 0 is out of the game (5.3.1); "
-                           f"list it under forts_out_of_play")
+                out.append(loc.at("strength").says("a fort reduced to 0 is out of the game "
+                                                   "(5.3.1); list it under forts_out_of_play"))
             if fo.id in placed:
-                out.append(f"{loc}: placed twice")
+                out.append(loc.says("placed twice"))
             placed.add(fo.id)
-        for fid in self.sc.forts_out_of_play:
+        for k, fid in enumerate(self.sc.forts_out_of_play):
             if fid not in data.forts:
-                out.append(f"forts_out_of_play: unknown fort id {fid!r}")
+                out.append(TOP.at("forts_out_of_play").says(f"unknown fort id {fid!r}",
+                                                            Nth(k, "")))
             elif fid in placed:
-                out.append(f"forts_out_of_play: {fid} is also placed")
-        for fid in set(data.forts) - placed - set(self.sc.forts_out_of_play):
-            out.append(f"forts: fort {fid} is neither placed nor listed out of play")
+                out.append(TOP.at("forts_out_of_play").says(f"{fid} is also placed", Nth(k, "")))
+        for fid in sorted(set(data.forts) - placed - set(self.sc.forts_out_of_play)):
+            out.append(TOP.at("forts").says(f"fort {fid} is neither placed nor listed out of "
+                                            f"play"))
 
-    def check_unit(self, loc: str, u: ScenarioUnit) -> None:
+    def check_unit(self, loc: At, u: ScenarioUnit) -> None:
         """One unit set up: its id, place, contents and dates; tallied for the checks after."""
         if u.id in self.ids:
-            self.out.append(f"{loc}: duplicate unit id")
+            self.out.append(loc.at("id").says("duplicate unit id"))
         self.ids.add(u.id)
         # Its side, where it stands and stacks; None when a name or the area is unknown.
         side = self.known.nation_side.get(u.nation) if u.area in self.data.areas else None
         if u.type == "fort":
-            self.out.append(f"{loc}: forts go under forts:, not units:")
+            self.out.append(loc.at("type").says("forts go under forts:, not units:"))
             return
         self.check_unit_place(loc, u)
         if side is not None:
             self.presence.setdefault(u.area, set()).add(side)
+            self.first.setdefault((u.area, side), loc)
         self.in_play[(u.nation, u.type)] += 1
         if u.type == "army":
             self.check_army(loc, u, side)
         else:
             if u.contents and u.type in self.known.kinds:
-                self.out.append(f"{loc}: only armies have contents")
+                self.out.append(loc.at("contents").says("only armies have contents"))
             if side is not None:
-                self.stack[(u.area, side)] += 1
+                self.stack.setdefault((u.area, side), []).append(loc)
         if u.keep_apart_from and u.keep_apart_from not in {x.id for x in self.sc.units}:
-            self.out.append(f"{loc}: keep_apart_from names unknown unit {u.keep_apart_from!r}")
+            self.out.append(loc.at("keep_apart_from").says(
+                f"keep_apart_from names unknown unit {u.keep_apart_from!r}"))
         self.check_build_dates(loc, u)
         self.check_counter_years(loc, u)
 
-    def check_unit_place(self, loc: str, u: ScenarioUnit) -> None:
+    def check_unit_place(self, loc: At, u: ScenarioUnit) -> None:
         """The nation has counters of the unit's kind (11.1), its area is known and open to it
         (4.6), and it entrenches only if it may (7.4, 8.2.2)."""
         data, known, out = self.data, self.known, self.out
         if u.type in known.kinds and known.mix(u.nation, u.type) == 0:
-            out.append(f"{loc}: {u.nation} has no {u.type} counters (11.1)")
+            out.append(loc.at("type").says(f"{u.nation} has no {u.type} counters (11.1)"))
         area = data.areas.get(u.area)
         if area is None:           # only what depends on the area is skipped
-            out.append(f"{loc}: unknown area id {u.area!r}")
+            out.append(loc.at("area").says(f"unknown area id {u.area!r}"))
         elif area.kind == "sea_only" and u.nation not in data.sea_nations and \
                 u.nation in known.nations and data.sea_nations <= known.nations:
-            out.append(f"{loc}: only {'/'.join(n.upper() for n in sorted(data.sea_nations))} "
-                       f"units may be in {area.name} (4.6)")
+            out.append(loc.at("area").says(
+                f"only {'/'.join(n.upper() for n in sorted(data.sea_nations))} units may be in "
+                f"{area.name} (4.6)"))
         if u.entrenched and u.type != "army" and u.type not in data.units.entrenching and \
                 u.type in known.kinds:
-            out.append(f"{loc}: only armies and infantry entrench (7.4, 8.2.2)")
+            out.append(loc.at("entrenched").says("only armies and infantry entrench "
+                                                 "(7.4, 8.2.2)"))
 
-    def check_army(self, loc: str, u: ScenarioUnit, side: str | None) -> None:
+    def check_army(self, loc: At, u: ScenarioUnit, side: str | None) -> None:
         """An army's contents fit its template and the charts (1.4, 8.1-8.3); they are counters
         in play, and an army with contents stacks (1.2.2)."""
         known = self.known
@@ -176,31 +192,34 @@ class _ScenarioCheck:
             unsure = _army_unsure(self.data, known, u.nation, self.year)
             for p in army_limits_problems(self.data, u.nation, sure, self.year or 0,
                                           unsure=unsure):
-                self.out.append(f"{loc}: contents: {p}")
+                self.out.append(loc.at("contents").says(p))
         if contents and side is not None:
-            self.stack[(u.area, side)] += 1
+            self.stack.setdefault((u.area, side), []).append(loc)
 
     def arrived(self, turn: int) -> bool:
         """Whether the reinforcements of a turn are in play when the scenario starts."""
         return turn < self.start or (turn == self.start and
                                      self.sc.position.phase != "reinforcements")
 
-    def check_build_dates(self, loc: str, u: ScenarioUnit) -> None:
+    def check_build_dates(self, loc: At, u: ScenarioUnit) -> None:
         """No unit, nor any in an army, is in play before it can be built unless it arrived as
         a reinforcement (7.6)."""
         data, sc = self.data, self.sc
-        for kind, nat in [(u.type, u.nation)] + [(c.type, c.nation or u.nation)
-                                                  for c in u.contents]:
+        # (where it is written, from the unit: its type or an item of its contents)
+        for kind, nat, at in [(u.type, u.nation, ("type",))] + [
+                (c.type, c.nation or u.nation, ("contents", j))
+                for j, c in enumerate(u.contents)]:
             when = data.build_date(nat, kind)
             first = when.from_turn if when else None
             came = [t.turn for t in data.events.turns if self.arrived(t.turn)
                     for r in t.reinforcements if (r.nation, r.type) == (nat, kind)]
             if first is not None and first > 1 and self.start <= first and not came and \
                     sc.position.phase != "production":
-                self.out.append(f"{loc}: a {nat} {kind} cannot be in play before turn "
-                                f"{first} ({turn_label(data, first)}) ({when.rule})")
+                self.out.append(loc.at(*at).says(f"a {nat} {kind} cannot be in play before "
+                                                 f"turn {first} ({turn_label(data, first)}) "
+                                                 f"({when.rule})"))
 
-    def check_counter_years(self, loc: str, u: ScenarioUnit) -> None:
+    def check_counter_years(self, loc: At, u: ScenarioUnit) -> None:
         """A unit whose counters bear a year, or an army holding one, has a counter of a year
         before the start (8.3.4)."""
         data, known, year, start = self.data, self.known, self.year, self.start
@@ -212,46 +231,52 @@ class _ScenarioCheck:
             counters = years.get(u.nation, [])
             if not any(y < year or (y == year and start > first_turn_of(data, y))
                        for y in counters):
-                self.out.append(f"{loc}: no {u.nation} {dated.replace('_', ' ').title()} "
-                                f"counter could have been built before "
-                                f"{data.label(start)} (8.3.4)")
+                self.out.append(loc.says(f"no {u.nation} {dated.replace('_', ' ').title()} "
+                                         f"counter could have been built before "
+                                         f"{data.label(start)} (8.3.4)"))
 
     def check_holders(self) -> None:
         """Who stands where agrees with who controls it (4.1), and no side is over the stacking
         limit in an area (1.2.2)."""
         data, known, out, control, presence = (self.data, self.known, self.out, self.control,
                                                self.presence)
-        for fo in self.sc.forts:
+        for i, fo in enumerate(self.sc.forts):
             if fo.strength >= 2 and fo.area in presence and fo.nation in known.nation_side:
                 presence[fo.area].add(known.nation_side[fo.nation])
+                self.first.setdefault((fo.area, known.nation_side[fo.nation]),
+                                      TOP.at("forts", named(i, fo.id)))
         for a, sides in presence.items():
             for side in sides:
                 if control.get(a) != side and not (sides - {side}) and a in self.settled:
-                    out.append(f"units: {side} units stand in {a}, which is "
-                               f"{control.get(a)} and holds no other side's units (4.1)")
-        for (a, side), n in self.stack.items():
-            if n > data.units.stacking_limit:
-                out.append(f"units: {n} {side} units in {a}, the stacking limit is "
-                           f"{data.units.stacking_limit} (1.2.2)")
-        for fo in self.sc.forts:
+                    out.append(self.first[(a, side)].at("area").says(
+                        f"{side} units stand in {a}, which is {control.get(a)} and holds no "
+                        f"other side's units (4.1)"))
+        limit = data.units.stacking_limit
+        for (a, side), units in self.stack.items():
+            if len(units) > limit:
+                out.append(units[limit].at("area").says(
+                    f"{len(units)} {side} units in {a}, the stacking limit is {limit} (1.2.2)"))
+        for i, fo in enumerate(self.sc.forts):
             if fo.id in data.forts and fo.strength > 1 and fo.nation in known.nation_side and \
                     fo.area in self.settled:
                 side = known.nation_side[fo.nation]
                 if control.get(fo.area) != side and not presence.get(fo.area, set()) - {side}:
-                    out.append(f"forts: {fo.id} stands in {fo.area}, which is "
-                               f"{control.get(fo.area)} with no unit there (4.1)")
+                    out.append(TOP.at("forts", named(i, fo.id), "area").says(
+                        f"{fo.id} stands in {fo.area}, which is {control.get(fo.area)} with no "
+                        f"unit there (4.1)"))
 
     def check_eliminated_and_eft(self) -> None:
         """An eliminated army is not also set up, and units in the EFT box need the box; both
         are counters in play."""
         data, sc = self.data, self.sc
-        for aid in sc.eliminated_armies:
+        for k, aid in enumerate(sc.eliminated_armies):
             if aid in self.ids:
-                self.out.append(f"eliminated_armies: {aid} is also set up")
+                self.out.append(TOP.at("eliminated_armies").says(f"{aid} is also set up",
+                                                                 Nth(k, "")))
         eft = data.boxes.get("eft")
         owners = (data.units.sides.get(eft.owner) or []) if eft else []
         if sc.eft_box and eft is None:
-            self.out.append("eft_box: the game has no EFT box (map.yaml boxes)")
+            self.out.append(TOP.at("eft_box").says("the game has no EFT box (map.yaml boxes)"))
         for e in sc.eft_box:
             if e.nation or owners:
                 self.in_play[(e.nation or owners[0], e.type)] += e.count
@@ -277,11 +302,12 @@ class _ScenarioCheck:
                 continue            # a name reported where it is written, or the mix in doubt
             have = have or 0
             if n > have:
-                self.out.append(f"units: {n} {nat} {kind} set up, the counter mix has {have} "
-                                f"(11.1)")
+                self.out.append(TOP.at("units").says(f"{n} {nat} {kind} set up, the counter "
+                                                     f"mix has {have} (11.1)"))
             elif n + later[(nat, kind)] > have and kind != "stosstruppen":
-                self.out.append(f"units: {n} {nat} {kind} set up and {later[(nat, kind)]} "
-                                f"still to arrive, the counter mix has {have} (11.1)")
+                self.out.append(TOP.at("units").says(
+                    f"{n} {nat} {kind} set up and {later[(nat, kind)]} still to arrive, the "
+                    f"counter mix has {have} (11.1)"))
 
 
 def _army_unsure(data: GameData, known: Known, nation: str, year: int | None) -> frozenset[str]:
@@ -304,36 +330,38 @@ def _check_cards(data: GameData, sc: Scenario, year: int | None) -> list[str]:
     """The cards dealt are within the card limit (7.1) and the deck, each named card is known,
     and none is named twice."""
     out: list[str] = []
-    cards = sc.cards
+    cards, at = sc.cards, TOP.at("cards")
     limits = data._card_limits.get(year, {})      # a row without its year: gamecheck
-    named: Counter[str] = Counter()
+    seen: dict[str, list[tuple[At, int]]] = {}     # a card id -> each list and index naming it
     if cards.hands is not None:
         for side, hand in cards.hands.items():
-            named.update(hand)
+            for k, c in enumerate(hand):
+                seen.setdefault(c, []).append((at.at("hands", side), k))
             if side in limits and len(hand) > limits[side]:
-                out.append(f"cards.hands.{side}: {len(hand)} cards, the {year} card limit is "
-                           f"{limits[side]} (7.1)")
+                out.append(at.at("hands", side).says(f"{len(hand)} cards, the {year} card "
+                                                     f"limit is {limits[side]} (7.1)"))
     else:
         for side, n in cards.hand.items():
             if side in limits and n > limits[side]:
-                out.append(f"cards.hand.{side}: {n} cards, the {year} card limit is "
-                           f"{limits[side]} (7.1)")
+                out.append(at.at("hand", side).says(f"{n} cards, the {year} card limit is "
+                                                    f"{limits[side]} (7.1)"))
         if sum(cards.hand.values()) > data.deck.total:
-            out.append("cards.hand: more cards dealt than the deck holds")
+            out.append(at.at("hand").says("more cards dealt than the deck holds"))
     for name, lst in (("draw_pile", cards.draw_pile or []), ("discard", cards.discard),
                       ("removed", cards.removed)):
-        named.update(lst)
-        for c in lst:
+        for k, c in enumerate(lst):
+            seen.setdefault(c, []).append((at.at(name), k))
             if c not in data.cards:
-                out.append(f"cards.{name}: unknown card id {c!r}")
+                out.append(at.at(name).says(f"unknown card id {c!r}", Nth(k, "")))
     if cards.hands:
         for side, hand in cards.hands.items():
-            for c in hand:
+            for k, c in enumerate(hand):
                 if c not in data.cards:
-                    out.append(f"cards.hands.{side}: unknown card id {c!r}")
-    for c, n in named.items():
-        if n > 1:
-            out.append(f"cards: card {c!r} is named {n} times")
+                    out.append(at.at("hands", side).says(f"unknown card id {c!r}", Nth(k, "")))
+    for c, places in seen.items():
+        if len(places) > 1:
+            again, k = places[1]
+            out.append(again.says(f"card {c!r} is named {len(places)} times", Nth(k, "")))
     return out
 
 
@@ -345,7 +373,7 @@ def _check_expected_vp(data: GameData, sc: Scenario, control: dict[str, str],
     vp = sum(data.areas[a].vp for a, s in control.items() if s == side and a in data.areas)
     out = []
     if "area_vp" in exp and exp["area_vp"] != vp and side in known.sides:
-        out.append(f"expected_start.area_vp: the {data.side_name(side)}-Friendly areas "
-                   f"are worth {vp}, "
-                   f"not {exp['area_vp']} (3.1)")
+        out.append(TOP.at("expected_start", "area_vp").says(
+            f"the {data.side_name(side)}-Friendly areas are worth {vp}, not {exp['area_vp']} "
+            f"(3.1)"))
     return out
