@@ -1,14 +1,21 @@
-"""Receipts: what `verify --receipt` reads back of the line every report and mail ends with.
+"""Receipts: the line every report and mail ends with, and what `verify --receipt` reads back.
 
-A receipt names the game, a record and that record's hash:
+A receipt names the game, a record and the start of that record's hash:
 
-    Receipt: ttlm-1914-a471c2b4 2:7113882f72a4d5f257d14db3c2a78be48cf048db9704aea8ff1171b0719a6c08
+    Receipt: ttlm-1914-a471c2b4 2:7113882f72a4d5f257d14db3c2a78be4
+
+The hash is cut to 32 hex digits (128 bits) so that the line fits a mail's 72 columns
+with a game id of up to 24 characters and a record number of up to 5 digits: no mail
+program or transport wraps it. (With a longer game id the text report puts SEQ:HASH on
+the next line; verify reads both lines pasted as the same receipt.) 128 bits keep the
+receipt binding: a journal rewritten to match a receipt already given needs another
+record whose hash starts with the same 128 bits (about 2^128 tries); even two versions of
+a record made ready before the receipt is given, both matching it, need about 2^64 tries
+(a collision). A report in JSON gives the whole hash.
 
 `verify` takes the receipt as the mail shows it, with or without its label, the game id
 (which must be the journal's) and the whitespace around it, or SEQ:HASH alone; the hash
-may be the whole one or any start of it of at least 32 digits (128 bits: a journal
-rewritten to match a receipt already given would need another record whose hash starts
-with the same 128 bits, about 2^128 tries).
+may be the whole one or any start of it of at least 32 digits.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from typing import NamedTuple
 from ..base.errors import JournalError, ReceiptGameError, UsageError, quoted
 from ..store.journal import Journal, scan
 
-RECEIPT_DIGITS = 32         # the fewest hex digits of a hash a receipt may give (128 bits)
+RECEIPT_DIGITS = 32         # hex digits of the hash a receipt shows (128 bits), and the fewest
 LABEL = "Receipt:"
 _FORM = re.compile(r"(?:(?P<game>.*\S)\s+)?(?P<seq>[0-9]{1,9}):(?P<digest>[0-9a-fA-F]+)", re.S)
 
@@ -32,6 +39,12 @@ class Receipt(NamedTuple):
     game: str | None
     seq: int
     digest: str
+
+
+def receipt_line(game_id: str, seq: int, hash_: str) -> str:
+    """The receipt a report and a mail end with: its label, the game, then SEQ:HASH with the
+    first RECEIPT_DIGITS hex digits of the record's hash."""
+    return f"{LABEL} {game_id} {seq}:{hash_[:RECEIPT_DIGITS]}"
 
 
 def parse_receipt(item: str) -> Receipt:
