@@ -137,7 +137,8 @@ def sort_mails(written: list[Path]) -> tuple[dict, dict]:
 
 def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str:
     """A player's report: To, Subject, In-Reply-To, his key (never the other's) and the receipt
-    of the journal's last record as the last line. Returns the receipt's SEQ:HASH."""
+    of the journal's last record (the first 32 hex digits of its hash) as the last line. Returns
+    the receipt's SEQ:HASH."""
     last = records(journal)[-1]
     assert str(mail["To"]) == ADDRESSES[side]
     assert str(mail["From"]) == ADDRESSES["moderator"]
@@ -147,8 +148,8 @@ def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str
     lines = body.rstrip("\n").split("\n")
     assert f"Order key: {KEYS[side]}" in lines
     assert KEYS[OTHER[side]] not in body
-    assert lines[-1] == f"Receipt: {GAME} {last['seq']}:{last['hash']}"
-    return f"{last['seq']}:{last['hash']}"
+    assert lines[-1] == f"Receipt: {GAME} {last['seq']}:{last['hash'][:32]}"
+    return f"{last['seq']}:{last['hash'][:32]}"
 
 
 def check_not_applied(mail, side: str, in_reply_to: str) -> str:

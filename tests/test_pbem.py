@@ -12,7 +12,7 @@ from referee.cli.params import complete_reader
 from referee.store import home
 from referee.store.journal import redact
 
-RECEIPT = re.compile(r"^Receipt: (\S+) (\d+):([0-9a-f]{64})$")
+RECEIPT = re.compile(r"^Receipt: (\S+) (\d+):([0-9a-f]{32})$")
 
 
 def _battle_ready(tmp_path, dice="committed"):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 GOLDEN = Path(__file__).parent / "golden"
-HASH = re.compile(r"\b(\d+):[0-9a-f]{64}\b")
+HASH = re.compile(r"\b(\d+):[0-9a-f]{32}\b")
 CASES = [("german", "text", "txt"), ("german", "markdown", "md"), ("german", "bbcode", "bbcode"),
          ("public", "text", "txt"), ("entente", "markdown", "md")]
 

@@ -45,6 +45,12 @@ class UsageError(RefereeError):
     exit_code = EXIT_USAGE
 
 
+class ReceiptGameError(UsageError):
+    """A receipt given to verify names another game than the journal's."""
+
+    kind = "other_game"
+
+
 class OrderError(RefereeError):
     """Base of the errors that reject an order (exit 1)."""
 

@@ -103,12 +103,13 @@ def verify(
         help="The file is a redacted export made for this reader (german, entente, public, "
              "moderator): check its chain and its redactions only.")] = None,
     receipt: Annotated[Optional[list[str]], typer.Option(
-        help="SEQ:HASH from a report or mail: fail unless the journal still holds that "
-             "record as it was (repeatable).")] = None,
+        help="A receipt as a report or mail ends with it (Receipt: GAME SEQ:HASH, or "
+             "SEQ:HASH): fail unless the journal is that game's and still holds that record "
+             "as it was (repeatable).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> int | None:
     """Check the hash chain, decide every record again, and (with the secret) every die."""
-    from ..game.verification import check_receipts  # start-up: only verify needs it
+    from ..game.receipts import check_receipts  # start-up: only verify needs it
     from ..game.verification import verify as check  # start-up: only verify needs it
 
     receipts = check_receipts(journal, receipt or [])

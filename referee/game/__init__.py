@@ -24,6 +24,8 @@ PUBLIC: dict[str, str] = {
     "create_game": "lifecycle", "upgrade": "lifecycle", "reveal": "lifecycle",
     # verification.py
     "verify": "verification", "Verification": "verification",
+    # receipts.py: the receipt a report ends with, and verify --receipt
+    "receipt_line": "receipts", "check_receipts": "receipts",
     # below this layer, named here for the layers above
     "game_data": "..data.catalog", "game_names": "..data.catalog",
     "check_game_name": "..data.catalog", "parse_options": "..data.catalog",

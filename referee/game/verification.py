@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from ..base.errors import JournalError, OrderError, UsageError, quoted
+from ..base.errors import JournalError, OrderError, UsageError
 from ..base.readers import check_name, check_reader, may_see
 from ..engine import decide, decide_plan, is_private, plan_labels
 from ..engine.core import Ctx
@@ -373,36 +373,6 @@ def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
                 f"record 0")
     return ("dice: not recomputed (give --secret FILE, or reveal the secret when the game is "
             "over)")
-
-
-def check_receipts(path: Path | str, receipts: list[str]) -> list[str]:
-    """Each receipt SEQ:HASH must name a record the journal still holds as it was (JournalError
-    names the receipt: a rewound or rewritten journal)."""
-    wanted: dict[int, str] = {}
-    for item in receipts:
-        seq, sep, digest = item.strip().partition(":")
-        if not sep or not seq.isdigit() or len(seq) > 9 or \
-                not all(c in "0123456789abcdef" for c in digest) or len(digest) != 64:
-            raise UsageError(f"--receipt {quoted(item)}: give SEQ:HASH as a report's last line "
-                             f"prints it (a record number, a colon, 64 hex digits)")
-        wanted[int(seq)] = digest
-    if not wanted:
-        return []
-    journal = Journal(path)
-    found: dict[int, str] = {}
-    for rec in scan(journal.raw(), journal.name):
-        if rec["seq"] in wanted:
-            found[rec["seq"]] = rec["hash"]
-    for seq, digest in sorted(wanted.items()):
-        if seq not in found:
-            raise JournalError(f"{journal.name}: receipt {seq}:{digest[:12]}… names record {seq}, "
-                               f"which the journal no longer holds: it was cut back (rewound) "
-                               f"after the receipt was given", record=seq)
-        if found[seq] != digest:
-            raise JournalError(f"{journal.name}: receipt {seq}:{digest[:12]}… does not match "
-                               f"record {seq} (hash {found[seq][:12]}…): the journal was "
-                               f"rewritten after the receipt was given", record=seq)
-    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"]
 
 
 def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,

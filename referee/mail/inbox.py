@@ -517,9 +517,9 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                 since = sent[0]
             doc, meta = reports.build(journal, side, since, games_dir)
             text = reports.render_report(doc, meta, "text")
-            body_lines = text.rstrip("\n").split("\n")
-            receipt = body_lines.pop()                  # the receipt stays the last line
-            body = "\n".join(body_lines).rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
+            report, _, receipt = text.rstrip("\n").rpartition("\n\n")
+            # The receipt stays last (its one line, or two for a long game id).
+            body = report.rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
             reply_to = next((m.message_id for a, s, o, m in reversed(replies)
                              if s == side and o.status == "applied"), None)
             written.append(_write(folder, sender, people[side]["address"],

@@ -5,8 +5,9 @@ later records one by one, each redacted for the reader (journal.redact):
 the orders, every die with the unit that rolled it, how each hit was paid,
 who holds a battle area once the battle is over, control changes, VP and
 its change, then the reader's own decision with the orders open to him, and
-a receipt (the last record's number and hash) that lets him prove later
-that the journal was not rewound.
+a receipt (the game, the last record's number and the start of its hash:
+game/receipts.py) that lets him prove later that the journal was not
+rewound.
 
 Where each reader's last report ended is kept in this user's data folder,
 signed like the snapshots: a lost or planted bookmark is a miss, and a miss
@@ -23,7 +24,7 @@ from typing import Any
 from ..base.errors import JournalError, UsageError
 from ..base.readers import MODERATOR, PUBLIC, check_reader
 from ..engine.victory import level_of, vp_breakdown
-from ..game import Era, open_game, order_text
+from ..game import Era, open_game, order_text, receipt_line
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
@@ -32,13 +33,6 @@ from .formats import render, to_markdown
 from .grouped import grouped_blocks
 from .sections import Document, Items, Para, Section, Span, as_json, para
 from .text import describe
-
-
-def receipt_line(game_id: str, seq: int, hash_: str) -> str:
-    """The receipt every report and mail ends with: the game, then SEQ:HASH as `verify
-    --receipt` takes it. It is one line, never wrapped (like an order line)."""
-    return f"Receipt: {game_id} {seq}:{hash_}"
-
 
 # ---------------------------------------------------------------- bookmarks
 
@@ -222,12 +216,14 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
     text = render(Document(doc.title, doc.sections), fmt, width).rstrip("\n")
     if not doc.receipt:
         return text
-    game, seq_hash = doc.receipt.removeprefix("Receipt: ").split(" ", 1)
+    game, _, seq_hash = doc.receipt.removeprefix("Receipt: ").rpartition(" ")
     if fmt == "markdown":
         label = to_markdown(Document(game)).strip().lstrip("# ").strip()
         tail = f"Receipt: {label} `{seq_hash}`"
     elif fmt == "bbcode":
         tail = f"Receipt: {game.replace('[', '(').replace(']', ')')} [c]{seq_hash}[/c]"
+    elif len(doc.receipt) > width:      # a long game id: SEQ:HASH goes on, indented
+        tail = f"Receipt: {game}\n  {seq_hash}"
     else:
         tail = doc.receipt
     return f"{text}\n\n{tail}"

@@ -1,0 +1,103 @@
+"""Receipts: the line every report and mail ends with, and what `verify --receipt` reads back.
+
+A receipt names the game, a record and the start of that record's hash:
+
+    Receipt: ttlm-1914-a471c2b4 2:7113882f72a4d5f257d14db3c2a78be4
+
+The hash is cut to 32 hex digits (128 bits) so that the line fits a mail's 72 columns
+with a game id of up to 24 characters and a record number of up to 5 digits: no mail
+program or transport wraps it. (With a longer game id the text report puts SEQ:HASH on
+the next line; verify reads both lines pasted as the same receipt.) 128 bits keep the
+receipt binding: a journal rewritten to match a receipt already given needs another
+record whose hash starts with the same 128 bits (about 2^128 tries); even two versions of
+a record made ready before the receipt is given, both matching it, need about 2^64 tries
+(a collision). A report in JSON gives the whole hash.
+
+`verify` takes the receipt as the mail shows it, with or without its label, the game id
+(which must be the journal's) and the whitespace around it, or SEQ:HASH alone; the hash
+may be the whole one or any start of it of at least 32 digits.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from ..base.errors import JournalError, ReceiptGameError, UsageError, quoted
+from ..store.journal import Journal, scan
+
+RECEIPT_DIGITS = 32         # hex digits of the hash a receipt shows (128 bits), and the fewest
+LABEL = "Receipt:"
+_FORM = re.compile(r"(?:(?P<game>.*\S)\s+)?(?P<seq>[0-9]{1,9}):(?P<digest>[0-9a-fA-F]+)", re.S)
+
+
+class Receipt(NamedTuple):
+    """A receipt as given: the game it names (None for SEQ:HASH alone), the record and the
+    start of its hash (lower case)."""
+
+    game: str | None
+    seq: int
+    digest: str
+
+
+def receipt_line(game_id: str, seq: int, hash_: str) -> str:
+    """The receipt a report and a mail end with: its label, the game, then SEQ:HASH with the
+    first RECEIPT_DIGITS hex digits of the record's hash."""
+    return f"{LABEL} {game_id} {seq}:{hash_[:RECEIPT_DIGITS]}"
+
+
+def parse_receipt(item: str) -> Receipt:
+    """A receipt as pasted from a mail or a report (UsageError naming the form wanted)."""
+    text = item.strip()
+    if text[:len(LABEL)].casefold() == LABEL.casefold():
+        text = text[len(LABEL):].strip()
+    m = _FORM.fullmatch(text)
+    if m is None:
+        raise UsageError(f"--receipt {quoted(item)}: give the receipt as a mail's last line "
+                         f"prints it (Receipt: GAME SEQ:HASH), or SEQ:HASH (a record number, "
+                         f"a colon, {RECEIPT_DIGITS} to 64 hex digits)")
+    digest = m["digest"].lower()
+    if not RECEIPT_DIGITS <= len(digest) <= 64:
+        raise UsageError(f"--receipt {quoted(item)}: the hash has {len(digest)} hex digits; "
+                         f"give {RECEIPT_DIGITS} as a mail prints them, or all 64")
+    game = " ".join(m["game"].split()) if m["game"] else None
+    return Receipt(game, int(m["seq"]), digest)
+
+
+def check_receipts(path: Path | str, receipts: list[str]) -> list[str]:
+    """Each receipt must name this journal's game and a record the journal still holds as it
+    was (ReceiptGameError for another game; JournalError names the receipt: a rewound or
+    rewritten journal)."""
+    wanted = {(r.seq, r.digest): (r.game, item)
+              for item in receipts for r in [parse_receipt(item)]}
+    if not wanted:
+        return []
+    journal = Journal(path)
+    seqs = {seq for seq, _ in wanted}
+    game_id, found = "", {}
+    for rec in scan(journal.raw(), journal.name):
+        if rec["seq"] == 0:
+            game_id = " ".join(rec["game_id"].split())
+        if rec["seq"] in seqs:
+            found[rec["seq"]] = rec["hash"]
+    for game, item in wanted.values():
+        if game is not None and game != game_id:
+            raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {game!r}, but "
+                                   f"{journal.name} is game {game_id!r}: give that game's "
+                                   f"journal")
+    for seq, digest in sorted(wanted):
+        _check_record(journal.name, seq, digest, found.get(seq))
+    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"]
+
+
+def _check_record(name: str, seq: int, digest: str, held: str | None) -> None:
+    """Record seq must still be in the journal, its hash starting with digest."""
+    if held is None:
+        raise JournalError(f"{name}: receipt {seq}:{digest[:12]}… names record {seq}, "
+                           f"which the journal no longer holds: it was cut back (rewound) "
+                           f"after the receipt was given", record=seq)
+    if not held.startswith(digest):      # the whole of both starts: they may differ late
+        raise JournalError(f"{name}: receipt {seq}:{digest} does not match record {seq} "
+                           f"(hash {held[:len(digest)]}…): the journal was rewritten after "
+                           f"the receipt was given", record=seq)
