@@ -187,6 +187,7 @@ class MessageOutcome(Document):
     side: str | None
     reason: str
     records: list[int]
+    new: bool                   # false: handled by an earlier run (its status is then known)
     from_: str = Field(alias="from")
 
 
