@@ -189,3 +189,19 @@ def test_a_dry_run_stops_before_the_last_plan_closes(tmp_path):
     before = j.read_bytes()
     r = g.submit(j, "german", GERMAN, dry_run=True)
     assert r.rejected is None and r.stop_reason == "plans" and j.read_bytes() == before
+
+
+def test_show_names_both_sides_while_both_owe_a_plan(tmp_path, cli):
+    """2.0 I: while both sides owe their placements, `show` (now and --at that record) says
+    it waits on both, as `status` does; once one is in, only the other."""
+    j = _to_autumn_1914(tmp_path)
+    both = g.open_game(j).state.seq
+    for args in ([], ["--at", str(both)]):
+        out = cli("show", j, *args).stdout
+        assert "Waiting on German and Entente:" in out, out
+        view = json.loads(cli("show", j, *args, "--format", "json").stdout)
+        assert view["waiting_on_all"] == ["german", "entente"]
+    assert "Waiting on German and Entente:" in cli("status", j).stdout
+    assert g.submit(j, "entente", ENTENTE).rejected is None
+    assert "Waiting on German:" in cli("show", j).stdout
+    assert "Waiting on German and Entente:" in cli("show", j, "--at", str(both)).stdout

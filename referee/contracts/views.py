@@ -72,6 +72,7 @@ class StateView(Document):
     phase: str
     player: str | None
     waiting_on: str | None
+    waiting_on_all: list[str]
     decision: str | None
     prompt: str
     vp: VpView

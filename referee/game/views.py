@@ -98,6 +98,8 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "phase": state.phase,
         "player": state.player,
         "waiting_on": state.pending.side if state.pending else None,
+        # Both sides, while both owe a sealed plan (2.0 I, 2.0 V.3): as `status` names them.
+        "waiting_on_all": waiting_on(state),
         "decision": state.pending.kind if state.pending else None,
         "prompt": pending_prompt(state, data),
         "vp": {"total": total, "level": level.id, "level_name": level.name,
