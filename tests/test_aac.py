@@ -57,3 +57,18 @@ def test_an_aac_game_through_the_cli(cli, tmp_path, secret_file):
     assert "Warsaw" in (tmp_path / "east.svg").read_text(encoding="utf-8")
     r = cli("area", j, "lodz")                   # names are matched without their accents
     assert r.exit_code == 0 and "Łódź" in r.stdout and "Kielce" in r.stdout
+
+
+def test_a_sea_move_in_aac_is_refused_in_plain_words(cli, tmp_path, secret_file):
+    """4.6: AAC's data has no sea movement (no UK, no ENGLAND): a sea order is refused by
+    saying so, not by naming the nations that may use it (none)."""
+    j = tmp_path / "east.jsonl"
+    assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
+               "--secret-file", secret_file).exit_code == 0
+    assert cli("order", j, "--as", "german", "play offensive").exit_code == 0
+    r = cli("order", j, "--as", "german", "sea ge-8 danzig", "--format", "json")
+    assert r.exit_code == 1, r.output
+    rejected = json.loads(r.stdout)["rejected"]
+    assert rejected["rule"] == "4.6"
+    assert rejected["error"].endswith(": AT ALL COSTS! has no sea movement (rule 4.6)"), \
+        rejected
