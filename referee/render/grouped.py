@@ -106,6 +106,15 @@ def _split(line: str) -> tuple[str, str, Choice]:
     return verb, head, Choice((), tuple(tail))
 
 
+def readable_order(line: str, names: dict) -> str:
+    """A canonical order with its areas by the names the grouped orders show (names: id →
+    name), which `order` reads back as those areas (4.1)."""
+    _, head, choice = _split(line)
+    if not choice.areas:
+        return line
+    return " ".join([head, *(names.get(a, a) for a in choice.areas), *choice.words])
+
+
 def group_orders(lines: list[str]) -> list[Group]:
     """The legal orders of the pending decision (2.0) as groups: units, cards, the rest."""
     groups: dict[str, Group] = {}
