@@ -83,7 +83,7 @@ class StateView(Document):
     hand_sizes: dict[str, int]
     deck: DeckView
     eliminated_armies: list[str]
-    eft_box: list[str]
+    eft_box: list[str] | None     # None: the game has no EFT box (AAC)
     force_pool: dict[str, dict[str, int]]
     options: dict[str, bool]
     game_over: bool
