@@ -57,3 +57,36 @@ def test_an_aac_game_through_the_cli(cli, tmp_path, secret_file):
     assert "Warsaw" in (tmp_path / "east.svg").read_text(encoding="utf-8")
     r = cli("area", j, "lodz")                   # names are matched without their accents
     assert r.exit_code == 0 and "Łódź" in r.stdout and "Kielce" in r.stdout
+
+
+def test_a_sea_move_in_aac_is_refused_in_plain_words(cli, tmp_path, secret_file):
+    """4.6: AAC's data has no sea movement (no UK, no ENGLAND): a sea order is refused by
+    saying so, not by naming the nations that may use it (none)."""
+    j = tmp_path / "east.jsonl"
+    assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
+               "--secret-file", secret_file).exit_code == 0
+    assert cli("order", j, "--as", "german", "play offensive").exit_code == 0
+    r = cli("order", j, "--as", "german", "sea ge-8 danzig", "--format", "json")
+    assert r.exit_code == 1, r.output
+    rejected = json.loads(r.stdout)["rejected"]
+    assert rejected["rule"] == "4.6"
+    assert rejected["error"].endswith(": AT ALL COSTS! has no sea movement (rule 4.6)"), \
+        rejected
+
+
+def test_views_of_aac_leave_out_the_box_it_has_not(cli, tmp_path, secret_file):
+    """2.0 V.4: the Eastern Front Transit box is TTLM's (map.yaml boxes); AAC has none, so its
+    views do not speak of one (`eft_box` is null), while a TTLM game still shows it."""
+    east, west = tmp_path / "east.jsonl", tmp_path / "west.jsonl"
+    for j, game in ((east, "aac"), (west, "ttlm")):
+        assert cli("new", j, "--game", game, "--scenario", "1914", "--game-id", j.stem,
+                   "--secret-file", secret_file).exit_code == 0
+    for args in (("show", east), ("show", east, "--as", "german"),
+                 ("report", east, "--as", "entente", "--since", "0")):
+        r = cli(*args)
+        assert r.exit_code == 0, r.stderr
+        assert "Eastern Front Transit" not in r.stdout, args
+        assert ("Eliminated armies: none" in r.stdout) == (args[0] == "show"), args
+    assert json.loads(cli("show", east, "--format", "json").stdout)["eft_box"] is None
+    assert "Eastern Front Transit box: empty" in cli("show", west).stdout
+    assert json.loads(cli("show", west, "--format", "json").stdout)["eft_box"] == []

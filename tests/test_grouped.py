@@ -9,6 +9,7 @@ parsed by the order reader (reading.py): the set must be the flat list, no more,
 
 from __future__ import annotations
 
+import itertools
 import json
 from types import SimpleNamespace
 
@@ -182,3 +183,67 @@ def test_order_prints_the_grouped_orders_not_the_flat_list(opening, tmp_path, mo
     lines = out.splitlines()
     assert "- move ge-2 → Cologne, Eifel, Liège*" in lines
     assert "  move ge-2 cologne" not in lines and len(lines) < 150
+
+
+def _picks(line: str) -> list[str]:
+    """The discards a compact discard line offers: `discard CARD [CARD ...] → one or more
+    of: offensive ×2, ersatz_2` read as a player reads it (each ×N card up to N times)."""
+    head, rest = line[2:].split(" → ", 1)
+    many, cards = rest.split(" of: ", 1)
+    held = [(c.split(" ×")[0], int(c.split(" ×")[1]) if " ×" in c else 1)
+            for c in cards.split(", ")]
+    total = sum(n for _, n in held)
+    least = head.split().count("CARD")
+    most = total if "..." in head else least + ("[CARD]" in head)
+    assert many == ("one or more" if (least, most) == (1, total) else
+                    f"any {least}" if least == most else f"{least} to {most}"), line
+    out = []
+    for combo in itertools.product(*(range(n + 1) for _, n in held)):
+        if least <= sum(combo) <= most:
+            out.append(" ".join(["discard"] + [k for (k, _), n in zip(held, combo)
+                                               for _ in range(n)]))
+    return out
+
+
+def test_the_discards_of_a_pass_are_listed_by_their_cards(game, tmp_path):
+    """2.0 II.1: a passing player who played no card may discard any of his cards. Every
+    pick of a five-card hand is an order (23 here, 31 with five kinds of card): the status
+    names the cards once, on a line or two, and each pick it offers is one `order` takes."""
+    assert g.submit(game, "german", ["pass"]).rejected is None
+    text = commands.status(game, "german", "text")
+    every = commands.status(game, "german", "text", every=True)
+    legal = json.loads(commands.status(game, "german", "json"))["legal"]
+    lines = text.splitlines()
+    (at,) = [i for i, x in enumerate(lines) if x.startswith("- discard")]
+    item = [lines[at]] + list(itertools.takewhile(lambda x: x.startswith("  "),
+                                                  lines[at + 1:]))
+    assert len(item) <= 2, item
+    assert lines[at].startswith("- discard CARD [CARD ...] → one or more of: offensive ×2, ")
+    offered = _picks(" ".join(x.strip() for x in item))
+    discards = [x for x in legal if x.startswith("discard ")]
+    assert len(discards) > 20 and sorted(offered) == sorted(discards)
+    assert all(x in every.splitlines() for x in (f"  {d}" for d in discards))   # --all: whole
+    for order in offered:
+        assert g.submit(game, "german", [order], dry_run=True).rejected is None, order
+    # The other lines read back as before: with the discards, the whole JSON list.
+    state, data = g.open_game(game).state, g.open_game(game).data
+    view = status_view(state, data, "german")
+    wide = to_text(status_document(view, order_aids(state, data, "german")), WIDE)
+    typed, _ = read_back("\n".join(x for x in wide.splitlines()
+                                   if not x.startswith("- discard")))
+    canonical = [format_order(parse_order(t, data)) for t in typed]
+    assert sorted(canonical + offered) == sorted(legal)
+    assert g.submit(game, "german", [max(offered, key=len)]).rejected is None
+
+
+def test_a_discard_is_listed_whole_unless_its_picks_are_every_pick():
+    """The cards once only where the orders are exactly every pick of those cards; else (or
+    with two orders or fewer) each order is listed as it is."""
+    from referee.render.grouped import card_pick
+
+    assert card_pick([("a",), ("b",), ("a", "b")]).cards == [("a", 1), ("b", 1)]
+    excess = card_pick([("a", "a"), ("a", "b"), ("b", "c"), ("a", "c")])
+    assert (excess.cards, excess.lo, excess.hi) == ([("a", 2), ("b", 1), ("c", 1)], 2, 2)
+    assert card_pick([("a",), ("b",), ("a", "b", "b")]) is None      # a b, b b missing
+    assert card_pick([("a",), ("a", "b")]) is None                   # too few to shorten
+    assert card_pick([("a",), ("a", "b", "c"), ("b",), ("c",)]) is None    # sizes 1 and 3

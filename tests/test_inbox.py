@@ -451,3 +451,40 @@ def test_a_second_copy_of_a_message_not_applied_is_skipped(tmp_path, cli):
     (outcome,) = json.loads(r.stdout)["messages"]
     assert outcome["status"] == "skipped", outcome
     assert journal.read_bytes() == before
+
+
+def test_text_lists_only_what_this_run_did(tmp_path, cli):
+    """The mailbox keeps every message: a second run prints no line for a message an earlier
+    run handled, only how many there were; JSON lists them all, each marked new or not."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    stranger = (b"From: spy@bureau.example\nTo: umpire@example.com\nSubject: hello\n"
+                b"Message-ID: <spy.1@bureau.example>\nDate: Sat, 01 Aug 1914 10:00:00 +0100\n\n"
+                b"pass\n")
+    orders = (f"From: kaiser@example.org\nTo: umpire@example.com\nSubject: my orders\n"
+              f"Message-ID: <first@example.org>\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n"
+              f"play offensive\n\nOrder key: {KEYS['german']}\n").encode()
+    mbox = write_mbox(tmp_path / "box.mbox", [stranger])
+    r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out1")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0].startswith("rejected ")
+    assert r.stdout.splitlines()[-1] == "1 message(s) handled; 3 mail(s) in the outbox"
+    write_mbox(mbox, [stranger, orders])
+    r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out2")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert [x.split()[0] for x in lines] == ["applied", "outbox", "outbox", "1"], lines
+    assert "spy@bureau.example" not in r.stdout
+    assert lines[-1] == ("1 message(s) handled; 1 older message(s) already handled; "
+                         "2 mail(s) in the outbox")
+    r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out3", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert [(m["status"], m["new"]) for m in json.loads(r.stdout)["messages"]] == \
+        [("known", False), ("known", False)]
+    r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out4")
+    assert r.stdout == ("0 message(s) handled; 2 older message(s) already handled; "
+                        "0 mail(s) in the outbox\n")

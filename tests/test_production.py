@@ -84,7 +84,7 @@ def test_production_orders_are_sealed_until_both_sides_are_done(tmp_path, cli):
     shown = json.loads(cli("show", j, "--as", "entente", "--format", "json").stdout)
     assert len(shown["areas"]["metz"]["units"]) == 3
     log = cli("log", j, "--as", "entente").stdout
-    assert "build ge infantry metz" in log                     # revealed afterwards
+    assert "build ge infantry Metz" in log      # revealed afterwards, areas by name
     assert cli("verify", j).exit_code == 0
 
 

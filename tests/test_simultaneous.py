@@ -123,7 +123,7 @@ def test_the_opponent_learns_nothing_of_a_sealed_plan(tmp_path, cli):
                                            "json").stdout
     assert g.submit(j, "german", GERMAN[2:] + ["done"]).rejected is None   # 'done' dropped
     assert g.submit(j, "entente", ENTENTE).rejected is None
-    assert "place ge infantry koblenz" in cli("log", j, "--as", "entente", "--format",
+    assert "place ge infantry Koblenz" in cli("log", j, "--as", "entente", "--format",
                                               "text").stdout
     assert cli("verify", j).exit_code == 0
 
@@ -189,3 +189,39 @@ def test_a_dry_run_stops_before_the_last_plan_closes(tmp_path):
     before = j.read_bytes()
     r = g.submit(j, "german", GERMAN, dry_run=True)
     assert r.rejected is None and r.stop_reason == "plans" and j.read_bytes() == before
+
+
+def test_show_names_both_sides_while_both_owe_a_plan(tmp_path, cli):
+    """2.0 I: while both sides owe their placements, `show` (now and --at that record) says
+    it waits on both, as `status` does; once one is in, only the other."""
+    j = _to_autumn_1914(tmp_path)
+    both = g.open_game(j).state.seq
+    for args in ([], ["--at", str(both)]):
+        out = cli("show", j, *args).stdout
+        assert "Waiting on German and Entente:" in out, out
+        view = json.loads(cli("show", j, *args, "--format", "json").stdout)
+        assert view["waiting_on_all"] == ["german", "entente"]
+    assert "Waiting on German and Entente:" in cli("status", j).stdout
+    assert g.submit(j, "entente", ENTENTE).rejected is None
+    assert "Waiting on German:" in cli("show", j).stdout
+    assert "Waiting on German and Entente:" in cli("show", j, "--at", str(both)).stdout
+
+
+def test_revealed_plans_name_their_areas_as_the_other_lines_do(tmp_path, cli):
+    """2.0 I: the plans revealed name each area as the placements after them do (ENGLAND,
+    Troyes), not by id; each line still reads back as the order given (4.1)."""
+    from referee.engine.orders import format_order
+    from referee.engine.reading import parse_order
+
+    j = _to_autumn_1914(tmp_path)
+    assert g.submit(j, "german", GERMAN).rejected is None
+    assert g.submit(j, "entente", ENTENTE).rejected is None
+    data = g.open_game(j).data
+    for args in (("log",), ("report", "--since", "0", "--format", "markdown")):
+        out = cli(args[0], j, "--as", "public", *args[1:]).stdout
+        assert "place uk infantry ENGLAND" in out and "in ENGLAND" in out, out
+        assert "place fr infantry Troyes into fr-9" in out
+        assert "place fr infantry troyes" not in out and "england" not in out
+    text = cli("log", j, "--as", "public").stdout
+    plan = text.split("Entente plan revealed:\n", 1)[1].splitlines()[:len(ENTENTE)]
+    assert [format_order(parse_order(x.strip(), data)) for x in plan] == ENTENTE

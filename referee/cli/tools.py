@@ -42,16 +42,22 @@ def inbox(
             "schema_version": 1,
             "messages": [{"where": o.where, "message_id": o.message_id, "from": o.sender,
                           "status": o.status, "side": o.side, "reason": o.reason,
-                          "records": o.records} for o in outcomes],
+                          "records": o.records, "new": o.new} for o in outcomes],
             "outbox": [str(p) for p in written]}))
         return
-    for o in outcomes:
+    # The mailbox keeps growing: a message handled by an earlier run is only counted, so
+    # each run prints what it did.
+    fresh = [o for o in outcomes if o.new]
+    for o in fresh:
         who = o.side or o.sender or "?"
         what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
         typer.echo(f"{o.status:<8} {o.where} ({who}): {what}")
     for p in written:
         typer.echo(f"outbox   {p}")
-    typer.echo(f"{len(outcomes)} message(s) handled; {len(written)} mail(s) in the outbox")
+    older = len(outcomes) - len(fresh)
+    typer.echo(f"{len(fresh)} message(s) handled; "
+               + (f"{older} older message(s) already handled; " if older else "")
+               + f"{len(written)} mail(s) in the outbox")
 
 # ---------------------------------------------------------------- games / schema / demo
 

@@ -72,6 +72,7 @@ class StateView(Document):
     phase: str
     player: str | None
     waiting_on: str | None
+    waiting_on_all: list[str]
     decision: str | None
     prompt: str
     vp: VpView
@@ -82,7 +83,7 @@ class StateView(Document):
     hand_sizes: dict[str, int]
     deck: DeckView
     eliminated_armies: list[str]
-    eft_box: list[str]
+    eft_box: list[str] | None     # None: the game has no EFT box (AAC)
     force_pool: dict[str, dict[str, int]]
     options: dict[str, bool]
     game_over: bool
@@ -187,6 +188,7 @@ class MessageOutcome(Document):
     side: str | None
     reason: str
     records: list[int]
+    new: bool                   # false: handled by an earlier run (its status is then known)
     from_: str = Field(alias="from")
 
 

@@ -153,9 +153,11 @@ def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
     if isinstance(m, Violation):
         return m
     sea = d.info.movement.sea
-    if sea is None or m.nation not in sea.nations:
-        return Violation("4.6", "only " + (", ".join(n.upper() for n in sea.nations)
-                                          if sea else "no") + " units use sea movement")
+    if sea is None:                     # a game whose map has no home port for it (AAC)
+        return Violation("4.6", f"{d.info.name} has no sea movement")
+    if m.nation not in sea.nations:
+        return Violation("4.6", "only " + ", ".join(n.upper() for n in sea.nations) +
+                         " units use sea movement")
     if s.turn_state.sea >= sea.units:
         who = "/".join(n.upper() for n in sea.nations)
         return Violation("4.6", f"{'one' if sea.units == 1 else sea.units} {who} unit"

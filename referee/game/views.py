@@ -18,6 +18,7 @@ from ..data.gamedata import GameData, fold
 from ..data.gamemodels import Terms
 from ..engine import legal_orders, pending_prompt, waiting_on
 from ..engine.orders import format_order
+from ..engine.production import EFT
 from ..engine.state import State, contents_text
 from ..engine.victory import level_of, vp_breakdown
 
@@ -98,6 +99,8 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "phase": state.phase,
         "player": state.player,
         "waiting_on": state.pending.side if state.pending else None,
+        # Both sides, while both owe a sealed plan (2.0 I, 2.0 V.3): as `status` names them.
+        "waiting_on_all": waiting_on(state),
         "decision": state.pending.kind if state.pending else None,
         "prompt": pending_prompt(state, data),
         "vp": {"total": total, "level": level.id, "level_name": level.name,
@@ -109,8 +112,10 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
                  "removed": [card_view(c, data) for c in state.removed_cards]},
         "eliminated_armies": sorted(a.id for a in state.armies.values()
                                     if a.status == "eliminated"),
+        # None: the game's data has no such box (AAC), so no view speaks of it.
         "eft_box": sorted([a.id for a in state.armies.values() if a.status == "eft"] +
-                          [p.id for p in state.pieces.values() if p.area == "eft"]),
+                          [p.id for p in state.pieces.values() if p.area == "eft"])
+        if EFT in data.boxes else None,
         # With hidden templates (1.4) another side's pool would give away what its armies
         # hold (the counter mix less the pool and the units standing alone).
         "force_pool": {n: {k: c for k, c in row.items() if c} for n, row in

@@ -245,6 +245,7 @@ class Outcome:
     reason: str = ""
     side: str | None = None
     records: list[int] = field(default_factory=list)
+    new: bool = True                 # False: handled by an earlier run (applied or in the ledger)
 
 
 def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
@@ -316,7 +317,7 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         out = Outcome(m.where, m.message_id, m.sender, "known")
         copy = (m.message_id, m.body_sha256)
         if m.sha256 in known_before:
-            out.reason = "already handled"
+            out.reason, out.new = "already handled", False
         elif m.sha256 in seen:
             out.status, out.reason = "skipped", "a second copy of a message in this mailbox"
         elif m.message_id and (copy in copies or ledger["ids"].get(m.message_id) ==

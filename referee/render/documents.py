@@ -119,11 +119,12 @@ def cards_section(view: dict[str, Any]) -> Section:
 
 
 def off_map_section(view: dict[str, Any]) -> Section:
-    """The EFT box, eliminated armies and the force pool."""
-    eft = ", ".join(view.get("eft_box") or []) or "empty"
+    """The EFT box (in a game that has it), eliminated armies and the force pool."""
     gone = ", ".join(view.get("eliminated_armies") or []) or "none"
-    blocks: list = [para(Span("Eastern Front Transit box: ", "bold"), eft),
-                    para(Span("Eliminated armies: ", "bold"), gone)]
+    blocks: list = [para(Span("Eliminated armies: ", "bold"), gone)]
+    if view.get("eft_box") is not None:
+        eft = ", ".join(view["eft_box"]) or "empty"
+        blocks.insert(0, para(Span("Eastern Front Transit box: ", "bold"), eft))
     pool = view.get("force_pool") or {}
     if pool:
         blocks.append(Items([[Span(f"{nation} force pool: " + ", ".join(

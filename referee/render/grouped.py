@@ -8,8 +8,10 @@ groups, each a typed part (`move ge-1`) and the choices that complete it
 (`Cologne, Eifel, Liège*`); a two-area move is a choice under the first area it
 passes (`via Eifel → Liège*`). Typing the typed part, then the first areas, then one
 choice gives an order `order` accepts: areas are shown by name only where the name
-is one word that reads back as that area (else by id). The tests read the lines
-back as a player would and compare the orders with the flat list.
+is one word that reads back as that area (else by id). A discard whose orders are
+every pick of some cards (a pass: any of the hand) names the cards once, not each of
+the 31 picks of five cards. The tests read the lines back as a player would and
+compare the orders with the flat list.
 
 Pure: it reads only the canonical text (ids, keys and keywords, never spaces
 inside a word) and the aids the view holds (area names, the reader's Enemy
@@ -17,6 +19,9 @@ areas); nothing here knows the rules beyond the shape of each order's text.
 """
 
 from __future__ import annotations
+
+import itertools
+from collections import Counter
 
 from .sections import Items, Orders, Para, Span
 
@@ -50,16 +55,30 @@ class Choice:
         self.words = words
 
 
-class Group:
-    """A typed part and its choices; kind is 'unit', 'cards' or 'rest'."""
+class Pick:
+    """A discard whose choices are every pick of lo to hi cards from a hand: the card keys
+    in the hand's order, with how many of each a pick may take."""
 
-    __slots__ = ("head", "verb", "choices", "kind")
+    __slots__ = ("cards", "lo", "hi")
+
+    def __init__(self, cards: list[tuple[str, int]], lo: int, hi: int):
+        self.cards = cards
+        self.lo = lo
+        self.hi = hi
+
+
+class Group:
+    """A typed part and its choices; kind is 'unit', 'cards' or 'rest'; pick, when the
+    choices are every pick of some cards (shown as the cards once, not each pick)."""
+
+    __slots__ = ("head", "verb", "choices", "kind", "pick")
 
     def __init__(self, head: str, verb: str, kind: str):
         self.head = head
         self.verb = verb
         self.kind = kind
         self.choices: list[Choice] = []
+        self.pick: Pick | None = None
 
 
 def _split(line: str) -> tuple[str, str, Choice]:
@@ -87,6 +106,15 @@ def _split(line: str) -> tuple[str, str, Choice]:
     return verb, head, Choice((), tuple(tail))
 
 
+def readable_order(line: str, names: dict) -> str:
+    """A canonical order with its areas by the names the grouped orders show (names: id →
+    name), which `order` reads back as those areas (4.1)."""
+    _, head, choice = _split(line)
+    if not choice.areas:
+        return line
+    return " ".join([head, *(names.get(a, a) for a in choice.areas), *choice.words])
+
+
 def group_orders(lines: list[str]) -> list[Group]:
     """The legal orders of the pending decision (2.0) as groups: units, cards, the rest."""
     groups: dict[str, Group] = {}
@@ -112,10 +140,58 @@ def group_orders(lines: list[str]) -> list[Group]:
             verb_line.choices.append(Choice((), (g.head.split(" ", 1)[1],)))
         else:
             out.append(g)
+            if g.verb == "discard":
+                g.pick = card_pick([c.words for c in g.choices])
     out.sort(key=lambda g: g.kind == "cards")      # stable: the engine's order within a kind
     if rest.choices:
         out.append(rest)
     return out
+
+
+def card_pick(picks: list[tuple[str, ...]]) -> Pick | None:
+    """The hand and the numbers of cards that picks are every pick of (a discard: 2.0 II.1
+    any number, 7.1 exactly the excess), or None when they are not, or too few to shorten."""
+    if len(picks) < 3 or len(set(picks)) != len(picks):
+        return None
+    held: Counter = Counter()
+    before: dict[str, set[str]] = {}
+    for words in picks:
+        for key, n in Counter(words).items():
+            held[key] = max(held[key], n)
+        for i, key in enumerate(words):
+            before.setdefault(key, set()).update(w for w in words[:i] if w != key)
+    sizes = {len(words) for words in picks}
+    lo, hi = min(sizes), max(sizes)
+    if sizes != set(range(lo, hi + 1)):
+        return None
+    keys = list(held)
+    every = {combo for combo in itertools.product(*(range(held[k] + 1) for k in keys))
+             if lo <= sum(combo) <= hi}
+    if every != {tuple(Counter(words)[k] for k in keys) for words in picks}:
+        return None
+    # Each pick names its cards in the hand's order: a card after more others comes later.
+    keys.sort(key=lambda k: len(before[k]))
+    return Pick([(k, held[k]) for k in keys], lo, hi)
+
+
+def pick_text(g: Group) -> tuple[str, str]:
+    """(typed part, the cards) of a discard shown as its cards once: `discard CARD [CARD ...]
+    → one or more of: offensive ×2, ersatz_2`."""
+    p = g.pick
+    total = sum(n for _, n in p.cards)
+    words = " ".join(["CARD"] * p.lo)
+    if p.hi > p.lo:
+        words += " [CARD ...]" if p.hi - p.lo > 1 else " [CARD]"
+    many = ("one or more" if p.lo == 1 and p.hi == total else f"any {p.lo}" if p.lo == p.hi
+            else f"{p.lo} to {p.hi}")
+    cards = ", ".join(k + (f" ×{n}" if n > 1 else "") for k, n in p.cards)
+    return f"{g.verb} {words}", f"{many} of: {cards}"
+
+
+def _pick_example(p: Pick) -> str:
+    """The fewest cards a pick takes, first cards first: an order it offers."""
+    copies = [k for k, n in p.cards for _ in range(n)]
+    return " ".join(copies[:p.lo])
 
 
 def _choice_words(c: Choice, names: dict, enemy: set, mark: bool, skip: int = 0) -> str:
@@ -146,11 +222,17 @@ def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
 
 def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
     """One line on how to read a group, with an example taken from the groups themselves."""
-    choices = [c for g in groups if g.kind != "rest" for c in g.choices]
+    choices = [c for g in groups if g.kind != "rest" and g.pick is None for c in g.choices]
     first = next(g for g in groups if g.kind != "rest")
-    example = " ".join(x for x in (first.head, _choice_typed(first.choices[0], names)) if x)
+    typed = _pick_example(first.pick) if first.pick else _choice_typed(first.choices[0], names)
+    example = " ".join(x for x in (first.head, typed) if x)
     bits: list = ["How to read: type the code part, then one choice after ", ARROW,
                   " (e.g. ", Span(example, "order"), ")"]
+    pick = next((g for g in groups if g.pick), None)
+    if pick is not None:
+        bits.append(f"; for {pick.verb}, type the cards chosen among those after {ARROW}"
+                    + (" (×2: that card up to twice)" if any(n > 1 for _, n in pick.pick.cards)
+                       else ""))
     if any(len(c.areas) > 1 for c in choices):
         bits.append(f"; via A {ARROW} B is the two-area move typed A B")
     if any(g.verb == "move" and any(a in enemy for c in g.choices for a in c.areas)
@@ -187,6 +269,6 @@ def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
                 spans += [Span(", ")] * bool(i) + [Span(c.words[0], "order")]
             items.append(spans)
             continue
-        head, text = group_text(g, names, enemy)
+        head, text = pick_text(g) if g.pick else group_text(g, names, enemy)
         items.append([Span(head, "order"), Span(f" {ARROW} {text}")])
     return [_legend(groups, names, enemy), Items(items)]

@@ -3,6 +3,9 @@ secret details when its reader may see them (hidden templates, 1.4)."""
 
 from __future__ import annotations
 
+from ..game.views import readable_name
+from .grouped import readable_order
+
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -81,11 +84,13 @@ def opened(ev: dict, reader: str) -> dict | None:
     return None if d is None else {**ev, **d}
 
 
-def revealed_orders(ev: dict, reader: str) -> str:
-    """A revealed sealed plan's orders, one a line (never split when the log is wrapped);
-    orders on army templates the reader may not see are counted, not shown (1.4)."""
+def revealed_orders(ev: dict, data: GameData, reader: str) -> str:
+    """A revealed sealed plan's orders, one a line (never split when the log is wrapped), its
+    areas named as the orders open to a side name them; orders on army templates the reader
+    may not see are counted, not shown (1.4)."""
     e = opened(ev, reader)
-    shown = list(ev["orders"] if e is None else e["orders"])
+    names = {a: readable_name(a, data) for a in data.areas}
+    shown = [readable_order(o, names) for o in (ev["orders"] if e is None else e["orders"])]
     if e is None:
         shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
     return "".join(f"\n        {o}" for o in shown) or " nothing"

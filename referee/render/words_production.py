@@ -35,7 +35,7 @@ def _plan_closed(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _plan_revealed(ev: dict, data: GameData, reader: str) -> str:
-    return f"{side(ev, data)} plan revealed:{revealed_orders(ev, reader)}"
+    return f"{side(ev, data)} plan revealed:{revealed_orders(ev, data, reader)}"
 
 
 # ---------------------------------------------------------------- supply (6.5)
@@ -90,7 +90,7 @@ def _production_done(ev: dict, data: GameData, reader: str) -> str:
 
 def _production_revealed(ev: dict, data: GameData, reader: str) -> str:
     return (f"{side(ev, data)} production revealed ({ev['spent']} BP spent, {ev['lost']} "
-            f"lost, 7.0):{revealed_orders(ev, reader)}")
+            f"lost, 7.0):{revealed_orders(ev, data, reader)}")
 
 
 def _unit_built(ev: dict, data: GameData, reader: str) -> str:
