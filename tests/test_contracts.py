@@ -4,13 +4,19 @@
   refuse and accept.
 - The validators compiled for `order` at make setup give the models' verdict.
 - 10,000 records of random games (both games, several scenarios and options) are valid by the
-  models, by the compiled validators and by the twins.
+  models, by the compiled validators and by the twins: the journals of random play stored in
+  tests/replays/ (those of test_replay_identity.py and the corpus `python
+  tests/test_contracts.py` writes there, again when a contract changes what a record holds),
+  and a slice played now by this referee.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
+import sys
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -23,10 +29,12 @@ from referee.game.record_shapes import JournalHeader as FastHeader
 from referee.game.records import record_of
 
 RECORDS = 10_000
-# (game, scenario, seed, options): four slices of random play, 2,500 records each.
-SLICES = [("ttlm", "1914", 11, ()), ("ttlm", "1916", 12, ("hidden_templates=true",)),
-          ("aac", "1914", 13, ()), ("ttlm", "1914", 14, ("hidden_templates=true",
-                                                       "antwerp_evacuation=true"))]
+REPLAYS = Path(__file__).parent / "replays"
+# The stored corpus, (game, scenario, seed, options, records): random play, written by main().
+CORPUS = [("ttlm", "1914", 11, (), 2500), ("aac", "1914", 13, (), 2000),
+          ("ttlm", "1914", 14, ("hidden_templates=true", "antwerp_evacuation=true"), 2000)]
+# Played by the test itself, so the engine as it is now writes some of what is validated.
+LIVE = ("ttlm", "1916", 12, ("hidden_templates=true",), 800)
 
 
 def test_the_twins_are_generated_from_the_contracts_as_they_stand():
@@ -76,14 +84,38 @@ def _play(tmp_path, game: str, scenario: str, seed: int, options: tuple,
     return lines
 
 
-@pytest.mark.parametrize("game,scenario,seed,options", SLICES)
-def test_records_of_random_games_are_valid_by_the_models(tmp_path, game, scenario, seed,
-                                                         options):
-    lines = _play(tmp_path, game, scenario, seed, options, RECORDS // len(SLICES))
-    assert len(lines) >= RECORDS // len(SLICES)
+def _stored() -> list[bytes]:
+    """Every record of the journals of random play stored in tests/replays/."""
+    lines: list[bytes] = []
+    for path in sorted(REPLAYS.glob("*.jsonl.gz")):
+        lines += gzip.decompress(path.read_bytes()).splitlines()
+    return lines
+
+
+def test_records_of_random_games_are_valid_by_the_models(tmp_path):
+    game, scenario, seed, options, count = LIVE
+    lines = _stored() + _play(tmp_path, game, scenario, seed, options, count)
+    assert len(lines) >= RECORDS
     for line in lines:
         seq = json.loads(line)["seq"]
         assert verdicts(line, seq) == (True, True, True), line[:200]
+
+
+def main(folder: Path = REPLAYS) -> None:
+    """Write the stored corpus of random play (tests/replays/contracts-*.jsonl.gz)."""
+    import tempfile
+
+    for game, scenario, seed, options, count in CORPUS:
+        with tempfile.TemporaryDirectory() as tmp:
+            lines = _play(Path(tmp), game, scenario, seed, options, count)
+        name = folder / f"contracts-{game}-{scenario}-seed{seed}.jsonl.gz"
+        name.write_bytes(gzip.compress(b"".join(x + b"\n" for x in lines), mtime=0))
+        sys.stdout.write(f"wrote {name} ({len(lines)} records)\n")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    main()
 
 
 def _mutants(rec: dict, rng: random.Random) -> list[dict]:
