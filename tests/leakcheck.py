@@ -521,8 +521,11 @@ class Truth:
                   if a.status == "map" and self.army_side[a.id] != reader}
         out = []
         if o.fmt == "json":
-            for area in json.loads(o.out).get("areas", {}).values():
+            areas = json.loads(o.out).get("areas", {})       # show: by id; map: a list
+            for area in areas.values() if isinstance(areas, dict) else areas:
                 for u in area.get("units", []):
+                    if not isinstance(u, dict):               # map: the ids a reader sees
+                        continue
                     if u.get("id") in others and (u.get("contents") is not None or
                                                   u.get("strength") is not None):
                         out.append(Leak("template", f"contents of {u['id']}",

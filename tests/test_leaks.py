@@ -57,7 +57,7 @@ COMMANDS = [
     ("report", ("--since", "0"), ("text", "markdown", "bbcode", "json"), "records"),
     ("explain", (), ("text", "json"), "whole"),
     ("dice", (), ("text", "json"), "whole"),
-    ("map", (), ("svg",), "state"),          # writes a file: read back as the output
+    ("map", (), ("svg", "json"), "state"),   # writes a file: the SVG read back as the output
     ("area", ("verdun",), ("text", "json"), "state"),
 ]
 # The area `area` reads, by game (a fortress city with a battle in many games).
@@ -235,16 +235,19 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
                 extra = (AREA_OF[json.loads(fh.readline())["game"]],)
         formats = _formats(command, formats)
         if reader == MODERATOR:         # once for crashes, and what the controls read
-            formats = tuple(f for f in formats if f == "json" or
+            formats = tuple(f for f in formats if f in ("json", "svg") or
                             f == "text" and command in ("show", "log")) or formats[:1]
         elif turn is not None:
             formats = by_turns(formats, reader, turn)
         for fmt in formats:
-            if command == "map":        # the picture is the output
+            if command == "map":        # the picture is the output, and what JSON says of it
                 picture = folder / f"map-{reader}{'-default' if default else ''}.svg"
                 argv = [command, journal, *as_, *extra, "-o", picture]
+                if fmt == "json":
+                    argv += ["--format", "json"]
                 code, out, err, escaped = referee(*argv)
-                out = picture.read_text(encoding="utf-8") if code == 0 else out
+                if fmt != "json":
+                    out = picture.read_text(encoding="utf-8") if code == 0 else out
             else:
                 argv = [command, journal, *as_, *extra, "--format", fmt]
                 code, out, err, escaped = referee(*argv)
