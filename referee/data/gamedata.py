@@ -82,6 +82,11 @@ class GameData:
         return names
 
     @cached_property
+    def orders_read(self) -> dict:
+        """Order texts already read in this game data, and what they read as (engine/reading)."""
+        return {}
+
+    @cached_property
     def area_names(self) -> dict[str, list[str]]:
         """Folded area id, name or alias (and impassable region names) -> the ids it names."""
         names: dict[str, list[str]] = {}

@@ -499,8 +499,23 @@ def _json_order(text: str, line: str) -> Ord:
     raise OrderSyntaxError(text, f"not a valid JSON order (schemas/orders.json): {said}")
 
 
+# Orders read, by their text, per game data: reading depends on nothing else, and an order is
+# frozen, so verify and replay read each text once (a plan is read when sealed and revealed).
+_READ_LIMIT = 20_000
+
+
 def parse_order(text: str, data: GameData) -> Ord:
     """Read one order line (text or JSON form); OrderSyntaxError quotes what is wrong."""
+    read = data.orders_read
+    order = read.get(text)
+    if order is None:
+        order = _parse_order(text, data)
+        if len(read) < _READ_LIMIT:
+            read[text] = order
+    return order
+
+
+def _parse_order(text: str, data: GameData) -> Ord:
     line = text.strip()
     if not line:
         raise OrderSyntaxError(text, "empty order")
