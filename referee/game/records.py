@@ -21,35 +21,40 @@ from .record_shapes import (
 )
 
 
+def _first_break(seq: int, line: bytes, json_errors: bool = True) -> tuple[str, int] | None:
+    """Where and how a journal line first breaks its contract (record 0 the header's), and
+    how many problems it has; None when it keeps it."""
+    # start-up: only a write or verify validates; reading a journal needs no pydantic-core
+    from ..contracts import check
+
+    found = check.problems("journal-header" if seq == 0 else "journal-record", line,
+                           json_errors=json_errors)
+    if not found:
+        return None
+    loc, msg = found[0]
+    return f"{check.where(loc)}: {msg}", len(found)
+
+
 def keep_contract(seq: int, line: bytes) -> None:
     """Refuse a record this referee built that breaks its contract (a bug), before it is
     written: the journal stays as it was (ContractError)."""
-    # start-up: only a write validates; reading a journal needs no pydantic-core
-    from ..contracts import check
-
-    found = check.problems("journal-header" if seq == 0 else "journal-record", line)
-    if found:
-        loc, msg = found[0]
+    broken = _first_break(seq, line)
+    if broken:
         raise ContractError(
-            f"record {seq} as built breaks its contract at {check.where(loc)}: {msg} "
-            f"({len(found)} problem(s)); nothing was written. This is a bug: please report "
-            f"it with the command you ran.")
+            f"record {seq} as built breaks its contract at {broken[0]} ({broken[1]} "
+            f"problem(s)); nothing was written. This is a bug: please report it with the "
+            f"command you ran.")
 
 
 def audit_contracts(raw: bytes, name: str) -> None:
     """Validate every line of a journal by its contract, as verify does (JournalError names
     the first record that breaks it, where and how)."""
-    # start-up: only verify audits every line; replay reads the fast twins
-    from ..contracts import check
-
     for seq, line in enumerate(raw.splitlines()):
-        found = check.problems("journal-header" if seq == 0 else "journal-record", line,
-                               json_errors=False)
-        if found:
-            loc, msg = found[0]
-            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        broken = _first_break(seq, line, json_errors=False)
+        if broken:
+            more = f" (and {broken[1] - 1} more)" if broken[1] > 1 else ""
             raise JournalError(f"{name}: record {seq} breaks the journal's contract at "
-                               f"{check.where(loc)}: {msg}{more}", record=seq)
+                               f"{broken[0]}{more}", record=seq)
 
 
 def header_of(rec: dict, name: str) -> JournalHeader:
