@@ -9,7 +9,14 @@ event was written.
 from __future__ import annotations
 
 from . import apply_combat, apply_map, apply_production, apply_turn
-from .events import HANDLERS
+from .events import BOARD_AREAS, HANDLERS
+
+
+def _no_areas(state, event, data) -> tuple:
+    return ()
+
 
 for _part in (apply_turn, apply_map, apply_combat, apply_production):
     HANDLERS.update(_part.BY_TYPE)
+    BOARD_AREAS.update(dict.fromkeys(_part.NO_UNIT_MOVES, _no_areas))
+    BOARD_AREAS.update(getattr(_part, "BOARD_AREAS", {}))

@@ -176,3 +176,9 @@ BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
     "UnitRetreated": _retreated, "BiplaneReacts": _reacts, "BattleEnded": _battle_ended,
     "CombatPhaseEnded": _combat_ended,
 }
+
+# These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
+NO_UNIT_MOVES = ("CombatPhaseBegan", "BattleDeclared", "CombatCardPlayed", "BonusDesignated",
+                 "OffensiveDowngraded", "BattleCancelled", "BattleBegan", "BattleStep",
+                 "FireResolved", "HitsToPay", "BiplaneReacts", "BattleEnded",
+                 "CombatPhaseEnded")

@@ -209,3 +209,27 @@ BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
     "CrisisEnded": _crisis_end, "ReinforcementsDue": _due, "UnitPlaced": _placed,
     "ReinforcementLost": _lost_arrival, "CommonwealthSwapped": _swapped,
 }
+
+
+def _moved_areas(s: State, e: UnitMoved, d: GameData) -> set | None:
+    """The areas whose units a move changes: where it goes, where the unit, the army whose
+    template it leaves, the pieces it takes along and the army it joins stand before it;
+    None (the whole board again) when the state does not hold them."""
+    m = details(e)
+    unit = m.get("unit")
+    areas = {e.from_area, e.to_area}
+    holder = s.armies.get(unit) or s.pieces.get(unit)
+    if holder is None and isinstance(unit, str) and ":" in unit:
+        holder = s.armies.get(unit.partition(":")[0])
+    joined = s.armies.get(m.get("into")) if m.get("into") else None
+    taken = [s.pieces.get(pid) for pid in m.get("taking") or ()]
+    if holder is None or m.get("into") and joined is None or None in taken:
+        return None
+    areas.update(x.area for x in (holder, joined, *taken) if x is not None)
+    return areas
+
+
+# These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
+NO_UNIT_MOVES = ("AreaControlChanged", "BecameDisputed", "EnemyAreaEntered",
+                 "CrisisDeclared", "CrisisEnded", "ReinforcementsDue")
+BOARD_AREAS = {"UnitMoved": _moved_areas}

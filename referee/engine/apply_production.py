@@ -117,3 +117,8 @@ BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
     "ArmyRebuilt": _rebuilt, "UnitEntrenched": _entrenched, "InfantryUpgraded": _upgraded,
     "EftLossesDue": _eft_due, "EftUnitLost": _eft_lost, "ProductionEnded": _production_ended,
 }
+
+# These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
+NO_UNIT_MOVES = ("OutOfSupply", "BackInSupply", "AttritionDue", "ProductionBegan",
+                 "ProductionOrdered", "ProductionDone", "ProductionRevealed", "UnitEntrenched",
+                 "EftLossesDue", "ProductionEnded")

@@ -174,3 +174,6 @@ BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
     "ArmisticeRefused": _refused, "PlansOpened": _plans_opened, "PlanSealed": _plan_sealed,
     "PlanClosed": _plan_closed, "PlanRevealed": _plan_revealed,
 }
+
+# None of these moves, adds or removes a unit: the board stays as it was (events.BOARD_AREAS).
+NO_UNIT_MOVES = tuple(BY_TYPE)

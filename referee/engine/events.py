@@ -50,13 +50,25 @@ def dump(event: Ev) -> dict:
 HANDLERS: dict[str, Callable[[State, Any, GameData], None]] = {}
 
 
+# Which map areas' units an event may change, asked of the state before it is applied
+# (apply.py fills it from its topic modules): an empty tuple for an event that moves, adds
+# and removes no unit, the areas of a move for a move. After any other event, and after any
+# event of older rules, the board is worked out again whole (state.board).
+BOARD_AREAS: dict[str, Callable[[State, Any, GameData], Any]] = {}
+
+
 def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) -> State:
     """Apply one event to the state in place and return it; never checks legality. An event
     of a record made under older rules (`rules`) evolves as those rules had it (versions.py)."""
-    state._cache.clear()
     kind = event.type
     older = EVOLVE_AS.get(rules)            # None under the current rules
-    (older and older.get(kind) or HANDLERS[kind])(state, event, data)
+    handler = older and older.get(kind) or HANDLERS[kind]
+    board = state._cache.get("board")
+    touched = BOARD_AREAS.get(kind) if board is not None and handler is HANDLERS[kind] else None
+    areas = touched(state, event, data) if touched is not None else None
     state._cache.clear()
+    handler(state, event, data)
+    state._cache.clear()
+    if areas is not None:
+        state._cache["board"] = state.board_after(board, areas, data) if areas else board
     return state
-

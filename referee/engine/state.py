@@ -157,50 +157,62 @@ class State(msgspec.Struct, dict=True):
 
     def board(self, data: GameData) -> dict[str, list[int]]:
         """Per occupied map area: [sides present, sides holding it, German units, Entente
-        units], sides as bits (GameData.side_bit); worked out once per event (evolve clears
-        it)."""
+        units], sides as bits (GameData.side_bit); worked out once per position (evolve
+        keeps it through events that move no unit, and works out again only the areas a
+        move touches: events.evolve)."""
         b = self._cache.get("board")
         if b is None:
-            b = {}
-            areas, nation_cell, kind_cell = data.areas, data.nation_cell, data.kind_cell
-            for p in self.pieces.values():
-                area = p.area
-                if area not in areas:
-                    continue
-                bit, slot = nation_cell[p.nation]
-                cell = b.get(area)
+            b = self._cache["board"] = self._cells({}, data, None)
+        return b
+
+    def board_after(self, before: dict[str, list[int]], areas, data: GameData) -> dict:
+        """The board once the units of `areas`, and only theirs, may have changed: the
+        other areas' cells of `before`, these worked out again."""
+        kept = {a: cell for a, cell in before.items() if a not in areas}
+        return self._cells(kept, data, areas)
+
+    def _cells(self, b: dict, data: GameData, only) -> dict[str, list[int]]:
+        """Add to b the cells of the areas in `only` (every map area when None)."""
+        areas, nation_cell, kind_cell = data.areas, data.nation_cell, data.kind_cell
+        for p in self.pieces.values():
+            area = p.area
+            if area not in areas or only is not None and area not in only:
+                continue
+            bit, slot = nation_cell[p.nation]
+            cell = b.get(area)
+            if cell is None:
+                cell = b[area] = [0, 0, 0, 0]
+            cell[0] |= bit
+            stacks, holds = kind_cell.get(p.kind, ALL_OF_IT)    # 1.2.2, 8.3: units.yaml
+            if stacks:
+                cell[slot] += 1
+            if holds:
+                cell[1] |= bit
+        for a in self.armies.values():
+            if a.status != "map" or only is not None and a.area not in only:
+                continue
+            bit, slot = nation_cell[a.nation]
+            cell = b.get(a.area)
+            if cell is None:
+                cell = b[a.area] = [0, 0, 0, 0]
+            cell[0] |= bit
+            if a.contents:
+                cell[slot] += 1
+                cell[1] |= bit
+        fort_stacks = kind_cell.get(data.units.fort_kind, ALL_OF_IT)[0]     # 1.2.2, 8.4
+        for f in self.forts.values():
+            if only is not None and f.area not in only:
+                continue
+            counts = fort_stacks and f.strength > 0
+            if counts or f.strength >= 2:
+                bit, slot = nation_cell[f.nation]
+                cell = b.get(f.area)
                 if cell is None:
-                    cell = b[area] = [0, 0, 0, 0]
-                cell[0] |= bit
-                stacks, holds = kind_cell.get(p.kind, ALL_OF_IT)    # 1.2.2, 8.3: units.yaml
-                if stacks:
+                    cell = b[f.area] = [0, 0, 0, 0]
+                if counts:
                     cell[slot] += 1
-                if holds:
-                    cell[1] |= bit
-            for a in self.armies.values():
-                if a.status != "map":
-                    continue
-                bit, slot = nation_cell[a.nation]
-                cell = b.get(a.area)
-                if cell is None:
-                    cell = b[a.area] = [0, 0, 0, 0]
-                cell[0] |= bit
-                if a.contents:
-                    cell[slot] += 1
-                    cell[1] |= bit
-            fort_stacks = kind_cell.get(data.units.fort_kind, ALL_OF_IT)[0]     # 1.2.2, 8.4
-            for f in self.forts.values():
-                counts = fort_stacks and f.strength > 0
-                if counts or f.strength >= 2:
-                    bit, slot = nation_cell[f.nation]
-                    cell = b.get(f.area)
-                    if cell is None:
-                        cell = b[f.area] = [0, 0, 0, 0]
-                    if counts:
-                        cell[slot] += 1
-                    if f.strength >= 2:
-                        cell[0] |= bit
-            self._cache["board"] = b
+                if f.strength >= 2:
+                    cell[0] |= bit
         return b
 
     def disputed(self, area: str, data: GameData) -> bool:
