@@ -152,8 +152,10 @@ class State(msgspec.Struct, dict=True):
         self._cache: dict = {}
 
     def clone(self) -> "State":
-        """An independent copy for decide() to work on (through its snapshot form)."""
-        return state_from_builtins(state_to_builtins(self))
+        """An independent copy for decide() to work on: every field, not the lookup cache
+        (through MessagePack, which copies the same values as the snapshot form in half
+        the time)."""
+        return _CLONE_IN.decode(_CLONE_OUT.encode(self))
 
     def board(self, data: GameData) -> dict[str, list[int]]:
         """Per occupied map area: [sides present, sides holding it, German units, Entente
@@ -334,6 +336,10 @@ class State(msgspec.Struct, dict=True):
         while f"{prefix}-{n:02d}" in self.pieces:
             n += 1
         return f"{prefix}-{n:02d}"
+
+
+_CLONE_OUT = msgspec.msgpack.Encoder()
+_CLONE_IN = msgspec.msgpack.Decoder(State)
 
 
 def state_to_builtins(state: State) -> dict[str, Any]:
