@@ -67,6 +67,9 @@ class GameData:
         self.kind_cell: dict[str, tuple[bool, bool]] = {
             k: (bool(u.stacking), bool(u.holds_area)) for k, u in units.unit_types.items()}
         self.forts = {a.fort.id: (a.id, a.fort) for a in map.areas if a.fort}
+        # The areas worth VP and their VP (3.1): what the VP count reads after every decision.
+        self.vp_areas: tuple[tuple[str, int], ...] = tuple(
+            (a.id, a.vp) for a in map.areas if a.vp)
         self.impassable = {r.id: r for r in map.impassable}
         self.boxes: dict[str, Box] = {b.id: b for b in map.boxes}
 

@@ -60,7 +60,8 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
     board = state.board(data)
     mine = data.vp_side
     foe = other(mine, data)
-    area_vp = sum(area.vp for a, area in data.areas.items() if state.control.get(a) == mine
+    control = state.control
+    area_vp = sum(vp for a, vp in data.vp_areas if control.get(a) == mine
                   and board.get(a, NOBODY)[0] != BOTH)     # a Disputed area is nobody's
     lines.append((f"{data.side_name(mine)}-Friendly areas (3.1)", area_vp))
     ent = sum(1 for a in state.armies.values()
