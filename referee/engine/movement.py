@@ -508,7 +508,8 @@ def unaccompanied(ctx: Ctx, phase: str) -> None:
     for area in d.areas:
         for side in d.sides:
             foe = other(side, d)
-            if has_infantry(s, d, area, side):
+            # A side with no unit there loses none; one with infantry-type units keeps all.
+            if not s.present(area, side, d) or has_infantry(s, d, area, side):
                 continue
             foe_inf = has_infantry(s, d, area, foe)
             foe_any = bool(s.pieces_in(area, foe, d) or s.armies_in(area, foe, d))

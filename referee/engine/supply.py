@@ -24,9 +24,17 @@ from .state import State, other, template_key
 
 def _enemy_unit_in(state: State, data: GameData, area: str, side: str) -> bool:
     foe = other(side, data)
-    if any(f.area == area and data.nation_side[f.nation] == foe for f in state.forts.values()):
-        return True
-    return state.present(area, foe, data)
+    return area in _fort_areas(state, data, foe) or state.present(area, foe, data)
+
+
+def _fort_areas(state: State, data: GameData, side: str) -> frozenset[str]:
+    """The areas holding a fort of side's, whatever its strength (once per position)."""
+    key = ("fort areas", side)
+    got = state._cache.get(key)
+    if got is None:
+        got = state._cache[key] = frozenset(
+            f.area for f in state.forts.values() if data.nation_side[f.nation] == side)
+    return got
 
 
 def supplied_areas(state: State, data: GameData, side: str) -> set[str]:
