@@ -17,6 +17,7 @@ import pytest
 
 from doors import quick
 from referee.base.errors import EXIT_OLDER_RULES
+from referee.contracts.records import JournalHeader
 from referee.data import datastore
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
@@ -326,3 +327,87 @@ def test_an_older_data_version_is_built_once_then_read_from_its_signed_compiled_
         datastore._LOADED.clear()
         assert datastore.find("ttlm", OLD_DIGEST, root) is built
     assert len(calls) == 2
+
+
+# ---------------------------------------------------------------- no downgrade
+
+def _forge_a_ruling(records: list[dict]) -> None:
+    """Drop the last record's Passed event: a ruling the referee never made."""
+    records[-1]["events"] = [e for e in records[-1]["events"] if e["type"] != "Passed"]
+
+
+def test_a_header_stripped_of_its_rules_version_is_tampering_not_older_rules(game, cli):
+    """The attack: remove record 0's rules version, forge a ruling, hash the chain again. The
+    records would be replayed as rules 1, never decided again ('OK UNDER OLDER RULES');
+    the data the game names was filed under rules 2, so record 0 cannot be that old."""
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    records = _records(game)
+    del records[0]["rules_version"]
+    _forge_a_ruling(records)
+    _rechain(records, game)
+    for command in ("verify", "status", "log"):
+        r = cli(command, game)
+        assert r.exit_code == 3, (command, r.stdout, r.stderr)
+        assert "record 0 names rules 1" in r.stderr and "filed under rules 2" in r.stderr
+        assert "OK" not in r.stdout
+
+
+def test_the_real_rules_1_journal_is_still_older_rules(old, cli):
+    """Negative control: the journal truly played under rules 1 (its data filed then)."""
+    r = cli("verify", old)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr
+
+
+# Every field but the chain's own (hash, prev), which hashing the chain again writes anew.
+HEADER_FIELDS = sorted(set(JournalHeader.model_fields) - {"hash", "prev"})
+
+
+@pytest.mark.parametrize("field", HEADER_FIELDS)
+def test_a_header_without_any_one_field_fails_verify_with_exit_3(field, game, cli):
+    records = _records(game)
+    assert field in records[0]
+    del records[0][field]
+    _rechain(records, game)
+    r = cli("verify", game)
+    assert r.exit_code == 3, (field, r.stdout, r.stderr)
+    assert "record 0" in r.stderr and "OK" not in r.stdout
+
+
+def test_every_field_of_the_header_is_tried_above():
+    """The list comes from the contract: a field added to the header is tried too."""
+    assert {"rules_version", "engine_version", "data_digest", "dice", "game"} <= \
+        set(HEADER_FIELDS)
+
+
+def test_an_upgrade_lowered_below_its_data_is_tampering(old, cli):
+    """An upgrade to today's data that names rules 1 (so the records after it would be
+    replayed, not decided again) is refused: that data was filed under rules 2."""
+    assert cli("upgrade", old).exit_code == 0
+    records = _records(old)
+    records[-1]["events"][0]["rules"] = 1
+    _rechain(records, old)
+    r = cli("verify", old)
+    assert r.exit_code == 3 and "record 9 (an upgrade) names rules 1" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("version, why", [("9.0.0", "newer than this one"),
+                                          ("0.1.0-evil", "not a referee release"),
+                                          ("", "not a referee release")])
+def test_a_header_naming_another_engine_fails_verify(version, why, game, cli):
+    records = _records(game)
+    records[0]["engine_version"] = version
+    _rechain(records, game)
+    r = cli("verify", game)
+    assert r.exit_code == 3 and why in r.stderr, r.stderr
+
+
+def test_every_shipped_data_version_is_filed_under_a_rules_version():
+    """make setup files each new data version under the rules in force; only the version
+    of the rules-1 journal above was filed before rules versions were kept."""
+    for game_dir in sorted(p for p in datastore.shipped_dir().iterdir() if p.is_dir()):
+        for snap in game_dir.glob("*.json.gz"):
+            digest = snap.name.split(".")[0]
+            expected = 1 if digest == OLD_DIGEST else 2
+            assert datastore.filed_rules(game_dir.name, digest) == expected, snap
+    current = load_game(default_games_dir() / "ttlm").digest
+    assert datastore.filed_rules("ttlm", current) <= RULES_VERSION

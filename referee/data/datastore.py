@@ -30,6 +30,7 @@ import zlib
 from pathlib import Path
 
 from ..base.errors import GameDataError, JournalError, UsageError
+from ..base.rules import FIRST_RULES_VERSION, RULES_VERSION
 from ..store import home
 from . import compiled
 from .gamedata import GameData
@@ -180,9 +181,48 @@ def keep(data: GameData, game: str) -> None:
         pass
 
 
+FILED = "filed.json"          # in the shipped history: the rules each data version was filed under
+MAX_FILED = 1 << 20
+_FILED: dict = {}
+
+
+def filed_rules(game: str, digest: str) -> int:
+    """The rules version in force when this version of the data was filed in the shipped
+    history: a game made with it names no older rules. A version the history does not
+    list (this user's own data) was kept by a referee that writes its rules version into
+    every journal, so it is no older than the first rules version that did."""
+    if not _FILED:
+        _FILED.update(_read_filed())
+    got = _FILED.get(game, {}).get(digest) if isinstance(_FILED.get(game), dict) else None
+    return got if type(got) is int and got >= FIRST_RULES_VERSION else FIRST_RULES_VERSION + 1
+
+
+def _read_filed() -> dict:
+    """The shipped index of filed.json (its `games` member), {} when it cannot be read."""
+    try:
+        blob = home.read_named(shipped_dir() / FILED, "the data history's index", MAX_FILED)
+        games = json.loads(blob.decode("utf-8")).get("games")
+    except (UsageError, ValueError, UnicodeDecodeError, AttributeError, RecursionError):
+        return {}
+    return games if isinstance(games, dict) else {}
+
+
+def _file_under_rules(game: str, digest: str) -> None:
+    """Note in the shipped index that this data version is filed under today's rules."""
+    path = shipped_dir() / FILED
+    index = json.loads(path.read_text()) if path.is_file() else {"games": {}}
+    filed = index["games"].setdefault(game, {})
+    if digest not in filed:
+        filed[digest] = RULES_VERSION
+        path.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+        _FILED.clear()
+
+
 def write_shipped(data: GameData, game: str) -> Path | None:
-    """Add the snapshot of data to the shipped history (make setup); None if it is there."""
+    """Add the snapshot of data to the shipped history (make setup), filed under today's
+    rules version; None if it is there."""
     path = shipped_dir() / _name(game, data.digest)
+    _file_under_rules(game, data.digest)
     if path.is_file():
         return None
     document, problems = _document_now(data)

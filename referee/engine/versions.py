@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-RULES_VERSION = 2
-FIRST_RULES_VERSION = 1          # a header without `rules_version`
+from ..base.rules import FIRST_RULES_VERSION, RULES_VERSION
 
 EVENT_UPCASTERS: dict[int, dict[str, Callable[[dict], dict]]] = {}
 EVOLVE_AS: dict[int, dict[str, Callable[[Any, Any, Any], None]]] = {}

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import msgspec
 
-from ..base.errors import JournalError, UsageError
+from .. import __version__
+from ..base.errors import JournalError, UsageError, quoted
 from ..data import datastore
 from ..data.catalog import game_data
 from ..data.gamedata import GameData
@@ -120,7 +121,36 @@ def data_for(header: dict, name: str, games_dir: Path | None) -> GameData:
     if not 1 <= rules <= RULES_VERSION:
         raise JournalError(f"{name}: record 0 was made under rules {rules}; this referee knows "
                            f"rules 1 to {RULES_VERSION} (upgrade the referee)", record=0)
-    return data_by_digest(game, header["data_digest"], games_dir, name, 0)
+    _no_newer_engine(header["engine_version"], name)
+    digest = header["data_digest"]
+    data = data_by_digest(game, digest, games_dir, name, 0)
+    _no_older_than_data(rules, game, digest, name, 0)
+    return data
+
+
+def _no_newer_engine(version: str, name: str) -> None:
+    """Record 0 names the referee that wrote it: a release, and none newer than this one."""
+    mine = tuple(int(x) for x in __version__.split("."))
+    parts = version.split(".")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+        raise JournalError(f"{name}: record 0 names the engine version {quoted(version)}, which "
+                           f"is not a referee release (like {__version__})", record=0)
+    if tuple(int(x) for x in parts) > mine:
+        raise JournalError(f"{name}: record 0 was written by referee {version}, newer than this "
+                           f"one ({__version__}); upgrade the referee to read it", record=0)
+
+
+def _no_older_than_data(rules: int, game: str, digest: str, name: str, seq: int) -> None:
+    """A record names no rules older than those its game data was filed under: a rules
+    version removed from record 0, or lowered in an upgrade, and the chain hashed again,
+    would otherwise pass the records off as older rules, replayed but never decided again."""
+    filed = datastore.filed_rules(game, digest)
+    if rules < filed:
+        where = "record 0" if seq == 0 else f"record {seq} (an upgrade)"
+        raise JournalError(f"{name}: {where} names rules {rules}, but its game data "
+                           f"({digest[:12]}) was filed under rules {filed}: no game made with "
+                           f"it is older; the record was edited (its rules version removed or "
+                           f"lowered)", record=seq)
 
 
 def data_by_digest(game: str, digest: str, games_dir: Path | None, name: str,
@@ -212,6 +242,8 @@ class Era:
                                f"{RULES_VERSION}", record=seq)
         self.data = data_by_digest(self.header["game"], upgrade.data_digest, self.games_dir,
                                    self.name, seq)
+        _no_older_than_data(upgrade.rules, self.header["game"], upgrade.data_digest, self.name,
+                            seq)
         self.rules = upgrade.rules
 
 
