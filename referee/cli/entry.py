@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from ..base.errors import EXIT_REJECTED
+from ..base.text import VisibleStream
 from . import commands
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
@@ -198,6 +199,9 @@ def run(command: str, params: dict) -> int:
 
 def main() -> None:
     """Entry point of the console script."""
+    # Nothing printed may disguise itself: a bidirectional override or an escape sequence
+    # from a journal or a mail shows as its escape (base/text.py).
+    sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
     plain = parse(sys.argv[1:])
     if plain is not None:
         code = run(*plain)

@@ -39,6 +39,7 @@ from .marks import Marks
 from .problems import DataProblem, Problem
 from .scenariocheck import check_scenario
 from .scenariomodels import Scenario
+from .textcheck import text_problems
 from .unitmodels import UnitsData
 from .upcast import upcast_document
 
@@ -118,6 +119,18 @@ def _screen(text: str) -> str | None:
     return None
 
 
+def _at_position(label: str, text: str, exc: yaml.YAMLError) -> str:
+    """label:LINE:COLUMN of a character the YAML reader refuses (a control character), which
+    it does not place by line; label alone for other errors (they name their line)."""
+    character = getattr(exc, "character", None)       # its code point
+    position = text.find(chr(character)) if type(character) is int and \
+        0 <= character < 0x110000 else -1
+    if position < 0:
+        return label
+    before = text[:position]
+    return f"{label}:{before.count(chr(10)) + 1}:{position - before.rfind(chr(10))}"
+
+
 def read_yaml(path: Path, problems: list[str], label: str | None = None,
               texts: dict[str, str] | None = None) -> Any:
     """Read one YAML file within the limits; each reason it cannot be used is a problem line.
@@ -143,7 +156,8 @@ def read_yaml(path: Path, problems: list[str], label: str | None = None,
             return None
         value = yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.YAMLError as exc:
-        problems.append(f"{label}: not valid YAML: {' '.join(str(exc).split())}")
+        problems.append(f"{_at_position(label, text, exc)}: not valid YAML: "
+                        f"{' '.join(str(exc).split())}")
         return None
     except (ValueError, RecursionError) as exc:     # e.g. an integer of 5,000 digits
         problems.append(f"{label}: a value cannot be read ({' '.join(str(exc).split())[:120]})")
@@ -361,6 +375,7 @@ def build_game(root: Path, document: dict, problems: list[str],
     raw_info = document.get("game")
     info = validate(GameInfo, raw_info, "game.yaml", problems)
     files = info.files if info else GameFiles()
+    problems.extend(_disguised(document, info, files))
     models = [validate(model, document.get(key), getattr(files, key), problems)
               for key, model in zip(PARTS, (MapData, UnitsData, DeckData, Charts, EventsData))]
     scenarios: dict[str, Scenario] = {}
@@ -388,6 +403,18 @@ def build_game(root: Path, document: dict, problems: list[str],
     return data
 
 
+def _disguised(document: dict, info: GameInfo | None, files: GameFiles) -> list:
+    """Every text of the document's files that could display as another (textcheck.py)."""
+    out = text_problems(document.get("game"), "game.yaml")
+    for key in PARTS:
+        out += text_problems(document.get(key), getattr(files, key))
+    raw_scen = document.get("scenarios")
+    for sid, rel in (info.scenarios.items() if info else ()):
+        if isinstance(raw_scen, dict):
+            out += text_problems(raw_scen.get(sid), rel)
+    return out
+
+
 def check_scenario_quiet(data: GameData, scenario: Scenario, label: str) -> list[str]:
     """Every problem of one scenario against the game data, as lines."""
     return [p.labelled(label) if isinstance(p, DataProblem) else f"{label}: {p}"
@@ -400,6 +427,7 @@ def load_scenario_file(path: Path | str, data: GameData) -> tuple[Scenario, dict
     problems: list[str] = []
     texts: dict[str, str] = {}
     raw = read_yaml(path, problems, str(path), texts)
+    problems.extend(text_problems(raw, str(path)))
     sc = validate(Scenario, raw, str(path), problems)
     if sc is not None:
         try:

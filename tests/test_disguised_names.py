@@ -1,0 +1,118 @@
+"""Names that are what they say (issue: names that cannot disguise themselves).
+
+A bidirectional override (U+202E) turns the text after it around: an area named with one
+could display as another area. Game data and scenarios refuse it, and any other
+disguising character (zero-width, bidirectional marks, control characters), in every text;
+ids also refuse mixed scripts (a Cyrillic 'а' in 'namur'). Each refusal names the file
+and the line. What still comes from elsewhere (a journal's record, a mail) is shown, in
+every output, as its escape.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.base.text import disguising, mixed_scripts, visible
+from referee.data.paths import default_games_dir
+from referee.store.journal import canonical, seal
+
+RLO = "\u202e"
+REFEREE = Path(sys.executable).with_name("referee")
+
+
+def _games_with(tmp_path: Path, old: str, new: str, file: str = "map.yaml") -> tuple[Path, int]:
+    """A copy of the TTLM data with one text replaced; the line the new text is on."""
+    root = tmp_path / "ttlm"
+    shutil.copytree(default_games_dir() / "ttlm", root)
+    path = root / file
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) >= 1
+    text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+    return root, text[:text.index(new)].count("\n") + 1
+
+
+def _check(cli, root: Path) -> tuple[int, str]:
+    r = cli("games", "check", root)
+    return r.exit_code, r.stderr
+
+
+@pytest.mark.parametrize("char", [RLO, "\u2066", "\u200b", "\u200f", "\x1b", "\ufeff"])
+def test_games_check_refuses_an_area_name_with_a_disguising_character(char, tmp_path, cli):
+    root, line = _games_with(tmp_path, "name: Liège", f'name: "Li{char}ège"')
+    code, err = _check(cli, root)
+    assert code == 3
+    hit = [ln for ln in err.splitlines() if f"map.yaml:{line}:" in ln]
+    # The YAML reader itself refuses a C0 control character (naming it by its code).
+    named = f"U+{ord(char):04X}" if char != "\x1b" else "#x001b"
+    assert hit and named in hit[0], err
+
+
+def test_games_check_refuses_an_id_mixing_scripts(tmp_path, cli):
+    root, line = _games_with(tmp_path, "- id: namur", "- id: n\u0430mur")     # Cyrillic а
+    code, err = _check(cli, root)
+    assert code == 3
+    assert any(f"map.yaml:{line}:" in ln and "CYRILLIC and LATIN" in ln
+               for ln in err.splitlines()), err
+
+
+def test_accented_names_and_the_shipped_data_pass(cli):
+    """Negative control: Liège, Épinal and the rest are one script each."""
+    for game in ("ttlm", "aac"):
+        code, err = _check(cli, default_games_dir() / game)
+        assert code == 0, err
+    assert mixed_scripts("Liège") is None and mixed_scripts("saint-quentin") is None
+
+
+def test_a_scenario_file_with_an_override_in_its_title_is_refused(tmp_path, cli, secret_file):
+    text = (default_games_dir() / "ttlm" / "scenarios" / "1914.yaml").read_text("utf-8")
+    lines = text.splitlines()
+    n = next(i for i, ln in enumerate(lines) if ln.startswith("title:"))
+    lines[n] = f'title: "Summer {RLO}4191"'
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", scenario, "--secret-file", secret_file)
+    assert r.exit_code == 3 and f"s.yaml:{n + 1}:" in r.stderr and "U+202E" in r.stderr
+    assert not journal.exists()
+
+
+def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secret_file):
+    """A hostile journal (re-chained) whose order text holds an override and a terminal
+    escape: the console script prints both as escapes, in text and in JSON (where the
+    escape is the same character)."""
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file,
+               "--game-id", "names").exit_code == 0
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    records = [json.loads(x) for x in journal.read_bytes().splitlines()]
+    records[-1]["order"] = f"pass {RLO}ssap\x1b[2J"
+    out, prev = [], None
+    for rec in records:
+        rec = seal({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        prev = rec["hash"]
+        out.append(canonical(rec) + b"\n")
+    journal.write_bytes(b"".join(out))
+    env = {**os.environ, "NO_COLOR": "1"}
+    for fmt in ("text", "json"):
+        r = subprocess.run([REFEREE, "log", journal, "--format", fmt], capture_output=True,
+                           text=True, env=env, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r.stderr
+        assert "\\u202e" in r.stdout and RLO not in r.stdout and "\x1b" not in r.stdout
+        if fmt == "json":
+            orders = [json.loads(x).get("order") for x in r.stdout.splitlines()]
+            assert f"pass {RLO}ssap\x1b[2J" in orders
+
+
+def test_visible_and_disguising_agree():
+    for ch in (RLO, "\u200b", "\x07", "\x9b", "\u2069", "\u061c"):
+        assert disguising(f"a{ch}b") and visible(f"a{ch}b") == f"a\\u{ord(ch):04x}b"
+    for ok in ("Liège", "Épinal", "tab\there", "line\nend"):
+        assert disguising(ok) is None and visible(ok) == ok
