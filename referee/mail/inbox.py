@@ -27,12 +27,23 @@ from pathlib import Path
 
 from .. import game as g
 from ..base.errors import OrderError, StorageError, UsageError
-from ..base.readers import MODERATOR
+from ..base.readers import MODERATOR, PUBLIC
 from ..engine import pending_prompt, sealed_for, waiting_on
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
-from ..store.players import compact, order_key, parse_players, roster, roster_body
+from ..store.players import (
+    OBSERVER,
+    changed_observers,
+    check_observers,
+    compact,
+    observer_addresses,
+    order_key,
+    parse_observers,
+    parse_players,
+    roster,
+    roster_body,
+)
 from . import message as mailtext
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
@@ -43,16 +54,21 @@ MAX_MESSAGE = 1 << 20
 # ---------------------------------------------------------------- players
 
 def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
-            games_dir: Path | None = None) -> list[dict]:
-    """The roster (after applying --set / --new-key as a new record), keys when asked."""
+            games_dir: Path | None = None, drop_observers: list[str] | None = None
+            ) -> tuple[list[dict], list[str]]:
+    """The roster and the observers (after applying --set / --new-key / --drop-observer as a
+    new record), keys when asked."""
     game = g.open_game(journal, games_dir=games_dir)
     secret = g.load_secret(game.journal.path, game.header)
     current = roster(game.records)
-    if set_ or new_keys:
+    watchers = observer_addresses(game.records)
+    if set_ or new_keys or drop_observers:
         if secret is None:
             raise UsageError("the dice secret is needed to register players (order keys are "
                              "derived from it)")
         changes = parse_players(set_, game.data.sides)
+        watchers = changed_observers(watchers, parse_observers(set_), drop_observers or [])
+        check_observers(watchers, {**{s: p["address"] for s, p in current.items()}, **changes})
         for side in new_keys:
             if side not in game.data.sides:
                 raise UsageError(f"--new-key {side!r}: choose one of {', '.join(game.data.sides)}")
@@ -63,10 +79,11 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
             pos = g.position(game.journal, raw, games_dir)
             dice = Dice(game.game_id, pos.seq + 1, secret)
             return pos.seq, pos.hash, [roster_body(secret, game.game_id, changes, current,
-                                                   tuple(new_keys), dice)]
+                                                   tuple(new_keys), dice, watchers)]
 
         _, written = game.journal.append_raw(build)
         current = roster(written)
+        watchers = observer_addresses(written)
     out = []
     for side, p in sorted(current.items()):
         entry = {"side": side, "address": p["address"]}
@@ -75,7 +92,7 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
                 raise UsageError("the dice secret is needed to print the order keys")
             entry["key"] = order_key(secret, game.game_id, side, p.get("key_no") or 0)
         out.append(entry)
-    return out
+    return out, watchers
 
 
 # ---------------------------------------------------------------- reading a mailbox
@@ -306,6 +323,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         raise UsageError(f"{journal}: no players registered (new --player SIDE=ADDRESS)")
     keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
             if s != MODERATOR}
+    watchers = observer_addresses(records)
+    refused: list[tuple[str, Outcome, Message]] = []       # observers' messages
     applied, copies = _applied_messages(records)
     ledger = load_ledger(game_id, game.header["hash"])
     known_before = applied | set(ledger["handled"])
@@ -323,6 +342,9 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         elif m.message_id and (copy in copies or ledger["ids"].get(m.message_id) ==
                                m.body_sha256):
             out.status, out.reason = "skipped", "a second copy of a message already handled"
+        elif _from_observer(m, watchers, game_id):
+            out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
+            refused.append((m.sender, out, m))
         else:
             _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
                       replies)
@@ -341,6 +363,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         try:
             written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir,
                                    attach_map)
+            written += write_observer_mails(journal, outbox, watchers, refused, people, ledger,
+                                            games_dir)
         finally:
             save_ledger(ledger)
     return outcomes, written
@@ -374,6 +398,17 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
     else:
         _handle(journal, m, side, keys[side], tag, out, manual, games_dir)
     replies.append((people[side]["address"], side, out, m))
+
+
+OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
+
+
+def _from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
+    """Whether m comes from an observer's address (and names no other game): whatever it
+    says, nothing of it is applied."""
+    tag = SUBJECT_TAG.search(m.subject)
+    return bool(m.sender) and m.sender in {a.casefold() for a in watchers} and \
+        not (tag and tag.group(1) != game_id)
 
 
 def _body_or_empty(m: Message) -> str:
@@ -533,6 +568,54 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                            f"applied are in the journal, and `inbox` run again writes the "
                            f"reports still owed") from None
     return written
+
+
+OBSERVER_REPLY = ("This address is registered as an observer of the game: observers are sent "
+                  "the public report and cannot give orders. Nothing was done.\n")
+
+
+def write_observer_mails(journal: Path, folder: Path, watchers: list[str], refused: list,
+                         people: dict, ledger: dict, games_dir) -> list[Path]:
+    """Each observer's public report when the journal has moved since his last one (no order
+    key, nothing a side may keep from the public), and one reply with no game content to
+    each message from an observer (StorageError if a mail cannot be written)."""
+    game = g.open_game(journal, games_dir=games_dir)
+    records = game.records
+    last = records[-1]
+    sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
+    subject = (f"[referee {game.game_id} #{last['seq']}] public report, "
+               f"{game.data.label(game.state.turn)}")
+    texts: dict[int, str] = {}
+    written: list[Path] = []
+    try:
+        for address, _, m in refused:
+            written.append(_write(folder, sender, address, "referee: observers cannot give "
+                                  "orders", OBSERVER_REPLY, m.message_id))
+        for address in watchers:
+            mark = f"{OBSERVER}:{address.casefold()}"
+            sent = ledger["sent"].get(mark)
+            if sent == [last["seq"], last["hash"]]:
+                continue                    # nothing new since his last mail
+            since = _resume_from(sent, records)
+            if since not in texts:
+                doc, meta = reports.build(journal, PUBLIC, since, games_dir)
+                texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
+            written.append(_write(folder, sender, address, subject, texts[since], None))
+            ledger["sent"][mark] = [last["seq"], last["hash"]]
+    except (OSError, ValueError) as exc:
+        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
+                           f"applied are in the journal, and `inbox` run again writes the "
+                           f"reports still owed") from None
+    return written
+
+
+def _resume_from(sent, records) -> int:
+    """The record a mail resumes from: the one the last mail ended at, while the journal
+    still holds it as it was; else the start."""
+    if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
+            0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
+        return sent[0]
+    return 0
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
