@@ -27,13 +27,12 @@ from pathlib import Path
 
 from .. import game as g
 from ..base.errors import OrderError, StorageError, UsageError
-from ..base.readers import MODERATOR, PUBLIC
+from ..base.readers import MODERATOR
 from ..engine import pending_prompt, sealed_for, waiting_on
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
 from ..store.players import (
-    OBSERVER,
     changed_observers,
     check_observers,
     compact,
@@ -45,6 +44,7 @@ from ..store.players import (
     roster_body,
 )
 from . import message as mailtext
+from .observers import OBSERVERS_NEVER_ORDER, observer_mails
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
@@ -363,8 +363,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         try:
             written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir,
                                    attach_map)
-            written += write_observer_mails(journal, outbox, watchers, refused, people, ledger,
-                                            games_dir)
+            written += observer_mails(journal, outbox, watchers, refused, people, ledger,
+                                      games_dir, _write)
         finally:
             save_ledger(ledger)
     return outcomes, written
@@ -398,9 +398,6 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
     else:
         _handle(journal, m, side, keys[side], tag, out, manual, games_dir)
     replies.append((people[side]["address"], side, out, m))
-
-
-OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
 
 
 def _from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
@@ -568,54 +565,6 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                            f"applied are in the journal, and `inbox` run again writes the "
                            f"reports still owed") from None
     return written
-
-
-OBSERVER_REPLY = ("This address is registered as an observer of the game: observers are sent "
-                  "the public report and cannot give orders. Nothing was done.\n")
-
-
-def write_observer_mails(journal: Path, folder: Path, watchers: list[str], refused: list,
-                         people: dict, ledger: dict, games_dir) -> list[Path]:
-    """Each observer's public report when the journal has moved since his last one (no order
-    key, nothing a side may keep from the public), and one reply with no game content to
-    each message from an observer (StorageError if a mail cannot be written)."""
-    game = g.open_game(journal, games_dir=games_dir)
-    records = game.records
-    last = records[-1]
-    sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
-    subject = (f"[referee {game.game_id} #{last['seq']}] public report, "
-               f"{game.data.label(game.state.turn)}")
-    texts: dict[int, str] = {}
-    written: list[Path] = []
-    try:
-        for address, _, m in refused:
-            written.append(_write(folder, sender, address, "referee: observers cannot give "
-                                  "orders", OBSERVER_REPLY, m.message_id))
-        for address in watchers:
-            mark = f"{OBSERVER}:{address.casefold()}"
-            sent = ledger["sent"].get(mark)
-            if sent == [last["seq"], last["hash"]]:
-                continue                    # nothing new since his last mail
-            since = _resume_from(sent, records)
-            if since not in texts:
-                doc, meta = reports.build(journal, PUBLIC, since, games_dir)
-                texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
-            written.append(_write(folder, sender, address, subject, texts[since], None))
-            ledger["sent"][mark] = [last["seq"], last["hash"]]
-    except (OSError, ValueError) as exc:
-        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
-                           f"applied are in the journal, and `inbox` run again writes the "
-                           f"reports still owed") from None
-    return written
-
-
-def _resume_from(sent, records) -> int:
-    """The record a mail resumes from: the one the last mail ended at, while the journal
-    still holds it as it was; else the start."""
-    if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
-            0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
-        return sent[0]
-    return 0
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
