@@ -16,7 +16,9 @@ Secrets, by kind:
             a clause naming such an army beside a unit type -- the definition of
             tests/test_hidden_templates.py (`foe_leaks`) -- and, in `show` and `map`, the contents
             of another side's army;
-  address   a player's e-mail address (only his own side sees it; the public none);
+  address   a player's e-mail address (only his own side sees it; the public none), and an
+            observer's (nobody but the observer himself: his mail is read as the public's,
+            his own address in it allowed);
   key       a side's order key, which authenticates its mailed orders (likewise);
   salt      the salt of a secret part the reader may not see (with it, a one-card draw is
             found by trying every card against the digest);
@@ -93,6 +95,7 @@ class Output:
     out: str
     err: str
     shape: str             # state | records | whole
+    own: str = ""          # an observer's mail: his own address, which he may see
 
     def label(self) -> str:
         words = [str(a) for a in self.argv[:1] + self.argv[2:]]
@@ -208,12 +211,13 @@ class Truth:
     """The moderator's truth about a game: every record in full and the state now."""
 
     def __init__(self, journal: Path, addresses: dict[str, str] | None = None,
-                 keys: dict[str, str] | None = None):
+                 keys: dict[str, str] | None = None, observers: list[str] | None = None):
         game = g.open_game(journal)
         self.data, self.state, self.records = game.data, game.state, game.records
         d, s = self.data, self.state
         self.addresses = dict(addresses or {})         # side -> e-mail address
         self.keys = dict(keys or {})                   # side -> order key
+        self.observers = list(observers or [])         # the observers' e-mail addresses
         self.hidden = bool(s.options.get("hidden_templates"))
         self.card_title = {c: ct.title for c, ct in d.cards.items()}
         self.type_title = {k: t.title for k, t in d.card_types.items()}
@@ -445,9 +449,11 @@ class Truth:
         return out
 
     def players_hidden_from(self, reader: str) -> dict[str, tuple[str, str]]:
-        """The addresses and order keys reader may not see (another side's; the public none):
-        token -> (kind, side). A key counts written with or without its dashes."""
-        out = {a: ("address", side) for side, a in self.addresses.items() if side != reader}
+        """The addresses and order keys reader may not see (another side's; the public none;
+        no observer's): token -> (kind, side or 'observer'). A key counts written with or
+        without its dashes."""
+        out = {a: ("address", "observer") for a in self.observers}
+        out.update({a: ("address", side) for side, a in self.addresses.items() if side != reader})
         for side, key in self.keys.items():
             if side != reader:
                 out[key] = out[key.replace("-", "")] = ("key", side)
@@ -547,7 +553,7 @@ class Truth:
         if reader == MODERATOR:
             return []
         text = unescape(o.out, o.fmt)
-        out = self._always(flat(text), reader)
+        out = self._always(flat(text), reader, o.own)
         if o.shape == "state":
             out += self._state(o, text, reader)
         elif o.shape == "records":
@@ -556,15 +562,20 @@ class Truth:
             out += self._whole(text, reader)
         return out
 
-    def _always(self, text: str, reader: str) -> list[Leak]:
-        """Salts, addresses and order keys: in no output for a reader they are hidden from."""
+    def _always(self, text: str, reader: str, own: str = "") -> list[Leak]:
+        """Salts, addresses and order keys: in no output for a reader they are hidden from
+        (own: the address the output was mailed to, which its reader may see)."""
         out = []
         for rt in self.recs:
             for salt, owner in rt.salts:
                 if owner != reader and salt in text:
                     out.append(Leak("salt", salt, around(text, text.index(salt)), rt.seq))
+        folded = text.casefold() if self.observers else text
         for token, (kind, side) in self.players_hidden_from(reader).items():
-            at = text.find(token)
+            if own and token.casefold() == own.casefold():
+                continue
+            # An address is written in any case (a reply goes to the sender as he wrote it).
+            at = folded.find(token.casefold()) if side == "observer" else text.find(token)
             if at >= 0:
                 out.append(Leak(kind, f"{side}: {token}", around(text, at)))
         return out

@@ -91,7 +91,8 @@ def bench(tmp_path: Path, cli, secret_file: Path) -> Bench:
     journal = tmp_path / "g.jsonl"
     r = cli("new", journal, "--scenario", "1914", "--game-id", "json-1914", "--secret-file",
             secret_file, "--player", f"german={GERMAN}", "--player",
-            "entente=joffre@example.net", "--player", "moderator=umpire@example.com")
+            "entente=joffre@example.net", "--player", "moderator=umpire@example.com",
+            "--player", "observer=press@example.org")
     assert r.exit_code == 0, r.stderr
     r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
             "end movement")
@@ -103,7 +104,8 @@ def bench(tmp_path: Path, cli, secret_file: Path) -> Bench:
 # a command that prints nothing would say so with the schema name None.
 RUNS = {
     "new": lambda b: [(["new", b.tmp / "n.jsonl", "--scenario", "1918",
-                        "--player", "german=a@example.org"], "new-game", 0)],
+                        "--player", "german=a@example.org", "--player",
+                        "observer=b@example.org"], "new-game", 0)],
     "players": lambda b: [(["players", b.journal, "--keys"], "players", 0)],
     "order": lambda b: [(["order", b.journal, "--as", "german", "--dry-run", "done"],
                          "order-result", 0),

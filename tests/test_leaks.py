@@ -9,17 +9,19 @@ command of COMMANDS, as JSON and in one of its text formats (text, markdown, BBC
 from game to game, so that each reader reads every format of every command in some third of
 the games (the map picture in one game in four; the whole table in the game of
 test_checks_find_every_kind_of_secret), and the outbox
-mails `inbox` writes them (with the map attached in those games); each JSON log
+mails `inbox` writes them (with the map attached in those games) and the two observers
+of each game (the public report, read as the public's); each JSON log
 is exported and checked with `verify --export`; each side's first legal order is given on a
 copy of the journal and what `order` prints him (text and json) is checked too. The
 moderator reads everything once: no command may fail (exit 4, a traceback).
 
 What a reader must not see is worked out from the moderator's truth (leakcheck.py): cards in
 other hands and in the draw pile, the deck order, sealed plans before their reveal, hidden
-army templates (the definition of test_hidden_templates.py), the players' addresses and
-order keys, the salts of the secret parts. The same checks run on the moderator's output as
-if another reader read it must find those secrets (negative controls, in every game), so a
-check that finds nothing cannot pass unnoticed.
+army templates (the definition of test_hidden_templates.py), the players' and observers'
+addresses and order keys, the salts of the secret parts. The same checks run on the
+moderator's output (and on the players' mails) as if another reader read it must find those
+secrets (negative controls, in every game), so a check that finds nothing cannot pass
+unnoticed.
 """
 
 from __future__ import annotations
@@ -168,7 +170,7 @@ def _sealed_sides(state) -> tuple[list[str], list[str]]:
     return some, [s for s in SIDES if s not in some]
 
 
-def play(spec: Spec, folder: Path, addresses: dict[str, str]) -> Path:
+def play(spec: Spec, folder: Path, addresses: dict[str, str], observers: list[str]) -> Path:
     """A fresh game from `referee new`, played by autoplay up to the spec's stop."""
     journal = folder / f"{spec.name}.jsonl"
     secret = folder / "fixed.secret"
@@ -180,6 +182,8 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str]) -> Path:
             f"hidden_templates={'true' if spec.hidden else 'false'}"]
     for side, addr in addresses.items():
         argv += ["--player", f"{side}={addr}"]
+    for addr in observers:
+        argv += ["--player", f"observer={addr}"]
     code, out, err, escaped = referee(*argv)
     assert code == 0 and escaped is None, f"referee new: {err}{escaped or ''}"
     out = autoplay(journal, spec.n, max_records=0, check_every=BIG)
@@ -300,26 +304,28 @@ def leak_report(found: dict[tuple, list]) -> str:
     return "\n".join(lines)
 
 
-def roster(journal: Path) -> tuple[Output | None, dict[str, str], dict[str, str]]:
+def roster(journal: Path) -> tuple[Output | None, dict[str, str], dict[str, str], list[str]]:
     """The moderator's `players --keys` (None when the referee has no players): the output,
-    each side's address and each side's order key."""
+    each side's address, each side's order key and the observers' addresses."""
     if "players" not in _commands():
-        return None, {}, {}
+        return None, {}, {}, []
     argv = ["players", journal, "--keys", "--format", "json"]
     code, out, err, escaped = referee(*argv)
     o = Output("players", "json", MODERATOR, argv, code, out, err + (escaped or ""), "whole")
     if code != 0:
-        return o, {}, {}
-    rows = [r for r in json.loads(out).get("players", []) if r.get("side") in SIDES]
+        return o, {}, {}, []
+    doc = json.loads(out)
+    rows = [r for r in doc.get("players", []) if r.get("side") in SIDES]
     return o, {r["side"]: r["address"] for r in rows if r.get("address")}, \
-        {r["side"]: r["key"] for r in rows if r.get("key")}
+        {r["side"]: r["key"] for r in rows if r.get("key")}, list(doc.get("observers", []))
 
 
 def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
-                 pictures: bool = True) -> list[Output]:
-    """The moderator's `inbox` over an empty Maildir writes each player his report: each mail
-    (headers and decoded body, and with pictures the map attached) is what its recipient
-    reads."""
+                 pictures: bool = True, observers: list[str] = ()) -> list[Output]:
+    """The moderator's `inbox` over an empty Maildir writes each player his report and each
+    observer the public report: each mail (headers and decoded body, and with pictures the
+    map attached) is what its recipient reads, an observer's read as the public's (his own
+    address in it allowed)."""
     import email
     from email.policy import default as policy
 
@@ -333,36 +339,44 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
     code, out, err, escaped = referee(*argv)
     assert code == 0 and escaped is None, f"inbox: {err}{escaped or ''}"
     side_of = {a.casefold(): s for s, a in addresses.items()}
+    side_of.update({a.casefold(): PUBLIC for a in observers})
     mails = []
     for path in sorted((folder / "outbox").glob("*.eml")):
         msg = email.message_from_bytes(path.read_bytes(), policy=policy)
         reader = side_of[str(msg["To"]).casefold()]
+        own = str(msg["To"]) if reader == PUBLIC else ""
         body = msg.get_body(("plain",))
         text = "".join(f"{k}: {v}\n" for k, v in msg.items()) + "\n" + body.get_content()
         mails.append(Output("outbox", "text", reader, ["outbox", journal, str(path.name)], 0,
-                            text, "", "records"))
+                            text, "", "records", own))
         for att in msg.iter_attachments():      # the map drawn for him (--attach-map)
             svg = att.get_content()
             mails.append(Output("map", "svg", reader, ["outbox", journal, f"{path.name} map"],
                                 0, svg.decode() if isinstance(svg, bytes) else svg, "",
                                 "state"))
-    assert {m.reader for m in mails} == set(addresses), "a report for every player"
+    assert {m.reader for m in mails} == set(addresses) | ({PUBLIC} if observers else set()), \
+        "a report for every player"
+    sent = sorted(m.own.casefold() for m in mails if m.command == "outbox" and m.own)
+    assert sent == sorted(a.casefold() for a in observers), "one mail for each observer"
     return mails
 
 
-def check_game(journal: Path, folder: Path, addresses: dict[str, str],
+def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers: list[str],
                public_by_default: bool, pictures: bool = True, turn: int | None = None
                ) -> tuple[Truth, list[Output], dict]:
-    players, registered, keys = roster(journal)
+    """Every output of the game for every reader, checked: (the truth, what the negative
+    controls read -- the moderator's outputs and the players' mails --, the leaks found)."""
+    players, registered, keys, watchers = roster(journal)
     assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
-    truth = Truth(journal, addresses, keys)
-    outs: list[Output] = outbox_mails(journal, folder, addresses, pictures)
+    assert watchers == observers, f"observers: {watchers}, registered with new: {observers}"
+    truth = Truth(journal, addresses, keys, observers)
+    outs: list[Output] = outbox_mails(journal, folder, addresses, pictures, observers)
     for reader in READERS:
         outs += read_everything(journal, reader, folder,
                                 default=reader == PUBLIC and public_by_default,
                                 pictures=pictures, turn=turn)
     moderator = read_everything(journal, MODERATOR, folder, pictures=pictures) + \
-        ([players] if players else [])
+        ([players] if players else []) + [o for o in outs if o.command == "outbox"]
     bad = crashes(outs + moderator)
     assert not bad, "commands failed:\n" + "\n".join(bad)
     found: dict[tuple, list] = defaultdict(list)
@@ -370,7 +384,7 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str],
         for leak in truth.leaks(o):
             found[(o.label(), o.reader, leak.kind)].append(leak)
     for side in SIDES:
-        for o, after in order_outputs(journal, folder, side, addresses, keys):
+        for o, after in order_outputs(journal, folder, side, addresses, keys, observers):
             bad = crashes([o])
             assert not bad, "order failed:\n" + "\n".join(bad)
             for leak in after.leaks(o):
@@ -379,7 +393,7 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str],
 
 
 def order_outputs(journal: Path, folder: Path, side: str, addresses: dict[str, str],
-                  keys: dict[str, str]) -> list[tuple[Output, Truth]]:
+                  keys: dict[str, str], observers: list[str]) -> list[tuple[Output, Truth]]:
     """What `order` prints to the side that gives it (its records and its status), in both
     formats, each on a copy of the journal, with the truth of that copy afterwards."""
     code, out, _, _ = referee("status", journal, "--as", side, "--format", "json")
@@ -395,7 +409,7 @@ def order_outputs(journal: Path, folder: Path, side: str, addresses: dict[str, s
         argv = ["order", copy, "--as", side, legal[0], "--format", fmt]
         code, out, err, escaped = referee(*argv)
         o = Output("order", fmt, side, argv, code, out, err + (escaped or ""), "records")
-        outs.append((o, Truth(copy, addresses, keys)))
+        outs.append((o, Truth(copy, addresses, keys, observers)))
     return outs
 
 
@@ -455,6 +469,19 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
                 expect("address", o, reader, "addresses were registered")
         if truth.keys and any(side != reader for side in truth.keys):
             expect("key", of("players", "json"), reader, "each side has an order key")
+        if truth.observers:
+            shown = [leak for leak in truth.leaks(of("players", "json"), reader)
+                     if leak.what.startswith("observer: ")]
+            if {leak.what for leak in shown} != {f"observer: {a}" for a in truth.observers}:
+                missed.append(f"address: observers were registered, but the check finds "
+                              f"{len(shown)} of them in the moderator's players read as {reader}")
+    for o in moderator:
+        if o.command != "outbox":
+            continue
+        if o.reader in SIDES and o.reader in truth.keys:
+            expect("key", o, PUBLIC, "a player's mail carries his order key")
+        elif o.own:                 # an observer's mail, as if it were not his own address
+            expect("address", replace(o, own=""), PUBLIC, "the mail is to an observer")
     return missed
 
 
@@ -463,13 +490,19 @@ def _addresses(n: int) -> dict[str, str]:
         else {}
 
 
+def _observers(n: int) -> list[str]:
+    """Two observers of game n (one address in capitals: a reply may keep them)."""
+    return [f"observer{n}@example.org", f"Press.Desk{n}@Example.COM"] if _player_option() \
+        else []
+
+
 # ---------------------------------------------------------------- the tests
 
 @pytest.mark.parametrize("spec", ORDERED, ids=lambda s: s.name)
 def test_no_reader_sees_a_secret(spec: Spec, tmp_path: Path):
-    addresses = _addresses(spec.n)
-    journal = play(spec, tmp_path, addresses)
-    truth, moderator, found = check_game(journal, tmp_path, addresses,
+    addresses, observers = _addresses(spec.n), _observers(spec.n)
+    journal = play(spec, tmp_path, addresses, observers)
+    truth, moderator, found = check_game(journal, tmp_path, addresses, observers,
                                          public_by_default=spec.n % 4 < 2,
                                          pictures=spec.n % PICTURES == 0, turn=spec.n)
     if spec.stop == "sealed":
@@ -487,9 +520,10 @@ def test_checks_find_every_kind_of_secret(tmp_path: Path):
     shuffled deck, hands, addresses and keys when players are registered): the checks, run
     on the moderator's output as each side and the public, find each kind."""
     spec = Spec(99, "1914", True, "sealed", 3)
-    addresses = _addresses(spec.n)
-    journal = play(spec, tmp_path, addresses)
-    truth, moderator, found = check_game(journal, tmp_path, addresses, public_by_default=False)
+    addresses, observers = _addresses(spec.n), _observers(spec.n)
+    journal = play(spec, tmp_path, addresses, observers)
+    truth, moderator, found = check_game(journal, tmp_path, addresses, observers,
+                                         public_by_default=False)
     s = truth.state
     assert all(s.hands.get(side) for side in SIDES) and s.draw_pile
     assert truth.sealed_now("entente") and truth.sealed_secrets("entente"), "no sealed plan"
@@ -501,17 +535,18 @@ def test_checks_find_every_kind_of_secret(tmp_path: Path):
 
 
 def test_player_addresses_stay_private(tmp_path: Path):
-    """With addresses registered (`new --player SIDE=ADDRESS`), a side sees only his own
-    address and order key and the public none; the moderator's output shows them (the
-    control)."""
+    """With addresses registered (`new --player SIDE=ADDRESS`, and observers), a side sees
+    only his own address and order key, the public none, an observer only his own address
+    in his mail; the moderator's output shows them (the control)."""
     if not _player_option():
         pytest.skip("`referee new` has no --player option yet")
-    addresses = _addresses(7)
+    addresses, observers = _addresses(7), _observers(7)
     spec = Spec(7, "1916", False, "early", 30)
-    journal = play(spec, tmp_path, addresses)
-    truth, moderator, found = check_game(journal, tmp_path, addresses, public_by_default=True,
-                                         pictures=False)
+    journal = play(spec, tmp_path, addresses, observers)
+    truth, moderator, found = check_game(journal, tmp_path, addresses, observers,
+                                         public_by_default=True, pictures=False)
     assert truth.addresses == addresses and set(truth.keys) == set(SIDES)
+    assert truth.observers == observers and len(observers) == 2
     assert not [c for c in controls(truth, moderator) if c.startswith(("address", "key"))]
     shown = {k: v for k, v in found.items() if k[2] in ("address", "key")}
     assert not shown, leak_report(shown)

@@ -12,6 +12,7 @@ import typer
 
 from .. import game as g
 from ..base.errors import EXIT_REJECTED
+from ..store.players import OBSERVER
 from . import commands
 from .params import GAMES, READER_HELP, WIDTH_HELP, DiceMode, Fmt, Reader, ShowFmt, complete_reader
 
@@ -34,8 +35,10 @@ def new(
         help="Keep the dice secret in this file instead of beside the journal (made if "
              "missing, used if it exists): keep it out of shared or synced folders.")] = None,
     player: Annotated[Optional[list[str]], typer.Option(
-        help="A player's address, SIDE=ADDRESS (also moderator=ADDRESS); repeat for each. "
-             "Each side gets an order key (`referee players --keys`).")] = None,
+        help="A player's address, SIDE=ADDRESS (also moderator=ADDRESS, and "
+             "observer=ADDRESS for each observer, who gets the public report and never "
+             "orders); repeat for each. Each side gets an order key (`referee players "
+             "--keys`).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
@@ -47,20 +50,24 @@ def new(
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game)
     where = secret_file if secret_file is not None else f"{journal}.secret"
+    sides = [p.partition("=")[0].strip().casefold() for p in player or []]
     view = status_view(game.state, game.data, None, game.game_id)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "game_id": game.game_id,
             "game": game.data.info.id, "scenario": game.scenario.id, "dice": dice,
             "secret_file": str(where),
-            "players": [p.partition("=")[0].strip().casefold() for p in player or []],
-            "status": view}))
+            "players": [s for s in sides if s != OBSERVER],
+            "observers": sides.count(OBSERVER), "status": view}))
         return
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
-    if player:
+    if any(s != OBSERVER for s in sides):
         typer.echo(f"players registered; `referee players {journal} --keys` prints their order "
                    f"keys (for the moderator only)")
+    if OBSERVER in sides:
+        typer.echo(f"{sides.count(OBSERVER)} observer(s) registered: each is sent the public "
+                   f"report, and none can order")
     typer.echo(render(status_document(view), "text"))
 
 
@@ -68,25 +75,32 @@ def players(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     keys: Annotated[bool, typer.Option(help="Print each side's order key too.")] = False,
     set_: Annotated[Optional[list[str]], typer.Option(
-        "--set", help="Change an address, SIDE=ADDRESS (a new roster record).")] = None,
+        "--set", help="Change an address, SIDE=ADDRESS, or add an observer, "
+                      "observer=ADDRESS (a new roster record).")] = None,
     new_key: Annotated[Optional[list[str]], typer.Option(
         help="Give this side a new order key (the old one stops working).")] = None,
+    drop_observer: Annotated[Optional[list[str]], typer.Option(
+        help="Stop sending this observer the public report (a new roster record).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
-    """The players' addresses (and order keys) — for the moderator only."""
+    """The players' addresses (and order keys) and the observers — for the moderator only."""
     from ..mail import inbox as mail  # start-up: mail's parsers, for players and inbox only
 
     commands.check_private(journal)
-    listed = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"])
+    listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
+                                    drop_observer or [])
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "players": listed}))
+        typer.echo(commands.dump({"schema_version": 1, "players": listed,
+                                  "observers": watchers}))
         return
-    if not listed:
+    if not listed and not watchers:
         typer.echo(f"{journal}: no players registered (new --player SIDE=ADDRESS, or "
                    f"players --set SIDE=ADDRESS)")
     for p in listed:
         key = f"  order key {p['key']}" if p.get("key") else ""
         typer.echo(f"{p['side']:<10} {p['address']}{key}")
+    for address in watchers:
+        typer.echo(f"{'observer':<10} {address}")
 
 
 # ---------------------------------------------------------------- order

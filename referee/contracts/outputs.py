@@ -41,7 +41,7 @@ class ErrorObject(Document):
 
 class NewGame(Document):
     """`new`: the journal made, the game, where the dice secret is, the sides whose players
-    were registered, and the public status (a status-view)."""
+    were registered, how many observers were, and the public status (a status-view)."""
 
     schema_version: int
     journal: str
@@ -52,6 +52,7 @@ class NewGame(Document):
     secret_file: str
     players: list[str]
     status: dict[str, Any]
+    observers: int = 0
 
 
 class StandingOrders(Document):

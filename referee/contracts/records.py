@@ -97,9 +97,11 @@ class Player(Contract):
 
 
 class Roster(Contract):
-    """The players' registration, as a roster record keeps it for the moderator's eyes."""
+    """The players' registration, as a roster record keeps it for the moderator's eyes; the
+    observers' addresses, who are sent the public report and never order (absent: none)."""
 
     players: list[Player]
+    observers: Annotated[list[str], Field(max_length=50)] = []
 
 
 # Hidden army templates (option 1.4): what entered or left a template outside a battle.

@@ -120,10 +120,12 @@ class PlayerEntry(Document):
 
 
 class PlayersView(Document):
-    """What `players --format json` prints (keys only with --keys)."""
+    """What `players --format json` prints (keys only with --keys), and the observers'
+    addresses (sent the public report; they never order)."""
 
     schema_version: int
     players: list[PlayerEntry]
+    observers: list[str] = []
 
 
 class Rejection(Document):

@@ -23,7 +23,7 @@ from ..engine.versions import RULES_VERSION
 from ..store import dice as dicemod
 from ..store.dice import Dice
 from ..store.journal import Journal, now
-from ..store.players import parse_players, roster_body
+from ..store.players import check_observers, parse_observers, parse_players, roster_body
 from ..store.secrets import load_secret, remember_secret
 from .records import keep_contract
 from .replay import REVEAL, UPGRADE, Game, body, position
@@ -56,6 +56,8 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                          f"({', '.join(data.scenarios)}) nor a scenario file")
     opts = parse_options(options or [], data)
     addresses = parse_players(players or [], data.sides)
+    watchers = parse_observers(players or [])
+    check_observers(watchers, addresses)
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
     fresh = secret_file is None or not os.path.lexists(secret_file)
     secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
@@ -86,8 +88,9 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
         remember_secret(game_id, header["dice"]["commitment"], spath)
     datastore.keep(data, data.info.id)       # so the game opens after the data files change
     ctx.state.seq = 1
-    if addresses:
-        roster = roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret))
+    if addresses or watchers:
+        roster = roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret),
+                             watchers)
         Journal(path, keep_contract).append_raw(lambda raw: (1, records[1]["hash"], [roster]))
         ctx.state.seq = 2
     return Game(Journal(path, keep_contract), data, records[0], ctx.state)

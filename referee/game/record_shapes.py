@@ -119,9 +119,12 @@ class Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Roster(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """The players' registration, as a roster record keeps it for the moderator's eyes."""
+    """The players' registration, as a roster record keeps it for the moderator's eyes; the
+    observers' addresses, who are sent the public report and never order (absent: none).
+    """
 
     players: list[Player]
+    observers: Annotated[list[str], msgspec.Meta(max_length=50)] = []
 
 
 class PlaceDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -119,7 +119,8 @@ def _check_roster(rec: dict, name: str, sides) -> None:
         raise JournalError(f"{name}: record {rec['seq']} claims to register the players but is "
                            f"not a roster record the referee writes", record=rec["seq"])
     data = part.get("data")
-    problem = roster_problem(data["players"], sides) if isinstance(data, dict) else None
+    problem = roster_problem(data["players"], sides, data.get("observers", [])) \
+        if isinstance(data, dict) else None
     if problem:
         raise JournalError(f"{name}: record {rec['seq']} registers the players wrongly: "
                            f"{problem}", record=rec["seq"])

@@ -32,8 +32,19 @@ from ..engine import pending_prompt, sealed_for, waiting_on
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
-from ..store.players import compact, order_key, parse_players, roster, roster_body
+from ..store.players import (
+    changed_observers,
+    check_observers,
+    compact,
+    observer_addresses,
+    order_key,
+    parse_observers,
+    parse_players,
+    roster,
+    roster_body,
+)
 from . import message as mailtext
+from .observers import OBSERVERS_NEVER_ORDER, observer_mails
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
@@ -43,16 +54,21 @@ MAX_MESSAGE = 1 << 20
 # ---------------------------------------------------------------- players
 
 def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
-            games_dir: Path | None = None) -> list[dict]:
-    """The roster (after applying --set / --new-key as a new record), keys when asked."""
+            games_dir: Path | None = None, drop_observers: list[str] | None = None
+            ) -> tuple[list[dict], list[str]]:
+    """The roster and the observers (after applying --set / --new-key / --drop-observer as a
+    new record), keys when asked."""
     game = g.open_game(journal, games_dir=games_dir)
     secret = g.load_secret(game.journal.path, game.header)
     current = roster(game.records)
-    if set_ or new_keys:
+    watchers = observer_addresses(game.records)
+    if set_ or new_keys or drop_observers:
         if secret is None:
             raise UsageError("the dice secret is needed to register players (order keys are "
                              "derived from it)")
         changes = parse_players(set_, game.data.sides)
+        watchers = changed_observers(watchers, parse_observers(set_), drop_observers or [])
+        check_observers(watchers, {**{s: p["address"] for s, p in current.items()}, **changes})
         for side in new_keys:
             if side not in game.data.sides:
                 raise UsageError(f"--new-key {side!r}: choose one of {', '.join(game.data.sides)}")
@@ -63,10 +79,11 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
             pos = g.position(game.journal, raw, games_dir)
             dice = Dice(game.game_id, pos.seq + 1, secret)
             return pos.seq, pos.hash, [roster_body(secret, game.game_id, changes, current,
-                                                   tuple(new_keys), dice)]
+                                                   tuple(new_keys), dice, watchers)]
 
         _, written = game.journal.append_raw(build)
         current = roster(written)
+        watchers = observer_addresses(written)
     out = []
     for side, p in sorted(current.items()):
         entry = {"side": side, "address": p["address"]}
@@ -75,7 +92,7 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
                 raise UsageError("the dice secret is needed to print the order keys")
             entry["key"] = order_key(secret, game.game_id, side, p.get("key_no") or 0)
         out.append(entry)
-    return out
+    return out, watchers
 
 
 # ---------------------------------------------------------------- reading a mailbox
@@ -306,6 +323,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         raise UsageError(f"{journal}: no players registered (new --player SIDE=ADDRESS)")
     keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
             if s != MODERATOR}
+    watchers = observer_addresses(records)
+    refused: list[tuple[str, Outcome, Message]] = []       # observers' messages
     applied, copies = _applied_messages(records)
     ledger = load_ledger(game_id, game.header["hash"])
     known_before = applied | set(ledger["handled"])
@@ -323,6 +342,9 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         elif m.message_id and (copy in copies or ledger["ids"].get(m.message_id) ==
                                m.body_sha256):
             out.status, out.reason = "skipped", "a second copy of a message already handled"
+        elif _from_observer(m, watchers, game_id):
+            out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
+            refused.append((m.sender, out, m))
         else:
             _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
                       replies)
@@ -341,6 +363,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         try:
             written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir,
                                    attach_map)
+            written += observer_mails(journal, outbox, watchers, refused, people, ledger,
+                                      games_dir, _write)
         finally:
             save_ledger(ledger)
     return outcomes, written
@@ -374,6 +398,14 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
     else:
         _handle(journal, m, side, keys[side], tag, out, manual, games_dir)
     replies.append((people[side]["address"], side, out, m))
+
+
+def _from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
+    """Whether m comes from an observer's address (and names no other game): whatever it
+    says, nothing of it is applied."""
+    tag = SUBJECT_TAG.search(m.subject)
+    return bool(m.sender) and m.sender in {a.casefold() for a in watchers} and \
+        not (tag and tag.group(1) != game_id)
 
 
 def _body_or_empty(m: Message) -> str:

@@ -7,6 +7,10 @@ again and nobody without the secret can guess it); the journal keeps only
 the address and a keyed digest of the key, in a part only the moderator
 sees. A later roster record (`players --set`, `--new-key`) replaces the
 earlier one.
+
+Observers (`observer=ADDRESS`, as many as MAX_OBSERVERS) are kept in the same
+part: addresses only, no key, since an observer never orders; none may be a
+side's address.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from ..base.errors import UsageError
 from .journal import now
 
 REGISTER = "register players"
+OBSERVER = "observer"
+MAX_OBSERVERS = 50
 # Crockford's base32 without I, L, O, U: nothing a reader can mistake for another sign.
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
@@ -45,25 +51,96 @@ def compact(text: str) -> str:
 
 
 def parse_players(items: list[str], sides) -> dict[str, str]:
-    """SIDE=ADDRESS options (also moderator=ADDRESS) -> {side: address} (UsageError)."""
+    """SIDE=ADDRESS options (also moderator=ADDRESS) -> {side: address} (UsageError); the
+    observer=ADDRESS ones are parse_observers'."""
     out: dict[str, str] = {}
     for item in items:
         side, sep, address = item.partition("=")
         side, address = side.strip().casefold(), address.strip()
+        if side == OBSERVER:
+            continue
         if not sep or side not in (*sides, "moderator"):
             raise UsageError(f"--player {item!r}: give SIDE=ADDRESS with SIDE one of "
-                             f"{', '.join((*sides, 'moderator'))}")
-        if not _ADDRESS.fullmatch(address) or len(address) > 254:
-            raise UsageError(f"--player {item!r}: {address!r} is not an email address")
+                             f"{', '.join((*sides, 'moderator', OBSERVER))}")
+        _check_address(item, address)
         if side in out:
             raise UsageError(f"--player {item!r}: {side} is given twice")
         out[side] = address
     return out
 
 
+def parse_observers(items: list[str]) -> list[str]:
+    """The observer=ADDRESS options among items -> their addresses, in order (UsageError:
+    not an address, or one address twice)."""
+    out: list[str] = []
+    for item in items:
+        who, _, address = item.partition("=")
+        if who.strip().casefold() != OBSERVER:
+            continue
+        address = address.strip()
+        _check_address(item, address)
+        if address.casefold() in {a.casefold() for a in out}:
+            raise UsageError(f"--player {item!r}: {address} is given twice as an observer")
+        out.append(address)
+    return out
+
+
+def _check_address(item: str, address: str) -> None:
+    if not _ADDRESS.fullmatch(address) or len(address) > 254:
+        raise UsageError(f"--player {item!r}: {address!r} is not an email address")
+
+
+def changed_observers(current: list[str], added: list[str], dropped: list[str]) -> list[str]:
+    """The observers once `added` join and `dropped` leave (UsageError: one added is one
+    already, one dropped is none)."""
+    known = {a.casefold() for a in current}
+    for address in dropped:
+        if address.strip().casefold() not in known:
+            raise UsageError(f"--drop-observer {address!r}: not an observer of this game "
+                             f"(`referee players` lists them)")
+    gone = {a.strip().casefold() for a in dropped}
+    kept = [a for a in current if a.casefold() not in gone]
+    for address in added:
+        if address.casefold() in {a.casefold() for a in kept}:
+            raise UsageError(f"observer={address}: already an observer of this game")
+    return kept + added
+
+
+def check_observers(observers: list[str], addresses: dict[str, str]) -> None:
+    """UsageError unless the observers fit the roster: none a side's address (an observer
+    never orders, a player does), at most MAX_OBSERVERS."""
+    problem = observers_problem(observers, addresses)
+    if problem:
+        raise UsageError(problem)
+
+
+def observers_problem(observers, addresses: dict[str, str]) -> str | None:
+    """What is wrong with a roster's observers (None if nothing)."""
+    if not isinstance(observers, list):
+        return "observers: not a list of addresses"
+    if len(observers) > MAX_OBSERVERS:
+        return f"{len(observers)} observers: at most {MAX_OBSERVERS} may be registered"
+    sides = {a.casefold(): s for s, a in addresses.items()
+             if s != "moderator" and isinstance(a, str)}
+    seen: set[str] = set()
+    for address in observers:
+        if not isinstance(address, str) or not _ADDRESS.fullmatch(address) or \
+                len(address) > 254:
+            return f"observer {address!r}: not an email address"
+        if address.casefold() in sides:
+            return (f"observer {address}: this is the {sides[address.casefold()]} player's "
+                    f"address, and a player cannot also be an observer (observers never order)")
+        if address.casefold() in seen:
+            return f"observer {address}: registered twice"
+        seen.add(address.casefold())
+    return None
+
+
 def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
-                previous: dict[str, dict] | None, new_keys: tuple[str, ...], dice) -> dict:
-    """The record that registers (or re-registers) the players: a moderator-only part."""
+                previous: dict[str, dict] | None, new_keys: tuple[str, ...], dice,
+                observers: list[str] | None = None) -> dict:
+    """The record that registers (or re-registers) the players and the observers: a
+    moderator-only part (no observers: no `observers` key, as before there were any)."""
     previous = previous or {}
     entries = []
     for side in sorted(set(addresses) | set(previous)):
@@ -75,13 +152,17 @@ def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
             key = order_key(secret, game_id, side, number)
             entry.update(key_no=number, key_digest=key_digest(secret, game_id, key))
         entries.append(entry)
+    data: dict = {"players": entries}
+    if observers:
+        data["observers"] = list(observers)
     return {"at": now(), "actor": "moderator", "order": REGISTER, "events": [],
-            "players": {"to": "moderator", "salt": dice.salt(), "data": {"players": entries}}}
+            "players": {"to": "moderator", "salt": dice.salt(), "data": data}}
 
 
-def roster_problem(players: list, sides) -> str | None:
-    """What is wrong with a roster record's players (None if nothing): each a side of the
-    game or the moderator, once, with a plain address and, for a side, a key number."""
+def roster_problem(players: list, sides, observers=None) -> str | None:
+    """What is wrong with a roster record's players and observers (None if nothing): each
+    player a side of the game or the moderator, once, with a plain address and, for a side,
+    a key number; the observers as observers_problem wants them."""
     seen = set()
     for p in players:
         side = p.get("side")
@@ -93,7 +174,9 @@ def roster_problem(players: list, sides) -> str | None:
             return f"the address of {side} is not an email address"
         if side != "moderator" and not (isinstance(p.get("key_no"), int) and p["key_no"] >= 0):
             return f"{side} has no key number"
-    return None
+    problem = observers_problem([] if observers is None else observers,
+                                {p["side"]: p["address"] for p in players})
+    return problem
 
 
 def roster(records) -> dict[str, dict]:
@@ -103,4 +186,14 @@ def roster(records) -> dict[str, dict]:
         part = rec.get("players") if rec.get("order") == REGISTER else None
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
             found = {p["side"]: dict(p) for p in part["data"].get("players", [])}
+    return found
+
+
+def observer_addresses(records) -> list[str]:
+    """The observers' addresses as the last roster record in records registers them."""
+    found: list[str] = []
+    for rec in records:
+        part = rec.get("players") if rec.get("order") == REGISTER else None
+        if isinstance(part, dict) and isinstance(part.get("data"), dict):
+            found = list(part["data"].get("observers") or [])
     return found

@@ -1,0 +1,68 @@
+"""Observers' mail: the public report after each hand-off, and the answer to an observer who
+writes in (observers never order).
+
+An observer is an address of the roster with no side and no key (store/players.py). Each is
+sent what `report --as public` gives for the records since his last mail, whenever the journal
+has moved since then; the ledger (inbox.py) keeps, per observer, the record his last mail
+ended at, as it does for each player.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import game as g
+from ..base.errors import StorageError
+from ..base.readers import MODERATOR, PUBLIC
+from ..render import reports
+from ..store.players import OBSERVER
+
+OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
+OBSERVER_REPLY = ("This address is registered as an observer of the game: observers are sent "
+                  "the public report and cannot give orders. Nothing was done.\n")
+
+
+def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: list,
+                   people: dict, ledger: dict, games_dir, write) -> list[Path]:
+    """Each observer's public report when the journal has moved since his last one (no order
+    key, nothing a side may keep from the public), and one reply with no game content to
+    each message from an observer, each written into folder by write (inbox's one mail as
+    an .eml file); StorageError if a mail cannot be written."""
+    game = g.open_game(journal, games_dir=games_dir)
+    records = game.records
+    last = records[-1]
+    sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
+    subject = (f"[referee {game.game_id} #{last['seq']}] public report, "
+               f"{game.data.label(game.state.turn)}")
+    texts: dict[int, str] = {}
+    written: list[Path] = []
+    try:
+        for address, _, m in refused:
+            written.append(write(folder, sender, address,
+                                 "referee: observers cannot give orders", OBSERVER_REPLY,
+                                 m.message_id))
+        for address in watchers:
+            mark = f"{OBSERVER}:{address.casefold()}"
+            sent = ledger["sent"].get(mark)
+            if sent == [last["seq"], last["hash"]]:
+                continue                    # nothing new since his last mail
+            since = _resume_from(sent, records)
+            if since not in texts:
+                doc, meta = reports.build(journal, PUBLIC, since, games_dir)
+                texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
+            written.append(write(folder, sender, address, subject, texts[since], None))
+            ledger["sent"][mark] = [last["seq"], last["hash"]]
+    except (OSError, ValueError) as exc:
+        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
+                           f"applied are in the journal, and `inbox` run again writes the "
+                           f"reports still owed") from None
+    return written
+
+
+def _resume_from(sent, records) -> int:
+    """The record a mail resumes from: the one the last mail ended at, while the journal
+    still holds it as it was; else the start."""
+    if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
+            0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
+        return sent[0]
+    return 0
