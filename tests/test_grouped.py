@@ -162,14 +162,15 @@ def test_markdown_and_bbcode_escape_the_names():
     aids = {"names": {"liege": "<b>**[url]x[/url]**</b>"}, "enemy": ["liege"]}
     doc = Document("t", [Section("o", grouped_blocks(["move ge-1 liege"], aids))])
     md = render(doc, "markdown")
-    assert r"→ \<b\>\*\*\[url\]x\[/url\]\*\*\</b\>\*" in md and "`move ge-1`" in md
+    assert r"→ \<b>\*\*[url]x[/url]\*\*\</b>\*" in md and "`move ge-1`" in md
     from markdown_it import MarkdownIt
 
     tokens = MarkdownIt("commonmark").parse(md)
     kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
     assert not kinds & {"html_inline", "html_block", "link_open", "strong_open", "em_open"}
     bb = render(doc, "bbcode")
-    assert "[url]" not in bb and "[/url]" not in bb and "[c]move ge-1[/c]" in bb
+    assert "[url]" not in bb and "[/url]" not in bb and "[c]" not in bb
+    assert "[c]move ge-1[/c]" in render(doc, "bbcode", dialect="bgg")
 
 
 def test_order_prints_the_grouped_orders_not_the_flat_list(opening, tmp_path, monkeypatch):
