@@ -242,8 +242,16 @@ def test_names_from_the_data_are_escaped_in_every_format(opened):
     md = render(area_document(view), "markdown")
     bb = render(area_document(view), "bbcode")
     text = render(area_document(view), "text")
-    assert "[b]Li" not in bb and "[/b]\n<i>" not in bb and "ge⁅/b⁆ <i> (liege)" in bb
-    assert "\\*è\\*" in md and "\\|x\\|" in md and "<i>" not in md
+    # BBCode: lookalike brackets; "<" too, where BGG would cut the post (the default).
+    assert "[b]Li" not in bb and "[/b]\n<i>" not in bb and "ge⁅/b⁆ ‹i> (liege)" in bb
+    assert "ge⁅/b⁆ <i> (liege)" in render(area_document(view), "bbcode", dialect="smf")
+    # Markdown: what would be markup there escaped, a cell's pipes too; no HTML.
+    assert "\\*è\\*" in md and "\\|x\\|" in md and "\\<i>" in md
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").enable("table").parse(md)
+    kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
+    assert not kinds & {"html_inline", "html_block", "em_open"}
     assert "[b]Li*è*ge[/b] <i>" in text
     assert did_you_mean(["Liège", "Evil\nName"]) == "; did you mean Liège or 'Evil\\nName'?"
 

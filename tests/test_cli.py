@@ -155,6 +155,8 @@ def test_show_text_and_markdown(game, cli):
     assert r.exit_code == 0 and "| Area | Control | VP | Units |" in r.stdout
     assert "<br>" not in r.stdout
     r = cli("show", game, "--as", "german", "--format", "bbcode")
+    assert r.exit_code == 0 and "[b]" in r.stdout and "[c]" not in r.stdout    # BGG's own
+    r = cli("show", game, "--as", "german", "--format", "bbcode", "--bbcode-dialect", "bgg")
     assert r.exit_code == 0 and "[b]" in r.stdout and "[c]" in r.stdout
 
 

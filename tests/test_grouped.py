@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -48,31 +49,75 @@ def opening(tmp_path_factory):
                            aids=aids)
 
 
+# The legend's words for a unit of an army that may be moved with no area (4.1).
+STAYS_LEGEND = "ARMY:TYPE alone (no area)"
+
+
+def items_of(text: str) -> list[str]:
+    """The list items of a text status, each on one line (a wrapped item's lines joined)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            out.append(line)
+        elif line.startswith("  ") and out:
+            out[-1] += " " + line.strip()
+        elif out and not line.strip():
+            out.append("")
+    return [x for x in out if x]
+
+
+def _choices(part: str) -> list[list[str]]:
+    """The choices of a part as word lists: `Eifel [into ge-3 | into ge-4]` is Eifel, and
+    Eifel with each bracketed tail; (stays) and (as is) are no words."""
+    out = []
+    for choice in part.split(", "):
+        base, _, tails = choice.partition(" [")
+        words = [] if base in ("(stays)", "(as is)") else base.split()
+        out.append(words)
+        if tails:
+            out += [words + tail.split() for tail in tails.rstrip("]").split(" | ")]
+    return out
+
+
 def read_back(text: str) -> tuple[list[str], list[tuple[str, bool]]]:
     """The orders a player types from the grouped lines of a text status, and every area
-    word of a move line with whether it carries the '*' (read as a person reads them)."""
+    word of a move line with whether it carries the '*' (read as a person reads them, the
+    legend included: several units before the arrow are each one; a unit of an army may
+    also be moved with no area when the legend says so)."""
     typed: list[str] = []
     marks: list[tuple[str, bool]] = []
-    for line in text.splitlines():
-        if not line.startswith("- "):
-            continue
+    stays = STAYS_LEGEND in " ".join(text.split())
+    for line in items_of(text):
         body = line[2:]
+        if body.startswith("discard CARD"):         # the cards once: read by _picks
+            continue
         if body.startswith(("Also: ", "Orders: ")):
             typed += body.split(": ", 1)[1].split(", ")
             continue
         head, rest = body.split(" → ", 1)
+        verb, _, units = head.partition(" ")
+        # Several units: "ge-1, ge-2"; a unit's "(not A, B)": choices it may not take.
+        heads = {f"{verb} {m[1]}".strip(): set((m[2] or "").split(", ")) - {""}
+                 for m in re.finditer(r"([^,(]+?)(?: \(not ([^)]*)\))?(?:, |$)", units)
+                 if m[0]} or {verb: set()}
+        choices = []
         for part in rest.split("; "):
             via = ""
             if part.startswith("via "):
                 via, part = part[4:].split(" → ", 1)
-            for choice in part.split(", "):
-                words = [] if choice in ("(stays)", "(as is)") else choice.split()
-                if head.startswith("move "):
-                    for w in via.split() + words:
+            words_of_part = [via.split() + words for words in _choices(part)]
+            choices += words_of_part
+            if verb == "move":
+                for words in words_of_part:
+                    for w in words:
                         if w in ("into", "taking") or "-" in w and w[0].islower():
                             break
                         marks.append((w.rstrip("*"), w.endswith("*")))
-                typed.append(" ".join(w.rstrip("*") for w in [head, *via.split(), *words]))
+        for h, without in heads.items():
+            typed += [" ".join(w.rstrip("*") for w in [h, *words]) for words in choices
+                      if " ".join(words) not in without]
+            if stays and verb == "move" and ":" in h:
+                typed.append(h)
     return typed, marks
 
 
@@ -84,7 +129,13 @@ def test_every_legal_order_reads_back_from_the_groups(opening):
     canonical = {format_order(parse_order(t, opening.data)) for t in typed}
     assert canonical == set(opening.view["legal"])
     assert len(typed) == len(opening.view["legal"])            # each offered once
-    assert "- move ge-1 → Cologne, Eifel, Liège*" in text.splitlines()
+    # ge-1 and ge-2 stand in one area with the same units: one line; so do their artillery,
+    # which may go where its army goes (or stay, as the legend says once).
+    assert ("- move ge-1, ge-1:artillery, ge-2, ge-2:artillery → Cologne, Eifel, Liège*"
+            in text.splitlines())
+    assert "- move ge-1:infantry → into ge-2, Cologne, Eifel [into ge-3], Liège*" in \
+        text.splitlines()
+    assert STAYS_LEGEND in text and "(stays)" not in text
 
 
 def test_the_star_marks_exactly_the_enemy_areas(opening):
@@ -162,14 +213,15 @@ def test_markdown_and_bbcode_escape_the_names():
     aids = {"names": {"liege": "<b>**[url]x[/url]**</b>"}, "enemy": ["liege"]}
     doc = Document("t", [Section("o", grouped_blocks(["move ge-1 liege"], aids))])
     md = render(doc, "markdown")
-    assert r"→ \<b\>\*\*\[url\]x\[/url\]\*\*\</b\>\*" in md and "`move ge-1`" in md
+    assert r"→ \<b>\*\*[url]x[/url]\*\*\</b>\*" in md and "`move ge-1`" in md
     from markdown_it import MarkdownIt
 
     tokens = MarkdownIt("commonmark").parse(md)
     kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
     assert not kinds & {"html_inline", "html_block", "link_open", "strong_open", "em_open"}
     bb = render(doc, "bbcode")
-    assert "[url]" not in bb and "[/url]" not in bb and "[c]move ge-1[/c]" in bb
+    assert "[url]" not in bb and "[/url]" not in bb and "[c]" not in bb
+    assert "[c]move ge-1[/c]" in render(doc, "bbcode", dialect="bgg")
 
 
 def test_order_prints_the_grouped_orders_not_the_flat_list(opening, tmp_path, monkeypatch):
@@ -181,7 +233,7 @@ def test_order_prints_the_grouped_orders_not_the_flat_list(opening, tmp_path, mo
     out, rejected = commands.order(copy, "german", ["move ge-1 cologne"])
     assert rejected is None
     lines = out.splitlines()
-    assert "- move ge-2 → Cologne, Eifel, Liège*" in lines
+    assert "- move ge-2, ge-2:artillery → Cologne, Eifel, Liège*" in lines
     assert "  move ge-2 cologne" not in lines and len(lines) < 150
 
 
@@ -247,3 +299,22 @@ def test_a_discard_is_listed_whole_unless_its_picks_are_every_pick():
     assert card_pick([("a",), ("b",), ("a", "b", "b")]) is None      # a b, b b missing
     assert card_pick([("a",), ("a", "b")]) is None                   # too few to shorten
     assert card_pick([("a",), ("a", "b", "c"), ("b",), ("c",)]) is None    # sizes 1 and 3
+
+
+def test_a_pass_status_fits_80_lines_and_offers_every_legal_order(game):
+    """2.0 II.1: the German passes in the 1914 opening: one unit may move, cards may be
+    discarded (any number of them) and replaced. `status` at its default width is at most
+    80 lines (it listed every set of discards and every unit's line apart: some 120), and
+    what it lists, read as a player reads it (the legend, several units on one line, words
+    in brackets, the discard line's cards), is exactly the JSON legal list: nothing missing,
+    nothing more, each order once."""
+    assert g.submit(game, "german", ["pass"]).rejected is None
+    text = commands.status(game, "german", "text")
+    assert len(text.splitlines()) <= 80, len(text.splitlines())
+    legal = json.loads(commands.status(game, "german", "json"))["legal"]
+    (discard,) = [x for x in items_of(text) if x.startswith("- discard CARD")]
+    typed, _ = read_back(text)
+    data = g.open_game(game).data
+    offered = [format_order(parse_order(t, data)) for t in typed] + _picks(discard)
+    assert len(offered) == len(set(offered)) == len(legal) and set(offered) == set(legal)
+    assert any(x.startswith("rail ") for x in legal) and any(":" in x for x in legal)

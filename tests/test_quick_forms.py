@@ -94,7 +94,10 @@ def _corpus() -> list[list[str]]:
                    ["status", "--as", as_, J]]
     forms_ += [["status", J, "--as", "german", "--as", "entente"],
                ["status", J, "--as=german", "--as=german"]]
-    for fmt in ("text", "markdown", "bbcode", "json", "JSON", "Json", "", "xml", "tex"):
+    for dialect in ("common", "bgg", "phpbb", "smf", "SMF", "", "vbulletin"):
+        forms_ += [["status", J, "--format", "bbcode", "--bbcode-dialect", dialect],
+                   ["show", J, f"--bbcode-dialect={dialect}", "--format=bbcode"]]
+    for fmt in ("text", "markdown", "bbcode", "chat", "json", "JSON", "Json", "", "xml", "tex"):
         forms_ += [["status", J, "--format", fmt], ["status", J, f"--format={fmt}"],
                    ["order", J, "--format", fmt, "pass"]]
     for n in ("40", "72", "400", "39", "401", "-72", "0", "٧٢", "72.0", " 72", "+72", "1_00",
@@ -146,7 +149,8 @@ def test_the_table_describes_every_parameter_of_the_quick_commands():
             assert {"opts", "secondary_opts", "flag", "type", "choices", "min", "max",
                     "multiple", "default"} <= set(option)
     status = {o["name"]: o for o in table["status"]["options"]}
-    assert status["format"]["choices"] == ["text", "markdown", "bbcode", "json"]
+    assert status["format"]["choices"] == ["text", "markdown", "bbcode", "chat", "json"]
+    assert status["bbcode_dialect"]["choices"] == ["common", "bgg", "phpbb", "smf"]
     assert status["width"]["type"] == "integer" and status["width"]["min"] == 40
     assert status["all_"]["flag"] and status["as_"]["type"] == "text"
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from referee.render.chat import CHAT_LIMIT, POST_MARK_LINE, chat_posts, to_chat
 from referee.render.formats import render, to_bbcode, to_markdown, to_text
+from referee.render.layout import _table_text
 from referee.render.sections import (
     STYLES,
     Document,
@@ -260,8 +262,8 @@ def test_markdown_sample_exact():
         "Liège holds; Saarbrücken sends **Stoßtruppen**.",
         "",
         "- Verdun is disputed",
-        r"- Player \<script\>alert(1)\</script\>",
-        r"- *\*x\* \[a\](javascript:1)*",
+        r"- Player \<script>alert(1)\</script>",
+        r"- *\*x\* [a\](javascript:1)*",
         "",
         "| Area | Control | Units |",
         "|---|---|---|",
@@ -277,8 +279,8 @@ def test_markdown_sample_exact():
         LONG_ORDER,
         "```",
         "",
-        r"- \[url=http://x\]y\[/url\]",
-        r"- \[/c\]\[b\]x",
+        r"- \[url=http://x]y[/url]",
+        r"- \[/c\][b]x",
         "",
         "receipt 3f9a0c",
         "",
@@ -364,48 +366,188 @@ def test_markdown_list_and_block_starts_are_escaped():
     """Data at the start of a block opens no list, rule, heading or code block."""
     src = to_markdown(_doc(para("1. first"), para("- dash"), para("+ plus"), para("==="),
                            para("    indented"), Items([[plain("2) two")]])))
-    assert src.split("\n")[4:15:2] == [r"1\. first", r"\- dash", r"\+ plus", r"\===",
+    assert src.split("\n")[4:15:2] == [r"1\. first", r"\- dash", r"\+ plus", "===",
                                        "indented", r"- 2\) two"]
     kinds = [t.type for t in MD.parse(src)]
     assert "ordered_list_open" not in kinds and "code_block" not in kinds
     assert kinds.count("bullet_list_open") == 1 and "hr" not in kinds
 
 
+# Player-provided-looking names and unit names with punctuation: each character that can
+# start markup somewhere, in the places where it does and where it does not.
+HOSTILE_NAMES = [
+    "*bold*", "**strong**", "_under_", "__dunder__", "a*b*c", "x_y_z", "~~gone~~", "~x~",
+    "`code`", "``x``", "[link](http://x)", "[a][b]", "![img](x.png)", "[ref]: http://x",
+    "<b>hi</b>", "<http://x.y>", "<a@b.c>", "<!-- c -->", "&amp;", "&#65;", "&copy",
+    "# h", "## h ##", "> quote", "- item", "+ item", "* item", "1. one", "2) two", "---",
+    "***", "___", "- - -", "~~~", "```", "|a|b|", "\\*", "\\", "a\\", "$x$", "$5",
+    "Ge-1 (3I+1C)*", "5. Armee *", "<script>alert(1)</script>", "[ ] task", "[x] done",
+    "a <b c", "a < b", "1.5 km", "x ] y", "]](", "&&", "@everyone", ":)",
+]
+# Ordinary names, written in the markdown source as they are (in a place where they start
+# nothing: after other words, in a table cell).
+ORDINARY = ["1. Armee (3I+1C)", "Saint-Quentin", "Liège's fort", "ge-1:siege_gun",
+            "Tout le Monde à la Bataille!", "VP 13: Stalemate", "2nd Army (2I)",
+            "fort-liege (strength 1)", "F2 [4 6] = 1 hit", "Saarbrücken - Metz",
+            "5.2.1 b) fire", "50% + 1", "A & B", "x=y", "C#", "it's #1", "#12 German: pass"]
+
+
+def _md_source_lines(doc: Document) -> list[str]:
+    return to_markdown(doc).split("\n")
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_markdown_hostile_names_read_back_as_written(name):
+    """markdown-it reads back each place data goes as the text given (escapes dropped), and
+    no HTML, link, image, list, quote, rule, code or heading comes from it."""
+    doc = Document(name, [Section(name, [
+        para(name), para("Unit ", name, " moves"), para(Span(name, "bold")),
+        para(Span(name, "italic"), " and ", Span(name, "entente")),
+        Items([[plain(name)], [plain("x "), plain(name)]]),
+        Table(["Player", "Note"], [[name, "a " + name]]),
+    ])], receipt=name)
+    src = to_markdown(doc)
+    tokens = list(_all_tokens(src))
+    kinds = [t.type for t in tokens]
+    _assert_no_markup_from_data(src)
+    assert not set(kinds) & {"blockquote_open", "hr", "fence", "code_block", "code_inline",
+                             "ordered_list_open", "s_open"}
+    assert kinds.count("heading_open") == 2 and kinds.count("bullet_list_open") == 1
+    assert kinds.count("em_open") == 1 and kinds.count("strong_open") == 1
+    flat = _flat(name)
+    assert _inline_texts(src) == [flat, flat, flat, f"Unit {flat} moves", flat,
+                                  f"{flat} and {flat}", flat, f"x {flat}", "Player", "Note",
+                                  flat, f"a {flat}", flat]
+
+
+@pytest.mark.parametrize("name", ORDINARY)
+def test_markdown_ordinary_names_are_not_escaped(name):
+    """Text that starts no markup where it stands is written as it is: after other words in
+    a paragraph and a list item, in a table cell, in a heading."""
+    doc = Document(f"Game of {name}", [Section(name, [
+        para("Unit ", name, " moves"), Items([[plain("Then "), Span(name, "bold")]]),
+        Table(["Unit", "Note"], [[name, "ok"]]),
+    ])])
+    lines = _md_source_lines(doc)
+    assert f"# Game of {name}" in lines and f"## {name}" in lines
+    assert f"Unit {name} moves" in lines and f"- Then **{name}**" in lines
+    assert f"| {name} | ok |" in lines
+    assert "\\" not in to_markdown(doc)
+
+
+hostile_text = st.text(alphabet="ab1 .-+*_~`[]()<>!&#;|\\$:@x/é", min_size=1, max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(hostile_text, st.sampled_from(["plain", "bold", "italic", "order"])),
+                min_size=1, max_size=4))
+def test_markdown_random_hostile_spans_read_back(parts):
+    """Random spans of markup characters: the paragraph reads back as the spans' text (code
+    spans as their content), with no markup but the spans' own and no HTML."""
+    spans = [Span(t, style) for t, style in parts]
+    assume(_spans_text(spans))
+    src = to_markdown(_doc(Para(spans)))
+    _assert_no_markup_from_data(src)
+    tokens = MD.parse(src)
+    inline = [t for t in tokens if t.type == "inline"][2]
+    assert "".join(c.content for c in inline.children
+                   if c.type in ("text", "code_inline")) == _spans_text(spans)
+    # Bold and italic where CommonMark can mark them (not "1**:**": then the text is plain).
+    kinds = [c.type for c in inline.children]
+    assert kinds.count("strong_open") <= sum(s.style == "bold" for s in spans)
+    assert kinds.count("em_open") <= sum(s.style == "italic" for s in spans)
+    assert [t.type for t in tokens].count("paragraph_open") == 1
+
+
+def _spans_text(spans: list[Span]) -> str:
+    """The text a paragraph of spans reads as: each span on one line, the line stripped, two
+    code spans side by side one space apart."""
+    out = ""
+    for s in spans:
+        text = _flat_keep(s.text)
+        if s.style == "order" and text.strip():
+            lead, core = text[:len(text) - len(text.lstrip())], text.strip()
+            trail = text[len(text.rstrip()):]
+            out += " " * (out.endswith("\0") and not lead) + lead + core + "\0" + trail
+        else:
+            out += text
+    return out.replace("\0", "").strip()
+
+
+def _flat_keep(text: str) -> str:
+    return " ".join(text.replace("\t", " ").split("\n"))
+
+
 # --- BBCode -----------------------------------------------------------------------------
 
-TAG = re.compile(r"\[(/?)(b|i|c|size|color)(=[^\]]*)?\]")
+# The tags each forum documents (see the sources in formats.py's BBCode comment): what a
+# dialect's output may use. The default must render on all three, so it may use only what
+# they share: no [size] (points on BGG, a percentage on phpBB, 1-7 or Npt on SMF), no
+# fixed-width tag ([c] is BGG's alone, [code] is not BGG's), no list tag (none on BGG).
+FORUM_TAGS = {
+    "bgg": {"b", "i", "u", "-", "color", "bgcolor", "size", "c", "q", "o", "center", "url",
+            "img", "geekurl"},
+    "phpbb": {"b", "i", "u", "code", "color", "size", "list", "*", "quote", "url", "img",
+              "email"},
+    "smf": {"b", "i", "u", "s", "code", "tt", "pre", "color", "size", "list", "li", "quote",
+            "url", "img"},
+}
+FORUM_TAGS["common"] = set.intersection(*FORUM_TAGS.values()) - {"size"}
+# Tag names as they may be written: letters, or BGG's [-] and phpBB's [*].
+TAG = re.compile(r"\[(/?)([a-z]+|-|\*)(=[^\]\n]*)?\]")
+# Tags that are never closed: phpBB's list item ([*] closes at the next one).
+UNCLOSED = {"*"}
 
 
-def _assert_tags_balanced(src: str) -> None:
-    """Every bracket in src is one of the renderer's tags, and each tag opened is closed."""
-    assert src.count("[") == src.count("]") == len(TAG.findall(src))
-    for name in ("b", "i", "c", "size", "color"):
-        opened = len(re.findall(rf"\[{name}(=[^\]]*)?\]", src))
-        assert opened == src.count(f"[/{name}]"), name
+def _tags(src: str) -> list[tuple[str, str]]:
+    """(closing slash or '', name) of every tag in src."""
+    return [(m.group(1), m.group(2)) for m in TAG.finditer(src)]
+
+
+def _assert_tags_balanced(src: str, dialect: str = "common") -> None:
+    """Every bracket in src is a tag of the dialect's forums, and each tag opened is closed,
+    in order."""
+    assert src.count("[") == src.count("]") == len(_tags(src))
+    stack: list[str] = []
+    for slash, name in _tags(src):
+        assert name in FORUM_TAGS[dialect], (dialect, name)
+        if name in UNCLOSED:
+            continue
+        if slash:
+            assert stack and stack.pop() == name, (name, stack)
+        else:
+            stack.append(name)
+    assert not stack
+
+
+def test_the_common_tags_are_what_the_three_forums_share():
+    """b, i, u, color, url and img are in all three lists; nothing else is."""
+    assert FORUM_TAGS["common"] == {"b", "i", "u", "color", "url", "img"}
 
 
 def test_bbcode_sample_exact():
-    """The sample as BBCode, line by line, tags balanced."""
+    """The sample in the default dialect, line by line: bold headings, "•" items, the table
+    as rows of cells between "·", orders as plain lines; only tags all three forums know."""
     lines = to_bbcode(SAMPLE).split("\n")
     assert lines == [
-        "[size=14][b]Turn 5: Summer 1915[/b][/size]",
+        "[b][u]Turn 5: Summer 1915[/u][/b]",
         "",
         "[b]Front[/b]",
         "Liège holds; [color=#4D4D4D]Saarbrücken[/color] sends [b]Stoßtruppen[/b].",
         "",
         "• Verdun is [color=#B22222]disputed[/color]",
-        "• Player [color=#1F5FAF]" + HTML + "[/color]",
+        "• Player [color=#1F5FAF]\u2039script>alert(1)\u2039/script>[/color]",
         "• [i]*x* \u2045a\u2046(javascript:1)[/i]",
         "",
-        "[c]" + TABLE_TEXT[0],
-        *TABLE_TEXT[1:3],
-        TABLE_TEXT[3] + "[/c]",
+        "[u]Area · Control · Units[/u]",
+        "Liège · German · 2 GER corps",
+        "Saarbrücken · disputed · 1 FRA army",
         "",
         "[b]Your orders[/b]",
-        "Send back [c]move 2 GER Metz-Verdun[/c] or:",
+        "Send back move 2 GER Metz-Verdun or:",
         "",
-        "[c]move 1 GER Saarbrücken-Liège",
-        LONG_ORDER + "[/c]",
+        "move 1 GER Saarbrücken-Liège",
+        LONG_ORDER,
         "",
         "• \u2045url=http://x\u2046y\u2045/url\u2046",
         "• \u2045/c\u2046\u2045b\u2046x",
@@ -416,26 +558,139 @@ def test_bbcode_sample_exact():
     _assert_tags_balanced(to_bbcode(SAMPLE))
 
 
+def test_bbcode_dialects_use_their_forums_better_tags():
+    """bgg: [c] for orders and aligned tables, [size] in points; phpbb: [code] blocks and
+    [list][*] (no inline code tag); smf: [code], [tt] orders, [list][li], size in pt."""
+    bgg = to_bbcode(SAMPLE, "bgg").split("\n")
+    assert bgg[0] == "[size=14][b]Turn 5: Summer 1915[/b][/size]"
+    assert bgg[9:13] == ["[c]" + TABLE_TEXT[0], *TABLE_TEXT[1:3], TABLE_TEXT[3] + "[/c]"]
+    assert "Send back [c]move 2 GER Metz-Verdun[/c] or:" in bgg
+    assert "[c]move 1 GER Saarbrücken-Liège" in bgg and LONG_ORDER + "[/c]" in bgg
+    phpbb = to_bbcode(SAMPLE, "phpbb").split("\n")
+    assert phpbb[0] == "[size=150][b]Turn 5: Summer 1915[/b][/size]"
+    assert phpbb[5:10] == ["[list]", "[*]Verdun is [color=#B22222]disputed[/color]",
+                           "[*]Player [color=#1F5FAF]" + HTML + "[/color]",
+                           "[*][i]*x* \u2045a\u2046(javascript:1)[/i]", "[/list]"]
+    assert "[code]" + TABLE_TEXT[0] in phpbb and "Send back move 2 GER Metz-Verdun or:" in phpbb
+    smf = to_bbcode(SAMPLE, "smf").split("\n")
+    assert smf[0] == "[size=14pt][b]Turn 5: Summer 1915[/b][/size]"
+    assert "[li]Verdun is [color=#B22222]disputed[/color][/li]" in smf
+    assert "Send back [tt]move 2 GER Metz-Verdun[/tt] or:" in smf
+    assert TABLE_TEXT[3] + "[/code]" in smf
+    for dialect in ("common", "bgg", "phpbb", "smf"):
+        _assert_tags_balanced(to_bbcode(SAMPLE, dialect), dialect)
+    with pytest.raises(ValueError, match="phpbb"):
+        to_bbcode(SAMPLE, "vbulletin")
+
+
+@pytest.mark.parametrize("dialect", ["common", "bgg", "phpbb", "smf"])
 @pytest.mark.parametrize("name", [BB_URL, BB_CLOSE, "[color=red]x", "[[b]]", "]["])
-def test_bbcode_names_inject_no_tag(name):
+def test_bbcode_names_inject_no_tag(name, dialect):
     """A name made of tags shows with lookalike brackets wherever data goes."""
     doc = Document(name, [Section(name, [
         para(Span(name, "bold"), Span(name, "order"), Span(name, "german")),
         Items([[plain(name)]]), Table([name], [[name]]), Orders([name]),
     ])], receipt=name)
-    src = to_bbcode(doc)
-    _assert_tags_balanced(src)
+    src = to_bbcode(doc, dialect)
+    _assert_tags_balanced(src, dialect)
     assert "[url" not in src and "[/url]" not in src and "[color=red]" not in src
     # Title, section, three spans, the item, two table cells, the order and the receipt.
     safe = name.replace("[", "\u2045").replace("]", "\u2046")
     assert src.count(safe) == 10
 
 
+def test_bbcode_angle_bracket_cannot_cut_a_bgg_post():
+    """BGG drops a post from a "<" that no space follows: the default and bgg write a
+    lookalike there (a "<" before a space stays); phpBB and SMF escape HTML themselves."""
+    doc = _doc(para("a <b> c < d <"))
+    for dialect in ("common", "bgg"):
+        assert "a \u2039b> c < d \u2039" in to_bbcode(doc, dialect)
+    for dialect in ("phpbb", "smf"):
+        assert "a <b> c < d <" in to_bbcode(doc, dialect)
+
+
 @settings(max_examples=30, deadline=None)
-@given(documents)
-def test_bbcode_random_documents_balanced(doc):
-    """Random documents: only the renderer's tags, each closed."""
-    _assert_tags_balanced(to_bbcode(doc))
+@given(documents, st.sampled_from(["common", "bgg", "phpbb", "smf"]))
+def test_bbcode_random_documents_balanced(doc, dialect):
+    """Random documents: only the dialect's forums' tags, each closed."""
+    _assert_tags_balanced(to_bbcode(doc, dialect), dialect)
+
+
+# --- chat -----------------------------------------------------------------------------
+
+
+def _posts(out: str) -> list[str]:
+    """The posts of a chat output, split at the POST_MARK lines."""
+    posts, cur = [], []
+    for line in out.rstrip("\n").split("\n"):
+        if POST_MARK_LINE.fullmatch(line):
+            posts.append("\n".join(cur).strip("\n"))
+            cur = []
+        else:
+            cur.append(line)
+    return posts + ["\n".join(cur).strip("\n")]
+
+
+def test_chat_sample_is_one_post_with_tables_as_code():
+    """A short document is one post, no mark line; the table is an aligned code block (chats
+    draw no pipe table), data escaped for Discord."""
+    out = to_chat(SAMPLE)
+    assert not POST_MARK_LINE.search(out)
+    lines = out.split("\n")
+    assert lines[:3] == ["## Turn 5: Summer 1915", "", "### Front"]
+    i = lines.index("```")
+    assert lines[i:i + 6] == ["```", *TABLE_TEXT, "```"]
+    assert r"- Player \<script>alert(1)\</script>" in lines
+    assert r"- \[url=http://x\]y\[/url\]" in lines
+
+
+def test_chat_long_document_splits_between_blocks_and_rows():
+    """Posts of at most 2,000 characters: blocks kept whole, a heading with its block, a
+    table longer than a post split between rows with its header in each part, every line
+    kept in order."""
+    rows = [[f"Area {i:03}", "German", "ge-1 ge-2 ge-3 " * 3] for i in range(120)]
+    doc = Document("Big", [Section("Intro", [para("word " * 50) for _ in range(12)]),
+                           Section("Table", [Table(["Area", "Control", "Units"], rows)]),
+                           Section("Orders", [Orders([f"move ge-{i} liege" for i in range(40)])])])
+    posts = _posts(to_chat(doc))
+    assert len(posts) > 4 and posts == chat_posts(doc)
+    whole = chat_posts(doc, 10 ** 9)[0].split("\n")
+    header = _table_text(doc.sections[1].blocks[0], None)[:2]
+    joined = iter([ln for p in posts for ln in p.split("\n")])
+    assert all(line in joined for line in whole if line)      # every line, in order
+    for post in posts:
+        assert len(post) <= CHAT_LIMIT
+        lines = post.split("\n")
+        assert lines.count("```") % 2 == 0
+        assert not lines[-1].startswith("#")                  # a heading stays with its block
+        if any(ln.startswith("Area 0") for ln in lines):      # a part of the table
+            at = lines.index("```")
+            assert lines[at + 1:at + 3] == header
+    # No paragraph was cut: each is one line of one post.
+    assert sum(p.count(("word " * 50).strip()) for p in posts) == 12
+
+
+def test_chat_line_longer_than_a_post_is_cut_at_spaces():
+    """Only a line that no post could hold is cut, at spaces."""
+    doc = _doc(para("x" * 9 + " " + "y" * 2500 + " z"))
+    posts = chat_posts(doc)
+    assert all(len(p) <= CHAT_LIMIT for p in posts)
+    assert "".join(posts).replace("\n", "").replace(" ", "").count("y") == 2500
+
+
+@pytest.mark.parametrize("name", ["@everyone", "@here now", "||spoiler||", "__under__",
+                                  "<@123456>", "[x](http://y)", "# big", "-# small",
+                                  "> quote", "1. one", "~~s~~"])
+def test_chat_names_start_no_markup_and_call_nobody(name):
+    """Discord's own markup (spoilers, underline, subtext, mentions, masked links) and
+    @everyone/@here in a name stay text: escaped, and the mention broken by a zero-width
+    space."""
+    out = to_chat(_doc(para(name), Items([[plain(name)]])))
+    assert "@everyone" not in out and "@here" not in out
+    for line in out.split("\n")[4:7:2]:
+        body = line[2:] if line.startswith("- ") else line
+        assert not re.match(r"#{1,3} |-# |> |\d+\. ", body)
+        assert not re.search(r"(?<!\\)(\|\||__|~~|\[|<)", body), body
 
 
 # --- dispatch ---------------------------------------------------------------------------
@@ -447,5 +702,7 @@ def test_render_dispatches_and_rejects_unknown_format():
     assert render(SAMPLE, "text", width=30) == to_text(SAMPLE, 30)
     assert render(SAMPLE, "markdown") == to_markdown(SAMPLE)
     assert render(SAMPLE, "bbcode") == to_bbcode(SAMPLE)
+    assert render(SAMPLE, "bbcode", dialect="smf") == to_bbcode(SAMPLE, "smf")
+    assert render(SAMPLE, "chat") == to_chat(SAMPLE)
     with pytest.raises(ValueError, match="json"):
         render(SAMPLE, "json")

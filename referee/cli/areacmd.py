@@ -12,7 +12,7 @@ from . import commands
 
 
 def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt: str,
-                 games_dir: Path | None = None, width: int = 72) -> str:
+                 games_dir: Path | None = None, width: int = 72, dialect: str = "common") -> str:
     """What `referee area` prints: one area (NAME) or every area (--list), for one reader (1.1,
     1.4)."""
     reader = check_name(reader or PUBLIC)
@@ -33,4 +33,5 @@ def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt
         raise commands._unplayable(journal, game.state.seq, exc, "cannot be shown") from None
     if fmt == "json":
         return commands.dump(view)
-    return render(areas_document(view) if listing else area_document(view), fmt, width)
+    return render(areas_document(view) if listing else area_document(view), fmt, width,
+                  dialect)

@@ -16,7 +16,18 @@ from .. import game as g
 from ..base.errors import EXIT_OLDER_RULES, JournalError
 from ..base.readers import check_name, check_reader
 from . import commands
-from .params import GAMES, READER_HELP, WIDTH_HELP, Fmt, Reader, ShowFmt, complete_reader
+from .params import (
+    GAMES,
+    READER_HELP,
+    SHOW_FMT_HELP,
+    WIDTH_HELP,
+    BbDialect,
+    Dialect,
+    Fmt,
+    Reader,
+    ShowFmt,
+    complete_reader,
+)
 
 # ---------------------------------------------------------------- log / report
 
@@ -81,8 +92,8 @@ def report(
     since: Annotated[Optional[int], typer.Option(
         help="Report every record after this one (default: after this reader's last "
              "report).")] = None,
-    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
-                      ] = ShowFmt.text,
+    format: Annotated[ShowFmt, typer.Option(help=SHOW_FMT_HELP)] = ShowFmt.text,
+    bbcode_dialect: Dialect = BbDialect.common,
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """What happened since the reader's last report, his decision now, and a receipt."""
@@ -91,7 +102,7 @@ def report(
     commands.check_private(journal)
     check_name(as_)
     doc, meta = reports.build(journal, as_, since, GAMES["dir"])
-    typer.echo(reports.render_report(doc, meta, format.value, width))
+    typer.echo(reports.render_report(doc, meta, format.value, width, bbcode_dialect.value))
 
 # ---------------------------------------------------------------- verify / reveal / repair
 

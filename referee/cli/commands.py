@@ -169,7 +169,7 @@ def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> N
 
 
 def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None = None,
-           width: int = 72, every: bool = False) -> str:
+           width: int = 72, every: bool = False, dialect: str = "common") -> str:
     """Whose decision it is, what kind, and the legal orders (2.0): grouped for reading, or
     every one whole with `every` (`--all`; the JSON `legal` list is always whole)."""
     reader = check_name(reader or PUBLIC)
@@ -193,7 +193,7 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     from ..render.documents import status_document  # start-up: JSON needs no renderer
     from ..render.formats import render  # start-up: JSON needs no renderer
 
-    return render(status_document(view, aids, every), fmt, width)
+    return render(status_document(view, aids, every), fmt, width, dialect)
 
 
 def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
@@ -232,7 +232,7 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
 
 
 def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
-         games_dir: Path | None = None, width: int = 72) -> str:
+         games_dir: Path | None = None, width: int = 72, dialect: str = "common") -> str:
     """The game for one reader, now or after record `at` (the text `show` prints)."""
     reader = check_name(reader or PUBLIC)
     check_private(journal)
@@ -257,7 +257,7 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     from ..render.documents import show_document  # start-up: JSON needs no renderer
     from ..render.formats import render  # start-up: JSON needs no renderer
 
-    return render(show_document(view), fmt, width)
+    return render(show_document(view), fmt, width, dialect)
 
 
 def _last_seq(journal: Path) -> int:

@@ -157,13 +157,15 @@ def emit(text: str, stream=None) -> None:
         stream.buffer.write(data)
 
 
-def _status(journal: Path, as_: str, format: str, width: int, all_: bool) -> int:
-    emit(commands.status(journal, as_, format, None, width, all_))
+def _status(journal: Path, as_: str, format: str, bbcode_dialect: str, width: int,
+            all_: bool) -> int:
+    emit(commands.status(journal, as_, format, None, width, all_, bbcode_dialect))
     return 0
 
 
-def _show(journal: Path, as_: str, format: str, at: int | None, width: int) -> int:
-    emit(commands.show(journal, as_, format, at, None, width))
+def _show(journal: Path, as_: str, format: str, bbcode_dialect: str, at: int | None,
+          width: int) -> int:
+    emit(commands.show(journal, as_, format, at, None, width, bbcode_dialect))
     return 0
 
 

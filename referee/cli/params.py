@@ -26,7 +26,15 @@ class ShowFmt(str, Enum):
     text = "text"
     markdown = "markdown"
     bbcode = "bbcode"
+    chat = "chat"
     json = "json"
+
+
+class BbDialect(str, Enum):
+    common = "common"
+    bgg = "bgg"
+    phpbb = "phpbb"
+    smf = "smf"
 
 
 class DiceMode(str, Enum):
@@ -37,6 +45,11 @@ class DiceMode(str, Enum):
 READER_HELP = ("Who reads it: a side (german, entente), public (a forum spectator: no hand, "
                "no deck order, no sealed plan) or moderator (everything). Default: public.")
 WIDTH_HELP = "Wrap text at this many columns (an order line is never split)."
+SHOW_FMT_HELP = ("text, markdown, bbcode, chat (markdown in posts of at most 2,000 characters, "
+                 "a 'post N of M' line between two) or json.")
+DIALECT_HELP = ("The forum --format bbcode is for: common (default: only the tags BoardGameGeek, "
+                "phpBB and SMF all know), or bgg, phpbb, smf for that forum's own (fixed-width "
+                "tables, lists).")
 
 
 def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -53,6 +66,9 @@ def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
         pass
     return [r for r in readers_of(sides) if r.startswith(incomplete)]
 
+
+# The --bbcode-dialect option of every command that has --format bbcode.
+Dialect = Annotated[BbDialect, typer.Option("--bbcode-dialect", help=DIALECT_HELP)]
 
 # The --as option of every command that shows the game to one reader.
 Reader = Annotated[str, typer.Option("--as", help=READER_HELP, autocompletion=complete_reader)]

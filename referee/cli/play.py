@@ -14,7 +14,19 @@ from .. import game as g
 from ..base.errors import EXIT_REJECTED
 from ..store.players import OBSERVER
 from . import commands
-from .params import GAMES, READER_HELP, WIDTH_HELP, DiceMode, Fmt, Reader, ShowFmt, complete_reader
+from .params import (
+    GAMES,
+    READER_HELP,
+    SHOW_FMT_HELP,
+    WIDTH_HELP,
+    BbDialect,
+    Dialect,
+    DiceMode,
+    Fmt,
+    Reader,
+    ShowFmt,
+    complete_reader,
+)
 
 # ---------------------------------------------------------------- new
 
@@ -162,8 +174,8 @@ def status(
         "--as", autocompletion=complete_reader,
         help=READER_HELP + " A side sees its own orders; moderator those of the side waited "
                            "on; public none.")] = "public",
-    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
-                      ] = ShowFmt.text,
+    format: Annotated[ShowFmt, typer.Option(help=SHOW_FMT_HELP)] = ShowFmt.text,
+    bbcode_dialect: Dialect = BbDialect.common,
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
     all_: Annotated[bool, typer.Option(
         "--all", help="Every legal order whole, one a line, exactly as `order` takes it "
@@ -171,17 +183,19 @@ def status(
                       "whole).")] = False,
 ) -> None:
     """Whose decision it is, what kind, and the legal orders, grouped for reading."""
-    typer.echo(commands.status(journal, as_, format.value, GAMES["dir"], width, all_))
+    typer.echo(commands.status(journal, as_, format.value, GAMES["dir"], width, all_,
+                               bbcode_dialect.value))
 
 
 def show(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     as_: Reader = "public",
-    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
-                      ] = ShowFmt.text,
+    format: Annotated[ShowFmt, typer.Option(help=SHOW_FMT_HELP)] = ShowFmt.text,
+    bbcode_dialect: Dialect = BbDialect.common,
     at: Annotated[Optional[int], typer.Option(
         help="Show the game as it stood after this record (replay to any point).")] = None,
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """Turn, phase, VP and level, every area with its control and units, the reader's hand."""
-    typer.echo(commands.show(journal, as_, format.value, at, GAMES["dir"], width))
+    typer.echo(commands.show(journal, as_, format.value, at, GAMES["dir"], width,
+                             bbcode_dialect.value))

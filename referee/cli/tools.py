@@ -14,7 +14,7 @@ import typer
 from .. import game as g
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
 from . import commands
-from .params import GAMES, WIDTH_HELP, Fmt, Reader, ShowFmt
+from .params import GAMES, SHOW_FMT_HELP, WIDTH_HELP, BbDialect, Dialect, Fmt, Reader, ShowFmt
 
 
 def inbox(
@@ -190,8 +190,8 @@ def area(
     list_: Annotated[bool, typer.Option(
         "--list", help="List every area: id, name, control, VP, terrain.")] = False,
     as_: Reader = "public",
-    format: Annotated[ShowFmt, typer.Option(help="text, markdown, bbcode or json.")
-                      ] = ShowFmt.text,
+    format: Annotated[ShowFmt, typer.Option(help=SHOW_FMT_HELP)] = ShowFmt.text,
+    bbcode_dialect: Dialect = BbDialect.common,
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """One area: control, terrain, VP, supply, fort, battle, the units the reader may see and
@@ -199,4 +199,4 @@ def area(
     from .areacmd import area_command  # start-up: only area needs it
 
     typer.echo(area_command(journal, name or [], list_, as_, format.value, GAMES["dir"],
-                            width))
+                            width, bbcode_dialect.value))

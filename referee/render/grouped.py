@@ -69,9 +69,11 @@ class Pick:
 
 class Group:
     """A typed part and its choices; kind is 'unit', 'cards' or 'rest'; pick, when the
-    choices are every pick of some cards (shown as the cards once, not each pick)."""
+    choices are every pick of some cards (shown as the cards once, not each pick); also: the
+    other units whose orders are the same choices after the same verb (`move ge-1, ge-2`);
+    without: by unit, the choices of the line that unit may not take (`ge-3 (not Eifel)`)."""
 
-    __slots__ = ("head", "verb", "choices", "kind", "pick")
+    __slots__ = ("head", "verb", "choices", "kind", "pick", "also", "without")
 
     def __init__(self, head: str, verb: str, kind: str):
         self.head = head
@@ -79,6 +81,15 @@ class Group:
         self.kind = kind
         self.choices: list[Choice] = []
         self.pick: Pick | None = None
+        self.also: list[str] = []
+        self.without: dict[str, list[Choice]] = {}
+
+    def same_as(self) -> tuple | None:
+        """What another unit's group must equal to be listed on this one's line: the verb and
+        every choice; None when the head is more than the verb and a unit."""
+        if self.kind != "unit" or self.head.count(" ") != 1:
+            return None
+        return self.verb, tuple((c.areas, c.words) for c in self.choices)
 
 
 def _split(line: str) -> tuple[str, str, Choice]:
@@ -142,9 +153,42 @@ def group_orders(lines: list[str]) -> list[Group]:
             out.append(g)
             if g.verb == "discard":
                 g.pick = card_pick([c.words for c in g.choices])
-    out.sort(key=lambda g: g.kind == "cards")      # stable: the engine's order within a kind
+    # Cards last, each verb's lines together (rail, then Strategic Reserves!); stable: the
+    # engine's order within a verb.
+    verbs = {g.verb: i for i, g in reversed(list(enumerate(out)))}
+    out.sort(key=lambda g: (g.kind == "cards", verbs[g.verb]))
     if rest.choices:
         out.append(rest)
+    return out
+
+
+def quiet_stays(groups: list[Group]) -> bool:
+    """When every unit of an army that may move alone may also stay (`move ge-1:artillery`
+    with no area: it leaves its army, 4.1), that choice is said once in the legend, not on
+    each line: taken out of the groups (True). Else (some may not, or one could do nothing
+    else) the groups keep it and the lines show (stays)."""
+    parts = [g for g in groups if g.verb == "move" and g.kind == "unit" and ":" in g.head]
+    bare = [[c for c in g.choices if not c.areas and not c.words] for g in parts]
+    if not parts or not all(len(b) == 1 < len(g.choices) for b, g in zip(bare, parts)):
+        return False
+    for g in parts:
+        g.choices = [c for c in g.choices if c.areas or c.words]
+    return True
+
+
+def merge_same(groups: list[Group]) -> list[Group]:
+    """Units whose orders are the same choices after the same verb on one line, where the
+    first of them stands (ge-1 and ge-2 in one area with the same units: `move ge-1, ge-2`)."""
+    first: dict[tuple, Group] = {}
+    out: list[Group] = []
+    for g in groups:
+        key = g.same_as()
+        if key is not None and key in first:
+            first[key].also.append(g.head.split(" ", 1)[1])
+            continue
+        if key is not None:
+            first[key] = g
+        out.append(g)
     return out
 
 
@@ -194,8 +238,12 @@ def _pick_example(p: Pick) -> str:
     return " ".join(copies[:p.lo])
 
 
+def _area_word(a: str, names: dict, enemy: set, mark: bool) -> str:
+    return names.get(a, a) + ("*" if mark and a in enemy else "")
+
+
 def _choice_words(c: Choice, names: dict, enemy: set, mark: bool, skip: int = 0) -> str:
-    shown = [names.get(a, a) + ("*" if mark and a in enemy else "") for a in c.areas[skip:]]
+    shown = [_area_word(a, names, enemy, mark) for a in c.areas[skip:]]
     return " ".join(shown + list(c.words)) or (STAYS if mark else AS_IS)
 
 
@@ -203,43 +251,69 @@ def _choice_typed(c: Choice, names: dict) -> str:
     return " ".join([names.get(a, a) for a in c.areas] + list(c.words))
 
 
+def _choices_text(choices: list[Choice], names: dict, enemy: set, mark: bool,
+                  skip: int = 0) -> str:
+    """Choices as a person reads them; those that are the same areas with words after them or
+    without (`Eifel`, `Eifel into ge-3`) as one: `Eifel [into ge-3]`."""
+    by_areas: dict[tuple[str, ...], list[Choice]] = {}
+    for c in choices:
+        by_areas.setdefault(c.areas, []).append(c)
+    parts: list[str] = []
+    for areas, same in by_areas.items():
+        tails = [" ".join(c.words) for c in same if c.words]
+        if areas[skip:] and tails and len(same) - len(tails) == 1:
+            parts.append(" ".join(_area_word(a, names, enemy, mark) for a in areas[skip:])
+                         + f" [{' | '.join(tails)}]")
+        else:
+            parts += [_choice_words(c, names, enemy, mark, skip) for c in same]
+    return ", ".join(parts)
+
+
 def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
     """(typed part, its choices as a person reads them) of a group; '*' on Enemy areas of a
-    move (5.1.1), a two-area move under its first area (4.1)."""
+    move (5.1.1), a two-area move under its first area (4.1), words that may follow an area
+    in brackets (`Eifel [into ge-3]`)."""
     mark = g.verb == "move"
     near = [c for c in g.choices if len(c.areas) <= 1]
     far: dict[tuple[str, ...], list[Choice]] = {}
     for c in g.choices:
         if len(c.areas) > 1:
             far.setdefault(c.areas[:-1], []).append(c)
-    parts = [", ".join(_choice_words(c, names, enemy, mark) for c in near)] if near else []
+    parts = [_choices_text(near, names, enemy, mark)] if near else []
     for via, choices in far.items():
-        first = " ".join(names.get(a, a) + ("*" if mark and a in enemy else "") for a in via)
-        parts.append(f"via {first} {ARROW} " + ", ".join(
-            _choice_words(c, names, enemy, mark, len(via)) for c in choices))
+        first = " ".join(_area_word(a, names, enemy, mark) for a in via)
+        parts.append(f"via {first} {ARROW} "
+                     + _choices_text(choices, names, enemy, mark, len(via)))
     return g.head, "; ".join(parts)
 
 
-def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
+def _legend(groups: list[Group], names: dict, enemy: set, stays: bool) -> Para:
     """One line on how to read a group, with an example taken from the groups themselves."""
     choices = [c for g in groups if g.kind != "rest" and g.pick is None for c in g.choices]
     first = next(g for g in groups if g.kind != "rest")
     typed = _pick_example(first.pick) if first.pick else _choice_typed(first.choices[0], names)
     example = " ".join(x for x in (first.head, typed) if x)
-    bits: list = ["How to read: type the code part, then one choice after ", ARROW,
+    several = " (one of the units listed)" if any(g.also for g in groups) else ""
+    bits: list = [f"How to read: type the code part{several}, then one choice after ", ARROW,
                   " (e.g. ", Span(example, "order"), ")"]
     pick = next((g for g in groups if g.pick), None)
     if pick is not None:
-        bits.append(f"; for {pick.verb}, type the cards chosen among those after {ARROW}"
-                    + (" (×2: that card up to twice)" if any(n > 1 for _, n in pick.pick.cards)
-                       else ""))
+        bits.append(f"; {pick.verb}: the cards chosen among those after {ARROW}"
+                    + (" (×2: up to twice)" if any(n > 1 for _, n in pick.pick.cards) else ""))
+    if any(c.words and c.areas for c in choices):
+        bits.append("; [words] may be added to the choice")
     if any(len(c.areas) > 1 for c in choices):
-        bits.append(f"; via A {ARROW} B is the two-area move typed A B")
+        bits.append(f"; via A {ARROW} B: the two-area move A B")
+    if any(g.without for g in groups):
+        bits.append("; (not …): choices that unit may not take")
     if any(g.verb == "move" and any(a in enemy for c in g.choices for a in c.areas)
            for g in groups):
         bits.append("; * = Enemy area: entering one that holds enemy units makes a "
                     "battle (5.1.1)")
-    if any(not c.areas and not c.words for g in groups if g.verb == "move" for c in g.choices):
+    if stays:
+        bits.append("; ARMY:TYPE alone (no area): that unit leaves its army and stays (4.1)")
+    elif any(not c.areas and not c.words for g in groups if g.verb == "move"
+             for c in g.choices):
         bits.append(f"; {STAYS} = the code part alone: the unit leaves its army and stays "
                     f"(4.1)")
     if any(not c.areas and not c.words for g in groups if g.verb != "move" for c in g.choices):
@@ -249,6 +323,60 @@ def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
         bits.append("Area names or ids both work; ")
     bits += [Span("status --all", "order"), " lists every order whole."]
     return Para([b if isinstance(b, Span) else Span(b) for b in bits])
+
+
+def _close(members: list[Group]) -> bool:
+    """Whether each group lacks at most a fifth of the areas of them all."""
+    every = {c.areas for g in members for c in g.choices}
+    return all(len(every) - len(g.choices) <= len(every) // 5 for g in members)
+
+
+def _clusters(same: list[Group]) -> list[list[Group]]:
+    """The groups in clusters whose choices are nearly the same (_close): from the group with
+    the most choices, each other one that keeps the cluster close; again with those left."""
+    left = sorted(same, key=lambda g: -len(g.choices))
+    out: list[list[Group]] = []
+    while left:
+        members = [left[0]]
+        for g in left[1:]:
+            if _close(members + [g]):
+                members.append(g)
+        out.append(members)
+        left = [g for g in left if g not in members]
+    return out
+
+
+def share_choices(groups: list[Group]) -> list[Group]:
+    """Units of one verb whose choices are single areas, nearly all the same (a rail move or
+    Strategic Reserves!: every area of the rail net but a few), on one line: the areas once,
+    and after each unit the few it may not take (at most a fifth of them)."""
+    by_verb: dict[str, list[Group]] = {}
+    for g in groups:
+        if g.same_as() is not None and g.choices and \
+                all(len(c.areas) == 1 and not c.words for c in g.choices):
+            by_verb.setdefault(g.verb, []).append(g)
+    order = {id(g): i for i, g in enumerate(groups)}
+    shared: dict[int, Group] = {}
+    for verb, same in by_verb.items():
+        for members in _clusters(same):
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda g: order[id(g)])
+            areas = sorted({c.areas for g in members for c in g.choices})
+            line = Group(members[0].head, verb, "unit")
+            line.choices = [Choice(a, ()) for a in areas]
+            for g in members:
+                has = {c.areas for c in g.choices}
+                for unit in [g.head.split(" ", 1)[1], *g.also]:
+                    line.without[unit] = [Choice(a, ()) for a in areas if a not in has]
+            line.also = list(line.without)[1:]
+            shared.update({id(g): line for g in members})
+    out: list[Group] = []
+    for g in groups:
+        line = shared.get(id(g), g)
+        if line not in out:
+            out.append(line)
+    return out
 
 
 def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
@@ -261,6 +389,8 @@ def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
     groups = group_orders(lines)
     if all(g.kind == "rest" for g in groups):       # nothing to group: each order whole
         return [Orders(list(lines))]
+    stays = quiet_stays(groups)
+    groups = share_choices(merge_same(groups))
     items: list[list[Span]] = []
     for g in groups:
         if g.kind == "rest":
@@ -270,5 +400,11 @@ def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
             items.append(spans)
             continue
         head, text = pick_text(g) if g.pick else group_text(g, names, enemy)
-        items.append([Span(head, "order"), Span(f" {ARROW} {text}")])
-    return [_legend(groups, names, enemy), Items(items)]
+        spans = [Span(head, "order")]
+        for i, unit in enumerate([head.split(" ", 1)[-1], *g.also]):
+            spans += [Span(", "), Span(unit, "order")] if i else []
+            if g.without.get(unit):
+                spans.append(Span(" (not " + ", ".join(
+                    _choice_words(c, names, enemy, False) for c in g.without[unit]) + ")"))
+        items.append(spans + [Span(f" {ARROW} {text}")])
+    return [_legend(groups, names, enemy, stays), Items(items)]

@@ -29,7 +29,7 @@ from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
 from .documents import side_name, vp_section
-from .formats import render, to_markdown
+from .formats import render
 from .grouped import grouped_blocks
 from .sections import Document, Items, Para, Section, Span, as_json, para
 from .text import describe
@@ -209,22 +209,23 @@ def _decision_section(stat: dict, reader: str, data) -> Section:
     return Section("Now", blocks)
 
 
-def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
-    """The report in one format (text, markdown, bbcode or json)."""
+def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
+                  dialect: str = "common") -> str:
+    """The report in one format (text, markdown, bbcode in a dialect, chat or json)."""
     if fmt == "json":
         return json.dumps({**meta, "document": as_json(doc)}, indent=2, ensure_ascii=False)
-    text = render(Document(doc.title, doc.sections), fmt, width).rstrip("\n")
     if not doc.receipt:
-        return text
+        return render(Document(doc.title, doc.sections), fmt, width, dialect).rstrip("\n")
     game, _, seq_hash = doc.receipt.removeprefix("Receipt: ").rpartition(" ")
-    if fmt == "markdown":
-        label = to_markdown(Document(game)).strip().lstrip("# ").strip()
-        tail = f"Receipt: {label} `{seq_hash}`"
-    elif fmt == "bbcode":
-        tail = f"Receipt: {game.replace('[', '(').replace(']', ')')} [c]{seq_hash}[/c]"
+    # The receipt's SEQ:HASH marked as code where the format has it, so it is copied whole.
+    receipt = Section("", [para(f"Receipt: {game} ", Span(seq_hash, "order"))])
+    if fmt == "chat":       # the receipt goes into the last post, or one of its own
+        return render(Document(doc.title, [*doc.sections, receipt]), fmt).rstrip("\n")
+    text = render(Document(doc.title, doc.sections), fmt, width, dialect).rstrip("\n")
+    if fmt in ("markdown", "bbcode"):
+        tail = render(Document("", [receipt]), fmt, width, dialect).strip()
     elif len(doc.receipt) > width:      # a long game id: SEQ:HASH goes on, indented
         tail = f"Receipt: {game}\n  {seq_hash}"
     else:
         tail = doc.receipt
     return f"{text}\n\n{tail}"
-

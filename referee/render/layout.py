@@ -1,0 +1,158 @@
+"""The layout every human format shares: text on one line, a table's cells, the walk over a
+Document's sections and blocks, word wrapping, a table as aligned columns.
+
+The renderers (formats.py: text and BBCode; markdown.py; chat.py) build on these; nothing
+here marks anything up.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .sections import Document, Span, Table
+
+# A last table column narrower than this wraps into a tall strip one word wide, which
+# reads worse than the one-field-per-line fallback.
+_MIN_LAST_COLUMN = 8
+
+_WORD = re.compile(r"\S+|\s+")
+
+
+def _flat(text: str) -> str:
+    """Text on one line: every line break and tab becomes a space (a block never breaks)."""
+    return " ".join(str(text).replace("\t", " ").splitlines())
+
+
+def _edges(text: str) -> tuple[str, str, str]:
+    """Leading whitespace, the core and trailing whitespace: markup goes round the core."""
+    core = text.strip()
+    if not core:
+        return text, "", ""
+    start = len(text) - len(text.lstrip())
+    return text[:start], core, text[start + len(core):]
+
+
+def _grid(table: Table) -> tuple[list[str], list[list[str]]]:
+    """Header and rows as one-line stripped cells, all padded to the same number of columns."""
+    n = max([len(table.header), *(len(r) for r in table.rows)])
+
+    def pad(cells: list[str]) -> list[str]:
+        return [_flat(c).strip() for c in cells] + [""] * (n - len(cells))
+
+    return pad(table.header), [pad(r) for r in table.rows]
+
+
+def _walk(doc: Document, title, section_title, block, tail, glue: bool) -> str:
+    """Chunks of lines separated by one blank line; glue keeps a section title on its block."""
+    out: list[str] = []
+
+    def add(chunk: list[str]) -> None:
+        if chunk:
+            out.extend([""] * bool(out) + chunk)
+
+    add(title(doc.title))
+    for section in doc.sections:
+        head, blocks = section_title(section.title), [x for x in map(block, section.blocks) if x]
+        if glue and head and blocks:
+            head += blocks.pop(0)
+        for chunk in [head, *blocks]:
+            add(chunk)
+    add(tail(doc.receipt) if doc.receipt else [])
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+# A token is (text, space before it, is an order). Words glued with no space between
+# them (a name and its comma, an order and its full stop) move together when they fit.
+Token = tuple[str, bool, bool]
+
+
+def _tokens(spans: list[Span]) -> list[Token]:
+    """The words of spans; an order span is one word, spaces and all, so it is never split."""
+    out: list[Token] = []
+    space = False
+    for span in spans:
+        text = _flat(span.text)
+        if span.style == "order":
+            lead, core, trail = _edges(text)
+            if core:
+                out.append((core, space or bool(lead), True))
+                space = bool(trail)
+            else:
+                space = space or bool(lead)
+            continue
+        for m in _WORD.finditer(text):
+            word = m.group()
+            if word.isspace():
+                space = True
+            elif out and not space and not out[-1][2]:
+                out[-1] = (out[-1][0] + word, out[-1][1], False)
+            else:
+                out.append((word, space, False))
+                space = False
+    return out
+
+
+def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> list[str]:
+    """Greedy wrap at width; a glued group is split at its orders only if it cannot fit at all."""
+    room = width - max(len(first), len(rest))
+    groups: list[list[Token]] = []
+    for tok in tokens:
+        if groups and not tok[1]:
+            groups[-1].append(tok)
+        else:
+            groups.append([tok])
+    items: list[tuple[str, bool]] = []
+    for group in groups:
+        joined = "".join(t[0] for t in group)
+        if len(group) > 1 and len(joined) > room:
+            items += [(t[0], t[1] and i == 0) for i, t in enumerate(group)]
+        else:
+            items.append((joined, group[0][1]))
+    lines: list[str] = []
+    cur: str | None = None
+    for text, space in items:
+        if cur is None:
+            cur = first + text
+        elif len(cur) + space + len(text) <= width:
+            cur += " " * space + text
+        else:
+            lines.append(cur)
+            cur = rest + text
+    if cur is not None:
+        lines.append(cur)
+    return lines
+
+
+def _wrap_plain(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
+    """Plain text wrapped at width."""
+    return _wrap(_tokens([Span(text)]), width, first, rest)
+
+
+def _table_text(table: Table, width: int | None) -> list[str]:
+    """Aligned columns; too wide: the last column wraps, or else one "header: value" a line."""
+    header, rows = _grid(table)
+    if not header or not (rows or any(header)):
+        return []
+    every = [header, *rows]
+    widths = [max(1, *(len(r[i]) for r in every)) for i in range(len(header))]
+    lead = sum(widths[:-1]) + 2 * (len(widths) - 1)
+    room = widths[-1] if width is None else width - lead
+    longest = max((len(w) for r in every for w in r[-1].split()), default=0)
+    if room >= widths[-1] or room >= max(_MIN_LAST_COLUMN, longest):
+
+        def row(r: list[str]) -> list[str]:
+            cells = "".join(c.ljust(w) + "  " for c, w in zip(r[:-1], widths))
+            parts = (_wrap_plain(r[-1], room) if room < widths[-1] else [r[-1]]) or [""]
+            return [(cells + parts[0]).rstrip(), *(" " * lead + p for p in parts[1:])]
+
+        rule = "  ".join("-" * w for w in [*widths[:-1], min(widths[-1], room)])
+        return ([*row(header), rule] if any(header) else []) + [x for r in rows for x in row(r)]
+    if not rows:
+        return _wrap_plain("; ".join(header), width)
+    out: list[str] = []
+    for r in rows:
+        fields = [ln for h, v in zip(header, r)
+                  for ln in _wrap_plain(f"{h}: {v}" if h else v, width, "", "  ")]
+        if fields:
+            out += ([""] if out else []) + fields
+    return out
