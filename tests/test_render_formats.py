@@ -14,6 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from referee.base.text import visible
 from referee.render.chat import CHAT_LIMIT, POST_MARK_LINE, chat_posts, to_chat
 from referee.render.formats import render, to_bbcode, to_markdown, to_text
 from referee.render.layout import _table_text
@@ -683,10 +684,10 @@ def test_chat_line_longer_than_a_post_is_cut_at_spaces():
                                   "> quote", "1. one", "~~s~~"])
 def test_chat_names_start_no_markup_and_call_nobody(name):
     """Discord's own markup (spoilers, underline, subtext, mentions, masked links) and
-    @everyone/@here in a name stay text: escaped, and the mention broken by a zero-width
-    space."""
+    @everyone/@here in a name stay text: escaped, and the mention's at sign written
+    fullwidth, a character nothing hides."""
     out = to_chat(_doc(para(name), Items([[plain(name)]])))
-    assert "@everyone" not in out and "@here" not in out
+    assert "@everyone" not in out and "@here" not in out and visible(out) == out
     for line in out.split("\n")[4:7:2]:
         body = line[2:] if line.startswith("- ") else line
         assert not re.match(r"#{1,3} |-# |> |\d+\. ", body)
