@@ -220,8 +220,9 @@ def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
     return g.head, "; ".join(parts)
 
 
-def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
-    """One line on how to read a group, with an example taken from the groups themselves."""
+def _legend(groups: list[Group], names: dict, enemy: set, whole: bool = True) -> Para:
+    """One line on how to read a group, with an example taken from the groups themselves;
+    whole: it names `status --all` (for a command-line reader, never in a mail)."""
     choices = [c for g in groups if g.kind != "rest" and g.pick is None for c in g.choices]
     first = next(g for g in groups if g.kind != "rest")
     typed = _pick_example(first.pick) if first.pick else _choice_typed(first.choices[0], names)
@@ -244,16 +245,18 @@ def _legend(groups: list[Group], names: dict, enemy: set) -> Para:
                     f"(4.1)")
     if any(not c.areas and not c.words for g in groups if g.verb != "move" for c in g.choices):
         bits.append(f"; {AS_IS} = the code part alone")
-    bits.append(". ")
+    bits.append(".")
     if any(c.areas for c in choices):
-        bits.append("Area names or ids both work; ")
-    bits += [Span("status --all", "order"), " lists every order whole."]
+        bits.append(" Area names or ids both work" + (";" if whole else "."))
+    if whole:
+        bits += [" ", Span("status --all", "order"), " lists every order whole."]
     return Para([b if isinstance(b, Span) else Span(b) for b in bits])
 
 
-def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
+def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = True) -> list:
     """The legal orders (2.0) for a Section: a line on how to read them and one item per
-    group (units, cards, the rest); with nothing to group, each order whole."""
+    group (units, cards, the rest); with nothing to group, each order whole. whole=False
+    for a reader who cannot run `status --all` (a report, a mail)."""
     aids = aids or {}
     names = {k: v for k, v in (aids.get("names") or {}).items()
              if isinstance(k, str) and isinstance(v, str)}
@@ -271,4 +274,4 @@ def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
             continue
         head, text = pick_text(g) if g.pick else group_text(g, names, enemy)
         items.append([Span(head, "order"), Span(f" {ARROW} {text}")])
-    return [_legend(groups, names, enemy), Items(items)]
+    return [_legend(groups, names, enemy, whole), Items(items)]

@@ -24,10 +24,12 @@ from typing import Any
 from ..base.errors import JournalError, UsageError
 from ..base.readers import MODERATOR, PUBLIC, check_reader
 from ..engine.victory import level_of, vp_breakdown
-from ..game import Era, open_game, order_text, receipt_line
+from ..game import Era, ahead, next_for, open_game, order_text, receipt_line
+from ..game.standing import load as standing_orders
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
+from .coming import ahead_blocks, awaited_blocks
 from .documents import side_name, vp_section
 from .formats import render, to_markdown
 from .grouped import grouped_blocks
@@ -162,7 +164,8 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     vp_doc = vp_section(vp)
     vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
     sections.append(vp_doc)
-    sections.append(_decision_section(stat, reader, data))
+    sections.append(_decision_section(stat, reader, data,
+                                      _coming(journal, whole, state, data, reader, stat)))
     if reader != PUBLIC:
         hand = sview["hand"] if reader != MODERATOR else []
         if reader in data.sides:
@@ -188,8 +191,26 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     return doc, meta
 
 
-def _decision_section(stat: dict, reader: str, data) -> Section:
-    """What the reader must decide now, with the orders open to him (2.0)."""
+def _coming(journal: Path, whole, state, data, reader: str, stat: dict) -> list:
+    """What follows the decision now for a side (game/ahead.py): his later decisions and how
+    to answer them in one mail, or when he is asked next; nothing for other readers."""
+    if reader not in data.sides or stat["game_over"]:
+        return []
+    waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
+    if reader not in waiting:
+        later = _shown(next_for, state.seq, journal, state, data, reader)
+        return awaited_blocks(later, data, reader, [w for w in waiting if w])
+    try:                        # his own standing orders: a decision they answer is not asked
+        mine = standing_orders(journal, whole.header["hash"])
+    except UsageError:
+        mine = {}
+    got = _shown(ahead, state.seq, journal, state, data, reader, list(stat["legal"]), mine)
+    return ahead_blocks(got, data, reader) if got is not None else []
+
+
+def _decision_section(stat: dict, reader: str, data, coming: list | None = None) -> Section:
+    """What the reader must decide now, what follows it (coming), and the orders open to him
+    (2.0), grouped without pointing to a command he cannot run from a mail."""
     if stat["game_over"]:
         r = stat.get("result") or {}
         return Section("The game is over", [para(f"{r.get('reason')}: ",
@@ -198,14 +219,16 @@ def _decision_section(stat: dict, reader: str, data) -> Section:
     blocks: list = []
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
+        blocks += coming or []
         blocks.append(para("Reply with one order per line, made from these:"))
-        blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
+        blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"), whole=False)
     else:
         blocks.append(para(Span("Waiting on ", "bold"),
                            " and ".join(side_name(w) for w in waiting), f": {stat['prompt']}"))
+        blocks += coming or []
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))
-            blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
+            blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"), whole=False)
     return Section("Now", blocks)
 
 
