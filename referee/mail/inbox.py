@@ -34,6 +34,7 @@ from ..store import home
 from ..store.dice import Dice
 from ..store.players import compact, order_key, parse_players, roster, roster_body
 from . import message as mailtext
+from .refusal import refusal_text, report_body, why_refused
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
@@ -246,6 +247,13 @@ class Outcome:
     side: str | None = None
     records: list[int] = field(default_factory=list)
     new: bool = True                 # False: handled by an earlier run (applied or in the ledger)
+    # A rejected order line, for the reply: its line number in the message, its text, why
+    # (in the sender's terms, with the rule it breaks if a rule does: IllegalOrderError) and
+    # how many order lines came before it.
+    line: int | None = None
+    text: str = ""
+    why: str = ""
+    before: int = 0
 
 
 def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
@@ -457,6 +465,8 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         i, text, exc = result.rejected
         out.status = "rejected"
         out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"
+        out.line, out.text, out.before = lines[i][0], text, i
+        out.why = why_refused(exc, lines, texts)
         return
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
@@ -467,8 +477,9 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
 
 def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict, ledger: dict,
                  games_dir, attach_map: bool = False) -> list[Path]:
-    """One .eml per recipient: each player's report (with his key and a receipt), and a
-    short reply to each message that was not applied (StorageError if a mail cannot be
+    """One .eml per recipient: each player's report (with his key and a receipt), and one
+    reply to each message that was not applied, saying why, with that report inside it (no
+    second mail for the same news; StorageError if a mail cannot be
     written: the ledger then still says which reports are owed). With attach_map, every
     mail to a side carries map.svg drawn for that side (1.4: his own templates only)."""
     game = g.open_game(journal, games_dir=games_dir)
@@ -487,7 +498,9 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
     last = records[-1]
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
-    news = {side for _, side, o, _ in replies if side}
+    # A side whose message was applied gets his report in reply to it; one whose message was
+    # not gets one reply to that message, his report (news and decision) inside it.
+    news = {side for _, side, o, _ in replies if side and o.status == "applied"}
     try:
         for address, side, out, m in replies:
             if out.status == "applied":
@@ -499,23 +512,19 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                 written.append(_write(folder, sender, address, "referee: message not accepted",
                                       body, m.message_id))
                 continue
-            body = f"Your message was not applied: {out.reason}\n\nOrder key: {keys[side]}\n"
+            body = refusal_text(out) + "\n\n" + report_body(
+                journal, side, _since(ledger, side, records), keys[side], games_dir)
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
                                   m.message_id, picture(side)))
+            if side not in news:
+                ledger["sent"][side] = [last["seq"], last["hash"]]
         for side, key in keys.items():
             if side not in people:
                 continue
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
-            # Everything since the last mail this player was sent (while the journal still
-            # holds that record as it was; else from the start), whatever reports were
-            # printed for him meanwhile.
-            sent = ledger["sent"].get(side)
-            since = 0
-            if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
-                    0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
-                since = sent[0]
+            since = _since(ledger, side, records)
             doc, meta = reports.build(journal, side, since, games_dir)
             text = reports.render_report(doc, meta, "text")
             report, _, receipt = text.rstrip("\n").rpartition("\n\n")
@@ -533,6 +542,17 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                            f"applied are in the journal, and `inbox` run again writes the "
                            f"reports still owed") from None
     return written
+
+
+def _since(ledger: dict, side: str, records: list[dict]) -> int:
+    """The record a player's next mail starts after: the last one he was sent (while the
+    journal still holds that record as it was; else the start), whatever reports were
+    printed for him meanwhile."""
+    sent = ledger["sent"].get(side)
+    if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
+            0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
+        return sent[0]
+    return 0
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
