@@ -53,11 +53,12 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
     return spans
 
 
-def ahead_blocks(ah: Ahead, data: GameData, reader: str) -> list:
+def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -> list:
     """The decisions the reader meets after this one before the other side acts, and how to
-    answer them together in one mail, with an example of his own orders."""
+    answer them together in one mail, with an example of his own orders (example=False: a
+    section of its own shows one)."""
     if ah.sealed:
-        show = bool(ah.example)
+        show = example and bool(ah.example)
         blocks: list = [para(f"Your orders now are one sealed plan ({ah.now.rule}): give them "
                              f"all in one mail, one order per line, and end it with ",
                              Span("done", "order"), "; it stays secret until both sides are "

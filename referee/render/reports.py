@@ -30,6 +30,7 @@ from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
 from .coming import ahead_blocks, awaited_blocks
+from .costs import production_section
 from .documents import side_name, vp_section
 from .formats import render, to_markdown
 from .grouped import grouped_blocks
@@ -130,12 +131,14 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     check_reader(reader, data.sides)
     vp_before = sum(v for _, v in vp_breakdown(state, data))
     happened: list = []
+    revealed: list[dict] = []           # production plans revealed, as the reader sees them
     era = Era(header, data, games_dir, Path(journal).name, game.rules)
     for rec in records[start + 1:]:
         before = state.clone()
         data = era.data
         era.apply(state, rec)
         shown = redact(rec, reader)
+        revealed += [ev for ev in shown["events"] if ev["type"] == "ProductionRevealed"]
         lines = []
         for ev in shown["events"]:
             line = _shown(describe, rec["seq"], journal, ev, data, reader)
@@ -164,8 +167,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     vp_doc = vp_section(vp)
     vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
     sections.append(vp_doc)
-    sections.append(_decision_section(stat, reader, data,
-                                      _coming(journal, whole, state, data, reader, stat)))
+    sections += _now_sections(journal, whole, state, data, reader, stat, revealed)
     if reader != PUBLIC:
         hand = sview["hand"] if reader != MODERATOR else []
         if reader in data.sides:
@@ -191,9 +193,22 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     return doc, meta
 
 
-def _coming(journal: Path, whole, state, data, reader: str, stat: dict) -> list:
+def _now_sections(journal: Path, whole, state, data, reader: str, stat: dict,
+                  revealed: list[dict]) -> list[Section]:
+    """The decision now with what follows it, then his Build Points while he plans his
+    production or once his plan is in (7.0)."""
+    costs = _shown(production_section, state.seq, journal, state, data, reader,
+                   list(stat["legal"]), revealed)
+    now = _decision_section(stat, reader, data, _coming(journal, whole, state, data, reader,
+                                                        stat, example=costs is None))
+    return [now] if costs is None else [now, costs]
+
+
+def _coming(journal: Path, whole, state, data, reader: str, stat: dict,
+            example: bool = True) -> list:
     """What follows the decision now for a side (game/ahead.py): his later decisions and how
-    to answer them in one mail, or when he is asked next; nothing for other readers."""
+    to answer them in one mail (with an example unless another section shows one), or when
+    he is asked next; nothing for other readers."""
     if reader not in data.sides or stat["game_over"]:
         return []
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
@@ -205,7 +220,7 @@ def _coming(journal: Path, whole, state, data, reader: str, stat: dict) -> list:
     except UsageError:
         mine = {}
     got = _shown(ahead, state.seq, journal, state, data, reader, list(stat["legal"]), mine)
-    return ahead_blocks(got, data, reader) if got is not None else []
+    return ahead_blocks(got, data, reader, example) if got is not None else []
 
 
 def _decision_section(stat: dict, reader: str, data, coming: list | None = None) -> Section:
