@@ -152,17 +152,22 @@ def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str
     return f"{last['seq']}:{last['hash'][:32]}"
 
 
-def check_not_applied(mail, side: str, in_reply_to: str) -> str:
-    """The reply to a player's message that was not applied; returns its body."""
+def check_not_applied(mail, side: str, in_reply_to: str, journal: Path) -> str:
+    """The one reply to a player's message that was not applied: why first, then his report
+    (his decision now, his key, the receipt of the journal's last record last); returns its
+    body with its lines joined (a phrase may be wrapped across two)."""
+    last = records(journal)[-1]
     assert str(mail["To"]).casefold() == ADDRESSES[side].casefold()
-    assert str(mail["Subject"]).startswith(f"[referee {GAME} #")
+    assert str(mail["Subject"]).startswith(f"[referee {GAME} #{last['seq']}]")
     assert "not applied" in str(mail["Subject"])
     assert mail["In-Reply-To"] == in_reply_to
     body = mail.get_content()
     assert body.startswith("Your message was not applied: ")
-    assert f"Order key: {KEYS[side]}" in body.split("\n")
+    lines = body.rstrip("\n").split("\n")
+    assert f"Order key: {KEYS[side]}" in lines and "Now" in lines
+    assert lines[-1] == f"Receipt: {GAME} {last['seq']}:{last['hash'][:32]}"
     assert KEYS[OTHER[side]] not in body
-    return body
+    return " ".join(body.split())
 
 
 def check_no_game_content(mail, to: str, in_reply_to: str, data) -> None:
@@ -265,7 +270,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert len(written) == 5 and len(reports) == 2 and len(replies) == 3
     receipts = {"german-8": check_report(reports["german"], "german", journal, ORDERS_ID)}
     check_report(reports["entente"], "entente", journal, None)
-    body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID)
+    body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID, journal)
     assert "record 2" in body and "decision has changed" in body
     check_no_game_content(replies[STRANGER_ID], "spy@bureau.example", STRANGER_ID, data)
     check_no_game_content(replies[FORGED_ID], "kaiser@example.org", FORGED_ID, data)
@@ -313,7 +318,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert len(written) == 3 and list(replies) == [STALE_ID]
     check_report(reports["entente"], "entente", journal, QP_ID)
     check_report(reports["german"], "german", journal, None)
-    body = check_not_applied(replies[STALE_ID], "entente", STALE_ID)
+    body = check_not_applied(replies[STALE_ID], "entente", STALE_ID, journal)
     assert "record 8" in body and "reply to the latest mail" in body
 
     # ---- run 4, the mbox and one .eml file (4 August): one illegal order among legal ones
@@ -329,10 +334,11 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert journal.read_bytes() == before                 # 'lose fort-liege' not applied either
     reports, replies = sort_mails(written)
     assert list(replies) == [ILLEGAL_ID]
-    body = check_not_applied(replies[ILLEGAL_ID], "entente", ILLEGAL_ID)
-    assert f"line {n} ('retreat be-i-01 paris')" in body and "(rule " in body
-    assert "german" not in reports                        # nothing new for the German
-    check_report(reports["entente"], "entente", journal, None)   # his decision, once more
+    # One mail answers it: why, and his decision once more (no second 'nothing new' report).
+    assert reports == {}                                  # nothing new for the German either
+    body = check_not_applied(replies[ILLEGAL_ID], "entente", ILLEGAL_ID, journal)
+    assert f"line {n} of it failed" in body and "retreat be-i-01 paris" in body
+    assert "(rule " in body and "Applied: nothing" in body
 
     # ---- every run again, and the whole mailbox at once: nothing changes, nothing is sent
     write_mbox(mbox, [*day1, qp, alternative, stale, illegal])

@@ -162,7 +162,7 @@ def test_report_text_fits_72_columns_but_never_splits_an_order(game, cli):
     assert "- play → offensive, tout_le_monde" in lines
     assert "- Also: pass, propose armistice, surrender" in lines
     status = cli("status", game, "--as", "german").stdout.splitlines()
-    now = lines[lines.index("Now"):]
+    now = lines[lines.index("Reply with one order per line, made from these:"):]
     assert [x for x in now if x.startswith("- ")] == [x for x in status if x.startswith("- ")]
     md = cli("report", game, "--as", "german", "--since", "0", "--format", "markdown").stdout
     from markdown_it import MarkdownIt

@@ -129,24 +129,56 @@ def play(verbose: bool = False, standing: bool = False) -> dict[int, dict[str, i
         figures[turn]["bare done"] += text == "done"
         if verbose:
             print(f"  {data.label(turn)} {side} [{before[0]}]: {text}")
-        now = set(waiting_on(state))
-        asked = [e for e in events if isinstance(e, DecisionPending)]
-        new = len(now - waited)
-        # The same sealed decision passing to a side already asked for it (7.0, 2.0 I,
-        # 2.0 V.3) is not a new decision.
-        same = state.pending is not None and state.pending.kind == before[0] and \
-            sealed_for(state, state.pending.side) and state.pending.side in waited
-        if asked and state.pending is not None and \
-                (state.pending.kind, state.pending.side) != before and not same:
-            new_decisions = len(now)
-        else:
-            new_decisions = new
+        asked = any(isinstance(e, DecisionPending) for e in events)
+        new_decisions, new, waited = tally(before, state, asked, waited)
         if state.turn in figures:
             figures[state.turn]["decisions"] += new_decisions
             figures[state.turn]["hand-offs"] += new
-        waited = now
     for turn, count in floor(trace).items():
         figures[turn]["floor"] = count
+    return {t: dict(c) for t, c in figures.items()}
+
+
+def tally(before: tuple[str, str] | None, state, asked: bool, waited: set[str]
+          ) -> tuple[int, int, set[str]]:
+    """(decisions newly asked, hand-offs, sides waited on now) after one order or record:
+    before is the decision (kind, side) it answered, asked whether it asked one."""
+    now = set(waiting_on(state))
+    new = len(now - waited)
+    # The same sealed decision passing to a side already asked for it (7.0, 2.0 I,
+    # 2.0 V.3) is not a new decision.
+    same = state.pending is not None and before is not None and \
+        state.pending.kind == before[0] and sealed_for(state, state.pending.side) and \
+        state.pending.side in waited
+    if asked and state.pending is not None and \
+            (state.pending.kind, state.pending.side) != before and not same:
+        return len(now), new, now
+    return new, new, now
+
+
+def journal_figures(journal, games_dir=None) -> dict[int, dict[str, int]]:
+    """Per seasonal turn of a game played (a journal): decisions asked and hand-offs,
+    counted as `play` counts them, from the state after the set-up record on. Answering
+    one decision per mail costs a mail per decision; answering all a side may answer at
+    once costs one per hand-off or more (a die ends a mail)."""
+    from ..game import Era, open_game  # start-up: only this count replays a journal
+
+    whole = open_game(journal, games_dir=games_dir)
+    game = open_game(journal, upto=1, games_dir=games_dir)
+    state = game.state
+    era = Era(whole.records[0], game.data, games_dir, "journal", game.rules)
+    figures: dict[int, Counter] = {}
+    waited = set(waiting_on(state))
+    figures[state.turn] = Counter({"decisions": len(waited), "hand-offs": len(waited)})
+    for rec in whole.records[2:]:
+        p = state.pending
+        before = None if p is None else (p.kind, p.side)
+        era.apply(state, rec)
+        asked = any(e.get("type") == "DecisionPending" for e in rec.get("events", []))
+        decisions, new, waited = tally(before, state, asked, waited)
+        turn = figures.setdefault(state.turn, Counter())
+        turn["decisions"] += decisions
+        turn["hand-offs"] += new
     return {t: dict(c) for t, c in figures.items()}
 
 

@@ -26,10 +26,20 @@ class TurnTrack(Model):
 BuildPointsTurn = dict[str, Count | dict[NationId, Count]]
 
 
+class OrderCosts(Model):
+    """What the production orders that build no unit cost (7.6); a unit's own cost is its
+    type's cost_bp in units.yaml, a rebuilt army the army type's (7.3)."""
+
+    card: Annotated[int, Field(ge=1, le=99)] = 1              # BP per card bought (7.1)
+    upgrade: Annotated[int, Field(ge=1, le=99)] = 1           # BP per Stoßtruppen upgrade (7.5)
+    entrench_units: Annotated[int, Field(ge=1, le=99)] = 4    # units entrenched for 1 BP (7.4)
+
+
 class BuildPoints(Model):
     source: str
     reasoning: str = ""
     turns: list[BuildPointsTurn]
+    costs: OrderCosts = Field(default_factory=OrderCosts)
 
 
 # One year of the Card Limit chart (7.1): `year` and each side's limit under its own name.

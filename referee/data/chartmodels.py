@@ -14,6 +14,7 @@ from .modelbase import Model
 __all__ = [
     'TurnInfo',
     'TurnTrack',
+    'OrderCosts',
     'BuildPoints',
     'CardLimit',
     'VictoryLevel',
@@ -42,10 +43,21 @@ class TurnTrack(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     notes: list[str] = []
 
 
+class OrderCosts(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """What the production orders that build no unit cost (7.6); a unit's own cost is its
+    type's cost_bp in units.yaml, a rebuilt army the army type's (7.3).
+    """
+
+    card: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
+    upgrade: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
+    entrench_units: Annotated[int, msgspec.Meta(ge=1, le=99)] = 4
+
+
 class BuildPoints(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     source: str
     reasoning: str = ''
     turns: list[dict[str, Annotated[int, msgspec.Meta(ge=0, le=999)] | dict[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')], Annotated[int, msgspec.Meta(ge=0, le=999)]]]]
+    costs: OrderCosts = msgspec.field(default_factory=OrderCosts)
 
 
 class CardLimit(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):

@@ -23,22 +23,61 @@ def plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
 
 
 def plan_cost(s: State, d: GameData, orders: list[Ord]) -> int:
-    """The Build Points orders cost: cards, units, armies, upgrades; four entrenchments
-    1 BP (7.1-7.5)."""
+    """The Build Points orders cost: cards, units, armies, upgrades; entrenchments by groups
+    of the data's entrench_units per BP (7.1-7.6, charts.yaml build_points.costs)."""
+    costs = d.charts.build_points.costs
     cost = 0
     entrench = 0
     for o in orders:
         if isinstance(o, Buy):
-            cost += o.count
+            cost += o.count * costs.card
         elif isinstance(o, Build):
             cost += build_cost(d, o.unit)
         elif isinstance(o, Rebuild):
             cost += d.units.cost("army")          # an empty army (7.3, 8.1)
         elif isinstance(o, Upgrade):
-            cost += 1
+            cost += costs.upgrade
         elif isinstance(o, Entrench):
             entrench += len(o.units)
-    return cost + -(-entrench // 4)
+    return cost + -(-entrench // costs.entrench_units)
+
+
+def order_costs(s: State, d: GameData, orders: list[Ord]) -> list[int]:
+    """What each order adds to the cost of the plan before it (7.6): an entrenchment costs
+    its BP when it starts a new group of entrench_units units, nothing within one (7.4)."""
+    out: list[int] = []
+    before = 0
+    for i in range(len(orders)):
+        now = plan_cost(s, d, orders[:i + 1])
+        out.append(now - before)
+        before = now
+    return out
+
+
+def cost_menu(s: State, d: GameData, side: str) -> list[tuple[str, str, int, str]]:
+    """What each kind of production order costs side now, from the game data (7.6): (verb,
+    what it buys, BP, rule); for 'entrench', what is bought is a number of units for the BP.
+    Only the unit types side may build this turn are listed (7.2, 8.x dates)."""
+    costs = d.charts.build_points.costs
+    out = [("buy", "card", costs.card, "7.1")]
+    for kind in d.units.unit_types:
+        if kind in ("army", "fort") or d.units.unit_types[kind].cost_bp is None:
+            continue
+        if any(kind in d.units.mix.get(n, {}) and available(s, d, f"{n}:{kind}") is None
+               for n in d.units.sides[side]):
+            out.append(("build", kind, d.units.cost(kind), "7.2"))
+    out.append(("rebuild", "army", d.units.cost("army"), "7.3"))
+    out.append(("entrench", str(costs.entrench_units), 1, "7.4"))
+    when = d.events.build_dates.upgrades.get("stosstruppen")
+    if d.stoss_nation is not None and d.nation_side[d.stoss_nation] == side and \
+            when is not None and s.turn >= when.from_turn:
+        out.append(("upgrade", "infantry", costs.upgrade, "7.5"))
+    return out
+
+
+def entrench_limit(s: State, d: GameData) -> int | None:
+    """The most BP a side may spend on entrenchment this turn, if the data limits it (7.4)."""
+    return d.events.availability.get("entrenchment_bp_limit", {}).get(f"turn_{s.turn}")
 
 
 def build_cost(d: GameData, unit: str) -> int:
@@ -52,6 +91,15 @@ def left(s: State, d: GameData, side: str, extra: Ord | None = None) -> int:
     """BPs side has not yet committed (counting extra, an order being checked)."""
     orders = [*plan(s, d, side), *([extra] if extra else [])]
     return s.production["bp"][side] - plan_cost(s, d, orders)
+
+
+def unpaid(s: State, d: GameData, side: str, o: Ord) -> Violation | None:
+    """7.0: an order the Build Points side has left do not pay for (None when they do)."""
+    have = left(s, d, side)
+    cost = have - left(s, d, side, o)
+    if cost <= have:
+        return None
+    return Violation("7.0", f"not enough Build Points: {have} left, this costs {cost}")
 
 
 def available(s: State, d: GameData, unit: str) -> Violation | None:
@@ -140,10 +188,7 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
     if count > d.units.stacking_limit:
         return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
                                   f"the stacking limit is {d.units.stacking_limit}")
-    if left(s, d, side, o) < 0:
-        return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left, this costs "
-                                f"{build_cost(d, o.unit)}")
-    return None
+    return unpaid(s, d, side, o)
 
 
 def _new_stack(s: State, d: GameData, orders: list[Ord], area: str) -> int:
@@ -182,14 +227,13 @@ def _rebuild_violation(s: State, d: GameData, o: Rebuild, side: str) -> Violatio
     if s.status(o.area, side, d) != "friendly" or o.area not in supplied_areas(s, d, side):
         return Violation("7.3", f"rebuilt armies go to a supplied Friendly area; "
                                 f"{a.name} is not one")
-    if left(s, d, side, o) < 0:
-        return Violation("7.0", "not enough Build Points")
-    return None
+    return unpaid(s, d, side, o)
 
 
 def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violation | None:
     if len(o.units) != 1:
-        return Violation("7.4", "name one unit per entrench order (four cost 1 BP)")
+        return Violation("7.4", f"name one unit per entrench order "
+                                f"({d.charts.build_points.costs.entrench_units} cost 1 BP)")
     ref = o.units[0]
     orders = plan(s, d, side)
     done = {u for x in orders if isinstance(x, Entrench) for u in x.units}
@@ -215,13 +259,12 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
         return Violation("8.2.2", f"{ref} is being upgraded to Stoßtruppen, which never "
                                   f"entrench")
     units = len(done) + 1
-    limit = d.events.availability.get("entrenchment_bp_limit", {}).get(f"turn_{s.turn}")
-    if limit is not None and -(-units // 4) > limit:
-        return Violation("7.4", f"at most {limit} BP of entrenchment ({4 * limit} units) in "
-                                f"{d.label(s.turn)}")
-    if left(s, d, side, o) < 0:
-        return Violation("7.0", "not enough Build Points")
-    return None
+    per_bp = d.charts.build_points.costs.entrench_units
+    limit = entrench_limit(s, d)
+    if limit is not None and -(-units // per_bp) > limit:
+        return Violation("7.4", f"at most {limit} BP of entrenchment ({per_bp * limit} units) "
+                                f"in {d.label(s.turn)}")
+    return unpaid(s, d, side, o)
 
 
 def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
@@ -252,18 +295,14 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
         ok = False
     if not ok:
         return Violation("7.5", f"{o.unit} is not a German infantry unit on the map")
-    if left(s, d, side, o) < 0:
-        return Violation("7.0", "not enough Build Points")
-    return None
+    return unpaid(s, d, side, o)
 
 
 def _buy_violation(s: State, d: GameData, o: Buy, side: str) -> Violation | None:
     if any(isinstance(x, Buy) for x in plan(s, d, side)):
         return Violation("7.1", "cards are bought once per production phase, the number "
                                 "announced first; a second purchase would fish for a card")
-    if left(s, d, side, o) < 0:
-        return Violation("7.0", f"not enough Build Points: {left(s, d, side)} left")
-    return None
+    return unpaid(s, d, side, o)
 
 
 class _NoDice:

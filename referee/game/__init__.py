@@ -26,6 +26,8 @@ PUBLIC: dict[str, str] = {
     "verify": "verification", "Verification": "verification",
     # receipts.py: the receipt a report ends with, and verify --receipt
     "receipt_line": "receipts", "check_receipts": "receipts",
+    # ahead.py: what a side is asked after the decision now, up to the other side or a die
+    "ahead": "ahead", "next_for": "ahead",
     # below this layer, named here for the layers above
     "game_data": "..data.catalog", "game_names": "..data.catalog",
     "check_game_name": "..data.catalog", "parse_options": "..data.catalog",

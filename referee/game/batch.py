@@ -355,10 +355,12 @@ class Batch:
         # Nothing decided after such an order may be told: a rejection would describe a
         # position reached through dice, cards or a sealed plan never written.
         texts = self.q.texts
-        self.result.rejected = (at, texts[at], OrderError(
+        exc = OrderError(
             f"--atomic: order {at + 1} ({quoted(texts[at])}) follows order {by + 1} "
             f"({quoted(texts[by])}), which {what}; an all-or-nothing batch ends at "
-            f"such an order: send the rest once you have read its result"))
+            f"such an order: send the rest once you have read its result")
+        exc.follows = (by, what)        # for a reply told in the sender's own words (mail)
+        self.result.rejected = (at, texts[at], exc)
         self.result.not_applied = texts[at + 1:]
         raise _Stop
 

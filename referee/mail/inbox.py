@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
-import mailbox
 import os
 import re
 import secrets as _secrets
@@ -44,11 +43,12 @@ from ..store.players import (
     roster_body,
 )
 from . import message as mailtext
+from .mailboxes import MSGID, Message, read_source
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails
+from .refusal import refusal_text, report_body, why_refused
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
-MAX_MESSAGE = 1 << 20
 
 
 # ---------------------------------------------------------------- players
@@ -95,135 +95,6 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
     return out, watchers
 
 
-# ---------------------------------------------------------------- reading a mailbox
-
-@dataclass
-class Message:
-    """One message as read from the mailbox."""
-
-    raw: bytes
-    where: str
-    msg: EmailMessage | None = None
-    problem: str | None = None
-    sha256: str = ""
-    body_sha256: str = ""
-    message_id: str = ""
-    sender: str = ""
-    subject: str = ""
-    date: float = 0.0
-    order: int = 0
-
-
-def read_source(sources: list[Path]) -> list[Message]:
-    """Every message of an mbox file, a Maildir or .eml files, in Date order (StorageError
-    when a mailbox cannot be read; a message that cannot be read is one bad message)."""
-    out: list[Message] = []
-    for src in sources:
-        try:
-            if src.is_dir():
-                if not (src / "cur").is_dir() and not (src / "new").is_dir():
-                    raise StorageError(f"{src}: a folder that is not a Maildir (no cur/ or new/)")
-                # Each file is read as the referee reads any named file: a regular file, never
-                # through a FIFO or a device, and never more than the limit.
-                for sub in ("new", "cur"):
-                    folder = src / sub
-                    names = sorted(os.listdir(folder)) if folder.is_dir() else []
-                    found = [_one_file(folder / n, f"{src}:{sub}/{n}") for n in names
-                             if not n.startswith(".")]
-                    out += [m for m in found if m is not None]
-            elif src.is_file():
-                with open(src, "rb") as fh:
-                    head = fh.read(5)
-                if head == b"From ":
-                    box = mailbox.mbox(str(src), create=False)
-                    for i, k in enumerate(box.keys()):
-                        out.append(Message(box.get_bytes(k, from_=False), f"{src}#{i + 1}"))
-                else:
-                    out += [m for m in [_one_file(src, str(src))] if m is not None]
-            else:
-                raise StorageError(f"{src}: no such mailbox or message file")
-        except (OSError, mailbox.Error) as exc:
-            raise StorageError(f"{src}: the mailbox cannot be read ({exc})") from None
-    for i, m in enumerate(out):
-        m.order = i
-        m.sha256 = hashlib.sha256(m.raw).hexdigest()
-        m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
-        if m.problem is None:
-            try:
-                m.msg = mailtext.parse_message(m.raw, MAX_MESSAGE)
-            except (mailtext.MailError, ValueError, TypeError, IndexError, RecursionError,
-                    LookupError) as exc:
-                m.problem = f"the message cannot be read ({type(exc).__name__}: {exc})"
-        _read_headers(m)
-    out.sort(key=lambda m: (m.date, m.order))
-    return out
-
-
-def _one_file(path: Path, where: str) -> Message | None:
-    """One message file, read bounded and only if regular (StorageError otherwise); a file
-    over the limit is one bad message; a folder inside a Maildir is no message (None)."""
-    import stat
-
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise StorageError(f"{where}: cannot be read ({exc.strerror})") from None
-    if stat.S_ISDIR(info.st_mode):
-        return None
-    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_MESSAGE:
-        return Message(b"", where, problem=f"the message is {info.st_size} bytes, over the "
-                                           f"limit of {MAX_MESSAGE} bytes")
-    try:
-        return Message(home.read_named(path, "a message", MAX_MESSAGE), where)
-    except UsageError as exc:
-        raise StorageError(str(exc).removeprefix("referee: ")) from None
-
-
-def _after_headers(raw: bytes) -> bytes:
-    """The body bytes of a raw message: what stays the same when a relay adds headers."""
-    cut = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
-    return raw[min(cut):].strip() if cut else raw
-
-
-_MSGID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
-_SANE_ADDRESS = re.compile(r"[\x21-\x3f\x41-\x7e]{1,64}@[A-Za-z0-9.-]{1,190}")
-
-
-def _read_headers(m: Message) -> None:
-    """Message-ID, sender, subject and date, each read on its own: a broken header loses
-    only itself. A Message-ID that is not one plain <...> token is treated as none."""
-    from email.parser import BytesHeaderParser
-
-    msg = m.msg
-    if msg is None:
-        try:
-            msg = BytesHeaderParser(policy=default_policy).parsebytes(m.raw[:65536])
-        except Exception:  # noqa: BLE001 - a header block nothing can read: no headers
-            return
-
-    def header(name: str) -> str:
-        try:
-            return str(msg.get(name, "") or "")
-        except Exception:  # noqa: BLE001 - the email package raises many kinds here
-            # A header the parser refuses (an encoded CR in a name, say): its raw text.
-            raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
-            return str(raw) if isinstance(raw, str) else ""
-
-    ident = header("Message-ID").strip()
-    m.message_id = ident if _MSGID.fullmatch(ident) else ""
-    try:
-        address = email.utils.parseaddr(header("From"))[1]
-    except Exception:  # noqa: BLE001
-        address = ""
-    m.sender = address.casefold() if _SANE_ADDRESS.fullmatch(address) else ""
-    m.subject = header("Subject")
-    try:
-        when = header("Date")
-        m.date = email.utils.parsedate_to_datetime(when).timestamp() if when else 0.0
-    except (ValueError, TypeError, IndexError, OverflowError):
-        m.date = 0.0
-
-
 # ---------------------------------------------------------------- the ledger
 
 def _ledger_path(game_id: str, header_hash: str) -> Path:
@@ -263,6 +134,13 @@ class Outcome:
     side: str | None = None
     records: list[int] = field(default_factory=list)
     new: bool = True                 # False: handled by an earlier run (applied or in the ledger)
+    # A rejected order line, for the reply: its line number in the message, its text, why
+    # (in the sender's terms, with the rule it breaks if a rule does: IllegalOrderError) and
+    # how many order lines came before it.
+    line: int | None = None
+    text: str = ""
+    why: str = ""
+    before: int = 0
 
 
 def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
@@ -489,6 +367,8 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         i, text, exc = result.rejected
         out.status = "rejected"
         out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"
+        out.line, out.text, out.before = lines[i][0], text, i
+        out.why = why_refused(exc, lines, texts)
         return
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
@@ -499,8 +379,9 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
 
 def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict, ledger: dict,
                  games_dir, attach_map: bool = False) -> list[Path]:
-    """One .eml per recipient: each player's report (with his key and a receipt), and a
-    short reply to each message that was not applied (StorageError if a mail cannot be
+    """One .eml per recipient: each player's report (with his key and a receipt), and one
+    reply to each message that was not applied, saying why, with that report inside it (no
+    second mail for the same news; StorageError if a mail cannot be
     written: the ledger then still says which reports are owed). With attach_map, every
     mail to a side carries map.svg drawn for that side (1.4: his own templates only)."""
     game = g.open_game(journal, games_dir=games_dir)
@@ -519,7 +400,9 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
     last = records[-1]
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
-    news = {side for _, side, o, _ in replies if side}
+    # A side whose message was applied gets his report in reply to it; one whose message was
+    # not gets one reply to that message, his report (news and decision) inside it.
+    news = {side for _, side, o, _ in replies if side and o.status == "applied"}
     try:
         for address, side, out, m in replies:
             if out.status == "applied":
@@ -531,23 +414,19 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                 written.append(_write(folder, sender, address, "referee: message not accepted",
                                       body, m.message_id))
                 continue
-            body = f"Your message was not applied: {out.reason}\n\nOrder key: {keys[side]}\n"
+            body = refusal_text(out) + "\n\n" + report_body(
+                journal, side, _since(ledger, side, records), keys[side], games_dir)
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
                                   m.message_id, picture(side)))
+            if side not in news:
+                ledger["sent"][side] = [last["seq"], last["hash"]]
         for side, key in keys.items():
             if side not in people:
                 continue
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
-            # Everything since the last mail this player was sent (while the journal still
-            # holds that record as it was; else from the start), whatever reports were
-            # printed for him meanwhile.
-            sent = ledger["sent"].get(side)
-            since = 0
-            if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
-                    0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
-                since = sent[0]
+            since = _since(ledger, side, records)
             doc, meta = reports.build(journal, side, since, games_dir)
             text = reports.render_report(doc, meta, "text")
             report, _, receipt = text.rstrip("\n").rpartition("\n\n")
@@ -567,6 +446,17 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
     return written
 
 
+def _since(ledger: dict, side: str, records: list[dict]) -> int:
+    """The record a player's next mail starts after: the last one he was sent (while the
+    journal still holds that record as it was; else the start), whatever reports were
+    printed for him meanwhile."""
+    sent = ledger["sent"].get(side)
+    if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
+            0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
+        return sent[0]
+    return 0
+
+
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
            in_reply_to: str | None, svg: bytes | None = None) -> Path:
     """One mail as an .eml file, created 0600, never over another (with svg: map.svg
@@ -577,7 +467,7 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
     msg["Subject"] = subject
     msg["Date"] = email.utils.formatdate(localtime=False)
     msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
-    if in_reply_to and _MSGID.fullmatch(in_reply_to):
+    if in_reply_to and MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
     msg.set_content(body, cte="quoted-printable")       # readable as saved, safe to send

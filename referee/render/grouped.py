@@ -287,8 +287,10 @@ def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
     return g.head, "; ".join(parts)
 
 
-def _legend(groups: list[Group], names: dict, enemy: set, stays: bool) -> Para:
-    """One line on how to read a group, with an example taken from the groups themselves."""
+def _legend(groups: list[Group], names: dict, enemy: set, stays: bool,
+            whole: bool = True) -> Para:
+    """One line on how to read a group, with an example taken from the groups themselves;
+    whole: it names `status --all` (for a command-line reader, never in a mail)."""
     choices = [c for g in groups if g.kind != "rest" and g.pick is None for c in g.choices]
     first = next(g for g in groups if g.kind != "rest")
     typed = _pick_example(first.pick) if first.pick else _choice_typed(first.choices[0], names)
@@ -318,10 +320,11 @@ def _legend(groups: list[Group], names: dict, enemy: set, stays: bool) -> Para:
                     f"(4.1)")
     if any(not c.areas and not c.words for g in groups if g.verb != "move" for c in g.choices):
         bits.append(f"; {AS_IS} = the code part alone")
-    bits.append(". ")
+    bits.append(".")
     if any(c.areas for c in choices):
-        bits.append("Area names or ids both work; ")
-    bits += [Span("status --all", "order"), " lists every order whole."]
+        bits.append(" Area names or ids both work" + (";" if whole else "."))
+    if whole:
+        bits += [" ", Span("status --all", "order"), " lists every order whole."]
     return Para([b if isinstance(b, Span) else Span(b) for b in bits])
 
 
@@ -379,9 +382,10 @@ def share_choices(groups: list[Group]) -> list[Group]:
     return out
 
 
-def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
+def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = True) -> list:
     """The legal orders (2.0) for a Section: a line on how to read them and one item per
-    group (units, cards, the rest); with nothing to group, each order whole."""
+    group (units, cards, the rest); with nothing to group, each order whole. whole=False
+    for a reader who cannot run `status --all` (a report, a mail)."""
     aids = aids or {}
     names = {k: v for k, v in (aids.get("names") or {}).items()
              if isinstance(k, str) and isinstance(v, str)}
@@ -407,4 +411,4 @@ def grouped_blocks(lines: list[str], aids: dict | None = None) -> list:
                 spans.append(Span(" (not " + ", ".join(
                     _choice_words(c, names, enemy, False) for c in g.without[unit]) + ")"))
         items.append(spans + [Span(f" {ARROW} {text}")])
-    return [_legend(groups, names, enemy, stays), Items(items)]
+    return [_legend(groups, names, enemy, stays, whole), Items(items)]

@@ -24,10 +24,13 @@ from typing import Any
 from ..base.errors import JournalError, UsageError
 from ..base.readers import MODERATOR, PUBLIC, check_reader
 from ..engine.victory import level_of, vp_breakdown
-from ..game import Era, open_game, order_text, receipt_line
+from ..game import Era, ahead, next_for, open_game, order_text, receipt_line
+from ..game.standing import load as standing_orders
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
+from .coming import ahead_blocks, awaited_blocks
+from .costs import production_section
 from .documents import side_name, vp_section
 from .formats import render
 from .grouped import grouped_blocks
@@ -128,12 +131,14 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     check_reader(reader, data.sides)
     vp_before = sum(v for _, v in vp_breakdown(state, data))
     happened: list = []
+    revealed: list[dict] = []           # production plans revealed, as the reader sees them
     era = Era(header, data, games_dir, Path(journal).name, game.rules)
     for rec in records[start + 1:]:
         before = state.clone()
         data = era.data
         era.apply(state, rec)
         shown = redact(rec, reader)
+        revealed += [ev for ev in shown["events"] if ev["type"] == "ProductionRevealed"]
         lines = []
         for ev in shown["events"]:
             line = _shown(describe, rec["seq"], journal, ev, data, reader)
@@ -162,7 +167,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     vp_doc = vp_section(vp)
     vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
     sections.append(vp_doc)
-    sections.append(_decision_section(stat, reader, data))
+    sections += _now_sections(journal, whole, state, data, reader, stat, revealed)
     if reader != PUBLIC:
         hand = sview["hand"] if reader != MODERATOR else []
         if reader in data.sides:
@@ -188,8 +193,39 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     return doc, meta
 
 
-def _decision_section(stat: dict, reader: str, data) -> Section:
-    """What the reader must decide now, with the orders open to him (2.0)."""
+def _now_sections(journal: Path, whole, state, data, reader: str, stat: dict,
+                  revealed: list[dict]) -> list[Section]:
+    """The decision now with what follows it, then his Build Points while he plans his
+    production or once his plan is in (7.0)."""
+    costs = _shown(production_section, state.seq, journal, state, data, reader,
+                   list(stat["legal"]), revealed)
+    now = _decision_section(stat, reader, data, _coming(journal, whole, state, data, reader,
+                                                        stat, example=costs is None))
+    return [now] if costs is None else [now, costs]
+
+
+def _coming(journal: Path, whole, state, data, reader: str, stat: dict,
+            example: bool = True) -> list:
+    """What follows the decision now for a side (game/ahead.py): his later decisions and how
+    to answer them in one mail (with an example unless another section shows one), or when
+    he is asked next; nothing for other readers."""
+    if reader not in data.sides or stat["game_over"]:
+        return []
+    waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
+    if reader not in waiting:
+        later = _shown(next_for, state.seq, journal, state, data, reader)
+        return awaited_blocks(later, data, reader, [w for w in waiting if w])
+    try:                        # his own standing orders: a decision they answer is not asked
+        mine = standing_orders(journal, whole.header["hash"])
+    except UsageError:
+        mine = {}
+    got = _shown(ahead, state.seq, journal, state, data, reader, list(stat["legal"]), mine)
+    return ahead_blocks(got, data, reader, example) if got is not None else []
+
+
+def _decision_section(stat: dict, reader: str, data, coming: list | None = None) -> Section:
+    """What the reader must decide now, what follows it (coming), and the orders open to him
+    (2.0), grouped without pointing to a command he cannot run from a mail."""
     if stat["game_over"]:
         r = stat.get("result") or {}
         return Section("The game is over", [para(f"{r.get('reason')}: ",
@@ -198,14 +234,16 @@ def _decision_section(stat: dict, reader: str, data) -> Section:
     blocks: list = []
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
+        blocks += coming or []
         blocks.append(para("Reply with one order per line, made from these:"))
-        blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
+        blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"), whole=False)
     else:
         blocks.append(para(Span("Waiting on ", "bold"),
                            " and ".join(side_name(w) for w in waiting), f": {stat['prompt']}"))
+        blocks += coming or []
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))
-            blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
+            blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"), whole=False)
     return Section("Now", blocks)
 
 

@@ -1,0 +1,261 @@
+"""What a side will be asked after the decision in front of him, before the other side must
+act or a die is rolled (2.0): the decisions one mail may answer together.
+
+Nothing here lists the sequence of play: engine/flow.py runs it. Each way of leaving the
+decision now (one legal order of each kind that leaves it: 'play', 'pass', 'done', ...) is
+decided on a scratch copy of the position with dice that stop at the first roll or shuffle,
+and the path goes on with the answer that closes each later decision without doing anything
+('done', 'end movement', 'end turn') while the side is still the only one asked. It ends
+where a mail of orders ends too (game/batch.py, all or nothing): a die, a card drawn, or a
+decision of the other side (both sides at once for a sealed plan).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ..base.errors import OrderError
+from ..data.gamedata import GameData
+from ..engine import acting, check, decide, sealed_for, waiting_on
+from ..engine.core import DECISIONS
+from ..engine.order_shapes import Done, EndMovement, EndTurn, Ord, Pass
+from ..engine.orders import format_order
+from ..engine.reading import parse_order
+from ..engine.state import State
+from .batch import _DryDice, _DryStop
+
+# The answers that close a decision and do nothing else, tried in this order ('pass': the
+# other side's turn, when he is the one followed).
+CLOSERS: tuple[Ord, ...] = (Done(), EndMovement(), EndTurn(), Pass())
+# No path is followed further than this many decisions (a safeguard: every path ends sooner).
+LONGEST = 24
+# The most orders an example of one mail shows.
+EXAMPLE = 5
+
+
+class Step(msgspec.Struct, frozen=True):
+    """One decision on the way: its kind and rule (engine/core.DECISIONS)."""
+
+    kind: str
+    rule: str
+
+
+class Branch(msgspec.Struct):
+    """Where one way of answering now leads.
+
+    first: the orders (one per kind of answer) that take this way; steps: the side's own
+    decisions after it; orders: one answer to each, in turn (first[0] and the closers);
+    turn_ended: his player turn ends on the way (2.0 II, III); end: what stops the path,
+    'other' (the other side decides), 'both' (both sides at once, sealed), 'dice', 'cards',
+    'choice' (a decision of his own that only a real choice answers) or 'over'; then: that
+    decision, with whose it is. What the dice are for is not kept: it may name units another
+    reader may not see (1.4)."""
+
+    first: list[str]
+    steps: list[Step]
+    orders: list[str]
+    turn_ended: bool
+    end: str
+    then: Step | None = None
+    then_side: str | None = None
+
+
+class Ahead(msgspec.Struct):
+    """The decision now and what follows each way of answering it (2.0)."""
+
+    now: Step
+    sealed: bool
+    branches: list[Branch]
+    example: list[str]
+
+
+def _dice(state: State) -> _DryDice:
+    return _DryDice(state.game_id, state.seq + 1)
+
+
+def _turn_ended(events: list, side: str) -> bool:
+    return any(e.type == "PlayerTurnEnded" and e.side == side for e in events)
+
+
+def _decision(state: State) -> tuple[str, str] | None:
+    p = state.pending
+    return None if p is None or state.phase == "over" else (p.kind, p.side)
+
+
+def _alone(state: State, side: str) -> bool:
+    """Whether side is the only one the referee waits on (else the path ends)."""
+    return state.phase != "over" and waiting_on(state) == [side]
+
+
+def _follow(state: State, data: GameData, side: str, standing: dict, branch: Branch) -> None:
+    """Go on from state with the closing answers while side alone is asked; fill branch."""
+    for _ in range(LONGEST):
+        if state.phase == "over":
+            branch.end = "over"
+            return
+        if not _alone(state, side):
+            p = state.pending
+            branch.end = "both" if len(waiting_on(state)) > 1 else "other"
+            branch.then = Step(p.kind, DECISIONS[p.kind].rule)
+            branch.then_side = p.side if branch.end == "other" else None
+            return
+        spec = DECISIONS[state.pending.kind]
+        branch.steps.append(Step(state.pending.kind, spec.rule))
+        closer = next((c for c in CLOSERS if c.kind in spec.accepts and
+                       check(state, data, c, side) is None), None)
+        if closer is None:
+            branch.end = "choice"
+            return
+        try:
+            events, state = decide(state, data, closer, side, _dice(state), standing=standing)
+        except _DryStop as stop:
+            branch.end = stop.args[1]
+            return
+        branch.orders.append(format_order(closer))
+        branch.turn_ended |= _turn_ended(events, side)
+        if any(e.type == "CardsDrawn" for e in events):
+            branch.end = "cards"
+            return
+    branch.end = "choice"
+
+
+def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
+           standing: dict) -> Branch | None:
+    """The branch an answer now starts, or None when the answer leaves the decision as it is
+    (a move, a battle declared) or is not legal."""
+    before = _decision(state)
+    branch = Branch(first=[text], steps=[], orders=[text], turn_ended=False, end="")
+    try:
+        events, after = decide(state, data, order, side, _dice(state), standing=standing)
+    except _DryStop as stop:
+        branch.end = stop.args[1]
+        return branch
+    except OrderError:
+        return None
+    branch.turn_ended = _turn_ended(events, side)
+    if _decision(after) == before and acting(after, side) and not branch.turn_ended:
+        return None
+    if any(e.type == "CardsDrawn" for e in events):
+        branch.end = "cards"
+        return branch
+    _follow(after, data, side, standing, branch)
+    return branch
+
+
+def _representatives(texts: list[str], data: GameData) -> list[tuple[str, Ord]]:
+    """The first legal order of each kind (verb), in the engine's order; never an armistice
+    or a Crisis! card (answers at any time, 3.2, 9.8), which leave no decision behind."""
+    seen: set[str] = set()
+    out: list[tuple[str, Ord]] = []
+    for text in texts:
+        verb = text.split(" ", 1)[0]
+        if verb in seen:
+            continue
+        seen.add(verb)
+        try:
+            order = parse_order(text, data)
+        except OrderError:
+            continue
+        if order.kind == "armistice" or (order.kind == "play" and
+                                          order.card in data.crisis_keys):
+            continue
+        out.append((text, order))
+    return out
+
+
+def _merge(branches: list[Branch]) -> list[Branch]:
+    """Branches that lead the same way become one, with every order that takes it."""
+    out: list[Branch] = []
+    for b in branches:
+        same = next((x for x in out if (x.steps, x.end, x.then, x.then_side, x.turn_ended) ==
+                     (b.steps, b.end, b.then, b.then_side, b.turn_ended)), None)
+        if same is None:
+            out.append(b)
+        else:
+            same.first.append(b.first[0])
+    return out
+
+
+def ahead(state: State, data: GameData, side: str, legal: list[str],
+          standing: dict[str, list[dict]] | None = None) -> Ahead | None:
+    """What side is asked now and, for each way of answering, what he is asked after it
+    before the other side acts, a die is rolled or a card drawn (2.0); None when he is not
+    asked anything. legal: his legal orders as `status` lists them; standing: his own
+    standing orders in force (a decision they answer is not asked)."""
+    if state.phase == "over" or state.pending is None or not acting(state, side):
+        return None
+    mine = {side: (standing or {}).get(side, [])}
+    kind = state.pending.kind
+    now = Step(kind, DECISIONS[kind].rule)
+    sealed = sealed_for(state, side)
+    reps = _representatives(legal, data)
+    if sealed:
+        # A sealed plan is one answer, closed by 'done' (7.0, 2.0 I, 2.0 V.3).
+        first = next((t for t, o in reps if o.kind not in ("done", "move")), None)
+        return Ahead(now, True, [], [t for t in (first, "done") if t])
+    branches = [b for b in (_leave(state, data, side, t, o, mine) for t, o in reps) if b]
+    example = _example(state, data, side, reps[0][0] if reps else None, mine)
+    return Ahead(now, False, _merge(branches), example)
+
+
+def _example(state: State, data: GameData, side: str, first: str | None,
+             standing: dict) -> list[str]:
+    """Orders of his own for one mail, each legal after the ones before it: first (his first
+    legal order now); if it leaves the decision, an order that keeps the next one open (a
+    move); then for each decision the answer that closes it, or else its first legal order;
+    up to a die, a card drawn, the other side's decision or EXAMPLE orders."""
+    out: list[str] = []
+    text = first
+    while text is not None and len(out) < EXAMPLE:
+        before = _decision(state)
+        try:
+            events, state = decide(state, data, parse_order(text, data), side, _dice(state),
+                                   standing=standing)
+        except _DryStop:
+            return [*out, text]
+        except OrderError:
+            return out
+        out.append(text)
+        if any(e.type == "CardsDrawn" for e in events) or not _alone(state, side):
+            return out
+        inside = None
+        if len(out) == 1 and _decision(state) != before:
+            inside = _first_stay(state, data, side)
+        text = inside or _closer(state, data, side) or _first_stay(state, data, side)
+    return out
+
+
+def _closer(state: State, data: GameData, side: str) -> str | None:
+    """The answer that closes side's decision now and does nothing else, if it is legal."""
+    spec = DECISIONS[state.pending.kind]
+    return next((format_order(c) for c in CLOSERS if c.kind in spec.accepts and
+                 check(state, data, c, side) is None), None)
+
+
+def _first_stay(state: State, data: GameData, side: str) -> str | None:
+    """The first legal order of side's decision now that is not a closing answer, a card or
+    an armistice (a move, a battle declared, a hit paid), or None."""
+    spec = DECISIONS[state.pending.kind]
+    for order in spec.candidates(state, data, side):
+        if order.kind in ("done", "end_movement", "end_turn", "pass", "play", "discard",
+                          "armistice"):
+            continue
+        if spec.check(state, data, order, side) is None:
+            return format_order(order)
+    return None
+
+
+def next_for(state: State, data: GameData, reader: str) -> Branch | None:
+    """For a side not asked now: where the sequence of play goes if the side asked closes
+    each of his decisions at once ('pass', 'end turn', 'done'), up to the next decision of
+    another side, a die or a card. Public facts only: the side asked is followed without his
+    standing orders, and no order of his is shown (his hand stays his, 1.3)."""
+    if state.phase == "over" or state.pending is None or acting(state, reader):
+        return None
+    side = state.pending.side
+    if not _alone(state, side):
+        return None
+    branch = Branch(first=[], steps=[], orders=[], turn_ended=False, end="")
+    _follow(state, data, side, {}, branch)
+    branch.orders = []
+    return branch

@@ -1,0 +1,69 @@
+"""The one reply to a player's message that was not applied: what failed and why, what was
+applied of it (nothing: a message is applied all or none), then his report with what he is
+asked now and the orders open to him.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..base.errors import OrderError, quoted
+from ..render import reports
+from ..render.formats import render
+from ..render.sections import Document, Orders, Section, Span, para
+
+HELD = ("your orders need dice, and this game's dice are rolled by hand: the moderator "
+        "holds your message and applies it with the dice he rolls")
+
+
+def refusal_document(out) -> Document:
+    """The part of the reply that says why a message was not applied (out: inbox.Outcome)."""
+    if out.line is None:
+        held = out.status == "held"
+        blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),
+                       (HELD if held else out.reason).rstrip(".") + ".")]
+        if not held:
+            blocks.append(para(Span("Applied: ", "bold"), "nothing. What you are asked now, "
+                               "with the orders open to you, is below."))
+        return Document("", [Section("", blocks)])
+    before = ("nothing." if not out.before else
+              "nothing, not even the lines before it: the orders of one message are applied "
+              "all or none. Send them again with this line corrected.")
+    blocks = [
+        para(Span("Your message was not applied: ", "bold"),
+             f"line {out.line} of it failed."),
+        para("The line:"),
+        Orders([out.text]),
+        para(Span("Why: ", "bold"), out.why.rstrip(".") + "."),
+        para(Span("Applied: ", "bold"), before),
+        para("What you are asked now, with the orders open to you, is below."),
+    ]
+    return Document("", [Section("", blocks)])
+
+
+def refusal_text(out, width: int = 72) -> str:
+    """refusal_document as mail text, wrapped at width (an order line alone may be longer)."""
+    return render(refusal_document(out), "text", width).strip("\n")
+
+
+def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str]) -> str:
+    """Why an order line was refused, in the sender's terms (his line numbers, no option of
+    the command line), ending with '(rule R)' where a rule forbids it."""
+    follows = getattr(exc, "follows", None)
+    if follows is not None:
+        by, what = follows
+        return (f"it comes after line {lines[by][0]} ({quoted(texts[by])}), which {what}: "
+                f"the orders of one mail end at such an order, whose result is not known "
+                f"when the mail is written; send the orders after it once you have read "
+                f"the result")
+    said = str(exc)
+    head = f"order {quoted(getattr(exc, 'text', ''))} rejected: "
+    return said[len(head):] if said.startswith(head) else said
+
+
+def report_body(journal: Path, side: str, since: int, key: str, games_dir) -> str:
+    """A player's report as mail text: the report, his order key, the receipt last."""
+    doc, meta = reports.build(journal, side, since, games_dir)
+    text = reports.render_report(doc, meta, "text")
+    report, _, receipt = text.rstrip("\n").rpartition("\n\n")
+    return report.rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"

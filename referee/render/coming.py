@@ -1,0 +1,98 @@
+"""What comes after the decision now, for a report or a mail (2.0): the reader's own later
+decisions for each way of answering (game/ahead.py works them out from the sequence of
+play), how to answer several in one mail, and an example made of his own legal orders.
+"""
+
+from __future__ import annotations
+
+from .documents import side_name
+from .phrases import kind_name
+from .sections import Items, Orders, Para, Span, para
+
+# Imported for annotations only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..data.gamedata import GameData
+    from ..game.ahead import Ahead, Branch, Step
+
+
+def step_text(step: Step) -> str:
+    """'movement (2.0 II.2)'."""
+    return f"{kind_name(step.kind)} ({step.rule})"
+
+
+def _end_parts(b: Branch, data: GameData, reader: str, whose: str = "your") -> list[str]:
+    """How a path ends: the end of the player turn, then who decides, or the dice."""
+    parts = [f"end of {whose} {data.term('player_turn')}"] if b.turn_ended else []
+    if b.end == "other" and b.then is not None:
+        who = "you decide" if b.then_side == reader else \
+            f"the {side_name(b.then_side)} player decides"
+        parts.append(f"{who}: {step_text(b.then)}")
+    elif b.end == "both" and b.then is not None:
+        parts.append(f"both sides at once: {step_text(b.then)}, each plan sealed until "
+                     f"both are in")
+    elif b.end == "dice":
+        parts.append("the dice are rolled")
+    elif b.end == "cards":
+        parts.append("cards are drawn")
+    elif b.end == "over":
+        parts.append("the game ends")
+    elif b.end == "choice" and b.steps:
+        parts[-1:] = []
+        parts.append(f"{step_text(b.steps[-1])}, where your answer decides what follows")
+    return parts
+
+
+def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
+    steps = b.steps[:-1] if b.end == "choice" else b.steps
+    parts = [step_text(s) for s in steps] + _end_parts(b, data, reader)
+    spans: list[Span] = [Span("after ")]
+    for i, text in enumerate(b.first):
+        spans += [Span(" or ")] * bool(i) + [Span(text, "order")]
+    spans.append(Span(": " + "; then: ".join(parts)))
+    return spans
+
+
+def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -> list:
+    """The decisions the reader meets after this one before the other side acts, and how to
+    answer them together in one mail, with an example of his own orders (example=False: a
+    section of its own shows one)."""
+    if ah.sealed:
+        show = example and bool(ah.example)
+        blocks: list = [para(f"Your orders now are one sealed plan ({ah.now.rule}): give them "
+                             f"all in one mail, one order per line, and end it with ",
+                             Span("done", "order"), "; it stays secret until both sides are "
+                             "in." + " For example:" * show)]
+        return blocks + [Orders(ah.example)] if show else blocks
+    blocks = []
+    if ah.branches:
+        later = any(b.steps for b in ah.branches)
+        blocks.append(para("Then, if you close each later step at once (a battle your "
+                           "orders start adds steps, 2.0):" if later else "Then (2.0):"))
+        blocks.append(Items([_branch_item(b, data, reader) for b in ah.branches]))
+    blocks.append(para("You may answer several decisions in one mail, one after another: "
+                       "one order per line, in the order they are asked. The orders are "
+                       "applied in turn, all or none; a mail ends with the first order whose "
+                       "result needs dice, a card drawn or the other side's answer, and "
+                       "orders after it have the whole mail refused." +
+                       (" For example:" if ah.example else "")))
+    if ah.example:
+        blocks.append(Orders(ah.example))
+    return blocks
+
+
+def awaited_blocks(b: Branch | None, data: GameData, reader: str, waiting: list[str]) -> list:
+    """For a reader not asked now: when he is asked next, as far as the sequence of play says
+    before anyone chooses (2.0)."""
+    who = " and ".join(f"the {side_name(w)} player" for w in waiting)
+    text = "Nothing is asked of you now. "
+    if b is not None and b.end == "other" and b.then_side == reader and b.then is not None:
+        after = f"the end of his {data.term('player_turn')}" if b.turn_ended else \
+            "his present steps"
+        text += (f"Next for you: {step_text(b.then)}, after {after} (sooner if a battle "
+                 f"needs your answer). ")
+    elif b is not None and b.end == "both" and b.then is not None:
+        text += f"Next: {step_text(b.then)}, both sides at once, once {who} is done. "
+    elif b is not None and b.end == "dice":
+        text += f"Once {who} has answered, dice are rolled; what you are asked then rests on them. "
+    return [Para([Span(text + "A new mail will ask you when a decision is yours.")])]

@@ -1,0 +1,117 @@
+"""Build Points in a report (7.0-7.6): while a side plans his production, what he has to
+spend, what each kind of order costs (from the game data, game/costs.py) and a worked
+example of his own orders; once his plan is in, what each order cost, what is left, and
+plainly that Build Points not spent are lost.
+"""
+
+from __future__ import annotations
+
+from ..engine import acting
+from ..game.costs import PlanCosts, entrenching_cap, menu, plan_costs, worked_example
+from .phrases import opened
+from .sections import Items, Orders, Section, Span, para
+
+# Imported for annotations only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..data.gamedata import GameData
+    from ..engine.state import State
+
+
+def _menu_items(rows: list[tuple[str, str, int, str]], cap: int | None) -> list[list[Span]]:
+    """One item per kind of order, unit types of one cost on one line (7.6); cap: the most
+    BP entrenchment may take this turn (7.4)."""
+    items: list[list[Span]] = []
+    builds: dict[int, list[str]] = {}
+    for verb, what, bp, _rule in rows:
+        if verb == "build":
+            builds.setdefault(bp, []).append(what)
+    for verb, what, bp, rule in rows:
+        if verb == "buy":
+            items.append([Span("buy N", "order"), Span(f": N cards, {bp} BP each ({rule})")])
+        elif verb == "build" and what == builds[bp][0]:
+            items.append([Span("build NATION TYPE AREA", "order"),
+                          Span(f": {bp} BP each for {', '.join(builds[bp])} ({rule})")])
+        elif verb == "rebuild":
+            items.append([Span("rebuild ARMY AREA", "order"),
+                          Span(f": {bp} BP, the army empty ({rule})")])
+        elif verb == "entrench":
+            items.append([Span("entrench UNIT", "order"),
+                          Span(f": {bp} BP for every {what} units, an army counting as one, "
+                               f"one unit per order" +
+                               (f"; at most {cap} BP of it this turn" if cap is not None
+                                else "") + f" ({rule})")])
+        elif verb == "upgrade":
+            items.append([Span("upgrade UNIT", "order"),
+                          Span(f": {bp} BP, an infantry unit to Stoßtruppen ({rule})")])
+    return items
+
+
+def _costed_lines(plan: PlanCosts) -> list[str]:
+    """The orders of a plan, each with its cost as a comment the order reader skips."""
+    width = max(len(c.text) for c in plan.orders)
+    return [f"{c.text.ljust(width)}  # {c.bp} BP" for c in plan.orders]
+
+
+def _left(plan: PlanCosts) -> list:
+    """Spent and left; BP left in a closed plan are lost (7.0)."""
+    blocks = [para(f"Spent: {plan.spent} of your {plan.bp} BP; left: {plan.left}.")]
+    if plan.closed and plan.left > 0:
+        blocks.append(para(Span(f"{plan.left} BP go unspent and are lost", "bold"),
+                           ": Build Points are spent in this production phase or not at "
+                           "all (7.0)."))
+    elif plan.closed:
+        blocks.append(para("Every BP is spent."))
+    else:
+        blocks.append(para(f"You may still spend {plan.left} BP; what is not spent when you "
+                           f"say done is lost (7.0)."))
+    return blocks
+
+
+def _planning(state: State, data: GameData, reader: str, legal: list[str]) -> list:
+    """What a side planning his production needs: BP, costs, his plan so far, an example."""
+    bp = state.production["bp"][reader]
+    so_far = plan_costs(state, data, bp, list(state.production["plans"][reader]), False)
+    blocks: list = [para(f"You have {bp} BP to spend in this production phase; BP not spent "
+                         f"are lost (7.0). What each order costs (7.6):"),
+                    Items(_menu_items(menu(state, data, reader),
+                                      entrenching_cap(state, data)))]
+    if so_far.orders:
+        blocks += [para("Your plan so far:"), Orders(_costed_lines(so_far)), *_left(so_far)]
+        return blocks
+    example = worked_example(state, data, reader, legal, bp)
+    if example is not None:
+        blocks += [para("For example, this plan of your own orders (the costs after # are "
+                        "comments the referee skips):"),
+                   Orders([*_costed_lines(example), "done"]),
+                   para(f"It costs {example.spent} of your {bp} BP and leaves {example.left}, "
+                        f"which would be lost (7.0).")]
+    return blocks
+
+
+def production_section(state: State, data: GameData, reader: str, legal: list[str],
+                       revealed: list[dict]) -> Section | None:
+    """The Build Points section of reader's report, or None when it has nothing to say:
+    revealed holds the ProductionRevealed events of the report, as reader may see them."""
+    if reader not in data.sides:
+        return None
+    prod = state.production
+    if prod and state.phase != "over" and state.pending is not None and \
+            state.pending.kind == "production" and acting(state, reader):
+        return Section("Build Points (7.0)", _planning(state, data, reader, legal))
+    if prod and reader in prod.get("done", []) and not prod.get("revealed"):
+        plan = plan_costs(state, data, prod["bp"][reader], list(prod["plans"][reader]), True)
+        return Section("Your production plan (7.0)", _plan_blocks(plan))
+    mine = [opened(ev, reader) or ev for ev in revealed if ev.get("side") == reader]
+    if mine:
+        ev = mine[-1]
+        plan = plan_costs(state, data, ev["spent"] + ev["lost"], list(ev["orders"]), True)
+        return Section("Your production plan (7.0)", _plan_blocks(plan))
+    return None
+
+
+def _plan_blocks(plan: PlanCosts) -> list:
+    if not plan.orders:
+        return [para("Your plan has no orders."), *_left(plan)]
+    return [para("What each order of your plan costs:"), Orders(_costed_lines(plan)),
+            *_left(plan)]
