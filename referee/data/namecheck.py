@@ -137,8 +137,8 @@ def _check_country_names(data: GameData) -> list[str]:
         if known("country", c.id, at, "id") and c.id in ids[:i]:
             out.append(at.at("id").says(f"country {c.id!r} is named more than once", c.id))
     if ids:
-        for a in data.map.areas:
-            if a.country not in ids:
+        for a in data.map.areas:            # (an undeclared country is reported already)
+            if a.country not in ids and a.country in data.countries:
                 out.append(fm.at("areas", a.id, "country").says(
                     f"country {a.country!r} has no name in `country_names`", a.country))
     return out
