@@ -25,6 +25,12 @@ Secrets, by kind:
   mail      what the moderator keeps about the message an order came in;
   redaction a secret part the reader may not see, printed with its data or salt.
 
+The Board section every report and outbox mail carries (`board` in a JSON report) is also
+read on its own as `state` (board_part), so that a leak in it is found apart from the records
+and the negative controls can point at it; there it may not show the contents of another
+side's army nor, with hidden templates, another side's force pool (which tells what its
+armies hold: the counter mix less the pool and the units standing alone).
+
 Outputs are read three ways (every format: markdown escapes and BBCode's lookalike brackets
 are undone, line wraps joined, before anything is looked for):
   state     `show`, `status`, `map`: the position now. No card now hidden from the reader, no plan
@@ -169,6 +175,49 @@ def strings(obj) -> list[str]:
 def is_part(obj) -> bool:
     """A secret part in full, as the referee writes one: {to, salt, data}."""
     return isinstance(obj, dict) and "to" in obj and "data" in obj
+
+
+# ---------------------------------------------------------------- the board of a report
+
+BOARD = "Board"                       # the title of a report's Board section
+
+
+def _board_lines(lines: list[str], fmt: str) -> list[str] | None:
+    """The lines of the Board section of a report in a text format, or None."""
+    def heading(i: int) -> bool:             # a section's title (formats.py lays them out)
+        line = lines[i]
+        if fmt == "text":
+            return i + 1 < len(lines) and re.fullmatch(r"-{3,}\s*", lines[i + 1]) is not None
+        if fmt == "markdown":
+            return line.startswith("## ")
+        # BBCode: a bold line glued to the block under it (a country is followed by a gap)
+        return bool(_SECTION["bbcode"].match(line)) and i + 1 < len(lines) and \
+            bool(lines[i + 1].strip())
+
+    title = {"text": BOARD, "markdown": f"## {BOARD}", "bbcode": f"[b]{BOARD}[/b]"}.get(fmt)
+    starts = [i for i, line in enumerate(lines) if line.rstrip() == title and heading(i)]
+    if not starts:
+        return None
+    start = starts[-1]
+    end = next((i for i in range(start + 1, len(lines))
+                if heading(i) or lines[i].startswith("Receipt: ")), len(lines))
+    return lines[start:end]
+
+
+def board_part(o: Output) -> Output | None:
+    """The Board section of a report or an outbox mail, as an output of its own (command
+    `board`, read as the position now); None when the output has none."""
+    if o.command not in ("report", "outbox") or o.code != 0:
+        return None
+    if o.fmt == "json":
+        board = json.loads(o.out).get("board")
+        out = None if board is None else json.dumps({"board": board}, ensure_ascii=False)
+    else:
+        lines = _board_lines(o.out.splitlines(), o.fmt)
+        out = None if lines is None else "\n".join(lines)
+    if out is None:
+        return None
+    return Output("board", o.fmt, o.reader, [*o.argv, "(board)"], o.code, out, "", "state")
 
 
 # ---------------------------------------------------------------- the truth
@@ -520,14 +569,18 @@ class Truth:
         return out
 
     def contents_shown(self, o: Output, text: str, reader: str) -> list[Leak]:
-        """The contents of another side's army in `show` and in the map picture (1.4)."""
-        if not self.hidden or o.command not in ("show", "map"):
+        """The contents of another side's army in `show`, the map picture and the board
+        (1.4); with the board, another side's force pool."""
+        if not self.hidden or o.command not in ("show", "map", "board"):
             return []
         others = {a.id for a in self.state.armies.values()
                   if a.status == "map" and self.army_side[a.id] != reader}
-        out = []
+        out = self.pools_shown(o, text, reader) if o.command == "board" else []
         if o.fmt == "json":
-            areas = json.loads(o.out).get("areas", {})       # show: by id; map: a list
+            doc = json.loads(o.out)
+            areas = doc.get("areas", {})       # show: by id; map: a list
+            if o.command == "board":
+                areas = [a for c in doc["board"].get("countries", []) for a in c["areas"]]
             for area in areas.values() if isinstance(areas, dict) else areas:
                 for u in area.get("units", []):
                     if not isinstance(u, dict):               # map: the ids a reader sees
@@ -537,6 +590,8 @@ class Truth:
                         out.append(Leak("template", f"contents of {u['id']}",
                                         json.dumps(u, ensure_ascii=False)[:160]))
             return out
+        if o.command == "board" and o.fmt == "text":     # a unit's words may be wrapped
+            text = flat(text)
         for aid in sorted(others):
             m = re.search(r"(?<![\w-])" + re.escape(aid) + r" [^\[\]|\n]{0,40}\[(?!hidden\])"
                           r"([^\]\n]{0,40})\]", text)
@@ -544,6 +599,16 @@ class Truth:
                 out.append(Leak("template", f"contents of {aid}: [{m.group(1)}]",
                                 around(text, m.start())))
         return out
+
+    def pools_shown(self, o: Output, text: str, reader: str) -> list[Leak]:
+        """Another side's force pool in the board, under hidden templates (1.4)."""
+        side_of = self.data.nation_side
+        if o.fmt == "json":
+            nations = list(json.loads(o.out)["board"].get("force_pool") or {})
+        else:
+            nations = re.findall(r"Force pool, (\w+):", text)
+        return [Leak("template", f"the force pool of {n}", f"Force pool, {n}")
+                for n in nations if side_of.get(n) != reader]
 
     # -------------------------------------------------- the checks
 

@@ -76,7 +76,8 @@ def test_a_sea_move_in_aac_is_refused_in_plain_words(cli, tmp_path, secret_file)
 
 def test_views_of_aac_leave_out_the_box_it_has_not(cli, tmp_path, secret_file):
     """2.0 V.4: the Eastern Front Transit box is TTLM's (map.yaml boxes); AAC has none, so its
-    views do not speak of one (`eft_box` is null), while a TTLM game still shows it."""
+    views and the board of its reports do not speak of one (`eft_box` is null), while a TTLM
+    game still shows it."""
     east, west = tmp_path / "east.jsonl", tmp_path / "west.jsonl"
     for j, game in ((east, "aac"), (west, "ttlm")):
         assert cli("new", j, "--game", game, "--scenario", "1914", "--game-id", j.stem,
@@ -86,7 +87,10 @@ def test_views_of_aac_leave_out_the_box_it_has_not(cli, tmp_path, secret_file):
         r = cli(*args)
         assert r.exit_code == 0, r.stderr
         assert "Eastern Front Transit" not in r.stdout, args
-        assert ("Eliminated armies: none" in r.stdout) == (args[0] == "show"), args
+        assert "Eliminated armies: none" in r.stdout, args      # show's and the board's
     assert json.loads(cli("show", east, "--format", "json").stdout)["eft_box"] is None
+    report = cli("report", east, "--since", "0", "--format", "json").stdout
+    assert json.loads(report)["board"]["eft_box"] is None
+    assert "Eastern Front Transit box: empty" in cli("report", west, "--since", "0").stdout
     assert "Eastern Front Transit box: empty" in cli("show", west).stdout
     assert json.loads(cli("show", west, "--format", "json").stdout)["eft_box"] == []

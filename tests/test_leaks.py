@@ -18,9 +18,12 @@ moderator reads everything once: no command may fail (exit 4, a traceback).
 What a reader must not see is worked out from the moderator's truth (leakcheck.py): cards in
 other hands and in the draw pile, the deck order, sealed plans before their reveal, hidden
 army templates (the definition of test_hidden_templates.py), the players' and observers'
-addresses and order keys, the salts of the secret parts. The same checks run on the
-moderator's output (and on the players' mails) as if another reader read it must find those
-secrets (negative controls, in every game), so a check that finds nothing cannot pass
+addresses and order keys, the salts of the secret parts. The Board section of every report
+and outbox mail (and the `board` of a JSON report) is read again on its own
+(leakcheck.board_part). The same checks run on the moderator's output (and on the players'
+mails) as if another reader read it must find those secrets (negative controls, in every
+game: among them the moderator's board, which names every hand and, with hidden templates,
+every army's contents and every force pool), so a check that finds nothing cannot pass
 unnoticed.
 """
 
@@ -40,7 +43,7 @@ from unittest import mock
 import pytest
 import typer
 import typer.testing
-from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth
+from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth, board_part
 
 from referee.cli.app import app
 from referee.cli.entry import parse, run
@@ -376,7 +379,10 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers
                                 default=reader == PUBLIC and public_by_default,
                                 pictures=pictures, turn=turn)
     moderator = read_everything(journal, MODERATOR, folder, pictures=pictures) + \
-        ([players] if players else []) + [o for o in outs if o.command == "outbox"]
+        ([players] if players else [])
+    moderator += [b for b in map(board_part, moderator) if b is not None]
+    moderator += [o for o in outs if o.command == "outbox"]
+    outs += [b for b in map(board_part, outs) if b is not None]
     bad = crashes(outs + moderator)
     assert not bad, "commands failed:\n" + "\n".join(bad)
     found: dict[tuple, list] = defaultdict(list)
@@ -423,6 +429,12 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
     s = truth.state
     missed = []
     found: dict[tuple[int, str], set[str]] = {}
+    boards = [o for o in moderator if o.command == "board"]
+    if "report" in _commands():
+        read = {o.fmt for o in moderator if o.command == "report"}
+        if {o.fmt for o in boards} != read:
+            missed.append(f"board: found in the moderator's report as "
+                          f"{sorted(o.fmt for o in boards)}, read as {sorted(read)}")
 
     def expect(kind: str, o: Output, reader: str, why: str) -> None:
         if (id(o), reader) not in found:
@@ -439,6 +451,10 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
             if {truth.card_title[c] for x in others for c in s.hands.get(x, [])} - own:
                 expect("hand", of("show", "text"), reader, "another hand holds a card title "
                        "the reader cannot account for")
+            for o in boards:
+                if o.fmt == "json" or {truth.card_title[c] for x in others
+                                       for c in s.hands.get(x, [])} - own:
+                    expect("hand", o, reader, "the moderator's board names another hand")
         reports = [of("report", "json")] if "report" in _commands() else []
         if s.draw_pile:
             for o in [of("log", "json"), of("log", "text"), *reports]:
@@ -456,6 +472,9 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
             expect("template", of("show", "text"), reader, "another side's army holds units")
             if any(o.command == "map" for o in moderator):
                 expect("template", of("map", "svg"), reader, "another side's army holds units")
+            for o in boards:
+                expect("template", o, reader, "the moderator's board shows another side's "
+                       "army contents")
         if "explain" in _commands():
             part = truth.records[explained_record(truth.records)].get("private_order") or {}
             lines = (part.get("data") or {}).get("text", "").split("\n")
@@ -559,3 +578,42 @@ def test_every_reader_reads_every_format_of_every_command_in_some_game():
                for command, _, formats, _ in COMMANDS
                for f in by_turns(formats, reader, spec.n)}
     assert covered == {(r, c, f) for r in READERS for c, _, fs, _ in COMMANDS for f in fs}
+
+
+def test_a_leaking_board_is_caught(tmp_path: Path, monkeypatch):
+    """A board made from the moderator's view but sent to another reader (every army's
+    contents, every hand, every force pool) is found in each format of the report by the
+    check of the board on its own (board_part), and its hands by the check of the whole
+    report too."""
+    from referee.game import board as board_module
+    from referee.game.views import state_view
+    from referee.render import reports
+
+    def leaking(state, data, reader, view):
+        whole = board_module.board_view(state, data, MODERATOR,
+                                        state_view(state, data, MODERATOR))
+        return {**whole, "reader": reader}
+
+    monkeypatch.setattr(reports, "board_view", leaking)
+    spec = Spec(98, "1914", True, "early", 5)
+    journal = play(spec, tmp_path, {}, [])
+    truth = Truth(journal)
+    s = truth.state
+    for reader in READERS:
+        others = [x for x in SIDES if x != reader]
+        unexplained = {truth.card_title[c] for x in others for c in s.hands.get(x, [])} - \
+            truth.explained_now(reader)
+        assert unexplained or reader == PUBLIC, "choose a game where the hands differ"
+        for fmt in ("json", "text", "markdown", "bbcode"):
+            argv = ["report", journal, "--as", reader, "--since", "0", "--format", fmt]
+            code, out, err, escaped = referee(*argv)
+            assert code == 0 and escaped is None, err
+            report = Output("report", fmt, reader, argv, code, out, err, "records")
+            board = board_part(report)
+            assert board is not None, f"no board in the {fmt} report"
+            kinds = {leak.kind for leak in truth.leaks(board)}
+            want = {"template"} | ({"hand"} if fmt == "json" or unexplained else set())
+            assert want <= kinds, (reader, fmt, kinds)
+            # (army contents are a board's and show's to tell: read in the board part only)
+            assert want - {"template"} <= {leak.kind for leak in truth.leaks(report)}, \
+                (reader, fmt)

@@ -323,7 +323,8 @@ def test_the_reply_to_a_plan_shows_each_cost_and_the_build_points_lost(tmp_path,
     assert "Spent: 4 of your 10 BP; left: 6." in text
     assert "6 BP go unspent and are lost" in text and "(7.0)" in text
     # The Entente's plan is his alone: nothing of the German's reaches him.
-    assert "metz" not in _mail_to(mails, "entente").get_content().casefold()
+    # The Entente's mail names Metz on its board, never the German's sealed build there.
+    assert "build ge infantry" not in _mail_to(mails, "entente").get_content().casefold()
 
 
 def test_a_plan_that_cannot_be_paid_is_refused_with_nothing_sealed(tmp_path, cli):

@@ -238,12 +238,13 @@ def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
             texts.append(r.stdout)
     text = "\n".join(texts)
     assert "Central" in text and "Allies" in text
-    # Names the data itself gives (a card "German Military Crisis!", a victory level) are the
-    # data's words; the lines are wide enough for none of them to be wrapped.
+    # Names the data itself gives (a card "German Military Crisis!", a victory level, the
+    # country Germany heading the board) are the data's words; the lines are wide enough for none of them to be wrapped.
     data = load_game(games / "ttlm")
     for name in [c.title for c in data.deck.cards] + \
             [n.name for n in data.units.nations.values()] + \
-            [level.name for level in data.charts.victory.levels]:
+            [level.name for level in data.charts.victory.levels] + \
+            [c.name for c in data.map.country_names]:
         text = text.replace(name, "")
     for old in ("German", "Entente"):
         lines = [line for line in text.splitlines() if old in line]

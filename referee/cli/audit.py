@@ -96,7 +96,8 @@ def report(
     bbcode_dialect: Dialect = BbDialect.common,
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
-    """What happened since the reader's last report, his decision now, and a receipt."""
+    """What happened since the reader's last report, the board as he may see it, his decision
+    now, and a receipt."""
     from ..render import reports  # start-up: only report needs it
 
     commands.check_private(journal)

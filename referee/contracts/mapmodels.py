@@ -51,10 +51,17 @@ class Box(Model):
     losses_not_when_linked_with: str | None = None
 
 
+class CountryName(Model):
+    id: Country
+    name: str
+
+
 class MapData(Model):
     version: Version
     provenance: str
     countries: list[Country] = []       # countries of the map besides the nations' home countries
+    # What the board of a report heads each country's areas with, in the order it lists them.
+    country_names: list[CountryName] = []
     areas: list[Area]
     impassable: list[Impassable] = []
     boxes: list[Box] = []

@@ -4,11 +4,12 @@ Each carries `schema_version` and accepts added keys, so a script written
 against one version survives new fields.
 """
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
 from .base import Document
+from .outputs import FortShown
 
 
 class UnitView(Document):
@@ -167,6 +168,60 @@ class ReportVp(Document):
     level_name: str
 
 
+class BoardFort(FortShown):
+    besieged: bool                # units of the other side stand in its area (8.4)
+    oos: bool = False             # an Out of Supply marker on it (1.2.3)
+
+
+class BoardArea(Document):
+    id: str
+    name: str
+    control: str                  # a side id, disputed or neutral
+    vp: int
+    supply_source: str | None     # the side whose supply source it is (6.1)
+    units: list[UnitView]         # as `show` gives them to the reader, forts apart
+    fort: BoardFort | None
+    battle: Literal["compulsory", "declared", "fighting", "fought"] | None     # 5.1
+
+
+class BoardCountry(Document):
+    id: str
+    name: str
+    areas: list[BoardArea]
+
+
+class BoardVp(Document):
+    total: int
+    level: str
+    level_name: str
+
+
+class BoardCards(Document):
+    hand: list[CardView] | None   # the reader's own hand; None for the public and the moderator
+    hands: dict[str, list[CardView]] | None = None     # the moderator's: every hand
+    hand_sizes: dict[str, int]
+    draw_pile: int
+    discard: int
+
+
+class BoardView(Document):
+    """The board every report carries (`board` in `report --format json`): each area by
+    country, as the reader may see it, and what lies off the map."""
+
+    schema_version: int
+    reader: str
+    turn: int
+    label: str
+    phase: str
+    countries: list[BoardCountry]
+    vp: BoardVp
+    cards: BoardCards
+    eft_box: list[str] | None     # None: the game has no EFT box (AAC)
+    eliminated_armies: list[str]
+    force_pool: dict[str, dict[str, int]]
+    build_points: dict[str, int] | None     # in a production phase: each side's (7.0)
+
+
 class ReportView(Document):
     """What `report --format json` prints: the facts, and the document the text is made of."""
 
@@ -180,6 +235,7 @@ class ReportView(Document):
     waiting_on: str | None
     decision: str | None
     legal: list[str]
+    board: BoardView
     document: dict[str, Any]
 
 

@@ -11,7 +11,7 @@ import msgspec
 
 from .modelbase import Model
 
-__all__ = ['FortSpec', 'Area', 'Impassable', 'Box', 'MapData']
+__all__ = ['FortSpec', 'Area', 'Impassable', 'Box', 'CountryName', 'MapData']
 
 
 class FortSpec(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -57,10 +57,16 @@ class Box(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     losses_not_when_linked_with: str | None = None
 
 
+class CountryName(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    id: Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]
+    name: str
+
+
 class MapData(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
     version: Annotated[int, msgspec.Meta(ge=1, le=999)]
     provenance: str
     countries: list[Annotated[str, msgspec.Meta(pattern='^[a-z][a-z0-9_]{0,31}$')]] = []
+    country_names: list[CountryName] = []
     areas: list[Area]
     impassable: list[Impassable] = []
     boxes: list[Box] = []

@@ -122,6 +122,25 @@ def _check_map_names(data: GameData) -> list[str]:
             known("nation", a.fort.nation, where, "fort", "nation")
     for b in data.map.boxes:
         known("side", b.owner, fm, "boxes", b.id, "owner")
+    return out + _check_country_names(data)
+
+
+def _check_country_names(data: GameData) -> list[str]:
+    """The countries the board of a report heads the areas with (map.yaml `country_names`):
+    each a declared country, named once; when any is named, every area's country is."""
+    out: list[str] = []
+    known = Names(data, out)
+    fm = At(data.info.files.map)
+    ids = [c.id for c in data.map.country_names]
+    for i, c in enumerate(data.map.country_names):
+        at = fm.at("country_names", named(i, c.id))
+        if known("country", c.id, at, "id") and c.id in ids[:i]:
+            out.append(at.at("id").says(f"country {c.id!r} is named more than once", c.id))
+    if ids:
+        for a in data.map.areas:            # (an undeclared country is reported already)
+            if a.country not in ids and a.country in data.countries:
+                out.append(fm.at("areas", a.id, "country").says(
+                    f"country {a.country!r} has no name in `country_names`", a.country))
     return out
 
 

@@ -16,6 +16,7 @@ from ..base.readers import PUBLIC, check_reader
 from ..data.gamedata import GameData
 from ..engine.reading import Reader, area_choices, did_you_mean, nearest
 from ..engine.state import State
+from ..game.board import battle_status, fort_view
 from ..game.views import VIEW_SCHEMA, unit_views
 from .documents import control_span, side_name, unit_phrase
 from .sections import Document, Items, Section, Span, Table, para
@@ -43,25 +44,6 @@ def find_area(name: str, data: GameData) -> str:
     return found
 
 
-def _battle(state: State, area: str, data: GameData) -> str | None:
-    """Whether the area is a Battle Area of this player turn: made Disputed by this offensive's
-    movement, so its battle is compulsory (4.1, 5.1.1), or declared, being fought or fought
-    in this combat phase (2.0 II.3, 5.1.2, 5.2)."""
-    if state.battle is not None and state.battle.get("area") == area:
-        return "fighting"
-    combat = state.combat
-    if combat is None:
-        ts = state.turn_state
-        if ts is not None and area in ts.became_disputed and state.disputed(area, data):
-            return "compulsory"
-        return None
-    if area in combat.get("resolved", ()):
-        return "fought"
-    if area in combat.get("declared", ()):
-        return "declared"
-    return None
-
-
 def _head(state: State, data: GameData, reader: str, game_id: str) -> dict[str, Any]:
     return {"schema_version": VIEW_SCHEMA, "game_id": game_id or state.game_id,
             "game_name": data.info.name, "seq": state.seq, "reader": reader,
@@ -75,14 +57,7 @@ def area_view(state: State, data: GameData, area: str, reader: str = PUBLIC,
     its neighbours with their control."""
     check_reader(reader, data.sides)
     a = data.areas[area]
-    fort = None
-    if a.fort is not None:
-        now = state.forts.get(a.fort.id)
-        nation = now.nation if now is not None else a.fort.nation
-        fort = {"id": a.fort.id, "name": a.fort.name, "nation": nation,
-                "side": data.nation_side.get(nation), "printed": a.fort.strength,
-                "strength": now.strength if now is not None else None,
-                "in_play": now is not None}
+    fort = fort_view(state, data, a.id)
     view = _head(state, data, reader, game_id)
     view["area"] = {
         "id": a.id, "name": a.name, "aliases": list(a.aliases), "kind": a.kind,
@@ -90,7 +65,7 @@ def area_view(state: State, data: GameData, area: str, reader: str = PUBLIC,
         "vp": a.vp, "coastal": a.coastal, "supply_source": a.supply_source,
         "conditional_supply_source": a.conditional_supply_source,
         "always_supplied": a.always_supplied, "fort": fort,
-        "battle": _battle(state, a.id, data),
+        "battle": battle_status(state, data, a.id),
         "units": unit_views(state, data, a.id, reader),
         "neighbours": [{"id": n, "name": data.areas[n].name,
                         "control": state.area_state(n, data)} for n in a.neighbours],

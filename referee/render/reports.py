@@ -4,7 +4,8 @@ A report replays the journal to the record it starts after, then walks the
 later records one by one, each redacted for the reader (journal.redact):
 the orders, every die with the unit that rolled it, how each hit was paid,
 who holds a battle area once the battle is over, control changes, VP and
-its change, then the reader's own decision with the orders open to him, and
+its change, the board as he may see it (board.py), then the reader's own
+decision with the orders open to him, and
 a receipt (the game, the last record's number and the start of its hash:
 game/receipts.py) that lets him prove later that the journal was not
 rewound.
@@ -22,13 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import JournalError, UsageError
-from ..base.readers import MODERATOR, PUBLIC, check_reader
+from ..base.readers import check_reader
 from ..engine.victory import level_of, vp_breakdown
 from ..game import Era, ahead, next_for, open_game, order_text, receipt_line
+from ..game.board import board_view
 from ..game.standing import load as standing_orders
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
+from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import production_section
 from .documents import side_name, vp_section
@@ -158,6 +161,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     level = level_of(total, data)
     change = total - vp_before
     sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id)
+    board = _view(journal, whole, f"board:{reader}", board_view, state, data, reader, sview)
     stat = _view(journal, whole, f"status:{reader}", readable_status_view, state, data, reader,
                  game_id)
     sections = [Section(
@@ -167,12 +171,8 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     vp_doc = vp_section(vp)
     vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
     sections.append(vp_doc)
+    sections.append(board_section(board))
     sections += _now_sections(journal, whole, state, data, reader, stat, revealed)
-    if reader != PUBLIC:
-        hand = sview["hand"] if reader != MODERATOR else []
-        if reader in data.sides:
-            sections.append(Section("Your hand", [para(", ".join(c["title"] for c in hand)
-                                                       or "(empty)")]))
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     who = side_name(reader) if reader in data.sides else reader
     span = (f"records {start + 1}–{last['seq']}" if start < last["seq"] else
@@ -186,7 +186,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],
-        "legal": stat["legal"],
+        "legal": stat["legal"], "board": board,
     }
     if remember and since is None:      # an asked-for range is a look back, not the news
         remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])

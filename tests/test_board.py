@@ -1,0 +1,188 @@
+"""The board of every report (game/board.py, render/board.py): what it holds for each reader,
+how it reads at 72 columns, and the country names it is grouped by (map.yaml).
+
+The Board section's content is checked against the rules in the golden reports
+(test_report_golden.py) and for secrets in test_leaks.py; here: its shape, that every area
+of the 1914 scenario of both games is on it exactly once and within 72 columns, that each
+reader gets the hands `show` gives him (1.3) and the army contents he may see (1.4).
+"""
+
+from __future__ import annotations
+
+import pytest
+from datacopy import copy_game
+
+from casebook import new_game, position
+from referee import game as g
+from referee.base.errors import GameDataError
+from referee.contracts.views import BoardView
+from referee.data.dataload import load_game
+from referee.game.board import board_view
+from referee.game.views import state_view
+from referee.render.board import board_section
+from referee.render.formats import to_text
+from referee.render.sections import Document
+
+READERS = ("german", "entente", "public", "moderator")
+
+
+@pytest.fixture(scope="module")
+def openings(tmp_path_factory) -> dict:
+    """The 1914 start of each game, with hidden army templates and without."""
+    tmp = tmp_path_factory.mktemp("boards")
+    out = {}
+    for game in ("ttlm", "aac"):
+        for hidden in (False, True):
+            name = f"{game}-{'hidden' if hidden else 'open'}"
+            journal = new_game(tmp, position("1914", game=game), {"hidden_templates": hidden},
+                               name=name, game=game)
+            out[game, hidden] = g.open_game(journal)
+    return out
+
+
+def board_of(opened, reader: str) -> dict:
+    s, d = opened.state, opened.data
+    return board_view(s, d, reader, state_view(s, d, reader))
+
+
+def board_text(board: dict) -> list[str]:
+    return to_text(Document("t", [board_section(board)])).splitlines()
+
+
+def areas_said(board: dict) -> list[list[str]]:
+    """The text of each area's own line, country by country."""
+    out = []
+    for block in board_section(board).blocks[:-2]:
+        if block.kind == "items":
+            texts = ["".join(span.text for span in item) for item in block.items]
+            out.append([t for t in texts if not t.startswith(("Quiet, ", "Neutral: ",
+                                                              "Supply sources"))])
+    return out
+
+
+def listed(board: dict) -> list[list[str]]:
+    """The area names each country's lines give: an area's own line begins with its name, a
+    line of quiet or neutral areas lists them after its colon; supply sources are not
+    counted (they name areas listed already)."""
+    out = []
+    for block in board_section(board).blocks:
+        if block.kind != "items":
+            continue
+        names: list[str] = []
+        for item in block.items:
+            text = "".join(span.text for span in item)
+            if text.startswith(("Quiet, ", "Neutral: ")):
+                names += text.split(": ", 1)[1].split(", ")
+            elif not text.startswith("Supply sources"):
+                names.append(text.split(", ", 1)[0])
+        out.append(names)
+    return out[:-1]                     # the last list is what lies off the map
+
+
+@pytest.mark.parametrize("game", ["ttlm", "aac"])
+@pytest.mark.parametrize("hidden", [False, True])
+def test_every_area_once_within_72_columns(openings, game, hidden):
+    """Each area of the 1914 map is on the board once, in its country's part: on a line of
+    its own when something stands there, else in a list of quiet areas; no line is longer
+    than 72 columns, and in TTLM each area's line fits on one."""
+    opened = openings[game, hidden]
+    data = opened.data
+    for reader in READERS:
+        board = board_of(opened, reader)
+        BoardView.model_validate(board)
+        lines = board_text(board)
+        long = [ln for ln in lines if len(ln) > 72]
+        assert not long, (game, reader, long)
+        assert [c["id"] for c in board["countries"]] == [c.id for c in data.map.country_names]
+        for country, shown in zip(board["countries"], listed(board)):
+            assert country["name"] in lines, country["name"]
+            assert sorted(shown) == sorted(a["name"] for a in country["areas"]), country["id"]
+            for a in country["areas"]:
+                assert data.areas[a["id"]].country == country["id"]
+        if game == "ttlm":
+            own = [text for names in areas_said(board) for text in names]
+            assert own and all(len("- " + text) <= 72 for text in own), own
+        for area in data.map.areas:
+            assert sum(1 for c in board["countries"] for a in c["areas"]
+                       if a["id"] == area.id) == 1
+
+
+def test_hands_and_contents_as_show_gives_them(openings):
+    """A side sees his own hand by name, the other's size only; the public sizes only; the
+    moderator every hand (1.3). Under hidden templates (1.4) the other side's armies are
+    'hidden' and its force pool is left out; a side sees his own."""
+    opened = openings["ttlm", True]
+    s, d = opened.state, opened.data
+    for reader in READERS:
+        board = board_of(opened, reader)
+        cards = board["cards"]
+        assert cards["hand_sizes"] == {x: len(s.hands[x]) for x in d.sides}
+        if reader in d.sides:
+            assert [c["id"] for c in cards["hand"]] == s.hands[reader]
+            assert cards["hands"] is None
+        elif reader == "moderator":
+            assert cards["hand"] is None
+            assert {x: [c["id"] for c in h] for x, h in cards["hands"].items()} == s.hands
+        else:
+            assert cards["hand"] is None and cards["hands"] is None
+        armies = [u for c in board["countries"] for a in c["areas"] for u in a["units"]
+                  if u["type"] == "army"]
+        for u in armies:
+            mine = reader == "moderator" or u["side"] == reader
+            assert (u["contents"] is not None) == mine, (reader, u)
+            assert (u["summary"] != "hidden") == mine
+        assert all(reader == "moderator" or d.nation_side[n] == reader
+                   for n in board["force_pool"])
+
+
+def test_a_board_is_made_from_the_view_of_its_reader(openings):
+    """A board made from another reader's view (who may see more) is refused, not sent."""
+    opened = openings["ttlm", True]
+    s, d = opened.state, opened.data
+    with pytest.raises(ValueError):
+        board_view(s, d, "entente", state_view(s, d, "moderator"))
+
+
+def test_forts_supply_sources_and_what_lies_off_the_map(openings):
+    """The forts of the 1914 set-up at their printed strength with their owners (8.4), the
+    supply sources of the map (6.1), the EFT box only in TTLM (2.0 V.4; AAC has none), no
+    Build Points outside a production phase (7.0)."""
+    for game in ("ttlm", "aac"):
+        opened = openings[game, False]
+        d = opened.data
+        board = board_of(opened, "public")
+        areas = {a["id"]: a for c in board["countries"] for a in c["areas"]}
+        for area in d.map.areas:
+            shown = areas[area.id]
+            assert shown["supply_source"] == area.supply_source
+            if area.fort is None:
+                assert shown["fort"] is None
+                continue
+            fort = shown["fort"]
+            in_play = area.fort.id in opened.state.forts
+            assert fort["in_play"] == in_play and fort["printed"] == area.fort.strength
+            assert fort["side"] == d.nation_side[fort["nation"]]
+            assert fort["besieged"] is False      # no enemy unit stands with a fort in 1914
+        assert (board["eft_box"] is None) == (game == "aac")
+        assert board["build_points"] is None
+
+
+def test_country_names_are_checked(tmp_path):
+    """map.yaml `country_names`: a country the game does not declare, one named twice, and
+    an area whose country has no name are each reported where they are written."""
+    def change(files):
+        names = files["map.yaml"]["country_names"]
+        names.append({"id": "atlantis", "name": "Atlantis"})
+        names.append({"id": "belgium", "name": "Belgium again"})
+        files["map.yaml"]["country_names"] = [n for n in names if n["id"] != "luxembourg"]
+
+    games = copy_game(tmp_path, change, ("map.yaml",))
+    with pytest.raises(GameDataError) as err:
+        load_game(games / "ttlm")
+    lines = err.value.lines()
+    for said in ("unknown country 'atlantis' (the game declares belgium, france, germany, "
+                 "luxembourg, uk) (at country_names[4](atlantis).id)",
+                 "country 'belgium' is named more than once (at country_names[5](belgium).id)",
+                 "country 'luxembourg' has no name in `country_names` (at "
+                 "areas.luxembourg.country)"):
+        assert sum(line.endswith(said) for line in lines) == 1, (said, lines)
