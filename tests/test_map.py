@@ -21,7 +21,6 @@ import yaml
 
 from casebook import new_game, position
 from referee import game as g
-from referee.cli import commands
 from referee.data.paths import default_games_dir
 from referee.render import svgmap
 

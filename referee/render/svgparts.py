@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 RADIUS = 9.0           # an area's circle
-LINE = 12.0            # height of one line of unit text
+LINE = 12.5            # height of one line of unit text (the font's ascent and descent)
 UNIT_SIZE = 10.5       # font size of a unit's line
 NAME_SIZE = 11.5       # and of an area's name (bold)
 
