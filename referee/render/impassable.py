@@ -322,42 +322,13 @@ def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: floa
 
     y += 16 * scale
     text(g, 0, 11, "Never entered (4.1, 4.2)", **{"font-weight": "bold"})
-    kinds = {r.kind for r in data.map.impassable}
-    for kind, words in (("sea", "sea, not playable (4.2)"),
-                        ("neutral_country", "neutral country (4.1)")):
-        if kind not in kinds:
-            continue
-        s = SEA if kind == "sea" else NEUTRAL
-        y += 17 * scale
-        rect = {"x": f"{x:g}", "y": f"{y - 10 * scale:.1f}", "width": f"{22 * scale:g}",
-                "height": f"{13 * scale:g}", "rx": s["rx"], "fill": s["fill"],
-                "stroke": s["edge"]}
-        if kind != "sea":
-            rect["stroke-dasharray"] = s["dash"]
-        ET.SubElement(g, "rect", rect)
-        ET.SubElement(g, "line", {"x1": f"{x + 22 * scale:g}", "y1": f"{y - 3.5 * scale:.1f}",
-                                  "x2": f"{x + 32 * scale:g}", "y2": f"{y - 3.5 * scale:.1f}",
-                                  "stroke": s["edge"], "stroke-width": "1.5",
-                                  "stroke-dasharray": s["dash"]})
-        text(g, 36 * scale, 10.5, words)
+    y = _kind_keys(g, {r.kind for r in data.map.impassable}, x, y, scale)
     y += 14 * scale
     text(g, 0, 10, "dashes lead to the areas it borders")
     if margin:
         y += 14 * scale
         text(g, 0, 10, "not on this map:")
-    for region in margin[:MOST_DRAWN]:
-        y += 13 * scale
-        s = style(region)
-        row = ET.SubElement(g, "g", {"id": f"impassable-{region.id}",
-                                     "class": f"impassable {region.kind} unplaced",
-                                     "data-kind": region.kind})
-        t = text(row, 8, 10.5, clip(clean(region.name), LEGEND_CHARS), 1.1, fill=s["ink"],
-                 **{"class": "name"})
-        if region.kind == "sea":
-            t.set("font-style", "italic")
-    if len(margin) > MOST_DRAWN:
-        y += 13 * scale
-        text(g, 8, 10, f"and {len(margin) - MOST_DRAWN} more")
+    y = _margin_rows(g, margin, x, y, scale)
     return y
     g = ET.SubElement(parent, "g", {"id": "impassable-legend"})
     y += 14
@@ -404,4 +375,52 @@ def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: floa
         y += 12
         t = ET.SubElement(g, "text", {"x": f"{x + 8:g}", "y": f"{y:g}", "font-size": "8"})
         t.text = f"and {len(margin) - MOST_DRAWN} more"
+    return y
+
+
+def _margin_rows(g: ET.Element, margin: list[Impassable], x: float, y: float,
+                 scale: float) -> float:
+    """The regions not drawn on the map, one row each under the key; returns the bottom."""
+    size = 10.5 * min(scale, 1.1)
+    for region in margin[:MOST_DRAWN]:
+        y += 13 * scale
+        s = style(region)
+        row = ET.SubElement(g, "g", {"id": f"impassable-{region.id}",
+                                     "class": f"impassable {region.kind} unplaced",
+                                     "data-kind": region.kind})
+        t = ET.SubElement(row, "text", {"x": f"{x + 8:g}", "y": f"{y:.1f}",
+                                        "font-size": f"{size:g}", "fill": s["ink"],
+                                        "class": "name"})
+        if region.kind == "sea":
+            t.set("font-style", "italic")
+        t.text = clip(clean(region.name), LEGEND_CHARS)
+    if len(margin) > MOST_DRAWN:
+        y += 13 * scale
+        t = ET.SubElement(g, "text", {"x": f"{x + 8:g}", "y": f"{y:.1f}",
+                                      "font-size": f"{10 * min(scale, 1.1):g}"})
+        t.text = f"and {len(margin) - MOST_DRAWN} more"
+    return y
+
+
+def _kind_keys(g: ET.Element, kinds: set[str], x: float, y: float, scale: float) -> float:
+    """A sample of each kind of region the data has, with what it is (4.1, 4.2)."""
+    for kind, words in (("sea", "sea, not playable (4.2)"),
+                        ("neutral_country", "neutral country (4.1)")):
+        if kind not in kinds:
+            continue
+        s = SEA if kind == "sea" else NEUTRAL
+        y += 17 * scale
+        rect = {"x": f"{x:g}", "y": f"{y - 10 * scale:.1f}", "width": f"{22 * scale:g}",
+                "height": f"{13 * scale:g}", "rx": s["rx"], "fill": s["fill"],
+                "stroke": s["edge"]}
+        if kind != "sea":
+            rect["stroke-dasharray"] = s["dash"]
+        ET.SubElement(g, "rect", rect)
+        ET.SubElement(g, "line", {"x1": f"{x + 22 * scale:g}", "y1": f"{y - 3.5 * scale:.1f}",
+                                  "x2": f"{x + 32 * scale:g}", "y2": f"{y - 3.5 * scale:.1f}",
+                                  "stroke": s["edge"], "stroke-width": "1.5",
+                                  "stroke-dasharray": s["dash"]})
+        t = ET.SubElement(g, "text", {"x": f"{x + 36 * scale:g}", "y": f"{y:.1f}",
+                                      "font-size": f"{10.5 * scale:g}"})
+        t.text = words
     return y
