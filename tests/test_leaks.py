@@ -9,8 +9,9 @@ command of COMMANDS, as JSON and in one of its text formats (text, markdown, BBC
 from game to game, so that each reader reads every format of every command in some third of
 the games (the map picture in one game in four; the whole table in the game of
 test_checks_find_every_kind_of_secret), and the outbox
-mails `inbox` writes them (with the map attached in those games) and the two observers
-of each game (the public report, read as the public's); each JSON log
+mails `inbox` writes them (with map.png attached in those games: the SVG it is drawn from
+is read) and the two observers of each game (the public report and map, read as the
+public's); each JSON log
 is exported and checked with `verify --export`; each side's first legal order is given on a
 copy of the journal and what `order` prints him (text and json) is checked too. The
 moderator reads everything once: no command may fail (exit 4, a traceback).
@@ -48,6 +49,7 @@ from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth, board_part
 from referee.cli.app import app
 from referee.cli.entry import parse, run
 from referee.game.autoplay import autoplay
+from referee.render import png
 
 # ---------------------------------------------------------------- what is read
 
@@ -337,9 +339,18 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
     box = folder / "Maildir"
     for sub in ("cur", "new", "tmp"):
         (box / sub).mkdir(parents=True, exist_ok=True)
-    argv = ["inbox", journal, box, "--outbox", folder / "outbox"] + \
-        (["--attach-map"] if pictures and "map" in _commands() else [])
-    code, out, err, escaped = referee(*argv)
+    argv = ["inbox", journal, box, "--outbox", folder / "outbox",
+            "--map" if pictures else "--no-map"]
+    drawn: dict[bytes, str] = {}          # each PNG attached, and the SVG it was drawn from
+    real = png.to_png
+
+    def recording(svg: str, width=None) -> bytes:
+        made = real(svg, width)
+        drawn[made] = svg
+        return made
+
+    with mock.patch.object(png, "to_png", recording):
+        code, out, err, escaped = referee(*argv)
     assert code == 0 and escaped is None, f"inbox: {err}{escaped or ''}"
     side_of = {a.casefold(): s for s, a in addresses.items()}
     side_of.update({a.casefold(): PUBLIC for a in observers})
@@ -352,11 +363,12 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
         text = "".join(f"{k}: {v}\n" for k, v in msg.items()) + "\n" + body.get_content()
         mails.append(Output("outbox", "text", reader, ["outbox", journal, str(path.name)], 0,
                             text, "", "records", own))
-        for att in msg.iter_attachments():      # the map drawn for him (--attach-map)
-            svg = att.get_content()
+        for att in msg.iter_attachments():      # the map drawn for him, as PNG
+            assert att.get_content_type() == "image/png", att.get_content_type()
+            svg = drawn[att.get_content()]      # a PNG drawn from an SVG, read as text
             mails.append(Output("map", "svg", reader, ["outbox", journal, f"{path.name} map"],
-                                0, svg.decode() if isinstance(svg, bytes) else svg, "",
-                                "state"))
+                                0, svg, "", "state"))
+        assert pictures == any(True for _ in msg.iter_attachments()), path.name
     assert {m.reader for m in mails} == set(addresses) | ({PUBLIC} if observers else set()), \
         "a report for every player"
     sent = sorted(m.own.casefold() for m in mails if m.command == "outbox" and m.own)

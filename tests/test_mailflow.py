@@ -15,11 +15,13 @@ declined. How many of them fit in one mail is found with a dry run, which writes
 from __future__ import annotations
 
 import email.utils
+import io
 import json
 import re
 from pathlib import Path
 
 from mailboxes import write_maildir
+from PIL import Image
 from test_inbox import ADDRESSES, GAME, KEYS, SECRET, read_mail
 
 from casebook import new_game, position
@@ -41,8 +43,9 @@ class Table:
     outbox folders of each `inbox` run."""
 
     def __init__(self, tmp: Path, cli, journal: Path, keys: dict[str, str],
-                 games: Path | None = None):
+                 games: Path | None = None, with_map: bool = False):
         self.tmp, self.cli, self.journal, self.keys, self.games = tmp, cli, journal, keys, games
+        self.with_map = with_map               # drawing maps costs time: the whole turn does
         self.sent: list[bytes] = []            # every message delivered so far
         self.subject = {s: "orders" for s in keys}
         self.runs = 0
@@ -67,12 +70,12 @@ class Table:
         out = self.tmp / f"out{self.runs}"
         # What `referee inbox JOURNAL BOX --outbox OUT` runs (test_inbox.py runs the command
         # itself); called here without the command line's start, many times over.
-        outcomes, written = mail_inbox(self.journal, [box], out, self.games)
+        outcomes, written = mail_inbox(self.journal, [box], out, self.games, self.with_map)
         mails = [read_mail(p) for p in written]
         for m in mails:
             side = SIDE_OF[str(m["To"]).casefold()]
             self.subject[side] = str(m["Subject"])
-            self.receipts.append(check_player_mail(m, side))
+            self.receipts.append(check_player_mail(m, side, self.with_map))
         return [vars(o) for o in outcomes if o.new], mails
 
     def verify_receipts(self) -> None:
@@ -84,6 +87,23 @@ class Table:
         assert f"receipts: {len(set(self.receipts))} checked" in r.stdout, r.stdout
 
 
+def text_of(mail) -> str:
+    """The text of a mail (its plain part, beside the map it may carry)."""
+    return mail.get_body(("plain",)).get_content()
+
+
+def check_map(mail, with_map: bool) -> None:
+    """A mail carries one map.png, which decodes, 1,000 pixels wide, exactly when maps are
+    on (inbox draws each reader's map; test_map.py checks what the picture holds)."""
+    pictures = [p for p in mail.iter_attachments() if p.get_content_type() == "image/png"]
+    assert len(pictures) == (1 if with_map else 0), [p.get_content_type() for p in pictures]
+    for part in pictures:
+        assert part.get_filename() == "map.png"
+        with Image.open(io.BytesIO(part.get_content())) as image:
+            image.load()
+            assert image.format == "PNG" and image.width == 1000 and image.height > 500
+
+
 def lone_order(line: str) -> bool:
     """Whether a line is an order alone on its line (indented, as the mails show orders to
     paste back), not a wrapped line of prose or of a list of choices."""
@@ -91,16 +111,19 @@ def lone_order(line: str) -> bool:
         "→" not in line
 
 
-def check_player_mail(mail, side: str) -> str:
+def check_player_mail(mail, side: str, with_map: bool = False) -> str:
     """What every mail to a player holds (every test here checks each mail through this one
-    place): his key only, what he is asked now or when he is
-    asked next (2.0), lines of at most 72 columns but a lone order line, and last the receipt
-    (Table.verify_receipts has `verify` read it). Returns the receipt line."""
-    body = mail.get_content()
+    place): his key only, the board as he may see it, what he is asked now or when he is
+    asked next (2.0), lines of at most 72 columns but a lone order line, last the receipt
+    (Table.verify_receipts has `verify` read it), and with_map his map as a PNG 1,000 pixels
+    wide that decodes. Returns the receipt line."""
+    body = text_of(mail)
+    check_map(mail, with_map)
     lines = body.rstrip("\n").split("\n")
     other = next(s for s in KEYS if s != side)
     assert f"Order key: {KEYS[side]}" in lines and KEYS[other] not in body
     assert "Now" in lines, body
+    assert "Board" in lines and lines[lines.index("Board") + 1] == "-----", body
     text = " ".join(body.split())
     assert ("Nothing is asked of you now." in text or "one sealed plan" in text or
             "You may answer several decisions in one mail" in text), body
@@ -168,7 +191,7 @@ def one_mail(journal: Path, side: str, opened: set[str]) -> list[str]:
 
 def test_a_summer_1914_turn_played_by_mail_answers_several_decisions_a_mail(tmp_path, cli):
     journal = _game(tmp_path, cli)
-    table = Table(tmp_path, cli, journal, KEYS)
+    table = Table(tmp_path, cli, journal, KEYS, with_map=True)
     outcomes, mails = table.inbox()                      # the opening mails
     assert outcomes == [] and len(mails) == 2
     orders_by_mail: dict[str, list[int]] = {s: [] for s in KEYS}
@@ -210,15 +233,15 @@ def test_an_answer_to_part_of_the_decisions_gets_the_rest_asked(tmp_path, cli):
     assert [(o["message_id"], o["status"]) for o in outcomes] == [(mid, "applied")]
     german = [m for m in mails if SIDE_OF[str(m["To"]).casefold()] == "german"]
     assert len(german) == 1 and german[0]["In-Reply-To"] == mid
-    text = " ".join(german[0].get_content().split())
+    text = " ".join(text_of(german[0]).split())
     # Still his: the movement phase (2.0 II.2), then the end of his player turn.
     assert "Your decision: german movement phase" in text
     assert "after end movement: end of your player turn" in text
     mid = table.send("german", ["move ge-1 liege", "end movement"])
     outcomes, mails = table.inbox()
     assert [(o["message_id"], o["status"]) for o in outcomes] == [(mid, "applied")]
-    text = " ".join(next(m for m in mails if SIDE_OF[str(m["To"]).casefold()] == "german")
-                    .get_content().split())
+    text = " ".join(text_of(next(m for m in mails
+                                 if SIDE_OF[str(m["To"]).casefold()] == "german")).split())
     # A battle in Liège: he declares battles next (2.0 II.3), still before the Entente.
     assert "Your decision: german declares battles" in text
 
@@ -239,7 +262,7 @@ def test_an_illegal_order_gets_one_reply_with_the_line_the_rule_and_the_orders(t
     assert len(replies) == 1, [str(m["Subject"]) for m in mails]
     (reply,) = replies
     assert reply["In-Reply-To"] == mid and "not applied" in str(reply["Subject"])
-    body = reply.get_content()
+    body = text_of(reply)
     lines = body.split("\n")
     assert "  " + long_line in lines                               # the line, quoted alone
     text = " ".join(body.split())
@@ -294,14 +317,14 @@ def test_the_production_mail_shows_what_each_order_costs_from_the_game_data(tmp_
     games = copy_game(tmp_path, dearer_cards, ("charts.yaml",))
     table = _production_table(tmp_path, cli, games)
     _, mails = table.inbox()
-    text = " ".join(_mail_to(mails, "german").get_content().split())
+    text = " ".join(text_of(_mail_to(mails, "german")).split())
     # 10 BP: the German's Build Points of SUMMER 1914 (charts.yaml turn 1).
     assert "You have 10 BP to spend in this production phase; BP not spent are lost (7.0)" \
         in text
     assert "buy N: N cards, 3 BP each (7.1)" in text
     assert re.search(r"build NATION TYPE AREA: 1 BP each for infantry, cavalry, artillery", text)
     assert "1 BP for every 4 units" in text and "at most 1 BP of it this turn (7.4)" in text
-    body = _mail_to(mails, "german").get_content()
+    body = text_of(_mail_to(mails, "german"))
     example = [ln.strip() for ln in body.split("\n") if "# " in ln and " BP" in ln]
     assert example and example[0].startswith("buy 2") and example[0].endswith("# 6 BP")
 
@@ -313,7 +336,7 @@ def test_the_reply_to_a_plan_shows_each_cost_and_the_build_points_lost(tmp_path,
                                 "entrench ge-1", "entrench ge-2", "done"])
     outcomes, mails = table.inbox()
     assert [(o["message_id"], o["status"]) for o in outcomes] == [(mid, "applied")]
-    body = _mail_to(mails, "german").get_content()
+    body = text_of(_mail_to(mails, "german"))
     costed = [ln.strip() for ln in body.split("\n") if "# " in ln]
     # 7.6: infantry 1 BP, two cards 2 BP; 7.4: two entrenchments share one BP.
     assert [re.sub(r"\s+", " ", c) for c in costed] == [
@@ -324,7 +347,7 @@ def test_the_reply_to_a_plan_shows_each_cost_and_the_build_points_lost(tmp_path,
     assert "6 BP go unspent and are lost" in text and "(7.0)" in text
     # The Entente's plan is his alone: nothing of the German's reaches him.
     # The Entente's mail names Metz on its board, never the German's sealed build there.
-    assert "build ge infantry" not in _mail_to(mails, "entente").get_content().casefold()
+    assert "build ge infantry" not in text_of(_mail_to(mails, "entente")).casefold()
 
 
 def test_a_plan_that_cannot_be_paid_is_refused_with_nothing_sealed(tmp_path, cli):
@@ -337,7 +360,7 @@ def test_a_plan_that_cannot_be_paid_is_refused_with_nothing_sealed(tmp_path, cli
     assert table.journal.read_bytes() == before
     state = g.open_game(table.journal).state
     assert state.production["plans"]["german"] == [] and state.production["done"] == []
-    text = " ".join(_mail_to(mails, "german").get_content().split())
+    text = " ".join(text_of(_mail_to(mails, "german")).split())
     assert "line 2 of it failed" in text
     assert "not enough Build Points: 0 left, this costs 1 (rule 7.0)" in text
     assert "You have 10 BP to spend" in text                     # asked again, with the costs

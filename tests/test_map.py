@@ -1,4 +1,4 @@
-"""The map picture (`referee map`, `inbox --attach-map`): one SVG per reader.
+"""The map picture (`referee map`, the map.png of `inbox`'s mails): one SVG per reader.
 
 Checked by parsing the SVG as XML: every area is one element `area-<id>` whose
 `data-control` and fill follow the state's control (1.2), before and after a battle
@@ -21,7 +21,6 @@ import yaml
 
 from casebook import new_game, position
 from referee import game as g
-from referee.cli import commands
 from referee.data.paths import default_games_dir
 from referee.render import svgmap
 
@@ -271,37 +270,32 @@ def test_map_command_writes_svg_and_rejects_bad_arguments(battle, cli, tmp_path)
     assert not (tmp_path / "x.svg").exists()
 
 
-def test_png_without_a_renderer_is_a_usage_error(battle, monkeypatch, tmp_path):
-    monkeypatch.setattr(svgmap, "png_renderer", lambda: None)
-    code = commands.guard(lambda: print(commands.map_picture(
-        battle["journal"], "public", tmp_path / "m.png")))
-    assert code == 2 and not (tmp_path / "m.png").exists()
-
-
-def test_png_through_a_real_renderer(battle, tmp_path):
-    """Where cairosvg or rsvg-convert is installed, the SVG renders (it is valid to a real
-    renderer, not only to an XML parser)."""
-    renderer = svgmap.png_renderer()
-    if renderer is None:
-        pytest.skip("no SVG renderer installed (cairosvg or rsvg-convert)")
-    out = tmp_path / "m.png"
-    print(commands.map_picture(battle["journal"], "entente", out))
-    png = out.read_bytes()
-    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
-
-
 # ---------------------------------------------------------------- the outbox
 
-def test_outbox_mails_carry_each_players_map(tmp_path, cli):
-    """`inbox --outbox DIR --attach-map`: each player's report carries map.svg drawn for him
-    (hidden templates, 1.4: his own armies' contents only); without the flag, no attachment."""
+def test_outbox_mails_carry_each_players_map(tmp_path, cli, monkeypatch):
+    """`inbox --outbox DIR`: each player's report carries map.png, a PNG that decodes, 1,000
+    pixels wide, drawn from the SVG made for him (hidden templates, 1.4: his own armies'
+    contents only; every area with its control); drawn once for each player; with --no-map,
+    no attachment."""
     import email
     import email.policy
+    import io
 
     from mailboxes import write_maildir
+    from PIL import Image
 
+    from referee.render import png as pngmod
     from referee.store.dice import write_secret
 
+    drawn: dict[bytes, str] = {}
+    real = pngmod.to_png
+
+    def recording(svg: str, width=None) -> bytes:
+        out = real(svg, width)
+        drawn[out] = svg
+        return out
+
+    monkeypatch.setattr(pngmod, "to_png", recording)
     secret = tmp_path / "s.secret"
     write_secret(secret, bytes.fromhex("5e" * 32))
     journal = tmp_path / "g.jsonl"
@@ -310,17 +304,18 @@ def test_outbox_mails_carry_each_players_map(tmp_path, cli):
             "--player", "german=kaiser@example.org", "--player", "entente=joffre@example.net")
     assert r.exit_code == 0, r.stderr
     box = write_maildir(tmp_path / "box", [])
-    r = cli("inbox", journal, box, "--outbox", tmp_path / "plain")
+    r = cli("inbox", journal, box, "--outbox", tmp_path / "plain", "--no-map")
     assert r.exit_code == 0, r.stderr
+    assert len(list((tmp_path / "plain").iterdir())) == 2 and not drawn
     for p in (tmp_path / "plain").iterdir():
         msg = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
         assert not list(msg.iter_attachments())
-    (tmp_path / "plain").rename(tmp_path / "gone")
     # the reports were sent: a new record is needed for new mails
     r = cli("order", journal, "--as", "german", "pass")
     assert r.exit_code in (0, 1), r.stderr
-    r = cli("inbox", journal, box, "--outbox", tmp_path / "out", "--attach-map")
+    r = cli("inbox", journal, box, "--outbox", tmp_path / "out", "--map")
     assert r.exit_code == 0, r.stderr
+    assert len(drawn) == 2                       # one drawing for each player
     game = g.open_game(journal)
     side_of = {"kaiser@example.org": "german", "joffre@example.net": "entente"}
     seen = set()
@@ -328,9 +323,14 @@ def test_outbox_mails_carry_each_players_map(tmp_path, cli):
         msg = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
         side = side_of[str(msg["To"])]
         (att,) = list(msg.iter_attachments())
-        assert att.get_content_type() == "image/svg+xml" and att.get_filename() == "map.svg"
-        svg = att.get_content()
-        svg = svg.decode("utf-8") if isinstance(svg, bytes) else svg
+        assert att.get_content_type() == "image/png" and att.get_filename() == "map.png"
+        png = att.get_content()
+        image = Image.open(io.BytesIO(png))
+        image.load()
+        assert image.format == "PNG" and image.size[0] == svgmap.WIDTH
+        svg = drawn[png]
+        assert f"map for {side}" in svg
+        check_areas(svg, game)
         shown = shown_contents(svg)
         for a in game.state.armies.values():
             if a.status == "map":

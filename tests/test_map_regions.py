@@ -20,7 +20,7 @@ from test_map import executable_or_external
 
 from casebook import new_game, position
 from referee import game as g
-from referee.render import impassable, svgmap
+from referee.render import impassable, png, svgmap
 
 NS = "{http://www.w3.org/2000/svg}"
 NEAR = 60.0          # a tick ends this close to the centre of the area it leads to
@@ -182,8 +182,18 @@ def test_a_region_off_the_map_is_named_in_the_margin_only(maps):
     assert "sea, not playable (4.2)" in keys and "neutral country (4.1)" in keys
 
 
+def drawn_width(el: ET.Element) -> float:
+    """How wide a text is drawn in the picture's own font (png.py ships it)."""
+    from PIL import ImageFont
+
+    bold = el.get("font-weight") == "bold"
+    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+    font = ImageFont.truetype(str(png.FONTS / name), 100)
+    return font.getlength(el.text or "") * float(el.get("font-size")) / 100
+
+
 def drawn_extent(el: ET.Element) -> tuple[float, float, float, float] | None:
-    """The box an element covers (a text by its length: 0.6 em a character)."""
+    """The box an element covers (a text as wide as its font draws it)."""
     t = el.tag.removeprefix(NS)
     f = lambda k: float(el.get(k))                                      # noqa: E731
     if t == "circle":
@@ -194,7 +204,7 @@ def drawn_extent(el: ET.Element) -> tuple[float, float, float, float] | None:
         return min(f("x1"), f("x2")), min(f("y1"), f("y2")), max(f("x1"), f("x2")), \
             max(f("y1"), f("y2"))
     if t == "text":
-        size, w = f("font-size"), len(el.text or "") * f("font-size") * 0.6
+        size, w = f("font-size"), drawn_width(el)
         x0 = {"middle": f("x") - w / 2, "end": f("x") - w}.get(el.get("text-anchor"), f("x"))
         return x0, f("y") - size, x0 + w, f("y") + size * 0.3
     return None
@@ -252,7 +262,8 @@ def test_the_regions_are_placed_with_the_maps_own_sizes():
 
 def test_the_rest_of_the_picture_is_as_it_was(maps, tmp_path):
     """The regions only add elements: the same game on a copy of the data without them draws
-    the same SVG but for the regions' two groups."""
+    the same areas with the same control and contents, the same links and the same legend (a
+    label may stand elsewhere: it keeps clear of the regions)."""
     def change(docs):
         docs["map.yaml"]["impassable"] = []
         for a in docs["map.yaml"]["areas"]:
@@ -261,10 +272,18 @@ def test_the_rest_of_the_picture_is_as_it_was(maps, tmp_path):
     svg, opened = maps["ttlm"]
     data = g.game_data("ttlm", copy_game(tmp_path, change, ("map.yaml",)))
     bare = svgmap.map_svg(opened.state, data, "public", opened.game_id)
-    root = parse(svg)
-    for group in ("impassable", "impassable-legend"):
-        (el,) = [e for e in root.iter(f"{NS}g") if e.get("id") == group]
-        root.remove(el)
     assert "impassable" not in bare
-    shape = lambda r: [(e.tag, e.attrib, (e.text or "").strip()) for e in r.iter()]  # noqa: E731
-    assert shape(root) == shape(parse(bare))
+
+    def shape(root: ET.Element) -> dict:
+        """Each area's control and what its hover text says it holds; each link; the
+        legend's texts."""
+        out = {}
+        for el in root.iter(f"{NS}g"):
+            key = el.get("id") or ""
+            if key.startswith(("area-", "box-")):
+                out[key] = (el.get("data-control"), el.findtext(f"{NS}title"))
+            elif key in ("links", "legend"):
+                out[key] = [(k.text, k.get("data-from"), k.get("data-to")) for k in el]
+        return out
+
+    assert shape(parse(svg)) == shape(parse(bare)) and len(shape(parse(bare))) > 40

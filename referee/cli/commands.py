@@ -401,42 +401,62 @@ def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
     return out, _rejection(result, fmt, dry=True)
 
 
-def map_picture(journal: Path, reader: str | None, out: Path, at: int | None = None,
-                games_dir: Path | None = None, fmt: str = "text") -> str:
-    """Draw the map for one reader, now or after record `at`, into out: .svg, or .png through
-    a renderer installed here (the line `map` prints, or in JSON the file and what it shows)."""
-    reader = check_name(reader or PUBLIC)
-    kind = out.suffix.lower()
-    if kind not in (".svg", ".png"):
+def _picture_kind(out: Path | None, fmt: str, to_terminal: bool) -> str:
+    """The picture `map` draws, 'svg' or 'png': -o's suffix, or --format svg|png (which must
+    agree with it). A picture goes to standard output only with --format svg|png and never
+    to a terminal."""
+    kind = out.suffix.lower()[1:] if out is not None else None
+    if out is not None and kind not in ("svg", "png"):
         raise UsageError(f"-o {quoted(str(out))}: name a .svg or a .png file")
-    # start-up: only map draws
-    from ..render.svgmap import map_facts, map_svg, png_renderer, to_png
+    if fmt in ("svg", "png"):
+        if kind is not None and kind != fmt:
+            raise UsageError(f"-o {quoted(str(out))} is a .{kind} file but --format is {fmt}")
+        if out is None and to_terminal:
+            raise UsageError(f"--format {fmt}: a picture is not printed on a terminal; name "
+                             f"the file with -o FILE.{fmt} or redirect standard output")
+        return fmt
+    if kind is None:
+        raise UsageError(f"--format {fmt}: name the picture with -o FILE.svg or -o FILE.png, "
+                         f"or give --format svg or png to print it")
+    return kind
 
-    renderer = png_renderer() if kind == ".png" else None
-    if kind == ".png" and renderer is None:
-        raise UsageError(f"-o {quoted(str(out))}: a PNG needs an SVG renderer and none is "
-                         f"installed: install cairosvg (pip install cairosvg) or rsvg-convert "
-                         f"(package librsvg2-bin), or write a .svg")
-    if not out.parent.is_dir() or out.is_dir():
+
+def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | None = None,
+                games_dir: Path | None = None, fmt: str = "text",
+                to_terminal: bool = False) -> str | bytes:
+    """Draw the map for one reader, now or after record `at`, as SVG or PNG (png.py, with
+    the fonts it ships), into out or, with --format svg|png and no out, as the bytes to
+    print (the line `map` prints, or in JSON the file and what it shows)."""
+    reader = check_name(reader or PUBLIC)
+    kind = _picture_kind(out, fmt, to_terminal)
+    if out is not None and (not out.parent.is_dir() or out.is_dir()):
         raise UsageError(f"-o {quoted(str(out))}: not a file in an existing folder")
     check_private(journal)
     check_at(journal, at)
     g = _game()
     game = g.open_game(journal, upto=at, games_dir=games_dir)
+    # start-up: only map draws
+    from ..render.svgmap import map_facts, map_svg
+
     try:
         svg = map_svg(game.state, game.data, reader, game.game_id)
     except _UNREADABLE as exc:
         raise _unplayable(journal, game.state.seq, exc, "cannot be drawn") from None
+    where = f"-o {quoted(str(out))}" if out is not None else f"--format {kind}"
     try:
-        data = svg.encode("utf-8") if renderer is None else to_png(svg, renderer)
+        from ..render.png import to_png  # start-up: the renderer, for a PNG only
+
+        data = svg.encode("utf-8") if kind == "svg" else to_png(svg)
     except OSError as exc:
-        raise UsageError(f"-o {quoted(str(out))}: {exc}") from None
+        raise UsageError(f"{where}: {exc}") from None
+    if out is None:
+        return data
     from ..store.home import replace_atomically  # start-up: --help and completion do without
 
     if not replace_atomically(out, data):
         raise UsageError(f"-o {quoted(str(out))}: cannot be written")
     if fmt == "json":
-        return dump({"schema_version": 1, "file": str(out), "format": kind[1:],
+        return dump({"schema_version": 1, "file": str(out), "format": kind,
                      "bytes": len(data), "game_id": game.game_id, "seq": game.state.seq,
                      "reader": reader,
                      "areas": map_facts(game.state, game.data, reader, game.game_id)})

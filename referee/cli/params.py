@@ -22,6 +22,13 @@ class Fmt(str, Enum):
     json = "json"
 
 
+class MapFmt(str, Enum):
+    text = "text"
+    json = "json"
+    svg = "svg"
+    png = "png"
+
+
 class ShowFmt(str, Enum):
     text = "text"
     markdown = "markdown"

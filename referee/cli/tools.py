@@ -6,6 +6,7 @@ Each command returns its exit code (None for 0); app.py registers it inside the 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -14,7 +15,17 @@ import typer
 from .. import game as g
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
 from . import commands
-from .params import GAMES, SHOW_FMT_HELP, WIDTH_HELP, BbDialect, Dialect, Fmt, Reader, ShowFmt
+from .params import (
+    GAMES,
+    SHOW_FMT_HELP,
+    WIDTH_HELP,
+    BbDialect,
+    Dialect,
+    Fmt,
+    MapFmt,
+    Reader,
+    ShowFmt,
+)
 
 
 def inbox(
@@ -27,16 +38,17 @@ def inbox(
         help="Write each reply and each player's report here as .eml files (never sent).")
     ] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
-    attach_map: Annotated[bool, typer.Option(
-        help="Attach map.svg to each player's mail, drawn as that player may see it.")
-    ] = False,
+    with_map: Annotated[bool, typer.Option(
+        "--map/--no-map", help="Attach map.png to each player's mail, drawn as that player "
+                               "may see it (1,000 pixels wide, for a phone).")
+    ] = True,
 ) -> None:
     """Apply the players' mailed orders (address and order key must match; all or nothing
     per message) and write the replies into an outbox."""
     from ..mail import inbox as mail  # start-up: mail's parsers, for inbox and players only
 
     commands.check_private(journal)
-    outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], attach_map)
+    outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1,
@@ -167,17 +179,24 @@ def demo(
 
 def map_(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    output: Annotated[Path, typer.Option(
-        "-o", "--output", help="The picture to write: FILE.svg, or FILE.png where an SVG "
-                               "renderer (cairosvg or rsvg-convert) is installed.")],
+    output: Annotated[Optional[Path], typer.Option(
+        "-o", "--output", help="The picture to write: FILE.svg or FILE.png (1,000 pixels "
+                               "wide, for a phone).")] = None,
     as_: Reader = "public",
     at: Annotated[Optional[int], typer.Option(
         help="Draw the game as it stood after this record.")] = None,
-    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    format: Annotated[MapFmt, typer.Option(
+        help="text or json: say what -o got; svg or png: the picture, into -o or on "
+             "standard output (never a terminal).")] = MapFmt.text,
 ) -> None:
     """Draw the map for one reader: each area by control with its units, forts, supply
     sources and VP, a line for every pair of neighbours, and a legend."""
-    typer.echo(commands.map_picture(journal, as_, output, at, GAMES["dir"], format.value))
+    out = commands.map_picture(journal, as_, output, at, GAMES["dir"], format.value,
+                               sys.stdout.isatty())
+    if isinstance(out, bytes):
+        typer.echo(out, nl=False)
+    else:
+        typer.echo(out)
 
 
 # ---------------------------------------------------------------- area

@@ -27,6 +27,7 @@ from pathlib import Path
 from .. import game as g
 from ..base.errors import OrderError, StorageError, UsageError
 from ..base.readers import MODERATOR
+from ..base.text import visible
 from ..engine import pending_prompt, sealed_for, waiting_on
 from ..render import reports
 from ..store import home
@@ -182,10 +183,10 @@ def check_outbox(folder: Path) -> None:
 
 
 def inbox(journal: Path, sources: list[Path], outbox: Path | None,
-          games_dir: Path | None = None, attach_map: bool = False
+          games_dir: Path | None = None, with_map: bool = True
           ) -> tuple[list[Outcome], list[Path]]:
     """Apply every new message's orders (all or nothing each) and write the replies (with
-    attach_map, each player's mail carries the map as he may see it)."""
+    with_map, each player's mail carries the map as he may see it, as PNG)."""
     messages = read_source(sources)
     if outbox is not None:
         check_outbox(outbox)
@@ -240,9 +241,9 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     if outbox is not None:
         try:
             written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir,
-                                   attach_map)
+                                   with_map)
             written += observer_mails(journal, outbox, watchers, refused, people, ledger,
-                                      games_dir, _write)
+                                      games_dir, _write, with_map)
         finally:
             save_ledger(ledger)
     return outcomes, written
@@ -378,22 +379,22 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
 # ---------------------------------------------------------------- outbox
 
 def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict, ledger: dict,
-                 games_dir, attach_map: bool = False) -> list[Path]:
+                 games_dir, with_map: bool = True) -> list[Path]:
     """One .eml per recipient: each player's report (with his key and a receipt), and one
     reply to each message that was not applied, saying why, with that report inside it (no
-    second mail for the same news; StorageError if a mail cannot be
-    written: the ledger then still says which reports are owed). With attach_map, every
-    mail to a side carries map.svg drawn for that side (1.4: his own templates only)."""
+    second mail for the same news; StorageError if a mail cannot be written: the ledger
+    then still says which reports are owed). With with_map, every mail to a side carries
+    map.png drawn for that side (1.4: his own templates only), drawn once for each side."""
     game = g.open_game(journal, games_dir=games_dir)
     maps: dict[str, bytes] = {}
 
     def picture(side: str) -> bytes | None:
-        if not attach_map:
+        if not with_map:
             return None
         if side not in maps:
-            from ..render.svgmap import map_svg  # start-up: the map is drawn only on request
+            from ..render.svgmap import map_png  # start-up: the map is drawn only for mail
 
-            maps[side] = map_svg(game.state, game.data, side, game.game_id).encode("utf-8")
+            maps[side] = map_png(game.state, game.data, side, game.game_id)
         return maps[side]
 
     records = game.records
@@ -458,21 +459,23 @@ def _since(ledger: dict, side: str, records: list[dict]) -> int:
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
-           in_reply_to: str | None, svg: bytes | None = None) -> Path:
-    """One mail as an .eml file, created 0600, never over another (with svg: map.svg
-    attached, image/svg+xml)."""
+           in_reply_to: str | None, png: bytes | None = None) -> Path:
+    """One mail as an .eml file, created 0600, never over another (with png: map.png
+    attached, image/png)."""
     msg = EmailMessage(policy=default_policy)
     msg["From"] = sender
     msg["To"] = to
-    msg["Subject"] = subject
+    msg["Subject"] = visible(subject)
     msg["Date"] = email.utils.formatdate(localtime=False)
     msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
     if in_reply_to and MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
-    msg.set_content(body, cte="quoted-printable")       # readable as saved, safe to send
-    if svg is not None:
-        msg.add_attachment(svg, maintype="image", subtype="svg+xml", filename="map.svg")
+    # Nothing in a mail may disguise itself (base/text.py): text from a journal or a mail
+    # shows its bidirectional controls and escape sequences as their escapes.
+    msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
+    if png is not None:
+        msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
     for _ in range(8):
         path = folder / f"{_secrets.token_hex(8)}.eml"
         try:

@@ -23,11 +23,13 @@ OBSERVER_REPLY = ("This address is registered as an observer of the game: observ
 
 
 def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: list,
-                   people: dict, ledger: dict, games_dir, write) -> list[Path]:
+                   people: dict, ledger: dict, games_dir, write,
+                   with_map: bool = True) -> list[Path]:
     """Each observer's public report when the journal has moved since his last one (no order
-    key, nothing a side may keep from the public), and one reply with no game content to
-    each message from an observer, each written into folder by write (inbox's one mail as
-    an .eml file); StorageError if a mail cannot be written."""
+    key, nothing a side may keep from the public), with the public's map.png when with_map,
+    and one reply with no game content to each message from an observer, each written into
+    folder by write (inbox's one mail as an .eml file); StorageError if a mail cannot be
+    written."""
     game = g.open_game(journal, games_dir=games_dir)
     records = game.records
     last = records[-1]
@@ -36,6 +38,7 @@ def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: li
                f"{game.data.label(game.state.turn)}")
     texts: dict[int, str] = {}
     written: list[Path] = []
+    picture: list[bytes | None] = []         # the public's map, drawn once if anyone needs it
     try:
         for address, _, m in refused:
             written.append(write(folder, sender, address,
@@ -50,13 +53,23 @@ def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: li
             if since not in texts:
                 doc, meta = reports.build(journal, PUBLIC, since, games_dir)
                 texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
-            written.append(write(folder, sender, address, subject, texts[since], None))
+            if not picture:
+                picture.append(_public_map(game) if with_map else None)
+            written.append(write(folder, sender, address, subject, texts[since], None,
+                                 picture[0]))
             ledger["sent"][mark] = [last["seq"], last["hash"]]
     except (OSError, ValueError) as exc:
         raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
                            f"applied are in the journal, and `inbox` run again writes the "
                            f"reports still owed") from None
     return written
+
+
+def _public_map(game) -> bytes:
+    """The map as the public sees it, as PNG (render/svgmap.py)."""
+    from ..render.svgmap import map_png  # start-up: the map is drawn only for mail
+
+    return map_png(game.state, game.data, PUBLIC, game.game_id)
 
 
 def _resume_from(sent, records) -> int:

@@ -29,8 +29,8 @@ from .svgparts import LINE, RADIUS, clean
 SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}
 NEUTRAL = {"fill": "#ebebeb", "edge": "#8c8c8c", "ink": "#4d4d4d", "dash": "4 3", "rx": "1"}
 SIZE = 10.0            # font size of a region's label
-LABEL_CHARS = 32       # a longer name from the data is clipped on the map
-LEGEND_CHARS = 34      # and in the margin
+LABEL_CHARS = 26       # a longer name from the data is clipped on the map
+LEGEND_CHARS = 24      # and in the margin
 MOST_DRAWN = 24        # regions placed on the map; more (hostile data) go to the margin
 MOST_TICKS = 12        # and so does a region touching more areas than a label can point to
 CELL = 5.0             # the occupancy grid's cell, in pixels
@@ -305,11 +305,31 @@ def _kind(region: Impassable) -> str:
 
 
 def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: float,
-           y: float) -> float:
+           y: float, scale: float = 1.0) -> float:
     """The key of the regions (4.1, 4.2) in the margin, with each region not drawn on the map
-    (no area of it there, or no room) by name; returns its bottom."""
+    (no area of it there, or no room) by name, its fonts `scale` times their size; returns
+    its bottom."""
     if not data.map.impassable:
         return y
+    g = ET.SubElement(parent, "g", {"id": "impassable-legend"})
+
+    def text(into: ET.Element, dx: float, size: float, words: str, most: float = 9.0,
+             **attrs) -> ET.Element:
+        t = ET.SubElement(into, "text", {"x": f"{x + dx:g}", "y": f"{y:.1f}",
+                                         "font-size": f"{size * min(scale, most):g}", **attrs})
+        t.text = words
+        return t
+
+    y += 16 * scale
+    text(g, 0, 11, "Never entered (4.1, 4.2)", **{"font-weight": "bold"})
+    y = _kind_keys(g, {r.kind for r in data.map.impassable}, x, y, scale)
+    y += 14 * scale
+    text(g, 0, 10, "dashes lead to the areas it borders")
+    if margin:
+        y += 14 * scale
+        text(g, 0, 10, "not on this map:")
+    y = _margin_rows(g, margin, x, y, scale)
+    return y
     g = ET.SubElement(parent, "g", {"id": "impassable-legend"})
     y += 14
     head = ET.SubElement(g, "text", {"x": f"{x:g}", "y": f"{y:g}", "font-size": "10",
@@ -355,4 +375,52 @@ def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: floa
         y += 12
         t = ET.SubElement(g, "text", {"x": f"{x + 8:g}", "y": f"{y:g}", "font-size": "8"})
         t.text = f"and {len(margin) - MOST_DRAWN} more"
+    return y
+
+
+def _margin_rows(g: ET.Element, margin: list[Impassable], x: float, y: float,
+                 scale: float) -> float:
+    """The regions not drawn on the map, one row each under the key; returns the bottom."""
+    size = 10.5 * min(scale, 1.1)
+    for region in margin[:MOST_DRAWN]:
+        y += 13 * scale
+        s = style(region)
+        row = ET.SubElement(g, "g", {"id": f"impassable-{region.id}",
+                                     "class": f"impassable {region.kind} unplaced",
+                                     "data-kind": region.kind})
+        t = ET.SubElement(row, "text", {"x": f"{x + 8:g}", "y": f"{y:.1f}",
+                                        "font-size": f"{size:g}", "fill": s["ink"],
+                                        "class": "name"})
+        if region.kind == "sea":
+            t.set("font-style", "italic")
+        t.text = clip(clean(region.name), LEGEND_CHARS)
+    if len(margin) > MOST_DRAWN:
+        y += 13 * scale
+        t = ET.SubElement(g, "text", {"x": f"{x + 8:g}", "y": f"{y:.1f}",
+                                      "font-size": f"{10 * min(scale, 1.1):g}"})
+        t.text = f"and {len(margin) - MOST_DRAWN} more"
+    return y
+
+
+def _kind_keys(g: ET.Element, kinds: set[str], x: float, y: float, scale: float) -> float:
+    """A sample of each kind of region the data has, with what it is (4.1, 4.2)."""
+    for kind, words in (("sea", "sea, not playable (4.2)"),
+                        ("neutral_country", "neutral country (4.1)")):
+        if kind not in kinds:
+            continue
+        s = SEA if kind == "sea" else NEUTRAL
+        y += 17 * scale
+        rect = {"x": f"{x:g}", "y": f"{y - 10 * scale:.1f}", "width": f"{22 * scale:g}",
+                "height": f"{13 * scale:g}", "rx": s["rx"], "fill": s["fill"],
+                "stroke": s["edge"]}
+        if kind != "sea":
+            rect["stroke-dasharray"] = s["dash"]
+        ET.SubElement(g, "rect", rect)
+        ET.SubElement(g, "line", {"x1": f"{x + 22 * scale:g}", "y1": f"{y - 3.5 * scale:.1f}",
+                                  "x2": f"{x + 32 * scale:g}", "y2": f"{y - 3.5 * scale:.1f}",
+                                  "stroke": s["edge"], "stroke-width": "1.5",
+                                  "stroke-dasharray": s["dash"]})
+        t = ET.SubElement(g, "text", {"x": f"{x + 36 * scale:g}", "y": f"{y:.1f}",
+                                      "font-size": f"{10.5 * scale:g}"})
+        t.text = words
     return y
