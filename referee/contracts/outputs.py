@@ -24,9 +24,9 @@ class Part(BaseModel):
 class ErrorObject(Document):
     """What stderr holds, one line, when a command run with `--format json` fails: `error` is
     the message the text line gives after `referee: `, `kind` the stable name of the error
-    (usage, order_syntax, ambiguous_order, illegal_order, dice, stale_view, order_rejected,
-    game_data, journal, storage, invariant, internal), `rule` its rule number if it has one,
-    `exit` the exit code."""
+    (usage, order_syntax, ambiguous_order, illegal_order, dice, dice_sheet, stale_view,
+    order_rejected, game_data, journal, storage, invariant, internal), `rule` its rule
+    number if it has one, `exit` the exit code."""
 
     schema_version: int
     error: str

@@ -76,7 +76,8 @@ def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
             entry.update(key_no=number, key_digest=key_digest(secret, game_id, key))
         entries.append(entry)
     return {"at": now(), "actor": "moderator", "order": REGISTER, "events": [],
-            "players": {"to": "moderator", "salt": dice.salt(), "data": {"players": entries}}}
+            "players": {"to": "moderator", "salt": dice.salt(),
+                        "data": {"players": entries, "mail_entropy": True}}}
 
 
 def roster_problem(players: list, sides) -> str | None:
