@@ -295,8 +295,9 @@ def check_side(side: str) -> None:
 def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           expect_seq: int | None = None, fmt: str = "text",
           games_dir: Path | None = None, atomic: bool = False,
-          dry_run: bool = False) -> tuple[str | None, str | None]:
-    """Submit orders; returns (what to print or None, the one-line rejection or None)."""
+          dry_run: bool = False, link: str | None = None) -> tuple[str | None, str | None]:
+    """Submit orders (with the next link of the side's dice sheet, if given); returns (what to
+    print or None, the one-line rejection or None)."""
     g = _game()
     from ..game.views import order_aids, status_view  # start-up: a signed view needs none
     from ..render.documents import status_document  # start-up: a signed view in JSON needs none
@@ -308,7 +309,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     check_private(journal)
     try:
         result = g.submit(journal, side, texts, dice, expect_seq, games_dir, atomic=atomic,
-                          dry_run=dry_run)
+                          dry_run=dry_run, link=link)
     except _UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
         raise _unplayable(journal, _last_seq(journal), exc, "cannot be played on") from None
     if dry_run:

@@ -325,6 +325,15 @@ class GamesList(Document):
     games: list[GameEntry]
 
 
+class SheetMade(Document):
+    """`sheet new`: the file written, its number of links and the tip to register."""
+
+    schema_version: int
+    file: str
+    links: int
+    tip: str
+
+
 class GamesCheck(Document):
     """`games check` on sound data (problems are an error object, kind game_data): the
     counts, scenarios and digest, and `notes`, the descriptive lines the text lists."""
@@ -389,6 +398,7 @@ OUTPUTS: dict[str, type[Document]] = {
     "map-result": MapResult,
     "games-list": GamesList,
     "games-check": GamesCheck,
+    "sheet-made": SheetMade,
     "schema-list": SchemaList,
     "schema-document": SchemaDocument,
     "demo-result": DemoResult,

@@ -119,11 +119,19 @@ class PlayerEntry(Document):
     key: str | None = None
 
 
+class SheetRegistered(Document):
+    side: str
+    tip: str
+    seq: int
+
+
 class PlayersView(Document):
-    """What `players --format json` prints (keys only with --keys)."""
+    """What `players --format json` prints (keys only with --keys; `sheets`: the dice sheets
+    --sheet registered, each with its record)."""
 
     schema_version: int
     players: list[PlayerEntry]
+    sheets: list[SheetRegistered] = []
 
 
 class Rejection(Document):

@@ -266,6 +266,11 @@ class Batch:
         if q.link is not None:
             self.link = check_link(self.sheets, q.side, q.link)
             self.fresh = True
+            if not q.texts:
+                no = self.link["no"]
+                raise SheetError(f"link {no} of {q.side}'s dice sheet goes with the orders "
+                                 f"that roll dice, and none came with it: send them with "
+                                 f"link {no + 1} (link {no} has been read)")
             pos = self.sheets[q.side]
             self.sheets[q.side] = sheets.SheetPos(pos.tip, self.link["no"], self.link["value"],
                                                   self.seq + 1)
@@ -555,10 +560,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     roll: SheetError when it is not), `sheet` a new sheet's tip registered first.
     Under the lock only the records after this user's snapshot are read.
     """
-    if not texts and sheet is None:
+    if not texts and sheet is None and link is None:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
-    if link is not None and not texts:
-        raise UsageError("a dice sheet's link goes with the orders that roll dice")
     request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
                       mail, others_standing, standing_change, link, sheet)
     batch = Batch(Journal(path, keep_contract), request)

@@ -101,6 +101,26 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     return Game(Journal(path, keep_contract), data, records[0], ctx.state)
 
 
+def register_sheets(path: Path | str, items: list[str],
+                    games_dir: Path | None = None) -> list[dict]:
+    """Append the moderator's records registering players' dice sheets (SIDE=TIP each, a tip
+    the player gave him): from then on the side's orders that roll dice carry its links."""
+    journal = Journal(path, keep_contract)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        if pos.state.revealed:
+            raise UsageError("the dice secret has been revealed; the game is closed")
+        if pos.header["dice"]["mode"] == "manual":
+            raise UsageError("--sheet: dice sheets mix the players' entropy into committed "
+                             "dice; in this --dice manual game the players roll the dice")
+        tips = parse_tips(items, pos.data.sides)
+        return pos.seq, pos.hash, [sheet_body("moderator", side, tip, now())
+                                   for side, tip in tips.items()]
+
+    return journal.append_raw(build)[1]
+
+
 def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:
     """Append the moderator's record that moves a game on to this referee's rules and the
     current game data, after checking its position fits that data (versions.py)."""

@@ -28,8 +28,10 @@ import hashlib
 import json
 import re
 import secrets
+from pathlib import Path
 
-from ..base.errors import UsageError
+from ..base.errors import StorageError, UsageError
+from . import home
 
 SHEET = "register dice sheet"
 # How many links a later link may skip (each costs one SHA-256 to check).
@@ -183,3 +185,16 @@ def sheet_body(actor: str, side: str, tip: str, at: str) -> dict:
     """The record that registers a side's dice sheet (public: the tip tells nothing)."""
     return {"at": at, "actor": actor, "order": SHEET, "events": [],
             "sheet": {"side": side, "tip": tip}}
+
+
+def write_sheet(path: Path, chain: list[str]) -> None:
+    """Write a sheet readable by its owner only (0600), never over another file nor through a
+    symlink (UsageError / StorageError say why not)."""
+    try:
+        home.write_new(path, sheet_text(chain).encode("ascii"))
+    except FileExistsError:
+        raise UsageError(f"{path}: a file of that name already exists; a sheet is never "
+                         f"written over one (its links may be in use)") from None
+    except OSError as exc:
+        raise StorageError(f"{path}: the sheet could not be written ({exc.strerror}); "
+                           f"nothing was created") from None
