@@ -182,7 +182,8 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
 
         game = g.open_game(journal, games_dir=games_dir)
         try:
-            view = readable_status_view(game.state, game.data, reader, game.game_id)
+            view = readable_status_view(game.state, game.data, reader, game.game_id,
+                                        game.header["dice"]["mode"])
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         _keep_view(journal, game.raw, game.bound, key, view)
@@ -245,7 +246,8 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
 
         game = g.open_game(journal, upto=at, games_dir=games_dir)
         try:
-            view = state_view(game.state, game.data, reader, game.game_id)
+            view = state_view(game.state, game.data, reader, game.game_id,
+                              dice=game.header["dice"]["mode"])
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         if at is None:
@@ -317,7 +319,8 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     data, state = result.data, result.state
     aids = None
     try:
-        view = status_view(state, data, side) if state is not None else None
+        view = status_view(state, data, side, dice=result.header["dice"]["mode"]) \
+            if state is not None else None
         aids = order_aids(state, data, side) if state is not None else None
     except _UNREADABLE as exc:
         problem = _unplayable(journal, state.seq, exc, "cannot be shown")

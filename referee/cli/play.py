@@ -51,7 +51,7 @@ def new(
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [])
     where = secret_file if secret_file is not None else f"{journal}.secret"
-    view = status_view(game.state, game.data, None, game.game_id)
+    view = status_view(game.state, game.data, None, game.game_id, dice=dice)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "game_id": game.game_id,

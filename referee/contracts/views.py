@@ -4,7 +4,7 @@ Each carries `schema_version` and accepts added keys, so a script written
 against one version survives new fields.
 """
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -71,6 +71,7 @@ class StateView(Document):
     label: str
     phase: str
     player: str | None
+    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
     waiting_on: str | None
     waiting_on_all: list[str]
     decision: str | None
@@ -102,6 +103,7 @@ class StatusView(Document):
     turn: int
     label: str
     phase: str
+    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
     waiting_on: str | None
     waiting_on_all: list[str]
     decision: str | None
@@ -186,6 +188,7 @@ class ReportView(Document):
     waiting_on: str | None
     decision: str | None
     legal: list[str]
+    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
     document: dict[str, Any]
 
 

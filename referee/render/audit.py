@@ -155,7 +155,8 @@ def _side_dice(name: str, t: dict[str, Any]) -> Section:
 def dice_document(doc: dict[str, Any]) -> Document:
     """The dice count as a document for the text renderer."""
     title = (f"Dice so far: game {doc['game_id']}, records 1 to {doc['seq']}, for "
-             f"{doc['reader']}")
+             f"{doc['reader']}" + (" (manual dice, rolled by the players)"
+                                   if doc["mode"] == "manual" else ""))
     sections = [_side_dice(side_name(s), t) for s, t in doc["sides"].items()]
     sections.append(_side_dice("Both sides", doc["all"]))
     if doc["unattributed"]:

@@ -28,7 +28,7 @@ from ..game import Era, open_game, order_text, receipt_line
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
-from .documents import side_name, vp_section
+from .documents import dice_note, side_name, vp_section
 from .formats import render, to_markdown
 from .grouped import grouped_blocks
 from .sections import Document, Items, Para, Section, Span, as_json, para
@@ -152,9 +152,11 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     total = sum(v for _, v in breakdown)
     level = level_of(total, data)
     change = total - vp_before
-    sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id)
+    mode = header["dice"]["mode"]
+    sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id,
+                  None, mode)
     stat = _view(journal, whole, f"status:{reader}", readable_status_view, state, data, reader,
-                 game_id)
+                 game_id, mode)
     sections = [Section(
         f"Since record {start}" if start else "From the start of the game",
         happened or [para("Nothing has happened since your last report.")])]
@@ -181,7 +183,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],
-        "legal": stat["legal"],
+        "legal": stat["legal"], "dice": mode,
     }
     if remember and since is None:      # an asked-for range is a look back, not the news
         remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])
@@ -206,7 +208,7 @@ def _decision_section(stat: dict, reader: str, data) -> Section:
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))
             blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"))
-    return Section("Now", blocks)
+    return Section("Now", blocks + dice_note(stat))
 
 
 def render_report(doc: Document, meta: dict, fmt: str, width: int = 72) -> str:
