@@ -28,11 +28,12 @@ from ..game import Era, open_game, order_text, receipt_line
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
+from ..store.sheets import sheets_in
 from .documents import dice_note, side_name, vp_section
 from .formats import render, to_markdown
 from .grouped import grouped_blocks
 from .sections import Document, Items, Para, Section, Span, as_json, para
-from .text import describe
+from .text import describe, sheet_lines
 
 # ---------------------------------------------------------------- bookmarks
 
@@ -144,6 +145,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
             if ev["type"] == "BattleEnded":
                 outcome = _shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
                 lines.append([Span(outcome, "bold")])
+        lines += [[Span(t.strip())] for t in sheet_lines(shown, data)]
         happened.append(Para(_record_heading(rec, before, reader)))
         if lines:
             happened.append(Items(lines))
@@ -165,6 +167,12 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
     sections.append(vp_doc)
     sections.append(_decision_section(stat, reader, data))
+    sheet = sheets_in(whole.raw).get(reader)
+    if sheet is not None:
+        sections[-1].blocks.append(para(
+            f"Your dice sheet: link {sheet.due()} (line {sheet.due() + 1} of the sheet file) "
+            f"is due with your next orders that roll dice or shuffle the deck, in a line "
+            f"'Link: LINK'."))
     if reader != PUBLIC:
         hand = sview["hand"] if reader != MODERATOR else []
         if reader in data.sides:
