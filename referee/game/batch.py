@@ -333,8 +333,9 @@ class Batch:
             del source["links"]
         need = None
         if side in self.sheets and not self.fresh:
-            need = (f"the next link of {side}'s dice sheet, which the orders that roll "
-                    f"them reveal: link {self.sheets[side].due()} is due ({LINK_HOW})")
+            need = (f"the next link of {side}'s dice sheet, which none of these orders "
+                    f"gives: link {self.sheets[side].due()} of {side}'s dice sheet is due "
+                    f"({LINK_HOW})")
         return Dice(self.header["game_id"], self.seq + 1, self.secret, self.manual,
                     source=source, link=self.link, need=need)
 

@@ -252,7 +252,7 @@ class Dice:
     def _may_stream(self, what: str) -> None:
         """Refuse a die or a draw while a dice sheet's link is due and not given."""
         if self.need is not None:
-            raise SheetError(f"{what} would mix in {self.need}")
+            raise SheetError(f"{what} mix in {self.need}")
 
 
 def _no_secret(what: str) -> UsageError:

@@ -17,9 +17,28 @@ last one revealed): a mail the referee refuses has shown its link to the moderat
 without using it, so the player's next mail should carry the link after it. An earlier
 link, or the last one again, never checks.
 
-What a record's dice mix in (`mix_text`): the latest revealed link of every side that
-holds a sheet (its own link when its record reveals one), and, for a record made from
-a mail by a side without a sheet, the SHA-256 of the mail's order lines (dice.py).
+What a record's dice and draws mix in besides the secret (`dice_from`, `mix_text`,
+dice.py) -- the reading of "records started by the other side or by the referee use the
+latest revealed links of both sides":
+
+- every record that rolls or draws mixes in the latest revealed link of every side that
+  holds a sheet, as the journal stands when the record is made (its own batch's link
+  included); a side that has revealed none yet counts with its tip, link 0: public, so it
+  adds nothing secret, but the rule stays one rule and no side's material is left out;
+- a record started by a side that holds a sheet must have a link his own batch revealed
+  (the moderator has read every older one): without it the orders are refused, no die
+  used; with it, the other side's latest link is mixed in beside his;
+- a record started by a side without a sheet takes the other side's latest link, and,
+  when it came in a mail, the SHA-256 of the mail's order lines as the player wrote them
+  (`printf '%s\n' LINE... | sha256sum`; lines the opponent may not read -- a sealed plan,
+  a move between hidden templates (1.4), standing orders -- are left out, since their
+  digest would let him try guesses);
+- the referee makes no record of its own that rolls after the set-up: the automatic steps
+  (the turn's end and its reshuffle, a decision nobody is asked, the other side's standing
+  orders) are decided inside the record of the order that led to them, so they take that
+  order's link or digest; it keeps no deadlines, so nothing is ever played by default for
+  a side that did not answer. The set-up (record 1) comes before any sheet: its deck order
+  is the secret's alone.
 """
 
 from __future__ import annotations
