@@ -37,6 +37,7 @@ from referee import game as g
 from referee.base.errors import JournalError, SheetError
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
+from referee.game import audit as g_audit
 from referee.engine.orders import format_order
 from referee.store import dice as dm
 from referee.store import sheets
@@ -211,9 +212,18 @@ def test_a_game_with_two_sheets_mixes_both_links_into_every_die_and_verifies(tmp
     assert "every die and shuffle recomputed from the secret" in " ".join(result.lines)
     assert "dice sheets: 2 registered (entente, german)" in result.lines[-1]
     assert "dice sheets: 2 registered" in g.verify(path).lines[-1]      # without the secret
-    # An outsider with the journal recomputes every die once the secret is revealed.
+    # An outsider with the journal recomputes every die once the secret is revealed;
+    # explain shows each die's HMAC message, the links in it, and how the die came out.
     g.reveal(path, force=True)
     assert "every die and shuffle recomputed" in " ".join(g.verify(path).lines)
+    rec = max(used, key=lambda r: len(r.get("dice", [])))
+    doc, _ = g_audit.explain_facts(path, str(rec["seq"]))
+    mix = sheets.mix_text(rec["dice_from"])
+    assert [r["hmac_input"].split("/", 3)[3] for r in doc["dice"]["rolls"]] == \
+        [mix] * len(rec["dice"])
+    assert all(r["derived"]["matches"] for r in doc["dice"]["rolls"])
+    doc, _ = g_audit.explain_facts(path, "2")
+    assert doc["checks"][0].startswith("a dice sheet registered for german")
 
 
 def test_dice_depend_on_the_secret_the_links_and_the_record():
@@ -311,7 +321,7 @@ def test_a_replayed_link_is_refused_and_the_journal_is_unchanged(tmp_path, cli):
     before = path.read_bytes()
     for link in (GERMAN[1], GERMAN[0]):       # the link just used, and the tip
         r = cli("order", path, "--as", "german", "--link", link, "surrender")
-        assert r.exit_code == 1 and "revealed already" in r.stderr, r.output
+        assert r.exit_code == 1 and "public already" in r.stderr, r.output
         assert "link 2 of german's dice sheet is due" in r.stderr
         assert path.read_bytes() == before
     assert side == g.open_game(path).state.pending.side
@@ -342,7 +352,7 @@ def test_a_later_link_is_taken_and_the_skip_shows(tmp_path, cli):
     assert records(path)[-1]["link"] == {"side": "german", "no": 3, "value": GERMAN[3]}
     before = path.read_bytes()
     r = cli("order", path, "--as", "german", "--link", GERMAN[2], "surrender")
-    assert r.exit_code == 1 and "link 2 of german's dice sheet, revealed already" in r.stderr
+    assert r.exit_code == 1 and "link 2 of german's dice sheet, public already" in r.stderr
     assert path.read_bytes() == before
     r = cli("log", path, "--since", str(records(path)[-1]["seq"]))
     assert f"link 3 of German's dice sheet: {GERMAN[3]}" in " ".join(r.stdout.split())

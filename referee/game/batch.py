@@ -57,8 +57,8 @@ def check_link(known: dict, side: str, text: str) -> dict:
                          f"the sheet); {due}")
     back = sheets.steps_back(value, pos.value, pos.no)
     if back is not None:
-        what = "its tip" if back == 0 else f"link {back}"
-        raise SheetError(f"the link given is {what} of {side}'s dice sheet, revealed "
+        what = "the tip" if back == 0 else f"link {back}"
+        raise SheetError(f"the link given is {what} of {side}'s dice sheet, public "
                          f"already; {due}")
     ahead = sheets.steps_down(value, pos.value)
     if ahead is None:

@@ -55,7 +55,7 @@ from . import home
 SHEET = "register dice sheet"
 # How many links a later link may skip (each costs one SHA-256 to check).
 MAX_SKIP = 1000
-DEFAULT_LINKS = 200
+DEFAULT_LINKS = 500
 MAX_LINKS = 100_000
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
