@@ -359,6 +359,32 @@ def test_a_later_link_is_taken_and_the_skip_shows(tmp_path, cli):
     assert g.verify(path, secret).lines
 
 
+def test_the_journal_shows_who_registered_each_sheet(tmp_path, cli):
+    """A tip the moderator registers is his record; one a player mails, the player's; a new
+    tip replaces the side's last, its links counted from 1 again; and the player's report
+    names the tip and the link due."""
+    path, secret, keys = _mail_game(tmp_path)
+    r = cli("players", path, "--sheet", f"entente={ENTENTE[0]}", "--format", "json")
+    assert r.exit_code == 0, r.output
+    seq = json.loads(r.stdout)["sheets"][0]["seq"]
+    assert records(path)[seq]["actor"] == "moderator"
+    raw = _mail("entente", [f"Sheet: {GERMAN[0]}"], keys["entente"], 1)   # another tip
+    out, _ = _inbox(cli, path, tmp_path, [raw], "box1")
+    rec = records(path)[out[0]["records"][0]]
+    assert rec["actor"] == "entente" and rec["sheet"] == {"side": "entente", "tip": GERMAN[0]}
+    report = cli("report", path, "--as", "entente", "--since", str(seq - 1)).stdout
+    flat = " ".join(report.split())
+    assert f"dice sheet of Entente registered, tip {ENTENTE[0]}" in flat
+    assert f"dice sheet of Entente registered, tip {GERMAN[0]}" in flat
+    assert "Your dice sheet: link 1 (line 2 of the sheet file) is due" in flat
+    assert "verify: OK" in cli("verify", path, "--secret", secret).stdout
+    # The last tip rules: a link of the first sheet no longer checks.
+    before = path.read_bytes()
+    r = cli("order", path, "--as", "entente", "--link", ENTENTE[1], "pass")
+    assert r.exit_code == 1 and path.read_bytes() == before
+    assert "not a link of entente's dice sheet" in r.stderr
+
+
 def test_a_link_from_a_side_without_a_sheet_is_refused(tmp_path, cli):
     path, _ = new_game(tmp_path, sides=("german",))
     before = path.read_bytes()

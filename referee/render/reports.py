@@ -167,12 +167,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
     sections.append(vp_doc)
     sections.append(_decision_section(stat, reader, data))
-    sheet = sheets_in(whole.raw).get(reader)
-    if sheet is not None:
-        sections[-1].blocks.append(para(
-            f"Your dice sheet: link {sheet.due()} (line {sheet.due() + 1} of the sheet file) "
-            f"is due with your next orders that roll dice or shuffle the deck, in a line "
-            f"'Link: LINK'."))
+    sections[-1].blocks += _link_due(whole.raw, reader)
     if reader != PUBLIC:
         hand = sview["hand"] if reader != MODERATOR else []
         if reader in data.sides:
@@ -196,6 +191,17 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     if remember and since is None:      # an asked-for range is a look back, not the news
         remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])
     return doc, meta
+
+
+def _link_due(raw: bytes, reader: str) -> list[Para]:
+    """Which link of the reader's dice sheet his next orders that roll dice carry, if he
+    holds one (store/sheets.py)."""
+    sheet = sheets_in(raw).get(reader)
+    if sheet is None:
+        return []
+    return [para(f"Your dice sheet: link {sheet.due()} (line {sheet.due() + 1} of the sheet "
+                 f"file) is due with your next orders that roll dice or shuffle the deck, in "
+                 f"a line 'Link: LINK'.")]
 
 
 def _decision_section(stat: dict, reader: str, data) -> Section:
