@@ -385,6 +385,13 @@ def test_the_journal_shows_who_registered_each_sheet(tmp_path, cli):
     assert "not a link of entente's dice sheet" in r.stderr
 
 
+def test_autoplay_does_not_play_a_game_with_sheets(tmp_path, cli):
+    path, _ = new_game(tmp_path, sides=("entente",))
+    before = path.read_bytes()
+    r = cli("autoplay", path, "--until", "1")
+    assert r.exit_code == 2 and "dice sheets" in r.stderr and path.read_bytes() == before
+
+
 def test_a_link_from_a_side_without_a_sheet_is_refused(tmp_path, cli):
     path, _ = new_game(tmp_path, sides=("german",))
     before = path.read_bytes()
