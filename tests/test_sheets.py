@@ -651,13 +651,13 @@ def test_the_deck_order_after_a_shuffle_is_the_moderators_to_read(tmp_path, cli)
 
 def test_manual_dice_are_said_in_every_view_and_take_no_sheet(tmp_path, cli):
     path = tmp_path / "m.jsonl"
-    secret = tmp_path / "s.secret"            # the demo's: the German opens with an Offensive
+    secret = tmp_path / "s.secret"       # with GAME, the German's hand holds an Offensive
     dm.write_secret(secret, SECRET)
     r = cli("new", path, "--scenario", "1914", "--dice", "manual", "--sheet",
             f"german={GERMAN[0]}", "--secret-file", secret)
     assert r.exit_code == 2 and not path.exists(), r.output
     assert cli("new", path, "--scenario", "1914", "--dice", "manual", "--secret-file",
-               secret).exit_code == 0
+               secret, "--game-id", GAME).exit_code == 0
     r = cli("players", path, "--sheet", f"german={GERMAN[0]}")
     assert r.exit_code == 2 and "manual" in r.stderr
     for command in ("show", "status"):
@@ -668,12 +668,13 @@ def test_manual_dice_are_said_in_every_view_and_take_no_sheet(tmp_path, cli):
     assert "Dice are manual" in cli("report", path, "--as", "german", "--since", "0").stdout
     assert json.loads(cli("dice", path, "--format", "json").stdout)["mode"] == "manual"
     assert "(manual dice, rolled by the players)" in " ".join(cli("dice", path).stdout.split())
-    assert "dice manual" in cli("log", path).stdout
+    assert "dice manual" in " ".join(cli("log", path).stdout.split())
     # A record with dice says who rolled them.
     r = cli("order", path, "--as", "german", *DEMO_OPENING, "done", "done", "done",
             "--dice", "1,2")
     assert r.exit_code == 0, r.output
-    assert "dice rolled by the players (manual dice): 1, 2" in cli("log", path).stdout
+    assert "dice rolled by the players (manual dice): 1, 2" in " ".join(
+        cli("log", path).stdout.split())
     # And a committed game says nothing of the kind.
     plain = tmp_path / "c.jsonl"
     assert cli("new", plain, "--scenario", "1914").exit_code == 0
