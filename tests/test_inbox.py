@@ -279,8 +279,9 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
 
     # ---- run 2, the mbox (2 August): day 1 again, the German's opening once more by another
     # way (same Message-ID, one more header), and the German's multipart/alternative answer
-    # (the cavalry stays). The Entente is not asked for combat cards on turn 1: none of the
-    # defender's could be played then (2.0 II.3b, 9.3, 9.4, 9.5).
+    # (`hold`: the cavalry stays; its dice mix in the digest of that line). The Entente is not
+    # asked for combat cards on turn 1: none of the defender's could be played then (2.0
+    # II.3b, 9.3, 9.4, 9.5).
     mbox = tmp_path / "umpire.mbox"
     relayed = b"Delivered-To: umpire@example.com\n" + orders
     day1 = [*day1, relayed]
@@ -292,7 +293,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     o = only(by_id, ALTERNATIVE_ID)
     assert (o["status"], o["side"], o["records"]) == ("applied", "german", [9])
     recs = records(journal)
-    assert len(recs) == 10 and recs[9]["order"] == "done" and recs[9]["actor"] == "german"
+    assert len(recs) == 10 and recs[9]["order"] == "hold" and recs[9]["actor"] == "german"
     assert _mail(recs[9]) == (ALTERNATIVE_ID, sha(alternative))
     reports, replies = sort_mails(written)
     assert len(written) == 2 and replies == {}

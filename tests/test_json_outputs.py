@@ -136,6 +136,8 @@ RUNS = {
                        (["area", b.journal, "--list"], "area-list", 0)],
     "games check": lambda b: [(["games", "check", Path("games") / "ttlm"], "games-check", 0)],
     "games list": lambda b: [(["games", "list"], "games-list", 0)],
+    "sheet new": lambda b: [(["sheet", "new", "-o", b.tmp / "german.sheet", "--links", "3"],
+                             "sheet-made", 0)],
 }
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -404,9 +404,11 @@ def test_a_header_naming_another_engine_fails_verify(version, why, game, cli):
 def test_every_shipped_data_version_is_filed_under_a_rules_version():
     """make setup files each new data version under the rules in force; only the version
     of the rules-1 journal above was filed before rules versions were kept."""
+    filed = json.loads((datastore.shipped_dir() / datastore.FILED).read_text())["games"]
     for game_dir in sorted(p for p in datastore.shipped_dir().iterdir() if p.is_dir()):
         for snap in game_dir.glob("*.json.gz"):
             digest = snap.name.split(".")[0]
+            assert digest in filed[game_dir.name], f"{snap} is not in {datastore.FILED}"
             expected = 1 if digest == OLD_DIGEST else 2
             assert datastore.filed_rules(game_dir.name, digest) == expected, snap
     current = load_game(default_games_dir() / "ttlm").digest

@@ -105,6 +105,17 @@ class DiceError(OrderError):
         super().__init__(f"dice rejected: {reason} (nothing was recorded)")
 
 
+class SheetError(DiceError):
+    """A dice sheet's link is wrong, revealed already or missing where the orders roll dice
+    or shuffle the deck (dice.py, sheets.py): nothing is recorded and no die is used."""
+
+    kind = "dice_sheet"
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        OrderError.__init__(self, f"{reason} (nothing was recorded)")
+
+
 class StaleViewError(OrderError):
     """The order was written against an older journal than the current one."""
 

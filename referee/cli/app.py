@@ -22,7 +22,7 @@ import typer
 from .. import __version__, load_msgspec
 from .. import game as g
 from ..base.errors import GameDataError
-from . import audit, play, tools
+from . import audit, play, sheetcmd, tools
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES
@@ -88,6 +88,9 @@ app = typer.Typer(
 games_app = typer.Typer(help="List the games; check game data directories.",
                         no_args_is_help=True, cls=Group, epilog=epilog("games"))
 app.add_typer(games_app, name="games")
+sheet_app = typer.Typer(help="A player's dice sheet: make one (no game needed).",
+                        no_args_is_help=True, cls=Group, epilog=epilog("sheet"))
+app.add_typer(sheet_app, name="sheet")
 
 
 def boundary(fn):
@@ -152,6 +155,7 @@ for command in COMMANDS:       # map_ is `map`: the trailing _ keeps the builtin
 games_app.command("check", cls=Command, epilog=epilog("games check"))(
     boundary(tools.games_check))
 games_app.command("list", cls=Command, epilog=epilog("games list"))(boundary(tools.games_list))
+sheet_app.command("new", cls=Command, epilog=epilog("sheet new"))(boundary(sheetcmd.sheet_new))
 
 
 def main() -> None:

@@ -78,7 +78,8 @@ def log(
             typer.echo(json.dumps(shown, sort_keys=True, separators=(",", ":")))
             continue
         try:
-            lines = wrap_lines(record_lines(shown, data, as_, pending), width)
+            lines = wrap_lines(record_lines(shown, data, as_, pending,
+                                            first["dice"]["mode"] == "manual"), width)
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
             raise JournalError(f"{source.name}: record {rec['seq']} cannot be shown: it names "
                                f"something the game data does not have ({exc})",

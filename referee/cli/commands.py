@@ -182,7 +182,8 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
 
         game = g.open_game(journal, games_dir=games_dir)
         try:
-            view = readable_status_view(game.state, game.data, reader, game.game_id)
+            view = readable_status_view(game.state, game.data, reader, game.game_id,
+                                        game.header["dice"]["mode"])
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         _keep_view(journal, game.raw, game.bound, key, view)
@@ -245,7 +246,8 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
 
         game = g.open_game(journal, upto=at, games_dir=games_dir)
         try:
-            view = state_view(game.state, game.data, reader, game.game_id)
+            view = state_view(game.state, game.data, reader, game.game_id,
+                              dice=game.header["dice"]["mode"])
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         if at is None:
@@ -295,8 +297,9 @@ def check_side(side: str) -> None:
 def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           expect_seq: int | None = None, fmt: str = "text",
           games_dir: Path | None = None, atomic: bool = False,
-          dry_run: bool = False) -> tuple[str | None, str | None]:
-    """Submit orders; returns (what to print or None, the one-line rejection or None)."""
+          dry_run: bool = False, link: str | None = None) -> tuple[str | None, str | None]:
+    """Submit orders (with the next link of the side's dice sheet, if given); returns (what to
+    print or None, the one-line rejection or None)."""
     g = _game()
     from ..game.views import order_aids, status_view  # start-up: a signed view needs none
     from ..render.documents import status_document  # start-up: a signed view in JSON needs none
@@ -308,7 +311,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     check_private(journal)
     try:
         result = g.submit(journal, side, texts, dice, expect_seq, games_dir, atomic=atomic,
-                          dry_run=dry_run)
+                          dry_run=dry_run, link=link)
     except _UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
         raise _unplayable(journal, _last_seq(journal), exc, "cannot be played on") from None
     if dry_run:
@@ -316,7 +319,8 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     data, state = result.data, result.state
     aids = None
     try:
-        view = status_view(state, data, side) if state is not None else None
+        view = status_view(state, data, side, dice=result.header["dice"]["mode"]) \
+            if state is not None else None
         aids = order_aids(state, data, side) if state is not None else None
     except _UNREADABLE as exc:
         problem = _unplayable(journal, state.seq, exc, "cannot be shown")

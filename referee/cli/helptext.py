@@ -44,6 +44,8 @@ EXAMPLES = {
     "games": "referee games list",
     "games check": "referee games check games/ttlm",
     "games list": "referee games list",
+    "sheet": "referee sheet new -o german.sheet",
+    "sheet new": "referee sheet new -o german.sheet --links 100",
 }
 
 

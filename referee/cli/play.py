@@ -51,6 +51,10 @@ def new(
              "observer=ADDRESS for each observer, who gets the public report and never "
              "orders); repeat for each. Each side gets an order key (`referee players "
              "--keys`).")] = None,
+    sheet: Annotated[Optional[list[str]], typer.Option(
+        help="A player's dice sheet, SIDE=TIP (the first line of the file `referee sheet new` "
+             "made on his machine); repeat for each. His orders that roll dice then carry "
+             "its next link (order --link, or 'Link:' in a mail).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
@@ -60,10 +64,10 @@ def new(
 
     dice = dice.value
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
-                         GAMES["dir"], players=player or [], game=game)
+                         GAMES["dir"], players=player or [], game=game, sheets=sheet or [])
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
-    view = status_view(game.state, game.data, None, game.game_id)
+    view = status_view(game.state, game.data, None, game.game_id, dice=dice)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "game_id": game.game_id,
@@ -93,18 +97,27 @@ def players(
         help="Give this side a new order key (the old one stops working).")] = None,
     drop_observer: Annotated[Optional[list[str]], typer.Option(
         help="Stop sending this observer the public report (a new roster record).")] = None,
+    sheet: Annotated[Optional[list[str]], typer.Option(
+        help="Register a player's dice sheet, SIDE=TIP (the tip he sent; a record each; a "
+             "new sheet replaces his last).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """The players' addresses (and order keys) and the observers — for the moderator only."""
     from ..mail import inbox as mail  # start-up: mail's parsers, for players and inbox only
 
     commands.check_private(journal)
+    sheets = g.register_sheets(journal, sheet, GAMES["dir"]) if sheet else []
     listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
                                     drop_observer or [])
     if format == Fmt.json:
         typer.echo(commands.dump({"schema_version": 1, "players": listed,
-                                  "observers": watchers}))
+                                  "observers": watchers, "sheets": [
+            {"side": r["sheet"]["side"], "tip": r["sheet"]["tip"], "seq": r["seq"]}
+            for r in sheets]}))
         return
+    for r in sheets:
+        typer.echo(f"record {r['seq']}: the dice sheet of {r['sheet']['side']} registered, tip "
+                   f"{r['sheet']['tip']}")
     if not listed and not watchers:
         typer.echo(f"{journal}: no players registered (new --player SIDE=ADDRESS, or "
                    f"players --set SIDE=ADDRESS)")
@@ -126,6 +139,10 @@ def order(
         help="Read the orders from this file ('-': standard input).")] = None,
     dice: Annotated[Optional[str], typer.Option(
         help="Manual games: the dice rolled, in order, e.g. 3,1,6.")] = None,
+    link: Annotated[Optional[str], typer.Option(
+        help="The next link of the side's dice sheet (64 hex digits): needed when the orders "
+             "roll dice or shuffle the deck and the side holds a sheet; always checked.")
+    ] = None,
     expect_seq: Annotated[Optional[int], typer.Option(
         help="Reject unless the journal's last record is this one (stale view guard).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
@@ -139,7 +156,7 @@ def order(
     commands.check_side(as_)
     texts = commands.read_orders(orders or [], file)
     out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format.value,
-                                    GAMES["dir"], atomic=atomic, dry_run=dry_run)
+                                    GAMES["dir"], atomic=atomic, dry_run=dry_run, link=link)
     if out is not None:
         typer.echo(out)
     if rejection is not None:

@@ -24,9 +24,9 @@ class Part(BaseModel):
 class ErrorObject(Document):
     """What stderr holds, one line, when a command run with `--format json` fails: `error` is
     the message the text line gives after `referee: `, `kind` the stable name of the error
-    (usage, order_syntax, ambiguous_order, illegal_order, dice, stale_view, order_rejected,
-    game_data, journal, storage, invariant, internal), `rule` its rule number if it has one,
-    `exit` the exit code."""
+    (usage, order_syntax, ambiguous_order, illegal_order, dice, dice_sheet, stale_view,
+    order_rejected, game_data, journal, storage, invariant, internal), `rule` its rule
+    number if it has one, `exit` the exit code."""
 
     schema_version: int
     error: str
@@ -326,6 +326,15 @@ class GamesList(Document):
     games: list[GameEntry]
 
 
+class SheetMade(Document):
+    """`sheet new`: the file written, its number of links and the tip to register."""
+
+    schema_version: int
+    file: str
+    links: int
+    tip: str
+
+
 class GamesCheck(Document):
     """`games check` on sound data (problems are an error object, kind game_data): the
     counts, scenarios and digest, and `notes`, the descriptive lines the text lists."""
@@ -390,6 +399,7 @@ OUTPUTS: dict[str, type[Document]] = {
     "map-result": MapResult,
     "games-list": GamesList,
     "games-check": GamesCheck,
+    "sheet-made": SheetMade,
     "schema-list": SchemaList,
     "schema-document": SchemaDocument,
     "demo-result": DemoResult,

@@ -17,11 +17,12 @@ from .names import GAME_NAME_PATTERN
 from .scenariomodels import Scenario
 
 Die = Annotated[int, Field(ge=1, le=6)]
+Hex64 = Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
 
 
 class DiceCommitment(Contract):
     mode: Literal["committed", "manual"]
-    commitment: Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
+    commitment: Hex64
 
 
 class JournalHeader(Contract):
@@ -86,6 +87,30 @@ class MailData(Contract):
     body_sha256: str | None = None
 
 
+class SheetTip(Contract):
+    """A player's dice sheet registered for his side: its tip (store/sheets.py)."""
+
+    side: str
+    tip: Hex64
+
+
+class SheetLink(Contract):
+    """A link of a side's dice sheet: its number (the tip is 0) and value."""
+
+    side: str
+    no: Annotated[int, Field(ge=0)]
+    value: Hex64
+
+
+class DiceSource(Contract):
+    """What a record's dice and draws mix in besides the secret: the latest revealed link of
+    every side holding a sheet, and the SHA-256 of the order lines of the mail it came in
+    (a side without a sheet)."""
+
+    links: list[SheetLink] = []
+    mail: Hex64 | None = None
+
+
 class Player(Contract):
     """A side's registered player: the address its mail comes from, and the number and keyed
     digest of its order key (the key itself is never kept)."""
@@ -98,10 +123,14 @@ class Player(Contract):
 
 class Roster(Contract):
     """The players' registration, as a roster record keeps it for the moderator's eyes; the
-    observers' addresses, who are sent the public report and never order (absent: none)."""
+    observers' addresses, who are sent the public report and never order (absent: none).
+    `mail_entropy`: written by a referee that mixes the digest of each mail's order lines
+    into the dice of the records the mail makes; verify requires it of every such record
+    after this one (absent: an older roster, whose mail records need not)."""
 
     players: list[Player]
     observers: Annotated[list[str], Field(max_length=50)] = []
+    mail_entropy: bool = False
 
 
 # Hidden army templates (option 1.4): what entered or left a template outside a battle.
@@ -201,3 +230,6 @@ class JournalRecord(Contract):
     mail: Secret | None = None          # the message the order came in (moderator only)
     players: Secret | None = None       # a roster record: addresses, key digests (moderator)
     standing: Secret | None = None      # the actor's standing orders (his eyes only)
+    sheet: SheetTip | None = None       # a dice sheet registered (order "register dice sheet")
+    link: SheetLink | None = None       # the link of the actor's dice sheet it reveals
+    dice_from: DiceSource | None = None     # what its dice mix in besides the secret

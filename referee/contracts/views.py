@@ -72,6 +72,7 @@ class StateView(Document):
     label: str
     phase: str
     player: str | None
+    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
     waiting_on: str | None
     waiting_on_all: list[str]
     decision: str | None
@@ -103,6 +104,7 @@ class StatusView(Document):
     turn: int
     label: str
     phase: str
+    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
     waiting_on: str | None
     waiting_on_all: list[str]
     decision: str | None
@@ -120,13 +122,21 @@ class PlayerEntry(Document):
     key: str | None = None
 
 
+class SheetRegistered(Document):
+    side: str
+    tip: str
+    seq: int
+
+
 class PlayersView(Document):
-    """What `players --format json` prints (keys only with --keys), and the observers'
-    addresses (sent the public report; they never order)."""
+    """What `players --format json` prints (keys only with --keys), the observers'
+    addresses (sent the public report; they never order), and `sheets`: the dice sheets
+    --sheet registered, each with its record."""
 
     schema_version: int
     players: list[PlayerEntry]
     observers: list[str] = []
+    sheets: list[SheetRegistered] = []
 
 
 class Rejection(Document):
@@ -236,6 +246,7 @@ class ReportView(Document):
     decision: str | None
     legal: list[str]
     board: BoardView
+    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
     document: dict[str, Any]
 
 

@@ -22,6 +22,7 @@ PUBLIC: dict[str, str] = {
     "submit": "batch", "Submission": "batch", "Applied": "batch", "AlreadyApplied": "batch",
     # lifecycle.py: new, upgrade, reveal
     "create_game": "lifecycle", "upgrade": "lifecycle", "reveal": "lifecycle",
+    "register_sheets": "lifecycle",
     # verification.py
     "verify": "verification", "Verification": "verification",
     # receipts.py: the receipt a report ends with, and verify --receipt

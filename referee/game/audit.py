@@ -25,9 +25,10 @@ from ..engine.core import DECISIONS
 from ..engine.orders import format_order
 from ..engine.reading import parse_order
 from ..engine.versions import RULES_VERSION
-from ..store.dice import ReplayDice, die_steps
+from ..store.dice import ReplayDice, die_steps, hmac_base
 from ..store.journal import Journal, parse, redact
 from ..store.players import REGISTER
+from ..store.sheets import SHEET, mix_text
 from .records import header_of, record_of
 from .replay import (
     REVEAL,
@@ -201,7 +202,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["actor"] = rec["actor"]
     out["at"] = rec.get("at")
     out["order"] = {"text": text, "sealed": sealed}
-    moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE) or seq == 1
+    moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET) or seq == 1
     out["decision"] = None if moderators else _decision(state, data, rec)
     trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules)
     out["checks"] = checks
@@ -235,6 +236,10 @@ def _moderators_checks(rec: dict) -> list[str] | None:
     if rec["order"] == UPGRADE:
         return ["the moderator moves the game on to newer rules or data: it answers no "
                 "decision"]
+    if rec["order"] == SHEET:
+        return [f"a dice sheet registered for {rec['sheet']['side']}: it answers no decision "
+                f"and rolls no die; the links its side reveals from now on must lead back to "
+                f"its tip by SHA-256 (`verify` checks each)"]
     return None
 
 
@@ -333,14 +338,15 @@ def _dice(rec: dict, header: dict, trace, secret: bytes | None) -> dict[str, Any
     rolled = rec.get("dice") or []
     mode = header["dice"]["mode"]
     game_id = header["game_id"]
+    mix = mix_text(rec.get("dice_from"))
     out: dict[str, Any] = {"mode": mode, "revealed": secret is not None, "rolls": []}
     for k, value in enumerate(rolled):
         index, purpose = (trace[k][0], trace[k][1]) if trace and k < len(trace) else (None, None)
         roll: dict[str, Any] = {"die": k + 1, "value": value, "purpose": purpose}
         if mode == "committed" and index is not None:
-            roll["hmac_input"] = f"{game_id}/{rec['seq']}/{index}"
+            roll["hmac_input"] = hmac_base(game_id, rec["seq"], index, mix)
             if secret is not None:
-                k, digest, at, byte, got = die_steps(secret, game_id, rec["seq"], index)
+                k, digest, at, byte, got = die_steps(secret, game_id, rec["seq"], index, mix)
                 message = roll["hmac_input"] + (f"/{k}" if k else "")
                 roll["derived"] = {"message": message, "digest": digest.hex(), "byte_at": at,
                                    "byte": byte, "value": got, "matches": got == value}

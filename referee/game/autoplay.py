@@ -23,6 +23,7 @@ from ..store import snapshot
 from ..store.dice import Dice
 from ..store.journal import Journal
 from ..store.secrets import load_secret
+from ..store.sheets import sheets_in
 from .records import keep_contract
 from .replay import body, check_current, position
 
@@ -56,6 +57,9 @@ def autoplay(path: Path | str, seed: int, until: int | None = None,
         check_current(pos, journal.path, games_dir)
         if header["dice"]["mode"] != "committed":
             raise UsageError("autoplay rolls committed dice; this game uses manual dice")
+        if sheets_in(raw):
+            raise UsageError("autoplay rolls with the secret alone; this game has players' "
+                             "dice sheets, whose links only the players hold")
         replayed = state.clone()
         secret = load_secret(journal.path, header)
         if secret is None:

@@ -6,7 +6,15 @@ from pathlib import Path
 
 import msgspec
 
-from ..base.errors import DiceError, GameDataError, JournalError, OrderError, UsageError, quoted
+from ..base.errors import (
+    DiceError,
+    GameDataError,
+    JournalError,
+    OrderError,
+    SheetError,
+    UsageError,
+    quoted,
+)
 from ..base.readers import check_reader
 from ..data.gamedata import GameData
 from ..engine import (
@@ -22,14 +30,41 @@ from ..engine.core import DECISIONS
 from ..engine.reading import parse_order
 from ..engine.state import State, state_to_builtins
 from ..store import dice as dicemod
-from ..store import snapshot
+from ..store import sheets, snapshot
 from ..store.dice import Dice, ManualDice
-from ..store.journal import Journal, stale
+from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
 from .records import keep_contract
 from .replay import body, check_current, position
 from .suggest import amend
+
+LINK_HOW = "order --link LINK, or a line 'Link: LINK' in the mail"
+
+
+def check_link(known: dict, side: str, text: str) -> dict:
+    """The link a batch gives, as its record keeps it ({side, no, value}): a later link of the
+    side's dice sheet than the last revealed (SheetError naming the link due otherwise)."""
+    pos = known.get(side)
+    if pos is None:
+        raise SheetError(f"{side} has no dice sheet registered, so a link means nothing here "
+                         f"(register its tip: new --sheet, players --sheet, or a line 'Sheet: "
+                         f"TIP' in a mail)")
+    value = text.strip().lower()
+    due = f"link {pos.due()} of {side}'s dice sheet is due ({LINK_HOW})"
+    if not sheets.is_value(value):
+        raise SheetError(f"the link {quoted(text, 20)} is not one (64 hex digits, a line of "
+                         f"the sheet); {due}")
+    back = sheets.steps_back(value, pos.value, pos.no)
+    if back is not None:
+        what = "the tip" if back == 0 else f"link {back}"
+        raise SheetError(f"the link given is {what} of {side}'s dice sheet, public "
+                         f"already; {due}")
+    ahead = sheets.steps_down(value, pos.value)
+    if ahead is None:
+        raise SheetError(f"the link given is not a link of {side}'s dice sheet (no SHA-256 "
+                         f"chain leads from it to link {pos.no}); {due}")
+    return {"side": side, "no": pos.no + ahead, "value": value}
 
 
 class Applied(msgspec.Struct):
@@ -150,6 +185,8 @@ class Request(msgspec.Struct):
     mail: dict | None = None
     others_standing: bool = True
     standing_change: tuple[list[str], list[str]] | None = None
+    link: str | None = None             # the next link of the side's dice sheet
+    sheet: str | None = None            # a dice sheet's tip, registered before the orders
 
 
 class _Stop(Exception):
@@ -176,6 +213,8 @@ class Batch:
         self.load_standing()
         if self.q.mail is not None and self.q.mail["sha256"].encode() in raw:
             raise AlreadyApplied("this message's orders are in the journal already")
+        if self.q.sheet is not None:
+            self.seal_sheet()
         i = 0
         try:
             while i < len(self.q.texts):
@@ -204,6 +243,50 @@ class Batch:
         elif q.dice_text is not None and self.header["dice"]["mode"] != "manual":
             raise UsageError("--dice is for games created with --dice manual; this game "
                              "uses committed dice")
+        self.open_sheets(raw)
+
+    def open_sheets(self, raw: bytes) -> None:
+        """The dice sheets as the journal leaves them, with this batch's tip registered and
+        its link checked (SheetError: nothing is written, no die is used)."""
+        q = self.q
+        self.sheets = sheets.sheets_in(raw)
+        self.hidden: set[int] = set()        # orders whose text the opponent may not see
+        self.link: dict | None = None
+        self.fresh = False
+        if q.sheet is not None:
+            if self.header["dice"]["mode"] == "manual":
+                raise SheetError("a dice sheet mixes the players' entropy into committed "
+                                 "dice; in this --dice manual game the players roll the dice "
+                                 "themselves")
+            tip = q.sheet.strip().lower()
+            if not sheets.is_value(tip):
+                raise SheetError(f"{quoted(q.sheet, 20)} is not a dice sheet's tip (64 hex "
+                                 f"digits, the first line of the sheet)")
+            self.sheets[q.side] = sheets.SheetPos(tip, 0, None, self.seq + 1)
+        if q.link is not None:
+            self.link = check_link(self.sheets, q.side, q.link)
+            self.fresh = True
+            if not q.texts:
+                no = self.link["no"]
+                raise SheetError(f"link {no} of {q.side}'s dice sheet goes with the orders "
+                                 f"that roll dice, and none came with it: send them with "
+                                 f"link {no + 1} (link {no} has been read)")
+            pos = self.sheets[q.side]
+            self.sheets[q.side] = sheets.SheetPos(pos.tip, self.link["no"], self.link["value"],
+                                                  self.seq + 1)
+
+    def seal_sheet(self) -> None:
+        """The record registering this side's dice sheet, before its orders."""
+        self.seq += 1
+        self.state = self.state.clone()
+        self.state.seq = self.seq
+        rec = sheets.sheet_body(self.q.side, self.q.side, self.sheets[self.q.side].tip, now())
+        if self.q.mail is not None:
+            salt = Dice(self.header["game_id"], self.seq, self.secret).mail_salt() \
+                if self.secret is not None else "0" * 32
+            rec["mail"] = {"to": "moderator", "salt": salt, "data": dict(self.q.mail)}
+        self.bodies.append(rec)
+        self.result.applied.append(Applied(sheets.SHEET, rec))
 
     def parse(self) -> None:
         """Each text as an order, or the OrderError it raises (told when its turn comes)."""
@@ -235,12 +318,31 @@ class Batch:
         self.decide_sets = self.own_only if (q.dry_run or not q.others_standing) else self.sets
 
     def next_dice(self) -> Dice:
-        return (_DryDice(self.header["game_id"], self.seq + 1) if self.q.dry_run else
-                Dice(self.header["game_id"], self.seq + 1, self.secret, self.manual))
+        """The dice of the next record: the secret's stream, mixing in the latest link of
+        each side's dice sheet and, for a side without one, the digest of the mail's order
+        lines; the batch's link is revealed by its first record (store/sheets.py)."""
+        if self.q.dry_run:
+            return _DryDice(self.header["game_id"], self.seq + 1)
+        side = self.q.side
+        source: dict = {"links": [{"side": s, "no": p.no, "value": p.value}
+                                  for s, p in sorted(self.sheets.items())]}
+        if self.q.mail is not None and side not in self.sheets:
+            source["mail"] = sheets.lines_digest(
+                [t for j, t in enumerate(self.q.texts) if j not in self.hidden])
+        if not source["links"]:
+            del source["links"]
+        need = None
+        if side in self.sheets and not self.fresh:
+            need = (f"the next link of {side}'s dice sheet, which none of these orders "
+                    f"gives: link {self.sheets[side].due()} of {side}'s dice sheet is due "
+                    f"({LINK_HOW})")
+        return Dice(self.header["game_id"], self.seq + 1, self.secret, self.manual,
+                    source=source, link=self.link, need=need)
 
     def step(self, i: int) -> int:
         """Decide the order (or sealed plan) at i, seal its record; the index after it."""
         run, step, moot = self.plan_at(i)
+        self.note_hidden(i, run)
         dice = self.next_dice()
         events, new_state, text, private = self.decide_at(i, run, step, dice)
         if self.q.dry_run and any(e.type == "CardsDrawn" for e in events):
@@ -260,6 +362,15 @@ class Batch:
             i += 1
         self.stop_where_other_side_decides(i)
         return i
+
+    def note_hidden(self, i: int, run: int) -> None:
+        """Keep the orders the opponent will not read (a sealed plan, a move between hidden
+        templates, 1.4) out of the mail's digest, which the journal shows to everyone."""
+        if run:
+            self.hidden.update(range(i, i + run))
+        elif not isinstance(self.parsed[i], OrderError) and is_private(self.state,
+                                                                       self.parsed[i]):
+            self.hidden.add(i)
 
     def plan_at(self, i: int) -> tuple[int, int, str | None]:
         """(orders in the sealed plan starting at i or 0, orders this step takes, why a
@@ -306,6 +417,8 @@ class Batch:
             events, new_state = decide(state, data, self.parsed[i], q.side, dice, q.texts[i],
                                        standing=self.decide_sets)
             return events, new_state, q.texts[i], is_private(state, self.parsed[i])
+        except SheetError as exc:          # the whole batch, naming the order
+            raise SheetError(f"order {i + 1} ({quoted(q.texts[i])}): {exc.reason}") from None
         except DiceError:
             raise          # a dice problem rejects the whole batch (an OrderError too)
         except _DryStop as why:
@@ -390,6 +503,7 @@ class Batch:
         self.bodies.append(rec)
         self.result.applied.append(Applied(text, rec))
         self.state = new_state
+        self.link = None                # revealed by the batch's first record
 
     def finish(self) -> tuple[int, str, list[dict]]:
         """What to write: nothing for a dry run or a rejected all-or-nothing batch. A
@@ -433,7 +547,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
            expect_seq: int | None = None, games_dir: Path | None = None,
            atomic: bool = False, dry_run: bool = False,
            mail: dict | None = None, others_standing: bool = True,
-           standing_change: tuple[list[str], list[str]] | None = None) -> Submission:
+           standing_change: tuple[list[str], list[str]] | None = None,
+           link: str | None = None, sheet: str | None = None) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -444,12 +559,14 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     batch. `mail` (moderator-only: the message an order came in) is kept in
     each record as a secret part. `standing_change` (add, withdraw) changes the
     side's standing orders with the records, under the same lock, or not at all.
+    `link` is the next link of the side's dice sheet (checked whether or not the orders
+    roll: SheetError when it is not), `sheet` a new sheet's tip registered first.
     Under the lock only the records after this user's snapshot are read.
     """
-    if not texts:
+    if not texts and sheet is None and link is None:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
     request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
-                      mail, others_standing, standing_change)
+                      mail, others_standing, standing_change, link, sheet)
     batch = Batch(Journal(path, keep_contract), request)
     try:
         raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)

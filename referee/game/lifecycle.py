@@ -25,6 +25,7 @@ from ..store.dice import Dice
 from ..store.journal import Journal, now
 from ..store.players import check_observers, parse_observers, parse_players, roster_body
 from ..store.secrets import load_secret, remember_secret
+from ..store.sheets import parse_tips, sheet_body
 from .records import keep_contract
 from .replay import REVEAL, UPGRADE, Game, body, position
 
@@ -32,12 +33,14 @@ from .replay import REVEAL, UPGRADE, Game, body, position
 def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                 options: list[str] | None = None, game_id: str | None = None,
                 secret_file: Path | None = None, games_dir: Path | None = None,
-                players: list[str] | None = None, game: str = "ttlm") -> Game:
+                players: list[str] | None = None, game: str = "ttlm",
+                sheets: list[str] | None = None) -> Game:
     """Create a journal for a new game: the secret first (0600, on disk), then the journal.
 
     The secret goes beside the journal (JOURNAL.secret), or to secret_file:
     an existing secret there is used, else a fresh one is made there; this
     user's referee notes where it is, so the journal's folder can be shared.
+    `sheets` (SIDE=TIP) registers players' dice sheets, a record each after the set-up.
     """
     path = Path(path)
     if dice_mode not in ("committed", "manual"):
@@ -58,6 +61,10 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     addresses = parse_players(players or [], data.sides)
     watchers = parse_observers(players or [])
     check_observers(watchers, addresses)
+    tips = parse_tips(sheets or [], data.sides)
+    if tips and dice_mode == "manual":
+        raise UsageError("--sheet: dice sheets mix the players' entropy into committed dice; "
+                         "in a --dice manual game the players roll the dice themselves")
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
     fresh = secret_file is None or not os.path.lexists(secret_file)
     secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
@@ -87,13 +94,33 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     if secret_file is not None:
         remember_secret(game_id, header["dice"]["commitment"], spath)
     datastore.keep(data, data.info.id)       # so the game opens after the data files change
-    ctx.state.seq = 1
-    if addresses or watchers:
-        roster = roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret),
-                             watchers)
-        Journal(path, keep_contract).append_raw(lambda raw: (1, records[1]["hash"], [roster]))
-        ctx.state.seq = 2
+    more = [roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret),
+                        watchers)] if addresses or watchers else []
+    more += [sheet_body("moderator", side, tip, now()) for side, tip in tips.items()]
+    if more:
+        Journal(path, keep_contract).append_raw(lambda raw: (1, records[1]["hash"], more))
+    ctx.state.seq = 1 + len(more)
     return Game(Journal(path, keep_contract), data, records[0], ctx.state)
+
+
+def register_sheets(path: Path | str, items: list[str],
+                    games_dir: Path | None = None) -> list[dict]:
+    """Append the moderator's records registering players' dice sheets (SIDE=TIP each, a tip
+    the player gave him): from then on the side's orders that roll dice carry its links."""
+    journal = Journal(path, keep_contract)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        if pos.state.revealed:
+            raise UsageError("the dice secret has been revealed; the game is closed")
+        if pos.header["dice"]["mode"] == "manual":
+            raise UsageError("--sheet: dice sheets mix the players' entropy into committed "
+                             "dice; in this --dice manual game the players roll the dice")
+        tips = parse_tips(items, pos.data.sides)
+        return pos.seq, pos.hash, [sheet_body("moderator", side, tip, now())
+                                   for side, tip in tips.items()]
+
+    return journal.append_raw(build)[1]
 
 
 def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:

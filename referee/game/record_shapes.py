@@ -23,6 +23,9 @@ __all__ = [
     'RetreatDetails',
     'OrderText',
     'MailData',
+    'SheetTip',
+    'SheetLink',
+    'DiceSource',
     'Player',
     'Roster',
     'PlaceDetails',
@@ -107,6 +110,31 @@ class MailData(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     body_sha256: str | None = None
 
 
+class SheetTip(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A player's dice sheet registered for his side: its tip (store/sheets.py)."""
+
+    side: str
+    tip: Annotated[str, msgspec.Meta(pattern='^[0-9a-f]{64}$')]
+
+
+class SheetLink(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A link of a side's dice sheet: its number (the tip is 0) and value."""
+
+    side: str
+    no: Annotated[int, msgspec.Meta(ge=0)]
+    value: Annotated[str, msgspec.Meta(pattern='^[0-9a-f]{64}$')]
+
+
+class DiceSource(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """What a record's dice and draws mix in besides the secret: the latest revealed link of
+    every side holding a sheet, and the SHA-256 of the order lines of the mail it came in
+    (a side without a sheet).
+    """
+
+    links: list[SheetLink] = []
+    mail: Annotated[str, msgspec.Meta(pattern='^[0-9a-f]{64}$')] | None = None
+
+
 class Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """A side's registered player: the address its mail comes from, and the number and keyed
     digest of its order key (the key itself is never kept).
@@ -121,10 +149,14 @@ class Player(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class Roster(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """The players' registration, as a roster record keeps it for the moderator's eyes; the
     observers' addresses, who are sent the public report and never order (absent: none).
+    `mail_entropy`: written by a referee that mixes the digest of each mail's order lines
+    into the dice of the records the mail makes; verify requires it of every such record
+    after this one (absent: an older roster, whose mail records need not).
     """
 
     players: list[Player]
     observers: Annotated[list[str], msgspec.Meta(max_length=50)] = []
+    mail_entropy: bool = False
 
 
 class PlaceDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -208,6 +240,9 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     mail: Secret | None = None
     players: Secret | None = None
     standing: Secret | None = None
+    sheet: SheetTip | None = None
+    link: SheetLink | None = None
+    dice_from: DiceSource | None = None
 
 
 SECRET_DATA = {

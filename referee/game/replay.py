@@ -45,7 +45,9 @@ def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = 
     A private order shows a placeholder (PRIVATE, or the one given: a sealed
     plan, 7.0); its text is a secret part only the ordering side sees. `mail`
     (the message the order came in) is a secret part for the moderator;
-    `standing` (the actor's standing orders) a secret part for the actor.
+    `standing` (the actor's standing orders) a secret part for the actor. `link` is the
+    link of the actor's dice sheet the record reveals, `dice_from` what its dice and
+    draws mix in besides the secret (sheets.py), when it used any.
     """
     rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
     if private:
@@ -53,6 +55,10 @@ def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = 
         rec["private_order"] = {"to": actor, "salt": dice.order_salt(), "data": {"text": text}}
     if dice.rolls:
         rec["dice"] = list(dice.rolls)
+    if dice.link is not None:
+        rec["link"] = dict(dice.link)
+    if dice.source and dice.used():
+        rec["dice_from"] = dice.source
     if mail is not None:
         rec["mail"] = {"to": "moderator", "salt": dice.mail_salt(), "data": dict(mail)}
     if standing is not None:

@@ -6,6 +6,15 @@ give exactly the recorded events, and replaying those events must give the
 same state), and, with the secret (given, or revealed at the end of the
 game), every die and shuffle recomputed from the committed stream.
 
+Players' dice sheets (store/sheets.py) are checked without the secret: a sheet is
+registered by its side or the moderator; every link a record reveals is its actor's, a
+later link of his sheet than the last one revealed; every record that used the stream
+mixes in exactly the latest link of each side holding a sheet, and when its actor holds
+one, a link his own batch revealed (the run of his records it belongs to); and
+since a roster record that says so (`mail_entropy`), a record made from the mail of a
+side without a sheet mixes in the mail's digest (which only the player can check against
+his mail).
+
 A journal with any secret part replaced by its digest is a redacted export
 and cannot be decided again. It never passes as a full journal: `verify`
 fails naming the first such record, unless the user says whose export it is
@@ -36,6 +45,7 @@ from ..store import dice as dicemod
 from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.players import REGISTER, roster_problem
+from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
 from .records import audit_contracts, header_of, record_of
 from .replay import (
     REVEAL,
@@ -124,6 +134,30 @@ def _check_roster(rec: dict, name: str, sides) -> None:
     if problem:
         raise JournalError(f"{name}: record {rec['seq']} registers the players wrongly: "
                            f"{problem}", record=rec["seq"])
+
+
+def _check_sheet(rec: dict, name: str, sides, manual: bool) -> None:
+    """A dice sheet registered: by its side (a mail, or `order`) or the moderator, no events,
+    dice, order or links, in a game of committed dice."""
+    part, actor = rec.get("sheet"), rec.get("actor")
+    side = part.get("side") if isinstance(part, dict) else None
+    ok = (rec.get("order") == SHEET and side in sides and actor in (side, "moderator")
+          and rec.get("events") == [] and not rec.get("dice") and not manual
+          and not any(k in rec for k in ("private_order", "players", "standing", "link",
+                                         "dice_from"))
+          and ("mail" not in rec or actor == side))
+    if not ok:
+        raise JournalError(f"{name}: record {rec['seq']} claims to register a dice sheet but is "
+                           f"not a record the referee writes for it", record=rec["seq"])
+
+
+def _no_sheet_parts(rec: dict, name: str) -> None:
+    """A record of the moderator (roster, reveal, upgrade) reveals no link and mixes none."""
+    extra = [k for k in ("sheet", "link", "dice_from") if k in rec]
+    if extra:
+        raise JournalError(f"{name}: record {rec['seq']} ({rec['order']!r}) holds "
+                           f"{', '.join(extra)}, which the referee writes only with orders",
+                           record=rec["seq"])
 
 
 def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None:
@@ -242,6 +276,10 @@ class _Proof:
         self.count, self.revealed_at = 1, None
         self.era = Era(header, data, games_dir, name)
         self.older: list[tuple[int, int]] = []
+        self.sheets: dict[str, SheetPos] = {}
+        self.run: tuple[str, int] = ("", 0)     # the actor of the records in a row, and where
+        self.links = 0
+        self.mail_entropy = False   # a roster record says mail records mix their digest
 
     def check(self, rec: dict) -> None:
         """One record: its place, its kind, then the ruling it holds."""
@@ -259,8 +297,18 @@ class _Proof:
         typed = record_of(rec, name)
         data = self.era.data
         check_actor(typed.actor, n, data, name)
+        if self.run[0] != typed.actor:
+            self.run = (typed.actor, n)
+        if rec["order"] == SHEET or rec.get("sheet") is not None:
+            self.register_sheet(rec)
+            return
+        if rec["order"] in (REGISTER, REVEAL, UPGRADE) or rec.get("players") is not None or \
+                any(e.type in ("SecretRevealed", "RulesUpgraded") for e in typed.events):
+            _no_sheet_parts(rec, name)
         if rec["order"] == REGISTER or rec.get("players") is not None:
             _check_roster(rec, name, data.sides)
+            roster = rec["players"].get("data")
+            self.mail_entropy |= isinstance(roster, dict) and roster.get("mail_entropy") is True
         elif rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
             _check_reveal(rec, name, self.header["dice"]["commitment"])
             self.revealed_at = n
@@ -270,6 +318,62 @@ class _Proof:
             self.replay_older(rec)
         else:
             self.decide_again(rec, typed)
+
+    def register_sheet(self, rec: dict) -> None:
+        _check_sheet(rec, self.name, self.era.data.sides, self.manual)
+        part = rec["sheet"]
+        self.sheets[part["side"]] = SheetPos(part["tip"], 0, None, rec["seq"])
+        self.state.seq = self.replayed.seq = rec["seq"]
+
+    def follow_link(self, rec: dict) -> dict | None:
+        """The link a record reveals, checked: its actor's, a later link of his sheet than
+        the last one revealed (the sheets move on to it)."""
+        link = rec.get("link")
+        if link is None:
+            return None
+        n, side = rec["seq"], link.get("side")
+        pos = self.sheets.get(side)
+        if side != rec["actor"] or pos is None:
+            why = "has none registered" if pos is None else "is not its actor"
+            raise _fail(self.name, n, f"it reveals a link of {side!r}'s dice sheet; {side!r} "
+                                      f"{why}")
+        ahead = steps_down(link["value"], pos.value)
+        if ahead is None or link["no"] != pos.no + ahead:
+            raise _fail(self.name, n, f"its link {link['no']} of {side}'s dice sheet is not a "
+                                      f"later link of the sheet than link {pos.no} (record "
+                                      f"{pos.seq}): its SHA-256 chain does not lead there")
+        self.sheets[side] = SheetPos(pos.tip, link["no"], link["value"], n)
+        self.links += 1
+        return dict(link)
+
+    def source_for(self, rec: dict) -> dict:
+        """What the referee mixes into this record's dice: the latest link of every sheet, and
+        the digest the record names for the mail it came in (a side without a sheet)."""
+        source: dict = {}
+        if self.sheets:
+            source["links"] = [{"side": s, "no": p.no, "value": p.value}
+                               for s, p in sorted(self.sheets.items())]
+        claimed = rec.get("dice_from")
+        mail = claimed.get("mail") if isinstance(claimed, dict) else None
+        if mail is not None and "mail" in rec and rec["actor"] not in self.sheets:
+            source["mail"] = mail
+        return source
+
+    def check_entropy(self, rec: dict, dice: Dice) -> None:
+        """A record that used the stream mixed in its actor's own fresh link (a sheet), or
+        the digest of the mail it came in (a game made to mix it in)."""
+        if not dice.used():
+            return
+        n, actor = rec["seq"], rec["actor"]
+        pos = self.sheets.get(actor)
+        if pos is not None and (pos.no == 0 or pos.seq < self.run[1]):
+            raise _fail(self.name, n, f"it rolls dice or shuffles for {actor}, who holds a dice "
+                                      f"sheet, with no link revealed by his own orders (the "
+                                      f"last, link {pos.no}, in record {pos.seq})")
+        if pos is None and "mail" in rec and self.mail_entropy and \
+                not (dice.source or {}).get("mail"):
+            raise _fail(self.name, n, f"it came in {actor}'s mail, but its dice do not mix in "
+                                      f"the digest of the mail's order lines")
 
     def upgrade(self, rec: dict, typed) -> None:
         data, n = self.era.data, rec["seq"]
@@ -283,6 +387,7 @@ class _Proof:
         # Made under older rules: today's decide is no judge of it. Its chain and shape are
         # checked, its dice too with the secret; its events are replayed as recorded.
         data, rules = self.era.data, self.era.rules
+        self.follow_link(rec)
         if self.secret is not None and not self.manual:
             _check_dice(rec, self.name, self.header["game_id"], self.secret)
         apply_record(self.replayed, rec, data, self.name, rules)
@@ -290,10 +395,12 @@ class _Proof:
         self.older.append((rec["seq"], rules))
 
     def dice_for(self, rec: dict) -> Dice:
+        link = self.follow_link(rec)
+        source = self.source_for(rec)
         if self.secret is None:
-            return ReplayDice(self.header["game_id"], rec)
+            return ReplayDice(self.header["game_id"], rec, link, source)
         return Dice(self.header["game_id"], rec["seq"], self.secret,
-                    ManualDice(rec.get("dice", [])) if self.manual else None)
+                    ManualDice(rec.get("dice", [])) if self.manual else None, source, link)
 
     def decide_again(self, rec: dict, typed) -> None:
         name, n, data = self.name, rec["seq"], self.era.data
@@ -306,6 +413,7 @@ class _Proof:
             raise _fail(name, n, f"deciding it again fails ({type(exc).__name__}: {exc})"
                         ) from None
         _compare(rec, name, _rewritten(rec, text, events, dice, private), dice)
+        self.check_entropy(rec, dice)
         try:
             for ev in typed.events:
                 evolve(self.replayed, ev, data)
@@ -330,6 +438,11 @@ class _Proof:
             lines.append(f"rulings: all {count - 1} records decided again give exactly the "
                          f"recorded events")
         lines.append(_dice_line(self.secret, self.manual, full=True))
+        if self.sheets:
+            lines.append(f"dice sheets: {len(self.sheets)} registered ("
+                         f"{', '.join(sorted(self.sheets))}); {self.links} links revealed, each "
+                         f"the next of its sheet, and every record's dice mix in the latest "
+                         f"ones")
         return Verification(count, lines, len(older))
 
 
@@ -413,7 +526,8 @@ def _check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:
             not all(type(b) is int and 0 <= b < 55 for b in blocks):
         raise _fail(name, n, "its dice or shuffles are malformed")
     total = len(rolled) + sum(blocks)
-    stream = [dicemod.die(secret, game_id, n, i) for i in range(total)]
+    mix = mix_text(rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None)
+    stream = [dicemod.die(secret, game_id, n, i, mix) for i in range(total)]
     tried: set[tuple[int, int]] = set()
 
     def fits(at: int, block: int) -> bool:

@@ -72,8 +72,9 @@ def _terms(view: dict[str, Any], data: GameData) -> dict[str, Any]:
 
 
 def state_view(state: State, data: GameData, reader: str, game_id: str = "",
-               seq: int | None = None) -> dict[str, Any]:
-    """Everything `show` prints, for one reader (JSON-ready)."""
+               seq: int | None = None, dice: str = "committed") -> dict[str, Any]:
+    """Everything `show` prints, for one reader (JSON-ready); `dice` is the game's dice mode
+    (record 0): committed, or manual (rolled by the players)."""
     check_reader(reader, data.sides)
     hidden = state.options.get("hidden_templates", False)
     t = data.turn(state.turn)
@@ -98,6 +99,7 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "label": t.label,
         "phase": state.phase,
         "player": state.player,
+        "dice": dice,
         "waiting_on": state.pending.side if state.pending else None,
         # Both sides, while both owe a sealed plan (2.0 I, 2.0 V.3): as `status` names them.
         "waiting_on_all": waiting_on(state),
@@ -166,8 +168,9 @@ def order_aids(state: State, data: GameData, side: str | None) -> dict[str, Any]
 
 
 def status_view(state: State, data: GameData, reader: str | None = None, game_id: str = "",
-                seq: int | None = None) -> dict[str, Any]:
-    """Whose decision it is, what kind, and the legal orders (for `status`)."""
+                seq: int | None = None, dice: str = "committed") -> dict[str, Any]:
+    """Whose decision it is, what kind, and the legal orders (for `status`); `dice` as in
+    state_view."""
     waiting = state.pending.side if state.pending else None
     reader = check_reader(reader or PUBLIC, data.sides)
     # The public sees no orders; the moderator sees those of the side waited on.
@@ -183,6 +186,7 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "turn": state.turn,
         "label": data.label(state.turn),
         "phase": state.phase,
+        "dice": dice,
         "waiting_on": waiting,
         "waiting_on_all": all_waiting,
         "decision": state.pending.kind if state.pending else None,
@@ -195,9 +199,9 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
 
 
 def readable_status_view(state: State, data: GameData, reader: str | None = None,
-                         game_id: str = "") -> dict[str, Any]:
+                         game_id: str = "", dice: str = "committed") -> dict[str, Any]:
     """status_view with what the grouped orders need under '_aids' (order_aids): kept with a
     cached view for the text formats, taken out before any JSON is printed (2.0)."""
-    view = status_view(state, data, reader, game_id)
+    view = status_view(state, data, reader, game_id, dice=dice)
     view["_aids"] = order_aids(state, data, view["legal_for"])
     return view

@@ -304,12 +304,16 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
     except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
         out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
         return
-    lines = mailtext.order_lines(body, key)
+    lines, link, tip, problem = mailtext.sheet_lines(mailtext.order_lines(body, key))
+    if problem is not None:
+        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
+        return
     standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
     lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
-    if not lines and not standing_lines:
+    if not lines and not standing_lines and tip is None:
         out.status, out.reason = "rejected", "no orders found in the message"
         return
+    makes_records = bool(lines) or tip is not None or link is not None
     texts = [t for _, t in lines]
     if tag is not None:
         # A reply to an older mail is stale once the writer's decision has changed since
@@ -328,7 +332,7 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
                           f"changed since (the journal is at record {last}); reply to the "
                           f"latest mail")
             return
-    if manual:
+    if manual and texts:
         probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
         if probe.stop_reason == "dice":
             out.status = "held"
@@ -339,12 +343,12 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
     if standing_lines:
         try:
             change = standing_change(journal, side, standing_lines, games_dir)
-            if not lines:
+            if not makes_records:
                 mine = keep_standing_only(journal, side, change, games_dir)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
             return
-        if not lines:
+        if not makes_records:
             out.status = "applied"
             out.reason = (f"standing orders now: "
                           f"{', '.join(e['text'] for e in mine) or 'none'}")
@@ -357,7 +361,7 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
                           mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                 "body_sha256": m.body_sha256}, others_standing=not manual,
-                          standing_change=change)
+                          standing_change=change, link=link, sheet=tip)
     except g.AlreadyApplied:
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return

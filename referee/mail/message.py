@@ -23,7 +23,7 @@ import re
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
-__all__ = ["MailError", "order_lines", "parse_message", "plain_body"]
+__all__ = ["MailError", "order_lines", "parse_message", "plain_body", "sheet_lines"]
 
 DEFAULT_LIMIT = 1 << 20
 
@@ -406,3 +406,29 @@ def order_lines(body: str, key: str | None = None) -> list[tuple[int, str]]:
             continue
         kept.append((i + 1, text))
     return _drop_closing(_drop_greeting(kept))
+
+
+# --- a dice sheet's lines ----------------------------------------------------------------------
+
+_SHEET_LINE = re.compile(r"(?i)^(link|sheet)\s*:\s*(.*)$")
+
+
+def sheet_lines(lines: list[tuple[int, str]]
+                ) -> tuple[list[tuple[int, str]], str | None, str | None, str | None]:
+    """The order lines without the 'Link: LINK' and 'Sheet: TIP' lines of a player's dice sheet,
+    the link and the tip they give (None when absent), and what is wrong with them (a kind
+    given twice), or None."""
+    kept: list[tuple[int, str]] = []
+    found: dict[str, tuple[int, str]] = {}
+    for n, text in lines:
+        m = _SHEET_LINE.match(text)
+        if m is None:
+            kept.append((n, text))
+            continue
+        kind = m.group(1).lower()
+        if kind in found:
+            return kept, None, None, (f"line {n}: a second '{kind.capitalize()}:' line (line "
+                                      f"{found[kind][0]} has one); give one")
+        found[kind] = (n, m.group(2).strip())
+    link, tip = found.get("link"), found.get("sheet")
+    return kept, link and link[1], tip and tip[1], None

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..base.readers import MODERATOR
 from ..game.audit import FACES, UNREADABLE, count_dice, explain_facts, unexplainable
+from ..store.sheets import SHEET
 from .documents import side_name
 from .phrases import PHASE
 from .sections import Document, Items, Orders, Section, Table, para, plain
@@ -72,8 +73,10 @@ def _decision_section(doc: dict[str, Any]) -> Section:
         who = " and ".join(side_name(s) for s in d["waiting_on"])
         return Section("The decision it answered", [para(
             f"{d['kind'].replace('_', ' ')} ({d['rule']}), waiting on {who}: {d['prompt']}")])
+    sheet = (doc.get("order") or {}).get("text") == SHEET
     what = "the set-up, made by the referee" if doc["seq"] == 1 else \
-        "a record of the moderator" if doc["actor"] == MODERATOR else "the game is over"
+        "a record of the moderator" if doc["actor"] == MODERATOR else \
+        "a dice sheet registered" if sheet else "the game is over"
     return Section("The decision it answered", [para(f"none: {what}")])
 
 
@@ -155,7 +158,8 @@ def _side_dice(name: str, t: dict[str, Any]) -> Section:
 def dice_document(doc: dict[str, Any]) -> Document:
     """The dice count as a document for the text renderer."""
     title = (f"Dice so far: game {doc['game_id']}, records 1 to {doc['seq']}, for "
-             f"{doc['reader']}")
+             f"{doc['reader']}" + (" (manual dice, rolled by the players)"
+                                   if doc["mode"] == "manual" else ""))
     sections = [_side_dice(side_name(s), t) for s, t in doc["sides"].items()]
     sections.append(_side_dice("Both sides", doc["all"]))
     if doc["unattributed"]:

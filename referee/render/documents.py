@@ -65,6 +65,15 @@ def _title(view: dict[str, Any], what: str) -> str:
             f"{view['seq']}, for {view['reader']}")
 
 
+MANUAL_DICE = ("Dice are manual: the players roll them (real dice or a dice server) and "
+               "their orders carry them; the referee checks each is 1 to 6.")
+
+
+def dice_note(view: dict[str, Any]) -> list[Para]:
+    """A line saying the dice are rolled by the players, in a game of manual dice."""
+    return [para(MANUAL_DICE)] if view.get("dice") == "manual" else []
+
+
 def situation(view: dict[str, Any]) -> Para:
     """Who is to act now and on what (2.0), or how the game ended (3.0)."""
     if view["game_over"]:
@@ -139,7 +148,7 @@ def show_document(view: dict[str, Any]) -> Document:
          f"{phase_name(view)}"
          + (f" ({side_name(view['player'])} {player_turn(view)})" if view.get("player") else ""))
     return Document(_title(view, "the war"), [
-        Section("Situation", [para(t), situation(view)]),
+        Section("Situation", [para(t), situation(view), *dice_note(view)]),
         vp_section(view["vp"]),
         Section("Areas", [area_table(view["areas"])]),
         off_map_section(view),
@@ -154,7 +163,7 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
     for reading (grouped.py), or every order whole when `every` (`status --all`)."""
     head = Section("Situation", [
         para(f"{view['label']} (turn {view['turn']}), {phase_name(view)}"),
-        situation(view)])
+        situation(view), *dice_note(view)])
     doc = Document(_title(view, "status"), [head])
     if view["game_over"]:
         return doc

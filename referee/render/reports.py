@@ -31,14 +31,15 @@ from ..game.standing import load as standing_orders
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
+from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import production_section
-from .documents import side_name, vp_section
+from .documents import dice_note, side_name, vp_section
 from .formats import render
 from .grouped import grouped_blocks
 from .sections import Document, Items, Para, Section, Span, as_json, para
-from .text import describe
+from .text import describe, sheet_lines
 
 # ---------------------------------------------------------------- bookmarks
 
@@ -152,6 +153,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
             if ev["type"] == "BattleEnded":
                 outcome = _shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
                 lines.append([Span(outcome, "bold")])
+        lines += [[Span(t.strip())] for t in sheet_lines(shown, data)]
         happened.append(Para(_record_heading(rec, before, reader)))
         if lines:
             happened.append(Items(lines))
@@ -160,10 +162,12 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     total = sum(v for _, v in breakdown)
     level = level_of(total, data)
     change = total - vp_before
-    sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id)
+    mode = header["dice"]["mode"]
+    sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id,
+                  None, mode)
     board = _view(journal, whole, f"board:{reader}", board_view, state, data, reader, sview)
     stat = _view(journal, whole, f"status:{reader}", readable_status_view, state, data, reader,
-                 game_id)
+                 game_id, mode)
     sections = [Section(
         f"Since record {start}" if start else "From the start of the game",
         happened or [para("Nothing has happened since your last report.")])]
@@ -172,7 +176,9 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
     sections.append(vp_doc)
     sections.append(board_section(board))
-    sections += _now_sections(journal, whole, state, data, reader, stat, revealed)
+    now = _now_sections(journal, whole, state, data, reader, stat, revealed)
+    now[0].blocks += _link_due(whole.raw, reader)
+    sections += now
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     who = side_name(reader) if reader in data.sides else reader
     span = (f"records {start + 1}–{last['seq']}" if start < last["seq"] else
@@ -186,7 +192,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],
-        "legal": stat["legal"], "board": board,
+        "legal": stat["legal"], "board": board, "dice": mode,
     }
     if remember and since is None:      # an asked-for range is a look back, not the news
         remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])
@@ -223,6 +229,17 @@ def _coming(journal: Path, whole, state, data, reader: str, stat: dict,
     return ahead_blocks(got, data, reader, example) if got is not None else []
 
 
+def _link_due(raw: bytes, reader: str) -> list[Para]:
+    """Which link of the reader's dice sheet his next orders that roll dice carry, if he
+    holds one (store/sheets.py)."""
+    sheet = sheets_in(raw).get(reader)
+    if sheet is None:
+        return []
+    return [para(f"Your dice sheet: link {sheet.due()} (line {sheet.due() + 1} of the sheet "
+                 f"file) is due with your next orders that roll dice or shuffle the deck, in "
+                 f"a line 'Link: LINK'.")]
+
+
 def _decision_section(stat: dict, reader: str, data, coming: list | None = None) -> Section:
     """What the reader must decide now, what follows it (coming), and the orders open to him
     (2.0), grouped without pointing to a command he cannot run from a mail."""
@@ -244,7 +261,7 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))
             blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"), whole=False)
-    return Section("Now", blocks)
+    return Section("Now", blocks + dice_note(stat))
 
 
 def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,

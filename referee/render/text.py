@@ -48,9 +48,10 @@ def note_pending(rec: dict, pending: dict[str, str]) -> None:
 
 
 def record_lines(rec: dict, data: GameData, reader: str,
-                 pending: dict[str, str] | None = None) -> list[str]:
+                 pending: dict[str, str] | None = None, manual: bool = False) -> list[str]:
     """A journal record as text: header line, then its events; with `pending` (kept
-    across records), a bare 'done' names the decision it answered."""
+    across records), a bare 'done' names the decision it answered; `manual`: the dice were
+    rolled by the players."""
     if rec["seq"] == 0:
         return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
@@ -65,11 +66,34 @@ def record_lines(rec: dict, data: GameData, reader: str,
     if pending is not None:
         note_pending(rec, pending)
     if rec.get("dice"):
-        out.append(f"    dice rolled: {', '.join(map(str, rec['dice']))}")
+        who = " by the players (manual dice)" if manual else ""
+        out.append(f"    dice rolled{who}: {', '.join(map(str, rec['dice']))}")
+    out += sheet_lines(rec, data)
     for ev in rec["events"]:
         line = describe(ev, data, reader)
         if line:
             out.append(f"    {line}")
+    return out
+
+
+def sheet_lines(rec: dict, data: GameData) -> list[str]:
+    """A dice sheet registered, a link revealed, and what the record's dice mix in besides
+    the secret (store/sheets.py): each value in full, for a player to hold against his own."""
+    out = []
+    tip = rec.get("sheet")
+    if isinstance(tip, dict):
+        out.append(f"    dice sheet of {data.side_name(tip['side'])} registered, tip {tip['tip']}")
+    link = rec.get("link")
+    if isinstance(link, dict):
+        out.append(f"    link {link['no']} of {data.side_name(link['side'])}'s dice sheet: "
+                   f"{link['value']}")
+    mix = rec.get("dice_from")
+    if isinstance(mix, dict):
+        parts = [f"{data.side_name(x['side'])}'s link {x['no']}" if x["no"] else
+                 f"{data.side_name(x['side'])}'s tip" for x in mix.get("links", [])]
+        if mix.get("mail"):
+            parts.append(f"the digest of the mail's order lines {mix['mail']}")
+        out.append(f"    its dice mix in {' and '.join(parts)}")
     return out
 
 

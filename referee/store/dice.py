@@ -13,6 +13,12 @@ If a whole digest is rejected (odds below 1e-57 for a die) the message
 "<game id>/<n>/<i>/<k>" for k = 1, 2, ... extends it. Dice and shuffle draws
 of one record share the index i, counted in the order the events use them.
 
+Players' entropy: a record whose `dice_from` names links of the players' dice sheets,
+or the digest of the mail it came in (sheets.py), has "/<mix>" after "<i>" in every
+message, <mix> being "side=link;...;mail=digest" (sheets.mix_text). Nobody computes
+those dice without both the secret and the mix: the moderator has no link before the
+player's mail reveals it. A record without `dice_from` keeps the message above.
+
 Manual mode: the order carries the dice (`--dice 3,1,6`) rolled with real dice
 or a dice server; shuffles still come from the secret, so hands stay secret.
 """
@@ -24,8 +30,8 @@ import hmac
 import secrets
 from pathlib import Path
 
-from ..base.errors import DiceError, StorageError, UsageError, quoted
-from . import home
+from ..base.errors import DiceError, SheetError, StorageError, UsageError, quoted
+from . import home, sheets
 
 
 def secret_path(journal: Path | str) -> Path:
@@ -72,8 +78,13 @@ def read_secret(path: Path | str) -> bytes:
     return secret
 
 
-def _digests(secret: bytes, game_id: str, n: int, i: int):
-    base = f"{game_id}/{n}/{i}"
+def hmac_base(game_id: str, n: int, i: int, mix: str = "") -> str:
+    """The HMAC message of value i of record n (before any extension)."""
+    return f"{game_id}/{n}/{i}/{mix}" if mix else f"{game_id}/{n}/{i}"
+
+
+def _digests(secret: bytes, game_id: str, n: int, i: int, mix: str = ""):
+    base = hmac_base(game_id, n, i, mix)
     yield hmac.new(secret, base.encode(), hashlib.sha256).digest()
     k = 1
     while True:
@@ -81,28 +92,29 @@ def _digests(secret: bytes, game_id: str, n: int, i: int):
         k += 1
 
 
-def die(secret: bytes, game_id: str, n: int, i: int) -> int:
+def die(secret: bytes, game_id: str, n: int, i: int, mix: str = "") -> int:
     """Die i of record n: a value 1-6 by rejection sampling of HMAC bytes."""
-    return die_steps(secret, game_id, n, i)[4]
+    return die_steps(secret, game_id, n, i, mix)[4]
 
 
-def die_steps(secret: bytes, game_id: str, n: int, i: int) -> tuple[int, bytes, int, int, int]:
+def die_steps(secret: bytes, game_id: str, n: int, i: int,
+              mix: str = "") -> tuple[int, bytes, int, int, int]:
     """How die i of record n is derived: (which HMAC of the record's die i, 0 for the first,
     its digest, the position of the byte taken in it, that byte, the die = byte % 6 + 1),
     the first byte below 252."""
-    for k, digest in enumerate(_digests(secret, game_id, n, i)):
+    for k, digest in enumerate(_digests(secret, game_id, n, i, mix)):
         for at, b in enumerate(digest):
             if b < 252:
                 return k, digest, at, b, b % 6 + 1
     raise AssertionError("unreachable")
 
 
-def below(secret: bytes, game_id: str, n: int, i: int, m: int) -> int:
+def below(secret: bytes, game_id: str, n: int, i: int, m: int, mix: str = "") -> int:
     """Draw i of record n: a uniform integer in [0, m) by rejection sampling."""
     if m <= 0:
         raise ValueError("m must be positive")
     limit = (2**64 // m) * m
-    for digest in _digests(secret, game_id, n, i):
+    for digest in _digests(secret, game_id, n, i, mix):
         for j in range(0, 32, 8):
             u = int.from_bytes(digest[j:j + 8], "big")
             if u < limit:
@@ -152,14 +164,25 @@ class Dice:
     """
 
     def __init__(self, game_id: str, record: int, secret: bytes | None,
-                 manual: ManualDice | None = None):
+                 manual: ManualDice | None = None, source: dict | None = None,
+                 link: dict | None = None, need: str | None = None):
         self.game_id = game_id
         self.record = record
         self.secret = secret
         self.manual = manual
         self.index = 0          # next HMAC stream index in this record
         self.salts = 0
+        self.draws = 0          # shuffle draws taken
         self.rolls: list[int] = []
+        self.source = source or None    # what the dice mix in: players' links, a mail digest
+        self.mix = sheets.mix_text(self.source)
+        self.link = link        # the link of a dice sheet this record reveals
+        self.need = need        # why the stream may not be used: a link is due (SheetError)
+
+    def used(self) -> bool:
+        """Whether the record rolled a die or drew from the stream (then `dice_from` says
+        what its values mix in)."""
+        return bool(self.rolls) or self.draws > 0
 
     def roll(self, count: int, purpose: str) -> list[int]:
         """Roll count dice for the given purpose (2.0, 5.2)."""
@@ -208,19 +231,28 @@ class Dice:
             return []
         if self.manual is not None:
             return self.manual.take(count, purpose)
+        self._may_stream(f"the dice of {purpose}")
         if self.secret is None:
             raise _no_secret("rolling committed dice")
-        out = [die(self.secret, self.game_id, self.record, self.index + k) for k in range(count)]
+        out = [die(self.secret, self.game_id, self.record, self.index + k, self.mix)
+               for k in range(count)]
         self.index += count
         return out
 
     def draw(self, m: int) -> int:
         """A uniform integer below m from the secret stream (deck shuffles, 1.3)."""
+        self._may_stream("the shuffle of the deck")
         if self.secret is None:
             raise _no_secret("shuffling")
-        v = below(self.secret, self.game_id, self.record, self.index, m)
+        v = below(self.secret, self.game_id, self.record, self.index, m, self.mix)
         self.index += 1
+        self.draws += 1
         return v
+
+    def _may_stream(self, what: str) -> None:
+        """Refuse a die or a draw while a dice sheet's link is due and not given."""
+        if self.need is not None:
+            raise SheetError(f"{what} mix in {self.need}")
 
 
 def _no_secret(what: str) -> UsageError:
@@ -249,8 +281,9 @@ class ReplayDice(Dice):
     what is asked for shows up as a different event list.
     """
 
-    def __init__(self, game_id: str, record: dict):
-        super().__init__(game_id, record["seq"], None)
+    def __init__(self, game_id: str, record: dict, link: dict | None = None,
+                 source: dict | None = None):
+        super().__init__(game_id, record["seq"], None, source=source, link=link)
         self._dice = list(record.get("dice", []))
         private = record.get("private_order")
         self._order_salt = private.get("salt") if isinstance(private, dict) else "0" * 32
@@ -278,6 +311,7 @@ class ReplayDice(Dice):
         order, draws = self._shuffles.pop(0)
         if sorted(order) != sorted(cards):
             return list(cards), 0
+        self.draws += draws
         return order, draws
 
     def salt(self) -> str:

@@ -152,7 +152,7 @@ def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
             key = order_key(secret, game_id, side, number)
             entry.update(key_no=number, key_digest=key_digest(secret, game_id, key))
         entries.append(entry)
-    data: dict = {"players": entries}
+    data: dict = {"players": entries, "mail_entropy": True}
     if observers:
         data["observers"] = list(observers)
     return {"at": now(), "actor": "moderator", "order": REGISTER, "events": [],

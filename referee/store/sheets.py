@@ -1,0 +1,219 @@
+"""Dice sheets: a hash chain a player makes himself, whose links put his entropy into the dice.
+
+A sheet is a chain of lowercase hex SHA-256 values. The player picks a random seed
+(64 hex digits) as the last link; each earlier link is the SHA-256 of the ASCII text of
+the link after it; the first is the tip. The file lists the tip first, then the links in
+the order they are used (link 1, link 2, ..., the seed last), one a line: the same
+lines as the README's recipe makes with `sha256sum`.
+
+The tip is registered with the game (`new --sheet SIDE=TIP`, a mail's `Sheet: TIP`
+line, or `players --sheet`): a public record. Then each of the side's batches that
+rolls dice or shuffles the deck reveals the next link (`order --link`, a mail's
+`Link:` line). Nobody can compute link k from the links before it, and anybody can
+check it: SHA-256 of link k is link k - 1 (the tip is link 0).
+
+A later link than the one due is taken too (the links skipped are hashed down to the
+last one revealed): a mail the referee refuses has shown its link to the moderator
+without using it, so the player's next mail should carry the link after it. An earlier
+link, or the last one again, never checks.
+
+What a record's dice and draws mix in besides the secret (`dice_from`, `mix_text`,
+dice.py) -- the reading of "records started by the other side or by the referee use the
+latest revealed links of both sides":
+
+- every record that rolls or draws mixes in the latest revealed link of every side that
+  holds a sheet, as the journal stands when the record is made (its own batch's link
+  included); a side that has revealed none yet counts with its tip, link 0: public, so it
+  adds nothing secret, but the rule stays one rule and no side's material is left out;
+- a record started by a side that holds a sheet must have a link his own batch revealed
+  (the moderator has read every older one): without it the orders are refused, no die
+  used; with it, the other side's latest link is mixed in beside his;
+- a record started by a side without a sheet takes the other side's latest link, and,
+  when it came in a mail, the SHA-256 of the mail's order lines as the player wrote them
+  (`printf '%s\n' LINE... | sha256sum`; lines the opponent may not read -- a sealed plan,
+  a move between hidden templates (1.4), standing orders -- are left out, since their
+  digest would let him try guesses);
+- the referee makes no record of its own that rolls after the set-up: the automatic steps
+  (the turn's end and its reshuffle, a decision nobody is asked, the other side's standing
+  orders) are decided inside the record of the order that led to them, so they take that
+  order's link or digest; it keeps no deadlines, so nothing is ever played by default for
+  a side that did not answer. The set-up (record 1) comes before any sheet: its deck order
+  is the secret's alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from pathlib import Path
+
+from ..base.errors import StorageError, UsageError
+from . import home
+
+SHEET = "register dice sheet"
+# How many links a later link may skip (each costs one SHA-256 to check).
+MAX_SKIP = 1000
+DEFAULT_LINKS = 500
+MAX_LINKS = 100_000
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def hashed(link: str) -> str:
+    """The link before this one: the SHA-256 of its ASCII text, in lowercase hex."""
+    return hashlib.sha256(link.encode("ascii")).hexdigest()
+
+
+def make_sheet(links: int = DEFAULT_LINKS, seed: str | None = None) -> list[str]:
+    """A new sheet: [tip, link 1, ..., link `links`], the last being the seed (random
+    unless given)."""
+    if not 1 <= links <= MAX_LINKS:
+        raise UsageError(f"--links {links}: a sheet has 1 to {MAX_LINKS} links")
+    chain = [seed if seed is not None else secrets.token_hex(32)]
+    for _ in range(links):
+        chain.append(hashed(chain[-1]))
+    return chain[::-1]
+
+
+def sheet_text(chain: list[str]) -> str:
+    """A sheet as its file holds it: one value a line, the tip first."""
+    return "".join(f"{v}\n" for v in chain)
+
+
+def is_value(text: object) -> bool:
+    """A tip or a link as written down: 64 lowercase hex digits."""
+    return isinstance(text, str) and _HEX64.fullmatch(text) is not None
+
+
+def steps_down(link: str, latest: str) -> int | None:
+    """How many links on from `latest` the given link is (1 for the next one), hashing it
+    down at most MAX_SKIP times; None if it is not a later link of the same sheet."""
+    value = link
+    for k in range(1, MAX_SKIP + 1):
+        value = hashed(value)
+        if value == latest:
+            return k
+    return None
+
+
+def steps_back(link: str, latest: str, no: int) -> int | None:
+    """Which link already revealed (0 the tip) the given one is, when it is one of them,
+    going back from `latest` (link `no`); else None."""
+    value = latest
+    for k in range(no, -1, -1):
+        if value == link:
+            return k
+        value = hashed(value)
+    return None
+
+
+class SheetPos:
+    """Where one side's sheet stands: its tip, the number and value of the last link
+    revealed (0 and the tip before any), and the record that revealed it."""
+
+    __slots__ = ("tip", "no", "value", "seq")
+
+    def __init__(self, tip: str, no: int = 0, value: str | None = None, seq: int = 0):
+        self.tip, self.no, self.value, self.seq = tip, no, value or tip, seq
+
+    def due(self) -> int:
+        """The number of the link its side reveals next."""
+        return self.no + 1
+
+
+def follow(sheets: dict[str, SheetPos], rec: dict) -> None:
+    """Move the sheets on by one record: a tip registered, or a link revealed (as written:
+    verify checks each one)."""
+    tip = rec.get("sheet")
+    if isinstance(tip, dict) and isinstance(tip.get("side"), str):
+        sheets[tip["side"]] = SheetPos(tip.get("tip"), 0, None, rec.get("seq", 0))
+    link = rec.get("link")
+    if isinstance(link, dict) and link.get("side") in sheets:
+        sheets[link["side"]] = SheetPos(sheets[link["side"]].tip, link.get("no"),
+                                        link.get("value"), rec.get("seq", 0))
+
+
+def sheets_in(raw: bytes) -> dict[str, SheetPos]:
+    """Every side's sheet as the journal's bytes leave it ({} without one). Only the lines
+    that can hold a tip or a link are read: no other line names those keys, which the
+    canonical form writes unescaped."""
+    sheets: dict[str, SheetPos] = {}
+    if b'"sheet":{' not in raw:
+        return sheets
+    start = 0
+    while True:
+        at = min((i for i in (raw.find(b'"sheet":{', start), raw.find(b'"link":{', start))
+                  if i >= 0), default=-1)
+        if at < 0:
+            return sheets
+        begin = raw.rfind(b"\n", 0, at) + 1
+        end = raw.find(b"\n", at)
+        end = len(raw) if end < 0 else end
+        try:
+            rec = json.loads(raw[begin:end])
+        except ValueError:
+            rec = None
+        if isinstance(rec, dict):
+            follow(sheets, rec)
+        start = end + 1
+
+
+def mix_text(source: dict | None) -> str:
+    """What a record's dice mix in, as the HMAC message carries it after the die's index:
+    'side=link' for each link in side order, then 'mail=digest' ('' for none)."""
+    if not source:
+        return ""
+    parts = [f"{x['side']}={x['value']}" for x in sorted(source.get("links", []),
+                                                         key=lambda x: x["side"])]
+    if source.get("mail"):
+        parts.append(f"mail={source['mail']}")
+    return ";".join(parts)
+
+
+def lines_digest(lines: list[str]) -> str:
+    """The SHA-256 of order lines as `printf '%s\\n' LINE... | sha256sum` gives it."""
+    return hashlib.sha256("".join(f"{t}\n" for t in lines).encode("utf-8")).hexdigest()
+
+
+def parse_tip(text: str, what: str) -> str:
+    """A tip (or link) as given: 64 hex digits, lower case kept (UsageError otherwise)."""
+    value = text.strip().lower()
+    if not is_value(value):
+        raise UsageError(f"{what}: a dice sheet's tip is 64 hex digits (the first line of the "
+                         f"sheet file)")
+    return value
+
+
+def parse_tips(items: list[str], sides) -> dict[str, str]:
+    """SIDE=TIP options -> {side: tip} (UsageError)."""
+    out: dict[str, str] = {}
+    for item in items:
+        side, sep, tip = item.partition("=")
+        side = side.strip().casefold()
+        if not sep or side not in sides:
+            raise UsageError(f"--sheet {item[:80]!r}: give SIDE=TIP with SIDE one of "
+                             f"{', '.join(sides)}")
+        if side in out:
+            raise UsageError(f"--sheet {item[:80]!r}: {side} is given twice")
+        out[side] = parse_tip(tip, f"--sheet {side}")
+    return out
+
+
+def sheet_body(actor: str, side: str, tip: str, at: str) -> dict:
+    """The record that registers a side's dice sheet (public: the tip tells nothing)."""
+    return {"at": at, "actor": actor, "order": SHEET, "events": [],
+            "sheet": {"side": side, "tip": tip}}
+
+
+def write_sheet(path: Path, chain: list[str]) -> None:
+    """Write a sheet readable by its owner only (0600), never over another file nor through a
+    symlink (UsageError / StorageError say why not)."""
+    try:
+        home.write_new(path, sheet_text(chain).encode("ascii"))
+    except FileExistsError:
+        raise UsageError(f"{path}: a file of that name already exists; a sheet is never "
+                         f"written over one (its links may be in use)") from None
+    except OSError as exc:
+        raise StorageError(f"{path}: the sheet could not be written ({exc.strerror}); "
+                           f"nothing was created") from None
