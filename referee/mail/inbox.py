@@ -315,29 +315,16 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         return
     makes_records = bool(lines) or tip is not None or link is not None
     texts = [t for _, t in lines]
-    if tag is not None:
-        # A reply to an older mail is stale once the writer's decision has changed since
-        # (whatever the ledger says: a lost ledger must not revive an old message).
-        answered = int(tag.group(2))
-        last = g.open_game(journal, games_dir=games_dir).state.seq
-        if answered > last:
-            out.status = "stale"
-            out.reason = (f"it answers record {answered}, which the journal does not hold "
-                          f"(it ends at record {last}); reply to the latest mail")
-            return
-        if answered < last and _decision_of(journal, answered, side, games_dir) != \
-                _decision_of(journal, None, side, games_dir):
-            out.status = "stale"
-            out.reason = (f"it answers the mail of record {answered}, and your decision has "
-                          f"changed since (the journal is at record {last}); reply to the "
-                          f"latest mail")
-            return
+    stale = _stale(journal, tag, side, games_dir)
+    if stale is not None:
+        out.status, out.reason = "stale", stale
+        return
     if manual and texts:
         probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
         if probe.stop_reason == "dice":
             out.status = "held"
-            out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
-                          "(`referee order --dice`)")
+            out.reason = ("the orders need dice in a manual-dice game: held for the moderator, "
+                          "who enters them with the dice rolled")
             return
     change = None
     if standing_lines:
@@ -378,6 +365,23 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
     out.reason = "; ".join(f"line {lines[i][0]} ({t!r}): {why}" for i, t, why in result.dropped)
+
+
+def _stale(journal: Path, tag, side: str, games_dir) -> str | None:
+    """Why a reply to an older mail is stale, or None: once the writer's decision has
+    changed since (whatever the ledger says: a lost ledger must not revive an old message)."""
+    if tag is None:
+        return None
+    answered = int(tag.group(2))
+    last = g.open_game(journal, games_dir=games_dir).state.seq
+    if answered > last:
+        return (f"it answers record {answered}, which the journal does not hold (it ends at "
+                f"record {last}); reply to the latest mail")
+    if answered < last and _decision_of(journal, answered, side, games_dir) != \
+            _decision_of(journal, None, side, games_dir):
+        return (f"it answers the mail of record {answered}, and your decision has changed "
+                f"since (the journal is at record {last}); reply to the latest mail")
+    return None
 
 
 # ---------------------------------------------------------------- outbox
