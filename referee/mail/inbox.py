@@ -323,8 +323,8 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
         probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
         if probe.stop_reason == "dice":
             out.status = "held"
-            out.reason = ("the orders need dice in a manual-dice game: held for the moderator, "
-                          "who enters them with the dice rolled")
+            out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
+                          "(`referee order --dice`)")
             return
     change = None
     if standing_lines:
