@@ -116,6 +116,7 @@ _CARD_ID = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)*-\d\d(?![\w-])")
 # A section heading (what ends a report's records): text underlines its title, markdown
 # marks it with #, BBCode makes the whole line bold.
 _SECTION = {"text": re.compile(r"^[-=]{3,}\s*$"), "markdown": re.compile(r"^#{1,6} "),
+            "chat": re.compile(r"^#{1,6} "),
             "bbcode": re.compile(r"^\[b\][^\[\]]*\[/b\]\s*$")}
 _CLAUSE = re.compile(r"[;,|]|\[/?t[dr]\]")
 _HEADING = re.compile(r"^(?:\[[^\]\n]*\]|[^\w#\n])*#(\d+) ")
@@ -124,7 +125,7 @@ _HEADING = re.compile(r"^(?:\[[^\]\n]*\]|[^\w#\n])*#(\d+) ")
 def unescape(text: str, fmt: str) -> str:
     """The output with its markup escapes undone (markdown backslashes, BBCode's lookalike
     brackets), so a token is found as it was written."""
-    if fmt == "markdown":
+    if fmt in ("markdown", "chat"):
         return _MD_ESCAPED.sub(r"\1", text)
     if fmt == "bbcode":
         return text.translate(_BB_BRACKETS)
@@ -190,11 +191,14 @@ def _board_lines(lines: list[str], fmt: str) -> list[str] | None:
             return i + 1 < len(lines) and re.fullmatch(r"-{3,}\s*", lines[i + 1]) is not None
         if fmt == "markdown":
             return line.startswith("## ")
+        if fmt == "chat":                    # markdown for chats: its sections are ###
+            return line.startswith("### ")
         # BBCode: a bold line glued to the block under it (a country is followed by a gap)
         return bool(_SECTION["bbcode"].match(line)) and i + 1 < len(lines) and \
             bool(lines[i + 1].strip())
 
-    title = {"text": BOARD, "markdown": f"## {BOARD}", "bbcode": f"[b]{BOARD}[/b]"}.get(fmt)
+    title = {"text": BOARD, "markdown": f"## {BOARD}", "chat": f"### {BOARD}",
+             "bbcode": f"[b]{BOARD}[/b]"}.get(fmt)
     starts = [i for i, line in enumerate(lines) if line.rstrip() == title and heading(i)]
     if not starts:
         return None
