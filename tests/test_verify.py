@@ -235,3 +235,26 @@ def test_a_reveal_record_must_have_the_shape_of_one(game, cli):
     _rewrite(game, _rechain(records))
     r = cli("verify", game)
     assert r.exit_code == 3 and f"record {records[-1]['seq']}" in r.stderr
+
+
+def test_a_standing_set_put_into_a_record_is_caught_with_the_secret(game, cli, secret_file):
+    """A record carries its actor's standing orders as a secret part nothing decides again;
+    another set put in its place, salted anew and the chain hashed again, passes the chain
+    check, but with the secret its salt is not the one the referee derives for that record."""
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    records = [json.loads(line) for line in _lines(game)]
+    last = records[-1]
+    part = last["standing"]
+    assert part["to"] == "german" and "salt" in part
+    last["standing"] = {"to": "german", "salt": "1" * 32,
+                        "data": {"orders": [{"text": "pass", "turn": 1}]}}
+    _rewrite(game, _rechain(records))
+    assert cli("verify", game).exit_code == 0           # nothing to decide again in it
+    r = cli("verify", game, "--secret", secret_file)
+    assert r.exit_code == 3 and f"record {last['seq']}" in r.stderr and "standing" in r.stderr
+
+
+def test_the_standing_sets_the_referee_wrote_pass_with_the_secret(game, cli, secret_file):
+    """Negative control: the same game, untouched, verifies with the secret."""
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    assert cli("verify", game, "--secret", secret_file).exit_code == 0

@@ -454,7 +454,11 @@ def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     del written["at"]
     part = rec.get("standing")
     if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
-        written["standing"] = part      # the actor's own set: nothing to re-decide in it
+        # The actor's own set: nothing in it is decided again, but with the secret its salt
+        # must be the one the referee derives for this record, so that nobody without the
+        # secret can put another set into a record and hash the chain again.
+        written["standing"] = part if dice.secret is None or isinstance(dice, ReplayDice) \
+            else {**part, "salt": dice.standing_salt()}
     return written
 
 
