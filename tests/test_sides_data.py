@@ -232,7 +232,7 @@ def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
         for command in (["log", journal], ["show", journal], ["dice", journal],
                         ["report", journal, "--since", "0"],
                         ["report", journal, "--since", "0", "--format", "bbcode"],
-                        *(["explain", journal, str(seq)] for seq in range(0, last + 1, 9))):
+                        *(["explain", journal, str(seq)] for seq in range(0, last + 1, 23))):
             r = cli("--games", games, *command, "--as", reader, "--width", "400")
             assert r.exit_code == 0, (command, r.stderr)
             texts.append(r.stdout)
