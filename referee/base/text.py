@@ -10,8 +10,6 @@ character in a JSON string.
 
 from __future__ import annotations
 
-import unicodedata
-
 # Bidirectional marks, embeddings, overrides and isolates.
 BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 # Zero-width and other invisible characters.
@@ -33,12 +31,18 @@ def disguising(text: str) -> str | None:
     None."""
     for ch in text:
         if ord(ch) in _SHOWN:
+            import unicodedata  # start-up: the console wraps its streams with this module
+
             return f"U+{ord(ch):04X} {unicodedata.name(ch, 'a control character')}"
     return None
 
 
 def mixed_scripts(word: str) -> str | None:
     """The scripts an id mixes (Latin with Cyrillic or Greek letters: 'е' for 'e'), or None."""
+    if word.isascii():
+        return None
+    import unicodedata  # start-up: the console wraps its streams with this module
+
     scripts = {unicodedata.name(ch, "").split(" ")[0] for ch in word if ch.isalpha()}
     scripts.discard("")
     return " and ".join(sorted(scripts)) if len(scripts) > 1 else None
