@@ -125,6 +125,8 @@ def _placeable(s: State, d: GameData, side: str) -> bool:
 
 
 def _place_orders(s: State, d: GameData, side: str):
+    if not s.arrivals.get(side):
+        return              # nothing to place: no need to work out supply (6.2) for it
     supplied = supplied_areas(s, d, side)
     seen = set()
     for item in s.arrivals.get(side, []):

@@ -176,9 +176,14 @@ class State(msgspec.Struct, dict=True):
     def _cells(self, b: dict, data: GameData, only) -> dict[str, list[int]]:
         """Add to b the cells of the areas in `only` (every map area when None)."""
         areas, nation_cell, kind_cell = data.areas, data.nation_cell, data.kind_cell
-        for p in self.pieces.values():
+        pieces, armies, forts = self.pieces.values(), self.armies.values(), self.forts.values()
+        if only is not None:            # a move's few areas: their units only
+            pieces = [p for p in pieces if p.area in only]
+            armies = [a for a in armies if a.area in only]
+            forts = [f for f in forts if f.area in only]
+        for p in pieces:
             area = p.area
-            if area not in areas or only is not None and area not in only:
+            if area not in areas:
                 continue
             bit, slot = nation_cell[p.nation]
             cell = b.get(area)
@@ -190,8 +195,8 @@ class State(msgspec.Struct, dict=True):
                 cell[slot] += 1
             if holds:
                 cell[1] |= bit
-        for a in self.armies.values():
-            if a.status != "map" or only is not None and a.area not in only:
+        for a in armies:
+            if a.status != "map":
                 continue
             bit, slot = nation_cell[a.nation]
             cell = b.get(a.area)
@@ -202,9 +207,7 @@ class State(msgspec.Struct, dict=True):
                 cell[slot] += 1
                 cell[1] |= bit
         fort_stacks = kind_cell.get(data.units.fort_kind, ALL_OF_IT)[0]     # 1.2.2, 8.4
-        for f in self.forts.values():
-            if only is not None and f.area not in only:
-                continue
+        for f in forts:
             counts = fort_stacks and f.strength > 0
             if counts or f.strength >= 2:
                 bit, slot = nation_cell[f.nation]
