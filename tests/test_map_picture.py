@@ -20,6 +20,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from PIL import Image, ImageFont
+from test_map_regions import segment_meets_box
 
 from casebook import new_game, position
 from referee import game as g
@@ -98,20 +99,6 @@ def labels_on_the_map(root: ET.Element) -> list[tuple[str, tuple]]:
 
 def meets(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def segment_meets_box(x0, y0, x1, y1, box) -> bool:
-    lo, hi = 0.0, 1.0
-    for p, q in ((x0 - x1, x0 - box[0]), (x1 - x0, box[2] - x0),
-                 (y0 - y1, y0 - box[1]), (y1 - y0, box[3] - y0)):
-        if p == 0:
-            if q < 0:
-                return False
-        elif p < 0:
-            lo = max(lo, q / p)
-        else:
-            hi = min(hi, q / p)
-    return lo <= hi
 
 
 @pytest.mark.parametrize("which", ["ttlm", "aac", "mid"])

@@ -32,16 +32,17 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
+from test_verify import _rechain as rechain
 
 from referee import game as g
 from referee.base.errors import JournalError, SheetError
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
-from referee.game import audit as g_audit
 from referee.engine.orders import format_order
+from referee.game import audit as g_audit
 from referee.store import dice as dm
 from referee.store import sheets
-from referee.store.journal import canonical, seal
+from referee.store.journal import canonical
 from referee.store.players import order_key
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,19 +56,6 @@ SHEETS = {"german": GERMAN, "entente": ENTENTE}
 
 def records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def rechain(recs: list[dict]) -> list[dict]:
-    """Every hash and link recomputed after an edit (what a forger does)."""
-    out, prev = [], None
-    for rec in recs:
-        rec = dict(rec)
-        rec.pop("hash", None)
-        rec["prev"] = prev
-        rec = seal(rec)
-        prev = rec["hash"]
-        out.append(rec)
-    return out
 
 
 def rewrite(path: Path, recs: list[dict]) -> None:
