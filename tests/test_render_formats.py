@@ -707,3 +707,12 @@ def test_render_dispatches_and_rejects_unknown_format():
     assert render(SAMPLE, "chat") == to_chat(SAMPLE)
     with pytest.raises(ValueError, match="json"):
         render(SAMPLE, "json")
+
+
+def test_two_code_spans_with_an_empty_span_between_stay_two():
+    """Found by the random documents above: `0` `` `0` with an empty span between them ran
+    their fences together into one code span."""
+    doc = Document("", [Section("", [Para([Span("0", "order"), Span(""), Span("0", "order")])])])
+    tokens = MarkdownIt("commonmark").parseInline(to_markdown(doc).split("\n")[-2])
+    codes = [t.content for t in tokens[0].children if t.type == "code_inline"]
+    assert codes == ["0", "0"]

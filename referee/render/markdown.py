@@ -173,6 +173,8 @@ def _md_inline(spans: list[Span], esc=_md_escape, line=_md_line) -> str:
                                                                   nxt[:1]):
                 mark = ""       # emphasis it cannot have: the text plain rather than stars
         piece = f"{lead}{mark}{body}{mark}{trail}"
+        if not piece:
+            continue            # an empty span keeps nothing apart (two code spans below)
         # Two code spans side by side would merge their fences into one backtick run.
         code = spans[i].style == "order" and body.startswith("`")
         out += " " * (code and not lead and ended_in_code) + piece
