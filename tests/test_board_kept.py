@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.state import State
+from referee.engine.state import KEPT_BOARD, State
 from referee.game import create_game
 from referee.game.autoplay import autoplay
 from referee.game.verification import verify
@@ -32,7 +32,7 @@ def checked_boards(monkeypatch):
     seen = {"kept": 0, "compared": 0}
 
     def board(self, data):
-        kept = "board" in self._cache
+        kept = "board" in self._cache or KEPT_BOARD in self._cache
         b = kept_board(self, data)
         if kept and "board_checked" not in self._cache:
             self._cache["board_checked"] = True

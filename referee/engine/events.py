@@ -21,7 +21,7 @@ from ..base.structs import plain
 from ..data.gamedata import GameData
 from .event_union import Event
 from .events_base import Ev
-from .state import State
+from .state import KEPT_BOARD, State
 from .versions import EVOLVE_AS, RULES_VERSION
 
 # Every event a journal record may hold, in the order of schemas/events.json.
@@ -63,12 +63,16 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     kind = event.type
     older = EVOLVE_AS.get(rules)            # None under the current rules
     handler = older and older.get(kind) or HANDLERS[kind]
-    board = state._cache.get("board")
-    touched = BOARD_AREAS.get(kind) if board is not None and handler is HANDLERS[kind] else None
+    board = state._cache.get("board")   # kept: (a board, the areas touched since), or None
+    kept = (board, _NONE) if board is not None else state._cache.get(KEPT_BOARD)
+    touched = BOARD_AREAS.get(kind) if kept is not None and handler is HANDLERS[kind] else None
     areas = touched(state, event, data) if touched is not None else None
     state._cache.clear()
     handler(state, event, data)
     state._cache.clear()
-    if areas is not None:
-        state._cache["board"] = state.board_after(board, areas, data) if areas else board
+    if areas is not None:               # worked out at the board's next read (state.board)
+        state._cache[KEPT_BOARD] = (kept[0], kept[1] | set(areas)) if areas else kept
     return state
+
+
+_NONE: frozenset = frozenset()

@@ -16,6 +16,9 @@ from ..data.gamedata import GameData
 # What each unit type is and does (infantry or auxiliary slot, holds an area, its letter and
 # id code, the stacking limit) is the game data's: GameData.units (UnitsData).
 BOTH = 3                                    # both sides' bits (GameData.side_bit)
+# The cache key of a board kept through events (events.evolve): (the board before them, the
+# areas their moves touched), worked out into the board at its first read only.
+KEPT_BOARD = "kept board"
 ALL_OF_IT = (True, True)                    # a unit type that stacks and holds (kind_cell)
 
 
@@ -164,7 +167,13 @@ class State(msgspec.Struct, dict=True):
         move touches: events.evolve)."""
         b = self._cache.get("board")
         if b is None:
-            b = self._cache["board"] = self._cells({}, data, None)
+            kept = self._cache.get(KEPT_BOARD)
+            if kept is None:
+                b = self._cells({}, data, None)
+            else:                       # kept through events: only the touched areas again
+                before, areas = kept
+                b = self.board_after(before, areas, data) if areas else before
+            self._cache["board"] = b
         return b
 
     def board_after(self, before: dict[str, list[int]], areas, data: GameData) -> dict:
