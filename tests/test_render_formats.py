@@ -16,8 +16,9 @@ from markdown_it import MarkdownIt
 
 from referee.base.text import visible
 from referee.render.chat import CHAT_LIMIT, POST_MARK_LINE, chat_posts, to_chat
-from referee.render.formats import render, to_bbcode, to_markdown, to_text
+from referee.render.formats import render, to_bbcode, to_text
 from referee.render.layout import _table_text
+from referee.render.markdown import to_markdown
 from referee.render.sections import (
     STYLES,
     Document,

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .chat import to_chat
 from .layout import _edges, _flat, _grid, _table_text, _tokens, _walk, _wrap, _wrap_plain
-from .markdown import to_markdown
 from .sections import Block, Document, Items, Orders, Para, Span, Table
 
 FORMATS = ("text", "markdown", "bbcode", "chat")
@@ -26,10 +24,14 @@ def render(doc: Document, fmt: str, width: int = 72, dialect: str = "common") ->
     if fmt == "text":
         return to_text(doc, width)
     if fmt == "markdown":
+        from .markdown import to_markdown  # start-up: status and show print text by default
+
         return to_markdown(doc)
     if fmt == "bbcode":
         return to_bbcode(doc, dialect)
     if fmt == "chat":
+        from .chat import to_chat  # start-up: status and show print text by default
+
         return to_chat(doc)
     raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
 
