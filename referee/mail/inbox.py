@@ -45,7 +45,7 @@ from ..store.players import (
 )
 from . import message as mailtext
 from .mailboxes import MSGID, Message, read_source
-from .observers import OBSERVERS_NEVER_ORDER, observer_mails
+from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body, why_refused
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
@@ -459,11 +459,7 @@ def _since(ledger: dict, side: str, records: list[dict]) -> int:
     """The record a player's next mail starts after: the last one he was sent (while the
     journal still holds that record as it was; else the start), whatever reports were
     printed for him meanwhile."""
-    sent = ledger["sent"].get(side)
-    if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
-            0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
-        return sent[0]
-    return 0
+    return resume_from(ledger["sent"].get(side), records)
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,

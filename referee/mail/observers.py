@@ -49,7 +49,7 @@ def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: li
             sent = ledger["sent"].get(mark)
             if sent == [last["seq"], last["hash"]]:
                 continue                    # nothing new since his last mail
-            since = _resume_from(sent, records)
+            since = resume_from(sent, records)
             if since not in texts:
                 doc, meta = reports.build(journal, PUBLIC, since, games_dir)
                 texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
@@ -72,7 +72,7 @@ def _public_map(game) -> bytes:
     return map_png(game.state, game.data, PUBLIC, game.game_id)
 
 
-def _resume_from(sent, records) -> int:
+def resume_from(sent, records) -> int:
     """The record a mail resumes from: the one the last mail ended at, while the journal
     still holds it as it was; else the start."""
     if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
