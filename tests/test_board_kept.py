@@ -59,7 +59,7 @@ def test_every_board_read_equals_a_fresh_one(name, tmp_path, checked_boards):
     verify(journal)
     # The test saw boards kept through moves, and compared many: it cannot pass empty.
     assert checked_boards["kept"] > 100
-    assert checked_boards["compared"] > 500
+    assert checked_boards["compared"] > 300
 
 
 def test_every_board_read_in_random_play_of_at_all_costs(tmp_path, checked_boards):

@@ -57,6 +57,11 @@ HANDLERS: dict[str, Callable[[State, Any, GameData], None]] = {}
 BOARD_AREAS: dict[str, Callable[[State, Any, GameData], Any]] = {}
 
 
+# What an event type leaves valid of the answers worked out before it, as entries for the
+# state's cache after it (sealed.py: a plan's worked-out state survives sealing an order).
+KEEPS: dict[str, Callable[[dict], dict]] = {}
+
+
 def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) -> State:
     """Apply one event to the state in place and return it; never checks legality. An event
     of a record made under older rules (`rules`) evolves as those rules had it (versions.py)."""
@@ -67,9 +72,13 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     kept = (board, _NONE) if board is not None else state._cache.get(KEPT_BOARD)
     touched = BOARD_AREAS.get(kind) if kept is not None and handler is HANDLERS[kind] else None
     areas = touched(state, event, data) if touched is not None else None
+    keep = KEEPS.get(kind) if handler is HANDLERS[kind] else None
+    carried = keep(state._cache) if keep is not None else None
     state._cache.clear()
     handler(state, event, data)
     state._cache.clear()
+    if carried:
+        state._cache.update(carried)
     if areas is not None:               # worked out at the board's next read (state.board)
         state._cache[KEPT_BOARD] = (kept[0], kept[1] | set(areas)) if areas else kept
     return state

@@ -10,11 +10,13 @@ A side with nothing to decide is not asked at all.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx, SealedPlans, prompt
 from .events_base import Secret
+from .events import KEEPS
 from .events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
 from .movement import private_order
 from .order_shapes import Ord
@@ -59,19 +61,46 @@ def planned(s: State, d: GameData, side: str, effect: Callable[[Ctx, Ord, str], 
             extra: list[Ord] = ()) -> State:
     """The state as side's own plan so far (and extra) would leave it: what his next order is
     checked against; the other side's plan is never looked at."""
-    orders = [*own_plan(s, d, side), *extra]
-    if not orders:
+    own = own_plan(s, d, side)
+    if not own and not extra:
         return s
-    key = ("planned", side)
-    got = None if extra else s._cache.get(key)
+    got = s._cache.get(("planned", side))
     if got is None:
-        ctx = Ctx(s.clone(), d, NoDice())
-        for o in orders:
-            effect(ctx, o, side)
-        got = ctx.state
-        if not extra:
-            s._cache[key] = got
-    return got
+        got = s._cache[("planned", side)] = _worked_out(s, d, side, effect, own) if own else s
+    if not extra:
+        return got
+    ctx = Ctx(got.clone(), d, NoDice())
+    for o in extra:
+        effect(ctx, o, side)
+    return ctx.state
+
+
+def _worked_out(s: State, d: GameData, side: str, effect, own: tuple[Ord, ...]) -> State:
+    """Side's plan applied to a copy of s: from the plan's state worked out before its last
+    orders were sealed (kept through sealing, KEEPS), those orders only; else all of it."""
+    start, base = s._cache.get(("planned before", side), (0, None))
+    if base is None or start > len(own):
+        start, base = 0, s
+    ctx = Ctx(base.clone(), d, NoDice())
+    if base is not s:       # the plans and the record number as they are now, not then
+        ctx.state.sealed, ctx.state.seq = copy.deepcopy(s.sealed), s.seq
+    for o in own[start:]:
+        effect(ctx, o, side)
+    return ctx.state
+
+
+def _keep_planned(cache: dict) -> dict:
+    """Sealing an order changes nothing but the plans: every side's worked-out plan so far
+    stays a valid start for its next working out (sealed._worked_out)."""
+    out = {}
+    for key, got in cache.items():
+        if isinstance(key, tuple) and key[0] == "planned":
+            plan = got.sealed["plans"].get(key[1], ()) if got.sealed else ()
+            out[("planned before", key[1])] = (len(plan), got)
+    return out
+
+
+KEEPS["PlanSealed"] = KEEPS["PlanClosed"] = _keep_planned
 
 
 def seal_one(ctx: Ctx, o: Ord, side: str) -> None:
