@@ -74,12 +74,18 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     areas = touched(state, event, data) if touched is not None else None
     keep = KEEPS.get(kind) if handler is HANDLERS[kind] else None
     carried = keep(state._cache) if keep is not None else None
+    unmoved = areas is not None and not areas
     state._cache.clear()
+    if unmoved:                         # its handler may read the board, which stays as it is
+        state._cache[KEPT_BOARD] = kept
     handler(state, event, data)
+    board = state._cache.get("board") if unmoved else None
     state._cache.clear()
     if carried:
         state._cache.update(carried)
-    if areas is not None:               # worked out at the board's next read (state.board)
+    if board is not None:
+        state._cache[KEPT_BOARD] = (board, _NONE)
+    elif areas is not None:             # worked out at the board's next read (state.board)
         state._cache[KEPT_BOARD] = (kept[0], kept[1] | set(areas)) if areas else kept
     return state
 
