@@ -1,8 +1,10 @@
 """TTLM games stored by an earlier referee are decided again, record by record, to the same result.
 
 The journals in tests/replays/ were played by random legal play (seeds 7, 8 and 9; the dice
-secret beside each) before the engine read its numbers and names from the game data. Whatever
-moves in the engine, every one of their records must still be decided again from its order to
+secret beside each) before the engine read its numbers and names from the game data, and played
+again from the same seeds when the rules changed what some records decide (rules 3: pursuit
+fire only when all defending units retreat, 5.4.1 note). Whatever moves in the engine without a
+change of rules, every one of their records must still be decided again from its order to
 exactly the recorded events, and every die and shuffle must come again from the secret. What is
 allowed to differ is only what verify never compares: the header's timestamps, engine version
 and data digest.

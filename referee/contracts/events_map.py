@@ -115,6 +115,9 @@ class CrisisDeclared(Ev):
     nations: list[str]
     kinds: list[str]
     resume: str
+    # Whose decision the crisis interrupted, asked again once it is answered: the other
+    # player's, when played while the referee waited on him (9.8, 9.9); None: the player's.
+    resume_side: str | None = None
 
 
 class CrisisUnitRemoved(Ev):

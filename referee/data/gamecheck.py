@@ -383,7 +383,9 @@ def _check_deck(data: GameData) -> list[str]:
                 out.append(card.at("ids").says(f"card id {i!r} used twice", Nth(j, "")))
             seen.add(i)
         out.extend(_check_card_fields(data, c, card))
-        if c.key not in KNOWN_CARD_KEYS and c.bonus is None and c.type != "crisis":
+        # An Ersatz card is its fields alone (9.2): any key will do for one.
+        if c.key not in KNOWN_CARD_KEYS and c.bonus is None and c.type not in ("crisis",
+                                                                            "ersatz"):
             out.append(card.at("key").says(f"the referee knows no card of this key "
                                            f"({', '.join(sorted(KNOWN_CARD_KEYS))})"))
     # A deck may leave out a card the referee knows (AT ALL COSTS! has no UK or French

@@ -107,6 +107,7 @@ def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
         spec = DECISIONS[p.kind]
         out = [o for o in spec.candidates(state, data, side)
                if spec.check(state, data, o, side) is None]
+    if acting(state, side) or state.player == side:     # 9.8, 9.9: any time in his turn
         out += [o for o in crisis.crisis_orders(state, data, side)
                 if crisis.crisis_play_violation(state, data, side, o) is None]
     out += [o for o in victory.armistice_orders(state, data, side)
@@ -136,7 +137,8 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
     if order.kind == "armistice":
         victory.apply_armistice(ctx, order, side)
     elif _crisis_play(order, data):
-        crisis.play_crisis(ctx, side, order.card, resume=state.pending.kind)
+        crisis.play_crisis(ctx, side, order.card, resume=state.pending.kind,
+                           resume_side=state.pending.side)
     else:
         DECISIONS[state.pending.kind].apply(ctx, order, side)
     flow.resume(ctx)

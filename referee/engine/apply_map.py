@@ -144,7 +144,8 @@ def _suppressed(s: State, e: ArmySuppressed, d: GameData) -> None:
 def _crisis(s: State, e: CrisisDeclared, d: GameData) -> None:
     s.crisis = {"side": e.side, "target": e.target, "card": e.card, "name": e.name,
                 "count": e.count, "left": e.count, "nations": list(e.nations),
-                "kinds": list(e.kinds), "resume": e.resume}
+                "kinds": list(e.kinds), "resume": e.resume,
+                "resume_side": e.resume_side or e.side}
 
 
 def _crisis_unit(s: State, e: CrisisUnitRemoved, d: GameData) -> None:

@@ -236,9 +236,10 @@ def after_defence(ctx: Ctx) -> None:
     b = ctx.state.battle
     instead = b["instead"]
     kinds = _kinds_of(ctx.state, d, instead)
-    stays = any(u.kind in d.units.infantry_types for u in units_in(ctx.state, d, area, side))
     advance_step(ctx)
-    if instead and not stays and not kinds & d.units.kinds_with("retreat_before_combat"):
+    # 5.4.1 note: pursuit fire only when all the defending units retreat (French text: "toutes").
+    if instead and not has_target(ctx.state, d, side) and \
+            not kinds & d.units.kinds_with("retreat_before_combat"):
         ev = roll(ctx, "pursuit", b["attacker"])
         if ev.groups:
             ctx.emit(ev)

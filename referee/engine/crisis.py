@@ -40,10 +40,12 @@ def crisis_orders(s: State, d: GameData, side: str):
 def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Violation | None:
     """Whether side may play a Crisis! card now (9.8, 9.9, 2.0 II.1).
 
-    Our reading of "at any time during his player turn": whenever the referee
-    is waiting on the owner of the player turn, in any step of it (opening
-    card, movement, battles and every combat decision that is his), but not
-    while a crisis is being answered, and not after a pass discard (2.0 II.1).
+    Our reading of "at any time during his player turn": at any decision the
+    referee asks in it, in any step (opening card, movement, battles and every
+    combat decision), the opponent's included (his defence, losses, retreats),
+    but not while a crisis is being answered, and not after a pass discard
+    (2.0 II.1). Played at the opponent's decision it takes effect first: he
+    answers the crisis, then is asked his decision again (resume_side).
     """
     ct = d.card_types[o.card]
     if ct.event_side != side:
@@ -55,9 +57,9 @@ def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Viol
     if s.crisis is not None:
         return Violation(ct.rule, "a Military Crisis! is being answered; no other is played "
                                   "until it is over")
-    if s.pending is None or s.pending.side != side:
-        return Violation(ct.rule, f"{ct.title} is played when the referee is waiting on its "
-                                  f"owner, and it is waiting on the other player now")
+    if s.pending is None:
+        return Violation(ct.rule, f"{ct.title} is played at a decision of the "
+                                  f"{d.term('player_turn')}, and none is pending")
     if o.area:
         return Violation(ct.rule, f"{ct.title} names no area (play {o.card})")
     if s.turn_state is not None and s.turn_state.discarded:
@@ -72,8 +74,9 @@ def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Viol
     return entry if isinstance(entry, Violation) else None
 
 
-def play_crisis(ctx: Ctx, side: str, key: str, resume: str) -> None:
-    """Play a Crisis! card; the opponent answers it, then side's decision resumes (9.8, 9.9)."""
+def play_crisis(ctx: Ctx, side: str, key: str, resume: str, resume_side: str) -> None:
+    """Play a Crisis! card; the opponent answers it, then the interrupted decision, side's or
+    the opponent's, is asked again (9.8, 9.9)."""
     s, d = ctx.state, ctx.data
     entry = crisis_entry(s, d, side, key)
     card = first_card(s, d, side, key)
@@ -86,7 +89,8 @@ def play_crisis(ctx: Ctx, side: str, key: str, resume: str) -> None:
     kinds = entry.remove.get("kinds") or list(d.cards[card].unit_kinds)      # 9.8
     ctx.emit(CrisisDeclared(side=side, target=target, card=card, name=entry.name,
                             count=entry.remove["count"], nations=nations, kinds=kinds,
-                            resume=resume))
+                            resume=resume,
+                            resume_side=None if resume_side == side else resume_side))
     _go_on(ctx)
 
 
@@ -119,10 +123,10 @@ def _go_on(ctx: Ctx) -> None:
 
 
 def end_crisis(ctx: Ctx, answered: bool, reason: str) -> None:
-    """Close the crisis and return the decision to the player whose turn it is."""
+    """Close the crisis and ask again the decision it interrupted (9.8, 9.9)."""
     c = ctx.state.crisis
     ctx.emit(CrisisEnded(side=c["target"], answered=answered, reason=reason))
-    prompt(ctx, c["resume"], c["side"])
+    prompt(ctx, c["resume"], c.get("resume_side") or c["side"])
 
 
 def _prompt(s: State, d: GameData) -> str:

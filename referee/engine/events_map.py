@@ -122,6 +122,7 @@ class CrisisDeclared(Ev, tag='CrisisDeclared', forbid_unknown_fields=True, kw_on
     nations: list[str]
     kinds: list[str]
     resume: str
+    resume_side: str | None = None
 
 
 class CrisisUnitRemoved(Ev, tag='CrisisUnitRemoved', forbid_unknown_fields=True, kw_only=True):
