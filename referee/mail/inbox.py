@@ -25,11 +25,10 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from .. import game as g
-from ..base.errors import OrderError, StorageError, UsageError
+from ..base.errors import StorageError, UsageError
 from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..base.text import visible
-from ..engine import pending_prompt, sealed_for, waiting_on
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
@@ -46,6 +45,7 @@ from ..store.players import (
     roster_body,
 )
 from . import message as mailtext
+from .handling import handle
 from .ledger import (
     copy_handled,
     fault,
@@ -61,8 +61,7 @@ from .ledger import (
 )
 from .mailboxes import MSGID, Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
-from .refusal import refusal_text, report_body, why_refused
-from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
+from .refusal import refusal_text, report_body
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
 _ledger_path = ledger_path          # the name older tests and notes use
@@ -135,27 +134,16 @@ class Outcome:
     before: int = 0
 
 
-def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
-    """Raw digests, and (Message-ID, body digest) pairs, of the messages the journal holds."""
-    raws, copies = set(), set()
+def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]]]:
+    """Raw digests (with the seq and actor of the record holding each), and (Message-ID,
+    body digest) pairs, of the messages the journal holds."""
+    raws, copies = {}, set()
     for rec in records:
         part = rec.get("mail")
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
-            raws.add(part["data"]["sha256"])
+            raws.setdefault(part["data"]["sha256"], (rec.get("seq"), rec.get("actor")))
             copies.add((part["data"]["message_id"], part["data"].get("body_sha256", "")))
     return raws, copies
-
-
-def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
-    """What reader was asked to decide after record seq (2.0; for stale replies)."""
-    game = g.open_game(journal, upto=seq, games_dir=games_dir)
-    st = game.state
-    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
-    # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
-    # plan closing does not change what this reader was asked, though the prompt changes.
-    sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)
-    prompt = None if decision is None or sealed else pending_prompt(st, game.data)
-    return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
 
 
 def check_outbox(folder: Path) -> None:
@@ -219,6 +207,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
             out.status, out.reason = "unreadable", f"set aside: {m.problem}"
         elif m.sha256 in applied or handled_before(ledger, m.sha256):
             out.reason, out.new = "already handled", False
+            _report_still_owed(ledger, applied.get(m.sha256), m.message_id, records)
         elif m.sha256 in seen:
             out.status, out.reason = "skipped", "a second copy of a message in this mailbox"
         elif m.message_id and (copy in copies or copy_handled(ledger, *copy)):
@@ -251,6 +240,17 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
         ledger["owed"], ledger["reply_to"] = [], {}
         save_ledger(ledger)
     return outcomes, written
+
+
+def _report_still_owed(ledger: dict, where: tuple | None, message_id: str,
+                       records: list[dict]) -> None:
+    """A message applied by a run that stopped before saving that its report answers it:
+    while the side has not been sent a mail since its record, the report answers it."""
+    if where is None or not message_id:
+        return
+    seq, side = where
+    if isinstance(seq, int) and seq > _since(ledger, side, records):
+        ledger["reply_to"][side] = message_id
 
 
 def _keep(ledger: dict, m: Message, out: Outcome, replies: list) -> None:
@@ -331,7 +331,7 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
     if m.problem:
         out.status, out.reason = "rejected", m.problem
     else:
-        _handle(journal, m, side, keys[side], tag, out, manual, games_dir)
+        handle(journal, m, side, keys[side], tag, out, manual, games_dir)
     replies.append((people[side]["address"], side, out, m))
 
 
@@ -349,94 +349,6 @@ def _body_or_empty(m: Message) -> str:
         return mailtext.plain_body(m.msg)
     except (mailtext.MailError, RecursionError, LookupError, ValueError):
         return ""
-
-
-def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
-            manual: bool, games_dir) -> None:
-    """Check one message from a registered player with his key, then apply it or not."""
-    try:
-        body = mailtext.plain_body(m.msg)
-    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
-        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
-        return
-    lines, link, tip, problem = mailtext.sheet_lines(mailtext.order_lines(body, key))
-    if problem is not None:
-        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
-        return
-    standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
-    lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
-    if not lines and not standing_lines and tip is None:
-        out.status, out.reason = "rejected", "no orders found in the message"
-        return
-    makes_records = bool(lines) or tip is not None or link is not None
-    texts = [t for _, t in lines]
-    stale = _stale(journal, tag, side, games_dir)
-    if stale is not None:
-        out.status, out.reason = "stale", stale
-        return
-    if manual and texts:
-        probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
-        if probe.stop_reason == "dice":
-            out.status = "held"
-            out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
-                          "(`referee order --dice`)")
-            return
-    change = None
-    if standing_lines:
-        try:
-            change = standing_change(journal, side, standing_lines, games_dir)
-            if not makes_records:
-                mine = keep_standing_only(journal, side, change, games_dir)
-        except OrderError as exc:
-            out.status, out.reason = "rejected", f"{exc}; nothing was applied"
-            return
-        if not makes_records:
-            out.status = "applied"
-            out.reason = (f"standing orders now: "
-                          f"{', '.join(e['text'] for e in mine) or 'none'}")
-            return
-    try:
-        # In a manual-dice game the reply says whether the orders were held for dice; the
-        # other side's standing orders would change that, so they wait for his own record.
-        # The standing lines are kept with the records, under the journal's lock, or not at
-        # all (all or nothing).
-        result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
-                          mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
-                                "body_sha256": m.body_sha256}, others_standing=not manual,
-                          standing_change=change, link=link, sheet=tip)
-    except g.AlreadyApplied:
-        out.status, out.reason = "known", "already in the journal (another inbox run)"
-        return
-    except OrderError as exc:
-        out.status, out.reason = "rejected", str(exc)
-        return
-    if result.rejected is not None:
-        i, text, exc = result.rejected
-        out.status = "rejected"
-        out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"
-        out.line, out.text, out.before = lines[i][0], text, i
-        out.why = why_refused(exc, lines, texts)
-        return
-    out.status = "applied"
-    out.records = [a.record["seq"] for a in result.applied]
-    out.reason = "; ".join(f"line {lines[i][0]} ({t!r}): {why}" for i, t, why in result.dropped)
-
-
-def _stale(journal: Path, tag, side: str, games_dir) -> str | None:
-    """Why a reply to an older mail is stale, or None: once the writer's decision has
-    changed since (whatever the ledger says: a lost ledger must not revive an old message)."""
-    if tag is None:
-        return None
-    answered = int(tag.group(2))
-    last = g.open_game(journal, games_dir=games_dir).state.seq
-    if answered > last:
-        return (f"it answers record {answered}, which the journal does not hold (it ends at "
-                f"record {last}); reply to the latest mail")
-    if answered < last and _decision_of(journal, answered, side, games_dir) != \
-            _decision_of(journal, None, side, games_dir):
-        return (f"it answers the mail of record {answered}, and your decision has changed "
-                f"since (the journal is at record {last}); reply to the latest mail")
-    return None
 
 
 # ---------------------------------------------------------------- outbox
