@@ -53,7 +53,7 @@ def _append_many(path: str, name: str, start, results) -> None:
     ok = 0
     for i in range(5):
         try:
-            Journal(Path(path)).append(lambda recs: [_record(f"{name}-{i}")])
+            Journal(Path(path)).append(lambda recs, i=i: [_record(f"{name}-{i}")])
             ok += 1
         except Exception:  # noqa: BLE001 - a refusal, or a journal seen mid-change
             pass

@@ -57,7 +57,7 @@ class Mailboxes:
             try:
                 for m in self._messages(src):
                     m.order = len(out)
-                    _read_message(m)
+                    _read_message(m, parse=m.loc is None)
                     if m.loc is not None:
                         m.raw, m.msg = b"", None
                     out.append(m)
@@ -77,8 +77,7 @@ class Mailboxes:
         if hashlib.sha256(raw).hexdigest() != m.sha256:
             return _set_aside(m, "it changed while the mailbox was read")
         m.raw, m.msg = raw, None
-        if m.problem is None:
-            _parse(m)
+        _read_message(m)
         return m
 
     def release(self, m: Message) -> None:
@@ -155,11 +154,12 @@ def _set_aside(m: Message, why: str) -> Message:
     return m
 
 
-def _read_message(m: Message) -> None:
-    """The digests, parsed message and headers of a message just read."""
+def _read_message(m: Message, parse: bool = True) -> None:
+    """The digests, parsed message (unless parse is False: its headers only, read again
+    when it is loaded) and headers of a message just read."""
     m.sha256 = hashlib.sha256(m.raw).hexdigest()
     m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
-    if m.problem is None:
+    if m.problem is None and parse:
         _parse(m)
     if not m.unreadable:
         _read_headers(m)
