@@ -204,7 +204,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
         out = Outcome(m.where, m.message_id, m.sender, "known")
         copy = (m.message_id, m.body_sha256)
         if m.unreadable:
-            out.status, out.reason = "unreadable", f"set aside: {m.problem}"
+            out.status, out.reason = "unreadable", _set_aside(m)
         elif m.sha256 in applied or handled_before(ledger, m.sha256):
             out.reason, out.new = "already handled", False
             _report_still_owed(ledger, applied.get(m.sha256), m.message_id, records)
@@ -216,7 +216,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
             replies: list[tuple[str, str, Outcome, Message]] = []
             boxes.load(m)
             if m.unreadable:
-                out.status, out.reason = "unreadable", f"set aside: {m.problem}"
+                out.status, out.reason = "unreadable", _set_aside(m)
             elif _from_observer(m, watchers, game_id):
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
                 replies.append((m.sender, OBSERVER, out, m))
@@ -240,6 +240,11 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
         ledger["owed"], ledger["reply_to"] = [], {}
         save_ledger(ledger)
     return outcomes, written
+
+
+def _set_aside(m: Message) -> str:
+    """Why a message was set aside (the run goes on; a later run reads it again)."""
+    return f"set aside: {(m.problem or '').removeprefix(f'{m.where}: ')}"
 
 
 def _report_still_owed(ledger: dict, where: tuple | None, message_id: str,
