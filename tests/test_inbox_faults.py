@@ -21,6 +21,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from mailboxes import write_maildir
 from test_hostile_mail import ADDRESSES, GAME, KEYS, SPY, mail, new_game, write_mbox
 
 from referee.mail import inbox as mailmod
@@ -246,3 +247,16 @@ def test_a_big_mbox_is_read_message_by_message(journal, tmp_path):
         tracemalloc.stop()
     assert len(outcomes) == 96
     assert peak < size // 3, (peak, size)
+
+
+def test_an_unreadable_maildir_entry_is_set_aside_and_the_rest_handled(journal, cli,
+                                                                        tmp_path):
+    """An entry of new/ that cannot be read (here a link to nothing) is named on one line
+    and set aside; the German's orders beside it are applied (today the whole run ended)."""
+    box = write_maildir(tmp_path / "Maildir", [mail()])
+    (box / "new" / "0-broken").symlink_to(tmp_path / "nowhere")
+    r = cli("inbox", journal, box)
+    assert r.exit_code == 0, r.output
+    (line,) = [x for x in r.stdout.splitlines() if "0-broken" in x]
+    assert line.startswith("unreadable") and "set aside" in line and "cannot be read" in line
+    assert any(x.startswith("applied") for x in r.stdout.splitlines()), r.stdout

@@ -174,16 +174,15 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     game = g.open_game(journal, games_dir=games_dir)
     g.check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
     with game_lock(game.game_id, game.header["hash"]):
-        return _inbox_locked(journal, boxes, messages, outbox, games_dir, with_map)
+        ledger = load_ledger(game.game_id, game.header["hash"])
+        save_ledger(ledger)      # it can be kept (else StorageError before anything is done)
+        return _inbox_locked(journal, boxes, messages, outbox, games_dir, with_map, ledger)
 
 
 def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
-                  outbox: Path | None, games_dir, with_map: bool
+                  outbox: Path | None, games_dir, with_map: bool, ledger: dict
                   ) -> tuple[list[Outcome], list[Path]]:
     """inbox() under the lock: the journal and the ledger as they are now."""
-    game = g.open_game(journal, games_dir=games_dir)
-    ledger = load_ledger(game.game_id, game.header["hash"])
-    save_ledger(ledger)          # it can be kept (else StorageError before anything is done)
     game = g.open_game(journal, games_dir=games_dir)
     game_id = game.game_id
     secret = g.load_secret(game.journal.path, game.header)

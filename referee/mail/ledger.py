@@ -68,7 +68,8 @@ def load_ledger(game_id: str, header_hash: str) -> dict:
     if not isinstance(data, dict) or data.get("game_id") != game_id or \
             data.get("header") != header_hash:
         data = {}
-    ledger = {"game_id": game_id, "header": header_hash}
+    # Parts this module does not know (kept by other mail tasks) are kept as they are.
+    ledger = {**data, "game_id": game_id, "header": header_hash}
     for part, kind in PARTS.items():
         ledger[part] = data.get(part) if isinstance(data.get(part), kind) else kind()
     ledger["owed"] = [o for o in ledger["owed"] if isinstance(o, dict)]
@@ -79,7 +80,7 @@ def save_ledger(ledger: dict) -> None:
     """Keep the ledger on disk, older entries folded (StorageError when it cannot be kept:
     nothing more is handled, so nothing is applied that the ledger does not know)."""
     fold(ledger)
-    payload = {k: ledger[k] for k in ("game_id", "header", *PARTS)}
+    payload = dict(ledger)
     try:
         home.keep_signed(ledger_path(ledger["game_id"], ledger["header"]), payload)
     except OSError as exc:
