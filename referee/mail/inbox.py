@@ -223,7 +223,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
                 _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
                           replies)
             boxes.release(m)
-            _keep(ledger, m, out, replies)
+            _keep(ledger, m, out, replies if outbox is not None else [])
         if out.status == "skipped" and out.side is None:      # a copy: judged like the first
             note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
         seen.add(m.sha256)
@@ -259,7 +259,8 @@ def _report_still_owed(ledger: dict, where: tuple | None, message_id: str,
 
 def _keep(ledger: dict, m: Message, out: Outcome, replies: list) -> None:
     """What handling m leaves in the ledger (saved at once when it touched the game or owes
-    a reply): handled unless the journal holds it, and each reply owed."""
+    a reply): handled unless the journal holds it, and each reply owed (none when the run
+    writes no outbox)."""
     if out.status in ("unreadable", "known"):
         return
     if out.status != "applied" or not out.records:      # standing lines only: no record
