@@ -178,6 +178,54 @@ def test_eight_runs_at_once_apply_and_answer_each_message_once(tmp_path, cli, mo
     assert _end_state(journal, tmp_path / "out") == baseline
 
 
+_PAUSED_RUN = """
+import sys
+import referee.mail.inbox as mailmod
+real = mailmod._classify
+def paused(*args, **kwargs):
+    print("paused", flush=True)
+    sys.stdin.readline()
+    return real(*args, **kwargs)
+mailmod._classify = paused
+sys.argv = ["referee", *sys.argv[1:]]
+from referee.cli.entry import main
+main()
+"""
+
+
+def test_a_run_started_while_another_handles_mail_loses_nothing(journal, cli, tmp_path):
+    """One run stops in the middle of its mailbox (held here at its first message); a second
+    run on another mailbox starts meanwhile. Today the second one saved its ledger and the
+    first, saving the ledger it had read at its start, dropped the second one's entries: the
+    Entente's refused message was handled again later. Now the second run waits for the
+    game's mail lock and both runs' messages stay handled."""
+    first = write_mbox(tmp_path / "a.mbox", [mail()])
+    second = write_mbox(tmp_path / "b.mbox", [
+        mail(ADDRESSES["entente"], ILLEGAL, mid="<e1@example.net>")])
+    outbox = str(tmp_path / "out")
+    a = subprocess.Popen([sys.executable, "-c", _PAUSED_RUN, "inbox", str(journal), str(first),
+                          "--outbox", outbox, "--no-map"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert a.stdout.readline() == "paused\n"
+        b = subprocess.Popen([sys.executable, "-m", "referee", "inbox", str(journal),
+                              str(second), "--outbox", outbox, "--no-map"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            b.wait(timeout=3)                 # today it ends here; now it waits for the lock
+        except subprocess.TimeoutExpired:
+            pass
+    finally:
+        a.stdin.write("go\n")
+        a.stdin.close()
+    a.stdout.read()
+    assert a.wait(timeout=120) == 0
+    assert b.wait(timeout=120) == 0, b.communicate()
+    r = cli("inbox", journal, first, second, "--format", "json")
+    statuses = [(m["message_id"], m["status"], m["new"]) for m in json.loads(r.stdout)["messages"]]
+    assert all(s == "known" and not new for _, s, new in statuses), statuses
+
+
 def test_strangers_get_a_bounded_number_of_replies(journal, cli, tmp_path, monkeypatch):
     """A hundred strangers (and one of them three times): at most UNMATCHED_PER_DAY
     replies that day, none to the same address twice, none of them with game content; the
