@@ -12,6 +12,7 @@ import typer
 
 from .. import game as g
 from ..base.errors import EXIT_REJECTED
+from ..base.gameids import check_game_id
 from ..store.players import OBSERVER
 from . import commands
 from .params import (
@@ -42,7 +43,7 @@ def new(
     option: Annotated[Optional[list[str]], typer.Option(
         help="An optional rule, KEY=true|false; repeat for several.")] = None,
     game_id: Annotated[Optional[str], typer.Option(
-        help="Fix the game id (default: random).")] = None,
+        help="Fix the game id: 1 to 64 letters, digits and '-' (default: random).")] = None,
     secret_file: Annotated[Optional[Path], typer.Option(
         help="Keep the dice secret in this file instead of beside the journal (made if "
              "missing, used if it exists): keep it out of shared or synced folders.")] = None,
@@ -63,6 +64,8 @@ def new(
     from ..render.formats import render  # start-up: only new needs it
 
     dice = dice.value
+    if game_id is not None:
+        check_game_id(game_id)
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [])
     where = secret_file if secret_file is not None else f"{journal}.secret"

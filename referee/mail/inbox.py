@@ -25,14 +25,15 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from .. import game as g
-from ..base.errors import OrderError, StorageError, UsageError
+from ..base.errors import StorageError, UsageError
+from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..base.text import visible
-from ..engine import pending_prompt, sealed_for, waiting_on
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
 from ..store.players import (
+    OBSERVER,
     changed_observers,
     check_observers,
     compact,
@@ -44,12 +45,26 @@ from ..store.players import (
     roster_body,
 )
 from . import message as mailtext
-from .mailboxes import MSGID, Message, read_source
+from .handling import handle
+from .ledger import (
+    copy_handled,
+    fault,
+    game_lock,
+    handled_before,
+    ledger_path,
+    load_ledger,
+    mail_name,
+    may_answer,
+    note_handled,
+    now,
+    save_ledger,
+)
+from .mailboxes import MSGID, Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
-from .refusal import refusal_text, report_body, why_refused
-from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
+from .refusal import refusal_text, report_body
 
 SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
+_ledger_path = ledger_path          # the name older tests and notes use
 
 
 # ---------------------------------------------------------------- players
@@ -96,31 +111,6 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
     return out, watchers
 
 
-# ---------------------------------------------------------------- the ledger
-
-def _ledger_path(game_id: str, header_hash: str) -> Path:
-    """Keyed by the game and its record 0, so a moved game folder keeps its ledger."""
-    tag = hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
-    return home.data_dir("ledgers") / f"{tag}.ledger"
-
-
-def load_ledger(game_id: str, header_hash: str) -> dict:
-    """Messages handled but not applied, and mails sent: signed; anything else is empty."""
-    data = home.read_signed(_ledger_path(game_id, header_hash))
-    if not isinstance(data, dict) or data.get("game_id") != game_id or \
-            data.get("header") != header_hash:
-        data = {}
-    ledger = {"game_id": game_id, "header": header_hash}
-    for part in ("handled", "ids", "sent"):
-        ledger[part] = data.get(part) if isinstance(data.get(part), dict) else {}
-    return ledger
-
-
-def save_ledger(ledger: dict) -> None:
-    """Keep the ledger (signed by this user's key)."""
-    home.write_signed(_ledger_path(ledger["game_id"], ledger["header"]), ledger)
-
-
 # ---------------------------------------------------------------- inbox
 
 @dataclass
@@ -144,27 +134,16 @@ class Outcome:
     before: int = 0
 
 
-def _applied_messages(records) -> tuple[set[str], set[tuple[str, str]]]:
-    """Raw digests, and (Message-ID, body digest) pairs, of the messages the journal holds."""
-    raws, copies = set(), set()
+def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]]]:
+    """Raw digests (with the seq and actor of the record holding each), and (Message-ID,
+    body digest) pairs, of the messages the journal holds."""
+    raws, copies = {}, set()
     for rec in records:
         part = rec.get("mail")
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
-            raws.add(part["data"]["sha256"])
+            raws.setdefault(part["data"]["sha256"], (rec.get("seq"), rec.get("actor")))
             copies.add((part["data"]["message_id"], part["data"].get("body_sha256", "")))
     return raws, copies
-
-
-def _decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
-    """What reader was asked to decide after record seq (2.0; for stale replies)."""
-    game = g.open_game(journal, upto=seq, games_dir=games_dir)
-    st = game.state
-    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
-    # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
-    # plan closing does not change what this reader was asked, though the prompt changes.
-    sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)
-    prompt = None if decision is None or sealed else pending_prompt(st, game.data)
-    return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
 
 
 def check_outbox(folder: Path) -> None:
@@ -186,12 +165,25 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
           games_dir: Path | None = None, with_map: bool = True
           ) -> tuple[list[Outcome], list[Path]]:
     """Apply every new message's orders (all or nothing each) and write the replies (with
-    with_map, each player's mail carries the map as he may see it, as PNG)."""
-    messages = read_source(sources)
+    with_map, each player's mail carries the map as he may see it, as PNG), under the game's
+    mail lock, one message at a time, the ledger saved after each."""
+    boxes = Mailboxes(sources)
+    messages = boxes.survey()
     if outbox is not None:
         check_outbox(outbox)
     game = g.open_game(journal, games_dir=games_dir)
     g.check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
+    with game_lock(game.game_id, game.header["hash"]):
+        ledger = load_ledger(game.game_id, game.header["hash"])
+        save_ledger(ledger)      # it can be kept (else StorageError before anything is done)
+        return _inbox_locked(journal, boxes, messages, outbox, games_dir, with_map, ledger)
+
+
+def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
+                  outbox: Path | None, games_dir, with_map: bool, ledger: dict
+                  ) -> tuple[list[Outcome], list[Path]]:
+    """inbox() under the lock: the journal and the ledger as they are now."""
+    game = g.open_game(journal, games_dir=games_dir)
     game_id = game.game_id
     secret = g.load_secret(game.journal.path, game.header)
     if secret is None:
@@ -203,58 +195,127 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
             if s != MODERATOR}
     watchers = observer_addresses(records)
-    refused: list[tuple[str, Outcome, Message]] = []       # observers' messages
     applied, copies = _applied_messages(records)
-    ledger = load_ledger(game_id, game.header["hash"])
-    known_before = applied | set(ledger["handled"])
     manual = game.header["dice"]["mode"] == "manual"
     outcomes: list[Outcome] = []
     seen: set[str] = set()
-    replies: list[tuple[str, str, Outcome, Message]] = []     # (address, side, outcome, msg)
     for m in messages:
         out = Outcome(m.where, m.message_id, m.sender, "known")
         copy = (m.message_id, m.body_sha256)
-        if m.sha256 in known_before:
+        if m.unreadable:
+            out.status, out.reason = "unreadable", _set_aside(m)
+        elif m.sha256 in applied or handled_before(ledger, m.sha256):
             out.reason, out.new = "already handled", False
+            _report_still_owed(ledger, applied.get(m.sha256), m.message_id, records)
         elif m.sha256 in seen:
             out.status, out.reason = "skipped", "a second copy of a message in this mailbox"
-        elif m.message_id and (copy in copies or ledger["ids"].get(m.message_id) ==
-                               m.body_sha256):
+        elif m.message_id and (copy in copies or copy_handled(ledger, *copy)):
             out.status, out.reason = "skipped", "a second copy of a message already handled"
-        elif _from_observer(m, watchers, game_id):
-            out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
-            refused.append((m.sender, out, m))
         else:
-            _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
-                      replies)
+            replies: list[tuple[str, str, Outcome, Message]] = []
+            boxes.load(m)
+            if m.unreadable:
+                out.status, out.reason = "unreadable", _set_aside(m)
+            elif _from_observer(m, watchers, game_id):
+                out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
+                replies.append((m.sender, OBSERVER, out, m))
+            else:
+                _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
+                          replies)
+            boxes.release(m)
+            _keep(ledger, m, out, replies if outbox is not None else [])
+        if out.status == "skipped" and out.side is None:      # a copy: judged like the first
+            note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
         seen.add(m.sha256)
         if out.status == "applied":
             copies.add(copy)
-        if out.status not in ("applied", "known") or not out.records and \
-                out.status == "applied":        # standing lines only: no record holds it
-            ledger["handled"][m.sha256] = out.status
-            if m.message_id:
-                ledger["ids"][m.message_id] = m.body_sha256
         outcomes.append(out)
     save_ledger(ledger)
     written: list[Path] = []
     if outbox is not None:
-        try:
-            written = write_outbox(journal, outbox, replies, people, keys, ledger, games_dir,
-                                   with_map)
-            written += observer_mails(journal, outbox, watchers, refused, people, ledger,
-                                      games_dir, _write, with_map)
-        finally:
-            save_ledger(ledger)
+        written = write_outbox(journal, outbox, people, keys, ledger, games_dir, with_map)
+        written += observer_mails(journal, outbox, watchers, _observer_refusals(ledger), people,
+                                  ledger, games_dir, _write, with_map)
+        ledger["owed"], ledger["reply_to"] = [], {}
+        save_ledger(ledger)
     return outcomes, written
+
+
+def _set_aside(m: Message) -> str:
+    """Why a message was set aside (the run goes on; a later run reads it again)."""
+    return f"set aside: {(m.problem or '').removeprefix(f'{m.where}: ')}"
+
+
+def _report_still_owed(ledger: dict, where: tuple | None, message_id: str,
+                       records: list[dict]) -> None:
+    """A message applied by a run that stopped before saving that its report answers it:
+    while the side has not been sent a mail since its record, the report answers it."""
+    if where is None or not message_id:
+        return
+    seq, side = where
+    if isinstance(seq, int) and seq > _since(ledger, side, records):
+        ledger["reply_to"][side] = message_id
+
+
+def _keep(ledger: dict, m: Message, out: Outcome, replies: list) -> None:
+    """What handling m leaves in the ledger (saved at once when it touched the game or owes
+    a reply): handled unless the journal holds it, and each reply owed (none when the run
+    writes no outbox)."""
+    if out.status in ("unreadable", "known"):
+        return
+    if out.status != "applied" or not out.records:      # standing lines only: no record
+        note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
+    fault("applied")
+    owes = False
+    for address, side, o, msg in replies:
+        if o.status == "applied":
+            ledger["reply_to"][side] = msg.message_id
+        elif side or may_answer(ledger, address):
+            ledger["owed"].append(_owed(address, side, o, msg))
+        else:
+            o.reason += "; no reply: one a day at most to an address that is no player's"
+            continue
+        owes = True
+    if owes or out.side is not None:
+        save_ledger(ledger)
+        fault("ledger")
+
+
+def _owed(address: str, side: str, out: Outcome, m: Message) -> dict:
+    """A reply owed, as the ledger keeps it until it is written."""
+    name = hashlib.sha256(f"reply\n{m.sha256}\n{address}".encode()).hexdigest()[:24]
+    return {"name": name, "to": address, "side": side, "message_id": m.message_id,
+            "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
+            "why": out.why, "before": out.before}
+
+
+def _outcome(entry: dict) -> Outcome:
+    """The outcome an owed reply answers, as far as its text needs it."""
+    return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
+                   entry["side"] or None, line=entry["line"], text=entry["text"],
+                   why=entry["why"], before=entry["before"])
+
+
+def _observer_refusals(ledger: dict) -> list:
+    return [(e["to"], _outcome(e), _Reply(e["message_id"], e["name"]))
+            for e in ledger["owed"] if e["side"] == OBSERVER]
+
+
+@dataclass
+class _Reply:
+    """What a reply needs of the message it answers."""
+
+    message_id: str
+    name: str
 
 
 def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict, ledger: dict,
               manual: bool, games_dir, game_id: str, replies: list) -> None:
     """Whose message this is, if anybody's, then handle it."""
     tag = SUBJECT_TAG.search(m.subject)
-    if tag and tag.group(1) != game_id:
-        out.status, out.reason = "skipped", f"for another game ({tag.group(1)})"
+    other = other_game(m.subject, game_id)
+    if other is not None:
+        out.status, out.reason = "skipped", f"for another game ({other})"
         return
     text = compact(m.raw.decode("utf-8", "replace") + _body_or_empty(m))
     # The side is the one whose address sent it and whose key it carries (an address may be
@@ -275,16 +336,15 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
     if m.problem:
         out.status, out.reason = "rejected", m.problem
     else:
-        _handle(journal, m, side, keys[side], tag, out, manual, games_dir)
+        handle(journal, m, side, keys[side], tag, out, manual, games_dir)
     replies.append((people[side]["address"], side, out, m))
 
 
 def _from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
     """Whether m comes from an observer's address (and names no other game): whatever it
     says, nothing of it is applied."""
-    tag = SUBJECT_TAG.search(m.subject)
     return bool(m.sender) and m.sender in {a.casefold() for a in watchers} and \
-        not (tag and tag.group(1) != game_id)
+        other_game(m.subject, game_id) is None
 
 
 def _body_or_empty(m: Message) -> str:
@@ -296,103 +356,18 @@ def _body_or_empty(m: Message) -> str:
         return ""
 
 
-def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
-            manual: bool, games_dir) -> None:
-    """Check one message from a registered player with his key, then apply it or not."""
-    try:
-        body = mailtext.plain_body(m.msg)
-    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
-        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
-        return
-    lines, link, tip, problem = mailtext.sheet_lines(mailtext.order_lines(body, key))
-    if problem is not None:
-        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
-        return
-    standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
-    lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
-    if not lines and not standing_lines and tip is None:
-        out.status, out.reason = "rejected", "no orders found in the message"
-        return
-    makes_records = bool(lines) or tip is not None or link is not None
-    texts = [t for _, t in lines]
-    stale = _stale(journal, tag, side, games_dir)
-    if stale is not None:
-        out.status, out.reason = "stale", stale
-        return
-    if manual and texts:
-        probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
-        if probe.stop_reason == "dice":
-            out.status = "held"
-            out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
-                          "(`referee order --dice`)")
-            return
-    change = None
-    if standing_lines:
-        try:
-            change = standing_change(journal, side, standing_lines, games_dir)
-            if not makes_records:
-                mine = keep_standing_only(journal, side, change, games_dir)
-        except OrderError as exc:
-            out.status, out.reason = "rejected", f"{exc}; nothing was applied"
-            return
-        if not makes_records:
-            out.status = "applied"
-            out.reason = (f"standing orders now: "
-                          f"{', '.join(e['text'] for e in mine) or 'none'}")
-            return
-    try:
-        # In a manual-dice game the reply says whether the orders were held for dice; the
-        # other side's standing orders would change that, so they wait for his own record.
-        # The standing lines are kept with the records, under the journal's lock, or not at
-        # all (all or nothing).
-        result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
-                          mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
-                                "body_sha256": m.body_sha256}, others_standing=not manual,
-                          standing_change=change, link=link, sheet=tip)
-    except g.AlreadyApplied:
-        out.status, out.reason = "known", "already in the journal (another inbox run)"
-        return
-    except OrderError as exc:
-        out.status, out.reason = "rejected", str(exc)
-        return
-    if result.rejected is not None:
-        i, text, exc = result.rejected
-        out.status = "rejected"
-        out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"
-        out.line, out.text, out.before = lines[i][0], text, i
-        out.why = why_refused(exc, lines, texts)
-        return
-    out.status = "applied"
-    out.records = [a.record["seq"] for a in result.applied]
-    out.reason = "; ".join(f"line {lines[i][0]} ({t!r}): {why}" for i, t, why in result.dropped)
-
-
-def _stale(journal: Path, tag, side: str, games_dir) -> str | None:
-    """Why a reply to an older mail is stale, or None: once the writer's decision has
-    changed since (whatever the ledger says: a lost ledger must not revive an old message)."""
-    if tag is None:
-        return None
-    answered = int(tag.group(2))
-    last = g.open_game(journal, games_dir=games_dir).state.seq
-    if answered > last:
-        return (f"it answers record {answered}, which the journal does not hold (it ends at "
-                f"record {last}); reply to the latest mail")
-    if answered < last and _decision_of(journal, answered, side, games_dir) != \
-            _decision_of(journal, None, side, games_dir):
-        return (f"it answers the mail of record {answered}, and your decision has changed "
-                f"since (the journal is at record {last}); reply to the latest mail")
-    return None
-
-
 # ---------------------------------------------------------------- outbox
 
-def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict, ledger: dict,
+def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: dict,
                  games_dir, with_map: bool = True) -> list[Path]:
-    """One .eml per recipient: each player's report (with his key and a receipt), and one
-    reply to each message that was not applied, saying why, with that report inside it (no
-    second mail for the same news; StorageError if a mail cannot be written: the ledger
-    then still says which reports are owed). With with_map, every mail to a side carries
-    map.png drawn for that side (1.4: his own templates only), drawn once for each side."""
+    """The mails the ledger says are owed, one .eml each, under a name that says which mail
+    it is (written once: a name already in the outbox, or in its sent/, was written by an
+    earlier run): the reply to each message that was not applied, saying why, with the
+    player's report inside it (no second mail for the same news), then each player's report
+    (with his key and a receipt) when the journal moved since his last one. StorageError if
+    a mail cannot be written: the ledger then still says which are owed. With with_map,
+    every mail to a side carries map.png drawn for that side (1.4: his own templates only),
+    drawn once for each side."""
     game = g.open_game(journal, games_dir=games_dir)
     maps: dict[str, bytes] = {}
 
@@ -409,25 +384,24 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
     last = records[-1]
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
-    # A side whose message was applied gets his report in reply to it; one whose message was
-    # not gets one reply to that message, his report (news and decision) inside it.
-    news = {side for _, side, o, _ in replies if side and o.status == "applied"}
+    news = set(ledger["reply_to"])
     try:
-        for address, side, out, m in replies:
-            if out.status == "applied":
-                continue
+        for entry in ledger["owed"]:
+            side, address = entry["side"], entry["to"]
+            if side == OBSERVER:
+                continue                    # observers.py answers them
             if not side:       # a stranger or a message without the key: no game content
                 body = ("This message could not be matched to a player of this game (the "
                         "sender's address and the order key must both match). Nothing was "
                         "done.\n")
                 written.append(_write(folder, sender, address, "referee: message not accepted",
-                                      body, m.message_id))
+                                      body, entry["message_id"], name=entry["name"]))
                 continue
-            body = refusal_text(out) + "\n\n" + report_body(
+            body = refusal_text(_outcome(entry)) + "\n\n" + report_body(
                 journal, side, _since(ledger, side, records), keys[side], games_dir)
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
-                                  m.message_id, picture(side)))
+                                  entry["message_id"], picture(side), name=entry["name"]))
             if side not in news:
                 ledger["sent"][side] = [last["seq"], last["hash"]]
         for side, key in keys.items():
@@ -441,17 +415,16 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
             report, _, receipt = text.rstrip("\n").rpartition("\n\n")
             # The receipt stays last (its one line, or two for a long game id).
             body = report.rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
-            reply_to = next((m.message_id for a, s, o, m in reversed(replies)
-                             if s == side and o.status == "applied"), None)
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
-                                  f"{game.data.label(game.state.turn)}", body, reply_to,
-                                  picture(side)))
+                                  f"{game.data.label(game.state.turn)}", body,
+                                  ledger["reply_to"].get(side), picture(side),
+                                  name=mail_name("report", game.game_id, side, last["hash"])))
             ledger["sent"][side] = [last["seq"], last["hash"]]
     except (OSError, ValueError) as exc:
         raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
                            f"applied are in the journal, and `inbox` run again writes the "
-                           f"reports still owed") from None
+                           f"mails still owed") from None
     return written
 
 
@@ -463,15 +436,21 @@ def _since(ledger: dict, side: str, records: list[dict]) -> int:
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
-           in_reply_to: str | None, png: bytes | None = None) -> Path:
-    """One mail as an .eml file, created 0600, never over another (with png: map.png
-    attached, image/png)."""
+           in_reply_to: str | None, png: bytes | None = None, name: str | None = None) -> Path:
+    """One mail as an .eml file, created 0600 and on disk, never over another (with png:
+    map.png attached, image/png); with name, NAME.eml, written once: when the outbox or its
+    sent/ already holds it, that one stands."""
+    if name is not None:
+        for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
+            if os.path.lexists(where):
+                return where
     msg = EmailMessage(policy=default_policy)
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = visible(subject)
-    msg["Date"] = email.utils.formatdate(localtime=False)
-    msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
+    msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
+    msg["Message-ID"] = (f"<{name}@referee.invalid>" if name is not None else
+                         email.utils.make_msgid(domain="referee.invalid"))
     if in_reply_to and MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
@@ -480,6 +459,8 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
     msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
     if png is not None:
         msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
+    if name is not None:
+        return _write_once(folder, name, bytes(msg))
     for _ in range(8):
         path = folder / f"{_secrets.token_hex(8)}.eml"
         try:
@@ -488,3 +469,23 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
         except FileExistsError:
             continue
     raise OSError(f"no free file name in {folder}")
+
+
+def _write_once(folder: Path, name: str, data: bytes) -> Path:
+    """NAME.eml appears whole or not at all: written and synced under a temporary name, then
+    linked to its own (a crash midway leaves only the temporary file, swept later)."""
+    path = folder / f"{name}.eml"
+    tmp = folder / f".{name}.{os.getpid()}.{_secrets.token_hex(4)}.tmp"
+    home.sweep_temporary(folder)
+    home.write_new(tmp, data)
+    try:
+        fault("reply")
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        home.sync_dir(folder)
+    finally:
+        tmp.unlink(missing_ok=True)
+    fault("written")
+    return path

@@ -19,11 +19,12 @@ from ..store import home
 from . import message as mailtext
 
 MAX_MESSAGE = 1 << 20
+MAX_MBOX_MESSAGE = 16 << 20        # read whole from an mbox (parsed only up to MAX_MESSAGE)
 
 
 @dataclass
 class Message:
-    """One message as read from the mailbox."""
+    """One message as read from the mailbox (raw and msg only while it is being handled)."""
 
     raw: bytes
     where: str
@@ -36,51 +37,140 @@ class Message:
     subject: str = ""
     date: float = 0.0
     order: int = 0
+    loc: tuple | None = None          # where to read it again: (file,) or (mbox, key)
+    unreadable: bool = False          # set aside: its bytes could not be read at all
+
+
+class Mailboxes:
+    """Mailboxes read message by message: survey() keeps only each message's headers and
+    digests (memory does not grow with the mailbox), load() reads one message again."""
+
+    def __init__(self, sources: list[Path]):
+        self.sources = [Path(s) for s in sources]
+        self._mboxes: dict[str, mailbox.mbox] = {}
+
+    def survey(self) -> list[Message]:
+        """Every message, its bytes dropped once read, in Date order (StorageError when a
+        mailbox cannot be read; a message that cannot be read is set aside)."""
+        out: list[Message] = []
+        for src in self.sources:
+            try:
+                for m in self._messages(src):
+                    m.order = len(out)
+                    _read_message(m, parse=m.loc is None)
+                    if m.loc is not None:
+                        m.raw, m.msg = b"", None
+                    out.append(m)
+            except (OSError, mailbox.Error) as exc:
+                raise StorageError(f"{src}: the mailbox cannot be read ({exc})") from None
+        out.sort(key=lambda m: (m.date, m.order))
+        return out
+
+    def load(self, m: Message) -> Message:
+        """m with its bytes and parsed message back (set aside when they changed or went)."""
+        if m.loc is None or m.unreadable:
+            return m
+        try:
+            raw = self._bytes(m.loc, m.where)
+        except (OSError, mailbox.Error, KeyError, StorageError) as exc:
+            return _set_aside(m, str(exc))
+        if hashlib.sha256(raw).hexdigest() != m.sha256:
+            return _set_aside(m, "it changed while the mailbox was read")
+        m.raw, m.msg = raw, None
+        _read_message(m)
+        return m
+
+    def release(self, m: Message) -> None:
+        """Drop m's bytes again (it has been handled)."""
+        if m.loc is not None:
+            m.raw, m.msg = b"", None
+
+    def _messages(self, src: Path):
+        if src.is_dir():
+            if not (src / "cur").is_dir() and not (src / "new").is_dir():
+                raise StorageError(f"{src}: a folder that is not a Maildir (no cur/ or new/)")
+            # Each file is read as the referee reads any named file: a regular file, never
+            # through a FIFO or a device, and never more than the limit.
+            for sub in ("new", "cur"):
+                folder = src / sub
+                names = sorted(os.listdir(folder)) if folder.is_dir() else []
+                for n in names:
+                    if not n.startswith("."):
+                        yield from _entry(folder / n, f"{src}:{sub}/{n}")
+        elif src.is_file():
+            with open(src, "rb") as fh:
+                head = fh.read(5)
+            if head == b"From ":
+                yield from self._mbox_messages(src)
+            else:
+                yield from _entry(src, str(src))
+        else:
+            raise StorageError(f"{src}: no such mailbox or message file")
+
+    def _mbox_messages(self, src: Path):
+        box = self._mboxes.setdefault(str(src), mailbox.mbox(str(src), create=False))
+        toc = getattr(box, "_toc", None)
+        for i, k in enumerate(box.keys()):
+            where, loc = f"{src}#{i + 1}", (str(src), k)
+            start, stop = toc.get(k, (0, 0)) if isinstance(toc, dict) else (0, 0)
+            if stop - start > MAX_MBOX_MESSAGE:
+                yield Message(b"", where, problem=f"the message is {stop - start} bytes, over "
+                                                  f"the limit of {MAX_MESSAGE} bytes", loc=None)
+                continue
+            yield Message(box.get_bytes(k, from_=False), where, loc=loc)
+
+    def _bytes(self, loc: tuple, where: str) -> bytes:
+        if len(loc) == 2:
+            return self._mboxes[loc[0]].get_bytes(loc[1], from_=False)
+        m = _one_file(Path(loc[0]), where)
+        if m is None or m.problem is not None:
+            raise StorageError(m.problem if m is not None else "no longer a message")
+        return m.raw
 
 
 def read_source(sources: list[Path]) -> list[Message]:
-    """Every message of an mbox file, a Maildir or .eml files, in Date order (StorageError
-    when a mailbox cannot be read; a message that cannot be read is one bad message)."""
-    out: list[Message] = []
-    for src in sources:
-        try:
-            if src.is_dir():
-                if not (src / "cur").is_dir() and not (src / "new").is_dir():
-                    raise StorageError(f"{src}: a folder that is not a Maildir (no cur/ or new/)")
-                # Each file is read as the referee reads any named file: a regular file, never
-                # through a FIFO or a device, and never more than the limit.
-                for sub in ("new", "cur"):
-                    folder = src / sub
-                    names = sorted(os.listdir(folder)) if folder.is_dir() else []
-                    found = [_one_file(folder / n, f"{src}:{sub}/{n}") for n in names
-                             if not n.startswith(".")]
-                    out += [m for m in found if m is not None]
-            elif src.is_file():
-                with open(src, "rb") as fh:
-                    head = fh.read(5)
-                if head == b"From ":
-                    box = mailbox.mbox(str(src), create=False)
-                    for i, k in enumerate(box.keys()):
-                        out.append(Message(box.get_bytes(k, from_=False), f"{src}#{i + 1}"))
-                else:
-                    out += [m for m in [_one_file(src, str(src))] if m is not None]
-            else:
-                raise StorageError(f"{src}: no such mailbox or message file")
-        except (OSError, mailbox.Error) as exc:
-            raise StorageError(f"{src}: the mailbox cannot be read ({exc})") from None
-    for i, m in enumerate(out):
-        m.order = i
-        m.sha256 = hashlib.sha256(m.raw).hexdigest()
-        m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
+    """Every message of an mbox file, a Maildir or .eml files, whole, in Date order."""
+    boxes = Mailboxes(sources)
+    return [boxes.load(m) for m in boxes.survey()]
+
+
+def _entry(path: Path, where: str):
+    """The message one file holds, or one set aside when it cannot be read (nothing for a
+    folder inside a Maildir)."""
+    try:
+        m = _one_file(path, where)
+    except StorageError as exc:
+        yield Message(b"", where, problem=str(exc), unreadable=True)
+        return
+    if m is not None:
         if m.problem is None:
-            try:
-                m.msg = mailtext.parse_message(m.raw, MAX_MESSAGE)
-            except (mailtext.MailError, ValueError, TypeError, IndexError, RecursionError,
-                    LookupError) as exc:
-                m.problem = f"the message cannot be read ({type(exc).__name__}: {exc})"
+            m.loc = (str(path),)
+        yield m
+
+
+def _set_aside(m: Message, why: str) -> Message:
+    m.raw, m.msg, m.unreadable = b"", None, True
+    m.problem = f"{m.where}: cannot be read ({why})" if not why.startswith(m.where) else why
+    return m
+
+
+def _read_message(m: Message, parse: bool = True) -> None:
+    """The digests, parsed message (unless parse is False: its headers only, read again
+    when it is loaded) and headers of a message just read."""
+    m.sha256 = hashlib.sha256(m.raw).hexdigest()
+    m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
+    if m.problem is None and parse:
+        _parse(m)
+    if not m.unreadable:
         _read_headers(m)
-    out.sort(key=lambda m: (m.date, m.order))
-    return out
+
+
+def _parse(m: Message) -> None:
+    try:
+        m.msg = mailtext.parse_message(m.raw, MAX_MESSAGE)
+    except (mailtext.MailError, ValueError, TypeError, IndexError, RecursionError,
+            LookupError) as exc:
+        m.problem = f"the message cannot be read ({type(exc).__name__}: {exc})"
 
 
 def _one_file(path: Path, where: str) -> Message | None:

@@ -16,6 +16,7 @@ from ..base.errors import StorageError
 from ..base.readers import MODERATOR, PUBLIC
 from ..render import reports
 from ..store.players import OBSERVER
+from .ledger import mail_name
 
 OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
 OBSERVER_REPLY = ("This address is registered as an observer of the game: observers are sent "
@@ -27,9 +28,10 @@ def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: li
                    with_map: bool = True) -> list[Path]:
     """Each observer's public report when the journal has moved since his last one (no order
     key, nothing a side may keep from the public), with the public's map.png when with_map,
-    and one reply with no game content to each message from an observer, each written into
-    folder by write (inbox's one mail as an .eml file); StorageError if a mail cannot be
-    written."""
+    and one reply with no game content to each message from an observer (refused: (address,
+    outcome, reply) with the name its mail is written under), each written into folder by
+    write (inbox's one mail as an .eml file, once under its name); StorageError if a mail
+    cannot be written."""
     game = g.open_game(journal, games_dir=games_dir)
     records = game.records
     last = records[-1]
@@ -43,7 +45,7 @@ def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: li
         for address, _, m in refused:
             written.append(write(folder, sender, address,
                                  "referee: observers cannot give orders", OBSERVER_REPLY,
-                                 m.message_id))
+                                 m.message_id, name=m.name))
         for address in watchers:
             mark = f"{OBSERVER}:{address.casefold()}"
             sent = ledger["sent"].get(mark)
@@ -56,7 +58,8 @@ def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: li
             if not picture:
                 picture.append(_public_map(game) if with_map else None)
             written.append(write(folder, sender, address, subject, texts[since], None,
-                                 picture[0]))
+                                 picture[0], name=mail_name("public", game.game_id, mark,
+                                                            last["hash"])))
             ledger["sent"][mark] = [last["seq"], last["hash"]]
     except (OSError, ValueError) as exc:
         raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "

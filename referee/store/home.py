@@ -284,6 +284,26 @@ def write_signed(path: Path, payload: dict) -> bool:
     return replace_atomically(path, _MAGIC + mac.hex().encode() + b"\n" + body)
 
 
+def keep_signed(path: Path, payload: dict) -> None:
+    """write_signed, on disk when this returns (file and folder synced), or OSError: for a
+    file whose loss would repeat or drop work (the inbox ledger)."""
+    import json
+
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+    mac = sign(body)
+    if mac is None:
+        raise OSError(errno.EACCES, "no key to sign it with")
+    ensure_dir(path.parent)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{_tag()}.tmp")
+    try:
+        write_new(tmp, _MAGIC + mac.hex().encode() + b"\n" + body)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+    sync_dir(path.parent)
+
+
 def read_signed(path: Path, max_bytes: int = 64 << 20) -> dict | None:
     """The payload of a file this user's referee signed, or None (missing, planted, edited,
     truncated, another user's, too large: all just misses)."""

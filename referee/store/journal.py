@@ -31,6 +31,7 @@ from typing import Any
 
 from ..base.errors import JournalError, StaleViewError, StorageError, UsageError
 from . import home
+from .landing import cut_to_chain, landed
 
 SCHEMA_VERSION = 1
 
@@ -391,7 +392,9 @@ class Journal:
 
     @contextmanager
     def _locked(self, exclusive: bool):
-        fd = self._open(os.O_RDWR if exclusive else os.O_RDONLY)
+        # Appends go to the end whatever the offset (O_APPEND): on a file system whose lock
+        # does not exclude, two appends both land and the later one sees it (_check_landed).
+        fd = self._open(os.O_RDWR | os.O_APPEND if exclusive else os.O_RDONLY)
         try:
             try:
                 _lock(fd, exclusive)
@@ -476,14 +479,29 @@ class Journal:
             self._keep_contracts(lines, first_seq=last + 1)
             data = b"".join(lines)
             try:
-                os.lseek(fd, len(raw), os.SEEK_SET)
                 home.write_all(fd, data)
                 os.fsync(fd)
             except OSError as exc:
                 if undo is not None:
                     undo()
                 self._cut_back(fd, len(raw), exc)
+            self._check_landed(fd, raw, data, undo)
             return raw + data, new
+
+    def _check_landed(self, fd: int, raw: bytes, data: bytes,
+                      undo: Callable[[], None] | None) -> None:
+        """Refuse an append that did not land right after the bytes it was built on: another
+        process appended in between although both held the exclusive lock (StorageError;
+        what no longer follows the hash chain is cut off again, so the journal never forks)."""
+        if landed(fd, len(raw), data):
+            return
+        if undo is not None:
+            undo()
+        cut_to_chain(fd, lambda line, n, prev: check_line(line, n, prev, self.name))
+        raise StorageError(f"{self.path}: another run appended to the journal at the same time "
+                           f"although this one held its lock: this file system's locks do not "
+                           f"exclude (a network mount?); this change was not kept: keep the "
+                           f"journal on a local disk")
 
     def _keep_contracts(self, lines: list[bytes], first_seq: int) -> None:
         """Hand each new line to the contract check before anything is written."""

@@ -1,0 +1,115 @@
+"""One message from a registered player with his key: read, checked and applied all or
+nothing, or refused with why (stale, held for dice, a line that fails)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import game as g
+from ..base.errors import OrderError
+from ..engine import pending_prompt, sealed_for, waiting_on
+from . import message as mailtext
+from .mailboxes import Message
+from .refusal import why_refused
+from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
+
+
+def decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
+    """What reader was asked to decide after record seq (2.0; for stale replies)."""
+    game = g.open_game(journal, upto=seq, games_dir=games_dir)
+    st = game.state
+    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
+    # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
+    # plan closing does not change what this reader was asked, though the prompt changes.
+    sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)
+    prompt = None if decision is None or sealed else pending_prompt(st, game.data)
+    return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
+
+
+def handle(journal: Path, m: Message, side: str, key: str, tag, out,
+           manual: bool, games_dir) -> None:
+    """Check one message from a registered player with his key, then apply it or not (its
+    result in out, an inbox.Outcome)."""
+    try:
+        body = mailtext.plain_body(m.msg)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
+        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
+        return
+    lines, link, tip, problem = mailtext.sheet_lines(mailtext.order_lines(body, key))
+    if problem is not None:
+        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
+        return
+    standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
+    lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
+    if not lines and not standing_lines and tip is None:
+        out.status, out.reason = "rejected", "no orders found in the message"
+        return
+    makes_records = bool(lines) or tip is not None or link is not None
+    texts = [t for _, t in lines]
+    late = stale(journal, tag, side, games_dir)
+    if late is not None:
+        out.status, out.reason = "stale", late
+        return
+    if manual and texts:
+        probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
+        if probe.stop_reason == "dice":
+            out.status = "held"
+            out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
+                          "(`referee order --dice`)")
+            return
+    change = None
+    if standing_lines:
+        try:
+            change = standing_change(journal, side, standing_lines, games_dir)
+            if not makes_records:
+                mine = keep_standing_only(journal, side, change, games_dir)
+        except OrderError as exc:
+            out.status, out.reason = "rejected", f"{exc}; nothing was applied"
+            return
+        if not makes_records:
+            out.status = "applied"
+            out.reason = (f"standing orders now: "
+                          f"{', '.join(e['text'] for e in mine) or 'none'}")
+            return
+    try:
+        # In a manual-dice game the reply says whether the orders were held for dice; the
+        # other side's standing orders would change that, so they wait for his own record.
+        # The standing lines are kept with the records, under the journal's lock, or not at
+        # all (all or nothing).
+        result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
+                          mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
+                                "body_sha256": m.body_sha256}, others_standing=not manual,
+                          standing_change=change, link=link, sheet=tip)
+    except g.AlreadyApplied:
+        out.status, out.reason = "known", "already in the journal (another inbox run)"
+        return
+    except OrderError as exc:
+        out.status, out.reason = "rejected", str(exc)
+        return
+    if result.rejected is not None:
+        i, text, exc = result.rejected
+        out.status = "rejected"
+        out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"
+        out.line, out.text, out.before = lines[i][0], text, i
+        out.why = why_refused(exc, lines, texts)
+        return
+    out.status = "applied"
+    out.records = [a.record["seq"] for a in result.applied]
+    out.reason = "; ".join(f"line {lines[i][0]} ({t!r}): {why}" for i, t, why in result.dropped)
+
+
+def stale(journal: Path, tag, side: str, games_dir) -> str | None:
+    """Why a reply to an older mail is stale, or None: once the writer's decision has
+    changed since (whatever the ledger says: a lost ledger must not revive an old message)."""
+    if tag is None:
+        return None
+    answered = int(tag.group(2))
+    last = g.open_game(journal, games_dir=games_dir).state.seq
+    if answered > last:
+        return (f"it answers record {answered}, which the journal does not hold (it ends at "
+                f"record {last}); reply to the latest mail")
+    if answered < last and decision_of(journal, answered, side, games_dir) != \
+            decision_of(journal, None, side, games_dir):
+        return (f"it answers the mail of record {answered}, and your decision has changed "
+                f"since (the journal is at record {last}); reply to the latest mail")
+    return None

@@ -1,0 +1,205 @@
+"""The inbox's ledger and the game's mail lock.
+
+The ledger (signed like the snapshots, kept per user and per game) remembers
+what the journal does not: messages handled but not applied, the record each
+reader's last mail ended at, the replies still owed, and to which unknown
+addresses an answer went today. `inbox` takes the game's mail lock, then
+handles one message at a time, saving the ledger (on disk) before the next
+one, so a crash, a kill or a full disk at any point loses nothing and
+repeats nothing: a reply still owed is written by the next run.
+
+Old entries are folded into digests: the first 16 hex digits of each raw
+digest, kept sorted in one string; a message whose digest begins so is a
+replay and is refused, however old.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..base.errors import StorageError
+from ..store import home
+
+try:                                       # the game's clock, where the referee has one
+    from ..base.clock import now as _clock_now
+except ImportError:                        # pragma: no cover - the wall clock, or REFEREE_NOW
+    def _clock_now() -> datetime:
+        text = os.environ.get("REFEREE_NOW", "").strip()
+        return datetime.fromisoformat(text).astimezone(UTC) if text else datetime.now(UTC)
+
+KEEP_WHOLE = 2000          # entries of `handled` and `ids` kept whole; older ones as digests
+PREFIX = 16                # hex digits kept of a folded digest (64 bits)
+UNMATCHED_PER_DAY = 20     # replies to messages no player sent, per game and day
+PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
+         "owed": list, "digests": str, "id_digests": str}
+FAULT_VARIABLE = "REFEREE_FAULT"
+
+
+def now() -> datetime:
+    """The game's time (REFEREE_NOW in tests)."""
+    return _clock_now()
+
+
+def fault(step: str) -> None:
+    """End the process at once at this step when REFEREE_FAULT names it (the crash tests)."""
+    if os.environ.get(FAULT_VARIABLE) == step:
+        os._exit(70)
+
+
+def mail_name(*parts: str) -> str:
+    """The file name of one mail, from what makes it that mail (written once under it)."""
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
+
+
+def ledger_path(game_id: str, header_hash: str) -> Path:
+    """Keyed by the game and its record 0, so a moved game folder keeps its ledger."""
+    tag = hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
+    return home.data_dir("ledgers") / f"{tag}.ledger"
+
+
+def load_ledger(game_id: str, header_hash: str) -> dict:
+    """The ledger as last saved (signed; anything else is an empty one)."""
+    data = home.read_signed(ledger_path(game_id, header_hash))
+    if not isinstance(data, dict) or data.get("game_id") != game_id or \
+            data.get("header") != header_hash:
+        data = {}
+    # Parts this module does not know (kept by other mail tasks) are kept as they are.
+    ledger = {**data, "game_id": game_id, "header": header_hash}
+    for part, kind in PARTS.items():
+        ledger[part] = data.get(part) if isinstance(data.get(part), kind) else kind()
+    ledger["owed"] = [o for o in ledger["owed"] if isinstance(o, dict)]
+    return ledger
+
+
+def save_ledger(ledger: dict) -> None:
+    """Keep the ledger on disk, older entries folded (StorageError when it cannot be kept:
+    nothing more is handled, so nothing is applied that the ledger does not know)."""
+    fold(ledger)
+    payload = dict(ledger)
+    try:
+        home.keep_signed(ledger_path(ledger["game_id"], ledger["header"]), payload)
+    except OSError as exc:
+        raise StorageError(f"{ledger_path(ledger['game_id'], ledger['header'])}: the inbox "
+                           f"ledger cannot be saved ({exc.strerror or exc}); the messages not "
+                           f"yet handled are left for the next run") from None
+
+
+def fold(ledger: dict, keep: int | None = None) -> None:
+    """Fold the oldest entries of `handled` and `ids` into digests once there are more than
+    keep (KEEP_WHOLE), half of them at a time."""
+    keep = KEEP_WHOLE if keep is None else keep
+    for part, into, digest in (("handled", "digests", lambda k, v: k),
+                               ("ids", "id_digests", _id_digest)):
+        entries = ledger[part]
+        if len(entries) <= keep:
+            continue
+        old = list(entries)[:len(entries) - keep // 2]
+        folded = {ledger[into][i:i + PREFIX] for i in range(0, len(ledger[into]), PREFIX)}
+        folded |= {digest(k, entries[k])[:PREFIX] for k in old}
+        ledger[into] = "".join(sorted(folded))
+        for k in old:
+            del entries[k]
+
+
+def _id_digest(message_id: str, body_sha256: str) -> str:
+    return hashlib.sha256(f"{message_id}\n{body_sha256}".encode()).hexdigest()
+
+
+def _in_folded(folded: str, digest: str) -> bool:
+    """Whether digest's prefix is in the sorted string of prefixes (binary search)."""
+    want, lo, hi = digest[:PREFIX], 0, len(folded) // PREFIX
+    while lo < hi:
+        mid = (lo + hi) // 2
+        here = folded[mid * PREFIX:(mid + 1) * PREFIX]
+        if here == want:
+            return True
+        lo, hi = (mid + 1, hi) if here < want else (lo, mid)
+    return False
+
+
+def handled_before(ledger: dict, sha256: str) -> bool:
+    """Whether the message with this raw digest was handled (and not applied) before."""
+    return sha256 in ledger["handled"] or _in_folded(ledger["digests"], sha256)
+
+
+def copy_handled(ledger: dict, message_id: str, body_sha256: str) -> bool:
+    """Whether a message with this Message-ID and body was handled before."""
+    return ledger["ids"].get(message_id) == body_sha256 or \
+        _in_folded(ledger["id_digests"], _id_digest(message_id, body_sha256))
+
+
+def note_handled(ledger: dict, sha256: str, message_id: str, body_sha256: str,
+                 status: str) -> None:
+    ledger["handled"][sha256] = status
+    if message_id:
+        ledger["ids"][message_id] = body_sha256
+
+
+def may_answer(ledger: dict, address: str) -> bool:
+    """Whether a message no player sent may be answered at address: once a day per address,
+    UNMATCHED_PER_DAY a day in all (no backscatter); the answer is then counted."""
+    today = now().date().isoformat()
+    told = {a: d for a, d in ledger["told"].items() if d == today}
+    if address in told or len(told) >= UNMATCHED_PER_DAY:
+        ledger["told"] = told
+        return False
+    told[address] = today
+    ledger["told"] = told
+    return True
+
+
+_HELD: dict[str, int] = {}
+_GUARD = threading.Lock()
+
+
+@contextmanager
+def game_lock(game_id: str, header_hash: str):
+    """The game's mail lock (beside its ledger): one `inbox` run at a time on a game; the
+    next one waits. Taken again inside the same process, it is already held."""
+    path = ledger_path(game_id, header_hash).with_suffix(".lock")
+    with _GUARD:
+        held = _HELD.get(str(path), 0)
+        _HELD[str(path)] = held + 1
+    if held:
+        try:
+            yield
+        finally:
+            with _GUARD:
+                _HELD[str(path)] -= 1
+        return
+    try:
+        try:
+            home.ensure_dir(path.parent)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError as exc:
+            raise StorageError(f"{path}: the game's mail lock cannot be taken "
+                               f"({exc.strerror}); nothing was handled") from None
+        try:
+            try:
+                _lock(fd)
+            except OSError as exc:
+                raise StorageError(f"{path}: the game's mail lock cannot be taken "
+                                   f"({exc.strerror}); nothing was handled") from None
+            yield
+        finally:
+            os.close(fd)                   # closing the file lets the lock go
+    finally:
+        with _GUARD:
+            _HELD[str(path)] -= 1
+
+
+if os.name == "posix":
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+else:                                                     # pragma: no cover - Windows
+    import portalocker
+
+    def _lock(fd: int) -> None:
+        portalocker.lock(fd, portalocker.LOCK_EX)

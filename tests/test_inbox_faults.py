@@ -1,0 +1,310 @@
+"""`inbox` exactly once under faults: killed at each step, a full outbox disk, eight runs at
+once; a mailbox read message by message; no backscatter; a bounded ledger that still
+refuses a replay; a subject naming another game.
+
+The crash runs are real processes ended at a named step (REFEREE_FAULT, which only these
+tests set); each is then run again and must end where a run without the fault ends: the
+same journal records, the same ledger and the same mails, none lost, none twice.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import errno
+import json
+import os
+import re
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from mailboxes import write_maildir
+from test_hostile_mail import ADDRESSES, GAME, KEYS, SPY, mail, new_game, write_mbox
+
+from referee.mail import inbox as mailmod
+from referee.mail import ledger as ledgermod
+from referee.store import home as homemod
+
+NOW = "2026-11-23T12:00:00Z"
+ILLEGAL = f"move ge-1 liege\n\nOrder key: {KEYS['entente']}\n"
+
+
+def _use_home(monkeypatch, folder: Path) -> None:
+    """A per-user folder of its own (key, ledger) for one copy of the game."""
+    folder.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("REFEREE_HOME", str(folder))
+    homemod._KEY.clear()
+
+
+def _mailbox(path: Path) -> Path:
+    """The German's orders (applied), a stranger's note (one reply, no game content) and
+    the Entente's answer to the German's mail (stale once the German's record is in:
+    refused, with his report)."""
+    return write_mbox(path, [
+        mail(),
+        mail(SPY, "hello\n", mid="<s1@bureau.example>"),
+        mail(ADDRESSES["entente"], ILLEGAL, mid="<e1@example.net>",
+             date="Sat, 01 Aug 1914 12:00:00 +0100")])
+
+
+def _run(journal: Path, box: Path, outbox: Path, fault: str | None = None
+         ) -> subprocess.CompletedProcess:
+    env = {**os.environ, "REFEREE_NOW": NOW}
+    if fault:
+        env[ledgermod.FAULT_VARIABLE] = fault
+    return subprocess.run([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
+                           "--outbox", str(outbox), "--no-map", "--format", "json"],
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def _records(journal: Path) -> list[dict]:
+    """The journal's records without what the wall clock makes (time, hashes)."""
+    out = []
+    for line in journal.read_text().splitlines():
+        rec = json.loads(line)
+        out.append({k: v for k, v in rec.items()
+                    if k not in ("at", "created_at", "hash", "prev")})
+    return out
+
+
+_HEX = re.compile(r"\b[0-9a-f]{16,64}\b")
+
+
+def _mails(outbox: Path) -> list[tuple]:
+    """Each mail: to whom, subject, what it answers, body (hashes blanked)."""
+    out = []
+    for p in sorted(outbox.glob("*.eml")):
+        m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        out.append((str(m["To"]), str(m["Subject"]), str(m.get("In-Reply-To", "")),
+                    _HEX.sub("#", m.get_body(("plain",)).get_content())))
+    return sorted(out)
+
+
+def _ledger() -> dict:
+    (path,) = Path(os.environ["REFEREE_HOME"]).rglob("*.ledger")
+    data = homemod.read_signed(path)
+    data["sent"] = {k: v[0] for k, v in data["sent"].items()}
+    del data["header"]                              # record 0's hash: its time differs
+    return data
+
+
+def _end_state(journal: Path, outbox: Path) -> tuple:
+    return _records(journal), _ledger(), _mails(outbox)
+
+
+@pytest.fixture
+def journal(tmp_path, cli) -> Path:
+    return new_game(cli, tmp_path / "game")
+
+
+@pytest.fixture
+def baseline(tmp_path_factory, cli, monkeypatch):
+    """What one run without a fault leaves."""
+    root = tmp_path_factory.mktemp("baseline")
+    _use_home(monkeypatch, root / "home")
+    journal = new_game(cli, root / "game")
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    r = cli("inbox", journal, _mailbox(root / "box.mbox"), "--outbox", root / "out")
+    assert r.exit_code == 0, r.output
+    state = _end_state(journal, root / "out")
+    # The stranger's reply, the German's report, the Entente's refusal (his report inside).
+    assert [m[1].split("] ")[-1] for m in state[2]] == [
+        "german report, SUMMER 1914", "not applied", "referee: message not accepted"]
+    return state
+
+
+@pytest.mark.parametrize("step", ["applied", "ledger", "reply", "written"])
+def test_killed_at_any_step_the_rerun_ends_as_a_run_without_the_fault(
+        tmp_path, cli, monkeypatch, baseline, step):
+    """applied: the German's record is in the journal, the ledger not saved; ledger: saved,
+    no mail written; reply: killed halfway through writing the first mail; written: the
+    first mail is written and the ledger does not say so."""
+    _use_home(monkeypatch, tmp_path / "home")
+    journal = new_game(cli, tmp_path / "game")
+    box = _mailbox(tmp_path / "box.mbox")
+    killed = _run(journal, box, tmp_path / "out", fault=step)
+    assert killed.returncode == 70, killed.stderr
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    for _ in range(2):                          # the rerun, then one more: nothing changes
+        again = cli("inbox", journal, box, "--outbox", tmp_path / "out")
+        assert again.exit_code == 0, again.output
+        assert _end_state(journal, tmp_path / "out") == baseline
+
+
+def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli, monkeypatch):
+    """The outbox's disk is full while the replies are written: the run fails with one line;
+    the next run (disk freed, no new mail) writes the refusal the Entente is owed. Today's
+    ledger said 'handled' before the reply was written: he was never told."""
+    journal = new_game(cli, tmp_path / "game")
+    box = write_mbox(tmp_path / "box.mbox",
+                     [mail(ADDRESSES["entente"], ILLEGAL, mid="<e1@example.net>")])
+    outbox = tmp_path / "out"
+    real = homemod.write_new
+
+    def full(path, data, sync=True):
+        if Path(path).parent == outbox:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, data, sync)
+
+    monkeypatch.setattr(homemod, "write_new", full)
+    r = cli("inbox", journal, box, "--outbox", outbox)
+    assert r.exit_code == 3 and "No space left" in r.stderr
+    monkeypatch.setattr(homemod, "write_new", real)
+    r = cli("inbox", journal, write_mbox(tmp_path / "empty.mbox", []), "--outbox", outbox)
+    assert r.exit_code == 0, r.output
+    subjects = [s for to, s, _, _ in _mails(outbox) if to == ADDRESSES["entente"]]
+    assert subjects == [f"[referee {GAME} #2] not applied"], _mails(outbox)
+
+
+def test_eight_runs_at_once_apply_and_answer_each_message_once(tmp_path, cli, monkeypatch,
+                                                              baseline):
+    """Eight `inbox` processes on one game, one mailbox, one outbox: no record lost or
+    doubled, every mail written once (today's unlocked ledger, saved at the end, lost
+    entries and answered messages again)."""
+    _use_home(monkeypatch, tmp_path / "home")
+    journal = new_game(cli, tmp_path / "game")
+    box = _mailbox(tmp_path / "box.mbox")
+    env = {**os.environ, "REFEREE_NOW": NOW}
+    runs = [subprocess.Popen([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
+                              "--outbox", str(tmp_path / "out"), "--no-map"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            for _ in range(8)]
+    for p in runs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    assert _end_state(journal, tmp_path / "out") == baseline
+
+
+_PAUSED_RUN = """
+import sys
+import referee.mail.inbox as mailmod
+real = mailmod._classify
+def paused(*args, **kwargs):
+    print("paused", flush=True)
+    sys.stdin.readline()
+    return real(*args, **kwargs)
+mailmod._classify = paused
+sys.argv = ["referee", *sys.argv[1:]]
+from referee.cli.entry import main
+main()
+"""
+
+
+def test_a_run_started_while_another_handles_mail_loses_nothing(journal, cli, tmp_path):
+    """One run stops in the middle of its mailbox (held here at its first message); a second
+    run on another mailbox starts meanwhile. Today the second one saved its ledger and the
+    first, saving the ledger it had read at its start, dropped the second one's entries: the
+    Entente's refused message was handled again later. Now the second run waits for the
+    game's mail lock and both runs' messages stay handled."""
+    first = write_mbox(tmp_path / "a.mbox", [mail()])
+    second = write_mbox(tmp_path / "b.mbox", [
+        mail(ADDRESSES["entente"], ILLEGAL, mid="<e1@example.net>")])
+    outbox = str(tmp_path / "out")
+    a = subprocess.Popen([sys.executable, "-c", _PAUSED_RUN, "inbox", str(journal), str(first),
+                          "--outbox", outbox, "--no-map"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert a.stdout.readline() == "paused\n"
+        b = subprocess.Popen([sys.executable, "-m", "referee", "inbox", str(journal),
+                              str(second), "--outbox", outbox, "--no-map"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            b.wait(timeout=3)                 # today it ends here; now it waits for the lock
+        except subprocess.TimeoutExpired:
+            pass
+    finally:
+        a.stdin.write("go\n")
+        a.stdin.close()
+    a.stdout.read()
+    assert a.wait(timeout=120) == 0
+    assert b.wait(timeout=120) == 0, b.communicate()
+    r = cli("inbox", journal, first, second, "--format", "json")
+    statuses = [(m["message_id"], m["status"], m["new"]) for m in json.loads(r.stdout)["messages"]]
+    assert all(s == "known" and not new for _, s, new in statuses), statuses
+
+
+def test_strangers_get_a_bounded_number_of_replies(journal, cli, tmp_path, monkeypatch):
+    """A hundred strangers (and one of them three times): at most UNMATCHED_PER_DAY
+    replies that day, none to the same address twice, none of them with game content; the
+    next day one more to an address already answered. Today: one reply per message."""
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    raws = [mail(f"s{i}@spam.example", "buy now\n", mid=f"<x{i}@spam.example>")
+            for i in range(100)]
+    raws += [mail("s0@spam.example", f"again {i}\n", mid=f"<again{i}@spam.example>")
+             for i in range(2)]
+    r = cli("inbox", journal, write_mbox(tmp_path / "box.mbox", raws), "--outbox",
+            tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    told = [to for to, _, _, _ in _mails(tmp_path / "out") if to.endswith("spam.example")]
+    assert len(told) == ledgermod.UNMATCHED_PER_DAY and len(set(told)) == len(told)
+    monkeypatch.setenv("REFEREE_NOW", "2026-11-24T12:00:00Z")
+    r = cli("inbox", journal, write_mbox(tmp_path / "next.mbox", [
+        mail("s0@spam.example", "still here\n", mid="<next@spam.example>")]),
+        "--outbox", tmp_path / "out2")
+    assert [to for to, _, _, _ in _mails(tmp_path / "out2")] == ["s0@spam.example"]
+
+
+def test_an_old_entry_folded_into_digests_still_refuses_a_replay(journal, cli, tmp_path,
+                                                                 monkeypatch):
+    """Past KEEP_WHOLE entries the oldest are kept only as digest prefixes: the ledger stays
+    small, and the first message sent again (same bytes), or a copy of it with new headers,
+    is still not handled again."""
+    monkeypatch.setattr(ledgermod, "KEEP_WHOLE", 4)
+    raws = [mail(SPY, f"note {i}\n", mid=f"<n{i}@bureau.example>") for i in range(12)]
+    r = cli("inbox", journal, write_mbox(tmp_path / "box.mbox", raws), "--format", "json")
+    assert r.exit_code == 0, r.output
+    ledger = _ledger()
+    assert len(ledger["handled"]) <= 4 and len(ledger["ids"]) <= 4
+    assert len(ledger["digests"]) == 16 * (12 - len(ledger["handled"]))
+    relayed = raws[0].replace(b"To: ", b"Received: by relay.example\nTo: ", 1)
+    r = cli("inbox", journal, write_mbox(tmp_path / "again.mbox", [raws[0], relayed]),
+            "--format", "json")
+    statuses = [(m["status"], m["new"]) for m in json.loads(r.stdout)["messages"]]
+    assert statuses == [("known", False), ("skipped", True)], statuses
+
+
+def test_a_subject_naming_another_game_is_skipped(journal, cli, tmp_path):
+    """The German's orders with his key, but the subject names another game's id (not in
+    the referee's own tag form): not applied here."""
+    before = journal.read_bytes()
+    box = write_mbox(tmp_path / "box.mbox", [mail(subject="[ttlm-1914-deadbeef] orders")])
+    r = cli("inbox", journal, box, "--format", "json")
+    (out,) = json.loads(r.stdout)["messages"]
+    assert out["status"] == "skipped" and "ttlm-1914-deadbeef" in out["reason"]
+    assert journal.read_bytes() == before
+
+
+def test_a_big_mbox_is_read_message_by_message(journal, tmp_path):
+    """A 6 MB mbox (48 messages of 125 kB from one stranger): the run's memory peak stays
+    under half the mailbox, what one message at a time needs, however many there are (today
+    every message was held at once, parsed: more than the whole mailbox)."""
+    line = b"x" * 75 + b"\n"
+    raws = [mail(SPY, (f"big {i}\n").encode() + line * 1640, mid=f"<big{i}@bureau.example>")
+            for i in range(48)]
+    box = write_mbox(tmp_path / "big.mbox", raws)
+    size = box.stat().st_size
+    assert size > 5_900_000
+    tracemalloc.start()
+    try:
+        outcomes, _ = mailmod.inbox(journal, [box], None)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(outcomes) == 48
+    assert peak < size // 2, (peak, size)
+
+
+def test_an_unreadable_maildir_entry_is_set_aside_and_the_rest_handled(journal, cli,
+                                                                        tmp_path):
+    """An entry of new/ that cannot be read (here a link to nothing) is named on one line
+    and set aside; the German's orders beside it are applied (today the whole run ended)."""
+    box = write_maildir(tmp_path / "Maildir", [mail()])
+    (box / "new" / "0-broken").symlink_to(tmp_path / "nowhere")
+    r = cli("inbox", journal, box)
+    assert r.exit_code == 0, r.output
+    (line,) = [x for x in r.stdout.splitlines() if "0-broken" in x]
+    assert line.startswith("unreadable") and "set aside" in line and "cannot be read" in line
+    assert any(x.startswith("applied") for x in r.stdout.splitlines()), r.stdout

@@ -1,0 +1,106 @@
+"""A journal on a file system whose lock does not exclude (flock succeeds for everyone, as on
+some network mounts) refuses the append that would fork it, and `new --game-id` takes only
+ids that fit a mail subject."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from referee.base.errors import StorageError
+from referee.base.gameids import games_named, other_game
+from referee.store import journal as jm
+from referee.store.journal import Journal
+
+
+def _record(order: str) -> dict:
+    return {"at": "t", "actor": "german", "order": order,
+            "events": [{"type": "Passed", "side": "german"}]}
+
+
+def _journal(path: Path) -> Journal:
+    j = Journal(path)
+    j.create({"kind": "header", "game_id": "x", "dice": {"mode": "committed",
+                                                         "commitment": "00"}})
+    j.append(lambda recs: [_record("first")])
+    return j
+
+
+def test_a_lock_that_does_not_exclude_is_refused_not_forked(tmp_path, monkeypatch):
+    """The second appender runs between the first one's read and its write, as a lock that
+    lets both in allows: the first is refused and the journal keeps one chain with the
+    other's record (today's code wrote over it: both 'succeeded', one record was kept)."""
+    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    j = _journal(tmp_path / "j.jsonl")
+
+    def build(records):
+        Journal(j.path).append(lambda recs: [_record("the other run")])
+        return [_record("this run")]
+
+    with pytest.raises(StorageError, match="locks do not exclude"):
+        j.append(build)
+    records = j.read()                                      # one chain, nothing forked
+    assert [r["order"] for r in records[1:]] == ["first", "the other run"]
+    j.append(lambda recs: [_record("next")])
+    assert [r["seq"] for r in j.read()] == [0, 1, 2, 3]
+
+
+def _append_many(path: str, name: str, start, results) -> None:
+    jm._lock = lambda fd, exclusive: None
+    start.wait()
+    ok = 0
+    for i in range(5):
+        try:
+            Journal(Path(path)).append(lambda recs, i=i: [_record(f"{name}-{i}")])
+            ok += 1
+        except Exception:  # noqa: BLE001 - a refusal, or a journal seen mid-change
+            pass
+    results.put(ok)
+
+
+def test_concurrent_appenders_without_exclusion_keep_every_success(tmp_path):
+    """Four processes append at once with a lock that lets everyone in: whatever each is
+    told, every append said to succeed is in the journal, which is one unbroken chain."""
+    j = _journal(tmp_path / "j.jsonl")
+    ctx = multiprocessing.get_context("fork")
+    start, results = ctx.Barrier(4), ctx.Queue()
+    procs = [ctx.Process(target=_append_many, args=(str(j.path), f"p{k}", start, results))
+             for k in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(30)
+    succeeded = sum(results.get(timeout=5) for _ in procs)
+    records = j.read()
+    assert len(records) == 2 + succeeded
+
+
+@pytest.mark.parametrize("bad", ["", "war\nX-Evil: 1", "a" * 65, "war game", "war_1", "wär"])
+def test_new_refuses_a_game_id_that_does_not_fit_a_subject(tmp_path, cli, bad):
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", bad)
+    assert r.exit_code != 0
+    assert "--game-id" in r.stderr and "letters, digits and '-'" in r.stderr
+    assert "Traceback" not in r.output and not journal.exists()
+
+
+def test_new_takes_a_game_id_of_64_letters_digits_and_dashes(tmp_path, cli):
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914", "--game-id", "a-1" * 21 + "b")
+    assert r.exit_code == 0, r.stderr
+
+
+@pytest.mark.parametrize("subject, named", [
+    ("[ttlm-1914-deadbeef] orders", {"ttlm-1914-deadbeef"}),
+    ("Re: [referee war #12] german report", {"war"}),
+    ("Re: [PATCH] [2] [e-mail] orders", set()),
+    ("[aac-1914-x] [ttlm-1914-deadbeef]", {"aac-1914-x", "ttlm-1914-deadbeef"}),
+])
+def test_what_names_a_game_in_a_subject(subject, named):
+    assert games_named(subject) == named
+
+
+def test_a_subject_naming_our_game_is_not_another_game():
+    assert other_game("Re: [TTLM-1914-ABC] orders", "ttlm-1914-abc") is None
+    assert other_game("Re: [ttlm-1914-deadbeef] orders", "mailtest") == "ttlm-1914-deadbeef"
