@@ -46,6 +46,7 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.players import REGISTER, roster_problem
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
+from .deadlines import EXTEND, MISSED, PAUSE, REMINDED, RESUME, SETTINGS, answers_missed
 from .records import audit_contracts, header_of, record_of
 from .replay import (
     REVEAL,
@@ -158,6 +159,26 @@ def _no_sheet_parts(rec: dict, name: str) -> None:
         raise JournalError(f"{name}: record {rec['seq']} ({rec['order']!r}) holds "
                            f"{', '.join(extra)}, which the referee writes only with orders",
                            record=rec["seq"])
+
+
+def _check_clock(rec: dict, name: str, sides) -> None:
+    """A record holding only a fact about time: the moderator's (a side's own for an
+    extension it asked for), no events, dice or other parts, and the order text the referee
+    writes for that fact."""
+    fact, n = rec["clock"], rec["seq"]
+    actor = rec.get("actor")
+    texts = {"settings": SETTINGS, "reminded": REMINDED, "missed": MISSED, "pause": PAUSE,
+             "resume": RESUME, "extend": f"{EXTEND} {fact.get('by')}"}
+    ok = (rec.get("order") == texts[fact["kind"]] and not rec.get("events")
+          and not any(k in rec for k in ("dice", "private_order", "mail", "players",
+                                         "standing", "sheet", "link", "dice_from"))
+          and (actor == "moderator" or fact["kind"] == "extend" and actor == fact.get("side")))
+    if ok and "side" in fact:
+        ok = fact["side"] in sides
+    if not ok:
+        raise JournalError(f"{name}: record {n} claims a fact about the game's time "
+                           f"({fact['kind']}) but is not a record the referee writes for it",
+                           record=n)
 
 
 def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None:
@@ -301,6 +322,9 @@ class _Proof:
             self.run = (typed.actor, n)
         if rec["order"] == SHEET or rec.get("sheet") is not None:
             self.register_sheet(rec)
+            return
+        if typed.clock is not None and not answers_missed(rec):
+            _check_clock(rec, name, data.sides)
             return
         if rec["order"] in (REGISTER, REVEAL, UPGRADE) or rec.get("players") is not None or \
                 any(e.type in ("SecretRevealed", "RulesUpgraded") for e in typed.events):
@@ -452,6 +476,8 @@ def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
                    mail.get("data") if isinstance(mail, dict) else None)
     del written["at"]
+    if answers_missed(rec):
+        written["clock"] = rec["clock"]     # the missed deadline it answers (deadlines.py)
     part = rec.get("standing")
     if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
         # The actor's own set: nothing in it is decided again, but with the secret its salt
