@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 
 from .errors import UsageError
@@ -20,9 +23,27 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+_HELD: ContextVar[datetime | None] = ContextVar("held_time", default=None)
+
+
+@contextmanager
+def held(moment: datetime) -> Iterator[None]:
+    """Inside, now() is `moment`: a pass that acts at a time it was given (the deadline
+    checks) records that time."""
+    token = _HELD.set(moment.astimezone(UTC))
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
 def now() -> datetime:
-    """The current time, aware and in UTC: REFEREE_NOW when it is set (ISO 8601, `Z` or an
-    offset; UsageError naming it when it is not a time), else the wall clock."""
+    """The current time, aware and in UTC: the time held (held()), else REFEREE_NOW when it
+    is set (ISO 8601, `Z` or an offset; UsageError naming it when it is not a time), else
+    the wall clock."""
+    moment = _HELD.get()
+    if moment is not None:
+        return moment
     text = os.environ.get(NOW_VARIABLE)
     if text is None or not text.strip():
         return datetime.now(UTC)

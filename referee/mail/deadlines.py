@@ -1,0 +1,243 @@
+"""Deadlines kept: reminders before them, the game's policy when one passes, and the mails.
+
+check_deadlines looks at the journal at a given time and does what is due:
+a reminder to each side still owing orders when a reminder time has come
+(once: the reminder is a record), and at a missed deadline the game's policy
+(`default`: the referee answers for the silent side with the rules'
+do-nothing answer, a record of that side's holding the missed deadline;
+`wait`: the moderator is told; `pause`: the game stops taking orders). Every
+mail goes into the outbox as an .eml file, named after what it is about, so
+that a second run at the same time writes none again.
+"""
+
+from __future__ import annotations
+
+import email.utils
+from datetime import datetime
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from pathlib import Path
+
+from .. import game as g
+from ..base.clock import duration_text, for_players, held, stamp
+from ..base.errors import OrderError, StaleViewError, StorageError
+from ..base.readers import MODERATOR
+from ..base.text import visible
+from ..engine import pending_prompt
+from ..game.deadlines import (
+    MISSED,
+    REMINDED,
+    Due,
+    Timeline,
+    fact_body,
+    null_order,
+    timeline,
+)
+from ..game.records import keep_contract
+from ..store import home
+from ..store.journal import Journal, scan
+from ..store.players import observer_addresses, roster
+
+# Each default answer moves the game on to a new hand-off whose deadline is later than now;
+# the loop ends long before this in any game (a bound, not a count the game reaches).
+MOST_ANSWERS = 50
+POLICY_WORDS = {
+    "default": "the referee answers for you with the answer that does nothing (a pass, no "
+               "retreat, no production)",
+    "wait": "the moderator is told, and the game waits",
+    "pause": "the game is paused until the moderator resumes it",
+}
+
+
+class _Post:
+    """Where a run's mails go: the outbox, the game's addresses, the time they carry."""
+
+    def __init__(self, journal: Journal, raw: bytes, outbox: Path, now: datetime,
+                 game_id: str):
+        records = list(scan(raw, journal.name))
+        self.people = roster(records)
+        self.observers = observer_addresses(records)
+        self.outbox, self.now, self.game_id = outbox, now, game_id
+        self.sender = self.people.get(MODERATOR, {}).get("address", "referee@localhost")
+
+    def address(self, reader: str) -> str | None:
+        return self.people.get(reader, {}).get("address")
+
+    def write(self, name: str, to: str | None, subject: str, body: str) -> bool:
+        """One mail as outbox/name (0600), unless a mail of that name was written before
+        (there, or sent: in outbox/sent); False when it was or nobody has the address."""
+        path = self.outbox / name
+        if to is None or path.exists() or (self.outbox / "sent" / name).exists():
+            return False
+        msg = EmailMessage(policy=default_policy)
+        msg["From"] = self.sender
+        msg["To"] = to
+        msg["Subject"] = visible(subject)
+        msg["Date"] = email.utils.format_datetime(self.now)
+        msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
+        msg.set_content(visible(body), cte="quoted-printable")
+        try:
+            self.outbox.mkdir(parents=True, exist_ok=True)
+            home.write_new(path, bytes(msg))
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
+                               f"the journal holds what was done") from None
+        return True
+
+    def subject(self, seq: int, what: str) -> str:
+        return f"[referee {self.game_id} #{seq}] {what}"
+
+
+def check_deadlines(journal: Path, outbox: Path, now: datetime,
+                    games_dir: Path | None = None) -> list[str]:
+    """Do what the deadlines ask at `now`: reminders, and the policy at each missed deadline;
+    the mails go into outbox. Returns one line per action; run again at the same time, it
+    does nothing."""
+    log: list[str] = []
+    j = Journal(journal, keep_contract)
+    with held(now):             # the records made here carry the time of the check
+        for _ in range(MOST_ANSWERS):
+            answer = _facts(j, outbox, now, games_dir, log)
+            if answer is None or not _answer_for(j, outbox, now, games_dir, log, *answer):
+                break
+    return log
+
+
+def _facts(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str]
+           ) -> tuple[Timeline, Due, str, str] | None:
+    """Under the journal's lock: the reminders due and the missed deadlines that need no
+    order (wait, pause), each a record and its mails. Returns the first missed deadline the
+    referee answers for (policy default), to be decided as that side's order."""
+    found: list = []
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        tl = timeline(j, raw, games_dir)
+        post = _Post(j, raw, outbox, now, tl.state.game_id)
+        bodies: list[dict] = []
+        for d in tl.dues:
+            if tl.paused or any(b["clock"].get("missed") == "pause" for b in bodies):
+                break
+            if now < d.due:
+                bodies += _remind(tl, d, now, post, log)
+                continue
+            if (d.side, d.handoff) in tl.missed:
+                continue
+            policy = tl.settings.missed
+            null = null_order(tl.state, tl.data, d.side) if policy == "default" else None
+            if null is not None and not found:
+                found.append((tl, d, *null))
+                continue
+            if null is None:
+                bodies.append(_missed_fact(tl, d, "wait" if policy == "default" else policy,
+                                           post, log))
+        return tl.seq, tl.hash, bodies
+
+    written = j.append_raw(build)[1]
+    if found:
+        tl, d, text, rule = found[0]
+        tl.seq += len(written)
+        return tl, d, text, rule
+    return None
+
+
+def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) -> list[dict]:
+    """The reminder due now for a side owing orders (the latest reminder time passed), once."""
+    passed = [r for r in tl.settings.reminders if now >= d.due - r]
+    if not passed:
+        return []
+    before = duration_text(min(passed))
+    if (d.side, d.handoff, before) in tl.reminded:
+        return []
+    prompt = pending_prompt(tl.state, tl.data)
+    body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
+            f"{d.words}.\n\nIf none come by then, {POLICY_WORDS[tl.settings.missed]}.\n")
+    post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}.eml", post.address(d.side),
+               post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body)
+    log.append(f"reminder: {d.side}, orders due by {for_players(d.due)} ({before} before)")
+    return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
+                                            "handoff": d.handoff, "before": before,
+                                            "due": stamp(d.due)})]
+
+
+def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str]) -> dict:
+    """A missed deadline under wait (the moderator is told) or pause (everyone is)."""
+    due = for_players(d.due)
+    if policy == "wait":
+        reason = "" if tl.settings.missed == "wait" else (
+            " The game's policy is default, but this decision has no answer that does "
+            "nothing (the rules make the side choose), so the game waits.")
+        body = (f"{d.side}'s orders were due by {due} and none came ({d.decision}).{reason}\n\n"
+                f"Nothing moves until they come. You may extend the deadline (`referee extend "
+                f"JOURNAL {d.side} 24h`) or pause the game (`referee deadline JOURNAL "
+                f"--pause`).\n")
+        told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-moderator.eml",
+                          post.address(MODERATOR),
+                          post.subject(tl.seq, f"{d.side} missed the deadline"), body)
+        log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
+                   (" (the moderator is told)" if told else
+                    " (no moderator address to tell: `referee players --set moderator=...`)"))
+    else:
+        for reader in _everyone(tl, post):
+            body = (f"{d.side}'s orders were due by {due} and none came. Under the game's "
+                    f"rule for a missed deadline the game is paused: no orders are taken "
+                    f"until the moderator resumes it.\n")
+            post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{reader}.eml",
+                       _to(post, reader), post.subject(tl.seq, "game paused"), body)
+        log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
+    return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
+                                         "handoff": d.handoff, "due": stamp(d.due),
+                                         "missed": policy})
+
+
+def _everyone(tl: Timeline, post: _Post) -> list[str]:
+    """Every reader a result goes to: the sides, the moderator, the observers (by number)."""
+    return [*tl.data.sides, MODERATOR, *(f"observer{i}" for i in range(len(post.observers)))]
+
+
+def _to(post: _Post, reader: str) -> str | None:
+    if reader.startswith("observer"):
+        return post.observers[int(reader[len("observer"):])]
+    return post.address(reader)
+
+
+def _answer_for(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str],
+                tl: Timeline, d: Due, text: str, rule: str) -> bool:
+    """The referee's answer for a side that let its deadline pass (policy default): the
+    side's order, decided like any other, holding the missed deadline; everyone is told."""
+    fact = {"kind": "missed", "side": d.side, "handoff": d.handoff, "due": stamp(d.due),
+            "missed": "default", "rule": rule}
+    try:
+        result = g.submit(j.path, d.side, [text], expect_seq=tl.seq, games_dir=games_dir,
+                          atomic=True, clock=fact)
+    except StaleViewError:
+        return True                 # another run moved the game on: look again
+    except OrderError as exc:
+        log.append(f"missed: {d.side}: the referee could not answer for him ({exc})")
+        return False
+    if not result.applied:
+        reason = result.rejected[2] if result.rejected else "nothing was applied"
+        log.append(f"missed: {d.side}: the referee could not answer for him ({reason})")
+        return False
+    rec = result.applied[0].record
+    raw = j.raw()
+    post = _Post(j, raw, outbox, now, tl.state.game_id)
+    after = timeline(j, raw, games_dir)
+    due = for_players(d.due)
+    for reader in _everyone(tl, post):
+        shown = text if reader in (d.side, MODERATOR) else rec["order"]
+        who = "you" if reader == d.side else d.side
+        body = (f"{'Your' if reader == d.side else d.side + chr(39) + 's'} orders were due by "
+                f"{due} and none came. Under the game's rule for a missed deadline (default) "
+                f"the referee answered for {who} with {shown!r}, the answer that does nothing "
+                f"(rule {rule}; record {rec['seq']}).\n")
+        mine = after.due_for(reader)
+        if mine is not None:
+            body += f"\nThe referee now waits for your orders. {mine.words}.\n"
+        post.write(f"deadline-{rec['seq']:06d}-{d.side}-answered-{reader}.eml",
+                   _to(post, reader), post.subject(after.seq, f"{d.side} missed the deadline"),
+                   body)
+    log.append(f"missed: {d.side}, orders were due by {due}; the referee answered "
+               f"{text!r} for him (rule {rule}, record {rec['seq']})")
+    return True
