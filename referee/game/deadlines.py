@@ -123,6 +123,47 @@ def answers_missed(rec: dict) -> bool:
         fact.get("missed") == "default" and fact.get("side") == rec.get("actor")
 
 
+def clock_words(rec: dict, name=lambda side: side) -> str | None:
+    """What a record's clock part says, in words (None: it has none); name(side) gives a
+    side's name."""
+    fact = clock_of(rec)
+    if fact is None:
+        return None
+    kind, side = fact["kind"], name(fact.get("side") or "")
+    due = for_players(parse_stamp(fact["due"])) if fact.get("due") else ""
+    if kind == "settings":
+        return _settings_words(fact)
+    if kind == "extend":
+        return f"{side}'s deadline (the decision asked in record {fact['handoff']}) is " \
+               f"{fact['by']} later"
+    if kind == "reminded":
+        return f"{side} reminded {fact['before']} before the deadline, {due}"
+    if kind == "missed":
+        what = {"default": f"the referee answered for {side} with the answer that does "
+                           f"nothing (rule {fact.get('rule')})",
+                "wait": "the game waits for them (the moderator is told)",
+                "pause": "the game is paused until the moderator resumes it"}
+        return f"{side}'s orders were due by {due} and none came: {what[fact['missed']]}"
+    return "the moderator paused the game: no orders are taken, no deadline runs" \
+        if kind == "pause" else "the moderator resumed the game: deadlines run again from now"
+
+
+def _settings_words(fact: dict) -> str:
+    parts = []
+    if fact.get("deadline"):
+        scope = f" for a {fact['decision']} decision" if fact.get("decision") else ""
+        parts.append(f"orders due {fact['deadline']} after each hand-off{scope}")
+    if fact.get("reminders") is not None:
+        parts.append(f"reminders {', '.join(fact['reminders']) or 'none'} before")
+    if fact.get("missed"):
+        parts.append(f"a missed deadline: {fact['missed']}")
+    if fact.get("extensions") is not None:
+        parts.append(f"{fact['extensions']} extension(s) a side")
+    if fact.get("skip_weekends"):
+        parts.append("no deadline on a weekend")
+    return "deadlines: " + "; ".join(parts)
+
+
 def settings_body(fact: dict) -> dict:
     """The moderator's record setting deadlines (at `new` or later)."""
     fact = {"kind": "settings", **{k: v for k, v in fact.items() if v is not None}}
