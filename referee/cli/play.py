@@ -72,11 +72,10 @@ def new(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
+    from ..game.deadlines import settings_fact  # start-up: only new and deadline need it
     from ..game.views import status_view  # start-up: only new needs it
     from ..render.documents import status_document  # start-up: only new needs it
     from ..render.formats import render  # start-up: only new needs it
-
-    from ..game.deadlines import settings_fact  # start-up: only new and deadline need it
 
     dice = dice.value
     clock = None

@@ -33,9 +33,9 @@ from ..store import dice as dicemod
 from ..store import sheets, snapshot
 from ..store.dice import Dice, ManualDice
 from ..store.journal import Journal, now, stale
-from .deadlines import PAUSED, paused
 from ..store.secrets import load_secret
 from . import standing
+from .deadlines import PAUSED, paused
 from .records import keep_contract
 from .replay import body, check_current, position
 from .suggest import amend

@@ -100,8 +100,8 @@ class Timeline:
     seq: int
     hash: str
     used: dict[str, int]                     # extensions each side asked for
-    reminded: set[tuple[str, int, str]]      # (side, hand-off, before)
-    missed: set[tuple[str, int]]             # (side, hand-off)
+    reminded: set[tuple[str, int, str, str]]     # (side, hand-off, before, due)
+    missed: set[tuple[str, int, str]]            # (side, hand-off, due): once for each due
     state: State | None = None
     data: GameData | None = None
 
@@ -277,9 +277,9 @@ def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None) -> Tim
             slot = (fact["side"], fact["handoff"])
             extended[slot] = extended.get(slot, timedelta(0)) + parse_duration(fact["by"])
         elif kind == "reminded":
-            reminded.add((fact["side"], fact["handoff"], fact["before"]))
+            reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
         elif kind == "missed":
-            missed.add((fact["side"], fact["handoff"]))
+            missed.add((fact["side"], fact["handoff"], fact["due"]))
             is_paused = is_paused or fact.get("missed") == "pause"
         elif kind in ("pause", "resume"):
             is_paused = kind == "pause"
@@ -308,10 +308,15 @@ def read_timeline(path: Path | str, games_dir: Path | None = None) -> Timeline:
     return timeline(journal, journal.raw(), games_dir)
 
 
+def has_deadlines(raw: bytes) -> bool:
+    """Whether a journal holds any record about time (else it has no deadlines)."""
+    return b'"clock":{' in raw
+
+
 def deadline_view(tl: Timeline) -> dict:
     """What `status` shows of the deadlines: each owing side's, and whether the game is
     paused (the same for every reader: deadlines are public)."""
-    return {"paused": tl.paused, "policy": tl.settings.missed,
+    return {"schema_version": 1, "paused": tl.paused, "policy": tl.settings.missed,
             "due": [{"side": d.side, "decision": d.decision, "due": stamp(d.due),
                      "words": d.words, "handoff": d.handoff,
                      "extended": duration_text(d.extended) if d.extended else None}

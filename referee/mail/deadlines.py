@@ -122,7 +122,7 @@ def _facts(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str]
             if now < d.due:
                 bodies += _remind(tl, d, now, post, log)
                 continue
-            if (d.side, d.handoff) in tl.missed:
+            if (d.side, d.handoff, stamp(d.due)) in tl.missed:
                 continue
             policy = tl.settings.missed
             null = null_order(tl.state, tl.data, d.side) if policy == "default" else None
@@ -148,12 +148,13 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
     if not passed:
         return []
     before = duration_text(min(passed))
-    if (d.side, d.handoff, before) in tl.reminded:
+    if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
         return []
     prompt = pending_prompt(tl.state, tl.data)
     body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
             f"{d.words}.\n\nIf none come by then, {POLICY_WORDS[tl.settings.missed]}.\n")
-    post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}.eml", post.address(d.side),
+    post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
+               post.address(d.side),
                post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body)
     log.append(f"reminder: {d.side}, orders due by {for_players(d.due)} ({before} before)")
     return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
@@ -172,7 +173,8 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str])
                 f"Nothing moves until they come. You may extend the deadline (`referee extend "
                 f"JOURNAL {d.side} 24h`) or pause the game (`referee deadline JOURNAL "
                 f"--pause`).\n")
-        told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-moderator.eml",
+        told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
+                          f"moderator.eml",
                           post.address(MODERATOR),
                           post.subject(tl.seq, f"{d.side} missed the deadline"), body)
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
@@ -183,12 +185,17 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str])
             body = (f"{d.side}'s orders were due by {due} and none came. Under the game's "
                     f"rule for a missed deadline the game is paused: no orders are taken "
                     f"until the moderator resumes it.\n")
-            post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{reader}.eml",
+            post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
                        _to(post, reader), post.subject(tl.seq, "game paused"), body)
         log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
                                          "missed": policy})
+
+
+def _name(moment: datetime) -> str:
+    """A deadline as part of a mail's file name."""
+    return stamp(moment).replace(":", "").replace("-", "")
 
 
 def _everyone(tl: Timeline, post: _Post) -> list[str]:
