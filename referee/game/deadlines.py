@@ -12,6 +12,7 @@ verifying a journal never read the clock.
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -363,14 +364,19 @@ def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None
 
 
 def extend(path: Path | str, actor: str, side: str | None, by: str,
-           games_dir: Path | None = None) -> list[dict]:
+           games_dir: Path | None = None, mail: dict | None = None) -> list[dict]:
     """Append the records extending the deadlines of `side` (the moderator: every side owing
     orders when side is None) by `by`. A side asking for itself may do so the number of
-    times the game allows (OrderError with the reason otherwise)."""
+    times the game allows (OrderError with the reason otherwise). `mail`: the message a
+    side asked in (kept for the moderator, as with orders); none is written when the journal
+    holds that message already."""
     journal = Journal(path, keep_contract)
     span = duration_text(parse_duration(by, "extend"))
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        if mail is not None and mail["sha256"].encode() in raw:
+            last = json.loads(raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:])
+            return last["seq"], last["hash"], []
         tl = timeline(journal, raw, games_dir)
         if side is not None and side not in tl.data.sides:
             raise UsageError(f"extend {side!r}: not a side of this game "
@@ -388,8 +394,12 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                 raise OrderError(f"extend: {actor} has used the {allowed} extension"
                                  f"{'s' if allowed != 1 else ''} this game allows; ask the "
                                  f"moderator")
-        return tl.seq, tl.hash, [fact_body(actor, f"{EXTEND} {span}", {
+        bodies = [fact_body(actor, f"{EXTEND} {span}", {
             "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span}) for d in dues]
+        if mail is not None:
+            bodies[0]["mail"] = {"to": "moderator", "salt": secrets.token_hex(16),
+                                 "data": dict(mail)}
+        return tl.seq, tl.hash, bodies
 
     return journal.append_raw(build)[1]
 

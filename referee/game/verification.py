@@ -163,16 +163,17 @@ def _no_sheet_parts(rec: dict, name: str) -> None:
 
 def _check_clock(rec: dict, name: str, sides) -> None:
     """A record holding only a fact about time: the moderator's (a side's own for an
-    extension it asked for), no events, dice or other parts, and the order text the referee
-    writes for that fact."""
+    extension it asked for, with the message it asked in), no events, dice or other parts,
+    and the order text the referee writes for that fact."""
     fact, n = rec["clock"], rec["seq"]
     actor = rec.get("actor")
     texts = {"settings": SETTINGS, "reminded": REMINDED, "missed": MISSED, "pause": PAUSE,
              "resume": RESUME, "extend": f"{EXTEND} {fact.get('by')}"}
+    by_side = fact["kind"] == "extend" and actor == fact.get("side")
     ok = (rec.get("order") == texts[fact["kind"]] and not rec.get("events")
-          and not any(k in rec for k in ("dice", "private_order", "mail", "players",
-                                         "standing", "sheet", "link", "dice_from"))
-          and (actor == "moderator" or fact["kind"] == "extend" and actor == fact.get("side")))
+          and not any(k in rec for k in ("dice", "private_order", "players", "standing",
+                                         "sheet", "link", "dice_from"))
+          and (actor == "moderator" or by_side) and ("mail" not in rec or by_side))
     if ok and "side" in fact:
         ok = fact["side"] in sides
     if not ok:

@@ -13,6 +13,7 @@ that a second run at the same time writes none again.
 from __future__ import annotations
 
 import email.utils
+import re
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import default as default_policy
@@ -20,10 +21,11 @@ from pathlib import Path
 
 from .. import game as g
 from ..base.clock import duration_text, for_players, held, stamp
-from ..base.errors import OrderError, StaleViewError, StorageError
+from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
 from ..base.readers import MODERATOR
 from ..base.text import visible
 from ..engine import pending_prompt
+from ..game import deadlines as g_deadlines
 from ..game.deadlines import (
     MISSED,
     REMINDED,
@@ -38,6 +40,8 @@ from ..store import home
 from ..store.journal import Journal, scan
 from ..store.players import observer_addresses, roster
 
+# A line of a player's mail asking for more time: `extend 24h`.
+EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
 # Each default answer moves the game on to a new hand-off whose deadline is later than now;
 # the loop ends long before this in any game (a bound, not a count the game reaches).
 MOST_ANSWERS = 50
@@ -88,6 +92,45 @@ class _Post:
 
     def subject(self, seq: int, what: str) -> str:
         return f"[referee {self.game_id} #{seq}] {what}"
+
+
+def extend_by_mail(journal: Path, side: str, lines: list[tuple[int, str]], mail: dict,
+                   games_dir: Path | None = None) -> tuple[str, str, list[int]]:
+    """A player's mail asking for more time (its lines all `extend DURATION`, one of them):
+    (status, reason, records) for the inbox's outcome: applied, known or rejected."""
+    asks = [(n, EXTEND_LINE.match(t)) for n, t in lines]
+    if not all(found for _, found in asks):
+        n = next(n for n, found in asks if not found)
+        return "rejected", (f"line {n}: a mail asking for more time ('extend 24h') holds "
+                            f"nothing else; send the orders in a mail of their own; nothing "
+                            f"was applied"), []
+    if len(asks) > 1:
+        return "rejected", (f"line {asks[1][0]}: one 'extend' line a mail; nothing was "
+                            f"applied"), []
+    n, found = asks[0]
+    try:
+        made = g_deadlines.extend(journal, side, side, found.group(1), games_dir, mail)
+    except (OrderError, UsageError) as exc:
+        return "rejected", f"line {n}: {exc}; nothing was applied", []
+    if not made:
+        return "known", "already in the journal (another inbox run)", []
+    after = g_deadlines.read_timeline(journal, games_dir).due_for(side)
+    words = f": {after.words}" if after is not None else ""
+    return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
+        [r["seq"] for r in made]
+
+
+def deadline_lines(journal: Path, games_dir: Path | None = None) -> dict[str, str]:
+    """The line each side owing orders reads in its mails: its deadline in its own words
+    (none in a game without deadlines; a paused game says so to every side)."""
+    raw = Journal(journal).raw()
+    if not g_deadlines.has_deadlines(raw):
+        return {}
+    tl = g_deadlines.timeline(Journal(journal), raw, games_dir)
+    if tl.paused:
+        return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
+                                            "the moderator resumes it.")
+    return {d.side: f"{d.words}." for d in tl.dues}
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,

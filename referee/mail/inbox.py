@@ -25,6 +25,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from .. import game as g
+from ..base import clock
 from ..base.errors import OrderError, StorageError, UsageError
 from ..base.readers import MODERATOR
 from ..base.text import visible
@@ -44,6 +45,7 @@ from ..store.players import (
     roster_body,
 )
 from . import message as mailtext
+from .deadlines import EXTEND_LINE, deadline_lines, extend_by_mail
 from .mailboxes import MSGID, Message, read_source
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body, why_refused
@@ -308,6 +310,11 @@ def _handle(journal: Path, m: Message, side: str, key: str, tag, out: Outcome,
     if problem is not None:
         out.status, out.reason = "rejected", f"{problem}; nothing was applied"
         return
+    if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (deadlines.py)
+        out.status, out.reason, out.records = extend_by_mail(
+            journal, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
+                                   "body_sha256": m.body_sha256}, games_dir)
+        return
     standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
     lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
     if not lines and not standing_lines and tip is None:
@@ -407,6 +414,7 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
 
     records = game.records
     last = records[-1]
+    due = deadline_lines(journal, games_dir)
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
     # A side whose message was applied gets his report in reply to it; one whose message was
@@ -424,7 +432,8 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
                                       body, m.message_id))
                 continue
             body = refusal_text(out) + "\n\n" + report_body(
-                journal, side, _since(ledger, side, records), keys[side], games_dir)
+                journal, side, _since(ledger, side, records), keys[side], games_dir,
+                due.get(side))
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
                                   m.message_id, picture(side)))
@@ -440,7 +449,8 @@ def write_outbox(journal: Path, folder: Path, replies, people: dict, keys: dict,
             text = reports.render_report(doc, meta, "text")
             report, _, receipt = text.rstrip("\n").rpartition("\n\n")
             # The receipt stays last (its one line, or two for a long game id).
-            body = report.rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
+            body = report.rstrip() + (f"\n\n{due[side]}" if side in due else "") + \
+                f"\n\nOrder key: {key}\n{receipt}\n"
             reply_to = next((m.message_id for a, s, o, m in reversed(replies)
                              if s == side and o.status == "applied"), None)
             written.append(_write(folder, sender, people[side]["address"],
@@ -470,7 +480,7 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = visible(subject)
-    msg["Date"] = email.utils.formatdate(localtime=False)
+    msg["Date"] = email.utils.format_datetime(clock.now())
     msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
     if in_reply_to and MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to

@@ -1,0 +1,303 @@
+"""Deadlines: set at each hand-off, shown in status and mails, reminded, extended, missed.
+
+Time is injected (REFEREE_NOW for the commands, `now` for check_deadlines), never slept
+on. The game starts on Monday 23 November 2026 at 18:00 UTC; with `--deadline 48h` the
+German player, asked first (2.0 II.1: his card or a pass), owes his answer by Wednesday 25
+November 18:00 UTC, worked out here by hand from those two numbers.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from mailboxes import write_maildir
+from test_inbox import ADDRESSES, GAME, KEYS, SECRET
+
+from referee.base.clock import NOW_VARIABLE, now
+from referee.mail.deadlines import check_deadlines
+from referee.mail.inbox import inbox as mail_inbox
+from referee.store.dice import write_secret
+
+START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
+DUE = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)            # START + 48h: a Wednesday
+DUE_WORDS = "Orders due by Wed 25 Nov 18:00 UTC"
+
+
+def at(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Set the commands' clock: clock(moment)."""
+    def set_to(moment: datetime) -> None:
+        monkeypatch.setenv(NOW_VARIABLE, at(moment))
+    set_to(START)
+    return set_to
+
+
+def new_game(tmp_path: Path, cli, *options: str) -> Path:
+    """A 1914 game with the players of test_inbox (so their keys), made at START."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+            *[a for side, addr in ADDRESSES.items() for a in ("--player", f"{side}={addr}")],
+            *options)
+    assert r.exit_code == 0, r.output
+    return journal
+
+
+def records(journal: Path) -> list[dict]:
+    return [json.loads(line) for line in journal.read_text().splitlines()]
+
+
+def mails(folder: Path) -> list[email.message.EmailMessage]:
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in sorted(folder.glob("*.eml"))]
+
+
+def text_of(mail) -> str:
+    return mail.get_body(("plain",)).get_content()
+
+
+def status(cli, journal: Path) -> dict:
+    r = cli("status", journal, "--format", "json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def player_mail(tmp_path: Path, side: str, lines: list[str], n: int) -> Path:
+    """A Maildir holding one message of side's with these lines and his order key."""
+    body = "\n".join(lines) + f"\n\nOrder key: {KEYS[side]}\n"
+    raw = (f"From: {ADDRESSES[side]}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
+           f"Date: Tue, 24 Nov 2026 10:0{n}:00 +0000\nMessage-ID: <m{n}.{side}@example.org>\n"
+           f"\n{body}").encode()
+    return write_maildir(tmp_path / f"box{n}", [raw])
+
+
+# ---------------------------------------------------------------- the clock
+
+def test_referee_now_is_the_time_of_every_record_new_included(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    recs = records(journal)
+    assert recs[0]["created_at"] == "2026-11-23T18:00:00Z"
+    assert {r["at"] for r in recs[1:]} == {"2026-11-23T18:00:00Z"}
+    clock(START + timedelta(hours=5))
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    assert records(journal)[-1]["at"] == "2026-11-23T23:00:00Z"
+
+
+def test_referee_now_with_an_offset_is_read_in_utc(monkeypatch):
+    monkeypatch.setenv(NOW_VARIABLE, "2026-11-23T19:00:00+01:00")
+    assert now() == START
+
+
+@pytest.mark.parametrize("bad", ["yesterday", "2026-11-23T18:00:00"])
+def test_a_bad_referee_now_is_one_line_and_no_journal(tmp_path, cli, monkeypatch, bad):
+    monkeypatch.setenv(NOW_VARIABLE, bad)
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914")
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and "REFEREE_NOW" in r.stderr, r.stderr
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+# ---------------------------------------------------------------- deadlines set and shown
+
+def test_no_deadline_unless_given(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli)
+    assert "deadlines" not in status(cli, journal)
+    assert not any("clock" in r for r in records(journal))
+
+
+def test_each_hand_off_has_its_deadline_in_status_text_and_json(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    view = status(cli, journal)["deadlines"]
+    assert view["due"] == [{"side": "german", "decision": "card_or_pass",
+                            "due": "2026-11-25T18:00:00Z", "words": DUE_WORDS, "handoff": 1,
+                            "extended": None}]
+    assert view["policy"] == "wait" and not view["paused"]
+    assert f"German: {DUE_WORDS}." in cli("status", journal).stdout
+    # The German passes on Tuesday 10:00: his next decision (2.0 II.1, a pass's move) is a
+    # new hand-off, due 48 hours after it.
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert (due["side"], due["due"]) == ("german", "2026-11-26T10:00:00Z")
+    assert due["handoff"] == records(journal)[-1]["seq"]
+
+
+def test_a_deadline_on_a_weekend_moves_to_monday_when_asked(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "120h", "--skip-weekends")
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert due["due"] == "2026-11-30T18:00:00Z"     # Saturday 28th 18:00 -> Monday 30th
+
+
+def test_the_moderator_changes_the_deadline_of_a_kind_of_decision(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    r = cli("deadline", journal, "--set", "72h", "--kind", "card_or_pass")
+    assert r.exit_code == 0, r.output
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert due["due"] == "2026-11-26T18:00:00Z"
+    before = journal.read_bytes()
+    r = cli("deadline", journal, "--set", "72h", "--kind", "nonsense")
+    assert r.exit_code == 2 and "--kind 'nonsense'" in r.stderr
+    assert journal.read_bytes() == before
+
+
+# ---------------------------------------------------------------- reminders
+
+def test_reminders_go_only_to_the_side_owing_orders_and_once(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    assert check_deadlines(journal, out, DUE - timedelta(hours=24, minutes=1)) == []
+    for _ in range(2):                       # the second run at the same time does nothing
+        log = check_deadlines(journal, out, DUE - timedelta(hours=24))
+    assert len(mails(out)) == 1 and log == []
+    assert check_deadlines(journal, out, DUE - timedelta(hours=3)) == []
+    log = check_deadlines(journal, out, DUE - timedelta(hours=2))
+    assert log == ["reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+    assert check_deadlines(journal, out, DUE - timedelta(hours=1)) == []
+    sent = mails(out)
+    assert [str(m["To"]) for m in sent] == [ADDRESSES["german"]] * 2
+    assert all(DUE_WORDS in text_of(m) for m in sent)
+    assert sum(r.get("clock", {}).get("kind") == "reminded" for r in records(journal)) == 2
+    assert cli("verify", journal).exit_code == 0
+
+
+# ---------------------------------------------------------------- extensions
+
+def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--extensions", "1")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    box = player_mail(tmp_path, "german", ["extend 24h"], 1)
+    outcomes, written = mail_inbox(journal, [box], tmp_path / "out1", with_map=False)
+    assert [(o.status, o.side) for o in outcomes] == [("applied", "german")], outcomes
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert (due["due"], due["extended"]) == ("2026-11-26T18:00:00Z", "24h")
+    german = next(m for m in mails(tmp_path / "out1") if m["To"] == ADDRESSES["german"])
+    assert "Orders due by Thu 26 Nov 18:00 UTC." in text_of(german)
+    # The same mailbox again: nothing twice.
+    again, _ = mail_inbox(journal, [box], tmp_path / "out1b", with_map=False)
+    assert [o.status for o in again] == ["known"]
+    before = journal.read_bytes()
+    box = player_mail(tmp_path, "german", ["extend 24h"], 2)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out2", with_map=False)
+    assert outcomes[0].status == "rejected"
+    assert "german has used the 1 extension this game allows" in outcomes[0].reason
+    assert journal.read_bytes() == before
+    assert cli("verify", journal).exit_code == 0
+
+
+def test_the_moderator_extends_any_deadline(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--extensions", "0")
+    r = cli("extend", journal, "german", "1d12h")
+    assert r.exit_code == 0, r.output
+    assert "german: Orders due by Fri 27 Nov 06:00 UTC (extended by 36h)" in r.stdout
+    before = journal.read_bytes()
+    r = cli("extend", journal, "german", "soon")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not a duration" in r.stderr
+    r = cli("extend", journal, "entente", "24h")
+    assert r.exit_code == 1 and "entente owes no orders" in r.stderr
+    assert journal.read_bytes() == before
+    assert cli("verify", journal).exit_code == 0
+
+
+# ---------------------------------------------------------------- missed deadlines
+
+def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    out = tmp_path / "out"
+    # A minute before: the 2h reminder (record 4), nothing missed yet.
+    assert check_deadlines(journal, out, DUE - timedelta(minutes=1)) == [
+        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+    log = check_deadlines(journal, out, DUE)
+    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the referee "
+                   "answered 'pass' for him (rule 2.0 II.1, record 5)"]
+    assert check_deadlines(journal, out, DUE) == []
+    rec = records(journal)[-1]
+    assert (rec["actor"], rec["order"], rec["at"]) == ("german", "pass", at(DUE))
+    assert rec["clock"] == {"kind": "missed", "side": "german", "handoff": 1,
+                            "due": "2026-11-25T18:00:00Z", "missed": "default",
+                            "rule": "2.0 II.1"}
+    assert cli("verify", journal).exit_code == 0
+    logged = " ".join(cli("log", journal).stdout.split())
+    assert ("#5 2026-11-25T18:00:00Z German: pass (card or pass) German's orders were due by "
+            "Wed 25 Nov 18:00 UTC and none came: the referee answered for German with the "
+            "answer that does nothing (rule 2.0 II.1)") in logged, logged
+    assert "none came" in " ".join(cli("explain", journal, "5").stdout.split())
+    result = {str(m["To"]): text_of(m) for m in mails(out) if "missed" in str(m["Subject"])}
+    assert set(result) == set(ADDRESSES.values())
+    # Each reader's own view: no German card in anybody else's mail.
+    game_hand = json.loads(cli("show", journal, "--as", "german", "--format",
+                               "json").stdout)["hand"]
+    for address, body in result.items():
+        if address != ADDRESSES["german"]:
+            assert not any(card["id"] in body for card in game_hand)
+
+
+def test_an_edited_missed_deadline_record_fails_verify(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    check_deadlines(journal, tmp_path / "out", DUE)
+    from referee.store.journal import line_of, seal
+
+    recs = records(journal)
+    recs[-1]["clock"]["side"] = "entente"        # no longer the actor's own missed deadline
+    journal.write_bytes(b"".join(line_of(seal(r)) for r in recs))
+    r = cli("verify", journal)
+    assert r.exit_code == 3 and "record 4" in r.output, r.output
+
+
+def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    log = check_deadlines(journal, out, DUE + timedelta(hours=1))
+    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting (the "
+                   "moderator is told)"]
+    assert check_deadlines(journal, out, DUE + timedelta(hours=2)) == []
+    [mail] = [m for m in mails(out) if "missed" in str(m["Subject"])]
+    assert mail["To"] == ADDRESSES["moderator"]
+    rec = records(journal)[-1]
+    assert rec["events"] == [] and rec["clock"]["missed"] == "wait"
+    assert status(cli, journal)["waiting_on"] == "german"
+    assert cli("verify", journal).exit_code == 0
+
+
+def test_pause_policy_stops_orders_until_the_moderator_resumes(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
+    out = tmp_path / "out"
+    log = check_deadlines(journal, out, DUE)
+    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the game is "
+                   "paused"]
+    assert {str(m["To"]) for m in mails(out)} == set(ADDRESSES.values())
+    assert status(cli, journal)["deadlines"]["paused"]
+    before = journal.read_bytes()
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code == 1 and "the game is paused" in r.stderr
+    assert journal.read_bytes() == before
+    assert check_deadlines(journal, out, DUE + timedelta(days=9)) == []    # no deadline runs
+    clock(DUE + timedelta(days=1))
+    assert cli("deadline", journal, "--resume").exit_code == 0
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert due["due"] == "2026-11-28T18:00:00Z"             # 48h from the resume
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    assert cli("verify", journal).exit_code == 0
+
+
+# ---------------------------------------------------------------- mails
+
+def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    box = player_mail(tmp_path, "german", ["play offensive"], 1)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    assert outcomes[0].status == "applied", outcomes[0].reason
+    by = {str(m["To"]): text_of(m) for m in mails(tmp_path / "out")}
+    # The German still moves (2.0 II.2): a new hand-off, due 48h after his mail was applied.
+    assert "Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["german"]]
+    assert "Orders due" not in by[ADDRESSES["entente"]]
