@@ -400,7 +400,7 @@ class Deadlines(Document):
     whether the game is paused, the policy at a missed deadline; `records` the records the
     command appended."""
 
-    schema_version: int = 1
+    schema_version: int
     paused: bool
     policy: Literal["default", "wait", "pause"]
     due: list[DeadlineDue]
