@@ -253,6 +253,21 @@ def test_an_edited_missed_deadline_record_fails_verify(tmp_path, cli, clock):
     assert r.exit_code == 3 and "record 4" in r.output, r.output
 
 
+def test_a_forged_fact_about_time_is_refused_with_its_record(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    from referee.store.journal import line_of, seal
+
+    recs = records(journal)
+    recs.append(seal({"seq": len(recs), "prev": recs[-1]["hash"], "at": at(START),
+                      "actor": "moderator", "order": "extend 24h", "events": [],
+                      "clock": {"kind": "extend", "by": "24h"}}))
+    journal.write_bytes(b"".join(line_of(r) for r in recs))
+    for command in (["verify", journal], ["status", journal], ["extend", journal, "24h"]):
+        r = cli(*command)
+        assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
+        assert "record 4" in r.stderr and "without side, handoff" in r.stderr, r.stderr
+
+
 def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     out = tmp_path / "out"

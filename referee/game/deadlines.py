@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
-from ..base.errors import OrderError, UsageError
+from ..base.errors import JournalError, OrderError, UsageError
 from ..data.gamedata import GameData
 from ..engine import legal_orders, waiting_on
 from ..engine.core import DECISIONS
@@ -110,6 +110,34 @@ class Timeline:
         return next((d for d in self.dues if d.side == side), None)
 
 
+# What each kind of fact must hold (contracts/records.py ClockFact says what each means).
+NEEDS = {"settings": (), "extend": ("side", "handoff", "by"),
+         "reminded": ("side", "handoff", "before", "due"),
+         "missed": ("side", "handoff", "due", "missed"), "pause": (), "resume": ()}
+
+
+def fact_problem(fact: dict, sides) -> str | None:
+    """What is wrong with a clock part the contract lets through (None if nothing): a member
+    its kind needs is missing, a side is no side of the game, a duration is out of range."""
+    missing = [k for k in NEEDS[fact["kind"]] if fact.get(k) is None]
+    if missing:
+        return f"a {fact['kind']} fact without {', '.join(missing)}"
+    if fact.get("side") is not None and fact["side"] not in sides:
+        return f"it names {fact['side']!r}, no side of the game"
+    for name in ("deadline", "by", "before"):
+        try:
+            if fact.get(name) is not None:
+                parse_duration(fact[name])
+        except UsageError as exc:
+            return str(exc)
+    for text in fact.get("reminders") or []:
+        try:
+            parse_duration(text)
+        except UsageError as exc:
+            return str(exc)
+    return None
+
+
 def clock_of(rec: dict) -> dict | None:
     """A record's clock part, if it has one."""
     fact = rec.get("clock")
@@ -135,16 +163,17 @@ def clock_words(rec: dict, name=lambda side: side) -> str | None:
     if kind == "settings":
         return _settings_words(fact)
     if kind == "extend":
-        return f"{side}'s deadline (the decision asked in record {fact['handoff']}) is " \
-               f"{fact['by']} later"
+        return f"{side}'s deadline (the decision asked in record {fact.get('handoff')}) is " \
+               f"{fact.get('by')} later"
     if kind == "reminded":
-        return f"{side} reminded {fact['before']} before the deadline, {due}"
+        return f"{side} reminded {fact.get('before')} before the deadline, {due}"
     if kind == "missed":
         what = {"default": f"the referee answered for {side} with the answer that does "
                            f"nothing (rule {fact.get('rule')})",
                 "wait": "the game waits for them (the moderator is told)",
                 "pause": "the game is paused until the moderator resumes it"}
-        return f"{side}'s orders were due by {due} and none came: {what[fact['missed']]}"
+        return f"{side}'s orders were due by {due} and none came: " \
+               f"{what.get(fact.get('missed'), what['wait'])}"
     return "the moderator paused the game: no orders are taken, no deadline runs" \
         if kind == "pause" else "the moderator resumed the game: deadlines run again from now"
 
@@ -269,6 +298,10 @@ def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None) -> Tim
         fact = clock_of(rec)
         if fact is None:
             continue
+        problem = fact_problem(fact, era.data.sides)
+        if problem is not None:
+            raise JournalError(f"{journal.name}: record {rec['seq']} holds a fact about time "
+                               f"the referee does not write: {problem}", record=rec["seq"])
         kind = fact["kind"]
         if kind == "settings":
             settings.take(fact)

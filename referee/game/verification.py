@@ -46,7 +46,16 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.players import REGISTER, roster_problem
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
-from .deadlines import EXTEND, MISSED, PAUSE, REMINDED, RESUME, SETTINGS, answers_missed
+from .deadlines import (
+    EXTEND,
+    MISSED,
+    PAUSE,
+    REMINDED,
+    RESUME,
+    SETTINGS,
+    answers_missed,
+    fact_problem,
+)
 from .records import audit_contracts, header_of, record_of
 from .replay import (
     REVEAL,
@@ -174,12 +183,11 @@ def _check_clock(rec: dict, name: str, sides) -> None:
           and not any(k in rec for k in ("dice", "private_order", "players", "standing",
                                          "sheet", "link", "dice_from"))
           and (actor == "moderator" or by_side) and ("mail" not in rec or by_side))
-    if ok and "side" in fact:
-        ok = fact["side"] in sides
-    if not ok:
+    problem = fact_problem(fact, sides)
+    if not ok or problem is not None:
         raise JournalError(f"{name}: record {n} claims a fact about the game's time "
-                           f"({fact['kind']}) but is not a record the referee writes for it",
-                           record=n)
+                           f"({fact['kind']}) but is not a record the referee writes for it"
+                           + (f": {problem}" if problem else ""), record=n)
 
 
 def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None:
@@ -327,6 +335,9 @@ class _Proof:
         if typed.clock is not None and not answers_missed(rec):
             _check_clock(rec, name, data.sides)
             return
+        if typed.clock is not None and fact_problem(rec["clock"], data.sides) is not None:
+            raise _fail(name, n, f"its missed deadline is not one the referee writes: "
+                                 f"{fact_problem(rec['clock'], data.sides)}")
         if rec["order"] in (REGISTER, REVEAL, UPGRADE) or rec.get("players") is not None or \
                 any(e.type in ("SecretRevealed", "RulesUpgraded") for e in typed.events):
             _no_sheet_parts(rec, name)
