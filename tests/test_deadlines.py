@@ -337,3 +337,26 @@ def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli
     # The German still moves (2.0 II.2): a new hand-off, due 48h after his mail was applied.
     assert "Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["german"]]
     assert "Orders due" not in by[ADDRESSES["entente"]]
+
+
+def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tmp_path, cli,
+                                                                           clock):
+    # Both sides silent: the referee passes for each in turn (2.0 II.1) up to production,
+    # where each side's plan is sealed (7.0) and the German's empty plan is his secret.
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    out, moment = tmp_path / "out", DUE
+    while not any(r.get("private_order") for r in records(journal)):
+        assert check_deadlines(journal, out, moment), "the referee stopped answering"
+        moment += timedelta(hours=49)
+    rec = next(r for r in records(journal) if r.get("private_order"))
+    assert (rec["actor"], rec["order"]) == ("german", "a sealed production plan (7.0)")
+    assert rec["private_order"]["data"] == {"text": "done"}
+    by = {str(m["To"]): text_of(m) for m in mails(out)
+          if f"#{rec['seq']}]" in str(m["Subject"])}
+    assert "'done', the answer that does nothing" in by[ADDRESSES["german"]]
+    assert "'done'" not in by[ADDRESSES["entente"]]
+    assert "does nothing" not in by[ADDRESSES["entente"]]
+    assert "a sealed production plan (7.0)" in by[ADDRESSES["entente"]]
+    public_log = cli("log", journal).stdout
+    assert "does nothing" not in public_log.split(f"#{rec['seq']} ")[1].split("\n#")[0]
+    assert verified(journal)

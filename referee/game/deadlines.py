@@ -168,8 +168,9 @@ def clock_words(rec: dict, name=lambda side: side) -> str | None:
     if kind == "reminded":
         return f"{side} reminded {fact.get('before')} before the deadline, {due}"
     if kind == "missed":
-        what = {"default": f"the referee answered for {side} with the answer that does "
-                           f"nothing (rule {fact.get('rule')})",
+        how = "a sealed answer" if "private_order" in rec else "the answer that does nothing"
+        what = {"default": f"the referee answered for {side} with {how} (rule "
+                           f"{fact.get('rule')})",
                 "wait": "the game waits for them (the moderator is told)",
                 "pause": "the game is paused until the moderator resumes it"}
         return f"{side}'s orders were due by {due} and none came: " \

@@ -276,15 +276,17 @@ def _answer_for(j: Journal, outbox: Path, now: datetime, games_dir, log: list[st
     after = timeline(j, raw, games_dir)
     due = for_players(d.due)
     for reader in _everyone(tl, post):
-        shown = text if reader in (d.side, MODERATOR) else rec["order"]
+        # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
+        mine = reader in (d.side, MODERATOR) or "private_order" not in rec
+        shown = f"{text!r}, the answer that does nothing" if mine else rec["order"]
         who = "you" if reader == d.side else d.side
         body = (f"{'Your' if reader == d.side else d.side + chr(39) + 's'} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
-                f"the referee answered for {who} with {shown!r}, the answer that does nothing "
-                f"(rule {rule}; record {rec['seq']}).\n")
-        mine = after.due_for(reader)
-        if mine is not None:
-            body += f"\nThe referee now waits for your orders. {mine.words}.\n"
+                f"the referee answered for {who} with {shown} (rule {rule}; record "
+                f"{rec['seq']}).\n")
+        owed = after.due_for(reader)
+        if owed is not None:
+            body += f"\nThe referee now waits for your orders. {owed.words}.\n"
         post.write(f"deadline-{rec['seq']:06d}-{d.side}-answered-{reader}.eml",
                    _to(post, reader), post.subject(after.seq, f"{d.side} missed the deadline"),
                    body)
