@@ -360,3 +360,30 @@ def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tm
     public_log = cli("log", journal).stdout
     assert "does nothing" not in public_log.split(f"#{rec['seq']} ")[1].split("\n#")[0]
     assert verified(journal)
+
+
+def test_a_run_cut_off_after_the_answer_writes_its_mails_on_the_next_run_once(
+        tmp_path, cli, clock, monkeypatch):
+    from referee.mail import deadlines as maildeadlines
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default",
+                       "--reminders", "")
+    out = tmp_path / "out"
+    real = maildeadlines._tell_answered
+
+    def cut_off(*args, **kwargs):
+        raise KeyboardInterrupt             # the run dies between the record and its mails
+
+    monkeypatch.setattr(maildeadlines, "_tell_answered", cut_off)
+    with pytest.raises(KeyboardInterrupt):
+        check_deadlines(journal, out, DUE)
+    assert records(journal)[-1]["clock"]["missed"] == "default" and not list(out.glob("*"))
+    monkeypatch.setattr(maildeadlines, "_tell_answered", real)
+    assert check_deadlines(journal, out, DUE + timedelta(minutes=5)) == []
+    written = sorted(p.name for p in out.glob("*.eml"))
+    assert written == [f"deadline-000004-german-answered-{r}.eml"
+                       for r in ("entente", "german", "moderator")]
+    for p in out.glob("*.eml"):          # the moderator's mail program takes them away
+        p.unlink()
+    assert check_deadlines(journal, out, DUE + timedelta(minutes=10)) == []
+    assert not list(out.glob("*.eml"))

@@ -20,7 +20,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from .. import game as g
-from ..base.clock import duration_text, for_players, held, stamp
+from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
 from ..base.readers import MODERATOR
 from ..base.text import visible
@@ -31,11 +31,13 @@ from ..game.deadlines import (
     REMINDED,
     Due,
     Timeline,
+    answers_missed,
     fact_body,
     null_order,
     timeline,
 )
 from ..game.records import keep_contract
+from ..game.replay import order_text
 from ..store import home
 from ..store.journal import Journal, scan
 from ..store.players import observer_addresses, roster
@@ -141,6 +143,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     log: list[str] = []
     j = Journal(journal, keep_contract)
     with held(now):             # the records made here carry the time of the check
+        _owed_from_last_pass(j, outbox, now, games_dir)
         for _ in range(MOST_ANSWERS):
             answer = _facts(j, outbox, now, games_dir, log)
             if answer is None or not _answer_for(j, outbox, now, games_dir, log, *answer):
@@ -271,25 +274,59 @@ def _answer_for(j: Journal, outbox: Path, now: datetime, games_dir, log: list[st
         log.append(f"missed: {d.side}: the referee could not answer for him ({reason})")
         return False
     rec = result.applied[0].record
-    raw = j.raw()
-    post = _Post(j, raw, outbox, now, tl.state.game_id)
+    _tell_answered(j, j.raw(), rec, outbox, now, games_dir)
+    log.append(f"missed: {d.side}, orders were due by {for_players(d.due)}; the referee "
+               f"answered {text!r} for him (rule {rule}, record {rec['seq']})")
+    return True
+
+
+def _tell_answered(j: Journal, raw: bytes, rec: dict, outbox: Path, now: datetime,
+                   games_dir) -> None:
+    """Everyone's mail about the referee's answer for a silent side, once (a run cut off
+    between the record and its mails writes them from the journal; a mark in the outbox
+    says they were written)."""
+    told = outbox / f".deadline-{rec['seq']:06d}-told"
+    if told.exists():
+        return
+    fact, text = rec["clock"], order_text(rec)
+    side, rule = fact["side"], fact.get("rule")
     after = timeline(j, raw, games_dir)
-    due = for_players(d.due)
-    for reader in _everyone(tl, post):
+    post = _Post(j, raw, outbox, now, after.state.game_id)
+    due = for_players(parse_stamp(fact["due"]))
+    for reader in _everyone(after, post):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
-        mine = reader in (d.side, MODERATOR) or "private_order" not in rec
+        mine = reader in (side, MODERATOR) or "private_order" not in rec
         shown = f"{text!r}, the answer that does nothing" if mine else rec["order"]
-        who = "you" if reader == d.side else d.side
-        body = (f"{'Your' if reader == d.side else d.side + chr(39) + 's'} orders were due by "
+        who = "you" if reader == side else side
+        body = (f"{'Your' if reader == side else side + chr(39) + 's'} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
                 f"the referee answered for {who} with {shown} (rule {rule}; record "
                 f"{rec['seq']}).\n")
         owed = after.due_for(reader)
         if owed is not None:
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
-        post.write(f"deadline-{rec['seq']:06d}-{d.side}-answered-{reader}.eml",
-                   _to(post, reader), post.subject(after.seq, f"{d.side} missed the deadline"),
+        post.write(f"deadline-{rec['seq']:06d}-{side}-answered-{reader}.eml",
+                   _to(post, reader), post.subject(after.seq, f"{side} missed the deadline"),
                    body)
-    log.append(f"missed: {d.side}, orders were due by {due}; the referee answered "
-               f"{text!r} for him (rule {rule}, record {rec['seq']})")
-    return True
+    # Written once: a mail program that takes the mails out of the outbox leaves this mark,
+    # so that they are not written again.
+    try:
+        outbox.mkdir(parents=True, exist_ok=True)
+        home.write_new(told, b"")
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise StorageError(f"--outbox {outbox}: {told.name} could not be written ({exc})"
+                           ) from None
+
+
+def _owed_from_last_pass(j: Journal, outbox: Path, now: datetime, games_dir) -> None:
+    """The mails of the last pass's answer for a silent side, if a run was cut off between
+    its record and them: the last such record made at the time of the journal's last
+    record (the records of one pass share its time)."""
+    raw = j.raw()
+    records = list(scan(raw, j.name))
+    last_at = records[-1].get("at")
+    answered = [r for r in records[1:] if r.get("at") == last_at and answers_missed(r)]
+    if answered:
+        _tell_answered(j, raw, answered[-1], outbox, now, games_dir)
