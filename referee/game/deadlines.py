@@ -271,6 +271,80 @@ def _key(state: State, side: str, waited: list[str]) -> tuple | None:
     return (state.pending.kind, state.pending.side, state.turn, state.phase)
 
 
+class _Walk:
+    """The journal read record by record: the hand-offs and the facts about time so far."""
+
+    def __init__(self, name: str, sides):
+        self.name, self.sides = name, sides
+        self.settings, self.paused = Settings(), False
+        self.keys: dict[str, tuple | None] = {}
+        self.handoff: dict[str, dict] = {}          # each side's hand-off record
+        self.resumed: dict | None = None
+        self.used: dict[str, int] = {}
+        self.extended: dict[tuple[str, int], timedelta] = {}
+        self.reminded: set = set()
+        self.missed: set = set()
+
+    def hand_offs(self, state: State, rec: dict) -> None:
+        """A side asked something new by this record has its hand-off here."""
+        waited = waiting_on(state)
+        for side in self.sides:
+            key = _key(state, side, waited)
+            if key is not None and key != self.keys.get(side):
+                self.handoff[side] = rec
+            self.keys[side] = key
+
+    def take(self, rec: dict) -> None:
+        """What a record's clock part changes."""
+        fact = clock_of(rec)
+        if fact is None:
+            return
+        problem = fact_problem(fact, self.sides)
+        if problem is not None:
+            raise JournalError(f"{self.name}: record {rec['seq']} holds a fact about time "
+                               f"the referee does not write: {problem}", record=rec["seq"])
+        kind = fact["kind"]
+        if kind == "settings":
+            self.settings.take(fact)
+        elif kind == "extend":
+            if rec["actor"] != "moderator":
+                self.used[rec["actor"]] = self.used.get(rec["actor"], 0) + 1
+            slot = (fact["side"], fact["handoff"])
+            self.extended[slot] = self.extended.get(slot, timedelta(0)) + \
+                parse_duration(fact["by"])
+        elif kind == "reminded":
+            self.reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
+        elif kind == "missed":
+            self.missed.add((fact["side"], fact["handoff"], fact["due"]))
+            self.paused = self.paused or fact.get("missed") == "pause"
+        else:
+            self.paused = kind == "pause"
+            self.resumed = rec if kind == "resume" else self.resumed
+
+    def due(self, state: State, side: str) -> Due | None:
+        """A side's deadline for the decision it owes now (None: no deadline for it)."""
+        made = self.handoff.get(side)
+        span = self.settings.duration(state.pending.kind)
+        if made is None or span is None:
+            return None
+        start = self.time_of(made)
+        if self.resumed is not None and self.resumed["seq"] > made["seq"]:
+            start = max(start, self.time_of(self.resumed))
+        more = self.extended.get((side, made["seq"]), timedelta(0))
+        due = start + span + more
+        if self.settings.skip_weekends and due.weekday() >= 5:
+            due += timedelta(days=7 - due.weekday())
+        return Due(side, made["seq"], state.pending.kind, due, more)
+
+    def time_of(self, rec: dict) -> datetime:
+        moment = parse_stamp(rec.get("at"))
+        if moment is None:
+            raise JournalError(f"{self.name}: record {rec['seq']} has no time the referee "
+                               f"writes ({rec.get('at')!r}), so no deadline can run from it",
+                               record=rec["seq"])
+        return moment
+
+
 def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None) -> Timeline:
     """Replay the journal's bytes and work out every owing side's deadline."""
     records = scan(raw, journal.name)
@@ -278,63 +352,17 @@ def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None) -> Tim
     data = data_for(header, journal.name, games_dir)
     state = start_state(header, data, journal.name)
     era = Era(header, data, games_dir, journal.name)
-    settings, is_paused = Settings(), False
-    keys: dict[str, tuple | None] = {}
-    handoff: dict[str, dict] = {}
-    resumed: dict | None = None
-    used: dict[str, int] = {}
-    extended: dict[tuple[str, int], timedelta] = {}
-    reminded: set = set()
-    missed: set = set()
+    walk = _Walk(journal.name, data.sides)
     last = header
     for rec in records:
         era.apply(state, rec)
+        walk.sides = era.data.sides
+        walk.hand_offs(state, rec)
+        walk.take(rec)
         last = rec
-        waited = waiting_on(state)
-        for side in era.data.sides:
-            key = _key(state, side, waited)
-            if key is not None and key != keys.get(side):
-                handoff[side] = rec
-            keys[side] = key
-        fact = clock_of(rec)
-        if fact is None:
-            continue
-        problem = fact_problem(fact, era.data.sides)
-        if problem is not None:
-            raise JournalError(f"{journal.name}: record {rec['seq']} holds a fact about time "
-                               f"the referee does not write: {problem}", record=rec["seq"])
-        kind = fact["kind"]
-        if kind == "settings":
-            settings.take(fact)
-        elif kind == "extend":
-            if rec["actor"] != "moderator":
-                used[rec["actor"]] = used.get(rec["actor"], 0) + 1
-            slot = (fact["side"], fact["handoff"])
-            extended[slot] = extended.get(slot, timedelta(0)) + parse_duration(fact["by"])
-        elif kind == "reminded":
-            reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
-        elif kind == "missed":
-            missed.add((fact["side"], fact["handoff"], fact["due"]))
-            is_paused = is_paused or fact.get("missed") == "pause"
-        elif kind in ("pause", "resume"):
-            is_paused = kind == "pause"
-            resumed = rec if kind == "resume" else resumed
-    dues = []
-    for side in waiting_on(state):
-        made = handoff.get(side)
-        span = settings.duration(state.pending.kind)
-        if made is None or span is None:
-            continue
-        start = parse_stamp(made["at"])
-        if resumed is not None and resumed["seq"] > made["seq"]:
-            start = max(start, parse_stamp(resumed["at"]))
-        more = extended.get((side, made["seq"]), timedelta(0))
-        due = start + span + more
-        if settings.skip_weekends and due.weekday() >= 5:
-            due += timedelta(days=7 - due.weekday())
-        dues.append(Due(side, made["seq"], state.pending.kind, due, more))
-    return Timeline(settings, is_paused, dues, last["seq"], last["hash"], used, reminded,
-                    missed, state, era.data)
+    dues = [d for d in (walk.due(state, side) for side in waiting_on(state)) if d is not None]
+    return Timeline(walk.settings, walk.paused, dues, last["seq"], last["hash"], walk.used,
+                    walk.reminded, walk.missed, state, era.data)
 
 
 def read_timeline(path: Path | str, games_dir: Path | None = None) -> Timeline:
