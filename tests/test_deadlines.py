@@ -387,3 +387,17 @@ def test_a_run_cut_off_after_the_answer_writes_its_mails_on_the_next_run_once(
         p.unlink()
     assert check_deadlines(journal, out, DUE + timedelta(minutes=10)) == []
     assert not list(out.glob("*.eml"))
+
+
+@pytest.mark.parametrize("options, says", [
+    (["--deadline", "48h", "--missed", "never"], "--missed 'never': choose default, wait or "
+                                                 "pause"),
+    (["--deadline", "0h"], "--deadline '0h': must be more than nothing"),
+    (["--deadline", "48h", "--reminders", "24h,soon"], "--reminders 'soon': not a duration"),
+    (["--missed", "default"], "go with --deadline"),
+])
+def test_bad_deadline_options_at_new_are_one_line_and_no_journal(tmp_path, cli, clock,
+                                                                 options, says):
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914", *options)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+    assert not list(tmp_path.iterdir())

@@ -142,6 +142,8 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     does nothing."""
     log: list[str] = []
     j = Journal(journal, keep_contract)
+    if not g_deadlines.has_deadlines(j.raw()):
+        return log                  # a game without deadlines: nothing to replay
     with held(now):             # the records made here carry the time of the check
         _owed_from_last_pass(j, outbox, now, games_dir)
         for _ in range(MOST_ANSWERS):
