@@ -134,6 +134,9 @@ def test_no_deadline_unless_given(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli)
     assert "deadlines" not in status(cli, journal)
     assert not any("clock" in r for r in records(journal))
+    before = journal.read_bytes()
+    assert check_deadlines(journal, tmp_path / "out", START + timedelta(days=30)) == []
+    assert journal.read_bytes() == before and not (tmp_path / "out").exists()
 
 
 def test_each_hand_off_has_its_deadline_in_status_text_and_json(tmp_path, cli, clock):
