@@ -404,3 +404,23 @@ def test_bad_deadline_options_at_new_are_one_line_and_no_journal(tmp_path, cli, 
     r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914", *options)
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
+        tmp_path, cli, clock, monkeypatch):
+    from referee.mail import deadlines as maildeadlines
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default",
+                       "--reminders", "")
+    # An answer the rules refuse where the German is asked for his card (2.0 II.1).
+    monkeypatch.setattr(maildeadlines, "null_order", lambda *a: ("end movement", "2.0 II.1"))
+    out = tmp_path / "out"
+    [line] = check_deadlines(journal, out, DUE)
+    assert line.startswith("missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting")
+    assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []
+    rec = records(journal)[-1]
+    assert rec["clock"]["missed"] == "wait" and rec["events"] == []
+    [mail] = mails(out)
+    assert mail["To"] == ADDRESSES["moderator"]
+    assert "the referee could not answer for german" in " ".join(text_of(mail).split())
+    assert status(cli, journal)["waiting_on"] == "german"

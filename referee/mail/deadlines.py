@@ -210,13 +210,15 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
                                             "due": stamp(d.due)})]
 
 
-def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str]) -> dict:
-    """A missed deadline under wait (the moderator is told) or pause (everyone is)."""
+def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str],
+                 why: str = "this decision has no answer that does nothing (the rules make "
+                            "the side choose)") -> dict:
+    """A missed deadline under wait (the moderator is told; `why` the game waits under the
+    policy default) or pause (everyone is)."""
     due = for_players(d.due)
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
-            " The game's policy is default, but this decision has no answer that does "
-            "nothing (the rules make the side choose), so the game waits.")
+            f" The game's policy is default, but {why}, so the game waits.")
         body = (f"{d.side}'s orders were due by {due} and none came ({d.decision}).{reason}\n\n"
                 f"Nothing moves until they come. You may extend the deadline (`referee extend "
                 f"JOURNAL {d.side} 24h`) or pause the game (`referee deadline JOURNAL "
@@ -269,17 +271,35 @@ def _answer_for(j: Journal, outbox: Path, now: datetime, games_dir, log: list[st
     except StaleViewError:
         return True                 # another run moved the game on: look again
     except OrderError as exc:
-        log.append(f"missed: {d.side}: the referee could not answer for him ({exc})")
-        return False
+        return _wait_instead(j, outbox, now, games_dir, log, d, str(exc))
     if not result.applied:
         reason = result.rejected[2] if result.rejected else "nothing was applied"
-        log.append(f"missed: {d.side}: the referee could not answer for him ({reason})")
-        return False
+        return _wait_instead(j, outbox, now, games_dir, log, d, str(reason))
     rec = result.applied[0].record
     _tell_answered(j, j.raw(), rec, outbox, now, games_dir)
     log.append(f"missed: {d.side}, orders were due by {for_players(d.due)}; the referee "
                f"answered {text!r} for him (rule {rule}, record {rec['seq']})")
     return True
+
+
+def _wait_instead(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str],
+                  d: Due, reason: str) -> bool:
+    """The referee could not give the answer that does nothing (a die his dice sheet must
+    mix in, say): the game waits for the side as under the policy wait, the moderator told
+    why, once. Returns False: nothing moved."""
+    why = f"the referee could not answer for {d.side} ({reason})"
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        tl = timeline(j, raw, games_dir)
+        again = tl.due_for(d.side)
+        if again is None or again.handoff != d.handoff or \
+                (d.side, d.handoff, stamp(again.due)) in tl.missed:
+            return tl.seq, tl.hash, []
+        post = _Post(j, raw, outbox, now, tl.state.game_id)
+        return tl.seq, tl.hash, [_missed_fact(tl, again, "wait", post, log, why)]
+
+    j.append_raw(build)
+    return False
 
 
 def _tell_answered(j: Journal, raw: bytes, rec: dict, outbox: Path, now: datetime,
