@@ -186,6 +186,7 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
                                         game.header["dice"]["mode"])
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
+        _with_deadlines(view, game, games_dir)
         _keep_view(journal, game.raw, game.bound, key, view)
     aids = view.pop("_aids", None)
     view = _with_standing(view, journal, reader)
@@ -195,6 +196,16 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     from ..render.formats import render  # start-up: JSON needs no renderer
 
     return render(status_document(view, aids, every), fmt, width, dialect)
+
+
+def _with_deadlines(view: dict, game, games_dir: Path | None) -> None:
+    """Add each owing side's deadline to a status view, in a game that has deadlines (they
+    come from the journal's bytes alone, so the view may be kept for them)."""
+    from ..game import deadlines  # start-up: only a view computed anew
+
+    if deadlines.has_deadlines(game.raw):
+        view["deadlines"] = deadlines.deadline_view(
+            deadlines.timeline(game.journal, game.raw, games_dir))
 
 
 def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:

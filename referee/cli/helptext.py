@@ -30,6 +30,8 @@ EXAMPLES = {
     "log": "referee log war.jsonl --as entente --since 2",
     "report": "referee report war.jsonl --as german --format bbcode",
     "inbox": "referee inbox war.jsonl mail.mbox --outbox outbox",
+    "deadline": "referee deadline war.jsonl --set 72h --kind movement",
+    "extend": "referee extend war.jsonl german 24h",
     "verify": "referee verify war.jsonl --secret war.jsonl.secret",
     "upgrade": "referee upgrade war.jsonl",
     "reveal": "referee reveal war.jsonl",

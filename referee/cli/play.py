@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import game as g
-from ..base.errors import EXIT_REJECTED
+from ..base.errors import EXIT_REJECTED, UsageError
 from ..base.gameids import check_game_id
 from ..store.players import OBSERVER
 from . import commands
@@ -56,9 +56,24 @@ def new(
         help="A player's dice sheet, SIDE=TIP (the first line of the file `referee sheet new` "
              "made on his machine); repeat for each. His orders that roll dice then carry "
              "its next link (order --link, or 'Link:' in a mail).")] = None,
+    deadline: Annotated[Optional[str], typer.Option(
+        help="Each hand-off's deadline, e.g. 48h or 2d (default: no deadlines).")] = None,
+    reminders: Annotated[Optional[str], typer.Option(
+        help="When to remind the sides still owing orders, before the deadline "
+             "(default 24h,2h).")] = None,
+    missed: Annotated[Optional[str], typer.Option(
+        help="At a missed deadline: default (the referee answers with the rules' "
+             "do-nothing order), wait (the moderator is told) or pause (default wait).")] = None,
+    extensions: Annotated[Optional[int], typer.Option(
+        help="How many times each side may ask for more time by mail, 'extend 24h' "
+             "(default 2).")] = None,
+    skip_weekends: Annotated[bool, typer.Option(
+        help="A deadline falling on a Saturday or Sunday moves to Monday, same time.")
+    ] = False,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
+    from ..game.deadlines import settings_fact  # start-up: only new and deadline need it
     from ..game.views import status_view  # start-up: only new needs it
     from ..render.documents import status_document  # start-up: only new needs it
     from ..render.formats import render  # start-up: only new needs it
@@ -66,8 +81,16 @@ def new(
     dice = dice.value
     if game_id is not None:
         check_game_id(game_id)
+    clock = None
+    if deadline is not None:
+        clock = settings_fact(deadline, reminders or "24h,2h", missed or "wait",
+                              2 if extensions is None else extensions, skip_weekends)
+    elif reminders or missed or extensions is not None or skip_weekends:
+        raise UsageError("--reminders, --missed, --extensions and --skip-weekends go with "
+                         "--deadline (no deadline, nothing to remind of or to miss)")
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
-                         GAMES["dir"], players=player or [], game=game, sheets=sheet or [])
+                         GAMES["dir"], players=player or [], game=game, sheets=sheet or [],
+                         clock=clock)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
     view = status_view(game.state, game.data, None, game.game_id, dice=dice)

@@ -383,6 +383,30 @@ class DemoResult(Document):
     verify: list[str]
 
 
+class DeadlineDue(Part):
+    """One side's deadline for the decision it owes: the record that asked it (`handoff`),
+    the time in UTC (`due`, ISO 8601) and in the players' words, the extensions granted."""
+
+    side: str
+    decision: str
+    due: str
+    words: str
+    handoff: int
+    extended: Optional[str] = None
+
+
+class Deadlines(Document):
+    """`deadline` and `extend`, and `deadlines` in a status-view: each owing side's deadline,
+    whether the game is paused, the policy at a missed deadline; `records` the records the
+    command appended."""
+
+    schema_version: int
+    paused: bool
+    policy: Literal["default", "wait", "pause"]
+    due: list[DeadlineDue]
+    records: list[int] = []
+
+
 OUTPUTS: dict[str, type[Document]] = {
     "error": ErrorObject,
     "new-game": NewGame,
@@ -403,4 +427,5 @@ OUTPUTS: dict[str, type[Document]] = {
     "schema-list": SchemaList,
     "schema-document": SchemaDocument,
     "demo-result": DemoResult,
+    "deadlines": Deadlines,
 }

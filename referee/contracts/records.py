@@ -200,6 +200,39 @@ class StandingSet(Contract):
     orders: list[StandingEntry]
 
 
+Duration = Annotated[str, Field(pattern="^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$")]
+Stamp = Annotated[str, Field(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
+
+
+class ClockFact(Contract):
+    """A fact about the game's time (mail/deadlines.py): the deadline settings, a deadline
+    extended, a reminder sent, a deadline missed, the game paused or resumed.
+
+    `settings`: the duration of a hand-off's deadline (`deadline`; for one decision kind only
+    with `decision`), the reminders before it, the missed-order policy, the extensions each
+    side may ask for and whether a deadline skips the weekend; an absent member keeps the
+    value before. `extend`: `side`'s deadline for the hand-off made by record `handoff` is
+    `by` later. `reminded`: `side` was reminded `before` its deadline `due` (of `handoff`).
+    `missed`: `side` let its deadline `due` pass; the policy `missed` was applied (with
+    `default`, the record also holds the answer the referee gave for him, rule `rule`).
+    `pause`, `resume`: no deadline runs while the game is paused; a resumed hand-off's
+    deadline counts from the resume."""
+
+    kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
+    deadline: Duration | None = None
+    decision: Annotated[str, Field(pattern="^[a-z_]{1,40}$")] | None = None
+    reminders: Annotated[list[Duration], Field(max_length=10)] | None = None
+    missed: Literal["default", "wait", "pause"] | None = None
+    extensions: Annotated[int, Field(ge=0, le=100)] | None = None
+    skip_weekends: bool | None = None
+    side: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    handoff: Annotated[int, Field(ge=1)] | None = None
+    by: Duration | None = None
+    before: Duration | None = None
+    due: Stamp | None = None
+    rule: Annotated[str, Field(max_length=40)] | None = None
+
+
 __fast_constants__ = ("SECRET_DATA",)
 SECRET_DATA: dict[str, type[Contract]] = {
     "DeckShuffled": DeckOrder, "CardsStacked": CardList, "CardsDrawn": CardList,
@@ -233,3 +266,4 @@ class JournalRecord(Contract):
     sheet: SheetTip | None = None       # a dice sheet registered (order "register dice sheet")
     link: SheetLink | None = None       # the link of the actor's dice sheet it reveals
     dice_from: DiceSource | None = None     # what its dice mix in besides the secret
+    clock: ClockFact | None = None      # a fact about the game's time (deadlines)

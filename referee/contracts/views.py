@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from .base import Document
-from .outputs import FortShown
+from .outputs import Deadlines, FortShown
 
 
 class UnitView(Document):
@@ -114,6 +114,7 @@ class StatusView(Document):
     game_over: bool
     result: dict[str, Any] | None
     terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
+    deadlines: Deadlines | None = None      # a game with deadlines: each owing side's
 
 
 class PlayerEntry(Document):

@@ -29,6 +29,7 @@ from ..store.dice import ReplayDice, die_steps, hmac_base
 from ..store.journal import Journal, parse, redact
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, mix_text
+from .deadlines import answers_missed, clock_of, clock_words
 from .records import header_of, record_of
 from .replay import (
     REVEAL,
@@ -202,7 +203,8 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["actor"] = rec["actor"]
     out["at"] = rec.get("at")
     out["order"] = {"text": text, "sealed": sealed}
-    moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET) or seq == 1
+    moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET) or seq == 1 or \
+        (clock_of(rec) is not None and not answers_missed(rec))
     out["decision"] = None if moderators else _decision(state, data, rec)
     trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules)
     out["checks"] = checks
@@ -227,6 +229,9 @@ def _decision(state, data, rec: dict) -> dict[str, Any] | None:
 
 def _moderators_checks(rec: dict) -> list[str] | None:
     """What a record of the moderator is checked by; None for any other record."""
+    if clock_of(rec) is not None and not answers_missed(rec):
+        return [f"a fact about the game's time: {clock_words(rec)}; it answers no decision "
+                f"and rolls no die (`verify` checks its form)"]
     if rec["order"] == REGISTER:
         return ["a roster record of the moderator: it answers no decision and rolls no "
                 "die (`verify` checks its form)"]
@@ -324,6 +329,10 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
     if moderators is not None:
         return None, moderators
     lines = _what_was_checked(state, data, rec, seq, reader, sealed)
+    if answers_missed(rec):
+        lines.insert(0, f"{clock_words(rec, data.side_name)}; the game's policy for a missed "
+                        f"deadline is default, and `verify` decides this answer again like "
+                        f"any order")
     if rules < RULES_VERSION:
         lines.append(f"made under rules {rules}: not decided again under rules "
                      f"{RULES_VERSION} (its events are replayed as recorded, as `verify` does)")

@@ -35,6 +35,7 @@ from ..store.dice import Dice, ManualDice
 from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
+from .deadlines import PAUSED, paused
 from .records import keep_contract
 from .replay import body, check_current, position
 from .suggest import amend
@@ -187,6 +188,7 @@ class Request(msgspec.Struct):
     standing_change: tuple[list[str], list[str]] | None = None
     link: str | None = None             # the next link of the side's dice sheet
     sheet: str | None = None            # a dice sheet's tip, registered before the orders
+    clock: dict | None = None           # a missed deadline the referee answers for (first record)
 
 
 class _Stop(Exception):
@@ -236,6 +238,8 @@ class Batch:
         if self.state.revealed:
             raise OrderError("the dice secret has been revealed; the game is closed to "
                              "further orders (dice would be predictable)")
+        if paused(raw):
+            raise OrderError(PAUSED)
         self.secret = None if q.dry_run else load_secret(journal.path, self.header)
         self.manual = None
         if self.header["dice"]["mode"] == "manual" and not q.dry_run:
@@ -500,6 +504,8 @@ class Batch:
         new_state.seq = self.seq
         rec = body(self.q.side, text, events, dice, private, self.q.mail,
                    standing.part(self.sets, self.q.side, self.state.turn, dice.standing_salt()))
+        if self.q.clock is not None and not self.bodies:
+            rec["clock"] = dict(self.q.clock)
         self.bodies.append(rec)
         self.result.applied.append(Applied(text, rec))
         self.state = new_state
@@ -548,7 +554,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
            atomic: bool = False, dry_run: bool = False,
            mail: dict | None = None, others_standing: bool = True,
            standing_change: tuple[list[str], list[str]] | None = None,
-           link: str | None = None, sheet: str | None = None) -> Submission:
+           link: str | None = None, sheet: str | None = None,
+           clock: dict | None = None) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -560,13 +567,15 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     each record as a secret part. `standing_change` (add, withdraw) changes the
     side's standing orders with the records, under the same lock, or not at all.
     `link` is the next link of the side's dice sheet (checked whether or not the orders
-    roll: SheetError when it is not), `sheet` a new sheet's tip registered first.
+    roll: SheetError when it is not), `sheet` a new sheet's tip registered first. `clock` (a
+    missed deadline, deadlines.py) goes into the first record: the referee's answer for a side
+    that let its deadline pass.
     Under the lock only the records after this user's snapshot are read.
     """
     if not texts and sheet is None and link is None:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
     request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
-                      mail, others_standing, standing_change, link, sheet)
+                      mail, others_standing, standing_change, link, sheet, clock)
     batch = Batch(Journal(path, keep_contract), request)
     try:
         raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)

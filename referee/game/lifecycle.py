@@ -26,6 +26,7 @@ from ..store.journal import Journal, now
 from ..store.players import check_observers, parse_observers, parse_players, roster_body
 from ..store.secrets import load_secret, remember_secret
 from ..store.sheets import parse_tips, sheet_body
+from .deadlines import settings_body
 from .records import keep_contract
 from .replay import REVEAL, UPGRADE, Game, body, position
 
@@ -34,13 +35,14 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                 options: list[str] | None = None, game_id: str | None = None,
                 secret_file: Path | None = None, games_dir: Path | None = None,
                 players: list[str] | None = None, game: str = "ttlm",
-                sheets: list[str] | None = None) -> Game:
+                sheets: list[str] | None = None, clock: dict | None = None) -> Game:
     """Create a journal for a new game: the secret first (0600, on disk), then the journal.
 
     The secret goes beside the journal (JOURNAL.secret), or to secret_file:
     an existing secret there is used, else a fresh one is made there; this
     user's referee notes where it is, so the journal's folder can be shared.
-    `sheets` (SIDE=TIP) registers players' dice sheets, a record each after the set-up.
+    `sheets` (SIDE=TIP) registers players' dice sheets, a record each after the set-up;
+    `clock` (deadlines.settings_fact) the deadline settings, a record after them.
     """
     path = Path(path)
     if dice_mode not in ("committed", "manual"):
@@ -97,6 +99,8 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     more = [roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret),
                         watchers)] if addresses or watchers else []
     more += [sheet_body("moderator", side, tip, now()) for side, tip in tips.items()]
+    if clock:
+        more.append(settings_body(clock))
     if more:
         Journal(path, keep_contract).append_raw(lambda raw: (1, records[1]["hash"], more))
     ctx.state.seq = 1 + len(more)

@@ -40,6 +40,7 @@ __all__ = [
     'JoinedArmy',
     'StandingEntry',
     'StandingSet',
+    'ClockFact',
     'JournalRecord',
     'SECRET_DATA',
 ]
@@ -225,6 +226,36 @@ class StandingSet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     orders: list[StandingEntry]
 
 
+class ClockFact(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A fact about the game's time (mail/deadlines.py): the deadline settings, a deadline
+    extended, a reminder sent, a deadline missed, the game paused or resumed.
+
+    `settings`: the duration of a hand-off's deadline (`deadline`; for one decision kind only
+    with `decision`), the reminders before it, the missed-order policy, the extensions each
+    side may ask for and whether a deadline skips the weekend; an absent member keeps the
+    value before. `extend`: `side`'s deadline for the hand-off made by record `handoff` is
+    `by` later. `reminded`: `side` was reminded `before` its deadline `due` (of `handoff`).
+    `missed`: `side` let its deadline `due` pass; the policy `missed` was applied (with
+    `default`, the record also holds the answer the referee gave for him, rule `rule`).
+    `pause`, `resume`: no deadline runs while the game is paused; a resumed hand-off's
+    deadline counts from the resume.
+    """
+
+    kind: Literal['settings', 'extend', 'reminded', 'missed', 'pause', 'resume']
+    deadline: Annotated[str, msgspec.Meta(pattern='^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$')] | None = None
+    decision: Annotated[str, msgspec.Meta(pattern='^[a-z_]{1,40}$')] | None = None
+    reminders: Annotated[list[Annotated[str, msgspec.Meta(pattern='^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$')]], msgspec.Meta(max_length=10)] | None = None
+    missed: Literal['default', 'wait', 'pause'] | None = None
+    extensions: Annotated[int, msgspec.Meta(ge=0, le=100)] | None = None
+    skip_weekends: bool | None = None
+    side: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] | None = None
+    handoff: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    by: Annotated[str, msgspec.Meta(pattern='^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$')] | None = None
+    before: Annotated[str, msgspec.Meta(pattern='^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$')] | None = None
+    due: Annotated[str, msgspec.Meta(pattern='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$')] | None = None
+    rule: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+
+
 class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Every record after the header: one accepted order and its events."""
 
@@ -243,6 +274,7 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     sheet: SheetTip | None = None
     link: SheetLink | None = None
     dice_from: DiceSource | None = None
+    clock: ClockFact | None = None
 
 
 SECRET_DATA = {

@@ -46,6 +46,16 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.players import REGISTER, roster_problem
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
+from .deadlines import (
+    EXTEND,
+    MISSED,
+    PAUSE,
+    REMINDED,
+    RESUME,
+    SETTINGS,
+    answers_missed,
+    fact_problem,
+)
 from .records import audit_contracts, header_of, record_of
 from .replay import (
     REVEAL,
@@ -158,6 +168,26 @@ def _no_sheet_parts(rec: dict, name: str) -> None:
         raise JournalError(f"{name}: record {rec['seq']} ({rec['order']!r}) holds "
                            f"{', '.join(extra)}, which the referee writes only with orders",
                            record=rec["seq"])
+
+
+def _check_clock(rec: dict, name: str, sides) -> None:
+    """A record holding only a fact about time: the moderator's (a side's own for an
+    extension it asked for, with the message it asked in), no events, dice or other parts,
+    and the order text the referee writes for that fact."""
+    fact, n = rec["clock"], rec["seq"]
+    actor = rec.get("actor")
+    texts = {"settings": SETTINGS, "reminded": REMINDED, "missed": MISSED, "pause": PAUSE,
+             "resume": RESUME, "extend": f"{EXTEND} {fact.get('by')}"}
+    by_side = fact["kind"] == "extend" and actor == fact.get("side")
+    ok = (rec.get("order") == texts[fact["kind"]] and not rec.get("events")
+          and not any(k in rec for k in ("dice", "private_order", "players", "standing",
+                                         "sheet", "link", "dice_from"))
+          and (actor == "moderator" or by_side) and ("mail" not in rec or by_side))
+    problem = fact_problem(fact, sides)
+    if not ok or problem is not None:
+        raise JournalError(f"{name}: record {n} claims a fact about the game's time "
+                           f"({fact['kind']}) but is not a record the referee writes for it"
+                           + (f": {problem}" if problem else ""), record=n)
 
 
 def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None:
@@ -302,6 +332,12 @@ class _Proof:
         if rec["order"] == SHEET or rec.get("sheet") is not None:
             self.register_sheet(rec)
             return
+        if typed.clock is not None and not answers_missed(rec):
+            _check_clock(rec, name, data.sides)
+            return
+        if typed.clock is not None and fact_problem(rec["clock"], data.sides) is not None:
+            raise _fail(name, n, f"its missed deadline is not one the referee writes: "
+                                 f"{fact_problem(rec['clock'], data.sides)}")
         if rec["order"] in (REGISTER, REVEAL, UPGRADE) or rec.get("players") is not None or \
                 any(e.type in ("SecretRevealed", "RulesUpgraded") for e in typed.events):
             _no_sheet_parts(rec, name)
@@ -452,6 +488,8 @@ def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
                    mail.get("data") if isinstance(mail, dict) else None)
     del written["at"]
+    if answers_missed(rec):
+        written["clock"] = rec["clock"]     # the missed deadline it answers (deadlines.py)
     part = rec.get("standing")
     if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
         # The actor's own set: nothing in it is decided again, but with the secret its salt

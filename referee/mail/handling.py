@@ -9,6 +9,7 @@ from .. import game as g
 from ..base.errors import OrderError
 from ..engine import pending_prompt, sealed_for, waiting_on
 from . import message as mailtext
+from .deadlines import EXTEND_LINE, extend_by_mail
 from .mailboxes import Message
 from .refusal import why_refused
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
@@ -38,6 +39,11 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
     lines, link, tip, problem = mailtext.sheet_lines(mailtext.order_lines(body, key))
     if problem is not None:
         out.status, out.reason = "rejected", f"{problem}; nothing was applied"
+        return
+    if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (deadlines.py)
+        out.status, out.reason, out.records = extend_by_mail(
+            journal, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
+                                   "body_sha256": m.body_sha256}, games_dir)
         return
     standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
     lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]

@@ -45,6 +45,7 @@ from ..store.players import (
     roster_body,
 )
 from . import message as mailtext
+from .deadlines import deadline_lines
 from .handling import handle
 from .ledger import (
     copy_handled,
@@ -382,6 +383,7 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
 
     records = game.records
     last = records[-1]
+    due = deadline_lines(journal, games_dir)
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
     news = set(ledger["reply_to"])
@@ -398,7 +400,8 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
                                       body, entry["message_id"], name=entry["name"]))
                 continue
             body = refusal_text(_outcome(entry)) + "\n\n" + report_body(
-                journal, side, _since(ledger, side, records), keys[side], games_dir)
+                journal, side, _since(ledger, side, records), keys[side], games_dir,
+                due.get(side))
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
                                   entry["message_id"], picture(side), name=entry["name"]))
@@ -414,7 +417,8 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
             text = reports.render_report(doc, meta, "text")
             report, _, receipt = text.rstrip("\n").rpartition("\n\n")
             # The receipt stays last (its one line, or two for a long game id).
-            body = report.rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
+            body = report.rstrip() + (f"\n\n{due[side]}" if side in due else "") + \
+                f"\n\nOrder key: {key}\n{receipt}\n"
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
                                   f"{game.data.label(game.state.turn)}", body,

@@ -19,18 +19,12 @@ import hashlib
 import os
 import threading
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
+from ..base import clock
 from ..base.errors import StorageError
 from ..store import home
-
-try:                                       # the game's clock, where the referee has one
-    from ..base.clock import now as _clock_now
-except ImportError:                        # pragma: no cover - the wall clock, or REFEREE_NOW
-    def _clock_now() -> datetime:
-        text = os.environ.get("REFEREE_NOW", "").strip()
-        return datetime.fromisoformat(text).astimezone(UTC) if text else datetime.now(UTC)
 
 KEEP_WHOLE = 2000          # entries of `handled` and `ids` kept whole; older ones as digests
 PREFIX = 16                # hex digits kept of a folded digest (64 bits)
@@ -42,7 +36,7 @@ FAULT_VARIABLE = "REFEREE_FAULT"
 
 def now() -> datetime:
     """The game's time (REFEREE_NOW in tests)."""
-    return _clock_now()
+    return clock.now()
 
 
 def fault(step: str) -> None:

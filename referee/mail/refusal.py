@@ -61,9 +61,12 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
     return said[len(head):] if said.startswith(head) else said
 
 
-def report_body(journal: Path, side: str, since: int, key: str, games_dir) -> str:
-    """A player's report as mail text: the report, his order key, the receipt last."""
+def report_body(journal: Path, side: str, since: int, key: str, games_dir,
+                due: str | None = None) -> str:
+    """A player's report as mail text: the report, his deadline when he owes orders (`due`,
+    deadlines.py), his order key, the receipt last."""
     doc, meta = reports.build(journal, side, since, games_dir)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
-    return report.rstrip() + f"\n\nOrder key: {key}\n{receipt}\n"
+    return report.rstrip() + (f"\n\n{due}" if due else "") + \
+        f"\n\nOrder key: {key}\n{receipt}\n"

@@ -157,13 +157,27 @@ def show_document(view: dict[str, Any]) -> Document:
          if view.get("standing") else []))
 
 
+def deadline_note(view: dict[str, Any]) -> list:
+    """The deadlines of the sides owing orders, in the players' words, or that the game is
+    paused (nothing when the game has no deadlines)."""
+    clock = view.get("deadlines")
+    if not clock:
+        return []
+    if clock["paused"]:
+        return [para("The game is paused: no orders are taken and no deadline runs until "
+                     "the moderator resumes it.")]
+    return [para(f"{side_name(d['side'])}: {d['words']}" +
+                 (f" (extended by {d['extended']})" if d.get("extended") else "") + ".")
+            for d in clock["due"]]
+
+
 def status_document(view: dict[str, Any], aids: dict | None = None,
                     every: bool = False) -> Document:
     """`status`: who is to act, the prompt and the legal orders of the reader (2.0), grouped
     for reading (grouped.py), or every order whole when `every` (`status --all`)."""
     head = Section("Situation", [
         para(f"{view['label']} (turn {view['turn']}), {phase_name(view)}"),
-        situation(view), *dice_note(view)])
+        situation(view), *dice_note(view), *deadline_note(view)])
     doc = Document(_title(view, "status"), [head])
     if view["game_over"]:
         return doc

@@ -69,6 +69,10 @@ def record_lines(rec: dict, data: GameData, reader: str,
         who = " by the players (manual dice)" if manual else ""
         out.append(f"    dice rolled{who}: {', '.join(map(str, rec['dice']))}")
     out += sheet_lines(rec, data)
+    if "clock" in rec:
+        from ..game.deadlines import clock_words  # start-up: only a record about time
+
+        out.append(f"    {clock_words(rec, data.side_name)}")
     for ev in rec["events"]:
         line = describe(ev, data, reader)
         if line:

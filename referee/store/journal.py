@@ -25,10 +25,10 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..base.clock import now_stamp
 from ..base.errors import JournalError, StaleViewError, StorageError, UsageError
 from . import home
 from .landing import cut_to_chain, landed
@@ -92,8 +92,9 @@ def line_of(record: dict) -> bytes:
 
 
 def now() -> str:
-    """The current UTC time as an ISO 8601 string (seconds)."""
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    """The current UTC time as an ISO 8601 string (seconds): the game's clock (REFEREE_NOW
+    replaces the wall clock, base/clock.py)."""
+    return now_stamp()
 
 
 def redact(record: dict, reader: str) -> dict:

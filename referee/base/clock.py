@@ -1,0 +1,105 @@
+"""The game's clock: the wall clock, or the time REFEREE_NOW names (tests and dry runs).
+
+Every place that reads the time for the game goes through now(): the time a
+record is made, deadlines, reminders. Replaying and verifying a journal
+never read it: time enters the journal only as the records' `at`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import UTC, datetime, timedelta
+
+from .errors import UsageError
+
+NOW_VARIABLE = "REFEREE_NOW"
+_DURATION = re.compile(r"(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?")
+LONGEST = timedelta(days=365)
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+_HELD: ContextVar[datetime | None] = ContextVar("held_time", default=None)
+
+
+@contextmanager
+def held(moment: datetime) -> Iterator[None]:
+    """Inside, now() is `moment`: a pass that acts at a time it was given (the deadline
+    checks) records that time."""
+    token = _HELD.set(moment.astimezone(UTC))
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
+def now() -> datetime:
+    """The current time, aware and in UTC: the time held (held()), else REFEREE_NOW when it
+    is set (ISO 8601, `Z` or an offset; UsageError naming it when it is not a time), else
+    the wall clock."""
+    moment = _HELD.get()
+    if moment is not None:
+        return moment
+    text = os.environ.get(NOW_VARIABLE)
+    if text is None or not text.strip():
+        return datetime.now(UTC)
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("z", "Z"))
+    except ValueError:
+        raise UsageError(f"{NOW_VARIABLE}={text!r}: not an ISO 8601 time (like "
+                         f"2026-11-25T18:00:00Z)") from None
+    if moment.tzinfo is None:
+        raise UsageError(f"{NOW_VARIABLE}={text!r}: give the time zone (Z for UTC, or an "
+                         f"offset like +01:00)")
+    return moment.astimezone(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """A time as records keep it: ISO 8601 in UTC to the second, with Z."""
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def now_stamp() -> str:
+    """The current time as records keep it."""
+    return stamp(now())
+
+
+def parse_stamp(text: str) -> datetime | None:
+    """A record's time read back (None when it is not one)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return moment.astimezone(UTC) if moment.tzinfo is not None else None
+
+
+def parse_duration(text: str, what: str = "duration") -> timedelta:
+    """A duration written like 48h, 2d, 90m or 1d12h (UsageError saying why not)."""
+    cleaned = text.strip().casefold().replace(" ", "")
+    match = _DURATION.fullmatch(cleaned)
+    if not cleaned or match is None or not any(match.groups()):
+        raise UsageError(f"{what} {text!r}: not a duration; write it like 48h, 2d, 90m or "
+                         f"1d12h")
+    days, hours, minutes = (int(g or 0) for g in match.groups())
+    span = timedelta(days=days, hours=hours, minutes=minutes)
+    if span <= timedelta(0) or span > LONGEST:
+        raise UsageError(f"{what} {text!r}: must be more than nothing and at most 365 days")
+    return span
+
+
+def duration_text(span: timedelta) -> str:
+    """A duration the way parse_duration reads it, shortest form (48h, 1d12h stays 36h)."""
+    minutes = int(span.total_seconds()) // 60
+    hours, rest = divmod(minutes, 60)
+    return (f"{hours}h" if hours else "") + (f"{rest}m" if rest else "") or "0m"
+
+
+def for_players(moment: datetime) -> str:
+    """A time as a player reads it: Tue 25 Nov 18:00 UTC."""
+    moment = moment.astimezone(UTC)
+    return (f"{_DAYS[moment.weekday()]} {moment.day} {_MONTHS[moment.month - 1]} "
+            f"{moment:%H:%M} UTC")

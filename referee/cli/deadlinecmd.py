@@ -1,0 +1,93 @@
+"""Deadlines for the moderator: deadline (show, change, pause, resume) and extend.
+
+Each command returns its exit code (None for 0); app.py registers it inside the error boundary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..base.errors import UsageError
+from . import commands
+from .params import GAMES, Fmt
+
+
+def deadline(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    set_: Annotated[Optional[str], typer.Option(
+        "--set", help="The deadline of each hand-off from now on, e.g. 72h or 3d.")] = None,
+    kind: Annotated[Optional[str], typer.Option(
+        help="With --set: only for this kind of decision (as status --format json names "
+             "it, e.g. movement).")] = None,
+    reminders: Annotated[Optional[str], typer.Option(
+        help="When to remind the sides owing orders, before the deadline, e.g. 24h,2h.")
+    ] = None,
+    missed: Annotated[Optional[str], typer.Option(
+        help="At a missed deadline: default, wait or pause.")] = None,
+    extensions: Annotated[Optional[int], typer.Option(
+        help="How many times each side may ask for more time by mail.")] = None,
+    skip_weekends: Annotated[Optional[bool], typer.Option(
+        "--skip-weekends/--no-skip-weekends",
+        help="Whether a deadline falling on a weekend moves to Monday.")] = None,
+    pause: Annotated[bool, typer.Option(
+        help="Pause the game: no orders are taken and no deadline runs.")] = False,
+    resume: Annotated[bool, typer.Option(
+        help="Resume a paused game: the deadlines run again from now.")] = False,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Each owing side's deadline; with options, a moderator's record changing them."""
+    from ..game import deadlines  # start-up: only the deadline commands need it
+
+    commands.check_private(journal)
+    if pause and resume:
+        raise UsageError("--pause and --resume: give one of them")
+    fact = deadlines.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind) \
+        if any(v is not None for v in (set_, kind, reminders, missed, extensions,
+                                       skip_weekends)) else None
+    made = []
+    if fact:
+        made.append(deadlines.set_deadlines(journal, fact, GAMES["dir"]))
+    if pause or resume:
+        made.append(deadlines.pause_or_resume(journal, pause, GAMES["dir"]))
+    typer.echo(_shown(journal, made, format))
+
+
+def extend(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    what: Annotated[list[str], typer.Argument(
+        help="[SIDE] DURATION: whose deadline (default: every side owing orders) and by how "
+             "much, e.g. 24h.", metavar="[SIDE] DURATION")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Give a side (or every side owing orders) more time for its decision now."""
+    from ..game import deadlines  # start-up: only the deadline commands need it
+
+    commands.check_private(journal)
+    if len(what) not in (1, 2):
+        raise UsageError("extend JOURNAL [SIDE] DURATION: give the duration, and the side "
+                         "before it if only one side gets more time")
+    side = what[0].casefold() if len(what) == 2 else None
+    made = deadlines.extend(journal, "moderator", side, what[-1], GAMES["dir"])
+    typer.echo(_shown(journal, made, format))
+
+
+def _shown(journal: Path, made: list[dict], fmt: Fmt) -> str:
+    """The deadlines as they stand, with the records just made."""
+    from ..game import deadlines  # start-up: only the deadline commands need it
+
+    view = deadlines.deadline_view(deadlines.read_timeline(journal, GAMES["dir"]))
+    view["records"] = [r["seq"] for r in made]
+    if fmt == Fmt.json:
+        return commands.dump(view)
+    lines = [f"record {r['seq']}: {deadlines.clock_words(r)}" for r in made]
+    if view["paused"]:
+        lines.append("the game is paused: no orders are taken, no deadline runs")
+    elif not view["due"]:
+        lines.append("no side owes orders with a deadline now")
+    lines += [f"{d['side']}: {d['words']}" +
+              (f" (extended by {d['extended']})" if d["extended"] else "")
+              for d in view["due"]]
+    return "\n".join(lines)

@@ -1,0 +1,354 @@
+"""Deadlines kept: reminders before them, the game's policy when one passes, and the mails.
+
+check_deadlines looks at the journal at a given time and does what is due:
+a reminder to each side still owing orders when a reminder time has come
+(once: the reminder is a record), and at a missed deadline the game's policy
+(`default`: the referee answers for the silent side with the rules'
+do-nothing answer, a record of that side's holding the missed deadline;
+`wait`: the moderator is told; `pause`: the game stops taking orders). Every
+mail goes into the outbox as an .eml file, named after what it is about, so
+that a second run at the same time writes none again.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+from datetime import datetime
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from pathlib import Path
+
+from .. import game as g
+from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
+from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
+from ..base.readers import MODERATOR
+from ..base.text import visible
+from ..engine import pending_prompt
+from ..game import deadlines as g_deadlines
+from ..game.deadlines import (
+    MISSED,
+    REMINDED,
+    Due,
+    Timeline,
+    answers_missed,
+    fact_body,
+    null_order,
+    timeline,
+)
+from ..game.records import keep_contract
+from ..game.replay import order_text
+from ..store import home
+from ..store.journal import Journal, scan
+from ..store.players import observer_addresses, roster
+
+# A line of a player's mail asking for more time: `extend 24h`.
+EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
+# Each default answer moves the game on to a new hand-off whose deadline is later than now;
+# the loop ends long before this in any game (a bound, not a count the game reaches).
+MOST_ANSWERS = 50
+POLICY_WORDS = {
+    "default": "the referee answers for you with the answer that does nothing (a pass, no "
+               "retreat, no production)",
+    "wait": "the moderator is told, and the game waits",
+    "pause": "the game is paused until the moderator resumes it",
+}
+
+
+class _Post:
+    """Where a run's mails go: the outbox, the game's addresses, the time they carry."""
+
+    def __init__(self, journal: Journal, raw: bytes, outbox: Path, now: datetime,
+                 game_id: str):
+        records = list(scan(raw, journal.name))
+        self.people = roster(records)
+        self.observers = observer_addresses(records)
+        self.outbox, self.now, self.game_id = outbox, now, game_id
+        self.sender = self.people.get(MODERATOR, {}).get("address", "referee@localhost")
+
+    def address(self, reader: str) -> str | None:
+        return self.people.get(reader, {}).get("address")
+
+    def write(self, name: str, to: str | None, subject: str, body: str) -> bool:
+        """One mail as outbox/name (0600), unless a mail of that name was written before
+        (there, or sent: in outbox/sent); False when it was or nobody has the address."""
+        path = self.outbox / name
+        if to is None or path.exists() or (self.outbox / "sent" / name).exists():
+            return False
+        msg = EmailMessage(policy=default_policy)
+        msg["From"] = self.sender
+        msg["To"] = to
+        msg["Subject"] = visible(subject)
+        msg["Date"] = email.utils.format_datetime(self.now)
+        msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
+        msg.set_content(visible(body), cte="quoted-printable")
+        try:
+            self.outbox.mkdir(parents=True, exist_ok=True)
+            home.write_new(path, bytes(msg))
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
+                               f"the journal holds what was done") from None
+        return True
+
+    def subject(self, seq: int, what: str) -> str:
+        return f"[referee {self.game_id} #{seq}] {what}"
+
+
+def extend_by_mail(journal: Path, side: str, lines: list[tuple[int, str]], mail: dict,
+                   games_dir: Path | None = None) -> tuple[str, str, list[int]]:
+    """A player's mail asking for more time (its lines all `extend DURATION`, one of them):
+    (status, reason, records) for the inbox's outcome: applied, known or rejected."""
+    asks = [(n, EXTEND_LINE.match(t)) for n, t in lines]
+    if not all(found for _, found in asks):
+        n = next(n for n, found in asks if not found)
+        return "rejected", (f"line {n}: a mail asking for more time ('extend 24h') holds "
+                            f"nothing else; send the orders in a mail of their own; nothing "
+                            f"was applied"), []
+    if len(asks) > 1:
+        return "rejected", (f"line {asks[1][0]}: one 'extend' line a mail; nothing was "
+                            f"applied"), []
+    n, found = asks[0]
+    try:
+        made = g_deadlines.extend(journal, side, side, found.group(1), games_dir, mail)
+    except (OrderError, UsageError) as exc:
+        return "rejected", f"line {n}: {exc}; nothing was applied", []
+    if not made:
+        return "known", "already in the journal (another inbox run)", []
+    after = g_deadlines.read_timeline(journal, games_dir).due_for(side)
+    words = f": {after.words}" if after is not None else ""
+    return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
+        [r["seq"] for r in made]
+
+
+def deadline_lines(journal: Path, games_dir: Path | None = None) -> dict[str, str]:
+    """The line each side owing orders reads in its mails: its deadline in its own words
+    (none in a game without deadlines; a paused game says so to every side)."""
+    raw = Journal(journal).raw()
+    if not g_deadlines.has_deadlines(raw):
+        return {}
+    tl = g_deadlines.timeline(Journal(journal), raw, games_dir)
+    if tl.paused:
+        return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
+                                            "the moderator resumes it.")
+    return {d.side: f"{d.words}." for d in tl.dues}
+
+
+def check_deadlines(journal: Path, outbox: Path, now: datetime,
+                    games_dir: Path | None = None) -> list[str]:
+    """Do what the deadlines ask at `now`: reminders, and the policy at each missed deadline;
+    the mails go into outbox. Returns one line per action; run again at the same time, it
+    does nothing."""
+    log: list[str] = []
+    j = Journal(journal, keep_contract)
+    if not g_deadlines.has_deadlines(j.raw()):
+        return log                  # a game without deadlines: nothing to replay
+    with held(now):             # the records made here carry the time of the check
+        _owed_from_last_pass(j, outbox, now, games_dir)
+        for _ in range(MOST_ANSWERS):
+            answer = _facts(j, outbox, now, games_dir, log)
+            if answer is None or not _answer_for(j, outbox, now, games_dir, log, *answer):
+                break
+    return log
+
+
+def _facts(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str]
+           ) -> tuple[Timeline, Due, str, str] | None:
+    """Under the journal's lock: the reminders due and the missed deadlines that need no
+    order (wait, pause), each a record and its mails. Returns the first missed deadline the
+    referee answers for (policy default), to be decided as that side's order."""
+    found: list = []
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        tl = timeline(j, raw, games_dir)
+        post = _Post(j, raw, outbox, now, tl.state.game_id)
+        bodies: list[dict] = []
+        for d in tl.dues:
+            if tl.paused or any(b["clock"].get("missed") == "pause" for b in bodies):
+                break
+            if now < d.due:
+                bodies += _remind(tl, d, now, post, log)
+                continue
+            if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+                continue
+            policy = tl.settings.missed
+            null = null_order(tl.state, tl.data, d.side) if policy == "default" else None
+            if null is not None and not found:
+                found.append((tl, d, *null))
+                continue
+            if null is None:
+                bodies.append(_missed_fact(tl, d, "wait" if policy == "default" else policy,
+                                           post, log))
+        return tl.seq, tl.hash, bodies
+
+    written = j.append_raw(build)[1]
+    if found:
+        tl, d, text, rule = found[0]
+        tl.seq += len(written)
+        return tl, d, text, rule
+    return None
+
+
+def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) -> list[dict]:
+    """The reminder due now for a side owing orders (the latest reminder time passed), once."""
+    passed = [r for r in tl.settings.reminders if now >= d.due - r]
+    if not passed:
+        return []
+    before = duration_text(min(passed))
+    if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
+        return []
+    prompt = pending_prompt(tl.state, tl.data)
+    body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
+            f"{d.words}.\n\nIf none come by then, {POLICY_WORDS[tl.settings.missed]}.\n")
+    post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
+               post.address(d.side),
+               post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body)
+    log.append(f"reminder: {d.side}, orders due by {for_players(d.due)} ({before} before)")
+    return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
+                                            "handoff": d.handoff, "before": before,
+                                            "due": stamp(d.due)})]
+
+
+def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str],
+                 why: str = "this decision has no answer that does nothing (the rules make "
+                            "the side choose)") -> dict:
+    """A missed deadline under wait (the moderator is told; `why` the game waits under the
+    policy default) or pause (everyone is)."""
+    due = for_players(d.due)
+    if policy == "wait":
+        reason = "" if tl.settings.missed == "wait" else (
+            f" The game's policy is default, but {why}, so the game waits.")
+        body = (f"{d.side}'s orders were due by {due} and none came ({d.decision}).{reason}\n\n"
+                f"Nothing moves until they come. You may extend the deadline (`referee extend "
+                f"JOURNAL {d.side} 24h`) or pause the game (`referee deadline JOURNAL "
+                f"--pause`).\n")
+        told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
+                          f"moderator.eml",
+                          post.address(MODERATOR),
+                          post.subject(tl.seq, f"{d.side} missed the deadline"), body)
+        log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
+                   (" (the moderator is told)" if told else
+                    " (no moderator address to tell: `referee players --set moderator=...`)"))
+    else:
+        for reader in _everyone(tl, post):
+            body = (f"{d.side}'s orders were due by {due} and none came. Under the game's "
+                    f"rule for a missed deadline the game is paused: no orders are taken "
+                    f"until the moderator resumes it.\n")
+            post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
+                       _to(post, reader), post.subject(tl.seq, "game paused"), body)
+        log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
+    return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
+                                         "handoff": d.handoff, "due": stamp(d.due),
+                                         "missed": policy})
+
+
+def _name(moment: datetime) -> str:
+    """A deadline as part of a mail's file name."""
+    return stamp(moment).replace(":", "").replace("-", "")
+
+
+def _everyone(tl: Timeline, post: _Post) -> list[str]:
+    """Every reader a result goes to: the sides, the moderator, the observers (by number)."""
+    return [*tl.data.sides, MODERATOR, *(f"observer{i}" for i in range(len(post.observers)))]
+
+
+def _to(post: _Post, reader: str) -> str | None:
+    if reader.startswith("observer"):
+        return post.observers[int(reader[len("observer"):])]
+    return post.address(reader)
+
+
+def _answer_for(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str],
+                tl: Timeline, d: Due, text: str, rule: str) -> bool:
+    """The referee's answer for a side that let its deadline pass (policy default): the
+    side's order, decided like any other, holding the missed deadline; everyone is told."""
+    fact = {"kind": "missed", "side": d.side, "handoff": d.handoff, "due": stamp(d.due),
+            "missed": "default", "rule": rule}
+    try:
+        result = g.submit(j.path, d.side, [text], expect_seq=tl.seq, games_dir=games_dir,
+                          atomic=True, clock=fact)
+    except StaleViewError:
+        return True                 # another run moved the game on: look again
+    except OrderError as exc:
+        return _wait_instead(j, outbox, now, games_dir, log, d, str(exc))
+    if not result.applied:
+        reason = result.rejected[2] if result.rejected else "nothing was applied"
+        return _wait_instead(j, outbox, now, games_dir, log, d, str(reason))
+    rec = result.applied[0].record
+    _tell_answered(j, j.raw(), rec, outbox, now, games_dir)
+    log.append(f"missed: {d.side}, orders were due by {for_players(d.due)}; the referee "
+               f"answered {text!r} for him (rule {rule}, record {rec['seq']})")
+    return True
+
+
+def _wait_instead(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str],
+                  d: Due, reason: str) -> bool:
+    """The referee could not give the answer that does nothing (a die his dice sheet must
+    mix in, say): the game waits for the side as under the policy wait, the moderator told
+    why, once. Returns False: nothing moved."""
+    why = f"the referee could not answer for {d.side} ({reason})"
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        tl = timeline(j, raw, games_dir)
+        again = tl.due_for(d.side)
+        if again is None or again.handoff != d.handoff or \
+                (d.side, d.handoff, stamp(again.due)) in tl.missed:
+            return tl.seq, tl.hash, []
+        post = _Post(j, raw, outbox, now, tl.state.game_id)
+        return tl.seq, tl.hash, [_missed_fact(tl, again, "wait", post, log, why)]
+
+    j.append_raw(build)
+    return False
+
+
+def _tell_answered(j: Journal, raw: bytes, rec: dict, outbox: Path, now: datetime,
+                   games_dir) -> None:
+    """Everyone's mail about the referee's answer for a silent side, once (a run cut off
+    between the record and its mails writes them from the journal; a mark in the outbox
+    says they were written)."""
+    told = outbox / f".deadline-{rec['seq']:06d}-told"
+    if told.exists():
+        return
+    fact, text = rec["clock"], order_text(rec)
+    side, rule = fact["side"], fact.get("rule")
+    after = timeline(j, raw, games_dir)
+    post = _Post(j, raw, outbox, now, after.state.game_id)
+    due = for_players(parse_stamp(fact["due"]))
+    for reader in _everyone(after, post):
+        # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
+        mine = reader in (side, MODERATOR) or "private_order" not in rec
+        shown = f"{text!r}, the answer that does nothing" if mine else rec["order"]
+        who = "you" if reader == side else side
+        body = (f"{'Your' if reader == side else side + chr(39) + 's'} orders were due by "
+                f"{due} and none came. Under the game's rule for a missed deadline (default) "
+                f"the referee answered for {who} with {shown} (rule {rule}; record "
+                f"{rec['seq']}).\n")
+        owed = after.due_for(reader)
+        if owed is not None:
+            body += f"\nThe referee now waits for your orders. {owed.words}.\n"
+        post.write(f"deadline-{rec['seq']:06d}-{side}-answered-{reader}.eml",
+                   _to(post, reader), post.subject(after.seq, f"{side} missed the deadline"),
+                   body)
+    # Written once: a mail program that takes the mails out of the outbox leaves this mark,
+    # so that they are not written again.
+    try:
+        outbox.mkdir(parents=True, exist_ok=True)
+        home.write_new(told, b"")
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise StorageError(f"--outbox {outbox}: {told.name} could not be written ({exc})"
+                           ) from None
+
+
+def _owed_from_last_pass(j: Journal, outbox: Path, now: datetime, games_dir) -> None:
+    """The mails of the last pass's answer for a silent side, if a run was cut off between
+    its record and them: the last such record made at the time of the journal's last
+    record (the records of one pass share its time)."""
+    raw = j.raw()
+    records = list(scan(raw, j.name))
+    last_at = records[-1].get("at")
+    answered = [r for r in records[1:] if r.get("at") == last_at and answers_missed(r)]
+    if answered:
+        _tell_answered(j, raw, answered[-1], outbox, now, games_dir)

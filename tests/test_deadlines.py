@@ -1,0 +1,426 @@
+"""Deadlines: set at each hand-off, shown in status and mails, reminded, extended, missed.
+
+Time is injected (REFEREE_NOW for the commands, `now` for check_deadlines), never slept
+on. The game starts on Monday 23 November 2026 at 18:00 UTC; with `--deadline 48h` the
+German player, asked first (2.0 II.1: his card or a pass), owes his answer by Wednesday 25
+November 18:00 UTC, worked out here by hand from those two numbers.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from mailboxes import write_maildir
+from test_inbox import ADDRESSES, GAME, KEYS, SECRET
+
+from referee import game as g
+from referee.base.clock import NOW_VARIABLE, now
+from referee.cli import commands
+from referee.game.deadlines import settings_fact
+from referee.mail.deadlines import check_deadlines
+from referee.mail.inbox import inbox as mail_inbox
+from referee.store.dice import write_secret
+
+START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
+DUE = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)            # START + 48h: a Wednesday
+DUE_WORDS = "Orders due by Wed 25 Nov 18:00 UTC"
+
+
+def at(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Set the commands' clock: clock(moment)."""
+    def set_to(moment: datetime) -> None:
+        monkeypatch.setenv(NOW_VARIABLE, at(moment))
+    set_to(START)
+    return set_to
+
+
+def new_game(tmp_path: Path, cli, *options: str) -> Path:
+    """A 1914 game with the players of test_inbox (so their keys), made at START: through
+    `referee new` itself with `via_cli`, else through the function it calls with the settings
+    it makes of the same options."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    players = [f"{side}={addr}" for side, addr in ADDRESSES.items()]
+    if options[:1] == ("via_cli",):
+        r = cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file",
+                secret, *[a for p in players for a in ("--player", p)], *options[1:])
+        assert r.exit_code == 0, r.output
+        return journal
+    given = dict(zip(options[::2], options[1::2]))
+    clock = settings_fact(given["--deadline"], given.get("--reminders", "24h,2h"),
+                          given.get("--missed", "wait"), int(given.get("--extensions", 2)),
+                          False) if given else None
+    g.create_game(journal, "1914", game_id=GAME, secret_file=secret, players=players,
+                  clock=clock)
+    return journal
+
+
+def records(journal: Path) -> list[dict]:
+    return [json.loads(line) for line in journal.read_text().splitlines()]
+
+
+def mails(folder: Path) -> list[email.message.EmailMessage]:
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in sorted(folder.glob("*.eml"))]
+
+
+def text_of(mail) -> str:
+    return mail.get_body(("plain",)).get_content()
+
+
+def status(cli, journal: Path) -> dict:
+    """`status --format json` (its function: the command line's start costs more than it)."""
+    return json.loads(commands.status(journal, None, "json"))
+
+
+def verified(journal: Path) -> bool:
+    """Whether `verify` passes (its function; JournalError names the record otherwise)."""
+    return g.verify(journal).records > 0
+
+
+def order(journal: Path, side: str, text: str) -> None:
+    assert g.submit(journal, side, [text]).rejected is None
+
+
+def player_mail(tmp_path: Path, side: str, lines: list[str], n: int) -> Path:
+    """A Maildir holding one message of side's with these lines and his order key."""
+    body = "\n".join(lines) + f"\n\nOrder key: {KEYS[side]}\n"
+    raw = (f"From: {ADDRESSES[side]}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
+           f"Date: Tue, 24 Nov 2026 10:0{n}:00 +0000\nMessage-ID: <m{n}.{side}@example.org>\n"
+           f"\n{body}").encode()
+    return write_maildir(tmp_path / f"box{n}", [raw])
+
+
+# ---------------------------------------------------------------- the clock
+
+def test_referee_now_is_the_time_of_every_record_new_included(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "48h")
+    recs = records(journal)
+    assert recs[0]["created_at"] == "2026-11-23T18:00:00Z"
+    assert {r["at"] for r in recs[1:]} == {"2026-11-23T18:00:00Z"}
+    clock(START + timedelta(hours=5))
+    order(journal, "german", "pass")
+    assert records(journal)[-1]["at"] == "2026-11-23T23:00:00Z"
+
+
+def test_referee_now_with_an_offset_is_read_in_utc(monkeypatch):
+    monkeypatch.setenv(NOW_VARIABLE, "2026-11-23T19:00:00+01:00")
+    assert now() == START
+
+
+@pytest.mark.parametrize("bad", ["yesterday", "2026-11-23T18:00:00"])
+def test_a_bad_referee_now_is_one_line_and_no_journal(tmp_path, cli, monkeypatch, bad):
+    monkeypatch.setenv(NOW_VARIABLE, bad)
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914")
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and "REFEREE_NOW" in r.stderr, r.stderr
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+# ---------------------------------------------------------------- deadlines set and shown
+
+def test_no_deadline_unless_given(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli)
+    assert "deadlines" not in status(cli, journal)
+    assert not any("clock" in r for r in records(journal))
+    before = journal.read_bytes()
+    assert check_deadlines(journal, tmp_path / "out", START + timedelta(days=30)) == []
+    assert journal.read_bytes() == before and not (tmp_path / "out").exists()
+
+
+def test_each_hand_off_has_its_deadline_in_status_text_and_json(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    view = status(cli, journal)["deadlines"]
+    assert view["due"] == [{"side": "german", "decision": "card_or_pass",
+                            "due": "2026-11-25T18:00:00Z", "words": DUE_WORDS, "handoff": 1,
+                            "extended": None}]
+    assert view["policy"] == "wait" and not view["paused"]
+    assert f"German: {DUE_WORDS}." in cli("status", journal).stdout
+    # The German passes on Tuesday 10:00: his next decision (2.0 II.1, a pass's move) is a
+    # new hand-off, due 48 hours after it.
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    order(journal, "german", "pass")
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert (due["side"], due["due"]) == ("german", "2026-11-26T10:00:00Z")
+    assert due["handoff"] == records(journal)[-1]["seq"]
+
+
+def test_a_deadline_on_a_weekend_moves_to_monday_when_asked(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "120h", "--skip-weekends")
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert due["due"] == "2026-11-30T18:00:00Z"     # Saturday 28th 18:00 -> Monday 30th
+
+
+def test_the_moderator_changes_the_deadline_of_a_kind_of_decision(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    r = cli("deadline", journal, "--set", "72h", "--kind", "card_or_pass")
+    assert r.exit_code == 0, r.output
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert due["due"] == "2026-11-26T18:00:00Z"
+    before = journal.read_bytes()
+    r = cli("deadline", journal, "--set", "72h", "--kind", "nonsense")
+    assert r.exit_code == 2 and "--kind 'nonsense'" in r.stderr
+    assert journal.read_bytes() == before
+
+
+# ---------------------------------------------------------------- reminders
+
+def test_reminders_go_only_to_the_side_owing_orders_and_once(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    assert check_deadlines(journal, out, DUE - timedelta(hours=24, minutes=1)) == []
+    for _ in range(2):                       # the second run at the same time does nothing
+        log = check_deadlines(journal, out, DUE - timedelta(hours=24))
+    assert len(mails(out)) == 1 and log == []
+    assert check_deadlines(journal, out, DUE - timedelta(hours=3)) == []
+    log = check_deadlines(journal, out, DUE - timedelta(hours=2))
+    assert log == ["reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+    assert check_deadlines(journal, out, DUE - timedelta(hours=1)) == []
+    sent = mails(out)
+    assert [str(m["To"]) for m in sent] == [ADDRESSES["german"]] * 2
+    assert all(DUE_WORDS in text_of(m) for m in sent)
+    assert sum(r.get("clock", {}).get("kind") == "reminded" for r in records(journal)) == 2
+    assert verified(journal)
+
+
+# ---------------------------------------------------------------- extensions
+
+def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--extensions", "1")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    box = player_mail(tmp_path, "german", ["extend 24h"], 1)
+    outcomes, written = mail_inbox(journal, [box], tmp_path / "out1", with_map=False)
+    assert [(o.status, o.side) for o in outcomes] == [("applied", "german")], outcomes
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert (due["due"], due["extended"]) == ("2026-11-26T18:00:00Z", "24h")
+    german = next(m for m in mails(tmp_path / "out1") if m["To"] == ADDRESSES["german"])
+    assert "Orders due by Thu 26 Nov 18:00 UTC." in text_of(german)
+    # The same mailbox again: nothing twice.
+    again, _ = mail_inbox(journal, [box], tmp_path / "out1b", with_map=False)
+    assert [o.status for o in again] == ["known"]
+    before = journal.read_bytes()
+    box = player_mail(tmp_path, "german", ["extend 24h"], 2)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out2", with_map=False)
+    assert outcomes[0].status == "rejected"
+    assert "german has used the 1 extension this game allows" in outcomes[0].reason
+    assert journal.read_bytes() == before
+    assert verified(journal)
+
+
+def test_the_moderator_extends_any_deadline(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--extensions", "0")
+    r = cli("extend", journal, "german", "1d12h")
+    assert r.exit_code == 0, r.output
+    assert "german: Orders due by Fri 27 Nov 06:00 UTC (extended by 36h)" in r.stdout
+    before = journal.read_bytes()
+    r = cli("extend", journal, "german", "soon")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not a duration" in r.stderr
+    r = cli("extend", journal, "entente", "24h")
+    assert r.exit_code == 1 and "entente owes no orders" in r.stderr
+    assert journal.read_bytes() == before
+    assert verified(journal)
+
+
+# ---------------------------------------------------------------- missed deadlines
+
+def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    out = tmp_path / "out"
+    # A minute before: the 2h reminder (record 4), nothing missed yet.
+    assert check_deadlines(journal, out, DUE - timedelta(minutes=1)) == [
+        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+    log = check_deadlines(journal, out, DUE)
+    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the referee "
+                   "answered 'pass' for him (rule 2.0 II.1, record 5)"]
+    assert check_deadlines(journal, out, DUE) == []
+    rec = records(journal)[-1]
+    assert (rec["actor"], rec["order"], rec["at"]) == ("german", "pass", at(DUE))
+    assert rec["clock"] == {"kind": "missed", "side": "german", "handoff": 1,
+                            "due": "2026-11-25T18:00:00Z", "missed": "default",
+                            "rule": "2.0 II.1"}
+    assert verified(journal)
+    logged = " ".join(cli("log", journal).stdout.split())
+    assert ("#5 2026-11-25T18:00:00Z German: pass (card or pass) German's orders were due by "
+            "Wed 25 Nov 18:00 UTC and none came: the referee answered for German with the "
+            "answer that does nothing (rule 2.0 II.1)") in logged, logged
+    assert "none came" in " ".join(cli("explain", journal, "5").stdout.split())
+    result = {str(m["To"]): text_of(m) for m in mails(out) if "missed" in str(m["Subject"])}
+    assert set(result) == set(ADDRESSES.values())
+    # Each reader's own view: no German card in anybody else's mail.
+    game_hand = json.loads(cli("show", journal, "--as", "german", "--format",
+                               "json").stdout)["hand"]
+    for address, body in result.items():
+        if address != ADDRESSES["german"]:
+            assert not any(card["id"] in body for card in game_hand)
+
+
+def test_an_edited_missed_deadline_record_fails_verify(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    check_deadlines(journal, tmp_path / "out", DUE)
+    from referee.store.journal import line_of, seal
+
+    recs = records(journal)
+    recs[-1]["clock"]["side"] = "entente"        # no longer the actor's own missed deadline
+    journal.write_bytes(b"".join(line_of(seal(r)) for r in recs))
+    r = cli("verify", journal)
+    assert r.exit_code == 3 and "record 4" in r.output, r.output
+
+
+def test_a_forged_fact_about_time_is_refused_with_its_record(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    from referee.store.journal import line_of, seal
+
+    recs = records(journal)
+    recs.append(seal({"seq": len(recs), "prev": recs[-1]["hash"], "at": at(START),
+                      "actor": "moderator", "order": "extend 24h", "events": [],
+                      "clock": {"kind": "extend", "by": "24h"}}))
+    journal.write_bytes(b"".join(line_of(r) for r in recs))
+    for command in (["verify", journal], ["status", journal], ["extend", journal, "24h"]):
+        r = cli(*command)
+        assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
+        assert "record 4" in r.stderr and "without side, handoff" in r.stderr, r.stderr
+
+
+def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    log = check_deadlines(journal, out, DUE + timedelta(hours=1))
+    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting (the "
+                   "moderator is told)"]
+    assert check_deadlines(journal, out, DUE + timedelta(hours=2)) == []
+    [mail] = [m for m in mails(out) if "missed" in str(m["Subject"])]
+    assert mail["To"] == ADDRESSES["moderator"]
+    rec = records(journal)[-1]
+    assert rec["events"] == [] and rec["clock"]["missed"] == "wait"
+    assert status(cli, journal)["waiting_on"] == "german"
+    assert verified(journal)
+
+
+def test_pause_policy_stops_orders_until_the_moderator_resumes(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
+    out = tmp_path / "out"
+    log = check_deadlines(journal, out, DUE)
+    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the game is "
+                   "paused"]
+    assert {str(m["To"]) for m in mails(out)} == set(ADDRESSES.values())
+    assert status(cli, journal)["deadlines"]["paused"]
+    before = journal.read_bytes()
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code == 1 and "the game is paused" in r.stderr
+    assert journal.read_bytes() == before
+    assert check_deadlines(journal, out, DUE + timedelta(days=9)) == []    # no deadline runs
+    clock(DUE + timedelta(days=1))
+    assert cli("deadline", journal, "--resume").exit_code == 0
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert due["due"] == "2026-11-28T18:00:00Z"             # 48h from the resume
+    order(journal, "german", "pass")
+    assert verified(journal)
+
+
+# ---------------------------------------------------------------- mails
+
+def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    box = player_mail(tmp_path, "german", ["play offensive"], 1)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    assert outcomes[0].status == "applied", outcomes[0].reason
+    by = {str(m["To"]): text_of(m) for m in mails(tmp_path / "out")}
+    # The German still moves (2.0 II.2): a new hand-off, due 48h after his mail was applied.
+    assert "Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["german"]]
+    assert "Orders due" not in by[ADDRESSES["entente"]]
+
+
+def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tmp_path, cli,
+                                                                           clock):
+    # Both sides silent: the referee passes for each in turn (2.0 II.1) up to production,
+    # where each side's plan is sealed (7.0) and the German's empty plan is his secret.
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    out, moment = tmp_path / "out", DUE
+    while not any(r.get("private_order") for r in records(journal)):
+        assert check_deadlines(journal, out, moment), "the referee stopped answering"
+        moment += timedelta(hours=49)
+    rec = next(r for r in records(journal) if r.get("private_order"))
+    assert (rec["actor"], rec["order"]) == ("german", "a sealed production plan (7.0)")
+    assert rec["private_order"]["data"] == {"text": "done"}
+    by = {str(m["To"]): text_of(m) for m in mails(out)
+          if f"#{rec['seq']}]" in str(m["Subject"])}
+    assert "'done', the answer that does nothing" in by[ADDRESSES["german"]]
+    assert "'done'" not in by[ADDRESSES["entente"]]
+    assert "does nothing" not in by[ADDRESSES["entente"]]
+    assert "a sealed production plan (7.0)" in by[ADDRESSES["entente"]]
+    public_log = cli("log", journal).stdout
+    assert "does nothing" not in public_log.split(f"#{rec['seq']} ")[1].split("\n#")[0]
+    assert verified(journal)
+
+
+def test_a_run_cut_off_after_the_answer_writes_its_mails_on_the_next_run_once(
+        tmp_path, cli, clock, monkeypatch):
+    from referee.mail import deadlines as maildeadlines
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default",
+                       "--reminders", "")
+    out = tmp_path / "out"
+    real = maildeadlines._tell_answered
+
+    def cut_off(*args, **kwargs):
+        raise KeyboardInterrupt             # the run dies between the record and its mails
+
+    monkeypatch.setattr(maildeadlines, "_tell_answered", cut_off)
+    with pytest.raises(KeyboardInterrupt):
+        check_deadlines(journal, out, DUE)
+    assert records(journal)[-1]["clock"]["missed"] == "default" and not list(out.glob("*"))
+    monkeypatch.setattr(maildeadlines, "_tell_answered", real)
+    assert check_deadlines(journal, out, DUE + timedelta(minutes=5)) == []
+    written = sorted(p.name for p in out.glob("*.eml"))
+    assert written == [f"deadline-000004-german-answered-{r}.eml"
+                       for r in ("entente", "german", "moderator")]
+    for p in out.glob("*.eml"):          # the moderator's mail program takes them away
+        p.unlink()
+    assert check_deadlines(journal, out, DUE + timedelta(minutes=10)) == []
+    assert not list(out.glob("*.eml"))
+
+
+@pytest.mark.parametrize("options, says", [
+    (["--deadline", "48h", "--missed", "never"], "--missed 'never': choose default, wait or "
+                                                 "pause"),
+    (["--deadline", "0h"], "--deadline '0h': must be more than nothing"),
+    (["--deadline", "48h", "--reminders", "24h,soon"], "--reminders 'soon': not a duration"),
+    (["--missed", "default"], "go with --deadline"),
+])
+def test_bad_deadline_options_at_new_are_one_line_and_no_journal(tmp_path, cli, clock,
+                                                                 options, says):
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914", *options)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
+        tmp_path, cli, clock, monkeypatch):
+    from referee.mail import deadlines as maildeadlines
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default",
+                       "--reminders", "")
+    # An answer the rules refuse where the German is asked for his card (2.0 II.1).
+    monkeypatch.setattr(maildeadlines, "null_order", lambda *a: ("end movement", "2.0 II.1"))
+    out = tmp_path / "out"
+    [line] = check_deadlines(journal, out, DUE)
+    assert line.startswith("missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting")
+    assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []
+    rec = records(journal)[-1]
+    assert rec["clock"]["missed"] == "wait" and rec["events"] == []
+    [mail] = mails(out)
+    assert mail["To"] == ADDRESSES["moderator"]
+    assert "the referee could not answer for german" in " ".join(text_of(mail).split())
+    assert status(cli, journal)["waiting_on"] == "german"
