@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx, SealedPlans, prompt
-from .events_base import Secret
 from .events import KEEPS
+from .events_base import Secret
 from .events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
 from .movement import private_order
 from .order_shapes import Ord
