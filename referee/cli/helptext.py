@@ -30,6 +30,10 @@ EXAMPLES = {
     "log": "referee log war.jsonl --as entente --since 2",
     "report": "referee report war.jsonl --as german --format bbcode",
     "inbox": "referee inbox war.jsonl mail.mbox --outbox outbox",
+    "mail": "referee mail war.jsonl --in imaps://referee@mail.example.org/INBOX --out "
+            "smtps://referee@mail.example.org",
+    "tick": "referee tick games/ --format json",
+    "watch": "referee watch games/ --interval 60",
     "verify": "referee verify war.jsonl --secret war.jsonl.secret",
     "upgrade": "referee upgrade war.jsonl",
     "reveal": "referee reveal war.jsonl",
