@@ -219,7 +219,9 @@ def _reason(exc: BaseException) -> str:
         return f"its certificate is not trusted ({exc.verify_message})"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
-    text = " ".join(str(exc).split())
+    said = exc.args[0] if len(exc.args) == 1 else exc
+    text = " ".join((said.decode("utf-8", "replace") if isinstance(said, bytes)
+                     else str(said)).split())
     return (text[:200] or type(exc).__name__)
 
 
@@ -261,12 +263,15 @@ def send_owed(spool: Path, target: str) -> list[str]:
             lines.append(_moved(path, sent_dir, raw))
         return lines
     server = server_of(target)
-    with _smtp(server) as smtp:
+    # The referee greets the server with its own mail domain (no look-up of this machine's
+    # name).
+    domain = _envelope(owed[0].read_bytes(), owed[0])[0].rpartition("@")[2] or None
+    with _smtp(server, domain) as smtp:
         for path in owed:
             raw = path.read_bytes()
             sender, rcpts = _envelope(raw, path)
             try:
-                smtp.sendmail(sender, rcpts, raw)
+                smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw))
             except smtplib.SMTPRecipientsRefused as exc:
                 raise TransportError(f"smtp {server.host}:{server.port}: {path.name} refused "
                                      f"for {', '.join(exc.recipients)}; it stays owed") from None
@@ -301,18 +306,19 @@ class _smtp:
     """An SMTP session: TLS from the start (smtps), else STARTTLS when the server offers it;
     login when the target names a user."""
 
-    def __init__(self, server: Server):
+    def __init__(self, server: Server, domain: str | None):
         self.server = server
+        self.domain = domain
         self.conn: smtplib.SMTP | None = None
 
     def __enter__(self) -> smtplib.SMTP:
         s = self.server
         try:
             if s.tls:
-                self.conn = smtplib.SMTP_SSL(s.host, s.port, timeout=TIMEOUT,
+                self.conn = smtplib.SMTP_SSL(s.host, s.port, self.domain, timeout=TIMEOUT,
                                              context=_tls_context())
             else:
-                self.conn = smtplib.SMTP(s.host, s.port, timeout=TIMEOUT)
+                self.conn = smtplib.SMTP(s.host, s.port, self.domain, timeout=TIMEOUT)
             self.conn.ehlo()
             if not s.tls and self.conn.has_extn("starttls"):
                 self.conn.starttls(context=_tls_context())
