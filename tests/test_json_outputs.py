@@ -119,6 +119,13 @@ RUNS = {
     "report": lambda b: [(["report", b.journal, "--as", "german"], "report", 0)],
     "inbox": lambda b: [(["inbox", b.journal, b.mail(), "--outbox", b.tmp / "out"],
                          "inbox-result", 0)],
+    "mail": lambda b: [(["mail", b.journal, "--in", b.mail(), "--out",
+                         f"outbox:{b.tmp / 'spool'}"], "mail-route", 0),
+                       (["mail", b.journal], "mail-route", 0)],
+    "tick": lambda b: [(["mail", b.journal, "--in", b.mail(), "--out",
+                         f"outbox:{b.tmp / 'spool'}"], "mail-route", 0),
+                       (["tick", b.journal, "--no-map"], "tick-result", 0)],
+    "watch": lambda b: [],         # a loop of `tick` that logs text lines: no JSON of its own
     "verify": lambda b: [(["verify", b.journal], "verify-result", 0),
                          (["verify", b.old()], "verify-result", 5)],
     "upgrade": lambda b: [(["upgrade", b.old()], "upgrade-result", 0)],
