@@ -152,9 +152,11 @@ class ImapServer:
 
 @dataclass
 class SmtpServer:
-    """aiosmtpd on a free port: STARTTLS required before AUTH, one login; keeps each mail."""
+    """aiosmtpd on a free port: STARTTLS required before AUTH (with implicit: TLS from the
+    first byte, as smtps), one login; keeps each mail."""
 
     auth: Authority
+    implicit: bool = False
     port: int = 0
     received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     logins: list[str] = field(default_factory=list)
@@ -179,11 +181,14 @@ class SmtpServer:
 
         logging.getLogger("mail.log").setLevel(logging.ERROR)     # its deprecation notes
         self.port = free_port()
+        # aiosmtpd knows only its STARTTLS as TLS: with TLS from the first byte it is told
+        # not to wait for one before AUTH.
+        tls = ({"ssl_context": self.auth.server_context(), "auth_require_tls": False}
+               if self.implicit else {"require_starttls": True, "auth_require_tls": True,
+                                      "tls_context": self.auth.server_context()})
         self.controller = Controller(Keep(), hostname=HOST, port=self.port,
-                                     authenticator=login, auth_require_tls=True,
-                                     require_starttls=True,
-                                     tls_context=self.auth.server_context(),
-                                     server_hostname="localhost", ready_timeout=5)
+                                     authenticator=login,
+                                     server_hostname="localhost", ready_timeout=5, **tls)
         self.controller.start()
         return self
 

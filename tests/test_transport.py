@@ -19,10 +19,13 @@ import stat
 from pathlib import Path
 
 import pytest
+from mailboxes import write_maildir
 from mailservers import HOST, PASSWORD, USER, ImapServer, SmtpServer, authority, free_port
 
 from referee.mail import tick as ticking
 from referee.mail.credentials import password
+from referee.mail.transport import TransportError, send_owed
+from referee.store.mailroute import check_target
 
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
              "moderator": "umpire@example.com"}
@@ -204,6 +207,64 @@ def test_a_wrong_password_is_one_line_and_never_printed(cli, net, tmp_path, monk
     no_password_in(folder=journal.parent)
 
 
+def test_a_maildir_and_an_outbox_folder_need_no_server(cli, tmp_path):
+    folder = tmp_path / "games"
+    box, out = tmp_path / "box", tmp_path / "out"
+    journal, keys = new_game(cli, folder, "hotel", None, "--mail-in", str(box), "--mail-out",
+                             f"outbox:{out}")
+    stranger = (b"From: someone@bureau.example\nSubject: hello\n"
+                b"Message-ID: <s2@bureau.example>\n\nhello\n")
+    write_maildir(box, [stranger, mail("german", keys["german"], ["pass"], "<h1@example.org>")])
+    files_before = sorted(p.name for p in (box / "new").iterdir())
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert records(journal)[-1]["order"] == "pass"
+    assert "unclaimed" in r.stdout and "s2@" not in r.stdout
+    written = sorted(out.glob("*.eml"))
+    tos = sorted(str(email.message_from_bytes(p.read_bytes())["To"]) for p in written)
+    assert tos == sorted([ADDRESSES["entente"], ADDRESSES["german"]])   # none to the stranger
+    assert not (out / "sent").exists()                          # an outbox is never sent
+    assert sorted(p.name for p in (box / "new").iterdir()) == files_before    # untouched
+    r = tick(cli, journal)
+    assert r.exit_code == 0 and sorted(out.glob("*.eml")) == written
+
+
+def test_one_game_without_a_target_fails_the_pass_but_not_the_others(cli, tmp_path):
+    folder = tmp_path / "games"
+    box = write_maildir(tmp_path / "box", [])
+    good, _ = new_game(cli, folder, "india", None, "--mail-in", str(box), "--mail-out",
+                       f"outbox:{tmp_path / 'out'}")
+    lame, _ = new_game(cli, folder, "juliet", None, "--mail-in", str(box))
+    r = tick(cli, folder, "--format", "json")
+    assert r.exit_code == 3 and r.stderr.count("\n") == 1
+    assert "juliet" in r.stderr and "referee mail" in r.stderr
+    doc = json.loads(r.stdout)
+    assert not doc["ok"] and [g["game_id"] for g in doc["games"]] == ["india", "juliet"]
+    assert doc["games"][0]["problems"] == [] and doc["games"][1]["problems"]
+
+
+def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monkeypatch):
+    auth = servers[0]
+    smtps = SmtpServer(auth, implicit=True).start()
+    try:
+        spool = tmp_path / "spool"
+        spool.mkdir()
+        (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
+                                      b"Subject: s\n\nhello\n")
+        target = check_target(f"smtps://{USER}@{HOST}:{smtps.port}")
+        monkeypatch.setenv("REFEREE_SMTP_PASSWORD", PASSWORD)
+        monkeypatch.delenv("SSL_CERT_FILE", raising=False)       # the system's authorities
+        with pytest.raises(TransportError, match="certificate is not trusted") as caught:
+            send_owed(spool, target)
+        assert "\n" not in str(caught.value) and (spool / "a.eml").exists()
+        monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
+        assert send_owed(spool, target) == ["sent     a.eml to kaiser@example.org"]
+        assert [tos for _, tos, _ in smtps.received] == [["kaiser@example.org"]]
+        assert smtps.logins == [USER]
+    finally:
+        smtps.stop()
+
+
 # ---------------------------------------------------------------- routes and passwords
 
 def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
@@ -276,9 +337,6 @@ def test_sendmail_gets_each_mail_on_stdin_without_a_shell(cli, tmp_path):
     spool.mkdir()
     (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
                                   b"Subject: s\n\nhello; $(touch pwned)\n")
-    from referee.mail.transport import send_owed
-    from referee.store.mailroute import check_target
-
     lines = send_owed(spool, check_target(f"sendmail:'{script}' -t"))
     assert lines == ["sent     a.eml to kaiser@example.org"]
     assert b"hello; $(touch pwned)" in box.read_bytes() and not (tmp_path / "pwned").exists()
