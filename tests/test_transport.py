@@ -373,3 +373,22 @@ def test_watch_finishes_its_pass_and_stops_on_sigterm(cli, net, tmp_path):
 
     assert ticking.watch(journal, 5.0, log=lines.append, with_map=False, wait=wait) == 1
     assert signal.getsignal(signal.SIGTERM) == old
+
+
+def test_verify_refuses_a_route_record_the_referee_would_not_write(cli, tmp_path):
+    from referee.store.journal import line_of, seal
+
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    last = records(journal)[-1]
+    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
+                   "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
+                   "mail_route": {"to": "moderator", "salt": "00" * 16, "data": {
+                       "source": "imap://me:hunter2@mail.example.org:143/INBOX",
+                       "target": None}}})
+    with open(journal, "ab") as fh:
+        fh.write(line_of(forged))
+    r = cli("verify", journal)
+    assert r.exit_code == 3, r.output
+    assert f"record {forged['seq']} sets the mail route wrongly" in r.stderr
+    assert "hunter2" not in r.output
