@@ -168,6 +168,12 @@ class SmtpServer:
         kept = self
 
         class Keep:
+            async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
+                if address.startswith("nobody@"):
+                    return "550 5.1.1 no such mailbox"
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
             async def handle_DATA(self, server, session, envelope):  # noqa: N802 - its API
                 kept.received.append((envelope.mail_from, list(envelope.rcpt_tos),
                                       envelope.original_content))

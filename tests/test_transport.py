@@ -265,6 +265,19 @@ def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monk
         smtps.stop()
 
 
+def test_a_mail_refused_for_good_is_set_aside_and_holds_back_no_other(net, tmp_path):
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    for name, to in (("a.eml", "nobody@example.org"), ("b.eml", "kaiser@example.org")):
+        (spool / name).write_bytes(f"From: umpire@example.com\nTo: {to}\nSubject: s\n\n"
+                                   f"hello\n".encode())
+    with pytest.raises(TransportError, match=r"a.eml refused for good .*\(550\)"):
+        send_owed(spool, net.target)
+    assert (spool / "refused" / "a.eml").exists()
+    assert send_owed(spool, net.target) == ["sent     b.eml to kaiser@example.org"]
+    assert received_by(net) == ["kaiser@example.org"]
+
+
 # ---------------------------------------------------------------- routes and passwords
 
 def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
@@ -392,3 +405,43 @@ def test_verify_refuses_a_route_record_the_referee_would_not_write(cli, tmp_path
     assert r.exit_code == 3, r.output
     assert f"record {forged['seq']} sets the mail route wrongly" in r.stderr
     assert "hunter2" not in r.output
+
+
+def test_a_pass_cut_before_the_messages_are_marked_read_repeats_nothing(cli, net, tmp_path,
+                                                                         monkeypatch):
+    journal, keys = new_game(cli, tmp_path / "games", "kilo", net)
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<k1@example.org>"))
+    from referee.mail import transport
+
+    def cut(self, uids):
+        raise TransportError("imap: the connection was lost")
+
+    with monkeypatch.context() as m:
+        m.setattr(transport.ImapFolder, "mark_seen", cut)
+        r = tick(cli, journal)
+    assert r.exit_code == 3 and "connection was lost" in r.stderr
+    assert net.imap.seen(net.folder) == {"<k1@example.org>": False}
+    applied = len(records(journal))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert len(records(journal)) == applied                  # read again, applied once
+    assert net.imap.seen(net.folder) == {"<k1@example.org>": True}
+    assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
+
+
+def test_two_passes_at_once_apply_and_send_each_thing_once(cli, net, tmp_path):
+    import threading
+
+    journal, keys = new_game(cli, tmp_path / "games", "lima", net)
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<l1@example.org>"))
+    before = len(records(journal))
+    reports = []
+    runs = [threading.Thread(target=lambda: reports.append(
+        ticking.tick(journal, with_map=False))) for _ in range(2)]
+    for t in runs:
+        t.start()
+    for t in runs:
+        t.join(60)
+    assert [r.problems for r in reports] == [[], []]
+    assert len(records(journal)) == before + 1
+    assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])

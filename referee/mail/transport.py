@@ -246,41 +246,69 @@ def spool_files(spool: Path) -> list[Path]:
 def send_owed(spool: Path, target: str) -> list[str]:
     """Send each mail owed in spool, in name order, moving each one accepted into
     spool/sent/; one log line per mail. With `outbox:DIR` the spool is DIR and nothing is
-    sent. TransportError when the server or command fails: the mails not sent stay owed."""
+    sent. TransportError when the server or command fails: the mails not sent stay owed,
+    but one the server refuses for good (5xx for every recipient) is moved to
+    spool/refused/, so that it does not hold back the others."""
     target = check_target(target)
     if target.startswith("outbox:"):
         return []
     owed = spool_files(spool)
     if not owed:
         return []
-    sent_dir = home.ensure_dir(spool / "sent")
     lines: list[str] = []
-    if target.startswith("sendmail:"):
-        argv = shlex.split(target.removeprefix("sendmail:"))
-        for path in owed:
-            raw = path.read_bytes()
-            _run_sendmail(argv, raw, path)
-            lines.append(_moved(path, sent_dir, raw))
-        return lines
-    server = server_of(target)
-    # The referee greets the server with its own mail domain (no look-up of this machine's
-    # name).
-    domain = _envelope(owed[0].read_bytes(), owed[0])[0].rpartition("@")[2] or None
-    with _smtp(server, domain) as smtp:
-        for path in owed:
-            raw = path.read_bytes()
-            sender, rcpts = _envelope(raw, path)
-            try:
-                smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw))
-            except smtplib.SMTPRecipientsRefused as exc:
-                raise TransportError(f"smtp {server.host}:{server.port}: {path.name} refused "
-                                     f"for {', '.join(exc.recipients)}; it stays owed") from None
-            except (smtplib.SMTPException, OSError) as exc:
-                raise TransportError(f"smtp {server.host}:{server.port}: {path.name} not sent "
-                                     f"({_reason(exc)}); it and {len(owed) - len(lines) - 1} "
-                                     f"more stay owed") from None
-            lines.append(_moved(path, sent_dir, raw))
+    try:
+        sent_dir = home.ensure_dir(spool / "sent")
+        if target.startswith("sendmail:"):
+            argv = shlex.split(target.removeprefix("sendmail:"))
+            for path in owed:
+                raw = _owed_bytes(path)
+                if raw is not None:
+                    _run_sendmail(argv, raw, path)
+                    lines.append(_moved(path, sent_dir, raw))
+            return lines
+        server = server_of(target)
+        # The referee greets the server with its own mail domain (no look-up of this
+        # machine's name).
+        domain = _envelope(owed[0].read_bytes(), owed[0])[0].rpartition("@")[2] or None
+        with _smtp(server, domain) as smtp:
+            for i, path in enumerate(owed):
+                raw = _owed_bytes(path)
+                if raw is not None:
+                    _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
+                    lines.append(_moved(path, sent_dir, raw))
+    except OSError as exc:
+        raise StorageError(f"{spool}: the spool cannot be used ({_reason(exc)}); the mails "
+                           f"not sent stay owed") from None
     return lines
+
+
+def _owed_bytes(path: Path) -> bytes | None:
+    """A spooled mail's bytes (None: another run sent it meanwhile)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes, left: int) -> None:
+    """One mail through an open session (TransportError when it was not taken)."""
+    sender, rcpts = _envelope(raw, path)
+    where = f"smtp {server.host}:{server.port}"
+    try:
+        smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw))
+    except smtplib.SMTPRecipientsRefused as exc:
+        codes = [v[0] for v in exc.recipients.values()]
+        if codes and all(isinstance(c, int) and c >= 500 for c in codes):
+            refused = home.ensure_dir(path.parent / "refused")
+            os.replace(path, refused / path.name)
+            raise TransportError(f"{where}: {path.name} refused for good for "
+                                 f"{', '.join(exc.recipients)} ({codes[0]}); moved to "
+                                 f"{refused}") from None
+        raise TransportError(f"{where}: {path.name} refused for now for "
+                             f"{', '.join(exc.recipients)}; it stays owed") from None
+    except (smtplib.SMTPException, OSError) as exc:
+        raise TransportError(f"{where}: {path.name} not sent ({_reason(exc)}); it and "
+                             f"{left} more stay owed") from None
 
 
 def _moved(path: Path, sent_dir: Path, raw: bytes) -> str:
