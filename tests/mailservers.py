@@ -113,11 +113,12 @@ class ImapServer:
         c.login(USER, PASSWORD)
         return c
 
-    def new_folder(self) -> str:
-        name = f"games-{uuid.uuid4().hex[:8]}"
+    def new_folder(self, name: str = "") -> str:
+        """A new folder (name: as IMAP writes it, modified UTF-7)."""
+        name = name or f"games-{uuid.uuid4().hex[:8]}"
         c = self.client()
         try:
-            assert c.create(name)[0] == "OK"
+            assert c.create(f'"{name}"')[0] == "OK"
         finally:
             c.logout()
         return name
@@ -127,7 +128,7 @@ class ImapServer:
         c = self.client()
         try:
             for raw in raws:
-                assert c.append(folder, None, None, raw.replace(b"\r\n", b"\n")
+                assert c.append(f'"{folder}"', None, None, raw.replace(b"\r\n", b"\n")
                                 .replace(b"\n", b"\r\n"))[0] == "OK"
         finally:
             c.logout()
@@ -136,7 +137,7 @@ class ImapServer:
         """Each message's Message-ID and whether it is \\Seen."""
         c = self.client()
         try:
-            c.select(folder, readonly=True)
+            c.select(f'"{folder}"', readonly=True)
             _, data = c.fetch("1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
         finally:
             c.logout()

@@ -134,6 +134,18 @@ def test_orders_mailed_in_are_applied_and_answered_once(cli, net, tmp_path):
     no_password_in(r.output, folder=journal.parent)
 
 
+def test_a_folder_named_beyond_ascii(cli, net, tmp_path):
+    folder = net.imap.new_folder(f"Entw&APw-rfe-{tmp_path.name[-6:]}")   # Entwürfe-...
+    source = f"imap://{USER}@{HOST}:{net.imap.port}/Entwürfe-{tmp_path.name[-6:]}"
+    journal, keys = new_game(cli, tmp_path / "games", "umlaut", net, "--mail-in", source,
+                             "--mail-out", net.target)
+    net.imap.deliver(folder, mail("german", keys["german"], ["pass"], "<u1@example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert records(journal)[-1]["order"] == "pass"
+    assert net.imap.seen(folder) == {"<u1@example.org>": True}
+
+
 def test_a_message_no_game_claims_stays_unread(cli, net, tmp_path):
     journal, keys = new_game(cli, tmp_path / "games", "beta", net)
     stranger = (b"From: someone@bureau.example\nTo: umpire@example.com\nSubject: hello\n"
@@ -313,6 +325,16 @@ def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
     assert "mail.example.org" not in r.stdout and "set mail route" in r.stdout
     r = cli("verify", journal)
     assert r.exit_code == 0, r.output
+    # A login that is a mail address, a folder with '?' and one beyond ASCII: each kept so
+    # that it reads back the same (verify reads every route record again).
+    for given, kept in [("imap://me@example.org@mail.example.org/INBOX",
+                         "imap://me@example.org@mail.example.org:143/INBOX"),
+                        ("imap://me%40example.org@mail.example.org/Q%3F",
+                         "imap://me@example.org@mail.example.org:143/Q%3F"),
+                        ("imaps://me@[::1]/Entwürfe", "imaps://me@[::1]:993/Entw%C3%BCrfe")]:
+        r = cli("mail", journal, "--in", given, "--format", "json")
+        assert r.exit_code == 0 and json.loads(r.stdout)["source"] == kept, r.output
+    assert cli("verify", journal).exit_code == 0
 
 
 def test_passwords_come_from_env_then_the_private_file_then_netrc(tmp_path, monkeypatch,

@@ -16,6 +16,7 @@ import shutil
 import signal
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -226,6 +227,7 @@ def _name(i: int) -> str:
 def _maildir(messages: list[Fetched]):
     """A private Maildir holding these messages for inbox, removed afterwards."""
     base = home.ensure_dir(home.data_dir("incoming"))
+    _sweep(base)
     folder = Path(tempfile.mkdtemp(dir=base))
     try:
         (folder / "new").mkdir(mode=0o700)
@@ -235,6 +237,18 @@ def _maildir(messages: list[Fetched]):
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sweep(base: Path, older_than: float = 3600.0) -> None:
+    """Remove the private Maildirs a pass killed on its way left behind (their messages are
+    still in the source, unread)."""
+    limit = time.time() - older_than
+    for entry in base.iterdir():
+        try:
+            if entry.is_dir() and entry.stat().st_mtime < limit:
+                shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def _after_mail(x: Game, games_dir) -> None:

@@ -15,6 +15,7 @@ again only if the server's answer was lost.
 
 from __future__ import annotations
 
+import base64
 import email.utils
 import imaplib
 import os
@@ -201,7 +202,29 @@ class ImapFolder:
 
 
 def _quoted(folder: str) -> str:
-    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A folder name as IMAP takes it: modified UTF-7 (RFC 3501 5.1.3), quoted."""
+    name = _utf7(folder)
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _utf7(name: str) -> str:
+    """Printable ASCII as it is ('&' as '&-'), every other run as &BASE64-of-UTF-16-."""
+    out, run = [], []
+
+    def close_run() -> None:
+        if run:
+            packed = base64.b64encode("".join(run).encode("utf-16-be")).decode()
+            out.append("&" + packed.rstrip("=").replace("/", ",") + "-")
+            run.clear()
+
+    for ch in name:
+        if " " <= ch <= "~":
+            close_run()
+            out.append("&-" if ch == "&" else ch)
+        else:
+            run.append(ch)
+    close_run()
+    return "".join(out)
 
 
 def _said(data) -> str:

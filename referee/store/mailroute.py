@@ -15,14 +15,17 @@ import os
 import re
 import shlex
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from ..base.errors import UsageError
 from .journal import now
 
 ROUTE = "set mail route"
 _HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\]")
-_USER = re.compile(r"[\x21-\x39\x3b-\x3f\x41-\x7e]{1,200}")      # printable, no ':' or '@'
+_USER = re.compile(r"[A-Za-z0-9._+=!$&'*~@-]{1,200}")
+# A folder name as kept: printable ASCII is written as it is, but for what would end the
+# path or start an escape; anything else is %-escaped UTF-8.
+_FOLDER_SAFE = "".join(chr(c) for c in range(0x20, 0x7f) if chr(c) not in "%?#")
 _FOLDER = re.compile(r"[^\x00-\x1f\x7f]{1,200}")
 _PATH_LIMIT = 4096
 
@@ -48,38 +51,18 @@ _PORTS = {"imap": 143, "imaps": 993, "smtp": 25, "smtps": 465}
 
 def _server(text: str, option: str, need_user: bool, with_folder: bool) -> Server:
     """A server address read strictly (UsageError naming the option and what is wrong)."""
-    parts = urlsplit(text)
     where = f"{option} {text!r}"
+    try:
+        parts = urlsplit(text)
+    except ValueError as exc:
+        raise UsageError(f"{where}: not an address ({exc})") from None
     if parts.query or parts.fragment:
         raise UsageError(f"{where}: no '?' or '#' part is read")
-    netloc = parts.netloc
-    user, at, hostport = netloc.rpartition("@")
-    if not at:
-        user, hostport = "", netloc
-    if ":" in user:
-        raise UsageError(f"{option}: a password never goes into the address (it would be kept "
-                         f"in the journal); give it in the environment, the referee's "
-                         f"password file or ~/.netrc (README, Run a game unattended)")
-    user = unquote(user)
+    user, at, hostport = parts.netloc.rpartition("@")
+    user = _login(user, option, where)
     if need_user and not user:
         raise UsageError(f"{where}: name the login, {parts.scheme}://USER@HOST/FOLDER")
-    if user and not _USER.fullmatch(user):
-        raise UsageError(f"{where}: the login is not a plain user name")
-    if hostport.startswith("[") and "]" in hostport:
-        end = hostport.index("]") + 1
-        host, port_text = hostport[:end], hostport[end:]
-        if port_text and not port_text.startswith(":"):
-            raise UsageError(f"{where}: {hostport!r} is not HOST[:PORT]")
-        port_text = port_text[1:]
-    else:
-        host, _, port_text = hostport.partition(":")
-    if not _HOST.fullmatch(host):
-        raise UsageError(f"{where}: {host!r} is not a host name")
-    port = _PORTS[parts.scheme]
-    if port_text:
-        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-            raise UsageError(f"{where}: the port is a number from 1 to 65535")
-        port = int(port_text)
+    host, port = _host_port(hostport, _PORTS[parts.scheme], where)
     folder = unquote(parts.path.lstrip("/"))
     if with_folder:
         folder = folder or "INBOX"
@@ -89,7 +72,38 @@ def _server(text: str, option: str, need_user: bool, with_folder: bool) -> Serve
     elif folder:
         raise UsageError(f"{where}: an SMTP server takes no folder; write "
                          f"{parts.scheme}://[USER@]HOST[:PORT]")
-    return Server(parts.scheme, user or None, host.strip("[]"), port, folder)
+    return Server(parts.scheme, user or None, host, port, folder)
+
+
+def _login(user: str, option: str, where: str) -> str:
+    """The login of an address (a mail address is one: me@example.org@mail.example.org)."""
+    if ":" in user:
+        raise UsageError(f"{option}: a password never goes into the address (it would be kept "
+                         f"in the journal); give it in the environment, the referee's "
+                         f"password file or ~/.netrc (README, Run a game unattended)")
+    user = unquote(user)
+    if user and not _USER.fullmatch(user):
+        raise UsageError(f"{where}: the login is not a plain user name")
+    return user
+
+
+def _host_port(hostport: str, port: int, where: str) -> tuple[str, int]:
+    """HOST[:PORT] or [IPv6][:PORT], with the scheme's port when none is given."""
+    if hostport.startswith("[") and "]" in hostport:
+        end = hostport.index("]") + 1
+        host, rest = hostport[:end], hostport[end:]
+        if rest and not rest.startswith(":"):
+            raise UsageError(f"{where}: {hostport!r} is not HOST[:PORT]")
+        port_text = rest[1:]
+    else:
+        host, _, port_text = hostport.partition(":")
+    if not _HOST.fullmatch(host):
+        raise UsageError(f"{where}: {host!r} is not a host name")
+    if port_text:
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise UsageError(f"{where}: the port is a number from 1 to 65535")
+        port = int(port_text)
+    return host.strip("[]"), port
 
 
 def _path(text: str, option: str) -> str:
@@ -135,7 +149,7 @@ def check_target(text: str, option: str = "--mail-out") -> str:
 def _url(server: Server) -> str:
     user = f"{server.user}@" if server.user else ""
     host = f"[{server.host}]" if ":" in server.host else server.host
-    folder = f"/{server.folder}" if server.folder else ""
+    folder = f"/{quote(server.folder, safe=_FOLDER_SAFE)}" if server.folder else ""
     return f"{server.scheme}://{user}{host}:{server.port}{folder}"
 
 
