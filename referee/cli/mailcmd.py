@@ -61,6 +61,8 @@ def tick(
     check the deadlines and send every mail owed. Exit 0 when all was handled."""
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
 
+    for journal in ticking.journals_in(path):
+        commands.check_private(journal)
     report = ticking.tick(path, GAMES["dir"], with_map)
     if format == Fmt.json:
         typer.echo(commands.dump(_tick_document(report)))
@@ -86,6 +88,7 @@ def watch(
     under way is finished first; exit 0)."""
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
 
-    ticking.journals_in(path)
+    for journal in ticking.journals_in(path):
+        commands.check_private(journal)
     ticking.watch(path, interval, GAMES["dir"], lambda line: typer.echo(line, err=False),
                   with_map)
