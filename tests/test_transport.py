@@ -231,7 +231,7 @@ def test_a_maildir_and_an_outbox_folder_need_no_server(cli, tmp_path):
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert records(journal)[-1]["order"] == "pass"
-    assert "unclaimed" in r.stdout and "s2@" not in r.stdout
+    assert "1 message(s) no game claims" in r.stdout and "s2@" not in r.stdout
     written = sorted(out.glob("*.eml"))
     tos = sorted(str(email.message_from_bytes(p.read_bytes())["To"]) for p in written)
     assert tos == sorted([ADDRESSES["entente"], ADDRESSES["german"]])   # none to the stranger

@@ -136,8 +136,9 @@ class TickReport:
     def lines(self) -> list[str]:
         out = [f"problem  {p}" for p in self.broken]
         out += [line for x in self.games for line in x.lines]
-        out += [f"unclaimed {where}: no game's tag or order key; left for the moderator"
-                for where in self.unclaimed]
+        if self.unclaimed:          # the same ones again each pass: one line, not one each
+            out.append(f"{len(self.unclaimed)} message(s) no game claims (no game's tag or "
+                       f"order key): left for the moderator")
         return out
 
 
