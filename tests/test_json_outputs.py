@@ -123,6 +123,13 @@ RUNS = {
                            (["deadline", b.journal, "--set", "48h"], "deadlines", 0)],
     "extend": lambda b: [(["deadline", b.journal, "--set", "48h"], "deadlines", 0),
                          (["extend", b.journal, "24h"], "deadlines", 0)],
+    "mail": lambda b: [(["mail", b.journal, "--in", b.mail(), "--out",
+                         f"outbox:{b.tmp / 'spool'}"], "mail-route", 0),
+                       (["mail", b.journal], "mail-route", 0)],
+    "tick": lambda b: [(["mail", b.journal, "--in", b.mail(), "--out",
+                         f"outbox:{b.tmp / 'spool'}"], "mail-route", 0),
+                       (["tick", b.journal, "--no-map"], "tick-result", 0)],
+    "watch": lambda b: [],         # a loop of `tick` that logs text lines: no JSON of its own
     "verify": lambda b: [(["verify", b.journal], "verify-result", 0),
                          (["verify", b.old()], "verify-result", 5)],
     "upgrade": lambda b: [(["upgrade", b.old()], "upgrade-result", 0)],

@@ -239,7 +239,8 @@ def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
     text = "\n".join(texts)
     assert "Central" in text and "Allies" in text
     # Names the data itself gives (a card "German Military Crisis!", a victory level, the
-    # country Germany heading the board) are the data's words; the lines are wide enough for none of them to be wrapped.
+    # country Germany heading the board) are the data's words; the lines are wide enough for
+    # none of them to be wrapped.
     data = load_game(games / "ttlm")
     for name in [c.title for c in data.deck.cards] + \
             [n.name for n in data.units.nations.values()] + \

@@ -22,7 +22,7 @@ import typer
 from .. import __version__, load_msgspec
 from .. import game as g
 from ..base.errors import GameDataError
-from . import audit, deadlinecmd, play, sheetcmd, tools
+from . import audit, deadlinecmd, mailcmd, play, sheetcmd, tools
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES
@@ -146,7 +146,8 @@ def main_options(
 
 # The order `referee --help` lists them in.
 COMMANDS = (play.new, play.players, play.order, play.standing, play.status, play.show,
-            audit.log, audit.report, tools.inbox, deadlinecmd.deadline, deadlinecmd.extend,
+            audit.log, audit.report, tools.inbox, mailcmd.mail, mailcmd.tick, mailcmd.watch,
+            deadlinecmd.deadline, deadlinecmd.extend,
             audit.verify, audit.upgrade, audit.reveal,
             audit.repair, tools.autoplay, tools.schema, tools.demo, audit.explain, audit.dice,
             tools.map_, tools.area)

@@ -32,6 +32,10 @@ EXAMPLES = {
     "inbox": "referee inbox war.jsonl mail.mbox --outbox outbox",
     "deadline": "referee deadline war.jsonl --set 72h --kind movement",
     "extend": "referee extend war.jsonl german 24h",
+    "mail": "referee mail war.jsonl --in imaps://referee@mail.example.org/INBOX --out "
+            "smtps://referee@mail.example.org",
+    "tick": "referee tick games/ --format json",
+    "watch": "referee watch games/ --interval 60",
     "verify": "referee verify war.jsonl --secret war.jsonl.secret",
     "upgrade": "referee upgrade war.jsonl",
     "reveal": "referee reveal war.jsonl",

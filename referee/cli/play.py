@@ -70,6 +70,12 @@ def new(
     skip_weekends: Annotated[bool, typer.Option(
         help="A deadline falling on a Saturday or Sunday moves to Monday, same time.")
     ] = False,
+    mail_in: Annotated[Optional[str], typer.Option(
+        help="Where players' mail is read (`referee mail` changes it later): an mbox file, a "
+             "Maildir, or imap://USER@HOST[:PORT]/FOLDER (imaps:// for TLS).")] = None,
+    mail_out: Annotated[Optional[str], typer.Option(
+        help="How the referee's mail leaves: outbox:DIR, smtp://[USER@]HOST[:PORT] "
+             "(smtps:// for TLS) or sendmail:COMMAND; passwords never go here.")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
@@ -77,6 +83,7 @@ def new(
     from ..game.views import status_view  # start-up: only new needs it
     from ..render.documents import status_document  # start-up: only new needs it
     from ..render.formats import render  # start-up: only new needs it
+    from ..store.mailroute import check_source, check_target  # start-up: new only
 
     dice = dice.value
     if game_id is not None:
@@ -88,11 +95,19 @@ def new(
     elif reminders or missed or extensions is not None or skip_weekends:
         raise UsageError("--reminders, --missed, --extensions and --skip-weekends go with "
                          "--deadline (no deadline, nothing to remind of or to miss)")
+    for value, check in ((mail_in, check_source), (mail_out, check_target)):
+        if value is not None:
+            check(value)                  # a bad route is refused before the game is made
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [],
                          clock=clock)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
+    route = {"source": None, "target": None}
+    if mail_in is not None or mail_out is not None:
+        from ..mail.transport import set_route  # start-up: new with a mail route only
+
+        route = set_route(journal, mail_in, mail_out, GAMES["dir"])
     view = status_view(game.state, game.data, None, game.game_id, dice=dice)
     if format == Fmt.json:
         typer.echo(commands.dump({
@@ -100,13 +115,17 @@ def new(
             "game": game.data.info.id, "scenario": game.scenario.id, "dice": dice,
             "secret_file": str(where),
             "players": [s for s in sides if s != OBSERVER],
-            "observers": sides.count(OBSERVER), "status": view}))
+            "observers": sides.count(OBSERVER), "status": view,
+            "mail_in": route["source"], "mail_out": route["target"]}))
         return
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
     if any(s != OBSERVER for s in sides):
         typer.echo(f"players registered; `referee players {journal} --keys` prints their order "
                    f"keys (for the moderator only)")
+    if route["source"] or route["target"]:
+        typer.echo(f"mail in: {route['source'] or 'not set'}; mail out: "
+                   f"{route['target'] or 'not set'} (`referee mail {journal}` changes them)")
     if OBSERVER in sides:
         typer.echo(f"{sides.count(OBSERVER)} observer(s) registered: each is sent the public "
                    f"report, and none can order")

@@ -53,6 +53,8 @@ class NewGame(Document):
     players: list[str]
     status: dict[str, Any]
     observers: int = 0
+    mail_in: Optional[str] = None             # the mail route set at `new`, if any
+    mail_out: Optional[str] = None
 
 
 class StandingOrders(Document):
@@ -405,6 +407,38 @@ class Deadlines(Document):
     policy: Literal["default", "wait", "pause"]
     due: list[DeadlineDue]
     records: list[int] = []
+class MailRouteShown(Document):
+    """`mail`: where the game's mail comes from and goes to (null: not set); never a
+    password."""
+
+    schema_version: int
+    journal: str
+    source: Optional[str]
+    target: Optional[str]
+
+
+class GameTick(Part):
+    """One game's part of a pass: its route, the new messages it handled (each as `inbox`
+    gives it), one log line per action, and what was left undone."""
+
+    journal: str
+    game_id: str
+    source: Optional[str]
+    target: Optional[str]
+    messages: list[dict[str, Any]]
+    log: list[str]
+    problems: list[str]
+
+
+class TickResult(Document):
+    """`tick`: each game's pass, the places of the messages no game claimed (left for the
+    moderator), every problem; `ok` when all was handled (exit 0)."""
+
+    schema_version: int
+    ok: bool
+    games: list[GameTick]
+    unclaimed: list[str]
+    problems: list[str]
 
 
 OUTPUTS: dict[str, type[Document]] = {
@@ -428,4 +462,6 @@ OUTPUTS: dict[str, type[Document]] = {
     "schema-document": SchemaDocument,
     "demo-result": DemoResult,
     "deadlines": Deadlines,
+    "mail-route": MailRouteShown,
+    "tick-result": TickResult,
 }

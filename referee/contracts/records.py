@@ -133,6 +133,16 @@ class Roster(Contract):
     mail_entropy: bool = False
 
 
+class MailRoute(Contract):
+    """Where a game's mail comes from (an mbox file, a Maildir, an imap:// or imaps://
+    folder) and where the referee's mail goes (outbox:DIR, smtp://, smtps://,
+    sendmail:COMMAND), as a mail route record keeps them for the moderator's eyes; no
+    password is ever part of either (absent: not set)."""
+
+    source: Annotated[str, Field(max_length=4200)] | None = None
+    target: Annotated[str, Field(max_length=4200)] | None = None
+
+
 # Hidden army templates (option 1.4): what entered or left a template outside a battle.
 class PlaceDetails(Contract):
     unit: str
@@ -262,6 +272,7 @@ class JournalRecord(Contract):
     private_order: Secret | None = None
     mail: Secret | None = None          # the message the order came in (moderator only)
     players: Secret | None = None       # a roster record: addresses, key digests (moderator)
+    mail_route: Secret | None = None    # a mail route record: MailRoute (moderator)
     standing: Secret | None = None      # the actor's standing orders (his eyes only)
     sheet: SheetTip | None = None       # a dice sheet registered (order "register dice sheet")
     link: SheetLink | None = None       # the link of the actor's dice sheet it reveals

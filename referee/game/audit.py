@@ -27,6 +27,7 @@ from ..engine.reading import parse_order
 from ..engine.versions import RULES_VERSION
 from ..store.dice import ReplayDice, die_steps, hmac_base
 from ..store.journal import Journal, parse, redact
+from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, mix_text
 from .deadlines import answers_missed, clock_of, clock_words
@@ -203,7 +204,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["actor"] = rec["actor"]
     out["at"] = rec.get("at")
     out["order"] = {"text": text, "sealed": sealed}
-    moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET) or seq == 1 or \
+    moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET, ROUTE) or seq == 1 or \
         (clock_of(rec) is not None and not answers_missed(rec))
     out["decision"] = None if moderators else _decision(state, data, rec)
     trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules)
@@ -235,6 +236,9 @@ def _moderators_checks(rec: dict) -> list[str] | None:
     if rec["order"] == REGISTER:
         return ["a roster record of the moderator: it answers no decision and rolls no "
                 "die (`verify` checks its form)"]
+    if rec["order"] == ROUTE:
+        return ["the moderator sets where the game's mail comes from and goes to: it answers "
+                "no decision and rolls no die (`verify` checks its form)"]
     if rec["order"] == REVEAL:
         return ["the moderator reveals the dice secret: it answers no decision; `verify` "
                 "checks it against the commitment in record 0"]

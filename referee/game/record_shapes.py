@@ -28,6 +28,7 @@ __all__ = [
     'DiceSource',
     'Player',
     'Roster',
+    'MailRoute',
     'PlaceDetails',
     'BuildDetails',
     'UnitRef',
@@ -160,6 +161,17 @@ class Roster(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     mail_entropy: bool = False
 
 
+class MailRoute(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Where a game's mail comes from (an mbox file, a Maildir, an imap:// or imaps://
+    folder) and where the referee's mail goes (outbox:DIR, smtp://, smtps://,
+    sendmail:COMMAND), as a mail route record keeps them for the moderator's eyes; no
+    password is ever part of either (absent: not set).
+    """
+
+    source: Annotated[str, msgspec.Meta(max_length=4200)] | None = None
+    target: Annotated[str, msgspec.Meta(max_length=4200)] | None = None
+
+
 class PlaceDetails(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     unit: str
     area: str
@@ -270,6 +282,7 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     private_order: Secret | None = None
     mail: Secret | None = None
     players: Secret | None = None
+    mail_route: Secret | None = None
     standing: Secret | None = None
     sheet: SheetTip | None = None
     link: SheetLink | None = None

@@ -15,6 +15,7 @@ from .record_shapes import (
     JournalHeader,
     JournalRecord,
     MailData,
+    MailRoute,
     OrderText,
     Roster,
     StandingSet,
@@ -85,7 +86,8 @@ def record_of(rec: dict, name: str) -> JournalRecord:
         if standing is not None:
             if standing.data is not None:
                 _convert_at(standing.data, StandingSet, "$.standing.data")
-        for field, shape in (("mail", MailData), ("players", Roster)):
+        for field, shape in (("mail", MailData), ("players", Roster),
+                             ("mail_route", MailRoute)):
             part = getattr(typed, field)
             if part is None:
                 continue

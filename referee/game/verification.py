@@ -44,6 +44,7 @@ from ..engine.versions import RULES_VERSION
 from ..store import dice as dicemod
 from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
+from ..store.mailroute import ROUTE, route_problem
 from ..store.players import REGISTER, roster_problem
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
 from .deadlines import (
@@ -134,7 +135,8 @@ def _check_roster(rec: dict, name: str, sides) -> None:
     part = rec.get("players")
     ok = (rec.get("actor") == "moderator" and rec.get("order") == REGISTER
           and rec.get("events") == [] and not rec.get("dice") and "private_order" not in rec
-          and "mail" not in rec and isinstance(part, dict) and part.get("to") == "moderator")
+          and "mail" not in rec and "mail_route" not in rec and isinstance(part, dict)
+          and part.get("to") == "moderator")
     if not ok:
         raise JournalError(f"{name}: record {rec['seq']} claims to register the players but is "
                            f"not a roster record the referee writes", record=rec["seq"])
@@ -143,6 +145,24 @@ def _check_roster(rec: dict, name: str, sides) -> None:
         if isinstance(data, dict) else None
     if problem:
         raise JournalError(f"{name}: record {rec['seq']} registers the players wrongly: "
+                           f"{problem}", record=rec["seq"])
+
+
+def _check_route(rec: dict, name: str) -> None:
+    """A mail route record: the moderator's, no events, dice or other part, one moderator-only
+    part whose source and target read as `new` and `mail` write them."""
+    part = rec.get("mail_route")
+    ok = (rec.get("actor") == "moderator" and rec.get("order") == ROUTE
+          and rec.get("events") == [] and not rec.get("dice") and isinstance(part, dict)
+          and part.get("to") == "moderator"
+          and not any(k in rec for k in ("private_order", "mail", "players", "standing")))
+    if not ok:
+        raise JournalError(f"{name}: record {rec['seq']} claims to set the mail route but is "
+                           f"not a mail route record the referee writes", record=rec["seq"])
+    data = part.get("data")
+    problem = route_problem(data) if isinstance(data, dict) else None
+    if problem:
+        raise JournalError(f"{name}: record {rec['seq']} sets the mail route wrongly: "
                            f"{problem}", record=rec["seq"])
 
 
@@ -338,13 +358,16 @@ class _Proof:
         if typed.clock is not None and fact_problem(rec["clock"], data.sides) is not None:
             raise _fail(name, n, f"its missed deadline is not one the referee writes: "
                                  f"{fact_problem(rec['clock'], data.sides)}")
-        if rec["order"] in (REGISTER, REVEAL, UPGRADE) or rec.get("players") is not None or \
+        if rec["order"] in (REGISTER, REVEAL, UPGRADE, ROUTE) or \
+                rec.get("players") is not None or rec.get("mail_route") is not None or \
                 any(e.type in ("SecretRevealed", "RulesUpgraded") for e in typed.events):
             _no_sheet_parts(rec, name)
         if rec["order"] == REGISTER or rec.get("players") is not None:
             _check_roster(rec, name, data.sides)
             roster = rec["players"].get("data")
             self.mail_entropy |= isinstance(roster, dict) and roster.get("mail_entropy") is True
+        elif rec["order"] == ROUTE or rec.get("mail_route") is not None:
+            _check_route(rec, name)
         elif rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
             _check_reveal(rec, name, self.header["dice"]["commitment"])
             self.revealed_at = n

@@ -204,10 +204,10 @@ def _hash_ok(rec: dict, line: bytes, expected: str, quick: bool) -> bool:
 
 def placed_parts(rec: dict) -> list[dict]:
     """The secret parts, full or redacted, in the places the referee writes them: events'
-    `secret`, `private_order`, `mail`, `players` and `standing` (a part anywhere else is no
-    part the referee made)."""
+    `secret`, `private_order`, `mail`, `players`, `standing` and `mail_route` (a part
+    anywhere else is no part the referee made)."""
     parts = [rec.get("private_order"), rec.get("mail"), rec.get("players"),
-             rec.get("standing")]
+             rec.get("standing"), rec.get("mail_route")]
     events = rec.get("events")
     if isinstance(events, list):
         parts += [e.get("secret") for e in events if isinstance(e, dict)]

@@ -1,0 +1,94 @@
+"""A game that runs itself: mail (its route), tick (one pass) and watch (a loop of them).
+
+Each command returns its exit code (None for 0); app.py registers it inside the error boundary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from . import commands
+from .params import GAMES, Fmt
+
+SOURCE_HELP = ("Where players' mail is read: an mbox file, a Maildir, or "
+               "imap://USER@HOST[:PORT]/FOLDER (imaps:// for TLS; STARTTLS when offered).")
+TARGET_HELP = ("How the referee's mail leaves: outbox:DIR (written, never sent), "
+               "smtp://[USER@]HOST[:PORT] (smtps:// for TLS; STARTTLS when offered) or "
+               "sendmail:COMMAND (each mail on its standard input). Passwords come from the "
+               "environment, the referee's password file or ~/.netrc, never from here.")
+
+
+def mail(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    in_: Annotated[Optional[str], typer.Option("--in", help=SOURCE_HELP)] = None,
+    out: Annotated[Optional[str], typer.Option("--out", help=TARGET_HELP)] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Show where the game's mail comes from and goes to, or change it (a moderator record;
+    no password is ever recorded)."""
+    from ..mail import transport  # start-up: the mail transport, for mail, tick and watch
+
+    commands.check_private(journal)
+    if in_ is not None or out is not None:
+        route = transport.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"))
+    else:
+        route = transport.route_of(journal, GAMES["dir"])
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "journal": str(journal), **route}))
+        return
+    typer.echo(f"mail in:  {route['source'] or 'not set (`referee mail JOURNAL --in SOURCE`)'}")
+    typer.echo(f"mail out: {route['target'] or 'not set (`referee mail JOURNAL --out TARGET`)'}")
+
+
+def _tick_document(report) -> dict:
+    return {"schema_version": 1, "ok": not report.problems, "games": [
+        {"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
+         "target": x.target, "messages": x.messages, "log": x.lines, "problems": x.problems}
+        for x in report.games], "unclaimed": report.unclaimed, "problems": report.problems}
+
+
+def tick(
+    path: Annotated[Path, typer.Argument(
+        help="A game's journal, or a folder of journals (*.jsonl).", metavar="JOURNAL|DIR")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+    with_map: Annotated[bool, typer.Option(
+        "--map/--no-map", help="Attach map.png to each player's mail.")] = True,
+) -> None:
+    """One pass, for cron or a timer: fetch each game's new mail, apply it as inbox does,
+    check the deadlines and send every mail owed. Exit 0 when all was handled."""
+    from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
+
+    for journal in ticking.journals_in(path):
+        commands.check_private(journal)
+    report = ticking.tick(path, GAMES["dir"], with_map)
+    if format == Fmt.json:
+        typer.echo(commands.dump(_tick_document(report)))
+    else:
+        for line in report.lines():
+            typer.echo(line)
+        if not report.problems:
+            typer.echo(f"{len(report.games)} game(s): all handled")
+    problem = ticking.summary(report)
+    if problem is not None:
+        raise problem
+
+
+def watch(
+    path: Annotated[Path, typer.Argument(
+        help="A game's journal, or a folder of journals (*.jsonl).", metavar="JOURNAL|DIR")],
+    interval: Annotated[float, typer.Option(
+        help="Seconds between two passes.", min=1.0)] = 300.0,
+    with_map: Annotated[bool, typer.Option(
+        "--map/--no-map", help="Attach map.png to each player's mail.")] = True,
+) -> None:
+    """Run tick again and again, one log line per action, until SIGTERM or SIGINT (the pass
+    under way is finished first; exit 0)."""
+    from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
+
+    for journal in ticking.journals_in(path):
+        commands.check_private(journal)
+    ticking.watch(path, interval, GAMES["dir"], lambda line: typer.echo(line, err=False),
+                  with_map)

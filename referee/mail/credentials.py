@@ -1,0 +1,78 @@
+"""Mail server passwords: never in the journal or its folder, never printed.
+
+Looked for in this order, the first found wins:
+
+1. the environment, per host: `REFEREE_IMAP_PASSWORD_<HOST>` or `REFEREE_SMTP_PASSWORD_<HOST>`
+   (HOST in capitals, each character not a letter or digit as `_`: mail.example.org is
+   `MAIL_EXAMPLE_ORG`);
+2. the environment, for every host: `REFEREE_IMAP_PASSWORD` or `REFEREE_SMTP_PASSWORD`;
+3. the referee's password file, `passwords` beside this user's signing key (netrc form:
+   `machine HOST login USER password PASSWORD`), which must be readable by this user only;
+4. `~/.netrc` (the standard library's netrc; it too must be private).
+
+A file that other users may read is refused, with the reason; its contents are never
+quoted in an error (a netrc parse error names the line only).
+"""
+
+from __future__ import annotations
+
+import netrc
+import os
+import re
+import stat
+from pathlib import Path
+
+from ..base.errors import UsageError
+from ..store import home
+
+
+def env_names(kind: str, host: str) -> tuple[str, str]:
+    """The two environment variables read for a server: per host, then for all hosts."""
+    general = f"REFEREE_{kind.upper()}_PASSWORD"
+    return f"{general}_{re.sub(r'[^A-Za-z0-9]', '_', host).upper()}", general
+
+
+def password_file() -> Path:
+    """The referee's own password file (netrc form), beside the signing key."""
+    return home.key_path().parent / "passwords"
+
+
+def password(kind: str, user: str | None, host: str) -> str | None:
+    """The password for user at host (kind: imap or smtp), or None when none is given."""
+    for name in env_names(kind, host):
+        value = os.environ.get(name)
+        if value:
+            return value
+    for path in (password_file(), Path(os.path.expanduser("~")) / ".netrc"):
+        found = _from_netrc(path, user, host)
+        if found is not None:
+            return found
+    return None
+
+
+def _from_netrc(path: Path, user: str | None, host: str) -> str | None:
+    """The password a netrc-form file gives for host (and user, when named)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"{path}: not a regular file; it cannot hold mail passwords")
+    if os.name == "posix" and info.st_mode & 0o077:
+        raise UsageError(f"{path}: other users of this machine may read it, so its mail "
+                         f"passwords are not used; `chmod 600 {path}` makes it private")
+    if os.name == "posix" and info.st_uid != os.getuid():
+        raise UsageError(f"{path}: belongs to another user, so its mail passwords are not used")
+    try:
+        found = netrc.netrc(str(path)).authenticators(host)
+    except netrc.NetrcParseError as exc:
+        raise UsageError(f"{path}: cannot be read as a netrc file (line {exc.lineno})"
+                         ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot be read ({type(exc).__name__})") from None
+    if found is None:
+        return None
+    login, _, secret = found
+    if user and login and login != user:
+        return None
+    return secret or None

@@ -1,0 +1,322 @@
+"""One pass of a game that runs itself (`referee tick`), and the loop of them (`watch`).
+
+For each game, under a lock of its own: the new mail of its source that it claims goes
+through `inbox` into the game's spool (the mails it owes), then the deadlines are checked
+(reminders and missed-order results into the same spool), then every mail owed is sent.
+
+Several games may read one mailbox: a message goes to the game its subject tag
+(`[referee GAMEID #N]`) names, else to the one game whose order key it carries; a message
+no game claims is left alone (unread on an IMAP server) for the moderator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import game as g
+from ..base.clock import now as clock_now
+from ..base.errors import RefereeError, UsageError
+from ..base.readers import MODERATOR
+from ..store import home
+from ..store.mailroute import check_target, is_local, mail_route
+from ..store.players import compact, order_key, roster
+from . import message as mailtext
+from .deadlines import check_deadlines
+from .inbox import SUBJECT_TAG, inbox
+from .mailboxes import read_source
+from .transport import Fetched, TransportError, open_source, send_owed
+
+
+@dataclass
+class Game:
+    """A game as tick sees it: its journal, id, route, spool and the keys that claim mail."""
+
+    journal: Path
+    game_id: str
+    header_hash: str
+    source: str | None
+    target: str | None
+    keys: list[str]
+    lines: list[str] = field(default_factory=list)
+    messages: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def spool(self) -> Path:
+        """Where its owed mails wait: the outbox folder of `outbox:DIR`, else a folder of
+        this user's own."""
+        if self.target and self.target.startswith("outbox:"):
+            return Path(self.target.removeprefix("outbox:"))
+        return home.data_dir("spool", _tag(self.game_id, self.header_hash))
+
+    def log(self, line: str) -> None:
+        self.lines.append(f"{self.game_id}: {line}")
+
+    def fail(self, problem: str) -> None:
+        self.problems.append(f"{self.game_id}: {problem}")
+        self.log(f"problem  {problem}")
+
+
+def _tag(game_id: str, header_hash: str) -> str:
+    return hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
+
+
+def journals_in(path: Path) -> list[Path]:
+    """The journal named, or every *.jsonl journal of a folder (in name order)."""
+    if path.is_dir():
+        found = sorted(p for p in path.glob("*.jsonl") if p.is_file())
+        if not found:
+            raise UsageError(f"{path}: no journal (*.jsonl) in this folder")
+        return found
+    if not path.is_file():
+        raise UsageError(f"{path}: no such journal or folder of journals")
+    return [path]
+
+
+def load_game(journal: Path, games_dir: Path | None) -> Game:
+    """A game's route and the order keys that claim its mail."""
+    game = g.open_game(journal, games_dir=games_dir)
+    route = mail_route(game.records)
+    secret = g.load_secret(game.journal.path, game.header)
+    keys = []
+    if secret is not None:
+        keys = [order_key(secret, game.game_id, side, p.get("key_no") or 0)
+                for side, p in roster(game.records).items() if side != MODERATOR]
+    return Game(journal, game.game_id, game.header["hash"], route["source"], route["target"],
+                keys)
+
+
+# ---------------------------------------------------------------- claiming
+
+def claimant(raw: bytes, games: list[Game]) -> Game | None:
+    """The game a message belongs to: the one its subject tag names (a tag naming a game
+    not reading this mailbox claims it for none), else the one game whose order key it
+    carries; None when no game, or more than one, claims it."""
+    try:
+        msg = mailtext.parse_message(raw)
+        subject = str(msg.get("Subject", "") or "")
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        return None
+    tag = SUBJECT_TAG.search(subject)
+    if tag:
+        return next((x for x in games if x.game_id == tag.group(1)), None)
+    try:
+        text = compact(raw.decode("utf-8", "replace") + mailtext.plain_body(msg))
+    except (mailtext.MailError, RecursionError, LookupError, ValueError):
+        text = compact(raw.decode("utf-8", "replace"))
+    owners = [x for x in games if any(compact(k) in text for k in x.keys)]
+    return owners[0] if len(owners) == 1 else None
+
+
+# ---------------------------------------------------------------- one pass
+
+@dataclass
+class TickReport:
+    games: list[Game]
+    unclaimed: list[str]
+    broken: list[str]                   # journals that could not be read
+
+    @property
+    def problems(self) -> list[str]:
+        return self.broken + [p for x in self.games for p in x.problems]
+
+    def lines(self) -> list[str]:
+        out = [f"problem  {p}" for p in self.broken]
+        out += [line for x in self.games for line in x.lines]
+        if self.unclaimed:          # the same ones again each pass: one line, not one each
+            out.append(f"{len(self.unclaimed)} message(s) no game claims (no game's tag or "
+                       f"order key): left for the moderator")
+        return out
+
+
+def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> TickReport:
+    """One pass over one journal or a folder of them; problems are collected, not raised,
+    so that one game's trouble does not stop the others."""
+    games, broken = [], []
+    for journal in journals_in(path):
+        try:
+            games.append(load_game(journal, games_dir))
+        except RefereeError as exc:
+            broken.append(f"{journal}: {exc}")
+    unclaimed: list[str] = []
+    by_source: dict[str, list[Game]] = {}
+    for x in games:
+        if x.target is None:
+            x.fail(f"no mail target: `referee mail {x.journal} --out TARGET` sets one")
+            continue
+        if x.source is not None:
+            by_source.setdefault(x.source, []).append(x)
+    for source, group in by_source.items():
+        try:
+            unclaimed += _take_mail(source, group, games_dir, with_map)
+        except RefereeError as exc:
+            for x in group:
+                x.fail(str(exc))
+    for x in games:
+        if x.target is not None:
+            _after_mail(x, games_dir)
+    return TickReport(games, unclaimed, broken)
+
+
+def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> list[str]:
+    """Read the source, give each game the messages it claims; the unclaimed ones' places."""
+    if is_local(source):
+        found = [Fetched(m.where, m.raw) for m in read_source([Path(source)]) if m.raw]
+        return _deliver(found, group, games_dir, with_map)[1]
+    with open_source(source) as folder:
+        found = folder.unseen()
+        taken, unclaimed = _deliver(found, group, games_dir, with_map)
+        folder.mark_seen([f.uid for f in taken if f.uid is not None])
+        return unclaimed + folder.skipped
+
+
+def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
+             ) -> tuple[list[Fetched], list[str]]:
+    """Each game's claimed messages through inbox, under the game's lock: the messages
+    handled (to mark read) and the places of those no game claimed."""
+    claimed: dict[str, list[Fetched]] = {}
+    unclaimed: list[str] = []
+    for f in found:
+        owner = claimant(f.raw, group)
+        if owner is None:
+            unclaimed.append(f.where)
+        else:
+            claimed.setdefault(owner.game_id, []).append(f)
+    taken: list[Fetched] = []
+    for x in group:
+        mine = claimed.get(x.game_id, [])
+        if not mine:
+            continue
+        try:
+            with game_lock(x), _maildir(mine) as folder:
+                outcomes, _ = inbox(x.journal, [folder], x.spool, games_dir, with_map)
+        except RefereeError as exc:
+            x.fail(str(exc))
+            continue
+        taken += mine
+        where = {str(folder / "new" / _name(i)): f.where for i, f in enumerate(mine)}
+        for o in outcomes:
+            if not o.new:
+                continue
+            shown = where.get(o.where.replace(":new/", "/new/", 1), o.where)
+            what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
+            x.log(f"{o.status:<8} {shown} ({o.side or o.sender or '?'}): {what}")
+            x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
+                               "status": o.status, "side": o.side, "reason": o.reason,
+                               "records": o.records, "new": o.new})
+    return taken, unclaimed
+
+
+def _name(i: int) -> str:
+    return f"{i:06d}.eml"
+
+
+@contextmanager
+def _maildir(messages: list[Fetched]):
+    """A private Maildir holding these messages for inbox, removed afterwards."""
+    base = home.ensure_dir(home.data_dir("incoming"))
+    _sweep(base)
+    folder = Path(tempfile.mkdtemp(dir=base))
+    try:
+        (folder / "new").mkdir(mode=0o700)
+        (folder / "cur").mkdir(mode=0o700)
+        for i, f in enumerate(messages):
+            home.write_new(folder / "new" / _name(i), f.raw, sync=False)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sweep(base: Path, older_than: float = 3600.0) -> None:
+    """Remove the private Maildirs a pass killed on its way left behind (their messages are
+    still in the source, unread)."""
+    limit = time.time() - older_than
+    for entry in base.iterdir():
+        try:
+            if entry.is_dir() and entry.stat().st_mtime < limit:
+                shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def _after_mail(x: Game, games_dir) -> None:
+    """Deadlines into the spool, then every mail owed sent (under the game's lock)."""
+    try:
+        with game_lock(x):
+            for line in check_deadlines(x.journal, x.spool, clock_now(), games_dir):
+                x.log(line)
+            for line in send_owed(x.spool, check_target(x.target)):
+                x.log(line)
+    except RefereeError as exc:
+        x.fail(str(exc))
+
+
+@contextmanager
+def game_lock(x: Game):
+    """One tick at a time per game: a second one waits for the first."""
+    import portalocker
+
+    folder = home.ensure_dir(home.data_dir("locks"))
+    with open(folder / f"{_tag(x.game_id, x.header_hash)}.lock", "a") as fh:
+        portalocker.lock(fh, portalocker.LOCK_EX)
+        try:
+            yield
+        finally:
+            portalocker.unlock(fh)
+
+
+def summary(report: TickReport) -> RefereeError | None:
+    """The one-line error of a pass that left something undone (None: all handled)."""
+    if not report.problems:
+        return None
+    more = len(report.problems) - 1
+    return TransportError(report.problems[0] + (f" (and {more} more problem(s) above)"
+                                                if more else ""))
+
+
+# ---------------------------------------------------------------- the loop
+
+def watch(path: Path, interval: float, games_dir: Path | None = None,
+          log: Callable[[str], None] = print, with_map: bool = True,
+          wait: Callable[[float], bool] | None = None) -> int:
+    """tick, then wait interval seconds, until SIGTERM or SIGINT (the pass under way is
+    finished first) or wait(interval) returns True; one log line per action. Returns how
+    many passes ran."""
+    stop = threading.Event()
+    pause = wait or stop.wait
+    passes = 0
+    with _stopping_on_signals(stop):
+        while not stop.is_set():
+            try:
+                report = tick(path, games_dir, with_map)
+                for line in report.lines():
+                    log(line)
+            except RefereeError as exc:
+                log(f"problem  {exc}")
+            passes += 1
+            if stop.is_set() or pause(interval):
+                break
+    return passes
+
+
+@contextmanager
+def _stopping_on_signals(stop: threading.Event):
+    """SIGTERM and SIGINT set stop (in the main thread), and are given back afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)

@@ -1,0 +1,408 @@
+"""Mail in from a mailbox, mail out through a server: the game's mail route at work.
+
+Standard library only: `imaplib` reads an IMAP folder (IMAPS, or STARTTLS when the server
+offers it), `mailbox` (through mailboxes.py) an mbox file or a Maildir; `smtplib` sends
+(SMTPS, or STARTTLS when offered, with login when the target names a user), or a
+sendmail-compatible command gets each mail on its standard input. Certificates are
+checked against the system's authorities (`SSL_CERT_FILE` names another bundle).
+
+Messages are read from IMAP with BODY.PEEK[] (reading marks nothing); only a message a
+game took is marked \\Seen afterwards, so one no game claims stays unread for the
+moderator. The referee's own mails wait as .eml files in a spool folder until a server
+accepts them; each one accepted moves to the spool's `sent/` folder, so a mail is sent
+again only if the server's answer was lost.
+"""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+import imaplib
+import os
+import re
+import shlex
+import smtplib
+import socket
+import ssl
+import subprocess
+from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
+from pathlib import Path
+
+from .. import game as g
+from ..base.errors import StorageError, UsageError
+from ..store import home
+from ..store.dice import Dice
+from ..store.journal import scan
+from ..store.mailroute import (
+    Server,
+    check_source,
+    check_target,
+    mail_route,
+    route_body,
+    server_of,
+)
+from .credentials import env_names, password
+from .mailboxes import MAX_MESSAGE
+
+TIMEOUT = 60.0
+
+
+class TransportError(StorageError):
+    """A mail server or command could not be reached or refused the referee (exit 3; the
+    mail stays where it was: unread on the server, owed in the spool)."""
+
+    kind = "transport"
+
+
+# ---------------------------------------------------------------- the route record
+
+def set_route(journal: Path, source: str | None, target: str | None,
+              games_dir: Path | None = None, options: tuple[str, str] = ("--mail-in",
+                                                                          "--mail-out")
+              ) -> dict:
+    """Record a new mail route (each of source and target checked; None keeps the one in
+    force) and return it; nothing is recorded when both are as they were."""
+    game = g.open_game(journal, games_dir=games_dir)
+    secret = g.load_secret(game.journal.path, game.header)
+    if secret is None:
+        raise UsageError("the dice secret is needed to record the mail route")
+    new = {"source": check_source(source, options[0]) if source is not None else None,
+           "target": check_target(target, options[1]) if target is not None else None}
+
+    def build(raw: bytes):
+        pos = g.position(game.journal, raw, games_dir)
+        now = mail_route(scan(raw, game.journal.path.name))
+        route = {k: new[k] if new[k] is not None else now[k] for k in new}
+        if route == now:
+            return pos.seq, pos.hash, []
+        salt = Dice(game.game_id, pos.seq + 1, secret).salt()
+        return pos.seq, pos.hash, [route_body(route["source"], route["target"], salt)]
+
+    game.journal.append_raw(build)
+    return route_of(journal, games_dir)
+
+
+def route_of(journal: Path, games_dir: Path | None = None) -> dict:
+    """{'source': ..., 'target': ...} in force for the game (None: not set)."""
+    return mail_route(g.open_game(journal, games_dir=games_dir).records)
+
+
+# ---------------------------------------------------------------- IMAP
+
+def _tls_context() -> ssl.SSLContext:
+    return ssl.create_default_context()
+
+
+def _login_password(kind: str, server: Server) -> str:
+    secret = password(kind, server.user, server.host)
+    if secret is None:
+        per_host, general = env_names(kind, server.host)
+        raise UsageError(f"no password for {server.user}@{server.host}: set {per_host} or "
+                         f"{general}, or give it in the referee's password file or ~/.netrc")
+    return secret
+
+
+@dataclass
+class Fetched:
+    """One message read from a source: where it is, its bytes, and its IMAP UID (if any)."""
+
+    where: str
+    raw: bytes
+    uid: bytes | None = None
+
+
+@dataclass
+class ImapFolder:
+    """An open IMAP folder (a context manager): unseen messages in, \\Seen flags out."""
+
+    server: Server
+    conn: imaplib.IMAP4 | None = None
+    skipped: list[str] = field(default_factory=list)
+
+    def __enter__(self) -> ImapFolder:
+        s = self.server
+        where = f"imap {s.host}:{s.port}"
+        try:
+            if s.tls:
+                self.conn = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=_tls_context(),
+                                              timeout=TIMEOUT)
+            else:
+                self.conn = imaplib.IMAP4(s.host, s.port, timeout=TIMEOUT)
+                if "STARTTLS" in self.conn.capabilities:
+                    self.conn.starttls(_tls_context())
+            secret = _login_password("imap", s)
+            self.conn.login(s.user or "", secret)
+            kind, data = self.conn.select(_quoted(s.folder))
+            if kind != "OK":
+                raise TransportError(f"{where}: the folder {s.folder!r} cannot be opened "
+                                     f"({_said(data)})")
+        except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
+            self.__exit__(None, None, None)
+            raise TransportError(f"{where}: {_reason(exc)}; no mail was read") from None
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.logout()
+            except (OSError, imaplib.IMAP4.error, ssl.SSLError):
+                pass
+            self.conn = None
+
+    def unseen(self) -> list[Fetched]:
+        """Every unseen message of the folder, read without marking it (BODY.PEEK[]); one
+        over the size limit is left alone, named in `skipped`."""
+        s = self.server
+        out: list[Fetched] = []
+        try:
+            kind, data = self.conn.uid("SEARCH", None, "UNSEEN")
+            uids = data[0].split() if kind == "OK" and data and data[0] else []
+            for uid in uids:
+                size = self._size(uid)
+                where = f"{s.scheme}://{s.host}/{s.folder};UID={uid.decode()}"
+                if size is None or size > MAX_MESSAGE:
+                    self.skipped.append(f"{where}: left unread ({size} bytes, over the limit "
+                                        f"of {MAX_MESSAGE})" if size else
+                                        f"{where}: left unread (its size is not given)")
+                    continue
+                kind, data = self.conn.uid("FETCH", uid, "(BODY.PEEK[])")
+                raw = next((part[1] for part in data or [] if isinstance(part, tuple)), None)
+                if kind == "OK" and isinstance(raw, bytes):
+                    out.append(Fetched(where, raw, uid))
+        except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
+            raise TransportError(f"imap {s.host}:{s.port}: {_reason(exc)}; the messages not "
+                                 f"read stay unread") from None
+        return out
+
+    def _size(self, uid: bytes) -> int | None:
+        kind, data = self.conn.uid("FETCH", uid, "(RFC822.SIZE)")
+        text = b" ".join(p if isinstance(p, bytes) else p[0] for p in data or [] if p)
+        found = re.search(rb"RFC822\.SIZE (\d+)", text) if kind == "OK" else None
+        return int(found.group(1)) if found else None
+
+    def mark_seen(self, uids: list[bytes]) -> None:
+        """Mark these messages \\Seen (the ones a game took)."""
+        if not uids:
+            return
+        s = self.server
+        try:
+            kind, data = self.conn.uid("STORE", b",".join(uids), "+FLAGS.SILENT", r"(\Seen)")
+        except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
+            raise TransportError(f"imap {s.host}:{s.port}: {_reason(exc)}; the messages "
+                                 f"handled stay unread and are known when read again"
+                                 ) from None
+        if kind != "OK":
+            raise TransportError(f"imap {s.host}:{s.port}: the messages handled could not be "
+                                 f"marked read ({_said(data)})")
+
+
+def _quoted(folder: str) -> str:
+    """A folder name as IMAP takes it: modified UTF-7 (RFC 3501 5.1.3), quoted."""
+    name = _utf7(folder)
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _utf7(name: str) -> str:
+    """Printable ASCII as it is ('&' as '&-'), every other run as &BASE64-of-UTF-16-."""
+    out, run = [], []
+
+    def close_run() -> None:
+        if run:
+            packed = base64.b64encode("".join(run).encode("utf-16-be")).decode()
+            out.append("&" + packed.rstrip("=").replace("/", ",") + "-")
+            run.clear()
+
+    for ch in name:
+        if " " <= ch <= "~":
+            close_run()
+            out.append("&-" if ch == "&" else ch)
+        else:
+            run.append(ch)
+    close_run()
+    return "".join(out)
+
+
+def _said(data) -> str:
+    text = b" ".join(d for d in data or [] if isinstance(d, bytes)).decode("ascii", "replace")
+    return " ".join(text.split())[:200] or "no reason given"
+
+
+def _reason(exc: BaseException) -> str:
+    """What went wrong, in one line (never a password: servers' words and errno texts)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, socket.timeout | TimeoutError):
+        return "no answer (timed out)"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"its certificate is not trusted ({exc.verify_message})"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    said = exc.args[0] if len(exc.args) == 1 else exc
+    text = " ".join((said.decode("utf-8", "replace") if isinstance(said, bytes)
+                     else str(said)).split())
+    return (text[:200] or type(exc).__name__)
+
+
+def open_source(source: str):
+    """An IMAP folder for an imap:// or imaps:// source (a context manager)."""
+    return ImapFolder(server_of(source))
+
+
+# ---------------------------------------------------------------- sending
+
+def spool_files(spool: Path) -> list[Path]:
+    """The mails still owed in a spool folder, in name order."""
+    try:
+        return sorted(p for p in spool.iterdir() if p.suffix == ".eml" and p.is_file()
+                      and not p.is_symlink())
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise StorageError(f"{spool}: the spool cannot be read ({exc.strerror})") from None
+
+
+def send_owed(spool: Path, target: str) -> list[str]:
+    """Send each mail owed in spool, in name order, moving each one accepted into
+    spool/sent/; one log line per mail. With `outbox:DIR` the spool is DIR and nothing is
+    sent. TransportError when the server or command fails: the mails not sent stay owed,
+    but one the server refuses for good (5xx for every recipient) is moved to
+    spool/refused/, so that it does not hold back the others."""
+    target = check_target(target)
+    if target.startswith("outbox:"):
+        return []
+    owed = spool_files(spool)
+    if not owed:
+        return []
+    lines: list[str] = []
+    try:
+        sent_dir = home.ensure_dir(spool / "sent")
+        if target.startswith("sendmail:"):
+            argv = shlex.split(target.removeprefix("sendmail:"))
+            for path in owed:
+                raw = _owed_bytes(path)
+                if raw is not None:
+                    _run_sendmail(argv, raw, path)
+                    lines.append(_moved(path, sent_dir, raw))
+            return lines
+        server = server_of(target)
+        # The referee greets the server with its own mail domain (no look-up of this
+        # machine's name).
+        domain = _envelope(owed[0].read_bytes(), owed[0])[0].rpartition("@")[2] or None
+        with _smtp(server, domain) as smtp:
+            for i, path in enumerate(owed):
+                raw = _owed_bytes(path)
+                if raw is not None:
+                    _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
+                    lines.append(_moved(path, sent_dir, raw))
+    except OSError as exc:
+        raise StorageError(f"{spool}: the spool cannot be used ({_reason(exc)}); the mails "
+                           f"not sent stay owed") from None
+    return lines
+
+
+def _owed_bytes(path: Path) -> bytes | None:
+    """A spooled mail's bytes (None: another run sent it meanwhile)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes, left: int) -> None:
+    """One mail through an open session (TransportError when it was not taken)."""
+    sender, rcpts = _envelope(raw, path)
+    where = f"smtp {server.host}:{server.port}"
+    try:
+        smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw))
+    except smtplib.SMTPRecipientsRefused as exc:
+        codes = [v[0] for v in exc.recipients.values()]
+        if codes and all(isinstance(c, int) and c >= 500 for c in codes):
+            refused = home.ensure_dir(path.parent / "refused")
+            os.replace(path, refused / path.name)
+            raise TransportError(f"{where}: {path.name} refused for good for "
+                                 f"{', '.join(exc.recipients)} ({codes[0]}); moved to "
+                                 f"{refused}") from None
+        raise TransportError(f"{where}: {path.name} refused for now for "
+                             f"{', '.join(exc.recipients)}; it stays owed") from None
+    except (smtplib.SMTPException, OSError) as exc:
+        raise TransportError(f"{where}: {path.name} not sent ({_reason(exc)}); it and "
+                             f"{left} more stay owed") from None
+
+
+def _moved(path: Path, sent_dir: Path, raw: bytes) -> str:
+    """Move a sent mail into sent/ (atomic rename) and say so."""
+    os.replace(path, sent_dir / path.name)
+    home.sync_dir(path.parent)
+    _, rcpts = _envelope(raw, path)
+    return f"sent     {path.name} to {', '.join(rcpts)}"
+
+
+def _envelope(raw: bytes, path: Path) -> tuple[str, list[str]]:
+    """The sender and recipients of a mail the referee wrote (From, To and Cc)."""
+    head = BytesHeaderParser(policy=default_policy).parsebytes(raw[:65536])
+    sender = email.utils.parseaddr(str(head.get("From", "")))[1]
+    rcpts = [a for _, a in email.utils.getaddresses(
+        [str(v) for k in ("To", "Cc") for v in head.get_all(k, [])]) if a]
+    if not rcpts:
+        raise StorageError(f"{path}: a mail in the spool with no recipient")
+    return sender, rcpts
+
+
+class _smtp:
+    """An SMTP session: TLS from the start (smtps), else STARTTLS when the server offers it;
+    login when the target names a user."""
+
+    def __init__(self, server: Server, domain: str | None):
+        self.server = server
+        self.domain = domain
+        self.conn: smtplib.SMTP | None = None
+
+    def __enter__(self) -> smtplib.SMTP:
+        s = self.server
+        try:
+            if s.tls:
+                self.conn = smtplib.SMTP_SSL(s.host, s.port, self.domain, timeout=TIMEOUT,
+                                             context=_tls_context())
+            else:
+                self.conn = smtplib.SMTP(s.host, s.port, self.domain, timeout=TIMEOUT)
+            self.conn.ehlo()
+            if not s.tls and self.conn.has_extn("starttls"):
+                self.conn.starttls(context=_tls_context())
+                self.conn.ehlo()
+            if s.user:
+                self.conn.login(s.user, _login_password("smtp", s))
+        except (smtplib.SMTPException, OSError) as exc:
+            self.__exit__(None, None, None)
+            raise TransportError(f"smtp {s.host}:{s.port}: {_reason(exc)}; every mail stays "
+                                 f"owed") from None
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self.conn
+
+    def __exit__(self, *exc) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.quit()
+            except (smtplib.SMTPException, OSError):
+                self.conn.close()
+            self.conn = None
+
+
+def _run_sendmail(argv: list[str], raw: bytes, path: Path) -> None:
+    """Give one mail to a sendmail-compatible command on its standard input (no shell)."""
+    try:
+        done = subprocess.run(argv, input=raw, capture_output=True, timeout=TIMEOUT,
+                              check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise TransportError(f"sendmail {argv[0]}: cannot be run ({_reason(exc)}); "
+                             f"{path.name} stays owed") from None
+    if done.returncode != 0:
+        said = " ".join(done.stderr.decode("utf-8", "replace").split())[:200]
+        raise TransportError(f"sendmail {argv[0]}: exit {done.returncode} for {path.name}"
+                             + (f" ({said})" if said else "") + "; it stays owed")

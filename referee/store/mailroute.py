@@ -1,0 +1,195 @@
+"""Where a game's mail comes from and where its mail goes: the mail route record.
+
+The moderator chooses both at `new --mail-in SOURCE --mail-out TARGET` and changes them
+with `referee mail`; each choice is a moderator record whose moderator-only part holds the
+two addresses, and the latest one holds. No password is ever part of them: a source or a
+target carrying one is refused (mail/credentials.py says where passwords come from).
+
+SOURCE: an mbox file, a Maildir, `imap://USER@HOST[:PORT]/FOLDER` or `imaps://...`.
+TARGET: `outbox:DIR`, `smtp://[USER@]HOST[:PORT]`, `smtps://...` or `sendmail:COMMAND`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from urllib.parse import quote, unquote, urlsplit
+
+from ..base.errors import UsageError
+from .journal import now
+
+ROUTE = "set mail route"
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\]")
+_USER = re.compile(r"[A-Za-z0-9._+=!$&'*~@-]{1,200}")
+# A folder name as kept: printable ASCII is written as it is, but for what would end the
+# path or start an escape; anything else is %-escaped UTF-8.
+_FOLDER_SAFE = "".join(chr(c) for c in range(0x20, 0x7f) if chr(c) not in "%?#")
+_FOLDER = re.compile(r"[^\x00-\x1f\x7f]{1,200}")
+_PATH_LIMIT = 4096
+
+
+@dataclass(frozen=True)
+class Server:
+    """A mail server an address names: its scheme, the login (if any), host, port, folder."""
+
+    scheme: str
+    user: str | None
+    host: str
+    port: int
+    folder: str = ""
+
+    @property
+    def tls(self) -> bool:
+        """TLS from the first byte (imaps, smtps); else STARTTLS when the server offers it."""
+        return self.scheme.endswith("s")
+
+
+_PORTS = {"imap": 143, "imaps": 993, "smtp": 25, "smtps": 465}
+
+
+def _server(text: str, option: str, need_user: bool, with_folder: bool) -> Server:
+    """A server address read strictly (UsageError naming the option and what is wrong)."""
+    where = f"{option} {text!r}"
+    try:
+        parts = urlsplit(text)
+    except ValueError as exc:
+        raise UsageError(f"{where}: not an address ({exc})") from None
+    if parts.query or parts.fragment:
+        raise UsageError(f"{where}: no '?' or '#' part is read")
+    user, at, hostport = parts.netloc.rpartition("@")
+    user = _login(user, option, where)
+    if need_user and not user:
+        raise UsageError(f"{where}: name the login, {parts.scheme}://USER@HOST/FOLDER")
+    host, port = _host_port(hostport, _PORTS[parts.scheme], where)
+    folder = unquote(parts.path.lstrip("/"))
+    if with_folder:
+        folder = folder or "INBOX"
+        if not _FOLDER.fullmatch(folder):
+            raise UsageError(f"{where}: the folder name holds control characters or is too "
+                             f"long")
+    elif folder:
+        raise UsageError(f"{where}: an SMTP server takes no folder; write "
+                         f"{parts.scheme}://[USER@]HOST[:PORT]")
+    return Server(parts.scheme, user or None, host, port, folder)
+
+
+def _login(user: str, option: str, where: str) -> str:
+    """The login of an address (a mail address is one: me@example.org@mail.example.org)."""
+    if ":" in user:
+        raise UsageError(f"{option}: a password never goes into the address (it would be kept "
+                         f"in the journal); give it in the environment, the referee's "
+                         f"password file or ~/.netrc (README, Run a game unattended)")
+    user = unquote(user)
+    if user and not _USER.fullmatch(user):
+        raise UsageError(f"{where}: the login is not a plain user name")
+    return user
+
+
+def _host_port(hostport: str, port: int, where: str) -> tuple[str, int]:
+    """HOST[:PORT] or [IPv6][:PORT], with the scheme's port when none is given."""
+    if hostport.startswith("[") and "]" in hostport:
+        end = hostport.index("]") + 1
+        host, rest = hostport[:end], hostport[end:]
+        if rest and not rest.startswith(":"):
+            raise UsageError(f"{where}: {hostport!r} is not HOST[:PORT]")
+        port_text = rest[1:]
+    else:
+        host, _, port_text = hostport.partition(":")
+    if not _HOST.fullmatch(host):
+        raise UsageError(f"{where}: {host!r} is not a host name")
+    if port_text:
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise UsageError(f"{where}: the port is a number from 1 to 65535")
+        port = int(port_text)
+    return host.strip("[]"), port
+
+
+def _path(text: str, option: str) -> str:
+    """A local path, absolute (the folder `tick` runs in may be another)."""
+    if not text or len(text) > _PATH_LIMIT or any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise UsageError(f"{option} {text!r}: not a file or folder name")
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def check_source(text: str, option: str = "--mail-in") -> str:
+    """SOURCE in the form kept in the journal: an IMAP address, or an absolute path."""
+    scheme = text.partition(":")[0].lower()
+    if scheme in ("imap", "imaps") and text[len(scheme):len(scheme) + 3] == "://":
+        server = _server(text, option, need_user=True, with_folder=True)
+        return _url(server)
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text):
+        raise UsageError(f"{option} {text!r}: choose an mbox file, a Maildir, "
+                         f"imap://USER@HOST[:PORT]/FOLDER or imaps://USER@HOST[:PORT]/FOLDER")
+    return _path(text, option)
+
+
+def check_target(text: str, option: str = "--mail-out") -> str:
+    """TARGET in the form kept in the journal."""
+    scheme, colon, rest = text.partition(":")
+    scheme = scheme.lower()
+    if colon and scheme in ("smtp", "smtps") and rest.startswith("//"):
+        return _url(_server(text, option, need_user=False, with_folder=False))
+    if colon and scheme == "outbox":
+        return f"outbox:{_path(rest, option)}"
+    if colon and scheme == "sendmail":
+        try:
+            argv = shlex.split(rest)
+        except ValueError as exc:
+            raise UsageError(f"{option} {text!r}: the command cannot be read ({exc})") from None
+        if not argv:
+            raise UsageError(f"{option} {text!r}: name the command, e.g. "
+                             f"sendmail:/usr/sbin/sendmail -t -oi")
+        return f"sendmail:{shlex.join(argv)}"
+    raise UsageError(f"{option} {text!r}: choose outbox:DIR, smtp://[USER@]HOST[:PORT], "
+                     f"smtps://[USER@]HOST[:PORT] or sendmail:COMMAND")
+
+
+def _url(server: Server) -> str:
+    user = f"{server.user}@" if server.user else ""
+    host = f"[{server.host}]" if ":" in server.host else server.host
+    folder = f"/{quote(server.folder, safe=_FOLDER_SAFE)}" if server.folder else ""
+    return f"{server.scheme}://{user}{host}:{server.port}{folder}"
+
+
+def server_of(text: str) -> Server:
+    """The server a checked IMAP source or SMTP target names."""
+    scheme = text.partition(":")[0]
+    return _server(text, "mail route", scheme.startswith("imap"), scheme.startswith("imap"))
+
+
+def is_local(source: str) -> bool:
+    """Whether a checked source is a file or folder on this machine."""
+    return not source.startswith(("imap://", "imaps://"))
+
+
+def route_body(source: str | None, target: str | None, salt: str) -> dict:
+    """The moderator record that sets the route (a moderator-only part)."""
+    return {"at": now(), "actor": "moderator", "order": ROUTE, "events": [],
+            "mail_route": {"to": "moderator", "salt": salt,
+                           "data": {"source": source, "target": target}}}
+
+
+def mail_route(records) -> dict:
+    """{'source': ..., 'target': ...} as the latest route record sets them (None: unset)."""
+    found = {"source": None, "target": None}
+    for rec in records:
+        part = rec.get("mail_route") if rec.get("order") == ROUTE else None
+        if isinstance(part, dict) and isinstance(part.get("data"), dict):
+            found = {k: part["data"].get(k) for k in ("source", "target")}
+    return found
+
+
+def route_problem(data: dict) -> str | None:
+    """What is wrong with a route record's data (None when both read as `new` writes them)."""
+    for key, check in (("source", check_source), ("target", check_target)):
+        value = data.get(key)
+        if value is None:
+            continue
+        try:
+            if not isinstance(value, str) or check(value) != value:
+                return f"its {key} is not in the form the referee writes"
+        except UsageError as exc:
+            return str(exc)
+    return None

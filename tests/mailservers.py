@@ -1,0 +1,203 @@
+"""Real mail servers on 127.0.0.1 for the tests: IMAP (pymap's in-memory backend) and SMTP
+(aiosmtpd), each speaking STARTTLS with a certificate of a throwaway authority (trustme)
+and asking for a login. Each listens on a free port of 127.0.0.1 only and starts in well
+under a second; nothing here contacts any other address."""
+
+from __future__ import annotations
+
+import asyncio
+import imaplib
+import logging
+import os
+import socket
+import ssl
+import threading
+import uuid
+from argparse import Namespace
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trustme
+
+HOST = "127.0.0.1"
+USER = "referee"
+PASSWORD = "pw-Zq7!tick-9"         # what no output or file of the game may ever hold
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Authority:
+    """A throwaway certificate authority, its bundle on disk (SSL_CERT_FILE for the
+    referee), and a server context holding a certificate for 127.0.0.1."""
+
+    ca: trustme.CA
+    bundle: Path
+
+    def server_context(self) -> ssl.SSLContext:
+        ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        self.ca.issue_cert(HOST).configure_cert(ctx)
+        return ctx
+
+    def client_context(self) -> ssl.SSLContext:
+        ctx = ssl.create_default_context()
+        self.ca.configure_trust(ctx)
+        return ctx
+
+
+def authority(folder: Path) -> Authority:
+    ca = trustme.CA()
+    bundle = folder / "ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    return Authority(ca, bundle)
+
+
+# ---------------------------------------------------------------- IMAP
+
+@dataclass
+class ImapServer:
+    """pymap with its in-memory backend, one user (USER, PASSWORD), in a thread of its own."""
+
+    auth: Authority
+    port: int = 0
+    loop: asyncio.AbstractEventLoop | None = None
+    thread: threading.Thread | None = None
+
+    def start(self) -> ImapServer:
+        from pymap.backend.dict import DictBackend
+        from pymap.imap import IMAPService
+        from pysasl.hashing import BuiltinHash
+
+        os.environ.setdefault("FQDN", "localhost")      # its greeting: no name look-up
+        self.port = free_port()
+        args = Namespace(host=HOST, port=self.port, debug=False, cert=None, key=None,
+                         tls=True, passlib_cfg=None, proxy_protocol=None,
+                         inherited_sockets=None, demo_data=False, demo_user=USER,
+                         demo_password=PASSWORD)
+        ready = threading.Event()
+        self.loop = asyncio.new_event_loop()
+        context = self.auth.server_context()
+
+        async def serve():
+            backend, config = await DictBackend.init(args, ssl_context=context,
+                                                     reject_dnsbl=False,
+                                                     invalid_user_sleep=0.0,
+                                                     # a test login costs no key stretching
+                                                     hash_context=BuiltinHash(rounds=1))
+            config.apply_context()
+            async with AsyncExitStack() as stack:
+                await backend.start(stack)
+                await IMAPService(backend, config).start(stack)
+                self._stop = asyncio.Event()
+                ready.set()
+                await self._stop.wait()
+
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(serve(),),
+                                       daemon=True)
+        self.thread.start()
+        assert ready.wait(5), "the IMAP server did not start"
+        return self
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self._stop.set)
+        self.thread.join(5)
+
+    def client(self) -> imaplib.IMAP4:
+        c = imaplib.IMAP4(HOST, self.port, timeout=10)
+        c.starttls(self.auth.client_context())
+        c.login(USER, PASSWORD)
+        return c
+
+    def new_folder(self, name: str = "") -> str:
+        """A new folder (name: as IMAP writes it, modified UTF-7)."""
+        name = name or f"games-{uuid.uuid4().hex[:8]}"
+        c = self.client()
+        try:
+            assert c.create(f'"{name}"')[0] == "OK"
+        finally:
+            c.logout()
+        return name
+
+    def deliver(self, folder: str, *raws: bytes) -> None:
+        """Put messages into a folder, unseen (as a mail server delivers them)."""
+        c = self.client()
+        try:
+            for raw in raws:
+                assert c.append(f'"{folder}"', None, None, raw.replace(b"\r\n", b"\n")
+                                .replace(b"\n", b"\r\n"))[0] == "OK"
+        finally:
+            c.logout()
+
+    def seen(self, folder: str) -> dict[str, bool]:
+        """Each message's Message-ID and whether it is \\Seen."""
+        c = self.client()
+        try:
+            c.select(f'"{folder}"', readonly=True)
+            _, data = c.fetch("1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+        finally:
+            c.logout()
+        out = {}
+        for part in data:
+            if isinstance(part, tuple):
+                ident = part[1].decode().split(":", 1)[1].strip()
+                out[ident] = b"\\Seen" in part[0]
+        return out
+
+
+# ---------------------------------------------------------------- SMTP
+
+@dataclass
+class SmtpServer:
+    """aiosmtpd on a free port: STARTTLS required before AUTH (with implicit: TLS from the
+    first byte, as smtps), one login; keeps each mail."""
+
+    auth: Authority
+    implicit: bool = False
+    port: int = 0
+    received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
+    logins: list[str] = field(default_factory=list)
+
+    def start(self) -> SmtpServer:
+        from aiosmtpd.controller import Controller
+        from aiosmtpd.smtp import AuthResult
+
+        kept = self
+
+        class Keep:
+            async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
+                if address.startswith("nobody@"):
+                    return "550 5.1.1 no such mailbox"
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
+            async def handle_DATA(self, server, session, envelope):  # noqa: N802 - its API
+                kept.received.append((envelope.mail_from, list(envelope.rcpt_tos),
+                                      envelope.original_content))
+                return "250 OK"
+
+        def login(server, session, envelope, mechanism, data):
+            ok = data.login.decode() == USER and data.password.decode() == PASSWORD
+            if ok:
+                kept.logins.append(data.login.decode())
+            return AuthResult(success=ok)
+
+        logging.getLogger("mail.log").setLevel(logging.ERROR)     # its deprecation notes
+        self.port = free_port()
+        # aiosmtpd knows only its STARTTLS as TLS: with TLS from the first byte it is told
+        # not to wait for one before AUTH.
+        tls = ({"ssl_context": self.auth.server_context(), "auth_require_tls": False}
+               if self.implicit else {"require_starttls": True, "auth_require_tls": True,
+                                      "tls_context": self.auth.server_context()})
+        self.controller = Controller(Keep(), hostname=HOST, port=self.port,
+                                     authenticator=login,
+                                     server_hostname="localhost", ready_timeout=5, **tls)
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        self.controller.stop()

@@ -1,0 +1,469 @@
+"""A game that runs itself through real mail servers: `tick` reads an IMAP folder and sends
+through SMTP, both on 127.0.0.1 (tests/mailservers.py), with STARTTLS and a login.
+
+The players' mail is put into the IMAP folder as a mail server delivers it; `tick` takes the
+messages its games claim (subject tag or order key), applies them as `inbox` does, and sends
+every reply, which the SMTP server keeps. The password given in the environment is looked
+for in every output and every file of the game's folder.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import json
+import os
+import signal
+import stat
+from pathlib import Path
+
+import pytest
+from mailboxes import write_maildir
+from mailservers import HOST, PASSWORD, USER, ImapServer, SmtpServer, authority, free_port
+
+from referee.mail import tick as ticking
+from referee.mail.credentials import password
+from referee.mail.transport import TransportError, send_owed
+from referee.store.mailroute import check_target
+
+ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
+             "moderator": "umpire@example.com"}
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    auth = authority(tmp_path_factory.mktemp("ca"))
+    imap, smtp = ImapServer(auth).start(), SmtpServer(auth).start()
+    yield auth, imap, smtp
+    imap.stop()
+    smtp.stop()
+
+
+class Net:
+    def __init__(self, imap: ImapServer, smtp: SmtpServer, folder: str):
+        self.imap, self.smtp, self.folder = imap, smtp, folder
+
+    @property
+    def source(self) -> str:
+        return f"imap://{USER}@{HOST}:{self.imap.port}/{self.folder}"
+
+    @property
+    def target(self) -> str:
+        return f"smtp://{USER}@{HOST}:{self.smtp.port}"
+
+
+@pytest.fixture
+def net(servers, monkeypatch, tmp_path) -> Net:
+    auth, imap, smtp = servers
+    monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
+    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD)
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", PASSWORD)
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))         # no ~/.netrc but the test's
+    smtp.received.clear()
+    return Net(imap, smtp, imap.new_folder())
+
+
+def new_game(cli, folder: Path, game_id: str, net: Net, *route: str) -> tuple[Path, dict]:
+    """A 1914 game with both players and the moderator registered, its route set; its keys."""
+    folder.mkdir(exist_ok=True)
+    journal = folder / f"{game_id}.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", game_id,
+            *[a for side, address in ADDRESSES.items()
+              for a in ("--player", f"{side}={address}")],
+            *(route or ("--mail-in", net.source, "--mail-out", net.target)))
+    assert r.exit_code == 0, r.output
+    r = cli("players", journal, "--keys", "--format", "json")
+    keys = {p["side"]: p["key"] for p in json.loads(r.stdout)["players"] if p.get("key")}
+    return journal, keys
+
+
+def mail(side: str, key: str, lines: list[str], ident: str, subject: str = "orders") -> bytes:
+    body = "\n".join(lines) + f"\n\nOrder key: {key}\n"
+    return (f"From: {ADDRESSES[side]}\nTo: {ADDRESSES['moderator']}\nSubject: {subject}\n"
+            f"Date: {email.utils.formatdate(1_000_000_000)}\nMessage-ID: {ident}\n\n{body}"
+            ).encode()
+
+
+def records(journal: Path) -> list[dict]:
+    return [json.loads(line) for line in journal.read_text().splitlines()]
+
+
+def tick(cli, path: Path, *more: str):
+    return cli("tick", path, "--no-map", *more)
+
+
+def received_by(net: Net) -> list[str]:
+    return [to for _, tos, _ in net.smtp.received for to in tos]
+
+
+def no_password_in(*texts: str, folder: Path | None = None) -> None:
+    for text in texts:
+        assert PASSWORD not in text
+    for path in (folder.rglob("*") if folder else []):
+        if path.is_file():
+            assert PASSWORD.encode() not in path.read_bytes(), path
+
+
+# ---------------------------------------------------------------- a game through the servers
+
+def test_orders_mailed_in_are_applied_and_answered_once(cli, net, tmp_path):
+    journal, keys = new_game(cli, tmp_path / "games", "alpha", net)
+    before = len(records(journal))
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
+                                      "<o1@example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    recs = records(journal)
+    assert len(recs) == before + 1 and recs[-1]["actor"] == "german"
+    assert recs[-1]["order"] == "pass"
+    # Each player got his report once, through the server, after STARTTLS and a login.
+    assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
+    assert net.smtp.logins and all(x == USER for x in net.smtp.logins)
+    german = next(m for _, tos, m in net.smtp.received if tos == [ADDRESSES["german"]])
+    parsed = email.message_from_bytes(german, policy=email.policy.default)
+    assert parsed["In-Reply-To"] == "<o1@example.org>"
+    assert "[referee alpha #" in str(parsed["Subject"])
+    assert net.imap.seen(net.folder) == {"<o1@example.org>": True}
+    # A second pass: nothing new is applied or sent.
+    r = tick(cli, journal, "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["ok"] and doc["games"][0]["messages"] == [] and doc["unclaimed"] == []
+    assert len(records(journal)) == before + 1 and len(net.smtp.received) == 2
+    no_password_in(r.output, folder=journal.parent)
+
+
+def test_a_folder_named_beyond_ascii(cli, net, tmp_path):
+    folder = net.imap.new_folder(f"Entw&APw-rfe-{tmp_path.name[-6:]}")   # Entwürfe-...
+    source = f"imap://{USER}@{HOST}:{net.imap.port}/Entwürfe-{tmp_path.name[-6:]}"
+    journal, keys = new_game(cli, tmp_path / "games", "umlaut", net, "--mail-in", source,
+                             "--mail-out", net.target)
+    net.imap.deliver(folder, mail("german", keys["german"], ["pass"], "<u1@example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert records(journal)[-1]["order"] == "pass"
+    assert net.imap.seen(folder) == {"<u1@example.org>": True}
+
+
+def test_a_message_no_game_claims_stays_unread(cli, net, tmp_path):
+    journal, keys = new_game(cli, tmp_path / "games", "beta", net)
+    stranger = (b"From: someone@bureau.example\nTo: umpire@example.com\nSubject: hello\n"
+                b"Message-ID: <s1@bureau.example>\n\nAre you coming on Sunday?\n")
+    other = mail("german", "AAAA-BBBB-CCCC", ["pass"], "<x1@example.org>",
+                 subject="Re: [referee gamma #3] german report")
+    net.imap.deliver(net.folder, stranger, other)
+    r = tick(cli, journal, "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert len(doc["unclaimed"]) == 2
+    assert net.imap.seen(net.folder) == {"<s1@bureau.example>": False,
+                                         "<x1@example.org>": False}
+    assert net.smtp.received == []               # no reply to a stranger, nothing owed
+
+
+def test_two_games_in_one_mailbox_each_get_their_own(cli, net, tmp_path):
+    folder = tmp_path / "games"
+    one, keys1 = new_game(cli, folder, "one", net)
+    two, keys2 = new_game(cli, folder, "two", net)
+    net.imap.deliver(net.folder,
+                     mail("german", keys1["german"], ["pass"], "<g1@example.org>"),
+                     mail("german", keys2["german"], ["pass"], "<g2@example.org>"))
+    r = tick(cli, folder)
+    assert r.exit_code == 0, r.output
+    assert records(one)[-1]["order"] == "pass"
+    assert records(two)[-1]["order"] == "pass"
+    subjects = [str(email.message_from_bytes(m, policy=email.policy.default)["Subject"])
+                for _, _, m in net.smtp.received]
+    assert sum("[referee one #" in s for s in subjects) == 2
+    assert sum("[referee two #" in s for s in subjects) == 2
+    assert set(net.imap.seen(net.folder).values()) == {True}
+
+
+def test_a_refused_connection_keeps_the_reply_owed_for_the_next_tick(cli, net, tmp_path):
+    closed = f"smtp://{USER}@{HOST}:{free_port()}"
+    journal, keys = new_game(cli, tmp_path / "games", "delta", net, "--mail-in", net.source,
+                             "--mail-out", closed)
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
+                                      "<d1@example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 3
+    assert r.stderr.count("\n") == 1 and "connection refused" in r.stderr
+    assert records(journal)[-1]["order"] == "pass"      # applied, reply owed
+    assert net.smtp.received == []
+    r = cli("mail", journal, "--out", net.target)
+    assert r.exit_code == 0, r.output
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
+    r = tick(cli, journal)
+    assert r.exit_code == 0 and len(net.smtp.received) == 2          # each sent once
+
+
+def test_a_wrong_password_is_one_line_and_never_printed(cli, net, tmp_path, monkeypatch):
+    journal, keys = new_game(cli, tmp_path / "games", "echo", net)
+    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD + "-wrong")
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<e1@example.org>"))
+    before = journal.read_bytes()
+    for fmt in ("text", "json"):
+        r = tick(cli, journal, "--format", fmt)
+        assert r.exit_code == 3 and r.stderr.count("\n") == 1, r.output
+        assert "imap" in r.stderr and "no mail was read" in r.stderr
+        no_password_in(r.stdout, r.stderr)
+        assert PASSWORD + "-wrong" not in r.output
+    assert journal.read_bytes() == before
+    assert net.imap.seen(net.folder) == {"<e1@example.org>": False}
+    for fmt in ("text", "json"):
+        r = cli("mail", journal, "--format", fmt)
+        no_password_in(r.stdout, r.stderr)
+    no_password_in(folder=journal.parent)
+
+
+def test_a_maildir_and_an_outbox_folder_need_no_server(cli, tmp_path):
+    folder = tmp_path / "games"
+    box, out = tmp_path / "box", tmp_path / "out"
+    journal, keys = new_game(cli, folder, "hotel", None, "--mail-in", str(box), "--mail-out",
+                             f"outbox:{out}")
+    stranger = (b"From: someone@bureau.example\nSubject: hello\n"
+                b"Message-ID: <s2@bureau.example>\n\nhello\n")
+    write_maildir(box, [stranger, mail("german", keys["german"], ["pass"], "<h1@example.org>")])
+    files_before = sorted(p.name for p in (box / "new").iterdir())
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert records(journal)[-1]["order"] == "pass"
+    assert "1 message(s) no game claims" in r.stdout and "s2@" not in r.stdout
+    written = sorted(out.glob("*.eml"))
+    tos = sorted(str(email.message_from_bytes(p.read_bytes())["To"]) for p in written)
+    assert tos == sorted([ADDRESSES["entente"], ADDRESSES["german"]])   # none to the stranger
+    assert not (out / "sent").exists()                          # an outbox is never sent
+    assert sorted(p.name for p in (box / "new").iterdir()) == files_before    # untouched
+    r = tick(cli, journal)
+    assert r.exit_code == 0 and sorted(out.glob("*.eml")) == written
+
+
+def test_one_game_without_a_target_fails_the_pass_but_not_the_others(cli, tmp_path):
+    folder = tmp_path / "games"
+    box = write_maildir(tmp_path / "box", [])
+    good, _ = new_game(cli, folder, "india", None, "--mail-in", str(box), "--mail-out",
+                       f"outbox:{tmp_path / 'out'}")
+    lame, _ = new_game(cli, folder, "juliet", None, "--mail-in", str(box))
+    r = tick(cli, folder, "--format", "json")
+    assert r.exit_code == 3 and r.stderr.count("\n") == 1
+    assert "juliet" in r.stderr and "referee mail" in r.stderr
+    doc = json.loads(r.stdout)
+    assert not doc["ok"] and [g["game_id"] for g in doc["games"]] == ["india", "juliet"]
+    assert doc["games"][0]["problems"] == [] and doc["games"][1]["problems"]
+
+
+def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monkeypatch):
+    auth = servers[0]
+    smtps = SmtpServer(auth, implicit=True).start()
+    try:
+        spool = tmp_path / "spool"
+        spool.mkdir()
+        (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
+                                      b"Subject: s\n\nhello\n")
+        target = check_target(f"smtps://{USER}@{HOST}:{smtps.port}")
+        monkeypatch.setenv("REFEREE_SMTP_PASSWORD", PASSWORD)
+        monkeypatch.delenv("SSL_CERT_FILE", raising=False)       # the system's authorities
+        with pytest.raises(TransportError, match="certificate is not trusted") as caught:
+            send_owed(spool, target)
+        assert "\n" not in str(caught.value) and (spool / "a.eml").exists()
+        monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
+        assert send_owed(spool, target) == ["sent     a.eml to kaiser@example.org"]
+        assert [tos for _, tos, _ in smtps.received] == [["kaiser@example.org"]]
+        assert smtps.logins == [USER]
+    finally:
+        smtps.stop()
+
+
+def test_a_mail_refused_for_good_is_set_aside_and_holds_back_no_other(net, tmp_path):
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    for name, to in (("a.eml", "nobody@example.org"), ("b.eml", "kaiser@example.org")):
+        (spool / name).write_bytes(f"From: umpire@example.com\nTo: {to}\nSubject: s\n\n"
+                                   f"hello\n".encode())
+    with pytest.raises(TransportError, match=r"a.eml refused for good .*\(550\)"):
+        send_owed(spool, net.target)
+    assert (spool / "refused" / "a.eml").exists()
+    assert send_owed(spool, net.target) == ["sent     b.eml to kaiser@example.org"]
+    assert received_by(net) == ["kaiser@example.org"]
+
+
+# ---------------------------------------------------------------- routes and passwords
+
+def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
+    journal = tmp_path / "g.jsonl"
+    for bad, why in [("imap://u:secretpw@host/INBOX", "a password never goes"),
+                     ("imap://host/INBOX", "name the login"),
+                     ("imap://u@host:99999/INBOX", "port"),
+                     ("pop3://u@host", "choose an mbox")]:
+        r = cli("new", journal, "--scenario", "1914", "--mail-in", bad)
+        assert r.exit_code == 2 and why in r.stderr and r.stderr.count("\n") == 1, r.output
+        assert "secretpw" not in r.output
+        assert not journal.exists()
+    for bad, why in [("ftp://host", "choose outbox:DIR"), ("smtp://h/INBOX", "no folder"),
+                     ("sendmail:", "name the command"), ("smtp://u:pw@h", "never goes")]:
+        r = cli("new", journal, "--scenario", "1914", "--mail-out", bad)
+        assert r.exit_code == 2 and why in r.stderr, r.output
+    r = cli("new", journal, "--scenario", "1914", "--mail-in", "box.mbox", "--mail-out",
+            "sendmail:/usr/sbin/sendmail -t -oi", "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["mail_in"] == str(Path("box.mbox").resolve())
+    assert doc["mail_out"] == "sendmail:/usr/sbin/sendmail -t -oi"
+    r = cli("mail", journal, "--in", "imaps://me@mail.example.org/Games", "--format", "json")
+    assert json.loads(r.stdout)["source"] == "imaps://me@mail.example.org:993/Games"
+    assert json.loads(r.stdout)["target"] == "sendmail:/usr/sbin/sendmail -t -oi"
+    before = journal.read_bytes()
+    r = cli("mail", journal, "--in", "imaps://me@mail.example.org/Games")
+    assert r.exit_code == 0 and journal.read_bytes() == before      # no change, no record
+    r = cli("mail", journal, "--out", "smtps://me:pw@mail.example.org")
+    assert r.exit_code == 2 and journal.read_bytes() == before
+    # The route is the moderator's: a player's log shows the record, not what it holds.
+    r = cli("log", journal, "--as", "german", "--format", "json")
+    assert "mail.example.org" not in r.stdout and "set mail route" in r.stdout
+    r = cli("verify", journal)
+    assert r.exit_code == 0, r.output
+    # A login that is a mail address, a folder with '?' and one beyond ASCII: each kept so
+    # that it reads back the same (verify reads every route record again).
+    for given, kept in [("imap://me@example.org@mail.example.org/INBOX",
+                         "imap://me@example.org@mail.example.org:143/INBOX"),
+                        ("imap://me%40example.org@mail.example.org/Q%3F",
+                         "imap://me@example.org@mail.example.org:143/Q%3F"),
+                        ("imaps://me@[::1]/Entwürfe", "imaps://me@[::1]:993/Entw%C3%BCrfe")]:
+        r = cli("mail", journal, "--in", given, "--format", "json")
+        assert r.exit_code == 0 and json.loads(r.stdout)["source"] == kept, r.output
+    assert cli("verify", journal).exit_code == 0
+
+
+def test_passwords_come_from_env_then_the_private_file_then_netrc(tmp_path, monkeypatch,
+                                                                    referee_home):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in ("REFEREE_SMTP_PASSWORD", "REFEREE_SMTP_PASSWORD_MAIL_EXAMPLE_ORG"):
+        monkeypatch.delenv(name, raising=False)
+    assert password("smtp", "me", "mail.example.org") is None
+    netrc = tmp_path / ".netrc"
+    netrc.write_text("machine mail.example.org login me password from-netrc\n")
+    netrc.chmod(0o600)
+    assert password("smtp", "me", "mail.example.org") == "from-netrc"
+    assert password("smtp", "someone-else", "mail.example.org") is None
+    own = referee_home / "passwords"
+    own.write_text("machine mail.example.org login me password from-file\n")
+    own.chmod(0o644)
+    with pytest.raises(Exception, match="other users of this machine may read it") as caught:
+        password("smtp", "me", "mail.example.org")
+    assert "from-file" not in str(caught.value)
+    own.chmod(0o600)
+    assert password("smtp", "me", "mail.example.org") == "from-file"
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "from-env")
+    assert password("smtp", "me", "mail.example.org") == "from-env"
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD_MAIL_EXAMPLE_ORG", "per-host")
+    assert password("smtp", "me", "mail.example.org") == "per-host"
+    assert stat.S_IMODE(os.stat(own).st_mode) == 0o600
+
+
+def test_sendmail_gets_each_mail_on_stdin_without_a_shell(cli, tmp_path):
+    box = tmp_path / "sent-by-command"
+    script = tmp_path / "fake sendmail"          # a space in the name: no shell splits it
+    script.write_text(f"#!/bin/sh\ncat >> '{box}'\necho '--' >> '{box}'\n")
+    script.chmod(0o700)
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
+                                  b"Subject: s\n\nhello; $(touch pwned)\n")
+    lines = send_owed(spool, check_target(f"sendmail:'{script}' -t"))
+    assert lines == ["sent     a.eml to kaiser@example.org"]
+    assert b"hello; $(touch pwned)" in box.read_bytes() and not (tmp_path / "pwned").exists()
+    assert (spool / "sent" / "a.eml").exists() and not (spool / "a.eml").exists()
+    assert send_owed(spool, check_target(f"sendmail:'{script}' -t")) == []
+
+
+# ---------------------------------------------------------------- watch
+
+def test_watch_runs_tick_until_told_to_stop(cli, net, tmp_path):
+    journal, keys = new_game(cli, tmp_path / "games", "foxtrot", net)
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
+                                      "<f1@example.org>"))
+    lines, waits = [], []
+
+    def wait(seconds: float) -> bool:
+        waits.append(seconds)
+        return len(waits) == 2
+
+    passes = ticking.watch(journal, 30.0, log=lines.append, with_map=False, wait=wait)
+    assert passes == 2 and waits == [30.0, 30.0]
+    assert any("applied" in line and "foxtrot" in line for line in lines)
+    assert sum(line.startswith("foxtrot: sent") for line in lines) == 2
+
+
+def test_watch_finishes_its_pass_and_stops_on_sigterm(cli, net, tmp_path):
+    journal, keys = new_game(cli, tmp_path / "games", "golf", net)
+    lines: list[str] = []
+    old = signal.getsignal(signal.SIGTERM)
+
+    def wait(seconds: float) -> bool:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return False
+
+    assert ticking.watch(journal, 5.0, log=lines.append, with_map=False, wait=wait) == 1
+    assert signal.getsignal(signal.SIGTERM) == old
+
+
+def test_verify_refuses_a_route_record_the_referee_would_not_write(cli, tmp_path):
+    from referee.store.journal import line_of, seal
+
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    last = records(journal)[-1]
+    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
+                   "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
+                   "mail_route": {"to": "moderator", "salt": "00" * 16, "data": {
+                       "source": "imap://me:hunter2@mail.example.org:143/INBOX",
+                       "target": None}}})
+    with open(journal, "ab") as fh:
+        fh.write(line_of(forged))
+    r = cli("verify", journal)
+    assert r.exit_code == 3, r.output
+    assert f"record {forged['seq']} sets the mail route wrongly" in r.stderr
+    assert "hunter2" not in r.output
+
+
+def test_a_pass_cut_before_the_messages_are_marked_read_repeats_nothing(cli, net, tmp_path,
+                                                                         monkeypatch):
+    journal, keys = new_game(cli, tmp_path / "games", "kilo", net)
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<k1@example.org>"))
+    from referee.mail import transport
+
+    def cut(self, uids):
+        raise TransportError("imap: the connection was lost")
+
+    with monkeypatch.context() as m:
+        m.setattr(transport.ImapFolder, "mark_seen", cut)
+        r = tick(cli, journal)
+    assert r.exit_code == 3 and "connection was lost" in r.stderr
+    assert net.imap.seen(net.folder) == {"<k1@example.org>": False}
+    applied = len(records(journal))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert len(records(journal)) == applied                  # read again, applied once
+    assert net.imap.seen(net.folder) == {"<k1@example.org>": True}
+    assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
+
+
+def test_two_passes_at_once_apply_and_send_each_thing_once(cli, net, tmp_path):
+    import threading
+
+    journal, keys = new_game(cli, tmp_path / "games", "lima", net)
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<l1@example.org>"))
+    before = len(records(journal))
+    reports = []
+    runs = [threading.Thread(target=lambda: reports.append(
+        ticking.tick(journal, with_map=False))) for _ in range(2)]
+    for t in runs:
+        t.start()
+    for t in runs:
+        t.join(60)
+    assert [r.problems for r in reports] == [[], []]
+    assert len(records(journal)) == before + 1
+    assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
