@@ -79,25 +79,13 @@ def new(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
-    from ..game.deadlines import settings_fact  # start-up: only new and deadline need it
     from ..game.views import status_view  # start-up: only new needs it
     from ..render.documents import status_document  # start-up: only new needs it
     from ..render.formats import render  # start-up: only new needs it
-    from ..store.mailroute import check_source, check_target  # start-up: new only
 
     dice = dice.value
-    if game_id is not None:
-        check_game_id(game_id)
-    clock = None
-    if deadline is not None:
-        clock = settings_fact(deadline, reminders or "24h,2h", missed or "wait",
-                              2 if extensions is None else extensions, skip_weekends)
-    elif reminders or missed or extensions is not None or skip_weekends:
-        raise UsageError("--reminders, --missed, --extensions and --skip-weekends go with "
-                         "--deadline (no deadline, nothing to remind of or to miss)")
-    for value, check in ((mail_in, check_source), (mail_out, check_target)):
-        if value is not None:
-            check(value)                  # a bad route is refused before the game is made
+    clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
+                                mail_in, mail_out)
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [],
                          clock=clock)
@@ -118,6 +106,33 @@ def new(
             "observers": sides.count(OBSERVER), "status": view,
             "mail_in": route["source"], "mail_out": route["target"]}))
         return
+    _say_created(journal, game, dice, where, sides, route)
+    typer.echo(render(status_document(view), "text"))
+
+
+def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
+                        mail_in, mail_out):
+    """The options of `new` that can be wrong without the game: the game id, the deadline
+    settings (their fact for the journal, or None) and the mail route, refused before any
+    file is made."""
+    from ..game.deadlines import settings_fact  # start-up: only new and deadline need it
+    from ..store.mailroute import check_source, check_target  # start-up: new only
+
+    if game_id is not None:
+        check_game_id(game_id)
+    for value, check in ((mail_in, check_source), (mail_out, check_target)):
+        if value is not None:
+            check(value)
+    if deadline is not None:
+        return settings_fact(deadline, reminders or "24h,2h", missed or "wait",
+                             2 if extensions is None else extensions, skip_weekends)
+    if reminders or missed or extensions is not None or skip_weekends:
+        raise UsageError("--reminders, --missed, --extensions and --skip-weekends go with "
+                         "--deadline (no deadline, nothing to remind of or to miss)")
+    return None
+
+
+def _say_created(journal, game, dice: str, where, sides: list[str], route: dict) -> None:
     typer.echo(f"created {journal} (game {game.game_id}, scenario {game.scenario.id}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
     if any(s != OBSERVER for s in sides):
@@ -129,7 +144,6 @@ def new(
     if OBSERVER in sides:
         typer.echo(f"{sides.count(OBSERVER)} observer(s) registered: each is sent the public "
                    f"report, and none can order")
-    typer.echo(render(status_document(view), "text"))
 
 
 def players(
