@@ -1,0 +1,220 @@
+"""A skirmish game's life: create its journal, replay it, take an order (a test, done, a
+dispute, a moderator's settlement) and append the test it makes, hash-chained, with its
+dice from the committed secret."""
+
+from __future__ import annotations
+
+import os
+import secrets as _secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import __version__
+from ..base.errors import IllegalOrderError, UsageError
+from ..contracts.skirmish import SkirmishCard, SkirmishScenario
+from ..data.skirmish import SkirmishData, load_skirmish
+from ..engine import skirmish as sk
+from ..store import dice as dicemod
+from ..store.anydice import AnyDice
+from ..store.journal import Journal, now, parse
+from ..store.secrets import load_secret, remember_secret
+
+MODERATOR = "moderator"
+
+
+@dataclass
+class Skirmish:
+    """An open skirmish game: its journal, header, card and state after every record."""
+
+    journal: Journal
+    header: dict
+    card: SkirmishCard
+    state: sk.SkState
+
+
+def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
+                    dice_mode: str = "committed", game_id: str | None = None,
+                    secret_file: Path | None = None) -> Skirmish:
+    """A new journal: header with the card and the scenario whole, the secret first."""
+    path = Path(path)
+    if os.path.lexists(path):
+        raise UsageError(f"{path}: already exists; choose another file name")
+    if scenario not in data.scenarios:
+        raise UsageError(f"--scenario {scenario!r}: the {data.info.id} scenarios are "
+                         f"{', '.join(data.scenarios)}")
+    sc = data.scenarios[scenario]
+    game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
+    fresh = secret_file is None or not os.path.lexists(secret_file)
+    secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
+    spath = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
+    header = {"kind": "header", "game_id": game_id, "game": data.info.id,
+              "game_kind": "skirmish", "game_name": data.info.name,
+              "data_digest": data.digest, "engine_version": __version__,
+              "scenario": sc.id, "scenario_data": sc.model_dump(mode="json"),
+              "card_data": data.card.model_dump(mode="json", by_alias=True),
+              "challenge_window": data.info.challenge_window,
+              "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
+              "created_at": now()}
+    if fresh:
+        dicemod.write_secret(spath, secret)
+    try:
+        records = Journal(path).create(header)
+    except BaseException:
+        if fresh:
+            spath.unlink(missing_ok=True)
+        raise
+    if secret_file is not None:
+        remember_secret(game_id, header["dice"]["commitment"], spath)
+    return Skirmish(Journal(path), records[0], data.card, sk.initial_state(sc))
+
+
+def is_skirmish(header: dict) -> bool:
+    return header.get("game_kind") == "skirmish"
+
+
+def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
+    """The card and the state after every record (evolve only: nothing is rolled)."""
+    header = records[0]
+    card = SkirmishCard.model_validate(header["card_data"])
+    state = sk.initial_state(SkirmishScenario.model_validate(header["scenario_data"]))
+    for rec in records[1:]:
+        sk.evolve(card, state, rec, rec["seq"])
+    return card, state
+
+
+def open_skirmish(path: Path | str) -> Skirmish:
+    """A skirmish game read from its journal (UsageError if the journal is another game's)."""
+    journal = Journal(path)
+    records = journal.read()
+    if not is_skirmish(records[0]):
+        raise UsageError(f"{journal.name}: not a skirmish game")
+    card, state = replay(records)
+    return Skirmish(journal, records[0], card, state)
+
+
+def _dice(header: dict, path: Path, seq: int, given: list[int] | None) -> AnyDice:
+    if header["dice"]["mode"] == "manual" and given is None:
+        given = []                  # an order that rolls then says the dice are missing
+    elif header["dice"]["mode"] == "committed" and given is not None:
+        raise UsageError("--dice: this game's dice are committed; nobody gives them")
+    secret = None if given is not None else load_secret(path, header)
+    return AnyDice(header["game_id"], seq, secret, given)
+
+
+def submit(path: Path | str, side: str, text: str, given: list[int] | None = None) -> dict:
+    """Take one order of side: check it, roll its dice, append its record; the record."""
+    path = Path(path)
+    journal = Journal(path)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        records = parse(raw, journal.name)
+        if not is_skirmish(records[0]):
+            raise UsageError(f"{journal.name}: not a skirmish game")
+        card, state = replay(records)
+        seq = records[-1]["seq"] + 1
+        dice = _dice(records[0], path, seq, given)
+        o = sk.parse_order(text, card)
+        body = _body(card, state, records, o, side, dice)
+        dice.check_used_up()
+        return records[-1]["seq"], records[-1]["hash"], [
+            {"kind": "skirmish", "at": now(), **body}]
+
+    return journal.append_raw(build)[1][0]
+
+
+def _body(card, state, records, o, side, dice) -> dict:
+    if o.kind == "dispute":
+        return dispute(card, state, records, o, side)
+    if o.kind == "settle":
+        return settle(card, records, o, side, dice)
+    if side == MODERATOR:
+        raise IllegalOrderError(o.text, "Disputes", "the moderator settles disputes only")
+    return sk.decide(card, state, o, side, dice)
+
+
+def _disputed(records: list[dict], n: object, text: str) -> dict:
+    rec = records[n] if isinstance(n, int) and 0 < n < len(records) else None
+    if rec is None or not (rec.get("test") or {}).get("facts"):
+        raise IllegalOrderError(text, "Disputes", f"record {n} is no test with declared facts")
+    return rec
+
+
+def dispute(card, state, records, o, side) -> dict:
+    """The opponent disputes a declared fact of a test within the challenge window."""
+    rec = _disputed(records, o.facts.get("record"), o.text)
+    window = records[0]["challenge_window"]
+    last = records[-1]["seq"]
+    fact = o.facts.get("fact")
+    if side == rec["actor"] or side not in state.sides:
+        raise IllegalOrderError(o.text, "Disputes", "only the opponent of the side that "
+                                                    "declared a fact may dispute it")
+    if last - rec["seq"] >= window:
+        raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']} is past the "
+                                                    f"challenge window ({window} records)")
+    if fact not in rec["test"]["facts"] or "value" not in o.facts:
+        raise IllegalOrderError(o.text, "Disputes", f"name a fact record {rec['seq']} "
+                                f"declared and the value claimed: fact=KEY value=VALUE")
+    return {"actor": side, "order": o.text, "turn": state.turn,
+            "phase": sk.phase_of(card, state).phase,
+            "dispute": {"record": rec["seq"], "fact": fact,
+                        "declared": rec["test"]["facts"][fact], "claimed": o.facts["value"]}}
+
+
+def settle(card, records, o, side, dice) -> dict:
+    """The moderator's ruling: the declared fact upheld, or corrected and the test decided
+    again on the state before it, with its own dice first."""
+    if side != MODERATOR:
+        raise IllegalOrderError(o.text, "Disputes", "only the moderator settles a dispute")
+    n = o.facts.get("record")
+    rec = _disputed(records, n, o.text)
+    _, state = replay(records)
+    if not any(d["record"] == n and "ruling" not in d for d in state.disputes):
+        raise IllegalOrderError(o.text, "Disputes", f"record {n} has no open dispute")
+    ruling = {"record": n}
+    if o.facts.get("uphold"):
+        ruling["upheld"] = True
+        return {"actor": side, "order": o.text, "turn": state.turn,
+                "phase": sk.phase_of(card, state).phase, "settle": ruling}
+    fact, value = o.facts.get("fact"), o.facts.get("value")
+    facts = dict(rec["test"]["facts"])
+    facts[fact] = _as_declared(facts.get(fact), value, o.text)
+    _, before = replay(records[:n])
+    again = sk.SkOrder(rec["test"]["kind"], rec["test"]["subject"], facts, o.text)
+    old = [d["value"] for d in rec["test"]["dice"]]
+    ruling.update({"fact": fact, "value": facts[fact]})
+    try:
+        redo = sk.decide(card, before, again, rec["actor"], _Reused(old, dice))
+        ruling["test"] = redo["test"]
+    except IllegalOrderError as exc:
+        ruling["test"] = {**rec["test"], "facts": facts, "effects": [],
+                          "result": f"void: {exc.reason}", "dice": rec["test"]["dice"]}
+    return {"actor": side, "order": o.text, "turn": state.turn,
+            "phase": sk.phase_of(card, state).phase, "settle": ruling}
+
+
+def _as_declared(old: object, value: str | None, text: str) -> object:
+    if value is None:
+        raise IllegalOrderError(text, "Disputes", "settle record=N uphold=yes, or fact=KEY "
+                                                  "value=VALUE")
+    if isinstance(old, bool):
+        return value == "yes"
+    if isinstance(old, int):
+        if not value.isdigit():
+            raise IllegalOrderError(text, "Disputes", f"{value!r} is not a whole number")
+        return int(value)
+    return value
+
+
+class _Reused:
+    """The disputed test's own dice first, then, if the corrected test needs more, fresh
+    ones from this record's stream."""
+
+    def __init__(self, values: list[int], fresh: AnyDice):
+        self.values, self.fresh = list(values), fresh
+
+    def roll(self, sides: int, count: int, purpose: str) -> list[int]:
+        out = []
+        for _ in range(count):
+            out += [min(self.values.pop(0), sides)] if self.values else \
+                self.fresh.roll(sides, 1, purpose)
+        return out
