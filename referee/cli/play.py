@@ -63,6 +63,11 @@ def new(
     from ..render.formats import render  # start-up: only new needs it
 
     dice = dice.value
+    if g.kind_of(g.check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
+        from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
+
+        return new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
+                            GAMES["dir"])
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [])
     where = secret_file if secret_file is not None else f"{journal}.secret"

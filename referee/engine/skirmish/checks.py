@@ -59,8 +59,8 @@ def motivation(card: SkirmishCard, state: SkState, f: FigureState, facts: dict,
 
 def move_turn(state: SkState, side: str, section: str | None) -> Refusal | None:
     """Movement alternates units: a side starts a new unit's move only in its turn."""
-    if section in state.moved_sections:
-        return None
+    if section is None or section in state.moved_sections:
+        return None                  # a platoon commander moves with any unit
     other = state.opponent(side)
     if other in state.done:
         return None
