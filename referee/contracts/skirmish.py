@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal, Optional
 
 from pydantic import Field
 
-from .base import Document, Frozen
+from .base import Contract, Document, Frozen
 
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 FigureId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
@@ -260,3 +260,89 @@ class SkirmishReport(Document):
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]
     disputes: list[dict[str, Any]]
+
+
+class SkirmishOrderResult(Document):
+    """`skirmish order`: the record the order made (its test, dispute or ruling)."""
+
+    schema_version: int
+    record: int
+    body: dict[str, Any]
+
+
+# ---------------------------------------------------------------- the journal of a skirmish
+
+class DieRolled(Contract):
+    die: Annotated[int, Field(ge=2, le=100)]
+    value: Annotated[int, Field(ge=1, le=100)]
+    for_: Annotated[str, Field(alias="for", max_length=200)]
+
+
+class TestRecorded(Contract):
+    kind: TestKind
+    subject: Optional[str]
+    facts: dict[str, Any]
+    dice: list[DieRolled]
+    modifiers: list[dict[str, Any]]
+    result: Annotated[str, Field(max_length=1000)]
+    effects: list[dict[str, Any]]
+    rule: str
+
+
+class Disputed(Contract):
+    record: Annotated[int, Field(ge=1)]
+    fact: str
+    declared: Any
+    claimed: Any
+
+
+class Ruling(Contract):
+    record: Annotated[int, Field(ge=1)]
+    upheld: bool = False
+    fact: Optional[str] = None
+    value: Any = None
+    test: Optional[TestRecorded] = None
+
+
+class Chained(Contract):
+    seq: Annotated[int, Field(ge=0)]
+    prev: Optional[str]
+    hash: str
+
+
+class DiceCommitment(Contract):
+    mode: Literal["committed", "manual"]
+    commitment: str
+
+
+class SkirmishHeader(Chained):
+    """Record 0 of a skirmish journal: the card and the scenario whole, the commitment."""
+
+    kind: Literal["header"]
+    schema_version: int
+    game_id: str
+    game: str
+    game_kind: Literal["skirmish"]
+    game_name: str
+    data_digest: str
+    engine_version: str
+    scenario: str
+    scenario_data: dict[str, Any]
+    card_data: dict[str, Any]
+    challenge_window: int
+    dice: DiceCommitment
+    created_at: str
+
+
+class SkirmishRecord(Chained):
+    """A later record: a side's test or done, a dispute, or the moderator's ruling."""
+
+    kind: Literal["skirmish"]
+    at: str
+    actor: str
+    order: str
+    turn: int
+    phase: Phase
+    test: Optional[TestRecorded] = None
+    dispute: Optional[Disputed] = None
+    settle: Optional[Ruling] = None

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
-from ..base.errors import IllegalOrderError, UsageError
-from ..contracts.skirmish import SkirmishCard, SkirmishScenario
+from pydantic import ValidationError
+
+from ..base.errors import ContractError, IllegalOrderError, JournalError, UsageError
+from ..contracts.skirmish import SkirmishCard, SkirmishHeader, SkirmishRecord, SkirmishScenario
 from ..data.skirmish import SkirmishData, load_skirmish
 from ..engine import skirmish as sk
 from ..store import dice as dicemod
@@ -20,6 +22,56 @@ from ..store.journal import Journal, now, parse
 from ..store.secrets import load_secret, remember_secret
 
 MODERATOR = "moderator"
+
+
+def _broken(seq: int, line: bytes) -> str | None:
+    model = SkirmishHeader if seq == 0 else SkirmishRecord
+    try:
+        model.model_validate_json(line)
+    except ValidationError as exc:
+        e = exc.errors(include_url=False)[0]
+        return f"{'.'.join(map(str, e['loc'])) or 'top'}: {e['msg']}"
+    return None
+
+
+def keep_contract(seq: int, line: bytes) -> None:
+    """Refuse a record this referee built that breaks its contract, before it is written."""
+    broken = _broken(seq, line)
+    if broken:
+        raise ContractError(f"record {seq} as built breaks its contract at {broken}; nothing "
+                            f"was written. This is a bug: please report it.")
+
+
+def audit(raw: bytes, name: str) -> list[dict]:
+    """Every record of a skirmish journal checked: its chain, its contract, and each test
+    decided again from its facts and its recorded dice, to the same result."""
+    records = parse(raw, name)
+    for seq, line in enumerate(raw.splitlines()):
+        broken = _broken(seq, line)
+        if broken:
+            raise JournalError(f"{name}: record {seq} breaks the journal's contract at "
+                               f"{broken}", record=seq)
+    for n in range(1, len(records)):
+        _redecide(records, n, name)
+    return records
+
+
+def _redecide(records: list[dict], n: int, name: str) -> None:
+    rec = records[n]
+    test = rec.get("test")
+    if test is None:
+        return
+    card, before = replay(records[:n])
+    again = sk.SkOrder(test["kind"], test["subject"], test["facts"], rec["order"])
+    values = [d["value"] for d in test["dice"]]
+    try:
+        redo = sk.decide(card, before, again, rec["actor"], AnyDice("", n, None, values))
+    except IllegalOrderError as exc:
+        raise JournalError(f"{name}: record {n} is refused when decided again: {exc.reason}",
+                           record=n) from None
+    if redo["test"] != test:
+        raise JournalError(f"{name}: record {n} does not follow from its facts and dice",
+                           record=n)
 
 
 @dataclass
@@ -58,14 +110,14 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
     if fresh:
         dicemod.write_secret(spath, secret)
     try:
-        records = Journal(path).create(header)
+        records = Journal(path, keep_contract).create(header)
     except BaseException:
         if fresh:
             spath.unlink(missing_ok=True)
         raise
     if secret_file is not None:
         remember_secret(game_id, header["dice"]["commitment"], spath)
-    return Skirmish(Journal(path), records[0], data.card, sk.initial_state(sc))
+    return Skirmish(Journal(path, keep_contract), records[0], data.card, sk.initial_state(sc))
 
 
 def is_skirmish(header: dict) -> bool:
@@ -104,7 +156,7 @@ def _dice(header: dict, path: Path, seq: int, given: list[int] | None) -> AnyDic
 def submit(path: Path | str, side: str, text: str, given: list[int] | None = None) -> dict:
     """Take one order of side: check it, roll its dice, append its record; the record."""
     path = Path(path)
-    journal = Journal(path)
+    journal = Journal(path, keep_contract)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         records = parse(raw, journal.name)

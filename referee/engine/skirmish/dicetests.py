@@ -109,7 +109,10 @@ def fire_dice(card: SkirmishCard, firer: FigureState, targets: list, facts: dict
 
 
 def _aimed_result(card: SkirmishCard, score: int) -> str:
-    return next(r.result for r in card.aimed.results if score >= r.from_)
+    """The row of the Aimed Fire table a modified score falls in (below the lowest row: the
+    lowest row's result)."""
+    return next((r.result for r in card.aimed.results if score >= r.from_),
+                card.aimed.results[-1].result)
 
 
 def aimed(card: SkirmishCard, firer: FigureState, targets: list[FigureState], facts: dict,
