@@ -123,9 +123,7 @@ def _print_version(value: bool) -> None:
         digests = []
         for name in g.game_names(GAMES["dir"]):
             try:
-                data = g.skirmish_data(name, GAMES["dir"]) \
-                    if g.kind_of(name, GAMES["dir"]) == "skirmish" else g.game_data(name, GAMES["dir"])
-                digests.append(f"{name} {data.digest[:16]}")
+                digests.append(f"{name} {g.any_game_data(name, GAMES['dir']).digest[:16]}")
             except Exception:  # noqa: BLE001 - one broken game does not hide the others
                 digests.append(f"{name} unreadable")
         digest = ", ".join(digests) or digest

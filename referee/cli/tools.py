@@ -152,8 +152,7 @@ def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.
     games = []
     for name in g.game_names(GAMES["dir"]):
         try:
-            data = g.skirmish_data(name, GAMES["dir"]) \
-                if g.kind_of(name, GAMES["dir"]) == "skirmish" else g.game_data(name, GAMES["dir"])
+            data = g.any_game_data(name, GAMES["dir"])
             games.append({"id": name, "readable": True, "name": data.info.name,
                           "scenarios": list(data.scenarios)})
         except (GameDataError, UsageError):

@@ -279,7 +279,8 @@ class DieRolled(Contract):
 
 
 class TestRecorded(Contract):
-    kind: TestKind
+    kind: Literal["move", "spot", "fire", "unaimed", "melee", "morale", "rally", "unpin",
+                  "surrender"]
     subject: Optional[str]
     facts: dict[str, Any]
     dice: list[DieRolled]

@@ -58,6 +58,13 @@ def skirmish_data(game: str, games_dir: Path | None = None):
     return load_skirmish(Path(games_dir or default_games_dir()) / game)
 
 
+def any_game_data(game: str, games_dir: Path | None = None):
+    """The data of a game of either kind (what `games list` and --version name)."""
+    if kind_of(game, games_dir) == "skirmish":
+        return skirmish_data(game, games_dir)
+    return game_data(game, games_dir)
+
+
 def parse_options(items: list[str], data: GameData) -> dict[str, bool]:
     """Optional rules from KEY=VALUE strings, on top of the game's defaults."""
     opts = data.option_defaults()

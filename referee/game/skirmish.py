@@ -9,12 +9,12 @@ import secrets as _secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import __version__
 from pydantic import ValidationError
 
+from .. import __version__
 from ..base.errors import ContractError, IllegalOrderError, JournalError, UsageError
 from ..contracts.skirmish import SkirmishCard, SkirmishHeader, SkirmishRecord, SkirmishScenario
-from ..data.skirmish import SkirmishData, load_skirmish
+from ..data.skirmish import SkirmishData
 from ..engine import skirmish as sk
 from ..store import dice as dicemod
 from ..store.anydice import AnyDice
@@ -54,6 +54,29 @@ def audit(raw: bytes, name: str) -> list[dict]:
     for n in range(1, len(records)):
         _redecide(records, n, name)
     return records
+
+
+def verify_skirmish(path: Path | str, secret_file: Path | None = None) -> list[str]:
+    """verify for a skirmish journal: the chain, each record's contract, each test decided
+    again from its facts and dice, and with the secret every die of a committed game."""
+    journal = Journal(path)
+    raw = journal.raw()
+    records = audit(raw, journal.name)
+    lines = [f"{journal.name}: {len(records)} records, hash chain intact",
+             "every record keeps its contract; every test follows from its facts and dice"]
+    if secret_file is None or records[0]["dice"]["mode"] != "committed":
+        return lines
+    secret = dicemod.read_secret(secret_file)
+    if dicemod.commitment(secret) != records[0]["dice"]["commitment"]:
+        raise JournalError(f"{secret_file}: this secret does not match the commitment in the "
+                           f"journal header", record=0)
+    for rec in records[1:]:
+        for i, d in enumerate((rec.get("test") or {}).get("dice", [])):
+            if d["value"] != 1 + dicemod.below(secret, records[0]["game_id"], rec["seq"], i,
+                                               d["die"]):
+                raise JournalError(f"{journal.name}: record {rec['seq']} die {i} is not the "
+                                   f"committed die", record=rec["seq"])
+    return lines + ["every die is the one the committed secret gives"]
 
 
 def _redecide(records: list[dict], n: int, name: str) -> None:

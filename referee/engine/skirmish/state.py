@@ -61,7 +61,7 @@ class SkState:
     tests: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)
 
-    def clone(self) -> "SkState":
+    def clone(self) -> SkState:
         return copy.deepcopy(self)
 
     def opponent(self, side: str) -> str:
