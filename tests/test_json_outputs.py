@@ -78,7 +78,8 @@ class Bench:
         """A skirmish game (games/skirmish) with one test in it."""
         path = self.tmp / "patrol.jsonl"
         if not path.exists():
-            assert self.cli("new", path, "--game", "skirmish", "--scenario", "patrol").exit_code == 0
+            assert self.cli("new", path, "--game", "skirmish", "--scenario", "patrol",
+                            "--player", "british=tommy@example.org").exit_code == 0
             assert self.cli("skirmish", "order", path, "--as", "british",
                             "move B1 mode=stealthy").exit_code == 0
         return path
@@ -150,6 +151,7 @@ RUNS = {
     "games list": lambda b: [(["games", "list"], "games-list", 0)],
     "skirmish order": lambda b: [(["skirmish", "order", b.skirmish(), "--as", "german",
                                    "move G1 mode=stealthy"], "skirmish-order-result", 0)],
+    "skirmish keys": lambda b: [(["skirmish", "keys", b.skirmish()], "skirmish-keys", 0)],
     "skirmish report": lambda b: [(["skirmish", "report", b.skirmish()], "skirmish-report", 0)],
     "sheet new": lambda b: [(["sheet", "new", "-o", b.tmp / "german.sheet", "--links", "3"],
                              "sheet-made", 0)],

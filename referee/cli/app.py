@@ -163,6 +163,8 @@ skirmish_app.command("order", cls=Command, epilog=epilog("skirmish order"))(
     boundary(skirmishcmd.skirmish_order))
 skirmish_app.command("report", cls=Command, epilog=epilog("skirmish report"))(
     boundary(skirmishcmd.skirmish_report))
+skirmish_app.command("keys", cls=Command, epilog=epilog("skirmish keys"))(
+    boundary(skirmishcmd.skirmish_keys))
 
 
 def main() -> None:

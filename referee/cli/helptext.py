@@ -50,6 +50,7 @@ EXAMPLES = {
     "skirmish order": "referee skirmish order patrol.jsonl --as british 'fire B3 at=G2 "
                       "range=24 cover=soft state=halted command=yes'",
     "skirmish report": "referee skirmish report patrol.jsonl --format json",
+    "skirmish keys": "referee skirmish keys patrol.jsonl",
 }
 
 

@@ -67,7 +67,7 @@ def new(
         from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
 
         return new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
-                            GAMES["dir"])
+                            GAMES["dir"], player or [])
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [])
     where = secret_file if secret_file is not None else f"{journal}.secret"

@@ -64,21 +64,45 @@ def skirmish_report(
 
 
 def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: str | None,
-                 secret_file: Path | None, format: Fmt, games_dir: Path | None) -> None:
+                 secret_file: Path | None, format: Fmt, games_dir: Path | None,
+                 players: list[str]) -> None:
     """`new --game skirmish`: the journal with the card and forces, and the first report."""
     from ..game.skirmish import create_skirmish  # start-up: only a new skirmish needs it
     from ..render.skirmish import report_document, report_text  # start-up: skirmish only
+    from ..store.players import parse_players  # start-up: only a new skirmish needs it
 
-    sk = create_skirmish(journal, g.skirmish_data(game, games_dir), scenario, dice, game_id,
-                         secret_file)
+    data = g.skirmish_data(game, games_dir)
+    sides = data.scenarios[scenario].sides if scenario in data.scenarios else []
+    addresses = parse_players(players, sides)
+    sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses)
     doc = report_document(sk.header, sk.card, sk.state)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "game_id": sk.header["game_id"],
             "game": game, "scenario": scenario, "dice": dice, "secret_file": str(where),
-            "players": [], "observers": 0, "status": doc}))
+            "players": [s for s in addresses if s != "moderator"], "observers": 0,
+            "status": doc}))
         return
     typer.echo(f"created {journal} (game {sk.header['game_id']}, scenario {scenario}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
+    if addresses:
+        typer.echo(f"players registered; `referee skirmish keys {journal}` prints their order "
+                   f"keys (for the moderator only)")
     typer.echo(report_text(doc), nl=False)
+
+
+def skirmish_keys(
+    journal: Annotated[Path, typer.Argument(help="The skirmish game's journal.")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Print each registered side's order key (for the moderator, who sends each his own)."""
+    from ..game.skirmish import order_keys  # start-up: only skirmish keys needs it
+
+    commands.check_private(journal)
+    keys = order_keys(journal)
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "keys": keys}))
+        return
+    for side, key in keys.items():
+        typer.echo(f"{side}: {key}")

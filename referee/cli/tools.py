@@ -48,7 +48,12 @@ def inbox(
     from ..mail import inbox as mail  # start-up: mail's parsers, for inbox and players only
 
     commands.check_private(journal)
-    outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
+    if commands.is_skirmish(journal):
+        from ..mail.skirmish import skirmish_inbox  # start-up: only a skirmish's mail needs it
+
+        outcomes, written = skirmish_inbox(journal, source, outbox)
+    else:
+        outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1,

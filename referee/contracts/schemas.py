@@ -27,6 +27,7 @@ from .skirmish import (
     SkirmishCard,
     SkirmishGame,
     SkirmishHeader,
+    SkirmishKeys,
     SkirmishOrderResult,
     SkirmishRecord,
     SkirmishReport,
@@ -63,6 +64,7 @@ SCHEMAS: dict[str, Any] = {
     "skirmish-journal-record": SkirmishRecord,
     "skirmish-report": SkirmishReport,
     "skirmish-order-result": SkirmishOrderResult,
+    "skirmish-keys": SkirmishKeys,
     **OUTPUTS,
 }
 

@@ -331,6 +331,7 @@ class SkirmishHeader(Chained):
     scenario_data: dict[str, Any]
     card_data: dict[str, Any]
     challenge_window: int
+    players: dict[str, str] = {}        # side (or moderator) -> mail address
     dice: DiceCommitment
     created_at: str
 
@@ -347,3 +348,11 @@ class SkirmishRecord(Chained):
     test: Optional[TestRecorded] = None
     dispute: Optional[Disputed] = None
     settle: Optional[Ruling] = None
+    mail: Optional[str] = None          # the Message-ID of the mail the order came in
+
+
+class SkirmishKeys(Document):
+    """`skirmish keys`: each registered side's order key (for the moderator only)."""
+
+    schema_version: int
+    keys: dict[str, str]

@@ -12,13 +12,20 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .. import __version__
-from ..base.errors import ContractError, IllegalOrderError, JournalError, UsageError
+from ..base.errors import (
+    ContractError,
+    DiceError,
+    IllegalOrderError,
+    JournalError,
+    UsageError,
+)
 from ..contracts.skirmish import SkirmishCard, SkirmishHeader, SkirmishRecord, SkirmishScenario
 from ..data.skirmish import SkirmishData
 from ..engine import skirmish as sk
 from ..store import dice as dicemod
 from ..store.anydice import AnyDice
 from ..store.journal import Journal, now, parse
+from ..store.players import order_key
 from ..store.secrets import load_secret, remember_secret
 
 MODERATOR = "moderator"
@@ -109,7 +116,8 @@ class Skirmish:
 
 def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
                     dice_mode: str = "committed", game_id: str | None = None,
-                    secret_file: Path | None = None) -> Skirmish:
+                    secret_file: Path | None = None,
+                    players: dict[str, str] | None = None) -> Skirmish:
     """A new journal: header with the card and the scenario whole, the secret first."""
     path = Path(path)
     if os.path.lexists(path):
@@ -127,7 +135,7 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
               "data_digest": data.digest, "engine_version": __version__,
               "scenario": sc.id, "scenario_data": sc.model_dump(mode="json"),
               "card_data": data.card.model_dump(mode="json", by_alias=True),
-              "challenge_window": data.info.challenge_window,
+              "challenge_window": data.info.challenge_window, "players": players or {},
               "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
               "created_at": now()}
     if fresh:
@@ -141,6 +149,17 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
     if secret_file is not None:
         remember_secret(game_id, header["dice"]["commitment"], spath)
     return Skirmish(Journal(path, keep_contract), records[0], data.card, sk.initial_state(sc))
+
+
+def order_keys(path: Path | str) -> dict[str, str]:
+    """Each registered side's order key (and the moderator's), from the game's secret: what
+    a mail must carry ('Order key: ...') to be taken as that side's."""
+    records = Journal(path).read()
+    secret = load_secret(Path(path), records[0])
+    if secret is None:
+        raise UsageError(f"{path}: the dice secret was not found; it makes the order keys")
+    return {side: order_key(secret, records[0]["game_id"], side, 1)
+            for side in records[0].get("players", {})}
 
 
 def is_skirmish(header: dict) -> bool:
@@ -178,6 +197,14 @@ def _dice(header: dict, path: Path, seq: int, given: list[int] | None) -> AnyDic
 
 def submit(path: Path | str, side: str, text: str, given: list[int] | None = None) -> dict:
     """Take one order of side: check it, roll its dice, append its record; the record."""
+    return submit_many(path, side, [text], given)[0]
+
+
+def submit_many(path: Path | str, side: str, texts: list[str],
+                given: list[int] | None = None, mail: str | None = None) -> list[dict]:
+    """Take a side's orders all or none: each checked on the state the ones before it
+    left, each its own record with its own dice, appended under one lock (a refusal
+    appends nothing). `mail` is the Message-ID they came in."""
     path = Path(path)
     journal = Journal(path, keep_contract)
 
@@ -186,15 +213,24 @@ def submit(path: Path | str, side: str, text: str, given: list[int] | None = Non
         if not is_skirmish(records[0]):
             raise UsageError(f"{journal.name}: not a skirmish game")
         card, state = replay(records)
-        seq = records[-1]["seq"] + 1
-        dice = _dice(records[0], path, seq, given)
-        o = sk.parse_order(text, card)
-        body = _body(card, state, records, o, side, dice)
-        dice.check_used_up()
-        return records[-1]["seq"], records[-1]["hash"], [
-            {"kind": "skirmish", "at": now(), **body}]
+        last = records[-1]
+        left = list(given) if given is not None else None
+        bodies: list[dict] = []
+        for text in texts:
+            seq = records[-1]["seq"] + 1
+            dice = _dice(records[0], path, seq, left)
+            body = {"kind": "skirmish", "at": now(),
+                    **_body(card, state, records, sk.parse_order(text, card), side, dice),
+                    **({"mail": mail} if mail else {})}
+            left = left[dice.index:] if left is not None else None
+            records = records + [{**body, "seq": seq, "hash": ""}]
+            sk.evolve(card, state, body, seq)
+            bodies.append(body)
+        if left:
+            raise DiceError(f"{len(left)} more dice given than the orders rolled")
+        return last["seq"], last["hash"], bodies
 
-    return journal.append_raw(build)[1][0]
+    return journal.append_raw(build)[1]
 
 
 def _body(card, state, records, o, side, dice) -> dict:
