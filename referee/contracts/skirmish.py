@@ -104,7 +104,8 @@ class Modifier(Frozen):
     value: Annotated[int, Field(ge=-20, le=20)]
     text: Text
     beyond: Optional[Inches] = None
-    qualities: list[Quality] = []
+    qualities: list[Quality] = []      # whose quality the modifier is for
+    states: list[Name] = []            # the target states it is for
 
 
 class ResultRow(Frozen):

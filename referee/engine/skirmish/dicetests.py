@@ -81,6 +81,7 @@ def spot(card: SkirmishCard, spotter: FigureState, target: FigureState, facts: d
 
 
 def _aimed_ids(card, firer, target, facts, weapon) -> set[str]:
+    m = {x.id: x for x in card.aimed.modifiers}
     ids = set()
     if weapon.area and facts.get("confined"):
         ids.add("confined")
@@ -88,10 +89,10 @@ def _aimed_ids(card, firer, target, facts, weapon) -> set[str]:
         ids.add("bomber")
     if firer.role == "marksman":
         ids.add("marksman")
-    far = next((m.beyond for m in card.aimed.modifiers if m.id == "far_still"), None)
-    if far is not None and facts.get("state") in ("halted", "stealthy") and facts["range"] > far:
+    far = m["far_still"]
+    if facts.get("state") in far.states and facts["range"] > (far.beyond or 0):
         ids.add("far_still")
-    if firer.quality == "raw":
+    if firer.quality in m["raw"].qualities:
         ids.add("raw")
     if firer.gas_mask:
         ids.add("gas_mask")
@@ -146,10 +147,11 @@ def unaimed(card: SkirmishCard, firer: FigureState, target: FigureState, facts: 
     """Unaimed fire to pin (D20): the score needed by the target's quality, moved by the
     card's modifiers; any die reaching it pins the target."""
     u, w = card.unaimed, card.weapons.kinds[firer.weapon]
+    fierce = next(m for m in u.modifiers if m.id == "ferocious_advancing")
     ids = set()
     if facts.get("cover") == "hard":
         ids.add("hard_cover")
-    if target.quality == "ferocious" and facts.get("advancing"):
+    if target.quality in fierce.qualities and facts.get("advancing"):
         ids.add("ferocious_advancing")
     if w.area:
         ids.add("area_weapon")
@@ -286,5 +288,6 @@ def surrender(card: SkirmishCard, figs: list[FigureState], facts: dict) -> Outco
     kept = [f.id for f in figs if f.active and f.quality in s.never]
     out.effects = [{"figure": f.id, "surrendered": 1} for f in gone]
     out.result = (f"{', '.join(f.id for f in gone)} surrender" if gone else "no surrender") \
-        + (f" ({', '.join(kept)} never surrender: gallant)" if due and kept else "")
+        + (f" ({', '.join(kept)} never surrender: {', '.join(s.never)})" if due and kept
+           else "")
     return out
