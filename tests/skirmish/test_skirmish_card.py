@@ -288,7 +288,7 @@ def test_first_second_and_third_failures():
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="morale")
     first = t.test("red", "morale R trigger=flamethrower", [1])
     assert "failure 1, carries on" in first["result"] and t.fig("R1").pins == 0
-    second = t.test("red", "morale R trigger=leader", [1])
+    second = t.test("red", "morale R trigger=tank", [1])
     assert "failure 2" in second["result"]
     assert t.fig("R1").pins == 1 and t.fig("R0").pins == 1
     t.fig("R1").pins = 0
@@ -385,3 +385,33 @@ def test_the_sequence_of_play_runs_when_both_sides_are_done():
     assert phases == [0, 1, 2, 3, 4] and t.state.turn == 2 and t.state.phase == 0
     rule, why = t.refusal("red", "fire R1 at=B1 range=10 command=yes")
     assert rule == "Sequence of Play" and "fire" in why
+
+
+def test_figures_in_melee_cannot_shoot_nor_be_shot_and_a_contact_move_cannot_shoot():
+    t = Table(red=[figure("R1"), figure("R2"), figure("R3")],
+              blue=[figure("B1"), figure("B2")], phase="movement")
+    t.test("red", "move R3 mode=assault contact=yes command=yes", [2])
+    t.state.phase = 2
+    assert "moved into contact" in t.refusal("red", "fire R3 at=B2 range=2 command=yes")[1]
+    t.state.phase = 3
+    t.test("red", "melee B1 attackers=R1", [3, 3])
+    t.state.phase = 2
+    assert "B1 is in melee" in t.refusal("red", "fire R2 at=B1 range=10 command=yes")[1]
+    assert "R1 is in melee" in t.refusal("red", "fire R1 at=B2 range=10 command=yes")[1]
+
+
+def test_the_leader_trigger_needs_a_leader_killed_this_turn():
+    t = Table(red=[figure("R1")], blue=[figure("B1")])
+    t.state.phase = 4
+    assert "no platoon commander" in t.refusal("red", "morale R trigger=leader")[1]
+    t.state.phase = 2
+    t.test("blue", "fire B1 at=R0 range=10 command=yes", [18])
+    t.state.phase = 4
+    assert t.refusal("red", "morale R trigger=leader") is None
+
+
+def test_a_dispersed_section_takes_no_more_tests():
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="morale")
+    t.state.sections["R"].failures = 2
+    t.test("red", "morale R trigger=tank", [1])
+    assert t.refusal("red", "unpin R1 command=yes")[0] == "Morale"

@@ -11,6 +11,7 @@ from ...base.errors import IllegalOrderError
 from ...contracts.skirmish import SkirmishCard
 from . import dicetests as t
 from .checks import (
+    LEADERS,
     Refusal,
     check_fire,
     check_melee,
@@ -135,6 +136,11 @@ def _check_morale(card, state, o, side):
     if trig == "killed" and s.killed_tests >= s.killed_this_turn:
         return mo.rule, f"section {s.id} has {s.killed_this_turn} figure(s) killed this turn " \
                         f"and has taken a test for each"
+    if trig == "leader" and not any(
+            f.side == side and f.role in LEADERS and f.killed_turn == state.turn
+            and f.killed for f in state.figures.values()):
+        return mo.rule, f"no platoon commander nor squad leader of the {side} side has been " \
+                        f"killed this turn"
     return None
 
 
@@ -228,6 +234,7 @@ def apply_effects(state: SkState, effects: list[dict], sign: int = 1) -> None:
             f.pins = max(0, f.pins + sign * e.get("pins", 0))
             if e.get("killed"):
                 f.killed = sign > 0
+                f.killed_turn = state.turn if sign > 0 else 0
                 if f.section:
                     state.sections[f.section].killed_this_turn += sign
             if e.get("surrendered"):
@@ -245,6 +252,7 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
     f = state.figures.get(subj or "")
     if kind == "move":
         f.moved = test["facts"]["mode"]
+        f.contact = bool(test["facts"].get("contact"))
         if f.section and f.section not in state.moved_sections:
             state.moved_sections.append(f.section)
             state.moves[side] += 1
@@ -266,7 +274,7 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
     state.phase, state.turn = 0, state.turn + 1
     state.moved_sections, state.moves = [], {s: 0 for s in state.sides}
     for f in state.figures.values():
-        f.moved, f.fired, f.attackers = None, False, []
+        f.moved, f.fired, f.attackers, f.contact = None, False, [], False
     for s in state.sections.values():
         s.killed_this_turn = s.killed_tests = 0
 

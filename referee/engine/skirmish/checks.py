@@ -26,6 +26,9 @@ def own_figure(state: SkState, name: str | None, side: str) -> FigureState | Ref
         return "Forces", f"{f.id} is not a figure of the {side} side"
     if not f.active:
         return "Forces", f"{f.id} is {'killed' if f.killed else 'surrendered'}"
+    sec = state.sections.get(f.section or "")
+    if sec is not None and sec.dispersed:
+        return "Morale", f"{f.id}'s section {sec.id} has dispersed"
     return f
 
 
@@ -110,14 +113,19 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
                                  f"cannot fire"
     if f.fired:
         return card.aimed.rule, f"{f.id} has fired this turn"
-    if f.attackers or any(f.id in g.attackers for g in state.figures.values()):
-        return "Hand-to-Hand Combat", f"{f.id} is in melee and can't shoot"
+    for g in [f, *targets]:
+        if _in_melee(state, g):
+            return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
     if len(targets) > 1 and not (w.area or w.radius):
         return card.weapons.rule, f"a {w.name} fires at one figure"
     if "dice" in facts and facts["dice"] not in w.dice:
         return card.weapons.rule, f"a {w.name} fires {' or '.join(map(str, w.dice))} dice"
     return _moved_fire(card, f, o) or motivation(card, state, f, facts, _fire_kind(o)) \
         or _quality_order(card, state, f)
+
+
+def _in_melee(state: SkState, f: FigureState) -> bool:
+    return bool(f.attackers) or any(f.id in g.attackers for g in state.figures.values())
 
 
 def _fire_kind(o: SkOrder) -> str:
@@ -127,6 +135,8 @@ def _fire_kind(o: SkOrder) -> str:
 def _moved_fire(card: SkirmishCard, f: FigureState, o: SkOrder) -> Refusal | None:
     """What a figure may fire after its move (Movement: the Fire? column)."""
     mv = card.movement
+    if f.contact:
+        return "Hand-to-Hand Combat", f"{f.id} moved into contact and can't shoot"
     if not f.moved:
         return None
     rule = mv.modes[f.moved].fire

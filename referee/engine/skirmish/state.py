@@ -25,6 +25,8 @@ class FigureState:
     pins: int = 0
     moved: str | None = None     # the movement mode used this turn
     fired: bool = False
+    contact: bool = False        # moved into contact this turn
+    killed_turn: int = 0
     attackers: list[str] = field(default_factory=list)    # in melee this turn
 
     @property
