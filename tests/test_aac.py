@@ -22,7 +22,7 @@ def test_games_list_and_an_unknown_game(cli, tmp_path):
     r = cli("new", j, "--game", "risk", "--scenario", "1914")
     assert r.exit_code == 2
     assert r.stderr.strip() == ("referee: --game 'risk': no such game; the games are "
-                                "aac, ttlm")
+                                "aac, skirmish, ttlm")
     assert not j.exists()
     r = cli("new", j, "--game", "aac", "--scenario", "1916")     # a TTLM scenario only
     assert r.exit_code == 2 and "1914" in r.stderr and not j.exists()

@@ -74,6 +74,16 @@ class Bench:
             p.chmod(0o600)
         return path
 
+    def skirmish(self) -> Path:
+        """A skirmish game (games/skirmish) with one test in it."""
+        path = self.tmp / "patrol.jsonl"
+        if not path.exists():
+            assert self.cli("new", path, "--game", "skirmish", "--scenario", "patrol",
+                            "--player", "british=tommy@example.org").exit_code == 0
+            assert self.cli("skirmish", "order", path, "--as", "british",
+                            "move B1 mode=stealthy").exit_code == 0
+        return path
+
     def mail(self) -> Path:
         """A message of the German player carrying his order key and one order."""
         r = self.cli("players", self.journal, "--keys", "--format", "json")
@@ -131,6 +141,7 @@ RUNS = {
                        (["tick", b.journal, "--no-map"], "tick-result", 0)],
     "watch": lambda b: [],         # a loop of `tick` that logs text lines: no JSON of its own
     "verify": lambda b: [(["verify", b.journal], "verify-result", 0),
+                         (["verify", b.skirmish()], "verify-result", 0),
                          (["verify", b.old()], "verify-result", 5)],
     "upgrade": lambda b: [(["upgrade", b.old()], "upgrade-result", 0)],
     "reveal": lambda b: [(["reveal", b.journal, "--force"], "reveal-result", 0)],
@@ -145,8 +156,14 @@ RUNS = {
     "map": lambda b: [(["map", b.journal, "-o", b.tmp / "map.svg"], "map-result", 0)],
     "area": lambda b: [(["area", b.journal, "liege"], "area-view", 0),
                        (["area", b.journal, "--list"], "area-list", 0)],
-    "games check": lambda b: [(["games", "check", Path("games") / "ttlm"], "games-check", 0)],
+    "games check": lambda b: [(["games", "check", Path("games") / "ttlm"], "games-check", 0),
+                              (["games", "check", Path("games") / "skirmish"], "games-check",
+                               0)],
     "games list": lambda b: [(["games", "list"], "games-list", 0)],
+    "skirmish order": lambda b: [(["skirmish", "order", b.skirmish(), "--as", "german",
+                                   "move G1 mode=stealthy"], "skirmish-order-result", 0)],
+    "skirmish keys": lambda b: [(["skirmish", "keys", b.skirmish()], "skirmish-keys", 0)],
+    "skirmish report": lambda b: [(["skirmish", "report", b.skirmish()], "skirmish-report", 0)],
     "sheet new": lambda b: [(["sheet", "new", "-o", b.tmp / "german.sheet", "--links", "3"],
                              "sheet-made", 0)],
 }

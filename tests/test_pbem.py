@@ -228,7 +228,8 @@ def test_a_manual_dice_message_that_needs_dice_is_held(tmp_path, cli):
 def test_version_and_reader_completion(cli, game):
     r = cli("--version")
     assert r.exit_code == 0 and re.match(r"referee \S+ \(journal schema \d+; game data "
-                                         r"aac [0-9a-f]{16}, ttlm [0-9a-f]{16}\)", r.stdout)
+                                         r"aac [0-9a-f]{16}, skirmish [0-9a-f]{16}, "
+                                         r"ttlm [0-9a-f]{16}\)", r.stdout)
 
     class Ctx:
         params = {"journal": str(game)}

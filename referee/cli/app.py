@@ -22,7 +22,7 @@ import typer
 from .. import __version__, load_msgspec
 from .. import game as g
 from ..base.errors import GameDataError
-from . import audit, deadlinecmd, mailcmd, play, sheetcmd, tools
+from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES
@@ -91,6 +91,9 @@ app.add_typer(games_app, name="games")
 sheet_app = typer.Typer(help="A player's dice sheet: make one (no game needed).",
                         no_args_is_help=True, cls=Group, epilog=epilog("sheet"))
 app.add_typer(sheet_app, name="sheet")
+skirmish_app = typer.Typer(help="A skirmish game (games/skirmish): its tests and report.",
+                           no_args_is_help=True, cls=Group, epilog=epilog("skirmish"))
+app.add_typer(skirmish_app, name="skirmish")
 
 
 def boundary(fn):
@@ -120,7 +123,7 @@ def _print_version(value: bool) -> None:
         digests = []
         for name in g.game_names(GAMES["dir"]):
             try:
-                digests.append(f"{name} {g.game_data(name, GAMES['dir']).digest[:16]}")
+                digests.append(f"{name} {g.any_game_data(name, GAMES['dir']).digest[:16]}")
             except Exception:  # noqa: BLE001 - one broken game does not hide the others
                 digests.append(f"{name} unreadable")
         digest = ", ".join(digests) or digest
@@ -158,6 +161,12 @@ games_app.command("check", cls=Command, epilog=epilog("games check"))(
     boundary(tools.games_check))
 games_app.command("list", cls=Command, epilog=epilog("games list"))(boundary(tools.games_list))
 sheet_app.command("new", cls=Command, epilog=epilog("sheet new"))(boundary(sheetcmd.sheet_new))
+skirmish_app.command("order", cls=Command, epilog=epilog("skirmish order"))(
+    boundary(skirmishcmd.skirmish_order))
+skirmish_app.command("report", cls=Command, epilog=epilog("skirmish report"))(
+    boundary(skirmishcmd.skirmish_report))
+skirmish_app.command("keys", cls=Command, epilog=epilog("skirmish keys"))(
+    boundary(skirmishcmd.skirmish_keys))
 
 
 def main() -> None:

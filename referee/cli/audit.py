@@ -125,6 +125,8 @@ def verify(
     from ..game.receipts import check_receipts  # start-up: only verify needs it
     from ..game.verification import verify as check  # start-up: only verify needs it
 
+    if export is None and commands.is_skirmish(journal):
+        return _verify_skirmish(journal, secret, format)
     receipts = check_receipts(journal, receipt or [])
     report = check(journal, secret, GAMES["dir"], export=export)
     report.lines.extend(receipts)
@@ -143,6 +145,22 @@ def verify(
                    f"rules were replayed, not decided again)")
         return EXIT_OLDER_RULES
     typer.echo("verify: OK" + (" (chain only)" if export else ""))
+
+
+def _verify_skirmish(journal: Path, secret: Path | None, format: Fmt) -> None:
+    """verify of a skirmish journal (games/skirmish)."""
+    from ..game.skirmish import verify_skirmish  # start-up: only a skirmish verify needs it
+
+    lines = verify_skirmish(journal, secret)
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "journal": str(journal), "result": "ok",
+            "records": int(lines[0].split(": ")[1].split()[0]), "older": 0, "export": None,
+            "receipts": 0, "lines": lines}))
+        return
+    for line in lines:
+        typer.echo(line)
+    typer.echo("verify: OK")
 
 
 def upgrade(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -115,6 +116,25 @@ def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
         else:
             texts += order_lines(item)
     return texts
+
+
+def is_skirmish(journal: Path) -> bool:
+    """Whether a journal's header says it is a game of kind skirmish (games/skirmish); any
+    file that cannot say so is left to the ordinary commands, which report what is wrong."""
+    try:
+        fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))   # never a FIFO's wait
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        with os.fdopen(os.dup(fd), "rb") as f:
+            head = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError):
+        return False
+    finally:
+        os.close(fd)
+    return isinstance(head, dict) and head.get("game_kind") == "skirmish"
 
 
 def check_private(journal: Path) -> None:

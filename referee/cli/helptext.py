@@ -52,6 +52,11 @@ EXAMPLES = {
     "games list": "referee games list",
     "sheet": "referee sheet new -o german.sheet",
     "sheet new": "referee sheet new -o german.sheet --links 100",
+    "skirmish": "referee skirmish report patrol.jsonl",
+    "skirmish order": "referee skirmish order patrol.jsonl --as british 'fire B3 at=G2 "
+                      "range=24 cover=soft state=halted command=yes'",
+    "skirmish report": "referee skirmish report patrol.jsonl --format json",
+    "skirmish keys": "referee skirmish keys patrol.jsonl",
 }
 
 

@@ -86,6 +86,11 @@ def new(
     dice = dice.value
     clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
                                 mail_in, mail_out)
+    if g.kind_of(g.check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
+        from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
+
+        return new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
+                            GAMES["dir"], player or [])
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [],
                          clock=clock)

@@ -48,7 +48,12 @@ def inbox(
     from ..mail import inbox as mail  # start-up: mail's parsers, for inbox and players only
 
     commands.check_private(journal)
-    outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
+    if commands.is_skirmish(journal):
+        from ..mail.skirmish import skirmish_inbox  # start-up: only a skirmish's mail needs it
+
+        outcomes, written = skirmish_inbox(journal, source, outbox)
+    else:
+        outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1,
@@ -108,7 +113,10 @@ def games_check(
 ) -> None:
     """Check a game data directory and list every problem found."""
     from ..data.dataload import load_game  # start-up: YAML, for games check only
+    from ..data.skirmish import game_kind  # start-up: YAML, for games check only
 
+    if game_kind(directory) == "skirmish":
+        return skirmish_check(directory, format)
     data = load_game(directory)
     from ..data.gameinfo import describe  # start-up: only games check needs it
 
@@ -125,12 +133,31 @@ def games_check(
         typer.echo(line)
 
 
+def skirmish_check(directory: Path, format: Fmt) -> None:
+    """games check for a game of kind skirmish: its card, tables and scenarios."""
+    from ..data.skirmish import load_skirmish  # start-up: YAML, for games check only
+
+    data = load_skirmish(directory)
+    notes = [f"ruleset: {data.info.ruleset}", f"challenge window: "
+             f"{data.info.challenge_window} records"]
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "directory": str(directory), "name": data.info.name,
+            "areas": 0, "cards": 0, "scenarios": list(data.scenarios), "digest": data.digest,
+            "notes": notes}))
+        return
+    typer.echo(f"{directory}: OK — skirmish, {len(data.card.weapons.kinds)} weapons, "
+               f"scenarios {', '.join(data.scenarios)}; data digest {data.digest[:16]}")
+    for line in notes:
+        typer.echo(line)
+
+
 def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text) -> None:
     """List the games of the games directory: id, name and scenarios (for `new --game`)."""
     games = []
     for name in g.game_names(GAMES["dir"]):
         try:
-            data = g.game_data(name, GAMES["dir"])
+            data = g.any_game_data(name, GAMES["dir"])
             games.append({"id": name, "readable": True, "name": data.info.name,
                           "scenarios": list(data.scenarios)})
         except (GameDataError, UsageError):

@@ -23,6 +23,16 @@ from .orders import Order
 from .outputs import OUTPUTS
 from .records import JournalHeader, JournalRecord, Roster
 from .scenariomodels import Scenario
+from .skirmish import (
+    SkirmishCard,
+    SkirmishGame,
+    SkirmishHeader,
+    SkirmishKeys,
+    SkirmishOrderResult,
+    SkirmishRecord,
+    SkirmishReport,
+    SkirmishScenario,
+)
 from .unitmodels import UnitsData
 from .views import InboxResult, OrderResult, PlayersView, ReportView, StateView, StatusView
 
@@ -47,6 +57,14 @@ SCHEMAS: dict[str, Any] = {
     "charts": Charts,
     "game-events": EventsData,
     "scenario": Scenario,
+    "skirmish-game": SkirmishGame,
+    "skirmish-card": SkirmishCard,
+    "skirmish-scenario": SkirmishScenario,
+    "skirmish-journal-header": SkirmishHeader,
+    "skirmish-journal-record": SkirmishRecord,
+    "skirmish-report": SkirmishReport,
+    "skirmish-order-result": SkirmishOrderResult,
+    "skirmish-keys": SkirmishKeys,
     **OUTPUTS,
 }
 

@@ -31,6 +31,8 @@ PUBLIC: dict[str, str] = {
     "ahead": "ahead", "next_for": "ahead",
     # below this layer, named here for the layers above
     "game_data": "..data.catalog", "game_names": "..data.catalog",
+    "kind_of": "..data.catalog", "skirmish_data": "..data.catalog",
+    "any_game_data": "..data.catalog",
     "check_game_name": "..data.catalog", "parse_options": "..data.catalog",
     "load_secret": "..store.secrets", "Journal": "..store.journal",
 }

@@ -8,7 +8,7 @@ is reported with its record number instead of crashing the referee.
 
 import msgspec
 
-from ..base.errors import ContractError, JournalError
+from ..base.errors import ContractError, JournalError, UsageError
 from ..engine.events_base import Secret
 from .record_shapes import (
     SECRET_DATA,
@@ -59,7 +59,11 @@ def audit_contracts(raw: bytes, name: str) -> None:
 
 
 def header_of(rec: dict, name: str) -> JournalHeader:
-    """The header record, validated (JournalError names record 0 when it is malformed)."""
+    """The header record, validated (JournalError names record 0 when it is malformed; a
+    skirmish's header, which these commands do not read, is a usage error saying so)."""
+    if rec.get("game_kind") == "skirmish":
+        raise UsageError(f"{name}: a skirmish game (games/skirmish): `referee skirmish report`, "
+                         f"`skirmish order`, `inbox` and `verify` read it")
     try:
         return msgspec.convert(rec, JournalHeader)
     except msgspec.ValidationError as exc:

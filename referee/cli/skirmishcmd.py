@@ -1,0 +1,108 @@
+"""`referee skirmish order` and `referee skirmish report`: a game of kind skirmish."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .. import game as g
+from ..base.errors import UsageError
+from . import commands
+from .params import Fmt
+
+
+def _given(dice: str | None) -> list[int] | None:
+    if dice is None:
+        return None
+    try:
+        return [int(x) for x in dice.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--dice {dice!r}: whole numbers separated by commas") from None
+
+
+def skirmish_order(
+    journal: Annotated[Path, typer.Argument(help="The skirmish game's journal.")],
+    text: Annotated[str, typer.Argument(help="The order: a test and the facts of the table, "
+                                             "e.g. 'fire B2 at=G2 range=24 cover=soft'.")],
+    as_: Annotated[str, typer.Option("--as", help="The side giving the order, or moderator "
+                                                  "(settle).")],
+    dice: Annotated[Optional[str], typer.Option(
+        help="The dice, in a --dice manual game: every die in order (3,17,5).")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Take one order of a skirmish: roll its test, record it, print the test."""
+    from ..game.skirmish import submit  # start-up: only a skirmish order needs it
+    from ..render.skirmish import test_lines  # start-up: only a skirmish order needs it
+
+    rec = submit(journal, as_.casefold(), text, _given(dice))
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "record": rec["seq"], "body": rec}))
+        return
+    t = rec.get("test")
+    if t is not None:
+        typer.echo("\n".join(test_lines({**t, "record": rec["seq"], "side": rec["actor"],
+                                         "order": rec["order"]})))
+    else:
+        typer.echo(f"#{rec['seq']} {rec['actor']}: {rec['order']} recorded")
+
+
+def skirmish_report(
+    journal: Annotated[Path, typer.Argument(help="The skirmish game's journal.")],
+    turn: Annotated[Optional[int], typer.Option(help="Only this turn's tests.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Every test of a skirmish with its dice, modifiers and result, and the forces' state."""
+    from ..game.skirmish import open_skirmish  # start-up: only a skirmish report needs it
+    from ..render.skirmish import report_document, report_text  # start-up: skirmish only
+
+    game = open_skirmish(journal)
+    doc = report_document(game.header, game.card, game.state, turn)
+    typer.echo(commands.dump(doc) if format == Fmt.json else report_text(doc), nl=False
+               if format != Fmt.json else True)
+
+
+def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: str | None,
+                 secret_file: Path | None, format: Fmt, games_dir: Path | None,
+                 players: list[str]) -> None:
+    """`new --game skirmish`: the journal with the card and forces, and the first report."""
+    from ..game.skirmish import create_skirmish  # start-up: only a new skirmish needs it
+    from ..render.skirmish import report_document, report_text  # start-up: skirmish only
+    from ..store.players import parse_players  # start-up: only a new skirmish needs it
+
+    data = g.skirmish_data(game, games_dir)
+    sides = data.scenarios[scenario].sides if scenario in data.scenarios else []
+    addresses = parse_players(players, sides)
+    sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses)
+    doc = report_document(sk.header, sk.card, sk.state)
+    where = secret_file if secret_file is not None else f"{journal}.secret"
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "journal": str(journal), "game_id": sk.header["game_id"],
+            "game": game, "scenario": scenario, "dice": dice, "secret_file": str(where),
+            "players": [s for s in addresses if s != "moderator"], "observers": 0,
+            "status": doc}))
+        return
+    typer.echo(f"created {journal} (game {sk.header['game_id']}, scenario {scenario}, dice "
+               f"{dice}); the dice secret is in {where} — keep it private")
+    if addresses:
+        typer.echo(f"players registered; `referee skirmish keys {journal}` prints their order "
+                   f"keys (for the moderator only)")
+    typer.echo(report_text(doc), nl=False)
+
+
+def skirmish_keys(
+    journal: Annotated[Path, typer.Argument(help="The skirmish game's journal.")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Print each registered side's order key (for the moderator, who sends each his own)."""
+    from ..game.skirmish import order_keys  # start-up: only skirmish keys needs it
+
+    commands.check_private(journal)
+    keys = order_keys(journal)
+    if format == Fmt.json:
+        typer.echo(commands.dump({"schema_version": 1, "keys": keys}))
+        return
+    for side, key in keys.items():
+        typer.echo(f"{side}: {key}")

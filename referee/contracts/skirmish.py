@@ -1,0 +1,359 @@
+"""The shapes of the skirmish game (games/skirmish): its game file, the card's tables, a
+scenario's forces, a journal record of a test, and the report `skirmish report` prints."""
+
+from typing import Annotated, Any, Literal, Optional
+
+from pydantic import Field
+
+from .base import Contract, Document, Frozen
+
+Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+FigureId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+Inches = Annotated[int, Field(ge=0, le=999)]
+Small = Annotated[int, Field(ge=0, le=99)]
+Text = Annotated[str, Field(max_length=200)]
+Quality = Literal["gallant", "veteran", "regular", "stubborn", "ferocious", "raw", "irregular"]
+Phase = Literal["movement", "artillery", "fire", "melee", "morale"]
+TestKind = Literal["move", "spot", "aimed", "unaimed", "melee", "morale", "rally", "unpin",
+                   "surrender"]
+
+
+class SkirmishFiles(Frozen):
+    card: str = "card.yaml"
+
+
+class SkirmishGame(Frozen):
+    """game.yaml of a game of kind skirmish."""
+
+    version: Annotated[int, Field(ge=1, le=999)]
+    kind: Literal["skirmish"]
+    id: Name
+    name: Text
+    ruleset: Text = ""
+    files: SkirmishFiles = Field(default_factory=SkirmishFiles)
+    scenarios: dict[Name, str]
+    challenge_window: Small = 6
+
+
+class PhaseSpec(Frozen):
+    phase: Phase
+    rule: Text
+    tests: list[TestKind]
+
+
+class Motivation(Frozen):
+    rule: Text
+    ranges: dict[Name, Inches]
+    needed_for: list[TestKind]
+
+
+class MoveMode(Frozen):
+    base: Inches
+    dice: Small
+    fire: Literal["none", "unaimed", "close"]
+    spot: bool
+    contact: bool = True
+
+
+class Movement(Frozen):
+    rule: Text
+    modes: dict[Name, MoveMode]
+    assault_fire_range: Inches
+    pinned_retreat: Inches
+
+
+class SpotWhen(Frozen):
+    light: list[Name] = []
+    state: list[Name] = []
+    cover: list[Name] = []
+
+
+class SpotRow(Frozen):
+    when: SpotWhen
+    range: Inches
+
+
+class Spotting(Frozen):
+    rule: Text
+    automatic: list[SpotRow]
+    roll: dict[Quality, Small]
+    gas_mask: Small
+    sniper: Small
+
+
+class Weapon(Frozen):
+    name: Text
+    range: Inches
+    dice: list[Small] = []
+    per_figure: Small = 0
+    radius: Inches = 0
+    defensive_radius: Inches = 0
+    line: Inches = 0
+    area: bool = False
+    automatic: bool = False
+    thrown: bool = False
+
+
+class Weapons(Frozen):
+    rule: Text
+    kinds: dict[Name, Weapon]
+
+
+class Modifier(Frozen):
+    id: Name
+    value: Annotated[int, Field(ge=-20, le=20)]
+    text: Text
+    beyond: Optional[Inches] = None
+    qualities: list[Quality] = []      # whose quality the modifier is for
+    states: list[Name] = []            # the target states it is for
+
+
+class ResultRow(Frozen):
+    from_: Annotated[Small, Field(alias="from")]
+    result: Literal["killed", "pinned", "miss"]
+
+
+class Aimed(Frozen):
+    rule: Text
+    die: Small
+    results: list[ResultRow]
+    modifiers: list[Modifier]
+
+
+class Unaimed(Frozen):
+    rule: Text
+    die: Small
+    needed: dict[Quality, Small]
+    modifiers: list[Modifier]
+
+
+class Melee(Frozen):
+    rule: Text
+    die: Small
+    max_attackers: Small
+    killed_by: Small
+    pinned_by: Small
+    ignore_pin: list[Quality]
+    modifiers: list[Modifier]
+
+
+class CountsAs(Frozen):
+    advancing: Optional[Quality] = None
+    defending: Optional[Quality] = None
+    otherwise: Quality
+
+
+class Morale(Frozen):
+    rule: Text
+    die: Small
+    triggers: dict[Name, Text]
+    needed: dict[Quality, Small]
+    counts_as: dict[Quality, CountsAs]
+    failures: dict[Annotated[str, Field(pattern=r"^[1-9]$")], Text]
+
+
+class Rally(Frozen):
+    rule: Text
+    die: Small
+    needed: dict[Quality, Small]
+
+
+class Unpin(Frozen):
+    rule: Text
+    die: Small
+    success: Small
+    dice: dict[Quality, Small]
+
+
+class Surrender(Frozen):
+    rule: Text
+    never: list[Quality]
+    routing_within: Inches
+    melee_enemies: Small
+
+
+class Facts(Frozen):
+    light: list[Name]
+    state: list[Name]
+    cover: list[Name]
+
+
+class SkirmishCard(Frozen):
+    """card.yaml: every table of the quick reference."""
+
+    qualities: list[Quality]
+    facts: Facts
+    sequence: list[PhaseSpec]
+    motivation: Motivation
+    movement: Movement
+    spotting: Spotting
+    weapons: Weapons
+    aimed: Aimed
+    unaimed: Unaimed
+    melee: Melee
+    morale: Morale
+    rally: Rally
+    unpin: Unpin
+    surrender: Surrender
+
+
+class Figure(Frozen):
+    id: FigureId
+    name: Text = ""
+    quality: Optional[Quality] = None       # the section's when not given
+    weapon: Name
+    role: Optional[Literal["squad_leader", "platoon_commander", "marksman", "bomber",
+                           "sniper"]] = None
+    body_armour: bool = False
+    gas_mask: bool = False
+
+
+class Section(Frozen):
+    id: FigureId
+    name: Text = ""
+    quality: Quality
+    figures: list[Figure]
+
+
+class Force(Frozen):
+    platoon_commander: Optional[Figure] = None
+    sections: list[Section]
+
+
+class SkirmishScenario(Frozen):
+    """A scenario: the two sides, who moves first, and each side's force."""
+
+    id: Name
+    title: Text
+    sides: Annotated[list[Name], Field(min_length=2, max_length=2)]
+    first: Name
+    forces: dict[Name, Force]
+
+
+class SkirmishTest(Document):
+    """One test as the journal and the report hold it: who ordered it, the facts declared,
+    every die with its faces, each modifier applied with its source, and the result."""
+
+    record: int
+    side: str
+    order: str
+    kind: str
+    facts: dict[str, Any]
+    dice: list[dict[str, Any]]
+    modifiers: list[dict[str, Any]]
+    result: str
+    effects: list[dict[str, Any]]
+    rule: str
+
+
+class SkirmishReport(Document):
+    """`skirmish report`: the game, the turn and phase, whose move is awaited, every test
+    (or those of the last turn) and each figure's state."""
+
+    schema_version: int
+    game_id: str
+    game: str
+    scenario: str
+    turn: int
+    phase: str
+    waiting: list[str]
+    tests: list[SkirmishTest]
+    figures: list[dict[str, Any]]
+    sections: list[dict[str, Any]]
+    disputes: list[dict[str, Any]]
+
+
+class SkirmishOrderResult(Document):
+    """`skirmish order`: the record the order made (its test, dispute or ruling)."""
+
+    schema_version: int
+    record: int
+    body: dict[str, Any]
+
+
+# ---------------------------------------------------------------- the journal of a skirmish
+
+class DieRolled(Contract):
+    die: Annotated[int, Field(ge=2, le=100)]
+    value: Annotated[int, Field(ge=1, le=100)]
+    for_: Annotated[str, Field(alias="for", max_length=200)]
+
+
+class TestRecorded(Contract):
+    kind: Literal["move", "spot", "fire", "unaimed", "melee", "morale", "rally", "unpin",
+                  "surrender"]
+    subject: Optional[str]
+    facts: dict[str, Any]
+    dice: list[DieRolled]
+    modifiers: list[dict[str, Any]]
+    result: Annotated[str, Field(max_length=1000)]
+    effects: list[dict[str, Any]]
+    rule: str
+
+
+class Disputed(Contract):
+    record: Annotated[int, Field(ge=1)]
+    fact: str
+    declared: Any
+    claimed: Any
+
+
+class Ruling(Contract):
+    record: Annotated[int, Field(ge=1)]
+    upheld: bool = False
+    fact: Optional[str] = None
+    value: Any = None
+    test: Optional[TestRecorded] = None
+
+
+class Chained(Contract):
+    seq: Annotated[int, Field(ge=0)]
+    prev: Optional[str]
+    hash: str
+
+
+class DiceCommitment(Contract):
+    mode: Literal["committed", "manual"]
+    commitment: str
+
+
+class SkirmishHeader(Chained):
+    """Record 0 of a skirmish journal: the card and the scenario whole, the commitment."""
+
+    kind: Literal["header"]
+    schema_version: int
+    game_id: str
+    game: str
+    game_kind: Literal["skirmish"]
+    game_name: str
+    data_digest: str
+    engine_version: str
+    scenario: str
+    scenario_data: dict[str, Any]
+    card_data: dict[str, Any]
+    challenge_window: int
+    players: dict[str, str] = {}        # side (or moderator) -> mail address
+    dice: DiceCommitment
+    created_at: str
+
+
+class SkirmishRecord(Chained):
+    """A later record: a side's test or done, a dispute, or the moderator's ruling."""
+
+    kind: Literal["skirmish"]
+    at: str
+    actor: str
+    order: str
+    turn: int
+    phase: Phase
+    test: Optional[TestRecorded] = None
+    dispute: Optional[Disputed] = None
+    settle: Optional[Ruling] = None
+    mail: Optional[str] = None          # the Message-ID of the mail the order came in
+
+
+class SkirmishKeys(Document):
+    """`skirmish keys`: each registered side's order key (for the moderator only)."""
+
+    schema_version: int
+    keys: dict[str, str]

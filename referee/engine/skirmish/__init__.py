@@ -1,0 +1,314 @@
+"""The skirmish game: the card's dice tests as decide (an order and dice -> a test) and
+evolve (a test -> the state), with the card's sequence of play as the flow.
+
+Pure functions over plain data: no files, no printing. `check` is the one source of what
+is legal: decide refuses what it refuses, and nothing else.
+"""
+
+from __future__ import annotations
+
+from ...base.errors import IllegalOrderError
+from ...contracts.skirmish import SkirmishCard
+from . import dicetests as t
+from .checks import (
+    LEADERS,
+    Refusal,
+    check_fire,
+    check_melee,
+    check_move,
+    enemy_figures,
+    motivation,
+    own_figure,
+)
+from .orders import SkOrder, parse_order
+from .state import SkState, initial_state
+
+__all__ = ["check", "decide", "evolve", "initial_state", "parse_order", "phase_of",
+           "waiting", "SkOrder", "SkState"]
+
+FLOW = "Sequence of Play"
+
+
+def phase_of(card: SkirmishCard, state: SkState):
+    """The phase of the card's sequence of play the game is in."""
+    return card.sequence[state.phase]
+
+
+def waiting(state: SkState) -> list[str]:
+    """The sides that have not said done in this phase."""
+    return [s for s in state.sides if s not in state.done]
+
+
+def _in_phase(card: SkirmishCard, state: SkState, o: SkOrder) -> Refusal | None:
+    kind = "aimed" if o.kind == "fire" else o.kind
+    spec = phase_of(card, state)
+    if kind not in spec.tests:
+        where = [p.phase for p in card.sequence if kind in p.tests]
+        return FLOW, f"{o.kind} is no test of the {spec.phase} phase (it belongs to " \
+                     f"{', '.join(where)})"
+    return None
+
+
+def _section(state: SkState, name: str | None, side: str):
+    s = state.sections.get(name or "")
+    if s is None or s.side != side:
+        return "Forces", f"no section {name!r} of the {side} side"
+    if s.dispersed:
+        return "Morale", f"section {s.id} has dispersed"
+    return s
+
+
+def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal | None:
+    """The line of the card an order breaks now, or None when it is legal."""
+    if side not in state.sides:
+        return FLOW, f"{side} is no side of this game"
+    if o.kind == "done":
+        return (FLOW, f"the {side} side is done with this phase already") \
+            if side in state.done else None
+    if side in state.done:
+        return FLOW, f"the {side} side said done in this phase"
+    r = _in_phase(card, state, o)
+    if r:
+        return r
+    return CHECKS[o.kind](card, state, o, side)
+
+
+def _subject(state, o, side):
+    f = own_figure(state, o.subject, side)
+    return f
+
+
+def _check_move(card, state, o, side):
+    f = _subject(state, o, side)
+    return f if isinstance(f, tuple) else check_move(card, state, o, f)
+
+
+def _check_spot(card, state, o, side):
+    f = _subject(state, o, side)
+    if isinstance(f, tuple):
+        return f
+    targets = enemy_figures(state, o.facts.get("at", []), side)
+    if isinstance(targets, tuple):
+        return targets
+    sp = card.spotting.rule
+    missing = [k for k in ("range", "light", "state", "cover") if k not in o.facts]
+    if missing:
+        return sp, "declare " + ", ".join(f"{k}=" for k in missing)
+    if len(targets) != 1:
+        return sp, "one spotting test per target"
+    if f.moved and not card.movement.modes[f.moved].spot:
+        return card.movement.rule, f"{f.id} moved {f.moved} this turn and cannot spot"
+    return None
+
+
+def _check_fire(card, state, o, side):
+    f = _subject(state, o, side)
+    if isinstance(f, tuple):
+        return f
+    targets = enemy_figures(state, o.facts.get("at", []), side)
+    if isinstance(targets, tuple):
+        return targets
+    if o.kind == "unaimed" and len(targets) != 1:
+        return card.unaimed.rule, "unaimed fire is at one figure"
+    return check_fire(card, state, o, f, targets)
+
+
+def _check_melee(card, state, o, side):
+    names = o.facts.get("attackers", [])
+    attackers = [own_figure(state, n, side) for n in names]
+    bad = next((a for a in attackers if isinstance(a, tuple)), None)
+    if bad or not attackers:
+        return bad or (card.melee.rule, "name the attackers: attackers=A[,B]")
+    defender = enemy_figures(state, [o.subject] if o.subject else [], side)
+    if isinstance(defender, tuple):
+        return defender
+    return check_melee(card, state, defender[0], attackers)
+
+
+def _check_morale(card, state, o, side):
+    s = _section(state, o.subject, side)
+    if isinstance(s, tuple):
+        return s
+    mo = card.morale
+    trig = o.facts.get("trigger")
+    if trig not in mo.triggers:
+        return mo.rule, f"trigger= is one of {', '.join(mo.triggers)}"
+    if trig == "killed" and s.killed_tests >= s.killed_this_turn:
+        return mo.rule, f"section {s.id} has {s.killed_this_turn} figure(s) killed this turn " \
+                        f"and has taken a test for each"
+    if trig == "leader" and not any(
+            f.side == side and f.role in LEADERS and f.killed_turn == state.turn
+            and f.killed for f in state.figures.values()):
+        return mo.rule, f"no platoon commander nor squad leader of the {side} side has been " \
+                        f"killed this turn"
+    return None
+
+
+def _check_rally(card, state, o, side):
+    s = _section(state, o.subject, side)
+    if isinstance(s, tuple):
+        return s
+    if not s.failures:
+        return card.rally.rule, f"section {s.id} has no morale failure marker"
+    if s.id in state.moved_sections:
+        return card.rally.rule, f"section {s.id} moved this turn: only a unit that spent " \
+                                f"the turn stationary may rally"
+    return None
+
+
+def _check_unpin(card, state, o, side):
+    f = _subject(state, o, side)
+    if isinstance(f, tuple):
+        return f
+    if not f.pins:
+        return card.unpin.rule, f"{f.id} is not pinned"
+    return motivation(card, state, f, o.facts, "unpin")
+
+
+def _check_surrender(card, state, o, side):
+    reason = o.facts.get("reason")
+    s = card.surrender.rule
+    if reason not in ("routing", "melee"):
+        return s, "reason= is routing or melee"
+    if reason == "routing":
+        sec = _section(state, o.subject, side)
+        if isinstance(sec, tuple):
+            return sec
+        if sec.failures < 2:
+            return s, f"section {sec.id} is not routing (fewer than 2 morale failures)"
+        return None
+    f = _subject(state, o, side)
+    return f if isinstance(f, tuple) else None
+
+
+CHECKS = {"move": _check_move, "spot": _check_spot, "fire": _check_fire,
+          "unaimed": _check_fire, "melee": _check_melee, "morale": _check_morale,
+          "rally": _check_rally, "unpin": _check_unpin, "surrender": _check_surrender}
+
+
+def _outcome(card: SkirmishCard, state: SkState, o: SkOrder, side: str, dice) -> t.Outcome:
+    f = state.figures.get(o.subject or "")
+    targets = [state.figures[n] for n in o.facts.get("at", [])]
+    if o.kind == "move":
+        return t.move(card, f, o.facts, dice)
+    if o.kind == "spot":
+        return t.spot(card, f, targets[0], o.facts, dice)
+    if o.kind == "fire":
+        return t.aimed(card, f, targets, o.facts, dice)
+    if o.kind == "unaimed":
+        return t.unaimed(card, f, targets[0], o.facts, dice)
+    if o.kind == "melee":
+        return t.melee(card, f, [state.figures[n] for n in o.facts["attackers"]], dice)
+    sec = state.sections.get(o.subject or "")
+    members = [g for g in state.figures.values() if sec and g.section == sec.id]
+    if o.kind == "morale":
+        return t.morale(card, sec, members, o.facts, dice)
+    if o.kind == "rally":
+        return t.rally(card, sec, dice)
+    if o.kind == "unpin":
+        return t.unpin(card, f, dice)
+    return t.surrender(card, members if sec else [f], o.facts)
+
+
+def decide(card: SkirmishCard, state: SkState, o: SkOrder, side: str, dice) -> dict:
+    """The test an order makes (a journal record's body), or IllegalOrderError."""
+    r = check(card, state, o, side)
+    if r is not None:
+        raise IllegalOrderError(o.text, r[0], r[1])
+    body = {"actor": side, "order": o.text, "turn": state.turn,
+            "phase": phase_of(card, state).phase}
+    if o.kind == "done":
+        return {**body, "test": None}
+    out = _outcome(card, state, o, side, dice)
+    return {**body, "test": {"kind": o.kind, "subject": o.subject, "facts": o.facts,
+                             "dice": out.dice, "modifiers": out.modifiers,
+                             "result": out.result, "effects": out.effects,
+                             "rule": out.rule}}
+
+
+def apply_effects(state: SkState, effects: list[dict], sign: int = 1) -> None:
+    """Add (sign 1) or take back (sign -1) a test's effects on the forces."""
+    for e in effects:
+        if "figure" in e:
+            f = state.figures[e["figure"]]
+            f.pins = max(0, f.pins + sign * e.get("pins", 0))
+            if e.get("killed"):
+                f.killed = sign > 0
+                f.killed_turn = state.turn if sign > 0 else 0
+                if f.section:
+                    state.sections[f.section].killed_this_turn += sign
+            if e.get("surrendered"):
+                f.surrendered = sign > 0
+        else:
+            s = state.sections[e["section"]]
+            s.failures = max(0, s.failures + sign * e.get("failures", 0))
+            if e.get("dispersed"):
+                s.dispersed = sign > 0
+
+
+def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None:
+    """What a test marks for the card's limits this turn: moves, fire, melee, morale."""
+    kind, subj = test["kind"], test["subject"]
+    f = state.figures.get(subj or "")
+    if kind == "move":
+        f.moved = test["facts"]["mode"]
+        f.contact = bool(test["facts"].get("contact"))
+        if f.section and f.section not in state.moved_sections:
+            state.moved_sections.append(f.section)
+            state.moves[side] += 1
+    elif kind in ("fire", "unaimed"):
+        f.fired = True
+        state.fire_rank = max(state.fire_rank, card.qualities.index(f.quality))
+    elif kind == "melee":
+        f.attackers += [a for a in test["facts"]["attackers"] if a not in f.attackers]
+    elif kind == "morale" and test["facts"]["trigger"] == "killed":
+        state.sections[subj].killed_tests += 1
+
+
+def _next_phase(card: SkirmishCard, state: SkState) -> None:
+    state.done = []
+    state.fire_rank = 0
+    state.phase += 1
+    if state.phase < len(card.sequence):
+        return
+    state.phase, state.turn = 0, state.turn + 1
+    state.moved_sections, state.moves = [], {s: 0 for s in state.sides}
+    for f in state.figures.values():
+        f.moved, f.fired, f.attackers, f.contact = None, False, [], False
+    for s in state.sections.values():
+        s.killed_this_turn = s.killed_tests = 0
+
+
+def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
+    """Apply one record's body to the state (in place; never checks)."""
+    state.seq = seq
+    if "settle" in body:
+        settle(state, body["settle"])
+        return
+    if "dispute" in body:
+        state.disputes.append({**body["dispute"], "by": body["actor"], "seq": seq})
+        return
+    test = body.get("test")
+    if test is None:
+        state.done.append(body["actor"])
+        if not waiting(state):
+            _next_phase(card, state)
+        return
+    state.tests.append({**test, "record": seq, "side": body["actor"], "order": body["order"],
+                        "turn": body["turn"], "phase": body["phase"]})
+    apply_effects(state, test["effects"])
+    _bookkeep(card, state, body["actor"], test)
+
+
+def settle(state: SkState, ruling: dict) -> None:
+    """A moderator's ruling on a dispute: a corrected test replaces the effects of the
+    disputed one."""
+    for d in state.disputes:
+        if d["record"] == ruling["record"] and "ruling" not in d:
+            d["ruling"] = ruling
+    if ruling.get("test") is None:
+        return
+    old = next(x for x in state.tests if x["record"] == ruling["record"])
+    apply_effects(state, old["effects"], -1)
+    apply_effects(state, ruling["test"]["effects"])
+    old["settled"] = ruling["test"]

@@ -1,0 +1,173 @@
+"""What the card forbids, as one place: every order is checked here before a die is rolled,
+and a refusal names the line of the card it breaks."""
+
+from __future__ import annotations
+
+from ...contracts.skirmish import SkirmishCard
+from .orders import SkOrder
+from .state import FigureState, SkState
+
+Refusal = tuple[str, str]          # (the line of the card, the reason)
+LEADERS = ("squad_leader", "platoon_commander")
+
+
+def _need(facts: dict, keys: tuple[str, ...], rule: str) -> Refusal | None:
+    missing = [k for k in keys if k not in facts]
+    if missing:
+        return rule, "declare " + ", ".join(f"{k}=" for k in missing)
+    return None
+
+
+def own_figure(state: SkState, name: str | None, side: str) -> FigureState | Refusal:
+    f = state.figures.get(name or "")
+    if f is None:
+        return "Forces", f"no figure {name!r}"
+    if f.side != side:
+        return "Forces", f"{f.id} is not a figure of the {side} side"
+    if not f.active:
+        return "Forces", f"{f.id} is {'killed' if f.killed else 'surrendered'}"
+    sec = state.sections.get(f.section or "")
+    if sec is not None and sec.dispersed:
+        return "Morale", f"{f.id}'s section {sec.id} has dispersed"
+    return f
+
+
+def enemy_figures(state: SkState, names: list[str], side: str) -> list[FigureState] | Refusal:
+    out = []
+    for n in names:
+        f = state.figures.get(n)
+        if f is None or f.side == side or not f.active:
+            return "Forces", f"{n!r} is no enemy figure on the table"
+        out.append(f)
+    return out or ("Forces", "name the enemy figure: at=FIGURE")
+
+
+def motivation(card: SkirmishCard, state: SkState, f: FigureState, facts: dict,
+               what: str) -> Refusal | None:
+    """Moving, firing and removing pins need a leader within command range (Motivation)."""
+    mo = card.motivation
+    if what not in mo.needed_for or f.role in LEADERS:
+        return None
+    ranges = ", ".join(f'{k.replace("_", " ")} {v}"' for k, v in mo.ranges.items())
+    if "command" not in facts:
+        return mo.rule, f"declare command=yes or no: is a leader within command range ({ranges})?"
+    living = [g for g in state.figures.values() if g.side == f.side and g.active
+              and (g.role == "platoon_commander"
+                   or (g.role == "squad_leader" and g.section == f.section))]
+    if not facts["command"] or not living:
+        why = "no leader is within command range" if living else "no leader of it is left"
+        return mo.rule, f"{f.id} cannot {what}: {why} ({ranges})"
+    return None
+
+
+def move_turn(state: SkState, side: str, section: str | None) -> Refusal | None:
+    """Movement alternates units: a side starts a new unit's move only in its turn."""
+    if section is None or section in state.moved_sections:
+        return None                  # a platoon commander moves with any unit
+    other = state.opponent(side)
+    if other in state.done:
+        return None
+    mine, theirs = state.moves[side], state.moves[other]
+    if mine > theirs or (mine == theirs and side != state.first):
+        return "Sequence of Play", f"movement alternates units: the {other} side moves a " \
+                                   f"unit now (or says done)"
+    return None
+
+
+def check_move(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -> Refusal | None:
+    mv = card.movement
+    r = _need(o.facts, ("mode",), mv.rule)
+    if r or o.facts["mode"] not in mv.modes:
+        return r or (mv.rule, f"mode= is one of {', '.join(mv.modes)}")
+    mode, away = o.facts["mode"], o.facts.get("away", False)
+    if f.moved:
+        return mv.rule, f"{f.id} has moved this turn ({f.moved})"
+    if o.facts.get("contact") and not mv.modes[mode].contact:
+        return "Hand-to-Hand Combat", f"a figure cannot {mode} into contact: only assault " \
+                                      f"or manoeuvre"
+    if f.pins and not away:
+        return "If Pinned", f"{f.id} is pinned: it may not move closer to the enemy " \
+                            f"(declare away=yes)"
+    sec = state.sections.get(f.section or "")
+    if sec and sec.failures >= 2 and not (away and mode == "rush"):
+        return card.morale.rule, f"section {sec.id} has {sec.failures} morale failures: it " \
+                                 f"moves only away from the enemy, by rush"
+    return motivation(card, state, f, o.facts, "move") or move_turn(state, f.side, f.section)
+
+
+def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
+               targets: list[FigureState]) -> Refusal | None:
+    w = card.weapons.kinds[f.weapon]
+    facts = o.facts
+    r = _need(facts, ("range",), card.weapons.rule)
+    if r:
+        return r
+    if facts["range"] > w.range:
+        return card.weapons.rule, f"out of range: a {w.name} reaches {w.range}\", the " \
+                                  f"target is at {facts['range']}\""
+    if f.pins:
+        return "If Pinned", f"{f.id} is pinned and may not shoot until the pin is removed"
+    sec = state.sections.get(f.section or "")
+    if sec and sec.failures >= 2:
+        return card.morale.rule, f"section {sec.id} has {sec.failures} morale failures and " \
+                                 f"cannot fire"
+    if f.fired:
+        return card.aimed.rule, f"{f.id} has fired this turn"
+    for g in [f, *targets]:
+        if _in_melee(state, g):
+            return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
+    if len(targets) > 1 and not (w.area or w.radius):
+        return card.weapons.rule, f"a {w.name} fires at one figure"
+    if "dice" in facts and facts["dice"] not in w.dice:
+        return card.weapons.rule, f"a {w.name} fires {' or '.join(map(str, w.dice))} dice"
+    return _moved_fire(card, f, o) or motivation(card, state, f, facts, _fire_kind(o)) \
+        or _quality_order(card, state, f)
+
+
+def _in_melee(state: SkState, f: FigureState) -> bool:
+    return bool(f.attackers) or any(f.id in g.attackers for g in state.figures.values())
+
+
+def _fire_kind(o: SkOrder) -> str:
+    return "aimed" if o.kind == "fire" else "unaimed"
+
+
+def _moved_fire(card: SkirmishCard, f: FigureState, o: SkOrder) -> Refusal | None:
+    """What a figure may fire after its move (Movement: the Fire? column)."""
+    mv = card.movement
+    if f.contact:
+        return "Hand-to-Hand Combat", f"{f.id} moved into contact and can't shoot"
+    if not f.moved:
+        return None
+    rule = mv.modes[f.moved].fire
+    if rule == "none":
+        return mv.rule, f"{f.id} moved {f.moved} this turn and may not fire"
+    if rule == "unaimed" and o.kind == "fire":
+        return mv.rule, f"{f.id} moved {f.moved} this turn: unaimed fire only"
+    if rule == "close" and o.facts["range"] > mv.assault_fire_range:
+        return mv.rule, f"{f.id} assaulted: it fires only with both within " \
+                        f"{mv.assault_fire_range}\""
+    return None
+
+
+def _quality_order(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:
+    rank = card.qualities.index(f.quality)
+    if rank < state.fire_rank:
+        return "Sequence of Play", f"firing goes in order of troop quality: " \
+                                   f"{card.qualities[state.fire_rank]} figures have fired, " \
+                                   f"{f.quality} ones fire before them"
+    return None
+
+
+def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,
+                attackers: list[FigureState]) -> Refusal | None:
+    m = card.melee
+    if len(set(defender.attackers) | {a.id for a in attackers}) > m.max_attackers:
+        return m.rule, f"no more than {m.max_attackers} figures may attack {defender.id}"
+    for a in attackers:
+        if a.moved and not card.movement.modes[a.moved].contact:
+            return m.rule, f"{a.id} moved by {a.moved}: a figure can't {a.moved} into contact"
+        if a.pins and a.quality not in m.ignore_pin:
+            return m.rule, f"{a.id} is pinned: it halts {card.movement.pinned_retreat}\" " \
+                           f"from {defender.id}"
+    return None

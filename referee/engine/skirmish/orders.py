@@ -1,0 +1,69 @@
+"""The text of a skirmish order: a test, what it is about, and the facts of the table
+declared with it (KEY=VALUE), e.g. `fire B2 at=G2 range=24 cover=soft state=halted`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...base.errors import OrderSyntaxError
+from ...contracts.skirmish import SkirmishCard
+
+KINDS = ("move", "spot", "fire", "unaimed", "melee", "morale", "rally", "unpin", "surrender",
+         "done", "dispute", "settle")
+NUMBERS = ("range", "dice", "within", "enemies", "record")
+LISTS = ("at", "attackers")
+YES_NO = ("command", "confined", "advancing", "defending", "stationary", "rapid", "contact",
+          "between", "closer", "defensive", "away", "uphold")
+WORDS = ("mode", "trigger", "reason", "toward", "light", "state", "cover", "fact", "value")
+_TOKEN = re.compile(r"^[A-Za-z0-9_,.-]{1,40}$")
+
+
+@dataclass
+class SkOrder:
+    kind: str
+    subject: str | None
+    facts: dict = field(default_factory=dict)
+    text: str = ""
+
+
+def _value(text: str, key: str, value: str, card: SkirmishCard):
+    if key in NUMBERS:
+        if not value.isdigit() or len(value) > 4:
+            raise OrderSyntaxError(text, f"{key}= takes a whole number of inches or dice")
+        return int(value)
+    if key in LISTS:
+        return [v for v in value.split(",") if v]
+    if key in YES_NO:
+        if value.casefold() not in ("yes", "no"):
+            raise OrderSyntaxError(text, f"{key}= takes yes or no")
+        return value.casefold() == "yes"
+    choices = getattr(card.facts, key, None)
+    if choices is not None and value.casefold() not in choices:
+        raise OrderSyntaxError(text, f"{key}={value}: the card's words are {', '.join(choices)}")
+    return value.casefold()
+
+
+def parse_order(text: str, card: SkirmishCard) -> SkOrder:
+    """An order's text read (OrderSyntaxError says what is wrong and where)."""
+    words = text.split()
+    if not words or words[0].casefold() not in KINDS:
+        raise OrderSyntaxError(text, f"an order starts with one of {', '.join(KINDS)}", 0)
+    kind = words[0].casefold()
+    subject = None
+    facts: dict = {}
+    for w in words[1:]:
+        if not _TOKEN.match(w.replace("=", "", 1)):
+            raise OrderSyntaxError(text, f"{w[:40]!r} is not a word of an order")
+        key, sep, value = w.partition("=")
+        if not sep:
+            if subject is not None:
+                raise OrderSyntaxError(text, f"{w!r}: one figure or section per order; facts "
+                                             f"are KEY=VALUE")
+            subject = w
+            continue
+        key = key.casefold()
+        if key not in NUMBERS + LISTS + YES_NO + WORDS or key in facts:
+            raise OrderSyntaxError(text, f"{key}=: unknown or repeated fact")
+        facts[key] = _value(text, key, value, card)
+    return SkOrder(kind, subject, facts, " ".join(words))

@@ -1,0 +1,93 @@
+"""The state of a skirmish: each figure and section, the turn and phase, and what has been
+done this turn (what the card's limits read). Derived only by replaying the journal."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from ...contracts.skirmish import SkirmishScenario
+
+
+@dataclass
+class FigureState:
+    id: str
+    side: str
+    section: str | None          # None for a platoon commander
+    quality: str
+    weapon: str
+    role: str | None
+    body_armour: bool
+    gas_mask: bool
+    name: str = ""
+    killed: bool = False
+    surrendered: bool = False
+    pins: int = 0
+    moved: str | None = None     # the movement mode used this turn
+    fired: bool = False
+    contact: bool = False        # moved into contact this turn
+    killed_turn: int = 0
+    attackers: list[str] = field(default_factory=list)    # in melee this turn
+
+    @property
+    def active(self) -> bool:
+        """Still on the table and fighting."""
+        return not (self.killed or self.surrendered)
+
+
+@dataclass
+class SectionState:
+    id: str
+    side: str
+    quality: str
+    name: str = ""
+    failures: int = 0
+    dispersed: bool = False
+    killed_this_turn: int = 0
+    killed_tests: int = 0        # morale tests taken this turn for figures killed
+
+
+@dataclass
+class SkState:
+    sides: tuple[str, str]
+    first: str
+    figures: dict[str, FigureState]
+    sections: dict[str, SectionState]
+    turn: int = 1
+    phase: int = 0               # index into the card's sequence
+    done: list[str] = field(default_factory=list)
+    moves: dict[str, int] = field(default_factory=dict)    # sections moved this turn, by side
+    moved_sections: list[str] = field(default_factory=list)
+    fire_rank: int = 0           # the worst quality rank that has fired this phase
+    seq: int = 0
+    tests: list[dict] = field(default_factory=list)
+    disputes: list[dict] = field(default_factory=list)
+
+    def clone(self) -> SkState:
+        return copy.deepcopy(self)
+
+    def opponent(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+
+def _figure(f, side: str, section: str | None, quality: str) -> FigureState:
+    return FigureState(f.id, side, section, f.quality or quality, f.weapon, f.role,
+                       f.body_armour, f.gas_mask, f.name)
+
+
+def initial_state(sc: SkirmishScenario) -> SkState:
+    """The forces of a scenario as they stand before the first turn."""
+    figures: dict[str, FigureState] = {}
+    sections: dict[str, SectionState] = {}
+    for side in sc.sides:
+        force = sc.forces[side]
+        if force.platoon_commander is not None:
+            pc = force.platoon_commander
+            figures[pc.id] = _figure(pc, side, None, pc.quality or "")
+            figures[pc.id].role = "platoon_commander"
+        for s in force.sections:
+            sections[s.id] = SectionState(s.id, side, s.quality, s.name)
+            for f in s.figures:
+                figures[f.id] = _figure(f, side, s.id, s.quality)
+    a, b = sc.sides
+    return SkState((a, b), sc.first, figures, sections, moves={a: 0, b: 0})

@@ -1,0 +1,331 @@
+"""A skirmish game's life: create its journal, replay it, take an order (a test, done, a
+dispute, a moderator's settlement) and append the test it makes, hash-chained, with its
+dice from the committed secret."""
+
+from __future__ import annotations
+
+import os
+import secrets as _secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .. import __version__
+from ..base.errors import (
+    ContractError,
+    DiceError,
+    IllegalOrderError,
+    JournalError,
+    UsageError,
+)
+from ..contracts.skirmish import SkirmishCard, SkirmishHeader, SkirmishRecord, SkirmishScenario
+from ..data.skirmish import SkirmishData
+from ..engine import skirmish as sk
+from ..store import dice as dicemod
+from ..store.anydice import AnyDice
+from ..store.journal import Journal, now, parse
+from ..store.players import order_key
+from ..store.secrets import load_secret, remember_secret
+
+MODERATOR = "moderator"
+
+
+def _broken(seq: int, line: bytes) -> str | None:
+    model = SkirmishHeader if seq == 0 else SkirmishRecord
+    try:
+        model.model_validate_json(line)
+    except ValidationError as exc:
+        e = exc.errors(include_url=False)[0]
+        return f"{'.'.join(map(str, e['loc'])) or 'top'}: {e['msg']}"
+    return None
+
+
+def keep_contract(seq: int, line: bytes) -> None:
+    """Refuse a record this referee built that breaks its contract, before it is written."""
+    broken = _broken(seq, line)
+    if broken:
+        raise ContractError(f"record {seq} as built breaks its contract at {broken}; nothing "
+                            f"was written. This is a bug: please report it.")
+
+
+def audit(raw: bytes, name: str) -> list[dict]:
+    """Every record of a skirmish journal checked: its chain, its contract, and each test
+    decided again from its facts and its recorded dice, to the same result."""
+    records = parse(raw, name)
+    for seq, line in enumerate(raw.splitlines()):
+        broken = _broken(seq, line)
+        if broken:
+            raise JournalError(f"{name}: record {seq} breaks the journal's contract at "
+                               f"{broken}", record=seq)
+    for n in range(1, len(records)):
+        _redecide(records, n, name)
+    return records
+
+
+def verify_skirmish(path: Path | str, secret_file: Path | None = None) -> list[str]:
+    """verify for a skirmish journal: the chain, each record's contract, each test decided
+    again from its facts and dice, and with the secret every die of a committed game."""
+    journal = Journal(path)
+    raw = journal.raw()
+    records = audit(raw, journal.name)
+    lines = [f"{journal.name}: {len(records)} records, hash chain intact",
+             "every record keeps its contract; every test follows from its facts and dice"]
+    if secret_file is None or records[0]["dice"]["mode"] != "committed":
+        return lines
+    secret = dicemod.read_secret(secret_file)
+    if dicemod.commitment(secret) != records[0]["dice"]["commitment"]:
+        raise JournalError(f"{secret_file}: this secret does not match the commitment in the "
+                           f"journal header", record=0)
+    for rec in records[1:]:
+        for i, d in enumerate((rec.get("test") or {}).get("dice", [])):
+            if d["value"] != 1 + dicemod.below(secret, records[0]["game_id"], rec["seq"], i,
+                                               d["die"]):
+                raise JournalError(f"{journal.name}: record {rec['seq']} die {i} is not the "
+                                   f"committed die", record=rec["seq"])
+    return lines + ["every die is the one the committed secret gives"]
+
+
+def _redecide(records: list[dict], n: int, name: str) -> None:
+    rec = records[n]
+    test = rec.get("test")
+    if test is None:
+        return
+    card, before = replay(records[:n])
+    again = sk.SkOrder(test["kind"], test["subject"], test["facts"], rec["order"])
+    values = [d["value"] for d in test["dice"]]
+    try:
+        redo = sk.decide(card, before, again, rec["actor"], AnyDice("", n, None, values))
+    except IllegalOrderError as exc:
+        raise JournalError(f"{name}: record {n} is refused when decided again: {exc.reason}",
+                           record=n) from None
+    if redo["test"] != test:
+        raise JournalError(f"{name}: record {n} does not follow from its facts and dice",
+                           record=n)
+
+
+@dataclass
+class Skirmish:
+    """An open skirmish game: its journal, header, card and state after every record."""
+
+    journal: Journal
+    header: dict
+    card: SkirmishCard
+    state: sk.SkState
+
+
+def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
+                    dice_mode: str = "committed", game_id: str | None = None,
+                    secret_file: Path | None = None,
+                    players: dict[str, str] | None = None) -> Skirmish:
+    """A new journal: header with the card and the scenario whole, the secret first."""
+    path = Path(path)
+    if os.path.lexists(path):
+        raise UsageError(f"{path}: already exists; choose another file name")
+    if scenario not in data.scenarios:
+        raise UsageError(f"--scenario {scenario!r}: the {data.info.id} scenarios are "
+                         f"{', '.join(data.scenarios)}")
+    sc = data.scenarios[scenario]
+    game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
+    fresh = secret_file is None or not os.path.lexists(secret_file)
+    secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
+    spath = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
+    header = {"kind": "header", "game_id": game_id, "game": data.info.id,
+              "game_kind": "skirmish", "game_name": data.info.name,
+              "data_digest": data.digest, "engine_version": __version__,
+              "scenario": sc.id, "scenario_data": sc.model_dump(mode="json"),
+              "card_data": data.card.model_dump(mode="json", by_alias=True),
+              "challenge_window": data.info.challenge_window, "players": players or {},
+              "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
+              "created_at": now()}
+    if fresh:
+        dicemod.write_secret(spath, secret)
+    try:
+        records = Journal(path, keep_contract).create(header)
+    except BaseException:
+        if fresh:
+            spath.unlink(missing_ok=True)
+        raise
+    if secret_file is not None:
+        remember_secret(game_id, header["dice"]["commitment"], spath)
+    return Skirmish(Journal(path, keep_contract), records[0], data.card, sk.initial_state(sc))
+
+
+def order_keys(path: Path | str) -> dict[str, str]:
+    """Each registered side's order key (and the moderator's), from the game's secret: what
+    a mail must carry ('Order key: ...') to be taken as that side's."""
+    records = Journal(path).read()
+    secret = load_secret(Path(path), records[0])
+    if secret is None:
+        raise UsageError(f"{path}: the dice secret was not found; it makes the order keys")
+    return {side: order_key(secret, records[0]["game_id"], side, 1)
+            for side in records[0].get("players", {})}
+
+
+def is_skirmish(header: dict) -> bool:
+    return header.get("game_kind") == "skirmish"
+
+
+def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
+    """The card and the state after every record (evolve only: nothing is rolled)."""
+    header = records[0]
+    card = SkirmishCard.model_validate(header["card_data"])
+    state = sk.initial_state(SkirmishScenario.model_validate(header["scenario_data"]))
+    for rec in records[1:]:
+        sk.evolve(card, state, rec, rec["seq"])
+    return card, state
+
+
+def open_skirmish(path: Path | str) -> Skirmish:
+    """A skirmish game read from its journal (UsageError if the journal is another game's)."""
+    journal = Journal(path)
+    records = journal.read()
+    if not is_skirmish(records[0]):
+        raise UsageError(f"{journal.name}: not a skirmish game")
+    card, state = replay(records)
+    return Skirmish(journal, records[0], card, state)
+
+
+def _dice(header: dict, path: Path, seq: int, given: list[int] | None) -> AnyDice:
+    if header["dice"]["mode"] == "manual" and given is None:
+        given = []                  # an order that rolls then says the dice are missing
+    elif header["dice"]["mode"] == "committed" and given is not None:
+        raise UsageError("--dice: this game's dice are committed; nobody gives them")
+    secret = None if given is not None else load_secret(path, header)
+    return AnyDice(header["game_id"], seq, secret, given)
+
+
+def submit(path: Path | str, side: str, text: str, given: list[int] | None = None) -> dict:
+    """Take one order of side: check it, roll its dice, append its record; the record."""
+    return submit_many(path, side, [text], given)[0]
+
+
+def submit_many(path: Path | str, side: str, texts: list[str],
+                given: list[int] | None = None, mail: str | None = None) -> list[dict]:
+    """Take a side's orders all or none: each checked on the state the ones before it
+    left, each its own record with its own dice, appended under one lock (a refusal
+    appends nothing). `mail` is the Message-ID they came in."""
+    path = Path(path)
+    journal = Journal(path, keep_contract)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        records = parse(raw, journal.name)
+        if not is_skirmish(records[0]):
+            raise UsageError(f"{journal.name}: not a skirmish game")
+        card, state = replay(records)
+        last = records[-1]
+        left = list(given) if given is not None else None
+        bodies: list[dict] = []
+        for text in texts:
+            seq = records[-1]["seq"] + 1
+            dice = _dice(records[0], path, seq, left)
+            body = {"kind": "skirmish", "at": now(),
+                    **_body(card, state, records, sk.parse_order(text, card), side, dice),
+                    **({"mail": mail} if mail else {})}
+            left = left[dice.index:] if left is not None else None
+            records = records + [{**body, "seq": seq, "hash": ""}]
+            sk.evolve(card, state, body, seq)
+            bodies.append(body)
+        if left:
+            raise DiceError(f"{len(left)} more dice given than the orders rolled")
+        return last["seq"], last["hash"], bodies
+
+    return journal.append_raw(build)[1]
+
+
+def _body(card, state, records, o, side, dice) -> dict:
+    if o.kind == "dispute":
+        return dispute(card, state, records, o, side)
+    if o.kind == "settle":
+        return settle(card, records, o, side, dice)
+    if side == MODERATOR:
+        raise IllegalOrderError(o.text, "Disputes", "the moderator settles disputes only")
+    return sk.decide(card, state, o, side, dice)
+
+
+def _disputed(records: list[dict], n: object, text: str) -> dict:
+    rec = records[n] if isinstance(n, int) and 0 < n < len(records) else None
+    if rec is None or not (rec.get("test") or {}).get("facts"):
+        raise IllegalOrderError(text, "Disputes", f"record {n} is no test with declared facts")
+    return rec
+
+
+def dispute(card, state, records, o, side) -> dict:
+    """The opponent disputes a declared fact of a test within the challenge window."""
+    rec = _disputed(records, o.facts.get("record"), o.text)
+    window = records[0]["challenge_window"]
+    last = records[-1]["seq"]
+    fact = o.facts.get("fact")
+    if side == rec["actor"] or side not in state.sides:
+        raise IllegalOrderError(o.text, "Disputes", "only the opponent of the side that "
+                                                    "declared a fact may dispute it")
+    if last - rec["seq"] >= window:
+        raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']} is past the "
+                                                    f"challenge window ({window} records)")
+    if fact not in rec["test"]["facts"] or "value" not in o.facts:
+        raise IllegalOrderError(o.text, "Disputes", f"name a fact record {rec['seq']} "
+                                f"declared and the value claimed: fact=KEY value=VALUE")
+    return {"actor": side, "order": o.text, "turn": state.turn,
+            "phase": sk.phase_of(card, state).phase,
+            "dispute": {"record": rec["seq"], "fact": fact,
+                        "declared": rec["test"]["facts"][fact], "claimed": o.facts["value"]}}
+
+
+def settle(card, records, o, side, dice) -> dict:
+    """The moderator's ruling: the declared fact upheld, or corrected and the test decided
+    again on the state before it, with its own dice first."""
+    if side != MODERATOR:
+        raise IllegalOrderError(o.text, "Disputes", "only the moderator settles a dispute")
+    n = o.facts.get("record")
+    rec = _disputed(records, n, o.text)
+    _, state = replay(records)
+    if not any(d["record"] == n and "ruling" not in d for d in state.disputes):
+        raise IllegalOrderError(o.text, "Disputes", f"record {n} has no open dispute")
+    ruling = {"record": n}
+    if o.facts.get("uphold"):
+        ruling["upheld"] = True
+        return {"actor": side, "order": o.text, "turn": state.turn,
+                "phase": sk.phase_of(card, state).phase, "settle": ruling}
+    fact, value = o.facts.get("fact"), o.facts.get("value")
+    facts = dict(rec["test"]["facts"])
+    facts[fact] = _as_declared(facts.get(fact), value, o.text)
+    _, before = replay(records[:n])
+    again = sk.SkOrder(rec["test"]["kind"], rec["test"]["subject"], facts, o.text)
+    old = [d["value"] for d in rec["test"]["dice"]]
+    ruling.update({"fact": fact, "value": facts[fact]})
+    try:
+        redo = sk.decide(card, before, again, rec["actor"], _Reused(old, dice))
+        ruling["test"] = redo["test"]
+    except IllegalOrderError as exc:
+        ruling["test"] = {**rec["test"], "facts": facts, "effects": [],
+                          "result": f"void: {exc.reason}", "dice": rec["test"]["dice"]}
+    return {"actor": side, "order": o.text, "turn": state.turn,
+            "phase": sk.phase_of(card, state).phase, "settle": ruling}
+
+
+def _as_declared(old: object, value: str | None, text: str) -> object:
+    if value is None:
+        raise IllegalOrderError(text, "Disputes", "settle record=N uphold=yes, or fact=KEY "
+                                                  "value=VALUE")
+    if isinstance(old, bool):
+        return value == "yes"
+    if isinstance(old, int):
+        if not value.isdigit():
+            raise IllegalOrderError(text, "Disputes", f"{value!r} is not a whole number")
+        return int(value)
+    return value
+
+
+class _Reused:
+    """The disputed test's own dice first, then, if the corrected test needs more, fresh
+    ones from this record's stream."""
+
+    def __init__(self, values: list[int], fresh: AnyDice):
+        self.values, self.fresh = list(values), fresh
+
+    def roll(self, sides: int, count: int, purpose: str) -> list[int]:
+        out = []
+        for _ in range(count):
+            out += [min(self.values.pop(0), sides)] if self.values else \
+                self.fresh.roll(sides, 1, purpose)
+        return out

@@ -1,0 +1,88 @@
+"""A skirmish game's report: every test with its dice, modifiers and result, and the forces'
+state (killed, pinned, morale failures); as a JSON document (schemas/skirmish-report.json)
+and as text. Nothing of a skirmish is secret: the facts are declared to both sides and
+every reader is given the same report; the dice secret is never in it."""
+
+from __future__ import annotations
+
+
+def _test(t: dict) -> dict:
+    shown = t.get("settled") or t
+    return {"record": t["record"], "side": t["side"], "order": t["order"], "kind": t["kind"],
+            "facts": shown["facts"], "dice": shown["dice"], "modifiers": shown["modifiers"],
+            "result": shown["result"], "effects": shown["effects"], "rule": shown["rule"],
+            "turn": t["turn"], "phase": t["phase"], "settled": "settled" in t}
+
+
+def _figures(state) -> list[dict]:
+    return [{"id": f.id, "side": f.side, "section": f.section, "quality": f.quality,
+             "weapon": f.weapon, "role": f.role,
+             "state": "killed" if f.killed else "surrendered" if f.surrendered else "active",
+             "pins": f.pins, "moved": f.moved} for f in state.figures.values()]
+
+
+def _sections(state) -> list[dict]:
+    return [{"id": s.id, "side": s.side, "quality": s.quality, "failures": s.failures,
+             "dispersed": s.dispersed,
+             "killed": sum(1 for f in state.figures.values()
+                           if f.section == s.id and f.killed)}
+            for s in state.sections.values()]
+
+
+def report_document(header: dict, card, state, turn: int | None = None) -> dict:
+    """The report of a skirmish game (turn: only that turn's tests)."""
+    tests = [_test(t) for t in state.tests if turn is None or t["turn"] == turn]
+    return {"schema_version": 1, "game_id": header["game_id"], "game": header["game"],
+            "scenario": header["scenario"], "turn": state.turn,
+            "phase": card.sequence[state.phase].phase,
+            "waiting": [s for s in state.sides if s not in state.done],
+            "tests": tests, "figures": _figures(state), "sections": _sections(state),
+            "disputes": [dict(d) for d in state.disputes]}
+
+
+def _mods(t: dict) -> str:
+    if not t["modifiers"]:
+        return ""
+    return "; modifiers " + ", ".join(
+        f"{m['value']:+d} {m['why']}" + (f" ({m['who']})" if m.get("who") else "")
+        for m in t["modifiers"])
+
+
+def _dice(t: dict) -> str:
+    if not t["dice"]:
+        return "no dice"
+    return " ".join(f"D{d['die']}={d['value']}" for d in t["dice"])
+
+
+def test_lines(t: dict) -> list[str]:
+    """A test in two lines: the order and its dice; the result with its modifiers."""
+    settled = " [settled]" if t.get("settled") else ""
+    return [f"#{t['record']} {t['side']}: {t['order']}{settled}",
+            f"    {_dice(t)}{_mods(t)} -> {t['result']} ({t['rule']})"]
+
+
+def _figure_line(f: dict) -> str:
+    pins = f", {f['pins']} pin(s)" if f["pins"] else ""
+    return f"  {f['id']} {f['quality']} {f['weapon']}: {f['state']}{pins}"
+
+
+def report_text(doc: dict) -> str:
+    """The report as text: the turn, the tests, then each side's forces."""
+    out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
+           f"phase; waiting on {', '.join(doc['waiting']) or 'nobody'}", "", "Tests:"]
+    for t in doc["tests"]:
+        out += test_lines(t)
+    for d in doc["disputes"]:
+        ruling = d.get("ruling")
+        verdict = "open" if ruling is None else "upheld" if ruling.get("upheld") else \
+            f"corrected to {ruling.get('value')}"
+        out.append(f"dispute of #{d['record']} by {d['by']}: {d['fact']} declared "
+                   f"{d['declared']}, claimed {d['claimed']} — {verdict}")
+    out += ["", "Forces:"]
+    for s in doc["sections"]:
+        gone = " (dispersed)" if s["dispersed"] else ""
+        out.append(f" section {s['id']} ({s['side']}, {s['quality']}): {s['killed']} killed, "
+                   f"{s['failures']} morale failure(s){gone}")
+        out += [_figure_line(f) for f in doc["figures"] if f["section"] == s["id"]]
+    out += [_figure_line(f) for f in doc["figures"] if f["section"] is None]
+    return "\n".join(out) + "\n"

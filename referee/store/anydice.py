@@ -1,0 +1,43 @@
+"""Dice of any number of faces (a D6, a D20) from a game's committed secret, or given by hand:
+value i of record n is 1 + a uniform draw below the faces (dice.below), so nobody can
+choose it and anyone holding the revealed secret can check it."""
+
+from __future__ import annotations
+
+from ..base.errors import DiceError
+from .dice import below
+
+
+class AnyDice:
+    """The dice of one record; `log` keeps each value with its faces."""
+
+    def __init__(self, game_id: str, record: int, secret: bytes | None,
+                 given: list[int] | None = None):
+        self.game_id, self.record, self.secret = game_id, record, secret
+        self.given = list(given) if given is not None else None
+        self.index = 0
+        self.log: list[tuple[int, int]] = []
+
+    def roll(self, sides: int, count: int, purpose: str) -> list[int]:
+        out = [self._one(sides, purpose) for _ in range(count)]
+        self.log += [(sides, v) for v in out]
+        return out
+
+    def _one(self, sides: int, purpose: str) -> int:
+        if self.given is not None:
+            if self.index >= len(self.given):
+                raise DiceError(f"{purpose} needs another die and none is left")
+            v = self.given[self.index]
+            if not 1 <= v <= sides:
+                raise DiceError(f"{purpose}: {v} is no face of a D{sides}")
+        elif self.secret is None:
+            raise DiceError("this game's dice secret was not found")
+        else:
+            v = 1 + below(self.secret, self.game_id, self.record, self.index, sides)
+        self.index += 1
+        return v
+
+    def check_used_up(self) -> None:
+        if self.given is not None and self.index < len(self.given):
+            raise DiceError(f"{len(self.given) - self.index} more dice given than the test "
+                            f"rolled ({self.index})")

@@ -1,0 +1,153 @@
+"""The skirmish game through the command line: listed beside the other two games, created
+with `new --game skirmish`, its tests taken, refused, reported, verified, and a disputed
+fact settled by the moderator."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from referee.contracts.schemas import schema
+
+
+def valid(text: str, name: str) -> dict:
+    doc = json.loads(text)
+    jsonschema.Draft202012Validator(schema(name)).validate(doc)
+    return doc
+
+
+@pytest.fixture
+def game(cli, tmp_path, secret_file):
+    j = tmp_path / "patrol.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file)
+    assert r.exit_code == 0, r.stderr
+    return j
+
+
+def order(cli, j, side, text, *more):
+    return cli("skirmish", "order", j, "--as", side, text, *more)
+
+
+def test_games_list_shows_three_games(cli):
+    r = cli("games", "list", "--format", "json")
+    doc = valid(r.stdout, "games-list")
+    assert [g["id"] for g in doc["games"]] == ["aac", "skirmish", "ttlm"]
+    assert all(g["readable"] for g in doc["games"])
+    skirmish = doc["games"][1]
+    assert skirmish["scenarios"] == ["patrol"]
+
+
+def test_new_skirmish_game_shows_the_forces(cli, tmp_path, secret_file):
+    j = tmp_path / "s.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--secret-file",
+            secret_file, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = valid(r.stdout, "new-game")
+    valid(json.dumps(doc["status"]), "skirmish-report")
+    assert doc["status"]["phase"] == "movement" and len(doc["status"]["figures"]) == 13
+    r = cli("new", tmp_path / "t.jsonl", "--game", "skirmish", "--scenario", "1914")
+    assert r.exit_code == 2 and "patrol" in r.stderr
+
+
+def test_a_test_is_journaled_reported_and_verified(cli, game, secret_file):
+    r = order(cli, game, "british", "move B2 mode=manoeuvre command=yes", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    rec = valid(r.stdout, "skirmish-order-result")["body"]
+    (die,) = rec["test"]["dice"]
+    assert rec["test"]["result"] == f'B2 may move up to {3 + die["value"]}" (manoeuvre)'
+    r = cli("skirmish", "report", game, "--format", "json")
+    doc = valid(r.stdout, "skirmish-report")
+    assert doc["tests"][0]["dice"] == [die] and doc["waiting"] == ["british", "german"]
+    r = cli("verify", game, "--secret", secret_file)
+    assert r.exit_code == 0 and "every die is the one the committed secret gives" in r.stdout
+    text = cli("skirmish", "report", game).stdout
+    assert "#1 british: move B2 mode=manoeuvre command=yes" in text
+    assert f"D6={die['value']}" in text
+
+
+def test_a_refusal_is_one_line_with_the_cards_reason_and_the_journal_is_unchanged(cli, game):
+    before = game.read_bytes()
+    r = order(cli, game, "british", "move B2 mode=rush contact=yes command=yes")
+    assert r.exit_code != 0 and r.stdout == ""
+    line, = r.stderr.strip().splitlines()
+    assert "rush into contact" in line and "Hand-to-Hand Combat" in line
+    r = order(cli, game, "german", "move G2 mode=stealthy command=yes")
+    assert r.exit_code != 0 and "alternates" in r.stderr
+    r = order(cli, game, "british", "fire B2 at=G2 range=10")
+    assert r.exit_code != 0 and "no test of the movement phase" in r.stderr
+    r = order(cli, game, "british", "move B2 mode=sideways")
+    assert r.exit_code != 0 and "mode=" in r.stderr
+    assert game.read_bytes() == before
+
+
+def _to_fire_phase(cli, game):
+    for _ in range(2):
+        for side in ("british", "german"):
+            assert order(cli, game, side, "done").exit_code == 0
+
+
+def test_a_disputed_range_is_settled_by_the_moderator(cli, game):
+    _to_fire_phase(cli, game)
+    r = order(cli, game, "british", "fire B3 at=G2 range=70 state=moving command=yes",
+              "--format", "json")
+    fired = json.loads(r.stdout)["record"]
+    r = order(cli, game, "british", f"dispute record={fired} fact=range value=90")
+    assert r.exit_code != 0 and "opponent" in r.stderr
+    r = order(cli, game, "german", f"dispute record={fired} fact=range value=90")
+    assert r.exit_code == 0, r.stderr
+    r = order(cli, game, "german", f"settle record={fired} fact=range value=90")
+    assert r.exit_code != 0 and "only the moderator" in r.stderr
+    r = order(cli, game, "moderator", f"settle record={fired} fact=range value=90",
+              "--format", "json")
+    ruling = json.loads(r.stdout)["body"]["settle"]
+    assert ruling["value"] == 90 and ruling["test"]["effects"] == []
+    assert ruling["test"]["result"].startswith("void: out of range: a Rifle reaches 80\"")
+    doc = valid(cli("skirmish", "report", game, "--format", "json").stdout, "skirmish-report")
+    g2 = next(f for f in doc["figures"] if f["id"] == "G2")
+    assert g2["state"] == "active" and g2["pins"] == 0
+    assert doc["disputes"][0]["ruling"]["value"] == 90
+    assert cli("verify", game).exit_code == 0
+
+
+def test_a_settled_range_keeps_the_tests_own_dice(cli, game):
+    _to_fire_phase(cli, game)
+    r = order(cli, game, "british", "fire B3 at=G2 range=10 state=halted command=yes",
+              "--format", "json")
+    rec = json.loads(r.stdout)
+    old = rec["body"]["test"]
+    order(cli, game, "german", f"dispute record={rec['record']} fact=range value=30")
+    r = order(cli, game, "moderator", f"settle record={rec['record']} fact=range value=30",
+              "--format", "json")
+    new = json.loads(r.stdout)["body"]["settle"]["test"]
+    assert new["dice"] == old["dice"]
+    assert {m["id"] for m in new["modifiers"]} == {m["id"] for m in old["modifiers"]} | \
+        {"far_still"}                                   # stationary over 18": -1
+
+
+def test_a_dispute_after_the_challenge_window_is_refused(cli, game):
+    order(cli, game, "british", "move B2 mode=stealthy command=yes")
+    for _ in range(3):
+        for side in ("british", "german"):
+            order(cli, game, side, "done")
+    r = order(cli, game, "german", "dispute record=1 fact=mode value=rush")
+    assert r.exit_code != 0 and "challenge window" in r.stderr
+
+
+def test_manual_dice_are_the_ones_given(cli, tmp_path):
+    j = tmp_path / "m.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
+               "manual").exit_code == 0
+    r = order(cli, j, "british", "move B2 mode=rush command=yes", "--dice", "6,6")
+    assert r.exit_code == 0 and '15"' in r.stdout
+    r = order(cli, j, "german", "move G2 mode=rush command=yes")
+    assert r.exit_code != 0 and "dice" in r.stderr
+
+
+def test_the_campaign_commands_say_a_skirmish_is_read_by_its_own(cli, game):
+    for args in (["status", game], ["report", game], ["log", game], ["players", game]):
+        r = cli(*args)
+        assert r.exit_code == 2 and "a skirmish game" in r.stderr and "skirmish report" in \
+            r.stderr, args

@@ -1,0 +1,60 @@
+"""Secrets of a skirmish: the dice secret, the order keys and the players' addresses. The
+facts of a test are declared to both sides, so every reader reads the same report; none of
+those secrets may be in any output a player or the public reads, nor in any mail but the
+address a mail is sent to. The moderator's `skirmish keys` is the negative control: the
+same check must find the keys there."""
+
+from __future__ import annotations
+
+import email
+import json
+from email.policy import default
+
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail
+
+from conftest import FIXED_SECRET
+
+
+def _secrets(keys: dict[str, str]) -> list[str]:
+    return [FIXED_SECRET, *keys.values(), BRITISH, GERMAN, UMPIRE]
+
+
+def _found(text: str, secrets: list[str], allowed: str = "") -> list[str]:
+    folded = text.casefold()
+    return [s for s in secrets if s.casefold() in folded and s != allowed]
+
+
+def test_no_output_of_a_skirmish_shows_a_secret(cli, tmp_path, secret_file):
+    j = tmp_path / "patrol.jsonl"
+    outputs = [cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--secret-file",
+                   secret_file, "--player", f"british={BRITISH}", "--player",
+                   f"german={GERMAN}", "--player", f"moderator={UMPIRE}").stdout]
+    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    secrets = _secrets(keys)
+    moderator_only = cli("skirmish", "keys", j).stdout
+    assert set(_found(moderator_only, secrets)) >= set(keys.values())     # the control
+    box = tmp_path / "mail"
+    box.mkdir()
+    mails = [mail(box, 1, BRITISH, keys["british"], "move B1 mode=stealthy", "done"),
+             mail(box, 2, GERMAN, keys["german"], "move G1 mode=stealthy", "done")]
+    moderators = []                 # inbox tells the moderator who sent what: no key, no secret
+    for fmt in ("text", "json"):
+        moderators.append(cli("inbox", j, *mails, "--outbox", tmp_path / f"out-{fmt}",
+                              "--format", fmt).stdout)
+        outputs.append(cli("skirmish", "report", j, "--format", fmt).stdout)
+        outputs.append(cli("skirmish", "order", j, "--as", "british", "spot B1 at=G1 "
+                           "range=30 light=day state=halted cover=soft", "--format",
+                           fmt).stdout)
+        outputs.append(cli("verify", j, "--format", fmt).stdout)
+    for text in outputs:
+        assert _found(text, secrets) == [], text
+    for text in moderators:
+        assert _found(text, [FIXED_SECRET, *keys.values()]) == [], text
+    sent = list((tmp_path / "out-text").iterdir())     # the json run finds the mails done
+    assert sent
+    for p in sent:
+        msg = email.message_from_bytes(p.read_bytes(), policy=default)
+        body = msg.get_content()
+        assert _found(body, secrets) == [], body
+        others = [h for h in ("From", "Subject", "In-Reply-To") if msg[h]]
+        assert all(_found(str(msg[h]), secrets) == [] for h in others)

@@ -1,0 +1,69 @@
+"""A two-section skirmish played by mail through `inbox`: each side's orders come in its
+mail with its order key; the German disputes the range of a British shot, and the
+moderator's mail settles it. Replies and reports go to an outbox."""
+
+from __future__ import annotations
+
+import json
+from email.message import EmailMessage
+from email.utils import formatdate
+
+BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@example.com"
+
+
+def mail(folder, n: int, sender: str, key: str, *lines: str):
+    msg = EmailMessage()
+    msg["From"], msg["To"] = sender, "referee@example.com"
+    msg["Subject"], msg["Message-ID"] = "orders", f"<m{n}@example.org>"
+    msg["Date"] = formatdate(1_700_000_000 + 60 * n)
+    msg.set_content(f"Order key: {key}\n\n" + "\n".join(lines) + "\n")
+    path = folder / f"{n:02d}.eml"
+    path.write_bytes(bytes(msg))
+    return path
+
+
+def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_file):
+    j = tmp_path / "patrol.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file, "--player", f"british={BRITISH}", "--player",
+            f"german={GERMAN}", "--player", f"moderator={UMPIRE}")
+    assert r.exit_code == 0, r.stderr
+    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    box = tmp_path / "mail"
+    box.mkdir()
+    b, g, m = keys["british"], keys["german"], keys["moderator"]
+    mails = [
+        mail(box, 1, BRITISH, b, "move B2 mode=manoeuvre command=yes",
+             "move B3 mode=stealthy command=yes", "done"),
+        mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
+        mail(box, 3, BRITISH, b, "done"),                       # off-table artillery
+        mail(box, 4, GERMAN, g, "done"),
+        mail(box, 5, BRITISH, b, "fire B1 at=G2 range=70 state=halted cover=none command=yes"),
+        mail(box, 6, GERMAN, "WRONG-KEY", "dispute record=8 fact=range value=85"),
+        mail(box, 7, GERMAN, g, "dispute record=8 fact=range value=85"),
+        mail(box, 8, UMPIRE, m, "settle record=8 fact=range value=85"),
+    ]
+    out = tmp_path / "out"
+    r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    got = [(x["side"], x["status"], x["records"]) for x in json.loads(r.stdout)["messages"]]
+    assert got == [("british", "applied", [1, 2, 3]), ("german", "applied", [4, 5]),
+                   ("british", "applied", [6]), ("german", "applied", [7]),
+                   ("british", "applied", [8]), ("german", "refused", []),
+                   ("german", "applied", [9]), ("moderator", "applied", [10])]
+    doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
+    assert doc["phase"] == "fire" and doc["turn"] == 1
+    (dispute,) = doc["disputes"]
+    assert dispute["declared"] == 70 and dispute["claimed"] == "85"
+    assert dispute["ruling"]["value"] == 85
+    shot = next(t for t in doc["tests"] if t["record"] == 8)
+    assert shot["settled"] and shot["result"].startswith("void: out of range")
+    assert all(f["state"] == "active" and f["pins"] == 0 for f in doc["figures"])
+    replies = sorted(p.read_text() for p in out.iterdir())
+    assert len(replies) == 8 + 3                     # a reply to each mail, a report each
+    assert any("the order key is missing or wrong" in t for t in replies)
+    before = j.read_bytes()
+    r = cli("inbox", j, *mails, "--format", "json")         # the same mails again
+    assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done", "refused"}
+    assert j.read_bytes() == before
+    assert cli("verify", j, "--secret", secret_file).exit_code == 0
