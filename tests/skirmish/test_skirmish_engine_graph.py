@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from graphs import find_cycle
 from test_import_graph import imports_of
 
 import referee.engine.skirmish
+from graphs import find_cycle
 
 PACKAGE = Path(referee.engine.skirmish.__file__).parent
 LAYERS = [("__init__",), ("checks",), ("dicetests", "orders"), ("state",)]

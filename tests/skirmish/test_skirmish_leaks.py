@@ -10,9 +10,8 @@ import email
 import json
 from email.policy import default
 
-from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail
-
 from conftest import FIXED_SECRET
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail
 
 
 def _secrets(keys: dict[str, str]) -> list[str]:
