@@ -87,20 +87,14 @@ def new(
     clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
                                 mail_in, mail_out)
     if g.kind_of(g.check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
-        from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
-
-        return new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
-                            GAMES["dir"], player or [])
+        return _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
+                             player or [], clock is not None or mail_in or mail_out)
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [],
                          clock=clock)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
-    route = {"source": None, "target": None}
-    if mail_in is not None or mail_out is not None:
-        from ..mail.transport import set_route  # start-up: new with a mail route only
-
-        route = set_route(journal, mail_in, mail_out, GAMES["dir"])
+    route = _route_of_new(journal, mail_in, mail_out)
     view = status_view(game.state, game.data, None, game.game_id, dice=dice)
     if format == Fmt.json:
         typer.echo(commands.dump({
@@ -113,6 +107,26 @@ def new(
         return
     _say_created(journal, game, dice, where, sides, route)
     typer.echo(render(status_document(view), "text"))
+
+
+def _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, players,
+                  unattended) -> None:
+    from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
+
+    if unattended:
+        raise UsageError("a skirmish takes no --deadline, --mail-in or --mail-out: its tests "
+                         "are mailed through `inbox`")
+    new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, GAMES["dir"],
+                 players)
+
+
+def _route_of_new(journal: Path, mail_in, mail_out) -> dict:
+    """The game's mail route, recorded when `new` was given one."""
+    if mail_in is None and mail_out is None:
+        return {"source": None, "target": None}
+    from ..mail.transport import set_route  # start-up: new with a mail route only
+
+    return set_route(journal, mail_in, mail_out, GAMES["dir"])
 
 
 def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,

@@ -151,3 +151,14 @@ def test_the_campaign_commands_say_a_skirmish_is_read_by_its_own(cli, game):
         r = cli(*args)
         assert r.exit_code == 2 and "a skirmish game" in r.stderr and "skirmish report" in \
             r.stderr, args
+
+
+@pytest.mark.parametrize("extra", [["--deadline", "48h"], ["--mail-in", "mbox"]])
+def test_a_skirmish_refuses_what_only_a_campaign_runs_on_and_makes_no_file(cli, tmp_path,
+                                                                           extra):
+    """Deadlines and a mail route drive the campaign games' hand-offs; a skirmish given them
+    would silently ignore them, so it refuses them before any file is made."""
+    journal = tmp_path / "s.jsonl"
+    r = cli("new", journal, "--game", "skirmish", "--scenario", "patrol", *extra)
+    assert r.exit_code == 2 and "a skirmish takes no --deadline" in r.stderr
+    assert not journal.exists() and not (tmp_path / "s.jsonl.secret").exists()
