@@ -45,11 +45,13 @@ docs: setup
 # Hundreds of random complete 1914 games (200 TTLM, 50 AT ALL COSTS!), every invariant
 # checked after every record, odd
 # seeds with every optional rule on, even seeds with each on or off by the seed; then
-# 400 well-chained journals of the wrong shape through every command (40 in `make test`).
+# 400 well-chained journals of the wrong shape through every command (12 in `make test`);
+# the leak property test over all 22 of its games (10 in `make test`).
 soak: setup
 	$(BIN)/python -m referee.cli.soak --games 200 --options all
 	$(BIN)/python -m referee.cli.soak --game aac --games 50 --options all
 	REFEREE_MUTANTS=400 $(BIN)/python -m pytest -q tests/test_hostile_input.py -k wrong_shape
+	REFEREE_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/test_leaks.py
 
 # Full-campaign benchmark: every read and write path against the import floor, and memory.
 bench: setup

@@ -6,6 +6,7 @@ command is checked as soon as it is registered.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import shlex
@@ -40,7 +41,13 @@ PATHS = command_paths()
 
 
 def referee(argv: list[str]) -> tuple[int, str, str]:
-    """Run the console script's entry point on argv, its output piped: (code, stdout, stderr)."""
+    """Run the console script's entry point on argv, its output piped: (code, stdout, stderr);
+    each help once per test process (several tests read the same help)."""
+    return _run(tuple(argv))
+
+
+@functools.cache
+def _run(argv: tuple[str, ...]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with mock.patch.object(sys, "argv", ["referee", *argv]), redirect_stdout(out), \
             redirect_stderr(err):

@@ -687,8 +687,8 @@ def _mutant(records: list[dict], rng: random.Random) -> tuple[list[dict], int, s
     return recs, i, what
 
 
-# `make test` reads 40 mutants; `make soak` reads 400 (REFEREE_MUTANTS).
-MUTANTS = int(os.environ.get("REFEREE_MUTANTS", "40"))
+# `make test` reads 12 mutants; `make soak` reads 400 (REFEREE_MUTANTS).
+MUTANTS = int(os.environ.get("REFEREE_MUTANTS", "12"))
 
 
 def _sealable_mutant(records: list[dict], rng: random.Random) -> tuple[list[dict], int, str]:
