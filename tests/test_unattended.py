@@ -307,3 +307,114 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert reminders[3:] == []
     r = cli("verify", journal)
     assert r.exit_code == 0, r.output
+
+
+# ---------------------------------------------------------------- killed, and run at once
+
+FIXED_NOW = "2026-11-23T18:00:00Z"
+ILLEGAL = ["move ge-1 liege"]           # not the Entente's unit, nor his turn: refused
+
+
+def _use_home(monkeypatch, folder: Path) -> None:
+    """A per-user folder of its own (signing key, ledger, spool, locks) for one copy."""
+    folder.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("REFEREE_HOME", str(folder))
+    homemod._KEY.clear()
+
+
+def _copy_of_the_game(cli, post: Post, root: Path, monkeypatch, secret: Path) -> Path:
+    """One copy of the same game (fixed secret and time: the same records), its opening
+    mails sent, then the German's orders and the Entente's refused order in its folder."""
+    _use_home(monkeypatch, root / "home")
+    monkeypatch.setenv(NOW_VARIABLE, FIXED_NOW)
+    post.folder = _fresh_folder(post.imap, "copies")
+    journal = new_game(cli, root / "games", post, secret)
+    tick(cli, journal)
+    post.posted.clear()
+    post.send("german", ["pass", "end turn"], post.mails_to("german")[-1])
+    post.send("entente", ILLEGAL, post.mails_to("entente")[-1])
+    return journal
+
+
+def _fresh_folder(imap: ImapServer, name: str) -> str:
+    """An empty folder of this name (each copy of the game reads the same route)."""
+    c = imap.client()
+    try:
+        c.delete(f'"{name}"')
+    finally:
+        c.logout()
+    return imap.new_folder(name)
+
+
+def _ledger() -> dict:
+    (path,) = Path(os.environ["REFEREE_HOME"]).rglob("*.ledger")
+    return homemod.read_signed(path)
+
+
+def _mails(post: Post, since: int) -> list[tuple[str, ...]]:
+    """Each mail the server received since: to whom, its subject, Message-ID, what it
+    answers, its text."""
+    return sorted((str(m["To"]), str(m["Subject"]), str(m["Message-ID"]),
+                   str(m.get("In-Reply-To", "")), text_of(m))
+                  for m in post.received()[since:])
+
+
+def _end_state(journal: Path, post: Post, since: int) -> tuple:
+    return journal.read_bytes(), _ledger(), _mails(post, since), \
+        set(post.imap.seen(post.folder).values())
+
+
+def _tick_process(journal: Path, step: str | None = None) -> subprocess.Popen:
+    env = dict(os.environ)
+    if step is not None:
+        env[ledgermod.FAULT_VARIABLE] = step
+    return subprocess.Popen([sys.executable, "-m", "referee", "tick", str(journal), "--no-map"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
+def _baseline(cli, post: Post, tmp_path: Path, monkeypatch, secret: Path) -> tuple:
+    since = len(post.smtp.received)
+    journal = _copy_of_the_game(cli, post, tmp_path / "baseline", monkeypatch, secret)
+    since = len(post.smtp.received)
+    tick(cli, journal)
+    state = _end_state(journal, post, since)
+    # The German's report answering his mail, the Entente's refusal with his report inside.
+    assert [(m[0], m[1].split("] ")[1]) for m in state[2]] == [
+        (ADDRESSES["entente"], "not applied"), (ADDRESSES["german"], "german report, SUMMER 1914")]
+    assert state[3] == {True}
+    return state
+
+
+def test_tick_killed_at_each_step_then_run_again_ends_as_a_run_without_the_kill(
+        cli, post, tmp_path, monkeypatch, secret_file):
+    baseline = _baseline(cli, post, tmp_path, monkeypatch, secret_file)
+    for step in ("fetched", "applied", "ledger", "written", "seen", "sent"):
+        journal = _copy_of_the_game(cli, post, tmp_path / step, monkeypatch, secret_file)
+        since = len(post.smtp.received)
+        killed = _tick_process(journal, step)
+        _, err = killed.communicate(timeout=60)
+        assert killed.returncode == 70, (step, err)
+        for _ in range(2):                     # the rerun, then one more: nothing changes
+            tick(cli, journal)
+        journal_bytes, ledger, mails, seen = _end_state(journal, post, since)
+        assert (journal_bytes, ledger, seen) == (baseline[0], baseline[1], baseline[3]), step
+        if step != "sent":
+            assert mails == baseline[2], step
+            continue
+        # Killed after the server took a mail and before it was marked sent: that one mail
+        # goes twice, the same bytes under the same Message-ID (a mail program shows it once).
+        extra = list((Counter(mails) - Counter(baseline[2])).elements())
+        assert len(extra) == 1 and extra[0] in baseline[2]
+        assert sorted(set(mails)) == baseline[2]
+
+
+def test_eight_ticks_at_once_apply_and_answer_each_message_once(cli, post, tmp_path,
+                                                                monkeypatch, secret_file):
+    baseline = _baseline(cli, post, tmp_path, monkeypatch, secret_file)
+    journal = _copy_of_the_game(cli, post, tmp_path / "eight", monkeypatch, secret_file)
+    since = len(post.smtp.received)
+    runs = [_tick_process(journal) for _ in range(8)]
+    for p in runs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    assert _end_state(journal, post, since) == baseline

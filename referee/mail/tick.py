@@ -34,7 +34,7 @@ from ..store.players import compact, order_key, roster
 from . import message as mailtext
 from .deadlines import check_deadlines
 from .inbox import SUBJECT_TAG, inbox
-from .ledger import load_ledger
+from .ledger import fault, load_ledger
 from .mailboxes import read_source
 from .transport import Fetched, TransportError, open_source, send_owed
 
@@ -177,8 +177,10 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         return _deliver(found, group, games_dir, with_map)[1]
     with open_source(source) as folder:
         found = folder.unseen()
+        fault("fetched")
         taken, unclaimed = _deliver(found, group, games_dir, with_map)
         folder.mark_seen([f.uid for f in taken if f.uid is not None])
+        fault("seen")
         return unclaimed + folder.skipped
 
 
