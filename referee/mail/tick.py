@@ -29,7 +29,7 @@ from ..base.readers import MODERATOR
 from ..game.deadlines import MISSED, REMINDED
 from ..store import home
 from ..store.journal import Journal, scan
-from ..store.mailroute import check_target, is_local, mail_route
+from ..store.mailroute import ROUTE, check_target, is_local, mail_route
 from ..store.players import compact, order_key, roster
 from . import message as mailtext
 from .deadlines import check_deadlines
@@ -269,9 +269,9 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
         x.fail(str(exc))
 
 
-# Records that are news to nobody but the side reminded or the moderator told: they wait
-# in the players' next report rather than make one of their own.
-QUIET_RECORDS = (REMINDED, MISSED)
+# Records that are news to nobody but the side reminded or the moderator: they wait in the
+# players' next report rather than make one of their own.
+QUIET_RECORDS = (REMINDED, MISSED, ROUTE)
 
 
 def _reports_owed(x: Game) -> bool:
