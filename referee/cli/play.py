@@ -79,10 +79,6 @@ def new(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
-    from ..game.views import status_view  # start-up: only new needs it
-    from ..render.documents import status_document  # start-up: only new needs it
-    from ..render.formats import render  # start-up: only new needs it
-
     dice = dice.value
     clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
                                 mail_in, mail_out)
@@ -101,6 +97,15 @@ def new(
         from ..mail.transport import set_route  # start-up: new with a mail route only
 
         route = set_route(journal, mail_in, mail_out, GAMES["dir"])
+    _tell_new(journal, game, dice, where, sides, route, format)
+
+
+def _tell_new(journal, game, dice, where, sides, route, format) -> None:
+    """What `new` prints: the game made and its status, as text or JSON."""
+    from ..game.views import status_view  # start-up: only new needs it
+    from ..render.documents import status_document  # start-up: only new needs it
+    from ..render.formats import render  # start-up: only new needs it
+
     view = status_view(game.state, game.data, None, game.game_id, dice=dice)
     if format == Fmt.json:
         typer.echo(commands.dump({
