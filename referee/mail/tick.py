@@ -26,12 +26,15 @@ from .. import game as g
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, UsageError
 from ..base.readers import MODERATOR
+from ..game.deadlines import MISSED, REMINDED
 from ..store import home
-from ..store.mailroute import check_target, is_local, mail_route
+from ..store.journal import Journal, scan
+from ..store.mailroute import ROUTE, check_target, is_local, mail_route
 from ..store.players import compact, order_key, roster
 from . import message as mailtext
 from .deadlines import check_deadlines
 from .inbox import SUBJECT_TAG, inbox
+from .ledger import fault, load_ledger
 from .mailboxes import read_source
 from .transport import Fetched, TransportError, open_source, send_owed
 
@@ -163,7 +166,7 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
                 x.fail(str(exc))
     for x in games:
         if x.target is not None:
-            _after_mail(x, games_dir)
+            _after_mail(x, games_dir, with_map)
     return TickReport(games, unclaimed, broken)
 
 
@@ -174,8 +177,10 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         return _deliver(found, group, games_dir, with_map)[1]
     with open_source(source) as folder:
         found = folder.unseen()
+        fault("fetched")
         taken, unclaimed = _deliver(found, group, games_dir, with_map)
         folder.mark_seen([f.uid for f in taken if f.uid is not None])
+        fault("seen")
         return unclaimed + folder.skipped
 
 
@@ -248,16 +253,43 @@ def _sweep(base: Path, older_than: float = 3600.0) -> None:
             pass
 
 
-def _after_mail(x: Game, games_dir) -> None:
-    """Deadlines into the spool, then every mail owed sent (under the game's lock)."""
+def _after_mail(x: Game, games_dir, with_map: bool) -> None:
+    """Deadlines into the spool, then each player's report owed (the opening one after
+    `new`, the one after a missed deadline's answer: no mail of his asked for them), then
+    every mail owed sent (under the game's lock)."""
     try:
         with game_lock(x):
             for line in check_deadlines(x.journal, x.spool, clock_now(), games_dir):
                 x.log(line)
+            if x.keys and _reports_owed(x):
+                inbox(x.journal, [], x.spool, games_dir, with_map)
             for line in send_owed(x.spool, check_target(x.target)):
                 x.log(line)
     except RefereeError as exc:
         x.fail(str(exc))
+
+
+# Records that are news to nobody but the side reminded or the moderator: they wait in the
+# players' next report rather than make one of their own.
+QUIET_RECORDS = (REMINDED, MISSED, ROUTE)
+
+
+def _reports_owed(x: Game) -> bool:
+    """Whether a player is owed a report no message of his asked for: his first one (his
+    order key, after `new`), or one since a record the game moved by (the referee's answer
+    for a silent side, an order of the moderator's), not a reminder or a note."""
+    sent = load_ledger(x.game_id, x.header_hash)["sent"]
+    records = list(scan(Journal(x.journal).raw(), x.journal.name))
+    for side in roster(records):
+        if side == MODERATOR:
+            continue
+        last = sent.get(side)
+        since = last[0] if isinstance(last, list) and last and isinstance(last[0], int) else -1
+        if any(r.get("seq", 0) > since and not (r.get("actor") == MODERATOR and
+                                                r.get("order") in QUIET_RECORDS)
+               for r in records):
+            return True
+    return False
 
 
 @contextmanager

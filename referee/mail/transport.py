@@ -44,6 +44,7 @@ from ..store.mailroute import (
     server_of,
 )
 from .credentials import env_names, password
+from .ledger import fault
 from .mailboxes import MAX_MESSAGE
 
 TIMEOUT = 60.0
@@ -287,6 +288,7 @@ def send_owed(spool: Path, target: str) -> list[str]:
                 raw = _owed_bytes(path)
                 if raw is not None:
                     _run_sendmail(argv, raw, path)
+                    fault("sent")
                     lines.append(_moved(path, sent_dir, raw))
             return lines
         server = server_of(target)
@@ -298,6 +300,7 @@ def send_owed(spool: Path, target: str) -> list[str]:
                 raw = _owed_bytes(path)
                 if raw is not None:
                     _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
+                    fault("sent")
                     lines.append(_moved(path, sent_dir, raw))
     except OSError as exc:
         raise StorageError(f"{spool}: the spool cannot be used ({_reason(exc)}); the mails "
