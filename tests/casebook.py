@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import copy
+import functools
 import json
 import re
 import shutil
@@ -27,6 +28,7 @@ from referee.engine.orders import format_order
 from referee.engine.state import contents_text
 
 SECRET = "5e" * 32
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 UNIT = re.compile(r"^(?P<id>\S+)\s+(?P<nation>ge|fr|uk|be|us|ah|ru)\s+(?P<type>\w+)\s+(?P<area>\w+)"
                   r"(?:\s+(?P<contents>[0-9][0-9A-Za-z+]*|empty))?(?P<ent>\s+entrenched)?$")
 LETTERS = {"I": "infantry", "S": "stosstruppen", "CW": "commonwealth", "C": "cavalry",
@@ -55,13 +57,19 @@ def unit(text: str) -> dict:
     return u
 
 
+@functools.cache
+def _scenario(game: str, base: str) -> dict:
+    """A built-in scenario as its YAML holds it, read once per process (LibYAML's parser
+    where PyYAML has it)."""
+    src = default_games_dir() / game / "scenarios" / f"{base}.yaml"
+    return yaml.load(src.read_text(encoding="utf-8"), Loader=_LOADER)
+
+
 def position(base: str = "1914", **kw) -> dict:
     """A scenario dict: the base scenario with the changes a case asks for (game: the game
     whose scenario it is, ttlm by default)."""
     game = kw.pop("game", "ttlm")
-    src = default_games_dir() / game / "scenarios" / f"{base}.yaml"
-    sc = yaml.safe_load(src.read_text(encoding="utf-8"))
-    sc = copy.deepcopy(sc)
+    sc = copy.deepcopy(_scenario(game, base))
     sc["id"], sc["title"], sc["provenance"] = "case", "rulebook case", "test"
     sc.pop("expected_start", None)
     if "turn" in kw:
@@ -106,7 +114,6 @@ AAC_SWITCHES = {
     "game.yaml": {"rules.oos_markers_persist": True, "terms.player_turn": "impulse"},
 }
 _COPIES: dict[str, Path] = {}
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _SNAPSHOTS: dict[Path, tuple[str, bytes]] = {}
 

@@ -5,12 +5,31 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.game import game_data
 
 FIXED_SECRET = "5e" * 32
+
+_BUILT: dict = {}
+_GET_COMMAND = typer.main.get_command
+
+
+def _built_once(typer_app):
+    """Typer builds the whole Click command tree from the application at every run (its test
+    runner at every invoke), which costs several times what running a command does. A user's
+    process runs one command; the tests run thousands in one process, and the tree is the same
+    each time, so each test process builds it once."""
+    cmd = _BUILT.get(typer_app)
+    if cmd is None:
+        cmd = _BUILT[typer_app] = _GET_COMMAND(typer_app)
+    return cmd
+
+
+typer.main.get_command = typer.testing._get_command = _built_once
 
 
 @pytest.fixture(autouse=True)

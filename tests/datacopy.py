@@ -18,7 +18,8 @@ def copy_game(tmp: Path, change=None, files: tuple[str, ...] = (), game: str = "
     the YAML files named; returns the games folder (as `--games DIR` takes it)."""
     root = tmp / folder if folder else tmp
     shutil.copytree(default_games_dir() / game, root / game)
-    docs = {name: yaml.safe_load((root / game / name).read_text(encoding="utf-8"))
+    docs = {name: yaml.load((root / game / name).read_text(encoding="utf-8"),
+                               Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
             for name in files}
     if change is not None:
         change(docs)

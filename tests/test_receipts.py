@@ -120,12 +120,14 @@ def test_a_wrong_or_forged_receipt_is_refused(cli, tmp_path):
     head, seq_hash = receipt.rsplit(" ", 1)
     seq, digest = seq_hash.split(":")
     flipped = digest[:-1] + ("0" if digest[-1] != "0" else "1")
+    full = json.loads(journal.read_bytes().splitlines()[int(seq)])["hash"]
+    wrong_next = "0" if full[len(digest)] != "0" else "1"      # a digit more, not the record's
     for wrong, code, words in [
         (f"{head} {seq}:{flipped}", 3, "rewritten"),          # one digit changed
         (f"{head} {seq}:{'0' * 32}", 3, "rewritten"),         # a forged start: matches nothing
         (f"{head} {int(seq) + 1}:{digest}", 3, "rewound"),     # a record the journal lacks
         (f"{head} {seq}:{digest[:12]}", 2, "12 hex digits"),   # too short to prove anything
-        (f"{head} {seq}:{digest}0", 3, "rewritten"),           # one digit more, the wrong one
+        (f"{head} {seq}:{digest}{wrong_next}", 3, "rewritten"),  # one digit more, the wrong one
         (f"{head} {seq}:{digest}…", 2, "give the receipt"),
     ]:
         r = cli("verify", journal, "--receipt", wrong)

@@ -224,7 +224,7 @@ def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
     secret.chmod(0o600)
     g.create_game(journal, "1914", "committed", [], game_id="renamed", secret_file=secret,
                   games_dir=games)
-    out = autoplay(journal, 5, max_records=250, check_every=50, games_dir=games)
+    out = autoplay(journal, 5, max_records=120, check_every=60, games_dir=games)
     assert out.failure is None, out.failure
     last = len(g.open_game(journal, games_dir=games).records) - 1
     texts = []
