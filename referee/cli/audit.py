@@ -190,7 +190,12 @@ def reveal(
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
     commands.check_private(journal)
-    rec = g.reveal(journal, force, GAMES["dir"])
+    if commands.is_skirmish(journal):
+        from ..game.skirmish import reveal_skirmish  # start-up: only a skirmish reveal needs it
+
+        rec = reveal_skirmish(journal, force)
+    else:
+        rec = g.reveal(journal, force, GAMES["dir"])
     if format == Fmt.json:
         typer.echo(commands.dump({"schema_version": 1, "journal": str(journal),
                                   "seq": rec["seq"]}))

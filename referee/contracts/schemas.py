@@ -31,6 +31,7 @@ from .skirmish import (
     SkirmishOrderResult,
     SkirmishRecord,
     SkirmishReport,
+    SkirmishReveal,
     SkirmishScenario,
 )
 from .unitmodels import UnitsData
@@ -62,6 +63,7 @@ SCHEMAS: dict[str, Any] = {
     "skirmish-scenario": SkirmishScenario,
     "skirmish-journal-header": SkirmishHeader,
     "skirmish-journal-record": SkirmishRecord,
+    "skirmish-journal-reveal": SkirmishReveal,
     "skirmish-report": SkirmishReport,
     "skirmish-order-result": SkirmishOrderResult,
     "skirmish-keys": SkirmishKeys,

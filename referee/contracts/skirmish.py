@@ -261,6 +261,7 @@ class SkirmishReport(Document):
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]
     disputes: list[dict[str, Any]]
+    revealed: Optional[dict[str, Any]] = None   # the record revealing the dice secret, and it
 
 
 class SkirmishOrderResult(Document):
@@ -350,6 +351,19 @@ class SkirmishRecord(Chained):
     dispute: Optional[Disputed] = None
     settle: Optional[Ruling] = None
     mail: Optional[str] = None          # the Message-ID of the mail the order came in
+
+
+class SkirmishReveal(Chained):
+    """The moderator's last record: the dice secret whose commitment the header holds, so
+    anyone can recompute every die; no order is taken after it."""
+
+    kind: Literal["reveal"]
+    at: str
+    actor: Literal["moderator"]
+    order: Literal["reveal secret"]
+    turn: int
+    phase: Phase
+    secret: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
 class SkirmishKeys(Document):

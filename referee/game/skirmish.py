@@ -4,6 +4,7 @@ dice from the committed secret."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets as _secrets
 from dataclasses import dataclass
@@ -19,7 +20,13 @@ from ..base.errors import (
     JournalError,
     UsageError,
 )
-from ..contracts.skirmish import SkirmishCard, SkirmishHeader, SkirmishRecord, SkirmishScenario
+from ..contracts.skirmish import (
+    SkirmishCard,
+    SkirmishHeader,
+    SkirmishRecord,
+    SkirmishReveal,
+    SkirmishScenario,
+)
 from ..data.skirmish import SkirmishData
 from ..engine import skirmish as sk
 from ..store import dice as dicemod
@@ -29,10 +36,21 @@ from ..store.players import order_key
 from ..store.secrets import load_secret, remember_secret
 
 MODERATOR = "moderator"
+REVEAL = "reveal secret"
+
+
+def _model(seq: int, line: bytes) -> type:
+    if seq == 0:
+        return SkirmishHeader
+    try:
+        kind = json.loads(line).get("kind")
+    except (ValueError, AttributeError):
+        kind = None
+    return SkirmishReveal if kind == "reveal" else SkirmishRecord
 
 
 def _broken(seq: int, line: bytes) -> str | None:
-    model = SkirmishHeader if seq == 0 else SkirmishRecord
+    model = _model(seq, line)
     try:
         model.model_validate_json(line)
     except ValidationError as exc:
@@ -60,7 +78,24 @@ def audit(raw: bytes, name: str) -> list[dict]:
                                f"{broken}", record=seq)
     for n in range(1, len(records)):
         _redecide(records, n, name)
+    _check_reveal(records, name)
     return records
+
+
+def _check_reveal(records: list[dict], name: str) -> None:
+    """A reveal is the last record, and its secret is the one the header committed to."""
+    shown = [r for r in records[1:] if r["kind"] == "reveal"]
+    if not shown:
+        return
+    n = shown[0]["seq"]
+    if len(records) - 1 > n:
+        raise JournalError(f"{name}: record {n + 1} comes after the dice secret was revealed "
+                           f"in record {n}; a revealed game takes no more records",
+                           record=n + 1)
+    if dicemod.commitment(bytes.fromhex(shown[0]["secret"])) != \
+            records[0]["dice"]["commitment"]:
+        raise JournalError(f"{name}: record {n} reveals a secret that does not match the "
+                           f"commitment in the journal header", record=n)
 
 
 def verify_skirmish(path: Path | str, secret_file: Path | None = None) -> list[str]:
@@ -71,19 +106,32 @@ def verify_skirmish(path: Path | str, secret_file: Path | None = None) -> list[s
     records = audit(raw, journal.name)
     lines = [f"{journal.name}: {len(records)} records, hash chain intact",
              "every record keeps its contract; every test follows from its facts and dice"]
-    if secret_file is None or records[0]["dice"]["mode"] != "committed":
+    shown = records[-1] if records[-1]["kind"] == "reveal" else None
+    if shown is not None:
+        lines.append(f"record {shown['seq']} reveals the dice secret; it matches the "
+                     f"commitment in the journal header")
+    if records[0]["dice"]["mode"] != "committed":
         return lines
-    secret = dicemod.read_secret(secret_file)
-    if dicemod.commitment(secret) != records[0]["dice"]["commitment"]:
-        raise JournalError(f"{secret_file}: this secret does not match the commitment in the "
-                           f"journal header", record=0)
+    if secret_file is not None:
+        secret = dicemod.read_secret(secret_file)
+        if dicemod.commitment(secret) != records[0]["dice"]["commitment"]:
+            raise JournalError(f"{secret_file}: this secret does not match the commitment in "
+                               f"the journal header", record=0)
+    elif shown is not None:
+        secret = bytes.fromhex(shown["secret"])
+    else:
+        return lines
+    _check_dice(records, secret, journal.name)
+    return lines + ["every die is the one the committed secret gives"]
+
+
+def _check_dice(records: list[dict], secret: bytes, name: str) -> None:
     for rec in records[1:]:
         for i, d in enumerate((rec.get("test") or {}).get("dice", [])):
             if d["value"] != 1 + dicemod.below(secret, records[0]["game_id"], rec["seq"], i,
                                                d["die"]):
-                raise JournalError(f"{journal.name}: record {rec['seq']} die {i} is not the "
+                raise JournalError(f"{name}: record {rec['seq']} die {i} is not the "
                                    f"committed die", record=rec["seq"])
-    return lines + ["every die is the one the committed secret gives"]
 
 
 def _redecide(records: list[dict], n: int, name: str) -> None:
@@ -151,6 +199,39 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
     return Skirmish(Journal(path, keep_contract), records[0], data.card, sk.initial_state(sc))
 
 
+def _over(state: sk.SkState) -> bool:
+    """A skirmish is over when a side has no figure left fighting: each killed, surrendered
+    or in a dispersed section."""
+    fighting = {f.side for f in state.figures.values() if f.active and
+                (f.section is None or not state.sections[f.section].dispersed)}
+    return len(fighting) < 2
+
+
+def reveal_skirmish(path: Path | str, force: bool = False) -> dict:
+    """Append the moderator's record holding the dice secret, so anyone can verify every
+    die; it closes the game."""
+    journal = Journal(path, keep_contract)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        records = audit(raw, journal.name)
+        card, state = replay(records)
+        if state.revealed is not None:
+            raise UsageError("the secret is already revealed in this journal")
+        if not _over(state) and not force:
+            raise UsageError("the game is not over (both sides still have a figure "
+                             "fighting): revealing the secret now makes every future die "
+                             "predictable; use --force to reveal anyway and close the game")
+        secret = load_secret(journal.path, records[0])
+        if secret is None:
+            raise UsageError(f"{dicemod.secret_path(journal.path)}: secret file not found")
+        body = {"kind": "reveal", "at": now(), "actor": MODERATOR, "order": REVEAL,
+                "turn": state.turn, "phase": sk.phase_of(card, state).phase,
+                "secret": secret.hex()}
+        return records[-1]["seq"], records[-1]["hash"], [body]
+
+    return journal.append_raw(build)[1][0]
+
+
 def order_keys(path: Path | str) -> dict[str, str]:
     """Each registered side's order key (and the moderator's), from the game's secret: what
     a mail must carry ('Order key: ...') to be taken as that side's."""
@@ -213,6 +294,10 @@ def submit_many(path: Path | str, side: str, texts: list[str],
         if not is_skirmish(records[0]):
             raise UsageError(f"{journal.name}: not a skirmish game")
         card, state = replay(records)
+        if state.revealed is not None:
+            raise DiceError(f"the dice secret was revealed in record "
+                            f"{state.revealed['record']}: the game is closed and takes no "
+                            f"more orders")
         last = records[-1]
         left = list(given) if given is not None else None
         bodies: list[dict] = []

@@ -1,7 +1,8 @@
 """A skirmish game's report: every test with its dice, modifiers and result, and the forces'
 state (killed, pinned, morale failures); as a JSON document (schemas/skirmish-report.json)
 and as text. Nothing of a skirmish is secret: the facts are declared to both sides and
-every reader is given the same report; the dice secret is never in it."""
+every reader is given the same report; the dice secret is in it only once the journal
+reveals it."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def report_document(header: dict, card, state, turn: int | None = None) -> dict:
             "phase": card.sequence[state.phase].phase,
             "waiting": [s for s in state.sides if s not in state.done],
             "tests": tests, "figures": _figures(state), "sections": _sections(state),
-            "disputes": [dict(d) for d in state.disputes]}
+            "disputes": [dict(d) for d in state.disputes],
+            "revealed": None if state.revealed is None else dict(state.revealed)}
 
 
 def _mods(t: dict) -> str:
@@ -78,6 +80,10 @@ def report_text(doc: dict) -> str:
             f"corrected to {ruling.get('value')}"
         out.append(f"dispute of #{d['record']} by {d['by']}: {d['fact']} declared "
                    f"{d['declared']}, claimed {d['claimed']} — {verdict}")
+    if doc.get("revealed"):
+        out.append(f"#{doc['revealed']['record']} moderator: dice secret revealed "
+                   f"({doc['revealed']['secret']}); the game is closed and every die can be "
+                   f"checked with `referee verify`")
     out += ["", "Forces:"]
     for s in doc["sections"]:
         gone = " (dispersed)" if s["dispersed"] else ""

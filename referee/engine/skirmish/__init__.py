@@ -282,6 +282,9 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
 def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
     """Apply one record's body to the state (in place; never checks)."""
     state.seq = seq
+    if body.get("kind") == "reveal":
+        state.revealed = {"record": seq, "secret": body["secret"]}
+        return
     if "settle" in body:
         settle(state, body["settle"])
         return

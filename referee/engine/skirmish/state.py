@@ -62,6 +62,7 @@ class SkState:
     seq: int = 0
     tests: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)
+    revealed: dict | None = None     # the record revealing the dice secret: the game is closed
 
     def clone(self) -> SkState:
         return copy.deepcopy(self)
