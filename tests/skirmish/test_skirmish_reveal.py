@@ -1,0 +1,170 @@
+"""`referee reveal` on a skirmish journal: the moderator's last record holds the dice
+secret; verify then recomputes every die from it without the secret file, a forged or
+misplaced reveal fails naming its record, and no order is taken after it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import jsonschema
+import pytest
+from test_skirmish_mail import BRITISH, GERMAN, mail
+
+from referee.contracts.schemas import schema
+from referee.game.skirmish import _over, open_skirmish
+from referee.store.journal import line_of, seal
+
+
+@pytest.fixture
+def game(cli, tmp_path, secret_file):
+    j = tmp_path / "patrol.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file)
+    assert r.exit_code == 0, r.stderr
+    r = cli("skirmish", "order", j, "--as", "british", "move B2 mode=manoeuvre command=yes")
+    assert r.exit_code == 0, r.stderr
+    return j
+
+
+def records(j) -> list[dict]:
+    return [json.loads(line) for line in j.read_bytes().splitlines()]
+
+
+def rewrite(j, recs: list[dict]) -> None:
+    """The journal written again with its chain sealed afresh, as a forger would."""
+    prev, out = None, []
+    for rec in recs:
+        rec = seal({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        prev = rec["hash"]
+        out.append(line_of(rec))
+    j.write_bytes(b"".join(out))
+
+
+def revealed(cli, j) -> dict:
+    r = cli("reveal", j, "--force", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    jsonschema.Draft202012Validator(schema("reveal-result")).validate(doc)
+    return doc
+
+
+def test_reveal_then_verify_recomputes_every_die_without_the_secret_file(cli, game,
+                                                                       secret_file):
+    assert revealed(cli, game)["seq"] == 2
+    last = records(game)[-1]
+    jsonschema.Draft202012Validator(schema("skirmish-journal-reveal")).validate(last)
+    assert last["secret"] == secret_file.read_text().strip()
+    assert hashlib.sha256(bytes.fromhex(last["secret"])).hexdigest() == \
+        records(game)[0]["dice"]["commitment"]
+    r = cli("verify", game)
+    assert r.exit_code == 0, r.stderr
+    assert "record 2 reveals the dice secret; it matches the commitment" in r.stdout
+    assert "every die is the one the committed secret gives" in r.stdout
+
+
+def test_a_die_changed_after_the_reveal_fails_verify(cli, game):
+    revealed(cli, game)
+    recs = records(game)
+    die = recs[1]["test"]["dice"][0]["value"]
+    other = 1 + die % 6
+    recs[1]["test"]["dice"][0]["value"] = other         # and the result that die gives
+    recs[1]["test"]["result"] = f'B2 may move up to {3 + other}" (manoeuvre)'
+    rewrite(game, recs)
+    r = cli("verify", game)
+    assert r.exit_code != 0 and r.stdout.count("\n") <= 1
+    assert "record 1 die 0 is not the committed die" in r.stderr
+
+
+def test_no_order_is_taken_after_the_reveal(cli, game):
+    revealed(cli, game)
+    before = game.read_bytes()
+    r = cli("skirmish", "order", game, "--as", "german", "move G2 mode=manoeuvre command=yes")
+    assert r.exit_code != 0 and r.stdout == ""
+    line, = r.stderr.strip().splitlines()
+    assert "revealed in record 2" in line and "Traceback" not in r.stderr
+    assert game.read_bytes() == before
+
+
+def test_a_forged_reveal_fails_verify_naming_its_record(cli, game):
+    revealed(cli, game)
+    recs = records(game)
+    recs[-1]["secret"] = "ab" * 32
+    rewrite(game, recs)
+    r = cli("verify", game)
+    assert r.exit_code != 0
+    assert "record 2 reveals a secret that does not match the commitment" in r.stderr
+
+
+def test_a_record_after_the_reveal_fails_verify_naming_it(cli, game):
+    revealed(cli, game)
+    recs = records(game)
+    recs.append({**recs[1], "seq": 3, "order": "done", "test": None})
+    del recs[-1]["test"]
+    rewrite(game, recs)
+    r = cli("verify", game)
+    assert r.exit_code != 0 and "record 3 comes after the dice secret was revealed" in r.stderr
+
+
+@pytest.mark.parametrize("change", [{"actor": "british"}, {"order": "done"},
+                                    {"test": None}, {"secret": "AB" * 32}])
+def test_the_contract_takes_only_the_reveal_the_referee_writes(cli, game, change):
+    revealed(cli, game)
+    recs = records(game)
+    recs[-1].update(change)
+    rewrite(game, recs)
+    r = cli("verify", game)
+    assert r.exit_code != 0 and "record 2 breaks the journal's contract" in r.stderr
+
+
+def test_reveal_twice_is_refused_and_before_the_end_needs_force(cli, game):
+    before = game.read_bytes()
+    r = cli("reveal", game)
+    assert r.exit_code != 0 and "--force" in r.stderr and game.read_bytes() == before
+    revealed(cli, game)
+    after = game.read_bytes()
+    r = cli("reveal", game, "--force")
+    assert r.exit_code != 0 and "already revealed" in r.stderr
+    assert game.read_bytes() == after
+
+
+def test_the_report_shows_the_reveal(cli, game):
+    revealed(cli, game)
+    r = cli("skirmish", "report", game, "--format", "json")
+    doc = json.loads(r.stdout)
+    jsonschema.Draft202012Validator(schema("skirmish-report")).validate(doc)
+    assert doc["revealed"] == {"record": 2, "secret": records(game)[-1]["secret"]}
+    text = cli("skirmish", "report", game).stdout
+    assert "#2 moderator: dice secret revealed" in text
+
+
+def test_a_mailed_order_after_the_reveal_is_refused(cli, tmp_path, secret_file):
+    j = tmp_path / "bymail.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file, "--player", f"british={BRITISH}", "--player",
+            f"german={GERMAN}")
+    assert r.exit_code == 0, r.stderr
+    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    revealed(cli, j)
+    before = j.read_bytes()
+    box = tmp_path / "mail"
+    box.mkdir()
+    m = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    r = cli("inbox", j, m, "--format", "json")
+    (got,) = json.loads(r.stdout)["messages"]
+    assert got["status"] == "refused" and "revealed in record 1" in got["reason"]
+    assert j.read_bytes() == before
+
+
+def test_a_side_with_no_figure_fighting_ends_the_game_so_reveal_needs_no_force(cli, game):
+    state = open_skirmish(game).state
+    assert not _over(state)
+    german = [f for f in state.figures.values() if f.side == "german"]
+    for f in german:                    # the commander killed, every section dispersed
+        if f.section is None:
+            f.killed = True
+        else:
+            state.sections[f.section].dispersed = True
+    assert _over(state)
+    state.sections[german[-1].section].dispersed = False
+    assert not _over(state)
