@@ -12,10 +12,11 @@ verifying a journal never read the clock.
 from __future__ import annotations
 
 import json
-import secrets
-from dataclasses import dataclass, field
+import os
 from datetime import datetime, timedelta
 from pathlib import Path
+
+import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
 from ..base.errors import JournalError, OrderError, UsageError
@@ -42,13 +43,12 @@ PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it
 NULL_KINDS = ("pass", "done", "end_movement", "end_turn", "crisis_refuse")
 
 
-@dataclass
-class Settings:
+class Settings(msgspec.Struct):
     """The deadline settings in force: from `new` and every later settings record."""
 
     deadline: timedelta | None = None
-    kinds: dict[str, timedelta] = field(default_factory=dict)
-    reminders: list[timedelta] = field(
+    kinds: dict[str, timedelta] = msgspec.field(default_factory=dict)
+    reminders: list[timedelta] = msgspec.field(
         default_factory=lambda: [timedelta(hours=24), timedelta(hours=2)])
     missed: str = "wait"
     extensions: int = 2
@@ -74,8 +74,7 @@ class Settings:
                 setattr(self, name, fact[name])
 
 
-@dataclass
-class Due:
+class Due(msgspec.Struct):
     """One side's deadline for the decision it owes now."""
 
     side: str
@@ -90,8 +89,7 @@ class Due:
         return f"Orders due by {for_players(self.due)}"
 
 
-@dataclass
-class Timeline:
+class Timeline(msgspec.Struct):
     """What the journal says about time: settings, pause, each owing side's deadline, and
     the reminders, extensions and missed deadlines recorded."""
 
@@ -459,7 +457,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
         bodies = [fact_body(actor, f"{EXTEND} {span}", {
             "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span}) for d in dues]
         if mail is not None:
-            bodies[0]["mail"] = {"to": "moderator", "salt": secrets.token_hex(16),
+            bodies[0]["mail"] = {"to": "moderator", "salt": os.urandom(16).hex(),
                                  "data": dict(mail)}
         return tl.seq, tl.hash, bodies
 
