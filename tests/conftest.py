@@ -13,6 +13,8 @@ from referee.cli.app import app
 from referee.game import game_data
 
 FIXED_SECRET = "5e" * 32
+# The real mail servers of the transport tests (their `servers` fixture).
+pytest_plugins = ["mailservers"]
 
 _BUILT: dict = {}
 _GET_COMMAND = typer.main.get_command

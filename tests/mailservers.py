@@ -18,6 +18,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 import trustme
 
 HOST = "127.0.0.1"
@@ -201,3 +202,13 @@ class SmtpServer:
 
     def stop(self) -> None:
         self.controller.stop()
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    """A throwaway authority and both servers, for the tests of one module."""
+    auth = authority(tmp_path_factory.mktemp("ca"))
+    imap, smtp = ImapServer(auth).start(), SmtpServer(auth).start()
+    yield auth, imap, smtp
+    imap.stop()
+    smtp.stop()

@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
-from mailservers import HOST, PASSWORD, USER, ImapServer, SmtpServer, authority, free_port
+from mailservers import (
+    HOST,
+    PASSWORD,
+    USER,
+    ImapServer,
+    SmtpServer,
+    free_port,
+)
 
 from referee.mail import tick as ticking
 from referee.mail.credentials import password
@@ -29,15 +36,6 @@ from referee.store.mailroute import check_target
 
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
              "moderator": "umpire@example.com"}
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    auth = authority(tmp_path_factory.mktemp("ca"))
-    imap, smtp = ImapServer(auth).start(), SmtpServer(auth).start()
-    yield auth, imap, smtp
-    imap.stop()
-    smtp.stop()
 
 
 class Net:

@@ -23,7 +23,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from mailservers import HOST, PASSWORD, USER, ImapServer, SmtpServer, authority
+from mailservers import (
+    HOST,
+    PASSWORD,
+    USER,
+    ImapServer,
+    SmtpServer,
+)
 
 from referee import game as g
 from referee.base.clock import NOW_VARIABLE
@@ -43,15 +49,6 @@ GAME_ID = "e2e"
 
 def at(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    auth = authority(tmp_path_factory.mktemp("ca"))
-    imap, smtp = ImapServer(auth).start(), SmtpServer(auth).start()
-    yield auth, imap, smtp
-    imap.stop()
-    smtp.stop()
 
 
 class Post:
