@@ -24,7 +24,7 @@ from ..store import dice as dicemod
 from ..store.dice import Dice
 from ..store.journal import Journal, now
 from ..store.players import check_observers, parse_observers, parse_players, roster_body
-from ..store.secrets import load_secret, remember_secret
+from ..store.secrets import create_with_secret, load_secret, secret_for_new
 from ..store.sheets import parse_tips, sheet_body
 from .deadlines import settings_body
 from .records import keep_contract
@@ -68,9 +68,7 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
         raise UsageError("--sheet: dice sheets mix the players' entropy into committed dice; "
                          "in a --dice manual game the players roll the dice themselves")
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
-    fresh = secret_file is None or not os.path.lexists(secret_file)
-    secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
-    spath = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
+    secret, spath, fresh = secret_for_new(path, secret_file)
     header = {
         "kind": "header", "game_id": game_id, "game": data.info.id,
         "game_name": data.info.name, "data_digest": data.digest,
@@ -85,16 +83,8 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     ctx = Ctx(state.clone(), data, dice)
     setup_record(ctx, sc)
     first = body("moderator", "set up", ctx.events, dice)
-    if fresh:
-        dicemod.write_secret(spath, secret)       # on disk before the journal exists
-    try:
-        records = Journal(path, keep_contract).create(header, first)
-    except BaseException:
-        if fresh:
-            spath.unlink(missing_ok=True)
-        raise
-    if secret_file is not None:
-        remember_secret(game_id, header["dice"]["commitment"], spath)
+    records = create_with_secret(Journal(path, keep_contract), header, [first], secret, spath,
+                                 fresh, secret_file is not None)
     datastore.keep(data, data.info.id)       # so the game opens after the data files change
     more = [roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret),
                         watchers)] if addresses or watchers else []

@@ -33,7 +33,7 @@ from ..store import dice as dicemod
 from ..store.anydice import AnyDice
 from ..store.journal import Journal, now, parse
 from ..store.players import order_key
-from ..store.secrets import load_secret, remember_secret
+from ..store.secrets import create_with_secret, load_secret, secret_for_new
 
 MODERATOR = "moderator"
 REVEAL = "reveal secret"
@@ -175,9 +175,7 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
                          f"{', '.join(data.scenarios)}")
     sc = data.scenarios[scenario]
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
-    fresh = secret_file is None or not os.path.lexists(secret_file)
-    secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
-    spath = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
+    secret, spath, fresh = secret_for_new(path, secret_file)
     header = {"kind": "header", "game_id": game_id, "game": data.info.id,
               "game_kind": "skirmish", "game_name": data.info.name,
               "data_digest": data.digest, "engine_version": __version__,
@@ -186,16 +184,8 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
               "challenge_window": data.info.challenge_window, "players": players or {},
               "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
               "created_at": now()}
-    if fresh:
-        dicemod.write_secret(spath, secret)
-    try:
-        records = Journal(path, keep_contract).create(header)
-    except BaseException:
-        if fresh:
-            spath.unlink(missing_ok=True)
-        raise
-    if secret_file is not None:
-        remember_secret(game_id, header["dice"]["commitment"], spath)
+    records = create_with_secret(Journal(path, keep_contract), header, [], secret, spath, fresh,
+                                 secret_file is not None)
     return Skirmish(Journal(path, keep_contract), records[0], data.card, sk.initial_state(sc))
 
 

@@ -17,6 +17,32 @@ def _pointer(game_id: str) -> Path:
         hashlib.sha256(game_id.encode()).hexdigest()[:40] + ".where")
 
 
+def secret_for_new(path: Path, secret_file: Path | None) -> tuple[bytes, Path, bool]:
+    """The dice secret of a new game, where it is kept, and whether it is new: the given file's
+    when it exists, else a new one for it (or for the file beside the journal)."""
+    fresh = secret_file is None or not os.path.lexists(secret_file)
+    secret = dicemod.new_secret() if fresh else dicemod.read_secret(secret_file)
+    where = Path(secret_file) if secret_file is not None else dicemod.secret_path(path)
+    return secret, where, fresh
+
+
+def create_with_secret(journal, header: dict, bodies: list[dict], secret: bytes, where: Path,
+                       fresh: bool, remember: bool) -> list[dict]:
+    """Make the journal (header and first records) with a new secret on disk before it, and
+    the secret gone again when the journal cannot be made; remembered when it was given."""
+    if fresh:
+        dicemod.write_secret(where, secret)
+    try:
+        records = journal.create(header, *bodies)
+    except BaseException:
+        if fresh:
+            where.unlink(missing_ok=True)
+        raise
+    if remember:
+        remember_secret(header["game_id"], header["dice"]["commitment"], where)
+    return records
+
+
 def remember_secret(game_id: str, commitment: str, where: Path) -> None:
     """Note, in this user's folder, where a game's secret is kept (new --secret-file)."""
     home.write_signed(_pointer(game_id), {"game_id": game_id, "commitment": commitment,
