@@ -89,3 +89,14 @@ def game(tmp_path: Path, cli: Cli, secret_file: Path) -> Path:
             "--secret-file", secret_file)
     assert r.exit_code == 0, r.stderr
     return path
+
+
+@pytest.fixture
+def patrol(tmp_path: Path, cli: Cli, secret_file: Path) -> Path:
+    """A new skirmish (games/skirmish), the card's sample patrol, with the fixed secret and
+    game id; returns the journal path."""
+    path = tmp_path / "patrol.jsonl"
+    r = cli("new", path, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file)
+    assert r.exit_code == 0, r.stderr
+    return path

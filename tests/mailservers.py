@@ -212,3 +212,19 @@ def servers(tmp_path_factory):
     yield auth, imap, smtp
     imap.stop()
     smtp.stop()
+
+
+class Route:
+    """A game's route through the test servers: a fresh IMAP folder of its own, and the
+    addresses `--mail-in` and `--mail-out` name them by."""
+
+    def __init__(self, imap: ImapServer, smtp: SmtpServer, folder: str):
+        self.imap, self.smtp, self.folder = imap, smtp, folder
+
+    @property
+    def source(self) -> str:
+        return f"imap://{USER}@{HOST}:{self.imap.port}/{self.folder}"
+
+    @property
+    def target(self) -> str:
+        return f"smtp://{USER}@{HOST}:{self.smtp.port}"

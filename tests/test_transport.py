@@ -24,7 +24,7 @@ from mailservers import (
     HOST,
     PASSWORD,
     USER,
-    ImapServer,
+    Route,
     SmtpServer,
     free_port,
 )
@@ -38,17 +38,7 @@ ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
              "moderator": "umpire@example.com"}
 
 
-class Net:
-    def __init__(self, imap: ImapServer, smtp: SmtpServer, folder: str):
-        self.imap, self.smtp, self.folder = imap, smtp, folder
-
-    @property
-    def source(self) -> str:
-        return f"imap://{USER}@{HOST}:{self.imap.port}/{self.folder}"
-
-    @property
-    def target(self) -> str:
-        return f"smtp://{USER}@{HOST}:{self.smtp.port}"
+Net = Route
 
 
 @pytest.fixture

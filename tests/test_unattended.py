@@ -24,10 +24,9 @@ from pathlib import Path
 
 import pytest
 from mailservers import (
-    HOST,
     PASSWORD,
-    USER,
     ImapServer,
+    Route,
     SmtpServer,
 )
 
@@ -51,21 +50,13 @@ def at(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-class Post:
+class Post(Route):
     """The game's mail as its players see it: the IMAP folder they write to, the mails
     the SMTP server received for them."""
 
     def __init__(self, imap: ImapServer, smtp: SmtpServer, folder: str):
-        self.imap, self.smtp, self.folder = imap, smtp, folder
+        super().__init__(imap, smtp, folder)
         self.posted: dict[str, bytes] = {}         # Message-ID -> the raw message
-
-    @property
-    def source(self) -> str:
-        return f"imap://{USER}@{HOST}:{self.imap.port}/{self.folder}"
-
-    @property
-    def target(self) -> str:
-        return f"smtp://{USER}@{HOST}:{self.smtp.port}"
 
     def received(self) -> list[email.message.EmailMessage]:
         return [email.message_from_bytes(raw, policy=email.policy.default)

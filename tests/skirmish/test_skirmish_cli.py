@@ -19,12 +19,8 @@ def valid(text: str, name: str) -> dict:
 
 
 @pytest.fixture
-def game(cli, tmp_path, secret_file):
-    j = tmp_path / "patrol.jsonl"
-    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
-            "--secret-file", secret_file)
-    assert r.exit_code == 0, r.stderr
-    return j
+def game(patrol):
+    return patrol
 
 
 def order(cli, j, side, text, *more):

@@ -17,11 +17,9 @@ from referee.store.journal import line_of, seal
 
 
 @pytest.fixture
-def game(cli, tmp_path, secret_file):
-    j = tmp_path / "patrol.jsonl"
-    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
-            "--secret-file", secret_file)
-    assert r.exit_code == 0, r.stderr
+def game(cli, patrol):
+    """The patrol after one test (a move), so that there are dice to check."""
+    j = patrol
     r = cli("skirmish", "order", j, "--as", "british", "move B2 mode=manoeuvre command=yes")
     assert r.exit_code == 0, r.stderr
     return j

@@ -74,8 +74,19 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
 
 
 def _subject(state, o, side):
-    f = own_figure(state, o.subject, side)
-    return f
+    return own_figure(state, o.subject, side)
+
+
+def _aiming(state, o, side):
+    """(refusal, figure, targets): the side's figure the order is for and the enemy figures it
+    names with at=, or why either cannot be."""
+    f = _subject(state, o, side)
+    if isinstance(f, tuple):
+        return f, None, None
+    targets = enemy_figures(state, o.facts.get("at", []), side)
+    if isinstance(targets, tuple):
+        return targets, None, None
+    return None, f, targets
 
 
 def _check_move(card, state, o, side):
@@ -84,12 +95,9 @@ def _check_move(card, state, o, side):
 
 
 def _check_spot(card, state, o, side):
-    f = _subject(state, o, side)
-    if isinstance(f, tuple):
-        return f
-    targets = enemy_figures(state, o.facts.get("at", []), side)
-    if isinstance(targets, tuple):
-        return targets
+    refused, f, targets = _aiming(state, o, side)
+    if refused:
+        return refused
     sp = card.spotting.rule
     missing = [k for k in ("range", "light", "state", "cover") if k not in o.facts]
     if missing:
@@ -102,12 +110,9 @@ def _check_spot(card, state, o, side):
 
 
 def _check_fire(card, state, o, side):
-    f = _subject(state, o, side)
-    if isinstance(f, tuple):
-        return f
-    targets = enemy_figures(state, o.facts.get("at", []), side)
-    if isinstance(targets, tuple):
-        return targets
+    refused, f, targets = _aiming(state, o, side)
+    if refused:
+        return refused
     if o.kind == "unaimed" and len(targets) != 1:
         return card.unaimed.rule, "unaimed fire is at one figure"
     return check_fire(card, state, o, f, targets)
