@@ -233,6 +233,7 @@ def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
     read from the sealed store, never from a cached view (and never shown to anyone else)."""
     if reader in (PUBLIC, MODERATOR):
         return view
+    load_msgspec()
     from ..engine.standing import describe  # start-up: only a side has standing orders
     from ..game import standing  # start-up: only a side has standing orders
 

@@ -22,7 +22,6 @@ the file.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
@@ -68,6 +67,8 @@ def _name(game: str, digest: str) -> str:
 
 def pack(document: dict) -> bytes:
     """A data document as a snapshot file: its canonical JSON, gzipped (no time stamp)."""
+    import gzip  # start-up: data is packed by `new`, `upgrade` and `make setup`, never a read
+
     # start-up: dataload (YAML, checks) loads only where data is read from YAML or a snapshot
     from .dataload import canonical_document
 

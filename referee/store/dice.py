@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from pathlib import Path
 
 from ..base.errors import DiceError, SheetError, StorageError, UsageError, quoted
@@ -42,6 +41,8 @@ def secret_path(journal: Path | str) -> Path:
 
 def new_secret() -> bytes:
     """A fresh random 256-bit secret."""
+    import secrets      # start-up: random and base64 load only where a secret is made
+
     return secrets.token_bytes(32)
 
 
@@ -219,6 +220,8 @@ class Dice:
         """The salt hiding the acting side's standing orders in this record (without the
         secret, a random one: the part is carried as written, never derived again)."""
         if self.secret is None:
+            import secrets  # start-up: as in new_secret
+
             return secrets.token_hex(16)
         return self._record_salt("standing", "")
 

@@ -1,0 +1,72 @@
+"""What reading a game loads: the modules `status` and `show` import in a fresh process.
+
+The import floor `make bench` divides by is `import typer, pydantic, yaml`, and
+most of what a cold `status` costs beyond replaying is importing. These reads
+answer without any of those three packages, and without the standard modules
+that only writing, dice, packing game data or introspection need; a top-level
+import that drags one back in shows here, not months later in `make bench`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Never loaded by a read: the floor's packages, and what only other work needs.
+NOT_FOR_READING = (
+    "typer", "pydantic", "pydantic_core", "yaml",     # the floor's packages
+    "inspect", "ast", "tokenize", "dataclasses", "typing_extensions",   # introspection
+    "secrets", "random", "base64",                              # making secrets and keys
+    "gzip", "copy", "weakref",                                  # packing data, deep copies
+    "subprocess", "shutil", "tempfile", "email", "argparse",    # mail, files, other CLIs
+)
+
+PROBE = """
+import io, json, sys
+sys.argv = ["referee", *sys.argv[1:]]
+from referee.cli.entry import main
+out, sys.stdout = sys.stdout, io.StringIO()
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+sys.stdout = out
+print(json.dumps({"code": code,
+                  "loaded": sorted(m for m in sys.modules if sys.modules[m] is not None)}))
+"""
+
+
+def _loaded(home: Path, *args: str) -> set[str]:
+    env = {**os.environ, "REFEREE_HOME": str(home)}
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["code"] in (0, None), done.stderr
+    return set(report["loaded"])
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json"),
+                                  ("status", "--as", "german", "--format", "json")])
+def test_a_read_loads_none_of_the_floor_and_no_writing_module(args, game, tmp_path):
+    home = tmp_path / "fresh-home"            # cold: no key, no snapshot, no view
+    cold = _loaded(home, args[0], str(game), *args[1:])
+    warm = _loaded(home, args[0], str(game), *args[1:])      # from its signed view
+    for when, loaded in (("cold", cold), ("warm", warm)):
+        found = sorted({m.split(".")[0] for m in loaded} & set(NOT_FOR_READING))
+        assert not found, f"{' '.join(args)} ({when}) imports {', '.join(found)}"
+    assert "referee.game.replay" in cold     # the probe really ran the command
+
+
+def test_the_probe_sees_a_module_a_command_loads(game, tmp_path):
+    """Negative control: a command without a quick form shows Typer loaded, and the
+    probe's own way of naming modules finds it."""
+    loaded = _loaded(tmp_path / "home", "log", str(game))
+    assert "typer" in {m.split(".")[0] for m in loaded} & set(NOT_FOR_READING)
