@@ -78,10 +78,10 @@ def record_of(rec: dict, name: str) -> JournalRecord:
     try:
         typed = msgspec.convert(rec, JournalRecord)
         for i, ev in enumerate(typed.events):
-            shape = SECRET_DATA.get(ev.type)
-            secret = getattr(ev, "secret", None)
-            if shape is not None and isinstance(secret, Secret) and secret.data is not None:
-                _convert_at(secret.data, shape, f"$.events[{i}].secret.data")
+            if ev.type in SECRET_DATA:
+                secret = getattr(ev, "secret", None)
+                if isinstance(secret, Secret) and secret.data is not None:
+                    _convert_at(secret.data, SECRET_DATA[ev.type], f"$.events[{i}].secret.data")
         private = typed.private_order
         if private is not None and private.data is not None:
             _convert_at(private.data, OrderText, "$.private_order.data")
