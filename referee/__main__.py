@@ -1,5 +1,5 @@
 """Allow `python -m referee`."""
 
-from .cli.entry import main
+from .cli.entry import console
 
-main()
+console()

@@ -70,3 +70,25 @@ def test_the_probe_sees_a_module_a_command_loads(game, tmp_path):
     probe's own way of naming modules finds it."""
     loaded = _loaded(tmp_path / "home", "log", str(game))
     assert "typer" in {m.split(".")[0] for m in loaded} & set(NOT_FOR_READING)
+
+
+def test_a_read_through_the_console_script_prints_everything_before_it_leaves(game, cli,
+                                                                               tmp_path):
+    """`python -m referee` (the console script's entry) ends a read without the
+    interpreter's teardown: what it printed must still all arrive, with its exit code."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # as users have it
+    env["REFEREE_HOME"] = str(tmp_path / "home")
+
+    def console(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "referee", *args], env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    shown = console("show", str(game), "--format", "json")          # more than a buffer
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout) == json.loads(cli("show", game, "--format", "json").stdout)
+    status = console("status", str(game))                           # less than a buffer
+    assert status.returncode == 0, status.stderr
+    assert status.stdout == cli("status", game).stdout
+    missing = console("status", str(tmp_path / "nope.jsonl"), "--format", "json")
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert json.loads(missing.stderr)["exit"] == 2
