@@ -27,7 +27,7 @@ from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events
 from ..store import snapshot
 from ..store.dice import Dice
-from ..store.journal import Journal, now, scan, upcast
+from ..store.journal import SCHEMA_VERSION, Journal, now, scan, upcast
 from .records import header_of, keep_contract, record_of
 
 REVEAL = "reveal secret"
@@ -318,7 +318,9 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
         state = start_state(header, data, journal.name)
         seq, last = 0, header["hash"]
     read = 0
-    for rec in _upcast(records, header["schema_version"]):
+    if header["schema_version"] < SCHEMA_VERSION:
+        records = _upcast(records, header["schema_version"])
+    for rec in records:
         if upto is not None and rec["seq"] > upto:
             break
         era.apply(state, rec)

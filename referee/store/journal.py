@@ -228,7 +228,7 @@ def placed_parts(rec: dict) -> list[dict]:
 def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
     """The record a line holds, checked: JSON, canonical form, sequence, chain link, hash."""
     quick = True
-    decode, _, decode_error = _codec()
+    decode, encode, decode_error = _codec()
     try:
         rec = decode(line)
     except _Float:
@@ -245,10 +245,15 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
         raise _damaged(name, n, exc) from None
     if not isinstance(rec, dict):
         raise JournalError(f"{name}: record {n} is damaged: not a JSON object", record=n)
-    try:
-        canonical_ok = _is_canonical(rec, line, quick)
-    except (ValueError, RecursionError, TypeError):
+    try:                # the usual line: ASCII, and msgspec's sorted encoding gives it back
+        canonical_ok = quick and encode(rec) == line and line.isascii() and b"\x7f" not in line
+    except (TypeError, ValueError, OverflowError):
         canonical_ok = False
+    if not canonical_ok:
+        try:
+            canonical_ok = _is_canonical(rec, line, quick)
+        except (ValueError, RecursionError, TypeError):
+            canonical_ok = False
     if not canonical_ok:
         raise JournalError(f"{name}: record {n} was edited: it is not in the form the referee "
                            f"writes", record=n)
