@@ -74,20 +74,23 @@ def _median(cmd: list[str], runs: int, before=None) -> tuple[float, int]:
 
 
 def _against_floor(cmd: list[str], runs: int, before=None) -> tuple[float, float, int]:
-    """(median time, median floor, peak RSS), the floor timed between the command's runs.
+    """(median time, median ratio to the floor, peak RSS), the floor timed just before each
+    of the command's runs.
 
-    A shared machine drifts in speed over a run of minutes; timing the floor
-    next to each run makes every ratio compare like with like.
+    A shared machine drifts in speed over a run of minutes, and by a fifth within one:
+    each run is divided by the floor timed next to it, and the ratio reported is the
+    median of these paired ratios, which compares like with like.
     """
-    times, floors, peak = [], [], 0
+    times, ratios, peak = [], [], 0
     for _ in range(runs):
-        floors.append(_run(FLOOR)[0])
+        floor = _run(FLOOR)[0]
         if before:
             before()
         t, rss = _run(cmd)
         times.append(t)
+        ratios.append(t / floor)
         peak = max(peak, rss)
-    return statistics.median(times), statistics.median(floors), peak
+    return statistics.median(times), statistics.median(ratios), peak
 
 
 class Bench:
@@ -134,9 +137,8 @@ class Bench:
 
     def measure(self, label: str, cmd: list[str], target: float | None = None,
                 before=None, runs: int | None = None, short: str | None = None) -> float:
-        t, floor, rss = _against_floor(cmd, runs or self.runs, before)
+        t, ratio, rss = _against_floor(cmd, runs or self.runs, before)
         self.peaks[short or label] = rss
-        ratio = t / floor
         self.rows.append((label, f"{t * 1000:.0f} ms = {ratio:.2f} x floor"
                                  + (f" (target <= {target})" if target else "")))
         if target is not None:
@@ -205,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     """Build the journals, measure, print the report; exit 1 if a target is missed."""
     ap = argparse.ArgumentParser(prog="python -m referee.cli.bench")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--markdown", action="store_true", help="print a table for the README")
     args = ap.parse_args(argv)
     # Measure the code as installed: with bytecode (PYTHONDONTWRITEBYTECODE would otherwise
@@ -302,12 +304,12 @@ def _order_at(b: Bench, journal: Path, secret: Path, target: int):
         b.restore_home(saved)
 
     cmd = b.referee + ["order", str(prefix), "--as", rec["actor"], rec["order"]]
-    t, floor, rss = _against_floor(cmd, b.runs, again)
+    t, ratio, rss = _against_floor(cmd, b.runs, again)
     again()
     game = open_game(prefix)
     t0 = time.perf_counter()
     listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
-    return t / floor, rss, (time.perf_counter() - t0) / floor, len(listed), t
+    return ratio, rss, (time.perf_counter() - t0) / (t / ratio), len(listed), t
 
 
 def _measure_contracts(b: Bench, journal: Path) -> None:
