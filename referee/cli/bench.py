@@ -124,8 +124,8 @@ class Bench:
     def _forget_key() -> None:
         home._KEY.clear()
 
-    def keep_home(self) -> Path:
-        saved = self.tmp / "home-saved"
+    def keep_home(self, name: str) -> Path:
+        saved = self.tmp / f"home-{name}"
         shutil.rmtree(saved, ignore_errors=True)
         shutil.copytree(self.home, saved)
         return saved
@@ -267,12 +267,27 @@ def _measure_reads(b: Bench, journal: Path) -> None:
 
 def _measure_orders(b: Bench, journal: Path, secret: Path, n_records: int) -> None:
     """One order at the end of the journal, with a valid snapshot of what comes before it,
-    at three lengths: its cost at the end and its growth per 1,000 records."""
-    orders = {target: _order_at(b, journal, secret, target)
-              for target in (n_records - 2000, n_records - 1000, n_records - 1)}
-    ratio, rss, listing, count, t = orders[n_records - 1]
-    b.peaks["order"] = rss
-    growth = (orders[n_records - 1][0] - orders[n_records - 2000][0]) / 2
+    and the same 2,000 records earlier, the two run in turn beside one floor: its cost at
+    the end, and its growth per 1,000 records as the median of the paired differences."""
+    early = _order_setup(b, journal, secret, n_records - 2000, "early")
+    last = _order_setup(b, journal, secret, n_records - 1, "last")
+    pairs, times, peak = [], [], 0
+    for _ in range(b.runs):
+        floor = _run(FLOOR)[0]
+        ratios = []
+        for cmd, again, _ in (early, last):
+            again()
+            t, rss = _run(cmd)
+            ratios.append(t / floor)
+        times.append(t)
+        peak = max(peak, rss)
+        pairs.append(ratios)
+    ratio = statistics.median(r[1] for r in pairs)
+    growth = statistics.median((r[1] - r[0]) / 2 for r in pairs)
+    t = statistics.median(times)
+    listing, count = last[2]()
+    listing /= t / ratio                  # as a share of the floor
+    b.peaks["order"] = peak
     b.rows.append(("order at the end, valid snapshot", f"{t * 1000:.0f} ms = {ratio:.2f} x "
                    f"floor, of which listing its position ({count} orders) {listing:.2f} x "
                    f"(target <= 1.5 + listing)"))
@@ -282,9 +297,10 @@ def _measure_orders(b: Bench, journal: Path, secret: Path, n_records: int) -> No
     b.checks.append(("order growth", growth <= 0.1))
 
 
-def _order_at(b: Bench, journal: Path, secret: Path, target: int):
-    """(time / floor, peak RSS, listing time / floor, orders listed, time) of giving again
-    the order of the record at `target`, on a copy of the journal cut just before it."""
+def _order_setup(b: Bench, journal: Path, secret: Path, target: int, name: str):
+    """(command, what puts its journal and home back before each run, what times listing
+    its position in this process: (seconds, orders)) for giving again the order of the
+    record at `target`, on a copy of the journal cut just before it."""
     # The order of a sealed plan's record is only its label: take the nearest record
     # before the target whose order can be typed again.
     sealed_labels = plan_labels() | {SEALED_PLAN}
@@ -296,20 +312,21 @@ def _order_at(b: Bench, journal: Path, secret: Path, target: int):
     rec = _record(journal, cut)
     b.cold()
     _run(b.referee + ["status", str(prefix)])            # the snapshot of the prefix
-    saved = b.keep_home()
+    saved = b.keep_home(name)
     whole = prefix.read_bytes()
 
-    def again(prefix=prefix, whole=whole, saved=saved):
+    def again() -> None:
         prefix.write_bytes(whole)
         b.restore_home(saved)
 
-    cmd = b.referee + ["order", str(prefix), "--as", rec["actor"], rec["order"]]
-    t, ratio, rss = _against_floor(cmd, b.runs, again)
-    again()
-    game = open_game(prefix)
-    t0 = time.perf_counter()
-    listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
-    return ratio, rss, (time.perf_counter() - t0) / (t / ratio), len(listed), t
+    def listing() -> tuple[float, int]:
+        again()
+        game = open_game(prefix)
+        t0 = time.perf_counter()
+        listed = [format_order(o) for o in legal_orders(game.state, game.data, rec["actor"])]
+        return time.perf_counter() - t0, len(listed)
+
+    return b.referee + ["order", str(prefix), "--as", rec["actor"], rec["order"]], again, listing
 
 
 def _measure_contracts(b: Bench, journal: Path) -> None:
