@@ -27,6 +27,7 @@ from mailservers import (
     Route,
     SmtpServer,
     free_port,
+    route_through,
 )
 
 from referee.mail import tick as ticking
@@ -43,13 +44,7 @@ Net = Route
 
 @pytest.fixture
 def net(servers, monkeypatch, tmp_path) -> Net:
-    auth, imap, smtp = servers
-    monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
-    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD)
-    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", PASSWORD)
-    monkeypatch.setenv("HOME", str(tmp_path / "user"))         # no ~/.netrc but the test's
-    smtp.received.clear()
-    return Net(imap, smtp, imap.new_folder())
+    return route_through(servers, monkeypatch, tmp_path / "user")
 
 
 def new_game(cli, folder: Path, game_id: str, net: Net, *route: str) -> tuple[Path, dict]:

@@ -28,6 +28,7 @@ from mailservers import (
     ImapServer,
     Route,
     SmtpServer,
+    route_through,
 )
 
 from referee import game as g
@@ -81,13 +82,7 @@ class Post(Route):
 
 @pytest.fixture
 def post(servers, monkeypatch, tmp_path) -> Post:
-    auth, imap, smtp = servers
-    monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
-    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD)
-    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", PASSWORD)
-    monkeypatch.setenv("HOME", str(tmp_path / "user"))
-    smtp.received.clear()
-    return Post(imap, smtp, imap.new_folder())
+    return route_through(servers, monkeypatch, tmp_path / "user", Post)
 
 
 def text_of(mail) -> str:
