@@ -109,3 +109,23 @@ def test_a_read_through_the_console_script_prints_everything_before_it_leaves(ga
     missing = console("status", str(tmp_path / "nope.jsonl"), "--format", "json")
     assert missing.returncode == 2 and missing.stdout == ""
     assert json.loads(missing.stderr)["exit"] == 2
+
+
+@pytest.mark.parametrize("command", ["status", "log"])      # the quick path and Typer's
+def test_a_standard_stream_closed_before_the_referee_starts_is_no_crash(command, game,
+                                                                        tmp_path):
+    """`referee status JOURNAL >&-`: Python starts with no stdout; the command still runs
+    to its own exit code, and an error still gets its code when stderr is closed too."""
+    env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
+
+    def run(args: list[str], fd: int) -> subprocess.CompletedProcess:
+        """The command run by a shell that closes the descriptor fd for it."""
+        return subprocess.run(["sh", "-c", f'exec "$0" "$@" {fd}>&-', sys.executable, "-m",
+                               "referee", *args], env=env, stdin=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+
+    no_stdout = run([command, str(game)], 1)
+    assert no_stdout.returncode == 0 and "Traceback" not in no_stdout.stderr, no_stdout.stderr
+    missing = str(tmp_path / "nope.jsonl")
+    assert run([command, missing], 1).returncode == 2
+    assert run([command, missing], 2).returncode == 2

@@ -218,7 +218,7 @@ def main(leave: bool = False) -> None:
     the console script, a read ends the process at once (see _leave)."""
     # Nothing printed may disguise itself: a bidirectional override or an escape sequence
     # from a journal or a mail shows as its escape (base/text.py).
-    sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
+    sys.stdout, sys.stderr = _visible(sys.stdout), _visible(sys.stderr)
     plain = parse(sys.argv[1:])
     if plain is not None:
         code = run(*plain)
@@ -228,6 +228,15 @@ def main(leave: bool = False) -> None:
         raise SystemExit(code)
     from .app import main as cli_main  # start-up: the plain forms run without Typer
     cli_main()
+
+
+def _visible(stream) -> VisibleStream:
+    """A standard stream as the referee writes to it; one closed before the referee started
+    (`>&-`: Python then has none) takes what is written to it away, as a pipe whose reader
+    has gone does (commands.guard)."""
+    if stream is None:
+        stream = open(os.devnull, "w")  # noqa: SIM115 - the stream for the rest of the run
+    return VisibleStream(stream)
 
 
 def console() -> None:
@@ -244,6 +253,6 @@ def _leave(code: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except OSError:         # the reader went away (`| head`): nothing more to tell it
+        except (OSError, ValueError):   # the reader went away (`| head`): nothing to tell
             pass
     os._exit(code)
