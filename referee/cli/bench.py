@@ -350,9 +350,9 @@ def _measure_contracts(b: Bench, journal: Path) -> None:
 def _measure_checks(b: Bench, journal: Path, secret: Path, played) -> None:
     """verify with and without the secret, and status at the busiest position."""
     ref = b.referee
-    b.measure("verify", ref + ["verify", str(journal)], 10, runs=5)
+    b.measure("verify", ref + ["verify", str(journal)], 10, runs=7)
     b.measure("verify --secret", ref + ["verify", str(journal), "--secret", str(secret)], 10,
-              runs=5)
+              runs=7)
     busy_seq, busy_count = played.busiest
     busiest = _cut(journal, busy_seq + 1, b.tmp / "busiest.jsonl", secret)
     b.measure(f"status at the busiest position (record {busy_seq}, {busy_count} orders), cold",
