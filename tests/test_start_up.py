@@ -91,8 +91,9 @@ def test_the_probe_sees_a_module_a_command_loads(game, tmp_path):
 
 def test_a_read_through_the_console_script_prints_everything_before_it_leaves(game, cli,
                                                                                tmp_path):
-    """`python -m referee` (the console script's entry) ends a read without the
-    interpreter's teardown: what it printed must still all arrive, with its exit code."""
+    """`python -m referee` (the console script's entry) ends a read (status, show, verify)
+    without the interpreter's teardown: what it printed must still all arrive, with its
+    exit code."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # as users have it
     env["REFEREE_HOME"] = str(tmp_path / "home")
 
@@ -106,6 +107,9 @@ def test_a_read_through_the_console_script_prints_everything_before_it_leaves(ga
     status = console("status", str(game))                           # less than a buffer
     assert status.returncode == 0, status.stderr
     assert status.stdout == cli("status", game).stdout
+    verified = console("verify", str(game))                         # through Typer
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout == cli("verify", game).stdout
     missing = console("status", str(tmp_path / "nope.jsonl"), "--format", "json")
     assert missing.returncode == 2 and missing.stdout == ""
     assert json.loads(missing.stderr)["exit"] == 2

@@ -239,17 +239,27 @@ def _visible(stream) -> VisibleStream:
     return VisibleStream(stream)
 
 
+# Typer's commands that only read and print, as the quick reads do: they end as those do.
+READ_ONLY = ("verify",)
+
+
 def console() -> None:
     """The `referee` console script and `python -m referee`."""
-    main(leave=True)
+    try:
+        main(leave=True)
+    except SystemExit as done:
+        command = sys.argv[1] if len(sys.argv) > 1 else None
+        if command in READ_ONLY and isinstance(done.code, int | None):
+            _leave(done.code or 0)
+        raise
 
 
 def _leave(code: int) -> None:
     """End a read's process now: flush what it printed and exit without tearing the
     interpreter down. The teardown frees every object of the replayed game one by one, a
-    sixth of a cold `status`, for memory the system takes back at once anyway. A read leaves
-    nothing to close: its views and snapshots are written with os.write and renamed into
-    place before it prints, and its locks go with the process."""
+    sixth of a cold `status`, for memory the system takes back at once anyway. A read
+    (status, show, verify) leaves nothing to close: its views and snapshots are written with
+    os.write and renamed into place before it prints, and its locks go with the process."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
