@@ -213,18 +213,15 @@ def run(command: str, params: dict) -> int:
             gc.enable()
 
 
-def main(leave: bool = False) -> None:
-    """Parse the command line and run it (SystemExit with its exit code). With `leave`, as
-    the console script, a read ends the process at once (see _leave)."""
+def main() -> None:
+    """Parse the command line and run it (SystemExit with its exit code)."""
     # Nothing printed may disguise itself: a bidirectional override or an escape sequence
     # from a journal or a mail shows as its escape (base/text.py).
     sys.stdout, sys.stderr = _visible(sys.stdout), _visible(sys.stderr)
     plain = parse(sys.argv[1:])
     if plain is not None:
         code = run(*plain)
-        if leave and plain[0] in READS:
-            _leave(code)
-        sys.stdout.flush()
+        _flush()
         raise SystemExit(code)
     from .app import main as cli_main  # start-up: the plain forms run without Typer
     cli_main()
@@ -239,30 +236,31 @@ def _visible(stream) -> VisibleStream:
     return VisibleStream(stream)
 
 
-# Typer's commands that only read and print, as the quick reads do: they end as those do.
-READ_ONLY = ("verify",)
-
-
-def console() -> None:
-    """The `referee` console script and `python -m referee`."""
-    try:
-        main(leave=True)
-    except SystemExit as done:
-        command = sys.argv[1] if len(sys.argv) > 1 else None
-        if command in READ_ONLY and isinstance(done.code, int | None):
-            _leave(done.code or 0)
-        raise
-
-
-def _leave(code: int) -> None:
-    """End a read's process now: flush what it printed and exit without tearing the
-    interpreter down. The teardown frees every object of the replayed game one by one, a
-    sixth of a cold `status`, for memory the system takes back at once anyway. A read
-    (status, show, verify) leaves nothing to close: its views and snapshots are written with
-    os.write and renamed into place before it prints, and its locks go with the process."""
+def _flush() -> None:
+    """Send on what was printed; a reader gone (`| head`) is told nothing more."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):   # the reader went away (`| head`): nothing to tell
+        except (OSError, ValueError):
             pass
-    os._exit(code)
+
+
+# The commands that only read and print: from the console script they end at once.
+LEAVE_AT_ONCE = (*READS, "verify")
+
+
+def console() -> None:
+    """The `referee` console script and `python -m referee`: main, and a read's process
+    ends without tearing the interpreter down. The teardown frees every object of the
+    replayed game one by one, a sixth of a cold `status`, for memory the system takes back
+    at once anyway. A read leaves nothing to close: its views and snapshots are written with
+    os.write and renamed into place before it prints, and its locks go with the process.
+    main() itself ends with SystemExit, for the tests and scripts that call it."""
+    try:
+        main()
+    except SystemExit as done:
+        command = sys.argv[1] if len(sys.argv) > 1 else None
+        if command in LEAVE_AT_ONCE and isinstance(done.code, int | None):
+            _flush()
+            os._exit(done.code or 0)
+        raise
