@@ -228,7 +228,7 @@ def test_verify_finds_a_well_chained_record_of_the_wrong_shape(game, cli):
     ('{"unit": "ge-1"}', "missing key 'kind' at $"),
     ('{"kind": "charge"}', "unknown kind 'charge'; one of 'play', 'pass'"),
     ('{"kind": "discard", "cards": "off-01"}', "must be a list, got 'off-01' at $.discard.cards"),
-    ('{"kind": "move"', "not valid JSON (EOF while parsing an object"),
+    ('{"kind": "move"', "not valid JSON text at column 16"),         # the end, counted
 ])
 def test_a_json_order_is_refused_with_every_problem_its_contract_finds(game, cli, line, said):
     before = game.read_bytes()

@@ -160,15 +160,21 @@ SCENARIO_ATTACKS = {
     "mapping_for_list": lambda: _scenario_with("eft_box: []", "eft_box: {a: 1}").encode(),
 }
 # What each problem line must say (besides naming the file), where it matters.
+# The place (:LINE:COLUMN:) is counted by hand from the attack's text: the 33rd bracket of
+# the deep list, the 33rd key of the deep nest, the first alias (`b: &b [` is 7 wide).
 SAYS = {
-    "billion_laughs": "alias", "recursive_alias": "alias", "deep_flow_list": "nested",
-    "deep_block_nesting": "nested", "empty_file": "empty", "only_tilde": "empty",
-    "only_null": "empty", "invalid_utf8": "UTF-8", "over_1_mib": "larger than",
+    "billion_laughs": ":2:8: uses the alias *a", "recursive_alias": ":1:8: uses the alias *x",
+    "deep_flow_list": ":1:33: nested more than 32 levels deep",
+    "deep_block_nesting": ":33:33: nested more than 32 levels deep",
+    "empty_file": ":1:1: the file is empty", "only_tilde": ":1:1: the file is empty",
+    "only_null": ":1:1: the file is empty", "invalid_utf8": ":2:9: not UTF-8 text",
+    "over_1_mib": "larger than",
     "huge_integer_hand": "cards.hand.german", "large_integer_hand": "cards.hand.german",
     "negative_hand": "cards.hand.german", "string_for_int": "cards.hand.german",
     "large_integer_turn": "start.turn", "float_for_int": "start.turn",
-    "list_for_mapping": "start", "mapping_for_list": "eft_box", "python_tag": "tag",
-    "python_tag_nested": "tag",
+    "list_for_mapping": "start", "mapping_for_list": "eft_box",
+    "python_tag": ":1:1: uses the tag !!python/object/apply:os.system",
+    "python_tag_nested": ":1:5: uses the tag !!python/object/apply:os.system",
 }
 
 
@@ -298,12 +304,108 @@ def test_every_problem_of_a_data_directory_is_listed_with_a_count(tmp_path):
     out, elapsed = _subprocess("games", "check", root)
     _assert_refused(out, elapsed, "", None, "several")
     problems = _problem_lines(out)
-    for name, says in (("map.yaml", "alias"), ("deck.yaml", "nested"), ("units.yaml", "digits"),
-                       ("scenarios/1916.yaml", "empty"),
+    for name, says in (("map.yaml", ":2:8: uses the alias"),
+                       ("deck.yaml", ":1:33: nested more than 32 levels deep"),
+                       ("units.yaml", "digits"), ("scenarios/1916.yaml", ":1:1: the file is empty"),
                        ("scenarios/1918.yaml", "cards.hand.german"),
                        ("scenarios/1918.yaml", "last_turn")):
         hits = [ln for ln in problems if ln.startswith(f"referee: {name}:") and says in ln]
         assert len(hits) == 1, (name, says, out.stderr)
+
+
+# What the referee says of a YAML text, whatever the YAML library says: each case's place is
+# counted by hand in its text (LINE:COLUMN from 1).
+YAML_WORDS = [
+    ("[" * 40 + "]" * 40, "1:33: nested more than 32 levels deep"),
+    ("a: 1\nb: " + "[" * 40 + "]" * 40 + "\n", "2:36: nested more than 32 levels deep"),
+    ("a: |\n  " + "[" * 40 + "\n  it's\nb: " + "{" * 33 + "\n",
+     "4:36: nested more than 32 levels deep"),
+    ("a: &x [1]\nb: *x\n", "2:4: uses the alias *x; aliases are not allowed in game data"),
+    ("id: !!python/object/apply:os.system [x]\n",
+     "1:5: uses the tag !!python/object/apply:os.system; tags are not allowed in game data"),
+    ("a:\n  b: " + "9" * 200 + "\n", "2:6: a number of 200 digits"),
+    ("a: 1\nb: 2\na: 3\n", "3:1: the key 'a' is given twice in one mapping"),
+    ("a: 1\n---\nb: 2\n", "2:1: a second YAML document begins here"),
+    ("a:\n\tb: 1\n", "2:1: not valid YAML: a tab; YAML indents with spaces"),
+    ("a: [1, 2\nb: 3\n", "2:2: not valid YAML: the structure breaks here"),
+    ('a: "abc\nb: 2\n', "3:1: not valid YAML: a quote, bracket or indentation out of place"),
+    ("a: 1\nb: x\x07y\n", "2:5: the character U+0007 is not allowed in a YAML file"),
+    ("a: 1\nb: 2020-13-45\n", "2:4: '2020-13-45' looks like a date or a number but is not"),
+    ("", "1:1: the file is empty"),
+]
+
+
+class _Reworded:
+    """The yaml module as another release might be: every error it raises is worded
+    otherwise, and a deep flow list is refused before any of its nodes is reported (as
+    PyYAML 6.0.4's LibYAML does), with a place of its own choosing."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def _reword(self, run):
+        try:
+            yield from run
+        except self._real.YAMLError as exc:
+            for attr in ("problem", "context", "note", "reason"):
+                if getattr(exc, attr, None) is not None:
+                    setattr(exc, attr, "zzz nested alias tag digits empty")
+            exc.args = ("zzz",)
+            raise
+
+    def parse(self, text, Loader):
+        if "[" * 20 in text or "{" * 20 in text:
+            mark = self._real.Mark("<text>", 0, 0, 1000, None, None)
+            raise self._real.scanner.ScannerError(None, None, "zzz", mark)
+        return self._reword(self._real.parse(text, Loader=Loader))
+
+    def load(self, text, Loader):
+        return next(self._reword(iter([self._real.load(text, Loader=Loader)])))
+
+
+@pytest.mark.parametrize("reworded", [False, True], ids=["this-release", "reworded"])
+def test_a_yaml_file_is_refused_in_the_referees_words_at_its_place(tmp_path, monkeypatch,
+                                                                   reworded):
+    import yaml
+
+    from referee.data import yamltext
+    from referee.data.dataload import read_yaml
+
+    if reworded:
+        monkeypatch.setattr(yamltext, "yaml", _Reworded(yaml))
+    for i, (text, says) in enumerate(YAML_WORDS):
+        path = tmp_path / f"{i}.yaml"
+        path.write_text(text, encoding="utf-8")
+        problems: list[str] = []
+        assert read_yaml(path, problems, "x.yaml") is None
+        assert len(problems) == 1 and problems[0].startswith(f"x.yaml:{says}"), (text, problems)
+        assert "zzz" not in problems[0]
+
+
+def test_a_yaml_text_with_brackets_in_quotes_comments_and_block_text_is_read(tmp_path):
+    """The referee's own count of nesting skips what opens nothing: 40 brackets in quotes,
+    a comment, a plain value and a block of text."""
+    many = "[" * 40
+    text = (f"a: [1, {{b: 'it''s {many}'}}]  # {many} a comment\n"
+            f"c: it's {many}\n"
+            f"d: |\n  {many}\n  'unclosed\n"
+            f'e: "{{{{ \\" {many}"\n')
+    path = tmp_path / "ok.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems: list[str] = []
+    value = read_yaml_for_test(path, problems)
+    assert not problems
+    assert value == {"a": [1, {"b": f"it's {many}"}], "c": f"it's {many}",
+                     "d": f"{many}\n'unclosed\n", "e": f'{{{{ " {many}'}
+
+
+def read_yaml_for_test(path, problems):
+    from referee.data.dataload import read_yaml
+
+    return read_yaml(path, problems)
 
 
 # ---------------------------------------------------------------- B. typed input
@@ -1002,10 +1104,30 @@ def test_a_first_line_nested_too_deep_is_a_damaged_journal(tmp_path):
     journal = tmp_path / "n.jsonl"
     journal.write_bytes(b"[" * 100_000 + b"]" * 100_000 + b"\n")
     journal.chmod(0o600)
-    for command in ("status", "show"):
-        code, out, err = quick(command, journal)
+    said = [quick(command, journal) for command in ("status", "show")]
+    for command in ("verify", "log"):                # through Typer, in a process of its own
+        out, _ = _subprocess(command, journal)
+        said.append((out.returncode, out.stdout, out.stderr))
+    for code, out, err in said:
         _clean(out + err)
-        assert code == 3 and "record 0" in err
+        assert code == 3, err
+        assert "record 0 (line 1) is damaged: not valid JSON text: nested too deep" in err
+
+
+@pytest.mark.parametrize("line, says", [
+    (b'{"seq": 0, x}', "not valid JSON text at column 12"),
+    (b'{"seq": 0, "a": [1, 2}', "not valid JSON text at column 22"),
+    (b'{"seq": "\xff"}', "not UTF-8 text (byte 10 of the line)"),
+    (b'{"seq": "\\ud800"}', "a text in it is not Unicode (a lone surrogate)"),
+])
+def test_a_damaged_journal_line_is_told_in_the_referees_words(tmp_path, line, says):
+    """The column is counted by hand in the line; the JSON readers' own words never show."""
+    journal = tmp_path / "d.jsonl"
+    journal.write_bytes(line + b"\n")
+    journal.chmod(0o600)
+    code, out, err = quick("status", journal)
+    _clean(out + err)
+    assert code == 3 and f"d.jsonl: record 0 (line 1) is damaged: {says}" in err, err
 
 
 def test_names_the_system_refuses_are_one_line_not_a_crash(tmp_path, cli, secret_file):

@@ -130,7 +130,7 @@ def is_skirmish(journal: Path) -> bool:
             return False
         with os.fdopen(os.dup(fd), "rb") as f:
             head = json.loads(f.readline(1 << 20))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     finally:
         os.close(fd)

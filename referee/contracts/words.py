@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.errors import quoted
+from ..base.jsonfault import json_fault
 
 # What a value of the wrong kind should have been, by pydantic's error type.
 KINDS = {
@@ -61,7 +62,7 @@ def words(e: dict) -> str:
     if kind == "union_tag_not_found":
         return f"missing key {quoted(str(ctx.get('discriminator', '')).strip(chr(39)))}"
     if kind == "json_invalid":
-        return f"not valid JSON ({ctx.get('error', 'unreadable')})"
+        return json_fault(value) if isinstance(value, (str, bytes)) else "not valid JSON text"
     if kind == "finite_number":
         return f"{key}must be a finite number{got}"
     text = str(e.get("msg", "")).replace("Input should be", "must be").replace("Input", "value")

@@ -1,11 +1,9 @@
 """Reading game data and scenario YAML files people write, and reporting every problem at once.
 
 A file handed to the referee may be hostile, so YAML is read with limits: at
-most MAX_FILE_BYTES, nesting at most MAX_DEPTH deep, no aliases (the data
-never needs them, and alias expansion is how a few lines become gigabytes),
-no tags beyond the safe ones, no repeated keys. The events of the file are
-checked before anything is built, so a bomb or a deep nest is refused without
-being expanded. Each file is then validated against its contract (shapes.py),
+most MAX_FILE_BYTES, UTF-8, and within the limits of yamltext.py (nesting, aliases,
+tags, long numbers, repeated keys), every refusal in the referee's own words at its
+line and column. Each file is then validated against its contract (shapes.py),
 so that one run lists every problem, each at its file, line and column
 (marks.py); the cross-file checks (gamecheck.py, scenariocheck.py) run on what
 is left.
@@ -17,14 +15,12 @@ import functools
 import hashlib
 import json
 import os
-import re
 import types
 import typing
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import yaml
 
 from ..base.errors import GameDataError, UsageError
 from ..store.home import read_named
@@ -42,93 +38,9 @@ from .scenariomodels import Scenario
 from .textcheck import text_problems
 from .unitmodels import UnitsData
 from .upcast import upcast_document
+from .yamltext import YamlRefusal, load_text
 
 MAX_FILE_BYTES = 1 << 20
-MAX_DEPTH = 32
-MAX_DIGITS = 100        # no number in game data needs more; Python refuses over 4300
-_NUMBER_LIKE = re.compile(r"[-+]?\.?[0-9]\S*\Z")
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _UniqueKeyLoader(_Loader):  # type: ignore[misc,valid-type]
-    """Safe YAML loader that rejects a key repeated in one mapping."""
-
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep)
-
-
-class _Place:
-    """Where the parser is in the document, as a path like cards.hand.german."""
-
-    def __init__(self) -> None:
-        self.frames: list[list] = []       # [is a mapping, at a key, key or index]
-
-    def at(self, event: Any) -> str:
-        """The path and line of an event, e.g. 'cards.hand.german (line 35)'."""
-        parts = [f".{k}" if is_map else f"[{k}]" for is_map, _, k in self.frames]
-        return f"{''.join(parts).lstrip('.') or '(top)'} (line {event.start_mark.line + 1})"
-
-    def node(self, event: Any) -> None:
-        """A scalar or alias, or a collection's start (pushed) or end (popped)."""
-        if isinstance(event, yaml.CollectionEndEvent):
-            self.frames.pop()
-            self._after()
-            return
-        top = self.frames[-1] if self.frames else None
-        if top is not None and top[0] and top[1]:     # a mapping's key
-            top[2] = event.value if isinstance(event, yaml.ScalarEvent) else "?"
-        if isinstance(event, yaml.CollectionStartEvent):
-            self.frames.append([isinstance(event, yaml.MappingStartEvent), True, 0])
-        else:
-            self._after()
-
-    def _after(self) -> None:
-        if self.frames:
-            top = self.frames[-1]
-            if top[0]:
-                top[1] = not top[1]
-            else:
-                top[2] += 1
-
-
-def _screen(text: str) -> str | None:
-    """Why a YAML text is refused before it is built (an alias, too deep, a number too long),
-    or None; the reason names the line and the path."""
-    place = _Place()
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.AliasEvent):
-            return (f"{place.at(event)}: uses the alias *{event.anchor}; aliases are not "
-                    f"allowed in game data (write the value out)")
-        if isinstance(event, yaml.CollectionStartEvent) and len(place.frames) >= MAX_DEPTH:
-            return f"{place.at(event)}: nested more than {MAX_DEPTH} levels deep"
-        if isinstance(event, yaml.ScalarEvent) and not event.style and \
-                len(event.value) > MAX_DIGITS and _NUMBER_LIKE.match(event.value):
-            # Unquoted, it would be read as a number: refuse it here, where it is.
-            return (f"{place.at(event)}: a number of {len(event.value)} digits; no number in "
-                    f"game data needs more than {MAX_DIGITS}")
-        if isinstance(event, (yaml.NodeEvent, yaml.CollectionEndEvent)):
-            place.node(event)
-    return None
-
-
-def _at_position(label: str, text: str, exc: yaml.YAMLError) -> str:
-    """label:LINE:COLUMN of a character the YAML reader refuses (a control character), which
-    it does not place by line; label alone for other errors (they name their line)."""
-    character = getattr(exc, "character", None)       # its code point
-    position = text.find(chr(character)) if type(character) is int and \
-        0 <= character < 0x110000 else -1
-    if position < 0:
-        return label
-    before = text[:position]
-    return f"{label}:{before.count(chr(10)) + 1}:{position - before.rfind(chr(10))}"
 
 
 def read_yaml(path: Path, problems: list[str], label: str | None = None,
@@ -147,23 +59,18 @@ def read_yaml(path: Path, problems: list[str], label: str | None = None,
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        problems.append(f"{label}: not UTF-8 text (byte {exc.start})")
+        before = raw[:exc.start]
+        line, column = before.count(b"\n") + 1, len(before[before.rfind(b"\n") + 1:].decode())
+        problems.append(f"{label}:{line}:{column + 1}: not UTF-8 text (byte {exc.start} "
+                        f"is 0x{raw[exc.start]:02X})")
         return None
     try:
-        refused = _screen(text)
-        if refused:
-            problems.append(f"{label}: {refused}")
-            return None
-        value = yaml.load(text, Loader=_UniqueKeyLoader)
-    except yaml.YAMLError as exc:
-        problems.append(f"{_at_position(label, text, exc)}: not valid YAML: "
-                        f"{' '.join(str(exc).split())}")
-        return None
-    except (ValueError, RecursionError) as exc:     # e.g. an integer of 5,000 digits
-        problems.append(f"{label}: a value cannot be read ({' '.join(str(exc).split())[:120]})")
+        value = load_text(text)
+    except YamlRefusal as exc:
+        problems.append(exc.at(label))
         return None
     if value is None:
-        problems.append(f"{label}: the file is empty (no YAML document)")
+        problems.append(f"{label}:1:1: the file is empty (no YAML document)")
         return None
     if texts is not None:
         texts[label] = text

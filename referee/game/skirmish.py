@@ -44,7 +44,7 @@ def _model(seq: int, line: bytes) -> type:
         return SkirmishHeader
     try:
         kind = json.loads(line).get("kind")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         kind = None
     return SkirmishReveal if kind == "reveal" else SkirmishRecord
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..base.clock import now_stamp
 from ..base.errors import JournalError, StaleViewError, StorageError, UsageError
+from ..base.jsonfault import json_fault
 from . import home
 from .landing import cut_to_chain, landed
 
@@ -238,11 +239,11 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
         try:
             rec = json.loads(line)
             json.dumps(rec, ensure_ascii=False).encode("utf-8")     # no lone surrogates
-        except (ValueError, UnicodeError, RecursionError) as exc:
-            raise _damaged(name, n, exc) from None
-    except (decode_error, RecursionError, ValueError) as exc:
+        except (ValueError, UnicodeError, RecursionError):
+            raise _damaged(name, n, line) from None
+    except (decode_error, RecursionError, ValueError):
         # Not JSON, or not Unicode (a lone surrogate): nothing the referee writes.
-        raise _damaged(name, n, exc) from None
+        raise _damaged(name, n, line) from None
     if not isinstance(rec, dict):
         raise JournalError(f"{name}: record {n} is damaged: not a JSON object", record=n)
     try:                # the usual line: ASCII, and msgspec's sorted encoding gives it back
@@ -270,9 +271,9 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
     return rec
 
 
-def _damaged(name: str, n: int, exc: Exception) -> JournalError:
-    return JournalError(f"{name}: record {n} is damaged: not valid JSON text "
-                        f"({' '.join(str(exc).split())[:100]})", record=n)
+def _damaged(name: str, n: int, line: bytes) -> JournalError:
+    return JournalError(f"{name}: record {n} (line {n + 1}) is damaged: {json_fault(line)}",
+                        record=n)
 
 
 def _torn(name: str, n: int, tail: bytes) -> JournalError:
