@@ -5,18 +5,31 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PIP    := $(BIN)/python -m pip --quiet --disable-pip-version-check
+# The exact releases, with the hashes of their files, that make setup installs (make lock
+# writes it from pyproject.toml's ranges). INSTALL=latest installs the newest releases the
+# ranges allow instead: make test-latest.
+LOCK    := requirements.lock
+INSTALL ?= locked
+UV      := .venv-tools/bin/uv
+UV_VERSION := 0.13.8
 # The game data compiled from its YAML: the first read of a journal needs no YAML parsing.
 # It is bound to the content of the YAML files and ignored when they change. One per game.
 GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
 COMPILED := $(GAMES:%=referee/_compiled/%.json) referee/_compiled/contracts.json
 
-.PHONY: demo test schemas setup soak bench roundtrips docs
+.PHONY: demo test schemas setup soak bench roundtrips docs lock test-latest
 
 setup: $(STAMP) $(COMPILED)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+ifeq ($(INSTALL),latest)
+	$(PIP) install --upgrade --upgrade-strategy eager -e '.[test]'
+else
+	$(PIP) install --require-hashes -r $(LOCK)
+	$(PIP) install --no-deps --no-build-isolation -e .
+endif
 	$(BIN)/python -m compileall -q referee
 	touch $(STAMP)
 
@@ -31,6 +44,28 @@ demo: setup
 # a tenth of the run. A failing test run alone (CONTRIBUTING.md) shows the values compared.
 test: setup
 	$(BIN)/python -m pytest -n auto --assert=plain
+
+# Rewrite requirements.lock: the newest releases pyproject.toml's ranges allow, and the build
+# backend's (with `editables`, which hatchling asks for to install this tree editable, as
+# make setup does), pinned with the hashes of every file of each, for every platform and
+# every Python the project supports. The tool that writes it is pinned here.
+lock:
+	test -x $(UV) || ($(PYTHON) -m venv .venv-tools && \
+	    .venv-tools/bin/python -m pip --quiet install uv==$(UV_VERSION))
+	$(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
+	['build-system']['requires'], 'editables', sep='\n')" | \
+	    $(UV) --quiet pip compile pyproject.toml - \
+	    --extra test --universal --python-version 3.11 --generate-hashes --upgrade \
+	    --custom-compile-command "make lock" -o $(LOCK)
+
+# The suite on the newest releases pyproject.toml allows, in a copy of this tree with an
+# environment of its own (build/latest): what an install without the lock gets today.
+test-latest:
+	rm -rf build/latest
+	.ci/copy-tree build/latest
+	$(MAKE) -C build/latest test INSTALL=latest
+	build/latest/$(BIN)/python -m pip freeze --exclude-editable > build/latest/versions.txt
+	@echo "passed with the newest releases allowed: build/latest/versions.txt"
 
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: setup
