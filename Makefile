@@ -18,7 +18,7 @@ UV_VERSION := 0.13.8
 GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
 COMPILED := $(GAMES:%=referee/_compiled/%.json) referee/_compiled/contracts.json
 
-.PHONY: demo test schemas setup soak bench roundtrips docs lock test-latest
+.PHONY: demo test schemas setup soak bench roundtrips docs lock test-latest try-wheel
 
 setup: $(STAMP) $(COMPILED)
 
@@ -67,6 +67,10 @@ test-latest:
 	build/latest/$(BIN)/python -m pip freeze --exclude-editable > build/latest/versions.txt
 	@echo "passed with the newest releases allowed: build/latest/versions.txt"
 
+# The wheel built, installed as users install it in build/wheel, and its demo played.
+try-wheel: setup
+	.ci/try-wheel $(CURDIR)/build/wheel
+
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: setup
 	$(BIN)/python -m referee.contracts.generate
@@ -90,9 +94,10 @@ soak: setup
 	REFEREE_MUTANTS=400 $(BIN)/python -m pytest -q tests/test_hostile_input.py -k wrong_shape
 	REFEREE_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/test_leaks.py
 
-# Full-campaign benchmark: every read and write path against the import floor, and memory.
-bench: setup
-	$(BIN)/python -m referee.cli.bench
+# Full-campaign benchmark: every read and write path against the import floor, and memory;
+# the installed wheel's reads beside the checkout's.
+bench: try-wheel
+	$(BIN)/python -m referee.cli.bench --installed build/wheel/venv/bin/referee
 
 # Decisions asked and hand-offs between players per seasonal turn of a fixed 1914 opening.
 roundtrips: setup

@@ -226,10 +226,15 @@ def test_a_manual_dice_message_that_needs_dice_is_held(tmp_path, cli):
 # ---------------------------------------------------------------- the command line
 
 def test_version_and_reader_completion(cli, game):
+    from referee.base.rules import RULES_VERSION
+    from referee.data.dataload import load_game
+    from referee.data.paths import default_games_dir
+
     r = cli("--version")
-    assert r.exit_code == 0 and re.match(r"referee \S+ \(journal schema \d+; game data "
-                                         r"aac [0-9a-f]{16}, skirmish [0-9a-f]{16}, "
-                                         r"ttlm [0-9a-f]{16}\)", r.stdout)
+    ttlm = load_game(default_games_dir() / "ttlm").digest[:16]     # the data it carries
+    assert r.exit_code == 0 and re.match(rf"referee \S+ \(rules {RULES_VERSION}, journal "
+                                         r"schema \d+; game data aac [0-9a-f]{16}, "
+                                         rf"skirmish [0-9a-f]{{16}}, ttlm {ttlm}\)", r.stdout)
 
     class Ctx:
         params = {"journal": str(game)}

@@ -115,6 +115,7 @@ def boundary(fn):
 def _print_version(value: bool) -> None:
     if not value:
         return
+    from ..base.rules import RULES_VERSION  # start-up: only --version needs it
     from ..store.journal import SCHEMA_VERSION  # start-up: only --version needs it
 
     digest = "unreadable"
@@ -129,8 +130,8 @@ def _print_version(value: bool) -> None:
         digest = ", ".join(digests) or digest
     except Exception:  # noqa: BLE001 - --version must answer even with broken data
         pass
-    typer.echo(f"referee {__version__} (journal schema {SCHEMA_VERSION}; game data "
-               f"{digest})")
+    typer.echo(f"referee {__version__} (rules {RULES_VERSION}, journal schema "
+               f"{SCHEMA_VERSION}; game data {digest})")
     raise typer.Exit()
 
 

@@ -209,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--markdown", action="store_true", help="print a table for the README")
+    ap.add_argument("--installed", type=Path, default=None,
+                    help="the referee console script of an installed wheel, timed beside this "
+                         "checkout's (make bench: .ci/try-wheel's environment)")
     args = ap.parse_args(argv)
     # Measure the code as installed: with bytecode (PYTHONDONTWRITEBYTECODE would otherwise
     # make every child compile the modules changed since `make setup`).
@@ -225,6 +228,8 @@ def _measure_all(b: Bench, args) -> int:
     journal, secret, seed, played, build_s = _campaign(b.tmp, args.seed)
     n_records, floor_rss = _describe(b, journal, seed, played, build_s)
     _measure_reads(b, journal)
+    if args.installed is not None:
+        _measure_installed(b, journal, args.installed)
     _measure_orders(b, journal, secret, n_records)
     _measure_checks(b, journal, secret, played)
     _measure_contracts(b, journal)
@@ -263,6 +268,40 @@ def _measure_reads(b: Bench, journal: Path) -> None:
     _run(show)
     b.measure("status, from its signed view", status, 0.5, short="status warm")
     b.measure("show --format json, from its signed view", show, 0.5, short="show warm")
+
+
+def _measure_installed(b: Bench, journal: Path, installed: Path) -> None:
+    """The wheel as users install it: its first read (the game data compiled into the
+    user's cache, no view yet) on its own, then its reads after that beside the checkout's,
+    run in turn, each pair's ratio the installed one's time over the checkout's."""
+    if not installed.is_file():
+        raise SystemExit(f"bench: --installed {installed}: no such console script")
+    theirs = [str(installed), "status", str(journal)]
+    ours = b.referee + ["status", str(journal)]
+    first, _ = _median(theirs, b.runs, before=b.cold)
+    b.rows.append(("installed wheel: status, its first read (data compiled into the cache)",
+                   f"{first * 1000:.0f} ms = {first / b.floor:.2f} x floor"))
+
+    def no_views() -> None:                 # the compiled data stays, as after a first read
+        for entry in b.home.iterdir():
+            if entry.name not in ("key", "compiled"):
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+
+    for label, before in (("status, no view yet", no_views), ("status, from its view", None)):
+        ratios = []
+        for _ in range(b.runs):
+            pair = []
+            for cmd in (theirs, ours):
+                if before:
+                    before()
+                else:
+                    _run(cmd)
+                pair.append(_run(cmd)[0])
+            ratios.append(pair[0] / pair[1])
+        ratio = statistics.median(ratios)
+        b.rows.append((f"installed wheel: {label}", f"{ratio:.2f} x this checkout's "
+                                                    f"(target <= 1.1)"))
+        b.checks.append((f"installed {label}", ratio <= 1.1))
 
 
 def _measure_orders(b: Bench, journal: Path, secret: Path, n_records: int) -> None:
