@@ -274,3 +274,199 @@ def test_the_reader_of_blocks():
         ("t:10", [], 0, None, "mail/x.eml"),
         ("t:16", ["make", "setup"], 0, None, None),
     ]
+
+
+# ---------------------------------------------------------------- one page for each thing
+#
+# The README is the front door: what the referee is, the two commands, one turn by mail,
+# the speed table and where each guide is. Each guide holds its own matter; the generated
+# docs/commands.md alone describes every command and option, and no hand-written page
+# sends the reader back to the README.
+
+README = ROOT / "README.md"
+MOST_README_LINES = 150
+GUIDES = ("docs/moderator.md", "docs/player.md", "docs/commands.md", "docs/scripting.md",
+          "docs/rules.md", "docs/design.md", "CONTRIBUTING.md")
+README_SECTIONS = ("Two commands", "A turn by mail", "Speed", "Where to go next")
+LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|^\s*\[[^\]]+\]:\s*(\S+)",
+                  re.M)
+INLINE_CODE = re.compile(r"`([^`\n]+)`")
+# A line that describes an option rather than using it: a table row or a list item that
+# starts with the option, or a line "`--option`: what it does" (a definition list too).
+OPTION_LINE = re.compile(r"^\s*(?:\|\s*|(?:[-*+]|\d+[.)])\s+)(?:\*\*)?`-{1,2}[A-Za-z?]"
+                         r"|^(?:\*\*)?`-{1,2}[A-Za-z][^`]*`(?:\*\*)?\s*(?::|—|–)\s")
+OPTION_TABLE = re.compile(r"^\|\s*(?:options?|flags?)\s*\|", re.I)
+
+
+def prose(text: str) -> str:
+    """The text outside fenced code blocks (a mail or a shell session shown is not prose)."""
+    out, fence = [], None
+    for line in text.splitlines():
+        m = FENCE.match(line.strip())
+        if fence is None and m:
+            fence = m[1]
+        elif fence is not None and line.strip().startswith(fence):
+            fence = None
+        elif fence is None:
+            out.append(line)
+    return "\n".join(out)
+
+
+def links(text: str) -> list[str]:
+    """Every link target of a Markdown text, outside code blocks and code spans."""
+    return [m[1] or m[2] for m in LINK.finditer(INLINE_CODE.sub("", prose(text)))]
+
+
+def target(doc: Path, link: str) -> tuple[Path | None, str]:
+    """The file a link of doc points to (None for another site or a page's own anchor)
+    and its anchor."""
+    where, _, anchor = link.partition("#")
+    if not where or re.match(r"[a-z][a-z0-9+.-]*:", where):
+        return (doc if not where else None), anchor
+    return (doc.parent / where).resolve(), anchor
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors of a page's headings, as GitHub makes them."""
+    found, seen = set(), {}
+    for line in prose(text).splitlines():
+        m = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m[1].strip().lower()).replace(" ", "-")
+            n = seen[slug] = seen.get(slug, -1) + 1
+            found.add(f"{slug}-{n}" if n else slug)
+    return found
+
+
+def front_door_problems(text: str) -> list[str]:
+    """What keeps a README from being the front door: its length, and its first commands."""
+    problems = []
+    if len(text.splitlines()) > MOST_README_LINES:
+        problems.append(f"{len(text.splitlines())} lines, more than {MOST_README_LINES}")
+    first = [s for s in steps(text, "README.md") if s.argv][:2]
+    if [s.argv for s in first] != [["make", "demo"], ["make", "test"]]:
+        problems.append(f"the first two commands are {[shlex.join(s.argv) for s in first]}")
+    said = re.findall(r"^make (demo|test)\s+#\s*\S", text, re.M)
+    if said[:2] != ["demo", "test"]:
+        problems.append("`make demo` and `make test` do not each say what they do")
+    before = text[:text.find("```")] if "```" in text else text
+    early = [c for c in INLINE_CODE.findall(before) if c.startswith(PREFIXES)]
+    if early:
+        problems.append(f"commands before the two: {early}")
+    return problems
+
+
+def test_the_readme_is_short_and_shows_the_two_commands_first():
+    assert front_door_problems(README.read_text(encoding="utf-8")) == []
+
+
+def guide_problems(text: str) -> list[str]:
+    """What a README lacks to point to each guide, and the sections it holds that belong
+    to a guide."""
+    pointed = {p.relative_to(ROOT).as_posix() for p, _ in
+               (target(README, link) for link in links(text))
+               if p is not None and p.is_relative_to(ROOT)}
+    problems = [f"no link to {g}" for g in GUIDES if g not in pointed]
+    sections = re.findall(r"^## (.+?)\s*$", prose(text), re.M)
+    problems += [f"section '{s}' belongs to a guide" for s in sections
+                 if s not in README_SECTIONS]
+    return problems
+
+
+def test_the_readme_points_to_every_guide_and_holds_none_of_them():
+    assert guide_problems(README.read_text(encoding="utf-8")) == []
+
+
+def back_links(doc: Path, text: str) -> list[str]:
+    """The links of a guide that send the reader back to the README."""
+    return [link for link in links(text)
+            if target(doc, link)[0] == README.resolve() or
+            link.split("#")[0].rsplit("/", 1)[-1] == "README.md"]
+
+
+def test_no_guide_sends_the_reader_back_to_the_readme():
+    found = {d.relative_to(ROOT).as_posix(): back_links(d, d.read_text(encoding="utf-8"))
+             for d in documents() if d != README}
+    assert {d: got for d, got in found.items() if got} == {}
+
+
+def test_every_link_between_the_pages_arrives():
+    """Each link to a file of the project finds it, and each anchor its heading."""
+    broken = []
+    for doc in [*documents(), ROOT / "docs" / "commands.md"]:
+        for link in links(doc.read_text(encoding="utf-8")):
+            path, anchor = target(doc, link)
+            if path is None:
+                continue
+            if not path.exists():
+                broken.append(f"{doc.name}: {link}")
+            elif anchor and path.suffix == ".md" and \
+                    anchor not in anchors(path.read_text(encoding="utf-8")):
+                broken.append(f"{doc.name}: {link} (no such heading)")
+    assert broken == []
+
+
+def cli_commands() -> dict[str, list[str]]:
+    """Every command of the CLI (its path, `referee games check`) with its long options."""
+    import typer
+
+    from referee.cli.app import app
+
+    def walk(cmd, ctx):
+        yield ctx.command_path, cmd
+        for name in getattr(cmd, "list_commands", lambda ctx: [])(ctx):
+            sub = cmd.get_command(ctx, name)
+            yield from walk(sub, sub.make_context(name, [], parent=ctx,
+                                                  resilient_parsing=True))
+
+    root = typer.main.get_command(app)
+    return {path: [o for p in cmd.params if p.param_type_name == "option"
+                   for o in (*p.opts, *p.secondary_opts) if o.startswith("--")]
+            for path, cmd in walk(root, root.make_context("referee", [],
+                                                          resilient_parsing=True))}
+
+
+def undescribed(reference: str, commands: dict[str, list[str]]) -> list[str]:
+    """The commands and long options the reference has no place for: a command is its
+    section `## referee ...`, an option is named in its command's section."""
+    missing = []
+    for path, options in commands.items():
+        start = reference.find(f"\n## {path}\n")
+        if start < 0:
+            missing.append(path)
+            continue
+        end = reference.find("\n## ", start + 1)
+        section = reference[start:end if end > 0 else None]
+        missing += [f"{path} {o}" for o in options if f"`{o}`" not in section]
+    return missing
+
+
+def description_lines(text: str, commands: list[str]) -> list[str]:
+    """Lines of a hand-written page that describe options or commands, as the reference
+    does, instead of using them: an option starting a table row or a list item, a line
+    `--option`: meaning, a table of options, a two-column table of commands."""
+    found, lines = [], prose(text).splitlines()
+    for i, line in enumerate(lines):
+        if OPTION_LINE.match(line) or OPTION_TABLE.match(line) or (
+                line.startswith(": ") and i and OPTION_LINE.match(lines[i - 1] + ": x")):
+            found.append(line)
+    names = {c.removeprefix("referee ") for c in commands}
+    rows = [r for r in lines if r.startswith("|") and len(r.strip("|").split("|")) == 2]
+    named = [r for r in rows if re.match(r"\|\s*`([^`]+)`", r) and
+             re.match(r"\|\s*`([^`]+)`", r)[1].split(" ")[0] in names]
+    if len(named) >= 3:
+        found += named
+    return found
+
+
+def test_every_command_and_option_is_described_once_in_the_reference():
+    """docs/commands.md describes every command and long option the CLI has; the
+    hand-written pages use them in examples and say when, but list none of them."""
+    commands = cli_commands()
+    assert len(commands) >= 30 and "referee games check" in commands
+    assert undescribed((ROOT / "docs" / "commands.md").read_text(encoding="utf-8"),
+                       commands) == []
+    found = {d.relative_to(ROOT).as_posix():
+             description_lines(d.read_text(encoding="utf-8"), list(commands))
+             for d in documents()}
+    assert {d: got for d, got in found.items() if got} == {}

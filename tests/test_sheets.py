@@ -1,5 +1,5 @@
 """Dice nobody can foresee or choose, the moderator included: players' dice sheets, the mail's
-digest, and the trust table of the README's Dice section.
+digest, and the trust table of the player's guide (docs/player.md, Who can foresee a die).
 
 Each claim of that table is a test here:
 
@@ -132,17 +132,17 @@ def test_sheet_new_works_without_a_game_writes_0600_and_never_over_a_file(tmp_pa
     assert json.loads(other.stdout)["tip"] != out["tip"]          # a random seed each time
 
 
-def _readme_recipe() -> str:
-    """The two shell lines of the README that make a sheet with sha256sum."""
-    text = (ROOT / "README.md").read_text()
+def _guide_recipe() -> str:
+    """The two shell lines of the player's guide that make a sheet with sha256sum."""
+    text = (ROOT / "docs" / "player.md").read_text()
     blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
     found = [b for b in blocks if "sha256sum" in b]
     assert len(found) == 1 and len(found[0].strip().splitlines()) == 2, found
     return found[0]
 
 
-def test_the_readme_recipe_with_sha256sum_makes_a_sheet_the_referee_accepts(tmp_path):
-    recipe = _readme_recipe()
+def test_the_guide_recipe_with_sha256sum_makes_a_sheet_the_referee_accepts(tmp_path):
+    recipe = _guide_recipe()
     if shutil.which("sha256sum") is None or shutil.which("bash") is None:
         pytest.skip("sha256sum is not on PATH")
     subprocess.run(["bash", "-c", recipe], cwd=tmp_path, check=True, timeout=60)

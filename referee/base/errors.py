@@ -3,8 +3,8 @@
 Exit codes are stable (scripts depend on them): 1 a rejected order,
 2 bad usage, 3 a data file or journal integrity problem, or a file that could
 not be written; 4 an internal error (a bug); 5 (verify only) no damage found,
-but records made under older rules were replayed, not decided again. README.md
-holds their table, which a test compares with these constants.
+but records made under older rules were replayed, not decided again.
+docs/scripting.md holds their table, which a test compares with these constants.
 
 Each kind of error has a `kind`, the stable name a command run with
 `--format json` gives it in the error object on stderr.

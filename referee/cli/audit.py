@@ -140,7 +140,8 @@ def verify(
     for line in report.lines:
         typer.echo(line)
     if report.older:
-        # Not damage, and not fully verified either: a status of its own (README: exit codes).
+        # Not damage, and not fully verified either: a status of its own (docs/scripting.md:
+        # exit codes).
         typer.echo(f"verify: OK UNDER OLDER RULES ({report.older} records made under older "
                    f"rules were replayed, not decided again)")
         return EXIT_OLDER_RULES

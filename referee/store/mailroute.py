@@ -80,7 +80,7 @@ def _login(user: str, option: str, where: str) -> str:
     if ":" in user:
         raise UsageError(f"{option}: a password never goes into the address (it would be kept "
                          f"in the journal); give it in the environment, the referee's "
-                         f"password file or ~/.netrc (README, Run a game unattended)")
+                         f"password file or ~/.netrc (docs/moderator.md, Run a game unattended)")
     user = unquote(user)
     if user and not _USER.fullmatch(user):
         raise UsageError(f"{where}: the login is not a plain user name")

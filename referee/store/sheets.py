@@ -4,7 +4,8 @@ A sheet is a chain of lowercase hex SHA-256 values. The player picks a random se
 (64 hex digits) as the last link; each earlier link is the SHA-256 of the ASCII text of
 the link after it; the first is the tip. The file lists the tip first, then the links in
 the order they are used (link 1, link 2, ..., the seed last), one a line: the same
-lines as the README's recipe makes with `sha256sum`.
+lines as the player's guide's recipe makes with `sha256sum`
+(docs/player.md, Dice sheets).
 
 The tip is registered with the game (`new --sheet SIDE=TIP`, a mail's `Sheet: TIP`
 line, or `players --sheet`): a public record. Then each of the side's batches that
