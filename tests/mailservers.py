@@ -230,13 +230,86 @@ class Route:
         return f"smtp://{USER}@{HOST}:{self.smtp.port}"
 
 
+IMAP_PASSWORD_ENV = f"REFEREE_IMAP_PASSWORD_{HOST.replace('.', '_')}"
+SMTP_PASSWORD_ENV = f"REFEREE_SMTP_PASSWORD_{HOST.replace('.', '_')}"
+
+
+def mail_settings(text: str) -> Path:
+    """Write the moderator's mail settings (mail.toml, private) in this test's referee home."""
+    path = Path(os.environ["REFEREE_HOME"]) / "mail.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
 def route_through(servers, monkeypatch, home: Path, kind: type = Route) -> Route:
     """A fresh route through the servers for one test: the referee trusts their authority,
-    finds their password in the environment, and has no ~/.netrc but the one in `home`."""
+    names their host in its mail settings (TLS required), finds the host's password in the
+    environment, and has no ~/.netrc but the one in `home`."""
     auth, imap, smtp = servers
     monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
-    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD)
-    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", PASSWORD)
+    mail_settings(f'[hosts."{HOST}"]\ntls = "required"\n')
+    monkeypatch.setenv(IMAP_PASSWORD_ENV, PASSWORD)
+    monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
     monkeypatch.setenv("HOME", str(home))
     smtp.received.clear()
     return kind(imap, smtp, imap.new_folder())
+
+
+class PlainListener:
+    """A server on 127.0.0.1 that offers no TLS at all and keeps every byte it is sent:
+    what an intruder's host, or a downgraded route, would be. It speaks just enough IMAP
+    (greeting, CAPABILITY without STARTTLS, LOGIN, SELECT, LOGOUT) or SMTP (greeting, EHLO
+    without STARTTLS) for a client to go on as far as it would."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.received = bytearray()
+        self.connections = 0
+        self.sock = socket.create_server((HOST, 0))
+        self.port = self.sock.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            with conn:
+                self._talk(conn)
+
+    def _talk(self, conn: socket.socket) -> None:
+        conn.sendall(b"* OK IMAP4rev1 ready\r\n" if self.kind == "imap" else
+                     b"220 plain ESMTP\r\n")
+        reader = conn.makefile("rb")
+        for line in reader:
+            self.received += line
+            words = line.split()
+            if not words:
+                continue
+            if self.kind == "imap":
+                tag, verb = words[0], (words[1].upper() if len(words) > 1 else b"")
+                if verb == b"CAPABILITY":
+                    conn.sendall(b"* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n")
+                if verb == b"SELECT":
+                    conn.sendall(b"* 0 EXISTS\r\n")
+                if verb == b"LOGOUT":
+                    conn.sendall(b"* BYE\r\n" + tag + b" OK bye\r\n")
+                    return
+                conn.sendall(tag + b" OK done\r\n")
+            else:
+                verb = words[0].upper()
+                if verb in (b"EHLO", b"HELO"):
+                    conn.sendall(b"250-plain\r\n250 AUTH PLAIN LOGIN\r\n")
+                elif verb == b"QUIT":
+                    conn.sendall(b"221 bye\r\n")
+                    return
+                else:
+                    conn.sendall(b"235 ok\r\n" if verb == b"AUTH" else b"250 ok\r\n")
+
+    def stop(self) -> None:
+        self.sock.close()

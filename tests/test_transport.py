@@ -22,11 +22,15 @@ import pytest
 from mailboxes import write_maildir
 from mailservers import (
     HOST,
+    IMAP_PASSWORD_ENV,
     PASSWORD,
+    SMTP_PASSWORD_ENV,
     USER,
+    PlainListener,
     Route,
     SmtpServer,
     free_port,
+    mail_settings,
     route_through,
 )
 
@@ -186,7 +190,7 @@ def test_a_refused_connection_keeps_the_reply_owed_for_the_next_tick(cli, net, t
 
 def test_a_wrong_password_is_one_line_and_never_printed(cli, net, tmp_path, monkeypatch):
     journal, keys = new_game(cli, tmp_path / "games", "echo", net)
-    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD + "-wrong")
+    monkeypatch.setenv(IMAP_PASSWORD_ENV, PASSWORD + "-wrong")
     net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<e1@example.org>"))
     before = journal.read_bytes()
     for fmt in ("text", "json"):
@@ -248,7 +252,8 @@ def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monk
         (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
                                       b"Subject: s\n\nhello\n")
         target = check_target(f"smtps://{USER}@{HOST}:{smtps.port}")
-        monkeypatch.setenv("REFEREE_SMTP_PASSWORD", PASSWORD)
+        mail_settings(f'[hosts."{HOST}"]\n')
+        monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
         monkeypatch.delenv("SSL_CERT_FILE", raising=False)       # the system's authorities
         with pytest.raises(TransportError, match="certificate is not trusted") as caught:
             send_owed(spool, target)
@@ -277,6 +282,8 @@ def test_a_mail_refused_for_good_is_set_aside_and_holds_back_no_other(net, tmp_p
 # ---------------------------------------------------------------- routes and passwords
 
 def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
+    mail_settings('[hosts."mail.example.org"]\n[hosts."::1"]\n'
+                  '[routes.local]\nsendmail = ["/usr/sbin/sendmail", "-t", "-oi"]\n')
     journal = tmp_path / "g.jsonl"
     for bad, why in [("imap://u:secretpw@host/INBOX", "a password never goes"),
                      ("imap://host/INBOX", "name the login"),
@@ -287,18 +294,22 @@ def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
         assert "secretpw" not in r.output
         assert not journal.exists()
     for bad, why in [("ftp://host", "choose outbox:DIR"), ("smtp://h/INBOX", "no folder"),
-                     ("sendmail:", "name the command"), ("smtp://u:pw@h", "never goes")]:
+                     ("sendmail:/usr/sbin/sendmail -t", "never holds a command line"),
+                     ("route:Local", "route:NAME"), ("route:other", "no route of that name"),
+                     ("smtp://u:pw@h", "never goes"),
+                     ("smtps://u@mail.example.net", "not a host of your mail settings")]:
         r = cli("new", journal, "--scenario", "1914", "--mail-out", bad)
         assert r.exit_code == 2 and why in r.stderr, r.output
+        assert not journal.exists()
     r = cli("new", journal, "--scenario", "1914", "--mail-in", "box.mbox", "--mail-out",
-            "sendmail:/usr/sbin/sendmail -t -oi", "--format", "json")
+            "route:local", "--format", "json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["mail_in"] == str(Path("box.mbox").resolve())
-    assert doc["mail_out"] == "sendmail:/usr/sbin/sendmail -t -oi"
+    assert doc["mail_out"] == "route:local"
     r = cli("mail", journal, "--in", "imaps://me@mail.example.org/Games", "--format", "json")
     assert json.loads(r.stdout)["source"] == "imaps://me@mail.example.org:993/Games"
-    assert json.loads(r.stdout)["target"] == "sendmail:/usr/sbin/sendmail -t -oi"
+    assert json.loads(r.stdout)["target"] == "route:local"
     before = journal.read_bytes()
     r = cli("mail", journal, "--in", "imaps://me@mail.example.org/Games")
     assert r.exit_code == 0 and journal.read_bytes() == before      # no change, no record
@@ -330,6 +341,11 @@ def test_passwords_come_from_env_then_the_private_file_then_netrc(tmp_path, monk
     netrc = tmp_path / ".netrc"
     netrc.write_text("machine mail.example.org login me password from-netrc\n")
     netrc.chmod(0o600)
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD_MAIL_EXAMPLE_ORG", "per-host")
+    # A host the mail settings do not name gets no password, wherever one is given.
+    assert password("smtp", "me", "mail.example.org") is None
+    settings = mail_settings('[hosts."Mail.Example.org"]\n')
+    monkeypatch.delenv("REFEREE_SMTP_PASSWORD_MAIL_EXAMPLE_ORG")
     assert password("smtp", "me", "mail.example.org") == "from-netrc"
     assert password("smtp", "someone-else", "mail.example.org") is None
     own = referee_home / "passwords"
@@ -340,11 +356,15 @@ def test_passwords_come_from_env_then_the_private_file_then_netrc(tmp_path, monk
     assert "from-file" not in str(caught.value)
     own.chmod(0o600)
     assert password("smtp", "me", "mail.example.org") == "from-file"
-    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "from-env")
-    assert password("smtp", "me", "mail.example.org") == "from-env"
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "for-every-host")      # no longer read
+    assert password("smtp", "me", "mail.example.org") == "from-file"
     monkeypatch.setenv("REFEREE_SMTP_PASSWORD_MAIL_EXAMPLE_ORG", "per-host")
     assert password("smtp", "me", "mail.example.org") == "per-host"
     assert stat.S_IMODE(os.stat(own).st_mode) == 0o600
+    # Settings another user could change name no host.
+    settings.chmod(0o620)
+    with pytest.raises(Exception, match="other users of this machine may read or change it"):
+        password("smtp", "me", "mail.example.org")
 
 
 def test_sendmail_gets_each_mail_on_stdin_without_a_shell(cli, tmp_path):
@@ -356,11 +376,92 @@ def test_sendmail_gets_each_mail_on_stdin_without_a_shell(cli, tmp_path):
     spool.mkdir()
     (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
                                   b"Subject: s\n\nhello; $(touch pwned)\n")
-    lines = send_owed(spool, check_target(f"sendmail:'{script}' -t"))
+    mail_settings(f'[routes.local]\nsendmail = ["{script}", "-t"]\n')
+    lines = send_owed(spool, check_target("route:local"))
     assert lines == ["sent     a.eml to kaiser@example.org"]
     assert b"hello; $(touch pwned)" in box.read_bytes() and not (tmp_path / "pwned").exists()
     assert (spool / "sent" / "a.eml").exists() and not (spool / "a.eml").exists()
-    assert send_owed(spool, check_target(f"sendmail:'{script}' -t")) == []
+    assert send_owed(spool, check_target("route:local")) == []
+
+
+# ---------------------------------------------------------------- what a folder cannot do
+#
+# Someone who can write a game folder can append a route record and chain it with the
+# referee's own code (verify reads it as well formed). The route may still only name a host
+# or a route of the moderator's own mail settings, which live in his referee home.
+
+def forge_route(journal: Path, source: str | None, target: str | None) -> None:
+    from referee.store.journal import line_of, seal
+
+    last = records(journal)[-1]
+    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
+                   "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
+                   "mail_route": {"to": "moderator", "salt": "00" * 16,
+                                  "data": {"source": source, "target": target}}})
+    with open(journal, "ab") as fh:
+        fh.write(line_of(forged))
+
+
+@pytest.mark.parametrize("target, says", [
+    ("sendmail:/bin/sh -c 'touch {pwned}'", "never holds a command line"),
+    ("route:evil", "no route of that name"),
+])
+def test_a_route_planted_in_a_folder_runs_no_program(cli, tmp_path, target, says):
+    mail_settings('[routes.local]\nsendmail = ["/bin/true"]\n')
+    folder = tmp_path / "games"
+    box = write_maildir(tmp_path / "box", [])
+    journal, _ = new_game(cli, folder, "planted", None, "--mail-in", str(box), "--mail-out",
+                          f"outbox:{tmp_path / 'out'}")
+    pwned = tmp_path / "PWNED"
+    forge_route(journal, str(box), target.format(pwned=pwned))
+    assert cli("verify", journal).exit_code == 0          # well formed: the chain holds
+    r = tick(cli, folder)
+    assert r.exit_code in (2, 3) and says in r.stderr and "planted" in r.stderr, r.output
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.output
+    assert not pwned.exists()
+
+
+def test_a_forged_route_to_a_host_of_someone_elses_gets_nothing(cli, net, tmp_path):
+    journal, keys = new_game(cli, tmp_path / "games", "forged", net)
+    theirs = {kind: PlainListener(kind) for kind in ("imap", "smtp")}
+    try:
+        # localhost is this machine too, but not a host the settings name (they name
+        # 127.0.0.1): the referee does not connect to it at all.
+        forge_route(journal, f"imap://{USER}@localhost:{theirs['imap'].port}/INBOX",
+                    f"smtp://{USER}@localhost:{theirs['smtp'].port}")
+        net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
+                                          "<f1@example.org>"))
+        r = tick(cli, journal)
+        assert r.exit_code == 3 and "not a host of your mail settings" in r.stderr, r.output
+        assert all(x.connections == 0 and not x.received for x in theirs.values())
+        no_password_in(r.output, folder=journal.parent)
+    finally:
+        for x in theirs.values():
+            x.stop()
+
+
+@pytest.mark.parametrize("kind", ["imap", "smtp"])
+def test_a_host_that_offers_no_tls_is_told_nothing_unless_the_settings_say_so(
+        cli, net, tmp_path, kind):
+    plain = PlainListener(kind)
+    try:
+        route = {"imap": ("--mail-in", f"imap://{USER}@{HOST}:{plain.port}/INBOX",
+                          "--mail-out", net.target),
+                 "smtp": ("--mail-in", net.source,
+                          "--mail-out", f"smtp://{USER}@{HOST}:{plain.port}")}[kind]
+        journal, _ = new_game(cli, tmp_path / "games", f"plain{kind}", net, *route)
+        r = tick(cli, journal)
+        assert r.exit_code == 3 and "offers no STARTTLS" in r.stderr, r.output
+        assert plain.connections == 1 and b"LOGIN" not in plain.received.upper()
+        assert b"AUTH" not in plain.received.upper() and b"MAIL FROM" not in plain.received
+        # The moderator may allow a server without TLS (one on his own machine): then the
+        # login goes, in the clear, as he chose.
+        mail_settings(f'[hosts."{HOST}"]\ntls = "none"\n')
+        tick(cli, journal)
+        said = bytes(plain.received)
+        assert (PASSWORD.encode() in said) if kind == "imap" else (b"AUTH" in said.upper())
+    finally:
+        plain.stop()
 
 
 # ---------------------------------------------------------------- watch

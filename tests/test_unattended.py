@@ -24,10 +24,12 @@ from pathlib import Path
 
 import pytest
 from mailservers import (
+    HOST,
     PASSWORD,
     ImapServer,
     Route,
     SmtpServer,
+    mail_settings,
     route_through,
 )
 
@@ -310,6 +312,7 @@ def _use_home(monkeypatch, folder: Path) -> None:
     """A per-user folder of its own (signing key, ledger, spool, locks) for one copy."""
     folder.mkdir(parents=True, exist_ok=True)
     monkeypatch.setenv("REFEREE_HOME", str(folder))
+    mail_settings(f'[hosts."{HOST}"]\n')          # the test servers' host, as route_through
     homemod._KEY.clear()
 
 

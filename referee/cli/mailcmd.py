@@ -14,10 +14,11 @@ from . import commands
 from .params import GAMES, Fmt
 
 SOURCE_HELP = ("Where players' mail is read: an mbox file, a Maildir, or "
-               "imap://USER@HOST[:PORT]/FOLDER (imaps:// for TLS; STARTTLS when offered).")
+               "imap://USER@HOST[:PORT]/FOLDER (imaps:// for TLS, else STARTTLS).")
 TARGET_HELP = ("How the referee's mail leaves: outbox:DIR (written, never sent), "
-               "smtp://[USER@]HOST[:PORT] (smtps:// for TLS; STARTTLS when offered) or "
-               "sendmail:COMMAND (each mail on its standard input). Passwords come from the "
+               "smtp://[USER@]HOST[:PORT] (smtps:// for TLS, else STARTTLS) or route:NAME, "
+               "a command of your mail settings that gets each mail on its standard input. "
+               "Servers must be hosts of your mail settings; passwords come from the "
                "environment, the referee's password file or ~/.netrc, never from here.")
 
 

@@ -75,7 +75,8 @@ def new(
              "Maildir, or imap://USER@HOST[:PORT]/FOLDER (imaps:// for TLS).")] = None,
     mail_out: Annotated[Optional[str], typer.Option(
         help="How the referee's mail leaves: outbox:DIR, smtp://[USER@]HOST[:PORT] "
-             "(smtps:// for TLS) or sendmail:COMMAND; passwords never go here.")] = None,
+             "(smtps:// for TLS) or route:NAME, a command of your mail settings; passwords "
+             "never go here.")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
@@ -139,9 +140,12 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
 
     if game_id is not None:
         check_game_id(game_id)
-    for value, check in ((mail_in, check_source), (mail_out, check_target)):
+    for value, check, option in ((mail_in, check_source, "--mail-in"),
+                                 (mail_out, check_target, "--mail-out")):
         if value is not None:
-            check(value)
+            from ..mail.transport import check_allowed  # start-up: new with a route only
+
+            check_allowed(check(value, option), option)
     if deadline is not None:
         return settings_fact(deadline, reminders or "24h,2h", missed or "wait",
                              2 if extensions is None else extensions, skip_weekends)

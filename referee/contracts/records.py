@@ -135,9 +135,10 @@ class Roster(Contract):
 
 class MailRoute(Contract):
     """Where a game's mail comes from (an mbox file, a Maildir, an imap:// or imaps://
-    folder) and where the referee's mail goes (outbox:DIR, smtp://, smtps://,
-    sendmail:COMMAND), as a mail route record keeps them for the moderator's eyes; no
-    password is ever part of either (absent: not set)."""
+    folder) and where the referee's mail goes (outbox:DIR, smtp://, smtps://, route:NAME of
+    the moderator's mail settings; sendmail:COMMAND in games begun before routes were
+    named, which nothing runs), as a mail route record keeps them for the moderator's eyes;
+    no password is ever part of either (absent: not set)."""
 
     source: Annotated[str, Field(max_length=4200)] | None = None
     target: Annotated[str, Field(max_length=4200)] | None = None

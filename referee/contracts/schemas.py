@@ -18,6 +18,7 @@ from .deckmodels import DeckData
 from .eventmodels import EventsData
 from .events import Event
 from .gamemodels import GameInfo
+from .mailsettings import MailSettings
 from .mapmodels import MapData
 from .orders import Order
 from .outputs import OUTPUTS
@@ -50,6 +51,7 @@ SCHEMAS: dict[str, Any] = {
     "report": ReportView,
     "players": PlayersView,
     "roster": Roster,
+    "mail-settings": MailSettings,
     "inbox-result": InboxResult,
     "game": GameInfo,
     "map": MapData,

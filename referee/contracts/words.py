@@ -29,6 +29,9 @@ PATTERNS = {
     r"^#[0-9a-fA-F]{6}$": "a colour written #rrggbb",
     r"^[A-Za-z][A-Za-z' -]{0,39}$": "a few words of letters, spaces, ' and - (at most "
                                     "40 characters)",
+    r"^[a-z][a-z0-9_-]{0,31}$": "a name of lower-case letters, digits, _ and -, starting "
+                                "with a letter (at most 32 characters)",
+    r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}$": "a host name or address",
 }
 
 

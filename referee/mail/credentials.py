@@ -1,14 +1,15 @@
 """Mail server passwords: never in the journal or its folder, never printed.
 
-Looked for in this order, the first found wins:
+A password goes only to a host that the moderator's mail settings name
+(store/mailsettings.py), and only the one given for that host. Looked for in this order,
+the first found wins:
 
 1. the environment, per host: `REFEREE_IMAP_PASSWORD_<HOST>` or `REFEREE_SMTP_PASSWORD_<HOST>`
    (HOST in capitals, each character not a letter or digit as `_`: mail.example.org is
    `MAIL_EXAMPLE_ORG`);
-2. the environment, for every host: `REFEREE_IMAP_PASSWORD` or `REFEREE_SMTP_PASSWORD`;
-3. the referee's password file, `passwords` beside this user's signing key (netrc form:
+2. the referee's password file, `passwords` beside this user's signing key (netrc form:
    `machine HOST login USER password PASSWORD`), which must be readable by this user only;
-4. `~/.netrc` (the standard library's netrc; it too must be private).
+3. `~/.netrc` (the standard library's netrc; it too must be private).
 
 A file that other users may read is refused, with the reason; its contents are never
 quoted in an error (a netrc parse error names the line only).
@@ -23,13 +24,12 @@ import stat
 from pathlib import Path
 
 from ..base.errors import UsageError
-from ..store import home
+from ..store import home, mailsettings
 
 
-def env_names(kind: str, host: str) -> tuple[str, str]:
-    """The two environment variables read for a server: per host, then for all hosts."""
-    general = f"REFEREE_{kind.upper()}_PASSWORD"
-    return f"{general}_{re.sub(r'[^A-Za-z0-9]', '_', host).upper()}", general
+def env_name(kind: str, host: str) -> str:
+    """The environment variable read for a server's password: one per host."""
+    return f"REFEREE_{kind.upper()}_PASSWORD_{re.sub(r'[^A-Za-z0-9]', '_', host).upper()}"
 
 
 def password_file() -> Path:
@@ -38,11 +38,13 @@ def password_file() -> Path:
 
 
 def password(kind: str, user: str | None, host: str) -> str | None:
-    """The password for user at host (kind: imap or smtp), or None when none is given."""
-    for name in env_names(kind, host):
-        value = os.environ.get(name)
-        if value:
-            return value
+    """The password for user at host (kind: imap or smtp), or None when none is given or
+    the host is not one of the moderator's mail settings."""
+    if mailsettings.host_settings(host) is None:
+        return None
+    value = os.environ.get(env_name(kind, host))
+    if value:
+        return value
     for path in (password_file(), Path(os.path.expanduser("~")) / ".netrc"):
         found = _from_netrc(path, user, host)
         if found is not None:

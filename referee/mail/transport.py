@@ -3,8 +3,14 @@
 Standard library only: `imaplib` reads an IMAP folder (IMAPS, or STARTTLS when the server
 offers it), `mailbox` (through mailboxes.py) an mbox file or a Maildir; `smtplib` sends
 (SMTPS, or STARTTLS when offered, with login when the target names a user), or a
-sendmail-compatible command gets each mail on its standard input. Certificates are
-checked against the system's authorities (`SSL_CERT_FILE` names another bundle).
+sendmail-compatible command named by a route of the moderator's mail settings gets each
+mail on its standard input. Certificates are checked against the system's authorities
+(`SSL_CERT_FILE` names another bundle).
+
+The referee connects only to a host the moderator's mail settings name (store/
+mailsettings.py), and only with TLS unless they say otherwise for that host: a journal
+names a host, but cannot make the referee talk to one of someone else's choosing, hand it
+a password, or say it in the clear.
 
 Messages are read from IMAP with BODY.PEEK[] (reading marks nothing); only a message a
 game took is marked \\Seen afterwards, so one no game claims stays unread for the
@@ -20,7 +26,6 @@ import email.utils
 import imaplib
 import os
 import re
-import shlex
 import smtplib
 import socket
 import ssl
@@ -32,7 +37,7 @@ from pathlib import Path
 
 from .. import game as g
 from ..base.errors import StorageError, UsageError
-from ..store import home
+from ..store import home, mailsettings
 from ..store.dice import Dice
 from ..store.journal import scan
 from ..store.mailroute import (
@@ -43,7 +48,7 @@ from ..store.mailroute import (
     route_body,
     server_of,
 )
-from .credentials import env_names, password
+from .credentials import env_name, password
 from .ledger import fault
 from .mailboxes import MAX_MESSAGE
 
@@ -71,6 +76,9 @@ def set_route(journal: Path, source: str | None, target: str | None,
         raise UsageError("the dice secret is needed to record the mail route")
     new = {"source": check_source(source, options[0]) if source is not None else None,
            "target": check_target(target, options[1]) if target is not None else None}
+    for value, option in zip((new["source"], new["target"]), options):
+        if value is not None:
+            check_allowed(value, option)
 
     def build(raw: bytes):
         pos = g.position(game.journal, raw, games_dir)
@@ -96,12 +104,42 @@ def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
+def check_allowed(route: str, option: str) -> None:
+    """Refuse a route the moderator's mail settings do not allow: a route:NAME they do not
+    name, a server on a host they do not name (UsageError naming the option)."""
+    if route.startswith("route:"):
+        mailsettings.route_command(route.removeprefix("route:"))
+    elif route.startswith(("imap://", "imaps://", "smtp://", "smtps://")):
+        host = server_of(route).host
+        if mailsettings.host_settings(host) is None:
+            raise UsageError(f"{option}: {host} is not a host of your mail settings "
+                             f"({mailsettings.settings_path()}); the referee connects only "
+                             f"to the hosts named there: add [hosts.\"{host}\"] "
+                             f"(docs/moderator.md, Mail settings)")
+
+
+def _host_tls(kind: str, server: Server) -> bool:
+    """Whether the host must be spoken to over TLS; TransportError when the moderator's mail
+    settings do not name it (nothing is sent to it, no password above all)."""
+    settings = mailsettings.host_settings(server.host)
+    if settings is None:
+        raise TransportError(f"{kind} {server.host}:{server.port}: not a host of your mail "
+                             f"settings ({mailsettings.settings_path()}); nothing was sent to "
+                             f"it (docs/moderator.md, Mail settings)")
+    return settings.tls == "required"
+
+
+def _no_clear_text(kind: str, server: Server) -> TransportError:
+    return TransportError(f"{kind} {server.host}:{server.port}: offers no STARTTLS, and your "
+                          f"mail settings require TLS for it; nothing was said in the clear")
+
+
 def _login_password(kind: str, server: Server) -> str:
     secret = password(kind, server.user, server.host)
     if secret is None:
-        per_host, general = env_names(kind, server.host)
-        raise UsageError(f"no password for {server.user}@{server.host}: set {per_host} or "
-                         f"{general}, or give it in the referee's password file or ~/.netrc")
+        raise UsageError(f"no password for {server.user}@{server.host}: set "
+                         f"{env_name(kind, server.host)}, or give it in the referee's password "
+                         f"file or ~/.netrc")
     return secret
 
 
@@ -125,6 +163,7 @@ class ImapFolder:
     def __enter__(self) -> ImapFolder:
         s = self.server
         where = f"imap {s.host}:{s.port}"
+        need_tls = _host_tls("imap", s)
         try:
             if s.tls:
                 self.conn = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=_tls_context(),
@@ -133,6 +172,8 @@ class ImapFolder:
                 self.conn = imaplib.IMAP4(s.host, s.port, timeout=TIMEOUT)
                 if "STARTTLS" in self.conn.capabilities:
                     self.conn.starttls(_tls_context())
+                elif need_tls:
+                    raise _no_clear_text("imap", s)
             secret = _login_password("imap", s)
             self.conn.login(s.user or "", secret)
             kind, data = self.conn.select(_quoted(s.folder))
@@ -282,8 +323,8 @@ def send_owed(spool: Path, target: str) -> list[str]:
     lines: list[str] = []
     try:
         sent_dir = home.ensure_dir(spool / "sent")
-        if target.startswith("sendmail:"):
-            argv = shlex.split(target.removeprefix("sendmail:"))
+        if target.startswith("route:"):
+            argv = mailsettings.route_command(target.removeprefix("route:"))
             for path in owed:
                 raw = _owed_bytes(path)
                 if raw is not None:
@@ -367,6 +408,7 @@ class _smtp:
 
     def __enter__(self) -> smtplib.SMTP:
         s = self.server
+        need_tls = _host_tls("smtp", s)
         try:
             if s.tls:
                 self.conn = smtplib.SMTP_SSL(s.host, s.port, self.domain, timeout=TIMEOUT,
@@ -377,6 +419,8 @@ class _smtp:
             if not s.tls and self.conn.has_extn("starttls"):
                 self.conn.starttls(context=_tls_context())
                 self.conn.ehlo()
+            elif not s.tls and need_tls:
+                raise _no_clear_text("smtp", s)
             if s.user:
                 self.conn.login(s.user, _login_password("smtp", s))
         except (smtplib.SMTPException, OSError) as exc:

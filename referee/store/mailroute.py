@@ -6,7 +6,10 @@ two addresses, and the latest one holds. No password is ever part of them: a sou
 target carrying one is refused (mail/credentials.py says where passwords come from).
 
 SOURCE: an mbox file, a Maildir, `imap://USER@HOST[:PORT]/FOLDER` or `imaps://...`.
-TARGET: `outbox:DIR`, `smtp://[USER@]HOST[:PORT]`, `smtps://...` or `sendmail:COMMAND`.
+TARGET: `outbox:DIR`, `smtp://[USER@]HOST[:PORT]`, `smtps://...` or `route:NAME`, a route
+of the moderator's mail settings (store/mailsettings.py). A command line is never kept in
+a game: journals made before routes were named may hold `sendmail:COMMAND`, which verify
+still reads as history but nothing runs.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ _USER = re.compile(r"[A-Za-z0-9._+=!$&'*~@-]{1,200}")
 _FOLDER_SAFE = "".join(chr(c) for c in range(0x20, 0x7f) if chr(c) not in "%?#")
 _FOLDER = re.compile(r"[^\x00-\x1f\x7f]{1,200}")
 _PATH_LIMIT = 4096
+_ROUTE_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")       # contracts/mailsettings.py RouteName
 
 
 @dataclass(frozen=True)
@@ -133,17 +137,31 @@ def check_target(text: str, option: str = "--mail-out") -> str:
         return _url(_server(text, option, need_user=False, with_folder=False))
     if colon and scheme == "outbox":
         return f"outbox:{_path(rest, option)}"
+    if colon and scheme == "route":
+        if not _ROUTE_NAME.fullmatch(rest):
+            raise UsageError(f"{option} {text!r}: a route is named route:NAME, NAME of "
+                             f"lower-case letters, digits, _ and - (as in your mail settings)")
+        return f"route:{rest}"
     if colon and scheme == "sendmail":
-        try:
-            argv = shlex.split(rest)
-        except ValueError as exc:
-            raise UsageError(f"{option} {text!r}: the command cannot be read ({exc})") from None
-        if not argv:
-            raise UsageError(f"{option} {text!r}: name the command, e.g. "
-                             f"sendmail:/usr/sbin/sendmail -t -oi")
-        return f"sendmail:{shlex.join(argv)}"
+        raise UsageError(f"{option} {text!r}: a game never holds a command line; name the "
+                         f"command as a route of your mail settings and give route:NAME "
+                         f"(docs/moderator.md, Mail settings)")
     raise UsageError(f"{option} {text!r}: choose outbox:DIR, smtp://[USER@]HOST[:PORT], "
-                     f"smtps://[USER@]HOST[:PORT] or sendmail:COMMAND")
+                     f"smtps://[USER@]HOST[:PORT] or route:NAME")
+
+
+def _kept_target(text: str) -> str:
+    """check_target, and the sendmail:COMMAND of journals made before routes were named
+    (verify reads it as history; nothing runs it)."""
+    if text.startswith("sendmail:"):
+        try:
+            argv = shlex.split(text.removeprefix("sendmail:"))
+        except ValueError as exc:
+            raise UsageError(f"the command cannot be read ({exc})") from None
+        if not argv:
+            raise UsageError("the command is empty")
+        return f"sendmail:{shlex.join(argv)}"
+    return check_target(text)
 
 
 def _url(server: Server) -> str:
@@ -183,7 +201,7 @@ def mail_route(records) -> dict:
 
 def route_problem(data: dict) -> str | None:
     """What is wrong with a route record's data (None when both read as `new` writes them)."""
-    for key, check in (("source", check_source), ("target", check_target)):
+    for key, check in (("source", check_source), ("target", _kept_target)):
         value = data.get(key)
         if value is None:
             continue

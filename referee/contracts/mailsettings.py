@@ -1,0 +1,44 @@
+"""The moderator's mail settings: the one file that names where the referee may connect,
+give a password, or run a program to send mail.
+
+It lives in the moderator's referee home, beside his signing key (`mail.toml`), never in
+a game folder: a journal only names a host (in its route) or a route of this file
+(`route:NAME`), and a host or route this file does not name is refused. So nothing a
+folder holds makes the referee run a program or hand a password to a host of someone
+else's choosing.
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .base import Frozen
+
+# A route's name as a game keeps it: --mail-out route:NAME.
+RouteName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
+# A host as a route names it: a name or an address (IPv6 without brackets).
+HostName = Annotated[str, Field(pattern=r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}$")]
+
+
+class HostSettings(Frozen):
+    """A mail server the referee may connect to and give its password (per host: the
+    environment, the referee's password file or ~/.netrc)."""
+
+    # required: TLS from the first byte (imaps, smtps) or STARTTLS before anything is said;
+    # a server that offers neither is refused. none: a server on this machine without TLS.
+    tls: Literal["required", "none"] = "required"
+
+
+class RouteSettings(Frozen):
+    """A way out for a game's mail that runs a program: a sendmail-compatible command,
+    each argument as it is given to the program (no shell)."""
+
+    sendmail: Annotated[list[Annotated[str, Field(min_length=1, max_length=4096)]],
+                        Field(min_length=1, max_length=64)]
+
+
+class MailSettings(Frozen):
+    """mail.toml: the hosts and the routes the moderator allows (absent: none)."""
+
+    hosts: dict[HostName, HostSettings] = {}
+    routes: dict[RouteName, RouteSettings] = {}

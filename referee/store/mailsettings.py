@@ -1,0 +1,99 @@
+"""The moderator's mail settings (contracts/mailsettings.py), read from his referee home.
+
+The file is trusted only as his own: a regular file, his, that no other user may read or
+write (like the password file beside it). Read afresh at each call: `watch` picks up a
+change at its next pass. Its problems are one line each, naming the file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ..base.errors import UsageError
+from . import home
+
+FILE_NAME = "mail.toml"
+MAX_BYTES = 1 << 16
+
+
+def settings_path() -> Path:
+    """Where the mail settings live: beside this user's signing key."""
+    return home.key_path().parent / FILE_NAME
+
+
+def load() -> Any:
+    """The mail settings (MailSettings; empty when there is no file), or UsageError."""
+    from ..contracts.mailsettings import MailSettings  # start-up: only mail paths read it
+
+    path = settings_path()
+    raw = _own_bytes(path)
+    if raw is None:
+        return MailSettings()
+    try:
+        document = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    return _validated(MailSettings, document, path)
+
+
+def host_settings(host: str) -> Any:
+    """The settings of a host the moderator allows (a name matches in any case), or None."""
+    hosts = load().hosts
+    wanted = host.strip("[]").casefold()
+    return next((v for k, v in hosts.items() if k.casefold() == wanted), None)
+
+
+def route_command(name: str) -> list[str]:
+    """The command of a route the moderator named (UsageError when there is none)."""
+    route = load().routes.get(name)
+    if route is None:
+        raise UsageError(f"route:{name}: no route of that name in {settings_path()}; a route "
+                         f"that runs a program is named there, [routes.{name}] sendmail = "
+                         f"[\"/usr/sbin/sendmail\", \"-t\", \"-oi\"] (docs/moderator.md, Mail "
+                         f"settings)")
+    return list(route.sendmail)
+
+
+def _own_bytes(path: Path) -> bytes | None:
+    """The file's bytes, when it is this user's own private regular file; None when absent."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
+                     getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"{path}: not a regular file, so no mail setting is read")
+        if os.name == "posix" and info.st_uid != os.getuid():
+            raise UsageError(f"{path}: belongs to another user, so no mail setting is read")
+        if os.name == "posix" and info.st_mode & 0o077:
+            raise UsageError(f"{path}: other users of this machine may read or change it, so "
+                             f"no mail setting is read; `chmod 600 {path}` makes it private")
+        if info.st_size > MAX_BYTES:
+            raise UsageError(f"{path}: larger than {MAX_BYTES // 1024} KiB")
+        return os.read(fd, MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+
+
+def _validated(model: type, document: dict, path: Path) -> Any:
+    """The settings built from the document, every problem one line naming the file."""
+    from pydantic import ValidationError  # start-up: as above
+
+    from ..contracts.words import words  # start-up: as above
+
+    try:
+        return model.model_validate(document, strict=True)
+    except ValidationError as exc:
+        problems = [f"{'.'.join(map(str, e['loc'])) or '(top)'}: {words(e)}"
+                    for e in exc.errors(include_url=False)]
+        raise UsageError(f"{path}: " + "; ".join(problems[:5])) from None
