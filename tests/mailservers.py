@@ -170,6 +170,16 @@ class SmtpServer:
         kept = self
 
         class Keep:
+            """Refuses for good a sender blocked@ (at MAIL FROM), a recipient nobody@ (at
+            RCPT) and any mail to toolarge@ (at DATA, as a size or spam filter does)."""
+
+            async def handle_MAIL(self, server, session, envelope, address, options):  # noqa: N802
+                if address.startswith("blocked@"):
+                    return "553 5.7.1 sender refused"
+                envelope.mail_from = address
+                envelope.mail_options.extend(options)
+                return "250 OK"
+
             async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
                 if address.startswith("nobody@"):
                     return "550 5.1.1 no such mailbox"
@@ -177,6 +187,8 @@ class SmtpServer:
                 return "250 OK"
 
             async def handle_DATA(self, server, session, envelope):  # noqa: N802 - its API
+                if any(a.startswith("toolarge@") for a in envelope.rcpt_tos):
+                    return "554 5.3.4 message too big for system"
                 kept.received.append((envelope.mail_from, list(envelope.rcpt_tos),
                                       envelope.original_content))
                 return "250 OK"

@@ -36,7 +36,7 @@ from mailservers import (
 
 from referee.mail import tick as ticking
 from referee.mail.credentials import password
-from referee.mail.transport import TransportError, send_owed
+from referee.mail.transport import TransportError, refused_mails, send_owed
 from referee.store.mailroute import check_target
 
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
@@ -266,17 +266,58 @@ def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monk
         smtps.stop()
 
 
-def test_a_mail_refused_for_good_is_set_aside_and_holds_back_no_other(net, tmp_path):
-    spool = tmp_path / "spool"
-    spool.mkdir()
-    for name, to in (("a.eml", "nobody@example.org"), ("b.eml", "kaiser@example.org")):
-        (spool / name).write_bytes(f"From: umpire@example.com\nTo: {to}\nSubject: s\n\n"
+def _spooled(spool: Path, mails: list[tuple[str, str, str]]) -> None:
+    """Mails owed in a spool, written in the order given (a second apart)."""
+    spool.mkdir(exist_ok=True)
+    for i, (name, sender, to) in enumerate(mails):
+        (spool / name).write_bytes(f"From: {sender}\nTo: {to}\nSubject: s{i}\n\n"
                                    f"hello\n".encode())
-    with pytest.raises(TransportError, match=r"a.eml refused for good .*\(550\)"):
+        os.utime(spool / name, ns=(1_700_000_000_000_000_000 + i * 10**9,) * 2)
+
+
+@pytest.mark.parametrize("sender, to, stage, code", [
+    ("umpire@example.com", "nobody@example.org", "for nobody@example.org", 550),
+    ("umpire@example.com", "toolarge@example.org", "at DATA for toolarge@example.org", 554),
+    ("blocked@example.com", "kaiser@example.org", "at MAIL FROM for kaiser@example.org", 553),
+])
+def test_a_mail_refused_for_good_is_set_aside_and_holds_back_no_other(net, tmp_path, sender,
+                                                                      to, stage, code):
+    spool = tmp_path / "spool"
+    _spooled(spool, [("c.eml", "umpire@example.com", "joffre@example.net"),
+                     ("a.eml", sender, to),
+                     ("b.eml", "umpire@example.com", "kaiser@example.org")])
+    with pytest.raises(TransportError, match=rf"a.eml refused for good {stage} \({code}\)"
+                                             rf".*\(2 other\(s\) sent\)"):
         send_owed(spool, net.target)
-    assert (spool / "refused" / "a.eml").exists()
-    assert send_owed(spool, net.target) == ["sent     b.eml to kaiser@example.org"]
-    assert received_by(net) == ["kaiser@example.org"]
+    assert (spool / "refused" / "a.eml").exists() and refused_mails(spool) == [
+        spool / "refused" / "a.eml"]
+    # The others went in the same pass, in the order they were written (not by name).
+    assert [m.split(b"Subject: ")[1][:2] for _, _, m in net.smtp.received] == [b"s0", b"s2"]
+    assert send_owed(spool, net.target) == []
+
+
+def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_is_told(
+        cli, net, tmp_path):
+    folder = tmp_path / "games"
+    journal, keys = new_game(cli, folder, "lima", net)
+    r = cli("players", journal, "--set", "entente=toolarge@example.net")
+    assert r.exit_code == 0, r.output
+    r = tick(cli, journal)
+    assert r.exit_code == 3, r.output
+    assert "refused for good at DATA for toolarge@example.net (554)" in r.stderr
+    assert received_by(net) == [ADDRESSES["german"]]               # the German's went
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<l1@example.org>"))
+    r = tick(cli, journal)              # the German's orders: both reports, one refused
+    assert r.exit_code == 3 and "refused for good at DATA" in r.stderr, r.output
+    assert records(journal)[-1]["order"] == "pass"
+    assert received_by(net) == [ADDRESSES["german"]] * 2
+    for _ in range(2):                  # nothing new: told again at every pass, until he acts
+        r = tick(cli, journal)
+        assert r.exit_code == 3 and "2 mail(s) refused for good wait in" in r.stderr, r.output
+    for waiting in refused_mails(ticking.load_game(journal, None).spool):
+        waiting.unlink()                # the moderator acts
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
 
 
 # ---------------------------------------------------------------- routes and passwords

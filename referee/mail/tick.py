@@ -36,7 +36,7 @@ from .deadlines import check_deadlines
 from .inbox import SUBJECT_TAG, inbox
 from .ledger import fault, load_ledger
 from .mailboxes import read_source
-from .transport import Fetched, TransportError, open_source, send_owed
+from .transport import Fetched, TransportError, open_source, refused_mails, send_owed
 
 
 @dataclass
@@ -267,6 +267,21 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
                 x.log(line)
     except RefereeError as exc:
         x.fail(str(exc))
+    _tell_refused(x)
+
+
+def _tell_refused(x: Game) -> None:
+    """At every pass, until the moderator acts on them: the mails a server refused for good
+    (their recipients heard nothing of them)."""
+    try:
+        waiting = refused_mails(x.spool)
+    except RefereeError:
+        return
+    if waiting and not any("refused for good" in p for p in x.problems):
+        x.fail(f"{len(waiting)} mail(s) refused for good wait in {x.spool / 'refused'} "
+               f"({', '.join(p.name for p in waiting[:3])}{' …' if len(waiting) > 3 else ''}): "
+               f"mend the address (`referee players`) and move each back into "
+               f"{x.spool}, or remove it")
 
 
 # Records that are news to nobody but the side reminded or the moderator: they wait in the

@@ -298,22 +298,30 @@ def open_source(source: str):
 # ---------------------------------------------------------------- sending
 
 def spool_files(spool: Path) -> list[Path]:
-    """The mails still owed in a spool folder, in name order."""
+    """The mails still owed in a spool folder, oldest first (the order they were written;
+    their names are digests), then by name."""
     try:
-        return sorted(p for p in spool.iterdir() if p.suffix == ".eml" and p.is_file()
-                      and not p.is_symlink())
+        found = [(p.lstat().st_mtime_ns, p.name, p) for p in spool.iterdir()
+                 if p.suffix == ".eml" and p.is_file() and not p.is_symlink()]
     except FileNotFoundError:
         return []
     except OSError as exc:
         raise StorageError(f"{spool}: the spool cannot be read ({exc.strerror})") from None
+    return [p for _, _, p in sorted(found)]
+
+
+def refused_mails(spool: Path) -> list[Path]:
+    """The mails a server refused for good, set aside in spool/refused/ until the moderator
+    acts on them (mends the address and moves the mail back, or removes it)."""
+    return spool_files(spool / "refused")
 
 
 def send_owed(spool: Path, target: str) -> list[str]:
-    """Send each mail owed in spool, in name order, moving each one accepted into
+    """Send each mail owed in spool, oldest first, moving each one accepted into
     spool/sent/; one log line per mail. With `outbox:DIR` the spool is DIR and nothing is
-    sent. TransportError when the server or command fails: the mails not sent stay owed,
-    but one the server refuses for good (5xx for every recipient) is moved to
-    spool/refused/, so that it does not hold back the others."""
+    sent. TransportError when the server or command fails: the mails not sent stay owed.
+    One the server refuses for good (5xx at MAIL FROM, at DATA, or for every recipient) is
+    moved to spool/refused/ and the others go on; the error then names it."""
     target = check_target(target)
     if target.startswith("outbox:"):
         return []
@@ -336,16 +344,26 @@ def send_owed(spool: Path, target: str) -> list[str]:
         # The referee greets the server with its own mail domain (no look-up of this
         # machine's name).
         domain = _envelope(owed[0].read_bytes(), owed[0])[0].rpartition("@")[2] or None
+        set_aside: list[str] = []
         with _smtp(server, domain) as smtp:
             for i, path in enumerate(owed):
                 raw = _owed_bytes(path)
-                if raw is not None:
-                    _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
-                    fault("sent")
-                    lines.append(_moved(path, sent_dir, raw))
+                if raw is None:
+                    continue
+                refused = _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
+                if refused:
+                    set_aside.append(refused)
+                    lines.append(f"refused  {refused}")
+                    continue
+                fault("sent")
+                lines.append(_moved(path, sent_dir, raw))
     except OSError as exc:
         raise StorageError(f"{spool}: the spool cannot be used ({_reason(exc)}); the mails "
                            f"not sent stay owed") from None
+    if set_aside:
+        sent = [line for line in lines if line.startswith("sent ")]
+        raise TransportError(f"smtp {server.host}:{server.port}: {'; '.join(set_aside)}"
+                             f"{f' ({len(sent)} other(s) sent)' if sent else ''}")
     return lines
 
 
@@ -357,25 +375,40 @@ def _owed_bytes(path: Path) -> bytes | None:
         return None
 
 
-def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes, left: int) -> None:
-    """One mail through an open session (TransportError when it was not taken)."""
+def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
+               left: int) -> str | None:
+    """One mail through an open session: None when it was taken; what was said when the
+    server refused it for good (it is then moved to spool/refused/, and the session goes
+    on); TransportError when it was not taken for now (it and the rest stay owed)."""
     sender, rcpts = _envelope(raw, path)
     where = f"smtp {server.host}:{server.port}"
     try:
         smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw))
+        return None
     except smtplib.SMTPRecipientsRefused as exc:
         codes = [v[0] for v in exc.recipients.values()]
         if codes and all(isinstance(c, int) and c >= 500 for c in codes):
-            refused = home.ensure_dir(path.parent / "refused")
-            os.replace(path, refused / path.name)
-            raise TransportError(f"{where}: {path.name} refused for good for "
-                                 f"{', '.join(exc.recipients)} ({codes[0]}); moved to "
-                                 f"{refused}") from None
+            return _set_aside(path, f"for {', '.join(exc.recipients)}", codes[0])
         raise TransportError(f"{where}: {path.name} refused for now for "
                              f"{', '.join(exc.recipients)}; it stays owed") from None
+    except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+        if isinstance(exc.smtp_code, int) and exc.smtp_code >= 500:
+            stage = "at MAIL FROM" if isinstance(exc, smtplib.SMTPSenderRefused) else \
+                "at DATA"
+            return _set_aside(path, f"{stage} for {', '.join(rcpts)}", exc.smtp_code)
+        raise TransportError(f"{where}: {path.name} not sent ({_reason(exc)}); it and "
+                             f"{left} more stay owed") from None
     except (smtplib.SMTPException, OSError) as exc:
         raise TransportError(f"{where}: {path.name} not sent ({_reason(exc)}); it and "
                              f"{left} more stay owed") from None
+
+
+def _set_aside(path: Path, how: str, code: int) -> str:
+    """Move a mail refused for good into spool/refused/; the line that says so."""
+    refused = home.ensure_dir(path.parent / "refused")
+    os.replace(path, refused / path.name)
+    home.sync_dir(path.parent)
+    return f"{path.name} refused for good {how} ({code}); moved to {refused}"
 
 
 def _moved(path: Path, sent_dir: Path, raw: bytes) -> str:
