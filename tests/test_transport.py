@@ -505,6 +505,33 @@ def test_a_host_that_offers_no_tls_is_told_nothing_unless_the_settings_say_so(
         plain.stop()
 
 
+def test_a_backup_copy_of_a_journal_in_the_folder_is_not_played_as_a_second_game(
+        cli, net, tmp_path):
+    import shutil
+
+    folder = tmp_path / "games"
+    journal, keys = new_game(cli, folder, "mike", net)
+    other, _ = new_game(cli, folder, "november", net)
+    assert tick(cli, folder).exit_code == 0
+    copy = folder / "mike-backup.jsonl"
+    shutil.copyfile(journal, copy)
+    shutil.copyfile(f"{journal}.secret", f"{copy}.secret")
+    os.chmod(copy, 0o600)
+    os.chmod(f"{copy}.secret", 0o600)
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<m1@example.org>"))
+    before = (journal.read_bytes(), copy.read_bytes())
+    r = tick(cli, folder)
+    assert r.exit_code == 3, r.output
+    assert ("game mike: 2 journals hold it (mike-backup.jsonl, mike.jsonl); none is played"
+            in r.stderr)
+    assert (journal.read_bytes(), copy.read_bytes()) == before      # neither played
+    assert net.imap.seen(net.folder) == {"<m1@example.org>": False}  # left for the live one
+    copy.unlink()
+    assert tick(cli, folder).exit_code == 0
+    assert records(journal)[-1]["order"] == "pass"                   # applied once, here
+    assert records(other)[-1]["order"] != "pass"
+
+
 # ---------------------------------------------------------------- watch
 
 def test_watch_runs_tick_until_told_to_stop(cli, net, tmp_path):

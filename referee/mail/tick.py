@@ -150,6 +150,8 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
             games.append(load_game(journal, games_dir))
         except RefereeError as exc:
             broken.append(f"{journal}: {exc}")
+    games, twins = _one_journal_a_game(games)
+    broken += twins
     unclaimed: list[str] = []
     by_source: dict[str, list[Game]] = {}
     for x in games:
@@ -168,6 +170,20 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
         if x.target is not None:
             _after_mail(x, games_dir, with_map)
     return TickReport(games, unclaimed, broken)
+
+
+def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
+    """The games to play, and a problem for each game id that two journals of the folder
+    hold (a backup copy beside the live one): neither is played, since a message would be
+    applied to both and answered twice, until the moderator moves one away."""
+    by_id: dict[str, list[Game]] = {}
+    for x in games:
+        by_id.setdefault(x.game_id, []).append(x)
+    twins = [f"game {game_id}: {len(xs)} journals hold it "
+             f"({', '.join(x.journal.name for x in xs)}); none is played until only one "
+             f"is left in the folder"
+             for game_id, xs in by_id.items() if len(xs) > 1]
+    return [x for x in games if len(by_id[x.game_id]) == 1], twins
 
 
 def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> list[str]:
