@@ -261,7 +261,7 @@ def route_through(servers, monkeypatch, home: Path, kind: type = Route) -> Route
     environment, and has no ~/.netrc but the one in `home`."""
     auth, imap, smtp = servers
     monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
-    mail_settings(f'[hosts."{HOST}"]\ntls = "required"\n')
+    mail_settings(f'[hosts."{HOST}"]\ntls = "required"\nports = {[imap.port, smtp.port]}\n')
     monkeypatch.setenv(IMAP_PASSWORD_ENV, PASSWORD)
     monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
     monkeypatch.setenv("HOME", str(home))

@@ -169,7 +169,9 @@ def test_two_games_in_one_mailbox_each_get_their_own(cli, net, tmp_path):
 
 
 def test_a_refused_connection_keeps_the_reply_owed_for_the_next_tick(cli, net, tmp_path):
-    closed = f"smtp://{USER}@{HOST}:{free_port()}"
+    port = free_port()
+    closed = f"smtp://{USER}@{HOST}:{port}"
+    mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, net.smtp.port, port]}\n')
     journal, keys = new_game(cli, tmp_path / "games", "delta", net, "--mail-in", net.source,
                              "--mail-out", closed)
     net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
@@ -252,7 +254,7 @@ def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monk
         (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
                                       b"Subject: s\n\nhello\n")
         target = check_target(f"smtps://{USER}@{HOST}:{smtps.port}")
-        mail_settings(f'[hosts."{HOST}"]\n')
+        mail_settings(f'[hosts."{HOST}"]\nports = [{smtps.port}]\n')
         monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
         monkeypatch.delenv("SSL_CERT_FILE", raising=False)       # the system's authorities
         with pytest.raises(TransportError, match="certificate is not trusted") as caught:
@@ -473,7 +475,8 @@ def test_a_forged_route_to_a_host_of_someone_elses_gets_nothing(cli, net, tmp_pa
         net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
                                           "<f1@example.org>"))
         r = tick(cli, journal)
-        assert r.exit_code == 3 and "not a host of your mail settings" in r.stderr, r.output
+        assert r.exit_code == 3 and "not a host and port of your mail settings" in r.stderr, \
+            r.output
         assert all(x.connections == 0 and not x.received for x in theirs.values())
         no_password_in(r.output, folder=journal.parent)
     finally:
@@ -485,6 +488,7 @@ def test_a_forged_route_to_a_host_of_someone_elses_gets_nothing(cli, net, tmp_pa
 def test_a_host_that_offers_no_tls_is_told_nothing_unless_the_settings_say_so(
         cli, net, tmp_path, kind):
     plain = PlainListener(kind)
+    mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, net.smtp.port, plain.port]}\n')
     try:
         route = {"imap": ("--mail-in", f"imap://{USER}@{HOST}:{plain.port}/INBOX",
                           "--mail-out", net.target),
@@ -497,7 +501,8 @@ def test_a_host_that_offers_no_tls_is_told_nothing_unless_the_settings_say_so(
         assert b"AUTH" not in plain.received.upper() and b"MAIL FROM" not in plain.received
         # The moderator may allow a server without TLS (one on his own machine): then the
         # login goes, in the clear, as he chose.
-        mail_settings(f'[hosts."{HOST}"]\ntls = "none"\n')
+        mail_settings(f'[hosts."{HOST}"]\ntls = "none"\n'
+                      f'ports = {[net.imap.port, net.smtp.port, plain.port]}\n')
         tick(cli, journal)
         said = bytes(plain.received)
         assert (PASSWORD.encode() in said) if kind == "imap" else (b"AUTH" in said.upper())

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pytest
 from mailservers import (
-    HOST,
     PASSWORD,
     ImapServer,
     Route,
@@ -310,9 +309,10 @@ ILLEGAL = ["move ge-1 liege"]           # not the Entente's unit, nor his turn: 
 
 def _use_home(monkeypatch, folder: Path) -> None:
     """A per-user folder of its own (signing key, ledger, spool, locks) for one copy."""
+    settings = (Path(os.environ["REFEREE_HOME"]) / "mail.toml").read_text(encoding="utf-8")
     folder.mkdir(parents=True, exist_ok=True)
     monkeypatch.setenv("REFEREE_HOME", str(folder))
-    mail_settings(f'[hosts."{HOST}"]\n')          # the test servers' host, as route_through
+    mail_settings(settings)             # the test servers, as route_through names them
     homemod._KEY.clear()
 
 

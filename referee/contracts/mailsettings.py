@@ -20,13 +20,22 @@ RouteName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
 HostName = Annotated[str, Field(pattern=r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}$")]
 
 
+Port = Annotated[int, Field(ge=1, le=65535)]
+# The standard ports of SMTP, IMAP, SMTPS, submission and IMAPS: on another machine only
+# its administrator listens there, and on this one only root may open them.
+MAIL_PORTS = (25, 143, 465, 587, 993)
+
+
 class HostSettings(Frozen):
     """A mail server the referee may connect to and give its password (per host: the
-    environment, the referee's password file or ~/.netrc)."""
+    environment, the referee's password file or ~/.netrc), on the ports named."""
 
     # required: TLS from the first byte (imaps, smtps) or STARTTLS before anything is said;
     # a server that offers neither is refused. none: a server on this machine without TLS.
     tls: Literal["required", "none"] = "required"
+    # A route may name only these ports of the host: a forged one cannot send the referee
+    # to a port any user of the machine could listen on.
+    ports: Annotated[list[Port], Field(min_length=1, max_length=16)] = list(MAIL_PORTS)
 
 
 class RouteSettings(Frozen):

@@ -19,17 +19,12 @@ from __future__ import annotations
 
 import netrc
 import os
-import re
 import stat
 from pathlib import Path
 
 from ..base.errors import UsageError
 from ..store import home, mailsettings
-
-
-def env_name(kind: str, host: str) -> str:
-    """The environment variable read for a server's password: one per host."""
-    return f"REFEREE_{kind.upper()}_PASSWORD_{re.sub(r'[^A-Za-z0-9]', '_', host).upper()}"
+from ..store.mailsettings import env_name
 
 
 def password_file() -> Path:
@@ -40,13 +35,14 @@ def password_file() -> Path:
 def password(kind: str, user: str | None, host: str) -> str | None:
     """The password for user at host (kind: imap or smtp), or None when none is given or
     the host is not one of the moderator's mail settings."""
-    if mailsettings.host_settings(host) is None:
+    named = mailsettings.named_host(host)
+    if named is None:
         return None
-    value = os.environ.get(env_name(kind, host))
+    value = os.environ.get(env_name(kind, named))
     if value:
         return value
     for path in (password_file(), Path(os.path.expanduser("~")) / ".netrc"):
-        found = _from_netrc(path, user, host)
+        found = _from_netrc(path, user, named)
         if found is not None:
             return found
     return None
@@ -66,7 +62,11 @@ def _from_netrc(path: Path, user: str | None, host: str) -> str | None:
     if os.name == "posix" and info.st_uid != os.getuid():
         raise UsageError(f"{path}: belongs to another user, so its mail passwords are not used")
     try:
-        found = netrc.netrc(str(path)).authenticators(host)
+        # The host's own line only (a host name in any case): netrc's `default` line
+        # would be a password for every host.
+        machines = netrc.netrc(str(path)).hosts
+        found = next((v for k, v in machines.items() if k.casefold() == host.casefold()),
+                     None)
     except netrc.NetrcParseError as exc:
         raise UsageError(f"{path}: cannot be read as a netrc file (line {exc.lineno})"
                          ) from None

@@ -29,7 +29,7 @@ from ..base.readers import MODERATOR
 from ..game.deadlines import MISSED, REMINDED
 from ..store import home
 from ..store.journal import Journal, scan
-from ..store.mailroute import ROUTE, check_target, is_local, mail_route
+from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_problem
 from ..store.players import compact, order_key, roster
 from . import message as mailtext
 from .deadlines import check_deadlines
@@ -69,6 +69,13 @@ class Game:
         self.log(f"problem  {problem}")
 
 
+def _named(path: Path) -> str:
+    """A path as a problem line may quote it: as it is, or escaped when it holds a line end
+    or another character that is not printable (one problem, one line)."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
+
+
 def _tag(game_id: str, header_hash: str) -> str:
     return hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
 
@@ -86,9 +93,15 @@ def journals_in(path: Path) -> list[Path]:
 
 
 def load_game(journal: Path, games_dir: Path | None) -> Game:
-    """A game's route and the order keys that claim its mail."""
+    """A game's route and the order keys that claim its mail (UsageError when its route is
+    not one the referee would write: a forged record is played no further than verify
+    would let it)."""
     game = g.open_game(journal, games_dir=games_dir)
     route = mail_route(game.records)
+    wrong = route_problem(route)
+    if wrong is not None:
+        raise UsageError(f"the mail route in force is not one the referee writes ({wrong}); "
+                         f"`referee verify {_named(journal)}` names the record")
     secret = g.load_secret(game.journal.path, game.header)
     keys = []
     if secret is not None:
@@ -149,14 +162,14 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
         try:
             games.append(load_game(journal, games_dir))
         except RefereeError as exc:
-            broken.append(f"{journal}: {exc}")
+            broken.append(f"{_named(journal)}: {exc}")
     games, twins = _one_journal_a_game(games)
     broken += twins
     unclaimed: list[str] = []
     by_source: dict[str, list[Game]] = {}
     for x in games:
         if x.target is None:
-            x.fail(f"no mail target: `referee mail {x.journal} --out TARGET` sets one")
+            x.fail(f"no mail target: `referee mail {_named(x.journal)} --out TARGET` sets one")
             continue
         if x.source is not None:
             by_source.setdefault(x.source, []).append(x)

@@ -48,7 +48,8 @@ from ..store.mailroute import (
     route_body,
     server_of,
 )
-from .credentials import env_name, password
+from ..store.mailsettings import env_name
+from .credentials import password
 from .ledger import fault
 from .mailboxes import MAX_MESSAGE
 
@@ -110,22 +111,26 @@ def check_allowed(route: str, option: str) -> None:
     if route.startswith("route:"):
         mailsettings.route_command(route.removeprefix("route:"))
     elif route.startswith(("imap://", "imaps://", "smtp://", "smtps://")):
-        host = server_of(route).host
-        if mailsettings.host_settings(host) is None:
-            raise UsageError(f"{option}: {host} is not a host of your mail settings "
+        server = server_of(route)
+        if mailsettings.host_settings(server.host) is None:
+            raise UsageError(f"{option}: {server.host} is not a host of your mail settings "
                              f"({mailsettings.settings_path()}); the referee connects only "
-                             f"to the hosts named there: add [hosts.\"{host}\"] "
+                             f"to the hosts named there: add [hosts.\"{server.host}\"] "
                              f"(docs/moderator.md, Mail settings)")
+        if mailsettings.host_settings(server.host, server.port) is None:
+            raise UsageError(f"{option}: port {server.port} of {server.host} is not one of "
+                             f"its ports in your mail settings "
+                             f"({mailsettings.settings_path()}): add it to its `ports`")
 
 
 def _host_tls(kind: str, server: Server) -> bool:
     """Whether the host must be spoken to over TLS; TransportError when the moderator's mail
     settings do not name it (nothing is sent to it, no password above all)."""
-    settings = mailsettings.host_settings(server.host)
+    settings = mailsettings.host_settings(server.host, server.port)
     if settings is None:
-        raise TransportError(f"{kind} {server.host}:{server.port}: not a host of your mail "
-                             f"settings ({mailsettings.settings_path()}); nothing was sent to "
-                             f"it (docs/moderator.md, Mail settings)")
+        raise TransportError(f"{kind} {server.host}:{server.port}: not a host and port of your "
+                             f"mail settings ({mailsettings.settings_path()}); nothing was "
+                             f"sent to it (docs/moderator.md, Mail settings)")
     return settings.tls == "required"
 
 

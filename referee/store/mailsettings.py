@@ -8,6 +8,7 @@ change at its next pass. Its problems are one line each, naming the file.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -39,14 +40,47 @@ def load() -> Any:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None
-    return _validated(MailSettings, document, path)
+    settings = _validated(MailSettings, document, path)
+    shared = _shared_variables(list(settings.hosts))
+    if shared:
+        raise UsageError(f"{path}: the hosts {' and '.join(shared[1])} would read one password "
+                         f"variable ({shared[0]}); name at most one of them")
+    return settings
 
 
-def host_settings(host: str) -> Any:
-    """The settings of a host the moderator allows (a name matches in any case), or None."""
-    hosts = load().hosts
+def _shared_variables(hosts: list[str]) -> tuple[str, list[str]] | None:
+    """(variable, hosts) when two hosts would read one password variable, else None."""
+    seen: dict[str, str] = {}
+    for host in hosts:
+        variable = env_name("*", host)
+        if variable in seen:
+            return variable, [seen[variable], host]
+        seen[variable] = host
+    return None
+
+
+def env_name(kind: str, host: str) -> str:
+    """The environment variable read for a server's password: one per host."""
+    return f"REFEREE_{kind.upper()}_PASSWORD_{re.sub(r'[^A-Za-z0-9]', '_', host).upper()}"
+
+
+def named_host(host: str) -> str | None:
+    """The moderator's own spelling of a host his settings name (a name matches in any
+    case), or None: passwords are looked up under it, never under the route's."""
     wanted = host.strip("[]").casefold()
-    return next((v for k, v in hosts.items() if k.casefold() == wanted), None)
+    return next((k for k in load().hosts if k.casefold() == wanted), None)
+
+
+def host_settings(host: str, port: int | None = None) -> Any:
+    """The settings of a host the moderator allows, or None; with a port, None too when
+    the settings do not name that port of the host."""
+    settings = load()
+    name = next((k for k in settings.hosts if k.casefold() == host.strip("[]").casefold()),
+                None)
+    found = settings.hosts.get(name) if name is not None else None
+    if found is None or (port is not None and port not in found.ports):
+        return None
+    return found
 
 
 def route_command(name: str) -> list[str]:
