@@ -159,6 +159,7 @@ class SmtpServer:
 
     auth: Authority
     implicit: bool = False
+    utf8: bool = False                 # offers SMTPUTF8 (addresses beyond ASCII, RFC 6531)
     port: int = 0
     received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     logins: list[str] = field(default_factory=list)
@@ -207,7 +208,7 @@ class SmtpServer:
                if self.implicit else {"require_starttls": True, "auth_require_tls": True,
                                       "tls_context": self.auth.server_context()})
         self.controller = Controller(Keep(), hostname=HOST, port=self.port,
-                                     authenticator=login,
+                                     authenticator=login, enable_SMTPUTF8=self.utf8,
                                      server_hostname="localhost", ready_timeout=5, **tls)
         self.controller.start()
         return self

@@ -298,6 +298,37 @@ def test_a_mail_refused_for_good_is_set_aside_and_holds_back_no_other(net, tmp_p
     assert send_owed(spool, net.target) == []
 
 
+@pytest.mark.parametrize("utf8", [False, True], ids=["ascii-only", "smtputf8"])
+def test_an_address_beyond_ascii_goes_where_the_server_takes_it_and_stops_nobody(
+        servers, tmp_path, monkeypatch, utf8):
+    auth = servers[0]
+    smtp = SmtpServer(auth, utf8=utf8).start()
+    try:
+        mail_settings(f'[hosts."{HOST}"]\nports = [{smtp.port}]\n')
+        monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
+        monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
+        spool = tmp_path / "spool"
+        spool.mkdir()
+        for i, to in enumerate(("jörg@example.de", "kaiser@example.org")):
+            (spool / f"{i}.eml").write_bytes(f"From: umpire@example.com\nTo: {to}\n"
+                                             f"Subject: s\n\nhello\n".encode())
+            os.utime(spool / f"{i}.eml", ns=(1_700_000_000_000_000_000 + i * 10**9,) * 2)
+        target = check_target(f"smtp://{USER}@{HOST}:{smtp.port}")
+        if utf8:
+            assert send_owed(spool, target) == ["sent     0.eml to jörg@example.de",
+                                                "sent     1.eml to kaiser@example.org"]
+        else:
+            with pytest.raises(TransportError, match="0.eml refused for good for "
+                                                     "jörg@example.de: the server takes no "
+                                                     "address beyond ASCII"):
+                send_owed(spool, target)
+            assert refused_mails(spool) == [spool / "refused" / "0.eml"]
+        assert [tos for _, tos, _ in smtp.received] == (
+            [["jörg@example.de"], ["kaiser@example.org"]] if utf8 else [["kaiser@example.org"]])
+    finally:
+        smtp.stop()
+
+
 def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_is_told(
         cli, net, tmp_path):
     folder = tmp_path / "games"

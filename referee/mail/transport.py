@@ -387,8 +387,15 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
     on); TransportError when it was not taken for now (it and the rest stay owed)."""
     sender, rcpts = _envelope(raw, path)
     where = f"smtp {server.host}:{server.port}"
+    options: list[str] = []
+    if not (sender.isascii() and all(r.isascii() for r in rcpts)):
+        # An address beyond ASCII (RFC 6531) goes only to a server that takes it.
+        if not smtp.has_extn("smtputf8"):
+            return _set_aside(path, f"for {', '.join(rcpts)}: the server takes no address "
+                                    f"beyond ASCII (no SMTPUTF8)", None)
+        options.append("SMTPUTF8")
     try:
-        smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw))
+        smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw), mail_options=options)
         return None
     except smtplib.SMTPRecipientsRefused as exc:
         codes = [v[0] for v in exc.recipients.values()]
@@ -408,12 +415,13 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
                              f"{left} more stay owed") from None
 
 
-def _set_aside(path: Path, how: str, code: int) -> str:
+def _set_aside(path: Path, how: str, code: int | None) -> str:
     """Move a mail refused for good into spool/refused/; the line that says so."""
     refused = home.ensure_dir(path.parent / "refused")
     os.replace(path, refused / path.name)
     home.sync_dir(path.parent)
-    return f"{path.name} refused for good {how} ({code}); moved to {refused}"
+    said = f" ({code})" if code is not None else ""
+    return f"{path.name} refused for good {how}{said}; moved to {refused}"
 
 
 def _moved(path: Path, sent_dir: Path, raw: bytes) -> str:
