@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from doors import quick
+from referee.base.errors import QUOTE_LIMIT
 from referee.data.paths import default_games_dir
 from referee.store.journal import canonical, record_hash, seal
 
@@ -425,7 +426,8 @@ def test_buy_takes_only_ascii_digits(game, cli, number):
     for code, err in _order_both_ways(cli, game, "--as", "german", f"buy {number}"):
         assert code == 1, err
         line = _one_line(err)
-        assert "is not a number of cards" in line and len(line) < 400
+        # One line, bounded: the order and the word each cut at QUOTE_LIMIT with '…'.
+        assert "is not a number of cards" in line and len(line) < 3 * QUOTE_LIMIT
         assert game.read_bytes() == before
 
 

@@ -267,10 +267,11 @@ def test_an_old_entry_folded_into_digests_still_refuses_a_replay(journal, cli, t
 
 
 def test_a_subject_naming_another_game_is_skipped(journal, cli, tmp_path):
-    """The German's orders with his key, but the subject names another game's id (not in
-    the referee's own tag form): not applied here."""
+    """The German's orders with his key, but the subject's tag names another game, behind a
+    bracket of his own: not applied here."""
     before = journal.read_bytes()
-    box = write_mbox(tmp_path / "box.mbox", [mail(subject="[ttlm-1914-deadbeef] orders")])
+    box = write_mbox(tmp_path / "box.mbox",
+                     [mail(subject="[2nd-try] Re: [referee ttlm-1914-deadbeef #3] orders")])
     r = cli("inbox", journal, box, "--format", "json")
     (out,) = json.loads(r.stdout)["messages"]
     assert out["status"] == "skipped" and "ttlm-1914-deadbeef" in out["reason"]

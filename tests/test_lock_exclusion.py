@@ -92,15 +92,22 @@ def test_new_takes_a_game_id_of_64_letters_digits_and_dashes(tmp_path, cli):
 
 
 @pytest.mark.parametrize("subject, named", [
-    ("[ttlm-1914-deadbeef] orders", {"ttlm-1914-deadbeef"}),
     ("Re: [referee war #12] german report", {"war"}),
+    ("[EXT] Re: [referee war #12] [2nd-try] german report", {"war"}),
     ("Re: [PATCH] [2] [e-mail] orders", set()),
-    ("[aac-1914-x] [ttlm-1914-deadbeef]", {"aac-1914-x", "ttlm-1914-deadbeef"}),
+    # Only the referee's own tag names a game: a bracket shaped like a game id is the
+    # sender's ([2nd-try]) or a mailing list's as often as it is an id.
+    ("[ttlm-1914-deadbeef] orders", set()),
+    ("[aac-1914-x] [ttlm-1914-deadbeef]", set()),
+    ("[referee aac-1914-x #3] [referee ttlm-1914-deadbeef #4]", {"aac-1914-x",
+                                                                "ttlm-1914-deadbeef"}),
 ])
 def test_what_names_a_game_in_a_subject(subject, named):
     assert games_named(subject) == named
 
 
 def test_a_subject_naming_our_game_is_not_another_game():
-    assert other_game("Re: [TTLM-1914-ABC] orders", "ttlm-1914-abc") is None
-    assert other_game("Re: [ttlm-1914-deadbeef] orders", "mailtest") == "ttlm-1914-deadbeef"
+    assert other_game("Re: [referee TTLM-1914-ABC #3] orders", "ttlm-1914-abc") is None
+    assert other_game("Re: [referee ttlm-1914-deadbeef #3] orders", "mailtest") == \
+        "ttlm-1914-deadbeef"
+    assert other_game("Re: [ttlm-1914-deadbeef] orders", "mailtest") is None

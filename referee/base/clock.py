@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 
-from .errors import UsageError
+from .errors import UsageError, quoted
 
 NOW_VARIABLE = "REFEREE_NOW"
 _DURATION = re.compile(r"(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?")
@@ -82,12 +82,13 @@ def parse_duration(text: str, what: str = "duration") -> timedelta:
     cleaned = text.strip().casefold().replace(" ", "")
     match = _DURATION.fullmatch(cleaned)
     if not cleaned or match is None or not any(match.groups()):
-        raise UsageError(f"{what} {text!r}: not a duration; write it like 48h, 2d, 90m or "
+        raise UsageError(f"{what} {quoted(text)}: not a duration; write it like 48h, 2d, 90m or "
                          f"1d12h")
     days, hours, minutes = (int(g or 0) for g in match.groups())
     span = timedelta(days=days, hours=hours, minutes=minutes)
     if span <= timedelta(0) or span > LONGEST:
-        raise UsageError(f"{what} {text!r}: must be more than nothing and at most 365 days")
+        raise UsageError(f"{what} {quoted(text)}: must be more than nothing and at most 365 "
+                         f"days")
     return span
 
 

@@ -17,14 +17,27 @@ EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
 EXIT_INTERNAL = 4       # a bug: anything the referee did not expect
 EXIT_OLDER_RULES = 5    # verify: intact, but records made under older rules were not re-decided
-QUOTE_LIMIT = 60
+# What a message, a log line or a reply echoes of what someone typed or mailed: longer than
+# any order the rules allow, so a real order is always shown whole, and a line of a megabyte
+# is not sent back. The longest is a discard down to the card limit after buying cards (7.1):
+# at most 16 cards (14 Build Points and a limit falling by 2, charts.yaml) of up to 26 letters.
+QUOTE_LIMIT = 500
+# What an error says of an order (which may name what the order named, as typed) is cut at
+# twice that: the longest the rules write, with an order quoted whole, is well under it.
+REASON_LIMIT = 2 * QUOTE_LIMIT
+
+
+def clipped(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """text as it is echoed back: whole, or its first `limit` characters and '…'."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """text quoted for a message; a long one is cut, so that an error stays one readable line."""
+    """text quoted for a message; a long one is cut (clipped), so that an error stays one
+    line of bounded length whatever was sent."""
     if len(text) <= limit:
         return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
+    return f"{clipped(text, limit)!r} ({len(text)} characters)"
 
 
 class RefereeError(Exception):
@@ -68,7 +81,8 @@ class OrderSyntaxError(OrderError):
         self.reason = reason
         self.position = position
         where = f" at column {position + 1}" if position is not None else ""
-        super().__init__(f"cannot read order {quoted(text)}{where}: {reason}")
+        super().__init__(f"cannot read order {quoted(text)}{where}: "
+                         f"{clipped(reason, REASON_LIMIT)}")
 
 
 class AmbiguousOrderError(OrderError):
@@ -93,7 +107,8 @@ class IllegalOrderError(OrderError):
         self.text = text
         self.rule = rule
         self.reason = reason
-        super().__init__(f"order {quoted(text)} rejected: {reason} (rule {rule})")
+        super().__init__(f"order {quoted(text)} rejected: {clipped(reason, REASON_LIMIT)} "
+                         f"(rule {rule})")
 
 
 class DiceError(OrderError):

@@ -2,11 +2,10 @@
 
 A game id is 1 to 64 letters, digits and `-`: it goes into every mail's
 subject tag, the players' order keys and file names, so nothing in it may
-break a header line or a path. A subject names a game when it holds the
-referee's own tag, `[referee ID #N]`, or a bracketed token shaped like a
-generated game id: only letters, digits and `-`, with at least one of each
-of a letter, a digit and a `-` (`[ttlm-1914-deadbeef]`; `[PATCH]`, `[2]` and
-`[e-mail]` are not game ids).
+break a header line or a path. A subject names a game only with the
+referee's own tag, `[referee ID #N]`, wherever it stands; any other bracket
+(`[EXT]`, `[SPAM?]`, `[2nd-try]`, a mailing list's `[pbem-2024]`) is the
+sender's or his mail system's, and names nothing.
 """
 
 from __future__ import annotations
@@ -16,8 +15,8 @@ import re
 from .errors import UsageError
 
 GAME_ID = re.compile(r"[A-Za-z0-9-]{1,64}")
-_BRACKETED = re.compile(r"\[([A-Za-z0-9-]{1,64})\]")
-_REFEREE_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #\d{1,9}\]")
+# The referee's tag: the game id, then the record the mail it answers ended at.
+REFEREE_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
 
 
 def check_game_id(text: str) -> str:
@@ -29,17 +28,9 @@ def check_game_id(text: str) -> str:
     return text
 
 
-def _shaped_like_an_id(token: str) -> bool:
-    return any(c.isalpha() for c in token) and any(c.isdigit() for c in token) and \
-        "-" in token
-
-
 def games_named(subject: str) -> set[str]:
-    """Every game id the subject names: in the referee's tag, or as a bracketed token shaped
-    like a game id."""
-    named = {m.group(1) for m in _REFEREE_TAG.finditer(subject)}
-    named |= {m.group(1) for m in _BRACKETED.finditer(subject) if _shaped_like_an_id(m.group(1))}
-    return named
+    """Every game id the subject names in the referee's tag (other brackets name none)."""
+    return {m.group(1) for m in REFEREE_TAG.finditer(subject)}
 
 
 def other_game(subject: str, ours: str) -> str | None:

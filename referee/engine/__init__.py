@@ -6,7 +6,7 @@ register themselves from flow.py and the rule modules it imports.
 
 from __future__ import annotations
 
-from ..base.errors import IllegalOrderError
+from ..base.errors import IllegalOrderError, clipped
 from ..data.gamedata import GameData
 from ..store.dice import Dice
 from . import (  # noqa: F401  (each registers its decision kinds; apply, how events evolve)
@@ -86,8 +86,9 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
                                     f"({spec.prompt(state, data)})")
     if order.kind not in spec.accepts:
         answers = ", ".join(a.replace("_", " ") for a in spec.accepts)
-        return Violation(spec.rule, f"'{format_order(order)}' does not answer the decision "
-                                    f"now ({spec.prompt(state, data)}); expected: {answers}")
+        return Violation(spec.rule, f"'{clipped(format_order(order))}' does not answer the "
+                                    f"decision now ({spec.prompt(state, data)}); expected: "
+                                    f"{answers}")
     return spec.check(state, data, order, side)
 
 

@@ -12,6 +12,7 @@ import itertools
 
 import msgspec
 
+from ..base.errors import quoted
 from ..data.gamedata import GameData
 from .armies import hidden_templates, template_violation
 from .cards import first_card
@@ -88,7 +89,7 @@ def resolve(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
         army_id, _, spec = ref.partition(":")
         a = s.armies.get(army_id)
         if a is None or a.status != "map":
-            return Violation("1.4", f"there is no army {army_id!r} on the map")
+            return Violation("1.4", f"there is no army {quoted(army_id)} on the map")
         owner = d.nation_side[a.nation]
         if owner != side:
             # Before its contents are looked at: what another side's template holds may be
@@ -102,7 +103,7 @@ def resolve(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
         m = Mover(ref, d.nation_side[a.nation], key.split(":")[0], kind, a.area, source=a,
                   key=key)
     else:
-        return Violation("1.2", f"there is no unit {ref!r} in play")
+        return Violation("1.2", f"there is no unit {quoted(ref)} in play")
     if m.side != side:
         return Violation("2.0 II", f"{ref} is an {m.side} unit; a player moves only his own")
     return m
@@ -193,7 +194,7 @@ def through_full(s: State, d: GameData, m: Mover, area: str) -> Violation | None
 def _join_violation(s: State, d: GameData, m: Mover, into: str, area: str) -> Violation | None:
     t = s.armies.get(into)
     if t is None or t.status != "map":
-        return Violation("1.4", f"there is no army {into!r} on the map")
+        return Violation("1.4", f"there is no army {quoted(into)} on the map")
     if d.nation_side[t.nation] != m.side:
         return Violation("8.1", f"{into} is an enemy army")
     if t.area != area:

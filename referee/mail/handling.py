@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import game as g
-from ..base.errors import OrderError
+from ..base.errors import OrderError, clipped, quoted
 from ..engine import pending_prompt, sealed_for, waiting_on
 from . import message as mailtext
 from .deadlines import EXTEND_LINE, extend_by_mail
@@ -95,13 +95,14 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
     if result.rejected is not None:
         i, text, exc = result.rejected
         out.status = "rejected"
-        out.reason = f"line {lines[i][0]} ({text!r}): {exc}; nothing was applied"
-        out.line, out.text, out.before = lines[i][0], text, i
+        out.reason = f"line {lines[i][0]} ({quoted(text)}): {exc}; nothing was applied"
+        out.line, out.text, out.before = lines[i][0], clipped(text), i
         out.why = why_refused(exc, lines, texts)
         return
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
-    out.reason = "; ".join(f"line {lines[i][0]} ({t!r}): {why}" for i, t, why in result.dropped)
+    out.reason = "; ".join(f"line {lines[i][0]} ({quoted(t)}): {why}"
+                           for i, t, why in result.dropped)
 
 
 def stale(journal: Path, tag, side: str, games_dir) -> str | None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import os
-import re
 import secrets as _secrets
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -26,7 +25,7 @@ from pathlib import Path
 
 from .. import game as g
 from ..base.errors import StorageError, UsageError
-from ..base.gameids import other_game
+from ..base.gameids import REFEREE_TAG, other_game
 from ..base.readers import MODERATOR
 from ..base.text import visible
 from ..render import reports
@@ -64,7 +63,7 @@ from .mailboxes import MSGID, Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body
 
-SUBJECT_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
+SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
 _ledger_path = ledger_path          # the name older tests and notes use
 
 
@@ -83,8 +82,9 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
         if secret is None:
             raise UsageError("the dice secret is needed to register players (order keys are "
                              "derived from it)")
-        changes = parse_players(set_, game.data.sides)
-        watchers = changed_observers(watchers, parse_observers(set_), drop_observers or [])
+        changes = parse_players(set_, game.data.sides, "--set")
+        watchers = changed_observers(watchers, parse_observers(set_, "--set"),
+                                     drop_observers or [])
         check_observers(watchers, {**{s: p["address"] for s, p in current.items()}, **changes})
         for side in new_keys:
             if side not in game.data.sides:

@@ -23,6 +23,8 @@ import re
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
+from ..store.players import compact
+
 __all__ = ["MailError", "order_lines", "parse_message", "plain_body", "sheet_lines"]
 
 DEFAULT_LIMIT = 1 << 20
@@ -389,20 +391,21 @@ def order_lines(body: str, key: str | None = None) -> list[tuple[int, str]]:
     Dropped: everything from a signature ('-- ') or the old mail below a reply (an Outlook
     separator, a 'From:' header block) to the end, quoted '>' lines, attribution lines
     ('On <date>, <name> wrote:' in several languages, also wrapped), the 'Order key:' line
-    (and a line that is only key), a greeting first and a closing (with up to two name
-    lines) last, '#' comments and blank lines. List markers ('- ', '1. ') are stripped.
+    (and a line that is only the key, however it is typed), a greeting first and a closing
+    (with up to two name lines) last, '#' comments and blank lines. List markers ('- ',
+    '1. ') are stripped.
     """
     lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
     end = _cut(lines)
     attributions = _attributions(lines, end)
-    wanted_key = key.strip().casefold() if key and key.strip() else None
+    wanted_key = compact(key) if key and compact(key) else None
     kept: list[tuple[int, str]] = []
     for i in range(end):
         if i in attributions or _QUOTE.match(lines[i]):
             continue
         text = lines[i].split("#", 1)[0].strip()
         text = _MARKER.sub("", text, count=1).strip()
-        if not text or _ORDER_KEY.match(text) or text.casefold() == wanted_key:
+        if not text or _ORDER_KEY.match(text) or (wanted_key and compact(text) == wanted_key):
             continue
         kept.append((i + 1, text))
     return _drop_closing(_drop_greeting(kept))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..base.errors import OrderError, quoted
+from ..base.errors import OrderError, clipped, quoted
 from ..render import reports
 from ..render.formats import render
 from ..render.sections import Document, Orders, Section, Span, para
@@ -33,7 +33,7 @@ def refusal_document(out) -> Document:
         para(Span("Your message was not applied: ", "bold"),
              f"line {out.line} of it failed."),
         para("The line:"),
-        Orders([out.text]),
+        Orders([clipped(out.text)]),
         para(Span("Why: ", "bold"), out.why.rstrip(".") + "."),
         para(Span("Applied: ", "bold"), before),
         para("What you are asked now, with the orders open to you, is below."),

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from .. import game as g
-from ..base.errors import OrderError, UsageError
+from ..base.errors import OrderError, UsageError, quoted
 from ..engine.standing import parse_standing
 from ..game import standing
 
@@ -28,7 +28,7 @@ def standing_change(journal: Path, side: str, lines: list[tuple[int, str]], game
         try:
             parse_standing(phrase, game.data, game.state.turn)
         except OrderError as exc:
-            raise OrderError(f"line {n} ({text!r}): {exc}") from None
+            raise OrderError(f"line {n} ({quoted(text)}): {exc}") from None
         target.append(phrase)
     # A standing file this referee did not write stops the run (UsageError), as for any
     # message: the moderator's to mend, and the message is read again afterwards.

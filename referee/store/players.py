@@ -19,7 +19,8 @@ import hashlib
 import hmac
 import re
 
-from ..base.errors import UsageError
+from ..base.errors import UsageError, quoted
+from ..base.text import disguising
 from .journal import now
 
 REGISTER = "register players"
@@ -27,6 +28,8 @@ OBSERVER = "observer"
 MAX_OBSERVERS = 50
 # Crockford's base32 without I, L, O, U: nothing a reader can mistake for another sign.
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# ... and read as Crockford reads it: a key copied by hand with O for 0, I or L for 1 is the key.
+_READ_AS = str.maketrans("OIL", "011")
 _ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
 
 
@@ -46,48 +49,59 @@ def key_digest(secret: bytes, game_id: str, key: str) -> str:
 
 
 def compact(text: str) -> str:
-    """Text as keys are compared: upper case, letters and digits only."""
-    return re.sub(r"[^0-9A-Z]", "", text.upper())
+    """Text as keys are compared, read as Crockford's base32 is: any case, O as 0, I and L
+    as 1, letters and digits only (dashes and spaces between the groups dropped)."""
+    return re.sub(r"[^0-9A-Z]", "", text.upper()).translate(_READ_AS)
 
 
-def parse_players(items: list[str], sides) -> dict[str, str]:
-    """SIDE=ADDRESS options (also moderator=ADDRESS) -> {side: address} (UsageError); the
-    observer=ADDRESS ones are parse_observers'."""
+def parse_players(items: list[str], sides, option: str = "--player") -> dict[str, str]:
+    """SIDE=ADDRESS options (also moderator=ADDRESS) -> {side: address} (UsageError naming
+    the option); the observer=ADDRESS ones are parse_observers'."""
     out: dict[str, str] = {}
     for item in items:
-        side, sep, address = item.partition("=")
-        side, address = side.strip().casefold(), address.strip()
+        side, sep, given = item.partition("=")
+        side, address = side.strip().casefold(), given.strip()
         if side == OBSERVER:
             continue
         if not sep or side not in (*sides, "moderator"):
-            raise UsageError(f"--player {item!r}: give SIDE=ADDRESS with SIDE one of "
+            raise UsageError(f"{option} {quoted(item)}: give SIDE=ADDRESS with SIDE one of "
                              f"{', '.join((*sides, 'moderator', OBSERVER))}")
-        _check_address(item, address)
+        _check_address(option, item, given)
         if side in out:
-            raise UsageError(f"--player {item!r}: {side} is given twice")
+            raise UsageError(f"{option} {quoted(item)}: {side} is given twice")
         out[side] = address
     return out
 
 
-def parse_observers(items: list[str]) -> list[str]:
-    """The observer=ADDRESS options among items -> their addresses, in order (UsageError:
-    not an address, or one address twice)."""
+def parse_observers(items: list[str], option: str = "--player") -> list[str]:
+    """The observer=ADDRESS options among items -> their addresses, in order (UsageError
+    naming the option: not an address, or one address twice)."""
     out: list[str] = []
     for item in items:
-        who, _, address = item.partition("=")
+        who, _, given = item.partition("=")
         if who.strip().casefold() != OBSERVER:
             continue
-        address = address.strip()
-        _check_address(item, address)
+        address = given.strip()
+        _check_address(option, item, given)
         if address.casefold() in {a.casefold() for a in out}:
-            raise UsageError(f"--player {item!r}: {address} is given twice as an observer")
+            raise UsageError(f"{option} {quoted(item)}: {address} is given twice as an observer")
         out.append(address)
     return out
 
 
-def _check_address(item: str, address: str) -> None:
+def _check_address(option: str, item: str, given: str) -> None:
+    """UsageError unless given (the text after '=', as typed) is one plain address: no
+    control, invisible or direction-changing character (base/text.py), which would hide in
+    every list and report that prints it, and an address's shape."""
+    # A line end or a tab is text elsewhere (base/text.py lets them pass), never in an address.
+    end = next((ch for ch in given if ch in "\t\n\r"), None)
+    hidden = f"U+{ord(end):04X} a control character" if end else disguising(given)
+    if hidden is not None:
+        raise UsageError(f"{option} {quoted(item)}: not an email address: the address holds a "
+                         f"control or direction-changing character ({hidden})")
+    address = given.strip()
     if not _ADDRESS.fullmatch(address) or len(address) > 254:
-        raise UsageError(f"--player {item!r}: {address!r} is not an email address")
+        raise UsageError(f"{option} {quoted(item)}: {quoted(address)} is not an email address")
 
 
 def changed_observers(current: list[str], added: list[str], dropped: list[str]) -> list[str]:

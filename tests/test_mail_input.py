@@ -1,0 +1,333 @@
+"""What players type and their mail systems add, read as they meant it, and nothing they send
+echoed back without bound.
+
+- An order key is read as Crockford's base32: any case, O for 0, I or L for 1, with or
+  without dashes or spaces between the groups; a real character wrong is still refused.
+- What the referee echoes of an order line (the reply, the inbox's log line, the command
+  line's error) is cut with '…' past errors.QUOTE_LIMIT, which keeps every real order whole.
+- Only the referee's own tag in a subject, `[referee GAMEID #N]`, names a game: `[EXT]`,
+  `[2nd-try]` or a mailing list's tag, before or after it, change nothing.
+- An address given to `new --player` or `players --set` that holds a control, invisible or
+  direction-changing character is refused there, in one line, and nothing is written.
+
+The game is tests/test_hostile_mail.py's: game id `mailtest`, a fixed secret, so the order
+keys are known.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+from pathlib import Path
+
+import pytest
+from test_hostile_mail import (
+    GAME,
+    KEYS,
+    SECRET,
+    eml,
+    handled,
+    mail,
+    new_game,
+    not_applied_reply,
+    records,
+)
+
+from referee.base.errors import QUOTE_LIMIT
+from referee.base.text import BIDI, CONTROL, INVISIBLE
+from referee.mail.inbox import Outcome
+from referee.mail.refusal import refusal_text
+from referee.mail.tick import Game, claimant
+from referee.store.dice import write_secret
+from referee.store.players import compact, order_key
+
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+@pytest.fixture
+def journal(tmp_path, cli) -> Path:
+    return new_game(cli, tmp_path / "game")
+
+
+def by_hand(key: str) -> str:
+    """key as a player copies it from paper: lower case, spaces for dashes, O for 0 and I
+    and L by turns for 1."""
+    out, ones = [], 0
+    for ch in key.lower().replace("-", " "):
+        if ch == "0":
+            ch = "o"
+        elif ch == "1":
+            ch, ones = "li"[ones % 2], ones + 1
+        out.append(ch)
+    return "".join(out)
+
+
+def keys_now(cli, journal: Path) -> dict[str, str]:
+    r = cli("players", journal, "--keys", "--format", "json")
+    assert r.exit_code == 0, r.output
+    return {p["side"]: p["key"] for p in json.loads(r.stdout)["players"] if p.get("key")}
+
+
+def body_of(m) -> str:
+    return m.get_body(preferencelist=("plain",)).get_content()
+
+
+def refusal_file(outbox: Path) -> Path:
+    """The one 'not applied' mail of the outbox, as written."""
+    (found,) = [p for p in outbox.iterdir() if "not applied" in str(email.message_from_bytes(
+        p.read_bytes(), policy=email.policy.default)["Subject"])]
+    return found
+
+
+# ---------------------------------------------------------------- order keys
+
+def test_keys_are_made_of_crockfords_signs_only():
+    """No I, L, O or U in any key: nothing a reader may take for another sign."""
+    signs = {ch for n in range(200) for side in ("german", "entente")
+             for ch in order_key(SECRET, GAME, side, n).replace("-", "")}
+    assert signs <= set(CROCKFORD) and not signs & set("ILOU")
+
+
+@pytest.mark.parametrize("typed", [
+    "AZM4-6CTQ-KFW1", "azm4-6ctq-kfw1", "azm4 6ctq kfwl", "AZM4 6CTQ KFWI", "azm46ctqkfwi",
+    " azm4 - 6ctq - kfwL ",
+])
+def test_a_key_is_read_as_crockfords_base32(typed):
+    assert compact(typed) == compact("AZM4-6CTQ-KFW1") == "AZM46CTQKFW1"
+
+
+def test_o_is_read_as_zero_and_a_real_sign_still_counts():
+    assert compact("NV3V-XVMD-SKOY") == compact("nv3v xvmd sk0y") == "NV3VXVMDSK0Y"
+    assert compact("AZM4-6CTQ-KFW2") != compact("AZM4-6CTQ-KFW1")
+    assert compact("AZM4-6CTQ-KFWU") != compact("AZM4-6CTQ-KFW1")    # U is no sign of a key
+
+
+@pytest.mark.parametrize("alone", [False, True], ids=["order-key-line", "key-alone-on-a-line"])
+def test_a_key_typed_by_hand_is_the_key(journal, cli, tmp_path, alone):
+    """The German's key with I and L for 1, lower case, spaces for dashes: applied, and the
+    key alone on a line is not read as an order."""
+    typed = by_hand(KEYS["german"])
+    assert typed == "94yl kqgc ided" and compact(typed) == compact(KEYS["german"])
+    line = typed if alone else f"Order key: {typed}"
+    raw = mail(body=f"play offensive\n\n{line}\n", subject="my orders")
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"], o["records"]) for o in out] == \
+        [("applied", "german", [3])], out
+    assert records(journal)[3]["order"] == "play offensive"
+
+
+def test_a_key_with_a_zero_typed_as_o(journal, cli, tmp_path):
+    """The German's second key holds a 0; typed with an O it is still his key."""
+    r = cli("players", journal, "--new-key", "german")
+    assert r.exit_code == 0, r.output
+    key = keys_now(cli, journal)["german"]
+    assert "0" in key, key
+    raw = mail(body=f"play offensive\n\nOrder key: {by_hand(key)}\n", subject="orders")
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
+
+
+@pytest.mark.parametrize("wrong", ["94yl kqgc idee", "94yl kqgc idcd", "94yu kqgc ided"])
+def test_a_key_wrong_in_a_real_sign_is_refused(journal, cli, tmp_path, wrong):
+    before = journal.read_bytes()
+    raw = mail(body=f"play offensive\n\nOrder key: {wrong}\n")
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", None)], out
+    assert journal.read_bytes() == before
+
+
+def test_a_key_typed_by_hand_claims_its_game_in_a_shared_mailbox(tmp_path):
+    """tick: a message with no tag goes to the game whose key it carries, typed by hand."""
+    ours = Game(tmp_path / "a.jsonl", GAME, "h", None, None, [KEYS["german"]])
+    other = Game(tmp_path / "b.jsonl", "other", "h", None, None, [KEYS["entente"]])
+    raw = mail(body=f"play offensive\n\nOrder key: {by_hand(KEYS['german'])}\n",
+               subject="orders")
+    assert claimant(raw, [other, ours]) is ours
+
+
+# ---------------------------------------------------------------- echoes cut
+
+HUGE = 900_000
+
+
+@pytest.mark.parametrize("line", [
+    "move ge-1 " + "x" * HUGE,                  # an order that cannot be read
+    "x" * HUGE,                                 # no verb at all
+    "standing: " + "x" * HUGE,                  # a standing order that cannot be read
+    "extend " + "x" * HUGE,                     # more time, but no duration
+    "discard " + "poison_gas " * (HUGE // 11),  # read, but no answer to the decision now
+    "play offensive\nmove ge-" + "1" * HUGE + " liege",   # read, but no such unit
+], ids=["order", "no-verb", "standing", "extend", "discard", "unit"])
+def test_a_900_kb_line_is_not_echoed_back(journal, cli, tmp_path, line):
+    """One line of 900 KB: refused, nothing applied; the reply, the outcome's reason and the
+    log line quote its start with '…', a few KB in all, whichever check refuses it."""
+    before = journal.read_bytes()
+    raw = mail(body=f"{line}\n\nOrder key: {KEYS['german']}\n")
+    assert len(raw) > HUGE
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
+    assert journal.read_bytes() == before
+    reason = out[0]["reason"]
+    assert len(reason) < 5 * QUOTE_LIMIT and "…" in reason, (len(reason), reason[:300])
+    reply = not_applied_reply(tmp_path / "out", "german")
+    size = refusal_file(tmp_path / "out").stat().st_size
+    assert size < 10_000, size
+    assert "…" in body_of(reply) and line[-QUOTE_LIMIT - 1:] not in body_of(reply)
+    # The log line of a run in text form (the same line in a message of its own).
+    raw = mail(body=f"{line}\n\nOrder key: {KEYS['german']}\n", mid="<again@potsdam.example>")
+    r = cli("inbox", journal, eml(tmp_path / "again", raw))
+    assert r.exit_code == 0, r.stderr[:300]
+    (log, _) = r.stdout.splitlines()
+    assert log.startswith("rejected") and len(log) < 5 * QUOTE_LIMIT and "…" in log, \
+        (len(log), log[:300])
+    assert journal.read_bytes() == before
+
+
+def test_a_reply_owed_from_an_older_ledger_is_cut_too():
+    """A refusal the ledger kept whole (before echoes were cut) is cut when it is written."""
+    out = Outcome("", "<m@x>", "a@example.org", "rejected", "", "german", line=1,
+                  text="move ge-1 " + "x" * HUGE, why="no area is called that", before=0)
+    text = refusal_text(out)
+    assert len(text) < 2 * QUOTE_LIMIT and "…" in text, len(text)
+
+
+# The longest order random play met (production, seed 2): a discard of eight cards down to
+# the card limit (7.1), 150 characters; every real order is shorter than QUOTE_LIMIT.
+LONG_ORDER = ("discard limited_offensive limited_offensive tout_le_monde poison_gas "
+              "advanced_artillery_barrage bad_weather strategic_reserves entente_military_crisis")
+
+
+@pytest.mark.parametrize("order", [LONG_ORDER, LONG_ORDER + "s"],
+                         ids=["not-now", "misspelt-card"])
+def test_the_command_line_quotes_a_real_order_whole(journal, cli, order):
+    """A discard of eight cards refused (not the decision now; a card misspelt): the error
+    line quotes it whole, as the player wrote it."""
+    assert len(LONG_ORDER) == 150
+    before = journal.read_bytes()
+    r = cli("order", journal, "--as", "german", order)
+    assert r.exit_code == 1, r.output
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"referee: order {order!r} rejected" if order == LONG_ORDER
+                           else f"referee: cannot read order {order!r} at column"), line
+    assert "…" not in line and "..." not in line, line
+    assert journal.read_bytes() == before
+
+
+ATOMIC = "; --atomic: none of the 2 orders was applied"
+
+
+@pytest.mark.parametrize("orders, end", [
+    (["move ge-1 " + "x" * HUGE], "(900000 characters)"),
+    (["move ge-1 liege", "x" * HUGE, "y" * HUGE], "(900000 characters)"),   # not applied
+    (["discard " + "poison_gas " * (HUGE // 11)], "expected: play, pass (rule 2.0 II.1)"),
+    (["--atomic", "play offensive", "move ge-" + "1" * HUGE + " liege"],
+     "in play (rule 1.2)" + ATOMIC),
+    # What the rule says names the unit as typed, unquoted: the reason itself is cut.
+    (["--atomic", "play offensive", "move ge-1 liege taking ge-" + "3" * HUGE],
+     "… (rule 4.3)" + ATOMIC),
+], ids=["unreadable", "not-applied", "no-answer-now", "no-such-unit", "taking"])
+def test_the_command_line_cuts_a_huge_order(journal, cli, orders, end):
+    """One line on stderr, of bounded length, whatever the orders' length and whichever
+    check refuses them, its end (why, the rule) kept where the echo is cut in the middle;
+    nothing written."""
+    before = journal.read_bytes()
+    r = cli("order", journal, "--as", "german", *orders)
+    assert r.exit_code == 1, r.output[:300]
+    (line,) = r.stderr.splitlines()
+    assert line.startswith("referee: ") and "…" in line and "Traceback" not in r.output
+    assert len(line) < 5 * QUOTE_LIMIT and line.endswith(end), (len(line), line[-300:])
+    assert journal.read_bytes() == before
+
+
+# ---------------------------------------------------------------- subject tags
+
+TAG = f"[referee {GAME} #2]"
+
+
+@pytest.mark.parametrize("subject, plain", [
+    (f"[EXT] Re: {TAG} german report, SUMMER 1914", f"Re: {TAG} german report, SUMMER 1914"),
+    (f"Re: {TAG} [2nd-try] german report", f"Re: {TAG} german report"),
+    (f"[2nd-try] Re: {TAG} german report", f"Re: {TAG} german report"),
+    (f"[pbem-2024] [SPAM?] Re: {TAG} german report", f"Re: {TAG} german report"),
+    ("[2nd-try] orders", "orders"),
+    ("[ttlm-1914-deadbeef] orders", "orders"),
+    (f"[2nd-try] Re: [referee {GAME} #999999999] german report",
+     f"Re: [referee {GAME} #999999999] german report"),
+], ids=["ext-before", "after-the-tag", "before-the-tag", "list-and-spam", "no-tag",
+        "id-shaped-bracket", "stale-tag-still-read"])
+def test_a_bracket_of_the_sender_changes_nothing(cli, tmp_path, subject, plain):
+    """The same orders under the subject with and without the sender's brackets, each to a
+    game of its own: handled alike."""
+    seen = []
+    for name, subj in (("noisy", subject), ("plain", plain)):
+        journal = new_game(cli, tmp_path / name)
+        # (Two games of one id, secret and second share a ledger: a Message-ID each.)
+        raw = mail(subject=subj, mid=f"<{name}@potsdam.example.org>")
+        out = handled(cli, journal, eml(tmp_path / f"in-{name}", raw),
+                      outbox=tmp_path / f"out-{name}")
+        seen.append([(o["status"], o["side"], o["records"]) for o in out])
+    assert seen[0] == seen[1], seen
+    assert seen[0][0][0] == ("stale" if "999999999" in plain else "applied"), seen
+
+
+def test_another_games_tag_behind_a_bracket_is_still_another_game(journal, cli, tmp_path):
+    before = journal.read_bytes()
+    raw = mail(subject="[EXT] Re: [referee othergame #3] [2nd-try] german report")
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [o["status"] for o in out] == ["skipped"] and "othergame" in out[0]["reason"], out
+    assert journal.read_bytes() == before
+
+
+# ---------------------------------------------------------------- addresses
+
+HIDING = ["\x1b", "\n", "\x7f", "\x00", "\x85", "\u202e", "\u2066", "\u200f", "\u200b",
+          "\ufeff", "\u00ad"]
+HIDING_IDS = [f"U+{ord(c):04X}" for c in HIDING]
+
+
+def test_the_characters_tried_are_those_the_referee_never_shows():
+    assert all(ord(c) in (*BIDI, *INVISIBLE, *CONTROL) or c == "\n" for c in HIDING)
+
+
+def refused_in_one_line(r, option: str, ch: str) -> None:
+    assert r.exit_code == 2, (r.exit_code, r.output)
+    assert "Traceback" not in r.output
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"referee: {option} ") and \
+        "control or direction-changing character" in line, line
+    assert ch not in line and f"U+{ord(ch):04X}" in line, line
+    assert ascii(ch)[1:-1] in line, line              # the character quoted escaped
+
+
+@pytest.mark.parametrize("ch", HIDING, ids=HIDING_IDS)
+@pytest.mark.parametrize("who", ["german", "observer"])
+def test_new_refuses_an_address_that_hides_a_character(cli, tmp_path, ch, who):
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--secret-file", secret,
+            "--player", f"{who}=kai{ch}ser@example.org", "--player", "entente=j@example.net")
+    refused_in_one_line(r, "--player", ch)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fixed.secret"]
+
+
+@pytest.mark.parametrize("ch", HIDING, ids=HIDING_IDS)
+@pytest.mark.parametrize("who", ["german", "moderator", "observer"])
+def test_players_refuses_an_address_that_hides_a_character(journal, cli, ch, who):
+    before = journal.read_bytes()
+    r = cli("players", journal, "--set", f"{who}=kaiser@example.org{ch}")
+    refused_in_one_line(r, "--set", ch)
+    assert journal.read_bytes() == before
+
+
+def test_an_address_with_letters_beyond_ascii_is_taken(journal, cli, tmp_path):
+    """jörg@example.de is no disguise (how such addresses are sent is another matter)."""
+    r = cli("players", journal, "--set", "entente=jörg@example.de")
+    assert r.exit_code == 0, r.output
+    assert "jörg@example.de" in r.stdout
+    secret = tmp_path / "other.secret"
+    write_secret(secret, SECRET)
+    r = cli("new", tmp_path / "n.jsonl", "--scenario", "1914", "--secret-file", secret,
+            "--player", "german=jörg@example.de")
+    assert r.exit_code == 0, r.output
