@@ -329,6 +329,24 @@ def test_an_address_beyond_ascii_goes_where_the_server_takes_it_and_stops_nobody
         smtp.stop()
 
 
+def test_a_player_with_an_address_beyond_ascii_gets_his_mail_through_a_server_that_takes_it(
+        cli, net, tmp_path):
+    smtp = SmtpServer(net.smtp.auth, utf8=True).start()
+    try:
+        mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, smtp.port]}\n')
+        journal, _ = new_game(cli, tmp_path / "games", "oscar", net, "--mail-in", net.source,
+                              "--mail-out", f"smtp://{USER}@{HOST}:{smtp.port}")
+        assert cli("players", journal, "--set", "german=jörg@example.de").exit_code == 0
+        r = tick(cli, journal)
+        assert r.exit_code == 0, r.output
+        (german,) = [m for _, tos, m in smtp.received if tos == ["jörg@example.de"]]
+        # The address as it is, in UTF-8 (RFC 6532), not an encoded word that names no one.
+        assert b"To: j\xc3\xb6rg@example.de" in german and b"=?utf-8?" not in german.split(
+            b"\n\n")[0].split(b"Subject:")[0]
+    finally:
+        smtp.stop()
+
+
 def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_is_told(
         cli, net, tmp_path):
     folder = tmp_path / "games"

@@ -41,6 +41,7 @@ from ..game.replay import order_text
 from ..store import home
 from ..store.journal import Journal, scan
 from ..store.players import observer_addresses, roster
+from . import message as mailtext
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -84,7 +85,7 @@ class _Post:
         msg.set_content(visible(body), cte="quoted-printable")
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
-            home.write_new(path, bytes(msg))
+            home.write_new(path, mailtext.mail_bytes(msg))
         except FileExistsError:
             return False
         except OSError as exc:

@@ -464,11 +464,11 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
     if png is not None:
         msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
     if name is not None:
-        return _write_once(folder, name, bytes(msg))
+        return _write_once(folder, name, mailtext.mail_bytes(msg))
     for _ in range(8):
         path = folder / f"{_secrets.token_hex(8)}.eml"
         try:
-            home.write_new(path, bytes(msg))
+            home.write_new(path, mailtext.mail_bytes(msg))
             return path
         except FileExistsError:
             continue

@@ -25,7 +25,8 @@ from html.parser import HTMLParser
 
 from ..store.players import compact
 
-__all__ = ["MailError", "order_lines", "parse_message", "plain_body", "sheet_lines"]
+__all__ = ["MailError", "mail_bytes", "order_lines", "parse_message", "plain_body",
+           "sheet_lines"]
 
 DEFAULT_LIMIT = 1 << 20
 
@@ -435,3 +436,14 @@ def sheet_lines(lines: list[tuple[int, str]]
         found[kind] = (n, m.group(2).strip())
     link, tip = found.get("link"), found.get("sheet")
     return kept, link and link[1], tip and tip[1], None
+
+
+def mail_bytes(msg: EmailMessage) -> bytes:
+    """A mail the referee wrote, as it is spooled and sent. An address beyond ASCII
+    (jörg@example.de) is written as it is, in UTF-8 (RFC 6532), for a server that takes it
+    (SMTPUTF8): an encoded word in its place is no address at all. Every other mail is
+    written as before, in ASCII."""
+    addresses = " ".join(str(msg.get(k, "")) for k in ("From", "To", "Cc"))
+    if addresses.isascii():
+        return bytes(msg)
+    return msg.as_bytes(policy=msg.policy.clone(utf8=True))

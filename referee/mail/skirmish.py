@@ -123,5 +123,5 @@ def _write(folder: Path, to: str, subject: str, body: str, in_reply_to: str | No
         msg["In-Reply-To"] = in_reply_to
     msg.set_content(visible(body), cte="quoted-printable")
     path = folder / f"{_secrets.token_hex(8)}.eml"
-    home.write_new(path, bytes(msg))
+    home.write_new(path, mailtext.mail_bytes(msg))
     return path
