@@ -247,6 +247,29 @@ def test_strangers_get_a_bounded_number_of_replies(journal, cli, tmp_path, monke
     assert [to for to, _, _, _ in _mails(tmp_path / "out2")] == ["s0@spam.example"]
 
 
+def test_strangers_do_not_use_up_the_replies_a_player_with_a_mistyped_key_needs(
+        journal, cli, tmp_path, monkeypatch):
+    """Twenty strangers first use up the day's answers to addresses that are no player's;
+    then the German writes with a key wrong in one character: he is still told why his
+    orders were not taken (a quota of his own), and so again the same day, up to
+    REGISTERED_PER_DAY."""
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    raws = [mail(f"s{i}@spam.example", "buy now\n", mid=f"<q{i}@spam.example>")
+            for i in range(ledgermod.UNMATCHED_PER_DAY + 5)]
+    wrong = KEYS["german"][:-1] + ("0" if KEYS["german"][-1] != "0" else "2")
+    raws += [mail(ADDRESSES["german"], f"pass\n\nOrder key: {wrong}\n",
+                  mid=f"<typo{i}@example.org>") for i in range(ledgermod.REGISTERED_PER_DAY + 2)]
+    r = cli("inbox", journal, write_mbox(tmp_path / "box.mbox", raws), "--outbox",
+            tmp_path / "out", "--format", "json")
+    assert r.exit_code == 0, r.output
+    told = [to.casefold() for to, _, answers, _ in _mails(tmp_path / "out") if answers]
+    assert sum(to.endswith("spam.example") for to in told) == ledgermod.UNMATCHED_PER_DAY
+    assert told.count(ADDRESSES["german"].casefold()) == ledgermod.REGISTERED_PER_DAY
+    said = [m["reason"] for m in json.loads(r.stdout)["messages"]
+            if (m["from"] or "").casefold() == ADDRESSES["german"].casefold()]
+    assert sum("a day at most to a registered address" in x for x in said) == 2, said
+
+
 def test_an_old_entry_folded_into_digests_still_refuses_a_replay(journal, cli, tmp_path,
                                                                  monkeypatch):
     """Past KEEP_WHOLE entries the oldest are kept only as digest prefixes: the ledger stays

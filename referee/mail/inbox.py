@@ -47,6 +47,7 @@ from . import message as mailtext
 from .deadlines import deadline_lines
 from .handling import handle
 from .ledger import (
+    REGISTERED_PER_DAY,
     copy_handled,
     fault,
     game_lock,
@@ -196,6 +197,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
     keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
             if s != MODERATOR}
     watchers = observer_addresses(records)
+    registered = {str(p.get("address", "")).casefold() for p in people.values()}
     applied, copies = _applied_messages(records)
     manual = game.header["dice"]["mode"] == "manual"
     outcomes: list[Outcome] = []
@@ -224,7 +226,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
                 _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
                           replies)
             boxes.release(m)
-            _keep(ledger, m, out, replies if outbox is not None else [])
+            _keep(ledger, m, out, replies if outbox is not None else [], registered)
         if out.status == "skipped" and out.side is None:      # a copy: judged like the first
             note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
         seen.add(m.sha256)
@@ -258,10 +260,12 @@ def _report_still_owed(ledger: dict, where: tuple | None, message_id: str,
         ledger["reply_to"][side] = message_id
 
 
-def _keep(ledger: dict, m: Message, out: Outcome, replies: list) -> None:
+def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
+          registered: set[str]) -> None:
     """What handling m leaves in the ledger (saved at once when it touched the game or owes
     a reply): handled unless the journal holds it, and each reply owed (none when the run
-    writes no outbox)."""
+    writes no outbox; to an address that is no side's, within the day's quota, the
+    registered addresses' apart from strangers')."""
     if out.status in ("unreadable", "known"):
         return
     if out.status != "applied" or not out.records:      # standing lines only: no record
@@ -271,8 +275,12 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list) -> None:
     for address, side, o, msg in replies:
         if o.status == "applied":
             ledger["reply_to"][side] = msg.message_id
-        elif side or may_answer(ledger, address):
+        elif side or may_answer(ledger, address, address.casefold() in registered):
             ledger["owed"].append(_owed(address, side, o, msg))
+        elif address.casefold() in registered:
+            o.reason += (f"; no reply: {REGISTERED_PER_DAY} a day at most to a "
+                         f"registered address for messages not taken as his side's")
+            continue
         else:
             o.reason += "; no reply: one a day at most to an address that is no player's"
             continue

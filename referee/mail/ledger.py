@@ -29,8 +29,11 @@ from ..store import home
 KEEP_WHOLE = 2000          # entries of `handled` and `ids` kept whole; older ones as digests
 PREFIX = 16                # hex digits kept of a folded digest (64 bits)
 UNMATCHED_PER_DAY = 20     # replies to messages no player sent, per game and day
+# Replies a registered address gets a day to messages not taken as his side's (a mistyped
+# key): counted apart from strangers', so that strangers cannot use up what he needs.
+REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
-         "owed": list, "digests": str, "id_digests": str}
+         "told_registered": dict, "owed": list, "digests": str, "id_digests": str}
 FAULT_VARIABLE = "REFEREE_FAULT"
 
 
@@ -134,10 +137,23 @@ def note_handled(ledger: dict, sha256: str, message_id: str, body_sha256: str,
         ledger["ids"][message_id] = body_sha256
 
 
-def may_answer(ledger: dict, address: str) -> bool:
-    """Whether a message no player sent may be answered at address: once a day per address,
-    UNMATCHED_PER_DAY a day in all (no backscatter); the answer is then counted."""
+def may_answer(ledger: dict, address: str, registered: bool = False) -> bool:
+    """Whether a message not taken as a side's may be answered at address: from a stranger,
+    once a day per address and UNMATCHED_PER_DAY a day in all (no backscatter); from an
+    address registered in the game, REGISTERED_PER_DAY a day, whatever strangers sent. The
+    answer is then counted."""
     today = now().date().isoformat()
+    if registered:
+        counts = ledger["told_registered"]
+        day, count = counts.get(address, [today, 0]) if isinstance(
+            counts.get(address), list) else [today, 0]
+        count = count if day == today and isinstance(count, int) else 0
+        ledger["told_registered"] = {a: v for a, v in counts.items()
+                                     if isinstance(v, list) and v[:1] == [today]}
+        if count >= REGISTERED_PER_DAY:
+            return False
+        ledger["told_registered"][address] = [today, count + 1]
+        return True
     told = {a: d for a, d in ledger["told"].items() if d == today}
     if address in told or len(told) >= UNMATCHED_PER_DAY:
         ledger["told"] = told
