@@ -331,3 +331,34 @@ def test_an_address_with_letters_beyond_ascii_is_taken(journal, cli, tmp_path):
     r = cli("new", tmp_path / "n.jsonl", "--scenario", "1914", "--secret-file", secret,
             "--player", "german=jörg@example.de")
     assert r.exit_code == 0, r.output
+
+
+# ---------------------------------------------------------------- a mail sent again
+
+def test_a_mail_sent_again_with_a_new_message_id_is_applied_once(journal, cli, tmp_path):
+    """The German proposes an armistice (legal at any time, 3.2) and the Entente refuses;
+    the German's mail, sent again word for word under a new Message-ID (a replay), is not
+    applied a second time, and he is told why."""
+    body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
+    first = handled(cli, journal, eml(tmp_path / "a", mail(body=body, mid="<p1@x.org>")),
+                    outbox=tmp_path / "out1")
+    assert [m["status"] for m in first] == ["applied"]
+    (seq,) = first[0]["records"]
+    refusal = mail("joffre@example.net", f"refuse armistice\n\nOrder key: {KEYS['entente']}\n",
+                   mid="<r1@x.net>")
+    assert handled(cli, journal, eml(tmp_path / "b", refusal),
+                   outbox=tmp_path / "out2")[0]["status"] == "applied"
+    before = journal.read_bytes()
+    again = handled(cli, journal, eml(tmp_path / "c", mail(body=body, mid="<p2@x.org>")),
+                    outbox=tmp_path / "out3")
+    assert [m["status"] for m in again] == ["rejected"], again
+    assert f"the message applied as record {seq}" in again[0]["reason"]
+    assert journal.read_bytes() == before
+    (answer,) = [m for m in (tmp_path / "out3").iterdir()]
+    assert f"applied as record {seq}" in answer.read_text(encoding="utf-8")
+    # The same orders in a message of their own words are taken.
+    fresh = handled(cli, journal, eml(tmp_path / "d", mail(
+        body=f"propose armistice\nonce more\n\nOrder key: {KEYS['german']}\n", mid="<p3@x.org>")),
+        outbox=tmp_path / "out4")
+    assert fresh[0]["status"] in ("applied", "rejected") and "applied as record" not in \
+        fresh[0]["reason"]

@@ -136,16 +136,21 @@ class Outcome:
     before: int = 0
 
 
-def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]]]:
-    """Raw digests (with the seq and actor of the record holding each), and (Message-ID,
-    body digest) pairs, of the messages the journal holds."""
-    raws, copies = {}, set()
+def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
+                                         dict[tuple[str, str], int]]:
+    """Raw digests (with the seq and actor of the record holding each), (Message-ID, body
+    digest) pairs, and the first record of each (side, body digest), of the messages the
+    journal holds."""
+    raws, copies, bodies = {}, set(), {}
     for rec in records:
         part = rec.get("mail")
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
             raws.setdefault(part["data"]["sha256"], (rec.get("seq"), rec.get("actor")))
-            copies.add((part["data"]["message_id"], part["data"].get("body_sha256", "")))
-    return raws, copies
+            body = part["data"].get("body_sha256") or ""
+            copies.add((part["data"]["message_id"], body))
+            if body:
+                bodies.setdefault((rec.get("actor"), body), rec.get("seq"))
+    return raws, copies, bodies
 
 
 def check_outbox(folder: Path) -> None:
@@ -198,7 +203,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
             if s != MODERATOR}
     watchers = observer_addresses(records)
     registered = {str(p.get("address", "")).casefold() for p in people.values()}
-    applied, copies = _applied_messages(records)
+    applied, copies, bodies = _applied_messages(records)
     manual = game.header["dice"]["mode"] == "manual"
     outcomes: list[Outcome] = []
     seen: set[str] = set()
@@ -223,7 +228,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
                 replies.append((m.sender, OBSERVER, out, m))
             else:
-                _classify(journal, m, out, people, keys, ledger, manual, games_dir, game_id,
+                _classify(journal, m, out, people, keys, bodies, manual, games_dir, game_id,
                           replies)
             boxes.release(m)
             _keep(ledger, m, out, replies if outbox is not None else [], registered)
@@ -318,9 +323,10 @@ class _Reply:
     name: str
 
 
-def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict, ledger: dict,
-              manual: bool, games_dir, game_id: str, replies: list) -> None:
-    """Whose message this is, if anybody's, then handle it."""
+def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
+              bodies: dict, manual: bool, games_dir, game_id: str, replies: list) -> None:
+    """Whose message this is, if anybody's, then handle it (once: the same text from the
+    same side as a message the journal holds is a replay, whatever its Message-ID)."""
     tag = SUBJECT_TAG.search(m.subject)
     other = other_game(m.subject, game_id)
     if other is not None:
@@ -342,8 +348,14 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
             out.reason += "; no reply: the message has no usable sender address"
         return
     out.side = side
+    replayed = bodies.get((side, m.body_sha256)) if m.body_sha256 else None
     if m.problem:
         out.status, out.reason = "rejected", m.problem
+    elif replayed is not None:
+        out.status = "rejected"
+        out.reason = (f"the same text from {side}'s address as the message applied as record "
+                      f"{replayed}: taken for a copy sent again, and applied once; to give "
+                      f"the same orders again, write them in a new message")
     else:
         handle(journal, m, side, keys[side], tag, out, manual, games_dir)
     replies.append((people[side]["address"], side, out, m))
