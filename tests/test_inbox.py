@@ -70,7 +70,7 @@ def sha(raw: bytes) -> str:
 def _mail(rec: dict) -> tuple[str, str]:
     """A record's message part: Message-ID and raw digest (its body digest is checked apart)."""
     data = rec["mail"]["data"]
-    assert set(data) == {"message_id", "sha256", "body_sha256"}
+    assert set(data) == {"message_id", "sha256", "body_sha256", "content_sha256"}
     return data["message_id"], data["sha256"]
 
 

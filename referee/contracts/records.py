@@ -85,6 +85,8 @@ class MailData(Contract):
     message_id: str
     sha256: str
     body_sha256: str | None = None
+    # Of its Date, Subject and text: the same mail sent again under a new Message-ID.
+    content_sha256: str | None = None
 
 
 class SheetTip(Contract):

@@ -110,6 +110,7 @@ class MailData(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     message_id: str
     sha256: str
     body_sha256: str | None = None
+    content_sha256: str | None = None
 
 
 class SheetTip(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -43,7 +43,8 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (deadlines.py)
         out.status, out.reason, out.records = extend_by_mail(
             journal, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
-                                   "body_sha256": m.body_sha256}, games_dir)
+                                   "body_sha256": m.body_sha256,
+                                   "content_sha256": m.content_sha256}, games_dir)
         return
     standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
     lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
@@ -84,7 +85,9 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
         # all (all or nothing).
         result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
                           mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
-                                "body_sha256": m.body_sha256}, others_standing=not manual,
+                                "body_sha256": m.body_sha256,
+                                "content_sha256": m.content_sha256},
+                          others_standing=not manual,
                           standing_change=change, link=link, sheet=tip)
     except g.AlreadyApplied:
         out.status, out.reason = "known", "already in the journal (another inbox run)"

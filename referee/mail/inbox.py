@@ -139,17 +139,17 @@ class Outcome:
 def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
                                          dict[tuple[str, str], int]]:
     """Raw digests (with the seq and actor of the record holding each), (Message-ID, body
-    digest) pairs, and the first record of each (side, body digest), of the messages the
-    journal holds."""
+    digest) pairs, and the first record of each (side, digest of Date, Subject and text),
+    of the messages the journal holds."""
     raws, copies, bodies = {}, set(), {}
     for rec in records:
         part = rec.get("mail")
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
             raws.setdefault(part["data"]["sha256"], (rec.get("seq"), rec.get("actor")))
-            body = part["data"].get("body_sha256") or ""
-            copies.add((part["data"]["message_id"], body))
-            if body:
-                bodies.setdefault((rec.get("actor"), body), rec.get("seq"))
+            copies.add((part["data"]["message_id"], part["data"].get("body_sha256") or ""))
+            content = part["data"].get("content_sha256")
+            if content:
+                bodies.setdefault((rec.get("actor"), content), rec.get("seq"))
     return raws, copies, bodies
 
 
@@ -326,7 +326,8 @@ class _Reply:
 def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
               bodies: dict, manual: bool, games_dir, game_id: str, replies: list) -> None:
     """Whose message this is, if anybody's, then handle it (once: the same text from the
-    same side as a message the journal holds is a replay, whatever its Message-ID)."""
+    same side, with the same Date and Subject, as a message the journal holds is that
+    message sent again, whatever its Message-ID)."""
     tag = SUBJECT_TAG.search(m.subject)
     other = other_game(m.subject, game_id)
     if other is not None:
@@ -348,14 +349,15 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
             out.reason += "; no reply: the message has no usable sender address"
         return
     out.side = side
-    replayed = bodies.get((side, m.body_sha256)) if m.body_sha256 else None
+    replayed = bodies.get((side, m.content_sha256)) if m.content_sha256 else None
     if m.problem:
         out.status, out.reason = "rejected", m.problem
     elif replayed is not None:
         out.status = "rejected"
-        out.reason = (f"the same text from {side}'s address as the message applied as record "
-                      f"{replayed}: taken for a copy sent again, and applied once; to give "
-                      f"the same orders again, write them in a new message")
+        out.reason = (f"the same mail (date, subject and text) from {side}'s address as the "
+                      f"message applied as record {replayed}: taken for a copy sent again, "
+                      f"and applied once; to give the same orders again, send them in a new "
+                      f"message")
     else:
         handle(journal, m, side, keys[side], tag, out, manual, games_dir)
     replies.append((people[side]["address"], side, out, m))

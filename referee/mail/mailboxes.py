@@ -32,6 +32,7 @@ class Message:
     problem: str | None = None
     sha256: str = ""
     body_sha256: str = ""
+    content_sha256: str = ""         # of its Date, Subject and text (not its Message-ID)
     message_id: str = ""
     sender: str = ""
     subject: str = ""
@@ -163,6 +164,8 @@ def _read_message(m: Message, parse: bool = True) -> None:
         _parse(m)
     if not m.unreadable:
         _read_headers(m)
+        m.content_sha256 = hashlib.sha256(
+            f"{m.date!r}\n{m.subject}\n{m.body_sha256}".encode("utf-8", "replace")).hexdigest()
 
 
 def _parse(m: Message) -> None:
