@@ -247,6 +247,22 @@ IMAP_PASSWORD_ENV = f"REFEREE_IMAP_PASSWORD_{HOST.replace('.', '_')}"
 SMTP_PASSWORD_ENV = f"REFEREE_SMTP_PASSWORD_{HOST.replace('.', '_')}"
 
 
+def forge_route(journal: Path, source: str | None, target: str | None) -> None:
+    """A route record appended to a game and chained with the referee's own code, as
+    someone who can write the game folder (not the moderator's referee home) can."""
+    import json
+
+    from referee.store.journal import line_of, seal
+
+    last = json.loads(journal.read_bytes().splitlines()[-1])
+    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
+                   "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
+                   "mail_route": {"to": "moderator", "salt": "00" * 16,
+                                  "data": {"source": source, "target": target}}})
+    with open(journal, "ab") as fh:
+        fh.write(line_of(forged))
+
+
 def mail_settings(text: str) -> Path:
     """Write the moderator's mail settings (mail.toml, private) in this test's referee home."""
     path = Path(os.environ["REFEREE_HOME"]) / "mail.toml"
@@ -274,7 +290,7 @@ class PlainListener:
     """A server on 127.0.0.1 that offers no TLS at all and keeps every byte it is sent:
     what an intruder's host, or a downgraded route, would be. It speaks just enough IMAP
     (greeting, CAPABILITY without STARTTLS, LOGIN, SELECT, LOGOUT) or SMTP (greeting, EHLO
-    without STARTTLS) for a client to go on as far as it would."""
+    without STARTTLS, AUTH, whole mails) for a client to go on as far as it would."""
 
     def __init__(self, kind: str):
         self.kind = kind
@@ -299,8 +315,14 @@ class PlainListener:
         conn.sendall(b"* OK IMAP4rev1 ready\r\n" if self.kind == "imap" else
                      b"220 plain ESMTP\r\n")
         reader = conn.makefile("rb")
+        in_data = False
         for line in reader:
             self.received += line
+            if in_data:                     # a mail's text, up to its lone '.'
+                if line.rstrip(b"\r\n") == b".":
+                    in_data = False
+                    conn.sendall(b"250 ok\r\n")
+                continue
             words = line.split()
             if not words:
                 continue
@@ -318,6 +340,9 @@ class PlainListener:
                 verb = words[0].upper()
                 if verb in (b"EHLO", b"HELO"):
                     conn.sendall(b"250-plain\r\n250 AUTH PLAIN LOGIN\r\n")
+                elif verb == b"DATA":
+                    in_data = True
+                    conn.sendall(b"354 go on\r\n")
                 elif verb == b"QUIT":
                     conn.sendall(b"221 bye\r\n")
                     return

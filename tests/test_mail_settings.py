@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
-from mailservers import HOST, PASSWORD, USER, PlainListener, mail_settings
+from mailservers import HOST, PASSWORD, USER, PlainListener, forge_route, mail_settings
 
 from referee.base.errors import UsageError
 from referee.mail.credentials import password
@@ -23,20 +23,6 @@ def records(journal: Path) -> list[dict]:
     return [json.loads(line) for line in journal.read_text().splitlines()]
 
 
-def forge_route(journal: Path, source: str | None, target: str | None) -> None:
-    """As tests/test_transport.py: a route record appended and chained with the referee's
-    own code, by someone who can write the game folder (not the referee home)."""
-    from referee.store.journal import line_of, seal
-
-    last = records(journal)[-1]
-    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
-                   "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
-                   "mail_route": {"to": "moderator", "salt": "00" * 16,
-                                  "data": {"source": source, "target": target}}})
-    with open(journal, "ab") as fh:
-        fh.write(line_of(forged))
-
-
 def new_game(cli, folder: Path, game_id: str, *route: str) -> Path:
     folder.mkdir(exist_ok=True)
     journal = folder / f"{game_id}.jsonl"
@@ -45,36 +31,6 @@ def new_game(cli, folder: Path, game_id: str, *route: str) -> Path:
               for a in ("--player", f"{side}={address}")], *route)
     assert r.exit_code == 0, r.output
     return journal
-
-
-class SmtpCatcher(PlainListener):
-    """A plain SMTP listener (no TLS) that takes whole mails (DATA), as anyone's would."""
-
-    def __init__(self):
-        super().__init__("smtp")
-
-    def _talk(self, conn) -> None:
-        conn.sendall(b"220 plain ESMTP\r\n")
-        reader = conn.makefile("rb")
-        in_data = False
-        for line in reader:
-            self.received += line
-            if in_data:
-                if line in (b".\r\n", b".\n"):
-                    in_data = False
-                    conn.sendall(b"250 ok\r\n")
-                continue
-            verb = (line.split() or [b""])[0].upper()
-            if verb in (b"EHLO", b"HELO"):
-                conn.sendall(b"250-plain\r\n250 AUTH PLAIN LOGIN\r\n")
-            elif verb == b"DATA":
-                in_data = True
-                conn.sendall(b"354 go on\r\n")
-            elif verb == b"QUIT":
-                conn.sendall(b"221 bye\r\n")
-                return
-            else:
-                conn.sendall(b"235 ok\r\n" if verb == b"AUTH" else b"250 ok\r\n")
 
 
 def tick(cli, path: Path, *more: str):
@@ -118,7 +74,7 @@ def test_a_forged_target_to_another_port_of_a_host_without_tls_gets_the_players_
     keys = {p["side"]: p["key"] for p in json.loads(
         cli("players", journal, "--keys", "--format", "json").stdout)["players"]
         if p.get("key") and p["side"] != "moderator"}
-    theirs = SmtpCatcher()
+    theirs = PlainListener("smtp")
     try:
         forge_route(journal, str(box), f"smtp://{HOST}:{theirs.port}")
         tick(cli, journal)

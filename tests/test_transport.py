@@ -29,6 +29,7 @@ from mailservers import (
     PlainListener,
     Route,
     SmtpServer,
+    forge_route,
     free_port,
     mail_settings,
     route_through,
@@ -481,18 +482,6 @@ def test_sendmail_gets_each_mail_on_stdin_without_a_shell(cli, tmp_path):
 # Someone who can write a game folder can append a route record and chain it with the
 # referee's own code (verify reads it as well formed). The route may still only name a host
 # or a route of the moderator's own mail settings, which live in his referee home.
-
-def forge_route(journal: Path, source: str | None, target: str | None) -> None:
-    from referee.store.journal import line_of, seal
-
-    last = records(journal)[-1]
-    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
-                   "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
-                   "mail_route": {"to": "moderator", "salt": "00" * 16,
-                                  "data": {"source": source, "target": target}}})
-    with open(journal, "ab") as fh:
-        fh.write(line_of(forged))
-
 
 @pytest.mark.parametrize("target, says", [
     ("sendmail:/bin/sh -c 'touch {pwned}'", "never holds a command line"),
