@@ -575,6 +575,47 @@ def test_a_backup_copy_of_a_journal_in_the_folder_is_not_played_as_a_second_game
     assert records(other)[-1]["order"] != "pass"
 
 
+@pytest.mark.parametrize("reading, most, most_bytes", [
+    ("messages = 4\nmegabytes = 32", 4, 32 << 20), ("messages = 50\nmegabytes = 1", 50, 1 << 20)])
+def test_a_pass_reads_what_the_settings_allow_and_no_unclaimed_message_twice(
+        cli, net, tmp_path, monkeypatch, reading, most, most_bytes):
+    import imaplib
+
+    journal, keys = new_game(cli, tmp_path / "games", "papa", net)
+    mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, net.smtp.port]}\n'
+                  f'[reading]\n{reading}\n')
+    big = "x" * 199_000 + "\n"                  # five of them fill a megabyte, not six
+    strangers = [(f"From: s{i}@bureau.example\nTo: umpire@example.com\nSubject: hello\n"
+                  f"Message-ID: <s{i}@bureau.example>\n\n{big}").encode() for i in range(11)]
+    net.imap.deliver(net.folder, *strangers, mail("german", keys["german"], ["pass"],
+                                                  "<p1@example.org>"))
+    fetched: list[list[tuple[bytes, int]]] = []
+    real_uid = imaplib.IMAP4.uid
+
+    def uid(self, command, *args):
+        kind, data = real_uid(self, command, *args)
+        if command == "FETCH" and args[-1] == "(BODY.PEEK[])":
+            fetched[-1].append((args[0], sum(len(p[1]) for p in data if isinstance(p, tuple))))
+        return kind, data
+
+    monkeypatch.setattr(imaplib.IMAP4, "uid", uid)
+    outputs = []
+    for _ in range(4):
+        fetched.append([])
+        r = tick(cli, journal, "--format", "json")
+        outputs.append(json.loads(r.stdout))
+    assert all(len(p) <= most and sum(n for _, n in p) <= most_bytes for p in fetched), \
+        [[n for _, n in p] for p in fetched]
+    assert len(fetched[0]) < 12 and fetched[-1] == []       # more than one pass, then none
+    uids = [u for p in fetched for u, _ in p]
+    assert len(uids) == len(set(uids)) == 12          # each message read once, in all
+    assert records(journal)[-1]["order"] == "pass"
+    assert len(outputs[-1]["unclaimed"]) == 11        # still named, every pass, unread
+    assert net.imap.seen(net.folder)["<s0@bureau.example>"] is False
+    lines = [ln for g in outputs[0]["games"] for ln in g["log"]]
+    assert any("more unread message(s)" in ln and "next pass" in ln for ln in lines), lines
+
+
 # ---------------------------------------------------------------- watch
 
 def test_watch_runs_tick_until_told_to_stop(cli, net, tmp_path):

@@ -46,8 +46,18 @@ class RouteSettings(Frozen):
                         Field(min_length=1, max_length=64)]
 
 
+class ReadingSettings(Frozen):
+    """How much one pass of tick or watch reads from an IMAP folder: the rest waits for the
+    next pass, so that a flood of mail costs a bounded memory and time each pass."""
+
+    messages: Annotated[int, Field(ge=1, le=10000)] = 50
+    megabytes: Annotated[int, Field(ge=1, le=1024)] = 32
+
+
 class MailSettings(Frozen):
-    """mail.toml: the hosts and the routes the moderator allows (absent: none)."""
+    """mail.toml: the hosts and the routes the moderator allows (absent: none), and how
+    much a pass reads."""
 
     hosts: dict[HostName, HostSettings] = {}
     routes: dict[RouteName, RouteSettings] = {}
+    reading: ReadingSettings = ReadingSettings()

@@ -27,7 +27,7 @@ from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, UsageError
 from ..base.readers import MODERATOR
 from ..game.deadlines import MISSED, REMINDED
-from ..store import home
+from ..store import home, mailsettings
 from ..store.journal import Journal, scan
 from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_problem
 from ..store.players import compact, order_key, roster
@@ -200,17 +200,72 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
 
 
 def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> list[str]:
-    """Read the source, give each game the messages it claims; the unclaimed ones' places."""
+    """Read the source, give each game the messages it claims; the unclaimed ones' places.
+    From IMAP, a pass reads what the mail settings allow (the rest next pass), and never a
+    message again that no game claimed (it stays unread there for the moderator)."""
     if is_local(source):
         found = [Fetched(m.where, m.raw) for m in read_source([Path(source)]) if m.raw]
         return _deliver(found, group, games_dir, with_map)[1]
+    reading = mailsettings.load().reading
+    readers = _readers(group)
     with open_source(source) as folder:
-        found = folder.unseen()
+        seen_before = _unclaimed_before(source, folder.uidvalidity, readers)
+        found = folder.unseen(frozenset(seen_before), reading.messages,
+                              reading.megabytes << 20)
         fault("fetched")
         taken, unclaimed = _deliver(found, group, games_dir, with_map)
         folder.mark_seen([f.uid for f in taken if f.uid is not None])
         fault("seen")
-        return unclaimed + folder.skipped
+        _keep_unclaimed(source, folder, readers, seen_before,
+                        {f.uid.decode(): f.where for f in found if f.where in set(unclaimed)
+                         and f.uid is not None})
+        if folder.left:
+            group[0].log(f"{folder.left} more unread message(s) of {source} wait for the next "
+                         f"pass (mail settings: reading)")
+        unseen = set(folder.unseen_uids)
+        still = [where for uid, where in seen_before.items() if uid in unseen]
+        return [*still, *unclaimed, *folder.skipped]
+
+
+def _unclaimed_path(source: str) -> Path:
+    return home.data_dir("mailboxes") / f"{hashlib.sha256(source.encode()).hexdigest()[:32]}"
+
+
+def _readers(group: list[Game]) -> str:
+    """What decides which game claims a message: the games reading the folder, with their
+    tags and keys. When it changes (a game added, a copy moved away, a new key), a message
+    no game claimed before may be claimed now."""
+    said = sorted(f"{x.game_id}/{x.header_hash}/{','.join(sorted(x.keys))}" for x in group)
+    return hashlib.sha256("\n".join(said).encode()).hexdigest()
+
+
+def _unclaimed_before(source: str, uidvalidity: str, readers: str) -> dict[str, str]:
+    """The messages of this folder that no game claimed in an earlier pass (UID -> place),
+    as this user's referee kept them; none when the folder's UIDs were renumbered or the
+    games reading it are not the same."""
+    kept = home.read_signed(_unclaimed_path(source))
+    if not isinstance(kept, dict) or kept.get("source") != source or not uidvalidity or \
+            kept.get("uidvalidity") != uidvalidity or kept.get("readers") != readers:
+        return {}
+    found = kept.get("unclaimed")
+    return {k: v for k, v in found.items() if isinstance(v, str)} if isinstance(found, dict) \
+        else {}
+
+
+def _keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
+                    now: dict[str, str]) -> None:
+    """Remember the unclaimed messages still unread on the server (best effort: without it
+    they are only read again)."""
+    unseen = set(folder.unseen_uids)
+    kept = {uid: where for uid, where in {**before, **now}.items() if uid in unseen}
+    if kept == before and not now:
+        return
+    try:
+        home.keep_signed(_unclaimed_path(source), {"source": source, "unclaimed": kept,
+                                                   "uidvalidity": folder.uidvalidity,
+                                                   "readers": readers})
+    except OSError:
+        pass
 
 
 def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool

@@ -164,6 +164,9 @@ class ImapFolder:
     server: Server
     conn: imaplib.IMAP4 | None = None
     skipped: list[str] = field(default_factory=list)
+    uidvalidity: str = ""                       # the folder's UIDVALIDITY, once opened
+    unseen_uids: list[str] = field(default_factory=list)      # every unseen one, last pass
+    left: int = 0                               # unseen ones left for the next pass
 
     def __enter__(self) -> ImapFolder:
         s = self.server
@@ -185,6 +188,8 @@ class ImapFolder:
             if kind != "OK":
                 raise TransportError(f"{where}: the folder {s.folder!r} cannot be opened "
                                      f"({_said(data)})")
+            validity = self.conn.response("UIDVALIDITY")[1]
+            self.uidvalidity = _said(validity) if validity and validity[0] else ""
         except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
             self.__exit__(None, None, None)
             raise TransportError(f"{where}: {_reason(exc)}; no mail was read") from None
@@ -201,15 +206,22 @@ class ImapFolder:
                 pass
             self.conn = None
 
-    def unseen(self) -> list[Fetched]:
-        """Every unseen message of the folder, read without marking it (BODY.PEEK[]); one
-        over the size limit is left alone, named in `skipped`."""
+    def unseen(self, known: frozenset[str] = frozenset(), most: int = 50,
+               most_bytes: int = 32 << 20) -> list[Fetched]:
+        """The unseen messages of the folder not in `known` (UIDs read before), read
+        without marking them (BODY.PEEK[]), oldest first, at most `most` of them and
+        `most_bytes` in all: the rest are counted in `left`, for the next pass. One over
+        the size limit is left alone, named in `skipped`."""
         s = self.server
         out: list[Fetched] = []
+        used = 0
         try:
             kind, data = self.conn.uid("SEARCH", None, "UNSEEN")
             uids = data[0].split() if kind == "OK" and data and data[0] else []
+            self.unseen_uids = [u.decode() for u in uids]
             for uid in uids:
+                if uid.decode() in known:
+                    continue
                 size = self._size(uid)
                 where = f"{s.scheme}://{s.host}/{s.folder};UID={uid.decode()}"
                 if size is None or size > MAX_MESSAGE:
@@ -217,10 +229,14 @@ class ImapFolder:
                                         f"of {MAX_MESSAGE})" if size else
                                         f"{where}: left unread (its size is not given)")
                     continue
+                if len(out) >= most or used + size > most_bytes:
+                    self.left += 1
+                    continue
                 kind, data = self.conn.uid("FETCH", uid, "(BODY.PEEK[])")
                 raw = next((part[1] for part in data or [] if isinstance(part, tuple)), None)
                 if kind == "OK" and isinstance(raw, bytes):
                     out.append(Fetched(where, raw, uid))
+                    used += len(raw)
         except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
             raise TransportError(f"imap {s.host}:{s.port}: {_reason(exc)}; the messages not "
                                  f"read stay unread") from None
