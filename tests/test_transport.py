@@ -616,6 +616,30 @@ def test_a_pass_reads_what_the_settings_allow_and_no_unclaimed_message_twice(
     assert any("more unread message(s)" in ln and "next pass" in ln for ln in lines), lines
 
 
+def test_a_mail_too_large_to_read_is_answered_from_its_header(cli, net, tmp_path):
+    journal, keys = new_game(cli, tmp_path / "games", "quebec", net)
+    assert tick(cli, journal).exit_code == 0                     # the opening reports
+    photo = "A" * 1_600_000
+    big = mail("german", keys["german"], ["pass", "", photo], "<q1@example.org>",
+               subject="Re: [referee quebec #2] german report")
+    stranger = (f"From: someone@bureau.example\nSubject: holiday\nMessage-ID: "
+                f"<q2@bureau.example>\n\n{photo}\n").encode()
+    net.imap.deliver(net.folder, big, stranger)
+    before = len(records(journal))
+    for _ in range(2):                                            # answered once
+        r = tick(cli, journal, "--format", "json")
+        assert r.exit_code == 0, r.output
+    assert len(records(journal)) == before                      # nothing of it applied
+    answers = [m for _, tos, m in net.smtp.received[2:]]
+    assert [tos for _, tos, _ in net.smtp.received[2:]] == [[ADDRESSES["german"]]]
+    text = email.message_from_bytes(answers[0], policy=email.policy.default).get_body(
+        ("plain",)).get_content()
+    assert "1.5 MB" in text and "plain text" in text and "not applied" in text, text
+    assert net.imap.seen(net.folder) == {"<q1@example.org>": True,
+                                         "<q2@bureau.example>": False}   # the stranger's kept
+    assert len(json.loads(r.stdout)["unclaimed"]) == 1
+
+
 # ---------------------------------------------------------------- watch
 
 def test_watch_runs_tick_until_told_to_stop(cli, net, tmp_path):

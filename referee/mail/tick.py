@@ -11,6 +11,7 @@ no game claims is left alone (unread on an IMAP server) for the moderator.
 
 from __future__ import annotations
 
+import email.utils
 import hashlib
 import shutil
 import signal
@@ -20,6 +21,8 @@ import time
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
 from pathlib import Path
 
 from .. import game as g
@@ -34,8 +37,8 @@ from ..store.players import compact, order_key, roster
 from . import message as mailtext
 from .deadlines import check_deadlines
 from .inbox import SUBJECT_TAG, inbox
-from .ledger import fault, load_ledger
-from .mailboxes import read_source
+from .ledger import fault, handled_before, load_ledger, mail_name, note_handled, save_ledger
+from .mailboxes import MAX_MESSAGE, read_source
 from .transport import Fetched, TransportError, open_source, refused_mails, send_owed
 
 
@@ -49,6 +52,7 @@ class Game:
     source: str | None
     target: str | None
     keys: list[str]
+    addresses: dict[str, str] = field(default_factory=dict)     # side -> address, casefolded
     lines: list[str] = field(default_factory=list)
     messages: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -104,11 +108,14 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
                          f"`referee verify {_named(journal)}` names the record")
     secret = g.load_secret(game.journal.path, game.header)
     keys = []
+    people = roster(game.records)
     if secret is not None:
         keys = [order_key(secret, game.game_id, side, p.get("key_no") or 0)
-                for side, p in roster(game.records).items() if side != MODERATOR]
+                for side, p in people.items() if side != MODERATOR]
+    addresses = {side: str(p.get("address", "")).casefold() for side, p in people.items()
+                 if side != MODERATOR}
     return Game(journal, game.game_id, game.header["hash"], route["source"], route["target"],
-                keys)
+                keys, addresses)
 
 
 # ---------------------------------------------------------------- claiming
@@ -235,7 +242,8 @@ def _readers(group: list[Game]) -> str:
     """What decides which game claims a message: the games reading the folder, with their
     tags and keys. When it changes (a game added, a copy moved away, a new key), a message
     no game claimed before may be claimed now."""
-    said = sorted(f"{x.game_id}/{x.header_hash}/{','.join(sorted(x.keys))}" for x in group)
+    said = sorted(f"{x.game_id}/{x.header_hash}/{','.join(sorted(x.keys))}/"
+                  f"{','.join(sorted(x.addresses.values()))}" for x in group)
     return hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
@@ -274,13 +282,20 @@ def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
     handled (to mark read) and the places of those no game claimed."""
     claimed: dict[str, list[Fetched]] = {}
     unclaimed: list[str] = []
+    taken: list[Fetched] = []
     for f in found:
+        if f.oversize:
+            if _too_large(f, group):
+                taken.append(f)
+            else:
+                unclaimed.append(f"{f.where}: left unread ({f.oversize} bytes, over the limit "
+                                 f"of {MAX_MESSAGE})")
+            continue
         owner = claimant(f.raw, group)
         if owner is None:
             unclaimed.append(f.where)
         else:
             claimed.setdefault(owner.game_id, []).append(f)
-    taken: list[Fetched] = []
     for x in group:
         mine = claimed.get(x.game_id, [])
         if not mine:
@@ -303,6 +318,45 @@ def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
                                "status": o.status, "side": o.side, "reason": o.reason,
                                "records": o.records, "new": o.new})
     return taken, unclaimed
+
+
+def _too_large(f: Fetched, group: list[Game]) -> bool:
+    """A message over the size limit, from a player's registered address, answered from its
+    header (once: the ledger knows it) with what was wrong and how to send orders instead;
+    False when no game's player sent it (it stays unread, for the moderator)."""
+    try:
+        head = BytesHeaderParser(policy=default_policy).parsebytes(f.raw)
+        sender = email.utils.parseaddr(str(head.get("From", "")))[1].casefold()
+        subject, message_id = str(head.get("Subject", "")), str(head.get("Message-ID", ""))
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        return False
+    tag = SUBJECT_TAG.search(subject)
+    players = [(x, side) for x in group for side, address in x.addresses.items()
+               if sender and address == sender and (not tag or tag.group(1) == x.game_id)]
+    if len(players) != 1:
+        return False
+    x, side = players[0]
+    digest = hashlib.sha256(b"oversize\n" + f.raw).hexdigest()
+    megabytes = f"{f.oversize / (1 << 20):.1f}"
+    with game_lock(x):
+        ledger = load_ledger(x.game_id, x.header_hash)
+        if handled_before(ledger, digest):
+            return True
+        reason = (f"it is {megabytes} MB, over the {MAX_MESSAGE >> 20} MB the referee reads "
+                  f"(an attachment, a photo?), so none of it was read; send your orders as "
+                  f"plain text, without attachments")
+        ledger["owed"].append({"name": mail_name("too large", digest, side), "to": sender,
+                               "side": side, "message_id": message_id, "status": "rejected",
+                               "reason": reason, "line": None, "text": "", "why": "",
+                               "before": 0})
+        note_handled(ledger, digest, "", "", "rejected")
+        save_ledger(ledger)
+    x.log(f"{'rejected':<8} {f.where} ({side}): too large, {megabytes} MB, answered from its "
+          f"header")
+    x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
+                       "status": "rejected", "side": side, "reason": reason, "records": [],
+                       "new": True})
+    return True
 
 
 def _name(i: int) -> str:
@@ -345,7 +399,8 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
         with game_lock(x):
             for line in check_deadlines(x.journal, x.spool, clock_now(), games_dir):
                 x.log(line)
-            if x.keys and _reports_owed(x):
+            if x.keys and (_reports_owed(x) or
+                           load_ledger(x.game_id, x.header_hash)["owed"]):
                 inbox(x.journal, [], x.spool, games_dir, with_map)
             for line in send_owed(x.spool, check_target(x.target)):
                 x.log(line)

@@ -150,11 +150,13 @@ def _login_password(kind: str, server: Server) -> str:
 
 @dataclass
 class Fetched:
-    """One message read from a source: where it is, its bytes, and its IMAP UID (if any)."""
+    """One message read from a source: where it is, its bytes, and its IMAP UID (if any);
+    for one over the size limit, only its header (`oversize`: its size in bytes)."""
 
     where: str
     raw: bytes
     uid: bytes | None = None
+    oversize: int = 0
 
 
 @dataclass
@@ -224,10 +226,16 @@ class ImapFolder:
                     continue
                 size = self._size(uid)
                 where = f"{s.scheme}://{s.host}/{s.folder};UID={uid.decode()}"
-                if size is None or size > MAX_MESSAGE:
-                    self.skipped.append(f"{where}: left unread ({size} bytes, over the limit "
-                                        f"of {MAX_MESSAGE})" if size else
-                                        f"{where}: left unread (its size is not given)")
+                if size is None:
+                    self.skipped.append(f"{where}: left unread (its size is not given)")
+                    continue
+                if size > MAX_MESSAGE:          # its header only, to answer its sender
+                    head = self._header(uid)
+                    if head is None:
+                        self.skipped.append(f"{where}: left unread ({size} bytes, over the "
+                                            f"limit of {MAX_MESSAGE})")
+                    else:
+                        out.append(Fetched(where, head, uid, oversize=size))
                     continue
                 if len(out) >= most or used + size > most_bytes:
                     self.left += 1
@@ -241,6 +249,12 @@ class ImapFolder:
             raise TransportError(f"imap {s.host}:{s.port}: {_reason(exc)}; the messages not "
                                  f"read stay unread") from None
         return out
+
+    def _header(self, uid: bytes) -> bytes | None:
+        """A message's header alone (its first 64 KiB at most), read without marking it."""
+        kind, data = self.conn.uid("FETCH", uid, "(BODY.PEEK[HEADER]<0.65536>)")
+        head = next((part[1] for part in data or [] if isinstance(part, tuple)), None)
+        return head if kind == "OK" and isinstance(head, bytes) else None
 
     def _size(self, uid: bytes) -> int | None:
         kind, data = self.conn.uid("FETCH", uid, "(RFC822.SIZE)")
