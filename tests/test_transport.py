@@ -358,18 +358,28 @@ def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_
     assert r.exit_code == 3, r.output
     assert "refused for good at DATA for toolarge@example.net (554)" in r.stderr
     assert received_by(net) == [ADDRESSES["german"]]               # the German's went
+    assert "his next report carries the news of the mail refused" in r.stdout
     net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<l1@example.org>"))
-    r = tick(cli, journal)              # the German's orders: both reports, one refused
-    assert r.exit_code == 3 and "refused for good at DATA" in r.stderr, r.output
+    r = tick(cli, journal)              # the German's orders: his report; none to the Entente
+    assert r.exit_code == 3 and "1 mail(s) refused for good wait in" in r.stderr, r.output
     assert records(journal)[-1]["order"] == "pass"
     assert received_by(net) == [ADDRESSES["german"]] * 2
     for _ in range(2):                  # nothing new: told again at every pass, until he acts
         r = tick(cli, journal)
-        assert r.exit_code == 3 and "2 mail(s) refused for good wait in" in r.stderr, r.output
+        assert r.exit_code == 3 and "1 mail(s) refused for good wait in" in r.stderr, r.output
+    assert received_by(net) == [ADDRESSES["german"]] * 2        # no mail piles up meanwhile
+    # The moderator mends the address and removes the refused mail: the Entente's next report
+    # carries all he missed, from the start of the game (his first, with his key).
+    assert cli("players", journal, "--set", f"entente={ADDRESSES['entente']}").exit_code == 0
     for waiting in refused_mails(ticking.load_game(journal, None).spool):
-        waiting.unlink()                # the moderator acts
+        waiting.unlink()
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
+    (entente,) = [m for _, tos, m in net.smtp.received if tos == [ADDRESSES["entente"]]]
+    text = email.message_from_bytes(entente, policy=email.policy.default).get_body(
+        ("plain",)).get_content()
+    assert f"game lima, records 1–{records(journal)[-1]['seq']}" in " ".join(text.split()), text
+    assert f"Order key: {keys['entente']}" in text
 
 
 # ---------------------------------------------------------------- routes and passwords

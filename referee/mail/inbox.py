@@ -57,6 +57,7 @@ from .ledger import (
     mail_name,
     may_answer,
     note_handled,
+    note_start,
     now,
     save_ledger,
 )
@@ -427,11 +428,13 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
                                   entry["message_id"], picture(side), name=entry["name"]))
+            note_start(ledger, entry["name"], side)
             if side not in news:
                 ledger["sent"][side] = [last["seq"], last["hash"]]
+        held = held_sides(folder, ledger)
         for side, key in keys.items():
-            if side not in people:
-                continue
+            if side not in people or side in held:
+                continue                    # held: a mail to him waits, refused, in refused/
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
             since = _since(ledger, side, records)
@@ -441,17 +444,30 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
             # The receipt stays last (its one line, or two for a long game id).
             body = report.rstrip() + (f"\n\n{due[side]}" if side in due else "") + \
                 f"\n\nOrder key: {key}\n{receipt}\n"
+            name = mail_name("report", game.game_id, side, last["hash"])
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
                                   f"{game.data.label(game.state.turn)}", body,
-                                  ledger["reply_to"].get(side), picture(side),
-                                  name=mail_name("report", game.game_id, side, last["hash"])))
+                                  ledger["reply_to"].get(side), picture(side), name=name))
+            note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
     except (OSError, ValueError) as exc:
         raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
                            f"applied are in the journal, and `inbox` run again writes the "
                            f"mails still owed") from None
     return written
+
+
+def held_sides(folder: Path, ledger: dict) -> set[str]:
+    """The sides a mail to whom waits in folder/refused/ (a server refused it for good):
+    no report goes to them until the moderator has acted on it; then the next one carries
+    its news too."""
+    try:
+        names = [p.stem for p in (folder / "refused").iterdir() if p.suffix == ".eml"]
+    except OSError:
+        return set()
+    return {s[0] for s in (ledger["starts"].get(n) for n in names)
+            if isinstance(s, list) and s and isinstance(s[0], str)}
 
 
 def _since(ledger: dict, side: str, records: list[dict]) -> int:

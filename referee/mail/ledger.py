@@ -33,7 +33,9 @@ UNMATCHED_PER_DAY = 20     # replies to messages no player sent, per game and da
 # key): counted apart from strangers', so that strangers cannot use up what he needs.
 REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
-         "told_registered": dict, "owed": list, "digests": str, "id_digests": str}
+         "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
+         "starts": dict}
+KEEP_STARTS = 200          # the mails to sides whose start is remembered (the latest ones)
 FAULT_VARIABLE = "REFEREE_FAULT"
 
 
@@ -135,6 +137,33 @@ def note_handled(ledger: dict, sha256: str, message_id: str, body_sha256: str,
     ledger["handled"][sha256] = status
     if message_id:
         ledger["ids"][message_id] = body_sha256
+
+
+def note_start(ledger: dict, name: str, side: str) -> None:
+    """Remember where a mail to a side starts (the mail before it ended there), so that its
+    news can be owed again if a server refuses it for good."""
+    starts = ledger["starts"]
+    starts[name] = [side, ledger["sent"].get(side)]
+    for old in list(starts)[:-KEEP_STARTS]:
+        del starts[old]
+
+
+def news_owed_again(ledger: dict, names: list[str]) -> list[str]:
+    """The sides whose mails (by name) a server refused for good: each side's next mail
+    starts where the earliest of them started, so that their news is not lost."""
+    sides = []
+    for name in names:
+        side, start = (ledger["starts"].get(name) or [None, None])[:2]
+        if not isinstance(side, str):
+            continue
+        now = ledger["sent"].get(side)
+        if start is None:
+            ledger["sent"].pop(side, None)
+        elif not (isinstance(now, list) and now[:1] and isinstance(start, list) and
+                  start[:1] and now[0] <= start[0]):
+            ledger["sent"][side] = start
+        sides.append(side)
+    return sides
 
 
 def may_answer(ledger: dict, address: str, registered: bool = False) -> bool:

@@ -36,8 +36,16 @@ from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_p
 from ..store.players import compact, order_key, roster
 from . import message as mailtext
 from .deadlines import check_deadlines
-from .inbox import SUBJECT_TAG, inbox
-from .ledger import fault, handled_before, load_ledger, mail_name, note_handled, save_ledger
+from .inbox import SUBJECT_TAG, held_sides, inbox
+from .ledger import (
+    fault,
+    handled_before,
+    load_ledger,
+    mail_name,
+    news_owed_again,
+    note_handled,
+    save_ledger,
+)
 from .mailboxes import MAX_MESSAGE, read_source
 from .transport import Fetched, TransportError, open_source, refused_mails, send_owed
 
@@ -402,11 +410,29 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
             if x.keys and (_reports_owed(x) or
                            load_ledger(x.game_id, x.header_hash)["owed"]):
                 inbox(x.journal, [], x.spool, games_dir, with_map)
-            for line in send_owed(x.spool, check_target(x.target)):
-                x.log(line)
+            refused_before = {p.stem for p in refused_mails(x.spool)}
+            try:
+                for line in send_owed(x.spool, check_target(x.target)):
+                    x.log(line)
+            finally:
+                _owe_news_again(x, refused_before)
     except RefereeError as exc:
         x.fail(str(exc))
     _tell_refused(x)
+
+
+def _owe_news_again(x: Game, before: set[str]) -> None:
+    """The mails a server refused for good in this pass: their sides' news is owed again,
+    from where the first of them started (under the game's lock)."""
+    now = [p.stem for p in refused_mails(x.spool) if p.stem not in before]
+    if not now:
+        return
+    ledger = load_ledger(x.game_id, x.header_hash)
+    sides = news_owed_again(ledger, now)
+    save_ledger(ledger)
+    for side in sorted(set(sides)):
+        x.log(f"owed     {side}: his next report carries the news of the mail refused, once "
+              f"the moderator has acted on it")
 
 
 def _tell_refused(x: Game) -> None:
@@ -432,10 +458,11 @@ def _reports_owed(x: Game) -> bool:
     """Whether a player is owed a report no message of his asked for: his first one (his
     order key, after `new`), or one since a record the game moved by (the referee's answer
     for a silent side, an order of the moderator's), not a reminder or a note."""
-    sent = load_ledger(x.game_id, x.header_hash)["sent"]
+    ledger = load_ledger(x.game_id, x.header_hash)
+    sent, held = ledger["sent"], held_sides(x.spool, ledger)
     records = list(scan(Journal(x.journal).raw(), x.journal.name))
     for side in roster(records):
-        if side == MODERATOR:
+        if side == MODERATOR or side in held:
             continue
         last = sent.get(side)
         since = last[0] if isinstance(last, list) and last and isinstance(last[0], int) else -1
