@@ -203,7 +203,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
     keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
             if s != MODERATOR}
     watchers = observer_addresses(records)
-    registered = {str(p.get("address", "")).casefold() for p in people.values()}
+    registered = {str(p.get("address", "")).lower() for p in people.values()}
     applied, copies, bodies = _applied_messages(records)
     manual = game.header["dice"]["mode"] == "manual"
     outcomes: list[Outcome] = []
@@ -238,6 +238,8 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
         seen.add(m.sha256)
         if out.status == "applied":
             copies.add(copy)
+            if m.content_sha256 and out.side and out.records:   # a copy later in this pass
+                bodies.setdefault((out.side, m.content_sha256), out.records[0])
         outcomes.append(out)
     save_ledger(ledger)
     written: list[Path] = []
@@ -281,9 +283,9 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
     for address, side, o, msg in replies:
         if o.status == "applied":
             ledger["reply_to"][side] = msg.message_id
-        elif side or may_answer(ledger, address, address.casefold() in registered):
+        elif side or may_answer(ledger, address, address.lower() in registered):
             ledger["owed"].append(_owed(address, side, o, msg))
-        elif address.casefold() in registered:
+        elif address.lower() in registered:
             o.reason += (f"; no reply: {REGISTERED_PER_DAY} a day at most to a "
                          f"registered address for messages not taken as his side's")
             continue
@@ -338,7 +340,7 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
     # The side is the one whose address sent it and whose key it carries (an address may be
     # shared by both sides; the key tells them apart).
     side = next((s for s, p in people.items() if s != MODERATOR and m.sender and
-                 p["address"].casefold() == m.sender and compact(keys[s]) in text), None)
+                 p["address"].lower() == m.sender and compact(keys[s]) in text), None)
     if side is None:
         out.status = "rejected"
         out.reason = "not from a registered player with his order key"
@@ -367,7 +369,7 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
 def _from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
     """Whether m comes from an observer's address (and names no other game): whatever it
     says, nothing of it is applied."""
-    return bool(m.sender) and m.sender in {a.casefold() for a in watchers} and \
+    return bool(m.sender) and m.sender in {a.lower() for a in watchers} and \
         other_game(m.subject, game_id) is None
 
 

@@ -15,6 +15,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
+from ..base.text import disguising
 from ..store import home
 from . import message as mailtext
 
@@ -164,8 +165,10 @@ def _read_message(m: Message, parse: bool = True) -> None:
         _parse(m)
     if not m.unreadable:
         _read_headers(m)
+        # Without a Date, a new mail in the same words could not be told from a copy.
         m.content_sha256 = hashlib.sha256(
-            f"{m.date!r}\n{m.subject}\n{m.body_sha256}".encode("utf-8", "replace")).hexdigest()
+            f"{m.date!r}\n{m.subject}\n{m.body_sha256}".encode("utf-8", "replace")
+        ).hexdigest() if m.date else ""
 
 
 def _parse(m: Message) -> None:
@@ -203,7 +206,10 @@ def _after_headers(raw: bytes) -> bytes:
 
 
 MSGID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
-_SANE_ADDRESS = re.compile(r"[\x21-\x3f\x41-\x7e]{1,64}@[A-Za-z0-9.-]{1,190}")
+# An address as a sender may have it: printable, no space or '@' but the one, letters beyond
+# ASCII allowed (RFC 6531: jörg@exämple.de); nothing that could hide (base/text.py).
+_SANE_ADDRESS = re.compile(r"[^\s@\x00-\x1f\x7f<>()\[\]\\,;:\"]{1,64}@"
+                           r"[^\s@\x00-\x1f\x7f<>()\[\]\\,;:\"]{1,190}")
 
 
 def _read_headers(m: Message) -> None:
@@ -232,7 +238,9 @@ def _read_headers(m: Message) -> None:
         address = email.utils.parseaddr(header("From"))[1]
     except Exception:  # noqa: BLE001
         address = ""
-    m.sender = address.casefold() if _SANE_ADDRESS.fullmatch(address) else ""
+    # Lower case, not casefold: straße@ and strasse@ are two mailboxes.
+    m.sender = address.lower() if _SANE_ADDRESS.fullmatch(address) and \
+        disguising(address) is None else ""
     m.subject = header("Subject")
     try:
         when = header("Date")

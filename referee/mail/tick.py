@@ -42,10 +42,12 @@ from .ledger import (
     handled_before,
     load_ledger,
     mail_name,
+    may_answer,
     news_owed_again,
     note_handled,
     save_ledger,
 )
+from .ledger import game_lock as mail_lock
 from .mailboxes import MAX_MESSAGE, read_source
 from .transport import Fetched, TransportError, open_source, refused_mails, send_owed
 
@@ -60,7 +62,7 @@ class Game:
     source: str | None
     target: str | None
     keys: list[str]
-    addresses: dict[str, str] = field(default_factory=dict)     # side -> address, casefolded
+    addresses: dict[str, str] = field(default_factory=dict)     # side -> address registered
     lines: list[str] = field(default_factory=list)
     messages: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -120,7 +122,7 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     if secret is not None:
         keys = [order_key(secret, game.game_id, side, p.get("key_no") or 0)
                 for side, p in people.items() if side != MODERATOR]
-    addresses = {side: str(p.get("address", "")).casefold() for side, p in people.items()
+    addresses = {side: str(p.get("address", "")) for side, p in people.items()
                  if side != MODERATOR}
     return Game(journal, game.game_id, game.header["hash"], route["source"], route["target"],
                 keys, addresses)
@@ -220,7 +222,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
     message again that no game claimed (it stays unread there for the moderator)."""
     if is_local(source):
         found = [Fetched(m.where, m.raw) for m in read_source([Path(source)]) if m.raw]
-        return _deliver(found, group, games_dir, with_map)[1]
+        return [_shown(f) for f in _deliver(found, group, games_dir, with_map)[1]]
     reading = mailsettings.load().reading
     readers = _readers(group)
     with open_source(source) as folder:
@@ -228,18 +230,23 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         found = folder.unseen(frozenset(seen_before), reading.messages,
                               reading.megabytes << 20)
         fault("fetched")
-        taken, unclaimed = _deliver(found, group, games_dir, with_map)
+        taken, left_alone = _deliver(found, group, games_dir, with_map)
         folder.mark_seen([f.uid for f in taken if f.uid is not None])
         fault("seen")
-        _keep_unclaimed(source, folder, readers, seen_before,
-                        {f.uid.decode(): f.where for f in found if f.where in set(unclaimed)
-                         and f.uid is not None})
+        unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
+        _keep_unclaimed(source, folder, readers, seen_before, unclaimed)
         if folder.left:
             group[0].log(f"{folder.left} more unread message(s) of {source} wait for the next "
                          f"pass (mail settings: reading)")
         unseen = set(folder.unseen_uids)
         still = [where for uid, where in seen_before.items() if uid in unseen]
-        return [*still, *unclaimed, *folder.skipped]
+        return [*still, *unclaimed.values(), *folder.skipped]
+
+
+def _shown(f: Fetched) -> str:
+    """A message no game claimed, as the pass names it."""
+    return f"{f.where}: left unread ({f.oversize} bytes, over the limit of {MAX_MESSAGE})" \
+        if f.oversize else f.where
 
 
 def _unclaimed_path(source: str) -> Path:
@@ -285,23 +292,22 @@ def _keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
 
 
 def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
-             ) -> tuple[list[Fetched], list[str]]:
+             ) -> tuple[list[Fetched], list[Fetched]]:
     """Each game's claimed messages through inbox, under the game's lock: the messages
-    handled (to mark read) and the places of those no game claimed."""
+    handled (to mark read) and those no game claimed."""
     claimed: dict[str, list[Fetched]] = {}
-    unclaimed: list[str] = []
+    unclaimed: list[Fetched] = []
     taken: list[Fetched] = []
     for f in found:
         if f.oversize:
             if _too_large(f, group):
                 taken.append(f)
             else:
-                unclaimed.append(f"{f.where}: left unread ({f.oversize} bytes, over the limit "
-                                 f"of {MAX_MESSAGE})")
+                unclaimed.append(f)
             continue
         owner = claimant(f.raw, group)
         if owner is None:
-            unclaimed.append(f.where)
+            unclaimed.append(f)
         else:
             claimed.setdefault(owner.game_id, []).append(f)
     for x in group:
@@ -334,29 +340,37 @@ def _too_large(f: Fetched, group: list[Game]) -> bool:
     False when no game's player sent it (it stays unread, for the moderator)."""
     try:
         head = BytesHeaderParser(policy=default_policy).parsebytes(f.raw)
-        sender = email.utils.parseaddr(str(head.get("From", "")))[1].casefold()
+        sender = email.utils.parseaddr(str(head.get("From", "")))[1].lower()
         subject, message_id = str(head.get("Subject", "")), str(head.get("Message-ID", ""))
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return False
     tag = SUBJECT_TAG.search(subject)
     players = [(x, side) for x in group for side, address in x.addresses.items()
-               if sender and address == sender and (not tag or tag.group(1) == x.game_id)]
+               if sender and address.lower() == sender and
+               (not tag or tag.group(1) == x.game_id)]
     if len(players) != 1:
         return False
     x, side = players[0]
     digest = hashlib.sha256(b"oversize\n" + f.raw).hexdigest()
     megabytes = f"{f.oversize / (1 << 20):.1f}"
-    with game_lock(x):
+    reason = (f"it is {megabytes} MB, over the {MAX_MESSAGE >> 20} MB the referee reads (an "
+              f"attachment, a photo?), so none of it was read; send your orders as plain "
+              f"text, without attachments")
+    # Under the mail lock every writer of the ledger takes (inbox too), inside tick's own.
+    with game_lock(x), mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
         if handled_before(ledger, digest):
             return True
-        reason = (f"it is {megabytes} MB, over the {MAX_MESSAGE >> 20} MB the referee reads "
-                  f"(an attachment, a photo?), so none of it was read; send your orders as "
-                  f"plain text, without attachments")
-        ledger["owed"].append({"name": mail_name("too large", digest, side), "to": sender,
-                               "side": side, "message_id": message_id, "status": "rejected",
-                               "reason": reason, "line": None, "text": "", "why": "",
-                               "before": 0})
+        # No key is read in such a mail, so anyone may forge its From: the registered
+        # address's daily quota bounds the answers, which go to that address as registered.
+        if may_answer(ledger, x.addresses[side].lower(), registered=True):
+            ledger["owed"].append({"name": mail_name("too large", digest, side),
+                                   "to": x.addresses[side], "side": side,
+                                   "message_id": message_id, "status": "rejected",
+                                   "reason": reason, "line": None, "text": "", "why": "",
+                                   "before": 0})
+        else:
+            reason += "; no reply: the day's answers to this address are given"
         note_handled(ledger, digest, "", "", "rejected")
         save_ledger(ledger)
     x.log(f"{'rejected':<8} {f.where} ({side}): too large, {megabytes} MB, answered from its "

@@ -54,6 +54,10 @@ from .ledger import fault
 from .mailboxes import MAX_MESSAGE
 
 TIMEOUT = 60.0
+HEADER_LIMIT = 1 << 16            # what is read of a message over the size limit: its header
+# Refusals at MAIL FROM that speak of the session (a login wanted or refused), not the mail:
+# the mails stay owed for a mended route.
+SESSION_REFUSALS = (530, 534, 535, 538)
 
 
 class TransportError(StorageError):
@@ -229,6 +233,11 @@ class ImapFolder:
                 if size is None:
                     self.skipped.append(f"{where}: left unread (its size is not given)")
                     continue
+                cost = HEADER_LIMIT if size > MAX_MESSAGE else size
+                if self.left or len(out) >= most or used + cost > most_bytes:
+                    self.left += 1              # oldest first: nothing newer before it
+                    continue
+                used += cost
                 if size > MAX_MESSAGE:          # its header only, to answer its sender
                     head = self._header(uid)
                     if head is None:
@@ -237,14 +246,10 @@ class ImapFolder:
                     else:
                         out.append(Fetched(where, head, uid, oversize=size))
                     continue
-                if len(out) >= most or used + size > most_bytes:
-                    self.left += 1
-                    continue
                 kind, data = self.conn.uid("FETCH", uid, "(BODY.PEEK[])")
                 raw = next((part[1] for part in data or [] if isinstance(part, tuple)), None)
                 if kind == "OK" and isinstance(raw, bytes):
                     out.append(Fetched(where, raw, uid))
-                    used += len(raw)
         except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
             raise TransportError(f"imap {s.host}:{s.port}: {_reason(exc)}; the messages not "
                                  f"read stay unread") from None
@@ -252,7 +257,7 @@ class ImapFolder:
 
     def _header(self, uid: bytes) -> bytes | None:
         """A message's header alone (its first 64 KiB at most), read without marking it."""
-        kind, data = self.conn.uid("FETCH", uid, "(BODY.PEEK[HEADER]<0.65536>)")
+        kind, data = self.conn.uid("FETCH", uid, f"(BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>)")
         head = next((part[1] for part in data or [] if isinstance(part, tuple)), None)
         return head if kind == "OK" and isinstance(head, bytes) else None
 
@@ -378,7 +383,7 @@ def send_owed(spool: Path, target: str) -> list[str]:
         server = server_of(target)
         # The referee greets the server with its own mail domain (no look-up of this
         # machine's name).
-        domain = _envelope(owed[0].read_bytes(), owed[0])[0].rpartition("@")[2] or None
+        domain = _ehlo_domain(_envelope(owed[0].read_bytes(), owed[0])[0])
         set_aside: list[str] = []
         with _smtp(server, domain) as smtp:
             for i, path in enumerate(owed):
@@ -434,15 +439,29 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
         raise TransportError(f"{where}: {path.name} refused for now for "
                              f"{', '.join(exc.recipients)}; it stays owed") from None
     except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
-        if isinstance(exc.smtp_code, int) and exc.smtp_code >= 500:
+        if isinstance(exc.smtp_code, int) and exc.smtp_code >= 500 and \
+                exc.smtp_code not in SESSION_REFUSALS:
             stage = "at MAIL FROM" if isinstance(exc, smtplib.SMTPSenderRefused) else \
                 "at DATA"
             return _set_aside(path, f"{stage} for {', '.join(rcpts)}", exc.smtp_code)
         raise TransportError(f"{where}: {path.name} not sent ({_reason(exc)}); it and "
                              f"{left} more stay owed") from None
+    except UnicodeError:            # an address the session cannot say, whatever it offers
+        return _set_aside(path, f"for {', '.join(rcpts)}: an address that cannot be said to "
+                                f"this server", None)
     except (smtplib.SMTPException, OSError) as exc:
         raise TransportError(f"{where}: {path.name} not sent ({_reason(exc)}); it and "
                              f"{left} more stay owed") from None
+
+
+def _ehlo_domain(sender: str) -> str | None:
+    """The name the referee greets the server with: its own mail domain, in ASCII (IDNA for
+    one beyond ASCII), or None (smtplib's default) when it has none that can be said."""
+    domain = sender.rpartition("@")[2]
+    try:
+        return domain.encode("idna").decode("ascii") if domain else None
+    except UnicodeError:
+        return None
 
 
 def _set_aside(path: Path, how: str, code: int | None) -> str:

@@ -1,0 +1,289 @@
+"""The edges of the mail path where a message could be applied twice or never, a reply go to
+the wrong mailbox, or a pass stop: copies in one pass, mail programs that set no Date,
+addresses beyond ASCII, mails too large to read (forged ones too, and beside an inbox run),
+the reading bound and oldest-first order of a pass, and a server that wants a login.
+
+The IMAP and SMTP servers are tests/mailservers.py's, on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from mailservers import (
+    HOST,
+    PASSWORD,
+    SMTP_PASSWORD_ENV,
+    SmtpServer,
+    free_port,
+    mail_settings,
+    route_through,
+)
+from test_hostile_mail import KEYS, eml, handled, mail, new_game, records, write_mbox
+from test_transport import ADDRESSES, tick
+from test_transport import mail as tmail
+from test_transport import new_game as tnew_game
+
+from referee.mail import ledger as ledgermod
+from referee.mail import tick as ticking
+from referee.mail.transport import Fetched, TransportError, refused_mails, send_owed
+from referee.store.mailroute import check_target
+
+PHOTO = "A" * 1_100_000          # over the 1 MB the referee reads
+
+
+@pytest.fixture
+def net(servers, monkeypatch, tmp_path):
+    return route_through(servers, monkeypatch, tmp_path / "user")
+
+
+def _counting_header_fetches(monkeypatch) -> list[bytes]:
+    """The UIDs whose header alone (the oversize path) is fetched, in order."""
+    fetched: list[bytes] = []
+    real_uid = imaplib.IMAP4.uid
+
+    def uid(self, command, *args):
+        if command == "FETCH" and "HEADER" in str(args[-1]):
+            fetched.append(args[0])
+        return real_uid(self, command, *args)
+
+    monkeypatch.setattr(imaplib.IMAP4, "uid", uid)
+    return fetched
+
+
+# ---------------------------------------------------------------- copies
+
+def test_a_copy_under_a_new_message_id_in_the_same_pass_is_applied_once(cli, tmp_path):
+    """A mail and its copy under a new Message-ID (same Date, Subject and text) in one pass:
+    the copy is known by the mail applied just before it in the same run, not only by the
+    records the journal held when the run began."""
+    journal = new_game(cli, tmp_path / "game")
+    body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
+    refusal = mail("joffre@example.net", f"refuse armistice\n\nOrder key: {KEYS['entente']}\n",
+                   mid="<r1@x.net>")
+    box = write_mbox(tmp_path / "box", [mail(body=body, mid="<p1@x.org>"), refusal,
+                                        mail(body=body, mid="<p2@x.org>")])
+    out = handled(cli, journal, box, outbox=tmp_path / "out")
+    proposals = [r for r in records(journal) if r.get("order") == "propose armistice"]
+    assert len(proposals) == 1, [(o["message_id"], o["status"], o["records"]) for o in out]
+
+
+def test_a_new_mail_from_a_client_that_sets_no_date_is_not_taken_for_a_copy(cli, tmp_path):
+    """A mail program that sets no Date: the same orders under the same subject in a later
+    turn, in a new message, are a new mail (without a date nothing tells it from a copy, so
+    it is not taken for one)."""
+    journal = new_game(cli, tmp_path / "game")
+    body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
+    first = handled(cli, journal, eml(tmp_path / "a", mail(body=body, mid="<p1@x.org>",
+                                                           subject="orders", date=None)),
+                    outbox=tmp_path / "out1")
+    assert [m["status"] for m in first] == ["applied"]
+    refusal = mail("joffre@example.net", f"refuse armistice\n\nOrder key: {KEYS['entente']}\n",
+                   mid="<r1@x.net>")
+    assert handled(cli, journal, eml(tmp_path / "b", refusal),
+                   outbox=tmp_path / "out2")[0]["status"] == "applied"
+    again = handled(cli, journal, eml(tmp_path / "c", mail(body=body, mid="<p2@x.org>",
+                                                           subject="orders", date=None)),
+                    outbox=tmp_path / "out3")
+    assert "applied as record" not in again[0]["reason"], again
+    assert [m["status"] for m in again] == ["applied"], again
+
+
+# ---------------------------------------------------------------- beyond ASCII
+
+def test_a_player_with_an_address_beyond_ascii_has_his_orders_taken(cli, tmp_path):
+    """The referee mails jörg@example.de (RFC 6532), and reads a mail from him as his: his
+    orders with his own key are applied."""
+    journal = new_game(cli, tmp_path / "game", {"german": "jörg@example.de",
+                                                "entente": "joffre@example.net",
+                                                "moderator": "umpire@example.com"})
+    raw = mail("jörg@example.de", f"propose armistice\n\nOrder key: {KEYS['german']}\n")
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
+
+
+# ---------------------------------------------------------------- too large to read
+
+def test_the_too_large_answer_goes_only_to_the_registered_address(cli, net, tmp_path):
+    """The answer to a mail too large to read, with the player's report and order key, goes
+    to the address as registered, never to another mailbox whose name only folds to it
+    (straße@ is not strasse@)."""
+    smtp = SmtpServer(net.smtp.auth, utf8=True).start()
+    try:
+        mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, smtp.port]}\n')
+        journal, keys = tnew_game(cli, tmp_path / "games", "sierra", net, "--mail-in",
+                                  net.source, "--mail-out", f"smtp://referee@{HOST}:{smtp.port}")
+        assert cli("players", journal, "--set", "german=straße@example.de").exit_code == 0
+        r = cli("players", journal, "--keys", "--format", "json")
+        german_key = next(p["key"] for p in json.loads(r.stdout)["players"]
+                          if p["side"] == "german")
+        assert tick(cli, journal).exit_code == 0
+        net.imap.deliver(net.folder, (f"From: strasse@example.de\nTo: umpire@example.com\n"
+                                      f"Subject: hello\nMessage-ID: <big1@example.de>\n\n"
+                                      f"{PHOTO}\n").encode())
+        tick(cli, journal)
+        to_other = [raw for _, tos, raw in smtp.received if tos == ["strasse@example.de"]]
+        assert to_other == [], ("the German's report went to strasse@example.de, his key "
+                                f"in it: {german_key.encode() in to_other[0]}")
+    finally:
+        smtp.stop()
+
+
+def test_forged_large_mails_get_no_more_answers_than_a_registered_address_may(
+        cli, net, tmp_path, monkeypatch):
+    """Anyone can forge a player's From on mails over 1 MB (no key is read in them): they are
+    answered no more often than the registered address's daily quota allows, as forged small
+    mails are."""
+    monkeypatch.setattr(ledgermod, "REGISTERED_PER_DAY", 2)
+    journal, _ = tnew_game(cli, tmp_path / "games", "tango", net)
+    assert tick(cli, journal).exit_code == 0
+    before = len(net.smtp.received)
+    net.imap.deliver(net.folder, *[(f"From: {ADDRESSES['german']}\nTo: umpire@example.com\n"
+                                    f"Subject: spam {i}\nMessage-ID: <f{i}@forged.example>\n\n"
+                                    f"{PHOTO}\n").encode() for i in range(4)])
+    tick(cli, journal)
+    answers = [tos for _, tos, _ in net.smtp.received[before:]]
+    assert len(answers) <= ledgermod.REGISTERED_PER_DAY, answers
+
+
+def test_a_large_mail_no_game_claims_is_not_fetched_again_at_every_pass(
+        cli, net, tmp_path, monkeypatch):
+    """A stranger's mail over the limit is remembered with the other messages no game
+    claimed: its header is fetched once, not at every pass."""
+    journal, _ = tnew_game(cli, tmp_path / "games", "uniform", net)
+    assert tick(cli, journal).exit_code == 0
+    net.imap.deliver(net.folder, (f"From: someone@bureau.example\nSubject: holiday\n"
+                                  f"Message-ID: <big@bureau.example>\n\n{PHOTO}\n").encode())
+    fetched = _counting_header_fetches(monkeypatch)
+    for _ in range(3):
+        assert tick(cli, journal).exit_code == 0
+    assert len(fetched) == 1, fetched
+
+
+def test_large_mails_count_against_what_a_pass_may_read(cli, net, tmp_path, monkeypatch):
+    """The headers of mails over the limit (up to 64 KiB each) count against what a pass may
+    read, like every other message."""
+    journal, _ = tnew_game(cli, tmp_path / "games", "victor", net)
+    mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, net.smtp.port]}\n'
+                  f'[reading]\nmessages = 1\n')
+    assert tick(cli, journal).exit_code == 0
+    net.imap.deliver(net.folder, *[(f"From: s{i}@bureau.example\nSubject: holiday\n"
+                                    f"Message-ID: <big{i}@bureau.example>\n\n{PHOTO}\n"
+                                    ).encode() for i in range(3)])
+    fetched = _counting_header_fetches(monkeypatch)
+    tick(cli, journal)
+    assert len(fetched) <= 1, fetched
+
+
+def test_the_too_large_answer_is_kept_under_the_games_mail_lock(cli, net, tmp_path):
+    """The answer to a mail too large to read is written into the ledger under the mail lock
+    every writer of the ledger holds (inbox too): while another run holds it, nothing is
+    written, so neither run saves its copy over the other's."""
+    journal, _ = tnew_game(cli, tmp_path / "games", "whiskey", net)
+    game = ticking.load_game(journal, None)
+    lock = ledgermod.ledger_path(game.game_id, game.header_hash).with_suffix(".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys, time\n"
+         f"fd = os.open({str(lock)!r}, os.O_RDWR | os.O_CREAT, 0o600)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(4)\n"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        head = (f"From: {ADDRESSES['german']}\nSubject: photo\n"
+                f"Message-ID: <w1@example.org>\n\n").encode()
+        done = threading.Thread(target=ticking._too_large, args=(
+            Fetched("imap://x/INBOX;UID=1", head, b"1", oversize=2_000_000), [game]))
+        done.start()
+        time.sleep(1.5)                     # the mail lock is still held by another run
+        owed = ledgermod.load_ledger(game.game_id, game.header_hash)["owed"]
+        assert owed == [], "the ledger was written while another run held the mail lock"
+    finally:
+        holder.wait(10)
+        done.join(10)
+
+
+# ---------------------------------------------------------------- refusals
+
+def test_a_server_asking_for_a_login_sets_no_mail_aside_for_good(servers, tmp_path,
+                                                                   monkeypatch):
+    """530 'authentication required' at MAIL FROM says nothing of the mail but of the route
+    (no user in it) or the server: every mail stays owed, none is set aside for good."""
+    from aiosmtpd.controller import Controller
+
+    auth = servers[0]
+
+    class Keep:
+        async def handle_DATA(self, server, session, envelope):  # noqa: N802 - its API
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Keep(), hostname=HOST, port=port, server_hostname="localhost",
+                            ready_timeout=5, require_starttls=True, auth_required=True,
+                            auth_require_tls=True, tls_context=auth.server_context(),
+                            authenticator=lambda *a: None)
+    controller.start()
+    try:
+        mail_settings(f'[hosts."{HOST}"]\nports = [{port}]\n')
+        monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
+        monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
+        spool = tmp_path / "spool"
+        spool.mkdir()
+        for i, to in enumerate(("kaiser@example.org", "joffre@example.net")):
+            (spool / f"{i}.eml").write_bytes(f"From: umpire@example.com\nTo: {to}\n"
+                                             f"Subject: s\n\nhello\n".encode())
+        with pytest.raises(TransportError):
+            send_owed(spool, check_target(f"smtp://{HOST}:{port}"))
+        assert refused_mails(spool) == []
+        assert sorted(p.name for p in spool.glob("*.eml")) == ["0.eml", "1.eml"]
+    finally:
+        controller.stop()
+
+
+# ---------------------------------------------------------------- a bounded share
+
+def test_a_pass_takes_no_message_of_a_player_before_his_older_one_it_left(
+        cli, net, tmp_path):
+    """Oldest first: a message over what is left of the pass's megabytes is left for the next
+    pass, and so is every newer one, so a player's later mail is never applied before his
+    earlier one (a stranger's 900 KB mail ahead of them)."""
+    journal, keys = tnew_game(cli, tmp_path / "games", "xray", net)
+    mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, net.smtp.port]}\n'
+                  f'[reading]\nmegabytes = 1\n')
+    assert tick(cli, journal).exit_code == 0
+    filler = (f"From: someone@bureau.example\nSubject: holiday\n"
+              f"Message-ID: <fill@bureau.example>\n\n{'x' * 900_000}\n").encode()
+    older = tmail("german", keys["german"], ["propose armistice"], "<older@example.org>")
+    older = older + b"-- \n" + b"y" * 200_000 + b"\n"          # a long signature
+    newer = tmail("german", keys["german"], ["pass"], "<newer@example.org>")
+    net.imap.deliver(net.folder, filler, older, newer)
+    tick(cli, journal)
+    applied = {r["mail"]["data"]["message_id"] for r in records(journal) if "mail" in r}
+    assert "<newer@example.org>" not in applied or "<older@example.org>" in applied, applied
+
+
+# ---------------------------------------------------------------- a sender beyond ASCII
+
+def test_a_moderator_address_with_a_domain_beyond_ascii_stops_no_pass(cli, net, tmp_path):
+    """A moderator's address with a domain beyond ASCII (umpire@exämple.de): the session greets
+    the server with its IDNA form, the pass ends normally and every game's mail is sent."""
+    smtp = SmtpServer(net.smtp.auth, utf8=True).start()
+    try:
+        mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, smtp.port]}\n')
+        folder = tmp_path / "games"
+        route = ("--mail-in", net.source, "--mail-out", f"smtp://referee@{HOST}:{smtp.port}")
+        first, _ = tnew_game(cli, folder, "alpha", net, *route)
+        tnew_game(cli, folder, "bravo", net, *route)
+        assert cli("players", first, "--set", "moderator=umpire@exämple.de").exit_code == 0
+        r = tick(cli, folder)
+        assert r.exit_code != 4, r.stderr
+        assert sorted(to for _, tos, _ in smtp.received for to in tos) == sorted(
+            [ADDRESSES["german"], ADDRESSES["entente"]] * 2)
+    finally:
+        smtp.stop()
