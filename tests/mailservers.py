@@ -272,6 +272,23 @@ def mail_settings(text: str) -> Path:
     return path
 
 
+def trust_smtp(monkeypatch, auth: Authority, port: int) -> None:
+    """One SMTP server of the tests as the referee's only host and port, its authority
+    trusted and its password in the environment."""
+    mail_settings(f'[hosts."{HOST}"]\nports = [{port}]\n')
+    monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
+    monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
+
+
+def spooled(spool: Path, mails: list[tuple[str, str, str]]) -> None:
+    """Mails owed in a spool (name, From, To), written in the order given, a second apart."""
+    spool.mkdir(exist_ok=True)
+    for i, (name, sender, to) in enumerate(mails):
+        (spool / name).write_bytes(f"From: {sender}\nTo: {to}\nSubject: s{i}\n\n"
+                                   f"hello\n".encode())
+        os.utime(spool / name, ns=(1_700_000_000_000_000_000 + i * 10**9,) * 2)
+
+
 def route_through(servers, monkeypatch, home: Path, kind: type = Route) -> Route:
     """A fresh route through the servers for one test: the referee trusts their authority,
     names their host in its mail settings (TLS required), finds the host's password in the

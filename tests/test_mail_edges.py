@@ -18,12 +18,12 @@ import time
 import pytest
 from mailservers import (
     HOST,
-    PASSWORD,
-    SMTP_PASSWORD_ENV,
     SmtpServer,
     free_port,
     mail_settings,
     route_through,
+    spooled,
+    trust_smtp,
 )
 from test_hostile_mail import KEYS, eml, handled, mail, new_game, records, write_mbox
 from test_transport import ADDRESSES, tick
@@ -230,14 +230,10 @@ def test_a_server_asking_for_a_login_sets_no_mail_aside_for_good(servers, tmp_pa
                             authenticator=lambda *a: None)
     controller.start()
     try:
-        mail_settings(f'[hosts."{HOST}"]\nports = [{port}]\n')
-        monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
-        monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
+        trust_smtp(monkeypatch, auth, port)
         spool = tmp_path / "spool"
-        spool.mkdir()
-        for i, to in enumerate(("kaiser@example.org", "joffre@example.net")):
-            (spool / f"{i}.eml").write_bytes(f"From: umpire@example.com\nTo: {to}\n"
-                                             f"Subject: s\n\nhello\n".encode())
+        spooled(spool, [(f"{i}.eml", "umpire@example.com", to)
+                        for i, to in enumerate(("kaiser@example.org", "joffre@example.net"))])
         with pytest.raises(TransportError):
             send_owed(spool, check_target(f"smtp://{HOST}:{port}"))
         assert refused_mails(spool) == []

@@ -24,7 +24,6 @@ from mailservers import (
     HOST,
     IMAP_PASSWORD_ENV,
     PASSWORD,
-    SMTP_PASSWORD_ENV,
     USER,
     PlainListener,
     Route,
@@ -33,6 +32,8 @@ from mailservers import (
     free_port,
     mail_settings,
     route_through,
+    spooled,
+    trust_smtp,
 )
 
 from referee.mail import tick as ticking
@@ -251,12 +252,9 @@ def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monk
     smtps = SmtpServer(auth, implicit=True).start()
     try:
         spool = tmp_path / "spool"
-        spool.mkdir()
-        (spool / "a.eml").write_bytes(b"From: umpire@example.com\nTo: kaiser@example.org\n"
-                                      b"Subject: s\n\nhello\n")
+        spooled(spool, [("a.eml", "umpire@example.com", "kaiser@example.org")])
         target = check_target(f"smtps://{USER}@{HOST}:{smtps.port}")
-        mail_settings(f'[hosts."{HOST}"]\nports = [{smtps.port}]\n')
-        monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
+        trust_smtp(monkeypatch, auth, smtps.port)
         monkeypatch.delenv("SSL_CERT_FILE", raising=False)       # the system's authorities
         with pytest.raises(TransportError, match="certificate is not trusted") as caught:
             send_owed(spool, target)
@@ -269,15 +267,6 @@ def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monk
         smtps.stop()
 
 
-def _spooled(spool: Path, mails: list[tuple[str, str, str]]) -> None:
-    """Mails owed in a spool, written in the order given (a second apart)."""
-    spool.mkdir(exist_ok=True)
-    for i, (name, sender, to) in enumerate(mails):
-        (spool / name).write_bytes(f"From: {sender}\nTo: {to}\nSubject: s{i}\n\n"
-                                   f"hello\n".encode())
-        os.utime(spool / name, ns=(1_700_000_000_000_000_000 + i * 10**9,) * 2)
-
-
 @pytest.mark.parametrize("sender, to, stage, code", [
     ("umpire@example.com", "nobody@example.org", "for nobody@example.org", 550),
     ("umpire@example.com", "toolarge@example.org", "at DATA for toolarge@example.org", 554),
@@ -286,7 +275,7 @@ def _spooled(spool: Path, mails: list[tuple[str, str, str]]) -> None:
 def test_a_mail_refused_for_good_is_set_aside_and_holds_back_no_other(net, tmp_path, sender,
                                                                       to, stage, code):
     spool = tmp_path / "spool"
-    _spooled(spool, [("c.eml", "umpire@example.com", "joffre@example.net"),
+    spooled(spool, [("c.eml", "umpire@example.com", "joffre@example.net"),
                      ("a.eml", sender, to),
                      ("b.eml", "umpire@example.com", "kaiser@example.org")])
     with pytest.raises(TransportError, match=rf"a.eml refused for good {stage} \({code}\)"
@@ -305,15 +294,10 @@ def test_an_address_beyond_ascii_goes_where_the_server_takes_it_and_stops_nobody
     auth = servers[0]
     smtp = SmtpServer(auth, utf8=utf8).start()
     try:
-        mail_settings(f'[hosts."{HOST}"]\nports = [{smtp.port}]\n')
-        monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
-        monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
+        trust_smtp(monkeypatch, auth, smtp.port)
         spool = tmp_path / "spool"
-        spool.mkdir()
-        for i, to in enumerate(("jörg@example.de", "kaiser@example.org")):
-            (spool / f"{i}.eml").write_bytes(f"From: umpire@example.com\nTo: {to}\n"
-                                             f"Subject: s\n\nhello\n".encode())
-            os.utime(spool / f"{i}.eml", ns=(1_700_000_000_000_000_000 + i * 10**9,) * 2)
+        spooled(spool, [(f"{i}.eml", "umpire@example.com", to)
+                        for i, to in enumerate(("jörg@example.de", "kaiser@example.org"))])
         target = check_target(f"smtp://{USER}@{HOST}:{smtp.port}")
         if utf8:
             assert send_owed(spool, target) == ["sent     0.eml to jörg@example.de",
