@@ -95,9 +95,10 @@ soak: setup
 	REFEREE_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/test_leaks.py
 
 # Full-campaign benchmark: every read and write path against the import floor, and memory;
-# the installed wheel's reads beside the checkout's.
+# the installed wheel's reads beside the checkout's; tick's memory under a flood of mail.
 bench: try-wheel
 	$(BIN)/python -m referee.cli.bench --installed build/wheel/venv/bin/referee
+	$(BIN)/python tests/mailbench.py
 
 # Decisions asked and hand-offs between players per seasonal turn of a fixed 1914 opening.
 roundtrips: setup
