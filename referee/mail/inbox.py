@@ -64,6 +64,7 @@ from .ledger import (
 from .mailboxes import MSGID, Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body
+from .transport import refused_mails
 
 SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
 _ledger_path = ledger_path          # the name older tests and notes use
@@ -463,10 +464,10 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
 def held_sides(folder: Path, ledger: dict) -> set[str]:
     """The sides a mail to whom waits in folder/refused/ (a server refused it for good):
     no report goes to them until the moderator has acted on it; then the next one carries
-    its news too."""
+    its news too. Only the mails tick names to the moderator at every pass count."""
     try:
-        names = [p.stem for p in (folder / "refused").iterdir() if p.suffix == ".eml"]
-    except OSError:
+        names = [p.stem for p in refused_mails(folder)]
+    except StorageError:
         return set()
     return {s[0] for s in (ledger["starts"].get(n) for n in names)
             if isinstance(s, list) and s and isinstance(s[0], str)}

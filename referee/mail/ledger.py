@@ -34,8 +34,8 @@ UNMATCHED_PER_DAY = 20     # replies to messages no player sent, per game and da
 REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
          "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
-         "starts": dict}
-KEEP_STARTS = 200          # the mails to sides whose start is remembered (the latest ones)
+         "starts": dict, "refused": list}
+MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
 
 
@@ -141,18 +141,30 @@ def note_handled(ledger: dict, sha256: str, message_id: str, body_sha256: str,
 
 def note_start(ledger: dict, name: str, side: str) -> None:
     """Remember where a mail to a side starts (the mail before it ended there), so that its
-    news can be owed again if a server refuses it for good."""
+    news can be owed again if a server refuses it for good. tick forgets the starts of mails
+    it has sent (forget_starts); without tick, the oldest go past MOST_STARTS."""
     starts = ledger["starts"]
     starts[name] = [side, ledger["sent"].get(side)]
-    for old in list(starts)[:-KEEP_STARTS]:
+    for old in list(starts)[:-MOST_STARTS]:
         del starts[old]
 
 
+def forget_starts(ledger: dict, waiting: set[str]) -> None:
+    """Forget the start of every mail that no longer waits, owed or refused (sent, or
+    removed by the moderator): the ledger stays as small as the spool."""
+    ledger["starts"] = {k: v for k, v in ledger["starts"].items() if k in waiting}
+    ledger["refused"] = [n for n in ledger["refused"] if n in waiting]
+
+
 def news_owed_again(ledger: dict, names: list[str]) -> list[str]:
-    """The sides whose mails (by name) a server refused for good: each side's next mail
-    starts where the earliest of them started, so that their news is not lost."""
+    """The sides whose mails (by name) a server refused for good, not yet accounted for:
+    each side's next mail starts where the earliest of them started, so that their news is
+    not lost. Each refused mail is accounted for once (ledger['refused'])."""
     sides = []
     for name in names:
+        if name in ledger["refused"]:
+            continue
+        ledger["refused"].append(name)
         side, start = (ledger["starts"].get(name) or [None, None])[:2]
         if not isinstance(side, str):
             continue

@@ -39,6 +39,7 @@ from .deadlines import check_deadlines
 from .inbox import SUBJECT_TAG, held_sides, inbox
 from .ledger import (
     fault,
+    forget_starts,
     handled_before,
     load_ledger,
     mail_name,
@@ -49,7 +50,14 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import MAX_MESSAGE, read_source
-from .transport import Fetched, TransportError, open_source, refused_mails, send_owed
+from .transport import (
+    Fetched,
+    TransportError,
+    open_source,
+    refused_mails,
+    send_owed,
+    spool_files,
+)
 
 
 @dataclass
@@ -424,26 +432,29 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
             if x.keys and (_reports_owed(x) or
                            load_ledger(x.game_id, x.header_hash)["owed"]):
                 inbox(x.journal, [], x.spool, games_dir, with_map)
-            refused_before = {p.stem for p in refused_mails(x.spool)}
             try:
                 for line in send_owed(x.spool, check_target(x.target)):
                     x.log(line)
             finally:
-                _owe_news_again(x, refused_before)
+                _owe_news_again(x)
     except RefereeError as exc:
         x.fail(str(exc))
     _tell_refused(x)
 
 
-def _owe_news_again(x: Game, before: set[str]) -> None:
-    """The mails a server refused for good in this pass: their sides' news is owed again,
-    from where the first of them started (under the game's lock)."""
-    now = [p.stem for p in refused_mails(x.spool) if p.stem not in before]
-    if not now:
-        return
-    ledger = load_ledger(x.game_id, x.header_hash)
-    sides = news_owed_again(ledger, now)
-    save_ledger(ledger)
+def _owe_news_again(x: Game) -> None:
+    """The mails a server refused for good that the ledger has not yet accounted for (in
+    this pass, or in one killed before it could say so): their sides' news is owed again,
+    from where the first of them started (under the mail lock every writer of the ledger
+    holds)."""
+    with mail_lock(x.game_id, x.header_hash):
+        ledger = load_ledger(x.game_id, x.header_hash)
+        refused = [p.stem for p in refused_mails(x.spool)]
+        before = (dict(ledger["starts"]), list(ledger["refused"]))
+        sides = news_owed_again(ledger, refused)
+        forget_starts(ledger, {p.stem for p in spool_files(x.spool)} | set(refused))
+        if (ledger["starts"], ledger["refused"]) != before:
+            save_ledger(ledger)
     for side in sorted(set(sides)):
         x.log(f"owed     {side}: his next report carries the news of the mail refused, once "
               f"the moderator has acted on it")
@@ -459,8 +470,8 @@ def _tell_refused(x: Game) -> None:
     if waiting and not any("refused for good" in p for p in x.problems):
         x.fail(f"{len(waiting)} mail(s) refused for good wait in {x.spool / 'refused'} "
                f"({', '.join(p.name for p in waiting[:3])}{' …' if len(waiting) > 3 else ''}): "
-               f"mend the address (`referee players`) and move each back into "
-               f"{x.spool}, or remove it")
+               f"mend the address (`referee players`) and remove them; the player's next "
+               f"report carries their news")
 
 
 # Records that are news to nobody but the side reminded or the moderator: they wait in the

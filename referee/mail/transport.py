@@ -434,7 +434,8 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
         return None
     except smtplib.SMTPRecipientsRefused as exc:
         codes = [v[0] for v in exc.recipients.values()]
-        if codes and all(isinstance(c, int) and c >= 500 for c in codes):
+        if codes and all(isinstance(c, int) and c >= 500 and c not in SESSION_REFUSALS
+                         for c in codes):
             return _set_aside(path, f"for {', '.join(exc.recipients)}", codes[0])
         raise TransportError(f"{where}: {path.name} refused for now for "
                              f"{', '.join(exc.recipients)}; it stays owed") from None

@@ -1,0 +1,186 @@
+"""A player whose mail a server refused for good keeps its news, whatever happens around it:
+a kill before the ledger says so, another run writing the ledger meanwhile, a mail that
+waits long in the spool, and a refused/ folder holding what the referee did not put there.
+The servers are tests/mailservers.py's, on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from mailboxes import write_maildir
+from mailservers import route_through
+
+from referee.mail import tick as ticking
+from referee.mail.ledger import forget_starts, news_owed_again, note_start
+from referee.mail.transport import refused_mails
+
+ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
+             "moderator": "umpire@example.com"}
+
+
+def new_game(cli, folder: Path, game_id: str, *route: str) -> tuple[Path, dict]:
+    folder.mkdir(exist_ok=True)
+    journal = folder / f"{game_id}.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", game_id,
+            *[a for side, address in ADDRESSES.items()
+              for a in ("--player", f"{side}={address}")], *route)
+    assert r.exit_code == 0, r.output
+    r = cli("players", journal, "--keys", "--format", "json")
+    keys = {p["side"]: p["key"] for p in json.loads(r.stdout)["players"] if p.get("key")}
+    return journal, keys
+
+
+def mail(side: str, key: str, lines: list[str], ident: str) -> bytes:
+    body = "\n".join(lines) + f"\n\nOrder key: {key}\n"
+    return (f"From: {ADDRESSES[side]}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
+            f"Date: {email.utils.formatdate(1_000_000_000)}\nMessage-ID: {ident}\n\n{body}"
+            ).encode()
+
+
+def records(journal: Path) -> list[dict]:
+    return [json.loads(line) for line in journal.read_text().splitlines()]
+
+
+def tick(cli, path: Path):
+    return cli("tick", path, "--no-map")
+
+
+def text_of(raw: bytes) -> str:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    return " ".join(msg.get_body(("plain",)).get_content().split())
+
+
+def ranges_to(net, address: str) -> list[tuple[int, int]]:
+    """The records each mail the server took for address reports (first, last)."""
+    out = []
+    for _, tos, raw in net.smtp.received:
+        if tos == [address]:
+            found = re.search(r"records (\d+)–(\d+)", text_of(raw))
+            assert found, text_of(raw)
+            out.append((int(found.group(1)), int(found.group(2))))
+    return out
+
+
+# ---------------------------------------------------------------- a kill between set-aside
+# and the ledger
+
+def test_a_kill_after_a_mail_is_set_aside_and_before_the_ledger_is_saved_loses_its_news(
+        cli, servers, monkeypatch, tmp_path):
+    net = route_through(servers, monkeypatch, tmp_path / "user")
+    journal, keys = new_game(cli, tmp_path / "games", "kilo", "--mail-in", net.source,
+                             "--mail-out", net.target)
+    assert cli("players", journal, "--set", "entente=toolarge@example.net").exit_code == 0
+    # The Entente's opening report is refused for good at DATA (set aside into refused/), the
+    # German's is taken next, and the pass is killed right after (REFEREE_FAULT=sent): before
+    # _owe_news_again saved the Entente's bookmark rolled back.
+    killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(journal), "--no-map"],
+                            env={**os.environ, "REFEREE_FAULT": "sent"}, capture_output=True,
+                            timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    spool = ticking.load_game(journal, None).spool
+    assert len(refused_mails(spool)) == 1                  # the Entente's, set aside
+    r = tick(cli, journal)                                 # the rerun
+    assert r.exit_code == 3 and "1 mail(s) refused for good" in r.stderr, r.output
+    # The moderator mends the address and removes the refused mail, as docs/moderator.md says:
+    # the Entente's next report must carry everything he missed, from the start of the game.
+    assert cli("players", journal, "--set", f"entente={ADDRESSES['entente']}").exit_code == 0
+    for waiting in refused_mails(spool):
+        waiting.unlink()
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert ranges_to(net, ADDRESSES["entente"]) == [(1, records(journal)[-1]["seq"])]
+
+
+# ---------------------------------------------------------------- moved back, then sent
+
+# ---------------------------------------------------------------- starts pruned
+
+def test_a_mail_that_waits_long_keeps_its_start_while_newer_ones_come_and_go():
+    """A mail to the German waits in the spool (the server says 421 or 535 for days, which
+    keeps every mail owed) while hundreds of newer mails to the other side are written and
+    sent; then the server refuses the German's mail for good: his news is still owed."""
+    ledger = {"sent": {"german": [3, "h3"], "entente": [3, "h3"]}, "starts": {},
+              "refused": []}
+    note_start(ledger, "german-report", "german")
+    ledger["sent"]["german"] = [4, "h4"]
+    for i in range(500):
+        note_start(ledger, f"entente-{i}", "entente")
+        ledger["sent"]["entente"] = [5 + i, f"h{5 + i}"]
+        forget_starts(ledger, {"german-report", f"entente-{i}"})    # the others were sent
+    assert set(ledger["starts"]) == {"german-report", "entente-499"}
+    assert news_owed_again(ledger, ["german-report"]) == ["german"]
+    assert ledger["sent"]["german"] == [3, "h3"]          # his next report starts there
+    assert news_owed_again(ledger, ["german-report"]) == []     # accounted for once
+
+
+# ---------------------------------------------------------------- a side held unseen
+
+def test_a_side_is_never_held_by_an_entry_of_refused_that_the_moderator_is_not_told_of(
+        cli, tmp_path):
+    box, out = tmp_path / "box", tmp_path / "out"
+    journal, keys = new_game(cli, tmp_path / "games", "november", "--mail-in", str(box),
+                             "--mail-out", f"outbox:{out}")
+    write_maildir(box, [])
+    assert tick(cli, journal).exit_code == 0
+    held = [p for p in out.glob("*.eml")
+            if email.message_from_bytes(p.read_bytes())["To"] == ADDRESSES["entente"]]
+    assert len(held) == 1
+    # Someone who can write the outbox folder (an outbox route: the referee never sends, so
+    # nothing of its own is ever in refused/) makes refused/NAME.eml a folder.
+    (out / "refused" / held[0].name).mkdir(parents=True)
+    write_maildir(box, [mail("german", keys["german"], ["pass"], "<n1@example.org>")])
+    r = tick(cli, journal)
+    assert records(journal)[-1]["order"] == "pass"
+    told = r.exit_code != 0 and "refused" in r.stderr
+    held = [p for p in out.glob("*.eml")
+            if email.message_from_bytes(p.read_bytes())["To"] == ADDRESSES["entente"]]
+    assert told or len(held) == 2, (r.output, held)   # held unseen: no report, no word
+
+
+# ---------------------------------------------------------------- the ledger without its lock
+
+def test_the_news_owed_again_is_saved_under_the_mail_lock_and_loses_no_concurrent_entry(
+        cli, servers, monkeypatch, tmp_path):
+    net = route_through(servers, monkeypatch, tmp_path / "user")
+    journal, keys = new_game(cli, tmp_path / "games", "oscar", "--mail-in", net.source,
+                             "--mail-out", net.target)
+    assert cli("players", journal, "--set", "entente=toolarge@example.net").exit_code == 0
+    # Meanwhile the moderator runs `inbox` by hand on a saved mailbox (it takes the game's mail
+    # lock, as every writer of the ledger does): a mail of the German's with a wrong key.
+    box = write_maildir(tmp_path / "box", [mail("german", "AAAA-BBBB-CCCC", ["pass"],
+                                                "<o1@example.org>")])
+    running = []
+    real = ticking.news_owed_again
+
+    def with_inbox_beside(ledger, names):
+        p = subprocess.Popen([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
+                              "--outbox", str(tmp_path / "out"), "--no-map"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        running.append(p)
+        try:
+            p.wait(timeout=15)          # done at once unless the mail lock is held here
+        except subprocess.TimeoutExpired:
+            pass
+        return real(ledger, names)
+
+    monkeypatch.setattr(ticking, "news_owed_again", with_inbox_beside)
+    r = tick(cli, journal)
+    assert r.exit_code == 3, r.output
+    (p,) = running
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 0, err
+    # The message inbox handled is in the ledger: the same mailbox again answers nothing more.
+    before = sorted((tmp_path / "out").glob("*.eml"))
+    again = subprocess.run([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
+                            "--outbox", str(tmp_path / "out"), "--no-map"], capture_output=True,
+                           timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert sorted((tmp_path / "out").glob("*.eml")) == before    # not answered twice
