@@ -8,7 +8,6 @@ from __future__ import annotations
 import email
 import email.policy
 import email.utils
-import json
 import os
 import re
 import subprocess
@@ -17,40 +16,16 @@ from pathlib import Path
 
 from mailboxes import write_maildir
 from mailservers import route_through
+from test_transport import ADDRESSES, mail, records, tick
+from test_transport import new_game as game_through
 
 from referee.mail import tick as ticking
 from referee.mail.ledger import forget_starts, news_owed_again, note_start
 from referee.mail.transport import refused_mails
 
-ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
-             "moderator": "umpire@example.com"}
-
 
 def new_game(cli, folder: Path, game_id: str, *route: str) -> tuple[Path, dict]:
-    folder.mkdir(exist_ok=True)
-    journal = folder / f"{game_id}.jsonl"
-    r = cli("new", journal, "--scenario", "1914", "--game-id", game_id,
-            *[a for side, address in ADDRESSES.items()
-              for a in ("--player", f"{side}={address}")], *route)
-    assert r.exit_code == 0, r.output
-    r = cli("players", journal, "--keys", "--format", "json")
-    keys = {p["side"]: p["key"] for p in json.loads(r.stdout)["players"] if p.get("key")}
-    return journal, keys
-
-
-def mail(side: str, key: str, lines: list[str], ident: str) -> bytes:
-    body = "\n".join(lines) + f"\n\nOrder key: {key}\n"
-    return (f"From: {ADDRESSES[side]}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
-            f"Date: {email.utils.formatdate(1_000_000_000)}\nMessage-ID: {ident}\n\n{body}"
-            ).encode()
-
-
-def records(journal: Path) -> list[dict]:
-    return [json.loads(line) for line in journal.read_text().splitlines()]
-
-
-def tick(cli, path: Path):
-    return cli("tick", path, "--no-map")
+    return game_through(cli, folder, game_id, None, *route)
 
 
 def text_of(raw: bytes) -> str:
