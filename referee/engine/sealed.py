@@ -82,7 +82,7 @@ def _worked_out(s: State, d: GameData, side: str, effect, own: tuple[Ord, ...]) 
         start, base = 0, s
     ctx = Ctx(base.clone(), d, NoDice())
     if base is not s:       # the plans and the record number as they are now, not then
-        import copy         # start-up: copy brings weakref, which reading a game never needs
+        import copy  # start-up: copy brings weakref, which reading a game never needs
 
         ctx.state.sealed, ctx.state.seq = copy.deepcopy(s.sealed), s.seq
     for o in own[start:]:

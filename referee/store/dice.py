@@ -41,7 +41,7 @@ def secret_path(journal: Path | str) -> Path:
 
 def new_secret() -> bytes:
     """A fresh random 256-bit secret."""
-    import secrets      # start-up: random and base64 load only where a secret is made
+    import secrets  # start-up: random and base64 load only where a secret is made
 
     return secrets.token_bytes(32)
 

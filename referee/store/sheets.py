@@ -70,7 +70,7 @@ def make_sheet(links: int = DEFAULT_LINKS, seed: str | None = None) -> list[str]
     unless given)."""
     if not 1 <= links <= MAX_LINKS:
         raise UsageError(f"--links {links}: a sheet has 1 to {MAX_LINKS} links")
-    import secrets      # start-up: random and base64 load only where a sheet is made
+    import secrets  # start-up: random and base64 load only where a sheet is made
 
     chain = [seed if seed is not None else secrets.token_hex(32)]
     for _ in range(links):
