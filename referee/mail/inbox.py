@@ -300,9 +300,14 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
 
 
 def _owed(address: str, side: str, out: Outcome, m: Message) -> dict:
-    """A reply owed, as the ledger keeps it until it is written."""
+    """A reply owed to a message, as the ledger keeps it until it is written."""
     name = hashlib.sha256(f"reply\n{m.sha256}\n{address}".encode()).hexdigest()[:24]
-    return {"name": name, "to": address, "side": side, "message_id": m.message_id,
+    return owed_reply(name, address, side, out)
+
+
+def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
+    """A reply owed (written once, as NAME.eml), saying what out says."""
+    return {"name": name, "to": address, "side": side, "message_id": out.message_id,
             "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
             "why": out.why, "before": out.before}
 

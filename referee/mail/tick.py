@@ -36,7 +36,7 @@ from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_p
 from ..store.players import compact, order_key, roster
 from . import message as mailtext
 from .deadlines import check_deadlines
-from .inbox import SUBJECT_TAG, held_sides, inbox
+from .inbox import SUBJECT_TAG, Outcome, held_sides, inbox, owed_reply
 from .ledger import (
     fault,
     forget_starts,
@@ -372,11 +372,9 @@ def _too_large(f: Fetched, group: list[Game]) -> bool:
         # No key is read in such a mail, so anyone may forge its From: the registered
         # address's daily quota bounds the answers, which go to that address as registered.
         if may_answer(ledger, x.addresses[side].lower(), registered=True):
-            ledger["owed"].append({"name": mail_name("too large", digest, side),
-                                   "to": x.addresses[side], "side": side,
-                                   "message_id": message_id, "status": "rejected",
-                                   "reason": reason, "line": None, "text": "", "why": "",
-                                   "before": 0})
+            ledger["owed"].append(owed_reply(
+                mail_name("too large", digest, side), x.addresses[side], side,
+                Outcome(f.where, message_id, sender, "rejected", reason, side)))
         else:
             reason += "; no reply: the day's answers to this address are given"
         note_handled(ledger, digest, "", "", "rejected")

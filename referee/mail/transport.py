@@ -116,12 +116,13 @@ def check_allowed(route: str, option: str) -> None:
         mailsettings.route_command(route.removeprefix("route:"))
     elif route.startswith(("imap://", "imaps://", "smtp://", "smtps://")):
         server = server_of(route)
-        if mailsettings.host_settings(server.host) is None:
+        settings = mailsettings.host_settings(server.host)
+        if settings is None:
             raise UsageError(f"{option}: {server.host} is not a host of your mail settings "
                              f"({mailsettings.settings_path()}); the referee connects only "
                              f"to the hosts named there: add [hosts.\"{server.host}\"] "
                              f"(docs/moderator.md, Mail settings)")
-        if mailsettings.host_settings(server.host, server.port) is None:
+        if server.port not in settings.ports:
             raise UsageError(f"{option}: port {server.port} of {server.host} is not one of "
                              f"its ports in your mail settings "
                              f"({mailsettings.settings_path()}): add it to its `ports`")
