@@ -247,15 +247,21 @@ IMAP_PASSWORD_ENV = f"REFEREE_IMAP_PASSWORD_{HOST.replace('.', '_')}"
 SMTP_PASSWORD_ENV = f"REFEREE_SMTP_PASSWORD_{HOST.replace('.', '_')}"
 
 
-def forge_route(journal: Path, source: str | None, target: str | None) -> None:
+def forge_route(journal: Path, source: str | None, target: str | None,
+                signed: bool = False) -> None:
     """A route record appended to a game and chained with the referee's own code, as
-    someone who can write the game folder (not the moderator's referee home) can."""
+    someone who can write the game folder (not the moderator's referee home) can; signed,
+    as only the holder of the game's key can (what else stops such a route)."""
     import json
+
+    from forging import game_key, resign
 
     from referee.store.journal import line_of, seal
 
-    last = json.loads(journal.read_bytes().splitlines()[-1])
-    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
+    raw = journal.read_bytes().splitlines()
+    last = json.loads(raw[-1])
+    close = (lambda rec: resign(rec, game_key(json.loads(raw[0])))) if signed else seal
+    forged = close({"at": last["at"], "actor": "moderator", "order": "set mail route",
                    "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
                    "mail_route": {"to": "moderator", "salt": "00" * 16,
                                   "data": {"source": source, "target": target}}})

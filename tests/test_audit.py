@@ -25,6 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from forging import resign
 
 GOLDEN = Path(__file__).parent / "golden"
 DEMO_SECRET = bytes.fromhex("0b" * 32)     # cli.DEMO_SECRET: published, fixed
@@ -204,7 +205,7 @@ def test_a_forged_die_that_is_no_face_is_named_not_counted(games, cli, tmp_path,
     """A die of a fire event is 1 to 6 (5.2.2): a journal resealed with any other value is
     refused with exit 3 naming the record (not counted as another face, not an internal
     error)."""
-    from referee.store.journal import canonical, seal
+    from referee.store.journal import canonical
 
     out, prev = _records(games["demo"]), None
     forged = next(rec["seq"] for rec in out
@@ -215,7 +216,7 @@ def test_a_forged_die_that_is_no_face_is_named_not_counted(games, cli, tmp_path,
         rec.pop("hash", None)
         if i:
             rec["prev"] = prev
-        out[i] = seal(rec)
+        out[i] = resign(rec)
         prev = out[i]["hash"]
     journal = tmp_path / "forged.jsonl"
     journal.write_bytes(b"".join(canonical(r) + b"\n" for r in out))

@@ -199,8 +199,12 @@ def test_verify_names_an_edited_record(game, cli):
     assert r.exit_code == 3 and "record 2" in r.stderr
 
 
-def test_verify_catches_a_resealed_forgery(game, cli):
-    """Even a forger who recomputes every hash cannot change what the orders decided."""
+@pytest.mark.parametrize("holder", [False, True])
+def test_verify_catches_a_resealed_forgery(game, cli, holder):
+    """A forger who recomputes every hash is caught: without the game's key by the first
+    record he could not sign; as its holder (signing again) by what the orders decided."""
+    from forging import resign
+
     from referee.store.journal import canonical, seal
 
     cli("order", game, "--as", "german", "pass", "end turn")
@@ -209,11 +213,12 @@ def test_verify_catches_a_resealed_forgery(game, cli):
     prev = recs[1]["hash"]
     for r in recs[2:]:
         r["prev"] = prev
-        r.update(seal(r))
+        r.update(resign(r) if holder else seal(r))
         prev = r["hash"]
     game.write_bytes(b"".join(canonical(r) + b"\n" for r in recs))
     r = cli("verify", game)
-    assert r.exit_code == 3 and "record 2" in r.stderr and "different result" in r.stderr
+    why = "different result" if holder else "its signature is not by the game's key"
+    assert r.exit_code == 3 and "record 2" in r.stderr and why in r.stderr, r.stderr
 
 
 def test_torn_journal_is_reported_and_repaired_by_cli(game, cli):

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from forging import game_key, resign
 from mailboxes import write_maildir
 from test_inbox import ADDRESSES, GAME, KEYS, SECRET
 
@@ -268,23 +269,23 @@ def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clo
 def test_an_edited_missed_deadline_record_fails_verify(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
     check_deadlines(journal, tmp_path / "out", DUE)
-    from referee.store.journal import line_of, seal
+    from referee.store.journal import line_of
 
     recs = records(journal)
     recs[-1]["clock"]["side"] = "entente"        # no longer the actor's own missed deadline
-    journal.write_bytes(b"".join(line_of(seal(r)) for r in recs))
+    journal.write_bytes(b"".join(line_of(resign(r)) for r in recs))
     r = cli("verify", journal)
     assert r.exit_code == 3 and "record 4" in r.output, r.output
 
 
 def test_a_forged_fact_about_time_is_refused_with_its_record(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h")
-    from referee.store.journal import line_of, seal
+    from referee.store.journal import line_of
 
     recs = records(journal)
-    recs.append(seal({"seq": len(recs), "prev": recs[-1]["hash"], "at": at(START),
+    recs.append(resign({"seq": len(recs), "prev": recs[-1]["hash"], "at": at(START),
                       "actor": "moderator", "order": "extend 24h", "events": [],
-                      "clock": {"kind": "extend", "by": "24h"}}))
+                      "clock": {"kind": "extend", "by": "24h"}}, game_key(recs[0])))
     journal.write_bytes(b"".join(line_of(r) for r in recs))
     for command in (["verify", journal], ["status", journal], ["extend", journal, "24h"]):
         r = cli(*command)

@@ -18,10 +18,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from forging import resign
 
 from referee.base.text import disguising, mixed_scripts, visible
 from referee.data.paths import default_games_dir
-from referee.store.journal import canonical, seal
+from referee.store.journal import canonical
 
 RLO = "\u202e"
 REFEREE = Path(sys.executable).with_name("referee")
@@ -96,7 +97,7 @@ def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secr
     records[-1]["order"] = f"pass {RLO}ssap\x1b[2J"
     out, prev = [], None
     for rec in records:
-        rec = seal({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
         prev = rec["hash"]
         out.append(canonical(rec) + b"\n")
     journal.write_bytes(b"".join(out))

@@ -23,11 +23,12 @@ import time
 from pathlib import Path
 
 import pytest
+from forging import resign
 
 from doors import quick
 from referee.base.errors import QUOTE_LIMIT
 from referee.data.paths import default_games_dir
-from referee.store.journal import canonical, record_hash, seal
+from referee.store.journal import canonical, record_hash
 
 TTLM = default_games_dir() / "ttlm"
 SCENARIO_1914 = TTLM / "scenarios" / "1914.yaml"
@@ -586,7 +587,7 @@ def _write_chained(records: list[dict], start: int, path: Path) -> None:
             rec = {k: v for k, v in rec.items() if k != "hash"}
             if i > 0:
                 rec["prev"] = out[i - 1]["hash"]
-            rec = seal(rec)
+            rec = resign(rec)
         out.append(rec)
     path.write_bytes(b"".join(canonical(r) + b"\n" for r in out))
 

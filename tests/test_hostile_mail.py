@@ -32,6 +32,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from forging import fixed_key
 from mailboxes import write_maildir
 
 from referee.store.dice import write_secret
@@ -55,6 +56,7 @@ def new_game(cli, folder: Path, addresses: dict[str, str] | None = None) -> Path
     write_secret(secret, SECRET)
     journal = folder / "g.jsonl"
     r = cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+            "--signing-key", fixed_key(folder.parent / "keys"),
             *[a for side, addr in (addresses or ADDRESSES).items()
               for a in ("--player", f"{side}={addr}")])
     assert r.exit_code == 0, r.output

@@ -66,7 +66,7 @@ def _records(journal: Path) -> list[dict]:
     for line in journal.read_text().splitlines():
         rec = json.loads(line)
         out.append({k: v for k, v in rec.items()
-                    if k not in ("at", "created_at", "hash", "prev")})
+                    if k not in ("at", "created_at", "hash", "prev", "sig")})
     return out
 
 

@@ -11,14 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.base.errors import JournalError, StaleViewError
+from referee.store import chain
 from referee.store import journal as jm
+from referee.store.authorship import Authorship
 from referee.store.journal import Journal, parse
+from referee.store.signing import new_key
 
 
 def _small_journal(path: Path, n: int = 4) -> Journal:
     j = Journal(path)
     j.create({"kind": "header", "game_id": "x", "dice": {"mode": "committed",
-                                                         "commitment": "00"}})
+                                                         "commitment": "00"}},
+             key=new_key())
     for i in range(n):
         j.append(lambda recs, i=i: [{"at": "t", "actor": "german", "order": f"o{i}",
                                       "events": [{"type": "Passed", "side": "german"}]}])
@@ -38,7 +42,8 @@ def test_records_chain_and_are_canonical(tmp_path):
 
 @pytest.mark.parametrize("step", [1, 3, 7])
 def test_editing_any_byte_names_that_record(tmp_path, step):
-    """Every byte position tried (a spread across all records) is caught at its record."""
+    """Every byte position tried (a spread across all records) is caught at its record: by
+    the chain, or by the record's signature when the byte is one of the signature's."""
     j = _small_journal(tmp_path / "j.jsonl", 3)
     raw = j.raw()
     starts = [0]
@@ -52,8 +57,16 @@ def test_editing_any_byte_names_that_record(tmp_path, step):
                 continue
             bad = raw[:pos] + new + raw[pos + 1:]
             with pytest.raises(JournalError) as err:
-                parse(bad)
+                _chain_and_signatures(bad)
             assert err.value.record == record, (pos, raw[pos:pos + 1], str(err.value))
+
+
+def _chain_and_signatures(raw: bytes) -> None:
+    """parse, then every signature (a byte of a `sig` is outside the hash it signs)."""
+    records = parse(raw)
+    authors = Authorship("j", records[0])
+    for rec in records[1:]:
+        authors.check(rec)
 
 
 def test_reordered_records_break_the_chain(tmp_path):
@@ -190,7 +203,7 @@ def test_unknown_schema_version_and_upcasting(tmp_path, monkeypatch):
 def test_secret_parts_are_hashed_as_digests(tmp_path):
     """A redacted export verifies exactly like the full journal."""
     j = Journal(tmp_path / "j.jsonl")
-    j.create({"kind": "header"})
+    j.create({"kind": "header"}, key=new_key())
     j.append(lambda recs: [{"at": "t", "actor": "german", "order": "x", "events": [
         {"type": "CardsDrawn", "secret": {"to": "german", "salt": "ab", "data": {"c": [1]}}}]}])
     recs = j.read()
@@ -216,7 +229,7 @@ _json = st.recursive(
 @settings(max_examples=400, deadline=None)
 def test_the_quick_encoder_writes_what_json_dumps_writes(value):
     """Every character outside ASCII, DEL and the control characters included."""
-    assert jm.quick_canonical(value) == jm.canonical(value)
+    assert chain.quick_canonical(value) == jm.canonical(value)
 
 
 _secret = st.fixed_dictionaries({"to": st.sampled_from(["german", "entente", "moderator"]),

@@ -13,6 +13,7 @@ from referee.base.errors import StorageError
 from referee.base.gameids import games_named, other_game
 from referee.store import journal as jm
 from referee.store.journal import Journal
+from referee.store.signing import new_key
 
 
 def _record(order: str) -> dict:
@@ -23,7 +24,8 @@ def _record(order: str) -> dict:
 def _journal(path: Path) -> Journal:
     j = Journal(path)
     j.create({"kind": "header", "game_id": "x", "dice": {"mode": "committed",
-                                                         "commitment": "00"}})
+                                                         "commitment": "00"}},
+             key=new_key())
     j.append(lambda recs: [_record("first")])
     return j
 

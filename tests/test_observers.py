@@ -15,12 +15,13 @@ import re
 from pathlib import Path
 
 import pytest
+from forging import resign
 from mailboxes import write_maildir
 
 from referee import game as g
 from referee.contracts.views import PlayersView
 from referee.store.dice import write_secret
-from referee.store.journal import canonical, seal
+from referee.store.journal import canonical
 
 GAME = "watched"
 SECRET = bytes.fromhex("5e" * 32)
@@ -204,7 +205,7 @@ def _rewrite_roster(journal: Path, edit) -> None:
             edit(rec["players"]["data"])
         rec.pop("hash", None)
         rec["prev"] = prev
-        rec = seal(rec)
+        rec = resign(rec)
         prev = rec["hash"]
         out.append(rec)
     journal.write_bytes(b"".join(canonical(r) + b"\n" for r in out))

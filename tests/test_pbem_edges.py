@@ -11,13 +11,14 @@ import json
 from pathlib import Path
 
 import yaml
+from forging import resign
 from mailboxes import write_maildir
 
 from casebook import position
 from referee import game as g
 from referee.mail import inbox as mailmod
 from referee.store.dice import write_secret
-from referee.store.journal import canonical, seal
+from referee.store.journal import canonical
 
 GAME = "edges"
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net"}
@@ -98,7 +99,7 @@ def _rewrite_roster(journal: Path, edit) -> None:
             edit(rec["players"]["data"]["players"])
         rec.pop("hash", None)
         rec["prev"] = prev
-        rec = seal(rec)
+        rec = resign(rec)
         prev = rec["hash"]
         out.append(rec)
     journal.write_bytes(b"".join(canonical(r) + b"\n" for r in out))

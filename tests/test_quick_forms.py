@@ -230,7 +230,8 @@ def _timeless(text: str) -> str:
 
 
 def _records(journal) -> list[dict]:
-    """A journal's records without the times they were written at (nor the hashes of those)."""
+    """A journal's records without the times they were written at (nor the hashes of those,
+    nor the signatures of the hashes, nor the game's own key)."""
     return [{k: v for k, v in json.loads(line).items()
-             if k not in ("at", "created_at", "hash", "prev")}
+             if k not in ("at", "created_at", "hash", "prev", "sig", "signing")}
             for line in journal.read_text(encoding="utf-8").splitlines()]

@@ -1,6 +1,6 @@
 """The mail the docs show is a real one: the German's first mail of a 1914 game. The
 player's guide shows it whole and the README's tour parts of it; both must be what the
-referee writes today for the same start (the fixed secret and game id below), so that
+referee writes today for the same start (the fixed secret, key and game id below), so that
 neither ever shows an older mail. Only the receipt's hash is not compared: it hashes the
 records' times."""
 
@@ -10,6 +10,8 @@ import email
 import email.policy
 import re
 from pathlib import Path
+
+from forging import fixed_key
 
 ROOT = Path(__file__).parent.parent
 README = ROOT / "README.md"
@@ -32,7 +34,8 @@ def fresh(tmp_path: Path, cli, secret_file: Path) -> list[str]:
     """The German's first mail as the referee writes it now: Subject, a blank line, body."""
     journal = tmp_path / "war.jsonl"
     r = cli("new", journal, "--scenario", "1914", "--game-id", GAME_ID,
-            "--secret-file", secret_file, "--player", "german=hans@example.org",
+            "--secret-file", secret_file, "--signing-key", fixed_key(tmp_path / "keys"),
+            "--player", "german=hans@example.org",
             "--player", "entente=joffre@example.net", "--player", "moderator=me@example.com")
     assert r.exit_code == 0, r.stderr
     box = tmp_path / "mail"
@@ -80,6 +83,7 @@ def test_the_readme_shows_parts_of_that_mail_in_its_order(tmp_path, cli, secret_
                       if real[i:i + len(part)] == part), None)
         assert found is not None, f"not in the mail the referee writes (after line {at}): {part}"
         at = found + len(part)
-    assert parts[0][0] == real[0] and parts[-1][-2:] == real[-2:], "Subject to receipt"
-    assert parts[-1][-2].startswith("Order key: ")
+    assert parts[0][0] == real[0] and parts[-1][-3:] == real[-3:], "Subject to receipt"
+    assert parts[-1][-3].startswith("Order key: ")
+    assert parts[-1][-2].startswith("Fingerprint: ")
 

@@ -39,6 +39,7 @@ from mailservers import (
 from referee.mail import tick as ticking
 from referee.mail.credentials import password
 from referee.mail.transport import TransportError, refused_mails, send_owed
+from referee.store import signing
 from referee.store.mailroute import check_target
 
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
@@ -481,16 +482,27 @@ def test_sendmail_gets_each_mail_on_stdin_without_a_shell(cli, tmp_path):
     ("sendmail:/bin/sh -c 'touch {pwned}'", "never holds a command line"),
     ("route:evil", "no route of that name"),
 ])
-def test_a_route_planted_in_a_folder_runs_no_program(cli, tmp_path, target, says):
+@pytest.mark.parametrize("signed", [False, True])
+def test_a_route_planted_in_a_folder_runs_no_program(cli, tmp_path, target, says, signed):
+    """Planted by someone who can write the folder, the route record bears no signature of
+    the game's key: verify names it and tick plays nothing of the game. Signed (by whoever
+    holds the key), it still names no program and no route but the moderator's own."""
     mail_settings('[routes.local]\nsendmail = ["/bin/true"]\n')
     folder = tmp_path / "games"
     box = write_maildir(tmp_path / "box", [])
     journal, _ = new_game(cli, folder, "planted", None, "--mail-in", str(box), "--mail-out",
                           f"outbox:{tmp_path / 'out'}")
     pwned = tmp_path / "PWNED"
-    forge_route(journal, str(box), target.format(pwned=pwned))
-    assert cli("verify", journal).exit_code == 0          # well formed: the chain holds
+    forge_route(journal, str(box), target.format(pwned=pwned), signed)
+    r = cli("verify", journal)
+    if signed:
+        assert r.exit_code == 0                          # well formed: the chain holds
+    else:
+        assert r.exit_code == 3 and "without the game's key" in r.stderr, r.output
+        says = "not a game of this referee"
+    before = journal.read_bytes()
     r = tick(cli, folder)
+    assert journal.read_bytes() == before
     assert r.exit_code in (2, 3) and says in r.stderr and "planted" in r.stderr, r.output
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.output
     assert not pwned.exists()
@@ -503,7 +515,7 @@ def test_a_forged_route_to_a_host_of_someone_elses_gets_nothing(cli, net, tmp_pa
         # localhost is this machine too, but not a host the settings name (they name
         # 127.0.0.1): the referee does not connect to it at all.
         forge_route(journal, f"imap://{USER}@localhost:{theirs['imap'].port}/INBOX",
-                    f"smtp://{USER}@localhost:{theirs['smtp'].port}")
+                    f"smtp://{USER}@localhost:{theirs['smtp'].port}", signed=True)
         net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
                                           "<f1@example.org>"))
         r = tick(cli, journal)
@@ -666,16 +678,19 @@ def test_watch_finishes_its_pass_and_stops_on_sigterm(cli, net, tmp_path):
 
 
 def test_verify_refuses_a_route_record_the_referee_would_not_write(cli, tmp_path):
-    from referee.store.journal import line_of, seal
+    """Even signed with the game's key, a route with a password in it is refused."""
+    from forging import resign
+
+    from referee.store.journal import line_of
 
     journal = tmp_path / "g.jsonl"
     assert cli("new", journal, "--scenario", "1914").exit_code == 0
     last = records(journal)[-1]
-    forged = seal({"at": last["at"], "actor": "moderator", "order": "set mail route",
+    forged = resign({"at": last["at"], "actor": "moderator", "order": "set mail route",
                    "events": [], "seq": last["seq"] + 1, "prev": last["hash"],
                    "mail_route": {"to": "moderator", "salt": "00" * 16, "data": {
                        "source": "imap://me:hunter2@mail.example.org:143/INBOX",
-                       "target": None}}})
+                       "target": None}}}, signing.signer_of(last["sig"]))
     with open(journal, "ab") as fh:
         fh.write(line_of(forged))
     r = cli("verify", journal)

@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from forging import fixed_key
 from mailservers import (
     PASSWORD,
     ImapServer,
@@ -103,6 +104,7 @@ def new_game(cli, folder: Path, post: Post, secret: Path | None = None) -> Path:
     journal = folder / f"{GAME_ID}.jsonl"
     r = cli("new", journal, "--scenario", "1914", "--game-id", GAME_ID,
             *(("--secret-file", secret) if secret else ()),
+            "--signing-key", fixed_key(folder.parent / "keys"),
             *[a for side, address in ADDRESSES.items()
               for a in ("--player", f"{side}={address}")],
             "--mail-in", post.source, "--mail-out", post.target, "--deadline", "48h",

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from forging import resign
 
 from referee import game as g
 from referee.base.errors import JournalError
-from referee.store.journal import canonical, is_secret_part, seal, secret_digest
+from referee.store.journal import canonical, is_secret_part, secret_digest
 
 
 def _lines(path):
@@ -26,7 +27,7 @@ def _rechain(records):
         rec = dict(rec)
         rec.pop("hash", None)
         rec["prev"] = prev
-        rec = seal(rec)
+        rec = resign(rec)
         prev = rec["hash"]
         out.append(rec)
     return out
@@ -116,8 +117,11 @@ def test_an_export_with_a_changed_die_fails_once_the_secret_is_given(game, cli, 
 def test_verify_says_what_it_checked(game, cli, secret_file):
     r = cli("verify", game)
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[:3] == [
+    fpr = json.loads(_lines(game)[0])["signing"]["fingerprint"]
+    shown = "-".join(fpr[i:i + 4] for i in range(0, 16, 4))
+    assert r.stdout.splitlines()[:4] == [
         "chain: 2 records, every hash and link checks",
+        f"signatures: records 0-1, each signed by the game's key {shown}",
         "rulings: all 1 records decided again give exactly the recorded events",
         "dice: not recomputed (give --secret FILE, or reveal the secret when the game is over)"]
     r = cli("verify", game, "--secret", secret_file)

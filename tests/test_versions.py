@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from forging import resign
 
 from doors import quick
 from referee.base.errors import EXIT_OLDER_RULES
@@ -23,7 +24,8 @@ from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
 from referee.engine.versions import RULES_VERSION
 from referee.store import home
-from referee.store.journal import line_of, seal
+from referee.store.authorship import ADOPT
+from referee.store.journal import line_of
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
 OLD_DIGEST = "56d33a8ba05bee8b59cbf8cfbf538059683626615a0806352e40193d4dfe4758"
@@ -62,7 +64,7 @@ def _rechain(records: list[dict], path: Path) -> None:
     """Write records with every hash and link made again (an honest-looking journal)."""
     prev, out = None, []
     for rec in records:
-        rec = seal({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
         prev = rec["hash"]
         out.append(line_of(rec))
     path.write_bytes(b"".join(out))
@@ -138,16 +140,20 @@ def test_an_old_journal_takes_no_order_until_the_moderator_upgrades_it(old, cli,
                 lambda: _code(cli("inbox", old, _empty_mbox(tmp_path)))):
         code, out, err = run()
         lines = err.strip().splitlines()
+        # Either refusal comes first (the quick form checks the rules before the journal's
+        # signature): each names `referee upgrade`, which both adopts and upgrades it.
         assert code == 2 and len(lines) == 1, err
-        assert "rules 1" in lines[0] and "referee upgrade" in lines[0]
+        assert ("rules 1" in lines[0] or "not signed" in lines[0]) and \
+            "referee upgrade" in lines[0]
         assert old.read_bytes() == before
 
 
 def test_after_the_upgrade_the_game_plays_on_and_verifies(old, cli):
     r = cli("upgrade", old)
     assert r.exit_code == 0, r.stderr
-    rec = _records(old)[-1]
-    assert rec["actor"] == "moderator" and rec["seq"] == 9
+    adoption, rec = _records(old)[-2:]
+    assert adoption["order"] == ADOPT and adoption["seq"] == 9 and "sig" in adoption
+    assert rec["actor"] == "moderator" and rec["seq"] == 10 and "sig" in rec
     # The game moves to the data of this referee (games/ttlm as it is now).
     assert rec["events"] == [{"type": "RulesUpgraded", "rules": RULES_VERSION,
                               "data_digest": load_game(default_games_dir() / "ttlm").digest,
@@ -160,7 +166,9 @@ def test_after_the_upgrade_the_game_plays_on_and_verifies(old, cli):
     r = cli("verify", old, "--secret", old.with_name(old.name + ".secret"))
     assert r.exit_code == EXIT_OLDER_RULES, r.stderr
     assert "records 1-8 made under rules 1: not re-decided" in r.stdout
-    assert "2 records decided again" in r.stdout             # the upgrade and the order
+    # The adoption, the upgrade and the order (counted as the roster and route records are).
+    assert "3 records decided again" in r.stdout
+    assert "signatures: records 0-8 before signing, covered by record 9" in r.stdout
     # log reads each record under the data in force then: the old data up to the upgrade,
     # this referee's after it.
     r = cli("log", old, "--as", "moderator")
@@ -174,7 +182,7 @@ def test_an_upgrade_record_that_lies_about_the_rules_in_force_is_damage(old, cli
     records[-1]["events"][0]["from_rules"] = 2
     _rechain(records, old)
     r = cli("verify", old)
-    assert r.exit_code == 3 and "record 9" in r.stderr and "upgrade" in r.stderr
+    assert r.exit_code == 3 and "record 10" in r.stderr and "upgrade" in r.stderr
 
 
 # ---------------------------------------------------------------- data versions
@@ -358,8 +366,9 @@ def test_the_real_rules_1_journal_is_still_older_rules(old, cli):
     assert r.exit_code == EXIT_OLDER_RULES, r.stderr
 
 
-# Every field but the chain's own (hash, prev), which hashing the chain again writes anew.
-HEADER_FIELDS = sorted(set(JournalHeader.model_fields) - {"hash", "prev"})
+# Every field but the chain's own (hash, prev) and the signature, which hashing the chain
+# and signing again write anew.
+HEADER_FIELDS = sorted(set(JournalHeader.model_fields) - {"hash", "prev", "sig"})
 
 
 @pytest.mark.parametrize("field", HEADER_FIELDS)
@@ -387,7 +396,7 @@ def test_an_upgrade_lowered_below_its_data_is_tampering(old, cli):
     records[-1]["events"][0]["rules"] = 1
     _rechain(records, old)
     r = cli("verify", old)
-    assert r.exit_code == 3 and "record 9 (an upgrade) names rules 1" in r.stderr, r.stderr
+    assert r.exit_code == 3 and "record 10 (an upgrade) names rules 1" in r.stderr, r.stderr
 
 
 @pytest.mark.parametrize("version, why", [("9.0.0", "newer than this one"),

@@ -160,6 +160,22 @@ class StorageError(RefereeError):
     exit_code = EXIT_INTEGRITY
 
 
+class ForeignGameError(RefereeError):
+    """A command that writes was given a journal this user's referee did not sign: its key
+    is not in his referee home, or its last record is not signed by the key it names.
+    Nothing is written."""
+
+    kind = "foreign_game"
+    exit_code = EXIT_INTEGRITY
+
+
+class UnsignedGameError(UsageError):
+    """A command that writes was given a game begun before journals were signed, not yet
+    adopted (`referee upgrade`, as for a game under older rules). Nothing is written."""
+
+    kind = "unsigned_game"
+
+
 class ContractError(RefereeError):
     """A record the referee built breaks its own contract: a bug, caught before it is written."""
 

@@ -10,6 +10,8 @@ character in a JSON string.
 
 from __future__ import annotations
 
+import re
+
 # Bidirectional marks, embeddings, overrides and isolates.
 BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 # Zero-width and other invisible characters.
@@ -60,3 +62,13 @@ class VisibleStream:
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+# Read as Crockford's base32 reads it: a key copied by hand with O for 0, I or L for 1 is the key.
+_READ_AS = str.maketrans("OIL", "011")
+
+
+def compact(text: str) -> str:
+    """Text as keys and fingerprints are compared, read as Crockford's base32 is: any case,
+    O as 0, I and L as 1, letters and digits only (dashes and spaces between groups dropped)."""
+    return re.sub(r"[^0-9A-Z]", "", text.upper()).translate(_READ_AS)

@@ -152,7 +152,7 @@ def main_options(
 COMMANDS = (play.new, play.players, play.order, play.standing, play.status, play.show,
             audit.log, audit.report, tools.inbox, mailcmd.mail, mailcmd.tick, mailcmd.watch,
             deadlinecmd.deadline, deadlinecmd.extend,
-            audit.verify, audit.upgrade, audit.reveal,
+            audit.verify, audit.upgrade, audit.rekey, audit.reveal,
             audit.repair, tools.autoplay, tools.schema, tools.demo, audit.explain, audit.dice,
             tools.map_, tools.area)
 for command in COMMANDS:       # map_ is `map`: the trailing _ keeps the builtin unshadowed

@@ -118,24 +118,32 @@ def verify(
     receipt: Annotated[Optional[list[str]], typer.Option(
         help="A receipt as a report or mail ends with it (Receipt: GAME SEQ:HASH, or "
              "SEQ:HASH): fail unless the journal is that game's and still holds that record "
-             "as it was (repeatable).")] = None,
+             "as it was (repeatable); a receipt's key line pasted with it pins the key "
+             "too.")] = None,
+    key: Annotated[Optional[str], typer.Option(
+        help="The game's key fingerprint as `new`, a mail or a receipt shows it: fail unless "
+             "that key signed the journal.")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> int | None:
-    """Check the hash chain, decide every record again, and (with the secret) every die."""
+    """Check the hash chain and every signature, decide every record again, and (with the
+    secret) every die."""
     from ..game.receipts import check_receipts  # start-up: only verify needs it
     from ..game.verification import verify as check  # start-up: only verify needs it
+    from ..store.signing import read_fingerprint  # start-up: only verify needs it
 
+    pins = [(read_fingerprint(key), None, "--key")] if key is not None else []
     if export is None and commands.is_skirmish(journal):
         return _verify_skirmish(journal, secret, format)
-    receipts = check_receipts(journal, receipt or [])
-    report = check(journal, secret, GAMES["dir"], export=export)
+    receipts, receipt_pins = check_receipts(journal, receipt or [])
+    report = check(journal, secret, GAMES["dir"], export=export, pins=pins + receipt_pins)
     report.lines.extend(receipts)
     if format == Fmt.json:
         result = "older_rules" if report.older else "chain_only" if export else "ok"
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "result": result,
             "records": report.records, "older": report.older, "export": export,
-            "receipts": len(receipt or []), "lines": report.lines}))
+            "receipts": len(receipt or []), "keys": report.keys,
+            "signed_from": report.signed_from, "lines": report.lines}))
         return EXIT_OLDER_RULES if report.older else None
     for line in report.lines:
         typer.echo(line)
@@ -166,21 +174,67 @@ def _verify_skirmish(journal: Path, secret: Path | None, format: Fmt) -> None:
 
 def upgrade(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    signing_key: Annotated[Optional[Path], typer.Option(
+        help="Adopt a game begun before signing with the key in this file (made there if "
+             "missing) instead of a new one; never a file beside the journal.")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
-    """Move a game played under older rules or game data on to this referee's (moderator)."""
+    """Bring a game on to this referee (moderator): adopt it when it was begun before journals
+    were signed, and move it on to newer rules or game data."""
+    from ..store import signing  # start-up: only upgrade needs it
+
     commands.check_private(journal)
-    rec = g.upgrade(journal, GAMES["dir"])
-    ev = rec["events"][0]
+    done = g.upgrade(journal, GAMES["dir"], signing_key)
+    adopted, rec = done["adopted"], done["upgraded"]
+    ev = rec["events"][0] if rec else {
+        "from_rules": done["rules"]["rules"], "rules": done["rules"]["rules"],
+        "from_data_digest": done["rules"]["data_digest"],
+        "data_digest": done["rules"]["data_digest"]}
+    fpr = adopted["signing"]["fingerprint"] if adopted else None
+    if format == Fmt.json:
+        typer.echo(commands.dump({
+            "schema_version": 1, "journal": str(journal), "seq": (rec or adopted)["seq"],
+            "from_rules": ev["from_rules"], "rules": ev["rules"],
+            "from_data_digest": ev["from_data_digest"], "data_digest": ev["data_digest"],
+            "adopted": {"seq": adopted["seq"], "fingerprint": signing.shown(fpr),
+                        "file": str(signing.key_file(fpr))} if adopted else None}))
+        return
+    if adopted:
+        typer.echo(f"record {adopted['seq']}: the game is adopted: records 0-"
+                   f"{adopted['seq'] - 1}, from before signing, are covered by this record's "
+                   f"hash; it and every record after it are signed by key "
+                   f"{signing.shown(fpr)}, whose private half is in {signing.key_file(fpr)}: "
+                   f"back it up (docs/moderator.md)")
+    if rec:
+        typer.echo(f"record {rec['seq']}: the game moves from rules {ev['from_rules']} (game "
+                   f"data {ev['from_data_digest'][:12]}) to rules {ev['rules']} (game data "
+                   f"{ev['data_digest'][:12]}); later orders are decided under them")
+
+
+def rekey(
+    journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    signing_key: Annotated[Optional[Path], typer.Option(
+        help="The new key: the one in this file (made there if missing) instead of a new "
+             "one; never a file beside the journal.")] = None,
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
+) -> None:
+    """Hand the game to a new signing key (moderator): a record signed by the key in force
+    names the new one, which signs every record after it."""
+    from ..store import signing  # start-up: only rekey needs it
+
+    commands.check_private(journal)
+    rec = g.rekey(journal, signing_key, GAMES["dir"])
+    fpr = rec["signing"]["fingerprint"]
+    old = signing.signer_of(rec["sig"]) or ""
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "seq": rec["seq"],
-            "from_rules": ev["from_rules"], "rules": ev["rules"],
-            "from_data_digest": ev["from_data_digest"], "data_digest": ev["data_digest"]}))
+            "from_fingerprint": signing.shown(old), "fingerprint": signing.shown(fpr),
+            "file": str(signing.key_file(fpr))}))
         return
-    typer.echo(f"record {rec['seq']}: the game moves from rules {ev['from_rules']} (game data "
-               f"{ev['from_data_digest'][:12]}) to rules {ev['rules']} (game data "
-               f"{ev['data_digest'][:12]}); later orders are decided under them")
+    typer.echo(f"record {rec['seq']}: signed by key {signing.shown(old)}, hands the game to key "
+               f"{signing.shown(fpr)}, whose private half is in {signing.key_file(fpr)}: back it "
+               f"up; tell the players the new fingerprint (verify --key takes either)")
 
 
 def reveal(

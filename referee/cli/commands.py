@@ -498,3 +498,19 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
                      "areas": map_facts(game.state, game.data, reader, game.game_id)})
     shown = str(out) if str(out).isprintable() else quoted(str(out))   # one line, no escapes
     return f"map of record {game.state.seq} for {reader}: {shown}"
+
+
+def key_facts(header: dict) -> dict:
+    """What `new --format json` says of the game's key: fingerprint and where it is kept."""
+    from ..store import signing  # start-up: only new needs it
+
+    fpr = header["signing"]["fingerprint"]
+    return {"fingerprint": signing.shown(fpr), "file": str(signing.key_file(fpr))}
+
+
+def key_line(header: dict) -> str:
+    """What `new` says of the game's key: players check receipts against its fingerprint."""
+    facts = key_facts(header)
+    return (f"signed by key {facts['fingerprint']} (players see it in every mail and receipt); "
+            f"its private half is in {facts['file']}: back it up, and never put it beside "
+            f"the journal (docs/moderator.md)")

@@ -38,6 +38,7 @@ EXAMPLES = {
     "watch": "referee watch games/ --interval 60",
     "verify": "referee verify war.jsonl --secret war.jsonl.secret",
     "upgrade": "referee upgrade war.jsonl",
+    "rekey": "referee rekey war.jsonl",
     "reveal": "referee reveal war.jsonl",
     "repair": "referee repair war.jsonl",
     "autoplay": "referee autoplay war.jsonl --seed 7 --until 2",

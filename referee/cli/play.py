@@ -77,9 +77,14 @@ def new(
         help="How the referee's mail leaves: outbox:DIR, smtp://[USER@]HOST[:PORT] "
              "(smtps:// for TLS) or route:NAME, a command of your mail settings; passwords "
              "never go here.")] = None,
+    signing_key: Annotated[Optional[Path], typer.Option(
+        help="Sign the journal with the key in this file (made there if missing) instead of a "
+             "new one; never a file beside the journal. Either way the key is kept in your "
+             "referee home's keys folder.")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
-    """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record."""
+    """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record;
+    every record signed by the game's key, kept in your referee home."""
     from ..game.views import status_view  # start-up: only new needs it
     from ..render.documents import status_document  # start-up: only new needs it
     from ..render.formats import render  # start-up: only new needs it
@@ -89,36 +94,31 @@ def new(
                                 mail_in, mail_out)
     if g.kind_of(g.check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
         return _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
-                             player or [], clock is not None or mail_in or mail_out)
+                             player or [], clock is not None or mail_in or mail_out,
+                             signing_key)
     game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
                          GAMES["dir"], players=player or [], game=game, sheets=sheet or [],
-                         clock=clock)
+                         clock=clock, signing_key=signing_key)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
     route = _route_of_new(journal, mail_in, mail_out)
     view = status_view(game.state, game.data, None, game.game_id, dice=dice)
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "journal": str(journal), "game_id": game.game_id,
-            "game": game.data.info.id, "scenario": game.scenario.id, "dice": dice,
-            "secret_file": str(where),
-            "players": [s for s in sides if s != OBSERVER],
-            "observers": sides.count(OBSERVER), "status": view,
-            "mail_in": route["source"], "mail_out": route["target"]}))
-        return
+        return _created_json(journal, game, dice, where, sides, route, view)
     _say_created(journal, game, dice, where, sides, route)
+    typer.echo(commands.key_line(game.header))
     typer.echo(render(status_document(view), "text"))
 
 
 def _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, players,
-                  unattended) -> None:
+                  unattended, signing_key) -> None:
     from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
 
     if unattended:
         raise UsageError("a skirmish takes no --deadline, --mail-in or --mail-out: its tests "
                          "are mailed through `inbox`")
     new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, GAMES["dir"],
-                 players)
+                 players, signing_key)
 
 
 def _route_of_new(journal: Path, mail_in, mail_out) -> dict:
@@ -153,6 +153,17 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
         raise UsageError("--reminders, --missed, --extensions and --skip-weekends go with "
                          "--deadline (no deadline, nothing to remind of or to miss)")
     return None
+
+
+def _created_json(journal, game, dice: str, where, sides: list[str], route: dict,
+                  view: dict) -> None:
+    typer.echo(commands.dump({
+        "schema_version": 1, "journal": str(journal), "game_id": game.game_id,
+        "game": game.data.info.id, "scenario": game.scenario.id, "dice": dice,
+        "secret_file": str(where), "signing_key": commands.key_facts(game.header),
+        "players": [s for s in sides if s != OBSERVER],
+        "observers": sides.count(OBSERVER), "status": view,
+        "mail_in": route["source"], "mail_out": route["target"]}))
 
 
 def _say_created(journal, game, dice: str, where, sides: list[str], route: dict) -> None:

@@ -65,7 +65,7 @@ def skirmish_report(
 
 def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: str | None,
                  secret_file: Path | None, format: Fmt, games_dir: Path | None,
-                 players: list[str]) -> None:
+                 players: list[str], signing_key: Path | None = None) -> None:
     """`new --game skirmish`: the journal with the card and forces, and the first report."""
     from ..game.skirmish import create_skirmish  # start-up: only a new skirmish needs it
     from ..render.skirmish import report_document, report_text  # start-up: skirmish only
@@ -74,18 +74,21 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     data = g.skirmish_data(game, games_dir)
     sides = data.scenarios[scenario].sides if scenario in data.scenarios else []
     addresses = parse_players(players, sides)
-    sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses)
+    sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses,
+                         signing_key)
     doc = report_document(sk.header, sk.card, sk.state)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "game_id": sk.header["game_id"],
             "game": game, "scenario": scenario, "dice": dice, "secret_file": str(where),
+            "signing_key": commands.key_facts(sk.header),
             "players": [s for s in addresses if s != "moderator"], "observers": 0,
             "status": doc}))
         return
     typer.echo(f"created {journal} (game {sk.header['game_id']}, scenario {scenario}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
+    typer.echo(commands.key_line(sk.header))
     if addresses:
         typer.echo(f"players registered; `referee skirmish keys {journal}` prints their order "
                    f"keys (for the moderator only)")

@@ -25,8 +25,8 @@ class ErrorObject(Document):
     """What stderr holds, one line, when a command run with `--format json` fails: `error` is
     the message the text line gives after `referee: `, `kind` the stable name of the error
     (usage, order_syntax, ambiguous_order, illegal_order, dice, dice_sheet, stale_view,
-    order_rejected, game_data, journal, storage, invariant, internal), `rule` its rule
-    number if it has one, `exit` the exit code."""
+    order_rejected, unsigned_game, game_data, journal, foreign_game, storage, invariant,
+    internal), `rule` its rule number if it has one, `exit` the exit code."""
 
     schema_version: int
     error: str
@@ -39,9 +39,17 @@ class ErrorObject(Document):
 
 # ---------------------------------------------------------------- playing
 
+class SigningKey(Part):
+    """A game's key: its fingerprint as people read it, and the file of its private half."""
+
+    fingerprint: str
+    file: str
+
+
 class NewGame(Document):
-    """`new`: the journal made, the game, where the dice secret is, the sides whose players
-    were registered, how many observers were, and the public status (a status-view)."""
+    """`new`: the journal made, the game, where the dice secret is, the game's signing key,
+    the sides whose players were registered, how many observers were, and the public status
+    (a status-view)."""
 
     schema_version: int
     journal: str
@@ -50,6 +58,7 @@ class NewGame(Document):
     scenario: str
     dice: Literal["committed", "manual"]
     secret_file: str
+    signing_key: SigningKey
     players: list[str]
     status: dict[str, Any]
     observers: int = 0
@@ -80,10 +89,21 @@ class VerifyResult(Document):
     export: Optional[str]
     receipts: int
     lines: list[str]
+    keys: list[str] = []                  # the keys that signed it, in order (none: unsigned)
+    signed_from: Optional[int] = None     # the first signed record (0, or the adoption)
+
+
+class Adoption(Part):
+    """A game begun before signing, adopted: the record, and the key that signs from it."""
+
+    seq: int
+    fingerprint: str
+    file: str
 
 
 class UpgradeResult(Document):
-    """`upgrade`: the record written and the rules and game data the game moves between."""
+    """`upgrade`: the last record written, the rules and game data the game moves between
+    (the same when only adopted), and the adoption when the game was begun before signing."""
 
     schema_version: int
     journal: str
@@ -92,6 +112,19 @@ class UpgradeResult(Document):
     rules: int
     from_data_digest: str
     data_digest: str
+    adopted: Adoption | None = None
+
+
+class RekeyResult(Document):
+    """`rekey`: the record that hands the game to a new key, the key before and the new one
+    (fingerprints), and the file of the new key's private half."""
+
+    schema_version: int
+    journal: str
+    seq: int
+    from_fingerprint: str
+    fingerprint: str
+    file: str
 
 
 class RevealResult(Document):
@@ -447,6 +480,7 @@ OUTPUTS: dict[str, type[Document]] = {
     "standing-orders": StandingOrders,
     "verify-result": VerifyResult,
     "upgrade-result": UpgradeResult,
+    "rekey-result": RekeyResult,
     "reveal-result": RevealResult,
     "repair-result": RepairResult,
     "autoplay-result": AutoplayResult,

@@ -25,6 +25,29 @@ class DiceCommitment(Contract):
     commitment: Hex64
 
 
+Fingerprint = Annotated[str, Field(pattern="^[0-9A-HJKMNP-TV-Z]{16}$")]
+# A record's signature: the fingerprint of the key that signed it, a dot, and the Ed25519
+# signature of its hash, base64url without padding (store/signing.py).
+Signature = Annotated[str, Field(pattern=r"^[0-9A-HJKMNP-TV-Z]{16}\.[A-Za-z0-9_-]{86}$")]
+
+
+class Signing(Contract):
+    """A game's signing key as a header, an adoption or a key change names it: its public
+    half (32 bytes, base64url without padding) and fingerprint."""
+
+    alg: Literal["ed25519"]
+    public: Annotated[str, Field(pattern="^[A-Za-z0-9_-]{43}$")]
+    fingerprint: Fingerprint
+
+
+class OrderSource(Contract):
+    """How a side's order came: by the side's own mail (the message's digest is in the
+    record's `mail` part, for the moderator's eyes), by hand at the referee (`order --as`),
+    or as the referee's default when a deadline passed (deadlines)."""
+
+    how: Literal["mail", "hand", "deadline"]
+
+
 class JournalHeader(Contract):
     """Record 0 of a journal."""
 
@@ -44,6 +67,8 @@ class JournalHeader(Contract):
     options: dict[str, bool]
     dice: DiceCommitment
     created_at: str
+    signing: Signing | None = None      # absent: a game begun before journals were signed
+    sig: Signature | None = None
 
 
 # What a secret part's `data` holds, by the event that carries it: replaying puts it into
@@ -281,3 +306,6 @@ class JournalRecord(Contract):
     link: SheetLink | None = None       # the link of the actor's dice sheet it reveals
     dice_from: DiceSource | None = None     # what its dice mix in besides the secret
     clock: ClockFact | None = None      # a fact about the game's time (deadlines)
+    by: OrderSource | None = None       # how a side's order came (absent: older records)
+    signing: Signing | None = None      # an adoption or a key change: the key from here on
+    sig: Signature | None = None        # absent: a record from before the game was signed

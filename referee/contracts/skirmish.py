@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import Field
 
 from .base import Contract, Document, Frozen
+from .records import Signature, Signing
 
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 FigureId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
@@ -311,6 +312,7 @@ class Chained(Contract):
     seq: Annotated[int, Field(ge=0)]
     prev: Optional[str]
     hash: str
+    sig: Optional[Signature] = None     # store/signing.py
 
 
 class DiceCommitment(Contract):
@@ -336,6 +338,7 @@ class SkirmishHeader(Chained):
     players: dict[str, str] = {}        # side (or moderator) -> mail address
     dice: DiceCommitment
     created_at: str
+    signing: Optional[Signing] = None
 
 
 class SkirmishRecord(Chained):

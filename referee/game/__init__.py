@@ -22,11 +22,11 @@ PUBLIC: dict[str, str] = {
     "submit": "batch", "Submission": "batch", "Applied": "batch", "AlreadyApplied": "batch",
     # lifecycle.py: new, upgrade, reveal
     "create_game": "lifecycle", "upgrade": "lifecycle", "reveal": "lifecycle",
-    "register_sheets": "lifecycle",
+    "register_sheets": "lifecycle", "rekey": "lifecycle",
     # verification.py
     "verify": "verification", "Verification": "verification",
     # receipts.py: the receipt a report ends with, and verify --receipt
-    "receipt_line": "receipts", "check_receipts": "receipts",
+    "receipt_line": "receipts", "check_receipts": "receipts", "key_line": "receipts",
     # ahead.py: what a side is asked after the decision now, up to the other side or a die
     "ahead": "ahead", "next_for": "ahead",
     # below this layer, named here for the layers above

@@ -503,7 +503,8 @@ class Batch:
         self.seq += 1
         new_state.seq = self.seq
         rec = body(self.q.side, text, events, dice, private, self.q.mail,
-                   standing.part(self.sets, self.q.side, self.state.turn, dice.standing_salt()))
+                   standing.part(self.sets, self.q.side, self.state.turn, dice.standing_salt()),
+                   "deadline" if self.q.clock is not None else "hand")
         if self.q.clock is not None and not self.bodies:
             rec["clock"] = dict(self.q.clock)
         self.bodies.append(rec)

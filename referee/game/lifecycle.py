@@ -21,6 +21,8 @@ from ..engine.invariants import problems
 from ..engine.setup import initial_state
 from ..engine.versions import RULES_VERSION
 from ..store import dice as dicemod
+from ..store import signing
+from ..store.authorship import ADOPT, REKEY
 from ..store.dice import Dice
 from ..store.journal import Journal, now
 from ..store.players import check_observers, parse_observers, parse_players, roster_body
@@ -35,7 +37,8 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
                 options: list[str] | None = None, game_id: str | None = None,
                 secret_file: Path | None = None, games_dir: Path | None = None,
                 players: list[str] | None = None, game: str = "ttlm",
-                sheets: list[str] | None = None, clock: dict | None = None) -> Game:
+                sheets: list[str] | None = None, clock: dict | None = None,
+                signing_key: Path | None = None) -> Game:
     """Create a journal for a new game: the secret first (0600, on disk), then the journal.
 
     The secret goes beside the journal (JOURNAL.secret), or to secret_file:
@@ -43,6 +46,8 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     user's referee notes where it is, so the journal's folder can be shared.
     `sheets` (SIDE=TIP) registers players' dice sheets, a record each after the set-up;
     `clock` (deadlines.settings_fact) the deadline settings, a record after them.
+    Every record is signed by the game's key: a new one, or the one in signing_key
+    (made there when that file does not exist); kept in this user's keys folder.
     """
     path = Path(path)
     if dice_mode not in ("committed", "manual"):
@@ -83,8 +88,9 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     ctx = Ctx(state.clone(), data, dice)
     setup_record(ctx, sc)
     first = body("moderator", "set up", ctx.events, dice)
+    key = signing.new_key(signing_key, path)
     records = create_with_secret(Journal(path, keep_contract), header, [first], secret, spath,
-                                 fresh, secret_file is not None)
+                                 fresh, secret_file is not None, key)
     datastore.keep(data, data.info.id)       # so the game opens after the data files change
     more = [roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret),
                         watchers)] if addresses or watchers else []
@@ -117,38 +123,85 @@ def register_sheets(path: Path | str, items: list[str],
     return journal.append_raw(build)[1]
 
 
-def upgrade(path: Path | str, games_dir: Path | None = None) -> dict:
-    """Append the moderator's record that moves a game on to this referee's rules and the
-    current game data, after checking its position fits that data (versions.py)."""
+def upgrade(path: Path | str, games_dir: Path | None = None,
+            signing_key: Path | None = None) -> dict:
+    """Bring a game on to this referee in one write: adopt it when it was begun before
+    journals were signed (a record signed by a new key, or the one in signing_key, whose
+    hash covers every record before it), and move it on to this referee's rules and game
+    data when they are newer. Returns {"adopted": the adoption record or None, "upgraded":
+    the upgrade record or None, "rules": the rules and data after it}."""
     journal = Journal(path, keep_contract)
+    key = None if _signed(journal) else signing.new_key(signing_key, journal.path)
+    after: dict = {}
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
-        if pos.state.revealed:
-            raise UsageError("the dice secret has been revealed; the game is closed")
-        new = game_data(pos.header["game"], games_dir)
-        if pos.rules == RULES_VERSION and new.digest == pos.data.digest:
-            raise UsageError(f"{journal.name}: already under rules {RULES_VERSION} and the "
-                             f"current game data ({new.digest[:12]}); nothing to upgrade")
-        state = pos.state.clone()
-        try:
-            broken = problems(state, new)
-            if not broken and state.pending is not None and state.phase != "over":
-                for side in new.sides:
-                    legal_orders(state, new, side)
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
-            broken = [f"{type(exc).__name__}: {exc}"]
-        if broken:
-            raise UsageError(f"{journal.name}: the game after record {pos.seq} does not fit "
-                             f"the game data {new.digest[:12]}, so it cannot be upgraded: "
-                             f"{broken[0]}")
-        ev = RulesUpgraded(rules=RULES_VERSION, data_digest=new.digest, from_rules=pos.rules,
-                           from_data_digest=pos.data.digest)
-        datastore.keep(new, pos.header["game"])
-        return pos.seq, pos.hash, [body("moderator", UPGRADE, [ev],
-                                        Dice(pos.header["game_id"], 0, None))]
+        bodies = [{"at": now(), "actor": "moderator", "order": ADOPT, "events": [],
+                   "signing": key.header_field()}] if key is not None else []
+        step = _upgrade_body(journal, pos, games_dir)
+        if step is None and key is None:
+            raise UsageError(f"{journal.name}: signed, and already under rules "
+                             f"{RULES_VERSION} and the current game data "
+                             f"({pos.data.digest[:12]}); nothing to upgrade")
+        after.update(rules=RULES_VERSION if step else pos.rules,
+                     data_digest=step["events"][0]["data_digest"] if step else pos.data.digest)
+        return pos.seq, pos.hash, bodies + ([step] if step else [])
+
+    new = journal.append_raw(build, adopt=key)[1]
+    return {"adopted": new[0] if key is not None else None,
+            "upgraded": new[-1] if new[-1]["order"] == UPGRADE else None, "rules": after}
+
+
+def rekey(path: Path | str, signing_key: Path | None = None,
+          games_dir: Path | None = None) -> dict:
+    """Hand a game to a new key (a new one, or the one in signing_key): a record signed by
+    the key in force naming the new one, which signs every record after it. Returns it."""
+    journal = Journal(path, keep_contract)
+    key = signing.new_key(signing_key, journal.path)
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        pos = position(journal, raw, games_dir)
+        if pos.header.get("signing", {}).get("fingerprint") == key.fpr and \
+                b'"signing":{' not in raw[raw.find(b"\n") + 1:]:
+            raise UsageError(f"--signing-key: key {signing.shown(key.fpr)} signs the game "
+                             f"already")
+        return pos.seq, pos.hash, [{"at": now(), "actor": "moderator", "order": REKEY,
+                                    "events": [], "signing": key.header_field()}]
 
     return journal.append_raw(build)[1][0]
+
+
+def _signed(journal: Journal) -> bool:
+    """Whether the journal's header or an adoption names a key (a quick look: append_raw
+    checks the signature it relies on, and refuses to adopt a journal already signed)."""
+    return b'"signing":{' in journal.raw()
+
+
+def _upgrade_body(journal: Journal, pos, games_dir: Path | None) -> dict | None:
+    """The moderator's record that moves a game on to this referee's rules and the current
+    game data, after checking its position fits that data (versions.py); None when the
+    game is under them already."""
+    if pos.state.revealed:
+        raise UsageError("the dice secret has been revealed; the game is closed")
+    new = game_data(pos.header["game"], games_dir)
+    if pos.rules == RULES_VERSION and new.digest == pos.data.digest:
+        return None
+    state = pos.state.clone()
+    try:
+        broken = problems(state, new)
+        if not broken and state.pending is not None and state.phase != "over":
+            for side in new.sides:
+                legal_orders(state, new, side)
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        broken = [f"{type(exc).__name__}: {exc}"]
+    if broken:
+        raise UsageError(f"{journal.name}: the game after record {pos.seq} does not fit "
+                         f"the game data {new.digest[:12]}, so it cannot be upgraded: "
+                         f"{broken[0]}")
+    ev = RulesUpgraded(rules=RULES_VERSION, data_digest=new.digest, from_rules=pos.rules,
+                       from_data_digest=pos.data.digest)
+    datastore.keep(new, pos.header["game"])
+    return body("moderator", UPGRADE, [ev], Dice(pos.header["game_id"], 0, None))
 
 
 def reveal(path: Path | str, force: bool = False, games_dir: Path | None = None) -> dict:

@@ -5,6 +5,7 @@ checked for the shape the referee gives it (verify.py decides the others again).
 from __future__ import annotations
 
 from ..base.errors import JournalError
+from ..store.authorship import ADOPT, REKEY
 from ..store.mailroute import ROUTE, route_problem
 from ..store.players import REGISTER, roster_problem
 from ..store.sheets import SHEET
@@ -46,6 +47,19 @@ def check_route(rec: dict, name: str) -> None:
     if problem:
         raise JournalError(f"{name}: record {rec['seq']} sets the mail route wrongly: "
                            f"{problem}", record=rec["seq"])
+
+
+def check_signing(rec: dict, name: str) -> None:
+    """An adoption or a key change: the moderator's, no events, dice or other part, the key
+    it names (authorship.py has checked its signature and the key)."""
+    ok = (rec.get("actor") == "moderator" and rec.get("order") in (ADOPT, REKEY)
+          and rec.get("events") == [] and not rec.get("dice")
+          and set(rec) <= {"at", "actor", "order", "events", "signing", "seq", "prev", "hash",
+                           "sig"})
+    if not ok:
+        raise JournalError(f"{name}: record {rec['seq']} claims to adopt the game or change its "
+                           f"key but is not such a record as the referee writes",
+                           record=rec["seq"])
 
 
 def check_sheet(rec: dict, name: str, sides, manual: bool) -> None:

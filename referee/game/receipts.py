@@ -13,9 +13,15 @@ record whose hash starts with the same 128 bits (about 2^128 tries); even two ve
 a record made ready before the receipt is given, both matching it, need about 2^64 tries
 (a collision). A report in JSON gives the whole hash.
 
+Just above it, a signed game's report names the game's signing key:
+
+    Fingerprint: TR8S-RR3X-DE5X-BE3C (the game's signing key)
+
 `verify` takes the receipt as the mail shows it, with or without its label, the game id
 (which must be the journal's) and the whitespace around it, or SEQ:HASH alone; the hash
-may be the whole one or any start of it of at least 32 digits.
+may be the whole one or any start of it of at least 32 digits. Pasted with the
+fingerprint line, it also pins the key: the journal must be signed by it up to that record,
+so a journal rewritten whole under another key fails too.
 """
 
 from __future__ import annotations
@@ -26,10 +32,15 @@ from typing import NamedTuple
 
 from ..base.errors import JournalError, ReceiptGameError, UsageError, quoted
 from ..store.journal import Journal, scan
+from ..store.signing import read_fingerprint, shown
 
 RECEIPT_DIGITS = 32         # hex digits of the hash a receipt shows (128 bits), and the fewest
 LABEL = "Receipt:"
+KEY_LABEL = "Fingerprint:"
+KEY_NOTE = "(the game's signing key)"
 _FORM = re.compile(r"(?:(?P<game>.*\S)\s+)?(?P<seq>[0-9]{1,9}):(?P<digest>[0-9a-fA-F]+)", re.S)
+_KEY = re.compile(r"\bfingerprint:\s*(?P<key>[0-9A-Za-z]{4}(?:-?[0-9A-Za-z]{4}){3})\b"
+                  r"(?:\s*\(the game's signing key\))?", re.I)
 
 
 class Receipt(NamedTuple):
@@ -39,6 +50,7 @@ class Receipt(NamedTuple):
     game: str | None
     seq: int
     digest: str
+    key: str | None = None          # the fingerprint of the key that signed the game
 
 
 def receipt_line(game_id: str, seq: int, hash_: str) -> str:
@@ -47,9 +59,20 @@ def receipt_line(game_id: str, seq: int, hash_: str) -> str:
     return f"{LABEL} {game_id} {seq}:{hash_[:RECEIPT_DIGITS]}"
 
 
+def key_line(header: dict) -> str | None:
+    """The line under a receipt naming the key that signs the game (None: never signed)."""
+    field = header.get("signing")
+    fpr = field.get("fingerprint") if isinstance(field, dict) else None
+    return f"{KEY_LABEL} {shown(fpr)} {KEY_NOTE}" if isinstance(fpr, str) else None
+
+
 def parse_receipt(item: str) -> Receipt:
     """A receipt as pasted from a mail or a report (UsageError naming the form wanted)."""
-    text = item.strip()
+    text, key = item.strip(), None
+    signed = _KEY.search(text)
+    if signed is not None:                  # the key line above the receipt, pasted with it
+        key = read_fingerprint(signed["key"], "--receipt")
+        text = (text[:signed.start()] + " " + text[signed.end():]).strip()
     if text[:len(LABEL)].casefold() == LABEL.casefold():
         text = text[len(LABEL):].strip()
     m = _FORM.fullmatch(text)
@@ -62,17 +85,19 @@ def parse_receipt(item: str) -> Receipt:
         raise UsageError(f"--receipt {quoted(item)}: the hash has {len(digest)} hex digits; "
                          f"give {RECEIPT_DIGITS} as a mail prints them, or all 64")
     game = " ".join(m["game"].split()) if m["game"] else None
-    return Receipt(game, int(m["seq"]), digest)
+    return Receipt(game, int(m["seq"]), digest, key)
 
 
-def check_receipts(path: Path | str, receipts: list[str]) -> list[str]:
+def check_receipts(path: Path | str,
+                   receipts: list[str]) -> tuple[list[str], list[tuple[str, int, str]]]:
     """Each receipt must name this journal's game and a record the journal still holds as it
     was (ReceiptGameError for another game; JournalError names the receipt: a rewound or
-    rewritten journal)."""
-    wanted = {(r.seq, r.digest): (r.game, item)
-              for item in receipts for r in [parse_receipt(item)]}
+    rewritten journal). Returns the lines verify prints and, for each receipt that names the
+    game's key, the pin verify checks: (fingerprint, its record, what pinned it)."""
+    given = [(item, parse_receipt(item)) for item in receipts]
+    wanted = {(r.seq, r.digest): (r.game, item) for item, r in given}
     if not wanted:
-        return []
+        return [], []
     journal = Journal(path)
     seqs = {seq for seq, _ in wanted}
     game_id, found = "", {}
@@ -88,7 +113,9 @@ def check_receipts(path: Path | str, receipts: list[str]) -> list[str]:
                                    f"journal")
     for seq, digest in sorted(wanted):
         _check_record(journal.name, seq, digest, found.get(seq))
-    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"]
+    pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
+            for _, r in given if r.key is not None]
+    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"], pins
 
 
 def _check_record(name: str, seq: int, digest: str, held: str | None) -> None:

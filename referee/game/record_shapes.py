@@ -15,6 +15,8 @@ from ..engine.events_base import Secret
 
 __all__ = [
     'DiceCommitment',
+    'Signing',
+    'OrderSource',
     'JournalHeader',
     'DeckOrder',
     'CardList',
@@ -52,6 +54,25 @@ class DiceCommitment(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     commitment: Annotated[str, msgspec.Meta(pattern='^[0-9a-f]{64}$')]
 
 
+class Signing(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A game's signing key as a header, an adoption or a key change names it: its public
+    half (32 bytes, base64url without padding) and fingerprint.
+    """
+
+    alg: Literal['ed25519']
+    public: Annotated[str, msgspec.Meta(pattern='^[A-Za-z0-9_-]{43}$')]
+    fingerprint: Annotated[str, msgspec.Meta(pattern='^[0-9A-HJKMNP-TV-Z]{16}$')]
+
+
+class OrderSource(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """How a side's order came: by the side's own mail (the message's digest is in the
+    record's `mail` part, for the moderator's eyes), by hand at the referee (`order --as`),
+    or as the referee's default when a deadline passed (deadlines).
+    """
+
+    how: Literal['mail', 'hand', 'deadline']
+
+
 class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Record 0 of a journal."""
 
@@ -71,6 +92,8 @@ class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     options: dict[str, bool]
     dice: DiceCommitment
     created_at: str
+    signing: Signing | None = None
+    sig: Annotated[str, msgspec.Meta(pattern='^[0-9A-HJKMNP-TV-Z]{16}\\.[A-Za-z0-9_-]{86}$')] | None = None
 
 
 class DeckOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -290,6 +313,9 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     link: SheetLink | None = None
     dice_from: DiceSource | None = None
     clock: ClockFact | None = None
+    by: OrderSource | None = None
+    signing: Signing | None = None
+    sig: Annotated[str, msgspec.Meta(pattern='^[0-9A-HJKMNP-TV-Z]{16}\\.[A-Za-z0-9_-]{86}$')] | None = None
 
 
 SECRET_DATA = {

@@ -39,7 +39,8 @@ SEALED_PLAN = "a sealed production plan (7.0)"
 
 
 def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = False,
-         mail: dict | None = None, standing: dict | None = None) -> dict:
+         mail: dict | None = None, standing: dict | None = None,
+         how: str = "hand") -> dict:
     """A record body: who, the order text, its events and every die it rolled.
 
     A private order shows a placeholder (PRIVATE, or the one given: a sealed
@@ -47,9 +48,14 @@ def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = 
     (the message the order came in) is a secret part for the moderator;
     `standing` (the actor's standing orders) a secret part for the actor. `link` is the
     link of the actor's dice sheet the record reveals, `dice_from` what its dice and
-    draws mix in besides the secret (sheets.py), when it used any.
+    draws mix in besides the secret (sheets.py), when it used any. `by` says how a side's
+    order came: its mail (whose digest is in the moderator's `mail` part), by hand at the
+    referee (`how` "hand"), or the referee's default at a missed deadline (`how`
+    "deadline").
     """
     rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
+    if actor != "moderator":
+        rec["by"] = {"how": "mail" if mail is not None else how}
     if private:
         rec["order"] = private if isinstance(private, str) else PRIVATE
         rec["private_order"] = {"to": actor, "salt": dice.order_salt(), "data": {"text": text}}

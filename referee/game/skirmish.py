@@ -30,6 +30,7 @@ from ..contracts.skirmish import (
 from ..data.skirmish import SkirmishData
 from ..engine import skirmish as sk
 from ..store import dice as dicemod
+from ..store import signing
 from ..store.anydice import AnyDice
 from ..store.journal import Journal, now, parse
 from ..store.players import order_key
@@ -165,7 +166,8 @@ class Skirmish:
 def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
                     dice_mode: str = "committed", game_id: str | None = None,
                     secret_file: Path | None = None,
-                    players: dict[str, str] | None = None) -> Skirmish:
+                    players: dict[str, str] | None = None,
+                    signing_key: Path | None = None) -> Skirmish:
     """A new journal: header with the card and the scenario whole, the secret first."""
     path = Path(path)
     if os.path.lexists(path):
@@ -184,8 +186,9 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
               "challenge_window": data.info.challenge_window, "players": players or {},
               "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
               "created_at": now()}
+    key = signing.new_key(signing_key, path)
     records = create_with_secret(Journal(path, keep_contract), header, [], secret, spath, fresh,
-                                 secret_file is not None)
+                                 secret_file is not None, key)
     return Skirmish(Journal(path, keep_contract), records[0], data.card, sk.initial_state(sc))
 
 

@@ -42,16 +42,25 @@ from ..engine.reading import parse_order
 from ..engine.standing import applied
 from ..engine.versions import RULES_VERSION
 from ..store import dice as dicemod
+from ..store.authorship import ADOPT, REKEY, Authorship
 from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
+from ..store.signing import shown
 from .deadlines import (
     answers_missed,
     fact_problem,
 )
-from .moderated import check_clock, check_roster, check_route, check_sheet, no_sheet_parts
+from .moderated import (
+    check_clock,
+    check_roster,
+    check_route,
+    check_sheet,
+    check_signing,
+    no_sheet_parts,
+)
 from .records import audit_contracts, header_of, record_of
 from .replay import (
     REVEAL,
@@ -75,6 +84,8 @@ class Verification(msgspec.Struct):
     records: int
     lines: list[str]
     older: int = 0
+    keys: list[str] = []                # the fingerprints that signed it, in order
+    signed_from: int | None = None      # the first signed record (None: never signed)
 
 
 def _parts(obj: Any, out: list[dict]) -> list[dict]:
@@ -185,32 +196,53 @@ def _fail(name: str, n: int, what: str) -> JournalError:
 
 
 def verify(path: Path | str, secret_file: Path | None = None,
-           games_dir: Path | None = None, export: str | None = None) -> Verification:
-    """Check the chain, decide every record again and compare; with the secret, every die too.
+           games_dir: Path | None = None, export: str | None = None,
+           pins: list[tuple[str, int | None, str]] = ()) -> Verification:
+    """Check the chain and every signature, decide every record again and compare; with the
+    secret, every die too.
 
     JournalError names the first record that fails; a redacted export fails
-    unless export names its reader (then the chain and the redactions are
-    checked, and the dice with the secret).
+    unless export names its reader (then the chain, the signatures and the
+    redactions are checked, and the dice with the secret). Each pin
+    (fingerprint, up to record or None, what pinned it) must be a key that
+    signed the journal (up to that record).
     """
     if export is not None:
         check_name(export)
     journal = Journal(path)
     raw = journal.raw()
     name = journal.name
-    records = scan(raw, name)
-    header = next(records)
+    header = next(scan(raw, name))
     header_of(header, name)
     audit_contracts(raw, name)
+    authors = Authorship(name, header)
+    records = _signed(scan(raw, name), authors)
+    next(records)
     secret = _secret_of(raw, header, secret_file)
     data = data_for(header, name, games_dir)
     if export is not None:
         check_reader(export, data.sides)
-        return _verify_export(records, name, header, export, secret,
-                              header["dice"]["mode"] == "manual")
-    proof = _Proof(name, header, data, games_dir, secret)
+        found = _verify_export(records, name, header, export, secret,
+                               header["dice"]["mode"] == "manual")
+    else:
+        proof = _Proof(name, header, data, games_dir, secret)
+        for rec in records:
+            proof.check(rec)
+        found = proof.conclude()
+    for fpr, upto, what in pins:
+        authors.pin(fpr, upto, what)
+    found.lines[1:1] = authors.lines()
+    found.keys = [shown(f) for _, f in authors.keys]
+    found.signed_from = authors.keys[0][0] if authors.keys else None
+    return found
+
+
+def _signed(records, authors: Authorship):
+    """The records, each signature checked before the record is looked at."""
+    yield next(records)
     for rec in records:
-        proof.check(rec)
-    return proof.conclude()
+        authors.check(rec)
+        yield rec
 
 
 def _secret_of(raw: bytes, header: dict, secret_file: Path | None) -> bytes | None:
@@ -276,6 +308,10 @@ class _Proof:
                 rec.get("players") is not None or rec.get("mail_route") is not None or \
                 any(e.type in ("SecretRevealed", "RulesUpgraded") for e in typed.events):
             no_sheet_parts(rec, name)
+        if rec["order"] in (ADOPT, REKEY) or rec.get("signing") is not None:
+            check_signing(rec, name)
+            self.state.seq = self.replayed.seq = n
+            return
         if rec["order"] == REGISTER or rec.get("players") is not None:
             check_roster(rec, name, data.sides)
             roster = rec["players"].get("data")
@@ -421,10 +457,15 @@ class _Proof:
 
 def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     """What the referee writes for this record's order (but its time and its links)."""
-    n, mail = rec["seq"], rec.get("mail")
+    n, mail, by = rec["seq"], rec.get("mail"), rec.get("by")
+    # A default at a missed deadline is the referee's word for it (each record of that
+    # answer); a record from before orders said how they came says nothing.
+    how = "deadline" if by == {"how": "deadline"} and "mail" not in rec else "hand"
     written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
-                   mail.get("data") if isinstance(mail, dict) else None)
+                   mail.get("data") if isinstance(mail, dict) else None, how=how)
     del written["at"]
+    if by is None:
+        written.pop("by", None)
     if answers_missed(rec):
         written["clock"] = rec["clock"]     # the missed deadline it answers (deadlines.py)
     part = rec.get("standing")
@@ -441,7 +482,7 @@ def _compare(rec: dict, name: str, written: dict, dice: Dice) -> None:
     """Everything a record holds but its time and its links must be what the referee writes
     for this order: who gave it, its text or its sealed form, dice, events."""
     n = rec["seq"]
-    extra = set(rec) - set(written) - {"at", "seq", "prev", "hash"}
+    extra = set(rec) - set(written) - {"at", "seq", "prev", "hash", "sig"}
     wrong = sorted(k for k in written if k not in ("events", "dice") and rec.get(k) != written[k])
     if wrong or extra:
         raise _fail(name, n, f"its {', '.join(wrong + sorted(extra))} is not what the "

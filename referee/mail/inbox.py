@@ -31,6 +31,7 @@ from ..base.text import visible
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
+from ..store.journal import signed_only
 from ..store.players import (
     OBSERVER,
     changed_observers,
@@ -176,12 +177,19 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     """Apply every new message's orders (all or nothing each) and write the replies (with
     with_map, each player's mail carries the map as he may see it, as PNG), under the game's
     mail lock, one message at a time, the ledger saved after each."""
-    boxes = Mailboxes(sources)
-    messages = boxes.survey()
-    if outbox is not None:
-        check_outbox(outbox)
-    game = g.open_game(journal, games_dir=games_dir)
-    g.check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
+    with signed_only():          # nothing but what this referee wrote is read to mail it
+        boxes = Mailboxes(sources)
+        messages = boxes.survey()
+        if outbox is not None:
+            check_outbox(outbox)
+        game = g.open_game(journal, games_dir=games_dir)
+        g.check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
+        return _inbox_of(game, journal, boxes, messages, outbox, games_dir, with_map)
+
+
+def _inbox_of(game, journal: Path, boxes: Mailboxes, messages: list[Message],
+              outbox: Path | None, games_dir, with_map: bool
+              ) -> tuple[list[Outcome], list[Path]]:
     with game_lock(game.game_id, game.header["hash"]):
         ledger = load_ledger(game.game_id, game.header["hash"])
         save_ledger(ledger)      # it can be kept (else StorageError before anything is done)

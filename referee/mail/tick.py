@@ -31,7 +31,7 @@ from ..base.errors import RefereeError, UsageError
 from ..base.readers import MODERATOR
 from ..game.deadlines import MISSED, REMINDED
 from ..store import home, mailsettings
-from ..store.journal import Journal, scan
+from ..store.journal import Journal, scan, signed_only
 from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_problem
 from ..store.players import compact, order_key, roster
 from . import message as mailtext
@@ -181,7 +181,13 @@ class TickReport:
 
 def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> TickReport:
     """One pass over one journal or a folder of them; problems are collected, not raised,
-    so that one game's trouble does not stop the others."""
+    so that one game's trouble does not stop the others. Only games this user's referee
+    signed are read (a journal of anyone else's is one problem line, never touched)."""
+    with signed_only():
+        return _pass(path, games_dir, with_map)
+
+
+def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     games, broken = [], []
     for journal in journals_in(path):
         try:

@@ -25,7 +25,7 @@ from typing import Any
 from ..base.errors import JournalError, UsageError
 from ..base.readers import check_reader
 from ..engine.victory import level_of, vp_breakdown
-from ..game import Era, ahead, next_for, open_game, order_text, receipt_line
+from ..game import Era, ahead, key_line, next_for, open_game, order_text, receipt_line
 from ..game.board import board_view
 from ..game.standing import load as standing_orders
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
@@ -79,8 +79,22 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     note = ""
     if before.pending is not None and text in ("done", "pass", "keep"):
         note = f" ({before.pending.kind.replace('_', ' ')})"
+    note += _came(rec, reader)
     return [Span(f"#{rec['seq']} {who}: "), Span(text.replace("\n", "; "), "order"),
             Span(note)]
+
+
+def _came(rec: dict, reader: str) -> str:
+    """What the heading of a side's order says, in that side's report and the moderator's,
+    when the side did not give it by mail: entered by hand at the referee (`order --as`),
+    or the referee's default at a missed deadline."""
+    by = rec.get("by")
+    how = by.get("how") if isinstance(by, dict) else None
+    if how not in ("hand", "deadline") or reader not in (rec["actor"], "moderator"):
+        return ""
+    if how == "deadline":
+        return " — ⚑ the referee's default: the deadline passed"
+    return " — ⚑ entered by hand at the referee"
 
 
 def _view(journal: Path, whole, key: str, make, *args):
@@ -188,7 +202,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     meta: dict[str, Any] = {
         "schema_version": VIEW_SCHEMA, "game_id": game_id, "reader": reader,
         "since": start, "upto": last["seq"],
-        "receipt": {"seq": last["seq"], "hash": last["hash"]},
+        "receipt": {"seq": last["seq"], "hash": last["hash"], "signed_by": key_line(header)},
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],
@@ -272,8 +286,10 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
     if not doc.receipt:
         return render(Document(doc.title, doc.sections), fmt, width, dialect).rstrip("\n")
     game, _, seq_hash = doc.receipt.removeprefix("Receipt: ").rpartition(" ")
+    signed = meta.get("receipt", {}).get("signed_by")
     # The receipt's SEQ:HASH marked as code where the format has it, so it is copied whole.
-    receipt = Section("", [para(f"Receipt: {game} ", Span(seq_hash, "order"))])
+    receipt = Section("", ([para(signed)] if signed else [])
+                      + [para(f"Receipt: {game} ", Span(seq_hash, "order"))])
     if fmt == "chat":       # the receipt goes into the last post, or one of its own
         return render(Document(doc.title, [*doc.sections, receipt]), fmt).rstrip("\n")
     text = render(Document(doc.title, doc.sections), fmt, width, dialect).rstrip("\n")
@@ -283,4 +299,6 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
         tail = f"Receipt: {game}\n  {seq_hash}"
     else:
         tail = doc.receipt
+    if signed and fmt not in ("markdown", "bbcode"):
+        tail = f"{signed}\n{tail}"
     return f"{text}\n\n{tail}"

@@ -11,6 +11,12 @@ Secret parts of events (a drawn card, the order of a shuffled deck) enter
 the hash only as a salted digest: an export with those parts replaced by
 their digests has the same hashes as the full journal.
 
+Every record of a signed game also carries `sig`, the signature of its hash
+by the game's key (signing.py): the hash covers everything but `hash` and
+`sig`. Appending is for the holder of the key alone: the last record must
+be signed by a key in this user's referee home, and then every new record is
+signed by it, so through the chain each signature vouches for all before it.
+
 Reading takes a shared lock, appending an exclusive one; an append is one
 write, flushed to disk, and a write that fails is cut off again, so the
 file is either as it was or holds the whole new records.
@@ -18,334 +24,43 @@ file is either as it was or holds the whole new records.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-from ..base.clock import now_stamp
-from ..base.errors import JournalError, StaleViewError, StorageError, UsageError
-from ..base.jsonfault import json_fault
-from . import home
+from ..base.errors import (
+    ForeignGameError,
+    JournalError,
+    StaleViewError,
+    StorageError,
+    UnsignedGameError,
+    UsageError,
+)
+from . import home, signing
+from .chain import (  # noqa: F401 - the journal's names for the layers above
+    SCHEMA_VERSION,
+    UPCASTERS,
+    canonical,
+    check_line,
+    is_redacted_part,
+    is_secret_part,
+    last_line,
+    line_of,
+    now,
+    parse,
+    placed_parts,
+    record_hash,
+    redact,
+    scan,
+    seal,
+    secret_digest,
+    upcast,
+    upcast_all,
+)
 from .landing import cut_to_chain, landed
-
-SCHEMA_VERSION = 1
-
-# Upcasters turn a record of an older schema version into the next version:
-# {from_version: function(record) -> record}. Hashes are always checked on the
-# record as stored, before any upcasting.
-UPCASTERS: dict[int, Callable[[dict], dict]] = {}
-
-
-def canonical(obj: Any) -> bytes:
-    """The canonical JSON bytes of obj: sorted keys, no spaces, ASCII only."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
-
-
-def secret_digest(salt: str, data: Any) -> str:
-    """The salted digest that stands for a secret payload in hashes and exports."""
-    return hashlib.sha256(salt.encode() + canonical(data)).hexdigest()
-
-
-def is_secret_part(obj: Any) -> bool:
-    """Whether obj is a secret part in full: exactly {to, salt, data}, the salt a string."""
-    return isinstance(obj, dict) and len(obj) == 3 and isinstance(obj.get("salt"), str) \
-        and "data" in obj and "to" in obj
-
-
-def is_redacted_part(obj: Any) -> bool:
-    """Whether obj is a secret part replaced by its digest: exactly {to, digest}."""
-    return isinstance(obj, dict) and len(obj) == 2 and "to" in obj and "digest" in obj
-
-
-def _hash_form(obj: Any) -> Any:
-    """obj with every secret part {to, salt, data} replaced by {to, digest}."""
-    if isinstance(obj, dict):
-        if is_secret_part(obj):
-            return {"to": obj["to"], "digest": secret_digest(obj["salt"], obj["data"])}
-        return {k: _hash_form(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_hash_form(v) for v in obj]
-    return obj
-
-
-def record_hash(record: dict) -> str:
-    """SHA-256 of the canonical JSON of a record (without its own hash, secrets as digests)."""
-    body = {k: v for k, v in record.items() if k != "hash"}
-    return hashlib.sha256(canonical(_hash_form(body))).hexdigest()
-
-
-def seal(record: dict) -> dict:
-    """Return the record with its hash filled in."""
-    record = dict(record)
-    record["hash"] = record_hash(record)
-    return record
-
-
-def line_of(record: dict) -> bytes:
-    """The journal line of a sealed record."""
-    return canonical(record) + b"\n"
-
-
-def now() -> str:
-    """The current UTC time as an ISO 8601 string (seconds): the game's clock (REFEREE_NOW
-    replaces the wall clock, base/clock.py)."""
-    return now_stamp()
-
-
-def redact(record: dict, reader: str) -> dict:
-    """The record as one reader may see it: others' secret parts become digests."""
-    def walk(obj: Any) -> Any:
-        if isinstance(obj, dict):
-            if is_secret_part(obj):
-                if reader == "moderator" or obj["to"] == reader:   # readers.may_see
-                    return obj
-                return {"to": obj["to"], "digest": secret_digest(obj["salt"], obj["data"])}
-            return {k: walk(v) for k, v in obj.items()}
-        if isinstance(obj, list):
-            return [walk(v) for v in obj]
-        return obj
-    return walk(record)
-
-
-# ---------------------------------------------------------------- checking lines
-
-class _Float(Exception):
-    """A JSON float: such a line is checked by the standard library alone."""
-
-
-def _no_float(text: str) -> float:
-    raise _Float(text)
-
-
-_CODEC: list = []
-
-
-def _codec():
-    """msgspec's decoder and sorted encoder, made on first use (the quick paths never need
-    them) -> (decode, encode, DecodeError)."""
-    if not _CODEC:
-        import msgspec
-
-        _CODEC.extend((msgspec.json.Decoder(float_hook=_no_float).decode,
-                       msgspec.json.Encoder(order="sorted").encode, msgspec.DecodeError))
-    return _CODEC
-
-
-_NOT_ASCII = re.compile("[^\x00-\x7e]")
-
-
-def _escape(match: re.Match) -> str:
-    c = ord(match.group())
-    if c < 0x10000:
-        return f"\\u{c:04x}"
-    c -= 0x10000
-    return f"\\u{0xD800 | (c >> 10):04x}\\u{0xDC00 | (c & 0x3FF):04x}"
-
-
-def quick_canonical(obj: Any) -> bytes:
-    """canonical(obj) for obj without floats, from msgspec's C encoder.
-
-    Sorted keys and compact separators come from the encoder; what json.dumps
-    escapes beyond it (every character outside ASCII, and DEL) is escaped
-    the same way afterwards. Only used on values decoded without floats.
-    """
-    out = _codec()[1](obj)
-    if out.isascii() and b"\x7f" not in out:
-        return out
-    return _NOT_ASCII.sub(_escape, out.decode("utf-8")).encode("ascii")
-
-
-def _is_canonical(rec: dict, line: bytes, quick: bool) -> bool:
-    """Whether line is exactly canonical(rec) (settled by json.dumps itself on a mismatch)."""
-    if quick:
-        try:
-            if quick_canonical(rec) == line:
-                return True
-        except (TypeError, ValueError, OverflowError):
-            pass
-    return canonical(rec) == line
-
-
-def _hash_ok(rec: dict, line: bytes, expected: str, quick: bool) -> bool:
-    """Whether the record's hash is right.
-
-    The canonical line of a record holds the canonical bytes of each of its
-    parts, so its hash form is the line without the hash member and with
-    each secret part's bytes replaced by those of its digest form: the same
-    bytes canonical(_hash_form(body)) gives, without encoding the record
-    again. Anything unusual (a secret part outside the places the referee
-    puts them, a member found twice) is settled by record_hash itself.
-    """
-    member = b'"hash":"' + expected.encode("ascii", "replace") + b'",'
-    at = line.find(member)
-    if at >= 0 and line.find(member, at + 1) < 0:
-        salts = line.count(b'"salt":')
-        if not salts:           # the usual record: the line around the member
-            digest = hashlib.sha256(line[:at])
-            digest.update(line[at + len(member):])
-            if digest.hexdigest() == expected:
-                return True
-        else:
-            body = _digest_form(rec, line[:at] + line[at + len(member):], salts, quick)
-            if body and hashlib.sha256(body).hexdigest() == expected:
-                return True
-    return record_hash(rec) == expected
-
-
-def _digest_form(rec: dict, body: bytes, salts: int, quick: bool) -> bytes:
-    """body with each secret part's bytes replaced by those of its digest form; empty when
-    the parts are not where and as often as the referee writes them."""
-    encode = quick_canonical if quick else canonical
-    parts = [p for p in placed_parts(rec) if is_secret_part(p)]
-    if len(parts) != salts:
-        return b""
-    for part in parts:
-        full = encode(part)
-        if body.count(full) != 1:
-            return b""
-        digest = hashlib.sha256(part["salt"].encode() + encode(part["data"])).hexdigest()
-        body = body.replace(full, encode({"to": part["to"], "digest": digest}))
-    return body
-
-
-def placed_parts(rec: dict) -> list[dict]:
-    """The secret parts, full or redacted, in the places the referee writes them: events'
-    `secret`, `private_order`, `mail`, `players`, `standing` and `mail_route` (a part
-    anywhere else is no part the referee made)."""
-    parts = [rec.get("private_order"), rec.get("mail"), rec.get("players"),
-             rec.get("standing"), rec.get("mail_route")]
-    events = rec.get("events")
-    if isinstance(events, list):
-        parts += [e.get("secret") for e in events if isinstance(e, dict)]
-    return [p for p in parts if p is not None and (is_secret_part(p) or is_redacted_part(p))]
-
-
-def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
-    """The record a line holds, checked: JSON, canonical form, sequence, chain link, hash."""
-    quick = True
-    decode, encode, decode_error = _codec()
-    try:
-        rec = decode(line)
-    except _Float:
-        # Floats are left to the standard library, which writes them; the referee writes
-        # none, so such a line is checked slowly and then found in error further on.
-        quick = False
-        try:
-            rec = json.loads(line)
-            json.dumps(rec, ensure_ascii=False).encode("utf-8")     # no lone surrogates
-        except (ValueError, UnicodeError, RecursionError):
-            raise _damaged(name, n, line) from None
-    except (decode_error, RecursionError, ValueError):
-        # Not JSON, or not Unicode (a lone surrogate): nothing the referee writes.
-        raise _damaged(name, n, line) from None
-    if not isinstance(rec, dict):
-        raise JournalError(f"{name}: record {n} is damaged: not a JSON object", record=n)
-    try:                # the usual line: ASCII, and msgspec's sorted encoding gives it back
-        canonical_ok = quick and encode(rec) == line and line.isascii() and b"\x7f" not in line
-    except (TypeError, ValueError, OverflowError):
-        canonical_ok = False
-    if not canonical_ok:
-        try:
-            canonical_ok = _is_canonical(rec, line, quick)
-        except (ValueError, RecursionError, TypeError):
-            canonical_ok = False
-    if not canonical_ok:
-        raise JournalError(f"{name}: record {n} was edited: it is not in the form the referee "
-                           f"writes", record=n)
-    if rec.get("seq") != n or type(rec.get("seq")) is not int:
-        raise JournalError(f"{name}: record {n} is out of order: it says seq "
-                           f"{rec.get('seq')!r}", record=n)
-    if rec.get("prev") != prev:
-        raise JournalError(f"{name}: record {n} does not follow record {n - 1}: the hash chain "
-                           f"is broken (a record was edited, removed or reordered)", record=n)
-    expected = rec.get("hash")
-    if not isinstance(expected, str) or not _hash_ok(rec, line, expected, quick):
-        raise JournalError(f"{name}: record {n} was edited: its content does not match its "
-                           f"hash", record=n)
-    return rec
-
-
-def _damaged(name: str, n: int, line: bytes) -> JournalError:
-    return JournalError(f"{name}: record {n} (line {n + 1}) is damaged: {json_fault(line)}",
-                        record=n)
-
-
-def _torn(name: str, n: int, tail: bytes) -> JournalError:
-    return JournalError(
-        f"{name}: record {n} is torn (the last line is incomplete, {len(tail)} bytes "
-        f"without an end of line); `referee repair` removes only that tail",
-        record=n, torn=True)
-
-
-def scan(raw: bytes, name: str = "journal", first: int = 0,
-         prev: str | None = None) -> Iterator[dict]:
-    """Check and yield the records of raw one by one (a stream: memory stays flat).
-
-    first and prev describe where raw starts: 0 and None for a whole file, or
-    the seq and hash that the record before the first line must have.
-    JournalError names the first bad record; the header's version is checked.
-    """
-    if not raw and first == 0:
-        raise JournalError(f"{name}: empty file, no header record", record=0)
-    start, n = 0, first
-    while True:
-        end = raw.find(b"\n", start)
-        if end < 0:
-            break
-        rec = check_line(raw[start:end], n, prev, name)
-        if n == 0:
-            _check_header_version(rec, name)
-        yield rec
-        prev = rec["hash"]
-        start, n = end + 1, n + 1
-    if start < len(raw):
-        raise _torn(name, n, raw[start:])
-    if n == 0:
-        raise JournalError(f"{name}: no complete header record", record=0)
-
-
-def parse(raw: bytes, name: str = "journal") -> list[dict]:
-    """Every record of journal bytes, checked (JournalError names the first bad one)."""
-    return upcast_all(list(scan(raw, name)))
-
-
-def last_line(raw: bytes) -> bytes:
-    """The last complete line of journal bytes (without its end of line)."""
-    end = len(raw) - 1
-    return raw[raw.rfind(b"\n", 0, end) + 1:end]
-
-
-def _check_header_version(rec: dict, name: str) -> None:
-    version = rec.get("schema_version")
-    if type(version) is not int:
-        raise JournalError(f"{name}: record 0 has no schema version", record=0)
-    if version > SCHEMA_VERSION:
-        raise JournalError(f"{name}: record 0 has schema version {version}; this referee "
-                           f"reads up to version {SCHEMA_VERSION} (upgrade the referee)", record=0)
-    if version < SCHEMA_VERSION and version not in UPCASTERS:
-        raise JournalError(f"{name}: record 0 has schema version {version} and no upcaster "
-                           f"to version {SCHEMA_VERSION} exists", record=0)
-
-
-def upcast(record: dict, version: int) -> dict:
-    """A record of schema version `version` brought to the current one, step by step."""
-    while version < SCHEMA_VERSION:
-        record = UPCASTERS[version](dict(record))
-        version += 1
-    return record
-
-
-def upcast_all(records: list[dict]) -> list[dict]:
-    """Records of an older schema version brought to the current one."""
-    version = records[0]["schema_version"]
-    return [upcast(r, version) for r in records]
-
 
 # ---------------------------------------------------------------- locks
 
@@ -374,6 +89,22 @@ def _read_all(fd: int) -> bytes:
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
+
+
+_SIGNED_ONLY = [0]
+
+
+@contextmanager
+def signed_only():
+    """Within it, reading a journal is refused too unless its last record is signed by a key
+    of this user's (ForeignGameError, UnsignedGameError): the commands that read a game to
+    mail its players (inbox, tick, watch) act only on what this referee wrote, however
+    the folder changes under them."""
+    _SIGNED_ONLY[0] += 1
+    try:
+        yield
+    finally:
+        _SIGNED_ONLY[0] -= 1
 
 
 class Journal:
@@ -445,21 +176,29 @@ class Journal:
             yield raw
 
     def raw(self) -> bytes:
-        """The file's bytes, read under a shared lock (never half an append)."""
+        """The file's bytes, read under a shared lock (never half an append); within
+        signed_only(), only when this user's referee signed the last record."""
         with self._locked(False) as (_, raw):
+            if _SIGNED_ONLY[0]:
+                self._signer(raw)
             return raw
 
     def read(self) -> list[dict]:
         """Every record, checked (JournalError on the first damaged one), upcast."""
         return parse(self.raw(), self.name)
 
-    def create(self, header: dict, first: dict | None = None) -> list[dict]:
-        """Write a new journal (mode 0600) holding the header and a first record; never
-        overwrites, and is on disk, directory entry included, when this returns."""
-        header = seal({**header, "seq": 0, "prev": None, "schema_version": SCHEMA_VERSION})
+    def create(self, header: dict, first: dict | None = None,
+               key: signing.GameKey | None = None) -> list[dict]:
+        """Write a new journal (mode 0600) holding the header and a first record, each signed
+        by key when one is given; never overwrites, and is on disk, directory entry
+        included, when this returns."""
+        if key is not None:
+            header = {**header, "signing": key.header_field()}
+        header = _signed(seal({**header, "seq": 0, "prev": None,
+                               "schema_version": SCHEMA_VERSION}), key)
         records = [header]
         if first is not None:
-            records.append(seal({**first, "seq": 1, "prev": header["hash"]}))
+            records.append(_signed(seal({**first, "seq": 1, "prev": header["hash"]}), key))
         lines = [line_of(r) for r in records]
         self._keep_contracts(lines, first_seq=0)
         try:
@@ -473,22 +212,29 @@ class Journal:
         return records
 
     def append_raw(self, build: Callable[[bytes], tuple[int, str, list[dict]]],
-                   undo: Callable[[], None] | None = None) -> tuple[bytes, list[dict]]:
+                   undo: Callable[[], None] | None = None,
+                   adopt: signing.GameKey | None = None) -> tuple[bytes, list[dict]]:
         """Append under one exclusive lock what build(raw) returns: (last seq, last hash, bodies).
 
-        build sees the file's bytes as they are under the lock and checks them
-        as it needs (and may keep what goes with the records, such as standing
-        orders); the bodies are sealed, chained and written in one write,
-        flushed to disk. If build raises, nothing is written; if the write
-        fails, undo() runs, still under the lock, and the file is cut back to
-        its size before (StorageError).
+        Only to a journal whose last record is signed by a key this user holds
+        (ForeignGameError, before build runs); with `adopt`, only to a journal
+        never signed, whose new records that key signs. build sees the file's
+        bytes as they are under the lock and checks them as it needs (and may
+        keep what goes with the records, such as standing orders); the bodies
+        are sealed, signed, chained and written in one write, flushed to disk.
+        A body naming a new key (`signing`: a key change) is signed by the key
+        before it, and the records after it by the new one. If build raises,
+        nothing is written; if the write fails, undo() runs, still under the
+        lock, and the file is cut back to its size before (StorageError).
         Returns the file's bytes afterwards and the new records.
         """
         with self._locked(True) as (fd, raw):
+            key = self._unsigned(raw, adopt) if adopt is not None else self._signer(raw)
             last, prev, bodies = build(raw)
             new: list[dict] = []
             for i, body in enumerate(bodies):
-                rec = seal({**body, "seq": last + 1 + i, "prev": prev})
+                rec = _signed(seal({**body, "seq": last + 1 + i, "prev": prev}), key)
+                key = self._next_key(rec, key)
                 prev = rec["hash"]
                 new.append(rec)
             if not new:
@@ -505,6 +251,56 @@ class Journal:
                 self._cut_back(fd, len(raw), exc)
             self._check_landed(fd, raw, data, undo)
             return raw + data, new
+
+    def _signer(self, raw: bytes) -> signing.GameKey:
+        """The key that signs what is appended: the one of this user's that signed the last
+        record (or the new one that record names); ForeignGameError for any other journal
+        (a damaged one is reported as damaged)."""
+        rec = _last_record(raw)
+        fpr = signing.signer_of(rec.get("sig"))
+        key = signing.held(fpr) if fpr else None
+        if key is not None and signing.checks(rec.get("sig"), rec.get("hash"), key.public):
+            return self._next_key(rec, key)
+        parse(raw, self.name)
+        header = _loads(raw[:raw.find(b"\n")])
+        if fpr is None and "signing" not in header and not any(
+                b'"sig":"' in line for line in raw.splitlines()):
+            raise UnsignedGameError(
+                f"{self.name}: not signed: a game begun before the referee signed its "
+                f"journals; nothing was written. `referee upgrade {self.name}` adopts it "
+                f"(after `referee verify`), and the referee writes to it from then on")
+        if fpr is None:
+            raise ForeignGameError(f"{self.name}: not a game of this referee: record "
+                                   f"{rec.get('seq')} carries no signature; nothing was written")
+        if key is None:
+            raise ForeignGameError(f"{self.name}: not a game of this referee: key "
+                                   f"{signing.shown(fpr)} not in REFEREE_HOME "
+                                   f"({signing.keys_dir()}); nothing was written")
+        raise ForeignGameError(f"{self.name}: not a game of this referee: record "
+                               f"{rec.get('seq')} is not signed by key {signing.shown(fpr)} "
+                               f"(forged, or edited after signing: `referee verify` shows "
+                               f"where); nothing was written")
+
+    def _unsigned(self, raw: bytes, key: signing.GameKey) -> signing.GameKey:
+        """key, for adopting a journal no record of which is signed (UsageError otherwise)."""
+        records = parse(raw, self.name)
+        if "signing" in records[0] or any("sig" in r for r in records):
+            raise UsageError(f"{self.name}: already signed; there is nothing to adopt")
+        return key
+
+    @staticmethod
+    def _next_key(rec: dict, key: signing.GameKey) -> signing.GameKey:
+        """The key that signs the records after rec: a key change names the next one."""
+        named = rec.get("signing")
+        fpr = named.get("fingerprint") if isinstance(named, dict) else None
+        if fpr is None or fpr == key.fpr:
+            return key
+        following = signing.held(fpr)
+        if following is None:
+            raise ForeignGameError(f"record {rec.get('seq')} hands the game to key "
+                                   f"{signing.shown(str(fpr))}, which is not in REFEREE_HOME "
+                                   f"({signing.keys_dir()}); nothing was written")
+        return following
 
     def _check_landed(self, fd: int, raw: bytes, data: bytes,
                       undo: Callable[[], None] | None) -> None:
@@ -591,6 +387,26 @@ class Journal:
             home.sync_dir(self.path.parent)
             return backup
         raise StorageError(f"{self.path}: too many backups named {stamp}; nothing was changed")
+
+
+def _signed(rec: dict, key: signing.GameKey | None) -> dict:
+    """A sealed record with its signature (as it is, without a key)."""
+    if key is not None:
+        rec["sig"] = key.sig(rec["hash"])
+    return rec
+
+
+def _loads(line: bytes) -> dict:
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return {}
+    return rec if isinstance(rec, dict) else {}
+
+
+def _last_record(raw: bytes) -> dict:
+    """The last complete record of raw as a dict ({} when there is none to read)."""
+    return _loads(last_line(raw)) if raw.endswith(b"\n") else {}
 
 
 def stale(last: int, expected: int) -> StaleViewError:

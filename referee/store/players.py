@@ -20,7 +20,7 @@ import hmac
 import re
 
 from ..base.errors import UsageError, quoted
-from ..base.text import disguising
+from ..base.text import compact, disguising
 from .journal import now
 
 REGISTER = "register players"
@@ -28,8 +28,6 @@ OBSERVER = "observer"
 MAX_OBSERVERS = 50
 # Crockford's base32 without I, L, O, U: nothing a reader can mistake for another sign.
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-# ... and read as Crockford reads it: a key copied by hand with O for 0, I or L for 1 is the key.
-_READ_AS = str.maketrans("OIL", "011")
 _ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
 
 
@@ -46,12 +44,6 @@ def key_digest(secret: bytes, game_id: str, key: str) -> str:
     """The keyed digest of a key that the journal keeps instead of the key."""
     return hmac.new(secret, f"{game_id}/order-key-digest/{compact(key)}".encode(),
                     hashlib.sha256).hexdigest()
-
-
-def compact(text: str) -> str:
-    """Text as keys are compared, read as Crockford's base32 is: any case, O as 0, I and L
-    as 1, letters and digits only (dashes and spaces between the groups dropped)."""
-    return re.sub(r"[^0-9A-Z]", "", text.upper()).translate(_READ_AS)
 
 
 def parse_players(items: list[str], sides, option: str = "--player") -> dict[str, str]:

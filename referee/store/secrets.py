@@ -27,13 +27,13 @@ def secret_for_new(path: Path, secret_file: Path | None) -> tuple[bytes, Path, b
 
 
 def create_with_secret(journal, header: dict, bodies: list[dict], secret: bytes, where: Path,
-                       fresh: bool, remember: bool) -> list[dict]:
+                       fresh: bool, remember: bool, key=None) -> list[dict]:
     """Make the journal (header and first records) with a new secret on disk before it, and
     the secret gone again when the journal cannot be made; remembered when it was given."""
     if fresh:
         dicemod.write_secret(where, secret)
     try:
-        records = journal.create(header, *bodies)
+        records = journal.create(header, *bodies, key=key)
     except BaseException:
         if fresh:
             where.unlink(missing_ok=True)

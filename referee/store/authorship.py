@@ -1,0 +1,123 @@
+"""Who wrote a journal: every signature checked against the key in force, record by record.
+
+The key in force is the header's (`signing`); a game begun before journals
+were signed has none until its adoption record, which names the key that
+signs it and every record after it, and whose hash (through the chain)
+covers everything before it. A key change is a record signed by the key in
+force naming the next one. Any other record must carry a signature of its
+hash by the key in force: a record added, edited or re-chained by anyone
+without that key fails here, however well its hashes chain.
+
+A fingerprint the reader pins (`verify --key`, or the one a receipt names)
+must be one of the keys the journal was signed with: a journal rewritten
+whole under a new key then fails too.
+"""
+
+from __future__ import annotations
+
+from ..base.errors import JournalError
+from . import signing
+
+ADOPT = "adopt the game: signed from here on"
+REKEY = "change the signing key"
+
+
+def _fail(name: str, n: int, what: str) -> JournalError:
+    return JournalError(f"{name}: record {n}: {what}", record=n)
+
+
+class Authorship:
+    """The signatures of a journal read as a stream (check each record in turn)."""
+
+    def __init__(self, name: str, header: dict):
+        self.name = name
+        self.key: bytes | None = None
+        self.keys: list[tuple[int, str]] = []       # (from record, fingerprint)
+        self.adopted_at: int | None = None
+        self.last = 0
+        if "signing" in header:
+            self.key = self._named(header, 0)
+            self._check_sig(header)
+            self.keys.append((0, signing.fingerprint(self.key)))
+        elif "sig" in header:
+            raise _fail(name, 0, "it carries a signature but names no signing key")
+
+    def _named(self, rec: dict, n: int) -> bytes:
+        public = signing.public_of(rec.get("signing"))
+        if public is None:
+            raise _fail(self.name, n, "the signing key it names is malformed (its fingerprint "
+                                      "must be that of its public key)")
+        return public
+
+    def _check_sig(self, rec: dict) -> None:
+        n = rec["seq"]
+        assert self.key is not None
+        if "sig" not in rec:
+            raise _fail(self.name, n, "it carries no signature, but the game is signed by key "
+                                      f"{signing.shown(signing.fingerprint(self.key))}: "
+                                      f"written by someone without the game's key")
+        if not signing.checks(rec["sig"], rec["hash"], self.key):
+            raise _fail(self.name, n, f"its signature is not by the game's key "
+                                      f"{signing.shown(signing.fingerprint(self.key))}: forged, "
+                                      f"or edited and chained again, by someone without the "
+                                      f"game's key")
+
+    def check(self, rec: dict) -> None:
+        """One record after the header, in order."""
+        n = rec["seq"]
+        self.last = n
+        if self.key is None:
+            if rec.get("order") != ADOPT:
+                if "sig" in rec or "signing" in rec:
+                    raise _fail(self.name, n, "it is signed, but the game was not adopted "
+                                              "before it (only an adoption record starts "
+                                              "signing a game begun before signing)")
+                return
+            self.key = self._named(rec, n)
+            self._check_sig(rec)
+            self.adopted_at = n
+            self.keys.append((n, signing.fingerprint(self.key)))
+            return
+        self._check_sig(rec)
+        if "signing" in rec:
+            if rec.get("order") != REKEY:
+                raise _fail(self.name, n, "it names a signing key but is no key change")
+            self.key = self._named(rec, n)
+            self.keys.append((n + 1, signing.fingerprint(self.key)))
+
+    def signed_by(self, fpr: str, upto: int | None = None) -> bool:
+        """Whether the key fpr signed the journal (up to record upto, when given)."""
+        return any(f == fpr and (upto is None or start <= upto) for start, f in self.keys)
+
+    def pin(self, fpr: str, upto: int | None = None, what: str = "--key") -> None:
+        """The journal must be signed by the pinned key (JournalError otherwise)."""
+        if self.signed_by(fpr, upto):
+            return
+        held = ", ".join(signing.shown(f) for _, f in self.keys) or "none: it is not signed"
+        raise JournalError(f"{self.name}: {what} {signing.shown(fpr)} did not sign this journal "
+                           f"(its keys: {held}): it was rewritten under another key, or it is "
+                           f"another game", record=0)
+
+    def lines(self) -> list[str]:
+        """What verify says of who wrote the journal."""
+        if not self.keys:
+            return ["signatures: none — a game begun before journals were signed; the chain "
+                    "shows the file consistent, not who wrote it (`referee upgrade` adopts it)"]
+        first, fpr = self.keys[0]
+        out = []
+        if first > 0:
+            out.append(f"signatures: records 0-{first - 1} before signing, covered by record "
+                       f"{first} (the adoption)")
+        if len(self.keys) == 1:
+            out.append(f"signatures: records {first}-{self.last}, each signed by the game's "
+                       f"key {signing.shown(fpr)}")
+        else:
+            out.append(f"signatures: records {first}-{self.last}, each signed by the game's "
+                       f"key in force: {', '.join(self._spans())}")
+        return out
+
+    def _spans(self) -> list[str]:
+        ends = [start - 1 for start, _ in self.keys[1:]] + [self.last]
+        return [f"{signing.shown(f)} for records {start}-{end}" if end >= start else
+                f"{signing.shown(f)} from record {start}"
+                for (start, f), end in zip(self.keys, ends)]

@@ -1,0 +1,42 @@
+"""Forging records as two people can: someone who can write the game folder but holds no key
+(he seals, chains and cannot sign), and the holder of the game's key (the moderator's
+referee home: he can sign what he likes, and verify's other checks must catch it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.store import signing
+from referee.store.journal import seal
+
+
+def resign(rec: dict, fpr: str | None = None) -> dict:
+    """rec sealed again and signed by the key that signed it (or fpr), as the holder of the
+    game's key can: only checks other than the signatures can find what he changed."""
+    fpr = fpr or signing.signer_of(rec.get("sig"))
+    rec = seal({k: v for k, v in rec.items() if k not in ("hash", "sig")})
+    if fpr is not None:
+        key = signing.held(fpr)
+        assert key is not None, "the test's referee home holds no key for this journal"
+        rec["sig"] = key.sig(rec["hash"])
+    return rec
+
+
+def game_key(header: dict) -> str | None:
+    """The fingerprint of the key a header names."""
+    field = header.get("signing")
+    return field.get("fingerprint") if isinstance(field, dict) else None
+
+
+
+def fixed_key(folder: Path, seed: str = "5e" * 32) -> Path:
+    """A key file with a fixed seed, for runs that must write the same journal twice (never
+    beside the journal: `new` refuses that)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = signing.GameKey(Ed25519PrivateKey.from_private_bytes(bytes.fromhex(seed)))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{key.fpr}.fixed-key"
+    path.write_text(f"referee ed25519 {key.fpr} {seed}\n")
+    path.chmod(0o600)
+    return path
