@@ -245,6 +245,7 @@ def reveal(
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""
     commands.check_private(journal)
+    commands.check_ours(journal)
     if commands.is_skirmish(journal):
         from ..game.skirmish import reveal_skirmish  # start-up: only a skirmish reveal needs it
 

@@ -144,6 +144,14 @@ def check_private(journal: Path) -> None:
     warn_if_shared(journal, "the journal holds both hands and the deck order")
 
 
+def check_ours(journal: Path) -> None:
+    """Refuse a journal this user's referee did not sign, before a command that writes to
+    it asks for anything else (one line, the journal untouched)."""
+    from ..store.journal import Journal  # start-up: only the commands that write need it
+
+    Journal(journal).check_ours()
+
+
 # What replaying a well-chained journal of the wrong content raises when the rules or the
 # views meet a card, area or unit the game data does not have.
 _UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)

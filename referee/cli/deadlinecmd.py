@@ -48,6 +48,8 @@ def deadline(
         if any(v is not None for v in (set_, kind, reminders, missed, extensions,
                                        skip_weekends)) else None
     made = []
+    if fact or pause or resume:
+        commands.check_ours(journal)
     if fact:
         made.append(deadlines.set_deadlines(journal, fact, GAMES["dir"]))
     if pause or resume:
@@ -70,6 +72,7 @@ def extend(
         raise UsageError("extend JOURNAL [SIDE] DURATION: give the duration, and the side "
                          "before it if only one side gets more time")
     side = what[0].casefold() if len(what) == 2 else None
+    commands.check_ours(journal)
     made = deadlines.extend(journal, "moderator", side, what[-1], GAMES["dir"])
     typer.echo(_shown(journal, made, format))
 

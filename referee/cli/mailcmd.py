@@ -34,6 +34,7 @@ def mail(
 
     commands.check_private(journal)
     if in_ is not None or out is not None:
+        commands.check_ours(journal)
         route = transport.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"))
     else:
         route = transport.route_of(journal, GAMES["dir"])

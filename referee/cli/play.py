@@ -199,6 +199,8 @@ def players(
     from ..mail import inbox as mail  # start-up: mail's parsers, for players and inbox only
 
     commands.check_private(journal)
+    if set_ or new_key or drop_observer or sheet:
+        commands.check_ours(journal)
     sheets = g.register_sheets(journal, sheet, GAMES["dir"]) if sheet else []
     listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
                                     drop_observer or [])

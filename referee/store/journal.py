@@ -168,11 +168,20 @@ class Journal:
         finally:
             os.close(fd)
 
+    def check_ours(self) -> None:
+        """Refuse, as an append would, a journal whose last record this user's referee did
+        not sign (ForeignGameError, UnsignedGameError): for commands that need more than
+        the journal (the dice secret, a mailbox) before they write."""
+        with self._locked(False) as (_, raw):
+            self._signer(raw)
+
     @contextmanager
     def exclusive(self) -> Iterator[bytes]:
         """Hold the lock appends take while a file kept beside the journal changes (standing
-        orders); yields the journal's bytes as they are under it."""
+        orders); yields the journal's bytes as they are under it. Like an append, only for a
+        journal this user's referee signed."""
         with self._locked(True) as (_, raw):
+            self._signer(raw)
             yield raw
 
     def raw(self) -> bytes:
