@@ -1040,6 +1040,14 @@ def _receipt(m) -> str:
     return last.split()[-1]
 
 
+def rewound_on_purpose(journal) -> None:
+    """What the moderator does after cutting a journal back himself: he removes the mark of
+    what his referee last wrote to it, which the refusal names."""
+    from referee.store.written import mark_path
+
+    mark_path(journal).unlink()
+
+
 def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):
     """Guards against: the ledger remembers the report sent to each side by record number only
     (ledger['sent'][side] = seq). The German's 'play offensive' is applied (record 3, both players
@@ -1052,6 +1060,9 @@ def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):
     out = handled(cli, journal, box, outbox=tmp_path / "out1")
     assert [(o["status"], o["records"]) for o in out] == [("applied", [3])]
     journal.write_bytes(cut)                                         # rewound by the moderator
+    r = cli("order", journal, "--as", "german", "play limited_offensive")
+    assert r.exit_code == 3 and "cut back" in r.stderr, r.output   # ... he must say so
+    rewound_on_purpose(journal)
     r = cli("order", journal, "--as", "german", "play limited_offensive")
     assert r.exit_code == 0, r.output
     out = handled(cli, journal, box, outbox=tmp_path / "out2")
@@ -1082,6 +1093,7 @@ def test_a_tag_between_a_rewound_end_and_the_last_report(journal, cli, tmp_path,
                   outbox=tmp_path / "out1")
     assert out[0]["status"] == "applied" and len(out[0]["records"]) >= 4, out
     journal.write_bytes(cut)
+    rewound_on_purpose(journal)
     before = journal.read_bytes()
     late = mail(subject=f"Re: [referee {GAME} #5] german report", mid="<late@x>",
                 body=f"pass\n\nOrder key: {KEYS['german']}\n")

@@ -333,3 +333,24 @@ def test_each_side_sees_the_orders_given_for_him_by_hand_flagged(cli, game):
     theirs = cli("report", game, "--as", "entente", "--since", "1").stdout
     assert "#2 German: pass (card or pass) — ⚑ entered by hand at the referee" in mine
     assert "#2 German: pass (card or pass)\n" in theirs and "⚑" not in theirs
+
+
+def test_a_journal_cut_back_to_an_older_copy_is_neither_written_nor_mailed(cli, tmp_path):
+    """Every signature of an older copy is genuine; the referee's mark of the record it last
+    wrote tells it was cut back, until the moderator says he restored it on purpose."""
+    from referee.store.written import mark_path
+
+    folder = tmp_path / "games"
+    journal = mailed_game(cli, folder)
+    older = journal.read_bytes()
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    journal.write_bytes(older)
+    assert cli("verify", journal).exit_code == 0            # nothing in it is forged
+    for argv in (["order", journal, "--as", "german", "pass"], ["tick", folder, "--no-map"]):
+        r = cli(*argv)
+        assert r.exit_code == 3 and "cut back: this referee wrote record 4" in r.output, \
+            (argv, r.output)
+        assert journal.read_bytes() == older
+    assert str(mark_path(journal)) in r.output
+    mark_path(journal).unlink()                             # restored on purpose
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0

@@ -21,7 +21,7 @@ from ..engine.invariants import problems
 from ..engine.setup import initial_state
 from ..engine.versions import RULES_VERSION
 from ..store import dice as dicemod
-from ..store import signing
+from ..store import signing, written
 from ..store.authorship import ADOPT, REKEY
 from ..store.dice import Dice
 from ..store.journal import Journal, now
@@ -136,6 +136,8 @@ def upgrade(path: Path | str, games_dir: Path | None = None,
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
+        if key is not None:
+            _check_adoptable(journal, raw, pos.header)
         bodies = [{"at": now(), "actor": "moderator", "order": ADOPT, "events": [],
                    "signing": key.header_field()}] if key is not None else []
         step = _upgrade_body(journal, pos, games_dir)
@@ -143,13 +145,16 @@ def upgrade(path: Path | str, games_dir: Path | None = None,
             raise UsageError(f"{journal.name}: signed, and already under rules "
                              f"{RULES_VERSION} and the current game data "
                              f"({pos.data.digest[:12]}); nothing to upgrade")
-        after.update(rules=RULES_VERSION if step else pos.rules,
+        after.update(game_id=pos.header["game_id"], rules=RULES_VERSION if step else pos.rules,
                      data_digest=step["events"][0]["data_digest"] if step else pos.data.digest)
         return pos.seq, pos.hash, bodies + ([step] if step else [])
 
     new = journal.append_raw(build, adopt=key)[1]
+    if key is not None:
+        written.note_game(after["game_id"], key.fpr)
     return {"adopted": new[0] if key is not None else None,
-            "upgraded": new[-1] if new[-1]["order"] == UPGRADE else None, "rules": after}
+            "upgraded": new[-1] if new[-1]["order"] == UPGRADE else None,
+            "rules": {k: after[k] for k in ("rules", "data_digest")}}
 
 
 def rekey(path: Path | str, signing_key: Path | None = None,
@@ -169,6 +174,24 @@ def rekey(path: Path | str, signing_key: Path | None = None,
                                     "events": [], "signing": key.header_field()}]
 
     return journal.append_raw(build)[1][0]
+
+
+def _check_adoptable(journal: Journal, raw: bytes, header: dict) -> None:
+    """Refuse to adopt what only looks begun before signing: a journal whose signatures were
+    removed (this referee signed this game, or a journal at this path, before; or a record
+    says how its order came, which only a referee that signs writes)."""
+    why = None
+    if written.signs_game(str(header["game_id"])):
+        why = f"this referee already signs game {header['game_id']}"
+    elif written.mark_path(journal.path).exists():
+        why = (f"this referee signed a journal at this path before (if you replaced it on "
+               f"purpose, remove {written.mark_path(journal.path)})")
+    elif b'"by":{' in raw:
+        why = "its records say how their orders came, which only a referee that signs writes"
+    if why:
+        raise UsageError(f"{journal.name}: not adopted: {why}; a journal of it without "
+                         f"signatures had them removed. Nothing was written; `referee verify` "
+                         f"on your backup shows which is the game")
 
 
 def _signed(journal: Journal) -> bool:

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from ..base.errors import JournalError, ReceiptGameError, UsageError, quoted
 from ..store.journal import Journal, scan
-from ..store.signing import read_fingerprint, shown
+from ..store.signing import read_fingerprint, shown, signer_of
 
 RECEIPT_DIGITS = 32         # hex digits of the hash a receipt shows (128 bits), and the fewest
 LABEL = "Receipt:"
@@ -59,10 +59,17 @@ def receipt_line(game_id: str, seq: int, hash_: str) -> str:
     return f"{LABEL} {game_id} {seq}:{hash_[:RECEIPT_DIGITS]}"
 
 
-def key_line(header: dict) -> str | None:
-    """The line under a receipt naming the key that signs the game (None: never signed)."""
-    field = header.get("signing")
-    fpr = field.get("fingerprint") if isinstance(field, dict) else None
+def key_line(header: dict, last: dict | None = None) -> str | None:
+    """The line above a receipt naming the key in force after record `last`: the one a key
+    change or an adoption names, else the one that signed it, else the header's (None:
+    never signed)."""
+    fpr = None
+    for rec in (last or {}, header):
+        field = rec.get("signing")
+        fpr = field.get("fingerprint") if isinstance(field, dict) else None
+        fpr = fpr or (signer_of(rec.get("sig")) if rec is last else None)
+        if isinstance(fpr, str):
+            break
     return f"{KEY_LABEL} {shown(fpr)} {KEY_NOTE}" if isinstance(fpr, str) else None
 
 

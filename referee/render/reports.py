@@ -202,7 +202,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     meta: dict[str, Any] = {
         "schema_version": VIEW_SCHEMA, "game_id": game_id, "reader": reader,
         "since": start, "upto": last["seq"],
-        "receipt": {"seq": last["seq"], "hash": last["hash"], "signed_by": key_line(header)},
+        "receipt": {"seq": last["seq"], "hash": last["hash"], "signed_by": key_line(header, last)},
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],

@@ -33,6 +33,7 @@ class Authorship:
         self.name = name
         self.key: bytes | None = None
         self.keys: list[tuple[int, str]] = []       # (from record, fingerprint)
+        self.signed: dict[str, int] = {}            # fingerprint -> first record it signed
         self.adopted_at: int | None = None
         self.last = 0
         if "signing" in header:
@@ -56,7 +57,9 @@ class Authorship:
             raise _fail(self.name, n, "it carries no signature, but the game is signed by key "
                                       f"{signing.shown(signing.fingerprint(self.key))}: "
                                       f"written by someone without the game's key")
-        if not signing.checks(rec["sig"], rec["hash"], self.key):
+        if signing.checks(rec["sig"], rec["hash"], self.key):
+            self.signed.setdefault(signing.fingerprint(self.key), n)
+        else:
             raise _fail(self.name, n, f"its signature is not by the game's key "
                                       f"{signing.shown(signing.fingerprint(self.key))}: forged, "
                                       f"or edited and chained again, by someone without the "
@@ -86,8 +89,10 @@ class Authorship:
             self.keys.append((n + 1, signing.fingerprint(self.key)))
 
     def signed_by(self, fpr: str, upto: int | None = None) -> bool:
-        """Whether the key fpr signed the journal (up to record upto, when given)."""
-        return any(f == fpr and (upto is None or start <= upto) for start, f in self.keys)
+        """Whether the key fpr signed a record of the journal (one up to record upto, when
+        given): a key only named, by a key change no record follows, signed nothing."""
+        first = self.signed.get(fpr)
+        return first is not None and (upto is None or first <= upto)
 
     def pin(self, fpr: str, upto: int | None = None, what: str = "--key") -> None:
         """The journal must be signed by the pinned key (JournalError otherwise)."""

@@ -39,7 +39,7 @@ from ..base.errors import (
     UnsignedGameError,
     UsageError,
 )
-from . import home, signing
+from . import home, signing, written
 from .chain import (  # noqa: F401 - the journal's names for the layers above
     SCHEMA_VERSION,
     UPCASTERS,
@@ -218,6 +218,9 @@ class Journal:
             raise StorageError(f"{self.path}: the journal could not be written "
                                f"({exc.strerror}); nothing was created") from None
         home.sync_dir(self.path.parent)
+        if key is not None:
+            written.note(self.path, b"".join(lines), records[-1], key.fpr, None)
+            written.note_game(str(header.get("game_id")), key.fpr)
         return records
 
     def append_raw(self, build: Callable[[bytes], tuple[int, str, list[dict]]],
@@ -241,9 +244,12 @@ class Journal:
             key = self._unsigned(raw, adopt) if adopt is not None else self._signer(raw)
             last, prev, bodies = build(raw)
             new: list[dict] = []
+            handed = None
             for i, body in enumerate(bodies):
                 rec = _signed(seal({**body, "seq": last + 1 + i, "prev": prev}), key)
-                key = self._next_key(rec, key)
+                following = self._next_key(rec, key)
+                if following is not key:
+                    handed, key = key.fpr, following
                 prev = rec["hash"]
                 new.append(rec)
             if not new:
@@ -259,9 +265,11 @@ class Journal:
                     undo()
                 self._cut_back(fd, len(raw), exc)
             self._check_landed(fd, raw, data, undo)
+            written.note(self.path, raw + data, new[-1], signing.signer_of(new[-1]["sig"]),
+                         handed)
             return raw + data, new
 
-    def _signer(self, raw: bytes) -> signing.GameKey:
+    def _signer(self, raw: bytes, marked: bool = True) -> signing.GameKey:
         """The key that signs what is appended: the one of this user's that signed the last
         record (or the new one that record names); ForeignGameError for any other journal
         (a damaged one is reported as damaged)."""
@@ -269,6 +277,9 @@ class Journal:
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
         if key is not None and signing.checks(rec.get("sig"), rec.get("hash"), key.public):
+            why = written.problem(self.path, raw, rec, fpr) if marked else None
+            if why is not None:
+                raise ForeignGameError(f"{self.name}: {why}; nothing was written")
             return self._next_key(rec, key)
         parse(raw, self.name)
         header = _loads(raw[:raw.find(b"\n")])
@@ -360,7 +371,9 @@ class Journal:
         """Cut a torn last line after backing the file up; returns (records kept, backup).
 
         The backup is written whole (exclusively, never through a symlink)
-        before the journal is touched; if it cannot be, nothing changes.
+        before the journal is touched; if it cannot be, nothing changes. A signed journal
+        is cut only by the holder of its key, whose mark then names the record kept last
+        (written.py: the moderator's repair is a cut back on purpose).
         """
         with self._locked(True) as (fd, raw):
             try:
@@ -373,6 +386,9 @@ class Journal:
                         f"not that, so nothing was changed", record=exc.record) from None
             keep = raw[: raw.rfind(b"\n") + 1]
             records = parse(keep, self.name)
+            signed = "signing" in records[0] or "sig" in records[-1]
+            if signed:
+                self._signer(keep, marked=False)
             backup = self._backup(raw)
             try:
                 os.ftruncate(fd, len(keep))
@@ -380,6 +396,9 @@ class Journal:
             except OSError as exc:
                 raise StorageError(f"{self.path}: could not be cut ({exc.strerror}); the file "
                                    f"as it was is in {backup}") from None
+            if signed:
+                written.note(self.path, keep, records[-1],
+                             signing.signer_of(records[-1].get("sig")), None)
             return len(records), backup
 
     def _backup(self, raw: bytes) -> Path:

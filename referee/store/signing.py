@@ -163,21 +163,35 @@ def _keep(key: GameKey) -> None:
 def _read_key_text(path: Path, what: str) -> bytes:
     """The 32-byte seed a key file holds (UsageError if it is not one)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise UsageError(f"{what} {quoted(str(path))}: cannot be read ({exc.strerror})") \
             from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UsageError(f"{what} {quoted(str(path))}: not a regular file")
+        _check_private(os.fstat(fd), path, what)
         words = os.read(fd, 400).decode("ascii", "replace").split()
     finally:
         os.close(fd)
     if len(words) != 4 or words[:2] != ["referee", ALG] or not re.fullmatch(
             "[0-9a-f]{64}", words[3]):
         raise UsageError(f"{what} {quoted(str(path))}: not a referee signing key")
-    home.warn_if_shared(path, "a game's signing key")
     return bytes.fromhex(words[3])
+
+
+def _check_private(info: os.stat_result, path: Path, what: str) -> None:
+    """A key file is a regular file of this user's that nobody else may read or write: one
+    planted by someone else would sign the game with a key he holds."""
+    where = f"{what} {quoted(str(path))}"
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"{where}: not a regular file")
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        raise UsageError(f"{where}: belongs to another user; a game's key must be your own "
+                         f"file (whoever made it may hold the key)")
+    if info.st_mode & 0o077:
+        raise UsageError(f"{where}: others may read or write it (mode "
+                         f"{stat.S_IMODE(info.st_mode):o}); make it yours alone (chmod 600) "
+                         f"if you are sure nobody else has it, or use a new key")
 
 
 def held(fpr: str) -> GameKey | None:
