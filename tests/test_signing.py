@@ -354,3 +354,42 @@ def test_a_journal_cut_back_to_an_older_copy_is_neither_written_nor_mailed(cli, 
     assert str(mark_path(journal)) in r.output
     mark_path(journal).unlink()                             # restored on purpose
     assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+
+
+def test_a_skirmish_is_signed_and_verify_names_a_record_added_without_the_key(cli, patrol):
+    r = cli("skirmish", "order", patrol, "--as", "british", "move B2 mode=manoeuvre command=yes")
+    assert r.exit_code == 0, r.output
+    recs = records(patrol)
+    fpr = recs[0]["signing"]["fingerprint"]
+    r = cli("verify", patrol, "--key", shown(fpr))
+    assert r.exit_code == 0 and f"each signed by the game's key {shown(fpr)}" in r.stdout, \
+        r.output
+    last = recs[-1]
+    append_forged(patrol, {k: v for k, v in last.items()
+                           if k not in ("seq", "prev", "hash", "sig")})
+    r = cli("verify", patrol)
+    assert r.exit_code == 3 and f"record {len(recs)}:" in r.stderr and \
+        "without the game's key" in r.stderr, r.output
+    r = cli("verify", patrol, "--key", "0000-0000-0000-0000")
+    assert r.exit_code == 3
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_verify_names_the_first_unsigned_record_whether_checked_beside_or_here(
+        cli, game, monkeypatch, fork):
+    """verify checks the signatures in a process forked beside its own work; without fork
+    (not POSIX) it checks them itself; either way the first forged record is named, before
+    what deciding a later record again would say."""
+    import os
+
+    if not fork:
+        monkeypatch.delattr(os, "fork")
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    # A signature of the right form, copied from the record before: not this record's.
+    forged = append_forged(game, {"actor": "german", "order": "pass", "events": [],
+                                  "sig": records(game)[-1]["sig"]})
+    append_forged(game, {"actor": "entente", "order": "nonsense", "events": []}, holder=True)
+    r = cli("verify", game)
+    assert r.exit_code == 3, r.output
+    assert f"record {forged['seq']}: its signature is not by the game's key" in r.stderr, \
+        r.stderr

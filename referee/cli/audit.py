@@ -133,7 +133,7 @@ def verify(
 
     pins = [(read_fingerprint(key), None, "--key")] if key is not None else []
     if export is None and commands.is_skirmish(journal):
-        return _verify_skirmish(journal, secret, format)
+        return _verify_skirmish(journal, secret, format, pins)
     receipts, receipt_pins = check_receipts(journal, receipt or [])
     report = check(journal, secret, GAMES["dir"], export=export, pins=pins + receipt_pins)
     report.lines.extend(receipts)
@@ -156,11 +156,11 @@ def verify(
     typer.echo("verify: OK" + (" (chain only)" if export else ""))
 
 
-def _verify_skirmish(journal: Path, secret: Path | None, format: Fmt) -> None:
+def _verify_skirmish(journal: Path, secret: Path | None, format: Fmt, pins: list) -> None:
     """verify of a skirmish journal (games/skirmish)."""
     from ..game.skirmish import verify_skirmish  # start-up: only a skirmish verify needs it
 
-    lines = verify_skirmish(journal, secret)
+    lines = verify_skirmish(journal, secret, pins)
     if format == Fmt.json:
         typer.echo(commands.dump({
             "schema_version": 1, "journal": str(journal), "result": "ok",

@@ -36,7 +36,7 @@ from ..engine.orders import format_order
 from ..engine.reading import parse_order
 from ..game import SEALED_PLAN, body, create_game, open_game, position
 from ..game.autoplay import autoplay
-from ..store import home
+from ..store import home, signing
 from ..store.dice import Dice
 from ..store.journal import Journal
 
@@ -109,15 +109,18 @@ class Bench:
         self.peaks: dict[str, int] = {}
 
     def cold(self) -> None:
-        """Forget every snapshot, view and compiled copy; the account's key stays."""
+        """Forget every snapshot, view and compiled copy; the account's key, the games' keys
+        and the marks of what the referee wrote stay (as a cleared cache leaves them)."""
         for entry in self.home.iterdir():
-            if entry.name != "key":
+            if entry.name not in ("key", "keys", "written", "games"):
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
 
     def first_ever(self) -> None:
-        """An empty $REFEREE_HOME: the account's first command, which makes its key."""
-        shutil.rmtree(self.home)
-        self.home.mkdir()
+        """$REFEREE_HOME as for the account's first read, which makes its key: nothing but the
+        games' keys (the moderator's, made by `new`) and the marks of what he wrote."""
+        for entry in self.home.iterdir():
+            if entry.name not in ("keys", "written", "games"):
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         self._forget_key()
 
     @staticmethod
@@ -233,6 +236,7 @@ def _measure_all(b: Bench, args) -> int:
     _measure_orders(b, journal, secret, n_records)
     _measure_checks(b, journal, secret, played)
     _measure_contracts(b, journal)
+    _measure_signing(b, journal)
     _measure_memory(b, journal, secret, n_records, floor_rss)
     return _print_report(b, args.markdown)
 
@@ -384,6 +388,36 @@ def _measure_contracts(b: Bench, journal: Path) -> None:
         t = _median([sys.executable, "-c", probe, str(journal), which], b.runs)[0]
         b.rows.append((label, f"{(t - base) * 1000:.0f} ms = {(t - base) / b.floor:.2f} x "
                               f"floor"))
+
+
+def _measure_signing(b: Bench, journal: Path) -> None:
+    """What the signatures cost: importing the library (a process doing only that, less a
+    bare interpreter's), and signing and checking one record (the median over the
+    campaign's records, in this process)."""
+
+    bare = [sys.executable, "-c", "pass"]
+    probe = [sys.executable, "-c",
+             "from cryptography.hazmat.primitives.asymmetric import ed25519"]
+    base = _median(bare, b.runs)[0]
+    t = _median(probe, b.runs)[0]
+    b.rows.append(("importing the signing library (once in a command that signs or checks)",
+                   f"{(t - base) * 1000:.0f} ms = {(t - base) / b.floor:.2f} x floor"))
+    records = [json.loads(line) for line in journal.read_bytes().splitlines()]
+    key = signing.held(signing.signer_of(records[-1]["sig"]) or "")
+    public = signing.public_of(records[0]["signing"])
+    assert key is not None and public is not None
+    signs, checks = [], []
+    for rec in records:
+        t0 = time.perf_counter()
+        key.sig(rec["hash"])
+        t1 = time.perf_counter()
+        assert signing.checks(rec["sig"], rec["hash"], public)
+        checks.append(time.perf_counter() - t1)
+        signs.append(t1 - t0)
+    for label, times in (("signing one record (each record written)", signs),
+                         ("checking one record's signature (verify: each record; a write: "
+                          "the last)", checks)):
+        b.rows.append((label, f"{statistics.median(times) * 1e6:.0f} µs"))
 
 
 def _measure_checks(b: Bench, journal: Path, secret: Path, played) -> None:

@@ -32,7 +32,8 @@ from ..engine import skirmish as sk
 from ..store import dice as dicemod
 from ..store import signing
 from ..store.anydice import AnyDice
-from ..store.journal import Journal, now, parse
+from ..store.authorship import Authorship
+from ..store.journal import Journal, now, parse, scan
 from ..store.players import order_key
 from ..store.secrets import create_with_secret, load_secret, secret_for_new
 
@@ -99,13 +100,21 @@ def _check_reveal(records: list[dict], name: str) -> None:
                            f"commitment in the journal header", record=n)
 
 
-def verify_skirmish(path: Path | str, secret_file: Path | None = None) -> list[str]:
-    """verify for a skirmish journal: the chain, each record's contract, each test decided
-    again from its facts and dice, and with the secret every die of a committed game."""
+def verify_skirmish(path: Path | str, secret_file: Path | None = None,
+                    pins: list[tuple[str, int | None, str]] = ()) -> list[str]:
+    """verify for a skirmish journal: the chain, every signature (each pin a key that signed
+    it), each record's contract, each test decided again from its facts and dice, and with
+    the secret every die of a committed game."""
     journal = Journal(path)
     raw = journal.raw()
+    signed = scan(raw, journal.name)        # each signature before the record is judged
+    authors = Authorship(journal.name, next(signed))
+    for rec in signed:
+        authors.check(rec)
     records = audit(raw, journal.name)
-    lines = [f"{journal.name}: {len(records)} records, hash chain intact",
+    for fpr, upto, what in pins:
+        authors.pin(fpr, upto, what)
+    lines = [f"{journal.name}: {len(records)} records, hash chain intact", *authors.lines(),
              "every record keeps its contract; every test follows from its facts and dice"]
     shown = records[-1] if records[-1]["kind"] == "reveal" else None
     if shown is not None:

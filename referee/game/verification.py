@@ -215,26 +215,37 @@ def verify(path: Path | str, secret_file: Path | None = None,
     header = next(scan(raw, name))
     header_of(header, name)
     audit_contracts(raw, name)
-    authors = Authorship(name, header)
+    authors = Authorship(name, header, beside=raw)
     records = _signed(scan(raw, name), authors)
     next(records)
-    secret = _secret_of(raw, header, secret_file)
-    data = data_for(header, name, games_dir)
-    if export is not None:
-        check_reader(export, data.sides)
-        found = _verify_export(records, name, header, export, secret,
-                               header["dice"]["mode"] == "manual")
-    else:
-        proof = _Proof(name, header, data, games_dir, secret)
-        for rec in records:
-            proof.check(rec)
-        found = proof.conclude()
+    try:
+        found = _proved(records, raw, header, name, secret_file, games_dir, export)
+    except JournalError as exc:
+        # A record forged without the key is named as such, before what else is wrong.
+        authors.settle(exc.record)
+        raise
+    authors.settle()
     for fpr, upto, what in pins:
         authors.pin(fpr, upto, what)
     found.lines[1:1] = authors.lines()
     found.keys = [shown(f) for _, f in authors.keys]
     found.signed_from = authors.keys[0][0] if authors.keys else None
     return found
+
+
+def _proved(records, raw: bytes, header: dict, name: str, secret_file: Path | None,
+            games_dir: Path | None, export: str | None) -> Verification:
+    """The records after the header, checked as an export for `export` or decided again."""
+    secret = _secret_of(raw, header, secret_file)
+    data = data_for(header, name, games_dir)
+    if export is not None:
+        check_reader(export, data.sides)
+        return _verify_export(records, name, header, export, secret,
+                              header["dice"]["mode"] == "manual")
+    proof = _Proof(name, header, data, games_dir, secret)
+    for rec in records:
+        proof.check(rec)
+    return proof.conclude()
 
 
 def _signed(records, authors: Authorship):

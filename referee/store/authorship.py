@@ -15,8 +15,12 @@ whole under a new key then fails too.
 
 from __future__ import annotations
 
+import json
+import os
+
 from ..base.errors import JournalError
 from . import signing
+from .chain import scan
 
 ADOPT = "adopt the game: signed from here on"
 REKEY = "change the signing key"
@@ -27,10 +31,14 @@ def _fail(name: str, n: int, what: str) -> JournalError:
 
 
 class Authorship:
-    """The signatures of a journal read as a stream (check each record in turn)."""
+    """The signatures of a journal read as a stream (check each record in turn). Given the
+    journal's bytes (`beside`), a process forked beside the caller checks the signatures
+    themselves while the caller does its own work with the records (verify deciding each
+    again): settle() then names the first bad one, up to the record given."""
 
-    def __init__(self, name: str, header: dict):
+    def __init__(self, name: str, header: dict, beside: bytes | None = None):
         self.name = name
+        self._child = _Beside(name, beside) if beside is not None else None
         self.key: bytes | None = None
         self.keys: list[tuple[int, str]] = []       # (from record, fingerprint)
         self.signed: dict[str, int] = {}            # fingerprint -> first record it signed
@@ -57,13 +65,21 @@ class Authorship:
             raise _fail(self.name, n, "it carries no signature, but the game is signed by key "
                                       f"{signing.shown(signing.fingerprint(self.key))}: "
                                       f"written by someone without the game's key")
-        if signing.checks(rec["sig"], rec["hash"], self.key):
-            self.signed.setdefault(signing.fingerprint(self.key), n)
-        else:
-            raise _fail(self.name, n, f"its signature is not by the game's key "
-                                      f"{signing.shown(signing.fingerprint(self.key))}: forged, "
+        if self._child is None and not signing.checks(rec["sig"], rec["hash"], self.key):
+            raise self._forged(n, self.key)
+        self.signed.setdefault(signing.fingerprint(self.key), n)
+
+    def _forged(self, n: int, public: bytes) -> JournalError:
+        return _fail(self.name, n, f"its signature is not by the game's key "
+                                      f"{signing.shown(signing.fingerprint(public))}: forged, "
                                       f"or edited and chained again, by someone without the "
                                       f"game's key")
+
+    def settle(self, upto: int | None = None) -> None:
+        """The signatures checked beside: JournalError for the first that does not check
+        (only one up to record upto, when given)."""
+        if self._child is not None:
+            self._child.settle(upto)
 
     def check(self, rec: dict) -> None:
         """One record after the header, in order."""
@@ -126,3 +142,65 @@ class Authorship:
         return [f"{signing.shown(f)} for records {start}-{end}" if end >= start else
                 f"{signing.shown(f)} from record {start}"
                 for (start, f), end in zip(self.keys, ends)]
+
+
+def _check_all(raw: bytes, name: str) -> dict:
+    """Every signature of the journal raw, checked here: what the forked process reports."""
+    records = scan(raw, name)
+    authors = Authorship(name, next(records))
+    try:
+        for rec in records:
+            authors.check(rec)
+    except JournalError as exc:
+        return {"error": str(exc), "record": exc.record}
+    return {}
+
+
+class _Beside:
+    """_check_all run in a forked process (POSIX), its answer read back through a pipe;
+    where there is no fork, or the child cannot answer, settle() checks here instead."""
+
+    def __init__(self, name: str, raw: bytes):
+        self.name, self.raw, self.answer = name, raw, None
+        self.pid, self.fd = None, None
+        if not hasattr(os, "fork"):
+            return
+        signing.ready()             # the library imported before the fork, not in the child
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                           # pragma: no cover - the child
+            code = 0
+            try:
+                os.close(read)
+                data = json.dumps(_check_all(raw, name)).encode()
+                while data:
+                    data = data[os.write(write, data):]
+            except BaseException:  # noqa: BLE001 - the parent checks again itself
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def _read(self) -> dict:
+        if self.answer is not None:
+            return self.answer
+        answer = None
+        if self.pid is not None:
+            chunks = []
+            with os.fdopen(self.fd, "rb") as pipe:
+                chunks.append(pipe.read())
+            _, status = os.waitpid(self.pid, 0)
+            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+                try:
+                    answer = json.loads(b"".join(chunks))
+                except ValueError:
+                    answer = None
+        self.answer = answer if isinstance(answer, dict) else _check_all(self.raw, self.name)
+        return self.answer
+
+    def settle(self, upto: int | None) -> None:
+        answer = self._read()
+        record = answer.get("record")
+        if "error" in answer and (upto is None or record is None or record <= upto):
+            raise JournalError(str(answer["error"]), record=record)

@@ -163,45 +163,53 @@ def _hash_ok(rec: dict, line: bytes, expected: str, quick: bool) -> bool:
     """Whether the record's hash is right.
 
     The canonical line of a record holds the canonical bytes of each of its
-    parts, so its hash form is the line without the hash member and with
-    each secret part's bytes replaced by those of its digest form: the same
-    bytes canonical(_hash_form(body)) gives, without encoding the record
-    again. Anything unusual (a secret part outside the places the referee
-    puts them, a member found twice) is settled by record_hash itself.
+    parts, so its hash form is the line without the hash and signature members
+    and with each secret part's bytes replaced by those of its digest form: the
+    same bytes canonical(_hash_form(body)) gives, without encoding the record
+    again. Anything unusual (a secret part outside the places the referee puts
+    them, a member found twice) is settled by record_hash itself.
     """
-    line = _without_sig(rec, line)
     member = b'"hash":"' + expected.encode("ascii", "replace") + b'",'
-    at = line.find(member) if line else -1
-    if at >= 0 and line.find(member, at + 1) < 0:
+    at = line.find(member)
+    cuts = _sig_cut(rec, line)
+    if at >= 0 and cuts is not None and line.find(member, at + 1) < 0:
+        cuts.append((at, at + len(member)))
+        view = memoryview(line)
+        pieces, pos = [], 0
+        for start, end in sorted(cuts):
+            pieces.append(view[pos:start])
+            pos = end
+        pieces.append(view[pos:])
         salts = line.count(b'"salt":')
-        if not salts:           # the usual record: the line around the member
-            digest = hashlib.sha256(line[:at])
-            digest.update(line[at + len(member):])
+        if not salts:           # the usual record: the line around the two members
+            digest = hashlib.sha256()
+            for piece in pieces:
+                digest.update(piece)
             if digest.hexdigest() == expected:
                 return True
         else:
-            body = _digest_form(rec, line[:at] + line[at + len(member):], salts, quick)
+            body = _digest_form(rec, b"".join(pieces), salts, quick)
             if body and hashlib.sha256(body).hexdigest() == expected:
                 return True
     return record_hash(rec) == expected
 
 
-def _without_sig(rec: dict, line: bytes) -> bytes:
-    """The line without its `sig` member (as the hash covers it); empty when the member is
-    not the one plain string the referee writes, once."""
+def _sig_cut(rec: dict, line: bytes) -> list[tuple[int, int]] | None:
+    """Where the line's `sig` member stands, with the comma that goes with it ([] when it has
+    none); None when it is not the one plain string the referee writes, once."""
     sig = rec.get("sig")
     if sig is None:
-        return line
+        return []
     if not isinstance(sig, str) or not signing.SIG.match(sig):
-        return b""
+        return None
     member = b'"sig":"' + sig.encode("ascii") + b'"'
     at = line.find(member)
-    if at < 0 or line.find(member, at + 1) >= 0:
-        return b""
+    if at < 0 or line.find(member, at + len(member)) >= 0:
+        return None
     end = at + len(member)
     if line[end:end + 1] == b",":
-        return line[:at] + line[end + 1:]
-    return line[:at - 1] + line[end:]          # the last member: drop the comma before it
+        return [(at, end + 1)]
+    return [(at - 1, end)]                     # the last member: the comma before it goes
 
 
 def _digest_form(rec: dict, body: bytes, salts: int, quick: bool) -> bytes:

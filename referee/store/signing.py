@@ -41,6 +41,14 @@ def _ed25519():
     return ed25519
 
 
+def ready() -> None:
+    """Import what checking a signature needs (before a process forks to check some)."""
+    _ed25519()
+    import base64  # noqa: F401
+
+    from cryptography import exceptions  # noqa: F401
+
+
 def _b64(data: bytes) -> str:
     import base64
 
@@ -231,19 +239,33 @@ def signer_of(sig: object) -> str | None:
     return m.group(1) if m else None
 
 
+_PUBLIC: dict[bytes, tuple[str, object]] = {}
+
+
+def _verifier(public: bytes) -> tuple[str, object]:
+    """(fingerprint, the library's public key) of a raw public key, made once a process."""
+    found = _PUBLIC.get(public)
+    if found is None:
+        found = _PUBLIC[public] = (fingerprint(public),
+                                   _ed25519().Ed25519PublicKey.from_public_bytes(public))
+    return found
+
+
 def checks(sig: object, record_hash: object, public: bytes) -> bool:
     """Whether sig is the signature of record_hash by public's key."""
     m = SIG.match(sig) if isinstance(sig, str) else None
-    if m is None or not isinstance(record_hash, str) or m.group(1) != fingerprint(public):
+    if m is None or not isinstance(record_hash, str):
         return False
     from cryptography.exceptions import InvalidSignature
 
     try:
+        fpr, verifier = _verifier(public)
+        if m.group(1) != fpr:
+            return False
         raw = _unb64(m.group(2))
         if _b64(raw) != m.group(2):         # one spelling of a signature: no spare bits
             return False
-        _ed25519().Ed25519PublicKey.from_public_bytes(public).verify(
-            raw, _DOMAIN + record_hash.encode())
+        verifier.verify(raw, _DOMAIN + record_hash.encode())        # type: ignore[attr-defined]
     except (InvalidSignature, ValueError):
         return False
     return True

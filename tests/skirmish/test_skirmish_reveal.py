@@ -9,11 +9,12 @@ import json
 
 import jsonschema
 import pytest
+from forging import game_key, resign
 from test_skirmish_mail import BRITISH, GERMAN, mail
 
 from referee.contracts.schemas import schema
 from referee.game.skirmish import _over, open_skirmish
-from referee.store.journal import line_of, seal
+from referee.store.journal import line_of
 
 
 @pytest.fixture
@@ -30,10 +31,12 @@ def records(j) -> list[dict]:
 
 
 def rewrite(j, recs: list[dict]) -> None:
-    """The journal written again with its chain sealed afresh, as a forger would."""
+    """The journal written again with its chain sealed and signed afresh, as a forger holding
+    the game's key would (without it, the first record he changed is named as unsigned)."""
     prev, out = None, []
     for rec in recs:
-        rec = seal({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev},
+                     game_key(recs[0]))
         prev = rec["hash"]
         out.append(line_of(rec))
     j.write_bytes(b"".join(out))
