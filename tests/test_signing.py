@@ -219,7 +219,7 @@ def _forge_roster(journal: Path, holder: bool) -> dict:
 
 def _forge_order(journal: Path, holder: bool) -> dict:
     return append_forged(journal, {"actor": "german", "order": "surrender", "events": [],
-                                   "by": {"how": "mail"}}, holder)
+                                   "by": "mail"}, holder)
 
 
 def _forge_route(journal: Path, holder: bool) -> dict:
@@ -328,7 +328,7 @@ def test_a_key_change_is_signed_by_the_old_key_and_both_keys_verify(cli, game, t
 def test_each_side_sees_the_orders_given_for_him_by_hand_flagged(cli, game):
     assert cli("order", game, "--as", "german", "pass").exit_code == 0
     rec = records(game)[-1]
-    assert rec["by"] == {"how": "hand"}
+    assert rec["by"] == "hand"
     mine = cli("report", game, "--as", "german", "--since", "1").stdout
     theirs = cli("report", game, "--as", "entente", "--since", "1").stdout
     assert "#2 German: pass (card or pass) — ⚑ entered by hand at the referee" in mine

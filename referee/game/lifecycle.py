@@ -4,6 +4,7 @@ its dice secret."""
 from __future__ import annotations
 
 import os
+import re
 import secrets as _secrets
 from pathlib import Path
 
@@ -186,7 +187,7 @@ def _check_adoptable(journal: Journal, raw: bytes, header: dict) -> None:
     elif written.mark_path(journal.path).exists():
         why = (f"this referee signed a journal at this path before (if you replaced it on "
                f"purpose, remove {written.mark_path(journal.path)})")
-    elif b'"by":{' in raw:
+    elif re.search(rb'"by":"(?:mail|hand|deadline)"', raw):
         why = "its records say how their orders came, which only a referee that signs writes"
     if why:
         raise UsageError(f"{journal.name}: not adopted: {why}; a journal of it without "

@@ -16,7 +16,6 @@ from ..engine.events_base import Secret
 __all__ = [
     'DiceCommitment',
     'Signing',
-    'OrderSource',
     'JournalHeader',
     'DeckOrder',
     'CardList',
@@ -64,15 +63,6 @@ class Signing(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     fingerprint: Annotated[str, msgspec.Meta(pattern='^[0-9A-HJKMNP-TV-Z]{16}$')]
 
 
-class OrderSource(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """How a side's order came: by the side's own mail (the message's digest is in the
-    record's `mail` part, for the moderator's eyes), by hand at the referee (`order --as`),
-    or as the referee's default when a deadline passed (deadlines).
-    """
-
-    how: Literal['mail', 'hand', 'deadline']
-
-
 class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Record 0 of a journal."""
 
@@ -93,7 +83,7 @@ class JournalHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     dice: DiceCommitment
     created_at: str
     signing: Signing | None = None
-    sig: Annotated[str, msgspec.Meta(pattern='^[0-9A-HJKMNP-TV-Z]{16}\\.[A-Za-z0-9_-]{86}$')] | None = None
+    sig: Annotated[str, msgspec.Meta(min_length=103, max_length=103)] | None = None
 
 
 class DeckOrder(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -313,9 +303,9 @@ class JournalRecord(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     link: SheetLink | None = None
     dice_from: DiceSource | None = None
     clock: ClockFact | None = None
-    by: OrderSource | None = None
+    by: Literal['mail', 'hand', 'deadline'] | None = None
     signing: Signing | None = None
-    sig: Annotated[str, msgspec.Meta(pattern='^[0-9A-HJKMNP-TV-Z]{16}\\.[A-Za-z0-9_-]{86}$')] | None = None
+    sig: Annotated[str, msgspec.Meta(min_length=103, max_length=103)] | None = None
 
 
 SECRET_DATA = {

@@ -55,7 +55,7 @@ def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = 
     """
     rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
     if actor != "moderator":
-        rec["by"] = {"how": "mail" if mail is not None else how}
+        rec["by"] = "mail" if mail is not None else how
     if private:
         rec["order"] = private if isinstance(private, str) else PRIVATE
         rec["private_order"] = {"to": actor, "salt": dice.order_salt(), "data": {"text": text}}

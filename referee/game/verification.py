@@ -471,7 +471,7 @@ def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     n, mail, by = rec["seq"], rec.get("mail"), rec.get("by")
     # A default at a missed deadline is the referee's word for it (each record of that
     # answer); a record from before orders said how they came says nothing.
-    how = "deadline" if by == {"how": "deadline"} and "mail" not in rec else "hand"
+    how = "deadline" if by == "deadline" and "mail" not in rec else "hand"
     written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
                    mail.get("data") if isinstance(mail, dict) else None, how=how)
     del written["at"]

@@ -88,8 +88,7 @@ def _came(rec: dict, reader: str) -> str:
     """What the heading of a side's order says, in that side's report and the moderator's,
     when the side did not give it by mail: entered by hand at the referee (`order --as`),
     or the referee's default at a missed deadline."""
-    by = rec.get("by")
-    how = by.get("how") if isinstance(by, dict) else None
+    how = rec.get("by")
     if how not in ("hand", "deadline") or reader not in (rec["actor"], "moderator"):
         return ""
     if how == "deadline":
