@@ -108,18 +108,21 @@ class Bench:
         self.checks: list[tuple[str, bool]] = []
         self.peaks: dict[str, int] = {}
 
+    # The moderator's: the games' keys and the marks of what his referee wrote to them.
+    KEPT = ("keys", "written", "games")
+
     def cold(self) -> None:
-        """Forget every snapshot, view and compiled copy; the account's key, the games' keys
-        and the marks of what the referee wrote stay (as a cleared cache leaves them)."""
+        """Forget every snapshot, view and compiled copy; the account's key and the
+        moderator's keys and marks stay (as a cleared cache leaves them)."""
         for entry in self.home.iterdir():
-            if entry.name not in ("key", "keys", "written", "games"):
+            if entry.name not in ("key", *self.KEPT):
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
 
     def first_ever(self) -> None:
         """$REFEREE_HOME as for the account's first read, which makes its key: nothing but the
         games' keys (the moderator's, made by `new`) and the marks of what he wrote."""
         for entry in self.home.iterdir():
-            if entry.name not in ("keys", "written", "games"):
+            if entry.name not in self.KEPT:
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         self._forget_key()
 
@@ -288,7 +291,7 @@ def _measure_installed(b: Bench, journal: Path, installed: Path) -> None:
 
     def no_views() -> None:                 # the compiled data stays, as after a first read
         for entry in b.home.iterdir():
-            if entry.name not in ("key", "compiled"):
+            if entry.name not in ("key", "compiled", *Bench.KEPT):
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
 
     for label, before in (("status, no view yet", no_views), ("status, from its view", None)):
