@@ -315,6 +315,56 @@ def test_an_address_beyond_ascii_goes_where_the_server_takes_it_and_stops_nobody
         smtp.stop()
 
 
+@pytest.mark.parametrize("utf8", [False, True], ids=["ascii-only", "smtputf8"])
+def test_an_address_beyond_ascii_is_refused_at_new_players_and_mail_when_the_server_takes_none(
+        cli, servers, tmp_path, monkeypatch, utf8):
+    """The referee asks the game's SMTP server (EHLO, over TLS, no login) whether it offers
+    SMTPUTF8 (RFC 6531) when an address beyond ASCII is registered or the route changes: a
+    server that does not gets the address refused at once, in one line, nothing written."""
+    auth = servers[0]
+    smtp = SmtpServer(auth, utf8=utf8).start()
+    try:
+        trust_smtp(monkeypatch, auth, smtp.port)
+        target = f"smtp://{USER}@{HOST}:{smtp.port}"
+        journal = tmp_path / "g.jsonl"
+        r = cli("new", journal, "--scenario", "1914", "--player", "german=jörg@example.de",
+                "--mail-out", target)
+        if not utf8:
+            assert r.exit_code == 2 and not journal.exists(), r.output
+            assert r.stderr.strip() == (
+                f"referee: --player 'jörg@example.de': the mail server {HOST}:{smtp.port} "
+                f"takes no address beyond ASCII (it does not offer SMTPUTF8, RFC 6531), so "
+                f"no mail could reach it; give an address in ASCII, or send through a server "
+                f"or route that takes it")
+            r = cli("new", journal, "--scenario", "1914", "--player",
+                    "german=kaiser@example.org", "--mail-out", target)
+        assert r.exit_code == 0, r.output
+        before = journal.read_bytes()
+        r = cli("players", journal, "--set", "entente=françois@example.fr")
+        assert r.exit_code == (0 if utf8 else 2), r.output
+        if not utf8:
+            assert "takes no address beyond ASCII" in r.stderr
+            assert journal.read_bytes() == before
+        # A route changed to such a server, with such an address registered: refused too.
+        other = tmp_path / "h.jsonl"
+        assert cli("new", other, "--scenario", "1914", "--player",
+                   "german=jörg@example.de").exit_code == 0
+        r = cli("mail", other, "--out", target)
+        assert r.exit_code == (0 if utf8 else 2), r.output
+        assert smtp.logins == [] and smtp.received == []        # asked, never logged in to
+    finally:
+        smtp.stop()
+
+
+def test_a_server_that_cannot_be_asked_refuses_nothing_at_new(cli, tmp_path, monkeypatch):
+    """Offline at `new` (nothing listens on the port), the address is taken: each mail the
+    server later refuses is set aside and the moderator told (the test above it)."""
+    mail_settings(f'[hosts."{HOST}"]\nports = [9]\n')
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914", "--player",
+            "german=jörg@example.de", "--mail-out", f"smtp://{USER}@{HOST}:9")
+    assert r.exit_code == 0, r.output
+
+
 def test_a_player_with_an_address_beyond_ascii_gets_his_mail_through_a_server_that_takes_it(
         cli, net, tmp_path):
     smtp = SmtpServer(net.smtp.auth, utf8=True).start()

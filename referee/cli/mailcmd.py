@@ -30,14 +30,14 @@ def mail(
 ) -> None:
     """Show where the game's mail comes from and goes to, or change it (a moderator record;
     no password is ever recorded)."""
-    from ..mail import transport  # start-up: the mail transport, for mail, tick and watch
+    from ..mail import routes  # start-up: the mail route, for mail only
 
     commands.check_private(journal)
     if in_ is not None or out is not None:
         commands.check_ours(journal)
-        route = transport.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"))
+        route = routes.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"))
     else:
-        route = transport.route_of(journal, GAMES["dir"])
+        route = routes.route_of(journal, GAMES["dir"])
     if format == Fmt.json:
         typer.echo(commands.dump({"schema_version": 1, "journal": str(journal), **route}))
         return

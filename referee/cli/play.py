@@ -91,7 +91,7 @@ def new(
 
     dice = dice.value
     clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
-                                mail_in, mail_out)
+                                mail_in, mail_out, player or [])
     if g.kind_of(g.check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
         return _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
                              player or [], clock is not None or mail_in or mail_out,
@@ -125,16 +125,16 @@ def _route_of_new(journal: Path, mail_in, mail_out) -> dict:
     """The game's mail route, recorded when `new` was given one."""
     if mail_in is None and mail_out is None:
         return {"source": None, "target": None}
-    from ..mail.transport import set_route  # start-up: new with a mail route only
+    from ..mail.routes import set_route  # start-up: new with a mail route only
 
     return set_route(journal, mail_in, mail_out, GAMES["dir"])
 
 
 def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
-                        mail_in, mail_out):
+                        mail_in, mail_out, players: list[str]):
     """The options of `new` that can be wrong without the game: the game id, the deadline
-    settings (their fact for the journal, or None) and the mail route, refused before any
-    file is made."""
+    settings (their fact for the journal, or None), the mail route and an address beyond
+    ASCII its SMTP server would not take, refused before any file is made."""
     from ..game.deadlines import settings_fact  # start-up: only new and deadline need it
     from ..store.mailroute import check_source, check_target  # start-up: new only
 
@@ -146,6 +146,11 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
             from ..mail.transport import check_allowed  # start-up: new with a route only
 
             check_allowed(check(value, option), option)
+    wide = [p.partition("=")[2].strip() for p in players if not p.isascii()]
+    if wide and mail_out is not None:
+        from ..mail.routes import refuse_unmailable  # start-up: new with a route only
+
+        refuse_unmailable(check_target(mail_out, "--mail-out"), wide, "--player")
     if deadline is not None:
         return settings_fact(deadline, reminders or "24h,2h", missed or "wait",
                              2 if extensions is None else extensions, skip_weekends)

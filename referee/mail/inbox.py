@@ -32,6 +32,7 @@ from ..render import reports
 from ..store import home
 from ..store.dice import Dice
 from ..store.journal import signed_only
+from ..store.mailroute import mail_route, route_problem
 from ..store.players import (
     OBSERVER,
     changed_observers,
@@ -65,6 +66,7 @@ from .ledger import (
 from .mailboxes import MSGID, Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body
+from .routes import refuse_unmailable
 from .transport import refused_mails
 
 SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
@@ -90,6 +92,9 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
         watchers = changed_observers(watchers, parse_observers(set_, "--set"),
                                      drop_observers or [])
         check_observers(watchers, {**{s: p["address"] for s, p in current.items()}, **changes})
+        target = mail_route(game.records)["target"]
+        if target is not None and not route_problem({"source": None, "target": target}):
+            refuse_unmailable(target, [*changes.values(), *watchers], "--set")
         for side in new_keys:
             if side not in game.data.sides:
                 raise UsageError(f"--new-key {side!r}: choose one of {', '.join(game.data.sides)}")

@@ -35,17 +35,11 @@ from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 from pathlib import Path
 
-from .. import game as g
 from ..base.errors import StorageError, UsageError
 from ..store import home, mailsettings
-from ..store.dice import Dice
-from ..store.journal import scan
 from ..store.mailroute import (
     Server,
-    check_source,
     check_target,
-    mail_route,
-    route_body,
     server_of,
 )
 from ..store.mailsettings import env_name
@@ -67,45 +61,9 @@ class TransportError(StorageError):
     kind = "transport"
 
 
-# ---------------------------------------------------------------- the route record
-
-def set_route(journal: Path, source: str | None, target: str | None,
-              games_dir: Path | None = None, options: tuple[str, str] = ("--mail-in",
-                                                                          "--mail-out")
-              ) -> dict:
-    """Record a new mail route (each of source and target checked; None keeps the one in
-    force) and return it; nothing is recorded when both are as they were."""
-    game = g.open_game(journal, games_dir=games_dir)
-    secret = g.load_secret(game.journal.path, game.header)
-    if secret is None:
-        raise UsageError("the dice secret is needed to record the mail route")
-    new = {"source": check_source(source, options[0]) if source is not None else None,
-           "target": check_target(target, options[1]) if target is not None else None}
-    for value, option in zip((new["source"], new["target"]), options):
-        if value is not None:
-            check_allowed(value, option)
-
-    def build(raw: bytes):
-        pos = g.position(game.journal, raw, games_dir)
-        now = mail_route(scan(raw, game.journal.path.name))
-        route = {k: new[k] if new[k] is not None else now[k] for k in new}
-        if route == now:
-            return pos.seq, pos.hash, []
-        salt = Dice(game.game_id, pos.seq + 1, secret).salt()
-        return pos.seq, pos.hash, [route_body(route["source"], route["target"], salt)]
-
-    game.journal.append_raw(build)
-    return route_of(journal, games_dir)
-
-
-def route_of(journal: Path, games_dir: Path | None = None) -> dict:
-    """{'source': ..., 'target': ...} in force for the game (None: not set)."""
-    return mail_route(g.open_game(journal, games_dir=games_dir).records)
-
-
 # ---------------------------------------------------------------- IMAP
 
-def _tls_context() -> ssl.SSLContext:
+def tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
@@ -128,7 +86,7 @@ def check_allowed(route: str, option: str) -> None:
                              f"({mailsettings.settings_path()}): add it to its `ports`")
 
 
-def _host_tls(kind: str, server: Server) -> bool:
+def host_tls(kind: str, server: Server) -> bool:
     """Whether the host must be spoken to over TLS; TransportError when the moderator's mail
     settings do not name it (nothing is sent to it, no password above all)."""
     settings = mailsettings.host_settings(server.host, server.port)
@@ -178,15 +136,15 @@ class ImapFolder:
     def __enter__(self) -> ImapFolder:
         s = self.server
         where = f"imap {s.host}:{s.port}"
-        need_tls = _host_tls("imap", s)
+        need_tls = host_tls("imap", s)
         try:
             if s.tls:
-                self.conn = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=_tls_context(),
+                self.conn = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=tls_context(),
                                               timeout=TIMEOUT)
             else:
                 self.conn = imaplib.IMAP4(s.host, s.port, timeout=TIMEOUT)
                 if "STARTTLS" in self.conn.capabilities:
-                    self.conn.starttls(_tls_context())
+                    self.conn.starttls(tls_context())
                 elif need_tls:
                     raise _no_clear_text("imap", s)
             secret = _login_password("imap", s)
@@ -505,16 +463,16 @@ class _smtp:
 
     def __enter__(self) -> smtplib.SMTP:
         s = self.server
-        need_tls = _host_tls("smtp", s)
+        need_tls = host_tls("smtp", s)
         try:
             if s.tls:
                 self.conn = smtplib.SMTP_SSL(s.host, s.port, self.domain, timeout=TIMEOUT,
-                                             context=_tls_context())
+                                             context=tls_context())
             else:
                 self.conn = smtplib.SMTP(s.host, s.port, self.domain, timeout=TIMEOUT)
             self.conn.ehlo()
             if not s.tls and self.conn.has_extn("starttls"):
-                self.conn.starttls(context=_tls_context())
+                self.conn.starttls(context=tls_context())
                 self.conn.ehlo()
             elif not s.tls and need_tls:
                 raise _no_clear_text("smtp", s)

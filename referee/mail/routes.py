@@ -1,0 +1,118 @@
+"""A game's mail route as its journal records it, and what is asked of its SMTP server
+before an address is registered or the route changes.
+
+`set_route` records where the mail comes from and goes to (a moderator record, no
+password in it); an address beyond ASCII is refused at once when the game's SMTP server
+takes none (`refuse_unmailable`), rather than each mail to it being set aside later.
+"""
+
+from __future__ import annotations
+
+import smtplib
+from pathlib import Path
+
+from .. import game as g
+from ..base.errors import UsageError, quoted
+from ..store.dice import Dice
+from ..store.journal import scan
+from ..store.mailroute import (
+    check_source,
+    check_target,
+    mail_route,
+    route_body,
+    server_of,
+)
+from ..store.players import observer_addresses, roster
+from .transport import TIMEOUT, TransportError, check_allowed, host_tls, tls_context
+
+
+def set_route(journal: Path, source: str | None, target: str | None,
+              games_dir: Path | None = None, options: tuple[str, str] = ("--mail-in",
+                                                                          "--mail-out")
+              ) -> dict:
+    """Record a new mail route (each of source and target checked; None keeps the one in
+    force) and return it; nothing is recorded when both are as they were."""
+    game = g.open_game(journal, games_dir=games_dir)
+    secret = g.load_secret(game.journal.path, game.header)
+    if secret is None:
+        raise UsageError("the dice secret is needed to record the mail route")
+    new = {"source": check_source(source, options[0]) if source is not None else None,
+           "target": check_target(target, options[1]) if target is not None else None}
+    for value, option in zip((new["source"], new["target"]), options):
+        if value is not None:
+            check_allowed(value, option)
+    if new["target"] is not None:
+        people = roster(game.records)
+        refuse_unmailable(new["target"], [str(p.get("address", "")) for p in people.values()]
+                          + observer_addresses(game.records), options[1])
+
+    def build(raw: bytes):
+        pos = g.position(game.journal, raw, games_dir)
+        now = mail_route(scan(raw, game.journal.path.name))
+        route = {k: new[k] if new[k] is not None else now[k] for k in new}
+        if route == now:
+            return pos.seq, pos.hash, []
+        salt = Dice(game.game_id, pos.seq + 1, secret).salt()
+        return pos.seq, pos.hash, [route_body(route["source"], route["target"], salt)]
+
+    game.journal.append_raw(build)
+    return route_of(journal, games_dir)
+
+
+def route_of(journal: Path, games_dir: Path | None = None) -> dict:
+    """{'source': ..., 'target': ...} in force for the game (None: not set)."""
+    return mail_route(g.open_game(journal, games_dir=games_dir).records)
+
+
+def smtputf8_offered(target: str) -> bool | None:
+    """Whether the SMTP server of a checked target takes addresses beyond ASCII (offers
+    SMTPUTF8, RFC 6531), asked over TLS as a pass would but without logging in; None when
+    it cannot be asked now (not reachable, not a host of the mail settings, TLS wanted and
+    not offered)."""
+    server = server_of(target)
+    try:
+        need_tls = host_tls("smtp", server)
+        if server.tls:
+            conn = smtplib.SMTP_SSL(server.host, server.port, None, timeout=TIMEOUT,
+                                    context=tls_context())
+        else:
+            conn = smtplib.SMTP(server.host, server.port, None, timeout=TIMEOUT)
+    except (TransportError, smtplib.SMTPException, OSError):
+        return None
+    try:
+        conn.ehlo()
+        if not server.tls and conn.has_extn("starttls"):
+            conn.starttls(context=tls_context())
+            conn.ehlo()
+        elif not server.tls and need_tls:
+            return None
+        return bool(conn.has_extn("smtputf8"))
+    except (smtplib.SMTPException, OSError):
+        return None
+    finally:
+        try:
+            conn.quit()
+        except (smtplib.SMTPException, OSError):
+            conn.close()
+
+
+def refuse_unmailable(target: str | None, addresses: list[str], option: str) -> None:
+    """Refuse (UsageError) an address beyond ASCII when the game's mail goes through an SMTP
+    server that takes none: asked once, at new, players or mail, instead of each mail being
+    set aside later. A server that cannot be asked now is not refused here (each such mail
+    is then set aside, and the moderator told, if it refuses)."""
+    wide = [a for a in addresses if not a.isascii()]
+    if not wide or target is None or not target.startswith(("smtp://", "smtps://")):
+        return
+    try:
+        check_allowed(target, option)
+    except UsageError:
+        return                  # not a server of the mail settings: nothing is asked of it
+    if smtputf8_offered(target) is False:
+        server = server_of(target)
+        raise UsageError(f"{option} {quoted(wide[0])}: the mail server {server.host}:"
+                         f"{server.port} takes no address beyond ASCII (it does not offer "
+                         f"SMTPUTF8, RFC 6531), so no mail could reach it; give an address "
+                         f"in ASCII, or send through a server or route that takes it")
+
+
