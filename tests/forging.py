@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.store import signing
-from referee.store.journal import seal
+from referee.store.journal import line_of, seal
 
 
 def resign(rec: dict, fpr: str | None = None) -> dict:
@@ -40,3 +40,53 @@ def fixed_key(folder: Path, seed: str = "5e" * 32) -> Path:
     path.write_text(f"referee ed25519 {key.fpr} {seed}\n")
     path.chmod(0o600)
     return path
+
+
+def records(path: Path) -> list[dict]:
+    """A journal's records as written."""
+    import json
+
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def shown(fpr: str) -> str:
+    """A fingerprint as the referee prints it: four groups of four."""
+    return "-".join(fpr[i:i + 4] for i in range(0, 16, 4))
+
+
+def as_user(monkeypatch, home: Path) -> None:
+    """Run the referee from here on as someone whose referee home is `home`."""
+    from referee.store import home as homemod
+
+    monkeypatch.setenv("REFEREE_HOME", str(home))
+    signing._LOADED.clear()
+    homemod._KEY.clear()
+
+
+def old_game(folder: Path) -> Path:
+    """A copy of the rules-1 journal begun before signing (and its secret) in folder,
+    private like every journal."""
+    import shutil
+
+    fixture = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
+    folder.mkdir(parents=True, exist_ok=True)
+    old = folder / "old.jsonl"
+    shutil.copyfile(fixture, old)
+    shutil.copyfile(fixture.with_name(fixture.name + ".secret"), folder / "old.jsonl.secret")
+    for p in (old, folder / "old.jsonl.secret"):
+        p.chmod(0o600)
+    return old
+
+
+def write_signed(journal: Path, recs: list[dict], key) -> list[dict]:
+    """recs chained again and each signed by key (a key of the forger's own), written out."""
+    prev, out, done = None, [], []
+    for rec in recs:
+        rec = seal({**{k: v for k, v in rec.items() if k not in ("hash", "sig")},
+                    "prev": prev})
+        rec["sig"] = key.sig(rec["hash"])
+        prev = rec["hash"]
+        out.append(line_of(rec))
+        done.append(rec)
+    journal.write_bytes(b"".join(out))
+    return done

@@ -13,33 +13,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from forging import game_key, resign
+from forging import as_user, game_key, old_game, records, resign, shown, write_signed
 from mailboxes import write_maildir
 from mailservers import forge_route
 
-from referee.store import home as homemod
 from referee.store import signing
 from referee.store.authorship import ADOPT, REKEY
 from referee.store.journal import line_of, seal
 
-FIXTURE = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
              "moderator": "umpire@example.com"}
 
 
-def records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_bytes().splitlines()]
 
-
-def shown(fpr: str) -> str:
-    return "-".join(fpr[i:i + 4] for i in range(0, 16, 4))
-
-
-def as_user(monkeypatch, home: Path) -> None:
-    """Run the referee from here on as someone whose referee home is `home`."""
-    monkeypatch.setenv("REFEREE_HOME", str(home))
-    signing._LOADED.clear()
-    homemod._KEY.clear()
 
 
 def mailed_game(cli, folder: Path, game_id: str = "signed") -> Path:
@@ -172,12 +158,7 @@ def test_a_game_planted_in_the_folder_is_neither_played_nor_touched(cli, tmp_pat
 
 def test_a_game_begun_before_signing_is_read_but_not_played_until_adopted(cli, tmp_path):
     folder = tmp_path / "games"
-    folder.mkdir()
-    old = folder / "old.jsonl"
-    shutil.copyfile(FIXTURE, old)
-    shutil.copyfile(FIXTURE.with_name(FIXTURE.name + ".secret"), folder / "old.jsonl.secret")
-    for p in folder.iterdir():
-        p.chmod(0o600)
+    old = old_game(folder)
     before = old.read_bytes()
     assert cli("status", old).exit_code == 0
     r = cli("tick", folder, "--no-map")
@@ -281,14 +262,7 @@ def test_a_journal_signed_again_under_a_new_key_fails_with_the_receipts_fingerpr
     key = signing.new_key()
     recs = records(journal)
     recs[0]["signing"] = key.header_field()
-    prev, out = None, []
-    for rec in recs:
-        rec = seal({**{k: v for k, v in rec.items() if k not in ("hash", "sig")},
-                    "prev": prev})
-        rec["sig"] = key.sig(rec["hash"])
-        prev = rec["hash"]
-        out.append(line_of(rec))
-    journal.write_bytes(b"".join(out))
+    write_signed(journal, recs, key)
     assert cli("verify", journal).exit_code == 0
     # ... but not with the fingerprint the players were given.
     pinned = fingerprint.split()[1]

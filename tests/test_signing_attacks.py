@@ -8,39 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from referee.store import home as homemod
+from forging import as_user, old_game, records, shown, write_signed
+
 from referee.store import signing
 from referee.store.authorship import REKEY
 from referee.store.journal import line_of, seal
-
-
-def records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_bytes().splitlines()]
-
-
-def shown(fpr: str) -> str:
-    return "-".join(fpr[i:i + 4] for i in range(0, 16, 4))
-
-
-def as_user(monkeypatch, home: Path) -> None:
-    """Run the referee from here on as someone whose referee home is `home`."""
-    monkeypatch.setenv("REFEREE_HOME", str(home))
-    signing._LOADED.clear()
-    homemod._KEY.clear()
-
-
-def write_signed(journal: Path, recs: list[dict], key) -> list[dict]:
-    """recs chained again and each signed by key (the intruder's own), written out."""
-    prev, out, done = None, [], []
-    for rec in recs:
-        rec = seal({**{k: v for k, v in rec.items() if k not in ("hash", "sig")},
-                    "prev": prev})
-        rec["sig"] = key.sig(rec["hash"])
-        prev = rec["hash"]
-        out.append(line_of(rec))
-        done.append(rec)
-    journal.write_bytes(b"".join(out))
-    return done
 
 
 def test_a_key_only_named_by_a_last_key_change_signed_nothing_and_pins_nothing(
@@ -159,16 +131,7 @@ def test_reports_after_a_key_change_name_the_key_in_force(cli, game):
 def test_an_adopted_game_shows_players_its_key(cli, tmp_path):
     """A game adopted by `upgrade` is signed from the adoption on, though its header names no
     key: its reports and mails name the adoption's key, so its players have one to pin."""
-    import shutil
-
-    fixture = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
-    folder = tmp_path / "games"
-    folder.mkdir()
-    old = folder / "old.jsonl"
-    shutil.copyfile(fixture, old)
-    shutil.copyfile(fixture.with_name(fixture.name + ".secret"), folder / "old.jsonl.secret")
-    for p in folder.iterdir():
-        p.chmod(0o600)
+    old = old_game(tmp_path / "games")
     r = cli("upgrade", old, "--format", "json")
     assert r.exit_code == 0, r.output
     fpr = json.loads(r.stdout)["adopted"]["fingerprint"]
