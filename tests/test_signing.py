@@ -367,3 +367,16 @@ def test_verify_names_the_first_unsigned_record_whether_checked_beside_or_here(
     assert r.exit_code == 3, r.output
     assert f"record {forged['seq']}: its signature is not by the game's key" in r.stderr, \
         r.stderr
+
+
+def test_a_skirmish_of_another_referee_is_not_read_for_mail(cli, tmp_path, monkeypatch,
+                                                            referee_home):
+    journal = tmp_path / "patrol.jsonl"
+    as_user(monkeypatch, tmp_path / "another-home")
+    assert cli("new", journal, "--game", "skirmish", "--scenario", "patrol", "--player",
+               "british=tommy@example.org").exit_code == 0
+    as_user(monkeypatch, referee_home)
+    before = journal.read_bytes()
+    r = cli("inbox", journal, write_maildir(tmp_path / "box", []), "--outbox", tmp_path / "o")
+    assert r.exit_code == 3 and "not a game of this referee" in r.stderr, r.output
+    assert journal.read_bytes() == before and not (tmp_path / "o").exists()

@@ -16,7 +16,7 @@ from ..base.text import visible
 from ..game import skirmish as gs
 from ..render.skirmish import report_document, report_text, test_lines
 from ..store import home
-from ..store.journal import Journal
+from ..store.journal import Journal, signed_only
 from ..store.players import compact
 from . import message as mailtext
 from .mailboxes import MSGID, Message, read_source
@@ -77,7 +77,13 @@ def _handle(journal: Path, m: Message, players: dict, keys: dict, seen: set) -> 
 def skirmish_inbox(journal: Path, sources: list[Path], outbox: Path | None
                    ) -> tuple[list[Handled], list[Path]]:
     """Apply every new mail of the registered players, in date order; write the replies
-    and each player's report into outbox."""
+    and each player's report into outbox (only for a journal this referee signed)."""
+    with signed_only():
+        return _skirmish_inbox(journal, sources, outbox)
+
+
+def _skirmish_inbox(journal: Path, sources: list[Path], outbox: Path | None
+                    ) -> tuple[list[Handled], list[Path]]:
     header = Journal(journal).read()[0]
     players = header.get("players", {})
     keys = gs.order_keys(journal)
