@@ -90,3 +90,12 @@ def write_signed(journal: Path, recs: list[dict], key) -> list[dict]:
         done.append(rec)
     journal.write_bytes(b"".join(out))
     return done
+
+
+def forget_mark(journal: Path) -> None:
+    """Remove the referee's mark of what it last wrote to the game a journal holds, as the
+    moderator does when he puts another copy of a game in its place on purpose (a copy
+    played on its own, a journal rewritten by the key's holder)."""
+    from referee.store.written import journal_mark
+
+    journal_mark(journal).unlink(missing_ok=True)

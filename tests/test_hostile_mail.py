@@ -1043,9 +1043,9 @@ def _receipt(m) -> str:
 def rewound_on_purpose(journal) -> None:
     """What the moderator does after cutting a journal back himself: he removes the mark of
     what his referee last wrote to it, which the refusal names."""
-    from referee.store.written import mark_path
+    from referee.store.written import journal_mark
 
-    mark_path(journal).unlink()
+    journal_mark(journal).unlink()
 
 
 def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):

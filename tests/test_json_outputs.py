@@ -143,7 +143,7 @@ RUNS = {
     "verify": lambda b: [(["verify", b.journal], "verify-result", 0),
                          (["verify", b.skirmish()], "verify-result", 0),
                          (["verify", b.old()], "verify-result", 5)],
-    "upgrade": lambda b: [(["upgrade", b.old()], "upgrade-result", 0)],
+    "upgrade": lambda b: [(["upgrade", b.old(), "--adopt"], "upgrade-result", 0)],
     "rekey": lambda b: [(["rekey", b.journal], "rekey-result", 0)],
     "reveal": lambda b: [(["reveal", b.journal, "--force"], "reveal-result", 0)],
     "repair": lambda b: [(["repair", b.journal], "repair-result", 0)],

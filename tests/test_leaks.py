@@ -45,6 +45,7 @@ from unittest import mock
 import pytest
 import typer
 import typer.testing
+from forging import forget_mark
 from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth, board_part
 
 from referee.cli.app import app
@@ -430,6 +431,7 @@ def order_outputs(journal: Path, folder: Path, side: str, addresses: dict[str, s
     for fmt in ("text", "json"):
         copy = folder / f"order-{side}-{fmt}.jsonl"
         copy.write_bytes(journal.read_bytes())
+        forget_mark(copy)                       # each copy played on its own
         copy.chmod(0o600)
         argv = ["order", copy, "--as", side, legal[0], "--format", fmt]
         code, out, err, escaped = referee(*argv)

@@ -164,8 +164,13 @@ def test_a_game_begun_before_signing_is_read_but_not_played_until_adopted(cli, t
     r = cli("tick", folder, "--no-map")
     assert r.exit_code == 3 and "not signed" in r.stdout and "referee upgrade" in r.stdout
     assert old.read_bytes() == before
+    # upgrade first shows what adopting would vouch for: the route and the players in force.
+    r = cli("upgrade", old)
+    assert r.exit_code == 2 and "begun before journals were signed" in r.stderr and \
+        "players:" in r.stderr and "--adopt" in r.stderr, r.output
+    assert old.read_bytes() == before
     # Adopted (and moved on to today's rules in the same write), it is played on.
-    r = cli("upgrade", old, "--format", "json")
+    r = cli("upgrade", old, "--adopt", "--format", "json")
     assert r.exit_code == 0, r.output
     adopted = json.loads(r.stdout)["adopted"]
     assert adopted["seq"] == 9
@@ -312,7 +317,7 @@ def test_each_side_sees_the_orders_given_for_him_by_hand_flagged(cli, game):
 def test_a_journal_cut_back_to_an_older_copy_is_neither_written_nor_mailed(cli, tmp_path):
     """Every signature of an older copy is genuine; the referee's mark of the record it last
     wrote tells it was cut back, until the moderator says he restored it on purpose."""
-    from referee.store.written import mark_path
+    from referee.store.written import journal_mark
 
     folder = tmp_path / "games"
     journal = mailed_game(cli, folder)
@@ -325,8 +330,8 @@ def test_a_journal_cut_back_to_an_older_copy_is_neither_written_nor_mailed(cli, 
         assert r.exit_code == 3 and "cut back: this referee wrote record 4" in r.output, \
             (argv, r.output)
         assert journal.read_bytes() == older
-    assert str(mark_path(journal)) in r.output
-    mark_path(journal).unlink()                             # restored on purpose
+    assert str(journal_mark(journal)) in r.output
+    journal_mark(journal).unlink()                             # restored on purpose
     assert cli("order", journal, "--as", "german", "pass").exit_code == 0
 
 

@@ -82,7 +82,7 @@ def test_upgrade_does_not_adopt_a_signed_game_whose_signatures_were_stripped(cli
     before = journal.read_bytes()
     r = cli("tick", folder, "--no-map")
     assert "referee upgrade" in r.stdout, r.output      # the moderator is told to adopt it
-    r = cli("upgrade", journal)
+    r = cli("upgrade", journal, "--adopt")
     assert r.exit_code != 0, r.output
     assert journal.read_bytes() == before
 
@@ -132,7 +132,7 @@ def test_an_adopted_game_shows_players_its_key(cli, tmp_path):
     """A game adopted by `upgrade` is signed from the adoption on, though its header names no
     key: its reports and mails name the adoption's key, so its players have one to pin."""
     old = old_game(tmp_path / "games")
-    r = cli("upgrade", old, "--format", "json")
+    r = cli("upgrade", old, "--adopt", "--format", "json")
     assert r.exit_code == 0, r.output
     fpr = json.loads(r.stdout)["adopted"]["fingerprint"]
     assert cli("order", old, "--as", "entente", "lose fort-liege").exit_code == 0

@@ -149,7 +149,7 @@ def test_an_old_journal_takes_no_order_until_the_moderator_upgrades_it(old, cli,
 
 
 def test_after_the_upgrade_the_game_plays_on_and_verifies(old, cli):
-    r = cli("upgrade", old)
+    r = cli("upgrade", old, "--adopt")
     assert r.exit_code == 0, r.stderr
     adoption, rec = _records(old)[-2:]
     assert adoption["order"] == ADOPT and adoption["seq"] == 9 and "sig" in adoption
@@ -177,7 +177,7 @@ def test_after_the_upgrade_the_game_plays_on_and_verifies(old, cli):
 
 
 def test_an_upgrade_record_that_lies_about_the_rules_in_force_is_damage(old, cli):
-    assert cli("upgrade", old).exit_code == 0
+    assert cli("upgrade", old, "--adopt").exit_code == 0
     records = _records(old)
     records[-1]["events"][0]["from_rules"] = 2
     _rechain(records, old)
@@ -218,7 +218,7 @@ def test_an_upgrade_is_refused_when_the_game_does_not_fit_the_new_data(old, edit
     units.write_text(units.read_text(encoding="utf-8").replace(
         "ge: {army: 11, infantry: 35,", "ge: {army: 11, infantry: 36,"), encoding="utf-8")
     before = old.read_bytes()
-    r = cli("upgrade", old)
+    r = cli("upgrade", old, "--adopt")
     assert r.exit_code == 2 and "does not fit" in r.stderr and "ge infantry" in r.stderr
     assert old.read_bytes() == before
 
@@ -287,7 +287,7 @@ def test_records_of_older_rules_pass_through_the_upcasters_and_their_own_evolve(
     monkeypatch.setitem(versions.EVOLVE_AS, 1, {"CardPlayed": evolve_as})
     open_game(old)
     assert seen == [("upcast", "CardPlayed"), ("evolve", "CardPlayed")]   # record 2's card
-    assert cli("upgrade", old).exit_code == 0
+    assert cli("upgrade", old, "--adopt").exit_code == 0
     seen.clear()
     assert quick("order", old, "--as", "entente", _legal(old, "entente"))[0] == 0
     seen.clear()
@@ -391,7 +391,7 @@ def test_every_field_of_the_header_is_tried_above():
 def test_an_upgrade_lowered_below_its_data_is_tampering(old, cli):
     """An upgrade to today's data that names rules 1 (so the records after it would be
     replayed, not decided again) is refused: that data was filed under rules 2."""
-    assert cli("upgrade", old).exit_code == 0
+    assert cli("upgrade", old, "--adopt").exit_code == 0
     records = _records(old)
     records[-1]["events"][0]["rules"] = 1
     _rechain(records, old)

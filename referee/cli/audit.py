@@ -177,14 +177,17 @@ def upgrade(
     signing_key: Annotated[Optional[Path], typer.Option(
         help="Adopt a game begun before signing with the key in this file (made there if "
              "missing) instead of a new one; never a file beside the journal.")] = None,
+    adopt: Annotated[bool, typer.Option(
+        help="Adopt a game begun before journals were signed: everything in it is signed as "
+             "your game's (without it, upgrade shows what that would vouch for).")] = False,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Bring a game on to this referee (moderator): adopt it when it was begun before journals
-    were signed, and move it on to newer rules or game data."""
+    were signed (--adopt), and move it on to newer rules or game data."""
     from ..store import signing  # start-up: only upgrade needs it
 
     commands.check_private(journal)
-    done = g.upgrade(journal, GAMES["dir"], signing_key)
+    done = g.upgrade(journal, GAMES["dir"], signing_key, adopt)
     adopted, rec = done["adopted"], done["upgraded"]
     ev = rec["events"][0] if rec else {
         "from_rules": done["rules"]["rules"], "rules": done["rules"]["rules"],

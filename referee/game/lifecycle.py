@@ -25,8 +25,15 @@ from ..store import dice as dicemod
 from ..store import signing, written
 from ..store.authorship import ADOPT, REKEY
 from ..store.dice import Dice
-from ..store.journal import Journal, now
-from ..store.players import check_observers, parse_observers, parse_players, roster_body
+from ..store.journal import Journal, now, scan
+from ..store.mailroute import mail_route
+from ..store.players import (
+    check_observers,
+    parse_observers,
+    parse_players,
+    roster,
+    roster_body,
+)
 from ..store.secrets import create_with_secret, load_secret, secret_for_new
 from ..store.sheets import parse_tips, sheet_body
 from .deadlines import settings_body
@@ -125,14 +132,17 @@ def register_sheets(path: Path | str, items: list[str],
 
 
 def upgrade(path: Path | str, games_dir: Path | None = None,
-            signing_key: Path | None = None) -> dict:
+            signing_key: Path | None = None, adopt: bool = False) -> dict:
     """Bring a game on to this referee in one write: adopt it when it was begun before
     journals were signed (a record signed by a new key, or the one in signing_key, whose
     hash covers every record before it), and move it on to this referee's rules and game
     data when they are newer. Returns {"adopted": the adoption record or None, "upgraded":
     the upgrade record or None, "rules": the rules and data after it}."""
     journal = Journal(path, keep_contract)
-    key = None if _signed(journal) else signing.new_key(signing_key, journal.path)
+    unsigned = not _signed(journal)
+    if unsigned and not adopt:
+        raise UsageError(_what_adopting_vouches_for(journal, games_dir))
+    key = signing.new_key(signing_key, journal.path) if unsigned else None
     after: dict = {}
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
@@ -177,16 +187,29 @@ def rekey(path: Path | str, signing_key: Path | None = None,
     return journal.append_raw(build)[1][0]
 
 
+def _what_adopting_vouches_for(journal: Journal, games_dir: Path | None) -> str:
+    """The refusal that shows what adopting would sign as the moderator's own: the game, its
+    last record, and the mail route and addresses in force (a stripped or planted journal
+    shows its stranger's route or address here)."""
+    game = position(journal, journal.raw(), games_dir)
+    records = list(scan(journal.raw(), journal.name))
+    route = mail_route(records)
+    people = ", ".join(f"{side} {p.get('address')}" for side, p in sorted(roster(records).items()))
+    return (f"{journal.name}: game {game.header['game_id']}, begun before journals were "
+            f"signed, {game.seq + 1} records, the last at {records[-1].get('at')}; mail in: "
+            f"{route['source'] or 'not set'}, mail out: {route['target'] or 'not set'}; "
+            f"players: {people or 'none'}. Adopting it signs all of this as your game's: if "
+            f"it is your game as you left it (`referee verify` checks its rulings), run "
+            f"`referee upgrade {journal.name} --adopt`")
+
+
 def _check_adoptable(journal: Journal, raw: bytes, header: dict) -> None:
     """Refuse to adopt what only looks begun before signing: a journal whose signatures were
-    removed (this referee signed this game, or a journal at this path, before; or a record
-    says how its order came, which only a referee that signs writes)."""
+    removed (this referee signed this game before, or a record says how its order came,
+    which only a referee that signs writes)."""
     why = None
     if written.signs_game(str(header["game_id"])):
         why = f"this referee already signs game {header['game_id']}"
-    elif written.mark_path(journal.path).exists():
-        why = (f"this referee signed a journal at this path before (if you replaced it on "
-               f"purpose, remove {written.mark_path(journal.path)})")
     elif re.search(rb'"by":"(?:mail|hand|deadline)"', raw):
         why = "its records say how their orders came, which only a referee that signs writes"
     if why:

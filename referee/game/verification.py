@@ -224,7 +224,10 @@ def verify(path: Path | str, secret_file: Path | None = None,
         # A record forged without the key is named as such, before what else is wrong.
         authors.settle(exc.record)
         raise
-    authors.settle()
+    else:
+        authors.settle()
+    finally:
+        authors.close()
     for fpr, upto, what in pins:
         authors.pin(fpr, upto, what)
     found.lines[1:1] = authors.lines()

@@ -81,6 +81,11 @@ class Authorship:
         if self._child is not None:
             self._child.settle(upto)
 
+    def close(self) -> None:
+        """Stop and reap the process checking beside, whatever ended the caller's work."""
+        if self._child is not None:
+            self._child.close()
+
     def check(self, rec: dict) -> None:
         """One record after the header, in order."""
         n = rec["seq"]
@@ -123,7 +128,8 @@ class Authorship:
         """What verify says of who wrote the journal."""
         if not self.keys:
             return ["signatures: none — a game begun before journals were signed; the chain "
-                    "shows the file consistent, not who wrote it (`referee upgrade` adopts it)"]
+                    "shows the file consistent, not who wrote it (`referee upgrade --adopt`"
+                    " adopts it)"]
         first, fpr = self.keys[0]
         out = []
         if first > 0:
@@ -191,6 +197,7 @@ class _Beside:
             with os.fdopen(self.fd, "rb") as pipe:
                 chunks.append(pipe.read())
             _, status = os.waitpid(self.pid, 0)
+            self.pid = None
             if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
                 try:
                     answer = json.loads(b"".join(chunks))
@@ -198,6 +205,22 @@ class _Beside:
                     answer = None
         self.answer = answer if isinstance(answer, dict) else _check_all(self.raw, self.name)
         return self.answer
+
+    def close(self) -> None:
+        if self.pid is None or self.answer is not None:
+            return
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+        self.pid = None
 
     def settle(self, upto: int | None) -> None:
         answer = self._read()

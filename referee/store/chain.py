@@ -196,8 +196,8 @@ def _sig_cut(rec: dict, line: bytes) -> tuple[int, int] | tuple[()] | None:
     sig = rec.get("sig")
     if sig is None:
         return ()
-    if not isinstance(sig, str) or not sig.isascii():
-        return None             # (a quote or backslash in it is escaped: no member found)
+    if not isinstance(sig, str) or not sig.isascii() or '"' in sig or "\\" in sig:
+        return None             # escaped in the line: only record_hash reads it right
     member = b'"sig":"' + sig.encode("ascii") + b'"'
     at = line.find(member)
     if at < 0 or line.find(member, at + len(member)) >= 0:

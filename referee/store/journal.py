@@ -219,7 +219,7 @@ class Journal:
                                f"({exc.strerror}); nothing was created") from None
         home.sync_dir(self.path.parent)
         if key is not None:
-            written.note(self.path, b"".join(lines), records[-1], key.fpr, None)
+            written.note(b"".join(lines), records[-1], key.fpr, key.fpr, None)
             written.note_game(str(header.get("game_id")), key.fpr)
         return records
 
@@ -265,7 +265,7 @@ class Journal:
                     undo()
                 self._cut_back(fd, len(raw), exc)
             self._check_landed(fd, raw, data, undo)
-            written.note(self.path, raw + data, new[-1], signing.signer_of(new[-1]["sig"]),
+            written.note(raw + data, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr,
                          handed)
             return raw + data, new
 
@@ -277,7 +277,7 @@ class Journal:
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
         if key is not None and signing.checks(rec.get("sig"), rec.get("hash"), key.public):
-            why = written.problem(self.path, raw, rec, fpr) if marked else None
+            why = written.problem(raw, rec, fpr) if marked else None
             if why is not None:
                 raise ForeignGameError(f"{self.name}: {why}; nothing was written")
             return self._next_key(rec, key)
@@ -287,8 +287,9 @@ class Journal:
                 b'"sig":"' in line for line in raw.splitlines()):
             raise UnsignedGameError(
                 f"{self.name}: not signed: a game begun before the referee signed its "
-                f"journals; nothing was written. `referee upgrade {self.name}` adopts it "
-                f"(after `referee verify`), and the referee writes to it from then on")
+                f"journals; nothing was written. `referee upgrade {self.name}` shows what "
+                f"adopting it would sign as yours; `--adopt` adopts it, and the referee writes "
+                f"to it from then on")
         if fpr is None:
             raise ForeignGameError(f"{self.name}: not a game of this referee: record "
                                    f"{rec.get('seq')} carries no signature; nothing was written")
@@ -387,8 +388,7 @@ class Journal:
             keep = raw[: raw.rfind(b"\n") + 1]
             records = parse(keep, self.name)
             signed = "signing" in records[0] or "sig" in records[-1]
-            if signed:
-                self._signer(keep, marked=False)
+            following = self._signer(keep, marked=False) if signed else None
             backup = self._backup(raw)
             try:
                 os.ftruncate(fd, len(keep))
@@ -396,9 +396,9 @@ class Journal:
             except OSError as exc:
                 raise StorageError(f"{self.path}: could not be cut ({exc.strerror}); the file "
                                    f"as it was is in {backup}") from None
-            if signed:
-                written.note(self.path, keep, records[-1],
-                             signing.signer_of(records[-1].get("sig")), None)
+            if following is not None:
+                written.note(keep, records[-1], signing.signer_of(records[-1].get("sig")),
+                             following.fpr, None)
             return len(records), backup
 
     def _backup(self, raw: bytes) -> Path:

@@ -1,21 +1,25 @@
-"""What this user's referee last wrote to each journal: a mark in his referee home.
+"""What this user's referee last wrote to each game: a mark in his referee home.
 
 Every signature of a journal cut back to an older copy of itself is genuine, so the
 signatures alone cannot tell that records were taken away; and a key handed over by
 `rekey` (perhaps because it leaked) still signs well. After each write the referee notes,
-for the journal's path, its header, the last record it wrote and the keys it handed over
-(signed with this user's key, like the snapshots). Before the next write, and before
-inbox and tick act on a journal, the journal must still hold that record, and its last
-record must not be signed by a key handed over (but for the key change itself).
+for the game (its id), the last record it wrote, the keys that signed the game and those
+it handed over (signed with this user's key, like the snapshots). The mark follows the
+game, not the file: a copy under another name, or reached by another path, is the same
+game. Before the next write, and before inbox and tick act on a journal of that game
+signed by one of those keys, the journal must still hold that record, and its last record
+must not be signed by a key handed over (but for the key change itself).
 
-A lost or deleted mark only makes the check lenient again; the moderator who restores a
-journal from a backup on purpose removes the mark the refusal names.
+A journal of the same game id signed by a key the mark does not name is another game (two
+games made with one --game-id): the mark says nothing of it. A lost or deleted mark only
+makes the check lenient again; the moderator who restores a journal from a backup on
+purpose removes the mark the refusal names.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
+import json
 from pathlib import Path
 
 from . import home
@@ -23,57 +27,71 @@ from . import home
 _MEMBER = b'"hash":"'
 
 
-def mark_path(journal: Path) -> Path:
-    """Where the mark of the journal at this path is kept."""
-    name = hashlib.sha256(os.fsencode(journal.absolute())).hexdigest()[:40]
+def game_of(raw: bytes) -> str | None:
+    """The game id record 0 of these journal bytes names (None when it cannot be read)."""
+    try:
+        header = json.loads(raw[:raw.find(b"\n")])
+    except (ValueError, RecursionError):
+        return None
+    game_id = header.get("game_id") if isinstance(header, dict) else None
+    return game_id if isinstance(game_id, str) else None
+
+
+def mark_path(game_id: str) -> Path:
+    """Where the mark of a game is kept."""
+    name = hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
     return home.data_dir("written", f"{name}.mark")
 
 
-def header_hash(raw: bytes) -> str | None:
-    """The header's own hash, read from the first line without decoding it: in its sorted
-    keys `hash` comes after `dice` (which holds none), and a string's quotes are escaped."""
-    end = raw.find(b"\n")
-    at = raw.find(_MEMBER, 0, end)
-    if at < 0:
-        return None
-    value = raw[at + len(_MEMBER):at + len(_MEMBER) + 64]
-    return value.decode("ascii", "replace") if len(value) == 64 else None
+def journal_mark(journal: Path) -> Path:
+    """Where the mark of the game a journal holds is kept."""
+    with open(journal, "rb") as fh:
+        return mark_path(game_of(fh.readline()) or "")
 
 
-def note(journal: Path, raw: bytes, last: dict, signer: str | None, handed: str | None) -> None:
+def _read(game_id: str) -> dict | None:
+    mark = home.read_signed(mark_path(game_id))
+    return mark if mark and mark.get("game_id") == game_id else None
+
+
+def note(raw: bytes, last: dict, signer: str | None, following: str | None,
+         handed: str | None) -> None:
     """After a write: raw is the journal now, last its last record, signer the fingerprint
-    that signed it, handed the one it handed over (a key change), if any."""
-    path = mark_path(journal)
-    before = home.read_signed(path) or {}
-    head = header_hash(raw)
-    retired = list(before.get("retired", [])) if before.get("header") == head else []
+    that signed it, following the key that signs after it, handed the key a key change
+    handed over (if any)."""
+    game_id = game_of(raw)
+    if game_id is None or signer is None:
+        return
+    before = _read(game_id) or {}
+    known = [*before.get("keys", []), *before.get("retired", [])]
+    same = signer in known or handed in known
+    keys = [k for k in before.get("keys", []) if same and k != handed]
+    keys += [k for k in (signer, following) if k and k not in keys and k != handed]
+    retired = list(before.get("retired", [])) if same else []
     if handed and handed not in retired:
         retired.append(handed)
-    home.write_signed(path, {"header": head, "seq": last["seq"], "hash": last["hash"],
-                             "signer": signer, "retired": retired[-20:]})
+    home.write_signed(mark_path(game_id), {
+        "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "signer": signer,
+        "keys": keys[-20:], "retired": retired[-20:]})
 
 
-def problem(journal: Path, raw: bytes, last: dict, signer: str | None) -> str | None:
-    """Why the referee must not act on these bytes of the journal, or None."""
-    path = mark_path(journal)
-    mark = home.read_signed(path)
-    if not mark or mark.get("header") != header_hash(raw):
-        return None                     # never written here, or another game at this path
+def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
+    """Why the referee must not act on these bytes of a journal, or None."""
+    game_id = game_of(raw)
+    mark = _read(game_id) if game_id is not None else None
+    retired = mark.get("retired") or [] if mark else []
+    if not mark or (signer not in (mark.get("keys") or []) and signer not in retired):
+        return None                     # never written here, or another game of that id
     seq, hash_ = mark.get("seq"), mark.get("hash")
     if not isinstance(hash_, str) or raw.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
-        return (f"cut back: this referee wrote record {seq} ({str(hash_)[:12]}…) to it, which "
-                f"it no longer holds (restored from an older copy, or rewound by someone who "
-                f"can write the folder); if you restored it on purpose, remove {path} and run "
-                f"the command again")
-    retired = mark.get("retired") or []
+        return (f"cut back: this referee wrote record {seq} ({str(hash_)[:12]}…) of game "
+                f"{game_id}, which this journal does not hold (an older copy, restored or "
+                f"put in its place by someone who can write the folder); if you restored it "
+                f"on purpose, remove {mark_path(str(game_id))} and run the command again")
     if signer in retired and not (last.get("hash") == hash_ and signer == mark.get("signer")):
         return (f"record {last.get('seq')} is signed by key {signer}, which this referee "
                 f"handed over to another key (rekey): whoever still holds the old key wrote it")
     return None
-
-
-def _game_path(game_id: str) -> Path:
-    return home.data_dir("games", hashlib.sha256(game_id.encode()).hexdigest()[:40] + ".game")
 
 
 def note_game(game_id: str, fpr: str) -> None:
@@ -85,3 +103,7 @@ def signs_game(game_id: str) -> str | None:
     """The key this referee signed the game with, when it ever did."""
     note = home.read_signed(_game_path(game_id))
     return note.get("key") if note and note.get("game_id") == game_id else None
+
+
+def _game_path(game_id: str) -> Path:
+    return home.data_dir("games", hashlib.sha256(game_id.encode()).hexdigest()[:40] + ".game")
