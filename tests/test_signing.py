@@ -385,3 +385,4 @@ def test_a_skirmish_of_another_referee_is_not_read_for_mail(cli, tmp_path, monke
     r = cli("inbox", journal, write_maildir(tmp_path / "box", []), "--outbox", tmp_path / "o")
     assert r.exit_code == 3 and "not a game of this referee" in r.stderr, r.output
     assert journal.read_bytes() == before and not (tmp_path / "o").exists()
+

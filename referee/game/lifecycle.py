@@ -219,9 +219,11 @@ def _check_adoptable(journal: Journal, raw: bytes, header: dict) -> None:
 
 
 def _signed(journal: Journal) -> bool:
-    """Whether the journal's header or an adoption names a key (a quick look: append_raw
-    checks the signature it relies on, and refuses to adopt a journal already signed)."""
-    return b'"signing":{' in journal.raw()
+    """Whether the journal is signed: its header names a key, or a record carries a
+    signature (append_raw checks the signature it relies on, and refuses to adopt a journal
+    any record of which is signed)."""
+    records = list(scan(journal.raw(), journal.name))
+    return "signing" in records[0] or any("sig" in rec for rec in records)
 
 
 def _upgrade_body(journal: Journal, pos, games_dir: Path | None) -> dict | None:
