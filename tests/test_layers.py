@@ -227,3 +227,22 @@ def test_the_length_check_sees_a_long_function(tmp_path):
         assert long_parts(tmp_path / "m.py") == [f"m.f: {MAX_FUNCTION_LINES + 1} lines"]
     finally:
         PACKAGE = saved
+
+
+def test_the_guides_list_the_layers_this_test_checks_in_its_order():
+    """CONTRIBUTING.md (its chain `base` < … < `cli`) and design.md (its table, bottom
+    first) name the layers of LAYERS, in that order, and no others."""
+    import re
+
+    root = Path(__file__).parent.parent
+    chain = re.search(r"one folder each, bottom first: (`[a-z]+`(?:\s*<\s*`[a-z]+`)+)",
+                      (root / "CONTRIBUTING.md").read_text(encoding="utf-8"))
+    assert chain, "CONTRIBUTING.md: no chain of layers"
+    assert tuple(re.findall(r"`([a-z]+)`", chain.group(1))) == LAYERS
+    table = re.findall(r"^\| ([a-z]+) \| `referee/\1/` \|",
+                       (root / "docs" / "design.md").read_text(encoding="utf-8"), re.M)
+    assert tuple(table) == LAYERS
+    words = ("eight", "nine", "ten")
+    for doc in ("CONTRIBUTING.md", "docs/design.md"):
+        said = re.search(r"The package is (\w+) layers", (root / doc).read_text("utf-8"))
+        assert said and said.group(1) == words[len(LAYERS) - 8], doc
