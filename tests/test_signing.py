@@ -386,3 +386,51 @@ def test_a_skirmish_of_another_referee_is_not_read_for_mail(cli, tmp_path, monke
     assert r.exit_code == 3 and "not a game of this referee" in r.stderr, r.output
     assert journal.read_bytes() == before and not (tmp_path / "o").exists()
 
+
+
+def test_a_receipt_given_right_after_a_key_change_verifies_with_its_fingerprint(cli, game):
+    """The line above a receipt names the key that signed its record: just after `rekey`,
+    the key handed over (which signed the key change), so the pair pasted verifies."""
+    assert cli("rekey", game).exit_code == 0
+    fingerprint, receipt = cli("report", game, "--as", "german").stdout.splitlines()[-2:]
+    r = cli("verify", game, "--receipt", f"{fingerprint}\n{receipt}")
+    assert r.exit_code == 0, r.output
+    new = records(game)[-1]["signing"]["fingerprint"]
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    assert f"Fingerprint: {shown(new)} " in cli("report", game, "--as", "german").stdout
+
+
+def test_a_refused_rekey_or_adoption_leaves_no_key_behind(cli, game, tmp_path, monkeypatch,
+                                                          referee_home):
+    keys = referee_home / "keys"
+    mine = sorted(keys.iterdir())
+    assert cli("rekey", game).exit_code == 0
+    r = cli("rekey", game, "--signing-key", next(p for p in sorted(keys.iterdir())
+                                                 if p not in mine))
+    assert r.exit_code == 2 and "signs the game already" in r.stderr
+    as_user(monkeypatch, tmp_path / "other-home")
+    assert cli("rekey", game).exit_code == 3                     # another referee's game
+    assert not (tmp_path / "other-home" / "keys").exists()
+    as_user(monkeypatch, referee_home)
+    before = sorted(keys.iterdir())
+    stripped = tmp_path / "stripped.jsonl"
+    recs = [{k: v for k, v in rec.items() if k not in ("sig", "signing")}
+            for rec in records(game)]
+    rechain(stripped, recs)
+    stripped.chmod(0o600)
+    r = cli("upgrade", stripped, "--adopt")
+    assert r.exit_code == 2 and "not adopted" in r.stderr, r.output
+    assert sorted(keys.iterdir()) == before
+
+
+def test_verify_forks_no_checker_for_a_header_it_refuses(cli, game, monkeypatch):
+    import os
+
+    forks = []
+    real = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real())
+    recs = records(game)
+    recs[0]["signing"]["fingerprint"] = "0" * 16
+    rechain(game, recs)
+    r = cli("verify", game)
+    assert r.exit_code == 3 and "record 0" in r.stderr and forks == [], r.output

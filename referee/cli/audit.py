@@ -237,7 +237,8 @@ def rekey(
         return
     typer.echo(f"record {rec['seq']}: signed by key {signing.shown(old)}, hands the game to key "
                f"{signing.shown(fpr)}, whose private half is in {signing.key_file(fpr)}: back it "
-               f"up; tell the players the new fingerprint (verify --key takes either)")
+               f"up; tell the players the new fingerprint (their reports name it from the next "
+               f"record on; verify --key takes either key once the new one has signed one)")
 
 
 def reveal(

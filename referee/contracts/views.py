@@ -170,6 +170,7 @@ class OrderResult(Document):
 class Receipt(Document):
     seq: int
     hash: str
+    fingerprint: str | None = None         # of the key that signed the record (signed games)
 
 
 class ReportVp(Document):

@@ -27,6 +27,7 @@ PUBLIC: dict[str, str] = {
     "verify": "verification", "Verification": "verification",
     # receipts.py: the receipt a report ends with, and verify --receipt
     "receipt_line": "receipts", "check_receipts": "receipts", "key_line": "receipts",
+    "receipt_key": "receipts",
     # ahead.py: what a side is asked after the decision now, up to the other side or a die
     "ahead": "ahead", "next_for": "ahead",
     # below this layer, named here for the layers above

@@ -139,9 +139,15 @@ def upgrade(path: Path | str, games_dir: Path | None = None,
     data when they are newer. Returns {"adopted": the adoption record or None, "upgraded":
     the upgrade record or None, "rules": the rules and data after it}."""
     journal = Journal(path, keep_contract)
-    unsigned = not _signed(journal)
+    unsigned = not _is_signed(journal)
     if unsigned and not adopt:
         raise UsageError(_what_adopting_vouches_for(journal, games_dir))
+    if not unsigned and signing_key is not None:
+        raise UsageError("--signing-key: only for adopting a game begun before signing; "
+                         "`referee rekey --signing-key FILE` hands a signed game to a key")
+    if unsigned:                          # refused before a key is made for it
+        raw = journal.raw()
+        _check_adoptable(journal, raw, position(journal, raw, games_dir).header)
     key = signing.new_key(signing_key, journal.path) if unsigned else None
     after: dict = {}
 
@@ -173,12 +179,12 @@ def rekey(path: Path | str, signing_key: Path | None = None,
     """Hand a game to a new key (a new one, or the one in signing_key): a record signed by
     the key in force naming the new one, which signs every record after it. Returns it."""
     journal = Journal(path, keep_contract)
+    journal.check_ours()                  # no key is made for a game that is not ours
     key = signing.new_key(signing_key, journal.path)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
-        if pos.header.get("signing", {}).get("fingerprint") == key.fpr and \
-                b'"signing":{' not in raw[raw.find(b"\n") + 1:]:
+        if journal.key_in_force(raw) == key.fpr:
             raise UsageError(f"--signing-key: key {signing.shown(key.fpr)} signs the game "
                              f"already")
         return pos.seq, pos.hash, [{"at": now(), "actor": "moderator", "order": REKEY,
@@ -218,7 +224,7 @@ def _check_adoptable(journal: Journal, raw: bytes, header: dict) -> None:
                          f"on your backup shows which is the game")
 
 
-def _signed(journal: Journal) -> bool:
+def _is_signed(journal: Journal) -> bool:
     """Whether the journal is signed: its header names a key, or a record carries a
     signature (append_raw checks the signature it relies on, and refuses to adopt a journal
     any record of which is signed)."""

@@ -39,8 +39,9 @@ LABEL = "Receipt:"
 KEY_LABEL = "Fingerprint:"
 KEY_NOTE = "(the game's signing key)"
 _FORM = re.compile(r"(?:(?P<game>.*\S)\s+)?(?P<seq>[0-9]{1,9}):(?P<digest>[0-9a-fA-F]+)", re.S)
-_KEY = re.compile(r"\bfingerprint:\s*(?P<key>[0-9A-Za-z]{4}(?:-?[0-9A-Za-z]{4}){3})\b"
-                  r"(?:\s*\(the game's signing key\))?", re.I)
+_KEY = re.compile(rf"\b{re.escape(KEY_LABEL)}\s*"
+                  rf"(?P<key>[0-9A-Za-z]{{4}}(?:-?[0-9A-Za-z]{{4}}){{3}})\b"
+                  rf"(?:\s*{re.escape(KEY_NOTE)})?", re.I)
 
 
 class Receipt(NamedTuple):
@@ -59,18 +60,20 @@ def receipt_line(game_id: str, seq: int, hash_: str) -> str:
     return f"{LABEL} {game_id} {seq}:{hash_[:RECEIPT_DIGITS]}"
 
 
-def key_line(header: dict, last: dict | None = None) -> str | None:
-    """The line above a receipt naming the key in force after record `last`: the one a key
-    change or an adoption names, else the one that signed it, else the header's (None:
-    never signed)."""
-    fpr = None
-    for rec in (last or {}, header):
-        field = rec.get("signing")
+def receipt_key(header: dict, last: dict | None = None) -> str | None:
+    """The fingerprint (as printed) of the key that signed record `last`, the one a receipt
+    of it pins (after a key change, the new key from its first record on); else the
+    header's (None: never signed)."""
+    fpr = signer_of((last or {}).get("sig"))
+    if fpr is None:
+        field = header.get("signing")
         fpr = field.get("fingerprint") if isinstance(field, dict) else None
-        fpr = fpr or (signer_of(rec.get("sig")) if rec is last else None)
-        if isinstance(fpr, str):
-            break
-    return f"{KEY_LABEL} {shown(fpr)} {KEY_NOTE}" if isinstance(fpr, str) else None
+    return shown(fpr) if isinstance(fpr, str) else None
+
+
+def key_line(fingerprint: str | None) -> str | None:
+    """The line above a receipt naming the key that signed its record."""
+    return f"{KEY_LABEL} {fingerprint} {KEY_NOTE}" if fingerprint else None
 
 
 def parse_receipt(item: str) -> Receipt:

@@ -216,7 +216,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
     header_of(header, name)
     audit_contracts(raw, name)
     authors = Authorship(name, header, beside=raw)
-    records = _signed(scan(raw, name), authors)
+    records = _checked_signatures(scan(raw, name), authors)
     next(records)
     try:
         found = _proved(records, raw, header, name, secret_file, games_dir, export)
@@ -251,7 +251,7 @@ def _proved(records, raw: bytes, header: dict, name: str, secret_file: Path | No
     return proof.conclude()
 
 
-def _signed(records, authors: Authorship):
+def _checked_signatures(records, authors: Authorship):
     """The records, each signature checked before the record is looked at."""
     yield next(records)
     for rec in records:

@@ -94,7 +94,8 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
         check_observers(watchers, {**{s: p["address"] for s, p in current.items()}, **changes})
         target = mail_route(game.records)["target"]
         if target is not None and not route_problem({"source": None, "target": target}):
-            refuse_unmailable(target, [*changes.values(), *watchers], "--set")
+            refuse_unmailable(target, [*changes.values(), *parse_observers(set_, "--set")],
+                              "--set")
         for side in new_keys:
             if side not in game.data.sides:
                 raise UsageError(f"--new-key {side!r}: choose one of {', '.join(game.data.sides)}")

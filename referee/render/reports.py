@@ -25,7 +25,16 @@ from typing import Any
 from ..base.errors import JournalError, UsageError
 from ..base.readers import check_reader
 from ..engine.victory import level_of, vp_breakdown
-from ..game import Era, ahead, key_line, next_for, open_game, order_text, receipt_line
+from ..game import (
+    Era,
+    ahead,
+    key_line,
+    next_for,
+    open_game,
+    order_text,
+    receipt_key,
+    receipt_line,
+)
 from ..game.board import board_view
 from ..game.standing import load as standing_orders
 from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
@@ -201,7 +210,8 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     meta: dict[str, Any] = {
         "schema_version": VIEW_SCHEMA, "game_id": game_id, "reader": reader,
         "since": start, "upto": last["seq"],
-        "receipt": {"seq": last["seq"], "hash": last["hash"], "signed_by": key_line(header, last)},
+        "receipt": {"seq": last["seq"], "hash": last["hash"],
+                    "fingerprint": receipt_key(header, last)},
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],
@@ -285,7 +295,7 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
     if not doc.receipt:
         return render(Document(doc.title, doc.sections), fmt, width, dialect).rstrip("\n")
     game, _, seq_hash = doc.receipt.removeprefix("Receipt: ").rpartition(" ")
-    signed = meta.get("receipt", {}).get("signed_by")
+    signed = key_line(meta.get("receipt", {}).get("fingerprint"))
     # The receipt's SEQ:HASH marked as code where the format has it, so it is copied whole.
     receipt = Section("", ([para(signed)] if signed else [])
                       + [para(f"Receipt: {game} ", Span(seq_hash, "order"))])

@@ -38,7 +38,7 @@ class Authorship:
 
     def __init__(self, name: str, header: dict, beside: bytes | None = None):
         self.name = name
-        self._child = _Beside(name, beside) if beside is not None else None
+        self._child: _Beside | None = None
         self.key: bytes | None = None
         self.keys: list[tuple[int, str]] = []       # (from record, fingerprint)
         self.signed: dict[str, int] = {}            # fingerprint -> first record it signed
@@ -50,6 +50,8 @@ class Authorship:
             self.keys.append((0, signing.fingerprint(self.key)))
         elif "sig" in header:
             raise _fail(name, 0, "it carries a signature but names no signing key")
+        if beside is not None:                # the header checked here, the rest beside
+            self._child = _Beside(name, beside)
 
     def _named(self, rec: dict, n: int) -> bytes:
         public = signing.public_of(rec.get("signing"))

@@ -203,11 +203,11 @@ class Journal:
         included, when this returns."""
         if key is not None:
             header = {**header, "signing": key.header_field()}
-        header = _signed(seal({**header, "seq": 0, "prev": None,
+        header = _with_sig(seal({**header, "seq": 0, "prev": None,
                                "schema_version": SCHEMA_VERSION}), key)
         records = [header]
         if first is not None:
-            records.append(_signed(seal({**first, "seq": 1, "prev": header["hash"]}), key))
+            records.append(_with_sig(seal({**first, "seq": 1, "prev": header["hash"]}), key))
         lines = [line_of(r) for r in records]
         self._keep_contracts(lines, first_seq=0)
         try:
@@ -246,7 +246,7 @@ class Journal:
             new: list[dict] = []
             handed = None
             for i, body in enumerate(bodies):
-                rec = _signed(seal({**body, "seq": last + 1 + i, "prev": prev}), key)
+                rec = _with_sig(seal({**body, "seq": last + 1 + i, "prev": prev}), key)
                 following = self._next_key(rec, key)
                 if following is not key:
                     handed, key = key.fpr, following
@@ -265,8 +265,9 @@ class Journal:
                     undo()
                 self._cut_back(fd, len(raw), exc)
             self._check_landed(fd, raw, data, undo)
-            written.note(raw + data, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr,
-                         handed)
+            # (raw holds the header the mark reads; the last record was signed by the key
+            # in force before it, but for a key change: its `handed`.)
+            written.note(raw, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr, handed)
             return raw + data, new
 
     def _signer(self, raw: bytes, marked: bool = True) -> signing.GameKey:
@@ -308,6 +309,10 @@ class Journal:
         if "signing" in records[0] or any("sig" in r for r in records):
             raise UsageError(f"{self.name}: already signed; there is nothing to adopt")
         return key
+
+    def key_in_force(self, raw: bytes) -> str:
+        """The fingerprint of the key that signs what is appended to these bytes."""
+        return self._signer(raw).fpr
 
     @staticmethod
     def _next_key(rec: dict, key: signing.GameKey) -> signing.GameKey:
@@ -417,7 +422,7 @@ class Journal:
         raise StorageError(f"{self.path}: too many backups named {stamp}; nothing was changed")
 
 
-def _signed(rec: dict, key: signing.GameKey | None) -> dict:
+def _with_sig(rec: dict, key: signing.GameKey | None) -> dict:
     """A sealed record with its signature (as it is, without a key)."""
     if key is not None:
         rec["sig"] = key.sig(rec["hash"])

@@ -11,9 +11,10 @@ signed by one of those keys, the journal must still hold that record, and its la
 must not be signed by a key handed over (but for the key change itself).
 
 A journal of the same game id signed by a key the mark does not name is another game (two
-games made with one --game-id): the mark says nothing of it. A lost or deleted mark only
-makes the check lenient again; the moderator who restores a journal from a backup on
-purpose removes the mark the refusal names.
+games made with one --game-id): the mark says nothing of it, and a write to either takes
+the mark over, so of two such games only the one written last is held to it. A lost or
+deleted mark only makes the check lenient again; the moderator who restores a journal from
+a backup on purpose removes the mark the refusal names.
 """
 
 from __future__ import annotations
