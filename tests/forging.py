@@ -96,6 +96,12 @@ def forget_mark(journal: Path) -> None:
     """Remove the referee's mark of what it last wrote to the game a journal holds, as the
     moderator does when he puts another copy of a game in its place on purpose (a copy
     played on its own, a journal rewritten by the key's holder)."""
-    from referee.store.written import journal_mark
-
     journal_mark(journal).unlink(missing_ok=True)
+
+
+def journal_mark(journal: Path) -> Path:
+    """Where the referee keeps its mark of the game a journal holds."""
+    from referee.store.written import game_of, mark_path
+
+    with open(journal, "rb") as fh:
+        return mark_path(game_of(fh.readline()) or "")

@@ -1043,7 +1043,7 @@ def _receipt(m) -> str:
 def rewound_on_purpose(journal) -> None:
     """What the moderator does after cutting a journal back himself: he removes the mark of
     what his referee last wrote to it, which the refusal names."""
-    from referee.store.written import journal_mark
+    from forging import journal_mark
 
     journal_mark(journal).unlink()
 

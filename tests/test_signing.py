@@ -317,7 +317,7 @@ def test_each_side_sees_the_orders_given_for_him_by_hand_flagged(cli, game):
 def test_a_journal_cut_back_to_an_older_copy_is_neither_written_nor_mailed(cli, tmp_path):
     """Every signature of an older copy is genuine; the referee's mark of the record it last
     wrote tells it was cut back, until the moderator says he restored it on purpose."""
-    from referee.store.written import journal_mark
+    from forging import journal_mark
 
     folder = tmp_path / "games"
     journal = mailed_game(cli, folder)

@@ -4,7 +4,6 @@ its dice secret."""
 from __future__ import annotations
 
 import os
-import re
 import secrets as _secrets
 from pathlib import Path
 
@@ -139,22 +138,22 @@ def upgrade(path: Path | str, games_dir: Path | None = None,
     data when they are newer. Returns {"adopted": the adoption record or None, "upgraded":
     the upgrade record or None, "rules": the rules and data after it}."""
     journal = Journal(path, keep_contract)
-    unsigned = not _is_signed(journal)
+    records = list(scan(journal.raw(), journal.name))
+    unsigned = not _is_signed(records)
     if unsigned and not adopt:
-        raise UsageError(_what_adopting_vouches_for(journal, games_dir))
+        raise UsageError(_what_adopting_vouches_for(journal.name, records))
     if not unsigned and signing_key is not None:
         raise UsageError("--signing-key: only for adopting a game begun before signing; "
                          "`referee rekey --signing-key FILE` hands a signed game to a key")
     if unsigned:                          # refused before a key is made for it
-        raw = journal.raw()
-        _check_adoptable(journal, raw, position(journal, raw, games_dir).header)
+        _check_adoptable(journal.name, records)
     key = signing.new_key(signing_key, journal.path) if unsigned else None
     after: dict = {}
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
         if key is not None:
-            _check_adoptable(journal, raw, pos.header)
+            _check_adoptable(journal.name, list(scan(raw, journal.name)))
         bodies = [{"at": now(), "actor": "moderator", "order": ADOPT, "events": [],
                    "signing": key.header_field()}] if key is not None else []
         step = _upgrade_body(journal, pos, games_dir)
@@ -193,42 +192,40 @@ def rekey(path: Path | str, signing_key: Path | None = None,
     return journal.append_raw(build)[1][0]
 
 
-def _what_adopting_vouches_for(journal: Journal, games_dir: Path | None) -> str:
+def _what_adopting_vouches_for(name: str, records: list[dict]) -> str:
     """The refusal that shows what adopting would sign as the moderator's own: the game, its
     last record, and the mail route and addresses in force (a stripped or planted journal
     shows its stranger's route or address here)."""
-    game = position(journal, journal.raw(), games_dir)
-    records = list(scan(journal.raw(), journal.name))
     route = mail_route(records)
     people = ", ".join(f"{side} {p.get('address')}" for side, p in sorted(roster(records).items()))
-    return (f"{journal.name}: game {game.header['game_id']}, begun before journals were "
-            f"signed, {game.seq + 1} records, the last at {records[-1].get('at')}; mail in: "
+    return (f"{name}: game {records[0]['game_id']}, begun before journals were signed, "
+            f"{len(records)} records, the last at {records[-1].get('at')}; mail in: "
             f"{route['source'] or 'not set'}, mail out: {route['target'] or 'not set'}; "
             f"players: {people or 'none'}. Adopting it signs all of this as your game's: if "
             f"it is your game as you left it (`referee verify` checks its rulings), run "
-            f"`referee upgrade {journal.name} --adopt`")
+            f"`referee upgrade {name} --adopt`")
 
 
-def _check_adoptable(journal: Journal, raw: bytes, header: dict) -> None:
+def _check_adoptable(name: str, records: list[dict]) -> None:
     """Refuse to adopt what only looks begun before signing: a journal whose signatures were
     removed (this referee signed this game before, or a record says how its order came,
     which only a referee that signs writes)."""
     why = None
-    if written.signs_game(str(header["game_id"])):
-        why = f"this referee already signs game {header['game_id']}"
-    elif re.search(rb'"by":"(?:mail|hand|deadline)"', raw):
+    game_id = str(records[0].get("game_id"))
+    if written.signs_game(game_id):
+        why = f"this referee already signs game {game_id}"
+    elif any(rec.get("by") in ("mail", "hand", "deadline") for rec in records):
         why = "its records say how their orders came, which only a referee that signs writes"
     if why:
-        raise UsageError(f"{journal.name}: not adopted: {why}; a journal of it without "
+        raise UsageError(f"{name}: not adopted: {why}; a journal of it without "
                          f"signatures had them removed. Nothing was written; `referee verify` "
                          f"on your backup shows which is the game")
 
 
-def _is_signed(journal: Journal) -> bool:
-    """Whether the journal is signed: its header names a key, or a record carries a
-    signature (append_raw checks the signature it relies on, and refuses to adopt a journal
-    any record of which is signed)."""
-    records = list(scan(journal.raw(), journal.name))
+def _is_signed(records: list[dict]) -> bool:
+    """Whether a journal is signed: its header names a key, or a record carries a signature
+    (append_raw checks the signature it relies on, and refuses to adopt a journal any
+    record of which is signed)."""
     return "signing" in records[0] or any("sig" in rec for rec in records)
 
 

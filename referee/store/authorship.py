@@ -195,14 +195,13 @@ class _Beside:
             return self.answer
         answer = None
         if self.pid is not None:
-            chunks = []
             with os.fdopen(self.fd, "rb") as pipe:
-                chunks.append(pipe.read())
+                said = pipe.read()
             _, status = os.waitpid(self.pid, 0)
             self.pid = None
             if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
                 try:
-                    answer = json.loads(b"".join(chunks))
+                    answer = json.loads(said)
                 except ValueError:
                     answer = None
         self.answer = answer if isinstance(answer, dict) else _check_all(self.raw, self.name)

@@ -12,9 +12,11 @@ must not be signed by a key handed over (but for the key change itself).
 
 A journal of the same game id signed by a key the mark does not name is another game (two
 games made with one --game-id): the mark says nothing of it, and a write to either takes
-the mark over, so of two such games only the one written last is held to it. A lost or
-deleted mark only makes the check lenient again; the moderator who restores a journal from
-a backup on purpose removes the mark the refusal names.
+the mark over, so of two such games only the one written last is held to it. `note_game`
+also remembers, in the folder `games`, each game this referee signs, so that `upgrade`
+never adopts one of them stripped of its signatures. A lost or deleted mark only makes the
+check lenient again; the moderator who restores a journal from a backup on purpose removes
+the mark the refusal names.
 """
 
 from __future__ import annotations
@@ -38,16 +40,15 @@ def game_of(raw: bytes) -> str | None:
     return game_id if isinstance(game_id, str) else None
 
 
+def _file(folder: str, game_id: str, suffix: str) -> Path:
+    """A file of this referee's home named for a game (its id's digest)."""
+    name = hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    return home.data_dir(folder, f"{name}.{suffix}")
+
+
 def mark_path(game_id: str) -> Path:
     """Where the mark of a game is kept."""
-    name = hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
-    return home.data_dir("written", f"{name}.mark")
-
-
-def journal_mark(journal: Path) -> Path:
-    """Where the mark of the game a journal holds is kept."""
-    with open(journal, "rb") as fh:
-        return mark_path(game_of(fh.readline()) or "")
+    return _file("written", game_id, "mark")
 
 
 def _read(game_id: str) -> dict | None:
@@ -107,4 +108,4 @@ def signs_game(game_id: str) -> str | None:
 
 
 def _game_path(game_id: str) -> Path:
-    return home.data_dir("games", hashlib.sha256(game_id.encode()).hexdigest()[:40] + ".game")
+    return _file("games", game_id, "game")
