@@ -8,7 +8,6 @@ takes none (`refuse_unmailable`), rather than each mail to it being set aside la
 
 from __future__ import annotations
 
-import smtplib
 from pathlib import Path
 
 from .. import game as g
@@ -23,7 +22,7 @@ from ..store.mailroute import (
     server_of,
 )
 from ..store.players import observer_addresses, roster
-from .transport import TIMEOUT, TransportError, check_allowed, host_tls, tls_context
+from .transport import SmtpSession, TransportError, check_allowed
 
 
 def set_route(journal: Path, source: str | None, target: str | None,
@@ -69,31 +68,11 @@ def smtputf8_offered(target: str) -> bool | None:
     SMTPUTF8, RFC 6531), asked over TLS as a pass would but without logging in; None when
     it cannot be asked now (not reachable, not a host of the mail settings, TLS wanted and
     not offered)."""
-    server = server_of(target)
     try:
-        need_tls = host_tls("smtp", server)
-        if server.tls:
-            conn = smtplib.SMTP_SSL(server.host, server.port, None, timeout=TIMEOUT,
-                                    context=tls_context())
-        else:
-            conn = smtplib.SMTP(server.host, server.port, None, timeout=TIMEOUT)
-    except (TransportError, smtplib.SMTPException, OSError):
+        with SmtpSession(server_of(target), None, login=False) as conn:
+            return bool(conn.has_extn("smtputf8"))
+    except TransportError:
         return None
-    try:
-        conn.ehlo()
-        if not server.tls and conn.has_extn("starttls"):
-            conn.starttls(context=tls_context())
-            conn.ehlo()
-        elif not server.tls and need_tls:
-            return None
-        return bool(conn.has_extn("smtputf8"))
-    except (smtplib.SMTPException, OSError):
-        return None
-    finally:
-        try:
-            conn.quit()
-        except (smtplib.SMTPException, OSError):
-            conn.close()
 
 
 def refuse_unmailable(target: str | None, addresses: list[str], option: str) -> None:

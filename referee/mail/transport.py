@@ -63,7 +63,7 @@ class TransportError(StorageError):
 
 # ---------------------------------------------------------------- IMAP
 
-def tls_context() -> ssl.SSLContext:
+def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
@@ -86,7 +86,7 @@ def check_allowed(route: str, option: str) -> None:
                              f"({mailsettings.settings_path()}): add it to its `ports`")
 
 
-def host_tls(kind: str, server: Server) -> bool:
+def _host_tls(kind: str, server: Server) -> bool:
     """Whether the host must be spoken to over TLS; TransportError when the moderator's mail
     settings do not name it (nothing is sent to it, no password above all)."""
     settings = mailsettings.host_settings(server.host, server.port)
@@ -136,15 +136,15 @@ class ImapFolder:
     def __enter__(self) -> ImapFolder:
         s = self.server
         where = f"imap {s.host}:{s.port}"
-        need_tls = host_tls("imap", s)
+        need_tls = _host_tls("imap", s)
         try:
             if s.tls:
-                self.conn = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=tls_context(),
+                self.conn = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=_tls_context(),
                                               timeout=TIMEOUT)
             else:
                 self.conn = imaplib.IMAP4(s.host, s.port, timeout=TIMEOUT)
                 if "STARTTLS" in self.conn.capabilities:
-                    self.conn.starttls(tls_context())
+                    self.conn.starttls(_tls_context())
                 elif need_tls:
                     raise _no_clear_text("imap", s)
             secret = _login_password("imap", s)
@@ -344,7 +344,7 @@ def send_owed(spool: Path, target: str) -> list[str]:
         # machine's name).
         domain = _ehlo_domain(_envelope(owed[0].read_bytes(), owed[0])[0])
         set_aside: list[str] = []
-        with _smtp(server, domain) as smtp:
+        with SmtpSession(server, domain) as smtp:
             for i, path in enumerate(owed):
                 raw = _owed_bytes(path)
                 if raw is None:
@@ -452,31 +452,32 @@ def _envelope(raw: bytes, path: Path) -> tuple[str, list[str]]:
     return sender, rcpts
 
 
-class _smtp:
+class SmtpSession:
     """An SMTP session: TLS from the start (smtps), else STARTTLS when the server offers it;
-    login when the target names a user."""
+    login when the target names a user (and `login` is on: not to ask a question)."""
 
-    def __init__(self, server: Server, domain: str | None):
+    def __init__(self, server: Server, domain: str | None, login: bool = True):
         self.server = server
         self.domain = domain
+        self.login = login
         self.conn: smtplib.SMTP | None = None
 
     def __enter__(self) -> smtplib.SMTP:
         s = self.server
-        need_tls = host_tls("smtp", s)
+        need_tls = _host_tls("smtp", s)
         try:
             if s.tls:
                 self.conn = smtplib.SMTP_SSL(s.host, s.port, self.domain, timeout=TIMEOUT,
-                                             context=tls_context())
+                                             context=_tls_context())
             else:
                 self.conn = smtplib.SMTP(s.host, s.port, self.domain, timeout=TIMEOUT)
             self.conn.ehlo()
             if not s.tls and self.conn.has_extn("starttls"):
-                self.conn.starttls(context=tls_context())
+                self.conn.starttls(context=_tls_context())
                 self.conn.ehlo()
             elif not s.tls and need_tls:
                 raise _no_clear_text("smtp", s)
-            if s.user:
+            if s.user and self.login:
                 self.conn.login(s.user, _login_password("smtp", s))
         except (smtplib.SMTPException, OSError) as exc:
             self.__exit__(None, None, None)
