@@ -16,7 +16,7 @@ UV_VERSION := 0.13.8
 # The game data compiled from its YAML: the first read of a journal needs no YAML parsing.
 # It is bound to the content of the YAML files and ignored when they change. One per game.
 GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
-COMPILED := $(GAMES:%=referee/_compiled/%.json) referee/_compiled/contracts.json
+COMPILED := $(GAMES:%=referee/_compiled/%.json)
 
 .PHONY: demo test schemas setup soak bench roundtrips docs lock test-latest try-wheel
 
@@ -73,7 +73,6 @@ try-wheel: setup
 
 # Rewrite schemas/*.json from the models (a test fails while they are stale).
 schemas: setup
-	$(BIN)/python -m referee.contracts.generate
 	$(BIN)/python -c "from referee.contracts.schemas import write_all; write_all('schemas')"
 
 # Rewrite docs/commands.md from the command line's own help, and referee/cli/forms.json (what

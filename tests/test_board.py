@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from datacopy import copy_game
+from pydantic import TypeAdapter
 
 from casebook import new_game, position
 from referee import game as g
@@ -89,7 +90,7 @@ def test_every_area_once_within_72_columns(openings, game, hidden):
     data = opened.data
     for reader in READERS:
         board = board_of(opened, reader)
-        BoardView.model_validate(board)
+        TypeAdapter(BoardView).validate_python(board)
         lines = board_text(board)
         long = [ln for ln in lines if len(ln) > 72]
         assert not long, (game, reader, long)

@@ -22,9 +22,9 @@ from datacopy import copy_game, new_game, spot
 from casebook import position
 from referee import game as g
 from referee.base.errors import GameDataError
+from referee.contracts.unitmodels import FIRE_KEYS
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
-from referee.data.unitmodels import FIRE_KEYS
 
 
 def _copy(tmp: Path, change) -> Path:

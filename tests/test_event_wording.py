@@ -5,7 +5,7 @@ render/words_*.py)."""
 from __future__ import annotations
 
 import referee.engine  # noqa: F401  (fills the engine's table of how each event evolves)
-from referee.engine.event_union import Event
+from referee.contracts.events import Event
 from referee.engine.events import HANDLERS
 from referee.render import words_combat, words_moves, words_production, words_turn
 from referee.render.text import WORDING, describe

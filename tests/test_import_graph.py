@@ -36,9 +36,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("apply", "invariants", "reading"),
     ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
     ("apply_units", "events", "orders"),                # evolve; the orders' text form
-    ("event_union", "order_shapes"),                    # the unions (generated)
-    ("events_combat", "events_map", "events_production", "events_turn"),   # events by topic
-    ("events_base", "state", "versions"),
+    ("state", "versions"),
 ]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from forging import resign
 from mailboxes import write_maildir
+from pydantic import TypeAdapter
 
 from referee import game as g
 from referee.contracts.views import PlayersView
@@ -50,7 +51,7 @@ def listed(cli, journal: Path) -> dict:
     r = cli("players", journal, "--keys", "--format", "json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    PlayersView.model_validate_json(r.stdout, strict=True)
+    TypeAdapter(PlayersView).validate_json(r.stdout, strict=True)
     return doc
 
 

@@ -7,11 +7,11 @@ import pytest
 
 from casebook import AAC_SWITCHES, data_copy, new_game, position
 from referee import game as g
+from referee.contracts.events_production import BackInSupply
+from referee.contracts.orders import Build
 from referee.engine import check, pending_prompt
 from referee.engine.core import Ctx
-from referee.engine.events_production import BackInSupply
 from referee.engine.flow import begin_production
-from referee.engine.order_shapes import Build
 from referee.engine.victory import victory_level
 from referee.game.views import state_view, status_view
 from referee.render.documents import show_document, status_document

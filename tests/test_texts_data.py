@@ -22,8 +22,8 @@ from datacopy import copy_game, new_game
 
 from casebook import position
 from referee import game as g
+from referee.contracts.orders import PlayCard
 from referee.engine import check, legal_orders, pending_prompt
-from referee.engine.order_shapes import PlayCard
 from referee.engine.orders import format_order
 from referee.engine.victory import vp_breakdown
 

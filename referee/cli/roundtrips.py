@@ -27,9 +27,9 @@ import argparse
 import random
 from collections import Counter
 
+from ..contracts.events_turn import DecisionPending
 from ..engine import decide, decide_plan, legal_orders, sealed_for, waiting_on
 from ..engine.core import Ctx
-from ..engine.events_turn import DecisionPending
 from ..engine.flow import setup_record
 from ..engine.orders import format_order
 from ..engine.reading import parse_order

@@ -1,35 +1,58 @@
-"""The bases every contract model derives from, and the bounded types they share."""
+"""The bases every contract class derives from.
 
-from typing import Any, ClassVar
+A contract is a msgspec Struct: the read paths decode journals and game data
+into these very classes, in C and without building anything first. Pydantic
+validates the same classes at the boundaries (validation.py builds its
+schema from the class itself), and `schemas/*.json` are derived from them.
+"""
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+import msgspec
+from msgspec.structs import StructMeta
 
 
-class Contract(BaseModel):
+class _Shape(StructMeta):
+    """Every field of a contract is keyword-only, whatever class it is declared in, so that
+    fields keep the order they are declared in, base classes' first, and so the order their
+    JSON is written in."""
+
+    def __new__(mcls, name: str, bases: tuple, namespace: dict, **options: Any):
+        options.setdefault("kw_only", True)
+        return super().__new__(mcls, name, bases, namespace, **options)
+
+
+class _Validated:
+    """How pydantic validates a contract class: by the schema validation.py derives from it."""
+
+    __slots__ = ()
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        from .validation import core_schema  # start-up: only validation builds schemas
+
+        return core_schema(cls)
+
+
+class Contract(_Validated, msgspec.Struct, metaclass=_Shape, forbid_unknown_fields=True):
     """A shape at the boundary: unknown keys are errors and no value is coerced.
 
-    Validation runs in JSON mode (`validate_json`), where strict still takes an
-    array for a tuple and an integer for a float, as msgspec does.
+    JSON is read strictly, as msgspec reads it: an array is taken for a tuple and an integer
+    for a float, nothing else changes type.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=False,
-                              defer_build=True)
 
-    # Read by the generator only: the msgspec struct written for this model.
-    __fast__: ClassVar[dict[str, Any]] = {}
-
-
-class Frozen(Contract):
+class Frozen(Contract, frozen=True):
     """A shape whose values never change once read (game data, orders)."""
 
-    model_config = ConfigDict(frozen=True)
+
+class Open(_Validated, msgspec.Struct, metaclass=_Shape):
+    """A shape that later versions may add keys to, so readers allow (and skip) them."""
 
 
-class Document(BaseModel):
+class Document(Open):
     """A JSON document a command prints: later versions may add keys, so readers allow them.
 
     Every document carries `schema_version`; a change that removes or renames a key
     raises it.
     """
-
-    model_config = ConfigDict(extra="allow", strict=True, defer_build=True)

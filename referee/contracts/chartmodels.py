@@ -3,7 +3,7 @@ other charts."""
 
 from typing import Annotated
 
-from pydantic import Field
+from msgspec import Meta, field
 
 from .modelbase import Count, Model, NationId, Season, Side, Turn, UnitKind, Version, Vp, Year
 
@@ -30,20 +30,20 @@ class OrderCosts(Model):
     """What the production orders that build no unit cost (7.6); a unit's own cost is its
     type's cost_bp in units.yaml, a rebuilt army the army type's (7.3)."""
 
-    card: Annotated[int, Field(ge=1, le=99)] = 1              # BP per card bought (7.1)
-    upgrade: Annotated[int, Field(ge=1, le=99)] = 1           # BP per Stoßtruppen upgrade (7.5)
-    entrench_units: Annotated[int, Field(ge=1, le=99)] = 4    # units entrenched for 1 BP (7.4)
+    card: Annotated[int, Meta(ge=1, le=99)] = 1              # BP per card bought (7.1)
+    upgrade: Annotated[int, Meta(ge=1, le=99)] = 1           # BP per Stoßtruppen upgrade (7.5)
+    entrench_units: Annotated[int, Meta(ge=1, le=99)] = 4    # units entrenched for 1 BP (7.4)
 
 
 class BuildPoints(Model):
     source: str
     reasoning: str = ""
     turns: list[BuildPointsTurn]
-    costs: OrderCosts = Field(default_factory=OrderCosts)
+    costs: OrderCosts = field(default_factory=OrderCosts)
 
 
 # One year of the Card Limit chart (7.1): `year` and each side's limit under its own name.
-CardLimitYear = dict[str, Annotated[int, Field(ge=1, le=1999)]]
+CardLimitYear = dict[str, Annotated[int, Meta(ge=1, le=1999)]]
 
 
 class CardLimit(Model):
@@ -92,7 +92,7 @@ class Victory(Model):
 class BlockadeYear(Model):
     year: Year
     vp: Vp
-    from_: str | None = Field(default=None, alias="from")
+    from_: str | None = field(default=None, name="from")
     to: str | None = None
 
 
@@ -102,7 +102,7 @@ class Blockade(Model):
 
 
 # One year of the Artillery per army chart (8.3.2): `year` and each nation's limit by its id.
-ArtilleryYear = dict[str, Annotated[int, Field(ge=0, le=1999)]]
+ArtilleryYear = dict[str, Annotated[int, Meta(ge=0, le=1999)]]
 
 
 class ArtilleryChart(Model):
@@ -113,8 +113,8 @@ class ArtilleryChart(Model):
 
 
 class TemplateCapacity(Model):
-    infantry: Annotated[int, Field(ge=0, le=20)]
-    auxiliary: Annotated[int, Field(ge=0, le=20)]
+    infantry: Annotated[int, Meta(ge=0, le=20)]
+    auxiliary: Annotated[int, Meta(ge=0, le=20)]
 
 
 class ArmyTemplates(Model):

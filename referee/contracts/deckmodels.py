@@ -2,7 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from msgspec import Meta
 
 from .modelbase import Count, Model, Turn, Version, Vp, Year
 
@@ -18,9 +18,9 @@ class CardBonus(Model):
     """The extra dice a special Offensive adds to its Battle Areas (9.1.3-9.1.6)."""
 
     army_nation: str                       # a nation whose Army must be in the Battle Area
-    battle_areas: Annotated[int, Field(ge=1, le=9)]
-    dice: Annotated[int, Field(ge=1, le=9)]
-    firepower: Annotated[int, Field(ge=1, le=6)]
+    battle_areas: Annotated[int, Meta(ge=1, le=9)]
+    dice: Annotated[int, Meta(ge=1, le=9)]
+    firepower: Annotated[int, Meta(ge=1, le=6)]
     fires_as: str                          # the unit type the dice fire as (units.yaml)
     phases: list[Literal["artillery", "offensive"]]
     hits_force_retreat: bool = False
@@ -30,7 +30,7 @@ class CardType(Model):
     key: str
     title: str
     rule: str
-    count: Annotated[int, Field(ge=1, le=99)]
+    count: Annotated[int, Meta(ge=1, le=99)]
     ids: list[str]
     type: Literal["offensive", "ersatz", "combat", "bad_weather", "movement", "crisis"]
     offensive: bool
@@ -43,7 +43,7 @@ class CardType(Model):
     cancelled_by: list[str] = []
     not_on_turns: list[Turn] = []
     bad_weather: str | None = None
-    ersatz: Annotated[int, Field(ge=1, le=3)]
+    ersatz: Annotated[int, Meta(ge=1, le=3)]
     ersatz_use: str = "any"                # "any" or a side
     crises: list[CrisisEntry] = []
     unit_kinds: list[str] = []             # a crisis entry's kinds when it names none (9.8)

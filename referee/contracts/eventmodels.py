@@ -2,7 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from msgspec import Meta, field
 
 from .modelbase import Model, NationId, Turn, UnitKind, Version
 
@@ -10,7 +10,7 @@ from .modelbase import Model, NationId, Turn, UnitKind, Version
 class Reinforcement(Model):
     nation: NationId
     type: UnitKind
-    count: Annotated[int, Field(ge=1, le=99)] = 1
+    count: Annotated[int, Meta(ge=1, le=99)] = 1
     id: str | None = None
     name: str | None = None
     placement: str      # any | an area id (ENGLAND, 4.6) | a country (France, 7.3)
@@ -58,7 +58,7 @@ class EventsData(Model):
     version: Version
     placement_codes: dict[str, str] = {}
     turns: list[EventTurn]
-    build_dates: BuildDates = Field(default_factory=BuildDates)
+    build_dates: BuildDates = field(default_factory=BuildDates)
     availability: dict[str, Any] = {}
     commonwealth_swaps: dict[str, Any] = {}
     stosstruppen_1918: dict[str, Any] = {}

@@ -4,102 +4,18 @@ The members are defined by topic (events_turn, events_map, events_combat,
 events_production); `schemas/events.json` is generated from this union.
 """
 
-from typing import Annotated, Union
+from typing import Union
 
-from pydantic import Field
+from . import events_combat, events_map, events_production, events_turn
+from .events_base import Ev
 
-from .events_combat import (
-    BattleBegan,
-    BattleCancelled,
-    BattleDeclared,
-    BattleEnded,
-    BattleStep,
-    BiplaneReacts,
-    BonusDesignated,
-    CombatCardPlayed,
-    CombatPhaseBegan,
-    CombatPhaseEnded,
-    FireResolved,
-    FortDestroyed,
-    HitsLost,
-    HitsToPay,
-    LossTaken,
-    OffensiveDowngraded,
-    UnitRetreated,
-)
-from .events_map import (
-    AreaControlChanged,
-    ArmyEliminated,
-    ArmySuppressed,
-    BecameDisputed,
-    CommonwealthSwapped,
-    CrisisDeclared,
-    CrisisEnded,
-    CrisisUnitRemoved,
-    EnemyAreaEntered,
-    PieceEliminated,
-    ReinforcementLost,
-    ReinforcementsDue,
-    UnitMoved,
-    UnitPlaced,
-)
-from .events_production import (
-    ArmyRebuilt,
-    AttritionDue,
-    AttritionTaken,
-    BackInSupply,
-    EftLossesDue,
-    EftUnitLost,
-    FortReduced,
-    InfantryUpgraded,
-    OutOfSupply,
-    ProductionBegan,
-    ProductionDone,
-    ProductionEnded,
-    ProductionOrdered,
-    ProductionRevealed,
-    UnitBuilt,
-    UnitEntrenched,
-)
-from .events_turn import (
-    ArmisticeProposed,
-    ArmisticeRefused,
-    CardPlayed,
-    CardRemoved,
-    CardsDiscarded,
-    CardsDrawn,
-    CardsStacked,
-    DecisionPending,
-    DecisionSkipped,
-    DeckShuffled,
-    GameEnded,
-    Passed,
-    PhaseBegan,
-    PlanClosed,
-    PlanRevealed,
-    PlanSealed,
-    PlansOpened,
-    PlayerTurnBegan,
-    PlayerTurnEnded,
-    RulesUpgraded,
-    SeasonAdvanced,
-    SecretRevealed,
-    StandingApplied,
-)
 
-Event = Annotated[Union[
-    PhaseBegan, PlayerTurnBegan, Passed, PlayerTurnEnded, SeasonAdvanced, DecisionPending,
-    DecisionSkipped, StandingApplied, GameEnded, DeckShuffled, CardsStacked, CardsDrawn, CardPlayed,
-    CardsDiscarded, CardRemoved, SecretRevealed, RulesUpgraded, UnitMoved, AreaControlChanged,
-    BecameDisputed, EnemyAreaEntered,
-    PieceEliminated, ArmyEliminated, ArmySuppressed, CrisisDeclared, CrisisUnitRemoved,
-    CrisisEnded, CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
-    OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep, FireResolved, HitsToPay,
-    LossTaken, HitsLost, FortDestroyed, UnitRetreated, BiplaneReacts, BattleEnded,
-    CombatPhaseEnded, ReinforcementsDue, UnitPlaced, ReinforcementLost, CommonwealthSwapped,
-    OutOfSupply, FortReduced, AttritionDue, AttritionTaken, ProductionBegan, ProductionOrdered,
-    ProductionDone, ProductionRevealed, UnitBuilt, ArmyRebuilt, UnitEntrenched,
-    InfantryUpgraded, EftLossesDue, EftUnitLost, ProductionEnded, ArmisticeProposed,
-    ArmisticeRefused, PlansOpened, PlanSealed, PlanClosed, PlanRevealed,
-    BackInSupply,
-], Field(discriminator="type")]
+def _defined(*modules) -> tuple[type[Ev], ...]:
+    """The events the modules define, module by module, each in the order of its source."""
+    return tuple(cls for m in modules for cls in vars(m).values()
+                 if isinstance(cls, type) and issubclass(cls, Ev) and cls.__module__ == m.__name__)
+
+
+# Every event a journal record may hold, in the order of schemas/events.json.
+EVENTS = _defined(events_turn, events_map, events_combat, events_production)
+Event = Union[EVENTS]  # noqa: UP007 - a union of a tuple of classes built at run time

@@ -20,7 +20,10 @@ class Secret(Contract):
     digest: str | None = None
 
 
-class Ev(Contract):
+class Ev(Contract, tag_field="type", tag=True):
     """Base of every event; its JSON `type` is the class name."""
 
-    __fast__ = {"tag_field": "type"}
+    @property
+    def type(self) -> str:
+        """The type tag: what the JSON `type` says."""
+        return self.__struct_config__.tag

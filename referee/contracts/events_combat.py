@@ -1,6 +1,5 @@
 """Events of the combat phase: battles declared, fire, losses, retreats (2.0 II.3-4, 5.0-5.4)."""
 
-from typing import Literal
 
 from .base import Contract
 from .events_base import Ev, Secret
@@ -9,7 +8,6 @@ from .events_base import Ev, Secret
 class CombatPhaseBegan(Ev):
     """Declare Battles begins; newly Disputed areas are battles already (2.0 II.3, 5.1.1)."""
 
-    type: Literal["CombatPhaseBegan"]
     side: str
     compulsory: list[str]
 
@@ -17,14 +15,12 @@ class CombatPhaseBegan(Ev):
 class BattleDeclared(Ev):
     """The attacker declared a battle in a Disputed area (5.1.2)."""
 
-    type: Literal["BattleDeclared"]
     area: str
 
 
 class CombatCardPlayed(Ev):
     """A combat card was played in Declare Battles (2.0 II.3b, 9.3-9.7)."""
 
-    type: Literal["CombatCardPlayed"]
     side: str
     card: str
     key: str
@@ -34,14 +30,12 @@ class CombatCardPlayed(Ev):
 class BonusDesignated(Ev):
     """A battle area named for the special offensive's extra dice (9.1.3-9.1.6)."""
 
-    type: Literal["BonusDesignated"]
     area: str
 
 
 class OffensiveDowngraded(Ev):
     """Bad Weather downgraded the attacker's card (9.5)."""
 
-    type: Literal["OffensiveDowngraded"]
     side: str
     before: str
     after: str
@@ -50,7 +44,6 @@ class OffensiveDowngraded(Ev):
 class BattleCancelled(Ev):
     """A declared battle will not be fought (9.5)."""
 
-    type: Literal["BattleCancelled"]
     area: str
     reason: str
 
@@ -58,7 +51,6 @@ class BattleCancelled(Ev):
 class BattleBegan(Ev):
     """A battle area goes through its combat phase (5.2.1)."""
 
-    type: Literal["BattleBegan"]
     area: str
     attacker: str
     defender: str
@@ -68,7 +60,6 @@ class BattleBegan(Ev):
 class BattleStep(Ev):
     """The battle moves to its next step (2.0 II.4, 4a)."""
 
-    type: Literal["BattleStep"]
     step: str
 
 
@@ -88,7 +79,6 @@ class DieGroup(Contract):
 class FireResolved(Ev):
     """One side fired in one phase of a battle: every die, its firepower, the hits (5.2)."""
 
-    type: Literal["FireResolved"]
     area: str
     side: str
     phase: str
@@ -101,7 +91,6 @@ class FireResolved(Ev):
 class HitsToPay(Ev):
     """A side must now pay hits, one at a time (5.3)."""
 
-    type: Literal["HitsToPay"]
     side: str
     hits: int
     siege_hits: int = 0
@@ -111,7 +100,6 @@ class HitsToPay(Ev):
 class LossTaken(Ev):
     """A hit (or several, with an Ersatz card) paid (5.3.1, 5.3.2)."""
 
-    type: Literal["LossTaken"]
     side: str
     how: str                          # unit | fort | ersatz
     unit: str | None = None
@@ -126,7 +114,6 @@ class LossTaken(Ev):
 class HitsLost(Ev):
     """Hits nothing is left to pay (5.3.4, 8.3.3)."""
 
-    type: Literal["HitsLost"]
     side: str
     hits: int
     pool: str = "all"                 # hits | siege | all
@@ -136,7 +123,6 @@ class HitsLost(Ev):
 class FortDestroyed(Ev):
     """A fort reached zero and left the game (5.3.1, 8.4)."""
 
-    type: Literal["FortDestroyed"]
     fort: str
     area: str
     reason: str
@@ -145,7 +131,6 @@ class FortDestroyed(Ev):
 class UnitRetreated(Ev):
     """A unit retreated: before combat, instead of firing, or after combat (5.4)."""
 
-    type: Literal["UnitRetreated"]
     side: str
     unit: str
     kind: str
@@ -161,7 +146,6 @@ class UnitRetreated(Ev):
 class BiplaneReacts(Ev):
     """A defending Biplane reacts: it will force re-rolls instead of firing (8.3.4)."""
 
-    type: Literal["BiplaneReacts"]
     side: str
     unit: str
     on: str | None = None             # the infantry type whose hit to re-roll first
@@ -170,11 +154,9 @@ class BiplaneReacts(Ev):
 class BattleEnded(Ev):
     """A battle area's combat phase is over (5.2.1)."""
 
-    type: Literal["BattleEnded"]
     area: str
 
 
 class CombatPhaseEnded(Ev):
     """Every declared battle is resolved; retreat markers come off (5.4)."""
 
-    type: Literal["CombatPhaseEnded"]

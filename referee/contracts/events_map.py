@@ -1,6 +1,5 @@
 """Events of units on the map: moves, control, eliminations, crises, arrivals (4.x, 8.x, 9.8)."""
 
-from typing import Literal
 
 from .events_base import Ev, Secret
 
@@ -13,7 +12,6 @@ class UnitMoved(Ev):
     into an army template are in `secret`, for the mover's eyes only.
     """
 
-    type: Literal["UnitMoved"]
     side: str
     # normal | rail | strategic | sea | reserves | evacuate | eft | scramble (13.7), or
     # reorganise: into or out of an army within its area in the Reinforcement or Production
@@ -36,7 +34,6 @@ class UnitMoved(Ev):
 class AreaControlChanged(Ev):
     """Who last occupied an area changed (4.1)."""
 
-    type: Literal["AreaControlChanged"]
     area: str
     control: str | None
     previous: str | None = None
@@ -45,14 +42,12 @@ class AreaControlChanged(Ev):
 class BecameDisputed(Ev):
     """An Enemy area became Disputed this player turn: a battle must be fought there (5.1.1)."""
 
-    type: Literal["BecameDisputed"]
     area: str
 
 
 class EnemyAreaEntered(Ev):
     """The phasing player's unit entered an Enemy area (4.2, 9.1.2)."""
 
-    type: Literal["EnemyAreaEntered"]
     side: str
     area: str
 
@@ -64,7 +59,6 @@ class PieceEliminated(Ev):
     outside a battle has every detail in `secret`.
     """
 
-    type: Literal["PieceEliminated"]
     side: str
     unit: str | None = None            # stand-alone id or ARMY:KIND
     nation: str | None = None
@@ -78,7 +72,6 @@ class PieceEliminated(Ev):
 class ArmyEliminated(Ev):
     """An army was eliminated; what it still held goes to the force pool (8.1, 3.1)."""
 
-    type: Literal["ArmyEliminated"]
     side: str
     army: str
     area: str
@@ -92,7 +85,6 @@ class ArmySuppressed(Ev):
     With hidden army templates (1.4) the army its units join is in `secret`.
     """
 
-    type: Literal["ArmySuppressed"]
     side: str
     army: str
     area: str
@@ -106,7 +98,6 @@ class ArmySuppressed(Ev):
 class CrisisDeclared(Ev):
     """A Military Crisis! card was played; the opponent must remove infantry (9.8, 9.9)."""
 
-    type: Literal["CrisisDeclared"]
     side: str
     target: str
     card: str
@@ -127,7 +118,6 @@ class CrisisUnitRemoved(Ev):
     details in `secret`.
     """
 
-    type: Literal["CrisisUnitRemoved"]
     side: str
     unit: str | None = None
     nation: str | None = None
@@ -139,7 +129,6 @@ class CrisisUnitRemoved(Ev):
 class CrisisEnded(Ev):
     """A Military Crisis! is over: answered in full, or not, which costs a VP (3.1)."""
 
-    type: Literal["CrisisEnded"]
     side: str
     answered: bool
     reason: str
@@ -150,7 +139,6 @@ class CrisisEnded(Ev):
 class ReinforcementsDue(Ev):
     """What arrives for one side this turn, from the Game Events chart (2.0 I)."""
 
-    type: Literal["ReinforcementsDue"]
     side: str
     items: list[dict[str, str]]
     swaps: list[dict[str, str]] = []
@@ -163,7 +151,6 @@ class UnitPlaced(Ev):
     details (unit, area, army) in `secret`.
     """
 
-    type: Literal["UnitPlaced"]
     side: str
     unit: str | None = None            # army id, or nation:kind
     area: str | None = None
@@ -175,7 +162,6 @@ class UnitPlaced(Ev):
 class ReinforcementLost(Ev):
     """A reinforcement that cannot arrive (11.1, 8.2.2) or find a place."""
 
-    type: Literal["ReinforcementLost"]
     side: str
     unit: str
     reason: str
@@ -188,7 +174,6 @@ class CommonwealthSwapped(Ev):
     replaced unit and its area in `secret`.
     """
 
-    type: Literal["CommonwealthSwapped"]
     side: str
     unit: str
     name: str

@@ -1,6 +1,5 @@
 """Events of the production phase: supply, build points, builds, EFT losses (2.0 V, 6.5, 7.0)."""
 
-from typing import Literal
 
 from .events_base import Ev, Secret
 
@@ -8,7 +7,6 @@ from .events_base import Ev, Secret
 class OutOfSupply(Ev):
     """Units found out of supply in the production phase (2.0 V.1, 6.5)."""
 
-    type: Literal["OutOfSupply"]
     side: str
     units: list[str]
 
@@ -16,7 +14,6 @@ class OutOfSupply(Ev):
 class BackInSupply(Ev):
     """Units carrying an OoS marker found in supply again: the markers come off (AAC 1.2.3)."""
 
-    type: Literal["BackInSupply"]
     side: str
     units: list[str]
 
@@ -24,7 +21,6 @@ class BackInSupply(Ev):
 class FortReduced(Ev):
     """An unsupplied fort loses a step (6.5)."""
 
-    type: Literal["FortReduced"]
     fort: str
     area: str
     strength: int
@@ -33,7 +29,6 @@ class FortReduced(Ev):
 class AttritionDue(Ev):
     """Unsupplied armies that must each lose a unit of their owner's choice (6.5)."""
 
-    type: Literal["AttritionDue"]
     side: str
     armies: list[str]
 
@@ -44,7 +39,6 @@ class AttritionTaken(Ev):
     With hidden army templates (1.4) the unit lost is in `secret`.
     """
 
-    type: Literal["AttritionTaken"]
     side: str
     army: str
     unit: str | None = None
@@ -56,14 +50,12 @@ class AttritionTaken(Ev):
 class ProductionBegan(Ev):
     """Build points for both sides this production phase (7.0, Build Points chart)."""
 
-    type: Literal["ProductionBegan"]
     bp: dict[str, int]
 
 
 class ProductionOrdered(Ev):
     """A production order, sealed until both sides have given theirs (7.0)."""
 
-    type: Literal["ProductionOrdered"]
     side: str
     secret: Secret
 
@@ -71,7 +63,6 @@ class ProductionOrdered(Ev):
 class ProductionDone(Ev):
     """A side has given all its production orders (7.0)."""
 
-    type: Literal["ProductionDone"]
     side: str
 
 
@@ -82,7 +73,6 @@ class ProductionRevealed(Ev):
     `orders` (`hidden` counts them); the whole plan is in `secret`.
     """
 
-    type: Literal["ProductionRevealed"]
     side: str
     orders: list[str]
     spent: int
@@ -98,7 +88,6 @@ class UnitBuilt(Ev):
     details (unit, area, army, cost) in `secret`.
     """
 
-    type: Literal["UnitBuilt"]
     side: str
     unit: str | None = None            # nation:kind
     area: str | None = None
@@ -111,7 +100,6 @@ class UnitBuilt(Ev):
 class ArmyRebuilt(Ev):
     """An eliminated army rebuilt, empty (7.3)."""
 
-    type: Literal["ArmyRebuilt"]
     side: str
     army: str
     area: str
@@ -120,7 +108,6 @@ class ArmyRebuilt(Ev):
 class UnitEntrenched(Ev):
     """A unit entrenched (7.4)."""
 
-    type: Literal["UnitEntrenched"]
     side: str
     unit: str
 
@@ -132,7 +119,6 @@ class InfantryUpgraded(Ev):
     the unit in `secret` only.
     """
 
-    type: Literal["InfantryUpgraded"]
     side: str
     unit: str | None = None
     new_id: str | None = None
@@ -146,7 +132,6 @@ class EftLossesDue(Ev):
     the box is in `secret`.
     """
 
-    type: Literal["EftLossesDue"]
     bp: int | None = None
     dice: list[int]
     losses: int
@@ -160,7 +145,6 @@ class EftUnitLost(Ev):
     named in `secret` only.
     """
 
-    type: Literal["EftUnitLost"]
     unit: str | None = None
     nation: str | None = None
     kind: str | None = None
@@ -170,4 +154,3 @@ class EftUnitLost(Ev):
 class ProductionEnded(Ev):
     """The production phase is over (2.0 V)."""
 
-    type: Literal["ProductionEnded"]

@@ -3,7 +3,7 @@ and movement kinds."""
 
 from typing import Annotated
 
-from pydantic import Field
+from msgspec import Meta, field
 
 from .modelbase import Model, NationId, Side, Version
 
@@ -42,13 +42,13 @@ class Terms(Model):
 
     # AAC calls the player turn an "impulse" (AAC 2.0 II.1, 4.5, 5.4.4); TTLM 2.0 II.
     # A few words on one line: the term goes into error messages and every output format.
-    player_turn: Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}$")] = "player turn"
+    player_turn: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}$")] = "player turn"
 
 
 class RailMovement(Model):
     """Rail movement (4.4): units per player turn."""
 
-    units: Annotated[int, Field(ge=0, le=99)] = 2
+    units: Annotated[int, Meta(ge=0, le=99)] = 2
 
 
 class StrategicMovement(Model):
@@ -56,7 +56,7 @@ class StrategicMovement(Model):
     (`default`, or `turn_N` for turn N)."""
 
     sides: list[Side]
-    units: dict[str, Annotated[int, Field(ge=0, le=99)]] = Field(
+    units: dict[str, Annotated[int, Meta(ge=0, le=99)]] = field(
         default_factory=lambda: {"default": 2})
 
 
@@ -66,14 +66,14 @@ class SeaMovement(Model):
 
     nations: list[NationId]
     home: str
-    units: Annotated[int, Field(ge=0, le=99)] = 1
+    units: Annotated[int, Meta(ge=0, le=99)] = 1
     requires_coastal: bool = True
 
 
 class Movement(Model):
     """The movement kinds beyond walking that a game has, and for whom (4.4-4.6)."""
 
-    rail: RailMovement = Field(default_factory=RailMovement)
+    rail: RailMovement = field(default_factory=RailMovement)
     strategic: StrategicMovement | None = None
     sea: SeaMovement | None = None
 
@@ -83,9 +83,9 @@ class GameInfo(Model):
     id: str
     name: str
     ruleset: str = ""
-    files: GameFiles = Field(default_factory=GameFiles)
+    files: GameFiles = field(default_factory=GameFiles)
     scenarios: dict[str, str]
     options: dict[str, OptionSpec] = {}
-    rules: GameRules = Field(default_factory=GameRules)
-    terms: Terms = Field(default_factory=Terms)
-    movement: Movement = Field(default_factory=Movement)
+    rules: GameRules = field(default_factory=GameRules)
+    terms: Terms = field(default_factory=Terms)
+    movement: Movement = field(default_factory=Movement)

@@ -10,17 +10,17 @@ else's choosing.
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from msgspec import Meta, field
 
 from .base import Frozen
 
 # A route's name as a game keeps it: --mail-out route:NAME.
-RouteName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
+RouteName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
 # A host as a route names it: a name or an address (IPv6 without brackets).
-HostName = Annotated[str, Field(pattern=r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}$")]
+HostName = Annotated[str, Meta(pattern=r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}$")]
 
 
-Port = Annotated[int, Field(ge=1, le=65535)]
+Port = Annotated[int, Meta(ge=1, le=65535)]
 # The standard ports of SMTP, IMAP, SMTPS, submission and IMAPS: on another machine only
 # its administrator listens there, and on this one only root may open them.
 MAIL_PORTS = (25, 143, 465, 587, 993)
@@ -35,23 +35,24 @@ class HostSettings(Frozen):
     tls: Literal["required", "none"] = "required"
     # A route may name only these ports of the host: a forged one cannot send the referee
     # to a port any user of the machine could listen on.
-    ports: Annotated[list[Port], Field(min_length=1, max_length=16)] = list(MAIL_PORTS)
+    ports: Annotated[list[Port], Meta(min_length=1, max_length=16)] = field(
+        default_factory=lambda: list(MAIL_PORTS))
 
 
 class RouteSettings(Frozen):
     """A way out for a game's mail that runs a program: a sendmail-compatible command,
     each argument as it is given to the program (no shell)."""
 
-    sendmail: Annotated[list[Annotated[str, Field(min_length=1, max_length=4096)]],
-                        Field(min_length=1, max_length=64)]
+    sendmail: Annotated[list[Annotated[str, Meta(min_length=1, max_length=4096)]],
+                        Meta(min_length=1, max_length=64)]
 
 
 class ReadingSettings(Frozen):
     """How much one pass of tick or watch reads from an IMAP folder: the rest waits for the
     next pass, so that a flood of mail costs a bounded memory and time each pass."""
 
-    messages: Annotated[int, Field(ge=1, le=10000)] = 50
-    megabytes: Annotated[int, Field(ge=1, le=1024)] = 32
+    messages: Annotated[int, Meta(ge=1, le=10000)] = 50
+    megabytes: Annotated[int, Meta(ge=1, le=1024)] = 32
 
 
 class MailSettings(Frozen):

@@ -2,7 +2,7 @@
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from msgspec import Meta
 
 from .modelbase import Country, Latitude, Longitude, Model, NationId, Side, Version
 
@@ -11,7 +11,7 @@ class FortSpec(Model):
     id: str
     name: str
     nation: NationId
-    strength: Annotated[int, Field(ge=0, le=8)]
+    strength: Annotated[int, Meta(ge=0, le=8)]
 
 
 class Area(Model):
@@ -20,7 +20,7 @@ class Area(Model):
     aliases: list[str] = []
     kind: Literal["front", "sea_only"]
     country: Country
-    vp: Annotated[int, Field(ge=0, le=99)]
+    vp: Annotated[int, Meta(ge=0, le=99)]
     terrain: Literal["clear", "rough"]
     coastal: bool
     supply_source: Side | None = None

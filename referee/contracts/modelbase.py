@@ -6,14 +6,14 @@ reported, not ignored (dataload.py).
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from msgspec import Meta
 
 from .base import Frozen
 
 # Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
 # `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
 # here any short lower-case name, and namecheck reports every one the game does not declare.
-Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 Side = Ident
 NationId = Ident
 UnitKind = Ident
@@ -22,14 +22,14 @@ Season = Literal["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 
 
 # Bounded numbers: a hand-edited file with a negative or absurd value is reported, not played.
-Count = Annotated[int, Field(ge=0, le=999)]
-Turn = Annotated[int, Field(ge=1, le=99)]
-Year = Annotated[int, Field(ge=1900, le=1999)]
-Vp = Annotated[int, Field(ge=-99, le=99)]
-Version = Annotated[int, Field(ge=1, le=999)]
+Count = Annotated[int, Meta(ge=0, le=999)]
+Turn = Annotated[int, Meta(ge=1, le=99)]
+Year = Annotated[int, Meta(ge=1900, le=1999)]
+Vp = Annotated[int, Meta(ge=-99, le=99)]
+Version = Annotated[int, Meta(ge=1, le=999)]
 # Map coordinates: a bound check also refuses NaN (it compares false with both ends).
-Latitude = Annotated[float, Field(ge=-90, le=90)]
-Longitude = Annotated[float, Field(ge=-180, le=180)]
+Latitude = Annotated[float, Meta(ge=-90, le=90)]
+Longitude = Annotated[float, Meta(ge=-180, le=180)]
 
 
 class Model(Frozen):

@@ -8,15 +8,11 @@ every command and validate what it prints against these models' JSON Schemas.
 
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from .base import Document
+from .base import Document, Open
 
 
-class Part(BaseModel):
+class Part(Open):
     """An object inside a document: like the document, a later version may add keys."""
-
-    model_config = ConfigDict(extra="allow", strict=True)
 
 
 # ---------------------------------------------------------------- the error object
@@ -396,7 +392,7 @@ class SchemaDocument(Document):
 
     schema_version: int
     name: str
-    schema_: dict[str, Any] = Field(alias="schema")     # `schema` is a method of BaseModel
+    schema: dict[str, Any]
 
 
 class DemoStep(Part):

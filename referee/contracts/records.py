@@ -8,7 +8,7 @@ referee did not sign, and when `verify` audits a journal.
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from msgspec import Meta
 
 from .base import Contract
 from .events import Event
@@ -16,8 +16,8 @@ from .events_base import Secret
 from .names import GAME_NAME_PATTERN
 from .scenariomodels import Scenario
 
-Die = Annotated[int, Field(ge=1, le=6)]
-Hex64 = Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
+Die = Annotated[int, Meta(ge=1, le=6)]
+Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
 
 
 class DiceCommitment(Contract):
@@ -25,12 +25,12 @@ class DiceCommitment(Contract):
     commitment: Hex64
 
 
-Fingerprint = Annotated[str, Field(pattern="^[0-9A-HJKMNP-TV-Z]{16}$")]
+Fingerprint = Annotated[str, Meta(pattern="^[0-9A-HJKMNP-TV-Z]{16}$")]
 # A record's signature: the fingerprint of the key that signed it, a dot, and the Ed25519
 # signature of its hash, base64url without padding (store/signing.py). Its form is checked
 # with the signature itself (store/authorship.py), so reading a record pays only for a
 # length bound here.
-Signature = Annotated[str, Field(min_length=103, max_length=103)]
+Signature = Annotated[str, Meta(min_length=103, max_length=103)]
 
 
 class Signing(Contract):
@@ -38,7 +38,7 @@ class Signing(Contract):
     half (32 bytes, base64url without padding) and fingerprint."""
 
     alg: Literal["ed25519"]
-    public: Annotated[str, Field(pattern="^[A-Za-z0-9_-]{43}$")]
+    public: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{43}$")]
     fingerprint: Fingerprint
 
 
@@ -56,12 +56,12 @@ class JournalHeader(Contract):
     prev: None
     hash: str
     schema_version: int
-    game_id: Annotated[str, Field(min_length=1, max_length=200)]
-    game: Annotated[str, Field(pattern=GAME_NAME_PATTERN)]
+    game_id: Annotated[str, Meta(min_length=1, max_length=200)]
+    game: Annotated[str, Meta(pattern=GAME_NAME_PATTERN)]
     game_name: str
     data_digest: str
     engine_version: str
-    rules_version: Annotated[int, Field(ge=1)] = 1    # absent: before versions were kept
+    rules_version: Annotated[int, Meta(ge=1)] = 1    # absent: before versions were kept
     scenario: str
     scenario_data: Scenario
     options: dict[str, bool]
@@ -125,7 +125,7 @@ class SheetLink(Contract):
     """A link of a side's dice sheet: its number (the tip is 0) and value."""
 
     side: str
-    no: Annotated[int, Field(ge=0)]
+    no: Annotated[int, Meta(ge=0)]
     value: Hex64
 
 
@@ -156,7 +156,7 @@ class Roster(Contract):
     after this one (absent: an older roster, whose mail records need not)."""
 
     players: list[Player]
-    observers: Annotated[list[str], Field(max_length=50)] = []
+    observers: Annotated[list[str], Meta(max_length=50)] = []
     mail_entropy: bool = False
 
 
@@ -167,8 +167,8 @@ class MailRoute(Contract):
     named, which nothing runs), as a mail route record keeps them for the moderator's eyes;
     no password is ever part of either (absent: not set)."""
 
-    source: Annotated[str, Field(max_length=4200)] | None = None
-    target: Annotated[str, Field(max_length=4200)] | None = None
+    source: Annotated[str, Meta(max_length=4200)] | None = None
+    target: Annotated[str, Meta(max_length=4200)] | None = None
 
 
 # Hidden army templates (option 1.4): what entered or left a template outside a battle.
@@ -238,8 +238,8 @@ class StandingSet(Contract):
     orders: list[StandingEntry]
 
 
-Duration = Annotated[str, Field(pattern="^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$")]
-Stamp = Annotated[str, Field(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
+Duration = Annotated[str, Meta(pattern="^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$")]
+Stamp = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
 
 
 class ClockFact(Contract):
@@ -258,20 +258,19 @@ class ClockFact(Contract):
 
     kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
     deadline: Duration | None = None
-    decision: Annotated[str, Field(pattern="^[a-z_]{1,40}$")] | None = None
-    reminders: Annotated[list[Duration], Field(max_length=10)] | None = None
+    decision: Annotated[str, Meta(pattern="^[a-z_]{1,40}$")] | None = None
+    reminders: Annotated[list[Duration], Meta(max_length=10)] | None = None
     missed: Literal["default", "wait", "pause"] | None = None
-    extensions: Annotated[int, Field(ge=0, le=100)] | None = None
+    extensions: Annotated[int, Meta(ge=0, le=100)] | None = None
     skip_weekends: bool | None = None
-    side: Annotated[str, Field(min_length=1, max_length=32)] | None = None
-    handoff: Annotated[int, Field(ge=1)] | None = None
+    side: Annotated[str, Meta(min_length=1, max_length=32)] | None = None
+    handoff: Annotated[int, Meta(ge=1)] | None = None
     by: Duration | None = None
     before: Duration | None = None
     due: Stamp | None = None
-    rule: Annotated[str, Field(max_length=40)] | None = None
+    rule: Annotated[str, Meta(max_length=40)] | None = None
 
 
-__fast_constants__ = ("SECRET_DATA",)
 SECRET_DATA: dict[str, type[Contract]] = {
     "DeckShuffled": DeckOrder, "CardsStacked": CardList, "CardsDrawn": CardList,
     "ProductionOrdered": SealedOrder, "UnitMoved": MoveDetails,
@@ -293,7 +292,7 @@ class JournalRecord(Contract):
     at: str
     # A side of the game or the moderator: apply_record checks it against the game's sides
     # (a length bound here, not a pattern, costs nothing per record).
-    actor: Annotated[str, Field(min_length=1, max_length=32)]
+    actor: Annotated[str, Meta(min_length=1, max_length=32)]
     order: str
     events: list[Event]
     dice: list[Die] = []

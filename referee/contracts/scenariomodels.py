@@ -2,14 +2,14 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from msgspec import Meta, field
 
 from .modelbase import Model, NationId, Side, Turn, UnitKind
 
 
 class ContentEntry(Model):
     type: UnitKind
-    count: Annotated[int, Field(ge=1, le=99)] = 1
+    count: Annotated[int, Meta(ge=1, le=99)] = 1
     nation: NationId | None = None
     name: str | None = None
 
@@ -29,12 +29,12 @@ class ScenarioFort(Model):
     id: str
     nation: NationId
     area: str
-    strength: Annotated[int, Field(ge=0, le=8)]
+    strength: Annotated[int, Meta(ge=0, le=8)]
 
 
 class ScenarioCards(Model):
     draw_order: list[Side] | None = None       # None: the sides in units.yaml order
-    hand: dict[Side, Annotated[int, Field(ge=0, le=55)]] = {}
+    hand: dict[Side, Annotated[int, Meta(ge=0, le=55)]] = {}
     # What-if positions: exact hands, draw pile (top first), discard and
     # removed cards. Cards not named anywhere are shuffled into the draw pile.
     hands: dict[Side, list[str]] | None = None
@@ -44,7 +44,7 @@ class ScenarioCards(Model):
 
 
 class ScenarioStart(Model):
-    turn: Annotated[int, Field(ge=1, le=23)]
+    turn: Annotated[int, Meta(ge=1, le=23)]
     label: str
 
 
@@ -53,7 +53,7 @@ class Position(Model):
 
     phase: Literal["reinforcements", "player_turn", "production"] = "reinforcements"
     player: Side | None = None
-    consecutive_passes: Annotated[int, Field(ge=0, le=1)] = 0
+    consecutive_passes: Annotated[int, Meta(ge=0, le=1)] = 0
 
 
 class Scenario(Model):
@@ -63,7 +63,7 @@ class Scenario(Model):
     start: ScenarioStart
     last_turn: Turn = 23
     first_player: Side | None = None           # None: the first side in units.yaml
-    cards: ScenarioCards = Field(default_factory=ScenarioCards)
+    cards: ScenarioCards = field(default_factory=ScenarioCards)
     status: dict[str, Any] = {}
     control: dict[Side, list[str]]
     neutral: list[str] = []
@@ -72,6 +72,6 @@ class Scenario(Model):
     forts_out_of_play: list[str] = []
     units: list[ScenarioUnit] = []
     eliminated_armies: list[str] = []
-    position: Position = Field(default_factory=Position)
+    position: Position = field(default_factory=Position)
     expected_start: dict[str, Any] | None = None
     notes: list[str] = []

@@ -1,8 +1,8 @@
 """The published JSON Schemas: one per contract a user or a script meets, by a stable name.
 
-`schemas/NAME.json` in the repository are these, checked in; a test fails
-when one is stale (`make schemas` rewrites them and the fast twins of the
-contracts). `referee schema NAME` prints one. Each carries `$schema` (JSON
+`schemas/NAME.json` in the repository are these, derived from the contract
+classes and checked in; a test fails when one is stale (`make schemas`
+rewrites them). `referee schema NAME` prints one. Each carries `$schema` (JSON
 Schema 2020-12) and `$id` (`urn:referee:schema:NAME`, which never changes;
 a document's own `schema_version` says which version of it a command wrote).
 """
@@ -10,8 +10,6 @@ a document's own `schema_version` says which version of it a command wrote).
 import json
 from pathlib import Path
 from typing import Any
-
-from pydantic import TypeAdapter
 
 from .chartmodels import Charts
 from .deckmodels import DeckData
@@ -36,6 +34,7 @@ from .skirmish import (
     SkirmishScenario,
 )
 from .unitmodels import UnitsData
+from .validation import core_schema
 from .views import InboxResult, OrderResult, PlayersView, ReportView, StateView, StatusView
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -80,9 +79,21 @@ def schema_id(name: str) -> str:
 
 def schema(name: str) -> dict:
     """The JSON Schema called name."""
-    body = TypeAdapter(SCHEMAS[name]).json_schema(by_alias=True)
+    body = _generator()(by_alias=True).generate(core_schema(SCHEMAS[name]))
     return {"$schema": DIALECT, "$id": schema_id(name), "title": body.pop("title", name),
             **body}
+
+
+def _generator() -> type:
+    """Pydantic's JSON Schema generator, writing a default that is a contract as its JSON."""
+    import msgspec
+    from pydantic.json_schema import GenerateJsonSchema  # start-up: only schemas need it
+
+    class Generator(GenerateJsonSchema):
+        def encode_default(self, dft: Any) -> Any:
+            return super().encode_default(msgspec.to_builtins(dft))
+
+    return Generator
 
 
 def schema_text(name: str) -> str:

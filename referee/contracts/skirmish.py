@@ -3,16 +3,16 @@ scenario's forces, a journal record of a test, and the report `skirmish report` 
 
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import Field
+from msgspec import Meta, field
 
 from .base import Contract, Document, Frozen
 from .records import Signature, Signing
 
-Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
-FigureId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
-Inches = Annotated[int, Field(ge=0, le=999)]
-Small = Annotated[int, Field(ge=0, le=99)]
-Text = Annotated[str, Field(max_length=200)]
+Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+Inches = Annotated[int, Meta(ge=0, le=999)]
+Small = Annotated[int, Meta(ge=0, le=99)]
+Text = Annotated[str, Meta(max_length=200)]
 Quality = Literal["gallant", "veteran", "regular", "stubborn", "ferocious", "raw", "irregular"]
 Phase = Literal["movement", "artillery", "fire", "melee", "morale"]
 TestKind = Literal["move", "spot", "aimed", "unaimed", "melee", "morale", "rally", "unpin",
@@ -26,12 +26,12 @@ class SkirmishFiles(Frozen):
 class SkirmishGame(Frozen):
     """game.yaml of a game of kind skirmish."""
 
-    version: Annotated[int, Field(ge=1, le=999)]
+    version: Annotated[int, Meta(ge=1, le=999)]
     kind: Literal["skirmish"]
     id: Name
     name: Text
     ruleset: Text = ""
-    files: SkirmishFiles = Field(default_factory=SkirmishFiles)
+    files: SkirmishFiles = field(default_factory=SkirmishFiles)
     scenarios: dict[Name, str]
     challenge_window: Small = 6
 
@@ -102,7 +102,7 @@ class Weapons(Frozen):
 
 class Modifier(Frozen):
     id: Name
-    value: Annotated[int, Field(ge=-20, le=20)]
+    value: Annotated[int, Meta(ge=-20, le=20)]
     text: Text
     beyond: Optional[Inches] = None
     qualities: list[Quality] = []      # whose quality the modifier is for
@@ -110,7 +110,7 @@ class Modifier(Frozen):
 
 
 class ResultRow(Frozen):
-    from_: Annotated[Small, Field(alias="from")]
+    from_: Small = field(name="from")
     result: Literal["killed", "pinned", "miss"]
 
 
@@ -150,7 +150,7 @@ class Morale(Frozen):
     triggers: dict[Name, Text]
     needed: dict[Quality, Small]
     counts_as: dict[Quality, CountsAs]
-    failures: dict[Annotated[str, Field(pattern=r"^[1-9]$")], Text]
+    failures: dict[Annotated[str, Meta(pattern=r"^[1-9]$")], Text]
 
 
 class Rally(Frozen):
@@ -226,7 +226,7 @@ class SkirmishScenario(Frozen):
 
     id: Name
     title: Text
-    sides: Annotated[list[Name], Field(min_length=2, max_length=2)]
+    sides: Annotated[list[Name], Meta(min_length=2, max_length=2)]
     first: Name
     forces: dict[Name, Force]
 
@@ -276,9 +276,9 @@ class SkirmishOrderResult(Document):
 # ---------------------------------------------------------------- the journal of a skirmish
 
 class DieRolled(Contract):
-    die: Annotated[int, Field(ge=2, le=100)]
-    value: Annotated[int, Field(ge=1, le=100)]
-    for_: Annotated[str, Field(alias="for", max_length=200)]
+    die: Annotated[int, Meta(ge=2, le=100)]
+    value: Annotated[int, Meta(ge=1, le=100)]
+    for_: Annotated[str, Meta(max_length=200)] = field(name="for")
 
 
 class TestRecorded(Contract):
@@ -288,20 +288,20 @@ class TestRecorded(Contract):
     facts: dict[str, Any]
     dice: list[DieRolled]
     modifiers: list[dict[str, Any]]
-    result: Annotated[str, Field(max_length=1000)]
+    result: Annotated[str, Meta(max_length=1000)]
     effects: list[dict[str, Any]]
     rule: str
 
 
 class Disputed(Contract):
-    record: Annotated[int, Field(ge=1)]
+    record: Annotated[int, Meta(ge=1)]
     fact: str
     declared: Any
     claimed: Any
 
 
 class Ruling(Contract):
-    record: Annotated[int, Field(ge=1)]
+    record: Annotated[int, Meta(ge=1)]
     upheld: bool = False
     fact: Optional[str] = None
     value: Any = None
@@ -309,7 +309,7 @@ class Ruling(Contract):
 
 
 class Chained(Contract):
-    seq: Annotated[int, Field(ge=0)]
+    seq: Annotated[int, Meta(ge=0)]
     prev: Optional[str]
     hash: str
     sig: Optional[Signature] = None     # store/signing.py
@@ -366,7 +366,7 @@ class SkirmishReveal(Chained):
     order: Literal["reveal secret"]
     turn: int
     phase: Phase
-    secret: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    secret: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
 
 
 class SkirmishKeys(Document):

@@ -6,7 +6,7 @@ against one version survives new fields.
 
 from typing import Any, Literal
 
-from pydantic import Field
+from msgspec import field
 
 from .base import Document
 from .outputs import Deadlines, FortShown
@@ -260,7 +260,7 @@ class MessageOutcome(Document):
     reason: str
     records: list[int]
     new: bool                   # false: handled by an earlier run (its status is then known)
-    from_: str = Field(alias="from")
+    from_: str = field(name="from")
 
 
 class InboxResult(Document):

@@ -1,6 +1,5 @@
 """`make setup`: compile every built-in game into the package and file each new version of
-its data in games/history/ (datastore.py), to be committed; compile the validators of the
-journal's contracts (contracts/check.py).
+its data in games/history/ (datastore.py), to be committed.
 
     python -m referee.data.build
 """
@@ -8,7 +7,6 @@ journal's contracts (contracts/check.py).
 import sys
 
 from ..base.errors import GameDataError
-from ..contracts.check import write_compiled
 from . import datastore
 from .compiled import write_package_copy
 from .dataload import load_game
@@ -37,7 +35,6 @@ def main() -> int:
         kept = datastore.write_shipped(load_game(root), root.name)
         if kept is not None:
             print(f"new version of the {root.name} data kept in {kept} (commit it)")
-    print(f"compiled the journal contracts' validators into {write_compiled()}")
     return 1 if failed else 0
 
 

@@ -23,16 +23,16 @@ from pathlib import Path
 import msgspec
 
 from .. import __version__
+from ..contracts.chartmodels import Charts
+from ..contracts.deckmodels import DeckData
+from ..contracts.eventmodels import EventsData
+from ..contracts.gamemodels import GameInfo
+from ..contracts.mapmodels import MapData
+from ..contracts.scenariomodels import Scenario
+from ..contracts.unitmodels import UnitsData
 from ..store import home
-from .chartmodels import Charts
-from .deckmodels import DeckData
-from .eventmodels import EventsData
 from .gamedata import GameData
-from .gamemodels import GameInfo
-from .mapmodels import MapData
 from .paths import source_digest
-from .scenariomodels import Scenario
-from .unitmodels import UnitsData
 
 FORMAT = 1
 PACKAGE_DIR = Path(__file__).resolve().parent.parent / "_compiled"

@@ -23,20 +23,20 @@ from typing import Any
 import msgspec
 
 from ..base.errors import GameDataError, UsageError
+from ..contracts.chartmodels import Charts
+from ..contracts.deckmodels import DeckData
+from ..contracts.eventmodels import EventsData
+from ..contracts.gamemodels import GameFiles, GameInfo
+from ..contracts.mapmodels import MapData
+from ..contracts.scenariomodels import Scenario
+from ..contracts.unitmodels import UnitsData
 from ..store.home import read_named
-from .chartmodels import Charts
-from .deckmodels import DeckData
-from .eventmodels import EventsData
 from .gamecheck import check_game
 from .gamedata import GameData
-from .gamemodels import GameFiles, GameInfo
-from .mapmodels import MapData
 from .marks import Marks
 from .problems import DataProblem, Problem
 from .scenariocheck import check_scenario
-from .scenariomodels import Scenario
 from .textcheck import text_problems
-from .unitmodels import UnitsData
 from .upcast import upcast_document
 from .yamltext import YamlRefusal, load_text
 
@@ -175,7 +175,7 @@ def validate(model: type, raw: Any, label: str, problems: list[str]) -> Any:
     try:
         return msgspec.convert(kept, model)
     except msgspec.ValidationError as exc:
-        if not found:                           # the twin refuses what its contract allows
+        if not found:                   # msgspec refuses what pydantic's validation allows
             problems.append(f"{label}: {exc}")
         return None
 

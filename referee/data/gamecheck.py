@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
+from ..contracts.deckmodels import CardType
+from ..contracts.eventmodels import Reinforcement
+from ..contracts.mapmodels import Area
+from ..contracts.unitmodels import FIRE_KEYS, UnitType
 from .datacheck import Known, first_turn_of, placements, turn_label, turn_years
-from .deckmodels import CardType
-from .eventmodels import Reinforcement
 from .gamedata import GameData
-from .mapmodels import Area
 from .namecheck import check_names
 from .problems import At, Nth, named, turn_at
-from .unitmodels import FIRE_KEYS, UnitType
 
 SEASON_CYCLE = ["SUMMER", "AUTUMN", "WINTER", "SPRING"]
 # Card keys whose effects the engine implements by key (9.1-9.7); the deck may not rename them.

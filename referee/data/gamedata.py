@@ -10,13 +10,13 @@ import unicodedata
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .chartmodels import Charts, TurnInfo, VpModifier
-from .deckmodels import CardBonus, CardType, DeckData
-from .eventmodels import BuildDate, EventsData, EventTurn
-from .gamemodels import GameInfo
-from .mapmodels import Area, Box, MapData
-from .scenariomodels import Scenario
-from .unitmodels import UnitsData
+from ..contracts.chartmodels import Charts, TurnInfo, VpModifier
+from ..contracts.deckmodels import CardBonus, CardType, DeckData
+from ..contracts.eventmodels import BuildDate, EventsData, EventTurn
+from ..contracts.gamemodels import GameInfo
+from ..contracts.mapmodels import Area, Box, MapData
+from ..contracts.scenariomodels import Scenario
+from ..contracts.unitmodels import UnitsData
 
 
 def fold(name: str) -> str:

@@ -5,10 +5,10 @@ map.yaml and the nations' home countries), reported once, where it is written.""
 from __future__ import annotations
 
 from ..base.readers import MODERATOR, PUBLIC
+from ..contracts.scenariomodels import Scenario
 from .datacheck import Known, placements
 from .gamedata import GameData
 from .problems import At, named, turn_at
-from .scenariomodels import Scenario
 
 
 class Names:

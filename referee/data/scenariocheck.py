@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..contracts.scenariomodels import Scenario, ScenarioUnit
 from .datacheck import Known, army_limits_problems, first_turn_of, turn_label
 from .gamedata import GameData
 from .namecheck import check_scenario_names
 from .problems import At, Nth, named
-from .scenariomodels import Scenario, ScenarioUnit
 
 TOP = At(None)          # a scenario's checks name no file: its label is added after
 

@@ -1,7 +1,7 @@
 """A game data or scenario file against its contract (pydantic): every error at once, each
 in words a moderator editing the YAML understands, at the keys and indexes it is at.
 
-Validation runs in JSON mode and strict, as the fast msgspec twins decode: an array is a
+Validation runs in JSON mode and strict, as msgspec decodes the same classes: an array is a
 tuple, an integer is never read from text. Each error becomes a ShapeProblem (marks.py), a
 line 'FILE: what (at where)' that is placed as 'FILE:LINE:COLUMN: what (at where)' when the
 file's text is at hand.
@@ -12,37 +12,18 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
-from ..contracts import chartmodels as c_charts
-from ..contracts import deckmodels as c_deck
-from ..contracts import eventmodels as c_events
-from ..contracts import gamemodels as c_game
-from ..contracts import mapmodels as c_map
-from ..contracts import scenariomodels as c_scenario
-from ..contracts import unitmodels as c_units
+from ..contracts.validation import validator
 from ..contracts.words import KINDS, describe, words
-from .chartmodels import Charts
-from .deckmodels import DeckData
-from .eventmodels import EventsData
-from .gamemodels import GameInfo
-from .mapmodels import MapData
 from .marks import ShapeError, ShapeProblem
-from .scenariomodels import Scenario
-from .unitmodels import UnitsData
 
-# The model of each file (its fast twin, as the loader names it) -> its contract.
-CONTRACTS: dict[type, type[BaseModel]] = {
-    GameInfo: c_game.GameInfo, MapData: c_map.MapData, UnitsData: c_units.UnitsData,
-    DeckData: c_deck.DeckData, Charts: c_charts.Charts, EventsData: c_events.EventsData,
-    Scenario: c_scenario.Scenario,
-}
 
 def problems_of(model: type, raw: Any, label: str) -> list[ShapeProblem]:
-    """Every error of raw data against the contract of a file's model, in the order of the
-    file, each a ShapeProblem of the file named label."""
+    """Every error of raw data against a file's contract, in the order of the file, each a
+    ShapeProblem of the file named label."""
     try:
-        CONTRACTS[model].model_validate_json(json.dumps(raw))
+        validator(model).validate_json(json.dumps(raw))
     except ValidationError as exc:
         errors = _merge_unions([_located(e, raw) for e in exc.errors(include_url=False)])
         errors.sort(key=lambda f: _order(f.error.path, raw))

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
 from ..base.errors import GameDataError
 from ..contracts.skirmish import SkirmishCard, SkirmishGame, SkirmishScenario
+from ..contracts.validation import validator
 from .dataload import read_yaml
 
 
@@ -42,12 +43,12 @@ def game_kind(root: Path) -> str:
     return kind if isinstance(kind, str) else "campaign"
 
 
-def _validated(model: type[BaseModel], raw: Any, label: str, problems: list[str]) -> Any:
+def _validated(model: type, raw: Any, label: str, problems: list[str]) -> Any:
     """raw as a model, or None with one problem line per error."""
     if raw is None:
         return None
     try:
-        return model.model_validate_json(json.dumps(raw))
+        return validator(model).validate_json(json.dumps(raw))
     except ValidationError as exc:
         for e in exc.errors(include_url=False):
             where = ".".join(str(p) for p in e["loc"]) or "top"

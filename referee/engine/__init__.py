@@ -7,6 +7,8 @@ register themselves from flow.py and the rule modules it imports.
 from __future__ import annotations
 
 from ..base.errors import IllegalOrderError, clipped
+from ..contracts.events_base import Ev
+from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from ..store.dice import Dice
 from . import (  # noqa: F401  (each registers its decision kinds; apply, how events evolve)
@@ -24,9 +26,7 @@ from . import (  # noqa: F401  (each registers its decision kinds; apply, how ev
 )
 from .core import DECISIONS, Ctx, SealedPlans, Violation
 from .events import evolve
-from .events_base import Ev
 from .movement import private_order
-from .order_shapes import Ord
 from .orders import format_order
 from .standing import answer as answer_standing
 from .state import State

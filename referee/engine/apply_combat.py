@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..data.gamedata import GameData
-from .apply_units import back_to_pool, details, join, put_piece, take_piece, unmark
-from .events_combat import (
+from ..contracts.events_combat import (
     BattleBegan,
     BattleCancelled,
     BattleDeclared,
@@ -26,6 +24,8 @@ from .events_combat import (
     OffensiveDowngraded,
     UnitRetreated,
 )
+from ..data.gamedata import GameData
+from .apply_units import back_to_pool, details, join, put_piece, take_piece, unmark
 from .state import State
 
 
@@ -167,18 +167,18 @@ def _combat_ended(s: State, e: CombatPhaseEnded, d: GameData) -> None:
     s.battle = None
 
 
-BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
-    "CombatPhaseBegan": _combat_began, "BattleDeclared": _declared,
-    "CombatCardPlayed": _combat_card, "BonusDesignated": _bonus,
-    "OffensiveDowngraded": _downgraded, "BattleCancelled": _cancelled,
-    "BattleBegan": _battle_began, "BattleStep": _step, "FireResolved": _fired,
-    "HitsToPay": _to_pay, "LossTaken": _loss, "HitsLost": _hits_lost, "FortDestroyed": _fort_gone,
-    "UnitRetreated": _retreated, "BiplaneReacts": _reacts, "BattleEnded": _battle_ended,
-    "CombatPhaseEnded": _combat_ended,
+BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
+    CombatPhaseBegan: _combat_began, BattleDeclared: _declared,
+    CombatCardPlayed: _combat_card, BonusDesignated: _bonus,
+    OffensiveDowngraded: _downgraded, BattleCancelled: _cancelled,
+    BattleBegan: _battle_began, BattleStep: _step, FireResolved: _fired,
+    HitsToPay: _to_pay, LossTaken: _loss, HitsLost: _hits_lost, FortDestroyed: _fort_gone,
+    UnitRetreated: _retreated, BiplaneReacts: _reacts, BattleEnded: _battle_ended,
+    CombatPhaseEnded: _combat_ended,
 }
 
 # These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
-NO_UNIT_MOVES = ("CombatPhaseBegan", "BattleDeclared", "CombatCardPlayed", "BonusDesignated",
-                 "OffensiveDowngraded", "BattleCancelled", "BattleBegan", "BattleStep",
-                 "FireResolved", "HitsToPay", "BiplaneReacts", "BattleEnded",
-                 "CombatPhaseEnded")
+NO_UNIT_MOVES = (CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
+                 OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep,
+                 FireResolved, HitsToPay, BiplaneReacts, BattleEnded,
+                 CombatPhaseEnded)

@@ -5,19 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..data.gamedata import GameData
-from .apply_units import (
-    add_unit,
-    back_to_pool,
-    details,
-    join,
-    put_piece,
-    replace_unit,
-    take_piece,
-    to_pool,
-    unmark,
-)
-from .events_map import (
+from ..contracts.events_map import (
     AreaControlChanged,
     ArmyEliminated,
     ArmySuppressed,
@@ -32,6 +20,18 @@ from .events_map import (
     ReinforcementsDue,
     UnitMoved,
     UnitPlaced,
+)
+from ..data.gamedata import GameData
+from .apply_units import (
+    add_unit,
+    back_to_pool,
+    details,
+    join,
+    put_piece,
+    replace_unit,
+    take_piece,
+    to_pool,
+    unmark,
 )
 from .state import State, template_key
 
@@ -203,12 +203,12 @@ def _swapped(s: State, e: CommonwealthSwapped, d: GameData) -> None:
     to_pool(s, nation, "infantry")
 
 
-BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
-    "UnitMoved": _moved, "AreaControlChanged": _control, "BecameDisputed": _disputed,
-    "EnemyAreaEntered": _entered, "PieceEliminated": _piece_gone, "ArmyEliminated": _army_gone,
-    "ArmySuppressed": _suppressed, "CrisisDeclared": _crisis, "CrisisUnitRemoved": _crisis_unit,
-    "CrisisEnded": _crisis_end, "ReinforcementsDue": _due, "UnitPlaced": _placed,
-    "ReinforcementLost": _lost_arrival, "CommonwealthSwapped": _swapped,
+BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
+    UnitMoved: _moved, AreaControlChanged: _control, BecameDisputed: _disputed,
+    EnemyAreaEntered: _entered, PieceEliminated: _piece_gone, ArmyEliminated: _army_gone,
+    ArmySuppressed: _suppressed, CrisisDeclared: _crisis, CrisisUnitRemoved: _crisis_unit,
+    CrisisEnded: _crisis_end, ReinforcementsDue: _due, UnitPlaced: _placed,
+    ReinforcementLost: _lost_arrival, CommonwealthSwapped: _swapped,
 }
 
 
@@ -231,6 +231,6 @@ def _moved_areas(s: State, e: UnitMoved, d: GameData) -> set | None:
 
 
 # These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
-NO_UNIT_MOVES = ("AreaControlChanged", "BecameDisputed", "EnemyAreaEntered",
-                 "CrisisDeclared", "CrisisEnded", "ReinforcementsDue")
-BOARD_AREAS = {"UnitMoved": _moved_areas}
+NO_UNIT_MOVES = (AreaControlChanged, BecameDisputed, EnemyAreaEntered,
+                 CrisisDeclared, CrisisEnded, ReinforcementsDue)
+BOARD_AREAS = {UnitMoved: _moved_areas}

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..data.gamedata import GameData
-from .apply_units import add_unit, back_to_pool, details, replace_unit, to_pool
-from .events_production import (
+from ..contracts.events_production import (
     ArmyRebuilt,
     AttritionDue,
     AttritionTaken,
@@ -25,6 +23,8 @@ from .events_production import (
     UnitBuilt,
     UnitEntrenched,
 )
+from ..data.gamedata import GameData
+from .apply_units import add_unit, back_to_pool, details, replace_unit, to_pool
 from .state import State
 
 
@@ -109,16 +109,16 @@ def _production_ended(s: State, e: ProductionEnded, d: GameData) -> None:
         s.oos = []               # TTLM: the markers of this Check Supply Status phase come off
 
 
-BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
-    "OutOfSupply": _oos, "BackInSupply": _back_in_supply, "FortReduced": _fort_reduced,
-    "AttritionDue": _attrition_due, "AttritionTaken": _attrition,
-    "ProductionBegan": _production_began, "ProductionOrdered": _ordered,
-    "ProductionDone": _production_done, "ProductionRevealed": _revealed_plan, "UnitBuilt": _built,
-    "ArmyRebuilt": _rebuilt, "UnitEntrenched": _entrenched, "InfantryUpgraded": _upgraded,
-    "EftLossesDue": _eft_due, "EftUnitLost": _eft_lost, "ProductionEnded": _production_ended,
+BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
+    OutOfSupply: _oos, BackInSupply: _back_in_supply, FortReduced: _fort_reduced,
+    AttritionDue: _attrition_due, AttritionTaken: _attrition,
+    ProductionBegan: _production_began, ProductionOrdered: _ordered,
+    ProductionDone: _production_done, ProductionRevealed: _revealed_plan, UnitBuilt: _built,
+    ArmyRebuilt: _rebuilt, UnitEntrenched: _entrenched, InfantryUpgraded: _upgraded,
+    EftLossesDue: _eft_due, EftUnitLost: _eft_lost, ProductionEnded: _production_ended,
 }
 
 # These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
-NO_UNIT_MOVES = ("OutOfSupply", "BackInSupply", "AttritionDue", "ProductionBegan",
-                 "ProductionOrdered", "ProductionDone", "ProductionRevealed", "UnitEntrenched",
-                 "EftLossesDue", "ProductionEnded")
+NO_UNIT_MOVES = (OutOfSupply, BackInSupply, AttritionDue, ProductionBegan,
+                 ProductionOrdered, ProductionDone, ProductionRevealed, UnitEntrenched,
+                 EftLossesDue, ProductionEnded)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..data.gamedata import GameData
-from .events_turn import (
+from ..contracts.events_turn import (
     ArmisticeProposed,
     ArmisticeRefused,
     CardPlayed,
@@ -31,6 +30,7 @@ from .events_turn import (
     SecretRevealed,
     StandingApplied,
 )
+from ..data.gamedata import GameData
 from .state import Decision, State, TurnState
 
 
@@ -164,15 +164,15 @@ def _plan_revealed(s: State, e: PlanRevealed, d: GameData) -> None:
     s.sealed = None
 
 
-BY_TYPE: dict[str, Callable[[State, Any, GameData], None]] = {
-    "PhaseBegan": _phase, "PlayerTurnBegan": _turn_began, "Passed": _passed,
-    "PlayerTurnEnded": _turn_ended, "SeasonAdvanced": _season, "DecisionPending": _pending,
-    "DecisionSkipped": _skipped, "StandingApplied": _standing, "GameEnded": _ended,
-    "DeckShuffled": _shuffled, "CardsStacked": _stacked, "CardsDrawn": _drawn,
-    "CardPlayed": _played, "CardsDiscarded": _discarded, "CardRemoved": _removed,
-    "RulesUpgraded": _upgraded_rules, "SecretRevealed": _revealed, "ArmisticeProposed": _proposed,
-    "ArmisticeRefused": _refused, "PlansOpened": _plans_opened, "PlanSealed": _plan_sealed,
-    "PlanClosed": _plan_closed, "PlanRevealed": _plan_revealed,
+BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
+    PhaseBegan: _phase, PlayerTurnBegan: _turn_began, Passed: _passed,
+    PlayerTurnEnded: _turn_ended, SeasonAdvanced: _season, DecisionPending: _pending,
+    DecisionSkipped: _skipped, StandingApplied: _standing, GameEnded: _ended,
+    DeckShuffled: _shuffled, CardsStacked: _stacked, CardsDrawn: _drawn,
+    CardPlayed: _played, CardsDiscarded: _discarded, CardRemoved: _removed,
+    RulesUpgraded: _upgraded_rules, SecretRevealed: _revealed, ArmisticeProposed: _proposed,
+    ArmisticeRefused: _refused, PlansOpened: _plans_opened, PlanSealed: _plan_sealed,
+    PlanClosed: _plan_closed, PlanRevealed: _plan_revealed,
 }
 
 # None of these moves, adds or removes a unit: the board stays as it was (events.BOARD_AREAS).

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import msgspec
 
+from ..contracts.events_combat import (
+    BattleBegan,
+    BattleEnded,
+    BattleStep,
+    CombatPhaseEnded,
+    HitsToPay,
+)
+from ..contracts.events_map import ArmyEliminated, PieceEliminated
+from ..contracts.orders import Fight, Ord
 from ..data.gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
 from .core import DECISIONS, Ctx, DecisionSpec, Violation, finish, prompt, register, skip
-from .events_combat import BattleBegan, BattleEnded, BattleStep, CombatPhaseEnded, HitsToPay
-from .events_map import ArmyEliminated, PieceEliminated
 from .fire import has_biplanes, roll, units_in
-from .order_shapes import Fight, Ord
 from .retreats import forced_eliminations, forced_left, reaction_options, retreat_options
 from .state import State, other
 

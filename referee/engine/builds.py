@@ -7,12 +7,12 @@ out of armies (8.1), and against the Build Points it leaves.
 
 from __future__ import annotations
 
+from ..contracts.orders import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
 from ..data.gamedata import GameData
 from . import sealed
 from .armies import join_violation
 from .core import Ctx, Violation, and_list
 from .movement import apply_reorganise, reorganise_violation
-from .order_shapes import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
 from .state import State
 from .supply import supplied_areas
 

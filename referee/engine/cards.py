@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ..contracts.events_turn import CardsDrawn, DeckShuffled
 from ..data.gamedata import GameData
 from .core import Ctx, Violation
-from .events_turn import CardsDrawn, DeckShuffled
 from .state import State
 
 

@@ -7,12 +7,7 @@ cancel some of them (9.5). battle.py fights what is left.
 
 from __future__ import annotations
 
-from ..data.gamedata import GameData
-from . import movement
-from .battle import end_combat, next_battle
-from .cards import first_card, playable_hand
-from .core import Ctx, DecisionSpec, Violation, and_list, finish, prompt, register, skip
-from .events_combat import (
+from ..contracts.events_combat import (
     BattleCancelled,
     BattleDeclared,
     BonusDesignated,
@@ -20,8 +15,13 @@ from .events_combat import (
     CombatPhaseBegan,
     OffensiveDowngraded,
 )
+from ..contracts.orders import Bonus, DeclareBattle, Done, Keep, Ord, PlayCard
+from ..data.gamedata import GameData
+from . import movement
+from .battle import end_combat, next_battle
+from .cards import first_card, playable_hand
+from .core import Ctx, DecisionSpec, Violation, and_list, finish, prompt, register, skip
 from .fire import no_fire_in_rough
-from .order_shapes import Bonus, DeclareBattle, Done, Keep, Ord, PlayCard
 from .state import State, other
 
 # Which side plays a combat card is a rule, not data: Surprise Attack! is the attacker's (9.7),

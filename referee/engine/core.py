@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
+from ..contracts.events_base import Ev, Secret
+from ..contracts.events_turn import DecisionPending, DecisionSkipped
+from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from ..store.dice import Dice
 from .events import evolve
-from .events_base import Ev, Secret
-from .events_turn import DecisionPending, DecisionSkipped
-from .order_shapes import Ord
 from .state import State
 
 

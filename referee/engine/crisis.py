@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from ..contracts.events_map import CrisisDeclared, CrisisEnded, CrisisUnitRemoved
+from ..contracts.events_turn import CardPlayed, CardRemoved
+from ..contracts.orders import CrisisRefuse, CrisisRemove, Ord, PlayCard
 from ..data.gamedata import GameData
 from .armies import hidden_templates
 from .cards import crisis_entry, first_card
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events_map import CrisisDeclared, CrisisEnded, CrisisUnitRemoved
-from .events_turn import CardPlayed, CardRemoved
 from .movement import settle, template_ref
-from .order_shapes import CrisisRefuse, CrisisRemove, Ord, PlayCard
 from .state import State, other
 
 

@@ -1,8 +1,8 @@
 """Events: past-tense facts written in the journal, and evolve(), which applies them.
 
-Every event is a msgspec Struct tagged by `type`; `schemas/events.json` is
-generated from the union, whose members are defined by topic (events_turn,
-events_map, events_combat, events_production) and named here. evolve() never
+Every event is a contract class tagged by `type`, defined by topic in
+referee/contracts/events_*.py; the union of them all (contracts/events.py) is
+what a record's `events` hold. evolve() never
 checks anything: legality was settled by decide() before the event was
 written. A secret part (a drawn card, a shuffled deck) sits in `secret` as
 {to, salt, data}; other readers see only its digest (journal.redact). With
@@ -18,13 +18,11 @@ from typing import Any
 import msgspec
 
 from ..base.structs import plain
+from ..contracts.events import Event
+from ..contracts.events_base import Ev
 from ..data.gamedata import GameData
-from .event_union import Event
-from .events_base import Ev
 from .state import KEPT_BOARD, State
 from .versions import EVOLVE_AS, RULES_VERSION
-
-# Every event a journal record may hold, in the order of schemas/events.json.
 
 # Each event class keeps its tag as a plain class attribute: the `type` property would build
 # msgspec's config object on every read, and replaying reads it for every event.

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
+from ..contracts.events_combat import DieGroup, FireResolved
 from ..data.gamedata import GameData
 from .core import Ctx
-from .events_combat import DieGroup, FireResolved
 from .state import State, other, template_key
 
 # The order dice are rolled in, phase by phase (manual dice are given in this order), is the

@@ -27,13 +27,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..data.gamedata import GameData
-from ..data.scenariomodels import Scenario
-from . import combat, movement, production, reinforce, setup, supply, transport
-from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
-from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events_map import ArmyEliminated
-from .events_turn import (
+from ..contracts.events_map import ArmyEliminated
+from ..contracts.events_turn import (
     CardPlayed,
     CardsDiscarded,
     GameEnded,
@@ -43,7 +38,12 @@ from .events_turn import (
     PlayerTurnEnded,
     SeasonAdvanced,
 )
-from .order_shapes import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard
+from ..contracts.orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard
+from ..contracts.scenariomodels import Scenario
+from ..data.gamedata import GameData
+from . import combat, movement, production, reinforce, setup, supply, transport
+from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
+from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .orders import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation

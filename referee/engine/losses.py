@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..contracts.events_combat import FortDestroyed, HitsLost, LossTaken
+from ..contracts.events_map import ArmyEliminated, PieceEliminated
+from ..contracts.orders import Annihilate, Ersatz, Lose, Ord
 from ..data.gamedata import GameData
 from .cards import playable_hand
 from .core import Ctx, DecisionSpec, Violation, register
-from .events_combat import FortDestroyed, HitsLost, LossTaken
-from .events_map import ArmyEliminated, PieceEliminated
 from .fire import units_in
 from .movement import settle
-from .order_shapes import Annihilate, Ersatz, Lose, Ord
 from .state import State, template_key
 
 

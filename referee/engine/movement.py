@@ -13,11 +13,7 @@ import itertools
 import msgspec
 
 from ..base.errors import quoted
-from ..data.gamedata import GameData
-from .armies import hidden_templates, template_violation
-from .cards import first_card
-from .core import Ctx, Violation
-from .events_map import (
+from ..contracts.events_map import (
     AreaControlChanged,
     ArmyEliminated,
     BecameDisputed,
@@ -25,8 +21,12 @@ from .events_map import (
     PieceEliminated,
     UnitMoved,
 )
-from .events_turn import CardPlayed
-from .order_shapes import Move, Ord, Reserves
+from ..contracts.events_turn import CardPlayed
+from ..contracts.orders import Move, Ord, Reserves
+from ..data.gamedata import GameData
+from .armies import hidden_templates, template_violation
+from .cards import first_card
+from .core import Ctx, Violation
 from .state import (
     Army,
     Piece,

@@ -8,7 +8,7 @@ canonical text that `status` lists and `order` accepts. A line starting with
 """
 
 
-from .order_shapes import (  # the shapes, generated from referee/contracts/orders.py
+from ..contracts.orders import (  # the shapes, generated from referee/contracts/orders.py
     Ord,
 )
 

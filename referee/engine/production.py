@@ -15,15 +15,9 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from ..data.gamedata import GameData
-from . import sealed
-from .armies import hidden_templates
-from .builds import available, build_cost, left, plan, plan_cost, production_violation, reorganised
-from .cards import draw, pick
-from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
-from .events_base import Secret
-from .events_map import ArmyEliminated
-from .events_production import (
+from ..contracts.events_base import Secret
+from ..contracts.events_map import ArmyEliminated
+from ..contracts.events_production import (
     ArmyRebuilt,
     EftLossesDue,
     EftUnitLost,
@@ -36,9 +30,26 @@ from .events_production import (
     UnitBuilt,
     UnitEntrenched,
 )
-from .events_turn import CardsDiscarded
+from ..contracts.events_turn import CardsDiscarded
+from ..contracts.orders import (
+    Build,
+    Buy,
+    Discard,
+    Done,
+    Entrench,
+    Lose,
+    Move,
+    Ord,
+    Rebuild,
+    Upgrade,
+)
+from ..data.gamedata import GameData
+from . import sealed
+from .armies import hidden_templates
+from .builds import available, build_cost, left, plan, plan_cost, production_violation, reorganised
+from .cards import draw, pick
+from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
 from .movement import apply_reorganise, reorganise_candidates, template_ref
-from .order_shapes import Build, Buy, Discard, Done, Entrench, Lose, Move, Ord, Rebuild, Upgrade
 from .orders import format_order
 from .reinforce import settle_empty_armies
 from .state import State

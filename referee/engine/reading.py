@@ -10,8 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from ..base.errors import AmbiguousOrderError, OrderSyntaxError, quoted
-from ..data.gamedata import GameData, fold
-from .order_shapes import (
+from ..contracts.orders import (
     Annihilate,
     Armistice,
     Bonus,
@@ -50,6 +49,7 @@ from .order_shapes import (
     Swap,
     Upgrade,
 )
+from ..data.gamedata import GameData, fold
 
 # "Did you mean": at most this many names, each at least this close (difflib's ratio) to
 # what was typed and not much further than the closest; a name of several words is tried
@@ -488,7 +488,7 @@ def _json_order(text: str, line: str) -> Ord:
         return msgspec.json.decode(raw, type=Order)
     except (msgspec.DecodeError, UnicodeError) as exc:
         first = str(exc)
-    # start-up: the contract's validator only for an order the fast twin refused
+    # start-up: pydantic's validation only for an order msgspec refused, to say every problem
     from ..contracts import check
 
     try:

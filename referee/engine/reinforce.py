@@ -12,11 +12,17 @@ armies within their areas (8.1).
 
 from __future__ import annotations
 
+from ..contracts.events_map import (
+    CommonwealthSwapped,
+    ReinforcementLost,
+    ReinforcementsDue,
+    UnitPlaced,
+)
+from ..contracts.orders import Done, Move, Ord, Place, Swap
 from ..data.gamedata import GameData
 from . import sealed
 from .armies import hidden_templates, join_violation
 from .core import Ctx, DecisionSpec, Violation, finish, register
-from .events_map import CommonwealthSwapped, ReinforcementLost, ReinforcementsDue, UnitPlaced
 from .movement import (
     apply_reorganise,
     reorganise_candidates,
@@ -24,7 +30,6 @@ from .movement import (
     settle,
     template_ref,
 )
-from .order_shapes import Done, Move, Ord, Place, Swap
 from .state import State, piece_key, template_key
 from .supply import supplied_areas
 

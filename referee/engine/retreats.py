@@ -9,14 +9,14 @@ special-card hits (8.2.2, 8.3.5, 9.1.5, 9.1.6).
 
 from __future__ import annotations
 
+from ..contracts.events_combat import BiplaneReacts, UnitRetreated
+from ..contracts.events_map import ArmyEliminated, PieceEliminated
+from ..contracts.orders import Done, Eliminate, Ord, React, Retreat
 from ..data.gamedata import GameData
 from . import movement
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events_combat import BiplaneReacts, UnitRetreated
-from .events_map import ArmyEliminated, PieceEliminated
 from .fire import units_in
-from .order_shapes import Done, Eliminate, Ord, React, Retreat
 from .state import State
 
 

@@ -8,13 +8,13 @@ method 3), never make a ground attack.
 
 from __future__ import annotations
 
+from ..contracts.events_combat import BiplaneReacts
+from ..contracts.events_map import UnitMoved
+from ..contracts.orders import Done, Ord, Scramble
 from ..data.gamedata import GameData
 from . import movement
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .events_combat import BiplaneReacts
-from .events_map import UnitMoved
 from .fire import has_biplanes, markers
-from .order_shapes import Done, Ord, Scramble
 from .state import State
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..contracts.events_base import Secret
+from ..contracts.events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
+from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx, SealedPlans, prompt
 from .events import KEEPS
-from .events_base import Secret
-from .events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
 from .movement import private_order
-from .order_shapes import Ord
 from .orders import format_order
 from .reading import parse_order
 from .state import State

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..contracts.events_turn import CardsStacked, DeckShuffled
+from ..contracts.scenariomodels import Scenario
 from ..data.gamedata import GameData
-from ..data.scenariomodels import Scenario
 from .cards import draw
 from .core import Ctx
-from .events_turn import CardsStacked, DeckShuffled
 from .state import Army, Fort, Piece, State, piece_key
 
 _SERIAL = re.compile(r"^([a-z]+-[a-z]+)-(\d+)$")

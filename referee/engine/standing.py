@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 
 from ..base.errors import OrderSyntaxError
+from ..contracts.events_turn import StandingApplied
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx
-from .events_turn import StandingApplied
 from .losses import loss_choices
 from .orders import format_order
 from .reading import parse_order

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..contracts.events_combat import FortDestroyed
+from ..contracts.events_map import ArmyEliminated, PieceEliminated
+from ..contracts.events_production import (
+    AttritionDue,
+    AttritionTaken,
+    BackInSupply,
+    FortReduced,
+    OutOfSupply,
+)
+from ..contracts.orders import Lose
 from ..data.gamedata import GameData
 from .armies import hidden_templates
 from .core import Ctx, DecisionSpec, Violation, finish, prompt, register
-from .events_combat import FortDestroyed
-from .events_map import ArmyEliminated, PieceEliminated
-from .events_production import AttritionDue, AttritionTaken, BackInSupply, FortReduced, OutOfSupply
 from .movement import settle, template_ref
-from .order_shapes import Lose
 from .state import State, other, template_key
 
 

@@ -3,12 +3,12 @@ the map, its units staying in the area on their own or joining another army ther
 
 from __future__ import annotations
 
+from ..contracts.events_map import ArmySuppressed
+from ..contracts.orders import Suppress
 from ..data.gamedata import GameData
 from .armies import hidden_templates, template_violation
 from .core import Ctx, Violation
-from .events_map import ArmySuppressed
 from .movement import resolve, settle
-from .order_shapes import Suppress
 from .state import State
 from .supply import in_supply
 

@@ -7,10 +7,11 @@ combined with other movement: the counter has then moved for the turn.
 
 from __future__ import annotations
 
+from ..contracts.events_map import UnitMoved
+from ..contracts.orders import Eft, Evacuate, Rail, Reserves, Sea, Strategic
 from ..data.gamedata import GameData
 from .cards import first_card
 from .core import Ctx, Violation
-from .events_map import UnitMoved
 from .movement import (
     Mover,
     movers,
@@ -21,7 +22,6 @@ from .movement import (
     through_full,
     turn_checks,
 )
-from .order_shapes import Eft, Evacuate, Rail, Reserves, Sea, Strategic
 from .state import State
 
 _WORDS = {1: "one", 2: "two", 3: "three"}

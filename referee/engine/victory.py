@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..data.chartmodels import VictoryLevel
+from ..contracts.chartmodels import VictoryLevel
+from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused, GameEnded
+from ..contracts.orders import Armistice, Ord
 from ..data.gamedata import GameData
 from .core import Ctx, Violation
-from .events_turn import ArmisticeProposed, ArmisticeRefused, GameEnded
-from .order_shapes import Armistice, Ord
 from .production import eft_bp
 from .state import BOTH, State, other
 

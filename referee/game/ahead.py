@@ -15,10 +15,10 @@ from __future__ import annotations
 import msgspec
 
 from ..base.errors import OrderError
+from ..contracts.orders import Done, EndMovement, EndTurn, Ord, Pass
 from ..data.gamedata import GameData
 from ..engine import acting, check, decide, sealed_for, waiting_on
 from ..engine.core import DECISIONS
-from ..engine.order_shapes import Done, EndMovement, EndTurn, Ord, Pass
 from ..engine.orders import format_order
 from ..engine.reading import parse_order
 from ..engine.state import State

@@ -11,11 +11,11 @@ import msgspec
 
 from .. import __version__
 from ..base.errors import UsageError
+from ..contracts.events_turn import RulesUpgraded, SecretRevealed
 from ..data import datastore
 from ..data.catalog import check_game_name, game_data, parse_options
 from ..engine import legal_orders
 from ..engine.core import Ctx
-from ..engine.events_turn import RulesUpgraded, SecretRevealed
 from ..engine.flow import setup_record
 from ..engine.invariants import problems
 from ..engine.setup import initial_state

@@ -9,8 +9,8 @@ is reported with its record number instead of crashing the referee.
 import msgspec
 
 from ..base.errors import ContractError, JournalError, UsageError
-from ..engine.events_base import Secret
-from .record_shapes import (
+from ..contracts.events_base import Secret
+from ..contracts.records import (
     SECRET_DATA,
     JournalHeader,
     JournalRecord,

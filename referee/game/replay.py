@@ -15,13 +15,13 @@ import msgspec
 
 from .. import __version__
 from ..base.errors import JournalError, UsageError, quoted
+from ..contracts.events_turn import RulesUpgraded
+from ..contracts.scenariomodels import Scenario
 from ..data import datastore
 from ..data.catalog import game_data
 from ..data.gamedata import GameData
 from ..data.paths import GAME_NAME, default_games_dir
-from ..data.scenariomodels import Scenario
 from ..engine.events import dump, evolve
-from ..engine.events_turn import RulesUpgraded
 from ..engine.setup import initial_state
 from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events

@@ -10,7 +10,8 @@ import secrets as _secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
+import msgspec
+from pydantic_core import ValidationError
 
 from .. import __version__
 from ..base.errors import (
@@ -27,6 +28,7 @@ from ..contracts.skirmish import (
     SkirmishReveal,
     SkirmishScenario,
 )
+from ..contracts.validation import validator
 from ..data.skirmish import SkirmishData
 from ..engine import skirmish as sk
 from ..store import dice as dicemod
@@ -54,7 +56,7 @@ def _model(seq: int, line: bytes) -> type:
 def _broken(seq: int, line: bytes) -> str | None:
     model = _model(seq, line)
     try:
-        model.model_validate_json(line)
+        validator(model).validate_json(line)
     except ValidationError as exc:
         e = exc.errors(include_url=False)[0]
         return f"{'.'.join(map(str, e['loc'])) or 'top'}: {e['msg']}"
@@ -190,8 +192,8 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
     header = {"kind": "header", "game_id": game_id, "game": data.info.id,
               "game_kind": "skirmish", "game_name": data.info.name,
               "data_digest": data.digest, "engine_version": __version__,
-              "scenario": sc.id, "scenario_data": sc.model_dump(mode="json"),
-              "card_data": data.card.model_dump(mode="json", by_alias=True),
+              "scenario": sc.id, "scenario_data": msgspec.to_builtins(sc),
+              "card_data": msgspec.to_builtins(data.card),
               "challenge_window": data.info.challenge_window, "players": players or {},
               "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
               "created_at": now()}
@@ -252,8 +254,9 @@ def is_skirmish(header: dict) -> bool:
 def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
     """The card and the state after every record (evolve only: nothing is rolled)."""
     header = records[0]
-    card = SkirmishCard.model_validate(header["card_data"])
-    state = sk.initial_state(SkirmishScenario.model_validate(header["scenario_data"]))
+    card = validator(SkirmishCard).validate_python(header["card_data"])
+    state = sk.initial_state(validator(SkirmishScenario).validate_python(
+        header["scenario_data"]))
     for rec in records[1:]:
         sk.evolve(card, state, rec, rec["seq"])
     return card, state

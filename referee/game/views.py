@@ -14,8 +14,8 @@ from typing import Any
 import msgspec
 
 from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
+from ..contracts.gamemodels import Terms
 from ..data.gamedata import GameData, fold
-from ..data.gamemodels import Terms
 from ..engine import legal_orders, pending_prompt, waiting_on
 from ..engine.orders import format_order
 from ..engine.production import EFT

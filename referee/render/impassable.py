@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+from ..contracts.mapmodels import Impassable
 from ..data.gamedata import GameData
-from ..data.mapmodels import Impassable
 from .svgparts import LINE, RADIUS, clean
 
 SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
+from ..contracts.mapmodels import Area
 from ..data.gamedata import GameData
-from ..data.mapmodels import Area
 from ..engine.state import State
 from ..game.views import state_view
 from . import impassable, labels

@@ -121,12 +121,13 @@ def _own_bytes(path: Path) -> bytes | None:
 
 def _validated(model: type, document: dict, path: Path) -> Any:
     """The settings built from the document, every problem one line naming the file."""
-    from pydantic import ValidationError  # start-up: as above
+    from pydantic_core import ValidationError  # start-up: as above
 
+    from ..contracts.validation import validator  # start-up: as above
     from ..contracts.words import words  # start-up: as above
 
     try:
-        return model.model_validate(document, strict=True)
+        return validator(model).validate_python(document, strict=True)
     except ValidationError as exc:
         problems = [f"{'.'.join(map(str, e['loc'])) or '(top)'}: {words(e)}"
                     for e in exc.errors(include_url=False)]

@@ -3,6 +3,8 @@ sides (red, blue), tests decided with forced dice and applied as the journal wou
 
 from __future__ import annotations
 
+from pydantic import TypeAdapter
+
 from referee.contracts.skirmish import SkirmishScenario
 from referee.data.paths import default_games_dir
 from referee.data.skirmish import load_skirmish
@@ -22,7 +24,7 @@ class Table:
 
     def __init__(self, red=(), blue=(), phase: str = "fire", red_quality="regular",
                  blue_quality="regular"):
-        sc = SkirmishScenario.model_validate({
+        sc = TypeAdapter(SkirmishScenario).validate_python({
             "id": "cases", "title": "cases", "sides": ["red", "blue"], "first": "red",
             "forces": {
                 "red": {"sections": [{"id": "R", "quality": red_quality, "figures": [

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import msgspec.structs
+
 from ...contracts.skirmish import Modifier, SkirmishCard
 from .state import FigureState, SectionState
 
@@ -50,7 +52,7 @@ def automatic_range(card: SkirmishCard, facts: dict) -> int | None:
     got = {k: facts.get(k) for k in ("light", "state", "cover")}
     fits = [row.range for row in card.spotting.automatic
             if all(not allowed or got[k] in allowed
-                   for k, allowed in row.when.model_dump().items())]
+                   for k, allowed in msgspec.structs.asdict(row.when).items())]
     return min(fits) if fits else None
 
 
