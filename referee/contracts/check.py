@@ -3,7 +3,8 @@ orders read.
 
 pydantic-core (pydantic's validation engine) validates by the schema
 validation.py derives from the contract classes; the schema is built on first
-use, in a few milliseconds, and kept for the process.
+use, in a few milliseconds, and kept for the process. Only the verdict is
+wanted here, so the validator makes no objects.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def problems(name: str, data: bytes, json_errors: bool = True) -> list[tuple[tup
     words). With json_errors false, bytes that are not JSON at all are left to the caller
     (verify: the chain check says a torn line is torn, and how to mend it)."""
     try:
-        validator(_quick(name)).validate_json(data)
+        validator(_quick(name), objects=False).validate_json(data)
     except pydantic_core.ValidationError as exc:
         return [(tuple(e["loc"]), words(e)) for e in exc.errors(include_url=False)
                 if json_errors or e["type"] != "json_invalid"]

@@ -18,31 +18,33 @@ import msgspec.structs
 from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
-_validators: dict[Any, SchemaValidator] = {}
+_validators: dict[tuple[Any, bool], SchemaValidator] = {}
 # msgspec.Meta's bounds, under the names core schemas give them.
 _BOUNDS = ("ge", "gt", "le", "lt", "multiple_of", "pattern", "min_length", "max_length")
 # An empty collection as a default: msgspec keeps its type as a factory; the schema says [].
 _EMPTY = (list, dict, set)
 
 
-def validator(shape: Any) -> SchemaValidator:
-    """The pydantic-core validator of a contract class, or of a union of them (kept)."""
-    found = _validators.get(shape)
+def validator(shape: Any, objects: bool = True) -> SchemaValidator:
+    """The pydantic-core validator of a contract class, or of a union of them (kept). With
+    objects false it gives the same verdict but makes no objects: the plain values only."""
+    found = _validators.get((shape, objects))
     if found is None:
-        found = _validators[shape] = SchemaValidator(core_schema(shape))
+        found = _validators[shape, objects] = SchemaValidator(core_schema(shape, objects))
     return found
 
 
-def core_schema(shape: Any) -> Any:
+def core_schema(shape: Any, objects: bool = True) -> Any:
     """The core schema of a contract class or of any annotation made of them."""
-    return _Builder().root(shape)
+    return _Builder(objects).root(shape)
 
 
 class _Builder:
     """One schema: every class met becomes a definition, referred to by its reference."""
 
-    def __init__(self) -> None:
+    def __init__(self, objects: bool) -> None:
         self.defs: dict[str, Any] = {}
+        self.objects = objects
 
     def root(self, shape: Any) -> Any:
         inner = self.node(shape)
@@ -97,7 +99,10 @@ class _Builder:
         for f in found:
             fields[f.name] = self.field(f)
         extra = "forbid" if config.forbid_unknown_fields else "allow"
-        shape = cs.typed_dict_schema(fields, cls=cls, extra_behavior=extra, strict=True)
+        shape = cs.typed_dict_schema(fields, cls=cls, extra_behavior=extra, strict=True,
+                                     ref=None if self.objects else ref)
+        if not self.objects:
+            return shape
         return cs.no_info_after_validator_function(_maker(cls, found), shape, ref=ref)
 
     def field(self, f: msgspec.structs.FieldInfo) -> Any:
