@@ -24,7 +24,7 @@ from referee.data import datastore
 from referee.data.dataload import document_digest, read_document
 from referee.data.paths import default_games_dir
 from referee.engine import legal_orders
-from referee.engine.orders import format_order
+from referee.engine.order_text import format_order
 from referee.engine.state import contents_text
 
 SECRET = "5e" * 32

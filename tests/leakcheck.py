@@ -59,7 +59,7 @@ from pathlib import Path
 
 from referee import game as g
 from referee.engine import legal_orders, pending_prompt
-from referee.engine.orders import format_order
+from referee.engine.order_text import format_order
 from referee.engine.victory import vp_breakdown
 
 SIDES = ("german", "entente")

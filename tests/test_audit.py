@@ -113,7 +113,7 @@ def test_the_side_sees_how_many_orders_were_legal(games, cli):
     decision (5.3: 'lose ge-1:infantry' among them); the other side and the public do not."""
     from referee import game as g
     from referee.engine import legal_orders
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
 
     before = g.open_game(games["demo"], upto=10)
     legal = [format_order(o) for o in legal_orders(before.state, before.data, "german")]

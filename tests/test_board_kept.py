@@ -2,7 +2,7 @@
 
 `evolve` keeps the per-area board (state.board: who is present, who holds, how many units
 stack) through events that move no unit, and works out again only the areas a move
-touches (events.BOARD_AREAS). Every answer of the rules that asks who is in an area
+touches (evolve.BOARD_AREAS). Every answer of the rules that asks who is in an area
 (disputed, stacking, holding, VP) reads that board, so a kept board that missed a change
 would rule wrongly. Here every board the engine reads while verify decides whole stored
 games again, of both games, with every optional rule on and off, is compared with the board

@@ -65,7 +65,7 @@ def test_cards_drawn_after_a_pass_unlock_at_the_next_player_turn_whoever_plays_i
     turn), but after two passes end the seasonal turn it is the next season's first one,
     which may be the drawer's own."""
     from referee.contracts.events_turn import PlayerTurnBegan
-    from referee.engine.events import evolve
+    from referee.engine.evolve import evolve
 
     sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]})
     st = g.open_game(new_game(tmp_path, sc)).state

@@ -180,7 +180,7 @@ def test_a_new_infantry_type_fires_and_is_taken_as_an_infantry_type_loss(tmp_pat
     assert kinds["guards"] == 2 and kinds["infantry"] == 2, kinds   # entrenched infantry F2
     game = g.open_game(journal, games_dir=games)
     from referee.engine import legal_orders
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
     lose = sorted(format_order(o) for o in legal_orders(game.state, game.data, "entente")
                   if o.kind == "lose")
     assert lose == ["lose fr-2:guards", "lose fr-2:infantry"], lose

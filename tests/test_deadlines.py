@@ -22,9 +22,9 @@ from test_inbox import ADDRESSES, GAME, KEYS, SECRET
 from referee import game as g
 from referee.base.clock import NOW_VARIABLE, now
 from referee.cli import commands
-from referee.game.deadlines import settings_fact
-from referee.mail.deadlines import check_deadlines
+from referee.game.timeline import settings_fact
 from referee.mail.inbox import inbox as mail_inbox
+from referee.mail.reminders import check_deadlines
 from referee.store.dice import write_secret
 
 START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
@@ -368,21 +368,21 @@ def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tm
 
 def test_a_run_cut_off_after_the_answer_writes_its_mails_on_the_next_run_once(
         tmp_path, cli, clock, monkeypatch):
-    from referee.mail import deadlines as maildeadlines
+    from referee.mail import reminders
 
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default",
                        "--reminders", "")
     out = tmp_path / "out"
-    real = maildeadlines._tell_answered
+    real = reminders._tell_answered
 
     def cut_off(*args, **kwargs):
         raise KeyboardInterrupt             # the run dies between the record and its mails
 
-    monkeypatch.setattr(maildeadlines, "_tell_answered", cut_off)
+    monkeypatch.setattr(reminders, "_tell_answered", cut_off)
     with pytest.raises(KeyboardInterrupt):
         check_deadlines(journal, out, DUE)
     assert records(journal)[-1]["clock"]["missed"] == "default" and not list(out.glob("*"))
-    monkeypatch.setattr(maildeadlines, "_tell_answered", real)
+    monkeypatch.setattr(reminders, "_tell_answered", real)
     assert check_deadlines(journal, out, DUE + timedelta(minutes=5)) == []
     written = sorted(p.name for p in out.glob("*.eml"))
     assert written == [f"deadline-000004-german-answered-{r}.eml"
@@ -409,12 +409,12 @@ def test_bad_deadline_options_at_new_are_one_line_and_no_journal(tmp_path, cli, 
 
 def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
         tmp_path, cli, clock, monkeypatch):
-    from referee.mail import deadlines as maildeadlines
+    from referee.mail import reminders
 
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default",
                        "--reminders", "")
     # An answer the rules refuse where the German is asked for his card (2.0 II.1).
-    monkeypatch.setattr(maildeadlines, "null_order", lambda *a: ("end movement", "2.0 II.1"))
+    monkeypatch.setattr(reminders, "null_order", lambda *a: ("end movement", "2.0 II.1"))
     out = tmp_path / "out"
     [line] = check_deadlines(journal, out, DUE)
     assert line.startswith("missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from forging import resign
 
-from referee.base.text import disguising, mixed_scripts, visible
+from referee.base.glyphs import disguising, mixed_scripts, visible
 from referee.data.paths import default_games_dir
 from referee.store.journal import canonical
 

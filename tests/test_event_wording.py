@@ -1,21 +1,21 @@
 """Every kind of event the engine writes has its line in the log, and the log words no kind
-the engine does not have (render/text.py WORDING, one entry per kind, kept by topic in
+the engine does not have (render/record_text.py WORDING, one entry per kind, kept by topic in
 render/words_*.py)."""
 
 from __future__ import annotations
 
 import referee.engine  # noqa: F401  (fills the engine's table of how each event evolves)
 from referee.contracts.events import Event
-from referee.engine.events import HANDLERS
+from referee.engine.evolve import HANDLERS
 from referee.render import words_combat, words_moves, words_production, words_turn
-from referee.render.text import WORDING, describe
+from referee.render.record_text import WORDING, describe
 
 TOPICS = {"words_turn": words_turn.WORDING, "words_moves": words_moves.WORDING,
           "words_combat": words_combat.WORDING, "words_production": words_production.WORDING}
 
 
 def engine_kinds() -> set[str]:
-    """The `type` tag of every event the engine defines (engine/events.py Event)."""
+    """The `type` tag of every event the engine defines (engine/evolve.py Event)."""
     return {cls.__struct_config__.tag for cls in Event.__args__}
 
 

@@ -20,7 +20,7 @@ from casebook import SECRET
 from referee import game as g
 from referee.cli import commands
 from referee.data.gamedata import fold
-from referee.engine.orders import format_order
+from referee.engine.order_text import format_order
 from referee.engine.reading import parse_order
 from referee.game.views import order_aids, readable_name, status_view
 from referee.render.documents import status_document

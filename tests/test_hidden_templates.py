@@ -27,7 +27,7 @@ import pytest
 from casebook import new_game, position
 from referee import game as g
 from referee.game.autoplay import autoplay
-from referee.render.text import describe, record_lines
+from referee.render.record_text import describe, record_lines
 from referee.store.journal import redact
 
 KINDS = re.compile(r"\b(infantry|cavalry|artillery|siege[ _]gun|paris[ _]gun|biplane|tank|"

@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("flow",),                                          # the sequence of play (2.0)
     ("setup", "standing", "victory"),                   # phases that start or end the game,
                                                         # answers given ahead
-    ("combat", "crisis", "production", "suppress", "transport"),    # phases
+    ("combat", "crisis", "movement_modes", "production", "suppress"),    # phases
     ("battle",),                                        # the combat phase's battles, fought
     ("builds", "losses", "reinforce", "retreats", "scramble"),    # what phases hand decisions
                                                         # to; what a build costs and needs
@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("core",),                                          # Ctx, prompt, the decision registry
     ("apply", "invariants", "reading"),
     ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
-    ("apply_units", "events", "orders"),                # evolve; the orders' text form
+    ("apply_units", "evolve", "order_text"),            # evolve; the orders' text form
     ("state", "versions"),
 ]
 

@@ -11,6 +11,7 @@ there for start-up time; every other import stands at the top of its module.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -246,3 +247,21 @@ def test_the_guides_list_the_layers_this_test_checks_in_its_order():
     for doc in ("CONTRIBUTING.md", "docs/design.md"):
         said = re.search(r"The package is (\w+) layers", (root / doc).read_text("utf-8"))
         assert said and said.group(1) == words[len(LAYERS) - 8], doc
+
+
+def _shared_basenames() -> set[str]:
+    """The module names used in more than one folder of referee/."""
+    names = [p.name for p in (Path(referee.__file__).parent).rglob("*.py")]
+    return {n for n in names if names.count(n) > 1}
+
+
+def test_a_module_name_in_two_folders_is_one_idea_that_design_md_names():
+    """Each name shared by modules of two folders is listed, with its reason, in design.md's
+    list of names used in more than one folder; a new shared name (two `transport.py`, one
+    for rail moves and one for mail) fails until it is renamed or justified there."""
+    text = (Path(referee.__file__).parent.parent / "docs" / "design.md").read_text("utf-8")
+    start = text.index("A name is used\nin more than one folder only where")
+    end = text.index("`referee.game` is a lazy facade", start)
+    listed = set(re.findall(r"`([a-z_]+\.py)`", text[start:end]))
+    assert _shared_basenames() == listed, (sorted(_shared_basenames() - listed),
+                                           sorted(listed - _shared_basenames()))

@@ -11,7 +11,7 @@ from casebook import new_game, position
 from referee import game as g
 from referee.contracts.orders import Move, Rail, Reserves, Sea, Strategic
 from referee.engine import check, decide, legal_orders
-from referee.engine.orders import format_order
+from referee.engine.order_text import format_order
 from referee.engine.reading import parse_order
 from referee.store.dice import Dice
 

@@ -35,7 +35,7 @@ from test_hostile_mail import (
 )
 
 from referee.base.errors import QUOTE_LIMIT
-from referee.base.text import BIDI, CONTROL, INVISIBLE
+from referee.base.glyphs import BIDI, CONTROL, INVISIBLE
 from referee.mail.inbox import Outcome
 from referee.mail.refusal import refusal_text
 from referee.mail.tick import Game, claimant

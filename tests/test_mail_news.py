@@ -21,8 +21,8 @@ from test_transport import new_game as game_through
 
 from referee.mail import ledger as ledgermod
 from referee.mail import tick as ticking
+from referee.mail.delivery import refused_mails
 from referee.mail.ledger import forget_starts, news_owed_again, note_start
-from referee.mail.transport import refused_mails
 
 
 def new_game(cli, folder: Path, game_id: str, *route: str) -> tuple[Path, dict]:

@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from referee.base.text import visible
+from referee.base.glyphs import visible
 from referee.render.chat import CHAT_LIMIT, POST_MARK_LINE, chat_posts, to_chat
 from referee.render.formats import render, to_bbcode, to_text
 from referee.render.layout import _table_text

@@ -18,7 +18,7 @@ def _quietly(path):
     """Answer everything but the card-or-pass decision: place reinforcements where first
     allowed, spend no Build Points, take forced choices in listed order."""
     from referee.engine import legal_orders
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
     while True:
         game = g.open_game(path)
         st = game.state

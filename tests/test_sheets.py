@@ -38,7 +38,7 @@ from referee import game as g
 from referee.base.errors import JournalError, SheetError
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
-from referee.engine.orders import format_order
+from referee.engine.order_text import format_order
 from referee.game import audit as g_audit
 from referee.store import dice as dm
 from referee.store import sheets

@@ -256,7 +256,7 @@ def test_the_log_names_renamed_sides_in_every_line_that_names_one(tmp_path):
     """The log's lines that name a side take its name from the data, the EFT box's owner
     (2.0 V.4), the side whose VP the game counts (3.1) and the Commonwealth's nation
     (8.2.3) too: with the sides renamed, each line says Central or Allies."""
-    from referee.render.text import describe
+    from referee.render.record_text import describe
 
     def rename(d: Path) -> None:
         _rename_side(d, "entente", "allies")

@@ -210,7 +210,7 @@ def test_show_names_both_sides_while_both_owe_a_plan(tmp_path, cli):
 def test_revealed_plans_name_their_areas_as_the_other_lines_do(tmp_path, cli):
     """2.0 I: the plans revealed name each area as the placements after them do (ENGLAND,
     Troyes), not by id; each line still reads back as the order given (4.1)."""
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
     from referee.engine.reading import parse_order
 
     j = _to_autumn_1914(tmp_path)

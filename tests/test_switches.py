@@ -16,7 +16,7 @@ from referee.engine.victory import victory_level
 from referee.game.views import state_view, status_view
 from referee.render.documents import show_document, status_document
 from referee.render.formats import render
-from referee.render.text import describe
+from referee.render.record_text import describe
 from referee.store.dice import Dice
 
 

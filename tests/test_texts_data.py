@@ -24,7 +24,7 @@ from casebook import position
 from referee import game as g
 from referee.contracts.orders import PlayCard
 from referee.engine import check, legal_orders, pending_prompt
-from referee.engine.orders import format_order
+from referee.engine.order_text import format_order
 from referee.engine.victory import vp_breakdown
 
 

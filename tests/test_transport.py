@@ -38,7 +38,7 @@ from mailservers import (
 
 from referee.mail import tick as ticking
 from referee.mail.credentials import password
-from referee.mail.transport import TransportError, refused_mails, send_owed
+from referee.mail.delivery import TransportError, refused_mails, send_owed
 from referee.store import signing
 from referee.store.mailroute import check_target
 
@@ -753,13 +753,13 @@ def test_a_pass_cut_before_the_messages_are_marked_read_repeats_nothing(cli, net
                                                                          monkeypatch):
     journal, keys = new_game(cli, tmp_path / "games", "kilo", net)
     net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<k1@example.org>"))
-    from referee.mail import transport
+    from referee.mail import delivery
 
     def cut(self, uids):
         raise TransportError("imap: the connection was lost")
 
     with monkeypatch.context() as m:
-        m.setattr(transport.ImapFolder, "mark_seen", cut)
+        m.setattr(delivery.ImapFolder, "mark_seen", cut)
         r = tick(cli, journal)
     assert r.exit_code == 3 and "connection was lost" in r.stderr
     assert net.imap.seen(net.folder) == {"<k1@example.org>": False}

@@ -263,7 +263,7 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
     import threading
 
     from referee.engine import legal_orders
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
     from referee.game.views import readable_status_view as status_view  # the view and its aids
     from referee.game.views import state_view
 

@@ -95,7 +95,7 @@ def test_an_export_with_a_changed_die_fails_once_the_secret_is_given(game, cli, 
                                                                       secret_file):
     from referee.cli.demo import DEMO_OPENING, _demo_choice
     from referee.engine import legal_orders
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
 
     g.submit(game, "german", DEMO_OPENING)
     while not any(json.loads(line).get("dice") for line in _lines(game)[1:]):
@@ -197,7 +197,7 @@ def test_a_forged_export_cannot_make_the_dice_check_hang():
 
 def _to_production(game):
     from referee.engine import legal_orders
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
 
     for _ in range(60):
         st = g.open_game(game)

@@ -73,7 +73,7 @@ def _rechain(records: list[dict], path: Path) -> None:
 def _legal(path: Path, side: str) -> str:
     """The first legal order of side that is neither an armistice nor a surrender."""
     from referee.engine import legal_orders
-    from referee.engine.orders import format_order
+    from referee.engine.order_text import format_order
     from referee.game import open_game
 
     game = open_game(path)

@@ -44,7 +44,11 @@ def log(
 ) -> None:
     """The records with their orders, dice and events."""
     from ..game.records import header_of, record_of  # start-up: only log needs it
-    from ..render.text import note_pending, record_lines, wrap_lines  # start-up: only log needs it
+    from ..render.record_text import (  # start-up: only log needs it
+        note_pending,
+        record_lines,
+        wrap_lines,
+    )
     from ..store.journal import Journal, redact, scan  # start-up: only log and repair need it
 
     check_name(as_)

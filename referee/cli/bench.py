@@ -32,7 +32,7 @@ from datetime import date
 from pathlib import Path
 
 from ..engine import decide, legal_orders, plan_labels
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..game import SEALED_PLAN, body, create_game, open_game, position
 from ..game.autoplay import autoplay

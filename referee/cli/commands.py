@@ -229,11 +229,11 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
 def _with_deadlines(view: dict, game, games_dir: Path | None) -> None:
     """Add each owing side's deadline to a status view, in a game that has deadlines (they
     come from the journal's bytes alone, so the view may be kept for them)."""
-    from ..game import deadlines  # start-up: only a view computed anew
+    from ..game import timeline  # start-up: only a view computed anew
 
-    if deadlines.has_deadlines(game.raw):
-        view["deadlines"] = deadlines.deadline_view(
-            deadlines.timeline(game.journal, game.raw, games_dir))
+    if timeline.has_deadlines(game.raw):
+        view["deadlines"] = timeline.deadline_view(
+            timeline.timeline(game.journal, game.raw, games_dir))
 
 
 def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
@@ -344,7 +344,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     from ..game.views import order_aids, status_view  # start-up: a signed view needs none
     from ..render.documents import status_document  # start-up: a signed view in JSON needs none
     from ..render.formats import render  # start-up: a signed view in JSON needs none
-    from ..render.text import record_lines, wrap_lines  # start-up: status and show need none
+    from ..render.record_text import record_lines, wrap_lines  # start-up: status and show need none
     from ..store.journal import redact  # start-up: --help and completion do without
 
     check_side(side)

@@ -39,21 +39,21 @@ def deadline(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Each owing side's deadline; with options, a moderator's record changing them."""
-    from ..game import deadlines  # start-up: only the deadline commands need it
+    from ..game import timeline  # start-up: only the deadline commands need it
 
     commands.check_private(journal)
     if pause and resume:
         raise UsageError("--pause and --resume: give one of them")
-    fact = deadlines.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind) \
+    fact = timeline.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind) \
         if any(v is not None for v in (set_, kind, reminders, missed, extensions,
                                        skip_weekends)) else None
     made = []
     if fact or pause or resume:
         commands.check_ours(journal)
     if fact:
-        made.append(deadlines.set_deadlines(journal, fact, GAMES["dir"]))
+        made.append(timeline.set_deadlines(journal, fact, GAMES["dir"]))
     if pause or resume:
-        made.append(deadlines.pause_or_resume(journal, pause, GAMES["dir"]))
+        made.append(timeline.pause_or_resume(journal, pause, GAMES["dir"]))
     typer.echo(_shown(journal, made, format))
 
 
@@ -65,7 +65,7 @@ def extend(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Give a side (or every side owing orders) more time for its decision now."""
-    from ..game import deadlines  # start-up: only the deadline commands need it
+    from ..game import timeline  # start-up: only the deadline commands need it
 
     commands.check_private(journal)
     if len(what) not in (1, 2):
@@ -73,19 +73,19 @@ def extend(
                          "before it if only one side gets more time")
     side = what[0].casefold() if len(what) == 2 else None
     commands.check_ours(journal)
-    made = deadlines.extend(journal, "moderator", side, what[-1], GAMES["dir"])
+    made = timeline.extend(journal, "moderator", side, what[-1], GAMES["dir"])
     typer.echo(_shown(journal, made, format))
 
 
 def _shown(journal: Path, made: list[dict], fmt: Fmt) -> str:
     """The deadlines as they stand, with the records just made."""
-    from ..game import deadlines  # start-up: only the deadline commands need it
+    from ..game import timeline  # start-up: only the deadline commands need it
 
-    view = deadlines.deadline_view(deadlines.read_timeline(journal, GAMES["dir"]))
+    view = timeline.deadline_view(timeline.read_timeline(journal, GAMES["dir"]))
     view["records"] = [r["seq"] for r in made]
     if fmt == Fmt.json:
         return commands.dump(view)
-    lines = [f"record {r['seq']}: {deadlines.clock_words(r)}" for r in made]
+    lines = [f"record {r['seq']}: {timeline.clock_words(r)}" for r in made]
     if view["paused"]:
         lines.append("the game is paused: no orders are taken, no deadline runs")
     elif not view["due"]:

@@ -11,11 +11,11 @@ import typer
 
 from .. import game as g
 from ..engine import legal_orders
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..game.views import state_view, status_view
 from ..render.documents import show_document, status_document
 from ..render.formats import render
-from ..render.text import describe
+from ..render.record_text import describe
 from ..store.dice import write_secret
 from ..store.journal import redact
 from .commands import dump

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from ..base.errors import EXIT_REJECTED
-from ..base.text import VisibleStream
+from ..base.glyphs import VisibleStream
 from . import commands
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
@@ -216,7 +216,7 @@ def run(command: str, params: dict) -> int:
 def main() -> None:
     """Parse the command line and run it (SystemExit with its exit code)."""
     # Nothing printed may disguise itself: a bidirectional override or an escape sequence
-    # from a journal or a mail shows as its escape (base/text.py).
+    # from a journal or a mail shows as its escape (base/glyphs.py).
     sys.stdout, sys.stderr = _visible(sys.stdout), _visible(sys.stderr)
     plain = parse(sys.argv[1:])
     if plain is not None:

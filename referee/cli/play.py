@@ -135,7 +135,7 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
     """The options of `new` that can be wrong without the game: the game id, the deadline
     settings (their fact for the journal, or None), the mail route and an address beyond
     ASCII its SMTP server would not take, refused before any file is made."""
-    from ..game.deadlines import settings_fact  # start-up: only new and deadline need it
+    from ..game.timeline import settings_fact  # start-up: only new and deadline need it
     from ..store.mailroute import check_source, check_target  # start-up: new only
 
     if game_id is not None:
@@ -143,7 +143,7 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
     for value, check, option in ((mail_in, check_source, "--mail-in"),
                                  (mail_out, check_target, "--mail-out")):
         if value is not None:
-            from ..mail.transport import check_allowed  # start-up: new with a route only
+            from ..mail.delivery import check_allowed  # start-up: new with a route only
 
             check_allowed(check(value, option), option)
     wide = [p.partition("=")[2].strip() for p in players if not p.isascii()]

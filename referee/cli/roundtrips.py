@@ -31,7 +31,7 @@ from ..contracts.events_turn import DecisionPending
 from ..engine import decide, decide_plan, legal_orders, sealed_for, waiting_on
 from ..engine.core import Ctx
 from ..engine.flow import setup_record
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.setup import initial_state
 from ..game import game_data

@@ -243,7 +243,7 @@ Stamp = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{
 
 
 class ClockFact(Contract):
-    """A fact about the game's time (mail/deadlines.py): the deadline settings, a deadline
+    """A fact about the game's time (game/timeline.py): the deadline settings, a deadline
     extended, a reminder sent, a deadline missed, the game paused or resumed.
 
     `settings`: the duration of a hand-off's deadline (`deadline`; for one decision kind only

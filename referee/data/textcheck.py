@@ -1,12 +1,12 @@
 """Names that are what they say: no text of the game data or a scenario may hold a character
-that makes it display as another (base/text.py), and no id or key may mix scripts ('е',
+that makes it display as another (base/glyphs.py), and no id or key may mix scripts ('е',
 Cyrillic, for 'e'). Each problem names its file and place, placed at its line."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..base.text import disguising, mixed_scripts
+from ..base.glyphs import disguising, mixed_scripts
 from .problems import At
 
 ID_FIELDS = frozenset({"id", "ids", "key", "keys", "nation", "side", "kind", "type"})

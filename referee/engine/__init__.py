@@ -25,9 +25,9 @@ from . import (  # noqa: F401  (each registers its decision kinds; apply, how ev
     victory,
 )
 from .core import DECISIONS, Ctx, SealedPlans, Violation
-from .events import evolve
+from .evolve import evolve
 from .movement import private_order
-from .orders import format_order
+from .order_text import format_order
 from .standing import answer as answer_standing
 from .state import State
 

@@ -9,7 +9,7 @@ event was written.
 from __future__ import annotations
 
 from . import apply_combat, apply_map, apply_production, apply_turn
-from .events import BOARD_AREAS, HANDLERS
+from .evolve import BOARD_AREAS, HANDLERS
 
 
 def _no_areas(state, event, data) -> tuple:

@@ -177,7 +177,7 @@ BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
     CombatPhaseEnded: _combat_ended,
 }
 
-# These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
+# These move, add and remove no unit: the board stays as it was (evolve.BOARD_AREAS).
 NO_UNIT_MOVES = (CombatPhaseBegan, BattleDeclared, CombatCardPlayed, BonusDesignated,
                  OffensiveDowngraded, BattleCancelled, BattleBegan, BattleStep,
                  FireResolved, HitsToPay, BiplaneReacts, BattleEnded,

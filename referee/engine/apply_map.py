@@ -230,7 +230,7 @@ def _moved_areas(s: State, e: UnitMoved, d: GameData) -> set | None:
     return areas
 
 
-# These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
+# These move, add and remove no unit: the board stays as it was (evolve.BOARD_AREAS).
 NO_UNIT_MOVES = (AreaControlChanged, BecameDisputed, EnemyAreaEntered,
                  CrisisDeclared, CrisisEnded, ReinforcementsDue)
 BOARD_AREAS = {UnitMoved: _moved_areas}

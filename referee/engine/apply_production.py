@@ -118,7 +118,7 @@ BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
     EftLossesDue: _eft_due, EftUnitLost: _eft_lost, ProductionEnded: _production_ended,
 }
 
-# These move, add and remove no unit: the board stays as it was (events.BOARD_AREAS).
+# These move, add and remove no unit: the board stays as it was (evolve.BOARD_AREAS).
 NO_UNIT_MOVES = (OutOfSupply, BackInSupply, AttritionDue, ProductionBegan,
                  ProductionOrdered, ProductionDone, ProductionRevealed, UnitEntrenched,
                  EftLossesDue, ProductionEnded)

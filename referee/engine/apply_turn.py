@@ -175,5 +175,5 @@ BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
     PlanClosed: _plan_closed, PlanRevealed: _plan_revealed,
 }
 
-# None of these moves, adds or removes a unit: the board stays as it was (events.BOARD_AREAS).
+# None of these moves, adds or removes a unit: the board stays as it was (evolve.BOARD_AREAS).
 NO_UNIT_MOVES = tuple(BY_TYPE)

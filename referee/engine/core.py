@@ -18,7 +18,7 @@ from ..contracts.events_turn import DecisionPending, DecisionSkipped
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from ..store.dice import Dice
-from .events import evolve
+from .evolve import evolve
 from .state import State
 
 

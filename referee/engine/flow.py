@@ -41,10 +41,10 @@ from ..contracts.events_turn import (
 from ..contracts.orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard
 from ..contracts.scenariomodels import Scenario
 from ..data.gamedata import GameData
-from . import combat, movement, production, reinforce, setup, supply, transport
+from . import combat, movement, movement_modes, production, reinforce, setup, supply
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
-from .orders import format_order
+from .order_text import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation
 from .victory import victory_level
@@ -214,18 +214,18 @@ register(DecisionSpec(
 # ---------------------------------------------------------------- movement (Offensive and pass)
 
 MOVE_CHECKS = {
-    "move": movement.move_violation, "rail": transport.rail_violation,
-    "strategic": transport.strategic_violation, "sea": transport.sea_violation,
-    "reserves": transport.reserves_violation, "evacuate": transport.evacuate_violation,
-    "suppress": suppress_violation, "eft": transport.eft_violation,
+    "move": movement.move_violation, "rail": movement_modes.rail_violation,
+    "strategic": movement_modes.strategic_violation, "sea": movement_modes.sea_violation,
+    "reserves": movement_modes.reserves_violation, "evacuate": movement_modes.evacuate_violation,
+    "suppress": suppress_violation, "eft": movement_modes.eft_violation,
 }
 MOVE_KINDS = tuple(MOVE_CHECKS)
 
 
 def _movement_candidates(s: State, d: GameData, side: str):
     yield from movement.move_candidates(s, d, side)
-    yield from transport.whole_move_candidates(s, d, side)
-    yield from transport.eft_candidates(s, d, side)
+    yield from movement_modes.whole_move_candidates(s, d, side)
+    yield from movement_modes.eft_candidates(s, d, side)
     yield from suppress_candidates(s, d, side)
 
 
@@ -255,7 +255,7 @@ def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
     if o.kind == "suppress":
         apply_suppress(ctx, o, side)
     elif o.kind == "eft":
-        transport.apply_eft(ctx, o, side)
+        movement_modes.apply_eft(ctx, o, side)
     elif o.kind in MOVE_CHECKS:
         movement.apply_move(ctx, o, side)
     elif isinstance(o, Discard):

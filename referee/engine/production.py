@@ -50,7 +50,7 @@ from .builds import available, build_cost, left, plan, plan_cost, production_vio
 from .cards import draw, pick
 from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
 from .movement import apply_reorganise, reorganise_candidates, template_ref
-from .orders import format_order
+from .order_text import format_order
 from .reinforce import settle_empty_armies
 from .state import State
 from .supply import supplied_areas

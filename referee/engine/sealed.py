@@ -17,9 +17,9 @@ from ..contracts.events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansO
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx, SealedPlans, prompt
-from .events import KEEPS
+from .evolve import KEEPS
 from .movement import private_order
-from .orders import format_order
+from .order_text import format_order
 from .reading import parse_order
 from .state import State
 

@@ -28,7 +28,7 @@ from ..contracts.events_turn import StandingApplied
 from ..data.gamedata import GameData
 from .core import DECISIONS, Ctx
 from .losses import loss_choices
-from .orders import format_order
+from .order_text import format_order
 from .reading import parse_order
 
 # phrase -> (decision kinds it answers, the answer, the rule of the decision)

@@ -19,7 +19,7 @@ from ..contracts.orders import Done, EndMovement, EndTurn, Ord, Pass
 from ..data.gamedata import GameData
 from ..engine import acting, check, decide, sealed_for, waiting_on
 from ..engine.core import DECISIONS
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.state import State
 from .batch import _DryDice, _DryStop

@@ -22,7 +22,7 @@ from ..base.errors import JournalError, OrderError, UsageError, quoted
 from ..base.readers import MODERATOR, check_name, check_reader
 from ..engine import check, legal_orders, pending_prompt, plan_labels, waiting_on
 from ..engine.core import DECISIONS
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.versions import RULES_VERSION
 from ..store.dice import ReplayDice, die_steps, hmac_base
@@ -30,7 +30,6 @@ from ..store.journal import Journal, parse, redact
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, mix_text
-from .deadlines import answers_missed, clock_of, clock_words
 from .records import header_of, record_of
 from .replay import (
     REVEAL,
@@ -44,6 +43,7 @@ from .replay import (
     scenario_of,
     start_state,
 )
+from .timeline import answers_missed, clock_of, clock_words
 from .verification import redecide, revealed_secret
 
 FACES = (1, 2, 3, 4, 5, 6)

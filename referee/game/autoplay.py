@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ..base.errors import UsageError
 from ..engine import decide, decide_plan, is_private, legal_orders, plan_label, sealed_for
-from ..engine.events import evolve, parse_events
+from ..engine.evolve import evolve, parse_events
 from ..engine.invariants import problems
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..engine.state import state_to_builtins
 from ..store import snapshot
 from ..store.dice import Dice

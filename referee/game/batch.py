@@ -35,10 +35,10 @@ from ..store.dice import Dice, ManualDice
 from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
-from .deadlines import PAUSED, paused
 from .records import keep_contract
 from .replay import body, check_current, position
 from .suggest import amend
+from .timeline import PAUSED, paused
 
 LINK_HOW = "order --link LINK, or a line 'Link: LINK' in the mail"
 
@@ -569,7 +569,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     side's standing orders with the records, under the same lock, or not at all.
     `link` is the next link of the side's dice sheet (checked whether or not the orders
     roll: SheetError when it is not), `sheet` a new sheet's tip registered first. `clock` (a
-    missed deadline, deadlines.py) goes into the first record: the referee's answer for a side
+    missed deadline, timeline.py) goes into the first record: the referee's answer for a side
     that let its deadline pass.
     Under the lock only the records after this user's snapshot are read.
     """

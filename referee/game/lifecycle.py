@@ -35,9 +35,9 @@ from ..store.players import (
 )
 from ..store.secrets import create_with_secret, load_secret, secret_for_new
 from ..store.sheets import parse_tips, sheet_body
-from .deadlines import settings_body
 from .records import keep_contract
 from .replay import REVEAL, UPGRADE, Game, body, position
+from .timeline import settings_body
 
 
 def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",

@@ -21,7 +21,7 @@ from ..data import datastore
 from ..data.catalog import game_data
 from ..data.gamedata import GameData
 from ..data.paths import GAME_NAME, default_games_dir
-from ..engine.events import dump, evolve
+from ..engine.evolve import dump, evolve
 from ..engine.setup import initial_state
 from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events

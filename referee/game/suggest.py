@@ -19,7 +19,7 @@ from ..engine.reading import area_choices, did_you_mean, nearest
 from ..engine.state import State
 from .views import unit_views
 
-# Order fields that name a unit, an area or a card (engine/orders.py).
+# Order fields that name a unit, an area or a card (engine/order_text.py).
 _UNIT_FIELDS = ("unit", "army", "into")
 _UNIT_LISTS = ("taking", "units")
 _AREA_FIELDS = ("area", "to")

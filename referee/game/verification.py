@@ -36,7 +36,7 @@ from ..base.errors import JournalError, OrderError, UsageError
 from ..base.readers import check_name, check_reader, may_see
 from ..engine import decide, decide_plan, is_private, plan_labels
 from ..engine.core import Ctx
-from ..engine.events import evolve
+from ..engine.evolve import evolve
 from ..engine.flow import setup_record
 from ..engine.reading import parse_order
 from ..engine.standing import applied
@@ -49,10 +49,6 @@ from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
 from ..store.signing import shown
-from .deadlines import (
-    answers_missed,
-    fact_problem,
-)
 from .moderated import (
     check_clock,
     check_roster,
@@ -74,6 +70,10 @@ from .replay import (
     order_text,
     scenario_of,
     start_state,
+)
+from .timeline import (
+    answers_missed,
+    fact_problem,
 )
 
 
@@ -481,7 +481,7 @@ def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     if by is None:
         written.pop("by", None)
     if answers_missed(rec):
-        written["clock"] = rec["clock"]     # the missed deadline it answers (deadlines.py)
+        written["clock"] = rec["clock"]     # the missed deadline it answers (timeline.py)
     part = rec.get("standing")
     if n > 1 and isinstance(part, dict) and part.get("to") == rec["actor"]:
         # The actor's own set: nothing in it is decided again, but with the secret its salt

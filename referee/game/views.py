@@ -17,7 +17,7 @@ from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
 from ..contracts.gamemodels import Terms
 from ..data.gamedata import GameData, fold
 from ..engine import legal_orders, pending_prompt, waiting_on
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..engine.production import EFT
 from ..engine.state import State, contents_text
 from ..engine.victory import level_of, vp_breakdown

@@ -9,9 +9,9 @@ from .. import game as g
 from ..base.errors import OrderError, clipped, quoted
 from ..engine import pending_prompt, sealed_for, waiting_on
 from . import message as mailtext
-from .deadlines import EXTEND_LINE, extend_by_mail
 from .mailboxes import Message
 from .refusal import why_refused
+from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
 
@@ -40,7 +40,7 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
     if problem is not None:
         out.status, out.reason = "rejected", f"{problem}; nothing was applied"
         return
-    if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (deadlines.py)
+    if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
         out.status, out.reason, out.records = extend_by_mail(
             journal, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                    "body_sha256": m.body_sha256,

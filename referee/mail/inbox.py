@@ -26,8 +26,8 @@ from pathlib import Path
 from .. import game as g
 from ..base.errors import StorageError, UsageError
 from ..base.gameids import REFEREE_TAG, other_game
+from ..base.glyphs import visible
 from ..base.readers import MODERATOR
-from ..base.text import visible
 from ..render import reports
 from ..store import home
 from ..store.dice import Dice
@@ -46,7 +46,7 @@ from ..store.players import (
     roster_body,
 )
 from . import message as mailtext
-from .deadlines import deadline_lines
+from .delivery import refused_mails
 from .handling import handle
 from .ledger import (
     REGISTERED_PER_DAY,
@@ -66,8 +66,8 @@ from .ledger import (
 from .mailboxes import MSGID, Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body
+from .reminders import deadline_lines
 from .routes import refuse_unmailable
-from .transport import refused_mails
 
 SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
 _ledger_path = ledger_path          # the name older tests and notes use
@@ -518,7 +518,7 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
     if in_reply_to and MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
-    # Nothing in a mail may disguise itself (base/text.py): text from a journal or a mail
+    # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
     # shows its bidirectional controls and escape sequences as their escapes.
     msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
     if png is not None:

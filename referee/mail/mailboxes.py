@@ -15,7 +15,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
-from ..base.text import disguising
+from ..base.glyphs import disguising
 from ..store import home
 from . import message as mailtext
 
@@ -207,7 +207,7 @@ def _after_headers(raw: bytes) -> bytes:
 
 MSGID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
 # An address as a sender may have it: printable, no space or '@' but the one, letters beyond
-# ASCII allowed (RFC 6531: jörg@exämple.de); nothing that could hide (base/text.py).
+# ASCII allowed (RFC 6531: jörg@exämple.de); nothing that could hide (base/glyphs.py).
 _SANE_ADDRESS = re.compile(r"[^\s@\x00-\x1f\x7f<>()\[\]\\,;:\"]{1,64}@"
                            r"[^\s@\x00-\x1f\x7f<>()\[\]\\,;:\"]{1,190}")
 

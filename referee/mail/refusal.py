@@ -64,7 +64,7 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
 def report_body(journal: Path, side: str, since: int, key: str, games_dir,
                 due: str | None = None) -> str:
     """A player's report as mail text: the report, his deadline when he owes orders (`due`,
-    deadlines.py), his order key, the receipt last."""
+    reminders.py), his order key, the receipt last."""
     doc, meta = reports.build(journal, side, since, games_dir)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")

@@ -22,7 +22,7 @@ from ..store.mailroute import (
     server_of,
 )
 from ..store.players import observer_addresses, roster
-from .transport import SmtpSession, TransportError, check_allowed
+from .delivery import SmtpSession, TransportError, check_allowed
 
 
 def set_route(journal: Path, source: str | None, target: str | None,

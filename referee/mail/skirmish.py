@@ -12,7 +12,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import OrderError
-from ..base.text import visible
+from ..base.glyphs import visible
 from ..game import skirmish as gs
 from ..render.skirmish import report_document, report_text, test_lines
 from ..store import home

@@ -29,13 +29,20 @@ from .. import game as g
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, UsageError
 from ..base.readers import MODERATOR
-from ..game.deadlines import MISSED, REMINDED
+from ..game.timeline import MISSED, REMINDED
 from ..store import home, mailsettings
 from ..store.journal import Journal, scan, signed_only
 from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_problem
 from ..store.players import compact, order_key, roster
 from . import message as mailtext
-from .deadlines import check_deadlines
+from .delivery import (
+    Fetched,
+    TransportError,
+    open_source,
+    refused_mails,
+    send_owed,
+    spool_files,
+)
 from .inbox import SUBJECT_TAG, Outcome, held_sides, inbox, owed_reply
 from .ledger import (
     fault,
@@ -50,14 +57,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import MAX_MESSAGE, read_source
-from .transport import (
-    Fetched,
-    TransportError,
-    open_source,
-    refused_mails,
-    send_owed,
-    spool_files,
-)
+from .reminders import check_deadlines
 
 
 @dataclass

@@ -17,8 +17,8 @@ from ..game.audit import FACES, UNREADABLE, count_dice, explain_facts, unexplain
 from ..store.sheets import SHEET
 from .documents import side_name
 from .phrases import PHASE
+from .record_text import describe
 from .sections import Document, Items, Orders, Section, Table, para, plain
-from .text import describe
 
 # Imported for annotations only.
 TYPE_CHECKING = False

@@ -25,7 +25,7 @@ _CHAT_MENTION = re.compile(r"@(?=everyone|here)")
 def _chat_escape(text: str, before: str | None = None, after: str | None = None) -> str:
     """Data text on one line for a chat: markup characters escaped, @everyone and @here
     written with a fullwidth at sign (a visible character: an invisible one would be shown
-    as its escape, base/text.py) so that a name cannot call the whole server."""
+    as its escape, base/glyphs.py) so that a name cannot call the whole server."""
     return _CHAT_MENTION.sub("\uff20", _CHAT_SPECIAL.sub(r"\\\1", _flat(text)))
 
 

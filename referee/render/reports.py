@@ -47,8 +47,8 @@ from .costs import production_section
 from .documents import dice_note, side_name, vp_section
 from .formats import render
 from .grouped import grouped_blocks
+from .record_text import describe, sheet_lines
 from .sections import Document, Items, Para, Section, Span, as_json, para
-from .text import describe, sheet_lines
 
 # ---------------------------------------------------------------- bookmarks
 

@@ -20,7 +20,7 @@ import hmac
 import re
 
 from ..base.errors import UsageError, quoted
-from ..base.text import compact, disguising
+from ..base.glyphs import compact, disguising
 from .journal import now
 
 REGISTER = "register players"
@@ -83,9 +83,9 @@ def parse_observers(items: list[str], option: str = "--player") -> list[str]:
 
 def _check_address(option: str, item: str, given: str) -> None:
     """UsageError unless given (the text after '=', as typed) is one plain address: no
-    control, invisible or direction-changing character (base/text.py), which would hide in
+    control, invisible or direction-changing character (base/glyphs.py), which would hide in
     every list and report that prints it, and an address's shape."""
-    # A line end or a tab is text elsewhere (base/text.py lets them pass), never in an address.
+    # A line end or a tab is text elsewhere (base/glyphs.py lets them pass), never in an address.
     end = next((ch for ch in given if ch in "\t\n\r"), None)
     hidden = f"U+{ord(end):04X} a control character" if end else disguising(given)
     if hidden is not None:

@@ -24,7 +24,7 @@ import stat
 from pathlib import Path
 
 from ..base.errors import UsageError, quoted
-from ..base.text import compact
+from ..base.glyphs import compact
 from . import home
 
 ALG = "ed25519"

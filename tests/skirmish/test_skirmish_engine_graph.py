@@ -13,7 +13,7 @@ import referee.engine.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.engine.skirmish.__file__).parent
-LAYERS = [("__init__",), ("checks",), ("dicetests", "orders"), ("state",)]
+LAYERS = [("__init__",), ("checks",), ("dicetests", "order_text"), ("state",)]
 
 
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:

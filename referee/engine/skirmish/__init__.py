@@ -20,7 +20,7 @@ from .checks import (
     motivation,
     own_figure,
 )
-from .orders import SkOrder, parse_order
+from .order_text import SkOrder, parse_order
 from .state import SkState, initial_state
 
 __all__ = ["check", "decide", "evolve", "initial_state", "parse_order", "phase_of",

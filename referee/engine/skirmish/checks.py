@@ -4,7 +4,7 @@ and a refusal names the line of the card it breaks."""
 from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishCard
-from .orders import SkOrder
+from .order_text import SkOrder
 from .state import FigureState, SkState
 
 Refusal = tuple[str, str]          # (the line of the card, the reason)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..data.gamedata import GameData
     from .phrases import Wording
 
-# Every event kind's line, by the event's `type` tag (as engine/events.py HANDLERS is keyed).
+# Every event kind's line, by the event's `type` tag (as engine/evolve.py HANDLERS is keyed).
 WORDING: dict[str, Wording] = {**_TURN, **_MOVES, **_COMBAT, **_PRODUCTION}
 
 
@@ -70,7 +70,7 @@ def record_lines(rec: dict, data: GameData, reader: str,
         out.append(f"    dice rolled{who}: {', '.join(map(str, rec['dice']))}")
     out += sheet_lines(rec, data)
     if "clock" in rec:
-        from ..game.deadlines import clock_words  # start-up: only a record about time
+        from ..game.timeline import clock_words  # start-up: only a record about time
 
         out.append(f"    {clock_words(rec, data.side_name)}")
     for ev in rec["events"]:

@@ -22,11 +22,13 @@ from pathlib import Path
 from .. import game as g
 from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
+from ..base.glyphs import visible
 from ..base.readers import MODERATOR
-from ..base.text import visible
 from ..engine import pending_prompt
-from ..game import deadlines as g_deadlines
-from ..game.deadlines import (
+from ..game import timeline as g_timeline
+from ..game.records import keep_contract
+from ..game.replay import order_text
+from ..game.timeline import (
     MISSED,
     REMINDED,
     Due,
@@ -36,8 +38,6 @@ from ..game.deadlines import (
     null_order,
     timeline,
 )
-from ..game.records import keep_contract
-from ..game.replay import order_text
 from ..store import home
 from ..store.journal import Journal, scan
 from ..store.players import observer_addresses, roster
@@ -112,12 +112,12 @@ def extend_by_mail(journal: Path, side: str, lines: list[tuple[int, str]], mail:
                             f"applied"), []
     n, found = asks[0]
     try:
-        made = g_deadlines.extend(journal, side, side, found.group(1), games_dir, mail)
+        made = g_timeline.extend(journal, side, side, found.group(1), games_dir, mail)
     except (OrderError, UsageError) as exc:
         return "rejected", f"line {n}: {exc}; nothing was applied", []
     if not made:
         return "known", "already in the journal (another inbox run)", []
-    after = g_deadlines.read_timeline(journal, games_dir).due_for(side)
+    after = g_timeline.read_timeline(journal, games_dir).due_for(side)
     words = f": {after.words}" if after is not None else ""
     return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
         [r["seq"] for r in made]
@@ -127,9 +127,9 @@ def deadline_lines(journal: Path, games_dir: Path | None = None) -> dict[str, st
     """The line each side owing orders reads in its mails: its deadline in its own words
     (none in a game without deadlines; a paused game says so to every side)."""
     raw = Journal(journal).raw()
-    if not g_deadlines.has_deadlines(raw):
+    if not g_timeline.has_deadlines(raw):
         return {}
-    tl = g_deadlines.timeline(Journal(journal), raw, games_dir)
+    tl = g_timeline.timeline(Journal(journal), raw, games_dir)
     if tl.paused:
         return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
                                             "the moderator resumes it.")
@@ -143,7 +143,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     does nothing."""
     log: list[str] = []
     j = Journal(journal, keep_contract)
-    if not g_deadlines.has_deadlines(j.raw()):
+    if not g_timeline.has_deadlines(j.raw()):
         return log                  # a game without deadlines: nothing to replay
     with held(now):             # the records made here carry the time of the check
         _owed_from_last_pass(j, outbox, now, games_dir)

@@ -23,7 +23,7 @@ from ..base.errors import JournalError, OrderError, UsageError
 from ..data.gamedata import GameData
 from ..engine import legal_orders, waiting_on
 from ..engine.core import DECISIONS
-from ..engine.orders import format_order
+from ..engine.order_text import format_order
 from ..engine.state import State
 from ..store.journal import Journal, now, scan
 from .records import keep_contract
