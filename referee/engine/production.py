@@ -318,7 +318,7 @@ def eft_losses(ctx: Ctx) -> None:
 
 
 def next_eft_loss(ctx: Ctx) -> None:
-    """Take each EFT loss, asking the German where he has a choice."""
+    """Take each EFT loss, asking the box's owner where he has a choice."""
     s = ctx.state
     while s.production.get("eft_losses"):
         units = eft_units(s)
@@ -369,7 +369,7 @@ def _eft_apply(ctx: Ctx, o: Lose, side: str) -> None:
 
 register(DecisionSpec(
     kind="eft_losses", rule="2.0 V.4",
-    prompt=lambda s, d: (f"german: eliminate {s.production['eft_losses']} unit(s) in the EFT "
-                         f"box, your choice (2.0 V.4)"),
+    prompt=lambda s, d: (f"{s.pending.side}: eliminate {s.production['eft_losses']} unit(s) in "
+                         f"the EFT box, your choice (2.0 V.4)"),
     accepts=("lose",), candidates=_eft_candidates, check=_eft_check, apply=_eft_apply))
 

@@ -1,0 +1,175 @@
+"""A copy of TO THE LAST MAN! whose two sides are renamed in every file plays, and no output
+of `status`, `show` or `report` still says German or Entente.
+
+The copy renames every mention in its YAML, ids and words alike: the side `german` becomes
+`central` (its words "German" "Central", the country Germany "Centralia"), `entente` becomes
+`allies` (its words "Entente" "Allied"). Whatever the commands print about sides, their
+areas, cards, victory levels or boxes then comes from that data or from nowhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from datacopy import copy_game
+
+from casebook import SECRET
+
+# Old word (lower case) -> new word, matched whatever its case; the longer word first, so that
+# "Germany" is not read as "German" + "y".
+RENAMED = {"germany": "centralia", "german": "central", "entente": "allied"}
+# The side ids become these (the adjective "allied" above names the side in text).
+SIDE_IDS = {"german": "central", "entente": "allies"}
+OLD = re.compile(r"german|entente", re.IGNORECASE)
+FORMATS = ("text", "markdown", "bbcode", "chat", "json")
+READERS = ("central", "allies", "public", "moderator")
+OPENING = ["play offensive", "move ge-1 liege", "move ge-4:cavalry ardennes", "end movement"]
+
+
+def _cased(old: str, new: str) -> str:
+    """new written in old's case: 'German' -> 'Central', 'GERMAN' -> 'CENTRAL'."""
+    if old.isupper():
+        return new.upper()
+    return new.capitalize() if old[:1].isupper() else new
+
+
+def rename_sides(root: Path) -> None:
+    """Every mention of either side in a game folder's YAML files, renamed."""
+    ids = re.compile(r"\b(german|entente)(?=\b|_)")
+    words = re.compile("|".join(RENAMED), re.IGNORECASE)
+    for path in sorted(root.rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        text = ids.sub(lambda m: SIDE_IDS[m[1]], text)
+        text = words.sub(lambda m: _cased(m[0], RENAMED[m[0].lower()]), text)
+        path.write_text(text, encoding="utf-8")
+    left = [p for p in root.rglob("*.yaml") if OLD.search(p.read_text(encoding="utf-8"))]
+    assert not left, left
+
+
+# The copy's 1914 set-up puts units of several kinds into the EFT box, so that the first
+# production phase rolls for its losses and its owner must choose which unit goes (2.0 V.4).
+EFT_BOX = """eft_box:
+  - {type: infantry, count: 3, nation: ge}
+  - {type: biplane, count: 4, nation: ge}
+  - {type: tank, count: 1, nation: ge}
+  - {type: stosstruppen, count: 5, nation: ge}
+"""
+# What the scripted players answer after the opening: the first of these open to them.
+ANSWERS = ("pass", "end turn", "end movement", "done", "lose", "ersatz", "discard")
+
+
+def _game_at_eft_losses(tmp: Path):
+    """(games folder, journal, cli) of a 1914 game on the renamed copy, played by the CLI:
+    the demo's opening for the first side, then each decision answered from the legal
+    orders, up to the production phase's EFT box losses (2.0 V.4), whose choice is pending."""
+    from conftest import Cli
+
+    games = copy_game(tmp)
+    rename_sides(games / "ttlm")
+    scenario = games / "ttlm" / "scenarios" / "1914.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    assert text.count("eft_box: []\n") == 1
+    scenario.write_text(text.replace("eft_box: []\n", EFT_BOX), encoding="utf-8")
+    secret = tmp / "renamed.secret"
+    secret.write_text(SECRET + "\n")
+    secret.chmod(0o600)
+    journal = tmp / "renamed.jsonl"
+    cli = Cli()
+
+    def run(*args):
+        r = cli("--games", games, *args)
+        assert r.exit_code == 0, (args, r.stderr)
+        return r.stdout
+
+    run("new", journal, "--scenario", "1914", "--game-id", "renamed", "--secret-file", secret)
+    run("order", journal, "--as", "central", *OPENING)
+    for _ in range(60):
+        now = json.loads(run("status", journal, "--as", "moderator", "--format", "json"))
+        assert now["turn"] == 1 and not now["game_over"], now["prompt"]
+        if now["decision"] == "eft_losses":
+            return games, journal, run
+        side = now["waiting_on_all"][0]
+        legal = json.loads(run("status", journal, "--as", side, "--format", "json"))["legal"]
+        pick = next((o for a in ANSWERS for o in legal if o == a or o.startswith(a + " ")),
+                    legal[0])
+        run("order", journal, "--as", side, pick)
+    raise AssertionError("no EFT box losses to choose in SUMMER 1914")
+
+
+@pytest.fixture(scope="module")
+def at_eft_losses(tmp_path_factory):
+    """The game waiting on the EFT box's owner to choose his losses."""
+    tmp = tmp_path_factory.mktemp("renamed")
+    with pytest.MonkeyPatch.context() as mp:        # this game's own referee home
+        mp.setenv("REFEREE_HOME", str(tmp / "home"))
+        games, journal, _ = _game_at_eft_losses(tmp)
+    return games, journal
+
+
+@pytest.fixture(scope="module")
+def played_on(tmp_path_factory):
+    """The same game once the losses are chosen, played at random to the end of AUTUMN 1914."""
+    tmp = tmp_path_factory.mktemp("renamed-on")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REFEREE_HOME", str(tmp / "home"))
+        games, journal, run = _game_at_eft_losses(tmp)
+        now = json.loads(run("status", journal, "--as", "central", "--format", "json"))
+        run("order", journal, "--as", "central", now["legal"][0])
+        run("autoplay", journal, "--seed", "3", "--until", "2")
+    return games, journal
+
+
+def _outputs(cli, games: Path, journal: Path, reader: str):
+    """(command, stdout) of status, show and report for one reader in every format."""
+    for fmt in FORMATS:
+        for command in (["status", journal], ["show", journal],
+                        ["report", journal, "--since", "0"]):
+            r = cli("--games", games, *command, "--as", reader, "--format", fmt,
+                    *(["--width", "400"] if fmt == "text" else []))
+            assert r.exit_code == 0, (command, fmt, r.stderr)
+            assert r.stderr == "", (command, fmt, r.stderr)
+            yield f"{command[0]} --as {reader} --format {fmt}", r.stdout
+
+
+def _no_old_names(cli, games: Path, journal: Path, reader: str) -> str:
+    """Every output for reader, checked for the old names; all of them, joined."""
+    seen = ""
+    for what, out in _outputs(cli, games, journal, reader):
+        found = sorted({m[0] for m in OLD.finditer(out)})
+        assert not found, f"{what} says {found}: " + \
+            "; ".join(line for line in out.splitlines() if OLD.search(line))[:600]
+        seen += out
+    return seen
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_waiting_on_the_eft_box_losses_no_output_names_the_old_sides(at_eft_losses, cli,
+                                                                     reader):
+    """status, show and report, in text, markdown, bbcode, chat and JSON, for each reader,
+    while the EFT box's owner must choose his losses (2.0 V.4): the sides, the box's owner
+    and the decision are named as the renamed data names them, never German or Entente."""
+    games, journal = at_eft_losses
+    seen = _no_old_names(cli, games, journal, reader)
+    assert "Central" in seen and "Allies" in seen and "central" in seen
+    r = cli("--games", games, "status", journal, "--as", reader, "--format", "json")
+    now = json.loads(r.stdout)
+    assert now["decision"] == "eft_losses" and now["waiting_on"] == "central"
+    assert now["prompt"].startswith("central: eliminate ")
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_after_a_production_phase_no_output_names_the_old_sides(played_on, cli, reader):
+    """The same once the game has played on through AUTUMN 1914: the reports now hold the
+    battles, the losses in the EFT box, the Build Points and the cards of two seasons."""
+    games, journal = played_on
+    seen = _no_old_names(cli, games, journal, reader)
+    assert "Central" in seen and "Allies" in seen
+    records = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    types = {e["type"] for rec in records[1:] for e in rec["events"]}
+    assert {"BattleBegan", "EftUnitLost", "ProductionBegan", "ProductionEnded"} <= types
+    assert {rec["actor"] for rec in records[1:]} <= {"central", "allies", "moderator"}
+    assert json.loads(cli("--games", games, "show", journal, "--format", "json").stdout)[
+        "turn"] == 3
