@@ -173,3 +173,30 @@ def test_after_a_production_phase_no_output_names_the_old_sides(played_on, cli, 
     assert {rec["actor"] for rec in records[1:]} <= {"central", "allies", "moderator"}
     assert json.loads(cli("--games", games, "show", journal, "--format", "json").stdout)[
         "turn"] == 3
+
+
+# ---------------------------------------------------------------- names the code once held
+
+@pytest.fixture(scope="module")
+def renamed_games(tmp_path_factory) -> Path:
+    """A games folder holding the renamed copy of TTLM (no game made on it)."""
+    games = copy_game(tmp_path_factory.mktemp("renamed-data"))
+    rename_sides(games / "ttlm")
+    return games
+
+
+def test_reader_completion_offers_the_data_s_sides(renamed_games, tmp_path, monkeypatch):
+    """--as completion offers the sides of the game's data, also before a journal is named
+    or when it cannot be read (the default game's, here the renamed copy's)."""
+    from referee.cli import params
+
+    monkeypatch.setitem(params.GAMES, "dir", renamed_games)
+
+    class Ctx:
+        def __init__(self, journal=None):
+            self.params = {"journal": journal} if journal else {}
+
+    every = ["central", "allies", "public", "moderator"]
+    assert params.complete_reader(Ctx(), "") == every
+    assert params.complete_reader(Ctx(str(tmp_path / "missing.jsonl")), "") == every
+    assert params.complete_reader(Ctx(), "a") == ["allies"]

@@ -11,7 +11,7 @@ import typer
 
 from .. import game as g
 from .. import load_msgspec
-from ..base.readers import DEFAULT_SIDES, readers_of
+from ..base.readers import readers_of
 
 # The --games option of the application, read by every command that opens a game.
 GAMES: dict[str, Optional[Path]] = {"dir": None}
@@ -60,16 +60,21 @@ DIALECT_HELP = ("The forum --format bbcode is for: common (default: only the tag
 
 
 def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion for --as: the sides of the journal's game, public, moderator."""
-    sides = DEFAULT_SIDES
+    """Shell completion for --as: the sides of the journal's game (before a journal is named,
+    or when it cannot be read, those of the default game), public, moderator."""
+    sides: tuple[str, ...] = ()
     try:
+        load_msgspec()
+        game = "ttlm"                  # a journal's header names its game; older ones, TTLM
         journal = ctx.params.get("journal")
         if journal:
-            load_msgspec()
-            with open(journal, "rb") as fh:
-                game = json.loads(fh.readline()).get("game", "ttlm")
-            sides = g.game_data(game, GAMES["dir"]).sides
-    except Exception:  # noqa: BLE001 - completion offers the defaults rather than fail
+            try:
+                with open(journal, "rb") as fh:
+                    game = json.loads(fh.readline()).get("game", game)
+            except (OSError, ValueError, AttributeError):
+                pass
+        sides = g.game_data(game, GAMES["dir"]).sides
+    except Exception:  # noqa: BLE001 - completion offers the readers it knows rather than fail
         pass
     return [r for r in readers_of(sides) if r.startswith(incomplete)]
 
