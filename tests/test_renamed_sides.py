@@ -200,3 +200,41 @@ def test_reader_completion_offers_the_data_s_sides(renamed_games, tmp_path, monk
     assert params.complete_reader(Ctx(), "") == every
     assert params.complete_reader(Ctx(str(tmp_path / "missing.jsonl")), "") == every
     assert params.complete_reader(Ctx(), "a") == ["allies"]
+
+
+def _commands(group, prefix=()):
+    """(words, click command) of every command of the application, sub-commands included."""
+    for name, command in sorted(group.commands.items()):
+        yield (*prefix, name), command
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*prefix, name))
+
+
+def test_no_help_text_names_a_side(cli):
+    """Every command's help says "a side of the game" where it once said german or entente;
+    only the closing example, a TTLM game's, may name one."""
+    import typer
+
+    from referee.cli.app import app
+
+    texts = {}
+    for words, _ in _commands(typer.main.get_command(app)):
+        r = cli(*words, "--help")
+        assert r.exit_code == 0, (words, r.stderr)
+        texts[" ".join(words)] = r.stdout.split("\n  Example:")[0]
+    assert len(texts) > 25 and "a side of the game" in texts["order"]
+    named = {cmd: sorted(set(OLD.findall(t))) for cmd, t in texts.items() if OLD.search(t)}
+    assert not named, named
+
+
+def test_asked_who_gives_the_orders_the_example_is_a_side_of_the_game(renamed_games,
+                                                                      tmp_path, cli):
+    """`order` and `standing` without --as name a side of the journal's own game for an
+    example (the data's first side), not TTLM's German."""
+    journal = tmp_path / "renamed.jsonl"
+    r = cli("--games", renamed_games, "new", journal, "--scenario", "1914")
+    assert r.exit_code == 0, r.stderr
+    for command in (["order", journal, "pass"], ["standing", journal]):
+        r = cli("--games", renamed_games, *command)
+        assert r.exit_code == 2
+        assert "--as SIDE (a side of the game, e.g. central)" in r.stderr, r.stderr
