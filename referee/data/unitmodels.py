@@ -88,6 +88,7 @@ class SideColours(Model, frozen=True, forbid_unknown_fields=True, kw_only=True):
 
     fill: Annotated[str, msgspec.Meta(pattern='^#[0-9a-fA-F]{6}$')]
     ink: Annotated[str, msgspec.Meta(pattern='^#[0-9a-fA-F]{6}$')]
+    forum: Annotated[str, msgspec.Meta(pattern='^#[0-9a-fA-F]{6}$')] | None = None
 
 
 class UnitsData(
