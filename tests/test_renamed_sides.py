@@ -36,15 +36,17 @@ def _cased(old: str, new: str) -> str:
     return new.capitalize() if old[:1].isupper() else new
 
 
+def renamed(text: str) -> str:
+    """YAML text with every mention of either side renamed: ids, then words."""
+    text = re.sub(r"\b(german|entente)(?=\b|_)", lambda m: SIDE_IDS[m[1]], text)
+    return re.sub("|".join(RENAMED), lambda m: _cased(m[0], RENAMED[m[0].lower()]), text,
+                  flags=re.IGNORECASE)
+
+
 def rename_sides(root: Path) -> None:
     """Every mention of either side in a game folder's YAML files, renamed."""
-    ids = re.compile(r"\b(german|entente)(?=\b|_)")
-    words = re.compile("|".join(RENAMED), re.IGNORECASE)
     for path in sorted(root.rglob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
-        text = ids.sub(lambda m: SIDE_IDS[m[1]], text)
-        text = words.sub(lambda m: _cased(m[0], RENAMED[m[0].lower()]), text)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(renamed(path.read_text(encoding="utf-8")), encoding="utf-8")
     left = [p for p in root.rglob("*.yaml") if OLD.search(p.read_text(encoding="utf-8"))]
     assert not left, left
 
@@ -296,3 +298,23 @@ def test_games_begun_under_older_data_keep_their_forum_colours(tmp_path, cli):
     assert r.exit_code == 0, r.stderr
     tags = set(re.findall(r"\[color=(#\w+)\](\w+)", r.stdout)) - {("#B22222", "disputed")}
     assert tags == {(now["ttlm"]["german"], "German"), (now["ttlm"]["entente"], "Entente")}
+
+
+def test_a_refused_upgrade_names_the_side_as_the_data_does(renamed_games, tmp_path):
+    """7.5: an upgrade to Stoßtruppen of a unit that is not the upgrading side's infantry on
+    the map is refused naming that side as its data calls it (SUMMER 1917, 8.2.2)."""
+    import yaml
+    from datacopy import new_game
+
+    from casebook import position
+    from referee import game as g
+
+    sc = position("1914", turn=13, player="entente", passes=1,
+                  hands={"german": ["off-01"], "entente": ["off-03"]})
+    sc = yaml.safe_load(renamed(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False)))
+    games = renamed_games
+    journal = new_game(tmp_path, games, sc)
+    assert g.submit(journal, "allies", ["pass", "end turn"], games_dir=games).rejected is None
+    r = g.submit(journal, "central", ["upgrade ge-1:cavalry"], games_dir=games)
+    rule, reason = r.rejected[2].rule, r.rejected[2].reason
+    assert rule == "7.5" and reason == "ge-1:cavalry is not a Central infantry unit on the map"
