@@ -318,3 +318,37 @@ def test_a_refused_upgrade_names_the_side_as_the_data_does(renamed_games, tmp_pa
     r = g.submit(journal, "central", ["upgrade ge-1:cavalry"], games_dir=games)
     rule, reason = r.rejected[2].rule, r.rejected[2].reason
     assert rule == "7.5" and reason == "ge-1:cavalry is not a Central infantry unit on the map"
+
+
+# Files whose code may name TTLM's sides, and why.
+MAY_NAME_SIDES = {
+    "cli/demo.py": "plays the 1914 scenario of TTLM by its sides' names",
+    "cli/bench.py": "times commands on a TTLM campaign",
+    "cli/roundtrips.py": "scripts a TTLM opening",
+    "cli/helptext.py": "each command's example is a TTLM game's",
+    "data/upcast.py": "older TTLM and AAC data, whose names the engine then fixed",
+}
+
+
+def test_no_code_outside_the_scripted_ttlm_games_names_a_side():
+    """Every string in referee/ that names german or entente (docstrings and comments are the
+    rules' words and left out) is in a file that plays or upcasts TTLM by name."""
+    import ast
+
+    import referee
+
+    root = Path(referee.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(node.body[0].value) for node in ast.walk(tree)
+                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                     ast.AsyncFunctionDef))
+                and node.body and isinstance(node.body[0], ast.Expr)
+                and isinstance(node.body[0].value, ast.Constant)}
+        name = path.relative_to(root).as_posix()
+        found += [f"{name}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docs and OLD.search(node.value)
+                  and name not in MAY_NAME_SIDES]
+    assert not found, found
