@@ -29,8 +29,8 @@ from html.parser import HTMLParser
 from ..engine.reading import VERBS
 from ..store.players import compact
 
-__all__ = ["MailError", "mail_bytes", "order_lines", "parse_message", "plain_body",
-           "sheet_lines"]
+__all__ = ["CAMPAIGN_VERBS", "MailError", "mail_bytes", "order_lines", "parse_message",
+           "plain_body", "sheet_lines", "skirmish_verbs"]
 
 DEFAULT_LIMIT = 1 << 20
 
