@@ -846,3 +846,36 @@ def test_a_whole_gmail_reply_end_to_end():
         (5, "move ge-4:cavalry ardennes"),
         (6, "end movement"),
     ]
+
+
+# --- the verbs of each kind of game -------------------------------------------------------------
+
+
+def _verbs_of(kind: str):
+    """(every verb the kind's order reader takes, as its own module lists them; order_lines as
+    mail reads that kind's mail: a campaign game's with its default verbs)."""
+    from referee.mail import message
+
+    if kind == "campaign":
+        from referee.engine.reading import VERBS
+
+        return sorted(VERBS), order_lines
+    from referee.engine.skirmish.order_text import KINDS
+
+    return sorted(KINDS), lambda body: order_lines(body, None, message.skirmish_verbs())
+
+
+@pytest.mark.parametrize("kind", ["campaign", "skirmish"])
+def test_a_line_that_starts_with_any_verb_of_the_game_is_an_order(kind):
+    """Every verb the game's reader takes (engine/reading.py for TTLM and AT ALL COSTS!,
+    engine/skirmish/order_text.py for the skirmish) keeps its line an order: a first line that
+    would read as a greeting, a last one that would read as the name under a closing."""
+    verbs, read = _verbs_of(kind)
+    assert len(verbs) > 10
+    for verb in verbs:
+        word = verb.capitalize()
+        body = f"{word} now!\n{verb} x\nCheers\n{word} Smith\n"
+        assert read(body) == [(1, f"{word} now!"), (2, f"{verb} x"), (3, "Cheers"),
+                              (4, f"{word} Smith")], verb
+    # The same lines with a word that is no verb: a greeting and a closing, dropped.
+    assert read("Onward now!\nmove x\nCheers\nOnward Smith\n") == [(2, "move x")]

@@ -12,6 +12,7 @@ Each test changes one property in a copy of games/ttlm:
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -25,6 +26,7 @@ from referee import game as g
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
+from referee.engine.production import eft_bp
 from referee.engine.victory import vp_breakdown
 
 
@@ -243,3 +245,76 @@ def test_a_side_named_like_a_reader_is_reported(tmp_path, reader):
     assert any(p.startswith(f"units.yaml:{at}: '{reader}' names a reader") and
                p.endswith(f"(at sides.{reader})") for p in exc.value.problems), \
         exc.value.problems
+
+
+@pytest.fixture(scope="module")
+def transit(tmp_path_factory) -> Path:
+    """A copy of TTLM whose off-map box is called `transit` in map.yaml, not `eft`."""
+    def change(files):
+        (box,) = files["map.yaml"]["boxes"]
+        box["id"] = "transit"
+
+    return copy_game(tmp_path_factory.mktemp("transit"), change, ("map.yaml",))
+
+
+def test_the_eft_box_is_the_data_s_box_whatever_its_id(tmp_path, transit, cli):
+    """2.0 V.4 and 3.1 with the box's id changed in map.yaml: units set up in it stand in it,
+    a unit moves in from a Friendly supply source (games/ttlm reconstruction), the box's
+    units count for VP, the loss roll is made for them and taken from them, and the views
+    and the log show it all."""
+    games = transit
+    sc = position("1914", player="german", passes=1,
+                  hands={"german": ["off-01"], "entente": ["off-03"]},
+                  remove_units=["ge-i-01", "ge-i-02"])      # room in the counter mix
+    sc["eft_box"] = [{"type": "infantry", "count": 5, "nation": "ge"}]
+    j = _game(tmp_path, games, sc)
+    state = g.open_game(j, games_dir=games).state
+    assert sum(1 for p in state.pieces.values() if p.area == "transit") == 5
+    r = g.submit(j, "german", ["pass", "eft ge-7"], games_dir=games)            # from Colmar
+    assert r.rejected is None, r.rejected
+    moved = [e for a in r.applied for e in a.record["events"] if e["type"] == "UnitMoved"]
+    assert [(e["unit"], e["mode"], e["to_area"]) for e in moved] == [("ge-7", "eft", "transit")]
+    assert g.open_game(j, games_dir=games).state.armies["ge-7"].status == "eft"
+    view = json.loads(cli("--games", games, "show", j, "--format", "json").stdout)
+    assert "ge-7" in view["eft_box"] and len(view["eft_box"]) == 6
+    assert any("EFT box" in b["label"] for b in view["vp"]["breakdown"])          # 3.1
+    log = cli("--games", games, "log", j).stdout
+    assert "ge-7 moves into the Eastern Front Transit box" in log
+    # The production phase: one die per 5 BP of units in the box, or part (2.0 V.4).
+    for side, order in (("german", "end turn"), ("german", "done")):
+        assert g.submit(j, side, [order], games_dir=games).rejected is None, order
+    game = g.open_game(j, games_dir=games)
+    bp = eft_bp(game.state, game.data)
+    assert bp >= 6                                  # five infantry and an army with units
+    dice = ",".join(["1"] + ["6"] * (-(-bp // 5) - 1))
+    r = g.submit(j, "entente", ["done"], dice, games_dir=games)
+    assert r.rejected is None, r.rejected
+    events = [e for a in r.applied for e in a.record["events"]]
+    assert next(e for e in events if e["type"] == "EftLossesDue")["bp"] == bp
+    assert "EFT box losses" in cli("--games", games, "dice", j).stdout
+    # Infantry and an army's units are in the box: its owner chooses the loss.
+    now = json.loads(cli("--games", games, "status", j, "--as", "german", "--format",
+                         "json").stdout)
+    assert now["decision"] == "eft_losses" and now["prompt"].startswith("german: eliminate 1")
+    assert "lose ge-i-" in " ".join(now["legal"]) and "lose ge-7:" in " ".join(now["legal"])
+    loose = next(o for o in now["legal"] if o.startswith("lose ge-i-"))
+    r = g.submit(j, "german", [loose], games_dir=games)
+    assert r.rejected is None, r.rejected
+    state = g.open_game(j, games_dir=games).state
+    assert sum(1 for p in state.pieces.values() if p.area == "transit") == 4
+    log = cli("--games", games, "log", j).stdout
+    assert f"German {loose.split()[1]} (infantry) lost in the EFT box" in log
+
+
+def test_a_second_off_map_box_is_reported(tmp_path):
+    """The rules have one off-map box, the EFT box (2.0 V.4, 3.1): a map.yaml listing two is
+    a data problem, at its `boxes`, rather than a box the engine would silently ignore."""
+    def change(files):
+        (box,) = files["map.yaml"]["boxes"]
+        files["map.yaml"]["boxes"].append({**box, "id": "western", "name": "Western Box"})
+
+    with pytest.raises(GameDataError) as exc:
+        load_game(copy_game(tmp_path, change, ("map.yaml",)) / "ttlm")
+    (line,) = [p for p in exc.value.problems if "off-map box" in p]
+    assert line.startswith("map.yaml:") and "2 are listed" in line and line.endswith(
+        "(at boxes)")

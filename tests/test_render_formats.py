@@ -28,6 +28,7 @@ from referee.render.sections import (
     Section,
     Span,
     Table,
+    as_json,
     para,
     plain,
 )
@@ -62,6 +63,7 @@ SAMPLE = Document(
         ]),
     ],
     receipt="receipt 3f9a0c",
+    colours={"german": "#4D4D4D", "entente": "#1F5FAF"},      # as a game's data gives them
 )
 
 # The sample table, columns 11, 8 and 11 wide, two spaces apart.
@@ -592,13 +594,30 @@ def test_bbcode_names_inject_no_tag(name, dialect):
     doc = Document(name, [Section(name, [
         para(Span(name, "bold"), Span(name, "order"), Span(name, "german")),
         Items([[plain(name)]]), Table([name], [[name]]), Orders([name]),
-    ])], receipt=name)
+    ])], receipt=name, colours={"german": "#4D4D4D"})
     src = to_bbcode(doc, dialect)
     _assert_tags_balanced(src, dialect)
     assert "[url" not in src and "[/url]" not in src and "[color=red]" not in src
     # Title, section, three spans, the item, two table cells, the order and the receipt.
     safe = name.replace("[", "\u2045").replace("]", "\u2046")
     assert src.count(safe) == 10
+
+
+def test_a_side_s_colour_is_the_document_s_and_only_ever_a_colour():
+    """A span styled by a side is coloured as the document's colours say (the game's data),
+    whatever the side is called; a side without a colour, or one whose colour is not
+    #rrggbb, is written plain: nothing but a colour becomes a tag."""
+    doc = _doc(para(Span("Central", "central"), " and ", Span("Allies", "allies"), " and ",
+                    Span("Neutrals", "neutrals")))
+    doc.colours = {"central": "#123456", "allies": "red][url=http://x]y[/url]["}
+    line = to_bbcode(doc).split("\n")[-2]
+    assert line == "[color=#123456]Central[/color] and Allies and Neutrals"
+    assert to_bbcode(Document(doc.title, doc.sections)).split("\n")[-2] == \
+        "Central and Allies and Neutrals"
+    # Colours are how to write the document, not what it says: its JSON and equality
+    # leave them out.
+    assert as_json(doc) == as_json(Document(doc.title, doc.sections))
+    assert doc == Document(doc.title, doc.sections) and "colours" not in repr(doc)
 
 
 def test_bbcode_angle_bracket_cannot_cut_a_bgg_post():

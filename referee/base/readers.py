@@ -15,8 +15,6 @@ from .errors import UsageError
 
 PUBLIC = "public"
 MODERATOR = "moderator"
-# Only what shell completion offers when it cannot read the journal's game data.
-DEFAULT_SIDES = ("german", "entente")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 

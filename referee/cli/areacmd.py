@@ -7,6 +7,7 @@ from pathlib import Path
 from ..base.errors import UsageError
 from ..base.readers import PUBLIC, check_name, check_reader
 from ..render.areas import area_document, area_view, areas_document, areas_view, find_area
+from ..render.documents import side_colours
 from ..render.formats import render
 from . import commands
 
@@ -33,5 +34,6 @@ def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt
         raise commands._unplayable(journal, game.state.seq, exc, "cannot be shown") from None
     if fmt == "json":
         return commands.dump(view)
-    return render(areas_document(view) if listing else area_document(view), fmt, width,
-                  dialect)
+    doc = areas_document(view) if listing else \
+        area_document(view, side_colours(game.data))
+    return render(doc, fmt, width, dialect)

@@ -117,8 +117,8 @@ def verify(
     secret: Annotated[Optional[Path], typer.Option(
         help="The dice secret file: recompute every die and shuffle.")] = None,
     export: Annotated[Optional[str], typer.Option(
-        help="The file is a redacted export made for this reader (german, entente, public, "
-             "moderator): check its chain and its redactions only.")] = None,
+        help="The file is a redacted export made for this reader (a side of the game, public "
+             "or moderator): check its chain and its redactions only.")] = None,
     receipt: Annotated[Optional[list[str]], typer.Option(
         help="A receipt as a report or mail ends with it (Receipt: GAME SEQ:HASH, or "
              "SEQ:HASH): fail unless the journal is that game's and still holds that record "

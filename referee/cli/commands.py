@@ -252,7 +252,7 @@ def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
 def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str],
                     fmt: str = "text", games_dir: Path | None = None) -> str:
     """List, add and withdraw a side's standing orders (the text `standing` prints)."""
-    check_side(side)
+    check_side(side, journal, games_dir)
     check_private(journal)
     g = _game()
     from ..engine.standing import describe  # start-up: only standing and a side's views
@@ -325,10 +325,29 @@ def check_at(journal: Path, at: int | None, option: str = "--at") -> None:
         raise UsageError(f"{option} {at}: out of range; records are numbered from 0")
 
 
-def check_side(side: str) -> None:
-    """The side giving orders: german or entente (UsageError otherwise)."""
+def game_sides(journal: Path | str | None, games_dir: Path | None = None) -> tuple[str, ...]:
+    """The sides of the journal's game, as its data names them: of the default game when no
+    journal is named or its header cannot be read; none when the data cannot be read."""
+    game = "ttlm"                       # a header that names no game is TTLM's (the first ones)
+    if journal:
+        try:
+            with open(journal, "rb") as fh:
+                game = json.loads(fh.readline()).get("game", game)
+        except (OSError, ValueError, AttributeError):
+            pass
+    try:
+        return tuple(_game().game_data(game, games_dir).sides)
+    except (RefereeError, OSError, ValueError, TypeError):
+        return ()
+
+
+def check_side(side: str, journal: Path | None = None, games_dir: Path | None = None) -> None:
+    """The side giving orders: a side of the game, neither public nor the moderator
+    (UsageError otherwise, naming a side of the journal's game for an example)."""
     if not side:
-        raise UsageError("say who gives the orders: --as SIDE (a side of the game, e.g. german)")
+        sides = game_sides(journal, games_dir)
+        example = f", e.g. {sides[0]}" if sides else ""
+        raise UsageError(f"say who gives the orders: --as SIDE (a side of the game{example})")
     if side in (PUBLIC, "moderator"):
         raise UsageError(f"--as {side}: orders come from a side, not the {side}")
     check_name(side)
@@ -347,7 +366,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     from ..render.record_text import record_lines, wrap_lines  # start-up: status and show need none
     from ..store.journal import redact  # start-up: --help and completion do without
 
-    check_side(side)
+    check_side(side, journal, games_dir)
     check_private(journal)
     try:
         result = g.submit(journal, side, texts, dice, expect_seq, games_dir, atomic=atomic,

@@ -173,7 +173,7 @@ def _show(journal: Path, as_: str, format: str, bbcode_dialect: str, at: int | N
 def _order(journal: Path, orders: list[str], as_: str, file: Path | None, dice: str | None,
            link: str | None, expect_seq: int | None, format: str, atomic: bool,
            dry_run: bool) -> int:
-    commands.check_side(as_)
+    commands.check_side(as_, journal)
     texts = commands.read_orders(orders, file)
     out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format,
                                     atomic=atomic, dry_run=dry_run, link=link)

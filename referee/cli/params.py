@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from .. import game as g
-from .. import load_msgspec
-from ..base.readers import DEFAULT_SIDES, readers_of
+from ..base.readers import readers_of
+from . import commands
 
 # The --games option of the application, read by every command that opens a game.
 GAMES: dict[str, Optional[Path]] = {"dir": None}
@@ -49,7 +47,7 @@ class DiceMode(str, Enum):
     manual = "manual"
 
 
-READER_HELP = ("Who reads it: a side (german, entente), public (a forum spectator: no hand, "
+READER_HELP = ("Who reads it: a side of the game, public (a forum spectator: no hand, "
                "no deck order, no sealed plan) or moderator (everything). Default: public.")
 WIDTH_HELP = "Wrap text at this many columns (an order line is never split)."
 SHOW_FMT_HELP = ("text, markdown, bbcode, chat (markdown in posts of at most 2,000 characters, "
@@ -60,17 +58,12 @@ DIALECT_HELP = ("The forum --format bbcode is for: common (default: only the tag
 
 
 def complete_reader(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion for --as: the sides of the journal's game, public, moderator."""
-    sides = DEFAULT_SIDES
+    """Shell completion for --as: the sides of the journal's game (before a journal is named,
+    or when it cannot be read, those of the default game), public, moderator."""
     try:
-        journal = ctx.params.get("journal")
-        if journal:
-            load_msgspec()
-            with open(journal, "rb") as fh:
-                game = json.loads(fh.readline()).get("game", "ttlm")
-            sides = g.game_data(game, GAMES["dir"]).sides
-    except Exception:  # noqa: BLE001 - completion offers the defaults rather than fail
-        pass
+        sides = commands.game_sides(ctx.params.get("journal"), GAMES["dir"])
+    except Exception:  # noqa: BLE001 - completion offers the readers it knows rather than fail
+        sides = ()
     return [r for r in readers_of(sides) if r.startswith(incomplete)]
 
 

@@ -234,7 +234,8 @@ def order(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     orders: Annotated[Optional[list[str]], typer.Argument(
         help="Orders, one per argument; '-' reads them from stdin.")] = None,
-    as_: Annotated[str, typer.Option("--as", help="Who gives the orders: german or entente.")] = "",
+    as_: Annotated[str, typer.Option("--as", help="Who gives the orders: a side of the game.")
+                   ] = "",
     file: Annotated[Optional[Path], typer.Option(
         help="Read the orders from this file ('-': standard input).")] = None,
     dice: Annotated[Optional[str], typer.Option(
@@ -253,7 +254,7 @@ def order(
              "the deck or the other side.")] = False,
 ) -> None:
     """Submit orders; they are applied in sequence and stop at the first rejected one."""
-    commands.check_side(as_)
+    commands.check_side(as_, journal, GAMES["dir"])
     texts = commands.read_orders(orders or [], file)
     out, rejection = commands.order(journal, as_, texts, dice, expect_seq, format.value,
                                     GAMES["dir"], atomic=atomic, dry_run=dry_run, link=link)
@@ -267,7 +268,7 @@ def order(
 
 def standing(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    as_: Annotated[str, typer.Option("--as", help="Whose standing orders: german or entente.")
+    as_: Annotated[str, typer.Option("--as", help="Whose standing orders: a side of the game.")
                    ] = "",
     add: Annotated[Optional[list[str]], typer.Option(
         help="Add one (repeatable): 'no cavalry retreat', 'no retreat after combat', "

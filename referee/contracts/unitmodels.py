@@ -97,6 +97,9 @@ class SideColours(Model):
 
     fill: Colour
     ink: Colour
+    # The colour of its name in a forum post (BBCode), to read on a forum's light background;
+    # the ink when not given.
+    forum: Colour | None = None
 
 
 class UnitsData(Model, dict=True):

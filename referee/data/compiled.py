@@ -34,7 +34,9 @@ from ..store import home
 from .gamedata import GameData
 from .paths import source_digest
 
-FORMAT = 1
+# Raised when a copy made before would now read differently: 2, side_colours gained `forum`,
+# which an older version's copy lacks and its snapshot gets from upcast.py.
+FORMAT = 2
 PACKAGE_DIR = Path(__file__).resolve().parent.parent / "_compiled"
 
 

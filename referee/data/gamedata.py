@@ -154,6 +154,13 @@ class GameData:
                      if c.type == t)
 
     @cached_property
+    def eft_box(self) -> Box | None:
+        """The off-map box whose units the rules count apart (TTLM's Eastern Front Transit box:
+        2.0 V.4 losses, 3.1 VP), the one box of map.yaml `boxes`; None in a game without one
+        (AAC). Its id is where its units stand, its owner whose they are."""
+        return self.map.boxes[0] if self.map.boxes else None
+
+    @cached_property
     def sea_home(self) -> str | None:
         """The home area of sea movement (4.6: ENGLAND), or None if the game has none."""
         sea = self.info.movement.sea

@@ -122,6 +122,10 @@ def _check_map_names(data: GameData) -> list[str]:
             known("nation", a.fort.nation, where, "fort", "nation")
     for b in data.map.boxes:
         known("side", b.owner, fm, "boxes", b.id, "owner")
+    if len(data.map.boxes) > 1:
+        # The rules know one off-map box, TTLM's EFT box (2.0 V.4, 3.1): GameData.eft_box.
+        out.append(fm.at("boxes").says(f"a game has at most one off-map box, the EFT box "
+                                       f"(2.0 V.4); {len(data.map.boxes)} are listed"))
     return out + _check_country_names(data)
 
 

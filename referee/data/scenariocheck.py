@@ -273,7 +273,7 @@ class _ScenarioCheck:
             if aid in self.ids:
                 self.out.append(TOP.at("eliminated_armies").says(f"{aid} is also set up",
                                                                  Nth(k, "")))
-        eft = data.boxes.get("eft")
+        eft = data.eft_box
         owners = (data.units.sides.get(eft.owner) or []) if eft else []
         if sc.eft_box and eft is None:
             self.out.append(TOP.at("eft_box").says("the game has no EFT box (map.yaml boxes)"))

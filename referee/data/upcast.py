@@ -16,8 +16,8 @@ _OLD_COUNTRIES = ["germany", "france", "belgium", "luxembourg", "uk"]
 def upcast_document(document: dict) -> dict:
     """An older data document in today's shape, its meaning unchanged: before map.yaml
     declared `countries`, the schema allowed exactly TTLM's five; before units.yaml had
-    `side_order` and game.yaml `movement`, the engine fixed them to TTLM's; then the build
-    dates."""
+    `side_order` and game.yaml `movement`, the engine fixed them to TTLM's; the forum
+    colours; then the build dates."""
     game_map = document.get("map")
     if isinstance(game_map, dict) and "countries" not in game_map:
         document = {**document, "map": {**game_map, "countries": list(_OLD_COUNTRIES)}}
@@ -33,6 +33,7 @@ def upcast_document(document: dict) -> dict:
                    "entente": {"fill": "#9dbbe3", "ink": "#1d3f73"}}      # the map's, as fixed
         document = {**document, "units": {**units, "side_order": ["german", "entente"],
                                           "nations": nations, "side_colours": colours}}
+    document = _upcast_forum_colours(document)
     game, events = document.get("game"), document.get("events")
     if isinstance(game, dict) and "movement" not in game and isinstance(events, dict):
         # Before game.yaml said who moves how, strategic movement was the Entente's (4.5),
@@ -44,6 +45,30 @@ def upcast_document(document: dict) -> dict:
             "strategic": {"sides": ["entente"], "units": units},
             "sea": {"nations": ["uk"], "home": "england", "requires_coastal": True}}}}
     return upcast_deck(_upcast_names(_upcast_build_dates(document)))
+
+
+# The colours a forum post wrote each side's name in before side_colours gave them (`forum`).
+_FORUM_V1 = {"german": "#4D4D4D", "entente": "#1F5FAF"}
+# How the map draws sides its data gives no colours (render/svgmap.py: the first free fills in
+# the order of the sides, the default ink): a version without side_colours keeps them.
+_UNCOLOURED = ({"fill": "#e0c07a", "ink": "#333333"}, {"fill": "#c9a3d6", "ink": "#333333"})
+
+
+def _upcast_forum_colours(document: dict) -> dict:
+    """Before units.yaml gave each side's forum colour, BBCode wrote a side named german in a
+    dark grey and one named entente in a blue, and any other side in none."""
+    units = document.get("units")
+    if not isinstance(units, dict):
+        return document
+    colours, order = units.get("side_colours"), units.get("side_order")
+    if colours is None and isinstance(order, list) and set(order) == set(_FORUM_V1) and \
+            len(order) == len(_UNCOLOURED):
+        colours = dict(zip(order, _UNCOLOURED, strict=True))
+    if not isinstance(colours, dict):
+        return document
+    colours = {side: {**c, "forum": _FORUM_V1[side]} if isinstance(c, dict) and "forum" not in c
+               and side in _FORUM_V1 else c for side, c in colours.items()}
+    return {**document, "units": {**units, "side_colours": colours}}
 
 
 # What the special Offensives did before deck.yaml said it (9.1.3-9.1.6): the engine knew

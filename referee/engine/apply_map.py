@@ -42,8 +42,9 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
     if unit in s.armies:
         army = s.armies[unit]
         if e.mode == "eft":
-            army.status = "eft" if e.to_area == "eft" else "map"
-            army.area = None if e.to_area == "eft" else e.to_area
+            into_box = e.to_area == d.eft_box.id
+            army.status = "eft" if into_box else "map"
+            army.area = None if into_box else e.to_area
         else:
             army.area = e.to_area
         for pid in m["taking"]:

@@ -294,7 +294,8 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
     else:
         ok = False
     if not ok:
-        return Violation("7.5", f"{o.unit} is not a German infantry unit on the map")
+        return Violation("7.5", f"{o.unit} is not a {d.side_name(side)} infantry unit on the "
+                                f"map")
     return unpaid(s, d, side, o)
 
 

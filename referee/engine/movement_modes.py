@@ -264,7 +264,7 @@ def evacuate_violation(s: State, d: GameData, o: Evacuate, side: str) -> Violati
 
 def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
     """Why a move into or out of the EFT box is illegal now (games/ttlm reconstruction)."""
-    box = d.boxes.get("eft")
+    box = d.eft_box
     if box is None:
         return Violation("AAC 2.0 V.4", "this game has no Eastern Front Transit box (AT ALL "
                                         "COSTS! plays the Eastern front itself)")
@@ -274,13 +274,13 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
     unit = o.unit
     if unit in s.armies:
         a = s.armies[unit]
-        where = {"map": a.area, "eft": "eft"}.get(a.status)
+        where = {"map": a.area, "eft": box.id}.get(a.status)
         inside = a.status == "eft"
         if d.nation_side[a.nation] != side:
             where = None
     elif unit in s.pieces and d.nation_side[s.pieces[unit].nation] == side:
         where = s.pieces[unit].area
-        inside = where == "eft"
+        inside = where == box.id
     else:
         return Violation("2.0 V.4", f"{unit} is not a {d.side_name(side)} army or stand-alone "
                                     f"unit")
@@ -313,7 +313,7 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
 
 def eft_candidates(s: State, d: GameData, side: str):
     """Moves into and out of the EFT box worth checking."""
-    box = d.boxes.get("eft")
+    box = d.eft_box
     if box is None or side != box.owner:
         return
     sources = sorted(d.supply_sources(side))
@@ -329,22 +329,22 @@ def eft_candidates(s: State, d: GameData, side: str):
             continue
         if p.area in sources:
             yield Eft(unit=p.id)
-        elif p.area == "eft":
+        elif p.area == box.id:
             for to in sources:
                 yield Eft(unit=p.id, to=to)
 
 
 def apply_eft(ctx: Ctx, o, side: str) -> None:
-    """Move a unit into or out of the EFT box."""
-    s = ctx.state
+    """Move a unit into or out of the EFT box (its id in the data is where the unit goes)."""
+    s, box = ctx.state, ctx.data.eft_box.id
     if o.unit in s.armies:
         a = s.armies[o.unit]
-        frm = a.area if a.status == "map" else "eft"
+        frm = a.area if a.status == "map" else box
         kind, nation = "army", a.nation
     else:
         p = s.pieces[o.unit]
         frm, kind, nation = p.area, p.kind, p.nation
-    to = o.to or "eft"
+    to = o.to or box
     ctx.emit(UnitMoved(side=side, mode="eft", from_area=frm, to_area=to, path=[to],
                        unit=o.unit, kind=kind, nation=nation))
     settle(ctx, [frm, to])

@@ -55,9 +55,6 @@ from .reinforce import settle_empty_armies
 from .state import State
 from .supply import supplied_areas
 
-EFT = "eft"
-
-
 # ---------------------------------------------------------------- V.2 build points (7.0)
 
 def begin_spending(ctx: Ctx) -> None:
@@ -280,11 +277,12 @@ register(DecisionSpec(
 
 # ---------------------------------------------------------------- V.4 EFT box losses
 
-def eft_units(s: State) -> list[tuple[str, str, str]]:
+def eft_units(s: State, d: GameData) -> list[tuple[str, str, str]]:
     """(ref, nation, kind) of every unit in the EFT box, army contents included."""
+    box = d.eft_box.id if d.eft_box else None
     out = []
     for p in sorted(s.pieces.values(), key=lambda p: p.id):
-        if p.area == EFT:
+        if box is not None and p.area == box:
             out.append((p.id, p.nation, p.kind))
     for a in sorted(s.armies.values(), key=lambda a: a.id):
         if a.status == "eft":
@@ -297,7 +295,9 @@ def eft_units(s: State) -> list[tuple[str, str, str]]:
 def eft_bp(s: State, d: GameData) -> int:
     """The BP value of the units in the EFT box (build costs, an army 1 BP) (2.0 V.4, 3.1)."""
     # Summed directly: the decisive-victory check asks after every order (3.1, 3.2).
-    bp = sum(build_cost(d, f"{p.nation}:{p.kind}") for p in s.pieces.values() if p.area == EFT)
+    box = d.eft_box.id if d.eft_box else None
+    bp = sum(build_cost(d, f"{p.nation}:{p.kind}") for p in s.pieces.values()
+             if box is not None and p.area == box)
     for a in s.armies.values():
         if a.status == "eft":
             bp += d.units.cost("army") + sum(build_cost(d, key) * n
@@ -308,7 +308,7 @@ def eft_bp(s: State, d: GameData) -> int:
 def eft_losses_off(s: State, d: GameData) -> bool:
     """Whether the EFT box loss phase is skipped: the game is linked with the game the box's
     data names (2.0 V.4: not when playing with AT ALL COSTS!, option linked_with_aac)."""
-    box = next((b for b in d.map.boxes if b.id == EFT), None)
+    box = d.eft_box
     return box is not None and box.losses_not_when_linked_with in d.linked_with(s.options)
 
 
@@ -319,20 +319,20 @@ def eft_losses(ctx: Ctx) -> None:
     if bp:
         dice = ctx.dice.roll(-(-bp // 5), "EFT box losses (2.0 V.4)")
         losses = sum(1 for x in dice if x == 1)
-        if hidden_templates(s) and any(a.status == EFT for a in s.armies.values()):
+        if hidden_templates(s) and any(a.status == "eft" for a in s.armies.values()):
             # 1.4: the BP value counts what the armies in the box hold.
             ctx.emit(EftLossesDue(dice=dice, losses=losses,
-                                  secret=ctx.secret(d.boxes[EFT].owner, {"bp": bp})))
+                                  secret=ctx.secret(d.eft_box.owner, {"bp": bp})))
         else:
             ctx.emit(EftLossesDue(bp=bp, dice=dice, losses=losses))
     next_eft_loss(ctx)
 
 
 def next_eft_loss(ctx: Ctx) -> None:
-    """Take each EFT loss, asking the German where he has a choice."""
+    """Take each EFT loss, asking the box's owner where he has a choice."""
     s = ctx.state
     while s.production.get("eft_losses"):
-        units = eft_units(s)
+        units = eft_units(s, ctx.data)
         if not units:
             break
         same = len({(n, k) for _, n, k in units}) == 1
@@ -341,46 +341,46 @@ def next_eft_loss(ctx: Ctx) -> None:
             _eft_loss(ctx, ref, nation, kind)
             s = ctx.state
             continue
-        prompt(ctx, "eft_losses", ctx.data.boxes[EFT].owner)
+        prompt(ctx, "eft_losses", ctx.data.eft_box.owner)
         return
     ctx.emit(ProductionEnded())
     finish(ctx, "eft_losses")
 
 
 def _eft_loss(ctx: Ctx, ref: str, nation: str, kind: str) -> None:
-    army = ref.split(":")[0] if ":" in ref else None
+    army, box = ref.split(":")[0] if ":" in ref else None, ctx.data.eft_box
     if army and hidden_templates(ctx.state):
-        # 1.4: which unit an army in the box loses is the German's secret.
-        ctx.emit(EftUnitLost(secret=ctx.secret(ctx.data.boxes[EFT].owner, {
+        # 1.4: which unit an army in the box loses is its owner's secret.
+        ctx.emit(EftUnitLost(secret=ctx.secret(box.owner, {
             "unit": ref, "nation": nation, "kind": kind})))
     else:
         ctx.emit(EftUnitLost(unit=ref, nation=nation, kind=kind))
     if army and not ctx.state.armies[army].contents:
-        ctx.emit(ArmyEliminated(side=ctx.data.boxes[EFT].owner, army=army, area=EFT,
+        ctx.emit(ArmyEliminated(side=box.owner, army=army, area=box.id,
                                 rule="2.0 V.4",
                                 reason="it lost its last unit in the EFT box"))
 
 
 def _eft_candidates(s: State, d: GameData, side: str):
-    for ref in dict.fromkeys(r for r, _, _ in eft_units(s)):
+    for ref in dict.fromkeys(r for r, _, _ in eft_units(s, d)):
         yield Lose(unit=ref)
 
 
 def _eft_check(s: State, d: GameData, o: Lose, side: str) -> Violation | None:
-    if o.unit not in {r for r, _, _ in eft_units(s)}:
+    if o.unit not in {r for r, _, _ in eft_units(s, d)}:
         return Violation("2.0 V.4", f"{o.unit} is not a unit in the EFT box")
     return None
 
 
 def _eft_apply(ctx: Ctx, o: Lose, side: str) -> None:
-    ref, nation, kind = next(u for u in eft_units(ctx.state) if u[0] == o.unit)
+    ref, nation, kind = next(u for u in eft_units(ctx.state, ctx.data) if u[0] == o.unit)
     _eft_loss(ctx, ref, nation, kind)
     next_eft_loss(ctx)
 
 
 register(DecisionSpec(
     kind="eft_losses", rule="2.0 V.4",
-    prompt=lambda s, d: (f"german: eliminate {s.production['eft_losses']} unit(s) in the EFT "
-                         f"box, your choice (2.0 V.4)"),
+    prompt=lambda s, d: (f"{s.pending.side}: eliminate {s.production['eft_losses']} unit(s) in "
+                         f"the EFT box, your choice (2.0 V.4)"),
     accepts=("lose",), candidates=_eft_candidates, check=_eft_check, apply=_eft_apply))
 

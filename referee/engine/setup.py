@@ -49,10 +49,11 @@ def initial_state(data: GameData, sc: Scenario, game_id: str, options: dict[str,
         if u.keep_apart_from:
             s.keep_apart[u.id] = u.keep_apart_from
     for e in sc.eft_box:
-        nation = e.nation or data.units.sides[data.boxes["eft"].owner][0]
+        box = data.eft_box
+        nation = e.nation or data.units.sides[box.owner][0]
         for _ in range(e.count):
             pid = s.new_piece_id(nation, e.type, data)
-            s.pieces[pid] = Piece(pid, nation, e.type, "eft")
+            s.pieces[pid] = Piece(pid, nation, e.type, box.id)
     for pid in s.pieces:
         m = _SERIAL.match(pid)
         if m:

@@ -44,7 +44,7 @@ class Army(msgspec.Struct):
     id: str
     nation: str
     name: str
-    status: str = "pool"          # map | pool | eliminated | eft
+    status: str = "pool"          # map | pool | eliminated | eft (in the box: data.eft_box)
     area: str | None = None
     entrenched: bool = False
     contents: dict[str, int] = {}

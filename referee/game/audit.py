@@ -48,10 +48,6 @@ from .verification import redecide, revealed_secret
 
 FACES = (1, 2, 3, 4, 5, 6)
 
-# The off-map box whose losses are rolled for in the production phase (2.0 V.4): its id in
-# map.yaml `boxes`, as the engine names it.
-EFT = "eft"
-
 # What a record naming something the game data does not have raises when it is explained.
 UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
 
@@ -108,7 +104,7 @@ class _Traced(ReplayDice):
 def eft_owner(data) -> str:
     """The side whose units the EFT box holds (map.yaml boxes, 2.0 V.4); a game without the
     box has none there, and its first side stands in."""
-    return data.boxes[EFT].owner if EFT in data.boxes else data.sides[0]
+    return data.eft_box.owner if data.eft_box else data.sides[0]
 
 
 def _bills(records: list[dict], data) -> list[dict]:

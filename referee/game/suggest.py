@@ -41,8 +41,9 @@ def visible_units(state: State, data: GameData, reader: str) -> dict[str, str]:
         side = data.nation_side[a.nation]
         if a.status in ("eft", "eliminated") or side == reader:
             ids.append(a.id)
+    box = data.eft_box.id if data.eft_box else None
     for p in state.pieces.values():
-        if p.area not in data.areas and (p.area == "eft" or
+        if p.area not in data.areas and (p.area == box or
                                          data.nation_side[p.nation] == reader):
             ids.append(p.id)
     return {fold(i): i for i in ids}

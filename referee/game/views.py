@@ -18,7 +18,6 @@ from ..contracts.gamemodels import Terms
 from ..data.gamedata import GameData, fold
 from ..engine import legal_orders, pending_prompt, waiting_on
 from ..engine.order_text import format_order
-from ..engine.production import EFT
 from ..engine.state import State, contents_text
 from ..engine.victory import level_of, vp_breakdown
 
@@ -116,8 +115,8 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
                                     if a.status == "eliminated"),
         # None: the game's data has no such box (AAC), so no view speaks of it.
         "eft_box": sorted([a.id for a in state.armies.values() if a.status == "eft"] +
-                          [p.id for p in state.pieces.values() if p.area == "eft"])
-        if EFT in data.boxes else None,
+                          [p.id for p in state.pieces.values() if p.area == data.eft_box.id])
+        if data.eft_box else None,
         # With hidden templates (1.4) another side's pool would give away what its armies
         # hold (the counter mix less the pool and the units standing alone).
         "force_pool": {n: {k: c for k, c in row.items() if c} for n, row in

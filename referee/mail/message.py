@@ -1,7 +1,8 @@
 """The orders in a player's email: the message, its text, and the lines that are orders.
 
 Players send their orders by email, one order per line. The moderator saves
-the mail (mbox, Maildir, .eml); this module reads it (standard library only):
+the mail (mbox, Maildir, .eml); this module reads it (the standard library, and the
+order verbs of the game's engine):
 
 - parse_message: the bytes of one message as an EmailMessage (with a size limit);
 - plain_body: the text the player wrote (the first text/plain part that is not
@@ -19,14 +20,17 @@ from __future__ import annotations
 import email
 import email.charset
 import email.policy
+import functools
 import re
+from collections.abc import Collection
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
+from ..engine.reading import VERBS
 from ..store.players import compact
 
-__all__ = ["MailError", "mail_bytes", "order_lines", "parse_message", "plain_body",
-           "sheet_lines"]
+__all__ = ["CAMPAIGN_VERBS", "MailError", "mail_bytes", "order_lines", "parse_message",
+           "plain_body", "sheet_lines", "skirmish_verbs"]
 
 DEFAULT_LIMIT = 1 << 20
 
@@ -273,13 +277,21 @@ _ATTRIBUTION_INTRO = re.compile(r"^(?:On|Le|Am|Op|El|Il|Em|Den)\s")
 _ORDER_KEY = re.compile(r"(?i)^(?:>\s*)*order[\s-]*key\s*:")
 _MARKER = re.compile(r"^(?:[-*+•◦‣▪–]\s+|•|\d{1,3}[.)](?!\d))\s*")
 
-# The first word of every order the referee reads (engine/reading.py), and what unit ids look
-# like: a line with either is never taken for a greeting, a closing or a name.
-_ORDER_VERBS = frozenset(
-    "play pass end discard move rail strategic sea reserves evacuate suppress remove refuse "
-    "done fire hold stay battle declare bonus keep fight retreat react lose ersatz annihilate "
-    "eliminate scramble place swap buy build rebuild entrench upgrade eft propose accept surrender "
-    "resign".split())
+# The first word of every order of a kind of game, as the module that reads its orders lists
+# them, and what unit ids look like: a line with either is never taken for a greeting, a
+# closing or a name.
+CAMPAIGN_VERBS = frozenset(VERBS)       # TTLM and AT ALL COSTS! (engine/reading.py)
+
+
+@functools.cache
+def skirmish_verbs() -> frozenset[str]:
+    """The first word of every skirmish order (engine/skirmish/order_text.py)."""
+    # start-up: only a skirmish's mail reads the skirmish's orders
+    from ..engine.skirmish.order_text import KINDS
+
+    return frozenset(KINDS)
+
+
 _UNIT_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2}-\d+")
 
 _GREETING_WORDS = (
@@ -315,12 +327,12 @@ _CLOSING = re.compile(
 _NAME = re.compile(r"^(?:[—–-]+\s*)?" + _WORD + r"(?:[\s,]+" + _WORD + r"){0,3}[\s.!]*$")
 
 
-def _looks_like_order(text: str) -> bool:
+def _looks_like_order(text: str, verbs: Collection[str]) -> bool:
     """A verb the referee reads first, a unit id, or the JSON form of an order."""
     words = text.split()
     if not words:
         return False
-    return (words[0].casefold().strip(",.!:;") in _ORDER_VERBS or text.startswith("{")
+    return (words[0].casefold().strip(",.!:;") in verbs or text.startswith("{")
             or _UNIT_ID.search(text) is not None)
 
 
@@ -335,7 +347,7 @@ def _cut(lines: list[str]) -> int:
     return len(lines)
 
 
-def _attributions(lines: list[str], end: int) -> set[int]:
+def _attributions(lines: list[str], end: int, verbs: Collection[str]) -> set[int]:
     """Indexes of the attribution lines ('On <date>, <name> wrote:'), wrapped ones included."""
     found: set[int] = set()
     for i in range(end):
@@ -345,12 +357,12 @@ def _attributions(lines: list[str], end: int) -> set[int]:
         if s.endswith(":") and _ATTRIBUTION_VERB.search(s):  # never an order
             found.add(i)
             continue
-        if not _ATTRIBUTION_INTRO.match(s) or _looks_like_order(s):
+        if not _ATTRIBUTION_INTRO.match(s) or _looks_like_order(s, verbs):
             continue
         parts = [s]
         for j in range(i + 1, min(i + 3, end)):
             t = lines[j].strip()
-            if not t or _QUOTE.match(t) or _looks_like_order(t):
+            if not t or _QUOTE.match(t) or _looks_like_order(t, verbs):
                 break
             parts.append(t)
             if t.endswith(":"):
@@ -360,10 +372,11 @@ def _attributions(lines: list[str], end: int) -> set[int]:
     return found
 
 
-def _drop_greeting(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _drop_greeting(lines: list[tuple[int, str]], verbs: Collection[str]
+                   ) -> list[tuple[int, str]]:
     if lines:
         first = lines[0][1]
-        if _looks_like_order(first):
+        if _looks_like_order(first, verbs):
             return lines
         # A greeting word ("Hi", "hello Bob,"), or a few words ending in ',' or '!' that do
         # not start in lower case ("Moderator,", "Greetings from Berlin!").
@@ -373,21 +386,24 @@ def _drop_greeting(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return lines
 
 
-def _drop_closing(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _drop_closing(lines: list[tuple[int, str]], verbs: Collection[str]
+                  ) -> list[tuple[int, str]]:
     for k in (2, 1, 0):  # the closing line, then k name lines up to the end
         at = len(lines) - 1 - k
         if at < 0:
             continue
         closing, names = lines[at][1], [t for _, t in lines[at + 1:]]
-        if (_CLOSING.match(closing) and not _looks_like_order(closing)
-                and all(_NAME.match(n) and len(n) <= 40 and not _looks_like_order(n)
+        if (_CLOSING.match(closing) and not _looks_like_order(closing, verbs)
+                and all(_NAME.match(n) and len(n) <= 40 and not _looks_like_order(n, verbs)
                         for n in names)):
             return lines[:at]
     return lines
 
 
-def order_lines(body: str, key: str | None = None) -> list[tuple[int, str]]:
-    """The order lines of a mail body, each with its line number (from 1) in body.
+def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMPAIGN_VERBS
+                ) -> list[tuple[int, str]]:
+    """The order lines of a mail body, each with its line number (from 1) in body; verbs are
+    the first words of the game's orders (CAMPAIGN_VERBS, or skirmish_verbs()).
 
     Dropped: everything from a signature ('-- ') or the old mail below a reply (an Outlook
     separator, a 'From:' header block) to the end, quoted '>' lines, attribution lines
@@ -398,7 +414,7 @@ def order_lines(body: str, key: str | None = None) -> list[tuple[int, str]]:
     """
     lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
     end = _cut(lines)
-    attributions = _attributions(lines, end)
+    attributions = _attributions(lines, end, verbs)
     wanted_key = compact(key) if key and compact(key) else None
     kept: list[tuple[int, str]] = []
     for i in range(end):
@@ -409,7 +425,7 @@ def order_lines(body: str, key: str | None = None) -> list[tuple[int, str]]:
         if not text or _ORDER_KEY.match(text) or (wanted_key and compact(text) == wanted_key):
             continue
         kept.append((i + 1, text))
-    return _drop_closing(_drop_greeting(kept))
+    return _drop_closing(_drop_greeting(kept, verbs), verbs)
 
 
 # --- a dice sheet's lines ----------------------------------------------------------------------

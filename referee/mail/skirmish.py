@@ -64,7 +64,7 @@ def _handle(journal: Path, m: Message, players: dict, keys: dict, seen: set) -> 
     if key is None or compact(key) != compact(keys[side]):
         out.status, out.reason = "refused", "the order key is missing or wrong"
         return out
-    lines = [text for _, text in mailtext.order_lines(body, key)]
+    lines = [text for _, text in mailtext.order_lines(body, key, mailtext.skirmish_verbs())]
     try:
         recs = gs.submit_many(journal, side, lines, mail=m.message_id)
     except OrderError as exc:

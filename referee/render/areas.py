@@ -113,8 +113,9 @@ def _fort(f: dict[str, Any] | None) -> str:
     return f"{f['name']} ({owner}), strength {f['strength']} of {f['printed']} (8.4)"
 
 
-def area_document(view: dict[str, Any]) -> Document:
-    """`area NAME`: the area's facts, its units and its neighbours."""
+def area_document(view: dict[str, Any], colours: dict[str, str] | None = None) -> Document:
+    """`area NAME`: the area's facts, its units and its neighbours; colours: each side's
+    (documents.side_colours)."""
     a = view["area"]
     facts = Items([
         [Span("Control: ", "bold"), control_span(a["control"])],
@@ -137,7 +138,7 @@ def area_document(view: dict[str, Any]) -> Document:
     if a["borders"]:
         sections[-1].blocks.append(para("Also touches (never entered, 4.1): ",
                                         ", ".join(a["borders"])))
-    return Document(_title(view, f"area {a['name']}"), sections)
+    return Document(_title(view, f"area {a['name']}"), sections, colours=colours)
 
 
 def areas_document(view: dict[str, Any]) -> Document:

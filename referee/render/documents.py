@@ -8,7 +8,7 @@ holds.
 from __future__ import annotations
 
 from .grouped import grouped_blocks
-from .sections import STYLES, Document, Items, Orders, Para, Section, Span, Table, para
+from .sections import Document, Items, Orders, Para, Section, Span, Table, para
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -22,11 +22,17 @@ def side_name(side: str | None) -> str:
 
 
 def control_span(control: str) -> Span:
-    """An area's control, styled by its side where the renderers have a style of that name
-    (sections.STYLES), and disputed; neutral and any other side plain."""
-    style = control if control in STYLES else "plain"
-    return Span(side_name(control) if control not in ("disputed", "neutral") else control,
-                style)
+    """An area's control: a side's name styled by the side (coloured as the document's colours
+    say), disputed styled so, neutral plain."""
+    if control == "neutral":
+        return Span(control)
+    return Span(control if control == "disputed" else side_name(control), control)
+
+
+def side_colours(data) -> dict[str, str]:
+    """Each side's colour in a format that has colours (units.yaml side_colours: its forum
+    colour, else its ink); a side the data gives no colours has none."""
+    return {side: c.forum or c.ink for side, c in data.units.side_colours.items()}
 
 
 def unit_phrase(u: dict) -> str:

@@ -114,14 +114,14 @@ _DIALECTS = {
 # becomes U+2039, which looks alike.
 _BB_BRACKETS = str.maketrans({"[": "\u2045", "]": "\u2046"})
 _BB_ANGLE = re.compile(r"<(?! )")
-# Colours readable on a light background: a dark grey, a blue and a brick red.
+# A disputed area in a brick red, readable on a light background; a side's spans take the
+# colour the document gives that side (the game's side_colours), when it gives one.
 _BB_STYLES = {
     "bold": ("[b]", "[/b]"),
     "italic": ("[i]", "[/i]"),
-    "german": ("[color=#4D4D4D]", "[/color]"),
-    "entente": ("[color=#1F5FAF]", "[/color]"),
     "disputed": ("[color=#B22222]", "[/color]"),
 }
+_BB_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 def _bb_escape(text: str, d: _Dialect) -> str:
@@ -131,13 +131,23 @@ def _bb_escape(text: str, d: _Dialect) -> str:
     return _BB_ANGLE.sub("\u2039", out) if d.angle else out
 
 
-def _bb_span(span: Span, d: _Dialect) -> str:
+def _bb_tags(style: str, d: _Dialect, colours: dict[str, str]) -> tuple[str, str] | None:
+    """The tags round a span of a style: the dialect's for an order, bold, italic, disputed,
+    or a side's colour (only ever a colour: nothing else from the data becomes a tag)."""
+    if style == "order":
+        return d.order
+    if style in _BB_STYLES:
+        return _BB_STYLES[style]
+    colour = colours.get(style)
+    return (f"[color={colour}]", "[/color]") if colour and _BB_COLOUR.fullmatch(colour) else None
+
+
+def _bb_span(span: Span, d: _Dialect, colours: dict[str, str]) -> str:
     """One span, its tags round the text and outside its edge spaces."""
     lead, core, trail = _edges(_bb_escape(span.text, d))
     if not core:
         return lead
-    tags = d.order if span.style == "order" else _BB_STYLES.get(span.style)
-    start, end = tags or ("", "")
+    start, end = _bb_tags(span.style, d, colours) or ("", "")
     return f"{lead}{start}{core}{end}{trail}"
 
 
@@ -163,13 +173,13 @@ def _bb_rows(table: Table, d: _Dialect) -> list[str]:
     return ([f"[u]{row(header)}[/u]"] if any(header) else []) + [row(r) for r in rows]
 
 
-def _bb_block(block: Block, d: _Dialect) -> list[str]:
+def _bb_block(block: Block, d: _Dialect, colours: dict[str, str]) -> list[str]:
     """One block as BBCode lines."""
     if isinstance(block, Para):
-        line = "".join(_bb_span(s, d) for s in block.spans).strip()
+        line = "".join(_bb_span(s, d, colours) for s in block.spans).strip()
         return [line] if line else []
     if isinstance(block, Items):
-        lines = [ln for ln in ("".join(_bb_span(s, d) for s in item).strip()
+        lines = [ln for ln in ("".join(_bb_span(s, d, colours) for s in item).strip()
                                for item in block.items) if ln]
         if d.items is None or not lines:
             # A "• " line reads right everywhere, even where list tags would show raw.
@@ -192,7 +202,8 @@ def to_bbcode(doc: Document, dialect: str = "common") -> str:
     def heading(form: str):
         return lambda t: [form.format(_bb_escape(t, d).strip())] if t.strip() else []
 
-    return _walk(doc, heading(d.title), heading("[b]{}[/b]"), lambda b: _bb_block(b, d),
+    return _walk(doc, heading(d.title), heading("[b]{}[/b]"),
+                 lambda b: _bb_block(b, d, doc.colours),
                  lambda r: [_bb_escape(r, d).strip()], glue=True)
 
 

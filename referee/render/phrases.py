@@ -16,9 +16,6 @@ if TYPE_CHECKING:
     # How one kind of event is told to one reader: its line, or None for nothing worth printing.
     Wording = Callable[[dict, GameData, str], "str | None"]
 
-# The off-map box whose units the engine counts apart (2.0 V.4): its id in map.yaml `boxes`.
-EFT = "eft"
-
 # Each fire phase of a battle with its rule (5.2.1, 8.3.1): the log's line and the dice count's
 # purpose.
 PHASE = {"dogfight": "dogfight (5.2.1 a)", "artillery": "artillery fire (5.2.1 b)",
@@ -39,12 +36,12 @@ def side(ev: dict, data: GameData) -> str:
 def box_owner(data: GameData) -> str:
     """The name of the side whose units the EFT box holds (map.yaml boxes, 2.0 V.4); a game
     without the box has none there, and its first side stands in."""
-    return data.side_name(data.boxes[EFT].owner if EFT in data.boxes else data.sides[0])
+    return data.side_name(data.eft_box.owner if data.eft_box else data.sides[0])
 
 
 def area(aid: str, data: GameData) -> str:
-    """An area's name, or the EFT box's."""
-    if aid == EFT:
+    """An area's name, or the EFT box's (the box of map.yaml, GameData.eft_box)."""
+    if data.eft_box and aid == data.eft_box.id:
         return "the EFT box"
     return data.areas[aid].name if aid in data.areas else aid
 

@@ -44,7 +44,7 @@ from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import production_section
-from .documents import dice_note, side_name, vp_section
+from .documents import dice_note, side_colours, side_name, vp_section
 from .formats import render
 from .grouped import grouped_blocks
 from .record_text import describe, sheet_lines
@@ -206,7 +206,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     span = (f"records {start + 1}–{last['seq']}" if start < last["seq"] else
             f"nothing new after record {start}")
     doc = Document(f"{data.info.name} — report for {who}: game {game_id}, {span}, "
-                   f"{data.label(state.turn)}", sections, receipt)
+                   f"{data.label(state.turn)}", sections, receipt, side_colours(data))
     meta: dict[str, Any] = {
         "schema_version": VIEW_SCHEMA, "game_id": game_id, "reader": reader,
         "since": start, "upto": last["seq"],
@@ -293,7 +293,8 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
     if fmt == "json":
         return json.dumps({**meta, "document": as_json(doc)}, indent=2, ensure_ascii=False)
     if not doc.receipt:
-        return render(Document(doc.title, doc.sections), fmt, width, dialect).rstrip("\n")
+        return render(Document(doc.title, doc.sections, colours=doc.colours), fmt, width,
+                      dialect).rstrip("\n")
     game, _, seq_hash = doc.receipt.removeprefix("Receipt: ").rpartition(" ")
     signed = key_line(meta.get("receipt", {}).get("fingerprint"))
     # The receipt's SEQ:HASH marked as code where the format has it, so it is copied whole.
@@ -301,7 +302,8 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
                       + [para(f"Receipt: {game} ", Span(seq_hash, "order"))])
     if fmt == "chat":       # the receipt goes into the last post, or one of its own
         return render(Document(doc.title, [*doc.sections, receipt]), fmt).rstrip("\n")
-    text = render(Document(doc.title, doc.sections), fmt, width, dialect).rstrip("\n")
+    text = render(Document(doc.title, doc.sections, colours=doc.colours), fmt, width,
+                  dialect).rstrip("\n")
     if fmt in ("markdown", "bbcode"):
         tail = render(Document("", [receipt]), fmt, width, dialect).strip()
     elif len(doc.receipt) > width:      # a long game id: SEQ:HASH goes on, indented

@@ -13,23 +13,28 @@ would cost a tenth of the import floor.
 from __future__ import annotations
 
 # A span's style: how a renderer marks it. "order" is text a player pastes back into a
-# mail: it is never split across lines and is shown as code.
-STYLES = ("plain", "bold", "italic", "order", "german", "entente", "disputed")
+# mail: it is never split across lines and is shown as code. A span may also be styled by
+# a side's id (an area the side holds): the document's colours say how to write it.
+STYLES = ("plain", "bold", "italic", "order", "disputed")
 
 
 class _Plain:
-    """Equality and repr by fields, like a frozen dataclass."""
+    """Equality and repr by fields, like a frozen dataclass; the fields are the slots, or
+    those `_CONTENT` names (what a slot outside it holds is how to render, not content)."""
 
     __slots__ = ()
 
+    def _names(self) -> tuple[str, ...]:
+        return getattr(self, "_CONTENT", self.__slots__)
+
     def _fields(self) -> tuple:
-        return tuple(getattr(self, f) for f in self.__slots__)
+        return tuple(getattr(self, f) for f in self._names())
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other) and self._fields() == other._fields()
 
     def __repr__(self) -> str:
-        inside = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        inside = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._names())
         return f"{type(self).__name__}({inside})"
 
     __hash__ = None
@@ -100,15 +105,18 @@ class Section(_Plain):
 
 
 class Document(_Plain):
-    """A whole report or view: a title, its sections and an optional receipt line."""
+    """A whole report or view: a title, its sections and an optional receipt line; colours
+    (side id -> '#rrggbb', from the game's data) colour a side's spans where a format can."""
 
-    __slots__ = ("title", "sections", "receipt")
+    __slots__ = ("title", "sections", "receipt", "colours")
+    _CONTENT = ("title", "sections", "receipt")
 
     def __init__(self, title: str, sections: list[Section] | None = None,
-                 receipt: str | None = None):
+                 receipt: str | None = None, colours: dict[str, str] | None = None):
         self.title = title
         self.sections = sections if sections is not None else []
         self.receipt = receipt
+        self.colours = colours if colours is not None else {}
 
 
 def plain(text: str) -> Span:
@@ -123,7 +131,7 @@ def para(*parts: str | Span) -> Para:
 
 def _data(value):
     if isinstance(value, _Plain):
-        return {f: _data(getattr(value, f)) for f in value.__slots__}
+        return {f: _data(getattr(value, f)) for f in value._names()}
     if isinstance(value, list):
         return [_data(v) for v in value]
     return value

@@ -456,7 +456,7 @@ def _offmap(col: Column, view: dict, data: GameData, pos: dict, battles: set[str
         g.insert(0, ET.Element("title"))
         g[0].text = clean(_area_title(area, info, data, area.id in battles))
     for box in data.map.boxes:               # the EFT box and the like (no control)
-        inside = (view.get("eft_box") or []) if box.id == "eft" else []
+        inside = (view.get("eft_box") or []) if box is data.eft_box else []
         attrs = {"id": f"box-{box.id}", "class": "box", "data-owner": box.owner}
         _box(col, box.name, [(u, ink(box.owner, data)) for u in inside], attrs, "#f4f0e0")
 

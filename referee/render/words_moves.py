@@ -3,7 +3,7 @@ reinforcements (4.x, 8.1, 15.4.1, 2.0 I, 8.2.3), one function per event kind."""
 
 from __future__ import annotations
 
-from .phrases import EFT, area, kind_name, opened, side, unprinted
+from .phrases import area, kind_name, opened, side, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -21,9 +21,10 @@ _MODES = {"normal": "moves", "rail": "moves by rail (4.4)",
 
 # ---------------------------------------------------------------- movement
 
-def _mode(ev: dict) -> str:
+def _mode(ev: dict, data: GameData) -> str:
     if ev["mode"] == "eft":
-        return ("moves " + ("into" if ev["to_area"] == EFT else "out of") +
+        into = data.eft_box is not None and ev["to_area"] == data.eft_box.id
+        return ("moves " + ("into" if into else "out of") +
                 " the Eastern Front Transit box")
     return _MODES[ev["mode"]]
 
@@ -48,7 +49,7 @@ def _hidden_move(ev: dict, data: GameData, mode: str) -> str:
 
 
 def _unit_moved(ev: dict, data: GameData, reader: str) -> str:
-    mode = _mode(ev)
+    mode = _mode(ev, data)
     details = ev
     sec = ev.get("secret")
     if isinstance(sec, dict):

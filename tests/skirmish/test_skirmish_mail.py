@@ -67,3 +67,32 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done", "refused"}
     assert j.read_bytes() == before
     assert cli("verify", j, "--secret", secret_file).exit_code == 0
+
+
+def test_a_skirmish_mail_is_read_with_the_skirmish_s_verbs(cli, tmp_path, secret_file,
+                                                             monkeypatch):
+    """The lines of a skirmish player's mail are told from his greeting and signature by the
+    skirmish's own orders (engine/skirmish/order_text.py), not by TTLM's."""
+    from referee.engine.skirmish.order_text import KINDS
+    from referee.mail import message
+
+    j = tmp_path / "patrol.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file, "--player", f"british={BRITISH}", "--player",
+            f"german={GERMAN}")
+    assert r.exit_code == 0, r.stderr
+    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    box = tmp_path / "mail"
+    box.mkdir()
+    read, given = message.order_lines, []
+
+    def spy(body, key=None, verbs=message.CAMPAIGN_VERBS):
+        given.append(frozenset(verbs))
+        return read(body, key, verbs)
+
+    monkeypatch.setattr(message, "order_lines", spy)
+    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    r = cli("inbox", j, sent, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
+    assert given == [frozenset(KINDS)]
