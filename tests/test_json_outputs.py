@@ -8,6 +8,7 @@ against its published schema (referee.contracts.schemas).
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ import pytest
 import typer
 from pydantic import TypeAdapter
 
+import referee
 from referee.cli.app import app
 from referee.contracts.outputs import OUTPUTS
 from referee.contracts.schemas import schema
@@ -224,3 +226,40 @@ def test_text_outputs_are_unchanged_by_the_json_ones(bench):
     assert r.stdout.startswith("aac: ") and "\nttlm: TO THE LAST MAN!" in r.stdout
     r = bench.cli("schema")
     assert r.stdout.splitlines()[0] == "orders"
+
+
+def _schema_version_literals(path: Path) -> list[int]:
+    """Lines of dict literals in a module that carry a `schema_version` key."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Dict)
+            and any(isinstance(k, ast.Constant) and k.value == "schema_version" for k in n.keys)]
+
+
+def test_every_printed_document_is_built_as_its_contract_class():
+    """No module but the contracts and the journal's store writes a document as a dict with
+    its own `schema_version`: each is made by its class (Document.of), which sets the version
+    and checks every field's type, so a document cannot drift from its schema unseen."""
+    package = Path(referee.__file__).parent
+    found = [f"{p.relative_to(package)}:{line}" for p in sorted(package.rglob("*.py"))
+             if p.parent.name not in ("contracts", "store")
+             for line in _schema_version_literals(p)]
+    assert found == []
+
+
+def test_a_document_of_the_wrong_shape_is_refused_as_it_is_built():
+    """Document.of checks what the command gives it against the class: a value of the wrong
+    type or a key left out that the document always has is an error, not a quiet output."""
+    import msgspec
+
+    from referee.contracts.outputs import ErrorObject, Explanation
+
+    made = ErrorObject.of(error="x", kind="usage", rule=None, exit=2)
+    assert msgspec.to_builtins(made) == {"schema_version": 1, "error": "x", "kind": "usage",
+                                         "rule": None, "exit": 2}   # no key it was not given
+    with pytest.raises(msgspec.ValidationError, match=r"\$\.exit"):
+        ErrorObject.of(error="x", kind="usage", rule=None, exit="2")
+    with pytest.raises(msgspec.ValidationError, match="rule"):
+        ErrorObject.of(error="x", kind="usage", exit=2)
+    with pytest.raises(msgspec.ValidationError, match=r"\$\.hits\[0\]"):
+        Explanation.of(game_id="g", seq=1, reader="public", actor="german", order=None,
+                       decision=None, checks=[], dice=None, hits=["a hit"], changes=[])

@@ -15,6 +15,7 @@ import typer
 from .. import game as g
 from ..base.errors import EXIT_OLDER_RULES, JournalError
 from ..base.readers import check_name, check_reader
+from ..contracts.outputs import RekeyResult, RepairResult, RevealResult, UpgradeResult, VerifyResult
 from . import commands
 from .params import (
     GAMES,
@@ -143,11 +144,10 @@ def verify(
     report.lines.extend(receipts)
     if format == Fmt.json:
         result = "older_rules" if report.older else "chain_only" if export else "ok"
-        typer.echo(commands.dump({
-            "schema_version": 1, "journal": str(journal), "result": result,
-            "records": report.records, "older": report.older, "export": export,
-            "receipts": len(receipt or []), "keys": report.keys,
-            "signed_from": report.signed_from, "lines": report.lines}))
+        typer.echo(commands.dump(VerifyResult.of(
+            journal=str(journal), result=result, records=report.records, older=report.older,
+            export=export, receipts=len(receipt or []), keys=report.keys,
+            signed_from=report.signed_from, lines=report.lines)))
         return EXIT_OLDER_RULES if report.older else None
     for line in report.lines:
         typer.echo(line)
@@ -166,10 +166,9 @@ def _verify_skirmish(journal: Path, secret: Path | None, format: Fmt, pins: list
 
     lines = verify_skirmish(journal, secret, pins)
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "journal": str(journal), "result": "ok",
-            "records": int(lines[0].split(": ")[1].split()[0]), "older": 0, "export": None,
-            "receipts": 0, "lines": lines}))
+        typer.echo(commands.dump(VerifyResult.of(
+            journal=str(journal), result="ok", records=int(lines[0].split(": ")[1].split()[0]),
+            older=0, export=None, receipts=0, lines=lines)))
         return
     for line in lines:
         typer.echo(line)
@@ -199,12 +198,12 @@ def upgrade(
         "data_digest": done["rules"]["data_digest"]}
     fpr = adopted["signing"]["fingerprint"] if adopted else None
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "journal": str(journal), "seq": (rec or adopted)["seq"],
-            "from_rules": ev["from_rules"], "rules": ev["rules"],
-            "from_data_digest": ev["from_data_digest"], "data_digest": ev["data_digest"],
-            "adopted": {"seq": adopted["seq"], "fingerprint": signing.shown(fpr),
-                        "file": str(signing.key_file(fpr))} if adopted else None}))
+        typer.echo(commands.dump(UpgradeResult.of(
+            journal=str(journal), seq=(rec or adopted)["seq"], from_rules=ev["from_rules"],
+            rules=ev["rules"], from_data_digest=ev["from_data_digest"],
+            data_digest=ev["data_digest"],
+            adopted={"seq": adopted["seq"], "fingerprint": signing.shown(fpr),
+                     "file": str(signing.key_file(fpr))} if adopted else None)))
         return
     if adopted:
         typer.echo(f"record {adopted['seq']}: the game is adopted: records 0-"
@@ -234,10 +233,9 @@ def rekey(
     fpr = rec["signing"]["fingerprint"]
     old = signing.signer_of(rec["sig"]) or ""
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "journal": str(journal), "seq": rec["seq"],
-            "from_fingerprint": signing.shown(old), "fingerprint": signing.shown(fpr),
-            "file": str(signing.key_file(fpr))}))
+        typer.echo(commands.dump(RekeyResult.of(
+            journal=str(journal), seq=rec["seq"], from_fingerprint=signing.shown(old),
+            fingerprint=signing.shown(fpr), file=str(signing.key_file(fpr)))))
         return
     typer.echo(f"record {rec['seq']}: signed by key {signing.shown(old)}, hands the game to key "
                f"{signing.shown(fpr)}, whose private half is in {signing.key_file(fpr)}: back it "
@@ -261,8 +259,7 @@ def reveal(
     else:
         rec = g.reveal(journal, force, GAMES["dir"])
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "journal": str(journal),
-                                  "seq": rec["seq"]}))
+        typer.echo(commands.dump(RevealResult.of(journal=str(journal), seq=rec["seq"])))
         return
     typer.echo(f"record {rec['seq']}: secret revealed; `referee verify {journal}` now "
                f"recomputes every die")
@@ -278,9 +275,9 @@ def repair(
 
     kept, backup = Journal(journal).repair()
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "journal": str(journal),
-                                  "repaired": backup is not None, "records": kept,
-                                  "backup": None if backup is None else str(backup)}))
+        typer.echo(commands.dump(RepairResult.of(
+            journal=str(journal), repaired=backup is not None, records=kept,
+            backup=None if backup is None else str(backup))))
     elif backup is None:
         typer.echo(f"{journal}: nothing to repair ({kept} complete records)")
     else:

@@ -44,8 +44,13 @@ if TYPE_CHECKING:
 def error_line(message: str, kind: str, rule: str | None, code: int, **more: Any) -> str:
     """The error object a command run with --format json prints on stderr instead of its
     `referee: ` line: one line of JSON (the `error` output)."""
-    return json.dumps({"schema_version": 1, "error": message, "kind": kind, "rule": rule,
-                       "exit": code, **more}, separators=(",", ":"))
+    load_msgspec()
+    import msgspec  # start-up: after load_msgspec, which keeps its import light
+
+    from ..contracts.outputs import ErrorObject  # start-up: only an error needs it
+
+    error = ErrorObject.of(error=message, kind=kind, rule=rule, exit=code, **more)
+    return json.dumps(msgspec.to_builtins(error), separators=(",", ":"))
 
 
 def _error_of(exc: RefereeError) -> str:
@@ -89,8 +94,20 @@ def guard(fn: Callable[[], int | None], json_errors: bool = False) -> int:
         return EXIT_INTERNAL
 
 
+def _order_result() -> type:
+    """The contract of what `order --format json` prints."""
+    from ..contracts.views import OrderResult  # start-up: only an order as JSON needs it
+
+    return OrderResult
+
+
 def dump(obj: Any) -> str:
-    """JSON as the commands print it."""
+    """JSON as the commands print it: a document (a contract class) or plain data."""
+    load_msgspec()
+    import msgspec  # start-up: after load_msgspec, which keeps its import light
+
+    if isinstance(obj, msgspec.Struct):
+        obj = msgspec.to_builtins(obj)
     return json.dumps(obj, indent=2, ensure_ascii=False)
 
 
@@ -265,7 +282,9 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
         mine = standing.current(standing.load(journal), side, game.state.turn)
     shown = [describe(e, game.data) for e in mine]
     if fmt == "json":
-        return dump({"schema_version": 1, "side": side, "standing": shown})
+        from ..contracts.outputs import StandingOrders  # start-up: only as JSON
+
+        return dump(StandingOrders.of(side=side, standing=shown))
     if not shown:
         return f"{side}: no standing orders"
     return "\n".join([f"{side}: standing orders (applied when their decision comes up, if "
@@ -391,18 +410,16 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
     if view is not None and result.applied and result.raw is not None:
         _keep_view(journal, result.raw, result.bound, f"status:{side}", {**view, "_aids": aids})
     if fmt == "json":
-        out = dump({
-            "schema_version": 1,
-            "applied": [{"order": a.text, "seq": a.record.get("seq"),
-                         "events": redact(a.record, side)["events"]} for a in result.applied],
-            "rejected": None if result.rejected is None else {
+        out = dump(_order_result().of(
+            applied=[{"order": a.text, "seq": a.record.get("seq"),
+                      "events": redact(a.record, side)["events"]} for a in result.applied],
+            rejected=None if result.rejected is None else {
                 "index": result.rejected[0], "order": result.rejected[1],
                 "error": str(result.rejected[2]),
                 "rule": getattr(result.rejected[2], "rule", None)},
-            "not_applied": result.not_applied,
-            "dropped": [{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
-            "status": view,
-        })
+            not_applied=result.not_applied,
+            dropped=[{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
+            status=view))
     else:
         parts = ["\n".join(wrap_lines(record_lines(redact(a.record, side), data, side)))
                  for a in result.applied]
@@ -447,12 +464,12 @@ def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
     they would lead to (the other side's answers and the dice stay unseen)."""
     legal = [line for a in result.applied for line in a.text.split("\n")]   # plans: each order
     if fmt == "json":
-        out = dump({"schema_version": 1, "dry_run": True, "legal": legal,
-                    "stopped": result.stopped, "not_checked": result.not_applied,
-                    "rejected": None if result.rejected is None else {
-                        "index": result.rejected[0], "order": result.rejected[1],
-                        "error": str(result.rejected[2]),
-                        "rule": getattr(result.rejected[2], "rule", None)}})
+        out = dump(_order_result().of(
+            dry_run=True, legal=legal, stopped=result.stopped, not_checked=result.not_applied,
+            rejected=None if result.rejected is None else {
+                "index": result.rejected[0], "order": result.rejected[1],
+                "error": str(result.rejected[2]),
+                "rule": getattr(result.rejected[2], "rule", None)}))
     else:
         lines = [f"dry run: {len(legal)} order(s) legal so far; nothing was written"]
         lines += [f"  ok: {t}" for t in legal]
@@ -519,10 +536,11 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
     if not replace_atomically(out, data):
         raise UsageError(f"-o {quoted(str(out))}: cannot be written")
     if fmt == "json":
-        return dump({"schema_version": 1, "file": str(out), "format": kind,
-                     "bytes": len(data), "game_id": game.game_id, "seq": game.state.seq,
-                     "reader": reader,
-                     "areas": map_facts(game.state, game.data, reader, game.game_id)})
+        from ..contracts.outputs import MapResult  # start-up: only map as JSON
+
+        return dump(MapResult.of(
+            file=str(out), format=kind, bytes=len(data), game_id=game.game_id, seq=game.state.seq,
+            reader=reader, areas=map_facts(game.state, game.data, reader, game.game_id)))
     shown = str(out) if str(out).isprintable() else quoted(str(out))   # one line, no escapes
     return f"map of record {game.state.seq} for {reader}: {shown}"
 

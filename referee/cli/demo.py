@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from .. import game as g
+from ..contracts.outputs import DemoResult
 from ..engine import legal_orders
 from ..engine.order_text import format_order
 from ..game.views import state_view, status_view
@@ -89,5 +90,5 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
     say(f"\nThe demo journal is {path}; try `referee report {path} --as entente "
         f"--since 0`, or `--as public --format bbcode` for a forum post.")
     if fmt == "json":
-        typer.echo(dump({"schema_version": 1, "journal": str(path), "secret": str(secret),
-                         "steps": steps, "status": status, "verify": checked}))
+        typer.echo(dump(DemoResult.of(
+            journal=str(path), secret=str(secret), steps=steps, status=status, verify=checked)))

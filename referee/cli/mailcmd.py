@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..contracts.outputs import MailRouteShown, TickResult
 from . import commands
 from .params import GAMES, Fmt
 
@@ -39,17 +40,19 @@ def mail(
     else:
         route = routes.route_of(journal, GAMES["dir"])
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "journal": str(journal), **route}))
+        typer.echo(commands.dump(MailRouteShown.of(journal=str(journal), **route)))
         return
     typer.echo(f"mail in:  {route['source'] or 'not set (`referee mail JOURNAL --in SOURCE`)'}")
     typer.echo(f"mail out: {route['target'] or 'not set (`referee mail JOURNAL --out TARGET`)'}")
 
 
 def _tick_document(report) -> dict:
-    return {"schema_version": 1, "ok": not report.problems, "games": [
-        {"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
-         "target": x.target, "messages": x.messages, "log": x.lines, "problems": x.problems}
-        for x in report.games], "unclaimed": report.unclaimed, "problems": report.problems}
+    return TickResult.plain(
+        ok=not report.problems,
+        games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
+                "target": x.target, "messages": x.messages, "log": x.lines,
+                "problems": x.problems} for x in report.games],
+        unclaimed=report.unclaimed, problems=report.problems)
 
 
 def tick(

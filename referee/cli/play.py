@@ -13,6 +13,8 @@ import typer
 from .. import game as g
 from ..base.errors import EXIT_REJECTED, UsageError
 from ..base.gameids import check_game_id
+from ..contracts.outputs import NewGame
+from ..contracts.views import PlayersView
 from ..store.players import OBSERVER
 from . import commands
 from .params import (
@@ -162,13 +164,12 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
 
 def _created_json(journal, game, dice: str, where, sides: list[str], route: dict,
                   view: dict) -> None:
-    typer.echo(commands.dump({
-        "schema_version": 1, "journal": str(journal), "game_id": game.game_id,
-        "game": game.data.info.id, "scenario": game.scenario.id, "dice": dice,
-        "secret_file": str(where), "signing_key": commands.key_facts(game.header),
-        "players": [s for s in sides if s != OBSERVER],
-        "observers": sides.count(OBSERVER), "status": view,
-        "mail_in": route["source"], "mail_out": route["target"]}))
+    typer.echo(commands.dump(NewGame.of(
+        journal=str(journal), game_id=game.game_id, game=game.data.info.id,
+        scenario=game.scenario.id, dice=dice, secret_file=str(where),
+        signing_key=commands.key_facts(game.header), players=[s for s in sides if s != OBSERVER],
+        observers=sides.count(OBSERVER), status=view, mail_in=route["source"],
+        mail_out=route["target"])))
 
 
 def _say_created(journal, game, dice: str, where, sides: list[str], route: dict) -> None:
@@ -210,10 +211,10 @@ def players(
     listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
                                     drop_observer or [])
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "players": listed,
-                                  "observers": watchers, "sheets": [
-            {"side": r["sheet"]["side"], "tip": r["sheet"]["tip"], "seq": r["seq"]}
-            for r in sheets]}))
+        typer.echo(commands.dump(PlayersView.of(
+            players=listed, observers=watchers,
+            sheets=[{"side": r["sheet"]["side"], "tip": r["sheet"]["tip"], "seq": r["seq"]}
+                    for r in sheets])))
         return
     for r in sheets:
         typer.echo(f"record {r['seq']}: the dice sheet of {r['sheet']['side']} registered, tip "

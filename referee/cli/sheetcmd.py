@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from ..contracts.outputs import SheetMade
 from ..store import sheets
 from . import commands
 from .params import Fmt
@@ -30,8 +31,7 @@ def sheet_new(
     chain = sheets.make_sheet(links)
     sheets.write_sheet(output, chain)
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "file": str(output), "links": links,
-                                  "tip": chain[0]}))
+        typer.echo(commands.dump(SheetMade.of(file=str(output), links=links, tip=chain[0])))
         return
     typer.echo(f"wrote {output}: a dice sheet of {links} links (keep it private; line k + 1 "
                f"is link k)")

@@ -9,6 +9,8 @@ import typer
 
 from .. import game as g
 from ..base.errors import UsageError
+from ..contracts.outputs import NewGame
+from ..contracts.skirmish import SkirmishKeys, SkirmishOrderResult
 from . import commands
 from .params import Fmt
 
@@ -38,7 +40,7 @@ def skirmish_order(
 
     rec = submit(journal, as_.casefold(), text, _given(dice))
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "record": rec["seq"], "body": rec}))
+        typer.echo(commands.dump(SkirmishOrderResult.of(record=rec["seq"], body=rec)))
         return
     t = rec.get("test")
     if t is not None:
@@ -79,12 +81,10 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     doc = report_document(sk.header, sk.card, sk.state)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "journal": str(journal), "game_id": sk.header["game_id"],
-            "game": game, "scenario": scenario, "dice": dice, "secret_file": str(where),
-            "signing_key": commands.key_facts(sk.header),
-            "players": [s for s in addresses if s != "moderator"], "observers": 0,
-            "status": doc}))
+        typer.echo(commands.dump(NewGame.of(
+            journal=str(journal), game_id=sk.header["game_id"], game=game, scenario=scenario,
+            dice=dice, secret_file=str(where), signing_key=commands.key_facts(sk.header),
+            players=[s for s in addresses if s != "moderator"], observers=0, status=doc)))
         return
     typer.echo(f"created {journal} (game {sk.header['game_id']}, scenario {scenario}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
@@ -105,7 +105,7 @@ def skirmish_keys(
     commands.check_private(journal)
     keys = order_keys(journal)
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "keys": keys}))
+        typer.echo(commands.dump(SkirmishKeys.of(keys=keys)))
         return
     for side, key in keys.items():
         typer.echo(f"{side}: {key}")

@@ -14,6 +14,8 @@ import typer
 
 from .. import game as g
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
+from ..contracts.outputs import AutoplayResult, GamesCheck, GamesList, SchemaDocument, SchemaList
+from ..contracts.views import InboxResult
 from . import commands
 from .params import (
     GAMES,
@@ -55,12 +57,11 @@ def inbox(
     else:
         outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1,
-            "messages": [{"where": o.where, "message_id": o.message_id, "from": o.sender,
-                          "status": o.status, "side": o.side, "reason": o.reason,
-                          "records": o.records, "new": o.new} for o in outcomes],
-            "outbox": [str(p) for p in written]}))
+        typer.echo(commands.dump(InboxResult.of(
+            messages=[{"where": o.where, "message_id": o.message_id, "from": o.sender,
+                       "status": o.status, "side": o.side, "reason": o.reason,
+                       "records": o.records, "new": o.new} for o in outcomes],
+            outbox=[str(p) for p in written])))
         return
     # The mailbox keeps growing: a message handled by an earlier run is only counted, so
     # each run prints what it did.
@@ -91,10 +92,9 @@ def autoplay(
 
     out = play(journal, seed, until, games_dir=GAMES["dir"])
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "journal": str(journal), "records": out.records,
-            "turn": out.turn, "game_over": out.over, "result": out.result,
-            "failure": out.failure}))
+        typer.echo(commands.dump(AutoplayResult.of(
+            journal=str(journal), records=out.records, turn=out.turn, game_over=out.over,
+            result=out.result, failure=out.failure)))
     else:
         typer.echo(f"{out.records} records played; turn {out.turn}; "
                    + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
@@ -121,11 +121,10 @@ def games_check(
     from ..data.gameinfo import describe  # start-up: only games check needs it
 
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "directory": str(directory), "name": data.info.name,
-            "areas": len(data.areas), "cards": len(data.cards),
-            "scenarios": list(data.scenarios), "digest": data.digest,
-            "notes": describe(data)}))
+        typer.echo(commands.dump(GamesCheck.of(
+            directory=str(directory), name=data.info.name, areas=len(data.areas),
+            cards=len(data.cards), scenarios=list(data.scenarios), digest=data.digest,
+            notes=describe(data))))
         return
     typer.echo(f"{directory}: OK — {len(data.areas)} areas, {len(data.cards)} cards, "
                f"scenarios {', '.join(data.scenarios)}; data digest {data.digest[:16]}")
@@ -141,10 +140,9 @@ def skirmish_check(directory: Path, format: Fmt) -> None:
     notes = [f"ruleset: {data.info.ruleset}", f"challenge window: "
              f"{data.info.challenge_window} records"]
     if format == Fmt.json:
-        typer.echo(commands.dump({
-            "schema_version": 1, "directory": str(directory), "name": data.info.name,
-            "areas": 0, "cards": 0, "scenarios": list(data.scenarios), "digest": data.digest,
-            "notes": notes}))
+        typer.echo(commands.dump(GamesCheck.of(
+            directory=str(directory), name=data.info.name, areas=0, cards=0,
+            scenarios=list(data.scenarios), digest=data.digest, notes=notes)))
         return
     typer.echo(f"{directory}: OK — skirmish, {len(data.card.weapons.kinds)} weapons, "
                f"scenarios {', '.join(data.scenarios)}; data digest {data.digest[:16]}")
@@ -163,7 +161,7 @@ def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.
         except (GameDataError, UsageError):
             games.append({"id": name, "readable": False, "name": None, "scenarios": []})
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "games": games}))
+        typer.echo(commands.dump(GamesList.of(games=games)))
         return
     for game in games:
         if not game["readable"]:
@@ -183,12 +181,12 @@ def schema(
     if name is None or name not in SCHEMAS:
         if name is not None:
             raise UsageError(f"no schema {name!r}; the schemas are {', '.join(SCHEMAS)}")
-        typer.echo(commands.dump({"schema_version": 1, "schemas": list(SCHEMAS)})
+        typer.echo(commands.dump(SchemaList.of(schemas=list(SCHEMAS)))
                    if format == Fmt.json else "\n".join(SCHEMAS))
         return
     if format == Fmt.json:
-        typer.echo(commands.dump({"schema_version": 1, "name": name,
-                                  "schema": json.loads(schema_text(name))}))
+        document = SchemaDocument.of(name=name, schema=json.loads(schema_text(name)))
+        typer.echo(commands.dump(document))
         return
     typer.echo(schema_text(name), nl=False)
 

@@ -6,7 +6,7 @@ validates the same classes at the boundaries (validation.py builds its
 schema from the class itself), and `schemas/*.json` are derived from them.
 """
 
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 import msgspec
 from msgspec.structs import StructMeta
@@ -47,12 +47,31 @@ class Frozen(Contract, frozen=True):
 
 
 class Open(_Validated, msgspec.Struct, metaclass=_Shape):
-    """A shape that later versions may add keys to, so readers allow (and skip) them."""
+    """A shape that later versions may add keys to, so readers allow (and skip) them.
+
+    A key a document may leave out is a field whose default is UNSET: it is printed only
+    when it is given. Every other field is given every time.
+    """
+
+
+D = TypeVar("D", bound="Document")
 
 
 class Document(Open):
     """A JSON document a command prints: later versions may add keys, so readers allow them.
 
-    Every document carries `schema_version`; a change that removes or renames a key
-    raises it.
+    Every document carries `schema_version`, the version of its shape (VERSION); a change
+    that removes or renames a key raises it.
     """
+
+    VERSION: ClassVar[int] = 1
+
+    @classmethod
+    def of(cls: type[D], **fields: Any) -> D:
+        """The document of these fields at its version, each field's type checked."""
+        return msgspec.convert({"schema_version": cls.VERSION, **fields}, cls)
+
+    @classmethod
+    def plain(cls, **fields: Any) -> dict[str, Any]:
+        """The document of these fields (`of`), as the plain data the renderers read."""
+        return msgspec.to_builtins(cls.of(**fields))

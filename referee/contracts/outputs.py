@@ -1,12 +1,14 @@
 """The JSON documents the commands print, other than the views and results of views.py,
 and the error object a failed command prints on stderr with `--format json`.
 
-One model per shape, named in OUTPUTS by its schema name. The commands build these
-documents from plain dicts (the quick paths never import pydantic); the tests run
-every command and validate what it prints against these models' JSON Schemas.
+One class per shape, named in OUTPUTS by its schema name. A command builds its document
+as the class (`Document.of`: the version set, every field's type checked) and prints it;
+the tests also run every command and validate what it prints against the JSON Schemas.
 """
 
 from typing import Any, Literal, Optional
+
+from msgspec import UNSET, UnsetType
 
 from .base import Document, Open
 
@@ -29,8 +31,9 @@ class ErrorObject(Document):
     kind: str
     rule: Optional[str]
     exit: int
-    problems: Optional[list[str]] = None      # game_data: every problem found
-    record: Optional[int] = None              # journal: the record at fault, when known
+    problems: Optional[list[str]] | UnsetType = UNSET      # game_data: every problem found
+    # journal: the record at fault, when known
+    record: Optional[int] | UnsetType = UNSET
 
 
 # ---------------------------------------------------------------- playing
@@ -56,10 +59,10 @@ class NewGame(Document):
     secret_file: str
     signing_key: SigningKey
     players: list[str]
+    observers: int | UnsetType = UNSET
     status: dict[str, Any]
-    observers: int = 0
-    mail_in: Optional[str] = None             # the mail route set at `new`, if any
-    mail_out: Optional[str] = None
+    mail_in: Optional[str] | UnsetType = UNSET             # the mail route set at `new`, if any
+    mail_out: Optional[str] | UnsetType = UNSET
 
 
 class StandingOrders(Document):
@@ -84,9 +87,11 @@ class VerifyResult(Document):
     older: int
     export: Optional[str]
     receipts: int
+    # the keys that signed it, in order (none: unsigned)
+    keys: list[str] | UnsetType = UNSET
+    # the first signed record (0, or the adoption)
+    signed_from: Optional[int] | UnsetType = UNSET
     lines: list[str]
-    keys: list[str] = []                  # the keys that signed it, in order (none: unsigned)
-    signed_from: Optional[int] = None     # the first signed record (0, or the adoption)
 
 
 class Adoption(Part):
@@ -108,7 +113,7 @@ class UpgradeResult(Document):
     rules: int
     from_data_digest: str
     data_digest: str
-    adopted: Adoption | None = None
+    adopted: Adoption | None | UnsetType = UNSET
 
 
 class RekeyResult(Document):
@@ -182,8 +187,8 @@ class Roll(Part):
     die: int
     value: int
     purpose: Optional[str]
-    hmac_input: Optional[str] = None          # committed dice: the HMAC's message
-    derived: Optional[Derivation] = None      # once the secret is revealed
+    hmac_input: Optional[str] | UnsetType = UNSET          # committed dice: the HMAC's message
+    derived: Optional[Derivation] | UnsetType = UNSET      # once the secret is revealed
 
 
 class RecordDice(Part):
@@ -201,13 +206,14 @@ class Explanation(Document):
     seq: int
     reader: str
     actor: str
-    at: Optional[str] = None
+    at: Optional[str] | UnsetType = UNSET
     order: Optional[OrderShown]
     decision: Optional[DecisionShown]
     checks: list[str]
     dice: Optional[RecordDice]
-    hits: list[str]
-    changes: list[str]
+    # each hit the record scored and how it was paid, each hit it paid (game/audit.py)
+    hits: list[dict[str, Any]]
+    changes: list[dict[str, Any]]     # its events, as the reader may see them
 
 
 class ChiSquare(Part):
@@ -245,12 +251,12 @@ class UnitShown(Part):
     side: str
     nation: str
     type: str
-    name: Optional[str] = None
-    entrenched: bool = False
-    strength: Optional[int] = None
-    contents: Optional[dict[str, int]] = None
-    summary: Optional[str] = None
-    oos: bool = False
+    name: Optional[str] | UnsetType = UNSET
+    entrenched: bool | UnsetType = UNSET
+    strength: Optional[int] | UnsetType = UNSET
+    contents: Optional[dict[str, int]] | UnsetType = UNSET
+    summary: Optional[str] | UnsetType = UNSET
+    oos: bool | UnsetType = UNSET
 
 
 class FortShown(Part):
@@ -423,7 +429,7 @@ class DeadlineDue(Part):
     due: str
     words: str
     handoff: int
-    extended: Optional[str] = None
+    extended: Optional[str] | UnsetType = UNSET
 
 
 class Deadlines(Document):
@@ -435,7 +441,7 @@ class Deadlines(Document):
     paused: bool
     policy: Literal["default", "wait", "pause"]
     due: list[DeadlineDue]
-    records: list[int] = []
+    records: list[int] | UnsetType = UNSET
 class MailRouteShown(Document):
     """`mail`: where the game's mail comes from and goes to (null: not set); never a
     password."""

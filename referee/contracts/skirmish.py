@@ -3,7 +3,7 @@ scenario's forces, a journal record of a test, and the report `skirmish report` 
 
 from typing import Annotated, Any, Literal, Optional
 
-from msgspec import Meta, field
+from msgspec import UNSET, Meta, UnsetType, field
 
 from .base import Contract, Document, Frozen
 from .records import Signature, Signing
@@ -245,6 +245,9 @@ class SkirmishTest(Document):
     result: str
     effects: list[dict[str, Any]]
     rule: str
+    turn: int | UnsetType = UNSET           # the report's: the turn and phase it was made in,
+    phase: str | UnsetType = UNSET          # and whether a ruling settled it since
+    settled: bool | UnsetType = UNSET
 
 
 class SkirmishReport(Document):

@@ -71,6 +71,9 @@ class _Builder:
 
     def union(self, args: tuple) -> Any:
         """A union: None makes it nullable; contract classes are told apart by their tag."""
+        args = tuple(a for a in args if a is not msgspec.UnsetType)   # UNSET: a key left out
+        if len(args) == 1:
+            return self.node(args[0])
         rest = [a for a in args if a not in (None, type(None))]
         if len(rest) < len(args):
             inner = self.union(tuple(rest)) if len(rest) > 1 else self.node(rest[0])
@@ -111,7 +114,7 @@ class _Builder:
             schema = cs.with_default_schema(schema, default=f.default_factory())
         elif f.default_factory is not msgspec.NODEFAULT:
             schema = cs.with_default_schema(schema, default_factory=f.default_factory)
-        elif f.default is not msgspec.NODEFAULT:
+        elif f.default is not msgspec.NODEFAULT and f.default is not msgspec.UNSET:
             schema = cs.with_default_schema(schema, default=f.default)
         alias = f.encode_name if f.encode_name != f.name else None
         return cs.typed_dict_field(schema, required=f.required, validation_alias=alias,

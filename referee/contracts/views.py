@@ -6,7 +6,7 @@ against one version survives new fields.
 
 from typing import Any, Literal
 
-from msgspec import field
+from msgspec import UNSET, UnsetType, field
 
 from .base import Document
 from .outputs import Deadlines, FortShown
@@ -17,12 +17,13 @@ class UnitView(Document):
     side: str
     nation: str
     type: str
-    name: str | None = None
-    entrenched: bool = False
-    strength: int | None = None
-    contents: dict[str, int] | None = None
-    summary: str | None = None
-    oos: bool = False             # an Out of Supply marker on it (1.2.3); left out when none
+    name: str | None | UnsetType = UNSET
+    entrenched: bool | UnsetType = UNSET
+    strength: int | None | UnsetType = UNSET
+    contents: dict[str, int] | None | UnsetType = UNSET
+    summary: str | None | UnsetType = UNSET
+    # an Out of Supply marker on it (1.2.3); left out when none
+    oos: bool | UnsetType = UNSET
 
 
 class AreaView(Document):
@@ -72,16 +73,13 @@ class StateView(Document):
     label: str
     phase: str
     player: str | None
-    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
+    dice: Literal["committed", "manual"] | UnsetType = UNSET     # manual: rolled by the players
     waiting_on: str | None
     waiting_on_all: list[str]
     decision: str | None
     prompt: str
     vp: VpView
     areas: dict[str, AreaView]
-    hand: list[CardView]
-    hands: dict[str, list[CardView]] | None = None
-    locked: list[str] | None = None
     hand_sizes: dict[str, int]
     deck: DeckView
     eliminated_armies: list[str]
@@ -90,7 +88,11 @@ class StateView(Document):
     options: dict[str, bool]
     game_over: bool
     result: dict[str, Any] | None
-    terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
+    # the game's words, when not TTLM's (AAC: impulse)
+    terms: dict[str, str] | None | UnsetType = UNSET
+    hand: list[CardView]
+    hands: dict[str, list[CardView]] | None | UnsetType = UNSET
+    locked: list[str] | None | UnsetType = UNSET
 
 
 class StatusView(Document):
@@ -104,7 +106,7 @@ class StatusView(Document):
     turn: int
     label: str
     phase: str
-    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
+    dice: Literal["committed", "manual"] | UnsetType = UNSET     # manual: rolled by the players
     waiting_on: str | None
     waiting_on_all: list[str]
     decision: str | None
@@ -113,14 +115,15 @@ class StatusView(Document):
     legal: list[str]
     game_over: bool
     result: dict[str, Any] | None
-    terms: dict[str, str] | None = None     # the game's words, when not TTLM's (AAC: impulse)
-    deadlines: Deadlines | None = None      # a game with deadlines: each owing side's
+    # the game's words, when not TTLM's (AAC: impulse)
+    terms: dict[str, str] | None | UnsetType = UNSET
+    deadlines: Deadlines | None | UnsetType = UNSET      # a game with deadlines: each owing side's
 
 
 class PlayerEntry(Document):
     side: str
     address: str
-    key: str | None = None
+    key: str | None | UnsetType = UNSET
 
 
 class SheetRegistered(Document):
@@ -136,15 +139,15 @@ class PlayersView(Document):
 
     schema_version: int
     players: list[PlayerEntry]
-    observers: list[str] = []
-    sheets: list[SheetRegistered] = []
+    observers: list[str] | UnsetType = UNSET
+    sheets: list[SheetRegistered] | UnsetType = UNSET
 
 
 class Rejection(Document):
     index: int
     order: str
     error: str
-    rule: str | None = None
+    rule: str | None | UnsetType = UNSET
 
 
 class AppliedOrder(Document):
@@ -153,24 +156,36 @@ class AppliedOrder(Document):
     events: list[dict[str, Any]]
 
 
+class DroppedOrder(Document):
+    """An order of the batch left out before it was checked, and why."""
+
+    index: int
+    order: str
+    why: str
+
+
 class OrderResult(Document):
-    """What `order --format json` prints (`--dry-run`: dry_run, legal, stopped instead)."""
+    """What `order --format json` prints: the orders applied, the one rejected, those not
+    applied after it, those dropped and the status now; with `--dry-run`, dry_run, the orders
+    legal so far, where it stopped and those not checked, with the rejected one."""
 
     schema_version: int
-    applied: list[AppliedOrder] = []
-    rejected: Rejection | None = None
-    not_applied: list[str] = []
-    status: StatusView | None = None
-    dry_run: bool = False
-    legal: list[str] = []
-    stopped: str | None = None
-    not_checked: list[str] = []
+    applied: list[AppliedOrder] | UnsetType = UNSET
+    dry_run: bool | UnsetType = UNSET
+    legal: list[str] | UnsetType = UNSET
+    stopped: str | None | UnsetType = UNSET
+    not_checked: list[str] | UnsetType = UNSET
+    rejected: Rejection | None | UnsetType = UNSET
+    not_applied: list[str] | UnsetType = UNSET
+    dropped: list[DroppedOrder] | UnsetType = UNSET
+    status: StatusView | None | UnsetType = UNSET
 
 
 class Receipt(Document):
     seq: int
     hash: str
-    fingerprint: str | None = None         # of the key that signed the record (signed games)
+    # of the key that signed the record (signed games)
+    fingerprint: str | None | UnsetType = UNSET
 
 
 class ReportVp(Document):
@@ -182,7 +197,7 @@ class ReportVp(Document):
 
 class BoardFort(FortShown):
     besieged: bool                # units of the other side stand in its area (8.4)
-    oos: bool = False             # an Out of Supply marker on it (1.2.3)
+    oos: bool | UnsetType = UNSET             # an Out of Supply marker on it (1.2.3)
 
 
 class BoardArea(Document):
@@ -210,7 +225,7 @@ class BoardVp(Document):
 
 class BoardCards(Document):
     hand: list[CardView] | None   # the reader's own hand; None for the public and the moderator
-    hands: dict[str, list[CardView]] | None = None     # the moderator's: every hand
+    hands: dict[str, list[CardView]] | None | UnsetType = UNSET     # the moderator's: every hand
     hand_sizes: dict[str, int]
     draw_pile: int
     discard: int
@@ -248,19 +263,19 @@ class ReportView(Document):
     decision: str | None
     legal: list[str]
     board: BoardView
-    dice: Literal["committed", "manual"] = "committed"     # manual: rolled by the players
+    dice: Literal["committed", "manual"] | UnsetType = UNSET     # manual: rolled by the players
     document: dict[str, Any]
 
 
 class MessageOutcome(Document):
     where: str
     message_id: str
+    from_: str = field(name="from")
     status: str                 # applied | rejected | skipped | stale | held | known
     side: str | None
-    reason: str
+    reason: str | None
     records: list[int]
     new: bool                   # false: handled by an earlier run (its status is then known)
-    from_: str = field(name="from")
 
 
 class InboxResult(Document):

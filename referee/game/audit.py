@@ -20,6 +20,7 @@ from typing import Any
 
 from ..base.errors import JournalError, OrderError, UsageError, quoted
 from ..base.readers import MODERATOR, check_name, check_reader
+from ..contracts.outputs import DiceCounts, Explanation
 from ..engine import check, legal_orders, pending_prompt, plan_labels, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
@@ -182,11 +183,10 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     header = records[0]
     rec = records[seq]
     shown = redact(rec, reader)
-    out: dict[str, Any] = {"schema_version": 1, "game_id": header["game_id"], "seq": seq,
-                           "reader": reader}
+    out: dict[str, Any] = {"game_id": header["game_id"], "seq": seq, "reader": reader}
     if seq == 0:
         out.update(_header_explained(header))
-        return out, data
+        return Explanation.plain(**out), data
     name = Path(journal).name
     state = start_state(header, data, name)
     era = Era(header, data, games_dir, name)
@@ -208,7 +208,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["dice"] = _dice(rec, header, trace, revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
     out["changes"] = shown.get("events", [])
-    return out, data
+    return Explanation.plain(**out), data
 
 
 def _decision(state, data, rec: dict) -> dict[str, Any] | None:
@@ -478,6 +478,6 @@ def count_dice(journal: Path, reader: str = "public", games_dir: Path | None = N
     for t in [*sides.values(), both]:
         t["expected"] = round(t["dice"] / 6, 4)
         t["chi_square"] = chi_square(t["faces"])
-    return {"schema_version": 1, "game_id": records[0]["game_id"], "seq": records[-1]["seq"],
-            "reader": reader, "mode": records[0]["dice"]["mode"], "sides": sides, "all": both,
-            "unattributed": other}
+    return DiceCounts.plain(
+        game_id=records[0]["game_id"], seq=records[-1]["seq"], reader=reader,
+        mode=records[0]["dice"]["mode"], sides=sides, all=both, unattributed=other)

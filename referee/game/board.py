@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.readers import check_reader
+from ..contracts.views import BoardView
 from ..data.gamedata import GameData
 from ..engine.state import State
-from .views import VIEW_SCHEMA
 
 
 def battle_status(state: State, data: GameData, area: str) -> str | None:
@@ -101,17 +101,16 @@ def board_view(state: State, data: GameData, reader: str, view: dict[str, Any]
                          f"of {view['reader']} at record {view['seq']}")
     production = state.production if state.phase == "production" else None
     bp = (production or {}).get("bp")
-    return {
-        "schema_version": VIEW_SCHEMA,
-        "reader": reader,
-        "turn": state.turn,
-        "label": view["label"],
-        "phase": state.phase,
-        "countries": _countries(state, data, view["areas"]),
-        "vp": {k: view["vp"][k] for k in ("total", "level", "level_name")},
-        "cards": _cards(view, data),
-        "eft_box": view["eft_box"],
-        "eliminated_armies": view["eliminated_armies"],
-        "force_pool": view["force_pool"],
-        "build_points": {s: bp[s] for s in data.sides if s in bp} if bp else None,
-    }
+    return BoardView.plain(
+        reader=reader,
+        turn=state.turn,
+        label=view["label"],
+        phase=state.phase,
+        countries=_countries(state, data, view["areas"]),
+        vp={k: view["vp"][k] for k in ("total", "level", "level_name")},
+        cards=_cards(view, data),
+        eft_box=view["eft_box"],
+        eliminated_armies=view["eliminated_armies"],
+        force_pool=view["force_pool"],
+        build_points={s: bp[s] for s in data.sides if s in bp} if bp else None,
+    )

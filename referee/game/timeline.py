@@ -20,6 +20,7 @@ import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
 from ..base.errors import JournalError, OrderError, UsageError
+from ..contracts.outputs import Deadlines
 from ..data.gamedata import GameData
 from ..engine import legal_orders, waiting_on
 from ..engine.core import DECISIONS
@@ -377,11 +378,12 @@ def has_deadlines(raw: bytes) -> bool:
 def deadline_view(tl: Timeline) -> dict:
     """What `status` shows of the deadlines: each owing side's, and whether the game is
     paused (the same for every reader: deadlines are public)."""
-    return {"schema_version": 1, "paused": tl.paused, "policy": tl.settings.missed,
-            "due": [{"side": d.side, "decision": d.decision, "due": stamp(d.due),
-                     "words": d.words, "handoff": d.handoff,
-                     "extended": duration_text(d.extended) if d.extended else None}
-                    for d in tl.dues]}
+    return Deadlines.plain(
+        paused=tl.paused, policy=tl.settings.missed,
+        due=[{"side": d.side, "decision": d.decision, "due": stamp(d.due), "words": d.words,
+              "handoff": d.handoff,
+              "extended": duration_text(d.extended) if d.extended else None}
+             for d in tl.dues])
 
 
 # ---------------------------------------------------------------- changing them

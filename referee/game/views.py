@@ -15,15 +15,12 @@ import msgspec
 
 from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
 from ..contracts.gamemodels import Terms
+from ..contracts.views import StateView, StatusView
 from ..data.gamedata import GameData, fold
 from ..engine import legal_orders, pending_prompt, waiting_on
 from ..engine.order_text import format_order
 from ..engine.state import State, contents_text
 from ..engine.victory import level_of, vp_breakdown
-
-# The version of every JSON document the commands print (not of journal records). Scripts
-# may rely on the keys of this version; new keys may be added without a new version.
-VIEW_SCHEMA = 1
 
 
 def card_view(card: str, data: GameData) -> dict:
@@ -85,7 +82,6 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         areas[a.id] = {"name": a.name, "control": state.area_state(a.id, data), "vp": a.vp,
                        "units": unit_views(state, data, a.id, reader)}
     view: dict[str, Any] = {
-        "schema_version": VIEW_SCHEMA,
         "game_id": game_id or state.game_id,
         "game_name": data.info.name,
         "scenario": state.scenario,
@@ -137,7 +133,7 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
     else:
         view["hand"] = [card_view(c, data) for c in state.hands.get(reader, [])]
         view["locked"] = list(state.locked.get(reader, []))
-    return view
+    return StateView.plain(**view)
 
 
 # Words the order reader takes for keywords inside an order (reading.py): an area of that
@@ -176,8 +172,7 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
     side = reader if reader in data.sides else waiting if reader == MODERATOR else None
     all_waiting = waiting_on(state)
     legal = [format_order(o) for o in legal_orders(state, data, side)] if side else []
-    return _terms({
-        "schema_version": VIEW_SCHEMA,
+    return StatusView.plain(**_terms({
         "game_id": game_id or state.game_id,
         "seq": state.seq if seq is None else seq,
         "reader": reader,
@@ -194,7 +189,7 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "legal": legal,
         "game_over": state.phase == "over",
         "result": state.result,
-    }, data)
+    }, data))
 
 
 def readable_status_view(state: State, data: GameData, reader: str | None = None,

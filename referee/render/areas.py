@@ -13,11 +13,12 @@ from typing import Any
 
 from ..base.errors import OrderError, UsageError, quoted
 from ..base.readers import PUBLIC, check_reader
+from ..contracts.outputs import AreaList, AreaView
 from ..data.gamedata import GameData
 from ..engine.reading import Reader, area_choices, did_you_mean, nearest
 from ..engine.state import State
 from ..game.board import battle_status, fort_view
-from ..game.views import VIEW_SCHEMA, unit_views
+from ..game.views import unit_views
 from .documents import control_span, side_name, unit_phrase
 from .sections import Document, Items, Section, Span, Table, para
 
@@ -45,9 +46,9 @@ def find_area(name: str, data: GameData) -> str:
 
 
 def _head(state: State, data: GameData, reader: str, game_id: str) -> dict[str, Any]:
-    return {"schema_version": VIEW_SCHEMA, "game_id": game_id or state.game_id,
-            "game_name": data.info.name, "seq": state.seq, "reader": reader,
-            "turn": state.turn, "label": data.label(state.turn)}
+    return {"game_id": game_id or state.game_id, "game_name": data.info.name,
+            "seq": state.seq, "reader": reader, "turn": state.turn,
+            "label": data.label(state.turn)}
 
 
 def area_view(state: State, data: GameData, area: str, reader: str = PUBLIC,
@@ -71,7 +72,7 @@ def area_view(state: State, data: GameData, area: str, reader: str = PUBLIC,
                         "control": state.area_state(n, data)} for n in a.neighbours],
         "borders": [data.impassable[b].name for b in a.borders if b in data.impassable],
     }
-    return view
+    return AreaView.plain(**view)
 
 
 def areas_view(state: State, data: GameData, reader: str = PUBLIC,
@@ -81,7 +82,7 @@ def areas_view(state: State, data: GameData, reader: str = PUBLIC,
     view = _head(state, data, reader, game_id)
     view["areas"] = [{"id": a.id, "name": a.name, "control": state.area_state(a.id, data),
                       "vp": a.vp, "terrain": a.terrain} for a in data.map.areas]
-    return view
+    return AreaList.plain(**view)
 
 
 _BATTLE = {"compulsory": "a battle area: made Disputed by this offensive, its battle must be "

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..base.errors import JournalError, UsageError
 from ..base.readers import check_reader
+from ..contracts.views import ReportView
 from ..engine.victory import level_of, vp_breakdown
 from ..game import (
     Era,
@@ -37,7 +38,7 @@ from ..game import (
 )
 from ..game.board import board_view
 from ..game.standing import load as standing_orders
-from ..game.views import VIEW_SCHEMA, readable_status_view, state_view
+from ..game.views import readable_status_view, state_view
 from ..store import home, snapshot
 from ..store.journal import redact, scan
 from ..store.sheets import sheets_in
@@ -208,7 +209,7 @@ def build(journal: Path, reader: str, since: int | None = None, games_dir: Path 
     doc = Document(f"{data.info.name} — report for {who}: game {game_id}, {span}, "
                    f"{data.label(state.turn)}", sections, receipt, side_colours(data))
     meta: dict[str, Any] = {
-        "schema_version": VIEW_SCHEMA, "game_id": game_id, "reader": reader,
+        "game_id": game_id, "reader": reader,
         "since": start, "upto": last["seq"],
         "receipt": {"seq": last["seq"], "hash": last["hash"],
                     "fingerprint": receipt_key(header, last)},
@@ -291,7 +292,8 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
                   dialect: str = "common") -> str:
     """The report in one format (text, markdown, bbcode in a dialect, chat or json)."""
     if fmt == "json":
-        return json.dumps({**meta, "document": as_json(doc)}, indent=2, ensure_ascii=False)
+        shown = ReportView.plain(**meta, document=as_json(doc))
+        return json.dumps(shown, indent=2, ensure_ascii=False)
     if not doc.receipt:
         return render(Document(doc.title, doc.sections, colours=doc.colours), fmt, width,
                       dialect).rstrip("\n")

@@ -6,6 +6,8 @@ reveals it."""
 
 from __future__ import annotations
 
+from ..contracts.skirmish import SkirmishReport
+
 
 def _test(t: dict) -> dict:
     shown = t.get("settled") or t
@@ -33,13 +35,13 @@ def _sections(state) -> list[dict]:
 def report_document(header: dict, card, state, turn: int | None = None) -> dict:
     """The report of a skirmish game (turn: only that turn's tests)."""
     tests = [_test(t) for t in state.tests if turn is None or t["turn"] == turn]
-    return {"schema_version": 1, "game_id": header["game_id"], "game": header["game"],
-            "scenario": header["scenario"], "turn": state.turn,
-            "phase": card.sequence[state.phase].phase,
-            "waiting": [s for s in state.sides if s not in state.done],
-            "tests": tests, "figures": _figures(state), "sections": _sections(state),
-            "disputes": [dict(d) for d in state.disputes],
-            "revealed": None if state.revealed is None else dict(state.revealed)}
+    return SkirmishReport.plain(
+        game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
+        turn=state.turn, phase=card.sequence[state.phase].phase,
+        waiting=[s for s in state.sides if s not in state.done], tests=tests,
+        figures=_figures(state), sections=_sections(state),
+        disputes=[dict(d) for d in state.disputes],
+        revealed=None if state.revealed is None else dict(state.revealed))
 
 
 def _mods(t: dict) -> str:
