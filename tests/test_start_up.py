@@ -80,6 +80,10 @@ def test_a_read_loads_none_of_the_floor_and_no_writing_module(args, game, tmp_pa
         found = sorted({m.split(".")[0] for m in loaded} & avoidable)
         assert not found, f"{' '.join(args)} ({when}) imports {', '.join(found)}"
     assert "referee.game.replay" in cold     # the probe really ran the command
+    # The public's read answered from its signed view prints plain data: no msgspec, no
+    # contract class (contracts.names is patterns only).
+    assert "--as" in args or not [m for m in warm if m.startswith(("msgspec", "referee.c"
+                                  "ontracts.")) and m != "referee.contracts.names"], sorted(warm)
 
 
 def test_the_probe_sees_a_module_a_command_loads(game, tmp_path):

@@ -103,10 +103,10 @@ def _order_result() -> type:
 
 def dump(obj: Any) -> str:
     """JSON as the commands print it: a document (a contract class) or plain data."""
-    load_msgspec()
-    import msgspec  # start-up: after load_msgspec, which keeps its import light
+    if not isinstance(obj, (dict, list)):     # a document; a view kept signed is plain data
+        load_msgspec()
+        import msgspec  # start-up: a view answered from its signed copy needs no msgspec
 
-    if isinstance(obj, msgspec.Struct):
         obj = msgspec.to_builtins(obj)
     return json.dumps(obj, indent=2, ensure_ascii=False)
 

@@ -54,6 +54,10 @@ class Open(_Validated, msgspec.Struct, metaclass=_Shape):
     """
 
 
+class Part(Open):
+    """An object inside a document: like the document, a later version may add keys."""
+
+
 D = TypeVar("D", bound="Document")
 
 

@@ -10,12 +10,8 @@ from typing import Any, Literal, Optional
 
 from msgspec import UNSET, UnsetType
 
-from .base import Document, Open
-
-
-class Part(Open):
-    """An object inside a document: like the document, a later version may add keys."""
-
+from .base import Document, Part
+from .views import Deadlines, FortShown
 
 # ---------------------------------------------------------------- the error object
 
@@ -259,16 +255,6 @@ class UnitShown(Part):
     oos: bool | UnsetType = UNSET
 
 
-class FortShown(Part):
-    id: str
-    name: str
-    nation: str
-    side: Optional[str]
-    printed: int
-    strength: Optional[int]
-    in_play: bool
-
-
 class Neighbour(Part):
     id: str
     name: str
@@ -420,28 +406,6 @@ class DemoResult(Document):
     verify: list[str]
 
 
-class DeadlineDue(Part):
-    """One side's deadline for the decision it owes: the record that asked it (`handoff`),
-    the time in UTC (`due`, ISO 8601) and in the players' words, the extensions granted."""
-
-    side: str
-    decision: str
-    due: str
-    words: str
-    handoff: int
-    extended: Optional[str] | UnsetType = UNSET
-
-
-class Deadlines(Document):
-    """`deadline` and `extend`, and `deadlines` in a status-view: each owing side's deadline,
-    whether the game is paused, the policy at a missed deadline; `records` the records the
-    command appended."""
-
-    schema_version: int
-    paused: bool
-    policy: Literal["default", "wait", "pause"]
-    due: list[DeadlineDue]
-    records: list[int] | UnsetType = UNSET
 class MailRouteShown(Document):
     """`mail`: where the game's mail comes from and goes to (null: not set); never a
     password."""

@@ -8,8 +8,41 @@ from typing import Any, Literal
 
 from msgspec import UNSET, UnsetType, field
 
-from .base import Document
-from .outputs import Deadlines, FortShown
+from .base import Document, Part
+
+
+class FortShown(Part):
+    id: str
+    name: str
+    nation: str
+    side: str | None
+    printed: int
+    strength: int | None
+    in_play: bool
+
+
+class DeadlineDue(Part):
+    """One side's deadline for the decision it owes: the record that asked it (`handoff`),
+    the time in UTC (`due`, ISO 8601) and in the players' words, the extensions granted."""
+
+    side: str
+    decision: str
+    due: str
+    words: str
+    handoff: int
+    extended: str | None | UnsetType = UNSET
+
+
+class Deadlines(Document):
+    """`deadline` and `extend`, and `deadlines` in a status-view: each owing side's deadline,
+    whether the game is paused, the policy at a missed deadline; `records` the records the
+    command appended."""
+
+    schema_version: int
+    paused: bool
+    policy: Literal["default", "wait", "pause"]
+    due: list[DeadlineDue]
+    records: list[int] | UnsetType = UNSET
 
 
 class UnitView(Document):

@@ -20,7 +20,7 @@ import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
 from ..base.errors import JournalError, OrderError, UsageError
-from ..contracts.outputs import Deadlines
+from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
 from ..engine import legal_orders, waiting_on
 from ..engine.core import DECISIONS
