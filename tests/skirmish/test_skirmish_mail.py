@@ -11,6 +11,15 @@ from email.utils import formatdate
 BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@example.com"
 
 
+def mailed_patrol(cli, journal, secret_file, *more: str) -> dict:
+    """A new patrol game whose sides play by mail (and `more` players); their order keys."""
+    r = cli("new", journal, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file, "--player", f"british={BRITISH}", "--player",
+            f"german={GERMAN}", *more)
+    assert r.exit_code == 0, r.stderr
+    return json.loads(cli("skirmish", "keys", journal, "--format", "json").stdout)["keys"]
+
+
 def mail(folder, n: int, sender: str, key: str, *lines: str):
     msg = EmailMessage()
     msg["From"], msg["To"] = sender, "referee@example.com"
@@ -24,11 +33,7 @@ def mail(folder, n: int, sender: str, key: str, *lines: str):
 
 def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_file):
     j = tmp_path / "patrol.jsonl"
-    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
-            "--secret-file", secret_file, "--player", f"british={BRITISH}", "--player",
-            f"german={GERMAN}", "--player", f"moderator={UMPIRE}")
-    assert r.exit_code == 0, r.stderr
-    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    keys = mailed_patrol(cli, j, secret_file, "--player", f"moderator={UMPIRE}")
     box = tmp_path / "mail"
     box.mkdir()
     b, g, m = keys["british"], keys["german"], keys["moderator"]
@@ -77,11 +82,7 @@ def test_a_skirmish_mail_is_read_with_the_skirmish_s_verbs(cli, tmp_path, secret
     from referee.mail import message
 
     j = tmp_path / "patrol.jsonl"
-    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
-            "--secret-file", secret_file, "--player", f"british={BRITISH}", "--player",
-            f"german={GERMAN}")
-    assert r.exit_code == 0, r.stderr
-    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    keys = mailed_patrol(cli, j, secret_file)
     box = tmp_path / "mail"
     box.mkdir()
     read, given = message.order_lines, []

@@ -10,7 +10,7 @@ import json
 import jsonschema
 import pytest
 from forging import game_key, resign
-from test_skirmish_mail import BRITISH, GERMAN, mail
+from test_skirmish_mail import BRITISH, mail, mailed_patrol
 
 from referee.contracts.schemas import schema
 from referee.game.skirmish import _over, open_skirmish
@@ -141,11 +141,7 @@ def test_the_report_shows_the_reveal(cli, game):
 
 def test_a_mailed_order_after_the_reveal_is_refused(cli, tmp_path, secret_file):
     j = tmp_path / "bymail.jsonl"
-    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
-            "--secret-file", secret_file, "--player", f"british={BRITISH}", "--player",
-            f"german={GERMAN}")
-    assert r.exit_code == 0, r.stderr
-    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    keys = mailed_patrol(cli, j, secret_file)
     revealed(cli, j)
     before = j.read_bytes()
     box = tmp_path / "mail"
