@@ -122,7 +122,9 @@ def test_upgrades_to_stosstruppen_from_summer_1917(tmp_path):
     assert _rule(g.submit(j, "german", ["upgrade ge-i-01"])) == "7.5"
     j = _to_production(tmp_path, name="late", turn=13)
     assert g.submit(j, "german", ["upgrade ge-1:infantry"]).rejected is None
-    assert _rule(g.submit(j, "german", ["upgrade ge-i-01"])) == "7.5"          # one per phase
+    # One per phase: the limit is 8.2.2's (each production phase one infantry piece may be
+    # upgraded); 7.5 says only how the counters are swapped.
+    assert _rule(g.submit(j, "german", ["upgrade ge-i-01"])) == "8.2.2"
     g.submit(j, "german", ["done"])
     g.submit(j, "entente", ["done"])
     st = g.open_game(j).state

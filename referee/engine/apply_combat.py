@@ -79,6 +79,11 @@ def _step(s: State, e: BattleStep, d: GameData) -> None:
 def _fired(s: State, e: FireResolved, d: GameData) -> None:
     b = s.battle
     b["forced"] += e.forced_retreats
+    forcing = b.setdefault("forcing", [])   # what forced them: unit kinds and card keys
+    for g in e.groups:
+        why = g.source if g.kind == "card" else g.kind
+        if g.forces_retreat and g.hits and why not in forcing:
+            forcing.append(why)
     b["fired"][f"{e.phase}:{e.side}"] = [e.hits, e.siege_hits]
     if e.phase == "dogfight":
         b["dogfighters"] += [g.source for g in e.groups]

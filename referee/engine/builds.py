@@ -271,14 +271,14 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
     stoss = d.stoss_nation
     if stoss is None or d.nation_side[stoss] != side:
         who = d.side_name(d.nation_side[stoss]) if stoss else "no"
-        return Violation("7.5", f"only {who} infantry is upgraded to Stoßtruppen")
+        return Violation("8.2.2", f"only {who} infantry is upgraded to Stoßtruppen")
     when = d.events.build_dates.upgrades.get("stosstruppen")
     if when is None or s.turn < when.from_turn:
         since = f"begin in {d.label(when.from_turn)}" if when else "are not in this game's data"
         return Violation(when.rule if when else "7.5",
                          f"upgrades to Stoßtruppen {since}; this is {d.label(s.turn)}")
     if any(isinstance(x, Upgrade) for x in plan(s, d, side)):
-        return Violation("7.5", "one infantry unit per production phase may be upgraded")
+        return Violation("8.2.2", "one infantry unit per production phase may be upgraded")
     if any(isinstance(x, Entrench) and o.unit in x.units for x in plan(s, d, side)):
         return Violation("8.2.2", f"{o.unit} is being entrenched; Stoßtruppen never entrench")
     builds = sum(1 for x in plan(s, d, side) if isinstance(x, Build) and

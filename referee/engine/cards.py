@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..contracts.events_turn import CardsDrawn, DeckShuffled
 from ..data.gamedata import GameData
-from .core import Ctx, Violation
+from .core import Ctx, Violation, a_or_an
 from .state import State
 
 
@@ -95,8 +95,9 @@ def can_play_offensive(state: State, data: GameData, side: str, key: str) -> Vio
     if ct is None:
         return Violation("9.0", f"there is no card {key!r}")
     if not ct.offensive:
-        return Violation("2.0 II.1", f"{ct.title} is not an Offensive-type card; a "
-                                     f"{data.term('player_turn')} opens with an "
+        turn = data.term("player_turn")
+        return Violation("2.0 II.1", f"{ct.title} is not {a_or_an(data.term('offensive_card'))}; "
+                                     f"{a_or_an(turn)} opens with an "
                                      f"{data.card_title('offensive')}, a "
                                      f"{data.card_title('limited_offensive')} or a special "
                                      f"offensive, or a pass")

@@ -110,6 +110,11 @@ def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:
     ctx.emit(DecisionSkipped(kind=kind, side=side, reason=reason))
 
 
+def a_or_an(words: str) -> str:
+    """words with the article its first sound takes: 'an impulse', 'a player turn'."""
+    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
+
+
 def and_list(names: list[str]) -> str:
     """Names joined for a message, 'A, B and C' (no rule: how every message lists names)."""
     return " and ".join(x for x in (", ".join(names[:-1]), names[-1] if names else "") if x)

@@ -43,7 +43,7 @@ from ..contracts.scenariomodels import Scenario
 from ..data.gamedata import GameData
 from . import combat, movement, movement_modes, production, reinforce, setup, supply
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
-from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .core import Ctx, DecisionSpec, Violation, a_or_an, prompt, register
 from .order_text import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation
@@ -160,8 +160,8 @@ def setup_record(ctx: Ctx, sc: Scenario) -> None:
 # ---------------------------------------------------------------- decision: card or pass
 
 def _card_or_pass_prompt(s: State, d: GameData) -> str:
-    return (f"{s.pending.side} {d.term('player_turn')}, {d.label(s.turn)}: play an "
-            f"Offensive-type card or pass (2.0 II.1)")
+    return (f"{s.pending.side} {d.term('player_turn')}, {d.label(s.turn)}: play "
+            f"{a_or_an(d.term('offensive_card'))} or pass (2.0 II.1)")
 
 
 def _hand_keys(s: State, d: GameData, side: str) -> list[str]:

@@ -204,9 +204,9 @@ def _retreat_check(how: str):
                     return Violation("8.1", f"army {a.id} is empty and must retreat from the "
                                             f"battle in the defensive fire phase")
         if how == "after" and side == s.battle["defender"] and forced_left(s, d):
-            return Violation("5.2.2", f"{forced_left(s, d)} more of the defender's armies "
-                                      f"must retreat after combat (Stoßtruppen and Tank hits, "
-                                      f"8.2.2, 8.3.5)")
+            return Violation(forcing_rules(s, d), f"{forced_left(s, d)} more of the defender's "
+                                               f"armies must retreat after combat: each "
+                                               f"attacking hit of those units forces one")
         return None
     return check
 
@@ -217,6 +217,18 @@ def _owed(s: State, d: GameData) -> int:
     side = b["defender"]
     done = sum(1 for r in b["armies_retreated"] if d.nation_side[s.armies[r].nation] == side)
     return b["forced"] - done - b.get("forced_out", 0)
+
+
+def forcing_rules(s: State, d: GameData) -> str:
+    """The rules whose words made this battle's forced retreats: the unit types whose attacking
+    hits force one (8.2.2 Stoßtruppen, 8.3.5 Tanks) and the cards whose dice do (9.1.5,
+    9.1.6), in the order they hit; 5.4 (retreat after combat) when none is known."""
+    rules: list[str] = []
+    for why in s.battle.get("forcing", []):
+        rule = d.card_types[why].rule if why in d.card_types else d.units.unit_types[why].rule
+        if rule not in rules:
+            rules.append(rule)
+    return ", ".join(rules) or "5.4"
 
 
 def forced_left(s: State, d: GameData) -> int:

@@ -78,7 +78,9 @@ def _cards_stacked(ev: dict, data: GameData, reader: str) -> str:
 def _cards_drawn(ev: dict, data: GameData, reader: str) -> str:
     d = secret_data(ev, reader)
     drawn = f": {cards(d['cards'], data)}" if d else ""
-    lock = f" (not playable until his next {data.term('player_turn')})" \
+    # 2.0 II.1: cards drawn for a pass discard may not be played in the rest of this player
+    # turn (the French: not before the opponent's turn); a lock that ends with it.
+    lock = f" (none may be played in the rest of this {data.term('player_turn')}, 2.0 II.1)" \
         if ev.get("locked") else ""
     return f"{side(ev, data)} draws {ev['count']} card(s), {ev['reason']}{drawn}{lock}"
 
