@@ -71,7 +71,7 @@ test-latest:
 try-wheel: setup
 	.ci/try-wheel $(CURDIR)/build/wheel
 
-# Rewrite schemas/*.json from the models (a test fails while they are stale).
+# Rewrite schemas/*.json from the contract classes (a test fails while one is stale).
 schemas: setup
 	$(BIN)/python -c "from referee.contracts.schemas import write_all; write_all('schemas')"
 

@@ -152,6 +152,16 @@ def _mutants(rec: dict, rng: random.Random) -> list[dict]:
         events = list(rec["events"])
         events[i] = {**ev, field: {"odd": [1]}}
         out.append({**rec, "events": events})
+    # A text with a last newline: both readers match patterns as Python's re does.
+    texts = [k for k, v in rec.items() if isinstance(v, str)]
+    if texts:
+        key = rng.choice(texts)
+        out.append({**rec, key: rec[key] + "\n"})
+    for key, value in rec.items():       # a pattern-bound text inside a record's parts
+        if isinstance(value, dict):
+            inner = [k for k, v in value.items() if isinstance(v, str)]
+            if inner:
+                out.append({**rec, key: {**value, inner[0]: value[inner[0]] + "\n"}})
     out.append({**rec, "dice": [7]})
     out.append({**rec, "dice": [True]})
     out.append({**rec, "actor": ""})
@@ -179,7 +189,9 @@ def test_headers_one_change_away_get_one_verdict(tmp_path):
     rng = random.Random(22)
     for mutant in _mutants(header, rng) + [{**header, "game": "Bad Name"},
                                            {**header, "game_id": ""},
-                                           {**header, "dice": {"mode": "x"}}]:
+                                           {**header, "dice": {"mode": "x"}},
+                                           {**header, "game": header["game"] + "\n"},
+                                           {**header, "seq": False}, {**header, "seq": 0.0}]:
         text = json.dumps(mutant).encode()
         validated, fast = verdicts(text, 0)
         assert validated == fast, (validated, fast, text[:300])

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
+import msgspec
 import pytest
 import typer
 from pydantic import TypeAdapter
@@ -26,6 +27,23 @@ from referee.contracts.schemas import schema
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
 GERMAN = "kaiser@example.org"
+
+
+@pytest.fixture(autouse=True)
+def documents_lose_nothing(monkeypatch):
+    """Every document a command of these tests builds prints all it was given: a key its
+    class (or a part of it) lacks would be dropped by the conversion, unseen by the schema."""
+    from referee.contracts.base import Document
+
+    made = Document.of.__func__
+
+    def of(cls, **fields):
+        document = made(cls, **fields)
+        given = json.loads(json.dumps({"schema_version": cls.VERSION, **fields}, default=str))
+        assert msgspec.to_builtins(document) == given, cls.__name__
+        return document
+
+    monkeypatch.setattr(Document, "of", classmethod(of))
 
 
 def command_paths() -> list[str]:
@@ -263,3 +281,16 @@ def test_a_document_of_the_wrong_shape_is_refused_as_it_is_built():
     with pytest.raises(msgspec.ValidationError, match=r"\$\.hits\[0\]"):
         Explanation.of(game_id="g", seq=1, reader="public", actor="german", order=None,
                        decision=None, checks=[], dice=None, hits=["a hit"], changes=[])
+
+
+def test_a_key_the_document_lacks_is_refused_and_an_error_is_printed_anyway():
+    """A command that gives its document a key the class lacks fails where it builds it; the
+    error object alone is printed whatever its details, as given."""
+    from referee.cli.commands import error_line
+    from referee.contracts.outputs import RevealResult
+
+    with pytest.raises(TypeError, match="RevealResult has no key sneaky"):
+        RevealResult.of(journal="j", seq=3, sneaky=1)
+    assert json.loads(error_line("bad", "journal", None, 3, record="7")) == {
+        "schema_version": 1, "error": "bad", "kind": "journal", "rule": None, "exit": 3,
+        "record": "7"}

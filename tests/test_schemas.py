@@ -1,4 +1,4 @@
-"""Checked-in JSON Schemas must match the models they are generated from."""
+"""Checked-in JSON Schemas must match the contract classes they are derived from."""
 
 from __future__ import annotations
 

@@ -45,12 +45,10 @@ def error_line(message: str, kind: str, rule: str | None, code: int, **more: Any
     """The error object a command run with --format json prints on stderr instead of its
     `referee: ` line: one line of JSON (the `error` output)."""
     load_msgspec()
-    import msgspec  # start-up: after load_msgspec, which keeps its import light
-
     from ..contracts.outputs import ErrorObject  # start-up: only an error needs it
 
-    error = ErrorObject.of(error=message, kind=kind, rule=rule, exit=code, **more)
-    return json.dumps(msgspec.to_builtins(error), separators=(",", ":"))
+    error = ErrorObject.plain_anyway(error=message, kind=kind, rule=rule, exit=code, **more)
+    return json.dumps(error, separators=(",", ":"), default=str)
 
 
 def _error_of(exc: RefereeError) -> str:

@@ -72,8 +72,21 @@ class Document(Open):
 
     @classmethod
     def of(cls: type[D], **fields: Any) -> D:
-        """The document of these fields at its version, each field's type checked."""
+        """The document of these fields at its version, each field's type checked; a key the
+        class does not have is an error, not a key left out of what is printed."""
+        unknown = fields.keys() - set(cls.__struct_encode_fields__)
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no key {', '.join(sorted(unknown))}")
         return msgspec.convert({"schema_version": cls.VERSION, **fields}, cls)
+
+    @classmethod
+    def plain_anyway(cls, **fields: Any) -> dict[str, Any]:
+        """`plain`, or when the fields do not fit the class, the fields as they are, at the
+        class's version: an error must be printed whatever its details."""
+        try:
+            return cls.plain(**fields)
+        except (TypeError, msgspec.ValidationError):
+            return {"schema_version": cls.VERSION, **fields}
 
     @classmethod
     def plain(cls, **fields: Any) -> dict[str, Any]:

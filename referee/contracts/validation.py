@@ -19,6 +19,9 @@ from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
 _validators: dict[tuple[Any, bool], SchemaValidator] = {}
+# Patterns are matched as msgspec matches them, by Python's re (search, where `$` also
+# matches before a last newline): both readers give one verdict on every text.
+_AS_MSGSPEC = cs.CoreConfig(regex_engine="python-re")
 # msgspec.Meta's bounds, under the names core schemas give them.
 _BOUNDS = ("ge", "gt", "le", "lt", "multiple_of", "pattern", "min_length", "max_length")
 # An empty collection as a default: msgspec keeps its type as a factory; the schema says [].
@@ -60,7 +63,7 @@ class _Builder:
         if origin in (Union, types.UnionType):
             return self.union(args)
         if origin is Literal:
-            return cs.literal_schema(list(args))
+            return _literal(args)
         if origin in _COLLECTIONS:
             return _COLLECTIONS[origin](self, args)
         if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
@@ -103,7 +106,7 @@ class _Builder:
             fields[f.name] = self.field(f)
         extra = "forbid" if config.forbid_unknown_fields else "allow"
         shape = cs.typed_dict_schema(fields, cls=cls, extra_behavior=extra, strict=True,
-                                     ref=None if self.objects else ref)
+                                     ref=None if self.objects else ref, config=_AS_MSGSPEC)
         if not self.objects:
             return shape
         return cs.no_info_after_validator_function(_maker(cls, found), shape, ref=ref)
@@ -119,6 +122,16 @@ class _Builder:
         alias = f.encode_name if f.encode_name != f.name else None
         return cs.typed_dict_field(schema, required=f.required, validation_alias=alias,
                                    serialization_alias=alias)
+
+
+def _literal(values: tuple) -> Any:
+    """A Literal: of whole numbers only, an integer first (msgspec takes neither false nor 0.0
+    for a Literal[0]); else the values themselves."""
+    if all(type(v) is int for v in values):
+        shown = {"const": values[0]} if len(values) == 1 else {"enum": list(values)}
+        return cs.chain_schema([cs.int_schema(strict=True), cs.literal_schema(list(values))],
+                               metadata={"pydantic_js_updates": shown})   # as the Literal
+    return cs.literal_schema(list(values))
 
 
 def _is_value(factory: Any) -> bool:

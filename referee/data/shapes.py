@@ -23,7 +23,7 @@ def problems_of(model: type, raw: Any, label: str) -> list[ShapeProblem]:
     """Every error of raw data against a file's contract, in the order of the file, each a
     ShapeProblem of the file named label."""
     try:
-        validator(model).validate_json(json.dumps(raw))
+        validator(model, objects=False).validate_json(json.dumps(raw))
     except ValidationError as exc:
         errors = _merge_unions([_located(e, raw) for e in exc.errors(include_url=False)])
         errors.sort(key=lambda f: _order(f.error.path, raw))
