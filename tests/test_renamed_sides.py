@@ -271,7 +271,7 @@ def test_forum_colours_are_the_data_s(tmp_path, cli):
 def test_games_begun_under_older_data_keep_their_forum_colours(tmp_path, cli):
     """A version of TTLM's or AT ALL COSTS!' data filed before side_colours gave a forum
     colour (games/history) is read with the forum colours today's data gives the same sides;
-    so a stored game made on one (tests/replays) writes its sides in them."""
+    so a stored game made on one (tests/fixtures) writes its sides in them."""
     import gzip
 
     from referee.data.dataload import load_game
@@ -288,9 +288,9 @@ def test_games_begun_under_older_data_keep_their_forum_colours(tmp_path, cli):
         document = upcast_document(json.loads(gzip.decompress(path.read_bytes())))
         colours = document["units"]["side_colours"]
         assert {side: c["forum"] for side, c in colours.items()} == now[path.parent.name], path
-    stored = Path(__file__).parent / "replays" / "ttlm-1914-seed7.jsonl.gz"
-    journal = tmp_path / "seed7.jsonl"
-    journal.write_bytes(gzip.decompress(stored.read_bytes()))
+    stored = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
+    journal = tmp_path / "old.jsonl"
+    journal.write_bytes(stored.read_bytes())
     journal.chmod(0o600)
     header = json.loads(journal.read_text(encoding="utf-8").splitlines()[0])
     assert header["data_digest"] != load_game(games / "ttlm").digest

@@ -3,11 +3,12 @@
 The journals in tests/replays/ were played by random legal play (seeds 7, 8 and 9; the dice
 secret beside each) before the engine read its numbers and names from the game data, and played
 again from the same seeds when the rules changed what some records decide (rules 3: pursuit
-fire only when all defending units retreat, 5.4.1 note). Whatever moves in the engine without a
-change of rules, every one of their records must still be decided again from its order to
-exactly the recorded events, and every die and shuffle must come again from the secret. What is
-allowed to differ is only what verify never compares: the header's timestamps, engine version
-and data digest.
+fire only when all defending units retreat, 5.4.1 note; rules 4: an empty army beside Friendly
+infantry in a Disputed area retreats at the end of movement, 8.1). Whatever moves in the
+engine without a change of rules, every one of their records must still be decided again from
+its order to exactly the recorded events, and every die and shuffle must come again from
+the secret. What is allowed to differ is only what verify never compares: the header's
+timestamps, engine version and data digest.
 
 - 1914, every optional rule on, the first three seasonal turns;
 - 1916, no optional rule, a whole game to its end;

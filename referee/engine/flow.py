@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..contracts.events_combat import UnitRetreated
 from ..contracts.events_map import ArmyEliminated
 from ..contracts.events_turn import (
     CardPlayed,
@@ -38,7 +39,7 @@ from ..contracts.events_turn import (
     PlayerTurnEnded,
     SeasonAdvanced,
 )
-from ..contracts.orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard
+from ..contracts.orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCard, Retreat
 from ..contracts.scenariomodels import Scenario
 from ..data.gamedata import GameData
 from . import combat, movement, movement_modes, production, reinforce, setup, supply
@@ -260,22 +261,92 @@ def _movement_apply(ctx: Ctx, o: Ord, side: str) -> None:
         movement.apply_move(ctx, o, side)
     elif isinstance(o, Discard):
         _discard_apply(ctx, o, side)
-    else:
-        end_of_movement(ctx, side)
-        if resume == "movement":
-            after_movement(ctx)
-        else:
-            end_player_turn(ctx)
+    elif end_of_movement(ctx, side):
+        _movement_over(ctx, resume)
+    else:                                    # an empty army's retreat waits on its owner
+        prompt(ctx, "empty_retreat", side, then=resume)
 
 
-def end_of_movement(ctx: Ctx, side: str) -> None:
-    """Stranded empty armies and unaccompanied auxiliaries go at the end of movement (8.1, 8.3)."""
-    s, d = ctx.state, ctx.data
-    for army in movement.stranded_empty_armies(s, d, side):
-        ctx.emit(ArmyEliminated(side=side, army=army.id, area=army.area, rule="8.1",
-                                reason="an empty army still in a Disputed area at the end of "
-                                       "movement"))
+def _movement_over(ctx: Ctx, resume: str) -> None:
+    """Movement is over: unaccompanied auxiliaries go (8.3), then battles or the turn's end."""
     movement.unaccompanied(ctx, "movement phase")
+    if resume == "movement":
+        after_movement(ctx)
+    else:
+        end_player_turn(ctx)
+
+
+def end_of_movement(ctx: Ctx, side: str) -> bool:
+    """8.1: an empty army still in a Disputed area at the end of movement retreats, even
+    beside Friendly units: to its one open area by itself, or where its owner chooses when
+    there are several; with none open it is eliminated. False while a choice waits."""
+    s, d = ctx.state, ctx.data
+    waiting = False
+    for army in movement.stranded_empty_armies(s, d, side):
+        ways = empty_retreats(s, d, army.id)
+        if len(ways) == 1:
+            _retreat_empty(ctx, side, army.id, ways[0])
+        elif not ways:
+            ctx.emit(ArmyEliminated(side=side, army=army.id, area=army.area, rule="8.1",
+                                    reason="an empty army in a Disputed area at the end of "
+                                           "movement, with no area open to retreat to"))
+        else:
+            waiting = True
+    return not waiting
+
+
+def empty_retreats(s: State, d: GameData, army: str) -> list[str]:
+    """Where an empty army may retreat to from a Disputed area (8.1 by the rules of retreat,
+    5.4): an adjacent area Friendly to its side. Not an Enemy one (5.4), nor another Disputed
+    one, which it would have to leave again; an empty army counts toward no stacking limit."""
+    a = s.armies[army]
+    side = d.nation_side[a.nation]
+    return [to for to in sorted(d.neighbours[a.area]) if s.status(to, side, d) == "friendly"]
+
+
+def _retreat_empty(ctx: Ctx, side: str, army: str, to: str) -> None:
+    a = ctx.state.armies[army]
+    left = a.area
+    ctx.emit(UnitRetreated(side=side, unit=army, kind="army", nation=a.nation,
+                           from_area=left, to_area=to, how="empty"))
+    movement.settle(ctx, [left, to])
+
+
+def _empty_choices(s: State, d: GameData, side: str):
+    for army in movement.stranded_empty_armies(s, d, side):
+        ways = empty_retreats(s, d, army.id)
+        if len(ways) > 1:
+            yield from (Retreat(unit=army.id, to=to) for to in ways)
+
+
+def _empty_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
+    if not isinstance(o, Retreat) or o.into is not None or \
+            o not in list(_empty_choices(s, d, side)):
+        ways = "; ".join(format_order(x) for x in _empty_choices(s, d, side))
+        return Violation("8.1", f"an empty army in a Disputed area retreats at the end of "
+                                f"movement to an adjacent Friendly area: {ways}")
+    return None
+
+
+def _empty_apply(ctx: Ctx, o: Ord, side: str) -> None:
+    then = ctx.state.pending.info.get("then", "movement")
+    _retreat_empty(ctx, side, o.unit, o.to)
+    if end_of_movement(ctx, side):
+        _movement_over(ctx, then)
+    else:
+        prompt(ctx, "empty_retreat", side, then=then)
+
+
+def _empty_prompt(s: State, d: GameData) -> str:
+    armies = sorted({o.unit for o in _empty_choices(s, d, s.pending.side)})
+    return (f"{s.pending.side}: movement is over; empty army {', '.join(armies)} must "
+            f"retreat from its Disputed area to an adjacent Friendly one, where you choose "
+            f"(8.1, 5.4)")
+
+
+register(DecisionSpec(
+    kind="empty_retreat", rule="8.1", prompt=_empty_prompt, accepts=("retreat",),
+    candidates=_empty_choices, check=_empty_check, apply=_empty_apply))
 
 
 def _movement_prompt(s: State, d: GameData) -> str:

@@ -15,7 +15,8 @@ _HIT_TARGETS = {"battle": "", "dogfight": " (Biplanes only)",
                 "pursuit": " (on the retreating units)"}
 _RETREATS = {"cavalry": "retreats before combat (5.4.3)",
              "instead": "retreats instead of firing (5.4.1)",
-             "after": "retreats after combat (5.4.2)"}
+             "after": "retreats after combat (5.4.2)",
+             "empty": "retreats, empty, from a Disputed area at the end of movement (8.1)"}
 
 
 # ---------------------------------------------------------------- declaring battles
