@@ -202,7 +202,7 @@ def test_the_chi_square_figure():
 
 @pytest.mark.parametrize("value", [0, 7, -2, 10 ** 30])
 def test_a_forged_die_that_is_no_face_is_named_not_counted(games, cli, tmp_path, value):
-    """A die of a fire event is 1 to 6 (5.2.2): a journal resealed with any other value is
+    """A die of a fire event is 1 to 6 (5.2.1): a journal resealed with any other value is
     refused with exit 3 naming the record (not counted as another face, not an internal
     error)."""
     from referee.store.journal import canonical

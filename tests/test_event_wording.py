@@ -50,3 +50,19 @@ def test_each_kind_is_worded_in_one_topic_only():
 def test_a_kind_the_referee_does_not_know_prints_its_fields():
     assert describe({"type": "Zeppelin", "area": "paris", "bombs": 2}, None, "public") == \
         "Zeppelin: area=paris, bombs=2"
+
+
+def test_forced_retreats_cite_the_rules_of_the_dice_that_forced_them():
+    """8.2.2, 8.3.5, 9.1.5, 9.1.6: a fire phase's line cites the rule of each unit type or card
+    whose attacking hits forced retreats, not Stoßtruppen and Tanks whatever forced them."""
+    from referee.data.dataload import load_game
+    from referee.data.paths import default_games_dir
+
+    data = load_game(default_games_dir() / "ttlm")
+    group = {"fp": 2, "dice": [1], "hits": 1, "forces_retreat": True}
+    ev = {"type": "FireResolved", "area": "lille", "side": "entente", "phase": "offensive",
+          "hits": 2, "forced_retreats": 2,
+          "groups": [dict(group, source="tout_le_monde", kind="card"),
+                     dict(group, source="fr-2", kind="tank")]}
+    line = words_combat._fire_resolved(ev, data, "public")
+    assert line.endswith("2 army retreat(s) forced (9.1.5, 8.3.5)"), line

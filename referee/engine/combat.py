@@ -171,8 +171,9 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
     bonus = d.card_bonus.get(key) if key else None
     if bonus is None:
         names = ", ".join(d.card_types[k].title for k in d.card_bonus)
-        return Violation("9.1.3", f"no special offensive ({names}) is in play as itself this "
-                                  f"turn")
+        rules = ", ".join(dict.fromkeys(d.card_types[k].rule for k in d.card_bonus)) or "9.1"
+        return Violation(rules, f"no special offensive ({names}) is in play as itself this "
+                                f"turn")
     nation = bonus.army_nation
     ct = d.card_types[key]
     limit = bonus.battle_areas
@@ -220,7 +221,9 @@ def _cards_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
         return _combat_card_check(s, d, o, side, attacker)
     if isinstance(o, Bonus):
         if not attacker:
-            return Violation("9.1.3", "the special offensive belongs to the attacker")
+            key = s.turn_state.card_as
+            rule = d.card_types[key].rule if key in d.card_bonus else "9.1"
+            return Violation(rule, "the special offensive belongs to the attacker")
         return _bonus_check(s, d, o, side)
     return None
 

@@ -231,6 +231,12 @@ def forcing_rules(s: State, d: GameData) -> str:
     return ", ".join(rules) or "5.4"
 
 
+def _elim_rules(s: State, d: GameData) -> str:
+    """5.4 (a retreat that cannot be made) and the rules that forced the retreats."""
+    forcing = forcing_rules(s, d)
+    return forcing if forcing == "5.4" else f"5.4, {forcing}"
+
+
 def forced_left(s: State, d: GameData) -> int:
     """Forced retreats still owed by the defender that an army can still make."""
     b = s.battle
@@ -294,7 +300,7 @@ register(DecisionSpec(
     kind="forced_elimination", rule="5.4",
     prompt=lambda s, d: (f"{s.pending.side}: {_owed(s, d)} forced retreat(s) in "
                          f"{d.areas[s.battle['area']].name} cannot be made; name the army "
-                         f"eliminated for each (5.4, 8.2.2, 8.3.5)"),
+                         f"eliminated for each ({_elim_rules(s, d)})"),
     accepts=("eliminate",),
     candidates=lambda s, d, side: (Eliminate(army=a) for a in stuck_armies(s, d)),
     check=_elim_check, apply=_elim_apply))

@@ -464,7 +464,7 @@ def count_dice(journal: Path, reader: str = "public", games_dir: Path | None = N
                 odd = next((v for v in values if type(v) is not int or not 1 <= v <= 6), None)
                 if odd is not None:         # a resealed journal: name it, count nothing
                     raise JournalError(f"{Path(journal).name}: record {rec['seq']} holds a "
-                                       f"die of {quoted(str(odd), 12)}, not 1 to 6 (5.2.2); "
+                                       f"die of {quoted(str(odd), 12)}, not 1 to 6 (5.2.1); "
                                        f"`referee verify` names the fault", record=rec["seq"])
                 _add(sides.setdefault(side, _tally()), purpose, values)
                 _add(both, purpose, values)

@@ -71,6 +71,20 @@ def _fire_group(g: dict, data: GameData) -> str:
     return f"{name} F{g['fp']}{extra} [{dice}] {hits}"
 
 
+def _forcing(ev: dict, data: GameData) -> str:
+    """The rules of the dice that forced retreats in a fire phase: the unit types' (8.2.2
+    Stoßtruppen, 8.3.5 Tanks) and the cards' (9.1.5, 9.1.6)."""
+    rules: list[str] = []
+    for g in ev["groups"]:
+        if g.get("forces_retreat") and g["hits"]:
+            kinds = data.card_types if g["kind"] == "card" else data.units.unit_types
+            key = g["source"] if g["kind"] == "card" else g["kind"]
+            rule = kinds[key].rule if key in kinds else None
+            if rule and rule not in rules:
+                rules.append(rule)
+    return ", ".join(rules) or "5.4.2"
+
+
 def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
     """Every die of a fire phase: unit or card, firepower, the dice, the hits (5.2)."""
     parts = [_fire_group(g, data) for g in ev["groups"]]
@@ -79,7 +93,7 @@ def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
     if ev.get("siege_hits"):
         tail += f" ({ev['siege_hits']} on the fort)"
     if ev.get("forced_retreats"):
-        tail += f"; {ev['forced_retreats']} army retreat(s) forced (8.2.2, 8.3.5)"
+        tail += f"; {ev['forced_retreats']} army retreat(s) forced ({_forcing(ev, data)})"
     return (f"{area(ev['area'], data)} — {side(ev, data)} {PHASE[ev['phase']]}: "
             + "; ".join(parts) + tail)
 
