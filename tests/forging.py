@@ -105,3 +105,13 @@ def journal_mark(journal: Path) -> Path:
 
     with open(journal, "rb") as fh:
         return mark_path(game_of(fh.readline()) or "")
+
+
+def refuses_to_write(cli, game: Path, monkeypatch, home: Path) -> None:
+    """Back as the referee's own user (home), a write to the game is refused as damage (exit
+    3) and the journal keeps every byte."""
+    as_user(monkeypatch, home)
+    before = game.read_bytes()
+    r = cli("deadline", game, "--set", "48h")
+    assert r.exit_code == 3, r.output
+    assert game.read_bytes() == before

@@ -10,7 +10,7 @@ import os
 import shutil
 
 import pytest
-from forging import as_user, records, write_signed
+from forging import as_user, records, refuses_to_write, write_signed
 from test_signing_attacks import mailed_game, rechain_unsigned
 
 from referee.store import signing
@@ -76,11 +76,7 @@ def test_a_leaked_old_key_rewriting_the_header_gets_no_write(
     kept = recs[:change]
     kept[0]["created_at"] = kept[0]["created_at"][:-2] + "59"
     write_signed(game, kept, leaked)
-    as_user(monkeypatch, referee_home)
-    before = game.read_bytes()
-    r = cli("deadline", game, "--set", "48h")
-    assert r.exit_code == 3, r.output
-    assert game.read_bytes() == before
+    refuses_to_write(cli, game, monkeypatch, referee_home)
 
 
 # ---------------------------------------------------------------- the adoption guard
