@@ -141,6 +141,14 @@ class GameData:
         """The keys of the Military Crisis! cards, in deck order (9.8, 9.9: type crisis)."""
         return tuple(c.key for c in self.deck.cards if c.type == "crisis")
 
+    def rules_of(self, keys) -> str:
+        """The rules of card and unit type keys (deck.yaml, units.yaml `rule`), each once, in
+        order, joined for a citation: what forced retreats cites (8.2.2, 8.3.5, 9.1.5...)."""
+        rules = [self.card_types[k].rule if k in self.card_types else
+                 self.units.unit_types[k].rule if k in self.units.unit_types else None
+                 for k in keys]
+        return ", ".join(dict.fromkeys(r for r in rules if r))
+
     def card_title(self, key: str) -> str:
         """The title a card key is printed under (9.0: deck.yaml title), or the key itself."""
         ct = self.card_types.get(key)

@@ -223,12 +223,7 @@ def forcing_rules(s: State, d: GameData) -> str:
     """The rules whose words made this battle's forced retreats: the unit types whose attacking
     hits force one (8.2.2 Stoßtruppen, 8.3.5 Tanks) and the cards whose dice do (9.1.5,
     9.1.6), in the order they hit; 5.4 (retreat after combat) when none is known."""
-    rules: list[str] = []
-    for why in s.battle.get("forcing", []):
-        rule = d.card_types[why].rule if why in d.card_types else d.units.unit_types[why].rule
-        if rule not in rules:
-            rules.append(rule)
-    return ", ".join(rules) or "5.4"
+    return d.rules_of(s.battle.get("forcing", [])) or "5.4"
 
 
 def _elim_rules(s: State, d: GameData) -> str:

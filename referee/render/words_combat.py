@@ -74,15 +74,9 @@ def _fire_group(g: dict, data: GameData) -> str:
 def _forcing(ev: dict, data: GameData) -> str:
     """The rules of the dice that forced retreats in a fire phase: the unit types' (8.2.2
     Stoßtruppen, 8.3.5 Tanks) and the cards' (9.1.5, 9.1.6)."""
-    rules: list[str] = []
-    for g in ev["groups"]:
-        if g.get("forces_retreat") and g["hits"]:
-            kinds = data.card_types if g["kind"] == "card" else data.units.unit_types
-            key = g["source"] if g["kind"] == "card" else g["kind"]
-            rule = kinds[key].rule if key in kinds else None
-            if rule and rule not in rules:
-                rules.append(rule)
-    return ", ".join(rules) or "5.4.2"
+    forcing = [g["source"] if g["kind"] == "card" else g["kind"] for g in ev["groups"]
+               if g.get("forces_retreat") and g["hits"]]
+    return data.rules_of(forcing) or "5.4.2"
 
 
 def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
