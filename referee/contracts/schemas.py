@@ -8,6 +8,7 @@ a document's own `schema_version` says which version of it a command wrote).
 """
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,7 @@ def schema(name: str) -> dict:
             **body}
 
 
+@cache
 def _generator() -> type:
     """Pydantic's JSON Schema generator, writing a default that is a contract as its JSON."""
     import msgspec
