@@ -20,6 +20,7 @@ from test_render_formats import FORUM_TAGS, _assert_tags_balanced, _posts
 from referee.cli import commands
 from referee.cli.areacmd import area_command
 from referee.render import reports
+from referee.table import Table
 from referee.render.chat import CHAT_LIMIT, chat_posts
 from referee.render.sections import Document
 
@@ -50,7 +51,7 @@ def test_every_bbcode_tag_is_one_its_forums_know(name, keep, reader, area, tmp_p
     """report, show, status and area in each dialect: only the forums' tags, each closed;
     the default (common) nothing but b, i, u and color: it renders on BGG, phpBB and SMF."""
     journal, last = _position(name, keep, tmp_path)
-    doc, meta = reports.build(journal, reader, since=max(0, last - 40), remember=False)
+    doc, meta = Table(journal).report(reader, since=max(0, last - 40), remember=False)
     seen: dict[str, set[str]] = {d: set() for d in DIALECTS}
     for dialect in DIALECTS:
         outputs = [reports.render_report(doc, meta, "bbcode", dialect=dialect),
@@ -79,7 +80,7 @@ def test_a_whole_games_report_comes_in_chat_posts(tmp_path):
     at most 2,000 characters, each code fence closed in its post, every line of the report
     in the posts in order, the receipt in the last."""
     journal, _ = _position("ttlm-1914-seed7", 10 ** 6, tmp_path)
-    doc, meta = reports.build(journal, "german", since=0, remember=False)
+    doc, meta = Table(journal).report("german", since=0, remember=False)
     posts = _posts(reports.render_report(doc, meta, "chat"))
     whole = chat_posts(Document(doc.title, doc.sections), 10 ** 9)[0].split("\n")
     assert len(whole) > 1000 and len(posts) > 20

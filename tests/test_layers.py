@@ -19,7 +19,8 @@ import referee
 from graphs import find_cycle
 
 PACKAGE = Path(referee.__file__).parent
-LAYERS = ("base", "contracts", "store", "data", "engine", "game", "render", "mail", "cli")
+LAYERS = ("base", "contracts", "store", "data", "engine", "game", "render", "table", "mail",
+          "cli")
 ROOT = {"__init__": -1, "__main__": len(LAYERS)}         # the version below all; -m above all
 
 

@@ -612,14 +612,14 @@ def test_a_leaking_board_is_caught(tmp_path: Path, monkeypatch):
     report too."""
     from referee.game import board as board_module
     from referee.game.views import state_view
-    from referee.render import reports
+    from referee.table import showing
 
     def leaking(state, data, reader, view):
         whole = board_module.board_view(state, data, MODERATOR,
                                         state_view(state, data, MODERATOR))
         return {**whole, "reader": reader}
 
-    monkeypatch.setattr(reports, "board_view", leaking)
+    monkeypatch.setattr(showing, "board_view", leaking)
     spec = Spec(98, "1914", True, "early", 5)
     journal = play(spec, tmp_path, {}, [])
     truth = Truth(journal)

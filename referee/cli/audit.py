@@ -105,10 +105,11 @@ def report(
     """What happened since the reader's last report, the board as he may see it, his decision
     now, and a receipt."""
     from ..render import reports  # start-up: only report needs it
+    from ..table import Table  # start-up: only report needs it
 
     commands.check_private(journal)
     check_name(as_)
-    doc, meta = reports.build(journal, as_, since, GAMES["dir"])
+    doc, meta = Table(journal, GAMES["dir"]).report(as_, since)
     typer.echo(reports.render_report(doc, meta, format.value, width, bbcode_dialect.value))
 
 # ---------------------------------------------------------------- verify / reveal / repair

@@ -189,6 +189,9 @@ class Request(msgspec.Struct):
     link: str | None = None             # the next link of the side's dice sheet
     sheet: str | None = None            # a dice sheet's tip, registered before the orders
     clock: dict | None = None           # a missed deadline the referee answers for (first record)
+    # The position the caller holds for the journal's bytes (the Table's), or None when it
+    # holds other bytes: then the batch reads the records after this user's snapshot.
+    start: object = None
 
 
 class _Stop(Exception):
@@ -228,7 +231,8 @@ class Batch:
     def open(self, raw: bytes) -> None:
         """Read the position under the lock and check the batch may be decided there."""
         q, journal = self.q, self.journal
-        pos = self.pos = position(journal, raw, q.games_dir)
+        known = q.start(raw) if q.start is not None else None
+        pos = self.pos = known if known is not None else position(journal, raw, q.games_dir)
         self.header, self.data, self.state, self.seq = pos.header, pos.data, pos.state, pos.seq
         self.result.header, self.result.data, self.result.bound = pos.header, pos.data, pos.bound
         check_reader(q.side, self.data.sides, allow_moderator=False)
@@ -556,7 +560,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
            mail: dict | None = None, others_standing: bool = True,
            standing_change: tuple[list[str], list[str]] | None = None,
            link: str | None = None, sheet: str | None = None,
-           clock: dict | None = None) -> Submission:
+           clock: dict | None = None, start=None) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -570,13 +574,14 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     `link` is the next link of the side's dice sheet (checked whether or not the orders
     roll: SheetError when it is not), `sheet` a new sheet's tip registered first. `clock` (a
     missed deadline, timeline.py) goes into the first record: the referee's answer for a side
-    that let its deadline pass.
+    that let its deadline pass. `start(raw)` gives the position the caller holds for exactly
+    these bytes, a copy the batch may move on (None: it holds other bytes).
     Under the lock only the records after this user's snapshot are read.
     """
     if not texts and sheet is None and link is None:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
     request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
-                      mail, others_standing, standing_change, link, sheet, clock)
+                      mail, others_standing, standing_change, link, sheet, clock, start)
     batch = Batch(Journal(path, keep_contract), request)
     try:
         raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)

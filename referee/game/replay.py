@@ -84,7 +84,8 @@ class Game:
     """An opened game: its header, data and state, and the journal bytes they come from."""
 
     def __init__(self, journal: Journal, data: GameData, header: dict, state: State,
-                 raw: bytes | None = None, rules: int = RULES_VERSION):
+                 raw: bytes | None = None, rules: int = RULES_VERSION,
+                 records: list[dict] | None = None):
         self.journal = journal
         self.data = data
         self.header = header
@@ -92,12 +93,15 @@ class Game:
         self.raw = raw
         self.rules = rules          # the rules version its next record would be decided under
         self.bound = data.source    # what its snapshots and views are bound to (position)
+        self._records = records
 
     @property
     def records(self) -> list[dict]:
-        """Every record of the journal these bytes hold (checked again)."""
-        return list(scan(self.raw if self.raw is not None else self.journal.raw(),
-                         self.journal.name))
+        """Every record of the journal these bytes hold (checked once, then kept)."""
+        if self._records is None:
+            self._records = list(scan(self.raw if self.raw is not None else
+                                      self.journal.raw(), self.journal.name))
+        return self._records
 
     @property
     def scenario(self) -> Scenario:
@@ -291,11 +295,12 @@ class Position(msgspec.Struct):
 
 
 def position(journal: Journal, raw: bytes, games_dir: Path | None,
-             upto: int | None = None) -> Position:
+             upto: int | None = None, checked: list[dict] | None = None) -> Position:
     """The state after the last record of raw (or after record upto): from a signed snapshot
     of a prefix plus the records after it when one fits, else by checking and replaying the
-    journal from its start."""
-    records = scan(raw, journal.name)
+    journal from its start. `checked`: raw's records, already checked (the Table's), which
+    are then not checked again."""
+    records = iter(checked) if checked is not None else scan(raw, journal.name)
     header = next(records)
     data = data_for(header, journal.name, games_dir)
     era = Era(header, data, games_dir, journal.name)
@@ -319,7 +324,8 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
         snap = None
     if snap is not None:
         seq, last = snap.seq, snap.hash
-        records = scan(memoryview(raw)[snap.size:].tobytes(), journal.name, seq + 1, last)
+        records = iter(checked[seq + 1:]) if checked is not None else \
+            scan(memoryview(raw)[snap.size:].tobytes(), journal.name, seq + 1, last)
     else:
         state = start_state(header, data, journal.name)
         seq, last = 0, header["hash"]

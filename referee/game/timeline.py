@@ -344,9 +344,11 @@ class _Walk:
         return moment
 
 
-def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None) -> Timeline:
-    """Replay the journal's bytes and work out every owing side's deadline."""
-    records = scan(raw, journal.name)
+def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None,
+             checked: list[dict] | None = None) -> Timeline:
+    """Replay the journal's bytes and work out every owing side's deadline (`checked`: raw's
+    records, already checked, which are not checked again)."""
+    records = iter(checked) if checked is not None else scan(raw, journal.name)
     header = next(records)
     data = data_for(header, journal.name, games_dir)
     state = start_state(header, data, journal.name)
@@ -426,12 +428,14 @@ def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None
 
 
 def extend(path: Path | str, actor: str, side: str | None, by: str,
-           games_dir: Path | None = None, mail: dict | None = None) -> list[dict]:
+           games_dir: Path | None = None, mail: dict | None = None,
+           append=None) -> list[dict]:
     """Append the records extending the deadlines of `side` (the moderator: every side owing
     orders when side is None) by `by`. A side asking for itself may do so the number of
     times the game allows (OrderError with the reason otherwise). `mail`: the message a
     side asked in (kept for the moderator, as with orders); none is written when the journal
-    holds that message already."""
+    holds that message already. `append(build)` appends (the caller's Table), by default the
+    journal's own locked append."""
     journal = Journal(path, keep_contract)
     span = duration_text(parse_duration(by, "extend"))
 
@@ -463,7 +467,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                                  "data": dict(mail)}
         return tl.seq, tl.hash, bodies
 
-    return journal.append_raw(build)[1]
+    return (append or journal.append_raw)(build)[1]
 
 
 def null_order(state: State, data: GameData, side: str) -> tuple[str, str] | None:

@@ -3,11 +3,10 @@ nothing, or refused with why (stale, held for dice, a line that fails)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from .. import game as g
 from ..base.errors import OrderError, clipped, quoted
 from ..engine import pending_prompt, sealed_for, waiting_on
+from ..game.batch import AlreadyApplied
+from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
 from .refusal import why_refused
@@ -15,9 +14,9 @@ from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
 
-def decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple:
+def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
     """What reader was asked to decide after record seq (2.0; for stale replies)."""
-    game = g.open_game(journal, upto=seq, games_dir=games_dir)
+    game = table.game(upto=seq)
     st = game.state
     decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
     # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
@@ -27,8 +26,7 @@ def decision_of(journal: Path, seq: int | None, reader: str, games_dir) -> tuple
     return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
 
 
-def handle(journal: Path, m: Message, side: str, key: str, tag, out,
-           manual: bool, games_dir) -> None:
+def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
     result in out, an inbox.Outcome)."""
     try:
@@ -42,9 +40,9 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
         return
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
         out.status, out.reason, out.records = extend_by_mail(
-            journal, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
+            table, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                    "body_sha256": m.body_sha256,
-                                   "content_sha256": m.content_sha256}, games_dir)
+                                   "content_sha256": m.content_sha256})
         return
     standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
     lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
@@ -53,12 +51,12 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
         return
     makes_records = bool(lines) or tip is not None or link is not None
     texts = [t for _, t in lines]
-    late = stale(journal, tag, side, games_dir)
+    late = stale(table, tag, side)
     if late is not None:
         out.status, out.reason = "stale", late
         return
     if manual and texts:
-        probe = g.submit(journal, side, texts, dry_run=True, games_dir=games_dir)
+        probe = table.submit(side, texts, dry_run=True)
         if probe.stop_reason == "dice":
             out.status = "held"
             out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
@@ -67,9 +65,9 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
     change = None
     if standing_lines:
         try:
-            change = standing_change(journal, side, standing_lines, games_dir)
+            change = standing_change(table, side, standing_lines)
             if not makes_records:
-                mine = keep_standing_only(journal, side, change, games_dir)
+                mine = keep_standing_only(table, side, change)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
             return
@@ -83,13 +81,13 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
         # other side's standing orders would change that, so they wait for his own record.
         # The standing lines are kept with the records, under the journal's lock, or not at
         # all (all or nothing).
-        result = g.submit(journal, side, texts, games_dir=games_dir, atomic=True,
-                          mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
+        result = table.submit(side, texts, atomic=True,
+                              mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                 "body_sha256": m.body_sha256,
-                                "content_sha256": m.content_sha256},
-                          others_standing=not manual,
-                          standing_change=change, link=link, sheet=tip)
-    except g.AlreadyApplied:
+                                    "content_sha256": m.content_sha256},
+                              others_standing=not manual,
+                              standing_change=change, link=link, sheet=tip)
+    except AlreadyApplied:
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return
     except OrderError as exc:
@@ -108,18 +106,18 @@ def handle(journal: Path, m: Message, side: str, key: str, tag, out,
                            for i, t, why in result.dropped)
 
 
-def stale(journal: Path, tag, side: str, games_dir) -> str | None:
+def stale(table: Table, tag, side: str) -> str | None:
     """Why a reply to an older mail is stale, or None: once the writer's decision has
     changed since (whatever the ledger says: a lost ledger must not revive an old message)."""
     if tag is None:
         return None
     answered = int(tag.group(2))
-    last = g.open_game(journal, games_dir=games_dir).state.seq
+    last = table.game().state.seq
     if answered > last:
         return (f"it answers record {answered}, which the journal does not hold (it ends at "
                 f"record {last}); reply to the latest mail")
-    if answered < last and decision_of(journal, answered, side, games_dir) != \
-            decision_of(journal, None, side, games_dir):
+    if answered < last and decision_of(table, answered, side) != \
+            decision_of(table, None, side):
         return (f"it answers the mail of record {answered}, and your decision has changed "
                 f"since (the journal is at record {last}); reply to the latest mail")
     return None

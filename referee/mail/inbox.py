@@ -23,12 +23,11 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
 
-from .. import game as g
 from ..base.errors import StorageError, UsageError
 from ..base.gameids import REFEREE_TAG, other_game
 from ..base.glyphs import visible
 from ..base.readers import MODERATOR
-from ..render import reports
+from ..game.replay import check_current
 from ..store import home
 from ..store.dice import Dice
 from ..store.journal import signed_only
@@ -45,6 +44,8 @@ from ..store.players import (
     roster,
     roster_body,
 )
+from ..store.secrets import load_secret
+from ..table import Table
 from . import message as mailtext
 from .delivery import refused_mails
 from .handling import handle
@@ -80,8 +81,9 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
             ) -> tuple[list[dict], list[str]]:
     """The roster and the observers (after applying --set / --new-key / --drop-observer as a
     new record), keys when asked."""
-    game = g.open_game(journal, games_dir=games_dir)
-    secret = g.load_secret(game.journal.path, game.header)
+    table = Table.writing(journal, games_dir)
+    game = table.game()
+    secret = load_secret(game.journal.path, game.header)
     current = roster(game.records)
     watchers = observer_addresses(game.records)
     if set_ or new_keys or drop_observers:
@@ -103,12 +105,12 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
                 raise UsageError(f"--new-key {side}: {side} has no registered address")
 
         def build(raw: bytes):
-            pos = g.position(game.journal, raw, games_dir)
+            pos = table.position(raw)
             dice = Dice(game.game_id, pos.seq + 1, secret)
             return pos.seq, pos.hash, [roster_body(secret, game.game_id, changes, current,
                                                    tuple(new_keys), dice, watchers)]
 
-        _, written = game.journal.append_raw(build)
+        _, written = table.append(build)
         current = roster(written)
         watchers = observer_addresses(written)
     out = []
@@ -188,30 +190,39 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         messages = boxes.survey()
         if outbox is not None:
             check_outbox(outbox)
-        game = g.open_game(journal, games_dir=games_dir)
-        g.check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
-        return _inbox_of(game, journal, boxes, messages, outbox, games_dir, with_map)
+        table = Table.writing(journal, games_dir)
+        game = table.whole().game()        # the pass reads every record: checked once, here
+        check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
+        return _inbox_of(table, boxes, messages, outbox, with_map)
 
 
-def _inbox_of(game, journal: Path, boxes: Mailboxes, messages: list[Message],
-              outbox: Path | None, games_dir, with_map: bool
-              ) -> tuple[list[Outcome], list[Path]]:
+def _inbox_of(table: Table, boxes: Mailboxes, messages: list[Message],
+              outbox: Path | None, with_map: bool) -> tuple[list[Outcome], list[Path]]:
+    game = table.game()
     with game_lock(game.game_id, game.header["hash"]):
+        # Another run may have moved the game while this one waited for the lock.
+        table.checked_since_read()
         ledger = load_ledger(game.game_id, game.header["hash"])
         save_ledger(ledger)      # it can be kept (else StorageError before anything is done)
-        return _inbox_locked(journal, boxes, messages, outbox, games_dir, with_map, ledger)
+        return _inbox_locked(table, boxes, messages, outbox, with_map, ledger,
+                             game.header["hash"])
 
 
-def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
-                  outbox: Path | None, games_dir, with_map: bool, ledger: dict
+def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
+                  outbox: Path | None, with_map: bool, ledger: dict, locked_on: str
                   ) -> tuple[list[Outcome], list[Path]]:
-    """inbox() under the lock: the journal and the ledger as they are now."""
-    game = g.open_game(journal, games_dir=games_dir)
+    """inbox() under the lock (taken for the game whose record 0 has the hash locked_on):
+    the journal and the ledger as they are now."""
+    game = table.game()
+    journal = table.path
+    if game.header["hash"] != locked_on:
+        raise UsageError(f"{journal}: the journal was replaced while this run waited for its "
+                         f"mail lock; nothing was done")
     game_id = game.game_id
-    secret = g.load_secret(game.journal.path, game.header)
+    secret = load_secret(game.journal.path, game.header)
     if secret is None:
         raise UsageError("the dice secret is needed to read players' mail (order keys)")
-    records = game.records
+    records = table.records
     people = roster(records)
     if not any(s in people for s in game.data.sides):
         raise UsageError(f"{journal}: no players registered (new --player SIDE=ADDRESS)")
@@ -244,8 +255,7 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
                 replies.append((m.sender, OBSERVER, out, m))
             else:
-                _classify(journal, m, out, people, keys, bodies, manual, games_dir, game_id,
-                          replies)
+                _classify(table, m, out, people, keys, bodies, manual, replies)
             boxes.release(m)
             _keep(ledger, m, out, replies if outbox is not None else [], registered)
         if out.status == "skipped" and out.side is None:      # a copy: judged like the first
@@ -259,9 +269,9 @@ def _inbox_locked(journal: Path, boxes: Mailboxes, messages: list[Message],
     save_ledger(ledger)
     written: list[Path] = []
     if outbox is not None:
-        written = write_outbox(journal, outbox, people, keys, ledger, games_dir, with_map)
-        written += observer_mails(journal, outbox, watchers, _observer_refusals(ledger), people,
-                                  ledger, games_dir, _write, with_map)
+        written = write_outbox(table, outbox, people, keys, ledger, with_map)
+        written += observer_mails(table, outbox, watchers, _observer_refusals(ledger), people,
+                                  ledger, _write, with_map)
         ledger["owed"], ledger["reply_to"] = [], {}
         save_ledger(ledger)
     return outcomes, written
@@ -346,13 +356,13 @@ class _Reply:
     name: str
 
 
-def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
-              bodies: dict, manual: bool, games_dir, game_id: str, replies: list) -> None:
+def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
+              bodies: dict, manual: bool, replies: list) -> None:
     """Whose message this is, if anybody's, then handle it (once: the same text from the
     same side, with the same Date and Subject, as a message the journal holds is that
     message sent again, whatever its Message-ID)."""
     tag = SUBJECT_TAG.search(m.subject)
-    other = other_game(m.subject, game_id)
+    other = other_game(m.subject, table.records[0]["game_id"])
     if other is not None:
         out.status, out.reason = "skipped", f"for another game ({other})"
         return
@@ -382,7 +392,7 @@ def _classify(journal: Path, m: Message, out: Outcome, people: dict, keys: dict,
                       f"and applied once; to give the same orders again, send them in a new "
                       f"message")
     else:
-        handle(journal, m, side, keys[side], tag, out, manual, games_dir)
+        handle(table, m, side, keys[side], tag, out, manual)
     replies.append((people[side]["address"], side, out, m))
 
 
@@ -404,8 +414,8 @@ def _body_or_empty(m: Message) -> str:
 
 # ---------------------------------------------------------------- outbox
 
-def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: dict,
-                 games_dir, with_map: bool = True) -> list[Path]:
+def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: dict,
+                 with_map: bool = True) -> list[Path]:
     """The mails the ledger says are owed, one .eml each, under a name that says which mail
     it is (written once: a name already in the outbox, or in its sent/, was written by an
     earlier run): the reply to each message that was not applied, saying why, with the
@@ -414,7 +424,7 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
     a mail cannot be written: the ledger then still says which are owed. With with_map,
     every mail to a side carries map.png drawn for that side (1.4: his own templates only),
     drawn once for each side."""
-    game = g.open_game(journal, games_dir=games_dir)
+    game = table.game()
     maps: dict[str, bytes] = {}
 
     def picture(side: str) -> bytes | None:
@@ -426,9 +436,9 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
             maps[side] = map_png(game.state, game.data, side, game.game_id)
         return maps[side]
 
-    records = game.records
+    records = table.records
     last = records[-1]
-    due = deadline_lines(journal, games_dir)
+    due = deadline_lines(table)
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     written: list[Path] = []
     news = set(ledger["reply_to"])
@@ -445,8 +455,7 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
                                       body, entry["message_id"], name=entry["name"]))
                 continue
             body = refusal_text(_outcome(entry)) + "\n\n" + report_body(
-                journal, side, _since(ledger, side, records), keys[side], games_dir,
-                due.get(side))
+                table, side, _since(ledger, side, records), keys[side], due.get(side))
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
                                   entry["message_id"], picture(side), name=entry["name"]))
@@ -459,13 +468,7 @@ def write_outbox(journal: Path, folder: Path, people: dict, keys: dict, ledger: 
                 continue                    # held: a mail to him waits, refused, in refused/
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
-            since = _since(ledger, side, records)
-            doc, meta = reports.build(journal, side, since, games_dir)
-            text = reports.render_report(doc, meta, "text")
-            report, _, receipt = text.rstrip("\n").rpartition("\n\n")
-            # The receipt stays last (its one line, or two for a long game id).
-            body = report.rstrip() + (f"\n\n{due[side]}" if side in due else "") + \
-                f"\n\nOrder key: {key}\n{receipt}\n"
+            body = report_body(table, side, _since(ledger, side, records), key, due.get(side))
             name = mail_name("report", game.game_id, side, last["hash"])
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "

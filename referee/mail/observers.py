@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import game as g
 from ..base.errors import StorageError
 from ..base.readers import MODERATOR, PUBLIC
 from ..render import reports
@@ -23,17 +22,16 @@ OBSERVER_REPLY = ("This address is registered as an observer of the game: observ
                   "the public report and cannot give orders. Nothing was done.\n")
 
 
-def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: list,
-                   people: dict, ledger: dict, games_dir, write,
-                   with_map: bool = True) -> list[Path]:
+def observer_mails(table, folder: Path, watchers: list[str], refused: list,
+                   people: dict, ledger: dict, write, with_map: bool = True) -> list[Path]:
     """Each observer's public report when the journal has moved since his last one (no order
     key, nothing a side may keep from the public), with the public's map.png when with_map,
     and one reply with no game content to each message from an observer (refused: (address,
     outcome, reply) with the name its mail is written under), each written into folder by
     write (inbox's one mail as an .eml file, once under its name); StorageError if a mail
-    cannot be written."""
-    game = g.open_game(journal, games_dir=games_dir)
-    records = game.records
+    cannot be written. table: the game's Table."""
+    game = table.game()
+    records = table.records
     last = records[-1]
     sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
     subject = (f"[referee {game.game_id} #{last['seq']}] public report, "
@@ -53,7 +51,7 @@ def observer_mails(journal: Path, folder: Path, watchers: list[str], refused: li
                 continue                    # nothing new since his last mail
             since = resume_from(sent, records)
             if since not in texts:
-                doc, meta = reports.build(journal, PUBLIC, since, games_dir)
+                doc, meta = table.report(PUBLIC, since)
                 texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
             if not picture:
                 picture.append(_public_map(game) if with_map else None)

@@ -5,8 +5,6 @@ asked now and the orders open to him.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..base.errors import OrderError, clipped, quoted
 from ..render import reports
 from ..render.formats import render
@@ -61,11 +59,11 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
     return said[len(head):] if said.startswith(head) else said
 
 
-def report_body(journal: Path, side: str, since: int, key: str, games_dir,
-                due: str | None = None) -> str:
-    """A player's report as mail text: the report, his deadline when he owes orders (`due`,
-    reminders.py), his order key, the receipt last."""
-    doc, meta = reports.build(journal, side, since, games_dir)
+def report_body(table, side: str, since: int, key: str, due: str | None = None) -> str:
+    """A player's report as mail text (table: the game's Table): the report, his deadline
+    when he owes orders (`due`, reminders.py), his order key, the receipt last (its one
+    line, or two for a long game id)."""
+    doc, meta = table.report(side, since)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
     return report.rstrip() + (f"\n\n{due}" if due else "") + \

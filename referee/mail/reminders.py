@@ -97,10 +97,11 @@ class _Post:
         return f"[referee {self.game_id} #{seq}] {what}"
 
 
-def extend_by_mail(journal: Path, side: str, lines: list[tuple[int, str]], mail: dict,
-                   games_dir: Path | None = None) -> tuple[str, str, list[int]]:
+def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
+                   ) -> tuple[str, str, list[int]]:
     """A player's mail asking for more time (its lines all `extend DURATION`, one of them):
-    (status, reason, records) for the inbox's outcome: applied, known or rejected."""
+    (status, reason, records) for the inbox's outcome: applied, known or rejected (table:
+    the game's Table, which appends it)."""
     asks = [(n, EXTEND_LINE.match(t)) for n, t in lines]
     if not all(found for _, found in asks):
         n = next(n for n, found in asks if not found)
@@ -112,24 +113,30 @@ def extend_by_mail(journal: Path, side: str, lines: list[tuple[int, str]], mail:
                             f"applied"), []
     n, found = asks[0]
     try:
-        made = g_timeline.extend(journal, side, side, found.group(1), games_dir, mail)
+        made = g_timeline.extend(table.path, side, side, found.group(1), table.games_dir, mail,
+                                 table.append)
     except (OrderError, UsageError) as exc:
         return "rejected", f"line {n}: {exc}; nothing was applied", []
     if not made:
         return "known", "already in the journal (another inbox run)", []
-    after = g_timeline.read_timeline(journal, games_dir).due_for(side)
+    after = _timeline_of(table).due_for(side)
     words = f": {after.words}" if after is not None else ""
     return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
         [r["seq"] for r in made]
 
 
-def deadline_lines(journal: Path, games_dir: Path | None = None) -> dict[str, str]:
-    """The line each side owing orders reads in its mails: its deadline in its own words
-    (none in a game without deadlines; a paused game says so to every side)."""
-    raw = Journal(journal).raw()
-    if not g_timeline.has_deadlines(raw):
+def _timeline_of(table) -> Timeline:
+    """The deadlines of the game a Table holds, from its records."""
+    return g_timeline.timeline(table.journal, table.raw, table.games_dir, table.records)
+
+
+def deadline_lines(table) -> dict[str, str]:
+    """The line each side owing orders reads in its mails (table: the game's Table): its
+    deadline in its own words (none in a game without deadlines; a paused game says so to
+    every side)."""
+    if not g_timeline.has_deadlines(table.raw):
         return {}
-    tl = g_timeline.timeline(Journal(journal), raw, games_dir)
+    tl = _timeline_of(table)
     if tl.paused:
         return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
                                             "the moderator resumes it.")

@@ -4,21 +4,20 @@ orders themselves are the game layer's, game/standing.py)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from .. import game as g
 from ..base.errors import OrderError, UsageError, quoted
 from ..engine.standing import parse_standing
 from ..game import standing
+from ..table import Table
 
 STANDING_LINE = re.compile(r"(?i)^standing\s*:")
 
 
-def standing_change(journal: Path, side: str, lines: list[tuple[int, str]], games_dir
+def standing_change(table: Table, side: str, lines: list[tuple[int, str]]
                     ) -> tuple[list[str], list[str]]:
     """A message's 'standing: PHRASE' and 'standing: withdraw PHRASE' lines as (add, withdraw),
     each phrase checked (OrderError naming the line); nothing is kept here."""
-    game = g.open_game(journal, games_dir=games_dir)
+    game = table.game()
     add, withdraw = [], []
     for n, text in lines:
         phrase = STANDING_LINE.sub("", text, count=1).strip()
@@ -32,7 +31,7 @@ def standing_change(journal: Path, side: str, lines: list[tuple[int, str]], game
         target.append(phrase)
     # A standing file this referee did not write stops the run (UsageError), as for any
     # message: the moderator's to mend, and the message is read again afterwards.
-    sets = standing.load(journal)
+    sets = standing.load(table.path, table.records[0]["hash"])
     try:                      # told now; kept later, with the records, under the lock
         standing.changed(sets, side, game.data, game.state.turn, add, withdraw)
     except UsageError as exc:
@@ -40,12 +39,12 @@ def standing_change(journal: Path, side: str, lines: list[tuple[int, str]], game
     return add, withdraw
 
 
-def keep_standing_only(journal: Path, side: str, change: tuple[list[str], list[str]], games_dir
-                   ) -> list[dict]:
+def keep_standing_only(table: Table, side: str, change: tuple[list[str], list[str]]
+                       ) -> list[dict]:
     """Keep a message's standing-order change when it holds no order (under the journal's
     lock); returns the side's set now."""
-    game = g.open_game(journal, games_dir=games_dir)
+    game = table.game()
     try:
-        return standing.change(journal, side, game.data, game.state.turn, *change)
+        return standing.change(table.path, side, game.data, game.state.turn, *change)
     except UsageError as exc:
         raise OrderError(str(exc)) from None

@@ -10,37 +10,25 @@ a receipt (the game, the last record's number and the start of its hash:
 game/receipts.py) that lets him prove later that the journal was not
 rewound.
 
-Where each reader's last report ended is kept in this user's data folder,
-signed like the snapshots: a lost or planted bookmark is a miss, and a miss
-only repeats news (the report starts from the beginning), never hides any.
+The Table (table/) hands the builder everything it reads: the game now and
+as it stood at the record the report starts after, the journal's records,
+the views kept for its bytes and the reader's standing orders; it keeps where
+each reader's last report ended. Nothing here opens a file.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
-from ..base.errors import JournalError, UsageError
-from ..base.readers import check_reader
+from ..base.errors import JournalError
 from ..contracts.views import ReportView
 from ..engine.victory import level_of, vp_breakdown
-from ..game import (
-    Era,
-    ahead,
-    key_line,
-    next_for,
-    open_game,
-    order_text,
-    receipt_key,
-    receipt_line,
-)
-from ..game.board import board_view
-from ..game.standing import load as standing_orders
-from ..game.views import readable_status_view, state_view
-from ..store import home, snapshot
-from ..store.journal import redact, scan
+from ..game.ahead import ahead, next_for
+from ..game.receipts import key_line, receipt_key, receipt_line
+from ..game.replay import Era, Game, order_text
+from ..store.journal import redact
 from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
@@ -50,34 +38,6 @@ from .formats import render
 from .grouped import grouped_blocks
 from .record_text import describe, sheet_lines
 from .sections import Document, Items, Para, Section, Span, as_json, para
-
-# ---------------------------------------------------------------- bookmarks
-
-def _bookmark_path(header_hash: str, game_id: str, reader: str) -> Path:
-    """Keyed by the game's record 0, so a moved game folder keeps its bookmarks."""
-    tag = hashlib.sha256(f"{game_id}/{header_hash}/{reader}".encode()).hexdigest()[:32]
-    return home.data_dir("bookmarks") / f"{tag}.mark"
-
-
-def last_reported(game_id: str, reader: str, hashes: dict[int, str]) -> int:
-    """The record the reader's last report ended at, if this user's referee wrote the
-    bookmark and the journal still holds that record as it was; else 0."""
-    mark = home.read_signed(_bookmark_path(hashes[0], game_id, reader))
-    if not isinstance(mark, dict) or mark.get("game_id") != game_id or \
-            mark.get("reader") != reader:
-        return 0
-    seq = mark.get("seq")
-    if not isinstance(seq, int) or hashes.get(seq) != mark.get("hash"):
-        return 0
-    return seq
-
-
-def remember_reported(header_hash: str, game_id: str, reader: str, seq: int,
-                      hash_: str) -> None:
-    """Note where the reader's report ended (signed; used only as a starting point)."""
-    home.write_signed(_bookmark_path(header_hash, game_id, reader),
-                      {"game_id": game_id, "reader": reader, "seq": seq, "hash": hash_})
-
 
 # ---------------------------------------------------------------- the report
 
@@ -106,17 +66,7 @@ def _came(rec: dict, reader: str) -> str:
     return " — ⚑ entered by hand at the referee"
 
 
-def _view(journal: Path, whole, key: str, make, *args):
-    """The view `show` or `status` keeps for these journal bytes (signed), else made now and
-    kept: a report in four formats lists the reader's orders once."""
-    view = snapshot.load_view(Path(journal), whole.raw, whole.bound, key)
-    if view is None:
-        view = _shown(make, whole.state.seq, journal, *args)
-        snapshot.save_view(Path(journal), whole.raw, whole.bound, key, view)
-    return view
-
-
-def _shown(make, seq: int, journal: Path, *args):
+def shown(make, seq: int, journal: Path, *args):
     """make(*args), with a record that names what the game data does not have reported as
     the journal's fault (JournalError with the record), never as a crash."""
     try:
@@ -141,100 +91,91 @@ def _battle_outcome(state, area: str, data) -> str:
     return held
 
 
-def build(journal: Path, reader: str, since: int | None = None, games_dir: Path | None = None,
-          remember: bool = True) -> tuple[Document, dict]:
-    """The report for reader: every record after `since` (default: after his last report)."""
-    whole = open_game(journal, games_dir=games_dir)     # every record checked and replayed
-    records = list(scan(whole.raw, Path(journal).name))
-    header = records[0]
-    hashes = {r["seq"]: r["hash"] for r in records}
-    last = records[-1]
-    game_id = whole.game_id
-    start = last_reported(game_id, reader, hashes) if since is None else since
-    if not 0 <= start <= last["seq"]:
-        raise UsageError(f"--since {start}: the journal has records 0 to {last['seq']}")
-    game = open_game(journal, upto=start, games_dir=games_dir)
-    data, state = game.data, game.state
-    check_reader(reader, data.sides)
+def build(whole: Game, start: Game, records: list[dict], reader: str, views: dict,
+          mine: dict, games_dir: Path | None = None) -> tuple[Document, dict]:
+    """The report for reader: every record after the one `start` stands at, replayed from
+    there on a copy (the Table's). `views` holds what `show`, the board and `status` show
+    the reader now (kept for the journal's bytes), `mine` the reader's standing orders."""
+    journal = whole.journal.path
+    header, last, game_id = records[0], records[-1], whole.game_id
+    data, state = start.data, start.state.clone()
+    since = state.seq
     vp_before = sum(v for _, v in vp_breakdown(state, data))
     happened: list = []
     revealed: list[dict] = []           # production plans revealed, as the reader sees them
-    era = Era(header, data, games_dir, Path(journal).name, game.rules)
-    for rec in records[start + 1:]:
+    era = Era(header, data, games_dir, journal.name, start.rules)
+    for rec in records[since + 1:]:
         before = state.clone()
         data = era.data
         era.apply(state, rec)
-        shown = redact(rec, reader)
-        revealed += [ev for ev in shown["events"] if ev["type"] == "ProductionRevealed"]
-        lines = []
-        for ev in shown["events"]:
-            line = _shown(describe, rec["seq"], journal, ev, data, reader)
-            if line:
-                head, *orders = line.split("\n")     # a revealed plan: one order a line
-                lines.append([Span(head)])
-                lines += [[Span(o.strip(), "order")] for o in orders]
-            if ev["type"] == "BattleEnded":
-                outcome = _shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
-                lines.append([Span(outcome, "bold")])
-        lines += [[Span(t.strip())] for t in sheet_lines(shown, data)]
-        happened.append(Para(_record_heading(rec, before, reader)))
-        if lines:
-            happened.append(Items(lines))
+        seen = redact(rec, reader)
+        revealed += [ev for ev in seen["events"] if ev["type"] == "ProductionRevealed"]
+        happened += _happened(rec, before, seen, state, data, reader, journal)
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
     level = level_of(total, data)
     change = total - vp_before
-    mode = header["dice"]["mode"]
-    sview = _view(journal, whole, f"show:{reader}", state_view, state, data, reader, game_id,
-                  None, mode)
-    board = _view(journal, whole, f"board:{reader}", board_view, state, data, reader, sview)
-    stat = _view(journal, whole, f"status:{reader}", readable_status_view, state, data, reader,
-                 game_id, mode)
+    sview, board, stat = views["show"], views["board"], views["status"]
     sections = [Section(
-        f"Since record {start}" if start else "From the start of the game",
+        f"Since record {since}" if since else "From the start of the game",
         happened or [para("Nothing has happened since your last report.")])]
-    vp = sview["vp"]
-    vp_doc = vp_section(vp)
-    vp_doc.blocks.insert(1, para(f"Change since record {start}: {change:+d}."))
+    vp_doc = vp_section(sview["vp"])
+    vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
     sections.append(vp_doc)
     sections.append(board_section(board))
-    now = _now_sections(journal, whole, state, data, reader, stat, revealed)
+    now = _now_sections(journal, mine, state, data, reader, stat, revealed)
     now[0].blocks += _link_due(whole.raw, reader)
     sections += now
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     who = side_name(reader) if reader in data.sides else reader
-    span = (f"records {start + 1}–{last['seq']}" if start < last["seq"] else
-            f"nothing new after record {start}")
+    span = (f"records {since + 1}–{last['seq']}" if since < last["seq"] else
+            f"nothing new after record {since}")
     doc = Document(f"{data.info.name} — report for {who}: game {game_id}, {span}, "
                    f"{data.label(state.turn)}", sections, receipt, side_colours(data))
     meta: dict[str, Any] = {
         "game_id": game_id, "reader": reader,
-        "since": start, "upto": last["seq"],
+        "since": since, "upto": last["seq"],
         "receipt": {"seq": last["seq"], "hash": last["hash"],
                     "fingerprint": receipt_key(header, last)},
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
         "waiting_on": stat["waiting_on"], "decision": stat["decision"],
-        "legal": stat["legal"], "board": board, "dice": mode,
+        "legal": stat["legal"], "board": board, "dice": header["dice"]["mode"],
     }
-    if remember and since is None:      # an asked-for range is a look back, not the news
-        remember_reported(header["hash"], game_id, reader, last["seq"], last["hash"])
     return doc, meta
 
 
-def _now_sections(journal: Path, whole, state, data, reader: str, stat: dict,
+def _happened(rec: dict, before, seen: dict, state, data, reader: str,
+              journal: Path) -> list:
+    """One record as the reader may see it: its heading, then each event's line, who holds
+    each battle area once its battle is over, and the dice sheets' lines."""
+    lines = []
+    for ev in seen["events"]:
+        line = shown(describe, rec["seq"], journal, ev, data, reader)
+        if line:
+            head, *orders = line.split("\n")     # a revealed plan: one order a line
+            lines.append([Span(head)])
+            lines += [[Span(o.strip(), "order")] for o in orders]
+        if ev["type"] == "BattleEnded":
+            outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
+            lines.append([Span(outcome, "bold")])
+    lines += [[Span(t.strip())] for t in sheet_lines(seen, data)]
+    return [Para(_record_heading(rec, before, reader))] + ([Items(lines)] if lines else [])
+
+
+def _now_sections(journal: Path, mine: dict, state, data, reader: str, stat: dict,
                   revealed: list[dict]) -> list[Section]:
     """The decision now with what follows it, then his Build Points while he plans his
     production or once his plan is in (7.0)."""
-    costs = _shown(production_section, state.seq, journal, state, data, reader,
+    costs = shown(production_section, state.seq, journal, state, data, reader,
                    list(stat["legal"]), revealed)
-    now = _decision_section(stat, reader, data, _coming(journal, whole, state, data, reader,
+    now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
                                                         stat, example=costs is None))
     return [now] if costs is None else [now, costs]
 
 
-def _coming(journal: Path, whole, state, data, reader: str, stat: dict,
+def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,
             example: bool = True) -> list:
     """What follows the decision now for a side (game/ahead.py): his later decisions and how
     to answer them in one mail (with an example unless another section shows one), or when
@@ -243,13 +184,10 @@ def _coming(journal: Path, whole, state, data, reader: str, stat: dict,
         return []
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     if reader not in waiting:
-        later = _shown(next_for, state.seq, journal, state, data, reader)
+        later = shown(next_for, state.seq, journal, state, data, reader)
         return awaited_blocks(later, data, reader, [w for w in waiting if w])
-    try:                        # his own standing orders: a decision they answer is not asked
-        mine = standing_orders(journal, whole.header["hash"])
-    except UsageError:
-        mine = {}
-    got = _shown(ahead, state.seq, journal, state, data, reader, list(stat["legal"]), mine)
+    # his own standing orders (mine): a decision they answer is not asked
+    got = shown(ahead, state.seq, journal, state, data, reader, list(stat["legal"]), mine)
     return ahead_blocks(got, data, reader, example) if got is not None else []
 
 
@@ -292,8 +230,8 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
                   dialect: str = "common") -> str:
     """The report in one format (text, markdown, bbcode in a dialect, chat or json)."""
     if fmt == "json":
-        shown = ReportView.plain(**meta, document=as_json(doc))
-        return json.dumps(shown, indent=2, ensure_ascii=False)
+        plain = ReportView.plain(**meta, document=as_json(doc))
+        return json.dumps(plain, indent=2, ensure_ascii=False)
     if not doc.receipt:
         return render(Document(doc.title, doc.sections, colours=doc.colours), fmt, width,
                       dialect).rstrip("\n")

@@ -1,0 +1,265 @@
+"""The Table: one game's journal, opened once, through which every command and mail pass goes.
+
+A Table reads the journal's bytes once and checks each record once; it keeps
+every position it replays (the game now, the game after a record), the
+signed views this user's referee kept for these bytes, and where each
+reader's last report ended. Whatever it appends (orders, the moderator's
+records) moves it on from the bytes it wrote, without reading the file again:
+an append reads the file under its lock, and when those are the bytes the
+Table holds, the batch starts from the Table's position.
+
+Only the standard library and the journal's store are imported here, so the
+quick paths of `status` and `show` can ask a Table for a kept view; the
+rules load the first time a position must be replayed (`start-up`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..base.errors import UsageError
+from ..base.readers import check_reader
+from ..store import snapshot
+from ..store.journal import Journal, scan
+from . import bookmarks
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from ..game.batch import Submission
+    from ..game.replay import Game, Position
+
+
+class Table:
+    """One game's journal: its bytes and records read and checked once, its positions
+    replayed once each, its kept views, its bookmarks, and every append to it."""
+
+    def __init__(self, path: Path | str, games_dir: Path | None = None,
+                 contract: Callable[[int, bytes], None] | None = None):
+        self.path = Path(path)
+        self.games_dir = games_dir
+        self.journal = Journal(self.path, contract)
+        self._raw: bytes | None = None
+        self._records: list[dict] | None = None
+        self._games: dict[int | None, Game] = {}
+
+    @classmethod
+    def writing(cls, path: Path | str, games_dir: Path | None = None) -> Table:
+        """A Table that may append: every record it writes is held to its contract first."""
+        # start-up: the contracts' validation loads only for a command that writes
+        from ..game.records import keep_contract
+
+        return cls(path, games_dir, keep_contract)
+
+    @property
+    def name(self) -> str:
+        """The journal's file name, as messages give it."""
+        return self.journal.name
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def raw(self) -> bytes:
+        """The journal's bytes, read once (under a shared lock: never half an append)."""
+        if self._raw is None:
+            self._raw = self.journal.raw()
+        return self._raw
+
+    @property
+    def records(self) -> list[dict]:
+        """Every record, each checked once (JournalError names the first bad one)."""
+        if self._records is None:
+            self._records = list(scan(self.raw, self.name))
+        return self._records
+
+    def whole(self) -> Table:
+        """Check every record now, for a caller that reads them all: the positions it then
+        replays are made from these records, and nothing is checked twice."""
+        self.records  # noqa: B018 - read for its check
+        return self
+
+    def header_line(self) -> dict | None:
+        """Record 0 as plain JSON, unchecked (None when it cannot be read): for choosing
+        what to open, never for a ruling."""
+        raw = self.raw
+        try:
+            head = json.loads(raw[:raw.index(b"\n")])
+        except (ValueError, RecursionError):
+            return None
+        return head if isinstance(head, dict) else None
+
+    def game(self, upto: int | None = None) -> Game:
+        """The game now, or as it stood after record upto (UsageError when the journal has
+        no such record): replayed once, from this user's snapshot when one fits."""
+        if upto is not None and self._games.get(None) is not None and \
+                upto == self._games[None].state.seq:
+            return self._games[None]
+        if upto not in self._games:
+            self._games[upto] = self._open(upto)
+        return self._games[upto]
+
+    def _open(self, upto: int | None) -> Game:
+        from ..engine.state import state_to_builtins  # start-up: the rules, for a replay
+        from ..game.replay import Game, position  # start-up: the rules, for a replay
+
+        pos = position(self.journal, self.raw, self.games_dir, upto, self._records)
+        if upto is not None:
+            if not 0 <= upto <= pos.seq:
+                raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
+        elif pos.read:              # records were replayed: keep the state they lead to
+            snapshot.save_state(self.path, self.raw, pos.bound, pos.seq, pos.hash, pos.header,
+                                state_to_builtins(pos.state))
+        game = Game(self.journal, pos.data, pos.header, pos.state, self.raw, pos.rules)
+        game._records = self._records
+        game.bound = pos.bound
+        return game
+
+    def position(self, raw: bytes) -> Position:
+        """The position after raw's last record (raw: the journal's bytes under an append's
+        lock): the Table's own when raw holds its bytes, else read from raw."""
+        held = self._position_for(raw)
+        if held is not None:
+            return held
+        # start-up: the rules load only when a position is replayed
+        from ..game.replay import position
+
+        return position(self.journal, raw, self.games_dir)
+
+    def checked_since_read(self) -> None:
+        """Read everything again when next asked if the file is no longer the size it was
+        when read (another process appended meanwhile): a look at its size, no read."""
+        if self._raw is None:
+            return
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            size = -1
+        if size != len(self._raw):
+            self.forget()
+
+    def _position_for(self, raw: bytes) -> Position | None:
+        """The position now, as a copy a batch may move on, when raw holds exactly the bytes
+        this Table holds (None otherwise: the batch then reads them itself)."""
+        if self._raw is None or raw != self._raw or None not in self._games:
+            return None
+        # start-up: only a batch asks
+        from ..game.replay import Position
+
+        now = self._games[None]
+        last = self._records[-1] if self._records else None
+        if last is None or last["seq"] != now.state.seq:
+            return None
+        return Position(now.header, now.data, now.state.clone(), now.state.seq, last["hash"],
+                        False, 0, now.rules, now.bound)
+
+    # ------------------------------------------------------------ views and bookmarks
+
+    def kept_view(self, key: str, bound: str) -> Any | None:
+        """The view this user's referee kept for exactly these bytes and this game data
+        (signed), or None."""
+        return snapshot.load_view(self.path, self.raw, bound, key)
+
+    def keep_view(self, key: str, view: Any, bound: str | None = None) -> None:
+        """Keep a view made from these bytes (signed, bound to the game data)."""
+        bound = bound if bound is not None else self.game().bound
+        snapshot.save_view(self.path, self.raw, bound, key, view)
+
+    def view(self, key: str, make: Callable[..., Any], *args: Any) -> Any:
+        """The view kept for these bytes under key, else make(*args), kept."""
+        bound = self.game().bound
+        view = self.kept_view(key, bound)
+        if view is None:
+            view = make(*args)
+            self.keep_view(key, view, bound)
+        return view
+
+    def last_reported(self, reader: str) -> int:
+        """The record the reader's last report ended at (0 if none is known)."""
+        hashes = {r["seq"]: r["hash"] for r in self.records}
+        return bookmarks.last_reported(self.records[0]["game_id"], reader, hashes)
+
+    def remember_reported(self, reader: str) -> None:
+        """Note that the reader's report ended at the journal's last record."""
+        head, last = self.records[0], self.records[-1]
+        bookmarks.remember_reported(head["hash"], head["game_id"], reader, last["seq"],
+                                    last["hash"])
+
+    def report(self, reader: str, since: int | None = None,
+               remember: bool = True) -> tuple[Any, dict]:
+        """The report for reader (render/reports.py): every record after `since`, by default
+        after his last report, whose end is then remembered (an asked-for range is a look
+        back, not the news). UsageError for a record the journal does not hold."""
+        from ..render.reports import build  # start-up: only a report needs it
+        from . import showing  # start-up: only a report needs it
+
+        whole, last = self.game(), self.records[-1]["seq"]
+        start = self.last_reported(reader) if since is None else since
+        if not 0 <= start <= last:
+            raise UsageError(f"--since {start}: the journal has records 0 to {last}")
+        begun = self.game(upto=start)
+        check_reader(reader, begun.data.sides)
+        doc, meta = build(whole, begun, self.records, reader, showing.report_views(self, reader),
+                          showing.standing_of(self, reader), self.games_dir)
+        if remember and since is None:
+            self.remember_reported(reader)
+        return doc, meta
+
+    # ------------------------------------------------------------ writing
+
+    def submit(self, side: str, texts: list[str], **how: Any) -> Submission:
+        """One side's batch of orders (game/batch.py's submit), decided from the position
+        this Table holds when the journal has not moved; the Table moves on with it."""
+        # start-up: the rules load only for a command that decides
+        from ..game.batch import submit
+
+        result = submit(self.path, side, texts, games_dir=self.games_dir,
+                        start=self._position_for, **how)
+        if result.raw is not None and not how.get("dry_run") and result.applied and \
+                all(a.record for a in result.applied):
+            self._moved(result.raw, [a.record for a in result.applied], result)
+        return result
+
+    def append(self, build: Callable[[bytes], tuple[int, str, list[dict]]],
+               **how: Any) -> tuple[bytes, list[dict]]:
+        """Append what build(raw) returns under the journal's lock (store/journal.py), and
+        move on to the bytes written."""
+        raw, new = self.journal.append_raw(build, **how)
+        if new:
+            self._moved(raw, new)
+        elif self._raw is not None and raw != self._raw:
+            self.forget()
+        return raw, new
+
+    def _moved(self, raw: bytes, new: list[dict], result: Any = None) -> None:
+        """The journal now holds raw: the records written (new) follow the bytes held, else
+        everything is read again when next asked."""
+        old = self._raw
+        if old is None or self._records is None or raw[:len(old)] != old or \
+                new[0]["seq"] != self._records[-1]["seq"] + 1:
+            self.forget()
+            return
+        self._raw = raw
+        self._records = self._records + [json.loads(line) for line in
+                                         raw[len(old):].splitlines()]
+        before = self._games.get(None)
+        self._games = {k: v for k, v in self._games.items() if k is not None}
+        if result is not None and before is not None and result.state is not None:
+            self._games[None] = self._after(before, result)
+
+    def _after(self, before: Game, result: Any) -> Game:
+        """The game after a batch this Table submitted: the batch's own position."""
+        # start-up: only after a batch
+        from ..game.replay import Game
+
+        game = Game(self.journal, result.data, result.header, result.state, self._raw,
+                    before.rules, self._records)
+        game.bound = result.bound
+        return game
+
+    def forget(self) -> None:
+        """Read everything again when next asked (the journal moved under this Table)."""
+        self._raw, self._records, self._games = None, None, {}

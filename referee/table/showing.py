@@ -1,0 +1,37 @@
+"""What a Table shows a reader of the game now: the views `show`, the board and `status`
+print, each kept signed for the journal's bytes, and the reader's own standing orders."""
+
+from __future__ import annotations
+
+from ..base.errors import UsageError
+from ..game import standing
+from ..game.board import board_view
+from ..game.views import readable_status_view, state_view
+from ..render.reports import shown
+
+
+def report_views(table, reader: str) -> dict:
+    """The views a report shows of the game now, each from the Table's kept copy when there
+    is one (a report in four formats lists the reader's orders once)."""
+    game = table.game()
+    state, data, game_id = game.state, game.data, game.game_id
+    mode = game.header["dice"]["mode"]
+    at, path = state.seq, table.path
+    show = table.view(f"show:{reader}", shown, state_view, at, path, state, data, reader,
+                      game_id, None, mode)
+    board = table.view(f"board:{reader}", shown, board_view, at, path, state, data, reader,
+                       show)
+    status = table.view(f"status:{reader}", shown, readable_status_view, at, path, state,
+                        data, reader, game_id, mode)
+    return {"show": show, "board": board, "status": status}
+
+
+def standing_of(table, reader: str) -> dict:
+    """The sides' standing orders as kept for this game (none when the file is not this
+    referee's: the report then asks every decision)."""
+    if reader not in table.game().data.sides:
+        return {}
+    try:
+        return standing.load(table.path, table.records[0]["hash"])
+    except UsageError:
+        return {}
