@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from referee import game as g
+import gamecalls as g
 from referee.base.errors import OrderError
 from referee.data import datastore
 from referee.data.dataload import document_digest, read_document

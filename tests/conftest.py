@@ -9,8 +9,8 @@ import typer.main
 import typer.testing
 from typer.testing import CliRunner
 
+from gamecalls import game_data
 from referee.cli.app import app
-from referee.game import game_data
 
 FIXED_SECRET = "5e" * 32
 # The real mail servers of the transport tests (their `servers` fixture).

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
+import gamecalls as g
 from casebook import SECRET
-from referee import game as g
 from referee.data.paths import default_games_dir
 
 

@@ -57,7 +57,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee import game as g
+import gamecalls as g
 from referee.engine import legal_orders, pending_prompt
 from referee.engine.order_text import format_order
 from referee.engine.victory import vp_breakdown

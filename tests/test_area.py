@@ -16,7 +16,7 @@ import pytest
 import typer
 import typer.testing
 
-from referee import game as g
+import gamecalls as g
 from referee.cli.app import app
 from referee.engine.reading import did_you_mean
 from referee.engine.state import Piece

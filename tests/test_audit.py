@@ -111,7 +111,7 @@ def test_before_the_reveal_no_derivation_is_shown(games, cli):
 def test_the_side_sees_how_many_orders_were_legal(games, cli):
     """legal_orders is the single source of legality: the owner sees their count at that
     decision (5.3: 'lose ge-1:infantry' among them); the other side and the public do not."""
-    from referee import game as g
+    import gamecalls as g
     from referee.engine import legal_orders
     from referee.engine.order_text import format_order
 

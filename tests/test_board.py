@@ -13,8 +13,8 @@ import pytest
 from datacopy import copy_game
 from pydantic import TypeAdapter
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.base.errors import GameDataError
 from referee.contracts.views import BoardView
 from referee.data.dataload import load_game

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from gamecalls import create_game
 from referee.engine.state import KEPT_BOARD, State
-from referee.game import create_game
 from referee.game.autoplay import autoplay
 from referee.game.verification import verify
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 
 
 def test_the_55_cards_and_their_counts(data):

@@ -18,8 +18,8 @@ import yaml
 from datacopy import spot
 from test_data_driven import _fire, _game, _ok, _play
 
+import gamecalls as g
 from casebook import position
-from referee import game as g
 from referee.data.paths import default_games_dir
 
 

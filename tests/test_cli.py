@@ -10,7 +10,7 @@ import pytest
 from forging import forget_mark
 from pydantic import TypeAdapter
 
-from referee import game as g
+import gamecalls as g
 from referee.contracts.views import StateView, StatusView
 
 
@@ -269,7 +269,9 @@ def test_options_are_recorded_in_the_header(tmp_path, cli):
 def test_internal_errors_never_show_a_traceback(game, cli, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("surprise")
-    monkeypatch.setattr(g, "open_game", boom)
+    from referee.table import Table
+
+    monkeypatch.setattr(Table, "game", boom)
     r = cli("status", game)
     assert r.exit_code == 4 and "internal error" in r.stderr and "Traceback" not in r.output
 

@@ -24,7 +24,7 @@ import msgspec
 import pytest
 from pydantic import TypeAdapter
 
-from referee import game as g
+import gamecalls as g
 from referee.contracts.records import JournalHeader, JournalRecord
 from referee.contracts.validation import validator
 from referee.game.autoplay import autoplay

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from datacopy import copy_game, new_game, spot
 
+import gamecalls as g
 from casebook import position
-from referee import game as g
 from referee.base.errors import GameDataError
 from referee.contracts.unitmodels import FIRE_KEYS
 from referee.data.dataload import load_game

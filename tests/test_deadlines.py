@@ -19,7 +19,7 @@ from forging import game_key, resign
 from mailboxes import write_maildir
 from test_inbox import ADDRESSES, GAME, KEYS, SECRET
 
-from referee import game as g
+import gamecalls as g
 from referee.base.clock import NOW_VARIABLE, now
 from referee.cli import commands
 from referee.game.timeline import settings_fact

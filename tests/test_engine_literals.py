@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import referee.engine
-from referee.game import game_data
+from gamecalls import game_data
 
 ENGINE = Path(referee.engine.__file__).parent
 SEASON = re.compile(r"\b(SPRING|SUMMER|AUTUMN|WINTER) 19\d\d")

@@ -20,9 +20,9 @@ from test_render_formats import FORUM_TAGS, _assert_tags_balanced, _posts
 from referee.cli import commands
 from referee.cli.areacmd import area_command
 from referee.render import reports
-from referee.table import Table
 from referee.render.chat import CHAT_LIMIT, chat_posts
 from referee.render.sections import Document
+from referee.table import Table
 
 REPLAYS = Path(__file__).parent / "replays"
 DIALECTS = ("common", "bgg", "phpbb", "smf")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee import game as g
+import gamecalls as g
 from referee.engine import pending_prompt
 from referee.engine.cards import can_play_offensive
 from referee.render.record_text import describe

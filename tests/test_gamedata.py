@@ -140,7 +140,7 @@ def test_the_compiled_copy_is_the_checked_yaml(tmp_path):
 
 
 def test_a_compiled_copy_is_used_only_for_the_bytes_it_was_made_from(tmp_path, monkeypatch):
-    from referee import game as g
+    import gamecalls as g
     from referee.data import compiled
     from referee.data.paths import source_digest
     from referee.store import home

@@ -16,8 +16,8 @@ from types import SimpleNamespace
 
 import pytest
 
+import gamecalls as g
 from casebook import SECRET
-from referee import game as g
 from referee.cli import commands
 from referee.data.gamedata import fold
 from referee.engine.order_text import format_order
@@ -173,7 +173,7 @@ def test_grouped_status_is_much_shorter_and_all_lists_every_order(opening, monke
 def test_every_kind_of_order_reads_back():
     """Each order form (2.0 II.1-II.4, V; 5.3-5.4, 7.x, 9.x) survives the grouping: card
     plays with a battle area, retreats into an army, placing, buying, the fixed words."""
-    from referee.game import game_data
+    from gamecalls import game_data
 
     data = game_data()
     flat = ["play offensive", "play poison_gas verdun", "play poison_gas liege", "pass",

@@ -24,8 +24,8 @@ import re
 
 import pytest
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.game.autoplay import autoplay
 from referee.render.record_text import describe, record_lines
 from referee.store.journal import redact

@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 from pydantic import TypeAdapter
 
-from referee import game as g
+import gamecalls as g
 from referee.base import errors
 from referee.cli.entry import main as referee_main
 from referee.cli.entry import parse
@@ -104,7 +104,9 @@ def test_game_data_problems_are_one_object_with_every_problem(tmp_path, cli):
 def test_an_internal_error_is_an_object_too(game, cli, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("surprise")
-    monkeypatch.setattr(g, "open_game", boom)
+    from referee.table import Table
+
+    monkeypatch.setattr(Table, "game", boom)
     r = cli("area", game, "liege", "--format", "json")
     obj = error_object(r.stderr, 4)
     assert obj["kind"] == "internal" and "surprise" in obj["error"]

@@ -262,7 +262,7 @@ def test_a_module_name_in_two_folders_is_one_idea_that_design_md_names():
     for rail moves and one for mail) fails until it is renamed or justified there."""
     text = (Path(referee.__file__).parent.parent / "docs" / "design.md").read_text("utf-8")
     start = text.index("A name is used\nin more than one folder only where")
-    end = text.index("`referee.game` is a lazy facade", start)
+    end = text.index("Every command and every mail pass opens its game through", start)
     listed = set(re.findall(r"`([a-z_]+\.py)`", text[start:end]))
     assert _shared_basenames() == listed, (sorted(_shared_basenames() - listed),
                                            sorted(listed - _shared_basenames()))

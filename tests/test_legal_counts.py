@@ -7,8 +7,8 @@ Catches orders that are missing as well as orders that should not be there.
 
 from __future__ import annotations
 
+import gamecalls as g
 from casebook import legal, new_game, position
-from referee import game as g
 
 
 def test_1914_german_opening_card_decision(tmp_path):

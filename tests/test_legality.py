@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.contracts.orders import Move, Rail, Reserves, Sea, Strategic
 from referee.engine import check, decide, legal_orders
 from referee.engine.order_text import format_order

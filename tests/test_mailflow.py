@@ -24,8 +24,8 @@ from mailboxes import write_maildir
 from PIL import Image
 from test_inbox import ADDRESSES, GAME, KEYS, SECRET, read_mail
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.cli.roundtrips import choose, journal_figures
 from referee.engine import acting, waiting_on
 from referee.mail.inbox import inbox as mail_inbox

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.data.paths import default_games_dir
 from referee.render import svgmap
 

@@ -22,8 +22,8 @@ import pytest
 from PIL import Image, ImageFont
 from test_map_regions import segment_meets_box
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.game.autoplay import autoplay
 from referee.game.views import state_view
 from referee.render import png, svgmap

@@ -18,8 +18,8 @@ import pytest
 from datacopy import copy_game
 from test_map import executable_or_external
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.render import impassable, png, svgmap
 
 NS = "{http://www.w3.org/2000/svg}"

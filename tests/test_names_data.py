@@ -21,8 +21,8 @@ import pytest
 import yaml
 from datacopy import copy_game, new_game, spot
 
+import gamecalls as g
 from casebook import position
-from referee import game as g
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir

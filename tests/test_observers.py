@@ -19,7 +19,7 @@ from forging import resign
 from mailboxes import write_maildir
 from pydantic import TypeAdapter
 
-from referee import game as g
+import gamecalls as g
 from referee.contracts.views import PlayersView
 from referee.store.dice import write_secret
 from referee.store.journal import canonical

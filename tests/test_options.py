@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 
 
 def _hidden_game(tmp_path, on: bool):

@@ -6,8 +6,8 @@ import re
 
 from test_production import _to_production
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.cli.params import complete_reader
 from referee.store import home
 from referee.store.journal import redact

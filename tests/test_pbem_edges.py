@@ -14,8 +14,8 @@ import yaml
 from forging import resign
 from mailboxes import write_maildir
 
+import gamecalls as g
 from casebook import position
-from referee import game as g
 from referee.mail import inbox as mailmod
 from referee.store.dice import write_secret
 from referee.store.journal import canonical

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from gamecalls import create_game
 from referee.engine import sealed
 from referee.engine.core import Ctx
-from referee.game import create_game
 from referee.game.autoplay import autoplay
 from referee.game.verification import verify
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.engine.victory import victory_level
 
 

@@ -306,8 +306,8 @@ def test_a_refused_upgrade_names_the_side_as_the_data_does(renamed_games, tmp_pa
     import yaml
     from datacopy import new_game
 
+    import gamecalls as g
     from casebook import position
-    from referee import game as g
 
     sc = position("1914", turn=13, player="entente", passes=1,
                   hands={"german": ["off-01"], "entente": ["off-03"]})

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from gamecalls import create_game
 from referee.engine.versions import RULES_VERSION
-from referee.game import create_game
 from referee.game.autoplay import autoplay
 from referee.game.verification import verify
 

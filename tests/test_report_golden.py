@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 
 GOLDEN = Path(__file__).parent / "golden"
 HASH = re.compile(r"\b(\d+):[0-9a-f]{32}\b")

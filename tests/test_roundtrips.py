@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 
 
 def _to_autumn_1914(tmp_path, name="r"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 
 UNITS = ["ge-6 ge army lille 4I", "uk-1 uk army artois 3I entrenched",
          "uk-4 uk army amiens 3I+1B"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from referee import game as g
+import gamecalls as g
 from referee.store.journal import Journal
 
 

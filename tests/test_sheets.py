@@ -34,7 +34,7 @@ import pytest
 from mailboxes import write_maildir
 from test_verify import _rechain as rechain
 
-from referee import game as g
+import gamecalls as g
 from referee.base.errors import JournalError, SheetError
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders

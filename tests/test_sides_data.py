@@ -108,9 +108,9 @@ def _case(tmp_path: Path, games: Path, **position) -> Path:
     """A what-if game on the changed data (a rulebook case position), with a fixed secret."""
     import yaml
 
+    import gamecalls as g
     from casebook import SECRET
     from casebook import position as case_position
-    from referee import game as g
 
     sc = tmp_path / "case.yaml"
     sc.write_text(yaml.safe_dump(case_position("1914", **position), sort_keys=False),
@@ -125,7 +125,7 @@ def _case(tmp_path: Path, games: Path, **position) -> Path:
 
 def _order(journal: Path, games: Path, side: str, text: str):
     """Submit one order; the rejection (rule, reason) or None when accepted."""
-    from referee import game as g
+    import gamecalls as g
     from referee.base.errors import OrderError
 
     try:
@@ -162,7 +162,7 @@ def test_a_strategic_movement_limit_of_one_refuses_a_second_move(tmp_path, movem
 def test_sea_movement_without_the_coastal_qualifier_lands_inland(tmp_path, movement_games):
     """4.6 says a coastal Entente supply source; a game whose data drops "coastal"
     (movement.sea.requires_coastal: false, as AT ALL COSTS! 4.6 reads) lands in Paris."""
-    from referee import game as g
+    import gamecalls as g
 
     games = movement_games
     hands = {"german": ["off-01"], "entente": ["off-03"]}
@@ -181,7 +181,7 @@ def test_sea_movement_without_the_coastal_qualifier_lands_inland(tmp_path, movem
 def test_a_game_with_renamed_sides_plays(tmp_path):
     """Nothing in the engine names TTLM's sides: with `entente` renamed `allies` (and
     `german` `central`) random legal play runs, and the views name the new sides."""
-    from referee import game as g
+    import gamecalls as g
     from referee.game.autoplay import autoplay
     from referee.game.views import state_view, status_view
 
@@ -208,7 +208,7 @@ def test_a_game_with_renamed_sides_plays(tmp_path):
 def test_the_outputs_name_renamed_sides_as_the_data_does(tmp_path, cli):
     """log, show, report, explain and dice name a game's sides as its data does: with
     `german` renamed `central` and `entente` `allies`, no line says German or Entente."""
-    from referee import game as g
+    import gamecalls as g
     from referee.game.autoplay import autoplay
 
     def rename(d: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+import gamecalls as g
 from doors import quick
-from referee import game as g
 from referee.store import snapshot
 
 FORMS = [("status",), ("status", "--as", "entente"), ("status", "--format", "json"),

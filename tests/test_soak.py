@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee import game as g
+import gamecalls as g
 from referee.game.autoplay import autoplay
 
 
@@ -46,8 +46,8 @@ def test_autoplay_until_a_turn_and_resume(tmp_path, cli, secret_file):
 
 def test_soak_with_all_options_plays_every_option_both_ways(data):
     """`make soak --options all`: every optional rule of game.yaml on and off, and all at once."""
+    from gamecalls import parse_options
     from referee.cli.soak import options_for
-    from referee.game import parse_options
 
     declared = list(data.info.options)
     games = [parse_options(options_for(seed, "all", declared), data) for seed in range(1, 201)]

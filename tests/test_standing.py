@@ -8,8 +8,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.base.errors import UsageError
 from referee.cli import commands
 from referee.cli.app import app

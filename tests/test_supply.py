@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.engine.supply import supplied_areas
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+import gamecalls as g
 from casebook import AAC_SWITCHES, data_copy, new_game, position
-from referee import game as g
 from referee.contracts.events_production import BackInSupply
 from referee.contracts.orders import Build
 from referee.engine import check, pending_prompt

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from datacopy import copy_game, new_game
 
+import gamecalls as g
 from casebook import position
-from referee import game as g
 from referee.contracts.orders import PlayCard
 from referee.engine import check, legal_orders, pending_prompt
 from referee.engine.order_text import format_order

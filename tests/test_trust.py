@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import gamecalls as g
 from doors import quick
-from referee import game as g
 from referee.store import home, snapshot
 
 FORMS = [("status",), ("status", "--as", "german", "--format", "json"),

@@ -33,7 +33,7 @@ from mailservers import (
     route_through,
 )
 
-from referee import game as g
+import gamecalls as g
 from referee.base.clock import NOW_VARIABLE
 from referee.cli.mailcmd import _tick_document
 from referee.cli.roundtrips import choose

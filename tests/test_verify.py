@@ -7,7 +7,7 @@ import json
 import pytest
 from forging import resign
 
-from referee import game as g
+import gamecalls as g
 from referee.base.errors import JournalError
 from referee.store.journal import canonical, is_secret_part, secret_digest
 

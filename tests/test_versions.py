@@ -72,9 +72,9 @@ def _rechain(records: list[dict], path: Path) -> None:
 
 def _legal(path: Path, side: str) -> str:
     """The first legal order of side that is neither an armistice nor a surrender."""
+    from gamecalls import open_game
     from referee.engine import legal_orders
     from referee.engine.order_text import format_order
-    from referee.game import open_game
 
     game = open_game(path)
     return next(format_order(o) for o in legal_orders(game.state, game.data, side)
@@ -92,7 +92,7 @@ def test_a_new_journal_names_the_rules_it_is_played_under(game, cli):
 
 def test_the_current_game_data_is_shipped_by_its_digest():
     # Every released version of the data must stay resolvable: `make setup` files it.
-    from referee.game import game_data
+    from gamecalls import game_data
 
     digest = game_data("ttlm").digest
     assert (datastore.shipped_dir() / "ttlm" / f"{digest}.json.gz").is_file(), \
@@ -269,9 +269,9 @@ def test_records_of_older_rules_pass_through_the_upcasters_and_their_own_evolve(
                                                                                monkeypatch):
     # The hooks a later change of an event's shape or meaning plugs into (engine/versions.py):
     # an upcaster sees each rules-1 event before it is validated, EVOLVE_AS applies it.
+    from gamecalls import open_game
     from referee.engine import versions
     from referee.engine.apply import HANDLERS
-    from referee.game import open_game
 
     seen: list[tuple[str, str]] = []
 

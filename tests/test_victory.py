@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import gamecalls as g
 from casebook import new_game, position
-from referee import game as g
 from referee.engine.victory import victory_level, vp_breakdown
 
 BELGIUM = ["ostend", "ypres", "ghent", "antwerp", "brussels", "liege", "namur", "mons",

@@ -20,7 +20,6 @@ from typing import Annotated, Optional
 import typer
 
 from .. import __version__, load_msgspec
-from .. import game as g
 from ..base.errors import GameDataError
 from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools
 from .commands import error_line, guard
@@ -121,10 +120,12 @@ def _print_version(value: bool) -> None:
     digest = "unreadable"
     try:
         load_msgspec()
+        from ..data.catalog import any_game_data, game_names  # start-up: only --version
+
         digests = []
-        for name in g.game_names(GAMES["dir"]):
+        for name in game_names(GAMES["dir"]):
             try:
-                digests.append(f"{name} {g.any_game_data(name, GAMES['dir']).digest[:16]}")
+                digests.append(f"{name} {any_game_data(name, GAMES['dir']).digest[:16]}")
             except Exception:  # noqa: BLE001 - one broken game does not hide the others
                 digests.append(f"{name} unreadable")
         digest = ", ".join(digests) or digest

@@ -22,7 +22,7 @@ def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt
     if not listing and not name:
         raise UsageError("name an area (its id, name or an alias), or use --list")
     commands.check_private(journal)
-    game = commands._game().open_game(journal, games_dir=games_dir)
+    game = commands.table_of(journal, games_dir).game()
     check_reader(reader, game.data.sides)
     try:
         if listing:

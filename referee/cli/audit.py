@@ -12,7 +12,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import game as g
 from ..base.errors import EXIT_OLDER_RULES, JournalError
 from ..base.readers import check_name, check_reader
 from ..contracts.outputs import RekeyResult, RepairResult, RevealResult, UpgradeResult, VerifyResult
@@ -45,28 +44,29 @@ def log(
 ) -> None:
     """The records with their orders, dice and events."""
     from ..game.records import header_of, record_of  # start-up: only log needs it
+    from ..game.replay import Era, check_actor, data_for  # start-up: only log needs it
     from ..render.record_text import (  # start-up: only log needs it
         note_pending,
         record_lines,
         wrap_lines,
     )
-    from ..store.journal import Journal, redact, scan  # start-up: only log and repair need it
+    from ..store.journal import redact, scan  # start-up: only log and repair need it
 
     check_name(as_)
     commands.check_private(journal)
-    source = Journal(journal)
-    raw = source.raw()
+    source = commands.table_of(journal, GAMES["dir"])
+    raw = source.raw
     # First every record is checked, then printed: a damaged journal prints nothing but the
     # record where it is damaged. Both passes stream, so memory stays flat.
     records = scan(raw, source.name)
     first = next(records)
     header_of(first, source.name)
-    data = g.data_for(first, source.name, GAMES["dir"])      # the data it was played with
-    era = g.Era(first, data, GAMES["dir"], source.name)
+    data = data_for(first, source.name, GAMES["dir"])      # the data it was played with
+    era = Era(first, data, GAMES["dir"], source.name)
     upgraded: dict[int, object] = {}            # record -> the game data it moves on to
     for rec in records:
         typed = record_of(rec, source.name)
-        g.check_actor(typed.actor, rec.get("seq"), era.data, source.name)
+        check_actor(typed.actor, rec.get("seq"), era.data, source.name)
         for ev in typed.events:
             if ev.type == "RulesUpgraded":
                 era.switch(ev, rec["seq"])
@@ -134,14 +134,14 @@ def verify(
     """Check the hash chain and every signature, decide every record again, and (with the
     secret) every die."""
     from ..game.receipts import check_receipts  # start-up: only verify needs it
-    from ..game.verification import verify as check  # start-up: only verify needs it
     from ..store.signing import read_fingerprint  # start-up: only verify needs it
 
     pins = [(read_fingerprint(key), None, "--key")] if key is not None else []
     if export is None and commands.is_skirmish(journal):
         return _verify_skirmish(journal, secret, format, pins)
     receipts, receipt_pins = check_receipts(journal, receipt or [])
-    report = check(journal, secret, GAMES["dir"], export=export, pins=pins + receipt_pins)
+    report = commands.table_of(journal, GAMES["dir"]).verify(
+        secret_file=secret, export=export, pins=pins + receipt_pins)
     report.lines.extend(receipts)
     if format == Fmt.json:
         result = "older_rules" if report.older else "chain_only" if export else "ok"
@@ -191,7 +191,7 @@ def upgrade(
     from ..store import signing  # start-up: only upgrade needs it
 
     commands.check_private(journal)
-    done = g.upgrade(journal, GAMES["dir"], signing_key, adopt)
+    done = commands.table_of(journal, GAMES["dir"]).upgrade(signing_key, adopt)
     adopted, rec = done["adopted"], done["upgraded"]
     ev = rec["events"][0] if rec else {
         "from_rules": done["rules"]["rules"], "rules": done["rules"]["rules"],
@@ -230,7 +230,7 @@ def rekey(
     from ..store import signing  # start-up: only rekey needs it
 
     commands.check_private(journal)
-    rec = g.rekey(journal, signing_key, GAMES["dir"])
+    rec = commands.table_of(journal, GAMES["dir"]).rekey(signing_key)
     fpr = rec["signing"]["fingerprint"]
     old = signing.signer_of(rec["sig"]) or ""
     if format == Fmt.json:
@@ -258,7 +258,7 @@ def reveal(
 
         rec = reveal_skirmish(journal, force)
     else:
-        rec = g.reveal(journal, force, GAMES["dir"])
+        rec = commands.table_of(journal, GAMES["dir"]).reveal(force)
     if format == Fmt.json:
         typer.echo(commands.dump(RevealResult.of(journal=str(journal), seq=rec["seq"])))
         return
@@ -302,7 +302,7 @@ def explain(
     from ..render.formats import render  # start-up: only explain needs it
 
     commands.check_private(journal)
-    doc = explain_record(journal, seq, as_, GAMES["dir"])
+    doc = explain_record(journal, commands.table_of(journal).raw, seq, as_, GAMES["dir"])
     typer.echo(commands.dump(doc) if format == Fmt.json else
                render(explain_document(doc), "text", width), nl=format == Fmt.json)
 
@@ -319,6 +319,6 @@ def dice(
     from ..render.formats import render  # start-up: only dice needs it
 
     commands.check_private(journal)
-    doc = dice_counts(journal, as_, GAMES["dir"])
+    doc = dice_counts(journal, commands.table_of(journal).raw, as_, GAMES["dir"])
     typer.echo(commands.dump(doc) if format == Fmt.json else
                render(dice_document(doc), "text", width), nl=format == Fmt.json)

@@ -34,8 +34,9 @@ from pathlib import Path
 from ..engine import decide, legal_orders, plan_labels
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
-from ..game import SEALED_PLAN, body, create_game, open_game, position
 from ..game.autoplay import autoplay
+from ..game.lifecycle import create_game
+from ..game.replay import SEALED_PLAN, body, open_game, position
 from ..store import home, signing
 from ..store.dice import Dice
 from ..store.journal import Journal

@@ -179,36 +179,24 @@ def _unplayable(journal: Path, seq: int, exc: Exception, what: str) -> JournalEr
                         f"verify` names the record at fault", record=seq)
 
 
-def _cached_view(journal: Path, key: str, games_dir: Path | None) -> Any | None:
+def table_of(journal: Path, games_dir: Path | None = None):
+    """The game's Table (table/): every command opens its journal through one."""
+    from ..table import Table  # start-up: --help and completion do without
+
+    return Table(journal, games_dir)
+
+
+def _cached_view(table, key: str) -> Any | None:
     """A view this user's referee made from exactly the journal's bytes and data, or None."""
     from ..data.paths import GAME_NAME, default_games_dir, source_digest  # start-up: not for --help
-    from ..store import snapshot  # start-up: --help and completion do without
-    from ..store.journal import Journal  # start-up: --help and completion do without
 
-    raw = Journal(journal).raw()
-    try:
-        game = json.loads(raw[:raw.index(b"\n")]).get("game", "ttlm")
-    except (ValueError, AttributeError, RecursionError):
-        return None
+    head = table.header_line()
+    game = head.get("game", "ttlm") if head is not None else None
     if not isinstance(game, str) or not GAME_NAME.match(game):
         return None
-    root = Path(games_dir or default_games_dir()) / game
+    root = Path(table.games_dir or default_games_dir()) / game
     source = source_digest(root)
-    return snapshot.load_view(journal, raw, source, key) if source else None
-
-
-def _game():
-    """The game layer (and with it the rules), loaded when a view must be computed."""
-    load_msgspec()
-    from .. import game  # start-up: the paths a signed view answers never import it
-
-    return game
-
-
-def _keep_view(journal: Path, raw: bytes, source: str, key: str, view: Any) -> None:
-    from ..store import snapshot  # start-up: --help and completion do without
-
-    snapshot.save_view(journal, raw, source, key, view)
+    return table.kept_view(key, source) if source else None
 
 
 def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None = None,
@@ -218,21 +206,21 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     reader = check_name(reader or PUBLIC)
     check_private(journal)
     key = f"status:{reader}"
-    view = _cached_view(journal, key, games_dir)
+    table = table_of(journal, games_dir)
+    view = _cached_view(table, key)
     if view is None:
-        g = _game()
+        game = table.game()
         from ..game.views import readable_status_view  # start-up: the rules, no signed view
 
-        game = g.open_game(journal, games_dir=games_dir)
         try:
             view = readable_status_view(game.state, game.data, reader, game.game_id,
                                         game.header["dice"]["mode"])
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
-        _with_deadlines(view, game, games_dir)
-        _keep_view(journal, game.raw, game.bound, key, view)
+        _with_deadlines(view, table)
+        table.keep_view(key, view, game.bound)
     aids = view.pop("_aids", None)
-    view = _with_standing(view, journal, reader)
+    view = _with_standing(view, table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.documents import status_document  # start-up: JSON needs no renderer
@@ -241,17 +229,17 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     return render(status_document(view, aids, every), fmt, width, dialect)
 
 
-def _with_deadlines(view: dict, game, games_dir: Path | None) -> None:
+def _with_deadlines(view: dict, table) -> None:
     """Add each owing side's deadline to a status view, in a game that has deadlines (they
     come from the journal's bytes alone, so the view may be kept for them)."""
     from ..game import timeline  # start-up: only a view computed anew
 
-    if timeline.has_deadlines(game.raw):
+    if timeline.has_deadlines(table.raw):
         view["deadlines"] = timeline.deadline_view(
-            timeline.timeline(game.journal, game.raw, games_dir))
+            timeline.timeline(table.journal, table.raw, table.games_dir, table.records))
 
 
-def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
+def _with_standing(view: dict, table, reader: str, data=None) -> dict:
     """The view with the reader's own standing orders, when the reader is a side: they are
     read from the sealed store, never from a cached view (and never shown to anyone else)."""
     if reader in (PUBLIC, MODERATOR):
@@ -260,7 +248,8 @@ def _with_standing(view: dict, journal: Path, reader: str, data=None) -> dict:
     from ..engine.standing import describe  # start-up: only a side has standing orders
     from ..game import standing  # start-up: only a side has standing orders
 
-    mine = standing.current(standing.load(journal), reader, view.get("turn", 0))
+    mine = standing.current(standing.load(table.path, table.header_hash()), reader,
+                            view.get("turn", 0))
     return {**view, "standing": [describe(e, data) for e in mine]}
 
 
@@ -269,15 +258,16 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     """List, add and withdraw a side's standing orders (the text `standing` prints)."""
     check_side(side, journal, games_dir)
     check_private(journal)
-    g = _game()
+    table = table_of(journal, games_dir)
+    game = table.game()
     from ..engine.standing import describe  # start-up: only standing and a side's views
     from ..game import standing  # start-up: only standing and a side's views
 
-    game = g.open_game(journal, games_dir=games_dir)
     if add or withdraw:
         mine = standing.change(journal, side, game.data, game.state.turn, add, withdraw)
     else:
-        mine = standing.current(standing.load(journal), side, game.state.turn)
+        mine = standing.current(standing.load(journal, table.header_hash()), side,
+                                game.state.turn)
     shown = [describe(e, game.data) for e in mine]
     if fmt == "json":
         from ..contracts.outputs import StandingOrders  # start-up: only as JSON
@@ -296,21 +286,21 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     check_private(journal)
     check_at(journal, at)
     key = f"show:{reader}"
-    view = _cached_view(journal, key, games_dir) if at is None else None
+    table = table_of(journal, games_dir)
+    view = _cached_view(table, key) if at is None else None
     if view is None:
-        g = _game()
+        game = table.game(upto=at)
         from ..game.views import state_view  # start-up: the rules, when no signed view fits
 
-        game = g.open_game(journal, upto=at, games_dir=games_dir)
         try:
             view = state_view(game.state, game.data, reader, game.game_id,
                               dice=game.header["dice"]["mode"])
         except _UNREADABLE as exc:
             raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
         if at is None:
-            _keep_view(journal, game.raw, game.bound, key, view)
+            table.keep_view(key, view, game.bound)
     if at is None:
-        view = _with_standing(view, journal, reader)
+        view = _with_standing(view, table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.documents import show_document  # start-up: JSON needs no renderer
@@ -352,8 +342,11 @@ def game_sides(journal: Path | str | None, games_dir: Path | None = None) -> tup
                 game = json.loads(fh.readline()).get("game", game)
         except (OSError, ValueError, AttributeError):
             pass
+    load_msgspec()
+    from ..data.catalog import game_data  # start-up: only a missing or wrong --as asks
+
     try:
-        return tuple(_game().game_data(game, games_dir).sides)
+        return tuple(game_data(game, games_dir).sides)
     except (RefereeError, OSError, ValueError, TypeError):
         return ()
 
@@ -376,7 +369,6 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           dry_run: bool = False, link: str | None = None) -> tuple[str | None, str | None]:
     """Submit orders (with the next link of the side's dice sheet, if given); returns (what to
     print or None, the one-line rejection or None)."""
-    g = _game()
     from ..game.views import order_aids, status_view  # start-up: a signed view needs none
     from ..render.documents import status_document  # start-up: a signed view in JSON needs none
     from ..render.formats import render  # start-up: a signed view in JSON needs none
@@ -385,9 +377,10 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
 
     check_side(side, journal, games_dir)
     check_private(journal)
+    table = table_of(journal, games_dir)
     try:
-        result = g.submit(journal, side, texts, dice, expect_seq, games_dir, atomic=atomic,
-                          dry_run=dry_run, link=link)
+        result = table.submit(side, texts, dice_text=dice, expect_seq=expect_seq,
+                              atomic=atomic, dry_run=dry_run, link=link)
     except _UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
         raise _unplayable(journal, _last_seq(journal), exc, "cannot be played on") from None
     if dry_run:
@@ -406,7 +399,7 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
         sys.stderr.write(f"referee: warning: {problem}\n")
         view = None
     if view is not None and result.applied and result.raw is not None:
-        _keep_view(journal, result.raw, result.bound, f"status:{side}", {**view, "_aids": aids})
+        table.keep_view(f"status:{side}", {**view, "_aids": aids}, result.bound)
     if fmt == "json":
         out = dump(_order_result().of(
             applied=[{"order": a.text, "seq": a.record.get("seq"),
@@ -511,8 +504,7 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
         raise UsageError(f"-o {quoted(str(out))}: not a file in an existing folder")
     check_private(journal)
     check_at(journal, at)
-    g = _game()
-    game = g.open_game(journal, upto=at, games_dir=games_dir)
+    game = table_of(journal, games_dir).game(upto=at)
     # start-up: only map draws
     from ..render.svgmap import map_facts, map_svg
 

@@ -9,7 +9,6 @@ from typing import Optional
 
 import typer
 
-from .. import game as g
 from ..contracts.outputs import DemoResult
 from ..engine import legal_orders
 from ..engine.order_text import format_order
@@ -19,6 +18,7 @@ from ..render.formats import render
 from ..render.record_text import describe
 from ..store.dice import write_secret
 from ..store.journal import redact
+from ..table import Table
 from .commands import dump
 from .params import GAMES
 
@@ -49,7 +49,7 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
     for old in (secret, path, path.with_name(path.name + ".secret")):
         old.unlink(missing_ok=True)
     write_secret(secret, bytes.fromhex(DEMO_SECRET))
-    game = g.create_game(path, "1914", game_id="demo-1914", secret_file=secret,
+    game = Table.create(path, "1914", game_id="demo-1914", secret_file=secret,
                          games_dir=GAMES["dir"])
     data = game.data
     say(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
@@ -57,7 +57,7 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
 
     def submit(side: str, orders: list[str]) -> None:
         say(f"\n$ referee order {path.name} --as {side} " + " ".join(f"'{o}'" for o in orders))
-        result = g.submit(path, side, orders, games_dir=GAMES["dir"])
+        result = Table(path, GAMES["dir"]).submit(side, orders)
         lines = [line for a in result.applied for ev in redact(a.record, side)["events"]
                  if (line := describe(ev, data, side))]
         for line in lines:
@@ -69,7 +69,7 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
     submit("german", DEMO_OPENING)
     # The German turn goes on to its end: both players answer each decision in turn.
     while True:
-        st = g.open_game(path, games_dir=GAMES["dir"]).state
+        st = Table(path, GAMES["dir"]).game().state
         if st.phase == "over" or (st.pending.kind == "card_or_pass" and
                                   st.pending.side == "entente"):
             break
@@ -77,14 +77,14 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
         orders = [format_order(o) for o in legal_orders(st, data, side)
                   if o.kind != "armistice"]
         submit(side, [_demo_choice(orders)])
-    game = g.open_game(path, games_dir=GAMES["dir"])
+    game = Table(path, GAMES["dir"]).game()
     status = status_view(game.state, data, "entente", game.game_id)
     say(f"\n$ referee show {path.name} --as entente\n")
     say(render(show_document(state_view(game.state, data, "entente", game.game_id)), "text"))
     say(f"\n$ referee status {path.name} --as entente\n")
     say(render(status_document(status), "text"))
     say(f"\n$ referee verify {path.name} --secret {secret.name}")
-    checked = g.verify(path, secret, games_dir=GAMES["dir"]).lines
+    checked = Table(path, GAMES["dir"]).verify(secret_file=secret).lines
     for line in checked:
         say(line)
     say(f"\nThe demo journal is {path}; try `referee report {path} --as entente "

@@ -10,7 +10,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import game as g
 from ..base.errors import EXIT_REJECTED, UsageError
 from ..base.gameids import check_game_id
 from ..contracts.outputs import NewGame
@@ -94,13 +93,16 @@ def new(
     dice = dice.value
     clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
                                 mail_in, mail_out, player or [])
-    if g.kind_of(g.check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
+    from ..data.catalog import check_game_name, kind_of  # start-up: only new needs it
+    from ..table import Table  # start-up: only new needs it
+
+    if kind_of(check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
         return _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
                              player or [], clock is not None or mail_in or mail_out,
                              signing_key)
-    game = g.create_game(journal, scenario, dice, option or [], game_id, secret_file,
-                         GAMES["dir"], players=player or [], game=game, sheets=sheet or [],
-                         clock=clock, signing_key=signing_key)
+    game = Table.create(journal, scenario, GAMES["dir"], dice_mode=dice, options=option or [],
+                        game_id=game_id, secret_file=secret_file, players=player or [],
+                        game=game, sheets=sheet or [], clock=clock, signing_key=signing_key)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
     route = _route_of_new(journal, mail_in, mail_out)
@@ -207,7 +209,7 @@ def players(
     commands.check_private(journal)
     if set_ or new_key or drop_observer or sheet:
         commands.check_ours(journal)
-    sheets = g.register_sheets(journal, sheet, GAMES["dir"]) if sheet else []
+    sheets = commands.table_of(journal, GAMES["dir"]).register_sheets(sheet) if sheet else []
     listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
                                     drop_observer or [])
     if format == Fmt.json:

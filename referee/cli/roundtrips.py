@@ -28,13 +28,13 @@ import random
 from collections import Counter
 
 from ..contracts.events_turn import DecisionPending
+from ..data.catalog import game_data
 from ..engine import decide, decide_plan, legal_orders, sealed_for, waiting_on
 from ..engine.core import Ctx
 from ..engine.flow import setup_record
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.setup import initial_state
-from ..game import game_data
 from ..store.dice import Dice
 
 TURNS = (1, 2)                  # SUMMER and AUTUMN 1914
@@ -161,7 +161,7 @@ def journal_figures(journal, games_dir=None) -> dict[int, dict[str, int]]:
     counted as `play` counts them, from the state after the set-up record on. Answering
     one decision per mail costs a mail per decision; answering all a side may answer at
     once costs one per hand-off or more (a die ends a mail)."""
-    from ..game import Era, open_game  # start-up: only this count replays a journal
+    from ..game.replay import Era, open_game  # start-up: only this count replays a journal
 
     whole = open_game(journal, games_dir=games_dir)
     game = open_game(journal, upto=1, games_dir=games_dir)

@@ -7,7 +7,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import game as g
 from ..base.errors import UsageError
 from ..contracts.outputs import NewGame
 from ..contracts.skirmish import SkirmishKeys, SkirmishOrderResult
@@ -69,11 +68,12 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
                  secret_file: Path | None, format: Fmt, games_dir: Path | None,
                  players: list[str], signing_key: Path | None = None) -> None:
     """`new --game skirmish`: the journal with the card and forces, and the first report."""
+    from ..data.catalog import skirmish_data  # start-up: only a new skirmish needs it
     from ..game.skirmish import create_skirmish  # start-up: only a new skirmish needs it
     from ..render.skirmish import report_document, report_text  # start-up: skirmish only
     from ..store.players import parse_players  # start-up: only a new skirmish needs it
 
-    data = g.skirmish_data(game, games_dir)
+    data = skirmish_data(game, games_dir)
     sides = data.scenarios[scenario].sides if scenario in data.scenarios else []
     addresses = parse_players(players, sides)
     sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses,

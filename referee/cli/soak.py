@@ -24,8 +24,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ..base.errors import UsageError
-from ..game import check_game_name, create_game, game_data, parse_options, verify
+from ..data.catalog import check_game_name, game_data, parse_options
 from ..game.autoplay import autoplay
+from ..game.lifecycle import create_game
+from ..game.verification import verify
 
 
 def options_for(seed: int, mode: str, declared: list[str]) -> list[str]:

@@ -12,7 +12,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import game as g
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
 from ..contracts.outputs import AutoplayResult, GamesCheck, GamesList, SchemaDocument, SchemaList
 from ..contracts.views import InboxResult
@@ -152,10 +151,12 @@ def skirmish_check(directory: Path, format: Fmt) -> None:
 
 def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text) -> None:
     """List the games of the games directory: id, name and scenarios (for `new --game`)."""
+    from ..data.catalog import any_game_data, game_names  # start-up: only games list
+
     games = []
-    for name in g.game_names(GAMES["dir"]):
+    for name in game_names(GAMES["dir"]):
         try:
-            data = g.any_game_data(name, GAMES["dir"])
+            data = any_game_data(name, GAMES["dir"])
             games.append({"id": name, "readable": True, "name": data.info.name,
                           "scenarios": list(data.scenarios)})
         except (GameDataError, UsageError):

@@ -55,10 +55,12 @@ UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
 
 # ---------------------------------------------------------------- reading the journal
 
-def _read(journal: Path, games_dir: Path | None) -> tuple[list[dict], bytes, Any]:
-    """Every record (checked, upcast), the journal's bytes and the data of record 0."""
+def _read(journal: Path, games_dir: Path | None, raw: bytes | None = None
+          ) -> tuple[list[dict], bytes, Any]:
+    """Every record (checked, upcast), the journal's bytes (raw: as the caller read them)
+    and the data of record 0."""
     source = Journal(journal)
-    raw = source.raw()
+    raw = source.raw() if raw is None else raw
     records = parse(raw, source.name)
     header_of(records[0], source.name)
     data = data_for(records[0], source.name, games_dir)
@@ -153,14 +155,15 @@ def unexplainable(journal: Path, seq: int, exc: Exception) -> JournalError:
 
 
 def explain_facts(journal: Path, seq_text: str, reader: str = "public",
-                  games_dir: Path | None = None) -> tuple[dict[str, Any], Any]:
+                  games_dir: Path | None = None, raw: bytes | None = None
+                  ) -> tuple[dict[str, Any], Any]:
     """One record as reader may see it, with the game data in force there: its order, the
     decision it answered (with its rule) and the checks it passed, each die with its purpose
     (and, once the secret is revealed, its derivation), the events of each hit and of how it
     was paid (`hits`), and its own events (`changes`), all redacted for reader (UsageError
-    for a SEQ the journal does not hold)."""
+    for a SEQ the journal does not hold). raw: the journal's bytes as the caller read them."""
     check_name(reader)
-    records, raw, data = _read(journal, games_dir)
+    records, raw, data = _read(journal, games_dir, raw)
     check_reader(reader, data.sides)
     seq = record_number(seq_text, records[-1]["seq"])
     try:
@@ -446,12 +449,13 @@ def _rolled(ev: dict, box: str, phases: dict[str, str]) -> list[tuple[str, str, 
 
 
 def count_dice(journal: Path, reader: str = "public", games_dir: Path | None = None,
-               phases: dict[str, str] | None = None) -> dict[str, Any]:
+               phases: dict[str, str] | None = None, raw: bytes | None = None
+               ) -> dict[str, Any]:
     """Each side's dice so far by face and purpose, the expected counts and a chi-square
     (dice are public once rolled: the same for every reader); phases names each fire phase
     (5.2.1) as its dice's purpose."""
     check_name(reader)
-    records, _, data = _read(journal, games_dir)
+    records, _, data = _read(journal, games_dir, raw)
     box, phases = eft_owner(data), phases or {}
     check_reader(reader, data.sides)
     sides = {s: _tally() for s in data.sides}

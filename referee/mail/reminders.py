@@ -19,14 +19,12 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
 
-from .. import game as g
 from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
 from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game import timeline as g_timeline
-from ..game.records import keep_contract
 from ..game.replay import order_text
 from ..game.timeline import (
     MISSED,
@@ -36,11 +34,10 @@ from ..game.timeline import (
     answers_missed,
     fact_body,
     null_order,
-    timeline,
 )
 from ..store import home
-from ..store.journal import Journal, scan
 from ..store.players import observer_addresses, roster
+from ..table import Table
 from . import message as mailtext
 
 # A line of a player's mail asking for more time: `extend 24h`.
@@ -59,9 +56,9 @@ POLICY_WORDS = {
 class _Post:
     """Where a run's mails go: the outbox, the game's addresses, the time they carry."""
 
-    def __init__(self, journal: Journal, raw: bytes, outbox: Path, now: datetime,
+    def __init__(self, table: Table, raw: bytes, outbox: Path, now: datetime,
                  game_id: str):
-        records = list(scan(raw, journal.name))
+        records = table.records_of(raw)
         self.people = roster(records)
         self.observers = observer_addresses(records)
         self.outbox, self.now, self.game_id = outbox, now, game_id
@@ -125,6 +122,11 @@ def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
         [r["seq"] for r in made]
 
 
+def _timeline(table: Table, raw: bytes) -> Timeline:
+    """The deadlines after raw's last record (an append's bytes under its lock)."""
+    return g_timeline.timeline(table.journal, raw, table.games_dir, table.records_of(raw))
+
+
 def _timeline_of(table) -> Timeline:
     """The deadlines of the game a Table holds, from its records."""
     return g_timeline.timeline(table.journal, table.raw, table.games_dir, table.records)
@@ -149,8 +151,8 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     the mails go into outbox. Returns one line per action; run again at the same time, it
     does nothing."""
     log: list[str] = []
-    j = Journal(journal, keep_contract)
-    if not g_timeline.has_deadlines(j.raw()):
+    j = Table.writing(journal, games_dir)
+    if not g_timeline.has_deadlines(j.raw):
         return log                  # a game without deadlines: nothing to replay
     with held(now):             # the records made here carry the time of the check
         _owed_from_last_pass(j, outbox, now, games_dir)
@@ -161,7 +163,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     return log
 
 
-def _facts(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str]
+def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
            ) -> tuple[Timeline, Due, str, str] | None:
     """Under the journal's lock: the reminders due and the missed deadlines that need no
     order (wait, pause), each a record and its mails. Returns the first missed deadline the
@@ -169,7 +171,7 @@ def _facts(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str]
     found: list = []
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
-        tl = timeline(j, raw, games_dir)
+        tl = _timeline(j, raw)
         post = _Post(j, raw, outbox, now, tl.state.game_id)
         bodies: list[dict] = []
         for d in tl.dues:
@@ -190,7 +192,7 @@ def _facts(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str]
                                            post, log))
         return tl.seq, tl.hash, bodies
 
-    written = j.append_raw(build)[1]
+    written = j.append(build)[1]
     if found:
         tl, d, text, rule = found[0]
         tl.seq += len(written)
@@ -267,14 +269,14 @@ def _to(post: _Post, reader: str) -> str | None:
     return post.address(reader)
 
 
-def _answer_for(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str],
+def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                 tl: Timeline, d: Due, text: str, rule: str) -> bool:
     """The referee's answer for a side that let its deadline pass (policy default): the
     side's order, decided like any other, holding the missed deadline; everyone is told."""
     fact = {"kind": "missed", "side": d.side, "handoff": d.handoff, "due": stamp(d.due),
             "missed": "default", "rule": rule}
     try:
-        result = g.submit(j.path, d.side, [text], expect_seq=tl.seq, games_dir=games_dir,
+        result = j.submit(d.side, [text], expect_seq=tl.seq,
                           atomic=True, clock=fact)
     except StaleViewError:
         return True                 # another run moved the game on: look again
@@ -284,13 +286,13 @@ def _answer_for(j: Journal, outbox: Path, now: datetime, games_dir, log: list[st
         reason = result.rejected[2] if result.rejected else "nothing was applied"
         return _wait_instead(j, outbox, now, games_dir, log, d, str(reason))
     rec = result.applied[0].record
-    _tell_answered(j, j.raw(), rec, outbox, now, games_dir)
+    _tell_answered(j, j.raw, rec, outbox, now, games_dir)
     log.append(f"missed: {d.side}, orders were due by {for_players(d.due)}; the referee "
                f"answered {text!r} for him (rule {rule}, record {rec['seq']})")
     return True
 
 
-def _wait_instead(j: Journal, outbox: Path, now: datetime, games_dir, log: list[str],
+def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                   d: Due, reason: str) -> bool:
     """The referee could not give the answer that does nothing (a die his dice sheet must
     mix in, say): the game waits for the side as under the policy wait, the moderator told
@@ -298,7 +300,7 @@ def _wait_instead(j: Journal, outbox: Path, now: datetime, games_dir, log: list[
     why = f"the referee could not answer for {d.side} ({reason})"
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
-        tl = timeline(j, raw, games_dir)
+        tl = _timeline(j, raw)
         again = tl.due_for(d.side)
         if again is None or again.handoff != d.handoff or \
                 (d.side, d.handoff, stamp(again.due)) in tl.missed:
@@ -306,11 +308,11 @@ def _wait_instead(j: Journal, outbox: Path, now: datetime, games_dir, log: list[
         post = _Post(j, raw, outbox, now, tl.state.game_id)
         return tl.seq, tl.hash, [_missed_fact(tl, again, "wait", post, log, why)]
 
-    j.append_raw(build)
+    j.append(build)
     return False
 
 
-def _tell_answered(j: Journal, raw: bytes, rec: dict, outbox: Path, now: datetime,
+def _tell_answered(j: Table, raw: bytes, rec: dict, outbox: Path, now: datetime,
                    games_dir) -> None:
     """Everyone's mail about the referee's answer for a silent side, once (a run cut off
     between the record and its mails writes them from the journal; a mark in the outbox
@@ -320,7 +322,7 @@ def _tell_answered(j: Journal, raw: bytes, rec: dict, outbox: Path, now: datetim
         return
     fact, text = rec["clock"], order_text(rec)
     side, rule = fact["side"], fact.get("rule")
-    after = timeline(j, raw, games_dir)
+    after = _timeline(j, raw)
     post = _Post(j, raw, outbox, now, after.state.game_id)
     due = for_players(parse_stamp(fact["due"]))
     for reader in _everyone(after, post):
@@ -350,12 +352,12 @@ def _tell_answered(j: Journal, raw: bytes, rec: dict, outbox: Path, now: datetim
                            ) from None
 
 
-def _owed_from_last_pass(j: Journal, outbox: Path, now: datetime, games_dir) -> None:
+def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> None:
     """The mails of the last pass's answer for a silent side, if a run was cut off between
     its record and them: the last such record made at the time of the journal's last
     record (the records of one pass share its time)."""
-    raw = j.raw()
-    records = list(scan(raw, j.name))
+    raw = j.raw
+    records = j.records
     last_at = records[-1].get("at")
     answered = [r for r in records[1:] if r.get("at") == last_at and answers_missed(r)]
     if answered:

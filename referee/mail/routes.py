@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import game as g
 from ..base.errors import UsageError, quoted
 from ..store.dice import Dice
 from ..store.journal import scan
@@ -22,6 +21,8 @@ from ..store.mailroute import (
     server_of,
 )
 from ..store.players import observer_addresses, roster
+from ..store.secrets import load_secret
+from ..table import Table
 from .delivery import SmtpSession, TransportError, check_allowed
 
 
@@ -31,8 +32,9 @@ def set_route(journal: Path, source: str | None, target: str | None,
               ) -> dict:
     """Record a new mail route (each of source and target checked; None keeps the one in
     force) and return it; nothing is recorded when both are as they were."""
-    game = g.open_game(journal, games_dir=games_dir)
-    secret = g.load_secret(game.journal.path, game.header)
+    table = Table.writing(journal, games_dir).whole()
+    game = table.game()
+    secret = load_secret(game.journal.path, game.header)
     if secret is None:
         raise UsageError("the dice secret is needed to record the mail route")
     new = {"source": check_source(source, options[0]) if source is not None else None,
@@ -41,12 +43,12 @@ def set_route(journal: Path, source: str | None, target: str | None,
         if value is not None:
             check_allowed(value, option)
     if new["target"] is not None:
-        people = roster(game.records)
+        people = roster(table.records)
         refuse_unmailable(new["target"], [str(p.get("address", "")) for p in people.values()]
-                          + observer_addresses(game.records), options[1])
+                          + observer_addresses(table.records), options[1])
 
     def build(raw: bytes):
-        pos = g.position(game.journal, raw, games_dir)
+        pos = table.position(raw)
         now = mail_route(scan(raw, game.journal.path.name))
         route = {k: new[k] if new[k] is not None else now[k] for k in new}
         if route == now:
@@ -54,13 +56,13 @@ def set_route(journal: Path, source: str | None, target: str | None,
         salt = Dice(game.game_id, pos.seq + 1, secret).salt()
         return pos.seq, pos.hash, [route_body(route["source"], route["target"], salt)]
 
-    game.journal.append_raw(build)
-    return route_of(journal, games_dir)
+    table.append(build)
+    return mail_route(table.records)
 
 
 def route_of(journal: Path, games_dir: Path | None = None) -> dict:
     """{'source': ..., 'target': ...} in force for the game (None: not set)."""
-    return mail_route(g.open_game(journal, games_dir=games_dir).records)
+    return mail_route(Table(journal, games_dir).whole().records)
 
 
 def smtputf8_offered(target: str) -> bool | None:

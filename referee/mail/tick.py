@@ -25,7 +25,6 @@ from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 from pathlib import Path
 
-from .. import game as g
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, UsageError
 from ..base.readers import MODERATOR
@@ -34,6 +33,8 @@ from ..store import home, mailsettings
 from ..store.journal import Journal, scan, signed_only
 from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_problem
 from ..store.players import compact, order_key, roster
+from ..store.secrets import load_secret
+from ..table import Table
 from . import message as mailtext
 from .delivery import (
     Fetched,
@@ -118,15 +119,16 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     """A game's route and the order keys that claim its mail (UsageError when its route is
     not one the referee would write: a forged record is played no further than verify
     would let it)."""
-    game = g.open_game(journal, games_dir=games_dir)
-    route = mail_route(game.records)
+    table = Table(journal, games_dir).whole()
+    game = table.game()
+    route = mail_route(table.records)
     wrong = route_problem(route)
     if wrong is not None:
         raise UsageError(f"the mail route in force is not one the referee writes ({wrong}); "
                          f"`referee verify {_named(journal)}` names the record")
-    secret = g.load_secret(game.journal.path, game.header)
+    secret = load_secret(game.journal.path, game.header)
     keys = []
-    people = roster(game.records)
+    people = roster(table.records)
     if secret is not None:
         keys = [order_key(secret, game.game_id, side, p.get("key_no") or 0)
                 for side, p in people.items() if side != MODERATOR]

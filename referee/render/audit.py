@@ -45,13 +45,14 @@ def _hit_line(hit: dict[str, Any], data: GameData, reader: str) -> str:
     return f"{what}: " + ("; ".join(paid) if paid else "nothing paid") + tail
 
 
-def explain(journal: Path, seq_text: str, reader: str = "public",
+def explain(journal: Path, raw: bytes, seq_text: str, reader: str = "public",
             games_dir: Path | None = None) -> dict[str, Any]:
     """One record as reader may see it: its order, the decision it answered (with its rule)
     and the checks it passed, each die with its purpose (and, once the secret is revealed,
     its derivation), each hit and how it was paid, and what it changed, each as `log` tells
-    it (UsageError for a SEQ the journal does not hold)."""
-    doc, data = explain_facts(journal, seq_text, reader, games_dir)
+    it (UsageError for a SEQ the journal does not hold). raw: the journal's bytes (the
+    Table's)."""
+    doc, data = explain_facts(journal, seq_text, reader, games_dir, raw)
     try:
         doc["hits"] = [_hit_line(h, data, reader) for h in doc["hits"]]
         doc["changes"] = [line for ev in doc["changes"] if (line := describe(ev, data, reader))]
@@ -130,12 +131,12 @@ def explain_document(doc: dict[str, Any]) -> Document:
 
 # ---------------------------------------------------------------- dice
 
-def dice_counts(journal: Path, reader: str = "public",
+def dice_counts(journal: Path, raw: bytes, reader: str = "public",
                 games_dir: Path | None = None) -> dict[str, Any]:
     """Each side's dice so far by face and purpose, the expected counts and a chi-square
     (dice are public once rolled: the same for every reader); a fire phase's dice are counted
     under the phase's name in the log (5.2.1)."""
-    return count_dice(journal, reader, games_dir, PHASE)
+    return count_dice(journal, reader, games_dir, PHASE, raw)
 
 
 def _side_dice(name: str, t: dict[str, Any]) -> Section:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .. import load_msgspec
 from ..base.errors import UsageError
 from ..base.readers import check_reader
 from ..store import snapshot
@@ -76,6 +77,13 @@ class Table:
             self._records = list(scan(self.raw, self.name))
         return self._records
 
+    def records_of(self, raw: bytes) -> list[dict]:
+        """The records of raw (an append's bytes under its lock): the Table's own, checked
+        once, when raw is what it holds; else raw's, checked now."""
+        if self._raw is not None and raw == self._raw:
+            return self.records
+        return list(scan(raw, self.name))
+
     def whole(self) -> Table:
         """Check every record now, for a caller that reads them all: the positions it then
         replays are made from these records, and nothing is checked twice."""
@@ -92,6 +100,13 @@ class Table:
             return None
         return head if isinstance(head, dict) else None
 
+    def header_hash(self) -> str | None:
+        """The hash record 0 gives itself, unchecked (None when it cannot be read): what
+        files kept beside a game are bound to."""
+        head = self.header_line()
+        found = head.get("hash") if head is not None else None
+        return found if isinstance(found, str) else None
+
     def game(self, upto: int | None = None) -> Game:
         """The game now, or as it stood after record upto (UsageError when the journal has
         no such record): replayed once, from this user's snapshot when one fits."""
@@ -103,6 +118,7 @@ class Table:
         return self._games[upto]
 
     def _open(self, upto: int | None) -> Game:
+        load_msgspec()
         from ..engine.state import state_to_builtins  # start-up: the rules, for a replay
         from ..game.replay import Game, position  # start-up: the rules, for a replay
 
@@ -221,6 +237,8 @@ class Table:
         if result.raw is not None and not how.get("dry_run") and result.applied and \
                 all(a.record for a in result.applied):
             self._moved(result.raw, [a.record for a in result.applied], result)
+        elif result.raw is not None and result.raw != self._raw:
+            self.forget()
         return result
 
     def append(self, build: Callable[[bytes], tuple[int, str, list[dict]]],
@@ -228,37 +246,82 @@ class Table:
         """Append what build(raw) returns under the journal's lock (store/journal.py), and
         move on to the bytes written."""
         raw, new = self.journal.append_raw(build, **how)
-        if new:
-            self._moved(raw, new)
-        elif self._raw is not None and raw != self._raw:
-            self.forget()
+        self._moved(raw, new)
         return raw, new
 
     def _moved(self, raw: bytes, new: list[dict], result: Any = None) -> None:
-        """The journal now holds raw: the records written (new) follow the bytes held, else
-        everything is read again when next asked."""
-        old = self._raw
-        if old is None or self._records is None or raw[:len(old)] != old or \
-                new[0]["seq"] != self._records[-1]["seq"] + 1:
-            self.forget()
-            return
-        self._raw = raw
-        self._records = self._records + [json.loads(line) for line in
-                                         raw[len(old):].splitlines()]
+        """The journal held raw when this Table last wrote (new: the records it wrote; result:
+        the batch that wrote them). The records written are parsed from the bytes written
+        when they follow the bytes held; else the records are checked again when asked."""
+        old, records = self._raw, self._records
         before = self._games.get(None)
-        self._games = {k: v for k, v in self._games.items() if k is not None}
-        if result is not None and before is not None and result.state is not None:
-            self._games[None] = self._after(before, result)
+        self._raw, self._records, self._games = raw, None, {}
+        if old is not None and records is not None and raw[:len(old)] == old and \
+                (not new or new[0]["seq"] == records[-1]["seq"] + 1):
+            self._records = records + [json.loads(line) for line in
+                                       raw[len(old):].splitlines()]
+            if not new and before is not None:
+                self._games[None] = before
+        if result is not None and result.state is not None and new:
+            self._games[None] = self._after(result)
 
-    def _after(self, before: Game, result: Any) -> Game:
+    def _after(self, result: Any) -> Game:
         """The game after a batch this Table submitted: the batch's own position."""
         # start-up: only after a batch
         from ..game.replay import Game
 
         game = Game(self.journal, result.data, result.header, result.state, self._raw,
-                    before.rules, self._records)
+                    result.rules, self._records)
         game.bound = result.bound
         return game
+
+    # ------------------------------------------------------------ the game's life
+
+    @staticmethod
+    def create(path: Path | str, scenario: str, games_dir: Path | None = None,
+               **how: Any) -> Game:
+        """A new game's journal (game/lifecycle.py's create_game: the secret first, then the
+        journal, signed by the game's key); returns the game it begins with."""
+        from ..game.lifecycle import create_game  # start-up: only new needs it
+
+        return create_game(path, scenario, games_dir=games_dir, **how)
+
+    def verify(self, **how: Any) -> Any:
+        """Check the chain and every signature and decide every record again (game/
+        verification.py; with the secret, every die too)."""
+        from ..game.verification import verify  # start-up: only verify needs it
+
+        return verify(self.path, games_dir=self.games_dir, **how)
+
+    def reveal(self, force: bool = False) -> dict:
+        """Publish the dice secret in the journal (the game closes to orders)."""
+        from ..game.lifecycle import reveal  # start-up: only reveal needs it
+
+        return self._after_write(reveal(self.path, force, self.games_dir))
+
+    def upgrade(self, signing_key: Path | None = None, adopt: bool = False) -> dict:
+        """Move the game on to this referee's rules and data (and adopt an unsigned game)."""
+        from ..game.lifecycle import upgrade  # start-up: only upgrade needs it
+
+        return self._after_write(upgrade(self.path, self.games_dir, signing_key, adopt))
+
+    def rekey(self, signing_key: Path | None = None) -> dict:
+        """Hand the game to a new key, by a record signed by the key in force."""
+        from ..game.lifecycle import rekey  # start-up: only rekey needs it
+
+        return self._after_write(rekey(self.path, signing_key, self.games_dir))
+
+    def register_sheets(self, items: list[str]) -> list[dict]:
+        """Register players' dice sheets (SIDE=TIP each), a moderator's record each."""
+        from ..game.lifecycle import register_sheets  # start-up: only players --sheet
+
+        return self._after_write(register_sheets(self.path, items, self.games_dir))
+
+    def _after_write(self, written: Any) -> Any:
+        """What a write of the game layer returned; the journal is read again when next
+        asked (those writes read and append under the journal's own lock)."""
+        self.forget()
+        return written
 
     def forget(self) -> None:
         """Read everything again when next asked (the journal moved under this Table)."""
