@@ -39,9 +39,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("ttlm", "aac", "skirmish")
 BOOK_OF_PREFIX = {"AAC": "aac", "TTLM": "ttlm"}
-CODE_LAYERS = ("engine", "game", "render", "mail", "data")
-SKIRMISH_CODE = ("engine/skirmish/", "render/skirmish.py", "mail/skirmish.py",
-                 "game/skirmish.py", "data/skirmish.py")
+CODE_LAYERS = ("engine", "game", "render", "table", "mail", "data")
+SKIRMISH_CODE = ("table/skirmish/",)
 RULE_CALLS = {"Violation": 0, "Outcome": 0, "IllegalOrderError": 1}
 
 _ROMAN = r"(?:VI|IV|V|III|II|I)\b(?:\.\d+[a-z]?\b)?"

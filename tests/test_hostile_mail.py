@@ -766,7 +766,7 @@ except PermissionError:
 else:
     sys.exit("file modes do not bind it")
 import referee.cli.app
-from gamecalls import game_data
+from referee.data.catalog import game_data
 game_data()
 """
 

@@ -854,15 +854,15 @@ def test_a_whole_gmail_reply_end_to_end():
 def _verbs_of(kind: str):
     """(every verb the kind's order reader takes, as its own module lists them; order_lines as
     mail reads that kind's mail: a campaign game's with its default verbs)."""
-    from referee.mail import message
 
     if kind == "campaign":
         from referee.engine.reading import VERBS
 
         return sorted(VERBS), order_lines
-    from referee.engine.skirmish.order_text import KINDS
+    from referee.table.skirmish.kind import SKIRMISH
+    from referee.table.skirmish.order_text import KINDS
 
-    return sorted(KINDS), lambda body: order_lines(body, None, message.skirmish_verbs())
+    return sorted(KINDS), lambda body: order_lines(body, None, SKIRMISH.verbs())
 
 
 @pytest.mark.parametrize("kind", ["campaign", "skirmish"])

@@ -120,7 +120,8 @@ def _print_version(value: bool) -> None:
     digest = "unreadable"
     try:
         load_msgspec()
-        from ..data.catalog import any_game_data, game_names  # start-up: only --version
+        from ..data.catalog import game_names  # start-up: only --version
+        from ..table import any_game_data  # start-up: only --version
 
         digests = []
         for name in game_names(GAMES["dir"]):

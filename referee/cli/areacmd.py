@@ -9,6 +9,7 @@ from ..base.readers import PUBLIC, check_name, check_reader
 from ..render.areas import area_document, area_view, areas_document, areas_view, find_area
 from ..render.documents import side_colours
 from ..render.formats import render
+from ..table.kinds import UNREADABLE, unplayable
 from . import commands
 
 
@@ -22,7 +23,7 @@ def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt
     if not listing and not name:
         raise UsageError("name an area (its id, name or an alias), or use --list")
     commands.check_private(journal)
-    game = commands.table_of(journal, games_dir).game()
+    game = commands.needing(journal, "area", "area", games_dir).game()
     check_reader(reader, game.data.sides)
     try:
         if listing:
@@ -30,8 +31,8 @@ def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt
         else:
             view = area_view(game.state, game.data, find_area(" ".join(name), game.data),
                              reader, game.game_id)
-    except commands._UNREADABLE as exc:
-        raise commands._unplayable(journal, game.state.seq, exc, "cannot be shown") from None
+    except UNREADABLE as exc:
+        raise unplayable(journal, game.state.seq, exc, "cannot be shown") from None
     if fmt == "json":
         return commands.dump(view)
     doc = areas_document(view) if listing else \

@@ -6,14 +6,13 @@ Each command returns its exit code (None for 0); app.py registers it inside the 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from ..base.errors import EXIT_OLDER_RULES, JournalError
-from ..base.readers import check_name, check_reader
+from ..base.errors import EXIT_OLDER_RULES
+from ..base.readers import check_name
 from ..contracts.outputs import RekeyResult, RepairResult, RevealResult, UpgradeResult, VerifyResult
 from . import commands
 from .params import (
@@ -43,53 +42,12 @@ def log(
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
 ) -> None:
     """The records with their orders, dice and events."""
-    from ..game.records import header_of, record_of  # start-up: only log needs it
-    from ..game.replay import Era, check_actor, data_for  # start-up: only log needs it
-    from ..render.record_text import (  # start-up: only log needs it
-        note_pending,
-        record_lines,
-        wrap_lines,
-    )
-    from ..store.journal import redact, scan  # start-up: only log and repair need it
-
     check_name(as_)
     commands.check_private(journal)
-    source = commands.table_of(journal, GAMES["dir"])
-    raw = source.raw
-    # First every record is checked, then printed: a damaged journal prints nothing but the
-    # record where it is damaged. Both passes stream, so memory stays flat.
-    records = scan(raw, source.name)
-    first = next(records)
-    header_of(first, source.name)
-    data = data_for(first, source.name, GAMES["dir"])      # the data it was played with
-    era = Era(first, data, GAMES["dir"], source.name)
-    upgraded: dict[int, object] = {}            # record -> the game data it moves on to
-    for rec in records:
-        typed = record_of(rec, source.name)
-        check_actor(typed.actor, rec.get("seq"), era.data, source.name)
-        for ev in typed.events:
-            if ev.type == "RulesUpgraded":
-                era.switch(ev, rec["seq"])
-                upgraded[rec["seq"]] = era.data
-    check_reader(as_, data.sides)
-    pending: dict[str, str] = {}
-    for rec in scan(raw, source.name):
-        data = upgraded.get(rec["seq"], data)
-        if rec["seq"] < since:
-            note_pending(rec, pending)
-            continue
-        shown = redact(rec, as_)
-        if format == Fmt.json:
-            typer.echo(json.dumps(shown, sort_keys=True, separators=(",", ":")))
-            continue
-        try:
-            lines = wrap_lines(record_lines(shown, data, as_, pending,
-                                            first["dice"]["mode"] == "manual"), width)
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
-            raise JournalError(f"{source.name}: record {rec['seq']} cannot be shown: it names "
-                               f"something the game data does not have ({exc})",
-                               record=rec["seq"]) from None
-        typer.echo("\n".join(lines))
+    commands.load_msgspec()
+    table = commands.table_of(journal, GAMES["dir"])
+    for text in table.kind.log(table, as_, since, format.value, width):
+        typer.echo(text)
 
 
 def report(
@@ -104,13 +62,11 @@ def report(
 ) -> None:
     """What happened since the reader's last report, the board as he may see it, his decision
     now, and a receipt."""
-    from ..render import reports  # start-up: only report needs it
-    from ..table import Table  # start-up: only report needs it
-
     commands.check_private(journal)
     check_name(as_)
-    doc, meta = Table(journal, GAMES["dir"]).report(as_, since)
-    typer.echo(reports.render_report(doc, meta, format.value, width, bbcode_dialect.value))
+    commands.load_msgspec()
+    table = commands.table_of(journal, GAMES["dir"])
+    typer.echo(table.kind.report(table, as_, since, format.value, width, bbcode_dialect.value))
 
 # ---------------------------------------------------------------- verify / reveal / repair
 
@@ -137,11 +93,10 @@ def verify(
     from ..store.signing import read_fingerprint  # start-up: only verify needs it
 
     pins = [(read_fingerprint(key), None, "--key")] if key is not None else []
-    if export is None and commands.is_skirmish(journal):
-        return _verify_skirmish(journal, secret, format, pins)
+    commands.load_msgspec()
+    table = commands.table_of(journal, GAMES["dir"])
     receipts, receipt_pins = check_receipts(journal, receipt or [])
-    report = commands.table_of(journal, GAMES["dir"]).verify(
-        secret_file=secret, export=export, pins=pins + receipt_pins)
+    report = table.kind.verify(table, secret, export, pins + receipt_pins)
     report.lines.extend(receipts)
     if format == Fmt.json:
         result = "older_rules" if report.older else "chain_only" if export else "ok"
@@ -161,21 +116,6 @@ def verify(
     typer.echo("verify: OK" + (" (chain only)" if export else ""))
 
 
-def _verify_skirmish(journal: Path, secret: Path | None, format: Fmt, pins: list) -> None:
-    """verify of a skirmish journal (games/skirmish)."""
-    from ..game.skirmish import verify_skirmish  # start-up: only a skirmish verify needs it
-
-    lines = verify_skirmish(journal, secret, pins)
-    if format == Fmt.json:
-        typer.echo(commands.dump(VerifyResult.of(
-            journal=str(journal), result="ok", records=int(lines[0].split(": ")[1].split()[0]),
-            older=0, export=None, receipts=0, lines=lines)))
-        return
-    for line in lines:
-        typer.echo(line)
-    typer.echo("verify: OK")
-
-
 def upgrade(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     signing_key: Annotated[Optional[Path], typer.Option(
@@ -191,7 +131,8 @@ def upgrade(
     from ..store import signing  # start-up: only upgrade needs it
 
     commands.check_private(journal)
-    done = commands.table_of(journal, GAMES["dir"]).upgrade(signing_key, adopt)
+    done = commands.needing(journal, "upgrade", "upgrade", GAMES["dir"]).upgrade(signing_key,
+                                                                              adopt)
     adopted, rec = done["adopted"], done["upgraded"]
     ev = rec["events"][0] if rec else {
         "from_rules": done["rules"]["rules"], "rules": done["rules"]["rules"],
@@ -230,7 +171,7 @@ def rekey(
     from ..store import signing  # start-up: only rekey needs it
 
     commands.check_private(journal)
-    rec = commands.table_of(journal, GAMES["dir"]).rekey(signing_key)
+    rec = commands.needing(journal, "rekey", "rekey", GAMES["dir"]).rekey(signing_key)
     fpr = rec["signing"]["fingerprint"]
     old = signing.signer_of(rec["sig"]) or ""
     if format == Fmt.json:
@@ -253,12 +194,9 @@ def reveal(
     """Append the dice secret to the journal so that anyone can check every roll."""
     commands.check_private(journal)
     commands.check_ours(journal)
-    if commands.is_skirmish(journal):
-        from ..game.skirmish import reveal_skirmish  # start-up: only a skirmish reveal needs it
-
-        rec = reveal_skirmish(journal, force)
-    else:
-        rec = commands.table_of(journal, GAMES["dir"]).reveal(force)
+    commands.load_msgspec()
+    table = commands.table_of(journal, GAMES["dir"])
+    rec = table.kind.reveal(table, force)
     if format == Fmt.json:
         typer.echo(commands.dump(RevealResult.of(journal=str(journal), seq=rec["seq"])))
         return
@@ -297,14 +235,11 @@ def explain(
 ) -> None:
     """One record: the order, the decision it answered and its rule, the checks it passed,
     each die and what it was for, each hit and how it was paid, what it changed."""
-    from ..render.audit import explain as explain_record  # start-up: only explain needs it
-    from ..render.audit import explain_document  # start-up: only explain needs it
-    from ..render.formats import render  # start-up: only explain needs it
-
     commands.check_private(journal)
-    doc = explain_record(journal, commands.table_of(journal).raw, seq, as_, GAMES["dir"])
-    typer.echo(commands.dump(doc) if format == Fmt.json else
-               render(explain_document(doc), "text", width), nl=format == Fmt.json)
+    commands.load_msgspec()
+    table = commands.table_of(journal, GAMES["dir"])
+    out = table.kind.explain(table, seq, as_, format.value, width)
+    typer.echo(commands.dump(out) if format == Fmt.json else out, nl=format == Fmt.json)
 
 
 def dice(
@@ -315,10 +250,8 @@ def dice(
 ) -> None:
     """Each side's dice so far by face and purpose, beside the expected counts, with a
     chi-square figure."""
-    from ..render.audit import dice_counts, dice_document  # start-up: only dice needs it
-    from ..render.formats import render  # start-up: only dice needs it
-
     commands.check_private(journal)
-    doc = dice_counts(journal, commands.table_of(journal).raw, as_, GAMES["dir"])
-    typer.echo(commands.dump(doc) if format == Fmt.json else
-               render(dice_document(doc), "text", width), nl=format == Fmt.json)
+    commands.load_msgspec()
+    table = commands.table_of(journal, GAMES["dir"])
+    out = table.kind.dice(table, as_, format.value, width)
+    typer.echo(commands.dump(out) if format == Fmt.json else out, nl=format == Fmt.json)

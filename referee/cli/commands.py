@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -92,13 +91,6 @@ def guard(fn: Callable[[], int | None], json_errors: bool = False) -> int:
         return EXIT_INTERNAL
 
 
-def _order_result() -> type:
-    """The contract of what `order --format json` prints."""
-    from ..contracts.views import OrderResult  # start-up: only an order as JSON needs it
-
-    return OrderResult
-
-
 def dump(obj: Any) -> str:
     """JSON as the commands print it: a document (a contract class) or plain data."""
     if not isinstance(obj, (dict, list)):     # a document; a view kept signed is plain data
@@ -133,25 +125,6 @@ def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
     return texts
 
 
-def is_skirmish(journal: Path) -> bool:
-    """Whether a journal's header says it is a game of kind skirmish (games/skirmish); any
-    file that cannot say so is left to the ordinary commands, which report what is wrong."""
-    try:
-        fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))   # never a FIFO's wait
-    except OSError:
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
-        with os.fdopen(os.dup(fd), "rb") as f:
-            head = json.loads(f.readline(1 << 20))
-    except (OSError, ValueError, RecursionError):
-        return False
-    finally:
-        os.close(fd)
-    return isinstance(head, dict) and head.get("game_kind") == "skirmish"
-
-
 def check_private(journal: Path) -> None:
     """Warn (one line on stderr) when the journal can be read by other users."""
     from ..store.home import warn_if_shared  # start-up: --help and completion do without
@@ -167,23 +140,19 @@ def check_ours(journal: Path) -> None:
     Journal(journal).check_ours()
 
 
-# What replaying a well-chained journal of the wrong content raises when the rules or the
-# views meet a card, area or unit the game data does not have.
-_UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
-
-
-def _unplayable(journal: Path, seq: int, exc: Exception, what: str) -> JournalError:
-    """The error for a replayed position the rules or the views cannot read."""
-    return JournalError(f"{journal.name}: the game after record {seq} {what}: it holds something "
-                        f"the game data does not have ({type(exc).__name__}: {exc}); `referee "
-                        f"verify` names the record at fault", record=seq)
-
-
 def table_of(journal: Path, games_dir: Path | None = None):
     """The game's Table (table/): every command opens its journal through one."""
     from ..table import Table  # start-up: --help and completion do without
 
     return Table(journal, games_dir)
+
+
+def needing(journal: Path, feature: str, command: str, games_dir: Path | None = None):
+    """The game's Table, when its kind has the feature the command asks for (UsageError,
+    one line and exit 2, when it lacks it)."""
+    table = table_of(journal, games_dir)
+    table.kind.needs(feature, command, journal)
+    return table
 
 
 def _cached_view(table, key: str) -> Any | None:
@@ -209,40 +178,22 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     table = table_of(journal, games_dir)
     view = _cached_view(table, key)
     if view is None:
-        game = table.game()
-        from ..game.views import readable_status_view  # start-up: the rules, no signed view
-
-        try:
-            view = readable_status_view(game.state, game.data, reader, game.game_id,
-                                        game.header["dice"]["mode"])
-        except _UNREADABLE as exc:
-            raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
-        _with_deadlines(view, table)
-        table.keep_view(key, view, game.bound)
+        load_msgspec()
+        view = table.kind.status_view(table, reader)
+        table.keep_view(key, view)
     aids = view.pop("_aids", None)
     view = _with_standing(view, table, reader)
     if fmt == "json":
         return dump(view)
-    from ..render.documents import status_document  # start-up: JSON needs no renderer
     from ..render.formats import render  # start-up: JSON needs no renderer
 
-    return render(status_document(view, aids, every), fmt, width, dialect)
-
-
-def _with_deadlines(view: dict, table) -> None:
-    """Add each owing side's deadline to a status view, in a game that has deadlines (they
-    come from the journal's bytes alone, so the view may be kept for them)."""
-    from ..game import timeline  # start-up: only a view computed anew
-
-    if timeline.has_deadlines(table.raw):
-        view["deadlines"] = timeline.deadline_view(
-            timeline.timeline(table.journal, table.raw, table.games_dir, table.records))
+    return render(table.kind.status_document(view, aids, every), fmt, width, dialect)
 
 
 def _with_standing(view: dict, table, reader: str, data=None) -> dict:
     """The view with the reader's own standing orders, when the reader is a side: they are
     read from the sealed store, never from a cached view (and never shown to anyone else)."""
-    if reader in (PUBLIC, MODERATOR):
+    if reader in (PUBLIC, MODERATOR) or "standing" not in table.kind.features:
         return view
     load_msgspec()
     from ..engine.standing import describe  # start-up: only a side has standing orders
@@ -258,7 +209,7 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     """List, add and withdraw a side's standing orders (the text `standing` prints)."""
     check_side(side, journal, games_dir)
     check_private(journal)
-    table = table_of(journal, games_dir)
+    table = needing(journal, "standing", "standing", games_dir)
     game = table.game()
     from ..engine.standing import describe  # start-up: only standing and a side's views
     from ..game import standing  # start-up: only standing and a side's views
@@ -289,24 +240,17 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     table = table_of(journal, games_dir)
     view = _cached_view(table, key) if at is None else None
     if view is None:
-        game = table.game(upto=at)
-        from ..game.views import state_view  # start-up: the rules, when no signed view fits
-
-        try:
-            view = state_view(game.state, game.data, reader, game.game_id,
-                              dice=game.header["dice"]["mode"])
-        except _UNREADABLE as exc:
-            raise _unplayable(journal, game.state.seq, exc, "cannot be shown") from None
+        load_msgspec()
+        view = table.kind.show_view(table, reader, at)
         if at is None:
-            table.keep_view(key, view, game.bound)
+            table.keep_view(key, view)
     if at is None:
         view = _with_standing(view, table, reader)
     if fmt == "json":
         return dump(view)
-    from ..render.documents import show_document  # start-up: JSON needs no renderer
     from ..render.formats import render  # start-up: JSON needs no renderer
 
-    return render(show_document(view), fmt, width, dialect)
+    return render(table.kind.show_document(view), fmt, width, dialect)
 
 
 def _last_seq(journal: Path) -> int:
@@ -367,109 +311,24 @@ def order(journal: Path, side: str, texts: list[str], dice: str | None = None,
           expect_seq: int | None = None, fmt: str = "text",
           games_dir: Path | None = None, atomic: bool = False,
           dry_run: bool = False, link: str | None = None) -> tuple[str | None, str | None]:
-    """Submit orders (with the next link of the side's dice sheet, if given); returns (what to
-    print or None, the one-line rejection or None)."""
-    from ..game.views import order_aids, status_view  # start-up: a signed view needs none
-    from ..render.documents import status_document  # start-up: a signed view in JSON needs none
-    from ..render.formats import render  # start-up: a signed view in JSON needs none
-    from ..render.record_text import record_lines, wrap_lines  # start-up: status and show need none
-    from ..store.journal import redact  # start-up: --help and completion do without
-
+    """Submit orders (with the next link of the side's dice sheet, if given) through the
+    game's kind; returns (what to print or None, the one-line rejection or None)."""
     check_side(side, journal, games_dir)
     check_private(journal)
+    load_msgspec()
     table = table_of(journal, games_dir)
-    try:
-        result = table.submit(side, texts, dice_text=dice, expect_seq=expect_seq,
-                              atomic=atomic, dry_run=dry_run, link=link)
-    except _UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
-        raise _unplayable(journal, _last_seq(journal), exc, "cannot be played on") from None
-    if dry_run:
-        return _dry_run_report(result, fmt)
-    data, state = result.data, result.state
-    aids = None
-    try:
-        view = status_view(state, data, side, dice=result.header["dice"]["mode"]) \
-            if state is not None else None
-        aids = order_aids(state, data, side) if state is not None else None
-    except _UNREADABLE as exc:
-        problem = _unplayable(journal, state.seq, exc, "cannot be shown")
-        if not result.applied:
-            raise problem from None
-        # The orders are in the journal: the exit code says so; the status is left out.
-        sys.stderr.write(f"referee: warning: {problem}\n")
-        view = None
-    if view is not None and result.applied and result.raw is not None:
-        table.keep_view(f"status:{side}", {**view, "_aids": aids}, result.bound)
-    if fmt == "json":
-        out = dump(_order_result().of(
-            applied=[{"order": a.text, "seq": a.record.get("seq"),
-                      "events": redact(a.record, side)["events"]} for a in result.applied],
-            rejected=None if result.rejected is None else {
-                "index": result.rejected[0], "order": result.rejected[1],
-                "error": str(result.rejected[2]),
-                "rule": getattr(result.rejected[2], "rule", None)},
-            not_applied=result.not_applied,
-            dropped=[{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
-            status=view))
-    else:
-        parts = ["\n".join(wrap_lines(record_lines(redact(a.record, side), data, side)))
-                 for a in result.applied]
-        parts += [f"order {i + 1} ({quoted(t)}): {why}" for i, t, why in result.dropped]
-        if view is not None and result.rejected is None:
-            parts.append(render(status_document(view, aids), "text"))
-        out = "\n".join(parts) if parts else None
-    return out, _rejection(result, fmt, atomic)
-
-
-def _rejection(result, fmt: str, atomic: bool = False, dry: bool = False) -> str | None:
-    """What a rejection prints on stderr: its line, or in JSON its error object."""
-    line = _rejection_line(result, atomic, dry)
-    if line is None or fmt != "json":
-        return line
-    exc = result.rejected[2]
-    return error_line(line.removeprefix("referee: "), getattr(exc, "kind", "order_rejected"),
-                      getattr(exc, "rule", None), EXIT_REJECTED)
-
-
-def _rejection_line(result, atomic: bool = False, dry: bool = False) -> str | None:
-    """One line: what was rejected and why, and what happened to the rest of the batch."""
-    rejection = None
-    if result.rejected is not None:
-        i, text, exc = result.rejected
-        rejection = f"referee: {exc}"
-        if atomic and i:
-            rejection += f"; --atomic: none of the {i + 1 + len(result.not_applied)} orders " \
-                         f"was applied"
-        elif dry:
-            rejection += f"; dry run: order {i + 1} is the first that would be rejected"
-        elif result.applied:
-            rejection += (f"; orders 1-{i} were applied, order {i + 1} ({quoted(text)}) was "
-                          f"rejected")
-        if result.not_applied and not (atomic or dry):
-            rejection += f"; not applied: {', '.join(map(quoted, result.not_applied))}"
-    return rejection
-
-
-def _dry_run_report(result, fmt: str) -> tuple[str | None, str | None]:
-    """What a dry run found: which orders are legal and where it stopped; nothing of what
-    they would lead to (the other side's answers and the dice stay unseen)."""
-    legal = [line for a in result.applied for line in a.text.split("\n")]   # plans: each order
-    if fmt == "json":
-        out = dump(_order_result().of(
-            dry_run=True, legal=legal, stopped=result.stopped, not_checked=result.not_applied,
-            rejected=None if result.rejected is None else {
-                "index": result.rejected[0], "order": result.rejected[1],
-                "error": str(result.rejected[2]),
-                "rule": getattr(result.rejected[2], "rule", None)}))
-    else:
-        lines = [f"dry run: {len(legal)} order(s) legal so far; nothing was written"]
-        lines += [f"  ok: {t}" for t in legal]
-        if result.stopped:
-            lines.append(f"stopped: {result.stopped}")
-            if result.not_applied:
-                lines.append("not checked: " + ", ".join(map(quoted, result.not_applied)))
-        out = "\n".join(lines)
-    return out, _rejection(result, fmt, dry=True)
+    out, rejection = table.kind.order(table, side, texts, fmt, dice_text=dice,
+                                      expect_seq=expect_seq, atomic=atomic, dry_run=dry_run,
+                                      link=link)
+    if out is not None and not isinstance(out, str):
+        out = dump(out)
+    if rejection is None:
+        return out, None
+    line, exc = rejection
+    if fmt != "json":
+        return out, line
+    return out, error_line(line.removeprefix("referee: "), getattr(exc, "kind", "order_rejected"),
+                           getattr(exc, "rule", None), EXIT_REJECTED)
 
 
 def _picture_kind(out: Path | None, fmt: str, to_terminal: bool) -> str:
@@ -504,14 +363,15 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
         raise UsageError(f"-o {quoted(str(out))}: not a file in an existing folder")
     check_private(journal)
     check_at(journal, at)
-    game = table_of(journal, games_dir).game(upto=at)
+    game = needing(journal, "map", "map", games_dir).game(upto=at)
     # start-up: only map draws
     from ..render.svgmap import map_facts, map_svg
+    from ..table.kinds import UNREADABLE, unplayable  # start-up: only map draws
 
     try:
         svg = map_svg(game.state, game.data, reader, game.game_id)
-    except _UNREADABLE as exc:
-        raise _unplayable(journal, game.state.seq, exc, "cannot be drawn") from None
+    except UNREADABLE as exc:
+        raise unplayable(journal, game.state.seq, exc, "cannot be drawn") from None
     where = f"-o {quoted(str(out))}" if out is not None else f"--format {kind}"
     try:
         from ..render.png import to_png  # start-up: the renderer, for a PNG only

@@ -42,6 +42,8 @@ def deadline(
     from ..game import timeline  # start-up: only the deadline commands need it
 
     commands.check_private(journal)
+    commands.load_msgspec()
+    commands.needing(journal, "deadlines", "deadline", GAMES["dir"])
     if pause and resume:
         raise UsageError("--pause and --resume: give one of them")
     fact = timeline.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind) \
@@ -68,6 +70,8 @@ def extend(
     from ..game import timeline  # start-up: only the deadline commands need it
 
     commands.check_private(journal)
+    commands.load_msgspec()
+    commands.needing(journal, "deadlines", "extend", GAMES["dir"])
     if len(what) not in (1, 2):
         raise UsageError("extend JOURNAL [SIDE] DURATION: give the duration, and the side "
                          "before it if only one side gets more time")

@@ -34,6 +34,8 @@ def mail(
     from ..mail import routes  # start-up: the mail route, for mail only
 
     commands.check_private(journal)
+    commands.load_msgspec()
+    commands.needing(journal, "route", "mail", GAMES["dir"])
     if in_ is not None or out is not None:
         commands.check_ours(journal)
         route = routes.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"))

@@ -207,11 +207,20 @@ def players(
     from ..mail import inbox as mail  # start-up: mail's parsers, for players and inbox only
 
     commands.check_private(journal)
+    commands.load_msgspec()
+    table = commands.table_of(journal, GAMES["dir"])
+    if set_ or new_key or drop_observer:
+        table.kind.needs("roster", "players --set", journal)
+    if sheet:
+        table.kind.needs("sheets", "players --sheet", journal)
     if set_ or new_key or drop_observer or sheet:
         commands.check_ours(journal)
-    sheets = commands.table_of(journal, GAMES["dir"]).register_sheets(sheet) if sheet else []
-    listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
-                                    drop_observer or [])
+    sheets = table.register_sheets(sheet) if sheet else []
+    if "roster" in table.kind.features:
+        listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
+                                        drop_observer or [])
+    else:
+        listed, watchers = _fixed_players(table, keys), []
     if format == Fmt.json:
         typer.echo(commands.dump(PlayersView.of(
             players=listed, observers=watchers,
@@ -229,6 +238,14 @@ def players(
         typer.echo(f"{p['side']:<10} {p['address']}{key}")
     for address in watchers:
         typer.echo(f"{'observer':<10} {address}")
+
+
+def _fixed_players(table, keys: bool) -> list[dict]:
+    """The players of a game whose players are fixed when it is made (its record 0), with
+    their order keys when asked."""
+    known = table.kind.order_keys(table) if keys else {}
+    return [{"side": side, "address": address, **({"key": known[side]} if side in known else {})}
+            for side, address in sorted(table.kind.players(table).items())]
 
 
 # ---------------------------------------------------------------- order

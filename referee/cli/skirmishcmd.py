@@ -34,8 +34,8 @@ def skirmish_order(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Take one order of a skirmish: roll its test, record it, print the test."""
-    from ..game.skirmish import submit  # start-up: only a skirmish order needs it
-    from ..render.skirmish import test_lines  # start-up: only a skirmish order needs it
+    from ..table.skirmish.life import submit  # start-up: only a skirmish order needs it
+    from ..table.skirmish.report import test_lines  # start-up: only a skirmish order
 
     rec = submit(journal, as_.casefold(), text, _given(dice))
     if format == Fmt.json:
@@ -55,8 +55,8 @@ def skirmish_report(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Every test of a skirmish with its dice, modifiers and result, and the forces' state."""
-    from ..game.skirmish import open_skirmish  # start-up: only a skirmish report needs it
-    from ..render.skirmish import report_document, report_text  # start-up: skirmish only
+    from ..table.skirmish.life import open_skirmish  # start-up: only a skirmish report
+    from ..table.skirmish.report import report_document, report_text  # start-up: skirmish
 
     game = open_skirmish(journal)
     doc = report_document(game.header, game.card, game.state, turn)
@@ -68,12 +68,12 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
                  secret_file: Path | None, format: Fmt, games_dir: Path | None,
                  players: list[str], signing_key: Path | None = None) -> None:
     """`new --game skirmish`: the journal with the card and forces, and the first report."""
-    from ..data.catalog import skirmish_data  # start-up: only a new skirmish needs it
-    from ..game.skirmish import create_skirmish  # start-up: only a new skirmish needs it
-    from ..render.skirmish import report_document, report_text  # start-up: skirmish only
     from ..store.players import parse_players  # start-up: only a new skirmish needs it
+    from ..table.skirmish.kind import SKIRMISH  # start-up: only a new skirmish needs it
+    from ..table.skirmish.life import create_skirmish  # start-up: only a new skirmish
+    from ..table.skirmish.report import report_document, report_text  # start-up: skirmish
 
-    data = skirmish_data(game, games_dir)
+    data = SKIRMISH.load(game, games_dir)
     sides = data.scenarios[scenario].sides if scenario in data.scenarios else []
     addresses = parse_players(players, sides)
     sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses,
@@ -100,7 +100,7 @@ def skirmish_keys(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Print each registered side's order key (for the moderator, who sends each his own)."""
-    from ..game.skirmish import order_keys  # start-up: only skirmish keys needs it
+    from ..table.skirmish.life import order_keys  # start-up: only skirmish keys needs it
 
     commands.check_private(journal)
     keys = order_keys(journal)

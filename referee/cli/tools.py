@@ -49,12 +49,7 @@ def inbox(
     from ..mail import inbox as mail  # start-up: mail's parsers, for inbox and players only
 
     commands.check_private(journal)
-    if commands.is_skirmish(journal):
-        from ..mail.skirmish import skirmish_inbox  # start-up: only a skirmish's mail needs it
-
-        outcomes, written = skirmish_inbox(journal, source, outbox)
-    else:
-        outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
+    outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
     if format == Fmt.json:
         typer.echo(commands.dump(InboxResult.of(
             messages=[{"where": o.where, "message_id": o.message_id, "from": o.sender,
@@ -87,6 +82,8 @@ def autoplay(
 ) -> None:
     """Play random legal orders for whoever must decide, checking invariants after each record."""
     commands.check_private(journal)
+    commands.load_msgspec()
+    commands.needing(journal, "autoplay", "autoplay", GAMES["dir"])
     from ..game.autoplay import autoplay as play  # start-up: only autoplay needs it
 
     out = play(journal, seed, until, games_dir=GAMES["dir"])
@@ -111,10 +108,10 @@ def games_check(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Check a game data directory and list every problem found."""
+    from ..data.catalog import folder_kind  # start-up: YAML, for games check only
     from ..data.dataload import load_game  # start-up: YAML, for games check only
-    from ..data.skirmish import game_kind  # start-up: YAML, for games check only
 
-    if game_kind(directory) == "skirmish":
+    if folder_kind(directory) == "skirmish":
         return skirmish_check(directory, format)
     data = load_game(directory)
     from ..data.gameinfo import describe  # start-up: only games check needs it
@@ -133,7 +130,7 @@ def games_check(
 
 def skirmish_check(directory: Path, format: Fmt) -> None:
     """games check for a game of kind skirmish: its card, tables and scenarios."""
-    from ..data.skirmish import load_skirmish  # start-up: YAML, for games check only
+    from ..table.skirmish.loading import load_skirmish  # start-up: YAML, for games check only
 
     data = load_skirmish(directory)
     notes = [f"ruleset: {data.info.ruleset}", f"challenge window: "
@@ -151,7 +148,8 @@ def skirmish_check(directory: Path, format: Fmt) -> None:
 
 def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text) -> None:
     """List the games of the games directory: id, name and scenarios (for `new --game`)."""
-    from ..data.catalog import any_game_data, game_names  # start-up: only games list
+    from ..data.catalog import game_names  # start-up: only games list
+    from ..table import any_game_data  # start-up: only games list
 
     games = []
     for name in game_names(GAMES["dir"]):

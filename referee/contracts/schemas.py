@@ -25,14 +25,18 @@ from .records import JournalHeader, JournalRecord, Roster
 from .scenariomodels import Scenario
 from .skirmish import (
     SkirmishCard,
+    SkirmishDice,
+    SkirmishExplained,
     SkirmishGame,
     SkirmishHeader,
     SkirmishKeys,
     SkirmishOrderResult,
+    SkirmishOrders,
     SkirmishRecord,
     SkirmishReport,
     SkirmishReveal,
     SkirmishScenario,
+    SkirmishStatus,
 )
 from .unitmodels import UnitsData
 from .validation import core_schema
@@ -69,6 +73,10 @@ SCHEMAS: dict[str, Any] = {
     "skirmish-report": SkirmishReport,
     "skirmish-order-result": SkirmishOrderResult,
     "skirmish-keys": SkirmishKeys,
+    "skirmish-orders": SkirmishOrders,
+    "skirmish-status": SkirmishStatus,
+    "skirmish-explained": SkirmishExplained,
+    "skirmish-dice": SkirmishDice,
     **OUTPUTS,
 }
 

@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal, Optional
 
 from msgspec import UNSET, Meta, UnsetType, field
 
-from .base import Contract, Document, Frozen
+from .base import Contract, Document, Frozen, Part
 from .records import Signature, Signing
 
 Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
@@ -274,6 +274,67 @@ class SkirmishOrderResult(Document):
     schema_version: int
     record: int
     body: dict[str, Any]
+
+
+class SkirmishOrders(Document):
+    """`order` on a skirmish: the records a side's orders made, all or none, in order."""
+
+    schema_version: int
+    records: list[SkirmishOrderResult]
+
+
+class SkirmishStatus(Document):
+    """`status` of a skirmish: the turn and phase of the card's sequence of play, the sides
+    it waits on, and the tests the phase takes (each with the facts its side declares).
+    Nothing of a skirmish is secret: every reader is shown the same."""
+
+    schema_version: int
+    game_id: str
+    game: str
+    scenario: str
+    seq: int                    # the journal's last record
+    turn: int
+    phase: str
+    waiting_on: list[str]
+    tests: list[str]            # the kinds of test the phase takes, then `done`
+    prompt: str
+    game_over: bool             # a side has no figure left fighting
+    revealed: bool              # the dice secret is in the journal: no more orders
+
+
+class SkirmishExplained(Document):
+    """`explain` of a skirmish record: the order, who gave it and when, and the test it
+    made (facts, each die, each modifier with its source, the result and its table), or the
+    dispute or ruling it holds."""
+
+    schema_version: int
+    game_id: str
+    seq: int
+    actor: str
+    order: str
+    turn: int
+    phase: str
+    test: Optional[SkirmishTest] = None
+    dispute: Optional[dict[str, Any]] = None
+    settle: Optional[dict[str, Any]] = None
+    revealed: Optional[str] = None          # the secret, for the record that reveals it
+
+
+class DiceOfASide(Part):
+    """The dice one side rolled of one size: how many, and how often each face came."""
+
+    side: str
+    die: int
+    rolled: int
+    faces: list[int]            # faces[i]: how often face i + 1 came
+
+
+class SkirmishDice(Document):
+    """`dice` of a skirmish: every die each side's tests rolled, by size and face."""
+
+    schema_version: int
+    game_id: str
+    dice: list[DiceOfASide]
 
 
 # ---------------------------------------------------------------- the journal of a skirmish

@@ -8,10 +8,10 @@ import sys
 
 from ..base.errors import GameDataError
 from . import datastore
+from .catalog import folder_kind
 from .compiled import write_package_copy
 from .dataload import load_game
 from .paths import default_games_dir
-from .skirmish import game_kind, load_skirmish
 
 
 def main() -> int:
@@ -21,8 +21,9 @@ def main() -> int:
     failed = 0
     for root in sorted(p for p in games.iterdir() if (p / "game.yaml").is_file()):
         try:                 # one game's broken data does not keep the others from compiling
-            if game_kind(root) == "skirmish":       # read from YAML: nothing to compile
-                print(f"checked {root.name} (skirmish, digest {load_skirmish(root).digest[:16]})")
+            if folder_kind(root) != "campaign":     # its kind reads its YAML: nothing to compile
+                print(f"not compiled: {root.name} ({folder_kind(root)}, read from its YAML; "
+                      f"`referee games check` checks it)")
                 continue
             print(f"compiled {root.name} into {write_package_copy(root)}")
         except GameDataError as exc:           # every problem, each at its file and line

@@ -44,25 +44,20 @@ def game_data(game: str = "ttlm", games_dir: Path | None = None) -> GameData:
     return _DATA_CACHE[key]
 
 
+def folder_kind(root: Path) -> str:
+    """`kind` of a game folder's game.yaml: the name of the GameKind that plays it
+    (table/kinds.py), 'campaign' when it names none."""
+    from .dataload import read_yaml  # start-up: YAML, only where a game's kind is asked
+
+    raw = read_yaml(Path(root) / "game.yaml", [])
+    kind = raw.get("kind") if isinstance(raw, dict) else None
+    return kind if isinstance(kind, str) else "campaign"
+
+
 def kind_of(game: str, games_dir: Path | None = None) -> str:
-    """The kind of a game of the games directory: 'campaign' (TTLM's system) or 'skirmish'."""
-    from .skirmish import game_kind  # start-up: YAML, only where a game's kind is asked
-
-    return game_kind(Path(games_dir or default_games_dir()) / game)
-
-
-def skirmish_data(game: str, games_dir: Path | None = None):
-    """The data of a game of kind skirmish (games/skirmish), read from its YAML."""
-    from .skirmish import load_skirmish  # start-up: YAML, only for a skirmish game
-
-    return load_skirmish(Path(games_dir or default_games_dir()) / game)
-
-
-def any_game_data(game: str, games_dir: Path | None = None):
-    """The data of a game of either kind (what `games list` and --version name)."""
-    if kind_of(game, games_dir) == "skirmish":
-        return skirmish_data(game, games_dir)
-    return game_data(game, games_dir)
+    """The kind of a game of the games directory: 'campaign' (TTLM's system) or another
+    game's own (the skirmish's)."""
+    return folder_kind(Path(games_dir or default_games_dir()) / game)
 
 
 def parse_options(items: list[str], data: GameData) -> dict[str, bool]:

@@ -48,6 +48,7 @@ from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
 from .delivery import refused_mails
+from .direct import direct_inbox
 from .handling import handle
 from .ledger import (
     REGISTERED_PER_DAY,
@@ -188,9 +189,11 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     with signed_only():          # nothing but what this referee wrote is read to mail it
         boxes = Mailboxes(sources)
         messages = boxes.survey()
+        table = Table.writing(journal, games_dir)
+        if table.kind.mail == "direct":     # its kind takes each mail whole (direct.py)
+            return direct_inbox(table, sources, outbox)
         if outbox is not None:
             check_outbox(outbox)
-        table = Table.writing(journal, games_dir)
         game = table.whole().game()        # the pass reads every record: checked once, here
         check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
         return _inbox_of(table, boxes, messages, outbox, with_map)

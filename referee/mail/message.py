@@ -20,7 +20,6 @@ from __future__ import annotations
 import email
 import email.charset
 import email.policy
-import functools
 import re
 from collections.abc import Collection
 from email.message import EmailMessage, Message
@@ -30,7 +29,7 @@ from ..engine.reading import VERBS
 from ..store.players import compact
 
 __all__ = ["CAMPAIGN_VERBS", "MailError", "mail_bytes", "order_lines", "parse_message",
-           "plain_body", "sheet_lines", "skirmish_verbs"]
+           "plain_body", "sheet_lines"]
 
 DEFAULT_LIMIT = 1 << 20
 
@@ -283,15 +282,6 @@ _MARKER = re.compile(r"^(?:[-*+•◦‣▪–]\s+|•|\d{1,3}[.)](?!\d))\s*")
 CAMPAIGN_VERBS = frozenset(VERBS)       # TTLM and AT ALL COSTS! (engine/reading.py)
 
 
-@functools.cache
-def skirmish_verbs() -> frozenset[str]:
-    """The first word of every skirmish order (engine/skirmish/order_text.py)."""
-    # start-up: only a skirmish's mail reads the skirmish's orders
-    from ..engine.skirmish.order_text import KINDS
-
-    return frozenset(KINDS)
-
-
 _UNIT_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2}-\d+")
 
 _GREETING_WORDS = (
@@ -403,7 +393,7 @@ def _drop_closing(lines: list[tuple[int, str]], verbs: Collection[str]
 def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMPAIGN_VERBS
                 ) -> list[tuple[int, str]]:
     """The order lines of a mail body, each with its line number (from 1) in body; verbs are
-    the first words of the game's orders (CAMPAIGN_VERBS, or skirmish_verbs()).
+    the first words of the game's orders (CAMPAIGN_VERBS, or its GameKind's verbs()).
 
     Dropped: everything from a signature ('-- ') or the old mail below a reply (an Outlook
     separator, a 'From:' header block) to the end, quoted '>' lines, attribution lines

@@ -75,6 +75,8 @@ class Game:
     lines: list[str] = field(default_factory=list)
     messages: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    kind: str = "campaign"      # its GameKind's name
+    routed: bool = True         # its kind has a mail route of its own (GameKind features)
 
     @property
     def spool(self) -> Path:
@@ -118,8 +120,12 @@ def journals_in(path: Path) -> list[Path]:
 def load_game(journal: Path, games_dir: Path | None) -> Game:
     """A game's route and the order keys that claim its mail (UsageError when its route is
     not one the referee would write: a forged record is played no further than verify
-    would let it)."""
+    would let it). A game whose kind has no mail route of its own is passed over."""
     table = Table(journal, games_dir).whole()
+    head = table.records[0]
+    if "route" not in table.kind.features:
+        return Game(journal, head["game_id"], head["hash"], None, None, [],
+                    kind=table.kind.name, routed=False)
     game = table.game()
     route = mail_route(table.records)
     wrong = route_problem(route)
@@ -201,6 +207,10 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     unclaimed: list[str] = []
     by_source: dict[str, list[Game]] = {}
     for x in games:
+        if not x.routed:
+            x.log(f"passed over: a game of kind {x.kind} has no mail route of its own; "
+                  f"`referee inbox {_named(x.journal)} MAILBOX` reads its mail")
+            continue
         if x.target is None:
             x.fail(f"no mail target: `referee mail {_named(x.journal)} --out TARGET` sets one")
             continue
@@ -213,7 +223,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
             for x in group:
                 x.fail(str(exc))
     for x in games:
-        if x.target is not None:
+        if x.routed and x.target is not None:
             _after_mail(x, games_dir, with_map)
     return TickReport(games, unclaimed, broken)
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .. import load_msgspec
 from ..base.errors import UsageError
 from ..base.readers import check_reader
 from ..store import snapshot
 from ..store.journal import Journal, scan
 from . import bookmarks
+from .kinds import KINDS, GameKind
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -47,6 +47,7 @@ class Table:
         self._raw: bytes | None = None
         self._records: list[dict] | None = None
         self._games: dict[int | None, Game] = {}
+        self._kind: GameKind | None = None
 
     @classmethod
     def writing(cls, path: Path | str, games_dir: Path | None = None) -> Table:
@@ -100,6 +101,13 @@ class Table:
             return None
         return head if isinstance(head, dict) else None
 
+    @property
+    def kind(self) -> GameKind:
+        """The kind of game record 0 names (table/kinds.py): what answers every command."""
+        if self._kind is None:
+            self._kind = kind_of_header(self.header_line())
+        return self._kind
+
     def header_hash(self) -> str | None:
         """The hash record 0 gives itself, unchecked (None when it cannot be read): what
         files kept beside a game are bound to."""
@@ -114,25 +122,12 @@ class Table:
                 upto == self._games[None].state.seq:
             return self._games[None]
         if upto not in self._games:
-            self._games[upto] = self._open(upto)
+            self._games[upto] = self.kind.open(self, upto)
         return self._games[upto]
 
-    def _open(self, upto: int | None) -> Game:
-        load_msgspec()
-        from ..engine.state import state_to_builtins  # start-up: the rules, for a replay
-        from ..game.replay import Game, position  # start-up: the rules, for a replay
-
-        pos = position(self.journal, self.raw, self.games_dir, upto, self._records)
-        if upto is not None:
-            if not 0 <= upto <= pos.seq:
-                raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
-        elif pos.read:              # records were replayed: keep the state they lead to
-            snapshot.save_state(self.path, self.raw, pos.bound, pos.seq, pos.hash, pos.header,
-                                state_to_builtins(pos.state))
-        game = Game(self.journal, pos.data, pos.header, pos.state, self.raw, pos.rules)
-        game._records = self._records
-        game.bound = pos.bound
-        return game
+    def checked_records(self) -> list[dict] | None:
+        """The records, when they were checked already (None: not read yet)."""
+        return self._records
 
     def position(self, raw: bytes) -> Position:
         """The position after raw's last record (raw: the journal's bytes under an append's
@@ -180,9 +175,11 @@ class Table:
         return snapshot.load_view(self.path, self.raw, bound, key)
 
     def keep_view(self, key: str, view: Any, bound: str | None = None) -> None:
-        """Keep a view made from these bytes (signed, bound to the game data)."""
-        bound = bound if bound is not None else self.game().bound
-        snapshot.save_view(self.path, self.raw, bound, key, view)
+        """Keep a view made from these bytes (signed, bound to the game data; none for a
+        game whose kind binds no data to its views)."""
+        bound = bound if bound is not None else getattr(self.game(), "bound", "")
+        if bound:
+            snapshot.save_view(self.path, self.raw, bound, key, view)
 
     def view(self, key: str, make: Callable[..., Any], *args: Any) -> Any:
         """The view kept for these bytes under key, else make(*args), kept."""
@@ -326,3 +323,37 @@ class Table:
     def forget(self) -> None:
         """Read everything again when next asked (the journal moved under this Table)."""
         self._raw, self._records, self._games = None, None, {}
+
+
+# ---------------------------------------------------------------- the kinds
+
+def kind_named(name: str) -> GameKind:
+    """The kind of this name (UsageError for one this referee does not know)."""
+    if name == "campaign":
+        from .campaign import CAMPAIGN  # start-up: a kind loads with its first game
+
+        return CAMPAIGN
+    if name == "skirmish":
+        from .skirmish.kind import SKIRMISH  # start-up: a kind loads with its first game
+
+        return SKIRMISH
+    raise UsageError(f"a game of kind {name!r}: this referee plays the kinds "
+                     f"{', '.join(KINDS)}")
+
+
+def kind_of_header(head: dict | None) -> GameKind:
+    """The kind record 0 names (the campaign when it names none: the first journals)."""
+    named = head.get("game_kind", "campaign") if isinstance(head, dict) else "campaign"
+    return kind_named(named if isinstance(named, str) else "")
+
+
+def game_kind(game: str, games_dir: Path | None = None) -> GameKind:
+    """The kind that plays a game of the games directory (its game.yaml says)."""
+    from ..data.catalog import kind_of  # start-up: only new, games list and check ask
+
+    return kind_named(kind_of(game, games_dir))
+
+
+def any_game_data(game: str, games_dir: Path | None = None) -> Any:
+    """A game's data, whatever its kind (what `games list` and --version name)."""
+    return game_kind(game, games_dir).load(game, games_dir)

@@ -7,9 +7,9 @@ from pydantic import TypeAdapter
 
 from referee.contracts.skirmish import SkirmishScenario
 from referee.data.paths import default_games_dir
-from referee.data.skirmish import load_skirmish
-from referee.engine import skirmish as sk
 from referee.store.anydice import AnyDice
+from referee.table.skirmish import decider as sk
+from referee.table.skirmish.loading import load_skirmish
 
 CARD = load_skirmish(default_games_dir() / "skirmish").card
 

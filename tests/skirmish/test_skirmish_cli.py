@@ -142,13 +142,6 @@ def test_manual_dice_are_the_ones_given(cli, tmp_path):
     assert r.exit_code != 0 and "dice" in r.stderr
 
 
-def test_the_campaign_commands_say_a_skirmish_is_read_by_its_own(cli, game):
-    for args in (["status", game], ["report", game], ["log", game], ["players", game]):
-        r = cli(*args)
-        assert r.exit_code == 2 and "a skirmish game" in r.stderr and "skirmish report" in \
-            r.stderr, args
-
-
 @pytest.mark.parametrize("extra", [["--deadline", "48h"], ["--mail-in", "mbox"]])
 def test_a_skirmish_refuses_what_only_a_campaign_runs_on_and_makes_no_file(cli, tmp_path,
                                                                            extra):

@@ -78,8 +78,8 @@ def test_a_skirmish_mail_is_read_with_the_skirmish_s_verbs(cli, tmp_path, secret
                                                              monkeypatch):
     """The lines of a skirmish player's mail are told from his greeting and signature by the
     skirmish's own orders (engine/skirmish/order_text.py), not by TTLM's."""
-    from referee.engine.skirmish.order_text import KINDS
     from referee.mail import message
+    from referee.table.skirmish.order_text import KINDS
 
     j = tmp_path / "patrol.jsonl"
     keys = mailed_patrol(cli, j, secret_file)

@@ -13,8 +13,8 @@ from forging import game_key, resign
 from test_skirmish_mail import BRITISH, mail, mailed_patrol
 
 from referee.contracts.schemas import schema
-from referee.game.skirmish import _over, open_skirmish
 from referee.store.journal import line_of
+from referee.table.skirmish.life import _over, open_skirmish
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
-"""A skirmish game by mail: each player's mail (his address and his order key) carries his
-orders — tests, done, a dispute, or the moderator's settlement — taken all or none; each
-sender gets a reply with his tests or the refusal, and every player the report."""
+"""Mail read directly for a game whose kind takes it so (GameKind.mail "direct", the
+skirmish's): each player's mail (his address and his order key) carries his orders, taken
+all or none by the kind; each sender gets a reply with what was recorded or the refusal,
+and every player the kind's report. Nothing here knows a game: the kind answers."""
 
 from __future__ import annotations
 
@@ -13,11 +14,10 @@ from pathlib import Path
 
 from ..base.errors import OrderError
 from ..base.glyphs import visible
-from ..game import skirmish as gs
-from ..render.skirmish import report_document, report_text, test_lines
 from ..store import home
-from ..store.journal import Journal, signed_only
+from ..store.journal import signed_only
 from ..store.players import compact
+from ..table import Table
 from . import message as mailtext
 from .mailboxes import MSGID, Message, read_source
 
@@ -49,7 +49,7 @@ def _key_given(body: str) -> str | None:
     return None
 
 
-def _handle(journal: Path, m: Message, players: dict, keys: dict, seen: set) -> Handled:
+def _handle(table: Table, m: Message, players: dict, keys: dict, seen: set) -> Handled:
     out = Handled(m.where, m.message_id, m.sender)
     side = _side_of(m, players)
     if m.problem or side is None or not m.message_id:
@@ -64,9 +64,9 @@ def _handle(journal: Path, m: Message, players: dict, keys: dict, seen: set) -> 
     if key is None or compact(key) != compact(keys[side]):
         out.status, out.reason = "refused", "the order key is missing or wrong"
         return out
-    lines = [text for _, text in mailtext.order_lines(body, key, mailtext.skirmish_verbs())]
+    lines = [text for _, text in mailtext.order_lines(body, key, table.kind.verbs())]
     try:
-        recs = gs.submit_many(journal, side, lines, mail=m.message_id)
+        recs = table.kind.take_mail(table, side, lines, m.message_id)
     except OrderError as exc:
         out.status, out.reason = "refused", str(exc)
         return out
@@ -74,47 +74,37 @@ def _handle(journal: Path, m: Message, players: dict, keys: dict, seen: set) -> 
     return out
 
 
-def skirmish_inbox(journal: Path, sources: list[Path], outbox: Path | None
-                   ) -> tuple[list[Handled], list[Path]]:
+def direct_inbox(table: Table, sources: list[Path], outbox: Path | None
+                 ) -> tuple[list[Handled], list[Path]]:
     """Apply every new mail of the registered players, in date order; write the replies
     and each player's report into outbox (only for a journal this referee signed)."""
     with signed_only():
-        return _skirmish_inbox(journal, sources, outbox)
+        players = table.kind.players(table)
+        keys = table.kind.order_keys(table)
+        seen = table.kind.mailed(table)
+        done = [_handle(table, m, players, keys, seen) for m in read_source(sources)]
+        written: list[Path] = []
+        if outbox is not None and any(h.new and h.side for h in done):
+            outbox.mkdir(parents=True, exist_ok=True)
+            written = _replies(table, outbox, done, players)
+        return done, written
 
 
-def _skirmish_inbox(journal: Path, sources: list[Path], outbox: Path | None
-                    ) -> tuple[list[Handled], list[Path]]:
-    header = Journal(journal).read()[0]
-    players = header.get("players", {})
-    keys = gs.order_keys(journal)
-    seen = {r.get("mail") for r in Journal(journal).read()[1:]}
-    done = [_handle(journal, m, players, keys, seen) for m in read_source(sources)]
-    written: list[Path] = []
-    if outbox is not None and any(h.new and h.side for h in done):
-        outbox.mkdir(parents=True, exist_ok=True)
-        written = _replies(journal, outbox, done, players)
-    return done, written
-
-
-def _replies(journal: Path, outbox: Path, done: list[Handled], players: dict) -> list[Path]:
-    game = gs.open_skirmish(journal)
-    by_seq = {t["record"]: t for t in game.state.tests}
+def _replies(table: Table, outbox: Path, done: list[Handled], players: dict) -> list[Path]:
     out = []
     for h in done:
         if not (h.new and h.side):
             continue
         if h.status == "applied":
-            lines = [x for n in h.records if n in by_seq for x in test_lines(by_seq[n])]
+            lines = table.kind.recorded_lines(table, h.records)
             body = "Recorded: " + ", ".join(f"#{n}" for n in h.records) + "\n" + \
                 "\n".join(lines)
         else:
             body = f"Nothing was recorded: {h.reason}"
         out.append(_write(outbox, players[h.side], f"Re: orders ({h.status})", body,
                           h.message_id))
-    doc = report_document(game.header, game.card, game.state)
-    subject = f"{game.header['game_id']}: turn {doc['turn']}, {doc['phase']} phase"
-    out += [_write(outbox, address, subject, report_text(doc), None)
-            for address in players.values()]
+    subject, report = table.kind.mail_report(table)
+    out += [_write(outbox, address, subject, report, None) for address in players.values()]
     return out
 
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from pydantic_core import ValidationError
 
-from ..base.errors import GameDataError
-from ..contracts.skirmish import SkirmishCard, SkirmishGame, SkirmishScenario
-from ..contracts.validation import validator
-from .dataload import read_yaml
+from ...base.errors import GameDataError
+from ...contracts.skirmish import SkirmishCard, SkirmishGame, SkirmishScenario
+from ...contracts.validation import validator
+from ...data.dataload import read_yaml
 
 
 @dataclass
@@ -33,14 +33,6 @@ class SkirmishData:
         """The sides of the first scenario (every scenario names its two)."""
         first = next(iter(self.scenarios.values()), None)
         return tuple(first.sides) if first else ()
-
-
-def game_kind(root: Path) -> str:
-    """`kind` of a game folder's game.yaml: 'skirmish', or 'campaign' when it names none."""
-    problems: list[str] = []
-    raw = read_yaml(Path(root) / "game.yaml", problems)
-    kind = raw.get("kind") if isinstance(raw, dict) else None
-    return kind if isinstance(kind, str) else "campaign"
 
 
 def _validated(model: type, raw: Any, label: str, problems: list[str]) -> Any:

@@ -6,7 +6,7 @@ reveals it."""
 
 from __future__ import annotations
 
-from ..contracts.skirmish import SkirmishReport
+from ...contracts.skirmish import SkirmishReport
 
 
 def _test(t: dict) -> dict:

@@ -13,31 +13,31 @@ from pathlib import Path
 import msgspec
 from pydantic_core import ValidationError
 
-from .. import __version__
-from ..base.errors import (
+from ... import __version__
+from ...base.errors import (
     ContractError,
     DiceError,
     IllegalOrderError,
     JournalError,
     UsageError,
 )
-from ..contracts.skirmish import (
+from ...contracts.skirmish import (
     SkirmishCard,
     SkirmishHeader,
     SkirmishRecord,
     SkirmishReveal,
     SkirmishScenario,
 )
-from ..contracts.validation import validator
-from ..data.skirmish import SkirmishData
-from ..engine import skirmish as sk
-from ..store import dice as dicemod
-from ..store import signing
-from ..store.anydice import AnyDice
-from ..store.authorship import Authorship
-from ..store.journal import Journal, now, parse, scan
-from ..store.players import order_key
-from ..store.secrets import create_with_secret, load_secret, secret_for_new
+from ...contracts.validation import validator
+from ...store import dice as dicemod
+from ...store import signing
+from ...store.anydice import AnyDice
+from ...store.authorship import Authorship
+from ...store.journal import Journal, now, parse, scan
+from ...store.players import order_key
+from ...store.secrets import create_with_secret, load_secret, secret_for_new
+from . import decider as sk
+from .loading import SkirmishData
 
 MODERATOR = "moderator"
 REVEAL = "reveal secret"
@@ -103,12 +103,14 @@ def _check_reveal(records: list[dict], name: str) -> None:
 
 
 def verify_skirmish(path: Path | str, secret_file: Path | None = None,
-                    pins: list[tuple[str, int | None, str]] = ()) -> list[str]:
+                    pins: list[tuple[str, int | None, str]] = (),
+                    raw: bytes | None = None) -> tuple[list[str], Authorship]:
     """verify for a skirmish journal: the chain, every signature (each pin a key that signed
     it), each record's contract, each test decided again from its facts and dice, and with
-    the secret every die of a committed game."""
+    the secret every die of a committed game. raw: the journal's bytes as the caller read
+    them. Returns what it says, and who signed the journal."""
     journal = Journal(path)
-    raw = journal.raw()
+    raw = journal.raw() if raw is None else raw
     signed = scan(raw, journal.name)        # each signature before the record is judged
     authors = Authorship(journal.name, next(signed))
     for rec in signed:
@@ -123,7 +125,7 @@ def verify_skirmish(path: Path | str, secret_file: Path | None = None,
         lines.append(f"record {shown['seq']} reveals the dice secret; it matches the "
                      f"commitment in the journal header")
     if records[0]["dice"]["mode"] != "committed":
-        return lines
+        return lines, authors
     if secret_file is not None:
         secret = dicemod.read_secret(secret_file)
         if dicemod.commitment(secret) != records[0]["dice"]["commitment"]:
@@ -132,9 +134,9 @@ def verify_skirmish(path: Path | str, secret_file: Path | None = None,
     elif shown is not None:
         secret = bytes.fromhex(shown["secret"])
     else:
-        return lines
+        return lines, authors
     _check_dice(records, secret, journal.name)
-    return lines + ["every die is the one the committed secret gives"]
+    return lines + ["every die is the one the committed secret gives"], authors
 
 
 def _check_dice(records: list[dict], secret: bytes, name: str) -> None:
@@ -236,15 +238,16 @@ def reveal_skirmish(path: Path | str, force: bool = False) -> dict:
     return journal.append_raw(build)[1][0]
 
 
-def order_keys(path: Path | str) -> dict[str, str]:
+def order_keys(path: Path | str, header: dict | None = None) -> dict[str, str]:
     """Each registered side's order key (and the moderator's), from the game's secret: what
-    a mail must carry ('Order key: ...') to be taken as that side's."""
-    records = Journal(path).read()
-    secret = load_secret(Path(path), records[0])
+    a mail must carry ('Order key: ...') to be taken as that side's. header: record 0, as
+    the caller read it."""
+    header = Journal(path).read()[0] if header is None else header
+    secret = load_secret(Path(path), header)
     if secret is None:
         raise UsageError(f"{path}: the dice secret was not found; it makes the order keys")
-    return {side: order_key(secret, records[0]["game_id"], side, 1)
-            for side in records[0].get("players", {})}
+    return {side: order_key(secret, header["game_id"], side, 1)
+            for side in header.get("players", {})}
 
 
 def is_skirmish(header: dict) -> bool:
@@ -262,10 +265,11 @@ def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
     return card, state
 
 
-def open_skirmish(path: Path | str) -> Skirmish:
-    """A skirmish game read from its journal (UsageError if the journal is another game's)."""
+def open_skirmish(path: Path | str, records: list[dict] | None = None) -> Skirmish:
+    """A skirmish game read from its journal, or from its records as the caller checked them
+    (UsageError if the journal is another game's)."""
     journal = Journal(path)
-    records = journal.read()
+    records = journal.read() if records is None else records
     if not is_skirmish(records[0]):
         raise UsageError(f"{journal.name}: not a skirmish game")
     card, state = replay(records)

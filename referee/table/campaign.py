@@ -1,0 +1,206 @@
+"""The campaign kind: TO THE LAST MAN! and AT ALL COSTS!, the games the rules engine plays
+(referee/engine/, the sequence of play of rule 2.0), bound into one GameKind.
+
+Only the standard library and the journal's store load with this module; each answer loads
+the rules, the views or the renderers it needs (`start-up`), so that a command answered
+from a kept view loads none of them.
+"""
+
+from __future__ import annotations
+
+from .. import load_msgspec
+from ..base.errors import UsageError
+from ..base.readers import MODERATOR
+from .kinds import UNREADABLE, GameKind, unplayable
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+class CampaignKind(GameKind):
+    """The campaign games: every order decided by the engine, hands and plans kept secret."""
+
+    name = "campaign"
+    mail = "ledger"
+    features = frozenset({"map", "area", "standing", "deadlines", "sheets", "route", "upgrade",
+                          "rekey", "export", "roster", "autoplay"})
+
+    # ------------------------------------------------------------ the game
+    def open(self, table, upto: int | None) -> Any:
+        """The game replayed to its last record (or to record upto), from this user's
+        snapshot when one fits; the state it leads to is kept as a snapshot."""
+        load_msgspec()
+        from ..engine.state import state_to_builtins  # start-up: the rules, for a replay
+        from ..game.replay import Game, position  # start-up: the rules, for a replay
+        from ..store import snapshot  # start-up: the rules, for a replay
+
+        pos = position(table.journal, table.raw, table.games_dir, upto, table.checked_records())
+        if upto is not None:
+            if not 0 <= upto <= pos.seq:
+                raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
+        elif pos.read:              # records were replayed: keep the state they lead to
+            snapshot.save_state(table.path, table.raw, pos.bound, pos.seq, pos.hash, pos.header,
+                                state_to_builtins(pos.state))
+        game = Game(table.journal, pos.data, pos.header, pos.state, table.raw, pos.rules,
+                    table.checked_records())
+        game.bound = pos.bound
+        return game
+
+    def load(self, game: str, games_dir: Path | None = None) -> Any:
+        load_msgspec()
+        from ..data.catalog import game_data  # start-up: the data, for a campaign game
+
+        return game_data(game, games_dir)
+
+    def sides(self, table) -> tuple[str, ...]:
+        return tuple(table.game().data.sides)
+
+    def verbs(self) -> frozenset[str]:
+        from ..engine.reading import VERBS  # start-up: only mail reads the verbs
+
+        return frozenset(VERBS)
+
+    def parse(self, table, text: str) -> Any:
+        from ..engine.reading import parse_order  # start-up: the rules
+
+        game = table.game()
+        return parse_order(text, game.data, game.state)
+
+    def format(self, order: Any) -> str:
+        from ..engine.order_text import format_order  # start-up: the rules
+
+        return format_order(order)
+
+    def decide(self, table, order: Any, side: str, dice: Any) -> Any:
+        from ..engine import decide  # start-up: the rules
+
+        game = table.game()
+        return decide(game.state, game.data, order, side, dice)
+
+    def evolve(self, table, state: Any, record: dict) -> None:
+        from ..game.replay import apply_record  # start-up: the rules
+
+        apply_record(state, record, table.game().data, table.name)
+
+    def legal_orders(self, table, side: str) -> list[str]:
+        from ..engine import legal_orders  # start-up: the rules
+        from ..engine.order_text import format_order  # start-up: the rules
+
+        game = table.game()
+        return [format_order(o) for o in legal_orders(game.state, game.data, side)]
+
+    def waiting_on(self, table) -> list[str]:
+        from ..engine import waiting_on  # start-up: the rules
+
+        return list(waiting_on(table.game().state))
+
+    def prompt(self, table) -> str:
+        from ..engine import pending_prompt  # start-up: the rules
+
+        game = table.game()
+        return pending_prompt(game.state, game.data)
+
+    def players(self, table) -> dict[str, str]:
+        from ..store.players import roster  # start-up: only the players' commands ask
+
+        return {side: p["address"] for side, p in roster(table.records).items()}
+
+    def default_order(self, table, side: str) -> tuple[str, str] | None:
+        from ..game.timeline import null_order  # start-up: only a missed deadline asks
+
+        game = table.game()
+        return null_order(game.state, game.data, side)
+
+    # ------------------------------------------------------------ views
+    def status_view(self, table, reader: str) -> dict:
+        """The status view (2.0): whose decision, what kind, the legal orders, deadlines."""
+        game = table.game()
+        from ..game import timeline  # start-up: the rules, when no kept view fits
+        from ..game.views import readable_status_view  # start-up: the rules, no kept view
+
+        try:
+            view = readable_status_view(game.state, game.data, reader, game.game_id,
+                                        game.header["dice"]["mode"])
+        except UNREADABLE as exc:
+            raise unplayable(table.path, game.state.seq, exc, "cannot be shown") from None
+        if timeline.has_deadlines(table.raw):       # from the journal's bytes alone
+            view["deadlines"] = timeline.deadline_view(
+                timeline.timeline(table.journal, table.raw, table.games_dir, table.records))
+        return view
+
+    def status_document(self, view: dict, aids: Any, every: bool) -> Any:
+        from ..render.documents import status_document  # start-up: JSON needs no renderer
+
+        return status_document(view, aids, every)
+
+    def show_view(self, table, reader: str, at: int | None) -> dict:
+        """Everything the reader may see of the game, now or after record at."""
+        game = table.game(upto=at)
+        from ..game.views import state_view  # start-up: the rules, when no kept view fits
+
+        try:
+            return state_view(game.state, game.data, reader, game.game_id,
+                              dice=game.header["dice"]["mode"])
+        except UNREADABLE as exc:
+            raise unplayable(table.path, game.state.seq, exc, "cannot be shown") from None
+
+    def show_document(self, view: dict) -> Any:
+        from ..render.documents import show_document  # start-up: JSON needs no renderer
+
+        return show_document(view)
+
+    # ------------------------------------------------------------ the commands
+    def order(self, table, side: str, texts: list[str], fmt: str, **how: Any
+              ) -> tuple[Any, tuple[str, Exception] | None]:
+        from .ordering import take_orders  # start-up: only order
+
+        return take_orders(table, side, texts, fmt, **how)
+
+    def log(self, table, reader: str, since: int, fmt: str, width: int) -> Iterator[str]:
+        from .ordering import log_lines  # start-up: only log
+
+        return log_lines(table, reader, since, fmt, width)
+
+    def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
+               dialect: str = "common") -> str:
+        from ..render.reports import render_report  # start-up: only report
+
+        doc, meta = table.report(reader, since)
+        return render_report(doc, meta, fmt, width, dialect)
+
+    def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:
+        from ..render.audit import explain, explain_document  # start-up: only explain
+        from ..render.formats import render  # start-up: only explain
+
+        doc = explain(table.path, table.raw, seq, reader, table.games_dir)
+        return doc if fmt == "json" else render(explain_document(doc), "text", width)
+
+    def dice(self, table, reader: str, fmt: str, width: int) -> Any:
+        from ..render.audit import dice_counts, dice_document  # start-up: only dice
+        from ..render.formats import render  # start-up: only dice
+
+        doc = dice_counts(table.path, table.raw, reader, table.games_dir)
+        return doc if fmt == "json" else render(dice_document(doc), "text", width)
+
+    def verify(self, table, secret: Path | None, export: str | None, pins: list) -> Any:
+        return table.verify(secret_file=secret, export=export, pins=pins)
+
+    def reveal(self, table, force: bool) -> dict:
+        return table.reveal(force)
+
+    def order_keys(self, table) -> dict[str, str]:
+        from ..store.players import order_key, roster  # start-up: only players --keys
+        from ..store.secrets import load_secret  # start-up: only players --keys
+
+        game = table.game()
+        secret = load_secret(table.path, game.header)
+        if secret is None:
+            raise UsageError("the dice secret is needed to print the order keys")
+        return {side: order_key(secret, game.game_id, side, p.get("key_no") or 0)
+                for side, p in roster(table.records).items() if side != MODERATOR}
+
+
+CAMPAIGN = CampaignKind()

@@ -1,0 +1,165 @@
+"""The campaign kind's `order` and `log`: a side's batch taken through the Table and told
+back (the records it made, then the side's status), and the records as each reader may
+read them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from ..base.errors import JournalError, quoted
+from ..base.readers import check_reader
+from ..contracts.views import OrderResult
+from ..game.records import header_of, record_of
+from ..game.replay import Era, check_actor, data_for
+from ..game.views import order_aids, status_view
+from ..render.documents import status_document
+from ..render.formats import render
+from ..render.record_text import note_pending, record_lines, wrap_lines
+from ..store.journal import last_line, redact, scan
+from .kinds import UNREADABLE, unplayable
+
+
+def _last_seq(raw: bytes) -> int:
+    """The seq of the last record of journal bytes (-1 if it cannot be read)."""
+    try:
+        seq = json.loads(last_line(raw)).get("seq")
+    except (ValueError, AttributeError, RecursionError):
+        return -1
+    return seq if isinstance(seq, int) else -1
+
+
+def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
+                ) -> tuple[Any, tuple[str, Exception] | None]:
+    """Submit a side's orders (game/batch.py, through the Table): what to print (text, an
+    OrderResult, or None) and the rejection (its line and the error), if any."""
+    try:
+        result = table.submit(side, texts, **how)
+    except UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
+        raise unplayable(table.path, _last_seq(table.journal.raw()), exc,
+                         "cannot be played on") from None
+    atomic = bool(how.get("atomic"))
+    if how.get("dry_run"):
+        return _dry_run_report(result, fmt), _rejection(result, atomic, dry=True)
+    view, aids = _status_after(table, result, side)
+    if fmt == "json":
+        out = OrderResult.of(
+            applied=[{"order": a.text, "seq": a.record.get("seq"),
+                      "events": redact(a.record, side)["events"]} for a in result.applied],
+            rejected=_rejected(result), not_applied=result.not_applied,
+            dropped=[{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
+            status=view)
+    else:
+        parts = ["\n".join(wrap_lines(record_lines(redact(a.record, side), result.data, side)))
+                 for a in result.applied]
+        parts += [f"order {i + 1} ({quoted(t)}): {why}" for i, t, why in result.dropped]
+        if view is not None and result.rejected is None:
+            parts.append(render(status_document(view, aids), "text"))
+        out = "\n".join(parts) if parts else None
+    return out, _rejection(result, atomic)
+
+
+def _status_after(table, result, side: str) -> tuple[dict | None, Any]:
+    """The side's status after the batch (kept for the bytes written), or None when the
+    position cannot be shown: then the orders stand, a warning says why, and the exit code
+    says they were applied."""
+    state, data = result.state, result.data
+    if state is None:
+        return None, None
+    try:
+        view = status_view(state, data, side, dice=result.header["dice"]["mode"])
+        aids = order_aids(state, data, side)
+    except UNREADABLE as exc:
+        problem = unplayable(table.path, state.seq, exc, "cannot be shown")
+        if not result.applied:
+            raise problem from None
+        sys.stderr.write(f"referee: warning: {problem}\n")
+        return None, None
+    if result.applied and result.raw is not None:
+        table.keep_view(f"status:{side}", {**view, "_aids": aids}, result.bound)
+    return view, aids
+
+
+def _rejected(result) -> dict | None:
+    if result.rejected is None:
+        return None
+    i, text, exc = result.rejected
+    return {"index": i, "order": text, "error": str(exc), "rule": getattr(exc, "rule", None)}
+
+
+def _rejection(result, atomic: bool = False, dry: bool = False
+               ) -> tuple[str, Exception] | None:
+    """One line: what was rejected and why, and what happened to the rest of the batch;
+    with the error it comes from."""
+    if result.rejected is None:
+        return None
+    i, text, exc = result.rejected
+    rejection = f"referee: {exc}"
+    if atomic and i:
+        rejection += f"; --atomic: none of the {i + 1 + len(result.not_applied)} orders " \
+                     f"was applied"
+    elif dry:
+        rejection += f"; dry run: order {i + 1} is the first that would be rejected"
+    elif result.applied:
+        rejection += (f"; orders 1-{i} were applied, order {i + 1} ({quoted(text)}) was "
+                      f"rejected")
+    if result.not_applied and not (atomic or dry):
+        rejection += f"; not applied: {', '.join(map(quoted, result.not_applied))}"
+    return rejection, exc
+
+
+def _dry_run_report(result, fmt: str) -> Any:
+    """What a dry run found: which orders are legal and where it stopped; nothing of what
+    they would lead to (the other side's answers and the dice stay unseen)."""
+    legal = [line for a in result.applied for line in a.text.split("\n")]   # plans: each order
+    if fmt == "json":
+        return OrderResult.of(dry_run=True, legal=legal, stopped=result.stopped,
+                              not_checked=result.not_applied, rejected=_rejected(result))
+    lines = [f"dry run: {len(legal)} order(s) legal so far; nothing was written"]
+    lines += [f"  ok: {t}" for t in legal]
+    if result.stopped:
+        lines.append(f"stopped: {result.stopped}")
+        if result.not_applied:
+            lines.append("not checked: " + ", ".join(map(quoted, result.not_applied)))
+    return "\n".join(lines)
+
+
+def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[str]:
+    """The records from `since` as the reader may read them: each as text, or (fmt json)
+    as one line of JSON redacted for him, which still verifies. Every record is checked
+    first, so a damaged journal prints nothing but the record where it is damaged."""
+    raw, name, games_dir = table.raw, table.name, table.games_dir
+    records = scan(raw, name)
+    first = next(records)
+    header_of(first, name)
+    data = data_for(first, name, games_dir)      # the data it was played with
+    era = Era(first, data, games_dir, name)
+    upgraded: dict[int, object] = {}            # record -> the game data it moves on to
+    for rec in records:
+        typed = record_of(rec, name)
+        check_actor(typed.actor, rec.get("seq"), era.data, name)
+        for ev in typed.events:
+            if ev.type == "RulesUpgraded":
+                era.switch(ev, rec["seq"])
+                upgraded[rec["seq"]] = era.data
+    check_reader(reader, data.sides)
+    pending: dict[str, str] = {}
+    for rec in scan(raw, name):         # a stream: memory stays flat
+        data = upgraded.get(rec["seq"], data)
+        if rec["seq"] < since:
+            note_pending(rec, pending)
+            continue
+        shown = redact(rec, reader)
+        if fmt == "json":
+            yield json.dumps(shown, sort_keys=True, separators=(",", ":"))
+            continue
+        try:
+            lines = wrap_lines(record_lines(shown, data, reader, pending,
+                                            first["dice"]["mode"] == "manual"), width)
+        except UNREADABLE as exc:
+            raise JournalError(f"{name}: record {rec['seq']} cannot be shown: it names "
+                               f"something the game data does not have ({exc})",
+                               record=rec["seq"]) from None
+        yield "\n".join(lines)

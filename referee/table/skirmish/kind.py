@@ -1,0 +1,326 @@
+"""The skirmish kind: the skirmish of TO THE LAST MAN! bound into one GameKind, so that
+`order status show log report explain dice verify reveal players inbox` take its journal as
+they take a campaign's. Its orders are the card's tests with the facts the ordering side
+declares; every die comes from the committed secret; nothing of it is secret, so every
+reader is shown the same."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ...base.errors import UsageError
+from ...base.readers import MODERATOR
+from ...contracts.skirmish import (
+    SkirmishDice,
+    SkirmishExplained,
+    SkirmishOrderResult,
+    SkirmishOrders,
+    SkirmishStatus,
+)
+from ...game.audit import record_number
+from ...render.formats import render
+from ...render.sections import Document, Items, Section, Span, para
+from ...store.signing import shown
+from ..kinds import GameKind
+from . import decider as sk
+from . import life
+from .loading import load_skirmish
+from .order_text import KINDS
+from .report import report_document, report_text, test_lines
+
+FLOW = "Sequence of Play"
+
+
+class SkirmishKind(GameKind):
+    """The skirmish: tests declared and rolled, disputes within the challenge window, the
+    moderator's rulings."""
+
+    name = "skirmish"
+    mail = "direct"
+    features = frozenset()
+
+    # ------------------------------------------------------------ the game
+    def open(self, table, upto: int | None) -> life.Skirmish:
+        records = table.records
+        if upto is not None:
+            if not 0 <= upto < len(records):
+                raise UsageError(f"--at {upto}: the journal has records 0 to "
+                                 f"{len(records) - 1}")
+            records = records[:upto + 1]
+        return life.open_skirmish(table.path, records)
+
+    def load(self, game: str, games_dir: Path | None = None) -> Any:
+        from ...data.paths import default_games_dir  # start-up: only a skirmish's data
+
+        return load_skirmish(Path(games_dir or default_games_dir()) / game)
+
+    def sides(self, table) -> tuple[str, ...]:
+        return tuple(table.game().state.sides)
+
+    def players(self, table) -> dict[str, str]:
+        return dict(table.records[0].get("players", {}))
+
+    def verbs(self) -> frozenset[str]:
+        return frozenset(KINDS)
+
+    def parse(self, table, text: str) -> sk.SkOrder:
+        return sk.parse_order(text, table.game().card)
+
+    def format(self, order: sk.SkOrder) -> str:
+        return order.text
+
+    def decide(self, table, order: sk.SkOrder, side: str, dice: Any) -> dict:
+        game = table.game()
+        return sk.decide(game.card, game.state.clone(), order, side, dice)
+
+    def evolve(self, table, state: Any, record: dict) -> None:
+        sk.evolve(table.game().card, state, record, record["seq"])
+
+    def legal_orders(self, table, side: str) -> list[str]:
+        """The first words open to side now: the tests of this phase (each with the facts
+        he declares, which the referee cannot list) and done; none once he is done."""
+        game = table.game()
+        if side not in sk.waiting(game.state) or _closed(game.state):
+            return []
+        return [*sk.phase_of(game.card, game.state).tests, "done"]
+
+    def waiting_on(self, table) -> list[str]:
+        game = table.game()
+        return [] if _closed(game.state) else sk.waiting(game.state)
+
+    def prompt(self, table) -> str:
+        game = table.game()
+        phase = sk.phase_of(game.card, game.state).phase
+        return (f"turn {game.state.turn}, {phase} phase: the tests of the phase with the "
+                f"facts each side declares, then done ({FLOW})")
+
+    def default_order(self, table, side: str) -> tuple[str, str] | None:
+        return "done", FLOW
+
+    # ------------------------------------------------------------ views
+    def status_view(self, table, reader: str) -> dict:
+        game, last = table.game(), table.records[-1]
+        state = game.state
+        waiting = self.waiting_on(table)
+        return SkirmishStatus.plain(
+            game_id=game.header["game_id"], game=game.header["game"],
+            scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
+            phase=sk.phase_of(game.card, state).phase, waiting_on=waiting,
+            tests=[*sk.phase_of(game.card, state).tests, "done"],
+            prompt=self.prompt(table), game_over=life._over(state),
+            revealed=state.revealed is not None)
+
+    def status_document(self, view: dict, aids: Any, every: bool) -> Document:
+        waiting = ", ".join(view["waiting_on"]) or "nobody"
+        now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
+               para("Tests of this phase: ", Span(", ".join(view["tests"]), "order"))]
+        if view["revealed"]:
+            now.append(para("The dice secret is revealed: the game is closed."))
+        elif view["game_over"]:
+            now.append(para("A side has no figure left fighting: the game is over."))
+        return Document(f"Skirmish {view['game_id']} ({view['scenario']}): record "
+                        f"{view['seq']}", [Section("Now", now)])
+
+    def show_view(self, table, reader: str, at: int | None) -> dict:
+        game = table.game(upto=at)
+        return report_document(game.header, game.card, game.state)
+
+    def show_document(self, view: dict) -> Document:
+        return _report_sections(view)
+
+    # ------------------------------------------------------------ the commands
+    def order(self, table, side: str, texts: list[str], fmt: str, **how: Any
+              ) -> tuple[Any, None]:
+        """Every order of the side taken all or none, each its own record with its own dice
+        (life.submit_many); a refusal appends nothing and is the command's error."""
+        for option in ("expect_seq", "link"):
+            if how.get(option) is not None:
+                raise UsageError(f"--{option.replace('_', '-')}: a skirmish's orders take "
+                                 f"none")
+        if how.get("dry_run"):
+            raise UsageError("--dry-run: a skirmish's tests roll as they are taken")
+        given = _given(how.get("dice_text"))
+        records = life.submit_many(table.path, side, texts, given)
+        table.forget()
+        if fmt == "json":
+            return SkirmishOrders.of(records=[SkirmishOrderResult.of(record=r["seq"], body=r)
+                                              for r in records]), None
+        return "\n".join(_record_lines(r) for r in records), None
+
+    def log(self, table, reader: str, since: int, fmt: str, width: int):
+        for rec in table.records[max(since, 0):]:
+            if fmt == "json":
+                yield json.dumps(rec, sort_keys=True, separators=(",", ":"))
+            elif rec["seq"] == 0:
+                yield (f"#0 moderator: new skirmish {rec['game_id']} ({rec['scenario']}), "
+                       f"dice {rec['dice']['mode']}")
+            else:
+                yield _record_lines(rec)
+
+    def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
+               dialect: str = "common") -> str:
+        game = table.game()
+        doc = report_document(game.header, game.card, game.state)
+        if fmt == "json":
+            return json.dumps(doc, indent=2, ensure_ascii=False)
+        if fmt == "text":
+            return report_text(doc).rstrip("\n")
+        return render(_report_sections(doc), fmt, width, dialect).rstrip("\n")
+
+    def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:
+        records = table.records
+        rec = records[record_number(seq, records[-1]["seq"])]
+        doc = _explained(records, rec)
+        return doc if fmt == "json" else render(_explained_document(doc), "text", width)
+
+    def dice(self, table, reader: str, fmt: str, width: int) -> Any:
+        records = table.records
+        doc = SkirmishDice.of(game_id=records[0]["game_id"], dice=_dice_counts(records))
+        if fmt == "json":
+            return doc
+        rows = [[d.side, f"D{d.die}", str(d.rolled), " ".join(map(str, d.faces))]
+                for d in doc.dice]
+        from ...render.sections import Table as Rows  # start-up: only dice as text
+
+        body = [Rows(["side", "die", "rolled", "each face, 1 up"], rows)] if rows else \
+            [para("No die has been rolled yet.")]
+        return render(Document(f"Dice of skirmish {doc.game_id}", [Section("", body)]),
+                      "text", width)
+
+    def verify(self, table, secret: Path | None, export: str | None, pins: list) -> Any:
+        if export is not None:
+            self.needs("export", "verify --export", table.path)
+        lines, authors = life.verify_skirmish(table.path, secret, pins, table.raw)
+        return Verified(lines, len(table.records), authors)
+
+    def reveal(self, table, force: bool) -> dict:
+        rec = life.reveal_skirmish(table.path, force)
+        table.forget()
+        return rec
+
+    def order_keys(self, table) -> dict[str, str]:
+        return life.order_keys(table.path, table.records[0])
+
+    # ------------------------------------------------------------ mail (mail/direct.py)
+    def take_mail(self, table, side: str, lines: list[str], message_id: str) -> list[dict]:
+        """A mail's orders taken all or none; the records they made."""
+        records = life.submit_many(table.path, side, lines, mail=message_id)
+        table.forget()
+        return records
+
+    def mailed(self, table) -> set[str]:
+        """The Message-IDs of the mails the journal holds."""
+        return {r["mail"] for r in table.records[1:] if r.get("mail")}
+
+    def recorded_lines(self, table, seqs: list[int]) -> list[str]:
+        """The lines a sender is answered with for the records his mail made."""
+        by_seq = {t["record"]: t for t in table.game().state.tests}
+        return [x for n in seqs if n in by_seq for x in test_lines(by_seq[n])]
+
+    def mail_report(self, table) -> tuple[str, str]:
+        """Every player's report after a mail pass: (subject, text)."""
+        game = table.game()
+        doc = report_document(game.header, game.card, game.state)
+        return (f"{game.header['game_id']}: turn {doc['turn']}, {doc['phase']} phase",
+                report_text(doc))
+
+
+class Verified:
+    """What verify found of a skirmish: its lines and how many records it checked."""
+
+    def __init__(self, lines: list[str], records: int, authors):
+        self.lines, self.records, self.older = lines, records, 0
+        self.keys = [shown(f) for _, f in authors.keys]     # in order, as verify names them
+        self.signed_from = authors.keys[0][0] if authors.keys else None
+
+
+def _closed(state) -> bool:
+    return state.revealed is not None or life._over(state)
+
+
+def _given(dice: str | None) -> list[int] | None:
+    if dice is None:
+        return None
+    try:
+        return [int(x) for x in dice.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--dice {dice!r}: whole numbers separated by commas") from None
+
+
+def _record_lines(rec: dict) -> str:
+    """A record as `order` and `log` tell it: a test in two lines, else one."""
+    test = rec.get("test")
+    if test is not None:
+        return "\n".join(test_lines({**test, "record": rec["seq"], "side": rec["actor"],
+                                     "order": rec["order"]}))
+    return f"#{rec['seq']} {rec['actor']}: {rec['order']} recorded"
+
+
+def _report_sections(doc: dict) -> Document:
+    """A skirmish report (or show) as a document every human format renders."""
+    waiting = ", ".join(doc["waiting"]) or "nobody"
+    tests = [[Span(line.strip())] for t in doc["tests"] for line in test_lines(t)]
+    forces = [[Span(f"section {s['id']} ({s['side']}, {s['quality']}): {s['killed']} killed, "
+                    f"{s['failures']} morale failure(s)"
+                    + (" (dispersed)" if s["dispersed"] else ""))] for s in doc["sections"]]
+    forces += [[Span(f"{f['id']} {f['quality']} {f['weapon']}: {f['state']}"
+                     + (f", {f['pins']} pin(s)" if f["pins"] else ""))]
+               for f in doc["figures"]]
+    return Document(f"Skirmish {doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, "
+                    f"{doc['phase']} phase; waiting on {waiting}",
+                    [Section("Tests", [Items(tests)] if tests else [para("No test yet.")]),
+                     Section("Forces", [Items(forces)])])
+
+
+def _explained(records: list[dict], rec: dict) -> SkirmishExplained:
+    """One record of a skirmish, as `explain` gives it."""
+    if rec["seq"] == 0:
+        return SkirmishExplained.of(game_id=rec["game_id"], seq=0, actor=MODERATOR,
+                                    order="new skirmish", turn=1, phase="", test=None)
+    test = rec.get("test")
+    shown = None if test is None else {**test, "record": rec["seq"], "side": rec["actor"],
+                                       "order": rec["order"]}
+    shown = None if shown is None else {k: shown[k] for k in (
+        "record", "side", "order", "kind", "facts", "dice", "modifiers", "result", "effects",
+        "rule")}
+    return SkirmishExplained.of(
+        game_id=records[0]["game_id"], seq=rec["seq"], actor=rec["actor"],
+        order=rec["order"], turn=rec.get("turn", 0), phase=rec.get("phase", ""), test=shown,
+        dispute=rec.get("dispute"), settle=rec.get("settle"),
+        revealed=rec.get("secret") if rec.get("kind") == "reveal" else None)
+
+
+def _explained_document(doc: SkirmishExplained) -> Document:
+    lines = [para(f"#{doc.seq} {doc.actor}: ", Span(doc.order, "order")),
+             para(f"turn {doc.turn}, {doc.phase or 'before play'}")]
+    if doc.test is not None:
+        t = doc.test
+        lines += [para("facts declared: " + (", ".join(f"{k}={v}" for k, v in t.facts.items())
+                                            or "none"))]
+        lines += [para(line.strip()) for line in test_lines(
+            {"record": t.record, "side": t.side, "order": t.order, "dice": t.dice,
+             "modifiers": t.modifiers, "result": t.result, "rule": t.rule})[1:]]
+    for what, part in (("dispute", doc.dispute), ("ruling", doc.settle)):
+        if part:
+            lines.append(para(f"{what}: " + json.dumps(part, sort_keys=True)))
+    if doc.revealed:
+        lines.append(para(f"the dice secret: {doc.revealed}"))
+    return Document(f"Record {doc.seq} of skirmish {doc.game_id}", [Section("", lines)])
+
+
+def _dice_counts(records: list[dict]) -> list[dict]:
+    """Each side's dice by size: how many rolled and how often each face came."""
+    counts: dict[tuple[str, int], list[int]] = {}
+    for rec in records[1:]:
+        # A ruling's test rolls the disputed test's dice again: they are counted once, there.
+        for d in (rec.get("test") or {}).get("dice", []):
+            faces = counts.setdefault((rec["actor"], d["die"]), [0] * d["die"])
+            if 1 <= d["value"] <= d["die"]:
+                faces[d["value"] - 1] += 1
+    return [{"side": side, "die": die, "rolled": sum(faces), "faces": faces}
+            for (side, die), faces in sorted(counts.items())]
+
+
+SKIRMISH = SkirmishKind()

@@ -1,0 +1,136 @@
+"""The skirmish plugs in through its GameKind: the commands every game answers take a
+skirmish's journal as they take a campaign's, in text and in JSON (each document valid
+against its schema), and a feature the skirmish lacks is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from test_skirmish_mail import BRITISH, GERMAN, mail, mailed_patrol
+
+from referee.contracts.schemas import schema
+
+
+def valid(text: str, name: str) -> dict:
+    doc = json.loads(text)
+    jsonschema.Draft202012Validator(schema(name)).validate(doc)
+    return doc
+
+
+@pytest.fixture
+def played(cli, tmp_path, secret_file):
+    """A mailed patrol where the British moved B2 and said done: the game waits on the
+    German in the movement phase."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    r = cli("order", j, "--as", "british", "move B2 mode=manoeuvre command=yes", "done",
+            "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = valid(r.stdout, "skirmish-orders")
+    assert [x["record"] for x in doc["records"]] == [1, 2]
+    return j, keys
+
+
+def records(j) -> list[dict]:
+    return [json.loads(line) for line in j.read_bytes().splitlines()]
+
+
+def test_order_takes_a_side_s_tests_all_or_none_in_text_too(cli, played):
+    j, _ = played
+    before = j.read_bytes()
+    r = cli("order", j, "--as", "german", "move G2 mode=stealthy command=yes", "fire G1")
+    assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert j.read_bytes() == before                    # the first was not kept either
+    r = cli("order", j, "--as", "german", "move G2 mode=stealthy command=yes")
+    assert r.exit_code == 0, r.stderr
+    test = records(j)[-1]["test"]
+    assert r.stdout.splitlines()[0] == "#3 german: move G2 mode=stealthy command=yes"
+    assert f"-> {test['result']} ({test['rule']})" in r.stdout.splitlines()[1]
+
+
+def test_status_and_show_say_whom_the_skirmish_waits_on(cli, played):
+    j, _ = played
+    for reader in ("public", "german", "moderator"):
+        doc = valid(cli("status", j, "--as", reader, "--format", "json").stdout,
+                    "skirmish-status")
+        assert doc["waiting_on"] == ["german"] and doc["phase"] == "movement"
+        assert doc["seq"] == 2 and "move" in doc["tests"] and doc["tests"][-1] == "done"
+    text = cli("status", j).stdout
+    assert "Waiting on german" in " ".join(text.split())
+    shown = valid(cli("show", j, "--format", "json").stdout, "skirmish-report")
+    assert [t["record"] for t in shown["tests"]] == [1]
+    assert "B2" in cli("show", j, "--format", "markdown").stdout
+    early = valid(cli("show", j, "--at", "0", "--format", "json").stdout, "skirmish-report")
+    assert early["tests"] == [] and early["waiting"] == ["british", "german"]
+
+
+def test_log_report_explain_and_dice_read_the_journal(cli, played):
+    j, _ = played
+    lines = cli("log", j, "--format", "json").stdout.splitlines()
+    assert [json.loads(x) for x in lines] == records(j)
+    valid(lines[0], "skirmish-journal-header")
+    for line in lines[1:]:
+        valid(line, "skirmish-journal-record")
+    assert cli("log", j).stdout.splitlines()[1] == \
+        "#1 british: move B2 mode=manoeuvre command=yes"
+    report = valid(cli("report", j, "--format", "json").stdout, "skirmish-report")
+    assert report == valid(cli("skirmish", "report", j, "--format", "json").stdout,
+                           "skirmish-report")
+    assert cli("report", j).stdout == cli("skirmish", "report", j).stdout
+    test = records(j)[1]["test"]
+    shown = valid(cli("explain", j, "1", "--format", "json").stdout, "skirmish-explained")
+    assert shown["test"]["dice"] == test["dice"] and shown["test"]["result"] == test["result"]
+    assert test["result"] in cli("explain", j, "1").stdout
+    counts = valid(cli("dice", j, "--format", "json").stdout, "skirmish-dice")
+    (die,) = test["dice"]
+    faces = [0] * die["die"]
+    faces[die["value"] - 1] = 1
+    assert counts["dice"] == [{"side": "british", "die": die["die"], "rolled": 1,
+                               "faces": faces}]
+    assert cli("dice", j).exit_code == 0
+
+
+def test_verify_reveal_and_players(cli, played, secret_file):
+    j, keys = played
+    done = valid(cli("verify", j, "--secret", secret_file, "--format", "json").stdout,
+                 "verify-result")
+    assert done["result"] == "ok" and done["records"] == 3 and len(done["keys"]) == 1
+    listed = valid(cli("players", j, "--keys", "--format", "json").stdout, "players")
+    assert {p["side"]: (p["address"], p["key"]) for p in listed["players"]} == {
+        "british": (BRITISH, keys["british"]), "german": (GERMAN, keys["german"])}
+    assert BRITISH in cli("players", j).stdout
+    r = cli("reveal", j, "--force", "--format", "json")
+    assert valid(r.stdout, "reveal-result")["seq"] == 3
+    assert cli("verify", j).exit_code == 0
+
+
+def test_inbox_and_tick(cli, played, tmp_path):
+    j, keys = played
+    box = tmp_path / "mail"
+    box.mkdir()
+    sent = mail(box, 1, GERMAN, keys["german"], "move G2 mode=stealthy command=yes")
+    r = cli("inbox", j, sent, "--outbox", tmp_path / "out", "--format", "json")
+    doc = valid(r.stdout, "inbox-result")
+    assert [(m["side"], m["status"], m["records"]) for m in doc["messages"]] == \
+        [("german", "applied", [3])]
+    r = cli("tick", j, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    ticked = valid(r.stdout, "tick-result")
+    assert ticked["ok"] and "no mail route of its own" in ticked["games"][0]["log"][0]
+
+
+@pytest.mark.parametrize("args", [
+    ["map", "{j}", "-o", "{tmp}/m.png"], ["area", "{j}", "B2"], ["standing", "{j}", "--as",
+    "british"], ["deadline", "{j}"], ["extend", "{j}", "british", "24h"], ["mail", "{j}"],
+    ["upgrade", "{j}"], ["rekey", "{j}"], ["autoplay", "{j}"],
+    ["players", "{j}", "--set", "british=x@example.org"], ["verify", "{j}", "--export", "public"]])
+def test_what_a_skirmish_lacks_is_one_line_and_exit_2(cli, played, tmp_path, args):
+    j, _ = played
+    before = j.read_bytes()
+    r = cli(*[a.format(j=j, tmp=tmp_path) for a in args])
+    assert r.exit_code == 2, (args, r.stderr)
+    (line,) = r.stderr.strip().splitlines()
+    assert "a game of kind skirmish has no" in line
+    assert j.read_bytes() == before and not (tmp_path / "m.png").exists()
