@@ -62,8 +62,8 @@ def header_of(rec: dict, name: str) -> JournalHeader:
     """The header record, validated (JournalError names record 0 when it is malformed; a
     skirmish's header, which these commands do not read, is a usage error saying so)."""
     if rec.get("game_kind") == "skirmish":
-        raise UsageError(f"{name}: a skirmish game (games/skirmish): `referee skirmish report`, "
-                         f"`skirmish order`, `inbox` and `verify` read it")
+        raise UsageError(f"{name}: a skirmish game (games/skirmish): the campaign games' "
+                         f"rules do not read it (the commands hand it to its own kind)")
     try:
         return msgspec.convert(rec, JournalHeader)
     except msgspec.ValidationError as exc:

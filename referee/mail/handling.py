@@ -34,7 +34,8 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
         out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
         return
-    lines, link, tip, problem = mailtext.sheet_lines(mailtext.order_lines(body, key))
+    lines, link, tip, problem = mailtext.sheet_lines(
+        mailtext.order_lines(body, key, table.kind.verbs()))
     if problem is not None:
         out.status, out.reason = "rejected", f"{problem}; nothing was applied"
         return

@@ -55,6 +55,17 @@ class CampaignKind(GameKind):
 
         return game_data(game, games_dir)
 
+    def shapes(self) -> tuple[type, ...]:
+        from ..contracts.records import JournalHeader, JournalRecord  # start-up: contracts
+
+        return JournalHeader, JournalRecord
+
+    def setup(self, table) -> Any:
+        from ..game.replay import start_state  # start-up: the rules
+
+        game = table.game()
+        return start_state(table.records[0], game.data, table.name)
+
     def sides(self, table) -> tuple[str, ...]:
         return tuple(table.game().data.sides)
 
@@ -67,7 +78,7 @@ class CampaignKind(GameKind):
         from ..engine.reading import parse_order  # start-up: the rules
 
         game = table.game()
-        return parse_order(text, game.data, game.state)
+        return parse_order(text, game.data)
 
     def format(self, order: Any) -> str:
         from ..engine.order_text import format_order  # start-up: the rules

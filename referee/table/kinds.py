@@ -80,6 +80,14 @@ class GameKind:
         """The game's data from its folder of the games directory."""
         raise NotImplementedError
 
+    def shapes(self) -> tuple[type, ...]:
+        """The contracts of its journal: record 0's, then each later record's."""
+        raise NotImplementedError
+
+    def setup(self, table) -> Any:
+        """The position record 0 sets up, before any order."""
+        raise NotImplementedError
+
     def sides(self, table) -> tuple[str, ...]:
         """The sides of the game a Table holds."""
         raise NotImplementedError

@@ -134,3 +134,62 @@ def test_what_a_skirmish_lacks_is_one_line_and_exit_2(cli, played, tmp_path, arg
     (line,) = r.stderr.strip().splitlines()
     assert "a game of kind skirmish has no" in line
     assert j.read_bytes() == before and not (tmp_path / "m.png").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["status", "{j}"], ["show", "{j}"], ["log", "{j}"], ["report", "{j}"],
+    ["report", "{j}", "--format", "bbcode"], ["explain", "{j}", "2"], ["dice", "{j}"],
+    ["verify", "{j}"], ["players", "{j}"], ["tick", "{j}"], ["reveal", "{j}", "--force"]])
+def test_every_command_answers_a_skirmish_in_text(cli, played, args):
+    j, _ = played
+    r = cli(*[a.format(j=j) for a in args])
+    assert r.exit_code == 0 and r.stdout.strip() and not r.stderr, (args, r.stderr)
+
+
+def test_a_reader_who_is_nobody_in_the_skirmish_is_refused(cli, played):
+    j, _ = played
+    for command in ("status", "show", "log", "report", "dice"):
+        r = cli(command, j, "--as", "french")
+        assert r.exit_code == 2 and "french" in r.stderr, (command, r.stderr)
+
+
+def test_each_kind_answers_every_question_of_a_game_kind():
+    """GameKind's methods are what a command may ask of a game: each kind answers them all
+    (none is left to the base, which has no answer)."""
+    from referee.table import kind_named
+    from referee.table.kinds import GameKind
+
+    asked = {name for name, v in vars(GameKind).items()
+             if callable(v) and not name.startswith("_") and name != "needs"}
+    assert {"open", "load", "shapes", "setup", "sides", "verbs", "parse", "format", "decide",
+            "evolve", "legal_orders", "waiting_on", "prompt", "default_order", "status_view",
+            "show_view", "report", "explain"} <= asked
+    for name in ("campaign", "skirmish"):
+        kind = type(kind_named(name))
+        left = sorted(m for m in asked if getattr(kind, m) is getattr(GameKind, m))
+        assert not left, f"the {name} kind does not answer {left}"
+
+
+def test_the_kinds_answer_for_their_games(played, game):
+    """What a kind says of its game agrees with what its commands print: whom it waits on,
+    the orders open, an order read and written back, the answer for a missed deadline."""
+    from referee.table import Table
+
+    j, _ = played
+    skirmish = Table(j)
+    kind = skirmish.kind
+    assert kind.name == "skirmish" and kind.waiting_on(skirmish) == ["german"]
+    assert kind.legal_orders(skirmish, "british") == []            # he said done
+    assert kind.legal_orders(skirmish, "german")[-1] == "done"
+    order = kind.parse(skirmish, "move G2 mode=stealthy command=yes")
+    assert kind.format(order) == "move G2 mode=stealthy command=yes"
+    assert kind.default_order(skirmish, "german") == ("done", "Sequence of Play")
+    assert kind.setup(skirmish).tests == [] and kind.shapes()[0].__name__ == "SkirmishHeader"
+    campaign = Table(game)
+    kind = campaign.kind
+    assert kind.name == "campaign" and kind.waiting_on(campaign) == ["german"]
+    legal = kind.legal_orders(campaign, "german")
+    assert "play offensive" in legal
+    assert kind.format(kind.parse(campaign, "play offensive")) == "play offensive"
+    assert kind.default_order(campaign, "german")[0] in legal
+    assert kind.setup(campaign).seq == 0

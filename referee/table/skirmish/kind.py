@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from ...base.errors import UsageError
-from ...base.readers import MODERATOR
+from ...base.readers import MODERATOR, check_reader
 from ...contracts.skirmish import (
     SkirmishDice,
     SkirmishExplained,
+    SkirmishHeader,
     SkirmishOrderResult,
     SkirmishOrders,
+    SkirmishRecord,
+    SkirmishReveal,
     SkirmishStatus,
 )
 from ...game.audit import record_number
@@ -55,6 +58,12 @@ class SkirmishKind(GameKind):
         from ...data.paths import default_games_dir  # start-up: only a skirmish's data
 
         return load_skirmish(Path(games_dir or default_games_dir()) / game)
+
+    def shapes(self) -> tuple[type, ...]:
+        return SkirmishHeader, SkirmishRecord, SkirmishReveal
+
+    def setup(self, table) -> Any:
+        return life.replay(table.records[:1])[1]
 
     def sides(self, table) -> tuple[str, ...]:
         return tuple(table.game().state.sides)
@@ -101,6 +110,7 @@ class SkirmishKind(GameKind):
 
     # ------------------------------------------------------------ views
     def status_view(self, table, reader: str) -> dict:
+        _reader(table, reader)
         game, last = table.game(), table.records[-1]
         state = game.state
         waiting = self.waiting_on(table)
@@ -124,6 +134,7 @@ class SkirmishKind(GameKind):
                         f"{view['seq']}", [Section("Now", now)])
 
     def show_view(self, table, reader: str, at: int | None) -> dict:
+        _reader(table, reader)
         game = table.game(upto=at)
         return report_document(game.header, game.card, game.state)
 
@@ -150,6 +161,7 @@ class SkirmishKind(GameKind):
         return "\n".join(_record_lines(r) for r in records), None
 
     def log(self, table, reader: str, since: int, fmt: str, width: int):
+        _reader(table, reader)
         for rec in table.records[max(since, 0):]:
             if fmt == "json":
                 yield json.dumps(rec, sort_keys=True, separators=(",", ":"))
@@ -161,6 +173,7 @@ class SkirmishKind(GameKind):
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
                dialect: str = "common") -> str:
+        _reader(table, reader)
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         if fmt == "json":
@@ -170,12 +183,14 @@ class SkirmishKind(GameKind):
         return render(_report_sections(doc), fmt, width, dialect).rstrip("\n")
 
     def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:
+        _reader(table, reader)
         records = table.records
         rec = records[record_number(seq, records[-1]["seq"])]
         doc = _explained(records, rec)
         return doc if fmt == "json" else render(_explained_document(doc), "text", width)
 
     def dice(self, table, reader: str, fmt: str, width: int) -> Any:
+        _reader(table, reader)
         records = table.records
         doc = SkirmishDice.of(game_id=records[0]["game_id"], dice=_dice_counts(records))
         if fmt == "json":
@@ -234,6 +249,12 @@ class Verified:
         self.lines, self.records, self.older = lines, records, 0
         self.keys = [shown(f) for _, f in authors.keys]     # in order, as verify names them
         self.signed_from = authors.keys[0][0] if authors.keys else None
+
+
+def _reader(table, reader: str) -> None:
+    """A reader of a skirmish is a side of it, the public or the moderator (UsageError):
+    all are shown the same, since nothing of it is secret."""
+    check_reader(reader, tuple(table.records[0]["scenario_data"]["sides"]))
 
 
 def _closed(state) -> bool:
