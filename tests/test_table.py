@@ -86,3 +86,18 @@ def test_the_same_pass_without_the_table_would_read_again(tmp_path, cli, monkeyp
     r = cli("inbox", journal, box, "--outbox", tmp_path / "out", "--format", "json")
     assert r.exit_code == 0, r.output
     assert len(reads) > 1
+
+
+def test_a_table_that_wrote_nothing_after_another_wrote_reads_again(game):
+    """A Table holds a position; another process appends; this Table's empty append (what
+    it had to write turned out to be nothing) sees bytes it did not hold: its records and
+    its game are read again, never the old game beside the new records."""
+    from referee.table import Table
+
+    mine, theirs = Table.writing(game), Table.writing(game)
+    assert mine.game().state.seq == mine.records[-1]["seq"] == 1
+    result = theirs.submit("german", ["play offensive"])
+    assert result.applied and theirs.game().state.seq == 2
+    mine.append(lambda raw: (mine.position(raw).seq, mine.position(raw).hash, []))
+    assert mine.records[-1]["seq"] == 2 and mine.game().state.seq == 2
+    assert mine.raw == game.read_bytes()

@@ -129,7 +129,8 @@ def check_private(journal: Path) -> None:
     """Warn (one line on stderr) when the journal can be read by other users."""
     from ..store.home import warn_if_shared  # start-up: --help and completion do without
 
-    warn_if_shared(journal, "the journal holds both hands and the deck order")
+    warn_if_shared(journal, "a journal holds what only its players may see: hands, the deck "
+                            "order, their addresses")
 
 
 def check_ours(journal: Path) -> None:
@@ -277,34 +278,47 @@ def check_at(journal: Path, at: int | None, option: str = "--at") -> None:
 
 
 def game_sides(journal: Path | str | None, games_dir: Path | None = None) -> tuple[str, ...]:
-    """The sides of the journal's game, as its data names them: of the default game when no
-    journal is named or its header cannot be read; none when the data cannot be read."""
-    game = "ttlm"                       # a header that names no game is TTLM's (the first ones)
+    """The sides of the journal's game, as its kind reads them from record 0: of the default
+    game when no journal is named or its header cannot be read; none when they cannot be
+    read."""
+    load_msgspec()
+    from ..table import kind_named  # start-up: only a missing or wrong --as asks
+
+    head, kind = {}, kind_named("campaign")
     if journal:
         try:
-            with open(journal, "rb") as fh:
-                game = json.loads(fh.readline()).get("game", game)
-        except (OSError, ValueError, AttributeError):
-            pass
-    load_msgspec()
-    from ..data.catalog import game_data  # start-up: only a missing or wrong --as asks
-
+            table = table_of(Path(journal), games_dir)
+            head, kind = table.header_line() or {}, table.kind
+        except (RefereeError, OSError):
+            pass                        # the default game's, as with no journal named
     try:
-        return tuple(game_data(game, games_dir).sides)
+        return kind.sides_named(head, games_dir)
     except (RefereeError, OSError, ValueError, TypeError):
         return ()
 
 
 def check_side(side: str, journal: Path | None = None, games_dir: Path | None = None) -> None:
-    """The side giving orders: a side of the game, neither public nor the moderator
-    (UsageError otherwise, naming a side of the journal's game for an example)."""
+    """The side giving orders: a side of the game, never the public, nor the moderator but in
+    a game whose kind takes his rulings as orders (UsageError otherwise, naming a side of
+    the journal's game for an example)."""
     if not side:
         sides = game_sides(journal, games_dir)
         example = f", e.g. {sides[0]}" if sides else ""
         raise UsageError(f"say who gives the orders: --as SIDE (a side of the game{example})")
-    if side in (PUBLIC, "moderator"):
+    if side == PUBLIC or (side == MODERATOR and not _moderator_orders(journal, games_dir)):
         raise UsageError(f"--as {side}: orders come from a side, not the {side}")
     check_name(side)
+
+
+def _moderator_orders(journal: Path | None, games_dir: Path | None) -> bool:
+    """Whether the moderator gives orders of his own in the journal's game (its kind says:
+    the skirmish's rulings); False when it cannot be read (the command then says why)."""
+    if not journal:
+        return False
+    try:
+        return table_of(journal, games_dir).kind.moderator_orders
+    except RefereeError:
+        return False
 
 
 def order(journal: Path, side: str, texts: list[str], dice: str | None = None,

@@ -209,8 +209,10 @@ def players(
     commands.check_private(journal)
     commands.load_msgspec()
     table = commands.table_of(journal, GAMES["dir"])
-    if set_ or new_key or drop_observer:
-        table.kind.needs("roster", "players --set", journal)
+    for option, given in (("--set", set_), ("--new-key", new_key),
+                          ("--drop-observer", drop_observer)):
+        if given:
+            table.kind.needs("roster", f"players {option}", journal)
     if sheet:
         table.kind.needs("sheets", "players --sheet", journal)
     if set_ or new_key or drop_observer or sheet:

@@ -192,6 +192,19 @@ class Journal:
                 self._signer(raw)
             return raw
 
+    def first_line(self, limit: int = 1 << 20) -> bytes:
+        """The file's first line (at most limit bytes), unchecked and without the lock: what
+        record 0 says of the game, for choosing how to open it (UsageError as for raw())."""
+        fd = self._open(os.O_RDONLY)
+        try:
+            with os.fdopen(os.dup(fd), "rb") as f:
+                return f.readline(limit)
+        except OSError as exc:
+            raise StorageError(f"{self.path}: the journal cannot be read ({exc.strerror}); "
+                               f"nothing was changed") from None
+        finally:
+            os.close(fd)
+
     def read(self) -> list[dict]:
         """Every record, checked (JournalError on the first damaged one), upcast."""
         return parse(self.raw(), self.name)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..base.errors import UsageError
+from ..base.errors import JournalError, UsageError, quoted
 from ..base.readers import check_reader
 from ..store import snapshot
 from ..store.journal import Journal, scan
@@ -48,6 +48,8 @@ class Table:
         self._records: list[dict] | None = None
         self._games: dict[int | None, Game] = {}
         self._kind: GameKind | None = None
+        # What a kind worked out once from the bytes held (its own checks): gone with them.
+        self.memo: dict[str, Any] = {}
 
     @classmethod
     def writing(cls, path: Path | str, games_dir: Path | None = None) -> Table:
@@ -94,9 +96,10 @@ class Table:
     def header_line(self) -> dict | None:
         """Record 0 as plain JSON, unchecked (None when it cannot be read): for choosing
         what to open, never for a ruling."""
-        raw = self.raw
+        raw = self._raw
+        first = self.journal.first_line() if raw is None else raw[:raw.find(b"\n") + 1]
         try:
-            head = json.loads(raw[:raw.index(b"\n")])
+            head = json.loads(first) if first.endswith(b"\n") else None
         except (ValueError, RecursionError):
             return None
         return head if isinstance(head, dict) else None
@@ -105,7 +108,7 @@ class Table:
     def kind(self) -> GameKind:
         """The kind of game record 0 names (table/kinds.py): what answers every command."""
         if self._kind is None:
-            self._kind = kind_of_header(self.header_line())
+            self._kind = kind_of_header(self.header_line(), self.name)
         return self._kind
 
     def header_hash(self) -> str | None:
@@ -252,13 +255,16 @@ class Table:
         when they follow the bytes held; else the records are checked again when asked."""
         old, records = self._raw, self._records
         before = self._games.get(None)
-        self._raw, self._records, self._games = raw, None, {}
-        if old is not None and records is not None and raw[:len(old)] == old and \
-                (not new or new[0]["seq"] == records[-1]["seq"] + 1):
+        self._raw, self._records, self._games, self.memo = raw, None, {}, {}
+        if not new and raw == old:          # nothing written, nothing moved
+            self._records = records
+            if before is not None:
+                self._games[None] = before
+        elif old is not None and records is not None and new and \
+                raw[:len(old)] == old and new[0]["seq"] == records[-1]["seq"] + 1:
+            # Exactly the records written follow the bytes held: this Table wrote them.
             self._records = records + [json.loads(line) for line in
                                        raw[len(old):].splitlines()]
-            if not new and before is not None:
-                self._games[None] = before
         if result is not None and result.state is not None and new:
             self._games[None] = self._after(result)
 
@@ -322,7 +328,7 @@ class Table:
 
     def forget(self) -> None:
         """Read everything again when next asked (the journal moved under this Table)."""
-        self._raw, self._records, self._games = None, None, {}
+        self._raw, self._records, self._games, self.memo = None, None, {}, {}
 
 
 # ---------------------------------------------------------------- the kinds
@@ -341,10 +347,18 @@ def kind_named(name: str) -> GameKind:
                      f"{', '.join(KINDS)}")
 
 
-def kind_of_header(head: dict | None) -> GameKind:
-    """The kind record 0 names (the campaign when it names none: the first journals)."""
+def kind_of_header(head: dict | None, name: str = "journal") -> GameKind:
+    """The kind record 0 names (the campaign when it names none: the first journals; a head
+    that cannot be read is left to the campaign's checks, which say what is wrong).
+    JournalError for a kind this referee does not play: the record was written elsewhere
+    or edited."""
     named = head.get("game_kind", "campaign") if isinstance(head, dict) else "campaign"
-    return kind_named(named if isinstance(named, str) else "")
+    if named not in KINDS:
+        shown = quoted(named, 40) if isinstance(named, str) else json.dumps(named)[:40]
+        raise JournalError(f"{name}: record 0 names the kind of game {shown}, which this "
+                           f"referee does not play (it plays {', '.join(KINDS)}); the record "
+                           f"was edited or written by another program", record=0)
+    return kind_named(named)
 
 
 def game_kind(game: str, games_dir: Path | None = None) -> GameKind:

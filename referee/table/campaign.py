@@ -69,6 +69,10 @@ class CampaignKind(GameKind):
     def sides(self, table) -> tuple[str, ...]:
         return tuple(table.game().data.sides)
 
+    def sides_named(self, head: dict, games_dir: Path | None = None) -> tuple[str, ...]:
+        game = head.get("game", "ttlm")     # a header that names no game is TTLM's (the first)
+        return tuple(self.load(game if isinstance(game, str) else "ttlm", games_dir).sides)
+
     def verbs(self) -> frozenset[str]:
         from ..engine.reading import VERBS  # start-up: only mail reads the verbs
 

@@ -58,6 +58,8 @@ class GameKind:
     feature (FEATURES) is answered only by a kind that names it in `features`."""
 
     name: str = ""
+    # Whether the moderator gives orders of his own in it (the skirmish's rulings).
+    moderator_orders: bool = False
     # How its players' mail is read (mail/): "ledger" (each message handled once, kept in a
     # signed ledger, answered with a report) or "direct" (all or none per message, each
     # sender answered with what was recorded, every player the report).
@@ -90,6 +92,11 @@ class GameKind:
 
     def sides(self, table) -> tuple[str, ...]:
         """The sides of the game a Table holds."""
+        raise NotImplementedError
+
+    def sides_named(self, head: dict, games_dir: Path | None = None) -> tuple[str, ...]:
+        """The sides record 0 names, read cheaply and unchecked, for an example in a usage
+        line (none when it names none)."""
         raise NotImplementedError
 
     def verbs(self) -> frozenset[str]:

@@ -193,3 +193,95 @@ def test_the_kinds_answer_for_their_games(played, game):
     assert kind.format(kind.parse(campaign, "play offensive")) == "play offensive"
     assert kind.default_order(campaign, "german")[0] in legal
     assert kind.setup(campaign).seq == 0
+
+
+# ---------------------------------------------------------------- hostile journals
+
+def rechained(src, dst, edit) -> None:
+    """src's records edited by edit(records), chained again without signatures: what anyone
+    who can write the folder can make with the referee's own code."""
+    from referee.store.chain import line_of, seal
+
+    recs = records(src)
+    edit(recs)
+    out, prev = [], None
+    for rec in recs:
+        rec.pop("sig", None)
+        if prev is not None:
+            rec["prev"] = prev
+        rec = seal(rec)
+        prev = rec["hash"]
+        out.append(line_of(rec))
+    dst.write_bytes(b"".join(out))
+    dst.chmod(0o600)
+
+
+READS = [["status", "{j}"], ["show", "{j}", "--format", "json"], ["log", "{j}"],
+         ["report", "{j}"], ["explain", "{j}", "1"], ["dice", "{j}", "--format", "json"],
+         ["players", "{j}"]]
+
+
+def _one_line(r, code: int) -> str:
+    assert r.exit_code == code, (r.exit_code, r.stderr)
+    (line,) = r.stderr.strip().splitlines()
+    return line
+
+
+@pytest.mark.parametrize("edit,says", [
+    (lambda rs: rs[0].__setitem__("game_kind", "chess"), "record 0 names the kind of game"),
+    (lambda rs: rs[0].__setitem__("game_kind", 7), "record 0 names the kind of game 7"),
+    (lambda rs: rs[1].__setitem__("test", [1, 2]), "record 1 breaks the journal's contract"),
+    (lambda rs: rs[1].__setitem__("turn", "one"), "record 1 breaks the journal's contract"),
+    (lambda rs: rs[0].__setitem__("players", ["a"]), "record 0 breaks the journal's contract"),
+    (lambda rs: rs[0]["scenario_data"].__setitem__("sides", "british"),
+     "record 0's card or scenario is malformed"),
+])
+def test_a_hostile_skirmish_journal_is_one_line_and_exit_3(cli, played, tmp_path, edit, says):
+    j, _ = played
+    bad = tmp_path / "bad.jsonl"
+    rechained(j, bad, edit)
+    for args in READS:
+        line = _one_line(cli(*[a.format(j=bad) for a in args]), 3)
+        assert says in line, (args, line)
+
+
+def test_a_campaign_header_that_says_skirmish_is_one_line_and_exit_3(cli, game, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    rechained(game, bad, lambda rs: rs[0].__setitem__("game_kind", "skirmish"))
+    for args in READS:
+        assert "record 0 breaks the journal's contract" in \
+            _one_line(cli(*[a.format(j=bad) for a in args]), 3), args
+
+
+def test_a_skirmish_order_needs_an_order_a_side_and_takes_the_moderator_s_ruling(cli, played):
+    j, _ = played
+    before = j.read_bytes()
+    assert "no orders given" in _one_line(cli("order", j, "--as", "german"), 2)
+    assert "--as french" in _one_line(cli("order", j, "--as", "french", "done"), 2)
+    assert "e.g. british" in _one_line(cli("order", j, "done"), 2)
+    assert "--since 99" in _one_line(cli("report", j, "--since", "99"), 2)
+    assert j.read_bytes() == before
+    r = cli("order", j, "--as", "german", "dispute record=1 fact=mode value=rush")
+    assert r.exit_code == 0, r.stderr
+    r = cli("order", j, "--as", "moderator", "settle record=1 uphold=yes", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    (made,) = valid(r.stdout, "skirmish-orders")["records"]
+    assert made["body"]["settle"] == {"record": 1, "upheld": True}
+    assert "upheld" in cli("report", j).stdout
+    assert "#4" not in cli("report", j, "--since", "1").stdout.split("Tests:")[0]
+
+
+def test_the_tests_a_skirmish_offers_are_orders_it_reads(cli, played):
+    """The card's aimed fire is ordered as `fire`: every first word status offers is one an
+    order may start with; none once the secret is revealed."""
+    from referee.table.skirmish.order_text import KINDS
+
+    j, _ = played
+    for side in ("german", "british", "german"):      # to the fire phases
+        assert cli("order", j, "--as", side, "done").exit_code == 0
+    offered = valid(cli("status", j, "--format", "json").stdout, "skirmish-status")
+    assert "fire" in offered["tests"] and "aimed" not in offered["tests"]
+    assert set(offered["tests"]) <= set(KINDS)
+    assert cli("reveal", j, "--force").exit_code == 0
+    closed = valid(cli("status", j, "--format", "json").stdout, "skirmish-status")
+    assert closed["tests"] == [] and closed["revealed"]

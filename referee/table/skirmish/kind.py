@@ -41,12 +41,13 @@ class SkirmishKind(GameKind):
     moderator's rulings."""
 
     name = "skirmish"
+    moderator_orders = True         # he settles disputes (the card's Disputes)
     mail = "direct"
     features = frozenset()
 
     # ------------------------------------------------------------ the game
     def open(self, table, upto: int | None) -> life.Skirmish:
-        records = table.records
+        records = _records(table)
         if upto is not None:
             if not 0 <= upto < len(records):
                 raise UsageError(f"--at {upto}: the journal has records 0 to "
@@ -63,13 +64,18 @@ class SkirmishKind(GameKind):
         return SkirmishHeader, SkirmishRecord, SkirmishReveal
 
     def setup(self, table) -> Any:
-        return life.replay(table.records[:1])[1]
+        return life.replayed(_records(table)[:1], table.name)[1]
 
     def sides(self, table) -> tuple[str, ...]:
         return tuple(table.game().state.sides)
 
+    def sides_named(self, head: dict, games_dir: Path | None = None) -> tuple[str, ...]:
+        sides = (head.get("scenario_data") or {}).get("sides")
+        return tuple(s for s in sides if isinstance(s, str)) if isinstance(sides, list) else ()
+
     def players(self, table) -> dict[str, str]:
-        return dict(table.records[0].get("players", {}))
+        table.game()                    # a game that cannot be played has no players to show
+        return dict(_records(table)[0].get("players", {}))
 
     def verbs(self) -> frozenset[str]:
         return frozenset(KINDS)
@@ -91,9 +97,9 @@ class SkirmishKind(GameKind):
         """The first words open to side now: the tests of this phase (each with the facts
         he declares, which the referee cannot list) and done; none once he is done."""
         game = table.game()
-        if side not in sk.waiting(game.state) or _closed(game.state):
+        if side not in sk.waiting(game.state):
             return []
-        return [*sk.phase_of(game.card, game.state).tests, "done"]
+        return _open_tests(game)
 
     def waiting_on(self, table) -> list[str]:
         game = table.game()
@@ -111,14 +117,14 @@ class SkirmishKind(GameKind):
     # ------------------------------------------------------------ views
     def status_view(self, table, reader: str) -> dict:
         _reader(table, reader)
-        game, last = table.game(), table.records[-1]
+        game, last = table.game(), _records(table)[-1]
         state = game.state
         waiting = self.waiting_on(table)
         return SkirmishStatus.plain(
             game_id=game.header["game_id"], game=game.header["game"],
             scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
             phase=sk.phase_of(game.card, state).phase, waiting_on=waiting,
-            tests=[*sk.phase_of(game.card, state).tests, "done"],
+            tests=_open_tests(game),
             prompt=self.prompt(table), game_over=life._over(state),
             revealed=state.revealed is not None)
 
@@ -152,6 +158,12 @@ class SkirmishKind(GameKind):
                                  f"none")
         if how.get("dry_run"):
             raise UsageError("--dry-run: a skirmish's tests roll as they are taken")
+        if not texts:
+            raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
+        sides = self.sides(table)
+        if side not in sides and side != MODERATOR:
+            raise UsageError(f"--as {side}: orders come from a side of this skirmish "
+                             f"({', '.join(sides)}) or the moderator, who settles disputes")
         given = _given(how.get("dice_text"))
         records = life.submit_many(table.path, side, texts, given)
         table.forget()
@@ -162,7 +174,7 @@ class SkirmishKind(GameKind):
 
     def log(self, table, reader: str, since: int, fmt: str, width: int):
         _reader(table, reader)
-        for rec in table.records[max(since, 0):]:
+        for rec in _records(table)[max(since, 0):]:
             if fmt == "json":
                 yield json.dumps(rec, sort_keys=True, separators=(",", ":"))
             elif rec["seq"] == 0:
@@ -173,9 +185,16 @@ class SkirmishKind(GameKind):
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
                dialect: str = "common") -> str:
+        """The report: every test (after record `since`, when given) and the forces now; the
+        same for every reader, so no bookmark is kept."""
         _reader(table, reader)
+        last = _records(table)[-1]["seq"]
+        if since is not None and not 0 <= since <= last:
+            raise UsageError(f"--since {since}: the journal has records 0 to {last}")
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
+        if since:
+            doc = {**doc, "tests": [t for t in doc["tests"] if t["record"] > since]}
         if fmt == "json":
             return json.dumps(doc, indent=2, ensure_ascii=False)
         if fmt == "text":
@@ -184,14 +203,14 @@ class SkirmishKind(GameKind):
 
     def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:
         _reader(table, reader)
-        records = table.records
+        records = _records(table)
         rec = records[record_number(seq, records[-1]["seq"])]
         doc = _explained(records, rec)
         return doc if fmt == "json" else render(_explained_document(doc), "text", width)
 
     def dice(self, table, reader: str, fmt: str, width: int) -> Any:
         _reader(table, reader)
-        records = table.records
+        records = _records(table)
         doc = SkirmishDice.of(game_id=records[0]["game_id"], dice=_dice_counts(records))
         if fmt == "json":
             return doc
@@ -208,7 +227,7 @@ class SkirmishKind(GameKind):
         if export is not None:
             self.needs("export", "verify --export", table.path)
         lines, authors = life.verify_skirmish(table.path, secret, pins, table.raw)
-        return Verified(lines, len(table.records), authors)
+        return Verified(lines, len(_records(table)), authors)
 
     def reveal(self, table, force: bool) -> dict:
         rec = life.reveal_skirmish(table.path, force)
@@ -216,7 +235,7 @@ class SkirmishKind(GameKind):
         return rec
 
     def order_keys(self, table) -> dict[str, str]:
-        return life.order_keys(table.path, table.records[0])
+        return life.order_keys(table.path, _records(table)[0])
 
     # ------------------------------------------------------------ mail (mail/direct.py)
     def take_mail(self, table, side: str, lines: list[str], message_id: str) -> list[dict]:
@@ -227,7 +246,7 @@ class SkirmishKind(GameKind):
 
     def mailed(self, table) -> set[str]:
         """The Message-IDs of the mails the journal holds."""
-        return {r["mail"] for r in table.records[1:] if r.get("mail")}
+        return {r["mail"] for r in _records(table)[1:] if r.get("mail")}
 
     def recorded_lines(self, table, seqs: list[int]) -> list[str]:
         """The lines a sender is answered with for the records his mail made."""
@@ -251,14 +270,32 @@ class Verified:
         self.signed_from = authors.keys[0][0] if authors.keys else None
 
 
+def _records(table) -> list[dict]:
+    """The skirmish's records, each held to its contract once for the bytes the Table holds
+    (JournalError, exit 3, naming the first that breaks it)."""
+    if "skirmish-shapes" not in table.memo:
+        life.check_shapes(table.raw, table.name)
+        table.memo["skirmish-shapes"] = True
+    return table.records
+
+
 def _reader(table, reader: str) -> None:
     """A reader of a skirmish is a side of it, the public or the moderator (UsageError):
     all are shown the same, since nothing of it is secret."""
-    check_reader(reader, tuple(table.records[0]["scenario_data"]["sides"]))
+    check_reader(reader, tuple(table.game().state.sides))
 
 
 def _closed(state) -> bool:
     return state.revealed is not None or life._over(state)
+
+
+def _open_tests(game) -> list[str]:
+    """The first words of the orders the phase takes (the card's aimed fire is ordered as
+    `fire`), then done; none once the game is over or closed."""
+    if _closed(game.state):
+        return []
+    tests = sk.phase_of(game.card, game.state).tests
+    return [*("fire" if t == "aimed" else t for t in tests), "done"]
 
 
 def _given(dice: str | None) -> list[int] | None:

@@ -71,15 +71,36 @@ def keep_contract(seq: int, line: bytes) -> None:
                             f"was written. This is a bug: please report it.")
 
 
-def audit(raw: bytes, name: str) -> list[dict]:
-    """Every record of a skirmish journal checked: its chain, its contract, and each test
-    decided again from its facts and its recorded dice, to the same result."""
-    records = parse(raw, name)
+def check_shapes(raw: bytes, name: str) -> None:
+    """Each line of a skirmish journal holds the shape its contract gives (JournalError
+    naming the first record that does not, where and how)."""
     for seq, line in enumerate(raw.splitlines()):
         broken = _broken(seq, line)
         if broken:
             raise JournalError(f"{name}: record {seq} breaks the journal's contract at "
                                f"{broken}", record=seq)
+
+
+def replayed(records: list[dict], name: str) -> tuple[SkirmishCard, sk.SkState]:
+    """replay, with a journal whose records keep their contracts but name what its card and
+    forces do not have reported as the journal's fault (JournalError), never a crash."""
+    try:
+        return replay(records)
+    except ValidationError as exc:
+        e = exc.errors(include_url=False)[0]
+        where = ".".join(map(str, e["loc"])) or "top"
+        raise JournalError(f"{name}: record 0's card or scenario is malformed at {where}: "
+                           f"{e['msg']}", record=0) from None
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        raise JournalError(f"{name}: the game cannot be replayed ({type(exc).__name__}: "
+                           f"{exc}); `referee verify` names the record at fault") from None
+
+
+def audit(raw: bytes, name: str) -> list[dict]:
+    """Every record of a skirmish journal checked: its chain, its contract, and each test
+    decided again from its facts and its recorded dice, to the same result."""
+    records = parse(raw, name)
+    check_shapes(raw, name)
     for n in range(1, len(records)):
         _redecide(records, n, name)
     _check_reveal(records, name)
@@ -272,7 +293,7 @@ def open_skirmish(path: Path | str, records: list[dict] | None = None) -> Skirmi
     records = journal.read() if records is None else records
     if not is_skirmish(records[0]):
         raise UsageError(f"{journal.name}: not a skirmish game")
-    card, state = replay(records)
+    card, state = replayed(records, journal.name)
     return Skirmish(journal, records[0], card, state)
 
 
