@@ -22,7 +22,6 @@ from ..base.errors import JournalError, UsageError, quoted
 from ..base.readers import check_reader
 from ..store import snapshot
 from ..store.journal import Journal, scan
-from . import bookmarks
 from .kinds import KINDS, GameKind
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -195,11 +194,15 @@ class Table:
 
     def last_reported(self, reader: str) -> int:
         """The record the reader's last report ended at (0 if none is known)."""
+        from . import bookmarks  # start-up: only a report keeps bookmarks
+
         hashes = {r["seq"]: r["hash"] for r in self.records}
         return bookmarks.last_reported(self.records[0]["game_id"], reader, hashes)
 
     def remember_reported(self, reader: str) -> None:
         """Note that the reader's report ended at the journal's last record."""
+        from . import bookmarks  # start-up: only a report keeps bookmarks
+
         head, last = self.records[0], self.records[-1]
         bookmarks.remember_reported(head["hash"], head["game_id"], reader, last["seq"],
                                     last["hash"])
