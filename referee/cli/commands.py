@@ -236,9 +236,9 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     """The game for one reader, now or after record `at` (the text `show` prints)."""
     reader = check_name(reader or PUBLIC)
     check_private(journal)
-    check_at(journal, at)
-    key = f"show:{reader}"
     table = table_of(journal, games_dir)
+    check_at(table, at)
+    key = f"show:{reader}"
     view = _cached_view(table, key) if at is None else None
     if view is None:
         load_msgspec()
@@ -254,23 +254,24 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     return render(table.kind.show_document(view), fmt, width, dialect)
 
 
-def _last_seq(journal: Path) -> int:
-    """The seq of the journal's last record (for messages; -1 if it cannot be read)."""
-    from ..store.journal import Journal, last_line  # start-up: --help and completion do without
+def _last_seq(table) -> int:
+    """The seq of the last record of the journal a Table holds (for messages; -1 if it
+    cannot be read)."""
+    from ..store.journal import last_line  # start-up: --help and completion do without
 
     try:
-        seq = json.loads(last_line(Journal(journal).raw())).get("seq")
+        seq = json.loads(last_line(table.raw)).get("seq")
     except (RefereeError, ValueError, AttributeError, RecursionError):
         return -1
     return seq if isinstance(seq, int) else -1
 
 
-def check_at(journal: Path, at: int | None, option: str = "--at") -> None:
-    """A record number given to --at must be one the journal holds, 0 to its last record
-    (UsageError naming that range); checked before anything is replayed."""
+def check_at(table, at: int | None, option: str = "--at") -> None:
+    """A record number given to --at must be one the journal (its Table's) holds, 0 to its
+    last record (UsageError naming that range); checked before anything is replayed."""
     if at is None:
         return
-    last = _last_seq(journal)
+    last = _last_seq(table)
     if last >= 0 and not 0 <= at <= last:
         raise UsageError(f"{option} {at}: out of range; the journal has records 0 to {last}")
     if at < 0:              # the last record cannot be read (a torn line): still no record
@@ -376,8 +377,9 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
     if out is not None and (not out.parent.is_dir() or out.is_dir()):
         raise UsageError(f"-o {quoted(str(out))}: not a file in an existing folder")
     check_private(journal)
-    check_at(journal, at)
-    game = needing(journal, "map", "map", games_dir).game(upto=at)
+    table = needing(journal, "map", "map", games_dir)
+    check_at(table, at)
+    game = table.game(upto=at)
     # start-up: only map draws
     from ..render.svgmap import map_facts, map_svg
     from ..table.kinds import UNREADABLE, unplayable  # start-up: only map draws

@@ -7,20 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..base.errors import UsageError
 from ..contracts.outputs import NewGame
 from ..contracts.skirmish import SkirmishKeys, SkirmishOrderResult
 from . import commands
 from .params import Fmt
-
-
-def _given(dice: str | None) -> list[int] | None:
-    if dice is None:
-        return None
-    try:
-        return [int(x) for x in dice.split(",") if x.strip()]
-    except ValueError:
-        raise UsageError(f"--dice {dice!r}: whole numbers separated by commas") from None
 
 
 def skirmish_order(
@@ -34,10 +24,11 @@ def skirmish_order(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Take one order of a skirmish: roll its test, record it, print the test."""
+    from ..table.skirmish.kind import given_dice  # start-up: only a skirmish order needs it
     from ..table.skirmish.life import submit  # start-up: only a skirmish order needs it
     from ..table.skirmish.report import test_lines  # start-up: only a skirmish order
 
-    rec = submit(journal, as_.casefold(), text, _given(dice))
+    rec = submit(journal, as_.casefold(), text, given_dice(dice))
     if format == Fmt.json:
         typer.echo(commands.dump(SkirmishOrderResult.of(record=rec["seq"], body=rec)))
         return

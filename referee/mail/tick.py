@@ -30,7 +30,7 @@ from ..base.errors import RefereeError, UsageError
 from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
 from ..store import home, mailsettings
-from ..store.journal import Journal, scan, signed_only
+from ..store.journal import signed_only
 from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_problem
 from ..store.players import compact, order_key, roster
 from ..store.secrets import load_secret
@@ -501,7 +501,7 @@ def _reports_owed(x: Game) -> bool:
     for a silent side, an order of the moderator's), not a reminder or a note."""
     ledger = load_ledger(x.game_id, x.header_hash)
     sent, held = ledger["sent"], held_sides(x.spool, ledger)
-    records = list(scan(Journal(x.journal).raw(), x.journal.name))
+    records = Table(x.journal).records
     for side in roster(records):
         if side == MODERATOR or side in held:
             continue

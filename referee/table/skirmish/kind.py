@@ -164,7 +164,7 @@ class SkirmishKind(GameKind):
         if side not in sides and side != MODERATOR:
             raise UsageError(f"--as {side}: orders come from a side of this skirmish "
                              f"({', '.join(sides)}) or the moderator, who settles disputes")
-        given = _given(how.get("dice_text"))
+        given = given_dice(how.get("dice_text"))
         records = life.submit_many(table.path, side, texts, given)
         table.forget()
         if fmt == "json":
@@ -298,7 +298,9 @@ def _open_tests(game) -> list[str]:
     return [*("fire" if t == "aimed" else t for t in tests), "done"]
 
 
-def _given(dice: str | None) -> list[int] | None:
+def given_dice(dice: str | None) -> list[int] | None:
+    """The dice a --dice manual game's order gives (every die in order: 3,17,5), or None
+    (UsageError for anything but whole numbers separated by commas)."""
     if dice is None:
         return None
     try:
