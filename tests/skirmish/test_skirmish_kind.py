@@ -115,6 +115,9 @@ def test_inbox_and_tick(cli, played, tmp_path):
     doc = valid(r.stdout, "inbox-result")
     assert [(m["side"], m["status"], m["records"]) for m in doc["messages"]] == \
         [("german", "applied", [3])]
+    again = cli("inbox", j, sent, "--outbox", tmp_path / "out")
+    assert again.exit_code == 0 and "1 older message(s) already handled" in again.stdout, \
+        again.stderr
     r = cli("tick", j, "--format", "json")
     assert r.exit_code == 0, r.stderr
     ticked = valid(r.stdout, "tick-result")
