@@ -68,7 +68,7 @@ def test_status_and_show_say_whom_the_skirmish_waits_on(cli, played):
 
 def test_log_report_explain_and_dice_read_the_journal(cli, played):
     j, _ = played
-    lines = cli("log", j, "--format", "json").stdout.splitlines()
+    lines = cli("log", j, "--as", "moderator", "--format", "json").stdout.splitlines()
     assert [json.loads(x) for x in lines] == records(j)
     valid(lines[0], "skirmish-journal-header")
     for line in lines[1:]:

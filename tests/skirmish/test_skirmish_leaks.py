@@ -45,6 +45,22 @@ def test_no_output_of_a_skirmish_shows_a_secret(cli, tmp_path, secret_file):
                            "range=30 light=day state=halted cover=soft", "--format",
                            fmt).stdout)
         outputs.append(cli("verify", j, "--format", fmt).stdout)
+    readers = ("public", "british", "german")
+    for fmt in ("text", "json", "markdown", "bbcode"):
+        for reader in readers:
+            for command in (["status"], ["show"], ["report"], ["log"], ["explain", "1"],
+                            ["dice"]):
+                if fmt in ("markdown", "bbcode") and command[0] in ("log", "explain", "dice"):
+                    continue
+                r = cli(command[0], j, *command[1:], "--as", reader, "--format", fmt)
+                if command == ["log"] and fmt == "json":     # whole records: the moderator's
+                    assert r.exit_code == 2 and "no redacted exports" in r.stderr
+                    continue
+                assert r.exit_code == 0, (command, fmt, reader, r.stderr)
+                outputs.append(r.stdout)
+    whole = cli("log", j, "--as", "moderator", "--format", "json").stdout
+    assert BRITISH in whole                     # the control: the moderator's log names them
+    outputs.append(cli("order", j, "--as", "german", "done", "--format", "json").stdout)
     for text in outputs:
         assert _found(text, secrets) == [], text
     for text in moderators:

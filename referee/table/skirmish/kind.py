@@ -173,7 +173,12 @@ class SkirmishKind(GameKind):
         return "\n".join(_record_lines(r) for r in records), None
 
     def log(self, table, reader: str, since: int, fmt: str, width: int):
+        """Each record: a test in two lines, else one; with fmt json each record whole, for
+        the moderator alone (record 0 names the players' addresses, and a record the
+        Message-ID its orders came in: nothing of a skirmish is salted for an export)."""
         _reader(table, reader)
+        if fmt == "json" and reader != MODERATOR:
+            self.needs("export", f"log --format json --as {reader}", table.path)
         for rec in _records(table)[max(since, 0):]:
             if fmt == "json":
                 yield json.dumps(rec, sort_keys=True, separators=(",", ":"))
