@@ -142,3 +142,23 @@ def test_a_forged_source_cannot_write_lines_of_its_own_into_ticks_output(cli, tm
     # The forged text is quoted inside the one problem line, never a line of its own.
     assert not [ln for ln in r.stdout.splitlines() if "all handled" in ln and
                 "the mail route in force is not one the referee writes" not in ln], r.stdout
+
+
+@pytest.mark.parametrize("host,allowed", [
+    ("127.0.0.1", True), ("127.3.4.5", True), ("::1", True), ("localhost", True),
+    ("LocalHost", True), ("mail.example.org", False), ("10.0.0.1", False),
+    ("192.168.1.1", False), ("::ffff:10.0.0.1", False), ("127.0.0.1.example.org", False)])
+def test_a_server_without_tls_is_one_on_this_machine(cli, tmp_path, host, allowed):
+    """docs/moderator.md: `tls = "none"` is "a server on this machine without TLS". Named for
+    any other host, the login would cross the network in the clear: the settings are refused
+    whole, in one line naming the host, and nothing is sent anywhere."""
+    mail_settings(f'[hosts."{host}"]\ntls = "none"\n')
+    box = write_maildir(tmp_path / "box", [])
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914", "--mail-in", str(box),
+            "--mail-out", f"smtp://{USER}@{f'[{host}]' if ':' in host else host}:25")
+    if allowed:
+        assert r.exit_code == 0 and "would cross the network" not in r.stderr, r.stderr
+    else:
+        assert r.exit_code == 2 and f"hosts.{host}: tls = \"none\"" in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "g.jsonl").exists()

@@ -45,7 +45,26 @@ def load() -> Any:
     if shared:
         raise UsageError(f"{path}: the hosts {' and '.join(shared[1])} would read one password "
                          f"variable ({shared[0]}); name at most one of them")
+    for host, allowed in settings.hosts.items():
+        if allowed.tls == "none" and not on_this_machine(host):
+            raise UsageError(f"{path}: hosts.{host}: tls = \"none\" is for a server on this "
+                             f"machine (127.0.0.1, ::1 or localhost); a login to {host} "
+                             f"would cross the network in the clear, so no mail setting is "
+                             f"read: give it TLS")
     return settings
+
+
+def on_this_machine(host: str) -> bool:
+    """Whether a host of the settings is this machine: a loopback address, or localhost."""
+    import ipaddress  # start-up: only the mail paths read the settings
+
+    name = host.strip("[]").casefold()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def _shared_variables(hosts: list[str]) -> tuple[str, list[str]] | None:
