@@ -497,3 +497,45 @@ def test_text_lists_only_what_this_run_did(tmp_path, cli):
     r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out4")
     assert r.stdout == ("0 message(s) handled; 2 older message(s) already handled; "
                         "0 mail(s) in the outbox\n")
+
+
+def test_a_refusal_says_which_check_failed_and_nothing_of_the_game(tmp_path, cli, data):
+    """A mail matched to no player is answered with the check it failed: an address no
+    player registered, the moderator's address, a player's address without his key, or
+    with a key that is not his. The answer goes to the address the mail came from, so a
+    forged From's answer reaches the address's owner; it names nothing of the game."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    before = journal.read_bytes()
+
+    def sent(n: int, sender: str, key_line: str) -> bytes:
+        return (f"From: {sender}\nTo: umpire@example.com\nSubject: orders\n"
+                f"Message-ID: <check{n}@example.org>\nDate: Sat, 01 Aug 1914 1{n}:00:00 +0100"
+                f"\n\nplay offensive\n\n{key_line}\n").encode()
+
+    cases = {
+        "<check1@example.org>": (sent(1, "spy@example.net", f"Order key: {KEYS['german']}"),
+                                 "its sender's address is not one a player of this game "
+                                 "registered"),
+        "<check2@example.org>": (sent(2, ADDRESSES["moderator"], ""),
+                                 "it comes from the moderator's address"),
+        "<check3@example.org>": (sent(3, ADDRESSES["german"], "Greetings"),
+                                 "it carries no order key"),
+        "<check4@example.org>": (sent(4, ADDRESSES["german"], f"Order key: {KEYS['entente']}"),
+                                 "the order key in it is not the one for its sender's address"),
+    }
+    box = write_mbox(tmp_path / "box.mbox", [raw for raw, _ in cases.values()])
+    by_id, written = inbox(cli, journal, box, outbox=tmp_path / "out")
+    assert journal.read_bytes() == before
+    replies = {str(read_mail(p)["In-Reply-To"]): read_mail(p) for p in written
+               if read_mail(p)["In-Reply-To"]}
+    for mid, (_, why) in cases.items():
+        out = only(by_id, mid)
+        assert out["status"] == "rejected" and why in out["reason"], out
+        mail = replies[mid]
+        assert why in " ".join(mail.get_content().split()), mail.get_content()
+        check_no_game_content(mail, str(mail["To"]), mid, data)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import os
+import re
 import secrets as _secrets
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -376,7 +377,8 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
                  p["address"].lower() == m.sender and compact(keys[s]) in text), None)
     if side is None:
         out.status = "rejected"
-        out.reason = "not from a registered player with his order key"
+        out.why = _unmatched(m, people, text)
+        out.reason = f"not from a registered player with his order key: {out.why}"
         if m.problem:
             out.reason += f" ({m.problem})"
         if m.sender:
@@ -397,6 +399,25 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     else:
         handle(table, m, side, keys[side], tag, out, manual)
     replies.append((people[side]["address"], side, out, m))
+
+
+# An order key as the referee writes them (store/players.py), however it is typed.
+_KEY_SHAPE = re.compile(r"(?im)(?<![a-z0-9])[a-z0-9]{4}-?[a-z0-9]{4}-?[a-z0-9]{4}(?![a-z0-9])|"
+                        r"^\s*order\s*key\s*:\s*\S")
+
+
+def _unmatched(m: Message, people: dict, text: str) -> str:
+    """Which check a message matched to no player failed, in words its sender may read
+    (the reply goes to the address it came from: a forged From's answer reaches the real
+    owner of the address, never the forger), saying nothing of the game."""
+    owners = [s for s, p in people.items() if m.sender and p["address"].lower() == m.sender]
+    if not owners:
+        return "its sender's address is not one a player of this game registered"
+    if owners == [MODERATOR]:
+        return "it comes from the moderator's address, and orders come from the players'"
+    if _KEY_SHAPE.search(m.raw.decode("utf-8", "replace") + text):
+        return "the order key in it is not the one for its sender's address"
+    return "it carries no order key (a player's mail carries the key his reports end with)"
 
 
 def _from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
@@ -451,9 +472,10 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
             if side == OBSERVER:
                 continue                    # observers.py answers them
             if not side:       # a stranger or a message without the key: no game content
-                body = ("This message could not be matched to a player of this game (the "
-                        "sender's address and the order key must both match). Nothing was "
-                        "done.\n")
+                failed = entry.get("why") or ("the sender's address and the order key must "
+                                              "both match")
+                body = (f"This message could not be matched to a player of this game: "
+                        f"{failed}. Nothing was done.\n")
                 written.append(_write(folder, sender, address, "referee: message not accepted",
                                       body, entry["message_id"], name=entry["name"]))
                 continue
