@@ -63,6 +63,8 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
     if side not in state.sides:
         return FLOW, f"{side} is no side of this game"
     if o.kind == "done":
+        if o.subject is not None or o.facts:
+            return FLOW, "done ends the side's part of the phase: it names no figure and no fact"
         return (FLOW, f"the {side} side is done with this phase already") \
             if side in state.done else None
     if side in state.done:

@@ -380,6 +380,11 @@ def dispute(card, state, records, o, side) -> dict:
     if fact not in rec["test"]["facts"] or "value" not in o.facts:
         raise IllegalOrderError(o.text, "Disputes", f"name a fact record {rec['seq']} "
                                 f"declared and the value claimed: fact=KEY value=VALUE")
+    if any(d["record"] == rec["seq"] and d["fact"] == fact and "ruling" not in d
+           for d in state.disputes):
+        raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']}'s {fact} is disputed "
+                                                    f"already; the moderator settles it")
+    _as_declared(rec["test"]["facts"][fact], o.facts["value"], o.text)   # a value it may take
     return {"actor": side, "order": o.text, "turn": state.turn,
             "phase": sk.phase_of(card, state).phase,
             "dispute": {"record": rec["seq"], "fact": fact,
@@ -423,6 +428,8 @@ def _as_declared(old: object, value: str | None, text: str) -> object:
         raise IllegalOrderError(text, "Disputes", "settle record=N uphold=yes, or fact=KEY "
                                                   "value=VALUE")
     if isinstance(old, bool):
+        if value not in ("yes", "no"):
+            raise IllegalOrderError(text, "Disputes", f"{value!r}: this fact takes yes or no")
         return value == "yes"
     if isinstance(old, int):
         if not value.isdigit():

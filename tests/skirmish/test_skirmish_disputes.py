@@ -1,0 +1,53 @@
+"""What a skirmish's orders may not slip past the referee: `done` that names a figure or
+facts, the same fact disputed twice while the first dispute is open, and a claimed value the
+disputed fact could not take. Each is refused in one line (exit 1) and nothing is written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_skirmish_kind import played  # noqa: F401 - the fixture: the British moved B2
+
+
+def refused(cli, j, side: str, text: str) -> str:
+    before = j.read_bytes()
+    r = cli("order", j, "--as", side, text)
+    assert r.exit_code == 1, (text, r.stdout, r.stderr)
+    (line,) = r.stderr.strip().splitlines()
+    assert j.read_bytes() == before
+    return line
+
+
+@pytest.mark.parametrize("text", ["done B7", "done at=G1,G2 record=9999", "done G1"])
+def test_done_names_no_figure_and_no_fact(cli, played, text):  # noqa: F811
+    j, _ = played
+    assert "names no figure and no fact" in refused(cli, j, "german", text)
+    assert cli("order", j, "--as", "german", "done").exit_code == 0
+
+
+def test_a_fact_is_disputed_once_until_the_moderator_settles_it(cli, played):  # noqa: F811
+    j, _ = played
+    r = cli("order", j, "--as", "german", "dispute record=1 fact=mode value=rush")
+    assert r.exit_code == 0, r.stderr
+    assert "disputed already" in refused(cli, j, "german",
+                                         "dispute record=1 fact=mode value=stealthy")
+    r = cli("order", j, "--as", "moderator", "settle record=1 uphold=yes")
+    assert r.exit_code == 0, r.stderr
+    r = cli("order", j, "--as", "german", "dispute record=1 fact=mode value=rush")
+    assert r.exit_code == 0, r.stderr                      # settled: it may be raised again
+
+
+def test_a_claimed_value_is_one_the_fact_could_take(cli, played):  # noqa: F811
+    j, _ = played
+    assert "yes or no" in refused(cli, j, "german", "dispute record=1 fact=command value=maybe")
+    r = cli("order", j, "--as", "german", "spot G1 at=B1 range=30 light=day state=halted "
+            "cover=soft", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    (made,) = json.loads(r.stdout)["records"]
+    assert made["body"]["test"]["facts"]["range"] == 30
+    n = made["record"]
+    assert "not a whole number" in refused(cli, j, "british",
+                                           f"dispute record={n} fact=range value=far")
+    r = cli("order", j, "--as", "british", f"dispute record={n} fact=range value=40")
+    assert r.exit_code == 0, r.stderr
