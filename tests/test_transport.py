@@ -224,7 +224,7 @@ def test_a_maildir_and_an_outbox_folder_need_no_server(cli, tmp_path):
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert records(journal)[-1]["order"] == "pass"
-    assert "1 message(s) no game claims" in r.stdout and "s2@" not in r.stdout
+    assert "1 new message(s) no game claims" in r.stdout and "s2@" not in r.stdout
     written = sorted(out.glob("*.eml"))
     tos = sorted(str(email.message_from_bytes(p.read_bytes())["To"]) for p in written)
     assert tos == sorted([ADDRESSES["entente"], ADDRESSES["german"]])   # none to the stranger
@@ -232,6 +232,14 @@ def test_a_maildir_and_an_outbox_folder_need_no_server(cli, tmp_path):
     assert sorted(p.name for p in (box / "new").iterdir()) == files_before    # untouched
     r = tick(cli, journal)
     assert r.exit_code == 0 and sorted(out.glob("*.eml")) == written
+    assert "no game claims" not in r.stdout          # told once, not at every pass
+    other = (b"From: else@bureau.example\nSubject: hi\nMessage-ID: <s3@bureau.example>\n\nhi\n")
+    (box / "new" / "17000099.M99P1.mx.example.com").write_bytes(other)
+    r = tick(cli, journal)
+    assert "1 new message(s) no game claims (no game's tag or order key): left for the " \
+        "moderator (1 more told of before)" in r.stdout, r.stdout
+    assert json.loads(tick(cli, journal, "--format", "json").stdout)["unclaimed"] and \
+        "no game claims" not in tick(cli, journal).stdout
 
 
 def test_one_game_without_a_target_fails_the_pass_but_not_the_others(cli, tmp_path):

@@ -59,6 +59,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .mailboxes import MAX_MESSAGE, read_source
 from .reminders import check_deadlines
+from .unclaimed import keep_unclaimed, not_told, unclaimed_before
 
 
 @dataclass
@@ -173,6 +174,7 @@ class TickReport:
     games: list[Game]
     unclaimed: list[str]
     broken: list[str]                   # journals that could not be read
+    fresh: list[str] = field(default_factory=list)     # unclaimed, not told of before
 
     @property
     def problems(self) -> list[str]:
@@ -181,9 +183,11 @@ class TickReport:
     def lines(self) -> list[str]:
         out = [f"problem  {p}" for p in self.broken]
         out += [line for x in self.games for line in x.lines]
-        if self.unclaimed:          # the same ones again each pass: one line, not one each
-            out.append(f"{len(self.unclaimed)} message(s) no game claims (no game's tag or "
-                       f"order key): left for the moderator")
+        if self.fresh:              # told once a message, not again at every pass
+            more = len(self.unclaimed) - len(self.fresh)
+            out.append(f"{len(self.fresh)} new message(s) no game claims (no game's tag or "
+                       f"order key): left for the moderator"
+                       + (f" ({more} more told of before)" if more else ""))
         return out
 
 
@@ -216,16 +220,20 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
             continue
         if x.source is not None:
             by_source.setdefault(x.source, []).append(x)
+    fresh: list[str] = []
     for source, group in by_source.items():
         try:
-            unclaimed += _take_mail(source, group, games_dir, with_map)
+            left = _take_mail(source, group, games_dir, with_map)
         except RefereeError as exc:
             for x in group:
                 x.fail(str(exc))
+            continue
+        unclaimed += left
+        fresh += not_told(source, left)
     for x in games:
         if x.routed and x.target is not None:
             _after_mail(x, games_dir, with_map)
-    return TickReport(games, unclaimed, broken)
+    return TickReport(games, unclaimed, broken, fresh)
 
 
 def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
@@ -252,7 +260,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
     reading = mailsettings.load().reading
     readers = _readers(group)
     with open_source(source) as folder:
-        seen_before = _unclaimed_before(source, folder.uidvalidity, readers)
+        seen_before = unclaimed_before(source, folder.uidvalidity, readers)
         found = folder.unseen(frozenset(seen_before), reading.messages,
                               reading.megabytes << 20)
         fault("fetched")
@@ -260,7 +268,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         folder.mark_seen([f.uid for f in taken if f.uid is not None])
         fault("seen")
         unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
-        _keep_unclaimed(source, folder, readers, seen_before, unclaimed)
+        keep_unclaimed(source, folder, readers, seen_before, unclaimed)
         if folder.left:
             group[0].log(f"{folder.left} more unread message(s) of {source} wait for the next "
                          f"pass (mail settings: reading)")
@@ -275,10 +283,6 @@ def _shown(f: Fetched) -> str:
         if f.oversize else f.where
 
 
-def _unclaimed_path(source: str) -> Path:
-    return home.data_dir("mailboxes") / f"{hashlib.sha256(source.encode()).hexdigest()[:32]}"
-
-
 def _readers(group: list[Game]) -> str:
     """What decides which game claims a message: the games reading the folder, with their
     tags and keys. When it changes (a game added, a copy moved away, a new key), a message
@@ -286,35 +290,6 @@ def _readers(group: list[Game]) -> str:
     said = sorted(f"{x.game_id}/{x.header_hash}/{','.join(sorted(x.keys))}/"
                   f"{','.join(sorted(x.addresses.values()))}" for x in group)
     return hashlib.sha256("\n".join(said).encode()).hexdigest()
-
-
-def _unclaimed_before(source: str, uidvalidity: str, readers: str) -> dict[str, str]:
-    """The messages of this folder that no game claimed in an earlier pass (UID -> place),
-    as this user's referee kept them; none when the folder's UIDs were renumbered or the
-    games reading it are not the same."""
-    kept = home.read_signed(_unclaimed_path(source))
-    if not isinstance(kept, dict) or kept.get("source") != source or not uidvalidity or \
-            kept.get("uidvalidity") != uidvalidity or kept.get("readers") != readers:
-        return {}
-    found = kept.get("unclaimed")
-    return {k: v for k, v in found.items() if isinstance(v, str)} if isinstance(found, dict) \
-        else {}
-
-
-def _keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
-                    now: dict[str, str]) -> None:
-    """Remember the unclaimed messages still unread on the server (best effort: without it
-    they are only read again)."""
-    unseen = set(folder.unseen_uids)
-    kept = {uid: where for uid, where in {**before, **now}.items() if uid in unseen}
-    if kept == before and not now:
-        return
-    try:
-        home.keep_signed(_unclaimed_path(source), {"source": source, "unclaimed": kept,
-                                                   "uidvalidity": folder.uidvalidity,
-                                                   "readers": readers})
-    except OSError:
-        pass
 
 
 def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool

@@ -1,0 +1,67 @@
+"""The messages of a mail source that no game claims: which ones an IMAP folder held unread
+at the last pass (so a pass does not read them again), and which ones the moderator has
+been told of (so a pass tells him once per message, not at every pass). Both are kept in
+this user's data folder, signed like the ledgers: a lost or planted file only repeats a
+read or a line."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..store import home
+
+# Places told of at the most: past it, the oldest are forgotten (and would be told again).
+MOST_TOLD = 2000
+
+
+def _path(source: str, what: str = "") -> Path:
+    tag = hashlib.sha256(source.encode()).hexdigest()[:32]
+    return home.data_dir("mailboxes") / f"{tag}{what}"
+
+
+def unclaimed_before(source: str, uidvalidity: str, readers: str) -> dict[str, str]:
+    """The messages of this folder that no game claimed in an earlier pass (UID -> place),
+    as this user's referee kept them; none when the folder's UIDs were renumbered or the
+    games reading it are not the same."""
+    kept = home.read_signed(_path(source))
+    if not isinstance(kept, dict) or kept.get("source") != source or not uidvalidity or \
+            kept.get("uidvalidity") != uidvalidity or kept.get("readers") != readers:
+        return {}
+    found = kept.get("unclaimed")
+    return {k: v for k, v in found.items() if isinstance(v, str)} if isinstance(found, dict) \
+        else {}
+
+
+def keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
+                   now: dict[str, str]) -> None:
+    """Remember the unclaimed messages still unread on the server (best effort: without it
+    they are only read again)."""
+    unseen = set(folder.unseen_uids)
+    kept = {uid: where for uid, where in {**before, **now}.items() if uid in unseen}
+    if kept == before and not now:
+        return
+    try:
+        home.keep_signed(_path(source), {"source": source, "unclaimed": kept,
+                                         "uidvalidity": folder.uidvalidity,
+                                         "readers": readers})
+    except OSError:
+        pass
+
+
+def not_told(source: str, places: list[str]) -> list[str]:
+    """Of the unclaimed messages of a source (their places, as a pass names them), those the
+    moderator has not been told of by an earlier pass; the ones told of are then these
+    (a message gone from the source is forgotten)."""
+    kept = home.read_signed(_path(source, ".told"))
+    told = kept.get("places") if isinstance(kept, dict) and kept.get("source") == source \
+        else None
+    before = set(told) if isinstance(told, list) else set()
+    fresh = [p for p in places if p not in before]
+    if fresh or before != set(places):
+        try:
+            home.write_signed(_path(source, ".told"),
+                              {"source": source, "places": places[-MOST_TOLD:]})
+        except OSError:
+            pass
+    return fresh
