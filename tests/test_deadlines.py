@@ -191,6 +191,9 @@ def test_reminders_go_only_to_the_side_owing_orders_and_once(tmp_path, cli, cloc
     sent = mails(out)
     assert [str(m["To"]) for m in sent] == [ADDRESSES["german"]] * 2
     assert all(DUE_WORDS in text_of(m) for m in sent)
+    # The game's default: two extensions a side, none asked yet.
+    assert all("(2 extension(s) left of the 2 this game allows)" in " ".join(text_of(m).split())
+               for m in sent)
     assert sum(r.get("clock", {}).get("kind") == "reminded" for r in records(journal)) == 2
     assert verified(journal)
 
@@ -207,6 +210,9 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     assert (due["due"], due["extended"]) == ("2026-11-26T18:00:00Z", "24h")
     german = next(m for m in mails(tmp_path / "out1") if m["To"] == ADDRESSES["german"])
     assert "Orders due by Thu 26 Nov 18:00 UTC." in text_of(german)
+    # Each mail says what more time he may still ask for: none left of the one allowed.
+    assert "You have asked for the 1 extension(s) this game allows" in \
+        " ".join(text_of(german).split())
     # The same mailbox again: nothing twice.
     again, _ = mail_inbox(journal, [box], tmp_path / "out1b", with_map=False)
     assert [o.status for o in again] == ["known"]
@@ -341,6 +347,8 @@ def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli
     # The German still moves (2.0 II.2): a new hand-off, due 48h after his mail was applied.
     assert "Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["german"]]
     assert "Orders due" not in by[ADDRESSES["entente"]]
+    assert "2 extension(s) left" in " ".join(by[ADDRESSES["german"]].split())
+    assert "extension" not in by[ADDRESSES["entente"]]
 
 
 def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tmp_path, cli,

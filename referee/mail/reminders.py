@@ -142,7 +142,21 @@ def deadline_lines(table) -> dict[str, str]:
     if tl.paused:
         return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
                                             "the moderator resumes it.")
-    return {d.side: f"{d.words}." for d in tl.dues}
+    return {d.side: f"{d.words}.{more_time(tl, d.side)}" for d in tl.dues}
+
+
+def more_time(tl: Timeline, side: str) -> str:
+    """What a side owing orders reads of the extensions it may still ask for by mail (none in
+    a game that allows none)."""
+    allowed = tl.settings.extensions
+    if not allowed:
+        return ""
+    left = allowed - tl.used.get(side, 0)
+    if left <= 0:
+        return (f" You have asked for the {allowed} extension(s) this game allows; only the "
+                f"moderator can give more time now.")
+    return (f" More time: a line 'extend 24h' alone in a mail ({left} extension(s) left of "
+            f"the {allowed} this game allows).")
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
@@ -210,7 +224,8 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
         return []
     prompt = pending_prompt(tl.state, tl.data)
     body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
-            f"{d.words}.\n\nIf none come by then, {POLICY_WORDS[tl.settings.missed]}.\n")
+            f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
+            f"{POLICY_WORDS[tl.settings.missed]}.\n")
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
                post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body)
