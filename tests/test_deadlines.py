@@ -433,3 +433,26 @@ def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
     assert mail["To"] == ADDRESSES["moderator"]
     assert "the referee could not answer for german" in " ".join(text_of(mail).split())
     assert status(cli, journal)["waiting_on"] == "german"
+
+
+def test_a_reply_quoting_a_reminder_is_the_side_s_mail(tmp_path, cli, clock):
+    """A reminder ends with the side's order key, as a report does (it goes to his own
+    address only), so a player who answers it by quoting it is known by his address and key
+    without typing the key: here he asks for more time."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    check_deadlines(journal, out, DUE - timedelta(hours=2))
+    (reminder,) = mails(out)
+    body = text_of(reminder)
+    assert f"Order key: {KEYS['german']}" in body and KEYS["entente"] not in body
+    quoted = "\n".join(f"> {line}" for line in body.splitlines())
+    raw = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\n"
+           f"Subject: Re: {reminder['Subject']}\nDate: Wed, 25 Nov 2026 16:30:00 +0000\n"
+           f"Message-ID: <re-reminder@example.org>\n\nextend 24h\n\nOn Wed, the referee "
+           f"wrote:\n{quoted}\n").encode()
+    box = write_maildir(tmp_path / "reply", [raw])
+    clock(DUE - timedelta(hours=1))
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out2", with_map=False)
+    assert [(o.status, o.side) for o in outcomes] == [("applied", "german")], outcomes
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert due["extended"] == "24h"

@@ -192,9 +192,11 @@ class Table:
         return [(SIDE_OF[str(m["To"])], str(m["Subject"]), words(text_of(m))) for m in new]
 
     def answer(self, side: str, moment: datetime, lines: list[str] | None = None) -> str:
-        """side answers the last mail that gave him his key (lines: the cheapest orders)."""
+        """side answers the last report he was sent (a mail with his key and the orders he
+        may give; lines: the cheapest orders)."""
         self.mp.setenv(NOW_VARIABLE, at(moment))
-        mail = [m for m in self.post.mails_to(side) if "Order key:" in text_of(m)][-1]
+        mail = [m for m in self.post.mails_to(side) if "Order key:" in text_of(m) and
+                "Reply with one order per line" in text_of(m)][-1]
         return self.post.send(side, lines or cheapest(mail, self.journal, side), mail)
 
     def owing(self) -> list[str]:

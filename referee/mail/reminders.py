@@ -36,7 +36,8 @@ from ..game.timeline import (
     null_order,
 )
 from ..store import home
-from ..store.players import observer_addresses, roster
+from ..store.players import observer_addresses, order_key, roster
+from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
 
@@ -63,16 +64,26 @@ class _Post:
         self.observers = observer_addresses(records)
         self.outbox, self.now, self.game_id = outbox, now, game_id
         self.sender = self.people.get(MODERATOR, {}).get("address", "referee@localhost")
+        # Each side's order key, ending each mail to it (to its own address only), so that a
+        # reply quoting the mail carries it, as a reply to a report does.
+        secret = load_secret(table.path, records[0])
+        self.keys = {} if secret is None else {
+            side: order_key(secret, game_id, side, p.get("key_no") or 0)
+            for side, p in self.people.items() if side != MODERATOR}
 
     def address(self, reader: str) -> str | None:
         return self.people.get(reader, {}).get("address")
 
-    def write(self, name: str, to: str | None, subject: str, body: str) -> bool:
+    def write(self, name: str, to: str | None, subject: str, body: str,
+              reader: str | None = None) -> bool:
         """One mail as outbox/name (0600), unless a mail of that name was written before
-        (there, or sent: in outbox/sent); False when it was or nobody has the address."""
+        (there, or sent: in outbox/sent); False when it was or nobody has the address. A
+        mail to a side (reader) ends with its order key."""
         path = self.outbox / name
         if to is None or path.exists() or (self.outbox / "sent" / name).exists():
             return False
+        if reader in self.keys:
+            body += f"\nOrder key: {self.keys[reader]}\n"
         msg = EmailMessage(policy=default_policy)
         msg["From"] = self.sender
         msg["To"] = to
@@ -228,7 +239,8 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
             f"{POLICY_WORDS[tl.settings.missed]}.\n")
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
-               post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body)
+               post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body,
+               d.side)
     log.append(f"reminder: {d.side}, orders due by {for_players(d.due)} ({before} before)")
     return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
                                             "handoff": d.handoff, "before": before,
@@ -261,7 +273,7 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str],
                     f"rule for a missed deadline the game is paused: no orders are taken "
                     f"until the moderator resumes it.\n")
             post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
-                       _to(post, reader), post.subject(tl.seq, "game paused"), body)
+                       _to(post, reader), post.subject(tl.seq, "game paused"), body, reader)
         log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
@@ -354,7 +366,7 @@ def _tell_answered(j: Table, raw: bytes, rec: dict, outbox: Path, now: datetime,
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
         post.write(f"deadline-{rec['seq']:06d}-{side}-answered-{reader}.eml",
                    _to(post, reader), post.subject(after.seq, f"{side} missed the deadline"),
-                   body)
+                   body, reader)
     # Written once: a mail program that takes the mails out of the outbox leaves this mark,
     # so that they are not written again.
     try:
