@@ -879,3 +879,34 @@ def test_a_line_that_starts_with_any_verb_of_the_game_is_an_order(kind):
                               (4, f"{word} Smith")], verb
     # The same lines with a word that is no verb: a greeting and a closing, dropped.
     assert read("Onward now!\nmove x\nCheers\nOnward Smith\n") == [(2, "move x")]
+
+
+def test_a_mail_s_subject_is_one_line_and_its_body_stays_wrapped():
+    """A Subject longer than 78 characters (a long game id in its tag) is written on one
+    line, so no mail program shows it with a line break or a leading blank; the body stays
+    quoted-printable as it was encoded when set; a Subject beyond ASCII is still folded into
+    encoded words of at most 75 characters (RFC 2047)."""
+    import re
+    from email.policy import default
+
+    from referee.mail import message
+
+    tag = "[referee a-long-game-id-of-the-autumn-league-1914-on-the-western-front #123]"
+    msg = EmailMessage(policy=default)
+    msg["From"], msg["To"] = "referee@example.org", "kaiser@example.org"
+    msg["Subject"] = f"{tag} reminder: orders due by Wed 25 Nov 18:00 UTC"
+    msg.set_content("move ge-1 liege " * 30, cte="quoted-printable")
+    lines = message.mail_bytes(msg).decode("ascii").split("\n")
+    subject = [x for x in lines if x.startswith("Subject:")]
+    assert subject == [f"Subject: {tag} reminder: orders due by Wed 25 Nov 18:00 UTC"]
+    head = lines[:lines.index("")]
+    assert not any(x[:1] in (" ", "\t") for x in head), head
+    folded = bytes(msg).decode("ascii").split("\n")      # the library's own writing
+    assert lines[len(head):] == folded[folded.index(""):]           # the body as it was set
+    wide = EmailMessage(policy=default)
+    wide["From"], wide["To"] = "referee@example.org", "kaiser@example.org"
+    wide["Subject"] = f"{tag} Stoßtruppen: Überraschung für die Armee " * 2
+    wide.set_content("x")
+    words = re.findall(r"=\?utf-8\?[qb]\?[^?]*\?=", message.mail_bytes(wide).decode("ascii"),
+                       re.I)
+    assert words and max(map(len, words)) <= 75

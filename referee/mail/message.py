@@ -450,6 +450,14 @@ def mail_bytes(msg: EmailMessage) -> bytes:
     (SMTPUTF8): an encoded word in its place is no address at all. Every other mail is
     written as before, in ASCII."""
     addresses = " ".join(str(msg.get(k, "")) for k in ("From", "To", "Cc"))
+    # A header in ASCII is written on one line (up to RFC 5322's 998 characters), never
+    # folded: a Subject folded inside its [referee GAME #N] tag, or before it, reads with a
+    # line break or a leading blank in a mail program that does not unfold it (one beyond
+    # ASCII is folded into encoded words of 75 characters at most, as RFC 2047 wants). The
+    # body was encoded when it was set (quoted-printable, 76 characters a line), and is not
+    # wrapped again.
+    ascii_heads = all(str(v).isascii() for v in msg.values())
+    flat = msg.policy.clone(max_line_length=998) if ascii_heads else msg.policy
     if addresses.isascii():
-        return bytes(msg)
-    return msg.as_bytes(policy=msg.policy.clone(utf8=True))
+        return msg.as_bytes(policy=flat)
+    return msg.as_bytes(policy=flat.clone(utf8=True))
