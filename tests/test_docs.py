@@ -470,3 +470,35 @@ def test_every_command_and_option_is_described_once_in_the_reference():
              description_lines(d.read_text(encoding="utf-8"), list(commands))
              for d in documents()}
     assert {d: got for d, got in found.items() if got} == {}
+
+
+def test_every_command_and_option_is_in_a_guide():
+    """Each command of the command line, and each of its options, is named in a guide a user
+    reads (README, the moderator's and the player's guides, scripting), not only in the
+    reference generated from the help (docs/commands.md)."""
+    import typer.main
+
+    from referee.cli.app import app
+
+    root = Path(__file__).parent.parent
+    guides = "\n".join((root / p).read_text(encoding="utf-8") for p in (
+        "README.md", "docs/moderator.md", "docs/player.md", "docs/scripting.md"))
+    missing = []
+
+    def walk(group, prefix=()):
+        for name, command in sorted(group.commands.items()):
+            words = (*prefix, name)
+            if hasattr(command, "commands"):
+                walk(command, words)
+                continue
+            said = " ".join(words)
+            if f"referee {said}" not in guides and f"`{said}`" not in guides:
+                missing.append(f"referee {said}")
+            for param in command.params:
+                names = [o for o in (*param.opts, *param.secondary_opts) if o.startswith("-")]
+                if names and not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", guides)
+                                     for o in names) and "--help" not in names:
+                    missing.append(f"referee {said} {'/'.join(names)}")
+
+    walk(typer.main.get_command(app))
+    assert not missing, "named in no guide:\n" + "\n".join(missing)
