@@ -795,3 +795,29 @@ def test_two_passes_at_once_apply_and_send_each_thing_once(cli, net, tmp_path):
     assert [r.problems for r in reports] == [[], []]
     assert len(records(journal)) == before + 1
     assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
+
+
+def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_path,
+                                                                     monkeypatch):
+    """Under --missed wait, a deadline that passes leaves the game to the moderator: every
+    pass of tick says so in one line and exits non-zero until he acts (here he extends the
+    deadline); the moderator's mail telling him is written once."""
+    folder, box, out = tmp_path / "games", tmp_path / "box", tmp_path / "out"
+    write_maildir(box, [])
+    monkeypatch.setenv("REFEREE_NOW", "2026-11-23T18:00:00Z")
+    journal, _ = new_game(cli, folder, "kilo", None, "--mail-in", str(box), "--mail-out",
+                          f"outbox:{out}", "--deadline", "48h", "--missed", "wait")
+    assert tick(cli, journal).exit_code == 0                 # the reports: nothing waits
+    monkeypatch.setenv("REFEREE_NOW", "2026-11-25T18:01:00Z")
+    told = []
+    for _ in range(2):
+        r = tick(cli, journal)
+        assert r.exit_code != 0, r.output
+        lines = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+        assert len(lines) == 1 and "german's orders were due by Wed 25 Nov 18:00 UTC" in \
+            lines[0] and f"referee extend {journal} german 24h" in lines[0], r.stderr
+        told.append(sorted(p.name for p in out.glob("*moderator*.eml")))
+    assert len(told[0]) == 1 and told[1] == told[0]          # his mail: once
+    assert cli("extend", journal, "german", "24h").exit_code == 0
+    r = tick(cli, journal)
+    assert r.exit_code == 0 and "waits on the moderator" not in r.output, r.output

@@ -170,6 +170,26 @@ def more_time(tl: Timeline, side: str) -> str:
             f"the {allowed} this game allows).")
 
 
+def waits_on_the_moderator(table) -> str | None:
+    """Why the game a Table holds can go on only when the moderator acts, in one line with
+    what he may do, or None: it is paused, or a side's deadline passed and nobody answered
+    for him (the policy wait, or a decision the rules leave no answer for)."""
+    if not g_timeline.has_deadlines(table.raw):
+        return None
+    tl = _timeline_of(table)
+    name = table.path
+    if tl.paused:
+        return (f"the game is paused and waits on the moderator: `referee deadline {name} "
+                f"--resume` resumes it")
+    for d in tl.dues:
+        if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+            return (f"the game waits on the moderator: {d.side}'s orders were due by "
+                    f"{for_players(d.due)} and none came ({d.decision}); give them (`referee "
+                    f"order {name} --as {d.side} ...`), extend the deadline (`referee extend "
+                    f"{name} {d.side} 24h`) or pause the game")
+    return None
+
+
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
                     games_dir: Path | None = None) -> list[str]:
     """Do what the deadlines ask at `now`: reminders, and the policy at each missed deadline;

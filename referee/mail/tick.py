@@ -58,7 +58,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import MAX_MESSAGE, read_source
-from .reminders import check_deadlines
+from .reminders import check_deadlines, waits_on_the_moderator
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
 
 
@@ -420,6 +420,9 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
         with game_lock(x):
             for line in check_deadlines(x.journal, x.spool, clock_now(), games_dir):
                 x.log(line)
+            waiting = waits_on_the_moderator(Table(x.journal, games_dir))
+            if waiting is not None:         # every pass, until he acts
+                x.fail(waiting)
             if x.keys and (_reports_owed(x) or
                            load_ledger(x.game_id, x.header_hash)["owed"]):
                 inbox(x.journal, [], x.spool, games_dir, with_map)
