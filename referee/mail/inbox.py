@@ -40,6 +40,7 @@ from ..store.players import (
     compact,
     observer_addresses,
     order_key,
+    own_address,
     parse_observers,
     parse_players,
     roster,
@@ -255,6 +256,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             boxes.load(m)
             if m.unreadable:
                 out.status, out.reason = "unreadable", _set_aside(m)
+            elif m.sender and m.sender == own_address(people).lower():
+                out.status, out.reason = "skipped", SENT_BY_THE_REFEREE
             elif _from_observer(m, watchers, game_id):
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
                 replies.append((m.sender, OBSERVER, out, m))
@@ -279,6 +282,10 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         ledger["owed"], ledger["reply_to"] = [], {}
         save_ledger(ledger)
     return outcomes, written
+
+
+SENT_BY_THE_REFEREE = ("from the address the referee's own mails come from: never read as "
+                       "a player's mail, and never answered")
 
 
 def _set_aside(m: Message) -> str:
@@ -463,7 +470,7 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
     records = table.records
     last = records[-1]
     due = deadline_lines(table)
-    sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
+    sender = own_address(people)
     written: list[Path] = []
     news = set(ledger["reply_to"])
     try:

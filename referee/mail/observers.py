@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..base.errors import StorageError
-from ..base.readers import MODERATOR, PUBLIC
+from ..base.readers import PUBLIC
 from ..render import reports
-from ..store.players import OBSERVER
+from ..store.players import OBSERVER, own_address
 from .ledger import mail_name
 
 OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
@@ -33,7 +33,7 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
     game = table.game()
     records = table.records
     last = records[-1]
-    sender = people.get(MODERATOR, {}).get("address", "referee@localhost")
+    sender = own_address(people)
     subject = (f"[referee {game.game_id} #{last['seq']}] public report, "
                f"{game.data.label(game.state.turn)}")
     texts: dict[int, str] = {}

@@ -36,7 +36,7 @@ from ..game.timeline import (
     null_order,
 )
 from ..store import home
-from ..store.players import observer_addresses, order_key, roster
+from ..store.players import observer_addresses, order_key, own_address, roster
 from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
@@ -63,7 +63,7 @@ class _Post:
         self.people = roster(records)
         self.observers = observer_addresses(records)
         self.outbox, self.now, self.game_id = outbox, now, game_id
-        self.sender = self.people.get(MODERATOR, {}).get("address", "referee@localhost")
+        self.sender = own_address(self.people)
         # Each side's order key, ending each mail to it (to its own address only), so that a
         # reply quoting the mail carries it, as a reply to a report does.
         secret = load_secret(table.path, records[0])

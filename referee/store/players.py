@@ -21,6 +21,7 @@ import re
 
 from ..base.errors import UsageError, quoted
 from ..base.glyphs import compact, disguising
+from ..base.readers import MODERATOR
 from .journal import now
 
 REGISTER = "register players"
@@ -203,3 +204,9 @@ def observer_addresses(records) -> list[str]:
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
             found = list(part["data"].get("observers") or [])
     return found
+
+
+def own_address(people: dict) -> str:
+    """The address the referee's mails to the players come from (people: the roster): the
+    moderator's, when he registered one, else a local one."""
+    return str(people.get(MODERATOR, {}).get("address") or "referee@localhost")
