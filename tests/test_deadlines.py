@@ -456,3 +456,20 @@ def test_a_reply_quoting_a_reminder_is_the_side_s_mail(tmp_path, cli, clock):
     assert [(o.status, o.side) for o in outcomes] == [("applied", "german")], outcomes
     [due] = status(cli, journal)["deadlines"]["due"]
     assert due["extended"] == "24h"
+
+
+def test_a_side_named_like_an_observer_is_never_taken_for_one():
+    """A deadline's mails go to every reader: the sides by name, the observers by number.
+    A side the game data calls `observer0` is that side, and an observer is never a side:
+    so a side's mail (which ends with its order key) never goes to an observer."""
+    from types import SimpleNamespace
+
+    from referee.mail.reminders import _everyone, _to
+
+    post = SimpleNamespace(observers=["watcher@example.org"],
+                           address={"observer0": "side@example.org"}.get)
+    tl = SimpleNamespace(data=SimpleNamespace(sides=("observer0", "central")))
+    readers = _everyone(tl, post)
+    assert readers[:2] == ["observer0", "central"] and len(readers) == 4
+    assert _to(post, "observer0") == "side@example.org"
+    assert _to(post, readers[-1]) == "watcher@example.org"

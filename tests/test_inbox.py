@@ -543,3 +543,48 @@ def test_a_refusal_says_which_check_failed_and_nothing_of_the_game(tmp_path, cli
         mail = replies[mid]
         assert why in " ".join(mail.get_content().split()), mail.get_content()
         check_no_game_content(mail, str(mail["To"]), mid, data)
+
+
+def test_a_player_registered_with_the_moderator_s_address_is_a_player(tmp_path, cli):
+    """The referee never reads as a player's the mail from the address its own mails come
+    from, but a side registered with that very address is a player: his mail is his."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    shared = ADDRESSES["moderator"]
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               "--player", f"german={shared}", "--player", f"entente={ADDRESSES['entente']}",
+               "--player", f"moderator={shared}").exit_code == 0
+    raw = (f"From: {shared}\nTo: {shared}\nSubject: orders\nMessage-ID: <own1@example.org>\n"
+           f"Date: Sat, 01 Aug 1914 11:00:00 +0100\n\npass\n\nOrder key: {KEYS['german']}\n"
+           ).encode()
+    by_id, _ = inbox(cli, journal, write_mbox(tmp_path / "box.mbox", [raw]),
+                     outbox=tmp_path / "out")
+    assert only(by_id, "<own1@example.org>")["status"] == "applied"
+
+
+@pytest.mark.parametrize("body,says", [
+    ("play offensive\n\nThanks for the verification, forgot my key\n", "carries no order key"),
+    ("play offensive\n", "carries no order key"),
+    ("play offensive\n\nOrder key: 7SBM-7P19-Q342\n", "not the one for its sender"),
+    ("play offensive\n" + " \n" * 120_000, "carries no order key"),
+])
+def test_which_key_check_failed_is_read_from_the_body_alone(tmp_path, cli, body, says):
+    """A key is told wrong only when the body holds one (its alphabet, three groups of
+    four) or an 'Order key:' line: never from a Message-ID's digits or a long word; and the
+    body is read in one pass, however many blank lines it holds."""
+    import email.utils
+
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    mid = email.utils.make_msgid(domain="potsdam.example.org")
+    raw = (f"From: {ADDRESSES['german']}\nTo: umpire@example.com\nSubject: orders\n"
+           f"Message-ID: {mid}\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n{body}").encode()
+    by_id, _ = inbox(cli, journal, write_mbox(tmp_path / "box.mbox", [raw]),
+                     outbox=tmp_path / "out")
+    out = only(by_id, mid)
+    assert out["status"] == "rejected" and says in out["reason"], out

@@ -903,6 +903,13 @@ def test_a_mail_s_subject_is_one_line_and_its_body_stays_wrapped():
     assert not any(x[:1] in (" ", "\t") for x in head), head
     folded = bytes(msg).decode("ascii").split("\n")      # the library's own writing
     assert lines[len(head):] == folded[folded.index(""):]           # the body as it was set
+    abroad = EmailMessage(policy=default)            # an address beyond ASCII: UTF-8 headers
+    abroad["From"], abroad["To"] = "referee@example.org", "jörg@exämple.de"
+    abroad["Subject"] = msg["Subject"]
+    abroad.set_content("x")
+    head = message.mail_bytes(abroad).decode("utf-8").split("\n\n")[0].split("\n")
+    assert f"Subject: {tag} reminder: orders due by Wed 25 Nov 18:00 UTC" in head
+    assert not any(x[:1] in (" ", "\t") for x in head), head
     wide = EmailMessage(policy=default)
     wide["From"], wide["To"] = "referee@example.org", "kaiser@example.org"
     wide["Subject"] = f"{tag} Stoßtruppen: Überraschung für die Armee " * 2

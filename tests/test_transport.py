@@ -821,3 +821,23 @@ def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_pat
     assert cli("extend", journal, "german", "24h").exit_code == 0
     r = tick(cli, journal)
     assert r.exit_code == 0 and "waits on the moderator" not in r.output, r.output
+
+
+def test_the_moderator_s_line_names_an_odd_journal_on_one_line(cli, tmp_path, monkeypatch):
+    """A journal whose name holds a line end or an escape: the line saying the game waits on
+    the moderator stays one line, the name shown escaped (one problem, one line)."""
+    folder, box, out = tmp_path / "games", tmp_path / "box", tmp_path / "out"
+    write_maildir(box, [])
+    monkeypatch.setenv("REFEREE_NOW", "2026-11-23T18:00:00Z")
+    odd = "odd\nname\x1b[31m"
+    journal, _ = new_game(cli, folder, "lima", None, "--mail-in", str(box), "--mail-out",
+                          f"outbox:{out}")
+    named = journal.with_name(f"{odd}.jsonl")
+    journal.rename(named)
+    (folder / f"{journal.name}.secret").rename(folder / f"{named.name}.secret")
+    assert cli("deadline", named, "--set", "48h").exit_code == 0
+    assert cli("deadline", named, "--pause").exit_code == 0
+    r = tick(cli, named)
+    assert r.exit_code != 0
+    (line,) = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+    assert "\x1b" not in line and "--resume" in line, line

@@ -34,6 +34,7 @@ from ..store.dice import Dice
 from ..store.journal import signed_only
 from ..store.mailroute import mail_route, route_problem
 from ..store.players import (
+    ALPHABET,
     OBSERVER,
     changed_observers,
     check_observers,
@@ -256,7 +257,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             boxes.load(m)
             if m.unreadable:
                 out.status, out.reason = "unreadable", _set_aside(m)
-            elif m.sender and m.sender == own_address(people).lower():
+            elif _from_the_referee(m, people):
                 out.status, out.reason = "skipped", SENT_BY_THE_REFEREE
             elif _from_observer(m, watchers, game_id):
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
@@ -384,7 +385,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
                  p["address"].lower() == m.sender and compact(keys[s]) in text), None)
     if side is None:
         out.status = "rejected"
-        out.why = _unmatched(m, people, text)
+        out.why = _unmatched(m, people)
         out.reason = f"not from a registered player with his order key: {out.why}"
         if m.problem:
             out.reason += f" ({m.problem})"
@@ -408,21 +409,29 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     replies.append((people[side]["address"], side, out, m))
 
 
-# An order key as the referee writes them (store/players.py), however it is typed.
-_KEY_SHAPE = re.compile(r"(?im)(?<![a-z0-9])[a-z0-9]{4}-?[a-z0-9]{4}-?[a-z0-9]{4}(?![a-z0-9])|"
-                        r"^\s*order\s*key\s*:\s*\S")
+# An order key as the referee writes them (store/players.py: its alphabet, in three groups
+# of four), or a line saying one; each read in one pass over the text.
+_KEY_SHAPE = re.compile(rf"(?i)(?<![a-z0-9])(?:[{ALPHABET}]{{4}}-){{2}}[{ALPHABET}]{{4}}"
+                        rf"(?![a-z0-9])|(?im:^[ \t>]*order[ \t-]*key[ \t]*:)")
 
 
-def _unmatched(m: Message, people: dict, text: str) -> str:
+def _from_the_referee(m: Message, people: dict) -> bool:
+    """Whether m comes from the address the referee's own mails come from, when that is no
+    side's address too (a player registered with the moderator's address is a player)."""
+    if not m.sender or m.sender != own_address(people).lower():
+        return False
+    return not any(p["address"].lower() == m.sender for s, p in people.items()
+                   if s != MODERATOR)
+
+
+def _unmatched(m: Message, people: dict) -> str:
     """Which check a message matched to no player failed, in words its sender may read
     (the reply goes to the address it came from: a forged From's answer reaches the real
     owner of the address, never the forger), saying nothing of the game."""
     owners = [s for s, p in people.items() if m.sender and p["address"].lower() == m.sender]
     if not owners:
         return "its sender's address is not one a player of this game registered"
-    if owners == [MODERATOR]:
-        return "it comes from the moderator's address, and orders come from the players'"
-    if _KEY_SHAPE.search(m.raw.decode("utf-8", "replace") + text):
+    if _KEY_SHAPE.search(_body_or_empty(m)[:1 << 20]):
         return "the order key in it is not the one for its sender's address"
     return "it carries no order key (a player's mail carries the key his reports end with)"
 

@@ -456,8 +456,8 @@ def mail_bytes(msg: EmailMessage) -> bytes:
     # ASCII is folded into encoded words of 75 characters at most, as RFC 2047 wants). The
     # body was encoded when it was set (quoted-printable, 76 characters a line), and is not
     # wrapped again.
+    if not addresses.isascii():         # every header as it is, in UTF-8: no encoded word
+        return msg.as_bytes(policy=msg.policy.clone(utf8=True, max_line_length=998))
     ascii_heads = all(str(v).isascii() for v in msg.values())
-    flat = msg.policy.clone(max_line_length=998) if ascii_heads else msg.policy
-    if addresses.isascii():
-        return msg.as_bytes(policy=flat)
-    return msg.as_bytes(policy=flat.clone(utf8=True))
+    return msg.as_bytes(policy=msg.policy.clone(max_line_length=998) if ascii_heads
+                        else msg.policy)

@@ -170,14 +170,14 @@ def more_time(tl: Timeline, side: str) -> str:
             f"the {allowed} this game allows).")
 
 
-def waits_on_the_moderator(table) -> str | None:
+def waits_on_the_moderator(table, name: str) -> str | None:
     """Why the game a Table holds can go on only when the moderator acts, in one line with
-    what he may do, or None: it is paused, or a side's deadline passed and nobody answered
-    for him (the policy wait, or a decision the rules leave no answer for)."""
+    what he may do (name: the journal as the line may show it), or None: it is paused, or a
+    side's deadline passed and nobody answered for him (the policy wait, or a decision the
+    rules leave no answer for)."""
     if not g_timeline.has_deadlines(table.raw):
         return None
     tl = _timeline_of(table)
-    name = table.path
     if tl.paused:
         return (f"the game is paused and waits on the moderator: `referee deadline {name} "
                 f"--resume` resumes it")
@@ -305,14 +305,21 @@ def _name(moment: datetime) -> str:
     return stamp(moment).replace(":", "").replace("-", "")
 
 
+# An observer as a reader of a deadline's mails: by number, after a sign no side's name has
+# (the game data names sides in lower-case letters, digits and _), so that no side, whatever
+# its name, is taken for one (and sent another's mail, or its key to an observer).
+OBSERVER_READER = "+observer"
+
+
 def _everyone(tl: Timeline, post: _Post) -> list[str]:
     """Every reader a result goes to: the sides, the moderator, the observers (by number)."""
-    return [*tl.data.sides, MODERATOR, *(f"observer{i}" for i in range(len(post.observers)))]
+    return [*tl.data.sides, MODERATOR,
+            *(f"{OBSERVER_READER}{i}" for i in range(len(post.observers)))]
 
 
 def _to(post: _Post, reader: str) -> str | None:
-    if reader.startswith("observer"):
-        return post.observers[int(reader[len("observer"):])]
+    if reader.startswith(OBSERVER_READER):
+        return post.observers[int(reader[len(OBSERVER_READER):])]
     return post.address(reader)
 
 

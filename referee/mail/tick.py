@@ -420,7 +420,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
         with game_lock(x):
             for line in check_deadlines(x.journal, x.spool, clock_now(), games_dir):
                 x.log(line)
-            waiting = waits_on_the_moderator(Table(x.journal, games_dir))
+            waiting = waits_on_the_moderator(Table(x.journal, games_dir), _named(x.journal))
             if waiting is not None:         # every pass, until he acts
                 x.fail(waiting)
             if x.keys and (_reports_owed(x) or

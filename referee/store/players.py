@@ -28,7 +28,7 @@ REGISTER = "register players"
 OBSERVER = "observer"
 MAX_OBSERVERS = 50
 # Crockford's base32 without I, L, O, U: nothing a reader can mistake for another sign.
-_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"     # Crockford's base 32: no I, L, O, U
 _ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
 
 
@@ -37,7 +37,7 @@ def order_key(secret: bytes, game_id: str, side: str, number: int) -> str:
     mac = hmac.new(secret, f"{game_id}/order-key/{side}/{number}".encode(),
                    hashlib.sha256).digest()
     value = int.from_bytes(mac[:8], "big") >> 4           # 60 bits
-    signs = "".join(_ALPHABET[(value >> (5 * i)) & 31] for i in range(12))
+    signs = "".join(ALPHABET[(value >> (5 * i)) & 31] for i in range(12))
     return "-".join(signs[i:i + 4] for i in (0, 4, 8))
 
 

@@ -51,3 +51,26 @@ def test_a_claimed_value_is_one_the_fact_could_take(cli, played):  # noqa: F811
                                            f"dispute record={n} fact=range value=far")
     r = cli("order", j, "--as", "british", f"dispute record={n} fact=range value=40")
     assert r.exit_code == 0, r.stderr
+
+
+def test_a_claimed_word_or_figure_is_one_of_the_card_or_the_game(cli, played):  # noqa: F811
+    """A claimed mode is one of the card's movement modes; a claimed target is a figure of
+    the game, spelt as the forces spell it whatever its case, also when the moderator
+    corrects it."""
+    j, _ = played
+    assert "the card's words for mode" in refused(cli, j, "german",
+                                                  "dispute record=1 fact=mode value=banana")
+    r = cli("order", j, "--as", "german", "spot G1 at=B1 range=30 light=day state=halted "
+            "cover=soft", "--format", "json")
+    (made,) = json.loads(r.stdout)["records"]
+    n = made["record"]
+    assert "'zz' is no figure of the game" in refused(cli, j, "british",
+                                                      f"dispute record={n} fact=at value=zz")
+    assert cli("order", j, "--as", "british", f"dispute record={n} fact=at value=b2"
+               ).exit_code == 0
+    r = cli("order", j, "--as", "moderator", f"settle record={n} fact=at value=b2",
+            "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    ruling = json.loads(r.stdout)["records"][0]["body"]["settle"]
+    assert ruling["value"] == ["B2"] and ruling["test"]["facts"]["at"] == ["B2"]
+    assert not ruling["test"]["result"].startswith("void"), ruling["test"]["result"]

@@ -384,7 +384,9 @@ def dispute(card, state, records, o, side) -> dict:
            for d in state.disputes):
         raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']}'s {fact} is disputed "
                                                     f"already; the moderator settles it")
-    _as_declared(rec["test"]["facts"][fact], o.facts["value"], o.text)   # a value it may take
+    # A value the fact may take (a figure of the game, a word of the card, a number...).
+    _as_declared(rec["test"]["facts"][fact], o.facts["value"], o.text, fact, card,
+                 state.figures)
     return {"actor": side, "order": o.text, "turn": state.turn,
             "phase": sk.phase_of(card, state).phase,
             "dispute": {"record": rec["seq"], "fact": fact,
@@ -408,7 +410,7 @@ def settle(card, records, o, side, dice) -> dict:
                 "phase": sk.phase_of(card, state).phase, "settle": ruling}
     fact, value = o.facts.get("fact"), o.facts.get("value")
     facts = dict(rec["test"]["facts"])
-    facts[fact] = _as_declared(facts.get(fact), value, o.text)
+    facts[fact] = _as_declared(facts.get(fact), value, o.text, fact, card, state.figures)
     _, before = replay(records[:n])
     again = sk.SkOrder(rec["test"]["kind"], rec["test"]["subject"], facts, o.text)
     old = [d["value"] for d in rec["test"]["dice"]]
@@ -423,19 +425,44 @@ def settle(card, records, o, side, dice) -> dict:
             "phase": sk.phase_of(card, state).phase, "settle": ruling}
 
 
-def _as_declared(old: object, value: str | None, text: str) -> object:
+def _as_declared(old: object, value: str | None, text: str, fact: str | None = None,
+                 card=None, figures=()) -> object:
+    """A claimed or corrected value of a declared fact, as the fact holds it: yes or no, a
+    whole number, figures of the game (their ids as the forces spell them), or a word of the
+    card (IllegalOrderError naming what it may be)."""
     if value is None:
         raise IllegalOrderError(text, "Disputes", "settle record=N uphold=yes, or fact=KEY "
                                                   "value=VALUE")
+    word = value.casefold()
     if isinstance(old, bool):
-        if value not in ("yes", "no"):
+        if word not in ("yes", "no"):
             raise IllegalOrderError(text, "Disputes", f"{value!r}: this fact takes yes or no")
-        return value == "yes"
+        return word == "yes"
     if isinstance(old, int):
         if not value.isdigit():
             raise IllegalOrderError(text, "Disputes", f"{value!r} is not a whole number")
         return int(value)
-    return value
+    if isinstance(old, list):
+        ids = {f.casefold(): f for f in figures}
+        named = [v for v in value.split(",") if v]
+        unknown = [v for v in named if v.casefold() not in ids] or ([] if named else [value])
+        if unknown:
+            raise IllegalOrderError(text, "Disputes", f"{unknown[0]!r} is no figure of the game")
+        return [ids[v.casefold()] for v in named]
+    allowed = _card_words(card, fact)
+    if allowed is not None and word not in allowed:
+        raise IllegalOrderError(text, "Disputes", f"{value!r}: the card's words for {fact} are "
+                                                  f"{', '.join(allowed)}")
+    return word
+
+
+def _card_words(card, fact: str | None) -> list[str] | None:
+    """The words the card gives a fact (None: it lists none)."""
+    if card is None or fact is None:
+        return None
+    if fact == "mode":
+        return list(card.movement.modes)
+    return getattr(card.facts, fact, None)
 
 
 class _Reused:

@@ -28,6 +28,8 @@ class SkOrder:
 
 
 def _value(text: str, key: str, value: str, card: SkirmishCard):
+    if key == "value":                  # a claimed value: read as the disputed fact reads it
+        return value
     if key in NUMBERS:
         if not value.isdigit() or len(value) > 4:
             raise OrderSyntaxError(text, f"{key}= takes a whole number of inches or dice")
