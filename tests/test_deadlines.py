@@ -312,6 +312,13 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     assert rec["events"] == [] and rec["clock"]["missed"] == "wait"
     assert status(cli, journal)["waiting_on"] == "german"
     assert verified(journal)
+    # His next mail says the time has passed and the game waits, not a due time gone by.
+    mail_inbox(journal, [write_maildir(tmp_path / "none", [])], tmp_path / "mails",
+               with_map=False)
+    german = " ".join(next(text_of(m) for m in mails(tmp_path / "mails")
+                           if m["To"] == ADDRESSES["german"]).split())
+    assert "Your orders were due by Wed 25 Nov 18:00 UTC; that time has passed and the game " \
+        "waits for them" in german and "Orders due by" not in german
 
 
 def test_pause_policy_stops_orders_until_the_moderator_resumes(tmp_path, cli, clock):

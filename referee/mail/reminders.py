@@ -153,7 +153,17 @@ def deadline_lines(table) -> dict[str, str]:
     if tl.paused:
         return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
                                             "the moderator resumes it.")
-    return {d.side: f"{d.words}.{more_time(tl, d.side)}" for d in tl.dues}
+    return {d.side: _due_line(tl, d) for d in tl.dues}
+
+
+def _due_line(tl: Timeline, d: Due) -> str:
+    """A side's deadline as its mails give it: when its orders are due, or, once that time
+    has passed with nobody answering for it, that the game waits for them."""
+    if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+        return (f"Your orders were due by {for_players(d.due)}; that time has passed and the "
+                f"game waits for them (the moderator is told: he may extend the deadline)."
+                f"{more_time(tl, d.side)}")
+    return f"{d.words}.{more_time(tl, d.side)}"
 
 
 def more_time(tl: Timeline, side: str) -> str:
