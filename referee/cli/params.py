@@ -72,3 +72,25 @@ Dialect = Annotated[BbDialect, typer.Option("--bbcode-dialect", help=DIALECT_HEL
 
 # The --as option of every command that shows the game to one reader.
 Reader = Annotated[str, typer.Option("--as", help=READER_HELP, autocompletion=complete_reader)]
+
+
+def shipped_games() -> dict[str, list[str]]:
+    """The games of the built-in games directory and their scenarios, as its folders name
+    them (a listing, no file read): what the help of `new` offers."""
+    from ..data.paths import default_games_dir  # start-up: a listing for the help only
+
+    try:
+        root = default_games_dir()
+        return {p.name: sorted(s.stem for s in (p / "scenarios").glob("*.yaml"))
+                for p in sorted(root.iterdir()) if (p / "game.yaml").is_file()}
+    except OSError:
+        return {}
+
+
+def games_help() -> tuple[str, str]:
+    """The help of `new --game` and `new --scenario`, from the games shipped."""
+    games = shipped_games()
+    listed = ", ".join(games) or "see `referee games list`"
+    scenarios = "; ".join(f"{g}: {', '.join(s)}" for g, s in games.items() if s)
+    return (f"The game: a folder of the games directory ({listed}).",
+            f"A scenario of the game ({scenarios}) or a scenario YAML file.")

@@ -28,17 +28,18 @@ from .params import (
     Reader,
     ShowFmt,
     complete_reader,
+    games_help,
 )
 
 # ---------------------------------------------------------------- new
 
+GAME_HELP, SCENARIO_HELP = games_help()
+
+
 def new(
     journal: Annotated[Path, typer.Argument(help="The journal file to create (JSONL).")],
-    scenario: Annotated[str, typer.Option(
-        help="A scenario of the game (ttlm: 1914, 1916, 1918; aac: 1914) or a scenario "
-             "YAML file.")],
-    game: Annotated[str, typer.Option(
-        help="The game: a folder of the games directory (ttlm, aac).")] = "ttlm",
+    scenario: Annotated[str, typer.Option(help=SCENARIO_HELP)],
+    game: Annotated[str, typer.Option(help=GAME_HELP)] = "ttlm",
     dice: Annotated[DiceMode, typer.Option(help="committed (default) or manual.")
                     ] = DiceMode.committed,
     option: Annotated[Optional[list[str]], typer.Option(

@@ -151,3 +151,17 @@ def test_a_skirmish_refuses_what_only_a_campaign_runs_on_and_makes_no_file(cli, 
     r = cli("new", journal, "--game", "skirmish", "--scenario", "patrol", *extra)
     assert r.exit_code == 2 and "a skirmish takes no --deadline" in r.stderr
     assert not journal.exists() and not (tmp_path / "s.jsonl.secret").exists()
+
+
+def test_new_s_help_names_every_game_of_the_data_and_its_scenarios(cli):
+    """`new --help` lists the games as the games directory holds them, the skirmish among
+    them, each with its scenarios: none is named by the code."""
+    from referee.data.paths import default_games_dir
+
+    text = " ".join(cli("new", "--help").stdout.split())
+    games = sorted(p.name for p in default_games_dir().iterdir() if (p / "game.yaml").is_file())
+    assert "skirmish" in games
+    assert f"The game: a folder of the games directory ({', '.join(games)})" in text
+    for game in games:
+        stems = sorted(s.stem for s in (default_games_dir() / game / "scenarios").glob("*.yaml"))
+        assert f"{game}: {', '.join(stems)}" in text, game
