@@ -288,3 +288,15 @@ def test_the_tests_a_skirmish_offers_are_orders_it_reads(cli, played):
     assert cli("reveal", j, "--force").exit_code == 0
     closed = valid(cli("status", j, "--format", "json").stdout, "skirmish-status")
     assert closed["tests"] == [] and closed["revealed"]
+
+
+def test_a_torn_skirmish_journal_is_named_torn_with_its_mend(cli, played, tmp_path):
+    """A journal cut inside its last line (a crash, a copy cut short): every command says
+    the record is torn and that `repair` removes only that tail, as for a campaign."""
+    j, _ = played
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(j.read_bytes()[:-40])
+    torn.chmod(0o600)
+    for args in READS:
+        line = _one_line(cli(*[a.format(j=torn) for a in args]), 3)
+        assert "record 2 is torn" in line and "referee repair" in line, (args, line)

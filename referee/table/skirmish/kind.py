@@ -278,10 +278,11 @@ class Verified:
 def _records(table) -> list[dict]:
     """The skirmish's records, each held to its contract once for the bytes the Table holds
     (JournalError, exit 3, naming the first that breaks it)."""
+    records = table.records             # the chain first: a torn or edited line is named so
     if "skirmish-shapes" not in table.memo:
         life.check_shapes(table.raw, table.name)
         table.memo["skirmish-shapes"] = True
-    return table.records
+    return records
 
 
 def _reader(table, reader: str) -> None:
