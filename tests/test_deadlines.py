@@ -191,6 +191,8 @@ def test_reminders_go_only_to_the_side_owing_orders_and_once(tmp_path, cli, cloc
     sent = mails(out)
     assert [str(m["To"]) for m in sent] == [ADDRESSES["german"]] * 2
     assert all(DUE_WORDS in text_of(m) for m in sent)
+    # Read on a phone as the reports are: no line over 72 columns.
+    assert all(len(line) <= 72 for m in sent for line in text_of(m).splitlines())
     # The game's default: two extensions a side, none asked yet.
     assert all("(2 extension(s) left of the 2 this game allows)" in " ".join(text_of(m).split())
                for m in sent)
@@ -355,6 +357,7 @@ def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli
     assert "Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["german"]]
     assert "Orders due" not in by[ADDRESSES["entente"]]
     assert "2 extension(s) left" in " ".join(by[ADDRESSES["german"]].split())
+    assert all(len(line) <= 72 for line in by[ADDRESSES["german"]].splitlines())
     assert "extension" not in by[ADDRESSES["entente"]]
 
 

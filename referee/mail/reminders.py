@@ -35,6 +35,7 @@ from ..game.timeline import (
     fact_body,
     null_order,
 )
+from ..render.record_text import wrap_lines
 from ..store import home
 from ..store.players import observer_addresses, order_key, own_address, roster
 from ..store.secrets import load_secret
@@ -84,6 +85,7 @@ class _Post:
             return False
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
+        body = prose(body)
         msg = EmailMessage(policy=default_policy)
         msg["From"] = self.sender
         msg["To"] = to
@@ -153,7 +155,12 @@ def deadline_lines(table) -> dict[str, str]:
     if tl.paused:
         return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
                                             "the moderator resumes it.")
-    return {d.side: _due_line(tl, d) for d in tl.dues}
+    return {d.side: prose(_due_line(tl, d)) for d in tl.dues}
+
+
+def prose(text: str) -> str:
+    """Text as a mail gives it: each line wrapped at 72 columns, as the reports are."""
+    return "\n".join(wrap_lines(text.split("\n"), 72, hang=0))
 
 
 def _due_line(tl: Timeline, d: Due) -> str:

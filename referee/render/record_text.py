@@ -101,14 +101,15 @@ def sheet_lines(rec: dict, data: GameData) -> list[str]:
     return out
 
 
-def wrap_lines(lines: list[str], width: int = 72) -> list[str]:
-    """Lines wrapped at width, continuations indented under their first word; no word split."""
+def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:
+    """Lines wrapped at width, continuations indented `hang` more than their first line (a
+    paragraph of prose: 0); no word split."""
     out: list[str] = []
     for line in (part for whole in lines for part in whole.split("\n")):
         if len(line) <= width:
             out.append(line)
             continue
-        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        indent = " " * (len(line) - len(line.lstrip()) + hang)
         out.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
                                  break_on_hyphens=False, drop_whitespace=True)
                    or [line])
