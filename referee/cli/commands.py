@@ -160,7 +160,7 @@ def _cached_view(table, key: str) -> Any | None:
     """A view this user's referee made from exactly the journal's bytes and data, or None."""
     from ..data.paths import GAME_NAME, default_games_dir, source_digest  # start-up: not for --help
 
-    head = table.header_line()
+    head = table.header_line(whole=True)    # the view is bound to the whole bytes anyway
     game = head.get("game", "ttlm") if head is not None else None
     if not isinstance(game, str) or not GAME_NAME.match(game):
         return None
@@ -254,24 +254,15 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     return render(table.kind.show_document(view), fmt, width, dialect)
 
 
-def _last_seq(table) -> int:
-    """The seq of the last record of the journal a Table holds (for messages; -1 if it
-    cannot be read)."""
-    from ..store.journal import last_line  # start-up: --help and completion do without
-
-    try:
-        seq = json.loads(last_line(table.raw)).get("seq")
-    except (RefereeError, ValueError, AttributeError, RecursionError):
-        return -1
-    return seq if isinstance(seq, int) else -1
-
-
 def check_at(table, at: int | None, option: str = "--at") -> None:
     """A record number given to --at must be one the journal (its Table's) holds, 0 to its
     last record (UsageError naming that range); checked before anything is replayed."""
     if at is None:
         return
-    last = _last_seq(table)
+    try:
+        last = table.last_seq()
+    except RefereeError:            # a journal that cannot be read: the command says why
+        last = -1
     if last >= 0 and not 0 <= at <= last:
         raise UsageError(f"{option} {at}: out of range; the journal has records 0 to {last}")
     if at < 0:              # the last record cannot be read (a torn line): still no record

@@ -129,7 +129,7 @@ def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
         return "rejected", f"line {n}: {exc}; nothing was applied", []
     if not made:
         return "known", "already in the journal (another inbox run)", []
-    after = _timeline_of(table).due_for(side)
+    after = _timeline(table, table.raw).due_for(side)
     words = f": {after.words}" if after is not None else ""
     return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
         [r["seq"] for r in made]
@@ -140,18 +140,13 @@ def _timeline(table: Table, raw: bytes) -> Timeline:
     return g_timeline.timeline(table.journal, raw, table.games_dir, table.records_of(raw))
 
 
-def _timeline_of(table) -> Timeline:
-    """The deadlines of the game a Table holds, from its records."""
-    return g_timeline.timeline(table.journal, table.raw, table.games_dir, table.records)
-
-
 def deadline_lines(table) -> dict[str, str]:
     """The line each side owing orders reads in its mails (table: the game's Table): its
     deadline in its own words (none in a game without deadlines; a paused game says so to
     every side)."""
     if not g_timeline.has_deadlines(table.raw):
         return {}
-    tl = _timeline_of(table)
+    tl = _timeline(table, table.raw)
     if tl.paused:
         return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
                                             "the moderator resumes it.")
@@ -194,7 +189,7 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     rules leave no answer for)."""
     if not g_timeline.has_deadlines(table.raw):
         return None
-    tl = _timeline_of(table)
+    tl = _timeline(table, table.raw)
     if tl.paused:
         return (f"the game is paused and waits on the moderator: `referee deadline {name} "
                 f"--resume` resumes it")

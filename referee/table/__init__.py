@@ -86,16 +86,27 @@ class Table:
             return self.records
         return list(scan(raw, self.name))
 
+    def last_seq(self) -> int:
+        """The seq of the journal's last record, unchecked, for a message (-1 when it cannot
+        be read)."""
+        raw = self.raw
+        try:
+            seq = json.loads(raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:]).get("seq")
+        except (ValueError, AttributeError, RecursionError):
+            return -1
+        return seq if isinstance(seq, int) else -1
+
     def whole(self) -> Table:
         """Check every record now, for a caller that reads them all: the positions it then
         replays are made from these records, and nothing is checked twice."""
         self.records  # noqa: B018 - read for its check
         return self
 
-    def header_line(self) -> dict | None:
+    def header_line(self, whole: bool = False) -> dict | None:
         """Record 0 as plain JSON, unchecked (None when it cannot be read): for choosing
-        what to open, never for a ruling."""
-        raw = self._raw
+        what to open, never for a ruling. From the first line alone, unless the bytes are
+        read already or `whole` asks for them (a caller that needs them next)."""
+        raw = self.raw if whole else self._raw
         first = self.journal.first_line() if raw is None else raw[:raw.find(b"\n") + 1]
         try:
             head = json.loads(first) if first.endswith(b"\n") else None

@@ -18,17 +18,8 @@ from ..game.views import order_aids, status_view
 from ..render.documents import status_document
 from ..render.formats import render
 from ..render.record_text import note_pending, record_lines, wrap_lines
-from ..store.journal import last_line, redact, scan
+from ..store.journal import redact, scan
 from .kinds import UNREADABLE, unplayable
-
-
-def _last_seq(raw: bytes) -> int:
-    """The seq of the last record of journal bytes (-1 if it cannot be read)."""
-    try:
-        seq = json.loads(last_line(raw)).get("seq")
-    except (ValueError, AttributeError, RecursionError):
-        return -1
-    return seq if isinstance(seq, int) else -1
 
 
 def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
@@ -38,7 +29,8 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
     try:
         result = table.submit(side, texts, **how)
     except UNREADABLE as exc:       # raised deciding, under the lock: nothing was appended
-        raise unplayable(table.path, _last_seq(table.journal.raw()), exc,
+        table.forget()              # the batch read newer bytes than the Table held
+        raise unplayable(table.path, table.last_seq(), exc,
                          "cannot be played on") from None
     atomic = bool(how.get("atomic"))
     if how.get("dry_run"):
