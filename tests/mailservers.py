@@ -374,3 +374,60 @@ class PlainListener:
 
     def stop(self) -> None:
         self.sock.close()
+
+
+class Relay:
+    """A TCP relay on 127.0.0.1 in front of a server: the referee's way to it. down() stops
+    it listening (a connection is refused, as from a server that is stopped) and cuts the
+    connections under way; up() listens again on the same port. The server behind it keeps
+    its mail meanwhile, so a player can mail while the referee cannot read."""
+
+    def __init__(self, port: int):
+        self.target = port
+        self.port = free_port()
+        self.sock: socket.socket | None = None
+        self.open: list[socket.socket] = []
+        self.up()
+
+    def up(self) -> None:
+        self.sock = socket.create_server((HOST, self.port))
+        threading.Thread(target=self._serve, args=(self.sock,), daemon=True).start()
+
+    def down(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)      # wakes the accept() under way
+        except OSError:
+            pass
+        self.sock.close()
+        for conn in self.open:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            conn.close()
+        self.open.clear()
+
+    def _serve(self, sock: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = sock.accept()
+            except OSError:
+                return
+            server = socket.create_connection((HOST, self.target))
+            self.open += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass

@@ -808,7 +808,7 @@ def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_pat
     journal, _ = new_game(cli, folder, "kilo", None, "--mail-in", str(box), "--mail-out",
                           f"outbox:{out}", "--deadline", "48h", "--missed", "wait")
     assert tick(cli, journal).exit_code == 0                 # the reports: nothing waits
-    monkeypatch.setenv("REFEREE_NOW", "2026-11-25T18:01:00Z")
+    monkeypatch.setenv("REFEREE_NOW", "2026-11-25T18:16:00Z")     # the due time and grace
     told = []
     for _ in range(2):
         r = tick(cli, journal)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import email.utils
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
@@ -47,6 +47,9 @@ EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
 # Each default answer moves the game on to a new hand-off whose deadline is later than now;
 # the loop ends long before this in any game (a bound, not a count the game reaches).
 MOST_ANSWERS = 50
+# A deadline is ruled missed no sooner than this after it, and only by a pass that read the
+# game's mailbox in full: a mail sent just before it and slowed on its way is in time.
+GRACE = timedelta(minutes=15)
 POLICY_WORDS = {
     "default": "the referee answers for you with the answer that does nothing (a pass, no "
                "retreat, no production)",
@@ -203,10 +206,15 @@ def waits_on_the_moderator(table, name: str) -> str | None:
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
-                    games_dir: Path | None = None) -> list[str]:
+                    games_dir: Path | None = None,
+                    rule_missed: datetime | None | bool = True) -> list[str]:
     """Do what the deadlines ask at `now`: reminders, and the policy at each missed deadline;
     the mails go into outbox. Returns one line per action; run again at the same time, it
-    does nothing."""
+    does nothing. rule_missed: True rules every deadline passed by now; a time, only those
+    due by then (tick: the pass read the game's mail, and the grace has run); None, none
+    (its mail could not be read: an order may wait on the server)."""
+    if rule_missed is True:
+        rule_missed = now
     log: list[str] = []
     j = Table.writing(journal, games_dir)
     if not g_timeline.has_deadlines(j.raw):
@@ -214,14 +222,14 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     with held(now):             # the records made here carry the time of the check
         _owed_from_last_pass(j, outbox, now, games_dir)
         for _ in range(MOST_ANSWERS):
-            answer = _facts(j, outbox, now, games_dir, log)
+            answer = _facts(j, outbox, now, games_dir, log, rule_missed)
             if answer is None or not _answer_for(j, outbox, now, games_dir, log, *answer):
                 break
     return log
 
 
-def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
-           ) -> tuple[Timeline, Due, str, str] | None:
+def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
+           rule_missed: datetime | None = None) -> tuple[Timeline, Due, str, str] | None:
     """Under the journal's lock: the reminders due and the missed deadlines that need no
     order (wait, pause), each a record and its mails. Returns the first missed deadline the
     referee answers for (policy default), to be decided as that side's order."""
@@ -239,6 +247,9 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
                 continue
             if (d.side, d.handoff, stamp(d.due)) in tl.missed:
                 continue
+            if rule_missed is None or rule_missed < d.due:
+                _not_yet(d, rule_missed, log)
+                continue
             policy = tl.settings.missed
             null = null_order(tl.state, tl.data, d.side) if policy == "default" else None
             if null is not None and not found:
@@ -255,6 +266,17 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
         tl.seq += len(written)
         return tl, d, text, rule
     return None
+
+
+def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
+    """A deadline passed that is not ruled missed in this pass, and why (once a pass)."""
+    why = ("the game's mailbox could not be read in full: orders sent in time may wait "
+           "there" if rule_missed is None else
+           f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
+    line = f"deadline: {d.side}'s orders were due by {for_players(d.due)}; not ruled missed " \
+           f"yet ({why})"
+    if line not in log:
+        log.append(line)
 
 
 def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) -> list[dict]:

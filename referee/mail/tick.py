@@ -58,7 +58,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import MAX_MESSAGE, read_source
-from .reminders import check_deadlines, waits_on_the_moderator
+from .reminders import GRACE, check_deadlines, waits_on_the_moderator
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
 
 
@@ -78,6 +78,9 @@ class Game:
     problems: list[str] = field(default_factory=list)
     kind: str = "campaign"      # its GameKind's name
     routed: bool = True         # its kind has a mail route of its own (GameKind features)
+    # Whether this pass read all of the game's new mail (None: not yet; a game with no
+    # source has no mail to read): a deadline is ruled missed only after such a read.
+    read: bool | None = None
 
     @property
     def spool(self) -> Path:
@@ -220,12 +223,15 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
             continue
         if x.source is not None:
             by_source.setdefault(x.source, []).append(x)
+        else:
+            x.read = True
     fresh: list[str] = []
     for source, group in by_source.items():
         try:
             left = _take_mail(source, group, games_dir, with_map)
         except RefereeError as exc:
             for x in group:
+                x.read = False
                 x.fail(str(exc))
             continue
         unclaimed += left
@@ -256,6 +262,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
     message again that no game claimed (it stays unread there for the moderator)."""
     if is_local(source):
         found = [Fetched(m.where, m.raw) for m in read_source([Path(source)]) if m.raw]
+        _read_all(group)
         return [_shown(f) for f in _deliver(found, group, games_dir, with_map)[1]]
     reading = mailsettings.load().reading
     readers = _readers(group)
@@ -264,6 +271,8 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         found = folder.unseen(frozenset(seen_before), reading.messages,
                               reading.megabytes << 20)
         fault("fetched")
+        if not folder.left:
+            _read_all(group)
         taken, left_alone = _deliver(found, group, games_dir, with_map)
         folder.mark_seen([f.uid for f in taken if f.uid is not None])
         fault("seen")
@@ -275,6 +284,14 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         unseen = set(folder.unseen_uids)
         still = [where for uid, where in seen_before.items() if uid in unseen]
         return [*still, *unclaimed.values(), *folder.skipped]
+
+
+def _read_all(group: list[Game]) -> None:
+    """Every new message of the games' source is in hand (a game whose messages then fail
+    to be handled is marked unread again by _deliver)."""
+    for x in group:
+        if x.read is None:
+            x.read = True
 
 
 def _shown(f: Fetched) -> str:
@@ -319,6 +336,7 @@ def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
             with game_lock(x), _maildir(mine) as folder:
                 outcomes, _ = inbox(x.journal, [folder], x.spool, games_dir, with_map)
         except RefereeError as exc:
+            x.read = False
             x.fail(str(exc))
             continue
         taken += mine
@@ -416,9 +434,11 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     """Deadlines into the spool, then each player's report owed (the opening one after
     `new`, the one after a missed deadline's answer: no mail of his asked for them), then
     every mail owed sent (under the game's lock)."""
+    moment = clock_now()
     try:
         with game_lock(x):
-            for line in check_deadlines(x.journal, x.spool, clock_now(), games_dir):
+            for line in check_deadlines(x.journal, x.spool, moment, games_dir,
+                                        rule_missed=moment - GRACE if x.read else None):
                 x.log(line)
             waiting = waits_on_the_moderator(Table(x.journal, games_dir), _named(x.journal))
             if waiting is not None:         # every pass, until he acts
