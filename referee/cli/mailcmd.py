@@ -22,11 +22,19 @@ TARGET_HELP = ("How the referee's mail leaves: outbox:DIR (written, never sent),
                "Servers must be hosts of your mail settings; passwords come from the "
                "environment, the referee's password file or ~/.netrc, never from here.")
 
+FROM_HELP = ("The address the referee's mails come from and players answer to: the mailbox "
+             "--in reads (default: the moderator's address). Mail for the moderator goes to "
+             "his own address.")
+
+UNSET_SENDER = ("the moderator's address (`referee mail JOURNAL --from ADDRESS` gives the "
+                "referee an address of its own)")
+
 
 def mail(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     in_: Annotated[Optional[str], typer.Option("--in", help=SOURCE_HELP)] = None,
     out: Annotated[Optional[str], typer.Option("--out", help=TARGET_HELP)] = None,
+    mail_from: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP)] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Show where the game's mail comes from and goes to, or change it (a moderator record;
@@ -36,9 +44,10 @@ def mail(
     commands.check_private(journal)
     commands.load_msgspec()
     commands.needing(journal, "route", "mail", GAMES["dir"])
-    if in_ is not None or out is not None:
+    if in_ is not None or out is not None or mail_from is not None:
         commands.check_ours(journal)
-        route = routes.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"))
+        route = routes.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"),
+                                 sender=mail_from)
     else:
         route = routes.route_of(journal, GAMES["dir"])
     if format == Fmt.json:
@@ -46,6 +55,7 @@ def mail(
         return
     typer.echo(f"mail in:  {route['source'] or 'not set (`referee mail JOURNAL --in SOURCE`)'}")
     typer.echo(f"mail out: {route['target'] or 'not set (`referee mail JOURNAL --out TARGET`)'}")
+    typer.echo(f"mail from: {route['sender'] or UNSET_SENDER}")
 
 
 def _tick_document(report) -> dict:

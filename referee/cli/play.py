@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..base.errors import EXIT_REJECTED, UsageError
+from ..base.errors import EXIT_REJECTED, UsageError, quoted
 from ..base.gameids import check_game_id
 from ..contracts.outputs import NewGame
 from ..contracts.views import PlayersView
@@ -34,6 +34,10 @@ from .params import (
 # ---------------------------------------------------------------- new
 
 GAME_HELP, SCENARIO_HELP = games_help()
+
+
+FROM_HELP = ("The address the referee's mails come from and players answer to, the mailbox "
+             "--mail-in reads (default: the moderator's address).")
 
 
 def new(
@@ -79,6 +83,7 @@ def new(
         help="How the referee's mail leaves: outbox:DIR, smtp://[USER@]HOST[:PORT] "
              "(smtps:// for TLS) or route:NAME, a command of your mail settings; passwords "
              "never go here.")] = None,
+    mail_from: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP)] = None,
     signing_key: Annotated[Optional[Path], typer.Option(
         help="Sign the journal with the key in this file (made there if missing) instead of a "
              "new one; never a file beside the journal. Either way the key is kept in your "
@@ -93,20 +98,20 @@ def new(
 
     dice = dice.value
     clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
-                                mail_in, mail_out, player or [])
+                                mail_in, mail_out, player or [], mail_from)
     from ..data.catalog import check_game_name, kind_of  # start-up: only new needs it
     from ..table import Table  # start-up: only new needs it
 
     if kind_of(check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
         return _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
-                             player or [], clock is not None or mail_in or mail_out,
-                             signing_key)
+                             player or [], clock is not None or mail_in or mail_out or
+                             mail_from, signing_key)
     game = Table.create(journal, scenario, GAMES["dir"], dice_mode=dice, options=option or [],
                         game_id=game_id, secret_file=secret_file, players=player or [],
                         game=game, sheets=sheet or [], clock=clock, signing_key=signing_key)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
-    route = _route_of_new(journal, mail_in, mail_out)
+    route = _route_of_new(journal, mail_in, mail_out, mail_from)
     view = status_view(game.state, game.data, None, game.game_id, dice=dice)
     if format == Fmt.json:
         return _created_json(journal, game, dice, where, sides, route, view)
@@ -120,23 +125,24 @@ def _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, p
     from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
 
     if unattended:
-        raise UsageError("a skirmish takes no --deadline, --mail-in or --mail-out: its tests "
+        raise UsageError("a skirmish takes no --deadline, --mail-in, --mail-out or --from: its "
+                         "tests "
                          "are mailed through `inbox`")
     new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, GAMES["dir"],
                  players, signing_key)
 
 
-def _route_of_new(journal: Path, mail_in, mail_out) -> dict:
+def _route_of_new(journal: Path, mail_in, mail_out, mail_from) -> dict:
     """The game's mail route, recorded when `new` was given one."""
-    if mail_in is None and mail_out is None:
-        return {"source": None, "target": None}
+    if mail_in is None and mail_out is None and mail_from is None:
+        return {"source": None, "target": None, "sender": None}
     from ..mail.routes import set_route  # start-up: new with a mail route only
 
-    return set_route(journal, mail_in, mail_out, GAMES["dir"])
+    return set_route(journal, mail_in, mail_out, GAMES["dir"], sender=mail_from)
 
 
 def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
-                        mail_in, mail_out, players: list[str]):
+                        mail_in, mail_out, players: list[str], mail_from=None):
     """The options of `new` that can be wrong without the game: the game id, the deadline
     settings (their fact for the journal, or None), the mail route and an address beyond
     ASCII its SMTP server would not take, refused before any file is made."""
@@ -151,6 +157,8 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
             from ..mail.delivery import check_allowed  # start-up: new with a route only
 
             check_allowed(check(value, option), option)
+    if mail_from is not None:
+        _check_own_address(mail_from, players)
     wide = [p.partition("=")[2].strip() for p in players if not p.isascii()]
     if wide and mail_out is not None:
         from ..mail.routes import refuse_unmailable  # start-up: new with a route only
@@ -165,6 +173,21 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
     return None
 
 
+def _check_own_address(mail_from: str, players: list[str]) -> None:
+    """--from: one plain address, no player's or observer's (mail from it is never read as
+    orders), refused before any file is made."""
+    from ..store.mailroute import check_sender  # start-up: new with --from only
+
+    sender = check_sender(mail_from)
+    for item in players:
+        who, _, address = item.partition("=")
+        if who.strip().casefold() != "moderator" and \
+                address.strip().casefold() == sender.casefold():
+            raise UsageError(f"--from {quoted(sender)}: that is the address of --player "
+                             f"{quoted(item)}; the referee's own address must be one no "
+                             f"player uses (mail from it is never read as orders)")
+
+
 def _created_json(journal, game, dice: str, where, sides: list[str], route: dict,
                   view: dict) -> None:
     typer.echo(commands.dump(NewGame.of(
@@ -172,7 +195,7 @@ def _created_json(journal, game, dice: str, where, sides: list[str], route: dict
         scenario=game.scenario.id, dice=dice, secret_file=str(where),
         signing_key=commands.key_facts(game.header), players=[s for s in sides if s != OBSERVER],
         observers=sides.count(OBSERVER), status=view, mail_in=route["source"],
-        mail_out=route["target"])))
+        mail_out=route["target"], mail_from=route.get("sender"))))
 
 
 def _say_created(journal, game, dice: str, where, sides: list[str], route: dict) -> None:
@@ -181,9 +204,11 @@ def _say_created(journal, game, dice: str, where, sides: list[str], route: dict)
     if any(s != OBSERVER for s in sides):
         typer.echo(f"players registered; `referee players {journal} --keys` prints their order "
                    f"keys (for the moderator only)")
-    if route["source"] or route["target"]:
+    if route["source"] or route["target"] or route.get("sender"):
+        sender = f"; mail from: {route['sender']}" if route.get("sender") else ""
         typer.echo(f"mail in: {route['source'] or 'not set'}; mail out: "
-                   f"{route['target'] or 'not set'} (`referee mail {journal}` changes them)")
+                   f"{route['target'] or 'not set'}{sender} (`referee mail {journal}` changes "
+                   f"them)")
     if OBSERVER in sides:
         typer.echo(f"{sides.count(OBSERVER)} observer(s) registered: each is sent the public "
                    f"report, and none can order")

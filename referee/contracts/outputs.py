@@ -59,6 +59,7 @@ class NewGame(Document):
     status: dict[str, Any]
     mail_in: Optional[str] | UnsetType = UNSET             # the mail route set at `new`, if any
     mail_out: Optional[str] | UnsetType = UNSET
+    mail_from: Optional[str] | UnsetType = UNSET            # the referee's own address, if set
 
 
 class StandingOrders(Document):
@@ -407,13 +408,14 @@ class DemoResult(Document):
 
 
 class MailRouteShown(Document):
-    """`mail`: where the game's mail comes from and goes to (null: not set); never a
-    password."""
+    """`mail`: where the game's mail comes from and goes to, and the address the referee's
+    mails come from (null: not set; the moderator's address is used); never a password."""
 
     schema_version: int
     journal: str
     source: Optional[str]
     target: Optional[str]
+    sender: Optional[str]
 
 
 class GameTick(Part):

@@ -164,11 +164,13 @@ class MailRoute(Contract):
     """Where a game's mail comes from (an mbox file, a Maildir, an imap:// or imaps://
     folder) and where the referee's mail goes (outbox:DIR, smtp://, smtps://, route:NAME of
     the moderator's mail settings; sendmail:COMMAND in games begun before routes were
-    named, which nothing runs), as a mail route record keeps them for the moderator's eyes;
-    no password is ever part of either (absent: not set)."""
+    named, which nothing runs), as a mail route record keeps them for the moderator's eyes,
+    and the address the referee's mails come from (`--from`; absent: the moderator's); no
+    password is ever part of them (absent: not set)."""
 
     source: Annotated[str, Meta(max_length=4200)] | None = None
     target: Annotated[str, Meta(max_length=4200)] | None = None
+    sender: Annotated[str, Meta(max_length=254)] | None = None
 
 
 # Hidden army templates (option 1.4): what entered or left a template outside a battle.

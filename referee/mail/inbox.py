@@ -17,7 +17,6 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import os
-import re
 import secrets as _secrets
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -32,16 +31,14 @@ from ..game.replay import check_current
 from ..store import home
 from ..store.dice import Dice
 from ..store.journal import signed_only
-from ..store.mailroute import mail_route, route_problem
+from ..store.mailroute import mail_route, referee_address, route_problem
 from ..store.players import (
-    ALPHABET,
     OBSERVER,
     changed_observers,
     check_observers,
     compact,
     observer_addresses,
     order_key,
-    own_address,
     parse_observers,
     parse_players,
     roster,
@@ -73,6 +70,15 @@ from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body
 from .reminders import deadline_lines
 from .routes import refuse_unmailable
+from .senders import (
+    FROM_THE_MODERATOR,
+    SENT_BY_THE_REFEREE,
+    body_or_empty,
+    from_observer,
+    from_the_moderator,
+    from_the_referee,
+    unmatched,
+)
 
 SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
 _ledger_path = ledger_path          # the name older tests and notes use
@@ -98,6 +104,8 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
         watchers = changed_observers(watchers, parse_observers(set_, "--set"),
                                      drop_observers or [])
         check_observers(watchers, {**{s: p["address"] for s, p in current.items()}, **changes})
+        _not_the_referees(mail_route(game.records)["sender"],
+                          [*changes.values(), *parse_observers(set_, "--set")])
         target = mail_route(game.records)["target"]
         if target is not None and not route_problem({"source": None, "target": target}):
             refuse_unmailable(target, [*changes.values(), *parse_observers(set_, "--set")],
@@ -126,6 +134,15 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
             entry["key"] = order_key(secret, game.game_id, side, p.get("key_no") or 0)
         out.append(entry)
     return out, watchers
+
+
+def _not_the_referees(sender: str | None, addresses: list[str]) -> None:
+    """UsageError when a player's or observer's new address is the referee's own (`--from`):
+    mail from it is never read as orders."""
+    for address in addresses:
+        if sender and address.casefold() == sender.casefold():
+            raise UsageError(f"--set: {address} is the referee's own address (`referee mail "
+                             f"--from`); a player's or observer's must be another")
 
 
 # ---------------------------------------------------------------- inbox
@@ -257,9 +274,13 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             boxes.load(m)
             if m.unreadable:
                 out.status, out.reason = "unreadable", _set_aside(m)
-            elif _from_the_referee(m, people):
+            elif from_the_referee(m, people, records):
                 out.status, out.reason = "skipped", SENT_BY_THE_REFEREE
-            elif _from_observer(m, watchers, game_id):
+            elif from_the_moderator(m, people):
+                out.status, out.why = "rejected", FROM_THE_MODERATOR
+                out.reason = f"not from a registered player: {FROM_THE_MODERATOR}"
+                replies.append((m.sender, "", out, m))
+            elif from_observer(m, watchers, game_id):
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
                 replies.append((m.sender, OBSERVER, out, m))
             else:
@@ -283,10 +304,6 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         ledger["owed"], ledger["reply_to"] = [], {}
         save_ledger(ledger)
     return outcomes, written
-
-
-SENT_BY_THE_REFEREE = ("from the address the referee's own mails come from: never read as "
-                       "a player's mail, and never answered")
 
 
 def _set_aside(m: Message) -> str:
@@ -378,14 +395,14 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     if other is not None:
         out.status, out.reason = "skipped", f"for another game ({other})"
         return
-    text = compact(m.raw.decode("utf-8", "replace") + _body_or_empty(m))
+    text = compact(m.raw.decode("utf-8", "replace") + body_or_empty(m))
     # The side is the one whose address sent it and whose key it carries (an address may be
     # shared by both sides; the key tells them apart).
     side = next((s for s, p in people.items() if s != MODERATOR and m.sender and
                  p["address"].lower() == m.sender and compact(keys[s]) in text), None)
     if side is None:
         out.status = "rejected"
-        out.why = _unmatched(m, people)
+        out.why = unmatched(m, people)
         out.reason = f"not from a registered player with his order key: {out.why}"
         if m.problem:
             out.reason += f" ({m.problem})"
@@ -407,49 +424,6 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     else:
         handle(table, m, side, keys[side], tag, out, manual)
     replies.append((people[side]["address"], side, out, m))
-
-
-# An order key as the referee writes them (store/players.py: its alphabet, in three groups
-# of four), or a line saying one; each read in one pass over the text.
-_KEY_SHAPE = re.compile(rf"(?i)(?<![a-z0-9])(?:[{ALPHABET}]{{4}}-){{2}}[{ALPHABET}]{{4}}"
-                        rf"(?![a-z0-9])|(?im:^[ \t>]*order[ \t-]*key[ \t]*:)")
-
-
-def _from_the_referee(m: Message, people: dict) -> bool:
-    """Whether m comes from the address the referee's own mails come from, when that is no
-    side's address too (a player registered with the moderator's address is a player)."""
-    if not m.sender or m.sender != own_address(people).lower():
-        return False
-    return not any(p["address"].lower() == m.sender for s, p in people.items()
-                   if s != MODERATOR)
-
-
-def _unmatched(m: Message, people: dict) -> str:
-    """Which check a message matched to no player failed, in words its sender may read
-    (the reply goes to the address it came from: a forged From's answer reaches the real
-    owner of the address, never the forger), saying nothing of the game."""
-    owners = [s for s, p in people.items() if m.sender and p["address"].lower() == m.sender]
-    if not owners:
-        return "its sender's address is not one a player of this game registered"
-    if _KEY_SHAPE.search(_body_or_empty(m)[:1 << 20]):
-        return "the order key in it is not the one for its sender's address"
-    return "it carries no order key (a player's mail carries the key his reports end with)"
-
-
-def _from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
-    """Whether m comes from an observer's address (and names no other game): whatever it
-    says, nothing of it is applied."""
-    return bool(m.sender) and m.sender in {a.lower() for a in watchers} and \
-        other_game(m.subject, game_id) is None
-
-
-def _body_or_empty(m: Message) -> str:
-    if m.msg is None:
-        return ""
-    try:
-        return mailtext.plain_body(m.msg)
-    except (mailtext.MailError, RecursionError, LookupError, ValueError):
-        return ""
 
 
 # ---------------------------------------------------------------- outbox
@@ -479,7 +453,7 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
     records = table.records
     last = records[-1]
     due = deadline_lines(table)
-    sender = own_address(people)
+    sender = referee_address(records)
     written: list[Path] = []
     news = set(ledger["reply_to"])
     try:
@@ -499,7 +473,8 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
                 table, side, _since(ledger, side, records), keys[side], due.get(side))
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
-                                  entry["message_id"], picture(side), name=entry["name"]))
+                                  entry["message_id"], picture(side), name=entry["name"],
+                                  thread=mailtext.thread_of(game.game_id, address)))
             note_start(ledger, entry["name"], side)
             if side not in news:
                 ledger["sent"][side] = [last["seq"], last["hash"]]
@@ -514,7 +489,9 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
                                   f"{game.data.label(game.state.turn)}", body,
-                                  ledger["reply_to"].get(side), picture(side), name=name))
+                                  ledger["reply_to"].get(side), picture(side), name=name,
+                                  thread=mailtext.thread_of(game.game_id,
+                                                            people[side]["address"])))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
     except (OSError, ValueError) as exc:
@@ -544,7 +521,8 @@ def _since(ledger: dict, side: str, records: list[dict]) -> int:
 
 
 def _write(folder: Path, sender: str, to: str, subject: str, body: str,
-           in_reply_to: str | None, png: bytes | None = None, name: str | None = None) -> Path:
+           in_reply_to: str | None, png: bytes | None = None, name: str | None = None,
+           thread: str | None = None) -> Path:
     """One mail as an .eml file, created 0600 and on disk, never over another (with png:
     map.png attached, image/png); with name, NAME.eml, written once: when the outbox or its
     sent/ already holds it, that one stands."""
@@ -553,15 +531,12 @@ def _write(folder: Path, sender: str, to: str, subject: str, body: str,
             if os.path.lexists(where):
                 return where
     msg = EmailMessage(policy=default_policy)
-    msg["From"] = sender
-    msg["To"] = to
+    mailtext.addressed(msg, sender, to, thread,
+                       in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)
     msg["Subject"] = visible(subject)
     msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
     msg["Message-ID"] = (f"<{name}@referee.invalid>" if name is not None else
                          email.utils.make_msgid(domain="referee.invalid"))
-    if in_reply_to and MSGID.fullmatch(in_reply_to):
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = in_reply_to
     # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
     # shows its bidirectional controls and escape sequences as their escapes.
     msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send

@@ -20,6 +20,7 @@ from __future__ import annotations
 import email
 import email.charset
 import email.policy
+import hashlib
 import re
 from collections.abc import Collection
 from email.message import EmailMessage, Message
@@ -442,6 +443,28 @@ def sheet_lines(lines: list[tuple[int, str]]
         found[kind] = (n, m.group(2).strip())
     link, tip = found.get("link"), found.get("sheet")
     return kept, link and link[1], tip and tip[1], None
+
+
+def thread_of(game_id: str, address: str) -> str:
+    """The Message-ID every mail of a game to one address refers to first (References), so
+    that a reader's mail program shows the game's mails to him as one conversation."""
+    tag = hashlib.sha256(address.strip().casefold().encode()).hexdigest()[:16]
+    return f"<thread.{game_id}.{tag}@referee.invalid>"
+
+
+def addressed(msg: EmailMessage, sender: str, to: str, thread: str | None = None,
+              in_reply_to: str | None = None) -> None:
+    """A referee's mail's From, To and Reply-To (the referee's own address: players answer
+    it), and its place in the conversation: In-Reply-To the message it answers (a checked
+    Message-ID), References the game's thread first."""
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Reply-To"] = sender
+    chain = [x for x in (thread, in_reply_to) if x]
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    if chain:
+        msg["References"] = " ".join(chain)
 
 
 def mail_bytes(msg: EmailMessage) -> bytes:

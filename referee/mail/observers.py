@@ -14,8 +14,10 @@ from pathlib import Path
 from ..base.errors import StorageError
 from ..base.readers import PUBLIC
 from ..render import reports
-from ..store.players import OBSERVER, own_address
+from ..store.mailroute import referee_address
+from ..store.players import OBSERVER
 from .ledger import mail_name
+from .message import thread_of
 
 OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
 OBSERVER_REPLY = ("This address is registered as an observer of the game: observers are sent "
@@ -33,7 +35,7 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
     game = table.game()
     records = table.records
     last = records[-1]
-    sender = own_address(people)
+    sender = referee_address(records)
     subject = (f"[referee {game.game_id} #{last['seq']}] public report, "
                f"{game.data.label(game.state.turn)}")
     texts: dict[int, str] = {}
@@ -57,7 +59,8 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
                 picture.append(_public_map(game) if with_map else None)
             written.append(write(folder, sender, address, subject, texts[since], None,
                                  picture[0], name=mail_name("public", game.game_id, mark,
-                                                            last["hash"])))
+                                                            last["hash"]),
+                                 thread=thread_of(game.game_id, address)))
             ledger["sent"][mark] = [last["seq"], last["hash"]]
     except (OSError, ValueError) as exc:
         raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "

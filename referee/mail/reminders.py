@@ -37,7 +37,8 @@ from ..game.timeline import (
 )
 from ..render.record_text import wrap_lines
 from ..store import home
-from ..store.players import observer_addresses, order_key, own_address, roster
+from ..store.mailroute import referee_address
+from ..store.players import observer_addresses, order_key, roster
 from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
@@ -67,7 +68,7 @@ class _Post:
         self.people = roster(records)
         self.observers = observer_addresses(records)
         self.outbox, self.now, self.game_id = outbox, now, game_id
-        self.sender = own_address(self.people)
+        self.sender = referee_address(records)
         # Each side's order key, ending each mail to it (to its own address only), so that a
         # reply quoting the mail carries it, as a reply to a report does.
         secret = load_secret(table.path, records[0])
@@ -90,8 +91,7 @@ class _Post:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = prose(body)
         msg = EmailMessage(policy=default_policy)
-        msg["From"] = self.sender
-        msg["To"] = to
+        mailtext.addressed(msg, self.sender, to, mailtext.thread_of(self.game_id, to))
         msg["Subject"] = visible(subject)
         msg["Date"] = email.utils.format_datetime(self.now)
         msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")

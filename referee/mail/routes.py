@@ -11,9 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..base.errors import UsageError, quoted
+from ..base.readers import MODERATOR
 from ..store.dice import Dice
 from ..store.journal import scan
 from ..store.mailroute import (
+    check_sender,
     check_source,
     check_target,
     mail_route,
@@ -28,20 +30,23 @@ from .delivery import SmtpSession, TransportError, check_allowed
 
 def set_route(journal: Path, source: str | None, target: str | None,
               games_dir: Path | None = None, options: tuple[str, str] = ("--mail-in",
-                                                                          "--mail-out")
-              ) -> dict:
-    """Record a new mail route (each of source and target checked; None keeps the one in
-    force) and return it; nothing is recorded when both are as they were."""
+                                                                          "--mail-out"),
+              sender: str | None = None) -> dict:
+    """Record a new mail route (each of source, target and sender checked; None keeps the
+    one in force) and return it; nothing is recorded when all are as they were."""
     table = Table.writing(journal, games_dir).whole()
     game = table.game()
     secret = load_secret(game.journal.path, game.header)
     if secret is None:
         raise UsageError("the dice secret is needed to record the mail route")
     new = {"source": check_source(source, options[0]) if source is not None else None,
-           "target": check_target(target, options[1]) if target is not None else None}
+           "target": check_target(target, options[1]) if target is not None else None,
+           "sender": check_sender(sender) if sender is not None else None}
     for value, option in zip((new["source"], new["target"]), options):
         if value is not None:
             check_allowed(value, option)
+    if new["sender"] is not None:
+        refuse_a_players(new["sender"], table.records)
     if new["target"] is not None:
         people = roster(table.records)
         refuse_unmailable(new["target"], [str(p.get("address", "")) for p in people.values()]
@@ -54,10 +59,24 @@ def set_route(journal: Path, source: str | None, target: str | None,
         if route == now:
             return pos.seq, pos.hash, []
         salt = Dice(game.game_id, pos.seq + 1, secret).salt()
-        return pos.seq, pos.hash, [route_body(route["source"], route["target"], salt)]
+        return pos.seq, pos.hash, [route_body(route["source"], route["target"], salt,
+                                              route["sender"])]
 
     table.append(build)
     return mail_route(table.records)
+
+
+def refuse_a_players(sender: str, records: list[dict]) -> None:
+    """UsageError when the referee's own address is a side's or an observer's: mail from
+    it is never read as a player's, so that player could never order by mail."""
+    people = roster(records)
+    taken = {str(p.get("address", "")).casefold(): s for s, p in people.items()
+             if s != MODERATOR}
+    taken.update({a.casefold(): "an observer" for a in observer_addresses(records)})
+    if sender.casefold() in taken:
+        raise UsageError(f"--from {quoted(sender)}: that is {taken[sender.casefold()]}'s "
+                         f"address; the referee's own address must be one no player uses "
+                         f"(mail from it is never read as orders)")
 
 
 def route_of(journal: Path, games_dir: Path | None = None) -> dict:

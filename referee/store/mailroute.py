@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
 from ..base.errors import UsageError
+from ..base.readers import MODERATOR
 from .journal import now
+from .players import check_address, roster
 
 ROUTE = "set mail route"
 _HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\]")
@@ -182,26 +184,51 @@ def is_local(source: str) -> bool:
     return not source.startswith(("imap://", "imaps://"))
 
 
-def route_body(source: str | None, target: str | None, salt: str) -> dict:
-    """The moderator record that sets the route (a moderator-only part)."""
+def route_body(source: str | None, target: str | None, salt: str,
+               sender: str | None = None) -> dict:
+    """The moderator record that sets the route (a moderator-only part); sender, the address
+    the referee's mails come from, only when one is set."""
+    data = {"source": source, "target": target}
+    if sender is not None:
+        data["sender"] = sender
     return {"at": now(), "actor": "moderator", "order": ROUTE, "events": [],
-            "mail_route": {"to": "moderator", "salt": salt,
-                           "data": {"source": source, "target": target}}}
+            "mail_route": {"to": "moderator", "salt": salt, "data": data}}
+
+
+ROUTE_PARTS = ("source", "target", "sender")
 
 
 def mail_route(records) -> dict:
-    """{'source': ..., 'target': ...} as the latest route record sets them (None: unset)."""
-    found = {"source": None, "target": None}
+    """{'source': ..., 'target': ..., 'sender': ...} as the latest route record sets them
+    (None: unset)."""
+    found = dict.fromkeys(ROUTE_PARTS)
     for rec in records:
         part = rec.get("mail_route") if rec.get("order") == ROUTE else None
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
-            found = {k: part["data"].get(k) for k in ("source", "target")}
+            found = {k: part["data"].get(k) for k in ROUTE_PARTS}
     return found
 
 
+def referee_address(records) -> str:
+    """The address the referee's mails come from and players answer to: the one the route
+    sets (`--from`), else the moderator's, else a local one."""
+    sender = mail_route(records)["sender"]
+    if sender:
+        return sender
+    return str(roster(records).get(MODERATOR, {}).get("address") or "referee@localhost")
+
+
+def check_sender(text: str, option: str = "--from") -> str:
+    """The referee's own address as kept: one plain email address (UsageError naming the
+    option)."""
+    return check_address(option, text, text)
+
+
 def route_problem(data: dict) -> str | None:
-    """What is wrong with a route record's data (None when both read as `new` writes them)."""
-    for key, check in (("source", check_source), ("target", _kept_target)):
+    """What is wrong with a route record's data (None when each part reads as `new` writes
+    it)."""
+    for key, check in (("source", check_source), ("target", _kept_target),
+                       ("sender", check_sender)):
         value = data.get(key)
         if value is None:
             continue

@@ -21,7 +21,6 @@ import re
 
 from ..base.errors import UsageError, quoted
 from ..base.glyphs import compact, disguising
-from ..base.readers import MODERATOR
 from .journal import now
 
 REGISTER = "register players"
@@ -59,7 +58,7 @@ def parse_players(items: list[str], sides, option: str = "--player") -> dict[str
         if not sep or side not in (*sides, "moderator"):
             raise UsageError(f"{option} {quoted(item)}: give SIDE=ADDRESS with SIDE one of "
                              f"{', '.join((*sides, 'moderator', OBSERVER))}")
-        _check_address(option, item, given)
+        check_address(option, item, given)
         if side in out:
             raise UsageError(f"{option} {quoted(item)}: {side} is given twice")
         out[side] = address
@@ -75,17 +74,18 @@ def parse_observers(items: list[str], option: str = "--player") -> list[str]:
         if who.strip().casefold() != OBSERVER:
             continue
         address = given.strip()
-        _check_address(option, item, given)
+        check_address(option, item, given)
         if address.casefold() in {a.casefold() for a in out}:
             raise UsageError(f"{option} {quoted(item)}: {address} is given twice as an observer")
         out.append(address)
     return out
 
 
-def _check_address(option: str, item: str, given: str) -> None:
-    """UsageError unless given (the text after '=', as typed) is one plain address: no
-    control, invisible or direction-changing character (base/glyphs.py), which would hide in
-    every list and report that prints it, and an address's shape."""
+def check_address(option: str, item: str, given: str) -> str:
+    """The address given (the text after '=', as typed), stripped; UsageError unless it is
+    one plain address: no control, invisible or direction-changing character
+    (base/glyphs.py), which would hide in every list and report that prints it, and an
+    address's shape."""
     # A line end or a tab is text elsewhere (base/glyphs.py lets them pass), never in an address.
     end = next((ch for ch in given if ch in "\t\n\r"), None)
     hidden = f"U+{ord(end):04X} a control character" if end else disguising(given)
@@ -95,6 +95,7 @@ def _check_address(option: str, item: str, given: str) -> None:
     address = given.strip()
     if not _ADDRESS.fullmatch(address) or len(address) > 254:
         raise UsageError(f"{option} {quoted(item)}: {quoted(address)} is not an email address")
+    return address
 
 
 def changed_observers(current: list[str], added: list[str], dropped: list[str]) -> list[str]:
@@ -204,9 +205,3 @@ def observer_addresses(records) -> list[str]:
         if isinstance(part, dict) and isinstance(part.get("data"), dict):
             found = list(part["data"].get("observers") or [])
     return found
-
-
-def own_address(people: dict) -> str:
-    """The address the referee's mails to the players come from (people: the roster): the
-    moderator's, when he registered one, else a local one."""
-    return str(people.get(MODERATOR, {}).get("address") or "referee@localhost")

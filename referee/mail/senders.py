@@ -1,0 +1,75 @@
+"""Who sent a message the game's mailbox holds, as far as the referee can tell before
+reading it as orders: its own mail (never read), the moderator's (no orders by mail), an
+observer's (never orders), or a stranger's, and for the last which check it failed."""
+
+from __future__ import annotations
+
+import re
+
+from ..base.gameids import other_game
+from ..base.readers import MODERATOR
+from ..store.mailroute import referee_address
+from ..store.players import ALPHABET
+from . import message as mailtext
+from .mailboxes import Message
+
+SENT_BY_THE_REFEREE = ("from the address the referee's own mails come from: never read as "
+                       "a player's mail, and never answered")
+
+
+FROM_THE_MODERATOR = ("it comes from the moderator's address, and the referee takes no orders "
+                      "by mail from the moderator: give them with `referee order JOURNAL --as "
+                      "SIDE ...`")
+
+
+def from_the_moderator(m: Message, people: dict) -> bool:
+    """Whether m comes from the moderator's address (one of his own: the referee's is told
+    apart before), when that is no side's address too."""
+    address = str(people.get(MODERATOR, {}).get("address") or "").lower()
+    if not m.sender or m.sender != address:
+        return False
+    return not any(p["address"].lower() == m.sender for s, p in people.items()
+                   if s != MODERATOR)
+
+
+# An order key as the referee writes them (store/players.py: its alphabet, in three groups
+# of four), or a line saying one; each read in one pass over the text.
+_KEY_SHAPE = re.compile(rf"(?i)(?<![a-z0-9])(?:[{ALPHABET}]{{4}}-){{2}}[{ALPHABET}]{{4}}"
+                        rf"(?![a-z0-9])|(?im:^[ \t>]*order[ \t-]*key[ \t]*:)")
+
+
+def from_the_referee(m: Message, people: dict, records: list[dict]) -> bool:
+    """Whether m comes from the address the referee's own mails come from, when that is no
+    side's address too (a player registered with the moderator's address is a player)."""
+    if not m.sender or m.sender != referee_address(records).lower():
+        return False
+    return not any(p["address"].lower() == m.sender for s, p in people.items()
+                   if s != MODERATOR)
+
+
+def unmatched(m: Message, people: dict) -> str:
+    """Which check a message matched to no player failed, in words its sender may read
+    (the reply goes to the address it came from: a forged From's answer reaches the real
+    owner of the address, never the forger), saying nothing of the game."""
+    owners = [s for s, p in people.items() if m.sender and p["address"].lower() == m.sender]
+    if not owners:
+        return "its sender's address is not one a player of this game registered"
+    if _KEY_SHAPE.search(body_or_empty(m)[:1 << 20]):
+        return "the order key in it is not the one for its sender's address"
+    return "it carries no order key (a player's mail carries the key his reports end with)"
+
+
+def from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
+    """Whether m comes from an observer's address (and names no other game): whatever it
+    says, nothing of it is applied."""
+    return bool(m.sender) and m.sender in {a.lower() for a in watchers} and \
+        other_game(m.subject, game_id) is None
+
+
+def body_or_empty(m: Message) -> str:
+    if m.msg is None:
+        return ""
+    try:
+        return mailtext.plain_body(m.msg)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError):
+        return ""
