@@ -290,6 +290,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         if out.status == "skipped" and out.side is None:      # a copy: judged like the first
             note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
         seen.add(m.sha256)
+        if out.status == "held" and out.side:       # the moderator must enter them (tick)
+            ledger["held"][out.side] = records[-1]["seq"]
         if out.status == "applied":
             copies.add(copy)
             if m.content_sha256 and out.side and out.records:   # a copy later in this pass

@@ -58,8 +58,9 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import MAX_MESSAGE, read_source
-from .reminders import GRACE, check_deadlines, waits_on_the_moderator
+from .reminders import GRACE, check_deadlines
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
+from .waiting import waits_on_a_person
 
 
 @dataclass
@@ -440,7 +441,8 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
             for line in check_deadlines(x.journal, x.spool, moment, games_dir,
                                         rule_missed=moment - GRACE if x.read else None):
                 x.log(line)
-            waiting = waits_on_the_moderator(Table(x.journal, games_dir), _named(x.journal))
+            waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), _named(x.journal),
+                                        x.spool, moment)
             if waiting is not None:         # every pass, until he acts
                 x.fail(waiting)
             if x.keys and (_reports_owed(x) or
