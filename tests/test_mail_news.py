@@ -20,6 +20,7 @@ from test_transport import ADDRESSES, mail, records, tick
 from test_transport import new_game as game_through
 
 from referee.mail import ledger as ledgermod
+from referee.mail import leftover
 from referee.mail import tick as ticking
 from referee.mail.delivery import refused_mails
 from referee.mail.ledger import forget_starts, news_owed_again, note_start
@@ -135,13 +136,13 @@ def test_the_news_owed_again_is_saved_under_the_mail_lock(cli, servers, monkeypa
     game = ticking.load_game(journal, None)
     lock = str(ledgermod.ledger_path(game.game_id, game.header_hash).with_suffix(".lock"))
     saved_with = []
-    real = ticking.save_ledger
+    real = leftover.save_ledger
 
     def save(ledger):
         saved_with.append((ledger["refused"][:], ledgermod._HELD.get(lock, 0)))
         return real(ledger)
 
-    monkeypatch.setattr(ticking, "save_ledger", save)
+    monkeypatch.setattr(leftover, "save_ledger", save)
     assert tick(cli, journal).exit_code == 3
     rollbacks = [held for refused, held in saved_with if refused]
     assert rollbacks and all(held > 0 for held in rollbacks), saved_with

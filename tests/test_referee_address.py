@@ -156,3 +156,34 @@ def test_a_forged_sender_in_a_route_record_stops_the_game(cli, tmp_path):
     r = tick(cli, journal)
     assert r.exit_code != 0 and "not one the referee writes" in r.output, r.output
     assert not out.exists() or not list(out.glob("*.eml"))
+
+
+def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, tmp_path):
+    """The game's mail went to outbox:DIR, and the moderator changes to SMTP before his mail
+    program took them: the pass does not say all is handled. Each player's next mail, by
+    SMTP, carries the news of the mail left there (his report from the start), and every
+    pass says the mails wait there until the moderator removes them."""
+    box, out = tmp_path / "box", tmp_path / "out"
+    write_maildir(box, [])
+    journal, keys = new_game(cli, tmp_path / "games", "tango", None, "--mail-in", str(box),
+                             "--mail-out", f"outbox:{out}")
+    assert tick(cli, journal).exit_code == 0
+    left = sorted(out.glob("*.eml"))
+    assert len(left) == 2
+    assert cli("mail", journal, "--out", net.target).exit_code == 0
+    for _ in range(2):
+        r = tick(cli, journal)
+        assert r.exit_code != 0 and "2 mail(s) written to" in r.stderr and \
+            "never sent" in r.stderr, r.output
+    mails = sent(net)
+    assert sorted(t for tos, _ in mails for t in tos) == sorted(
+        [ADDRESSES["german"], ADDRESSES["entente"]])          # once each, by the new route
+    for tos, m in mails:
+        side = "german" if tos == [ADDRESSES["german"]] else "entente"
+        text = m.get_body(("plain",)).get_content()
+        assert keys[side] in text and "SUMMER 1914" in text
+    for path in left:
+        path.unlink()
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert len(sent(net)) == 2

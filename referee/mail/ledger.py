@@ -34,7 +34,7 @@ UNMATCHED_PER_DAY = 20     # replies to messages no player sent, per game and da
 REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
          "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
-         "starts": dict, "refused": list, "held": dict}
+         "starts": dict, "refused": list, "held": dict, "stranded": dict}
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
 

@@ -31,7 +31,14 @@ from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
 from ..store import home, mailsettings
 from ..store.journal import signed_only
-from ..store.mailroute import ROUTE, check_target, is_local, mail_route, route_problem
+from ..store.mailroute import (
+    ROUTE,
+    check_target,
+    former_outboxes,
+    is_local,
+    mail_route,
+    route_problem,
+)
 from ..store.players import compact, order_key, roster
 from ..store.secrets import load_secret
 from ..table import Table
@@ -40,23 +47,20 @@ from .delivery import (
     Fetched,
     TransportError,
     open_source,
-    refused_mails,
     send_owed,
-    spool_files,
 )
 from .inbox import SUBJECT_TAG, Outcome, held_sides, inbox, owed_reply
 from .ledger import (
     fault,
-    forget_starts,
     handled_before,
     load_ledger,
     mail_name,
     may_answer,
-    news_owed_again,
     note_handled,
     save_ledger,
 )
 from .ledger import game_lock as mail_lock
+from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, read_source
 from .reminders import GRACE, check_deadlines
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
@@ -82,6 +86,7 @@ class Game:
     # Whether this pass read all of the game's new mail (None: not yet; a game with no
     # source has no mail to read): a deadline is ruled missed only after such a read.
     read: bool | None = None
+    former: list[str] = field(default_factory=list)     # outbox folders of earlier routes
 
     @property
     def spool(self) -> Path:
@@ -97,13 +102,6 @@ class Game:
     def fail(self, problem: str) -> None:
         self.problems.append(f"{self.game_id}: {problem}")
         self.log(f"problem  {problem}")
-
-
-def _named(path: Path) -> str:
-    """A path as a problem line may quote it: as it is, or escaped when it holds a line end
-    or another character that is not printable (one problem, one line)."""
-    text = str(path)
-    return text if text.isprintable() else repr(text)
 
 
 def _tag(game_id: str, header_hash: str) -> str:
@@ -136,7 +134,7 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     wrong = route_problem(route)
     if wrong is not None:
         raise UsageError(f"the mail route in force is not one the referee writes ({wrong}); "
-                         f"`referee verify {_named(journal)}` names the record")
+                         f"`referee verify {named(journal)}` names the record")
     secret = load_secret(game.journal.path, game.header)
     keys = []
     people = roster(table.records)
@@ -146,7 +144,7 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     addresses = {side: str(p.get("address", "")) for side, p in people.items()
                  if side != MODERATOR}
     return Game(journal, game.game_id, game.header["hash"], route["source"], route["target"],
-                keys, addresses)
+                keys, addresses, former=former_outboxes(table.records))
 
 
 # ---------------------------------------------------------------- claiming
@@ -209,7 +207,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
         try:
             games.append(load_game(journal, games_dir))
         except RefereeError as exc:
-            broken.append(f"{_named(journal)}: {exc}")
+            broken.append(f"{named(journal)}: {exc}")
     games, twins = _one_journal_a_game(games)
     broken += twins
     unclaimed: list[str] = []
@@ -217,10 +215,10 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     for x in games:
         if not x.routed:
             x.log(f"passed over: a game of kind {x.kind} has no mail route of its own; "
-                  f"`referee inbox {_named(x.journal)} MAILBOX` reads its mail")
+                  f"`referee inbox {named(x.journal)} MAILBOX` reads its mail")
             continue
         if x.target is None:
-            x.fail(f"no mail target: `referee mail {_named(x.journal)} --out TARGET` sets one")
+            x.fail(f"no mail target: `referee mail {named(x.journal)} --out TARGET` sets one")
             continue
         if x.source is not None:
             by_source.setdefault(x.source, []).append(x)
@@ -438,10 +436,11 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     moment = clock_now()
     try:
         with game_lock(x):
+            stranded(x)
             for line in check_deadlines(x.journal, x.spool, moment, games_dir,
                                         rule_missed=moment - GRACE if x.read else None):
                 x.log(line)
-            waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), _named(x.journal),
+            waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
                                         x.spool, moment)
             if waiting is not None:         # every pass, until he acts
                 x.fail(waiting)
@@ -452,42 +451,10 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
                 for line in send_owed(x.spool, check_target(x.target)):
                     x.log(line)
             finally:
-                _owe_news_again(x)
+                owe_news_again(x)
     except RefereeError as exc:
         x.fail(str(exc))
-    _tell_refused(x)
-
-
-def _owe_news_again(x: Game) -> None:
-    """The mails a server refused for good that the ledger has not yet accounted for (in
-    this pass, or in one killed before it could say so): their sides' news is owed again,
-    from where the first of them started (under the mail lock every writer of the ledger
-    holds)."""
-    with mail_lock(x.game_id, x.header_hash):
-        ledger = load_ledger(x.game_id, x.header_hash)
-        refused = [p.stem for p in refused_mails(x.spool)]
-        before = (dict(ledger["starts"]), list(ledger["refused"]))
-        sides = news_owed_again(ledger, refused)
-        forget_starts(ledger, {p.stem for p in spool_files(x.spool)} | set(refused))
-        if (ledger["starts"], ledger["refused"]) != before:
-            save_ledger(ledger)
-    for side in sorted(set(sides)):
-        x.log(f"owed     {side}: his next report carries the news of the mail refused, once "
-              f"the moderator has acted on it")
-
-
-def _tell_refused(x: Game) -> None:
-    """At every pass, until the moderator acts on them: the mails a server refused for good
-    (their recipients heard nothing of them)."""
-    try:
-        waiting = refused_mails(x.spool)
-    except RefereeError:
-        return
-    if waiting and not any("refused for good" in p for p in x.problems):
-        x.fail(f"{len(waiting)} mail(s) refused for good wait in {x.spool / 'refused'} "
-               f"({', '.join(p.name for p in waiting[:3])}{' …' if len(waiting) > 3 else ''}): "
-               f"mend the address (`referee players`) and remove them; the player's next "
-               f"report carries their news")
+    tell_refused(x)
 
 
 # Records that are news to nobody but the side reminded or the moderator: they wait in the

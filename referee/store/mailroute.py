@@ -209,6 +209,20 @@ def mail_route(records) -> dict:
     return found
 
 
+def former_outboxes(records) -> list[str]:
+    """The folders of the outbox:DIR targets a game's route named before the one in force
+    (a route change may leave mails written there and never sent), in order, once each."""
+    found: list[str] = []
+    for rec in records:
+        part = rec.get("mail_route") if rec.get("order") == ROUTE else None
+        target = part["data"].get("target") if isinstance(part, dict) and \
+            isinstance(part.get("data"), dict) else None
+        if isinstance(target, str) and target.startswith("outbox:") and target[7:] not in found:
+            found.append(target[7:])
+    current = mail_route(records)["target"] or ""
+    return [f for f in found if f"outbox:{f}" != current]
+
+
 def referee_address(records) -> str:
     """The address the referee's mails come from and players answer to: the one the route
     sets (`--from`), else the moderator's, else a local one."""

@@ -1,0 +1,80 @@
+"""The mails of a game that did not reach their readers, as a pass of `tick` sees them: ones
+a server refused for good (they wait in the spool's refused/), and ones left in the outbox
+folder of an earlier route. Their sides' news is owed again, once, and every pass names
+them to the moderator until he acts. Each function takes tick's Game (x)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..base.errors import RefereeError
+from .delivery import refused_mails, spool_files
+from .ledger import forget_starts, load_ledger, news_owed_again, save_ledger
+from .ledger import game_lock as mail_lock
+
+
+def named(path: Path) -> str:
+    """A path as a problem line may quote it: as it is, or escaped when it holds a line end
+    or another character that is not printable (one problem, one line)."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
+
+
+def owe_news_again(x) -> None:
+    """The mails a server refused for good that the ledger has not yet accounted for (in
+    this pass, or in one killed before it could say so): their sides' news is owed again,
+    from where the first of them started (under the mail lock every writer of the ledger
+    holds)."""
+    with mail_lock(x.game_id, x.header_hash):
+        ledger = load_ledger(x.game_id, x.header_hash)
+        refused = [p.stem for p in refused_mails(x.spool)]
+        before = (dict(ledger["starts"]), list(ledger["refused"]))
+        sides = news_owed_again(ledger, refused)
+        forget_starts(ledger, {p.stem for p in spool_files(x.spool)} | set(refused))
+        if (ledger["starts"], ledger["refused"]) != before:
+            save_ledger(ledger)
+    for side in sorted(set(sides)):
+        x.log(f"owed     {side}: his next report carries the news of the mail refused, once "
+              f"the moderator has acted on it")
+
+
+def stranded(x) -> None:
+    """The mails this referee wrote into an earlier route's outbox folder that are still
+    there, never sent (the route changed under them): their sides' news is owed again, once,
+    by the route in force, and every pass says so until the moderator removes them. Only
+    mails the ledger names as the referee's count; none is read or sent from there."""
+    with mail_lock(x.game_id, x.header_hash):
+        ledger = load_ledger(x.game_id, x.header_hash)
+        before = json.dumps(ledger["stranded"], sort_keys=True)
+        for folder in x.former:
+            left = [n for n in ledger["starts"] if (Path(folder) / f"{n}.eml").is_file()]
+            sides = news_owed_again(ledger, left)
+            for side in sorted(set(sides)):
+                x.log(f"owed     {side}: his next mail carries the news of the mails left "
+                      f"in {folder}")
+            ledger["stranded"][folder] = sorted(set(ledger["stranded"].get(folder, []))
+                                                | set(left))
+        left = {f: [n for n in names if (Path(f) / f"{n}.eml").is_file()]
+                for f, names in ledger["stranded"].items()}
+        ledger["stranded"] = {f: names for f, names in left.items() if names}
+        if json.dumps(ledger["stranded"], sort_keys=True) != before:
+            save_ledger(ledger)
+    for folder, names in ledger["stranded"].items():
+        x.fail(f"{len(names)} mail(s) written to {named(Path(folder))} before the route "
+               f"changed were never sent: their news goes by the new route; remove them "
+               f"from there so that nobody gets them twice")
+
+
+def tell_refused(x) -> None:
+    """At every pass, until the moderator acts on them: the mails a server refused for good
+    (their recipients heard nothing of them)."""
+    try:
+        waiting = refused_mails(x.spool)
+    except RefereeError:
+        return
+    if waiting and not any("refused for good" in p for p in x.problems):
+        x.fail(f"{len(waiting)} mail(s) refused for good wait in {x.spool / 'refused'} "
+               f"({', '.join(p.name for p in waiting[:3])}{' …' if len(waiting) > 3 else ''}): "
+               f"mend the address (`referee players`) and remove them; the player's next "
+               f"report carries their news")
