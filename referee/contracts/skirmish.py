@@ -196,6 +196,10 @@ class SkirmishCard(Frozen):
     rally: Rally
     unpin: Unpin
     surrender: Surrender
+    # How often a test may be taken: "turn", once per subject a turn; "phase", once per
+    # subject (and target, for a spotting test) a phase. A test not named has no limit
+    # but the card's own (a figure fires once, a section moves once).
+    attempts: dict[Literal["spot", "rally", "unpin"], Literal["turn", "phase"]] = {}
 
 
 class Figure(Frozen):

@@ -35,8 +35,12 @@ class Table:
         self.state.phase = [p.phase for p in CARD.sequence].index(phase)
         self.seq = 0
 
-    def test(self, side: str, text: str, dice=()) -> dict:
-        """The test an order makes with these dice (all used), applied to the table."""
+    def test(self, side: str, text: str, dice=(), again: bool = False) -> dict:
+        """The test an order makes with these dice (all used), applied to the table. again:
+        as if the subject had not taken this test yet this turn (a table's rows tried one
+        after the other; the limit itself is tested without it)."""
+        if again:
+            self.state.tests = []
         d = AnyDice("cases", self.seq + 1, None, list(dice))
         body = sk.decide(CARD, self.state, sk.parse_order(text, CARD), side, d)
         d.check_used_up()

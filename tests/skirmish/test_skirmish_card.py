@@ -74,7 +74,7 @@ def test_automatic_spotting_ranges(facts, auto):
     t = Table(red=[figure("R1", "regular")], blue=[figure("B1")])
     seen = t.test("red", f"spot R1 at=B1 range={auto} {facts}")
     assert seen["result"].startswith("B1 spotted automatically") and seen["dice"] == []
-    beyond = t.test("red", f"spot R1 at=B1 range={auto + 1} {facts}", [5])
+    beyond = t.test("red", f"spot R1 at=B1 range={auto + 1} {facts}", [5], again=True)
     assert beyond["result"].startswith("B1 spotted (D6 5, 5+")
 
 
@@ -83,7 +83,7 @@ def test_a_target_that_fires_is_always_spotted_and_in_the_open_by_day_at_any_ran
     assert "fires" in t.test("red", "spot R1 at=B1 range=200 light=night state=firing "
                                     "cover=hard")["result"]
     assert "any range" in t.test("red", "spot R1 at=B1 range=200 light=day state=moving "
-                                        "cover=none")["result"]
+                                        "cover=none", again=True)["result"]
 
 
 @pytest.mark.parametrize("quality,kit,need", [
@@ -93,7 +93,7 @@ def test_the_roll_to_spot(quality, kit, need):
     t = Table(red=[figure("R1", quality, **kit)], blue=[figure("B1")])
     far = "range=40 light=day state=halted cover=hard"
     assert t.test("red", f"spot R1 at=B1 {far}", [need])["result"].startswith("B1 spotted")
-    assert "not spotted" in t.test("red", f"spot R1 at=B1 {far}", [need - 1])["result"]
+    assert "not spotted" in t.test("red", f"spot R1 at=B1 {far}", [need - 1], again=True)["result"]
 
 
 def test_a_sniper_needs_a_six_and_a_rushing_figure_cannot_spot():
@@ -101,7 +101,7 @@ def test_a_sniper_needs_a_six_and_a_rushing_figure_cannot_spot():
               phase="movement")
     far = "range=40 light=day state=halted cover=hard"
     assert "not spotted" in t.test("red", f"spot R1 at=B1 {far}", [5])["result"]
-    assert "B1 spotted" in t.test("red", f"spot R1 at=B1 {far}", [6])["result"]
+    assert "B1 spotted" in t.test("red", f"spot R1 at=B1 {far}", [6], again=True)["result"]
     t.test("red", "move R1 mode=rush command=yes", [1, 1])
     assert t.refusal("red", f"spot R1 at=B1 {far}")[0] == "Movement"
 
@@ -320,7 +320,7 @@ def test_rallying(quality, need):
     t = Table(phase="morale", red_quality=quality)
     t.state.sections["R"].failures = 2
     assert "does not rally" in t.test("red", "rally R", [need - 1])["result"]
-    assert "rallies" in t.test("red", "rally R", [need])["result"]
+    assert "rallies" in t.test("red", "rally R", [need], again=True)["result"]
     assert t.state.sections["R"].failures == 1
 
 

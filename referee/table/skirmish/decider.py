@@ -69,10 +69,28 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
             if side in state.done else None
     if side in state.done:
         return FLOW, f"the {side} side said done in this phase"
-    r = _in_phase(card, state, o)
-    if r:
-        return r
-    return CHECKS[o.kind](card, state, o, side)
+    r = _in_phase(card, state, o) or CHECKS[o.kind](card, state, o, side)
+    return r or _taken_already(card, state, o, side)
+
+
+def _taken_already(card: SkirmishCard, state: SkState, o: SkOrder, side: str
+                   ) -> Refusal | None:
+    """A test the card gives its subject once a turn or a phase (card.yaml `attempts`),
+    taken already: its result stands, whatever it was."""
+    per = card.attempts.get(o.kind)
+    if per is None:
+        return None
+    phase = phase_of(card, state).phase
+    for x in state.tests:
+        if (x["kind"], x["subject"], x["side"], x["turn"]) == (o.kind, o.subject, side,
+                                                                state.turn) and \
+                (per == "turn" or x["phase"] == phase) and \
+                (o.kind != "spot" or x["facts"].get("at") == o.facts.get("at")):
+            what = f" at {', '.join(o.facts['at'])}" if o.kind == "spot" else ""
+            return (getattr(card, "spotting" if o.kind == "spot" else o.kind).rule,
+                    f"{o.subject} has taken its {o.kind} test{what} this {per} already "
+                    f"(record {x['record']}): one a {per}, and its result stands")
+    return None
 
 
 def _subject(state, o, side):

@@ -1,0 +1,60 @@
+"""One roll per test, as the card gives it (card.yaml `attempts`): a second attempt in the
+same turn (unpin, rally) or phase (spot, per target) is refused with the card's line and
+nothing is recorded, so a player cannot roll until he likes the result. The expected
+limits are read off the card's lines quoted in each test."""
+
+from __future__ import annotations
+
+from skirmish_cases import Table, figure
+
+
+def test_one_unpin_roll_per_pinned_figure_a_turn():
+    """Card, Morale & Rallying off pins: "To become Unpinned: Roll a number of D6. 5-6
+    needed to remove one pin", a test of the morale phase, which comes once a turn."""
+    t = Table(red=[figure("R1", "regular")], phase="morale")
+    t.fig("R1").pins = 2
+    t.test("red", "unpin R1 command=yes", [1, 2])              # no pin removed
+    rule, why = t.refusal("red", "unpin R1 command=yes")
+    assert rule == "To become Unpinned" and "this turn already" in why and "record 1" in why
+    t.state.turn += 1
+    assert t.refusal("red", "unpin R1 command=yes") is None
+
+
+def test_one_rally_attempt_per_section_a_turn():
+    """Card, Rallying: "Unit may attempt to rally if it spent the turn stationary. It takes
+    a morale test, and one morale marker is removed if successful": one attempt for the
+    turn it stood still."""
+    t = Table(phase="morale")
+    t.state.sections["R"].failures = 2
+    assert "does not rally" in t.test("red", "rally R", [1])["result"]
+    rule, why = t.refusal("red", "rally R")
+    assert rule == "Rallying" and "this turn already" in why
+    t.state.turn += 1
+    assert t.refusal("red", "rally R") is None
+
+
+def test_one_spotting_roll_per_spotter_and_target_a_phase():
+    """Card, Visibility: "Roll needed to Spot: (D6)" per spotter and target; a spotter may
+    try another target, and the same one again in the next phase that spots."""
+    t = Table(red=[figure("R1", "regular")], blue=[figure("B1"), figure("B2")],
+              phase="movement")
+    far = "range=100 light=day state=halted cover=soft"
+    assert "not spotted" in t.test("red", f"spot R1 at=B1 {far}", [1])["result"]
+    rule, why = t.refusal("red", f"spot R1 at=B1 {far}")
+    assert rule == "Visibility" and "at B1 this phase already" in why
+    assert t.refusal("red", f"spot R1 at=B2 {far}") is None
+    t.state.phase = 2                                        # the fire phase spots too
+    assert t.refusal("red", f"spot R1 at=B1 {far}") is None
+
+
+def test_a_second_roll_is_refused_through_the_journal_and_records_nothing(cli, patrol):
+    """The same limit at the command line: exit 1, one line with the card's line, the
+    journal byte for byte as it was."""
+    far = "range=100 light=day state=halted cover=soft"
+    r = cli("skirmish", "order", patrol, "--as", "british", f"spot B2 at=G1 {far}")
+    assert r.exit_code == 0, r.output
+    before = patrol.read_bytes()
+    r = cli("order", patrol, "--as", "british", f"spot B2 at=G1 {far}")
+    assert r.exit_code == 1 and patrol.read_bytes() == before
+    [line] = r.stderr.strip().splitlines()
+    assert "this phase already" in line and "(rule Visibility)" in line
