@@ -106,6 +106,22 @@ def test_a_sniper_needs_a_six_and_a_rushing_figure_cannot_spot():
     assert t.refusal("red", f"spot R1 at=B1 {far}")[0] == "Movement"
 
 
+@pytest.mark.parametrize("near", ["range=2 light=day state=halted cover=hard",
+                                  "range=100 light=day state=moving cover=none"])
+def test_a_sniper_is_never_seen_by_range_alone(near):
+    """Card, Visibility: "You always need a 6 to spot a sniper": within the automatic range
+    too (2" from a halted figure in hard cover; in the open by day, any range). Only his own
+    fire gives him away ("Enemy is automatically spotted if it fires")."""
+    t = Table(red=[figure("R1", "gallant")], blue=[figure("B1", role="sniper")])
+    got = t.test("red", f"spot R1 at=B1 {near}", [5])
+    assert got["result"].startswith("B1 not spotted (D6 5, 6+ needed: target is a sniper")
+    assert "B1 spotted (D6 6" in t.test("red", f"spot R1 at=B1 {near}", [6],
+                                         again=True)["result"]
+    fires = t.test("red", "spot R1 at=B1 range=100 light=day state=firing cover=hard",
+                   again=True)
+    assert fires["dice"] == [] and "it fires" in fires["result"]
+
+
 # ---------------------------------------------------------------- Weapon Ranges
 
 

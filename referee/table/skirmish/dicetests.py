@@ -59,14 +59,15 @@ def automatic_range(card: SkirmishCard, facts: dict) -> int | None:
 def spot(card: SkirmishCard, spotter: FigureState, target: FigureState, facts: dict,
          dice) -> Outcome:
     """Spotting (Visibility): a target that fires is seen; within the automatic range it is
-    seen; beyond it a D6 by the spotter's quality (6 through a gas mask or for a sniper)."""
+    seen; beyond it a D6 by the spotter's quality (6 through a gas mask). A sniper is never
+    seen by range alone: spotting him always takes a 6 (unless he fires)."""
     sp = card.spotting
     out = Outcome(sp.rule, "")
     if facts.get("state") == "firing":
         out.result = f"{target.id} spotted: it fires in line of sight"
         return out
     auto = automatic_range(card, facts)
-    if auto is None or facts["range"] <= auto:
+    if target.role != "sniper" and (auto is None or facts["range"] <= auto):
         limit = "any range" if auto is None else f'{auto}"'
         out.result = f"{target.id} spotted automatically (within {limit})"
         return out
@@ -77,8 +78,9 @@ def spot(card: SkirmishCard, spotter: FigureState, target: FigureState, facts: d
         need, why = max(need, sp.sniper), "target is a sniper"
     (v,) = _roll(dice, out, 6, 1, f"{spotter.id} spots {target.id}")
     seen = "spotted" if v >= need else "not spotted"
-    out.result = f"{target.id} {seen} (D6 {v}, {need}+ needed: {why}; automatic only " \
-                 f"within {auto}\")"
+    within = "never automatic for a sniper" if target.role == "sniper" else \
+        f"automatic only within {auto}\""
+    out.result = f"{target.id} {seen} (D6 {v}, {need}+ needed: {why}; {within})"
     return out
 
 
