@@ -58,3 +58,13 @@ def test_a_second_roll_is_refused_through_the_journal_and_records_nothing(cli, p
     assert r.exit_code == 1 and patrol.read_bytes() == before
     [line] = r.stderr.strip().splitlines()
     assert "this phase already" in line and "(rule Visibility)" in line
+
+
+def test_the_platoon_commander_is_listed_with_his_own_side(cli, patrol):
+    """The patrol's British platoon commander B0 is in no section: the report's forces list
+    him under the British, never after the last (German) section."""
+    text = cli("skirmish", "report", patrol).stdout
+    forces = text.split("Forces:", 1)[1].splitlines()
+    at = {line.split()[0]: i for i, line in enumerate(forces) if line.strip()}
+    assert at["british:"] < at["B0"] < at["german:"], forces
+    assert "platoon commander" in forces[at["B0"]]

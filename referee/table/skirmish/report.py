@@ -87,10 +87,13 @@ def report_text(doc: dict) -> str:
                    f"({doc['revealed']['secret']}); the game is closed and every die can be "
                    f"checked with `referee verify`")
     out += ["", "Forces:"]
-    for s in doc["sections"]:
-        gone = " (dispersed)" if s["dispersed"] else ""
-        out.append(f" section {s['id']} ({s['side']}, {s['quality']}): {s['killed']} killed, "
-                   f"{s['failures']} morale failure(s){gone}")
-        out += [_figure_line(f) for f in doc["figures"] if f["section"] == s["id"]]
-    out += [_figure_line(f) for f in doc["figures"] if f["section"] is None]
+    for side in dict.fromkeys(x["side"] for x in [*doc["sections"], *doc["figures"]]):
+        out.append(f" {side}:")
+        out += [f" {_figure_line(f)} (platoon commander)" for f in doc["figures"]
+                if f["section"] is None and f["side"] == side]
+        for s in (s for s in doc["sections"] if s["side"] == side):
+            gone = " (dispersed)" if s["dispersed"] else ""
+            out.append(f"  section {s['id']} ({s['quality']}): {s['killed']} killed, "
+                       f"{s['failures']} morale failure(s){gone}")
+            out += [f" {_figure_line(f)}" for f in doc["figures"] if f["section"] == s["id"]]
     return "\n".join(out) + "\n"
