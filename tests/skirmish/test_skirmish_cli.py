@@ -124,12 +124,29 @@ def test_a_settled_range_keeps_the_tests_own_dice(cli, game):
 
 
 def test_a_dispute_after_the_challenge_window_is_refused(cli, game):
+    """The window (6, games/skirmish/game.yaml) is counted in the disputing side's own
+    records after the test: the German's sixth record since closes it."""
     order(cli, game, "british", "move B2 mode=stealthy command=yes")
-    for _ in range(3):
+    for _ in range(6):
         for side in ("british", "german"):
             order(cli, game, side, "done")
     r = order(cli, game, "german", "dispute record=1 fact=mode value=rush")
     assert r.exit_code != 0 and "challenge window" in r.stderr
+    assert "german has made 6 records since it" in r.stderr
+
+
+def test_the_declaring_side_s_run_of_orders_cannot_close_the_window(cli, game):
+    """The British fire six figures and say done, seven records in a row, before the German
+    has read any of them: the German may still dispute the first one's cover."""
+    for side in ("british", "german", "british", "german"):
+        assert order(cli, game, side, "done").exit_code == 0        # to the fire phase
+    facts = "command=yes state=halted cover=none light=day"
+    for f in ("B3", "B1", "B2", "B4", "B5", "B6"):                  # best quality first
+        r = order(cli, game, "british", f"fire {f} at=G1 range=5 {facts}")
+        assert r.exit_code == 0, r.stderr
+    assert order(cli, game, "british", "done").exit_code == 0
+    r = order(cli, game, "german", "dispute record=5 fact=cover value=soft")
+    assert r.exit_code == 0, r.stderr
 
 
 def test_manual_dice_are_the_ones_given(cli, tmp_path):

@@ -369,14 +369,18 @@ def dispute(card, state, records, o, side) -> dict:
     """The opponent disputes a declared fact of a test within the challenge window."""
     rec = _disputed(records, o.facts.get("record"), o.text)
     window = records[0]["challenge_window"]
-    last = records[-1]["seq"]
     fact = o.facts.get("fact")
     if side == rec["actor"] or side not in state.sides:
         raise IllegalOrderError(o.text, "Disputes", "only the opponent of the side that "
                                                     "declared a fact may dispute it")
-    if last - rec["seq"] >= window:
+    # Counted in the disputing side's own records: the declaring side's run of orders, one
+    # mail of several `done`s, cannot close it before its opponent has acted.
+    since = sum(1 for r in records if r["seq"] > rec["seq"] and r.get("actor") == side)
+    if since >= window:
         raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']} is past the "
-                                                    f"challenge window ({window} records)")
+                                f"challenge window: {side} has made {since} records since it "
+                                f"(a fact is disputed within {window} of one's own records "
+                                f"after its test)")
     if fact not in rec["test"]["facts"] or "value" not in o.facts:
         raise IllegalOrderError(o.text, "Disputes", f"name a fact record {rec['seq']} "
                                 f"declared and the value claimed: fact=KEY value=VALUE")
