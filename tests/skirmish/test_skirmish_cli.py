@@ -140,7 +140,7 @@ def test_the_declaring_side_s_run_of_orders_cannot_close_the_window(cli, game):
     has read any of them: the German may still dispute the first one's cover."""
     for side in ("british", "german", "british", "german"):
         assert order(cli, game, side, "done").exit_code == 0        # to the fire phase
-    facts = "command=yes state=halted cover=none light=day"
+    facts = "command=yes state=halted cover=none"
     for f in ("B3", "B1", "B2", "B4", "B5", "B6"):                  # best quality first
         r = order(cli, game, "british", f"fire {f} at=G1 range=5 {facts}")
         assert r.exit_code == 0, r.stderr

@@ -19,10 +19,13 @@ def refused(cli, j, side: str, text: str) -> str:
     return line
 
 
-@pytest.mark.parametrize("text", ["done B7", "done at=G1,G2 record=9999", "done G1"])
-def test_done_names_no_figure_and_no_fact(cli, played, text):  # noqa: F811
+@pytest.mark.parametrize("text,why", [
+    ("done B7", "names no figure and no fact"),
+    ("done at=G1,G2 record=9999", "at=: done does not read it (it takes no fact)"),
+    ("done G1", "names no figure and no fact")])
+def test_done_names_no_figure_and_no_fact(cli, played, text, why):  # noqa: F811
     j, _ = played
-    assert "names no figure and no fact" in refused(cli, j, "german", text)
+    assert why in refused(cli, j, "german", text)
     assert cli("order", j, "--as", "german", "done").exit_code == 0
 
 

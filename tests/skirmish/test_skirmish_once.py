@@ -5,6 +5,7 @@ limits are read off the card's lines quoted in each test."""
 
 from __future__ import annotations
 
+import pytest
 from skirmish_cases import Table, figure
 
 
@@ -68,3 +69,19 @@ def test_the_platoon_commander_is_listed_with_his_own_side(cli, patrol):
     at = {line.split()[0]: i for i, line in enumerate(forces) if line.strip()}
     assert at["british:"] < at["B0"] < at["german:"], forces
     assert "platoon commander" in forces[at["B0"]]
+
+
+@pytest.mark.parametrize("text,fact", [
+    ("unpin B1 command=yes dice=9999", "dice"),
+    ("rally B light=night", "light"),
+    ("spot B2 at=G1 range=100 light=day state=halted cover=soft command=yes", "command"),
+    ("move B2 mode=stealthy command=yes range=5", "range"),
+])
+def test_a_fact_the_test_does_not_read_is_refused(cli, patrol, text, fact):
+    """A fact no line of the card reads for that test (the removing of pins counts no dice
+    declared, a rally reads no light...) would be recorded as if it counted: refused, naming
+    the fact and the ones the test takes; nothing recorded."""
+    before = patrol.read_bytes()
+    r = cli("order", patrol, "--as", "british", text)
+    assert r.exit_code != 0 and patrol.read_bytes() == before
+    assert f"{fact}=: {text.split()[0]} does not read it" in r.stderr, r.stderr

@@ -13,9 +13,25 @@ KINDS = ("move", "spot", "fire", "unaimed", "melee", "morale", "rally", "unpin",
          "done", "dispute", "settle")
 NUMBERS = ("range", "dice", "within", "enemies", "record")
 LISTS = ("at", "attackers")
-YES_NO = ("command", "confined", "advancing", "defending", "stationary", "rapid", "contact",
-          "between", "closer", "defensive", "away", "uphold")
-WORDS = ("mode", "trigger", "reason", "toward", "light", "state", "cover", "fact", "value")
+YES_NO = ("command", "confined", "advancing", "defending", "rapid", "contact", "between",
+          "closer", "away", "uphold")
+WORDS = ("mode", "trigger", "reason", "light", "state", "cover", "fact", "value")
+# The facts each order reads (dicetests.py, checks.py, life.py): a fact its test does not
+# read would be recorded and shown as if it counted, and could be disputed for nothing.
+READS = {
+    "move": ("mode", "away", "contact", "command"),
+    "spot": ("at", "range", "light", "state", "cover"),
+    "fire": ("at", "range", "confined", "state", "cover", "dice", "command"),
+    "unaimed": ("at", "range", "cover", "advancing", "rapid", "dice", "command"),
+    "melee": ("attackers",),
+    "morale": ("trigger", "advancing", "defending"),
+    "rally": (),
+    "unpin": ("command",),
+    "surrender": ("reason", "between", "within", "enemies", "closer"),
+    "done": (),
+    "dispute": ("record", "fact", "value"),
+    "settle": ("record", "fact", "value", "uphold"),
+}
 _TOKEN = re.compile(r"^[A-Za-z0-9_,.-]{1,40}$")
 
 
@@ -67,5 +83,8 @@ def parse_order(text: str, card: SkirmishCard) -> SkOrder:
         key = key.casefold()
         if key not in NUMBERS + LISTS + YES_NO + WORDS or key in facts:
             raise OrderSyntaxError(text, f"{key}=: unknown or repeated fact")
+        if key not in READS[kind]:
+            takes = ", ".join(f"{k}=" for k in READS[kind]) or "no fact"
+            raise OrderSyntaxError(text, f"{key}=: {kind} does not read it (it takes {takes})")
         facts[key] = _value(text, key, value, card)
     return SkOrder(kind, subject, facts, " ".join(words))
