@@ -77,3 +77,38 @@ def test_a_claimed_word_or_figure_is_one_of_the_card_or_the_game(cli, played):  
     ruling = json.loads(r.stdout)["records"][0]["body"]["settle"]
     assert ruling["value"] == ["B2"] and ruling["test"]["facts"]["at"] == ["B2"]
     assert not ruling["test"]["result"].startswith("void"), ruling["test"]["result"]
+
+
+def test_a_settle_in_a_later_turn_leaves_that_turn_s_kills_alone(cli, tmp_path):
+    """Turn 1: the German's aimed fire kills B1 (D20 18, "18+ killed" on the card's Aimed
+    Fire table); the British dispute the cover. Turn 2: G5 kills B2, then the moderator
+    rules B1 was in hard cover ("-2 target in hard cover": 16, pinned), so B1 lives. B2's
+    death is still this turn's: the section owes its morale test ("each figure killed")
+    and may take it, and B1's kill no longer counts anywhere."""
+    j = tmp_path / "m.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
+               "manual").exit_code == 0
+
+    def order(side, text, *dice):
+        r = cli("order", j, "--as", side, text, *(("--dice", ",".join(dice)) if dice else ()))
+        assert r.exit_code == 0, (text, r.stderr)
+
+    def to_next_phase(times=1):
+        for _ in range(times):
+            order("british", "done")
+            order("german", "done")
+
+    to_next_phase(2)                                             # movement, artillery
+    order("german", "fire G5 at=B1 range=10 state=halted cover=none command=yes", "18")
+    order("british", "dispute record=5 fact=cover value=hard")
+    to_next_phase(3 + 2)                         # fire, melee, morale; turn 2's first two
+    order("german", "fire G5 at=B2 range=10 state=halted cover=none command=yes", "18")
+    order("moderator", "settle record=5 fact=cover value=hard")
+    to_next_phase(2)                                             # fire, melee
+    order("british", "morale B trigger=killed", "6")
+    doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
+    state = {f["id"]: (f["state"], f["pins"]) for f in doc["figures"]}
+    assert state["B1"] == ("active", 1) and state["B2"] == ("killed", 0)
+    assert [s["killed"] for s in doc["sections"] if s["id"] == "B"] == [1]
+    r = cli("order", j, "--as", "british", "morale B trigger=killed", "--dice", "6")
+    assert r.exit_code == 1 and "taken a test for each" in r.stderr    # one death, one test

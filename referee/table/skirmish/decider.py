@@ -251,16 +251,20 @@ def decide(card: SkirmishCard, state: SkState, o: SkOrder, side: str, dice) -> d
                              "rule": out.rule}}
 
 
-def apply_effects(state: SkState, effects: list[dict], sign: int = 1) -> None:
-    """Add (sign 1) or take back (sign -1) a test's effects on the forces."""
+def apply_effects(state: SkState, effects: list[dict], sign: int = 1,
+                  turn: int | None = None) -> None:
+    """Add (sign 1) or take back (sign -1) a test's effects on the forces (turn: the turn
+    of the test, the current one unless a settle corrects an earlier test: a kill counts
+    for the morale tests of the turn it happened in, and no other's)."""
+    turn = state.turn if turn is None else turn
     for e in effects:
         if "figure" in e:
             f = state.figures[e["figure"]]
             f.pins = max(0, f.pins + sign * e.get("pins", 0))
             if e.get("killed"):
                 f.killed = sign > 0
-                f.killed_turn = state.turn if sign > 0 else 0
-                if f.section:
+                f.killed_turn = turn if sign > 0 else 0
+                if f.section and turn == state.turn:
                     state.sections[f.section].killed_this_turn += sign
             if e.get("surrendered"):
                 f.surrendered = sign > 0
@@ -337,6 +341,6 @@ def settle(state: SkState, ruling: dict) -> None:
     if ruling.get("test") is None:
         return
     old = next(x for x in state.tests if x["record"] == ruling["record"])
-    apply_effects(state, old["effects"], -1)
-    apply_effects(state, ruling["test"]["effects"])
+    apply_effects(state, (old.get("settled") or old)["effects"], -1, old["turn"])
+    apply_effects(state, ruling["test"]["effects"], 1, old["turn"])
     old["settled"] = ruling["test"]
