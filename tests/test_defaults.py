@@ -154,6 +154,19 @@ def test_a_silent_side_s_hits_are_paid_by_the_strongest_unit_first(tmp_path):
     assert g.verify(journal).records > 0
 
 
+def test_the_reminder_names_the_loss_the_referee_will_take(tmp_path):
+    journal = game(tmp_path, "1916", VERDUN_STEPS, **VERDUN)
+    out = tmp_path / "out"
+    assert check_deadlines(journal, out, DUE - timedelta(hours=2)) == [
+        "reminder: entente, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+    by = mails(out)
+    assert set(by) == {ADDRESSES["entente"]}                   # to him alone
+    [text] = by[ADDRESSES["entente"]]
+    assert ("If none come by then, the referee answers for you with 'lose fr-2:infantry', "
+            "a loss from the strongest unit") in text, text
+    assert "(rule 5.3.1), and so on for each hit still to pay; no card is spent." in text
+
+
 # ---------------------------------------------------------------- attrition (6.5)
 
 def test_an_unsupplied_army_of_a_silent_side_loses_its_most_numerous_type(tmp_path):
@@ -406,6 +419,8 @@ def test_a_decision_with_no_order_the_referee_may_give_still_waits(tmp_path, mon
     monkeypatch.setitem(defaults.DEFAULTS, "card_or_pass", ())
     journal = game(tmp_path, "1914", [])
     out = tmp_path / "out"
+    check_deadlines(journal, out, DUE - timedelta(hours=2))
+    assert "the moderator is told, and the game waits" in mails(out)[ADDRESSES["german"]][0]
     [line] = check_deadlines(journal, out, DUE)
     assert line.startswith("missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting")
     assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []

@@ -47,7 +47,6 @@ EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
 # whole decision; a later pass goes on should it ever not.
 MOST_ANSWERS = 50
 POLICY_WORDS = {
-    "default": "the referee answers for you with its default for the decision",
     "wait": "the moderator is told, and the game waits",
     "pause": "the game is paused until the moderator resumes it",
 }
@@ -266,7 +265,7 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
     prompt = pending_prompt(tl.state, tl.data)
     body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
             f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
-            f"{POLICY_WORDS[tl.settings.missed]}.\n")
+            f"{_policy_words(tl, d.side)}.\n")
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
                post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body,
@@ -275,6 +274,19 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
     return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
                                             "handoff": d.handoff, "before": before,
                                             "due": stamp(d.due)})]
+
+
+def _policy_words(tl: Timeline, side: str) -> str:
+    """What the game's policy does if side's orders do not come in time, in his own words:
+    under default, the answer the referee will give for the decision at hand (his own units
+    and cards may be named: the reminder goes to him alone)."""
+    if tl.settings.missed != "default":
+        return POLICY_WORDS[tl.settings.missed]
+    answer = default_answer(tl.state, tl.data, side)
+    if answer is None:
+        return (f"{POLICY_WORDS['wait']} (no order the referee may give for you is open "
+                f"here)")
+    return f"the referee answers for you with {answer.words()}"
 
 
 def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str],
