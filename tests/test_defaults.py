@@ -2,8 +2,8 @@
 
 Each position is a rulebook case's (tests/rulebook/) or a test's of the rule, made with
 deadlines (48h, default); the side asked stays silent and the deadline passes. What the
-referee answers is worked out here from the rules and the table of
-referee/game/defaults.py, never read off the program: the strongest unit pays a hit first
+referee answers is worked out here from the rules and the table of docs/moderator.md
+(referee/game/defaults.py), never read off the program: the strongest unit pays a hit first
 (5.3.1), an army losing its most numerous type; a forced elimination takes the weakest army;
 the battles are fought in the order they were declared; the cards discarded are those just
 bought; ties go to the first the referee lists (status lists units and areas by id).
@@ -35,6 +35,7 @@ START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
 DUE = START + timedelta(hours=48)
 ADDRESSES = {"german": "kaiser@example.org", "entente": "joffre@example.net",
              "moderator": "umpire@example.com"}
+DOCS = Path(__file__).parent.parent / "docs" / "moderator.md"
 
 
 @pytest.fixture(autouse=True)
@@ -87,6 +88,28 @@ def mails(folder: Path) -> dict[str, list[str]]:
 def test_every_decision_kind_has_a_default():
     assert set(DEFAULTS) == set(DECISIONS)
     assert all(isinstance(steps, tuple) and steps for steps in DEFAULTS.values())
+
+
+def _docs_rows() -> dict[str, str]:
+    """The rows of the defaults table in docs/moderator.md: decision kind -> its rule."""
+    text = DOCS.read_text(encoding="utf-8")
+    table = text[text.index("| decision | default | rule |"):].split("\n\n")[0]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[0].strip("`")] = cells[2]
+    return rows
+
+
+def test_the_moderator_s_guide_has_a_row_for_each_decision_kind_and_no_other():
+    rows = _docs_rows()
+    assert sorted(set(DECISIONS) - set(rows)) == [], "decision kinds without a row"
+    assert sorted(set(rows) - set(DECISIONS)) == [], "rows of no decision kind"
+    # Each row cites the rule each of the referee's answers to it rests on.
+    for kind, steps in DEFAULTS.items():
+        for step in steps:
+            rule = step.rule or DECISIONS[kind].rule
+            assert rule in {r.strip() for r in rows[kind].split(",")}, (kind, rule, rows[kind])
 
 
 @pytest.mark.parametrize("name", ["ttlm", "aac"])

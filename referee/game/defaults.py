@@ -13,7 +13,8 @@ chooses as the rules order the like choice: a loss comes from the strongest unit
 a forced retreat or elimination takes the weakest army; a unit placed or a battle fought is
 the first the referee lists. It never spends the side's cards (Ersatz) and never annihilates
 (5.3.4: paying unit by unit ends the same way once no unit is left, and keeps what
-annihilation would also take, such as the Paris Gun, 8.3.6).
+annihilation would also take, such as the Paris Gun, 8.3.6). docs/moderator.md gives the
+same table to the moderator (tests/test_defaults.py keeps them together).
 """
 
 from __future__ import annotations
