@@ -437,9 +437,7 @@ def test_a_battle_s_every_hit_is_paid_in_one_pass(tmp_path):
 def test_a_decision_with_no_order_the_referee_may_give_still_waits(tmp_path, monkeypatch):
     """Under the policy default, a decision none of whose orders of the table is open leaves
     the game waiting, and the moderator is told why, once."""
-    from referee.game import defaults
-
-    monkeypatch.setitem(defaults.DEFAULTS, "card_or_pass", ())
+    monkeypatch.setitem(DEFAULTS, "card_or_pass", ())
     journal = game(tmp_path, "1914", [])
     out = tmp_path / "out"
     check_deadlines(journal, out, DUE - timedelta(hours=2))
