@@ -22,6 +22,7 @@ from test_inbox import ADDRESSES, GAME, KEYS, SECRET
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE, now
 from referee.cli import commands
+from referee.game.defaults import NOTHING, Answer
 from referee.game.timeline import settings_fact
 from referee.mail.inbox import inbox as mail_inbox
 from referee.mail.reminders import check_deadlines
@@ -432,7 +433,8 @@ def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default",
                        "--reminders", "")
     # An answer the rules refuse where the German is asked for his card (2.0 II.1).
-    monkeypatch.setattr(reminders, "null_order", lambda *a: ("end movement", "2.0 II.1"))
+    monkeypatch.setattr(reminders, "default_answer",
+                        lambda *a: Answer("end movement", "2.0 II.1", NOTHING))
     out = tmp_path / "out"
     [line] = check_deadlines(journal, out, DUE)
     assert line.startswith("missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting")

@@ -22,11 +22,11 @@ from ..base.clock import duration_text, for_players, parse_duration, parse_stamp
 from ..base.errors import JournalError, OrderError, UsageError
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
-from ..engine import legal_orders, waiting_on
+from ..engine import waiting_on
 from ..engine.core import DECISIONS
-from ..engine.order_text import format_order
 from ..engine.state import State
 from ..store.journal import Journal, now, scan
+from .defaults import NULL_TEXTS
 from .records import keep_contract
 from .replay import Era, data_for, position, start_state
 
@@ -39,9 +39,6 @@ RESUME = "resume the game"
 POLICIES = ("default", "wait", "pause")
 PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it): no orders "
           "are taken until the moderator resumes it (`referee deadline JOURNAL --resume`)")
-# The answers that do nothing, most neutral first: a pass (9.1: an impulse without an
-# action), the end of a step that may end at any time, a crisis card refused (9.8).
-NULL_KINDS = ("pass", "done", "end_movement", "end_turn", "crisis_refuse")
 
 
 class Settings(msgspec.Struct):
@@ -101,7 +98,11 @@ class Timeline(msgspec.Struct):
     hash: str
     used: dict[str, int]                     # extensions each side asked for
     reminded: set[tuple[str, int, str, str]]     # (side, hand-off, before, due)
-    missed: set[tuple[str, int, str]]            # (side, hand-off, due): once for each due
+    # (side, hand-off, due) missed with nobody answering (wait, pause): once for each due
+    missed: set[tuple[str, int, str]]
+    # (side, hand-off, due) the referee answered for (policy default): again while the side
+    # still owes that decision (each hit of a loss, each unit to place is an answer)
+    answered: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
     state: State | None = None
     data: GameData | None = None
 
@@ -167,7 +168,9 @@ def clock_words(rec: dict, name=lambda side: side) -> str | None:
     if kind == "reminded":
         return f"{side} reminded {fact.get('before')} before the deadline, {due}"
     if kind == "missed":
-        how = "a sealed answer" if "private_order" in rec else "the answer that does nothing"
+        how = "a sealed answer" if "private_order" in rec else \
+            "the answer that does nothing" if rec.get("order") in NULL_TEXTS else \
+            "its default answer for the decision"
         what = {"default": f"the referee answered for {side} with {how} (rule "
                            f"{fact.get('rule')})",
                 "wait": "the game waits for them (the moderator is told)",
@@ -283,6 +286,7 @@ class _Walk:
         self.extended: dict[tuple[str, int], timedelta] = {}
         self.reminded: set = set()
         self.missed: set = set()
+        self.answered: set = set()
 
     def hand_offs(self, state: State, rec: dict) -> None:
         """A side asked something new by this record has its hand-off here."""
@@ -313,6 +317,8 @@ class _Walk:
                 parse_duration(fact["by"])
         elif kind == "reminded":
             self.reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
+        elif kind == "missed" and fact.get("missed") == "default":
+            self.answered.add((fact["side"], fact["handoff"], fact["due"]))
         elif kind == "missed":
             self.missed.add((fact["side"], fact["handoff"], fact["due"]))
             self.paused = self.paused or fact.get("missed") == "pause"
@@ -363,7 +369,7 @@ def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None,
         last = rec
     dues = [d for d in (walk.due(state, side) for side in waiting_on(state)) if d is not None]
     return Timeline(walk.settings, walk.paused, dues, last["seq"], last["hash"], walk.used,
-                    walk.reminded, walk.missed, state, era.data)
+                    walk.reminded, walk.missed, walk.answered, state, era.data)
 
 
 def read_timeline(path: Path | str, games_dir: Path | None = None) -> Timeline:
@@ -468,15 +474,3 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
         return tl.seq, tl.hash, bodies
 
     return (append or journal.append_raw)(build)[1]
-
-
-def null_order(state: State, data: GameData, side: str) -> tuple[str, str] | None:
-    """The answer that does nothing for a side's pending decision, and its rule: the first
-    legal order of the most neutral kind (NULL_KINDS); None when the decision has none (a
-    choice the rules force, such as losses: the moderator must decide)."""
-    legal = legal_orders(state, data, side)
-    for kind in NULL_KINDS:
-        found = next((o for o in legal if o.kind == kind), None)
-        if found is not None:
-            return format_order(found), DECISIONS[state.pending.kind].rule
-    return None

@@ -3,9 +3,11 @@
 check_deadlines looks at the journal at a given time and does what is due:
 a reminder to each side still owing orders when a reminder time has come
 (once: the reminder is a record), and at a missed deadline the game's policy
-(`default`: the referee answers for the silent side with the rules'
-do-nothing answer, a record of that side's holding the missed deadline;
-`wait`: the moderator is told; `pause`: the game stops taking orders). Every
+(`default`: the referee answers for the silent side with the default the
+table of game/defaults.py gives its decision, a record of that side's holding
+the missed deadline, one order at a time while the side still owes that
+decision; `wait`: the moderator is told; `pause`: the game stops taking
+orders). Every
 mail goes into the outbox as an .eml file, named after what it is about, so
 that a second run at the same time writes none again.
 """
@@ -25,16 +27,9 @@ from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game import timeline as g_timeline
+from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
-from ..game.timeline import (
-    MISSED,
-    REMINDED,
-    Due,
-    Timeline,
-    answers_missed,
-    fact_body,
-    null_order,
-)
+from ..game.timeline import MISSED, REMINDED, Due, Timeline, answers_missed, fact_body
 from ..render.record_text import wrap_lines
 from ..store import home
 from ..store.mailroute import referee_address
@@ -45,15 +40,17 @@ from . import message as mailtext
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
-# Each default answer moves the game on to a new hand-off whose deadline is later than now;
-# the loop ends long before this in any game (a bound, not a count the game reaches).
+# Each default answer either moves the game on to a new hand-off, whose deadline is later
+# than now, or answers one more part of the same decision (a hit, a unit to place). The
+# largest decision is a battle's losses: three counters (1.2.2) of the largest army template
+# (charts.yaml) and a fort, every unit paying a hit, about 33 answers in TTLM; the bound is
+# above it (tests/test_defaults.py checks it against the game data), so one pass answers a
+# whole decision; a later pass goes on should it ever not.
 MOST_ANSWERS = 50
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
 GRACE = timedelta(minutes=15)
 POLICY_WORDS = {
-    "default": "the referee answers for you with the answer that does nothing (a pass, no "
-               "retreat, no production)",
     "wait": "the moderator is told, and the game waits",
     "pause": "the game is paused until the moderator resumes it",
 }
@@ -229,7 +226,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
 
 
 def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
-           rule_missed: datetime | None = None) -> tuple[Timeline, Due, str, str] | None:
+           rule_missed: datetime | None = None) -> tuple[Timeline, Due, Answer] | None:
     """Under the journal's lock: the reminders due and the missed deadlines that need no
     order (wait, pause), each a record and its mails. Returns the first missed deadline the
     referee answers for (policy default), to be decided as that side's order."""
@@ -251,20 +248,20 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                 _not_yet(d, rule_missed, log)
                 continue
             policy = tl.settings.missed
-            null = null_order(tl.state, tl.data, d.side) if policy == "default" else None
-            if null is not None and not found:
-                found.append((tl, d, *null))
+            answer = default_answer(tl.state, tl.data, d.side) if policy == "default" else None
+            if answer is not None and not found:
+                found.append((tl, d, answer))
                 continue
-            if null is None:
+            if answer is None:
                 bodies.append(_missed_fact(tl, d, "wait" if policy == "default" else policy,
                                            post, log))
         return tl.seq, tl.hash, bodies
 
     written = j.append(build)[1]
     if found:
-        tl, d, text, rule = found[0]
+        tl, d, answer = found[0]
         tl.seq += len(written)
-        return tl, d, text, rule
+        return tl, d, answer
     return None
 
 
@@ -290,7 +287,7 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
     prompt = pending_prompt(tl.state, tl.data)
     body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
             f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
-            f"{POLICY_WORDS[tl.settings.missed]}.\n")
+            f"{_policy_words(tl, d.side)}.\n")
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
                post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body,
@@ -301,9 +298,21 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) ->
                                             "due": stamp(d.due)})]
 
 
+def _policy_words(tl: Timeline, side: str) -> str:
+    """What the game's policy does if side's orders do not come in time, in his own words:
+    under default, the answer the referee will give for the decision at hand (his own units
+    and cards may be named: the reminder goes to him alone)."""
+    if tl.settings.missed != "default":
+        return POLICY_WORDS[tl.settings.missed]
+    answer = default_answer(tl.state, tl.data, side)
+    if answer is None:
+        return (f"{POLICY_WORDS['wait']} (no order the referee may give for you is open "
+                f"here)")
+    return f"the referee answers for you with {answer.words()}"
+
+
 def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str],
-                 why: str = "this decision has no answer that does nothing (the rules make "
-                            "the side choose)") -> dict:
+                 why: str = "no order the referee may give for the side is open here") -> dict:
     """A missed deadline under wait (the moderator is told; `why` the game waits under the
     policy default) or pause (everyone is)."""
     due = for_players(d.due)
@@ -358,9 +367,10 @@ def _to(post: _Post, reader: str) -> str | None:
 
 
 def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
-                tl: Timeline, d: Due, text: str, rule: str) -> bool:
+                tl: Timeline, d: Due, answer: Answer) -> bool:
     """The referee's answer for a side that let its deadline pass (policy default): the
     side's order, decided like any other, holding the missed deadline; everyone is told."""
+    text, rule = answer.text, answer.rule
     fact = {"kind": "missed", "side": d.side, "handoff": d.handoff, "due": stamp(d.due),
             "missed": "default", "rule": rule}
     try:
@@ -374,7 +384,7 @@ def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
         reason = result.rejected[2] if result.rejected else "nothing was applied"
         return _wait_instead(j, outbox, now, games_dir, log, d, str(reason))
     rec = result.applied[0].record
-    _tell_answered(j, j.raw, rec, outbox, now, games_dir)
+    _tell_answered(j, j.raw, rec, outbox, now, games_dir, answer)
     log.append(f"missed: {d.side}, orders were due by {for_players(d.due)}; the referee "
                f"answered {text!r} for him (rule {rule}, record {rec['seq']})")
     return True
@@ -382,9 +392,9 @@ def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
 
 def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                   d: Due, reason: str) -> bool:
-    """The referee could not give the answer that does nothing (a die his dice sheet must
-    mix in, say): the game waits for the side as under the policy wait, the moderator told
-    why, once. Returns False: nothing moved."""
+    """The referee could not give its default answer (a die his dice sheet must mix in,
+    say): the game waits for the side as under the policy wait, the moderator told why,
+    once. Returns False: nothing moved."""
     why = f"the referee could not answer for {d.side} ({reason})"
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
@@ -401,29 +411,35 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
 
 
 def _tell_answered(j: Table, raw: bytes, rec: dict, outbox: Path, now: datetime,
-                   games_dir) -> None:
+                   games_dir, answer: Answer | None = None) -> None:
     """Everyone's mail about the referee's answer for a silent side, once (a run cut off
     between the record and its mails writes them from the journal; a mark in the outbox
-    says they were written)."""
+    says they were written). `answer`: the answer as the referee chose it (None: worked out
+    again from the position before the record)."""
     told = outbox / f".deadline-{rec['seq']:06d}-told"
     if told.exists():
         return
     fact, text = rec["clock"], order_text(rec)
     side, rule = fact["side"], fact.get("rule")
+    why = (answer or _answer_of(j, rec, text) or Answer(text, rule or "", (
+        NOTHING if text in NULL_TEXTS else "the referee's default for the decision"))).why
     after = _timeline(j, raw)
     post = _Post(j, raw, outbox, now, after.state.game_id)
     due = for_players(parse_stamp(fact["due"]))
     for reader in _everyone(after, post):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
         mine = reader in (side, MODERATOR) or "private_order" not in rec
-        shown = f"{text!r}, the answer that does nothing" if mine else rec["order"]
+        shown = f"{text!r}, {why}" if mine else rec["order"]
         who = "you" if reader == side else side
         body = (f"{'Your' if reader == side else side + chr(39) + 's'} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
                 f"the referee answered for {who} with {shown} (rule {rule}; record "
                 f"{rec['seq']}).\n")
         owed = after.due_for(reader)
-        if owed is not None:
+        if owed is not None and (reader, owed.handoff, stamp(owed.due)) in after.answered:
+            body += ("\nThe decision asks more of you: the referee goes on answering for you "
+                     "in the same way.\n")
+        elif owed is not None:
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
         post.write(f"deadline-{rec['seq']:06d}-{side}-answered-{reader}.eml",
                    _to(post, reader), post.subject(after.seq, f"{side} missed the deadline"),
@@ -438,6 +454,15 @@ def _tell_answered(j: Table, raw: bytes, rec: dict, outbox: Path, now: datetime,
     except OSError as exc:
         raise StorageError(f"--outbox {outbox}: {told.name} could not be written ({exc})"
                            ) from None
+
+
+def _answer_of(j: Table, rec: dict, text: str) -> Answer | None:
+    """The referee's answer a record holds, worked out again from the position before it
+    (None when it is not the one the referee would give there now: its words are then the
+    plain ones)."""
+    game = j.game(upto=rec["seq"] - 1)
+    answer = default_answer(game.state, game.data, rec["clock"]["side"])
+    return answer if answer is not None and answer.text == text else None
 
 
 def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> None:

@@ -124,10 +124,10 @@ class CampaignKind(GameKind):
         return {side: p["address"] for side, p in roster(table.records).items()}
 
     def default_order(self, table, side: str) -> tuple[str, str] | None:
-        from ..game.timeline import null_order  # start-up: only a missed deadline asks
+        from ..game.defaults import default_order  # start-up: only a missed deadline asks
 
         game = table.game()
-        return null_order(game.state, game.data, side)
+        return default_order(game.state, game.data, side)
 
     # ------------------------------------------------------------ views
     def status_view(self, table, reader: str) -> dict:

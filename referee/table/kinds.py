@@ -133,8 +133,8 @@ class GameKind:
         raise NotImplementedError
 
     def default_order(self, table, side: str) -> tuple[str, str] | None:
-        """The answer that does nothing for a side at a missed deadline, and its rule (None:
-        the rules leave none, and the moderator decides)."""
+        """The referee's answer for a side at a missed deadline, and its rule (None: there
+        is none to give, and the moderator decides)."""
         raise NotImplementedError
 
     def players(self, table) -> dict[str, str]:
