@@ -168,12 +168,17 @@ def test_a_silent_side_s_hits_are_paid_by_the_strongest_unit_first(tmp_path):
     assert (after.pending.kind, after.pending.side) == ("retreat_after", "german")
     # The German is asked now: a new hand-off, not due yet; nothing more is answered.
     assert check_deadlines(journal, out, DUE) == []
-    # Each answer's mail says what it was, to every reader (a loss is public).
+    # One mail a reader says what the three answers were (a loss is public), in order;
+    # the Entente is then asked nothing more, the German is.
     by = mails(out)
-    first = [m for m in by[ADDRESSES["entente"]] if "'lose fr-2:infantry'" in m]
-    assert first and "the strongest unit" in first[0] and "rule 5.3.1" in first[0]
+    assert {a: len(m) for a, m in by.items()} == dict.fromkeys(ADDRESSES.values(), 1)
+    [told] = by[ADDRESSES["entente"]]
+    at = [told.index(f"'lose {x}'") for x in ("fr-2:infantry", "fort-verdun",
+                                                "fr-2:artillery")]
+    assert at == sorted(at) and "the strongest unit" in told and "rule 5.3.1" in told
     assert "does nothing" not in " ".join(by[ADDRESSES["german"]])
-    assert "goes on answering for you" in first[0]
+    assert "goes on answering for you" not in told
+    assert "The referee now waits for your orders" in by[ADDRESSES["german"]][0]
     assert g.verify(journal).records > 0
 
 

@@ -218,10 +218,15 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
         return log                  # a game without deadlines: nothing to replay
     with held(now):             # the records made here carry the time of the check
         _owed_from_last_pass(j, outbox, now, games_dir)
+        made: dict[int, tuple[dict, Answer]] = {}
         for _ in range(MOST_ANSWERS):
             answer = _facts(j, outbox, now, games_dir, log, rule_missed)
-            if answer is None or not _answer_for(j, outbox, now, games_dir, log, *answer):
+            if answer is None or not _answer_for(j, outbox, now, games_dir, log, made,
+                                                 *answer):
                 break
+        if made:
+            _tell_answered(j, j.raw, [rec for rec, _ in made.values()], outbox, now,
+                           games_dir, {seq: a for seq, (_, a) in made.items()})
     return log
 
 
@@ -367,9 +372,10 @@ def _to(post: _Post, reader: str) -> str | None:
 
 
 def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
-                tl: Timeline, d: Due, answer: Answer) -> bool:
+                made: dict, tl: Timeline, d: Due, answer: Answer) -> bool:
     """The referee's answer for a side that let its deadline pass (policy default): the
-    side's order, decided like any other, holding the missed deadline; everyone is told."""
+    side's order, decided like any other, holding the missed deadline (into made, by seq:
+    everyone is told once the pass has answered all it will)."""
     text, rule = answer.text, answer.rule
     fact = {"kind": "missed", "side": d.side, "handoff": d.handoff, "due": stamp(d.due),
             "missed": "default", "rule": rule}
@@ -384,7 +390,7 @@ def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
         reason = result.rejected[2] if result.rejected else "nothing was applied"
         return _wait_instead(j, outbox, now, games_dir, log, d, str(reason))
     rec = result.applied[0].record
-    _tell_answered(j, j.raw, rec, outbox, now, games_dir, answer)
+    made[rec["seq"]] = (rec, answer)
     log.append(f"missed: {d.side}, orders were due by {for_players(d.due)}; the referee "
                f"answered {text!r} for him (rule {rule}, record {rec['seq']})")
     return True
@@ -410,42 +416,64 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
     return False
 
 
-def _tell_answered(j: Table, raw: bytes, rec: dict, outbox: Path, now: datetime,
-                   games_dir, answer: Answer | None = None) -> None:
-    """Everyone's mail about the referee's answer for a silent side, once (a run cut off
-    between the record and its mails writes them from the journal; a mark in the outbox
-    says they were written). `answer`: the answer as the referee chose it (None: worked out
-    again from the position before the record)."""
-    told = outbox / f".deadline-{rec['seq']:06d}-told"
-    if told.exists():
-        return
-    fact, text = rec["clock"], order_text(rec)
-    side, rule = fact["side"], fact.get("rule")
-    why = (answer or _answer_of(j, rec, text) or Answer(text, rule or "", (
-        NOTHING if text in NULL_TEXTS else "the referee's default for the decision"))).why
+def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: datetime,
+                   games_dir, answers: dict[int, Answer] | None = None) -> None:
+    """Everyone's mail about the referee's answers for silent sides, once: one mail a reader
+    for each side's run of answers to one hand-off (a battle's hits paid one by one make one
+    mail, not one each). A run cut off between the records and their mails writes them from
+    the journal; a mark in the outbox says they were written. `answers`: the answers as the
+    referee chose them, by record (else worked out again from the position before each)."""
+    groups: dict[tuple[str, int], list[dict]] = {}
+    for rec in recs:
+        groups.setdefault((rec["clock"]["side"], rec["clock"]["handoff"]), []).append(rec)
     after = _timeline(j, raw)
     post = _Post(j, raw, outbox, now, after.state.game_id)
-    due = for_players(parse_stamp(fact["due"]))
+    for run in groups.values():
+        told = outbox / f".deadline-{run[0]['seq']:06d}-told"
+        if not told.exists():
+            _tell_run(j, run, after, post, answers or {})
+            _mark(outbox, told)
+
+
+def _tell_run(j: Table, run: list[dict], after: Timeline, post: _Post,
+              answers: dict[int, Answer]) -> None:
+    """The mails of one side's run of answers to one hand-off, to every reader."""
+    fact = run[0]["clock"]
+    side, due = fact["side"], for_players(parse_stamp(fact["due"]))
     for reader in _everyone(after, post):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
-        mine = reader in (side, MODERATOR) or "private_order" not in rec
-        shown = f"{text!r}, {why}" if mine else rec["order"]
+        shown = "; ".join(_shown(j, rec, answers.get(rec["seq"]),
+                                 reader in (side, MODERATOR) or "private_order" not in rec)
+                          for rec in run)
         who = "you" if reader == side else side
         body = (f"{'Your' if reader == side else side + chr(39) + 's'} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
-                f"the referee answered for {who} with {shown} (rule {rule}; record "
-                f"{rec['seq']}).\n")
+                f"the referee answered for {who} with {shown}.\n")
         owed = after.due_for(reader)
         if owed is not None and (reader, owed.handoff, stamp(owed.due)) in after.answered:
             body += ("\nThe decision asks more of you: the referee goes on answering for you "
                      "in the same way.\n")
         elif owed is not None:
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
-        post.write(f"deadline-{rec['seq']:06d}-{side}-answered-{reader}.eml",
+        post.write(f"deadline-{run[0]['seq']:06d}-{side}-answered-{reader}.eml",
                    _to(post, reader), post.subject(after.seq, f"{side} missed the deadline"),
                    body, reader)
-    # Written once: a mail program that takes the mails out of the outbox leaves this mark,
-    # so that they are not written again.
+
+
+def _shown(j: Table, rec: dict, answer: Answer | None, mine: bool) -> str:
+    """One answer as a reader of its mail may read it: the order, why it is this one, its
+    rule and record (a sealed one, to another reader, its placeholder only)."""
+    text, rule = order_text(rec), rec["clock"].get("rule")
+    if not mine:
+        return f"{rec['order']} (record {rec['seq']})"
+    why = (answer or _answer_of(j, rec, text) or Answer(text, rule or "", (
+        NOTHING if text in NULL_TEXTS else "the referee's default for the decision"))).why
+    return f"{text!r}, {why} (rule {rule}; record {rec['seq']})"
+
+
+def _mark(outbox: Path, told: Path) -> None:
+    """Written once: a mail program that takes the mails out of the outbox leaves this mark,
+    so that they are not written again."""
     try:
         outbox.mkdir(parents=True, exist_ok=True)
         home.write_new(told, b"")
@@ -474,7 +502,7 @@ def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> No
     last_at = records[-1].get("at")
     answered = [r for r in records[1:] if r.get("at") == last_at and answers_missed(r)]
     if answered:
-        _tell_answered(j, raw, answered[-1], outbox, now, games_dir)
+        _tell_answered(j, raw, answered, outbox, now, games_dir)
 
 
 Post = _Post        # a game's mail for one pass, as other mail modules write it
