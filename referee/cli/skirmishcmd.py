@@ -61,14 +61,15 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     """`new --game skirmish`: the journal with the card and forces, and the first report."""
     from ..store.players import parse_players  # start-up: only a new skirmish needs it
     from ..table.skirmish.kind import SKIRMISH  # start-up: only a new skirmish needs it
-    from ..table.skirmish.life import create_skirmish  # start-up: only a new skirmish
+    from ..table.skirmish.life import create_skirmish, scenario_of  # start-up: skirmish
     from ..table.skirmish.report import report_document, report_text  # start-up: skirmish
 
     data = SKIRMISH.load(game, games_dir)
-    sides = data.scenarios[scenario].sides if scenario in data.scenarios else []
+    sides = scenario_of(data, scenario).sides
     addresses = parse_players(players, sides)
     sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses,
                          signing_key)
+    scenario = sk.header["scenario"]
     doc = report_document(sk.header, sk.card, sk.state)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     if format == Fmt.json:

@@ -197,6 +197,19 @@ class Skirmish:
     state: sk.SkState
 
 
+def scenario_of(data: SkirmishData, scenario: str):
+    """A scenario of the game by name, or a group's own from a YAML file (UsageError when it
+    is neither; GameDataError with every problem of a file)."""
+    if scenario in data.scenarios:
+        return data.scenarios[scenario]
+    if scenario.endswith((".yaml", ".yml")) and os.path.isfile(scenario):
+        from .loading import load_scenario_file  # start-up: YAML only for a file
+
+        return load_scenario_file(scenario, data)
+    raise UsageError(f"--scenario {scenario!r}: the {data.info.id} scenarios are "
+                     f"{', '.join(data.scenarios)}, or give a scenario file (FILE.yaml)")
+
+
 def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
                     dice_mode: str = "committed", game_id: str | None = None,
                     secret_file: Path | None = None,
@@ -206,10 +219,7 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
     path = Path(path)
     if os.path.lexists(path):
         raise UsageError(f"{path}: already exists; choose another file name")
-    if scenario not in data.scenarios:
-        raise UsageError(f"--scenario {scenario!r}: the {data.info.id} scenarios are "
-                         f"{', '.join(data.scenarios)}")
-    sc = data.scenarios[scenario]
+    sc = scenario_of(data, scenario)
     game_id = game_id or f"{data.info.id}-{sc.id}-{_secrets.token_hex(4)}"
     secret, spath, fresh = secret_for_new(path, secret_file)
     header = {"kind": "header", "game_id": game_id, "game": data.info.id,

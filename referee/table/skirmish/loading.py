@@ -14,7 +14,9 @@ from pydantic_core import ValidationError
 from ...base.errors import GameDataError
 from ...contracts.skirmish import SkirmishCard, SkirmishGame, SkirmishScenario
 from ...contracts.validation import validator
-from ...data.dataload import read_yaml
+from ...data.dataload import placed, read_yaml, validate
+from ...data.problems import DataProblem, named
+from ...data.textcheck import text_problems
 
 
 @dataclass
@@ -49,24 +51,34 @@ def _validated(model: type, raw: Any, label: str, problems: list[str]) -> Any:
 
 
 def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str) -> list[str]:
-    """A scenario's cross-checks: its sides' forces, known weapons, unique figure ids."""
+    """A scenario's cross-checks: its sides' forces, known weapons, unique figure ids; each
+    problem at the place in the file it is about."""
     out = []
-    if set(sc.forces) != set(sc.sides) or sc.first not in sc.sides:
-        out.append(f"{label}: forces and first must name the scenario's two sides")
+    if set(sc.forces) != set(sc.sides):
+        out.append(DataProblem(label, ("forces",), "the forces must be those of the two "
+                                                   f"sides ({', '.join(sc.sides)})"))
+    if sc.first not in sc.sides:
+        out.append(DataProblem(label, ("first",), f"{sc.first!r} is not one of the sides "
+                                                  f"({', '.join(sc.sides)})"))
     seen: set[str] = set()
-    for force in sc.forces.values():
-        figures = [f for s in force.sections for f in s.figures]
-        figures += [force.platoon_commander] if force.platoon_commander else []
-        ids = [s.id for s in force.sections] + [f.id for f in figures]
-        for i in ids:
-            if i.casefold() in seen:
-                out.append(f"{label}: the id {i} is used twice")
-            seen.add(i.casefold())
-        out += [f"{label}: figure {f.id}: unknown weapon {f.weapon!r}"
-                for f in figures if f.weapon not in data_weapons]
+    for side, force in sc.forces.items():
+        at = ("forces", side)
+        figures = [(("sections", named(n, s.id), "figures", named(k, f.id)), f)
+                   for n, s in enumerate(force.sections) for k, f in enumerate(s.figures)]
         pc = force.platoon_commander
+        figures += [(("platoon_commander",), pc)] if pc else []
+        ids = [(("sections", named(n, s.id), "id"), s.id)
+               for n, s in enumerate(force.sections)]
+        for where, i in ids + [((*w, "id"), f.id) for w, f in figures]:
+            if i.casefold() in seen:
+                out.append(DataProblem(label, (*at, *where), f"the id {i} is used twice"))
+            seen.add(i.casefold())
+        out += [DataProblem(label, (*at, *w, "weapon"), f"figure {f.id}: unknown weapon "
+                            f"{f.weapon!r} (the card's are {', '.join(sorted(data_weapons))})")
+                for w, f in figures if f.weapon not in data_weapons]
         if pc is not None and pc.quality is None:
-            out.append(f"{label}: platoon commander {pc.id}: a quality is needed")
+            out.append(DataProblem(label, (*at, "platoon_commander"),
+                                   f"platoon commander {pc.id}: a quality is needed"))
     return out
 
 
@@ -91,3 +103,19 @@ def load_skirmish(root: Path | str) -> SkirmishData:
         raise GameDataError(problems)
     digest = hashlib.sha256(json.dumps(docs, sort_keys=True).encode()).hexdigest()
     return SkirmishData(root, info, card, scenarios, digest, docs)
+
+
+def load_scenario_file(path: Path | str, data: SkirmishData) -> SkirmishScenario:
+    """A group's own forces from a scenario file (`new --scenario FILE.yaml`), checked as the
+    game's own scenarios are; GameDataError lists every problem at its file and line."""
+    label = str(path)
+    problems: list[str] = []
+    texts: dict[str, str] = {}
+    raw = read_yaml(Path(path), problems, label, texts)
+    problems.extend(text_problems(raw, label))
+    sc = validate(SkirmishScenario, raw, label, problems)
+    if sc is not None:
+        problems += _scenario_problems(sc, set(data.card.weapons.kinds), label)
+    if problems:
+        raise GameDataError(placed(problems, texts))
+    return sc
