@@ -22,7 +22,7 @@ from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.state import State
-from .batch import _DryDice, _DryStop
+from .drydice import DryDice, DryStop
 
 # The answers that close a decision and do nothing else, tried in this order ('pass': the
 # other side's turn, when he is the one followed).
@@ -69,8 +69,8 @@ class Ahead(msgspec.Struct):
     example: list[str]
 
 
-def _dice(state: State) -> _DryDice:
-    return _DryDice(state.game_id, state.seq + 1)
+def _dice(state: State) -> DryDice:
+    return DryDice(state.game_id, state.seq + 1)
 
 
 def _turn_ended(events: list, side: str) -> bool:
@@ -108,7 +108,7 @@ def _follow(state: State, data: GameData, side: str, standing: dict, branch: Bra
             return
         try:
             events, state = decide(state, data, closer, side, _dice(state), standing=standing)
-        except _DryStop as stop:
+        except DryStop as stop:
             branch.end = stop.args[1]
             return
         branch.orders.append(format_order(closer))
@@ -127,7 +127,7 @@ def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
     branch = Branch(first=[text], steps=[], orders=[text], turn_ended=False, end="")
     try:
         events, after = decide(state, data, order, side, _dice(state), standing=standing)
-    except _DryStop as stop:
+    except DryStop as stop:
         branch.end = stop.args[1]
         return branch
     except OrderError:
@@ -211,7 +211,7 @@ def _example(state: State, data: GameData, side: str, first: str | None,
         try:
             events, state = decide(state, data, parse_order(text, data), side, _dice(state),
                                    standing=standing)
-        except _DryStop:
+        except DryStop:
             return [*out, text]
         except OrderError:
             return out

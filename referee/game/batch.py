@@ -35,6 +35,7 @@ from ..store.dice import Dice, ManualDice
 from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
+from .drydice import DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, position
 from .suggest import amend
@@ -90,37 +91,6 @@ class Submission(msgspec.Struct):
     bound: str = ""                     # what snapshots are bound to (Position.bound)
     rules: int = 0                      # the rules version it was decided under
     dropped: list[tuple[int, str, str]] = []    # (index, text, why): a trailing 'done' not needed
-
-
-class _DryDice(Dice):
-    """Dice for a dry run: any die or shuffle stops it before the secret is used."""
-
-    def __init__(self, game_id: str, record: int):
-        super().__init__(game_id, record, None)
-
-    def _roll(self, count: int, purpose: str) -> list[int]:
-        if count == 0:
-            return []
-        raise _DryStop(f"it would roll dice ({purpose})", "dice")
-
-    def shuffle(self, cards: list[str]) -> tuple[list[str], int]:
-        raise _DryStop("it would shuffle the deck", "cards")
-
-    def salt(self) -> str:
-        return "0" * 32
-
-    def order_salt(self) -> str:
-        return "0" * 32
-
-    def mail_salt(self) -> str:
-        return "0" * 32
-
-    def standing_salt(self) -> str:
-        return "0" * 32
-
-
-class _DryStop(Exception):
-    """A dry run reached an order whose result the rules leave to the dice or the deck."""
 
 
 class AlreadyApplied(OrderError):
@@ -332,7 +302,7 @@ class Batch:
         each side's dice sheet and, for a side without one, the digest of the mail's order
         lines; the batch's link is revealed by its first record (store/sheets.py)."""
         if self.q.dry_run:
-            return _DryDice(self.header["game_id"], self.seq + 1)
+            return DryDice(self.header["game_id"], self.seq + 1)
         side = self.q.side
         source: dict = {"links": [{"side": s, "no": p.no, "value": p.value}
                                   for s, p in sorted(self.sheets.items())]}
@@ -431,7 +401,7 @@ class Batch:
             raise SheetError(f"order {i + 1} ({quoted(q.texts[i])}): {exc.reason}") from None
         except DiceError:
             raise          # a dice problem rejects the whole batch (an OrderError too)
-        except _DryStop as why:
+        except DryStop as why:
             self.stop(f"order {i + 1} ({quoted(q.texts[i])}) is legal; the dry run stops "
                       f"there: {why.args[0]}", why.args[1], i + 1)
         except OrderError as exc:
@@ -466,11 +436,11 @@ class Batch:
 
     def masked_need(self, i: int) -> tuple[str, str] | None:
         """What the order at i needs when the other side's standing orders are left out."""
-        probe = _DryDice(self.header["game_id"], self.seq + 1)
+        probe = DryDice(self.header["game_id"], self.seq + 1)
         try:
             ev, st = decide(self.state, self.data, self.parsed[i], self.q.side, probe,
                             self.q.texts[i], standing=self.own_only)
-        except _DryStop as stop:
+        except DryStop as stop:
             return stop.args[1], {"dice": "needs dice", "cards": "draws cards"}[stop.args[1]]
         return _needs_others(st, ev, probe, self.q.side)
 
