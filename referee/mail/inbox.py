@@ -14,19 +14,14 @@ mailbox changes nothing; applied ones are known from the journal itself.
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import os
 import re
-import secrets as _secrets
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
 from ..base.gameids import REFEREE_TAG, other_game
-from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..game.replay import check_current
 from ..store import home
@@ -52,6 +47,7 @@ from ..table import Table
 from . import message as mailtext
 from .delivery import refused_mails
 from .direct import direct_inbox
+from .eml import write_eml as _write
 from .handling import handle
 from .ledger import (
     REGISTERED_PER_DAY,
@@ -65,10 +61,9 @@ from .ledger import (
     may_answer,
     note_handled,
     note_start,
-    now,
     save_ledger,
 )
-from .mailboxes import MSGID, Mailboxes, Message
+from .mailboxes import Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body
 from .reminders import deadline_lines
@@ -541,59 +536,3 @@ def _since(ledger: dict, side: str, records: list[dict]) -> int:
     journal still holds that record as it was; else the start), whatever reports were
     printed for him meanwhile."""
     return resume_from(ledger["sent"].get(side), records)
-
-
-def _write(folder: Path, sender: str, to: str, subject: str, body: str,
-           in_reply_to: str | None, png: bytes | None = None, name: str | None = None) -> Path:
-    """One mail as an .eml file, created 0600 and on disk, never over another (with png:
-    map.png attached, image/png); with name, NAME.eml, written once: when the outbox or its
-    sent/ already holds it, that one stands."""
-    if name is not None:
-        for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
-            if os.path.lexists(where):
-                return where
-    msg = EmailMessage(policy=default_policy)
-    msg["From"] = sender
-    msg["To"] = to
-    msg["Subject"] = visible(subject)
-    msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
-    msg["Message-ID"] = (f"<{name}@referee.invalid>" if name is not None else
-                         email.utils.make_msgid(domain="referee.invalid"))
-    if in_reply_to and MSGID.fullmatch(in_reply_to):
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = in_reply_to
-    # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
-    # shows its bidirectional controls and escape sequences as their escapes.
-    msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
-    if png is not None:
-        msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
-    if name is not None:
-        return _write_once(folder, name, mailtext.mail_bytes(msg))
-    for _ in range(8):
-        path = folder / f"{_secrets.token_hex(8)}.eml"
-        try:
-            home.write_new(path, mailtext.mail_bytes(msg))
-            return path
-        except FileExistsError:
-            continue
-    raise OSError(f"no free file name in {folder}")
-
-
-def _write_once(folder: Path, name: str, data: bytes) -> Path:
-    """NAME.eml appears whole or not at all: written and synced under a temporary name, then
-    linked to its own (a crash midway leaves only the temporary file, swept later)."""
-    path = folder / f"{name}.eml"
-    tmp = folder / f".{name}.{os.getpid()}.{_secrets.token_hex(4)}.tmp"
-    home.sweep_temporary(folder)
-    home.write_new(tmp, data)
-    try:
-        fault("reply")
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass
-        home.sync_dir(folder)
-    finally:
-        tmp.unlink(missing_ok=True)
-    fault("written")
-    return path
