@@ -9,9 +9,14 @@ from ..game.batch import AlreadyApplied
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
-from .refusal import why_refused
+from .refusal import not_read, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
+
+# The lines of a mail that are the mail's own, not orders of the game: read wherever they
+# stand, and never taken for prose (nor a slip of their first word: 'standng:', 'extnd').
+MAIL_HEADS = (STANDING_LINE, EXTEND_LINE, mailtext.SHEET_LINE)
+MAIL_WORDS = ("standing", "extend")
 
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
@@ -29,16 +34,10 @@ def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
 def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
     result in out, an inbox.Outcome)."""
-    try:
-        body = mailtext.plain_body(m.msg)
-    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
-        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
+    read = _read(table, m, key, out)
+    if read is None:
         return
-    lines, link, tip, problem = mailtext.sheet_lines(
-        mailtext.order_lines(body, key, table.kind.verbs()))
-    if problem is not None:
-        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
-        return
+    lines, link, tip = read
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
         out.status, out.reason, out.records = extend_by_mail(
             table, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
@@ -105,6 +104,25 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     out.records = [a.record["seq"] for a in result.applied]
     out.reason = "; ".join(f"line {lines[i][0]} ({quoted(t)}): {why}"
                            for i, t, why in result.dropped)
+
+
+def _read(table: Table, m: Message, key: str, out) -> tuple | None:
+    """The order lines of a message, and the link and tip of a dice sheet it gives
+    (sheet_lines); its prose in out's notes. None when it cannot be read (out says why)."""
+    try:
+        body = mailtext.plain_body(m.msg)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
+        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
+        return None
+    verbs = table.kind.verbs()
+    read, prose = mailtext.prose_apart(mailtext.order_lines(body, key, verbs), verbs,
+                                       MAIL_HEADS, MAIL_WORDS)
+    out.notes = not_read(prose)
+    lines, link, tip, problem = mailtext.sheet_lines(read)
+    if problem is not None:
+        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
+        return None
+    return lines, link, tip
 
 
 def stale(table: Table, tag, side: str) -> str | None:

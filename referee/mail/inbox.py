@@ -144,6 +144,7 @@ class Outcome:
     text: str = ""
     why: str = ""
     before: int = 0
+    notes: list[str] = field(default_factory=list)    # for the reply: what was not applied
 
 
 def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
@@ -275,7 +276,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         written = write_outbox(table, outbox, people, keys, ledger, with_map)
         written += observer_mails(table, outbox, watchers, _observer_refusals(ledger), people,
                                   ledger, _write, with_map)
-        ledger["owed"], ledger["reply_to"] = [], {}
+        ledger["owed"], ledger["reply_to"], ledger["notes"] = [], {}, {}
         save_ledger(ledger)
     return outcomes, written
 
@@ -315,6 +316,7 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
     for address, side, o, msg in replies:
         if o.status == "applied":
             ledger["reply_to"][side] = msg.message_id
+            ledger["notes"].setdefault(side, []).extend(o.notes)
         elif side or may_answer(ledger, address, address.lower() in registered):
             ledger["owed"].append(_owed(address, side, o, msg))
         elif address.lower() in registered:
@@ -340,14 +342,14 @@ def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
     """A reply owed (written once, as NAME.eml), saying what out says."""
     return {"name": name, "to": address, "side": side, "message_id": out.message_id,
             "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
-            "why": out.why, "before": out.before}
+            "why": out.why, "before": out.before, "notes": out.notes}
 
 
 def _outcome(entry: dict) -> Outcome:
     """The outcome an owed reply answers, as far as its text needs it."""
     return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
                    entry["side"] or None, line=entry["line"], text=entry["text"],
-                   why=entry["why"], before=entry["before"])
+                   why=entry["why"], before=entry["before"], notes=entry.get("notes") or [])
 
 
 def _observer_refusals(ledger: dict) -> list:
@@ -504,8 +506,10 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
                 continue                    # held: a mail to him waits, refused, in refused/
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
-            body = report_body(table, side, _since(ledger, side, records), key, due.get(side))
-            name = mail_name("report", game.game_id, side, last["hash"])
+            notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
+            body = report_body(table, side, _since(ledger, side, records), key, due.get(side),
+                               notes)
+            name = mail_name("report", game.game_id, side, last["hash"], *notes)
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
                                   f"{game.data.label(game.state.turn)}", body,
