@@ -9,7 +9,7 @@ from ..game.batch import AlreadyApplied
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
-from .refusal import not_read, why_refused
+from .refusal import left_over, not_read, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
@@ -85,7 +85,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
                               mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                 "body_sha256": m.body_sha256,
                                     "content_sha256": m.content_sha256},
-                              others_standing=not manual,
+                              others_standing=not manual, handoff_ends=True,
                               standing_change=change, link=link, sheet=tip)
     except AlreadyApplied:
         out.status, out.reason = "known", "already in the journal (another inbox run)"
@@ -100,10 +100,20 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         out.line, out.text, out.before = lines[i][0], clipped(text), i
         out.why = why_refused(exc, lines, texts)
         return
+    _applied(out, result, lines)
+
+
+def _applied(out, result, lines: list[tuple[int, str]]) -> None:
+    """out for a message applied: its records, and what of it was not (told the moderator
+    and, in the report that answers it, the player): a 'done' not needed, the orders after
+    a hand-off."""
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
-    out.reason = "; ".join(f"line {lines[i][0]} ({quoted(t)}): {why}"
-                           for i, t, why in result.dropped)
+    said = [f"line {lines[i][0]} ({quoted(t)}): {why}" for i, t, why in result.dropped]
+    if result.left is not None:
+        said.append(left_over(lines, *result.left))
+    out.reason = "; ".join(said)
+    out.notes = [s[0].upper() + s[1:] + "." for s in said] + out.notes
 
 
 def _read(table: Table, m: Message, key: str, out) -> tuple | None:

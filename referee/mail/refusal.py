@@ -20,15 +20,29 @@ HELD = ("your orders need dice, and this game's dice are rolled by hand: the mod
         "holds your message and applies it with the dice he rolls")
 
 
+def named(lines: list[tuple[int, str]]) -> str:
+    """Lines of a mail as a reply names them: "line 1 'Sorry…', line 9 'Hans'", each clipped
+    and quoted, MOST_NAMED of them at most and the rest counted."""
+    said = ", ".join(f"line {n} {quoted(t, NAMED_LENGTH)}" for n, t in lines[:MOST_NAMED])
+    more = len(lines) - MOST_NAMED
+    return said + (f", and {more} more line{'s' * (more > 1)}" if more > 0 else "")
+
+
 def not_read(prose: list[tuple[int, str]]) -> list[str]:
-    """The note naming a mail's lines that were not read as orders (message.prose_apart),
-    each clipped and quoted: none when there are none."""
-    if not prose:
-        return []
-    named = ", ".join(f"line {n} {quoted(t, NAMED_LENGTH)}" for n, t in prose[:MOST_NAMED])
-    more = len(prose) - MOST_NAMED
-    return [f"Not read as orders (neither applied nor refused): {named}"
-            + (f", and {more} more line{'s' * (more > 1)}" if more > 0 else "") + "."]
+    """The note naming a mail's lines that were not read as orders (message.prose_apart):
+    none when there are none."""
+    return [f"Not read as orders (neither applied nor refused): {named(prose)}."] if prose \
+        else []
+
+
+def left_over(lines: list[tuple[int, str]], at: int, to: str | None) -> str:
+    """What a mail's order lines from index at on were not applied for: the decision had
+    passed to the other side (to), or the game was over, after the line before them."""
+    n, text = lines[at - 1]
+    after = (f"the decision had passed to {to}" if to is not None else "the game was over") + \
+        f" after line {n} ({quoted(text, NAMED_LENGTH)})"
+    return (f"not applied: {named(lines[at:])}: {after}; send them again when you are asked"
+            if to is not None else f"not applied: {named(lines[at:])}: {after}")
 
 
 def _notes(out) -> list:

@@ -72,10 +72,10 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
         blocks.append(Items([_branch_item(b, data, reader) for b in ah.branches]))
     blocks.append(para("You may answer several decisions in one mail, one after another: "
                        "one order per line, in the order they are asked. The orders are "
-                       "applied in turn, all or none; a mail ends with the first order whose "
-                       "result needs dice, a card drawn or the other side's answer, and "
-                       "orders after it have the whole mail refused." +
-                       (" For example:" if ah.example else "")))
+                       "applied in turn, all or none. Orders after one whose result needs "
+                       "dice or a card drawn have the whole mail refused; those after one "
+                       "that hands the decision to the other side are not applied, and the "
+                       "reply names them." + (" For example:" if ah.example else "")))
     if ah.example:
         blocks.append(Orders(ah.example))
     return blocks
