@@ -171,6 +171,7 @@ class Request(msgspec.Struct):
     # decides next, or the game is over) is applied up to there and ends (Submission.left);
     # else it is refused whole.
     handoff_ends: bool = False
+    closing: bool = False     # the referee closes a decision for the side (game/forced.py)
 
 
 class _Stop(Exception):
@@ -507,7 +508,8 @@ class Batch:
         new_state.seq = self.seq
         rec = body(self.q.side, text, events, dice, private, self.q.mail,
                    standing.part(self.sets, self.q.side, self.state.turn, dice.standing_salt()),
-                   "deadline" if self.q.clock is not None else "hand")
+                   "deadline" if self.q.clock is not None else
+                   "referee" if self.q.closing else "hand")
         if self.q.clock is not None and not self.bodies:
             rec["clock"] = dict(self.q.clock)
         self.bodies.append(rec)
@@ -559,7 +561,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
            mail: dict | None = None, others_standing: bool = True,
            standing_change: tuple[list[str], list[str]] | None = None,
            link: str | None = None, sheet: str | None = None,
-           clock: dict | None = None, start=None, handoff_ends: bool = False) -> Submission:
+           clock: dict | None = None, start=None, handoff_ends: bool = False,
+           closing: bool = False) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -576,13 +579,14 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     that let its deadline pass. `start(raw)` gives the position the caller holds for exactly
     these bytes, a copy the batch may move on (None: it holds other bytes). `handoff_ends`
     (atomic only): orders past a hand-off are left, not refused (Submission.left).
+    `closing`: the order is the referee's, closing a decision for the side (game/forced.py).
     Under the lock only the records after this user's snapshot are read.
     """
     if not texts and sheet is None and link is None:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
     request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
                       mail, others_standing, standing_change, link, sheet, clock, start,
-                      handoff_ends)
+                      handoff_ends, closing)
     batch = Batch(Journal(path, keep_contract), request)
     try:
         raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from ..base.errors import OrderError, clipped, quoted
 from ..engine import pending_prompt, sealed_for, waiting_on
+from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
+from ..game.forced import closer, rule_of
+from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
@@ -17,6 +20,9 @@ from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 # stand, and never taken for prose (nor a slip of their first word: 'standng:', 'extnd').
 MAIL_HEADS = (STANDING_LINE, EXTEND_LINE, mailtext.SHEET_LINE)
 MAIL_WORDS = ("standing", "extend")
+# The most decisions closed for the sides after one mail (each is a step of play: the game
+# moves on long before this).
+MOST_CLOSED = 32
 
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
@@ -101,6 +107,33 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         out.why = why_refused(exc, lines, texts)
         return
     _applied(out, result, lines)
+    close_forced(table, out)
+
+
+def close_forced(table: Table, out) -> None:
+    """Close for the side now waited on each decision whose only order open closes it
+    (game/forced.py), one record each, MOST_CLOSED at most; the records go into out. Not in
+    a game of dice rolled by hand, nor for a side with a dice sheet: the dice his answer may
+    roll are his to give, and a closing that failed for the other side's standing orders
+    would tell him they exist."""
+    for _ in range(MOST_CLOSED):
+        game = table.game()
+        st = game.state
+        side = st.pending.side if st.pending is not None and st.phase != "over" else None
+        order = closer(st, game.data, side)
+        if order is None or game.header["dice"]["mode"] == "manual" or \
+                side in sheets_in(table.raw):
+            return
+        text = format_order(order)
+        try:
+            result = table.submit(side, [text], atomic=True, closing=True)
+        except OrderError:
+            return
+        if result.rejected is not None or not result.applied:
+            return
+        out.records += [a.record["seq"] for a in result.applied]
+        said = f"closed for {side}: {text} ({rule_of(st)}), the only order open"
+        out.reason = f"{out.reason}; {said}" if out.reason else said
 
 
 def _applied(out, result, lines: list[tuple[int, str]]) -> None:
