@@ -144,3 +144,19 @@ def test_verify_refuses_a_record_the_referee_could_not_have_closed(journal, cli,
     said = r.stderr + r.stdout
     assert f"record {out[-1]['seq']}" in said and "closed the german player's decision" in said
     assert json.loads(r.stdout or "{}").get("ok") is not True
+
+
+def test_a_report_lists_the_orders_after_a_decision_with_one_order_open(tmp_path, cli):
+    """The Entente's one order at his combat cards is 'done' (his hand holds none, so the
+    referee asks him: 2.0 II.3b); his report lists the orders of his defence after it
+    (5.4.1), so that one mail answers both."""
+    j = _artois(tmp_path / "a")
+    assert g.submit(j, "german", ["end movement"]).rejected is None
+    r = cli("report", j, "--as", "entente")
+    assert r.exit_code == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    assert ("Your one order now is done; after it you decide defence (5.4.1), with these "
+            "orders open (give them in the same mail, after it):") in text
+    assert "- retreat uk-3, uk-3:infantry, uk-1, uk-1:infantry → Calais" in text
+    german = " ".join(cli("report", j, "--as", "german").stdout.split())
+    assert "Your one order now" not in german and "retreat uk-3" not in german
