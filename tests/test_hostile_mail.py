@@ -904,7 +904,7 @@ def test_replies_are_private_and_never_overwrite(journal, cli, tmp_path, data, m
     for p in new:
         assert stat.S_IMODE(os.stat(p).st_mode) == 0o600
     # A name that is taken (forced here): the file there is never overwritten.
-    import referee.mail.inbox as mailmod
+    import referee.mail.eml as mailmod
 
     monkeypatch.setattr(mailmod._secrets, "token_hex", lambda n=6: "mine")
     (outbox / "mine.eml").write_text("the moderator's own draft\n")

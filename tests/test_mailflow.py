@@ -243,8 +243,11 @@ def test_an_answer_to_part_of_the_decisions_gets_the_rest_asked(tmp_path, cli):
     assert [(o["message_id"], o["status"]) for o in outcomes] == [(mid, "applied")]
     text = " ".join(text_of(next(m for m in mails
                                  if SIDE_OF[str(m["To"]).casefold()] == "german")).split())
-    # A battle in Liège: he declares battles next (2.0 II.3), still before the Entente.
-    assert "Your decision: german declares battles" in text
+    # A battle in Liège: declaring battles (2.0 II.3) has only 'done' open, whatever his
+    # hand, so the referee closes it; he plays combat cards next, still before the Entente.
+    assert "German: done (declare battles) — ⚑ closed by the referee: the only order open " \
+        "(2.0 II.3)" in text
+    assert "Your decision: german (attacker) plays combat cards" in text
 
 
 # ---------------------------------------------------------------- one reply per mistake

@@ -43,9 +43,10 @@ class Signing(Contract):
 
 
 # How a side's order came: by the side's own mail (the message's digest is in the record's
-# `mail` part, for the moderator's eyes), by hand at the referee (`order --as`), or as the
-# referee's default when a deadline passed (deadlines).
-OrderSource = Literal["mail", "hand", "deadline"]
+# `mail` part, for the moderator's eyes), by hand at the referee (`order --as`), as the
+# referee's default when a deadline passed (deadlines), or given by the referee when the
+# only order open closed the decision (game/forced.py).
+OrderSource = Literal["mail", "hand", "deadline", "referee"]
 
 
 class JournalHeader(Contract):

@@ -17,12 +17,13 @@ import msgspec
 from ..base.errors import OrderError
 from ..contracts.orders import Done, EndMovement, EndTurn, Ord, Pass
 from ..data.gamedata import GameData
-from ..engine import acting, check, decide, sealed_for, waiting_on
+from ..engine import acting, check, decide, legal_orders, sealed_for, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.state import State
-from .batch import _DryDice, _DryStop
+from .drydice import DryDice, DryStop
+from .views import order_aids
 
 # The answers that close a decision and do nothing else, tried in this order ('pass': the
 # other side's turn, when he is the one followed).
@@ -61,16 +62,22 @@ class Branch(msgspec.Struct):
 
 
 class Ahead(msgspec.Struct):
-    """The decision now and what follows each way of answering it (2.0)."""
+    """The decision now and what follows each way of answering it (2.0); when his one order
+    now only closes it (only), the decision after it (after) and the orders open then
+    (after_orders, with what grouping them needs: views.order_aids)."""
 
     now: Step
     sealed: bool
     branches: list[Branch]
     example: list[str]
+    only: str | None = None
+    after: Step | None = None
+    after_orders: list[str] = []
+    after_aids: dict = {}
 
 
-def _dice(state: State) -> _DryDice:
-    return _DryDice(state.game_id, state.seq + 1)
+def _dice(state: State) -> DryDice:
+    return DryDice(state.game_id, state.seq + 1)
 
 
 def _turn_ended(events: list, side: str) -> bool:
@@ -108,7 +115,7 @@ def _follow(state: State, data: GameData, side: str, standing: dict, branch: Bra
             return
         try:
             events, state = decide(state, data, closer, side, _dice(state), standing=standing)
-        except _DryStop as stop:
+        except DryStop as stop:
             branch.end = stop.args[1]
             return
         branch.orders.append(format_order(closer))
@@ -127,7 +134,7 @@ def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
     branch = Branch(first=[text], steps=[], orders=[text], turn_ended=False, end="")
     try:
         events, after = decide(state, data, order, side, _dice(state), standing=standing)
-    except _DryStop as stop:
+    except DryStop as stop:
         branch.end = stop.args[1]
         return branch
     except OrderError:
@@ -195,7 +202,29 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         return Ahead(now, True, [], [t for t in (first, "done") if t])
     branches = [b for b in (_leave(state, data, side, t, o, mine) for t, o in reps) if b]
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
-    return Ahead(now, False, _merge(branches), example)
+    return Ahead(now, False, _merge(branches), example,
+                 *_after_only(state, data, side, legal, reps, mine))
+
+
+def _after_only(state: State, data: GameData, side: str, legal: list[str], reps: list,
+                standing: dict) -> tuple:
+    """(only, after, after_orders, after_aids) when side's one order now (an armistice or a
+    surrender aside) only closes the decision and, with no die or card drawn, he alone is
+    asked next; else ()."""
+    if len(reps) != 1 or reps[0][1] not in CLOSERS:
+        return ()
+    text, order = reps[0]
+    try:
+        if any(parse_order(t, data).kind != "armistice" for t in legal if t != text):
+            return ()
+        events, after = decide(state, data, order, side, _dice(state), standing=standing)
+    except (DryStop, OrderError):
+        return ()
+    if any(e.type == "CardsDrawn" for e in events) or not _alone(after, side):
+        return ()
+    step = Step(after.pending.kind, DECISIONS[after.pending.kind].rule)
+    return (text, step, [format_order(o) for o in legal_orders(after, data, side)],
+            order_aids(after, data, side))
 
 
 def _example(state: State, data: GameData, side: str, first: str | None,
@@ -211,7 +240,7 @@ def _example(state: State, data: GameData, side: str, first: str | None,
         try:
             events, state = decide(state, data, parse_order(text, data), side, _dice(state),
                                    standing=standing)
-        except _DryStop:
+        except DryStop:
             return [*out, text]
         except OrderError:
             return out

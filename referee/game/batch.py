@@ -35,6 +35,7 @@ from ..store.dice import Dice, ManualDice
 from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
+from .drydice import DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, position
 from .suggest import amend
@@ -90,37 +91,9 @@ class Submission(msgspec.Struct):
     bound: str = ""                     # what snapshots are bound to (Position.bound)
     rules: int = 0                      # the rules version it was decided under
     dropped: list[tuple[int, str, str]] = []    # (index, text, why): a trailing 'done' not needed
-
-
-class _DryDice(Dice):
-    """Dice for a dry run: any die or shuffle stops it before the secret is used."""
-
-    def __init__(self, game_id: str, record: int):
-        super().__init__(game_id, record, None)
-
-    def _roll(self, count: int, purpose: str) -> list[int]:
-        if count == 0:
-            return []
-        raise _DryStop(f"it would roll dice ({purpose})", "dice")
-
-    def shuffle(self, cards: list[str]) -> tuple[list[str], int]:
-        raise _DryStop("it would shuffle the deck", "cards")
-
-    def salt(self) -> str:
-        return "0" * 32
-
-    def order_salt(self) -> str:
-        return "0" * 32
-
-    def mail_salt(self) -> str:
-        return "0" * 32
-
-    def standing_salt(self) -> str:
-        return "0" * 32
-
-
-class _DryStop(Exception):
-    """A dry run reached an order whose result the rules leave to the dice or the deck."""
+    # handoff_ends: the batch ended before order `index` (not_applied from it), when the
+    # decision had passed to `side` (None: the game was over).
+    left: tuple[int, str | None] | None = None
 
 
 class AlreadyApplied(OrderError):
@@ -128,17 +101,18 @@ class AlreadyApplied(OrderError):
 
 
 def _needs_others(new_state: State, events: list, dice: Dice, side: str
-                  ) -> tuple[str, str] | None:
-    """(reason, what it needs) when the result of an order rests on what a batch may not
-    see ahead: dice, the deck, or the other side's answer; else None."""
+                  ) -> tuple[str, str, str | None] | None:
+    """(reason, what it needs, to whom the decision passed) when the result of an order
+    rests on what a batch may not see ahead: dice, the deck, or the other side's answer;
+    else None."""
     if dice.rolls or dice.index:
-        return "dice", "needs dice"
+        return "dice", "needs dice", None
     if any(e.type in ("CardsDrawn", "DeckShuffled") for e in events):
-        return "cards", "draws cards"
+        return "cards", "draws cards", None
     p = new_state.pending
     if new_state.phase != "over" and p is not None and p.side != side and \
             not sealed_for(new_state, side):
-        return "other side", f"hands the decision to {p.side}"
+        return "other side", f"hands the decision to {p.side}", p.side
     return None
 
 
@@ -193,6 +167,11 @@ class Request(msgspec.Struct):
     # The position the caller holds for the journal's bytes (the Table's), or None when it
     # holds other bytes: then the batch reads the records after this user's snapshot.
     start: object = None
+    # An all-or-nothing batch (a mail) whose orders run past a hand-off (the other side
+    # decides next, or the game is over) is applied up to there and ends (Submission.left);
+    # else it is refused whole.
+    handoff_ends: bool = False
+    closing: bool = False     # the referee closes a decision for the side (game/forced.py)
 
 
 class _Stop(Exception):
@@ -209,6 +188,7 @@ class Batch:
         self.result = Submission()
         self.bodies: list[dict] = []
         self.previous_standing: dict | None = None
+        self.upto: int | None = None     # the orders a mail's digest covers (None: all)
 
     # ------------------------------------------------------------ under the lock
 
@@ -332,13 +312,13 @@ class Batch:
         each side's dice sheet and, for a side without one, the digest of the mail's order
         lines; the batch's link is revealed by its first record (store/sheets.py)."""
         if self.q.dry_run:
-            return _DryDice(self.header["game_id"], self.seq + 1)
+            return DryDice(self.header["game_id"], self.seq + 1)
         side = self.q.side
         source: dict = {"links": [{"side": s, "no": p.no, "value": p.value}
                                   for s, p in sorted(self.sheets.items())]}
         if self.q.mail is not None and side not in self.sheets:
             source["mail"] = sheets.lines_digest(
-                [t for j, t in enumerate(self.q.texts) if j not in self.hidden])
+                [t for j, t in enumerate(self.q.texts[:self.upto]) if j not in self.hidden])
         if not source["links"]:
             del source["links"]
         need = None
@@ -363,13 +343,23 @@ class Batch:
             self.parsed[nxt], self.parsed[i], _decision(self.state), new_state, self.q.side)
         if why is not None:
             nxt += 1
+        left = None
         if self.q.atomic and not self.q.dry_run and nxt < len(self.q.texts):
-            self.check_nothing_unseen(i, step, nxt, run, events, new_state, dice)
+            left = self.check_nothing_unseen(i, step, nxt, run, events, new_state, dice)
+            if left is not None and dice.used():
+                # Its dice (the other side's standing orders answering) mix in the digest of
+                # the orders applied, never of those left, which the opponent must not guess.
+                self.upto = nxt
+                dice = self.next_dice()
+                events, new_state, text, private = self.decide_at(i, run, step, dice)
         self.seal(text, events, dice, private, new_state)
         i += step
         if why is not None:
             self.result.dropped.append((i, self.q.texts[i], why))
             i += 1
+        if left is not None:
+            self.result.left, self.result.not_applied = left, self.q.texts[i:]
+            raise _Stop
         self.stop_where_other_side_decides(i)
         return i
 
@@ -431,7 +421,7 @@ class Batch:
             raise SheetError(f"order {i + 1} ({quoted(q.texts[i])}): {exc.reason}") from None
         except DiceError:
             raise          # a dice problem rejects the whole batch (an OrderError too)
-        except _DryStop as why:
+        except DryStop as why:
             self.stop(f"order {i + 1} ({quoted(q.texts[i])}) is legal; the dry run stops "
                       f"there: {why.args[0]}", why.args[1], i + 1)
         except OrderError as exc:
@@ -454,24 +444,32 @@ class Batch:
         raise _Stop
 
     def check_nothing_unseen(self, i: int, step: int, nxt: int, run: int, events: list,
-                             new_state: State, dice: Dice) -> None:
+                             new_state: State, dice: Dice) -> tuple[int, str | None] | None:
         """An all-or-nothing batch ends before an order that follows a result its sender
-        could not see ahead: dice, cards or the other side's answer."""
+        could not see ahead: dice, cards or the other side's answer. With handoff_ends, an
+        order that hands the decision over (or ends the game) without dice or cards is
+        applied, and the batch ends after it: (nxt, to whom the decision passed) is
+        returned; any other such order has the batch refused whole."""
         need = _needs_others(new_state, events, dice, self.q.side)
         if need is not None and not run and any(
                 e.type == "StandingApplied" and e.side != self.q.side for e in events):
             need = self.masked_need(i) or need   # told as if none had been given
+        if self.q.handoff_ends and (need[0] == "other side" if need is not None
+                                    else new_state.phase == "over"):
+            return nxt, need and need[2]
         if need is not None:
             self.end_atomic(nxt, need[1], i + step - 1)
+        return None
 
-    def masked_need(self, i: int) -> tuple[str, str] | None:
+    def masked_need(self, i: int) -> tuple[str, str, str | None] | None:
         """What the order at i needs when the other side's standing orders are left out."""
-        probe = _DryDice(self.header["game_id"], self.seq + 1)
+        probe = DryDice(self.header["game_id"], self.seq + 1)
         try:
             ev, st = decide(self.state, self.data, self.parsed[i], self.q.side, probe,
                             self.q.texts[i], standing=self.own_only)
-        except _DryStop as stop:
-            return stop.args[1], {"dice": "needs dice", "cards": "draws cards"}[stop.args[1]]
+        except DryStop as stop:
+            return stop.args[1], {"dice": "needs dice", "cards": "draws cards"}[stop.args[1]], \
+                None
         return _needs_others(st, ev, probe, self.q.side)
 
     def end_atomic(self, at: int, what: str, by: int) -> None:
@@ -510,7 +508,8 @@ class Batch:
         new_state.seq = self.seq
         rec = body(self.q.side, text, events, dice, private, self.q.mail,
                    standing.part(self.sets, self.q.side, self.state.turn, dice.standing_salt()),
-                   "deadline" if self.q.clock is not None else "hand")
+                   "deadline" if self.q.clock is not None else
+                   "referee" if self.q.closing else "hand")
         if self.q.clock is not None and not self.bodies:
             rec["clock"] = dict(self.q.clock)
         self.bodies.append(rec)
@@ -562,7 +561,8 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
            mail: dict | None = None, others_standing: bool = True,
            standing_change: tuple[list[str], list[str]] | None = None,
            link: str | None = None, sheet: str | None = None,
-           clock: dict | None = None, start=None) -> Submission:
+           clock: dict | None = None, start=None, handoff_ends: bool = False,
+           closing: bool = False) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -577,13 +577,16 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     roll: SheetError when it is not), `sheet` a new sheet's tip registered first. `clock` (a
     missed deadline, timeline.py) goes into the first record: the referee's answer for a side
     that let its deadline pass. `start(raw)` gives the position the caller holds for exactly
-    these bytes, a copy the batch may move on (None: it holds other bytes).
+    these bytes, a copy the batch may move on (None: it holds other bytes). `handoff_ends`
+    (atomic only): orders past a hand-off are left, not refused (Submission.left).
+    `closing`: the order is the referee's, closing a decision for the side (game/forced.py).
     Under the lock only the records after this user's snapshot are read.
     """
     if not texts and sheet is None and link is None:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
     request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
-                      mail, others_standing, standing_change, link, sheet, clock, start)
+                      mail, others_standing, standing_change, link, sheet, clock, start,
+                      handoff_ends, closing)
     batch = Batch(Journal(path, keep_contract), request)
     try:
         raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)

@@ -214,7 +214,7 @@ def _check_adoptable(name: str, records: list[dict]) -> None:
     game_id = str(records[0].get("game_id"))
     if written.signs_game(game_id):
         why = f"this referee already signs game {game_id}"
-    elif any(rec.get("by") in ("mail", "hand", "deadline") for rec in records):
+    elif any(rec.get("by") in ("mail", "hand", "deadline", "referee") for rec in records):
         why = "its records say how their orders came, which only a referee that signs writes"
     if why:
         raise UsageError(f"{name}: not adopted: {why}; a journal of it without "

@@ -50,8 +50,8 @@ def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = 
     link of the actor's dice sheet the record reveals, `dice_from` what its dice and
     draws mix in besides the secret (sheets.py), when it used any. `by` says how a side's
     order came: its mail (whose digest is in the moderator's `mail` part), by hand at the
-    referee (`how` "hand"), or the referee's default at a missed deadline (`how`
-    "deadline").
+    referee (`how` "hand"), the referee's default at a missed deadline (`how`
+    "deadline"), or the referee's when only that order was open (`how` "referee").
     """
     rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
     if actor != "moderator":

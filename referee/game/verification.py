@@ -49,6 +49,7 @@ from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
 from ..store.signing import shown
+from .forced import closed_wrongly
 from .moderated import (
     check_clock,
     check_roster,
@@ -427,6 +428,10 @@ class _Proof:
 
     def decide_again(self, rec: dict, typed) -> None:
         name, n, data = self.name, rec["seq"], self.era.data
+        closed = rec.get("by") == "referee" and closed_wrongly(self.state, data, rec["actor"],
+                                                                rec["order"])
+        if closed:
+            raise _fail(name, n, closed)
         dice = self.dice_for(rec)
         try:
             events, new, text, private = redecide(self.state, data, rec, typed, self.sc, dice)
@@ -472,9 +477,9 @@ class _Proof:
 def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     """What the referee writes for this record's order (but its time and its links)."""
     n, mail, by = rec["seq"], rec.get("mail"), rec.get("by")
-    # A default at a missed deadline is the referee's word for it (each record of that
-    # answer); a record from before orders said how they came says nothing.
-    how = "deadline" if by == "deadline" and "mail" not in rec else "hand"
+    # A default at a missed deadline, or a decision closed for a side, is the referee's word
+    # for it; a record from before orders said how they came says nothing.
+    how = by if by in ("deadline", "referee") and "mail" not in rec else "hand"
     written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
                    mail.get("data") if isinstance(mail, dict) else None, how=how)
     del written["at"]

@@ -5,13 +5,24 @@ from __future__ import annotations
 
 from ..base.errors import OrderError, clipped, quoted
 from ..engine import pending_prompt, sealed_for, waiting_on
+from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
+from ..game.forced import closer, rule_of
+from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
-from .refusal import why_refused
+from .refusal import left_over, not_read, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
+
+# The lines of a mail that are the mail's own, not orders of the game: read wherever they
+# stand, and never taken for prose (nor a slip of their first word: 'standng:', 'extnd').
+MAIL_HEADS = (STANDING_LINE, EXTEND_LINE, mailtext.SHEET_LINE)
+MAIL_WORDS = ("standing", "extend")
+# The most decisions closed for the sides after one mail (each is a step of play: the game
+# moves on long before this).
+MOST_CLOSED = 32
 
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
@@ -29,16 +40,10 @@ def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
 def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
     result in out, an inbox.Outcome)."""
-    try:
-        body = mailtext.plain_body(m.msg)
-    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
-        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
+    read = _read(table, m, key, out)
+    if read is None:
         return
-    lines, link, tip, problem = mailtext.sheet_lines(
-        mailtext.order_lines(body, key, table.kind.verbs()))
-    if problem is not None:
-        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
-        return
+    lines, link, tip = read
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
         out.status, out.reason, out.records = extend_by_mail(
             table, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
@@ -86,7 +91,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
                               mail={"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                 "body_sha256": m.body_sha256,
                                     "content_sha256": m.content_sha256},
-                              others_standing=not manual,
+                              others_standing=not manual, handoff_ends=True,
                               standing_change=change, link=link, sheet=tip)
     except AlreadyApplied:
         out.status, out.reason = "known", "already in the journal (another inbox run)"
@@ -101,10 +106,66 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         out.line, out.text, out.before = lines[i][0], clipped(text), i
         out.why = why_refused(exc, lines, texts)
         return
+    _applied(out, result, lines)
+    close_forced(table, out)
+
+
+def close_forced(table: Table, out) -> None:
+    """Close for the side now waited on each decision whose only order open closes it
+    (game/forced.py), one record each, MOST_CLOSED at most; the records go into out. Not in
+    a game of dice rolled by hand, nor for a side with a dice sheet: the dice his answer may
+    roll are his to give, and a closing that failed for the other side's standing orders
+    would tell him they exist."""
+    for _ in range(MOST_CLOSED):
+        game = table.game()
+        st = game.state
+        side = st.pending.side if st.pending is not None and st.phase != "over" else None
+        order = closer(st, game.data, side)
+        if order is None or game.header["dice"]["mode"] == "manual" or \
+                side in sheets_in(table.raw):
+            return
+        text = format_order(order)
+        try:
+            result = table.submit(side, [text], atomic=True, closing=True)
+        except OrderError:
+            return
+        if result.rejected is not None or not result.applied:
+            return
+        out.records += [a.record["seq"] for a in result.applied]
+        said = f"closed for {side}: {text} ({rule_of(st)}), the only order open"
+        out.reason = f"{out.reason}; {said}" if out.reason else said
+
+
+def _applied(out, result, lines: list[tuple[int, str]]) -> None:
+    """out for a message applied: its records, and what of it was not (told the moderator
+    and, in the report that answers it, the player): a 'done' not needed, the orders after
+    a hand-off."""
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
-    out.reason = "; ".join(f"line {lines[i][0]} ({quoted(t)}): {why}"
-                           for i, t, why in result.dropped)
+    said = [f"line {lines[i][0]} ({quoted(t)}): {why}" for i, t, why in result.dropped]
+    if result.left is not None:
+        said.append(left_over(lines, *result.left))
+    out.reason = "; ".join(said)
+    out.notes = [s[0].upper() + s[1:] + "." for s in said] + out.notes
+
+
+def _read(table: Table, m: Message, key: str, out) -> tuple | None:
+    """The order lines of a message, and the link and tip of a dice sheet it gives
+    (sheet_lines); its prose in out's notes. None when it cannot be read (out says why)."""
+    try:
+        body = mailtext.plain_body(m.msg)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
+        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
+        return None
+    verbs = table.kind.verbs()
+    read, prose = mailtext.prose_apart(mailtext.order_lines(body, key, verbs), verbs,
+                                       MAIL_HEADS, MAIL_WORDS)
+    out.notes = not_read(prose)
+    lines, link, tip, problem = mailtext.sheet_lines(read)
+    if problem is not None:
+        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
+        return None
+    return lines, link, tip
 
 
 def stale(table: Table, tag, side: str) -> str | None:

@@ -14,18 +14,13 @@ mailbox changes nothing; applied ones are known from the journal itself.
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import os
-import secrets as _secrets
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
 from ..base.gameids import REFEREE_TAG, other_game
-from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..game.replay import check_current
 from ..store import home
@@ -49,6 +44,7 @@ from ..table import Table
 from . import message as mailtext
 from .delivery import refused_mails
 from .direct import direct_inbox
+from .eml import write_eml as _write
 from .handling import handle
 from .ledger import (
     REGISTERED_PER_DAY,
@@ -62,10 +58,9 @@ from .ledger import (
     may_answer,
     note_handled,
     note_start,
-    now,
     save_ledger,
 )
-from .mailboxes import MSGID, Mailboxes, Message
+from .mailboxes import Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .refusal import refusal_text, report_body
 from .reminders import deadline_lines
@@ -166,6 +161,7 @@ class Outcome:
     text: str = ""
     why: str = ""
     before: int = 0
+    notes: list[str] = field(default_factory=list)    # for the reply: what was not applied
 
 
 def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
@@ -303,7 +299,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         written = write_outbox(table, outbox, people, keys, ledger, with_map)
         written += observer_mails(table, outbox, watchers, _observer_refusals(ledger), people,
                                   ledger, _write, with_map)
-        ledger["owed"], ledger["reply_to"] = [], {}
+        ledger["owed"], ledger["reply_to"], ledger["notes"] = [], {}, {}
         save_ledger(ledger)
     return outcomes, written
 
@@ -339,6 +335,7 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
     for address, side, o, msg in replies:
         if o.status == "applied":
             ledger["reply_to"][side] = msg.message_id
+            ledger["notes"].setdefault(side, []).extend(o.notes)
         elif side or may_answer(ledger, address, address.lower() in registered):
             ledger["owed"].append(_owed(address, side, o, msg))
         elif address.lower() in registered:
@@ -364,14 +361,14 @@ def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
     """A reply owed (written once, as NAME.eml), saying what out says."""
     return {"name": name, "to": address, "side": side, "message_id": out.message_id,
             "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
-            "why": out.why, "before": out.before}
+            "why": out.why, "before": out.before, "notes": out.notes}
 
 
 def _outcome(entry: dict) -> Outcome:
     """The outcome an owed reply answers, as far as its text needs it."""
     return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
                    entry["side"] or None, line=entry["line"], text=entry["text"],
-                   why=entry["why"], before=entry["before"])
+                   why=entry["why"], before=entry["before"], notes=entry.get("notes") or [])
 
 
 def _observer_refusals(ledger: dict) -> list:
@@ -486,8 +483,10 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
                 continue                    # held: a mail to him waits, refused, in refused/
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
-            body = report_body(table, side, _since(ledger, side, records), key, due.get(side))
-            name = mail_name("report", game.game_id, side, last["hash"])
+            notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
+            body = report_body(table, side, _since(ledger, side, records), key, due.get(side),
+                               notes)
+            name = mail_name("report", game.game_id, side, last["hash"], *notes)
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
                                   f"{game.data.label(game.state.turn)}", body,
@@ -520,57 +519,3 @@ def _since(ledger: dict, side: str, records: list[dict]) -> int:
     journal still holds that record as it was; else the start), whatever reports were
     printed for him meanwhile."""
     return resume_from(ledger["sent"].get(side), records)
-
-
-def _write(folder: Path, sender: str, to: str, subject: str, body: str,
-           in_reply_to: str | None, png: bytes | None = None, name: str | None = None,
-           thread: str | None = None) -> Path:
-    """One mail as an .eml file, created 0600 and on disk, never over another (with png:
-    map.png attached, image/png); with name, NAME.eml, written once: when the outbox or its
-    sent/ already holds it, that one stands."""
-    if name is not None:
-        for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
-            if os.path.lexists(where):
-                return where
-    msg = EmailMessage(policy=default_policy)
-    mailtext.addressed(msg, sender, to, thread,
-                       in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)
-    msg["Subject"] = visible(subject)
-    msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
-    msg["Message-ID"] = (f"<{name}@referee.invalid>" if name is not None else
-                         email.utils.make_msgid(domain="referee.invalid"))
-    # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
-    # shows its bidirectional controls and escape sequences as their escapes.
-    msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
-    if png is not None:
-        msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
-    if name is not None:
-        return _write_once(folder, name, mailtext.mail_bytes(msg))
-    for _ in range(8):
-        path = folder / f"{_secrets.token_hex(8)}.eml"
-        try:
-            home.write_new(path, mailtext.mail_bytes(msg))
-            return path
-        except FileExistsError:
-            continue
-    raise OSError(f"no free file name in {folder}")
-
-
-def _write_once(folder: Path, name: str, data: bytes) -> Path:
-    """NAME.eml appears whole or not at all: written and synced under a temporary name, then
-    linked to its own (a crash midway leaves only the temporary file, swept later)."""
-    path = folder / f"{name}.eml"
-    tmp = folder / f".{name}.{os.getpid()}.{_secrets.token_hex(4)}.tmp"
-    home.sweep_temporary(folder)
-    home.write_new(tmp, data)
-    try:
-        fault("reply")
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass
-        home.sync_dir(folder)
-    finally:
-        tmp.unlink(missing_ok=True)
-    fault("written")
-    return path

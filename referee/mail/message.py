@@ -10,7 +10,9 @@ order verbs of the game's engine):
 - order_lines: the lines of that text that remain as orders, with their line
   numbers, once signatures, quoted replies, attributions ("On ... wrote:"),
   the order-key line, greetings, closings, list markers, blank lines and '#'
-  comments are dropped.
+  comments are dropped;
+- prose_apart: those lines split into the orders (from the first line that reads as one
+  to the last) and the player's prose around them, which is not read as orders.
 
 Every problem is a MailError (a ValueError) with a one-line message.
 """
@@ -23,14 +25,15 @@ import email.policy
 import hashlib
 import re
 from collections.abc import Collection
+from difflib import SequenceMatcher
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
 from ..engine.reading import VERBS
 from ..store.players import compact
 
-__all__ = ["CAMPAIGN_VERBS", "MailError", "mail_bytes", "order_lines", "parse_message",
-           "plain_body", "sheet_lines"]
+__all__ = ["CAMPAIGN_VERBS", "SHEET_LINE", "MailError", "mail_bytes", "order_lines",
+           "parse_message", "plain_body", "prose_apart", "sheet_lines", "slip_of"]
 
 DEFAULT_LIMIT = 1 << 20
 
@@ -419,9 +422,102 @@ def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMP
     return _drop_closing(_drop_greeting(kept, verbs), verbs)
 
 
+# --- the orders and the prose around them -----------------------------------------------------
+
+# A slip of the keyboard: difflib's ratio between a word and the verb it is near, from its
+# first letter on (transposed letters aside). 0.75 keeps a letter dropped, doubled or
+# swapped ('pas', 'playy', 'mvoe') and one wrong after the first ('mive'), and lets go of
+# the words of prose that share most of a verb's letters but not its first ('send' for end,
+# 'one' for done, 'right' for fight).
+SLIP_RATIO = 0.75
+# The most first words of prose looked at for a slip in one mail (the rest are taken for
+# orders): a bound on the work a mail of 1 MB makes, far above what a player writes.
+MOST_WORDS = 1000
+_SLIP_WORD = re.compile(r"[^\W\d_]{3,16}")
+
+
+def _swapped(word: str, verb: str) -> bool:
+    """Whether word is verb with two neighbouring letters swapped ('edn', 'mvoe')."""
+    at = [i for i, (a, b) in enumerate(zip(word, verb)) if a != b]
+    return len(at) == 2 and at[1] == at[0] + 1 and word[at[0]] == verb[at[1]] and \
+        word[at[1]] == verb[at[0]]
+
+
+class _Slips:
+    """Which word of a list a typed word is a slip for (the nearest): the words by first
+    letter and by their letters, so that a word is compared with a few of them only."""
+
+    def __init__(self, words: Collection[str]):
+        self.first: dict[str, list[str]] = {}
+        self.letters: dict[str, list[str]] = {}
+        for w in dict.fromkeys(x.casefold() for x in words):
+            self.first.setdefault(w[:1], []).append(w)
+            self.letters.setdefault("".join(sorted(w)), []).append(w)
+        self.matcher = SequenceMatcher(autojunk=False)
+
+    def of(self, word: str) -> str | None:
+        for verb in self.letters.get("".join(sorted(word)), ()):
+            if _swapped(word, verb):
+                return verb
+        m, best, near = self.matcher, SLIP_RATIO, None
+        m.set_seq2(word)
+        for verb in self.first.get(word[:1], ()):
+            m.set_seq1(verb)
+            if m.real_quick_ratio() >= best and m.quick_ratio() >= best and m.ratio() >= best:
+                best, near = m.ratio(), verb
+        return near
+
+
+def _first_word(text: str) -> str:
+    """The first word of a line as a slip is looked for: casefolded, without the
+    punctuation around it; '' when it is not a word of 3 to 16 letters."""
+    first = text.split(None, 1)[0].casefold().strip(",.!:;") if text.strip() else ""
+    return first if _SLIP_WORD.fullmatch(first) else ""
+
+
+def slip_of(text: str, words: Collection[str]) -> str | None:
+    """The word of words that the first word of text is a slip of the keyboard for ('mvoe'
+    for move, 'pas' for pass), or None: it begins with the same letter and difflib finds
+    it close (SLIP_RATIO), or it has two neighbouring letters swapped."""
+    first = _first_word(text)
+    return _Slips(words).of(first) if first else None
+
+
+def prose_apart(lines: list[tuple[int, str]], verbs: Collection[str],
+                heads: Collection[re.Pattern] = (), slips: Collection[str] = ()
+                ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(orders, prose) of a mail's lines (order_lines'): the orders run from the first line
+    that reads as one to the last; the lines before and after them are the player's prose,
+    not read as orders. A line reads as an order when it starts with a verb (verbs), names
+    a unit id or is JSON (as for greetings), matches one of heads (the mail's own lines:
+    'standing:', 'extend', 'Link:'), or starts with a slip of a verb or of slips ('mvoe',
+    'pas'; not a line ending in ':' or '?'; and past MOST_WORDS words of prose, any): a
+    mistyped order is refused, never passed over. A line between two orders is an order
+    line, whatever it says: refused when it is none."""
+    near = _Slips([*verbs, *slips])
+    seen: dict[str, bool] = {"": False}     # a word's verdict, once (a long mail repeats)
+
+    def order_like(text: str) -> bool:
+        if _looks_like_order(text, verbs) or any(h.match(text) for h in heads):
+            return True
+        if text.endswith((":", "?")):       # it introduces or asks: no order ends so
+            return False
+        word = _first_word(text)
+        if word not in seen:
+            # Past so many words of prose (no player's mail), each further one is taken for
+            # an order: refused, never passed over, at a bounded cost.
+            seen[word] = len(seen) > MOST_WORDS or near.of(word) is not None
+        return seen[word]
+
+    at = [i for i, (_, text) in enumerate(lines) if order_like(text)]
+    if not at:
+        return [], list(lines)
+    return lines[at[0]:at[-1] + 1], lines[:at[0]] + lines[at[-1] + 1:]
+
+
 # --- a dice sheet's lines ----------------------------------------------------------------------
 
-_SHEET_LINE = re.compile(r"(?i)^(link|sheet)\s*:\s*(.*)$")
+SHEET_LINE = re.compile(r"(?i)^(link|sheet)\s*:\s*(.*)$")
 
 
 def sheet_lines(lines: list[tuple[int, str]]
@@ -432,7 +528,7 @@ def sheet_lines(lines: list[tuple[int, str]]
     kept: list[tuple[int, str]] = []
     found: dict[str, tuple[int, str]] = {}
     for n, text in lines:
-        m = _SHEET_LINE.match(text)
+        m = SHEET_LINE.match(text)
         if m is None:
             kept.append((n, text))
             continue

@@ -1,6 +1,8 @@
 """The one reply to a player's message that was not applied: what failed and why, what was
 applied of it (nothing: a message is applied all or none), then his report with what he is
-asked now and the orders open to him.
+asked now and the orders open to him. The reply to a message that was applied is his
+report, after what of the message was not applied (notes: prose not read as orders, lines
+after a hand-off, a 'done' not needed).
 """
 
 from __future__ import annotations
@@ -10,8 +12,41 @@ from ..render import reports
 from ..render.formats import render
 from ..render.sections import Document, Orders, Section, Span, para
 
+# The lines of prose a reply names at most: the rest are counted.
+MOST_NAMED = 10
+NAMED_LENGTH = 60
+
 HELD = ("your orders need dice, and this game's dice are rolled by hand: the moderator "
         "holds your message and applies it with the dice he rolls")
+
+
+def named(lines: list[tuple[int, str]]) -> str:
+    """Lines of a mail as a reply names them: "line 1 'Sorry…', line 9 'Hans'", each clipped
+    and quoted, MOST_NAMED of them at most and the rest counted."""
+    said = ", ".join(f"line {n} {quoted(t, NAMED_LENGTH)}" for n, t in lines[:MOST_NAMED])
+    more = len(lines) - MOST_NAMED
+    return said + (f", and {more} more line{'s' * (more > 1)}" if more > 0 else "")
+
+
+def not_read(prose: list[tuple[int, str]]) -> list[str]:
+    """The note naming a mail's lines that were not read as orders (message.prose_apart):
+    none when there are none."""
+    return [f"Not read as orders (neither applied nor refused): {named(prose)}."] if prose \
+        else []
+
+
+def left_over(lines: list[tuple[int, str]], at: int, to: str | None) -> str:
+    """What a mail's order lines from index at on were not applied for: the decision had
+    passed to the other side (to), or the game was over, after the line before them."""
+    n, text = lines[at - 1]
+    after = (f"the decision had passed to {to}" if to is not None else "the game was over") + \
+        f" after line {n} ({quoted(text, NAMED_LENGTH)})"
+    return (f"not applied: {named(lines[at:])}: {after}; send them again when you are asked"
+            if to is not None else f"not applied: {named(lines[at:])}: {after}")
+
+
+def _notes(out) -> list:
+    return [para(note) for note in getattr(out, "notes", None) or []]
 
 
 def refusal_document(out) -> Document:
@@ -19,7 +54,7 @@ def refusal_document(out) -> Document:
     if out.line is None:
         held = out.status == "held"
         blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),
-                       (HELD if held else out.reason).rstrip(".") + ".")]
+                       (HELD if held else out.reason).rstrip(".") + "."), *_notes(out)]
         if not held:
             blocks.append(para(Span("Applied: ", "bold"), "nothing. What you are asked now, "
                                "with the orders open to you, is below."))
@@ -34,6 +69,7 @@ def refusal_document(out) -> Document:
         Orders([clipped(out.text)]),
         para(Span("Why: ", "bold"), out.why.rstrip(".") + "."),
         para(Span("Applied: ", "bold"), before),
+        *_notes(out),
         para("What you are asked now, with the orders open to you, is below."),
     ]
     return Document("", [Section("", blocks)])
@@ -59,12 +95,16 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
     return said[len(head):] if said.startswith(head) else said
 
 
-def report_body(table, side: str, since: int, key: str, due: str | None = None) -> str:
-    """A player's report as mail text (table: the game's Table): the report, his deadline
-    when he owes orders (`due`, reminders.py), his order key, the receipt last (its one
-    line, or two for a long game id)."""
+def report_body(table, side: str, since: int, key: str, due: str | None = None,
+                notes: list[str] = ()) -> str:
+    """A player's report as mail text (table: the game's Table): what of his messages was
+    not applied (notes), the report, his deadline when he owes orders (`due`,
+    reminders.py), his order key, the receipt last (its one line, or two for a long game
+    id)."""
     doc, meta = table.report(side, since)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
-    return report.rstrip() + (f"\n\n{due}" if due else "") + \
+    head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
+        "\n") + "\n\n" if notes else ""
+    return head + report.rstrip() + (f"\n\n{due}" if due else "") + \
         f"\n\nOrder key: {key}\n{receipt}\n"

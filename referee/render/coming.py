@@ -6,6 +6,7 @@ play), how to answer several in one mail, and an example made of his own legal o
 from __future__ import annotations
 
 from .documents import side_name
+from .grouped import grouped_blocks
 from .phrases import kind_name
 from .sections import Items, Orders, Para, Span, para
 
@@ -70,12 +71,17 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
         blocks.append(para("Then, if you close each later step at once (a battle your "
                            "orders start adds steps, 2.0):" if later else "Then (2.0):"))
         blocks.append(Items([_branch_item(b, data, reader) for b in ah.branches]))
+    if ah.after is not None:
+        blocks.append(para("Your one order now is ", Span(ah.only, "order"), f"; after it "
+                           f"you decide {step_text(ah.after)}, with these orders open (give "
+                           f"them in the same mail, after it):"))
+        blocks += grouped_blocks(ah.after_orders, ah.after_aids, whole=False)
     blocks.append(para("You may answer several decisions in one mail, one after another: "
                        "one order per line, in the order they are asked. The orders are "
-                       "applied in turn, all or none; a mail ends with the first order whose "
-                       "result needs dice, a card drawn or the other side's answer, and "
-                       "orders after it have the whole mail refused." +
-                       (" For example:" if ah.example else "")))
+                       "applied in turn, all or none. Orders after one whose result needs "
+                       "dice or a card drawn have the whole mail refused; those after one "
+                       "that hands the decision to the other side are not applied, and the "
+                       "reply names them." + (" For example:" if ah.example else "")))
     if ah.example:
         blocks.append(Orders(ah.example))
     return blocks

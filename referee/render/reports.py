@@ -26,6 +26,7 @@ from ..base.errors import JournalError
 from ..contracts.views import ReportView
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
+from ..game.forced import rule_of
 from ..game.receipts import key_line, receipt_key, receipt_line
 from ..game.replay import Era, Game, order_text
 from ..store.journal import redact
@@ -49,16 +50,19 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     note = ""
     if before.pending is not None and text in ("done", "pass", "keep"):
         note = f" ({before.pending.kind.replace('_', ' ')})"
-    note += _came(rec, reader)
+    note += _came(rec, reader, before)
     return [Span(f"#{rec['seq']} {who}: "), Span(text.replace("\n", "; "), "order"),
             Span(note)]
 
 
-def _came(rec: dict, reader: str) -> str:
+def _came(rec: dict, reader: str, before) -> str:
     """What the heading of a side's order says, in that side's report and the moderator's,
     when the side did not give it by mail: entered by hand at the referee (`order --as`),
-    or the referee's default at a missed deadline."""
+    or the referee's default at a missed deadline; in every report, when the referee gave
+    it as the only order open (on facts every reader sees: game/forced.py)."""
     how = rec.get("by")
+    if how == "referee":
+        return f" — ⚑ closed by the referee: the only order open ({rule_of(before)})"
     if how not in ("hand", "deadline") or reader not in (rec["actor"], "moderator"):
         return ""
     if how == "deadline":

@@ -1,0 +1,71 @@
+"""The referee's mails as .eml files in an outbox: each created 0600 and on disk, never over
+another, and a named one written once, whole or not at all."""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import secrets as _secrets
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from pathlib import Path
+
+from ..base.glyphs import visible
+from ..store import home
+from . import message as mailtext
+from .ledger import fault, now
+from .mailboxes import MSGID
+
+
+def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
+              in_reply_to: str | None, png: bytes | None = None, name: str | None = None,
+              thread: str | None = None) -> Path:
+    """One mail as an .eml file, created 0600 and on disk, never over another (with png:
+    map.png attached, image/png); with name, NAME.eml, written once: when the outbox or its
+    sent/ already holds it, that one stands."""
+    if name is not None:
+        for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
+            if os.path.lexists(where):
+                return where
+    msg = EmailMessage(policy=default_policy)
+    mailtext.addressed(msg, sender, to, thread,
+                       in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)
+    msg["Subject"] = visible(subject)
+    msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
+    msg["Message-ID"] = (f"<{name}@referee.invalid>" if name is not None else
+                         email.utils.make_msgid(domain="referee.invalid"))
+    # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
+    # shows its bidirectional controls and escape sequences as their escapes.
+    msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
+    if png is not None:
+        msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
+    if name is not None:
+        return write_once(folder, name, mailtext.mail_bytes(msg))
+    for _ in range(8):
+        path = folder / f"{_secrets.token_hex(8)}.eml"
+        try:
+            home.write_new(path, mailtext.mail_bytes(msg))
+            return path
+        except FileExistsError:
+            continue
+    raise OSError(f"no free file name in {folder}")
+
+
+def write_once(folder: Path, name: str, data: bytes) -> Path:
+    """NAME.eml appears whole or not at all: written and synced under a temporary name, then
+    linked to its own (a crash midway leaves only the temporary file, swept later)."""
+    path = folder / f"{name}.eml"
+    tmp = folder / f".{name}.{os.getpid()}.{_secrets.token_hex(4)}.tmp"
+    home.sweep_temporary(folder)
+    home.write_new(tmp, data)
+    try:
+        fault("reply")
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        home.sync_dir(folder)
+    finally:
+        tmp.unlink(missing_ok=True)
+    fault("written")
+    return path
