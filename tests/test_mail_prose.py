@@ -199,3 +199,19 @@ def test_a_mail_of_prose_alone_is_refused_and_the_reply_names_it(journal, cli, t
     assert ("Not read as orders (neither applied nor refused): line 1 'Please pause the game, "
             "I am away this week.'.") in text, text[:400]
     assert len(replies_to(tmp_path / "out", ADDRESSES["german"])) == 1
+
+
+def test_an_order_under_the_signature_is_not_read_and_the_reply_says_so(
+        journal, cli, tmp_path):
+    """Nothing below '-- ' is read (a signature, a phone's footer); a line there that reads
+    as an order is named in the reply, so that an order written under the signature does not
+    vanish unsaid. The signature's name and address lines are not named."""
+    body = (f"play offensive\n\n{KEY_LINE}\n-- \nHans Kaiser\nBerlin\nmove ge-1 liege\n")
+    before = len(records(journal))
+    out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)),
+                  outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
+    assert [r["order"] for r in records(journal)[before:]] == ["play offensive"]
+    text = flat(body_of(report_to_german(tmp_path / "out")))
+    assert "Below your signature ('-- '), not read: line 7 'move ge-1 liege'" in text, text
+    assert "Berlin" not in text[:300]

@@ -12,7 +12,7 @@ from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
-from .refusal import left_over, not_read, why_refused
+from .refusal import left_over, not_read, under_signature, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
@@ -160,7 +160,7 @@ def _read(table: Table, m: Message, key: str, out) -> tuple | None:
     verbs = table.kind.verbs()
     read, prose = mailtext.prose_apart(mailtext.order_lines(body, key, verbs), verbs,
                                        MAIL_HEADS, MAIL_WORDS)
-    out.notes = not_read(prose)
+    out.notes = not_read(prose) + under_signature(mailtext.after_signature(body, verbs))
     lines, link, tip, problem = mailtext.sheet_lines(read)
     if problem is not None:
         out.status, out.reason = "rejected", f"{problem}; nothing was applied"

@@ -33,7 +33,8 @@ from ..engine.reading import VERBS
 from ..store.players import compact
 
 __all__ = ["CAMPAIGN_VERBS", "SHEET_LINE", "MailError", "mail_bytes", "order_lines",
-           "parse_message", "plain_body", "prose_apart", "sheet_lines", "slip_of"]
+           "parse_message", "plain_body", "prose_apart", "after_signature", "sheet_lines",
+           "slip_of"]
 
 DEFAULT_LIMIT = 1 << 20
 
@@ -339,6 +340,21 @@ def _cut(lines: list[str]) -> int:
         if _FROM_HEADER.match(line) and any(_HEADER.match(x) for x in lines[i + 1:i + 5]):
             return i
     return len(lines)
+
+
+def after_signature(body: str, verbs: Collection[str] = CAMPAIGN_VERBS
+                    ) -> list[tuple[int, str]]:
+    """The lines below a signature delimiter ('-- ') that read as orders, up to the old mail
+    below a reply: never read, so the reply names them (an order written under the
+    signature must not vanish unsaid)."""
+    lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
+    end = _cut(lines)
+    if end >= len(lines) or lines[end].strip() != "--":
+        return []
+    rest = lines[end + 1:]
+    stop = _cut(rest)
+    return [(end + 2 + i, t.strip()) for i, t in enumerate(rest[:stop])
+            if not _QUOTE.match(t) and _looks_like_order(t.strip(), verbs)]
 
 
 def _attributions(lines: list[str], end: int, verbs: Collection[str]) -> set[int]:

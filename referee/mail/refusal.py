@@ -35,6 +35,13 @@ def not_read(prose: list[tuple[int, str]]) -> list[str]:
         else []
 
 
+def under_signature(lines: list[tuple[int, str]]) -> list[str]:
+    """The note naming lines below the signature delimiter ('-- ') that read as orders: the
+    referee reads nothing there (none when there are none)."""
+    return [f"Below your signature ('-- '), not read: {named(lines)}; an order there counts "
+            f"only when sent above it."] if lines else []
+
+
 def left_over(lines: list[tuple[int, str]], at: int, to: str | None) -> str:
     """What a mail's order lines from index at on were not applied for: the decision had
     passed to the other side (to), or the game was over, after the line before them."""
