@@ -85,3 +85,26 @@ def test_a_fact_the_test_does_not_read_is_refused(cli, patrol, text, fact):
     r = cli("order", patrol, "--as", "british", text)
     assert r.exit_code != 0 and patrol.read_bytes() == before
     assert f"{fact}=: {text.split()[0]} does not read it" in r.stderr, r.stderr
+
+
+def test_the_player_s_guide_lists_every_order_with_exactly_the_facts_it_takes():
+    """docs/player.md's table of skirmish orders: one row per order the referee reads, each
+    naming every fact the order takes and no other (order_text.READS)."""
+    import re
+    from pathlib import Path
+
+    from skirmish_cases import CARD
+
+    from referee.table.skirmish.order_text import KINDS, READS, parse_order
+
+    text = (Path(__file__).parents[2] / "docs" / "player.md").read_text(encoding="utf-8")
+    table = text.split("### Every skirmish order and the facts it takes", 1)[1]
+    rows = [r for r in table.split("\n\n")[2].splitlines()[2:]]
+    found = {}
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        found[cells[0].strip("`")] = set(re.findall(r"`(\w+)=", cells[2]))
+        example = parse_order(cells[3].strip("`"), CARD)         # each example reads
+        assert example.kind == cells[0].strip("`") and set(example.facts) <= set(READS[example.kind])
+    assert set(found) == set(KINDS)
+    assert {k: set(v) for k, v in READS.items()} == found
