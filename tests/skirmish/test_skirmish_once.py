@@ -105,6 +105,7 @@ def test_the_player_s_guide_lists_every_order_with_exactly_the_facts_it_takes():
         cells = [c.strip() for c in row.strip("|").split("|")]
         found[cells[0].strip("`")] = set(re.findall(r"`(\w+)=", cells[2]))
         example = parse_order(cells[3].strip("`"), CARD)         # each example reads
-        assert example.kind == cells[0].strip("`") and set(example.facts) <= set(READS[example.kind])
+        assert example.kind == cells[0].strip("`")
+        assert set(example.facts) <= set(READS[example.kind])
     assert set(found) == set(KINDS)
     assert {k: set(v) for k, v in READS.items()} == found
