@@ -260,8 +260,9 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
     From IMAP, a pass reads what the mail settings allow (the rest next pass), and never a
     message again that no game claimed (it stays unread there for the moderator)."""
     if is_local(source):
-        found = [Fetched(m.where, m.raw) for m in read_source([Path(source)]) if m.raw]
-        _read_all(group)
+        every = read_source([Path(source)])
+        found = [Fetched(m.where, m.raw) for m in every if m.raw]
+        _read_all(group, [m for m in every if not m.raw])
         return [_shown(f) for f in _deliver(found, group, games_dir, with_map)[1]]
     reading = mailsettings.load().reading
     readers = _readers(group)
@@ -285,11 +286,19 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         return [*still, *unclaimed.values(), *folder.skipped]
 
 
-def _read_all(group: list[Game]) -> None:
+def _read_all(group: list[Game], unread: list | None = None) -> None:
     """Every new message of the games' source is in hand (a game whose messages then fail
-    to be handled is marked unread again by _deliver)."""
+    to be handled is marked unread again by _deliver), unless some could not be read at
+    all (unread: a file that vanished, a link to nowhere, one over the size limit): any may
+    be a player's orders, so no deadline is ruled, and each pass says so."""
     for x in group:
-        if x.read is None:
+        if unread:
+            x.read = False
+            first = unread[0]
+            x.fail(f"{len(unread)} message(s) of the game's mailbox could not be read "
+                   f"({(first.problem or first.where)[:200]}): no deadline is ruled missed "
+                   f"until they can be, or are removed")
+        elif x.read is None:
             x.read = True
 
 
