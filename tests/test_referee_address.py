@@ -96,6 +96,13 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
     ("mail", "--from", ADDRESSES["entente"]),
     ("mail", "--from", "not an address"),
     ("mail", "--from", "referee@club.example\nBcc: x@y.example"),
+    # What a mail program reads otherwise than the referee: a comment, a group, a quoted
+    # or bracketed name, a trailing dot, a name over 64 characters.
+    ("mail", "--from", "referee@club.example(x)"),
+    ("mail", "--from", "ref:x@club.example"),
+    ("mail", "--from", "[ref]@club.example"),
+    ("mail", "--from", "referee@club.example."),
+    ("mail", "--from", "r" * 65 + "@club.example"),
     ("players", "--set", f"entente={REFEREE}"),
     ("players", "--set", f"observer={REFEREE}"),
 ])

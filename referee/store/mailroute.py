@@ -232,10 +232,24 @@ def referee_address(records) -> str:
     return str(roster(records).get(MODERATOR, {}).get("address") or "referee@localhost")
 
 
+# The referee's own address: a plain ASCII addr-spec (RFC 5322's dot-atom local part of 64
+# characters at most, a host name), so that the From it writes is the address it knows its
+# own mail by, and the one players' replies reach: no comment, group, route or quoting.
+_OWN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                          r"@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                          r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+")
+
+
 def check_sender(text: str, option: str = "--from") -> str:
     """The referee's own address as kept: one plain email address (UsageError naming the
-    option)."""
-    return check_address(option, text, text)
+    option), with nothing a mail program would read otherwise than the referee does."""
+    address = check_address(option, text, text)
+    local = address.partition("@")[0]
+    if not _OWN_ADDRESS.fullmatch(address) or len(local) > 64 or len(address) > 254:
+        raise UsageError(f"{option} {address!r}: the referee's own address is a plain address "
+                         f"in ASCII, name@host.example (no comment, quoting or group; a name "
+                         f"of 64 characters at most)")
+    return address
 
 
 def route_problem(data: dict) -> str | None:
