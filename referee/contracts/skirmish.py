@@ -265,6 +265,7 @@ class SkirmishReport(Document):
     turn: int
     phase: str
     waiting: list[str]
+    owed: dict[str, list[str]]      # the tests the card compels of each side before done
     tests: list[SkirmishTest]
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]
@@ -301,6 +302,7 @@ class SkirmishStatus(Document):
     phase: str
     waiting_on: list[str]
     tests: list[str]            # the kinds of test the phase takes, then `done`
+    owed: dict[str, list[str]]  # the tests the card compels of each side before its done
     prompt: str
     game_over: bool             # a side has no figure left fighting
     revealed: bool              # the dice secret is in the journal: no more orders

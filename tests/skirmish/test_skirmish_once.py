@@ -5,6 +5,8 @@ limits are read off the card's lines quoted in each test."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from skirmish_cases import Table, figure
 
@@ -109,3 +111,34 @@ def test_the_player_s_guide_lists_every_order_with_exactly_the_facts_it_takes():
         assert set(example.facts) <= set(READS[example.kind])
     assert set(found) == set(KINDS)
     assert {k: set(v) for k, v in READS.items()} == found
+
+
+def test_done_cannot_skip_the_morale_tests_the_card_compels(cli, tmp_path):
+    """Card, Morale: a section tests "if a figure of the section is killed" this turn: one
+    test for each figure killed. In the morale phase the owning side's `done` is refused
+    until it has taken them; status and the report say what is owed."""
+    j = tmp_path / "m.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
+               "manual").exit_code == 0
+
+    def order(side, text, *dice):
+        return cli("order", j, "--as", side, text, *(("--dice", ",".join(dice)) if dice
+                                                      else ()))
+
+    for side in ("british", "german") * 2:                       # movement, artillery
+        assert order(side, "done").exit_code == 0
+    assert order("german", "fire G5 at=B1 range=10 state=halted cover=none command=yes",
+                 "18").exit_code == 0                            # 18+: killed
+    for side in ("british", "german") * 2:                       # fire, melee
+        assert order(side, "done").exit_code == 0
+    before = j.read_bytes()
+    r = order("british", "done")
+    assert r.exit_code == 1 and j.read_bytes() == before
+    assert "owes 1: morale B trigger=killed first" in r.stderr and "(rule Morale)" in r.stderr
+    assert order("german", "done").exit_code == 0                # the German owes nothing
+    status = json.loads(cli("status", j, "--format", "json").stdout)
+    assert status["owed"] == {"british": ["morale B trigger=killed"]}
+    assert "british owes, before done" in cli("skirmish", "report", j).stdout
+    assert order("british", "morale B trigger=killed", "6").exit_code == 0
+    assert json.loads(cli("status", j, "--format", "json").stdout)["owed"] == {}
+    assert order("british", "done").exit_code == 0               # turn 2 begins

@@ -171,3 +171,19 @@ def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,
             return m.rule, f"{a.id} is pinned: it halts {card.movement.pinned_retreat}\" " \
                            f"from {defender.id}"
     return None
+
+
+def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
+    """The tests the card compels of a side in the phase the game is in, as orders: in the
+    morale phase, one morale test for each figure a section of it lost this turn (a
+    section with a figure still fighting; the other triggers hang on distances the referee
+    cannot see, so their tests are the player's to declare)."""
+    if "morale" not in card.sequence[state.phase].tests:
+        return []
+    due = []
+    for sec in state.sections.values():
+        standing = any(f.section == sec.id and f.active for f in state.figures.values())
+        if sec.side == side and not sec.dispersed and standing:
+            due += [f"morale {sec.id} trigger=killed"] * (sec.killed_this_turn -
+                                                          sec.killed_tests)
+    return due

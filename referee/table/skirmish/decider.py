@@ -18,6 +18,7 @@ from .checks import (
     check_move,
     enemy_figures,
     motivation,
+    owed,
     own_figure,
 )
 from .order_text import SkOrder, parse_order
@@ -65,8 +66,14 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
     if o.kind == "done":
         if o.subject is not None or o.facts:
             return FLOW, "done ends the side's part of the phase: it names no figure and no fact"
-        return (FLOW, f"the {side} side is done with this phase already") \
-            if side in state.done else None
+        if side in state.done:
+            return FLOW, f"the {side} side is done with this phase already"
+        due = owed(card, state, side)
+        if due:
+            return card.morale.rule, (f"the card compels a morale test for each figure killed "
+                                      f"this turn, and the {side} side owes "
+                                      f"{len(due)}: {'; '.join(dict.fromkeys(due))} first")
+        return None
     if side in state.done:
         return FLOW, f"the {side} side said done in this phase"
     r = _in_phase(card, state, o) or CHECKS[o.kind](card, state, o, side)

@@ -31,7 +31,7 @@ from . import decider as sk
 from . import life
 from .loading import load_skirmish
 from .order_text import KINDS
-from .report import report_document, report_text, test_lines
+from .report import owed_by_side, owed_lines, report_document, report_text, test_lines
 
 FLOW = "Sequence of Play"
 
@@ -124,14 +124,15 @@ class SkirmishKind(GameKind):
             game_id=game.header["game_id"], game=game.header["game"],
             scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
             phase=sk.phase_of(game.card, state).phase, waiting_on=waiting,
-            tests=_open_tests(game),
+            tests=_open_tests(game), owed=owed_by_side(game.card, state),
             prompt=self.prompt(table), game_over=life._over(state),
             revealed=state.revealed is not None)
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Document:
         waiting = ", ".join(view["waiting_on"]) or "nobody"
         now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
-               para("Tests of this phase: ", Span(", ".join(view["tests"]), "order"))]
+               para("Tests of this phase: ", Span(", ".join(view["tests"]), "order")),
+               *(para(line) for line in owed_lines(view["owed"]))]
         if view["revealed"]:
             now.append(para("The dice secret is revealed: the game is closed."))
         elif view["game_over"]:

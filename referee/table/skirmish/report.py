@@ -7,6 +7,7 @@ reveals it."""
 from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishReport
+from .checks import owed
 
 
 def _test(t: dict) -> dict:
@@ -32,6 +33,18 @@ def _sections(state) -> list[dict]:
             for s in state.sections.values()]
 
 
+def owed_by_side(card, state) -> dict[str, list[str]]:
+    """The tests the card compels of each side before it may say done (sides owing none
+    left out)."""
+    return {s: due for s in state.sides if (due := owed(card, state, s))}
+
+
+def owed_lines(owed: dict[str, list[str]]) -> list[str]:
+    """What each side owes, as the text of a report or status gives it."""
+    return [f"{side} owes, before done (the card compels them): {'; '.join(due)}"
+            for side, due in owed.items()]
+
+
 def report_document(header: dict, card, state, turn: int | None = None) -> dict:
     """The report of a skirmish game (turn: only that turn's tests)."""
     tests = [_test(t) for t in state.tests if turn is None or t["turn"] == turn]
@@ -39,6 +52,7 @@ def report_document(header: dict, card, state, turn: int | None = None) -> dict:
         game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
         turn=state.turn, phase=card.sequence[state.phase].phase,
         waiting=[s for s in state.sides if s not in state.done], tests=tests,
+        owed=owed_by_side(card, state),
         figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
@@ -73,7 +87,8 @@ def _figure_line(f: dict) -> str:
 def report_text(doc: dict) -> str:
     """The report as text: the turn, the tests, then each side's forces."""
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
-           f"phase; waiting on {', '.join(doc['waiting']) or 'nobody'}", "", "Tests:"]
+           f"phase; waiting on {', '.join(doc['waiting']) or 'nobody'}",
+           *owed_lines(doc["owed"]), "", "Tests:"]
     for t in doc["tests"]:
         out += test_lines(t)
     for d in doc["disputes"]:
