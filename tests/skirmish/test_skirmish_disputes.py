@@ -101,7 +101,9 @@ def test_a_settle_in_a_later_turn_leaves_that_turn_s_kills_alone(cli, tmp_path):
     to_next_phase(2)                                             # movement, artillery
     order("german", "fire G5 at=B1 range=10 state=halted cover=none command=yes", "18")
     order("british", "dispute record=5 fact=cover value=hard")
-    to_next_phase(3 + 2)                         # fire, melee, morale; turn 2's first two
+    to_next_phase(2)                                             # fire, melee
+    order("british", "morale B trigger=killed", "6")             # owed for B1, passed
+    to_next_phase(1 + 2)                              # morale; turn 2's movement, artillery
     order("german", "fire G5 at=B2 range=10 state=halted cover=none command=yes", "18")
     order("moderator", "settle record=5 fact=cover value=hard")
     to_next_phase(2)                                             # fire, melee
@@ -112,3 +114,14 @@ def test_a_settle_in_a_later_turn_leaves_that_turn_s_kills_alone(cli, tmp_path):
     assert [s["killed"] for s in doc["sections"] if s["id"] == "B"] == [1]
     r = cli("order", j, "--as", "british", "morale B trigger=killed", "--dice", "6")
     assert r.exit_code == 1 and "taken a test for each" in r.stderr    # one death, one test
+
+
+@pytest.mark.parametrize("text", ["settle record=1 fact=command value=no",
+                                  "settle record=1 fact=mode"])
+def test_a_correction_names_the_disputed_fact_and_a_value(cli, played, text):  # noqa: F811
+    """The moderator corrects what was disputed, nothing else: another fact of the test, or
+    no value, is refused and nothing recorded."""
+    j, _ = played
+    assert cli("order", j, "--as", "german",
+               "dispute record=1 fact=mode value=rush").exit_code == 0
+    assert "the disputed fact" in refused(cli, j, "moderator", text)

@@ -423,6 +423,11 @@ def settle(card, records, o, side, dice) -> dict:
         return {"actor": side, "order": o.text, "turn": state.turn,
                 "phase": sk.phase_of(card, state).phase, "settle": ruling}
     fact, value = o.facts.get("fact"), o.facts.get("value")
+    disputed = [d["fact"] for d in state.disputes if d["record"] == n and "ruling" not in d]
+    if fact not in disputed or value is None:
+        raise IllegalOrderError(o.text, "Disputes", f"a correction names the disputed fact "
+                                f"of record {n} and its value: fact="
+                                f"{'|'.join(disputed)} value=VALUE, or uphold=yes")
     facts = dict(rec["test"]["facts"])
     facts[fact] = _as_declared(facts.get(fact), value, o.text, fact, card, state.figures)
     _, before = replay(records[:n])
