@@ -34,12 +34,19 @@ class Behind(Post):
         return super().source.replace(f":{self.imap.port}/", f":{self.relay.port}/")
 
 
-@pytest.fixture
-def post(servers, monkeypatch, tmp_path) -> Behind:
-    found = route_through(servers, monkeypatch, tmp_path / "user", Behind)
+def relayed(servers, monkeypatch, tmp_path, kind: type = Behind) -> Behind:
+    """A route through the servers whose IMAP side goes through a relay the test may stop
+    (the mail settings name the relay's port)."""
+    found = route_through(servers, monkeypatch, tmp_path / "user", kind)
     found.relay = Relay(found.imap.port)
     mail_settings(f'[hosts."{HOST}"]\ntls = "required"\n'
                   f'ports = {[found.relay.port, found.smtp.port]}\n')
+    return found
+
+
+@pytest.fixture
+def post(servers, monkeypatch, tmp_path) -> Behind:
+    found = relayed(servers, monkeypatch, tmp_path)
     yield found
     found.relay.down()
 

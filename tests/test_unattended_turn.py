@@ -27,9 +27,10 @@ import re
 from datetime import timedelta
 
 import pytest
-from mailservers import HOST, Relay, mail_settings, route_through
 from test_defaults import ADDRESSES, START, VERDUN, VERDUN_STEPS, game
-from test_unattended import Post, at, records, text_of, words
+from test_outage import Behind as Relayed
+from test_outage import relayed
+from test_unattended import at, records, text_of, words
 
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE
@@ -39,14 +40,9 @@ REFEREE = "referee@club.example"
 SIDE_OF = {a: s for s, a in ADDRESSES.items()}
 
 
-class Behind(Post):
-    """The game's post, the referee reading its mail through a relay it can lose."""
-
-    relay: Relay
-
-    @property
-    def source(self) -> str:
-        return super().source.replace(f":{self.imap.port}/", f":{self.relay.port}/")
+class Behind(Relayed):
+    """The game's post, the referee reading its mail through a relay it can lose, and the
+    players writing their own mails."""
 
     def write(self, side: str, body: str, answering) -> str:
         """side's own mail answering one of the referee's, his key quoted below it."""
@@ -65,10 +61,7 @@ class Behind(Post):
 
 @pytest.fixture
 def post(servers, monkeypatch, tmp_path) -> Behind:
-    found = route_through(servers, monkeypatch, tmp_path / "user", Behind)
-    found.relay = Relay(found.imap.port)
-    mail_settings(f'[hosts."{HOST}"]\ntls = "required"\n'
-                  f'ports = {[found.relay.port, found.smtp.port]}\n')
+    found = relayed(servers, monkeypatch, tmp_path, Behind)
     yield found
     found.relay.down()
 
