@@ -453,3 +453,33 @@ def test_a_decision_with_no_order_the_referee_may_give_still_waits(tmp_path, mon
     told = mails(out)[ADDRESSES["moderator"]]
     assert len(told) == 1 and "no order the referee may give for the side is open" in told[0]
     assert g.open_game(journal).state.pending.kind == "card_or_pass"
+
+
+def test_the_mails_of_answers_cut_off_are_written_though_a_player_s_mail_came_first(
+        tmp_path, monkeypatch):
+    """A pass killed between the referee's answer for a silent German and its mails; the
+    next pass applies the Entente's mail before it checks the deadlines. The mails of the
+    answer are still written, once to each reader."""
+    from referee.mail import reminders
+
+    journal = game(tmp_path, "1914", [], dice="committed")
+    out = tmp_path / "out"
+    real = reminders._tell_answered
+
+    def killed(*_, **__):
+        raise KeyboardInterrupt("killed between the records and their mails")
+
+    monkeypatch.setattr(reminders, "_tell_answered", killed)
+    with pytest.raises(KeyboardInterrupt):
+        check_deadlines(journal, out, DUE + timedelta(hours=1))
+    monkeypatch.setattr(reminders, "_tell_answered", real)
+    assert answered(journal, 0) == [("german", "pass", "2.0 II.1")]
+    st = g.open_game(journal).state
+    monkeypatch.setenv(NOW_VARIABLE, (DUE + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    side = st.pending.side
+    mine = [format_order(o) for o in legal_orders(st, g.open_game(journal).data, side)]
+    assert g.submit(journal, side, [mine[0]]).rejected is None          # his mail, applied
+    check_deadlines(journal, out, DUE + timedelta(hours=2))
+    check_deadlines(journal, out, DUE + timedelta(hours=3))
+    told = {a: [t for t in texts if "none came" in t] for a, texts in mails(out).items()}
+    assert {a: len(t) for a, t in told.items()} == dict.fromkeys(ADDRESSES.values(), 1)

@@ -32,7 +32,8 @@ from test_hostile_mail import (
     replies_to,
 )
 
-from referee.mail.message import CAMPAIGN_VERBS, order_lines, prose_apart, slip_of
+from referee.mail.message import CAMPAIGN_VERBS, order_lines
+from referee.mail.prose import prose_apart, slip_of
 from referee.mail.refusal import MOST_NAMED, not_read
 
 KEY_LINE = f"Order key: {KEYS['german']}"
@@ -215,3 +216,14 @@ def test_an_order_under_the_signature_is_not_read_and_the_reply_says_so(
     text = flat(body_of(report_to_german(tmp_path / "out")))
     assert "Below your signature ('-- '), not read: line 7 'move ge-1 liege'" in text, text
     assert "Berlin" not in text[:300]
+
+
+@pytest.mark.parametrize("mangled", ["d0ne", "pl4y offensive", "end_turn", "p@ss",
+                                     "pl\u0430y offensive", "\uff50\uff4c\uff41\uff59 offensive"])
+def test_a_mangled_first_word_reads_as_an_order_never_as_prose(mangled):
+    """A first word no prose has (letters mixed with digits or signs, a Latin word with a
+    Cyrillic look-alike letter, full-width letters) stands for a mistyped order: it is
+    refused, quoted, never passed over. Accented prose is still prose."""
+    assert split(f"{mangled}\nmove ge-1 liege\n") == ([mangled, "move ge-1 liege"], [])
+    assert split("move ge-1 liege\nÜber alles, Grüße\n") == (["move ge-1 liege"],
+                                                             ["Über alles, Grüße"])

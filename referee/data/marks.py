@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from .problems import Item, Problem
+from .problems import Item, Problem, named
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
@@ -130,7 +130,7 @@ def dotted(path: tuple | list, raw: Any) -> str:
         if isinstance(key, int):
             item = node[key] if isinstance(node, list) and key < len(node) else None
             name = (item.get("id") or item.get("key")) if isinstance(item, dict) else None
-            parts.append(f"[{key}]" + (f"({name})" if isinstance(name, str) else ""))
+            parts.append(named(key, name).shown if isinstance(name, str) else f"[{key}]")
         else:
             parts.append(("." if parts else "") + str(key))
         try:

@@ -30,8 +30,11 @@ class Item(str):
 
 
 def named(index: int, name: object) -> Nth:
-    """The item at index, shown with its id: `[3](liege)`."""
-    return Nth(index, f"[{index}]({name})")
+    """The item at index, shown with its id: `[3](liege)` (an id that is not printable text
+    shown escaped, a long one cut: one problem, one line)."""
+    text = str(name)
+    text = text if text.isprintable() else repr(text)[1:-1]
+    return Nth(index, f"[{index}]({text[:40]}{'…' if len(text) > 40 else ''})")
 
 
 def turn_at(events: At, index: int, turn: int) -> At:

@@ -6,6 +6,7 @@ them to the moderator until he acts. Each function takes tick's Game (x)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from ..base.errors import RefereeError
@@ -39,6 +40,15 @@ def owe_news_again(x) -> None:
               f"the moderator has acted on it")
 
 
+def _is_file(path: Path) -> bool:
+    """Whether a mail is there: a folder others may write, or make unreadable, is looked at
+    without an error of its own (what cannot be seen counts as gone)."""
+    try:
+        return os.path.isfile(path)
+    except (OSError, ValueError):
+        return False
+
+
 def stranded(x) -> None:
     """The mails this referee wrote into an earlier route's outbox folder that are still
     there, never sent (the route changed under them): their sides' news is owed again, once,
@@ -48,14 +58,14 @@ def stranded(x) -> None:
         ledger = load_ledger(x.game_id, x.header_hash)
         before = json.dumps(ledger["stranded"], sort_keys=True)
         for folder in x.former:
-            left = [n for n in ledger["starts"] if (Path(folder) / f"{n}.eml").is_file()]
+            left = [n for n in ledger["starts"] if _is_file(Path(folder) / f"{n}.eml")]
             sides = news_owed_again(ledger, left)
             for side in sorted(set(sides)):
                 x.log(f"owed     {side}: his next mail carries the news of the mails left "
                       f"in {folder}")
             ledger["stranded"][folder] = sorted(set(ledger["stranded"].get(folder, []))
                                                 | set(left))
-        left = {f: [n for n in names if (Path(f) / f"{n}.eml").is_file()]
+        left = {f: [n for n in names if _is_file(Path(f) / f"{n}.eml")]
                 for f, names in ledger["stranded"].items()}
         ledger["stranded"] = {f: names for f, names in left.items() if names}
         if json.dumps(ledger["stranded"], sort_keys=True) != before:

@@ -11,8 +11,9 @@ order verbs of the game's engine):
   numbers, once signatures, quoted replies, attributions ("On ... wrote:"),
   the order-key line, greetings, closings, list markers, blank lines and '#'
   comments are dropped;
-- prose_apart: those lines split into the orders (from the first line that reads as one
-  to the last) and the player's prose around them, which is not read as orders.
+- after_signature: the lines below a signature delimiter that read as orders (named in
+  the reply, never read); prose.py splits order_lines' lines into the orders and the
+  player's prose around them.
 
 Every problem is a MailError (a ValueError) with a one-line message.
 """
@@ -25,7 +26,6 @@ import email.policy
 import hashlib
 import re
 from collections.abc import Collection
-from difflib import SequenceMatcher
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
@@ -33,8 +33,7 @@ from ..engine.reading import VERBS
 from ..store.players import compact
 
 __all__ = ["CAMPAIGN_VERBS", "SHEET_LINE", "MailError", "mail_bytes", "order_lines",
-           "parse_message", "plain_body", "prose_apart", "after_signature", "sheet_lines",
-           "slip_of"]
+           "parse_message", "plain_body", "after_signature", "sheet_lines", "looks_like_order"]
 
 DEFAULT_LIMIT = 1 << 20
 
@@ -322,7 +321,7 @@ _CLOSING = re.compile(
 _NAME = re.compile(r"^(?:[—–-]+\s*)?" + _WORD + r"(?:[\s,]+" + _WORD + r"){0,3}[\s.!]*$")
 
 
-def _looks_like_order(text: str, verbs: Collection[str]) -> bool:
+def looks_like_order(text: str, verbs: Collection[str]) -> bool:
     """A verb the referee reads first, a unit id, or the JSON form of an order."""
     words = text.split()
     if not words:
@@ -354,7 +353,7 @@ def after_signature(body: str, verbs: Collection[str] = CAMPAIGN_VERBS
     rest = lines[end + 1:]
     stop = _cut(rest)
     return [(end + 2 + i, t.strip()) for i, t in enumerate(rest[:stop])
-            if not _QUOTE.match(t) and _looks_like_order(t.strip(), verbs)]
+            if not _QUOTE.match(t) and looks_like_order(t.strip(), verbs)]
 
 
 def _attributions(lines: list[str], end: int, verbs: Collection[str]) -> set[int]:
@@ -367,12 +366,12 @@ def _attributions(lines: list[str], end: int, verbs: Collection[str]) -> set[int
         if s.endswith(":") and _ATTRIBUTION_VERB.search(s):  # never an order
             found.add(i)
             continue
-        if not _ATTRIBUTION_INTRO.match(s) or _looks_like_order(s, verbs):
+        if not _ATTRIBUTION_INTRO.match(s) or looks_like_order(s, verbs):
             continue
         parts = [s]
         for j in range(i + 1, min(i + 3, end)):
             t = lines[j].strip()
-            if not t or _QUOTE.match(t) or _looks_like_order(t, verbs):
+            if not t or _QUOTE.match(t) or looks_like_order(t, verbs):
                 break
             parts.append(t)
             if t.endswith(":"):
@@ -386,7 +385,7 @@ def _drop_greeting(lines: list[tuple[int, str]], verbs: Collection[str]
                    ) -> list[tuple[int, str]]:
     if lines:
         first = lines[0][1]
-        if _looks_like_order(first, verbs):
+        if looks_like_order(first, verbs):
             return lines
         # A greeting word ("Hi", "hello Bob,"), or a few words ending in ',' or '!' that do
         # not start in lower case ("Moderator,", "Greetings from Berlin!").
@@ -403,8 +402,8 @@ def _drop_closing(lines: list[tuple[int, str]], verbs: Collection[str]
         if at < 0:
             continue
         closing, names = lines[at][1], [t for _, t in lines[at + 1:]]
-        if (_CLOSING.match(closing) and not _looks_like_order(closing, verbs)
-                and all(_NAME.match(n) and len(n) <= 40 and not _looks_like_order(n, verbs)
+        if (_CLOSING.match(closing) and not looks_like_order(closing, verbs)
+                and all(_NAME.match(n) and len(n) <= 40 and not looks_like_order(n, verbs)
                         for n in names)):
             return lines[:at]
     return lines
@@ -436,99 +435,6 @@ def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMP
             continue
         kept.append((i + 1, text))
     return _drop_closing(_drop_greeting(kept, verbs), verbs)
-
-
-# --- the orders and the prose around them -----------------------------------------------------
-
-# A slip of the keyboard: difflib's ratio between a word and the verb it is near, from its
-# first letter on (transposed letters aside). 0.75 keeps a letter dropped, doubled or
-# swapped ('pas', 'playy', 'mvoe') and one wrong after the first ('mive'), and lets go of
-# the words of prose that share most of a verb's letters but not its first ('send' for end,
-# 'one' for done, 'right' for fight).
-SLIP_RATIO = 0.75
-# The most first words of prose looked at for a slip in one mail (the rest are taken for
-# orders): a bound on the work a mail of 1 MB makes, far above what a player writes.
-MOST_WORDS = 1000
-_SLIP_WORD = re.compile(r"[^\W\d_]{3,16}")
-
-
-def _swapped(word: str, verb: str) -> bool:
-    """Whether word is verb with two neighbouring letters swapped ('edn', 'mvoe')."""
-    at = [i for i, (a, b) in enumerate(zip(word, verb)) if a != b]
-    return len(at) == 2 and at[1] == at[0] + 1 and word[at[0]] == verb[at[1]] and \
-        word[at[1]] == verb[at[0]]
-
-
-class _Slips:
-    """Which word of a list a typed word is a slip for (the nearest): the words by first
-    letter and by their letters, so that a word is compared with a few of them only."""
-
-    def __init__(self, words: Collection[str]):
-        self.first: dict[str, list[str]] = {}
-        self.letters: dict[str, list[str]] = {}
-        for w in dict.fromkeys(x.casefold() for x in words):
-            self.first.setdefault(w[:1], []).append(w)
-            self.letters.setdefault("".join(sorted(w)), []).append(w)
-        self.matcher = SequenceMatcher(autojunk=False)
-
-    def of(self, word: str) -> str | None:
-        for verb in self.letters.get("".join(sorted(word)), ()):
-            if _swapped(word, verb):
-                return verb
-        m, best, near = self.matcher, SLIP_RATIO, None
-        m.set_seq2(word)
-        for verb in self.first.get(word[:1], ()):
-            m.set_seq1(verb)
-            if m.real_quick_ratio() >= best and m.quick_ratio() >= best and m.ratio() >= best:
-                best, near = m.ratio(), verb
-        return near
-
-
-def _first_word(text: str) -> str:
-    """The first word of a line as a slip is looked for: casefolded, without the
-    punctuation around it; '' when it is not a word of 3 to 16 letters."""
-    first = text.split(None, 1)[0].casefold().strip(",.!:;") if text.strip() else ""
-    return first if _SLIP_WORD.fullmatch(first) else ""
-
-
-def slip_of(text: str, words: Collection[str]) -> str | None:
-    """The word of words that the first word of text is a slip of the keyboard for ('mvoe'
-    for move, 'pas' for pass), or None: it begins with the same letter and difflib finds
-    it close (SLIP_RATIO), or it has two neighbouring letters swapped."""
-    first = _first_word(text)
-    return _Slips(words).of(first) if first else None
-
-
-def prose_apart(lines: list[tuple[int, str]], verbs: Collection[str],
-                heads: Collection[re.Pattern] = (), slips: Collection[str] = ()
-                ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """(orders, prose) of a mail's lines (order_lines'): the orders run from the first line
-    that reads as one to the last; the lines before and after them are the player's prose,
-    not read as orders. A line reads as an order when it starts with a verb (verbs), names
-    a unit id or is JSON (as for greetings), matches one of heads (the mail's own lines:
-    'standing:', 'extend', 'Link:'), or starts with a slip of a verb or of slips ('mvoe',
-    'pas'; not a line ending in ':' or '?'; and past MOST_WORDS words of prose, any): a
-    mistyped order is refused, never passed over. A line between two orders is an order
-    line, whatever it says: refused when it is none."""
-    near = _Slips([*verbs, *slips])
-    seen: dict[str, bool] = {"": False}     # a word's verdict, once (a long mail repeats)
-
-    def order_like(text: str) -> bool:
-        if _looks_like_order(text, verbs) or any(h.match(text) for h in heads):
-            return True
-        if text.endswith((":", "?")):       # it introduces or asks: no order ends so
-            return False
-        word = _first_word(text)
-        if word not in seen:
-            # Past so many words of prose (no player's mail), each further one is taken for
-            # an order: refused, never passed over, at a bounded cost.
-            seen[word] = len(seen) > MOST_WORDS or near.of(word) is not None
-        return seen[word]
-
-    at = [i for i, (_, text) in enumerate(lines) if order_like(text)]
-    if not at:
-        return [], list(lines)
-    return lines[at[0]:at[-1] + 1], lines[:at[0]] + lines[at[-1] + 1:]
 
 
 # --- a dice sheet's lines ----------------------------------------------------------------------

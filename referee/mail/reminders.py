@@ -494,15 +494,15 @@ def _answer_of(j: Table, rec: dict, text: str) -> Answer | None:
 
 
 def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> None:
-    """The mails of the last pass's answer for a silent side, if a run was cut off between
-    its record and them: the last such record made at the time of the journal's last
-    record (the records of one pass share its time)."""
-    raw = j.raw
-    records = j.records
-    last_at = records[-1].get("at")
-    answered = [r for r in records[1:] if r.get("at") == last_at and answers_missed(r)]
+    """The mails of the last pass's answers for silent sides, if a run was cut off between
+    their records and them: the answers made at the time of the journal's last answer (the
+    records of one pass share its time), whatever was applied after them (a player's mail
+    read by the next pass before its deadlines are checked)."""
+    answered = [r for r in j.records[1:] if answers_missed(r)]
     if answered:
-        _tell_answered(j, raw, answered, outbox, now, games_dir)
+        last_at = answered[-1].get("at")
+        _tell_answered(j, j.raw, [r for r in answered if r.get("at") == last_at], outbox,
+                       now, games_dir)
 
 
 Post = _Post        # a game's mail for one pass, as other mail modules write it

@@ -74,3 +74,35 @@ def test_a_hostile_file_is_refused_in_one_line(cli, tmp_path):
     assert r.exit_code == 3 and "alias" in r.stderr, r.output
     r = cli("new", tmp_path / "y.jsonl", "--game", "skirmish", "--scenario", "nowhere.yaml")
     assert r.exit_code == 2 and "patrol" in r.stderr and "FILE.yaml" in r.stderr
+
+
+def test_forces_too_large_for_a_journal_or_a_side_named_as_a_reader_are_refused(cli,
+                                                                               tmp_path):
+    """A file of 20,000 figures (its journal's first line would be too long to read again)
+    and a side called `moderator` (a name every command reads as the moderator) are
+    refused with the problem's place; no journal is made."""
+    many = RAID.replace("          - {id: B2, weapon: rifle}\n", "".join(
+        f"          - {{id: B{i}, weapon: rifle}}\n" for i in range(2, 20000)))
+    (tmp_path / "many.yaml").write_text(many, encoding="utf-8")
+    r = cli("new", tmp_path / "m.jsonl", "--game", "skirmish", "--scenario",
+            str(tmp_path / "many.yaml"))
+    assert r.exit_code == 3 and "a skirmish takes 400 at most" in r.stderr, r.output
+    assert not (tmp_path / "m.jsonl").exists()
+    kept = RAID.replace("british", "moderator")
+    (tmp_path / "kept.yaml").write_text(kept, encoding="utf-8")
+    r = cli("new", tmp_path / "k.jsonl", "--game", "skirmish", "--scenario",
+            str(tmp_path / "kept.yaml"))
+    assert r.exit_code == 3 and "'moderator' is a name the referee keeps" in r.stderr
+    assert f"{tmp_path / 'kept.yaml'}:3:" in r.stderr, r.stderr
+    assert not (tmp_path / "k.jsonl").exists()
+
+
+def test_an_id_with_a_line_end_is_named_on_one_line(cli, tmp_path):
+    odd = RAID.replace("{id: B2, weapon: rifle}", '{id: "B\\n2", weapon: rifle}')
+    (tmp_path / "odd.yaml").write_text(odd, encoding="utf-8")
+    r = cli("new", tmp_path / "o.jsonl", "--game", "skirmish", "--scenario",
+            str(tmp_path / "odd.yaml"))
+    assert r.exit_code == 3, r.output
+    lines = r.stderr.strip().splitlines()
+    assert all(x.startswith("referee: ") for x in lines), lines
+    assert any("(B\\n2)" in x for x in lines), lines

@@ -37,6 +37,13 @@ class SkirmishData:
         return tuple(first.sides) if first else ()
 
 
+# A scenario's size: far above a skirmish's (a platoon a side), far below what would make
+# the journal's first line, which holds the forces whole, too long to read.
+MOST_FIGURES = 400
+# Names of readers and actors the referee keeps: no side may take one.
+KEPT_NAMES = frozenset({"moderator", "referee", "public", "observer", "all", "everyone"})
+
+
 def _validated(model: type, raw: Any, label: str, problems: list[str]) -> Any:
     """raw as a model, or None with one problem line per error."""
     if raw is None:
@@ -54,6 +61,13 @@ def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str)
     """A scenario's cross-checks: its sides' forces, known weapons, unique figure ids; each
     problem at the place in the file it is about."""
     out = []
+    count = sum(len(s.figures) for f in sc.forces.values() for s in f.sections)
+    if count > MOST_FIGURES:
+        out.append(DataProblem(label, ("forces",), f"{count} figures: a skirmish takes "
+                                                   f"{MOST_FIGURES} at most"))
+    out += [DataProblem(label, ("sides",), f"{side!r} is a name the referee keeps for a "
+                                           f"reader; name the side otherwise")
+            for side in sc.sides if side.casefold() in KEPT_NAMES]
     if set(sc.forces) != set(sc.sides):
         out.append(DataProblem(label, ("forces",), "the forces must be those of the two "
                                                    f"sides ({', '.join(sc.sides)})"))
