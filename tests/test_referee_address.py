@@ -194,3 +194,27 @@ def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, t
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert len(sent(net)) == 2
+
+
+def test_a_former_outbox_nobody_may_read_is_passed_over_without_an_error(cli, tmp_path,
+                                                                         monkeypatch):
+    """Whoever owns the folder of an earlier route's outbox may make it unreadable: the pass
+    goes on (nothing of the folder counts), it never ends in an internal error."""
+    import os
+
+    box, old, new = tmp_path / "box", tmp_path / "old", tmp_path / "new"
+    write_maildir(box, [])
+    journal, _ = new_game(cli, tmp_path / "games", "uniform", None, "--mail-in", str(box),
+                          "--mail-out", f"outbox:{old}")
+    assert tick(cli, journal).exit_code == 0
+    assert cli("mail", journal, "--out", f"outbox:{new}").exit_code == 0
+    real = os.stat
+
+    def refused(path, *args, **kwargs):
+        if str(path).startswith(str(old) + os.sep):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", refused)
+    r = tick(cli, journal)
+    assert r.exit_code in (0, 3) and "internal error" not in r.output, r.output
