@@ -26,7 +26,6 @@ from ..engine import waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now, scan
-from .defaults import NULL_TEXTS
 from .records import keep_contract
 from .replay import Era, data_for, position, start_state
 
@@ -168,6 +167,8 @@ def clock_words(rec: dict, name=lambda side: side) -> str | None:
     if kind == "reminded":
         return f"{side} reminded {fact.get('before')} before the deadline, {due}"
     if kind == "missed":
+        from .defaults import NULL_TEXTS  # start-up: the rules' answers, for a missed one
+
         how = "a sealed answer" if "private_order" in rec else \
             "the answer that does nothing" if rec.get("order") in NULL_TEXTS else \
             "its default answer for the decision"
