@@ -142,3 +142,35 @@ def test_done_cannot_skip_the_morale_tests_the_card_compels(cli, tmp_path):
     assert order("british", "morale B trigger=killed", "6").exit_code == 0
     assert json.loads(cli("status", j, "--format", "json").stdout)["owed"] == {}
     assert order("british", "done").exit_code == 0               # turn 2 begins
+
+
+def test_a_melee_is_one_fight_a_turn_each_attacker_once_and_a_defender_dies_once():
+    """Card, Hand-to-Hand Combat: "+2 if 2nd attacker": two attackers fight the defender as
+    one melee, declared together; a second melee order against him (which would roll his
+    die again and lose the +2), an attacker named twice or fighting twice, are refused. A
+    defender beaten by both dies once: one death for his section's morale."""
+    t = Table(red=[figure("R1"), figure("R2"), figure("R3")],
+              blue=[figure("B1"), figure("B2")], phase="melee")
+    rule, why = t.refusal("red", "melee B1 attackers=R1,R1")
+    assert rule == "Hand-to-Hand Combat" and "R1 is named twice" in why
+    got = t.test("red", "melee B1 attackers=R1,R2", [1, 6, 6])   # B1 1; R1 6; R2 6+2
+    assert got["result"] == "R1 6 v B1 1: B1 killed; R2 8 v B1 1: B1 killed"
+    assert [e for e in got["effects"] if e.get("killed")] == [{"figure": "B1", "killed": 1}]
+    assert t.state.sections["B"].killed_this_turn == 1
+    rule, why = t.refusal("red", "melee B2 attackers=R1")
+    assert rule == "Hand-to-Hand Combat" and "R1 has fought a melee this turn" in why
+
+
+def test_a_second_attacker_ordered_apart_is_refused():
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="melee")
+    t.test("red", "melee B1 attackers=R1", [3, 3])
+    rule, why = t.refusal("red", "melee B1 attackers=R2")
+    assert rule == "Hand-to-Hand Combat" and "both attackers are named in one order" in why
+
+
+def test_no_stealthy_move_into_contact():
+    """Card: figures can't rush into contact, "only assault or manoeuvre"."""
+    t = Table(red=[figure("R1")], phase="movement")
+    rule, why = t.refusal("red", "move R1 mode=stealthy contact=yes command=yes")
+    assert rule == "Hand-to-Hand Combat" and "stealthy into contact" in why
+    assert t.refusal("red", "move R1 mode=manoeuvre contact=yes command=yes") is None

@@ -151,10 +151,27 @@ def _check_melee(card, state, o, side):
     bad = next((a for a in attackers if isinstance(a, tuple)), None)
     if bad or not attackers:
         return bad or (card.melee.rule, "name the attackers: attackers=A[,B]")
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice:
+        return card.melee.rule, f"{twice} is named twice: each attacker fights once"
     defender = enemy_figures(state, [o.subject] if o.subject else [], side)
     if isinstance(defender, tuple):
         return defender
-    return check_melee(card, state, defender[0], attackers)
+    return check_melee(card, state, defender[0], attackers) or \
+        _fought_already(card, state, defender[0], names)
+
+
+def _fought_already(card, state, defender, names: list[str]) -> Refusal | None:
+    """A melee is one test a turn for its defender, its attackers declared together (the
+    second attacker's +2 and the defender's one roll against both), and each attacker
+    fights once a turn."""
+    if defender.attackers:
+        return card.melee.rule, (f"{defender.id} has fought its melee this turn (attacked by "
+                                 f"{', '.join(defender.attackers)}): both attackers are "
+                                 f"named in one order, attackers=A,B")
+    fought = {a for f in state.figures.values() for a in f.attackers}
+    again = next((n for n in names if n in fought), None)
+    return (card.melee.rule, f"{again} has fought a melee this turn already") if again else None
 
 
 def _check_morale(card, state, o, side):

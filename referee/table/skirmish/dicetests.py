@@ -198,12 +198,14 @@ def melee(card: SkirmishCard, defender: FigureState, attackers: list[FigureState
         mods = _melee_mods(card, f, second=i == 2)
         out.modifiers += mods
         score[f.id] = v + sum(x["value"] for x in mods)
-    lines = []
+    lines, killed = [], set()
     for a in attackers:
         gap = score[a.id] - score[defender.id]
         loser = defender.id if gap > 0 else a.id
         if abs(gap) >= m.killed_by:
-            out.effects.append({"figure": loser, "killed": 1})
+            if loser not in killed:             # a figure dies once, whoever beat it
+                out.effects.append({"figure": loser, "killed": 1})
+            killed.add(loser)
             lines.append(f"{a.id} {score[a.id]} v {defender.id} {score[defender.id]}: "
                          f"{loser} killed")
         elif abs(gap) >= m.pinned_by:
