@@ -174,3 +174,21 @@ def test_no_stealthy_move_into_contact():
     rule, why = t.refusal("red", "move R1 mode=stealthy contact=yes command=yes")
     assert rule == "Hand-to-Hand Combat" and "stealthy into contact" in why
     assert t.refusal("red", "move R1 mode=manoeuvre contact=yes command=yes") is None
+
+
+def test_figures_in_melee_last_turn_can_t_shoot_or_be_shot_at():
+    """Card, Hand-to-Hand Combat: "Figures which were in melee last turn can't shot or be
+    shot at this turn" (and this turn, while the melee lasts)."""
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")],
+              phase="melee")
+    t.test("red", "melee B1 attackers=R1", [3, 3])               # no result
+    t.state.turn, t.state.phase = 2, 2                           # the next turn's fire
+    for f in (t.fig("R1"), t.fig("B1")):
+        f.attackers = []                                         # a new turn's bookkeeping
+    rule, why = t.refusal("red", "fire R1 at=B2 range=10 command=yes")
+    assert rule == "Hand-to-Hand Combat" and "R1 was in melee last turn" in why
+    rule, why = t.refusal("red", "fire R2 at=B1 range=10 command=yes")
+    assert "B1 was in melee last turn" in why
+    assert t.refusal("red", "fire R2 at=B2 range=10 command=yes") is None
+    t.state.turn = 3
+    assert t.refusal("red", "fire R1 at=B1 range=10 command=yes") is None

@@ -116,6 +116,9 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     for g in [f, *targets]:
         if _in_melee(state, g):
             return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
+        if g.melee_turn and g.melee_turn == state.turn - 1:
+            return "Hand-to-Hand Combat", (f"{g.id} was in melee last turn: it can't shoot or "
+                                           f"be shot at this turn")
     if len(targets) > 1 and not (w.area or w.radius):
         return card.weapons.rule, f"a {w.name} fires at one figure"
     if "dice" in facts and facts["dice"] not in w.dice:

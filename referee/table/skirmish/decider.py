@@ -314,6 +314,8 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
         state.fire_rank = max(state.fire_rank, card.qualities.index(f.quality))
     elif kind == "melee":
         f.attackers += [a for a in test["facts"]["attackers"] if a not in f.attackers]
+        for g in [f, *(state.figures[a] for a in test["facts"]["attackers"])]:
+            g.melee_turn = state.turn
     elif kind == "morale" and test["facts"]["trigger"] == "killed":
         state.sections[subj].killed_tests += 1
 

@@ -28,6 +28,7 @@ class FigureState:
     contact: bool = False        # moved into contact this turn
     killed_turn: int = 0
     attackers: list[str] = field(default_factory=list)    # in melee this turn
+    melee_turn: int = 0          # the last turn it fought in a melee (0: never)
 
     @property
     def active(self) -> bool:
