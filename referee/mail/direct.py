@@ -20,6 +20,8 @@ from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import MSGID, Message, read_source
+from .prose import prose_apart
+from .refusal import not_read, under_signature
 
 REFEREE = "referee@referee.invalid"
 
@@ -34,6 +36,7 @@ class Handled:
     reason: str | None = None
     records: list[int] = field(default_factory=list)
     new: bool = True
+    notes: list[str] = field(default_factory=list)     # the prose passed over, named
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -64,7 +67,10 @@ def _handle(table: Table, m: Message, players: dict, keys: dict, seen: set) -> H
     if key is None or compact(key) != compact(keys[side]):
         out.status, out.reason = "refused", "the order key is missing or wrong"
         return out
-    lines = [text for _, text in mailtext.order_lines(body, key, table.kind.verbs())]
+    verbs = table.kind.verbs()
+    read, prose = prose_apart(mailtext.order_lines(body, key, verbs), verbs)
+    out.notes = not_read(prose) + under_signature(mailtext.after_signature(body, verbs))
+    lines = [text for _, text in read]
     try:
         recs = table.kind.take_mail(table, side, lines, m.message_id)
     except OrderError as exc:
@@ -101,6 +107,7 @@ def _replies(table: Table, outbox: Path, done: list[Handled], players: dict) -> 
                 "\n".join(lines)
         else:
             body = f"Nothing was recorded: {h.reason}"
+        body = "".join(f"{note}\n" for note in h.notes) + body
         out.append(_write(outbox, players[h.side], f"Re: orders ({h.status})", body,
                           h.message_id))
     subject, report = table.kind.mail_report(table)

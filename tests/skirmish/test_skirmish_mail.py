@@ -97,3 +97,23 @@ def test_a_skirmish_mail_is_read_with_the_skirmish_s_verbs(cli, tmp_path, secret
     assert r.exit_code == 0, r.stderr
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
     assert given == [frozenset(KINDS)]
+
+
+def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secret_file):
+    """As for every game (docs/player.md): the prose around a skirmish player's orders is
+    not read as orders, and the reply names it; an order under the signature is named too."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    sent = mail(box, 1, BRITISH, keys["british"], "Sorry, a slow week. My move:",
+                "move B2 mode=manoeuvre command=yes", "Tommy", "-- ", "done")
+    r = cli("inbox", j, sent, "--outbox", out, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
+    replies = [p.read_text() for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    [reply] = replies
+    text = " ".join(reply.replace("=\n", "").split())
+    assert "Not read as orders (neither applied nor refused): line 3 'Sorry, a slow week. " \
+        "My move:', line 5 'Tommy'" in text, text
+    assert "Below your signature" in text and "'done'" in text
