@@ -20,8 +20,7 @@ from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import MSGID, Message, read_source
-from .prose import prose_apart
-from .refusal import not_read, under_signature
+from .prose import read_orders
 
 REFEREE = "referee@referee.invalid"
 
@@ -67,9 +66,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict, seen: set) -> H
     if key is None or compact(key) != compact(keys[side]):
         out.status, out.reason = "refused", "the order key is missing or wrong"
         return out
-    verbs = table.kind.verbs()
-    read, prose = prose_apart(mailtext.order_lines(body, key, verbs), verbs)
-    out.notes = not_read(prose) + under_signature(mailtext.after_signature(body, verbs))
+    read, out.notes = read_orders(body, key, table.kind.verbs())
     lines = [text for _, text in read]
     try:
         recs = table.kind.take_mail(table, side, lines, m.message_id)

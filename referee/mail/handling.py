@@ -12,8 +12,8 @@ from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
-from .prose import prose_apart
-from .refusal import left_over, not_read, under_signature, why_refused
+from .prose import read_orders
+from .refusal import left_over, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
@@ -159,9 +159,7 @@ def _read(table: Table, m: Message, key: str, out) -> tuple | None:
         out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
         return None
     verbs = table.kind.verbs()
-    read, prose = prose_apart(mailtext.order_lines(body, key, verbs), verbs,
-                                       MAIL_HEADS, MAIL_WORDS)
-    out.notes = not_read(prose) + under_signature(mailtext.after_signature(body, verbs))
+    read, out.notes = read_orders(body, key, verbs, MAIL_HEADS, MAIL_WORDS)
     lines, link, tip, problem = mailtext.sheet_lines(read)
     if problem is not None:
         out.status, out.reason = "rejected", f"{problem}; nothing was applied"

@@ -10,7 +10,9 @@ import unicodedata
 from collections.abc import Collection
 from difflib import SequenceMatcher
 
+from . import message as mailtext
 from .message import looks_like_order
+from .refusal import not_read, under_signature
 
 # --- the orders and the prose around them -----------------------------------------------------
 
@@ -121,3 +123,13 @@ def prose_apart(lines: list[tuple[int, str]], verbs: Collection[str],
     if not at:
         return [], list(lines)
     return lines[at[0]:at[-1] + 1], lines[:at[0]] + lines[at[-1] + 1:]
+
+
+def read_orders(body: str, key: str | None, verbs: Collection[str],
+                heads: Collection[re.Pattern] = (), slips: Collection[str] = ()
+                ) -> tuple[list[tuple[int, str]], list[str]]:
+    """A mail body's order lines (prose_apart's orders of order_lines'), and the notes its
+    reply gives of what was not read: the prose around them, the orders under a
+    signature."""
+    read, prose = prose_apart(mailtext.order_lines(body, key, verbs), verbs, heads, slips)
+    return read, not_read(prose) + under_signature(mailtext.after_signature(body, verbs))
