@@ -22,14 +22,19 @@ FROM_THE_MODERATOR = ("it comes from the moderator's address, and the referee ta
                       "SIDE ...`")
 
 
-def from_the_moderator(m: Message, people: dict) -> bool:
-    """Whether m comes from the moderator's address (one of his own: the referee's is told
-    apart before), when that is no side's address too."""
-    address = str(people.get(MODERATOR, {}).get("address") or "").lower()
-    if not m.sender or m.sender != address:
+def _from_only(m: Message, address: str, people: dict) -> bool:
+    """Whether m comes from address, when that is no side's address too (a player registered
+    with it is a player)."""
+    if not m.sender or m.sender != address.lower():
         return False
     return not any(p["address"].lower() == m.sender for s, p in people.items()
                    if s != MODERATOR)
+
+
+def from_the_moderator(m: Message, people: dict) -> bool:
+    """Whether m comes from the moderator's address (one of his own: the referee's is told
+    apart before), when that is no side's address too."""
+    return _from_only(m, str(people.get(MODERATOR, {}).get("address") or ""), people)
 
 
 # An order key as the referee writes them (store/players.py: its alphabet, in three groups
@@ -41,10 +46,7 @@ _KEY_SHAPE = re.compile(rf"(?i)(?<![a-z0-9])(?:[{ALPHABET}]{{4}}-){{2}}[{ALPHABE
 def from_the_referee(m: Message, people: dict, records: list[dict]) -> bool:
     """Whether m comes from the address the referee's own mails come from, when that is no
     side's address too (a player registered with the moderator's address is a player)."""
-    if not m.sender or m.sender != referee_address(records).lower():
-        return False
-    return not any(p["address"].lower() == m.sender for s, p in people.items()
-                   if s != MODERATOR)
+    return _from_only(m, referee_address(records), people)
 
 
 def unmatched(m: Message, people: dict) -> str:
