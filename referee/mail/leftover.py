@@ -40,32 +40,24 @@ def owe_news_again(x) -> None:
               f"the moderator has acted on it")
 
 
-def _is_file(path: Path) -> bool:
-    """Whether a mail is there: a folder others may write, or make unreadable, is looked at
-    without an error of its own (what cannot be seen counts as gone)."""
-    try:
-        return os.path.isfile(path)
-    except (OSError, ValueError):
-        return False
-
-
 def stranded(x) -> None:
     """The mails this referee wrote into an earlier route's outbox folder that are still
     there, never sent (the route changed under them): their sides' news is owed again, once,
     by the route in force, and every pass says so until the moderator removes them. Only
-    mails the ledger names as the referee's count; none is read or sent from there."""
+    mails the ledger names as the referee's count; none is read or sent from there, and a
+    folder that cannot be looked at (os.path.isfile: False) hides them, never errs."""
     with mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
         before = json.dumps(ledger["stranded"], sort_keys=True)
         for folder in x.former:
-            left = [n for n in ledger["starts"] if _is_file(Path(folder) / f"{n}.eml")]
+            left = [n for n in ledger["starts"] if os.path.isfile(Path(folder) / f"{n}.eml")]
             sides = news_owed_again(ledger, left)
             for side in sorted(set(sides)):
                 x.log(f"owed     {side}: his next mail carries the news of the mails left "
                       f"in {folder}")
             ledger["stranded"][folder] = sorted(set(ledger["stranded"].get(folder, []))
                                                 | set(left))
-        left = {f: [n for n in names if _is_file(Path(f) / f"{n}.eml")]
+        left = {f: [n for n in names if os.path.isfile(Path(f) / f"{n}.eml")]
                 for f, names in ledger["stranded"].items()}
         ledger["stranded"] = {f: names for f, names in left.items() if names}
         if json.dumps(ledger["stranded"], sort_keys=True) != before:

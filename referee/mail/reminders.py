@@ -56,7 +56,7 @@ POLICY_WORDS = {
 }
 
 
-class _Post:
+class Post:
     """Where a run's mails go: the outbox, the game's addresses, the time they carry."""
 
     def __init__(self, table: Table, raw: bytes, outbox: Path, now: datetime,
@@ -239,7 +239,7 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         tl = _timeline(j, raw)
-        post = _Post(j, raw, outbox, now, tl.state.game_id)
+        post = Post(j, raw, outbox, now, tl.state.game_id)
         bodies: list[dict] = []
         for d in tl.dues:
             if tl.paused or any(b["clock"].get("missed") == "pause" for b in bodies):
@@ -281,7 +281,7 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
         log.append(line)
 
 
-def _remind(tl: Timeline, d: Due, now: datetime, post: _Post, log: list[str]) -> list[dict]:
+def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> list[dict]:
     """The reminder due now for a side owing orders (the latest reminder time passed), once."""
     passed = [r for r in tl.settings.reminders if now >= d.due - r]
     if not passed:
@@ -316,7 +316,7 @@ def _policy_words(tl: Timeline, side: str) -> str:
     return f"the referee answers for you with {answer.words()}"
 
 
-def _missed_fact(tl: Timeline, d: Due, policy: str, post: _Post, log: list[str],
+def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                  why: str = "no order the referee may give for the side is open here") -> dict:
     """A missed deadline under wait (the moderator is told; `why` the game waits under the
     policy default) or pause (everyone is)."""
@@ -359,13 +359,13 @@ def _name(moment: datetime) -> str:
 OBSERVER_READER = "+observer"
 
 
-def _everyone(tl: Timeline, post: _Post) -> list[str]:
+def _everyone(tl: Timeline, post: Post) -> list[str]:
     """Every reader a result goes to: the sides, the moderator, the observers (by number)."""
     return [*tl.data.sides, MODERATOR,
             *(f"{OBSERVER_READER}{i}" for i in range(len(post.observers)))]
 
 
-def _to(post: _Post, reader: str) -> str | None:
+def _to(post: Post, reader: str) -> str | None:
     if reader.startswith(OBSERVER_READER):
         return post.observers[int(reader[len(OBSERVER_READER):])]
     return post.address(reader)
@@ -409,7 +409,7 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
         if again is None or again.handoff != d.handoff or \
                 (d.side, d.handoff, stamp(again.due)) in tl.missed:
             return tl.seq, tl.hash, []
-        post = _Post(j, raw, outbox, now, tl.state.game_id)
+        post = Post(j, raw, outbox, now, tl.state.game_id)
         return tl.seq, tl.hash, [_missed_fact(tl, again, "wait", post, log, why)]
 
     j.append(build)
@@ -427,7 +427,7 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
     for rec in recs:
         groups.setdefault((rec["clock"]["side"], rec["clock"]["handoff"]), []).append(rec)
     after = _timeline(j, raw)
-    post = _Post(j, raw, outbox, now, after.state.game_id)
+    post = Post(j, raw, outbox, now, after.state.game_id)
     for run in groups.values():
         told = outbox / f".deadline-{run[0]['seq']:06d}-told"
         if not told.exists():
@@ -435,7 +435,7 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
             _mark(outbox, told)
 
 
-def _tell_run(j: Table, run: list[dict], after: Timeline, post: _Post,
+def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
               answers: dict[int, Answer]) -> None:
     """The mails of one side's run of answers to one hand-off, to every reader."""
     fact = run[0]["clock"]
@@ -504,5 +504,3 @@ def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> No
         _tell_answered(j, j.raw, [r for r in answered if r.get("at") == last_at], outbox,
                        now, games_dir)
 
-
-Post = _Post        # a game's mail for one pass, as other mail modules write it
