@@ -163,6 +163,11 @@ def test_a_forged_sender_in_a_route_record_stops_the_game(cli, tmp_path):
     r = tick(cli, journal)
     assert r.exit_code != 0 and "not one the referee writes" in r.output, r.output
     assert not out.exists() or not list(out.glob("*.eml"))
+    # `inbox` by hand, which reads no route but the referee's address, refuses it alike.
+    r = cli("inbox", journal, str(box), "--outbox", str(out))
+    assert r.exit_code == 2 and "not one the referee writes" in r.stderr, r.output
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not list(out.glob("*.eml"))
 
 
 def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, tmp_path):

@@ -228,6 +228,10 @@ def referee_address(records) -> str:
     sets (`--from`), else the moderator's, else a local one."""
     sender = mail_route(records)["sender"]
     if sender:
+        wrong = route_problem({"sender": sender})
+        if wrong is not None:       # a record the referee never writes: no mail goes out
+            raise UsageError(f"the mail route's own address is not one the referee writes "
+                             f"({wrong}); `referee verify` names the record")
         return sender
     return str(roster(records).get(MODERATOR, {}).get("address") or "referee@localhost")
 
