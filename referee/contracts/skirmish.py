@@ -200,6 +200,10 @@ class SkirmishCard(Frozen):
     # subject (and target, for a spotting test) a phase. A test not named has no limit
     # but the card's own (a figure fires once, a section moves once).
     attempts: dict[Literal["spot", "rally", "unpin"], Literal["turn", "phase"]] = {}
+    # The fire phase in steps, best qualities first: the figures of one step fire together
+    # (the referee names the step; one killed or pinned in it still fires in it). Empty in
+    # journals made before steps: there no figure fires after a worse one has fired.
+    fire_steps: list[list[Quality]] = []
 
 
 class Figure(Frozen):
@@ -266,6 +270,7 @@ class SkirmishReport(Document):
     phase: str
     waiting: list[str]
     owed: dict[str, list[str]]      # the tests the card compels of each side before done
+    firing: list[str] = []          # in a fire phase run in steps: the qualities firing now
     tests: list[SkirmishTest]
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]
@@ -300,6 +305,7 @@ class SkirmishStatus(Document):
     seq: int                    # the journal's last record
     turn: int
     phase: str
+    firing: list[str] = []      # in a fire phase run in steps: the qualities firing now
     waiting_on: list[str]
     tests: list[str]            # the kinds of test the phase takes, then `done`
     owed: dict[str, list[str]]  # the tests the card compels of each side before its done

@@ -3,6 +3,9 @@ sides (red, blue), tests decided with forced dice and applied as the journal wou
 
 from __future__ import annotations
 
+import json
+
+import msgspec
 from pydantic import TypeAdapter
 
 from referee.contracts.skirmish import SkirmishScenario
@@ -12,6 +15,9 @@ from referee.table.skirmish import decider as sk
 from referee.table.skirmish.loading import load_skirmish
 
 CARD = load_skirmish(default_games_dir() / "skirmish").card
+# The card's tables with its fire phase in one step, as journals made before fire steps run
+# it: each row of a table is tried on its own, whatever the qualities of the table's figures.
+ONE_STEP = msgspec.structs.replace(CARD, fire_steps=[])
 
 
 def figure(fid: str, quality: str = "regular", weapon: str = "rifle", **kit) -> dict:
@@ -23,7 +29,8 @@ class Table:
     figures a case asks for; the game starts in the phase named."""
 
     def __init__(self, red=(), blue=(), phase: str = "fire", red_quality="regular",
-                 blue_quality="regular"):
+                 blue_quality="regular", card=ONE_STEP):
+        self.card = card
         sc = TypeAdapter(SkirmishScenario).validate_python({
             "id": "cases", "title": "cases", "sides": ["red", "blue"], "first": "red",
             "forces": {
@@ -32,7 +39,10 @@ class Table:
                 "blue": {"sections": [{"id": "B", "quality": blue_quality, "figures": [
                     figure("B0", role="squad_leader"), *blue]}]}}})
         self.state = sk.initial_state(sc)
-        self.state.phase = [p.phase for p in CARD.sequence].index(phase)
+        # Entered as the sequence of play enters it: both sides done with the phase before.
+        self.state.phase = [p.phase for p in card.sequence].index(phase) - 1
+        for side in ("red", "blue"):
+            sk.evolve(card, self.state, {"actor": side, "test": None}, 0)
         self.seq = 0
 
     def test(self, side: str, text: str, dice=(), again: bool = False) -> dict:
@@ -42,15 +52,15 @@ class Table:
         if again:
             self.state.tests = []
         d = AnyDice("cases", self.seq + 1, None, list(dice))
-        body = sk.decide(CARD, self.state, sk.parse_order(text, CARD), side, d)
+        body = sk.decide(self.card, self.state, sk.parse_order(text, self.card), side, d)
         d.check_used_up()
         self.seq += 1
-        sk.evolve(CARD, self.state, body, self.seq)
+        sk.evolve(self.card, self.state, body, self.seq)
         return body["test"]
 
     def refusal(self, side: str, text: str) -> tuple[str, str] | None:
         """(the card's line, the reason) an order is refused with now, or None."""
-        return sk.check(CARD, self.state, sk.parse_order(text, CARD), side)
+        return sk.check(self.card, self.state, sk.parse_order(text, self.card), side)
 
     def fig(self, fid: str):
         return self.state.figures[fid]
@@ -58,3 +68,17 @@ class Table:
 
 def mods(test: dict) -> dict[str, int]:
     return {m["id"]: m["value"] for m in test["modifiers"]}
+
+
+def done_until(cli, journal, phase: str, turn: int | None = None, step: str | None = None
+               ) -> None:
+    """Every side the game waits on says done until it is in `phase` (of `turn`, and with
+    `step`'s quality firing, when given), as `status --format json` tells it."""
+    for _ in range(60):
+        now = json.loads(cli("status", journal, "--format", "json").stdout)
+        if now["phase"] == phase and turn in (None, now["turn"]) and \
+                (step is None or step in now["firing"]):
+            return
+        r = cli("order", journal, "--as", now["waiting_on"][0], "done")
+        assert r.exit_code == 0, r.stderr
+    raise AssertionError(f"never reached the {phase} phase")

@@ -8,6 +8,7 @@ import json
 
 import jsonschema
 import pytest
+from skirmish_cases import done_until
 
 from referee.contracts.schemas import schema
 
@@ -80,9 +81,7 @@ def test_a_refusal_is_one_line_with_the_cards_reason_and_the_journal_is_unchange
 
 
 def _to_fire_phase(cli, game):
-    for _ in range(2):
-        for side in ("british", "german"):
-            assert order(cli, game, side, "done").exit_code == 0
+    done_until(cli, game, "fire")
 
 
 def test_a_disputed_range_is_settled_by_the_moderator(cli, game):
@@ -136,16 +135,23 @@ def test_a_dispute_after_the_challenge_window_is_refused(cli, game):
 
 
 def test_the_declaring_side_s_run_of_orders_cannot_close_the_window(cli, game):
-    """The British fire six figures and say done, seven records in a row, before the German
-    has read any of them: the German may still dispute the first one's cover."""
-    for side in ("british", "german", "british", "german"):
-        assert order(cli, game, side, "done").exit_code == 0        # to the fire phase
+    """The British fire their four regular figures and say done, then their raw one and say
+    done twice (fire, melee): eight records after the first while the German has made one
+    (his done for his own regulars); he may still dispute the first one's cover."""
+    done_until(cli, game, "fire", step="regular")                   # the second fire step
     facts = "command=yes state=halted cover=none"
-    for f in ("B3", "B1", "B2", "B4", "B5", "B6"):                  # best quality first
+    for f in ("B1", "B2", "B4", "B5"):                              # its regular figures
         r = order(cli, game, "british", f"fire {f} at=G1 range=5 {facts}")
         assert r.exit_code == 0, r.stderr
     assert order(cli, game, "british", "done").exit_code == 0
-    r = order(cli, game, "german", "dispute record=5 fact=cover value=soft")
+    assert order(cli, game, "german", "done").exit_code == 0        # the raw figures' step
+    assert order(cli, game, "british", "fire B6 at=G2 range=5 " + facts).exit_code == 0
+    assert order(cli, game, "british", "done").exit_code == 0       # the fire phase ends
+    assert order(cli, game, "british", "done").exit_code == 0       # and the British melee
+    first = json.loads(cli("log", game, "--as", "moderator", "--format", "json", "--since",
+                           "7").stdout.splitlines()[0])
+    assert first["order"].startswith("fire B1")
+    r = order(cli, game, "german", "dispute record=7 fact=cover value=soft")
     assert r.exit_code == 0, r.stderr
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from skirmish_cases import done_until
 from test_skirmish_kind import played  # noqa: F401 - the fixture: the British moved B2
 
 
@@ -93,20 +94,15 @@ def test_a_settle_in_a_later_turn_leaves_that_turn_s_kills_alone(cli, tmp_path):
         r = cli("order", j, "--as", side, text, *(("--dice", ",".join(dice)) if dice else ()))
         assert r.exit_code == 0, (text, r.stderr)
 
-    def to_next_phase(times=1):
-        for _ in range(times):
-            order("british", "done")
-            order("german", "done")
-
-    to_next_phase(2)                                             # movement, artillery
+    done_until(cli, j, "fire")                                   # movement, artillery
     order("german", "fire G5 at=B1 range=10 state=halted cover=none command=yes", "18")
     order("british", "dispute record=5 fact=cover value=hard")
-    to_next_phase(2)                                             # fire, melee
+    done_until(cli, j, "morale")                                 # fire, melee
     order("british", "morale B trigger=killed", "6")             # owed for B1, passed
-    to_next_phase(1 + 2)                              # morale; turn 2's movement, artillery
+    done_until(cli, j, "fire", turn=2)                # morale; turn 2's movement, artillery
     order("german", "fire G5 at=B2 range=10 state=halted cover=none command=yes", "18")
     order("moderator", "settle record=5 fact=cover value=hard")
-    to_next_phase(2)                                             # fire, melee
+    done_until(cli, j, "morale", turn=2)                         # fire, melee
     order("british", "morale B trigger=killed", "6")
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     state = {f["id"]: (f["state"], f["pins"]) for f in doc["figures"]}

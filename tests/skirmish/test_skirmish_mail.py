@@ -43,10 +43,12 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
         mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
         mail(box, 3, BRITISH, b, "done"),                       # off-table artillery
         mail(box, 4, GERMAN, g, "done"),
-        mail(box, 5, BRITISH, b, "fire B1 at=G2 range=70 state=halted cover=none command=yes"),
-        mail(box, 6, GERMAN, "WRONG-KEY", "dispute record=8 fact=range value=85"),
-        mail(box, 7, GERMAN, g, "dispute record=8 fact=range value=85"),
-        mail(box, 8, UMPIRE, m, "settle record=8 fact=range value=85"),
+        mail(box, 5, BRITISH, b, "done"),                       # gallant and veteran fire
+        mail(box, 6, GERMAN, g, "done"),
+        mail(box, 7, BRITISH, b, "fire B1 at=G2 range=70 state=halted cover=none command=yes"),
+        mail(box, 8, GERMAN, "WRONG-KEY", "dispute record=10 fact=range value=85"),
+        mail(box, 9, GERMAN, g, "dispute record=10 fact=range value=85"),
+        mail(box, 10, UMPIRE, m, "settle record=10 fact=range value=85"),
     ]
     out = tmp_path / "out"
     r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
@@ -54,18 +56,19 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
     got = [(x["side"], x["status"], x["records"]) for x in json.loads(r.stdout)["messages"]]
     assert got == [("british", "applied", [1, 2, 3]), ("german", "applied", [4, 5]),
                    ("british", "applied", [6]), ("german", "applied", [7]),
-                   ("british", "applied", [8]), ("german", "refused", []),
-                   ("german", "applied", [9]), ("moderator", "applied", [10])]
+                   ("british", "applied", [8]), ("german", "applied", [9]),
+                   ("british", "applied", [10]), ("german", "refused", []),
+                   ("german", "applied", [11]), ("moderator", "applied", [12])]
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     assert doc["phase"] == "fire" and doc["turn"] == 1
     (dispute,) = doc["disputes"]
     assert dispute["declared"] == 70 and dispute["claimed"] == "85"
     assert dispute["ruling"]["value"] == 85
-    shot = next(t for t in doc["tests"] if t["record"] == 8)
+    shot = next(t for t in doc["tests"] if t["record"] == 10)
     assert shot["settled"] and shot["result"].startswith("void: out of range")
     assert all(f["state"] == "active" and f["pins"] == 0 for f in doc["figures"])
     replies = sorted(p.read_text() for p in out.iterdir())
-    assert len(replies) == 8 + 3                     # a reply to each mail, a report each
+    assert len(replies) == 10 + 3                    # a reply to each mail, a report each
     assert any("the order key is missing or wrong" in t for t in replies)
     before = j.read_bytes()
     r = cli("inbox", j, *mails, "--format", "json")         # the same mails again

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from skirmish_cases import Table, figure
+from skirmish_cases import Table, done_until, figure
 
 
 def test_one_unpin_roll_per_pinned_figure_a_turn():
@@ -125,12 +125,10 @@ def test_done_cannot_skip_the_morale_tests_the_card_compels(cli, tmp_path):
         return cli("order", j, "--as", side, text, *(("--dice", ",".join(dice)) if dice
                                                       else ()))
 
-    for side in ("british", "german") * 2:                       # movement, artillery
-        assert order(side, "done").exit_code == 0
+    done_until(cli, j, "fire")                                   # movement, artillery
     assert order("german", "fire G5 at=B1 range=10 state=halted cover=none command=yes",
                  "18").exit_code == 0                            # 18+: killed
-    for side in ("british", "german") * 2:                       # fire, melee
-        assert order(side, "done").exit_code == 0
+    done_until(cli, j, "morale")                                 # fire, melee
     before = j.read_bytes()
     r = order("british", "done")
     assert r.exit_code == 1 and j.read_bytes() == before

@@ -18,6 +18,19 @@ def _need(facts: dict, keys: tuple[str, ...], rule: str) -> Refusal | None:
     return None
 
 
+def stepped(card: SkirmishCard, state: SkState) -> bool:
+    """The game is in a fire phase the card runs in steps of quality (card.yaml
+    fire_steps)."""
+    return bool(card.fire_steps) and "aimed" in card.sequence[state.phase].tests
+
+
+def firing_now(card: SkirmishCard, state: SkState) -> list[str]:
+    """The qualities whose figures fire now, in a stepped fire phase ([] otherwise)."""
+    if not stepped(card, state) or state.fire_step >= len(card.fire_steps):
+        return []
+    return list(card.fire_steps[state.fire_step])
+
+
 def own_figure(state: SkState, name: str | None, side: str) -> FigureState | Refusal:
     f = state.figures.get(name or "")
     if f is None:
@@ -105,7 +118,8 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     if facts["range"] > w.range:
         return card.weapons.rule, f"out of range: a {w.name} reaches {w.range}\", the " \
                                   f"target is at {facts['range']}\""
-    if f.pins:
+    steps = stepped(card, state)
+    if f.pins and not (steps and f.id in state.fit):
         return "If Pinned", f"{f.id} is pinned and may not shoot until the pin is removed"
     sec = state.sections.get(f.section or "")
     if sec and sec.failures >= 2:
@@ -124,7 +138,7 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     if "dice" in facts and facts["dice"] not in w.dice:
         return card.weapons.rule, f"a {w.name} fires {' or '.join(map(str, w.dice))} dice"
     return _moved_fire(card, f, o) or motivation(card, state, f, facts, _fire_kind(o)) \
-        or _quality_order(card, state, f)
+        or (_fire_step(card, state, f) if steps else _quality_order(card, state, f))
 
 
 def _in_melee(state: SkState, f: FigureState) -> bool:
@@ -160,6 +174,18 @@ def _quality_order(card: SkirmishCard, state: SkState, f: FigureState) -> Refusa
                                    f"{card.qualities[state.fire_rank]} figures have fired, " \
                                    f"{f.quality} ones fire before them"
     return None
+
+
+def _fire_step(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:
+    """In a stepped fire phase a figure fires in the step of its quality."""
+    now = card.fire_steps[state.fire_step]
+    if f.quality in now:
+        return None
+    step = next((n for n, q in enumerate(card.fire_steps) if f.quality in q),
+                len(card.fire_steps))
+    when = "fired in an earlier step" if step < state.fire_step else "fire in a later step"
+    return "Sequence of Play", (f"firing goes in order of troop quality: {' and '.join(now)} "
+                                f"figures fire now; {f.quality} ones {when}")
 
 
 def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,

@@ -17,15 +17,17 @@ from .checks import (
     check_melee,
     check_move,
     enemy_figures,
+    firing_now,
     motivation,
     owed,
     own_figure,
+    stepped,
 )
 from .order_text import SkOrder, parse_order
 from .state import SkState, initial_state
 
-__all__ = ["check", "decide", "evolve", "initial_state", "parse_order", "phase_of",
-           "waiting", "SkOrder", "SkState"]
+__all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "parse_order",
+           "phase_of", "waiting", "SkOrder", "SkState"]
 
 FLOW = "Sequence of Play"
 
@@ -36,8 +38,29 @@ def phase_of(card: SkirmishCard, state: SkState):
 
 
 def waiting(state: SkState) -> list[str]:
-    """The sides that have not said done in this phase."""
+    """The sides that have not said done in this phase (or its fire step)."""
     return [s for s in state.sides if s not in state.done]
+
+
+def _fit(state: SkState, f) -> bool:
+    """A figure that may fire, as far as the forces show: on the table, unpinned, and in a
+    section neither dispersed nor routing."""
+    sec = state.sections.get(f.section or "")
+    return f.active and not f.pins and not (sec and (sec.dispersed or sec.failures >= 2))
+
+
+def _start_step(card: SkirmishCard, state: SkState, step: int) -> None:
+    """Begin the first fire step from `step` with a figure fit to fire; a side with none
+    of that step's qualities fit is not waited on. With no step left the phase ends."""
+    fit = [f for f in state.figures.values() if _fit(state, f)]
+    for n in range(step, len(card.fire_steps)):
+        firing = [f.side for f in fit if f.quality in card.fire_steps[n]]
+        if firing:
+            state.fire_step, state.fit = n, [f.id for f in fit]
+            state.done = [s for s in state.sides if s not in firing]
+            return
+    state.fire_step, state.fit = len(card.fire_steps), []
+    _next_phase(card, state)
 
 
 def _in_phase(card: SkirmishCard, state: SkState, o: SkOrder) -> Refusal | None:
@@ -67,7 +90,7 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
         if o.subject is not None or o.facts:
             return FLOW, "done ends the side's part of the phase: it names no figure and no fact"
         if side in state.done:
-            return FLOW, f"the {side} side is done with this phase already"
+            return FLOW, _not_waited(card, state, side)
         due = owed(card, state, side)
         if due:
             return card.morale.rule, (f"the card compels a morale test for each figure killed "
@@ -75,9 +98,17 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
                                       f"{len(due)}: {'; '.join(dict.fromkeys(due))} first")
         return None
     if side in state.done:
-        return FLOW, f"the {side} side said done in this phase"
+        return FLOW, _not_waited(card, state, side)
     r = _in_phase(card, state, o) or CHECKS[o.kind](card, state, o, side)
     return r or _taken_already(card, state, o, side)
+
+
+def _not_waited(card: SkirmishCard, state: SkState, side: str) -> str:
+    now = firing_now(card, state)
+    if now:
+        return (f"{' and '.join(now)} figures fire now, and the {side} side has none fit to "
+                f"fire or has said done for them")
+    return f"the {side} side is done with this phase already"
 
 
 def _taken_already(card: SkirmishCard, state: SkState, o: SkOrder, side: str
@@ -104,10 +135,13 @@ def _subject(state, o, side):
     return own_figure(state, o.subject, side)
 
 
-def _aiming(state, o, side):
+def _aiming(state, o, side, fires: bool = False):
     """(refusal, figure, targets): the side's figure the order is for and the enemy figures it
-    names with at=, or why either cannot be."""
-    f = _subject(state, o, side)
+    names with at=, or why either cannot be. fires: in a fire step, where a figure fit to
+    fire when the step began fires though killed in it."""
+    f = state.figures.get(o.subject or "")
+    if not (fires and f is not None and f.side == side and f.id in state.fit):
+        f = _subject(state, o, side)
     if isinstance(f, tuple):
         return f, None, None
     targets = enemy_figures(state, o.facts.get("at", []), side)
@@ -137,7 +171,7 @@ def _check_spot(card, state, o, side):
 
 
 def _check_fire(card, state, o, side):
-    refused, f, targets = _aiming(state, o, side)
+    refused, f, targets = _aiming(state, o, side, stepped(card, state))
     if refused:
         return refused
     if o.kind == "unaimed" and len(targets) != 1:
@@ -325,6 +359,8 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
     state.fire_rank = 0
     state.phase += 1
     if state.phase < len(card.sequence):
+        if stepped(card, state):
+            _start_step(card, state, 0)
         return
     state.phase, state.turn = 0, state.turn + 1
     state.moved_sections, state.moves = [], {s: 0 for s in state.sides}
@@ -349,7 +385,11 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
     test = body.get("test")
     if test is None:
         state.done.append(body["actor"])
-        if not waiting(state):
+        if waiting(state):
+            return
+        if stepped(card, state):
+            _start_step(card, state, state.fire_step + 1)
+        else:
             _next_phase(card, state)
         return
     state.tests.append({**test, "record": seq, "side": body["actor"], "order": body["order"],

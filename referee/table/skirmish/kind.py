@@ -108,8 +108,10 @@ class SkirmishKind(GameKind):
     def prompt(self, table) -> str:
         game = table.game()
         phase = sk.phase_of(game.card, game.state).phase
-        return (f"turn {game.state.turn}, {phase} phase: the tests of the phase with the "
-                f"facts each side declares, then done ({FLOW})")
+        firing = sk.firing_now(game.card, game.state)
+        step = f" ({' and '.join(firing)} figures fire now)" if firing else ""
+        return (f"turn {game.state.turn}, {phase} phase{step}: the tests of the phase with "
+                f"the facts each side declares, then done ({FLOW})")
 
     def default_order(self, table, side: str) -> tuple[str, str] | None:
         return "done", FLOW
@@ -123,7 +125,8 @@ class SkirmishKind(GameKind):
         return SkirmishStatus.plain(
             game_id=game.header["game_id"], game=game.header["game"],
             scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
-            phase=sk.phase_of(game.card, state).phase, waiting_on=waiting,
+            phase=sk.phase_of(game.card, state).phase,
+            firing=sk.firing_now(game.card, state), waiting_on=waiting,
             tests=_open_tests(game), owed=owed_by_side(game.card, state),
             prompt=self.prompt(table), game_over=life._over(state),
             revealed=state.revealed is not None)

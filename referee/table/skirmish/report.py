@@ -7,7 +7,7 @@ reveals it."""
 from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishReport
-from .checks import owed
+from .checks import firing_now, owed
 
 
 def _test(t: dict) -> dict:
@@ -52,7 +52,7 @@ def report_document(header: dict, card, state, turn: int | None = None) -> dict:
         game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
         turn=state.turn, phase=card.sequence[state.phase].phase,
         waiting=[s for s in state.sides if s not in state.done], tests=tests,
-        owed=owed_by_side(card, state),
+        owed=owed_by_side(card, state), firing=firing_now(card, state),
         figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
@@ -86,8 +86,9 @@ def _figure_line(f: dict) -> str:
 
 def report_text(doc: dict) -> str:
     """The report as text: the turn, the tests, then each side's forces."""
+    step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
-           f"phase; waiting on {', '.join(doc['waiting']) or 'nobody'}",
+           f"phase{step}; waiting on {', '.join(doc['waiting']) or 'nobody'}",
            *owed_lines(doc["owed"]), "", "Tests:"]
     for t in doc["tests"]:
         out += test_lines(t)

@@ -60,6 +60,8 @@ class SkState:
     moves: dict[str, int] = field(default_factory=dict)    # sections moved this turn, by side
     moved_sections: list[str] = field(default_factory=list)
     fire_rank: int = 0           # the worst quality rank that has fired this phase
+    fire_step: int = 0           # the card's fire step the fire phase is in (fire_steps)
+    fit: list[str] = field(default_factory=list)   # fit to fire when the step began
     seq: int = 0
     tests: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)

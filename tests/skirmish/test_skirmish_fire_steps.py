@@ -1,0 +1,105 @@
+"""Card, Sequence of Play: "Firing (in order of troop quality)". The referee names the
+qualities that fire now (card.yaml fire_steps) and both sides fire their figures of those
+qualities, so neither side can shut the other's better figures out by firing a worse one
+first. The figures of one step fire at the same time."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import msgspec
+from skirmish_cases import CARD, Table, figure
+
+from referee.base.errors import IllegalOrderError
+from referee.data.paths import default_games_dir
+from referee.table.skirmish import life
+from referee.table.skirmish.loading import load_skirmish
+
+FACTS = "range=10 state=halted cover=none command=yes"
+
+
+def stepped(red=(), blue=()) -> Table:
+    return Table(red=red, blue=blue, card=CARD)
+
+
+def test_the_best_qualities_fire_first_and_a_worse_figure_waits_its_step():
+    t = stepped(red=[figure("R1", "raw"), figure("R2", "veteran")],
+                blue=[figure("B1", "veteran")])
+    assert CARD.fire_steps[0] == ["gallant", "veteran"]
+    rule, why = t.refusal("red", f"fire R1 at=B1 {FACTS}")
+    assert rule == "Sequence of Play" and "gallant and veteran figures fire now" in why
+    assert "raw ones fire in a later step" in why
+
+
+def test_firing_a_raw_figure_first_cannot_shut_out_the_enemys_veterans():
+    """The lever of the old reading: a Raw figure fired first barred every better figure of
+    both sides for the phase. Now the Raw figure waits, and the Veteran fires."""
+    t = stepped(red=[figure("R1", "raw")], blue=[figure("B1", "veteran")])
+    assert t.refusal("red", f"fire R1 at=B1 {FACTS}") is not None
+    assert t.test("blue", f"fire B1 at=R1 {FACTS}", [1])["result"] == "R1 miss"
+
+
+def test_a_side_with_nothing_of_the_step_is_not_waited_on_and_steps_follow_in_order():
+    t = stepped(red=[figure("R1", "raw")], blue=[figure("B1", "veteran"), figure("B2", "raw")])
+    assert t.state.done == ["red"]                 # red has no gallant nor veteran figure
+    rule, why = t.refusal("red", "done")
+    assert "gallant and veteran figures fire now" in why
+    t.test("blue", "done")                         # Blue's veterans are done:
+    assert CARD.fire_steps[t.state.fire_step] == ["regular", "stubborn", "ferocious"]
+    assert t.state.done == []                      # both have Regulars (squad leaders R0, B0)
+    t.test("red", f"fire R0 at=B1 {FACTS}", [1])
+    t.test("red", "done")
+    t.test("blue", "done")
+    assert CARD.fire_steps[t.state.fire_step] == ["raw", "irregular"]
+    assert t.state.done == []
+    assert t.refusal("blue", f"fire B1 at=R1 {FACTS}")[1].endswith("fired in an earlier step")
+    t.test("red", f"fire R1 at=B1 {FACTS}", [1])
+    t.test("red", "done")
+    t.test("blue", "done")
+    assert CARD.sequence[t.state.phase].phase == "melee"
+
+
+def test_a_step_with_no_figure_fit_to_fire_is_passed_over():
+    t = stepped(red=[figure("R1", "raw")], blue=[figure("B1", "raw")])
+    assert CARD.fire_steps[t.state.fire_step] == ["regular", "stubborn", "ferocious"]
+
+
+def test_figures_of_one_step_fire_at_the_same_time():
+    """A Veteran killed by an enemy Veteran in their step still fires in it; one pinned in
+    it still fires too. Killed before its step began, a figure does not fire."""
+    t = stepped(red=[figure("R1", "veteran"), figure("R2", "veteran")],
+                blue=[figure("B1", "veteran"), figure("B2", "veteran")])
+    t.test("red", f"fire R1 at=B1 {FACTS}", [20])              # 18-20: killed
+    t.test("red", f"fire R2 at=B2 {FACTS}", [16])              # 15-17: pinned
+    assert t.fig("B1").killed and t.fig("B2").pins == 1
+    assert t.test("blue", f"fire B1 at=R1 {FACTS}", [20])["result"].startswith("R1 killed")
+    assert t.refusal("blue", f"fire B2 at=R2 {FACTS}") is None
+    t.test("red", "done")
+    t.test("blue", "done")
+    rule, why = t.refusal("red", f"fire R0 at=B0 {FACTS}") or (None, None)
+    assert rule is None                                        # R0, a Regular, fires now
+    assert t.refusal("blue", f"fire B1 at=R0 {FACTS}")[1] == "B1 is killed"
+
+
+def test_a_journal_made_before_fire_steps_replays_and_verifies_as_it_was_played(tmp_path):
+    """Record 0 holds the card whole: a card without fire_steps keeps the one-by-one order,
+    where a Regular fires after a Veteran and no Veteran after a Raw one."""
+    data = load_skirmish(default_games_dir() / "skirmish")
+    old = dataclasses.replace(data, card=msgspec.structs.replace(data.card, fire_steps=[]))
+    j = tmp_path / "old.jsonl"
+    life.create_skirmish(j, old, "patrol", dice_mode="manual")
+    for side in ("british", "german") * 2:                     # movement, artillery
+        life.submit(j, side, "done")
+    life.submit(j, "british", f"fire B2 at=G2 {FACTS}", [1])   # a Regular, no step to wait
+    life.submit(j, "british", f"fire B6 at=G2 {FACTS}", [1])   # a Raw one
+    assert "order of troop quality" in str(_refused(j, "german", f"fire G5 at=B1 {FACTS}"))
+    lines, _ = life.verify_skirmish(j)
+    assert lines[-1].startswith("every record keeps its contract")
+
+
+def _refused(j, side, text):
+    try:
+        life.submit(j, side, text, [1])
+    except IllegalOrderError as exc:
+        return exc
+    raise AssertionError(f"{text!r} was taken")
