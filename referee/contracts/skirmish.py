@@ -136,6 +136,9 @@ class Melee(Frozen):
     pinned_by: Small
     ignore_pin: list[Quality]
     modifiers: list[Modifier]
+    # Figures left in contact after a melee stay in it, fight it again each turn and move
+    # only to break off (False in journals made before: each melee stood alone).
+    contact_lasts: bool = False
 
 
 class CountsAs(Frozen):
@@ -271,6 +274,7 @@ class SkirmishReport(Document):
     waiting: list[str]
     owed: dict[str, list[str]]      # the tests the card compels of each side before done
     firing: list[str] = []          # in a fire phase run in steps: the qualities firing now
+    contacts: list[dict[str, Any]] = []   # melees still in contact: defender, attackers, turn
     tests: list[SkirmishTest]
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]

@@ -188,5 +188,5 @@ def test_figures_in_melee_last_turn_can_t_shoot_or_be_shot_at():
     rule, why = t.refusal("red", "fire R2 at=B1 range=10 command=yes")
     assert "B1 was in melee last turn" in why
     assert t.refusal("red", "fire R2 at=B2 range=10 command=yes") is None
-    t.state.turn = 3
+    t.state.turn, t.state.contacts = 3, []                       # broken off in turn 2
     assert t.refusal("red", "fire R1 at=B1 range=10 command=yes") is None

@@ -31,6 +31,27 @@ def firing_now(card: SkirmishCard, state: SkState) -> list[str]:
     return list(card.fire_steps[state.fire_step])
 
 
+def live_contacts(state: SkState) -> list[dict]:
+    """The melees whose figures are still in contact: the defender and at least one
+    attacker on the table (the figures gone left out)."""
+    out = []
+    for c in state.contacts:
+        standing = [a for a in c["attackers"] if state.figures[a].active]
+        if state.figures[c["defender"]].active and standing:
+            out.append({**c, "attackers": standing})
+    return out
+
+
+def contact_of(state: SkState, fid: str) -> dict | None:
+    """The melee a figure is held in, or None."""
+    return next((c for c in live_contacts(state)
+                 if fid == c["defender"] or fid in c["attackers"]), None)
+
+
+def _others(c: dict, fid: str) -> str:
+    return ", ".join(c["attackers"]) if fid == c["defender"] else c["defender"]
+
+
 def own_figure(state: SkState, name: str | None, side: str) -> FigureState | Refusal:
     f = state.figures.get(name or "")
     if f is None:
@@ -95,6 +116,9 @@ def check_move(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -
     mode, away = o.facts["mode"], o.facts.get("away", False)
     if f.moved:
         return mv.rule, f"{f.id} has moved this turn ({f.moved})"
+    held = _held(card, state, f, away)
+    if held:
+        return held
     if o.facts.get("contact") and not mv.modes[mode].contact:
         return "Hand-to-Hand Combat", f"a figure cannot {mode} into contact: only assault " \
                                       f"or manoeuvre"
@@ -106,6 +130,22 @@ def check_move(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -
         return card.morale.rule, f"section {sec.id} has {sec.failures} morale failures: it " \
                                  f"moves only away from the enemy, by rush"
     return motivation(card, state, f, o.facts, "move") or move_turn(state, f.side, f.section)
+
+
+def _held(card: SkirmishCard, state: SkState, f: FigureState, away: bool) -> Refusal | None:
+    """A figure in contact moves only to break off: away, unpinned, having fought a round."""
+    c = contact_of(state, f.id) if card.melee.contact_lasts else None
+    if c is None:
+        return None
+    why = f"{f.id} is in contact with {_others(c, f.id)} (melee of turn {c['turn']})"
+    if c["turn"] == state.turn:
+        return "Hand-to-Hand Combat", f"{why}: it fights a round before breaking off"
+    if f.pins:
+        return "Hand-to-Hand Combat", f"{why} and pinned: it can't move"
+    if not away:
+        return "Hand-to-Hand Combat", f"{why}: it can't move, except to break off " \
+                                      f"(away=yes, unpinned)"
+    return None
 
 
 def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
@@ -128,11 +168,11 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     if f.fired:
         return card.aimed.rule, f"{f.id} has fired this turn"
     for g in [f, *targets]:
-        if _in_melee(state, g):
-            return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
         if g.melee_turn and g.melee_turn == state.turn - 1:
             return "Hand-to-Hand Combat", (f"{g.id} was in melee last turn: it can't shoot or "
                                            f"be shot at this turn")
+        if _in_melee(state, g) or (card.melee.contact_lasts and contact_of(state, g.id)):
+            return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
     if len(targets) > 1 and not (w.area or w.radius):
         return card.weapons.rule, f"a {w.name} fires at one figure"
     if "dice" in facts and facts["dice"] not in w.dice:
@@ -188,12 +228,24 @@ def _fire_step(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | 
                                 f"figures fire now; {f.quality} ones {when}")
 
 
+def too_many(card: SkirmishCard, defender: FigureState, names: list[str]) -> Refusal | None:
+    """No more than two figures may attack a single defending figure."""
+    m = card.melee
+    if len(set(defender.attackers) | set(names)) > m.max_attackers:
+        return m.rule, f"no more than {m.max_attackers} figures may attack {defender.id}"
+    return None
+
+
 def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,
                 attackers: list[FigureState]) -> Refusal | None:
     m = card.melee
-    if len(set(defender.attackers) | {a.id for a in attackers}) > m.max_attackers:
-        return m.rule, f"no more than {m.max_attackers} figures may attack {defender.id}"
+    held = _contact_melee(card, state, defender, attackers)
+    if held is not None:
+        return held
+    kept = (contact_of(state, defender.id) or {}).get("attackers", [])
     for a in attackers:
+        if a.id in kept:
+            continue                # fighting on where it stands: no move into contact
         if a.moved and not card.movement.modes[a.moved].contact:
             return m.rule, f"{a.id} moved by {a.moved}: a figure can't {a.moved} into contact"
         if a.pins and a.quality not in m.ignore_pin:
@@ -202,12 +254,44 @@ def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,
     return None
 
 
+def _contact_melee(card: SkirmishCard, state: SkState, defender: FigureState,
+                   attackers: list[FigureState]) -> Refusal | None:
+    """Figures in contact fight each other, as their melee began: every attacker still in
+    contact with the defender is in his melee, and none fights a figure it is not in
+    contact with."""
+    if not card.melee.contact_lasts:
+        return None
+    c = contact_of(state, defender.id)
+    if c is not None and c["defender"] != defender.id:
+        return card.melee.rule, (f"{defender.id} is in contact with {c['defender']} as its "
+                                 f"attacker: that melee is fought as it began (melee "
+                                 f"{c['defender']} attackers={','.join(c['attackers'])})")
+    kept = c["attackers"] if c is not None else []
+    missing = [k for k in kept if k not in {a.id for a in attackers}]
+    if missing:
+        return card.melee.rule, (f"{defender.id} is in contact with {', '.join(kept)}: they "
+                                 f"fight this melee together (attackers={','.join(kept)})")
+    for a in attackers:
+        other = contact_of(state, a.id) if a.id not in kept else None
+        if other is not None:
+            return card.melee.rule, (f"{a.id} is in contact with {_others(other, a.id)}: "
+                                     f"it can't fight another figure")
+    return None
+
+
 def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     """The tests the card compels of a side in the phase the game is in, as orders: in the
-    morale phase, one morale test for each figure a section of it lost this turn (a
-    section with a figure still fighting; the other triggers hang on distances the referee
-    cannot see, so their tests are the player's to declare)."""
-    if "morale" not in card.sequence[state.phase].tests:
+    melee phase, the melee of each contact its figures attack in (figures in contact fight
+    on); in the morale phase, one morale test for each figure a section of it lost this
+    turn (a section with a figure still fighting; the other triggers hang on distances the
+    referee cannot see, so their tests are the player's to declare)."""
+    tests = card.sequence[state.phase].tests
+    if "melee" in tests and card.melee.contact_lasts:
+        return [f"melee {c['defender']} attackers={','.join(c['attackers'])}"
+                for c in live_contacts(state)
+                if state.figures[c["attackers"][0]].side == side
+                and not state.figures[c["defender"]].attackers]
+    if "morale" not in tests:
         return []
     due = []
     for sec in state.sections.values():

@@ -22,6 +22,7 @@ from .checks import (
     owed,
     own_figure,
     stepped,
+    too_many,
 )
 from .order_text import SkOrder, parse_order
 from .state import SkState, initial_state
@@ -92,11 +93,13 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
         if side in state.done:
             return FLOW, _not_waited(card, state, side)
         due = owed(card, state, side)
-        if due:
-            return card.morale.rule, (f"the card compels a morale test for each figure killed "
-                                      f"this turn, and the {side} side owes "
-                                      f"{len(due)}: {'; '.join(dict.fromkeys(due))} first")
-        return None
+        if not due:
+            return None
+        listed = f"the {side} side owes {len(due)}: {'; '.join(dict.fromkeys(due))} first"
+        if due[0].startswith("melee"):
+            return card.melee.rule, f"figures in contact must fight, and {listed}"
+        return card.morale.rule, (f"the card compels a morale test for each figure killed "
+                                  f"this turn, and {listed}")
     if side in state.done:
         return FLOW, _not_waited(card, state, side)
     r = _in_phase(card, state, o) or CHECKS[o.kind](card, state, o, side)
@@ -191,8 +194,9 @@ def _check_melee(card, state, o, side):
     defender = enemy_figures(state, [o.subject] if o.subject else [], side)
     if isinstance(defender, tuple):
         return defender
-    return check_melee(card, state, defender[0], attackers) or \
-        _fought_already(card, state, defender[0], names)
+    return too_many(card, defender[0], names) or \
+        _fought_already(card, state, defender[0], names) or \
+        check_melee(card, state, defender[0], attackers)
 
 
 def _fought_already(card, state, defender, names: list[str]) -> Refusal | None:
@@ -340,6 +344,7 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
     if kind == "move":
         f.moved = test["facts"]["mode"]
         f.contact = bool(test["facts"].get("contact"))
+        _break_off(state, f.id)
         if f.section and f.section not in state.moved_sections:
             state.moved_sections.append(f.section)
             state.moves[side] += 1
@@ -350,8 +355,30 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
         f.attackers += [a for a in test["facts"]["attackers"] if a not in f.attackers]
         for g in [f, *(state.figures[a] for a in test["facts"]["attackers"])]:
             g.melee_turn = state.turn
+        if card.melee.contact_lasts:
+            _hold(state, f.id, test["facts"]["attackers"])
     elif kind == "morale" and test["facts"]["trigger"] == "killed":
         state.sections[subj].killed_tests += 1
+
+
+def _hold(state: SkState, defender: str, attackers: list[str]) -> None:
+    """The figures a melee leaves standing stay in contact (its start turn kept)."""
+    old = next((c for c in state.contacts if c["defender"] == defender), None)
+    state.contacts = [c for c in state.contacts if c is not old]
+    if state.figures[defender].active:
+        state.contacts.append({"defender": defender, "attackers": list(attackers),
+                               "turn": old["turn"] if old else state.turn})
+
+
+def _break_off(state: SkState, fid: str) -> None:
+    """A figure that moves is out of contact (a move in contact is a break-off): the
+    defender's going ends the melee, an attacker's leaves the other in it."""
+    kept = []
+    for c in state.contacts:
+        if c["defender"] != fid:
+            rest = [a for a in c["attackers"] if a != fid]
+            kept += [{**c, "attackers": rest}] if rest else []
+    state.contacts = kept
 
 
 def _next_phase(card: SkirmishCard, state: SkState) -> None:

@@ -338,8 +338,11 @@ def _report_sections(doc: dict) -> Document:
     forces += [[Span(f"{f['id']} {f['quality']} {f['weapon']}: {f['state']}"
                      + (f", {f['pins']} pin(s)" if f["pins"] else ""))]
                for f in doc["figures"]]
+    forces += [[Span(f"{c['defender']} in contact with {', '.join(c['attackers'])} (melee "
+                     f"of turn {c['turn']})")] for c in doc.get("contacts", [])]
+    step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     return Document(f"Skirmish {doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, "
-                    f"{doc['phase']} phase; waiting on {waiting}",
+                    f"{doc['phase']} phase{step}; waiting on {waiting}",
                     [Section("Tests", [Items(tests)] if tests else [para("No test yet.")]),
                      Section("Forces", [Items(forces)])])
 

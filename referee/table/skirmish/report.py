@@ -7,7 +7,7 @@ reveals it."""
 from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishReport
-from .checks import firing_now, owed
+from .checks import firing_now, live_contacts, owed
 
 
 def _test(t: dict) -> dict:
@@ -53,6 +53,7 @@ def report_document(header: dict, card, state, turn: int | None = None) -> dict:
         turn=state.turn, phase=card.sequence[state.phase].phase,
         waiting=[s for s in state.sides if s not in state.done], tests=tests,
         owed=owed_by_side(card, state), firing=firing_now(card, state),
+        contacts=live_contacts(state),
         figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
@@ -102,6 +103,9 @@ def report_text(doc: dict) -> str:
         out.append(f"#{doc['revealed']['record']} moderator: dice secret revealed "
                    f"({doc['revealed']['secret']}); the game is closed and every die can be "
                    f"checked with `referee verify`")
+    out += [f"in contact: {c['defender']} with {', '.join(c['attackers'])} (melee of turn "
+            f"{c['turn']}): they can't move but to break off, and fight again"
+            for c in doc.get("contacts", [])]
     out += ["", "Forces:"]
     for side in dict.fromkeys(x["side"] for x in [*doc["sections"], *doc["figures"]]):
         out.append(f" {side}:")

@@ -62,6 +62,9 @@ class SkState:
     fire_rank: int = 0           # the worst quality rank that has fired this phase
     fire_step: int = 0           # the card's fire step the fire phase is in (fire_steps)
     fit: list[str] = field(default_factory=list)   # fit to fire when the step began
+    # Melees whose figures stay in contact (card melee.contact_lasts): each {"defender":
+    # id, "attackers": [ids], "turn": the turn it began}; a figure gone or broken off leaves.
+    contacts: list[dict] = field(default_factory=list)
     seq: int = 0
     tests: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)

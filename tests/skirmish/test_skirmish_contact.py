@@ -1,0 +1,121 @@
+"""Card, Hand-to-Hand Combat: "If contacted a figure can't move, and has to fight at least
+one round before breaking off. Figures which were in melee last turn can't shot or be shot
+at this turn, and if unpinned they may attempt to break off the melee." The figures a melee
+leaves standing stay in contact (card.yaml melee.contact_lasts) until one breaks off or
+falls."""
+
+from __future__ import annotations
+
+import msgspec
+from skirmish_cases import ONE_STEP, Table, figure
+
+from referee.table.skirmish.report import report_document, report_text
+
+
+def next_phase(t: Table, phase: str) -> None:
+    """Both sides say done until the game is in `phase` (of the next turn, if need be)."""
+    for _ in range(12):
+        if t.card.sequence[t.state.phase].phase == phase:
+            return
+        for side in ("red", "blue"):
+            if side not in t.state.done:
+                t.test(side, "done")
+    raise AssertionError(f"never reached {phase}")
+
+
+def in_contact(dice=(3, 3), red=(), blue=()) -> Table:
+    """R1 attacks B1 in turn 1's melee (no result with 3 v 3), then turn 2's movement."""
+    t = Table(red=[figure("R1"), *red], blue=[figure("B1"), *blue], phase="melee")
+    t.test("red", "melee B1 attackers=R1", list(dice))
+    next_phase(t, "morale")
+    next_phase(t, "movement")
+    assert t.state.turn == 2
+    return t
+
+
+def test_a_contacted_figure_can_t_move_except_to_break_off_unpinned():
+    t = in_contact()
+    rule, why = t.refusal("red", "move R1 mode=manoeuvre command=yes")
+    assert rule == "Hand-to-Hand Combat"
+    assert why == ("R1 is in contact with B1 (melee of turn 1): it can't move, except to "
+                   "break off (away=yes, unpinned)")
+    t.test("red", "move R1 mode=manoeuvre away=yes command=yes", [2])     # breaks off
+    assert t.state.contacts == []
+    t.test("blue", "move B1 mode=stealthy command=yes")                   # free again
+
+
+def test_a_pinned_figure_in_contact_can_t_break_off_its_unpinned_enemy_may():
+    t = in_contact(dice=(3, 2))                          # B1 3 v R1 2: "1 less: pinned"
+    assert t.fig("R1").pins == 1
+    next_phase(t, "movement")
+    rule, why = t.refusal("red", "move R1 mode=rush away=yes command=yes")
+    assert rule == "Hand-to-Hand Combat" and why.endswith("and pinned: it can't move")
+    t.test("red", "done")
+    t.test("blue", "move B1 mode=stealthy away=yes command=yes")
+
+
+def test_figures_in_contact_must_fight_again_and_done_cannot_skip_it():
+    t = in_contact()
+    next_phase(t, "melee")
+    rule, why = t.refusal("red", "done")
+    assert rule == "Hand-to-Hand Combat"
+    assert "figures in contact must fight" in why and "melee B1 attackers=R1" in why
+    assert t.refusal("blue", "done") is None             # the attacker's side fights it
+    t.test("red", "melee B1 attackers=R1", [4, 4])
+    assert t.refusal("red", "done") is None
+
+
+def test_a_melee_in_contact_names_every_attacker_in_it_and_no_other_fight():
+    t = in_contact(red=[figure("R2")], blue=[figure("B2")])
+    next_phase(t, "melee")
+    rule, why = t.refusal("red", "melee B2 attackers=R1")
+    assert rule == "Hand-to-Hand Combat" and "R1 is in contact with B1" in why
+    rule, why = t.refusal("blue", "melee R1 attackers=B1")
+    assert "that melee is fought as it began" in why
+    got = t.test("red", "melee B1 attackers=R1,R2", [3, 3, 1])   # a second joins: +2
+    assert {m["id"] for m in got["modifiers"]} == {"second"}
+    assert t.state.contacts[0]["attackers"] == ["R1", "R2"]
+    next_phase(t, "movement")
+    next_phase(t, "melee")                               # turn 3
+    rule, why = t.refusal("red", "melee B1 attackers=R2")
+    assert "they fight this melee together (attackers=R1,R2)" in why
+
+
+def test_a_fallen_figure_ends_its_contact():
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="melee")
+    t.test("red", "melee B1 attackers=R1", [5, 1])      # B1 5 v R1 1: "2 or more less"
+    assert t.fig("R1").killed
+    next_phase(t, "morale")
+    t.test("red", "morale R trigger=killed", [6])
+    next_phase(t, "movement")
+    t.test("red", "done")
+    t.test("blue", "move B1 mode=stealthy command=yes")
+
+
+def test_figures_held_in_contact_can_t_shoot_or_be_shot_at():
+    t = in_contact(red=[figure("R2")])
+    next_phase(t, "fire")
+    t.state.turn = 3                                     # past "last turn", still in contact
+    rule, why = t.refusal("red", "fire R2 at=B1 range=3 command=yes")
+    assert rule == "Hand-to-Hand Combat" and "B1 is in melee" in why
+
+
+def test_a_journal_made_before_contact_lasted_keeps_each_melee_apart():
+    old = msgspec.structs.replace(ONE_STEP, melee=msgspec.structs.replace(
+        ONE_STEP.melee, contact_lasts=False))
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="melee", card=old)
+    t.test("red", "melee B1 attackers=R1", [3, 3])
+    next_phase(t, "movement")
+    assert t.refusal("red", "move R1 mode=manoeuvre command=yes") is None
+
+
+def test_the_report_and_status_say_who_is_in_contact_and_what_is_owed():
+    t = in_contact()
+    next_phase(t, "melee")
+    doc = report_document({"game_id": "g", "game": "skirmish", "scenario": "cases"}, t.card,
+                          t.state)
+    assert doc["contacts"] == [{"defender": "B1", "attackers": ["R1"], "turn": 1}]
+    assert doc["owed"] == {"red": ["melee B1 attackers=R1"]}
+    text = report_text(doc)
+    assert "in contact: B1 with R1 (melee of turn 1)" in text
+    assert "red owes, before done (the card compels them): melee B1 attackers=R1" in text
