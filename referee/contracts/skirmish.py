@@ -1,7 +1,7 @@
 """The shapes of the skirmish game (games/skirmish): its game file, the card's tables, a
 scenario's forces, a journal record of a test, and the report `skirmish report` prints."""
 
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Union
 
 from msgspec import UNSET, Meta, UnsetType, field
 
@@ -207,6 +207,10 @@ class SkirmishCard(Frozen):
     # (the referee names the step; one killed or pinned in it still fires in it). Empty in
     # journals made before steps: there no figure fires after a worse one has fired.
     fire_steps: list[list[Quality]] = []
+    # Facts whose omission would favour the side declaring them, and the value a test
+    # records when one is left out, so the report shows it and the opponent may dispute it.
+    # Empty in journals made before: a fact left out there counted for nothing.
+    defaults: dict[Name, Union[Name, bool]] = {}
 
 
 class Figure(Frozen):

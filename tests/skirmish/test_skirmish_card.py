@@ -132,15 +132,16 @@ def test_weapon_ranges_and_dice(weapon, reach, dice):
     t = Table(red=[figure("R1", weapon=weapon)], blue=[figure("B1")])
     rule, why = t.refusal("red", f"fire R1 at=B1 range={reach + 1} command=yes")
     assert rule == "Weapon Ranges" and "out of range" in why
-    got = t.test("red", f"fire R1 at=B1 range={reach} command=yes", [1] * dice)
+    got = t.test("red", f"fire R1 at=B1 range={reach} state=moving command=yes", [1] * dice)
     assert len(got["dice"]) == dice and all(d["die"] == 20 for d in got["dice"])
 
 
 def test_an_lmg_fires_three_or_five_dice():
     t = Table(red=[figure("R1", weapon="lmg"), figure("R2", weapon="lmg")],
               blue=[figure("B1")])
-    assert len(t.test("red", "fire R1 at=B1 range=50 dice=5 command=yes", [1] * 5)["dice"]) == 5
-    assert t.refusal("red", "fire R2 at=B1 range=50 dice=4 command=yes")[0] == "Weapon Ranges"
+    facts = "range=50 state=moving command=yes"
+    assert len(t.test("red", f"fire R1 at=B1 dice=5 {facts}", [1] * 5)["dice"]) == 5
+    assert t.refusal("red", f"fire R2 at=B1 dice=4 {facts}")[0] == "Weapon Ranges"
 
 
 def test_a_grenade_rolls_a_die_per_figure_in_the_blast_a_flamethrower_four():

@@ -159,6 +159,9 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
         return card.weapons.rule, f"out of range: a {w.name} reaches {w.range}\", the " \
                                   f"target is at {facts['range']}\""
     steps = stepped(card, state)
+    unstated = _far_state(card, o)
+    if unstated:
+        return unstated
     if f.pins and not (steps and f.id in state.fit):
         return "If Pinned", f"{f.id} is pinned and may not shoot until the pin is removed"
     sec = state.sections.get(f.section or "")
@@ -179,6 +182,17 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
         return card.weapons.rule, f"a {w.name} fires {' or '.join(map(str, w.dice))} dice"
     return _moved_fire(card, f, o) or motivation(card, state, f, facts, _fire_kind(o)) \
         or (_fire_step(card, state, f) if steps else _quality_order(card, state, f))
+
+
+def _far_state(card: SkirmishCard, o: SkOrder) -> Refusal | None:
+    """Aimed fire beyond the card's 18" states the target's state, which the -1 reads (with
+    the card's defaults; a journal made before them read a missing state as none)."""
+    far = next((m for m in card.aimed.modifiers if m.beyond is not None), None)
+    if o.kind != "fire" or not card.defaults or far is None or "state" in o.facts or \
+            o.facts["range"] <= far.beyond:
+        return None
+    return card.aimed.rule, (f"declare state=: at {o.facts['range']}\" the card's "
+                             f"\"{far.text}\" (-1) may apply")
 
 
 def _in_melee(state: SkState, f: FigureState) -> bool:

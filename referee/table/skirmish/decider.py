@@ -297,6 +297,19 @@ def _outcome(card: SkirmishCard, state: SkState, o: SkOrder, side: str, dice) ->
     return t.surrender(card, members if sec else [f], o.facts)
 
 
+def _stated(card: SkirmishCard, state: SkState, o: SkOrder) -> dict:
+    """The order's facts, with the card's default for each fact its test reads that the
+    order left out and whose omission would favour the firer (card.yaml defaults)."""
+    read = {"fire": ["cover"], "unaimed": ["cover"]}.get(o.kind, [])
+    if o.kind == "unaimed":
+        fierce = next((m for m in card.unaimed.modifiers if m.id == "ferocious_advancing"),
+                      None)
+        target = state.figures[o.facts["at"][0]]
+        read += ["advancing"] if fierce and target.quality in fierce.qualities else []
+    return {**o.facts, **{k: card.defaults[k] for k in read
+                          if k in card.defaults and k not in o.facts}}
+
+
 def decide(card: SkirmishCard, state: SkState, o: SkOrder, side: str, dice) -> dict:
     """The test an order makes (a journal record's body), or IllegalOrderError."""
     r = check(card, state, o, side)
@@ -306,6 +319,7 @@ def decide(card: SkirmishCard, state: SkState, o: SkOrder, side: str, dice) -> d
             "phase": phase_of(card, state).phase}
     if o.kind == "done":
         return {**body, "test": None}
+    o = SkOrder(o.kind, o.subject, _stated(card, state, o), o.text)
     out = _outcome(card, state, o, side, dice)
     return {**body, "test": {"kind": o.kind, "subject": o.subject, "facts": o.facts,
                              "dice": out.dice, "modifiers": out.modifiers,

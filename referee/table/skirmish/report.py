@@ -73,10 +73,24 @@ def _dice(t: dict) -> str:
     return " ".join(f"D{d['die']}={d['value']}" for d in t["dice"])
 
 
+def _unstated(t: dict) -> str:
+    """The facts a test recorded that its order did not state: the card's defaults."""
+    said = {w.partition("=")[0].casefold() for w in t["order"].split() if "=" in w}
+    left = [f"{k}={_word(v)}" for k, v in t.get("facts", {}).items() if k not in said]
+    return f" (not stated, taken as {' '.join(left)})" if left else ""
+
+
+def _word(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return ",".join(v) if isinstance(v, list) else str(v)
+
+
 def test_lines(t: dict) -> list[str]:
-    """A test in two lines: the order and its dice; the result with its modifiers."""
+    """A test in two lines: the order (and the facts it left to the card's defaults) and
+    its dice; the result with its modifiers."""
     settled = " [settled]" if t.get("settled") else ""
-    return [f"#{t['record']} {t['side']}: {t['order']}{settled}",
+    return [f"#{t['record']} {t['side']}: {t['order']}{_unstated(t)}{settled}",
             f"    {_dice(t)}{_mods(t)} -> {t['result']} ({t['rule']})"]
 
 
