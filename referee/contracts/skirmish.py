@@ -279,6 +279,7 @@ class SkirmishReport(Document):
     owed: dict[str, list[str]]      # the tests the card compels of each side before done
     firing: list[str] = []          # in a fire phase run in steps: the qualities firing now
     contacts: list[dict[str, Any]] = []   # melees still in contact: defender, attackers, turn
+    claims: dict[str, list[str]] = {}     # the surrenders each side may claim now
     tests: list[SkirmishTest]
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]
@@ -317,6 +318,7 @@ class SkirmishStatus(Document):
     waiting_on: list[str]
     tests: list[str]            # the kinds of test the phase takes, then `done`
     owed: dict[str, list[str]]  # the tests the card compels of each side before its done
+    claims: dict[str, list[str]] = {}   # the surrenders each side may claim now
     prompt: str
     game_over: bool             # a side has no figure left fighting
     revealed: bool              # the dice secret is in the journal: no more orders

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from skirmish_cases import Table, done_until, figure
+from skirmish_cases import CARD, Table, done_until, figure
+
+from referee.table.skirmish.checks import claims
 
 
 def test_one_unpin_roll_per_pinned_figure_a_turn():
@@ -190,3 +192,22 @@ def test_figures_in_melee_last_turn_can_t_shoot_or_be_shot_at():
     assert t.refusal("red", "fire R2 at=B2 range=10 command=yes") is None
     t.state.turn, t.state.contacts = 3, []                       # broken off in turn 2
     assert t.refusal("red", "fire R1 at=B1 range=10 command=yes") is None
+
+
+def test_the_enemy_may_claim_the_surrender_of_a_routing_section():
+    """Card, Surrendering: "Gallant troops never surrender. Others do if routing troops have
+    enemy between them and their table edge, and within 6"". The referee cannot see the
+    table, so the enemy, who may claim it, is asked (status and report list the claim) and
+    states the distances; the owner may dispute them like any declared fact."""
+    t = Table(red=[figure("R1")], blue=[figure("B1"), figure("B2", "gallant")],
+              phase="morale")
+    rule, why = t.refusal("red", "surrender B reason=routing between=yes within=5")
+    assert rule == "Surrendering" and "not routing" in why
+    assert claims(CARD, t.state, "red") == []
+    t.state.sections["B"].failures = 2
+    assert claims(CARD, t.state, "red") == [
+        "surrender B reason=routing between=yes within=6"]
+    assert claims(CARD, t.state, "blue") == []
+    got = t.test("red", "surrender B reason=routing between=yes within=5")
+    assert got["result"] == "B0, B1 surrender (B2 never surrender: gallant)"
+    assert t.fig("B1").surrendered and not t.fig("B2").surrendered

@@ -293,6 +293,20 @@ def _contact_melee(card: SkirmishCard, state: SkState, defender: FigureState,
     return None
 
 
+def claims(card: SkirmishCard, state: SkState, side: str) -> list[str]:
+    """The surrenders a side may claim now, as orders: each enemy section routing (two or
+    more morale failures) with a figure that would surrender. The claim's distances are
+    the claimant's to state (the referee cannot see them), and the owner may dispute."""
+    if "surrender" not in card.sequence[state.phase].tests:
+        return []
+    within = card.surrender.routing_within
+    return [f"surrender {sec.id} reason=routing between=yes within={within}"
+            for sec in state.sections.values()
+            if sec.side != side and sec.failures >= 2 and not sec.dispersed
+            and any(f.section == sec.id and f.active and f.quality not in
+                    card.surrender.never for f in state.figures.values())]
+
+
 def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     """The tests the card compels of a side in the phase the game is in, as orders: in the
     melee phase, the melee of each contact its figures attack in (figures in contact fight

@@ -253,18 +253,22 @@ def _check_unpin(card, state, o, side):
 
 
 def _check_surrender(card, state, o, side):
+    """A surrender is ordered by its owner or claimed by the enemy, who sees the table too
+    (his facts are recorded, and the owner may dispute them)."""
     reason = o.facts.get("reason")
     s = card.surrender.rule
     if reason not in ("routing", "melee"):
         return s, "reason= is routing or melee"
     if reason == "routing":
-        sec = _section(state, o.subject, side)
+        found = state.sections.get(o.subject or "")
+        sec = _section(state, o.subject, found.side if found else side)
         if isinstance(sec, tuple):
             return sec
         if sec.failures < 2:
             return s, f"section {sec.id} is not routing (fewer than 2 morale failures)"
         return None
-    f = _subject(state, o, side)
+    found = state.figures.get(o.subject or "")
+    f = own_figure(state, o.subject, found.side if found else side)
     return f if isinstance(f, tuple) else None
 
 

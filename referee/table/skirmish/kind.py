@@ -31,7 +31,14 @@ from . import decider as sk
 from . import life
 from .loading import load_skirmish
 from .order_text import KINDS
-from .report import owed_by_side, owed_lines, report_document, report_text, test_lines
+from .report import (
+    claims_by_side,
+    owed_by_side,
+    owed_lines,
+    report_document,
+    report_text,
+    test_lines,
+)
 
 FLOW = "Sequence of Play"
 
@@ -128,6 +135,7 @@ class SkirmishKind(GameKind):
             phase=sk.phase_of(game.card, state).phase,
             firing=sk.firing_now(game.card, state), waiting_on=waiting,
             tests=_open_tests(game), owed=owed_by_side(game.card, state),
+            claims=claims_by_side(game.card, state),
             prompt=self.prompt(table), game_over=life._over(state),
             revealed=state.revealed is not None)
 
@@ -135,7 +143,7 @@ class SkirmishKind(GameKind):
         waiting = ", ".join(view["waiting_on"]) or "nobody"
         now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
                para("Tests of this phase: ", Span(", ".join(view["tests"]), "order")),
-               *(para(line) for line in owed_lines(view["owed"]))]
+               *(para(line) for line in owed_lines(view["owed"], view.get("claims")))]
         if view["revealed"]:
             now.append(para("The dice secret is revealed: the game is closed."))
         elif view["game_over"]:

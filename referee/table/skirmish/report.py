@@ -7,7 +7,7 @@ reveals it."""
 from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishReport
-from .checks import firing_now, live_contacts, owed
+from .checks import claims, firing_now, live_contacts, owed
 
 
 def _test(t: dict) -> dict:
@@ -39,10 +39,19 @@ def owed_by_side(card, state) -> dict[str, list[str]]:
     return {s: due for s in state.sides if (due := owed(card, state, s))}
 
 
-def owed_lines(owed: dict[str, list[str]]) -> list[str]:
-    """What each side owes, as the text of a report or status gives it."""
+def claims_by_side(card, state) -> dict[str, list[str]]:
+    """The surrenders each side may claim now (sides with none left out)."""
+    return {s: open_ for s in state.sides if (open_ := claims(card, state, s))}
+
+
+def owed_lines(owed: dict[str, list[str]], claimed: dict[str, list[str]] | None = None
+               ) -> list[str]:
+    """What each side owes, and may claim, as the text of a report or status gives it."""
     return [f"{side} owes, before done (the card compels them): {'; '.join(due)}"
-            for side, due in owed.items()]
+            for side, due in owed.items()] + \
+        [f"{side} may claim, if the enemy is between them and their table edge and within "
+         f"the distance stated (Surrendering): {'; '.join(c)}"
+         for side, c in (claimed or {}).items()]
 
 
 def report_document(header: dict, card, state, turn: int | None = None) -> dict:
@@ -53,7 +62,7 @@ def report_document(header: dict, card, state, turn: int | None = None) -> dict:
         turn=state.turn, phase=card.sequence[state.phase].phase,
         waiting=[s for s in state.sides if s not in state.done], tests=tests,
         owed=owed_by_side(card, state), firing=firing_now(card, state),
-        contacts=live_contacts(state),
+        contacts=live_contacts(state), claims=claims_by_side(card, state),
         figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
@@ -104,7 +113,7 @@ def report_text(doc: dict) -> str:
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
            f"phase{step}; waiting on {', '.join(doc['waiting']) or 'nobody'}",
-           *owed_lines(doc["owed"]), "", "Tests:"]
+           *owed_lines(doc["owed"], doc.get("claims")), "", "Tests:"]
     for t in doc["tests"]:
         out += test_lines(t)
     for d in doc["disputes"]:
