@@ -1,0 +1,151 @@
+"""The sample patrol played by mail for two full turns through `inbox`: each side's mail
+carries its orders and its order key; the referee answers each mail and sends every player
+the report. On the way: a spotting roll taken again (refused: one a phase), a kill the
+card compels a morale test for (the British `done` is refused until it is taken), a cover
+left out, disputed and settled by the moderator's mail, and a melee that carries into turn
+2 (the German figure in contact may not walk away; the British `done` waits for the melee
+again). `verify --secret` passes at the end.
+
+The dice are committed, so the test picks a secret whose dice give the three results the
+story needs (a kill, a pin, a melee with no result), read off the card's tables, and checks
+them from the secret itself, as verify does."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from email import message_from_bytes
+
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
+
+from referee.store.dice import below
+
+
+def _die(secret: bytes, seq: int, i: int, sides: int) -> int:
+    return 1 + below(secret, "patrol", seq, i, sides)
+
+
+def _story_secret() -> bytes:
+    """The first secret (of sha256 of 0, 1, 2, ...) whose dice tell the story: record 7,
+    G5's aimed shot, 18+ ("18-20: Killed"); record 10, G2's shot, 15 or 16 ("15-17:
+    Pinned", and "14 or less: Miss" once hard cover's -2 is counted); record
+    16, the melee, B1's D6 two above G1's (G1: +1 Stubborn, +1 body armour, so equal
+    scores: no result)."""
+    for n in range(20000):
+        s = hashlib.sha256(str(n).encode()).digest()
+        if _die(s, 7, 0, 20) >= 18 and 15 <= _die(s, 10, 0, 20) <= 16 and \
+                _die(s, 16, 1, 6) == _die(s, 16, 0, 6) + 2:
+            return s
+    raise AssertionError("no secret tells the story")
+
+
+class Post:
+    """The players' and the moderator's mails, and `inbox` run on each batch of them."""
+
+    def __init__(self, cli, journal, tmp_path, keys):
+        self.cli, self.j, self.tmp, self.keys, self.n = cli, journal, tmp_path, keys, 0
+        self.out = tmp_path / "out"
+
+    def send(self, *mails: tuple[str, tuple[str, ...]]) -> list[tuple[str, str, list]]:
+        """Each (side, lines) mailed, then one inbox pass: (side, status, records) each."""
+        box = self.tmp / f"batch{self.n}"
+        box.mkdir()
+        who = {"british": BRITISH, "german": GERMAN, "moderator": UMPIRE}
+        for side, lines in mails:
+            self.n += 1
+            mail(box, self.n, who[side], self.keys[side], *lines)
+        r = self.cli("inbox", self.j, *sorted(box.iterdir()), "--outbox", self.out,
+                     "--format", "json")
+        assert r.exit_code == 0, r.stderr
+        return [(x["side"], x["status"], x["records"])
+                for x in json.loads(r.stdout)["messages"]]
+
+    def reply_to(self, n: int) -> str:
+        """The referee's answer to mail n."""
+        for p in self.out.iterdir():
+            msg = message_from_bytes(p.read_bytes())
+            if msg["In-Reply-To"] == f"<m{n}@example.org>":
+                return msg.get_payload(decode=True).decode()
+        raise AssertionError(f"mail {n} was not answered")
+
+    def mails_to(self, address: str) -> list:
+        """Every mail the referee wrote to address."""
+        found = [message_from_bytes(p.read_bytes()) for p in self.out.iterdir()]
+        return [m for m in found if m["To"] == address]
+
+    def status(self) -> dict:
+        return json.loads(self.cli("status", self.j, "--format", "json").stdout)
+
+
+def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path):
+    secret = tmp_path / "story.secret"
+    secret.write_text(_story_secret().hex() + "\n")
+    j = tmp_path / "patrol.jsonl"
+    post = Post(cli, j, tmp_path, mailed_patrol(cli, j, secret, "--player",
+                                                f"moderator={UMPIRE}"))
+    spot = "spot B4 at=G5 range=30 light=day state=halted cover=soft"
+    # Turn 1, movement: B1 assaults into contact with G1; B4 looks for the sniper.
+    assert post.send(("british", ("move B1 mode=assault contact=yes command=yes",)),
+                     ("german", ("done",)),
+                     ("british", (spot,)),
+                     ("british", (spot, "done"))) == [
+        ("british", "applied", [1]), ("german", "applied", [2]),
+        ("british", "applied", [3]), ("british", "refused", [])]
+    assert "B4 has taken its spot test at G5 this phase already (record 3)" in \
+        post.reply_to(4)
+    # Artillery, then fire: the veterans' step, the regulars' step, the raw step.
+    assert [s for _, s, _ in post.send(
+        ("british", ("done",)), ("german", ("done",)), ("british", ("done",)),
+        ("german", ("fire G5 at=B2 range=10 state=halted cover=none command=yes", "done")),
+        ("british", ("done",)),
+        ("german", ("fire G2 at=B3 range=10 state=halted command=yes", "done")),
+        ("british", ("dispute record=10 fact=cover value=hard", "done")),
+        ("british", ("done",)),
+        ("moderator", ("settle record=10 fact=cover value=hard",)))] == ["applied"] * 9
+    doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
+    tests = {t["record"]: t for t in doc["tests"]}
+    assert tests[7]["result"] == "B2 killed"
+    assert tests[10]["facts"]["cover"] == "hard" and tests[10]["settled"]
+    assert [(d["declared"], d["claimed"]) for d in doc["disputes"]] == [("none", "hard")]
+    assert tests[10]["result"] == "B3 miss"          # 15 or 16, less 2 for hard cover: a miss
+    b3 = next(f for f in doc["figures"] if f["id"] == "B3")
+    assert b3["pins"] == 0 and doc["phase"] == "melee"
+    # Melee: equal scores, no result; both stay in contact. Morale: owed for B2.
+    got = post.send(("british", ("melee G1 attackers=B1", "done")), ("german", ("done",)),
+                    ("british", ("done",)))
+    assert got[:2] == [("british", "applied", [16, 17]), ("german", "applied", [18])]
+    assert got[2] == ("british", "refused", [])
+    assert "owes 1: morale B trigger=killed first" in post.reply_to(post.n)
+    assert post.send(("british", ("morale B trigger=killed", "done")),
+                     ("german", ("done",))) == [
+        ("british", "applied", [19, 20]), ("german", "applied", [21])]
+    now = post.status()
+    assert (now["turn"], now["phase"]) == (2, "movement")
+    # Turn 2: G1 may not walk out of the melee; the British must fight it again.
+    got = post.send(("british", ("done",)), ("german", ("move G1 mode=stealthy command=yes",)))
+    assert got == [("british", "applied", [22]), ("german", "refused", [])]
+    assert "G1 is in contact with B1 (melee of turn 1)" in post.reply_to(post.n)
+    _done_until(post, "melee")
+    assert post.status()["owed"] == {"british": ["melee G1 attackers=B1"]}
+    assert post.send(("british", ("done",)))[0][1] == "refused"
+    assert "figures in contact must fight" in post.reply_to(post.n)
+    assert post.send(("british", ("melee G1 attackers=B1", "done")))[0][1] == "applied"
+    _done_until(post, "movement", turn=3)
+    assert cli("verify", j, "--secret", secret).exit_code == 0
+    told = [m.get_payload(decode=True).decode() for m in post.mails_to(GERMAN)
+            if m["Subject"] == "patrol: turn 2, melee phase"]
+    assert any("british owes, before done (the card compels them): melee G1 attackers=B1"
+               in text and "in contact: G1 with B1 (melee of turn 1)" in text
+               for text in told)                 # the mail says what is owed, and why
+
+
+def _done_until(post: Post, phase: str, turn: int | None = None) -> None:
+    """Each side waited on mails what it owes, then done, until the game is in phase."""
+    for _ in range(20):
+        now = post.status()
+        if now["phase"] == phase and turn in (None, now["turn"]):
+            return
+        side = now["waiting_on"][0]
+        got = post.send((side, (*now["owed"].get(side, []), "done")))
+        assert got[0][1] == "applied", post.reply_to(post.n)
+    raise AssertionError(f"never reached {phase}")
