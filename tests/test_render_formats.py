@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from referee.base.glyphs import visible
 from referee.render.chat import CHAT_LIMIT, POST_MARK_LINE, chat_posts, to_chat
 from referee.render.formats import render, to_bbcode, to_text
-from referee.render.layout import _table_text
+from referee.render.layout import FIXED_WIDTH, _table_text
 from referee.render.markdown import to_markdown
 from referee.render.sections import (
     STYLES,
@@ -676,7 +676,7 @@ def test_chat_long_document_splits_between_blocks_and_rows():
     posts = _posts(to_chat(doc))
     assert len(posts) > 4 and posts == chat_posts(doc)
     whole = chat_posts(doc, 10 ** 9)[0].split("\n")
-    header = _table_text(doc.sections[1].blocks[0], None)[:2]
+    header = _table_text(doc.sections[1].blocks[0], FIXED_WIDTH)[:2]
     joined = iter([ln for p in posts for ln in p.split("\n")])
     assert all(line in joined for line in whole if line)      # every line, in order
     for post in posts:
@@ -697,6 +697,30 @@ def test_chat_line_longer_than_a_post_is_cut_at_spaces():
     posts = chat_posts(doc)
     assert all(len(p) <= CHAT_LIMIT for p in posts)
     assert "".join(posts).replace("\n", "").replace(" ", "").count("y") == 2500
+
+
+def _fixed_lines(out: str, fmt: str) -> list[str]:
+    """The lines inside the fixed-width blocks of a chat or BBCode output."""
+    if fmt == "chat":
+        return [ln for block in out.split("```")[1::2] for ln in block.split("\n")]
+    return [ln for m in re.finditer(r"\[(c|code)\](.*?)\[/\1\]", out, re.S)
+            for ln in m.group(2).split("\n")]
+
+
+@pytest.mark.parametrize("fmt,dialect", [("chat", ""), ("bbcode", "bgg"), ("bbcode", "phpbb"),
+                                         ("bbcode", "smf")])
+def test_a_wide_table_stays_within_80_columns_in_posts(fmt, dialect):
+    """A table as wide as an area's units (some 150 columns) is laid out at 80 columns in a
+    post's fixed-width block, the last column wrapped under itself: BGG cuts a wider line,
+    a phone scrolls it."""
+    units = "; ".join(f"ge-i-{i:02} (infantry entrenched)" for i in range(5))
+    table = Table(["Area", "Control", "VP", "Units"],
+                  [["Saarbrücken", "German", "1", units], ["Liège", "Entente", "", "fort 3"]])
+    out = render(_doc(table), fmt, dialect=dialect or "common")
+    lines = _fixed_lines(out, fmt)
+    assert len(units) > 140 and len(lines) > 4
+    assert max(map(len, lines)) <= FIXED_WIDTH
+    assert "".join(lines).replace(" ", "").count("(infantryentrenched)") == 5
 
 
 @pytest.mark.parametrize("name", ["@everyone", "@here now", "||spoiler||", "__under__",

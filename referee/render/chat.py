@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .layout import _flat, _grid, _table_text
+from .layout import FIXED_WIDTH, _flat, _grid, _table_text
 from .markdown import _md_inline
 from .sections import Block, Document, Items, Orders, Para, Table
 
@@ -68,7 +68,7 @@ def _chat_block(block: Block) -> _Chunk | None:
         items = [f"- {ln}" for ln in lines if ln]
         return _Chunk(items) if items else None
     if isinstance(block, Table):
-        lines = _table_text(block, None)
+        lines = _table_text(block, FIXED_WIDTH)
         head = 2 if lines and any(_grid(block)[0]) and block.rows else 0
         return _Chunk([ln.replace("`", "\u02cb") for ln in lines], True, head) if lines else None
     if isinstance(block, Orders):

@@ -11,6 +11,9 @@ import re
 
 from .sections import Document, Span, Table
 
+# A fixed-width block (a table or orders in a code block) of a forum or chat post: wider lines
+# are cut off or scrolled on BoardGameGeek and in Discord's column on a phone.
+FIXED_WIDTH = 80
 # A last table column narrower than this wraps into a tall strip one word wide, which
 # reads worse than the one-field-per-line fallback.
 _MIN_LAST_COLUMN = 8
