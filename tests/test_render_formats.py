@@ -691,12 +691,67 @@ def test_chat_long_document_splits_between_blocks_and_rows():
     assert sum(p.count(("word " * 50).strip()) for p in posts) == 12
 
 
+def test_chat_section_heading_never_ends_a_post():
+    """A section whose table must be split comes after a post nearly full: its heading goes
+    into the next post with the table's first part, not at the end of the full one."""
+    rows = [[f"Area {i:03}", "German", "ge-1 ge-2 " * 3] for i in range(60)]
+    doc = Document("", [Section("Situation", [para("word " * 360)]),
+                        Section("Areas", [Table(["Area", "Control", "Units"], rows)])])
+    posts = chat_posts(doc)
+    assert len(posts) > 2
+    assert [p.split("\n")[-1] for p in posts if p.split("\n")[-1].startswith("#")] == []
+    assert posts[1].startswith("### Areas\n\n```\nArea ")
+
+
+def _record(seq: int, events: int) -> list:
+    """A report's record: its heading paragraph and its events."""
+    return [Para([Span(f"#{seq} German: "), Span("move ge-1 liege", "order")], heading=True),
+            *([Items([[plain(f"event {seq}.{i} " + "x" * 60)] for i in range(events)])]
+              if events else [])]
+
+
+def test_chat_keeps_each_record_with_its_events():
+    """Posts split between records, never between a record's heading and its events; a
+    record with no events goes with the next; a record longer than a post is split between
+    its events, each post it goes on in opening with its heading marked continued."""
+    sizes = [3, 0, 5, 2, 60, 4, 0] * 4 + [1]
+    doc = Document("Report", [Section("Since record 0", [
+        b for seq, n in enumerate(sizes, 1) for b in _record(seq, n)])])
+    posts = chat_posts(doc)
+    assert len(posts) > 5
+    for post in posts:
+        lines = post.split("\n")
+        assert len(post) <= CHAT_LIMIT and not lines[-1].startswith("#"), lines[-1]
+        assert re.match(r"#\d+ German: ", lines[0]) or lines[0] == "## Report", lines[0]
+    heads = [ln for p in posts for ln in p.split("\n") if ln.startswith("#")]
+    again = [ln for ln in heads if ln.endswith(" *(continued)*")]
+    assert again and all(ln == "#5 German: `move ge-1 liege` *(continued)*" or
+                         ln.startswith(("#12 ", "#19 ", "#26 ")) for ln in again)
+    events = [ln for p in posts for ln in p.split("\n") if ln.startswith("- event")]
+    assert events == [f"- event {s}.{i} " + "x" * 60
+                      for s, n in enumerate(sizes, 1) for i in range(n)]
+    whole = "\n".join(posts)
+    for seq, n in enumerate(sizes, 1):      # each record whole in one post when it fits one
+        if 0 < n < 20:
+            assert any(f"#{seq} German" in p and f"event {seq}.{n - 1} " in p for p in posts)
+    assert whole.count("#2 German: `move ge-1 liege`") == 1
+
+
 def test_chat_line_longer_than_a_post_is_cut_at_spaces():
     """Only a line that no post could hold is cut, at spaces."""
     doc = _doc(para("x" * 9 + " " + "y" * 2500 + " z"))
     posts = chat_posts(doc)
     assert all(len(p) <= CHAT_LIMIT for p in posts)
     assert "".join(posts).replace("\n", "").replace(" ", "").count("y") == 2500
+    # Headings no post can hold with their text: cut too, their text whole after them.
+    for doc, line, count in [
+            (Document("t " * 1300, [Section("s " * 1200, [para("x")])]), "x", 1),
+            (Document("t", [Section("", [Para([plain("h " * 1200)], heading=True),
+                                         Items([[plain("e " * 40)]] * 40)])]),
+             "- " + "e " * 39 + "e", 40)]:
+        posts = chat_posts(doc)
+        assert all(0 < len(p) <= CHAT_LIMIT for p in posts)
+        assert [ln for p in posts for ln in p.split("\n")].count(line) == count
 
 
 def _fixed_lines(out: str, fmt: str) -> list[str]:

@@ -165,7 +165,8 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
     lines += [[Span(t.strip())] for t in sheet_lines(seen, data)]
-    return [Para(_record_heading(rec, before, reader))] + ([Items(lines)] if lines else [])
+    return [Para(_record_heading(rec, before, reader), heading=True)] + \
+        ([Items(lines)] if lines else [])
 
 
 def _now_sections(journal: Path, mine: dict, state, data, reader: str, stat: dict,
