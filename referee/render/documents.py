@@ -93,9 +93,10 @@ def situation(view: dict[str, Any]) -> Para:
 
 
 def vp_section(vp: dict) -> Section:
-    """The VP total, its level and its breakdown (3.1)."""
+    """The VP total, its level and its breakdown (3.1); the total heads the breakdown, so that
+    a chat post does not end on it."""
     return Section("Victory points", [
-        para(Span(f"VP {vp['total']}: {vp['level_name']}", "bold")),
+        Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold")], heading=True),
         Items([[Span(f"{b['label']}: {b['vp']:+d}")] for b in vp["breakdown"]]),
     ])
 
