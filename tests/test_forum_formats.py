@@ -111,6 +111,9 @@ READERS = ("german", "entente", "public")
 # heading (#12 German: ...), or a heading paragraph: a line all in bold (a country of the
 # board, "Off the map").
 _BARE_HEADING = re.compile(r"#{2,3} |#\d+ \S|\*\*[^*]+\*\*( \*\(continued\)\*)?$")
+# Words a forum's reader cannot use: a command-line option, a command of the referee.
+_COMMAND_WORDS = re.compile(r"(?<![\w-])--[a-z]|`referee\b|\breferee (?:show|status|report|"
+                            r"order|log|area|map|dice|explain|verify|reveal)\b|\bJOURNAL\b")
 # The sections whose every post must open on a heading: a report's records, the board.
 _GROUPED_SECTION = re.compile(r"### (Since record \d+|From the start of the game|Board)$")
 
@@ -145,14 +148,43 @@ def _post_problems(posts: list[str]) -> list[str]:
     return problems
 
 
+def _reader_problems(journal: Path, table: Table, reader: str, since: int):
+    """What is wrong with what a reader posts of the game now (his report since `since`,
+    `show` and `status`: chat posts, BGG's fixed-width lines and, for the public, command
+    words in any forum format) -> (problems, the report's last record, posts, posts opened
+    by a record's heading again)."""
+    doc, meta = table.report(reader, since=since, remember=False)
+    problems: list[str] = []
+    posts_read = again = 0
+    for command, out in {"report": reports.render_report(doc, meta, "chat"),
+                         "show": commands.show(journal, reader, "chat"),
+                         "status": commands.status(journal, reader, "chat")}.items():
+        posts = _posts(out)
+        posts_read += len(posts)
+        again += sum("*(continued)*" in post for post in posts)
+        problems += [f"{reader}'s {command}: {p}" for p in _post_problems(posts)]
+    for out in (reports.render_report(doc, meta, "bbcode", dialect="bgg"),
+                commands.show(journal, reader, "bbcode", dialect="bgg")):
+        problems += [f"{reader}, BGG: a line of {len(ln)} columns"
+                     for ln in _fixed_lines(out, "bgg") if len(ln) > FIXED_WIDTH]
+    if reader == "public":
+        outs = [reports.render_report(doc, meta, fmt) for fmt in ("chat", "markdown", "bbcode")]
+        outs += [command(journal, None, fmt) for command in (commands.show, commands.status)
+                 for fmt in ("chat", "markdown", "bbcode")]
+        problems += [f"the public reads command words: {m.group()!r}"
+                     for out in outs for m in _COMMAND_WORDS.finditer(out)]
+    return problems, meta["upto"], posts_read, again
+
+
 @pytest.mark.parametrize("game,scenario,seed", CAMPAIGNS)
-def test_a_random_campaigns_chat_posts_end_on_no_heading(game, scenario, seed, tmp_path):
+def test_a_random_campaigns_posts_read_as_posts(game, scenario, seed, tmp_path):
     """A random campaign of each scenario (and AT ALL COSTS!'s) read turn by turn as its
     players and the public would: each one's report since his last in chat posts, and `show`
     and `status` in chat. No post ends on a section heading, a record's heading or a
     country's; a record is never parted from its events but where it is longer than a post,
     and then each post it goes on in opens with its heading again; every fixed-width line
-    (chat code blocks, BGG's [c]) is at most 80 columns."""
+    (chat code blocks, BGG's [c]) is at most 80 columns; what the public reads (no reader
+    named) in chat, markdown or BBCode names no command-line option or command."""
     journal, secret = tmp_path / "war.jsonl", tmp_path / "fixed.secret"
     secret.write_text(f"{seed:064x}\n")
     secret.chmod(0o600)
@@ -166,20 +198,9 @@ def test_a_random_campaigns_chat_posts_end_on_no_heading(game, scenario, seed, t
         assert autoplay(journal, seed, until=turn, check_every=10 ** 9).failure is None
         table = Table(journal)
         for reader in READERS:
-            doc, meta = table.report(reader, since=since[reader], remember=False)
-            since[reader] = meta["upto"]
-            outputs = {"report": reports.render_report(doc, meta, "chat"),
-                       "show": commands.show(journal, reader, "chat"),
-                       "status": commands.status(journal, reader, "chat")}
-            for command, out in outputs.items():
-                posts = _posts(out)
-                posts_read += len(posts)
-                split_records += sum("*(continued)*" in post for post in posts)
-                problems += [f"turn {turn}, {reader}'s {command}: {p}"
-                             for p in _post_problems(posts)]
-            for out in (reports.render_report(doc, meta, "bbcode", dialect="bgg"),
-                        commands.show(journal, reader, "bbcode", dialect="bgg")):
-                problems += [f"turn {turn}, {reader}, BGG: a line of {len(ln)} columns"
-                             for ln in _fixed_lines(out, "bgg") if len(ln) > FIXED_WIDTH]
+            found, since[reader], posts, again = _reader_problems(journal, table, reader,
+                                                                  since[reader])
+            problems += [f"turn {turn}, {p}" for p in found]
+            posts_read, split_records = posts_read + posts, split_records + again
     assert not problems, "\n".join(problems[:20])
     assert posts_read > 100 and split_records > 0      # records longer than a post too

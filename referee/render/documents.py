@@ -194,8 +194,9 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
             [Orders(list(view["legal"]))] if every else
             grouped_blocks(list(view["legal"]), aids or view.get("_aids"))))
     elif view["reader"] == "public":
+        # Words for a forum's reader, who runs no command: the public's status is posted.
         doc.sections.append(Section("Orders", [para(
-            "The public reader sees no orders; name a side with --as to list its orders.")]))
+            "The orders open to a side are shown to its own player only.")]))
     if view.get("standing"):
         doc.sections.append(Section("Your standing orders", [Orders(list(view["standing"]))]))
     return doc
