@@ -130,7 +130,8 @@ def _fixed_lines(out: str, fmt: str) -> list[str]:
 def _post_problems(posts: list[str]) -> list[str]:
     """What is wrong with a chat output's posts: one longer than a chat takes, a code fence
     left open, a post that ends on a heading, a post that goes on with a record or a country
-    without opening on its heading, a fixed-width line over 80 columns."""
+    without opening on its heading, a fixed-width line over 80 columns, a table's part
+    opening inside a row."""
     problems: list[str] = []
     section = ""
     for n, post in enumerate(posts, 1):
@@ -145,7 +146,16 @@ def _post_problems(posts: list[str]) -> list[str]:
         section = next((ln for ln in reversed(lines) if ln.startswith("### ")), section)
         problems += [f"post {n}: a fixed-width line of {len(ln)} columns: {ln[:60]!r}"
                      for ln in _fixed_lines(post, "chat") if len(ln) > FIXED_WIDTH]
+        problems += [f"post {n}: a table goes on in a code block from inside a row: {ln!r}"
+                     for ln in _first_rows(post) if ln.startswith(" ")]
     return problems
+
+
+def _first_rows(post: str) -> list[str]:
+    """The first row of each code block of a post (under its header and rule, if any)."""
+    blocks = [b.strip("\n").split("\n") for b in post.split("```")[1::2]]
+    return [b[2] if len(b) > 2 and b[1] and set(b[1]) <= {"-", " "} else b[0]
+            for b in blocks if b]
 
 
 def _reader_problems(journal: Path, table: Table, reader: str, since: int):

@@ -778,6 +778,24 @@ def test_a_wide_table_stays_within_80_columns_in_posts(fmt, dialect):
     assert "".join(lines).replace(" ", "").count("(infantryentrenched)") == 5
 
 
+@pytest.mark.parametrize("units", [24, 32, 60])
+def test_a_wide_table_split_between_posts_keeps_each_row_whole(units):
+    """A table longer than a post, its rows wrapped to 80 columns (or, with a unit name too
+    long to wrap beside the other columns, one "header: value" a line): each part a code
+    block opening on a whole row, the header again where the table has one."""
+    rows = [[f"Area {i:03}", "German", f"ge-i-{i:02}-" + "x" * units + " ge-c-01 ge-a-01" * 3]
+            for i in range(40)]
+    posts = chat_posts(_doc(Table(["Area", "Control", "Units"], rows)))
+    blocks = [b.strip("\n").split("\n") for p in posts for b in p.split("```")[1::2]]
+    assert len(blocks) > 2 and all(len(ln) <= FIXED_WIDTH for b in blocks for ln in b)
+    for block in blocks:
+        body = block[2:] if units < 60 else block
+        assert re.match(r"Area \d{3}  |Area: Area \d{3}$", body[0]), block[:3]
+        assert block[0].startswith("Area ") == (units < 60)
+    got = [ln for b in blocks for ln in b if re.match(r"(Area: )?Area 0", ln)]
+    assert len(got) == 40
+
+
 @pytest.mark.parametrize("name", ["@everyone", "@here now", "||spoiler||", "__under__",
                                   "<@123456>", "[x](http://y)", "# big", "-# small",
                                   "> quote", "1. one", "~~s~~"])

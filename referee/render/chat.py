@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .layout import FIXED_WIDTH, _flat, _grid, _table_text
+from .layout import FIXED_WIDTH, _flat, _table_rows
 from .markdown import _md_inline
 from .sections import Block, Document, Items, Orders, Para, Span, Table
 
@@ -41,8 +41,8 @@ def _chat_line(text: str) -> str:
 
 class _Chunk:
     """Lines that go into one post together: prose, or a code block (fences added when laid
-    out) whose first `head` lines are repeated in each part when it must be split; glue: kept
-    with what follows (a heading)."""
+    out; a table's row with its wrapped lines is one entry) whose first `head` entries are
+    repeated in each part when it must be split; glue: kept with what follows (a heading)."""
 
     __slots__ = ("lines", "code", "head", "glue")
 
@@ -68,9 +68,10 @@ def _chat_block(block: Block) -> _Chunk | None:
         items = [f"- {ln}" for ln in lines if ln]
         return _Chunk(items) if items else None
     if isinstance(block, Table):
-        lines = _table_text(block, FIXED_WIDTH)
-        head = 2 if lines and any(_grid(block)[0]) and block.rows else 0
-        return _Chunk([ln.replace("`", "\u02cb") for ln in lines], True, head) if lines else None
+        # One entry a row, its wrapped lines together: a post splits the table between rows.
+        rows, head = _table_rows(block, FIXED_WIDTH)
+        lines = ["\n".join(row).replace("`", "\u02cb") for row in rows]
+        return _Chunk(lines, True, head) if lines else None
     if isinstance(block, Orders):
         lines = [_flat(line).replace("`", "\u02cb") for line in block.lines]
         return _Chunk(lines, True) if lines else None
@@ -153,7 +154,10 @@ def _pieces(chunk: _Chunk, limit: int) -> list[tuple[str, str]]:
         if parts[-1] and len(chunk.text(head + parts[-1] + [row])) > limit:
             parts.append([])
         parts[-1].append(row)
-    return [(chunk.text(head + part), "\n" if i else "\n\n") for i, part in enumerate(parts)]
+    # (a row of the "header: value" layout opens with the blank line that parts it from the
+    # row before, which a part's first row does not need)
+    return [(chunk.text(head + [part[0].lstrip("\n"), *part[1:]]), "\n" if i else "\n\n")
+            for i, part in enumerate(parts)]
 
 
 class _Posts:
