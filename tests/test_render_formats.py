@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from referee.base.glyphs import visible
 from referee.render.chat import CHAT_LIMIT, POST_MARK_LINE, chat_posts, to_chat
 from referee.render.formats import render, to_bbcode, to_text
-from referee.render.layout import _table_text
+from referee.render.layout import FIXED_WIDTH, _table_text
 from referee.render.markdown import to_markdown
 from referee.render.sections import (
     STYLES,
@@ -676,7 +676,7 @@ def test_chat_long_document_splits_between_blocks_and_rows():
     posts = _posts(to_chat(doc))
     assert len(posts) > 4 and posts == chat_posts(doc)
     whole = chat_posts(doc, 10 ** 9)[0].split("\n")
-    header = _table_text(doc.sections[1].blocks[0], None)[:2]
+    header = _table_text(doc.sections[1].blocks[0], FIXED_WIDTH)[:2]
     joined = iter([ln for p in posts for ln in p.split("\n")])
     assert all(line in joined for line in whole if line)      # every line, in order
     for post in posts:
@@ -691,12 +691,109 @@ def test_chat_long_document_splits_between_blocks_and_rows():
     assert sum(p.count(("word " * 50).strip()) for p in posts) == 12
 
 
+def test_chat_section_heading_never_ends_a_post():
+    """A section whose table must be split comes after a post nearly full: its heading goes
+    into the next post with the table's first part, not at the end of the full one."""
+    rows = [[f"Area {i:03}", "German", "ge-1 ge-2 " * 3] for i in range(60)]
+    doc = Document("", [Section("Situation", [para("word " * 360)]),
+                        Section("Areas", [Table(["Area", "Control", "Units"], rows)])])
+    posts = chat_posts(doc)
+    assert len(posts) > 2
+    assert [p.split("\n")[-1] for p in posts if p.split("\n")[-1].startswith("#")] == []
+    assert posts[1].startswith("### Areas\n\n```\nArea ")
+
+
+def _record(seq: int, events: int) -> list:
+    """A report's record: its heading paragraph and its events."""
+    return [Para([Span(f"#{seq} German: "), Span("move ge-1 liege", "order")], heading=True),
+            *([Items([[plain(f"event {seq}.{i} " + "x" * 60)] for i in range(events)])]
+              if events else [])]
+
+
+def test_chat_keeps_each_record_with_its_events():
+    """Posts split between records, never between a record's heading and its events; a
+    record with no events goes with the next; a record longer than a post is split between
+    its events, each post it goes on in opening with its heading marked continued."""
+    sizes = [3, 0, 5, 2, 60, 4, 0] * 4 + [1]
+    doc = Document("Report", [Section("Since record 0", [
+        b for seq, n in enumerate(sizes, 1) for b in _record(seq, n)])])
+    posts = chat_posts(doc)
+    assert len(posts) > 5
+    for post in posts:
+        lines = post.split("\n")
+        assert len(post) <= CHAT_LIMIT and not lines[-1].startswith("#"), lines[-1]
+        assert re.match(r"#\d+ German: ", lines[0]) or lines[0] == "## Report", lines[0]
+    heads = [ln for p in posts for ln in p.split("\n") if ln.startswith("#")]
+    again = [ln for ln in heads if ln.endswith(" *(continued)*")]
+    assert again and all(ln == "#5 German: `move ge-1 liege` *(continued)*" or
+                         ln.startswith(("#12 ", "#19 ", "#26 ")) for ln in again)
+    events = [ln for p in posts for ln in p.split("\n") if ln.startswith("- event")]
+    assert events == [f"- event {s}.{i} " + "x" * 60
+                      for s, n in enumerate(sizes, 1) for i in range(n)]
+    whole = "\n".join(posts)
+    for seq, n in enumerate(sizes, 1):      # each record whole in one post when it fits one
+        if 0 < n < 20:
+            assert any(f"#{seq} German" in p and f"event {seq}.{n - 1} " in p for p in posts)
+    assert whole.count("#2 German: `move ge-1 liege`") == 1
+
+
 def test_chat_line_longer_than_a_post_is_cut_at_spaces():
     """Only a line that no post could hold is cut, at spaces."""
     doc = _doc(para("x" * 9 + " " + "y" * 2500 + " z"))
     posts = chat_posts(doc)
     assert all(len(p) <= CHAT_LIMIT for p in posts)
     assert "".join(posts).replace("\n", "").replace(" ", "").count("y") == 2500
+    # Headings no post can hold with their text: cut too, their text whole after them.
+    for doc, line, count in [
+            (Document("t " * 1300, [Section("s " * 1200, [para("x")])]), "x", 1),
+            (Document("t", [Section("", [Para([plain("h " * 1200)], heading=True),
+                                         Items([[plain("e " * 40)]] * 40)])]),
+             "- " + "e " * 39 + "e", 40)]:
+        posts = chat_posts(doc)
+        assert all(0 < len(p) <= CHAT_LIMIT for p in posts)
+        assert [ln for p in posts for ln in p.split("\n")].count(line) == count
+
+
+def _fixed_lines(out: str, fmt: str) -> list[str]:
+    """The lines inside the fixed-width blocks of a chat or BBCode output."""
+    if fmt == "chat":
+        return [ln for block in out.split("```")[1::2] for ln in block.split("\n")]
+    return [ln for m in re.finditer(r"\[(c|code)\](.*?)\[/\1\]", out, re.S)
+            for ln in m.group(2).split("\n")]
+
+
+@pytest.mark.parametrize("fmt,dialect", [("chat", ""), ("bbcode", "bgg"), ("bbcode", "phpbb"),
+                                         ("bbcode", "smf")])
+def test_a_wide_table_stays_within_80_columns_in_posts(fmt, dialect):
+    """A table as wide as an area's units (some 150 columns) is laid out at 80 columns in a
+    post's fixed-width block, the last column wrapped under itself: BGG cuts a wider line,
+    a phone scrolls it."""
+    units = "; ".join(f"ge-i-{i:02} (infantry entrenched)" for i in range(5))
+    table = Table(["Area", "Control", "VP", "Units"],
+                  [["Saarbrücken", "German", "1", units], ["Liège", "Entente", "", "fort 3"]])
+    out = render(_doc(table), fmt, dialect=dialect or "common")
+    lines = _fixed_lines(out, fmt)
+    assert len(units) > 140 and len(lines) > 4
+    assert max(map(len, lines)) <= FIXED_WIDTH
+    assert "".join(lines).replace(" ", "").count("(infantryentrenched)") == 5
+
+
+@pytest.mark.parametrize("units", [24, 32, 60])
+def test_a_wide_table_split_between_posts_keeps_each_row_whole(units):
+    """A table longer than a post, its rows wrapped to 80 columns (or, with a unit name too
+    long to wrap beside the other columns, one "header: value" a line): each part a code
+    block opening on a whole row, the header again where the table has one."""
+    rows = [[f"Area {i:03}", "German", f"ge-i-{i:02}-" + "x" * units + " ge-c-01 ge-a-01" * 3]
+            for i in range(40)]
+    posts = chat_posts(_doc(Table(["Area", "Control", "Units"], rows)))
+    blocks = [b.strip("\n").split("\n") for p in posts for b in p.split("```")[1::2]]
+    assert len(blocks) > 2 and all(len(ln) <= FIXED_WIDTH for b in blocks for ln in b)
+    for block in blocks:
+        body = block[2:] if units < 60 else block
+        assert re.match(r"Area \d{3}  |Area: Area \d{3}$", body[0]), block[:3]
+        assert block[0].startswith("Area ") == (units < 60)
+    got = [ln for b in blocks for ln in b if re.match(r"(Area: )?Area 0", ln)]
+    assert len(got) == 40
 
 
 @pytest.mark.parametrize("name", ["@everyone", "@here now", "||spoiler||", "__under__",

@@ -163,3 +163,30 @@ def test_the_siege_of_verdun(siege, cli, where, reader, fmt, ext, since):
         tokens = MarkdownIt("commonmark").enable("table").parse(got)
         inline = [c for t in tokens for c in (t.children or [])]
         assert not [t for t in tokens + inline if t.type in ("html_block", "html_inline")]
+
+
+def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, cli):
+    """A sealed plan's record that a reader sees only as what it holds is headed by those
+    words, not set as an order he could type (the plan's owner reads his own orders as
+    orders); once both plans are in, each revealed plan is one line of the report, its
+    orders told one after the other, none set as an order to type (7.0, 1.4)."""
+    def report(reader: str, since: int) -> list[str]:
+        r = cli("report", journal, "--as", reader, "--since", str(since), "--format", "chat")
+        assert r.exit_code == 0, r.stderr
+        return r.stdout.split("\n")
+
+    journal = siege["production"].with_name("siege-revealed.jsonl")
+    journal.write_bytes(siege["production"].read_bytes())
+    journal.chmod(0o600)
+    assert "#25 German: a sealed production plan (7.0)" in report("public", 16)
+    assert "#25 German: a sealed production plan (7.0)" in report("entente", 16)
+    assert "#25 German: `buy 2` — ⚑ entered by hand at the referee" in report("german", 16)
+    with pytest.MonkeyPatch.context() as mp:        # the module's referee home: its key
+        mp.setenv("REFEREE_HOME", str(journal.parent / "home"))
+        _play(journal, [("entente", "done", None)])
+    public = report("public", 27)
+    assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; 1 order(s) on " \
+           "army templates (hidden, 1.4)" in public
+    assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; build ge " \
+           "infantry Verdun into ge-5" in report("german", 27)
+    assert not [ln for ln in public if ln.startswith("- `") or "plan (7.0)`" in ln]

@@ -104,7 +104,7 @@ def country_blocks(country: dict[str, Any], sides: list[str]) -> list:
     lines = [area_line(a, sides) for a in busy]
     lines += _quiet([a for a in country["areas"] if not _busy(a)], sides)
     lines += _supply(country["areas"], sides)
-    return [Para([Span(country["name"], "bold")]), Items(lines)]
+    return [Para([Span(country["name"], "bold")], heading=True), Items(lines)]
 
 
 def _cards(cards: dict[str, Any], sides: list[str]) -> list[list[Span]]:
@@ -146,5 +146,6 @@ def board_section(board: dict[str, Any]) -> Section:
     blocks: list = []
     for country in board["countries"]:
         blocks += country_blocks(country, sides)
-    blocks += [Para([Span("Off the map", "bold")]), Items(off_map_lines(board, sides))]
+    blocks += [Para([Span("Off the map", "bold")], heading=True),
+               Items(off_map_lines(board, sides))]
     return Section("Board", blocks)

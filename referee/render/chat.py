@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from .layout import _flat, _grid, _table_text
+from .layout import FIXED_WIDTH, _flat, _table_rows
 from .markdown import _md_inline
-from .sections import Block, Document, Items, Orders, Para, Table
+from .sections import Block, Document, Items, Orders, Para, Span, Table
 
 # A chat post (Discord's limit for a message; most chats allow at least as much).
 CHAT_LIMIT = 2000
@@ -41,8 +41,8 @@ def _chat_line(text: str) -> str:
 
 class _Chunk:
     """Lines that go into one post together: prose, or a code block (fences added when laid
-    out) whose first `head` lines are repeated in each part when it must be split; glue: kept
-    with what follows (a heading)."""
+    out; a table's row with its wrapped lines is one entry) whose first `head` entries are
+    repeated in each part when it must be split; glue: kept with what follows (a heading)."""
 
     __slots__ = ("lines", "code", "head", "glue")
 
@@ -68,27 +68,59 @@ def _chat_block(block: Block) -> _Chunk | None:
         items = [f"- {ln}" for ln in lines if ln]
         return _Chunk(items) if items else None
     if isinstance(block, Table):
-        lines = _table_text(block, None)
-        head = 2 if lines and any(_grid(block)[0]) and block.rows else 0
-        return _Chunk([ln.replace("`", "\u02cb") for ln in lines], True, head) if lines else None
+        # One entry a row, its wrapped lines together: a post splits the table between rows.
+        rows, head = _table_rows(block, FIXED_WIDTH)
+        lines = ["\n".join(row).replace("`", "\u02cb") for row in rows]
+        return _Chunk(lines, True, head) if lines else None
     if isinstance(block, Orders):
         lines = [_flat(line).replace("`", "\u02cb") for line in block.lines]
         return _Chunk(lines, True) if lines else None
     raise TypeError(f"not a block: {block!r}")
 
 
-def _chat_chunks(doc: Document) -> list[_Chunk]:
-    """The document as chunks: title and section headings glued to what follows them."""
-    chunks: list[_Chunk | None] = []
+class _Group:
+    """A heading paragraph's chunk and the chunks it heads (a record and its events); again:
+    the heading marked continued, atop a post that the group goes on in."""
+
+    __slots__ = ("head", "again", "body")
+
+    def __init__(self, head: _Chunk, again: str):
+        self.head = head
+        self.again = again
+        self.body: list[_Chunk] = []
+
+    def text(self) -> str:
+        return "\n\n".join(c.text() for c in [self.head, *self.body])
+
+
+def _continued(block: Para) -> str:
+    """A heading paragraph repeated atop the next post: marked "(continued)"."""
+    spans = [*block.spans, Span(" "), Span("(continued)", "italic")]
+    return _md_inline(spans, _chat_escape, _chat_line)
+
+
+def _chat_units(doc: Document) -> list[_Chunk | _Group]:
+    """The document as chunks (title and section headings glued to what follows them) and
+    groups, each a heading paragraph with the blocks it heads."""
+    units: list[_Chunk | _Group] = []
     if doc.title.strip():
-        chunks.append(_Chunk([f"## {_chat_escape(doc.title).strip()}"], glue=True))
+        units.append(_Chunk([f"## {_chat_escape(doc.title).strip()}"], glue=True))
     for section in doc.sections:
         if section.title.strip():
-            chunks.append(_Chunk([f"### {_chat_escape(section.title).strip()}"], glue=True))
-        chunks += map(_chat_block, section.blocks)
+            units.append(_Chunk([f"### {_chat_escape(section.title).strip()}"], glue=True))
+        group: _Group | None = None
+        for block in section.blocks:
+            chunk = _chat_block(block)
+            if isinstance(block, Para) and block.heading:
+                group = _Group(chunk, _continued(block)) if chunk else None
+                units += [group] if group else []
+            elif chunk is not None and group is not None:
+                group.body.append(chunk)
+            elif chunk is not None:
+                units.append(chunk)
     if doc.receipt:
-        chunks.append(_Chunk([_chat_line(_chat_escape(doc.receipt))]))
-    return [c for c in chunks if c is not None]
+        units.append(_Chunk([_chat_line(_chat_escape(doc.receipt))]))
+    return units
 
 
 def _cut(line: str, room: int) -> list[str]:
@@ -122,37 +154,112 @@ def _pieces(chunk: _Chunk, limit: int) -> list[tuple[str, str]]:
         if parts[-1] and len(chunk.text(head + parts[-1] + [row])) > limit:
             parts.append([])
         parts[-1].append(row)
-    return [(chunk.text(head + part), "\n" if i else "\n\n") for i, part in enumerate(parts)]
+    # (a row of the "header: value" layout opens with the blank line that parts it from the
+    # row before, which a part's first row does not need)
+    return [(chunk.text(head + [part[0].lstrip("\n"), *part[1:]]), "\n" if i else "\n\n")
+            for i, part in enumerate(parts)]
+
+
+class _Posts:
+    """Posts filled in order. A heading waits for the text after it (glue), so that no post
+    ends on one; while a group is split, each post it goes on in opens with its heading
+    again."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.posts: list[str] = []
+        self.glue: list[str] = []           # headings that go with the next text
+        self.again: str | None = None       # atop a new post: the group going on
+        self.next_again: str | None = None  # the same, once the group's heading is placed
+
+    def _fresh(self, text: str) -> str:
+        """text as it would open a new post: after the heading of the group going on and the
+        headings waiting for it."""
+        return "\n\n".join([*([self.again] if self.again else []), *self.glue, text])
+
+    def _opening(self, text: str) -> list[str]:
+        """The new posts text opens: one, as _fresh; where that is longer than a post, without
+        the group's heading again, or else after the waiting headings alone (a title or a
+        heading of a thousand characters, which no layout keeps with its text)."""
+        for post in (self._fresh(text), "\n\n".join([*self.glue, text])):
+            if len(post) <= self.limit:
+                return [post]
+        waiting = "\n\n".join(self.glue)
+        return [p for t in (waiting, text) if t for p in _cut(t, self.limit)]
+
+    def _joined(self, text: str, joint: str) -> str | None:
+        """The current post with text after it, or None if that is longer than a post."""
+        if not self.posts:
+            return None
+        add = "\n\n".join([*self.glue, text])
+        post = self.posts[-1] + ("\n\n" if self.glue else joint) + add
+        return post if len(post) <= self.limit else None
+
+    def fits(self, text: str) -> bool:
+        """Whether text goes into the current post or, whole, into a new one."""
+        return self._joined(text, "\n\n") is not None or len(self._fresh(text)) <= self.limit
+
+    def put(self, text: str, joint: str = "\n\n") -> None:
+        """text (and the headings waiting for it) into the current post, or a new one."""
+        post = self._joined(text, joint)
+        if post is not None:
+            self.posts[-1] = post
+        else:
+            self.posts += self._opening(text)
+        self.glue = []
+        self.again = self.next_again
+
+    def chunk(self, chunk: _Chunk) -> None:
+        """A chunk whole if a post can hold it, else in pieces (_pieces) with room left for
+        the headings that may open their posts."""
+        if chunk.glue:
+            self.glue.append(chunk.text())
+            return
+        if self.fits(chunk.text()):
+            self.put(chunk.text())
+            return
+        lead = max(len("\n\n".join(self.glue)), len(self.next_again or ""))
+        room = max(self.limit - lead - 2, self.limit // 2)
+        for piece, joint in _pieces(chunk, room):
+            self.put(piece, joint)
+
+    def group(self, group: _Group) -> None:
+        """A group whole in one post if a post can hold it; else its heading with the start
+        of its first block, and each further post it needs opened by its heading again. A
+        heading that heads nothing goes with what follows it."""
+        if not group.body:
+            self.glue.append(group.head.text())
+        elif self.fits(group.text()):
+            self.put(group.text())
+        else:
+            self.glue.append(group.head.text())
+            self.next_again = group.again
+            for chunk in group.body:
+                self.chunk(chunk)
+            self.again = self.next_again = None
+
+    def close(self) -> list[str]:
+        """The posts; headings that end the document, with nothing after them, in the last."""
+        if self.glue:
+            text, self.glue = "\n\n".join(self.glue), []
+            self.put(text)
+        return self.posts
 
 
 def chat_posts(doc: Document, limit: int = CHAT_LIMIT) -> list[str]:
     """The document as chat posts of at most `limit` characters each: no line is split (but
     one longer than a post), no table or code block either unless it is longer than a post
-    (then it is split between rows, each part a code block), and a heading stays with what
-    follows it."""
-    stream: list[tuple[str, str]] = []
-    carry: str | None = None
-    for chunk in _chat_chunks(doc):
-        for piece, joint in _pieces(chunk, limit):
-            if carry is not None:
-                if len(carry) + len(joint) + len(piece) <= limit:
-                    piece = carry + joint + piece
-                else:
-                    stream.append((carry, "\n\n"))
-                carry = None
-            if chunk.glue:
-                carry = piece
-            else:
-                stream.append((piece, joint))
-    if carry is not None:
-        stream.append((carry, "\n\n"))
-    posts: list[str] = []
-    for piece, joint in stream:
-        if posts and len(posts[-1]) + len(joint) + len(piece) <= limit:
-            posts[-1] += joint + piece
+    (then it is split between rows, each part a code block); a heading stays with what
+    follows it, and a heading paragraph with what it heads (a record with its events) unless
+    that is longer than a post (then it is split between its blocks, or lines, and each
+    post it goes on in opens with the heading again, "(continued)")."""
+    posts = _Posts(limit)
+    for unit in _chat_units(doc):
+        if isinstance(unit, _Group):
+            posts.group(unit)
         else:
-            posts.append(piece)
-    return posts
+            posts.chunk(unit)
+    return posts.close()
 
 
 def to_chat(doc: Document) -> str:

@@ -93,9 +93,10 @@ def situation(view: dict[str, Any]) -> Para:
 
 
 def vp_section(vp: dict) -> Section:
-    """The VP total, its level and its breakdown (3.1)."""
+    """The VP total, its level and its breakdown (3.1); the total heads the breakdown, so that
+    a chat post does not end on it."""
     return Section("Victory points", [
-        para(Span(f"VP {vp['total']}: {vp['level_name']}", "bold")),
+        Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold")], heading=True),
         Items([[Span(f"{b['label']}: {b['vp']:+d}")] for b in vp["breakdown"]]),
     ])
 
@@ -193,8 +194,9 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
             [Orders(list(view["legal"]))] if every else
             grouped_blocks(list(view["legal"]), aids or view.get("_aids"))))
     elif view["reader"] == "public":
+        # Words for a forum's reader, who runs no command: the public's status is posted.
         doc.sections.append(Section("Orders", [para(
-            "The public reader sees no orders; name a side with --as to list its orders.")]))
+            "The orders open to a side are shown to its own player only.")]))
     if view.get("standing"):
         doc.sections.append(Section("Your standing orders", [Orders(list(view["standing"]))]))
     return doc

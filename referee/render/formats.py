@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import re
 
-from .layout import _edges, _flat, _grid, _table_text, _tokens, _walk, _wrap, _wrap_plain
+from .layout import (
+    FIXED_WIDTH,
+    _edges,
+    _flat,
+    _grid,
+    _table_text,
+    _tokens,
+    _walk,
+    _wrap,
+    _wrap_plain,
+)
 from .sections import Block, Document, Items, Orders, Para, Span, Table
 
 FORMATS = ("text", "markdown", "bbcode", "chat")
@@ -187,7 +197,7 @@ def _bb_block(block: Block, d: _Dialect, colours: dict[str, str]) -> list[str]:
         start, item, end, close = d.items
         return [start, *(f"{item}{ln}{end}" for ln in lines), close]
     if isinstance(block, Table):
-        return _bb_fixed(_table_text(block, None), d) if d.fixed else _bb_rows(block, d)
+        return _bb_fixed(_table_text(block, FIXED_WIDTH), d) if d.fixed else _bb_rows(block, d)
     if isinstance(block, Orders):
         return _bb_fixed([_flat(line) for line in block.lines], d)
     raise TypeError(f"not a block: {block!r}")

@@ -11,6 +11,9 @@ import re
 
 from .sections import Document, Span, Table
 
+# A fixed-width block (a table or orders in a code block) of a forum or chat post: wider lines
+# are cut off or scrolled on BoardGameGeek and in Discord's column on a phone.
+FIXED_WIDTH = 80
 # A last table column narrower than this wraps into a tall strip one word wide, which
 # reads worse than the one-field-per-line fallback.
 _MIN_LAST_COLUMN = 8
@@ -130,9 +133,16 @@ def _wrap_plain(text: str, width: int, first: str = "", rest: str = "") -> list[
 
 def _table_text(table: Table, width: int | None) -> list[str]:
     """Aligned columns; too wide: the last column wraps, or else one "header: value" a line."""
+    return [line for row in _table_rows(table, width)[0] for line in row]
+
+
+def _table_rows(table: Table, width: int | None) -> tuple[list[list[str]], int]:
+    """The table as _table_text lays it out, each row as its lines, and how many of those
+    rows head it (its header and the rule under it, repeated where a post splits the table:
+    2, or 0 when it has none or no row under it)."""
     header, rows = _grid(table)
     if not header or not (rows or any(header)):
-        return []
+        return [], 0
     every = [header, *rows]
     widths = [max(1, *(len(r[i]) for r in every)) for i in range(len(header))]
     lead = sum(widths[:-1]) + 2 * (len(widths) - 1)
@@ -146,13 +156,14 @@ def _table_text(table: Table, width: int | None) -> list[str]:
             return [(cells + parts[0]).rstrip(), *(" " * lead + p for p in parts[1:])]
 
         rule = "  ".join("-" * w for w in [*widths[:-1], min(widths[-1], room)])
-        return ([*row(header), rule] if any(header) else []) + [x for r in rows for x in row(r)]
+        head = [row(header), [rule]] if any(header) else []
+        return head + [row(r) for r in rows], len(head) if rows else 0
     if not rows:
-        return _wrap_plain("; ".join(header), width)
-    out: list[str] = []
+        return [_wrap_plain("; ".join(header), width)], 0
+    out: list[list[str]] = []
     for r in rows:
         fields = [ln for h, v in zip(header, r)
                   for ln in _wrap_plain(f"{h}: {v}" if h else v, width, "", "  ")]
         if fields:
-            out += ([""] if out else []) + fields
-    return out
+            out.append(([""] if out else []) + fields)
+    return out, 0

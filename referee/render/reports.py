@@ -45,13 +45,17 @@ from .sections import Document, Items, Para, Section, Span, as_json, para
 def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     """'#12 German: move ge-1 liege' — with the decision a bare answer answered."""
     who = side_name(rec["actor"])
-    # The order as the reader may see it: a sealed or hidden order stays its placeholder.
-    text = order_text(redact(rec, reader))
+    # The order as the reader may see it: a sealed or hidden order stays its placeholder,
+    # which says what the record holds and is set as words, not as an order to type.
+    seen = redact(rec, reader)
+    text = order_text(seen)
+    private = seen.get("private_order")
+    style = "plain" if isinstance(private, dict) and "data" not in private else "order"
     note = ""
     if before.pending is not None and text in ("done", "pass", "keep"):
         note = f" ({before.pending.kind.replace('_', ' ')})"
     note += _came(rec, reader, before)
-    return [Span(f"#{rec['seq']} {who}: "), Span(text.replace("\n", "; "), "order"),
+    return [Span(f"#{rec['seq']} {who}: "), Span(text.replace("\n", "; "), style),
             Span(note)]
 
 
@@ -158,14 +162,16 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     for ev in seen["events"]:
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:
-            head, *orders = line.split("\n")     # a revealed plan: one order a line
-            lines.append([Span(head)])
-            lines += [[Span(o.strip(), "order")] for o in orders]
+            # A revealed plan (one order a line) in one sentence: its orders are told, not
+            # offered to be typed.
+            head, *orders = line.split("\n")
+            lines.append([Span(" ".join([head, "; ".join(o.strip() for o in orders)]).strip())])
         if ev["type"] == "BattleEnded":
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
     lines += [[Span(t.strip())] for t in sheet_lines(seen, data)]
-    return [Para(_record_heading(rec, before, reader))] + ([Items(lines)] if lines else [])
+    return [Para(_record_heading(rec, before, reader), heading=True)] + \
+        ([Items(lines)] if lines else [])
 
 
 def _now_sections(journal: Path, mine: dict, state, data, reader: str, stat: dict,

@@ -51,13 +51,18 @@ class Span(_Plain):
 
 
 class Para(_Plain):
-    """A paragraph: spans wrapped together."""
+    """A paragraph: spans wrapped together. A heading paragraph heads the blocks after it, up
+    to the next heading paragraph or the section's end (a record and its events, a country
+    and its areas): a chat post never ends on it, nor parts it from what it heads but where
+    that is longer than a post, and then it is repeated atop the next post."""
 
-    __slots__ = ("spans", "kind")
+    __slots__ = ("spans", "kind", "heading")
+    _CONTENT = ("spans", "kind")
 
-    def __init__(self, spans: list[Span]):
+    def __init__(self, spans: list[Span], heading: bool = False):
         self.spans = spans
         self.kind = "para"
+        self.heading = heading
 
 
 class Items(_Plain):
