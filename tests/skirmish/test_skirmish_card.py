@@ -241,6 +241,16 @@ def test_after_a_manoeuvre_only_unaimed_fire_after_a_rush_none():
     assert t.refusal("red", "unaimed R2 at=B1 range=10 command=yes")[0] == "Movement"
 
 
+def test_after_an_assault_fire_only_with_both_within_six_inches():
+    """Movement, Assault: Fire? "Yes if both within 6""."""
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
+    t.test("red", "move R1 mode=assault command=yes", [3])
+    t.state.phase = 2
+    rule, why = t.refusal("red", "fire R1 at=B1 range=7 command=yes")
+    assert rule == "Movement" and 'both within 6"' in why
+    assert t.refusal("red", "fire R1 at=B1 range=6 command=yes") is None
+
+
 # ---------------------------------------------------------------- Hand-to-Hand Combat
 
 

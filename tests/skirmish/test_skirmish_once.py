@@ -6,6 +6,8 @@ limits are read off the card's lines quoted in each test."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from skirmish_cases import CARD, Table, done_until, figure
@@ -211,3 +213,14 @@ def test_the_enemy_may_claim_the_surrender_of_a_routing_section():
     got = t.test("red", "surrender B reason=routing between=yes within=5")
     assert got["result"] == "B0, B1 surrender (B2 never surrender: gallant)"
     assert t.fig("B1").surrendered and not t.fig("B2").surrendered
+
+
+def test_every_test_the_card_table_names_exists():
+    """docs/rules.md's table of the card's lines names the tests that hold them."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text[text.index("### Every line of the card"):]
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", table))
+    defined = {m for p in (root / "tests" / "skirmish").glob("test_*.py")
+               for m in re.findall(r"^def (test_[a-z0-9_]+)\(", p.read_text(), re.M)}
+    assert len(named) > 40 and named <= defined, sorted(named - defined)
