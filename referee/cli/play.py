@@ -103,9 +103,10 @@ def new(
     from ..table import Table  # start-up: only new needs it
 
     if kind_of(check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
-        return _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
-                             player or [], clock is not None or mail_in or mail_out or
-                             mail_from, signing_key)
+        _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
+                      player or [], clock is not None, signing_key)
+        _route_of_new(journal, mail_in, mail_out, mail_from)
+        return
     game = Table.create(journal, scenario, GAMES["dir"], dice_mode=dice, options=option or [],
                         game_id=game_id, secret_file=secret_file, players=player or [],
                         game=game, sheets=sheet or [], clock=clock, signing_key=signing_key)
@@ -121,13 +122,12 @@ def new(
 
 
 def _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, players,
-                  unattended, signing_key) -> None:
+                  deadlines, signing_key) -> None:
     from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
 
-    if unattended:
-        raise UsageError("a skirmish takes no --deadline, --mail-in, --mail-out or --from: its "
-                         "tests "
-                         "are mailed through `inbox`")
+    if deadlines:
+        raise UsageError("a skirmish takes no --deadline, --reminders or --missed: the card "
+                         "has no clock, and its turns go as both sides say done")
     new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, GAMES["dir"],
                  players, signing_key)
 

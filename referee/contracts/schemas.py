@@ -35,6 +35,7 @@ from .skirmish import (
     SkirmishRecord,
     SkirmishReport,
     SkirmishReveal,
+    SkirmishRoute,
     SkirmishScenario,
     SkirmishStatus,
 )
@@ -70,6 +71,7 @@ SCHEMAS: dict[str, Any] = {
     "skirmish-journal-header": SkirmishHeader,
     "skirmish-journal-record": SkirmishRecord,
     "skirmish-journal-reveal": SkirmishReveal,
+    "skirmish-journal-route": SkirmishRoute,
     "skirmish-report": SkirmishReport,
     "skirmish-order-result": SkirmishOrderResult,
     "skirmish-keys": SkirmishKeys,

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from msgspec import UNSET, Meta, UnsetType, field
 
 from .base import Contract, Document, Frozen, Part
+from .events_base import Secret
 from .records import Signature, Signing
 
 Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
@@ -440,6 +441,18 @@ class SkirmishRecord(Chained):
     dispute: Optional[Disputed] = None
     settle: Optional[Ruling] = None
     mail: Optional[str] = None          # the Message-ID of the mail the order came in
+
+
+class SkirmishRoute(Chained):
+    """The moderator's record of where the game's mail comes from and goes to (as a
+    campaign's: store/mailroute.py), its addresses for the moderator's eyes."""
+
+    kind: Literal["route"]
+    at: str
+    actor: Literal["moderator"]
+    order: Literal["set mail route"]
+    events: list[Any] = []
+    mail_route: Secret
 
 
 class SkirmishReveal(Chained):

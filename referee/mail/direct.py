@@ -6,7 +6,6 @@ and every player the kind's report. Nothing here knows a game: the kind answers.
 from __future__ import annotations
 
 import email.utils
-import secrets as _secrets
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import default as default_policy
@@ -16,9 +15,12 @@ from ..base.errors import OrderError
 from ..base.glyphs import visible
 from ..store import home
 from ..store.journal import signed_only
+from ..store.mailroute import mail_route
 from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
+from .ledger import fault, handled_before, load_ledger, mail_name, note_handled, save_ledger
+from .ledger import game_lock as mail_lock
 from .mailboxes import MSGID, Message, read_source
 from .prose import read_orders
 
@@ -77,44 +79,97 @@ def _handle(table: Table, m: Message, players: dict, keys: dict, seen: set) -> H
     return out
 
 
-def direct_inbox(table: Table, sources: list[Path], outbox: Path | None
-                 ) -> tuple[list[Handled], list[Path]]:
-    """Apply every new mail of the registered players, in date order; write the replies
-    and each player's report into outbox (only for a journal this referee signed)."""
-    with signed_only():
-        players = table.kind.players(table)
-        keys = table.kind.order_keys(table)
-        seen = table.kind.mailed(table)
-        done = [_handle(table, m, players, keys, seen) for m in read_source(sources)]
-        written: list[Path] = []
-        if outbox is not None and any(h.new and h.side for h in done):
-            outbox.mkdir(parents=True, exist_ok=True)
-            written = _replies(table, outbox, done, players)
-        return done, written
-
-
-def _replies(table: Table, outbox: Path, done: list[Handled], players: dict) -> list[Path]:
-    out = []
-    for h in done:
-        if not (h.new and h.side):
-            continue
-        if h.status == "applied":
-            lines = table.kind.recorded_lines(table, h.records)
-            body = "Recorded: " + ", ".join(f"#{n}" for n in h.records) + "\n" + \
-                "\n".join(lines)
-        else:
-            body = f"Nothing was recorded: {h.reason}"
-        body = "".join(f"{note}\n" for note in h.notes) + body
-        out.append(_write(outbox, players[h.side], f"Re: orders ({h.status})", body,
-                          h.message_id))
-    subject, report = table.kind.mail_report(table)
-    out += [_write(outbox, address, subject, report, None) for address in players.values()]
+def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:
+    """A mail the journal holds whose answer the ledger does not know of (a run stopped
+    between the two): answered now, with the records it made. Another message under a
+    Message-ID the ledger knows is a copy, passed over."""
+    if out.status != "done" or out.side is None or m.message_id in ledger["ids"]:
+        return out
+    out.records = [r["seq"] for r in table.records[1:] if r.get("mail") == m.message_id]
+    out.status, out.new = "applied", True
     return out
 
 
-def _write(folder: Path, to: str, subject: str, body: str, in_reply_to: str | None) -> Path:
+def direct_inbox(table: Table, sources: list[Path], outbox: Path | None
+                 ) -> tuple[list[Handled], list[Path]]:
+    """Apply every new mail of the registered players, in date order, each once; answer
+    each once and send every player the report (into outbox: a run stopped half way
+    answers on the next run what it had not), only for a journal this referee signed."""
+    with signed_only():
+        head = table.records[0]
+        with mail_lock(head["game_id"], head["hash"]):
+            ledger = load_ledger(head["game_id"], head["hash"])
+            save_ledger(ledger)          # it can be kept, else nothing is applied
+            return _direct_locked(table, sources, outbox, ledger)
+
+
+def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledger: dict
+                   ) -> tuple[list[Handled], list[Path]]:
+    players = table.kind.players(table)
+    keys = table.kind.order_keys(table)
+    done: list[Handled] = []
+    written: list[Path] = []
+    if outbox is not None:
+        outbox.mkdir(parents=True, exist_ok=True)
+    for m in read_source(sources):
+        if m.sha256 and handled_before(ledger, m.sha256):
+            done.append(Handled(m.where, m.message_id, m.sender, "done", new=False))
+            continue
+        h = _recovered(table, m, ledger, _handle(table, m, players, keys,
+                                                 table.kind.mailed(table)))
+        done.append(h)
+        fault("direct applied")
+        if outbox is not None and h.new and h.side:
+            written += _answer(table, outbox, h, players[h.side], m.sha256)
+            fault("direct answered")
+        if m.sha256 and h.side and h.status != "ignored":
+            note_handled(ledger, m.sha256, m.message_id, m.body_sha256, h.status)
+            save_ledger(ledger)
+    if outbox is not None:
+        written += _reports(table, outbox, players, keys, ledger)
+        save_ledger(ledger)
+    return done, written
+
+
+def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str
+            ) -> list[Path]:
+    """The answer to one mail: what it recorded, or why nothing was (written once)."""
+    if h.status == "applied":
+        lines = table.kind.recorded_lines(table, h.records)
+        body = "Recorded: " + ", ".join(f"#{n}" for n in h.records) + "\n" + \
+            "\n".join(lines)
+    else:
+        body = f"Nothing was recorded: {h.reason}"
+    body = "".join(f"{note}\n" for note in h.notes) + body
+    name = mail_name("direct answer", digest or h.message_id)
+    return _write(table, outbox / f"{name}.eml", address, f"Re: orders ({h.status})", body,
+                  h.message_id)
+
+
+def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
+             ) -> list[Path]:
+    """Each player's report, when the journal has moved since the last one he was sent (the
+    first: after `new`), with his own order key, which his reply quotes."""
+    last = table.records[-1]["seq"]
+    subject, report = table.kind.mail_report(table)
+    out = []
+    for side, address in players.items():
+        sent = ledger["sent"].get(side)
+        if isinstance(sent, list) and sent and sent[0] == last:
+            continue
+        name = mail_name("direct report", side, str(last))
+        body = f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
+        out += _write(table, outbox / f"{name}.eml", address, subject, body, None)
+        ledger["sent"][side] = [last]
+    return out
+
+
+def _write(table: Table, path: Path, to: str, subject: str, body: str,
+           in_reply_to: str | None) -> list[Path]:
+    """One mail into the outbox under the name that makes it that mail ([] when a run that
+    stopped before its ledger was saved wrote it already)."""
     msg = EmailMessage(policy=default_policy)
-    msg["From"] = REFEREE
+    msg["From"] = mail_route(table.records)["sender"] or REFEREE
     msg["To"] = to
     msg["Subject"] = visible(subject)
     msg["Date"] = email.utils.formatdate(localtime=False)
@@ -122,6 +177,8 @@ def _write(folder: Path, to: str, subject: str, body: str, in_reply_to: str | No
     if in_reply_to and MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
     msg.set_content(visible(body), cte="quoted-printable")
-    path = folder / f"{_secrets.token_hex(8)}.eml"
-    home.write_new(path, mailtext.mail_bytes(msg))
-    return path
+    try:
+        home.write_new(path, mailtext.mail_bytes(msg))
+    except FileExistsError:
+        return []
+    return [path]

@@ -37,6 +37,7 @@ def set_route(journal: Path, source: str | None, target: str | None,
     table = Table.writing(journal, games_dir).whole()
     game = table.game()
     secret = load_secret(game.journal.path, game.header)
+    game_id = game.header["game_id"]
     if secret is None:
         raise UsageError("the dice secret is needed to record the mail route")
     new = {"source": check_source(source, options[0]) if source is not None else None,
@@ -53,14 +54,15 @@ def set_route(journal: Path, source: str | None, target: str | None,
                           + observer_addresses(table.records), options[1])
 
     def build(raw: bytes):
-        pos = table.position(raw)
-        now = mail_route(scan(raw, game.journal.path.name))
+        records = list(scan(raw, game.journal.path.name))
+        seq, last = records[-1]["seq"], records[-1]["hash"]
+        now = mail_route(records)
         route = {k: new[k] if new[k] is not None else now[k] for k in new}
         if route == now:
-            return pos.seq, pos.hash, []
-        salt = Dice(game.game_id, pos.seq + 1, secret).salt()
-        return pos.seq, pos.hash, [route_body(route["source"], route["target"], salt,
-                                              route["sender"])]
+            return seq, last, []
+        salt = Dice(game_id, seq + 1, secret).salt()
+        return seq, last, [table.kind.route_record(
+            route_body(route["source"], route["target"], salt, route["sender"]))]
 
     table.append(build)
     return mail_route(table.records)

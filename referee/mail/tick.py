@@ -83,6 +83,7 @@ class Game:
     problems: list[str] = field(default_factory=list)
     kind: str = "campaign"      # its GameKind's name
     routed: bool = True         # its kind has a mail route of its own (GameKind features)
+    direct: bool = False        # its kind reads each mail whole (GameKind mail "direct")
     # Whether this pass read all of the game's new mail (None: not yet; a game with no
     # source has no mail to read): a deadline is ruled missed only after such a read.
     read: bool | None = None
@@ -129,12 +130,25 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     if "route" not in table.kind.features:
         return Game(journal, head["game_id"], head["hash"], None, None, [],
                     kind=table.kind.name, routed=False)
-    game = table.game()
     route = mail_route(table.records)
     wrong = route_problem(route)
     if wrong is not None:
         raise UsageError(f"the mail route in force is not one the referee writes ({wrong}); "
                          f"`referee verify {named(journal)}` names the record")
+    keys, addresses = _claims(table)
+    return Game(journal, head["game_id"], head["hash"], route["source"], route["target"],
+                keys, addresses, kind=table.kind.name, direct=table.kind.mail == "direct",
+                former=former_outboxes(table.records))
+
+
+def _claims(table: Table) -> tuple[list[str], dict[str, str]]:
+    """The order keys that claim a game's mail, and its sides' addresses. A game whose kind
+    reads its mail directly asks the kind (its moderator orders by mail too)."""
+    if table.kind.mail == "direct":
+        people = table.kind.players(table)
+        return list(table.kind.order_keys(table).values()), \
+            {s: a for s, a in people.items() if s != MODERATOR}
+    game = table.game()
     secret = load_secret(game.journal.path, game.header)
     keys = []
     people = roster(table.records)
@@ -143,8 +157,7 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
                 for side, p in people.items() if side != MODERATOR]
     addresses = {side: str(p.get("address", "")) for side, p in people.items()
                  if side != MODERATOR}
-    return Game(journal, game.game_id, game.header["hash"], route["source"], route["target"],
-                keys, addresses, former=former_outboxes(table.records))
+    return keys, addresses
 
 
 # ---------------------------------------------------------------- claiming
@@ -446,16 +459,10 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     try:
         with game_lock(x):
             stranded(x)
-            for line in check_deadlines(x.journal, x.spool, moment, games_dir,
-                                        rule_missed=moment - GRACE if x.read else None):
-                x.log(line)
-            waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
-                                        x.spool, moment)
-            if waiting is not None:         # every pass, until he acts
-                x.fail(waiting)
-            if x.keys and (_reports_owed(x) or
-                           load_ledger(x.game_id, x.header_hash)["owed"]):
+            if x.direct:            # no clock; each player's report when the game moved
                 inbox(x.journal, [], x.spool, games_dir, with_map)
+            else:
+                _deadlines_and_reports(x, games_dir, with_map, moment)
             try:
                 for line in send_owed(x.spool, check_target(x.target)):
                     x.log(line)
@@ -464,6 +471,20 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     except RefereeError as exc:
         x.fail(str(exc))
     tell_refused(x)
+
+
+def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
+    """A campaign's deadlines into the spool, the moderator told when it waits on him, and
+    each player's report owed."""
+    for line in check_deadlines(x.journal, x.spool, moment, games_dir,
+                                rule_missed=moment - GRACE if x.read else None):
+        x.log(line)
+    waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
+                                x.spool, moment)
+    if waiting is not None:         # every pass, until he acts
+        x.fail(waiting)
+    if x.keys and (_reports_owed(x) or load_ledger(x.game_id, x.header_hash)["owed"]):
+        inbox(x.journal, [], x.spool, games_dir, with_map)
 
 
 # Records that are news to nobody but the side reminded or the moderator: they wait in the

@@ -52,11 +52,14 @@ class Table:
 
     @classmethod
     def writing(cls, path: Path | str, games_dir: Path | None = None) -> Table:
-        """A Table that may append: every record it writes is held to its contract first."""
-        # start-up: the contracts' validation loads only for a command that writes
-        from ..game.records import keep_contract
+        """A Table that may append: every record it writes is held to its kind's contract
+        first."""
+        table = cls(path, games_dir)
+        table.journal.contract = table._keep_contract
+        return table
 
-        return cls(path, games_dir, keep_contract)
+    def _keep_contract(self, seq: int, line: bytes) -> None:
+        self.kind.keep_contract(seq, line)
 
     @property
     def name(self) -> str:

@@ -28,6 +28,15 @@ class CampaignKind(GameKind):
     features = frozenset({"map", "area", "standing", "deadlines", "sheets", "route", "upgrade",
                           "rekey", "export", "roster", "autoplay"})
 
+    def route_record(self, body: dict) -> dict:
+        return body
+
+    def keep_contract(self, seq: int, line: bytes) -> None:
+        # start-up: the contracts' validation loads only for a command that writes
+        from ..game.records import keep_contract
+
+        keep_contract(seq, line)
+
     # ------------------------------------------------------------ the game
     def open(self, table, upto: int | None) -> Any:
         """The game replayed to its last record (or to record upto), from this user's

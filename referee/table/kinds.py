@@ -193,3 +193,12 @@ class GameKind:
     def order_keys(self, table) -> dict[str, str]:
         """Each registered side's order key (UsageError without the game's secret)."""
         raise NotImplementedError
+
+    def keep_contract(self, seq: int, line: bytes) -> None:
+        """Refuse a record the referee built that breaks its journal's contract, before it
+        is written (ContractError)."""
+        raise NotImplementedError
+
+    def route_record(self, body: dict) -> dict:
+        """The mail route record (store/mailroute.route_body) as its journal holds it."""
+        return body

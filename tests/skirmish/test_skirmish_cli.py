@@ -165,11 +165,11 @@ def test_manual_dice_are_the_ones_given(cli, tmp_path):
     assert r.exit_code != 0 and "dice" in r.stderr
 
 
-@pytest.mark.parametrize("extra", [["--deadline", "48h"], ["--mail-in", "mbox"]])
+@pytest.mark.parametrize("extra", [["--deadline", "48h"], ["--deadline", "2d", "--missed", "wait"]])
 def test_a_skirmish_refuses_what_only_a_campaign_runs_on_and_makes_no_file(cli, tmp_path,
                                                                            extra):
-    """Deadlines and a mail route drive the campaign games' hand-offs; a skirmish given them
-    would silently ignore them, so it refuses them before any file is made."""
+    """Deadlines drive the campaign games' hand-offs; the card has no clock, so a skirmish
+    given one refuses it before any file is made."""
     journal = tmp_path / "s.jsonl"
     r = cli("new", journal, "--game", "skirmish", "--scenario", "patrol", *extra)
     assert r.exit_code == 2 and "a skirmish takes no --deadline" in r.stderr

@@ -418,6 +418,8 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
 def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
     """Apply one record's body to the state (in place; never checks)."""
     state.seq = seq
+    if body.get("kind") == "route":          # the mail route: nothing of the game
+        return
     if body.get("kind") == "reveal":
         state.revealed = {"record": seq, "secret": body["secret"]}
         return

@@ -20,6 +20,7 @@ from ...contracts.skirmish import (
     SkirmishOrders,
     SkirmishRecord,
     SkirmishReveal,
+    SkirmishRoute,
     SkirmishStatus,
 )
 from ...game.audit import record_number
@@ -50,7 +51,13 @@ class SkirmishKind(GameKind):
     name = "skirmish"
     moderator_orders = True         # he settles disputes (the card's Disputes)
     mail = "direct"
-    features = frozenset()
+    features = frozenset({"route"})
+
+    def keep_contract(self, seq: int, line: bytes) -> None:
+        life.keep_contract(seq, line)
+
+    def route_record(self, body: dict) -> dict:
+        return {"kind": "route", **body}
 
     # ------------------------------------------------------------ the game
     def open(self, table, upto: int | None) -> life.Skirmish:
@@ -68,7 +75,7 @@ class SkirmishKind(GameKind):
         return load_skirmish(Path(games_dir or default_games_dir()) / game)
 
     def shapes(self) -> tuple[type, ...]:
-        return SkirmishHeader, SkirmishRecord, SkirmishReveal
+        return SkirmishHeader, SkirmishRecord, SkirmishReveal, SkirmishRoute
 
     def setup(self, table) -> Any:
         return life.replayed(_records(table)[:1], table.name)[1]

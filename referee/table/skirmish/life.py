@@ -26,6 +26,7 @@ from ...contracts.skirmish import (
     SkirmishHeader,
     SkirmishRecord,
     SkirmishReveal,
+    SkirmishRoute,
     SkirmishScenario,
 )
 from ...contracts.validation import validator
@@ -50,7 +51,7 @@ def _model(seq: int, line: bytes) -> type:
         kind = json.loads(line).get("kind")
     except (ValueError, AttributeError, RecursionError):
         kind = None
-    return SkirmishReveal if kind == "reveal" else SkirmishRecord
+    return {"reveal": SkirmishReveal, "route": SkirmishRoute}.get(kind, SkirmishRecord)
 
 
 def _broken(seq: int, line: bytes) -> str | None:
@@ -99,9 +100,13 @@ def replayed(records: list[dict], name: str) -> tuple[SkirmishCard, sk.SkState]:
 def audit(raw: bytes, name: str) -> list[dict]:
     """Every record of a skirmish journal checked: its chain, its contract, and each test
     decided again from its facts and its recorded dice, to the same result."""
+    from ...game.moderated import check_route  # start-up: verify alone checks routes
+
     records = parse(raw, name)
     check_shapes(raw, name)
     for n in range(1, len(records)):
+        if records[n]["kind"] == "route":
+            check_route(records[n], name)       # as a campaign's: what new and mail write
         _redecide(records, n, name)
     _check_reveal(records, name)
     return records

@@ -1,0 +1,114 @@
+"""A skirmish that runs itself: `new --mail-in --mail-out --from` gives it a mail route like
+a campaign's, and `tick` reads its players' mail from the IMAP server, takes each mail's
+orders all or none, and sends through SMTP each sender his answer and every player the
+report with his own order key, once, whatever pass runs again. The servers are
+tests/mailservers.py's, on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import os
+import re
+import subprocess
+import sys
+
+from mailservers import forge_route, route_through
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE
+
+REFEREE = "umpire-bot@club.example"
+
+
+def _texts(net, address: str) -> list[str]:
+    found = [email.message_from_bytes(raw, policy=email.policy.default)
+             for _, tos, raw in net.smtp.received if tos == [address]]
+    return [m.get_body(("plain",)).get_content() for m in found]
+
+
+def _write(net, n: int, sender: str, key: str, *lines: str) -> None:
+    raw = (f"From: {sender}\nTo: {REFEREE}\nSubject: orders\nMessage-ID: <t{n}@example.org>\n"
+           f"Date: Mon, 23 Nov 2026 18:{n:02d}:00 +0000\n\nHello,\n\n" + "\n".join(lines) +
+           f"\n\nOrder key: {key}\n").encode()
+    net.imap.deliver(net.folder, raw)
+
+
+def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
+    net = route_through(servers, monkeypatch, tmp_path / "user")
+    j = tmp_path / "games" / "patrol.jsonl"
+    j.parent.mkdir()
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--player", f"british={BRITISH}", "--player", f"german={GERMAN}", "--player",
+            f"moderator={UMPIRE}", "--mail-in", net.source, "--mail-out", net.target,
+            "--from", REFEREE)
+    assert r.exit_code == 0, r.output
+    route = json.loads(cli("mail", j, "--format", "json").stdout)
+    assert (route["source"], route["target"], route["sender"]) == (net.source, net.target,
+                                                                   REFEREE)
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code == 0, r.output
+    opening = _texts(net, BRITISH)
+    assert len(opening) == 1 and "turn 1, movement phase" in opening[0]
+    key = re.search(r"Order key: (\S+)", opening[0]).group(1)
+    german_key = re.search(r"Order key: (\S+)", _texts(net, GERMAN)[0]).group(1)
+    assert key != german_key and german_key not in opening[0]
+    assert all(frm == REFEREE for frm, _, _ in net.smtp.received)
+    _write(net, 1, BRITISH, key, "move B1 mode=stealthy command=yes", "done")
+    _write(net, 2, GERMAN, german_key, "move G9 mode=stealthy command=yes")    # no G9
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code == 0, r.output
+    british, german = _texts(net, BRITISH)[1:], _texts(net, GERMAN)[1:]
+    assert any(t.startswith("Recorded: #2, #3") for t in british)
+    assert any("Nothing was recorded" in t and "G9" in t for t in german)
+    assert len(british) == 2 and len(german) == 2       # an answer each, and the report
+    assert json.loads(cli("status", j, "--format", "json").stdout)["waiting_on"] == ["german"]
+    before = len(net.smtp.received)
+    for _ in range(2):                                   # nothing new: nothing again
+        assert cli("tick", j, "--no-map").exit_code == 0
+    assert len(net.smtp.received) == before
+    assert cli("verify", j).exit_code == 0
+
+
+def test_a_route_someone_else_appended_to_a_skirmish_is_never_followed(cli, servers,
+                                                                       monkeypatch,
+                                                                       tmp_path):
+    """Someone who can write the game folder adds a route record pointing at his own
+    server: unsigned by this referee's key, the game is not read to mail anyone."""
+    net = route_through(servers, monkeypatch, tmp_path / "user")
+    j = tmp_path / "patrol.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--player",
+               f"british={BRITISH}", "--player", f"german={GERMAN}", "--mail-in",
+               net.source, "--mail-out", net.target).exit_code == 0
+    forge_route(j, net.source, "smtp://thief@127.0.0.1:1")
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code != 0 and net.smtp.received == []
+
+
+def test_a_pass_killed_between_the_journal_and_the_answer_answers_once(cli, servers,
+                                                                         monkeypatch,
+                                                                         tmp_path):
+    """Killed right after a mail's orders are in the journal (then, in another game, right
+    after its answer is written): the next pass applies nothing again and sends the answer
+    exactly once."""
+    net = route_through(servers, monkeypatch, tmp_path / "user")
+    for n, step in enumerate(("direct applied", "direct answered")):
+        j = tmp_path / f"g{n}" / "patrol.jsonl"
+        j.parent.mkdir()
+        assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id",
+                   f"patrol{n}", "--player", f"british={BRITISH}", "--player",
+                   f"german={GERMAN}", "--mail-in", net.source, "--mail-out", net.target
+                   ).exit_code == 0
+        assert cli("tick", j, "--no-map").exit_code == 0
+        key = re.search(r"Order key: (\S+)", _texts(net, BRITISH)[-1]).group(1)
+        before = len(_texts(net, BRITISH))
+        _write(net, 10 + n, BRITISH, key, "move B1 mode=stealthy command=yes")
+        killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(j), "--no-map"],
+                                env={**os.environ, "REFEREE_FAULT": step},
+                                capture_output=True, timeout=120)
+        assert killed.returncode == 70, killed.stderr
+        assert cli("tick", j, "--no-map").exit_code == 0
+        assert cli("tick", j, "--no-map").exit_code == 0
+        answers = [t for t in _texts(net, BRITISH)[before:] if t.startswith("Recorded: #2")]
+        assert len(answers) == 1, (step, answers)
+        moves = [line for line in j.read_text().splitlines() if "move B1" in line]
+        assert len(moves) == 1
