@@ -1,14 +1,14 @@
-"""The sample patrol played by mail for two full turns through `inbox`: each side's mail
-carries its orders and its order key; the referee answers each mail and sends every player
-the report. On the way: a spotting roll taken again (refused: one a phase), a kill the
-card compels a morale test for (the British `done` is refused until it is taken), a cover
-left out, disputed and settled by the moderator's mail, and a melee that carries into turn
-2 (the German figure in contact may not walk away; the British `done` waits for the melee
-again). `verify --secret` passes at the end.
+"""The sample patrol played by mail for two full turns, through `inbox` and through `tick`:
+each side's mail carries its orders and its order key; the referee answers each mail and
+sends every player the report. On the way: a spotting roll taken again (refused: one a
+phase), a kill the card compels a morale test for (the British `done` is refused until
+it is taken), a cover left out, disputed and settled by the moderator's mail, and a
+melee that carries into turn 2 (the German figure in contact may not walk away; the
+British `done` waits for the melee again). `verify --secret` passes at the end.
 
 The dice are committed, so the test picks a secret whose dice give the three results the
-story needs (a kill, a pin, a melee with no result), read off the card's tables, and checks
-them from the secret itself, as verify does."""
+story needs (a kill, a pin, a melee with no result), read off the card's tables, and
+checks them from the secret itself, as verify does."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import hashlib
 import json
 from email import message_from_bytes
 
+import pytest
+from mailboxes import write_maildir
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
 
 from referee.store.dice import below
@@ -26,43 +28,48 @@ def _die(secret: bytes, seq: int, i: int, sides: int) -> int:
 
 
 def _story_secret() -> bytes:
-    """The first secret (of sha256 of 0, 1, 2, ...) whose dice tell the story: record 7,
-    G5's aimed shot, 18+ ("18-20: Killed"); record 10, G2's shot, 15 or 16 ("15-17:
+    """The first secret (of sha256 of 0, 1, 2, ...) whose dice tell the story: record 8,
+    G5's aimed shot, 18+ ("18-20: Killed"); record 11, G2's shot, 15 or 16 ("15-17:
     Pinned", and "14 or less: Miss" once hard cover's -2 is counted); record
-    16, the melee, B1's D6 two above G1's (G1: +1 Stubborn, +1 body armour, so equal
+    17, the melee, B1's D6 two above G1's (G1: +1 Stubborn, +1 body armour, so equal
     scores: no result)."""
     for n in range(20000):
         s = hashlib.sha256(str(n).encode()).digest()
-        if _die(s, 7, 0, 20) >= 18 and 15 <= _die(s, 10, 0, 20) <= 16 and \
-                _die(s, 16, 1, 6) == _die(s, 16, 0, 6) + 2:
+        if _die(s, 8, 0, 20) >= 18 and 15 <= _die(s, 11, 0, 20) <= 16 and \
+                _die(s, 17, 1, 6) == _die(s, 17, 0, 6) + 2:
             return s
     raise AssertionError("no secret tells the story")
 
 
 class Post:
-    """The players' and the moderator's mails, and `inbox` run on each batch of them."""
+    """The players' and the moderator's mails, and `inbox` run on each batch of them (via
+    "inbox"), or `tick` on the game's route, a Maildir and an outbox folder (via "tick")."""
 
-    def __init__(self, cli, journal, tmp_path, keys):
+    def __init__(self, cli, journal, tmp_path, keys, via: str):
         self.cli, self.j, self.tmp, self.keys, self.n = cli, journal, tmp_path, keys, 0
-        self.out = tmp_path / "out"
+        self.out, self.via = tmp_path / "out", via
 
     def send(self, *mails: tuple[str, tuple[str, ...]]) -> list[tuple[str, str, list]]:
-        """Each (side, lines) mailed, then one inbox pass: (side, status, records) each."""
-        box = self.tmp / f"batch{self.n}"
-        box.mkdir()
+        """Each (side, lines) mailed, then one pass: (side, status, records) each."""
+        box = self.tmp / ("box/new" if self.via == "tick" else f"batch{self.n}")
+        box.mkdir(exist_ok=True)
         who = {"british": BRITISH, "german": GERMAN, "moderator": UMPIRE}
+        sent = []
         for side, lines in mails:
             self.n += 1
-            mail(box, self.n, who[side], self.keys[side], *lines)
-        r = self.cli("inbox", self.j, *sorted(box.iterdir()), "--outbox", self.out,
-                     "--format", "json")
-        assert r.exit_code == 0, r.stderr
-        return [(x["side"], x["status"], x["records"])
-                for x in json.loads(r.stdout)["messages"]]
+            sent.append(mail(box, self.n, who[side], self.keys[side], *lines))
+        if self.via == "tick":
+            r = self.cli("tick", self.j, "--format", "json")
+            found = json.loads(r.stdout)["games"][0]["messages"]
+        else:
+            r = self.cli("inbox", self.j, *sent, "--outbox", self.out, "--format", "json")
+            found = json.loads(r.stdout)["messages"]
+        assert r.exit_code == 0, r.output
+        return [(x["side"], x["status"], x["records"]) for x in found]
 
     def reply_to(self, n: int) -> str:
         """The referee's answer to mail n."""
-        for p in self.out.iterdir():
+        for p in self.out.glob("*.eml"):
             msg = message_from_bytes(p.read_bytes())
             if msg["In-Reply-To"] == f"<m{n}@example.org>":
                 return msg.get_payload(decode=True).decode()
@@ -70,28 +77,32 @@ class Post:
 
     def mails_to(self, address: str) -> list:
         """Every mail the referee wrote to address."""
-        found = [message_from_bytes(p.read_bytes()) for p in self.out.iterdir()]
+        found = [message_from_bytes(p.read_bytes()) for p in self.out.glob("*.eml")]
         return [m for m in found if m["To"] == address]
 
     def status(self) -> dict:
         return json.loads(self.cli("status", self.j, "--format", "json").stdout)
 
 
-def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path):
+@pytest.mark.parametrize("via", ["inbox", "tick"])
+def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     secret = tmp_path / "story.secret"
     secret.write_text(_story_secret().hex() + "\n")
     j = tmp_path / "patrol.jsonl"
+    # Record 1 is the game's mail route (tick reads it; inbox is given its own folders).
+    route = ("--mail-in", str(write_maildir(tmp_path / "box", [])), "--mail-out",
+             f"outbox:{tmp_path / 'out'}")
     post = Post(cli, j, tmp_path, mailed_patrol(cli, j, secret, "--player",
-                                                f"moderator={UMPIRE}"))
+                                                f"moderator={UMPIRE}", *route), via)
     spot = "spot B4 at=G5 range=30 light=day state=halted cover=soft"
     # Turn 1, movement: B1 assaults into contact with G1; B4 looks for the sniper.
     assert post.send(("british", ("move B1 mode=assault contact=yes command=yes",)),
                      ("german", ("done",)),
                      ("british", (spot,)),
                      ("british", (spot, "done"))) == [
-        ("british", "applied", [1]), ("german", "applied", [2]),
-        ("british", "applied", [3]), ("british", "refused", [])]
-    assert "B4 has taken its spot test at G5 this phase already (record 3)" in \
+        ("british", "applied", [2]), ("german", "applied", [3]),
+        ("british", "applied", [4]), ("british", "refused", [])]
+    assert "B4 has taken its spot test at G5 this phase already (record 4)" in \
         post.reply_to(4)
     # Artillery, then fire: the veterans' step, the regulars' step, the raw step.
     assert [s for _, s, _ in post.send(
@@ -99,31 +110,31 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path):
         ("german", ("fire G5 at=B2 range=10 state=halted cover=none command=yes", "done")),
         ("british", ("done",)),
         ("german", ("fire G2 at=B3 range=10 state=halted command=yes", "done")),
-        ("british", ("dispute record=10 fact=cover value=hard", "done")),
+        ("british", ("dispute record=11 fact=cover value=hard", "done")),
         ("british", ("done",)),
-        ("moderator", ("settle record=10 fact=cover value=hard",)))] == ["applied"] * 9
+        ("moderator", ("settle record=11 fact=cover value=hard",)))] == ["applied"] * 9
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     tests = {t["record"]: t for t in doc["tests"]}
-    assert tests[7]["result"] == "B2 killed"
-    assert tests[10]["facts"]["cover"] == "hard" and tests[10]["settled"]
+    assert tests[8]["result"] == "B2 killed"
+    assert tests[11]["facts"]["cover"] == "hard" and tests[11]["settled"]
     assert [(d["declared"], d["claimed"]) for d in doc["disputes"]] == [("none", "hard")]
-    assert tests[10]["result"] == "B3 miss"          # 15 or 16, less 2 for hard cover: a miss
+    assert tests[11]["result"] == "B3 miss"          # 15 or 16, less 2 for hard cover: a miss
     b3 = next(f for f in doc["figures"] if f["id"] == "B3")
     assert b3["pins"] == 0 and doc["phase"] == "melee"
     # Melee: equal scores, no result; both stay in contact. Morale: owed for B2.
     got = post.send(("british", ("melee G1 attackers=B1", "done")), ("german", ("done",)),
                     ("british", ("done",)))
-    assert got[:2] == [("british", "applied", [16, 17]), ("german", "applied", [18])]
+    assert got[:2] == [("british", "applied", [17, 18]), ("german", "applied", [19])]
     assert got[2] == ("british", "refused", [])
     assert "owes 1: morale B trigger=killed first" in post.reply_to(post.n)
     assert post.send(("british", ("morale B trigger=killed", "done")),
                      ("german", ("done",))) == [
-        ("british", "applied", [19, 20]), ("german", "applied", [21])]
+        ("british", "applied", [20, 21]), ("german", "applied", [22])]
     now = post.status()
     assert (now["turn"], now["phase"]) == (2, "movement")
     # Turn 2: G1 may not walk out of the melee; the British must fight it again.
     got = post.send(("british", ("done",)), ("german", ("move G1 mode=stealthy command=yes",)))
-    assert got == [("british", "applied", [22]), ("german", "refused", [])]
+    assert got == [("british", "applied", [23]), ("german", "refused", [])]
     assert "G1 is in contact with B1 (melee of turn 1)" in post.reply_to(post.n)
     _done_until(post, "melee")
     assert post.status()["owed"] == {"british": ["melee G1 attackers=B1"]}
