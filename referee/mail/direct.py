@@ -13,12 +13,12 @@ from pathlib import Path
 
 from ..base.errors import OrderError
 from ..base.glyphs import visible
-from ..store import home
 from ..store.journal import signed_only
 from ..store.mailroute import mail_route
 from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
+from .eml import write_once
 from .ledger import fault, handled_before, load_ledger, mail_name, note_handled, save_ledger
 from .ledger import game_lock as mail_lock
 from .mailboxes import MSGID, Message, read_source
@@ -166,8 +166,8 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
 
 def _write(table: Table, path: Path, to: str, subject: str, body: str,
            in_reply_to: str | None) -> list[Path]:
-    """One mail into the outbox under the name that makes it that mail ([] when a run that
-    stopped before its ledger was saved wrote it already)."""
+    """One mail into the outbox, whole or not at all, under the name that makes it that mail
+    (a run that stopped before its ledger was saved finds it there and writes no other)."""
     msg = EmailMessage(policy=default_policy)
     msg["From"] = mail_route(table.records)["sender"] or REFEREE
     msg["To"] = to
@@ -177,8 +177,4 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     if in_reply_to and MSGID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
     msg.set_content(visible(body), cte="quoted-printable")
-    try:
-        home.write_new(path, mailtext.mail_bytes(msg))
-    except FileExistsError:
-        return []
-    return [path]
+    return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]
