@@ -19,12 +19,21 @@ from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
 from .eml import write_once
-from .ledger import fault, handled_before, load_ledger, mail_name, note_handled, save_ledger
+from .ledger import (
+    fault,
+    handled_before,
+    load_ledger,
+    mail_name,
+    may_answer,
+    note_handled,
+    save_ledger,
+)
 from .ledger import game_lock as mail_lock
 from .mailboxes import MSGID, Message, read_source
 from .prose import read_orders
 
 REFEREE = "referee@referee.invalid"
+NO_KEY = "the order key is missing or wrong"
 
 
 @dataclass
@@ -66,7 +75,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict, seen: set) -> H
     body = mailtext.plain_body(m.msg)
     key = _key_given(body)
     if key is None or compact(key) != compact(keys[side]):
-        out.status, out.reason = "refused", "the order key is missing or wrong"
+        out.status, out.reason = "refused", NO_KEY
         return out
     read, out.notes = read_orders(body, key, table.kind.verbs())
     lines = [text for _, text in read]
@@ -119,7 +128,7 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
                                                  table.kind.mailed(table)))
         done.append(h)
         fault("direct applied")
-        if outbox is not None and h.new and h.side:
+        if outbox is not None and h.new and h.side and _answered(ledger, h, players[h.side]):
             written += _answer(table, outbox, h, players[h.side], m.sha256)
             fault("direct answered")
         if m.sha256 and h.side and h.status != "ignored":
@@ -129,6 +138,12 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         written += _reports(table, outbox, players, keys, ledger)
         save_ledger(ledger)
     return done, written
+
+
+def _answered(ledger: dict, h: Handled, address: str) -> bool:
+    """A mail without its side's key may be anyone's with a forged From: its refusals to
+    that address are bounded by the day's quota (no backscatter); a keyed mail is answered."""
+    return h.reason != NO_KEY or may_answer(ledger, address.lower(), registered=True)
 
 
 def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str

@@ -8,6 +8,8 @@ import json
 from email.message import EmailMessage
 from email.utils import formatdate
 
+from referee.mail.ledger import REGISTERED_PER_DAY
+
 BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@example.com"
 
 
@@ -120,3 +122,22 @@ def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secre
     assert "Not read as orders (neither applied nor refused): line 3 'Sorry, a slow week. " \
         "My move:', line 5 'Tommy'" in text, text
     assert "Below your signature" in text and "'done'" in text
+
+
+def test_forged_mails_without_the_key_get_a_bounded_number_of_answers(cli, tmp_path,
+                                                                      secret_file):
+    """Anyone can put a player's address in From: mails without his key are refused, and
+    their answers to that address stop at the day's quota (ledger REGISTERED_PER_DAY), so
+    the referee cannot be made to flood a player; each mail is still handled once."""
+    j = tmp_path / "patrol.jsonl"
+    mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    forged = [mail(box, n, BRITISH, "NOT-THE-KEY", "done") for n in range(1, 15)]
+    out = tmp_path / "out"
+    r = cli("inbox", j, *forged, "--outbox", out, "--format", "json")
+    assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"refused"}
+    answers = [p for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    assert len(answers) == REGISTERED_PER_DAY
+    r = cli("inbox", j, *forged, "--outbox", out, "--format", "json")
+    assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}
