@@ -49,6 +49,9 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
     assert r.exit_code == 0, r.output
     opening = _texts(net, BRITISH)
     assert len(opening) == 1 and "turn 1, movement phase" in opening[0]
+    asked = " ".join(opening[0].split())           # what the mail asks, and how to answer
+    assert "Now: turn 1, movement phase" in asked
+    assert "Orders open to british, german: move, spot, surrender, done." in asked
     key = re.search(r"Order key: (\S+)", opening[0]).group(1)
     german_key = re.search(r"Order key: (\S+)", _texts(net, GERMAN)[0]).group(1)
     assert key != german_key and german_key not in opening[0]

@@ -7,6 +7,7 @@ reader is shown the same."""
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -282,7 +283,7 @@ class SkirmishKind(GameKind):
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         return (f"{game.header['game_id']}: turn {doc['turn']}, {doc['phase']} phase",
-                report_text(doc))
+                report_text(doc) + _asked(self, table, doc))
 
 
 class Verified:
@@ -341,6 +342,19 @@ def _record_lines(rec: dict) -> str:
         return "\n".join(test_lines({**test, "record": rec["seq"], "side": rec["actor"],
                                      "order": rec["order"]}))
     return f"#{rec['seq']} {rec['actor']}: {rec['order']} recorded"
+
+
+def _asked(kind: SkirmishKind, table, doc: dict) -> str:
+    """What a mail asks of its reader, after the report: whom the game waits on and for
+    what, and how to answer."""
+    if not kind.waiting_on(table):
+        return "\nThe game is over: no side has an order to give.\n"
+    tests = ", ".join(_open_tests(table.game()))
+    now = [f"Now: {kind.prompt(table)}.",
+           f"Orders open to {', '.join(doc['waiting'])}: {tests}. Reply with one order a line "
+           f"(the first word, the figure or section, then its facts KEY=VALUE), keeping the "
+           f"Order key line below."]
+    return "\n" + "".join(textwrap.fill(p, 72) + "\n" for p in now)
 
 
 def _report_sections(doc: dict) -> Document:
