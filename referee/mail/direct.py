@@ -20,6 +20,7 @@ from ..table import Table
 from . import message as mailtext
 from .eml import write_once
 from .ledger import (
+    copy_handled,
     fault,
     handled_before,
     load_ledger,
@@ -62,20 +63,23 @@ def _key_given(body: str) -> str | None:
     return None
 
 
-def _handle(table: Table, m: Message, players: dict, keys: dict, seen: set) -> Handled:
+def _handle(table: Table, m: Message, players: dict, keys: dict,
+            seen: dict[str, set[str]]) -> Handled:
+    """One mail: ignored (no player's), refused (no key, or orders refused), applied, or
+    done (its side's orders under this Message-ID are in the journal already)."""
     out = Handled(m.where, m.message_id, m.sender)
     side = _side_of(m, players)
     if m.problem or side is None or not m.message_id:
         out.status, out.reason = "ignored", m.problem or "not from a registered player"
         return out
     out.side = side
-    if m.message_id in seen:
-        out.status, out.new = "done", False
-        return out
     body = mailtext.plain_body(m.msg)
     key = _key_given(body)
     if key is None or compact(key) != compact(keys[side]):
         out.status, out.reason = "refused", NO_KEY
+        return out
+    if m.message_id in seen.get(side, set()):
+        out.status, out.new = "done", False
         return out
     read, out.notes = read_orders(body, key, table.kind.verbs())
     lines = [text for _, text in read]
@@ -90,11 +94,13 @@ def _handle(table: Table, m: Message, players: dict, keys: dict, seen: set) -> H
 
 def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:
     """A mail the journal holds whose answer the ledger does not know of (a run stopped
-    between the two): answered now, with the records it made. Another message under a
-    Message-ID the ledger knows is a copy, passed over."""
-    if out.status != "done" or out.side is None or m.message_id in ledger["ids"]:
+    between the two): answered now, with the records it made. Another copy of a message
+    the ledger knows (its Message-ID and body) is passed over."""
+    if out.status != "done" or out.side is None or \
+            copy_handled(ledger, m.message_id, m.body_sha256):
         return out
-    out.records = [r["seq"] for r in table.records[1:] if r.get("mail") == m.message_id]
+    out.records = [r["seq"] for r in table.records[1:]
+                   if r.get("mail") == m.message_id and r.get("actor") == out.side]
     out.status, out.new = "applied", True
     return out
 

@@ -47,7 +47,7 @@ def set_route(journal: Path, source: str | None, target: str | None,
         if value is not None:
             check_allowed(value, option)
     if new["sender"] is not None:
-        refuse_a_players(new["sender"], table.records)
+        refuse_a_players(new["sender"], table.records, table.kind.players(table))
     if new["target"] is not None:
         people = roster(table.records)
         refuse_unmailable(new["target"], [str(p.get("address", "")) for p in people.values()]
@@ -68,12 +68,15 @@ def set_route(journal: Path, source: str | None, target: str | None,
     return mail_route(table.records)
 
 
-def refuse_a_players(sender: str, records: list[dict]) -> None:
+def refuse_a_players(sender: str, records: list[dict],
+                     players: dict[str, str] | None = None) -> None:
     """UsageError when the referee's own address is a side's or an observer's: mail from
-    it is never read as a player's, so that player could never order by mail."""
+    it is never read as a player's, so that player could never order by mail. players:
+    each side's address as the game's kind keeps them (a skirmish's, in its record 0)."""
     people = roster(records)
     taken = {str(p.get("address", "")).casefold(): s for s, p in people.items()
              if s != MODERATOR}
+    taken.update({a.casefold(): s for s, a in (players or {}).items() if s != MODERATOR})
     taken.update({a.casefold(): "an observer" for a in observer_addresses(records)})
     if sender.casefold() in taken:
         raise UsageError(f"--from {quoted(sender)}: that is {taken[sender.casefold()]}'s "

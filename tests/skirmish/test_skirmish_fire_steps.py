@@ -6,11 +6,12 @@ first. The figures of one step fire at the same time."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 
 import msgspec
 from skirmish_cases import CARD, Table, figure
 
-from referee.base.errors import IllegalOrderError
+from referee.base.errors import GameDataError, IllegalOrderError
 from referee.data.paths import default_games_dir
 from referee.table.skirmish import life
 from referee.table.skirmish.loading import load_skirmish
@@ -103,3 +104,18 @@ def _refused(j, side, text):
     except IllegalOrderError as exc:
         return exc
     raise AssertionError(f"{text!r} was taken")
+
+
+def test_a_card_whose_fire_steps_leave_out_a_quality_is_refused(tmp_path):
+    folder = tmp_path / "skirmish"
+    shutil.copytree(default_games_dir() / "skirmish", folder)
+    card = folder / "card.yaml"
+    card.write_text(card.read_text().replace("  - [raw, irregular]\n",
+                                             "  - [irregular, regular]\n"))
+    try:
+        load_skirmish(folder)
+    except GameDataError as exc:
+        text = str(exc)
+    else:
+        raise AssertionError("a card without raw in its fire steps was taken")
+    assert "fire_steps: missing (raw)" in text and "named twice (regular)" in text

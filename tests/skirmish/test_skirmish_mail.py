@@ -4,7 +4,11 @@ moderator's mail settles it. Replies and reports go to an outbox."""
 
 from __future__ import annotations
 
+import email
 import json
+import os
+import subprocess
+import sys
 from email.message import EmailMessage
 from email.utils import formatdate
 
@@ -141,3 +145,56 @@ def test_forged_mails_without_the_key_get_a_bounded_number_of_answers(cli, tmp_p
     assert len(answers) == REGISTERED_PER_DAY
     r = cli("inbox", j, *forged, "--outbox", out, "--format", "json")
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}
+
+
+def test_a_mail_under_another_side_s_message_id_suppresses_nothing(cli, tmp_path,
+                                                                   secret_file):
+    """The German reuses the British mail's Message-ID (seen on a copy) and dates his mail
+    earlier: both are applied, each as its own side's."""
+    j = tmp_path / "p.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "box"
+    box.mkdir()
+    british = mail(box, 5, BRITISH, keys["british"], "move B1 mode=stealthy command=yes",
+                   "done")
+    german = mail(box, 1, GERMAN, keys["german"], "done")
+    german.write_bytes(german.read_bytes().replace(b"<m1@example.org>", b"<m5@example.org>"))
+    r = cli("inbox", j, british, german, "--outbox", tmp_path / "out", "--format", "json")
+    assert [(x["side"], x["status"]) for x in json.loads(r.stdout)["messages"]] == [
+        ("german", "applied"), ("british", "applied")]
+
+
+def test_a_pass_stopped_after_the_journal_answers_the_right_side_once(cli, tmp_path,
+                                                                      secret_file):
+    """Stopped after the British orders are in the journal: a keyless mail from the German's
+    address under the same Message-ID is refused, telling nothing of the game; the British
+    mail, read again, is answered once with its records."""
+    j = tmp_path / "p.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    out, b1, b2 = tmp_path / "out", tmp_path / "b1", tmp_path / "b2"
+    b1.mkdir()
+    b2.mkdir()
+    british = mail(b1, 1, BRITISH, keys["british"], "move B1 mode=stealthy command=yes")
+    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(j), str(british),
+                             "--outbox", str(out)],
+                            env={**os.environ, "REFEREE_FAULT": "direct applied"},
+                            capture_output=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    forged = mail(b2, 1, GERMAN, "no-key", "hello")
+    assert cli("inbox", j, forged, "--outbox", out).exit_code == 0
+    assert cli("inbox", j, british, "--outbox", out).exit_code == 0
+    answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
+    answers = [(m["To"], m.get_payload(decode=True).decode()) for m in answers
+               if m["Subject"].startswith("Re:")]
+    assert sorted(a[0] for a in answers) == [GERMAN, BRITISH]
+    assert [t for to, t in answers if to == BRITISH][0].startswith("Recorded: #1")
+    assert "move B1" not in [t for to, t in answers if to == GERMAN][0]
+
+
+def test_mail_from_refuses_a_player_s_address_for_a_skirmish(cli, tmp_path, secret_file):
+    """As `new --from` does: the referee's own address is no player's."""
+    j = tmp_path / "p.jsonl"
+    mailed_patrol(cli, j, secret_file)
+    r = cli("mail", j, "--in", str(tmp_path / "mb"), "--out", f"outbox:{tmp_path / 'ob'}",
+            "--from", GERMAN)
+    assert r.exit_code == 2 and "german's address" in r.stderr

@@ -31,13 +31,20 @@ def firing_now(card: SkirmishCard, state: SkState) -> list[str]:
     return list(card.fire_steps[state.fire_step])
 
 
+def fighting(state: SkState, fid: str) -> bool:
+    """A figure on the table and in a section that has not dispersed."""
+    f = state.figures[fid]
+    sec = state.sections.get(f.section or "")
+    return f.active and not (sec is not None and sec.dispersed)
+
+
 def live_contacts(state: SkState) -> list[dict]:
     """The melees whose figures are still in contact: the defender and at least one
-    attacker on the table (the figures gone left out)."""
+    attacker still fighting (the figures gone, or dispersed with their section, left out)."""
     out = []
     for c in state.contacts:
-        standing = [a for a in c["attackers"] if state.figures[a].active]
-        if state.figures[c["defender"]].active and standing:
+        standing = [a for a in c["attackers"] if fighting(state, a)]
+        if fighting(state, c["defender"]) and standing:
             out.append({**c, "attackers": standing})
     return out
 
@@ -85,7 +92,10 @@ def motivation(card: SkirmishCard, state: SkState, f: FigureState, facts: dict,
     ranges = ", ".join(f'{k.replace("_", " ")} {v}"' for k, v in mo.ranges.items())
     if "command" not in facts:
         return mo.rule, f"declare command=yes or no: is a leader within command range ({ranges})?"
-    living = [g for g in state.figures.values() if g.side == f.side and g.active
+    # In a fire step, a leader killed in it still motivates: its figures fire together.
+    was = state.standing if stepped(card, state) else []
+    living = [g for g in state.figures.values() if g.side == f.side
+              and (g.active or g.id in was)
               and (g.role == "platoon_commander"
                    or (g.role == "squad_leader" and g.section == f.section))]
     if not facts["command"] or not living:

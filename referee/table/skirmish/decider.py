@@ -16,6 +16,7 @@ from .checks import (
     check_fire,
     check_melee,
     check_move,
+    contact_of,
     enemy_figures,
     firing_now,
     motivation,
@@ -58,9 +59,11 @@ def _start_step(card: SkirmishCard, state: SkState, step: int) -> None:
         firing = [f.side for f in fit if f.quality in card.fire_steps[n]]
         if firing:
             state.fire_step, state.fit = n, [f.id for f in fit]
+            state.standing = [f.id for f in state.figures.values() if f.active]
             state.done = [s for s in state.sides if s not in firing]
+            state.passed = list(state.done)
             return
-    state.fire_step, state.fit = len(card.fire_steps), []
+    state.fire_step, state.fit, state.standing = len(card.fire_steps), [], []
     _next_phase(card, state)
 
 
@@ -100,7 +103,7 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
             return card.melee.rule, f"figures in contact must fight, and {listed}"
         return card.morale.rule, (f"the card compels a morale test for each figure killed "
                                   f"this turn, and {listed}")
-    if side in state.done:
+    if side in state.done and not (o.kind == "spot" and side in state.passed):
         return FLOW, _not_waited(card, state, side)
     r = _in_phase(card, state, o) or CHECKS[o.kind](card, state, o, side)
     return r or _taken_already(card, state, o, side)
@@ -143,7 +146,8 @@ def _aiming(state, o, side, fires: bool = False):
     names with at=, or why either cannot be. fires: in a fire step, where a figure fit to
     fire when the step began fires though killed in it."""
     f = state.figures.get(o.subject or "")
-    if not (fires and f is not None and f.side == side and f.id in state.fit):
+    if not (fires and f is not None and f.side == side and f.id in state.fit
+            and not f.surrendered):
         f = _subject(state, o, side)
     if isinstance(f, tuple):
         return f, None, None
@@ -269,7 +273,13 @@ def _check_surrender(card, state, o, side):
         return None
     found = state.figures.get(o.subject or "")
     f = own_figure(state, o.subject, found.side if found else side)
-    return f if isinstance(f, tuple) else None
+    if isinstance(f, tuple):
+        return f
+    if f.side != side and not (f.attackers or contact_of(state, f.id) or
+                               any(f.id in g.attackers for g in state.figures.values())):
+        return s, f"{f.id} is in no melee: the enemy may claim the surrender of a figure " \
+                  f"in a melee only"
+    return None
 
 
 CHECKS = {"move": _check_move, "spot": _check_spot, "fire": _check_fire,
@@ -400,7 +410,7 @@ def _break_off(state: SkState, fid: str) -> None:
 
 
 def _next_phase(card: SkirmishCard, state: SkState) -> None:
-    state.done = []
+    state.done, state.passed = [], []
     state.fire_rank = 0
     state.phase += 1
     if state.phase < len(card.sequence):
@@ -413,6 +423,8 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
         f.moved, f.fired, f.attackers, f.contact = None, False, [], False
     for s in state.sections.values():
         s.killed_this_turn = s.killed_tests = 0
+    if stepped(card, state):                 # a card whose turn opens with its fire
+        _start_step(card, state, 0)
 
 
 def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
@@ -424,7 +436,7 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
         state.revealed = {"record": seq, "secret": body["secret"]}
         return
     if "settle" in body:
-        settle(state, body["settle"])
+        settle(state, body["settle"], card)
         return
     if "dispute" in body:
         state.disputes.append({**body["dispute"], "by": body["actor"], "seq": seq})
@@ -445,9 +457,9 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
     _bookkeep(card, state, body["actor"], test)
 
 
-def settle(state: SkState, ruling: dict) -> None:
+def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None) -> None:
     """A moderator's ruling on a dispute: a corrected test replaces the effects of the
-    disputed one."""
+    disputed one (and, for a melee, who fought it and who stays in contact)."""
     for d in state.disputes:
         if d["record"] == ruling["record"] and "ruling" not in d:
             d["ruling"] = ruling
@@ -456,4 +468,25 @@ def settle(state: SkState, ruling: dict) -> None:
     old = next(x for x in state.tests if x["record"] == ruling["record"])
     apply_effects(state, (old.get("settled") or old)["effects"], -1, old["turn"])
     apply_effects(state, ruling["test"]["effects"], 1, old["turn"])
+    if old["kind"] == "melee":
+        _melee_settled(card, state, old, ruling["test"])
     old["settled"] = ruling["test"]
+
+
+def _melee_settled(card: SkirmishCard | None, state: SkState, old: dict, new: dict) -> None:
+    """A melee corrected: the attackers it no longer names, or all of a void one, are out
+    of the defender's melee of that turn and of his contact; those it names now are in."""
+    fought = [] if new["result"].startswith("void") else new["facts"]["attackers"]
+    gone = [a for a in (old.get("settled") or old)["facts"]["attackers"] if a not in fought]
+    defender = state.figures[old["subject"]]
+    if old["turn"] == state.turn:
+        defender.attackers = [a for a in defender.attackers if a not in gone] + \
+            [a for a in fought if a not in defender.attackers]
+    held = [c for c in state.contacts if c["defender"] == defender.id]
+    if card is not None and card.melee.contact_lasts and fought and not held:
+        held = [{"defender": defender.id, "attackers": [], "turn": old["turn"]}]
+        state.contacts.append(held[0])
+    for c in held:
+        c["attackers"] = [a for a in c["attackers"] if a not in gone] + \
+            [a for a in fought if a not in c["attackers"]]
+    state.contacts = [c for c in state.contacts if c["attackers"]]

@@ -269,9 +269,13 @@ class SkirmishKind(GameKind):
         table.forget()
         return records
 
-    def mailed(self, table) -> set[str]:
-        """The Message-IDs of the mails the journal holds."""
-        return {r["mail"] for r in _records(table)[1:] if r.get("mail")}
+    def mailed(self, table) -> dict[str, set[str]]:
+        """The Message-IDs of the mails the journal holds, by the side that sent each."""
+        out: dict[str, set[str]] = {}
+        for r in _records(table)[1:]:
+            if r.get("mail"):
+                out.setdefault(r["actor"], set()).add(r["mail"])
+        return out
 
     def recorded_lines(self, table, seqs: list[int]) -> list[str]:
         """The lines a sender is answered with for the records his mail made."""

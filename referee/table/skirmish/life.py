@@ -435,6 +435,8 @@ def settle(card, records, o, side, dice) -> dict:
                                 f"{'|'.join(disputed)} value=VALUE, or uphold=yes")
     facts = dict(rec["test"]["facts"])
     facts[fact] = _as_declared(facts.get(fact), value, o.text, fact, card, state.figures)
+    if "state" in o.facts and "state" not in facts:     # a fact the correction calls for
+        facts["state"] = o.facts["state"]
     _, before = replay(records[:n])
     again = sk.SkOrder(rec["test"]["kind"], rec["test"]["subject"], facts, o.text)
     old = [d["value"] for d in rec["test"]["dice"]]
@@ -443,6 +445,10 @@ def settle(card, records, o, side, dice) -> dict:
         redo = sk.decide(card, before, again, rec["actor"], _Reused(old, dice))
         ruling["test"] = redo["test"]
     except IllegalOrderError as exc:
+        if exc.reason.startswith("declare "):       # the corrected test asks for a fact
+            raise IllegalOrderError(o.text, "Disputes", f"with {fact}={value} the test "
+                                    f"needs a fact it did not: {exc.reason} (add it to the "
+                                    f"settle, e.g. state=halted)") from None
         ruling["test"] = {**rec["test"], "facts": facts, "effects": [],
                           "result": f"void: {exc.reason}", "dice": rec["test"]["dice"]}
     return {"actor": side, "order": o.text, "turn": state.turn,

@@ -30,7 +30,7 @@ READS = {
     "surrender": ("reason", "between", "within", "enemies", "closer"),
     "done": (),
     "dispute": ("record", "fact", "value"),
-    "settle": ("record", "fact", "value", "uphold"),
+    "settle": ("record", "fact", "value", "uphold", "state"),
 }
 _TOKEN = re.compile(r"^[A-Za-z0-9_,.-]{1,40}$")
 

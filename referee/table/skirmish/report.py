@@ -86,6 +86,8 @@ def _unstated(t: dict) -> str:
     """The facts a test recorded that its order did not state: the card's defaults."""
     said = {w.partition("=")[0].casefold() for w in t["order"].split() if "=" in w}
     left = [f"{k}={_word(v)}" for k, v in t.get("facts", {}).items() if k not in said]
+    if t.get("settled"):            # the facts are the moderator's ruling now
+        return ""
     return f" (not stated, taken as {' '.join(left)})" if left else ""
 
 

@@ -62,6 +62,8 @@ class SkState:
     fire_rank: int = 0           # the worst quality rank that has fired this phase
     fire_step: int = 0           # the card's fire step the fire phase is in (fire_steps)
     fit: list[str] = field(default_factory=list)   # fit to fire when the step began
+    standing: list[str] = field(default_factory=list)   # on the table when it began
+    passed: list[str] = field(default_factory=list)    # sides with none fit: they may spot
     # Melees whose figures stay in contact (card melee.contact_lasts): each {"defender":
     # id, "attackers": [ids], "turn": the turn it began}; a figure gone or broken off leaves.
     contacts: list[dict] = field(default_factory=list)
