@@ -156,7 +156,7 @@ def test_units_forts_supply_vp_and_legend(battle):
     assert f"Turn {game.state.turn} of" in legend and view_label in legend
     assert re.search(r"VP \d+: \w+", legend)
     for key in ("a battle area (5.1.1)", "the decision asked now concerns this area",
-                "E: entrenched (4.3); OoS: out of supply (1.2.3)", "Kingdom of Belgium"):
+                "E: entrenched (4.3); OoS: out of supply (6.5)", "Kingdom of Belgium"):
         assert key in legend, key
     eng = els["england"]
     assert "offmap" in eng.get("class")

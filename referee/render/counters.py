@@ -41,7 +41,7 @@ class Counter:
     head: str                  # the nation's letters and the army number or type letter
     value: str                 # the strength in its square ('?' hidden, '' none)
     body: str                  # an army's contents, when the reader may see them
-    tags: tuple[str, ...]      # 'E' entrenched (4.3), 'OoS' out of supply (1.2.3)
+    tags: tuple[str, ...]      # 'E' entrenched (4.3), 'OoS' out of supply (6.5)
     title: str                 # the hover text: id, name and what the reader may see
     strength: int | None       # what the square says, for scripts (None: hidden or none)
 

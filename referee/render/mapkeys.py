@@ -157,7 +157,7 @@ def counter_keys(col: Column, data: GameData) -> None:
                        ("E", "OoS"), "", None)
     _sample(col, army, "army 1: 8 units on its template, what it holds under it "
                        "(? and nothing under it: a template hidden from you, 1.4)")
-    col.write("E: entrenched (4.3); OoS: out of supply (1.2.3)")
+    col.write("E: entrenched (4.3); OoS: out of supply (6.5)")
     codes = [f"{cnt.type_mark(k, data)} {k.replace('_', ' ')}"
              for k, t in data.units.unit_types.items() if t.class_ != "army"]
     col.write("Letters: " + ", ".join(codes) + "; a counter standing alone shows its "
