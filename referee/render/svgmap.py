@@ -22,6 +22,8 @@ the same at every record is one group, `base`, which png.py draws once and keeps
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -362,6 +364,18 @@ def map_facts(state: State, data: GameData, reader: str, game_id: str = "") -> l
     return [{"id": a.id, "name": a.name, "control": view["areas"][a.id]["control"],
              "battle": a.id in battles, "units": [u["id"] for u in view["areas"][a.id]["units"]]}
             for a in data.map.areas]
+
+
+def board_digest(state: State, data: GameData, reader: str) -> str:
+    """A digest of what the map shows its reader of the board: each area's control and the
+    units there as he may see them (1.4), and the EFT box's; not who must act."""
+    view = state_view(state, data, reader)
+    facts = [[a, info["control"], [[u["id"], u.get("summary"), u.get("strength"),
+                                     bool(u.get("entrenched")), bool(u.get("oos"))]
+                                    for u in info["units"]]]
+             for a, info in sorted(view["areas"].items())]
+    facts.append([u["id"] for u in box_views(state, data, reader)])
+    return hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:24]
 
 
 def map_png(state: State, data: GameData, reader: str, game_id: str = "") -> bytes:
