@@ -154,3 +154,20 @@ def test_map_close_up_draws_the_decisions_areas_and_refuses_when_there_are_none(
     r = cli("map", battle["journal"], "--as", "entente", "--close-up", "--at", "1", "-o",
             tmp_path / "none.svg")
     assert r.exit_code == 2 and "concerns no area" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_reminder_says_which_mail_holds_the_last_map(battle, tmp_path):
+    """A reminder carries no picture: it names the record of the mail with the last map."""
+    from referee.base.clock import now
+    from referee.mail.ledger import load_ledger, save_ledger
+    from referee.mail.reminders import Post
+
+    table = Table(battle["journal"])
+    head = table.records[0]["hash"]
+    ledger = load_ledger("phone", head)
+    assert Post(table, table.raw, tmp_path, now(), "phone").map_line("entente") == ""
+    MailPictures(table, ledger, True).for_mail("entente")
+    save_ledger(ledger)
+    seq = table.game().state.seq
+    assert Post(table, table.raw, tmp_path, now(), "phone").map_line("entente") == (
+        f"The board is as the map of the mail of record #{seq} shows it (map.png there).")

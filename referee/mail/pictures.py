@@ -3,7 +3,8 @@ close-up of the areas the decision concerns (render/closeup.py), when it concern
 the whole map; a mail that asks him nothing carries the map only when the board he may see
 has changed since the last map he was sent, and a reply to a message not applied carries
 none unless the board changed. A mail without pictures says which record's mail holds his
-last map, so that forty mails of a game do not carry forty copies of the same picture.
+last map (and so does a reminder, reminders.py), so that forty mails of a game do not carry
+forty copies of the same picture.
 
 The ledger (ledger.py, part `maps`) keeps, for each side, the record of his last mail with
 a map and a digest of the board drawn in it.
@@ -59,5 +60,11 @@ class MailPictures:
         if changed or (asked and not refusal):
             self.ledger["maps"][side] = [self.game.state.seq, self.board(side)]
             return self._draw(side), ""
-        return [], (f"The board is as the map of the mail of record #{last[0]} shows it "
-                    f"(map.png there).")
+        return [], last_map_line(last)
+
+
+def last_map_line(last) -> str:
+    """The line that says which mail holds a side's last map ('' when none was sent)."""
+    if not (isinstance(last, list) and len(last) == 2 and isinstance(last[0], int)):
+        return ""
+    return f"The board is as the map of the mail of record #{last[0]} shows it (map.png there)."
