@@ -22,6 +22,7 @@ Segment = tuple[float, float, float, float]
 CELL = 4.0             # the side of a cell, in pixels
 LEADER = 5.0           # a label further than this from its circle gets a leader
 BUCKET = 64.0          # what a leader is checked against is kept in buckets this wide
+OVER = 4.0             # letters further a place clear of the lines may be and still win
 
 
 def segment_meets_box(x0: float, y0: float, x1: float, y1: float, box: Box) -> bool:
@@ -152,22 +153,28 @@ class Space:
                         return False
         return True
 
-    def openings(self, w: float, h: float, window: Box, strict: bool):
+    def openings(self, w: float, h: float, window: Box, strict: bool | None):
         """The top left corners (in cells) of every free w x h box within the window, by
-        row: (j, bits)."""
+        row: (j, bits, clear): clear says they keep off the soft lines (strict None: both
+        those that do and those that do not)."""
         kw, kh = math.ceil(w / CELL) + 1, math.ceil(h / CELL) + 1
         j_lo, j_hi = max(int(window[1] // CELL), self.j0), min(int(window[3] // CELL),
                                                                    self.j1 - kh)
         lo = max(int(window[0] // CELL), self.i0)
-        band = (((1 << (int(window[2] // CELL) + 2)) - 1) >> lo) << lo
-        fits = {}
+        room = (((1 << (int(window[2] // CELL) + 2)) - 1) >> lo) << lo & self.inside
+        kinds = (True,) if strict else (False,) if strict is False else (True, False)
+        fits: dict[bool, dict[int, int]] = {k: {} for k in kinds}
         for j in range(j_lo, j_hi + kh):
-            taken = self.hard.get(j, 0) | (self.soft.get(j, 0) if strict else 0)
-            fits[j] = _runs(~taken & self.inside & band, kw)
+            hard, soft = self.hard.get(j, 0), self.soft.get(j, 0)
+            for clear in kinds:
+                fits[clear][j] = _runs(~(hard | soft if clear else hard) & room, kw)
         for j in range(j_lo, j_hi + 1):
-            bits = _runs_down(fits, j, kh)
-            if bits:
-                yield j, bits
+            seen = 0
+            for clear in kinds:
+                bits = _runs_down(fits[clear], j, kh) & ~seen
+                if bits:
+                    seen |= bits
+                    yield j, bits, clear
 
 
 def _runs_down(fits: dict[int, int], j: int, k: int) -> int:
@@ -197,12 +204,14 @@ def _crosses(a: Segment, b: Segment) -> bool:
     return d1 * d2 < 0 and d3 * d4 < 0
 
 
-def _score(box: Box, x: float, y: float, r: float, prefer: float, font: float) -> float:
+def _score(box: Box, x: float, y: float, r: float, px: float, py: float,
+           font: float) -> float:
     """How good a place is: its distance from the circle, and a little more the further its
-    direction turns from the preferred one."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    turn = 1.0 - math.cos(math.atan2(cy - y, cx - x) - prefer)
-    return max(box_to_point(box, x, y) - r, 0.0) + turn * font
+    direction turns from the preferred one (px, py)."""
+    dx, dy = (box[0] + box[2]) / 2 - x, (box[1] + box[3]) / 2 - y
+    d = math.hypot(dx, dy) or 1.0
+    near = math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
+    return max(near - r, 0.0) + (1.0 - (dx * px + dy * py) / d) * font
 
 
 def _corners(bits: int, x: float, kw: int) -> list[int]:
@@ -220,21 +229,26 @@ def _corners(bits: int, x: float, kw: int) -> list[int]:
 
 
 def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
-          prefer: float, reach: float, strict: bool = True, font: float = 12.0
+          prefer: float, reach: float, strict: bool | None = True, font: float = 12.0
           ) -> tuple[Box, Segment | None] | None:
     """The best free box w x h beside the circle (x, y, r) within `reach` of it, and its
     leader when it stands off (None: no room). The box and leader are added to the space. A
-    place that is not strict may lie over the lines joining neighbours."""
+    place that is not strict may lie over the lines joining neighbours; with strict None, it
+    may when no place clear of them is within OVER letters nearer."""
     kw = math.ceil(w / CELL) + 1
     window = (x - r - reach - w, y - r - reach - h, x + r + reach + w, y + r + reach + h)
+    px, py = math.cos(prefer), math.sin(prefer)
+    dx, dy = (kw * CELL - w) / 2, ((math.ceil(h / CELL) + 1) * CELL - h) / 2
     tried = []
-    for j, bits in space.openings(w, h, window, strict):
+    for j, bits, clear in space.openings(w, h, window, strict):
+        y0 = j * CELL + dy
+        over = 0.0 if clear else OVER * font
         for i in _corners(bits, x, kw):
-            x0 = i * CELL + (kw * CELL - w) / 2
-            y0 = j * CELL + ((math.ceil(h / CELL) + 1) * CELL - h) / 2
+            x0 = i * CELL + dx
             box = (x0, y0, x0 + w, y0 + h)
-            if box_to_point(box, x, y) - r <= reach:
-                tried.append((_score(box, x, y, r, prefer, font), box))
+            score = _score(box, x, y, r, px, py, font)
+            if score - font * 2 <= reach:
+                tried.append((score + over, box))
     tried.sort()
     for _, box in tried:
         leader = _leader(space, owner, box, x, y, r)

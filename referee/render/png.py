@@ -24,6 +24,7 @@ from .svgparts import FONTS, face
 FAMILY = "DejaVu Sans"          # the family of the files in fonts/ (the condensed width)
 NS = "{http://www.w3.org/2000/svg}"
 COLOURS = 32                    # the palette of a picture ...
+LIGHT = 150 * 1024              # a picture over this is deflated harder (a mail's PNG)
 KEEP = ("battle", "decision", "tag")   # ... and the classes whose colours it keeps exactly
 FINE = 2                        # the base and the circles are drawn this much finer, then halved
 BASES = 6                       # the bases kept
@@ -83,19 +84,29 @@ def to_png(svg: str, width: int | None = None) -> bytes:
 def encode(image, keep: set[str] = frozenset()) -> bytes:
     """The picture as a light PNG: a palette of a few flat colours, among them every colour
     of `keep` exactly (a ring or a tag few pixels wide that must not turn into another),
-    without dithering, deflated."""
+    without dithering, deflated; deflated harder, then with fewer colours, while it is over
+    LIGHT bytes."""
+    out = b""
+    for colours, level in ((COLOURS, 6), (COLOURS, 9), (COLOURS // 2, 9)):
+        out = _encoded(image, keep, colours, level)
+        if len(out) <= LIGHT:
+            break
+    return out
+
+
+def _encoded(image, keep: set[str], colours: int, level: int) -> bytes:
     Image, _ = _pil()
-    flat = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE,
+    flat = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
                           dither=Image.Dither.NONE)
     if keep:
-        have = flat.getpalette()[:COLOURS * 3]
-        colours = [tuple(have[i:i + 3]) for i in range(0, len(have), 3)]
-        colours = list(dict.fromkeys([*(_colour(c) for c in sorted(keep)), *colours]))[:256]
+        have = flat.getpalette()[:colours * 3]
+        found = [tuple(have[i:i + 3]) for i in range(0, len(have), 3)]
+        found = list(dict.fromkeys([*(_colour(c) for c in sorted(keep)), *found]))[:256]
         palette = Image.new("P", (1, 1))
-        palette.putpalette([v for c in colours for v in c])
+        palette.putpalette([v for c in found for v in c])
         flat = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    flat.save(out, "PNG", compress_level=6)
+    flat.save(out, "PNG", compress_level=level)
     return out.getvalue()
 
 

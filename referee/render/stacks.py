@@ -20,7 +20,7 @@ from .svgparts import Scale
 DOWN = math.pi / 2
 REACH = 8.0            # how far from its circle a stack may stand, in letters of the writing
 FAR = 14.0             # how far when no place is that near
-RETRIES = 4            # the times an area that found no place is tried first again
+RETRIES = 3            # the times an area that found no place is tried first again
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def _shapes(n: int) -> tuple[int, ...]:
 
 
 def _try(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter],
-         columns: int, strict: bool, reach: float = REACH) -> Stack | None:
+         columns: int, strict: bool | None, reach: float = REACH) -> Stack | None:
     w, h, offsets = grid(cs, base.scale, columns)
     x, y = base.pos[area]
     f = base.scale.font
@@ -77,14 +77,14 @@ def place_area(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter]
                ) -> list[Stack] | None:
     """The stacks of one area's counters, added to the space: one grid clear of the lines if
     one fits, else one over them, else each counter alone; None when one finds no place."""
-    for reach, strict in ((REACH, True), (REACH, False), (FAR, False)):
+    for reach in (REACH, FAR):
         for columns in _shapes(len(cs)):
-            got = _try(space, base, area, cs, columns, strict, reach)
+            got = _try(space, base, area, cs, columns, None, reach)
             if got is not None:
                 return [got]
     out = []
     for c in cs:
-        got = _try(space, base, area, [c], 1, False, FAR)
+        got = _try(space, base, area, [c], 1, None, FAR)
         if got is None:
             return None
         out.append(got)
