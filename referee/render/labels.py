@@ -23,6 +23,7 @@ CELL = 4.0             # the side of a cell, in pixels
 LEADER = 5.0           # a label further than this from its circle gets a leader
 BUCKET = 64.0          # what a leader is checked against is kept in buckets this wide
 OVER = 4.0             # letters further a place clear of the lines may be and still win
+NEAR = 2.5             # letters from its circle within which a place is looked for first
 
 
 def segment_meets_box(x0: float, y0: float, x1: float, y1: float, box: Box) -> bool:
@@ -163,26 +164,29 @@ class Space:
         lo = max(int(window[0] // CELL), self.i0)
         room = (((1 << (int(window[2] // CELL) + 2)) - 1) >> lo) << lo & self.inside
         kinds = (True,) if strict else (False,) if strict is False else (True, False)
-        fits: dict[bool, dict[int, int]] = {k: {} for k in kinds}
-        for j in range(j_lo, j_hi + kh):
-            hard, soft = self.hard.get(j, 0), self.soft.get(j, 0)
-            for clear in kinds:
-                fits[clear][j] = _runs(~(hard | soft if clear else hard) & room, kw)
-        for j in range(j_lo, j_hi + 1):
+        if j_hi < j_lo:
+            return
+        hard = [self.hard.get(j, 0) for j in range(j_lo, j_hi + kh)]
+        soft = [self.soft.get(j, 0) for j in range(j_lo, j_hi + kh)]
+        down = {clear: _runs_down([_runs(~(h | s if clear else h) & room, kw)
+                                   for h, s in zip(hard, soft)], kh) for clear in kinds}
+        for n, j in enumerate(range(j_lo, j_hi + 1)):
             seen = 0
             for clear in kinds:
-                bits = _runs_down(fits[clear], j, kh) & ~seen
+                bits = down[clear][n] & ~seen
                 if bits:
                     seen |= bits
                     yield j, bits, clear
 
 
-def _runs_down(fits: dict[int, int], j: int, k: int) -> int:
-    out = fits[j]
-    for n in range(1, k):
-        out &= fits[j + n]
-        if not out:
-            break
+def _runs_down(fits: list[int], k: int) -> list[int]:
+    """For each row of a list, the bits set in it and in the k - 1 rows under it."""
+    out, have = fits, 1
+    while have * 2 <= k:
+        out = [a & b for a, b in zip(out, out[have:])]
+        have *= 2
+    if have < k:
+        out = [a & b for a, b in zip(out, out[k - have:])]
     return out
 
 
@@ -215,15 +219,15 @@ def _score(box: Box, x: float, y: float, r: float, px: float, py: float,
 
 
 def _corners(bits: int, x: float, kw: int) -> list[int]:
-    """The corners of a row worth trying: in each run of free ones, the one that centres the
-    box nearest over the area's column, and the run's two ends."""
+    """The corner worth trying in each run of free ones of a row: the one that centres the
+    box nearest over the area's column."""
     target = int(x // CELL) - kw // 2
     out = []
     while bits:
         start = (bits & -bits).bit_length() - 1
         rest = bits >> start
         end = start + (~rest & (rest + 1)).bit_length() - 2
-        out += {start, end, min(max(target, start), end)}
+        out.append(min(max(target, start), end))
         bits &= ~(((1 << (end - start + 1)) - 1) << start)
     return out
 
@@ -234,7 +238,18 @@ def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: f
     """The best free box w x h beside the circle (x, y, r) within `reach` of it, and its
     leader when it stands off (None: no room). The box and leader are added to the space. A
     place that is not strict may lie over the lines joining neighbours; with strict None, it
-    may when no place clear of them is within OVER letters nearer."""
+    may when no place clear of them is within OVER letters nearer. The places within NEAR
+    letters are looked at first, and the others only when none of those will do."""
+    near = min(reach, NEAR * font)
+    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font)
+    if got is None and near < reach:
+        got = _place(space, owner, x, y, r, w, h, prefer, reach, strict, font)
+    return got
+
+
+def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
+           prefer: float, reach: float, strict: bool | None, font: float
+           ) -> tuple[Box, Segment | None] | None:
     kw = math.ceil(w / CELL) + 1
     window = (x - r - reach - w, y - r - reach - h, x + r + reach + w, y + r + reach + h)
     px, py = math.cos(prefer), math.sin(prefer)

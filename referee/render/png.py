@@ -98,12 +98,12 @@ def _encoded(image, keep: set[str], colours: int, level: int) -> bytes:
     Image, _ = _pil()
     flat = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
                           dither=Image.Dither.NONE)
-    if keep:
-        have = flat.getpalette()[:colours * 3]
-        found = [tuple(have[i:i + 3]) for i in range(0, len(have), 3)]
-        found = list(dict.fromkeys([*(_colour(c) for c in sorted(keep)), *found]))[:256]
+    have = flat.getpalette()[:colours * 3]
+    found = [tuple(have[i:i + 3]) for i in range(0, len(have), 3)]
+    missing = [_colour(c) for c in sorted(keep) if _colour(c) not in found]
+    if missing:                          # mapped again, onto the palette and the missing
         palette = Image.new("P", (1, 1))
-        palette.putpalette([v for c in found for v in c])
+        palette.putpalette([v for c in list(dict.fromkeys(missing + found))[:256] for v in c])
         flat = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     flat.save(out, "PNG", compress_level=level)

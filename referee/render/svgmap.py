@@ -51,7 +51,8 @@ DECISION = "#e0a100"
 GROUND = "#fbfaf5"
 ROUGH = "#6b4a1f"
 WIDTH = mapbase.WIDTH
-LEVELS = 16            # the most times the map is drawn taller to give every unit a place
+LEVELS = 32            # the most times the map is drawn taller to give every unit a place
+FIRST = 3              # the level tried first
 
 
 def control_colour(control: str, data: GameData) -> str:
@@ -97,15 +98,31 @@ def _by_area(scene: Scene, ids) -> dict[str, list[cnt.Counter]]:
 def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
            ) -> tuple[mapbase.Base, list[stacks.Stack]]:
     """The static part of the map and a place for every counter on it: the map is drawn
-    taller, level by level, until every name and every counter has a place."""
-    for level in range(LEVELS):
-        b = mapbase.base(scene.data, scene.scale, top, level, ids)
-        if len(b.names) < len(b.pos):
-            continue
-        got = stacks.place_all(b.space.copy(), b, _by_area(scene, b.pos))
-        if got is not None:
-            return b, got
-    raise RuntimeError("no room on the map for every unit, however tall it is drawn")
+    taller, level by level, until every name and every counter has a place. The levels are
+    tried by halves (a level that gives every counter a place, the one under it not), so the
+    same position is always drawn at the same level."""
+    tried: dict[int, tuple | None] = {}
+
+    def attempt(level: int):
+        if level not in tried:
+            b = mapbase.base(scene.data, scene.scale, top, level, ids)
+            got = stacks.place_all(b.space.copy(), b, _by_area(scene, b.pos)) \
+                if len(b.names) == len(b.pos) else None
+            tried[level] = (b, got) if got is not None else None
+        return tried[level]
+
+    lo, hi = 0, FIRST
+    while attempt(hi) is None:
+        lo, hi = hi + 1, hi * 2 + 1
+        if hi >= LEVELS:
+            raise RuntimeError("no room on the map for every unit, however tall it is drawn")
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if attempt(mid) is None:
+            lo = mid + 1
+        else:
+            hi = mid
+    return attempt(hi)
 
 
 # ---------------------------------------------------------------- the static part
