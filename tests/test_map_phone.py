@@ -171,3 +171,22 @@ def test_a_reminder_says_which_mail_holds_the_last_map(battle, tmp_path):
     seq = table.game().state.seq
     assert Post(table, table.raw, tmp_path, now(), "phone").map_line("entente") == (
         f"The board is as the map of the mail of record #{seq} shows it (map.png there).")
+
+
+def test_the_players_guide_shows_the_pictures_of_one_mail_and_explains_the_counters():
+    """docs/player.md shows the close-up and the whole map of the demo's battle mail (drawn by
+    `make docs`, referee/cli/docpictures.py) and says how to read a counter."""
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    text = (docs / "player.md").read_text(encoding="utf-8")
+    for name in ("mail-closeup.png", "mail-map.png"):
+        assert f"]({name})" in text
+        data = (docs / name).read_bytes()
+        image = Image.open(io.BytesIO(data))
+        image.load()
+        assert image.format == "PNG" and image.size[0] == 1000 and len(data) <= LIGHT
+    section = text[text.index("## The pictures"):text.index("## How to answer")]
+    for words in ("`GE`", "white square", "`4I+1C+1A+1G`", "`?`", "`GE C01`", "`BE F 3`",
+                  "`E` tag", "`OoS` tag", "gold ring"):
+        assert words in section, words
