@@ -23,9 +23,11 @@ from .svgparts import FONTS, face
 
 FAMILY = "DejaVu Sans"          # the family of the files in fonts/ (the condensed width)
 NS = "{http://www.w3.org/2000/svg}"
-COLOURS = 32                    # the palette of a picture ...
+COLOURS = 24                    # the palette of a picture ...
 LIGHT = 150 * 1024              # a picture over this is deflated harder (a mail's PNG)
-KEEP = ("battle", "decision", "tag")   # ... and the classes whose colours it keeps exactly
+# ... and the classes whose colours it keeps exactly: control, nations, rings, markers
+KEEP = ("shape", "counter-box", "battle", "decision", "tag")
+NEAR_COLOUR = 30 ** 2            # how far (squared, in RGB) an entry may be to become exact
 FINE = 2                        # the base and the circles are drawn this much finer, then halved
 BASES = 6                       # the bases kept
 _BASES: dict[str, object] = {}
@@ -100,14 +102,35 @@ def _encoded(image, keep: set[str], colours: int, level: int) -> bytes:
                           dither=Image.Dither.NONE)
     have = flat.getpalette()[:colours * 3]
     found = [tuple(have[i:i + 3]) for i in range(0, len(have), 3)]
-    missing = [_colour(c) for c in sorted(keep) if _colour(c) not in found]
+    missing = _exact(found, [_colour(c) for c in sorted(keep)])
     if missing:                          # mapped again, onto the palette and the missing
         palette = Image.new("P", (1, 1))
         palette.putpalette([v for c in list(dict.fromkeys(missing + found))[:256] for v in c])
         flat = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        flat.putpalette([v for c in found for v in c])
     out = io.BytesIO()
     flat.save(out, "PNG", compress_level=level)
     return out.getvalue()
+
+
+def _exact(found: list[tuple], wanted: list[tuple]) -> list[tuple]:
+    """Make each wanted colour exact in the palette found, in place of the entry nearest to it
+    (its pixels were that colour, give or take the rounding of the octree); the colours no
+    near entry is left for."""
+    taken, missing = set(), []
+    for c in wanted:
+        if c in found:
+            taken.add(found.index(c))
+            continue
+        near = sorted((sum((a - b) ** 2 for a, b in zip(c, f)), i)
+                      for i, f in enumerate(found) if i not in taken)
+        if near and near[0][0] <= NEAR_COLOUR:
+            found[near[0][1]] = c
+            taken.add(near[0][1])
+        else:
+            missing.append(c)
+    return missing
 
 
 def _base(g: ET.Element, width: int):
