@@ -1,7 +1,7 @@
 """`make docs`: the pictures docs/player.md shows, those of one mail that asks a decision:
-the Entente's mail when the demo's German opening has moved the 1st Army into Liège and
-the Entente is asked its combat cards for the battle there (render/closeup.py, then the
-whole map, svgmap.py), drawn for the Entente as the mail carries them.
+the mail that asks the demo's first side to declare its battles once its opening has moved
+its 1st Army into Liège (render/closeup.py, then the whole map, svgmap.py), drawn for that
+side as the mail carries them.
 
     python -m referee.cli.docpictures docs
 """
@@ -18,8 +18,6 @@ from ..store.dice import write_secret
 from ..table import Table
 from .demo import DEMO_OPENING, DEMO_SECRET
 
-READER = "entente"
-
 
 def draw(folder: Path) -> list[Path]:
     """Play the demo's opening in a temporary folder and write the mail's two pictures into
@@ -28,14 +26,16 @@ def draw(folder: Path) -> list[Path]:
         path = Path(tmp) / "demo-1914.jsonl"
         secret = Path(tmp) / "demo.secret"
         write_secret(secret, bytes.fromhex(DEMO_SECRET))
-        Table.create(path, "1914", game_id="demo-1914", secret_file=secret)
-        done = Table(path).submit("german", DEMO_OPENING)
+        first = Table.create(path, "1914", game_id="demo-1914",
+                             secret_file=secret).data.units.side_order[0]
+        done = Table(path).submit(first, DEMO_OPENING)
         if done.rejected:
             raise SystemExit(f"docpictures: the demo's opening was refused: {done.rejected}")
         game = Table(path).game()
-        pictures = {"mail-closeup.png": closeup_png(game.state, game.data, READER,
+        asked = game.state.pending.side          # the side asked to declare the battle
+        pictures = {"mail-closeup.png": closeup_png(game.state, game.data, asked,
                                                     game.game_id),
-                    "mail-map.png": map_png(game.state, game.data, READER, game.game_id)}
+                    "mail-map.png": map_png(game.state, game.data, asked, game.game_id)}
     out = []
     for name, data in pictures.items():
         if data is None:
