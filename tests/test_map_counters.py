@@ -94,6 +94,7 @@ def test_each_counter_stands_at_its_area(pictures):
                  for el in root.iter(f"{mr.NS}g") if "offmap" in (el.get("class") or "")}
         boxes.update({el.get("id")[4:]: mr.rect_box(el.find(f"{mr.NS}rect"))
                       for el in root.iter(f"{mr.NS}g") if el.get("class") == "box"})
+        assert len(mr.stacks(root)) > 15, what
         for stack in mr.stacks(root):
             area = stack.get("data-area")
             cx, cy, r = circles[area]
@@ -156,7 +157,9 @@ def test_a_counter_says_what_the_reader_may_see(pictures):
     for what, opened, reader, svg in pictures:
         data, state = opened.data, opened.state
         hidden = state.options.get("hidden_templates", False)
-        for c in mr.counters(mr.parse(svg)):
+        shown = mr.counters(mr.parse(svg))
+        assert len(shown) > 20, what
+        for c in shown:
             nation = data.units.nations[c.element.get("data-nation")]
             look = nation.counter
             assert c.head.split(" ")[0] == look.letters, (what, c.unit)
