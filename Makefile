@@ -77,10 +77,11 @@ schemas: setup
 
 # Rewrite docs/commands.md from the command line's own help, and referee/cli/forms.json (what
 # the console script's quick path reads of status, show and order) from the same commands;
-# a test fails while either is stale.
+# a test fails while either is stale. Draw the pictures of the mail docs/player.md shows.
 docs: setup
 	$(BIN)/python -m referee.cli.reference docs/commands.md
 	$(BIN)/python -m referee.cli.forms referee/cli/forms.json
+	$(BIN)/python -m referee.cli.docpictures docs
 
 # Hundreds of random complete 1914 games (200 TTLM, 50 AT ALL COSTS!), every invariant
 # checked after every record, odd

@@ -62,7 +62,7 @@ CASES = [
     Case("map.yaml", "    owner: german\n", "    owner: kaiser\n", "kaiser",
          f"unknown side 'kaiser' {DECLARES_SIDES}", "boxes.eft.owner"),
     # units.yaml: a nation's areas, the counter mix, the roll order
-    Case("units.yaml", "rebuild_area: england}", "rebuild_area: albion}", "albion",
+    Case("units.yaml", "rebuild_area: england,", "rebuild_area: albion,", "albion",
          "unknown area id 'albion'", "nations.uk.rebuild_area"),
     Case("units.yaml", "roll_order: [infantry, stosstruppen,",
          "roll_order: [infantry, stoss,", "stoss,", "unknown unit type 'stoss'",

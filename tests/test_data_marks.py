@@ -58,9 +58,9 @@ SCENARIO_ERRORS = [
 
 # A copy of TTLM's units.yaml with five errors of five kinds.
 UNITS_EDITS = [
-    ("fr: {name: French Republic,    side: entente, home_country: france,  modern: true}",
+    ("fr: {name: French Republic,    side: entente, home_country: france,  modern: true,",
      "fr: {name: French Republic,    side: entente, home_country: france,  modern: true, "
-     "colour: blue}"),
+     "colour: blue,"),
     ("stacking_limit: 3", "stacking_limit: three"),
     ("    max_per_army: 1\n", "    max_per_army: 1000\n"),
     ("alone_lost_to: enemy_units         # 8.3.3", "alone_lost_to: everyone          # 8.3.3"),

@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 import gamecalls as g
+import mapreading as mr
 from casebook import new_game, position
 from referee.data.paths import default_games_dir
 from referee.render import svgmap
@@ -110,12 +111,16 @@ def test_every_area_is_one_element_coloured_by_control_around_a_battle(battle):
               "fighting": ("disputed", True), "retreat": ("german", True),
               "after": ("german", False),
               "after-german": ("german", False)}
+    decided = {"moved": True, "declared": True, "fighting": True, "retreat": True}
     for name, (control, fought) in expect.items():
         svg, game = battle["maps"][name]
         els = check_areas(svg, game)
         el = els["st_mihiel"]
         assert el.get("data-control") == control, name
         assert (el.get("data-battle") == "true") is fought, name
+        # the decision asked concerns the battle: a gold ring round its area
+        assert (el.get("data-decision") == "true") is decided.get(name, False), name
+        assert len([c for c in el if c.get("class") == "decision"]) == int(decided.get(name, 0))
         rings = [c for c in el if c.get("class") == "battle"]
         assert len(rings) == int(fought), name
         # no other area is marked: there is one battle
@@ -125,29 +130,41 @@ def test_every_area_is_one_element_coloured_by_control_around_a_battle(battle):
 
 
 def test_units_forts_supply_vp_and_legend(battle):
-    """What an area shows: its units (1.2), its fort and strength (8.4), a supply source and
-    its side (6.1), its VP (3.1); the legend: turn, season, VP total and level."""
+    """What an area shows: its units as counters beside it (1.2), its fort and strength
+    (8.4), a supply source and its side (6.1), its VP (3.1); the legend: turn, season, VP
+    total and level."""
     svg, game = battle["maps"]["after"]
     els = check_areas(svg, game)
+    root = parse(svg)
     texts = lambda el: [t.text for t in el.iter(f"{NS}text")]   # noqa: E731
-    assert "ge-1 [5I+2A]" in texts(els["st_mihiel"])      # defensive fire missed: all there
-    verdun = els["verdun"]
-    (fort,) = [c for c in verdun if c.get("class") == "fort"]
-    assert fort.get("data-strength") == str(game.state.forts["fort-verdun"].strength)
-    assert "F" + fort.get("data-strength") in texts(verdun)
-    assert str(game.data.areas["verdun"].vp) in texts(verdun)
+    shown = {c.unit: c for c in mr.counters(root)}
+    army = shown["ge-1"]                                   # defensive fire missed: all there
+    assert (army.area, army.head, army.value, army.contents) == ("st_mihiel", "GE 1", "7",
+                                                                 "5I+2A")
+    assert army.strength == "7" and "ge-1" in army.title and "[5I+2A]" in army.title
+    fort = shown["fort-verdun"]
+    strength = str(game.state.forts["fort-verdun"].strength)
+    assert (fort.area, fort.value, fort.strength) == ("verdun", strength, strength)
+    assert fort.head.endswith(" F") and fort.side == "entente"
+    assert str(game.data.areas["verdun"].vp) in texts(els["verdun"])
+    marks = {g.get("data-area"): g for g in root.iter(f"{NS}g") if g.get("class") == "supply"}
     src = [a for a in game.data.map.areas if a.supply_source][:3]
     for a in src:
-        (mark,) = [c for c in els[a.id] if c.get("class") == "supply"]
-        assert mark.get("data-side") == a.supply_source
-    legend = " ".join(t.text for t in parse(svg).find(f".//{NS}g[@id='legend']")
-                      .iter(f"{NS}text"))
+        assert marks[a.id].get("data-side") == a.supply_source
+    legend = " ".join(t.text for t in root.find(f".//{NS}g[@id='legend']").iter(f"{NS}text"))
     view_label = game.data.label(game.state.turn)
     assert f"Turn {game.state.turn} of" in legend and view_label in legend
     assert re.search(r"VP \d+: \w+", legend)
+    for key in ("a battle area (5.1.1)", "the decision asked now concerns this area",
+                "E: entrenched (4.3); OoS: out of supply (6.5)", "Kingdom of Belgium"):
+        assert key in legend, key
     eng = els["england"]
-    assert "offmap" in eng.get("class") and any("uk-" in t for t in texts(eng))
-    assert parse(svg).find(f".//{NS}g[@id='box-eft']") is not None
+    assert "offmap" in eng.get("class")
+    assert {c.unit for c in shown.values() if c.area == "england"} == {
+        u.id for u in (*game.state.armies.values(), *game.state.pieces.values())
+        if getattr(u, "area", None) == "england" and getattr(u, "status", "map") == "map"}
+    assert any(c.area == "england" for c in shown.values())
+    assert root.find(f".//{NS}g[@id='box-eft']") is not None
 
 
 def test_links_are_exactly_the_adjacency(battle, data):
@@ -186,7 +203,7 @@ def executable_or_external(svg: str) -> list[str]:
 def test_nothing_executable_or_external_and_small(battle):
     for svg, _ in battle["maps"].values():
         assert executable_or_external(svg) == []
-        assert len(svg.encode("utf-8")) < 100_000
+        assert len(svg.encode("utf-8")) < 250_000       # a counter for every unit
     assert executable_or_external('<svg xmlns="http://www.w3.org/2000/svg"><script/>'
                                   '<g onload="x()"/><a href="http://x"/></svg>') == [
         "element script", "g onload", "element a", "a href=http://x"]
@@ -208,7 +225,9 @@ def test_a_name_from_the_data_is_escaped(battle, tmp_path):
     svg = svgmap.map_svg(game.state, data, "public", game.game_id)
     assert "<script" not in svg and executable_or_external(svg) == []
     el = area_elements(parse(svg))["verdun"][0]
-    assert evil in [t.text for t in el.iter(f"{NS}text")]
+    assert el.findtext(f"{NS}title").startswith(evil)
+    name = mr.names(parse(svg))["verdun"][0]
+    assert name.endswith("\u2026") and evil.startswith(name[:-1]) and len(name) > 20
     assert 'Verdun &lt;script&gt;alert("x")&lt;/script&gt; &amp; "co"' in svg
 
 
@@ -221,12 +240,12 @@ def hidden(tmp_path_factory) -> Path:
 
 
 def shown_contents(svg: str) -> dict[str, str]:
-    """army id -> what its label shows between brackets."""
+    """army id -> what its counter shows of its contents: 'hidden' for '?' and nothing
+    under it."""
     out = {}
-    for el in parse(svg).iter(f"{NS}text"):
-        m = re.fullmatch(r"(\S+)(?: E)? \[([^\]]*)\]", el.text or "")
-        if m:
-            out[m.group(1)] = m.group(2)
+    for c in mr.counters(parse(svg)):
+        if c.head and c.unit.count("-") == 1 and not c.unit.startswith("fort"):
+            out[c.unit] = "hidden" if c.value == "?" else (c.contents or "empty")
     return out
 
 
@@ -245,6 +264,8 @@ def test_hidden_templates_show_only_the_readers_own_armies(hidden, reader):
             assert shown[aid] != "hidden" and re.fullmatch(r"\d[\dA-Z+a-z]*|empty|", shown[aid])
         else:
             assert shown[aid] == "hidden", (reader, aid)
+            (c,) = [c for c in mr.counters(parse(svg)) if c.unit == aid]
+            assert c.contents is None and c.strength is None and "[hidden]" in c.title
             assert not re.search(rf"(?<![\w-]){re.escape(aid)}(?![\w-])[^<]*\d+[ICAGBTS]",
                                  svg), (reader, aid)
 

@@ -40,6 +40,7 @@ from ..game.replay import SEALED_PLAN, body, open_game, position
 from ..store import home, signing
 from ..store.dice import Dice
 from ..store.journal import Journal
+from . import mapbench
 
 MB = 1024          # ru_maxrss is in KB on Linux
 
@@ -245,6 +246,9 @@ def _measure_all(b: Bench, args) -> int:
     _measure_contracts(b, journal)
     _measure_signing(b, journal)
     _measure_memory(b, journal, secret, n_records, floor_rss)
+    rows, checks = mapbench.measure(journal)
+    b.rows += rows
+    b.checks += checks
     return _print_report(b, args.markdown)
 
 

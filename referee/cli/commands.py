@@ -357,12 +357,24 @@ def _picture_kind(out: Path | None, fmt: str, to_terminal: bool) -> str:
     return kind
 
 
+def _drawn(game, reader: str, close_up: bool) -> str | None:
+    """The SVG of the whole map, or of the close-up of the decision asked (None: it
+    concerns no area)."""
+    from ..render.closeup import closeup_svg  # start-up: only map draws
+    from ..render.svgmap import map_svg  # start-up: only map draws
+
+    if close_up:
+        return closeup_svg(game.state, game.data, reader, game.game_id)
+    return map_svg(game.state, game.data, reader, game.game_id)
+
+
 def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | None = None,
                 games_dir: Path | None = None, fmt: str = "text",
-                to_terminal: bool = False) -> str | bytes:
-    """Draw the map for one reader, now or after record `at`, as SVG or PNG (png.py, with
-    the fonts it ships), into out or, with --format svg|png and no out, as the bytes to
-    print (the line `map` prints, or in JSON the file and what it shows)."""
+                to_terminal: bool = False, close_up: bool = False) -> str | bytes:
+    """Draw the map for one reader (or the close-up of the decision asked), now or after
+    record `at`, as SVG or PNG (png.py, with the fonts it ships), into out or, with
+    --format svg|png and no out, as the bytes to print (the line `map` prints, or in JSON
+    the file and what it shows)."""
     reader = check_name(reader or PUBLIC)
     kind = _picture_kind(out, fmt, to_terminal)
     if out is not None and (not out.parent.is_dir() or out.is_dir()):
@@ -372,13 +384,16 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
     check_at(table, at)
     game = table.game(upto=at)
     # start-up: only map draws
-    from ..render.svgmap import map_facts, map_svg
+    from ..render.svgmap import map_facts
     from ..table.kinds import UNREADABLE, unplayable  # start-up: only map draws
 
     try:
-        svg = map_svg(game.state, game.data, reader, game.game_id)
+        svg = _drawn(game, reader, close_up)
     except UNREADABLE as exc:
         raise unplayable(journal, game.state.seq, exc, "cannot be drawn") from None
+    if svg is None:
+        raise UsageError(f"--close-up: the decision asked after record {game.state.seq} "
+                         f"concerns no area on the map; draw the whole map")
     where = f"-o {quoted(str(out))}" if out is not None else f"--format {kind}"
     try:
         from ..render.png import to_png  # start-up: the renderer, for a PNG only

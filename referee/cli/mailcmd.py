@@ -72,7 +72,8 @@ def tick(
         help="A game's journal, or a folder of journals (*.jsonl).", metavar="JOURNAL|DIR")],
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
     with_map: Annotated[bool, typer.Option(
-        "--map/--no-map", help="Attach map.png to each player's mail.")] = True,
+        "--map/--no-map",
+        help="Attach the pictures (closeup.png, map.png) to the players' mails.")] = True,
 ) -> None:
     """One pass, for cron or a timer: fetch each game's new mail, apply it as inbox does,
     check the deadlines and send every mail owed. Exit 0 when all was handled."""
@@ -99,7 +100,8 @@ def watch(
     interval: Annotated[float, typer.Option(
         help="Seconds between two passes.", min=1.0)] = 300.0,
     with_map: Annotated[bool, typer.Option(
-        "--map/--no-map", help="Attach map.png to each player's mail.")] = True,
+        "--map/--no-map",
+        help="Attach the pictures (closeup.png, map.png) to the players' mails.")] = True,
 ) -> None:
     """Run tick again and again, one log line per action, until SIGTERM or SIGINT (the pass
     under way is finished first; exit 0)."""

@@ -40,8 +40,9 @@ def inbox(
     ] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
     with_map: Annotated[bool, typer.Option(
-        "--map/--no-map", help="Attach map.png to each player's mail, drawn as that player "
-                               "may see it (1,000 pixels wide, for a phone).")
+        "--map/--no-map", help="Attach the pictures to the players' mails, drawn as each "
+                               "may see them: closeup.png of the decision asked, map.png "
+                               "(1,000 pixels wide, for a phone).")
     ] = True,
 ) -> None:
     """Apply the players' mailed orders (address and order key must match; all or nothing
@@ -212,11 +213,14 @@ def map_(
     format: Annotated[MapFmt, typer.Option(
         help="text or json: say what -o got; svg or png: the picture, into -o or on "
              "standard output (never a terminal).")] = MapFmt.text,
+    close_up: Annotated[bool, typer.Option(
+        "--close-up", help="Draw the close-up a mail asking the decision carries: the areas "
+                           "it concerns and their neighbours, in larger writing.")] = False,
 ) -> None:
-    """Draw the map for one reader: each area by control with its units, forts, supply
-    sources and VP, a line for every pair of neighbours, and a legend."""
+    """Draw the map for one reader: each area by control with every unit on it as a
+    counter, supply sources and VP, a line for every pair of neighbours, and a key."""
     out = commands.map_picture(journal, as_, output, at, GAMES["dir"], format.value,
-                               sys.stdout.isatty())
+                               sys.stdout.isatty(), close_up)
     if isinstance(out, bytes):
         typer.echo(out, nl=False)
     else:

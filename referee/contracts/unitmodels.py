@@ -7,6 +7,17 @@ from msgspec import Meta, field
 
 from .modelbase import Count, Country, Model, NationId, Side, Turn, UnitKind, Version, Year
 
+Colour = Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class CounterLook(Model):
+    """How a nation's counters are drawn on the map picture: the letters that name the nation
+    on each of them (GE, A-H) and the colours of the counter and of its writing."""
+
+    letters: Annotated[str, Meta(pattern=r"^[A-Z][A-Za-z-]{0,3}$")]
+    fill: Colour
+    ink: Colour = "#111111"
+
 
 class Nation(Model):
     name: str
@@ -26,6 +37,8 @@ class Nation(Model):
     # Its infantry may go on any army template of its side, not only its own nation's
     # (8.1: US infantry in any Entente army).
     infantry_in_any_army: bool = False
+    # Its counters on the map picture; None: the nation id in capitals, in its side's colours.
+    counter: CounterLook | None = None
 
 
 class CommonwealthUnit(Model):
@@ -75,6 +88,9 @@ class UnitType(Model, dict=True):
     # Each counter of this type bears the year it becomes available, none before this year
     # (8.3.4: Biplanes, from 1916); the years are units.yaml `biplane_counter_years`.
     counter_years_from: Year | None = None
+    # What a counter of this type shows on the map picture when the type has no code (a
+    # fort: F); None: the code, or else the type's first letter.
+    mark: Annotated[str, Meta(pattern="^[A-Z]{1,3}$")] | None = None
     rule: str
     notes: str = ""
 
@@ -87,9 +103,6 @@ class UnitType(Model, dict=True):
 # How many counters of each kind a nation has (theatre rulebook 11.1), a hard limit: nation ->
 # unit kind -> count, beside one `source` note (text). UnitsData.mix gives the counts alone.
 CounterMix = dict[str, dict[UnitKind, Count] | str]
-
-
-Colour = Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
 
 
 class SideColours(Model):

@@ -26,6 +26,7 @@ PATTERNS = {
                                "a letter (at most 32 characters)",
     r"^F[1-6]$": "a firepower from F1 to F6",
     r"^[A-Z]{1,3}$": "one to three capital letters",
+    r"^[A-Z][A-Za-z-]{0,3}$": "one to four letters or -, the first a capital",
     r"^#[0-9a-fA-F]{6}$": "a colour written #rrggbb",
     r"^[A-Za-z][A-Za-z' -]{0,39}$": "a few words of letters, spaces, ' and - (at most "
                                     "40 characters)",

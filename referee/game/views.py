@@ -29,21 +29,35 @@ def card_view(card: str, data: GameData) -> dict:
     return {"id": card, "key": ct.key, "title": ct.title}
 
 
+def army_view(state: State, data: GameData, army, reader: str) -> dict:
+    """An army as a reader sees it: its contents and strength hidden from another side
+    when army templates are hidden (option 1.4)."""
+    side = data.nation_side[army.nation]
+    secret = state.options.get("hidden_templates", False) and not may_see(reader, side)
+    return {
+        "id": army.id, "side": side, "nation": army.nation, "type": "army", "name": army.name,
+        "entrenched": army.entrenched,
+        "strength": None if secret else army.strength,
+        "contents": None if secret else dict(sorted(army.contents.items())),
+        "summary": "hidden" if secret else contents_text(army.contents, army.nation, data),
+    }
+
+
+def box_views(state: State, data: GameData, reader: str) -> list[dict]:
+    """The units in the Eastern Front Transit box as a reader sees them (1.4), or none when
+    the game has no such box."""
+    if data.eft_box is None:
+        return []
+    out = [army_view(state, data, a, reader) for a in state.armies.values()
+           if a.status == "eft"]
+    return out + [u for u in unit_views(state, data, data.eft_box.id, reader)
+                  if u["type"] != "army"]
+
+
 def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dict]:
     """The units in an area as a reader sees them (hidden templates, option 1.4)."""
-    hidden = state.options.get("hidden_templates", False)
-    out: list[dict] = []
-    for a in state.armies.values():
-        if a.status == "map" and a.area == area:
-            side = data.nation_side[a.nation]
-            secret = hidden and not may_see(reader, side)
-            out.append({
-                "id": a.id, "side": side, "nation": a.nation, "type": "army", "name": a.name,
-                "entrenched": a.entrenched,
-                "strength": None if secret else a.strength,
-                "contents": None if secret else dict(sorted(a.contents.items())),
-                "summary": "hidden" if secret else contents_text(a.contents, a.nation, data),
-            })
+    out: list[dict] = [army_view(state, data, a, reader) for a in state.armies.values()
+                       if a.status == "map" and a.area == area]
     for p in state.pieces.values():
         if p.area == area:
             out.append({"id": p.id, "side": data.nation_side[p.nation], "nation": p.nation,

@@ -18,11 +18,12 @@ from .mailboxes import MSGID
 
 
 def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
-              in_reply_to: str | None, png: bytes | None = None, name: str | None = None,
-              thread: str | None = None) -> Path:
+              in_reply_to: str | None, png: bytes | list[tuple[str, bytes]] | None = None,
+              name: str | None = None, thread: str | None = None) -> Path:
     """One mail as an .eml file, created 0600 and on disk, never over another (with png:
-    map.png attached, image/png); with name, NAME.eml, written once: when the outbox or its
-    sent/ already holds it, that one stands."""
+    the pictures attached in their order, image/png, each (file name, bytes), or map.png
+    alone); with name, NAME.eml, written once: when the outbox or its sent/ already holds
+    it, that one stands."""
     if name is not None:
         for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
             if os.path.lexists(where):
@@ -37,8 +38,8 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
     # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
     # shows its bidirectional controls and escape sequences as their escapes.
     msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
-    if png is not None:
-        msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
+    for file, picture in ([("map.png", png)] if isinstance(png, bytes) else png or []):
+        msg.add_attachment(picture, maintype="image", subtype="png", filename=file)
     if name is not None:
         return write_once(folder, name, mailtext.mail_bytes(msg))
     for _ in range(8):

@@ -62,6 +62,7 @@ from .ledger import (
 )
 from .mailboxes import Mailboxes, Message
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
+from .pictures import MailPictures
 from .refusal import refusal_text, report_body
 from .reminders import deadline_lines
 from .routes import refuse_unmailable
@@ -435,19 +436,10 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
     player's report inside it (no second mail for the same news), then each player's report
     (with his key and a receipt) when the journal moved since his last one. StorageError if
     a mail cannot be written: the ledger then still says which are owed. With with_map,
-    every mail to a side carries map.png drawn for that side (1.4: his own templates only),
-    drawn once for each side."""
+    a mail to a side carries the pictures pictures.py gives it, drawn for that side (1.4:
+    his own templates only), once for each side."""
     game = table.game()
-    maps: dict[str, bytes] = {}
-
-    def picture(side: str) -> bytes | None:
-        if not with_map:
-            return None
-        if side not in maps:
-            from ..render.svgmap import map_png  # start-up: the map is drawn only for mail
-
-            maps[side] = map_png(game.state, game.data, side, game.game_id)
-        return maps[side]
+    pictures = MailPictures(table, ledger, with_map)
 
     records = table.records
     last = records[-1]
@@ -468,11 +460,13 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
                 written.append(_write(folder, sender, address, "referee: message not accepted",
                                       body, entry["message_id"], name=entry["name"]))
                 continue
+            shown, where = pictures.for_mail(side, refusal=True)
             body = refusal_text(_outcome(entry)) + "\n\n" + report_body(
-                table, side, _since(ledger, side, records), keys[side], due.get(side))
+                table, side, _since(ledger, side, records), keys[side], due.get(side),
+                map_note=where)
             written.append(_write(folder, sender, address,
                                   f"[referee {game.game_id} #{last['seq']}] not applied", body,
-                                  entry["message_id"], picture(side), name=entry["name"],
+                                  entry["message_id"], shown, name=entry["name"],
                                   thread=mailtext.thread_of(game.game_id, address)))
             note_start(ledger, entry["name"], side)
             if side not in news:
@@ -484,13 +478,14 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
             notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
+            shown, where = pictures.for_mail(side)
             body = report_body(table, side, _since(ledger, side, records), key, due.get(side),
-                               notes)
+                               notes, where)
             name = mail_name("report", game.game_id, side, last["hash"], *notes)
             written.append(_write(folder, sender, people[side]["address"],
                                   f"[referee {game.game_id} #{last['seq']}] {side} report, "
                                   f"{game.data.label(game.state.turn)}", body,
-                                  ledger["reply_to"].get(side), picture(side), name=name,
+                                  ledger["reply_to"].get(side), shown, name=name,
                                   thread=mailtext.thread_of(game.game_id,
                                                             people[side]["address"])))
             note_start(ledger, name, side)

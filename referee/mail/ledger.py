@@ -3,11 +3,11 @@
 The ledger (signed like the snapshots, kept per user and per game) remembers
 what the journal does not: messages handled but not applied, the record each
 reader's last mail ended at, the replies still owed (and what the report owed to a
-side whose message was applied says of it first: `notes`), and to which unknown
-addresses an answer went today. `inbox` takes the game's mail lock, then
-handles one message at a time, saving the ledger (on disk) before the next
-one, so a crash, a kill or a full disk at any point loses nothing and
-repeats nothing: a reply still owed is written by the next run.
+side whose message was applied says of it first: `notes`), the board each side's last
+map showed (`maps`, pictures.py), and to which unknown addresses an answer went today.
+`inbox` takes the game's mail lock, then handles one message at a time, saving the
+ledger (on disk) before the next one, so a crash, a kill or a full disk at any point
+loses nothing and repeats nothing: a reply still owed is written by the next run.
 
 Old entries are folded into digests: the first 16 hex digits of each raw
 digest, kept sorted in one string; a message whose digest begins so is a
@@ -35,7 +35,8 @@ UNMATCHED_PER_DAY = 20     # replies to messages no player sent, per game and da
 REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
          "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
-         "starts": dict, "refused": list, "held": dict, "stranded": dict, "notes": dict}
+         "starts": dict, "refused": list, "held": dict, "stranded": dict, "notes": dict,
+         "maps": dict}
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
 

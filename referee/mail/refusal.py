@@ -103,10 +103,11 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
 
 
 def report_body(table, side: str, since: int, key: str, due: str | None = None,
-                notes: list[str] = ()) -> str:
+                notes: list[str] = (), map_note: str = "") -> str:
     """A player's report as mail text (table: the game's Table): what of his messages was
     not applied (notes), the report, his deadline when he owes orders (`due`,
-    reminders.py), his order key, the receipt last (its one line, or two for a long game
+    reminders.py), where his last map is when this mail has none (`map_note`,
+    pictures.py), his order key, the receipt last (its one line, or two for a long game
     id)."""
     doc, meta = table.report(side, since)
     text = reports.render_report(doc, meta, "text")
@@ -114,4 +115,4 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
         "\n") + "\n\n" if notes else ""
     return head + report.rstrip() + (f"\n\n{due}" if due else "") + \
-        f"\n\nOrder key: {key}\n{receipt}\n"
+        (f"\n\n{map_note}" if map_note else "") + f"\n\nOrder key: {key}\n{receipt}\n"

@@ -37,6 +37,8 @@ from ..store.players import observer_addresses, order_key, roster
 from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
+from .ledger import load_ledger
+from .pictures import last_map_line
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -72,6 +74,12 @@ class Post:
         self.keys = {} if secret is None else {
             side: order_key(secret, game_id, side, p.get("key_no") or 0)
             for side, p in self.people.items() if side != MODERATOR}
+        head = records[0].get("hash")
+        self.maps = load_ledger(game_id, head)["maps"] if isinstance(head, str) else {}
+
+    def map_line(self, side: str) -> str:
+        """Where the side's last map is: a reminder carries no picture (pictures.py)."""
+        return last_map_line(self.maps.get(side))
 
     def address(self, reader: str) -> str | None:
         return self.people.get(reader, {}).get("address")
@@ -290,9 +298,10 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> 
     if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
         return []
     prompt = pending_prompt(tl.state, tl.data)
+    where = post.map_line(d.side)
     body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
             f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
-            f"{_policy_words(tl, d.side)}.\n")
+            f"{_policy_words(tl, d.side)}.\n" + (f"\n{where}\n" if where else ""))
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
                post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body,

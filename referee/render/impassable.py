@@ -24,11 +24,10 @@ from weakref import WeakKeyDictionary
 
 from ..contracts.mapmodels import Impassable
 from ..data.gamedata import GameData
-from .svgparts import LINE, RADIUS, clean
+from .svgparts import Scale, clean, text_width
 
 SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}
 NEUTRAL = {"fill": "#ebebeb", "edge": "#8c8c8c", "ink": "#4d4d4d", "dash": "4 3", "rx": "1"}
-SIZE = 10.0            # font size of a region's label
 LABEL_CHARS = 26       # a longer name from the data is clipped on the map
 LEGEND_CHARS = 24      # and in the margin
 MOST_DRAWN = 24        # regions placed on the map; more (hostile data) go to the margin
@@ -64,20 +63,20 @@ class Placed:
     ticks: tuple[tuple[str, float, float], ...]        # area id, x, y
 
 
-def _name_box(name: str, x: float, y: float) -> Box:
-    """Where an area's name and its pale ground are drawn (svgmap._draw_area), with room."""
-    w = len(name) * 10 * 0.58 + 4
-    base = y - RADIUS - 4
-    return (x - w / 2 - 2, base - 9 - 2, x + w / 2 + 2, base + 2.5 + 2)
+def _name_box(name: str, x: float, y: float, scale: Scale) -> Box:
+    """Where an area's name is drawn when it sits right above its circle, with room."""
+    w = text_width(name, scale.font, True) + 4
+    base = y - scale.radius - 4
+    return (x - w / 2 - 2, base - scale.font - 2, x + w / 2 + 2, base + scale.font * 0.3 + 2)
 
 
-def _area_boxes(name: str, x: float, y: float) -> tuple[list[Box], list[Box]]:
-    """The boxes an area's drawing may fill: (the circle with a battle ring, the name, the
-    supply and fort marks), and the unit lines below it (three lines reserved)."""
-    r = RADIUS + 8
-    marks = [(x - r, y - r, x + r, y + r), _name_box(name, x, y),
-             (x - RADIUS - 17, y - 8, x + RADIUS + 20, y + 8)]
-    units = [(x - 45, y + RADIUS, x + 45, y + RADIUS + 9 + 2 * LINE + 4)]
+def _area_boxes(name: str, x: float, y: float, scale: Scale) -> tuple[list[Box], list[Box]]:
+    """The boxes an area's drawing may fill: (the circle with its rings, the name, the
+    supply mark), and its counters below it (two rows reserved)."""
+    r, f = scale.radius + scale.font * 0.6, scale.font
+    marks = [(x - r, y - r, x + r, y + r), _name_box(name, x, y, scale),
+             (x - r - f * 1.2, y - f * 0.6, x + r + f * 1.2, y + f * 0.6)]
+    units = [(x - f * 2.75, y + r, x + f * 2.75, y + r + 2.2 * scale.line)]
     return marks, units
 
 
@@ -106,12 +105,12 @@ def _inside(x: float, y: float, boxes: list[Box]) -> bool:
     return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
 
 
-def _tick_end(cx: float, cy: float, lx: float, ly: float, marks: list[Box]) -> tuple[float,
-                                                                                     float]:
+def _tick_end(cx: float, cy: float, lx: float, ly: float, marks: list[Box],
+              radius: float) -> tuple[float, float]:
     """Where a tick from a label at (lx, ly) stops short of an area centred at (cx, cy): the
     first point, going out from the area, that is clear of its circle, name and marks."""
     d = math.hypot(lx - cx, ly - cy)
-    t = RADIUS + 4
+    t = radius + 4
     while t < d:
         x, y = cx + (lx - cx) * t / d, cy + (ly - cy) * t / d
         if not _inside(x, y, marks):
@@ -120,40 +119,27 @@ def _tick_end(cx: float, cy: float, lx: float, ly: float, marks: list[Box]) -> t
     return lx, ly
 
 
-def text_boxes(parent: ET.Element) -> list[Box]:
-    """The boxes the texts under an element fill (as svgmap draws them, with room)."""
-    out = []
-    for el in parent.iter("text"):
-        size = float(el.get("font-size") or 9)
-        x, y, w = float(el.get("x") or 0), float(el.get("y") or 0), \
-            len(el.text or "") * size * 0.6
-        x0 = {"middle": x - w / 2, "end": x - w}.get(el.get("text-anchor") or "", x)
-        out.append((x0 - 2, y - size - 2, x0 + w + 2, y + size * 0.3 + 2))
-    return out
-
-
 def place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
-          height: float, left: float,
+          height: float, scale: Scale,
           keep_clear: Iterable[Box] = ()) -> tuple[list[Placed], list[Impassable]]:
     """Where each impassable region of map.yaml (4.1, 4.2) is drawn, and those listed in the
     margin only: no area of theirs on the map, or no free place for them. A name is made
-    XML-safe (svgmap.clean) before it is measured; nothing is drawn over `keep_clear`
-    (the legend's lines)."""
+    XML-safe (svgmap.clean) before it is measured; nothing is drawn over `keep_clear`."""
     if not data.map.impassable:
         return [], []
-    keep_clear = tuple(b for b in keep_clear if b[2] >= left)     # the rest is the margin
-    key = (width, height, left, keep_clear)
+    keep_clear = tuple(keep_clear)
+    key = (width, height, scale, keep_clear, tuple(sorted(pos.items())))
     memo = _PLACED.setdefault(data, {})
     if key not in memo:                  # the same data, the same picture: placed once
         if len(memo) > 8:
             memo.clear()
-        memo[key] = _place(data, pos, width, height, left, keep_clear)
+        memo[key] = _place(data, pos, width, height, scale, keep_clear)
     placed, margin = memo[key]
     return list(placed), list(margin)
 
 
 def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
-           height: float, left: float,
+           height: float, scale: Scale,
            keep_clear: tuple[Box, ...]) -> tuple[list[Placed], list[Impassable]]:
     regions = list(data.map.impassable)
     label_blocked: set[tuple[int, int]] = set()      # no label here
@@ -167,19 +153,21 @@ def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
         if a.id not in pos:
             continue
         x, y = pos[a.id]
-        marks, units = _area_boxes(a.name, x, y)
+        marks, units = _area_boxes(clean(a.name), x, y, scale)
         marks_of[a.id] = marks
-        for b in marks:
+        for n, b in enumerate(marks):
             for c in _cells(b):
                 label_blocked.add(c)
-                area_at.setdefault(c, set()).add(a.id)
+                if n == 0:                # a tick crosses no other circle, names it may
+                    area_at.setdefault(c, set()).add(a.id)
         for b in units:
             label_blocked.update(_cells(b))
-    for a in data.map.areas:                          # the links (4.1): no label over them
+    lines: set[tuple[int, int]] = set()   # the links (4.1): a label over them only if need be
+    for a in data.map.areas:
         for n in a.neighbours:
             if a.id in pos and n in pos and a.id < n:
                 (x0, y0), (x1, y1) = pos[a.id], pos[n]
-                label_blocked.update(_segment(x0, y0, x1, y1, 5.0))
+                lines.update(_segment(x0, y0, x1, y1, 2.0))
     everything = list(pos.values())
     mx = sum(p[0] for p in everything) / len(everything) if everything else 0.0
     my = sum(p[1] for p in everything) / len(everything) if everything else 0.0
@@ -192,9 +180,11 @@ def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
         if not touched or len(touched) > MOST_TICKS or len(placed) >= MOST_DRAWN:
             margin.append(region)
             continue
-        got = _place_one(region, clip(clean(region.name), LABEL_CHARS), touched, pos,
-                         marks_of, label_blocked, area_at, taken, (mx, my),
-                         (left, width, height))
+        label = clip(clean(region.name), LABEL_CHARS)
+        got = _place_one(region, label, touched, pos, marks_of, label_blocked | lines,
+                         area_at, taken, (mx, my), (width, height), scale) or \
+            _place_one(region, label, touched, pos, marks_of, label_blocked, area_at, taken,
+                       (mx, my), (width, height), scale)
         if got is None:
             margin.append(region)
             continue
@@ -212,17 +202,17 @@ def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
 
 def _place_one(region: Impassable, label: str, touched: list[str], pos: dict,
                marks_of: dict, label_blocked: set, area_at: dict, taken: set,
-               centre: tuple[float, float], canvas: tuple[float, float, float]
+               centre: tuple[float, float], canvas: tuple[float, float], scale: Scale
                ) -> Placed | None:
     """The best free place for one region's label and its ticks, or None."""
-    w, h = len(label) * SIZE * 0.6 + 12, SIZE + 8
+    w, h = text_width(label, scale.font) + scale.font * 0.8, scale.font * 1.5
     pts = [pos[t] for t in touched]
     tx, ty = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
     dx, dy = tx - centre[0], ty - centre[1]
     norm = math.hypot(dx, dy)
     dx, dy = (dx / norm, dy / norm) if norm > 1e-6 else (0.0, -1.0)
-    left, width, height = canvas
-    lo_x, hi_x = left + 4 + w / 2, width - 4 - w / 2
+    width, height = canvas
+    lo_x, hi_x = 4 + w / 2, width - 4 - w / 2
     lo_y, hi_y = 4 + h / 2, height - 4 - h / 2
     for x, y in _candidates(pts, dx, dy, (lo_x, lo_y, hi_x, hi_y)):
         box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
@@ -230,7 +220,7 @@ def _place_one(region: Impassable, label: str, touched: list[str], pos: dict,
             continue
         ticks = []
         for t in touched:
-            ex, ey = _tick_end(*pos[t], x, y, marks_of[t])
+            ex, ey = _tick_end(*pos[t], x, y, marks_of[t], scale.radius)
             if not _clear(x, y, ex, ey, t, area_at, taken):
                 break
             ticks.append((t, ex, ey))
@@ -265,7 +255,7 @@ def _clear(x0: float, y0: float, x1: float, y1: float, target: str, area_at: dic
     return True
 
 
-def draw(parent: ET.Element, placed: list[Placed]) -> None:
+def draw(parent: ET.Element, placed: list[Placed], scale: Scale) -> None:
     """Each placed region as one <g>: dashed ticks to its areas, its box and its name."""
     if not placed:
         return
@@ -290,7 +280,8 @@ def draw(parent: ET.Element, placed: list[Placed]) -> None:
             rect["stroke-dasharray"] = s["dash"]
         ET.SubElement(g, "rect", rect)
         t = ET.SubElement(g, "text", {
-            "x": f"{cx:.1f}", "y": f"{cy + SIZE * 0.35:.1f}", "font-size": f"{SIZE:g}",
+            "x": f"{cx:.1f}", "y": f"{cy + scale.font * 0.36:.1f}",
+            "font-size": f"{scale.font:g}",
             "text-anchor": "middle", "fill": s["ink"], "class": "name"})
         if p.region.kind == "sea":
             t.set("font-style", "italic")
@@ -305,122 +296,63 @@ def _kind(region: Impassable) -> str:
 
 
 def legend(parent: ET.Element, margin: list[Impassable], data: GameData, x: float,
-           y: float, scale: float = 1.0) -> float:
-    """The key of the regions (4.1, 4.2) in the margin, with each region not drawn on the map
-    (no area of it there, or no room) by name, its fonts `scale` times their size; returns
-    its bottom."""
+           y: float, scale: Scale) -> float:
+    """The key of the regions (4.1, 4.2) under the map, with each region not drawn on the map
+    (no area of it there, or no room) by name; returns its bottom."""
     if not data.map.impassable:
         return y
     g = ET.SubElement(parent, "g", {"id": "impassable-legend"})
+    f = scale.font
 
-    def text(into: ET.Element, dx: float, size: float, words: str, most: float = 9.0,
-             **attrs) -> ET.Element:
+    def text(into: ET.Element, dx: float, words: str, **attrs) -> ET.Element:
         t = ET.SubElement(into, "text", {"x": f"{x + dx:g}", "y": f"{y:.1f}",
-                                         "font-size": f"{size * min(scale, most):g}", **attrs})
+                                         "font-size": f"{f:g}", **attrs})
         t.text = words
         return t
 
-    y += 16 * scale
-    text(g, 0, 11, "Never entered (4.1, 4.2)", **{"font-weight": "bold"})
+    y += scale.line
+    text(g, 0, "Never entered (4.1, 4.2)", **{"font-weight": "bold"})
     y = _kind_keys(g, {r.kind for r in data.map.impassable}, x, y, scale)
-    y += 14 * scale
-    text(g, 0, 10, "dashes lead to the areas it borders")
+    y += scale.line
+    text(g, 0, "dashes lead to the areas it borders")
     if margin:
-        y += 14 * scale
-        text(g, 0, 10, "not on this map:")
-    y = _margin_rows(g, margin, x, y, scale)
-    return y
-    g = ET.SubElement(parent, "g", {"id": "impassable-legend"})
-    y += 14
-    head = ET.SubElement(g, "text", {"x": f"{x:g}", "y": f"{y:g}", "font-size": "10",
-                                     "font-weight": "bold"})
-    head.text = "Never entered (4.1, 4.2)"
-    kinds = {r.kind for r in data.map.impassable}
-    for kind, text in (("sea", "sea, not playable (4.2)"),
-                       ("neutral_country", "neutral country (4.1)")):
-        if kind not in kinds:
-            continue
-        s = SEA if kind == "sea" else NEUTRAL
-        y += 16
-        rect = {"x": f"{x:g}", "y": f"{y - 10:g}", "width": "22", "height": "13",
-                "rx": s["rx"], "fill": s["fill"], "stroke": s["edge"]}
-        if kind != "sea":
-            rect["stroke-dasharray"] = s["dash"]
-        ET.SubElement(g, "rect", rect)
-        ET.SubElement(g, "line", {"x1": f"{x + 22:g}", "y1": f"{y - 3.5:g}",
-                                  "x2": f"{x + 34:g}", "y2": f"{y - 3.5:g}",
-                                  "stroke": s["edge"], "stroke-width": "1.5",
-                                  "stroke-dasharray": s["dash"]})
-        t = ET.SubElement(g, "text", {"x": f"{x + 40:g}", "y": f"{y:g}", "font-size": "9"})
-        t.text = text
-    y += 13
-    t = ET.SubElement(g, "text", {"x": f"{x:g}", "y": f"{y:g}", "font-size": "8"})
-    t.text = "dashes lead to the areas it borders"
-    if margin:
-        y += 13
-        t = ET.SubElement(g, "text", {"x": f"{x:g}", "y": f"{y:g}", "font-size": "8"})
-        t.text = "not on this map:"
+        y += scale.line
+        text(g, 0, "not on this map:")
     for region in margin[:MOST_DRAWN]:
-        y += 12
-        s = style(region)
+        y += scale.line
         row = ET.SubElement(g, "g", {"id": f"impassable-{region.id}",
                                      "class": f"impassable {region.kind} unplaced",
                                      "data-kind": region.kind})
-        t = ET.SubElement(row, "text", {"x": f"{x + 8:g}", "y": f"{y:g}", "font-size": "9",
-                                        "fill": s["ink"], "class": "name"})
+        t = text(row, f * 0.6, clip(clean(region.name), LEGEND_CHARS),
+                 fill=style(region)["ink"], **{"class": "name"})
         if region.kind == "sea":
             t.set("font-style", "italic")
-        t.text = clip(clean(region.name), LEGEND_CHARS)
     if len(margin) > MOST_DRAWN:
-        y += 12
-        t = ET.SubElement(g, "text", {"x": f"{x + 8:g}", "y": f"{y:g}", "font-size": "8"})
-        t.text = f"and {len(margin) - MOST_DRAWN} more"
+        y += scale.line
+        text(g, f * 0.6, f"and {len(margin) - MOST_DRAWN} more")
     return y
 
 
-def _margin_rows(g: ET.Element, margin: list[Impassable], x: float, y: float,
-                 scale: float) -> float:
-    """The regions not drawn on the map, one row each under the key; returns the bottom."""
-    size = 10.5 * min(scale, 1.1)
-    for region in margin[:MOST_DRAWN]:
-        y += 13 * scale
-        s = style(region)
-        row = ET.SubElement(g, "g", {"id": f"impassable-{region.id}",
-                                     "class": f"impassable {region.kind} unplaced",
-                                     "data-kind": region.kind})
-        t = ET.SubElement(row, "text", {"x": f"{x + 8:g}", "y": f"{y:.1f}",
-                                        "font-size": f"{size:g}", "fill": s["ink"],
-                                        "class": "name"})
-        if region.kind == "sea":
-            t.set("font-style", "italic")
-        t.text = clip(clean(region.name), LEGEND_CHARS)
-    if len(margin) > MOST_DRAWN:
-        y += 13 * scale
-        t = ET.SubElement(g, "text", {"x": f"{x + 8:g}", "y": f"{y:.1f}",
-                                      "font-size": f"{10 * min(scale, 1.1):g}"})
-        t.text = f"and {len(margin) - MOST_DRAWN} more"
-    return y
-
-
-def _kind_keys(g: ET.Element, kinds: set[str], x: float, y: float, scale: float) -> float:
+def _kind_keys(g: ET.Element, kinds: set[str], x: float, y: float, scale: Scale) -> float:
     """A sample of each kind of region the data has, with what it is (4.1, 4.2)."""
+    f = scale.font
     for kind, words in (("sea", "sea, not playable (4.2)"),
                         ("neutral_country", "neutral country (4.1)")):
         if kind not in kinds:
             continue
         s = SEA if kind == "sea" else NEUTRAL
-        y += 17 * scale
-        rect = {"x": f"{x:g}", "y": f"{y - 10 * scale:.1f}", "width": f"{22 * scale:g}",
-                "height": f"{13 * scale:g}", "rx": s["rx"], "fill": s["fill"],
+        y += scale.line
+        rect = {"x": f"{x:g}", "y": f"{y - f * 0.9:.1f}", "width": f"{f * 2:g}",
+                "height": f"{f * 1.1:g}", "rx": s["rx"], "fill": s["fill"],
                 "stroke": s["edge"]}
         if kind != "sea":
             rect["stroke-dasharray"] = s["dash"]
         ET.SubElement(g, "rect", rect)
-        ET.SubElement(g, "line", {"x1": f"{x + 22 * scale:g}", "y1": f"{y - 3.5 * scale:.1f}",
-                                  "x2": f"{x + 32 * scale:g}", "y2": f"{y - 3.5 * scale:.1f}",
+        ET.SubElement(g, "line", {"x1": f"{x + f * 2:g}", "y1": f"{y - f * 0.35:.1f}",
+                                  "x2": f"{x + f * 2.8:g}", "y2": f"{y - f * 0.35:.1f}",
                                   "stroke": s["edge"], "stroke-width": "1.5",
                                   "stroke-dasharray": s["dash"]})
-        t = ET.SubElement(g, "text", {"x": f"{x + 36 * scale:g}", "y": f"{y:.1f}",
-                                      "font-size": f"{10.5 * scale:g}"})
+        t = ET.SubElement(g, "text", {"x": f"{x + f * 3.2:g}", "y": f"{y:.1f}",
+                                      "font-size": f"{f:g}"})
         t.text = words
     return y

@@ -1,27 +1,29 @@
-"""Where the labels of the map picture go: no label over another, over an area's circle or
-across a line joining two neighbours (4.1), so that every name and unit reads on a phone.
+"""Where the labels of the map picture go: no label over another, over an area's circle or a
+leader, and none across a line joining two neighbours (4.1) where a place clear of them is
+near, so that every name and counter reads on a phone.
 
-Each label is a box placed beside its area's circle: tried in rings of growing distance and,
-within a ring, in directions from the one it prefers (a name above its area, units below),
-the first free place wins. A label that is not touching its circle gets a thin leader to
-it, itself clear of every label and circle. What is already drawn is kept in buckets of the
-picture, so a place is checked against the few things near it only.
+What is drawn is kept as cells of CELL pixels, a cell taken as soon as anything touches it
+(each row of cells one integer, a bit a cell), so a label put on free cells meets nothing:
+the check is exact by construction, however the placement is searched. A label is put on
+the free cells nearest its area's circle, in the direction it prefers (a name above its
+area, counters below), within a reach; one that does not touch its circle gets a dotted
+leader to it, itself clear of every label and other circle. The lines joining neighbours
+are soft: a strict place keeps clear of them, a loose one may lie over them (a counter
+hides a stretch of a line, never another label, circle or leader).
 """
 
 from __future__ import annotations
 
-import functools
 import math
 
 Box = tuple[float, float, float, float]          # x0, y0, x1, y1
+Segment = tuple[float, float, float, float]
 
-GAP = 1.5              # the least room between a label and anything else
-BUCKET = 40.0
-RINGS = (2.0, 3.5, 6.0, 10.0, 15.0, 21.0, 28.0, 36.0, 45.0, 55.0)
+CELL = 4.0             # the side of a cell, in pixels
 LEADER = 5.0           # a label further than this from its circle gets a leader
-DIRECTIONS = 32
-STEP = 5.0             # the grid of places tried last
-CELL = 4.0             # the cells that reject most places at once
+BUCKET = 64.0          # what a leader is checked against is kept in buckets this wide
+OVER = 4.0             # letters further a place clear of the lines may be and still win
+NEAR = 2.5             # letters from its circle within which a place is looked for first
 
 
 def segment_meets_box(x0: float, y0: float, x1: float, y1: float, box: Box) -> bool:
@@ -43,7 +45,7 @@ def box_to_point(box: Box, x: float, y: float) -> float:
     return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
 
 
-def _segment_to_point(x0, y0, x1, y1, px, py) -> float:
+def segment_to_point(x0, y0, x1, y1, px, py) -> float:
     dx, dy = x1 - x0, y1 - y0
     t = max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / (dx * dx + dy * dy or 1.0)))
     return math.hypot(x0 + t * dx - px, y0 + t * dy - py)
@@ -53,142 +55,220 @@ def grow(box: Box, by: float) -> Box:
     return box[0] - by, box[1] - by, box[2] + by, box[3] + by
 
 
+def _runs(row: int, k: int) -> int:
+    """The bits i of a row such that bits i .. i+k-1 are all set."""
+    out, have = row, 1
+    while have * 2 <= k:
+        out &= out >> have
+        have *= 2
+    if have < k:
+        out &= out >> (k - have)
+    return out
+
+
 class Space:
-    """What is drawn on the map part of the picture so far: boxes, segments and circles, each
-    kept in the buckets it touches."""
+    """What is drawn on the map part of the picture so far, as taken cells (hard: labels,
+    circles, leaders; soft: the lines joining neighbours), and the labels and circles
+    themselves for the leaders' check."""
 
     def __init__(self, bounds: Box):
         self.bounds = bounds
-        self.buckets: dict[tuple[int, int], list[tuple]] = {}
-        self.rows: dict[int, int] = {}      # by row, a bit for each cell something is in
+        self.hard: dict[int, int] = {}
+        self.soft: dict[int, int] = {}
+        self.items: dict[tuple[int, int], list[tuple]] = {}
+        self.i0, self.i1 = math.ceil(bounds[0] / CELL), math.floor(bounds[2] / CELL)
+        self.j0, self.j1 = math.ceil(bounds[1] / CELL), math.floor(bounds[3] / CELL)
+        self.inside = ((1 << (self.i1 - self.i0)) - 1) << self.i0
 
-    def _keys(self, box: Box):
-        for i in range(int(box[0] // BUCKET), int(box[2] // BUCKET) + 1):
-            for j in range(int(box[1] // BUCKET), int(box[3] // BUCKET) + 1):
-                yield i, j
+    def copy(self) -> Space:
+        """A space holding what this one holds, to which more is added apart."""
+        out = Space(self.bounds)
+        out.hard, out.soft = dict(self.hard), dict(self.soft)
+        out.items = {k: list(v) for k, v in self.items.items()}
+        return out
 
-    def _add(self, item: tuple, extent: Box) -> None:
-        for k in self._keys(extent):
-            self.buckets.setdefault(k, []).append(item)
+    def _mark(self, rows: dict[int, int], x0: float, y0: float, x1: float, y1: float) -> None:
+        """Take every cell the box touches."""
+        i0, i1 = max(int(x0 // CELL), 0), int(x1 // CELL)
+        if i1 < i0:
+            return
+        bits = ((1 << (i1 - i0 + 1)) - 1) << i0
+        for j in range(int(y0 // CELL), int(y1 // CELL) + 1):
+            rows[j] = rows.get(j, 0) | bits
+
+    def _keep(self, item: tuple, extent: Box) -> None:
+        for i in range(int(extent[0] // BUCKET), int(extent[2] // BUCKET) + 1):
+            for j in range(int(extent[1] // BUCKET), int(extent[3] // BUCKET) + 1):
+                self.items.setdefault((i, j), []).append(item)
 
     def add_box(self, box: Box, owner: str = "") -> None:
-        self._add(("box", box, owner), box)
-        self._take(box[0], box[1], box[2], box[3])
-
-    def add_segment(self, x0: float, y0: float, x1: float, y1: float, owner: str = "") -> None:
-        self._add(("seg", (x0, y0, x1, y1), owner),
-                  (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
-        n = max(1, int(math.hypot(x1 - x0, y1 - y0) / (CELL / 2)))
-        for k in range(n + 1):
-            i, j = int((x0 + (x1 - x0) * k / n) // CELL), int((y0 + (y1 - y0) * k / n) // CELL)
-            if i >= 0:
-                self.rows[j] = self.rows.get(j, 0) | (1 << i)
+        self._mark(self.hard, *box)
+        self._keep(("box", box, owner), box)
 
     def add_circle(self, x: float, y: float, r: float, owner: str = "") -> None:
-        self._add(("circle", (x, y, r), owner), (x - r, y - r, x + r, y + r))
-        self._take(x - r * 0.7, y - r * 0.7, x + r * 0.7, y + r * 0.7)
+        for j in range(int((y - r) // CELL), int((y + r) // CELL) + 1):
+            dy = max(j * CELL - y, 0.0, y - (j + 1) * CELL)     # the row's nearest edge
+            if dy <= r:
+                half = math.sqrt(r * r - dy * dy)
+                self._mark(self.hard, x - half, j * CELL, x + half, j * CELL)
+        self._keep(("circle", (x, y, r), owner), (x - r, y - r, x + r, y + r))
 
-    def _take(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        """Mark the cells whose centre is in this box (inside what was drawn)."""
-        i0, i1 = max(math.ceil(x0 / CELL - 0.5), 0), math.floor(x1 / CELL - 0.5) + 1
-        if i1 <= i0:
-            return
-        bits = ((1 << (i1 - i0)) - 1) << i0
-        for j in range(math.ceil(y0 / CELL - 0.5), math.floor(y1 / CELL - 0.5) + 1):
-            self.rows[j] = self.rows.get(j, 0) | bits
+    def add_segment(self, x0: float, y0: float, x1: float, y1: float, owner: str = "",
+                    soft: bool = False, width: float = 1.5) -> None:
+        """A line: a soft one (joining two neighbours) only a strict place keeps clear of."""
+        rows = self.soft if soft else self.hard
+        half = width / 2 + 0.5
+        n = max(1, int(math.hypot(x1 - x0, y1 - y0) / (CELL / 2)))
+        for k in range(n + 1):
+            px, py = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
+            self._mark(rows, px - half - CELL / 2, py - half - CELL / 2, px + half + CELL / 2,
+                       py + half + CELL / 2)
+        if not soft:
+            self._keep(("seg", (x0, y0, x1, y1), owner),
+                       (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
 
-    def surely_taken(self, box: Box) -> bool:
-        """Whether a cell wholly inside the box is marked: then something meets it."""
-        i0, i1 = max(math.ceil(box[0] / CELL), 0), math.floor(box[2] / CELL)
-        if i1 <= i0:
-            return False
-        bits = ((1 << (i1 - i0)) - 1) << i0
-        rows = self.rows
-        return any(rows.get(j, 0) & bits for j in range(math.ceil(box[1] / CELL),
-                                                        math.floor(box[3] / CELL)))
-
-    def _near(self, box: Box):
-        seen = set()
-        for k in self._keys(box):
-            for item in self.buckets.get(k, ()):
-                if id(item) not in seen:
-                    seen.add(id(item))
-                    yield item
-
-    def free(self, box: Box) -> bool:
-        """Whether a label box is inside the bounds and meets nothing drawn, with room."""
+    def free(self, box: Box, strict: bool = True) -> bool:
+        """Whether a box is inside the bounds and touches no taken cell (nor a soft one when
+        strict)."""
         b = self.bounds
-        if box[0] < b[0] or box[1] < b[1] or box[2] > b[2] or box[3] > b[3] or \
-                self.surely_taken(box):
+        if box[0] < b[0] or box[1] < b[1] or box[2] > b[2] or box[3] > b[3]:
             return False
-        room = grow(box, GAP)
-        for kind, g, _ in self._near(room):
-            if kind == "box":
-                if room[0] < g[2] and g[0] < room[2] and room[1] < g[3] and g[1] < room[3]:
-                    return False
-            elif kind == "seg":
-                if segment_meets_box(*g, room):
-                    return False
-            elif box_to_point(room, g[0], g[1]) < g[2]:
+        i0, i1 = int(box[0] // CELL), int(box[2] // CELL)
+        bits = ((1 << (i1 - i0 + 1)) - 1) << i0
+        for j in range(int(box[1] // CELL), int(box[3] // CELL) + 1):
+            if (self.hard.get(j, 0) | (self.soft.get(j, 0) if strict else 0)) & bits:
                 return False
         return True
 
     def clear_path(self, x0: float, y0: float, x1: float, y1: float, owner: str) -> bool:
-        """Whether a leader from an area's circle to its label meets no label and no circle
-        but its own area's."""
-        ext = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-        for kind, g, who in self._near(ext):
-            if kind == "box" and segment_meets_box(x0, y0, x1, y1, grow(g, 1.0)):
-                return False
-            if kind == "circle" and who != owner and \
-                    _segment_to_point(x0, y0, x1, y1, g[0], g[1]) < g[2] + 1.0:
-                return False
+        """Whether a leader from an area's circle to its label meets no label, leader or
+        circle but its own area's."""
+        seen = set()
+        for i in range(int(min(x0, x1) // BUCKET), int(max(x0, x1) // BUCKET) + 1):
+            for j in range(int(min(y0, y1) // BUCKET), int(max(y0, y1) // BUCKET) + 1):
+                for item in self.items.get((i, j), ()):
+                    if id(item) in seen:
+                        continue
+                    seen.add(id(item))
+                    if _blocks(item, (x0, y0, x1, y1), owner):
+                        return False
         return True
 
+    def openings(self, w: float, h: float, window: Box, strict: bool | None):
+        """The top left corners (in cells) of every free w x h box within the window, by
+        row: (j, bits, clear): clear says they keep off the soft lines (strict None: both
+        those that do and those that do not)."""
+        kw, kh = math.ceil(w / CELL) + 1, math.ceil(h / CELL) + 1
+        j_lo, j_hi = max(int(window[1] // CELL), self.j0), min(int(window[3] // CELL),
+                                                                   self.j1 - kh)
+        lo = max(int(window[0] // CELL), self.i0)
+        room = (((1 << (int(window[2] // CELL) + 2)) - 1) >> lo) << lo & self.inside
+        kinds = (True,) if strict else (False,) if strict is False else (True, False)
+        if j_hi < j_lo:
+            return
+        hard = [self.hard.get(j, 0) for j in range(j_lo, j_hi + kh)]
+        soft = [self.soft.get(j, 0) for j in range(j_lo, j_hi + kh)]
+        down = {clear: _runs_down([_runs(~(h | s if clear else h) & room, kw)
+                                   for h, s in zip(hard, soft)], kh) for clear in kinds}
+        for n, j in enumerate(range(j_lo, j_hi + 1)):
+            seen = 0
+            for clear in kinds:
+                bits = down[clear][n] & ~seen
+                if bits:
+                    seen |= bits
+                    yield j, bits, clear
 
-def _reach(c: float, s: float, a: float, b: float, d: float) -> float:
-    """How far along a direction (|cos|, |sin|) = (c, s) the centre of a box of half sizes
-    (a, b) goes so that the box is d away from the start."""
-    if c > 1e-9:
-        t = (a + d) / c
-        if t * s <= b:
-            return t
-    if s > 1e-9:
-        t = (b + d) / s
-        if t * c <= a:
-            return t
-    p = a * c + b * s
-    return p + math.sqrt(max(p * p - (a * a + b * b - d * d), 0.0))
+
+def _runs_down(fits: list[int], k: int) -> list[int]:
+    """For each row of a list, the bits set in it and in the k - 1 rows under it."""
+    out, have = fits, 1
+    while have * 2 <= k:
+        out = [a & b for a, b in zip(out, out[have:])]
+        have *= 2
+    if have < k:
+        out = [a & b for a, b in zip(out, out[k - have:])]
+    return out
 
 
-def _angles(prefer: float) -> list[float]:
-    """Every direction, the preferred one first and then by how far they turn from it."""
-    step = 2 * math.pi / DIRECTIONS
-    out = [prefer]
-    for i in range(1, DIRECTIONS // 2 + 1):
-        out += [prefer + i * step, prefer - i * step]
-    return out[:DIRECTIONS]
+def _blocks(item: tuple, seg: Segment, owner: str) -> bool:
+    kind, g, who = item
+    if kind == "box":
+        return segment_meets_box(*seg, grow(g, 1.0))
+    if kind == "circle":
+        return who != owner and segment_to_point(*seg, g[0], g[1]) < g[2] + 1.0
+    return who != owner and _crosses(seg, g)
+
+
+def _crosses(a: Segment, b: Segment) -> bool:
+    """Whether two segments cross (touching at an end does not count)."""
+    def side(p, q, r) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    p1, p2, p3, p4 = a[:2], a[2:], b[:2], b[2:]
+    d1, d2, d3, d4 = side(p3, p4, p1), side(p3, p4, p2), side(p1, p2, p3), side(p1, p2, p4)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _score(box: Box, x: float, y: float, r: float, px: float, py: float,
+           font: float) -> float:
+    """How good a place is: its distance from the circle, and a little more the further its
+    direction turns from the preferred one (px, py)."""
+    dx, dy = (box[0] + box[2]) / 2 - x, (box[1] + box[3]) / 2 - y
+    d = math.hypot(dx, dy) or 1.0
+    near = math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
+    return max(near - r, 0.0) + (1.0 - (dx * px + dy * py) / d) * font
+
+
+def _corners(bits: int, x: float, kw: int) -> list[int]:
+    """The corner worth trying in each run of free ones of a row: the one that centres the
+    box nearest over the area's column."""
+    target = int(x // CELL) - kw // 2
+    out = []
+    while bits:
+        start = (bits & -bits).bit_length() - 1
+        rest = bits >> start
+        end = start + (~rest & (rest + 1)).bit_length() - 2
+        out.append(min(max(target, start), end))
+        bits &= ~(((1 << (end - start + 1)) - 1) << start)
+    return out
 
 
 def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
-          prefer: float, rings: tuple[float, ...] = RINGS
-          ) -> tuple[Box, tuple[float, float, float, float] | None] | None:
-    """The first free box w x h beside the circle (x, y, r), and its leader when it stands off
-    (None: no room within the rings). The box and leader are added to the space. The boxes
-    tried first touch a ring round the circle in a direction from it; then every box on a
-    grid within the last ring, nearest first, so that a gap between two lines is found even
-    where no direction from the circle leads into it."""
-    for box, ring in _candidates(x, y, r, w, h, prefer, rings):
-        if not space.free(box):
+          prefer: float, reach: float, strict: bool | None = True, font: float = 12.0
+          ) -> tuple[Box, Segment | None] | None:
+    """The best free box w x h beside the circle (x, y, r) within `reach` of it, and its
+    leader when it stands off (None: no room). The box and leader are added to the space. A
+    place that is not strict may lie over the lines joining neighbours; with strict None, it
+    may when no place clear of them is within OVER letters nearer. The places within NEAR
+    letters are looked at first, and the others only when none of those will do."""
+    near = min(reach, NEAR * font)
+    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font)
+    if got is None and near < reach:
+        got = _place(space, owner, x, y, r, w, h, prefer, reach, strict, font)
+    return got
+
+
+def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
+           prefer: float, reach: float, strict: bool | None, font: float
+           ) -> tuple[Box, Segment | None] | None:
+    kw = math.ceil(w / CELL) + 1
+    window = (x - r - reach - w, y - r - reach - h, x + r + reach + w, y + r + reach + h)
+    px, py = math.cos(prefer), math.sin(prefer)
+    dx, dy = (kw * CELL - w) / 2, ((math.ceil(h / CELL) + 1) * CELL - h) / 2
+    tried = []
+    for j, bits, clear in space.openings(w, h, window, strict):
+        y0 = j * CELL + dy
+        over = 0.0 if clear else OVER * font
+        for i in _corners(bits, x, kw):
+            x0 = i * CELL + dx
+            box = (x0, y0, x0 + w, y0 + h)
+            score = _score(box, x, y, r, px, py, font)
+            if score - font * 2 <= reach:
+                tried.append((score + over, box))
+    tried.sort()
+    for _, box in tried:
+        leader = _leader(space, owner, box, x, y, r)
+        if leader is False:
             continue
-        leader = None
-        if ring > LEADER:
-            ex, ey = _nearest_edge(box, x, y)
-            d = math.hypot(ex - x, ey - y)
-            sx, sy = x + (ex - x) * r / d, y + (ey - y) * r / d
-            if not space.clear_path(sx, sy, ex, ey, owner):
-                continue
-            leader = (sx, sy, ex, ey)
         space.add_box(box, owner)
         if leader:
             space.add_segment(*leader, owner)
@@ -196,35 +276,14 @@ def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: f
     return None
 
 
-def _candidates(x: float, y: float, r: float, w: float, h: float, prefer: float,
-                rings: tuple[float, ...]):
-    a, b = w / 2, h / 2
-    for ring in rings:
-        for ang in _angles(prefer):
-            c, s = math.cos(ang), math.sin(ang)
-            t = _reach(abs(c), abs(s), a, b, r + ring)
-            cx, cy = x + c * t, y + s * t
-            yield (cx - a, cy - b, cx + a, cy + b), ring
-    a, b = math.ceil(a / 2) * 2.0, math.ceil(b / 2) * 2.0      # a few sizes: each grid made once
-    for x0, y0, x1, y1, ring in _grid(a, b, r, r + rings[-1]):
-        yield (x + x0, y + y0, x + x1, y + y1), ring
-
-
-@functools.lru_cache(maxsize=256)
-def _grid(a: float, b: float, r: float, far: float) -> tuple[tuple[float, ...], ...]:
-    """The boxes of half sizes (a, b) on a grid round a circle of radius r at the origin,
-    reaching at most `far` from its centre, nearest first (and the ring each is in)."""
-    n, m = int((far + a) / STEP) + 1, int((far + b) / STEP) + 1
-    grid = []
-    for i in range(-n, n + 1):
-        for j in range(-m, m + 1):
-            box = (i * STEP - a, j * STEP - b, i * STEP + a, j * STEP + b)
-            d = box_to_point(box, 0.0, 0.0)
-            if r + 1.0 < d <= far:
-                grid.append((d, box))
-    grid.sort()
-    return tuple((*box, d - r) for d, box in grid)
-
-
-def _nearest_edge(box: Box, x: float, y: float) -> tuple[float, float]:
-    return min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+def _leader(space: Space, owner: str, box: Box, x: float, y: float, r: float):
+    """The leader from the circle to a box standing off (None: it touches; False: no clear
+    one)."""
+    ex, ey = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    d = math.hypot(ex - x, ey - y)
+    if d - r <= LEADER:
+        return None
+    sx, sy = x + (ex - x) * r / d, y + (ey - y) * r / d
+    if not space.clear_path(sx, sy, ex, ey, owner):
+        return False
+    return sx, sy, ex, ey

@@ -1,14 +1,41 @@
-"""The map picture as PNG, for a mail a phone shows: the SVG of svgmap drawn by resvg (the
-resvg-py wheel, no system library) with the fonts shipped in fonts/ and no other, so the
-picture is the same on every machine whatever fonts it has.
+"""The map picture as PNG, for a mail a phone shows: the very SVG document svgmap writes,
+drawn by Pillow (a wheel, no system library) in the fonts shipped in fonts/ and no other,
+so the picture is the same on every machine whatever fonts it has.
+
+The document holds a few kinds of element only (svgmap.py, counters.py, mapkeys.py,
+impassable.py): groups, rectangles, circles, lines and texts, with the presentation
+attributes they use; each is drawn as SVG draws it. The group `base`, the part of the map
+that is the same at every record, is drawn twice as fine and halved (smooth lines) once,
+and kept for the next picture of the same game; circles are drawn the same way, once for
+each look. The picture is then made light for a mail: a palette of a few flat colours, no
+dithering, and deflated.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
+import hashlib
+import io
+import math
+import xml.etree.ElementTree as ET
 
-FONTS = Path(__file__).with_name("fonts")
+from .svgparts import FONTS, face
+
 FAMILY = "DejaVu Sans"          # the family of the files in fonts/ (the condensed width)
+NS = "{http://www.w3.org/2000/svg}"
+COLOURS = 24                    # the palette of a picture ...
+LIGHT = 150 * 1024              # a picture over this is deflated harder (a mail's PNG)
+# ... and the classes whose colours it keeps exactly: control, nations, rings, markers
+KEEP = ("shape", "counter-box", "battle", "decision", "tag")
+NEAR_COLOUR = 30 ** 2            # how far (squared, in RGB) an entry may be to become exact
+FINE = 2                        # the base and the circles are drawn this much finer, then halved
+BASES = 6                       # the bases kept
+_BASES: dict[str, object] = {}
+STYLE = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight",
+         "font-style", "text-anchor")
+ANCHOR = {"start": "ls", "middle": "ms", "end": "rs"}
+
+__all__ = ["FONTS", "FAMILY", "font_files", "to_png"]
 
 
 def font_files() -> list[str]:
@@ -19,23 +46,230 @@ def font_files() -> list[str]:
     return files
 
 
+def _pil():
+    try:
+        from PIL import Image, ImageDraw  # start-up: loaded only to draw a PNG
+    except ImportError as exc:
+        raise OSError(f"the pillow package cannot be loaded ({exc}): reinstall the referee, "
+                      f"or write a .svg") from None
+    return Image, ImageDraw
+
+
 def to_png(svg: str, width: int | None = None) -> bytes:
     """The SVG drawn as PNG bytes, `width` pixels wide (the SVG's own width by default), its
     text in the shipped fonts only (OSError if it cannot be drawn)."""
+    Image, _ = _pil()
+    font_files()
     try:
-        import resvg_py  # a compiled wheel: loaded only to draw a PNG
-    except ImportError as exc:
-        raise OSError(f"the resvg-py package cannot be loaded ({exc}): reinstall the "
-                      f"referee, or write a .svg") from None
-    fonts = font_files()
-    try:
-        png = resvg_py.svg_to_bytes(
-            svg_string=svg, skip_system_fonts=True, font_files=fonts,
-            font_family=FAMILY, sans_serif_family=FAMILY, width=width)
-    except Exception as exc:  # noqa: BLE001 - the binding raises bare exceptions
-        raise OSError(f"resvg could not draw the picture: {type(exc).__name__}: {exc}"
-                      ) from None
-    png = bytes(png)
-    if not png.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise OSError("resvg gave no PNG")
-    return png
+        root = ET.fromstring(svg)
+        w, h = round(float(root.get("width"))), round(float(root.get("height")))
+    except (ET.ParseError, TypeError, ValueError) as exc:
+        raise OSError(f"the picture cannot be drawn: {exc}") from None
+    ground = next((el for el in root if _tag(el) == "rect"), None)
+    image = Image.new("RGB", (w, h), _colour(ground.get("fill")) if ground is not None
+                      else (255, 255, 255))
+    painter = Painter(image, 1)
+    keep = {el.get(a) for el in root.iter() if el.get("class") in KEEP
+            for a in ("fill", "stroke") if (el.get(a) or "").startswith("#")}
+    for el in root:
+        if el is ground:
+            continue
+        if _tag(el) == "g" and el.get("id") == "base":
+            image.paste(_base(el, w), (0, 0))
+        else:
+            painter.element(el, {})
+    if width and width != w:
+        image = image.resize((width, round(h * width / w)), Image.Resampling.LANCZOS)
+    return encode(image, keep)
+
+
+def encode(image, keep: set[str] = frozenset()) -> bytes:
+    """The picture as a light PNG: a palette of a few flat colours, among them every colour
+    of `keep` exactly (a ring or a tag few pixels wide that must not turn into another),
+    without dithering, deflated; deflated harder, then with fewer colours, while it is over
+    LIGHT bytes."""
+    out = b""
+    for colours, level in ((COLOURS, 6), (COLOURS, 9), (COLOURS // 2, 9)):
+        out = _encoded(image, keep, colours, level)
+        if len(out) <= LIGHT:
+            break
+    return out
+
+
+def _encoded(image, keep: set[str], colours: int, level: int) -> bytes:
+    Image, _ = _pil()
+    flat = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE)
+    have = flat.getpalette()[:colours * 3]
+    found = [tuple(have[i:i + 3]) for i in range(0, len(have), 3)]
+    missing = _exact(found, [_colour(c) for c in sorted(keep)])
+    if missing:                          # mapped again, onto the palette and the missing
+        palette = Image.new("P", (1, 1))
+        palette.putpalette([v for c in list(dict.fromkeys(missing + found))[:256] for v in c])
+        flat = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        flat.putpalette([v for c in found for v in c])
+    out = io.BytesIO()
+    flat.save(out, "PNG", compress_level=level)
+    return out.getvalue()
+
+
+def _exact(found: list[tuple], wanted: list[tuple]) -> list[tuple]:
+    """Make each wanted colour exact in the palette found, in place of the entry nearest to it
+    (its pixels were that colour, give or take the rounding of the octree); the colours no
+    near entry is left for."""
+    taken, missing = set(), []
+    for c in wanted:
+        if c in found:
+            taken.add(found.index(c))
+            continue
+        near = sorted((sum((a - b) ** 2 for a, b in zip(c, f)), i)
+                      for i, f in enumerate(found) if i not in taken)
+        if near and near[0][0] <= NEAR_COLOUR:
+            found[near[0][1]] = c
+            taken.add(near[0][1])
+        else:
+            missing.append(c)
+    return missing
+
+
+def _base(g: ET.Element, width: int):
+    """The static group drawn FINE times as fine and halved, kept by its content."""
+    key = hashlib.sha256(ET.tostring(g)).hexdigest()
+    if key not in _BASES:
+        Image, _ = _pil()
+        ground = next((el for el in g if _tag(el) == "rect"), None)
+        height = round(float(ground.get("height"))) if ground is not None else 1
+        fine = Image.new("RGB", (width * FINE, height * FINE), (255, 255, 255))
+        Painter(fine, FINE).element(g, {})
+        if len(_BASES) >= BASES:
+            _BASES.pop(next(iter(_BASES)))
+        _BASES[key] = fine.reduce(FINE)
+    return _BASES[key]
+
+
+def _tag(el: ET.Element) -> str:
+    return el.tag.removeprefix(NS)
+
+
+@functools.lru_cache(maxsize=256)
+def _colour(value: str | None) -> tuple[int, int, int] | None:
+    if not value or value == "none":
+        return None
+    from PIL import ImageColor  # start-up: loaded only to draw a PNG
+
+    return ImageColor.getrgb(value)[:3]
+
+
+class Painter:
+    """Draws SVG elements on an image, `k` pixels for each unit of the document."""
+
+    def __init__(self, image, k: int):
+        _, ImageDraw = _pil()
+        self.image, self.k = image, k
+        self.draw = ImageDraw.Draw(image)
+
+    def element(self, el: ET.Element, style: dict) -> None:
+        style = {**style, **{a: el.get(a) for a in STYLE if el.get(a) is not None}}
+        tag = _tag(el)
+        if tag == "g":
+            for child in el:
+                self.element(child, style)
+        elif tag in ("rect", "circle", "line", "text"):
+            getattr(self, tag)(el, style)
+
+    def _n(self, el: ET.Element, key: str) -> float:
+        return float(el.get(key) or 0) * self.k
+
+    def _stroke(self, style: dict) -> tuple[tuple | None, int]:
+        colour = _colour(style.get("stroke"))
+        return colour, max(1, round(float(style.get("stroke-width") or 1) * self.k))
+
+    def rect(self, el: ET.Element, style: dict) -> None:
+        x, y, w, h = (self._n(el, a) for a in ("x", "y", "width", "height"))
+        box = [round(x), round(y), round(x + w) - 1, round(y + h) - 1]
+        if box[2] < box[0] or box[3] < box[1]:
+            return
+        stroke, width = self._stroke(style)
+        fill = _colour(style.get("fill", "#000000"))
+        dash = style.get("stroke-dasharray")
+        radius = self._n(el, "rx")
+        if radius:
+            self.draw.rounded_rectangle(box, radius, fill, None if dash else stroke, width)
+        else:
+            self.draw.rectangle(box, fill, None if dash else stroke, width)
+        if stroke and dash:
+            x1, y1 = x + w, y + h
+            for seg in ((x, y, x1, y), (x1, y, x1, y1), (x1, y1, x, y1), (x, y1, x, y)):
+                self._dashed(seg, stroke, width, dash)
+
+    def line(self, el: ET.Element, style: dict) -> None:
+        stroke, width = self._stroke(style)
+        if stroke is None:
+            return
+        seg = tuple(self._n(el, a) for a in ("x1", "y1", "x2", "y2"))
+        dash = style.get("stroke-dasharray")
+        if dash:
+            self._dashed(seg, stroke, width, dash)
+        else:
+            self.draw.line([seg[:2], seg[2:]], stroke, width)
+
+    def _dashed(self, seg: tuple, colour: tuple, width: int, dash: str) -> None:
+        x0, y0, x1, y1 = seg
+        steps = [float(d) * self.k for d in dash.replace(",", " ").split()] or [1.0]
+        length = math.hypot(x1 - x0, y1 - y0)
+        at, n = 0.0, 0
+        while at < length:
+            step = max(steps[n % len(steps)], 0.5)
+            if n % 2 == 0:
+                end = min(at + step, length)
+                self.draw.line([(x0 + (x1 - x0) * at / length, y0 + (y1 - y0) * at / length),
+                                (x0 + (x1 - x0) * end / length, y0 + (y1 - y0) * end / length)],
+                               colour, width)
+            at, n = at + step, n + 1
+
+    def circle(self, el: ET.Element, style: dict) -> None:
+        cx, cy, r = (float(el.get(a) or 0) for a in ("cx", "cy", "r"))
+        stroke, width = style.get("stroke"), float(style.get("stroke-width") or 1)
+        look = (r, style.get("fill", "#000000"), stroke, width, style.get("stroke-dasharray"))
+        sprite, edge = _disc(*look, self.k)
+        x, y = round(cx * self.k - edge), round(cy * self.k - edge)
+        self.image.paste(sprite, (x, y), sprite)
+
+    def text(self, el: ET.Element, style: dict) -> None:
+        if not el.text:
+            return
+        size = max(1, round(float(style.get("font-size") or 12) * self.k))
+        font = face(style.get("font-weight") == "bold", style.get("font-style") == "italic",
+                    size)
+        self.draw.text((self._n(el, "x"), self._n(el, "y")), el.text,
+                       _colour(style.get("fill", "#000000")) or (0, 0, 0), font,
+                       ANCHOR.get(style.get("text-anchor") or "start", "ls"))
+
+
+@functools.lru_cache(maxsize=128)
+def _disc(r: float, fill: str, stroke: str | None, width: float, dash: str | None, k: int):
+    """A circle as a small picture with its own transparency, drawn finer and halved: its
+    half size, in pixels, is the second value."""
+    Image, ImageDraw = _pil()
+    outer = r + width / 2 + 1
+    side = math.ceil(outer * 2 * k)
+    big = Image.new("RGBA", (side * FINE, side * FINE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c, R, sw = side * FINE / 2, r * k * FINE, max(1, round(width * k * FINE))
+    box = [c - R - sw / 2, c - R - sw / 2, c + R + sw / 2, c + R + sw / 2]
+    fill_rgb, stroke_rgb = _colour(fill), _colour(stroke)
+    if fill_rgb:
+        draw.ellipse([c - R, c - R, c + R, c + R], fill_rgb)
+    if stroke_rgb and not dash:
+        draw.ellipse(box, None, stroke_rgb, sw)
+    elif stroke_rgb:
+        steps = [float(d) * k * FINE for d in dash.replace(",", " ").split()]
+        turn, at, n = 2 * math.pi * R, 0.0, 0
+        while at < turn:
+            step = max(steps[n % len(steps)], 0.5)
+            if n % 2 == 0:
+                draw.arc(box, math.degrees(at / R), math.degrees(min(at + step, turn) / R),
+                         stroke_rgb, sw)
+            at, n = at + step, n + 1
+    return big.reduce(FINE), side / 2

@@ -1,35 +1,43 @@
-"""The map as one SVG picture for one reader: areas, links, control, units, legend.
+"""The map as one SVG picture for one reader: areas, links, control, every unit as a counter
+at its area, and the key to it all.
 
-A schematic, not the printed board: each area is one circle at its `at` position in
-map.yaml (latitude, longitude; equirectangular projection scaled by the cosine of the mean
-latitude), and a line joins every pair of neighbours and no other pair (4.1), so the picture
-shows the adjacency the rules use and nothing else. The picture is WIDTH pixels wide, the
-size a phone shows a mailed PNG at (png.py), and drawn upright: who it is for, the record
-and the turn on top, the map across the whole width (longer north-south than the globe has
-it, STRETCH), and under it a panel of three columns: the keys, the off-front boxes (ENGLAND,
-kind `sea_only`, and the boxes of map.yaml such as the EFT box) with the regions never
-entered, and the units that found no room beside their area. Every label on the map (an
-area's name, its fort and supply marks, its units) is placed where it meets no other label,
-no circle and no line (labels.py).
+A schematic, not the printed board (mapbase.py): a circle for each area and a line for each
+pair of neighbours (4.1), so the picture shows the adjacency the rules use and nothing else.
+The picture is WIDTH pixels wide, the width a phone shows a mailed PNG at (png.py), and drawn
+upright: who it is for, the record and the turn on top, the map across the whole width,
+under it the areas off the front (ENGLAND, kind `sea_only`, and the boxes of map.yaml such
+as the EFT box) as boxes holding their counters, then the key. Every unit stands at its
+area as a counter (counters.py), its area's counters together beside the circle
+(stacks.py); every place is checked against everything drawn, and when one finds no room
+the map is drawn taller (mapbase.py `level`) until all do: no unit is ever left off or
+listed aside. The same drawing at a larger Scale, of a few areas only, is the close-up of a
+decision (closeup.py).
 
 What a unit shows comes from `views.state_view`, which is already made for the reader (army
 contents on another side's hidden template stay hidden, 1.4). The document is built with
 `xml.etree.ElementTree`, which escapes every text and attribute; characters XML cannot hold
-are dropped first. Nothing in it is executable or refers outside the file.
+are dropped first. Nothing in it is executable or refers outside the file. The part that is
+the same at every record is one group, `base`, which png.py draws once and keeps.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 
 from ..contracts.mapmodels import Area
 from ..data.gamedata import GameData
 from ..engine.state import State
-from ..game.views import state_view
-from . import impassable, labels
-from .documents import phase_name, player_turn, side_name
-from .svgparts import LINE, NAME_SIZE, RADIUS, UNIT_SIZE, clean, text_width
+from ..game.views import box_views, state_view
+from . import counters as cnt
+from . import impassable, mapbase, mapkeys, stacks
+from .documents import side_name
+from .focus import battle_areas, decision_areas
+from .mapkeys import EDGE
+from .svgparts import WHOLE, Scale, clean
 
 # Fill of an area by its control and ink of a side's units: the game's (units.yaml
 # side_colours; TTLM: the German green and the Entente blue of the printed map); a side the
@@ -39,18 +47,12 @@ INK = "#333333"
 DISPUTED = "#f0a35e"
 NEUTRAL = "#dcdcdc"
 BATTLE = "#c0141c"
+DECISION = "#e0a100"
 GROUND = "#fbfaf5"
-
-WIDTH = 1000.0         # the picture, in pixels
-EDGE = 14.0            # the room at the picture's edges
-COLUMN_GAP = 16.0      # between two columns of the panel under the map
-PAD = 30.0             # around the map part
-STRETCH = 1.6          # north-south distances grow by this much: a phone is held upright
-NAME_CHARS = 28        # a longer area name from the data is clipped on the map
-FONT = "DejaVu Sans Condensed, DejaVu Sans, sans-serif"   # png.py ships these files
-UP, DOWN = -math.pi / 2, math.pi / 2
-MARK_RINGS = (2.0, 3.0, 4.5)        # a fort or supply mark stays against its circle
-NAME_RINGS = (2.0, 3.0, 4.5, 6.5, 9.0, 12.0, 16.0, 21.0, 27.0, 34.0, 42.0, 52.0, 64.0)
+ROUGH = "#6b4a1f"
+WIDTH = mapbase.WIDTH
+LEVELS = 32            # the most times the map is drawn taller to give every unit a place
+FIRST = 3              # the level tried first
 
 
 def control_colour(control: str, data: GameData) -> str:
@@ -65,94 +67,142 @@ def control_colour(control: str, data: GameData) -> str:
 
 
 def ink(side: str, data: GameData) -> str:
-    """The colour of a side's unit text (units.yaml side_colours)."""
+    """The colour of a side's writing (units.yaml side_colours)."""
     colours = data.units.side_colours.get(side)
     return colours.ink if colours else INK
 
 
-def battle_areas(state: State, data: GameData) -> set[str]:
-    """Areas where a battle must be or is being fought now: Enemy areas made Disputed by this
-    movement phase, before battles are declared (5.1.1), declared and not yet resolved battles
-    (2.0 II.3), and the battle being fought."""
-    out: set[str] = set()
-    ts = state.turn_state
-    if ts is not None and state.combat is None and state.pending is not None and \
-            state.pending.kind in ("movement", "crisis"):
-        out |= {a for a in ts.became_disputed if state.area_state(a, data) == "disputed"}
-    if state.combat:
-        out |= set(state.combat.get("declared", [])) - set(state.combat.get("resolved", []))
-    if state.battle:
-        out.add(state.battle["area"])
-    return out
+def rings() -> dict[str, tuple[str, float, str | None, str]]:
+    """The rings round an area's circle and what they mean (5.1.1; the decision asked)."""
+    return {"battle": (BATTLE, 2.5, "5 3", "dashed red ring: a battle area (5.1.1)"),
+            "decision": (DECISION, 3.5, None, "gold ring: the decision asked now concerns "
+                                              "this area"),
+            "rough": (ROUGH, 2.5, None, "brown edge: rough terrain")}
 
 
-def positions(data: GameData, top_edge: float = 0.0
-              ) -> tuple[dict[str, tuple[float, float]], float, float]:
-    """Where each front area is drawn (map.yaml `at`), and the width of the picture and the
-    bottom of the map part, which starts at `top_edge`: equirectangular, x scaled by the
-    cosine of the mean latitude, the whole map fitted into the WIDTH and drawn longer
-    north-south (STRETCH)."""
-    placed = [a for a in data.map.areas if a.kind != "sea_only" and a.at is not None]
-    if not placed:
-        return {}, WIDTH, top_edge + 400.0
-    lats = [a.at[0] for a in placed]
-    lons = [a.at[1] for a in placed]
-    k = math.cos(math.radians(sum(lats) / len(lats)))
-    top, west = max(lats), min(lons)
-    span = max((max(lons) - west) * k, (top - min(lats)) * 0.4, 1e-6)
-    scale = (WIDTH - 2 * PAD - 90) / span             # pixels per degree
-    pos = {a.id: (PAD + 45 + (a.at[1] - west) * k * scale,
-                  top_edge + PAD + (top - a.at[0]) * scale * STRETCH) for a in placed}
-    height = top_edge + 2 * PAD + (top - min(lats)) * scale * STRETCH
-    return pos, WIDTH, height
+@dataclass
+class Scene:
+    """What one picture shows: the view made for its reader, and the areas marked."""
+
+    view: dict
+    data: GameData
+    scale: Scale
+    battles: set[str]
+    decision: set[str]
 
 
-def links(data: GameData, pos: dict) -> list[tuple[str, str]]:
-    """Every pair of neighbours (4.1) whose two areas are drawn on the map, each once."""
-    pairs = {tuple(sorted((a.id, b))) for a in data.map.areas for b in a.neighbours
-             if a.id in pos and b in pos}
-    return sorted(pairs)
+def _by_area(scene: Scene, ids) -> dict[str, list[cnt.Counter]]:
+    return {a: cnt.counters(scene.view["areas"][a]["units"], a, scene.data) for a in ids}
 
 
-def _text(parent: ET.Element, x: float, y: float, text: str, size: float = 9,
-          halo: bool = False, **attrs) -> ET.Element:
-    el = ET.SubElement(parent, "text", {"x": f"{x:.1f}", "y": f"{y:.1f}",
-                                        "font-size": f"{size:g}", **attrs})
-    if halo:                                 # a pale ground under the name
-        bold = attrs.get("font-weight") == "bold"
-        w = text_width(clean(text), size, bold) + 2
-        x0 = {"middle": x - w / 2, "end": x - w}.get(attrs.get("text-anchor", ""), x - 1)
-        parent.insert(len(parent) - 1, ET.Element("rect", {
-            "x": f"{x0:.1f}", "y": f"{y - size * 0.95:.1f}", "width": f"{w:.1f}",
-            "height": f"{size * 1.2:.1f}", "fill": GROUND, "fill-opacity": "0.8"}))
-    el.text = clean(text)
-    return el
+def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
+           ) -> tuple[mapbase.Base, list[stacks.Stack]]:
+    """The static part of the map and a place for every counter on it: the map is drawn
+    taller, level by level, until every name and every counter has a place. The levels are
+    tried by halves (a level that gives every counter a place, the one under it not), so the
+    same position is always drawn at the same level."""
+    tried: dict[int, tuple | None] = {}
+
+    def attempt(level: int):
+        if level not in tried:
+            b = mapbase.base(scene.data, scene.scale, top, level, ids)
+            got = stacks.place_all(b.space.copy(), b, _by_area(scene, b.pos)) \
+                if len(b.names) == len(b.pos) else None
+            tried[level] = (b, got) if got is not None else None
+        return tried[level]
+
+    lo, hi = 0, FIRST
+    while attempt(hi) is None:
+        lo, hi = hi + 1, hi * 2 + 1
+        if hi >= LEVELS:
+            raise RuntimeError("no room on the map for every unit, however tall it is drawn")
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if attempt(mid) is None:
+            lo = mid + 1
+        else:
+            hi = mid
+    return attempt(hi)
 
 
-def unit_label(u: dict, data: GameData | None = None) -> str:
-    """A unit in a few characters, as the reader may see it ('ge-1 [3I+1A]', 'ge-1 [hidden]',
-    'ge-c-01': a piece whose id carries its type's letter (units.yaml `code`) is named by
-    its id alone, another by its id and type, 'uk-canadian commonwealth')."""
-    ent = " E" if u.get("entrenched") else ""
-    ent += " OoS" if u.get("oos") else ""         # the Out of Supply marker (1.2.3)
-    if u["type"] == "army":
-        return f"{u['id']}{ent} [{u.get('summary') or 'hidden'}]"
-    kind = data.units.unit_types.get(u["type"]) if data is not None else None
-    code = (getattr(kind, "code", None) or "").lower()
-    if code and f"-{code}-" in f"{u['id']}-":
-        return f"{u['id']}{ent}"
-    return f"{u['id']} {str(u['type']).replace('_', ' ')}{ent}"
+# ---------------------------------------------------------------- the static part
+
+def _line(parent: ET.Element, box, colour: str, width: float, cls: str,
+          dash: str | None = None, **attrs) -> ET.Element:
+    x0, y0, x1, y1 = box
+    a = {"x1": f"{x0:.1f}", "y1": f"{y0:.1f}", "x2": f"{x1:.1f}", "y2": f"{y1:.1f}",
+         "stroke": colour, "stroke-width": f"{width:g}", "class": cls, **attrs}
+    if dash:
+        a["stroke-dasharray"] = dash
+    return ET.SubElement(parent, "line", a)
 
 
-def _unit_lines(units: list[dict], data: GameData) -> list[tuple[str, str]]:
-    """(label, colour) of each unit but forts, in the order the view lists them."""
-    return [(unit_label(u, data), ink(u["side"], data)) for u in units
-            if u["type"] != "fort"]
+def from_circle(leader, centre: tuple[float, float], r: float):
+    """A leader drawn from the edge of its area's circle (it was placed from the ring round
+    it, which only rings fill)."""
+    x, y = centre
+    ex, ey = leader[2], leader[3]
+    d = math.hypot(ex - x, ey - y) or 1.0
+    return x + (ex - x) * r / d, y + (ey - y) * r / d, ex, ey
 
 
-def _area_title(area: Area, info: dict, data: GameData, battle: bool) -> str:
-    """The hover text of an area: name, control, terrain, VP, supply, fort, units."""
-    control = info["control"]
+def _rect(parent: ET.Element, box, fill: str, cls: str, **attrs) -> ET.Element:
+    x0, y0, x1, y1 = box
+    return ET.SubElement(parent, "rect", {
+        "x": f"{x0:.1f}", "y": f"{y0:.1f}", "width": f"{x1 - x0:.1f}",
+        "height": f"{y1 - y0:.1f}", "fill": fill, "class": cls, **attrs})
+
+
+def draw_base(svg: ET.Element, b: mapbase.Base, data: GameData) -> None:
+    """The part that is the same at every record: the ground of the map, the lines joining
+    neighbours (4.1), the seas and neutral countries (4.1, 4.2), each area's name and its
+    supply mark (6.1)."""
+    g = ET.SubElement(svg, "g", {"id": "base"})
+    _rect(g, (0, 0, WIDTH, b.bottom), GROUND, "ground")
+    layer = ET.SubElement(g, "g", {"id": "links", "stroke": "#777777", "stroke-width": "1.5"})
+    for a, c in b.links:
+        (x1, y1), (x2, y2) = b.pos[a], b.pos[c]
+        ET.SubElement(layer, "line", {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}",
+                                      "y2": f"{y2:.1f}", "class": "link", "data-from": a,
+                                      "data-to": c})
+    impassable.draw(g, b.regions, b.scale)
+    f = b.scale.font
+    names = ET.SubElement(g, "g", {"id": "names"})
+    for area in data.map.areas:
+        if area.id not in b.names:
+            continue
+        box, leader = b.names[area.id]
+        if leader:
+            _line(names, from_circle(leader, b.pos[area.id], b.scale.radius), "#777777", 1.2,
+                  "leader", "2 2", **{"data-area": area.id})
+        _rect(names, box, GROUND, "name-ground", **{"data-area": area.id})
+        mapkeys.text(names, (box[0] + box[2]) / 2, box[1] + f * 0.95, mapbase.area_name(area),
+                     f, **{"text-anchor": "middle", "font-weight": "bold", "fill": "#222222",
+                           "class": "name", "data-area": area.id})
+    for area in data.map.areas:
+        if area.id in b.supply:
+            _supply(names, b, area, data)
+
+
+def _supply(g: ET.Element, b: mapbase.Base, area: Area, data: GameData) -> None:
+    """The supply source mark of an area in its side's colour; white: only in some cases."""
+    side = area.supply_source or area.conditional_supply_source
+    box, leader = b.supply[area.id]
+    mark = ET.SubElement(g, "g", {"class": "supply", "data-area": area.id, "data-side": side})
+    if leader:
+        _line(mark, from_circle(leader, b.pos[area.id], b.scale.radius), "#777777", 1.2,
+              "leader", "2 2")
+    _rect(mark, box, control_colour(side, data) if area.supply_source else "#ffffff", "mark",
+          stroke="#333333")
+    mapkeys.text(mark, (box[0] + box[2]) / 2, box[3] - b.scale.font * 0.3, "S", b.scale.font,
+                 **{"text-anchor": "middle", "font-weight": "bold"})
+
+
+# ---------------------------------------------------------------- what changes
+
+def _title(area: Area, info: dict, scene: Scene) -> str:
+    """The hover text of an area: name, control, terrain, VP, supply, units."""
+    data, control = scene.data, info["control"]
     parts = [f"{area.name}: {side_name(control) if control in data.sides else control}",
              f"terrain {area.terrain}"]
     if area.vp:
@@ -161,362 +211,119 @@ def _area_title(area: Area, info: dict, data: GameData, battle: bool) -> str:
         parts.append(f"{side_name(area.supply_source)} supply source")
     if area.conditional_supply_source:
         parts.append(f"{side_name(area.conditional_supply_source)} supply source in some cases")
-    if battle:
+    if area.id in scene.battles:
         parts.append("battle area")
-    for u in info["units"]:
-        if u["type"] == "fort":
-            parts.append(f"{u.get('name') or u['id']} fort {u['strength']} "
-                         f"({side_name(u['side'])})")
-        elif u["type"] == "army":
-            parts.append(f"{u['id']} {u.get('name') or ''} [{u.get('summary') or 'hidden'}]")
-        else:
-            parts.append(unit_label(u, data))
+    if area.id in scene.decision:
+        parts.append("the decision asked concerns it")
+    parts += [c.title for c in cnt.counters(info["units"], area.id, data)]
     return "; ".join(parts)
 
 
-# ---------------------------------------------------------------- the areas on the map
-
-def _mark(g: ET.Element, box: labels.Box, text: str, fill: str, attrs: dict,
-          colour: str = INK) -> None:
-    """A small box with a letter or two against an area's circle (supply, fort)."""
-    x0, y0, x1, y1 = box
-    ET.SubElement(g, "rect", {"x": f"{x0:.1f}", "y": f"{y0:.1f}", "width": f"{x1 - x0:.1f}",
-                              "height": f"{y1 - y0:.1f}", "fill": fill, "stroke": "#333333",
-                              **attrs})
-    _text(g, (x0 + x1) / 2, y1 - 3, text, 9.5, **{"text-anchor": "middle",
-                                                  "font-weight": "bold", "fill": colour})
-
-
-def _leader(g: ET.Element, leader, colour: str) -> None:
-    if leader:
-        x0, y0, x1, y1 = leader
-        ET.SubElement(g, "line", {"x1": f"{x0:.1f}", "y1": f"{y0:.1f}", "x2": f"{x1:.1f}",
-                                  "y2": f"{y1:.1f}", "stroke": colour, "stroke-width": "1",
-                                  "stroke-dasharray": "2 2", "class": "leader"})
-
-
-def _block(g: ET.Element, box: labels.Box, lines: list[tuple[str, str]], size: float,
-           cls: str, bold: bool = False) -> None:
-    """Lines of text centred in a placed box, one under the other."""
-    x = (box[0] + box[2]) / 2
-    for i, (line, colour) in enumerate(lines):
-        attrs = {"text-anchor": "middle", "fill": colour, "class": cls}
-        if bold:
-            attrs["font-weight"] = "bold"
-        _text(g, x, box[1] + size * 0.95 + i * LINE, line, size, cls == "name", **attrs)
-
-
-def _ring(area: Area, battle: bool) -> float:
-    return RADIUS + (5.0 if battle else 1.5 if area.terrain != "clear" else 0.5)
-
-
-def _draw_area(parent: ET.Element, area: Area, info: dict, data: GameData, x: float,
-               y: float, battle: bool) -> ET.Element:
-    """One area as one <g>: its circle filled by control and its VP; the labels come after."""
-    control = info["control"]
+def draw_area(parent: ET.Element, area: Area, scene: Scene, x: float, y: float) -> None:
+    """One area as one <g>: its rings, its circle filled by control and its VP."""
+    info, s = scene.view["areas"][area.id], scene.scale
     g = ET.SubElement(parent, "g", {"id": f"area-{area.id}", "class": "area",
-                                    "data-control": control})
-    if battle:
-        g.set("data-battle", "true")
-    ET.SubElement(g, "title").text = clean(_area_title(area, info, data, battle))
-    if battle:
-        ET.SubElement(g, "circle", {"cx": f"{x:.1f}", "cy": f"{y:.1f}",
-                                    "r": f"{RADIUS + 4:g}", "fill": "none", "stroke": BATTLE,
-                                    "stroke-width": "2.5", "stroke-dasharray": "4 2",
-                                    "class": "battle"})
+                                    "data-control": info["control"]})
+    ET.SubElement(g, "title").text = clean(_title(area, info, scene))
+    marks = rings()
+    for n, (key, on) in enumerate((("decision", area.id in scene.decision),
+                                   ("battle", area.id in scene.battles))):
+        if on:
+            g.set(f"data-{key}", "true")
+            colour, width, dash, _ = marks[key]
+            attrs = {"cx": f"{x:.1f}", "cy": f"{y:.1f}", "fill": "none", "stroke": colour,
+                     "r": f"{s.radius + s.font * (0.5 - 0.25 * n):.1f}",
+                     "stroke-width": f"{width:g}", "class": key}
+            if dash:
+                attrs["stroke-dasharray"] = dash
+            ET.SubElement(g, "circle", attrs)
+    rough = area.terrain != "clear"
     ET.SubElement(g, "circle", {
-        "cx": f"{x:.1f}", "cy": f"{y:.1f}", "r": f"{RADIUS:g}", "class": "shape",
-        "fill": control_colour(control, data),
-        "stroke": "#555555" if area.terrain == "clear" else "#6b4a1f",
-        "stroke-width": "1" if area.terrain == "clear" else "2.5"})
+        "cx": f"{x:.1f}", "cy": f"{y:.1f}", "r": f"{s.radius:g}", "class": "shape",
+        "fill": control_colour(info["control"], scene.data),
+        "stroke": ROUGH if rough else "#555555", "stroke-width": "2.5" if rough else "1"})
     if area.vp:
-        _text(g, x, y + 3.5, str(area.vp), 10, **{"text-anchor": "middle",
-                                                  "font-weight": "bold", "class": "vp"})
-    return g
+        mapkeys.text(g, x, y + s.font * 0.36, str(area.vp), s.font,
+                     **{"text-anchor": "middle", "font-weight": "bold", "class": "vp"})
 
 
-def _label_area(g: ET.Element, space: labels.Space, area: Area, info: dict, data: GameData,
-                x: float, y: float, battle: bool) -> None:
-    """The marks of an area against its circle: supply source (6.1) and forts in their
-    side's colour with their strength (8.4); a mark with no room there joins the units."""
-    r = _ring(area, battle)
-    if area.supply_source or area.conditional_supply_source:
-        side = area.supply_source or area.conditional_supply_source
-        got = labels.place(space, area.id, x, y, r, 13, 13, math.pi, MARK_RINGS)
-        if got:
-            _mark(g, got[0], "S", control_colour(side, data) if area.supply_source
-                  else "#ffffff", {"class": "supply", "data-side": side})
-        else:
-            info.setdefault("_more", []).append((f"S: {side_name(side)} supply", INK))
-    for f in (u for u in info["units"] if u["type"] == "fort"):
-        text = f"F{f['strength']}"
-        got = labels.place(space, area.id, x, y, r, text_width(text, 9.5, True) + 7, 13, 0.0,
-                           MARK_RINGS)
-        if got:
-            _mark(g, got[0], text, control_colour(f["side"], data),
-                  {"class": "fort", "data-strength": str(f["strength"]),
-                   "data-side": f["side"]}, ink(f["side"], data))
-        else:
-            info.setdefault("_more", []).append(
-                (f"fort {f['strength']} ({side_name(f['side'])})", ink(f["side"], data)))
+def draw_stacks(svg: ET.Element, placed: list[stacks.Stack], scene: Scene, pos: dict) -> None:
+    """Each area's counters where stacks.py placed them, with their leader."""
+    layer = ET.SubElement(svg, "g", {"id": "units"})
+    for st in placed:
+        g = ET.SubElement(layer, "g", {"class": "stack", "data-area": st.area})
+        if st.leader:
+            _line(g, from_circle(st.leader, pos[st.area], scene.scale.radius),
+                  ink(st.cells[0][0].side, scene.data), 1.5, "leader", "2 2")
+        for c, x, y in st.cells:
+            cnt.draw(g, c, x, y, scene.scale)
 
 
-def _name_area(g: ET.Element, space: labels.Space, area: Area, x: float, y: float,
-               battle: bool) -> bool:
-    name = impassable.clip(clean(area.name), NAME_CHARS)
-    w, h = text_width(name, NAME_SIZE, True) + 2, NAME_SIZE * 1.2
-    got = labels.place(space, area.id, x, y, _ring(area, battle), w, h, UP, NAME_RINGS)
-    if got is None:
-        return False
-    _leader(g, got[1], "#777777")
-    _block(g, got[0], [(name, "#222222")], NAME_SIZE, "name", bold=True)
-    return True
+def _box(parent: ET.Element, attrs: dict, title: str, name: str, note: str,
+         units: list[cnt.Counter], fill: str, y: float, scale: Scale) -> float:
+    """An area off the front (or a box of map.yaml) as a box holding its counters; returns
+    its bottom."""
+    g = ET.SubElement(parent, "g", attrs)
+    ET.SubElement(g, "title").text = clean(title)
+    room, f, pad = WIDTH - 2 * EDGE, scale.font, scale.pad
+    rect = _rect(g, (EDGE, y, WIDTH - EDGE, y + 1), fill, "shape", stroke="#555555", rx="6")
+    y += scale.line
+    mapkeys.text(g, EDGE + pad * 2, y, mapkeys.fit(f"{name}{note}", f, room - 4 * pad, True),
+                 f, **{"font-weight": "bold", "class": "name"})
+    x, y, row = EDGE + pad * 2, y + pad * 2, 0.0
+    for c in units:
+        w, h = cnt.size(c, scale)
+        if x + w > WIDTH - EDGE - pad * 2 and x > EDGE + pad * 2:
+            x, y, row = EDGE + pad * 2, y + row + pad, 0.0
+        cnt.draw(g, c, x, y, scale)
+        x, row = x + w + pad, max(row, h)
+    if not units:
+        y += scale.line * 0.3
+        mapkeys.text(g, EDGE + pad * 2, y + f, "empty", f)
+        row = scale.line
+    rect.set("height", f"{y + row + pad * 2 - float(rect.get('y')):.1f}")
+    return y + row + pad * 2
 
 
-def _units_area(g: ET.Element, space: labels.Space, area: Area, lines: list, x: float,
-                y: float, battle: bool) -> list:
-    """The units of an area beside it: all in one block, or else line by line; returns the
-    lines that found no room."""
-    if _unit_block(g, space, area, lines, x, y, battle):
-        return []
-    if len(lines) == 1:
-        return lines
-    return [line for line in lines if not _unit_block(g, space, area, [line], x, y, battle)]
-
-
-def _unit_block(g: ET.Element, space: labels.Space, area: Area, lines: list, x: float,
-                y: float, battle: bool) -> bool:
-    w = max(text_width(t, UNIT_SIZE) for t, _ in lines) + 2
-    got = labels.place(space, area.id, x, y, _ring(area, battle), w, LINE * len(lines) + 1,
-                       DOWN)
-    if got is None:
-        return False
-    _leader(g, got[1], lines[0][1])
-    _block(g, got[0], lines, UNIT_SIZE, "unit")
-    return True
-
-
-def _draw_map(svg: ET.Element, view: dict, data: GameData, pos: dict, battles: set[str],
-              bounds: labels.Box, regions: list) -> list[tuple[ET.Element, Area, list]]:
-    """The links, and each area with its labels; returns the areas whose units (or marks)
-    found no room on the map, with their element and lines."""
-    space = labels.Space(bounds)
-    drawn = ET.SubElement(svg, "g", {"id": "links", "stroke": "#777777", "stroke-width": "1.5"})
-    for a, b in links(data, pos):
-        (x1, y1), (x2, y2) = pos[a], pos[b]
-        ET.SubElement(drawn, "line", {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}",
-                                      "y2": f"{y2:.1f}", "class": "link", "data-from": a,
-                                      "data-to": b})
-        space.add_segment(x1, y1, x2, y2)
-    impassable.draw(svg, regions)            # seas and neutral countries (4.1, 4.2)
-    for p in regions:
-        space.add_box(p.box)
-        for _, x, y in p.ticks:
-            space.add_segment(*p.centre, x, y)
-    front = [a for a in data.map.areas if a.id in pos]
-    for a in front:
-        x, y = pos[a.id]
-        space.add_circle(x, y, _ring(a, a.id in battles) + 1.0, a.id)
-    layer = ET.SubElement(svg, "g", {"id": "areas"})
-    groups = {}
-    for a in front:
-        x, y = pos[a.id]
-        groups[a.id] = _draw_area(layer, a, view["areas"][a.id], data, x, y, a.id in battles)
-    crowd = {a.id: sum(math.dist(pos[a.id], p) < 90 for p in pos.values()) for a in front}
-    unnamed = [a for a in sorted(front, key=lambda a: -crowd[a.id])
-               if not _name_area(groups[a.id], space, a, *pos[a.id], a.id in battles)]
-    for a in front:
-        _label_area(groups[a.id], space, a, view["areas"][a.id], data, *pos[a.id],
-                    a.id in battles)
-    blocks = [(a, _unit_lines(view["areas"][a.id]["units"], data)
-               + view["areas"][a.id].pop("_more", [])) for a in front]
-    blocks.sort(key=lambda b: -len(b[1]))
-    no_room = []
-    for a, lines in blocks:
-        left = _units_area(groups[a.id], space, a, lines, *pos[a.id], a.id in battles) \
-            if lines else []
-        if left:
-            no_room.append((groups[a.id], a, left))
-    for a in unnamed:                       # a name with no room beside its circle at all
-        no_room.append((groups[a.id], a, []))
-    return no_room
-
-
-# ---------------------------------------------------------------- the panel
-
-def _wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """A text cut into lines no wider than `width` at this size, at spaces where it can."""
-    out, line = [], ""
-    for word in text.split(" "):
-        cand = f"{line} {word}" if line else word
-        if not line or text_width(cand, size, bold) <= width:
-            line = cand
-        else:
-            out.append(line)
-            line = word
-        while text_width(line, size, bold) > width and len(line) > 1:
-            cut = len(line) - 1
-            while cut > 1 and text_width(line[:cut], size, bold) > width:
-                cut -= 1
-            out.append(line[:cut])
-            line = line[cut:]
-    return out + [line]
-
-
-class Column:
-    """One column of the panel under the map, written top to bottom."""
-
-    def __init__(self, parent: ET.Element, x: float, y: float, width: float):
-        self.parent, self.x, self.y, self.width = parent, x, y, width
-
-    def write(self, text: str, size: float, parent: ET.Element | None = None,
-              indent: float = 0.0, **attrs) -> None:
-        bold = attrs.get("font-weight") == "bold"
-        for line in _wrap(clean(text), size, self.width - indent, bold):
-            self.y += size * 1.25
-            _text(self.parent if parent is None else parent, self.x + indent, self.y, line,
-                  size, **attrs)
-
-    def gap(self, h: float) -> None:
-        self.y += h
-
-
-def _header(g: ET.Element, view: dict) -> float:
-    """Who the picture is for, of which game, record and turn, at the top; returns its
-    bottom."""
-    col = Column(g, EDGE, 4.0, WIDTH - 2 * EDGE)
-    col.write(f"{view.get('game_name') or 'Game'} \u2014 map for {view['reader']}", 18, g,
-              **{"font-weight": "bold", "class": "reader"})
-    col.write(f"game {view['game_id']}, record {view['seq']} \u00b7 Turn {view['turn']} of "
-              f"{view.get('last_turn', view['turn'])}: {view['label']}", 14, g,
-              **{"font-weight": "bold", "class": "turn"})
-    col.write(f"{phase_name(view)}" + (f", {side_name(view['player'])} {player_turn(view)}"
-                                       if view.get("player") else "")
-              + f" \u00b7 VP {view['vp']['total']}: {view['vp']['level_name']}", 13, g)
-    return col.y + 8
-
-
-def _keys(col: Column, g: ET.Element, data: GameData) -> None:
-    """What the colours and marks mean (1.2, 3.1, 4.1, 5.1.1, 6.1, 8.4)."""
-    keys = [(control_colour(s, data), f"{side_name(s)} control") for s in data.sides]
-    keys += [(DISPUTED, "Disputed"), (NEUTRAL, "Neutral")]
-    for colour, label in keys:
-        ET.SubElement(g, "circle", {"cx": f"{col.x + 7:.1f}", "cy": f"{col.y + 9:.1f}",
-                                    "r": "7", "fill": colour, "stroke": "#555555"})
-        col.write(label, 13, g, indent=20)
-        col.gap(2)
-    ET.SubElement(g, "circle", {"cx": f"{col.x + 7:.1f}", "cy": f"{col.y + 9:.1f}",
-                                "r": "7", "fill": "none", "stroke": BATTLE,
-                                "stroke-width": "2.5", "stroke-dasharray": "4 2"})
-    col.write("battle area (5.1.1)", 13, g, indent=20)
-    col.gap(4)
-    for text in ("number in a circle: VP (3.1)", "thick brown ring: rough terrain",
-                 "F n: fort in its side's colour, its strength now (8.4)",
-                 "S: supply source in its side's colour; white: only in some cases (6.1)",
-                 "a line joins two neighbouring areas (4.1)",
-                 "[..]: army contents (I inf, C cav, A art, G siege gun ...)",
-                 "E: entrenched (4.3)", "dots lead from an area to its label",
-                 "positions are schematic (map.yaml `at`)"):
-        col.write(text, 12, g)
-        col.gap(2)
-
-
-def _box(col: Column, title: str, lines: list[tuple[str, str]], attrs: dict,
-         fill: str) -> ET.Element:
-    """A panel box with a title and lines."""
-    g = ET.SubElement(col.parent, "g", attrs)
-    top = col.y + 6
-    rect = ET.SubElement(g, "rect", {"x": f"{col.x:g}", "y": f"{top:.1f}",
-                                     "width": f"{col.width:g}", "rx": "6",
-                                     "fill": fill, "stroke": "#555555", "class": "shape"})
-    col.gap(4)
-    col.write(title, 13, g, indent=6, **{"font-weight": "bold"})
-    for line, colour in lines or [("empty", "#333333")]:
-        col.write(line, 12, g, indent=10, fill=colour)
-    col.gap(6)
-    rect.set("height", f"{col.y - top:.1f}")
-    col.gap(4)
-    return g
-
-
-def _offmap(col: Column, view: dict, data: GameData, pos: dict, battles: set[str]) -> None:
-    """ENGLAND and the boxes of map.yaml (the EFT box): one panel box each."""
+def draw_offmap(svg: ET.Element, scene: Scene, state: State, pos: dict, y: float) -> float:
+    """ENGLAND and the boxes of map.yaml (the EFT box) under the map, each a box holding
+    its counters; returns their bottom."""
+    layer = ET.SubElement(svg, "g", {"id": "offmap"})
+    data, s = scene.data, scene.scale
     for area in data.map.areas:
         if area.id in pos:
             continue
-        info = view["areas"][area.id]
-        control = info["control"]
-        lines = _unit_lines(info["units"], data)
-        if area.kind == "sea_only":
-            lines.append(("sea movement only (4.6)", "#555555"))
-        attrs = {"id": f"area-{area.id}", "class": "area offmap", "data-control": control}
-        if area.id in battles:
+        info = scene.view["areas"][area.id]
+        attrs = {"id": f"area-{area.id}", "class": "area offmap",
+                 "data-control": info["control"]}
+        if area.id in scene.battles:
             attrs["data-battle"] = "true"
-        g = _box(col, area.name, lines, attrs, control_colour(control, data))
-        g.insert(0, ET.Element("title"))
-        g[0].text = clean(_area_title(area, info, data, area.id in battles))
+        note = " (sea movement only, 4.6)" if area.kind == "sea_only" else ""
+        y = _box(layer, attrs, _title(area, info, scene), area.name, note,
+                 cnt.counters(info["units"], area.id, data),
+                 control_colour(info["control"], data), y + s.pad * 2, s)
     for box in data.map.boxes:               # the EFT box and the like (no control)
-        inside = (view.get("eft_box") or []) if box is data.eft_box else []
+        units = box_views(state, data, scene.view["reader"]) if box is data.eft_box else []
         attrs = {"id": f"box-{box.id}", "class": "box", "data-owner": box.owner}
-        _box(col, box.name, [(u, ink(box.owner, data)) for u in inside], attrs, "#f4f0e0")
-
-
-def _no_room(col: Column, no_room: list) -> None:
-    """Each area whose units (or name) found no room on the map: its name and its units, in
-    its own element."""
-    if not no_room:
-        return
-    col.write("No room beside the area on the map:", 12, **{"font-weight": "bold"})
-    for g, area, lines in no_room:
-        col.write(clean(area.name), 12, g, **{"font-weight": "bold", "class": "name listed"})
-        for line, colour in lines:
-            col.write(line, 12, g, indent=10, fill=colour, **{"class": "unit listed"})
-
-
-def _panel(svg: ET.Element, legend: ET.Element, view: dict, data: GameData, pos: dict,
-           battles: set[str], no_room: list, unplaced: list, top: float) -> float:
-    """The panel under the map in three columns: the keys; the off-front boxes and the
-    regions never entered; the units with no room on the map. Returns its bottom."""
-    ET.SubElement(svg, "rect", {"x": f"{EDGE:g}", "y": f"{top - 6:.1f}",
-                                "width": f"{WIDTH - 2 * EDGE:g}", "height": "1",
-                                "fill": "#bbbbbb"})
-    width = (WIDTH - 2 * EDGE - 2 * COLUMN_GAP) / 3
-    cols = [Column(svg, EDGE + i * (width + COLUMN_GAP), top, width) for i in range(3)]
-    _keys(cols[0], legend, data)
-    _offmap(cols[1], view, data, pos, battles)
-    cols[1].y = impassable.legend(svg, unplaced, data, cols[1].x, cols[1].y + 4, 1.25)
-    _no_room(cols[2], no_room)
-    return max(c.y for c in cols)
+        y = _box(layer, attrs, box.name, box.name, "", cnt.counters(units, box.id, data),
+                 "#f4f0e0", y + s.pad * 2, s)
+    return y
 
 
 # ---------------------------------------------------------------- the picture
 
-def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
-            seq: int | None = None) -> str:
-    """The whole map for one reader as an SVG document (4.1 adjacency, 1.2 control, 1.4
-    hidden templates through state_view)."""
-
+def scene_of(state: State, data: GameData, reader: str, game_id: str = "",
+             seq: int | None = None, scale: Scale = WHOLE) -> Scene:
+    """What a picture of this position shows its reader (1.4 through state_view)."""
     view = state_view(state, data, reader, game_id, seq)
-    battles = battle_areas(state, data)
-    svg = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "font-family": FONT})
-    ET.SubElement(svg, "title").text = clean(
-        f"{view.get('game_name') or 'Game'}: game {view['game_id']}, record {view['seq']}, "
-        f"for {reader}")
-    ground = ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": f"{WIDTH:.0f}",
-                                         "fill": GROUND})
-    legend = ET.SubElement(svg, "g", {"id": "legend"})
-    top = _header(legend, view)
-    pos, width, height = positions(data, top)
-    regions, unplaced = impassable.place(data, pos, width, height, 0.0,
-                                         [(0.0, 0.0, width, top)])
-    no_room = _draw_map(svg, view, data, pos, battles, (2, top, width - 2, height - 2),
-                        regions)
-    height = _panel(svg, legend, view, data, pos, battles, no_room, unplaced, height + 6) + 16
+    return Scene(view, data, scale, battle_areas(state, data), set(decision_areas(state, data)))
+
+
+def document(svg: ET.Element, width: float, height: float) -> str:
+    """The SVG element as a document, its size set and every text XML-safe."""
     svg.set("width", f"{width:.0f}")
     svg.set("height", f"{height:.0f}")
     svg.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
-    ground.set("height", f"{height:.0f}")
     for el in svg.iter():                    # ids and names from the data: XML-safe text
         if el.text:
             el.text = clean(el.text)
@@ -527,6 +334,45 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
         + "\n"
 
 
+def start(scene: Scene, title: str) -> tuple[ET.Element, ET.Element]:
+    """The SVG element with its title and the ground under everything."""
+    v = scene.view
+    svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1",
+                             "font-family": "DejaVu Sans Condensed, DejaVu Sans, sans-serif"})
+    ET.SubElement(svg, "title").text = clean(
+        f"{v.get('game_name') or 'Game'}: {title}, game {v['game_id']}, record {v['seq']}, "
+        f"for {v['reader']}")
+    ground = _rect(svg, (0, 0, WIDTH, 1), GROUND, "ground")
+    return svg, ground
+
+
+def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
+            seq: int | None = None) -> str:
+    """The whole map for one reader as an SVG document (4.1 adjacency, 1.2 control, 1.4
+    hidden templates through state_view)."""
+    scene = scene_of(state, data, reader, game_id, seq)
+    svg, ground = start(scene, "map")
+    top = mapkeys.header_height(scene.scale)
+    b, placed = layout(scene, top)
+    draw_base(svg, b, data)
+    legend = ET.SubElement(svg, "g", {"id": "legend"})
+    mapkeys.header(legend, scene.view, scene.scale, WIDTH, "map")
+    layer = ET.SubElement(svg, "g", {"id": "areas"})
+    for a in data.map.areas:
+        if a.id in b.pos:
+            draw_area(layer, a, scene, *b.pos[a.id])
+    draw_stacks(svg, placed, scene, b.pos)
+    y = draw_offmap(svg, scene, state, b.pos, b.bottom)
+    colours = {"control": lambda s: control_colour(s, data), "disputed": DISPUTED,
+               "neutral": NEUTRAL}
+    cols = mapkeys.legend(legend, data, y + scene.scale.pad * 3, scene.scale, WIDTH, colours,
+                          rings())
+    y = impassable.legend(svg, b.unplaced, data, cols[0].x, cols[0].y + 4, scene.scale)
+    height = max(y, cols[1].y) + 16
+    ground.set("height", f"{height:.0f}")
+    return document(svg, WIDTH, height)
+
+
 def map_facts(state: State, data: GameData, reader: str, game_id: str = "") -> list[dict]:
     """What map_svg draws of each area, for scripts: its control (1.2), whether it is a Battle
     Area (5.1), and the units the reader may see there (1.4)."""
@@ -535,6 +381,18 @@ def map_facts(state: State, data: GameData, reader: str, game_id: str = "") -> l
     return [{"id": a.id, "name": a.name, "control": view["areas"][a.id]["control"],
              "battle": a.id in battles, "units": [u["id"] for u in view["areas"][a.id]["units"]]}
             for a in data.map.areas]
+
+
+def board_digest(state: State, data: GameData, reader: str) -> str:
+    """A digest of what the map shows its reader of the board: each area's control and the
+    units there as he may see them (1.4), and the EFT box's; not who must act."""
+    view = state_view(state, data, reader)
+    facts = [[a, info["control"], [[u["id"], u.get("summary"), u.get("strength"),
+                                     bool(u.get("entrenched")), bool(u.get("oos"))]
+                                    for u in info["units"]]]
+             for a, info in sorted(view["areas"].items())]
+    facts.append([u["id"] for u in box_views(state, data, reader)])
+    return hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:24]
 
 
 def map_png(state: State, data: GameData, reader: str, game_id: str = "") -> bytes:

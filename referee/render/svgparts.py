@@ -1,28 +1,57 @@
-"""What the map picture's parts share: the size of an area's circle and of a unit line, how
+"""What the map picture's parts share: the sizes of its parts at the size of its writing, how
 wide a text is drawn, and the text an SVG document may hold (svgmap.py draws, labels.py
-places the labels, impassable.py places the seas and neutral countries around them).
+places the labels, counters.py draws the units, impassable.py places the seas and neutral
+countries around them).
 
-Sizes are pixels of the picture as it is drawn to PNG (png.py): a phone shows it 1,000
-pixels wide, so no text is smaller than UNIT_SIZE there.
+Sizes are pixels of the picture as it is drawn to PNG (png.py), 1,000 pixels wide: what a
+phone shows about 400 points wide. Every text of a picture is at least its Scale's `font`
+high: WHOLE for the whole map, CLOSE for the close-up of a decision.
 """
 
+import functools
 import re
-import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
 
-RADIUS = 9.0           # an area's circle
-LINE = 12.5            # height of one line of unit text (the font's ascent and descent)
-UNIT_SIZE = 10.5       # font size of a unit's line
-NAME_SIZE = 11.5       # and of an area's name (bold)
+
+@dataclass(frozen=True)
+class Scale:
+    """The size of a picture's writing, in pixels (the font size of its smallest text), and
+    the sizes of its parts that follow from it."""
+
+    font: float
+
+    @property
+    def radius(self) -> float:
+        """An area's circle: its VP number fits inside."""
+        return round(self.font * 0.8, 1)
+
+    @property
+    def line(self) -> float:
+        """The height of one line of text on a counter or in the legend."""
+        return round(self.font * 1.3, 1)
+
+    @property
+    def pad(self) -> float:
+        """The room inside a counter's edge and between two counters."""
+        return round(self.font * 0.25, 1)
+
+    @property
+    def gap(self) -> float:
+        """The least room between two labels."""
+        return round(self.font * 0.15, 1)
+
+
+WHOLE = Scale(16.0)    # the whole map: every text at least 16 pixels high at 1,000 wide
+CLOSE = Scale(24.0)    # the close-up of a decision: at least 24
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-# The advance of a character in ems in the shipped font (DejaVu Sans Condensed, fonts/), by
-# class, rounded up: narrow, wide and capital characters; anything else is a lower-case
-# letter or a digit. A bold character is wider.
-_NARROW = frozenset("'ijlIJ,. /:;\\|f-()[]t!r")
-_WIDE = frozenset("mwMW%@")
-_CAPS = frozenset("ABCDGHKNOQRUVXZ#+<=>^~&")
-_EM = {False: (0.38, 0.90, 0.76, 0.59), True: (0.45, 1.0, 0.79, 0.66)}
+FONTS = Path(__file__).with_name("fonts")
+# The shipped font's files (DejaVu Sans Condensed) by (bold, italic).
+FACES = {(False, False): "DejaVuSansCondensed.ttf", (True, False): "DejaVuSansCondensed-Bold.ttf",
+         (False, True): "DejaVuSansCondensed-Oblique.ttf",
+         (True, True): "DejaVuSansCondensed-Bold.ttf"}
+MEASURE = 200          # the size texts are measured at, then scaled
 
 
 def clean(text: object) -> str:
@@ -30,21 +59,20 @@ def clean(text: object) -> str:
     return _NOT_XML.sub("", str(text))
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """How wide a text is drawn at this font size in the shipped font, at most (an accented
-    letter as its base letter; a character outside Latin script as a wide one)."""
-    narrow, wide, caps, other = _EM[bold]
-    em = 0.0
-    for ch in text:
-        base = unicodedata.normalize("NFD", ch)[0] if ord(ch) > 127 else ch
-        if ord(base) > 0x24F:
-            em += wide
-        elif base in _NARROW:
-            em += narrow
-        elif base in _WIDE:
-            em += wide
-        elif base in _CAPS:
-            em += caps
-        else:
-            em += other
-    return em * size
+@functools.lru_cache(maxsize=8)
+def face(bold: bool, italic: bool = False, size: int = MEASURE):
+    """The shipped font at a size, as Pillow draws and measures it (OSError without it)."""
+    from PIL import ImageFont  # start-up: loaded only to measure or draw a picture
+
+    return ImageFont.truetype(str(FONTS / FACES[(bold, italic)]), size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _advance(text: str, bold: bool, italic: bool) -> float:
+    return face(bold, italic).getlength(text) / MEASURE
+
+
+def text_width(text: str, size: float, bold: bool = False, italic: bool = False) -> float:
+    """How wide a text is drawn at this font size in the shipped font (its own advances and
+    kerning), with a hair of room."""
+    return _advance(text, bold, italic) * size + 0.5

@@ -1,0 +1,93 @@
+"""`make bench`'s rows for the pictures a mail carries: the whole map and the close-up of a
+decision, drawn as PNG in this process for both sides at a dozen records spread over a
+campaign, with their sizes and how long each took (one process, one core).
+
+The first map a process draws also draws the part of the map that is the same at every
+record (render/mapbase.py, the base png.py keeps); the others find it kept, as the maps of
+one `inbox` or `tick` run do. The times are the process's own (CPU, one core: the drawing
+uses one), from the position to the PNG's bytes. Targets: a PNG at most 150 KB at median,
+a map drawn again in at most 0.2 s at median.
+
+    python -m referee.cli.mapbench JOURNAL
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from ..render.closeup import closeup_svg
+from ..render.png import to_png
+from ..render.svgmap import map_svg
+from ..table import Table
+
+POSITIONS = 12         # records drawn, spread over the journal
+KB = 1024
+LIGHT = 150 * KB       # target: a PNG's size at median
+QUICK = 0.2            # target: a map drawn again, at median, in seconds
+
+
+def _drawn(svg: str) -> tuple[float, int]:
+    t = time.process_time()
+    data = to_png(svg)
+    return time.process_time() - t, len(data)
+
+
+def measure(journal: Path) -> tuple[list[tuple[str, str]], list[tuple[str, bool]]]:
+    """The rows and the targets met: sizes of the whole map and of the close-up, and the
+    time to draw a map to PNG, first in the process and again."""
+    table = Table(journal)
+    last = table.last_seq()
+    seqs = sorted({max(1, last * k // POSITIONS) for k in range(1, POSITIONS + 1)})
+    whole, close, times = [], [], []
+    first = None
+    for seq in seqs:
+        game = table.game(upto=seq)
+        for side in game.data.sides:
+            t = time.process_time()
+            _, size = _drawn(map_svg(game.state, game.data, side, game.game_id))
+            total = time.process_time() - t
+            if first is None:
+                first = total
+            else:
+                times.append(total)
+            whole.append(size)
+            svg = closeup_svg(game.state, game.data, side, game.game_id)
+            if svg is not None:
+                close.append(_drawn(svg)[1])
+    rows = [
+        ("map PNG, whole map: median / largest", f"{_kb(statistics.median(whole))} / "
+                                                 f"{_kb(max(whole))} (target <= 150 KB)"),
+        ("map PNG, close-up of a decision: median / largest",
+         f"{_kb(statistics.median(close))} / {_kb(max(close))}" if close else "none drawn"),
+        ("a map to PNG, first in a process (its static part drawn), CPU",
+         f"{first:.2f} s"),
+        ("a map to PNG, again: median / slowest, CPU", f"{statistics.median(times):.2f} s / "
+                                                       f"{max(times):.2f} s (target <= 0.2 s)"),
+    ]
+    checks = [("map PNG <= 150 KB at median", statistics.median(whole) <= LIGHT),
+              ("map drawn again <= 0.2 s at median", statistics.median(times) <= QUICK)]
+    return rows, checks
+
+
+def _kb(n: float) -> str:
+    return f"{n / KB:.0f} KB"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    rows, checks = measure(Path(args[0]))
+    for k, v in rows:
+        print(f"  {k}  {v}")
+    missed = [label for label, ok in checks if not ok]
+    print("targets: " + ("all met" if not missed else "NOT met: " + "; ".join(missed)))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

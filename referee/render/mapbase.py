@@ -1,0 +1,212 @@
+"""The part of the map picture that is the same at every record: where each area is drawn,
+the lines joining neighbours (4.1), the seas and neutral countries (impassable.py), each
+area's name and its supply mark (6.1), and what is left free for the units.
+
+A schematic, not the printed board: each area is one circle at its `at` position in
+map.yaml (latitude, longitude; equirectangular projection scaled by the cosine of the mean
+latitude), the whole fitted into the picture's width and drawn longer north-south (a phone
+is held upright); areas drawn too close together for their labels are then pushed apart a
+little, so a crowded front still has room beside each area. The picture grows taller by
+steps (`level`) until every unit of a position finds its place (svgmap.py).
+
+What is placed here depends on the data, the size of the writing and the level only, so it
+is worked out once for each and kept while the data is loaded (as game.game_data keeps it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
+
+from ..contracts.mapmodels import Area
+from ..data.gamedata import GameData
+from . import impassable, labels
+from .svgparts import Scale, clean, text_width
+
+WIDTH = 1000.0         # the picture, in pixels
+PAD = 1.9              # the room at the map's edges, in letters of the writing
+STRETCH = 1.2          # north-south distances grow by this much at level 0 ...
+GROWTH = 1.12          # ... and by this much more at each level
+NAME_CHARS = 28        # a longer area name from the data is clipped on the map
+UP = -math.pi / 2
+MARK_REACH = 2.5       # how far from its circle a supply mark may stand, in letters
+NAME_REACH = 5.0       # and a name
+KEEP = (5.5, 2.2)      # the room kept under a circle for its units: letters wide, lines high
+EVEN = 0.85            # how much of a position is its rank rather than its place
+SPREAD = 5.0           # areas closer than this many letters of the writing are pushed apart
+_KEPT: WeakKeyDictionary = WeakKeyDictionary()
+
+
+@dataclass
+class Base:
+    """The static part of a map picture and the space it leaves free."""
+
+    scale: Scale
+    top: float                                   # where the map part starts
+    bottom: float                                # and ends
+    pos: dict[str, tuple[float, float]]
+    links: list[tuple[str, str]]
+    regions: list                                # impassable.Placed
+    unplaced: list                               # regions with no place on the map
+    names: dict[str, tuple] = field(default_factory=dict)    # area -> (box, leader)
+    supply: dict[str, tuple] = field(default_factory=dict)   # area -> box
+    space: labels.Space | None = None
+
+    def ring(self, area: str) -> float:
+        """The radius round an area's circle that its battle and decision rings may fill."""
+        return self.scale.radius + self.scale.font * 0.6
+
+
+def front(data: GameData) -> list[Area]:
+    """The areas drawn on the map: every area but those reached by sea only (ENGLAND)."""
+    return [a for a in data.map.areas if a.kind != "sea_only" and a.at is not None]
+
+
+def project(areas: list[Area], scale: Scale, top: float, stretch: float,
+            width: float = WIDTH) -> tuple[dict[str, tuple[float, float]], float]:
+    """Where each area is drawn and the bottom of the map part, which starts at `top`."""
+    if not areas:
+        return {}, top + 400.0
+    lats = [a.at[0] for a in areas]
+    lons = [a.at[1] for a in areas]
+    k = math.cos(math.radians(sum(lats) / len(lats)))
+    north, west = max(lats), min(lons)
+    margin = PAD * scale.font * 2.2
+    span = max((max(lons) - west) * k, (north - min(lats)) * 0.4, 1e-6)
+    per = (width - 2 * margin) / span                   # pixels per degree
+    xs = even({a.id: (a.at[1] - west) * k * per for a in areas})
+    ys = even({a.id: (north - a.at[0]) * per * stretch for a in areas})
+    above = margin + scale.font * 2        # room for a sea's or a country's label too
+    pos = {a.id: (margin + xs[a.id], top + above + ys[a.id]) for a in areas}
+    pos = spread(pos, scale.font * SPREAD, (margin, width - margin))
+    return pos, max(y for _, y in pos.values()) + above
+
+
+def even(at: dict[str, float]) -> dict[str, float]:
+    """Coordinates along one axis drawn half by their distance and half by their rank, over
+    the same length: a crowded stretch of the front gets more room, an empty one less, and
+    no area changes places with another along the axis."""
+    if len(at) < 2:
+        return dict(at)
+    lo, hi = min(at.values()), max(at.values())
+    order = sorted(at, key=lambda i: (at[i], i))
+    rank = {i: n * (hi - lo) / (len(order) - 1) for n, i in enumerate(order)}
+    return {i: lo + (at[i] - lo) * (1 - EVEN) + rank[i] * EVEN for i in at}
+
+
+def spread(pos: dict[str, tuple[float, float]], least: float,
+           across: tuple[float, float]) -> dict[str, tuple[float, float]]:
+    """The positions with every two areas at least `least` apart where a few small pushes
+    can do it, each area kept within `across` from west to east."""
+    ids = sorted(pos)
+    at = {i: list(pos[i]) for i in ids}
+    for _ in range(40):
+        moved = False
+        for n, a in enumerate(ids):
+            for b in ids[n + 1:]:
+                dx, dy = at[b][0] - at[a][0], at[b][1] - at[a][1]
+                d = math.hypot(dx, dy)
+                if d >= least:
+                    continue
+                moved = True
+                ux, uy = (dx / d, dy / d) if d > 1e-6 else (0.0, 1.0)
+                push = (least - d) / 2 + 0.5
+                at[a][0] -= ux * push
+                at[a][1] -= uy * push
+                at[b][0] += ux * push
+                at[b][1] += uy * push
+        for p in at.values():
+            p[0] = min(max(p[0], across[0]), across[1])
+        if not moved:
+            break
+    top = min(p[1] for p in at.values())
+    shift = min(pos[i][1] for i in ids) - top
+    return {i: (round(at[i][0], 1), round(at[i][1] + shift, 1)) for i in ids}
+
+
+def links(data: GameData, pos: dict) -> list[tuple[str, str]]:
+    """Every pair of neighbours (4.1) whose two areas are drawn on the map, each once."""
+    pairs = {tuple(sorted((a.id, b))) for a in data.map.areas for b in a.neighbours
+             if a.id in pos and b in pos}
+    return sorted(pairs)
+
+
+def area_name(area: Area) -> str:
+    """An area's name as the map writes it."""
+    return impassable.clip(clean(area.name), NAME_CHARS)
+
+
+def base(data: GameData, scale: Scale, top: float, level: int,
+         ids: tuple[str, ...] | None = None) -> Base:
+    """The static part of the map picture for this data, writing and level, of every area
+    on the front or of `ids` only (a close-up); kept."""
+    memo = _KEPT.setdefault(data, {})
+    key = (scale, top, level, ids)
+    if key not in memo:
+        if len(memo) > 24:
+            memo.clear()
+        memo[key] = _base(data, scale, top, level, ids)
+    return memo[key]
+
+
+def _base(data: GameData, scale: Scale, top: float, level: int,
+          ids: tuple[str, ...] | None) -> Base:
+    areas = [a for a in front(data) if ids is None or a.id in ids]
+    pos, bottom = project(areas, scale, top, STRETCH * GROWTH ** level)
+    b = Base(scale, top, bottom, pos, links(data, pos), [], [])
+    b.regions, b.unplaced = impassable.place(data, pos, WIDTH, bottom, scale,
+                                             [(0.0, 0.0, WIDTH, top)])
+    space = labels.Space((2.0, top, WIDTH - 2.0, bottom - 2.0))
+    for a, c in b.links:
+        space.add_segment(*pos[a], *pos[c], soft=True)
+    for p in b.regions:
+        space.add_box(p.box)
+    for a in areas:
+        space.add_circle(*pos[a.id], b.ring(a.id) + 1.0, a.id)
+    named = space.copy()               # a name keeps off the ticks, a counter may hide one
+    for p in b.regions:
+        for _, x, y in p.ticks:
+            space.add_segment(*p.centre, x, y, soft=True)
+            named.add_segment(*p.centre, x, y)
+    kept = named.copy()                # the room under each circle is kept for its units
+    for a in areas:
+        x, y = pos[a.id]
+        half, below = scale.font * KEEP[0] / 2, y + b.ring(a.id) + 2
+        kept.add_box((x - half, below, x + half, below + scale.line * KEEP[1]))
+    crowd = {a.id: sum(math.dist(pos[a.id], p) < scale.font * 6 for p in pos.values())
+             for a in areas}
+    spaces = (kept, named, space)
+    for a in sorted(areas, key=lambda a: -crowd[a.id]):
+        _label(b.names, spaces, a, _name_size(a, scale), UP, NAME_REACH, b)
+    for a in areas:
+        if a.supply_source or a.conditional_supply_source:
+            _label(b.supply, spaces, a, (scale.font * 1.05, scale.font * 1.3), math.pi,
+                   MARK_REACH, b)
+    b.space = space
+    return b
+
+
+def _name_size(area: Area, scale: Scale) -> tuple[float, float]:
+    return text_width(area_name(area), scale.font, True) + 2, scale.font * 1.2
+
+
+def _label(into: dict, spaces: tuple[labels.Space, ...], area: Area,
+           size: tuple[float, float], prefer: float, reach: float, b: Base) -> None:
+    """An area's name or mark where it can be: clear of the room kept for the units and of
+    the lines joining neighbours, else over the lines, else in the room kept (never over a
+    region's tick: the first two spaces); placed in every space. None found: the picture
+    must grow (svgmap.py)."""
+    f = b.scale.font
+    x, y = b.pos[area.id]
+    for n, strict in ((0, True), (0, False), (1, False)):
+        got = labels.place(spaces[n], area.id, x, y, b.ring(area.id), *size, prefer, reach * f,
+                           strict, f)
+        if got is not None:
+            into[area.id] = got
+            for other in spaces:
+                if other is not spaces[n]:
+                    other.add_box(got[0], area.id)
+                    if got[1]:
+                        other.add_segment(*got[1], area.id)
+            return

@@ -1,0 +1,178 @@
+"""The writing around the map picture: who it is for on top, and under the map the key to
+its colours, rings, marks and counters, every line at least the picture's Scale high.
+
+The key to the counters is drawn from the game's data: one sample counter for each nation
+(its letters and colour, units.yaml `counter`) and the letter of each unit type (its
+`code`, or `mark`), so another game's picture explains itself.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from ..data.gamedata import GameData
+from . import counters as cnt
+from .documents import phase_name, player_turn, side_name
+from .svgparts import Scale, clean, text_width
+
+EDGE = 14.0            # the room at the picture's edges
+COLUMN_GAP = 24.0      # between the two columns of the key
+
+
+def fit(text: str, size: float, width: float, bold: bool = False) -> str:
+    """The text clipped with an ellipsis so that it is no wider than `width`."""
+    text = clean(text)
+    while len(text) > 1 and text_width(text, size, bold) > width:
+        text = text[:-2] + "\u2026"
+    return text
+
+
+def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """A text cut into lines no wider than `width` at this size, at spaces where it can."""
+    out, line = [], ""
+    for word in clean(text).split(" "):
+        cand = f"{line} {word}" if line else word
+        if not line or text_width(cand, size, bold) <= width:
+            line = cand
+        else:
+            out.append(line)
+            line = word
+        while text_width(line, size, bold) > width and len(line) > 1:
+            cut = len(line) - 1
+            while cut > 1 and text_width(line[:cut], size, bold) > width:
+                cut -= 1
+            out.append(line[:cut])
+            line = line[cut:]
+    return out + [line]
+
+
+def text(parent: ET.Element, x: float, y: float, words: str, size: float,
+         **attrs) -> ET.Element:
+    """One line of text with its baseline at y."""
+    t = ET.SubElement(parent, "text", {"x": f"{x:.1f}", "y": f"{y:.1f}",
+                                       "font-size": f"{size:g}", **attrs})
+    t.text = clean(words)
+    return t
+
+
+class Column:
+    """A column of the key, written top to bottom."""
+
+    def __init__(self, parent: ET.Element, x: float, y: float, width: float, scale: Scale):
+        self.parent, self.x, self.y, self.width, self.scale = parent, x, y, width, scale
+
+    def write(self, words: str, indent: float = 0.0, **attrs) -> None:
+        f = self.scale.font
+        bold = attrs.get("font-weight") == "bold"
+        for line in wrap(words, f, self.width - indent, bold):
+            self.y += self.scale.line
+            text(self.parent, self.x + indent, self.y, line, f, **attrs)
+
+    def gap(self, h: float) -> None:
+        self.y += h
+
+
+# ---------------------------------------------------------------- the top
+
+def header_height(scale: Scale) -> float:
+    """How high the writing on top of the picture is: three lines, whatever they say."""
+    return round(4 + scale.font * 1.3 * 1.25 + 2 * scale.line + scale.font * 0.6, 1)
+
+
+def header(g: ET.Element, view: dict, scale: Scale, width: float, what: str) -> None:
+    """Who the picture is for, of which game, record and turn, and what it shows."""
+    f, room = scale.font, width - 2 * EDGE
+    y = 4 + f * 1.3 * 1.05
+    text(g, EDGE, y, fit(f"{view.get('game_name') or 'Game'} \u2014 {what} for "
+                         f"{view['reader']}", f * 1.3, room, True), f * 1.3,
+         **{"font-weight": "bold", "class": "reader"})
+    y += scale.line
+    text(g, EDGE, y, fit(f"game {view['game_id']}, record {view['seq']} \u00b7 Turn "
+                         f"{view['turn']} of {view.get('last_turn', view['turn'])}: "
+                         f"{view['label']}", f, room, True), f,
+         **{"font-weight": "bold", "class": "turn"})
+    y += scale.line
+    turn = f", {side_name(view['player'])} {player_turn(view)}" if view.get("player") else ""
+    text(g, EDGE, y, fit(f"{phase_name(view)}{turn} \u00b7 VP {view['vp']['total']}: "
+                         f"{view['vp']['level_name']}", f, room), f, **{"class": "phase"})
+
+
+# ---------------------------------------------------------------- the key
+
+def _swatch(col: Column, draw, words: str) -> None:
+    """A small picture at the start of a line and what it means."""
+    f = col.scale.font
+    draw(col.parent, col.x + f * 0.6, col.y + col.scale.line * 0.62, f * 0.55)
+    col.write(words, indent=f * 1.6)
+
+
+def area_keys(col: Column, data: GameData, colours: dict, rings: dict) -> None:
+    """What the areas' colours, rings and marks mean (1.2, 3.1, 4.1, 5.1.1, 6.1)."""
+    col.write("Areas", **{"font-weight": "bold"})
+    keys = [(colours["control"](s), f"{side_name(s)} control") for s in data.sides]
+    keys += [(colours["disputed"], "Disputed"), (colours["neutral"], "Neutral")]
+    for colour, label in keys:
+        _swatch(col, lambda p, x, y, r, c=colour: _circle(p, x, y, r, c, "#555555", 1.0),
+                label)
+    for stroke, width, dash, words in rings.values():
+        _swatch(col, lambda p, x, y, r, s=stroke, w=width, d=dash: _circle(
+            p, x, y, r, "none", s, w, d), words)
+    for words in ("number in a circle: its VP (3.1)",
+                  "S: supply source in its side's colour; white: only in some cases (6.1)",
+                  "a line joins two neighbouring areas (4.1)",
+                  "dots lead from an area to its name or counters",
+                  "positions are schematic (map.yaml `at`)"):
+        col.write(words)
+
+
+def _circle(parent: ET.Element, x: float, y: float, r: float, fill: str, stroke: str,
+            width: float, dash: str | None = None) -> None:
+    attrs = {"cx": f"{x:.1f}", "cy": f"{y:.1f}", "r": f"{r:.1f}", "fill": fill,
+             "stroke": stroke, "stroke-width": f"{width:g}"}
+    if dash:
+        attrs["stroke-dasharray"] = dash
+    ET.SubElement(parent, "circle", attrs)
+
+
+def _sample(col: Column, c: cnt.Counter, words: str) -> None:
+    """A sample counter at the start of a line and what it means."""
+    w, h = cnt.size(c, col.scale)
+    cnt.draw(col.parent, c, col.x, col.y + 3, col.scale).set("class", "counter key")
+    col.gap(h - col.scale.line + 6)
+    col.write(words, indent=w + col.scale.font * 0.5)
+
+
+def counter_keys(col: Column, data: GameData) -> None:
+    """What a counter says: each nation's letters and colour, the army's number, strength
+    and contents, each type's letter and the markers (1.2.3, 1.4, 4.3, 8.1, 8.4)."""
+    col.write("Counters", **{"font-weight": "bold"})
+    for nation, n in data.units.nations.items():
+        letters, fill, ink = cnt.look(nation, n.side, data)
+        sample = cnt.Counter("", "", n.side, nation, fill, ink, f"{letters} 1", "", "", (), "",
+                             None)
+        _sample(col, sample, f"{n.name} ({side_name(n.side)}), army 1")
+    letters, fill, ink = cnt.look(*next(iter((k, v.side) for k, v in
+                                             data.units.nations.items())), data)
+    army = cnt.Counter("", "", "", "", fill, ink, f"{letters} 1", "8", "5I+2A+1C",
+                       ("E", "OoS"), "", None)
+    _sample(col, army, "army 1: 8 units on its template, what it holds under it "
+                       "(? and nothing under it: a template hidden from you, 1.4)")
+    col.write("E: entrenched (4.3); OoS: out of supply (6.5)")
+    codes = [f"{cnt.type_mark(k, data)} {k.replace('_', ' ')}"
+             for k, t in data.units.unit_types.items() if t.class_ != "army"]
+    col.write("Letters: " + ", ".join(codes) + "; a counter standing alone shows its "
+              "letter and number (I03: infantry 03); a fort's square is its strength (8.4)")
+
+
+def legend(g: ET.Element, data: GameData, y: float, scale: Scale, width: float,
+           colours: dict, rings: dict) -> tuple[Column, Column]:
+    """The key in two columns under the map, starting at y; returns the columns (their `y`
+    is where each ends)."""
+    ET.SubElement(g, "rect", {"x": f"{EDGE:g}", "y": f"{y:.1f}", "width": f"{width - 2 * EDGE:g}",
+                              "height": "1", "fill": "#bbbbbb"})
+    half = (width - 2 * EDGE - COLUMN_GAP) / 2
+    left = Column(g, EDGE, y + 4, half, scale)
+    right = Column(g, EDGE + half + COLUMN_GAP, y + 4, half, scale)
+    area_keys(left, data, colours, rings)
+    counter_keys(right, data)
+    return left, right

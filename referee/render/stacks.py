@@ -1,0 +1,118 @@
+"""Where each area's counters go on the map picture: together in a small grid beside the
+area's circle (one column, or two or three side by side), a dotted leader to the circle when
+the grid stands off; where no grid of them has room, each counter on its own with its own
+leader. Every place is checked against everything drawn (labels.Space): no counter over
+another, over a name, a mark, a circle or a leader, and over a line joining two neighbours
+only where no place clear of the lines is near. An area whose counters find no place at
+all makes the whole picture grow (svgmap.py): no unit is ever left off.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from . import counters as cnt
+from . import labels
+from .mapbase import Base
+from .svgparts import Scale
+
+DOWN = math.pi / 2
+REACH = 8.0            # how far from its circle a stack may stand, in letters of the writing
+FAR = 14.0             # how far when no place is that near
+RETRIES = 3            # the times an area that found no place is tried first again
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Counters of one area placed together: their grid's box, its leader, and each
+    counter with its top left corner."""
+
+    area: str
+    box: labels.Box
+    leader: tuple[float, float, float, float] | None
+    cells: tuple[tuple[cnt.Counter, float, float], ...]
+
+
+def grid(cs: list[cnt.Counter], scale: Scale, columns: int
+         ) -> tuple[float, float, list[tuple[float, float]]]:
+    """Counters in rows of `columns`: the grid's width and height, and each counter's offset
+    from its top left corner."""
+    sizes = [cnt.size(c, scale) for c in cs]
+    gap = scale.pad
+    widths = [max(sizes[i][0] for i in range(k, len(cs), columns))
+              for k in range(min(columns, len(cs)))]
+    heights = [max(s[1] for s in sizes[r:r + columns]) for r in range(0, len(cs), columns)]
+    offsets = []
+    for i in range(len(cs)):
+        col, row = i % columns, i // columns
+        offsets.append((sum(widths[:col]) + gap * col, sum(heights[:row]) + gap * row))
+    return sum(widths) + gap * (len(widths) - 1), sum(heights) + gap * (len(heights) - 1), \
+        offsets
+
+
+def _shapes(n: int) -> tuple[int, ...]:
+    """The numbers of columns tried for n counters, the one that reads best first."""
+    if n <= 2:
+        return (1, 2)
+    if n <= 4:
+        return (1, 2) if n == 3 else (2, 1)
+    return (2, 3, 1)
+
+
+def _try(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter],
+         columns: int, strict: bool | None, reach: float = REACH) -> Stack | None:
+    w, h, offsets = grid(cs, base.scale, columns)
+    x, y = base.pos[area]
+    f = base.scale.font
+    got = labels.place(space, area, x, y, base.ring(area), w, h, DOWN, reach * f, strict, f)
+    if got is None:
+        return None
+    box, leader = got
+    cells = tuple((c, box[0] + dx, box[1] + dy) for c, (dx, dy) in zip(cs, offsets))
+    return Stack(area, box, leader, cells)
+
+
+def place_area(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter]
+               ) -> list[Stack] | None:
+    """The stacks of one area's counters, added to the space: one grid clear of the lines if
+    one fits, else one over them, else each counter alone; None when one finds no place."""
+    for reach in (REACH, FAR):
+        for columns in _shapes(len(cs)):
+            got = _try(space, base, area, cs, columns, None, reach)
+            if got is not None:
+                return [got]
+    out = []
+    for c in cs:
+        got = _try(space, base, area, [c], 1, None, FAR)
+        if got is None:
+            return None
+        out.append(got)
+    return out
+
+
+def place_all(space: labels.Space, base: Base, by_area: dict[str, list[cnt.Counter]]
+              ) -> list[Stack] | None:
+    """Every area's stacks, the areas with the most to place first; an area that finds no
+    place is tried first again, a few times; None when one still finds none (the picture
+    must grow)."""
+    scale = base.scale
+
+    def bulk(area: str) -> float:
+        return sum(w * h for w, h in (cnt.size(c, scale) for c in by_area[area]))
+
+    order = sorted((a for a in by_area if by_area[a]), key=lambda a: (-bulk(a), a))
+    for _ in range(RETRIES):
+        room, out, failed = space.copy(), [], None
+        for area in order:
+            got = place_area(room, base, area, by_area[area])
+            if got is None:
+                failed = area
+                break
+            out += got
+        if failed is None:
+            space.__dict__.update(room.__dict__)
+            return out
+        order.remove(failed)
+        order.insert(0, failed)
+    return None

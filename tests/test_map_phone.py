@@ -1,0 +1,192 @@
+"""The pictures of a mail, read as a phone shows them (1,000 pixels wide, about 400 points).
+
+A mail that asks a decision about a battle carries first the close-up of the battle's area
+and its neighbours, then the whole map; the PNGs are decoded and the height of each label's
+ink measured in the pixels (the font is shipped, so its capitals are exactly 0.729 of its
+size high): every counter's letters and every area's name at least 24 pixels in the
+close-up and 16 in the whole map. A mail that asks nothing and whose board has not changed
+carries no picture and says which mail holds the last one. Each PNG is at most 150 KB.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import io
+
+import pytest
+import yaml
+from mailboxes import write_maildir
+from PIL import Image
+
+import gamecalls as g
+import mapreading as mr
+from casebook import SECRET, position
+from referee.mail.pictures import MailPictures
+from referee.render import closeup, png, svgmap
+from referee.store.dice import secret_path, write_secret
+from referee.table import Table
+
+CAPITALS = 0.729                 # DejaVu Sans: the height of a capital letter, in ems
+LIGHT = 150 * 1024
+
+
+@pytest.fixture(scope="module")
+def battle(tmp_path_factory) -> dict:
+    """The 5.3.4 example up to its battle: the German 1st Army has moved into Saint-Mihiel
+    and the Entente is asked its combat cards; each player registered for mail."""
+    tmp = tmp_path_factory.mktemp("phone")
+    sc = position("1914", turn=4, player="german", hands={"german": ["off-01"],
+                                                          "entente": ["ers3-01"]},
+                  remove_units=["ge-1", "ge-2"],
+                  add_units=["ge-1 ge army metz 5I+2A", "fr-i-03 fr infantry st_mihiel"])
+    spath = tmp / "battle.yaml"
+    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    journal = tmp / "battle.jsonl"
+    secret = secret_path(journal)       # beside the journal: each test has its own home
+    write_secret(secret, bytes.fromhex(SECRET))
+    g.create_game(journal, str(spath), "committed", [], game_id="phone", secret_file=secret,
+                  players=["german=kaiser@example.org", "entente=joffre@example.net"])
+    for text in ("play offensive", "move ge-1 st_mihiel", "end movement"):
+        r = g.submit(journal, "german", [text], None)
+        assert r.rejected is None, r.rejected
+    return {"journal": journal, "tmp": tmp}
+
+
+def ink_height(image: Image.Image, box: mr.Box) -> int:
+    """The rows of a text's box that hold dark ink (its writing is #111 or #222)."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    crop = image.crop((x0 + 1, y0, x1 - 1, y1)).convert("L")
+    w, h = crop.size
+    px = crop.load()
+    rows = [y for y in range(h) if any(px[x, y] < 110 for x in range(w))]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
+def heights(svg: str, data: bytes) -> list[tuple[str, int, float]]:
+    """(label, ink height in pixels, its font size) of every counter's head and area name."""
+    root = mr.parse(svg)
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.size[0] == 1000
+    parents = {c: p for p in root.iter() for c in p}
+    out = []
+    for t in root.iter(f"{mr.NS}text"):
+        if t.get("class") in ("head", "name") and t.get("data-area", "x") and \
+                mr.styled(t, parents, "font-weight") == "bold":
+            if "key" in (parents[t].get("class") or ""):
+                continue
+            out.append((t.text, ink_height(image.convert("RGB"), mr.text_box(t, parents)),
+                        float(mr.styled(t, parents, "font-size"))))
+    return out
+
+
+def test_the_closeup_and_the_whole_map_are_readable_on_a_phone(battle):
+    """The label heights measured in the PNG: at least 24 pixels of writing in the
+    close-up, 16 in the whole map (capitals 0.729 of that, less a pixel of antialiasing)."""
+    game = g.open_game(battle["journal"])
+    assert game.state.pending.side == "entente"
+    near = closeup.closeup_areas(game.state, game.data)
+    assert "st_mihiel" in near and "verdun" in near and 3 < len(near) <= closeup.MOST
+    for svg, least in ((closeup.closeup_svg(game.state, game.data, "entente", game.game_id),
+                        24), (svgmap.map_svg(game.state, game.data, "entente",
+                                             game.game_id), 16)):
+        data = png.to_png(svg)
+        assert len(data) <= LIGHT
+        found = heights(svg, data)
+        assert len(found) > (6 if least == 24 else 80)
+        for text, ink, size in found:
+            assert size >= least and ink >= CAPITALS * least - 1, (least, text, ink, size)
+        assert all(float(t.get("font-size") or 99) >= least
+                   for t in mr.parse(svg).iter(f"{mr.NS}text")), least
+
+
+def _mails(folder) -> dict[str, email.message.EmailMessage]:
+    out = {}
+    for p in sorted(folder.iterdir()):
+        if p.suffix == ".eml":
+            msg = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            out[str(msg["To"])] = msg
+    return out
+
+
+def test_a_mail_asking_a_battle_decision_carries_the_closeup_first_then_the_map(battle, cli):
+    journal, tmp = battle["journal"], battle["tmp"]
+    box = write_maildir(tmp / "box", [])
+    r = cli("inbox", journal, box, "--outbox", tmp / "out", "--map")
+    assert r.exit_code == 0, r.stderr
+    mails = _mails(tmp / "out")
+    asked = [(a.get_filename(), a.get_content())
+             for a in mails["joffre@example.net"].iter_attachments()]
+    assert [n for n, _ in asked] == ["closeup.png", "map.png"]
+    told = [a.get_filename() for a in mails["kaiser@example.org"].iter_attachments()]
+    assert told == ["map.png"]                    # the first map he is sent: the board is new
+    for _, data in asked:
+        image = Image.open(io.BytesIO(data))
+        image.load()
+        assert image.format == "PNG" and image.size[0] == 1000 and len(data) <= LIGHT
+
+
+def test_a_mail_that_asks_nothing_of_an_unchanged_board_points_to_the_last_map(battle):
+    """pictures.py: the side asked gets the pictures again; the other, whose board has not
+    changed since his last map, none, and the line saying where that map is."""
+    table = Table(battle["journal"])
+    ledger = {"maps": {}}
+    pictures = MailPictures(table, ledger, True)
+    shown, note = pictures.for_mail("german")
+    assert [n for n, _ in shown] == ["map.png"] and note == ""
+    again = MailPictures(table, ledger, True)
+    shown, note = again.for_mail("german")
+    seq = table.game().state.seq
+    assert shown == [] and note == (f"The board is as the map of the mail of record #{seq} "
+                                    f"shows it (map.png there).")
+    assert [n for n, _ in again.for_mail("entente")[0]] == ["closeup.png", "map.png"]
+    assert again.for_mail("entente", refusal=True) == ([], note)
+    assert MailPictures(table, ledger, False).for_mail("entente") == ([], "")
+
+
+def test_map_close_up_draws_the_decisions_areas_and_refuses_when_there_are_none(battle, cli,
+                                                                                tmp_path):
+    out = tmp_path / "close.png"
+    r = cli("map", battle["journal"], "--as", "entente", "--close-up", "-o", out)
+    assert r.exit_code == 0, r.stderr
+    assert Image.open(out).size[0] == 1000
+    r = cli("map", battle["journal"], "--as", "entente", "--close-up", "--at", "1", "-o",
+            tmp_path / "none.svg")
+    assert r.exit_code == 2 and "concerns no area" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_reminder_says_which_mail_holds_the_last_map(battle, tmp_path):
+    """A reminder carries no picture: it names the record of the mail with the last map."""
+    from referee.base.clock import now
+    from referee.mail.ledger import load_ledger, save_ledger
+    from referee.mail.reminders import Post
+
+    table = Table(battle["journal"])
+    head = table.records[0]["hash"]
+    ledger = load_ledger("phone", head)
+    assert Post(table, table.raw, tmp_path, now(), "phone").map_line("entente") == ""
+    MailPictures(table, ledger, True).for_mail("entente")
+    save_ledger(ledger)
+    seq = table.game().state.seq
+    assert Post(table, table.raw, tmp_path, now(), "phone").map_line("entente") == (
+        f"The board is as the map of the mail of record #{seq} shows it (map.png there).")
+
+
+def test_the_players_guide_shows_the_pictures_of_one_mail_and_explains_the_counters():
+    """docs/player.md shows the close-up and the whole map of the demo's battle mail (drawn by
+    `make docs`, referee/cli/docpictures.py) and says how to read a counter."""
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    text = (docs / "player.md").read_text(encoding="utf-8")
+    for name in ("mail-closeup.png", "mail-map.png"):
+        assert f"]({name})" in text
+        data = (docs / name).read_bytes()
+        image = Image.open(io.BytesIO(data))
+        image.load()
+        assert image.format == "PNG" and image.size[0] == 1000 and len(data) <= LIGHT
+    section = text[text.index("## The pictures"):text.index("## How to answer")]
+    for words in ("`GE`", "white square", "`4I+1C+1A+1G`", "`?`", "`GE C01`", "`BE F 3`",
+                  "`E` tag", "`OoS` tag", "gold ring"):
+        assert words in section, words
