@@ -84,21 +84,6 @@ def box_to_point(box, px, py) -> float:
     return math.hypot(max(x0 - px, 0, px - x1), max(y0 - py, 0, py - y1))
 
 
-def segment_meets_box(x0, y0, x1, y1, box) -> bool:
-    """Whether a segment enters a box (Liang-Barsky clipping)."""
-    lo, hi = 0.0, 1.0
-    for p, q in ((x0 - x1, x0 - box[0]), (x1 - x0, box[2] - x0),
-                 (y0 - y1, y0 - box[1]), (y1 - y0, box[3] - y0)):
-        if p == 0:
-            if q < 0:
-                return False
-        elif p < 0:
-            lo = max(lo, q / p)
-        else:
-            hi = min(hi, q / p)
-    return lo <= hi
-
-
 def boxes_meet(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -154,7 +139,7 @@ def test_no_region_meets_an_area_circle_or_name(maps, game):
             for area, (cx, cy, r) in areas.items():
                 assert segment_to_point(x0, y0, x1, y1, cx, cy) > r, (rid, area)
             for area, ground in names.items():
-                assert not segment_meets_box(x0, y0, x1, y1, ground), (rid, t.get("data-area"),
+                assert not mr.segment_meets_box(x0, y0, x1, y1, ground), (rid, t.get("data-area"),
                                                                       area)
     assert not any(boxes_meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
 
