@@ -513,3 +513,26 @@ def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> No
         _tell_answered(j, j.raw, [r for r in answered if r.get("at") == last_at], outbox,
                        now, games_dir)
 
+
+
+def quiet_until(journal: Path, now: datetime, games_dir: Path | None = None
+                ) -> datetime | None:
+    """After a pass at `now` that did all the deadlines asked: the first later moment one
+    may ask something again (a reminder's time, a deadline), None when none ever will (no
+    deadlines, a paused game, every due already ruled), or `now` when a due has passed
+    and is not yet ruled (the next pass must look)."""
+    j = Table(journal, games_dir)
+    if not g_timeline.has_deadlines(j.raw):
+        return None
+    tl = _timeline(j, j.raw)
+    if tl.paused:
+        return None
+    moments: list[datetime] = []
+    for d in tl.dues:
+        if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+            continue
+        if now >= d.due:
+            return now
+        moments += [d.due - r for r in tl.settings.reminders if d.due - r > now]
+        moments.append(d.due)
+    return min(moments) if moments else None

@@ -26,7 +26,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.clock import now as clock_now
-from ..base.errors import RefereeError, UsageError
+from ..base.errors import RefereeError
 from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
 from ..store import home, mailsettings
@@ -34,20 +34,18 @@ from ..store.journal import signed_only
 from ..store.mailroute import (
     ROUTE,
     check_target,
-    former_outboxes,
     is_local,
-    mail_route,
-    route_problem,
 )
-from ..store.players import compact, order_key, roster
-from ..store.secrets import load_secret
+from ..store.players import compact, roster
 from ..table import Table
+from . import gameindex
 from . import message as mailtext
 from .delivery import (
     Fetched,
     TransportError,
     open_source,
     send_owed,
+    spool_files,
 )
 from .inbox import SUBJECT_TAG, Outcome, held_sides, inbox, owed_reply
 from .ledger import (
@@ -62,103 +60,10 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, read_source
-from .reminders import GRACE, check_deadlines
+from .reminders import GRACE, check_deadlines, quiet_until
+from .tickgame import Game, game_tag, journals_in, load_game
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
 from .waiting import waits_on_a_person
-
-
-@dataclass
-class Game:
-    """A game as tick sees it: its journal, id, route, spool and the keys that claim mail."""
-
-    journal: Path
-    game_id: str
-    header_hash: str
-    source: str | None
-    target: str | None
-    keys: list[str]
-    addresses: dict[str, str] = field(default_factory=dict)     # side -> address registered
-    lines: list[str] = field(default_factory=list)
-    messages: list[dict] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    kind: str = "campaign"      # its GameKind's name
-    routed: bool = True         # its kind has a mail route of its own (GameKind features)
-    direct: bool = False        # its kind reads each mail whole (GameKind mail "direct")
-    # Whether this pass read all of the game's new mail (None: not yet; a game with no
-    # source has no mail to read): a deadline is ruled missed only after such a read.
-    read: bool | None = None
-    former: list[str] = field(default_factory=list)     # outbox folders of earlier routes
-
-    @property
-    def spool(self) -> Path:
-        """Where its owed mails wait: the outbox folder of `outbox:DIR`, else a folder of
-        this user's own."""
-        if self.target and self.target.startswith("outbox:"):
-            return Path(self.target.removeprefix("outbox:"))
-        return home.data_dir("spool", _tag(self.game_id, self.header_hash))
-
-    def log(self, line: str) -> None:
-        self.lines.append(f"{self.game_id}: {line}")
-
-    def fail(self, problem: str) -> None:
-        self.problems.append(f"{self.game_id}: {problem}")
-        self.log(f"problem  {problem}")
-
-
-def _tag(game_id: str, header_hash: str) -> str:
-    return hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
-
-
-def journals_in(path: Path) -> list[Path]:
-    """The journal named, or every *.jsonl journal of a folder (in name order)."""
-    if path.is_dir():
-        found = sorted(p for p in path.glob("*.jsonl") if p.is_file())
-        if not found:
-            raise UsageError(f"{path}: no journal (*.jsonl) in this folder")
-        return found
-    if not path.is_file():
-        raise UsageError(f"{path}: no such journal or folder of journals")
-    return [path]
-
-
-def load_game(journal: Path, games_dir: Path | None) -> Game:
-    """A game's route and the order keys that claim its mail (UsageError when its route is
-    not one the referee would write: a forged record is played no further than verify
-    would let it). A game whose kind has no mail route of its own is passed over."""
-    table = Table(journal, games_dir).whole()
-    head = table.records[0]
-    if "route" not in table.kind.features:
-        return Game(journal, head["game_id"], head["hash"], None, None, [],
-                    kind=table.kind.name, routed=False)
-    route = mail_route(table.records)
-    wrong = route_problem(route)
-    if wrong is not None:
-        raise UsageError(f"the mail route in force is not one the referee writes ({wrong}); "
-                         f"`referee verify {named(journal)}` names the record")
-    keys, addresses = _claims(table)
-    return Game(journal, head["game_id"], head["hash"], route["source"], route["target"],
-                keys, addresses, kind=table.kind.name, direct=table.kind.mail == "direct",
-                former=former_outboxes(table.records))
-
-
-def _claims(table: Table) -> tuple[list[str], dict[str, str]]:
-    """The order keys that claim a game's mail, and its sides' addresses. A game whose kind
-    reads its mail directly asks the kind (its moderator orders by mail too)."""
-    if table.kind.mail == "direct":
-        people = table.kind.players(table)
-        return list(table.kind.order_keys(table).values()), \
-            {s: a for s, a in people.items() if s != MODERATOR}
-    game = table.game()
-    secret = load_secret(game.journal.path, game.header)
-    keys = []
-    people = roster(table.records)
-    if secret is not None:
-        keys = [order_key(secret, game.game_id, side, p.get("key_no") or 0)
-                for side, p in people.items() if side != MODERATOR]
-    addresses = {side: str(p.get("address", "")) for side, p in people.items()
-                 if side != MODERATOR}
-    return keys, addresses
-
 
 # ---------------------------------------------------------------- claiming
 
@@ -215,12 +120,8 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
 
 
 def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
-    games, broken = [], []
-    for journal in journals_in(path):
-        try:
-            games.append(load_game(journal, games_dir))
-        except RefereeError as exc:
-            broken.append(f"{named(journal)}: {exc}")
+    index = gameindex.load(path)
+    games, broken = _games(path, games_dir, index)
     games, twins = _one_journal_a_game(games)
     broken += twins
     unclaimed: list[str] = []
@@ -248,10 +149,69 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
             continue
         unclaimed += left
         fresh += not_told(source, left)
+    moment = clock_now()
+    idle = {x.journal.name for x in games if _idle(x, index, moment)}
     for x in games:
-        if x.routed and x.target is not None:
+        if x.routed and x.target is not None and x.journal.name not in idle:
             _after_mail(x, games_dir, with_map)
+    gameindex.save(path, _indexed(games, index, idle, games_dir, moment))
     return TickReport(games, unclaimed, broken, fresh)
+
+
+# What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
+INDEXED = ("game_id", "header_hash", "source", "target", "keys", "addresses", "kind",
+           "routed", "direct", "former")
+
+
+def _games(path: Path, games_dir, index: dict) -> tuple[list[Game], list[str]]:
+    """Each journal's game: from the index while the journal is as it found it, else read
+    (a journal that cannot be read is a problem line)."""
+    games, broken = [], []
+    for journal in journals_in(path):
+        fields = gameindex.serves(index.get(journal.name), journal)
+        try:
+            games.append(Game(journal, **{k: fields[k] for k in INDEXED}, indexed=True)
+                         if fields is not None else load_game(journal, games_dir))
+        except (KeyError, TypeError):
+            index.pop(journal.name, None)
+            games.append(load_game(journal, games_dir))
+        except RefereeError as exc:
+            broken.append(f"{named(journal)}: {exc}")
+    return games, broken
+
+
+def _idle(x: Game, index: dict, moment) -> bool:
+    """A game the pass may leave alone: served by the index, no mail for it, its mailbox
+    read, its deadlines asking nothing now and no mail owed in its spool."""
+    return x.indexed and x.routed and x.target is not None and not x.messages and \
+        not x.problems and x.read is not False and \
+        gameindex.quiet(index[x.journal.name], moment) and not _to_send(x)
+
+
+def _to_send(x: Game) -> bool:
+    """Whether mails wait in the game's spool to be sent (an outbox:DIR route's mails stay
+    in their folder for the moderator: none is the referee's to send)."""
+    return not (x.target or "").startswith("outbox:") and bool(spool_files(x.spool))
+
+
+def _indexed(games: list[Game], index: dict, idle: set[str], games_dir, moment) -> dict:
+    """The index after the pass: an idle game's entry as it was, and one for each game the
+    pass left with nothing wrong and nothing owed."""
+    out = {}
+    for x in games:
+        name = x.journal.name
+        if name in idle:
+            out[name] = index[name]
+        elif x.routed and x.target is not None and not x.problems and not _to_send(x):
+            try:
+                quiet = quiet_until(x.journal, moment, games_dir)
+            except RefereeError:
+                continue
+            made = gameindex.entry(x.journal, {k: getattr(x, k) for k in INDEXED}, quiet,
+                                   moment)
+            if made is not None:
+                out[name] = made
+    return out
 
 
 def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
@@ -517,7 +477,7 @@ def game_lock(x: Game):
     import portalocker
 
     folder = home.ensure_dir(home.data_dir("locks"))
-    with open(folder / f"{_tag(x.game_id, x.header_hash)}.lock", "a") as fh:
+    with open(folder / f"{game_tag(x.game_id, x.header_hash)}.lock", "a") as fh:
         portalocker.lock(fh, portalocker.LOCK_EX)
         try:
             yield

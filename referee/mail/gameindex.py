@@ -1,0 +1,93 @@
+"""The index of a folder's games that lets an idle `tick` pass skip a game without opening
+its journal: for each journal, its fingerprint (size, change time, inode and its last
+record's hash), what tick needs to claim its mail (its id, route, order keys, addresses),
+and the first moment its deadlines may ask anything again.
+
+It is a cache, kept in this user's referee home and signed like the ledger, bound to the
+folder it indexes. It is never believed over a journal: an entry serves only while the
+journal's fingerprint is the one recorded, and is written only after a full pass of that
+game found nothing wrong and left nothing owed. A missing, damaged, foreign or planted
+index, or another folder's, is a miss, and the pass opens every journal as without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+from ..store import home
+
+VERSION = 1
+TAIL = 8192                 # bytes read from a journal's end for its last record
+
+
+def _path(folder: Path) -> Path:
+    tag = hashlib.sha256(str(folder).encode()).hexdigest()[:32]
+    return home.data_dir("index") / f"{tag}.index"
+
+
+def _where(path: Path) -> Path:
+    return path.resolve()
+
+
+def load(path: Path) -> dict[str, dict]:
+    """The entries of the index of `path` (a folder or one journal), by journal name; {}
+    when there is none this user's referee wrote for it."""
+    where = _where(path)
+    data = home.read_signed(_path(where))
+    if not isinstance(data, dict) or data.get("version") != VERSION or \
+            data.get("folder") != str(where) or not isinstance(data.get("games"), dict):
+        return {}
+    return {k: v for k, v in data["games"].items() if isinstance(v, dict)}
+
+
+def save(path: Path, entries: dict[str, dict]) -> None:
+    """Keep the index (best effort: a cache that cannot be written is rebuilt)."""
+    where = _where(path)
+    home.write_signed(_path(where), {"version": VERSION, "folder": str(where),
+                                     "games": entries})
+
+
+def fingerprint(journal: Path) -> list | None:
+    """What changes whenever the journal does: its size, change time, inode and device,
+    and the hash of its last record (None when it cannot be read)."""
+    try:
+        with open(journal, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            fh.seek(max(st.st_size - TAIL, 0))
+            tail = fh.read(TAIL)
+    except OSError:
+        return None
+    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    try:
+        digest = json.loads(last).get("hash")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    if not isinstance(digest, str):
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev, digest]
+
+
+def entry(journal: Path, fields: dict, quiet: datetime | None, now: datetime) -> dict | None:
+    """An entry for a game after a full pass at `now` (None: it may not be skipped)."""
+    printed = fingerprint(journal)
+    if printed is None or (quiet is not None and quiet <= now):
+        return None
+    return {"print": printed, "game": fields,
+            "quiet": None if quiet is None else quiet.timestamp()}
+
+
+def serves(found: dict | None, journal: Path) -> dict | None:
+    """The game's fields from its entry, while the journal is as the entry found it."""
+    if not isinstance(found, dict) or not isinstance(found.get("game"), dict):
+        return None
+    return found["game"] if found.get("print") == fingerprint(journal) else None
+
+
+def quiet(found: dict, now: datetime) -> bool:
+    """Whether the game's deadlines ask nothing at `now`, as its entry says."""
+    until = found.get("quiet")
+    return until is None or (isinstance(until, (int, float)) and now.timestamp() < until)

@@ -1,0 +1,111 @@
+"""A game as `tick` sees it: its journal, id, route, spool and what claims its mail, read
+from its journal (or from the folder's index, gameindex.py), and the journals of a folder."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..base.errors import UsageError
+from ..base.readers import MODERATOR
+from ..store import home
+from ..store.mailroute import former_outboxes, mail_route, route_problem
+from ..store.players import order_key, roster
+from ..store.secrets import load_secret
+from ..table import Table
+from .leftover import named
+
+
+@dataclass
+class Game:
+    """A game as tick sees it: its journal, id, route, spool and the keys that claim mail."""
+
+    journal: Path
+    game_id: str
+    header_hash: str
+    source: str | None
+    target: str | None
+    keys: list[str]
+    addresses: dict[str, str] = field(default_factory=dict)     # side -> address registered
+    lines: list[str] = field(default_factory=list)
+    messages: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    kind: str = "campaign"      # its GameKind's name
+    routed: bool = True         # its kind has a mail route of its own (GameKind features)
+    direct: bool = False        # its kind reads each mail whole (GameKind mail "direct")
+    # Whether this pass read all of the game's new mail (None: not yet; a game with no
+    # source has no mail to read): a deadline is ruled missed only after such a read.
+    read: bool | None = None
+    former: list[str] = field(default_factory=list)     # outbox folders of earlier routes
+    indexed: bool = False       # served by the folder's index, its journal not opened
+
+    @property
+    def spool(self) -> Path:
+        """Where its owed mails wait: the outbox folder of `outbox:DIR`, else a folder of
+        this user's own."""
+        if self.target and self.target.startswith("outbox:"):
+            return Path(self.target.removeprefix("outbox:"))
+        return home.data_dir("spool", game_tag(self.game_id, self.header_hash))
+
+    def log(self, line: str) -> None:
+        self.lines.append(f"{self.game_id}: {line}")
+
+    def fail(self, problem: str) -> None:
+        self.problems.append(f"{self.game_id}: {problem}")
+        self.log(f"problem  {problem}")
+
+
+def game_tag(game_id: str, header_hash: str) -> str:
+    return hashlib.sha256(f"{game_id}/{header_hash}".encode()).hexdigest()[:32]
+
+
+def journals_in(path: Path) -> list[Path]:
+    """The journal named, or every *.jsonl journal of a folder (in name order)."""
+    if path.is_dir():
+        found = sorted(p for p in path.glob("*.jsonl") if p.is_file())
+        if not found:
+            raise UsageError(f"{path}: no journal (*.jsonl) in this folder")
+        return found
+    if not path.is_file():
+        raise UsageError(f"{path}: no such journal or folder of journals")
+    return [path]
+
+
+def load_game(journal: Path, games_dir: Path | None) -> Game:
+    """A game's route and the order keys that claim its mail (UsageError when its route is
+    not one the referee would write: a forged record is played no further than verify
+    would let it). A game whose kind has no mail route of its own is passed over."""
+    table = Table(journal, games_dir).whole()
+    head = table.records[0]
+    if "route" not in table.kind.features:
+        return Game(journal, head["game_id"], head["hash"], None, None, [],
+                    kind=table.kind.name, routed=False)
+    route = mail_route(table.records)
+    wrong = route_problem(route)
+    if wrong is not None:
+        raise UsageError(f"the mail route in force is not one the referee writes ({wrong}); "
+                         f"`referee verify {named(journal)}` names the record")
+    keys, addresses = _claims(table)
+    return Game(journal, head["game_id"], head["hash"], route["source"], route["target"],
+                keys, addresses, kind=table.kind.name, direct=table.kind.mail == "direct",
+                former=former_outboxes(table.records))
+
+
+def _claims(table: Table) -> tuple[list[str], dict[str, str]]:
+    """The order keys that claim a game's mail, and its sides' addresses. A game whose kind
+    reads its mail directly asks the kind (its moderator orders by mail too)."""
+    if table.kind.mail == "direct":
+        people = table.kind.players(table)
+        return list(table.kind.order_keys(table).values()), \
+            {s: a for s, a in people.items() if s != MODERATOR}
+    game = table.game()
+    secret = load_secret(game.journal.path, game.header)
+    keys = []
+    people = roster(table.records)
+    if secret is not None:
+        keys = [order_key(secret, game.game_id, side, p.get("key_no") or 0)
+                for side, p in people.items() if side != MODERATOR]
+    addresses = {side: str(p.get("address", "")) for side, p in people.items()
+                 if side != MODERATOR}
+    return keys, addresses

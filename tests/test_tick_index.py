@@ -1,0 +1,148 @@
+"""The folder index that lets an idle `tick` pass leave a game's journal unopened
+(referee/mail/gameindex.py): a pass with no mail and nothing due reads no journal; an
+index deleted, truncated, another folder's, or older than a journal is a miss and the pass
+does what it does without one; a moderator's order between passes is seen; a reminder
+comes at its time; and two passes at once still answer each mail once. The games read a
+Maildir and write to an outbox folder; time comes from REFEREE_NOW."""
+
+from __future__ import annotations
+
+import email
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from mailboxes import write_maildir
+from test_transport import ADDRESSES, mail, new_game, records
+from test_unattended import at
+
+from referee.base.clock import NOW_VARIABLE
+from referee.mail import gameindex, tickgame
+from referee.mail import tick as ticking
+
+START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
+
+
+def _folder(cli, tmp_path, monkeypatch, *more: str):
+    """A folder of two 1914 games, each reading its own Maildir into its own outbox,
+    ticked once (the opening mails) at START."""
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    games = tmp_path / "games"
+    made = {}
+    for name in ("alpha", "bravo"):
+        box, out = write_maildir(tmp_path / f"box-{name}", []), tmp_path / f"out-{name}"
+        made[name] = new_game(cli, games, name, None, "--mail-in", str(box), "--mail-out",
+                              f"outbox:{out}", *more)
+    assert cli("tick", games, "--no-map").exit_code == 0
+    return games, made
+
+
+def _opened(monkeypatch) -> list[str]:
+    """The journals the next passes open to read a game (load_game), by name."""
+    seen: list[str] = []
+    real = tickgame.load_game
+
+    def counting(journal, games_dir):
+        seen.append(journal.name)
+        return real(journal, games_dir)
+
+    monkeypatch.setattr(ticking, "load_game", counting)
+    return seen
+
+
+def _outbox(tmp_path, name: str) -> list[str]:
+    return sorted(p.name for p in (tmp_path / f"out-{name}").glob("*.eml"))
+
+
+def test_an_idle_pass_opens_no_journal(cli, tmp_path, monkeypatch):
+    games, _ = _folder(cli, tmp_path, monkeypatch)
+    ticking.tick(games, with_map=False)                 # the pass that writes the index
+    opened = _opened(monkeypatch)
+    before = {n: _outbox(tmp_path, n) for n in ("alpha", "bravo")}
+    report = ticking.tick(games, with_map=False)
+    assert opened == [] and not report.problems
+    assert {n: _outbox(tmp_path, n) for n in ("alpha", "bravo")} == before
+
+
+@pytest.mark.parametrize("damage", ["deleted", "truncated", "another folder's", "stale"])
+def test_a_damaged_or_stale_index_is_a_miss_and_the_pass_does_as_without_one(
+        cli, tmp_path, monkeypatch, damage):
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    ticking.tick(games, with_map=False)
+    where = gameindex._path(games.resolve())
+    assert where.is_file()
+    if damage == "deleted":
+        where.unlink()
+    elif damage == "truncated":
+        where.write_bytes(where.read_bytes()[:40])
+    elif damage == "another folder's":      # signed by this referee, for another folder
+        other = (tmp_path / "other").resolve()
+        gameindex.save(other, gameindex.load(games))
+        where.write_bytes(gameindex._path(other).read_bytes())
+    else:           # the moderator orders by hand between passes: the journal moves on
+        r = cli("order", made["alpha"][0], "--as", "german", "pass")
+        assert r.exit_code == 0, r.output
+    opened = _opened(monkeypatch)
+    ticking.tick(games, with_map=False)
+    assert "alpha.jsonl" in opened
+
+
+def test_a_moderators_order_between_passes_is_told_to_the_players(cli, tmp_path,
+                                                                   monkeypatch):
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    ticking.tick(games, with_map=False)
+    before = _outbox(tmp_path, "alpha")
+    journal = made["alpha"][0]
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    ticking.tick(games, with_map=False)
+    told = set(_outbox(tmp_path, "alpha")) - set(before)
+    readers = {email.message_from_bytes((tmp_path / "out-alpha" / n).read_bytes())["To"]
+               for n in told}
+    assert ADDRESSES["entente"] in readers          # the German's pass is news to him
+
+
+def test_a_mail_to_an_indexed_game_is_applied_and_answered(cli, tmp_path, monkeypatch):
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    ticking.tick(games, with_map=False)
+    journal, keys = made["bravo"]
+    write_maildir(tmp_path / "box-bravo",
+                  [mail("german", keys["german"], ["pass"], "<i1@example.org>")])
+    ticking.tick(games, with_map=False)
+    assert records(journal)[-1]["order"] == "pass"
+
+
+def test_a_reminder_comes_at_its_time_past_idle_passes(cli, tmp_path, monkeypatch):
+    """Deadlines of 48h with a reminder 24h before: idle passes before it send nothing;
+    the pass at the reminder's time sends it."""
+    games, _ = _folder(cli, tmp_path, monkeypatch, "--deadline", "48h", "--reminders", "24h")
+    before = _outbox(tmp_path, "alpha")
+    for hours in (1, 2, 23):
+        monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=hours)))
+        ticking.tick(games, with_map=False)
+    assert _outbox(tmp_path, "alpha") == before
+    monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=24, minutes=1)))
+    ticking.tick(games, with_map=False)
+    new = set(_outbox(tmp_path, "alpha")) - set(before)
+    texts = [(tmp_path / "out-alpha" / n).read_text() for n in new]
+    assert texts and any("remind" in t.lower() for t in texts)
+
+
+def test_two_passes_at_once_answer_each_mail_once(cli, tmp_path, monkeypatch):
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    ticking.tick(games, with_map=False)
+    journal, keys = made["alpha"]
+    write_maildir(tmp_path / "box-alpha",
+                  [mail("german", keys["german"], ["pass"], "<i2@example.org>")])
+    before = set(_outbox(tmp_path, "alpha"))
+    runs = [subprocess.Popen([sys.executable, "-m", "referee", "tick", str(games), "--no-map"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for _ in range(2)]
+    for run in runs:
+        run.communicate(timeout=120)
+    assert [r.get("order") for r in records(journal)].count("pass") == 1
+    new = set(_outbox(tmp_path, "alpha")) - before
+    to_german = [n for n in new if email.message_from_bytes(
+        (tmp_path / "out-alpha" / n).read_bytes())["To"] == ADDRESSES["german"]]
+    assert len(to_german) == 1
+
