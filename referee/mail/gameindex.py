@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..store import home
 
-VERSION = 1
+VERSION = 2
 TAIL = 8192                 # bytes read from a journal's end for its last record
 
 
@@ -52,8 +52,10 @@ def save(path: Path, entries: dict[str, dict]) -> None:
 
 
 def fingerprint(journal: Path) -> list | None:
-    """What changes whenever the journal does: its size, change time, inode and device,
-    and the hash of its last record (None when it cannot be read)."""
+    """What changes whenever the journal or the secret beside it (which makes the order
+    keys) does: each one's size, modification and change times (a change time no one can
+    set back), inode and device, and the hash of the journal's last record (None when the
+    journal cannot be read)."""
     try:
         with open(journal, "rb") as fh:
             st = os.fstat(fh.fileno())
@@ -61,6 +63,7 @@ def fingerprint(journal: Path) -> list | None:
             tail = fh.read(TAIL)
     except OSError:
         return None
+    beside = _stat(journal.with_name(f"{journal.name}.secret"))
     last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
     try:
         digest = json.loads(last).get("hash")
@@ -68,13 +71,25 @@ def fingerprint(journal: Path) -> list | None:
         return None
     if not isinstance(digest, str):
         return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev, digest]
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, digest, beside]
 
 
-def entry(journal: Path, fields: dict, quiet: datetime | None, now: datetime) -> dict | None:
-    """An entry for a game after a full pass at `now` (None: it may not be skipped)."""
-    printed = fingerprint(journal)
-    if printed is None or (quiet is not None and quiet <= now):
+def _stat(path: Path) -> list | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def entry(journal: Path, printed: list | None, fields: dict, quiet: datetime | None,
+          now: datetime) -> dict | None:
+    """An entry for a game after a full pass at `now` that read its fields from the journal
+    whose fingerprint was `printed` before (None: it may not be skipped, because the
+    journal or its secret changed since, during the pass or by another hand, or its
+    deadlines ask something now)."""
+    if printed is None or fingerprint(journal) != printed or \
+            (quiet is not None and quiet <= now):
         return None
     return {"print": printed, "game": fields,
             "quiet": None if quiet is None else quiet.timestamp()}

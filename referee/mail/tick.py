@@ -168,16 +168,23 @@ def _games(path: Path, games_dir, index: dict) -> tuple[list[Game], list[str]]:
     (a journal that cannot be read is a problem line)."""
     games, broken = [], []
     for journal in journals_in(path):
-        fields = gameindex.serves(index.get(journal.name), journal)
+        served = _served(journal, index)
         try:
-            games.append(Game(journal, **{k: fields[k] for k in INDEXED}, indexed=True)
-                         if fields is not None else load_game(journal, games_dir))
-        except (KeyError, TypeError):
-            index.pop(journal.name, None)
-            games.append(load_game(journal, games_dir))
+            games.append(served or load_game(journal, games_dir))
         except RefereeError as exc:
             broken.append(f"{named(journal)}: {exc}")
     return games, broken
+
+
+def _served(journal: Path, index: dict) -> Game | None:
+    """The game as its index entry holds it, while the journal is as the entry found it."""
+    fields = gameindex.serves(index.get(journal.name), journal)
+    try:
+        return Game(journal, **{k: fields[k] for k in INDEXED}, indexed=True) \
+            if fields is not None else None
+    except (KeyError, TypeError):
+        index.pop(journal.name, None)
+        return None
 
 
 def _idle(x: Game, index: dict, moment) -> bool:
@@ -195,20 +202,22 @@ def _to_send(x: Game) -> bool:
 
 
 def _indexed(games: list[Game], index: dict, idle: set[str], games_dir, moment) -> dict:
-    """The index after the pass: an idle game's entry as it was, and one for each game the
-    pass left with nothing wrong and nothing owed."""
+    """The index after the pass: an idle game's entry as it was, and one for each game read
+    from its journal that the pass left with nothing wrong and nothing owed, the journal and
+    its secret as they were when read (fields are never copied from the index itself)."""
     out = {}
     for x in games:
         name = x.journal.name
         if name in idle:
             out[name] = index[name]
-        elif x.routed and x.target is not None and not x.problems and not _to_send(x):
+        elif not x.indexed and x.keys and x.routed and x.target is not None and \
+                not x.problems and not _to_send(x):
             try:
                 quiet = quiet_until(x.journal, moment, games_dir)
             except RefereeError:
                 continue
-            made = gameindex.entry(x.journal, {k: getattr(x, k) for k in INDEXED}, quiet,
-                                   moment)
+            made = gameindex.entry(x.journal, x.printed,
+                                   {k: getattr(x, k) for k in INDEXED}, quiet, moment)
             if made is not None:
                 out[name] = made
     return out

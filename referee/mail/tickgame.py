@@ -14,6 +14,7 @@ from ..store.mailroute import former_outboxes, mail_route, route_problem
 from ..store.players import order_key, roster
 from ..store.secrets import load_secret
 from ..table import Table
+from . import gameindex
 from .leftover import named
 
 
@@ -39,6 +40,7 @@ class Game:
     read: bool | None = None
     former: list[str] = field(default_factory=list)     # outbox folders of earlier routes
     indexed: bool = False       # served by the folder's index, its journal not opened
+    printed: list | None = None     # the journal's fingerprint before it was read
 
     @property
     def spool(self) -> Path:
@@ -76,6 +78,7 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     """A game's route and the order keys that claim its mail (UsageError when its route is
     not one the referee would write: a forged record is played no further than verify
     would let it). A game whose kind has no mail route of its own is passed over."""
+    printed = gameindex.fingerprint(journal)      # before the journal is read
     table = Table(journal, games_dir).whole()
     head = table.records[0]
     if "route" not in table.kind.features:
@@ -89,7 +92,7 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     keys, addresses = _claims(table)
     return Game(journal, head["game_id"], head["hash"], route["source"], route["target"],
                 keys, addresses, kind=table.kind.name, direct=table.kind.mail == "direct",
-                former=former_outboxes(table.records))
+                former=former_outboxes(table.records), printed=printed)
 
 
 def _claims(table: Table) -> tuple[list[str], dict[str, str]]:
