@@ -12,6 +12,7 @@ a map and a digest of the board drawn in it.
 
 from __future__ import annotations
 
+from ..base.errors import GameDataError
 from ..engine import waiting_on
 
 Pictures = list[tuple[str, bytes]]
@@ -40,11 +41,14 @@ class MailPictures:
 
             g = self.game
             out = []
-            if side in waiting_on(g.state):
-                close = closeup_png(g.state, g.data, side, g.game_id)
-                if close is not None:
-                    out.append(("closeup.png", close))
-            out.append(("map.png", map_png(g.state, g.data, side, g.game_id)))
+            try:
+                if side in waiting_on(g.state):
+                    close = closeup_png(g.state, g.data, side, g.game_id)
+                    if close is not None:
+                        out.append(("closeup.png", close))
+                out.append(("map.png", map_png(g.state, g.data, side, g.game_id)))
+            except GameDataError:   # a picture the data leaves no room for: the mail goes
+                out = []
             self.drawn[side] = out
         return self.drawn[side]
 
@@ -58,8 +62,10 @@ class MailPictures:
         changed = last is None or last[1] != self.board(side)
         asked = side in waiting_on(self.game.state)
         if changed or (asked and not refusal):
-            self.ledger["maps"][side] = [self.game.state.seq, self.board(side)]
-            return self._draw(side), ""
+            drawn = self._draw(side)
+            if drawn:           # none when the data leaves the map no room (svgmap.layout)
+                self.ledger["maps"][side] = [self.game.state.seq, self.board(side)]
+            return drawn, ""
         return [], last_map_line(last)
 
 

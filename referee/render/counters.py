@@ -74,6 +74,12 @@ def _tail(unit_id: str, *prefixes: str) -> str:
     return rest
 
 
+def _short(tail: str) -> str:
+    """An id's tail as a counter shows it: whole up to 8 letters, else cut with an ellipsis
+    (the full id is the counter's title)."""
+    return tail if len(tail) <= 8 else tail[:7] + "…"
+
+
 def counter(u: dict, area: str, data: GameData) -> Counter:
     """The counter of one unit of `views.unit_views` (1.4: what the reader may see)."""
     letters, fill, ink = look(u["nation"], u["side"], data)
@@ -81,7 +87,7 @@ def counter(u: dict, area: str, data: GameData) -> Counter:
     kind = u["type"]
     strength = u.get("strength")
     if kind == "army":
-        number = _tail(u["id"], u["nation"])
+        number = _short(_tail(u["id"], u["nation"]))
         summary = u.get("summary") or "hidden"
         shown = summary not in ("hidden", "empty")
         return Counter(u["id"], area, u["side"], u["nation"], fill, ink,

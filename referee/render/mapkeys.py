@@ -19,9 +19,20 @@ EDGE = 14.0            # the room at the picture's edges
 COLUMN_GAP = 24.0      # between the two columns of the key
 
 
+LONGEST_TEXT = 2000         # letters of a key's text read at all (the rest cannot fit)
+
+
+def _most(size: float, width: float) -> int:
+    """More letters than fit in `width` at this size, whatever the letters (none is
+    narrower than a fifth of the size): what is measured of a text at most."""
+    return int(width / (size * 0.2)) + 2
+
+
 def fit(text: str, size: float, width: float, bold: bool = False) -> str:
     """The text clipped with an ellipsis so that it is no wider than `width`."""
     text = clean(text)
+    most = _most(size, width)
+    text = text if len(text) <= most else text[:most] + "\u2026"
     while len(text) > 1 and text_width(text, size, bold) > width:
         text = text[:-2] + "\u2026"
     return text
@@ -30,7 +41,7 @@ def fit(text: str, size: float, width: float, bold: bool = False) -> str:
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """A text cut into lines no wider than `width` at this size, at spaces where it can."""
     out, line = [], ""
-    for word in clean(text).split(" "):
+    for word in clean(text)[:LONGEST_TEXT].split(" "):
         cand = f"{line} {word}" if line else word
         if not line or text_width(cand, size, bold) <= width:
             line = cand
@@ -38,7 +49,7 @@ def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
             out.append(line)
             line = word
         while text_width(line, size, bold) > width and len(line) > 1:
-            cut = len(line) - 1
+            cut = min(len(line) - 1, _most(size, width))
             while cut > 1 and text_width(line[:cut], size, bold) > width:
                 cut -= 1
             out.append(line[:cut])

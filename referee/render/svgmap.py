@@ -28,6 +28,7 @@ import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ..base.errors import GameDataError
 from ..contracts.mapmodels import Area
 from ..data.gamedata import GameData
 from ..engine.state import State
@@ -115,7 +116,10 @@ def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
     while attempt(hi) is None:
         lo, hi = hi + 1, hi * 2 + 1
         if hi >= LEVELS:
-            raise RuntimeError("no room on the map for every unit, however tall it is drawn")
+            raise GameDataError([
+                "the map has no room for every unit however tall it is drawn: an area holds "
+                "more counters than fit beside it, or areas stand too close together "
+                "(map.yaml `at`); the mails go without pictures"])
     while lo < hi:
         mid = (lo + hi) // 2
         if attempt(mid) is None:

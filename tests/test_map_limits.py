@@ -1,0 +1,64 @@
+"""What a group's own data or scenario may ask of the map picture: a long army id is cut
+on its counter (its full id is the counter's title); data that leaves the map no room for
+every counter is a game-data problem (exit 3) for `map`, and the mails go without pictures; a text
+of thousands of letters is measured a bounded number of times."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+
+from datacopy import copy_game, edit
+from mailboxes import write_maildir
+
+from referee.render import mapkeys
+
+
+def test_a_long_army_id_is_cut_on_its_counter(cli, tmp_path):
+    long_id = "ge-" + "W" * 120
+    games = copy_game(tmp_path)
+    edit(games / "ttlm" / "scenarios" / "1914.yaml", "{id: ge-1,", f"{{id: {long_id},")
+    j = tmp_path / "w.jsonl"
+    assert cli("--games", games, "new", j, "--scenario", "1914").exit_code == 0
+    r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / "m.svg")
+    assert r.exit_code == 0, r.output
+    svg = (tmp_path / "m.svg").read_text()
+    assert "GE WWWWWWW\u2026" in svg and long_id in svg       # cut, and whole in its title
+
+
+def test_data_that_leaves_no_room_is_one_line_for_map_and_mails_go_without_pictures(
+        cli, tmp_path):
+    games = copy_game(tmp_path)
+    path = games / "ttlm" / "map.yaml"
+    path.write_text(re.sub(r"at: \[[-0-9.]+, ([-0-9.]+)\]", r"at: [49.5, \1]",
+                           path.read_text()))
+    j = tmp_path / "row.jsonl"
+    box, out = write_maildir(tmp_path / "box", []), tmp_path / "out"
+    assert cli("--games", games, "new", j, "--scenario", "1914", "--player",
+               "german=g@example.org", "--player", "entente=e@example.org", "--mail-in",
+               box, "--mail-out", f"outbox:{out}").exit_code == 0
+    r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / "m.png")
+    assert r.exit_code == 3 and "no room for every unit" in r.stderr
+    assert "no room" in r.stderr.splitlines()[0] and not (tmp_path / "m.png").exists()
+    r = cli("--games", games, "tick", j)
+    assert r.exit_code == 0, r.output
+    mails = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+             for p in out.glob("*.eml")]
+    assert len(mails) == 2 and not any(any(m.iter_attachments()) for m in mails)
+
+
+def test_a_text_of_thousands_of_letters_is_measured_a_bounded_number_of_times(monkeypatch):
+    calls = []
+    real = mapkeys.text_width
+
+    def counting(text, size, bold=False):
+        calls.append(len(text))
+        return real(text, size, bold)
+
+    monkeypatch.setattr(mapkeys, "text_width", counting)
+    assert len(mapkeys.fit("Belgium" * 1714, 16, 300)) < 100
+    assert len(calls) < 200
+    calls.clear()
+    lines = mapkeys.wrap("Belgium" * 1714, 16, 300)
+    assert sum(len(line) for line in lines) <= mapkeys.LONGEST_TEXT and len(calls) < 10000
