@@ -62,3 +62,22 @@ def test_a_text_of_thousands_of_letters_is_measured_a_bounded_number_of_times(mo
     calls.clear()
     lines = mapkeys.wrap("Belgium" * 1714, 16, 300)
     assert sum(len(line) for line in lines) <= mapkeys.LONGEST_TEXT and len(calls) < 10000
+
+
+def test_a_stack_too_big_for_a_readable_map_is_a_problem_not_a_huge_picture(cli, tmp_path):
+    """A group's data that lets 90 German units stand in Metz: rather than a picture tens
+    of thousands of pixels tall, `map` says the data leaves no room (exit 3)."""
+    games = copy_game(tmp_path)
+    units = games / "ttlm" / "units.yaml"
+    edit(units, "stacking_limit: 3", "stacking_limit: 99")
+    edit(units, "ge: {army: 11, infantry: 35,", "ge: {army: 11, infantry: 300,")
+    scenario = games / "ttlm" / "scenarios" / "1914.yaml"
+    extra = "".join(f"  - {{id: ge-i-{n:03d}, nation: ge, type: infantry, area: metz}}\n"
+                    for n in range(100, 190))
+    text = scenario.read_text()
+    scenario.write_text(text.replace("\nunits:\n", "\nunits:\n" + extra, 1))
+    j = tmp_path / "many.jsonl"
+    r = cli("--games", games, "new", j, "--scenario", "1914")
+    assert r.exit_code == 0, r.output
+    r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / "m.png")
+    assert r.exit_code == 3 and "within 8000 pixels" in r.stderr.splitlines()[0]

@@ -53,6 +53,7 @@ GROUND = "#fbfaf5"
 ROUGH = "#6b4a1f"
 WIDTH = mapbase.WIDTH
 LEVELS = 32            # the most times the map is drawn taller to give every unit a place
+TALLEST = 8000         # pixels: taller than eight phone screens is no picture to read
 FIRST = 3              # the level tried first
 
 
@@ -96,6 +97,13 @@ def _by_area(scene: Scene, ids) -> dict[str, list[cnt.Counter]]:
     return {a: cnt.counters(scene.view["areas"][a]["units"], a, scene.data) for a in ids}
 
 
+def _no_room() -> GameDataError:
+    return GameDataError([
+        f"the map has no room for every unit within {TALLEST} pixels of height: an area "
+        f"holds more counters than fit beside it, or areas stand too close together "
+        f"(map.yaml `at`); the mails go without pictures"])
+
+
 def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
            ) -> tuple[mapbase.Base, list[stacks.Stack]]:
     """The static part of the map and a place for every counter on it: the map is drawn
@@ -107,6 +115,8 @@ def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
     def attempt(level: int):
         if level not in tried:
             b = mapbase.base(scene.data, scene.scale, top, level, ids)
+            if b.bottom > TALLEST:
+                raise _no_room()
             got = stacks.place_all(b.space.copy(), b, _by_area(scene, b.pos)) \
                 if len(b.names) == len(b.pos) else None
             tried[level] = (b, got) if got is not None else None
@@ -116,10 +126,7 @@ def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
     while attempt(hi) is None:
         lo, hi = hi + 1, hi * 2 + 1
         if hi >= LEVELS:
-            raise GameDataError([
-                "the map has no room for every unit however tall it is drawn: an area holds "
-                "more counters than fit beside it, or areas stand too close together "
-                "(map.yaml `at`); the mails go without pictures"])
+            raise _no_room()
     while lo < hi:
         mid = (lo + hi) // 2
         if attempt(mid) is None:
