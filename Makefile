@@ -99,6 +99,7 @@ soak: setup
 bench: try-wheel
 	$(BIN)/python -m referee.cli.bench --installed build/wheel/venv/bin/referee
 	$(BIN)/python tests/mailbench.py
+	$(BIN)/python -m referee.cli.hostbench --installed build/wheel/venv/bin/referee
 
 # Decisions asked and hand-offs between players per seasonal turn of a fixed 1914 opening.
 roundtrips: setup

@@ -1,0 +1,185 @@
+"""`make bench`'s rows for a judge host: how the cost of a `tick` pass grows with the games
+of a folder. For 10, 100 and 1,000 1914 games (random play to mixed points, fixed seeds),
+all reading one Maildir and each writing its own outbox folder, it times through the
+`referee` console script:
+
+- an idle pass (no mail, nothing due: the folder's index lets it open no journal);
+- a busy pass: one mail for a tenth of the games (a player's `pass`, applied or refused
+  and answered either way), with the maps the mails carry;
+- the peak resident memory of each pass (what one pass of `watch` holds too).
+
+It draws the cost per pass against the number of games into docs/host-growth.png, so the
+growth is seen. Targets (issue: a judge host): 1,000 idle games in at most 1 s, a mail with
+its maps in at most 0.1 s, a pass in at most 200 MB.
+
+    python -m referee.cli.hostbench [--installed PATH_TO_REFEREE] [--plot FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from ..game.autoplay import autoplay
+from ..mail.routes import set_route
+from ..render.svgparts import face
+from ..table import Table, kind_named
+
+SIZES = (10, 100, 1000)
+MB = 1024                  # ru_maxrss is in KB on Linux
+IDLE_1000 = 1.0            # target: seconds for an idle pass over 1,000 games
+PER_MAIL = 0.1             # target: seconds a mail with its maps
+RSS = 200 * MB             # target: a pass's peak RSS
+
+
+def _run(cmd: list[str]) -> tuple[float, int]:
+    """Wall time of a command and its peak RSS in KB (measured around a fresh child)."""
+    probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+             "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+             "stderr=subprocess.PIPE); t = time.perf_counter() - t; "
+             "print(t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")
+    # (a pass that fails would time nothing worth a row: it ends the benchmark)
+    done = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True,
+                          check=True)
+    seconds, rss, code = done.stdout.split()
+    if code != b"0":
+        raise SystemExit(f"hostbench: {' '.join(cmd)} exited {code.decode()}")
+    return float(seconds), int(rss)
+
+
+def _folder(root: Path, n: int) -> list[Path]:
+    """n 1914 games in root/games, each played at random to a point of its own, reading
+    root/box and writing root/out/NAME."""
+    sides = kind_named("campaign").load("ttlm").sides
+    box = root / "box"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True, exist_ok=True)
+    games = []
+    for i in range(n):
+        j = root / "games" / f"g{i:04d}.jsonl"
+        j.parent.mkdir(parents=True, exist_ok=True)
+        Table.create(j, "1914", None, dice_mode="committed", game_id=f"host{n}-{i:04d}",
+                     players=[f"{side}={side}{i}@club.example" for side in sides])
+        played = random.Random(i).randrange(0, 12)
+        if played:
+            autoplay(j, seed=i, max_records=played)
+        set_route(j, str(box), f"outbox:{root / 'out' / j.stem}")
+        games.append(j)
+    return games
+
+
+def _mail_a_tenth(root: Path, games: list[Path]) -> int:
+    """The first side's mail (`pass`, with its order key) for every tenth game, into the
+    box."""
+
+    count = 0
+    for i, j in enumerate(games[::10]):
+        table = Table(j)
+        side = table.kind.sides(table)[0]
+        key = table.kind.order_keys(table)[side]
+        raw = (f"From: {side}{games.index(j)}@club.example\nTo: referee@club.example\n"
+               f"Subject: orders\nMessage-ID: <host{i}.{j.stem}@club.example>\n"
+               f"Date: Mon, 23 Nov 2026 18:00:00 +0000\n\npass\n\nOrder key: {key}\n"
+               ).encode()
+        (root / "box" / "new" / f"{j.stem}.eml").write_bytes(raw)
+        count += 1
+    return count
+
+
+def measure(referee: str) -> list[dict]:
+    """For each folder size: the idle pass, the busy pass and their peak RSS."""
+    out = []
+    for n in SIZES:
+        root = Path(tempfile.mkdtemp(prefix=f"referee-host{n}-"))
+        try:
+            games = _folder(root, n)
+            folder = str(root / "games")
+            for _ in range(2):              # the opening mails, then the index
+                _run([referee, "tick", folder, "--no-map"])
+            idle, idle_rss = _run([referee, "tick", folder, "--no-map"])
+            mails = _mail_a_tenth(root, games)
+            busy, busy_rss = _run([referee, "tick", folder])
+            out.append({"games": n, "idle": idle, "busy": busy, "mails": mails,
+                        "rss": max(idle_rss, busy_rss)})
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    return out
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    """The seconds of a pass against the games of the folder, idle and busy, as a PNG."""
+
+
+    w, h, left, bottom, top = 1000, 640, 110, 90, 70
+    img = Image.new("RGB", (w, h), "white")
+    d = ImageDraw.Draw(img)
+    small, big = face(False, size=20), face(True, size=26)
+    d.text((left, 20), "tick: seconds a pass against the games of the folder", font=big,
+           fill="black")
+    most = max(r["busy"] for r in rows) * 1.1
+    xs = {r["games"]: left + (w - left - 40) * k / (len(rows) - 1) for k, r in enumerate(rows)}
+
+    def y(v: float) -> float:
+        return h - bottom - (h - bottom - top) * v / most
+
+    d.line([(left, top), (left, h - bottom), (w - 40, h - bottom)], fill="black", width=2)
+    for k in range(6):
+        v = most * k / 5
+        d.text((10, y(v) - 12), f"{v:.1f} s", font=small, fill="black")
+    for n, x in xs.items():
+        d.text((x - 20, h - bottom + 12), f"{n}", font=small, fill="black")
+    d.text((left, h - 40), "games in the folder (10, 100, 1,000)", font=small, fill="black")
+    for key, colour, label in (("busy", "#c0392b", "a tenth of the games with a mail"),
+                               ("idle", "#2e6da4", "idle (no mail, nothing due)")):
+        points = [(xs[r["games"]], y(r[key])) for r in rows]
+        d.line(points, fill=colour, width=4)
+        for x, yy in points:
+            d.ellipse([x - 6, yy - 6, x + 6, yy + 6], fill=colour)
+        d.text((points[-1][0] - 330, points[-1][1] - 34), label, font=small, fill=colour)
+    img.save(path, optimize=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m referee.cli.hostbench")
+    ap.add_argument("--installed", default=shutil.which("referee") or "referee")
+    ap.add_argument("--plot", type=Path, default=Path("docs/host-growth.png"))
+    args = ap.parse_args(argv)
+    home = tempfile.mkdtemp(prefix="referee-host-home-")
+    os.environ["REFEREE_HOME"] = home
+    try:
+        t = time.perf_counter()
+        rows = measure(args.installed)
+        plot(rows, args.plot)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"judge host (1914 games on one Maildir, built and passed in "
+          f"{time.perf_counter() - t:.0f} s; plot: {args.plot})")
+    missed = []
+    for r in rows:
+        per_game = r["idle"] / r["games"] * 1000
+        per_mail = r["busy"] / r["mails"]
+        print(f"  {r['games']:>5} games: idle pass {r['idle']:.2f} s ({per_game:.1f} ms a game)"
+              f", a tenth with a mail {r['busy']:.2f} s ({per_mail:.2f} s a mail), "
+              f"peak RSS {r['rss'] // MB} MB")
+    last = rows[-1]
+    if last["idle"] > IDLE_1000:
+        missed.append(f"1,000 idle games {last['idle']:.2f} s > {IDLE_1000} s")
+    if last["busy"] / last["mails"] > PER_MAIL:
+        missed.append(f"a mail {last['busy'] / last['mails']:.2f} s > {PER_MAIL} s")
+    if max(r["rss"] for r in rows) > RSS:
+        missed.append(f"peak RSS {max(r['rss'] for r in rows) // MB} MB > {RSS // MB} MB")
+    print("host targets: " + ("all met" if not missed else "NOT met: " + "; ".join(missed)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,24 @@
+"""The judge-host benchmark (`make bench`, cli/hostbench.py) runs on a small folder: its
+passes go through the real `referee` script, the busy pass costs more than the idle one,
+and its plot is a PNG."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from referee.cli import hostbench
+
+
+def test_the_host_benchmark_measures_a_small_folder_and_plots_it(tmp_path, monkeypatch):
+    referee = shutil.which("referee", path=str(Path(sys.executable).parent))
+    assert referee, "the referee script beside this Python"
+    monkeypatch.setattr(hostbench, "SIZES", (3, 12))
+    rows = hostbench.measure(referee)
+    assert [r["games"] for r in rows] == [3, 12] and all(r["mails"] >= 1 for r in rows)
+    assert all(r["busy"] > r["idle"] > 0 and r["rss"] > 0 for r in rows)
+    hostbench.plot(rows, tmp_path / "growth.png")
+    assert Image.open(tmp_path / "growth.png").size == (1000, 640)
