@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.store import signing
-from referee.store.journal import line_of, seal
+from referee.store.journal import canonical, line_of, seal
 
 
 def resign(rec: dict, fpr: str | None = None) -> dict:
@@ -76,6 +76,21 @@ def old_game(folder: Path) -> Path:
     for p in (old, folder / "old.jsonl.secret"):
         p.chmod(0o600)
     return old
+
+
+def write_resigned(journal: Path, recs: list[dict]) -> list[dict]:
+    """recs chained again and each signed by the key that signed it (resign), written out
+    (mode 0600) as the holder of the game's key can; the records as written."""
+    out, prev = [], None
+    for i, rec in enumerate(recs):
+        rec = {k: v for k, v in rec.items() if k != "hash"}
+        if i:
+            rec["prev"] = prev
+        out.append(resign(rec))
+        prev = out[-1]["hash"]
+    journal.write_bytes(b"".join(canonical(rec) + b"\n" for rec in out))
+    journal.chmod(0o600)
+    return out
 
 
 def write_signed(journal: Path, recs: list[dict], key) -> list[dict]:

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
-from forging import resign
+from forging import write_resigned
 from test_hostile_mail import ADDRESSES, KEYS, eml, handled, mail, new_game, records
 from test_mail_handoff import _artois
 from test_standing import pending
@@ -29,7 +29,6 @@ from casebook import position
 from referee.engine import legal_orders
 from referee.engine.order_text import format_order
 from referee.game.forced import closer
-from referee.store.journal import canonical
 
 LIEGE = ["play offensive", "move ge-1 liege", "end movement"]
 CLOSED = "German: done (declare battles) — ⚑ closed by the referee: the only order open (2.0 II.3)"
@@ -128,17 +127,10 @@ def test_verify_refuses_a_record_the_referee_could_not_have_closed(journal, cli,
     'end movement' was not the only order open, so verify names the record."""
     r = cli("order", journal, "--as", "german", *LIEGE[:2])
     assert r.exit_code == 0, r.output
-    out, prev = records(journal), None
+    out = records(journal)
     out[-1]["by"] = "referee"
-    for i, rec in enumerate(out):
-        rec.pop("hash", None)
-        if i:
-            rec["prev"] = prev
-        out[i] = resign(rec)
-        prev = out[i]["hash"]
     forged = tmp_path / "forged.jsonl"
-    forged.write_bytes(b"".join(canonical(rec) + b"\n" for rec in out))
-    forged.chmod(0o600)
+    out = write_resigned(forged, out)
     r = cli("verify", forged, "--format", "json")
     assert r.exit_code == 3, (r.exit_code, r.stdout, r.stderr)
     said = r.stderr + r.stdout
