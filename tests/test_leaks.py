@@ -51,7 +51,7 @@ from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth, board_part
 from referee.cli.app import app
 from referee.cli.entry import parse, run
 from referee.game.autoplay import autoplay
-from referee.render import png
+from referee.render import png, svgmap
 
 # ---------------------------------------------------------------- what is read
 
@@ -350,11 +350,12 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
             "--map" if pictures else "--no-map"]
     drawn: dict[bytes, str] = {}          # each PNG attached, and the SVG it was drawn from
 
-    def recording(svg: str, width=None) -> bytes:
-        # What a reader may see is in the SVG; the pixels resvg makes of it are test_map.py's
+    def recording(svg, width=None) -> bytes:
+        # What a reader may see is in the SVG; the pixels Pillow makes of it are test_map.py's
         # (the PNG decodes, its size) and cost more than the rest of a game: a stand-in here.
-        made = b"\x89PNG\r\n\x1a\n" + hashlib.sha256(svg.encode("utf-8")).digest()
-        drawn[made] = svg
+        text = svg if isinstance(svg, str) else svgmap.as_text(svg)
+        made = b"\x89PNG\r\n\x1a\n" + hashlib.sha256(text.encode("utf-8")).digest()
+        drawn[made] = text
         return made
 
     with mock.patch.object(png, "to_png", recording):

@@ -311,9 +311,9 @@ def test_outbox_mails_carry_each_players_map(tmp_path, cli, monkeypatch):
     drawn: dict[bytes, str] = {}
     real = pngmod.to_png
 
-    def recording(svg: str, width=None) -> bytes:
+    def recording(svg, width=None) -> bytes:
         out = real(svg, width)
-        drawn[out] = svg
+        drawn[out] = svg if isinstance(svg, str) else svgmap.as_text(svg)
         return out
 
     monkeypatch.setattr(pngmod, "to_png", recording)

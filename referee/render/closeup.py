@@ -45,6 +45,13 @@ def closeup_svg(state: State, data: GameData, reader: str, game_id: str = "",
                 seq: int | None = None) -> str | None:
     """The close-up of the decision asked now for one reader, as an SVG document (1.4
     through state_view), or None when the decision concerns no area."""
+    svg = closeup_tree(state, data, reader, game_id, seq)
+    return None if svg is None else svgmap.as_text(svg)
+
+
+def closeup_tree(state: State, data: GameData, reader: str, game_id: str = "",
+                 seq: int | None = None) -> ET.Element | None:
+    """The close-up as a finished SVG element (closeup_svg), or None."""
     ids = closeup_areas(state, data)
     if not ids:
         return None
@@ -67,12 +74,12 @@ def closeup_svg(state: State, data: GameData, reader: str, game_id: str = "",
                "follow.")
     height = note.y + CLOSE.font
     ground.set("height", f"{height:.0f}")
-    return svgmap.document(svg, svgmap.WIDTH, height)
+    return svgmap.finish(svg, svgmap.WIDTH, height)
 
 
 def closeup_png(state: State, data: GameData, reader: str, game_id: str = "") -> bytes | None:
     """The close-up as PNG bytes (png.py; OSError if it cannot be drawn), or None."""
-    svg = closeup_svg(state, data, reader, game_id)
+    svg = closeup_tree(state, data, reader, game_id)
     if svg is None:
         return None
     from .png import to_png  # start-up: the renderer is loaded only to draw a PNG

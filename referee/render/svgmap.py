@@ -54,7 +54,9 @@ ROUGH = "#6b4a1f"
 WIDTH = mapbase.WIDTH
 LEVELS = 32            # the most times the map is drawn taller to give every unit a place
 TALLEST = 8000         # pixels: taller than eight phone screens is no picture to read
-FIRST = 3              # the level tried first
+FILL_AT_0 = 0.08       # the share of the map its counters cover that is first tried at 0 ...
+FILL_PER_LEVEL = 0.025 # ... and each such share more, a level higher (layout)
+FIRST_AT_MOST = 8      # the highest level tried first
 
 
 def control_colour(control: str, data: GameData) -> str:
@@ -107,26 +109,35 @@ def _no_room() -> GameDataError:
 def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
            ) -> tuple[mapbase.Base, list[stacks.Stack]]:
     """The static part of the map and a place for every counter on it: the map is drawn
-    taller, level by level, until every name and every counter has a place. The levels are
-    tried by halves (a level that gives every counter a place, the one under it not), so the
-    same position is always drawn at the same level."""
+    taller, level by level, until every name and every counter has a place. The first level
+    tried is guessed from how much of the map the counters cover (first_level); from it
+    the map is drawn shorter while the level under gives every counter a place too, or
+    taller until one does (by doubling steps, then halves), so the same position is always
+    drawn at the same level, most often after two tries."""
     tried: dict[int, tuple | None] = {}
+    ground = mapbase.base(scene.data, scene.scale, top, 0, ids)
+    by_area = _by_area(scene, ground.pos)
 
     def attempt(level: int):
+        if level >= LEVELS:
+            raise _no_room()
         if level not in tried:
             b = mapbase.base(scene.data, scene.scale, top, level, ids)
             if b.bottom > TALLEST:
                 raise _no_room()
-            got = stacks.place_all(b.space.copy(), b, _by_area(scene, b.pos)) \
+            got = stacks.place_all(b.space.copy(), b, by_area) \
                 if len(b.names) == len(b.pos) else None
             tried[level] = (b, got) if got is not None else None
         return tried[level]
 
-    lo, hi = 0, FIRST
+    level = first_level(ground, by_area)
+    if attempt(level) is not None:
+        while level > 0 and attempt(level - 1) is not None:
+            level -= 1
+        return attempt(level)
+    lo, hi, step = level + 1, level + 1, 1
     while attempt(hi) is None:
-        lo, hi = hi + 1, hi * 2 + 1
-        if hi >= LEVELS:
-            raise _no_room()
+        lo, hi, step = hi + 1, hi + step * 2, step * 2
     while lo < hi:
         mid = (lo + hi) // 2
         if attempt(mid) is None:
@@ -134,6 +145,16 @@ def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
         else:
             hi = mid
     return attempt(hi)
+
+
+def first_level(ground: mapbase.Base, by_area: dict[str, list[cnt.Counter]]) -> int:
+    """The level a map is first tried at: the share of the map at level 0 that its counters
+    cover, past FILL_AT_0, in steps of FILL_PER_LEVEL (a guess: any level gives the same
+    picture of the same position, only the number of tries changes)."""
+    bulk = sum(w * h for cs in by_area.values() for w, h in (cnt.size(c, ground.scale)
+                                                             for c in cs))
+    fill = bulk / max(WIDTH * (ground.bottom - ground.top), 1.0)
+    return min(max(round((fill - FILL_AT_0) / FILL_PER_LEVEL), 0), FIRST_AT_MOST)
 
 
 # ---------------------------------------------------------------- the static part
@@ -332,6 +353,12 @@ def scene_of(state: State, data: GameData, reader: str, game_id: str = "",
 
 def document(svg: ET.Element, width: float, height: float) -> str:
     """The SVG element as a document, its size set and every text XML-safe."""
+    return as_text(finish(svg, width, height))
+
+
+def finish(svg: ET.Element, width: float, height: float) -> ET.Element:
+    """The SVG element with its size set and every text XML-safe: what the document says,
+    and what png.py draws without writing it out and reading it back."""
     svg.set("width", f"{width:.0f}")
     svg.set("height", f"{height:.0f}")
     svg.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
@@ -340,6 +367,11 @@ def document(svg: ET.Element, width: float, height: float) -> str:
             el.text = clean(el.text)
         for k, v in el.attrib.items():
             el.set(k, clean(v))
+    return svg
+
+
+def as_text(svg: ET.Element) -> str:
+    """A finished SVG element written out as a document."""
     ET.indent(svg, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(svg, encoding="unicode") \
         + "\n"
@@ -361,6 +393,12 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
             seq: int | None = None) -> str:
     """The whole map for one reader as an SVG document (4.1 adjacency, 1.2 control, 1.4
     hidden templates through state_view)."""
+    return as_text(map_tree(state, data, reader, game_id, seq))
+
+
+def map_tree(state: State, data: GameData, reader: str, game_id: str = "",
+             seq: int | None = None) -> ET.Element:
+    """The whole map for one reader as a finished SVG element (map_svg)."""
     scene = scene_of(state, data, reader, game_id, seq)
     svg, ground = start(scene, "map")
     top = mapkeys.header_height(scene.scale)
@@ -381,7 +419,7 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
     y = impassable.legend(svg, b.unplaced, data, cols[0].x, cols[0].y + 4, scene.scale)
     height = max(y, cols[1].y) + 16
     ground.set("height", f"{height:.0f}")
-    return document(svg, WIDTH, height)
+    return finish(svg, WIDTH, height)
 
 
 def map_facts(state: State, data: GameData, reader: str, game_id: str = "") -> list[dict]:
@@ -411,4 +449,4 @@ def map_png(state: State, data: GameData, reader: str, game_id: str = "") -> byt
     be drawn)."""
     from .png import to_png  # start-up: the renderer is loaded only to draw a PNG
 
-    return to_png(map_svg(state, data, reader, game_id))
+    return to_png(map_tree(state, data, reader, game_id))
