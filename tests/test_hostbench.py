@@ -1,6 +1,6 @@
 """The judge-host benchmark (`make bench`, cli/hostbench.py) runs on a small folder: its
 passes go through the real `referee` script, the busy pass costs more than the idle one,
-and its plot is a PNG."""
+`watch` answers two rounds of mail dropped while it runs, and its plot is a PNG."""
 
 from __future__ import annotations
 
@@ -20,5 +20,7 @@ def test_the_host_benchmark_measures_a_small_folder_and_plots_it(tmp_path, monke
     rows = hostbench.measure(referee)
     assert [r["games"] for r in rows] == [3, 12] and all(r["mails"] >= 1 for r in rows)
     assert all(r["busy"] > r["idle"] > 0 and r["rss"] > 0 for r in rows)
+    # watch served the largest folder through two rounds of mail, all answered
+    assert rows[0]["watch"] == 0 and rows[1]["watch"] > rows[1]["rss"] / 2
     hostbench.plot(rows, tmp_path / "growth.png")
     assert Image.open(tmp_path / "growth.png").size == (1000, 640)

@@ -8,6 +8,7 @@ Maildir and write to an outbox folder; time comes from REFEREE_NOW."""
 from __future__ import annotations
 
 import email
+import email.policy
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -146,3 +147,48 @@ def test_two_passes_at_once_answer_each_mail_once(cli, tmp_path, monkeypatch):
         (tmp_path / "out-alpha" / n).read_bytes())["To"] == ADDRESSES["german"]]
     assert len(to_german) == 1
 
+
+
+def test_watch_serves_a_game_made_and_forgets_one_moved_away_while_it_runs(cli, tmp_path,
+                                                                           monkeypatch):
+    """One `watch` process, no restart: a game made in the folder between two passes is
+    served at the next (its opening mails sent, a mail to it applied), and a game moved out
+    of the folder is no longer read (its mail is left for the moderator), with no problem
+    line for either."""
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    games, box = tmp_path / "games", write_maildir(tmp_path / "box", [])
+
+    def route(name: str) -> tuple[str, ...]:
+        return "--mail-in", str(box), "--mail-out", f"outbox:{tmp_path / f'out-{name}'}"
+
+    alpha, alpha_keys = new_game(cli, games, "alpha", None, *route("alpha"))
+    lines: list[str] = []
+    waits: list[float] = []
+    sent_to_alpha: list[int] = []
+
+    def between_passes(seconds: float) -> bool:
+        waits.append(seconds)
+        if len(waits) == 1:
+            sent_to_alpha.append(len(_outbox(tmp_path, "alpha")))
+            _, keys = new_game(cli, games, "bravo", None, *route("bravo"))
+            (box / "new" / "b.eml").write_bytes(
+                mail("german", keys["german"], ["pass"], "<b1@example.org>"))
+            alpha.rename(tmp_path / "alpha.jsonl")
+            (box / "new" / "a.eml").write_bytes(
+                mail("german", alpha_keys["german"], ["pass"], "<a1@example.org>"))
+        return len(waits) == 2
+
+    assert ticking.watch(games, 30.0, log=lines.append, with_map=False,
+                         wait=between_passes) == 2
+    assert not [ln for ln in lines if ln.startswith("problem")], lines
+    assert any(ln.startswith("bravo: applied") and "b.eml" in ln for ln in lines), lines
+    assert any(ln.startswith("1 new message(s) no game claims") for ln in lines), lines
+    assert len(_outbox(tmp_path, "alpha")) == sent_to_alpha[0] == 2     # its opening reports
+    sent = {str(m["To"]): m for m in (
+        email.message_from_bytes((tmp_path / "out-bravo" / name).read_bytes(),
+                                 policy=email.policy.default)
+        for name in _outbox(tmp_path, "bravo"))}
+    assert sorted(sent) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
+    assert "German: pass" in sent[ADDRESSES["german"]].get_body(("plain",)).get_content()
+    assert records(tmp_path / "alpha.jsonl")[-1]["order"] != "pass"
+    assert records(games / "bravo.jsonl")[-1]["order"] == "pass"
