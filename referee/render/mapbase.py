@@ -52,6 +52,7 @@ class Base:
     names: dict[str, tuple] = field(default_factory=dict)    # area -> (box, leader)
     supply: dict[str, tuple] = field(default_factory=dict)   # area -> box
     space: labels.Space | None = None
+    whole: bool = True                           # every area on the front, not a close-up's
 
     def ring(self, area: str) -> float:
         """The radius round an area's circle that its battle and decision rings may fill."""
@@ -154,7 +155,7 @@ def _base(data: GameData, scale: Scale, top: float, level: int,
           ids: tuple[str, ...] | None) -> Base:
     areas = [a for a in front(data) if ids is None or a.id in ids]
     pos, bottom = project(areas, scale, top, STRETCH * GROWTH ** level)
-    b = Base(scale, top, bottom, pos, links(data, pos), [], [])
+    b = Base(scale, top, bottom, pos, links(data, pos), [], [], whole=ids is None)
     b.regions, b.unplaced = impassable.place(data, pos, WIDTH, bottom, scale,
                                              [(0.0, 0.0, WIDTH, top)])
     space = labels.Space((2.0, top, WIDTH - 2.0, bottom - 2.0))

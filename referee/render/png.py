@@ -29,12 +29,14 @@ LIGHT = 150 * 1024              # a picture over this is deflated harder (a mail
 KEEP = ("shape", "counter-box", "battle", "decision", "tag")
 NEAR_COLOUR = 30 ** 2            # how far (squared, in RGB) an entry may be to become exact
 FINE = 2                        # the base and the circles are drawn this much finer, then halved
-BASES = 6                       # the bases kept
+BASES = 6                       # the bases of the whole map kept (one for each level) ...
+CLOSE_BASES = 2                 # ... and of close-ups
 SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel each way
 # How a picture is deflated, tried in turn while it is over LIGHT: (colours, zlib level);
 # level 4 first, half the time of the default 6 for a tenth more bytes
 TRIES = ((COLOURS, 4), (COLOURS, 6), (COLOURS, 9), (COLOURS // 2, 9))
 _BASES: dict[str, object] = {}
+_CLOSE_BASES: dict[str, object] = {}
 STYLE = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight",
          "font-style", "text-anchor")
 ANCHOR = {"start": "ls", "middle": "ms", "end": "rs"}
@@ -142,18 +144,23 @@ def _exact(found: list[tuple], wanted: list[tuple]) -> list[tuple]:
 
 
 def _base(g: ET.Element, width: int):
-    """The static group drawn FINE times as fine and halved, kept by its content."""
+    """The static group drawn FINE times as fine and halved, kept by its content: the
+    whole map's of the last BASES levels drawn, and the last close-ups' apart (a close-up's
+    is drawn once for each decision, and must not push a level's out)."""
+    kept = _CLOSE_BASES if g.get("class") == "close-up" else _BASES
     key = hashlib.sha256(ET.tostring(g)).hexdigest()
-    if key not in _BASES:
-        Image, _ = _pil()
-        ground = next((el for el in g if _tag(el) == "rect"), None)
-        height = round(float(ground.get("height"))) if ground is not None else 1
-        fine = Image.new("RGB", (width * FINE, height * FINE), (255, 255, 255))
-        Painter(fine, FINE).element(g, {})
-        if len(_BASES) >= BASES:
-            _BASES.pop(next(iter(_BASES)))
-        _BASES[key] = fine.reduce(FINE)
-    return _BASES[key]
+    if key in kept:
+        kept[key] = kept.pop(key)              # the last used is the last to go
+        return kept[key]
+    Image, _ = _pil()
+    ground = next((el for el in g if _tag(el) == "rect"), None)
+    height = round(float(ground.get("height"))) if ground is not None else 1
+    fine = Image.new("RGB", (width * FINE, height * FINE), (255, 255, 255))
+    Painter(fine, FINE).element(g, {})
+    if len(kept) >= (CLOSE_BASES if kept is _CLOSE_BASES else BASES):
+        kept.pop(next(iter(kept)))
+    kept[key] = fine.reduce(FINE)
+    return kept[key]
 
 
 def _tag(el: ET.Element) -> str:

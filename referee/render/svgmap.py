@@ -189,7 +189,7 @@ def draw_base(svg: ET.Element, b: mapbase.Base, data: GameData) -> None:
     """The part that is the same at every record: the ground of the map, the lines joining
     neighbours (4.1), the seas and neutral countries (4.1, 4.2), each area's name and its
     supply mark (6.1)."""
-    g = ET.SubElement(svg, "g", {"id": "base"})
+    g = ET.SubElement(svg, "g", {"id": "base", "class": "whole" if b.whole else "close-up"})
     _rect(g, (0, 0, WIDTH, b.bottom), GROUND, "ground")
     layer = ET.SubElement(g, "g", {"id": "links", "stroke": "#777777", "stroke-width": "1.5"})
     for a, c in b.links:
