@@ -113,6 +113,8 @@ def place_all(space: labels.Space, base: Base, by_area: dict[str, list[cnt.Count
         if failed is None:
             space.__dict__.update(room.__dict__)
             return out
+        if failed == order[0]:           # it had the map to itself: it would fail again
+            return None
         order.remove(failed)
         order.insert(0, failed)
     return None
