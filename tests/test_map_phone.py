@@ -190,3 +190,32 @@ def test_the_players_guide_shows_the_pictures_of_one_mail_and_explains_the_count
     for words in ("`GE`", "white square", "`4I+1C+1A+1G`", "`?`", "`GE C01`", "`BE F 3`",
                   "`E` tag", "`OoS` tag", "gold ring"):
         assert words in section, words
+
+
+def test_the_static_layer_drawn_band_by_band_is_the_layer_drawn_whole(battle, monkeypatch):
+    """png.py draws the base group fine band by band, so that a tall map never takes the
+    memory of its whole fine drawing at once: every line, name and circle that crosses a
+    band's edge or lies inside a band is drawn, and the layer differs from the one drawn
+    in one piece by no more than the odd pixel of a line's edge (Pillow rounds a line's
+    ends from where the band puts them)."""
+    from PIL import ImageChops
+
+    game = Table(battle["journal"]).game()
+    for tree in (svgmap.map_tree(game.state, game.data, "german", game.game_id),
+                 closeup.closeup_tree(game.state, game.data, "entente", game.game_id)):
+        base = next(el for el in tree if el.get("id") == "base")
+        ground = next(el for el in base if el.get("class") == "ground")
+        height = round(float(ground.get("height")))
+        assert height > 2 * png.BAND                     # at least three bands
+        width = round(svgmap.WIDTH)
+        fine = Image.new("RGB", (width * png.FINE, height * png.FINE), "white")
+        png.Painter(fine, png.FINE).element(base, {})
+        whole = fine.reduce(png.FINE)
+        monkeypatch.setattr(png, "_BASES", {})
+        monkeypatch.setattr(png, "_CLOSE_BASES", {})
+        banded = png._base(base, width)
+        assert banded.size == whole.size
+        diff = ImageChops.difference(whole, banded).convert("L").point(lambda v: v > 0 and 255)
+        assert diff.histogram()[255] < whole.width * whole.height / 1000
+        for top in range(png.BAND, height, png.BAND):       # no seam along a band's edge
+            assert diff.crop((0, top - 1, whole.width, top + 1)).histogram()[255] < 40

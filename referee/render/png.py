@@ -6,9 +6,10 @@ The document holds a few kinds of element only (svgmap.py, counters.py, mapkeys.
 impassable.py): groups, rectangles, circles, lines and texts, with the presentation
 attributes they use; each is drawn as SVG draws it. The group `base`, the part of the map
 that is the same at every record, is drawn twice as fine and halved (smooth lines) once,
-and kept for the next picture of the same game; circles are drawn the same way, once for
-each look. The picture is then made light for a mail: a palette of a few flat colours, no
-dithering, and deflated.
+a band of rows at a time, and kept for the next picture of the same game; circles are
+drawn the same way, once for each look. The picture is then made light for a mail: a
+palette of a few flat colours, found on a sample of its pixels, no dithering, and
+deflated.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ NEAR_COLOUR = 30 ** 2            # how far (squared, in RGB) an entry may be to 
 FINE = 2                        # the base and the circles are drawn this much finer, then halved
 BASES = 6                       # the bases of the whole map kept (one for each level) ...
 CLOSE_BASES = 2                 # ... and of close-ups
+BAND = 512                      # the rows of a base drawn fine at a time
 SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel each way
 # How a picture is deflated, tried in turn while it is over LIGHT: (colours, zlib level);
 # level 4 first, half the time of the default 6 for a tenth more bytes
@@ -144,9 +146,10 @@ def _exact(found: list[tuple], wanted: list[tuple]) -> list[tuple]:
 
 
 def _base(g: ET.Element, width: int):
-    """The static group drawn FINE times as fine and halved, kept by its content: the
-    whole map's of the last BASES levels drawn, and the last close-ups' apart (a close-up's
-    is drawn once for each decision, and must not push a level's out)."""
+    """The static group drawn FINE times as fine and halved, band by band (a band's fine
+    drawing is all the memory it takes on the way), kept by its content: the whole map's
+    of the last BASES levels drawn, and the last close-ups' apart (a close-up's is drawn
+    once for each decision, and must not push a level's out)."""
     kept = _CLOSE_BASES if g.get("class") == "close-up" else _BASES
     key = hashlib.sha256(ET.tostring(g)).hexdigest()
     if key in kept:
@@ -155,12 +158,16 @@ def _base(g: ET.Element, width: int):
     Image, _ = _pil()
     ground = next((el for el in g if _tag(el) == "rect"), None)
     height = round(float(ground.get("height"))) if ground is not None else 1
-    fine = Image.new("RGB", (width * FINE, height * FINE), (255, 255, 255))
-    Painter(fine, FINE).element(g, {})
+    drawn = Image.new("RGB", (width, height), (255, 255, 255))
+    for top in range(0, height, BAND):
+        fine = Image.new("RGB", (width * FINE, min(BAND, height - top) * FINE),
+                         (255, 255, 255))
+        Painter(fine, FINE, top).element(g, {})
+        drawn.paste(fine.reduce(FINE), (0, top))
     if len(kept) >= (CLOSE_BASES if kept is _CLOSE_BASES else BASES):
         kept.pop(next(iter(kept)))
-    kept[key] = fine.reduce(FINE)
-    return kept[key]
+    kept[key] = drawn
+    return drawn
 
 
 def _tag(el: ET.Element) -> str:
@@ -177,11 +184,15 @@ def _colour(value: str | None) -> tuple[int, int, int] | None:
 
 
 class Painter:
-    """Draws SVG elements on an image, `k` pixels for each unit of the document."""
+    """Draws SVG elements on an image, `k` pixels for each unit of the document, the image's
+    first row at the document's `top` (a band of it: what lies wholly outside is passed
+    over)."""
 
-    def __init__(self, image, k: int):
+    def __init__(self, image, k: int, top: int | None = None):
         _, ImageDraw = _pil()
-        self.image, self.k = image, k
+        self.image, self.k, self.band = image, k, top is not None
+        self.top = top or 0
+        self.bottom = self.top + image.height / k
         self.draw = ImageDraw.Draw(image)
 
     def element(self, el: ET.Element, style: dict) -> None:
@@ -190,11 +201,24 @@ class Painter:
         if tag == "g":
             for child in el:
                 self.element(child, style)
-        elif tag in ("rect", "circle", "line", "text"):
+        elif tag in ("rect", "circle", "line", "text") and self._meets(el, tag, style):
             getattr(self, tag)(el, style)
 
+    def _meets(self, el: ET.Element, tag: str, style: dict) -> bool:
+        """Whether the element may reach the image's rows (generously: a stroke, a letter's
+        height and descent)."""
+        if not self.band:
+            return True
+        v = {a: float(el.get(a) or 0) for a in ("y", "height", "y1", "y2", "cy", "r")}
+        reach = float(style.get("stroke-width") or 1) + float(style.get("font-size") or 12) * 2
+        lo, hi = {"rect": (v["y"], v["y"] + v["height"]), "line": sorted((v["y1"], v["y2"])),
+                  "circle": (v["cy"] - v["r"], v["cy"] + v["r"]),
+                  "text": (v["y"], v["y"])}[tag]
+        return hi + reach >= self.top and lo - reach <= self.bottom
+
     def _n(self, el: ET.Element, key: str) -> float:
-        return float(el.get(key) or 0) * self.k
+        shift = self.top * self.k if key in ("y", "y1", "y2") else 0
+        return float(el.get(key) or 0) * self.k - shift
 
     def _stroke(self, style: dict) -> tuple[tuple | None, int]:
         colour = _colour(style.get("stroke"))
@@ -248,7 +272,7 @@ class Painter:
         stroke, width = style.get("stroke"), float(style.get("stroke-width") or 1)
         look = (r, style.get("fill", "#000000"), stroke, width, style.get("stroke-dasharray"))
         sprite, edge = _disc(*look, self.k)
-        x, y = round(cx * self.k - edge), round(cy * self.k - edge)
+        x, y = round(cx * self.k - edge), round(cy * self.k - edge) - self.top * self.k
         self.image.paste(sprite, (x, y), sprite)
 
     def text(self, el: ET.Element, style: dict) -> None:
