@@ -4,8 +4,8 @@ all reading one Maildir and each writing its own outbox folder, it times through
 `referee` console script:
 
 - an idle pass (no mail, nothing due: the folder's index lets it open no journal);
-- a busy pass: one mail for a tenth of the games (a player's `pass`, applied or refused
-  and answered either way), with the maps the mails carry;
+- a busy pass: one mail for a tenth of the games (the order of the player the game waits
+  on, applied and answered), with the maps the mails carry;
 - the peak resident memory of each pass and, for the largest folder, of `watch` serving
   it from one process through two more busy passes and idle ones (new mail dropped into
   its box while it runs).
@@ -31,6 +31,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from ..engine import legal_orders
+from ..engine.order_text import format_order
 from ..game.autoplay import autoplay
 from ..mail.routes import set_route
 from ..render.svgparts import face
@@ -80,20 +82,32 @@ def _folder(root: Path, n: int) -> list[Path]:
 
 
 def _mail_a_tenth(root: Path, games: list[Path], tag: str = "host") -> int:
-    """The first side's mail (`pass`, with its order key) for every tenth game, into the
-    box; tag tells one round's Message-IDs and files from another's."""
+    """For every tenth game, the mail of the side it waits on (with his order key) giving
+    an order he may give (`pass` when he may), into the box; tag tells one round's
+    Message-IDs and files from another's."""
     count = 0
     for i, j in enumerate(games[::10]):
         table = Table(j)
-        side = table.kind.sides(table)[0]
+        side, order = _asked(table)
         key = table.kind.order_keys(table)[side]
         raw = (f"From: {side}{games.index(j)}@club.example\nTo: referee@club.example\n"
                f"Subject: orders\nMessage-ID: <{tag}{i}.{j.stem}@club.example>\n"
-               f"Date: Mon, 23 Nov 2026 18:00:00 +0000\n\npass\n\nOrder key: {key}\n"
+               f"Date: Mon, 23 Nov 2026 18:00:00 +0000\n\n{order}\n\nOrder key: {key}\n"
                ).encode()
         (root / "box" / "new" / f"{tag}-{j.stem}.eml").write_bytes(raw)
         count += 1
     return count
+
+
+def _asked(table: Table) -> tuple[str, str]:
+    """The side a game waits on and an order he may give: `pass` when he may, else the
+    first of his legal orders."""
+    game = table.game()
+    pending = game.state.pending
+    side = pending.side if pending else table.kind.sides(table)[0]
+    texts = [format_order(o) for o in legal_orders(game.state, game.data, side)
+             if o.kind != "armistice"]
+    return side, "pass" if "pass" in texts or not texts else texts[0]
 
 
 def measure(referee: str) -> list[dict]:
@@ -107,9 +121,12 @@ def measure(referee: str) -> list[dict]:
             for _ in range(2):              # the opening mails, then the index
                 _run([referee, "tick", folder, "--no-map"])
             idle, idle_rss = _run([referee, "tick", folder, "--no-map"])
+            before = {j: Table(j).last_seq() for j in games[::10]}
             mails = _mail_a_tenth(root, games)
             busy, busy_rss = _run([referee, "tick", folder])
+            applied = sum(Table(j).last_seq() > seq for j, seq in before.items())
             out.append({"games": n, "idle": idle, "busy": busy, "mails": mails,
+                        "applied": applied,
                         "rss": max(idle_rss, busy_rss),
                         "watch": _watch_rss(referee, root, games) if n == SIZES[-1] else 0})
         finally:
@@ -203,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         per_game = r["idle"] / r["games"] * 1000
         per_mail = r["busy"] / r["mails"]
         print(f"  {r['games']:>5} games: idle pass {r['idle']:.2f} s ({per_game:.1f} ms a game)"
-              f", a tenth with a mail {r['busy']:.2f} s ({per_mail:.2f} s a mail), "
+              f", a tenth with a mail {r['busy']:.2f} s ({per_mail:.2f} s a mail, "
+              f"{r['applied']} of {r['mails']} applied), "
               f"peak RSS {r['rss'] // MB} MB"
               + (f", watch {r['watch'] // MB} MB" if r["watch"] else ""))
     last = rows[-1]
