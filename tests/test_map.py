@@ -270,6 +270,41 @@ def test_hidden_templates_show_only_the_readers_own_armies(hidden, reader):
                                  svg), (reader, aid)
 
 
+def _laid_out_for_each(journal, readers, monkeypatch) -> tuple[int, dict[str, str]]:
+    """How many layouts drawing the map for each reader made, and each reader's map."""
+    made = []
+    real = svgmap._laid_out
+
+    def counting(*args):
+        made.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(svgmap, "_LAID", {})
+    monkeypatch.setattr(svgmap, "_laid_out", counting)
+    game = g.open_game(journal)
+    maps = {r: svgmap.map_svg(game.state, game.data, r, game.game_id) for r in readers}
+    return len(made), maps
+
+
+def test_one_layout_serves_readers_shown_the_same_counters_and_no_other(battle, hidden,
+                                                                         monkeypatch):
+    """Both players' maps of an open game show the same counters: they are laid out once,
+    and differ only in whom they are for. Under hidden templates (1.4) each side sees
+    other counters than the other side: each reader's map is laid out on its own, and the
+    other side's contents stay out of it."""
+    made, maps = _laid_out_for_each(battle["journal"], ("german", "entente"), monkeypatch)
+    assert made == 1
+    assert maps["german"].replace("for german", "for entente") == maps["entente"]
+    made, maps = _laid_out_for_each(hidden, ("german", "entente"), monkeypatch)
+    assert made == 2
+    for reader, svg in maps.items():
+        shown = shown_contents(svg)
+        game = g.open_game(hidden)
+        theirs = [a.id for a in game.state.armies.values() if a.status == "map"
+                  and game.data.nation_side[a.nation] != reader]
+        assert theirs and all(shown[a] == "hidden" for a in theirs)
+
+
 # ---------------------------------------------------------------- the command
 
 def test_map_command_writes_svg_and_rejects_bad_arguments(battle, cli, tmp_path):

@@ -57,6 +57,8 @@ TALLEST = 8000         # pixels: taller than eight phone screens is no picture t
 FILL_AT_0 = 0.08       # the share of the map its counters cover that is first tried at 0 ...
 FILL_PER_LEVEL = 0.025 # ... and each such share more, a level higher (layout)
 FIRST_AT_MOST = 8      # the highest level tried first
+LAID = 4               # the layouts kept (layout)
+_LAID: dict[tuple, tuple] = {}
 
 
 def control_colour(control: str, data: GameData) -> str:
@@ -113,10 +115,24 @@ def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
     tried is guessed from how much of the map the counters cover (first_level); from it
     the map is drawn shorter while the level under gives every counter a place too, or
     taller until one does (by doubling steps, then halves), so the same position is always
-    drawn at the same level, most often after two tries."""
-    tried: dict[int, tuple | None] = {}
+    drawn at the same level, most often after two tries. The same counters on the same
+    areas are laid out once (the map of each player, when neither hides anything from the
+    other, or a close-up and its twin): the last LAID layouts are kept."""
     ground = mapbase.base(scene.data, scene.scale, top, 0, ids)
     by_area = _by_area(scene, ground.pos)
+    key = (id(scene.data), scene.scale, top, ids, tuple((a, tuple(cs)) for a, cs in
+                                                        by_area.items()))
+    if key not in _LAID:
+        if len(_LAID) >= LAID:
+            _LAID.pop(next(iter(_LAID)))
+        _LAID[key] = (scene.data, _laid_out(scene, top, ids, ground, by_area))
+    return _LAID[key][1]
+
+
+def _laid_out(scene: Scene, top: float, ids: tuple[str, ...] | None,
+              ground: mapbase.Base, by_area: dict[str, list[cnt.Counter]]
+              ) -> tuple[mapbase.Base, list[stacks.Stack]]:
+    tried: dict[int, tuple | None] = {}
 
     def attempt(level: int):
         if level >= LEVELS:
