@@ -51,6 +51,7 @@ Box = tuple[float, float, float, float]          # x0, y0, x1, y1
 # Where the regions of one game's data go depends on that data only (and the legend beside
 # it): placed once per process for each loaded GameData, as game.game_data loads it once.
 _PLACED: WeakKeyDictionary = WeakKeyDictionary()
+KEPT = 12              # the placings kept for one game's data, the least used go
 
 
 @dataclass(frozen=True)
@@ -130,9 +131,11 @@ def place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
     keep_clear = tuple(keep_clear)
     key = (width, height, scale, keep_clear, tuple(sorted(pos.items())))
     memo = _PLACED.setdefault(data, {})
-    if key not in memo:                  # the same data, the same picture: placed once
-        if len(memo) > 8:
-            memo.clear()
+    if key in memo:                      # the same data, the same picture: placed once
+        memo[key] = memo.pop(key)        # the last used is the last to go
+    else:
+        if len(memo) >= KEPT:
+            memo.pop(next(iter(memo)))
         memo[key] = _place(data, pos, width, height, scale, keep_clear)
     placed, margin = memo[key]
     return list(placed), list(margin)

@@ -36,6 +36,7 @@ KEEP = (5.5, 2.2)      # the room kept under a circle for its units: letters wid
 EVEN = 0.85            # how much of a position is its rank rather than its place
 SPREAD = 5.0           # areas closer than this many letters of the writing are pushed apart
 _KEPT: WeakKeyDictionary = WeakKeyDictionary()
+KEPT = 24              # the static parts kept for one game's data, the least used go
 
 
 @dataclass
@@ -144,9 +145,11 @@ def base(data: GameData, scale: Scale, top: float, level: int,
     on the front or of `ids` only (a close-up); kept."""
     memo = _KEPT.setdefault(data, {})
     key = (scale, top, level, ids)
-    if key not in memo:
-        if len(memo) > 24:
-            memo.clear()
+    if key in memo:
+        memo[key] = memo.pop(key)           # the last used is the last to go
+    else:
+        if len(memo) >= KEPT:
+            memo.pop(next(iter(memo)))
         memo[key] = _base(data, scale, top, level, ids)
     return memo[key]
 
