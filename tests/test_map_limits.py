@@ -81,3 +81,28 @@ def test_a_stack_too_big_for_a_readable_map_is_a_problem_not_a_huge_picture(cli,
     assert r.exit_code == 0, r.output
     r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / "m.png")
     assert r.exit_code == 3 and "within 8000 pixels" in r.stderr.splitlines()[0]
+
+
+def test_a_first_guess_taller_than_a_picture_may_be_gives_way_to_the_levels_under_it(
+        cli, tmp_path, monkeypatch):
+    """The first level a map is tried at is a guess (svgmap.first_level): a guess whose map
+    would be taller than TALLEST is not a reason to give up while a level under it gives
+    every counter a place."""
+    from referee.game.replay import open_game
+    from referee.render import mapbase, svgmap
+
+    j = tmp_path / "g.jsonl"
+    assert cli("new", j, "--scenario", "1914").exit_code == 0
+    game = open_game(j)
+    monkeypatch.setattr(svgmap, "_LAID", {})
+    scene = svgmap.scene_of(game.state, game.data, "german", game.game_id)
+    top = mapkeys.header_height(scene.scale)
+    drawn, _ = svgmap.layout(scene, top)
+    level = next(n for n in range(svgmap.LEVELS)
+                 if mapbase.base(game.data, scene.scale, top, n).bottom == drawn.bottom)
+    monkeypatch.setattr(svgmap, "_LAID", {})
+    monkeypatch.setattr(svgmap, "FILL_AT_0", -1.0)        # the guess: the highest level
+    monkeypatch.setattr(svgmap, "TALLEST", drawn.bottom)  # too tall over the one it needs
+    assert svgmap.first_level(drawn, svgmap._by_area(scene, drawn.pos)) > level
+    again, _ = svgmap.layout(scene, top)
+    assert again.bottom <= drawn.bottom

@@ -147,6 +147,8 @@ def _laid_out(scene: Scene, top: float, ids: tuple[str, ...] | None,
         return tried[level]
 
     level = first_level(ground, by_area)
+    while level > 0 and mapbase.base(scene.data, scene.scale, top, level, ids).bottom > TALLEST:
+        level -= 1                      # a guess too tall to draw: the levels under it
     if attempt(level) is not None:
         while level > 0 and attempt(level - 1) is not None:
             level -= 1
