@@ -112,6 +112,19 @@ def test_stray_temporary_files_are_swept(tmp_path):
     assert not stray.exists() and fresh.exists()
 
 
+def test_a_folder_is_swept_once_a_process_not_at_each_write(tmp_path, monkeypatch):
+    """A host's snapshot folder holds thousands of files: reading it whole at every write
+    made each game's write cost as much as the games of the folder."""
+    folder = tmp_path / "snapshots"
+    folder.mkdir()
+    read = []
+    real = os.scandir
+    monkeypatch.setattr(home.os, "scandir", lambda path: read.append(path) or real(path))
+    for n in range(5):
+        assert home.write_signed(folder / f"g{n}.state", {"kind": "x"})
+    assert read == [folder]
+
+
 def test_new_puts_the_secret_on_disk_before_the_journal_exists(tmp_path, cli, monkeypatch):
     journal = tmp_path / "war.jsonl"
     steps = []

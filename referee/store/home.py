@@ -216,8 +216,16 @@ def replace_atomically(path: Path, data: bytes) -> bool:
         return False
 
 
+_SWEPT: set[Path] = set()          # the folders swept of stale temporary files this process
+
+
 def sweep_temporary(folder: Path, older_than: float = 3600.0) -> None:
-    """Remove temporary files a crashed process left behind in one of our folders."""
+    """Remove temporary files a crashed process left behind in one of our folders, once a
+    process: a folder of many files (a host's snapshots of a thousand games) is not read
+    again at each write."""
+    if folder in _SWEPT:
+        return
+    _SWEPT.add(folder)
     try:
         entries = list(os.scandir(folder))
     except OSError:
