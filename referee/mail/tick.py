@@ -83,8 +83,16 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         text = compact(raw.decode("utf-8", "replace") + mailtext.plain_body(msg))
     except (mailtext.MailError, RecursionError, LookupError, ValueError):
         text = compact(raw.decode("utf-8", "replace"))
-    owners = [x for x in games if any(compact(k) in text for k in x.keys)]
+    owners = [x for x in games if any(k in text for k in _compacted(x))]
     return owners[0] if len(owners) == 1 else None
+
+
+def _compacted(game: Game) -> tuple[str, ...]:
+    """A game's order keys as claimant compares them, worked out once a pass (a pass over a
+    thousand games compares each message with every key)."""
+    if game.compacted is None:
+        game.compacted = tuple(compact(k) for k in game.keys)
+    return game.compacted
 
 
 # ---------------------------------------------------------------- one pass

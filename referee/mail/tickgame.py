@@ -41,6 +41,7 @@ class Game:
     former: list[str] = field(default_factory=list)     # outbox folders of earlier routes
     indexed: bool = False       # served by the folder's index, its journal not opened
     printed: list | None = None     # the journal's fingerprint before it was read
+    compacted: tuple[str, ...] | None = None    # keys as tick.claimant compares them
 
     @property
     def spool(self) -> Path:

@@ -216,16 +216,17 @@ def replace_atomically(path: Path, data: bytes) -> bool:
         return False
 
 
-_SWEPT: set[Path] = set()          # the folders swept of stale temporary files this process
+_SWEPT: dict[Path, float] = {}     # when this process last swept a folder (sweep_temporary)
 
 
 def sweep_temporary(folder: Path, older_than: float = 3600.0) -> None:
-    """Remove temporary files a crashed process left behind in one of our folders, once a
-    process: a folder of many files (a host's snapshots of a thousand games) is not read
-    again at each write."""
-    if folder in _SWEPT:
+    """Remove temporary files a crashed process left behind in one of our folders, at most
+    once every `older_than` seconds in a process: a folder of many files (a host's
+    snapshots of a thousand games) is not read again at each write, and a process that
+    runs for weeks (watch) still sweeps."""
+    if time.monotonic() - _SWEPT.get(folder, -older_than) < older_than:
         return
-    _SWEPT.add(folder)
+    _SWEPT[folder] = time.monotonic()
     try:
         entries = list(os.scandir(folder))
     except OSError:
