@@ -65,15 +65,17 @@ def test_a_text_of_thousands_of_letters_is_measured_a_bounded_number_of_times(mo
 
 
 def test_a_stack_too_big_for_a_readable_map_is_a_problem_not_a_huge_picture(cli, tmp_path):
-    """A group's data that lets 90 German units stand in Metz: rather than a picture tens
-    of thousands of pixels tall, `map` says the data leaves no room (exit 3)."""
+    """A group's data that lets 90 German units stand in each of Metz, Thionville,
+    Saarbrücken and Morhange: rather than a picture tens of thousands of pixels tall, `map`
+    says the data leaves no room (exit 3)."""
     games = copy_game(tmp_path)
     units = games / "ttlm" / "units.yaml"
     edit(units, "stacking_limit: 3", "stacking_limit: 99")
-    edit(units, "ge: {army: 11, infantry: 35,", "ge: {army: 11, infantry: 300,")
+    edit(units, "ge: {army: 11, infantry: 35,", "ge: {army: 11, infantry: 400,")
     scenario = games / "ttlm" / "scenarios" / "1914.yaml"
-    extra = "".join(f"  - {{id: ge-i-{n:03d}, nation: ge, type: infantry, area: metz}}\n"
-                    for n in range(100, 190))
+    areas = ["metz", "thionville", "saarbrucken", "morhange"]
+    extra = "".join(f"  - {{id: ge-i-{n:03d}, nation: ge, type: infantry, "
+                    f"area: {areas[n % 4]}}}\n" for n in range(100, 460))
     text = scenario.read_text()
     scenario.write_text(text.replace("\nunits:\n", "\nunits:\n" + extra, 1))
     j = tmp_path / "many.jsonl"
@@ -106,3 +108,28 @@ def test_a_first_guess_taller_than_a_picture_may_be_gives_way_to_the_levels_unde
     assert svgmap.first_level(drawn, svgmap._by_area(scene, drawn.pos)) > level
     again, _ = svgmap.layout(scene, top)
     assert again.bottom <= drawn.bottom
+
+
+GERMAN_AREAS = ("aachen cologne eifel koblenz trier saarbrucken pfalz morhange sarrebourg "
+                "strasbourg colmar mulhouse luxembourg thionville").split()
+
+
+def test_a_map_that_fits_only_many_levels_above_the_guess_is_still_drawn(cli, tmp_path):
+    """A group's scenario stacks 56 more German infantry in Metz and 3 in each other German
+    area (stacking limit raised): the map fits from level 14 to 18 and is too tall from
+    19. The search from the first guess goes up by doubling steps past 18, and a level too
+    tall to draw ends the climb: the levels under it are searched by halves instead of
+    the map going without a picture."""
+    games = copy_game(tmp_path)
+    units = games / "ttlm" / "units.yaml"
+    edit(units, "stacking_limit: 3", "stacking_limit: 99")
+    edit(units, "ge: {army: 11, infantry: 35,", "ge: {army: 11, infantry: 300,")
+    places = ["metz"] * 56 + [a for a in GERMAN_AREAS for _ in range(3)]
+    extra = "".join(f"  - {{id: ge-i-{100 + k:03d}, nation: ge, type: infantry, area: {a}}}\n"
+                    for k, a in enumerate(places))
+    sc = games / "ttlm" / "scenarios" / "1914.yaml"
+    sc.write_text(sc.read_text().replace("\nunits:\n", "\nunits:\n" + extra, 1))
+    j = tmp_path / "g.jsonl"
+    assert cli("--games", games, "new", j, "--scenario", "1914").exit_code == 0
+    r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / "m.png")
+    assert r.exit_code == 0, r.stderr

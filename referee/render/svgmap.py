@@ -58,6 +58,7 @@ FILL_AT_0 = 0.08       # the share of the map its counters cover that is first t
 FILL_PER_LEVEL = 0.025 # ... and each such share more, a level higher (layout)
 FIRST_AT_MOST = 8      # the highest level tried first
 LAID = 4               # the layouts kept (layout)
+TOO_TALL = ("too tall",)   # a level drawn taller than TALLEST (layout)
 _LAID: dict[tuple, tuple] = {}
 
 
@@ -135,34 +136,43 @@ def _laid_out(scene: Scene, top: float, ids: tuple[str, ...] | None,
     tried: dict[int, tuple | None] = {}
 
     def attempt(level: int):
-        if level >= LEVELS:
-            raise _no_room()
+        """(base, stacks) when every counter has a place at this level, None when one has
+        not, TOO_TALL when the map would be taller than a picture may be (and so at every
+        level above)."""
         if level not in tried:
-            b = mapbase.base(scene.data, scene.scale, top, level, ids)
-            if b.bottom > TALLEST:
-                raise _no_room()
-            got = stacks.place_all(b.space.copy(), b, by_area) \
-                if len(b.names) == len(b.pos) else None
-            tried[level] = (b, got) if got is not None else None
+            b = mapbase.base(scene.data, scene.scale, top, level, ids) \
+                if level < LEVELS else None
+            if b is None or b.bottom > TALLEST:
+                tried[level] = TOO_TALL
+            else:
+                got = stacks.place_all(b.space.copy(), b, by_area) \
+                    if len(b.names) == len(b.pos) else None
+                tried[level] = (b, got) if got is not None else None
         return tried[level]
 
     level = first_level(ground, by_area)
-    while level > 0 and mapbase.base(scene.data, scene.scale, top, level, ids).bottom > TALLEST:
-        level -= 1                      # a guess too tall to draw: the levels under it
-    if attempt(level) is not None:
-        while level > 0 and attempt(level - 1) is not None:
+    got = attempt(level)
+    if got is not None and got is not TOO_TALL:
+        while level > 0 and _fits(attempt(level - 1)):
             level -= 1
         return attempt(level)
-    lo, hi, step = level + 1, level + 1, 1
-    while attempt(hi) is None:
-        lo, hi, step = hi + 1, hi + step * 2, step * 2
+    lo, hi = (0, level) if got is TOO_TALL else (level + 1, level + 1)
+    step = 1
+    while attempt(hi) is None:          # up by doubling steps to a level that fits or is
+        lo, hi, step = hi + 1, hi + step * 2, step * 2      # too tall, then by halves
     while lo < hi:
         mid = (lo + hi) // 2
         if attempt(mid) is None:
             lo = mid + 1
         else:
             hi = mid
+    if not _fits(attempt(hi)):
+        raise _no_room()
     return attempt(hi)
+
+
+def _fits(got) -> bool:
+    return got is not None and got is not TOO_TALL
 
 
 def first_level(ground: mapbase.Base, by_area: dict[str, list[cnt.Counter]]) -> int:
