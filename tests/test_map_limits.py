@@ -133,3 +133,35 @@ def test_a_map_that_fits_only_many_levels_above_the_guess_is_still_drawn(cli, tm
     assert cli("--games", games, "new", j, "--scenario", "1914").exit_code == 0
     r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / "m.png")
     assert r.exit_code == 0, r.stderr
+
+
+def test_a_name_of_stacked_marks_is_drawn_whole_across_a_band_edge(tmp_path, monkeypatch):
+    """map.yaml's names are free text: three letters under 25 combining accents stack up
+    far above their line. The static layer drawn band by band (png.py) must still draw
+    every such name whole where it crosses a band's edge, as the layer drawn in one piece
+    does."""
+    from PIL import Image, ImageChops
+
+    from referee.render import png, svgmap
+    from referee.table import Table
+
+    def change(docs):
+        for a in docs["map.yaml"]["areas"]:
+            if a.get("kind") != "sea_only":
+                a["name"] = a["name"][:3] + "\u0301" * 25
+    games = copy_game(tmp_path, change, ("map.yaml",))
+    j = tmp_path / "z.jsonl"
+    Table.create(j, "1914", games, game_id="marks")
+    game = Table(j, games_dir=games).game()
+    tree = svgmap.map_tree(game.state, game.data, "german", game.game_id)
+    base = next(el for el in tree if el.get("id") == "base")
+    height = round(float(next(el for el in base if el.get("class") == "ground").get("height")))
+    fine = Image.new("RGB", (1000 * png.FINE, height * png.FINE), "white")
+    png.Painter(fine, png.FINE).element(base, {})
+    whole = fine.reduce(png.FINE)
+    monkeypatch.setattr(png, "_BASES", {})
+    banded = png._base(base, 1000)
+    diff = ImageChops.difference(whole, banded).convert("L").point(lambda v: 255 if v else 0)
+    for edge in range(png.BAND, height, png.BAND):
+        assert diff.crop((0, edge - 40, 1000, edge - 2)).histogram()[255] < 20, edge
+

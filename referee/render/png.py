@@ -210,11 +210,23 @@ class Painter:
         if not self.band:
             return True
         v = {a: float(el.get(a) or 0) for a in ("y", "height", "y1", "y2", "cy", "r")}
-        reach = float(style.get("stroke-width") or 1) + float(style.get("font-size") or 12) * 2
-        lo, hi = {"rect": (v["y"], v["y"] + v["height"]), "line": sorted((v["y1"], v["y2"])),
-                  "circle": (v["cy"] - v["r"], v["cy"] + v["r"]),
-                  "text": (v["y"], v["y"])}[tag]
+        if tag == "text":               # the ink's own reach: marks may stack far (hostile)
+            if not el.text or "\n" in el.text or "\r" in el.text:
+                return True
+            above, below = _ink_rows(el.text, *self._font(style), self.k)
+            lo, hi, reach = v["y"] + above, v["y"] + below, 2.0
+        else:
+            lo, hi = {"rect": (v["y"], v["y"] + v["height"]),
+                      "line": sorted((v["y1"], v["y2"])),
+                      "circle": (v["cy"] - v["r"], v["cy"] + v["r"])}[tag]
+            reach = float(style.get("stroke-width") or 1) + 2.0
         return hi + reach >= self.top and lo - reach <= self.bottom
+
+    def _font(self, style: dict) -> tuple[bool, bool, int, str]:
+        """(bold, italic, size in pixels, Pillow's anchor) of a text in this style."""
+        return (style.get("font-weight") == "bold", style.get("font-style") == "italic",
+                max(1, round(float(style.get("font-size") or 12) * self.k)),
+                ANCHOR.get(style.get("text-anchor") or "start", "ls"))
 
     def _n(self, el: ET.Element, key: str) -> float:
         shift = self.top * self.k if key in ("y", "y1", "y2") else 0
@@ -278,12 +290,18 @@ class Painter:
     def text(self, el: ET.Element, style: dict) -> None:
         if not el.text:
             return
-        size = max(1, round(float(style.get("font-size") or 12) * self.k))
-        font = face(style.get("font-weight") == "bold", style.get("font-style") == "italic",
-                    size)
+        bold, italic, size, anchor = self._font(style)
         self.draw.text((self._n(el, "x"), self._n(el, "y")), el.text,
-                       _colour(style.get("fill", "#000000")) or (0, 0, 0), font,
-                       ANCHOR.get(style.get("text-anchor") or "start", "ls"))
+                       _colour(style.get("fill", "#000000")) or (0, 0, 0),
+                       face(bold, italic, size), anchor)
+
+
+@functools.lru_cache(maxsize=1024)
+def _ink_rows(text: str, bold: bool, italic: bool, size: int, anchor: str, k: int
+              ) -> tuple[float, float]:
+    """How far above and below its y a text's ink reaches, in document units."""
+    _, top, _, bottom = face(bold, italic, size).getbbox(text, anchor=anchor)
+    return top / k, bottom / k
 
 
 @functools.lru_cache(maxsize=128)
