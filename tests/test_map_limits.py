@@ -165,3 +165,18 @@ def test_a_name_of_stacked_marks_is_drawn_whole_across_a_band_edge(tmp_path, mon
     for edge in range(png.BAND, height, png.BAND):
         assert diff.crop((0, edge - 40, 1000, edge - 2)).histogram()[255] < 20, edge
 
+
+def test_a_name_with_a_line_break_is_drawn_on_one_line(cli, tmp_path):
+    """A name of map.yaml with a line break or a tab in it is written on one line, in the
+    SVG and in the PNG (Pillow's layout could not measure the break: exit 4 before)."""
+    def change(docs):
+        for a in docs["map.yaml"]["areas"]:
+            if a["id"] == "metz":
+                a["name"] = "Metz\nand\r\nits\tforts"
+    games = copy_game(tmp_path, change, ("map.yaml",))
+    j = tmp_path / "n.jsonl"
+    assert cli("--games", games, "new", j, "--scenario", "1914").exit_code == 0
+    for out in ("m.svg", "m.png"):
+        r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / out)
+        assert r.exit_code == 0, r.stderr
+    assert "Metz and  its forts" in (tmp_path / "m.svg").read_text()

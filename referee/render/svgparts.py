@@ -46,6 +46,7 @@ WHOLE = Scale(16.0)    # the whole map: every text at least 16 pixels high at 1,
 CLOSE = Scale(24.0)    # the close-up of a decision: at least 24
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_ONE_LINE = str.maketrans("\t\n\r\x85\u2028\u2029", "      ")
 FONTS = Path(__file__).with_name("fonts")
 # The shipped font's files (DejaVu Sans Condensed) by (bold, italic).
 FACES = {(False, False): "DejaVuSansCondensed.ttf", (True, False): "DejaVuSansCondensed-Bold.ttf",
@@ -55,8 +56,10 @@ MEASURE = 200          # the size texts are measured at, then scaled
 
 
 def clean(text: object) -> str:
-    """Text XML 1.0 can hold: control characters a data file may carry are dropped."""
-    return _NOT_XML.sub("", str(text))
+    """Text XML 1.0 can hold, on one line: control characters a data file may carry are
+    dropped, and a line break or tab is a space (a picture writes each text on one line,
+    and Pillow's layout cannot measure a break)."""
+    return _NOT_XML.sub("", str(text)).translate(_ONE_LINE)
 
 
 @functools.lru_cache(maxsize=8)
