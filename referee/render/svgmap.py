@@ -394,7 +394,9 @@ def finish(svg: ET.Element, width: float, height: float) -> ET.Element:
         if el.text:
             el.text = clean(el.text)
         for k, v in el.attrib.items():
-            el.set(k, clean(v))
+            safe = clean(v)
+            if safe is not v:
+                el.set(k, safe)
     return svg
 
 

@@ -59,7 +59,10 @@ def clean(text: object) -> str:
     """Text XML 1.0 can hold, on one line: control characters a data file may carry are
     dropped, and a line break or tab is a space (a picture writes each text on one line,
     and Pillow's layout cannot measure a break)."""
-    return _NOT_XML.sub("", str(text)).translate(_ONE_LINE)
+    text = str(text)
+    if text.isascii() and text.isprintable():         # most: ids, numbers, names
+        return text
+    return _NOT_XML.sub("", text).translate(_ONE_LINE)
 
 
 @functools.lru_cache(maxsize=8)
