@@ -158,11 +158,16 @@ def _base(g: ET.Element, width: int):
     Image, _ = _pil()
     ground = next((el for el in g if _tag(el) == "rect"), None)
     height = round(float(ground.get("height"))) if ground is not None else 1
-    drawn = Image.new("RGB", (width, height), (255, 255, 255))
-    for top in range(0, height, BAND):
+    colour = _colour(ground.get("fill")) if ground is not None else None
+    style = {a: g.get(a) for a in STYLE if g.get(a) is not None}
+    drawn = Image.new("RGB", (width, height))
+    for top in range(0, height, BAND):        # each band made in the ground's colour
         fine = Image.new("RGB", (width * FINE, min(BAND, height - top) * FINE),
-                         (255, 255, 255))
-        Painter(fine, FINE, top).element(g, {})
+                         colour or (255, 255, 255))
+        painter = Painter(fine, FINE, top)
+        for el in g:
+            if el is not ground or colour is None:
+                painter.element(el, style)
         drawn.paste(fine.reduce(FINE), (0, top))
     if len(kept) >= (CLOSE_BASES if kept is _CLOSE_BASES else BASES):
         kept.pop(next(iter(kept)))
