@@ -404,3 +404,30 @@ def test_the_written_file_is_named_on_one_line_without_terminal_escapes(battle, 
     assert r.exit_code == 0, r.stderr
     assert out.exists() and len(r.stdout.strip().splitlines()) == 1
     assert "\x1b" not in r.stdout
+
+
+def test_the_drawings_caches_give_up_the_least_recently_used_entry_one_at_a_time():
+    """render/memo.py: a run of entries used once (close-ups) pushes out one entry at a
+    time, the oldest unused, never the one in use (a level of the whole map); a make that
+    fails keeps nothing and pushes nothing out."""
+    from referee.render.memo import remembered
+
+    memo: dict = {}
+    made = []
+
+    def make(key):
+        return lambda: made.append(key) or key.upper()
+
+    assert remembered(memo, "level", make("level"), 3) == "LEVEL"
+    for key in ("a", "b", "c", "d"):
+        remembered(memo, key, make(key), 3)
+        assert remembered(memo, "level", make("level"), 3) == "LEVEL"   # used at each mail
+    assert list(memo) == ["c", "d", "level"]            # a and b went, oldest first
+    assert made.count("level") == 1
+
+    def failing():
+        raise ValueError("no room")
+
+    with pytest.raises(ValueError):
+        remembered(memo, "huge", failing, 3)
+    assert list(memo) == ["c", "d", "level"]

@@ -24,6 +24,7 @@ from weakref import WeakKeyDictionary
 
 from ..contracts.mapmodels import Impassable
 from ..data.gamedata import GameData
+from .memo import remembered
 from .svgparts import Scale, clean, text_width
 
 SEA = {"fill": "#d6e7f5", "edge": "#7ba7cc", "ink": "#2f6690", "dash": "2 3", "rx": "8"}
@@ -130,14 +131,9 @@ def place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
         return [], []
     keep_clear = tuple(keep_clear)
     key = (width, height, scale, keep_clear, tuple(sorted(pos.items())))
-    memo = _PLACED.setdefault(data, {})
-    if key in memo:                      # the same data, the same picture: placed once
-        memo[key] = memo.pop(key)        # the last used is the last to go
-    else:
-        if len(memo) >= KEPT:
-            memo.pop(next(iter(memo)))
-        memo[key] = _place(data, pos, width, height, scale, keep_clear)
-    placed, margin = memo[key]
+    placed, margin = remembered(     # the same data, the same picture: placed once
+        _PLACED.setdefault(data, {}), key,
+        lambda: _place(data, pos, width, height, scale, keep_clear), KEPT)
     return list(placed), list(margin)
 
 

@@ -22,6 +22,7 @@ from weakref import WeakKeyDictionary
 from ..contracts.mapmodels import Area
 from ..data.gamedata import GameData
 from . import impassable, labels
+from .memo import remembered
 from .svgparts import Scale, clean, text_width
 
 WIDTH = 1000.0         # the picture, in pixels
@@ -143,15 +144,8 @@ def base(data: GameData, scale: Scale, top: float, level: int,
          ids: tuple[str, ...] | None = None) -> Base:
     """The static part of the map picture for this data, writing and level, of every area
     on the front or of `ids` only (a close-up); kept."""
-    memo = _KEPT.setdefault(data, {})
-    key = (scale, top, level, ids)
-    if key in memo:
-        memo[key] = memo.pop(key)           # the last used is the last to go
-    else:
-        if len(memo) >= KEPT:
-            memo.pop(next(iter(memo)))
-        memo[key] = _base(data, scale, top, level, ids)
-    return memo[key]
+    return remembered(_KEPT.setdefault(data, {}), (scale, top, level, ids),
+                      lambda: _base(data, scale, top, level, ids), KEPT)
 
 
 def _base(data: GameData, scale: Scale, top: float, level: int,

@@ -20,6 +20,7 @@ import io
 import math
 import xml.etree.ElementTree as ET
 
+from .memo import remembered
 from .svgparts import FONTS, face
 
 FAMILY = "DejaVu Sans"          # the family of the files in fonts/ (the condensed width)
@@ -37,8 +38,8 @@ SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel 
 # How a picture is deflated, tried in turn while it is over LIGHT: (colours, zlib level);
 # level 4 first, half the time of the default 6 for a tenth more bytes
 TRIES = ((COLOURS, 4), (COLOURS, 6), (COLOURS, 9), (COLOURS // 2, 9))
-_BASES: dict[str, object] = {}
-_CLOSE_BASES: dict[str, object] = {}
+_BASES: dict[bytes, object] = {}
+_CLOSE_BASES: dict[bytes, object] = {}
 STYLE = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight",
          "font-style", "text-anchor")
 ANCHOR = {"start": "ls", "middle": "ms", "end": "rs"}
@@ -150,11 +151,13 @@ def _base(g: ET.Element, width: int):
     drawing is all the memory it takes on the way), kept by its content: the whole map's
     of the last BASES levels drawn, and the last close-ups' apart (a close-up's is drawn
     once for each decision, and must not push a level's out)."""
-    kept = _CLOSE_BASES if g.get("class") == "close-up" else _BASES
-    key = hashlib.sha256(ET.tostring(g)).hexdigest()
-    if key in kept:
-        kept[key] = kept.pop(key)              # the last used is the last to go
-        return kept[key]
+    close = g.get("class") == "close-up"
+    key = hashlib.sha256(ET.tostring(g)).digest()
+    return remembered(_CLOSE_BASES if close else _BASES, key, lambda: _drawn_base(g, width),
+                      CLOSE_BASES if close else BASES)
+
+
+def _drawn_base(g: ET.Element, width: int):
     Image, _ = _pil()
     ground = next((el for el in g if _tag(el) == "rect"), None)
     height = round(float(ground.get("height"))) if ground is not None else 1
@@ -169,9 +172,6 @@ def _base(g: ET.Element, width: int):
             if el is not ground or colour is None:
                 painter.element(el, style)
         drawn.paste(fine.reduce(FINE), (0, top))
-    if len(kept) >= (CLOSE_BASES if kept is _CLOSE_BASES else BASES):
-        kept.pop(next(iter(kept)))
-    kept[key] = drawn
     return drawn
 
 

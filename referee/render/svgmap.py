@@ -38,6 +38,7 @@ from . import impassable, mapbase, mapkeys, stacks
 from .documents import side_name
 from .focus import battle_areas, decision_areas
 from .mapkeys import EDGE
+from .memo import remembered
 from .svgparts import WHOLE, Scale, clean
 
 # Fill of an area by its control and ink of a side's units: the game's (units.yaml
@@ -121,13 +122,9 @@ def layout(scene: Scene, top: float, ids: tuple[str, ...] | None = None
     other, or a close-up and its twin): the last LAID layouts are kept."""
     ground = mapbase.base(scene.data, scene.scale, top, 0, ids)
     by_area = _by_area(scene, ground.pos)
-    key = (id(scene.data), scene.scale, top, ids, tuple((a, tuple(cs)) for a, cs in
-                                                        by_area.items()))
-    if key not in _LAID:
-        if len(_LAID) >= LAID:
-            _LAID.pop(next(iter(_LAID)))
-        _LAID[key] = (scene.data, _laid_out(scene, top, ids, ground, by_area))
-    return _LAID[key][1]
+    key = (scene.data, scene.scale, top, ids, tuple((a, tuple(cs)) for a, cs in
+                                                    by_area.items()))
+    return remembered(_LAID, key, lambda: _laid_out(scene, top, ids, ground, by_area), LAID)
 
 
 def _laid_out(scene: Scene, top: float, ids: tuple[str, ...] | None,
