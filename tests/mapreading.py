@@ -81,21 +81,6 @@ def box_to_point(box: Box, px: float, py: float) -> float:
     return ((max(x0 - px, 0, px - x1)) ** 2 + (max(y0 - py, 0, py - y1)) ** 2) ** 0.5
 
 
-def segment_meets_box(x0, y0, x1, y1, box) -> bool:
-    """Whether a segment enters a box (Liang-Barsky clipping)."""
-    lo, hi = 0.0, 1.0
-    for p, q in ((x0 - x1, x0 - box[0]), (x1 - x0, box[2] - x0),
-                 (y0 - y1, y0 - box[1]), (y1 - y0, box[3] - y0)):
-        if p == 0:
-            if q < 0:
-                return False
-        elif p < 0:
-            lo = max(lo, q / p)
-        else:
-            hi = min(hi, q / p)
-    return lo <= hi
-
-
 @dataclass
 class Counter:
     """A counter as the picture draws it."""

@@ -26,6 +26,7 @@ import mapreading as mr
 from casebook import new_game, position
 from referee.game.autoplay import autoplay
 from referee.render import svgmap
+from referee.render.labels import segment_meets_box
 
 NS = "{http://www.w3.org/2000/svg}"
 BIG = 10 ** 9
@@ -71,7 +72,7 @@ def test_no_label_meets_a_circle_or_another_label_nor_a_line_shows_through(pictu
     grounds = {el.get("data-area"): mr.rect_box(el) for el in root.iter(f"{mr.NS}rect")
                if el.get("class") == "name-ground"}
     for what, box in boxes:
-        if what.startswith("name ") and any(mr.segment_meets_box(*seg, box)
+        if what.startswith("name ") and any(segment_meets_box(*seg, box)
                                             for _, _, seg in links):
             assert mr.inside(box, mr.grow(grounds[what[5:]], 0.5)), what
     texts = [t for g_ in root.iter(f"{NS}g") if g_.get("id") == "names"

@@ -22,6 +22,7 @@ import gamecalls as g
 import mapreading as mr
 from casebook import new_game, position
 from referee.render import impassable, svgmap
+from referee.render.labels import segment_meets_box
 
 NS = "{http://www.w3.org/2000/svg}"
 NEAR = 60.0          # a tick ends this close to the centre of the area it leads to
@@ -139,7 +140,7 @@ def test_no_region_meets_an_area_circle_or_name(maps, game):
             for area, (cx, cy, r) in areas.items():
                 assert segment_to_point(x0, y0, x1, y1, cx, cy) > r, (rid, area)
             for area, ground in names.items():
-                assert not mr.segment_meets_box(x0, y0, x1, y1, ground), (rid, t.get("data-area"),
+                assert not segment_meets_box(x0, y0, x1, y1, ground), (rid, t.get("data-area"),
                                                                       area)
     assert not any(boxes_meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
 
