@@ -52,6 +52,11 @@ def _opened(monkeypatch) -> list[str]:
     return seen
 
 
+def _mail_pass(tmp_path, name: str, side: str, keys: dict, ident: str) -> None:
+    """A player's `pass` with his order key, into the Maildir of the game `name`."""
+    write_maildir(tmp_path / f"box-{name}", [mail(side, keys[side], ["pass"], ident)])
+
+
 def _outbox(tmp_path, name: str) -> list[str]:
     return sorted(p.name for p in (tmp_path / f"out-{name}").glob("*.eml"))
 
@@ -107,8 +112,7 @@ def test_a_mail_to_an_indexed_game_is_applied_and_answered(cli, tmp_path, monkey
     games, made = _folder(cli, tmp_path, monkeypatch)
     ticking.tick(games, with_map=False)
     journal, keys = made["bravo"]
-    write_maildir(tmp_path / "box-bravo",
-                  [mail("german", keys["german"], ["pass"], "<i1@example.org>")])
+    _mail_pass(tmp_path, "bravo", "german", keys, "<i1@example.org>")
     ticking.tick(games, with_map=False)
     assert records(journal)[-1]["order"] == "pass"
 
@@ -133,8 +137,7 @@ def test_two_passes_at_once_answer_each_mail_once(cli, tmp_path, monkeypatch):
     games, made = _folder(cli, tmp_path, monkeypatch)
     ticking.tick(games, with_map=False)
     journal, keys = made["alpha"]
-    write_maildir(tmp_path / "box-alpha",
-                  [mail("german", keys["german"], ["pass"], "<i2@example.org>")])
+    _mail_pass(tmp_path, "alpha", "german", keys, "<i2@example.org>")
     before = set(_outbox(tmp_path, "alpha"))
     runs = [subprocess.Popen([sys.executable, "-m", "referee", "tick", str(games), "--no-map"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)

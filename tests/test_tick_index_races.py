@@ -9,9 +9,8 @@ import os
 from datetime import timedelta
 
 import pytest
-from mailboxes import write_maildir
-from test_tick_index import START, _folder, _outbox
-from test_transport import ADDRESSES, mail, records
+from test_tick_index import START, _folder, _mail_pass, _outbox
+from test_transport import ADDRESSES, records
 from test_unattended import at
 
 from referee.base.clock import NOW_VARIABLE
@@ -44,15 +43,13 @@ def test_route_changed_during_a_pass(cli, tmp_path, monkeypatch, indexed):
             assert r.exit_code == 0, r.output
 
     monkeypatch.setattr(ticking, "_after_mail", racing)
-    write_maildir(tmp_path / "box-alpha",
-                  [mail("entente", keys["entente"], ["pass"], "<r0@example.org>")])
+    _mail_pass(tmp_path, "alpha", "entente", keys, "<r0@example.org>")
     ticking.tick(games, with_map=False)            # the pass the change races
     monkeypatch.setattr(ticking, "_after_mail", real)
     if not indexed:
         _drop_index(games)
     before = set(_outbox(tmp_path, "alpha"))
-    write_maildir(tmp_path / "box-alpha",
-                  [mail("german", keys["german"], ["pass"], "<r1@example.org>")])
+    _mail_pass(tmp_path, "alpha", "german", keys, "<r1@example.org>")
     ticking.tick(games, with_map=False)
     old = set(_outbox(tmp_path, "alpha")) - before
     new = sorted(p.name for p in new_out.glob("*.eml"))
@@ -104,13 +101,11 @@ def test_a_route_changed_during_a_pass_is_followed_on_later_passes(cli, tmp_path
             assert cli("mail", journal, "--out", f"outbox:{new_out}").exit_code == 0
 
     monkeypatch.setattr(ticking, "_after_mail", racing)
-    write_maildir(tmp_path / "box-alpha",
-                  [mail("entente", keys["entente"], ["pass"], "<s0@example.org>")])
+    _mail_pass(tmp_path, "alpha", "entente", keys, "<s0@example.org>")
     ticking.tick(games, with_map=False)
     monkeypatch.setattr(ticking, "_after_mail", real)
     for i, side in enumerate(["german", "entente", "german"], 1):
-        write_maildir(tmp_path / "box-alpha",
-                      [mail(side, keys[side], ["pass"], f"<s{i}@example.org>")])
+        _mail_pass(tmp_path, "alpha", side, keys, f"<s{i}@example.org>")
         ticking.tick(games, with_map=False)
     assert list(new_out.glob("*.eml"))          # the later answers go by the new route
 
@@ -134,8 +129,7 @@ def test_secret_away_for_one_pass(cli, tmp_path, monkeypatch, indexed):
     if not indexed:
         _drop_index(games)
     monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(minutes=10)))
-    write_maildir(tmp_path / "box-alpha",
-                  [mail("german", keys["german"], ["pass"], "<k1@example.org>")])
+    _mail_pass(tmp_path, "alpha", "german", keys, "<k1@example.org>")
     ticking.tick(games, with_map=False)
     assert records(journal)[-1].get("order") == "pass"
 
