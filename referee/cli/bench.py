@@ -45,7 +45,7 @@ from . import mapbench
 MB = 1024          # ru_maxrss is in KB on Linux
 
 
-def _run(cmd: list[str], stdin: bytes | None = None) -> tuple[float, int]:
+def measured(cmd: list[str], stdin: bytes | None = None) -> tuple[float, int]:
     """Wall time of a command and its peak RSS in KB (measured around a fresh child)."""
     probe = ("import resource, subprocess, sys, time; data = sys.stdin.buffer.read(); "
              "t = time.perf_counter(); "
@@ -69,7 +69,7 @@ def _median(cmd: list[str], runs: int, before=None) -> tuple[float, int]:
     for _ in range(runs):
         if before:
             before()
-        t, rss = _run(cmd)
+        t, rss = measured(cmd)
         times.append(t)
         peak = max(peak, rss)
     return statistics.median(times), peak
@@ -85,10 +85,10 @@ def _against_floor(cmd: list[str], runs: int, before=None) -> tuple[float, float
     """
     times, ratios, peak = [], [], 0
     for _ in range(runs):
-        floor = _run(FLOOR)[0]
+        floor = measured(FLOOR)[0]
         if before:
             before()
-        t, rss = _run(cmd)
+        t, rss = measured(cmd)
         times.append(t)
         ratios.append(t / floor)
         peak = max(peak, rss)
@@ -273,14 +273,14 @@ def _measure_reads(b: Bench, journal: Path) -> None:
     """status and show, cold and then from their signed views."""
     status = b.referee + ["status", str(journal)]
     show = b.referee + ["show", str(journal), "--format", "json"]
-    _run(status)                        # the account's key, made once
+    measured(status)                        # the account's key, made once
     b.measure("status, cold (no snapshot anywhere)", status, 1.5, before=b.cold,
               short="status cold")
     b.measure("show --format json, cold", show, 1.5, before=b.cold, short="show cold")
     b.measure("status, the account's first command (its key made)", status,
               before=b.first_ever, short="status first")
-    _run(status)
-    _run(show)
+    measured(status)
+    measured(show)
     b.measure("status, from its signed view", status, 0.5, short="status warm")
     b.measure("show --format json, from its signed view", show, 0.5, short="show warm")
 
@@ -310,8 +310,8 @@ def _measure_installed(b: Bench, journal: Path, installed: Path) -> None:
                 if before:
                     before()
                 else:
-                    _run(cmd)
-                pair.append(_run(cmd)[0])
+                    measured(cmd)
+                pair.append(measured(cmd)[0])
             ratios.append(pair[0] / pair[1])
         ratio = statistics.median(ratios)
         b.rows.append((f"installed wheel: {label}", f"{ratio:.2f} x this checkout's "
@@ -327,11 +327,11 @@ def _measure_orders(b: Bench, journal: Path, secret: Path, n_records: int) -> No
     last = _order_setup(b, journal, secret, n_records - 1, "last")
     pairs, times, peak = [], [], 0
     for _ in range(b.runs):
-        floor = _run(FLOOR)[0]
+        floor = measured(FLOOR)[0]
         ratios = []
         for cmd, again, _ in (early, last):
             again()
-            t, rss = _run(cmd)
+            t, rss = measured(cmd)
             ratios.append(t / floor)
         times.append(t)
         peak = max(peak, rss)
@@ -365,7 +365,7 @@ def _order_setup(b: Bench, journal: Path, secret: Path, target: int, name: str):
     _cut(journal, cut, prefix, secret)
     rec = _record(journal, cut)
     b.cold()
-    _run(b.referee + ["status", str(prefix)])            # the snapshot of the prefix
+    measured(b.referee + ["status", str(prefix)])            # the snapshot of the prefix
     saved = b.keep_home(name)
     whole = prefix.read_bytes()
 
@@ -450,8 +450,8 @@ def _measure_memory(b: Bench, journal: Path, secret: Path, n_records: int,
     _lengthen(long, (9 * n_records) // 2 + 1)
     long_records = long.read_bytes().count(b"\n")
     b.cold()
-    _, rss_log = _run(b.referee + ["log", str(long), "--format", "json"])
-    _, rss_verify = _run(b.referee + ["verify", str(long)])
+    _, rss_log = measured(b.referee + ["log", str(long), "--format", "json"])
+    _, rss_verify = measured(b.referee + ["verify", str(long)])
     b.peaks[f"log --format json of {long_records:,} records"] = rss_log
     b.peaks[f"verify of {long_records:,} records"] = rss_verify
 

@@ -37,27 +37,13 @@ from ..game.autoplay import autoplay
 from ..mail.routes import set_route
 from ..render.svgparts import face
 from ..table import Table, kind_named
+from .bench import measured
 
 SIZES = (10, 100, 1000)
 MB = 1024                  # ru_maxrss is in KB on Linux
 IDLE_1000 = 1.0            # target: seconds for an idle pass over 1,000 games
 PER_MAIL = 0.1             # target: seconds a mail with its maps
 RSS = 200 * MB             # target: the peak RSS of a pass, and of watch (largest folder)
-
-
-def _run(cmd: list[str]) -> tuple[float, int]:
-    """Wall time of a command and its peak RSS in KB (measured around a fresh child)."""
-    probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-             "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
-             "stderr=subprocess.PIPE); t = time.perf_counter() - t; "
-             "print(t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")
-    # (a pass that fails would time nothing worth a row: it ends the benchmark)
-    done = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True,
-                          check=True)
-    seconds, rss, code = done.stdout.split()
-    if code != b"0":
-        raise SystemExit(f"hostbench: {' '.join(cmd)} exited {code.decode()}")
-    return float(seconds), int(rss)
 
 
 def _folder(root: Path, n: int) -> list[Path]:
@@ -119,11 +105,11 @@ def measure(referee: str) -> list[dict]:
             games = _folder(root, n)
             folder = str(root / "games")
             for _ in range(2):              # the opening mails, then the index
-                _run([referee, "tick", folder, "--no-map"])
-            idle, idle_rss = _run([referee, "tick", folder, "--no-map"])
+                measured([referee, "tick", folder, "--no-map"])
+            idle, idle_rss = measured([referee, "tick", folder, "--no-map"])
             before = {j: Table(j).last_seq() for j in games[::10]}
             mails = _mail_a_tenth(root, games)
-            busy, busy_rss = _run([referee, "tick", folder])
+            busy, busy_rss = measured([referee, "tick", folder])
             applied = sum(Table(j).last_seq() > seq for j, seq in before.items())
             out.append({"games": n, "idle": idle, "busy": busy, "mails": mails,
                         "applied": applied,
