@@ -210,14 +210,15 @@ class Painter:
             getattr(self, tag)(el, style)
 
     def _meets(self, el: ET.Element, tag: str, style: dict) -> bool:
-        """Whether the element may reach the image's rows (generously: a stroke, a letter's
-        height and descent)."""
+        """Whether the element may reach the image's rows: a shape with its stroke, a text
+        as far as its ink goes (a name's marks may stack far above its line), with a pixel
+        or two to spare. Every text is on one line (svgmap.finish)."""
         if not self.band:
             return True
         v = {a: float(el.get(a) or 0) for a in ("y", "height", "y1", "y2", "cy", "r")}
-        if tag == "text":               # the ink's own reach: marks may stack far (hostile)
-            if not el.text or "\n" in el.text or "\r" in el.text:
-                return True
+        if tag == "text":
+            if not el.text:
+                return False
             above, below = _ink_rows(el.text, *self._font(style), self.k)
             lo, hi, reach = v["y"] + above, v["y"] + below, 2.0
         else:
