@@ -136,3 +136,31 @@ def test_a_standard_stream_closed_before_the_referee_starts_is_no_crash(game, tm
         assert no_stdout.returncode == 0, no_stdout.stderr
         assert "Traceback" not in no_stdout.stderr, no_stdout.stderr
     assert run(["status", str(tmp_path / "nope.jsonl")], 2).returncode == 2
+
+
+def test_pydantic_imported_after_the_compiled_validator_shares_it(tmp_path):
+    """The compiled module loaded alone is the one the package takes later: one module in
+    the process (pydantic-core's compiled half may be initialised only once), and pydantic
+    and the contract's own errors work beside it."""
+    code = """
+import sys
+from referee.contracts.validation import engine, validator
+from referee.contracts.records import JournalRecord
+alone = engine()
+assert "pydantic_core" not in sys.modules
+try:
+    validator(JournalRecord, objects=False).validate_json(b'{"seq": "x"}')
+except alone.ValidationError as exc:
+    assert exc.errors(include_url=False)
+else:
+    raise AssertionError("a record without its fields passed")
+import pydantic, pydantic_core
+assert pydantic_core.SchemaValidator is alone.SchemaValidator
+class M(pydantic.BaseModel):
+    n: int
+assert M(n="3").n == 3
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

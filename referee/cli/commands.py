@@ -103,6 +103,7 @@ def dump(obj: Any) -> str:
 
 def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
     """The order lines of the arguments, of '-' (standard input) and of --file."""
+    load_msgspec()              # before the rules import it: without typing_extensions
     from ..engine.reading import order_lines  # start-up: only order reads order lines
 
     texts: list[str] = []

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pydantic_core
-
-from .validation import validator
+from .validation import engine, validator
 from .words import words
 
 
@@ -34,7 +32,7 @@ def problems(name: str, data: bytes, json_errors: bool = True) -> list[tuple[tup
     (verify: the chain check says a torn line is torn, and how to mend it)."""
     try:
         validator(_quick(name), objects=False).validate_json(data)
-    except pydantic_core.ValidationError as exc:
+    except engine().ValidationError as exc:
         return [(tuple(e["loc"]), words(e)) for e in exc.errors(include_url=False)
                 if json_errors or e["type"] != "json_invalid"]
     return []

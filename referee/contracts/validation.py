@@ -10,30 +10,79 @@ class. So pydantic validates the very classes the read paths decode into,
 
 from __future__ import annotations
 
+import os
+import sys
 import types
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, PathFinder
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 import msgspec.structs
-from pydantic_core import SchemaValidator
-from pydantic_core import core_schema as cs
 
-_validators: dict[tuple[Any, bool], SchemaValidator] = {}
+_validators: dict[tuple[Any, bool], Any] = {}
 # Patterns are matched as msgspec matches them, by Python's re (search, where `$` also
 # matches before a last newline): both readers give one verdict on every text.
-_AS_MSGSPEC = cs.CoreConfig(regex_engine="python-re")
+_AS_MSGSPEC = {"regex_engine": "python-re"}
 # msgspec.Meta's bounds, under the names core schemas give them.
 _BOUNDS = ("ge", "gt", "le", "lt", "multiple_of", "pattern", "min_length", "max_length")
 # An empty collection as a default: msgspec keeps its type as a factory; the schema says [].
 _EMPTY = (list, dict, set)
+_ENGINE = "pydantic_core._pydantic_core"
 
 
-def validator(shape: Any, objects: bool = True) -> SchemaValidator:
+def engine() -> types.ModuleType:
+    """pydantic-core's compiled validator: SchemaValidator and ValidationError.
+
+    The package's Python half (core_schema, its typed dictionaries and the
+    typing_extensions they import) only describes the schemas, as plain dicts,
+    and costs a third of the import floor; an `order` needs none of it. So the
+    compiled module is loaded alone, under its own name, where it can be found
+    beside the package; the package imported later (by pydantic, or by the
+    module itself for an error's details) takes that same module.
+    """
+    found = sys.modules.get(_ENGINE)
+    if found is None and "pydantic_core" not in sys.modules:
+        found = _load_compiled()
+    if found is None:
+        import pydantic_core  # noqa: F401 - the package as it is, when alone it cannot be had
+
+        found = sys.modules[_ENGINE]
+    return found
+
+
+def _load_compiled() -> types.ModuleType | None:
+    spec = PathFinder.find_spec("pydantic_core")
+    places = spec.submodule_search_locations if spec is not None else None
+    for suffix in EXTENSION_SUFFIXES if places else ():
+        path = os.path.join(places[0], "_pydantic_core" + suffix)
+        if os.path.isfile(path):
+            loader = ExtensionFileLoader(_ENGINE, path)
+            module = loader.create_module(_spec(loader, path))
+            loader.exec_module(module)
+            sys.modules[_ENGINE] = module
+            return module
+    return None
+
+
+def _spec(loader: ExtensionFileLoader, path: str) -> Any:
+    from importlib.machinery import ModuleSpec
+
+    return ModuleSpec(_ENGINE, loader, origin=path)
+
+
+def _schema(kind: str, **fields: Any) -> dict:
+    """A core schema of one kind: the fields given, those left at None omitted (as
+    pydantic_core.core_schema's builders write them)."""
+    return {"type": kind, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def validator(shape: Any, objects: bool = True) -> Any:
     """The pydantic-core validator of a contract class, or of a union of them (kept). With
     objects false it gives the same verdict but makes no objects: the plain values only."""
     found = _validators.get((shape, objects))
     if found is None:
-        found = _validators[shape, objects] = SchemaValidator(core_schema(shape, objects))
+        found = _validators[shape, objects] = engine().SchemaValidator(
+            core_schema(shape, objects))
     return found
 
 
@@ -53,7 +102,7 @@ class _Builder:
         inner = self.node(shape)
         if not self.defs:
             return inner
-        return cs.definitions_schema(inner, list(self.defs.values()))
+        return _schema("definitions", schema=inner, definitions=list(self.defs.values()))
 
     def node(self, tp: Any) -> Any:
         """The core schema of one annotation."""
@@ -80,13 +129,13 @@ class _Builder:
         rest = [a for a in args if a not in (None, type(None))]
         if len(rest) < len(args):
             inner = self.union(tuple(rest)) if len(rest) > 1 else self.node(rest[0])
-            return cs.nullable_schema(inner)
+            return _schema("nullable", schema=inner)
         tagged = [a for a in rest if isinstance(a, type) and issubclass(a, msgspec.Struct)]
         field = tagged[0].__struct_config__.tag_field if tagged else None
         if field and len(tagged) == len(rest):
             choices = {a.__struct_config__.tag: self.node(a) for a in tagged}
-            return cs.tagged_union_schema(choices, discriminator=field)
-        return cs.union_schema([self.node(a) for a in rest])
+            return _schema("tagged-union", choices=choices, discriminator=field)
+        return _schema("union", choices=[self.node(a) for a in rest])
 
     def struct(self, cls: type) -> Any:
         """A contract class: a reference to its definition, built once."""
@@ -94,34 +143,40 @@ class _Builder:
         if ref not in self.defs:
             self.defs[ref] = None                  # a class that holds itself refers back
             self.defs[ref] = self.definition(cls, ref)
-        return cs.definition_reference_schema(ref)
+        return _schema("definition-ref", schema_ref=ref)
 
     def definition(self, cls: type, ref: str) -> Any:
         config = cls.__struct_config__
         fields = {}
         if config.tag_field is not None:
-            fields[config.tag_field] = cs.typed_dict_field(cs.literal_schema([config.tag]))
+            fields[config.tag_field] = _schema("typed-dict-field", schema=_schema("literal", expected=[config.tag]))
         found = msgspec.structs.fields(cls)
         for f in found:
             fields[f.name] = self.field(f)
         extra = "forbid" if config.forbid_unknown_fields else "allow"
-        shape = cs.typed_dict_schema(fields, cls=cls, extra_behavior=extra, strict=True,
-                                     ref=None if self.objects else ref, config=_AS_MSGSPEC)
+        shape = _schema("typed-dict", fields=fields, cls=cls, strict=True, extra_behavior=extra,
+                        ref=None if self.objects else ref, config=_AS_MSGSPEC)
         if not self.objects:
             return shape
-        return cs.no_info_after_validator_function(_maker(cls, found), shape, ref=ref)
+        return _schema("function-after", function={"type": "no-info", "function": _maker(cls, found)},
+                       schema=shape, ref=ref)
 
     def field(self, f: msgspec.structs.FieldInfo) -> Any:
         schema = self.node(f.type)
         if f.default_factory in _EMPTY or _is_value(f.default_factory):
-            schema = cs.with_default_schema(schema, default=f.default_factory())
+            schema = _with_default(schema, f.default_factory())
         elif f.default_factory is not msgspec.NODEFAULT:
-            schema = cs.with_default_schema(schema, default_factory=f.default_factory)
+            schema = _schema("default", schema=schema, default_factory=f.default_factory)
         elif f.default is not msgspec.NODEFAULT and f.default is not msgspec.UNSET:
-            schema = cs.with_default_schema(schema, default=f.default)
+            schema = _with_default(schema, f.default)
         alias = f.encode_name if f.encode_name != f.name else None
-        return cs.typed_dict_field(schema, required=f.required, validation_alias=alias,
-                                   serialization_alias=alias)
+        return _schema("typed-dict-field", schema=schema, required=f.required,
+                       validation_alias=alias, serialization_alias=alias)
+
+
+def _with_default(schema: Any, value: Any) -> dict:
+    """A field's schema with its default value, which may itself be None."""
+    return {"type": "default", "schema": schema, "default": value}
 
 
 def _literal(values: tuple) -> Any:
@@ -129,9 +184,10 @@ def _literal(values: tuple) -> Any:
     for a Literal[0]); else the values themselves."""
     if all(type(v) is int for v in values):
         shown = {"const": values[0]} if len(values) == 1 else {"enum": list(values)}
-        return cs.chain_schema([cs.int_schema(strict=True), cs.literal_schema(list(values))],
-                               metadata={"pydantic_js_updates": shown})   # as the Literal
-    return cs.literal_schema(list(values))
+        return _schema("chain", steps=[_schema("int", strict=True),
+                                         _schema("literal", expected=list(values))],
+                       metadata={"pydantic_js_updates": shown})   # as the Literal
+    return _schema("literal", expected=list(values))
 
 
 def _is_value(factory: Any) -> bool:
@@ -162,26 +218,29 @@ def _bounded(schema: Any, metadata: tuple) -> Any:
 
 
 def _items(builder: _Builder, args: tuple) -> Any:
-    return cs.list_schema(builder.node(args[0]), strict=True)
+    return _schema("list", items_schema=builder.node(args[0]), strict=True)
 
 
 def _tuple(builder: _Builder, args: tuple) -> Any:
     if len(args) == 2 and args[1] is Ellipsis:
-        return cs.tuple_schema([builder.node(args[0])], variadic_item_index=0, strict=True)
-    return cs.tuple_schema([builder.node(a) for a in args], strict=True)
+        return _schema("tuple", items_schema=[builder.node(args[0])], variadic_item_index=0,
+                       strict=True)
+    return _schema("tuple", items_schema=[builder.node(a) for a in args], strict=True)
 
 
 def _mapping(builder: _Builder, args: tuple) -> Any:
-    return cs.dict_schema(builder.node(args[0]), builder.node(args[1]), strict=True)
+    return _schema("dict", keys_schema=builder.node(args[0]),
+                   values_schema=builder.node(args[1]), strict=True)
 
 
 def _set(builder: _Builder, args: tuple) -> Any:
-    return cs.set_schema(builder.node(args[0]), strict=True)
+    return _schema("set", items_schema=builder.node(args[0]), strict=True)
 
 
 _COLLECTIONS = {list: _items, tuple: _tuple, dict: _mapping, set: _set}
 _SCALARS = {
-    str: lambda: cs.str_schema(strict=True), int: lambda: cs.int_schema(strict=True),
-    float: lambda: cs.float_schema(strict=True), bool: lambda: cs.bool_schema(strict=True),
-    type(None): cs.none_schema, None: cs.none_schema, Any: cs.any_schema,
+    str: lambda: _schema("str", strict=True), int: lambda: _schema("int", strict=True),
+    float: lambda: _schema("float", strict=True), bool: lambda: _schema("bool", strict=True),
+    type(None): lambda: _schema("none"), None: lambda: _schema("none"),
+    Any: lambda: _schema("any"),
 }
