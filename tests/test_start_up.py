@@ -164,3 +164,22 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_compiled_validator_that_will_not_load_alone_comes_with_its_package():
+    code = """
+import sys
+from referee.contracts import validation
+def refuse():
+    raise ImportError("built to load with its package")
+validation._load_compiled = refuse
+module = validation.engine()
+import pydantic_core
+assert module is pydantic_core._pydantic_core
+from referee.contracts.records import JournalRecord
+assert validation.validator(JournalRecord, objects=False)
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

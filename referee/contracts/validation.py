@@ -38,11 +38,16 @@ def engine() -> types.ModuleType:
     and costs a third of the import floor; an `order` needs none of it. So the
     compiled module is loaded alone, under its own name, where it can be found
     beside the package; the package imported later (by pydantic, or by the
-    module itself for an error's details) takes that same module.
+    module itself for an error's details) takes that same module, so the process
+    holds one ValidationError class. Where the module cannot be had alone, the
+    package is imported as it is.
     """
     found = sys.modules.get(_ENGINE)
     if found is None and "pydantic_core" not in sys.modules:
-        found = _load_compiled()
+        try:
+            found = _load_compiled()
+        except (ImportError, OSError):       # a build that will not load alone
+            found = None
     if found is None:
         import pydantic_core  # noqa: F401 - the package as it is, when alone it cannot be had
 
