@@ -95,11 +95,15 @@ soak: setup
 	REFEREE_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/test_leaks.py
 
 # Full-campaign benchmark: every read and write path against the import floor, and memory;
-# the installed wheel's reads beside the checkout's; tick's memory under a flood of mail.
+# the installed wheel's reads beside the checkout's; tick's memory under a flood of mail; a
+# judge host's folders. Every part runs, whatever an earlier one missed; the exit says
+# whether any missed a target.
 bench: try-wheel
-	$(BIN)/python -m referee.cli.bench --installed build/wheel/venv/bin/referee
-	$(BIN)/python tests/mailbench.py
-	$(BIN)/python -m referee.cli.hostbench --installed build/wheel/venv/bin/referee
+	missed=0; \
+	$(BIN)/python -m referee.cli.bench --installed build/wheel/venv/bin/referee || missed=1; \
+	$(BIN)/python tests/mailbench.py || missed=1; \
+	$(BIN)/python -m referee.cli.hostbench --installed build/wheel/venv/bin/referee || missed=1; \
+	exit $$missed
 
 # Decisions asked and hand-offs between players per seasonal turn of a fixed 1914 opening.
 roundtrips: setup
