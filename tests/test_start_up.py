@@ -183,3 +183,13 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_skirmish_read_validates_its_card_without_the_schema_builders(patrol, tmp_path):
+    """The skirmish's card and scenario are read from their YAML and validated at every
+    command; the compiled validator does it, without core_schema's typed dictionaries."""
+    loaded = _loaded(tmp_path / "home", "status", str(patrol))
+    assert "pydantic_core._pydantic_core" in loaded and "referee.table.skirmish.loading" in loaded
+    found = sorted(m for m in ("pydantic_core.core_schema", "typing_extensions", "pydantic")
+                   if m in loaded)
+    assert not found, f"a skirmish status imports {', '.join(found)}"

@@ -392,7 +392,8 @@ def _measure_contracts(b: Bench, journal: Path) -> None:
     """What validation by the contracts adds: to an order (its new record), to verify (every
     line), each as the time of a process doing only that less a bare interpreter's."""
     bare = [sys.executable, "-c", "pass"]
-    probe = ("import sys; from referee.contracts import check; "
+    probe = ("import sys, referee; referee.load_msgspec(); "     # as the commands load it
+             "from referee.contracts import check; "
              "lines = open(sys.argv[1], 'rb').read().splitlines(); "
              "lines = lines[-1:] if sys.argv[2] == 'last' else lines[1:]; "
              "assert not [n for n in lines if check.problems('journal-record', n)]")

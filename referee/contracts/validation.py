@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import types
-from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, PathFinder
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
@@ -56,23 +56,21 @@ def engine() -> types.ModuleType:
 
 
 def _load_compiled() -> types.ModuleType | None:
-    spec = PathFinder.find_spec("pydantic_core")
-    places = spec.submodule_search_locations if spec is not None else None
+    """The compiled module, from beside the package where the import system finds it, loaded
+    without running the package; None where there is none."""
+    from importlib.util import find_spec, module_from_spec, spec_from_file_location
+
+    package = find_spec("pydantic_core")
+    places = list(package.submodule_search_locations or ()) if package is not None else []
     for suffix in EXTENSION_SUFFIXES if places else ():
         path = os.path.join(places[0], "_pydantic_core" + suffix)
         if os.path.isfile(path):
             loader = ExtensionFileLoader(_ENGINE, path)
-            module = loader.create_module(_spec(loader, path))
+            module = module_from_spec(spec_from_file_location(_ENGINE, path, loader=loader))
             loader.exec_module(module)
             sys.modules[_ENGINE] = module
             return module
     return None
-
-
-def _spec(loader: ExtensionFileLoader, path: str) -> Any:
-    from importlib.machinery import ModuleSpec
-
-    return ModuleSpec(_ENGINE, loader, origin=path)
 
 
 def _schema(kind: str, **fields: Any) -> dict:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from pydantic_core import ValidationError
-
-from ..contracts.validation import validator
+from ..contracts.validation import engine, validator
 from ..contracts.words import KINDS, describe, words
 from .marks import ShapeError, ShapeProblem
+
+ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
 
 
 def problems_of(model: type, raw: Any, label: str) -> list[ShapeProblem]:

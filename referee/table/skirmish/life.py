@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
-from pydantic_core import ValidationError
 
 from ... import __version__
 from ...base.errors import (
@@ -29,7 +28,7 @@ from ...contracts.skirmish import (
     SkirmishRoute,
     SkirmishScenario,
 )
-from ...contracts.validation import validator
+from ...contracts.validation import engine, validator
 from ...store import dice as dicemod
 from ...store import signing
 from ...store.anydice import AnyDice
@@ -39,6 +38,8 @@ from ...store.players import order_key
 from ...store.secrets import create_with_secret, load_secret, secret_for_new
 from . import decider as sk
 from .loading import SkirmishData
+
+ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
 
 MODERATOR = "moderator"
 REVEAL = "reveal secret"

@@ -9,14 +9,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic_core import ValidationError
 
 from ...base.errors import GameDataError
 from ...contracts.skirmish import SkirmishCard, SkirmishGame, SkirmishScenario
-from ...contracts.validation import validator
+from ...contracts.validation import engine, validator
 from ...data.dataload import placed, read_yaml, validate
 from ...data.problems import DataProblem, named
 from ...data.textcheck import text_problems
+
+ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
 
 
 @dataclass
