@@ -431,3 +431,66 @@ def test_the_drawings_caches_give_up_the_least_recently_used_entry_one_at_a_time
     with pytest.raises(ValueError):
         remembered(memo, "huge", failing, 3)
     assert list(memo) == ["c", "d", "level"]
+
+
+# ---------------------------------------------------------------- one picture for the sides
+
+def _painting(monkeypatch) -> list[ET.Element]:
+    """The drawings png.to_png paints, as they are handed to it."""
+    from referee.render import png
+
+    painted, real = [], png.to_png
+    monkeypatch.setattr(png, "to_png", lambda tree, *a: painted.append(tree) or real(tree, *a))
+    return painted
+
+
+def _top_line(tree: ET.Element) -> str:
+    return next(t.text for t in tree.iter("text") if t.get("class") == "reader")
+
+
+def test_sides_shown_the_same_map_get_one_picture_that_names_them_both(battle, monkeypatch):
+    """An open game: both sides see every counter alike, so their mails share one whole map,
+    painted once, whose top names both; it is the drawing each would have had alone but for
+    that line."""
+    painted = _painting(monkeypatch)
+    game = g.open_game(battle["journal"])
+    maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    assert maps.png("entente") == maps.png("german") and len(painted) == 1
+    assert _top_line(painted[0]).endswith("map for german and entente")
+    assert painted[0].findtext("title").endswith("for german and entente")
+    for reader in ("german", "entente"):
+        alone = svgmap.map_tree(game.state, game.data, reader, game.game_id)
+        assert svgmap.same_drawing(alone, painted[0])
+        assert _top_line(alone).endswith(f"map for {reader}")
+
+
+def test_sides_shown_other_armies_under_hidden_templates_each_get_their_own(hidden,
+                                                                            monkeypatch):
+    """1.4: each side sees what his own armies hold and not the other's; their maps differ,
+    so each is painted on its own and names only its reader."""
+    painted = _painting(monkeypatch)
+    game = g.open_game(hidden)
+    maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    german, entente = maps.png("german"), maps.png("entente")
+    assert german != entente and len(painted) == 2
+    assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["german", "entente"]
+    assert maps.png("german") == german and len(painted) == 2      # kept, not painted again
+
+
+def test_same_drawing_tells_any_change_apart_but_whom_the_picture_is_for(battle):
+    game = g.open_game(battle["journal"])
+
+    def tree(reader="german"):
+        return svgmap.map_tree(game.state, game.data, reader, game.game_id)
+
+    assert svgmap.same_drawing(tree("german"), tree("entente"))
+    for change in ("attribute", "text", "element"):
+        other = tree()
+        name = next(t for t in other.iter("text") if t.get("class") == "name")
+        if change == "attribute":
+            name.set("x", "1")
+        elif change == "text":
+            name.text += "x"
+        else:
+            other.find("g").append(ET.Element("circle"))
+        assert not svgmap.same_drawing(tree(), other), change

@@ -121,6 +121,9 @@ def test_a_mail_asking_a_battle_decision_carries_the_closeup_first_then_the_map(
     assert [n for n, _ in asked] == ["closeup.png", "map.png"]
     told = [a.get_filename() for a in mails["kaiser@example.org"].iter_attachments()]
     assert told == ["map.png"]                    # the first map he is sent: the board is new
+    # An open game: both see the same map, one picture naming both (svgmap.SharedMaps).
+    assert [a.get_content() for a in mails["kaiser@example.org"].iter_attachments()] == \
+        [asked[1][1]]
     for _, data in asked:
         image = Image.open(io.BytesIO(data))
         image.load()

@@ -19,12 +19,15 @@ Pictures = list[tuple[str, bytes]]
 
 
 class MailPictures:
-    """The pictures of one outbox run, each drawn once for each side."""
+    """The pictures of one outbox run, each drawn once for each side; the sides shown the
+    very same whole map (an open game) share one picture that names them all
+    (svgmap.SharedMaps)."""
 
     def __init__(self, table, ledger: dict, with_map: bool):
         self.game, self.ledger, self.with_map = table.game(), ledger, with_map
         self.drawn: dict[str, Pictures] = {}
         self.boards: dict[str, str] = {}
+        self.maps = None
 
     def board(self, side: str) -> str:
         """The digest of the board as side may see it now."""
@@ -37,16 +40,18 @@ class MailPictures:
     def _draw(self, side: str) -> Pictures:
         if side not in self.drawn:
             from ..render.closeup import closeup_png  # start-up: drawn only for mail
-            from ..render.svgmap import map_png  # start-up: drawn only for mail
+            from ..render.svgmap import SharedMaps  # start-up: drawn only for mail
 
             g = self.game
+            if self.maps is None:
+                self.maps = SharedMaps(g.state, g.data, tuple(g.data.sides), g.game_id)
             out = []
             try:
                 if side in waiting_on(g.state):
                     close = closeup_png(g.state, g.data, side, g.game_id)
                     if close is not None:
                         out.append(("closeup.png", close))
-                out.append(("map.png", map_png(g.state, g.data, side, g.game_id)))
+                out.append(("map.png", self.maps.png(side)))
             except GameDataError:   # a picture the data leaves no room for: the mail goes
                 out = []
             self.drawn[side] = out

@@ -85,17 +85,26 @@ class Column:
 
 # ---------------------------------------------------------------- the top
 
+def readers_words(readers: tuple[str, ...]) -> str:
+    """The readers of a picture in words: german; german and entente."""
+    return readers[0] if len(readers) == 1 else \
+        f"{', '.join(readers[:-1])} and {readers[-1]}"
+
+
 def header_height(scale: Scale) -> float:
     """How high the writing on top of the picture is: three lines, whatever they say."""
     return round(4 + scale.font * 1.3 * 1.25 + 2 * scale.line + scale.font * 0.6, 1)
 
 
-def header(g: ET.Element, view: dict, scale: Scale, width: float, what: str) -> None:
-    """Who the picture is for, of which game, record and turn, and what it shows."""
+def header(g: ET.Element, view: dict, scale: Scale, width: float, what: str,
+           shown_to: tuple[str, ...] = ()) -> None:
+    """Who the picture is for (the readers it is shown to, when more than its own reader see
+    the very same picture), of which game, record and turn, and what it shows."""
     f, room = scale.font, width - 2 * EDGE
     y = 4 + f * 1.3 * 1.05
     text(g, EDGE, y, fit(f"{view.get('game_name') or 'Game'} \u2014 {what} for "
-                         f"{view['reader']}", f * 1.3, room, True), f * 1.3,
+                         f"{readers_words(shown_to or (view['reader'],))}", f * 1.3, room,
+                         True), f * 1.3,
          **{"font-weight": "bold", "class": "reader"})
     y += scale.line
     text(g, EDGE, y, fit(f"game {view['game_id']}, record {view['seq']} \u00b7 Turn "

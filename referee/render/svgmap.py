@@ -27,6 +27,7 @@ import json
 import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from ..base.errors import GameDataError
 from ..contracts.mapmodels import Area
@@ -404,14 +405,15 @@ def as_text(svg: ET.Element) -> str:
         + "\n"
 
 
-def start(scene: Scene, title: str) -> tuple[ET.Element, ET.Element]:
+def start(scene: Scene, title: str, shown_to: tuple[str, ...] = ()
+          ) -> tuple[ET.Element, ET.Element]:
     """The SVG element with its title and the ground under everything."""
     v = scene.view
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1",
                              "font-family": "DejaVu Sans Condensed, DejaVu Sans, sans-serif"})
     ET.SubElement(svg, "title").text = clean(
         f"{v.get('game_name') or 'Game'}: {title}, game {v['game_id']}, record {v['seq']}, "
-        f"for {v['reader']}")
+        f"for {mapkeys.readers_words(shown_to or (v['reader'],))}")
     ground = _rect(svg, (0, 0, WIDTH, 1), GROUND, "ground")
     return svg, ground
 
@@ -424,15 +426,16 @@ def map_svg(state: State, data: GameData, reader: str, game_id: str = "",
 
 
 def map_tree(state: State, data: GameData, reader: str, game_id: str = "",
-             seq: int | None = None) -> ET.Element:
-    """The whole map for one reader as a finished SVG element (map_svg)."""
+             seq: int | None = None, shown_to: tuple[str, ...] = ()) -> ET.Element:
+    """The whole map for one reader as a finished SVG element (map_svg); its top names the
+    readers of shown_to instead, who see the very same drawing (SharedMaps)."""
     scene = scene_of(state, data, reader, game_id, seq)
-    svg, ground = start(scene, "map")
+    svg, ground = start(scene, "map", shown_to)
     top = mapkeys.header_height(scene.scale)
     b, placed = layout(scene, top)
     draw_base(svg, b, data)
     legend = ET.SubElement(svg, "g", {"id": "legend"})
-    mapkeys.header(legend, scene.view, scene.scale, WIDTH, "map")
+    mapkeys.header(legend, scene.view, scene.scale, WIDTH, "map", shown_to)
     layer = ET.SubElement(svg, "g", {"id": "areas"})
     for a in data.map.areas:
         if a.id in b.pos:
@@ -477,3 +480,64 @@ def map_png(state: State, data: GameData, reader: str, game_id: str = "") -> byt
     from .png import to_png  # start-up: the renderer is loaded only to draw a PNG
 
     return to_png(map_tree(state, data, reader, game_id))
+
+
+class SharedMaps:
+    """The whole maps of one position for its readers, each painted once: readers shown the
+    very same drawing share one picture, whose top names them all.
+
+    Whether two readers see the same is decided on the finished drawings themselves, element
+    by element, whom each is for aside: a picture is shared only where every reader of it
+    would have been drawn exactly it (under hidden templates, 1.4, the sides' armies differ
+    and each has his own). A reader's drawing is made only when one of the group asks."""
+
+    def __init__(self, state: State, data: GameData, readers: tuple[str, ...],
+                 game_id: str = ""):
+        self.state, self.data, self.readers, self.game_id = state, data, readers, game_id
+        self.trees: dict[str, ET.Element | GameDataError] = {}
+        self.drawn: dict[tuple[str, ...], bytes] = {}
+
+    def png(self, reader: str) -> bytes:
+        """The reader's map as PNG bytes (GameDataError where the data leaves it no room;
+        OSError if it cannot be drawn)."""
+        from .png import to_png  # start-up: the renderer is loaded only to draw a PNG
+
+        group = self._group(reader)
+        if group not in self.drawn:
+            tree = self._tree(reader) if len(group) == 1 else \
+                map_tree(self.state, self.data, reader, self.game_id, shown_to=group)
+            self.drawn[group] = to_png(tree)
+        return self.drawn[group]
+
+    def _group(self, reader: str) -> tuple[str, ...]:
+        """The readers, in their order, whose drawing is the reader's own (a reader not of
+        them is a group alone)."""
+        mine = self._tree(reader)
+        if reader not in self.readers:
+            return (reader,)
+        return tuple(r for r in self.readers if r == reader or (
+            not isinstance(theirs := self._tree(r, quiet=True), GameDataError)
+            and same_drawing(mine, theirs)))
+
+    def _tree(self, reader: str, quiet: bool = False) -> ET.Element | GameDataError:
+        if reader not in self.trees:
+            try:
+                self.trees[reader] = map_tree(self.state, self.data, reader, self.game_id)
+            except GameDataError as exc:
+                self.trees[reader] = exc
+        found = self.trees[reader]
+        if isinstance(found, GameDataError) and not quiet:
+            raise found
+        return found
+
+
+def same_drawing(a: ET.Element, b: ET.Element) -> bool:
+    """Whether two finished pictures draw the same, element by element, but for whom each
+    is for: its title and the first line of its top."""
+    for x, y in zip_longest(a.iter(), b.iter()):
+        if x is None or y is None or x.tag != y.tag or x.attrib != y.attrib or \
+                x.tail != y.tail:
+            return False
+        if x.text != y.text and x.tag != "title" and x.get("class") != "reader":
+            return False
+    return True
