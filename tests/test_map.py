@@ -460,8 +460,11 @@ def test_sides_shown_the_same_map_get_one_picture_that_names_them_both(battle, m
     assert painted[0].findtext("title").endswith("for german and entente")
     for reader in ("german", "entente"):
         alone = svgmap.map_tree(game.state, game.data, reader, game.game_id)
-        assert svgmap.same_drawing(alone, painted[0])
         assert _top_line(alone).endswith(f"map for {reader}")
+        for tree in (alone, painted[0]):      # whom it is for aside, the drawing he had alone
+            next(t for t in tree.iter("text") if t.get("class") == "reader").text = ""
+            tree.find("title").text = ""
+        assert svgmap.same_drawing(alone, painted[0])
 
 
 def test_sides_shown_other_armies_under_hidden_templates_each_get_their_own(hidden,
@@ -477,13 +480,35 @@ def test_sides_shown_other_armies_under_hidden_templates_each_get_their_own(hidd
     assert maps.png("german") == german and len(painted) == 2      # kept, not painted again
 
 
-def test_same_drawing_tells_any_change_apart_but_whom_the_picture_is_for(battle):
+def test_maps_that_differ_are_never_shared_even_where_nothing_is_hidden(battle,
+                                                                         monkeypatch):
+    """The drawings decide, not the options: a mark only one side is drawn keeps the two
+    pictures apart, each naming its own reader."""
+    painted = _painting(monkeypatch)
+    real = svgmap.map_tree
+
+    def marked(state, data, reader, *args, **kwargs):
+        tree = real(state, data, reader, *args, **kwargs)
+        if reader == "entente":
+            ET.SubElement(tree, "circle", {"cx": "9", "cy": "9", "r": "4", "fill": "#000000"})
+        return tree
+
+    monkeypatch.setattr(svgmap, "map_tree", marked)
+    game = g.open_game(battle["journal"])
+    maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    assert maps.png("german") != maps.png("entente") and len(painted) == 2
+    assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["german", "entente"]
+
+
+def test_same_drawing_tells_any_change_apart(battle):
     game = g.open_game(battle["journal"])
 
-    def tree(reader="german"):
-        return svgmap.map_tree(game.state, game.data, reader, game.game_id)
+    def tree(reader="german", shown_to=("german", "entente")):
+        return svgmap.map_tree(game.state, game.data, reader, game.game_id,
+                               shown_to=shown_to)
 
     assert svgmap.same_drawing(tree("german"), tree("entente"))
+    assert not svgmap.same_drawing(tree("german", ()), tree("entente", ()))
     for change in ("attribute", "text", "element"):
         other = tree()
         name = next(t for t in other.iter("text") if t.get("class") == "name")

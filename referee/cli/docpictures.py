@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ..render.closeup import closeup_png
-from ..render.svgmap import map_png
+from ..render.svgmap import SharedMaps
 from ..store.dice import write_secret
 from ..table import Table
 from .demo import DEMO_OPENING, DEMO_SECRET
@@ -35,7 +35,8 @@ def draw(folder: Path) -> list[Path]:
         asked = game.state.pending.side          # the side asked to declare the battle
         pictures = {"mail-closeup.png": closeup_png(game.state, game.data, asked,
                                                     game.game_id),
-                    "mail-map.png": map_png(game.state, game.data, asked, game.game_id)}
+                    "mail-map.png": SharedMaps(game.state, game.data, tuple(game.data.sides),
+                                               game.game_id).png(asked)}
     out = []
     for name, data in pictures.items():
         if data is None:

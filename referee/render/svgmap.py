@@ -486,58 +486,51 @@ class SharedMaps:
     """The whole maps of one position for its readers, each painted once: readers shown the
     very same drawing share one picture, whose top names them all.
 
-    Whether two readers see the same is decided on the finished drawings themselves, element
-    by element, whom each is for aside: a picture is shared only where every reader of it
-    would have been drawn exactly it (under hidden templates, 1.4, the sides' armies differ
-    and each has his own). A reader's drawing is made only when one of the group asks."""
+    Where the rules hide nothing of one side from the other (no hidden templates, 1.4),
+    each reader's map is drawn naming all the readers, and shared only when the drawings
+    are then the same, element by element: a picture goes only to readers each of whom
+    would have been drawn exactly it. Otherwise, and under hidden templates, each reader's
+    map is drawn for him alone."""
 
     def __init__(self, state: State, data: GameData, readers: tuple[str, ...],
                  game_id: str = ""):
         self.state, self.data, self.readers, self.game_id = state, data, readers, game_id
-        self.trees: dict[str, ET.Element | GameDataError] = {}
-        self.drawn: dict[tuple[str, ...], bytes] = {}
+        self.hoped = len(readers) > 1 and not state.options.get("hidden_templates")
+        self.shared: bool | None = None if self.hoped else False
+        self.drawn: dict[str, bytes] = {}
 
     def png(self, reader: str) -> bytes:
         """The reader's map as PNG bytes (GameDataError where the data leaves it no room;
         OSError if it cannot be drawn)."""
         from .png import to_png  # start-up: the renderer is loaded only to draw a PNG
 
-        group = self._group(reader)
-        if group not in self.drawn:
-            tree = self._tree(reader) if len(group) == 1 else \
-                map_tree(self.state, self.data, reader, self.game_id, shown_to=group)
-            self.drawn[group] = to_png(tree)
-        return self.drawn[group]
+        if reader not in self.drawn:
+            if reader in self.readers and self._shared():
+                picture = to_png(self.tree)
+                self.drawn.update(dict.fromkeys(self.readers, picture))
+            else:
+                self.drawn[reader] = to_png(self._tree(reader, (reader,)))
+        return self.drawn[reader]
 
-    def _group(self, reader: str) -> tuple[str, ...]:
-        """The readers, in their order, whose drawing is the reader's own (a reader not of
-        them is a group alone)."""
-        mine = self._tree(reader)
-        if reader not in self.readers:
-            return (reader,)
-        return tuple(r for r in self.readers if r == reader or (
-            not isinstance(theirs := self._tree(r, quiet=True), GameDataError)
-            and same_drawing(mine, theirs)))
-
-    def _tree(self, reader: str, quiet: bool = False) -> ET.Element | GameDataError:
-        if reader not in self.trees:
+    def _shared(self) -> bool:
+        """Whether every reader is drawn the same, drawn naming them all (the first time)."""
+        if self.shared is None:
             try:
-                self.trees[reader] = map_tree(self.state, self.data, reader, self.game_id)
-            except GameDataError as exc:
-                self.trees[reader] = exc
-        found = self.trees[reader]
-        if isinstance(found, GameDataError) and not quiet:
-            raise found
-        return found
+                first, *rest = (self._tree(r, self.readers) for r in self.readers)
+            except GameDataError:       # a reader's map has no room: each is drawn alone
+                self.shared = False
+            else:
+                self.shared = all(same_drawing(first, other) for other in rest)
+                self.tree = first
+        return self.shared
+
+    def _tree(self, reader: str, shown_to: tuple[str, ...]) -> ET.Element:
+        return map_tree(self.state, self.data, reader, self.game_id, shown_to=shown_to)
 
 
 def same_drawing(a: ET.Element, b: ET.Element) -> bool:
-    """Whether two finished pictures draw the same, element by element, but for whom each
-    is for: its title and the first line of its top."""
-    for x, y in zip_longest(a.iter(), b.iter()):
-        if x is None or y is None or x.tag != y.tag or x.attrib != y.attrib or \
-                x.tail != y.tail:
-            return False
-        if x.text != y.text and x.tag != "title" and x.get("class") != "reader":
-            return False
-    return True
+    """Whether two finished pictures are the same, element by element: every tag, attribute
+    and text."""
+    return all(x is not None and y is not None and x.tag == y.tag and x.attrib == y.attrib
+               and x.text == y.text and x.tail == y.tail
+               for x, y in zip_longest(a.iter(), b.iter()))
