@@ -4,10 +4,13 @@ validator, and pydantic's JSON Schema generator reads the same dicts."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pydantic_core import core_schema as cs
 
 from referee.contracts import validation as v
+from referee.contracts.schemas import SCHEMAS
 
 
 def _made():
@@ -69,3 +72,45 @@ def test_a_core_schema_written_as_a_dict_is_the_builders_own(ours, theirs):
     assert ours == theirs
     assert list(ours) == list(theirs)           # the same keys in the same order
 
+
+
+def _kinds() -> dict[str, set[str]]:
+    """Every kind of core schema core_schema describes, with the keys its typed dict has."""
+    kinds: dict[str, set[str]] = {}
+    for shape in vars(cs).values():
+        notes = getattr(shape, "__annotations__", None)
+        if isinstance(shape, type) and notes and "type" in notes and \
+                hasattr(shape, "__required_keys__"):
+            kind = re.search(r"Literal\[['\"]([a-z-]+)['\"]\]", str(notes["type"]))
+            if kind:
+                kinds.setdefault(kind.group(1), set()).update(
+                    shape.__required_keys__ | shape.__optional_keys__)
+    return kinds
+
+
+def _unknown_keys(node, kinds: dict[str, set[str]], where: str = "$") -> list[str]:
+    """Where a schema dict has a key its kind does not (pydantic-core takes it silently)."""
+    found = []
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if isinstance(kind, str) and kind in kinds:
+            found += [f"{where}.{k} ({kind})" for k in node if k not in kinds[kind]]
+        for k, v in node.items():
+            found += _unknown_keys(v, kinds, f"{where}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            found += _unknown_keys(v, kinds, f"{where}[{i}]")
+    return found
+
+
+@pytest.mark.parametrize("objects", [True, False])
+def test_every_contracts_schema_uses_only_keys_its_kind_has(objects):
+    """pydantic-core builds a schema with a misspelt key and ignores it (a `strictt` or an
+    `extra_behaviour` would drop strictness or the refusal of unknown keys without a word):
+    every key of every schema the contracts give is one core_schema names for its kind."""
+    kinds = _kinds()
+    assert {"typed-dict", "typed-dict-field", "str", "default", "tagged-union"} <= set(kinds)
+    for name, shape in SCHEMAS.items():
+        schema = v.core_schema(shape, objects)
+        assert not _unknown_keys(schema, kinds), name
+    assert _unknown_keys({"type": "str", "strictt": True}, kinds) == ["$.strictt (str)"]

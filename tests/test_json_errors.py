@@ -176,14 +176,16 @@ def test_python_dash_m_prints_one_error_object(game):
 
 
 def _imported(runs: list[str]) -> list[str]:
-    """The pydantic and contract modules a process running these command lines imports."""
+    """The pydantic and contract modules a process running these command lines imports, and
+    typing_extensions and inspect (what pydantic-core's schema builders bring in)."""
     script = ("import sys; from referee.cli.entry import main\n"
               "for argv in sys.argv[1:]:\n"
               "    sys.argv = ['referee', *argv.split('|')]\n"
               "    try: main()\n"
               "    except SystemExit: pass\n"
               "print(sorted(m for m in sys.modules if m.startswith(('pydantic', "
-              "'referee.contracts'))), file=sys.stderr)\n")
+              "'referee.contracts')) or m in ('typing_extensions', 'inspect')), "
+              "file=sys.stderr)\n")
     out = subprocess.run([sys.executable, "-c", script, *runs], capture_output=True, text=True)
     return eval(out.stderr.splitlines()[-1])      # noqa: S307 - the list this script printed
 

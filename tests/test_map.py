@@ -478,6 +478,9 @@ def test_sides_shown_other_armies_under_hidden_templates_each_get_their_own(hidd
     assert german != entente and len(painted) == 2
     assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["german", "entente"]
     assert maps.png("german") == german and len(painted) == 2      # kept, not painted again
+    both = ("german", "entente")
+    assert not svgmap.same_drawing(*(svgmap.map_tree(game.state, game.data, r, game.game_id,
+                                                     shown_to=both) for r in both))
 
 
 def test_maps_that_differ_are_never_shared_even_where_nothing_is_hidden(battle,
@@ -509,13 +512,25 @@ def test_same_drawing_tells_any_change_apart(battle):
 
     assert svgmap.same_drawing(tree("german"), tree("entente"))
     assert not svgmap.same_drawing(tree("german", ()), tree("entente", ()))
-    for change in ("attribute", "text", "element"):
+    for change in ("attribute", "text", "element", "last"):
         other = tree()
         name = next(t for t in other.iter("text") if t.get("class") == "name")
         if change == "attribute":
             name.set("x", "1")
         elif change == "text":
             name.text += "x"
-        else:
+        elif change == "element":
             other.find("g").append(ET.Element("circle"))
+        else:
+            other.append(ET.Element("circle"))
         assert not svgmap.same_drawing(tree(), other), change
+
+
+def test_same_drawing_tells_a_text_moved_out_of_its_group():
+    """The same elements in the same order, but a text no longer in the group whose colour
+    it takes: another picture."""
+    inside = '<svg><g fill="#ff0000"><text>x</text></g></svg>'
+    outside = ET.fromstring('<svg><g fill="#ff0000"/><text>x</text></svg>')
+    assert [e.tag for e in ET.fromstring(inside).iter()] == [e.tag for e in outside.iter()]
+    assert svgmap.same_drawing(ET.fromstring(inside), ET.fromstring(inside))
+    assert not svgmap.same_drawing(ET.fromstring(inside), outside)

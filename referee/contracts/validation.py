@@ -39,8 +39,9 @@ def engine() -> types.ModuleType:
     compiled module is loaded alone, under its own name, where it can be found
     beside the package; the package imported later (by pydantic, or by the
     module itself for an error's details) takes that same module, so the process
-    holds one ValidationError class. Where the module cannot be had alone, the
-    package is imported as it is.
+    holds one ValidationError class (the package is then left without the attribute
+    `_pydantic_core`, which neither the referee nor pydantic reads: they import the
+    name). Where the module cannot be had alone, the package is imported as it is.
     """
     found = sys.modules.get(_ENGINE)
     if found is None and "pydantic_core" not in sys.modules:

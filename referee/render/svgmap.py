@@ -530,7 +530,8 @@ class SharedMaps:
 
 def same_drawing(a: ET.Element, b: ET.Element) -> bool:
     """Whether two finished pictures are the same, element by element: every tag, attribute
-    and text."""
+    and text, and every element holding as many as the other's (so the same nesting: a text
+    takes its colour from the group around it)."""
     return all(x is not None and y is not None and x.tag == y.tag and x.attrib == y.attrib
-               and x.text == y.text and x.tail == y.tail
+               and x.text == y.text and x.tail == y.tail and len(x) == len(y)
                for x, y in zip_longest(a.iter(), b.iter()))

@@ -140,14 +140,12 @@ def _own_bytes(path: Path) -> bytes | None:
 
 def _validated(model: type, document: dict, path: Path) -> Any:
     """The settings built from the document, every problem one line naming the file."""
-    from pydantic_core import ValidationError  # start-up: as above
-
-    from ..contracts.validation import validator  # start-up: as above
+    from ..contracts.validation import engine, validator  # start-up: as above
     from ..contracts.words import words  # start-up: as above
 
     try:
         return validator(model).validate_python(document, strict=True)
-    except ValidationError as exc:
+    except engine().ValidationError as exc:
         problems = [f"{'.'.join(map(str, e['loc'])) or '(top)'}: {words(e)}"
                     for e in exc.errors(include_url=False)]
         raise UsageError(f"{path}: " + "; ".join(problems[:5])) from None
