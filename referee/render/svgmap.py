@@ -495,8 +495,9 @@ class SharedMaps:
     def __init__(self, state: State, data: GameData, readers: tuple[str, ...],
                  game_id: str = ""):
         self.state, self.data, self.readers, self.game_id = state, data, readers, game_id
-        self.hoped = len(readers) > 1 and not state.options.get("hidden_templates")
-        self.shared: bool | None = None if self.hoped else False
+        hoped = len(readers) > 1 and not state.options.get("hidden_templates")
+        self.shared: bool | None = None if hoped else False     # None: not known yet
+        self.tree: ET.Element | None = None                      # the drawing they share
         self.drawn: dict[str, bytes] = {}
 
     def png(self, reader: str) -> bytes:
