@@ -32,6 +32,7 @@ from itertools import zip_longest
 from ..base.errors import GameDataError
 from ..contracts.mapmodels import Area
 from ..data.gamedata import GameData
+from ..engine.armies import hidden_templates
 from ..engine.state import State
 from ..game.views import box_views, state_view
 from . import counters as cnt
@@ -495,7 +496,7 @@ class SharedMaps:
     def __init__(self, state: State, data: GameData, readers: tuple[str, ...],
                  game_id: str = ""):
         self.state, self.data, self.readers, self.game_id = state, data, readers, game_id
-        hoped = len(readers) > 1 and not state.options.get("hidden_templates")
+        hoped = len(readers) > 1 and not hidden_templates(state)
         self.shared: bool | None = None if hoped else False     # None: not known yet
         self.tree: ET.Element | None = None                      # the drawing they share
         self.drawn: dict[str, bytes] = {}
@@ -507,26 +508,23 @@ class SharedMaps:
 
         if reader not in self.drawn:
             if reader in self.readers and self._shared():
-                picture = to_png(self.tree)
-                self.drawn.update(dict.fromkeys(self.readers, picture))
+                self.drawn.update(dict.fromkeys(self.readers, to_png(self.tree)))
             else:
-                self.drawn[reader] = to_png(self._tree(reader, (reader,)))
+                self.drawn[reader] = map_png(self.state, self.data, reader, self.game_id)
         return self.drawn[reader]
 
     def _shared(self) -> bool:
         """Whether every reader is drawn the same, drawn naming them all (the first time)."""
         if self.shared is None:
             try:
-                first, *rest = (self._tree(r, self.readers) for r in self.readers)
+                first, *rest = (map_tree(self.state, self.data, r, self.game_id,
+                                         shown_to=self.readers) for r in self.readers)
             except GameDataError:       # a reader's map has no room: each is drawn alone
                 self.shared = False
             else:
                 self.shared = all(same_drawing(first, other) for other in rest)
                 self.tree = first
         return self.shared
-
-    def _tree(self, reader: str, shown_to: tuple[str, ...]) -> ET.Element:
-        return map_tree(self.state, self.data, reader, self.game_id, shown_to=shown_to)
 
 
 def same_drawing(a: ET.Element, b: ET.Element) -> bool:
