@@ -55,10 +55,18 @@ class ReadingSettings(Frozen):
     megabytes: Annotated[int, Meta(ge=1, le=1024)] = 32
 
 
+class PassSettings(Frozen):
+    """How one pass of tick or watch runs: the processes it shares its busy games among
+    (absent: the cores it may use, at most four; 1: the games one after the other)."""
+
+    workers: Annotated[int, Meta(ge=1, le=64)] | None = None
+
+
 class MailSettings(Frozen):
-    """mail.toml: the hosts and the routes the moderator allows (absent: none), and how
-    much a pass reads."""
+    """mail.toml: the hosts and the routes the moderator allows (absent: none), how much a
+    pass reads, and how it runs."""
 
     hosts: dict[HostName, HostSettings] = {}
     routes: dict[RouteName, RouteSettings] = {}
     reading: ReadingSettings = ReadingSettings()
+    passes: PassSettings = PassSettings()

@@ -60,6 +60,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, read_source
+from .sharing import each_game
 from .reminders import GRACE, check_deadlines, quiet_until
 from .tickgame import Game, game_tag, journals_in, load_game
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
@@ -159,9 +160,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
         fresh += not_told(source, left)
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
-    for x in games:
-        if x.routed and x.target is not None and x.journal.name not in idle:
-            _after_mail(x, games_dir, with_map)
+    each_game([x for x in games if x.routed and x.target is not None and
+               x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map))
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment))
     return TickReport(games, unclaimed, broken, fresh)
 
@@ -326,29 +326,35 @@ def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
             unclaimed.append(f)
         else:
             claimed.setdefault(owner.game_id, []).append(f)
-    for x in group:
-        mine = claimed.get(x.game_id, [])
-        if not mine:
-            continue
-        try:
-            with game_lock(x), _maildir(mine) as folder:
-                outcomes, _ = inbox(x.journal, [folder], x.spool, games_dir, with_map)
-        except RefereeError as exc:
-            x.read = False
-            x.fail(str(exc))
-            continue
-        taken += mine
-        where = {str(folder / "new" / _name(i)): f.where for i, f in enumerate(mine)}
-        for o in outcomes:
-            if not o.new:
-                continue
-            shown = where.get(o.where.replace(":new/", "/new/", 1), o.where)
-            what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
-            x.log(f"{o.status:<8} {shown} ({o.side or o.sender or '?'}): {what}")
-            x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
-                               "status": o.status, "side": o.side, "reason": o.reason,
-                               "records": o.records, "new": o.new})
+    busy = [x for x in group if claimed.get(x.game_id)]
+    handled = each_game(busy, lambda x: _handle_mail(x, claimed[x.game_id], games_dir,
+                                                     with_map),
+                        weight=lambda x: len(claimed[x.game_id]))
+    taken += [f for x, done in zip(busy, handled) if done for f in claimed[x.game_id]]
     return taken, unclaimed
+
+
+def _handle_mail(x: Game, mine: list[Fetched], games_dir, with_map: bool) -> bool:
+    """A game's claimed messages through inbox, under its lock, each outcome logged:
+    whether they were handled (else the game's mail counts as unread this pass)."""
+    try:
+        with game_lock(x), _maildir(mine) as folder:
+            outcomes, _ = inbox(x.journal, [folder], x.spool, games_dir, with_map)
+    except RefereeError as exc:
+        x.read = False
+        x.fail(str(exc))
+        return False
+    where = {str(folder / "new" / _name(i)): f.where for i, f in enumerate(mine)}
+    for o in outcomes:
+        if not o.new:
+            continue
+        shown = where.get(o.where.replace(":new/", "/new/", 1), o.where)
+        what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
+        x.log(f"{o.status:<8} {shown} ({o.side or o.sender or '?'}): {what}")
+        x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
+                           "status": o.status, "side": o.side, "reason": o.reason,
+                           "records": o.records, "new": o.new})
+    return True
 
 
 def _too_large(f: Fetched, group: list[Game]) -> bool:

@@ -1,0 +1,134 @@
+"""A busy pass shared among the machine's cores.
+
+Games are independent: each is handled under its own lock, exactly as two `tick`
+processes over one folder handle it. So when a pass has work for several games (mail to
+apply and answer, with the pictures it carries, or deadlines to rule), it deals them to
+a few workers forked from itself, by their work (the heaviest first, to the least
+loaded), keeps one share, and takes back from each worker what it did to its games: the
+lines and problems it logged, the messages it handled and whether it read them all. A
+worker that stops before it has told everything (killed, out of memory) leaves its
+games' messages unread and their deadlines unruled: the next pass takes them up, and
+the ledgers see that nothing is applied or answered twice.
+
+The workers are forked (Linux and the other POSIX systems): they start with the pass's
+memory as it is (the games read, the data compiled, the key), so forking costs no start.
+Where there is no fork, or one core, or the mail settings say `workers = 1`, the pass
+handles its games one after the other, as it always could.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import IO
+
+from ..store import home, mailsettings
+from .tickgame import Game
+
+MOST = 4                # workers a pass uses when the mail settings do not say
+
+
+def workers() -> int:
+    """How many processes a pass shares its games among: the mail settings' `workers`,
+    else the cores this process may run on, at most MOST; 1 without fork."""
+    if not hasattr(os, "fork"):
+        return 1
+    chosen = mailsettings.load().passes.workers
+    if chosen is not None:
+        return chosen
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MOST))
+
+
+def each_game(games: list[Game], handle: Callable[[Game], bool],
+              weight: Callable[[Game], int] = lambda x: 1, share_among: int | None = None
+              ) -> list[bool]:
+    """handle(x) for every game, shared among workers: what each returned (False for a
+    game whose worker stopped before telling it, which is then marked unread with a
+    problem saying so)."""
+    n = min(share_among or workers(), len(games))
+    if n < 2:
+        return [handle(x) for x in games]
+    home.key(create=True)           # made once, before the workers sign with it
+    shares = dealt(games, weight, n)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    started = [_start(share, handle) for share in shares[1:]]
+    done = {id(x): handle(x) for x in shares[0]}
+    for share, (pid, told) in zip(shares[1:], started):
+        done.update(_taken_back(share, pid, told))
+    return [done[id(x)] for x in games]
+
+
+def dealt(games: list[Game], weight: Callable[[Game], int], n: int) -> list[list[Game]]:
+    """The games in n shares of about equal work: the heaviest first, each to the share
+    with the least so far; each share keeps the games' own order."""
+    loads = [0] * n
+    shares: list[list[int]] = [[] for _ in range(n)]
+    for i in sorted(range(len(games)), key=lambda i: -weight(games[i])):
+        least = loads.index(min(loads))
+        shares[least].append(i)
+        loads[least] += weight(games[i])
+    return [[games[i] for i in sorted(share)] for share in shares]
+
+
+# What a worker tells of each of its games, the rest of a game being as the pass had it.
+TOLD = ("lines", "problems", "messages", "read")
+
+
+def _start(share: list[Game], handle: Callable[[Game], bool]) -> tuple[int, IO[str]]:
+    """A forked worker handling its share, writing what it did to each game as soon as it
+    is done (a line each) to a file of its own, unlinked: its pid and that file. A file,
+    not a pipe, so that a worker is never held up by a pass still busy with its share."""
+    told = tempfile.TemporaryFile("w+", encoding="utf-8")
+    pid = os.fork()
+    if pid:
+        return pid, told
+    code = 0
+    try:
+        for x in share:
+            result = handle(x)
+            told.write(json.dumps({"handled": bool(result),
+                                   **{k: getattr(x, k) for k in TOLD}}) + "\n")
+            told.flush()
+    except BaseException:  # noqa: BLE001 - a worker never returns into the pass's own code
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _taken_back(share: list[Game], pid: int, told: IO[str]) -> dict[int, bool]:
+    """What a worker did to its games, into them; a game it did not tell of is marked
+    unread, with a problem, its messages left for the next pass."""
+    _, status = os.waitpid(pid, 0)
+    with told:
+        told.seek(0)
+        lines = told.read().splitlines()
+    done: dict[int, bool] = {}
+    for x, line in zip(share, lines):
+        try:
+            back = json.loads(line)
+        except ValueError:
+            break
+        for k in TOLD:
+            setattr(x, k, back[k])
+        done[id(x)] = back["handled"]
+    for x in share:
+        if id(x) not in done:
+            x.read = False
+            x.fail(f"the worker handling this game stopped ({_how(status)}) before it was "
+                   f"done: the next pass takes the game up again")
+            done[id(x)] = False
+    return done
+
+
+def _how(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit {os.waitstatus_to_exitcode(status)}"
