@@ -175,3 +175,18 @@ def test_a_pass_of_one_busy_game_forks_nothing(cli, tmp_path, monkeypatch):
     report = ticking.tick(tmp_path / "games", with_map=False)
     assert forked == [] and not report.problems
     assert records(made["alpha"][0])[-1].get("order") == "pass"
+
+
+def test_mail_settings_that_will_not_read_leave_the_pass_in_one_process_and_say_so(
+        cli, tmp_path, monkeypatch):
+    """`workers = 0` is refused (the settings name the problem at every pass), and the
+    games are still served, one after the other."""
+    made = _folder(cli, tmp_path, monkeypatch)
+    _settings(0)
+    forked = _forks(monkeypatch)
+    report = ticking.tick(tmp_path / "games", with_map=False)
+    assert forked == []
+    assert [p for p in report.problems if p.startswith("mail settings: ")
+            and "mail.toml" in p and "workers" in p]
+    for name in NAMES:
+        assert any(r.get("order") == "pass" for r in records(made[name][0])[-3:]), name

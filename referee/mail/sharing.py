@@ -33,7 +33,8 @@ MOST = 4                # workers a pass uses when the mail settings do not say
 
 def workers() -> int:
     """How many processes a pass shares its games among: the mail settings' `workers`,
-    else the cores this process may run on, at most MOST; 1 without fork."""
+    else the cores this process may run on, at most MOST; 1 without fork (UsageError when
+    the mail settings cannot be read)."""
     if not hasattr(os, "fork"):
         return 1
     chosen = mailsettings.load().passes.workers
@@ -60,9 +61,13 @@ def each_game(games: list[Game], handle: Callable[[Game], bool],
     sys.stdout.flush()
     sys.stderr.flush()
     started = [_start(share, handle) for share in shares[1:]]
-    done = {id(x): handle(x) for x in shares[0]}
-    for share, (pid, told) in zip(shares[1:], started):
-        done.update(_taken_back(share, pid, told))
+    done: dict[int, bool] = {}
+    try:
+        for x in shares[0]:
+            done[id(x)] = handle(x)
+    finally:                        # every worker waited for, whatever this share met
+        for share, (pid, told) in zip(shares[1:], started):
+            done.update(_taken_back(share, pid, told))
     return [done[id(x)] for x in games]
 
 

@@ -60,7 +60,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, read_source
-from .sharing import each_game
+from .sharing import each_game, workers
 from .reminders import GRACE, check_deadlines, quiet_until
 from .tickgame import Game, game_tag, journals_in, load_game
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
@@ -131,6 +131,11 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
 def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     index = gameindex.load(path)
     games, broken = _games(path, games_dir, index)
+    try:
+        shared = workers()
+    except RefereeError as exc:     # the mail settings: every pass says so, in one process
+        shared = 1
+        broken.append(f"mail settings: {exc}")
     games, twins = _one_journal_a_game(games)
     broken += twins
     unclaimed: list[str] = []
@@ -150,7 +155,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     fresh: list[str] = []
     for source, group in by_source.items():
         try:
-            left = _take_mail(source, group, games_dir, with_map)
+            left = _take_mail(source, group, games_dir, with_map, shared)
         except RefereeError as exc:
             for x in group:
                 x.read = False
@@ -161,7 +166,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
     each_game([x for x in games if x.routed and x.target is not None and
-               x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map))
+               x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map),
+              share_among=shared)
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment))
     return TickReport(games, unclaimed, broken, fresh)
 
@@ -245,7 +251,8 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
     return [x for x in games if len(by_id[x.game_id]) == 1], twins
 
 
-def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> list[str]:
+def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared: int
+               ) -> list[str]:
     """Read the source, give each game the messages it claims; the unclaimed ones' places.
     From IMAP, a pass reads what the mail settings allow (the rest next pass), and never a
     message again that no game claimed (it stays unread there for the moderator)."""
@@ -253,7 +260,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         every = read_source([Path(source)])
         found = [Fetched(m.where, m.raw) for m in every if m.raw]
         _read_all(group, [m for m in every if not m.raw])
-        return [_shown(f) for f in _deliver(found, group, games_dir, with_map)[1]]
+        return [_shown(f) for f in _deliver(found, group, games_dir, with_map, shared)[1]]
     reading = mailsettings.load().reading
     readers = _readers(group)
     with open_source(source) as folder:
@@ -263,7 +270,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool) -> lis
         fault("fetched")
         if not folder.left:
             _read_all(group)
-        taken, left_alone = _deliver(found, group, games_dir, with_map)
+        taken, left_alone = _deliver(found, group, games_dir, with_map, shared)
         folder.mark_seen([f.uid for f in taken if f.uid is not None])
         fault("seen")
         unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
@@ -307,8 +314,8 @@ def _readers(group: list[Game]) -> str:
     return hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
-def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
-             ) -> tuple[list[Fetched], list[Fetched]]:
+def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool,
+             shared: int) -> tuple[list[Fetched], list[Fetched]]:
     """Each game's claimed messages through inbox, under the game's lock: the messages
     handled (to mark read) and those no game claimed."""
     claimed: dict[str, list[Fetched]] = {}
@@ -329,7 +336,7 @@ def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool
     busy = [x for x in group if claimed.get(x.game_id)]
     handled = each_game(busy, lambda x: _handle_mail(x, claimed[x.game_id], games_dir,
                                                      with_map),
-                        weight=lambda x: len(claimed[x.game_id]))
+                        weight=lambda x: len(claimed[x.game_id]), share_among=shared)
     taken += [f for x, done in zip(busy, handled) if done for f in claimed[x.game_id]]
     return taken, unclaimed
 
