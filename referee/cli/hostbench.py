@@ -5,7 +5,8 @@ all reading one Maildir and each writing its own outbox folder, it times through
 
 - an idle pass (no mail, nothing due: the folder's index lets it open no journal);
 - a busy pass: one mail for a tenth of the games (the order of the player the game waits
-  on, applied and answered), with the maps the mails carry;
+  on, applied and answered), with the maps the mails carry, the games shared among the
+  workers a pass chooses on this machine (mail/sharing.py: its cores, at most four);
 - the peak resident memory of each pass and, for the largest folder, of `watch` serving
   it from one process through two more busy passes and idle ones (new mail dropped into
   its box while it runs).
@@ -35,6 +36,7 @@ from ..engine import legal_orders
 from ..engine.order_text import format_order
 from ..game.autoplay import autoplay
 from ..mail.routes import set_route
+from ..mail.sharing import workers
 from ..render.svgparts import face
 from ..table import Table, kind_named
 from .bench import measured
@@ -194,13 +196,15 @@ def main(argv: list[str] | None = None) -> int:
     home = tempfile.mkdtemp(prefix="referee-host-home-")
     os.environ["REFEREE_HOME"] = home
     try:
+        shared = workers()              # as the passes measured will choose (no mail.toml)
         t = time.perf_counter()
         rows = measure(args.installed)
         plot(rows, args.plot)
     finally:
         shutil.rmtree(home, ignore_errors=True)
     print(f"judge host (1914 games on one Maildir, built and passed in "
-          f"{time.perf_counter() - t:.0f} s; plot: {args.plot})")
+          f"{time.perf_counter() - t:.0f} s; a busy pass shared among {shared} worker(s); "
+          f"plot: {args.plot})")
     missed = []
     for r in rows:
         per_game = r["idle"] / r["games"] * 1000
