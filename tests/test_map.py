@@ -433,6 +433,37 @@ def test_the_drawings_caches_give_up_the_least_recently_used_entry_one_at_a_time
     assert list(memo) == ["c", "d", "level"]
 
 
+def test_a_static_layer_drawn_here_is_known_by_its_base_and_painted_as_its_content(
+        battle, monkeypatch):
+    """png._base keeps a layer drawn in this process by the Base it was drawn from, without
+    writing it out; painted so, each picture is the same, byte for byte, as when the layer
+    is known by its content (the document written and read back), for the whole map and a
+    close-up, at two positions."""
+    from referee.render import closeup, png
+
+    games = [battle["maps"][name][1] for name in ("before", "declared", "after")]
+    trees = [svgmap.map_tree(x.state, x.data, reader, x.game_id)
+             for x in games for reader in ("german", "public")]
+    close = [closeup.closeup_tree(x.state, x.data, "entente", x.game_id) for x in games]
+    trees += [t for t in close if t is not None]
+    assert len(trees) > 6                       # a close-up among them
+    monkeypatch.setattr(png, "_BASES", {})
+    monkeypatch.setattr(png, "_CLOSE_BASES", {})
+    written = []
+    real = png.ET.tostring
+    monkeypatch.setattr(png.ET, "tostring", lambda el, *a, **k: written.append(el) or
+                        real(el, *a, **k))
+    known = [png.to_png(t) for t in trees]
+    assert written == []                        # no layer written out to be compared
+    marks = [key[0] for memo in (png._BASES, png._CLOSE_BASES) for key in memo]
+    assert len(marks) == len(set(map(id, marks))) >= 2
+    monkeypatch.setattr(png, "_BASES", {})
+    monkeypatch.setattr(png, "_CLOSE_BASES", {})
+    from_text = [png.to_png(svgmap.as_text(t)) for t in trees]
+    assert len(written) >= len(trees)           # each text's layer known by its content
+    assert known == from_text
+
+
 # ---------------------------------------------------------------- one picture for the sides
 
 def _painting(monkeypatch) -> list[ET.Element]:

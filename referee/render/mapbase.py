@@ -55,6 +55,9 @@ class Base:
     supply: dict[str, tuple] = field(default_factory=dict)   # area -> box
     space: labels.Space | None = None
     whole: bool = True                           # every area on the front, not a close-up's
+    # What tells this Base from any other for as long as a picture of it is kept: the same
+    # mark, the same static layer (memo.drawn_from, png._base).
+    mark: object = field(default_factory=object, compare=False, repr=False)
 
     def ring(self, area: str) -> float:
         """The radius round an area's circle that its battle and decision rings may fill."""

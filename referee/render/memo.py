@@ -4,8 +4,10 @@ must not clear what every whole map uses)."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Hashable
 from typing import TypeVar
+from weakref import WeakKeyDictionary
 
 T = TypeVar("T")
 
@@ -21,3 +23,19 @@ def remembered(memo: dict, key: Hashable, make: Callable[[], T], most: int) -> T
         memo.pop(next(iter(memo)))
     memo[key] = value
     return value
+
+
+# The static layer of each picture drawn in this process (svgmap.draw_base), by the element
+# that holds it: the mark of the Base it was drawn from (mapbase.Base.mark), so that the
+# painter knows its layer's pixels without writing the layer out to compare it (png._base).
+_STATIC: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def drawn_from(layer: ET.Element, mark: object) -> None:
+    """Note that the layer element was drawn, whole and as it stands, from the Base marked."""
+    _STATIC[layer] = mark
+
+
+def source_of(layer: ET.Element) -> object | None:
+    """The mark of the Base the layer was drawn from (None: a layer from elsewhere)."""
+    return _STATIC.get(layer)

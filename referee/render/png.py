@@ -19,8 +19,9 @@ import hashlib
 import io
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Hashable
 
-from .memo import remembered
+from .memo import remembered, source_of
 from .svgparts import FONTS, face
 
 FAMILY = "DejaVu Sans"          # the family of the files in fonts/ (the condensed width)
@@ -38,8 +39,8 @@ SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel 
 # How a picture is deflated, tried in turn while it is over LIGHT: (colours, zlib level);
 # level 4 first, half the time of the default 6 for a tenth more bytes
 TRIES = ((COLOURS, 4), (COLOURS, 6), (COLOURS, 9), (COLOURS // 2, 9))
-_BASES: dict[bytes, object] = {}
-_CLOSE_BASES: dict[bytes, object] = {}
+_BASES: dict[Hashable, object] = {}
+_CLOSE_BASES: dict[Hashable, object] = {}
 STYLE = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight",
          "font-style", "text-anchor")
 ANCHOR = {"start": "ls", "middle": "ms", "end": "rs"}
@@ -148,11 +149,13 @@ def _exact(found: list[tuple], wanted: list[tuple]) -> list[tuple]:
 
 def _base(g: ET.Element, width: int):
     """The static group drawn FINE times as fine and halved, band by band (a band's fine
-    drawing is all the memory it takes on the way), kept by its content: the whole map's
-    of the last BASES levels drawn, and the last close-ups' apart (a close-up's is drawn
-    once for each decision, and must not push a level's out)."""
+    drawing is all the memory it takes on the way), kept by what it was drawn from (the
+    Base whose layer it is, else its content written out): the whole map's of the last
+    BASES levels drawn, and the last close-ups' apart (a close-up's is drawn once for each
+    decision, and must not push a level's out)."""
     close = g.get("class") == "close-up"
-    key = hashlib.sha256(ET.tostring(g)).digest()
+    mark = source_of(g)         # drawn in this process from a Base: known without writing
+    key = (mark, width) if mark is not None else hashlib.sha256(ET.tostring(g)).digest()
     return remembered(_CLOSE_BASES if close else _BASES, key, lambda: _drawn_base(g, width),
                       CLOSE_BASES if close else BASES)
 

@@ -40,7 +40,7 @@ from . import impassable, mapbase, mapkeys, stacks
 from .documents import side_name
 from .focus import battle_areas, decision_areas
 from .mapkeys import EDGE
-from .memo import remembered
+from .memo import drawn_from, remembered
 from .svgparts import WHOLE, Scale, clean
 
 # Fill of an area by its control and ink of a side's units: the game's (units.yaml
@@ -241,6 +241,7 @@ def draw_base(svg: ET.Element, b: mapbase.Base, data: GameData) -> None:
     for area in data.map.areas:
         if area.id in b.supply:
             _supply(names, b, area, data)
+    drawn_from(g, b.mark)
 
 
 def _supply(g: ET.Element, b: mapbase.Base, area: Area, data: GameData) -> None:
