@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 from forging import as_user, records, refuses_to_write, write_signed
+from forking import count_forks
 from test_signing_attacks import mailed_game, rechain_unsigned
 
 from referee.store import signing
@@ -176,16 +177,7 @@ def test_verify_leaves_no_child_process_behind_whatever_ends_it(
     from referee.base.errors import UsageError
     from referee.game.verification import verify
 
-    forked: list[int] = []
-    real_fork = os.fork
-
-    def fork():
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
+    forked = count_forks(monkeypatch)
     with pytest.raises(UsageError):
         verify(game, secret_file=tmp_path / "no-such.secret")
     assert forked, "verify forked no checker"

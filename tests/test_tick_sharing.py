@@ -10,6 +10,7 @@ import email
 import os
 
 import pytest
+from forking import count_forks
 from mailboxes import write_maildir
 from test_tick_index import START
 from test_transport import ADDRESSES, mail, new_game, records
@@ -74,25 +75,10 @@ def _sent(root, name: str) -> list[str]:
     return sorted(out)
 
 
-def _forks(monkeypatch) -> list[int]:
-    """The workers the passes fork, by pid."""
-    forked: list[int] = []
-    real = os.fork
-
-    def counting():
-        pid = real()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(sharing.os, "fork", counting)
-    return forked
-
-
 def _run(cli, root, monkeypatch, workers: int):
     _settings(workers)
     made = _folder(cli, root, monkeypatch)
-    forked = _forks(monkeypatch)
+    forked = count_forks(monkeypatch)
     report = ticking.tick(root / "games", with_map=True)
     return made, report, forked
 
@@ -171,7 +157,7 @@ def test_a_pass_of_one_busy_game_forks_nothing(cli, tmp_path, monkeypatch):
     """One game has mail and the others nothing due: no worker is worth its fork."""
     _settings(4)
     made = _folder(cli, tmp_path, monkeypatch, mailed=("alpha",))
-    forked = _forks(monkeypatch)
+    forked = count_forks(monkeypatch)
     report = ticking.tick(tmp_path / "games", with_map=False)
     assert forked == [] and not report.problems
     assert records(made["alpha"][0])[-1].get("order") == "pass"
@@ -183,7 +169,7 @@ def test_mail_settings_that_will_not_read_leave_the_pass_in_one_process_and_say_
     games are still served, one after the other."""
     made = _folder(cli, tmp_path, monkeypatch)
     _settings(0)
-    forked = _forks(monkeypatch)
+    forked = count_forks(monkeypatch)
     report = ticking.tick(tmp_path / "games", with_map=False)
     assert forked == []
     assert [p for p in report.problems if p.startswith("mail settings: ")
