@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import email
 import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from forking import count_forks
@@ -18,6 +22,8 @@ from test_unattended import at
 
 from referee.base.clock import NOW_VARIABLE
 from referee.mail import sharing
+from referee.mail.ledger import FAULT_VARIABLE
+from referee.mail.tickgame import Game
 from referee.mail import tick as ticking
 from referee.store import mailsettings
 
@@ -132,6 +138,7 @@ def test_a_worker_that_dies_leaves_its_games_to_the_next_pass_and_nothing_twice(
     stopped = [p for p in first.problems if "worker handling this game stopped" in p]
     assert len(stopped) >= 1 and "exit 9" in stopped[0]
     victim = stopped[0].split(":")[0]
+    assert next(x for x in first.games if x.game_id == victim).read is False
     answered = _sent(tmp_path, victim)
     monkeypatch.setattr(ticking, "_handle_mail", real)
     ticking.tick(tmp_path / "games", with_map=False)
@@ -176,3 +183,150 @@ def test_mail_settings_that_will_not_read_leave_the_pass_in_one_process_and_say_
             and "mail.toml" in p and "workers" in p]
     for name in NAMES:
         assert any(r.get("order") == "pass" for r in records(made[name][0])[-3:]), name
+
+
+# ---------------------------------------------------------------- what comes back
+
+def _games(n: int) -> list[Game]:
+    return [Game(Path(f"g{i}.jsonl"), f"g{i}", "", None, None, []) for i in range(n)]
+
+
+def _busy(x: Game) -> bool:
+    """What handling a game may leave on it: a line, a problem, a message, whether its mail
+    was read; it returns whether its messages were taken."""
+    i = int(x.game_id[1:])
+    x.log(f"line of {x.game_id}")
+    if i % 3 == 0:
+        x.fail(f"problem of {x.game_id}")
+    x.messages.append({"where": x.game_id, "pid": os.getpid(), "records": [i, i + 1]})
+    x.read = i % 2 == 0
+    return i % 4 != 1
+
+
+def _told(games: list[Game]) -> list:
+    return [(x.lines, x.problems, [{k: v for k, v in m.items() if k != "pid"}
+                                   for m in x.messages], x.read) for x in games]
+
+
+def test_what_a_worker_does_to_its_games_comes_back_to_the_pass(monkeypatch):
+    alone, shared = _games(7), _games(7)
+    expected = sharing.each_game(alone, _busy, share_among=1)
+    forked = count_forks(monkeypatch)
+    got = sharing.each_game(shared, _busy, share_among=3)
+    assert len(forked) == 2
+    assert got == expected and _told(shared) == _told(alone)
+    pids = {m["pid"] for x in shared for m in x.messages}
+    assert len(pids) == 3 and os.getpid() in pids          # three processes did the work
+
+
+def test_a_fault_of_the_referee_on_one_game_is_that_games_problem_in_any_share(monkeypatch):
+    """A game whose handling raises (a bug, not a rule) is reported on its own line, with
+    what was raised; the games dealt after it are handled, whether it fell to the pass or
+    to a worker."""
+    def failing(x: Game) -> bool:
+        if x.game_id in ("g0", "g1"):
+            raise KeyError(f"nothing for {x.game_id}")
+        return _busy(x)
+
+    for share_among in (1, 2):
+        games = _games(6)
+        got = sharing.each_game(games, failing, share_among=share_among)
+        for x, done in zip(games, got):
+            if x.game_id in ("g0", "g1"):
+                assert not done and x.read is False
+                assert x.problems == [f"{x.game_id}: the referee failed on this game "
+                                      f"(KeyError: 'nothing for {x.game_id}'); the next pass "
+                                      f"tries again (the traceback is on standard error)"]
+            else:
+                assert x.lines[0] == f"{x.game_id}: line of {x.game_id}", share_among
+
+
+def test_a_worker_that_cannot_be_started_leaves_its_share_to_the_pass(monkeypatch):
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    games, alone = _games(5), _games(5)
+    assert sharing.each_game(games, _busy, share_among=3) == \
+        sharing.each_game(alone, _busy, share_among=1)
+    assert _told(games) == _told(alone)
+    assert {m["pid"] for x in games for m in x.messages} == {os.getpid()}
+
+
+def test_workers_come_back_when_whoever_started_the_pass_ignores_sigchld():
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        games, alone = _games(4), _games(4)
+        got = sharing.each_game(games, _busy, share_among=2)
+        assert signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN      # given back
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert got == sharing.each_game(alone, _busy, share_among=1)
+    assert _told(games) == _told(alone) and not any(x.problems for x in games if
+                                                    "worker" in " ".join(x.problems))
+    assert len({m["pid"] for x in games for m in x.messages}) == 2
+
+
+def test_a_worker_whose_game_fails_by_the_rules_sends_its_problem_and_unread_back(
+        cli, tmp_path, monkeypatch):
+    """A game refused in a worker (a RefereeError: its journal cannot be written, say):
+    the problem and the line reach the pass's report, the game's mail stays unread, and
+    the other games' mail is applied."""
+    from referee.base.errors import UsageError
+
+    _settings(2)
+    made = _folder(cli, tmp_path, monkeypatch)
+    leader, real = os.getpid(), ticking.inbox
+    refused: list[str] = []
+
+    def refusing(journal, *a, **k):
+        if os.getpid() != leader and not refused:
+            refused.append(journal.stem)
+            raise UsageError(f"{journal.name}: cannot be written just now")
+        return real(journal, *a, **k)
+
+    monkeypatch.setattr(ticking, "inbox", refusing)
+    report = ticking.tick(tmp_path / "games", with_map=False)
+    victim = next(x for x in report.games if f"{x.journal.name}: cannot be written just now"
+                  in " ".join(x.problems))
+    assert victim.read is False
+    assert any("cannot be written just now" in line for line in report.lines())
+    for name in NAMES:
+        applied = any(r.get("order") == "pass" for r in records(made[name][0])[-2:])
+        assert applied == (name != victim.game_id), name
+
+
+# ---------------------------------------------------------------- killed at each step
+
+def _tick_process(root, step: str | None) -> subprocess.CompletedProcess:
+    env = {**os.environ, **({FAULT_VARIABLE: step} if step else {})}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    return subprocess.run([sys.executable, "-m", "referee", "tick", str(root / "games"),
+                           "--no-map"], env=env, capture_output=True, text=True, timeout=300)
+
+
+def _answers(root) -> list[str]:
+    return sorted(line for name in NAMES for line in _sent(root, name))
+
+
+@pytest.mark.parametrize("step", ["applied", "ledger", "reply", "written"])
+def test_a_shared_pass_killed_at_a_step_then_run_again_applies_and_answers_once(
+        cli, tmp_path, monkeypatch, step):
+    """Every process of a shared pass ends where REFEREE_FAULT names (the pass and its
+    worker each reach it in their share); two passes after it leave each German's pass
+    applied once and every mail written once, as a pass never killed does."""
+    answers = {}
+    for run, fault_at in (("clean", None), ("killed", step)):
+        root = tmp_path / run
+        monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
+        _settings(2)
+        made = _folder(cli, root, monkeypatch)
+        killed = _tick_process(root, fault_at)
+        assert killed.returncode == (70 if fault_at else 0), killed.stderr
+        for _ in range(2):
+            _tick_process(root, None)
+        for name in NAMES:
+            passes = [r for r in records(made[name][0]) if r.get("order") == "pass"]
+            assert len(passes) == 1, (run, name)
+        answers[run] = _answers(root)
+    assert answers["killed"] == answers["clean"]

@@ -8,7 +8,12 @@ loaded), keeps one share, and takes back from each worker what it did to its gam
 lines and problems it logged, the messages it handled and whether it read them all. A
 worker that stops before it has told everything (killed, out of memory) leaves its
 games' messages unread and their deadlines unruled: the next pass takes them up, and
-the ledgers see that nothing is applied or answered twice.
+the ledgers see that nothing is applied or answered twice. A worker that cannot be
+started leaves its share to the pass itself.
+
+One game's failure is that game's problem, wherever it is handled: an error no rule
+foresaw (a fault of the referee's own) is reported on the game's line, its traceback
+written to standard error, and the other games are handled as usual.
 
 The workers are forked (Linux and the other POSIX systems): they start with the pass's
 memory as it is (the games read, the data compiled, the key), so forking costs no start.
@@ -20,54 +25,77 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import tempfile
+import threading
+import traceback
 from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
 from typing import IO
 
+from ..base.errors import RefereeError
 from ..store import home, mailsettings
 from .tickgame import Game
 
 MOST = 4                # workers a pass uses when the mail settings do not say
+CPU_MAX = Path("/sys/fs/cgroup/cpu.max")    # a container's share of the cores (cgroup v2)
 
 
 def workers() -> int:
     """How many processes a pass shares its games among: the mail settings' `workers`,
-    else the cores this process may run on, at most MOST; 1 without fork (UsageError when
+    else the cores this process may use, at most MOST; 1 without fork (UsageError when
     the mail settings cannot be read)."""
     if not hasattr(os, "fork"):
         return 1
     chosen = mailsettings.load().passes.workers
-    if chosen is not None:
-        return chosen
+    return chosen if chosen is not None else max(1, min(cores(), MOST))
+
+
+def cores() -> int:
+    """The cores this process may run on, and no more than its container's CPU quota."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        n = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MOST))
+        n = os.cpu_count() or 1
+    try:
+        quota, period = CPU_MAX.read_text().split()[:2]
+        if quota != "max":
+            n = min(n, max(1, int(quota) // max(1, int(period))))
+    except (OSError, ValueError):
+        pass
+    return n
 
 
 def each_game(games: list[Game], handle: Callable[[Game], bool],
               weight: Callable[[Game], int] = lambda x: 1, share_among: int | None = None
               ) -> list[bool]:
     """handle(x) for every game, shared among workers: what each returned (False for a
-    game whose worker stopped before telling it, which is then marked unread with a
-    problem saying so)."""
+    game whose handling failed, or whose worker stopped before telling it: the game is
+    then marked unread, with a problem saying so)."""
     n = min(share_among or workers(), len(games))
     if n < 2:
-        return [handle(x) for x in games]
+        return [_handled(x, handle) for x in games]
     home.key(create=True)           # made once, before the workers sign with it
     shares = dealt(games, weight, n)
     sys.stdout.flush()
     sys.stderr.flush()
-    started = [_start(share, handle) for share in shares[1:]]
     done: dict[int, bool] = {}
-    try:
-        for x in shares[0]:
-            done[id(x)] = handle(x)
-    finally:                        # every worker waited for, whatever this share met
-        for share, (pid, told) in zip(shares[1:], started):
-            done.update(_taken_back(share, pid, told))
+    started: list[tuple[list[Game], int, IO[str]]] = []
+    with _children_waited_for():
+        try:
+            for share in shares[1:]:
+                worker = _start(share, handle)
+                if worker is None:              # no fork, no file: the pass handles it
+                    shares[0] += share
+                else:
+                    started.append((share, *worker))
+            for x in shares[0]:
+                done[id(x)] = _handled(x, handle)
+        finally:                    # every worker waited for, whatever this share met
+            for share, pid, told in started:
+                done.update(_taken_back(share, pid, told))
     return [done[id(x)] for x in games]
 
 
@@ -83,25 +111,49 @@ def dealt(games: list[Game], weight: Callable[[Game], int], n: int) -> list[list
     return [[games[i] for i in sorted(share)] for share in shares]
 
 
+def _handled(x: Game, handle: Callable[[Game], bool]) -> bool:
+    """handle(x); an error no rule foresaw is the game's problem (its traceback on standard
+    error), and the game counts as unread this pass."""
+    try:
+        return bool(handle(x))
+    except Exception as exc:  # noqa: BLE001 - one game's fault must not stop the others
+        traceback.print_exc(file=sys.stderr)
+        x.read = False
+        x.fail(f"the referee failed on this game ({type(exc).__name__}: {exc}); the next "
+               f"pass tries again (the traceback is on standard error)")
+        return False
+
+
 # What a worker tells of each of its games, the rest of a game being as the pass had it.
 TOLD = ("lines", "problems", "messages", "read")
 
 
-def _start(share: list[Game], handle: Callable[[Game], bool]) -> tuple[int, IO[str]]:
+def _start(share: list[Game], handle: Callable[[Game], bool]
+           ) -> tuple[int, IO[str]] | None:
     """A forked worker handling its share, writing what it did to each game as soon as it
-    is done (a line each) to a file of its own, unlinked: its pid and that file. A file,
-    not a pipe, so that a worker is never held up by a pass still busy with its share."""
-    told = tempfile.TemporaryFile("w+", encoding="utf-8")
-    pid = os.fork()
+    is done (a line each) to a file of its own, unlinked, in the referee's home: its pid
+    and that file; None when no worker can be started (no file, no process). A file, not a
+    pipe, so that a worker is never held up by a pass still busy with its share."""
+    try:
+        told = tempfile.TemporaryFile("w+", encoding="utf-8",
+                                      dir=home.ensure_dir(home.data_dir("incoming")))
+    except (OSError, RefereeError):
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        told.close()
+        return None
     if pid:
         return pid, told
     code = 0
     try:
         for x in share:
-            result = handle(x)
-            told.write(json.dumps({"handled": bool(result),
+            result = _handled(x, handle)
+            told.write(json.dumps({"handled": result,
                                    **{k: getattr(x, k) for k in TOLD}}) + "\n")
             told.flush()
+        sys.stderr.flush()
     except BaseException:  # noqa: BLE001 - a worker never returns into the pass's own code
         code = 1
     finally:
@@ -111,7 +163,11 @@ def _start(share: list[Game], handle: Callable[[Game], bool]) -> tuple[int, IO[s
 def _taken_back(share: list[Game], pid: int, told: IO[str]) -> dict[int, bool]:
     """What a worker did to its games, into them; a game it did not tell of is marked
     unread, with a problem, its messages left for the next pass."""
-    _, status = os.waitpid(pid, 0)
+    try:
+        _, status = os.waitpid(pid, 0)
+        how = _how(status)
+    except ChildProcessError:       # reaped already (SIGCHLD ignored by whoever started us)
+        how = "its end unknown"
     with told:
         told.seek(0)
         lines = told.read().splitlines()
@@ -127,10 +183,26 @@ def _taken_back(share: list[Game], pid: int, told: IO[str]) -> dict[int, bool]:
     for x in share:
         if id(x) not in done:
             x.read = False
-            x.fail(f"the worker handling this game stopped ({_how(status)}) before it was "
-                   f"done: the next pass takes the game up again")
+            x.fail(f"the worker handling this game stopped ({how}) before it was done: the "
+                   f"next pass takes the game up again")
             done[id(x)] = False
     return done
+
+
+@contextmanager
+def _children_waited_for():
+    """SIGCHLD at its default while the workers run, so that the kernel keeps each one's
+    end for the pass to wait for (a parent that ignores SIGCHLD hands that to the kernel);
+    only the main thread may set it."""
+    ignored = threading.current_thread() is threading.main_thread() and \
+        signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        if ignored:
+            signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 
 
 def _how(status: int) -> str:
