@@ -330,3 +330,16 @@ def test_a_shared_pass_killed_at_a_step_then_run_again_applies_and_answers_once(
             assert len(passes) == 1, (run, name)
         answers[run] = _answers(root)
     assert answers["killed"] == answers["clean"]
+
+
+@pytest.mark.parametrize("cpu_max, most", [("max 100000\n", None), ("150000 100000\n", 1),
+                                           ("400000 100000\n", 4), ("garbled\n", None)])
+def test_the_cores_counted_are_no_more_than_the_containers_quota(tmp_path, monkeypatch,
+                                                                 cpu_max, most):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    quota = tmp_path / "cpu.max"
+    quota.write_text(cpu_max)
+    monkeypatch.setattr(sharing, "CPU_MAX", quota)
+    assert sharing.cores() == (8 if most is None else most)
+    monkeypatch.setattr(sharing, "CPU_MAX", tmp_path / "absent")
+    assert sharing.cores() == 8
