@@ -27,6 +27,7 @@ from referee.cli.app import app
 
 COMMAND = typer.main.get_command(app)
 J = "war.jsonl"                   # never made: a declined form run by Typer stops at it
+D = "games"                       # nor this folder
 
 
 def clicks(argv: list[str]) -> tuple[str, dict] | Exception:
@@ -124,6 +125,13 @@ def _corpus() -> list[list[str]]:
                ["order", J, "--atomic=1"], ["order", J, "--dry-run="], ["order", J, "--as"],
                ["order", J, "--format=json", "pass", "--as=entente", "--expect-seq", "-3"],
                ["order", J, "é", "--as", "german"], ["order", J, "--dice"]]
+    forms_ += [["tick", D], ["tick", D, "--no-map"], ["tick", D, "--map"], ["tick", "--no-map", D],
+               ["tick", D, "--format", "json"], ["tick", D, "--format=json", "--no-map"],
+               ["tick", D, "--format", "JSON"], ["tick", D, "--format", "markdown"],
+               ["tick", D, "--map", "--no-map"], ["tick", D, "--no-map", "--no-map"],
+               ["tick", D, "--map=1"], ["tick", D, "--no-map="], ["tick"], ["tick", D, D],
+               ["tick", D, "-h"], ["tick", "--", D], ["tick", D, "--interval", "5"],
+               ["tick", "-"], ["tick", D, "--format"], ["watch", D]]
     forms_ += [[], ["log", J], ["status-x", J], ["Status", J], ["show"], ["-h"], ["--version"]]
     return forms_
 
@@ -139,7 +147,7 @@ def test_the_table_is_what_the_commands_declare():
 
 def test_the_table_describes_every_parameter_of_the_quick_commands():
     table = forms.table()
-    assert set(table) == {"status", "show", "order"}
+    assert set(table) == {"status", "show", "order", "tick"}
     for name, declared in table.items():
         cmd = COMMAND.commands[name]
         assert [p["name"] for p in declared["arguments"] + declared["options"]] == \
@@ -153,6 +161,10 @@ def test_the_table_describes_every_parameter_of_the_quick_commands():
     assert status["bbcode_dialect"]["choices"] == ["common", "bgg", "phpbb", "smf"]
     assert status["width"]["type"] == "integer" and status["width"]["min"] == 40
     assert status["all_"]["flag"] and status["as_"]["type"] == "text"
+    tick = {o["name"]: o for o in table["tick"]["options"]}
+    assert tick["with_map"]["opts"] == ["--map"] and tick["with_map"]["secondary_opts"] == \
+        ["--no-map"] and tick["with_map"]["default"] is True
+    assert tick["format"]["choices"] == ["text", "json"]
 
 
 def test_the_quick_path_runs_every_parameter_it_reads():
@@ -179,7 +191,8 @@ def test_the_corpus_has_forms_of_both_kinds():
 def test_the_common_forms_stay_quick():
     for argv in (["status", J], ["show", J, "--as", "german"], ["status", J, "--format=json"],
                  ["order", J, "--as", "german", "pass", "end turn"], ["show", J, "--at", "3"],
-                 ["order", J, "--as", "entente", "--expect-seq", "3", "--format", "json", "-"]):
+                 ["order", J, "--as", "entente", "--expect-seq", "3", "--format", "json", "-"],
+                 ["tick", D], ["tick", D, "--no-map"], ["tick", D, "--format", "json"]):
         assert quick(argv) is not None, argv
 
 
@@ -188,7 +201,7 @@ def _tokens() -> list[str]:
     values, the values, and what the quick path must leave to Typer."""
     values = ["text", "json", "markdown", "bbcode", "JSON", "", "german", "moderator", "-",
               "--", "-h", "--help", "--nosuch", "-x", "0", "40", "72", "401", "-3", "007",
-              "٣", "1_0", " 3", "+3", "3.0", "x", J, "pass", "é"]
+              "٣", "1_0", " 3", "+3", "3.0", "x", J, D, "pass", "é"]
     out = list(values)
     for declared in forms.table().values():
         for o in declared["options"]:
@@ -197,7 +210,7 @@ def _tokens() -> list[str]:
     return sorted(set(out))
 
 
-@given(st.sampled_from(["status", "show", "order"]),
+@given(st.sampled_from(["status", "show", "order", "tick"]),
        st.lists(st.sampled_from(_tokens()), max_size=7))
 @settings(max_examples=400, deadline=None)
 def test_random_forms_parse_as_click_parses_them(command, tokens):
@@ -235,3 +248,40 @@ def _records(journal) -> list[dict]:
     return [{k: v for k, v in json.loads(line).items()
              if k not in ("at", "created_at", "hash", "prev", "sig", "signing")}
             for line in journal.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_quick_tick_prints_what_typers_prints(cli, secret_file, tmp_path):
+    """tick from the console script without Typer: the same lines, the same one-line error
+    and exit code, in text and in JSON, for a pass with a problem (a game with no mail
+    target) and for one that handled all (twin folders: a game writing to an outbox)."""
+    lone = tmp_path / "lone" / "g.jsonl"
+    lone.parent.mkdir()
+    assert cli("new", lone, "--scenario", "1914", "--game-id", "lone",
+               "--secret-file", secret_file).exit_code == 0
+    for form in ((), ("--format", "json"), ("--no-map",), ("--format=json", "--map")):
+        for target in (lone, lone.parent):
+            r = cli("tick", target, *form)
+            assert r.exit_code == 3 and "no mail target" in r.stderr, (form, r.stderr)
+            assert quick_run("tick", target, *form) == (r.exit_code, r.stdout, r.stderr), form
+    runs = []
+    for twin in ("a", "b"):
+        folder = tmp_path / twin / "games"
+        folder.mkdir(parents=True)
+        out = tmp_path / twin / "out"
+        assert cli("new", folder / "g.jsonl", "--scenario", "1914", "--game-id", "twin",
+                   "--secret-file", secret_file, "--player", "german=kaiser@example.org",
+                   "--player", "entente=joffre@example.net",
+                   "--mail-out", f"outbox:{out}").exit_code == 0
+        run = cli if twin == "a" else (lambda *argv: _Ran(*quick_run(*argv)))
+        r = run("tick", folder, "--no-map")
+        again = run("tick", folder, "--format", "json")
+        runs.append([(x.exit_code, x.stdout.replace(str(tmp_path / twin), "ROOT"), x.stderr)
+                     for x in (r, again)])
+        assert len(list(out.glob("*.eml"))) == 2
+    assert runs[0] == runs[1]
+    assert runs[0][0][0] == 0 and runs[0][0][1].endswith("1 game(s): all handled\n")
+
+
+class _Ran:
+    def __init__(self, code: int, out: str, err: str):
+        self.exit_code, self.stdout, self.stderr = code, out, err

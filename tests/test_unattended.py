@@ -35,7 +35,7 @@ from mailservers import (
 
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE
-from referee.cli.mailcmd import _tick_document
+from referee.cli.commands import _tick_document
 from referee.cli.roundtrips import choose
 from referee.engine import acting
 from referee.mail import ledger as ledgermod

@@ -432,3 +432,32 @@ def key_line(header: dict) -> str:
     return (f"signed by key {facts['fingerprint']} (players see it in every mail and receipt); "
             f"its private half is in {facts['file']}: back it up, and never put it beside "
             f"the journal (docs/moderator.md)")
+
+
+def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
+              ) -> tuple[list[str], RefereeError | None]:
+    """One pass of `tick` over a journal or a folder (mail/tick.py): the lines it prints
+    (one JSON document with format json), and the error it ends with when it left
+    something undone."""
+    from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
+
+    for journal in ticking.journals_in(path):
+        check_private(journal)
+    report = ticking.tick(path, games_dir, with_map)
+    if format == "json":
+        lines = [dump(_tick_document(report))]
+    else:
+        lines = report.lines() + ([] if report.problems else
+                                  [f"{len(report.games)} game(s): all handled"])
+    return lines, ticking.summary(report)
+
+
+def _tick_document(report) -> dict:
+    from ..contracts.outputs import TickResult  # start-up: only tick --format json needs it
+
+    return TickResult.plain(
+        ok=not report.problems,
+        games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
+                "target": x.target, "messages": x.messages, "log": x.lines,
+                "problems": x.problems} for x in report.games],
+        unclaimed=report.unclaimed, problems=report.problems)

@@ -1,7 +1,9 @@
-"""The `referee` console script: `status`, `show` and `order` without importing Typer.
+"""The `referee` console script: `status`, `show`, `order` and `tick` without importing
+Typer.
 
 Importing Typer costs about half of the import floor, more than answering
-`status` from a signed view. So the plain forms of these three commands are
+`status` from a signed view, and most of an idle `tick` pass over a folder from
+cron. So the plain forms of these four commands are
 parsed here and run by the same functions the Typer application calls
 (commands.py), with the same error boundary. What each command takes is read
 from forms.json, which `make docs` writes from the Typer application's own
@@ -186,8 +188,17 @@ def _order(journal: Path, orders: list[str], as_: str, file: Path | None, dice: 
     return 0
 
 
+def _tick(path: Path, format: str, with_map: bool) -> int:
+    lines, problem = commands.tick_pass(path, format, with_map, None)
+    for line in lines:
+        emit(line)
+    if problem is not None:
+        raise problem
+    return 0
+
+
 # What runs each quick command, given every parameter the command declares.
-RUNNERS = {"status": _status, "show": _show, "order": _order}
+RUNNERS = {"status": _status, "show": _show, "order": _order, "tick": _tick}
 
 
 def _takes(fn) -> tuple[str, ...]:

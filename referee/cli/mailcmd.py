@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..contracts.outputs import MailRouteShown, TickResult
+from ..contracts.outputs import MailRouteShown
 from . import commands
 from .params import GAMES, Fmt
 
@@ -58,15 +58,6 @@ def mail(
     typer.echo(f"mail from: {route['sender'] or UNSET_SENDER}")
 
 
-def _tick_document(report) -> dict:
-    return TickResult.plain(
-        ok=not report.problems,
-        games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
-                "target": x.target, "messages": x.messages, "log": x.lines,
-                "problems": x.problems} for x in report.games],
-        unclaimed=report.unclaimed, problems=report.problems)
-
-
 def tick(
     path: Annotated[Path, typer.Argument(
         help="A game's journal, or a folder of journals (*.jsonl).", metavar="JOURNAL|DIR")],
@@ -77,19 +68,9 @@ def tick(
 ) -> None:
     """One pass, for cron or a timer: fetch each game's new mail, apply it as inbox does,
     check the deadlines and send every mail owed. Exit 0 when all was handled."""
-    from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
-
-    for journal in ticking.journals_in(path):
-        commands.check_private(journal)
-    report = ticking.tick(path, GAMES["dir"], with_map)
-    if format == Fmt.json:
-        typer.echo(commands.dump(_tick_document(report)))
-    else:
-        for line in report.lines():
-            typer.echo(line)
-        if not report.problems:
-            typer.echo(f"{len(report.games)} game(s): all handled")
-    problem = ticking.summary(report)
+    lines, problem = commands.tick_pass(path, format.value, with_map, GAMES["dir"])
+    for line in lines:
+        typer.echo(line)
     if problem is not None:
         raise problem
 
