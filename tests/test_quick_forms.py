@@ -11,7 +11,10 @@ error, or the command run), never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from enum import Enum
 from unittest import mock
 
@@ -24,6 +27,7 @@ from hypothesis import strategies as st
 from doors import quick as quick_run
 from referee.cli import entry, forms
 from referee.cli.app import app
+from referee.data.paths import default_games_dir
 
 COMMAND = typer.main.get_command(app)
 J = "war.jsonl"                   # never made: a declined form run by Typer stops at it
@@ -285,3 +289,46 @@ def test_a_quick_tick_prints_what_typers_prints(cli, secret_file, tmp_path):
 class _Ran:
     def __init__(self, code: int, out: str, err: str):
         self.exit_code, self.stdout, self.stderr = code, out, err
+
+
+def _door(argv: list[str], quick_door: bool, **run) -> subprocess.CompletedProcess:
+    """argv run by the console script's quick path, or by Typer (`--games` before the
+    command sends any form to Typer), in a process of its own, buffered as from cron."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    pre = () if quick_door else ("--games", str(default_games_dir()))
+    return subprocess.run([sys.executable, "-m", "referee", *pre, *argv], env=env,
+                          timeout=300, **run)
+
+
+def _gone_reader(argv: list[str], quick_door: bool) -> subprocess.CompletedProcess:
+    """argv run with its output going to a pipe whose reader has gone (`| head`)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return _door(argv, quick_door, stdout=writer, stderr=subprocess.PIPE)
+    finally:
+        os.close(writer)
+
+
+def test_a_tick_logged_to_one_file_has_its_lines_before_its_error_by_either_door(
+        cli, secret_file, tmp_path):
+    """cron's `>>log 2>&1`: the pass's lines, then its one-line error, in that order, by the
+    quick path as by Typer; and a log reader gone ends the run as quietly by either."""
+    lone = tmp_path / "lone" / "g.jsonl"
+    lone.parent.mkdir()
+    assert cli("new", lone, "--scenario", "1914", "--game-id", "lone",
+               "--secret-file", secret_file).exit_code == 0
+    lone.parent.chmod(0o700)
+    (tmp_path / "fixed.secret").chmod(0o600)
+    for form in ((), ("--format", "json")):
+        argv = ["tick", str(lone.parent), *form]
+        quick_, typer_ = (_door(argv, door, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                          for door in (True, False))
+        assert quick_.returncode == typer_.returncode == 3
+        assert quick_.stdout == typer_.stdout, form
+        first, last = quick_.stdout.splitlines()[0], quick_.stdout.splitlines()[-1]
+        assert b"no mail target" in last and last.startswith(
+            b'{"schema_version":1,"error":' if form else b"referee: ")
+        assert first == b"{" if form else b"no mail target" in first
+        gone = [_gone_reader(argv, door) for door in (True, False)]
+        assert [(g.returncode, g.stderr) for g in gone] == [(0, b"")] * 2, form

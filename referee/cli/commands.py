@@ -439,6 +439,7 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
     """One pass of `tick` over a journal or a folder (mail/tick.py): the lines it prints
     (one JSON document with format json), and the error it ends with when it left
     something undone."""
+    load_msgspec()                      # before the rules, as every command loads it
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
 
     for journal in ticking.journals_in(path):

@@ -189,12 +189,18 @@ def _order(journal: Path, orders: list[str], as_: str, file: Path | None, dice: 
 
 
 def _tick(path: Path, format: str, with_map: bool) -> int:
-    lines, problem = commands.tick_pass(path, format, with_map, None)
+    print_pass(*commands.tick_pass(path, format, with_map, None))
+    return 0
+
+
+def print_pass(lines: list[str], problem) -> None:
+    """A pass's lines, sent on before its one-line error (a cron log taking both streams
+    has them in that order; a reader gone is told nothing more), then the error."""
     for line in lines:
         emit(line)
+    sys.stdout.flush()
     if problem is not None:
         raise problem
-    return 0
 
 
 # What runs each quick command, given every parameter the command declares.

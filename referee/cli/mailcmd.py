@@ -68,11 +68,9 @@ def tick(
 ) -> None:
     """One pass, for cron or a timer: fetch each game's new mail, apply it as inbox does,
     check the deadlines and send every mail owed. Exit 0 when all was handled."""
-    lines, problem = commands.tick_pass(path, format.value, with_map, GAMES["dir"])
-    for line in lines:
-        typer.echo(line)
-    if problem is not None:
-        raise problem
+    from .entry import print_pass  # the same printing as the console script's quick path
+
+    print_pass(*commands.tick_pass(path, format.value, with_map, GAMES["dir"]))
 
 
 def watch(

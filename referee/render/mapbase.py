@@ -57,7 +57,7 @@ class Base:
     whole: bool = True                           # every area on the front, not a close-up's
     # What tells this Base from any other for as long as a picture of it is kept: the same
     # mark, the same static layer (memo.drawn_from, png._base).
-    mark: object = field(default_factory=object, compare=False, repr=False)
+    mark: object = field(default_factory=object, init=False, compare=False, repr=False)
 
     def ring(self, area: str) -> float:
         """The radius round an area's circle that its battle and decision rings may fill."""
