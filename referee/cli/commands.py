@@ -462,3 +462,25 @@ def _tick_document(report) -> dict:
                 "target": x.target, "messages": x.messages, "log": x.lines,
                 "problems": x.problems} for x in report.games],
         unclaimed=report.unclaimed, problems=report.problems)
+
+
+def emit(text: str, stream=None) -> None:
+    """Print a line as click.echo would: a character the terminal's encoding lacks is
+    replaced, never an error (an order's records are written by then)."""
+    stream = stream or sys.stdout
+    try:
+        stream.write(text + "\n")
+    except UnicodeEncodeError:
+        data = (text + "\n").encode(stream.encoding or "utf-8", "replace")
+        stream.flush()
+        stream.buffer.write(data)
+
+
+def print_pass(lines: list[str], problem) -> None:
+    """A pass's lines, sent on before its one-line error (a cron log taking both streams
+    has them in that order; a reader gone is told nothing more), then the error."""
+    for line in lines:
+        emit(line)
+    sys.stdout.flush()
+    if problem is not None:
+        raise problem

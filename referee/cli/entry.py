@@ -25,6 +25,7 @@ from pathlib import Path
 from ..base.errors import EXIT_REJECTED
 from ..base.glyphs import VisibleStream
 from . import commands
+from .commands import emit
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
 _FORMS: list[dict] = []                       # the table, once read
@@ -148,18 +149,6 @@ def parse(argv: list[str]) -> tuple[str, dict] | None:
         return None
 
 
-def emit(text: str, stream=None) -> None:
-    """Print a line as click.echo would: a character the terminal's encoding lacks is
-    replaced, never an error (an order's records are written by then)."""
-    stream = stream or sys.stdout
-    try:
-        stream.write(text + "\n")
-    except UnicodeEncodeError:
-        data = (text + "\n").encode(stream.encoding or "utf-8", "replace")
-        stream.flush()
-        stream.buffer.write(data)
-
-
 def _status(journal: Path, as_: str, format: str, bbcode_dialect: str, width: int,
             all_: bool) -> int:
     emit(commands.status(journal, as_, format, None, width, all_, bbcode_dialect))
@@ -189,18 +178,8 @@ def _order(journal: Path, orders: list[str], as_: str, file: Path | None, dice: 
 
 
 def _tick(path: Path, format: str, with_map: bool) -> int:
-    print_pass(*commands.tick_pass(path, format, with_map, None))
+    commands.print_pass(*commands.tick_pass(path, format, with_map, None))
     return 0
-
-
-def print_pass(lines: list[str], problem) -> None:
-    """A pass's lines, sent on before its one-line error (a cron log taking both streams
-    has them in that order; a reader gone is told nothing more), then the error."""
-    for line in lines:
-        emit(line)
-    sys.stdout.flush()
-    if problem is not None:
-        raise problem
 
 
 # What runs each quick command, given every parameter the command declares.

@@ -68,9 +68,7 @@ def tick(
 ) -> None:
     """One pass, for cron or a timer: fetch each game's new mail, apply it as inbox does,
     check the deadlines and send every mail owed. Exit 0 when all was handled."""
-    from .entry import print_pass  # the same printing as the console script's quick path
-
-    print_pass(*commands.tick_pass(path, format.value, with_map, GAMES["dir"]))
+    commands.print_pass(*commands.tick_pass(path, format.value, with_map, GAMES["dir"]))
 
 
 def watch(
