@@ -60,8 +60,8 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, read_source
-from .sharing import each_game, workers
 from .reminders import GRACE, check_deadlines, quiet_until
+from .sharing import each_game, workers
 from .tickgame import Game, game_tag, journals_in, load_game
 from .unclaimed import keep_unclaimed, not_told, unclaimed_before
 from .waiting import waits_on_a_person
