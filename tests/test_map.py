@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from PIL import Image
 
 import gamecalls as g
 import mapreading as mr
@@ -462,6 +463,48 @@ def test_a_static_layer_drawn_here_is_known_by_its_base_and_painted_as_its_conte
     from_text = [png.to_png(svgmap.as_text(t)) for t in trees]
     assert len(written) >= len(trees)           # each text's layer known by its content
     assert known == from_text
+
+
+TEXTS = ["2", "3I+1C+1A", "GE F", "Liège", "Saint-Quentin", "VP 4", "-", "Ô ß ç"]
+
+
+@pytest.mark.parametrize("k, top", [(1, None), (2, 0), (2, 3)])
+def test_the_painters_text_is_pillows_own_pixel_for_pixel(k, top):
+    """png.Painter.text keeps each text's coverage and blends it itself: what it paints is
+    what Pillow's ImageDraw.text paints, at every fraction of a pixel a text may start at
+    (below zero too, in a band under the first), in each face, size, anchor and colour, a
+    text drawn twice (its coverage then kept) as the first time."""
+    from PIL import ImageDraw
+
+    from referee.render import png
+    from referee.render.svgparts import face
+
+    png._coverage.cache_clear()
+    size = (420 * k, 360 * k)
+    ours, pillows = Image.new("RGB", size, "white"), Image.new("RGB", size, "white")
+    painter, theirs = png.Painter(ours, k, top), ImageDraw.Draw(pillows)
+    cases = 0
+    for again in (0, 200):          # the same texts at the same fractions, whole pixels on
+        for n, text in enumerate(TEXTS):
+            for m, anchor in enumerate(png.ANCHOR):
+                for frac in (0.0, 0.25, 0.5, 0.9):
+                    x, y = again + 20 + n * 23 + frac, -2.3 + n * 19 + frac * 7 + m * 45
+                    style = {"font-size": f"{10 + n % 5 * 1.5}", "text-anchor": anchor,
+                             "fill": ("#000000", "#c0392b", "#2e6da4")[n % 3],
+                             "font-weight": "bold" if n % 2 else "normal",
+                             "font-style": "italic" if n % 4 == 3 else "normal"}
+                    el = ET.Element("text", {"x": f"{x:.2f}", "y": f"{y:.2f}"})
+                    el.text = text
+                    painter.text(el, style)
+                    bold, italic, px, pil_anchor = painter._font(style)
+                    theirs.text((painter._n(el, "x"), painter._n(el, "y")), text,
+                                png._colour(style["fill"]), face(bold, italic, px), pil_anchor)
+                    cases += 1
+    assert cases == len(TEXTS) * 2 * 3 * 4
+    # most of the second round was kept (220.9 and 20.9 part at other fractions: not all)
+    assert png._coverage.cache_info().hits >= cases // 4
+    assert ours.tobytes() == pillows.tobytes()
+    assert ours.getcolors(1 << 20) != Image.new("RGB", size, "white").getcolors()
 
 
 # ---------------------------------------------------------------- one picture for the sides

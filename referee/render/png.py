@@ -35,6 +35,7 @@ FINE = 2                        # the base and the circles are drawn this much f
 BASES = 6                       # the bases of the whole map kept (one for each level) ...
 CLOSE_BASES = 2                 # ... and of close-ups
 BAND = 512                      # the rows of a base drawn fine at a time
+TEXTS = 4096                    # the texts whose coverage is kept
 SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel each way
 # How a picture is deflated, tried in turn while it is over LIGHT: (colours, zlib level);
 # level 4 first, half the time of the default 6 for a tenth more bytes
@@ -297,12 +298,26 @@ class Painter:
         self.image.paste(sprite, (x, y), sprite)
 
     def text(self, el: ET.Element, style: dict) -> None:
+        """A one-line text as ImageDraw.text draws it: its coverage as FreeType renders it
+        from the fraction of a pixel where it starts, blended in its colour at the whole
+        pixel; the coverage is kept (a map's texts are mostly the same few numbers and
+        codes, at the same few fractions)."""
         if not el.text:
             return
         bold, italic, size, anchor = self._font(style)
-        self.draw.text((self._n(el, "x"), self._n(el, "y")), el.text,
-                       _colour(style.get("fill", "#000000")) or (0, 0, 0),
-                       face(bold, italic, size), anchor)
+        x, y = self._n(el, "x"), self._n(el, "y")
+        ink = self.draw.draw.draw_ink(_colour(style.get("fill", "#000000")) or (0, 0, 0))
+        mask, (dx, dy) = _coverage(el.text, bold, italic, size, anchor,
+                                   (math.modf(x)[0], math.modf(y)[0]), ink)
+        self.draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+
+
+@functools.lru_cache(maxsize=TEXTS)
+def _coverage(text: str, bold: bool, italic: bool, size: int, anchor: str,
+              start: tuple[float, float], ink: int):
+    """A text's coverage (Pillow's mask, grey levels) and where it lies from the whole
+    pixel the text starts at."""
+    return face(bold, italic, size).getmask2(text, "L", anchor=anchor, ink=ink, start=start)
 
 
 @functools.lru_cache(maxsize=1024)
