@@ -917,3 +917,34 @@ def test_a_mail_s_subject_is_one_line_and_its_body_stays_wrapped():
     words = re.findall(r"=\?utf-8\?[qb]\?[^?]*\?=", message.mail_bytes(wide).decode("ascii"),
                        re.I)
     assert words and max(map(len, words)) <= 75
+
+
+def test_a_mail_with_pictures_is_written_with_its_boundary_given_and_reads_back_whole(
+        tmp_path, monkeypatch):
+    """write_eml gives a mail with pictures its boundary (eml.boundary) instead of having
+    the email package search the whole mail for a line holding one; however the text is
+    made, and the pictures, the mail reads back part for part: the text whole, with lines
+    that look like a boundary (quoted-printable writes their '=' as '=3D'), and each
+    picture byte for byte."""
+    import email
+    import email.generator
+    import os
+    import re
+
+    from referee.mail import eml
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the mail was searched for a boundary")
+
+    monkeypatch.setattr(email.generator.Generator, "_make_boundary", staticmethod(no_search))
+    body = "".join(f"--{'=' * 15}{n:019d}==\n--{'=' * 15}\n--\n= -- =\n" for n in range(40))
+    pictures = [("closeup.png", os.urandom(5000)), ("map.png", b"--" + os.urandom(9000))]
+    path = eml.write_eml(tmp_path, "referee@example.org", "kaiser@example.org",
+                         "[referee g #3] german report", body, None, pictures)
+    raw = path.read_bytes()
+    mail = email.message_from_bytes(raw, policy=email.policy.default)
+    assert re.fullmatch(r"={15}\d{19}==", mail.get_boundary())
+    assert raw.count(f"--{mail.get_boundary()}".encode()) == 4       # three parts, the end
+    assert mail.get_body(("plain",)).get_content() == body
+    assert [(p.get_filename(), p.get_content()) for p in mail.iter_attachments()] == pictures
+    assert eml.boundary() != eml.boundary()

@@ -40,6 +40,8 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
     msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
     for file, picture in ([("map.png", png)] if isinstance(png, bytes) else png or []):
         msg.add_attachment(picture, maintype="image", subtype="png", filename=file)
+    if msg.is_multipart():
+        msg.set_boundary(boundary())
     if name is not None:
         return write_once(folder, name, mailtext.mail_bytes(msg))
     for _ in range(8):
@@ -50,6 +52,15 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
         except FileExistsError:
             continue
     raise OSError(f"no free file name in {folder}")
+
+
+def boundary() -> str:
+    """A boundary between the parts of a mail, as the email package makes one (fifteen
+    '=', nineteen random digits, '=='), given before the mail is written: the package would
+    otherwise search the whole mail, pictures included, for a line that holds it. None can:
+    the text is quoted-printable, where '=' is written '=3D' but at a line's end, and the
+    pictures are base64, which has no '-' nor '='."""
+    return "=" * 15 + f"{_secrets.randbelow(10 ** 19):019d}" + "=="
 
 
 def write_once(folder: Path, name: str, data: bytes) -> Path:
