@@ -250,3 +250,58 @@ def test_the_rest_of_the_picture_is_as_it_was(maps, tmp_path):
         return out
 
     assert shape(parse(svg)) == shape(parse(bare)) and len(shape(parse(bare))) > 40
+
+
+def test_the_taken_cells_answer_as_a_set_of_the_cells_would():
+    """impassable._Taken keeps the cells taken as one integer a row; whatever boxes and
+    cells are added (some reaching left of the picture or above it), it answers every
+    question a placement asks, inside the picture, as the set of the cells themselves
+    does: a label's box free or not, a tick's cell taken or not, and after joining two."""
+    import random
+
+    rng = random.Random(7)
+
+    def box() -> tuple[float, float, float, float]:
+        x, y = rng.uniform(-40, 900), rng.uniform(-40, 900)
+        return x, y, x + rng.uniform(0, 120), y + rng.uniform(0, 60)
+
+    for _ in range(30):
+        kept, cells = [impassable._Taken(), impassable._Taken()], [set(), set()]
+        for which in (0, 1):
+            for _ in range(rng.randrange(1, 25)):
+                if rng.random() < 0.6:
+                    b = box()
+                    kept[which].add_box(b)
+                    cells[which].update(impassable._cells(b))
+                else:
+                    seg = impassable._segment(*box())
+                    kept[which].add_cells(seg)
+                    cells[which].update(seg)
+        joined, both = kept[0] | kept[1], cells[0] | cells[1]
+        for taken, truth in ((kept[0], cells[0]), (joined, both)):
+            for _ in range(200):
+                b = box()
+                if b[0] < 0 or b[1] < 0:
+                    continue                    # asked inside the picture only
+                assert taken.free(b) == (not any(c in truth for c in impassable._cells(b)))
+                i, j = rng.randrange(0, 200), rng.randrange(0, 200)
+                assert taken.has(i, j) == ((i, j) in truth)
+        assert kept[0].rows is not joined.rows and kept[1].rows is not joined.rows
+
+
+@pytest.mark.parametrize("pts", [[(300.0, 200.0)], [(120.0, 80.0), (180.5, 95.25)],
+                                 [(500.0, 400.0), (520.0, 380.0), (610.0, 455.5)]])
+def test_a_labels_places_come_best_first_each_once(pts):
+    """impassable._candidates gives every place of the grid within REACH, each once, in
+    the order of its score (short ticks, out from the centre of the map), ties by place."""
+    dx, dy = 0.6, -0.8
+    bounds = (30.0, 20.0, 900.0, 1200.0)
+    got = list(impassable._candidates(pts, dx, dy, bounds))
+    tx, ty = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    grid = [(tx + i * impassable.STEP, ty + j * impassable.STEP)
+            for i in range(-32, 33) for j in range(-32, 33)]
+    inside = [(x, y) for x, y in grid if 30 <= x <= 900 and 20 <= y <= 1200]
+    scored = sorted((sum(math.hypot(x - px, y - py) for px, py in pts) / len(pts)
+                     - 0.8 * ((x - tx) * dx + (y - ty) * dy), x, y) for x, y in inside)
+    assert impassable.REACH / impassable.STEP == 32
+    assert got == [(x, y) for _, x, y in scored] and len(set(got)) == len(got) > 100

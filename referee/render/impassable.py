@@ -16,6 +16,7 @@ the position, so a region stays where it is from record to record.
 
 from __future__ import annotations
 
+import heapq
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
@@ -88,11 +89,46 @@ def _cells(box: Box) -> list[tuple[int, int]]:
     return [(i, j) for i in range(int(x0 // CELL), int(x1 // CELL) + 1) for j in js]
 
 
-def _free(box: Box, blocked: set[tuple[int, int]]) -> bool:
-    x0, y0, x1, y1 = box
-    js = range(int(y0 // CELL), int(y1 // CELL) + 1)
-    return not any((i, j) in blocked for i in range(int(x0 // CELL), int(x1 // CELL) + 1)
-                   for j in js)
+class _Taken:
+    """Cells taken, as one integer a row (bit i: cell i of the row). A cell left of the
+    picture or above it is not kept: every label looked for lies inside the picture, and
+    every tick too (it runs from a label to an area)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: dict[int, int] | None = None):
+        self.rows: dict[int, int] = dict(rows or {})
+
+    def __or__(self, other: _Taken) -> _Taken:
+        out = _Taken(self.rows)
+        for j, bits in other.rows.items():
+            out.rows[j] = out.rows.get(j, 0) | bits
+        return out
+
+    def add_box(self, box: Box) -> None:
+        """Take every cell the box touches."""
+        i0, i1 = max(int(box[0] // CELL), 0), int(box[2] // CELL)
+        if i1 < i0:
+            return
+        bits = ((1 << (i1 - i0 + 1)) - 1) << i0
+        for j in range(max(int(box[1] // CELL), 0), int(box[3] // CELL) + 1):
+            self.rows[j] = self.rows.get(j, 0) | bits
+
+    def add_cells(self, cells: Iterable[tuple[int, int]]) -> None:
+        for i, j in cells:
+            if i >= 0 and j >= 0:
+                self.rows[j] = self.rows.get(j, 0) | 1 << i
+
+    def has(self, i: int, j: int) -> bool:
+        return i >= 0 and (self.rows.get(j, 0) >> i) & 1 == 1
+
+    def free(self, box: Box) -> bool:
+        """Whether the box (inside the picture) touches no taken cell."""
+        i0, i1 = max(int(box[0] // CELL), 0), int(box[2] // CELL)
+        bits = ((1 << (i1 - i0 + 1)) - 1) << i0 if i1 >= i0 else 0
+        rows = self.rows
+        return not any(rows.get(j, 0) & bits
+                       for j in range(int(box[1] // CELL), int(box[3] // CELL) + 1))
 
 
 def _segment(x0: float, y0: float, x1: float, y1: float, step: float = 3.0
@@ -141,11 +177,11 @@ def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
            height: float, scale: Scale,
            keep_clear: tuple[Box, ...]) -> tuple[list[Placed], list[Impassable]]:
     regions = list(data.map.impassable)
-    label_blocked: set[tuple[int, int]] = set()      # no label here
-    taken: set[tuple[int, int]] = set()              # no tick here: a label or the legend
+    label_blocked = _Taken()                         # no label here
+    taken = _Taken()                                 # no tick here: a label or the legend
     for b in keep_clear:
-        label_blocked.update(_cells(b))
-        taken.update(_cells(b))
+        label_blocked.add_box(b)
+        taken.add_box(b)
     area_at: dict[tuple[int, int], set[str]] = {}     # no tick here but to this area
     marks_of: dict[str, list[Box]] = {}
     for a in data.map.areas:
@@ -154,19 +190,18 @@ def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
         x, y = pos[a.id]
         marks, units = _area_boxes(clean(a.name), x, y, scale)
         marks_of[a.id] = marks
-        for n, b in enumerate(marks):
-            for c in _cells(b):
-                label_blocked.add(c)
-                if n == 0:                # a tick crosses no other circle, names it may
-                    area_at.setdefault(c, set()).add(a.id)
+        for b in marks:
+            label_blocked.add_box(b)
+        for c in _cells(marks[0]):        # a tick crosses no other circle, names it may
+            area_at.setdefault(c, set()).add(a.id)
         for b in units:
-            label_blocked.update(_cells(b))
-    lines: set[tuple[int, int]] = set()   # the links (4.1): a label over them only if need be
+            label_blocked.add_box(b)
+    lines = _Taken()                      # the links (4.1): a label over them only if need be
     for a in data.map.areas:
         for n in a.neighbours:
             if a.id in pos and n in pos and a.id < n:
                 (x0, y0), (x1, y1) = pos[a.id], pos[n]
-                lines.update(_segment(x0, y0, x1, y1, 2.0))
+                lines.add_cells(_segment(x0, y0, x1, y1, 2.0))
     everything = list(pos.values())
     mx = sum(p[0] for p in everything) / len(everything) if everything else 0.0
     my = sum(p[1] for p in everything) / len(everything) if everything else 0.0
@@ -188,11 +223,10 @@ def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
             margin.append(region)
             continue
         placed.append(got)
-        for c in _cells(got.box):
-            label_blocked.add(c)
-            taken.add(c)
+        label_blocked.add_box(got.box)
+        taken.add_box(got.box)
         for _, x, y in got.ticks:
-            label_blocked.update(_segment(*got.centre, x, y))
+            label_blocked.add_cells(_segment(*got.centre, x, y))
     rank = {id(r): i for i, r in enumerate(regions)}
     placed.sort(key=lambda p: rank[id(p.region)])
     margin.sort(key=lambda r: rank[id(r)])
@@ -200,7 +234,7 @@ def _place(data: GameData, pos: dict[str, tuple[float, float]], width: float,
 
 
 def _place_one(region: Impassable, label: str, touched: list[str], pos: dict,
-               marks_of: dict, label_blocked: set, area_at: dict, taken: set,
+               marks_of: dict, label_blocked: _Taken, area_at: dict, taken: _Taken,
                centre: tuple[float, float], canvas: tuple[float, float], scale: Scale
                ) -> Placed | None:
     """The best free place for one region's label and its ticks, or None."""
@@ -215,7 +249,7 @@ def _place_one(region: Impassable, label: str, touched: list[str], pos: dict,
     lo_y, hi_y = 4 + h / 2, height - 4 - h / 2
     for x, y in _candidates(pts, dx, dy, (lo_x, lo_y, hi_x, hi_y)):
         box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-        if not _free(box, label_blocked):
+        if not label_blocked.free(box):
             continue
         ticks = []
         for t in touched:
@@ -230,23 +264,29 @@ def _place_one(region: Impassable, label: str, touched: list[str], pos: dict,
 
 def _candidates(pts: list[tuple[float, float]], dx: float, dy: float, bounds: Box):
     """Places for a label within REACH of its areas' centre, best first: short ticks to its
-    areas, and out (along dx, dy) from the centre of the map rather than in."""
+    areas, and out (along dx, dy) from the centre of the map rather than in (each scored
+    once; taken best first as they are asked for)."""
     lo_x, lo_y, hi_x, hi_y = bounds
     tx, ty = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
     steps = int(REACH / STEP)
     xs = [tx + i * STEP for i in range(-steps, steps + 1) if lo_x <= tx + i * STEP <= hi_x]
     ys = [ty + j * STEP for j in range(-steps, steps + 1) if lo_y <= ty + j * STEP <= hi_y]
     n = len(pts)
-    ring = sorted((sum(math.hypot(x - px, y - py) for px, py in pts) / n
-                   - 0.8 * ((x - tx) * dx + (y - ty) * dy), x, y) for x in xs for y in ys)
-    return [(x, y) for _, x, y in ring]
+    across = [([x - px for px, _ in pts], (x - tx) * dx, x) for x in xs]
+    down = [([y - py for _, py in pts], (y - ty) * dy, y) for y in ys]
+    ring = [(sum(map(math.hypot, ax, ay)) / n - 0.8 * (ox + oy), x, y)
+            for ax, ox, x in across for ay, oy, y in down]
+    heapq.heapify(ring)
+    while ring:
+        _, x, y = heapq.heappop(ring)
+        yield x, y
 
 
 def _clear(x0: float, y0: float, x1: float, y1: float, target: str, area_at: dict,
-           taken: set) -> bool:
+           taken: _Taken) -> bool:
     """A tick passes no area's circle, name or marks but its own area's, and no label."""
     for c in _segment(x0, y0, x1, y1):
-        if c in taken:
+        if taken.has(*c):
             return False
         near = area_at.get(c)
         if near and (len(near) > 1 or target not in near):
