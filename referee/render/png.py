@@ -35,7 +35,7 @@ FINE = 2                        # the base and the circles are drawn this much f
 BASES = 6                       # the bases of the whole map kept (one for each level) ...
 CLOSE_BASES = 2                 # ... and of close-ups
 BAND = 512                      # the rows of a base drawn fine at a time
-TEXTS = 4096                    # the texts whose coverage is kept
+TEXTS = 1024                    # the texts whose coverage is kept (most are a few hundred bytes)
 SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel each way
 # How a picture is deflated, tried in turn while it is over LIGHT: (colours, zlib level);
 # level 4 first, half the time of the default 6 for a tenth more bytes
