@@ -21,7 +21,9 @@ from test_map import executable_or_external
 import gamecalls as g
 import mapreading as mr
 from casebook import new_game, position
+from referee.data.catalog import game_data
 from referee.render import impassable, svgmap
+from referee.render.svgparts import WHOLE
 from referee.render.labels import segment_meets_box
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -253,17 +255,24 @@ def test_the_rest_of_the_picture_is_as_it_was(maps, tmp_path):
 
 
 def test_the_taken_cells_answer_as_a_set_of_the_cells_would():
-    """impassable._Taken keeps the cells taken as one integer a row; whatever boxes and
-    cells are added (some reaching left of the picture or above it), it answers every
-    question a placement asks, inside the picture, as the set of the cells themselves
-    does: a label's box free or not, a tick's cell taken or not, and after joining two."""
+    """impassable._Taken keeps the cells taken as one integer a row, and those left of the
+    picture or far right of it apart; whatever boxes and cells are added, it answers
+    every question a placement asks, anywhere, as the set of the cells themselves does:
+    a box free or not, a cell taken or not, and after joining two."""
     import random
 
     rng = random.Random(7)
+    far = impassable.ROW_CELLS * impassable.CELL
 
     def box() -> tuple[float, float, float, float]:
-        x, y = rng.uniform(-40, 900), rng.uniform(-40, 900)
+        x = rng.choice((rng.uniform(-300, 900), rng.uniform(far - 200, far + 200)))
+        y = rng.uniform(-300, 900)
         return x, y, x + rng.uniform(0, 120), y + rng.uniform(0, 60)
+
+    def cell() -> tuple[int, int]:
+        edge = impassable.ROW_CELLS
+        return rng.choice((rng.randrange(-60, 200), rng.randrange(edge - 40, edge + 40))), \
+            rng.randrange(-60, 200)
 
     for _ in range(30):
         kept, cells = [impassable._Taken(), impassable._Taken()], [set(), set()]
@@ -281,12 +290,21 @@ def test_the_taken_cells_answer_as_a_set_of_the_cells_would():
         for taken, truth in ((kept[0], cells[0]), (joined, both)):
             for _ in range(200):
                 b = box()
-                if b[0] < 0 or b[1] < 0:
-                    continue                    # asked inside the picture only
                 assert taken.free(b) == (not any(c in truth for c in impassable._cells(b)))
-                i, j = rng.randrange(0, 200), rng.randrange(0, 200)
-                assert taken.has(i, j) == ((i, j) in truth)
-        assert kept[0].rows is not joined.rows and kept[1].rows is not joined.rows
+                c = cell()
+                assert taken.has(*c) == (c in truth)
+            assert all(taken.has(*c) for c in truth)
+        assert kept[0].rows is not joined.rows and kept[0].apart is not joined.apart
+
+
+def test_regions_off_the_picture_are_placed_as_a_set_of_cells_would_place_them():
+    """The placing reads the cells taken off the picture too: a tick from an area placed
+    left of the picture does not cross a box kept clear there."""
+    data = game_data("ttlm")
+    pos = {"amiens": (-150.0, 200.0)}
+    placed, margin = impassable._place(data, pos, 1000.0, 1000.0, WHOLE,
+                                       ((-300.0, -300.0, -20.0, 1300.0),))
+    assert placed == [] and len(margin) == len(data.map.impassable)
 
 
 @pytest.mark.parametrize("pts", [[(300.0, 200.0)], [(120.0, 80.0), (180.5, 95.25)],

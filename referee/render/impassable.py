@@ -37,6 +37,7 @@ MOST_TICKS = 12        # and so does a region touching more areas than a label c
 CELL = 5.0             # the occupancy grid's cell, in pixels
 STEP = 10.0            # the distance between two candidate places of a label
 REACH = 320.0          # how far from its areas a label may be placed
+ROW_CELLS = 1024       # the cells of a row kept as bits (5,120 pixels: wider than a picture)
 
 
 def style(region: Impassable) -> dict[str, str]:
@@ -90,45 +91,62 @@ def _cells(box: Box) -> list[tuple[int, int]]:
 
 
 class _Taken:
-    """Cells taken, as one integer a row (bit i: cell i of the row). A cell left of the
-    picture or above it is not kept: every label looked for lies inside the picture, and
-    every tick too (it runs from a label to an area)."""
+    """Cells taken: those of the picture's width as one integer a row (bit i: cell i of
+    the row), any other (left of the picture, or far right of it: only a caller's own
+    positions put one there) in a set apart, so that each answer is the one a set of
+    every cell would give, and a row's integer stays as short as the picture is wide."""
 
-    __slots__ = ("rows",)
+    __slots__ = ("rows", "apart")
 
-    def __init__(self, rows: dict[int, int] | None = None):
+    def __init__(self, rows: dict[int, int] | None = None,
+                 apart: set[tuple[int, int]] | None = None):
         self.rows: dict[int, int] = dict(rows or {})
+        self.apart: set[tuple[int, int]] = set(apart or ())
 
     def __or__(self, other: _Taken) -> _Taken:
-        out = _Taken(self.rows)
+        out = _Taken(self.rows, self.apart | other.apart)
         for j, bits in other.rows.items():
             out.rows[j] = out.rows.get(j, 0) | bits
         return out
 
     def add_box(self, box: Box) -> None:
         """Take every cell the box touches."""
-        i0, i1 = max(int(box[0] // CELL), 0), int(box[2] // CELL)
-        if i1 < i0:
-            return
-        bits = ((1 << (i1 - i0 + 1)) - 1) << i0
-        for j in range(max(int(box[1] // CELL), 0), int(box[3] // CELL) + 1):
-            self.rows[j] = self.rows.get(j, 0) | bits
+        i0, i1 = int(box[0] // CELL), int(box[2] // CELL)
+        js = range(int(box[1] // CELL), int(box[3] // CELL) + 1)
+        lo, hi = max(i0, 0), min(i1, ROW_CELLS - 1)
+        if lo <= hi:
+            bits = ((1 << (hi - lo + 1)) - 1) << lo
+            for j in js:
+                self.rows[j] = self.rows.get(j, 0) | bits
+        outside = [*range(i0, min(i1 + 1, 0)), *range(max(i0, ROW_CELLS), i1 + 1)]
+        self.apart.update((i, j) for i in outside for j in js)
 
     def add_cells(self, cells: Iterable[tuple[int, int]]) -> None:
         for i, j in cells:
-            if i >= 0 and j >= 0:
+            if 0 <= i < ROW_CELLS:
                 self.rows[j] = self.rows.get(j, 0) | 1 << i
+            else:
+                self.apart.add((i, j))
 
     def has(self, i: int, j: int) -> bool:
-        return i >= 0 and (self.rows.get(j, 0) >> i) & 1 == 1
+        if 0 <= i < ROW_CELLS:
+            return (self.rows.get(j, 0) >> i) & 1 == 1
+        return (i, j) in self.apart
 
     def free(self, box: Box) -> bool:
-        """Whether the box (inside the picture) touches no taken cell."""
-        i0, i1 = max(int(box[0] // CELL), 0), int(box[2] // CELL)
-        bits = ((1 << (i1 - i0 + 1)) - 1) << i0 if i1 >= i0 else 0
-        rows = self.rows
-        return not any(rows.get(j, 0) & bits
-                       for j in range(int(box[1] // CELL), int(box[3] // CELL) + 1))
+        """Whether the box touches no taken cell."""
+        i0, i1 = int(box[0] // CELL), int(box[2] // CELL)
+        js = range(int(box[1] // CELL), int(box[3] // CELL) + 1)
+        lo, hi = max(i0, 0), min(i1, ROW_CELLS - 1)
+        if lo <= hi:
+            bits = ((1 << (hi - lo + 1)) - 1) << lo
+            rows = self.rows
+            if any(rows.get(j, 0) & bits for j in js):
+                return False
+        if self.apart and (i0 < 0 or i1 >= ROW_CELLS):
+            outside = [*range(i0, min(i1 + 1, 0)), *range(max(i0, ROW_CELLS), i1 + 1)]
+            return not any((i, j) in self.apart for i in outside for j in js)
+        return True
 
 
 def _segment(x0: float, y0: float, x1: float, y1: float, step: float = 3.0
