@@ -434,6 +434,31 @@ def test_the_drawings_caches_give_up_the_least_recently_used_entry_one_at_a_time
     assert list(memo) == ["c", "d", "level"]
 
 
+def test_a_cache_by_weight_keeps_its_budget_and_not_the_heaviest():
+    """memo.Weighed (the painter's texts): the least recently used go first while the
+    whole weighs more than its budget, a value over its most for one is made each time and
+    never kept, and a value asked again is made once."""
+    from referee.render.memo import Weighed
+
+    kept = Weighed(budget=100, most_each=40)
+    made = []
+
+    def get(key: str, weight: int) -> str:
+        return kept.get(key, lambda: made.append(key) or key * 2, lambda v: weight)
+
+    for key in ("a", "b", "c"):
+        assert get(key, 30) == key * 2
+    assert get("a", 30) == "aa"                     # kept: made once, now the last used
+    get("d", 30)                                    # 120 > 100: b, the oldest unused, goes
+    assert list(kept.items) == ["c", "a", "d"] and kept.held == 90
+    get("e", 41)                                    # over 40 for one: made, not kept
+    get("e", 41)
+    assert list(kept.items) == ["c", "a", "d"] and made.count("e") == 2
+    assert made.count("a") == 1 and kept.held <= 100
+    kept.clear()
+    assert kept.items == {} and kept.held == 0
+
+
 def test_a_static_layer_drawn_here_is_known_by_its_base_and_painted_as_its_content(
         battle, monkeypatch):
     """png._base keeps a layer drawn in this process by the Base it was drawn from, without
@@ -479,7 +504,7 @@ def test_the_painters_text_is_pillows_own_pixel_for_pixel(k, top):
     from referee.render import png
     from referee.render.svgparts import face
 
-    png._coverage.cache_clear()
+    png._COVERAGE.clear()
     size = (420 * k, 360 * k)
     ours, pillows = Image.new("RGB", size, "white"), Image.new("RGB", size, "white")
     painter, theirs = png.Painter(ours, k, top), ImageDraw.Draw(pillows)
@@ -502,7 +527,7 @@ def test_the_painters_text_is_pillows_own_pixel_for_pixel(k, top):
                     cases += 1
     assert cases == len(TEXTS) * 2 * 3 * 4
     # most of the second round was kept (220.9 and 20.9 part at other fractions: not all)
-    assert png._coverage.cache_info().hits >= cases // 4
+    assert len(png._COVERAGE.items) <= cases * 3 // 4
     assert ours.tobytes() == pillows.tobytes()
     assert ours.getcolors(1 << 20) != Image.new("RGB", size, "white").getcolors()
 

@@ -25,6 +25,33 @@ def remembered(memo: dict, key: Hashable, make: Callable[[], T], most: int) -> T
     return value
 
 
+class Weighed:
+    """A cache bounded by what its values weigh (bytes, say): the least recently used go
+    first while the whole is over `budget`, and a value over `most_each` is made and not
+    kept (one that is seldom asked again, and would push out many that are)."""
+
+    def __init__(self, budget: int, most_each: int):
+        self.budget, self.most_each, self.held = budget, most_each, 0
+        self.items: dict[Hashable, tuple[object, int]] = {}
+
+    def get(self, key: Hashable, make: Callable[[], T], weigh: Callable[[T], int]) -> T:
+        if key in self.items:
+            value, weight = self.items[key] = self.items.pop(key)
+            return value            # type: ignore[return-value]
+        value = make()
+        weight = weigh(value)
+        if weight <= self.most_each:
+            self.items[key] = (value, weight)
+            self.held += weight
+            while self.held > self.budget:
+                self.held -= self.items.pop(next(iter(self.items)))[1]
+        return value
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.held = 0
+
+
 # The static layer of each picture drawn in this process (svgmap.draw_base), by the element
 # that holds it: the mark of the Base it was drawn from (mapbase.Base.mark), so that the
 # painter knows its layer's pixels without writing the layer out to compare it (png._base).

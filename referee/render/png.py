@@ -21,7 +21,7 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Hashable
 
-from .memo import remembered, source_of
+from .memo import Weighed, remembered, source_of
 from .svgparts import FONTS, face
 
 FAMILY = "DejaVu Sans"          # the family of the files in fonts/ (the condensed width)
@@ -35,7 +35,11 @@ FINE = 2                        # the base and the circles are drawn this much f
 BASES = 6                       # the bases of the whole map kept (one for each level) ...
 CLOSE_BASES = 2                 # ... and of close-ups
 BAND = 512                      # the rows of a base drawn fine at a time
-TEXTS = 1024                    # the texts whose coverage is kept (most are a few hundred bytes)
+# The texts whose coverage is kept, in bytes: a whole map's own take about half a megabyte
+# (most a few hundred bytes each); one over TEXT_MOST (a header naming its record, seldom
+# drawn twice, or a long name from a hostile game id) is drawn and not kept.
+TEXT_BYTES = 4 << 20
+TEXT_MOST = 16 << 10
 SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel each way
 # How a picture is deflated, tried in turn while it is over LIGHT: (colours, zlib level);
 # level 4 first, half the time of the default 6 for a tenth more bytes
@@ -312,12 +316,18 @@ class Painter:
         self.draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
 
 
-@functools.lru_cache(maxsize=TEXTS)
 def _coverage(text: str, bold: bool, italic: bool, size: int, anchor: str,
               start: tuple[float, float], ink: int):
     """A text's coverage (Pillow's mask, grey levels) and where it lies from the whole
-    pixel the text starts at."""
-    return face(bold, italic, size).getmask2(text, "L", anchor=anchor, ink=ink, start=start)
+    pixel the text starts at; kept (_COVERAGE)."""
+    return _COVERAGE.get(
+        (text, bold, italic, size, anchor, start, ink),
+        lambda: face(bold, italic, size).getmask2(text, "L", anchor=anchor, ink=ink,
+                                                  start=start),
+        lambda got: got[0].size[0] * got[0].size[1])
+
+
+_COVERAGE = Weighed(TEXT_BYTES, TEXT_MOST)
 
 
 @functools.lru_cache(maxsize=1024)
