@@ -22,7 +22,8 @@ def test_the_host_benchmark_measures_a_small_folder_and_plots_it(tmp_path, monke
     assert all(r["applied"] == r["mails"] for r in rows)      # orders the games wait for
     assert all(r["busy"] > r["idle"] > 0 and r["rss"] > 0 for r in rows)
     # the largest folder's second round of mail, passed in one process
-    assert rows[0]["one_core"] == 0 and rows[1]["one_core"] > 0
+    assert rows[0]["one_core"] == (0.0, 0) and rows[1]["one_core"][0] > 0
+    assert rows[1]["one_core"][1] == rows[1]["mails"]
     # watch served the largest folder through two rounds of mail, all answered
     assert rows[0]["watch"] == 0 and rows[1]["watch"] > rows[1]["rss"] / 2
     hostbench.plot(rows, tmp_path / "growth.png")

@@ -123,7 +123,7 @@ def measure(referee: str) -> list[dict]:
             last = n == SIZES[-1]
             out.append({"games": n, "idle": idle, "busy": busy, "mails": mails,
                         "applied": applied,
-                        "one_core": _one_core(referee, root, games) if last else 0.0,
+                        "one_core": _one_core(referee, root, games) if last else (0.0, 0),
                         "rss": max(idle_rss, busy_rss),
                         "watch": _watch_rss(referee, root, games) if last else 0})
         finally:
@@ -131,12 +131,16 @@ def measure(referee: str) -> list[dict]:
     return out
 
 
-def _one_core(referee: str, root: Path, games: list[Path]) -> float:
-    """The seconds a mail costs a pass that handles its mail alone, in one process: a
-    round of mail for a tenth of the games, passed with `[passes] workers = 1` in this
-    home's mail settings (removed after)."""
+def _one_core(referee: str, root: Path, games: list[Path]) -> tuple[float, int]:
+    """The seconds a mail costs a pass that handles its mail alone, in one process, and
+    how many of its mails were applied: a round of mail for a tenth of the games (the
+    round before taken out of the box, handled), passed with `[passes] workers = 1` in
+    this home's mail settings (as they were after)."""
+    for handled in (root / "box" / "new").glob("*.eml"):
+        handled.unlink()
     settings = mailsettings.settings_path()
     home.ensure_dir(settings.parent)
+    kept = settings.read_bytes() if settings.exists() else None
     settings.write_text("[passes]\nworkers = 1\n")
     settings.chmod(0o600)
     try:
@@ -144,10 +148,11 @@ def _one_core(referee: str, root: Path, games: list[Path]) -> float:
         mails = _mail_a_tenth(root, games, "one")
         seconds, _ = measured([referee, "tick", str(root / "games")])
     finally:
-        settings.unlink()
-    if sum(Table(j).last_seq() > seq for j, seq in before.items()) < mails:
-        raise SystemExit("hostbench: the pass in one process left mail unapplied")
-    return seconds / mails
+        if kept is None:
+            settings.unlink()
+        else:
+            settings.write_bytes(kept)
+    return seconds / mails, sum(Table(j).last_seq() > seq for j, seq in before.items())
 
 
 def _sent(root: Path) -> int:
@@ -238,18 +243,21 @@ def main(argv: list[str] | None = None) -> int:
         per_game = r["idle"] / r["games"] * 1000
         per_mail = r["busy"] / r["mails"]
         print(f"  {r['games']:>5} games: idle pass {r['idle']:.2f} s ({per_game:.1f} ms a game)"
-              f", a tenth with a mail {r['busy']:.2f} s ({per_mail:.2f} s a mail, "
-              f"{r['applied']} of {r['mails']} applied), "
+              f", a tenth with a mail {r['busy']:.2f} s ({per_mail:.2f} s a mail on "
+              f"{shared} worker(s), {r['applied']} of {r['mails']} applied), "
               f"peak RSS {r['rss'] // MB} MB"
               + (f", watch {r['watch'] // MB} MB" if r["watch"] else "")
-              + (f"; on one core a mail {r['one_core']:.3f} s" if r["one_core"] else ""))
+              + (f"; on one core a mail {r['one_core'][0]:.3f} s ({r['one_core'][1]} of "
+                 f"{r['mails']} applied)" if r["one_core"][0] else ""))
     last = rows[-1]
     if last["idle"] > IDLE_1000:
         missed.append(f"1,000 idle games {last['idle']:.2f} s > {IDLE_1000} s")
     if last["busy"] > BUSY_1000:
         missed.append(f"{last['mails']} mails {last['busy']:.2f} s > {BUSY_1000} s")
-    if last["one_core"] > PER_MAIL:
-        missed.append(f"a mail on one core {last['one_core']:.3f} s > {PER_MAIL} s")
+    if last["one_core"][0] > PER_MAIL:
+        missed.append(f"a mail on one core {last['one_core'][0]:.3f} s > {PER_MAIL} s")
+    if last["one_core"][1] < last["mails"] or any(r["applied"] < r["mails"] for r in rows):
+        missed.append("mail left unapplied")
     most = max(max(r["rss"], r["watch"]) for r in rows)
     if most > RSS:
         missed.append(f"peak RSS {most // MB} MB > {RSS // MB} MB")
