@@ -111,14 +111,10 @@ class _Taken:
 
     def add_box(self, box: Box) -> None:
         """Take every cell the box touches."""
-        i0, i1 = int(box[0] // CELL), int(box[2] // CELL)
-        js = range(int(box[1] // CELL), int(box[3] // CELL) + 1)
-        lo, hi = max(i0, 0), min(i1, ROW_CELLS - 1)
-        if lo <= hi:
-            bits = ((1 << (hi - lo + 1)) - 1) << lo
+        js, bits, outside = _parts(box)
+        if bits:
             for j in js:
                 self.rows[j] = self.rows.get(j, 0) | bits
-        outside = [*range(i0, min(i1 + 1, 0)), *range(max(i0, ROW_CELLS), i1 + 1)]
         self.apart.update((i, j) for i in outside for j in js)
 
     def add_cells(self, cells: Iterable[tuple[int, int]]) -> None:
@@ -135,18 +131,23 @@ class _Taken:
 
     def free(self, box: Box) -> bool:
         """Whether the box touches no taken cell."""
-        i0, i1 = int(box[0] // CELL), int(box[2] // CELL)
-        js = range(int(box[1] // CELL), int(box[3] // CELL) + 1)
-        lo, hi = max(i0, 0), min(i1, ROW_CELLS - 1)
-        if lo <= hi:
-            bits = ((1 << (hi - lo + 1)) - 1) << lo
-            rows = self.rows
-            if any(rows.get(j, 0) & bits for j in js):
-                return False
-        if self.apart and (i0 < 0 or i1 >= ROW_CELLS):
-            outside = [*range(i0, min(i1 + 1, 0)), *range(max(i0, ROW_CELLS), i1 + 1)]
-            return not any((i, j) in self.apart for i in outside for j in js)
-        return True
+        js, bits, outside = _parts(box)
+        rows = self.rows
+        if bits and any(rows.get(j, 0) & bits for j in js):
+            return False
+        return not (outside and self.apart and
+                    any((i, j) in self.apart for i in outside for j in js))
+
+
+def _parts(box: Box) -> tuple[range, int, list[int]]:
+    """The rows of cells a box touches, the bits of its columns a row's integer holds, and
+    its columns kept apart (left of the picture, or beyond ROW_CELLS)."""
+    i0, i1 = int(box[0] // CELL), int(box[2] // CELL)
+    lo, hi = max(i0, 0), min(i1, ROW_CELLS - 1)
+    bits = ((1 << (hi - lo + 1)) - 1) << lo if lo <= hi else 0
+    outside = [*range(i0, min(i1 + 1, 0)), *range(max(i0, ROW_CELLS), i1 + 1)] \
+        if i0 < 0 or i1 >= ROW_CELLS else []
+    return range(int(box[1] // CELL), int(box[3] // CELL) + 1), bits, outside
 
 
 def _segment(x0: float, y0: float, x1: float, y1: float, step: float = 3.0
