@@ -59,7 +59,7 @@ def boundary() -> str:
     '=', nineteen random digits, '=='), given before the mail is written: the package would
     otherwise search the whole mail, pictures included, for a line that holds it. None can:
     the text is quoted-printable, where '=' is written '=3D' but at a line's end, and the
-    pictures are base64, which has no '-' nor '='."""
+    pictures are base64, which has no '-'."""
     return "=" * 15 + f"{_secrets.randbelow(10 ** 19):019d}" + "=="
 
 

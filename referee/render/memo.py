@@ -35,6 +35,7 @@ class Weighed:
         self.items: dict[Hashable, tuple[object, int]] = {}
 
     def get(self, key: Hashable, make: Callable[[], T], weigh: Callable[[T], int]) -> T:
+        """The value kept for key, else make()'s, kept when weigh(it) allows."""
         if key in self.items:
             value, weight = self.items[key] = self.items.pop(key)
             return value            # type: ignore[return-value]
