@@ -310,6 +310,8 @@ class Painter:
             return
         bold, italic, size, anchor = self._font(style)
         x, y = self._n(el, "x"), self._n(el, "y")
+        # The calls ImageDraw.text makes on its core drawing object (Pillow 10 to 13), held
+        # to its pixels by tests/test_map.py: a Pillow that draws otherwise fails there.
         ink = self.draw.draw.draw_ink(_colour(style.get("fill", "#000000")) or (0, 0, 0))
         mask, (dx, dy) = _coverage(el.text, bold, italic, size, anchor,
                                    (math.modf(x)[0], math.modf(y)[0]), ink)
