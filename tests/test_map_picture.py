@@ -187,3 +187,53 @@ def test_a_picture_is_not_printed_on_a_terminal(pictures):
     assert done.returncode == 2, err
     assert len(err.strip().splitlines()) == 1 and "-o" in err and "terminal" in err
     assert b"PNG" not in shown
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_free_places_are_every_box_clear_of_what_is_drawn(seed):
+    """labels.Space.openings, which works a window's rows together in one integer, gives
+    for each row exactly the top left corners (in cells) of the w x h boxes that lie in the
+    window's columns and the space's bounds and touch no taken cell, nor a soft one when
+    clear (strict None: those clear first, then the others), counted cell by cell."""
+    import math
+    import random
+
+    from referee.render import labels
+
+    rng = random.Random(seed)
+    space = labels.Space((2.0, 40.0, 998.0, 1400.0))
+    for _ in range(rng.randrange(5, 60)):
+        x, y = rng.uniform(-20, 1000), rng.uniform(20, 1400)
+        if rng.random() < 0.6:
+            space.add_box((x, y, x + rng.uniform(1, 80), y + rng.uniform(1, 30)))
+        else:
+            space.add_segment(x, y, rng.uniform(0, 1000), rng.uniform(40, 1400),
+                              soft=rng.random() < 0.7)
+    cell = labels.CELL
+    for _ in range(40):
+        w, h = rng.uniform(3, 90), rng.uniform(3, 40)
+        x, y = rng.uniform(-50, 1050), rng.uniform(0, 1450)
+        window = (x, y, x + rng.uniform(0, 400), y + rng.uniform(0, 300))
+        strict = rng.choice((True, False, None))
+        got = list(space.openings(w, h, window, strict))
+        kw, kh = math.ceil(w / cell) + 1, math.ceil(h / cell) + 1
+        columns = {c for c in range(max(int(window[0] // cell), space.i0),
+                                    int(window[2] // cell) + 2) if space.i0 <= c < space.i1}
+        rows = range(max(int(window[1] // cell), space.j0),
+                     min(int(window[3] // cell), space.j1 - kh) + 1)
+
+        def fits(i: int, j: int, clear: bool) -> bool:
+            return all(c in columns and not (space.hard.get(r, 0) >> c) & 1 and
+                       not (clear and (space.soft.get(r, 0) >> c) & 1)
+                       for r in range(j, j + kh) for c in range(i, i + kw))
+
+        kinds = (True,) if strict else (False,) if strict is False else (True, False)
+        want = []
+        for j in rows:
+            seen: set[int] = set()
+            for clear in kinds:
+                found = {i for i in columns if i not in seen and fits(i, j, clear)}
+                if found:
+                    want.append((j, sum(1 << i for i in found), clear))
+                    seen |= found
+        assert got == want, (w, h, window, strict)

@@ -157,7 +157,9 @@ class Space:
     def openings(self, w: float, h: float, window: Box, strict: bool | None):
         """The top left corners (in cells) of every free w x h box within the window, by
         row: (j, bits, clear): clear says they keep off the soft lines (strict None: both
-        those that do and those that do not)."""
+        those that do and those that do not). The window's rows are worked on together,
+        as one integer a row after another, each with kw clear bits above it so that no
+        shift within a row reaches into the next."""
         kw, kh = math.ceil(w / CELL) + 1, math.ceil(h / CELL) + 1
         j_lo, j_hi = max(int(window[1] // CELL), self.j0), min(int(window[3] // CELL),
                                                                    self.j1 - kh)
@@ -166,27 +168,34 @@ class Space:
         kinds = (True,) if strict else (False,) if strict is False else (True, False)
         if j_hi < j_lo:
             return
-        hard = [self.hard.get(j, 0) for j in range(j_lo, j_hi + kh)]
-        soft = [self.soft.get(j, 0) for j in range(j_lo, j_hi + kh)]
-        down = {clear: _runs_down([_runs(~(h | s if clear else h) & room, kw)
-                                   for h, s in zip(hard, soft)], kh) for clear in kinds}
+        size = (room.bit_length() + kw + 7) // 8         # bytes a row, its clear bits above
+        stride = size * 8
+        hard, soft = self.hard.get, self.soft.get
+        js = range(j_lo, j_hi + kh)
+        down = {}
+        for clear in kinds:
+            taken = [hard(j, 0) | soft(j, 0) for j in js] if clear else [hard(j, 0) for j in js]
+            packed = int.from_bytes(b"".join((~t & room).to_bytes(size, "little")
+                                             for t in taken), "little")
+            down[clear] = _runs_down_packed(_runs(packed, kw), kh, stride).to_bytes(
+                size * len(js), "little")
         for n, j in enumerate(range(j_lo, j_hi + 1)):
             seen = 0
             for clear in kinds:
-                bits = down[clear][n] & ~seen
+                bits = int.from_bytes(down[clear][n * size:(n + 1) * size], "little") & ~seen
                 if bits:
                     seen |= bits
                     yield j, bits, clear
 
 
-def _runs_down(fits: list[int], k: int) -> list[int]:
-    """For each row of a list, the bits set in it and in the k - 1 rows under it."""
-    out, have = fits, 1
+def _runs_down_packed(rows: int, k: int, stride: int) -> int:
+    """For rows packed `stride` bits apart, the bits set in each row and the k - 1 under it."""
+    out, have = rows, 1
     while have * 2 <= k:
-        out = [a & b for a, b in zip(out, out[have:])]
+        out &= out >> (have * stride)
         have *= 2
     if have < k:
-        out = [a & b for a, b in zip(out, out[k - have:])]
+        out &= out >> ((k - have) * stride)
     return out
 
 
