@@ -79,14 +79,15 @@ def _folder(root: Path, n: int) -> list[Path]:
 def _mail_a_tenth(root: Path, games: list[Path], tag: str = "host") -> int:
     """For every tenth game, the mail of the side it waits on (with his order key) giving
     an order he may give (`pass` when he may), into the box; tag tells one round's
-    Message-IDs and files from another's."""
+    Message-IDs, subjects and files from another's (the same text from the same side with
+    the same date and subject is a copy sent again, applied once)."""
     count = 0
     for i, j in enumerate(games[::10]):
         table = Table(j)
         side, order = _asked(table)
         key = table.kind.order_keys(table)[side]
         raw = (f"From: {side}{games.index(j)}@club.example\nTo: referee@club.example\n"
-               f"Subject: orders\nMessage-ID: <{tag}{i}.{j.stem}@club.example>\n"
+               f"Subject: orders ({tag})\nMessage-ID: <{tag}{i}.{j.stem}@club.example>\n"
                f"Date: Mon, 23 Nov 2026 18:00:00 +0000\n\n{order}\n\nOrder key: {key}\n"
                ).encode()
         (root / "box" / "new" / f"{tag}-{j.stem}.eml").write_bytes(raw)
