@@ -29,7 +29,6 @@ import signal
 import sys
 import tempfile
 import threading
-import traceback
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
@@ -117,6 +116,8 @@ def _handled(x: Game, handle: Callable[[Game], bool]) -> bool:
     try:
         return bool(handle(x))
     except Exception as exc:  # noqa: BLE001 - one game's fault must not stop the others
+        import traceback  # start-up: only a fault of the referee's own prints one
+
         traceback.print_exc(file=sys.stderr)
         x.read = False
         x.fail(f"the referee failed on this game ({type(exc).__name__}: {exc}); the next "
