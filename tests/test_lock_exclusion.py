@@ -5,6 +5,7 @@ ids that fit a mail subject."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from referee.base.errors import StorageError
 from referee.base.gameids import games_named, other_game
 from referee.store import journal as jm
+from referee.store import landing
 from referee.store.journal import Journal
 from referee.store.signing import new_key
 
@@ -47,6 +49,46 @@ def test_a_lock_that_does_not_exclude_is_refused_not_forked(tmp_path, monkeypatc
     assert [r["order"] for r in records[1:]] == ["first", "the other run"]
     j.append(lambda recs: [_record("next")])
     assert [r["seq"] for r in j.read()] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("third", ["third", "third run"])
+def test_a_late_cut_keeps_a_record_appended_after_an_earlier_cut(tmp_path, monkeypatch, third):
+    """Two refused runs cut the same off-chain line, a lock that lets everyone in: the first
+    cuts; a third run then appends, lands where it meant to and is told so; the second,
+    which read the file before all this, must not cut the third's record away (it used to
+    truncate to the length it had worked out from its older read). "third" makes the
+    third's line as long as the line cut, so that the file's length alone cannot tell."""
+    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    j = _journal(tmp_path / "j.jsonl")
+    with open(j.path, "ab") as fh:                      # a refused run's line, off the chain
+        fh.write(Journal(j.path).raw().splitlines(keepends=True)[-1])
+    late = os.open(j.path, os.O_RDWR | os.O_APPEND)
+    early = os.open(j.path, os.O_RDWR | os.O_APPEND)
+    plain = _checking(j.name)
+
+    def meanwhile(line: bytes, n: int, prev):
+        """The late cutter's check of each line it read; at the off-chain one, the early
+        cutter and the third run go first."""
+        try:
+            return plain(line, n, prev)
+        except Exception:
+            landing.cut_to_chain(early, plain)
+            Journal(j.path).append(lambda recs: [_record(third)])
+            raise
+
+    try:
+        landing.cut_to_chain(late, meanwhile)
+    finally:
+        os.close(late)
+        os.close(early)
+    assert [r.get("order") for r in j.read()] == [None, "first", third]
+    lines = j.raw().splitlines()
+    assert (len(lines[2]) == len(lines[1])) == (third == "third")
+
+
+def _checking(name: str):
+    """The chain check a journal hands its cut."""
+    return lambda line, n, prev: jm.check_line(line, n, prev, name)
 
 
 def _append_many(path: str, name: str, start, results) -> None:

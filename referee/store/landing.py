@@ -31,7 +31,13 @@ def landed(fd: int, at: int, data: bytes) -> bool:
 
 def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> None:
     """Cut the file back to its first lines that check(line, n, prev) accepts as a chain (it
-    raises on the first that does not follow); best effort: the caller refuses anyway."""
+    raises on the first that does not follow); best effort: the caller refuses anyway.
+
+    Only what this run read is cut, and only while the file still ends with it: another
+    refused run may have cut the same lines meanwhile, and a third appended a record that
+    follows the chain and was told so, which a cut worked out from the older read would take
+    away. Between that last look and the cut no lock helps here; the look narrows the
+    window to the two calls."""
     raw = read_whole(fd)
     keep, start, prev, n = 0, 0, None, 0
     while (end := raw.find(b"\n", start)) >= 0:
@@ -40,9 +46,18 @@ def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> No
         except Exception:  # noqa: BLE001 - the first line off the chain, whatever is wrong
             break
         keep, start, n = end + 1, end + 1, n + 1
-    if keep < len(raw):
+    if keep < len(raw) and _still_ends_with(fd, raw, keep):
         try:
             os.ftruncate(fd, keep)
             os.fsync(fd)
         except OSError:
             pass
+
+
+def _still_ends_with(fd: int, raw: bytes, keep: int) -> bool:
+    """Whether the file is still raw from keep to its end (the same length, the same bytes)."""
+    try:
+        return os.fstat(fd).st_size == len(raw) and \
+            os.pread(fd, len(raw) - keep + 1, keep) == raw[keep:]
+    except OSError:
+        return False
