@@ -4,6 +4,7 @@ ids that fit a mail subject."""
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 from pathlib import Path
@@ -86,6 +87,64 @@ def test_a_late_cut_keeps_a_record_appended_after_an_earlier_cut(tmp_path, monke
     assert (len(lines[2]) == len(lines[1])) == (third == "third")
 
 
+def test_a_failed_write_keeps_a_record_another_run_appended_meanwhile(tmp_path, monkeypatch):
+    """A run's write fails half way (a full disk) after another run, let in by a lock that
+    does not exclude, appended and was told so: the failed run cuts back its own bytes
+    only, not to the size it read (which took the other's record away, and then said the
+    journal was as it was)."""
+    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    j = _journal(tmp_path / "j.jsonl")
+    written = jm.home.write_all
+
+    def half_then_full(fd, data):
+        written(fd, data[:len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def build(records):
+        Journal(j.path).append(lambda recs: [_record("the other run")])
+        monkeypatch.setattr(jm.home, "write_all", half_then_full)
+        return [_record("this run")]
+
+    with pytest.raises(StorageError, match="locks do not exclude") as refused:
+        j.append(build)
+    assert "as it was" not in str(refused.value)
+    monkeypatch.setattr(jm.home, "write_all", written)
+    assert [r["order"] for r in j.read()[1:]] == ["first", "the other run"]
+    j.append(lambda recs: [_record("next")])
+    assert [r["seq"] for r in j.read()] == [0, 1, 2, 3]
+
+
+def test_a_failed_write_alone_is_cut_back_to_the_journal_as_it_was(tmp_path, monkeypatch):
+    j = _journal(tmp_path / "j.jsonl")
+    before = j.raw()
+    written = jm.home.write_all
+
+    def half_then_full(fd, data):
+        written(fd, data[:len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(jm.home, "write_all", half_then_full)
+    with pytest.raises(StorageError, match="the journal is as it was"):
+        j.append(lambda recs: [_record("this run")])
+    assert j.raw() == before
+
+
+def test_a_record_the_same_as_another_runs_is_refused_not_written_twice(tmp_path, monkeypatch):
+    """Two runs let in together append the very same record (same order, same second, and a
+    signature that is the same for the same hash): the later finds its bytes where it meant
+    them, written by the other; where its own write ended tells it apart."""
+    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    j = _journal(tmp_path / "j.jsonl")
+
+    def build(records):
+        Journal(j.path).append(lambda recs: [_record("the same order")])
+        return [_record("the same order")]
+
+    with pytest.raises(StorageError, match="locks do not exclude"):
+        j.append(build)
+    assert [r["order"] for r in j.read()[1:]] == ["first", "the same order"]
+
+
 def _checking(name: str):
     """The chain check a journal hands its cut."""
     return lambda line, n, prev: jm.check_line(line, n, prev, name)
@@ -94,19 +153,21 @@ def _checking(name: str):
 def _append_many(path: str, name: str, start, results) -> None:
     jm._lock = lambda fd, exclusive: None
     start.wait()
-    ok = 0
+    told: dict[str, bool] = {}
     for i in range(5):
+        order = f"{name}-{i}"
         try:
-            Journal(Path(path)).append(lambda recs, i=i: [_record(f"{name}-{i}")])
-            ok += 1
+            Journal(Path(path)).append(lambda recs, order=order: [_record(order)])
+            told[order] = True
         except Exception:  # noqa: BLE001 - a refusal, or a journal seen mid-change
-            pass
-    results.put(ok)
+            told[order] = False
+    results.put(told)
 
 
 def test_concurrent_appenders_without_exclusion_keep_every_success(tmp_path):
     """Four processes append at once with a lock that lets everyone in: whatever each is
-    told, every append said to succeed is in the journal, which is one unbroken chain."""
+    told, the journal is one unbroken chain holding every append said to succeed and none
+    said to be refused."""
     j = _journal(tmp_path / "j.jsonl")
     ctx = multiprocessing.get_context("fork")
     start, results = ctx.Barrier(4), ctx.Queue()
@@ -116,9 +177,12 @@ def test_concurrent_appenders_without_exclusion_keep_every_success(tmp_path):
         p.start()
     for p in procs:
         p.join(30)
-    succeeded = sum(results.get(timeout=5) for _ in procs)
-    records = j.read()
-    assert len(records) == 2 + succeeded
+    told: dict[str, bool] = {}
+    for _ in procs:
+        told.update(results.get(timeout=5))
+    kept = [r["order"] for r in j.read()[2:]]
+    assert len(told) == 20 and len(kept) == len(set(kept))
+    assert set(kept) == {order for order, ok in told.items() if ok}
 
 
 @pytest.mark.parametrize("bad", ["", "war\nX-Evil: 1", "a" * 65, "war game", "war_1", "wär"])

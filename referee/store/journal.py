@@ -19,7 +19,9 @@ signed by it, so through the chain each signature vouches for all before it.
 
 Reading takes a shared lock, appending an exclusive one; an append is one
 write, flushed to disk, and a write that fails is cut off again, so the
-file is either as it was or holds the whole new records.
+file is either as it was or holds the whole new records. Where the lock does
+not exclude (landing.py), an append that finds another's bytes beside its own is
+refused and the file cut back to its hash chain, keeping the other's records.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     upcast,
     upcast_all,
 )
-from .landing import cut_to_chain, landed
+from .landing import cut_to_chain, landed, only_ours
 
 # ---------------------------------------------------------------- locks
 
@@ -276,7 +278,7 @@ class Journal:
             except OSError as exc:
                 if undo is not None:
                     undo()
-                self._cut_back(fd, len(raw), exc)
+                self._cut_back(fd, len(raw), data, exc)
             self._check_landed(fd, raw, data, undo)
             # (raw holds the header the mark reads; the last record was signed by the key
             # in force before it, but for a key change: its `handed`.)
@@ -345,12 +347,13 @@ class Journal:
                       undo: Callable[[], None] | None) -> None:
         """Refuse an append that did not land right after the bytes it was built on: another
         process appended in between although both held the exclusive lock (StorageError;
-        what no longer follows the hash chain is cut off again, so the journal never forks)."""
+        what no longer follows the hash chain is cut off, by this run or, when the file
+        changed again meanwhile, by the run that changed it, so the journal never forks)."""
         if landed(fd, len(raw), data):
             return
         if undo is not None:
             undo()
-        cut_to_chain(fd, lambda line, n, prev: check_line(line, n, prev, self.name))
+        self._cut_to_chain(fd)
         raise StorageError(f"{self.path}: another run appended to the journal at the same time "
                            f"although this one held its lock: this file system's locks do not "
                            f"exclude (a network mount?); this change was not kept: keep the "
@@ -362,8 +365,21 @@ class Journal:
             for i, line in enumerate(lines):
                 self.contract(first_seq + i, line)
 
-    def _cut_back(self, fd: int, size: int, exc: OSError) -> None:
-        """Undo a failed append: truncate to the size before it, then say so truthfully."""
+    def _cut_to_chain(self, fd: int) -> bool:
+        return cut_to_chain(fd, lambda line, n, prev: check_line(line, n, prev, self.name))
+
+    def _cut_back(self, fd: int, size: int, data: bytes, exc: OSError) -> None:
+        """Undo a failed append of data: truncate to the size before it while nothing but its
+        own bytes follow, else (another run appended meanwhile, the lock not excluding) cut
+        back to the hash chain, keeping the other's records; then say so truthfully."""
+        if not only_ours(fd, size, data):
+            self._cut_to_chain(fd)
+            raise StorageError(
+                f"{self.path}: the journal could not be written ({exc.strerror}), and another "
+                f"run appended to it at the same time although this one held its lock: this "
+                f"file system's locks do not exclude (a network mount?); this change was not "
+                f"kept and the journal was cut back to its hash chain: keep the journal on a "
+                f"local disk") from None
         try:
             os.ftruncate(fd, size)
             os.fsync(fd)

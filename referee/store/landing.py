@@ -3,7 +3,12 @@ system whose locks do not exclude refuse a change instead of forking.
 
 The journal is opened for appending (O_APPEND), so two appends that both think they hold
 the lock both land, one after the other; the later one finds someone else's bytes where its
-own should start, and cuts the file back to the records that follow the hash chain.
+own should start, or its own ending somewhere else, and cuts the file back to the records
+that follow the hash chain while the file still ends as it read it (otherwise another run
+changed it meanwhile, and the cut is left to that run's own check). A write that failed is
+cut back to the size before it only while nothing but its own bytes follow; else to the
+chain. Between the last look and the cut no lock helps here, so a window of two calls
+stays: a journal belongs on a local disk.
 """
 
 from __future__ import annotations
@@ -22,23 +27,39 @@ def read_whole(fd: int) -> bytes:
 
 
 def landed(fd: int, at: int, data: bytes) -> bool:
-    """Whether the file holds data at offset at."""
+    """Whether the file holds data at offset at, written there by this fd: O_APPEND leaves
+    fd's offset where its last write ended, so a run that wrote the very same bytes as
+    another (the same record, signed the same) is told apart by where its own ended."""
     try:
-        return os.pread(fd, len(data), at) == data
+        return os.lseek(fd, 0, os.SEEK_CUR) == at + len(data) and \
+            os.pread(fd, len(data), at) == data
     except OSError:
         return False
 
 
-def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> None:
+def only_ours(fd: int, at: int, data: bytes) -> bool:
+    """Whether everything from offset at to the file's end is a beginning of data: what a
+    failed write of data left there, and nothing another run appended."""
+    try:
+        return data.startswith(os.pread(fd, len(data) + 1, at))
+    except OSError:
+        return False
+
+
+def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> bool:
     """Cut the file back to its first lines that check(line, n, prev) accepts as a chain (it
     raises on the first that does not follow); best effort: the caller refuses anyway.
+    Whether it cut (False: the file was changed meanwhile, or could not be read or cut).
 
     Only what this run read is cut, and only while the file still ends with it: another
     refused run may have cut the same lines meanwhile, and a third appended a record that
     follows the chain and was told so, which a cut worked out from the older read would take
     away. Between that last look and the cut no lock helps here; the look narrows the
     window to the two calls."""
-    raw = read_whole(fd)
+    try:
+        raw = read_whole(fd)
+    except OSError:
+        return False
     keep, start, prev, n = 0, 0, None, 0
     while (end := raw.find(b"\n", start)) >= 0:
         try:
@@ -46,12 +67,16 @@ def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> No
         except Exception:  # noqa: BLE001 - the first line off the chain, whatever is wrong
             break
         keep, start, n = end + 1, end + 1, n + 1
-    if keep < len(raw) and _still_ends_with(fd, raw, keep):
-        try:
-            os.ftruncate(fd, keep)
-            os.fsync(fd)
-        except OSError:
-            pass
+    if keep == len(raw):
+        return True
+    if not _still_ends_with(fd, raw, keep):
+        return False
+    try:
+        os.ftruncate(fd, keep)
+        os.fsync(fd)
+    except OSError:
+        return False
+    return True
 
 
 def _still_ends_with(fd: int, raw: bytes, keep: int) -> bool:
