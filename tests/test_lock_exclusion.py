@@ -39,13 +39,7 @@ def test_a_lock_that_does_not_exclude_is_refused_not_forked(tmp_path, monkeypatc
     other's record (today's code wrote over it: both 'succeeded', one record was kept)."""
     monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
     j = _journal(tmp_path / "j.jsonl")
-
-    def build(records):
-        Journal(j.path).append(lambda recs: [_record("the other run")])
-        return [_record("this run")]
-
-    with pytest.raises(StorageError, match="locks do not exclude"):
-        j.append(build)
+    _refused_beside(j, "the other run", "this run")
     records = j.read()                                      # one chain, nothing forked
     assert [r["order"] for r in records[1:]] == ["first", "the other run"]
     j.append(lambda recs: [_record("next")])
@@ -96,13 +90,9 @@ def test_a_failed_write_keeps_a_record_another_run_appended_meanwhile(tmp_path, 
     j = _journal(tmp_path / "j.jsonl")
     written = jm.home.write_all
 
-    def half_then_full(fd, data):
-        written(fd, data[:len(data) // 2])
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
     def build(records):
         Journal(j.path).append(lambda recs: [_record("the other run")])
-        monkeypatch.setattr(jm.home, "write_all", half_then_full)
+        monkeypatch.setattr(jm.home, "write_all", _full_after_half(written))
         return [_record("this run")]
 
     with pytest.raises(StorageError, match="locks do not exclude") as refused:
@@ -117,13 +107,7 @@ def test_a_failed_write_keeps_a_record_another_run_appended_meanwhile(tmp_path, 
 def test_a_failed_write_alone_is_cut_back_to_the_journal_as_it_was(tmp_path, monkeypatch):
     j = _journal(tmp_path / "j.jsonl")
     before = j.raw()
-    written = jm.home.write_all
-
-    def half_then_full(fd, data):
-        written(fd, data[:len(data) // 2])
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(jm.home, "write_all", half_then_full)
+    monkeypatch.setattr(jm.home, "write_all", _full_after_half(jm.home.write_all))
     with pytest.raises(StorageError, match="the journal is as it was"):
         j.append(lambda recs: [_record("this run")])
     assert j.raw() == before
@@ -135,14 +119,27 @@ def test_a_record_the_same_as_another_runs_is_refused_not_written_twice(tmp_path
     them, written by the other; where its own write ended tells it apart."""
     monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
     j = _journal(tmp_path / "j.jsonl")
+    _refused_beside(j, "the same order", "the same order")
+    assert [r["order"] for r in j.read()[1:]] == ["first", "the same order"]
 
+
+def _refused_beside(j: Journal, other: str, this: str) -> None:
+    """An append of `this` refused: another run appends `other` between its read and its
+    write, as a lock that lets both in allows."""
     def build(records):
-        Journal(j.path).append(lambda recs: [_record("the same order")])
-        return [_record("the same order")]
+        Journal(j.path).append(lambda recs: [_record(other)])
+        return [_record(this)]
 
     with pytest.raises(StorageError, match="locks do not exclude"):
         j.append(build)
-    assert [r["order"] for r in j.read()[1:]] == ["first", "the same order"]
+
+
+def _full_after_half(write):
+    """A write that writes half its bytes and then finds the disk full."""
+    def half_then_full(fd, data):
+        write(fd, data[:len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    return half_then_full
 
 
 def _checking(name: str):
