@@ -365,8 +365,8 @@ class Journal:
             for i, line in enumerate(lines):
                 self.contract(first_seq + i, line)
 
-    def _cut_to_chain(self, fd: int) -> bool:
-        return cut_to_chain(fd, lambda line, n, prev: check_line(line, n, prev, self.name))
+    def _cut_to_chain(self, fd: int) -> None:
+        cut_to_chain(fd, lambda line, n, prev: check_line(line, n, prev, self.name))
 
     def _cut_back(self, fd: int, size: int, data: bytes, exc: OSError) -> None:
         """Undo a failed append of data: truncate to the size before it while nothing but its

@@ -40,16 +40,22 @@ def landed(fd: int, at: int, data: bytes) -> bool:
 def only_ours(fd: int, at: int, data: bytes) -> bool:
     """Whether everything from offset at to the file's end is a beginning of data: what a
     failed write of data left there, and nothing another run appended."""
+    rest = _rest(fd, at, len(data))
+    return rest is not None and data.startswith(rest)
+
+
+def _rest(fd: int, at: int, most: int) -> bytes | None:
+    """The file from offset at, up to one byte more than `most` (which shows whether the
+    file goes on past them); None when it cannot be read."""
     try:
-        return data.startswith(os.pread(fd, len(data) + 1, at))
+        return os.pread(fd, most + 1, at)
     except OSError:
-        return False
+        return None
 
 
-def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> bool:
+def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> None:
     """Cut the file back to its first lines that check(line, n, prev) accepts as a chain (it
     raises on the first that does not follow); best effort: the caller refuses anyway.
-    Whether it cut (False: the file was changed meanwhile, or could not be read or cut).
 
     Only what this run read is cut, and only while the file still ends with it: another
     refused run may have cut the same lines meanwhile, and a third appended a record that
@@ -59,7 +65,7 @@ def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> bo
     try:
         raw = read_whole(fd)
     except OSError:
-        return False
+        return
     keep, start, prev, n = 0, 0, None, 0
     while (end := raw.find(b"\n", start)) >= 0:
         try:
@@ -67,22 +73,9 @@ def cut_to_chain(fd: int, check: Callable[[bytes, int, str | None], dict]) -> bo
         except Exception:  # noqa: BLE001 - the first line off the chain, whatever is wrong
             break
         keep, start, n = end + 1, end + 1, n + 1
-    if keep == len(raw):
-        return True
-    if not _still_ends_with(fd, raw, keep):
-        return False
-    try:
-        os.ftruncate(fd, keep)
-        os.fsync(fd)
-    except OSError:
-        return False
-    return True
-
-
-def _still_ends_with(fd: int, raw: bytes, keep: int) -> bool:
-    """Whether the file is still raw from keep to its end (the same length, the same bytes)."""
-    try:
-        return os.fstat(fd).st_size == len(raw) and \
-            os.pread(fd, len(raw) - keep + 1, keep) == raw[keep:]
-    except OSError:
-        return False
+    if keep < len(raw) and _rest(fd, keep, len(raw) - keep) == raw[keep:]:
+        try:                    # the file still ends with what was read, and no further
+            os.ftruncate(fd, keep)
+            os.fsync(fd)
+        except OSError:
+            pass
