@@ -281,7 +281,12 @@ def write_signed(path: Path, payload: dict) -> bool:
     """
     import json
 
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+    return write_signed_bytes(path, json.dumps(payload, separators=(",", ":"),
+                                               ensure_ascii=False).encode())
+
+
+def write_signed_bytes(path: Path, body: bytes) -> bool:
+    """write_signed for bytes of any kind (a picture's layer): the same first line."""
     mac = sign(body)
     if mac is None:
         return False
@@ -318,6 +323,18 @@ def read_signed(path: Path, max_bytes: int = 64 << 20) -> dict | None:
     truncated, another user's, too large: all just misses)."""
     import json
 
+    body = read_signed_bytes(path, max_bytes)
+    if body is None:
+        return None
+    try:
+        payload = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def read_signed_bytes(path: Path, max_bytes: int = 64 << 20) -> bytes | None:
+    """The body of a file this user's referee signed (write_signed_bytes), or None."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
                      | getattr(os, "O_NONBLOCK", 0))
@@ -341,8 +358,4 @@ def read_signed(path: Path, max_bytes: int = 64 << 20) -> dict | None:
     body = blob[head + 65:]
     if blob[head + 64:head + 65] != b"\n" or not signed_by_me(body, mac):
         return None
-    try:
-        payload = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    return payload if isinstance(payload, dict) else None
+    return body
