@@ -87,6 +87,33 @@ class Space:
         out.items = {k: list(v) for k, v in self.items.items()}
         return out
 
+    def payload(self) -> dict:
+        """What the space holds, in JSON's types (stored.py keeps it with its Base): each row
+        of cells as hex, each item once and each bucket as the places of its items."""
+        items: list[tuple] = []
+        where: dict[int, int] = {}
+        buckets = []
+        for (i, j), held in self.items.items():
+            for item in held:
+                if id(item) not in where:
+                    where[id(item)] = len(items)
+                    items.append(item)
+            buckets.append([i, j, [where[id(item)] for item in held]])
+        return {"bounds": self.bounds, "hard": [[j, f"{v:x}"] for j, v in self.hard.items()],
+                "soft": [[j, f"{v:x}"] for j, v in self.soft.items()], "items": items,
+                "buckets": buckets}
+
+    @classmethod
+    def from_payload(cls, p: dict) -> Space:
+        """The space payload() wrote (KeyError, TypeError, ValueError, IndexError when it
+        is not one)."""
+        out = cls(tuple(p["bounds"]))
+        out.hard = {int(j): int(v, 16) for j, v in p["hard"]}
+        out.soft = {int(j): int(v, 16) for j, v in p["soft"]}
+        items = [(str(kind), tuple(g), str(owner)) for kind, g, owner in p["items"]]
+        out.items = {(int(i), int(j)): [items[n] for n in held] for i, j, held in p["buckets"]}
+        return out
+
     def _mark(self, rows: dict[int, int], x0: float, y0: float, x1: float, y1: float) -> None:
         """Take every cell the box touches."""
         i0, i1 = max(int(x0 // CELL), 0), int(x1 // CELL)

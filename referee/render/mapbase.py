@@ -148,7 +148,57 @@ def base(data: GameData, scale: Scale, top: float, level: int,
     """The static part of the map picture for this data, writing and level, of every area
     on the front or of `ids` only (a close-up); kept."""
     return remembered(_KEPT.setdefault(data, {}), (scale, top, level, ids),
-                      lambda: _base(data, scale, top, level, ids), KEPT)
+                      lambda: _kept_or_made(data, scale, top, level, ids), KEPT)
+
+
+def _kept_or_made(data: GameData, scale: Scale, top: float, level: int,
+                  ids: tuple[str, ...] | None) -> Base:
+    """The Base kept by an earlier run (stored.py), else made and kept; marked by the name
+    it is kept under, which tells its static layer too (png._base)."""
+    from . import stored  # start-up: only a picture reads the cache
+
+    name = stored.key(data.source, scale.font, top, level, ids)
+    if name is None:
+        return _base(data, scale, top, level, ids)
+    b = _from_payload(stored.read_base(name), data, scale)
+    if b is None:
+        b = _base(data, scale, top, level, ids)
+        stored.write_base(name, _payload(b, data))
+    b.mark = name
+    return b
+
+
+def _payload(b: Base, data: GameData) -> dict:
+    """A Base in JSON's types; a sea or neutral country by its place in map.yaml."""
+    rank = {id(r): n for n, r in enumerate(data.map.impassable)}
+    return {"top": b.top, "bottom": b.bottom, "pos": b.pos, "links": b.links,
+            "regions": [[rank[id(p.region)], p.label, p.box, p.centre, p.ticks]
+                        for p in b.regions],
+            "unplaced": [rank[id(r)] for r in b.unplaced], "names": b.names,
+            "supply": b.supply, "space": b.space.payload(), "whole": b.whole}
+
+
+def _from_payload(p: dict | None, data: GameData, scale: Scale) -> Base | None:
+    """The Base _payload wrote, or None when p is not one."""
+    if p is None:
+        return None
+    seas = data.map.impassable
+    try:
+        return Base(
+            scale, p["top"], p["bottom"], {a: tuple(xy) for a, xy in p["pos"].items()},
+            [tuple(link) for link in p["links"]],
+            [impassable.Placed(seas[n], label, tuple(box), tuple(centre),
+                               tuple(tuple(t) for t in ticks))
+             for n, label, box, centre, ticks in p["regions"]],
+            [seas[n] for n in p["unplaced"]], _placed(p["names"]), _placed(p["supply"]),
+            labels.Space.from_payload(p["space"]), bool(p["whole"]))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def _placed(p: dict) -> dict[str, tuple]:
+    """Labels as labels.place gives them: a box and its leader (None when it touches)."""
+    return {a: (tuple(box), tuple(leader) if leader else None) for a, (box, leader) in p.items()}
 
 
 def _base(data: GameData, scale: Scale, top: float, level: int,

@@ -161,8 +161,25 @@ def _base(g: ET.Element, width: int):
     close = g.get("class") == "close-up"
     mark = source_of(g)         # drawn in this process from a Base: known without writing
     key = (mark, width) if mark is not None else hashlib.sha256(ET.tostring(g)).digest()
-    return remembered(_CLOSE_BASES if close else _BASES, key, lambda: _drawn_base(g, width),
-                      CLOSE_BASES if close else BASES)
+    return remembered(_CLOSE_BASES if close else _BASES, key,
+                      lambda: _kept_or_drawn(g, width, mark), CLOSE_BASES if close else BASES)
+
+
+def _kept_or_drawn(g: ET.Element, width: int, mark: object):
+    """The layer of a Base kept under its name (mark: stored.py) as an earlier run painted
+    it, else painted and kept."""
+    if not isinstance(mark, str):
+        return _drawn_base(g, width)
+    from . import stored  # start-up: only a picture reads the cache
+
+    Image, _ = _pil()
+    found = stored.read_layer(mark, width)
+    if found is not None:
+        w, h, pixels = found
+        return Image.frombytes("RGB", (w, h), pixels)
+    drawn = _drawn_base(g, width)
+    stored.write_layer(mark, *drawn.size, drawn.tobytes())
+    return drawn
 
 
 def _drawn_base(g: ET.Element, width: int):

@@ -1,0 +1,157 @@
+"""The static part of the map pictures kept between runs (render/stored.py): a run after the
+first lays out and paints nothing of it again and draws the very same bytes; a kept file
+this user's referee did not write as it stands (edited, cut short, under another key, or
+signed but not what its name says) is made again, the picture unchanged; a new version of
+the drawing code never reads an older one's files; at most MOST files of each kind stay,
+the least recently used going first."""
+
+from __future__ import annotations
+
+import os
+import zlib
+from pathlib import Path
+from weakref import WeakKeyDictionary
+
+import pytest
+
+import gamecalls as g
+from casebook import new_game, position
+from referee.render import closeup, impassable, mapbase, png, stored, svgmap
+from referee.store import home
+
+
+@pytest.fixture(scope="module")
+def declared(tmp_path_factory) -> Path:
+    """The 5.3.4 example's battle declared at Saint-Mihiel: the Entente is asked his
+    decision, so his mail carries a close-up as well as the whole map."""
+    tmp = tmp_path_factory.mktemp("kept")
+    sc = position("1914", turn=4, player="german", hands={"german": ["off-01"],
+                                                          "entente": ["ers3-01"]},
+                  remove_units=["ge-1", "ge-2"],
+                  add_units=["ge-1 ge army metz 5I+2A", "fr-i-03 fr infantry st_mihiel"])
+    journal = new_game(tmp, sc, dice="manual", name="kept")
+    for text in ("play offensive", "move ge-1 st_mihiel", "end movement"):
+        assert g.submit(journal, "german", [text]).rejected is None
+    return journal
+
+
+def _new_run(monkeypatch) -> None:
+    """Forget what this process drew, as a new run starts."""
+    monkeypatch.setattr(mapbase, "_KEPT", WeakKeyDictionary())
+    monkeypatch.setattr(impassable, "_PLACED", WeakKeyDictionary())
+    monkeypatch.setattr(svgmap, "_LAID", {})
+    monkeypatch.setattr(png, "_BASES", {})
+    monkeypatch.setattr(png, "_CLOSE_BASES", {})
+
+
+def _pictures(journal: Path) -> list[bytes]:
+    game = g.open_game(journal)
+    close = closeup.closeup_png(game.state, game.data, "entente", game.game_id)
+    assert close is not None
+    return [svgmap.map_png(game.state, game.data, "entente", game.game_id), close]
+
+
+def _counting(monkeypatch) -> list[str]:
+    """Each Base made and each layer painted from here on."""
+    made: list[str] = []
+    base, paint = mapbase._base, png._drawn_base
+    monkeypatch.setattr(mapbase, "_base", lambda *a: made.append("base") or base(*a))
+    monkeypatch.setattr(png, "_drawn_base", lambda *a: made.append("layer") or paint(*a))
+    return made
+
+
+def _kept(kind: str) -> list[Path]:
+    return sorted(stored.folder().glob(f"*.{kind}"))
+
+
+def test_a_later_run_draws_the_same_bytes_from_the_kept_parts_and_makes_none(
+        declared, monkeypatch):
+    _new_run(monkeypatch)
+    made = _counting(monkeypatch)
+    first = _pictures(declared)
+    assert "base" in made and "layer" in made
+    assert len(_kept("base")) == made.count("base")
+    assert len(_kept("layer")) == made.count("layer") == 2      # the whole map's, the close-up's
+    _new_run(monkeypatch)
+    made.clear()
+    assert _pictures(declared) == first
+    assert made == []
+
+
+def _edited(path: Path) -> None:
+    blob = bytearray(path.read_bytes())
+    blob[-1] ^= 1
+    path.write_bytes(bytes(blob))
+
+
+def _cut(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _another_key(path: Path) -> None:
+    """The same body under another user's key."""
+    body = path.read_bytes().split(b"\n", 2)[2]
+    home._KEY[str(home.key_path())] = os.urandom(home.KEY_BYTES)
+    try:
+        home.write_signed_bytes(path, body)
+    finally:
+        home._KEY.clear()
+
+
+def _signed_but_not_one(path: Path) -> None:
+    """Signed by this user's referee, but not what a file of its name holds."""
+    if path.suffix == ".base":
+        home.write_signed(path, {"top": 0.0, "pos": {"x": [1, 2]}})
+    else:
+        w, h = 1000, 10
+        home.write_signed_bytes(path, b"[1000, 10]\n" + zlib.compress(bytes(w * h * 3 - 1)))
+
+
+@pytest.mark.parametrize("spoil", [_edited, _cut, _another_key, _signed_but_not_one])
+def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, monkeypatch,
+                                                                      spoil):
+    _new_run(monkeypatch)
+    first = _pictures(declared)
+    spoilt = _kept("base") + _kept("layer")
+    for path in spoilt:
+        spoil(path)
+    _new_run(monkeypatch)
+    made = _counting(monkeypatch)
+    assert _pictures(declared) == first
+    assert made.count("base") == len(_kept("base")) and made.count("layer") == 2
+
+
+def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(declared,
+                                                                          monkeypatch):
+    _new_run(monkeypatch)
+    first = _pictures(declared)
+    older = set(_kept("base"))
+    _new_run(monkeypatch)
+    monkeypatch.setattr(stored, "code_digest", lambda: "another version")
+    made = _counting(monkeypatch)
+    assert _pictures(declared) == first
+    assert made.count("base") == len(older)
+    assert len(_kept("base")) == 2 * len(older)
+
+
+def test_the_code_digest_covers_every_module_that_draws_and_the_fonts():
+    here = Path(stored.__file__).parent
+    assert {"mapbase.py", "labels.py", "impassable.py", "png.py", "svgmap.py"} <= {
+        p.name for p in here.glob("*.py")}
+    assert any((here / "fonts").iterdir())
+    assert stored.key("src", 16.0, 200.0, 0, None) != stored.key("src", 16.0, 200.0, 1, None)
+    assert stored.key("src", 16.0, 200.0, 0, None) != stored.key("src", 16.0, 200.0, 0, ("a",))
+    assert stored.key("", 16.0, 200.0, 0, None) is None          # data made in memory
+
+
+def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monkeypatch):
+    monkeypatch.setattr(stored, "MOST", 3)
+    for n in range(3):
+        stored.write_base(f"b{n}", {"n": n})
+        os.utime(stored.folder() / f"b{n}.base", (1_000_000 + n, 1_000_000 + n))
+    stored.write_layer("keep", 1000, 1, bytes(3000))     # another kind: not counted with them
+    assert stored.read_base("b0") == {"n": 0}            # used now: the last to go
+    stored.write_base("b3", {"n": 3})
+    assert [p.stem for p in _kept("base")] == ["b0", "b2", "b3"]
+    assert stored.read_layer("keep", 1000) == (1000, 1, bytes(3000))
+    assert stored.read_layer("keep", 999) is None          # another width is another file
