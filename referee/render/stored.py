@@ -26,7 +26,7 @@ from .. import __version__
 from ..store import home
 
 FORMAT = 1                 # raised when what a file holds is read differently
-MOST = 48                  # the files of each kind (.base, .layer) kept
+MOST = 64                  # the files of each kind (.base, .layer) kept
 BASE_BYTES = 8 << 20       # the most a Base's file may hold, and a layer's
 LAYER_BYTES = 64 << 20
 TALLEST = 1 << 15         # rows a kept layer may have
