@@ -1,5 +1,5 @@
-"""The static part of the map pictures kept between runs (render/stored.py): a run after the
-first lays out and paints nothing of it again and draws the very same bytes; a kept file
+"""The static part of the whole map kept between runs (render/stored.py): a run after the
+first lays out and paints none of it again and draws the very same bytes; a kept file
 this user's referee did not write as it stands (edited, cut short, under another key, or
 signed but not what its name says) is made again, the picture unchanged; a new version of
 the drawing code never reads an older one's files; at most MOST files of each kind stay,
@@ -52,11 +52,21 @@ def _pictures(journal: Path) -> list[bytes]:
 
 
 def _counting(monkeypatch) -> list[str]:
-    """Each Base made and each layer painted from here on."""
+    """Each Base made and each layer painted from here on, of the whole map ("base",
+    "layer") or of a close-up ("close-up base", "close-up layer")."""
     made: list[str] = []
     base, paint = mapbase._base, png._drawn_base
-    monkeypatch.setattr(mapbase, "_base", lambda *a: made.append("base") or base(*a))
-    monkeypatch.setattr(png, "_drawn_base", lambda *a: made.append("layer") or paint(*a))
+
+    def making(data, scale, top, level, ids):
+        made.append("base" if ids is None else "close-up base")
+        return base(data, scale, top, level, ids)
+
+    def painting(g, width):
+        made.append("layer" if g.get("class") == "whole" else "close-up layer")
+        return paint(g, width)
+
+    monkeypatch.setattr(mapbase, "_base", making)
+    monkeypatch.setattr(png, "_drawn_base", painting)
     return made
 
 
@@ -69,13 +79,14 @@ def test_a_later_run_draws_the_same_bytes_from_the_kept_parts_and_makes_none(
     _new_run(monkeypatch)
     made = _counting(monkeypatch)
     first = _pictures(declared)
-    assert "base" in made and "layer" in made
+    assert {"base", "layer", "close-up base", "close-up layer"} <= set(made)
     assert len(_kept("base")) == made.count("base")
-    assert len(_kept("layer")) == made.count("layer") == 2      # the whole map's, the close-up's
+    assert len(_kept("layer")) == made.count("layer") == 1      # only the whole map's is kept
     _new_run(monkeypatch)
     made.clear()
     assert _pictures(declared) == first
-    assert made == []
+    assert "base" not in made and "layer" not in made
+    assert "close-up base" in made and "close-up layer" in made
 
 
 def _edited(path: Path) -> None:
@@ -118,7 +129,7 @@ def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, 
     _new_run(monkeypatch)
     made = _counting(monkeypatch)
     assert _pictures(declared) == first
-    assert made.count("base") == len(_kept("base")) and made.count("layer") == 2
+    assert made.count("base") == len(_kept("base")) and made.count("layer") == 1
 
 
 def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(declared,
@@ -134,14 +145,23 @@ def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(dec
     assert len(_kept("base")) == 2 * len(older)
 
 
-def test_the_code_digest_covers_every_module_that_draws_and_the_fonts():
-    here = Path(stored.__file__).parent
-    assert {"mapbase.py", "labels.py", "impassable.py", "png.py", "svgmap.py"} <= {
-        p.name for p in here.glob("*.py")}
+def test_a_kept_part_is_named_by_everything_it_is_made_from(monkeypatch):
+    here = Path(stored.__file__).resolve().parent
     assert any((here / "fonts").iterdir())
-    assert stored.key("src", 16.0, 200.0, 0, None) != stored.key("src", 16.0, 200.0, 1, None)
-    assert stored.key("src", 16.0, 200.0, 0, None) != stored.key("src", 16.0, 200.0, 0, ("a",))
-    assert stored.key("", 16.0, 200.0, 0, None) is None          # data made in memory
+    digest = stored.code_digest()
+    for module in ("labels.py", "mapbase.py", "png.py"):     # the layout and the painting
+        stored.code_digest.cache_clear()
+        with monkeypatch.context() as mp:
+            real = Path.read_bytes
+            mp.setattr(Path, "read_bytes", lambda p, m=module: b"changed" if p.name == m
+                       else real(p))
+            assert stored.code_digest() != digest   # another name for every part
+    stored.code_digest.cache_clear()
+    assert stored.code_digest() == digest
+    names = {stored.key(src, font, top, level) for src in ("a", "b") for font in (16.0, 17.0)
+             for top in (200.0, 201.0) for level in (0, 1)}
+    assert len(names) == 16                 # each of what a level is made from names it apart
+    assert stored.key("", 16.0, 200.0, 0) is None          # data made in memory: not kept
 
 
 def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monkeypatch):

@@ -153,11 +153,13 @@ def base(data: GameData, scale: Scale, top: float, level: int,
 
 def _kept_or_made(data: GameData, scale: Scale, top: float, level: int,
                   ids: tuple[str, ...] | None) -> Base:
-    """The Base kept by an earlier run (stored.py), else made and kept; marked by the name
-    it is kept under, which tells its static layer too (png._base)."""
+    """The whole map's Base kept by an earlier run (stored.py), else made and kept; marked
+    by the name it is kept under, which tells its static layer too (png._base). A
+    close-up's is made for its areas and kept in memory only: seldom asked again, its
+    writing would cost a busy pass more than the runs that read it save."""
     from . import stored  # start-up: only a picture reads the cache
 
-    name = stored.key(data.source, scale.font, top, level, ids)
+    name = stored.key(data.source, scale.font, top, level) if ids is None else None
     if name is None:
         return _base(data, scale, top, level, ids)
     b = _from_payload(stored.read_base(name), data, scale)

@@ -1,13 +1,14 @@
-"""The static part of the map pictures kept between runs, in this user's cache: each Base
-(mapbase.py: where the areas, names and seas go, and the space they leave) and its layer as
-painted (png.py), so that a run that draws a map or two (a `tick` from cron with one mail)
-does not lay out and paint again what is the same at every record of every game of that
-data. A Base costs a tenth of a second to make and a hundredth to read back.
+"""The static part of the whole map kept between runs, in this user's cache: the Base of each
+level (mapbase.py: where the areas, names and seas go, and the space they leave) and its
+layer as painted (png.py), so that a run that draws a map or two (a `tick` from cron with
+one mail) does not lay out and paint again what is the same at every record of every game
+of that data. A level costs about a tenth of a second to make and a hundredth to read
+back. A close-up's, made for its own areas, is kept in memory only (mapbase.py).
 
 Each is a file only this user's referee can have written (store/home.py: an HMAC under his
 key, which never sits in a game folder), named by a digest of everything it was made from:
-the game data's content digest, the size of the writing, where the map starts, its level
-and areas, and the code and fonts that lay it out and paint it. A file of another name, an
+the game data's content digest, the size of the writing, where the map starts, its level,
+and the code and fonts that lay it out and paint it. A file of another name, an
 unsigned or edited one, or one that does not read back whole is a miss: the part is made
 again. Only JSON and raw pixels are read, never code. At most MOST files of each kind are
 kept, the least recently used removed first.
@@ -49,20 +50,19 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def key(source: str, font: float, top: float, level: int, ids: tuple[str, ...] | None
-        ) -> str | None:
+def key(source: str, font: float, top: float, level: int) -> str | None:
     """The name a Base made from these is kept under (None: data with no content digest,
     made in memory, is not kept)."""
     if not source:
         return None
-    what = json.dumps([code_digest(), source, font, top, level, ids])
+    what = json.dumps([code_digest(), source, font, top, level])
     return hashlib.sha256(what.encode()).hexdigest()[:40]
 
 
 def read_base(name: str) -> dict | None:
     """The payload kept for a Base, or None."""
-    return _touched(home.read_signed(folder() / f"{name}.base", BASE_BYTES),
-                    folder() / f"{name}.base")
+    path = folder() / f"{name}.base"
+    return _touched(home.read_signed(path, BASE_BYTES), path)
 
 
 def write_base(name: str, payload: dict) -> None:
