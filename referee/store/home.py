@@ -212,7 +212,10 @@ def replace_atomically(path: Path, data: bytes) -> bool:
         os.replace(tmp, path)
         return True
     except OSError:
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:         # no folder to hold it (a file where the folder should be)
+            pass
         return False
 
 
