@@ -7,7 +7,9 @@ the least recently used going first."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import zlib
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -110,15 +112,44 @@ def _another_key(path: Path) -> None:
 
 
 def _signed_but_not_one(path: Path) -> None:
-    """Signed by this user's referee, but not what a file of its name holds."""
+    """Signed by this user's referee, naming itself, but not what a file of its name holds."""
+    name = path.stem
     if path.suffix == ".base":
-        home.write_signed(path, {"top": 0.0, "pos": {"x": [1, 2]}})
+        home.write_signed(path, {"name": name, "base": {"top": 0.0, "pos": {"x": [1, 2]}}})
     else:
-        w, h = 1000, 10
-        home.write_signed_bytes(path, b"[1000, 10]\n" + zlib.compress(bytes(w * h * 3 - 1)))
+        name, width = name.rsplit("-", 1)
+        home.write_signed_bytes(path, json.dumps([name, int(width), 10]).encode() + b"\n" +
+                                zlib.compress(bytes(int(width) * 10 * 3 - 1)))
 
 
-@pytest.mark.parametrize("spoil", [_edited, _cut, _another_key, _signed_but_not_one])
+def _filed_under_another_name(path: Path) -> None:
+    """What this user's referee wrote for another part (another level, another game's
+    data) put where this one's goes: it names the other."""
+    body = path.read_bytes().split(b"\n", 2)[2]
+    if path.suffix == ".base":
+        kept = json.loads(body)
+        home.write_signed(path, {**kept, "name": "0" * 40})
+    else:
+        head, _, rest = body.partition(b"\n")
+        home.write_signed_bytes(path, json.dumps(["0" * 40, *json.loads(head)[1:]]).encode()
+                                + b"\n" + rest)
+
+
+def _taller(path: Path) -> None:
+    """A layer naming its part, signed, of another height."""
+    if path.suffix == ".layer":
+        body = path.read_bytes().split(b"\n", 2)[2]
+        head, _, rest = body.partition(b"\n")
+        name, width, height = json.loads(head)
+        pixels = zlib.decompress(rest) + bytes(width * 3)
+        home.write_signed_bytes(path, json.dumps([name, width, height + 1]).encode() + b"\n"
+                                + zlib.compress(pixels))
+    else:
+        _edited(path)
+
+
+@pytest.mark.parametrize("spoil", [_edited, _cut, _another_key, _signed_but_not_one,
+                                   _filed_under_another_name, _taller])
 def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, monkeypatch,
                                                                       spoil):
     _new_run(monkeypatch)
@@ -138,7 +169,7 @@ def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(dec
     first = _pictures(declared)
     older = set(_kept("base"))
     _new_run(monkeypatch)
-    monkeypatch.setattr(stored, "code_digest", lambda: "another version")
+    monkeypatch.setattr(stored, "made_with", lambda: "another version")
     made = _counting(monkeypatch)
     assert _pictures(declared) == first
     assert made.count("base") == len(older)
@@ -148,16 +179,22 @@ def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(dec
 def test_a_kept_part_is_named_by_everything_it_is_made_from(monkeypatch):
     here = Path(stored.__file__).resolve().parent
     assert any((here / "fonts").iterdir())
-    digest = stored.code_digest()
-    for module in ("labels.py", "mapbase.py", "png.py"):     # the layout and the painting
-        stored.code_digest.cache_clear()
+    for module in ("labels.py", "mapbase.py", "png.py", "DejaVuSansCondensed.ttf"):
         with monkeypatch.context() as mp:
             real = Path.read_bytes
             mp.setattr(Path, "read_bytes", lambda p, m=module: b"changed" if p.name == m
                        else real(p))
-            assert stored.code_digest() != digest   # another name for every part
-    stored.code_digest.cache_clear()
-    assert stored.code_digest() == digest
+            assert stored._code() != stored.CODE    # another name for every part
+    assert stored._code() == stored.CODE
+    import PIL
+
+    made_with = stored.made_with()
+    stored.made_with.cache_clear()
+    with monkeypatch.context() as mp:
+        mp.setattr(PIL, "__version__", "0.0")           # another Pillow measures and paints
+        assert stored.made_with() != made_with
+    stored.made_with.cache_clear()
+    assert stored.made_with() == made_with
     names = {stored.key(src, font, top, level) for src in ("a", "b") for font in (16.0, 17.0)
              for top in (200.0, 201.0) for level in (0, 1)}
     assert len(names) == 16                 # each of what a level is made from names it apart
@@ -173,5 +210,22 @@ def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monk
     assert stored.read_base("b0") == {"n": 0}            # used now: the last to go
     stored.write_base("b3", {"n": 3})
     assert [p.stem for p in _kept("base")] == ["b0", "b2", "b3"]
-    assert stored.read_layer("keep", 1000) == (1000, 1, bytes(3000))
-    assert stored.read_layer("keep", 999) is None          # another width is another file
+    assert stored.read_layer("keep", 1000, 1) == bytes(3000)
+    assert stored.read_layer("keep", 999, 1) is None       # another width is another file
+    assert stored.read_layer("keep", 1000, 2) is None      # not the height asked
+    ahead = 4_000_000_000                                   # files dated ahead of the clock
+    for path in _kept("base"):
+        os.utime(path, (ahead, ahead))
+    stored.write_base("b4", {"n": 4})
+    assert stored.read_base("b4") == {"n": 4}              # the one just written stays
+    assert len(_kept("base")) == 3
+
+
+def test_a_cache_folder_that_is_not_one_leaves_the_pictures_as_they_are(declared,
+                                                                        monkeypatch):
+    _new_run(monkeypatch)
+    first = _pictures(declared)
+    shutil.rmtree(stored.folder())
+    stored.folder().write_text("not a folder")
+    _new_run(monkeypatch)
+    assert _pictures(declared) == first

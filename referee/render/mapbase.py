@@ -21,7 +21,7 @@ from weakref import WeakKeyDictionary
 
 from ..contracts.mapmodels import Area
 from ..data.gamedata import GameData
-from . import impassable, labels
+from . import impassable, labels, stored
 from .memo import remembered
 from .svgparts import Scale, clean, text_width
 
@@ -157,8 +157,6 @@ def _kept_or_made(data: GameData, scale: Scale, top: float, level: int,
     by the name it is kept under, which tells its static layer too (png._base). A
     close-up's is made for its areas and kept in memory only: seldom asked again, its
     writing would cost a busy pass more than the runs that read it save."""
-    from . import stored  # start-up: only a picture reads the cache
-
     name = stored.key(data.source, scale.font, top, level) if ids is None else None
     if name is None:
         return _base(data, scale, top, level, ids)
@@ -184,7 +182,7 @@ def _from_payload(p: dict | None, data: GameData, scale: Scale) -> Base | None:
     """The Base _payload wrote, or None when p is not one."""
     if p is None:
         return None
-    seas = data.map.impassable
+    seas = {n: sea for n, sea in enumerate(data.map.impassable)}
     try:
         return Base(
             scale, p["top"], p["bottom"], {a: tuple(xy) for a, xy in p["pos"].items()},
@@ -194,7 +192,8 @@ def _from_payload(p: dict | None, data: GameData, scale: Scale) -> Base | None:
              for n, label, box, centre, ticks in p["regions"]],
             [seas[n] for n in p["unplaced"]], _placed(p["names"]), _placed(p["supply"]),
             labels.Space.from_payload(p["space"]), bool(p["whole"]))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError,
+            MemoryError):
         return None
 
 

@@ -21,6 +21,7 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Hashable
 
+from . import stored
 from .memo import Weighed, remembered, source_of
 from .svgparts import FONTS, face
 
@@ -170,22 +171,26 @@ def _kept_or_drawn(g: ET.Element, width: int, mark: object):
     it, else painted and kept."""
     if not isinstance(mark, str):
         return _drawn_base(g, width)
-    from . import stored  # start-up: only a picture reads the cache
-
     Image, _ = _pil()
-    found = stored.read_layer(mark, width)
-    if found is not None:
-        w, h, pixels = found
-        return Image.frombytes("RGB", (w, h), pixels)
+    height = _height(g)
+    pixels = stored.read_layer(mark, width, height)
+    if pixels is not None:
+        return Image.frombytes("RGB", (width, height), pixels)
     drawn = _drawn_base(g, width)
-    stored.write_layer(mark, *drawn.size, drawn.tobytes())
+    stored.write_layer(mark, width, height, drawn.tobytes())
     return drawn
+
+
+def _height(g: ET.Element) -> int:
+    """The height of a static group: its ground's."""
+    ground = next((el for el in g if _tag(el) == "rect"), None)
+    return round(float(ground.get("height"))) if ground is not None else 1
 
 
 def _drawn_base(g: ET.Element, width: int):
     Image, _ = _pil()
     ground = next((el for el in g if _tag(el) == "rect"), None)
-    height = round(float(ground.get("height"))) if ground is not None else 1
+    height = _height(g)
     colour = _colour(ground.get("fill")) if ground is not None else None
     style = {a: g.get(a) for a in STYLE if g.get(a) is not None}
     drawn = Image.new("RGB", (width, height))

@@ -8,9 +8,9 @@ back. A close-up's, made for its own areas, is kept in memory only (mapbase.py).
 Each is a file only this user's referee can have written (store/home.py: an HMAC under his
 key, which never sits in a game folder), named by a digest of everything it was made from:
 the game data's content digest, the size of the writing, where the map starts, its level,
-and the code and fonts that lay it out and paint it. A file of another name, an
-unsigned or edited one, or one that does not read back whole is a miss: the part is made
-again. Only JSON and raw pixels are read, never code. At most MOST files of each kind are
+and the code, fonts and Pillow that lay it out and paint it; each names itself inside
+what is signed. A file that names another, an unsigned or edited one, or one that does
+not read back whole is a miss: the part is made again. Only JSON and raw pixels are read, never code. At most MOST files of each kind are
 kept, the least recently used removed first.
 """
 
@@ -20,6 +20,8 @@ import functools
 import hashlib
 import json
 import os
+import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -30,24 +32,34 @@ FORMAT = 1                 # raised when what a file holds is read differently
 MOST = 64                  # the files of each kind (.base, .layer) kept
 BASE_BYTES = 8 << 20       # the most a Base's file may hold, and a layer's
 LAYER_BYTES = 64 << 20
-TALLEST = 1 << 15         # rows a kept layer may have
+MOST_PIXELS = 1 << 26     # a kept layer's, no more
 
 
 def folder() -> Path:
     return home.cache_dir("pictures")
 
 
-@functools.cache
-def code_digest() -> str:
-    """A digest of the code that draws a picture and of the fonts it writes in: a new
-    version of either never reads what an older one kept."""
+def _code() -> str:
+    """A digest of this code and of the fonts it writes in, taken as the drawing code is
+    loaded (mapbase.py and png.py import this module), so that a run never files what its
+    code drew under the name of code installed after it started."""
     here = Path(__file__).resolve().parent
-    h = hashlib.sha256(f"{FORMAT} {__version__}".encode())
-    for path in sorted(here.glob("*.py")):
+    h = hashlib.sha256(f"{FORMAT} {__version__} {sys.version}".encode())
+    for path in [*sorted(here.glob("*.py")), *sorted((here / "fonts").glob("*"))]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
-    for path in sorted((here / "fonts").glob("*")):
-        h.update(f"{path.name} {path.stat().st_size}".encode())
     return h.hexdigest()
+
+
+CODE = _code()
+
+
+@functools.cache
+def made_with() -> str:
+    """CODE and the Pillow, FreeType and text layout this process measures and paints with
+    (a name's width moves with them), as loaded."""
+    from PIL import __version__ as pillow, features  # start-up: loaded to draw
+
+    return json.dumps([CODE, pillow, features.version("freetype2"), features.version("raqm")])
 
 
 def key(source: str, font: float, top: float, level: int) -> str | None:
@@ -55,44 +67,45 @@ def key(source: str, font: float, top: float, level: int) -> str | None:
     made in memory, is not kept)."""
     if not source:
         return None
-    what = json.dumps([code_digest(), source, font, top, level])
+    what = json.dumps([made_with(), source, font, top, level])
     return hashlib.sha256(what.encode()).hexdigest()[:40]
 
 
 def read_base(name: str) -> dict | None:
-    """The payload kept for a Base, or None."""
+    """The payload kept for a Base under this name, or None."""
     path = folder() / f"{name}.base"
-    return _touched(home.read_signed(path, BASE_BYTES), path)
+    kept = home.read_signed(path, BASE_BYTES)
+    if kept is None or kept.get("name") != name or not isinstance(kept.get("base"), dict):
+        return None
+    return _touched(kept["base"], path)
 
 
 def write_base(name: str, payload: dict) -> None:
-    _written(folder() / f"{name}.base", lambda path: home.write_signed(path, payload))
+    _written(folder() / f"{name}.base",
+             lambda path: home.write_signed(path, {"name": name, "base": payload}))
 
 
-def read_layer(name: str, width: int) -> tuple[int, int, bytes] | None:
-    """The layer kept for a Base at this width: its size and RGB pixels, or None."""
+def read_layer(name: str, width: int, height: int) -> bytes | None:
+    """The RGB pixels of the layer kept for a Base at this size, or None."""
     path = folder() / f"{name}-{width}.layer"
     body = home.read_signed_bytes(path, LAYER_BYTES)
     if body is None:
         return None
     head, _, packed = body.partition(b"\n")
     try:
-        w, h = json.loads(head)
-        size = w * h * 3
-        if not (isinstance(w, int) and isinstance(h, int) and w == width
-                and 0 < h <= TALLEST):
+        if json.loads(head) != [name, width, height] or not 0 < width * height <= MOST_PIXELS:
             return None
         inflate = zlib.decompressobj()
-        pixels = inflate.decompress(packed, size + 1)
-    except (ValueError, TypeError, zlib.error, MemoryError):
+        pixels = inflate.decompress(packed, width * height * 3 + 1)
+    except (ValueError, zlib.error):
         return None
-    if len(pixels) != size or not inflate.eof:
+    if len(pixels) != width * height * 3 or not inflate.eof:
         return None
-    return _touched((w, h, pixels), path)
+    return _touched(pixels, path)
 
 
 def write_layer(name: str, width: int, height: int, pixels: bytes) -> None:
-    body = json.dumps([width, height]).encode() + b"\n" + zlib.compress(pixels, 1)
+    body = json.dumps([name, width, height]).encode() + b"\n" + zlib.compress(pixels, 1)
     _written(folder() / f"{name}-{width}.layer",
              lambda path: home.write_signed_bytes(path, body))
 
@@ -108,16 +121,19 @@ def _touched(found, path: Path):
 
 
 def _written(path: Path, write) -> None:
-    """Write a file (best effort: a cache) and keep at most MOST of its kind."""
+    """Write a file (best effort: a cache) and keep at most MOST of its kind: the least
+    recently used go, never the one just written (a file dated ahead of the clock counts
+    as used now)."""
     if not write(path):
         return
-    kind = path.suffix
+    now = time.time_ns()
     try:
-        files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(path.parent)
-                 if entry.name.endswith(kind) and entry.is_file(follow_symlinks=False)]
+        files = [(min(entry.stat().st_mtime_ns, now), entry.path)
+                 for entry in os.scandir(path.parent) if entry.name.endswith(path.suffix)
+                 and entry.name != path.name and entry.is_file(follow_symlinks=False)]
     except OSError:
         return
-    for _, old in sorted(files)[:max(len(files) - MOST, 0)]:
+    for _, old in sorted(files)[:max(len(files) + 1 - MOST, 0)]:
         try:
             os.unlink(old)
         except OSError:
