@@ -6,7 +6,7 @@ The first map a process draws also lays out and paints the part of the map that 
 same at every record (render/mapbase.py, the layer png.py paints), or reads it from this
 user's cache when an earlier run kept it (render/stored.py); the others find it in memory,
 as the maps of one `inbox` or `tick` run do. The first map is timed in a process of its
-own twice, the cache empty and then as the first left it. The times are the process's own
+own twice, with a user's folder of its own, empty and then as the first left it. The times are the process's own
 (CPU, one core: the drawing uses one), from the position to the PNG's bytes. Targets: a
 PNG at most 150 KB at median, a map drawn again in at most 0.2 s at median.
 
@@ -15,14 +15,14 @@ PNG at most 150 KB at median, a map drawn again in at most 0.2 s at median.
 
 from __future__ import annotations
 
-import shutil
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from ..render import stored
 from ..render.closeup import closeup_svg
 from ..render.png import to_png
 from ..render.svgmap import map_svg
@@ -43,8 +43,8 @@ def _drawn(svg: str) -> tuple[float, int]:
 def measure(journal: Path) -> tuple[list[tuple[str, str]], list[tuple[str, bool]]]:
     """The rows and the targets met: sizes of the whole map and of the close-up, and the
     time to draw a map to PNG, first in the process and again."""
-    shutil.rmtree(stored.folder(), ignore_errors=True)
-    made, kept = _first_in_a_process(journal), _first_in_a_process(journal)
+    with tempfile.TemporaryDirectory(prefix="referee-mapbench-") as home:
+        made, kept = _first_in_a_process(journal, home), _first_in_a_process(journal, home)
     table = Table(journal)
     whole, close, times = [], [], []
     for seq in _positions(table):
@@ -77,10 +77,12 @@ def _positions(table: Table) -> list[int]:
     return sorted({max(1, last * k // POSITIONS) for k in range(1, POSITIONS + 1)})
 
 
-def _first_in_a_process(journal: Path) -> float:
-    """The CPU seconds a new process takes to draw the first position's map to PNG."""
+def _first_in_a_process(journal: Path, home: str) -> float:
+    """The CPU seconds a new process takes to draw the first position's map to PNG, its
+    user's folder `home` (what an earlier one kept there)."""
     out = subprocess.run([sys.executable, "-m", "referee.cli.mapbench", "--first",
-                          str(journal)], capture_output=True, text=True, check=True)
+                          str(journal)], capture_output=True, text=True, check=True,
+                         env={**os.environ, "REFEREE_HOME": home})
     return float(out.stdout)
 
 
