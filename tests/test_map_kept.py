@@ -229,3 +229,21 @@ def test_a_cache_folder_that_is_not_one_leaves_the_pictures_as_they_are(declared
     stored.folder().write_text("not a folder")
     _new_run(monkeypatch)
     assert _pictures(declared) == first
+
+
+def test_map_to_png_paints_from_the_drawing_and_so_reads_the_kept_layer(declared, cli,
+                                                                        tmp_path, monkeypatch):
+    """`referee map -o FILE.png` paints the drawing itself, as a mail does: a later run
+    finds its static layer kept, and draws the same bytes as its SVG read back would."""
+    _new_run(monkeypatch)
+    first = tmp_path / "first.png"
+    assert cli("map", declared, "--as", "entente", "-o", first).exit_code == 0
+    _new_run(monkeypatch)
+    made = _counting(monkeypatch)
+    again = tmp_path / "again.png"
+    assert cli("map", declared, "--as", "entente", "-o", again).exit_code == 0
+    assert "layer" not in made and "base" not in made
+    assert again.read_bytes() == first.read_bytes()
+    svg = tmp_path / "map.svg"
+    assert cli("map", declared, "--as", "entente", "-o", svg).exit_code == 0
+    assert png.to_png(svg.read_text(encoding="utf-8")) == first.read_bytes()

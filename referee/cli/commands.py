@@ -358,15 +358,15 @@ def _picture_kind(out: Path | None, fmt: str, to_terminal: bool) -> str:
     return kind
 
 
-def _drawn(game, reader: str, close_up: bool) -> str | None:
-    """The SVG of the whole map, or of the close-up of the decision asked (None: it
-    concerns no area)."""
-    from ..render.closeup import closeup_svg  # start-up: only map draws
-    from ..render.svgmap import map_svg  # start-up: only map draws
+def _drawn(game, reader: str, close_up: bool):
+    """The SVG element of the whole map, or of the close-up of the decision asked (None:
+    it concerns no area)."""
+    from ..render.closeup import closeup_tree  # start-up: only map draws
+    from ..render.svgmap import map_tree  # start-up: only map draws
 
     if close_up:
-        return closeup_svg(game.state, game.data, reader, game.game_id)
-    return map_svg(game.state, game.data, reader, game.game_id)
+        return closeup_tree(game.state, game.data, reader, game.game_id)
+    return map_tree(game.state, game.data, reader, game.game_id)
 
 
 def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | None = None,
@@ -385,7 +385,7 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
     check_at(table, at)
     game = table.game(upto=at)
     # start-up: only map draws
-    from ..render.svgmap import map_facts
+    from ..render.svgmap import as_text, map_facts
     from ..table.kinds import UNREADABLE, unplayable  # start-up: only map draws
 
     try:
@@ -399,7 +399,8 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
     try:
         from ..render.png import to_png  # start-up: the renderer, for a PNG only
 
-        data = svg.encode("utf-8") if kind == "svg" else to_png(svg)
+        # the element, not its text read back: the painter knows its static part (png.py)
+        data = as_text(svg).encode("utf-8") if kind == "svg" else to_png(svg)
     except OSError as exc:
         raise UsageError(f"{where}: {exc}") from None
     if out is None:
