@@ -6,8 +6,10 @@ The first map a process draws also lays out and paints the part of the map that 
 same at every record (render/mapbase.py, the layer png.py paints), or reads it from this
 user's cache when an earlier run kept it (render/stored.py); the others find it in memory,
 as the maps of one `inbox` or `tick` run do. The first map is timed in a process of its
-own twice, with a user's folder of its own, empty and then as the first left it. The times are the process's own
-(CPU, one core: the drawing uses one), from the position to the PNG's bytes. Targets: a
+own twice, with a user's folder of its own, empty and then as the first left it. Each is
+painted from its drawing as a mail's is, not from its text read back. The times are the
+process's own (CPU, one core: the drawing uses one), from the position to the PNG's
+bytes. Targets: a
 PNG at most 150 KB at median, a map drawn again in at most 0.2 s at median.
 
     python -m referee.cli.mapbench JOURNAL
@@ -23,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..render.closeup import closeup_svg
+from ..render.closeup import closeup_tree
 from ..render.png import to_png
-from ..render.svgmap import map_svg
+from ..render.svgmap import map_tree
 from ..table import Table
 
 POSITIONS = 12         # records drawn, spread over the journal
@@ -34,7 +36,8 @@ LIGHT = 150 * KB       # target: a PNG's size at median
 QUICK = 0.2            # target: a map drawn again, at median, in seconds
 
 
-def _drawn(svg: str) -> tuple[float, int]:
+def _drawn(svg) -> tuple[float, int]:
+    """Paint a drawing, as a mail does (the element itself), its CPU seconds and bytes."""
     t = time.process_time()
     data = to_png(svg)
     return time.process_time() - t, len(data)
@@ -51,10 +54,10 @@ def measure(journal: Path) -> tuple[list[tuple[str, str]], list[tuple[str, bool]
         game = table.game(upto=seq)
         for side in game.data.sides:
             t = time.process_time()
-            _, size = _drawn(map_svg(game.state, game.data, side, game.game_id))
+            _, size = _drawn(map_tree(game.state, game.data, side, game.game_id))
             times.append(time.process_time() - t)
             whole.append(size)
-            svg = closeup_svg(game.state, game.data, side, game.game_id)
+            svg = closeup_tree(game.state, game.data, side, game.game_id)
             if svg is not None:
                 close.append(_drawn(svg)[1])
     rows = [
@@ -90,7 +93,7 @@ def first_map(journal: Path) -> float:
     table = Table(journal)
     game = table.game(upto=_positions(table)[0])
     t = time.process_time()
-    _drawn(map_svg(game.state, game.data, game.data.sides[0], game.game_id))
+    _drawn(map_tree(game.state, game.data, game.data.sides[0], game.game_id))
     return time.process_time() - t
 
 
