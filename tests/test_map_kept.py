@@ -135,6 +135,16 @@ def _filed_under_another_name(path: Path) -> None:
                                 + b"\n" + rest)
 
 
+def _an_area_short(path: Path) -> None:
+    """A Base naming its part, signed, with an area of the front left out."""
+    if path.suffix == ".base":
+        kept = json.loads(path.read_bytes().split(b"\n", 2)[2])
+        kept["base"]["pos"].pop(next(iter(kept["base"]["pos"])))
+        home.write_signed(path, kept)
+    else:
+        _edited(path)
+
+
 def _taller(path: Path) -> None:
     """A layer naming its part, signed, of another height."""
     if path.suffix == ".layer":
@@ -149,7 +159,7 @@ def _taller(path: Path) -> None:
 
 
 @pytest.mark.parametrize("spoil", [_edited, _cut, _another_key, _signed_but_not_one,
-                                   _filed_under_another_name, _taller])
+                                   _filed_under_another_name, _an_area_short, _taller])
 def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, monkeypatch,
                                                                       spoil):
     _new_run(monkeypatch)
@@ -213,12 +223,26 @@ def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monk
     assert stored.read_layer("keep", 1000, 1) == bytes(3000)
     assert stored.read_layer("keep", 999, 1) is None       # another width is another file
     assert stored.read_layer("keep", 1000, 2) is None      # not the height asked
-    ahead = 4_000_000_000                                   # files dated ahead of the clock
-    for path in _kept("base"):
-        os.utime(path, (ahead, ahead))
+    ahead = 4_000_000_000                                   # dated ahead of the clock
+    os.utime(stored.folder() / "b0.base", (ahead, ahead))
     stored.write_base("b4", {"n": 4})
-    assert stored.read_base("b4") == {"n": 4}              # the one just written stays
-    assert len(_kept("base")) == 3
+    assert [p.stem for p in _kept("base")] == ["b2", "b3", "b4"]     # not used since: first
+    assert stored.read_base("b4") == {"n": 4}
+    stored.write_layer("deep", 1000, 1, bytes(3000))
+    body = (stored.folder() / "deep-1000.layer").read_bytes().split(b"\n", 2)[2]
+    home.write_signed_bytes(stored.folder() / "deep-1000.layer",
+                            b"[" * 100_000 + b"\n" + body.partition(b"\n")[2])
+    assert stored.read_layer("deep", 1000, 1) is None
+
+
+def test_a_drawing_code_or_font_that_cannot_be_read_keeps_nothing(monkeypatch):
+    real = Path.read_bytes
+    with monkeypatch.context() as mp:
+        mp.setattr(Path, "read_bytes", lambda p: real(p) if p.suffix != ".ttf" else
+                   (_ for _ in ()).throw(IsADirectoryError(21, "a folder", str(p))))
+        assert stored._code() == ""
+    monkeypatch.setattr(stored, "CODE", "")
+    assert stored.key("source", 16.0, 200.0, 0) is None
 
 
 def test_a_cache_folder_that_is_not_one_leaves_the_pictures_as_they_are(declared,
@@ -247,3 +271,16 @@ def test_map_to_png_paints_from_the_drawing_and_so_reads_the_kept_layer(declared
     svg = tmp_path / "map.svg"
     assert cli("map", declared, "--as", "entente", "-o", svg).exit_code == 0
     assert png.to_png(svg.read_text(encoding="utf-8")) == first.read_bytes()
+
+
+def test_a_painter_installed_after_the_code_was_digested_keeps_and_reads_nothing(
+        monkeypatch, tmp_path):
+    """The painter is loaded after the digest was taken (stored.loaded): if its file has
+    changed meanwhile, the run would file new pictures under the old code's name."""
+    monkeypatch.setattr(stored, "CODE", stored.CODE)
+    stored.loaded(png.__file__)                    # as it stands: nothing changes
+    assert stored.CODE and stored.key("source", 16.0, 200.0, 0) is not None
+    changed = tmp_path / "png.py"
+    changed.write_text("# installed again\n")
+    stored.loaded(str(changed))
+    assert stored.CODE == "" and stored.key("source", 16.0, 200.0, 0) is None

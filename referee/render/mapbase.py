@@ -184,7 +184,7 @@ def _from_payload(p: dict | None, data: GameData, scale: Scale) -> Base | None:
         return None
     seas = {n: sea for n, sea in enumerate(data.map.impassable)}
     try:
-        return Base(
+        b = Base(
             scale, p["top"], p["bottom"], {a: tuple(xy) for a, xy in p["pos"].items()},
             [tuple(link) for link in p["links"]],
             [impassable.Placed(seas[n], label, tuple(box), tuple(centre),
@@ -192,9 +192,23 @@ def _from_payload(p: dict | None, data: GameData, scale: Scale) -> Base | None:
              for n, label, box, centre, ticks in p["regions"]],
             [seas[n] for n in p["unplaced"]], _placed(p["names"]), _placed(p["supply"]),
             labels.Space.from_payload(p["space"]), bool(p["whole"]))
+        return b if _sound(b, data) else None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError,
             MemoryError):
         return None
+
+
+def _sound(b: Base, data: GameData) -> bool:
+    """Whether a Base read back has the shape of one made for this data: every area of the
+    front at a point, lines only between them, each label a box."""
+    def numbers(xs, n: int) -> bool:
+        return len(xs) == n and all(type(x) in (int, float) for x in xs)
+
+    return numbers((b.top, b.bottom), 2) and set(b.pos) == {a.id for a in front(data)} \
+        and all(numbers(xy, 2) for xy in b.pos.values()) \
+        and all(a in b.pos and c in b.pos for a, c in b.links) \
+        and all(a in b.pos and numbers(box, 4) and (leader is None or numbers(leader, 4))
+                for kept in (b.names, b.supply) for a, (box, leader) in kept.items())
 
 
 def _placed(p: dict) -> dict[str, tuple]:

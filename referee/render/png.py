@@ -47,6 +47,7 @@ SAMPLE = 4                      # the palette is found on every SAMPLE-th pixel 
 TRIES = ((COLOURS, 4), (COLOURS, 6), (COLOURS, 9), (COLOURS // 2, 9))
 _BASES: dict[Hashable, object] = {}
 _CLOSE_BASES: dict[Hashable, object] = {}
+stored.loaded(__file__)         # the painter is loaded after the code was digested
 STYLE = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight",
          "font-style", "text-anchor")
 ANCHOR = {"start": "ls", "middle": "ms", "end": "rs"}

@@ -40,32 +40,61 @@ def folder() -> Path:
 
 
 def _code() -> str:
-    """A digest of this code and of the fonts it writes in, taken as the drawing code is
-    loaded (mapbase.py and png.py import this module), so that a run never files what its
-    code drew under the name of code installed after it started."""
+    """A digest of this code and of the fonts it writes in ('' when one cannot be read:
+    nothing is kept then), taken as the drawing code is loaded (mapbase.py imports this
+    module with the layout; the painter, loaded later, checks its file by `loaded`), so
+    that a run never files what its code drew under the name of code installed after it
+    started."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(f"{FORMAT} {__version__} {sys.version}".encode())
-    for path in [*sorted(here.glob("*.py")), *sorted((here / "fonts").glob("*"))]:
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    try:
+        for path in [*sorted(here.glob("*.py")), *sorted((here / "fonts").iterdir())]:
+            body = path.read_bytes()
+            h.update(path.name.encode() + b"\0" + body)
+            _TAKEN[path.name] = hashlib.sha256(body).digest()
+    except OSError:                 # a folder or an unreadable file among them
+        return ""
     return h.hexdigest()
 
 
+_TAKEN: dict[str, bytes] = {}       # each file's digest as CODE took it
 CODE = _code()
+
+
+def loaded(module_file: str) -> None:
+    """Told by a drawing module as it is loaded: if its file is no longer what CODE was
+    taken from (the referee was installed again meanwhile), this run keeps and reads
+    nothing."""
+    global CODE
+    path = Path(module_file)
+    try:
+        now = hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        now = None
+    if _TAKEN.get(path.name) != now:
+        CODE = ""
 
 
 @functools.cache
 def made_with() -> str:
-    """CODE and the Pillow, FreeType and text layout this process measures and paints with
+    """CODE and the Pillow, FreeType and text shaping this process measures and paints with
     (a name's width moves with them), as loaded."""
     from PIL import __version__ as pillow, features  # start-up: loaded to draw
 
-    return json.dumps([CODE, pillow, features.version("freetype2"), features.version("raqm")])
+    def version(library: str) -> str | None:
+        try:
+            return features.version(library)
+        except ValueError:          # a library this Pillow does not know of
+            return None
+
+    return json.dumps([CODE, pillow, *map(version, ("freetype2", "raqm", "harfbuzz",
+                                                     "fribidi"))])
 
 
 def key(source: str, font: float, top: float, level: int) -> str | None:
     """The name a Base made from these is kept under (None: data with no content digest,
-    made in memory, is not kept)."""
-    if not source:
+    made in memory, or code that could not be digested, is not kept)."""
+    if not source or not CODE:
         return None
     what = json.dumps([made_with(), source, font, top, level])
     return hashlib.sha256(what.encode()).hexdigest()[:40]
@@ -97,7 +126,7 @@ def read_layer(name: str, width: int, height: int) -> bytes | None:
             return None
         inflate = zlib.decompressobj()
         pixels = inflate.decompress(packed, width * height * 3 + 1)
-    except (ValueError, zlib.error):
+    except (ValueError, RecursionError, zlib.error):
         return None
     if len(pixels) != width * height * 3 or not inflate.eof:
         return None
@@ -122,13 +151,13 @@ def _touched(found, path: Path):
 
 def _written(path: Path, write) -> None:
     """Write a file (best effort: a cache) and keep at most MOST of its kind: the least
-    recently used go, never the one just written (a file dated ahead of the clock counts
-    as used now)."""
+    recently used go first, and before them any dated ahead of the clock (not used since
+    it was wrong); never the one just written."""
     if not write(path):
         return
     now = time.time_ns()
     try:
-        files = [(min(entry.stat().st_mtime_ns, now), entry.path)
+        files = [(_used(entry.stat().st_mtime_ns, now), entry.path)
                  for entry in os.scandir(path.parent) if entry.name.endswith(path.suffix)
                  and entry.name != path.name and entry.is_file(follow_symlinks=False)]
     except OSError:
@@ -138,3 +167,8 @@ def _written(path: Path, write) -> None:
             os.unlink(old)
         except OSError:
             pass
+
+
+def _used(mtime: int, now: int) -> int:
+    """When a file was last used, for eviction: one dated ahead of now counts as never."""
+    return mtime if mtime <= now else -1
