@@ -60,6 +60,7 @@ def measure(journal: Path) -> tuple[list[tuple[str, str]], list[tuple[str, bool]
             svg = closeup_tree(game.state, game.data, side, game.game_id)
             if svg is not None:
                 close.append(_drawn(svg)[1])
+    again = times[1:]              # the first may make its static part in this process
     rows = [
         ("map PNG, whole map: median / largest", f"{_kb(statistics.median(whole))} / "
                                                  f"{_kb(max(whole))} (target <= 150 KB)"),
@@ -67,11 +68,11 @@ def measure(journal: Path) -> tuple[list[tuple[str, str]], list[tuple[str, bool]
          f"{_kb(statistics.median(close))} / {_kb(max(close))}" if close else "none drawn"),
         ("a map to PNG, first in a process: its static part made / kept by an earlier run, CPU",
          f"{made:.2f} s / {kept:.2f} s"),
-        ("a map to PNG, again: median / slowest, CPU", f"{statistics.median(times):.2f} s / "
-                                                       f"{max(times):.2f} s (target <= 0.2 s)"),
+        ("a map to PNG, again: median / slowest, CPU", f"{statistics.median(again):.2f} s / "
+                                                       f"{max(again):.2f} s (target <= 0.2 s)"),
     ]
     checks = [("map PNG <= 150 KB at median", statistics.median(whole) <= LIGHT),
-              ("map drawn again <= 0.2 s at median", statistics.median(times) <= QUICK)]
+              ("map drawn again <= 0.2 s at median", statistics.median(again) <= QUICK)]
     return rows, checks
 
 
