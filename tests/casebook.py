@@ -105,6 +105,15 @@ def position(base: str = "1914", **kw) -> dict:
     return sc
 
 
+def saint_mihiel() -> dict:
+    """The 5.3.4 example before the German move: the 1st Army (5I+2A) at Metz beside a lone
+    French infantry at Saint-Mihiel, the German to play an offensive (off-01)."""
+    return position("1914", turn=4, player="german", hands={"german": ["off-01"],
+                                                           "entente": ["ers3-01"]},
+                    remove_units=["ge-1", "ge-2"],
+                    add_units=["ge-1 ge army metz 5I+2A", "fr-i-03 fr infantry st_mihiel"])
+
+
 # The AT ALL COSTS! switches on a copy of the TTLM data, as the AAC cases (tests/rulebook/AAC-*)
 # and tests/test_switches.py set them: one copy for all, loaded once per process.
 AAC_SWITCHES = {

@@ -22,7 +22,7 @@ from PIL import Image
 
 import gamecalls as g
 import mapreading as mr
-from casebook import new_game, position
+from casebook import new_game, position, saint_mihiel
 from referee.data.paths import default_games_dir
 from referee.render import svgmap
 
@@ -71,10 +71,7 @@ def battle(tmp_path_factory) -> dict:
     (forced dice) and the Entente annihilates it. Maps drawn before the move, in the battle and
     after it."""
     tmp = tmp_path_factory.mktemp("battle")
-    sc = position("1914", turn=4, player="german", hands={"german": ["off-01"],
-                                                          "entente": ["ers3-01"]},
-                  remove_units=["ge-1", "ge-2"],
-                  add_units=["ge-1 ge army metz 5I+2A", "fr-i-03 fr infantry st_mihiel"])
+    sc = saint_mihiel()
     journal = new_game(tmp, sc, dice="manual", name="battle")
     maps = {}
 

@@ -17,7 +17,7 @@ from weakref import WeakKeyDictionary
 import pytest
 
 import gamecalls as g
-from casebook import new_game, position
+from casebook import new_game, saint_mihiel
 from referee.render import closeup, impassable, mapbase, png, stored, svgmap
 from referee.store import home
 
@@ -27,10 +27,7 @@ def declared(tmp_path_factory) -> Path:
     """The 5.3.4 example's battle declared at Saint-Mihiel: the Entente is asked his
     decision, so his mail carries a close-up as well as the whole map."""
     tmp = tmp_path_factory.mktemp("kept")
-    sc = position("1914", turn=4, player="german", hands={"german": ["off-01"],
-                                                          "entente": ["ers3-01"]},
-                  remove_units=["ge-1", "ge-2"],
-                  add_units=["ge-1 ge army metz 5I+2A", "fr-i-03 fr infantry st_mihiel"])
+    sc = saint_mihiel()
     journal = new_game(tmp, sc, dice="manual", name="kept")
     for text in ("play offensive", "move ge-1 st_mihiel", "end movement"):
         assert g.submit(journal, "german", [text]).rejected is None

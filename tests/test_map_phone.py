@@ -21,7 +21,7 @@ from PIL import Image
 
 import gamecalls as g
 import mapreading as mr
-from casebook import SECRET, position
+from casebook import SECRET, saint_mihiel
 from referee.mail.pictures import MailPictures
 from referee.render import closeup, png, svgmap
 from referee.store.dice import secret_path, write_secret
@@ -36,10 +36,7 @@ def battle(tmp_path_factory) -> dict:
     """The 5.3.4 example up to its battle: the German 1st Army has moved into Saint-Mihiel
     and the Entente is asked its combat cards; each player registered for mail."""
     tmp = tmp_path_factory.mktemp("phone")
-    sc = position("1914", turn=4, player="german", hands={"german": ["off-01"],
-                                                          "entente": ["ers3-01"]},
-                  remove_units=["ge-1", "ge-2"],
-                  add_units=["ge-1 ge army metz 5I+2A", "fr-i-03 fr infantry st_mihiel"])
+    sc = saint_mihiel()
     spath = tmp / "battle.yaml"
     spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     journal = tmp / "battle.jsonl"
