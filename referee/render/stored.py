@@ -10,8 +10,9 @@ key, which never sits in a game folder), named by a digest of everything it was 
 the game data's content digest, the size of the writing, where the map starts, its level,
 and the code, fonts and Pillow that lay it out and paint it; each names itself inside
 what is signed. A file that names another, an unsigned or edited one, or one that does
-not read back whole is a miss: the part is made again. Only JSON and raw pixels are read, never code. At most MOST files of each kind are
-kept, the least recently used removed first.
+not read back whole is a miss: the part is made again. Only JSON and raw pixels are read,
+never code. At most MOST files of each kind are kept, the least recently used removed
+first.
 """
 
 from __future__ import annotations

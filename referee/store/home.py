@@ -290,15 +290,21 @@ def write_signed(path: Path, payload: dict) -> bool:
 
 def write_signed_bytes(path: Path, body: bytes) -> bool:
     """write_signed for bytes of any kind (a picture's layer): the same first line."""
-    mac = sign(body)
-    if mac is None:
+    sealed = _sealed(body)
+    if sealed is None:
         return False
     try:
         ensure_dir(path.parent)
     except OSError:
         return False
     sweep_temporary(path.parent)
-    return replace_atomically(path, _MAGIC + mac.hex().encode() + b"\n" + body)
+    return replace_atomically(path, sealed)
+
+
+def _sealed(body: bytes) -> bytes | None:
+    """The file of a signed body: the magic line, the HMAC line, the body (None: no key)."""
+    mac = sign(body)
+    return None if mac is None else _MAGIC + mac.hex().encode() + b"\n" + body
 
 
 def keep_signed(path: Path, payload: dict) -> None:
@@ -306,14 +312,13 @@ def keep_signed(path: Path, payload: dict) -> None:
     file whose loss would repeat or drop work (the inbox ledger)."""
     import json
 
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
-    mac = sign(body)
-    if mac is None:
+    sealed = _sealed(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode())
+    if sealed is None:
         raise OSError(errno.EACCES, "no key to sign it with")
     ensure_dir(path.parent)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{_tag()}.tmp")
     try:
-        write_new(tmp, _MAGIC + mac.hex().encode() + b"\n" + body)
+        write_new(tmp, sealed)
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
