@@ -219,3 +219,31 @@ def test_the_static_layer_drawn_band_by_band_is_the_layer_drawn_whole(battle, mo
         assert diff.histogram()[255] < whole.width * whole.height / 1000
         for top in range(png.BAND, height, png.BAND):       # no seam along a band's edge
             assert diff.crop((0, top - 1, whole.width, top + 1)).histogram()[255] < 40
+
+
+def test_a_heavy_picture_is_deflated_harder_from_one_palette(battle, monkeypatch):
+    """A picture over the light limit is deflated at the next level of png.TRIES, and the
+    one after, until it fits: each level's bytes are those of that level alone, and the
+    palette (the costly quantizing of every pixel) is found once for the levels that share
+    its number of colours."""
+    game = Table(battle["journal"]).game()
+    image = Image.open(io.BytesIO(svgmap.SharedMaps(
+        game.state, game.data, tuple(game.data.sides), game.game_id).png("german")))
+    image = image.convert("RGB")
+    keep = {"#c9a227"}
+    alone = {level: png._deflated(png._flat(image, keep, png.COLOURS), level)
+             for level in (4, 6, 9)}
+    assert len(alone[4]) > len(alone[6]) > len(alone[9])
+    made = []
+    flat = png._flat
+    monkeypatch.setattr(png, "_flat", lambda *a: made.append(a[2]) or flat(*a))
+    for level, light in ((4, len(alone[4])), (6, len(alone[4]) - 1), (9, len(alone[6]) - 1)):
+        monkeypatch.setattr(png, "LIGHT", light)
+        made.clear()
+        assert png.encode(image, keep) == alone[level]
+        assert made == [png.COLOURS]
+    monkeypatch.setattr(png, "LIGHT", len(alone[9]) - 1)     # then fewer colours
+    made.clear()
+    assert png.encode(image, keep) == png._deflated(
+        png._flat(image, keep, png.COLOURS // 2), 9)
+    assert made == [png.COLOURS, png.COLOURS // 2, png.COLOURS // 2]

@@ -106,19 +106,21 @@ def encode(image, keep: set[str] = frozenset()) -> bytes:
     of `keep` exactly (a ring or a tag few pixels wide that must not turn into another),
     without dithering, deflated; deflated harder, then with fewer colours, while it is
     over LIGHT bytes."""
-    out = b""
+    out, flat = b"", {}
     for colours, level in TRIES:
-        out = _encoded(image, keep, colours, level)
+        if colours not in flat:             # the palette once for the levels that share it
+            flat[colours] = _flat(image, keep, colours)
+        out = _deflated(flat[colours], level)
         if len(out) <= LIGHT:
             break
     return out
 
 
-def _encoded(image, keep: set[str], colours: int, level: int) -> bytes:
-    """The palette is found on a sample of the picture's own pixels (every SAMPLE-th of each
-    row and column: a flat-coloured drawing has few colours, and a sample holds them all
-    but the few pixels wide, which `keep` makes exact), then every pixel takes the nearest
-    entry."""
+def _flat(image, keep: set[str], colours: int):
+    """The picture in a palette of `colours` entries. The palette is found on a sample of the
+    picture's own pixels (every SAMPLE-th of each row and column: a flat-coloured drawing
+    has few colours, and a sample holds them all but the few pixels wide, which `keep`
+    makes exact), then every pixel takes the nearest entry."""
     Image, _ = _pil()
     sample = image.resize((max(1, image.width // SAMPLE), max(1, image.height // SAMPLE)),
                           Image.Resampling.NEAREST)
@@ -129,7 +131,10 @@ def _encoded(image, keep: set[str], colours: int, level: int) -> bytes:
     missing = _exact(found, [_colour(c) for c in sorted(keep)])
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for c in list(dict.fromkeys(missing + found))[:256] for v in c])
-    flat = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _deflated(flat, level: int) -> bytes:
     out = io.BytesIO()
     flat.save(out, "PNG", compress_level=level)
     return out.getvalue()
