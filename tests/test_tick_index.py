@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
@@ -195,3 +197,31 @@ def test_watch_serves_a_game_made_and_forgets_one_moved_away_while_it_runs(cli, 
     assert "German: pass" in sent[ADDRESSES["german"]].get_body(("plain",)).get_content()
     assert records(tmp_path / "alpha.jsonl")[-1]["order"] != "pass"
     assert records(games / "bravo.jsonl")[-1]["order"] == "pass"
+
+
+@pytest.mark.parametrize("renamed", ["journal", "folder"])
+def test_names_in_bytes_that_are_not_utf8_are_served_and_indexed(cli, tmp_path, monkeypatch,
+                                                                 renamed):
+    """A file name is bytes: a journal or a folder whose name is not UTF-8 (Python holds
+    such a name with lone surrogates) is served like any other, and its index is kept, so
+    that the next idle pass opens no journal."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    if renamed == "journal":
+        for tail in (b"", b".secret"):
+            os.rename(os.fsencode(games / "alpha.jsonl") + tail,
+                      os.fsencode(games) + b"/alpha\xff.jsonl" + tail)
+    else:
+        os.rename(os.fsencode(games), os.fsencode(tmp_path) + b"/g\xe9mes")
+        games = Path(os.fsdecode(os.fsencode(tmp_path) + b"/g\xe9mes"))
+    r = cli("tick", games, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert gameindex.load(games)
+    opened = _opened(monkeypatch)
+    report = ticking.tick(games, with_map=False)
+    assert opened == [] and not report.problems
+    keys = made["alpha"][1]
+    _mail_pass(tmp_path, "alpha", "german", keys, "<u1@example.org>")
+    report = ticking.tick(games, with_map=False)
+    assert not report.problems, report.problems
+    journal = next(games.glob("alpha*.jsonl"))
+    assert records(journal)[-1]["order"] == "pass"

@@ -25,7 +25,7 @@ TAIL = 8192                 # bytes read from a journal's end for its last recor
 
 
 def _path(folder: Path) -> Path:
-    tag = hashlib.sha256(str(folder).encode()).hexdigest()[:32]
+    tag = hashlib.sha256(os.fsencode(folder)).hexdigest()[:32]
     return home.data_dir("index") / f"{tag}.index"
 
 
