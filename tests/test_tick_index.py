@@ -225,3 +225,23 @@ def test_names_in_bytes_that_are_not_utf8_are_served_and_indexed(cli, tmp_path, 
     assert not report.problems, report.problems
     journal = next(games.glob("alpha*.jsonl"))
     assert records(journal)[-1]["order"] == "pass"
+
+
+def test_a_fifo_in_a_journals_place_is_no_fingerprint_and_never_waits(tmp_path):
+    """The folder is listed, then read: a FIFO put in a journal's place between the two
+    (anyone who can write the folder can) gives no fingerprint, at once, instead of
+    waiting for a writer that never comes."""
+    import threading
+
+    fifo = tmp_path / "swapped.jsonl"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(gameindex.fingerprint(fifo)),
+                              daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    waited = reader.is_alive()
+    if waited:                      # let the blocked reader go before failing
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(timeout=10)
+    assert not waited and got == [None]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from datetime import datetime
 from pathlib import Path
 
@@ -57,11 +58,10 @@ def fingerprint(journal: Path) -> list | None:
     set back), inode and device, and the hash of the journal's last record (None when the
     journal cannot be read)."""
     try:
-        with open(journal, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            fh.seek(max(st.st_size - TAIL, 0))
-            tail = fh.read(TAIL)
+        st, tail = _tail(journal)
     except OSError:
+        return None
+    if st is None:
         return None
     beside = _stat(journal.with_name(f"{journal.name}.secret"))
     last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
@@ -72,6 +72,21 @@ def fingerprint(journal: Path) -> list | None:
     if not isinstance(digest, str):
         return None
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, digest, beside]
+
+
+def _tail(journal: Path) -> tuple[os.stat_result | None, bytes]:
+    """The journal's status and its last TAIL bytes; (None, b"") when it is no regular file
+    (opened without waiting: a FIFO put in a journal's place after the folder was listed
+    must not hang the pass)."""
+    fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, b""
+        os.lseek(fd, max(st.st_size - TAIL, 0), os.SEEK_SET)
+        return st, os.read(fd, TAIL)
+    finally:
+        os.close(fd)
 
 
 def _stat(path: Path) -> list | None:
