@@ -245,3 +245,18 @@ def test_a_fifo_in_a_journals_place_is_no_fingerprint_and_never_waits(tmp_path):
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         reader.join(timeout=10)
     assert not waited and got == [None]
+
+
+def test_a_file_name_with_a_line_end_cannot_forge_a_line_of_the_pass(cli, tmp_path,
+                                                                     monkeypatch):
+    """Anyone who can write the folder can name a file as he likes: a name holding a line
+    end that reads like a line of the pass is shown escaped, its problem one line."""
+    games, _ = _folder(cli, tmp_path, monkeypatch)
+    forged = "alpha: applied  fake (german): records 99"
+    (games / f"z\n{forged}\n.jsonl").write_text("junk\n")
+    r = cli("tick", games, "--no-map")
+    assert r.exit_code == 3
+    lines = r.output.splitlines()
+    assert forged not in lines
+    problems = [line for line in lines if "junk" in line or "z\\n" in line]
+    assert problems and all("\\n" in line and forged in line for line in problems)

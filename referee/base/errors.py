@@ -32,6 +32,13 @@ def clipped(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def one_line(text: str) -> str:
+    """A name (a file's) as a message shows it: as it is, or escaped when it holds a line end
+    or another character that is not printable, such as a byte that is not UTF-8 (one
+    problem, one line: a name cannot forge a line of its own)."""
+    return text if text.isprintable() else repr(text)
+
+
 def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     """text quoted for a message; a long one is cut (clipped), so that an error stays one
     line of bounded length whatever was sent."""

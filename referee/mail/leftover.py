@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from ..base.errors import RefereeError
+from ..base.errors import RefereeError, one_line
 from .delivery import refused_mails, spool_files
 from .ledger import forget_starts, load_ledger, news_owed_again, save_ledger
 from .ledger import game_lock as mail_lock
@@ -18,8 +18,7 @@ from .ledger import game_lock as mail_lock
 def named(path: Path) -> str:
     """A path as a problem line may quote it: as it is, or escaped when it holds a line end
     or another character that is not printable (one problem, one line)."""
-    text = str(path)
-    return text if text.isprintable() else repr(text)
+    return one_line(str(path))
 
 
 def owe_news_again(x) -> None:

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..base.errors import UsageError
+from ..base.errors import UsageError, one_line
 
 KEY_BYTES = 32
 _KEY: dict[str, bytes | None] = {}
@@ -268,8 +268,9 @@ def warn_if_shared(path: Path, what: str) -> None:
         return
     if mode & 0o044:
         _WARNED.add(str(path))
-        sys.stderr.write(f"referee: warning: {path} ({what}) can be read by other users of "
-                         f"this machine; `chmod 600 {path}` makes it private\n")
+        shown = one_line(str(path))
+        sys.stderr.write(f"referee: warning: {shown} ({what}) can be read by other users of "
+                         f"this machine; `chmod 600 {shown}` makes it private\n")
 
 
 # ---------------------------------------------------------------- signed files

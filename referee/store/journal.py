@@ -40,6 +40,7 @@ from ..base.errors import (
     StorageError,
     UnsignedGameError,
     UsageError,
+    one_line,
 )
 from . import home, signing, written
 from .chain import (  # noqa: F401 - the journal's names for the layers above
@@ -121,8 +122,8 @@ class Journal:
 
     @property
     def name(self) -> str:
-        """The file name used in messages."""
-        return self.path.name
+        """The file name used in messages (escaped when it is not one printable line)."""
+        return one_line(self.path.name)
 
     def _open(self, flags: int) -> int:
         try:
