@@ -260,3 +260,27 @@ def test_a_file_name_with_a_line_end_cannot_forge_a_line_of_the_pass(cli, tmp_pa
     assert forged not in lines
     problems = [line for line in lines if "junk" in line or "z\\n" in line]
     assert problems and all("\\n" in line and forged in line for line in problems)
+
+
+def test_a_file_over_any_journals_size_is_read_no_further_and_the_others_are_served(
+        cli, tmp_path, monkeypatch):
+    """A planted file over the most a journal may hold (a sparse one costs its planter no
+    disk) is one problem line, read no further than that most plus a byte, and every other
+    game of the folder is served."""
+    from referee.store import home, journal as journals
+
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    with open(games / "huge.jsonl", "wb") as fh:
+        fh.truncate(journals.MOST_BYTES + (1 << 20))
+    asked = []
+    real = home.read_up_to
+    monkeypatch.setattr(home, "read_up_to", lambda fd, limit: asked.append(limit) or
+                        real(fd, limit))
+    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<h1@example.org>")
+    r = cli("tick", games, "--no-map")
+    assert r.exit_code == 3
+    problems = [line for line in r.output.splitlines() if "huge.jsonl" in line and
+                "warning" not in line]
+    assert problems and all("larger than 64 MB" in line for line in problems), r.output
+    assert journals.MOST_BYTES in asked
+    assert records(made["alpha"][0])[-1]["order"] == "pass"

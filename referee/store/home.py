@@ -148,7 +148,7 @@ def read_named(path: Path, what: str, limit: int) -> bytes:
         if not stat.S_ISREG(mode):
             kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
             raise _usage(f"{path}: is {kind}, not {what}")
-        data = _read_up_to(fd, limit)
+        data = read_up_to(fd, limit)
     except OSError as exc:
         raise _usage(f"{path}: {what} cannot be read ({exc.strerror})") from None
     finally:
@@ -158,7 +158,7 @@ def read_named(path: Path, what: str, limit: int) -> bytes:
     return data
 
 
-def _read_up_to(fd: int, limit: int) -> bytes:
+def read_up_to(fd: int, limit: int) -> bytes:
     """The file's bytes, but no more than limit + 1 of them (so that too large shows)."""
     chunks, size = [], 0
     while size <= limit:
@@ -356,7 +356,7 @@ def read_signed_bytes(path: Path, max_bytes: int = 64 << 20) -> bytes | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        blob = _read_up_to(fd, max_bytes)
+        blob = read_up_to(fd, max_bytes)
     except OSError:
         return None
     finally:

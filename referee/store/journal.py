@@ -85,13 +85,20 @@ else:                                                     # pragma: no cover - W
         portalocker.unlock(fd)
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
+# The most a journal may hold: about thirty times a full campaign (23 turns, some 3,000
+# records, 2 MB). A file over it is read no further: one planted in a folder of games
+# (anyone who can write the folder can put one there, or a link to an endless file) must
+# not take the memory of the host that serves the others.
+MOST_BYTES = 64 << 20
+
+
+def _read_all(fd: int, path: Path) -> bytes:
+    raw = home.read_up_to(fd, MOST_BYTES)
+    if len(raw) > MOST_BYTES:
+        raise JournalError(f"{one_line(path.name)}: larger than {MOST_BYTES >> 20} MB, more "
+                           f"than any journal the referee writes (a full campaign is about "
+                           f"2 MB); not read")
+    return raw
 
 
 _SIGNED_ONLY = [0]
@@ -160,7 +167,7 @@ class Journal:
                 locked = False
             try:
                 try:
-                    raw = _read_all(fd)
+                    raw = _read_all(fd, self.path)
                 except OSError as exc:
                     raise StorageError(f"{self.path}: the journal cannot be read "
                                        f"({exc.strerror}); nothing was changed") from None
