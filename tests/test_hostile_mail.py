@@ -250,6 +250,27 @@ def test_a_from_that_only_mentions_the_registered_address_is_a_stranger(journal,
     assert_outbox_safe(tmp_path / "out", data)
 
 
+def test_a_from_of_thousands_of_addresses_names_no_one_and_costs_nothing_to_read(
+        journal, cli, tmp_path, data, monkeypatch):
+    """A From listing twenty thousand addresses, the German's first (a third of a megabyte,
+    under the size limit): no sender, so nothing applied and nothing of the game sent, and
+    the header is never taken apart address by address (which costs the email package
+    seconds, at every pass that reads the mailbox again)."""
+    import email.headerregistry
+
+    parsed = []
+    real = email.headerregistry.AddressHeader.parse.__func__
+    monkeypatch.setattr(email.headerregistry.AddressHeader, "parse", classmethod(
+        lambda cls, value, kwds: parsed.append(len(value)) or real(cls, value, kwds)))
+    crowd = ", ".join([ADDRESSES["german"]] + [f"x{i}@crowd.example" for i in range(20_000)])
+    before = journal.read_bytes()
+    out = handled(cli, journal, eml(tmp_path / "in", mail(crowd)), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", None)], out
+    assert journal.read_bytes() == before
+    assert max(parsed, default=0) < 10_000
+    assert_outbox_safe(tmp_path / "out", data)
+
+
 @pytest.mark.parametrize("frm", [
     f"{ADDRESSES['german']}, {SPY}",
     f"=?utf-8?q?{ADDRESSES['german'].replace('@', '=40')}?=",

@@ -234,10 +234,7 @@ def _read_headers(m: Message) -> None:
 
     ident = header("Message-ID").strip()
     m.message_id = ident if MSGID.fullmatch(ident) else ""
-    try:
-        address = email.utils.parseaddr(header("From"))[1]
-    except Exception:  # noqa: BLE001
-        address = ""
+    address = mailtext.sender_address(msg)
     # Lower case, not casefold: straße@ and strasse@ are two mailboxes.
     m.sender = address.lower() if _SANE_ADDRESS.fullmatch(address) and \
         disguising(address) is None else ""

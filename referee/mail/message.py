@@ -23,6 +23,7 @@ from __future__ import annotations
 import email
 import email.charset
 import email.policy
+import email.utils
 import hashlib
 import re
 from collections.abc import Collection
@@ -53,6 +54,24 @@ def parse_message(raw: bytes, limit: int = DEFAULT_LIMIT) -> EmailMessage:
     if len(raw) > limit:
         raise MailError(f"the message is {len(raw)} bytes, over the limit of {limit} bytes")
     return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+# The most of a From header read for its address: one sender and his name, many times
+# over. A header of thousands of addresses (anyone can send one) costs the email package
+# seconds to take apart at every pass; it names no one sender.
+FROM_MOST = 2048
+
+
+def sender_address(msg: Message) -> str:
+    """The address of the message's (first) From header as written, or "" when it has none
+    or one longer than FROM_MOST characters."""
+    raw = next((v for k, v in msg.raw_items() if k.lower() == "from"), "")
+    if not isinstance(raw, str) or len(raw) > FROM_MOST:
+        return ""
+    try:
+        return email.utils.parseaddr(str(msg.get("From", "") or ""))[1]
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        return ""
 
 
 def _is_attachment(part: Message) -> bool:

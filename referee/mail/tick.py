@@ -11,7 +11,6 @@ no game claims is left alone (unread on an IMAP server) for the moderator.
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import shutil
 import signal
@@ -370,7 +369,7 @@ def _too_large(f: Fetched, group: list[Game]) -> bool:
     False when no game's player sent it (it stays unread, for the moderator)."""
     try:
         head = BytesHeaderParser(policy=default_policy).parsebytes(f.raw)
-        sender = email.utils.parseaddr(str(head.get("From", "")))[1].lower()
+        sender = mailtext.sender_address(head).lower()
         subject, message_id = str(head.get("Subject", "")), str(head.get("Message-ID", ""))
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return False
