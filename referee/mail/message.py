@@ -69,8 +69,12 @@ def sender_address(msg: Message) -> str:
     if not isinstance(raw, str) or len(raw) > FROM_MOST:
         return ""
     try:
-        return email.utils.parseaddr(str(msg.get("From", "") or ""))[1]
+        text = str(msg.get("From", "") or "")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        text = raw          # a header the parser refuses (an encoded CR in the name): as sent
+    try:
+        return email.utils.parseaddr(text)[1]
+    except Exception:  # noqa: BLE001
         return ""
 
 
