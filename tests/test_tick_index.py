@@ -284,3 +284,35 @@ def test_a_file_over_any_journals_size_is_read_no_further_and_the_others_are_ser
     assert problems and all("larger than 64 MB" in line for line in problems), r.output
     assert journals.MOST_BYTES in asked
     assert records(made["alpha"][0])[-1]["order"] == "pass"
+
+
+def _large(side_or_stranger: str, ident: str) -> bytes:
+    """A mail over the size limit (a photo, say): a player's, or a stranger's."""
+    sender = ADDRESSES.get(side_or_stranger, side_or_stranger)
+    return (f"From: {sender}\nTo: {ADDRESSES['moderator']}\nSubject: photo\n"
+            f"Message-ID: {ident}\n\n").encode() + b"x" * 1_100_000 + b"\n"
+
+
+def test_a_strangers_mail_over_the_limit_in_a_maildir_does_not_stay_a_deadline(
+        cli, tmp_path, monkeypatch):
+    """Anyone can mail the referee a message too large to read: from a stranger, it is left
+    for the moderator, and the German's missed deadline is still ruled; from the German,
+    it is answered from its header, once, as from IMAP."""
+    games, made = _folder(cli, tmp_path, monkeypatch, "--deadline", "24h")
+    journal = made["alpha"][0]
+    write_maildir(tmp_path / "box-alpha", [_large("spam@bureau.example", "<big1@x.example>"),
+                                           _large("german", "<big2@example.org>")])
+    before = set(_outbox(tmp_path, "alpha"))
+    seqs = len(records(journal))
+    monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=25)))
+    for _ in range(2):
+        report = ticking.tick(games, with_map=False)
+    assert not [p for p in report.problems if "could not be read" in p], report.problems
+    assert [r.get("order") for r in records(journal)[seqs:]].count("deadline missed") == 1
+    answers = [email.message_from_bytes((tmp_path / "out-alpha" / n).read_bytes(),
+                                        policy=email.policy.default)
+               for n in set(_outbox(tmp_path, "alpha")) - before]
+    too_large = [m for m in answers
+                 if "over the 1 MB" in m.get_body(("plain",)).get_content()]
+    assert [m["To"] for m in too_large] == [ADDRESSES["german"]]
+    assert all("bureau" not in m["To"] for m in answers)

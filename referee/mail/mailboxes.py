@@ -21,6 +21,7 @@ from . import message as mailtext
 
 MAX_MESSAGE = 1 << 20
 MAX_MBOX_MESSAGE = 16 << 20        # read whole from an mbox (parsed only up to MAX_MESSAGE)
+HEAD_MOST = 64 << 10                # what is read of a message file over the limit: its header
 
 
 @dataclass
@@ -41,6 +42,10 @@ class Message:
     order: int = 0
     loc: tuple | None = None          # where to read it again: (file,) or (mbox, key)
     unreadable: bool = False          # set aside: its bytes could not be read at all
+    # A message file over the limit: its size, and its header block alone (to tell whose it
+    # is: a player's is answered, a stranger's left to the moderator, neither read whole).
+    oversize: int = 0
+    head: bytes = b""
 
 
 class Mailboxes:
@@ -192,11 +197,32 @@ def _one_file(path: Path, where: str) -> Message | None:
         return None
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_MESSAGE:
         return Message(b"", where, problem=f"the message is {info.st_size} bytes, over the "
-                                           f"limit of {MAX_MESSAGE} bytes")
+                                           f"limit of {MAX_MESSAGE} bytes",
+                       oversize=info.st_size, head=_header_block(path))
     try:
         return Message(home.read_named(path, "a message", MAX_MESSAGE), where)
     except UsageError as exc:
         raise StorageError(str(exc).removeprefix("referee: ")) from None
+
+
+def _header_block(path: Path) -> bytes:
+    """The header block of a message file (at most HEAD_MOST bytes of its start, read as any
+    named file is: never through a FIFO); empty when it cannot be read."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return b""
+    try:
+        start = os.read(fd, HEAD_MOST) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        start = b""
+    finally:
+        os.close(fd)
+    ends = [at + len(blank) for blank in (b"\r\n\r\n", b"\n\n")
+            if (at := start.find(blank)) >= 0]
+    return start[:min(ends)] if ends else start
 
 
 def _after_headers(raw: bytes) -> bytes:

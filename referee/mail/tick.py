@@ -258,7 +258,9 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
     if is_local(source):
         every = read_source([Path(source)])
         found = [Fetched(m.where, m.raw) for m in every if m.raw]
-        _read_all(group, [m for m in every if not m.raw])
+        found += [Fetched(m.where, m.head, oversize=m.oversize) for m in every
+                  if m.oversize and m.head]
+        _read_all(group, [m for m in every if not m.raw and not (m.oversize and m.head)])
         return [_shown(f) for f in _deliver(found, group, games_dir, with_map, shared)[1]]
     reading = mailsettings.load().reading
     readers = _readers(group)
