@@ -316,3 +316,83 @@ def test_a_strangers_mail_over_the_limit_in_a_maildir_does_not_stay_a_deadline(
                  if "over the 1 MB" in m.get_body(("plain",)).get_content()]
     assert [m["To"] for m in too_large] == [ADDRESSES["german"]]
     assert all("bureau" not in m["To"] for m in answers)
+
+
+def _reads(monkeypatch) -> list[str]:
+    """The message files the next passes read, by place."""
+    from referee.mail import mailboxes
+
+    read: list[str] = []
+    real = mailboxes._one_file
+    monkeypatch.setattr(mailboxes, "_one_file",
+                        lambda path, where: read.append(where) or real(path, where))
+    return read
+
+
+def test_a_maildirs_old_mail_is_not_read_again_and_the_idle_pass_stays_idle(
+        cli, tmp_path, monkeypatch):
+    """A Maildir keeps every mail it was given: once a pass dealt with them (a player's,
+    applied; a stranger's, left to the moderator and told of once), an idle pass reads
+    none of them and opens no journal."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<k1@example.org>")
+    write_maildir(tmp_path / "box-bravo", [mail("german", "NOT-A-KEY", ["hello"], "<s1@x>")
+                                           .replace(ADDRESSES["german"].encode(),
+                                                    b"spam@bureau.example")])
+    first = ticking.tick(games, with_map=False)
+    assert records(made["alpha"][0])[-1]["order"] == "pass"
+    assert len(first.unclaimed) == 1
+    ticking.tick(games, with_map=False)             # writes the index of the games
+    opened, read = _opened(monkeypatch), _reads(monkeypatch)
+    report = ticking.tick(games, with_map=False)
+    assert opened == [] and read == [] and not report.problems
+    assert report.unclaimed == first.unclaimed       # still listed, not read
+
+
+@pytest.mark.parametrize("change", ["edited", "memory planted"])
+def test_a_known_maildir_file_is_read_again_when_anything_changed_and_applied_once(
+        cli, tmp_path, monkeypatch, change):
+    """What a pass knows of a Maildir's files is a cache: a file edited in place, or the
+    cache itself planted or spoilt, and the files are read again; a mail applied is still
+    applied once (its game's ledger holds it)."""
+    from referee.mail import unclaimed
+
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    journal, keys = made["alpha"]
+    _mail_pass(tmp_path, "alpha", "german", keys, "<k2@example.org>")
+    ticking.tick(games, with_map=False)
+    count = len(records(journal))
+    (mine,) = list((tmp_path / "box-alpha" / "new").iterdir())
+    if change == "edited":
+        mine.write_bytes(mine.read_bytes() + b"\n")
+    else:
+        for kept in home_files(unclaimed):
+            kept.write_bytes(b"referee-signed 1\n" + b"0" * 64 + b"\n{}")
+    read = _reads(monkeypatch)
+    ticking.tick(games, with_map=False)
+    assert [place for place in read if place.endswith(mine.name)]
+    assert len(records(journal)) == count
+    assert [r.get("order") for r in records(journal)].count("pass") == 1
+
+
+def test_a_strangers_mail_is_read_again_when_the_games_reading_the_maildir_change(
+        cli, tmp_path, monkeypatch):
+    """A mail no game claimed may be a game's that comes to read the Maildir later: it is
+    known only while the same games read it."""
+    games, _ = _folder(cli, tmp_path, monkeypatch)
+    stranger = mail("german", "NOT-A-KEY", ["hello"], "<s2@x>").replace(
+        ADDRESSES["german"].encode(), b"spam@bureau.example")
+    write_maildir(tmp_path / "box-alpha", [stranger])
+    ticking.tick(games, with_map=False)
+    read = _reads(monkeypatch)
+    ticking.tick(games, with_map=False)
+    assert read == []
+    new_game(cli, games, "charlie", None, "--mail-in", str(tmp_path / "box-alpha"),
+             "--mail-out", f"outbox:{tmp_path / 'out-charlie'}")
+    ticking.tick(games, with_map=False)
+    assert len(set(read)) == 1
+
+
+def home_files(unclaimed) -> list:
+    """The files in which passes keep what they know of Maildirs."""
+    return list(unclaimed.home.data_dir("mailboxes").glob("*.files"))

@@ -126,7 +126,7 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
     written: list[Path] = []
     if outbox is not None:
         outbox.mkdir(parents=True, exist_ok=True)
-    for m in read_source(sources):
+    for m in read_source(sources)[0]:
         if m.sha256 and handled_before(ledger, m.sha256):
             done.append(Handled(m.where, m.message_id, m.sender, "done", new=False))
             continue

@@ -46,15 +46,22 @@ class Message:
     # is: a player's is answered, a stranger's left to the moderator, neither read whole).
     oversize: int = 0
     head: bytes = b""
+    # A Maildir file's size, times, inode and device as read: what a later pass compares
+    # to know it again without reading it (tick, unclaimed.py).
+    print: list | None = None
 
 
 class Mailboxes:
     """Mailboxes read message by message: survey() keeps only each message's headers and
     digests (memory does not grow with the mailbox), load() reads one message again."""
 
-    def __init__(self, sources: list[Path]):
+    def __init__(self, sources: list[Path], known: dict[str, list] | None = None):
+        """known: Maildir files a pass already dealt with, by place, with the print each had
+        then: one that still has it is passed over unread (its place goes to `passed`)."""
         self.sources = [Path(s) for s in sources]
         self._mboxes: dict[str, mailbox.mbox] = {}
+        self.known = known or {}
+        self.passed: list[str] = []
 
     def survey(self) -> list[Message]:
         """Every message, its bytes dropped once read, in Date order (StorageError when a
@@ -103,7 +110,7 @@ class Mailboxes:
                 names = sorted(os.listdir(folder)) if folder.is_dir() else []
                 for n in names:
                     if not n.startswith("."):
-                        yield from _entry(folder / n, f"{src}:{sub}/{n}")
+                        yield from self._unless_known(folder / n, f"{src}:{sub}/{n}")
         elif src.is_file():
             with open(src, "rb") as fh:
                 head = fh.read(5)
@@ -113,6 +120,13 @@ class Mailboxes:
                 yield from _entry(src, str(src))
         else:
             raise StorageError(f"{src}: no such mailbox or message file")
+
+    def _unless_known(self, path: Path, where: str):
+        """The message of a Maildir file, unless it is one known as it was."""
+        if where in self.known and self.known[where] == file_print(path):
+            self.passed.append(where)
+            return
+        yield from _entry(path, where)
 
     def _mbox_messages(self, src: Path):
         box = self._mboxes.setdefault(str(src), mailbox.mbox(str(src), create=False))
@@ -135,10 +149,22 @@ class Mailboxes:
         return m.raw
 
 
-def read_source(sources: list[Path]) -> list[Message]:
-    """Every message of an mbox file, a Maildir or .eml files, whole, in Date order."""
-    boxes = Mailboxes(sources)
-    return [boxes.load(m) for m in boxes.survey()]
+def read_source(sources: list[Path], known: dict[str, list] | None = None
+                ) -> tuple[list[Message], list[str]]:
+    """Every message of an mbox file, a Maildir or .eml files, whole, in Date order, but the
+    Maildir files `known` as they are (Mailboxes); and the places of those passed over."""
+    boxes = Mailboxes(sources, known)
+    return [boxes.load(m) for m in boxes.survey()], boxes.passed
+
+
+def file_print(path: Path) -> list | None:
+    """A file's size, modification and change times (no one can set a change time back),
+    inode and device: any change to what it holds changes them. None when it is gone."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
 def _entry(path: Path, where: str):
@@ -195,12 +221,13 @@ def _one_file(path: Path, where: str) -> Message | None:
         raise StorageError(f"{where}: cannot be read ({exc.strerror})") from None
     if stat.S_ISDIR(info.st_mode):
         return None
+    printed = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_MESSAGE:
         return Message(b"", where, problem=f"the message is {info.st_size} bytes, over the "
                                            f"limit of {MAX_MESSAGE} bytes",
-                       oversize=info.st_size, head=_header_block(path))
+                       oversize=info.st_size, head=_header_block(path), print=printed)
     try:
-        return Message(home.read_named(path, "a message", MAX_MESSAGE), where)
+        return Message(home.read_named(path, "a message", MAX_MESSAGE), where, print=printed)
     except UsageError as exc:
         raise StorageError(str(exc).removeprefix("referee: ")) from None
 

@@ -62,7 +62,13 @@ from .mailboxes import MAX_MESSAGE, read_source
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sharing import each_game, workers
 from .tickgame import Game, game_tag, journals_in, load_game
-from .unclaimed import keep_unclaimed, not_told, unclaimed_before
+from .unclaimed import (
+    keep_known_files,
+    keep_unclaimed,
+    known_files,
+    not_told,
+    unclaimed_before,
+)
 from .waiting import waits_on_a_person
 
 # ---------------------------------------------------------------- claiming
@@ -256,12 +262,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
     From IMAP, a pass reads what the mail settings allow (the rest next pass), and never a
     message again that no game claimed (it stays unread there for the moderator)."""
     if is_local(source):
-        every = read_source([Path(source)])
-        found = [Fetched(m.where, m.raw) for m in every if m.raw]
-        found += [Fetched(m.where, m.head, oversize=m.oversize) for m in every
-                  if m.oversize and m.head]
-        _read_all(group, [m for m in every if not m.raw and not (m.oversize and m.head)])
-        return [_shown(f) for f in _deliver(found, group, games_dir, with_map, shared)[1]]
+        return _take_local_mail(source, group, games_dir, with_map, shared)
     reading = mailsettings.load().reading
     readers = _readers(group)
     with open_source(source) as folder:
@@ -282,6 +283,30 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
         unseen = set(folder.unseen_uids)
         still = [where for uid, where in seen_before.items() if uid in unseen]
         return [*still, *unclaimed.values(), *folder.skipped]
+
+
+def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, shared: int
+                     ) -> list[str]:
+    """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
+    known by their prints and not read again (an idle pass stays idle however much old
+    mail the Maildir keeps): those a game took, and those no game claimed while the games
+    reading it are the same. A file that changed, or was not dealt with, is read again."""
+    readers = _readers(group)
+    known, shown = known_files(source, readers)
+    every, passed = read_source([Path(source)], known)
+    found = [Fetched(m.where, m.raw) for m in every if m.raw]
+    found += [Fetched(m.where, m.head, oversize=m.oversize) for m in every
+              if m.oversize and m.head]
+    _read_all(group, [m for m in every if not m.raw and not (m.oversize and m.head)])
+    taken, left = _deliver(found, group, games_dir, with_map, shared)
+    prints = {m.where: m.print for m in every if m.print is not None}
+    kept_taken = {p: known[p] for p in passed if p not in shown}
+    kept_taken.update((f.where, prints[f.where]) for f in taken if f.where in prints)
+    kept_left = {p: (known[p], shown[p]) for p in passed if p in shown}
+    kept_left.update((f.where, (prints[f.where], _shown(f))) for f in left if f.where in prints)
+    if prints or len(passed) < len(known):       # something read, or gone since
+        keep_known_files(source, readers, kept_taken, kept_left)
+    return [*(shown[p] for p in passed if p in shown), *(_shown(f) for f in left)]
 
 
 def _read_all(group: list[Game], unread: list | None = None) -> None:
