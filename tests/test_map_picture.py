@@ -237,3 +237,36 @@ def test_the_free_places_are_every_box_clear_of_what_is_drawn(seed):
                     want.append((j, sum(1 << i for i in found), clear))
                     seen |= found
         assert got == want, (w, h, window, strict)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_free_places_follow_what_is_added_after_they_are_read(seed):
+    """Space.openings reads the rows of cells kept as bytes (its sheets), written when first
+    read and again for the rows marked since: a space read, added to, copied and read again
+    gives, at every read, what a space made afresh from its cells gives."""
+    import random
+
+    from referee.render import labels
+
+    rng = random.Random(seed)
+    space = labels.Space((2.0, 40.0, 998.0, 1400.0))
+    spaces = [space]
+    for _ in range(rng.randrange(20, 80)):
+        space = rng.choice(spaces)
+        x, y = rng.uniform(-20, 1000), rng.uniform(20, 1400)
+        pick = rng.random()
+        if pick < 0.4:
+            space.add_box((x, y, x + rng.uniform(1, 80), y + rng.uniform(1, 30)))
+        elif pick < 0.7:
+            space.add_segment(x, y, rng.uniform(0, 1000), rng.uniform(40, 1400),
+                              soft=rng.random() < 0.5)
+        elif pick < 0.8:
+            space.add_circle(x, y, rng.uniform(2, 30))
+        elif pick < 0.9:
+            spaces.append(space.copy())
+        w, h = rng.uniform(3, 90), rng.uniform(3, 40)
+        window = (x - 200, y - 150, x + 200, y + 150)
+        strict = rng.choice((True, False, None))
+        afresh = labels.Space.from_payload(space.payload())
+        assert list(space.openings(w, h, window, strict)) == \
+            list(afresh.openings(w, h, window, strict)), (w, h, window, strict)

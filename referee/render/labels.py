@@ -79,12 +79,18 @@ class Space:
         self.i0, self.i1 = math.ceil(bounds[0] / CELL), math.floor(bounds[2] / CELL)
         self.j0, self.j1 = math.ceil(bounds[1] / CELL), math.floor(bounds[3] / CELL)
         self.inside = ((1 << (self.i1 - self.i0)) - 1) << self.i0
+        self.width = self.i1 // 8 + 1      # bytes a row takes in a sheet, a clear bit above
+        self.sheets: dict[bool, bytearray] = {}
+        self.stale: set[int] = set()
 
     def copy(self) -> Space:
-        """A space holding what this one holds, to which more is added apart."""
+        """A space holding what this one holds, to which more is added apart (with its
+        sheets written: a space copied once is often copied again)."""
+        self.sheet(True)
         out = Space(self.bounds)
         out.hard, out.soft = dict(self.hard), dict(self.soft)
         out.items = {k: list(v) for k, v in self.items.items()}
+        out.sheets = {clear: bytearray(sheet) for clear, sheet in self.sheets.items()}
         return out
 
     def payload(self) -> dict:
@@ -120,8 +126,10 @@ class Space:
         if i1 < i0:
             return
         bits = ((1 << (i1 - i0 + 1)) - 1) << i0
-        for j in range(int(y0 // CELL), int(y1 // CELL) + 1):
+        js = range(int(y0 // CELL), int(y1 // CELL) + 1)
+        for j in js:
             rows[j] = rows.get(j, 0) | bits
+        self.stale.update(js)
 
     def _keep(self, item: tuple, extent: Box) -> None:
         for i in range(int(extent[0] // BUCKET), int(extent[2] // BUCKET) + 1):
@@ -181,12 +189,32 @@ class Space:
                         return False
         return True
 
+    def sheet(self, clear: bool) -> bytearray:
+        """The taken cells of rows j0 .. j1 - 1 (with the soft ones when clear) as one run of
+        bytes, `width` a row, little-endian: the rows of any window are then read at once.
+        Each row has a clear bit above its last column, so that no run of free cells goes
+        on into the next row. Rows marked since it was last read are written again first."""
+        if not self.sheets:
+            self.sheets = {c: bytearray(self.width * max(self.j1 - self.j0, 0))
+                           for c in (True, False)}
+            self.stale = set(self.hard) | set(self.soft)
+        if self.stale:
+            width, hard, soft = self.width, self.hard.get, self.soft.get
+            for j in self.stale:
+                if self.j0 <= j < self.j1:
+                    at = (j - self.j0) * width
+                    t = hard(j, 0) & self.inside
+                    self.sheets[False][at:at + width] = t.to_bytes(width, "little")
+                    self.sheets[True][at:at + width] = (t | soft(j, 0) & self.inside
+                                                        ).to_bytes(width, "little")
+            self.stale = set()
+        return self.sheets[clear]
+
     def openings(self, w: float, h: float, window: Box, strict: bool | None):
         """The top left corners (in cells) of every free w x h box within the window, by
         row: (j, bits, clear): clear says they keep off the soft lines (strict None: both
         those that do and those that do not). The window's rows are worked on together,
-        as one integer a row after another, each with kw clear bits above it so that no
-        shift within a row reaches into the next."""
+        as one integer read from the sheet."""
         kw, kh = math.ceil(w / CELL) + 1, math.ceil(h / CELL) + 1
         j_lo, j_hi = max(int(window[1] // CELL), self.j0), min(int(window[3] // CELL),
                                                                    self.j1 - kh)
@@ -195,23 +223,19 @@ class Space:
         kinds = (True,) if strict else (False,) if strict is False else (True, False)
         if j_hi < j_lo:
             return
-        size = (room.bit_length() + kw + 7) // 8         # bytes a row, its clear bits above
-        stride = size * 8
-        hard, soft = self.hard.get, self.soft.get
-        js = range(j_lo, j_hi + kh)
-        down = {}
+        width, n = self.width, j_hi + kh - j_lo
+        rooms = int.from_bytes(room.to_bytes(width, "little") * n, "little")
+        start = (j_lo - self.j0) * width
+        down, seen = {}, 0
         for clear in kinds:
-            taken = [hard(j, 0) | soft(j, 0) for j in js] if clear else [hard(j, 0) for j in js]
-            packed = int.from_bytes(b"".join((~t & room).to_bytes(size, "little")
-                                             for t in taken), "little")
-            down[clear] = _runs_down_packed(_runs(packed, kw), kh, stride).to_bytes(
-                size * len(js), "little")
-        for n, j in enumerate(range(j_lo, j_hi + 1)):
-            seen = 0
+            taken = int.from_bytes(self.sheet(clear)[start:start + n * width], "little")
+            got = _runs_down_packed(_runs(rooms & ~taken, kw), kh, width * 8)
+            down[clear] = (got & ~seen).to_bytes(n * width, "little")
+            seen = got
+        for at, j in enumerate(range(j_lo, j_hi + 1)):
             for clear in kinds:
-                bits = int.from_bytes(down[clear][n * size:(n + 1) * size], "little") & ~seen
+                bits = int.from_bytes(down[clear][at * width:(at + 1) * width], "little")
                 if bits:
-                    seen |= bits
                     yield j, bits, clear
 
 
