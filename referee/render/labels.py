@@ -82,6 +82,7 @@ class Space:
         self.width = self.i1 // 8 + 1      # bytes a row takes in a sheet, a clear bit above
         self.sheets: dict[bool, bytearray] = {}
         self.stale: set[int] = set()
+        self.refused: set[tuple] = set()    # the searches that found no place (_place)
 
     def copy(self) -> Space:
         """A space holding what this one holds, to which more is added apart (with its
@@ -137,10 +138,12 @@ class Space:
                 self.items.setdefault((i, j), []).append(item)
 
     def add_box(self, box: Box, owner: str = "") -> None:
+        self.refused.clear()
         self._mark(self.hard, *box)
         self._keep(("box", box, owner), box)
 
     def add_circle(self, x: float, y: float, r: float, owner: str = "") -> None:
+        self.refused.clear()
         for j in range(int((y - r) // CELL), int((y + r) // CELL) + 1):
             dy = max(j * CELL - y, 0.0, y - (j + 1) * CELL)     # the row's nearest edge
             if dy <= r:
@@ -151,6 +154,7 @@ class Space:
     def add_segment(self, x0: float, y0: float, x1: float, y1: float, owner: str = "",
                     soft: bool = False, width: float = 1.5) -> None:
         """A line: a soft one (joining two neighbours) only a strict place keeps clear of."""
+        self.refused.clear()
         rows = self.soft if soft else self.hard
         half = width / 2 + 0.5
         n = max(1, int(math.hypot(x1 - x0, y1 - y0) / (CELL / 2)))
@@ -310,6 +314,13 @@ def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: f
 def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
            prefer: float, reach: float, strict: bool | None, font: float
            ) -> tuple[Box, Segment | None] | None:
+    """The first place in the order of (score, box) whose leader is clear. A search that
+    found none finds none again until something is added to the space (every try of
+    stacks.py's for an area asks first for the places near its circle), and is not made
+    again."""
+    asked = (owner, x, y, r, w, h, prefer, reach, strict, font)
+    if asked in space.refused:
+        return None
     kw = math.ceil(w / CELL) + 1
     window = (x - r - reach - w, y - r - reach - h, x + r + reach + w, y + r + reach + h)
     px, py = math.cos(prefer), math.sin(prefer)
@@ -333,6 +344,7 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
         if leader:
             space.add_segment(*leader, owner)
         return box, leader
+    space.refused.add(asked)
     return None
 
 
