@@ -179,17 +179,31 @@ class Space:
                 return False
         return True
 
-    def clear_path(self, x0: float, y0: float, x1: float, y1: float, owner: str) -> bool:
+    def clear_path(self, x0: float, y0: float, x1: float, y1: float, owner: str,
+                   suspects: list[tuple[tuple, int, int]] | None = None) -> bool:
         """Whether a leader from an area's circle to its label meets no label, leader or
-        circle but its own area's."""
+        circle but its own area's (of those kept in the buckets it passes through).
+        Suspects are what blocked the leaders tried before from the same circle, each with
+        a bucket it is kept in, the latest first: the leaders of one circle are mostly
+        blocked by the same few, so these are looked at first, and what is found blocking
+        goes first among them."""
+        seg = (x0, y0, x1, y1)
+        ia, ib = int(min(x0, x1) // BUCKET), int(max(x0, x1) // BUCKET)
+        ja, jb = int(min(y0, y1) // BUCKET), int(max(y0, y1) // BUCKET)
+        for n, (item, i, j) in enumerate(suspects or ()):
+            if ia <= i <= ib and ja <= j <= jb and _blocks(item, seg, owner):
+                suspects.insert(0, suspects.pop(n))
+                return False
         seen = set()
-        for i in range(int(min(x0, x1) // BUCKET), int(max(x0, x1) // BUCKET) + 1):
-            for j in range(int(min(y0, y1) // BUCKET), int(max(y0, y1) // BUCKET) + 1):
+        for i in range(ia, ib + 1):
+            for j in range(ja, jb + 1):
                 for item in self.items.get((i, j), ()):
                     if id(item) in seen:
                         continue
                     seen.add(id(item))
-                    if _blocks(item, (x0, y0, x1, y1), owner):
+                    if _blocks(item, seg, owner):
+                        if suspects is not None:
+                            suspects.insert(0, (item, i, j))
                         return False
         return True
 
@@ -336,8 +350,9 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
             if score - font * 2 <= reach:
                 tried.append((score + over, box))
     tried.sort()
+    suspects: list[tuple[tuple, int, int]] = []
     for _, box in tried:
-        leader = _leader(space, owner, box, x, y, r)
+        leader = _leader(space, owner, box, x, y, r, suspects)
         if leader is False:
             continue
         space.add_box(box, owner)
@@ -348,14 +363,15 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
     return None
 
 
-def _leader(space: Space, owner: str, box: Box, x: float, y: float, r: float):
+def _leader(space: Space, owner: str, box: Box, x: float, y: float, r: float,
+            suspects: list[tuple[tuple, int, int]] | None = None):
     """The leader from the circle to a box standing off (None: it touches; False: no clear
-    one)."""
+    one; suspects as clear_path takes them)."""
     ex, ey = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
     d = math.hypot(ex - x, ey - y)
     if d - r <= LEADER:
         return None
     sx, sy = x + (ex - x) * r / d, y + (ey - y) * r / d
-    if not space.clear_path(sx, sy, ex, ey, owner):
+    if not space.clear_path(sx, sy, ex, ey, owner, suspects):
         return False
     return sx, sy, ex, ey
