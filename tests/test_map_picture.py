@@ -13,6 +13,7 @@ prints it, never to a terminal.
 from __future__ import annotations
 
 import io
+import math
 import os
 import subprocess
 import sys
@@ -270,3 +271,79 @@ def test_the_free_places_follow_what_is_added_after_they_are_read(seed):
         afresh = labels.Space.from_payload(space.payload())
         assert list(space.openings(w, h, window, strict)) == \
             list(afresh.openings(w, h, window, strict)), (w, h, window, strict)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_leader_s_suspects_change_no_answer(seed):
+    """Space.clear_path with suspects (what blocked the leaders tried before from the same
+    circle, looked at first) answers as it does without them, for leaders crowded among
+    labels, circles and other leaders: also a leader that passes within a pixel of a label
+    kept only in the bucket next to the ones it passes through, which is not looked at."""
+    import random
+
+    from referee.render import labels
+
+    rng = random.Random(seed)
+    edges = [labels.BUCKET * k for k in range(1, 9)]
+    space = labels.Space((0.0, 0.0, 600.0, 600.0))
+    for _ in range(rng.randrange(30, 120)):
+        x, y, owner = rng.uniform(0, 600), rng.uniform(0, 600), rng.choice("abc")
+        pick = rng.random()
+        if pick < 0.4:                  # a label ending half a pixel short of an edge
+            e = rng.choice(edges)
+            space.add_box((e - rng.uniform(1, 60), y, e - 0.5, y + rng.uniform(1, 20)), owner)
+        elif pick < 0.6:
+            space.add_box((x, y, x + rng.uniform(1, 60), y + rng.uniform(1, 20)), owner)
+        elif pick < 0.8:
+            space.add_circle(x, y, rng.uniform(2, 20), owner)
+        else:
+            space.add_segment(x, y, x + rng.uniform(-80, 80), y + rng.uniform(-80, 80), owner)
+    for _ in range(10):
+        x, y, owner = rng.uniform(0, 600), rng.uniform(0, 600), rng.choice("abc")
+        suspects: list = []
+        for _ in range(60):
+            if rng.random() < 0.5:      # along an edge, on the side away from its labels
+                e = rng.choice(edges) + rng.uniform(0, 0.4)
+                leader = (e, rng.uniform(0, 600), e, rng.uniform(0, 600))
+            else:
+                leader = (x, y, rng.uniform(0, 600), rng.uniform(0, 600))
+            assert space.clear_path(*leader, owner, suspects) == \
+                space.clear_path(*leader, owner), (leader, owner)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_search_that_found_no_place_is_not_made_again_in_vain(seed):
+    """labels.place on a space that remembers the searches that found nothing (until
+    something is added) places each label as on a space made afresh from its cells that
+    remembers none, asked the same few searches again and again between the labels it
+    adds."""
+    import random
+
+    from referee.render import labels
+
+    rng = random.Random(seed)
+    space = labels.Space((0.0, 0.0, 600.0, 600.0))
+    for _ in range(rng.randrange(10, 40)):
+        x, y = rng.uniform(0, 600), rng.uniform(0, 600)
+        if rng.random() < 0.6:
+            space.add_box((x, y, x + rng.uniform(5, 40), y + rng.uniform(5, 20)), "x")
+        else:
+            space.add_segment(x, y, rng.uniform(0, 600), rng.uniform(0, 600), "x",
+                              soft=rng.random() < 0.6)
+    circles = [(f"c{k}", rng.uniform(50, 550), rng.uniform(50, 550), rng.uniform(5, 15))
+               for k in range(6)]
+    for owner, x, y, r in circles:
+        space.add_circle(x, y, r, owner)
+    asks = [(*rng.choice(circles), rng.uniform(10, 40), rng.uniform(8, 20),
+             rng.choice((math.pi / 2, -math.pi / 2)), rng.choice((60.0, 150.0)),
+             rng.choice((True, False, None))) for _ in range(8)]
+    class Forgetful(set):
+        def add(self, asked) -> None:
+            pass
+
+    for _ in range(60):
+        owner, x, y, r, w, h, prefer, reach, strict = rng.choice(asks)
+        afresh = labels.Space.from_payload(space.payload())
+        afresh.refused = Forgetful()
+        assert labels.place(space, owner, x, y, r, w, h, prefer, reach, strict) == \
+            labels.place(afresh, owner, x, y, r, w, h, prefer, reach, strict)
