@@ -242,7 +242,7 @@ def test_the_free_places_are_every_box_clear_of_what_is_drawn(seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_free_places_follow_what_is_added_after_they_are_read(seed):
-    """Space.openings reads the rows of cells kept as bytes (its sheets), written when first
+    """Space.openings reads the rows of cells kept as bytes (packed_rows), written when first
     read and again for the rows marked since: a space read, added to, copied and read again
     gives, at every read, what a space made afresh from its cells gives."""
     import random

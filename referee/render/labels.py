@@ -79,19 +79,19 @@ class Space:
         self.i0, self.i1 = math.ceil(bounds[0] / CELL), math.floor(bounds[2] / CELL)
         self.j0, self.j1 = math.ceil(bounds[1] / CELL), math.floor(bounds[3] / CELL)
         self.inside = ((1 << (self.i1 - self.i0)) - 1) << self.i0
-        self.width = self.i1 // 8 + 1      # bytes a row takes in a sheet, a clear bit above
-        self.sheets: dict[bool, bytearray] = {}
+        self.width = self.i1 // 8 + 1      # bytes a row takes in `packed`, a clear bit above
+        self.packed: dict[bool, bytearray] = {}
         self.stale: set[int] = set()
         self.refused: set[tuple] = set()    # the searches that found no place (_place)
 
     def copy(self) -> Space:
         """A space holding what this one holds, to which more is added apart (with its
-        sheets written: a space copied once is often copied again)."""
-        self.sheet(True)
+        rows packed: a space copied once is often copied again)."""
+        self.packed_rows(True)
         out = Space(self.bounds)
         out.hard, out.soft = dict(self.hard), dict(self.soft)
         out.items = {k: list(v) for k, v in self.items.items()}
-        out.sheets = {clear: bytearray(sheet) for clear, sheet in self.sheets.items()}
+        out.packed = {clear: bytearray(rows) for clear, rows in self.packed.items()}
         return out
 
     def payload(self) -> dict:
@@ -207,13 +207,13 @@ class Space:
                         return False
         return True
 
-    def sheet(self, clear: bool) -> bytearray:
+    def packed_rows(self, clear: bool) -> bytearray:
         """The taken cells of rows j0 .. j1 - 1 (with the soft ones when clear) as one run of
         bytes, `width` a row, little-endian: the rows of any window are then read at once.
         Each row has a clear bit above its last column, so that no run of free cells goes
         on into the next row. Rows marked since it was last read are written again first."""
-        if not self.sheets:
-            self.sheets = {c: bytearray(self.width * max(self.j1 - self.j0, 0))
+        if not self.packed:
+            self.packed = {c: bytearray(self.width * max(self.j1 - self.j0, 0))
                            for c in (True, False)}
             self.stale = set(self.hard) | set(self.soft)
         if self.stale:
@@ -222,17 +222,17 @@ class Space:
                 if self.j0 <= j < self.j1:
                     at = (j - self.j0) * width
                     t = hard(j, 0) & self.inside
-                    self.sheets[False][at:at + width] = t.to_bytes(width, "little")
-                    self.sheets[True][at:at + width] = (t | soft(j, 0) & self.inside
+                    self.packed[False][at:at + width] = t.to_bytes(width, "little")
+                    self.packed[True][at:at + width] = (t | soft(j, 0) & self.inside
                                                         ).to_bytes(width, "little")
             self.stale = set()
-        return self.sheets[clear]
+        return self.packed[clear]
 
     def openings(self, w: float, h: float, window: Box, strict: bool | None):
         """The top left corners (in cells) of every free w x h box within the window, by
         row: (j, bits, clear): clear says they keep off the soft lines (strict None: both
         those that do and those that do not). The window's rows are worked on together,
-        as one integer read from the sheet."""
+        as one integer read from the packed rows."""
         kw, kh = math.ceil(w / CELL) + 1, math.ceil(h / CELL) + 1
         j_lo, j_hi = max(int(window[1] // CELL), self.j0), min(int(window[3] // CELL),
                                                                    self.j1 - kh)
@@ -246,7 +246,7 @@ class Space:
         start = (j_lo - self.j0) * width
         down, seen = {}, 0
         for clear in kinds:
-            taken = int.from_bytes(self.sheet(clear)[start:start + n * width], "little")
+            taken = int.from_bytes(self.packed_rows(clear)[start:start + n * width], "little")
             got = _runs_down_packed(_runs(rooms & ~taken, kw), kh, width * 8)
             down[clear] = (got & ~seen).to_bytes(n * width, "little")
             seen = got
