@@ -396,3 +396,21 @@ def test_a_strangers_mail_is_read_again_when_the_games_reading_the_maildir_chang
 def home_files(unclaimed) -> list:
     """The files in which passes keep what they know of Maildirs."""
     return list(unclaimed.home.data_dir("mailboxes").glob("*.files"))
+
+
+def test_a_stray_file_of_one_unended_line_is_no_journal_and_no_repair_is_offered(
+        cli, tmp_path, monkeypatch):
+    """A file in the folder that holds no complete line is no journal: the pass says so on
+    one line, without offering `referee repair` (which could keep nothing of it), and the
+    other games are served."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    (games / "notes.jsonl").write_bytes(b"shopping list")
+    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<n1@example.org>")
+    r = cli("tick", games, "--no-map")
+    assert r.exit_code == 3
+    said = [line for line in r.output.splitlines() if "notes.jsonl" in line and
+            "warning" not in line]
+    assert said and all("not a journal" in line and "repair" not in line for line in said)
+    assert records(made["alpha"][0])[-1]["order"] == "pass"
+    r = cli("repair", games / "notes.jsonl")
+    assert r.exit_code == 3 and "not a journal" in r.output

@@ -287,6 +287,10 @@ def _damaged(name: str, n: int, line: bytes) -> JournalError:
 
 
 def _torn(name: str, n: int, tail: bytes) -> JournalError:
+    if n == 0:              # nothing before it to keep: no journal (a stray file, say)
+        return JournalError(
+            f"{name}: not a journal: it holds no complete line ({len(tail)} bytes without "
+            f"an end of line), and a journal begins with its header record", record=0)
     return JournalError(
         f"{name}: record {n} is torn (the last line is incomplete, {len(tail)} bytes "
         f"without an end of line); `referee repair` removes only that tail",
