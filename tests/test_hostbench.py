@@ -1,6 +1,7 @@
 """The judge-host benchmark (`make bench`, cli/hostbench.py) runs on a small folder: its
-passes go through the real `referee` script, the busy pass costs more than the idle one,
-`watch` answers two rounds of mail dropped while it runs, and its plot is a PNG."""
+passes go through the real `referee` script, the busy pass costs more than the idle one
+(and than an idle one with that mail still in the box), `watch` answers two rounds of
+mail dropped while it runs, and its plot is a PNG."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ def test_the_host_benchmark_measures_a_small_folder_and_plots_it(tmp_path, monke
     assert [r["games"] for r in rows] == [3, 12] and all(r["mails"] >= 1 for r in rows)
     assert all(r["applied"] == r["mails"] for r in rows)      # orders the games wait for
     assert all(r["busy"] > r["idle"] > 0 and r["rss"] > 0 for r in rows)
+    # the round's mail kept in the box: an idle pass again, far under the busy one
+    assert all(0 < r["idle_kept"] < r["busy"] / 2 for r in rows)
     # the largest folder's second round of mail, passed in one process
     assert rows[0]["one_core"] == (0.0, 0) and rows[1]["one_core"][0] > 0
     assert rows[1]["one_core"][1] == rows[1]["mails"]

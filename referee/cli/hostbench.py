@@ -7,6 +7,8 @@ all reading one Maildir and each writing its own outbox folder, it times through
 - a busy pass: one mail for a tenth of the games (the order of the player the game waits
   on, applied and answered), with the maps the mails carry, the games shared among the
   workers a pass chooses on this machine (mail/sharing.py: its cores, at most four);
+- an idle pass again once the games that had mail are indexed, that mail kept in the box
+  (as a Maildir keeps it): the mail a pass dealt with costs the next ones nothing;
 - for the largest folder, a second such round passed in one process: what a mail costs
   one core;
 - the peak resident memory of each pass and, for the largest folder, of `watch` serving
@@ -121,9 +123,11 @@ def measure(referee: str) -> list[dict]:
             mails = _mail_a_tenth(root, games)
             busy, busy_rss = measured([referee, "tick", folder])
             applied = sum(Table(j).last_seq() > seq for j, seq in before.items())
+            measured([referee, "tick", folder, "--no-map"])     # the games with mail indexed
+            kept, _ = measured([referee, "tick", folder, "--no-map"])
             last = n == SIZES[-1]
             out.append({"games": n, "idle": idle, "busy": busy, "mails": mails,
-                        "applied": applied,
+                        "applied": applied, "idle_kept": kept,
                         "one_core": _one_core(referee, root, games) if last else (0.0, 0),
                         "rss": max(idle_rss, busy_rss),
                         "watch": _watch_rss(referee, root, games) if last else 0})
@@ -244,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         per_game = r["idle"] / r["games"] * 1000
         per_mail = r["busy"] / r["mails"]
         print(f"  {r['games']:>5} games: idle pass {r['idle']:.2f} s ({per_game:.1f} ms a game)"
+              f" ({r['idle_kept']:.2f} s with a round's mail kept in the box)"
               f", a tenth with a mail {r['busy']:.2f} s ({per_mail:.2f} s a mail on "
               f"{shared} worker(s), {r['applied']} of {r['mails']} applied), "
               f"peak RSS {r['rss'] // MB} MB"
@@ -251,8 +256,9 @@ def main(argv: list[str] | None = None) -> int:
               + (f"; on one core a mail {r['one_core'][0]:.3f} s ({r['one_core'][1]} of "
                  f"{r['mails']} applied)" if r["one_core"][0] else ""))
     last = rows[-1]
-    if last["idle"] > IDLE_1000:
-        missed.append(f"1,000 idle games {last['idle']:.2f} s > {IDLE_1000} s")
+    if max(last["idle"], last["idle_kept"]) > IDLE_1000:
+        missed.append(f"1,000 idle games {max(last['idle'], last['idle_kept']):.2f} s > "
+                      f"{IDLE_1000} s")
     if last["busy"] > BUSY_1000:
         missed.append(f"{last['mails']} mails {last['busy']:.2f} s > {BUSY_1000} s")
     if last["one_core"][0] > PER_MAIL:
