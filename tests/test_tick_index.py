@@ -414,3 +414,29 @@ def test_a_stray_file_of_one_unended_line_is_no_journal_and_no_repair_is_offered
     assert records(made["alpha"][0])[-1]["order"] == "pass"
     r = cli("repair", games / "notes.jsonl")
     assert r.exit_code == 3 and "not a journal" in r.output
+
+
+def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_older_copy(
+        cli, tmp_path, monkeypatch):
+    """The moderator puts a game back to a copy from before a player's mail was applied
+    (and removes the referee's mark of what it last wrote, as a restore on purpose asks):
+    the mail it took is read again and applied again, as the journal no longer holds it."""
+    import shutil
+
+    from referee.store import home
+
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    journal, keys = made["alpha"]
+    ticking.tick(games, with_map=False)
+    backup = tmp_path / "alpha-backup.jsonl"
+    shutil.copy2(journal, backup)
+    _mail_pass(tmp_path, "alpha", "german", keys, "<r1@example.org>")
+    ticking.tick(games, with_map=False)
+    ticking.tick(games, with_map=False)
+    assert records(journal)[-1]["order"] == "pass"
+    shutil.copy2(backup, journal)
+    for mark in home.data_dir("written").glob("*"):
+        mark.unlink()
+    ticking.tick(games, with_map=False)
+    assert records(journal)[-1]["order"] == "pass"
+    assert [r.get("order") for r in records(journal)].count("pass") == 1

@@ -74,17 +74,38 @@ def fingerprint(journal: Path) -> list | None:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, digest, beside]
 
 
-def _tail(journal: Path) -> tuple[os.stat_result | None, bytes]:
-    """The journal's status and its last TAIL bytes; (None, b"") when it is no regular file
-    (opened without waiting: a FIFO put in a journal's place after the folder was listed
-    must not hang the pass)."""
+def holds(journal: Path, size, digest) -> bool:
+    """Whether the journal's line that ends at byte `size` is the record whose hash is
+    `digest`: the journal then still holds all it held at that size (each record's hash
+    covers the one before), however it grew since. False when it is shorter, was put
+    back to another copy, or cannot be read."""
+    if not isinstance(size, int) or not isinstance(digest, str) or size <= 0:
+        return False
+    try:
+        st, tail = _tail(journal, size)
+    except OSError:
+        return False
+    if st is None or st.st_size < size or not tail.endswith(b"\n"):
+        return False
+    try:
+        found = json.loads(tail[:-1].rsplit(b"\n", 1)[-1]).get("hash")
+    except (ValueError, AttributeError, RecursionError):
+        return False
+    return found == digest
+
+
+def _tail(journal: Path, end: int | None = None) -> tuple[os.stat_result | None, bytes]:
+    """The journal's status and the TAIL bytes before `end` (its end by default); (None, b"")
+    when it is no regular file (opened without waiting: a FIFO put in a journal's place
+    after the folder was listed must not hang the pass)."""
     fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return None, b""
-        os.lseek(fd, max(st.st_size - TAIL, 0), os.SEEK_SET)
-        return st, os.read(fd, TAIL)
+        end = st.st_size if end is None else min(end, st.st_size)
+        os.lseek(fd, max(end - TAIL, 0), os.SEEK_SET)
+        return st, os.read(fd, end - max(end - TAIL, 0))
     finally:
         os.close(fd)
 

@@ -197,10 +197,11 @@ def _games(path: Path, games_dir, index: dict) -> tuple[list[Game], list[str]]:
 
 def _served(journal: Path, index: dict) -> Game | None:
     """The game as its index entry holds it, while the journal is as the entry found it."""
-    fields = gameindex.serves(index.get(journal.name), journal)
+    found = index.get(journal.name)
+    fields = gameindex.serves(found, journal)
     try:
-        return Game(journal, **{k: fields[k] for k in INDEXED}, indexed=True) \
-            if fields is not None else None
+        return Game(journal, **{k: fields[k] for k in INDEXED}, indexed=True,
+                    printed=found["print"]) if fields is not None else None
     except (KeyError, TypeError):
         index.pop(journal.name, None)
         return None
@@ -273,7 +274,7 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
         if not folder.left:
             _read_all(group)
         taken, left_alone = _deliver(found, group, games_dir, with_map, shared)
-        folder.mark_seen([f.uid for f in taken if f.uid is not None])
+        folder.mark_seen([f.uid for f, _ in taken if f.uid is not None])
         fault("seen")
         unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
         keep_unclaimed(source, folder, readers, seen_before, unclaimed)
@@ -289,10 +290,15 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
                      ) -> list[str]:
     """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
     known by their prints and not read again (an idle pass stays idle however much old
-    mail the Maildir keeps): those a game took, and those no game claimed while the games
-    reading it are the same. A file that changed, or was not dealt with, is read again."""
+    mail the Maildir keeps): those a game took, while its journal still holds all it held
+    then (a journal put back to an older copy may have lost them), and those no game
+    claimed, while the same games read the Maildir. A file that changed, or was not dealt
+    with, is read again; its game's journal and ledger still answer it once."""
     readers = _readers(group)
-    known, shown = known_files(source, readers)
+    took_before, shown = known_files(source, readers)
+    held = _still_held(took_before, group)
+    known = {place: printed for _, files in held.values() for place, printed in files.items()}
+    known.update((place, printed) for place, (printed, _) in shown.items())
     every, passed = read_source([Path(source)], known)
     found = [Fetched(m.where, m.raw) for m in every if m.raw]
     found += [Fetched(m.where, m.head, oversize=m.oversize) for m in every
@@ -300,14 +306,50 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     _read_all(group, [m for m in every if not m.raw and not (m.oversize and m.head)])
     taken, left = _deliver(found, group, games_dir, with_map, shared)
     prints = {m.where: m.print for m in every if m.print is not None}
-    kept_taken = {p: known[p] for p in passed if p not in shown}
-    kept_taken.update((f.where, prints[f.where]) for f in taken if f.where in prints)
-    kept_left = {p: (known[p], shown[p]) for p in passed if p in shown}
+    there = set(passed)
+    kept_left = {p: shown[p] for p in there if p in shown}
     kept_left.update((f.where, (prints[f.where], _shown(f))) for f in left if f.where in prints)
     if prints or len(passed) < len(known):       # something read, or gone since
-        keep_known_files(source, readers, kept_taken, kept_left)
-    return [*(shown[p] for p in passed if p in shown), *(_shown(f) for f in left)]
+        keep_known_files(source, readers, _taken_now(held, taken, prints, there), kept_left)
+    return [*(shown[p][1] for p in passed if p in shown), *(_shown(f) for f in left)]
 
+
+def _still_held(took: dict[str, dict], group: list[Game]) -> dict[str, tuple[list, dict]]:
+    """Of the files each game took in earlier passes (by game tag: the mark of its journal
+    then, [size, last record's hash], and the files), those of the games of this source
+    whose journal still holds what it held then, with its mark now."""
+    out = {}
+    games = {game_tag(x.game_id, x.header_hash): x for x in group}
+    for tag, entry in took.items():
+        x = games.get(tag)
+        then, files = entry.get("mark"), entry.get("files")
+        now = [x.printed[0], x.printed[5]] if x is not None and x.printed else None
+        if now is None or not isinstance(files, dict) or not isinstance(then, list) or \
+                len(then) != 2:
+            continue
+        if now == then or gameindex.holds(x.journal, *then):
+            out[tag] = (now, files)
+    return out
+
+
+def _taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple[Fetched, Game]],
+               prints: dict[str, list], there: set[str]) -> dict[str, dict]:
+    """What the games took, to remember: the files held before that are still there, and
+    those taken in this pass, each game's with its journal's mark after the pass."""
+    out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
+           for tag, (mark, files) in held.items()}
+    after: dict[str, list | None] = {}
+    for f, x in taken:
+        if f.where not in prints:
+            continue
+        tag = game_tag(x.game_id, x.header_hash)
+        if tag not in after:
+            printed = gameindex.fingerprint(x.journal)
+            after[tag] = [printed[0], printed[5]] if printed else None
+        entry = out.setdefault(tag, {"mark": None, "files": {}})
+        entry["mark"] = after[tag]
+        entry["files"][f.where] = prints[f.where]
+    return {tag: entry for tag, entry in out.items() if entry["mark"] and entry["files"]}
 
 def _read_all(group: list[Game], unread: list | None = None) -> None:
     """Every new message of the games' source is in hand (a game whose messages then fail
@@ -341,16 +383,17 @@ def _readers(group: list[Game]) -> str:
 
 
 def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool,
-             shared: int) -> tuple[list[Fetched], list[Fetched]]:
+             shared: int) -> tuple[list[tuple[Fetched, Game]], list[Fetched]]:
     """Each game's claimed messages through inbox, under the game's lock: the messages
-    handled (to mark read) and those no game claimed."""
+    handled, each with the game that took it (to mark read), and those no game claimed."""
     claimed: dict[str, list[Fetched]] = {}
     unclaimed: list[Fetched] = []
-    taken: list[Fetched] = []
+    taken: list[tuple[Fetched, Game]] = []
     for f in found:
         if f.oversize:
-            if _too_large(f, group):
-                taken.append(f)
+            answered = _too_large(f, group)
+            if answered is not None:
+                taken.append((f, answered))
             else:
                 unclaimed.append(f)
             continue
@@ -363,7 +406,7 @@ def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool,
     handled = each_game(busy, lambda x: _handle_mail(x, claimed[x.game_id], games_dir,
                                                      with_map),
                         weight=lambda x: len(claimed[x.game_id]), share_among=shared)
-    taken += [f for x, done in zip(busy, handled) if done for f in claimed[x.game_id]]
+    taken += [(f, x) for x, done in zip(busy, handled) if done for f in claimed[x.game_id]]
     return taken, unclaimed
 
 
@@ -390,22 +433,23 @@ def _handle_mail(x: Game, mine: list[Fetched], games_dir, with_map: bool) -> boo
     return True
 
 
-def _too_large(f: Fetched, group: list[Game]) -> bool:
+def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     """A message over the size limit, from a player's registered address, answered from its
-    header (once: the ledger knows it) with what was wrong and how to send orders instead;
-    False when no game's player sent it (it stays unread, for the moderator)."""
+    header (once: the ledger knows it) with what was wrong and how to send orders instead:
+    the game whose player sent it; None when no game's did (it stays unread, for the
+    moderator)."""
     try:
         head = BytesHeaderParser(policy=default_policy).parsebytes(f.raw)
         sender = mailtext.sender_address(head).lower()
         subject, message_id = str(head.get("Subject", "")), str(head.get("Message-ID", ""))
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        return False
+        return None
     tag = SUBJECT_TAG.search(subject)
     players = [(x, side) for x in group for side, address in x.addresses.items()
                if sender and address.lower() == sender and
                (not tag or tag.group(1) == x.game_id)]
     if len(players) != 1:
-        return False
+        return None
     x, side = players[0]
     digest = hashlib.sha256(b"oversize\n" + f.raw).hexdigest()
     megabytes = f"{f.oversize / (1 << 20):.1f}"
@@ -416,7 +460,7 @@ def _too_large(f: Fetched, group: list[Game]) -> bool:
     with game_lock(x), mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
         if handled_before(ledger, digest):
-            return True
+            return x
         # No key is read in such a mail, so anyone may forge its From: the registered
         # address's daily quota bounds the answers, which go to that address as registered.
         if may_answer(ledger, x.addresses[side].lower(), registered=True):
@@ -432,7 +476,7 @@ def _too_large(f: Fetched, group: list[Game]) -> bool:
     x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
                        "status": "rejected", "side": side, "reason": reason, "records": [],
                        "new": True})
-    return True
+    return x
 
 
 def _name(i: int) -> str:

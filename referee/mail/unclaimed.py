@@ -68,31 +68,32 @@ def not_told(source: str, places: list[str]) -> list[str]:
 
 
 
-def known_files(source: str, readers: str) -> tuple[dict[str, list], dict[str, str]]:
-    """The files of a Maildir that earlier passes dealt with, by place, with the print each
-    had then: those a game took (its ledger holds them: they are never the news of a pass
-    again), and, while the games reading the Maildir are the same, those no game claimed;
-    and of the latter, how the pass named each. Nothing when this user's referee kept
-    nothing for this source."""
+
+def known_files(source: str, readers: str) -> tuple[dict[str, dict], dict[str, tuple]]:
+    """The files of a Maildir that earlier passes dealt with: those each game took (by game
+    tag: {"mark": its journal's [size, last record's hash] then, "files": {place: print}}),
+    and, while the games reading the Maildir are the same, those no game claimed ({place:
+    (print, how the pass named it)}). Nothing when this user's referee kept nothing for
+    this source; tick judges whether each game still holds what it took."""
     kept = home.read_signed(_path(source, ".files"))
     if not isinstance(kept, dict) or kept.get("source") != source:
         return {}, {}
-    taken = kept.get("taken")
-    prints = {k: v for k, v in taken.items() if isinstance(v, list)} \
-        if isinstance(taken, dict) else {}
-    shown: dict[str, str] = {}
+    took = kept.get("taken")
+    taken = {k: v for k, v in took.items() if isinstance(v, dict)} \
+        if isinstance(took, dict) else {}
+    shown: dict[str, tuple] = {}
     left = kept.get("unclaimed")
     if kept.get("readers") == readers and isinstance(left, dict):
         for place, held in left.items():
             if isinstance(held, dict) and isinstance(held.get("print"), list) and \
                     isinstance(held.get("shown"), str):
-                prints[place], shown[place] = held["print"], held["shown"]
-    return prints, shown
+                shown[place] = (held["print"], held["shown"])
+    return taken, shown
 
 
-def keep_known_files(source: str, readers: str, taken: dict[str, list],
+def keep_known_files(source: str, readers: str, taken: dict[str, dict],
                      unclaimed: dict[str, tuple[list, str]]) -> None:
-    """Remember a Maildir's files a pass dealt with, each with its print (best effort:
+    """Remember a Maildir's files a pass dealt with (known_files' forms; best effort:
     without it they are only read again, and the ledgers still answer each once)."""
     home.write_signed(_path(source, ".files"), {
         "source": source, "readers": readers, "taken": taken,
