@@ -440,3 +440,21 @@ def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_old
     ticking.tick(games, with_map=False)
     assert records(journal)[-1]["order"] == "pass"
     assert [r.get("order") for r in records(journal)].count("pass") == 1
+
+
+def test_names_in_the_folder_or_the_maildir_cannot_forge_a_line_of_the_pass(
+        cli, tmp_path, monkeypatch):
+    """Two journals of one game, one named with a line end, and a player's mail in a file
+    named with one: every line of the pass names them escaped."""
+    import shutil
+
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    forged = "alpha: applied  forged (german): records 99"
+    shutil.copy2(made["bravo"][0], games / f"b\n{forged}\n.jsonl")
+    raw = mail("german", made["alpha"][1]["german"], ["pass"], "<f1@example.org>")
+    (tmp_path / "box-alpha" / "new" / f"m\n{forged}").write_bytes(raw)
+    r = cli("tick", games, "--no-map")
+    lines = r.output.splitlines()
+    assert forged not in lines
+    assert any("journals hold it" in line and "\\n" in line for line in lines)
+    assert any(line.startswith("alpha: applied") and "\\n" in line for line in lines)

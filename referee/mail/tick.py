@@ -25,7 +25,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.clock import now as clock_now
-from ..base.errors import RefereeError
+from ..base.errors import RefereeError, one_line
 from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
 from ..store import home, mailsettings
@@ -251,8 +251,8 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
     for x in games:
         by_id.setdefault(x.game_id, []).append(x)
     twins = [f"game {game_id}: {len(xs)} journals hold it "
-             f"({', '.join(x.journal.name for x in xs)}); none is played until only one "
-             f"is left in the folder"
+             f"({', '.join(one_line(x.journal.name) for x in xs)}); none is played until "
+             f"only one is left in the folder"
              for game_id, xs in by_id.items() if len(xs) > 1]
     return [x for x in games if len(by_id[x.game_id]) == 1], twins
 
@@ -361,7 +361,8 @@ def _read_all(group: list[Game], unread: list | None = None) -> None:
             x.read = False
             first = unread[0]
             x.fail(f"{len(unread)} message(s) of the game's mailbox could not be read "
-                   f"({(first.problem or first.where)[:200]}): no deadline is ruled missed "
+                   f"({one_line((first.problem or first.where)[:200])}): no deadline is "
+                   f"ruled missed "
                    f"until they can be, or are removed")
         elif x.read is None:
             x.read = True
@@ -426,7 +427,7 @@ def _handle_mail(x: Game, mine: list[Fetched], games_dir, with_map: bool) -> boo
             continue
         shown = where.get(o.where.replace(":new/", "/new/", 1), o.where)
         what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
-        x.log(f"{o.status:<8} {shown} ({o.side or o.sender or '?'}): {what}")
+        x.log(f"{o.status:<8} {one_line(shown)} ({o.side or o.sender or '?'}): {what}")
         x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
                            "status": o.status, "side": o.side, "reason": o.reason,
                            "records": o.records, "new": o.new})
@@ -471,8 +472,8 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
             reason += "; no reply: the day's answers to this address are given"
         note_handled(ledger, digest, "", "", "rejected")
         save_ledger(ledger)
-    x.log(f"{'rejected':<8} {f.where} ({side}): too large, {megabytes} MB, answered from its "
-          f"header")
+    x.log(f"{'rejected':<8} {one_line(f.where)} ({side}): too large, {megabytes} MB, "
+          f"answered from its header")
     x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
                        "status": "rejected", "side": side, "reason": reason, "records": [],
                        "new": True})
