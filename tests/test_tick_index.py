@@ -458,3 +458,20 @@ def test_names_in_the_folder_or_the_maildir_cannot_forge_a_line_of_the_pass(
     assert forged not in lines
     assert any("journals hold it" in line and "\\n" in line for line in lines)
     assert any(line.startswith("alpha: applied") and "\\n" in line for line in lines)
+
+
+@pytest.mark.parametrize("option", ["--mail-in", "--mail-out"])
+def test_a_mailbox_named_in_bytes_that_are_not_utf8_is_refused_before_the_game_is_made(
+        cli, tmp_path, option):
+    """A route is kept in the journal as text: a mailbox or outbox folder whose name is not
+    UTF-8 is refused on one line, exit 2, and no journal is left half made."""
+    odd = os.fsdecode(os.fsencode(tmp_path) + b"/box\xfe")
+    route = {"--mail-in": odd, "--mail-out": f"outbox:{odd}"}
+    other = {"--mail-in": str(tmp_path / "box"), "--mail-out": f"outbox:{tmp_path / 'out'}"}
+    args = [a for o in ("--mail-in", "--mail-out")
+            for a in (o, route[o] if o == option else other[o])]
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", "odd", "--player",
+            "german=k@example.org", "--player", "entente=j@example.net", *args)
+    assert r.exit_code == 2 and "not UTF-8" in r.output, r.output
+    assert not journal.exists()

@@ -116,6 +116,11 @@ def _path(text: str, option: str) -> str:
     """A local path, absolute (the folder `tick` runs in may be another)."""
     if not text or len(text) > _PATH_LIMIT or any(ord(c) < 32 or ord(c) == 127 for c in text):
         raise UsageError(f"{option} {text!r}: not a file or folder name")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{option} {text!r}: a name whose bytes are not UTF-8 text cannot be "
+                         f"kept in the journal; rename the file or folder") from None
     return os.path.abspath(os.path.expanduser(text))
 
 
