@@ -475,3 +475,14 @@ def test_a_mailbox_named_in_bytes_that_are_not_utf8_is_refused_before_the_game_i
             "german=k@example.org", "--player", "entente=j@example.net", *args)
     assert r.exit_code == 2 and "not UTF-8" in r.output, r.output
     assert not journal.exists()
+
+
+def test_the_moderator_is_told_of_each_unclaimed_message_once_past_two_thousand():
+    """Thousands of strangers' mails in the box: each is told of once, not the oldest
+    again at every pass."""
+    from referee.mail import unclaimed
+
+    places = [f"/box:new/{i}.eml" for i in range(2500)]
+    assert unclaimed.not_told("/box", places) == places
+    assert unclaimed.not_told("/box", places) == []
+    assert unclaimed.not_told("/box", places + ["/box:new/late.eml"]) == ["/box:new/late.eml"]

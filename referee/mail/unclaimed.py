@@ -1,8 +1,9 @@
 """The messages of a mail source that no game claims: which ones an IMAP folder held unread
-at the last pass (so a pass does not read them again), and which ones the moderator has
-been told of (so a pass tells him once per message, not at every pass). Both are kept in
-this user's data folder, signed like the ledgers: a lost or planted file only repeats a
-read or a line."""
+at the last pass (so a pass does not read them again), which files of a Maildir a pass
+dealt with (a game took them, or none claimed them: known_files), and which ones the
+moderator has been told of (so a pass tells him once per message, not at every pass).
+All are kept in this user's data folder, signed like the ledgers: a lost or planted file
+only repeats a read or a line."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 
 from ..store import home
 
-# Places told of at the most: past it, the oldest are forgotten (and would be told again).
-MOST_TOLD = 2000
+# Places told of at the most, each kept as a short digest: past it, the oldest are
+# forgotten and told again (a mailbox holding more unclaimed mail than this).
+MOST_TOLD = 100_000
 
 
 def _path(source: str, what: str = "") -> Path:
@@ -54,17 +56,22 @@ def not_told(source: str, places: list[str]) -> list[str]:
     moderator has not been told of by an earlier pass; the ones told of are then these
     (a message gone from the source is forgotten)."""
     kept = home.read_signed(_path(source, ".told"))
-    told = kept.get("places") if isinstance(kept, dict) and kept.get("source") == source \
+    told = kept.get("told") if isinstance(kept, dict) and kept.get("source") == source \
         else None
     before = set(told) if isinstance(told, list) else set()
-    fresh = [p for p in places if p not in before]
-    if fresh or before != set(places):
+    now = [_told_digest(p) for p in places]
+    fresh = [p for p, d in zip(places, now) if d not in before]
+    if fresh or before != set(now):
         try:
-            home.write_signed(_path(source, ".told"),
-                              {"source": source, "places": places[-MOST_TOLD:]})
+            home.write_signed(_path(source, ".told"), {"source": source,
+                                                       "told": now[-MOST_TOLD:]})
         except OSError:
             pass
     return fresh
+
+
+def _told_digest(place: str) -> str:
+    return hashlib.sha256(place.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
 
