@@ -67,6 +67,8 @@ from .unclaimed import (
     keep_unclaimed,
     known_files,
     not_told,
+    still_held,
+    taken_now,
     unclaimed_before,
 )
 from .waiting import waits_on_a_person
@@ -296,7 +298,7 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     with, is read again; its game's journal and ledger still answer it once."""
     readers = _readers(group)
     took_before, shown = known_files(source, readers)
-    held = _still_held(took_before, group)
+    held = still_held(took_before, group)
     known = {place: printed for _, files in held.values() for place, printed in files.items()}
     known.update((place, printed) for place, (printed, _) in shown.items())
     every, passed = read_source([Path(source)], known)
@@ -310,46 +312,9 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     kept_left = {p: shown[p] for p in there if p in shown}
     kept_left.update((f.where, (prints[f.where], _shown(f))) for f in left if f.where in prints)
     if prints or len(passed) < len(known):       # something read, or gone since
-        keep_known_files(source, readers, _taken_now(held, taken, prints, there), kept_left)
+        keep_known_files(source, readers, taken_now(held, taken, prints, there), kept_left)
     return [*(shown[p][1] for p in passed if p in shown), *(_shown(f) for f in left)]
 
-
-def _still_held(took: dict[str, dict], group: list[Game]) -> dict[str, tuple[list, dict]]:
-    """Of the files each game took in earlier passes (by game tag: the mark of its journal
-    then, [size, last record's hash], and the files), those of the games of this source
-    whose journal still holds what it held then, with its mark now."""
-    out = {}
-    games = {game_tag(x.game_id, x.header_hash): x for x in group}
-    for tag, entry in took.items():
-        x = games.get(tag)
-        then, files = entry.get("mark"), entry.get("files")
-        now = [x.printed[0], x.printed[5]] if x is not None and x.printed else None
-        if now is None or not isinstance(files, dict) or not isinstance(then, list) or \
-                len(then) != 2:
-            continue
-        if now == then or gameindex.holds(x.journal, *then):
-            out[tag] = (now, files)
-    return out
-
-
-def _taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple[Fetched, Game]],
-               prints: dict[str, list], there: set[str]) -> dict[str, dict]:
-    """What the games took, to remember: the files held before that are still there, and
-    those taken in this pass, each game's with its journal's mark after the pass."""
-    out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
-           for tag, (mark, files) in held.items()}
-    after: dict[str, list | None] = {}
-    for f, x in taken:
-        if f.where not in prints:
-            continue
-        tag = game_tag(x.game_id, x.header_hash)
-        if tag not in after:
-            printed = gameindex.fingerprint(x.journal)
-            after[tag] = [printed[0], printed[5]] if printed else None
-        entry = out.setdefault(tag, {"mark": None, "files": {}})
-        entry["mark"] = after[tag]
-        entry["files"][f.where] = prints[f.where]
-    return {tag: entry for tag, entry in out.items() if entry["mark"] and entry["files"]}
 
 def _read_all(group: list[Game], unread: list | None = None) -> None:
     """Every new message of the games' source is in hand (a game whose messages then fail

@@ -11,6 +11,8 @@ import hashlib
 from pathlib import Path
 
 from ..store import home
+from . import gameindex
+from .tickgame import game_tag
 
 # Places told of at the most, each kept as a short digest: past it, the oldest are
 # forgotten and told again (a mailbox holding more unclaimed mail than this).
@@ -106,3 +108,41 @@ def keep_known_files(source: str, readers: str, taken: dict[str, dict],
         "source": source, "readers": readers, "taken": taken,
         "unclaimed": {place: {"print": printed, "shown": shown}
                       for place, (printed, shown) in unclaimed.items()}})
+
+
+def still_held(took: dict[str, dict], group: list) -> dict[str, tuple[list, dict]]:
+    """Of the files each game took in earlier passes (by game tag: the mark of its journal
+    then, [size, last record's hash], and the files), those of the games of this source
+    whose journal still holds what it held then, with its mark now."""
+    out = {}
+    games = {game_tag(x.game_id, x.header_hash): x for x in group}
+    for tag, entry in took.items():
+        x = games.get(tag)
+        then, files = entry.get("mark"), entry.get("files")
+        now = [x.printed[0], x.printed[5]] if x is not None and x.printed else None
+        if now is None or not isinstance(files, dict) or not isinstance(then, list) or \
+                len(then) != 2:
+            continue
+        if now == then or gameindex.holds(x.journal, *then):
+            out[tag] = (now, files)
+    return out
+
+
+def taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple],
+              prints: dict[str, list], there: set[str]) -> dict[str, dict]:
+    """What the games took, to remember: the files held before that are still there, and
+    those taken in this pass, each game's with its journal's mark after the pass."""
+    out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
+           for tag, (mark, files) in held.items()}
+    after: dict[str, list | None] = {}
+    for f, x in taken:
+        if f.where not in prints:
+            continue
+        tag = game_tag(x.game_id, x.header_hash)
+        if tag not in after:
+            printed = gameindex.fingerprint(x.journal)
+            after[tag] = [printed[0], printed[5]] if printed else None
+        entry = out.setdefault(tag, {"mark": None, "files": {}})
+        entry["mark"] = after[tag]
+        entry["files"][f.where] = prints[f.where]
+    return {tag: entry for tag, entry in out.items() if entry["mark"] and entry["files"]}
