@@ -486,3 +486,16 @@ def test_the_moderator_is_told_of_each_unclaimed_message_once_past_two_thousand(
     assert unclaimed.not_told("/box", places) == places
     assert unclaimed.not_told("/box", places) == []
     assert unclaimed.not_told("/box", places + ["/box:new/late.eml"]) == ["/box:new/late.eml"]
+
+
+def test_a_game_whose_last_record_is_longer_than_the_tail_read_is_indexed_too(
+        cli, tmp_path, monkeypatch):
+    """A journal's last record can be longer than the bytes first read from its end (a
+    great battle's): it is read whole then, so that the game is indexed and an idle pass
+    opens no journal."""
+    monkeypatch.setattr(gameindex, "TAIL", 64)          # shorter than any record
+    games, _ = _folder(cli, tmp_path, monkeypatch)
+    ticking.tick(games, with_map=False)
+    opened = _opened(monkeypatch)
+    report = ticking.tick(games, with_map=False)
+    assert opened == [] and not report.problems

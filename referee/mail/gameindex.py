@@ -22,7 +22,8 @@ from pathlib import Path
 from ..store import home
 
 VERSION = 2
-TAIL = 8192                 # bytes read from a journal's end for its last record
+TAIL = 8192                 # bytes read from a journal's end for its last record ...
+LINE_MOST = 1 << 20         # ... or this many when that record is longer (a great battle)
 
 
 def _path(folder: Path) -> Path:
@@ -58,13 +59,12 @@ def fingerprint(journal: Path) -> list | None:
     set back), inode and device, and the hash of the journal's last record (None when the
     journal cannot be read)."""
     try:
-        st, tail = _tail(journal)
+        st, last, _ = _last_line(journal)
     except OSError:
         return None
     if st is None:
         return None
     beside = _stat(journal.with_name(f"{journal.name}.secret"))
-    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
     try:
         digest = json.loads(last).get("hash")
     except (ValueError, AttributeError, RecursionError):
@@ -82,30 +82,41 @@ def holds(journal: Path, size, digest) -> bool:
     if not isinstance(size, int) or not isinstance(digest, str) or size <= 0:
         return False
     try:
-        st, tail = _tail(journal, size)
+        st, line, ended = _last_line(journal, size)
     except OSError:
         return False
-    if st is None or st.st_size < size or not tail.endswith(b"\n"):
+    if st is None or st.st_size < size or not ended:
         return False
     try:
-        found = json.loads(tail[:-1].rsplit(b"\n", 1)[-1]).get("hash")
+        found = json.loads(line).get("hash")
     except (ValueError, AttributeError, RecursionError):
         return False
     return found == digest
 
 
-def _tail(journal: Path, end: int | None = None) -> tuple[os.stat_result | None, bytes]:
-    """The journal's status and the TAIL bytes before `end` (its end by default); (None, b"")
-    when it is no regular file (opened without waiting: a FIFO put in a journal's place
-    after the folder was listed must not hang the pass)."""
+def _last_line(journal: Path, end: int | None = None
+               ) -> tuple[os.stat_result | None, bytes, bool]:
+    """The journal's status, the line that ends at byte `end` (its end by default) without
+    its end of line, and whether it has one: read from the last TAIL bytes, or LINE_MOST
+    when the line is longer. (None, b"", False) when the journal is no regular file (it is
+    opened without waiting: a FIFO put in its place after the folder was listed must not
+    hang the pass)."""
     fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            return None, b""
+            return None, b"", False
         end = st.st_size if end is None else min(end, st.st_size)
-        os.lseek(fd, max(end - TAIL, 0), os.SEEK_SET)
-        return st, os.read(fd, end - max(end - TAIL, 0))
+        for most in (TAIL, LINE_MOST):
+            start = max(end - most, 0)
+            os.lseek(fd, start, os.SEEK_SET)
+            chunk = os.read(fd, end - start)
+            ended = chunk.endswith(b"\n")
+            body = chunk[:-1] if ended else chunk
+            cut = body.rfind(b"\n")
+            if cut >= 0 or start == 0:
+                return st, body[cut + 1:], ended
+        return st, b"", False
     finally:
         os.close(fd)
 
