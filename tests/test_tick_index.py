@@ -499,3 +499,34 @@ def test_a_game_whose_last_record_is_longer_than_the_tail_read_is_indexed_too(
     opened = _opened(monkeypatch)
     report = ticking.tick(games, with_map=False)
     assert opened == [] and not report.problems
+
+
+def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, tmp_path,
+                                                                    monkeypatch):
+    """The moderator puts the journal back to an older copy while the pass that applied a
+    player's mail is still busy with other games' mail: what the pass remembers of the
+    file is the journal as the mail left it, so the next pass reads it again."""
+    import shutil
+
+    from referee.store import home
+
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    journal, keys = made["alpha"]
+    ticking.tick(games, with_map=False)
+    backup = tmp_path / "alpha-backup.jsonl"
+    shutil.copy2(journal, backup)
+    _mail_pass(tmp_path, "alpha", "german", keys, "<w1@example.org>")
+    real = ticking.taken_now
+
+    def put_back_first(*args):
+        shutil.copy2(backup, journal)
+        for mark in home.data_dir("written").glob("*"):
+            mark.unlink()
+        return real(*args)
+
+    monkeypatch.setattr(ticking, "taken_now", put_back_first)
+    ticking.tick(games, with_map=False)
+    monkeypatch.setattr(ticking, "taken_now", real)
+    assert "pass" not in [r.get("order") for r in records(journal)]
+    ticking.tick(games, with_map=False)
+    assert [r.get("order") for r in records(journal)].count("pass") == 1

@@ -74,6 +74,13 @@ def fingerprint(journal: Path) -> list | None:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, digest, beside]
 
 
+def mark(journal: Path) -> list | None:
+    """The journal's size and its last record's hash (None when it cannot be read): what
+    holds() later checks it still holds."""
+    printed = fingerprint(journal)
+    return None if printed is None else [printed[0], printed[5]]
+
+
 def holds(journal: Path, size, digest) -> bool:
     """Whether the journal's line that ends at byte `size` is the record whose hash is
     `digest`: the journal then still holds all it held at that size (each record's hash

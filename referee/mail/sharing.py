@@ -126,7 +126,7 @@ def _handled(x: Game, handle: Callable[[Game], bool]) -> bool:
 
 
 # What a worker tells of each of its games, the rest of a game being as the pass had it.
-TOLD = ("lines", "problems", "messages", "read")
+TOLD = ("lines", "problems", "messages", "read", "took")
 
 
 def _start(share: list[Game], handle: Callable[[Game], bool]

@@ -382,6 +382,7 @@ def _handle_mail(x: Game, mine: list[Fetched], games_dir, with_map: bool) -> boo
     try:
         with game_lock(x), _maildir(mine) as folder:
             outcomes, _ = inbox(x.journal, [folder], x.spool, games_dir, with_map)
+            x.took = gameindex.mark(x.journal)
     except RefereeError as exc:
         x.read = False
         x.fail(str(exc))

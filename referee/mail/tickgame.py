@@ -42,6 +42,9 @@ class Game:
     indexed: bool = False       # served by the folder's index, its journal not opened
     printed: list | None = None     # the journal's fingerprint before it was read
     compacted: tuple[str, ...] | None = None    # keys as tick.claimant compares them
+    # Its journal's mark ([size, last record's hash]) right after this pass handled its mail,
+    # under its lock: what the Maildir files it took are known against (unclaimed.py).
+    took: list | None = None
 
     @property
     def spool(self) -> Path:

@@ -131,18 +131,15 @@ def still_held(took: dict[str, dict], group: list) -> dict[str, tuple[list, dict
 def taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple],
               prints: dict[str, list], there: set[str]) -> dict[str, dict]:
     """What the games took, to remember: the files held before that are still there, and
-    those taken in this pass, each game's with its journal's mark after the pass."""
+    those taken in this pass, each game's with its journal's mark after its mail was
+    handled (taken under its lock: a journal put back later does not hold it), else as
+    the pass found it."""
     out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
            for tag, (mark, files) in held.items()}
-    after: dict[str, list | None] = {}
     for f, x in taken:
         if f.where not in prints:
             continue
-        tag = game_tag(x.game_id, x.header_hash)
-        if tag not in after:
-            printed = gameindex.fingerprint(x.journal)
-            after[tag] = [printed[0], printed[5]] if printed else None
-        entry = out.setdefault(tag, {"mark": None, "files": {}})
-        entry["mark"] = after[tag]
+        entry = out.setdefault(game_tag(x.game_id, x.header_hash), {"mark": None, "files": {}})
+        entry["mark"] = x.took or ([x.printed[0], x.printed[5]] if x.printed else None)
         entry["files"][f.where] = prints[f.where]
     return {tag: entry for tag, entry in out.items() if entry["mark"] and entry["files"]}
