@@ -416,27 +416,42 @@ def test_a_stray_file_of_one_unended_line_is_no_journal_and_no_repair_is_offered
     assert r.exit_code == 3 and "not a journal" in r.output
 
 
-def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_older_copy(
-        cli, tmp_path, monkeypatch):
-    """The moderator puts a game back to a copy from before a player's mail was applied
-    (and removes the referee's mark of what it last wrote, as a restore on purpose asks):
-    the mail it took is read again and applied again, as the journal no longer holds it."""
+def _backed_up_then_mailed(cli, tmp_path, monkeypatch, ident: str):
+    """The folder of two games, alpha's journal copied aside after its opening pass, then
+    the German's `pass` put in its Maildir: (games, alpha's journal, its copy)."""
     import shutil
-
-    from referee.store import home
 
     games, made = _folder(cli, tmp_path, monkeypatch)
     journal, keys = made["alpha"]
     ticking.tick(games, with_map=False)
     backup = tmp_path / "alpha-backup.jsonl"
     shutil.copy2(journal, backup)
-    _mail_pass(tmp_path, "alpha", "german", keys, "<r1@example.org>")
-    ticking.tick(games, with_map=False)
-    ticking.tick(games, with_map=False)
-    assert records(journal)[-1]["order"] == "pass"
+    _mail_pass(tmp_path, "alpha", "german", keys, ident)
+    return games, journal, backup
+
+
+def _put_back(backup, journal) -> None:
+    """The moderator's restore on purpose: the copy over the journal, and the referee's
+    marks of what it last wrote removed, as a pass tells him to."""
+    import shutil
+
+    from referee.store import home
+
     shutil.copy2(backup, journal)
     for mark in home.data_dir("written").glob("*"):
         mark.unlink()
+
+
+def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_older_copy(
+        cli, tmp_path, monkeypatch):
+    """The moderator puts a game back to a copy from before a player's mail was applied
+    (and removes the referee's mark of what it last wrote, as a restore on purpose asks):
+    the mail it took is read again and applied again, as the journal no longer holds it."""
+    games, journal, backup = _backed_up_then_mailed(cli, tmp_path, monkeypatch, "<r1@x.org>")
+    ticking.tick(games, with_map=False)
+    ticking.tick(games, with_map=False)
+    assert records(journal)[-1]["order"] == "pass"
+    _put_back(backup, journal)
     ticking.tick(games, with_map=False)
     assert records(journal)[-1]["order"] == "pass"
     assert [r.get("order") for r in records(journal)].count("pass") == 1
@@ -506,22 +521,11 @@ def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, tmp_pat
     """The moderator puts the journal back to an older copy while the pass that applied a
     player's mail is still busy with other games' mail: what the pass remembers of the
     file is the journal as the mail left it, so the next pass reads it again."""
-    import shutil
-
-    from referee.store import home
-
-    games, made = _folder(cli, tmp_path, monkeypatch)
-    journal, keys = made["alpha"]
-    ticking.tick(games, with_map=False)
-    backup = tmp_path / "alpha-backup.jsonl"
-    shutil.copy2(journal, backup)
-    _mail_pass(tmp_path, "alpha", "german", keys, "<w1@example.org>")
+    games, journal, backup = _backed_up_then_mailed(cli, tmp_path, monkeypatch, "<w1@x.org>")
     real = ticking.taken_now
 
     def put_back_first(*args):
-        shutil.copy2(backup, journal)
-        for mark in home.data_dir("written").glob("*"):
-            mark.unlink()
+        _put_back(backup, journal)
         return real(*args)
 
     monkeypatch.setattr(ticking, "taken_now", put_back_first)
