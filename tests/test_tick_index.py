@@ -534,3 +534,30 @@ def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, tmp_pat
     assert "pass" not in [r.get("order") for r in records(journal)]
     ticking.tick(games, with_map=False)
     assert [r.get("order") for r in records(journal)].count("pass") == 1
+
+
+def test_the_mark_of_what_a_game_took_comes_back_from_its_worker(cli, tmp_path,
+                                                                 monkeypatch):
+    """Two games reading one Maildir, a mail for each, the pass sharing them between two
+    workers: each game's journal mark, taken in the worker that handled its mail under its
+    lock, comes back to the pass, and what the pass remembers of the Maildir names each
+    journal as its mail left it."""
+    from referee.mail import sharing, unclaimed
+
+    monkeypatch.setattr(ticking, "workers", lambda: 2)
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    box = tmp_path / "box-alpha"
+    assert cli("mail", made["bravo"][0], "--in", box).exit_code == 0
+    ticking.tick(games, with_map=False)
+    write_maildir(box, [mail("german", made[name][1]["german"], ["pass"], ident)
+                        for name, ident in (("alpha", "<t1@x.org>"), ("bravo", "<t2@x.org>"))])
+    started = []
+    real = sharing._start
+    monkeypatch.setattr(sharing, "_start", lambda share, handle: started.append(
+        [x.game_id for x in share]) or real(share, handle))
+    ticking.tick(games, with_map=False)
+    assert started                                  # a worker handled one of them
+    group = [tickgame.load_game(made[name][0], None) for name in ("alpha", "bravo")]
+    took, _ = unclaimed.known_files(str(box), ticking._readers(group))
+    assert sorted(entry["mark"] for entry in took.values()) == \
+        sorted(gameindex.mark(made[name][0]) for name in ("alpha", "bravo"))
