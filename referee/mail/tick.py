@@ -61,7 +61,7 @@ from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, read_source
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sharing import each_game, workers
-from .tickgame import Game, game_tag, journals_in, load_game
+from .tickgame import Game, game_lock, journals_in, load_game
 from .unclaimed import (
     keep_known_files,
     keep_unclaimed,
@@ -536,20 +536,6 @@ def _reports_owed(x: Game) -> bool:
                for r in records):
             return True
     return False
-
-
-@contextmanager
-def game_lock(x: Game):
-    """One tick at a time per game: a second one waits for the first."""
-    import portalocker
-
-    folder = home.ensure_dir(home.data_dir("locks"))
-    with open(folder / f"{game_tag(x.game_id, x.header_hash)}.lock", "a") as fh:
-        portalocker.lock(fh, portalocker.LOCK_EX)
-        try:
-            yield
-        finally:
-            portalocker.unlock(fh)
 
 
 def summary(report: TickReport) -> RefereeError | None:

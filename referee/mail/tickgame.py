@@ -4,6 +4,7 @@ from its journal (or from the folder's index, gameindex.py), and the journals of
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,3 +117,17 @@ def _claims(table: Table) -> tuple[list[str], dict[str, str]]:
     addresses = {side: str(p.get("address", "")) for side, p in people.items()
                  if side != MODERATOR}
     return keys, addresses
+
+
+@contextmanager
+def game_lock(x: Game):
+    """One tick at a time per game: a second one waits for the first."""
+    import portalocker
+
+    folder = home.ensure_dir(home.data_dir("locks"))
+    with open(folder / f"{game_tag(x.game_id, x.header_hash)}.lock", "a") as fh:
+        portalocker.lock(fh, portalocker.LOCK_EX)
+        try:
+            yield
+        finally:
+            portalocker.unlock(fh)
