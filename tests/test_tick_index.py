@@ -561,3 +561,22 @@ def test_the_mark_of_what_a_game_took_comes_back_from_its_worker(cli, tmp_path,
     took, _ = unclaimed.known_files(str(box), ticking._readers(group))
     assert sorted(entry["mark"] for entry in took.values()) == \
         sorted(gameindex.mark(made[name][0]) for name in ("alpha", "bravo"))
+
+
+def test_a_mail_whose_journal_could_not_be_marked_after_it_is_read_again_and_applied_once(
+        cli, tmp_path, monkeypatch):
+    """When the journal cannot be read right after a game's mail was handled, the pass does
+    not remember the file against the journal as it found it (a copy of that could be put
+    back): the next pass reads it again, and its game's ledger answers it once."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    journal, keys = made["alpha"]
+    ticking.tick(games, with_map=False)
+    _mail_pass(tmp_path, "alpha", "german", keys, "<m1@example.org>")
+    real = gameindex.mark
+    monkeypatch.setattr(gameindex, "mark", lambda journal: None)
+    ticking.tick(games, with_map=False)
+    monkeypatch.setattr(gameindex, "mark", real)
+    read = _reads(monkeypatch)
+    ticking.tick(games, with_map=False)
+    assert [place for place in read if "box-alpha" in place]
+    assert [r.get("order") for r in records(journal)].count("pass") == 1

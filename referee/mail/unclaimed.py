@@ -132,14 +132,17 @@ def taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple],
               prints: dict[str, list], there: set[str]) -> dict[str, dict]:
     """What the games took, to remember: the files held before that are still there, and
     those taken in this pass, each game's with its journal's mark after its mail was
-    handled (taken under its lock: a journal put back later does not hold it), else as
-    the pass found it."""
+    handled (taken under its lock: a journal put back later does not hold it). A mail too
+    large to read changed no journal (its answer is in the ledger): the journal as the
+    pass found it will do. A file whose game's mark is not known is not remembered."""
     out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
            for tag, (mark, files) in held.items()}
     for f, x in taken:
-        if f.where not in prints:
+        before = [x.printed[0], x.printed[5]] if x.printed else None
+        mark = x.took or (before if f.oversize else None)
+        if f.where not in prints or mark is None:
             continue
         entry = out.setdefault(game_tag(x.game_id, x.header_hash), {"mark": None, "files": {}})
-        entry["mark"] = x.took or ([x.printed[0], x.printed[5]] if x.printed else None)
+        entry["mark"] = mark
         entry["files"][f.where] = prints[f.where]
     return {tag: entry for tag, entry in out.items() if entry["mark"] and entry["files"]}
