@@ -418,7 +418,7 @@ def test_a_stray_file_of_one_unended_line_is_no_journal_and_no_repair_is_offered
 
 def _backed_up_then_mailed(cli, tmp_path, monkeypatch, ident: str):
     """The folder of two games, alpha's journal copied aside after its opening pass, then
-    the German's `pass` put in its Maildir: (games, alpha's journal, its copy)."""
+    the German's `pass` put in its Maildir: (games, alpha's journal, its copy, its keys)."""
     import shutil
 
     games, made = _folder(cli, tmp_path, monkeypatch)
@@ -427,7 +427,7 @@ def _backed_up_then_mailed(cli, tmp_path, monkeypatch, ident: str):
     backup = tmp_path / "alpha-backup.jsonl"
     shutil.copy2(journal, backup)
     _mail_pass(tmp_path, "alpha", "german", keys, ident)
-    return games, journal, backup
+    return games, journal, backup, keys
 
 
 def _put_back(backup, journal) -> None:
@@ -447,7 +447,8 @@ def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_old
     """The moderator puts a game back to a copy from before a player's mail was applied
     (and removes the referee's mark of what it last wrote, as a restore on purpose asks):
     the mail it took is read again and applied again, as the journal no longer holds it."""
-    games, journal, backup = _backed_up_then_mailed(cli, tmp_path, monkeypatch, "<r1@x.org>")
+    games, journal, backup, _ = _backed_up_then_mailed(cli, tmp_path, monkeypatch,
+                                                       "<r1@x.org>")
     ticking.tick(games, with_map=False)
     ticking.tick(games, with_map=False)
     assert records(journal)[-1]["order"] == "pass"
@@ -521,7 +522,8 @@ def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, tmp_pat
     """The moderator puts the journal back to an older copy while the pass that applied a
     player's mail is still busy with other games' mail: what the pass remembers of the
     file is the journal as the mail left it, so the next pass reads it again."""
-    games, journal, backup = _backed_up_then_mailed(cli, tmp_path, monkeypatch, "<w1@x.org>")
+    games, journal, backup, _ = _backed_up_then_mailed(cli, tmp_path, monkeypatch,
+                                                       "<w1@x.org>")
     real = ticking.taken_now
 
     def put_back_first(*args):
@@ -580,3 +582,29 @@ def test_a_mail_whose_journal_could_not_be_marked_after_it_is_read_again_and_app
     ticking.tick(games, with_map=False)
     assert [place for place in read if "box-alpha" in place]
     assert [r.get("order") for r in records(journal)].count("pass") == 1
+
+
+def test_a_journal_put_back_before_its_next_mail_is_handled_loses_no_earlier_mail(
+        cli, tmp_path, monkeypatch):
+    """A mail taken by an earlier pass is judged still held when the pass starts; the
+    journal is put back before the game's next mail is handled in that pass: the earlier
+    mail is not kept against the journal as the later one left it, and is read again."""
+    games, journal, backup, keys = _backed_up_then_mailed(cli, tmp_path, monkeypatch,
+                                                          "<e1@x.org>")
+    ticking.tick(games, with_map=False)
+    assert records(journal)[-1]["order"] == "pass"
+    (tmp_path / "box-alpha" / "new" / "later.eml").write_bytes(
+        mail("entente", keys["entente"], ["pass"], "<e2@x.org>"))
+    real = ticking.read_source
+
+    def put_back_first(*args):
+        _put_back(backup, journal)
+        return real(*args)
+
+    monkeypatch.setattr(ticking, "read_source", put_back_first)
+    ticking.tick(games, with_map=False)
+    monkeypatch.setattr(ticking, "read_source", real)
+    for _ in range(2):
+        ticking.tick(games, with_map=False)
+    assert [(r.get("actor"), r.get("order")) for r in records(journal)].count(
+        ("german", "pass")) == 1

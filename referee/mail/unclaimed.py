@@ -143,6 +143,8 @@ def taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple],
         if f.where not in prints or mark is None:
             continue
         entry = out.setdefault(game_tag(x.game_id, x.header_hash), {"mark": None, "files": {}})
+        if entry["mark"] not in (None, mark) and not gameindex.holds(x.journal, *entry["mark"]):
+            entry["files"] = {}     # put back since they were judged held: read them again
         entry["mark"] = mark
         entry["files"][f.where] = prints[f.where]
     return {tag: entry for tag, entry in out.items() if entry["mark"] and entry["files"]}
