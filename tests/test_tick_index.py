@@ -442,6 +442,20 @@ def _put_back(backup, journal) -> None:
         mark.unlink()
 
 
+def _pass_putting_back_before(monkeypatch, step: str, games, backup, journal) -> None:
+    """One pass during which the moderator puts the journal back just before tick's `step`
+    runs."""
+    real = getattr(ticking, step)
+
+    def put_back_first(*args):
+        _put_back(backup, journal)
+        return real(*args)
+
+    monkeypatch.setattr(ticking, step, put_back_first)
+    ticking.tick(games, with_map=False)
+    monkeypatch.setattr(ticking, step, real)
+
+
 def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_older_copy(
         cli, tmp_path, monkeypatch):
     """The moderator puts a game back to a copy from before a player's mail was applied
@@ -524,15 +538,7 @@ def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, tmp_pat
     file is the journal as the mail left it, so the next pass reads it again."""
     games, journal, backup, _ = _backed_up_then_mailed(cli, tmp_path, monkeypatch,
                                                        "<w1@x.org>")
-    real = ticking.taken_now
-
-    def put_back_first(*args):
-        _put_back(backup, journal)
-        return real(*args)
-
-    monkeypatch.setattr(ticking, "taken_now", put_back_first)
-    ticking.tick(games, with_map=False)
-    monkeypatch.setattr(ticking, "taken_now", real)
+    _pass_putting_back_before(monkeypatch, "taken_now", games, backup, journal)
     assert "pass" not in [r.get("order") for r in records(journal)]
     ticking.tick(games, with_map=False)
     assert [r.get("order") for r in records(journal)].count("pass") == 1
@@ -595,15 +601,7 @@ def test_a_journal_put_back_before_its_next_mail_is_handled_loses_no_earlier_mai
     assert records(journal)[-1]["order"] == "pass"
     (tmp_path / "box-alpha" / "new" / "later.eml").write_bytes(
         mail("entente", keys["entente"], ["pass"], "<e2@x.org>"))
-    real = ticking.read_source
-
-    def put_back_first(*args):
-        _put_back(backup, journal)
-        return real(*args)
-
-    monkeypatch.setattr(ticking, "read_source", put_back_first)
-    ticking.tick(games, with_map=False)
-    monkeypatch.setattr(ticking, "read_source", real)
+    _pass_putting_back_before(monkeypatch, "read_source", games, backup, journal)
     for _ in range(2):
         ticking.tick(games, with_map=False)
     assert [(r.get("actor"), r.get("order")) for r in records(journal)].count(
