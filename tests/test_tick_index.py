@@ -606,3 +606,28 @@ def test_a_journal_put_back_before_its_next_mail_is_handled_loses_no_earlier_mai
         ticking.tick(games, with_map=False)
     assert [(r.get("actor"), r.get("order")) for r in records(journal)].count(
         ("german", "pass")) == 1
+
+
+def test_after_a_moderators_order_the_mark_of_what_a_game_took_is_checked_once(
+        cli, tmp_path, monkeypatch):
+    """The moderator orders by hand after a pass took a player's mail: the next pass checks
+    once that the grown journal still holds what the mail left, and keeps its new mark,
+    so that the passes after it check nothing."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    journal, keys = made["alpha"]
+    _mail_pass(tmp_path, "alpha", "german", keys, "<o1@example.org>")
+    ticking.tick(games, with_map=False)
+    from referee.cli.hostbench import _asked
+    from referee.table import Table
+
+    side, order = _asked(Table(journal))                # an order the game waits for
+    assert cli("order", journal, "--as", side, order).exit_code == 0
+    checks = []
+    real = gameindex.holds
+    monkeypatch.setattr(gameindex, "holds", lambda *a: checks.append(a) or real(*a))
+    ticking.tick(games, with_map=False)
+    assert len(checks) == 1
+    checks.clear()
+    read = _reads(monkeypatch)
+    ticking.tick(games, with_map=False)
+    assert checks == [] and read == []

@@ -311,7 +311,8 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     there = set(passed)
     kept_left = {p: shown[p] for p in there if p in shown}
     kept_left.update((f.where, (prints[f.where], _shown(f))) for f in left if f.where in prints)
-    if prints or len(passed) < len(known):       # something read, or gone since
+    moved = any(mark != took_before[tag].get("mark") for tag, (mark, _) in held.items())
+    if prints or moved or len(passed) < len(known):     # read, a journal grew, or gone
         keep_known_files(source, readers, taken_now(held, taken, prints, there), kept_left)
     return [*(shown[p][1] for p in passed if p in shown), *(_shown(f) for f in left)]
 
