@@ -64,21 +64,25 @@ def fingerprint(journal: Path) -> list | None:
         return None
     if st is None:
         return None
-    beside = _stat(journal.with_name(f"{journal.name}.secret"))
+    beside = home.file_print(journal.with_name(f"{journal.name}.secret"))
     try:
         digest = json.loads(last).get("hash")
     except (ValueError, AttributeError, RecursionError):
         return None
     if not isinstance(digest, str):
         return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, digest, beside]
+    return [*home.print_of(st), digest, beside]
 
 
 def mark(journal: Path) -> list | None:
     """The journal's size and its last record's hash (None when it cannot be read): what
     holds() later checks it still holds."""
-    printed = fingerprint(journal)
-    return None if printed is None else [printed[0], printed[5]]
+    return mark_of(fingerprint(journal))
+
+
+def mark_of(printed: list | None) -> list | None:
+    """The mark a fingerprint holds: the journal's size and its last record's hash."""
+    return None if not printed else [printed[0], printed[5]]
 
 
 def holds(journal: Path, size, digest) -> bool:
@@ -126,14 +130,6 @@ def _last_line(journal: Path, end: int | None = None
         return st, b"", False
     finally:
         os.close(fd)
-
-
-def _stat(path: Path) -> list | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
 def entry(journal: Path, printed: list | None, fields: dict, quiet: datetime | None,

@@ -123,7 +123,7 @@ class Mailboxes:
 
     def _unless_known(self, path: Path, where: str):
         """The message of a Maildir file, unless it is one known as it was."""
-        if where in self.known and self.known[where] == file_print(path):
+        if where in self.known and self.known[where] == home.file_print(path):
             self.passed.append(where)
             return
         yield from _entry(path, where)
@@ -155,16 +155,6 @@ def read_source(sources: list[Path], known: dict[str, list] | None = None
     Maildir files `known` as they are (Mailboxes); and the places of those passed over."""
     boxes = Mailboxes(sources, known)
     return [boxes.load(m) for m in boxes.survey()], boxes.passed
-
-
-def file_print(path: Path) -> list | None:
-    """A file's size, modification and change times (no one can set a change time back),
-    inode and device: any change to what it holds changes them. None when it is gone."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
 def _entry(path: Path, where: str):
@@ -221,7 +211,7 @@ def _one_file(path: Path, where: str) -> Message | None:
         raise StorageError(f"{where}: cannot be read ({exc.strerror})") from None
     if stat.S_ISDIR(info.st_mode):
         return None
-    printed = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
+    printed = home.print_of(info)
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_MESSAGE:
         return Message(b"", where, problem=f"the message is {info.st_size} bytes, over the "
                                            f"limit of {MAX_MESSAGE} bytes",

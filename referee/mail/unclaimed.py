@@ -76,8 +76,6 @@ def _told_digest(place: str) -> str:
     return hashlib.sha256(place.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-
-
 def known_files(source: str, readers: str) -> tuple[dict[str, dict], dict[str, tuple]]:
     """The files of a Maildir that earlier passes dealt with: those each game took (by game
     tag: {"mark": its journal's [size, last record's hash] then, "files": {place: print}}),
@@ -119,7 +117,7 @@ def still_held(took: dict[str, dict], group: list) -> dict[str, tuple[list, dict
     for tag, entry in took.items():
         x = games.get(tag)
         then, files = entry.get("mark"), entry.get("files")
-        now = [x.printed[0], x.printed[5]] if x is not None and x.printed else None
+        now = gameindex.mark_of(x.printed) if x is not None else None
         if now is None or not isinstance(files, dict) or not isinstance(then, list) or \
                 len(then) != 2:
             continue
@@ -138,8 +136,7 @@ def taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple],
     out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
            for tag, (mark, files) in held.items()}
     for f, x in taken:
-        before = [x.printed[0], x.printed[5]] if x.printed else None
-        mark = x.took or (before if f.oversize else None)
+        mark = x.took or (gameindex.mark_of(x.printed) if f.oversize else None)
         if f.where not in prints or mark is None:
             continue
         entry = out.setdefault(game_tag(x.game_id, x.header_hash), {"mark": None, "files": {}})

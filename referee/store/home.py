@@ -158,6 +158,20 @@ def read_named(path: Path, what: str, limit: int) -> bytes:
     return data
 
 
+def print_of(st: os.stat_result) -> list:
+    """A file's size, modification and change times (no one can set a change time back),
+    inode and device: any change to what it holds changes them."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def file_print(path: Path) -> list | None:
+    """print_of the file at path; None when it is gone or cannot be looked at."""
+    try:
+        return print_of(os.stat(path))
+    except OSError:
+        return None
+
+
 def read_up_to(fd: int, limit: int) -> bytes:
     """The file's bytes, but no more than limit + 1 of them (so that too large shows)."""
     chunks, size = [], 0
