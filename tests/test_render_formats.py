@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -445,6 +445,7 @@ hostile_text = st.text(alphabet="ab1 .-+*_~`[]()<>!&#;|\\$:@x/é", min_size=1, m
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(hostile_text, st.sampled_from(["plain", "bold", "italic", "order"])),
                 min_size=1, max_size=4))
+@example(parts=[("<1@1>", "plain")])               # an e-mail autolink, its local part a digit
 def test_markdown_random_hostile_spans_read_back(parts):
     """Random spans of markup characters: the paragraph reads back as the spans' text (code
     spans as their content), with no markup but the spans' own and no HTML."""

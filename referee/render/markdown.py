@@ -14,6 +14,8 @@ from .sections import Block, Document, Items, Orders, Para, Span, Table
 
 # CommonMark's escapable characters: a backslash before any other character is itself text.
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+# What may follow "<" in raw HTML ("/", "!", "?") or begin an e-mail autolink's local part.
+_AUTOLINK_FIRST = frozenset("/!?.#$%&'*+=^_`{|}~-")
 # An entity or numeric character reference, and one that the next text could complete.
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _ENTITY_START = re.compile(r"&(?:#[0-9]{0,7}|#[xX][0-9a-fA-F]{0,6}|[A-Za-z][A-Za-z0-9]{0,31})")
@@ -54,8 +56,8 @@ def _md_special(s: str, i: int, prev: str | None, nxt: str | None, open_end: boo
         return True
     if c == "\\":
         return nxt is None or nxt in _ASCII_PUNCT
-    if c == "<":                # raw HTML, an HTML block, an autolink
-        return nxt is None or (nxt.isascii() and (nxt.isalpha() or nxt in "/!?"))
+    if c == "<":                # raw HTML, an HTML block, an autolink (<1@1> mails one)
+        return nxt is None or (nxt.isascii() and (nxt.isalnum() or nxt in _AUTOLINK_FIRST))
     if c == "]":                # closes a link or image text: [a](b), [a][b]
         return nxt is None or nxt in "(["
     if c == "&":                # an entity, or one the text after this span could complete
