@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import multiprocessing
 from pathlib import Path
@@ -273,3 +275,86 @@ def test_secret_parts_off_the_usual_places_still_hash_by_the_definition(where):
     with pytest.raises(JournalError):
         jm.check_line(jm.canonical(dict(rec, hash=jm.record_hash({**rec, "order": "x"}))),
                       1, "p", "j")
+
+
+@given(st.lists(st.fixed_dictionaries({"type": st.just("E")},
+                                      optional={"secret": _secret | _json, "x": _json}),
+                max_size=4),
+       st.dictionaries(st.sampled_from([*chain.PART_FIELDS, "salt", "note", "data", "to"]),
+                       _secret | _json, max_size=3))
+@settings(max_examples=400, deadline=None)
+def test_the_parts_in_their_places_give_the_hash_form_or_nothing(events, members):
+    """What the quick hash check hashes (_hash_body) is what record_hash hashes whenever
+    it answers at all: secret parts or `salt` members in and out of their places."""
+    rec = {"seq": 1, "prev": "p", "hash": "h", "sig": "s", "events": events, **members}
+    line = jm.canonical(rec)
+    body = chain._hash_body(rec, line.count(b'"salt":'), jm.canonical)
+    if body is not None:
+        plain = {k: v for k, v in rec.items() if k not in ("hash", "sig")}
+        assert jm.canonical(body) == jm.canonical(chain._hash_form(plain))
+
+
+# ---------------------------------------------------------------- lines checked in batches
+
+_GAME = gzip.decompress((Path(__file__).parent / "replays" / "ttlm-1914-seed7.jsonl.gz")
+                        .read_bytes())
+
+
+def _line_by_line(raw: bytes) -> list[dict]:
+    """The reference: every line checked alone by check_line, as scan did before batches."""
+    lines = raw.split(b"\n")
+    prev, out = None, []
+    for n, line in enumerate(lines[:-1]):
+        out.append(chain.check_line(line, n, prev, "j"))
+        prev = out[-1]["hash"]
+    if lines[-1]:
+        raise chain._torn("j", len(lines) - 1, lines[-1])
+    return out
+
+
+def _outcome(read, raw: bytes):
+    try:
+        return read(raw)
+    except JournalError as exc:
+        return (str(exc), exc.record)
+
+
+_EDITS = [b"x", b"0", b"1", b'"', b",", b"}", b"{", b"\\", b" ", b"1.5", b"\n", b"",
+          "\u00e9".encode(), b"\x7f", b"\\u00e9", b'"salt":"00",']
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_a_journal_checked_in_batches_reads_as_each_line_checked_alone(data):
+    """scan decodes its lines in batches (chain.BATCH) and checks each the quick way:
+    whatever is done to a real game's journal (bytes replaced, lines cut, joined, moved or
+    repeated, a record sealed again spaced out, hashed with a raw DEL or é, or after another record), it reads the same records or
+    stops at the same record with the same error as each line checked alone."""
+    lines = _GAME.split(b"\n")[:-1][:data.draw(st.integers(1, 3 * chain.BATCH + 5))]
+    how = data.draw(st.sampled_from(["bytes", "move", "repeat", "resealed", "relinked", "raw",
+                                     "none"]))
+    at = data.draw(st.integers(0, len(lines) - 1))
+    if how == "bytes":
+        line = lines[at]
+        pos = data.draw(st.integers(0, len(line)))
+        cut = data.draw(st.integers(0, 3))
+        lines[at] = line[:pos] + data.draw(st.sampled_from(_EDITS)) + line[pos + cut:]
+    elif how == "move":
+        lines.insert(data.draw(st.integers(0, len(lines))), lines.pop(at))
+    elif how == "repeat":
+        lines.insert(at, lines[at])
+    elif how == "resealed":     # a valid hash over a line spaced out: not canonical
+        rec = json.loads(lines[at])
+        lines[at] = json.dumps(chain.seal(rec), sort_keys=True).encode()
+    elif how == "relinked":     # sealed again after another record: canonical, seq right
+        lines[at] = chain.line_of(chain.seal(dict(json.loads(lines[at]), prev="0" * 64)))[:-1]
+    elif how == "raw":          # hashed as written with a DEL or an é left raw: not canonical
+        rec = dict(json.loads(lines[at]), note=data.draw(st.sampled_from(["a\x7fb", "é"])))
+        body = {k: v for k, v in rec.items() if k not in ("hash", "sig")}
+
+        def raw_json(obj):
+            return json.dumps(obj, sort_keys=True, separators=(",", ":"),
+                              ensure_ascii=False).encode()
+        lines[at] = raw_json(dict(rec, hash=hashlib.sha256(raw_json(body)).hexdigest()))
+    raw = b"\n".join(lines) + data.draw(st.sampled_from([b"\n", b"", b'\n{"seq"']))
+    assert _outcome(lambda r: list(chain.scan(r, "j")), raw) == _outcome(_line_by_line, raw)

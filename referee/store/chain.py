@@ -32,9 +32,10 @@ def canonical(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
-def secret_digest(salt: str, data: Any) -> str:
-    """The salted digest that stands for a secret payload in hashes and exports."""
-    return hashlib.sha256(salt.encode() + canonical(data)).hexdigest()
+def secret_digest(salt: str, data: Any, encode: Callable[[Any], bytes] = canonical) -> str:
+    """The salted digest that stands for a secret payload in hashes and exports (encode: a
+    quicker encoder that writes what canonical writes, for data known to need no more)."""
+    return hashlib.sha256(salt.encode() + encode(data)).hexdigest()
 
 
 def is_secret_part(obj: Any) -> bool:
@@ -159,77 +160,60 @@ def _is_canonical(rec: dict, line: bytes, quick: bool) -> bool:
 
 
 def _hash_ok(rec: dict, line: bytes, expected: str, quick: bool) -> bool:
-    """Whether the record's hash is right.
+    """Whether the record's hash is right (its line canonical: checked before).
 
-    The canonical line of a record holds the canonical bytes of each of its
-    parts, so its hash form is the line without the hash and signature members
-    and with each secret part's bytes replaced by those of its digest form: the
-    same bytes canonical(_hash_form(body)) gives, without encoding the record
-    again. Anything unusual (a secret part outside the places the referee puts
-    them, a member found twice) is settled by record_hash itself.
+    What the hash covers is worked out from the parts of the record where the
+    referee writes them (_hash_body); anything unusual (a secret part outside
+    those places, a `salt` member of anything else) is settled by record_hash.
     """
-    member = b'"hash":"' + expected.encode("ascii", "replace") + b'",'
-    at = line.find(member)
-    cut = _sig_cut(rec, line)
-    if at >= 0 and cut is not None and line.find(member, at + 1) < 0:
-        # The members' keys sort "hash" before "sig": the pieces around both, in order.
-        end, (s0, s1) = at + len(member), cut or (len(line), len(line))
-        if s0 < end:
-            return record_hash(rec) == expected
-        salts = line.count(b'"salt":')
-        if not salts:           # the usual record: the line around the two members
-            digest = hashlib.sha256(line[:at])
-            digest.update(line[end:s0])
-            digest.update(line[s1:])
-            if digest.hexdigest() == expected:
-                return True
-        else:
-            body = _digest_form(rec, line[:at] + line[end:s0] + line[s1:], salts, quick)
-            if body and hashlib.sha256(body).hexdigest() == expected:
-                return True
+    encode = quick_canonical if quick else canonical
+    body = _hash_body(rec, line.count(b'"salt":'), encode)
+    if body is not None and hashlib.sha256(encode(body)).hexdigest() == expected:
+        return True
     return record_hash(rec) == expected
 
 
-def _sig_cut(rec: dict, line: bytes) -> tuple[int, int] | tuple[()] | None:
-    """Where the line's `sig` member stands, with the comma that goes with it (() when it has
-    none); None when it is not the one plain string the referee writes, once."""
-    sig = rec.get("sig")
-    if sig is None:
-        return ()
-    if not isinstance(sig, str) or not sig.isascii() or '"' in sig or "\\" in sig:
-        return None             # escaped in the line: only record_hash reads it right
-    member = b'"sig":"' + sig.encode("ascii") + b'"'
-    at = line.find(member)
-    if at < 0 or line.find(member, at + len(member)) >= 0:
-        return None
-    end = at + len(member)
-    if line[end:end + 1] == b",":
-        return at, end + 1
-    return at - 1, end                         # the last member: the comma before it goes
+# The members where the referee writes a secret part, besides each event's `secret`.
+PART_FIELDS = ("private_order", "mail", "players", "standing", "mail_route")
 
 
-def _digest_form(rec: dict, body: bytes, salts: int, quick: bool) -> bytes:
-    """body with each secret part's bytes replaced by those of its digest form; empty when
-    the parts are not where and as often as the referee writes them."""
-    encode = quick_canonical if quick else canonical
-    parts = [p for p in placed_parts(rec) if is_secret_part(p)]
-    if len(parts) != salts:
-        return b""
-    for part in parts:
-        full = encode(part)
-        if body.count(full) != 1:
-            return b""
-        digest = hashlib.sha256(part["salt"].encode() + encode(part["data"])).hexdigest()
-        body = body.replace(full, encode({"to": part["to"], "digest": digest}))
-    return body
+def _hash_body(rec: dict, salts: int, encode: Callable[[Any], bytes]) -> dict | None:
+    """The record as its hash covers it (_hash_form of it without `hash` and `sig`), from
+    its parts in the places the referee writes them: None when the line's `"salt":`
+    members (salts) are not exactly those of these parts."""
+    body = rec.copy()
+    body.pop("hash", None)
+    body.pop("sig", None)
+    if not salts:                   # no salt anywhere: nothing of it is secret
+        return body
+    found = 0
+    for field in PART_FIELDS:
+        part = body.get(field)
+        if part is not None and is_secret_part(part):
+            body[field] = _digest_part(part, encode)
+            found += 1
+    events = body.get("events")
+    if found < salts and isinstance(events, list):
+        kept = []
+        for event in events:
+            part = event.get("secret") if isinstance(event, dict) else None
+            if part is not None and is_secret_part(part):
+                event = {**event, "secret": _digest_part(part, encode)}
+                found += 1
+            kept.append(event)
+        body["events"] = kept
+    return body if found == salts else None
+
+
+def _digest_part(part: dict, encode: Callable[[Any], bytes]) -> dict:
+    return {"to": part["to"], "digest": secret_digest(part["salt"], part["data"], encode)}
 
 
 def placed_parts(rec: dict) -> list[dict]:
     """The secret parts, full or redacted, in the places the referee writes them: events'
     `secret`, `private_order`, `mail`, `players`, `standing` and `mail_route` (a part
     anywhere else is no part the referee made)."""
-    parts = [rec.get("private_order"), rec.get("mail"), rec.get("players"),
-             rec.get("standing"), rec.get("mail_route")]
+    parts = [rec.get(field) for field in PART_FIELDS]
     events = rec.get("events")
     if isinstance(events, list):
         parts += [e.get("secret") for e in events if isinstance(e, dict)]
@@ -297,6 +281,11 @@ def _torn(name: str, n: int, tail: bytes) -> JournalError:
         record=n, torn=True)
 
 
+# Lines decoded together: one call of the decoder for many lines, about a third cheaper
+# than one call each; every record is still checked on its own line.
+BATCH = 64
+
+
 def scan(raw: bytes, name: str = "journal", first: int = 0,
          prev: str | None = None) -> Iterator[dict]:
     """Check and yield the records of raw one by one (a stream: memory stays flat).
@@ -309,19 +298,60 @@ def scan(raw: bytes, name: str = "journal", first: int = 0,
         raise JournalError(f"{name}: empty file, no header record", record=0)
     start, n = 0, first
     while True:
-        end = raw.find(b"\n", start)
-        if end < 0:
+        lines, start = _next_lines(raw, start)
+        if not lines:
             break
-        rec = check_line(raw[start:end], n, prev, name)
-        if n == 0:
-            _check_header_version(rec, name)
-        yield rec
-        prev = rec["hash"]
-        start, n = end + 1, n + 1
+        for line, rec in zip(lines, _decoded(lines)):
+            if not _usual(rec, line, n, prev):
+                rec = check_line(line, n, prev, name)       # names what is wrong, if any
+            if n == 0:
+                _check_header_version(rec, name)
+            yield rec
+            prev, n = rec["hash"], n + 1
     if start < len(raw):
         raise _torn(name, n, raw[start:])
     if n == 0:
         raise JournalError(f"{name}: no complete header record", record=0)
+
+
+def _next_lines(raw: bytes, start: int) -> tuple[list[bytes], int]:
+    """Up to BATCH complete lines of raw from start, and where the next begins."""
+    lines = []
+    while len(lines) < BATCH:
+        end = raw.find(b"\n", start)
+        if end < 0:
+            break
+        lines.append(raw[start:end])
+        start = end + 1
+    return lines, start
+
+
+def _decoded(lines: list[bytes]) -> list:
+    """Each line's JSON, decoded in one call; None for each when they cannot all be (then
+    check_line reads each alone). A value is only a candidate: _usual checks it is its
+    line's record."""
+    decode, _, decode_error = _codec()
+    try:
+        values = decode(b"[" + b",".join(lines) + b"]")
+    except (_Float, decode_error, RecursionError, ValueError):
+        values = None
+    if not isinstance(values, list) or len(values) != len(lines):
+        return [None] * len(lines)
+    return values
+
+
+def _usual(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
+    """Whether rec is the record of the line as the referee writes it (check_line's every
+    check, passed the quick way): an object whose sorted encoding is the line, in ASCII, its
+    seq n, following prev, its hash right. False sends the line to check_line."""
+    encode = _codec()[1]
+    if type(rec) is not dict or encode(rec) != line or not line.isascii() or b"\x7f" in line:
+        return False
+    seq, expected = rec.get("seq"), rec.get("hash")
+    if type(seq) is not int or seq != n or rec.get("prev") != prev or type(expected) is not str:
+        return False
+    body = _hash_body(rec, line.count(b'"salt":'), encode)
+    return body is not None and hashlib.sha256(encode(body)).hexdigest() == expected
 
 
 def parse(raw: bytes, name: str = "journal") -> list[dict]:
