@@ -345,13 +345,18 @@ def _usual(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
     check, passed the quick way): an object whose sorted encoding is the line, in ASCII, its
     seq n, following prev, its hash right. False sends the line to check_line."""
     encode = _codec()[1]
-    if type(rec) is not dict or encode(rec) != line or not line.isascii() or b"\x7f" in line:
+    try:
+        if type(rec) is not dict or encode(rec) != line or not line.isascii() or \
+                b"\x7f" in line:
+            return False
+        seq, expected = rec.get("seq"), rec.get("hash")
+        if type(seq) is not int or seq != n or rec.get("prev") != prev or \
+                type(expected) is not str:
+            return False
+        body = _hash_body(rec, line.count(b'"salt":'), encode)
+        return body is not None and hashlib.sha256(encode(body)).hexdigest() == expected
+    except (TypeError, ValueError, OverflowError, RecursionError):
         return False
-    seq, expected = rec.get("seq"), rec.get("hash")
-    if type(seq) is not int or seq != n or rec.get("prev") != prev or type(expected) is not str:
-        return False
-    body = _hash_body(rec, line.count(b'"salt":'), encode)
-    return body is not None and hashlib.sha256(encode(body)).hexdigest() == expected
 
 
 def parse(raw: bytes, name: str = "journal") -> list[dict]:
