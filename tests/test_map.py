@@ -229,6 +229,23 @@ def test_a_name_from_the_data_is_escaped(battle, tmp_path):
     assert 'Verdun &lt;script&gt;alert("x")&lt;/script&gt; &amp; "co"' in svg
 
 
+def test_finishing_a_picture_makes_every_attribute_xml_text_on_one_line():
+    """svgmap.finish looks at an element's attributes together and cleans them one by one
+    only when one needs it: an element with one bad value among plain ones is cleaned, a
+    value that is no string yet becomes one, and plain values stay the very same strings."""
+    svg = ET.Element("svg")
+    plain = ET.SubElement(svg, "g", {"x": "12.5", "data-area": "verdun"})
+    mixed = ET.SubElement(svg, "g", {"x": "3", "data-name": "Ver\x0bdun\u2028Nord\x01",
+                                     "data-side": "german"})
+    other = ET.SubElement(svg, "g", {"x": "1"})
+    other.attrib["y"] = 7
+    kept = plain.get("data-area")
+    svgmap.finish(svg, 10, 10)
+    assert mixed.attrib == {"x": "3", "data-name": "Verdun Nord", "data-side": "german"}
+    assert other.get("y") == "7" and plain.get("data-area") is kept
+    ET.fromstring(ET.tostring(svg))
+
+
 # ---------------------------------------------------------------- hidden templates (1.4)
 
 @pytest.fixture(scope="module")

@@ -393,11 +393,23 @@ def finish(svg: ET.Element, width: float, height: float) -> ET.Element:
     for el in svg.iter():                    # ids and names from the data: XML-safe text
         if el.text:
             el.text = clean(el.text)
+        if _plain(el.attrib):
+            continue
         for k, v in el.attrib.items():
             safe = clean(v)
             if safe is not v:
                 el.set(k, safe)
     return svg
+
+
+def _plain(attrib: dict) -> bool:
+    """Whether every value is a string clean() leaves as it is (most: numbers and ids),
+    looked at in one go."""
+    try:
+        values = "".join(attrib.values())
+    except TypeError:               # a value that is not a string yet: clean() makes it one
+        return False
+    return values.isascii() and values.isprintable()
 
 
 def as_text(svg: ET.Element) -> str:
