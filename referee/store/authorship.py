@@ -15,11 +15,9 @@ whole under a new key then fails too.
 
 from __future__ import annotations
 
-import json
-import os
-
 from ..base.errors import JournalError
 from . import signing
+from .beside import Beside
 from .chain import scan
 
 ADOPT = "adopt the game: signed from here on"
@@ -165,66 +163,17 @@ def _check_all(raw: bytes, name: str) -> dict:
 
 
 class _Beside:
-    """_check_all run in a forked process (POSIX), its answer read back through a pipe;
-    where there is no fork, or the child cannot answer, settle() checks here instead."""
+    """_check_all run beside the caller (beside.py): settle() names its first fault."""
 
     def __init__(self, name: str, raw: bytes):
-        self.name, self.raw, self.answer = name, raw, None
-        self.pid, self.fd = None, None
-        if not hasattr(os, "fork"):
-            return
         signing.ready()             # the library imported before the fork, not in the child
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:                                           # pragma: no cover - the child
-            code = 0
-            try:
-                os.close(read)
-                data = json.dumps(_check_all(raw, name)).encode()
-                while data:
-                    data = data[os.write(write, data):]
-            except BaseException:  # noqa: BLE001 - the parent checks again itself
-                code = 1
-            finally:
-                os._exit(code)
-        os.close(write)
-        self.pid, self.fd = pid, read
-
-    def _read(self) -> dict:
-        if self.answer is not None:
-            return self.answer
-        answer = None
-        if self.pid is not None:
-            with os.fdopen(self.fd, "rb") as pipe:
-                said = pipe.read()
-            _, status = os.waitpid(self.pid, 0)
-            self.pid = None
-            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-                try:
-                    answer = json.loads(said)
-                except ValueError:
-                    answer = None
-        self.answer = answer if isinstance(answer, dict) else _check_all(self.raw, self.name)
-        return self.answer
+        self.work = Beside(lambda: _check_all(raw, name))
 
     def close(self) -> None:
-        if self.pid is None or self.answer is not None:
-            return
-        import signal
-
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        except OSError:
-            pass
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
-        self.pid = None
+        self.work.close()
 
     def settle(self, upto: int | None) -> None:
-        answer = self._read()
+        answer = self.work.result()
         record = answer.get("record")
         if "error" in answer and (upto is None or record is None or record <= upto):
             raise JournalError(str(answer["error"]), record=record)

@@ -1,0 +1,93 @@
+"""Work done beside the caller: a check run in a forked process while the caller goes on with
+its own work on the same bytes, its answer (a small JSON object) read back through a pipe.
+
+Where there is no fork, or the child cannot answer (killed, crashed, an answer that is no
+JSON object), the work is done in the caller when the answer is asked for: the answer is
+always the work's own. The child only reads what the caller held when it forked and writes
+its answer; it leaves with os._exit, running nothing of the caller's clean-up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+
+
+class Beside:
+    """work() run in a forked process (or here, when asked, where that cannot be)."""
+
+    def __init__(self, work: Callable[[], dict], fork: bool = True):
+        self.work, self.answer = work, None
+        self.pid: int | None = None
+        self.fd: int | None = None
+        if fork and hasattr(os, "fork"):
+            self._fork()
+
+    def _fork(self) -> None:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                           # pragma: no cover - the child
+            code = 0
+            try:
+                os.close(read)
+                data = json.dumps(self.work()).encode()
+                while data:
+                    data = data[os.write(write, data):]
+            except BaseException:  # noqa: BLE001 - the caller does the work again itself
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def result(self) -> dict:
+        """The work's answer: the child's, or worked out here."""
+        if self.answer is not None:
+            return self.answer
+        answer = None
+        if self.pid is not None:
+            with os.fdopen(self.fd, "rb") as pipe:
+                said = pipe.read()
+            _, status = os.waitpid(self.pid, 0)
+            self.pid = None
+            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+                try:
+                    answer = json.loads(said)
+                except ValueError:
+                    answer = None
+        self.answer = answer if isinstance(answer, dict) else self.work()
+        return self.answer
+
+    def close(self) -> None:
+        """Stop and reap the child, whatever ended the caller's work (nothing once answered)."""
+        if self.pid is None or self.answer is not None:
+            return
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+        self.pid = None
+
+
+def processors() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def alone() -> bool:
+    """Whether this process runs one thread (a fork copies only the calling thread: with
+    others running, a lock one of them held would stay taken in the child)."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
