@@ -25,7 +25,7 @@ from ..engine.evolve import dump, evolve
 from ..engine.setup import initial_state
 from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events
-from ..store import snapshot
+from ..store import checking, snapshot
 from ..store.dice import Dice
 from ..store.journal import SCHEMA_VERSION, Journal, now, scan, upcast
 from .records import header_of, keep_contract, record_of
@@ -329,17 +329,40 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
     else:
         state = start_state(header, data, journal.name)
         seq, last = 0, header["hash"]
-    read = 0
+    beside = None
+    if snap is None and checked is None and upto is None and checking.worth_beside(raw):
+        beside = checking.ReadBeside(raw, journal.name, header)     # a long journal, cold
+        records = beside.records
     if header["schema_version"] < SCHEMA_VERSION:
         records = _upcast(records, header["schema_version"])
+    try:
+        read, seq, last = _replayed(era, state, records, upto, seq, last)
+        if beside is not None:
+            beside.settle()
+    except Exception as exc:
+        if beside is not None:   # a fault the check found before this one comes first
+            at = getattr(exc, "record", None)
+            beside.settle(state.seq + 1 if at is None else at)
+        raise
+    finally:
+        if beside is not None:
+            beside.close()
+    return Position(header, era.data, state, seq, last, snap is not None, read, era.rules,
+                    bound)
+
+
+def _replayed(era: Era, state: State, records: Iterator[dict], upto: int | None, seq: int,
+              last: str) -> tuple[int, int, str]:
+    """Replay records onto state (up to record upto), from record seq whose hash is last:
+    how many, and the seq and hash of the last one replayed."""
+    read = 0
     for rec in records:
         if upto is not None and rec["seq"] > upto:
             break
         era.apply(state, rec)
         seq, last = rec["seq"], rec["hash"]
         read += 1
-    return Position(header, era.data, state, seq, last, snap is not None, read, era.rules,
-                    bound)
+    return read, seq, last
 
 
 def _era_at(era: Era, raw: bytes, at: int) -> bool:
