@@ -358,3 +358,18 @@ def test_a_journal_checked_in_batches_reads_as_each_line_checked_alone(data):
         lines[at] = raw_json(dict(rec, hash=hashlib.sha256(raw_json(body)).hexdigest()))
     raw = b"\n".join(lines) + data.draw(st.sampled_from([b"\n", b"", b'\n{"seq"']))
     assert _outcome(lambda r: list(chain.scan(r, "j")), raw) == _outcome(_line_by_line, raw)
+
+
+@pytest.mark.parametrize("depth", [600, 994, 995, 1500, 3000, 6000])
+@pytest.mark.parametrize("sig", [b"", b',"sig":"a\\"b"'])
+def test_a_record_nested_deeper_than_python_goes_is_a_journal_error(depth, sig):
+    """A record nested hundreds or thousands of lists deep, its hash wrong, then a line that
+    sends its batch line by line: working out what the hash covers goes deeper than
+    Python's recursion allows, which is said as damage to that record, never raised."""
+    header = chain.seal({"kind": "header", "schema_version": 1, "seq": 0, "prev": None})
+    nested = b"[" * depth + b"0" + b"]" * depth
+    line = b'{"hash":"%s","prev":"%s","seq":1%s,"x":%s}\n' % (
+        b"0" * 64, header["hash"].encode(), sig, nested)
+    with pytest.raises(JournalError) as err:
+        list(chain.scan(chain.line_of(header) + line + b"garbage\n", "j"))
+    assert err.value.record == 1, str(err.value)

@@ -259,7 +259,12 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
         raise JournalError(f"{name}: record {n} does not follow record {n - 1}: the hash chain "
                            f"is broken (a record was edited, removed or reordered)", record=n)
     expected = rec.get("hash")
-    if not isinstance(expected, str) or not _hash_ok(rec, line, expected, quick):
+    try:
+        hash_ok = isinstance(expected, str) and _hash_ok(rec, line, expected, quick)
+    except RecursionError:          # encoding it again: nested deeper than Python goes
+        raise JournalError(f"{name}: record {n} is damaged: it is nested too deeply to be "
+                           f"a record the referee writes", record=n) from None
+    if not hash_ok:
         raise JournalError(f"{name}: record {n} was edited: its content does not match its "
                            f"hash", record=n)
     return rec
