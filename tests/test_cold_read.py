@@ -104,24 +104,41 @@ def test_the_cases_above_reach_both_kinds_of_fault(tmp_path, monkeypatch):
         assert ends == _read(path, raw, False, monkeypatch)
 
 
-def test_the_checker_is_reaped_and_one_that_cannot_answer_is_replaced(tmp_path, monkeypatch):
-    forks = []
-    real_fork = os.fork
+def _order_edited(at: int) -> bytes:
+    """The game with record at's order words edited: it replays, only its check fails."""
+    lines = GAME.split(b"\n")
+    assert b'"order":"' in lines[at]
+    lines[at] = lines[at].replace(b'"order":"', b'"order":"x', 1)
+    return b"\n".join(lines)
+
+
+@pytest.fixture
+def forks(monkeypatch) -> list[int]:
+    """The pids of the checkers forked: each must be reaped when the read ends."""
+    pids, real_fork = [], os.fork
 
     def fork():
         pid = real_fork()
         if pid:
-            forks.append(pid)
+            pids.append(pid)
         return pid
 
     monkeypatch.setattr(os, "fork", fork)
+    yield pids
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_the_checker_is_reaped_and_one_that_cannot_answer_is_replaced(
+        tmp_path, monkeypatch, forks):
     path = tmp_path / "game.jsonl"
     path.write_bytes(GAME)
     whole = _read(path, GAME, False, monkeypatch)
     assert _read(path, GAME, True, monkeypatch) == whole
-    bad = GAME.replace(b'"seq":30,', b'"seq":31,', 1)
+    bad = _order_edited(30)
     failed = _read(path, bad, True, monkeypatch)
-    assert failed[0] == "JournalError" and failed[2] == 30
+    assert failed[0] == "JournalError" and failed[2] == 30 and "does not match" in failed[1]
     parent, real_first_fault = os.getpid(), checking.first_fault
 
     def dies_in_the_child(*args):
@@ -133,9 +150,76 @@ def test_the_checker_is_reaped_and_one_that_cannot_answer_is_replaced(tmp_path, 
     assert _read(path, bad, True, monkeypatch) == failed
     assert _read(path, GAME, True, monkeypatch) == whole
     assert len(forks) == 4
-    for pid in forks:
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
+
+
+def test_a_checker_whose_end_the_kernel_took_still_answers(tmp_path, monkeypatch, forks):
+    """Started by a program that ignores SIGCHLD, the referee cannot wait for its checker:
+    the kernel reaps it. Its answer, read whole from the pipe, is still the answer."""
+    import signal
+
+    path = tmp_path / "game.jsonl"
+    bad = _order_edited(30)
+    path.write_bytes(bad)
+    expected = _read(path, bad, False, monkeypatch)
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        assert _read(path, bad, True, monkeypatch) == expected
+        assert _read(path, GAME, True, monkeypatch) == _read(path, GAME, False, monkeypatch)
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert len(forks) == 2
+
+
+def test_an_interrupted_read_leaves_no_checker_behind(tmp_path, monkeypatch, forks):
+    real_apply = replay.Era.apply
+
+    def interrupted(self, state, rec):
+        if rec["seq"] == 20:
+            raise KeyboardInterrupt
+        return real_apply(self, state, rec)
+
+    monkeypatch.setattr(replay.Era, "apply", interrupted)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(GAME)
+    with pytest.raises(KeyboardInterrupt):
+        _read(path, GAME, True, monkeypatch)
+    assert len(forks) == 1
+
+
+@pytest.mark.parametrize("edited, ends_on", [(49, "JournalError"), (51, "UsageError")])
+def test_an_error_that_names_no_record_is_placed_where_the_replay_stood(
+        edited, ends_on, tmp_path, monkeypatch):
+    """A replay error without a record number (a usage error from the data a record names)
+    comes after a fault the check found before that record, and before one after it."""
+    from referee.base.errors import UsageError
+
+    real_apply = replay.Era.apply
+
+    def refused(self, state, rec):
+        if rec["seq"] == 50:
+            raise UsageError("the data this record names is not here")
+        return real_apply(self, state, rec)
+
+    monkeypatch.setattr(replay.Era, "apply", refused)
+    bad = _order_edited(edited)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(bad)
+    ends = _read(path, bad, True, monkeypatch)
+    assert ends[0] == ends_on and ends == _read(path, bad, False, monkeypatch)
+
+
+def test_a_read_up_to_a_record_is_not_failed_by_a_fault_after_it(tmp_path, monkeypatch):
+    """`--at`: the records after the next one are not read, so a fault there does not
+    count, with a check beside or without."""
+    bad = _order_edited(50)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(bad)
+    ends = []
+    for beside_too in (True, False):
+        monkeypatch.setattr(checking, "worth_beside", lambda _raw, b=beside_too: b)
+        pos = replay.position(Journal(path), bad, None, upto=30)
+        ends.append((state_to_builtins(pos.state), pos.seq))
+    assert ends[0] == ends[1] and ends[0][1] == 30
 
 
 def test_a_check_beside_is_made_only_where_it_pays_and_is_safe(monkeypatch):

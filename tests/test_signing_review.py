@@ -193,3 +193,30 @@ def test_verify_leaves_no_child_process_behind_whatever_ends_it(
             os.waitpid(pid, 0)
         left.append(pid)
     assert not left, f"child process(es) {left} left unreaped by verify"
+
+
+def test_verify_started_with_sigchld_ignored_still_names_a_forged_signature(
+        game, secret_file, monkeypatch):
+    """A program that ignores SIGCHLD hands the end of verify's checker to the kernel, so
+    verify cannot wait for it: the answer read whole from its pipe still counts (it once
+    ended in an internal error, exit 4)."""
+    import json
+    import signal
+
+    from referee.base.errors import JournalError
+    from referee.game.verification import verify
+
+    lines = game.read_bytes().split(b"\n")
+    rec = json.loads(lines[1])
+    fpr, sig = rec["sig"].split(".")
+    forged = sig[:10] + ("A" if sig[10] != "A" else "B") + sig[11:]
+    lines[1] = lines[1].replace(sig.encode(), forged.encode())
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        verify(game, secret_file=secret_file)                   # the game as written
+        game.write_bytes(b"\n".join(lines))
+        with pytest.raises(JournalError) as err:
+            verify(game, secret_file=secret_file)
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert err.value.record == 1 and "forged" in str(err.value)

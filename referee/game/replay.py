@@ -330,12 +330,12 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
         state = start_state(header, data, journal.name)
         seq, last = 0, header["hash"]
     beside = None
-    if snap is None and checked is None and upto is None and checking.worth_beside(raw):
-        beside = checking.ReadBeside(raw, journal.name, header)     # a long journal, cold
-        records = beside.records
-    if header["schema_version"] < SCHEMA_VERSION:
-        records = _upcast(records, header["schema_version"])
     try:
+        if snap is None and checked is None and upto is None and checking.worth_beside(raw):
+            beside = checking.ReadBeside(raw, journal.name, header)     # a long journal, cold
+            records = beside.records
+        if header["schema_version"] < SCHEMA_VERSION:
+            records = _upcast(records, header["schema_version"])
         read, seq, last = _replayed(era, state, records, upto, seq, last)
         if beside is not None:
             beside.settle()

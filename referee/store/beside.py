@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
+from contextlib import contextmanager
 
 
 class Beside:
@@ -23,24 +25,29 @@ class Beside:
         self.pid: int | None = None
         self.fd: int | None = None
         if fork and hasattr(os, "fork"):
-            self._fork()
+            try:
+                self._fork()
+            except BaseException:   # an interrupt delivered as the fork ends: no orphan
+                self.close()
+                raise
 
     def _fork(self) -> None:
         read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:                                           # pragma: no cover - the child
-            code = 0
-            try:
-                os.close(read)
-                data = json.dumps(self.work()).encode()
-                while data:
-                    data = data[os.write(write, data):]
-            except BaseException:  # noqa: BLE001 - the caller does the work again itself
-                code = 1
-            finally:
-                os._exit(code)
-        os.close(write)
-        self.pid, self.fd = pid, read
+        with _signals_held():       # an interrupt between the fork and the pid kept: no orphan
+            pid = os.fork()
+            if pid == 0:                                       # pragma: no cover - the child
+                code = 0
+                try:
+                    os.close(read)
+                    data = json.dumps(self.work()).encode()
+                    while data:
+                        data = data[os.write(write, data):]
+                except BaseException:  # noqa: BLE001 - the caller does the work again itself
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(write)
+            self.pid, self.fd = pid, read
 
     def result(self) -> dict:
         """The work's answer: the child's, or worked out here."""
@@ -48,11 +55,15 @@ class Beside:
             return self.answer
         answer = None
         if self.pid is not None:
-            with os.fdopen(self.fd, "rb") as pipe:
+            pid, fd, self.pid, self.fd = self.pid, self.fd, None, None
+            with os.fdopen(fd, "rb") as pipe:
                 said = pipe.read()
-            _, status = os.waitpid(self.pid, 0)
-            self.pid = None
-            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            try:
+                _, status = os.waitpid(pid, 0)
+                whole = os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+            except ChildProcessError:   # reaped already (SIGCHLD ignored by whoever started
+                whole = True            # us): its answer is whole if it reads as one
+            if whole:
                 try:
                     answer = json.loads(said)
                 except ValueError:
@@ -64,8 +75,6 @@ class Beside:
         """Stop and reap the child, whatever ended the caller's work (nothing once answered)."""
         if self.pid is None or self.answer is not None:
             return
-        import signal
-
         try:
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
@@ -76,6 +85,22 @@ class Beside:
         except OSError:
             pass
         self.pid = None
+
+
+@contextmanager
+def _signals_held():
+    """SIGINT and SIGTERM held back (POSIX), then delivered: the child keeps them held and
+    ends with its work, or when close() kills it."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:                    # the parent only: the child leaves by os._exit, held
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def processors() -> int:
