@@ -325,7 +325,7 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
     if snap is not None:
         seq, last = snap.seq, snap.hash
         records = iter(checked[seq + 1:]) if checked is not None else \
-            scan(memoryview(raw)[snap.size:].tobytes(), journal.name, seq + 1, last)
+            scan(raw, journal.name, seq + 1, last, start=snap.size)
     else:
         state = start_state(header, data, journal.name)
         seq, last = 0, header["hash"]

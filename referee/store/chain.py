@@ -292,11 +292,12 @@ BATCH = 64
 
 
 def scan(raw: bytes, name: str = "journal", first: int = 0, prev: str | None = None,
-         quick: Callable[[Any, bytes, int, str | None], bool] | None = None) -> Iterator[dict]:
+         quick: Callable[[Any, bytes, int, str | None], bool] | None = None,
+         start: int = 0) -> Iterator[dict]:
     """Check and yield the records of raw one by one (a stream: memory stays flat).
 
-    first and prev describe where raw starts: 0 and None for a whole file, or
-    the seq and hash that the record before the first line must have.
+    first and prev describe where raw starts (or raw[start:], without a copy): 0 and None
+    for a whole file, or the seq and hash that the record before the first line must have.
     JournalError names the first bad record; the header's version is checked.
     quick: what passes a line without check_line (_usual: every check, the quick way;
     ReadBeside gives its own).
@@ -304,7 +305,7 @@ def scan(raw: bytes, name: str = "journal", first: int = 0, prev: str | None = N
     quick = quick or _usual
     if not raw and first == 0:
         raise JournalError(f"{name}: empty file, no header record", record=0)
-    start, n = 0, first
+    n = first
     while True:
         lines, start = _next_lines(raw, start)
         if not lines:

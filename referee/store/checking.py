@@ -40,8 +40,8 @@ class ReadBeside:
 
     def __init__(self, raw: bytes, name: str, header: dict):
         start, prev = raw.find(b"\n") + 1, header["hash"]
-        self.work = Beside(lambda: first_fault(raw[start:], name, prev))
-        self.records = scan(raw[start:], name, 1, prev, quick=shaped)
+        self.work = Beside(lambda: first_fault(raw, name, prev, start))
+        self.records = scan(raw, name, 1, prev, quick=shaped, start=start)
 
     def settle(self, upto: int | None = None) -> None:
         """Raise the first fault the check found (only one at or before record upto, when
@@ -56,10 +56,11 @@ class ReadBeside:
         self.work.close()
 
 
-def first_fault(raw: bytes, name: str, prev: str) -> dict:
-    """Every line of raw (the records after the header) checked: the first fault, if any."""
+def first_fault(raw: bytes, name: str, prev: str, start: int) -> dict:
+    """Every line of raw from start (the records after the header) checked: the first
+    fault, if any."""
     try:
-        for _ in scan(raw, name, 1, prev):
+        for _ in scan(raw, name, 1, prev, start=start):
             pass
     except JournalError as exc:
         return {"error": str(exc), "record": exc.record, "torn": exc.torn}
