@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from forking import count_forks
 from hypothesis import strategies as st
 
 from referee.base.errors import RefereeError
@@ -115,15 +116,7 @@ def _order_edited(at: int) -> bytes:
 @pytest.fixture
 def forks(monkeypatch) -> list[int]:
     """The pids of the checkers forked: each must be reaped when the read ends."""
-    pids, real_fork = [], os.fork
-
-    def fork():
-        pid = real_fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
+    pids = count_forks(monkeypatch)
     yield pids
     for pid in pids:
         with pytest.raises(ChildProcessError):
