@@ -17,8 +17,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
 from forking import count_forks
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.base.errors import RefereeError

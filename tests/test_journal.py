@@ -328,8 +328,9 @@ _EDITS = [b"x", b"0", b"1", b'"', b",", b"}", b"{", b"\\", b" ", b"1.5", b"\n", 
 def test_a_journal_checked_in_batches_reads_as_each_line_checked_alone(data):
     """scan decodes its lines in batches (chain.BATCH) and checks each the quick way:
     whatever is done to a real game's journal (bytes replaced, lines cut, joined, moved or
-    repeated, a record sealed again spaced out, hashed with a raw DEL or é, or after another record), it reads the same records or
-    stops at the same record with the same error as each line checked alone."""
+    repeated, a record sealed again spaced out, hashed with a raw DEL or é, or after
+    another record), it reads the same records or stops at the same record with the same
+    error as each line checked alone."""
     lines = _GAME.split(b"\n")[:-1][:data.draw(st.integers(1, 3 * chain.BATCH + 5))]
     how = data.draw(st.sampled_from(["bytes", "move", "repeat", "resealed", "relinked", "raw",
                                      "none"]))
