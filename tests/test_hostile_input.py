@@ -943,6 +943,32 @@ def test_a_named_mutation_is_reported_with_its_record(played, cli, tmp_path, cas
     assert code in (1, 3) and path.read_bytes() == before
 
 
+@pytest.mark.parametrize("depth", [40, 400])
+def test_a_record_nested_deeper_than_the_referee_writes_is_damage_to_every_reader(
+        played, cli, tmp_path, depth):
+    """A decision's free-form `info` nested hundreds of lists deep, signed and chained again
+    by the game key's holder: the readers that walk a record (redacting it for `log` and
+    `report`) went past Python's recursion, an internal error. No record the referee writes
+    nests more than six levels; one deeper than chain.DEEPEST is damaged, for every reader."""
+    records = _records(played)
+    n = next(i for i, r in enumerate(records) if i and any(
+        e.get("type") == "DecisionPending" for e in r.get("events", [])))
+    nested: object = 0
+    for _ in range(depth):
+        nested = [nested]
+    _event(records[n], "DecisionPending")["info"]["deep"] = nested
+    path = tmp_path / "m.jsonl"
+    _write_chained(records, n, path)
+    path.chmod(0o600)
+    for argv in (["status", path], ["show", path], ["log", path], ["log", path, "--format",
+                 "json"], ["report", path, "--as", "german", "--since", "0"],
+                 ["explain", path, str(n)], ["verify", path]):
+        r = cli(*argv)
+        _clean(r.output)
+        assert r.exit_code == 3 and not r.stdout, (argv[0], r.exit_code, r.stdout[:200])
+        assert f"record {n} is damaged: it nests deeper than" in _one_line(r.stderr), r.stderr
+
+
 @pytest.mark.parametrize("actor", ["nobody", "German", "public"])
 def test_a_record_by_no_side_of_the_game_is_damage_to_every_reader(played, cli, tmp_path,
                                                                     actor):

@@ -374,3 +374,19 @@ def test_a_record_nested_deeper_than_python_goes_is_a_journal_error(depth, sig):
     with pytest.raises(JournalError) as err:
         list(chain.scan(chain.line_of(header) + line + b"garbage\n", "j"))
     assert err.value.record == 1, str(err.value)
+
+
+def test_a_record_may_nest_as_deep_as_deepest_and_no_deeper():
+    """chain.DEEPEST levels of objects and lists are a record's; one more is damage. Brackets
+    inside text count for nothing."""
+    def nested(depth: int) -> dict:
+        value: object = 0
+        for k in range(depth - 1):
+            value = [value] if k % 2 else {"k": value}
+        return {"x": value}
+
+    for depth, deep in ((chain.DEEPEST, False), (chain.DEEPEST + 1, True)):
+        rec = nested(depth)
+        assert chain._too_deep(rec, jm.canonical(rec)) is deep
+    text = {"x": "[{" * 100, "y": [[["a"]]]}
+    assert chain._too_deep(text, jm.canonical(text)) is False

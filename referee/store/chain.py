@@ -220,6 +220,29 @@ def placed_parts(rec: dict) -> list[dict]:
     return [p for p in parts if p is not None and (is_secret_part(p) or is_redacted_part(p))]
 
 
+# No record the referee writes nests deeper than a few levels (six in a full campaign): a
+# line nested deeper than this is no record of its, and would take the readers that walk a
+# record (redacting it, writing it out) past Python's recursion.
+DEEPEST = 32
+
+
+def _too_deep(rec: Any, line: bytes) -> bool:
+    """Whether the record nests deeper than DEEPEST (its line's brackets first: most lines
+    have fewer than that in all)."""
+    if len(line) - len(line.translate(None, b"[{")) <= DEEPEST:
+        return False
+    stack = [(rec, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            if depth > DEEPEST:
+                return True
+            stack.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
+    return False
+
+
 def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
     """The record a line holds, checked: JSON, canonical form, sequence, chain link, hash."""
     quick = True
@@ -240,9 +263,12 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
         raise _damaged(name, n, line) from None
     if not isinstance(rec, dict):
         raise JournalError(f"{name}: record {n} is damaged: not a JSON object", record=n)
+    if _too_deep(rec, line):
+        raise JournalError(f"{name}: record {n} is damaged: it nests deeper than {DEEPEST} "
+                           f"levels, deeper than any record the referee writes", record=n)
     try:                # the usual line: ASCII, and msgspec's sorted encoding gives it back
         canonical_ok = quick and encode(rec) == line and line.isascii() and b"\x7f" not in line
-    except (TypeError, ValueError, OverflowError):
+    except (TypeError, ValueError, OverflowError, RecursionError):
         canonical_ok = False
     if not canonical_ok:
         try:
@@ -356,7 +382,7 @@ def _usual(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
     encode = _codec()[1]
     try:
         if type(rec) is not dict or encode(rec) != line or not line.isascii() or \
-                b"\x7f" in line:
+                b"\x7f" in line or _too_deep(rec, line):
             return False
         seq, expected = rec.get("seq"), rec.get("hash")
         if type(seq) is not int or seq != n or rec.get("prev") != prev or \
