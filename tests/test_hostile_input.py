@@ -432,6 +432,33 @@ def test_buy_takes_only_ascii_digits(game, cli, number):
         assert game.read_bytes() == before
 
 
+@pytest.mark.parametrize("order", [
+    '{"verb":' * 1000 + "1" + "}" * 1000,
+    '{"verb":"play","card":' + "[" * 5000 + "]" * 5000 + "}"])
+def test_an_order_in_json_nested_past_pythons_recursion_is_refused(game, cli, order):
+    """A JSON order nested a thousand levels deep took msgspec past Python's recursion (an
+    internal error, and by mail a traceback at every pass of tick): refused, exit 1."""
+    before = game.read_bytes()
+    r = cli("order", game, "--as", "german", order)
+    _clean(r.output)
+    assert r.exit_code == 1 and "nested deeper than any order" in _one_line(r.stderr)
+    assert game.read_bytes() == before
+
+
+def test_more_reminders_than_a_deadline_keeps_are_bad_usage(game, cli, tmp_path):
+    """Eleven reminders broke the record's contract as built (an internal error, and `new`
+    left a half-made game): refused before anything is written."""
+    eleven = ",".join(f"{h}h" for h in range(1, 12))
+    before = game.read_bytes()
+    r = cli("deadline", game, "--reminders", eleven)
+    assert r.exit_code == 2 and "at most 10" in _one_line(r.stderr)
+    assert game.read_bytes() == before
+    fresh = tmp_path / "n.jsonl"
+    r = cli("new", fresh, "--scenario", "1914", "--deadline", "48h", "--reminders", eleven)
+    assert r.exit_code == 2 and "at most 10" in _one_line(r.stderr)
+    assert list(tmp_path.glob("n.jsonl*")) == []
+
+
 def test_an_order_file_that_is_not_utf8_is_bad_usage(game, cli, tmp_path):
     bad = tmp_path / "orders.txt"
     bad.write_bytes(b"pass\n\xff\xfe\n")

@@ -245,6 +245,9 @@ Duration = Annotated[str, Meta(pattern="^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m
 Stamp = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
 
 
+# The reminders a deadline may have (`deadline --reminders`).
+MOST_REMINDERS = 10
+
 class ClockFact(Contract):
     """A fact about the game's time (game/timeline.py): the deadline settings, a deadline
     extended, a reminder sent, a deadline missed, the game paused or resumed.
@@ -262,7 +265,7 @@ class ClockFact(Contract):
     kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
     deadline: Duration | None = None
     decision: Annotated[str, Meta(pattern="^[a-z_]{1,40}$")] | None = None
-    reminders: Annotated[list[Duration], Meta(max_length=10)] | None = None
+    reminders: Annotated[list[Duration], Meta(max_length=MOST_REMINDERS)] | None = None
     missed: Literal["default", "wait", "pause"] | None = None
     extensions: Annotated[int, Meta(ge=0, le=100)] | None = None
     skip_weekends: bool | None = None

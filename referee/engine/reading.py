@@ -486,6 +486,9 @@ def _json_order(text: str, line: str) -> Ord:
     try:
         raw = line.encode("utf-8", "surrogatepass")
         return msgspec.json.decode(raw, type=Order)
+    except RecursionError:          # no order nests more than a few levels
+        raise OrderSyntaxError(text, "not a valid JSON order (schemas/orders.json): nested "
+                                     "deeper than any order") from None
     except (msgspec.DecodeError, UnicodeError) as exc:
         first = str(exc)
     # start-up: pydantic's validation only for an order msgspec refused, to say every problem

@@ -20,6 +20,7 @@ import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
 from ..base.errors import JournalError, OrderError, UsageError
+from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
 from ..engine import waiting_on
@@ -225,6 +226,9 @@ def settings_fact(deadline: str | None, reminders: str | None, missed: str | Non
         fact["decision"] = decision
     if reminders is not None:
         spans = [parse_duration(r, "--reminders") for r in reminders.split(",") if r.strip()]
+        if len(spans) > MOST_REMINDERS:
+            raise UsageError(f"--reminders: {len(spans)} reminders; give at most "
+                             f"{MOST_REMINDERS} before a deadline")
         fact["reminders"] = [duration_text(s) for s in sorted(spans, reverse=True)]
     if missed is not None:
         if missed not in POLICIES:
