@@ -271,6 +271,35 @@ def test_a_from_of_thousands_of_addresses_names_no_one_and_costs_nothing_to_read
     assert_outbox_safe(tmp_path / "out", data)
 
 
+@pytest.mark.parametrize("header", ["Subject", "Message-ID"])
+def test_a_header_of_sixty_thousand_encoded_words_is_not_taken_apart(
+        journal, cli, tmp_path, data, monkeypatch, header):
+    """A stranger's Subject (or Message-ID) of 60,000 encoded words: the email package's
+    reading of it took 24 GB. A header longer than message.FROM_MOST characters as sent is
+    read as none, never handed to the package's header parser."""
+    import email.headerregistry
+
+    handed = []
+    for kind in (email.headerregistry.UnstructuredHeader,
+                 email.headerregistry.MessageIDHeader):
+        real = kind.parse.__func__
+
+        def parse(cls, value, kwds, real=real):
+            handed.append(len(value))
+            if len(value) > 10_000:       # as the package would, without its cost
+                raise ValueError("too long for this test")
+            return real(cls, value, kwds)
+
+        monkeypatch.setattr(kind, "parse", classmethod(parse))
+    words = " ".join(["=?utf-8?q?a?="] * 60_000)
+    raw = mail(SPY, subject=words) if header == "Subject" else mail(SPY, mid=f"<{words}@x>")
+    assert len(raw) > 800_000
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [o["status"] for o in out] == ["rejected"], out
+    assert max(handed, default=0) < 10_000, max(handed)
+    assert_outbox_safe(tmp_path / "out", data)
+
+
 @pytest.mark.parametrize("frm", [
     f"{ADDRESSES['german']}, {SPY}",
     f"=?utf-8?q?{ADDRESSES['german'].replace('@', '=40')}?=",
@@ -589,6 +618,24 @@ def test_html_only_with_script_and_style(journal, cli, tmp_path, data):
                   outbox=tmp_path / "out")
     assert [(o["status"], o["records"]) for o in out] == [("applied", [3])], out
     assert [r["order"] for r in records(journal)[3:]] == ["play offensive"]
+    assert_outbox_safe(tmp_path / "out", data)
+
+
+def test_html_of_twenty_thousand_nested_blockquotes_is_read_in_little(journal, cli, tmp_path,
+                                                                      data):
+    """A stranger's HTML mail of 20,000 nested blockquotes (260 KB): each line was written
+    out as deep as it was quoted, quadratic in the depth (25 s and 3.9 GB). Quoting is
+    written out 20 deep at most; the lines stay quoted."""
+    from referee.mail.message import _HtmlText
+
+    parser = _HtmlText()
+    parser.feed("<html><body>" + "<blockquote>x" * 20_000)
+    text = parser.text()
+    assert len(text) < 2_000_000 and all(line.startswith("> ") for line in text.splitlines())
+    html = "<html><body>" + "<blockquote>move ge-9 paris" * 20_000 + "\n"
+    out = handled(cli, journal, eml(tmp_path / "in", mail(SPY, body=html, ctype="text/html")),
+                  outbox=tmp_path / "out")
+    assert [o["status"] for o in out] == ["rejected"], out
     assert_outbox_safe(tmp_path / "out", data)
 
 

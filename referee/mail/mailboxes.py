@@ -268,12 +268,7 @@ def _read_headers(m: Message) -> None:
             return
 
     def header(name: str) -> str:
-        try:
-            return str(msg.get(name, "") or "")
-        except Exception:  # noqa: BLE001 - the email package raises many kinds here
-            # A header the parser refuses (an encoded CR in a name, say): its raw text.
-            raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
-            return str(raw) if isinstance(raw, str) else ""
+        return mailtext.header_text(msg, name)
 
     ident = header("Message-ID").strip()
     m.message_id = ident if MSGID.fullmatch(ident) else ""

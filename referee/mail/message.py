@@ -78,6 +78,19 @@ def sender_address(msg: Message) -> str:
         return ""
 
 
+def header_text(msg: Message, name: str) -> str:
+    """A header's text ("" when the message has none, or one longer than FROM_MOST characters
+    as sent: the email package's reading of a header of tens of thousands of encoded words
+    takes gigabytes); as sent when the package refuses it."""
+    raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
+    if not isinstance(raw, str) or len(raw) > FROM_MOST:
+        return ""
+    try:
+        return str(msg.get(name, "") or "")
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        return raw          # a header the parser refuses (an encoded CR in a name, say)
+
+
 def _is_attachment(part: Message) -> bool:
     """A part sent as a file: Content-Disposition attachment, or a part with a file name."""
     return part.get_content_disposition() == "attachment" or part.get_filename() is not None
@@ -148,6 +161,11 @@ def _unflow(text: str, delsp: bool) -> str:
 
 def _requote(depth: int, content: str) -> str:
     return ">" * depth + (" " if depth and content else "") + content
+
+
+# How deep an HTML mail's quoting is written out: deeper is quoted all the same (a stranger's
+# twenty thousand nested blockquotes, each line written that deep, took gigabytes).
+_QUOTES_SHOWN = 20
 
 
 class _HtmlText(HTMLParser):
@@ -229,7 +247,7 @@ class _HtmlText(HTMLParser):
         self.newline()
         out: list[str] = []
         for depth, line in self.lines:
-            rendered = "> " * depth + line if line else ""
+            rendered = "> " * min(depth, _QUOTES_SHOWN) + line if line else ""
             if rendered or (out and out[-1]):  # no runs of blank lines
                 out.append(rendered)
         while out and not out[-1]:

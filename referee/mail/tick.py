@@ -81,7 +81,7 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
     carries; None when no game, or more than one, claims it."""
     try:
         msg = mailtext.parse_message(raw)
-        subject = str(msg.get("Subject", "") or "")
+        subject = mailtext.header_text(msg, "Subject")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
     tag = SUBJECT_TAG.search(subject)
@@ -409,7 +409,8 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     try:
         head = BytesHeaderParser(policy=default_policy).parsebytes(f.raw)
         sender = mailtext.sender_address(head).lower()
-        subject, message_id = str(head.get("Subject", "")), str(head.get("Message-ID", ""))
+        subject = mailtext.header_text(head, "Subject")
+        message_id = mailtext.header_text(head, "Message-ID")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
     tag = SUBJECT_TAG.search(subject)
