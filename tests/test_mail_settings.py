@@ -162,3 +162,18 @@ def test_a_server_without_tls_is_one_on_this_machine(cli, tmp_path, host, allowe
         assert r.exit_code == 2 and f"hosts.{host}: tls = \"none\"" in r.stderr, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "g.jsonl").exists()
+
+
+@pytest.mark.parametrize("text", ["x = " + "[" * 3000 + "]" * 3000,
+                                  "x = " + "{a = " * 2000 + "1" + "}" * 2000])
+def test_mail_settings_nested_past_pythons_recursion_are_a_usage_error(text):
+    """Arrays or inline tables nested thousands deep took the TOML reader past Python's
+    recursion, an internal error at every tick: the file is refused, saying why."""
+    from referee.store import mailsettings
+
+    path = mailsettings.settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    with pytest.raises(UsageError, match="nested deeper than mail settings are"):
+        mailsettings.load()

@@ -40,7 +40,12 @@ def load() -> Any:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None
-    settings = _validated(MailSettings, document, path)
+    except RecursionError:      # arrays or tables nested past Python's recursion
+        raise UsageError(f"{path}: nested deeper than mail settings are") from None
+    try:
+        settings = _validated(MailSettings, document, path)
+    except RecursionError:
+        raise UsageError(f"{path}: nested deeper than mail settings are") from None
     shared = _shared_variables(list(settings.hosts))
     if shared:
         raise UsageError(f"{path}: the hosts {' and '.join(shared[1])} would read one password "
