@@ -390,3 +390,12 @@ def test_a_record_may_nest_as_deep_as_deepest_and_no_deeper():
         assert chain._too_deep(rec, jm.canonical(rec)) is deep
     text = {"x": "[{" * 100, "y": [[["a"]]]}
     assert chain._too_deep(text, jm.canonical(text)) is False
+
+
+def test_a_seq_that_is_no_number_is_quoted_clipped():
+    """A canonical line whose seq is a list of 30,000 items: the error names it in one line
+    of bounded length, not a 7 MB one."""
+    rec = {"hash": "b", "prev": "a", "seq": [[0, "x" * 10]] * 30_000}
+    with pytest.raises(JournalError) as err:
+        chain.check_line(jm.canonical(rec), 1, "a", "j")
+    assert "out of order" in str(err.value) and len(str(err.value)) < 1_000

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..base.clock import now_stamp
-from ..base.errors import JournalError
+from ..base.errors import JournalError, clipped
 from ..base.jsonfault import json_fault
 
 SCHEMA_VERSION = 1
@@ -280,7 +280,7 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
                            f"writes", record=n)
     if rec.get("seq") != n or type(rec.get("seq")) is not int:
         raise JournalError(f"{name}: record {n} is out of order: it says seq "
-                           f"{rec.get('seq')!r}", record=n)
+                           f"{clipped(repr(rec.get('seq')))}", record=n)
     if rec.get("prev") != prev:
         raise JournalError(f"{name}: record {n} does not follow record {n - 1}: the hash chain "
                            f"is broken (a record was edited, removed or reordered)", record=n)
