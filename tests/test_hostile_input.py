@@ -208,6 +208,21 @@ def test_a_hostile_scenario_file_is_refused_and_no_journal_is_made(tmp_path, cas
     assert not (tmp_path / "PWNED").exists()          # the python tag never ran
 
 
+def test_a_scenario_that_would_make_a_header_no_reader_takes_is_refused(cli, tmp_path):
+    """A scenario's free-form `status` nested 30 levels passes the YAML reader, and made a
+    record 0 that nests past chain.DEEPEST: a game no command could read. Refused before
+    anything is written."""
+    text = SCENARIO_1914.read_text(encoding="utf-8")
+    assert "\nstatus:\n" in text
+    scenario = tmp_path / "deep.yaml"
+    scenario.write_text(text.replace("\nstatus:\n", "\nstatus:\n  deep: " + "[" * 30 + "1"
+                                     + "]" * 30 + "\n", 1), encoding="utf-8")
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", scenario)
+    _clean(r.output)
+    assert r.exit_code == 2 and "nests deeper than" in _one_line(r.stderr), r.stderr
+    assert list(tmp_path.glob("g.jsonl*")) == []
+
+
 def test_a_directory_given_as_the_scenario_file_is_bad_usage(tmp_path):
     folder = tmp_path / "scenario.yaml"
     folder.mkdir()

@@ -387,9 +387,9 @@ def test_a_record_may_nest_as_deep_as_deepest_and_no_deeper():
 
     for depth, deep in ((chain.DEEPEST, False), (chain.DEEPEST + 1, True)):
         rec = nested(depth)
-        assert chain._too_deep(rec, jm.canonical(rec)) is deep
+        assert chain.too_deep(rec, jm.canonical(rec)) is deep
     text = {"x": "[{" * 100, "y": [[["a"]]]}
-    assert chain._too_deep(text, jm.canonical(text)) is False
+    assert chain.too_deep(text, jm.canonical(text)) is False
 
 
 def test_a_seq_that_is_no_number_is_quoted_clipped():

@@ -226,7 +226,7 @@ def placed_parts(rec: dict) -> list[dict]:
 DEEPEST = 32
 
 
-def _too_deep(rec: Any, line: bytes) -> bool:
+def too_deep(rec: Any, line: bytes) -> bool:
     """Whether the record nests deeper than DEEPEST (its line's brackets first: most lines
     have fewer than that in all)."""
     if len(line) - len(line.translate(None, b"[{")) <= DEEPEST:
@@ -263,7 +263,7 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
         raise _damaged(name, n, line) from None
     if not isinstance(rec, dict):
         raise JournalError(f"{name}: record {n} is damaged: not a JSON object", record=n)
-    if _too_deep(rec, line):
+    if too_deep(rec, line):
         raise JournalError(f"{name}: record {n} is damaged: it nests deeper than {DEEPEST} "
                            f"levels, deeper than any record the referee writes", record=n)
     try:                # the usual line: ASCII, and msgspec's sorted encoding gives it back
@@ -382,7 +382,7 @@ def _usual(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
     encode = _codec()[1]
     try:
         if type(rec) is not dict or encode(rec) != line or not line.isascii() or \
-                b"\x7f" in line or _too_deep(rec, line):
+                b"\x7f" in line or too_deep(rec, line):
             return False
         seq, expected = rec.get("seq"), rec.get("hash")
         if type(seq) is not int or seq != n or rec.get("prev") != prev or \

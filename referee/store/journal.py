@@ -44,6 +44,7 @@ from ..base.errors import (
 )
 from . import home, signing, written
 from .chain import (  # noqa: F401 - the journal's names for the layers above
+    DEEPEST,
     SCHEMA_VERSION,
     UPCASTERS,
     canonical,
@@ -60,6 +61,7 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     scan,
     seal,
     secret_digest,
+    too_deep,
     upcast,
     upcast_all,
 )
@@ -232,7 +234,7 @@ class Journal:
         if first is not None:
             records.append(_with_sig(seal({**first, "seq": 1, "prev": header["hash"]}), key))
         lines = [line_of(r) for r in records]
-        self._keep_contracts(lines, first_seq=0)
+        self._keep_contracts(lines, 0, records)
         try:
             home.write_new(self.path, b"".join(lines))
         except FileExistsError:
@@ -278,7 +280,7 @@ class Journal:
             if not new:
                 return raw, new
             lines = [line_of(r) for r in new]
-            self._keep_contracts(lines, first_seq=last + 1)
+            self._keep_contracts(lines, last + 1, new)
             data = b"".join(lines)
             try:
                 home.write_all(fd, data)
@@ -367,8 +369,15 @@ class Journal:
                            f"exclude (a network mount?); this change was not kept: keep the "
                            f"journal on a local disk")
 
-    def _keep_contracts(self, lines: list[bytes], first_seq: int) -> None:
-        """Hand each new line to the contract check before anything is written."""
+    def _keep_contracts(self, lines: list[bytes], first_seq: int, records: list[dict]) -> None:
+        """Hand each new line to the contract check before anything is written; a record
+        nested deeper than any reader takes (chain.DEEPEST: a scenario's free-form part, say)
+        is refused here, never written."""
+        for i, (rec, line) in enumerate(zip(records, lines)):
+            if too_deep(rec, line):
+                raise UsageError(f"{self.path}: record {first_seq + i} as built nests deeper "
+                                 f"than {DEEPEST} levels, which no reader of a journal takes; "
+                                 f"nothing was written")
         if self.contract is not None:
             for i, line in enumerate(lines):
                 self.contract(first_seq + i, line)
