@@ -219,11 +219,11 @@ def test_a_check_beside_is_made_only_where_it_pays_and_is_safe(monkeypatch):
     """A long journal, a second processor, and no other thread (a fork would copy its
     locks as they stand)."""
     long = b"x" * checking.BESIDE_BYTES
-    monkeypatch.setattr(checking, "processors", lambda: 2)
+    monkeypatch.setattr(checking, "cores", lambda: 2)
     assert checking.worth_beside(long) and not checking.worth_beside(long[1:])
-    monkeypatch.setattr(checking, "processors", lambda: 1)
+    monkeypatch.setattr(checking, "cores", lambda: 1)
     assert not checking.worth_beside(long)
-    monkeypatch.setattr(checking, "processors", lambda: 2)
+    monkeypatch.setattr(checking, "cores", lambda: 2)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()

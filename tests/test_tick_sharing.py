@@ -25,7 +25,7 @@ from referee.mail import sharing
 from referee.mail.ledger import FAULT_VARIABLE
 from referee.mail.tickgame import Game
 from referee.mail import tick as ticking
-from referee.store import mailsettings
+from referee.store import beside, mailsettings
 
 NAMES = ("alpha", "bravo", "charlie", "delta")
 
@@ -339,7 +339,7 @@ def test_the_cores_counted_are_no_more_than_the_containers_quota(tmp_path, monke
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     quota = tmp_path / "cpu.max"
     quota.write_text(cpu_max)
-    monkeypatch.setattr(sharing, "CPU_MAX", quota)
+    monkeypatch.setattr(beside, "CPU_MAX", quota)
     assert sharing.cores() == (8 if most is None else most)
-    monkeypatch.setattr(sharing, "CPU_MAX", tmp_path / "absent")
+    monkeypatch.setattr(beside, "CPU_MAX", tmp_path / "absent")
     assert sharing.cores() == 8

@@ -31,15 +31,14 @@ import tempfile
 import threading
 from collections.abc import Callable
 from contextlib import contextmanager
-from pathlib import Path
 from typing import IO
 
 from ..base.errors import RefereeError
 from ..store import home, mailsettings
+from ..store.beside import cores
 from .tickgame import Game
 
 MOST = 4                # workers a pass uses when the mail settings do not say
-CPU_MAX = Path("/sys/fs/cgroup/cpu.max")    # a container's share of the cores (cgroup v2)
 
 
 def workers() -> int:
@@ -50,21 +49,6 @@ def workers() -> int:
         return 1
     chosen = mailsettings.load().passes.workers
     return chosen if chosen is not None else max(1, min(cores(), MOST))
-
-
-def cores() -> int:
-    """The cores this process may run on, and no more than its container's CPU quota."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        n = os.cpu_count() or 1
-    try:
-        quota, period = CPU_MAX.read_text().split()[:2]
-        if quota != "max":
-            n = min(n, max(1, int(quota) // max(1, int(period))))
-    except (OSError, ValueError):
-        pass
-    return n
 
 
 def each_game(games: list[Game], handle: Callable[[Game], bool],

@@ -15,16 +15,19 @@ import signal
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
+from pathlib import Path
+
+CPU_MAX = Path("/sys/fs/cgroup/cpu.max")    # a container's share of the cores (cgroup v2)
 
 
 class Beside:
     """work() run in a forked process (or here, when asked, where that cannot be)."""
 
-    def __init__(self, work: Callable[[], dict], fork: bool = True):
+    def __init__(self, work: Callable[[], dict]):
         self.work, self.answer = work, None
         self.pid: int | None = None
         self.fd: int | None = None
-        if fork and hasattr(os, "fork"):
+        if hasattr(os, "fork"):
             try:
                 self._fork()
             except BaseException:   # an interrupt delivered as the fork ends: no orphan
@@ -103,12 +106,19 @@ def _signals_held():
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def processors() -> int:
-    """The processors this process may run on."""
+def cores() -> int:
+    """The cores this process may run on, and no more than its container's CPU quota."""
     try:
-        return len(os.sched_getaffinity(0))
+        n = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        n = os.cpu_count() or 1
+    try:
+        quota, period = CPU_MAX.read_text().split()[:2]
+        if quota != "max":
+            n = min(n, max(1, int(quota) // max(1, int(period))))
+    except (OSError, ValueError):
+        pass
+    return n
 
 
 def alone() -> bool:

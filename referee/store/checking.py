@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.errors import JournalError
-from .beside import Beside, alone, processors
+from .beside import Beside, alone, cores
 from .chain import scan
 
 # Below this, checking costs less than forking a process to do it (a journal of a few
@@ -25,7 +25,7 @@ BESIDE_BYTES = 256 << 10
 
 def worth_beside(raw: bytes) -> bool:
     """Whether a check beside would pay: a long journal, a second processor, one thread."""
-    return len(raw) >= BESIDE_BYTES and processors() > 1 and alone()
+    return len(raw) >= BESIDE_BYTES and cores() > 1 and alone()
 
 
 def shaped(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
