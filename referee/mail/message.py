@@ -65,13 +65,7 @@ FROM_MOST = 2048
 def sender_address(msg: Message) -> str:
     """The address of the message's (first) From header as written, or "" when it has none
     or one longer than FROM_MOST characters."""
-    raw = next((v for k, v in msg.raw_items() if k.lower() == "from"), "")
-    if not isinstance(raw, str) or len(raw) > FROM_MOST:
-        return ""
-    try:
-        text = str(msg.get("From", "") or "")
-    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        text = raw          # a header the parser refuses (an encoded CR in the name): as sent
+    text = header_text(msg, "From")
     try:
         return email.utils.parseaddr(text)[1]
     except Exception:  # noqa: BLE001
