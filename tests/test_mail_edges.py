@@ -26,6 +26,7 @@ from test_transport import ADDRESSES, tick
 from test_transport import mail as tmail
 from test_transport import new_game as tnew_game
 
+from referee.base.errors import StorageError
 from referee.mail import ledger as ledgermod
 from referee.mail import tick as ticking
 from referee.mail.delivery import Fetched, TransportError, refused_mails, send_owed
@@ -231,6 +232,22 @@ def test_a_server_asking_for_a_login_sets_no_mail_aside_for_good(servers, tmp_pa
         assert sorted(p.name for p in spool.glob("*.eml")) == ["0.eml", "1.eml"]
     finally:
         controller.stop()
+
+
+def test_a_spooled_mail_whose_headers_run_over_a_messages_share_is_one_storage_error(
+        tmp_path):
+    """A mail in the spool (the referee's own, but the folder may be written by anyone) with
+    twenty To headers of 2,000 characters: one error naming the file, before any server is
+    asked (the target's port is closed), not an internal error."""
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    heads = "".join(f"To: {n}@a.example, " + "x@b.example, " * 150 + "y@c.example\n"
+                    for n in range(20))
+    (spool / "0.eml").write_bytes(f"From: umpire@example.com\n{heads}Subject: s\n\nhi\n"
+                                  .encode())
+    with pytest.raises(StorageError, match=r"0\.eml: a mail in the spool that cannot be read"):
+        send_owed(spool, check_target(f"smtp://{HOST}:1"))
+    assert (spool / "0.eml").exists()
 
 
 # ---------------------------------------------------------------- a bounded share

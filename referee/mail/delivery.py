@@ -32,7 +32,6 @@ import ssl
 import subprocess
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
@@ -43,6 +42,7 @@ from ..store.mailroute import (
     server_of,
 )
 from ..store.mailsettings import env_name
+from . import message as mailtext
 from .credentials import password
 from .ledger import fault
 from .mailboxes import MAX_MESSAGE
@@ -443,10 +443,13 @@ def _moved(path: Path, sent_dir: Path, raw: bytes) -> str:
 
 def _envelope(raw: bytes, path: Path) -> tuple[str, list[str]]:
     """The sender and recipients of a mail the referee wrote (From, To and Cc)."""
-    head = BytesHeaderParser(policy=default_policy).parsebytes(raw[:65536])
-    sender = email.utils.parseaddr(str(head.get("From", "")))[1]
-    rcpts = [a for _, a in email.utils.getaddresses(
-        [str(v) for k in ("To", "Cc") for v in head.get_all(k, [])]) if a]
+    head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(raw[:65536])
+    try:
+        sender = email.utils.parseaddr(str(head.get("From", "")))[1]
+        rcpts = [a for _, a in email.utils.getaddresses(
+            [str(v) for k in ("To", "Cc") for v in head.get_all(k, [])]) if a]
+    except mailtext.MailError as exc:
+        raise StorageError(f"{path}: a mail in the spool that cannot be read ({exc})") from None
     if not rcpts:
         raise StorageError(f"{path}: a mail in the spool with no recipient")
     return sender, rcpts

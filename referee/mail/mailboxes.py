@@ -11,7 +11,6 @@ import os
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
@@ -263,7 +262,7 @@ def _read_headers(m: Message) -> None:
     msg = m.msg
     if msg is None:
         try:
-            msg = BytesHeaderParser(policy=default_policy).parsebytes(m.raw[:65536])
+            msg = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(m.raw[:65536])
         except Exception:  # noqa: BLE001 - a header block nothing can read: no headers
             return
 

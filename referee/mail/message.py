@@ -46,25 +46,71 @@ class MailError(ValueError):
 # --- the message -------------------------------------------------------------------------------
 
 
+# The most of a header, as sent, that is read: one sender and his name, a Content-Type
+# with its few parameters, many times over; and the most of all a message's headers. The
+# email package's reading of a header grows with the square of its length, or worse: a
+# From of thousands of addresses, a Content-Type of 20,000 comments (26 s) or a Subject of
+# 60,000 encoded words (24 GB), which anyone can send under the size limit; a header of
+# 2,048 characters takes it up to 12 ms, and a message may have hundreds of parts. A
+# longer header is read as empty; a message whose headers read run past HEADERS_MOST is
+# not read.
+HEADER_MOST = 2048
+HEADERS_MOST = 32 * 1024
+# The most lines starting with "--" a message may have: every part of a MIME message
+# starts on one (its boundary), and each part costs the parser a little; 15,000 tiny
+# parts, under the size limit, took 5 s. A mail written by hand has a few such lines.
+PARTS_MOST = 400
+_PART_LINE = re.compile(rb"(?m)^--")
+
+
+class _Bounded(email.policy.EmailPolicy):
+    """The standard library's current policy, for one message: a header longer than
+    HEADER_MOST characters as sent is read as an empty one, never handed to the package's
+    parser; the first header that takes what is read of the message past HEADERS_MOST
+    raises MailError; each header is read once (the package reads a part's Content-Type
+    again for each thing asked of it)."""
+
+    def header_fetch_parse(self, name, value):
+        if not isinstance(value, str):
+            return super().header_fetch_parse(name, value)
+        read = self.__dict__["_read"]
+        key = (name.lower(), value)
+        if key not in read:
+            if len(value) > HEADER_MOST:
+                value = ""
+            spent = read.get(None, 0) + len(value)
+            if spent > HEADERS_MOST:
+                raise MailError(f"the message's headers run over {HEADERS_MOST} characters")
+            read[None] = spent
+            read[key] = super().header_fetch_parse(name, value)
+        return read[key]
+
+
+def reading_policy() -> email.policy.EmailPolicy:
+    """The policy one message the referee is sent is read with (_Bounded)."""
+    policy = _Bounded()
+    object.__setattr__(policy, "_read", {})
+    return policy
+
+
 def parse_message(raw: bytes, limit: int = DEFAULT_LIMIT) -> EmailMessage:
-    """The message of raw (RFC 5322 bytes, an mbox 'From ' line allowed), refused over limit."""
+    """The message of raw (RFC 5322 bytes, an mbox 'From ' line allowed), refused over limit
+    or with more than PARTS_MOST lines that may start a part; read with reading_policy()."""
     if not isinstance(raw, bytes | bytearray | memoryview):
         raise MailError(f"a message is bytes, not {type(raw).__name__}")
     raw = bytes(raw)
     if len(raw) > limit:
         raise MailError(f"the message is {len(raw)} bytes, over the limit of {limit} bytes")
-    return email.message_from_bytes(raw, policy=email.policy.default)
-
-
-# The most of a From header read for its address: one sender and his name, many times
-# over. A header of thousands of addresses (anyone can send one) costs the email package
-# seconds to take apart at every pass; it names no one sender.
-FROM_MOST = 2048
+    parts = len(_PART_LINE.findall(raw))
+    if parts > PARTS_MOST:
+        raise MailError(f"the message has {parts} lines starting with '--' (each may start "
+                        f"a part), over the limit of {PARTS_MOST}")
+    return email.message_from_bytes(raw, policy=reading_policy())
 
 
 def sender_address(msg: Message) -> str:
     """The address of the message's (first) From header as written, or "" when it has none
-    or one longer than FROM_MOST characters."""
+    or one longer than HEADER_MOST characters."""
     text = header_text(msg, "From")
     try:
         return email.utils.parseaddr(text)[1]
@@ -73,11 +119,11 @@ def sender_address(msg: Message) -> str:
 
 
 def header_text(msg: Message, name: str) -> str:
-    """A header's text ("" when the message has none, or one longer than FROM_MOST characters
-    as sent: the email package's reading of a header of tens of thousands of encoded words
-    takes gigabytes); as sent when the package refuses it."""
+    """A header's text ("" when the message has none, or one longer than HEADER_MOST
+    characters as sent, whatever policy msg was read with); as sent when the package refuses
+    it."""
     raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
-    if not isinstance(raw, str) or len(raw) > FROM_MOST:
+    if not isinstance(raw, str) or len(raw) > HEADER_MOST:
         return ""
     try:
         return str(msg.get(name, "") or "")

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.clock import now as clock_now
@@ -407,7 +406,7 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     the game whose player sent it; None when no game's did (it stays unread, for the
     moderator)."""
     try:
-        head = BytesHeaderParser(policy=default_policy).parsebytes(f.raw)
+        head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(f.raw)
         sender = mailtext.sender_address(head).lower()
         subject = mailtext.header_text(head, "Subject")
         message_id = mailtext.header_text(head, "Message-ID")
