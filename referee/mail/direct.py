@@ -48,6 +48,7 @@ class Handled:
     records: list[int] = field(default_factory=list)
     new: bool = True
     notes: list[str] = field(default_factory=list)     # the prose passed over, named
+    keyed: bool = False            # it carried its side's order key: surely the player's
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -73,11 +74,16 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.status, out.reason = "ignored", m.problem or "not from a registered player"
         return out
     out.side = side
-    body = mailtext.plain_body(m.msg)
+    try:
+        body = mailtext.plain_body(m.msg)
+    except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
+        out.status, out.reason = "refused", f"the message cannot be read ({exc})"
+        return out
     key = _key_given(body)
     if key is None or compact(key) != compact(keys[side]):
         out.status, out.reason = "refused", NO_KEY
         return out
+    out.keyed = True
     if m.message_id in seen.get(side, set()):
         out.status, out.new = "done", False
         return out
@@ -147,9 +153,10 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
 
 
 def _answered(ledger: dict, h: Handled, address: str) -> bool:
-    """A mail without its side's key may be anyone's with a forged From: its refusals to
-    that address are bounded by the day's quota (no backscatter); a keyed mail is answered."""
-    return h.reason != NO_KEY or may_answer(ledger, address.lower(), registered=True)
+    """A mail without its side's key (or one that cannot be read for it) may be anyone's
+    with a forged From: its refusals to that address are bounded by the day's quota (no
+    backscatter); a keyed mail is answered."""
+    return h.keyed or may_answer(ledger, address.lower(), registered=True)
 
 
 def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str

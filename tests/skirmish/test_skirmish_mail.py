@@ -147,6 +147,36 @@ def test_forged_mails_without_the_key_get_a_bounded_number_of_answers(cli, tmp_p
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}
 
 
+def test_a_mail_with_no_text_to_read_is_refused_and_its_answers_bounded(cli, tmp_path,
+                                                                       secret_file):
+    """A mail from a player's address with no text part (a picture only) was an internal
+    error at every pass. Its key cannot be read, so it may be anyone's: refused, nothing
+    recorded, each answered once up to the day's quota, and handled once."""
+    j = tmp_path / "p.jsonl"
+    mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "box"
+    box.mkdir()
+    pictures = []
+    for n in range(1, 15):
+        path = mail(box, n, BRITISH, "unused", "done")
+        msg = email.message_from_bytes(path.read_bytes())
+        msg.replace_header("Content-Type", "image/png")
+        path.write_bytes(msg.as_bytes())
+        pictures.append(path)
+    before = j.read_bytes()
+    out = tmp_path / "out"
+    r = cli("inbox", j, *pictures, "--outbox", out, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)["messages"]
+    assert {(x["side"], x["status"]) for x in got} == {("british", "refused")}
+    assert all("no text part" in x["reason"] for x in got), got
+    assert j.read_bytes() == before
+    answers = [p for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    assert len(answers) == REGISTERED_PER_DAY
+    r = cli("inbox", j, *pictures, "--outbox", out, "--format", "json")
+    assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}
+
+
 def test_a_mail_under_another_side_s_message_id_suppresses_nothing(cli, tmp_path,
                                                                    secret_file):
     """The German reuses the British mail's Message-ID (seen on a copy) and dates his mail
