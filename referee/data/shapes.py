@@ -26,7 +26,8 @@ def problems_of(model: type, raw: Any, label: str) -> list[ShapeProblem]:
         validator(model, objects=False).validate_json(json.dumps(raw))
     except ValidationError as exc:
         errors = _merge_unions([_located(e, raw) for e in exc.errors(include_url=False)])
-        errors.sort(key=lambda f: _order(f.error.path, raw))
+        ranks: dict[int, dict] = {}
+        errors.sort(key=lambda f: _order(f.error.path, raw, ranks))
         return [ShapeProblem(label, f.error, raw) for f in errors]
     return []
 
@@ -90,15 +91,19 @@ def _merge_unions(found: list[_Found]) -> list[_Found]:
     return out
 
 
-def _order(path: tuple, raw: Any) -> list[int]:
+def _order(path: tuple, raw: Any, ranks: dict[int, dict]) -> list[int]:
     """Where in the file a path is, as the positions of its keys and indexes (a missing key
-    after its mapping's keys), to list a file's errors from its top down."""
+    after its mapping's keys), to list a file's errors from its top down; ranks keeps each
+    mapping's key positions, worked out once for all the errors (20,000 unknown keys took
+    seconds to sort when each looked its key up in a list of them)."""
     out = []
     node = raw
     for step in path:
         if isinstance(node, dict):
-            keys = list(node)
-            out.append(keys.index(step) if step in node else len(keys))
+            rank = ranks.get(id(node))
+            if rank is None:
+                rank = ranks[id(node)] = {key: n for n, key in enumerate(node)}
+            out.append(rank.get(step, len(rank)))
             node = node.get(step)
         elif isinstance(node, list) and isinstance(step, int):
             out.append(step)
