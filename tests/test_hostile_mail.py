@@ -605,11 +605,47 @@ def multipart_mail(frm: str, mime: str) -> bytes:
     return mail(frm, body, ctype=None, headers=head + "\n")
 
 
-def test_multiparts_nested_100_deep(journal, cli, tmp_path, data):
+def test_multiparts_nested_16_deep_are_read_and_17_deep_refused(journal, cli, tmp_path, data):
+    """The parser looks at each line once for every multipart it is in: a stranger's
+    megabyte of empty lines nested 395 deep took 17 s. Sixteen levels are read (a forward
+    of a forward nests nine); past them the German is told, and nothing is applied."""
     inner = f"Content-Type: text/plain\n\nplay offensive\nOrder key: {KEYS['german']}\n"
     out = handled(cli, journal, eml(tmp_path / "in", multipart_mail(
-        ADDRESSES["german"], nested(100, inner))), outbox=tmp_path / "out")
+        ADDRESSES["german"], nested(16, inner))), outbox=tmp_path / "out")
     assert [o["status"] for o in out] == ["applied"], out
+    before = journal.read_bytes()
+    raw = multipart_mail(ADDRESSES["german"], nested(17, inner)).replace(b"<m1@", b"<m2@")
+    out = handled(cli, journal, eml(tmp_path / "in2", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
+    assert "nested more than 16 deep" in out[0]["reason"]
+    assert journal.read_bytes() == before
+    assert_outbox_safe(tmp_path / "out", data)
+
+
+@pytest.mark.parametrize("end", ["\n", "\r"], ids=["lf", "cr"])
+def test_a_megabyte_of_short_lines_is_refused_unparsed(journal, cli, tmp_path, data,
+                                                        monkeypatch, end):
+    """300,000 lines (or 170,000 empty parts whose lines end in a bare CR, which the parser
+    also takes for a line end and the count of '--' lines missed): refused before the
+    parser is fed, the German told why."""
+    import email.feedparser
+
+    fed = []
+    real = email.feedparser.BytesFeedParser.feed
+    monkeypatch.setattr(email.feedparser.BytesFeedParser, "feed",
+                        lambda self, data: fed.append(len(data)) or real(self, data))
+    body = f"play offensive{end}Order key: {KEYS['german']}{end}" + f"x{end}" * 300_000
+    raw = mail(body=body)
+    before = journal.read_bytes()
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
+    assert "lines, over the limit of 200000" in out[0]["reason"], out
+    assert max(fed, default=0) < 65_536
+    parts = mail(body="--b\r\r" * 1_000, ctype='multipart/mixed; boundary="b"')
+    out = handled(cli, journal, eml(tmp_path / "in2", parts.replace(b"<m1@", b"<m2@")),
+                  outbox=tmp_path / "out")
+    assert "1000 lines starting with '--'" in out[0]["reason"], out
+    assert journal.read_bytes() == before
     assert_outbox_safe(tmp_path / "out", data)
 
 
@@ -712,6 +748,23 @@ def test_html_of_twenty_thousand_nested_blockquotes_is_read_in_little(journal, c
     out = handled(cli, journal, eml(tmp_path / "in", mail(SPY, body=html, ctype="text/html")),
                   outbox=tmp_path / "out")
     assert [o["status"] for o in out] == ["rejected"], out
+    assert_outbox_safe(tmp_path / "out", data)
+
+
+@pytest.mark.parametrize("who", ["german", "stranger"])
+def test_html_the_standard_parser_stumbles_on_is_read_as_text(journal, cli, tmp_path, data,
+                                                              who):
+    """'<![' followed by no name made the standard library's HTML parser raise an
+    AssertionError: exit 4 at every run, for every game reading the mailbox. It reads as
+    the text it is."""
+    body = f"<p>play offensive</p><![ x<p>Order key: {KEYS['german']}</p>"
+    raw = mail(ADDRESSES["german"] if who == "german" else SPY, body, ctype="text/html")
+    before = journal.read_bytes()
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    if who == "german":
+        assert [o["status"] for o in out] == ["applied"], out
+    else:
+        assert [o["status"] for o in out] == ["rejected"] and journal.read_bytes() == before
     assert_outbox_safe(tmp_path / "out", data)
 
 

@@ -20,8 +20,10 @@ Every problem is a MailError (a ValueError) with a one-line message.
 
 from __future__ import annotations
 
+import codecs
 import email
 import email.charset
+import email.feedparser
 import email.policy
 import email.utils
 import hashlib
@@ -60,7 +62,29 @@ HEADERS_MOST = 32 * 1024
 # starts on one (its boundary), and each part costs the parser a little; 15,000 tiny
 # parts, under the size limit, took 5 s. A mail written by hand has a few such lines.
 PARTS_MOST = 400
-_PART_LINE = re.compile(rb"(?m)^--")
+_PART_LINE = re.compile(rb"(?:\A|[\r\n])--")         # a line ends at a CR too, as the parser reads
+# How deep multiparts may nest, and how many lines a message may have: the parser looks at
+# each line once for every multipart it is in (a stranger's 1 MiB of empty lines 395 deep
+# took 17 s). A mail with a forward of a forward in it nests nine deep; a megabyte of
+# attachments is some 14,000 lines.
+NESTING_MOST = 16
+LINES_MOST = 200_000
+
+
+class _Nesting(email.feedparser.BufferedSubFile):
+    """The parser's lines, refusing a multipart nested past NESTING_MOST."""
+
+    depth = 0
+
+    def push_eof_matcher(self, pred):
+        if self.depth >= NESTING_MOST:
+            raise MailError(f"the message's parts are nested more than {NESTING_MOST} deep")
+        self.depth += 1
+        super().push_eof_matcher(pred)
+
+    def pop_eof_matcher(self):
+        self.depth -= 1
+        return super().pop_eof_matcher()
 
 
 class _Bounded(email.policy.EmailPolicy):
@@ -94,18 +118,25 @@ def reading_policy() -> email.policy.EmailPolicy:
 
 
 def parse_message(raw: bytes, limit: int = DEFAULT_LIMIT) -> EmailMessage:
-    """The message of raw (RFC 5322 bytes, an mbox 'From ' line allowed), refused over limit
-    or with more than PARTS_MOST lines that may start a part; read with reading_policy()."""
+    """The message of raw (RFC 5322 bytes, an mbox 'From ' line allowed), refused over limit,
+    LINES_MOST lines, PARTS_MOST lines that may start a part or NESTING_MOST levels of
+    multiparts; read with reading_policy()."""
     if not isinstance(raw, bytes | bytearray | memoryview):
         raise MailError(f"a message is bytes, not {type(raw).__name__}")
     raw = bytes(raw)
     if len(raw) > limit:
         raise MailError(f"the message is {len(raw)} bytes, over the limit of {limit} bytes")
+    lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
+    if lines > LINES_MOST:
+        raise MailError(f"the message has {lines} lines, over the limit of {LINES_MOST}")
     parts = len(_PART_LINE.findall(raw))
     if parts > PARTS_MOST:
         raise MailError(f"the message has {parts} lines starting with '--' (each may start "
                         f"a part), over the limit of {PARTS_MOST}")
-    return email.message_from_bytes(raw, policy=reading_policy())
+    parser = email.feedparser.BytesFeedParser(policy=reading_policy())
+    parser._input = _Nesting()      # noqa: SLF001 - the one place the parser keeps its lines
+    parser.feed(raw)
+    return parser.close()
 
 
 def sender_address(msg: Message) -> str:
@@ -166,9 +197,16 @@ def _decode(part: Message) -> str:
             return payload.decode("cp1252", "replace")
     codec = email.charset.ALIASES.get(charset, charset)
     try:
+        if codecs.lookup(codec).name in _NOT_CHARSETS:
+            raise LookupError(codec)
         return payload.decode(codec, "replace")
     except (LookupError, ValueError, TypeError):
         raise MailError(f"the text part's charset {charset!r} is unknown") from None
+
+
+# Codecs Python has that are not a mail's character set: a domain name's letters, whose
+# decoding takes time growing with the square of the text (a megabyte: 14 s).
+_NOT_CHARSETS = frozenset({"punycode", "idna"})
 
 
 _QUOTE_PREFIX = re.compile(r"^(>+) ?")
@@ -177,25 +215,32 @@ _QUOTE_PREFIX = re.compile(r"^(>+) ?")
 def _unflow(text: str, delsp: bool) -> str:
     """format=flowed text (RFC 3676) with its soft line breaks joined and space-stuffing undone."""
     out: list[str] = []
-    pending: tuple[int, str] | None = None  # (quote depth, text so far) of an unfinished line
+    # An unfinished line: its quote depth, its pieces (none empty), joined once it ends, as
+    # adding each piece to a string made a megabyte of soft breaks take seconds; their size.
+    held, depth_held, pieces, size = False, 0, [], 0
     for line in text.split("\n"):
         m = _QUOTE_PREFIX.match(line)
         depth = len(m.group(1)) if m else 0
         content = line[m.end():] if m else line
         if not m and content.startswith(" "):
             content = content[1:]  # space-stuffed
-        if pending is not None and pending[0] != depth:
-            out.append(_requote(*pending))
-            pending = None
-        if pending is not None:
-            content = pending[1] + content
-            pending = None
-        if content.endswith(" ") and content != "-- ":
-            pending = (depth, content[:-1] if delsp else content)
+        if held and depth_held != depth:
+            out.append(_requote(depth_held, "".join(pieces)))
+            held, pieces, size = False, [], 0
+        if content:
+            pieces.append(content)
+            size += len(content)
+        if pieces and pieces[-1].endswith(" ") and (size != 3 or "".join(pieces) != "-- "):
+            if delsp:
+                last = pieces.pop()[:-1]
+                size -= 1
+                pieces += [last] if last else []
+            held, depth_held = True, depth
         else:
-            out.append(_requote(depth, content))
-    if pending is not None:
-        out.append(_requote(*pending))
+            out.append(_requote(depth, "".join(pieces)))
+            held, pieces, size = False, [], 0
+    if held:
+        out.append(_requote(depth_held, "".join(pieces)))
     return "\n".join(out)
 
 
@@ -297,8 +342,52 @@ class _HtmlText(HTMLParser):
 
 def _html_to_text(html: str) -> str:
     parser = _HtmlText()
-    parser.feed(html)
-    return parser.text()
+    try:
+        parser.feed(_tamed(html))
+        return parser.text()
+    except (AssertionError, ValueError, IndexError) as exc:   # kept off by _tamed; if not,
+        raise MailError(f"the HTML part cannot be read ({exc})") from None  # ... said
+
+
+# A tag as _tamed keeps it: its name, and whether it closes itself; its attributes (quoted
+# values may hold a '>') never hold a '<', so no match reads past the next one.
+_TAG = re.compile(r"""<(/?)([A-Za-z][A-Za-z0-9:-]{0,31})(?:[^<>"']|"[^<"]*"|'[^<']*')*?(/?)>""")
+_DECLARATION = re.compile(r"<[!?][^<>]*>")
+
+
+def _tamed(html: str) -> str:
+    """HTML the standard library's parser reads in time linear in its length, with the text
+    it had: each tag cut down to its name (no attribute is read), comments, declarations
+    and processing instructions dropped, and any other '<' made text. The parser looks
+    ahead from each '<' it cannot close to the end of the document, and stumbles on some
+    declarations: a stranger's 100 KB of unclosed tags took it 8 s, and '<![' stopped
+    every pass. Every search here stops at the next '<', or is made once."""
+    out: list[str] = []
+    at, size = 0, len(html)
+    comment_end = -2                        # where the next '-->' is (-1: none is left)
+    while at < size:
+        lt = html.find("<", at)
+        if lt < 0:
+            out.append(html[at:])
+            break
+        out.append(html[at:lt])
+        if html.startswith("<!--", lt):
+            if comment_end < lt + 4 and comment_end != -1:
+                comment_end = html.find("-->", lt + 4)
+            if comment_end < 0:
+                break                       # an unclosed comment hides the rest
+            at = comment_end + 3
+            continue
+        tag = _TAG.match(html, lt) or _DECLARATION.match(html, lt)
+        if tag is None:
+            out.append("&lt;")
+            at = lt + 1
+        elif tag.re is _TAG:
+            out.append(f"<{tag[1]}{tag[2].lower()}{tag[3]}>")
+            at = tag.end()
+        else:
+            at = tag.end()
+    return "".join(out)
 
 
 def plain_body(msg: Message) -> str:
