@@ -768,6 +768,19 @@ def test_html_the_standard_parser_stumbles_on_is_read_as_text(journal, cli, tmp_
     assert_outbox_safe(tmp_path / "out", data)
 
 
+def test_a_from_with_a_byte_that_is_no_text_is_a_stranger(journal, cli, tmp_path, data):
+    """A From the header parser refuses (an encoded CR) is read as sent; a byte in it that
+    is no text was kept as a lone surrogate, which no file can be written with: exit 4 at
+    every run. It reads as U+FFFD: a stranger, refused."""
+    raw = mail(b"=?utf-8?q?a=0Db?= <s\xffpy@evil.example>".decode("utf-8", "surrogateescape"))
+    before = journal.read_bytes()
+    out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"], o["from"]) for o in out] == [
+        ("rejected", None, "s\ufffdpy@evil.example")], out
+    assert journal.read_bytes() == before
+    assert_outbox_safe(tmp_path / "out", data)
+
+
 @pytest.mark.parametrize("text_part", [True, False], ids=["with-text", "attachment-only"])
 def test_orders_in_an_attachment_are_not_applied(journal, cli, tmp_path, data, text_part):
     """An attachment named orders.txt holding orders (and the key): only the body counts,

@@ -152,14 +152,19 @@ def sender_address(msg: Message) -> str:
 def header_text(msg: Message, name: str) -> str:
     """A header's text ("" when the message has none, or one longer than HEADER_MOST
     characters as sent, whatever policy msg was read with); as sent when the package refuses
-    it."""
+    it. A byte that is no text (kept by the package as a lone surrogate, which no file or
+    mail can be written with) reads as U+FFFD."""
     raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
     if not isinstance(raw, str) or len(raw) > HEADER_MOST:
         return ""
     try:
-        return str(msg.get(name, "") or "")
+        text = str(msg.get(name, "") or "")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        return raw          # a header the parser refuses (an encoded CR in a name, say)
+        text = raw          # a header the parser refuses (an encoded CR in a name, say)
+    return _SURROGATE.sub("\ufffd", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _is_attachment(part: Message) -> bool:
