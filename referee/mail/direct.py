@@ -144,12 +144,29 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
             written += _answer(table, outbox, h, players[h.side], m.sha256)
             fault("direct answered")
         if m.sha256 and h.side and h.status != "ignored":
-            note_handled(ledger, m.sha256, m.message_id, m.body_sha256, h.status)
+            # Only a keyed mail speaks for its Message-ID: a keyless one under the same ID
+            # would make a copy of the player's mail look new, and be answered again.
+            note_handled(ledger, m.sha256, m.message_id if h.keyed else "", m.body_sha256,
+                         h.status)
             save_ledger(ledger)
     if outbox is not None:
+        written += _owed(table, outbox, players, ledger)
         written += _reports(table, outbox, players, keys, ledger)
         save_ledger(ledger)
     return done, written
+
+
+def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]:
+    """The answers a pass owes without having read the mail (tick: one too large to read),
+    to the address the side registered (written once, under the name each was owed as)."""
+    out = []
+    for entry in ledger["owed"]:
+        if entry.get("side") in players and isinstance(entry.get("name"), str):
+            out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
+                          "Re: orders (rejected)", f"Nothing was recorded: {entry['reason']}",
+                          entry.get("message_id"))
+    ledger["owed"] = []
+    return out
 
 
 def _answered(ledger: dict, h: Handled, address: str) -> bool:

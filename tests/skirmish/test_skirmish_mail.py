@@ -194,6 +194,51 @@ def test_a_mail_under_another_side_s_message_id_suppresses_nothing(cli, tmp_path
         ("german", "applied"), ("british", "applied")]
 
 
+def test_a_keyless_mail_under_an_applied_mails_message_id_makes_no_copy_of_it_new(
+        cli, tmp_path, secret_file):
+    """Anyone who saw the British mail's Message-ID sends a keyless mail from the German's
+    address under it: refused, and a relayed copy of the British mail (one more Received
+    line) is still known as his, not answered a second time."""
+    j = tmp_path / "p.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "box", tmp_path / "out"
+    box.mkdir()
+    british = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    forged = mail(box, 2, GERMAN, "NOT-THE-KEY", "hello")
+    forged.write_bytes(forged.read_bytes().replace(b"<m2@example.org>", b"<m1@example.org>"))
+    relayed = box / "relayed.eml"
+    relayed.write_bytes(b"Received: from relay2.example.net\n" + british.read_bytes())
+    seen = []
+    for path in (british, forged, relayed):
+        r = cli("inbox", j, path, "--outbox", out, "--format", "json")
+        seen += [(x["side"], x["status"]) for x in json.loads(r.stdout)["messages"]]
+    assert seen == [("british", "applied"), ("german", "refused"), ("british", "done")]
+    answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
+    assert sorted(m["To"] for m in answers if m["Subject"].startswith("Re:")) == [GERMAN,
+                                                                                 BRITISH]
+
+
+def test_a_mail_too_large_to_read_is_answered_from_its_header_by_tick(cli, tmp_path,
+                                                                      secret_file):
+    """tick reads a too-large mail's header only and owes its sender an answer: a skirmish
+    never wrote it. The British player is told, once, at his registered address."""
+    j, box, out = tmp_path / "p.jsonl", tmp_path / "box", tmp_path / "out"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    mailed_patrol(cli, j, secret_file, "--mail-in", box, "--mail-out", f"outbox:{out}")
+    assert cli("tick", j, "--no-map").exit_code == 0
+    big = mail(box / "new", 1, BRITISH, "unused", "x" * (1 << 20))
+    for _ in range(2):
+        r = cli("tick", j, "--no-map")
+        assert r.exit_code == 0, r.stderr
+    told = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
+    told = [m for m in told if m["Subject"] == "Re: orders (rejected)"]
+    assert [m["To"] for m in told] == [BRITISH]
+    assert "over the 1 MB the referee reads" in " ".join(
+        told[0].get_payload(decode=True).decode().split())
+    assert big.exists()
+
+
 def test_a_pass_stopped_after_the_journal_answers_the_right_side_once(cli, tmp_path,
                                                                       secret_file):
     """Stopped after the British orders are in the journal: a keyless mail from the German's
