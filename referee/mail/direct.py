@@ -30,7 +30,7 @@ from .ledger import (
     save_ledger,
 )
 from .ledger import game_lock as mail_lock
-from .mailboxes import MSGID, Message, read_source
+from .mailboxes import MSGID, Mailboxes, Message
 from .prose import read_orders
 
 REFEREE = "referee@referee.invalid"
@@ -132,12 +132,14 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
     written: list[Path] = []
     if outbox is not None:
         outbox.mkdir(parents=True, exist_ok=True)
-    for m in read_source(sources)[0]:
+    boxes = Mailboxes(sources)       # one message in memory at a time
+    for m in boxes.survey():
         if m.sha256 and handled_before(ledger, m.sha256):
             done.append(Handled(m.where, m.message_id, m.sender, "done", new=False))
             continue
-        h = _recovered(table, m, ledger, _handle(table, m, players, keys,
+        h = _recovered(table, m, ledger, _handle(table, boxes.load(m), players, keys,
                                                  table.kind.mailed(table)))
+        boxes.release(m)
         done.append(h)
         fault("direct applied")
         if outbox is not None and h.new and h.side and _answered(ledger, h, players[h.side]):

@@ -79,8 +79,9 @@ class Mailboxes:
         out.sort(key=lambda m: (m.date, m.order))
         return out
 
-    def load(self, m: Message) -> Message:
-        """m with its bytes and parsed message back (set aside when they changed or went)."""
+    def load(self, m: Message, parse: bool = True) -> Message:
+        """m with its bytes and (unless parse is False) parsed message back (set aside when
+        they changed or went)."""
         if m.loc is None or m.unreadable:
             return m
         try:
@@ -90,7 +91,7 @@ class Mailboxes:
         if hashlib.sha256(raw).hexdigest() != m.sha256:
             return _set_aside(m, "it changed while the mailbox was read")
         m.raw, m.msg = raw, None
-        _read_message(m)
+        _read_message(m, parse)
         return m
 
     def release(self, m: Message) -> None:
@@ -150,10 +151,15 @@ class Mailboxes:
 
 def read_source(sources: list[Path], known: dict[str, list] | None = None
                 ) -> tuple[list[Message], list[str]]:
-    """Every message of an mbox file, a Maildir or .eml files, whole, in Date order, but the
-    Maildir files `known` as they are (Mailboxes); and the places of those passed over."""
+    """Every message of an mbox file, a Maildir or .eml files, in Date order, with its bytes
+    but not parsed (the game that takes it parses it: a parsed message takes more memory
+    than its bytes, and a pass holds them all), but the Maildir files `known` as they are
+    (Mailboxes); and the places of those passed over."""
     boxes = Mailboxes(sources, known)
-    return [boxes.load(m) for m in boxes.survey()], boxes.passed
+    out = [boxes.load(m, parse=False) for m in boxes.survey()]
+    for m in out:
+        m.msg = None
+    return out, boxes.passed
 
 
 def _entry(path: Path, where: str):

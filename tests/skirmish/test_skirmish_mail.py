@@ -177,6 +177,41 @@ def test_a_mail_with_no_text_to_read_is_refused_and_its_answers_bounded(cli, tmp
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}
 
 
+def test_a_skirmish_inbox_holds_one_message_at_a_time(cli, tmp_path, secret_file,
+                                                     monkeypatch):
+    """Every message of the mailbox was read and parsed before the first was handled: 250
+    strangers' mails of a megabyte took 584 MB. Each is now read when its turn comes and
+    dropped once handled, as a campaign's inbox does."""
+    from referee.mail import mailboxes
+
+    held: set[int] = set()
+    most = [0]
+    load, release = mailboxes.Mailboxes.load, mailboxes.Mailboxes.release
+
+    def loading(self, m, *a, **k):
+        got = load(self, m, *a, **k)
+        held.add(id(m))
+        most[0] = max(most[0], len(held))
+        return got
+
+    def releasing(self, m):
+        held.discard(id(m))
+        return release(self, m)
+
+    monkeypatch.setattr(mailboxes.Mailboxes, "load", loading)
+    monkeypatch.setattr(mailboxes.Mailboxes, "release", releasing)
+    j = tmp_path / "p.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "box"
+    box.mkdir()
+    mails = [mail(box, n, f"s{n}@stranger.example", "none", "hello") for n in range(1, 6)]
+    mails.append(mail(box, 6, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes"))
+    r = cli("inbox", j, *mails, "--outbox", tmp_path / "out", "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["ignored"] * 5 + [
+        "applied"]
+    assert most[0] == 1, most
+
+
 def test_a_mail_under_another_side_s_message_id_suppresses_nothing(cli, tmp_path,
                                                                    secret_file):
     """The German reuses the British mail's Message-ID (seen on a copy) and dates his mail
