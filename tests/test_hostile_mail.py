@@ -738,7 +738,7 @@ def test_html_of_twenty_thousand_nested_blockquotes_is_read_in_little(journal, c
     """A stranger's HTML mail of 20,000 nested blockquotes (260 KB): each line was written
     out as deep as it was quoted, quadratic in the depth (25 s and 3.9 GB). Quoting is
     written out 20 deep at most; the lines stay quoted."""
-    from referee.mail.message import _HtmlText
+    from referee.mail.htmltext import _HtmlText
 
     parser = _HtmlText()
     parser.feed("<html><body>" + "<blockquote>x" * 20_000)

@@ -960,11 +960,11 @@ def test_html_is_tamed_into_names_and_text_the_parser_reads_in_one_look(html):
     """What the standard library's HTML parser is handed: text holding no '<', and tags of a
     name alone, so that it never looks ahead from a '<' it cannot close (a stranger's 100 KB
     of unclosed tags took it 8 s; '<![' made it raise)."""
-    from referee.mail.message import _html_to_text, _tamed
+    from referee.mail.htmltext import _tamed, html_to_text
 
     tamed = _tamed(html)
     assert re.fullmatch(r"(?:[^<]|</?[a-z][a-z0-9:-]*/?>)*", tamed), tamed[:80]
-    assert isinstance(_html_to_text(html), str)
+    assert isinstance(html_to_text(html), str)
 
 
 def test_html_tamed_keeps_the_text_a_player_wrote():

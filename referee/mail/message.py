@@ -30,10 +30,10 @@ import hashlib
 import re
 from collections.abc import Collection
 from email.message import EmailMessage, Message
-from html.parser import HTMLParser
 
 from ..engine.reading import VERBS
 from ..store.players import compact
+from .htmltext import html_to_text
 
 __all__ = ["CAMPAIGN_VERBS", "SHEET_LINE", "MailError", "mail_bytes", "order_lines",
            "parse_message", "plain_body", "after_signature", "sheet_lines", "looks_like_order"]
@@ -253,148 +253,6 @@ def _requote(depth: int, content: str) -> str:
     return ">" * depth + (" " if depth and content else "") + content
 
 
-# How deep an HTML mail's quoting is written out: deeper is quoted all the same (a stranger's
-# twenty thousand nested blockquotes, each line written that deep, took gigabytes).
-_QUOTES_SHOWN = 20
-
-
-class _HtmlText(HTMLParser):
-    """HTML as plain text: block elements start lines, blockquote contents become '> ' lines."""
-
-    BLOCK = frozenset({
-        "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
-        "ul", "ol", "dl", "dt", "dd", "table", "pre", "hr", "section", "article", "header",
-        "footer", "address", "center", "body",
-    })
-    SKIP = frozenset({"script", "style", "title", "template"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[tuple[int, str]] = []
-        self.cur: list[str] = []
-        self.cur_depth: int | None = None
-        self.depth = 0
-        self.skip = 0
-        self.pre = 0
-
-    def newline(self, force: bool = False) -> None:
-        text = "".join(self.cur).strip()
-        if text or force:
-            depth = self.depth if self.cur_depth is None else self.cur_depth
-            self.lines.append((depth, text))
-        self.cur = []
-        self.cur_depth = None
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.SKIP:
-            self.skip += 1
-        elif tag == "br":
-            self.newline(force=True)
-        elif tag in ("td", "th"):
-            self.cur.append(" ")
-        elif tag in self.BLOCK:
-            self.newline()
-            if tag == "blockquote":
-                self.depth += 1
-            elif tag == "pre":
-                self.pre += 1
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if tag in self.SKIP:
-            self.skip = max(0, self.skip - 1)
-
-    def handle_endtag(self, tag):
-        if tag in self.SKIP:
-            self.skip = max(0, self.skip - 1)
-        elif tag in self.BLOCK:
-            self.newline()
-            if tag == "blockquote":
-                self.depth = max(0, self.depth - 1)
-            elif tag == "pre":
-                self.pre = max(0, self.pre - 1)
-
-    def handle_data(self, data):
-        if self.skip:
-            return
-        data = data.replace("\xa0", " ")
-        if self.pre:
-            first, *rest = data.split("\n")
-            self._add(first)
-            for piece in rest:
-                self.newline(force=True)
-                self._add(piece)
-        else:
-            self._add(re.sub(r"[ \t\r\n\f]+", " ", data))
-
-    def _add(self, text: str) -> None:
-        if self.cur_depth is None and text.strip():
-            self.cur_depth = self.depth
-        self.cur.append(text)
-
-    def text(self) -> str:
-        self.close()
-        self.newline()
-        out: list[str] = []
-        for depth, line in self.lines:
-            rendered = "> " * min(depth, _QUOTES_SHOWN) + line if line else ""
-            if rendered or (out and out[-1]):  # no runs of blank lines
-                out.append(rendered)
-        while out and not out[-1]:
-            out.pop()
-        return "\n".join(out)
-
-
-def _html_to_text(html: str) -> str:
-    parser = _HtmlText()
-    try:
-        parser.feed(_tamed(html))
-        return parser.text()
-    except (AssertionError, ValueError, IndexError) as exc:   # kept off by _tamed; if not,
-        raise MailError(f"the HTML part cannot be read ({exc})") from None  # ... said
-
-
-# A tag as _tamed keeps it: its name, and whether it closes itself; its attributes (quoted
-# values may hold a '>') never hold a '<', so no match reads past the next one.
-_TAG = re.compile(r"""<(/?)([A-Za-z][A-Za-z0-9:-]{0,31})(?:[^<>"']|"[^<"]*"|'[^<']*')*?(/?)>""")
-_DECLARATION = re.compile(r"<[!?][^<>]*>")
-
-
-def _tamed(html: str) -> str:
-    """HTML the standard library's parser reads in time linear in its length, with the text
-    it had: each tag cut down to its name (no attribute is read), comments, declarations
-    and processing instructions dropped, and any other '<' made text. The parser looks
-    ahead from each '<' it cannot close to the end of the document, and stumbles on some
-    declarations: a stranger's 100 KB of unclosed tags took it 8 s, and '<![' stopped
-    every pass. Every search here stops at the next '<', or is made once."""
-    out: list[str] = []
-    at, size = 0, len(html)
-    comment_end = -2                        # where the next '-->' is (-1: none is left)
-    while at < size:
-        lt = html.find("<", at)
-        if lt < 0:
-            out.append(html[at:])
-            break
-        out.append(html[at:lt])
-        if html.startswith("<!--", lt):
-            if comment_end < lt + 4 and comment_end != -1:
-                comment_end = html.find("-->", lt + 4)
-            if comment_end < 0:
-                break                       # an unclosed comment hides the rest
-            at = comment_end + 3
-            continue
-        tag = _TAG.match(html, lt) or _DECLARATION.match(html, lt)
-        if tag is None:
-            out.append("&lt;")
-            at = lt + 1
-        elif tag.re is _TAG:
-            out.append(f"<{tag[1]}{tag[2].lower()}{tag[3]}>")
-            at = tag.end()
-        else:
-            at = tag.end()
-    return "".join(out)
-
-
 def plain_body(msg: Message) -> str:
     """The text the player wrote: text/plain preferred, else text/html turned into text."""
     plain = html = None
@@ -410,7 +268,10 @@ def plain_body(msg: Message) -> str:
         if (plain.get_param("format") or "").lower() == "flowed":
             text = _unflow(text, (plain.get_param("delsp") or "").lower() == "yes")
     elif html is not None:
-        text = _html_to_text(_normal_text(_decode(html)))
+        try:
+            text = html_to_text(_normal_text(_decode(html)))
+        except ValueError as exc:
+            raise MailError(str(exc)) from None
     else:
         raise MailError("the message has no text part (neither text/plain nor text/html)")
     return text
