@@ -43,6 +43,7 @@ from ..store.mailroute import (
 )
 from ..store.mailsettings import env_name
 from . import message as mailtext
+from . import wire
 from .credentials import password
 from .ledger import fault
 from .mailboxes import MAX_MESSAGE
@@ -52,6 +53,10 @@ HEADER_LIMIT = 1 << 16            # what is read of a message over the size limi
 # Refusals at MAIL FROM that speak of the session (a login wanted or refused), not the mail:
 # the mails stay owed for a mended route.
 SESSION_REFUSALS = (530, 534, 535, 538)
+# What a server can make the IMAP client raise: a lost or refused connection, or a line it
+# cannot take apart (a number of thousands of digits, or too large for a read).
+SERVER_FAULTS = (OSError, imaplib.IMAP4.error, ssl.SSLError, ValueError, OverflowError)
+UID = re.compile(rb"[1-9][0-9]{0,9}")
 
 
 class TransportError(StorageError):
@@ -139,10 +144,10 @@ class ImapFolder:
         need_tls = _host_tls("imap", s)
         try:
             if s.tls:
-                self.conn = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=_tls_context(),
-                                              timeout=TIMEOUT)
+                self.conn = wire.ImapSsl(s.host, s.port, ssl_context=_tls_context(),
+                                         timeout=TIMEOUT)
             else:
-                self.conn = imaplib.IMAP4(s.host, s.port, timeout=TIMEOUT)
+                self.conn = wire.Imap(s.host, s.port, timeout=TIMEOUT)
                 if "STARTTLS" in self.conn.capabilities:
                     self.conn.starttls(_tls_context())
                 elif need_tls:
@@ -155,7 +160,7 @@ class ImapFolder:
                                      f"({_said(data)})")
             validity = self.conn.response("UIDVALIDITY")[1]
             self.uidvalidity = _said(validity) if validity and validity[0] else ""
-        except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
+        except SERVER_FAULTS as exc:
             self.__exit__(None, None, None)
             raise TransportError(f"{where}: {_reason(exc)}; no mail was read") from None
         except BaseException:
@@ -167,8 +172,9 @@ class ImapFolder:
         if self.conn is not None:
             try:
                 self.conn.logout()
-            except (OSError, imaplib.IMAP4.error, ssl.SSLError):
+            except SERVER_FAULTS:
                 pass
+            self.conn.allowance.stop()
             self.conn = None
 
     def unseen(self, known: frozenset[str] = frozenset(), most: int = 50,
@@ -181,11 +187,16 @@ class ImapFolder:
         out: list[Fetched] = []
         used = 0
         try:
+            self.conn.allow(most_bytes)
             kind, data = self.conn.uid("SEARCH", None, "UNSEEN")
-            uids = data[0].split() if kind == "OK" and data and data[0] else []
+            said = data[0] if kind == "OK" and data and isinstance(data[0], bytes) else b""
+            uids = list(dict.fromkeys(u for u in said.split() if UID.fullmatch(u)))
             self.unseen_uids = [u.decode() for u in uids]
             for uid in uids:
                 if uid.decode() in known:
+                    continue
+                if self.left or len(out) >= most:
+                    self.left += 1              # oldest first: nothing newer before it
                     continue
                 size = self._size(uid)
                 where = f"{s.scheme}://{s.host}/{s.folder};UID={uid.decode()}"
@@ -193,8 +204,8 @@ class ImapFolder:
                     self.skipped.append(f"{where}: left unread (its size is not given)")
                     continue
                 cost = HEADER_LIMIT if size > MAX_MESSAGE else size
-                if self.left or len(out) >= most or used + cost > most_bytes:
-                    self.left += 1              # oldest first: nothing newer before it
+                if used + cost > most_bytes:
+                    self.left += 1
                     continue
                 used += cost
                 if size > MAX_MESSAGE:          # its header only, to answer its sender
@@ -209,7 +220,7 @@ class ImapFolder:
                 raw = next((part[1] for part in data or [] if isinstance(part, tuple)), None)
                 if kind == "OK" and isinstance(raw, bytes):
                     out.append(Fetched(where, raw, uid))
-        except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
+        except SERVER_FAULTS as exc:
             raise TransportError(f"imap {s.host}:{s.port}: {_reason(exc)}; the messages not "
                                  f"read stay unread") from None
         return out
@@ -218,12 +229,14 @@ class ImapFolder:
         """A message's header alone (its first 64 KiB at most), read without marking it."""
         kind, data = self.conn.uid("FETCH", uid, f"(BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>)")
         head = next((part[1] for part in data or [] if isinstance(part, tuple)), None)
-        return head if kind == "OK" and isinstance(head, bytes) else None
+        return head[:HEADER_LIMIT] if kind == "OK" and isinstance(head, bytes) else None
 
     def _size(self, uid: bytes) -> int | None:
         kind, data = self.conn.uid("FETCH", uid, "(RFC822.SIZE)")
-        text = b" ".join(p if isinstance(p, bytes) else p[0] for p in data or [] if p)
-        found = re.search(rb"RFC822\.SIZE (\d+)", text) if kind == "OK" else None
+        text = b" ".join(p if isinstance(p, bytes) else p[0] for p in data or []
+                         if isinstance(p, bytes) or isinstance(p, tuple) and p and
+                         isinstance(p[0], bytes))
+        found = re.search(rb"RFC822\.SIZE (\d{1,15})(?!\d)", text) if kind == "OK" else None
         return int(found.group(1)) if found else None
 
     def mark_seen(self, uids: list[bytes]) -> None:
@@ -233,7 +246,7 @@ class ImapFolder:
         s = self.server
         try:
             kind, data = self.conn.uid("STORE", b",".join(uids), "+FLAGS.SILENT", r"(\Seen)")
-        except (OSError, imaplib.IMAP4.error, ssl.SSLError) as exc:
+        except SERVER_FAULTS as exc:
             raise TransportError(f"imap {s.host}:{s.port}: {_reason(exc)}; the messages "
                                  f"handled stay unread and are known when read again"
                                  ) from None
@@ -470,10 +483,10 @@ class SmtpSession:
         need_tls = _host_tls("smtp", s)
         try:
             if s.tls:
-                self.conn = smtplib.SMTP_SSL(s.host, s.port, self.domain, timeout=TIMEOUT,
-                                             context=_tls_context())
+                self.conn = wire.SmtpSsl(s.host, s.port, self.domain, timeout=TIMEOUT,
+                                         context=_tls_context())
             else:
-                self.conn = smtplib.SMTP(s.host, s.port, self.domain, timeout=TIMEOUT)
+                self.conn = wire.Smtp(s.host, s.port, self.domain, timeout=TIMEOUT)
             self.conn.ehlo()
             if not s.tls and self.conn.has_extn("starttls"):
                 self.conn.starttls(context=_tls_context())

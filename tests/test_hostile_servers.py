@@ -1,0 +1,188 @@
+"""A mail server that misbehaves, or is taken over, behind a game's route (referee/mail/wire.py).
+
+The standard library's clients keep whatever a server sends and time out one read at a time:
+a server could make a pass take gigabytes, never end, or fail with an internal error. Each
+test puts a scripted server (tests/hostileservers.py, on 127.0.0.1, with the test authority's
+certificate) in a game's route after its opening pass, and runs `tick` with the bounds made
+small (the module's constants), so that a bound is met in a few kilobytes and a second:
+
+- a session reads at most its allowance, no literal over LITERAL_MOST, and ends after
+  SESSION_SECONDS however the server trickles: `tick` exits 3 with one line naming the
+  bound, and the mail stays unread or owed;
+- a line the client cannot take apart is the server's fault, never exit 4;
+- a pass asks no more sizes than it may read messages.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hostileservers import HOST, Imap, Smtp, order_mail
+from mailservers import IMAP_PASSWORD_ENV, PASSWORD, SMTP_PASSWORD_ENV, USER, mail_settings
+from test_transport import ADDRESSES, new_game, records
+
+from referee.mail import wire
+
+KB = 1 << 10
+
+
+@pytest.fixture
+def route(servers, monkeypatch, tmp_path, cli):
+    """A game whose route goes through a scripted IMAP and SMTP server, its opening reports
+    sent; the bounds small."""
+    auth = servers[0]
+    monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
+    monkeypatch.setenv(IMAP_PASSWORD_ENV, PASSWORD)
+    monkeypatch.setenv(SMTP_PASSWORD_ENV, PASSWORD)
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    monkeypatch.setattr(wire, "IMAP_START", 256 * KB)
+    monkeypatch.setattr(wire, "SMTP_REPLIES", 64 * KB)
+    monkeypatch.setattr(wire, "SESSION_SECONDS", 1.5)
+    imap, smtp = Imap(auth.server_context()), Smtp(auth.server_context())
+    mail_settings(f'[hosts."{HOST}"]\ntls = "required"\nports = {[imap.port, smtp.port]}\n')
+    journal, keys = new_game(cli, tmp_path / "games", "alpha", None, "--mail-in",
+                             f"imap://{USER}@{HOST}:{imap.port}/INBOX", "--mail-out",
+                             f"smtp://{USER}@{HOST}:{smtp.port}")
+    assert cli("tick", journal, "--no-map").exit_code == 0
+    assert len(smtp.received) == 2
+    yield journal, keys, imap, smtp
+    imap.stop()
+    smtp.stop()
+
+
+def tick(cli, journal):
+    started = time.monotonic()
+    r = cli("tick", journal, "--no-map")
+    return r, time.monotonic() - started
+
+
+def stream(c, line: bytes, total: int) -> None:
+    sent = 0
+    while sent < total:
+        c.send(line)
+        sent += len(line)
+
+
+def trickle(c, line: bytes) -> None:
+    while True:
+        c.send(line)
+        time.sleep(0.1)
+
+
+def failed(r, *words: str) -> None:
+    assert r.exit_code == 3, (r.exit_code, r.stdout, r.stderr)
+    assert "internal error" not in r.stderr and all(w in r.stderr for w in words), r.stderr
+
+
+# ---------------------------------------------------------------- what a session reads
+
+def test_endless_untagged_lines_end_the_session_at_its_allowance(route, cli):
+    """Untagged lines without end at CAPABILITY: imaplib keeps each (5 GB before)."""
+    journal, _, imap, _ = route
+    imap.capability = lambda c, tag: stream(c, b"* OK " + b"z" * 200 + b"\r\n", 4 << 20)
+    r, _ = tick(cli, journal)
+    failed(r, f"the server sent more than {256 * KB} bytes", "no mail was read")
+
+
+def test_a_literal_over_the_limit_is_not_read(route, cli):
+    """A literal of 999,999,999 bytes where the size said a few hundred (988 MB before)."""
+    journal, keys, imap, _ = route
+    imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    imap.body = lambda c, tag, uid: (c.send(b"* 1 FETCH (UID 1 BODY[] {999999999}\r\n"),
+                                     stream(c, b"x" * 4096, 4 << 20))
+    n = len(records(journal))
+    r, _ = tick(cli, journal)
+    failed(r, "the server announced 999999999 bytes", "stay unread")
+    assert len(records(journal)) == n and imap.stores == []
+
+
+def test_the_header_of_a_message_too_large_is_read_no_further_than_the_limit(route, cli):
+    """The header of a message over the size limit, asked as its first 64 KiB, answered
+    with the whole of it (4.8 GB for 600 MiB before)."""
+    journal, keys, imap, _ = route
+    imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    imap.size = lambda c, tag, uid: c.send(b"* 1 FETCH (UID 1 RFC822.SIZE 600000000)\r\n" +
+                                           tag + b" OK done\r\n")
+    imap.header = lambda c, tag, uid: (c.send(b"* 1 FETCH (UID 1 BODY[HEADER]<0> "
+                                              b"{600000000}\r\n"),
+                                       stream(c, b"X-J: " + b"y" * 1000 + b"\r\n", 4 << 20))
+    r, _ = tick(cli, journal)
+    failed(r, "the server announced 600000000 bytes", "stay unread")
+
+
+@pytest.mark.parametrize("greeting", [b"* OK {99999999999999999999}\r\n",
+                                      b"* OK {" + b"9" * 5000 + b"}\r\n"],
+                         ids=["twenty-digits", "five-thousand-digits"])
+def test_a_number_the_client_cannot_take_is_the_servers_fault(route, cli, greeting):
+    """A literal's size too large for a read, or of more digits than Python turns into a
+    number: OverflowError or ValueError, exit 4 before."""
+    journal, _, imap, _ = route
+    imap.greeting = lambda c: (c.send(greeting), time.sleep(3))
+    r, _ = tick(cli, journal)
+    failed(r, "no mail was read")
+
+
+@pytest.mark.parametrize("answer", [b"* SEARCH {3}\r\n1 2\r\n", b"* SEARCH \xff\xfe 1\r\n",
+                                    b"* SEARCH -1 0 1:* 99999999999999999999 1\r\n"],
+                         ids=["a-literal", "not-text", "no-uids"])
+def test_a_search_answer_of_another_shape_reads_what_it_can(route, cli, answer):
+    """SEARCH answered with a literal (AttributeError before) or with bytes that are no
+    text (UnicodeDecodeError): what is no UID is passed over, the German's UID 1 read."""
+    journal, keys, imap, _ = route
+    imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    imap.search = lambda c, tag: c.send(answer + tag + b" OK done\r\n")
+    n = len(records(journal))
+    r, _ = tick(cli, journal)
+    assert r.exit_code == 0, (r.stdout, r.stderr)
+    assert len(records(journal)) == n + (answer != b"* SEARCH {3}\r\n1 2\r\n")
+
+
+def test_a_pass_asks_the_size_of_no_more_messages_than_it_may_read(route, cli):
+    """2,000 unseen messages, 50 a pass: each was asked its size, every pass (20,000 took
+    hours against a slow server)."""
+    journal, _, imap, _ = route
+    imap.messages.update({str(i): b"From: x@bureau.example\r\n\r\nhello\r\n"
+                          for i in range(1, 2001)})
+    r, _ = tick(cli, journal)
+    assert r.exit_code == 0, r.stderr
+    sizes = sum(1 for _, what in imap.fetches if what == "(RFC822.SIZE)")
+    assert sizes == 50, sizes
+
+
+# ---------------------------------------------------------------- how long a session lasts
+
+@pytest.mark.parametrize("where", ["greeting", "search"])
+def test_a_server_that_trickles_is_cut_off_at_the_end_of_the_session(route, cli, where):
+    """A byte (or an untagged line) every tenth of a second: every read succeeds within the
+    60 s timeout, and a pass never ended before."""
+    journal, _, imap, _ = route
+    if where == "greeting":
+        imap.greeting = lambda c: trickle(c, b"*")
+    else:
+        imap.search = lambda c, tag: trickle(c, b"* 1 RECENT\r\n")
+    r, took = tick(cli, journal)
+    failed(r, "the session went on past 1.5 s")
+    assert took < 30, took
+
+
+# ---------------------------------------------------------------- SMTP
+
+def test_an_endless_smtp_reply_ends_the_session_at_its_allowance(route, cli):
+    """EHLO answered with continuation lines without end (1.8 GB for 600 MiB before): the
+    mail stays owed."""
+    journal, keys, imap, smtp = route
+    imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    smtp.ehlo = lambda c: stream(c, b"250-" + b"x" * 500 + b"\r\n", 4 << 20)
+    r, _ = tick(cli, journal)
+    failed(r, f"the server sent more than {64 * KB} bytes", "stays owed")
+    assert len(smtp.received) == 2
+
+
+def test_an_smtp_reply_that_trickles_is_cut_off_at_the_end_of_the_session(route, cli):
+    journal, keys, imap, smtp = route
+    imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    smtp.ehlo = lambda c: trickle(c, b"250-x\r\n")
+    r, took = tick(cli, journal)
+    failed(r, "the session went on past 1.5 s", "stays owed")
+    assert took < 30, took
