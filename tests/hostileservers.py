@@ -23,9 +23,6 @@ class Conn:
     def line(self) -> bytes:
         return self.reader.readline(1 << 20)
 
-    def read(self, n: int) -> bytes:
-        return self.reader.read(n)
-
     def starttls(self) -> None:
         self.reader.close()
         self.sock = self.server.tls_context.wrap_socket(self.sock, server_side=True)
@@ -40,7 +37,6 @@ class LineServer:
         self.tls_context = tls_context
         self.sock = socket.create_server((HOST, 0))
         self.port = self.sock.getsockname()[1]
-        self.connections = 0
         self.transcript: list[bytes] = []         # every line the client sent
         self.lock = threading.Lock()
         threading.Thread(target=self._serve, daemon=True).start()
@@ -51,7 +47,6 @@ class LineServer:
                 s, _ = self.sock.accept()
             except OSError:
                 return
-            self.connections += 1
             threading.Thread(target=self._one, args=(s,), daemon=True).start()
 
     def _one(self, s: socket.socket) -> None:
@@ -68,6 +63,16 @@ class LineServer:
 
     def talk(self, conn: Conn) -> None:
         raise NotImplementedError
+
+    def lines(self, c: Conn):
+        """Each line the client sends, kept in the transcript, until it closes."""
+        while True:
+            line = c.line()
+            if not line:
+                return
+            with self.lock:
+                self.transcript.append(line)
+            yield line
 
     def stop(self) -> None:
         self.sock.close()
@@ -128,12 +133,7 @@ class Imap(LineServer):
     # --- the loop
     def talk(self, c: Conn) -> None:
         self.greeting(c)
-        while True:
-            line = c.line()
-            if not line:
-                return
-            with self.lock:
-                self.transcript.append(line)
+        for line in self.lines(c):
             words = line.split()
             if len(words) < 2:
                 continue
@@ -183,7 +183,6 @@ class Smtp(LineServer):
         super().__init__(tls_context)
         self.received: list[bytes] = []
         self.logins: list[tuple[bytes, bool]] = []
-        self.data_count = 0
 
     def greeting(self, c: Conn) -> None:
         c.send(b"220 hostile ESMTP\r\n")
@@ -209,7 +208,6 @@ class Smtp(LineServer):
             if line.rstrip(b"\r\n") == b".":
                 break
             mail += line
-        self.data_count += 1
         self.after_data(c, bytes(mail))
 
     def after_data(self, c: Conn, mail: bytes) -> None:
@@ -218,12 +216,7 @@ class Smtp(LineServer):
 
     def talk(self, c: Conn) -> None:
         self.greeting(c)
-        while True:
-            line = c.line()
-            if not line:
-                return
-            with self.lock:
-                self.transcript.append(line)
+        for line in self.lines(c):
             verb = (line.split() or [b""])[0].upper()
             if verb in (b"EHLO", b"HELO"):
                 self.ehlo(c)

@@ -46,6 +46,7 @@ def route(servers, monkeypatch, tmp_path, cli):
                              f"smtp://{USER}@{HOST}:{smtp.port}")
     assert cli("tick", journal, "--no-map").exit_code == 0
     assert len(smtp.received) == 2
+    assert imap.logins and all(tls for _, tls in imap.logins + smtp.logins)
     yield journal, keys, imap, smtp
     imap.stop()
     smtp.stop()
