@@ -272,35 +272,6 @@ def test_a_pass_takes_no_message_of_a_player_before_his_older_one_it_left(
     assert "<newer@example.org>" not in applied or "<older@example.org>" in applied, applied
 
 
-def test_a_pass_reads_a_local_maildir_within_the_settings_share_oldest_first(cli, tmp_path):
-    """A local Maildir is read as an IMAP folder is: at most `[reading] messages` a pass,
-    oldest first, the rest named and left for the next pass (a flood of strangers' mail
-    in a Maildir took a pass all of its bytes at once), and the German's orders behind
-    them are applied in their turn."""
-    journal = new_game(cli, tmp_path / "game")
-    box, out = tmp_path / "box", tmp_path / "out"
-    for sub in ("new", "cur", "tmp"):
-        (box / sub).mkdir(parents=True)
-    assert cli("mail", journal, "--in", box, "--out", f"outbox:{out}").exit_code == 0
-    mail_settings("[reading]\nmessages = 2\n")
-    for n in range(4):
-        (box / "new" / f"{n}.eml").write_bytes(mail(
-            f"s{n}@bureau.example", mid=f"<s{n}@bureau.example>",
-            date=f"Sat, 01 Aug 1914 10:0{n}:00 +0100"))
-    (box / "new" / "9.eml").write_bytes(mail(date="Sat, 01 Aug 1914 10:30:00 +0100"))
-    n = len(records(journal))
-    said = []
-    for _ in range(3):
-        r = cli("tick", journal, "--no-map")
-        assert r.exit_code == 0, r.stderr
-        said.append(r.stdout)
-        if len(records(journal)) > n:
-            break
-    assert len(said) == 3 and len(records(journal)) == n + 1, said
-    assert "3 more message(s) of" in said[0] and "1 more message(s) of" in said[1], said
-    assert "more message(s)" not in said[2], said
-
-
 # ---------------------------------------------------------------- a sender beyond ASCII
 
 def test_a_moderator_address_with_a_domain_beyond_ascii_stops_no_pass(cli, net, tmp_path):

@@ -1,7 +1,7 @@
 """`make bench`'s rows for a judge host: how the cost of a `tick` pass grows with the games
 of a folder. For 10, 100 and 1,000 1914 games (random play to mixed points, fixed seeds),
-all reading one Maildir (the host's mail settings let a pass read a round's mail at once)
-and each writing its own outbox folder, it times through the `referee` console script:
+all reading one Maildir and each writing its own outbox folder, it times through the
+`referee` console script:
 
 - an idle pass (no mail, nothing due: the folder's index lets it open no journal);
 - a busy pass: one mail for a tenth of the games (the order of the player the game waits
@@ -55,9 +55,6 @@ IDLE_1000 = 1.0            # target: seconds for an idle pass over 1,000 games
 BUSY_1000 = 10.0           # target: seconds for the busy pass over 1,000 games (100 mails)
 PER_MAIL = 0.1             # target: seconds a mail with its maps, on one core
 RSS = 200 * MB             # target: the peak RSS of a pass, and of watch (largest folder)
-# The host's mail settings: a pass reads a busy evening's mail at once (the default share,
-# fifty messages, would leave half of a round of a thousand games for the next pass).
-HOST_SETTINGS = "[reading]\nmessages = 1000\nmegabytes = 256\n"
 
 
 def _folder(root: Path, n: int) -> list[Path]:
@@ -113,7 +110,6 @@ def _asked(table: Table) -> tuple[str, str]:
 
 def measure(referee: str) -> list[dict]:
     """For each folder size: the idle pass, the busy pass and their peak RSS."""
-    _settings(HOST_SETTINGS)
     out = []
     for n in SIZES:
         root = Path(tempfile.mkdtemp(prefix=f"referee-host{n}-"))
@@ -148,8 +144,10 @@ def _one_core(referee: str, root: Path, games: list[Path]) -> tuple[float, int]:
     for handled in (root / "box" / "new").glob("*.eml"):
         handled.unlink()
     settings = mailsettings.settings_path()
+    home.ensure_dir(settings.parent)
     kept = settings.read_bytes() if settings.exists() else None
-    _settings(HOST_SETTINGS + "[passes]\nworkers = 1\n")
+    settings.write_text("[passes]\nworkers = 1\n")
+    settings.chmod(0o600)
     try:
         before = {j: Table(j).last_seq() for j in games[::10]}
         mails = _mail_a_tenth(root, games, "one")
@@ -160,14 +158,6 @@ def _one_core(referee: str, root: Path, games: list[Path]) -> tuple[float, int]:
         else:
             settings.write_bytes(kept)
     return seconds / mails, sum(Table(j).last_seq() > seq for j, seq in before.items())
-
-
-def _settings(text: str) -> None:
-    """This home's mail settings (mail.toml, private)."""
-    settings = mailsettings.settings_path()
-    home.ensure_dir(settings.parent)
-    settings.write_text(text)
-    settings.chmod(0o600)
 
 
 def _sent(root: Path) -> int:
@@ -244,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     home = tempfile.mkdtemp(prefix="referee-host-home-")
     os.environ["REFEREE_HOME"] = home
     try:
-        shared = workers()              # as the passes measured will choose
+        shared = workers()              # as the passes measured will choose (no mail.toml)
         t = time.perf_counter()
         rows = measure(args.installed)
         plot(rows, args.plot)

@@ -48,9 +48,8 @@ class RouteSettings(Frozen):
 
 
 class ReadingSettings(Frozen):
-    """How much one pass of tick or watch reads from a mailbox (an IMAP folder, or a Maildir
-    on this machine): the rest waits for the next pass, so that a flood of mail costs a
-    bounded memory and time each pass."""
+    """How much one pass of tick or watch reads from an IMAP folder: the rest waits for the
+    next pass, so that a flood of mail costs a bounded memory and time each pass."""
 
     messages: Annotated[int, Meta(ge=1, le=10000)] = 50
     megabytes: Annotated[int, Meta(ge=1, le=1024)] = 32

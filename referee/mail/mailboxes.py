@@ -48,7 +48,6 @@ class Message:
     # A Maildir file's size, times, inode and device as read: what a later pass compares
     # to know it again without reading it (tick, unclaimed.py).
     print: list | None = None
-    size: int = 0                     # its bytes, as read
 
 
 class Mailboxes:
@@ -150,28 +149,17 @@ class Mailboxes:
         return m.raw
 
 
-def read_source(sources: list[Path], known: dict[str, list] | None = None,
-                most: int | None = None, most_bytes: int | None = None
-                ) -> tuple[list[Message], list[str], int]:
-    """The messages of an mbox file, a Maildir or .eml files, in Date order, with their
-    bytes but not parsed (the game that takes one parses it: a parsed message takes more
-    memory than its bytes, and a pass holds them all), but the Maildir files `known` as
-    they are (Mailboxes); oldest first, at most `most` of them and `most_bytes` in all (a
-    message over the size limit counts as its header block). Also the places of those
-    passed over, and how many were left for a later read."""
+def read_source(sources: list[Path], known: dict[str, list] | None = None
+                ) -> tuple[list[Message], list[str]]:
+    """Every message of an mbox file, a Maildir or .eml files, in Date order, with its bytes
+    but not parsed (the game that takes it parses it: a parsed message takes more memory
+    than its bytes, and a pass holds them all), but the Maildir files `known` as they are
+    (Mailboxes); and the places of those passed over."""
     boxes = Mailboxes(sources, known)
-    out: list[Message] = []
-    used, left = 0, 0
-    for m in boxes.survey():
-        cost = len(m.head) if m.oversize else m.size
-        if left or (most is not None and len(out) >= most) or \
-                (most_bytes is not None and used + cost > most_bytes):
-            left += 1                       # oldest first: nothing newer before it
-            continue
-        used += cost
-        out.append(boxes.load(m, parse=False))
+    out = [boxes.load(m, parse=False) for m in boxes.survey()]
+    for m in out:
         m.msg = None
-    return out, boxes.passed, left
+    return out, boxes.passed
 
 
 def _entry(path: Path, where: str):
@@ -198,7 +186,6 @@ def _read_message(m: Message, parse: bool = True) -> None:
     """The digests, parsed message (unless parse is False: its headers only, read again
     when it is loaded) and headers of a message just read."""
     m.sha256 = hashlib.sha256(m.raw).hexdigest()
-    m.size = len(m.raw)
     m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
     if m.problem is None and parse:
         _parse(m)

@@ -300,17 +300,11 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     held = still_held(took_before, group)
     known = {place: printed for _, files in held.values() for place, printed in files.items()}
     known.update((place, printed) for place, (printed, _) in shown.items())
-    reading = mailsettings.reading_share()
-    every, passed, left_over = read_source([Path(source)], known, reading.messages,
-                                           reading.megabytes << 20)
+    every, passed = read_source([Path(source)], known)
     found = [Fetched(m.where, m.raw) for m in every if m.raw]
     found += [Fetched(m.where, m.head, oversize=m.oversize) for m in every
               if m.oversize and m.head]
-    if left_over:
-        group[0].log(f"{left_over} more message(s) of {source} wait for the next pass (mail "
-                     f"settings: reading)")
-    else:
-        _read_all(group, [m for m in every if not m.raw and not (m.oversize and m.head)])
+    _read_all(group, [m for m in every if not m.raw and not (m.oversize and m.head)])
     taken, left = _deliver(found, group, games_dir, with_map, shared)
     prints = {m.where: m.print for m in every if m.print is not None}
     there = set(passed)

@@ -59,17 +59,6 @@ def load() -> Any:
     return settings
 
 
-def reading_share() -> Any:
-    """What a pass reads of a mailbox (ReadingSettings): the settings' `reading`, or its
-    defaults when the settings cannot be read (a pass says so at each run)."""
-    from ..contracts.mailsettings import ReadingSettings  # start-up: as load()
-
-    try:
-        return load().reading
-    except UsageError:
-        return ReadingSettings()
-
-
 def on_this_machine(host: str) -> bool:
     """Whether a host of the settings is this machine: a loopback address, or localhost."""
     import ipaddress  # start-up: only the mail paths read the settings
