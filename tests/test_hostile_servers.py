@@ -6,9 +6,11 @@ test puts a scripted server (tests/hostileservers.py, on 127.0.0.1, with the tes
 certificate) in a game's route after its opening pass, and runs `tick` with the bounds made
 small (the module's constants), so that a bound is met in a few kilobytes and a second:
 
-- a session reads at most its allowance, no literal over LITERAL_MOST, and ends after
-  SESSION_SECONDS however the server trickles: `tick` exits 3 with one line naming the
-  bound, and the mail stays unread or owed;
+- each answer comes within COMMAND_SECONDS however the server trickles, and a session
+  reads at most its allowance: past a bound `tick` exits 3 with one line naming it, and
+  the mail stays unread or owed;
+- of a literal over LITERAL_MOST only that much is kept: the message is one too large,
+  and the pass goes on to the next;
 - a line the client cannot take apart is the server's fault, never exit 4;
 - a pass asks no more sizes than it may read messages.
 """
@@ -38,9 +40,9 @@ def route(servers, monkeypatch, tmp_path, cli):
     monkeypatch.setenv("HOME", str(tmp_path / "user"))
     monkeypatch.setattr(wire, "IMAP_START", 256 * KB)
     monkeypatch.setattr(wire, "SMTP_REPLIES", 64 * KB)
-    monkeypatch.setattr(wire, "SESSION_SECONDS", 1.5)
+    monkeypatch.setattr(wire, "COMMAND_SECONDS", 1.5)
     imap, smtp = Imap(auth.server_context()), Smtp(auth.server_context())
-    mail_settings(f'[hosts."{HOST}"]\ntls = "required"\nports = {[imap.port, smtp.port]}\n')
+    settings(imap, smtp)
     journal, keys = new_game(cli, tmp_path / "games", "alpha", None, "--mail-in",
                              f"imap://{USER}@{HOST}:{imap.port}/INBOX", "--mail-out",
                              f"smtp://{USER}@{HOST}:{smtp.port}")
@@ -50,6 +52,12 @@ def route(servers, monkeypatch, tmp_path, cli):
     yield journal, keys, imap, smtp
     imap.stop()
     smtp.stop()
+
+
+def settings(imap, smtp, more: str = "") -> None:
+    """The mail settings naming the two servers (TLS required), and `more`."""
+    mail_settings(f'[hosts."{HOST}"]\ntls = "required"\nports = {[imap.port, smtp.port]}\n'
+                  + more)
 
 
 def tick(cli, journal):
@@ -86,30 +94,53 @@ def test_endless_untagged_lines_end_the_session_at_its_allowance(route, cli):
     failed(r, f"the server sent more than {256 * KB} bytes", "no mail was read")
 
 
-def test_a_literal_over_the_limit_is_not_read(route, cli):
-    """A literal of 999,999,999 bytes where the size said a few hundred (988 MB before)."""
-    journal, keys, imap, _ = route
+def test_a_literal_of_a_gigabyte_ends_the_session_at_its_allowance(route, cli):
+    """A literal of 999,999,999 bytes where the size said a few hundred (988 MB before):
+    what is over the limit is read and dropped, until the session has read its share."""
+    journal, keys, imap, smtp = route
+    settings(imap, smtp, "[reading]\nmegabytes = 1\n")     # a pass's share: the least
     imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
     imap.body = lambda c, tag, uid: (c.send(b"* 1 FETCH (UID 1 BODY[] {999999999}\r\n"),
-                                     stream(c, b"x" * 4096, 4 << 20))
+                                     stream(c, b"x" * 4096, 64 << 20))
     n = len(records(journal))
     r, _ = tick(cli, journal)
-    failed(r, "the server announced 999999999 bytes", "stay unread")
+    failed(r, "the server sent more than", "stay unread")
     assert len(records(journal)) == n and imap.stores == []
 
 
-def test_the_header_of_a_message_too_large_is_read_no_further_than_the_limit(route, cli):
+def test_a_message_over_the_size_the_server_gave_is_one_too_large_and_the_pass_goes_on(
+        route, cli):
+    """A server's size is an estimate (some report it exactly only when told to): a
+    message of 1.2 MB said to be 1,000,000 bytes is kept to the limit and left as too
+    large, and the German's orders after it are applied."""
+    journal, keys, imap, _ = route
+    photo = b"From: x@bureau.example\r\nSubject: photo\r\n\r\n" + b"x" * 1_200_000
+    imap.messages["1"] = photo
+    imap.messages["2"] = order_mail(ADDRESSES["german"], keys["german"], "<o2@example.org>")
+    size = imap.size
+    imap.size = lambda c, tag, uid: (c.send(b"* 1 FETCH (UID 1 RFC822.SIZE 1000000)\r\n" +
+                                            tag + b" OK done\r\n") if uid == "1" else
+                                     size(c, tag, uid))
+    n = len(records(journal))
+    r, _ = tick(cli, journal)
+    assert r.exit_code == 0, r.stderr
+    assert len(records(journal)) == n + 1 and imap.stores == ["2"]
+
+
+def test_the_header_of_a_message_too_large_is_read_no_further_than_the_allowance(route,
+                                                                                   cli):
     """The header of a message over the size limit, asked as its first 64 KiB, answered
     with the whole of it (4.8 GB for 600 MiB before)."""
-    journal, keys, imap, _ = route
+    journal, keys, imap, smtp = route
+    settings(imap, smtp, "[reading]\nmegabytes = 1\n")     # a pass's share: the least
     imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
     imap.size = lambda c, tag, uid: c.send(b"* 1 FETCH (UID 1 RFC822.SIZE 600000000)\r\n" +
                                            tag + b" OK done\r\n")
     imap.header = lambda c, tag, uid: (c.send(b"* 1 FETCH (UID 1 BODY[HEADER]<0> "
                                               b"{600000000}\r\n"),
-                                       stream(c, b"X-J: " + b"y" * 1000 + b"\r\n", 4 << 20))
+                                       stream(c, b"X-J: " + b"y" * 1000 + b"\r\n", 64 << 20))
     r, _ = tick(cli, journal)
-    failed(r, "the server announced 600000000 bytes", "stay unread")
+    failed(r, "the server sent more than", "stay unread")
 
 
 @pytest.mark.parametrize("greeting", [b"* OK {99999999999999999999}\r\n",
@@ -163,7 +194,7 @@ def test_a_server_that_trickles_is_cut_off_at_the_end_of_the_session(route, cli,
     else:
         imap.search = lambda c, tag: trickle(c, b"* 1 RECENT\r\n")
     r, took = tick(cli, journal)
-    failed(r, "the session went on past 1.5 s")
+    failed(r, "the server took more than 1.5 s to answer")
     assert took < 30, took
 
 
@@ -185,5 +216,30 @@ def test_an_smtp_reply_that_trickles_is_cut_off_at_the_end_of_the_session(route,
     imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
     smtp.ehlo = lambda c: trickle(c, b"250-x\r\n")
     r, took = tick(cli, journal)
-    failed(r, "the session went on past 1.5 s", "stays owed")
+    failed(r, "the server took more than 1.5 s to answer", "stays owed")
     assert took < 30, took
+
+
+def test_the_time_an_answer_may_take_leaves_out_the_referees_own_work(servers, monkeypatch,
+                                                                      tmp_path, cli):
+    """A pass handles its mail inside the IMAP session (maps, many games): that time is the
+    referee's, not the server's, and the mail it took is marked read after it."""
+    from mailservers import route_through
+    from test_transport import mail as tmail
+
+    from referee.mail import tick as ticking
+
+    net = route_through(servers, monkeypatch, tmp_path / "user")
+    journal, keys = new_game(cli, tmp_path / "games", "slow", net)
+    assert cli("tick", journal, "--no-map").exit_code == 0
+    monkeypatch.setattr(wire, "COMMAND_SECONDS", 1.0)
+    handle = ticking._handle_mail
+    monkeypatch.setattr(ticking, "_handle_mail",
+                        lambda *a, **k: time.sleep(1.5) or handle(*a, **k))
+    net.imap.deliver(net.folder, tmail("german", keys["german"], ["propose armistice"],
+                                       "<o1@example.org>"))
+    n = len(records(journal))
+    r = cli("tick", journal, "--no-map")
+    assert r.exit_code == 0, r.stderr
+    assert len(records(journal)) == n + 1
+    assert net.imap.seen(net.folder) == {"<o1@example.org>": True}

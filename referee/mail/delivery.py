@@ -174,7 +174,6 @@ class ImapFolder:
                 self.conn.logout()
             except SERVER_FAULTS:
                 pass
-            self.conn.allowance.stop()
             self.conn = None
 
     def unseen(self, known: frozenset[str] = frozenset(), most: int = 50,

@@ -4,73 +4,110 @@ The standard library's IMAP and SMTP clients keep whatever a server sends: every
 line, a literal of any size it announces, a reply of any number of lines; and their
 timeout is for one read, so a server that sends a byte now and then holds them for ever.
 The moderator's server may misbehave or be taken over: such a server made a pass take
-gigabytes, or never end. Here a session
+gigabytes, never end, or stop at one message. Here
 
-- ends SESSION_SECONDS after it began: its socket is shut from a timer, and the read under
-  way says so;
-- reads no literal over LITERAL_MOST bytes (a message the size limit lets through, with
-  room for its header), and in all no more than its allowance: IMAP_START for the greeting,
-  login and search, raised by what a pass may read (`allow`); SMTP_REPLIES for every
-  reply of an SMTP session.
+- each command's answer (and the greeting) comes within COMMAND_SECONDS, however the
+  server trickles: every read waits at most what is left of that time;
+- a session reads no more than its allowance: IMAP_START for the greeting, login and
+  search, raised by what a pass may read (`allow`); SMTP_REPLIES for every reply of an
+  SMTP session;
+- of a literal over LITERAL_MOST bytes (more than the size limit lets through, with room
+  for a header) only that much is kept, the rest read and dropped: the message is then
+  one too large, as it is when the server says its size.
 
 Past a bound the session fails as a lost connection does (IMAP4.abort, or OSError under
-smtplib), which the callers already report as a transport failure: the mail stays unread,
-or owed, for the next pass.
+smtplib), which the callers report as a transport failure: the mail stays unread, or owed,
+for the next pass. No thread is started: a pass may fork (mail/sharing.py).
 """
 
 from __future__ import annotations
 
 import imaplib
+import math
 import smtplib
-import socket
-import threading
+import time
 
 from .mailboxes import MAX_MESSAGE
 
-SESSION_SECONDS = 600.0
+COMMAND_SECONDS = 300.0
 LITERAL_MOST = MAX_MESSAGE + (1 << 16)
 IMAP_START = 8 << 20
 SMTP_REPLIES = 1 << 20
+CHUNK = 1 << 16
+
+
+class Bounded(Exception):
+    """A bound of the session met (said in its message)."""
 
 
 class Allowance:
-    """The bytes a session may still read, and the timer that cuts it off at its end."""
+    """The bytes a session may still read, and when the answer awaited must have come."""
 
     def __init__(self, most: int):
-        self.most, self.spent, self.cut = most, 0, False
-        self.timer: threading.Timer | None = None
+        self.most, self.spent, self.until = most, 0, math.inf
 
-    def start(self, conn) -> None:
-        """Start the session's clock (once): at its end, conn's socket is shut both ways
-        (the plain socket's shutdown: a TLS socket's own is not for another thread)."""
-        if self.timer is not None:
-            return
+    def restart(self) -> None:
+        """A command sent (or a connection made): its answer is awaited from now."""
+        self.until = time.monotonic() + COMMAND_SECONDS
 
-        def cut() -> None:
-            self.cut = True
-            sock = getattr(conn, "sock", None)
-            try:
-                if sock is not None:
-                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
-            except OSError:
-                pass
+    def wait_on(self, sock, longest: float | None) -> None:
+        """Let the next read on sock wait no longer than what is left of the answer's time
+        (nor than longest, the connection's own timeout)."""
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise self.late()
+        if sock is not None:
+            sock.settimeout(min(left, longest) if longest else left)
 
-        self.timer = threading.Timer(SESSION_SECONDS, cut)
-        self.timer.daemon = True
-        self.timer.start()
+    def late(self) -> Bounded:
+        return Bounded(f"the server took more than {COMMAND_SECONDS:g} s to answer")
 
-    def stop(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
+    def read(self, read, *args) -> bytes:
+        """read(*args), a read that waited as wait_on let it: one that timed out at the end
+        of the answer's time says so."""
+        try:
+            return read(*args)
+        except TimeoutError:
+            if time.monotonic() >= self.until:
+                raise self.late() from None
+            raise
 
-    def spend(self, size: int) -> str | None:
-        """Count size bytes read; what is wrong when the session is past a bound."""
+    def spend(self, size: int) -> None:
         self.spent += size
-        if self.cut:
-            return f"the session went on past {SESSION_SECONDS:g} s"
         if self.spent > self.most:
-            return f"the server sent more than {self.most} bytes"
-        return None
+            raise Bounded(f"the server sent more than {self.most} bytes")
+
+
+def read_line(stream, sock, allowance: Allowance, longest, limit: int) -> bytes:
+    """A line of stream (a buffered reader of sock), at most limit bytes, one read of the
+    socket at a time, each within the time left."""
+    out = bytearray()
+    while len(out) < limit:
+        allowance.wait_on(sock, longest)
+        ahead = allowance.read(stream.peek, 1)[:limit - len(out)]   # one read of the socket
+        if not ahead:
+            break
+        end = ahead.find(b"\n")
+        out += stream.read(len(ahead) if end < 0 else end + 1)
+        if end >= 0:
+            break
+    allowance.spend(len(out))
+    return bytes(out)
+
+
+def read_bytes(stream, sock, allowance: Allowance, longest, size: int) -> bytes:
+    """size bytes of stream (fewer at its end), of which the first LITERAL_MOST are kept."""
+    kept, got = bytearray(), 0
+    while got < size:
+        allowance.wait_on(sock, longest)
+        chunk = allowance.read(stream.read1, min(size - got, CHUNK))
+        if not chunk:
+            break
+        got += len(chunk)
+        allowance.spend(len(chunk))
+        if len(kept) < LITERAL_MOST:
+            kept += chunk[:LITERAL_MOST - len(kept)]
+    return bytes(kept)
 
 
 class _GuardedImap:
@@ -81,31 +118,32 @@ class _GuardedImap:
         super().__init__(*args, **kwargs)
 
     def open(self, *args, **kwargs):
+        self.allowance.restart()
         super().open(*args, **kwargs)
-        self.allowance.start(self)
+        self.longest = self.sock.gettimeout()       # the connection's own, for one read
 
     def allow(self, more: int) -> None:
         """Let the session read `more` bytes beyond what it has read."""
         self.allowance.most = self.allowance.spent + more + IMAP_START
 
+    def send(self, data):
+        self.allowance.restart()
+        super().send(data)
+
     def read(self, size):
-        if size > LITERAL_MOST:
-            raise self.abort(f"the server announced {size} bytes, over the limit of "
-                             f"{LITERAL_MOST}")
-        return self._checked(super().read(size))
+        return self._bounded(read_bytes, size)
 
     def readline(self):
-        return self._checked(super().readline())
+        line = self._bounded(read_line, imaplib._MAXLINE + 1)
+        if len(line) > imaplib._MAXLINE:
+            raise self.error(f"got more than {imaplib._MAXLINE} bytes")
+        return line
 
-    def _checked(self, data: bytes) -> bytes:
-        wrong = self.allowance.spend(len(data))
-        if wrong is not None:
-            raise self.abort(wrong)
-        return data
-
-    def shutdown(self):
-        self.allowance.stop()
-        super().shutdown()
+    def _bounded(self, reader, size: int) -> bytes:
+        try:
+            return reader(self.file, self.sock, self.allowance, self.longest, size)
+        except Bounded as exc:
+            raise self.abort(str(exc)) from None
 
 
 class Imap(_GuardedImap, imaplib.IMAP4):
@@ -119,15 +157,16 @@ class ImapSsl(_GuardedImap, imaplib.IMAP4_SSL):
 class _Replies:
     """An SMTP session's reply stream, as smtplib reads it (readline, close), bounded."""
 
-    def __init__(self, stream, allowance: Allowance):
-        self.stream, self.allowance = stream, allowance
+    def __init__(self, conn, longest):
+        self.conn, self.longest = conn, longest
+        self.stream = conn.sock.makefile("rb")
 
     def readline(self, limit: int = -1) -> bytes:
-        line = self.stream.readline(limit)
-        wrong = self.allowance.spend(len(line))
-        if wrong is not None:
-            raise OSError(wrong)            # smtplib: the connection is lost
-        return line
+        try:
+            return read_line(self.stream, self.conn.sock, self.conn.allowance, self.longest,
+                             limit if limit > 0 else SMTP_REPLIES + 1)
+        except Bounded as exc:
+            raise OSError(str(exc)) from None     # smtplib: the connection is lost
 
     def close(self) -> None:
         self.stream.close()
@@ -142,13 +181,13 @@ class _GuardedSmtp:
 
     def getreply(self):
         if self.file is None and self.sock is not None:
-            self.allowance.start(self)
-            self.file = _Replies(self.sock.makefile("rb"), self.allowance)
+            self.allowance.restart()            # the greeting, or the first reply under TLS
+            self.file = _Replies(self, self.sock.gettimeout())
         return super().getreply()
 
-    def close(self):
-        self.allowance.stop()
-        super().close()
+    def send(self, s):
+        self.allowance.restart()
+        super().send(s)
 
 
 class Smtp(_GuardedSmtp, smtplib.SMTP):
