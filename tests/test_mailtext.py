@@ -982,3 +982,20 @@ def test_a_charset_that_is_a_domain_names_codec_is_unknown(codec):
     raw = (f"Content-Type: text/plain; charset={codec}\n\n-".encode() + b"a" * 1000)
     with pytest.raises(MailError, match=f"charset '{codec}' is unknown"):
         plain_body(parse_message(raw))
+
+
+def test_an_attachment_whose_headers_are_too_long_to_read_is_not_the_text():
+    """An HTML-only mail with a PDF whose name of 252 letters beyond ASCII makes both its
+    Content-Type and its Content-Disposition longer than message.HEADER_MOST: the part
+    whose type cannot be read is not read as the player's text; the HTML is."""
+    msg = EmailMessage()
+    msg.set_content("<p>move ge-1 liege</p>", subtype="html")
+    name = "\u6226" * 252 + ".pdf"
+    msg.add_attachment(b"%PDF-1.4 ...", maintype="application", subtype="pdf",
+                       filename=name)
+    msg.get_payload()[-1].set_param("name", name)            # in its Content-Type too
+    raw = msg.as_bytes()
+    heads = parse_message(raw).get_payload()[-1]
+    assert all(len(v) > 2048 for k, v in heads.raw_items()
+               if k in ("Content-Type", "Content-Disposition"))
+    assert plain_body(parse_message(raw)) == "move ge-1 liege"

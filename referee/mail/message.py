@@ -87,9 +87,15 @@ class _Nesting(email.feedparser.BufferedSubFile):
         return super().pop_eof_matcher()
 
 
+# What a header too long to read is read as: a part whose type or disposition cannot be
+# read is no text a player wrote (an attachment's RFC 2231 name of 250 letters beyond ASCII
+# runs over HEADER_MOST in both), any other header as absent.
+_UNREAD = {"content-type": "application/octet-stream", "content-disposition": "attachment"}
+
+
 class _Bounded(email.policy.EmailPolicy):
     """The standard library's current policy, for one message: a header longer than
-    HEADER_MOST characters as sent is read as an empty one, never handed to the package's
+    HEADER_MOST characters as sent is read as _UNREAD says, never handed to the package's
     parser; the first header that takes what is read of the message past HEADERS_MOST
     raises MailError; each header is read once (the package reads a part's Content-Type
     again for each thing asked of it)."""
@@ -101,7 +107,7 @@ class _Bounded(email.policy.EmailPolicy):
         key = (name.lower(), value)
         if key not in read:
             if len(value) > HEADER_MOST:
-                value = ""
+                value = _UNREAD.get(key[0], "")
             spent = read.get(None, 0) + len(value)
             if spent > HEADERS_MOST:
                 raise MailError(f"the message's headers run over {HEADERS_MOST} characters")
