@@ -113,9 +113,11 @@ def html_to_text(html: str) -> str:
         raise ValueError(f"the HTML part cannot be read ({exc})") from None  # ... said
 
 
-# A tag as _tamed keeps it: its name, and whether it closes itself; its attributes (quoted
-# values may hold a '>') never hold a '<', so no match reads past the next one.
-_TAG = re.compile(r"""<(/?)([A-Za-z][A-Za-z0-9:-]{0,31})(?:[^<>"']|"[^<"]*"|'[^<']*')*?(/?)>""")
+# A tag as _tamed keeps it: its name, and whether it closes itself; its attributes (a value
+# quoted after '=' may hold a '>') never hold a '<', so no match reads past the next one,
+# and none is read twice (the loop is possessive: a tag that does not close fails at once).
+_TAG = re.compile(r"""<(/?)([A-Za-z][A-Za-z0-9:-]{0,31})"""
+                  r"""(?:=\s*(?:"[^<"]*"|'[^<']*')|[^<>/]|/(?!>))*+(/?)>""")
 _DECLARATION = re.compile(r"<[!?][^<>]*>")
 
 
@@ -136,12 +138,11 @@ def _tamed(html: str) -> str:
             break
         out.append(html[at:lt])
         if html.startswith("<!--", lt):
-            if comment_end < lt + 4 and comment_end != -1:
-                comment_end = html.find("-->", lt + 4)
-            if comment_end < 0:
-                break                       # an unclosed comment hides the rest
-            at = comment_end + 3
-            continue
+            if comment_end < lt + 2 and comment_end != -1:
+                comment_end = html.find("-->", lt + 2)      # '<!-->' closes itself
+            if comment_end >= 0:
+                at = comment_end + 3
+                continue
         tag = _TAG.match(html, lt) or _DECLARATION.match(html, lt)
         if tag is None:
             out.append("&lt;")
