@@ -954,8 +954,10 @@ def test_a_mail_with_pictures_is_written_with_its_boundary_given_and_reads_back_
 @pytest.mark.parametrize("html", [
     "<a" * 5_000, "<!--" * 5_000, "<!--a>" * 5_000, "<![ x" * 5_000, '<a t=">' * 5_000,
     "<a t='\" " * 5_000, "<" + "a" * 5_000 + "<b>", "<?x" * 5_000, "</" * 5_000,
+    "<a " + '="x' * 5_000,
 ], ids=["open-tags", "open-comments", "comments-ending-in-tags", "marked-sections",
-        "open-quotes", "mixed-quotes", "long-name", "instructions", "end-tags"])
+        "open-quotes", "mixed-quotes", "long-name", "instructions", "end-tags",
+        "values-never-closed"])
 def test_html_is_tamed_into_names_and_text_the_parser_reads_in_one_look(html):
     """What the standard library's HTML parser is handed: text holding no '<', and tags of a
     name alone, so that it never looks ahead from a '<' it cannot close (a stranger's 100 KB
@@ -999,3 +1001,15 @@ def test_an_attachment_whose_headers_are_too_long_to_read_is_not_the_text():
     assert all(len(v) > 2048 for k, v in heads.raw_items()
                if k in ("Content-Type", "Content-Disposition"))
     assert plain_body(parse_message(raw)) == "move ge-1 liege"
+
+
+@pytest.mark.parametrize(("html", "text"), [
+    ('<font face=Arial">move ge-1 liege</font>', "move ge-1 liege"),      # a stray quote
+    ("<p>hi</p><!---><p>move ge-1 liege</p>", "hi\nmove ge-1 liege"),     # an empty comment
+    ("<p>hi</p><!-- never closed <p>move ge-1 liege</p>",
+     "hi\n<!-- never closed\nmove ge-1 liege"),
+])
+def test_html_oddities_of_real_mail_leave_the_orders_readable(html, text):
+    msg = EmailMessage()
+    msg.set_content(html, subtype="html")
+    assert plain_body(msg) == text
