@@ -115,9 +115,11 @@ def html_to_text(html: str) -> str:
 
 # A tag as _tamed keeps it: its name, and whether it closes itself; its attributes (a value
 # quoted after '=' may hold a '>') never hold a '<', so no match reads past the next one,
-# and none is read twice (the loop is possessive: a tag that does not close fails at once).
+# and none is read twice: the attributes are taken whole in a lookahead, which is never
+# tried again, so a tag that does not close fails at once (a possessive loop would say the
+# same, but Python 3.11's first releases read it wrongly).
 _TAG = re.compile(r"""<(/?)([A-Za-z][A-Za-z0-9:-]{0,31})"""
-                  r"""(?:=\s*(?:"[^<"]*"|'[^<']*')|[^<>/]|/(?!>))*+(/?)>""")
+                  r"""(?=((?:=\s*(?:"[^<"]*"|'[^<']*')|[^<>/]|/(?!>))*))\3(/?)>""")
 _DECLARATION = re.compile(r"<[!?][^<>]*>")
 
 
@@ -148,7 +150,7 @@ def _tamed(html: str) -> str:
             out.append("&lt;")
             at = lt + 1
         elif tag.re is _TAG:
-            out.append(f"<{tag[1]}{tag[2].lower()}{tag[3]}>")
+            out.append(f"<{tag[1]}{tag[2].lower()}{tag[4]}>")
             at = tag.end()
         else:
             at = tag.end()
