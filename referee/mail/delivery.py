@@ -232,9 +232,8 @@ class ImapFolder:
 
     def _size(self, uid: bytes) -> int | None:
         kind, data = self.conn.uid("FETCH", uid, "(RFC822.SIZE)")
-        text = b" ".join(p if isinstance(p, bytes) else p[0] for p in data or []
-                         if isinstance(p, bytes) or isinstance(p, tuple) and p and
-                         isinstance(p[0], bytes))
+        parts = [p[0] if isinstance(p, tuple) and p else p for p in data or []]
+        text = b" ".join(p for p in parts if isinstance(p, bytes))
         found = re.search(rb"RFC822\.SIZE (\d{1,15})(?!\d)", text) if kind == "OK" else None
         return int(found.group(1)) if found else None
 
