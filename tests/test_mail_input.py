@@ -36,9 +36,10 @@ from test_hostile_mail import (
 
 from referee.base.errors import QUOTE_LIMIT
 from referee.base.glyphs import BIDI, CONTROL, INVISIBLE
+from referee.mail.claims import claimant
 from referee.mail.inbox import Outcome
 from referee.mail.refusal import refusal_text
-from referee.mail.tick import Game, claimant
+from referee.mail.tick import Game
 from referee.store.dice import write_secret
 from referee.store.players import compact, order_key
 
@@ -369,17 +370,27 @@ def test_a_mail_sent_again_with_a_new_message_id_is_applied_once(journal, cli, t
         fresh[0]["reason"]
 
 
-def test_a_pass_holds_the_bytes_of_its_mail_but_no_parsed_copy(tmp_path):
-    """tick reads every new message of a local mailbox before it gives each game its own:
-    each was kept parsed as well, more than twice its bytes (250 mails of a megabyte took a
-    pass 592 MB). The game that takes a message parses it."""
-    from referee.mail.mailboxes import read_source
+def test_a_pass_reads_a_local_mailbox_one_message_at_a_time_and_parses_none(tmp_path):
+    """tick reads a local mailbox's messages in Date order, one at a time: each one's bytes
+    are dropped when the next is read, and none is kept parsed (250 mails of a megabyte took
+    a pass 592 MB when each was held, parsed; 322 MB when each was held). The game that
+    takes a message parses it."""
+    from referee.mail.mailboxes import Mailboxes
+    from referee.mail.tick import _LocalReading
 
     box = tmp_path / "box"
     for sub in ("new", "cur", "tmp"):
         (box / sub).mkdir(parents=True)
     for n in range(3):
         (box / "new" / f"{n}.eml").write_bytes(mail(body=f"hello {n}\n"))
-    found, passed = read_source([box])
-    assert [m.raw.endswith(f"hello {n}\n".encode()) for n, m in enumerate(found)] == [True] * 3
-    assert [m.msg for m in found] == [None] * 3 and passed == []
+    boxes, reading = Mailboxes([box]), _LocalReading()
+    surveyed = boxes.survey
+    listed = []
+    boxes.survey = lambda: listed.extend(surveyed()) or listed
+    for n, f in enumerate(reading.found(boxes)):
+        assert f.raw.endswith(f"hello {n}\n".encode())
+        assert [bool(m.raw) for m in listed] == [k == n for k in range(3)]
+        assert [m.msg for m in listed] == [None] * 3
+    assert [m.raw for m in listed] == [b""] * 3
+    assert reading.unread == [] and boxes.passed == []
+    assert sorted(reading.prints) == [f"{box}:new/{n}.eml" for n in range(3)]

@@ -601,7 +601,7 @@ def test_a_journal_put_back_before_its_next_mail_is_handled_loses_no_earlier_mai
     assert records(journal)[-1]["order"] == "pass"
     (tmp_path / "box-alpha" / "new" / "later.eml").write_bytes(
         mail("entente", keys["entente"], ["pass"], "<e2@x.org>"))
-    _pass_putting_back_before(monkeypatch, "read_source", games, backup, journal)
+    _pass_putting_back_before(monkeypatch, "Mailboxes", games, backup, journal)
     for _ in range(2):
         ticking.tick(games, with_map=False)
     assert [(r.get("actor"), r.get("order")) for r in records(journal)].count(

@@ -149,19 +149,6 @@ class Mailboxes:
         return m.raw
 
 
-def read_source(sources: list[Path], known: dict[str, list] | None = None
-                ) -> tuple[list[Message], list[str]]:
-    """Every message of an mbox file, a Maildir or .eml files, in Date order, with its bytes
-    but not parsed (the game that takes it parses it: a parsed message takes more memory
-    than its bytes, and a pass holds them all), but the Maildir files `known` as they are
-    (Mailboxes); and the places of those passed over."""
-    boxes = Mailboxes(sources, known)
-    out = [boxes.load(m, parse=False) for m in boxes.survey()]
-    for m in out:
-        m.msg = None
-    return out, boxes.passed
-
-
 def _entry(path: Path, where: str):
     """The message one file holds, or one set aside when it cannot be read (nothing for a
     folder inside a Maildir)."""

@@ -12,32 +12,30 @@ no game claims is left alone (unread on an IMAP server) for the moderator.
 from __future__ import annotations
 
 import hashlib
-import shutil
 import signal
-import tempfile
 import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
 from ..base.clock import now as clock_now
-from ..base.errors import RefereeError, one_line
+from ..base.errors import RefereeError, StorageError, one_line
 from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
-from ..store import home, mailsettings
+from ..store import mailsettings
 from ..store.journal import signed_only
 from ..store.mailroute import (
     ROUTE,
     check_target,
     is_local,
 )
-from ..store.players import compact, roster
+from ..store.players import roster
 from ..table import Table
 from . import gameindex
 from . import message as mailtext
+from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
     TransportError,
@@ -57,7 +55,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
-from .mailboxes import MAX_MESSAGE, read_source
+from .mailboxes import MAX_MESSAGE, Mailboxes, Message
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sharing import each_game, workers
 from .tickgame import Game, game_lock, journals_in, load_game
@@ -71,36 +69,6 @@ from .unclaimed import (
     unclaimed_before,
 )
 from .waiting import waits_on_a_person
-
-# ---------------------------------------------------------------- claiming
-
-def claimant(raw: bytes, games: list[Game]) -> Game | None:
-    """The game a message belongs to: the one its subject tag names (a tag naming a game
-    not reading this mailbox claims it for none), else the one game whose order key it
-    carries; None when no game, or more than one, claims it."""
-    try:
-        msg = mailtext.parse_message(raw)
-        subject = mailtext.header_text(msg, "Subject")
-    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        return None
-    tag = SUBJECT_TAG.search(subject)
-    if tag:
-        return next((x for x in games if x.game_id == tag.group(1)), None)
-    try:
-        text = compact(raw.decode("utf-8", "replace") + mailtext.plain_body(msg))
-    except (mailtext.MailError, RecursionError, LookupError, ValueError):
-        text = compact(raw.decode("utf-8", "replace"))
-    owners = [x for x in games if any(k in text for k in _compacted(x))]
-    return owners[0] if len(owners) == 1 else None
-
-
-def _compacted(game: Game) -> tuple[str, ...]:
-    """A game's order keys as claimant compares them, worked out once a pass (a pass over a
-    thousand games compares each message with every key)."""
-    if game.compacted is None:
-        game.compacted = tuple(compact(k) for k in game.keys)
-    return game.compacted
-
 
 # ---------------------------------------------------------------- one pass
 
@@ -274,7 +242,8 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
         fault("fetched")
         if not folder.left:
             _read_all(group)
-        taken, left_alone = _deliver(found, group, games_dir, with_map, shared)
+        with claimed(found, group) as claims:
+            taken, left_alone = _deliver(claims, group, games_dir, with_map, shared)
         folder.mark_seen([f.uid for f, _ in taken if f.uid is not None])
         fault("seen")
         unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
@@ -300,13 +269,12 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     held = still_held(took_before, group)
     known = {place: printed for _, files in held.values() for place, printed in files.items()}
     known.update((place, printed) for place, (printed, _) in shown.items())
-    every, passed = read_source([Path(source)], known)
-    found = [Fetched(m.where, m.raw) for m in every if m.raw]
-    found += [Fetched(m.where, m.head, oversize=m.oversize) for m in every
-              if m.oversize and m.head]
-    _read_all(group, [m for m in every if not m.raw and not (m.oversize and m.head)])
-    taken, left = _deliver(found, group, games_dir, with_map, shared)
-    prints = {m.where: m.print for m in every if m.print is not None}
+    boxes = Mailboxes([Path(source)], known)
+    read = _LocalReading()
+    with claimed(read.found(boxes), group) as claims:
+        _read_all(group, read.unread)
+        taken, left = _deliver(claims, group, games_dir, with_map, shared)
+    prints, passed = read.prints, boxes.passed
     there = set(passed)
     kept_left = {p: shown[p] for p in there if p in shown}
     kept_left.update((f.where, (prints[f.where], _shown(f))) for f in left if f.where in prints)
@@ -314,6 +282,31 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     if prints or moved or len(passed) < len(known):     # read, a journal grew, or gone
         keep_known_files(source, readers, taken_now(held, taken, prints, there), kept_left)
     return [*(shown[p][1] for p in passed if p in shown), *(_shown(f) for f in left)]
+
+
+class _LocalReading:
+    """The messages of a mailbox on this machine one at a time, in Date order (each one's
+    bytes dropped when the next is read): those over the size limit last, by their
+    headers; what could not be read at all, and each Maildir file's print, kept aside."""
+
+    def __init__(self):
+        self.unread: list[Message] = []
+        self.prints: dict[str, list] = {}
+
+    def found(self, boxes: Mailboxes) -> Iterator[Fetched]:
+        oversize = []
+        for m in boxes.survey():
+            m = boxes.load(m, parse=False)
+            if m.print is not None:
+                self.prints[m.where] = m.print
+            if m.raw:
+                yield Fetched(m.where, m.raw)
+            elif m.oversize and m.head:
+                oversize.append(Fetched(m.where, m.head, oversize=m.oversize))
+            else:
+                self.unread.append(m)
+            boxes.release(m)
+        yield from oversize
 
 
 def _read_all(group: list[Game], unread: list | None = None) -> None:
@@ -348,46 +341,42 @@ def _readers(group: list[Game]) -> str:
     return hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
-def _deliver(found: list[Fetched], group: list[Game], games_dir, with_map: bool,
-             shared: int) -> tuple[list[tuple[Fetched, Game]], list[Fetched]]:
+def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, shared: int
+             ) -> tuple[list[tuple[Fetched, Game]], list[Fetched]]:
     """Each game's claimed messages through inbox, under the game's lock: the messages
     handled, each with the game that took it (to mark read), and those no game claimed."""
-    claimed: dict[str, list[Fetched]] = {}
-    unclaimed: list[Fetched] = []
     taken: list[tuple[Fetched, Game]] = []
-    for f in found:
-        if f.oversize:
-            answered = _too_large(f, group)
-            if answered is not None:
-                taken.append((f, answered))
-            else:
-                unclaimed.append(f)
-            continue
-        owner = claimant(f.raw, group)
-        if owner is None:
-            unclaimed.append(f)
+    unclaimed = list(claims.unclaimed)
+    for i, f in claims.oversize:
+        answered = _too_large(f, group)
+        if answered is not None:
+            taken.append((f, answered))
         else:
-            claimed.setdefault(owner.game_id, []).append(f)
-    busy = [x for x in group if claimed.get(x.game_id)]
-    handled = each_game(busy, lambda x: _handle_mail(x, claimed[x.game_id], games_dir,
+            unclaimed.append((i, f))
+    mine = claims.spools
+    busy = [x for x in group if x.game_id in mine]
+    handled = each_game(busy, lambda x: _handle_mail(x, mine[x.game_id], games_dir,
                                                      with_map),
-                        weight=lambda x: len(claimed[x.game_id]), share_among=shared)
-    taken += [(f, x) for x, done in zip(busy, handled) if done for f in claimed[x.game_id]]
-    return taken, unclaimed
+                        weight=lambda x: len(mine[x.game_id].messages), share_among=shared)
+    taken += [(f, x) for x, done in zip(busy, handled) if done
+              for f in mine[x.game_id].messages]
+    return taken, [f for _, f in sorted(unclaimed, key=lambda pair: pair[0])]
 
 
-def _handle_mail(x: Game, mine: list[Fetched], games_dir, with_map: bool) -> bool:
+def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
     """A game's claimed messages through inbox, under its lock, each outcome logged:
     whether they were handled (else the game's mail counts as unread this pass)."""
     try:
-        with game_lock(x), _maildir(mine) as folder:
-            outcomes, _ = inbox(x.journal, [folder], x.spool, games_dir, with_map)
+        if spool.problem is not None:
+            raise StorageError(spool.problem)
+        with game_lock(x):
+            outcomes, _ = inbox(x.journal, [spool.folder], x.spool, games_dir, with_map)
             x.took = gameindex.mark(x.journal)
     except RefereeError as exc:
         x.read = False
         x.fail(str(exc))
         return False
-    where = {str(folder / "new" / _name(i)): f.where for i, f in enumerate(mine)}
+    where = {str(spool.place(i)): f.where for i, f in enumerate(spool.messages)}
     for o in outcomes:
         if not o.new:
             continue
@@ -445,38 +434,6 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
                        "status": "rejected", "side": side, "reason": reason, "records": [],
                        "new": True})
     return x
-
-
-def _name(i: int) -> str:
-    return f"{i:06d}.eml"
-
-
-@contextmanager
-def _maildir(messages: list[Fetched]):
-    """A private Maildir holding these messages for inbox, removed afterwards."""
-    base = home.ensure_dir(home.data_dir("incoming"))
-    _sweep(base)
-    folder = Path(tempfile.mkdtemp(dir=base))
-    try:
-        (folder / "new").mkdir(mode=0o700)
-        (folder / "cur").mkdir(mode=0o700)
-        for i, f in enumerate(messages):
-            home.write_new(folder / "new" / _name(i), f.raw, sync=False)
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _sweep(base: Path, older_than: float = 3600.0) -> None:
-    """Remove the private Maildirs a pass killed on its way left behind (their messages are
-    still in the source, unread)."""
-    limit = time.time() - older_than
-    for entry in base.iterdir():
-        try:
-            if entry.is_dir() and entry.stat().st_mtime < limit:
-                shutil.rmtree(entry, ignore_errors=True)
-        except OSError:
-            pass
 
 
 def _after_mail(x: Game, games_dir, with_map: bool) -> None:

@@ -1,0 +1,143 @@
+"""Which game each message a pass found belongs to, and each game's messages kept on disk
+until its inbox reads them (tick.py). A message's bytes are dropped once it is claimed: a
+pass holds one message in memory at a time, however much mail its source holds (a flood of
+strangers' mail, or of mail naming a game's tag); what the pass does with each message is
+what it would do holding them all.
+
+A message goes to the game its subject tag (`[referee GAMEID #N]`) names (a tag naming a
+game not reading this mailbox claims it for none), else to the one game whose order key it
+carries; one over the size limit is kept aside with its header (tick answers a player's).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..store import home
+from ..store.players import compact
+from . import message as mailtext
+from .delivery import Fetched
+from .inbox import SUBJECT_TAG
+from .tickgame import Game
+
+SWEEP_AFTER = 3600.0        # seconds: a private Maildir a killed pass left behind
+
+
+def claimant(raw: bytes, games: list[Game]) -> Game | None:
+    """The game a message belongs to: the one its subject tag names, else the one game
+    whose order key it carries; None when no game, or more than one, claims it."""
+    try:
+        msg = mailtext.parse_message(raw)
+        subject = mailtext.header_text(msg, "Subject")
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        return None
+    tag = SUBJECT_TAG.search(subject)
+    if tag:
+        return next((x for x in games if x.game_id == tag.group(1)), None)
+    try:
+        text = compact(raw.decode("utf-8", "replace") + mailtext.plain_body(msg))
+    except (mailtext.MailError, RecursionError, LookupError, ValueError):
+        text = compact(raw.decode("utf-8", "replace"))
+    owners = [x for x in games if any(k in text for k in _compacted(x))]
+    return owners[0] if len(owners) == 1 else None
+
+
+def _compacted(game: Game) -> tuple[str, ...]:
+    """A game's order keys as claimant compares them, worked out once a pass (a pass over a
+    thousand games compares each message with every key)."""
+    if game.compacted is None:
+        game.compacted = tuple(compact(k) for k in game.keys)
+    return game.compacted
+
+
+@dataclass
+class Spool:
+    """One game's claimed messages: the private Maildir holding them (new/000000.eml and
+    on, in the order found) and each as found, its bytes dropped; problem: they could not
+    all be kept (the game's mail is then unread this pass, read again on the next)."""
+
+    folder: Path | None = None
+    messages: list[Fetched] = field(default_factory=list)
+    problem: str | None = None
+
+    def place(self, i: int) -> Path:
+        return self.folder / "new" / message_name(i) if self.folder else Path()
+
+
+@dataclass
+class Claims:
+    """The messages of one source as the games claimed them; those over the size limit and
+    those no game claimed with their places in the order found."""
+
+    spools: dict[str, Spool] = field(default_factory=dict)
+    oversize: list[tuple[int, Fetched]] = field(default_factory=list)
+    unclaimed: list[tuple[int, Fetched]] = field(default_factory=list)
+
+    def keep(self, x: Game, f: Fetched) -> None:
+        """f onto x's spool, on disk."""
+        spool = self.spools.setdefault(x.game_id, Spool())
+        if spool.problem is None:
+            try:
+                spool.folder = spool.folder or _private_maildir()
+                home.write_new(spool.place(len(spool.messages)), f.raw, sync=False)
+            except OSError as exc:
+                spool.problem = f"its mail cannot be kept for it to read " \
+                                f"({exc.strerror or exc}); the next pass reads it again"
+        spool.messages.append(_without_bytes(f))
+
+
+@contextmanager
+def claimed(found: Iterable[Fetched], games: list[Game]) -> Iterator[Claims]:
+    """The messages found, each claimed as it comes (its bytes dropped then); the games'
+    private Maildirs removed afterwards."""
+    claims = Claims()
+    try:
+        for i, f in enumerate(found):
+            if f.oversize:
+                claims.oversize.append((i, f))      # its header only
+                continue
+            owner = claimant(f.raw, games)
+            if owner is None:
+                claims.unclaimed.append((i, _without_bytes(f)))
+            else:
+                claims.keep(owner, f)
+        yield claims
+    finally:
+        for spool in claims.spools.values():
+            if spool.folder is not None:
+                shutil.rmtree(spool.folder, ignore_errors=True)
+
+
+def message_name(i: int) -> str:
+    return f"{i:06d}.eml"
+
+
+def _without_bytes(f: Fetched) -> Fetched:
+    return Fetched(f.where, b"", f.uid, f.oversize)
+
+
+def _private_maildir() -> Path:
+    """A new private Maildir under this user's `incoming` folder, those a killed pass left
+    there an hour ago removed (their messages are still in the source, unread)."""
+    base = home.ensure_dir(home.data_dir("incoming"))
+    _sweep(base)
+    folder = Path(tempfile.mkdtemp(dir=base))
+    (folder / "new").mkdir(mode=0o700)
+    (folder / "cur").mkdir(mode=0o700)
+    return folder
+
+
+def _sweep(base: Path, older_than: float = SWEEP_AFTER) -> None:
+    limit = time.time() - older_than
+    for entry in base.iterdir():
+        try:
+            if entry.is_dir() and entry.stat().st_mtime < limit:
+                shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            pass

@@ -1,0 +1,94 @@
+"""A pass of `tick` over a Maildir on this machine holds one message in memory at a time,
+however much mail waits there: a flood of strangers' mail (claimed by no game), or of mail
+naming a game's tag (claimed by it, and kept on disk until the game's inbox reads it one by
+one). What the pass does with the mail is unchanged: the player's orders among the flood
+are applied, the strangers' mail is left for the moderator or refused."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+from mailboxes import write_maildir
+from test_tick_index import _folder, records
+from test_transport import ADDRESSES, mail
+
+from referee.mail import tick as ticking
+
+MESSAGES = 32
+FILLER = (b"x" * 75 + b"\n") * 2_700           # 205 kB: a big mail, under the 1 MB limit
+
+
+def _stranger(i: int, subject: str) -> bytes:
+    return (f"From: crowd{i}@bureau.example\nTo: {ADDRESSES['moderator']}\n"
+            f"Subject: {subject}\nDate: Sun, 09 Sep 2001 01:46:{i:02d} +0000\n"
+            f"Message-ID: <flood{i}@bureau.example>\n\n").encode() + FILLER
+
+
+def _peak_of_a_pass(games) -> tuple[int, object]:
+    tracemalloc.start()
+    try:
+        report = ticking.tick(games, with_map=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak, report
+
+
+def _flooded(cli, tmp_path, monkeypatch, subject: str):
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    journal, keys = made["alpha"]
+    flood = [_stranger(i, subject) for i in range(MESSAGES)]
+    write_maildir(tmp_path / "box-alpha",
+                  flood[:8] + [mail("german", keys["german"], ["pass"], "<p1@example.org>")]
+                  + flood[8:])
+    return games, journal, sum(map(len, flood))
+
+
+def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time(cli, tmp_path,
+                                                                      monkeypatch):
+    games, journal, size = _flooded(cli, tmp_path, monkeypatch, "hello")
+    peak, report = _peak_of_a_pass(games)
+    assert records(journal)[-1]["order"] == "pass"
+    assert len(report.unclaimed) == MESSAGES          # left for the moderator
+    assert peak < size // 2, (peak, size)      # a message's handling, not the flood
+
+
+def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it(cli, tmp_path,
+                                                                          monkeypatch):
+    games, journal, size = _flooded(cli, tmp_path, monkeypatch, "[referee alpha #1] hi")
+    peak, report = _peak_of_a_pass(games)
+    assert records(journal)[-1]["order"] == "pass"
+    (alpha,) = [x for x in report.games if x.game_id == "alpha"]
+    refused = [m for m in alpha.messages if m["status"] == "rejected"]
+    assert len(refused) == MESSAGES and not report.unclaimed
+    assert peak < size // 2, (peak, size)      # a message's handling, not the flood
+
+
+def test_mail_that_cannot_be_kept_for_its_game_is_read_again_on_the_next_pass(
+        cli, tmp_path, monkeypatch):
+    """A full disk where a pass keeps a game's mail for it: the game says so in one
+    problem line, nothing is applied, and the next pass applies the German's orders once."""
+    import errno
+
+    from referee.mail import claims
+    from referee.store import home
+
+    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "[referee alpha #1] hi")
+    before = journal.read_bytes()
+    real = home.write_new
+
+    def full(path, data, sync=True):
+        if path.parent.name == "new" and "incoming" in path.parts:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, data, sync)
+
+    monkeypatch.setattr(claims.home, "write_new", full)
+    report = ticking.tick(games, with_map=False)
+    (problem,) = [p for p in report.problems if p.startswith("alpha:")]
+    assert "cannot be kept" in problem and "No space left" in problem
+    assert journal.read_bytes() == before
+    assert not list(home.data_dir("incoming").glob("*/new/*"))      # nothing left behind
+    monkeypatch.setattr(claims.home, "write_new", real)
+    for _ in range(2):
+        ticking.tick(games, with_map=False)
+    assert [r.get("order") for r in records(journal)].count("pass") == 1
