@@ -5,7 +5,8 @@ servers of tests/mailservers.py, on 127.0.0.1 only); `tick` runs five passes, ea
 fresh process through the `referee` console script, and the row gives the peak resident
 size of the largest pass, the messages each pass read and how many it left. A pass reads
 what the mail settings allow (32 MB by default) and never a message no game claimed twice,
-so the peak does not grow with the folder.
+so the peak does not grow with the folder. The same flood in a Maildir on this machine is
+read whole by one pass, one message in memory at a time: its peak does not grow either.
 
     python tests/mailbench.py [--messages 200] [--passes 5]
 """
@@ -85,7 +86,35 @@ def main(argv: list[str] | None = None) -> int:
     read = ", ".join(str(b - a) for a, b in zip(named, named[1:]))
     print(f"tick over {args.messages} unclaimed 1 MB messages, {args.passes} passes: peak RSS "
           f"{peak / MB:.0f} MB (read per pass: {read}; {rows[-1].left} still unread)")
+    local = _maildir_pass(referee, args.messages)
+    print(f"tick over {args.messages} unclaimed 1 MB messages in a Maildir, one pass: peak "
+          f"RSS {local.peak / MB:.0f} MB ({local.read} read, all in the pass)")
     return 0
+
+
+def _maildir_pass(referee: Path, messages: int) -> SimpleNamespace:
+    """The same flood in a Maildir on this machine, which a pass reads whole (one message
+    in memory at a time): one pass, its peak RSS and the messages it named unclaimed."""
+    with tempfile.TemporaryDirectory(prefix="referee-mailbench-") as name:
+        tmp = Path(name)
+        box = tmp / "box"
+        for sub in ("new", "cur", "tmp"):
+            (box / sub).mkdir(parents=True)
+        (tmp / "home").mkdir()
+        env = {**os.environ, "REFEREE_HOME": str(tmp / "home"), "HOME": str(tmp)}
+        journal = tmp / "games" / "flood.jsonl"
+        journal.parent.mkdir()
+        subprocess.run([str(referee), "new", str(journal), "--scenario", "1914",
+                        "--game-id", "flood", "--player", "german=kaiser@example.org",
+                        "--player", "entente=joffre@example.net", "--mail-in", str(box),
+                        "--mail-out", f"outbox:{tmp / 'out'}"],
+                       env=env, check=True, capture_output=True)
+        text = "x" * 999_000 + "\n"
+        for i in range(messages):
+            (box / "new" / f"s{i}.eml").write_text(
+                f"From: s{i}@bureau.example\nSubject: hello\nMessage-ID: <s{i}@bureau.example>"
+                f"\n\n{text}")
+        return _pass(referee, journal, env)
 
 
 def _pass(referee: Path, journal: Path, env: dict) -> SimpleNamespace:
