@@ -7,7 +7,7 @@ from msgspec import UNSET, Meta, UnsetType, field
 
 from .base import Contract, Document, Frozen, Part
 from .events_base import Secret
-from .records import Signature, Signing
+from .records import Hex64, Signature, Signing
 
 Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
@@ -441,6 +441,9 @@ class SkirmishRecord(Chained):
     dispute: Optional[Disputed] = None
     settle: Optional[Ruling] = None
     mail: Optional[str] = None          # the Message-ID of the mail the order came in
+    # Of that mail's Date, Subject and text: the same mail sent again under another
+    # Message-ID is known for a copy.
+    mail_content: Optional[Hex64] = None
 
 
 class SkirmishRoute(Chained):

@@ -30,7 +30,7 @@ from .ledger import (
     save_ledger,
 )
 from .ledger import game_lock as mail_lock
-from .mailboxes import MSGID, Mailboxes, Message
+from .mailboxes import MSGID, Mailboxes, Message, copy_refusal
 from .prose import read_orders
 
 REFEREE = "referee@referee.invalid"
@@ -65,9 +65,10 @@ def _key_given(body: str) -> str | None:
 
 
 def _handle(table: Table, m: Message, players: dict, keys: dict,
-            seen: dict[str, set[str]]) -> Handled:
-    """One mail: ignored (no player's), refused (no key, or orders refused), applied, or
-    done (its side's orders under this Message-ID are in the journal already)."""
+            seen: dict[str, tuple[set[str], dict[str, int]]]) -> Handled:
+    """One mail: ignored (no player's), refused (no key, orders refused, or a copy of a mail
+    applied, sent again under another Message-ID), applied, or done (its side's orders
+    under this Message-ID are in the journal already)."""
     out = Handled(m.where, m.message_id, m.sender)
     side = _side_of(m, players)
     if m.problem or side is None or not m.message_id:
@@ -84,13 +85,17 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.status, out.reason = "refused", NO_KEY
         return out
     out.keyed = True
-    if m.message_id in seen.get(side, set()):
+    ids, contents = seen.get(side, (set(), {}))
+    if m.message_id in ids:
         out.status, out.new = "done", False
+        return out
+    if m.content_sha256 in contents:
+        out.status, out.reason = "refused", copy_refusal(side, contents[m.content_sha256])
         return out
     read, out.notes = read_orders(body, key, table.kind.verbs())
     lines = [text for _, text in read]
     try:
-        recs = table.kind.take_mail(table, side, lines, m.message_id)
+        recs = table.kind.take_mail(table, side, lines, m.message_id, m.content_sha256)
     except OrderError as exc:
         out.status, out.reason = "refused", str(exc)
         return out

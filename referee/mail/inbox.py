@@ -60,7 +60,7 @@ from .ledger import (
     note_start,
     save_ledger,
 )
-from .mailboxes import Mailboxes, Message
+from .mailboxes import Mailboxes, Message, copy_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .pictures import MailPictures
 from .refusal import refusal_text, report_body
@@ -416,11 +416,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     if m.problem:
         out.status, out.reason = "rejected", m.problem
     elif replayed is not None:
-        out.status = "rejected"
-        out.reason = (f"the same mail (date, subject and text) from {side}'s address as the "
-                      f"message applied as record {replayed}: taken for a copy sent again, "
-                      f"and applied once; to give the same orders again, send them in a new "
-                      f"message")
+        out.status, out.reason = "rejected", copy_refusal(side, replayed)
     else:
         handle(table, m, side, keys[side], tag, out, manual)
     replies.append((people[side]["address"], side, out, m))

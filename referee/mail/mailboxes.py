@@ -184,6 +184,14 @@ def _read_message(m: Message, parse: bool = True) -> None:
         ).hexdigest() if m.date else ""
 
 
+def copy_refusal(side: str, record: int) -> str:
+    """Why a message is not applied whose content_sha256 (Date, Subject and text) is that of
+    a mail of the same side applied before, as record `record`, under another Message-ID."""
+    return (f"the same mail (date, subject and text) from {side}'s address as the message "
+            f"applied as record {record}: taken for a copy sent again, and applied once; to "
+            f"give the same orders again, send them in a new message")
+
+
 def _parse(m: Message) -> None:
     try:
         m.msg = mailtext.parse_message(m.raw, MAX_MESSAGE)

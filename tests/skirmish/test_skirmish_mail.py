@@ -253,6 +253,38 @@ def test_a_keyless_mail_under_an_applied_mails_message_id_makes_no_copy_of_it_ne
                                                                                  BRITISH]
 
 
+def test_a_mail_sent_again_under_another_message_id_is_applied_once(cli, tmp_path,
+                                                                    secret_file):
+    """The British mail comes again with the same Date, Subject and text under a new
+    Message-ID (a gateway that rewrites it, a client that sends it twice): refused as a
+    copy, answered, the journal as it was, in the same run or a later one; a new mail of
+    his (a new Date) is read as ever."""
+    j = tmp_path / "p.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "box", tmp_path / "out"
+    box.mkdir()
+    first = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    again = [box / "again-1.eml", box / "again-2.eml"]
+    for n, path in enumerate(again):
+        path.write_bytes(first.read_bytes().replace(b"<m1@example.org>",
+                                                    f"<again{n}@example.org>".encode()))
+    r = cli("inbox", j, first, again[0], "--outbox", out, "--format", "json")
+    got = json.loads(r.stdout)["messages"]
+    assert [(x["side"], x["status"]) for x in got] == [("british", "applied"),
+                                                        ("british", "refused")]
+    assert "copy sent again" in got[1]["reason"] and "record 1" in got[1]["reason"]
+    before = j.read_bytes()
+    r = cli("inbox", j, again[1], "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"]
+    assert j.read_bytes() == before
+    answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
+    assert sorted(m["Subject"] for m in answers if m["Subject"].startswith("Re:")) == [
+        "Re: orders (applied)", "Re: orders (refused)", "Re: orders (refused)"]
+    later = mail(box, 2, BRITISH, keys["british"], "move B3 mode=stealthy command=yes")
+    r = cli("inbox", j, later, "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
+
+
 def test_a_mail_too_large_to_read_is_answered_from_its_header_by_tick(cli, tmp_path,
                                                                       secret_file):
     """tick reads a too-large mail's header only and owes its sender an answer: a skirmish

@@ -263,18 +263,25 @@ class SkirmishKind(GameKind):
         return life.order_keys(table.path, _records(table)[0])
 
     # ------------------------------------------------------------ mail (mail/direct.py)
-    def take_mail(self, table, side: str, lines: list[str], message_id: str) -> list[dict]:
-        """A mail's orders taken all or none; the records they made."""
-        records = life.submit_many(table.path, side, lines, mail=message_id)
+    def take_mail(self, table, side: str, lines: list[str], message_id: str,
+                  content: str = "") -> list[dict]:
+        """A mail's orders taken all or none; the records they made. content: the digest
+        of the mail's Date, Subject and text, kept with them."""
+        records = life.submit_many(table.path, side, lines, mail=message_id,
+                                   mail_content=content)
         table.forget()
         return records
 
-    def mailed(self, table) -> dict[str, set[str]]:
-        """The Message-IDs of the mails the journal holds, by the side that sent each."""
-        out: dict[str, set[str]] = {}
+    def mailed(self, table) -> dict[str, tuple[set[str], dict[str, int]]]:
+        """The mails the journal holds, by the side that sent each: their Message-IDs, and
+        the first record made by each mail's Date, Subject and text (its digest)."""
+        out: dict[str, tuple[set[str], dict[str, int]]] = {}
         for r in _records(table)[1:]:
             if r.get("mail"):
-                out.setdefault(r["actor"], set()).add(r["mail"])
+                ids, contents = out.setdefault(r["actor"], (set(), {}))
+                ids.add(r["mail"])
+                if r.get("mail_content"):
+                    contents.setdefault(r["mail_content"], r["seq"])
         return out
 
     def recorded_lines(self, table, seqs: list[int]) -> list[str]:

@@ -328,10 +328,12 @@ def submit(path: Path | str, side: str, text: str, given: list[int] | None = Non
 
 
 def submit_many(path: Path | str, side: str, texts: list[str],
-                given: list[int] | None = None, mail: str | None = None) -> list[dict]:
+                given: list[int] | None = None, mail: str | None = None,
+                mail_content: str = "") -> list[dict]:
     """Take a side's orders all or none: each checked on the state the ones before it
     left, each its own record with its own dice, appended under one lock (a refusal
-    appends nothing). `mail` is the Message-ID they came in."""
+    appends nothing). `mail` is the Message-ID they came in, `mail_content` the digest of
+    that mail's Date, Subject and text (mailboxes.Message.content_sha256)."""
     path = Path(path)
     journal = Journal(path, keep_contract)
 
@@ -352,7 +354,8 @@ def submit_many(path: Path | str, side: str, texts: list[str],
             dice = _dice(records[0], path, seq, left)
             body = {"kind": "skirmish", "at": now(),
                     **_body(card, state, records, sk.parse_order(text, card), side, dice),
-                    **({"mail": mail} if mail else {})}
+                    **({"mail": mail} if mail else {}),
+                    **({"mail_content": mail_content} if mail and mail_content else {})}
             left = left[dice.index:] if left is not None else None
             records = records + [{**body, "seq": seq, "hash": ""}]
             sk.evolve(card, state, body, seq)
