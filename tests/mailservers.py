@@ -163,6 +163,7 @@ class SmtpServer:
     port: int = 0
     received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     logins: list[str] = field(default_factory=list)
+    held: set[str] = field(default_factory=set)     # recipients refused for now (450)
 
     def start(self) -> SmtpServer:
         from aiosmtpd.controller import Controller
@@ -172,7 +173,8 @@ class SmtpServer:
 
         class Keep:
             """Refuses for good a sender blocked@ (at MAIL FROM), a recipient nobody@ (at
-            RCPT) and any mail to toolarge@ (at DATA, as a size or spam filter does)."""
+            RCPT) and any mail to toolarge@ (at DATA, as a size or spam filter does); for
+            now, the recipients in `held` (at RCPT, as greylisting does)."""
 
             async def handle_MAIL(self, server, session, envelope, address, options):  # noqa: N802
                 if address.startswith("blocked@"):
@@ -184,6 +186,8 @@ class SmtpServer:
             async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
                 if address.startswith("nobody@"):
                     return "550 5.1.1 no such mailbox"
+                if address in kept.held:
+                    return "450 4.2.0 greylisted: try again later"
                 envelope.rcpt_tos.append(address)
                 return "250 OK"
 

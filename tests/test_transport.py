@@ -38,7 +38,7 @@ from mailservers import (
 
 from referee.mail import tick as ticking
 from referee.mail.credentials import password
-from referee.mail.delivery import TransportError, refused_mails, send_owed
+from referee.mail.delivery import TransportError, refused_mails, send_owed, spool_files
 from referee.store import signing
 from referee.store.mailroute import check_target
 
@@ -841,3 +841,45 @@ def test_the_moderator_s_line_names_an_odd_journal_on_one_line(cli, tmp_path, mo
     assert r.exit_code != 0
     (line,) = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
     assert "\x1b" not in line and "--resume" in line, line
+
+
+def test_a_recipient_refused_for_now_holds_back_only_the_mails_to_him(net, tmp_path):
+    """Greylisting or a full mailbox at one player's server (450 at RCPT): his mails stay
+    owed, in their order, and the other player's go in the same pass; the next pass,
+    once the server takes him, sends his in the order they were written."""
+    spool = tmp_path / "spool"
+    spooled(spool, [("c.eml", "umpire@example.com", "joffre@example.net"),
+                     ("a.eml", "umpire@example.com", "kaiser@example.org"),
+                     ("b.eml", "umpire@example.com", "joffre@example.net"),
+                     ("d.eml", "umpire@example.com", "kaiser@example.org")])
+    net.smtp.held.add("kaiser@example.org")
+    try:
+        with pytest.raises(TransportError, match=r"a.eml refused for now for "
+                                                 r"kaiser@example.org; it stays owed; 1 later "
+                                                 r"mail\(s\) to them wait too \(2 other\(s\) "
+                                                 r"sent\)"):
+            send_owed(spool, net.target)
+    finally:
+        net.smtp.held.clear()
+    assert [m.split(b"Subject: ")[1][:2] for _, _, m in net.smtp.received] == [b"s0", b"s2"]
+    assert [p.name for p in spool_files(spool)] == ["a.eml", "d.eml"]
+    assert send_owed(spool, net.target) == ["sent     a.eml to kaiser@example.org",
+                                            "sent     d.eml to kaiser@example.org"]
+    assert [m.split(b"Subject: ")[1][:2] for _, _, m in net.smtp.received][2:] == [b"s1", b"s3"]
+    assert send_owed(spool, net.target) == [] and refused_mails(spool) == []
+
+
+def test_a_player_whose_server_says_try_later_stops_nobody_and_gets_his_mail_next_pass(
+        cli, net, tmp_path):
+    journal, _ = new_game(cli, tmp_path / "games", "mike", net)
+    net.smtp.held.add(ADDRESSES["entente"])
+    try:
+        r = tick(cli, journal)
+    finally:
+        net.smtp.held.clear()
+    assert r.exit_code == 3 and f"refused for now for {ADDRESSES['entente']}" in r.stderr
+    assert received_by(net) == [ADDRESSES["german"]]               # the German's went
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert received_by(net) == [ADDRESSES["german"], ADDRESSES["entente"]]
+    assert tick(cli, journal).exit_code == 0 and len(received_by(net)) == 2

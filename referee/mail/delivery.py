@@ -66,6 +66,16 @@ class TransportError(StorageError):
     kind = "transport"
 
 
+class HeldForNow(TransportError):
+    """The server refused every recipient of one mail for now (4xx at RCPT: greylisting, a
+    full mailbox): that mail, and the later ones to those recipients, stay owed; the
+    session goes on with the others."""
+
+    def __init__(self, message: str, recipients: list[str]):
+        super().__init__(message)
+        self.recipients = recipients
+
+
 # ---------------------------------------------------------------- IMAP
 
 def _tls_context() -> ssl.SSLContext:
@@ -331,7 +341,9 @@ def send_owed(spool: Path, target: str) -> list[str]:
     spool/sent/; one log line per mail. With `outbox:DIR` the spool is DIR and nothing is
     sent. TransportError when the server or command fails: the mails not sent stay owed.
     One the server refuses for good (5xx at MAIL FROM, at DATA, or for every recipient) is
-    moved to spool/refused/ and the others go on; the error then names it."""
+    moved to spool/refused/ and the others go on; the error then names it. One whose every
+    recipient the server refuses for now (4xx at RCPT) stays owed, as do the later ones to
+    those recipients, and the others go on; the error then names it too."""
     target = check_target(target)
     if target.startswith("outbox:"):
         return []
@@ -355,12 +367,17 @@ def send_owed(spool: Path, target: str) -> list[str]:
         # machine's name).
         domain = _ehlo_domain(_envelope(owed[0].read_bytes(), owed[0])[0])
         set_aside: list[str] = []
+        held = _Held()
         with SmtpSession(server, domain) as smtp:
             for i, path in enumerate(owed):
                 raw = _owed_bytes(path)
-                if raw is None:
+                if raw is None or held.waits(path, raw):
                     continue
-                refused = _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
+                try:
+                    refused = _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
+                except HeldForNow as exc:
+                    held.add(exc)
+                    continue
                 if refused:
                     set_aside.append(refused)
                     lines.append(f"refused  {refused}")
@@ -370,11 +387,41 @@ def send_owed(spool: Path, target: str) -> list[str]:
     except OSError as exc:
         raise StorageError(f"{spool}: the spool cannot be used ({_reason(exc)}); the mails "
                            f"not sent stay owed") from None
-    if set_aside:
+    said = set_aside + held.said()
+    if said:
         sent = [line for line in lines if line.startswith("sent ")]
-        raise TransportError(f"smtp {server.host}:{server.port}: {'; '.join(set_aside)}"
+        raise TransportError(f"smtp {server.host}:{server.port}: {'; '.join(said)}"
                              f"{f' ({len(sent)} other(s) sent)' if sent else ''}")
     return lines
+
+
+class _Held:
+    """The recipients a session's server refused for now, and the mails that wait for
+    them: a later mail to any of them is not tried before the earlier one went (each
+    player's mails arrive in the order they were written)."""
+
+    def __init__(self):
+        self.recipients: set[str] = set()
+        self.first: list[str] = []
+        self.later: list[str] = []
+
+    def add(self, exc: HeldForNow) -> None:
+        self.recipients.update(r.lower() for r in exc.recipients)
+        self.first.append(str(exc))
+
+    def waits(self, path: Path, raw: bytes) -> bool:
+        if self.recipients and \
+                self.recipients & {r.lower() for r in _envelope(raw, path)[1]}:
+            self.later.append(path.name)
+            return True
+        return False
+
+    def said(self) -> list[str]:
+        if not self.first:
+            return []
+        stays = "it stays owed" if len(self.first) == 1 else "they stay owed"
+        after = f"; {len(self.later)} later mail(s) to them wait too" if self.later else ""
+        return [f"{'; '.join(self.first)}; {stays}{after}"]
 
 
 def _owed_bytes(path: Path) -> bytes | None:
@@ -389,7 +436,9 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
                left: int) -> str | None:
     """One mail through an open session: None when it was taken; what was said when the
     server refused it for good (it is then moved to spool/refused/, and the session goes
-    on); TransportError when it was not taken for now (it and the rest stay owed)."""
+    on); HeldForNow when the server refused its every recipient for now (it stays owed,
+    the session goes on); TransportError when it was not taken for now for another reason
+    (it and the rest stay owed)."""
     sender, rcpts = _envelope(raw, path)
     where = f"smtp {server.host}:{server.port}"
     options: list[str] = []
@@ -407,8 +456,11 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
         if codes and all(isinstance(c, int) and c >= 500 and c not in SESSION_REFUSALS
                          for c in codes):
             return _set_aside(path, f"for {', '.join(exc.recipients)}", codes[0])
-        raise TransportError(f"{where}: {path.name} refused for now for "
-                             f"{', '.join(exc.recipients)}; it stays owed") from None
+        if any(c == 421 for c in codes):           # the server closes the session
+            raise TransportError(f"{where}: {path.name} not sent (421: the server closes "
+                                 f"the session); it and {left} more stay owed") from None
+        raise HeldForNow(f"{path.name} refused for now for {', '.join(exc.recipients)}",
+                         list(exc.recipients)) from None
     except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
         if isinstance(exc.smtp_code, int) and exc.smtp_code >= 500 and \
                 exc.smtp_code not in SESSION_REFUSALS:
