@@ -7,6 +7,7 @@ are applied, the strangers' mail is left for the moderator or refused."""
 from __future__ import annotations
 
 import tracemalloc
+from pathlib import Path
 
 from mailboxes import write_maildir
 from test_tick_index import _folder, records
@@ -89,6 +90,67 @@ def test_mail_that_cannot_be_kept_for_its_game_is_read_again_on_the_next_pass(
     assert journal.read_bytes() == before
     assert not list(home.data_dir("incoming").glob("*/new/*"))      # nothing left behind
     monkeypatch.setattr(claims.home, "write_new", real)
+    for _ in range(2):
+        ticking.tick(games, with_map=False)
+    assert [r.get("order") for r in records(journal)].count("pass") == 1
+
+
+def _swept_by_another_pass() -> None:
+    """What another pass's sweep of `incoming/` does, every private Maildir made to look
+    over an hour old."""
+    import os
+    import time
+
+    from referee.mail import claims
+    from referee.store import home
+
+    base = home.data_dir("incoming")
+    old = time.time() - 2 * claims.SWEEP_AFTER
+    for folder in base.iterdir():
+        if folder.is_dir():
+            os.utime(folder, (old, old))
+    claims._sweep(base)
+
+
+def test_another_pass_sweeps_no_private_maildir_a_pass_still_uses(cli, tmp_path,
+                                                                   monkeypatch):
+    """A pass that takes over an hour to reach a game (a flood elsewhere) while another
+    pass starts: the other pass's sweep leaves this pass's private Maildirs alone, and the
+    German's orders are applied once."""
+    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello")
+    real = ticking._handle_mail
+
+    def late(x, spool, games_dir, with_map):
+        _swept_by_another_pass()
+        assert spool.folder is None or (spool.folder / "new").is_dir()
+        return real(x, spool, games_dir, with_map)
+
+    monkeypatch.setattr(ticking, "_handle_mail", late)
+    report = ticking.tick(games, with_map=False)
+    assert not [p for p in report.problems if p.startswith("alpha:")], report.problems
+    assert [r.get("order") for r in records(journal)].count("pass") == 1
+
+
+def test_a_message_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, tmp_path,
+                                                                         monkeypatch):
+    """The pass's copy of the German's mail vanishes while the game's inbox reads it (a
+    sweep by a pass of an older version, a hand in the folder): the game's mail counts as
+    unread, with a problem line, and the next pass applies his orders once."""
+    from referee.mail import mailboxes
+
+    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello")
+    real_load = mailboxes.Mailboxes.load
+
+    def load(self, m, parse=True):
+        if "incoming" in m.where and m.loc:
+            Path(m.loc[0]).unlink(missing_ok=True)
+        return real_load(self, m, parse)
+
+    monkeypatch.setattr(mailboxes.Mailboxes, "load", load)
+    report = ticking.tick(games, with_map=False)
+    assert any("could not be read back" in p for p in report.problems), report.problems
+    assert [r.get("order") for r in records(journal)].count("pass") == 0
+    monkeypatch.setattr(mailboxes.Mailboxes, "load", real_load)
     for _ in range(2):
         ticking.tick(games, with_map=False)
     assert [r.get("order") for r in records(journal)].count("pass") == 1

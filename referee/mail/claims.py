@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from ..store import home
 from ..store.players import compact
@@ -27,6 +28,7 @@ from .inbox import SUBJECT_TAG
 from .tickgame import Game
 
 SWEEP_AFTER = 3600.0        # seconds: a private Maildir a killed pass left behind
+IN_USE = "in-use"           # the lock file of a private Maildir, held while a pass uses it
 
 
 def claimant(raw: bytes, games: list[Game]) -> Game | None:
@@ -60,11 +62,13 @@ def _compacted(game: Game) -> tuple[str, ...]:
 class Spool:
     """One game's claimed messages: the private Maildir holding them (new/000000.eml and
     on, in the order found) and each as found, its bytes dropped; problem: they could not
-    all be kept (the game's mail is then unread this pass, read again on the next)."""
+    all be kept (the game's mail is then unread this pass, read again on the next). The
+    Maildir is locked while the pass uses it: no other pass's sweep removes it."""
 
     folder: Path | None = None
     messages: list[Fetched] = field(default_factory=list)
     problem: str | None = None
+    lock: IO[str] | None = None
 
     def place(self, i: int) -> Path:
         return self.folder / "new" / message_name(i) if self.folder else Path()
@@ -84,7 +88,8 @@ class Claims:
         spool = self.spools.setdefault(x.game_id, Spool())
         if spool.problem is None:
             try:
-                spool.folder = spool.folder or _private_maildir()
+                if spool.folder is None:
+                    spool.folder, spool.lock = _private_maildir()
                 home.write_new(spool.place(len(spool.messages)), f.raw, sync=False)
             except OSError as exc:
                 spool.problem = f"its mail cannot be kept for it to read " \
@@ -110,6 +115,8 @@ def claimed(found: Iterable[Fetched], games: list[Game]) -> Iterator[Claims]:
         yield claims
     finally:
         for spool in claims.spools.values():
+            if spool.lock is not None:
+                spool.lock.close()
             if spool.folder is not None:
                 shutil.rmtree(spool.folder, ignore_errors=True)
 
@@ -122,22 +129,45 @@ def _without_bytes(f: Fetched) -> Fetched:
     return Fetched(f.where, b"", f.uid, f.oversize)
 
 
-def _private_maildir() -> Path:
-    """A new private Maildir under this user's `incoming` folder, those a killed pass left
-    there an hour ago removed (their messages are still in the source, unread)."""
+def _private_maildir() -> tuple[Path, IO[str]]:
+    """A new private Maildir under this user's `incoming` folder, and its lock, held: those
+    a killed pass left there over an hour ago, whose lock no one holds, are removed (their
+    messages are still in the source, unread)."""
+    import portalocker
+
     base = home.ensure_dir(home.data_dir("incoming"))
     _sweep(base)
     folder = Path(tempfile.mkdtemp(dir=base))
+    lock = open(folder / IN_USE, "x")
+    portalocker.lock(lock, portalocker.LOCK_EX)
     (folder / "new").mkdir(mode=0o700)
     (folder / "cur").mkdir(mode=0o700)
-    return folder
+    return folder, lock
 
 
 def _sweep(base: Path, older_than: float = SWEEP_AFTER) -> None:
     limit = time.time() - older_than
     for entry in base.iterdir():
         try:
-            if entry.is_dir() and entry.stat().st_mtime < limit:
+            if entry.is_dir() and entry.stat().st_mtime < limit and not _in_use(entry):
                 shutil.rmtree(entry, ignore_errors=True)
         except OSError:
             pass
+
+
+def _in_use(folder: Path) -> bool:
+    """Whether a pass still holds the lock of a private Maildir (one without a lock file
+    is a killed pass's, made before its lock was taken: it is that old)."""
+    import portalocker
+
+    try:
+        fh = open(folder / IN_USE, "a")
+    except FileNotFoundError:
+        return False
+    with fh:
+        try:
+            portalocker.lock(fh, portalocker.LOCK_EX | portalocker.LOCK_NB)
+        except portalocker.LockException:
+            return True
+        portalocker.unlock(fh)
+        return False

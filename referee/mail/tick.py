@@ -386,6 +386,12 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
         x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
                            "status": o.status, "side": o.side, "reason": o.reason,
                            "records": o.records, "new": o.new})
+    lost = sum(o.status == "unreadable" for o in outcomes)
+    if lost:                    # gone from the pass's own copy: read again from the source
+        x.read = False
+        x.fail(f"{lost} message(s) kept for the game could not be read back; the next pass "
+               f"reads them again from the mailbox")
+        return False
     return True
 
 
