@@ -883,3 +883,68 @@ def test_a_player_whose_server_says_try_later_stops_nobody_and_gets_his_mail_nex
     assert r.exit_code == 0, r.output
     assert received_by(net) == [ADDRESSES["german"], ADDRESSES["entente"]]
     assert tick(cli, journal).exit_code == 0 and len(received_by(net)) == 2
+
+
+def test_a_mail_waiting_for_a_held_player_keeps_its_other_recipients_mails_behind_it(
+        net, tmp_path):
+    """A mail to two players waits behind the earlier one to a player whose server said
+    "later": a mail written after it to the other player does not go first."""
+    spool = tmp_path / "spool"
+    spooled(spool, [("a.eml", "umpire@example.com", "kaiser@example.org"),
+                     ("b.eml", "umpire@example.com", "kaiser@example.org, joffre@example.net"),
+                     ("c.eml", "umpire@example.com", "joffre@example.net")])
+    net.smtp.held.add("kaiser@example.org")
+    try:
+        with pytest.raises(TransportError, match="2 later mail"):
+            send_owed(spool, net.target)
+    finally:
+        net.smtp.held.clear()
+    assert net.smtp.received == []
+    send_owed(spool, net.target)
+    assert [m.split(b"Subject: ")[1][:2] for _, tos, m in net.smtp.received
+            if "joffre@example.net" in tos] == [b"s1", b"s2"]
+
+
+def test_a_session_that_ends_names_the_mails_held_and_keeps_the_lines_of_those_sent(
+        net, tmp_path, monkeypatch):
+    """x goes, a is held for now, then the server closes the session at b (421): the error
+    names b, and a as held; the line of x is kept with it for the pass's log."""
+    import smtplib
+
+    spool = tmp_path / "spool"
+    spooled(spool, [("x.eml", "umpire@example.com", "foch@example.net"),
+                     ("a.eml", "umpire@example.com", "kaiser@example.org"),
+                     ("b.eml", "umpire@example.com", "joffre@example.net"),
+                     ("c.eml", "umpire@example.com", "haig@example.net")])
+    real = smtplib.SMTP.rcpt
+
+    def rcpt(self, recip, options=()):
+        return (421, b"4.3.2 closing") if recip == "joffre@example.net" else \
+            real(self, recip, options)
+
+    monkeypatch.setattr(smtplib.SMTP, "rcpt", rcpt)
+    net.smtp.held.add("kaiser@example.org")
+    try:
+        with pytest.raises(TransportError) as got:
+            send_owed(spool, net.target)
+    finally:
+        net.smtp.held.clear()
+    said = str(got.value)
+    assert "b.eml not sent (421" in said and "a.eml refused for now for kaiser" in said
+    assert said.endswith("(1 other(s) sent)")
+    assert got.value.sent_lines == ["sent     x.eml to foch@example.net"]
+    assert [p.name for p in spool_files(spool)] == ["a.eml", "b.eml", "c.eml"]
+
+
+def test_the_mails_a_pass_sent_are_in_its_log_when_another_waits(cli, net, tmp_path):
+    """tick: the Entente's server says "later"; the line of the German's mail, sent, is in
+    the pass's output beside the problem line."""
+    journal, _ = new_game(cli, tmp_path / "games", "nova", net)
+    net.smtp.held.add(ADDRESSES["entente"])
+    try:
+        r = tick(cli, journal)
+    finally:
+        net.smtp.held.clear()
+    assert r.exit_code == 3 and received_by(net) == [ADDRESSES["german"]]
+    (line,) = [x for x in r.stdout.splitlines() if x.split(": ", 1)[-1].startswith("sent ")]
+    assert line.endswith(f"to {ADDRESSES['german']}")

@@ -64,6 +64,7 @@ class TransportError(StorageError):
     mail stays where it was: unread on the server, owed in the spool)."""
 
     kind = "transport"
+    sent_lines: tuple[str, ...] | list[str] = ()    # the log lines of the mails sent before it
 
 
 class HeldForNow(TransportError):
@@ -339,11 +340,12 @@ def refused_mails(spool: Path) -> list[Path]:
 def send_owed(spool: Path, target: str) -> list[str]:
     """Send each mail owed in spool, oldest first, moving each one accepted into
     spool/sent/; one log line per mail. With `outbox:DIR` the spool is DIR and nothing is
-    sent. TransportError when the server or command fails: the mails not sent stay owed.
-    One the server refuses for good (5xx at MAIL FROM, at DATA, or for every recipient) is
-    moved to spool/refused/ and the others go on; the error then names it. One whose every
-    recipient the server refuses for now (4xx at RCPT) stays owed, as do the later ones to
-    those recipients, and the others go on; the error then names it too."""
+    sent. TransportError when the server or command fails: the mails not sent stay owed
+    (its `sent_lines` are those of the mails sent before). One the server refuses for good
+    (5xx at MAIL FROM, at DATA, or for every recipient) is moved to spool/refused/ and the
+    others go on; the error then names it. One whose every recipient the server refuses
+    for now (4xx at RCPT) stays owed, as do the later ones to those recipients, and the
+    others go on; the error then names it too."""
     target = check_target(target)
     if target.startswith("outbox:"):
         return []
@@ -358,16 +360,28 @@ def send_owed(spool: Path, target: str) -> list[str]:
             for path in owed:
                 raw = _owed_bytes(path)
                 if raw is not None:
-                    _run_sendmail(argv, raw, path)
+                    try:
+                        _run_sendmail(argv, raw, path)
+                    except TransportError as exc:
+                        raise _stopped(str(exc), lines, []) from None
                     fault("sent")
                     lines.append(_moved(path, sent_dir, raw))
             return lines
-        server = server_of(target)
-        # The referee greets the server with its own mail domain (no look-up of this
-        # machine's name).
-        domain = _ehlo_domain(_envelope(owed[0].read_bytes(), owed[0])[0])
-        set_aside: list[str] = []
-        held = _Held()
+        _by_smtp(server_of(target), owed, sent_dir, lines)
+    except OSError as exc:
+        raise StorageError(f"{spool}: the spool cannot be used ({_reason(exc)}); the mails "
+                           f"not sent stay owed") from None
+    return lines
+
+
+def _by_smtp(server: Server, owed: list[Path], sent_dir: Path, lines: list[str]) -> None:
+    """send_owed through one SMTP session, each mail's line added to lines as it goes."""
+    # The referee greets the server with its own mail domain (no look-up of this machine's
+    # name).
+    domain = _ehlo_domain(_envelope(owed[0].read_bytes(), owed[0])[0])
+    set_aside: list[str] = []
+    held = _Held()
+    try:
         with SmtpSession(server, domain) as smtp:
             for i, path in enumerate(owed):
                 raw = _owed_bytes(path)
@@ -384,15 +398,21 @@ def send_owed(spool: Path, target: str) -> list[str]:
                     continue
                 fault("sent")
                 lines.append(_moved(path, sent_dir, raw))
-    except OSError as exc:
-        raise StorageError(f"{spool}: the spool cannot be used ({_reason(exc)}); the mails "
-                           f"not sent stay owed") from None
+    except TransportError as exc:       # the session ended: what it did is said as well
+        raise _stopped(str(exc), lines, set_aside + held.said()) from None
     said = set_aside + held.said()
     if said:
-        sent = [line for line in lines if line.startswith("sent ")]
-        raise TransportError(f"smtp {server.host}:{server.port}: {'; '.join(said)}"
-                             f"{f' ({len(sent)} other(s) sent)' if sent else ''}")
-    return lines
+        raise _stopped(f"smtp {server.host}:{server.port}: {'; '.join(said)}", lines, [])
+
+
+def _stopped(message: str, lines: list[str], said: list[str]) -> TransportError:
+    """The TransportError that ends a sending: the message, what else the session met, how
+    many mails went before (their lines kept with it, for the log)."""
+    sent = sum(line.startswith("sent ") for line in lines)
+    exc = TransportError("; ".join([message, *said]) +
+                         (f" ({sent} other(s) sent)" if sent else ""))
+    exc.sent_lines = list(lines)
+    return exc
 
 
 class _Held:
@@ -410,8 +430,11 @@ class _Held:
         self.first.append(str(exc))
 
     def waits(self, path: Path, raw: bytes) -> bool:
-        if self.recipients and \
-                self.recipients & {r.lower() for r in _envelope(raw, path)[1]}:
+        """Whether this mail waits; its recipients then wait too (a mail to one of them
+        written after it does not go first)."""
+        rcpts = {r.lower() for r in _envelope(raw, path)[1]} if self.recipients else set()
+        if self.recipients & rcpts:
+            self.recipients |= rcpts
             self.later.append(path.name)
             return True
         return False

@@ -442,6 +442,19 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     return x
 
 
+def _send_logged(x: Game) -> None:
+    """Every mail owed sent, a line each in the game's log, those sent before a failure
+    too (TransportError then, raised again)."""
+    try:
+        lines = send_owed(x.spool, check_target(x.target))
+    except TransportError as exc:
+        for line in exc.sent_lines:
+            x.log(line)
+        raise
+    for line in lines:
+        x.log(line)
+
+
 def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     """Deadlines into the spool, then each player's report owed (the opening one after
     `new`, the one after a missed deadline's answer: no mail of his asked for them), then
@@ -455,8 +468,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
             else:
                 _deadlines_and_reports(x, games_dir, with_map, moment)
             try:
-                for line in send_owed(x.spool, check_target(x.target)):
-                    x.log(line)
+                _send_logged(x)
             finally:
                 owe_news_again(x)
     except RefereeError as exc:
