@@ -71,6 +71,25 @@ def test_a_copy_under_a_new_message_id_in_the_same_pass_is_applied_once(cli, tmp
     assert len(proposals) == 1, [(o["message_id"], o["status"], o["records"]) for o in out]
 
 
+def test_a_copy_whose_line_ends_a_relay_made_crlf_is_still_a_copy(cli, tmp_path):
+    """The German's proposal comes again under a new Message-ID with CRLF line ends (an IMAP
+    server, a relay): still the same Date, Subject and text, applied once."""
+    journal = new_game(cli, tmp_path / "game")
+    body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
+    refusal = mail("joffre@example.net", f"refuse armistice\n\nOrder key: {KEYS['entente']}\n",
+                   mid="<r1@x.net>")
+    crlf = mail(body=body, mid="<p2@x.org>").replace(b"\n", b"\r\n")
+    box = tmp_path / "box"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    for n, raw in enumerate([mail(body=body, mid="<p1@x.org>"), refusal, crlf]):
+        (box / "new" / f"{n}.eml").write_bytes(raw)
+    out = handled(cli, journal, box, outbox=tmp_path / "out")
+    proposals = [r for r in records(journal) if r.get("order") == "propose armistice"]
+    assert len(proposals) == 1, [(o["message_id"], o["status"], o["records"]) for o in out]
+    assert "copy sent again" in out[-1]["reason"]
+
+
 def test_a_new_mail_from_a_client_that_sets_no_date_is_not_taken_for_a_copy(cli, tmp_path):
     """A mail program that sets no Date: the same orders under the same subject in a later
     turn, in a new message, are a new mail (without a date nothing tells it from a copy, so

@@ -65,10 +65,11 @@ def _key_given(body: str) -> str | None:
 
 
 def _handle(table: Table, m: Message, players: dict, keys: dict,
-            seen: dict[str, tuple[set[str], dict[str, int]]]) -> Handled:
+            seen: dict[str, tuple[dict[str, set[str]], dict[str, int]]]) -> Handled:
     """One mail: ignored (no player's), refused (no key, orders refused, or a copy of a mail
     applied, sent again under another Message-ID), applied, or done (its side's orders
-    under this Message-ID are in the journal already)."""
+    under this Message-ID, from this very mail where the journal knows its digest, are in
+    the journal already)."""
     out = Handled(m.where, m.message_id, m.sender)
     side = _side_of(m, players)
     if m.problem or side is None or not m.message_id:
@@ -85,8 +86,8 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.status, out.reason = "refused", NO_KEY
         return out
     out.keyed = True
-    ids, contents = seen.get(side, (set(), {}))
-    if m.message_id in ids:
+    ids, contents = seen.get(side, ({}, {}))
+    if _done_before(ids.get(m.message_id), m.content_sha256):
         out.status, out.new = "done", False
         return out
     if m.content_sha256 in contents:
@@ -103,6 +104,15 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     return out
 
 
+def _done_before(digests: set[str] | None, content: str) -> bool:
+    """Whether a mail under a Message-ID the journal holds is that mail: the same Date,
+    Subject and text, or any mail under it where the journal kept no digest (its records
+    are older) or the mail has none (no Date). A new mail reusing the Message-ID is not."""
+    if digests is None:
+        return False
+    return not digests or not content or content in digests
+
+
 def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:
     """A mail the journal holds whose answer the ledger does not know of (a run stopped
     between the two): answered now, with the records it made. Another copy of a message
@@ -111,7 +121,9 @@ def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:
             copy_handled(ledger, m.message_id, m.body_sha256):
         return out
     out.records = [r["seq"] for r in table.records[1:]
-                   if r.get("mail") == m.message_id and r.get("actor") == out.side]
+                   if r.get("mail") == m.message_id and r.get("actor") == out.side and
+                   _done_before({r["mail_content"]} if r.get("mail_content") else set(),
+                                m.content_sha256)]
     out.status, out.new = "applied", True
     return out
 

@@ -100,9 +100,7 @@ def fold(ledger: dict, keep: int | None = None) -> None:
         if len(entries) <= keep:
             continue
         old = list(entries)[:len(entries) - keep // 2]
-        folded = {ledger[into][i:i + PREFIX] for i in range(0, len(ledger[into]), PREFIX)}
-        folded |= {digest(k, entries[k])[:PREFIX] for k in old}
-        ledger[into] = "".join(sorted(folded))
+        _fold_in(ledger, into, [digest(k, entries[k]) for k in old])
         for k in old:
             del entries[k]
 
@@ -138,7 +136,17 @@ def note_handled(ledger: dict, sha256: str, message_id: str, body_sha256: str,
                  status: str) -> None:
     ledger["handled"][sha256] = status
     if message_id:
+        before = ledger["ids"].get(message_id)
+        # A Message-ID another mail used before: that mail stays known.
+        if before is not None and before != body_sha256:
+            _fold_in(ledger, "id_digests", [_id_digest(message_id, before)])
         ledger["ids"][message_id] = body_sha256
+
+
+def _fold_in(ledger: dict, into: str, digests: list[str]) -> None:
+    """Digests among the folded ones of ledger[into] (a sorted string of prefixes)."""
+    folded = {ledger[into][i:i + PREFIX] for i in range(0, len(ledger[into]), PREFIX)}
+    ledger[into] = "".join(sorted(folded | {d[:PREFIX] for d in digests}))
 
 
 def note_start(ledger: dict, name: str, side: str) -> None:

@@ -33,7 +33,9 @@ class Message:
     problem: str | None = None
     sha256: str = ""
     body_sha256: str = ""
-    content_sha256: str = ""         # of its Date, Subject and text (not its Message-ID)
+    # Of its Date, Subject and text, line ends as LF (not its Message-ID): the same mail
+    # sent again is known by it.
+    content_sha256: str = ""
     message_id: str = ""
     sender: str = ""
     subject: str = ""
@@ -178,9 +180,12 @@ def _read_message(m: Message, parse: bool = True) -> None:
         _parse(m)
     if not m.unreadable:
         _read_headers(m)
-        # Without a Date, a new mail in the same words could not be told from a copy.
+        # Without a Date, a new mail in the same words could not be told from a copy. The
+        # text is taken with its line ends as LF: a relay or an IMAP server may have made
+        # them CRLF.
+        text = hashlib.sha256(_ends_as_lf(_after_headers(m.raw))).hexdigest()
         m.content_sha256 = hashlib.sha256(
-            f"{m.date!r}\n{m.subject}\n{m.body_sha256}".encode("utf-8", "replace")
+            f"{m.date!r}\n{m.subject}\n{text}".encode("utf-8", "replace")
         ).hexdigest() if m.date else ""
 
 
@@ -240,6 +245,10 @@ def _header_block(path: Path) -> bytes:
     ends = [at + len(blank) for blank in (b"\r\n\r\n", b"\n\n")
             if (at := start.find(blank)) >= 0]
     return start[:min(ends)] if ends else start
+
+
+def _ends_as_lf(text: bytes) -> bytes:
+    return text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 def _after_headers(raw: bytes) -> bytes:

@@ -340,3 +340,50 @@ def test_mail_from_refuses_a_player_s_address_for_a_skirmish(cli, tmp_path, secr
     r = cli("mail", j, "--in", str(tmp_path / "mb"), "--out", f"outbox:{tmp_path / 'ob'}",
             "--from", GERMAN)
     assert r.exit_code == 2 and "german's address" in r.stderr
+
+
+def test_a_copy_whose_line_ends_a_relay_changed_is_still_a_copy(cli, tmp_path, secret_file):
+    """The British artillery `done` comes again later under a new Message-ID with CRLF line
+    ends (as an IMAP server or a relay may write it): still a copy, refused, and the
+    gallant-fire step it would have closed is still his to play."""
+    j = tmp_path / "p.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "box", tmp_path / "out"
+    box.mkdir()
+    b, g = keys["british"], keys["german"]
+    mails = [mail(box, 1, BRITISH, b, "move B2 mode=manoeuvre command=yes", "done"),
+             mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
+             mail(box, 3, BRITISH, b, "done"),                  # off-table artillery
+             mail(box, 4, GERMAN, g, "done")]
+    r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"] * 4
+    raw = mails[2].read_bytes().replace(b"<m3@example.org>", b"<m3-again@example.org>")
+    again = box / "again.eml"
+    again.write_bytes(raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    before = j.read_bytes()
+    r = cli("inbox", j, again, "--outbox", out, "--format", "json")
+    (got,) = json.loads(r.stdout)["messages"]
+    assert got["status"] == "refused" and "copy sent again" in got["reason"]
+    assert j.read_bytes() == before
+
+
+def test_a_new_mail_under_a_message_id_already_used_is_read(cli, tmp_path, secret_file):
+    """A new mail of the British (a new Date, new orders) under the Message-ID of his mail
+    applied before (a mail program that reuses one): his new orders are read and applied,
+    not answered with the old mail's records; the old mail again is still done."""
+    j = tmp_path / "p.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "box", tmp_path / "out"
+    box.mkdir()
+    first = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    r = cli("inbox", j, first, "--outbox", out, "--format", "json")
+    assert [x["records"] for x in json.loads(r.stdout)["messages"]] == [[1]]
+    second = mail(box, 2, BRITISH, keys["british"], "move B3 mode=stealthy command=yes")
+    second.write_bytes(second.read_bytes().replace(b"<m2@example.org>", b"<m1@example.org>"))
+    r = cli("inbox", j, second, "--outbox", out, "--format", "json")
+    assert [(x["status"], x["records"]) for x in json.loads(r.stdout)["messages"]] == [
+        ("applied", [2])]
+    relayed = box / "relayed.eml"
+    relayed.write_bytes(b"Received: from relay.example.net\n" + first.read_bytes())
+    r = cli("inbox", j, relayed, "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["done"]
