@@ -391,6 +391,6 @@ def test_a_pass_reads_a_local_mailbox_one_message_at_a_time_and_parses_none(tmp_
         assert f.raw.endswith(f"hello {n}\n".encode())
         assert [bool(m.raw) for m in listed] == [k == n for k in range(3)]
         assert [m.msg for m in listed] == [None] * 3
-    assert [m.raw for m in listed] == [b""] * 3
+    assert [m.raw for m in listed] == [b""] * 3 and [m.subject for m in listed] == [""] * 3
     assert reading.unread == [] and boxes.passed == []
     assert sorted(reading.prints) == [f"{box}:new/{n}.eml" for n in range(3)]

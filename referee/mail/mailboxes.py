@@ -73,8 +73,8 @@ class Mailboxes:
                 for m in self._messages(src):
                     m.order = len(out)
                     _read_message(m, parse=m.loc is None)
-                    if m.loc is not None:
-                        m.raw, m.msg = b"", None
+                    if m.loc is not None:       # read again, its headers too, when loaded
+                        m.raw, m.msg, m.subject = b"", None, ""
                     out.append(m)
             except (OSError, mailbox.Error) as exc:
                 raise StorageError(f"{src}: the mailbox cannot be read ({exc})") from None

@@ -306,6 +306,7 @@ class _LocalReading:
             else:
                 self.unread.append(m)
             boxes.release(m)
+            m.subject = ""              # a pass keeps no more of a message than its place
         yield from oversize
 
 
