@@ -1,8 +1,8 @@
 """Which game each message a pass found belongs to, and each game's messages kept on disk
 until its inbox reads them (tick.py). A message's bytes are dropped once it is claimed: a
-pass holds one message in memory at a time, however much mail its source holds (a flood of
-strangers' mail, or of mail naming a game's tag); what the pass does with each message is
-what it would do holding them all.
+pass holds the bytes of one message at a time (of the others, their places and digests),
+however much mail its source holds (a flood of strangers' mail, or of mail naming a game's
+tag); what the pass does with each message is what it would do holding them all.
 
 A message goes to the game its subject tag (`[referee GAMEID #N]`) names (a tag naming a
 game not reading this mailbox claims it for none), else to the one game whose order key it
