@@ -219,11 +219,16 @@ def test_a_check_beside_is_made_only_where_it_pays_and_is_safe(monkeypatch):
     """A long journal, a second processor, and no other thread (a fork would copy its
     locks as they stand)."""
     long = b"x" * checking.BESIDE_BYTES
+    real_alone = checking.alone
+    # The threads a test server of an earlier test left in this process aside:
+    monkeypatch.setattr(checking, "alone", lambda: True)
     monkeypatch.setattr(checking, "cores", lambda: 2)
     assert checking.worth_beside(long) and not checking.worth_beside(long[1:])
     monkeypatch.setattr(checking, "cores", lambda: 1)
     assert not checking.worth_beside(long)
     monkeypatch.setattr(checking, "cores", lambda: 2)
+    monkeypatch.setattr(checking, "alone", real_alone)
+    before = beside.alone()
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -232,4 +237,4 @@ def test_a_check_beside_is_made_only_where_it_pays_and_is_safe(monkeypatch):
     finally:
         stop.set()
         other.join()
-    assert beside.alone()
+    assert beside.alone() == before
