@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import stat
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -843,6 +844,16 @@ def test_the_moderator_s_line_names_an_odd_journal_on_one_line(cli, tmp_path, mo
     assert "\x1b" not in line and "--resume" in line, line
 
 
+@contextmanager
+def greylisted(net, *addresses: str):
+    """The test SMTP server answers these recipients "450: try again later" meanwhile."""
+    net.smtp.held.update(addresses)
+    try:
+        yield
+    finally:
+        net.smtp.held.clear()
+
+
 def test_a_recipient_refused_for_now_holds_back_only_the_mails_to_him(net, tmp_path):
     """Greylisting or a full mailbox at one player's server (450 at RCPT): his mails stay
     owed, in their order, and the other player's go in the same pass; the next pass,
@@ -852,15 +863,12 @@ def test_a_recipient_refused_for_now_holds_back_only_the_mails_to_him(net, tmp_p
                      ("a.eml", "umpire@example.com", "kaiser@example.org"),
                      ("b.eml", "umpire@example.com", "joffre@example.net"),
                      ("d.eml", "umpire@example.com", "kaiser@example.org")])
-    net.smtp.held.add("kaiser@example.org")
-    try:
+    with greylisted(net, "kaiser@example.org"):
         with pytest.raises(TransportError, match=r"a.eml refused for now for "
                                                  r"kaiser@example.org; it stays owed; 1 later "
                                                  r"mail\(s\) to them wait too \(2 other\(s\) "
                                                  r"sent\)"):
             send_owed(spool, net.target)
-    finally:
-        net.smtp.held.clear()
     assert [m.split(b"Subject: ")[1][:2] for _, _, m in net.smtp.received] == [b"s0", b"s2"]
     assert [p.name for p in spool_files(spool)] == ["a.eml", "d.eml"]
     assert send_owed(spool, net.target) == ["sent     a.eml to kaiser@example.org",
@@ -872,13 +880,13 @@ def test_a_recipient_refused_for_now_holds_back_only_the_mails_to_him(net, tmp_p
 def test_a_player_whose_server_says_try_later_stops_nobody_and_gets_his_mail_next_pass(
         cli, net, tmp_path):
     journal, _ = new_game(cli, tmp_path / "games", "mike", net)
-    net.smtp.held.add(ADDRESSES["entente"])
-    try:
+    with greylisted(net, ADDRESSES["entente"]):
         r = tick(cli, journal)
-    finally:
-        net.smtp.held.clear()
     assert r.exit_code == 3 and f"refused for now for {ADDRESSES['entente']}" in r.stderr
     assert received_by(net) == [ADDRESSES["german"]]               # the German's went
+    # and the pass's log says so, beside the problem line
+    (line,) = [x for x in r.stdout.splitlines() if x.split(": ", 1)[-1].startswith("sent ")]
+    assert line.endswith(f"to {ADDRESSES['german']}")
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert received_by(net) == [ADDRESSES["german"], ADDRESSES["entente"]]
@@ -893,12 +901,9 @@ def test_a_mail_waiting_for_a_held_player_keeps_its_other_recipients_mails_behin
     spooled(spool, [("a.eml", "umpire@example.com", "kaiser@example.org"),
                      ("b.eml", "umpire@example.com", "kaiser@example.org, joffre@example.net"),
                      ("c.eml", "umpire@example.com", "joffre@example.net")])
-    net.smtp.held.add("kaiser@example.org")
-    try:
+    with greylisted(net, "kaiser@example.org"):
         with pytest.raises(TransportError, match="2 later mail"):
             send_owed(spool, net.target)
-    finally:
-        net.smtp.held.clear()
     assert net.smtp.received == []
     send_owed(spool, net.target)
     assert [m.split(b"Subject: ")[1][:2] for _, tos, m in net.smtp.received
@@ -923,28 +928,12 @@ def test_a_session_that_ends_names_the_mails_held_and_keeps_the_lines_of_those_s
             real(self, recip, options)
 
     monkeypatch.setattr(smtplib.SMTP, "rcpt", rcpt)
-    net.smtp.held.add("kaiser@example.org")
-    try:
+    with greylisted(net, "kaiser@example.org"):
         with pytest.raises(TransportError) as got:
             send_owed(spool, net.target)
-    finally:
-        net.smtp.held.clear()
     said = str(got.value)
     assert "b.eml not sent (421" in said and "a.eml refused for now for kaiser" in said
     assert said.endswith("(1 other(s) sent)")
     assert got.value.sent_lines == ["sent     x.eml to foch@example.net"]
     assert [p.name for p in spool_files(spool)] == ["a.eml", "b.eml", "c.eml"]
 
-
-def test_the_mails_a_pass_sent_are_in_its_log_when_another_waits(cli, net, tmp_path):
-    """tick: the Entente's server says "later"; the line of the German's mail, sent, is in
-    the pass's output beside the problem line."""
-    journal, _ = new_game(cli, tmp_path / "games", "nova", net)
-    net.smtp.held.add(ADDRESSES["entente"])
-    try:
-        r = tick(cli, journal)
-    finally:
-        net.smtp.held.clear()
-    assert r.exit_code == 3 and received_by(net) == [ADDRESSES["german"]]
-    (line,) = [x for x in r.stdout.splitlines() if x.split(": ", 1)[-1].startswith("sent ")]
-    assert line.endswith(f"to {ADDRESSES['german']}")
