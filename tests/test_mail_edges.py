@@ -90,6 +90,31 @@ def test_a_copy_whose_line_ends_a_relay_made_crlf_is_still_a_copy(cli, tmp_path)
     assert "copy sent again" in out[-1]["reason"]
 
 
+def test_a_copy_of_a_mail_applied_by_an_earlier_version_is_still_a_copy(cli, tmp_path,
+                                                                        monkeypatch):
+    """The German's proposal (CRLF, as from IMAP) was applied when a mail's digest was made
+    of its text as it came; a copy under a new Message-ID, read now, is still known."""
+    from referee.mail import mailboxes
+
+    journal = new_game(cli, tmp_path / "game")
+    body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
+    refusal = mail("joffre@example.net", f"refuse armistice\n\nOrder key: {KEYS['entente']}\n",
+                   mid="<r1@x.net>")
+    boxes = [tmp_path / "box1", tmp_path / "box2"]
+    for box, raws in zip(boxes, ([mail(body=body, mid="<p1@x.org>"), refusal],
+                                 [mail(body=body, mid="<p2@x.org>")])):
+        for sub in ("new", "cur", "tmp"):
+            (box / sub).mkdir(parents=True)
+        for n, raw in enumerate(raws):
+            (box / "new" / f"{n}.eml").write_bytes(raw.replace(b"\n", b"\r\n"))
+    with monkeypatch.context() as earlier:
+        earlier.setattr(mailboxes, "_ends_as_lf", lambda text: text)
+        handled(cli, journal, boxes[0], outbox=tmp_path / "out")
+    out = handled(cli, journal, boxes[1], outbox=tmp_path / "out")
+    proposals = [r for r in records(journal) if r.get("order") == "propose armistice"]
+    assert len(proposals) == 1 and "copy sent again" in out[-1]["reason"], out
+
+
 def test_a_new_mail_from_a_client_that_sets_no_date_is_not_taken_for_a_copy(cli, tmp_path):
     """A mail program that sets no Date: the same orders under the same subject in a later
     turn, in a new message, are a new mail (without a date nothing tells it from a copy, so

@@ -42,7 +42,7 @@ class Handled:
     where: str
     message_id: str
     sender: str
-    status: str = ""               # applied, refused, ignored, done (handled before)
+    status: str = ""               # applied, refused, ignored, done (handled before), unreadable
     side: str | None = None
     reason: str | None = None
     records: list[int] = field(default_factory=list)
@@ -65,13 +65,15 @@ def _key_given(body: str) -> str | None:
 
 
 def _handle(table: Table, m: Message, players: dict, keys: dict,
-            seen: dict[str, tuple[dict[str, set[str]], dict[str, int]]]) -> Handled:
+            seen: dict[str, tuple[set[str], dict[str, int]]]) -> Handled:
     """One mail: ignored (no player's), refused (no key, orders refused, or a copy of a mail
     applied, sent again under another Message-ID), applied, or done (its side's orders
-    under this Message-ID, from this very mail where the journal knows its digest, are in
-    the journal already)."""
+    under this Message-ID are in the journal already)."""
     out = Handled(m.where, m.message_id, m.sender)
     side = _side_of(m, players)
+    if m.unreadable:            # gone or changed since the mailbox was read: read it again
+        out.status, out.reason = "unreadable", m.problem
+        return out
     if m.problem or side is None or not m.message_id:
         out.status, out.reason = "ignored", m.problem or "not from a registered player"
         return out
@@ -86,12 +88,13 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.status, out.reason = "refused", NO_KEY
         return out
     out.keyed = True
-    ids, contents = seen.get(side, ({}, {}))
-    if _done_before(ids.get(m.message_id), m.content_sha256):
+    ids, contents = seen.get(side, (set(), {}))
+    if m.message_id in ids:
         out.status, out.new = "done", False
         return out
-    if m.content_sha256 in contents:
-        out.status, out.reason = "refused", copy_refusal(side, contents[m.content_sha256])
+    copied = next((contents[c] for c in m.contents() if c in contents), None)
+    if copied is not None:
+        out.status, out.reason = "refused", copy_refusal(side, copied)
         return out
     read, out.notes = read_orders(body, key, table.kind.verbs())
     lines = [text for _, text in read]
@@ -104,26 +107,16 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     return out
 
 
-def _done_before(digests: set[str] | None, content: str) -> bool:
-    """Whether a mail under a Message-ID the journal holds is that mail: the same Date,
-    Subject and text, or any mail under it where the journal kept no digest (its records
-    are older) or the mail has none (no Date). A new mail reusing the Message-ID is not."""
-    if digests is None:
-        return False
-    return not digests or not content or content in digests
-
-
 def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:
     """A mail the journal holds whose answer the ledger does not know of (a run stopped
     between the two): answered now, with the records it made. Another copy of a message
-    the ledger knows (its Message-ID and body) is passed over."""
-    if out.status != "done" or out.side is None or \
+    the ledger knows (its Message-ID; or, folded, its Message-ID and body) is passed over,
+    whatever a relay did to its text (line ends, a footer, a tag in its subject)."""
+    if out.status != "done" or out.side is None or m.message_id in ledger["ids"] or \
             copy_handled(ledger, m.message_id, m.body_sha256):
         return out
     out.records = [r["seq"] for r in table.records[1:]
-                   if r.get("mail") == m.message_id and r.get("actor") == out.side and
-                   _done_before({r["mail_content"]} if r.get("mail_content") else set(),
-                                m.content_sha256)]
+                   if r.get("mail") == m.message_id and r.get("actor") == out.side]
     out.status, out.new = "applied", True
     return out
 

@@ -412,7 +412,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
             out.reason += "; no reply: the message has no usable sender address"
         return
     out.side = side
-    replayed = bodies.get((side, m.content_sha256)) if m.content_sha256 else None
+    replayed = next((bodies[(side, c)] for c in m.contents() if (side, c) in bodies), None)
     if m.problem:
         out.status, out.reason = "rejected", m.problem
     elif replayed is not None:

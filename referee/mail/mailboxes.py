@@ -34,8 +34,10 @@ class Message:
     sha256: str = ""
     body_sha256: str = ""
     # Of its Date, Subject and text, line ends as LF (not its Message-ID): the same mail
-    # sent again is known by it.
+    # sent again is known by it. older_content: the same, its line ends as they came (how
+    # the digests of the mails applied before were made).
     content_sha256: str = ""
+    older_content: str = ""
     message_id: str = ""
     sender: str = ""
     subject: str = ""
@@ -50,6 +52,11 @@ class Message:
     # A Maildir file's size, times, inode and device as read: what a later pass compares
     # to know it again without reading it (tick, unclaimed.py).
     print: list | None = None
+
+    def contents(self) -> list[str]:
+        """The digests of its Date, Subject and text a copy of it is known by (none without
+        a Date)."""
+        return [c for c in dict.fromkeys((self.content_sha256, self.older_content)) if c]
 
 
 class Mailboxes:
@@ -183,10 +190,13 @@ def _read_message(m: Message, parse: bool = True) -> None:
         # Without a Date, a new mail in the same words could not be told from a copy. The
         # text is taken with its line ends as LF: a relay or an IMAP server may have made
         # them CRLF.
-        text = hashlib.sha256(_ends_as_lf(_after_headers(m.raw))).hexdigest()
-        m.content_sha256 = hashlib.sha256(
-            f"{m.date!r}\n{m.subject}\n{text}".encode("utf-8", "replace")
-        ).hexdigest() if m.date else ""
+        if m.date:
+            text = hashlib.sha256(_ends_as_lf(_after_headers(m.raw))).hexdigest()
+            m.content_sha256, m.older_content = (hashlib.sha256(
+                f"{m.date!r}\n{m.subject}\n{body}".encode("utf-8", "replace")).hexdigest()
+                for body in (text, m.body_sha256))
+        else:
+            m.content_sha256 = m.older_content = ""
 
 
 def copy_refusal(side: str, record: int) -> str:

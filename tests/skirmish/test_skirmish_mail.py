@@ -367,23 +367,30 @@ def test_a_copy_whose_line_ends_a_relay_changed_is_still_a_copy(cli, tmp_path, s
     assert j.read_bytes() == before
 
 
-def test_a_new_mail_under_a_message_id_already_used_is_read(cli, tmp_path, secret_file):
-    """A new mail of the British (a new Date, new orders) under the Message-ID of his mail
-    applied before (a mail program that reuses one): his new orders are read and applied,
-    not answered with the old mail's records; the old mail again is still done."""
+def test_a_relayed_copy_under_the_same_message_id_is_done_and_answered_once(
+        cli, tmp_path, secret_file):
+    """The British artillery `done` comes again under its own Message-ID as a relay or a
+    mailing list passed it on (CRLF line ends; a Received line and a footer; a tag put in
+    its subject): done, the journal as it was, and no second answer."""
     j = tmp_path / "p.jsonl"
     keys = mailed_patrol(cli, j, secret_file)
     box, out = tmp_path / "box", tmp_path / "out"
     box.mkdir()
-    first = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
-    r = cli("inbox", j, first, "--outbox", out, "--format", "json")
-    assert [x["records"] for x in json.loads(r.stdout)["messages"]] == [[1]]
-    second = mail(box, 2, BRITISH, keys["british"], "move B3 mode=stealthy command=yes")
-    second.write_bytes(second.read_bytes().replace(b"<m2@example.org>", b"<m1@example.org>"))
-    r = cli("inbox", j, second, "--outbox", out, "--format", "json")
-    assert [(x["status"], x["records"]) for x in json.loads(r.stdout)["messages"]] == [
-        ("applied", [2])]
-    relayed = box / "relayed.eml"
-    relayed.write_bytes(b"Received: from relay.example.net\n" + first.read_bytes())
-    r = cli("inbox", j, relayed, "--outbox", out, "--format", "json")
-    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["done"]
+    b, g = keys["british"], keys["german"]
+    mails = [mail(box, 1, BRITISH, b, "move B2 mode=manoeuvre command=yes", "done"),
+             mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
+             mail(box, 3, BRITISH, b, "done"),                  # off-table artillery
+             mail(box, 4, GERMAN, g, "done")]
+    r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"] * 4
+    raw = mails[2].read_bytes()
+    relayed = {"crlf": raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"),
+               "footer": b"Received: from relay.example.net\n" + raw +
+               b"\n-- \nScanned by ExampleAV\n",
+               "tag": raw.replace(b"Subject: orders", b"Subject: [club] orders")}
+    before, answers = j.read_bytes(), len(list(out.iterdir()))
+    for name, copy in relayed.items():
+        (box / f"{name}.eml").write_bytes(copy)
+        r = cli("inbox", j, box / f"{name}.eml", "--outbox", out, "--format", "json")
+        assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["done"], name
+    assert j.read_bytes() == before and len(list(out.iterdir())) == answers

@@ -115,3 +115,38 @@ def test_a_pass_killed_between_the_journal_and_the_answer_answers_once(cli, serv
         assert len(answers) == 1, (step, answers)
         moves = [line for line in j.read_text().splitlines() if "move B1" in line]
         assert len(moves) == 1
+
+
+def test_a_mail_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, servers,
+                                                                       monkeypatch, tmp_path):
+    """The pass's copy of the British mail vanishes while the skirmish reads it: the game's
+    mail counts as unread (left unseen on the server), and the next pass applies it."""
+    from pathlib import Path
+
+    from referee.mail import mailboxes
+
+    net = route_through(servers, monkeypatch, tmp_path / "user")
+    j = tmp_path / "games" / "patrol.jsonl"
+    j.parent.mkdir()
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--player", f"british={BRITISH}", "--player", f"german={GERMAN}", "--player",
+            f"moderator={UMPIRE}", "--mail-in", net.source, "--mail-out", net.target,
+            "--from", REFEREE)
+    assert r.exit_code == 0, r.output
+    assert cli("tick", j, "--no-map").exit_code == 0
+    key = re.search(r"Order key: (\S+)", _texts(net, BRITISH)[0]).group(1)
+    _write(net, 1, BRITISH, key, "move B1 mode=stealthy command=yes", "done")
+    real_load = mailboxes.Mailboxes.load
+
+    def vanishing(self, m, parse=True):
+        if "incoming" in m.where and m.loc:
+            Path(m.loc[0]).unlink(missing_ok=True)
+        return real_load(self, m, parse)
+
+    monkeypatch.setattr(mailboxes.Mailboxes, "load", vanishing)
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code == 3 and "could not be read back" in r.output, r.output
+    monkeypatch.setattr(mailboxes.Mailboxes, "load", real_load)
+    assert cli("tick", j, "--no-map").exit_code == 0
+    records = [json.loads(line) for line in j.read_text().splitlines()]
+    assert [rec.get("mail") for rec in records].count("<t1@example.org>") == 2   # its 2 orders

@@ -272,17 +272,15 @@ class SkirmishKind(GameKind):
         table.forget()
         return records
 
-    def mailed(self, table) -> dict[str, tuple[dict[str, set[str]], dict[str, int]]]:
-        """The mails the journal holds, by the side that sent each: their Message-IDs, each
-        with the digests of the Date, Subject and text of the mails under it (none kept:
-        an older record), and the first record each such digest made."""
-        out: dict[str, tuple[dict[str, set[str]], dict[str, int]]] = {}
+    def mailed(self, table) -> dict[str, tuple[set[str], dict[str, int]]]:
+        """The mails the journal holds, by the side that sent each: their Message-IDs, and
+        the first record made by each mail's Date, Subject and text (its digest)."""
+        out: dict[str, tuple[set[str], dict[str, int]]] = {}
         for r in _records(table)[1:]:
             if r.get("mail"):
-                ids, contents = out.setdefault(r["actor"], ({}, {}))
-                digests = ids.setdefault(r["mail"], set())
+                ids, contents = out.setdefault(r["actor"], (set(), {}))
+                ids.add(r["mail"])
                 if r.get("mail_content"):
-                    digests.add(r["mail_content"])
                     contents.setdefault(r["mail_content"], r["seq"])
         return out
 
