@@ -29,7 +29,8 @@ from test_transport import new_game as tnew_game
 from referee.base.errors import StorageError
 from referee.mail import ledger as ledgermod
 from referee.mail import tick as ticking
-from referee.mail.delivery import Fetched, TransportError, refused_mails, send_owed
+from referee.mail.delivery import Fetched, TransportError, refused_mails
+from referee.mail.sending import send_owed
 from referee.store.mailroute import check_target
 
 PHOTO = "A" * 1_100_000          # over the 1 MB the referee reads

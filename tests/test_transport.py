@@ -37,9 +37,11 @@ from mailservers import (
     trust_smtp,
 )
 
+from referee.base.errors import StorageError
 from referee.mail import tick as ticking
 from referee.mail.credentials import password
-from referee.mail.delivery import TransportError, refused_mails, send_owed, spool_files
+from referee.mail.delivery import TransportError, refused_mails, spool_files
+from referee.mail.sending import send_owed
 from referee.store import signing
 from referee.store.mailroute import check_target
 
@@ -937,3 +939,16 @@ def test_a_session_that_ends_names_the_mails_held_and_keeps_the_lines_of_those_s
     assert got.value.sent_lines == ["sent     x.eml to foch@example.net"]
     assert [p.name for p in spool_files(spool)] == ["a.eml", "b.eml", "c.eml"]
 
+
+
+def test_a_spooled_mail_that_cannot_be_sent_keeps_the_lines_of_those_that_went(net,
+                                                                                tmp_path):
+    """A later mail of the spool names no recipient (a hand in the spool): the error says
+    so, and the line of the mail sent before it is kept with it for the pass's log."""
+    spool = tmp_path / "spool"
+    spooled(spool, [("a.eml", "umpire@example.com", "kaiser@example.org"),
+                     ("b.eml", "umpire@example.com", "")])
+    with pytest.raises(StorageError) as got:
+        send_owed(spool, net.target)
+    assert got.value.sent_lines == ["sent     a.eml to kaiser@example.org"]
+    assert [p.name for p in spool_files(spool)] == ["b.eml"]

@@ -40,7 +40,6 @@ from .delivery import (
     Fetched,
     TransportError,
     open_source,
-    send_owed,
     spool_files,
 )
 from .inbox import SUBJECT_TAG, Outcome, held_sides, inbox, owed_reply
@@ -57,6 +56,7 @@ from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, Mailboxes, Message
 from .reminders import GRACE, check_deadlines, quiet_until
+from .sending import send_owed
 from .sharing import each_game, workers
 from .tickgame import Game, game_lock, journals_in, load_game
 from .unclaimed import (
@@ -445,11 +445,11 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
 
 def _send_logged(x: Game) -> None:
     """Every mail owed sent, a line each in the game's log, those sent before a failure
-    too (TransportError then, raised again)."""
+    too (StorageError or TransportError then, raised again)."""
     try:
         lines = send_owed(x.spool, check_target(x.target))
-    except TransportError as exc:
-        for line in exc.sent_lines:
+    except StorageError as exc:         # a TransportError too
+        for line in getattr(exc, "sent_lines", ()):
             x.log(line)
         raise
     for line in lines:
