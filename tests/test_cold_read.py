@@ -228,7 +228,6 @@ def test_a_check_beside_is_made_only_where_it_pays_and_is_safe(monkeypatch):
     assert not checking.worth_beside(long)
     monkeypatch.setattr(checking, "cores", lambda: 2)
     monkeypatch.setattr(checking, "alone", real_alone)
-    before = beside.alone()
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -237,4 +236,3 @@ def test_a_check_beside_is_made_only_where_it_pays_and_is_safe(monkeypatch):
     finally:
         stop.set()
         other.join()
-    assert beside.alone() == before
