@@ -7,6 +7,7 @@ are applied, the strangers' mail is left for the moderator or refused."""
 from __future__ import annotations
 
 import tracemalloc
+from contextlib import contextmanager
 from pathlib import Path
 
 from mailboxes import write_maildir
@@ -95,6 +96,24 @@ def test_mail_that_cannot_be_kept_for_its_game_is_read_again_on_the_next_pass(
     assert [r.get("order") for r in records(journal)].count("pass") == 1
 
 
+@contextmanager
+def copies_vanishing(monkeypatch):
+    """Meanwhile, a pass's own copy of each message it claimed vanishes as the game's inbox
+    reads it."""
+    from referee.mail import mailboxes
+
+    real_load = mailboxes.Mailboxes.load
+
+    def load(self, m, parse=True):
+        if "incoming" in m.where and m.loc:
+            Path(m.loc[0]).unlink(missing_ok=True)
+        return real_load(self, m, parse)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(mailboxes.Mailboxes, "load", load)
+        yield
+
+
 def _swept_by_another_pass() -> None:
     """What another pass's sweep of `incoming/` does, every private Maildir made to look
     over an hour old."""
@@ -136,21 +155,11 @@ def test_a_message_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, tm
     """The pass's copy of the German's mail vanishes while the game's inbox reads it (a
     sweep by a pass of an older version, a hand in the folder): the game's mail counts as
     unread, with a problem line, and the next pass applies his orders once."""
-    from referee.mail import mailboxes
-
     games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello")
-    real_load = mailboxes.Mailboxes.load
-
-    def load(self, m, parse=True):
-        if "incoming" in m.where and m.loc:
-            Path(m.loc[0]).unlink(missing_ok=True)
-        return real_load(self, m, parse)
-
-    monkeypatch.setattr(mailboxes.Mailboxes, "load", load)
-    report = ticking.tick(games, with_map=False)
+    with copies_vanishing(monkeypatch):
+        report = ticking.tick(games, with_map=False)
     assert any("could not be read back" in p for p in report.problems), report.problems
     assert [r.get("order") for r in records(journal)].count("pass") == 0
-    monkeypatch.setattr(mailboxes.Mailboxes, "load", real_load)
     for _ in range(2):
         ticking.tick(games, with_map=False)
     assert [r.get("order") for r in records(journal)].count("pass") == 1

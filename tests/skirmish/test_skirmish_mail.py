@@ -342,10 +342,9 @@ def test_mail_from_refuses_a_player_s_address_for_a_skirmish(cli, tmp_path, secr
     assert r.exit_code == 2 and "german's address" in r.stderr
 
 
-def test_a_copy_whose_line_ends_a_relay_changed_is_still_a_copy(cli, tmp_path, secret_file):
-    """The British artillery `done` comes again later under a new Message-ID with CRLF line
-    ends (as an IMAP server or a relay may write it): still a copy, refused, and the
-    gallant-fire step it would have closed is still his to play."""
+def _to_the_british_artillery(cli, tmp_path, secret_file):
+    """A patrol by mail through both sides' moves and the British artillery `done` (mail 3):
+    the journal, the mailbox, the outbox and the four mails applied."""
     j = tmp_path / "p.jsonl"
     keys = mailed_patrol(cli, j, secret_file)
     box, out = tmp_path / "box", tmp_path / "out"
@@ -357,6 +356,14 @@ def test_a_copy_whose_line_ends_a_relay_changed_is_still_a_copy(cli, tmp_path, s
              mail(box, 4, GERMAN, g, "done")]
     r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"] * 4
+    return j, box, out, mails
+
+
+def test_a_copy_whose_line_ends_a_relay_changed_is_still_a_copy(cli, tmp_path, secret_file):
+    """The British artillery `done` comes again later under a new Message-ID with CRLF line
+    ends (as an IMAP server or a relay may write it): still a copy, refused, and the
+    gallant-fire step it would have closed is still his to play."""
+    j, box, out, mails = _to_the_british_artillery(cli, tmp_path, secret_file)
     raw = mails[2].read_bytes().replace(b"<m3@example.org>", b"<m3-again@example.org>")
     again = box / "again.eml"
     again.write_bytes(raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
@@ -372,17 +379,7 @@ def test_a_relayed_copy_under_the_same_message_id_is_done_and_answered_once(
     """The British artillery `done` comes again under its own Message-ID as a relay or a
     mailing list passed it on (CRLF line ends; a Received line and a footer; a tag put in
     its subject): done, the journal as it was, and no second answer."""
-    j = tmp_path / "p.jsonl"
-    keys = mailed_patrol(cli, j, secret_file)
-    box, out = tmp_path / "box", tmp_path / "out"
-    box.mkdir()
-    b, g = keys["british"], keys["german"]
-    mails = [mail(box, 1, BRITISH, b, "move B2 mode=manoeuvre command=yes", "done"),
-             mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
-             mail(box, 3, BRITISH, b, "done"),                  # off-table artillery
-             mail(box, 4, GERMAN, g, "done")]
-    r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
-    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"] * 4
+    j, box, out, mails = _to_the_british_artillery(cli, tmp_path, secret_file)
     raw = mails[2].read_bytes()
     relayed = {"crlf": raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"),
                "footer": b"Received: from relay.example.net\n" + raw +

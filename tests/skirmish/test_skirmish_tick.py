@@ -16,6 +16,7 @@ import sys
 
 from mailservers import forge_route, route_through
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE
+from test_tick_flood import copies_vanishing
 
 REFEREE = "umpire-bot@club.example"
 
@@ -33,7 +34,9 @@ def _write(net, n: int, sender: str, key: str, *lines: str) -> None:
     net.imap.deliver(net.folder, raw)
 
 
-def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
+def _patrol_by_imap(cli, servers, monkeypatch, tmp_path):
+    """A patrol whose mail comes from the test IMAP server and goes out through its SMTP
+    server: the route and the journal."""
     net = route_through(servers, monkeypatch, tmp_path / "user")
     j = tmp_path / "games" / "patrol.jsonl"
     j.parent.mkdir()
@@ -42,6 +45,11 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
             f"moderator={UMPIRE}", "--mail-in", net.source, "--mail-out", net.target,
             "--from", REFEREE)
     assert r.exit_code == 0, r.output
+    return net, j
+
+
+def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
     route = json.loads(cli("mail", j, "--format", "json").stdout)
     assert (route["source"], route["target"], route["sender"]) == (net.source, net.target,
                                                                    REFEREE)
@@ -121,32 +129,13 @@ def test_a_mail_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, serve
                                                                        monkeypatch, tmp_path):
     """The pass's copy of the British mail vanishes while the skirmish reads it: the game's
     mail counts as unread (left unseen on the server), and the next pass applies it."""
-    from pathlib import Path
-
-    from referee.mail import mailboxes
-
-    net = route_through(servers, monkeypatch, tmp_path / "user")
-    j = tmp_path / "games" / "patrol.jsonl"
-    j.parent.mkdir()
-    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
-            "--player", f"british={BRITISH}", "--player", f"german={GERMAN}", "--player",
-            f"moderator={UMPIRE}", "--mail-in", net.source, "--mail-out", net.target,
-            "--from", REFEREE)
-    assert r.exit_code == 0, r.output
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
     assert cli("tick", j, "--no-map").exit_code == 0
     key = re.search(r"Order key: (\S+)", _texts(net, BRITISH)[0]).group(1)
     _write(net, 1, BRITISH, key, "move B1 mode=stealthy command=yes", "done")
-    real_load = mailboxes.Mailboxes.load
-
-    def vanishing(self, m, parse=True):
-        if "incoming" in m.where and m.loc:
-            Path(m.loc[0]).unlink(missing_ok=True)
-        return real_load(self, m, parse)
-
-    monkeypatch.setattr(mailboxes.Mailboxes, "load", vanishing)
-    r = cli("tick", j, "--no-map")
+    with copies_vanishing(monkeypatch):
+        r = cli("tick", j, "--no-map")
     assert r.exit_code == 3 and "could not be read back" in r.output, r.output
-    monkeypatch.setattr(mailboxes.Mailboxes, "load", real_load)
     assert cli("tick", j, "--no-map").exit_code == 0
     records = [json.loads(line) for line in j.read_text().splitlines()]
     assert [rec.get("mail") for rec in records].count("<t1@example.org>") == 2   # its 2 orders
