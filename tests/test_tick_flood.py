@@ -36,10 +36,10 @@ def _peak_of_a_pass(games) -> tuple[int, object]:
     return peak, report
 
 
-def _flooded(cli, tmp_path, monkeypatch, subject: str):
+def _flooded(cli, tmp_path, monkeypatch, subject: str, messages: int = MESSAGES):
     games, made = _folder(cli, tmp_path, monkeypatch)
     journal, keys = made["alpha"]
-    flood = [_stranger(i, subject) for i in range(MESSAGES)]
+    flood = [_stranger(i, subject) for i in range(messages)]
     write_maildir(tmp_path / "box-alpha",
                   flood[:8] + [mail("german", keys["german"], ["pass"], "<p1@example.org>")]
                   + flood[8:])
@@ -75,7 +75,7 @@ def test_mail_that_cannot_be_kept_for_its_game_is_read_again_on_the_next_pass(
     from referee.mail import claims
     from referee.store import home
 
-    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "[referee alpha #1] hi")
+    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "[referee alpha #1] hi", messages=2)
     before = journal.read_bytes()
     real = home.write_new
 
@@ -136,7 +136,7 @@ def test_another_pass_sweeps_no_private_maildir_a_pass_still_uses(cli, tmp_path,
     """A pass that takes over an hour to reach a game (a flood elsewhere) while another
     pass starts: the other pass's sweep leaves this pass's private Maildirs alone, and the
     German's orders are applied once."""
-    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello")
+    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello", messages=2)
     real = ticking._handle_mail
 
     def late(x, spool, games_dir, with_map):
@@ -155,7 +155,7 @@ def test_a_message_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, tm
     """The pass's copy of the German's mail vanishes while the game's inbox reads it (a
     sweep by a pass of an older version, a hand in the folder): the game's mail counts as
     unread, with a problem line, and the next pass applies his orders once."""
-    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello")
+    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello", messages=2)
     with copies_vanishing(monkeypatch):
         report = ticking.tick(games, with_map=False)
     assert any("could not be read back" in p for p in report.problems), report.problems
