@@ -59,6 +59,8 @@ class TransportError(StorageError):
     kind = "transport"
 
 
+# ---------------------------------------------------------------- IMAP
+
 def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
@@ -296,7 +298,7 @@ def open_source(source: str):
     return ImapFolder(server_of(source))
 
 
-# ---------------------------------------------------------------- sending
+# ---------------------------------------------------------------- the spool and SMTP
 
 def spool_files(spool: Path) -> list[Path]:
     """The mails still owed in a spool folder, oldest first (the order they were written;

@@ -42,9 +42,6 @@ class HeldForNow(TransportError):
         self.recipients = recipients
 
 
-# ---------------------------------------------------------------- IMAP
-
-
 def send_owed(spool: Path, target: str) -> list[str]:
     """Send each mail owed in spool, oldest first, moving each one accepted into
     spool/sent/; one log line per mail. With `outbox:DIR` the spool is DIR and nothing is
