@@ -1,6 +1,6 @@
 """The judge-host benchmark (`make bench`, cli/hostbench.py) runs on a small folder: its
-passes go through the real `referee` script, the busy pass costs more than the idle one
-(and than an idle one with that mail still in the box), `watch` answers two rounds of
+passes go through the real `referee` script, the busy pass costs more than the idle one,
+an idle pass with that mail still in the box is measured, `watch` answers two rounds of
 mail dropped while it runs, and its plot is a PNG."""
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ def test_the_host_benchmark_measures_a_small_folder_and_plots_it(tmp_path, monke
     assert [r["games"] for r in rows] == [2, 5] and all(r["mails"] >= 1 for r in rows)
     assert all(r["applied"] == r["mails"] for r in rows)      # orders the games wait for
     assert all(r["busy"] > r["idle"] > 0 and r["rss"] > 0 for r in rows)
-    # the round's mail kept in the box: an idle pass again, far under the busy one
-    assert all(0 < r["idle_kept"] < r["busy"] / 2 for r in rows)
+    # the round's mail kept in the box: measured (that it is read no more is counted, not
+    # timed, in test_tick_index.py: a loaded machine can make any pass slow)
+    assert all(r["idle_kept"] > 0 for r in rows)
     # the largest folder's second round of mail, passed in one process
     assert rows[0]["one_core"] == (0.0, 0) and rows[1]["one_core"][0] > 0
     assert rows[1]["one_core"][1] == rows[1]["mails"]
