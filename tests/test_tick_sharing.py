@@ -309,27 +309,38 @@ def _answers(root) -> list[str]:
     return sorted(line for name in NAMES for line in _sent(root, name))
 
 
+def _three_passes(cli, root, monkeypatch, fault_at: str | None) -> list[str]:
+    """A shared pass ended where fault_at names (None: never), two passes after it, each
+    in a process of its own: each German's pass applied once; the mails written."""
+    monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
+    _settings(2)
+    made = _folder(cli, root, monkeypatch)
+    killed = _tick_process(root, fault_at)
+    assert killed.returncode == (70 if fault_at else 0), killed.stderr
+    for _ in range(2):
+        _tick_process(root, None)
+    for name in NAMES:
+        passes = [r for r in records(made[name][0]) if r.get("order") == "pass"]
+        assert len(passes) == 1, (fault_at, name)
+    return _answers(root)
+
+
+@pytest.fixture(scope="module")
+def never_killed(tmp_path_factory) -> list[str]:
+    """The mails three passes never killed write (the same for every step below)."""
+    from conftest import Cli
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return _three_passes(Cli(), tmp_path_factory.mktemp("clean"), monkeypatch, None)
+
+
 @pytest.mark.parametrize("step", ["applied", "ledger", "reply", "written"])
 def test_a_shared_pass_killed_at_a_step_then_run_again_applies_and_answers_once(
-        cli, tmp_path, monkeypatch, step):
+        cli, tmp_path, monkeypatch, step, never_killed):
     """Every process of a shared pass ends where REFEREE_FAULT names (the pass and its
     worker each reach it in their share); two passes after it leave each German's pass
     applied once and every mail written once, as a pass never killed does."""
-    answers = {}
-    for run, fault_at in (("clean", None), ("killed", step)):
-        root = tmp_path / run
-        monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
-        _settings(2)
-        made = _folder(cli, root, monkeypatch)
-        killed = _tick_process(root, fault_at)
-        assert killed.returncode == (70 if fault_at else 0), killed.stderr
-        for _ in range(2):
-            _tick_process(root, None)
-        for name in NAMES:
-            passes = [r for r in records(made[name][0]) if r.get("order") == "pass"]
-            assert len(passes) == 1, (run, name)
-        answers[run] = _answers(root)
-    assert answers["killed"] == answers["clean"]
+    assert _three_passes(cli, tmp_path, monkeypatch, step) == never_killed
 
 
 @pytest.mark.parametrize("cpu_max, most", [("max 100000\n", None), ("150000 100000\n", 1),
