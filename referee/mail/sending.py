@@ -62,7 +62,7 @@ def send_owed(spool: Path, target: str) -> list[str]:
     try:
         return _sent_all(spool, target, owed, lines)
     except StorageError as exc:         # a TransportError too: what went is said with it
-        exc.sent_lines = getattr(exc, "sent_lines", None) or list(lines)
+        exc.sent_lines = list(lines)
         raise
 
 
@@ -122,12 +122,10 @@ def _by_smtp(server: Server, owed: list[Path], sent_dir: Path, lines: list[str])
 
 def _stopped(message: str, lines: list[str], said: list[str]) -> TransportError:
     """The TransportError that ends a sending: the message, what else the session met, how
-    many mails went before (their lines kept with it, for the log)."""
+    many mails went before (send_owed keeps their lines with it, for the log)."""
     sent = sum(line.startswith("sent ") for line in lines)
-    exc = TransportError("; ".join([message, *said]) +
-                         (f" ({sent} other(s) sent)" if sent else ""))
-    exc.sent_lines = list(lines)
-    return exc
+    return TransportError("; ".join([message, *said]) +
+                          (f" ({sent} other(s) sent)" if sent else ""))
 
 
 class _Held:
