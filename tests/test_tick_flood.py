@@ -163,3 +163,25 @@ def test_a_message_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, tm
     for _ in range(2):
         ticking.tick(games, with_map=False)
     assert [r.get("order") for r in records(journal)].count("pass") == 1
+
+
+def test_a_sweep_follows_no_link_and_waits_on_no_fifo_put_in_a_lock_s_place(tmp_path):
+    """Old private Maildirs whose lock file is a link (to a file not there) or a FIFO: the
+    sweep creates nothing through the link and never waits on the FIFO."""
+    import os
+    import time
+
+    from referee.mail import claims
+
+    base = tmp_path / "incoming"
+    linked, piped = base / "linked", base / "piped"
+    for folder in (linked, piped):
+        (folder / "new").mkdir(parents=True)
+    (linked / claims.IN_USE).symlink_to(tmp_path / "elsewhere")
+    os.mkfifo(piped / claims.IN_USE)
+    old = time.time() - 2 * claims.SWEEP_AFTER
+    for folder in (linked, piped):
+        os.utime(folder, (old, old))
+    claims._sweep(base)
+    assert not (tmp_path / "elsewhere").exists()
+    assert linked.exists() and not piped.exists()      # a link is left to the moderator

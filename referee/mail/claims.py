@@ -11,6 +11,7 @@ carries; one over the size limit is kept aside with its header (tick answers a p
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
@@ -157,14 +158,15 @@ def _sweep(base: Path, older_than: float = SWEEP_AFTER) -> None:
 
 def _in_use(folder: Path) -> bool:
     """Whether a pass still holds the lock of a private Maildir (one without a lock file
-    is a killed pass's, made before its lock was taken: it is that old)."""
+    is a killed pass's, made before its lock was taken: it is that old). OSError when the
+    lock file cannot be opened (a link, say): the folder is then left alone."""
     import portalocker
 
-    try:
-        fh = open(folder / IN_USE, "a")
+    try:        # never through a link, never waiting on a FIFO put in its place
+        fd = os.open(folder / IN_USE, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         return False
-    with fh:
+    with os.fdopen(fd) as fh:
         try:
             portalocker.lock(fh, portalocker.LOCK_EX | portalocker.LOCK_NB)
         except portalocker.LockException:
