@@ -395,6 +395,74 @@ def test_an_ambiguous_from_never_sends_game_content_to_the_stranger(journal, cli
         assert SPY not in to(m)
 
 
+def encoded_word(text: str) -> str:
+    """text as one RFC 2047 encoded word (its '=', '?', '@', '_' and blanks encoded)."""
+    return "=?utf-8?q?" + "".join(f"={ord(c):02X}" if c in "=?@_ " else c for c in text) + "?="
+
+
+@pytest.mark.parametrize("frm", [
+    # decoded once, an address a To header decodes again into one with a line end
+    encoded_word("=?utf-8?q?a=0Ab?=@x.org"),
+    # decoded once, an address a To header decodes again into two addresses
+    encoded_word(f"=?utf-8?q?victim=40x.org=2C{SPY.replace('@', '=40')}?=@e.org"),
+    # an encoded word inside an address, as sent
+    "a=?utf-8?q?=0A?=b@x.org",
+], ids=["line-end", "second-address", "inside"])
+def test_a_from_that_decodes_into_another_address_is_answered_by_no_one(journal, cli, tmp_path,
+                                                                         data, frm):
+    """Guards against: a stranger's From whose address, decoded, still holds an encoded word
+    was taken as his address; the reply's To decoded it again, into a line end (no mail could
+    be written, and every later run stopped on it: the game's mail was stuck) or into other
+    people's addresses. Such a sender has no address; the German's orders beside it are
+    applied and answered, and the next run has nothing left to do."""
+    source = tmp_path / "in"
+    eml(source / "new", mail(frm, body="hello\n", mid="<x1@x.org>"), "a-stranger.eml")
+    eml(source / "new", mail(), "b-german.eml")
+    out = handled(cli, journal, source, outbox=tmp_path / "out")
+    assert sorted(m["status"] for m in out) == ["applied", "rejected"], out
+    written = mails(tmp_path / "out")
+    assert written and {to(m) for m in written} <= {a.casefold() for a in ADDRESSES.values()}, \
+        [to(m) for m in written]
+    again = handled(cli, journal, source, outbox=tmp_path / "out")
+    assert {m["status"] for m in again} <= {"done", "known"}, again
+    assert len(mails(tmp_path / "out")) == len(written)
+
+
+def test_a_reply_owed_to_such_an_address_by_an_earlier_run_no_longer_stops_the_mail(
+        journal, cli, tmp_path, monkeypatch):
+    """A run that took such a From for an address (as earlier versions did: here the check
+    is taken away for it) owes a reply no mail can be written to, and stops on it; the next
+    run drops that reply and writes the German's answer and both reports."""
+    from referee.mail import inbox as inboxmod
+    from referee.mail import mailboxes
+
+    source = tmp_path / "in"
+    eml(source / "new", mail(encoded_word("=?utf-8?q?a=0Ab?=@x.org"), body="hello\n",
+                             mid="<x1@x.org>"), "a-stranger.eml")
+    eml(source / "new", mail(), "b-german.eml")
+    with monkeypatch.context() as earlier:
+        for module in (mailboxes, inboxmod):
+            earlier.setattr(module, "reads_back", lambda address: True)
+        r = inbox(cli, journal, source, outbox=tmp_path / "out")
+    assert r.exit_code == 3 and "could not be written" in r.stderr, r.stderr
+    handled(cli, journal, source, outbox=tmp_path / "out")
+    assert sorted(to(m) for m in mails(tmp_path / "out")) == \
+        sorted(ADDRESSES[s].casefold() for s in ("german", "entente")), \
+        [to(m) for m in mails(tmp_path / "out")]
+
+
+@pytest.mark.parametrize("address", ["a(note)b@example.org", "=?utf-8?q?hans=40x.org?=@a.org",
+                                     "hans=?x@example.org"])
+def test_a_player_address_a_mail_program_reads_otherwise_is_refused(tmp_path, cli, address):
+    """An address given for a player must be the address his mail goes to: a comment in it is
+    dropped by a mail program, an encoded word decoded into another address."""
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914",
+            "--player", f"german={address}", "--player", "entente=joffre@example.net")
+    assert r.exit_code == 2, r.output
+    assert "german=" in r.stderr and "not" in r.stderr and "address" in r.stderr, r.stderr
+    assert not (tmp_path / "g.jsonl").exists()
+
+
 @pytest.mark.parametrize("case", ["missing-from", "empty-file", "binary-file", "nul-in-from"])
 def test_no_mail_goes_to_an_empty_or_malformed_address(journal, cli, tmp_path, data, case):
     """Guards against: a message without a usable sender gets a 'not accepted' reply written to

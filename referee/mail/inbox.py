@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.addresses import reads_back
 from ..base.errors import StorageError, UsageError
 from ..base.gameids import REFEREE_TAG, other_game
 from ..base.readers import MODERATOR
@@ -449,6 +450,8 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
             if side == OBSERVER:
                 continue                    # observers.py answers them
             if not side:       # a stranger or a message without the key: no game content
+                if not reads_back(address):
+                    continue    # taken in by an earlier version: no mail can go to it as it is
                 failed = entry.get("why") or ("the sender's address and the order key must "
                                               "both match")
                 body = (f"This message could not be matched to a player of this game: "

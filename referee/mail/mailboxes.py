@@ -14,6 +14,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
+from ..base.addresses import reads_back
 from ..base.glyphs import disguising
 from ..store import home
 from . import message as mailtext
@@ -269,7 +270,10 @@ def _after_headers(raw: bytes) -> bytes:
 
 MSGID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
 # An address as a sender may have it: printable, no space or '@' but the one, letters beyond
-# ASCII allowed (RFC 6531: jörg@exämple.de); nothing that could hide (base/glyphs.py).
+# ASCII allowed (RFC 6531: jörg@exämple.de); nothing that could hide (base/glyphs.py); and
+# one that a reply's To header carries as itself (base/addresses.py: an encoded word in it
+# would be decoded again, into a line end that no mail can be written to, or a second
+# address).
 _SANE_ADDRESS = re.compile(r"[^\s@\x00-\x1f\x7f<>()\[\]\\,;:\"]{1,64}@"
                            r"[^\s@\x00-\x1f\x7f<>()\[\]\\,;:\"]{1,190}")
 
@@ -294,7 +298,7 @@ def _read_headers(m: Message) -> None:
     address = mailtext.sender_address(msg)
     # Lower case, not casefold: straße@ and strasse@ are two mailboxes.
     m.sender = address.lower() if _SANE_ADDRESS.fullmatch(address) and \
-        disguising(address) is None else ""
+        disguising(address) is None and reads_back(address) else ""
     m.subject = header("Subject")
     try:
         when = header("Date")

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import re
 
+from ..base.addresses import reads_back
 from ..base.errors import UsageError, quoted
 from ..base.glyphs import compact, disguising
 from .journal import now
@@ -95,6 +96,10 @@ def check_address(option: str, item: str, given: str) -> str:
     address = given.strip()
     if not _ADDRESS.fullmatch(address) or len(address) > 254:
         raise UsageError(f"{option} {quoted(item)}: {quoted(address)} is not an email address")
+    if not reads_back(address):
+        raise UsageError(f"{option} {quoted(item)}: {quoted(address)} is not one plain email "
+                         f"address: a mail program would read it as another (a comment, a "
+                         f"group or an encoded word in it)")
     return address
 
 

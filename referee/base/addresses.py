@@ -1,0 +1,28 @@
+"""Whether an email address is written to as itself.
+
+A mail program reads a To header by RFC 5322 and RFC 2047, not as plain text: an encoded
+word (=?utf-8?q?...?=) in an address is decoded again when the address is set as a header,
+into a line end (no mail can then be written to it) or a comma and a second address; a
+comment in parentheses is dropped. An address the referee keeps, or answers, is one that
+comes back unchanged from a To header: the address checked is the address mailed.
+"""
+
+from __future__ import annotations
+
+ENCODED_WORD = "=?"
+
+
+def reads_back(address: str) -> bool:
+    """True when `address`, set as a mail's To, is that one address and nothing else."""
+    if ENCODED_WORD in address:
+        return False
+    # Imported here: only the commands that take or answer an address need the package.
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    try:
+        msg["To"] = address
+        found = msg["To"].addresses
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on such text
+        return False
+    return len(found) == 1 and found[0].addr_spec == address
