@@ -266,6 +266,15 @@ def test_options_are_recorded_in_the_header(tmp_path, cli):
         assert header[key]
 
 
+@pytest.mark.parametrize("interval", ["1e10", "inf", "nan", "-inf", "0.5"])
+def test_a_watch_interval_beyond_a_day_or_no_number_is_bad_usage(game, cli, interval):
+    """Guards against: an interval too large for the clock ended the first wait with an
+    internal error (exit 4); waiting longer than a day would also let deadlines pass unruled."""
+    r = cli("watch", game, "--no-map", "--interval", interval)
+    assert r.exit_code == 2 and "--interval" in r.stderr and "Traceback" not in r.output, \
+        r.output
+
+
 def test_internal_errors_never_show_a_traceback(game, cli, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("surprise")

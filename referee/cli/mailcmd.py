@@ -75,7 +75,8 @@ def watch(
     path: Annotated[Path, typer.Argument(
         help="A game's journal, or a folder of journals (*.jsonl).", metavar="JOURNAL|DIR")],
     interval: Annotated[float, typer.Option(
-        help="Seconds between two passes.", min=1.0)] = 300.0,
+        help="Seconds between two passes (at most a day: deadlines are kept by the passes).",
+        min=1.0, max=86400.0)] = 300.0,
     with_map: Annotated[bool, typer.Option(
         "--map/--no-map",
         help="Attach the pictures (closeup.png, map.png) to the players' mails.")] = True,
