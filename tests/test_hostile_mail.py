@@ -1021,6 +1021,43 @@ def test_a_message_file_over_the_limit(journal, cli, tmp_path):
     assert r.exit_code in (0, 3), r.stderr
 
 
+def test_players_messages_over_the_limit_in_a_maildir_and_an_mbox_are_each_answered(
+        journal, cli, tmp_path):
+    """Guards against: two messages over the limit (none of their bytes read) were the same
+    message to the ledger, the second 'already handled' and never answered; an mbox read one
+    of up to 16 MB whole, and answered it from the header only if it fitted in memory.
+    Each is answered from its header block at the registered address, as tick answers it,
+    and known by it in the next run."""
+    big = "y" * 75 + "\n"
+    box = write_maildir(tmp_path / "md", [mail(body=big * 15_000, mid="<big1@x>")])
+    mbox = write_mbox(tmp_path / "box.mbox", [mail(body=big * 15_000, mid="<big2@x>")])
+    out = handled(cli, journal, box, mbox, outbox=tmp_path / "out")
+    assert [(m["status"], m["from"]) for m in out] == \
+        [("rejected", ADDRESSES["german"].lower())] * 2, out
+    assert all("over the 1 MB the referee reads" in m["reason"] for m in out), out
+    answers = replies_to(tmp_path / "out", ADDRESSES["german"])
+    assert [str(m["Subject"]).endswith("not applied") for m in answers] == [True, True], \
+        [str(m["Subject"]) for m in answers]
+    assert all("over the 1 MB" in m.get_body(("plain",)).get_content() for m in answers)
+    again = handled(cli, journal, box, mbox, outbox=tmp_path / "out")
+    assert {m["status"] for m in again} == {"known"}, again
+
+
+def test_forged_large_mails_to_inbox_get_no_more_answers_than_a_registered_address_may(
+        journal, cli, tmp_path, monkeypatch):
+    """Anyone can forge the German's From on mails over the limit (no key is read in them):
+    inbox answers them no more often than his address's daily quota, as tick does."""
+    from referee.mail import ledger as ledgermod
+
+    monkeypatch.setattr(ledgermod, "REGISTERED_PER_DAY", 2)
+    big = "y" * 75 + "\n"
+    box = write_maildir(tmp_path / "md", [mail(body=big * 15_000, mid=f"<forged{i}@x>",
+                                               subject=f"spam {i}") for i in range(4)])
+    out = handled(cli, journal, box, outbox=tmp_path / "out")
+    assert [m["status"] for m in out] == ["rejected"] * 4, out
+    assert len(replies_to(tmp_path / "out", ADDRESSES["german"])) == 2
+
+
 # ---------- permissions: a child process that file modes bind meets a real EACCES
 #
 # Root passes every mode check, so as root the child first gives up the two capabilities that

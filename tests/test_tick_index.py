@@ -27,18 +27,30 @@ from referee.mail import tick as ticking
 START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
 
 
-def _folder(cli, tmp_path, monkeypatch, *more: str):
-    """A folder of two 1914 games, each reading its own Maildir into its own outbox,
-    ticked once (the opening mails) at START."""
+def _folder(cli, tmp_path, monkeypatch, *more: str, mbox: bool = False):
+    """A folder of two 1914 games, each reading its own Maildir (or, with mbox, its own
+    mbox, empty as a mail program leaves it) into its own outbox, ticked once (the opening
+    mails) at START."""
     monkeypatch.setenv(NOW_VARIABLE, at(START))
     games = tmp_path / "games"
     made = {}
     for name in ("alpha", "bravo"):
-        box, out = write_maildir(tmp_path / f"box-{name}", []), tmp_path / f"out-{name}"
+        box, out = _box(tmp_path, name, [], mbox), tmp_path / f"out-{name}"
         made[name] = new_game(cli, games, name, None, "--mail-in", str(box), "--mail-out",
                               f"outbox:{out}", *more)
     assert cli("tick", games, "--no-map").exit_code == 0
     return games, made
+
+
+def _box(tmp_path, name: str, raws: list[bytes], mbox: bool = False):
+    """The mailbox of the game `name` with raws added: its Maildir, or its mbox file."""
+    if not mbox:
+        return write_maildir(tmp_path / f"box-{name}", raws)
+    path = tmp_path / f"box-{name}.mbox"
+    with open(path, "ab") as fh:
+        for raw in raws:
+            fh.write(b"From sender@example Mon Nov 23 18:00:00 2026\n" + raw + b"\n")
+    return path
 
 
 def _opened(monkeypatch) -> list[str]:
@@ -117,6 +129,18 @@ def test_a_mail_to_an_indexed_game_is_applied_and_answered(cli, tmp_path, monkey
     _mail_pass(tmp_path, "bravo", "german", keys, "<i1@example.org>")
     ticking.tick(games, with_map=False)
     assert records(journal)[-1]["order"] == "pass"
+
+
+def test_a_game_reading_an_emptied_mbox_has_its_deadline_ruled(cli, tmp_path, monkeypatch):
+    """An mbox a mail program has emptied (no byte in it) holds no message: the pass reads
+    it in full, and the German's missed deadline is ruled."""
+    games, made = _folder(cli, tmp_path, monkeypatch, "--deadline", "24h", mbox=True)
+    journal = made["alpha"][0]
+    assert (tmp_path / "box-alpha.mbox").stat().st_size == 0
+    monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=25)))
+    report = ticking.tick(games, with_map=False)
+    assert not [p for p in report.problems if "could not be read" in p], report.problems
+    assert records(journal)[-1]["order"] == "deadline missed"
 
 
 def test_a_reminder_comes_at_its_time_past_idle_passes(cli, tmp_path, monkeypatch):
@@ -286,22 +310,25 @@ def test_a_file_over_any_journals_size_is_read_no_further_and_the_others_are_ser
     assert records(made["alpha"][0])[-1]["order"] == "pass"
 
 
-def _large(side_or_stranger: str, ident: str) -> bytes:
+def _large(side_or_stranger: str, ident: str, size: int = 1_100_000) -> bytes:
     """A mail over the size limit (a photo, say): a player's, or a stranger's."""
     sender = ADDRESSES.get(side_or_stranger, side_or_stranger)
     return (f"From: {sender}\nTo: {ADDRESSES['moderator']}\nSubject: photo\n"
-            f"Message-ID: {ident}\n\n").encode() + b"x" * 1_100_000 + b"\n"
+            f"Message-ID: {ident}\n\n").encode() + (b"x" * 75 + b"\n") * (size // 76)
 
 
-def test_a_strangers_mail_over_the_limit_in_a_maildir_does_not_stay_a_deadline(
-        cli, tmp_path, monkeypatch):
+@pytest.mark.parametrize("mbox", [False, True], ids=["maildir", "mbox"])
+def test_a_strangers_mail_over_the_limit_does_not_stay_a_deadline(cli, tmp_path, monkeypatch,
+                                                                   mbox):
     """Anyone can mail the referee a message too large to read: from a stranger, it is left
     for the moderator, and the German's missed deadline is still ruled; from the German,
-    it is answered from its header, once, as from IMAP."""
-    games, made = _folder(cli, tmp_path, monkeypatch, "--deadline", "24h")
+    it is answered from its header, once, as from IMAP; from an mbox as from a Maildir
+    (a stranger's mail of 17 MB there too)."""
+    games, made = _folder(cli, tmp_path, monkeypatch, "--deadline", "24h", mbox=mbox)
     journal = made["alpha"][0]
-    write_maildir(tmp_path / "box-alpha", [_large("spam@bureau.example", "<big1@x.example>"),
-                                           _large("german", "<big2@example.org>")])
+    _box(tmp_path, "alpha", [_large("spam@bureau.example", "<big1@x.example>",
+                                    17 << 20 if mbox else 1_100_000),
+                             _large("german", "<big2@example.org>")], mbox)
     before = set(_outbox(tmp_path, "alpha"))
     seqs = len(records(journal))
     monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=25)))

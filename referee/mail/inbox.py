@@ -61,7 +61,7 @@ from .ledger import (
     note_start,
     save_ledger,
 )
-from .mailboxes import Mailboxes, Message, copy_refusal
+from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .pictures import MailPictures
 from .refusal import refusal_text, report_body
@@ -338,7 +338,8 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
         if o.status == "applied":
             ledger["reply_to"][side] = msg.message_id
             ledger["notes"].setdefault(side, []).extend(o.notes)
-        elif side or may_answer(ledger, address, address.lower() in registered):
+        elif (side and not msg.oversize) or \
+                may_answer(ledger, address, address.lower() in registered):
             ledger["owed"].append(_owed(address, side, o, msg))
         elif address.lower() in registered:
             o.reason += (f"; no reply: {REGISTERED_PER_DAY} a day at most to a "
@@ -396,6 +397,8 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     if other is not None:
         out.status, out.reason = "skipped", f"for another game ({other})"
         return
+    if m.oversize and _too_large(m, out, people, replies):
+        return
     text = compact(m.raw.decode("utf-8", "replace") + body_or_empty(m))
     # The side is the one whose address sent it and whose key it carries (an address may be
     # shared by both sides; the key tells them apart).
@@ -421,6 +424,19 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     else:
         handle(table, m, side, keys[side], tag, out, manual)
     replies.append((people[side]["address"], side, out, m))
+
+
+def _too_large(m: Message, out: Outcome, people: dict, replies: list) -> bool:
+    """A message over the size limit from one side's registered address (none of it read,
+    its key neither): answered there, as tick answers it, within the registered address's
+    daily quota (_keep: anyone may write that From). False when it is no single side's."""
+    sides = [s for s, p in people.items()
+             if s != MODERATOR and m.sender and p["address"].lower() == m.sender]
+    if len(sides) != 1:
+        return False
+    out.status, out.reason, out.side = "rejected", too_large_refusal(m.oversize), sides[0]
+    replies.append((people[sides[0]]["address"], sides[0], out, m))
+    return True
 
 
 # ---------------------------------------------------------------- outbox

@@ -20,7 +20,6 @@ from ..store import home
 from . import message as mailtext
 
 MAX_MESSAGE = 1 << 20
-MAX_MBOX_MESSAGE = 16 << 20        # read whole from an mbox (parsed only up to MAX_MESSAGE)
 HEAD_MOST = 64 << 10                # what is read of a message file over the limit: its header
 
 
@@ -124,6 +123,8 @@ class Mailboxes:
         elif src.is_file():
             with open(src, "rb") as fh:
                 head = fh.read(5)
+            if not head:
+                return      # an mbox a mail program has emptied: no message in it
             if head == b"From ":
                 yield from self._mbox_messages(src)
             else:
@@ -140,13 +141,15 @@ class Mailboxes:
 
     def _mbox_messages(self, src: Path):
         box = self._mboxes.setdefault(str(src), mailbox.mbox(str(src), create=False))
+        keys = box.keys()                   # reads the table of contents
         toc = getattr(box, "_toc", None)
-        for i, k in enumerate(box.keys()):
+        for i, k in enumerate(keys):
             where, loc = f"{src}#{i + 1}", (str(src), k)
             start, stop = toc.get(k, (0, 0)) if isinstance(toc, dict) else (0, 0)
-            if stop - start > MAX_MBOX_MESSAGE:
+            if stop - start > MAX_MESSAGE:      # as a Maildir file over it: its header only
                 yield Message(b"", where, problem=f"the message is {stop - start} bytes, over "
-                                                  f"the limit of {MAX_MESSAGE} bytes", loc=None)
+                                                  f"the limit of {MAX_MESSAGE} bytes",
+                              oversize=stop - start, head=_mbox_header_block(src, start))
                 continue
             yield Message(box.get_bytes(k, from_=False), where, loc=loc)
 
@@ -182,22 +185,31 @@ def _set_aside(m: Message, why: str) -> Message:
 def _read_message(m: Message, parse: bool = True) -> None:
     """The digests, parsed message (unless parse is False: its headers only, read again
     when it is loaded) and headers of a message just read."""
-    m.sha256 = hashlib.sha256(m.raw).hexdigest()
+    # One over the limit is known by its header block, as tick knows it (all have no bytes).
+    m.sha256 = hashlib.sha256(m.raw if m.raw or not m.oversize
+                              else b"oversize\n" + m.head).hexdigest()
     m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
     if m.problem is None and parse:
         _parse(m)
     if not m.unreadable:
         _read_headers(m)
-        # Without a Date, a new mail in the same words could not be told from a copy. The
-        # text is taken with its line ends as LF: a relay or an IMAP server may have made
-        # them CRLF.
-        if m.date:
+        # Without a Date, a new mail in the same words could not be told from a copy, nor
+        # without its text (one over the limit). The text is taken with its line ends as
+        # LF: a relay or an IMAP server may have made them CRLF.
+        if m.date and m.raw:
             text = hashlib.sha256(_ends_as_lf(_after_headers(m.raw))).hexdigest()
             m.content_sha256, m.older_content = (hashlib.sha256(
                 f"{m.date!r}\n{m.subject}\n{body}".encode("utf-8", "replace")).hexdigest()
                 for body in (text, m.body_sha256))
         else:
             m.content_sha256 = m.older_content = ""
+
+
+def too_large_refusal(size: int) -> str:
+    """Why a message over the limit, answered from its header, was not read."""
+    return (f"it is {size / (1 << 20):.1f} MB, over the {MAX_MESSAGE >> 20} MB the referee "
+            f"reads (an attachment, a photo?), so none of it was read; send your orders as "
+            f"plain text, without attachments")
 
 
 def copy_refusal(side: str, record: int) -> str:
@@ -253,6 +265,24 @@ def _header_block(path: Path) -> bytes:
         start = b""
     finally:
         os.close(fd)
+    return _to_first_blank_line(start)
+
+
+def _mbox_header_block(src: Path, offset: int) -> bytes:
+    """The header block of the mbox message whose From_ line begins at offset (at most
+    HEAD_MOST bytes); empty when it cannot be read."""
+    try:
+        with open(src, "rb") as fh:
+            fh.seek(offset)
+            start = fh.read(HEAD_MOST)
+    except OSError:
+        return b""
+    if start.startswith(b"From "):
+        start = start[start.find(b"\n") + 1:] if b"\n" in start else b""
+    return _to_first_blank_line(start)
+
+
+def _to_first_blank_line(start: bytes) -> bytes:
     ends = [at + len(blank) for blank in (b"\r\n\r\n", b"\n\n")
             if (at := start.find(blank)) >= 0]
     return start[:min(ends)] if ends else start
@@ -286,7 +316,8 @@ def _read_headers(m: Message) -> None:
     msg = m.msg
     if msg is None:
         try:
-            msg = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(m.raw[:65536])
+            msg = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(
+                (m.raw or m.head)[:65536])      # one over the limit: its header block
         except Exception:  # noqa: BLE001 - a header block nothing can read: no headers
             return
 

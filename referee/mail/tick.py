@@ -54,7 +54,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
-from .mailboxes import MAX_MESSAGE, Mailboxes, Message
+from .mailboxes import MAX_MESSAGE, Mailboxes, Message, too_large_refusal
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sending import send_owed
 from .sharing import each_game, workers
@@ -417,9 +417,7 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     x, side = players[0]
     digest = hashlib.sha256(b"oversize\n" + f.raw).hexdigest()
     megabytes = f"{f.oversize / (1 << 20):.1f}"
-    reason = (f"it is {megabytes} MB, over the {MAX_MESSAGE >> 20} MB the referee reads (an "
-              f"attachment, a photo?), so none of it was read; send your orders as plain "
-              f"text, without attachments")
+    reason = too_large_refusal(f.oversize)
     # Under the mail lock every writer of the ledger takes (inbox too), inside tick's own.
     with game_lock(x), mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
