@@ -912,6 +912,22 @@ def test_a_mail_waiting_for_a_held_player_keeps_its_other_recipients_mails_behin
             if "joffre@example.net" in tos] == [b"s1", b"s2"]
 
 
+def test_a_mail_taken_for_one_recipient_and_refused_for_another_is_named(net, tmp_path):
+    """Guards against: a mail to two, one of them refused for now (450 at RCPT), was filed
+    as sent to both with nothing said; the other had it, and a second sending would give
+    him it twice. It is sent, and the one it did not reach is named, with what to do."""
+    spool = tmp_path / "spool"
+    spooled(spool, [("b.eml", "umpire@example.com", "kaiser@example.org, joffre@example.net")])
+    with greylisted(net, "kaiser@example.org"):
+        with pytest.raises(TransportError, match=r"b.eml went to joffre@example.net but was "
+                                                 r"refused for kaiser@example.org \(450\).*"
+                                                 r"forward it") as got:
+            send_owed(spool, net.target)
+    assert got.value.sent_lines == ["sent     b.eml to kaiser@example.org, joffre@example.net"]
+    assert [tos for _, tos, _ in net.smtp.received] == [["joffre@example.net"]]
+    assert spool_files(spool) == [] and (spool / "sent" / "b.eml").exists()
+
+
 def test_a_session_that_ends_names_the_mails_held_and_keeps_the_lines_of_those_sent(
         net, tmp_path, monkeypatch):
     """x goes, a is held for now, then the server closes the session at b (421): the error

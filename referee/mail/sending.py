@@ -4,7 +4,8 @@ names a user; delivery.SmtpSession), or on the standard input of a sendmail-comp
 command a route of the moderator's mail settings names. Each mail accepted moves to the
 spool's `sent/` folder, so a mail is sent again only if the server's answer was lost; one
 refused for good moves to `refused/`; one refused for now stays owed, with the later ones
-to its recipients behind it, and the others go on.
+to its recipients behind it, and the others go on; one taken for some of its recipients
+only is sent, and the others are named.
 """
 
 from __future__ import annotations
@@ -107,6 +108,11 @@ def _by_smtp(server: Server, owed: list[Path], sent_dir: Path, lines: list[str])
                 except HeldForNow as exc:
                     held.add(exc)
                     continue
+                except _Partly as exc:        # gone to some: sent, and the rest said
+                    fault("sent")
+                    lines.append(_moved(path, sent_dir, raw))
+                    set_aside.append(str(exc))
+                    continue
                 if refused:
                     set_aside.append(refused)
                     lines.append(f"refused  {refused}")
@@ -173,8 +179,9 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
     """One mail through an open session: None when it was taken; what was said when the
     server refused it for good (it is then moved to spool/refused/, and the session goes
     on); HeldForNow when the server refused its every recipient for now (it stays owed,
-    the session goes on); TransportError when it was not taken for now for another reason
-    (it and the rest stay owed)."""
+    the session goes on); _Partly when it was taken for some recipients only (it is sent;
+    the others are named to the moderator); TransportError when it was not taken for now
+    for another reason (it and the rest stay owed)."""
     sender, rcpts = _envelope(raw, path)
     where = f"smtp {server.host}:{server.port}"
     options: list[str] = []
@@ -185,8 +192,8 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
                                     f"beyond ASCII (no SMTPUTF8)", None)
         options.append("SMTPUTF8")
     try:
-        smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw), mail_options=options)
-        return None
+        some = smtp.sendmail(sender, rcpts, re.sub(rb"\r?\n", b"\r\n", raw),
+                             mail_options=options)
     except smtplib.SMTPRecipientsRefused as exc:
         codes = [v[0] for v in exc.recipients.values()]
         if codes and all(isinstance(c, int) and c >= 500 and c not in SESSION_REFUSALS
@@ -211,6 +218,16 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
     except (smtplib.SMTPException, OSError) as exc:
         raise TransportError(f"{where}: {path.name} not sent ({reason_of(exc)}); it and "
                              f"{left} more stay owed") from None
+    if some:
+        raise _Partly(f"{path.name} went to {', '.join(r for r in rcpts if r not in some)} "
+                      f"but was refused for {', '.join(f'{r} ({v[0]})' for r, v in some.items())}"
+                      f"; it is not sent again (the others have it): forward it to them from "
+                      f"spool/sent/")
+    return None
+
+
+class _Partly(Exception):
+    """The server took a mail for some of its recipients and refused it for the others."""
 
 
 def _ehlo_domain(sender: str) -> str | None:
