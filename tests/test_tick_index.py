@@ -545,6 +545,22 @@ def test_the_moderator_is_told_of_each_unclaimed_message_once_past_two_thousand(
     assert unclaimed.not_told("/box", places + ["/box:new/late.eml"]) == ["/box:new/late.eml"]
 
 
+def test_a_new_strangers_mail_at_the_place_in_an_mbox_of_one_told_of_is_told_of_too(
+        cli, tmp_path, monkeypatch):
+    """An mbox's #N is a position: once the mail program has taken a message out, another
+    takes its place. A stranger's mail there is told of once, and a new one at the same
+    place is told of too."""
+    games, _ = _folder(cli, tmp_path, monkeypatch, mbox=True)
+    stranger = f"From: spam@bureau.example\nTo: {ADDRESSES['moderator']}\nSubject: hello\n"
+    _box(tmp_path, "alpha", [(stranger + "Message-ID: <s1@x>\n\nbuy\n").encode()], True)
+    assert len(ticking.tick(games, with_map=False).fresh) == 1
+    assert ticking.tick(games, with_map=False).fresh == []
+    (tmp_path / "box-alpha.mbox").write_bytes(b"")        # taken out, and another comes
+    _box(tmp_path, "alpha", [(stranger + "Message-ID: <s2@x>\n\nsell\n").encode()], True)
+    assert [p.split("#")[-1] for p in ticking.tick(games, with_map=False).fresh] == ["1"]
+    assert ticking.tick(games, with_map=False).fresh == []
+
+
 def test_a_game_whose_last_record_is_longer_than_the_tail_read_is_indexed_too(
         cli, tmp_path, monkeypatch):
     """A journal's last record can be longer than the bytes first read from its end (a

@@ -129,14 +129,14 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     fresh: list[str] = []
     for source, group in by_source.items():
         try:
-            left = _take_mail(source, group, games_dir, with_map, shared)
+            left, known_as = _take_mail(source, group, games_dir, with_map, shared)
         except RefereeError as exc:
             for x in group:
                 x.read = False
                 x.fail(str(exc))
             continue
         unclaimed += left
-        fresh += not_told(source, left)
+        fresh += not_told(source, left, known_as)
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
     each_game([x for x in games if x.routed and x.target is not None and
@@ -227,10 +227,11 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
 
 
 def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared: int
-               ) -> list[str]:
-    """Read the source, give each game the messages it claims; the unclaimed ones' places.
-    From IMAP, a pass reads what the mail settings allow (the rest next pass), and never a
-    message again that no game claimed (it stays unread there for the moderator)."""
+               ) -> tuple[list[str], list[str]]:
+    """Read the source, give each game the messages it claims; the unclaimed ones' places,
+    and what tells each from another at its place (unclaimed.not_told). From IMAP, a pass
+    reads what the mail settings allow (the rest next pass), and never a message again
+    that no game claimed (it stays unread there for the moderator)."""
     if is_local(source):
         return _take_local_mail(source, group, games_dir, with_map, shared)
     reading = mailsettings.load().reading
@@ -253,11 +254,12 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
                          f"pass (mail settings: reading)")
         unseen = set(folder.unseen_uids)
         still = [where for uid, where in seen_before.items() if uid in unseen]
-        return [*still, *unclaimed.values(), *folder.skipped]
+        left = [*still, *unclaimed.values(), *folder.skipped]
+        return left, left               # a UID is never another message's
 
 
 def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, shared: int
-                     ) -> list[str]:
+                     ) -> tuple[list[str], list[str]]:
     """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
     known by their prints and not read again (an idle pass stays idle however much old
     mail the Maildir keeps): those a game took, while its journal still holds all it held
@@ -281,7 +283,11 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     moved = any(mark != took_before[tag].get("mark") for tag, (mark, _) in held.items())
     if prints or moved or len(passed) < len(known):     # read, a journal grew, or gone
         keep_known_files(source, readers, taken_now(held, taken, prints, there), kept_left)
-    return [*(shown[p][1] for p in passed if p in shown), *(_shown(f) for f in left)]
+    places = [*(shown[p][1] for p in passed if p in shown), *(_shown(f) for f in left)]
+    where = [*(p for p in passed if p in shown), *(f.where for f in left)]
+    # A Maildir's file name is its message's alone; an mbox's #N is a position, another
+    # message's once the mail program has taken earlier ones out: its digest tells them apart.
+    return places, [f"{p}\n{read.digests.get(w, '')}" for p, w in zip(places, where)]
 
 
 class _LocalReading:
@@ -292,6 +298,7 @@ class _LocalReading:
     def __init__(self):
         self.unread: list[Message] = []
         self.prints: dict[str, list] = {}
+        self.digests: dict[str, str] = {}       # an mbox's messages' (no print of their own)
 
     def found(self, boxes: Mailboxes) -> Iterator[Fetched]:
         oversize = []
@@ -299,6 +306,8 @@ class _LocalReading:
             m = boxes.load(m, parse=False)
             if m.print is not None:
                 self.prints[m.where] = m.print
+            elif not m.unreadable:
+                self.digests[m.where] = m.sha256
             if m.raw:
                 yield Fetched(m.where, m.raw)
             elif m.oversize and m.head:

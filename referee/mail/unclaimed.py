@@ -53,15 +53,17 @@ def keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
         pass
 
 
-def not_told(source: str, places: list[str]) -> list[str]:
+def not_told(source: str, places: list[str], known_as: list[str] | None = None) -> list[str]:
     """Of the unclaimed messages of a source (their places, as a pass names them), those the
     moderator has not been told of by an earlier pass; the ones told of are then these
-    (a message gone from the source is forgotten)."""
+    (a message gone from the source is forgotten). known_as: what tells each message from
+    another at the same place, where a place is only a position (an mbox's #N); by default
+    its place."""
     kept = home.read_signed(_path(source, ".told"))
     told = kept.get("told") if isinstance(kept, dict) and kept.get("source") == source \
         else None
     before = set(told) if isinstance(told, list) else set()
-    now = [_told_digest(p) for p in places]
+    now = [_told_digest(p) for p in (places if known_as is None else known_as)]
     fresh = [p for p, d in zip(places, now) if d not in before]
     if fresh or before != set(now):
         try:
