@@ -124,6 +124,12 @@ AAC_SWITCHES = {
 }
 _COPIES: dict[str, Path] = {}
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def yaml_text(document, allow_unicode: bool = False, sort_keys: bool = True) -> str:
+    """document as YAML (yaml.safe_dump's text, written by the library's C emitter where it
+    has one: the tests write thousands of scenarios)."""
+    return yaml.dump(document, Dumper=_DUMPER, allow_unicode=allow_unicode, sort_keys=sort_keys)
 _SNAPSHOTS: dict[Path, tuple[str, bytes]] = {}
 
 
@@ -164,7 +170,7 @@ def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "comm
              name: str = "case", games_dir: Path | None = None, game: str = "ttlm") -> Path:
     """Write the scenario and create a game of that game from it with a fixed secret."""
     spath = tmp / f"{name}.yaml"
-    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    spath.write_text(yaml_text(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     secret = tmp / f"{name}.fixed-secret"
     secret.write_text(SECRET + "\n")
     journal = tmp / f"{name}.jsonl"

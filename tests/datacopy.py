@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 import gamecalls as g
-from casebook import SECRET
+from casebook import SECRET, yaml_text
 from referee.data.paths import default_games_dir
 
 
@@ -24,7 +24,7 @@ def copy_game(tmp: Path, change=None, files: tuple[str, ...] = (), game: str = "
     if change is not None:
         change(docs)
     for name, doc in docs.items():
-        (root / game / name).write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False),
+        (root / game / name).write_text(yaml_text(doc, allow_unicode=True, sort_keys=False),
                                         encoding="utf-8")
     return root
 
@@ -54,7 +54,7 @@ def spot(path: Path, text: str, *after: str, within: str = "") -> str:
 def new_game(tmp: Path, games: Path | None, sc: dict, options=(), name: str = "case") -> Path:
     """A manual-dice game of scenario sc (a rulebook case position) on the data in games."""
     spath = tmp / f"{name}.yaml"
-    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    spath.write_text(yaml_text(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     secret = tmp / f"{name}.fixed-secret"
     secret.write_text(SECRET + "\n")
     secret.chmod(0o600)

@@ -19,7 +19,7 @@ from datacopy import spot
 from test_data_driven import _fire, _game, _ok, _play
 
 import gamecalls as g
-from casebook import position
+from casebook import position, yaml_text
 from referee.data.paths import default_games_dir
 
 
@@ -39,7 +39,7 @@ def games(tmp_path_factory) -> Path:
     path = root / "ttlm" / "deck.yaml"
     deck = yaml.safe_load(path.read_text(encoding="utf-8"))
     _change(deck)
-    path.write_text(yaml.safe_dump(deck, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path.write_text(yaml_text(deck, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return root
 
 
@@ -114,7 +114,7 @@ def test_a_card_naming_what_the_game_lacks_is_reported(tmp_path):
     cards["gericht"]["bonus"].update(army_nation="ru", fires_as="zeppelin")
     cards["friedensturm"]["other_side_plays_as"] = "ersatz_2"
     del cards["german_military_crisis"]["unpaid_vp"]
-    (d / "deck.yaml").write_text(yaml.safe_dump(deck, allow_unicode=True, sort_keys=False),
+    (d / "deck.yaml").write_text(yaml_text(deck, allow_unicode=True, sort_keys=False),
                                  encoding="utf-8")
     with pytest.raises(GameDataError) as err:
         load_game(d)

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 import gamecalls as g
-from casebook import SECRET, position
+from casebook import SECRET, position, yaml_text
 from referee.base.clock import NOW_VARIABLE
 from referee.engine import decide, decide_plan, legal_orders, sealed_for, waiting_on
 from referee.engine.core import DECISIONS
@@ -50,7 +50,7 @@ def game(tmp_path: Path, base: str, steps: list[tuple[str, str, str | None]],
     ADDRESSES, deadlines of 48h with the policy default, and the steps played: (side,
     order, forced dice)."""
     spath = tmp_path / "case.yaml"
-    spath.write_text(yaml.safe_dump(position(base, **changes), sort_keys=False),
+    spath.write_text(yaml_text(position(base, **changes), sort_keys=False),
                      encoding="utf-8")
     secret = tmp_path / "case.secret"
     secret.write_text(SECRET + "\n")

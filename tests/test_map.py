@@ -22,7 +22,7 @@ from PIL import Image
 
 import gamecalls as g
 import mapreading as mr
-from casebook import new_game, position, saint_mihiel
+from casebook import new_game, position, saint_mihiel, yaml_text
 from referee.data.paths import default_games_dir
 from referee.render import svgmap
 
@@ -217,7 +217,7 @@ def test_a_name_from_the_data_is_escaped(battle, tmp_path):
     for a in doc["areas"]:
         if a["id"] == "verdun":
             a["name"] = evil
-    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path.write_text(yaml_text(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     data = g.game_data("ttlm", tmp_path / "games")
     _, game = battle["maps"]["after"]
     svg = svgmap.map_svg(game.state, data, "public", game.game_id)

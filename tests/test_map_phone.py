@@ -21,7 +21,7 @@ from PIL import Image
 
 import gamecalls as g
 import mapreading as mr
-from casebook import SECRET, saint_mihiel
+from casebook import SECRET, saint_mihiel, yaml_text
 from referee.mail.pictures import MailPictures
 from referee.render import closeup, png, svgmap
 from referee.store.dice import secret_path, write_secret
@@ -38,7 +38,7 @@ def battle(tmp_path_factory) -> dict:
     tmp = tmp_path_factory.mktemp("phone")
     sc = saint_mihiel()
     spath = tmp / "battle.yaml"
-    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    spath.write_text(yaml_text(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     journal = tmp / "battle.jsonl"
     secret = secret_path(journal)       # beside the journal: each test has its own home
     write_secret(secret, bytes.fromhex(SECRET))

@@ -22,7 +22,7 @@ import yaml
 from datacopy import copy_game, new_game, spot
 
 import gamecalls as g
-from casebook import position
+from casebook import position, yaml_text
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
@@ -141,7 +141,7 @@ def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, place, pro
     path = root / "ttlm" / "events.yaml"
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     edit(doc)
-    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path.write_text(yaml_text(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     with pytest.raises(GameDataError) as exc:
         load_game(root / "ttlm")
     text, after, within = place
@@ -208,7 +208,7 @@ def test_a_term_that_is_not_a_few_words_on_one_line_is_reported(tmp_path, term):
     path = root / "aac" / "game.yaml"
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     doc["terms"]["player_turn"] = term
-    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    path.write_text(yaml_text(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     with pytest.raises(GameDataError) as exc:
         load_game(root / "aac")
     assert any("terms.player_turn" in p for p in exc.value.problems), exc.value.problems

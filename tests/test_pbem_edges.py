@@ -15,7 +15,7 @@ from forging import resign
 from mailboxes import write_maildir
 
 import gamecalls as g
-from casebook import position
+from casebook import position, yaml_text
 from referee.mail import inbox as mailmod
 from referee.store.dice import write_secret
 from referee.store.journal import canonical
@@ -58,7 +58,7 @@ def _production_game(tmp: Path, name: str = "p", players: bool = True) -> Path:
                   hands={"german": ["off-01", "off-02", "ers2-01", "ers2-02", "gas-01"],
                          "entente": ["off-03", "ers2-03"]})
     spath = folder / "sc.yaml"
-    spath.write_text(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    spath.write_text(yaml_text(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     journal = folder / "g.jsonl"
     g.create_game(journal, str(spath), game_id=GAME, secret_file=_secret(folder),
                   players=_players() if players else [])

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from datacopy import copy_game
 
-from casebook import SECRET
+from casebook import SECRET, yaml_text
 
 # Old word (lower case) -> new word, matched whatever its case; the longer word first, so that
 # "Germany" is not read as "German" + "y".
@@ -311,7 +311,7 @@ def test_a_refused_upgrade_names_the_side_as_the_data_does(renamed_games, tmp_pa
 
     sc = position("1914", turn=13, player="entente", passes=1,
                   hands={"german": ["off-01"], "entente": ["off-03"]})
-    sc = yaml.safe_load(renamed(yaml.safe_dump(sc, allow_unicode=True, sort_keys=False)))
+    sc = yaml.safe_load(renamed(yaml_text(sc, allow_unicode=True, sort_keys=False)))
     games = renamed_games
     journal = new_game(tmp_path, games, sc)
     assert g.submit(journal, "allies", ["pass", "end turn"], games_dir=games).rejected is None

@@ -109,11 +109,11 @@ def _case(tmp_path: Path, games: Path, **position) -> Path:
     import yaml
 
     import gamecalls as g
-    from casebook import SECRET
+    from casebook import SECRET, yaml_text
     from casebook import position as case_position
 
     sc = tmp_path / "case.yaml"
-    sc.write_text(yaml.safe_dump(case_position("1914", **position), sort_keys=False),
+    sc.write_text(yaml_text(case_position("1914", **position), sort_keys=False),
                   encoding="utf-8")
     secret = tmp_path / "case.secret"
     secret.write_text(SECRET + "\n")
