@@ -923,7 +923,7 @@ def test_a_mail_taken_for_one_recipient_and_refused_for_another_is_named(net, tm
                                                  r"refused for kaiser@example.org \(450\).*"
                                                  r"forward it") as got:
             send_owed(spool, net.target)
-    assert got.value.sent_lines == ["sent     b.eml to kaiser@example.org, joffre@example.net"]
+    assert got.value.sent_lines == ["sent     b.eml to joffre@example.net"]
     assert [tos for _, tos, _ in net.smtp.received] == [["joffre@example.net"]]
     assert spool_files(spool) == [] and (spool / "sent" / "b.eml").exists()
 

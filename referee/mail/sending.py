@@ -110,7 +110,7 @@ def _by_smtp(server: Server, owed: list[Path], sent_dir: Path, lines: list[str])
                     continue
                 except _Partly as exc:        # gone to some: sent, and the rest said
                     fault("sent")
-                    lines.append(_moved(path, sent_dir, raw))
+                    lines.append(_moved(path, sent_dir, raw, exc.took))
                     set_aside.append(str(exc))
                     continue
                 if refused:
@@ -219,15 +219,20 @@ def _smtp_send(smtp: smtplib.SMTP, server: Server, path: Path, raw: bytes,
         raise TransportError(f"{where}: {path.name} not sent ({reason_of(exc)}); it and "
                              f"{left} more stay owed") from None
     if some:
-        raise _Partly(f"{path.name} went to {', '.join(r for r in rcpts if r not in some)} "
-                      f"but was refused for {', '.join(f'{r} ({v[0]})' for r, v in some.items())}"
-                      f"; it is not sent again (the others have it): forward it to them from "
-                      f"spool/sent/")
+        took = [r for r in rcpts if r not in some]
+        raise _Partly(f"{path.name} went to {', '.join(took)} but was refused for "
+                      f"{', '.join(f'{r} ({v[0]})' for r, v in some.items())}; it is not sent "
+                      f"again (the others have it): forward it to them from spool/sent/", took)
     return None
 
 
 class _Partly(Exception):
-    """The server took a mail for some of its recipients and refused it for the others."""
+    """The server took a mail for some of its recipients (`took`) and refused it for the
+    others."""
+
+    def __init__(self, said: str, took: list[str]):
+        super().__init__(said)
+        self.took = took
 
 
 def _ehlo_domain(sender: str) -> str | None:
@@ -249,11 +254,12 @@ def _set_aside(path: Path, how: str, code: int | None) -> str:
     return f"{path.name} refused for good {how}{said}; moved to {refused}"
 
 
-def _moved(path: Path, sent_dir: Path, raw: bytes) -> str:
-    """Move a sent mail into sent/ (atomic rename) and say so."""
+def _moved(path: Path, sent_dir: Path, raw: bytes, took: list[str] | None = None) -> str:
+    """Move a sent mail into sent/ (atomic rename) and say so: to its recipients, or to
+    those of them that took it."""
     os.replace(path, sent_dir / path.name)
     home.sync_dir(path.parent)
-    _, rcpts = _envelope(raw, path)
+    rcpts = took if took is not None else _envelope(raw, path)[1]
     return f"sent     {path.name} to {', '.join(rcpts)}"
 
 
