@@ -1043,19 +1043,38 @@ def test_players_messages_over_the_limit_in_a_maildir_and_an_mbox_are_each_answe
     assert {m["status"] for m in again} == {"known"}, again
 
 
-def test_forged_large_mails_to_inbox_get_no_more_answers_than_a_registered_address_may(
+def test_forged_mails_to_inbox_get_no_more_answers_than_a_registered_address_may(
         journal, cli, tmp_path, monkeypatch):
-    """Anyone can forge the German's From on mails over the limit (no key is read in them):
-    inbox answers them no more often than his address's daily quota, as tick does."""
+    """Anyone can forge the German's From (registered as Kaiser@Example.org) on mails over
+    the limit, whose key is not read, or on mails without his key: inbox answers them all no
+    more often than his address's one daily quota, as tick does, whatever the letter case
+    it is written in."""
     from referee.mail import ledger as ledgermod
 
-    monkeypatch.setattr(ledgermod, "REGISTERED_PER_DAY", 2)
+    monkeypatch.setattr(ledgermod, "REGISTERED_PER_DAY", 3)
     big = "y" * 75 + "\n"
-    box = write_maildir(tmp_path / "md", [mail(body=big * 15_000, mid=f"<forged{i}@x>",
-                                               subject=f"spam {i}") for i in range(4)])
+    box = write_maildir(tmp_path / "md", [
+        *(mail(body=big * 15_000, mid=f"<forged{i}@x>", subject=f"spam {i}")
+          for i in range(3)),
+        *(mail(body=f"hello {i}\n", mid=f"<keyless{i}@x>", subject=f"k{i}") for i in range(3))])
     out = handled(cli, journal, box, outbox=tmp_path / "out")
-    assert [m["status"] for m in out] == ["rejected"] * 4, out
-    assert len(replies_to(tmp_path / "out", ADDRESSES["german"])) == 2
+    assert [m["status"] for m in out] == ["rejected"] * 6, out
+    answers = [m for m in replies_to(tmp_path / "out", ADDRESSES["german"])
+               if "report" not in str(m["Subject"])]
+    assert len(answers) == 3, [str(m["Subject"]) for m in answers]
+
+
+def test_a_message_of_the_limit_exactly_is_read_from_an_mbox_as_from_a_maildir(
+        journal, cli, tmp_path):
+    """The limit counts a message's own bytes, not the line that begins it in an mbox."""
+    from referee.mail.mailboxes import MAX_MESSAGE
+
+    raw = mail()
+    raw += b"x" * (MAX_MESSAGE - len(raw) - 1) + b"\n"
+    assert len(raw) == MAX_MESSAGE
+    out = handled(cli, journal, write_mbox(tmp_path / "box.mbox", [raw]),
+                  outbox=tmp_path / "out")
+    assert [m["status"] for m in out] == ["applied"], out
 
 
 # ---------- permissions: a child process that file modes bind meets a real EACCES

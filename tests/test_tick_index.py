@@ -561,6 +561,55 @@ def test_a_new_strangers_mail_at_the_place_in_an_mbox_of_one_told_of_is_told_of_
     assert ticking.tick(games, with_map=False).fresh == []
 
 
+def _marked_read(box, after: bytes) -> None:
+    """The mbox as a mail program (mutt, alpine) leaves it once the moderator has read its
+    messages: 'Status: RO' added to the header of the one whose header has `after`."""
+    box.write_bytes(box.read_bytes().replace(after, after + b"Status: RO\n", 1))
+
+
+def test_a_strangers_mail_in_an_mbox_marked_read_is_not_told_of_again(cli, tmp_path,
+                                                                      monkeypatch):
+    games, _ = _folder(cli, tmp_path, monkeypatch, mbox=True)
+    stranger = (f"From: spam@bureau.example\nTo: {ADDRESSES['moderator']}\nSubject: hello\n"
+                f"Message-ID: <s1@x>\n\nbuy\n").encode()
+    box = _box(tmp_path, "alpha", [stranger], True)
+    assert len(ticking.tick(games, with_map=False).fresh) == 1
+    _marked_read(box, b"Subject: hello\n")
+    assert ticking.tick(games, with_map=False).fresh == []
+
+
+def _too_large_answers(tmp_path, before: set) -> list[str]:
+    """Whom the mails written since `before` that say a message was too large went to."""
+    got = []
+    for name in set(_outbox(tmp_path, "alpha")) - before:
+        m = email.message_from_bytes((tmp_path / "out-alpha" / name).read_bytes(),
+                                     policy=email.policy.default)
+        if "over the 1 MB" in m.get_body(("plain",)).get_content():
+            got.append(str(m["To"]))
+    return got
+
+
+@pytest.mark.parametrize("runs", [("tick", "tick"), ("tick", "inbox"), ("inbox", "tick")])
+def test_a_players_mail_over_the_limit_in_an_mbox_is_answered_once(cli, tmp_path, monkeypatch,
+                                                                   runs):
+    """The German's mail over the limit is answered by the first run, tick or inbox; the
+    moderator then reads it in his mail program, which marks its header read: no second
+    answer by either."""
+    games, made = _folder(cli, tmp_path, monkeypatch, mbox=True)
+    journal = made["alpha"][0]
+    box = _box(tmp_path, "alpha", [_large("german", "<big2@example.org>")], True)
+    before = set(_outbox(tmp_path, "alpha"))
+    for n, run in enumerate(runs):
+        if n:
+            _marked_read(box, b"Subject: photo\n")
+        if run == "tick":
+            ticking.tick(games, with_map=False)
+        else:
+            r = cli("inbox", journal, box, "--outbox", tmp_path / "out-alpha", "--no-map")
+            assert r.exit_code == 0, r.stderr
+        assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]], run
+
+
 def test_a_game_whose_last_record_is_longer_than_the_tail_read_is_indexed_too(
         cli, tmp_path, monkeypatch):
     """A journal's last record can be longer than the bytes first read from its end (a

@@ -11,6 +11,7 @@ import os
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from pathlib import Path
 
 from ..base.errors import StorageError, UsageError
@@ -146,10 +147,11 @@ class Mailboxes:
         for i, k in enumerate(keys):
             where, loc = f"{src}#{i + 1}", (str(src), k)
             start, stop = toc.get(k, (0, 0)) if isinstance(toc, dict) else (0, 0)
-            if stop - start > MAX_MESSAGE:      # as a Maildir file over it: its header only
-                yield Message(b"", where, problem=f"the message is {stop - start} bytes, over "
-                                                  f"the limit of {MAX_MESSAGE} bytes",
-                              oversize=stop - start, head=_mbox_header_block(src, start))
+            size = _mbox_size(src, start, stop) if stop - start > MAX_MESSAGE else 0
+            if size > MAX_MESSAGE:      # as a Maildir file over it: its header only
+                yield Message(b"", where, problem=f"the message is {size} bytes, over the "
+                                                  f"limit of {MAX_MESSAGE} bytes",
+                              oversize=size, head=_mbox_header_block(src, start))
                 continue
             yield Message(box.get_bytes(k, from_=False), where, loc=loc)
 
@@ -185,9 +187,8 @@ def _set_aside(m: Message, why: str) -> Message:
 def _read_message(m: Message, parse: bool = True) -> None:
     """The digests, parsed message (unless parse is False: its headers only, read again
     when it is loaded) and headers of a message just read."""
-    # One over the limit is known by its header block, as tick knows it (all have no bytes).
-    m.sha256 = hashlib.sha256(m.raw if m.raw or not m.oversize
-                              else b"oversize\n" + m.head).hexdigest()
+    m.sha256 = hashlib.sha256(m.raw).hexdigest() if m.raw or not m.oversize else \
+        oversize_digests(m.head)[0]
     m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
     if m.problem is None and parse:
         _parse(m)
@@ -203,6 +204,27 @@ def _read_message(m: Message, parse: bool = True) -> None:
                 for body in (text, m.body_sha256))
         else:
             m.content_sha256 = m.older_content = ""
+
+
+def oversize_digests(head: bytes) -> list[str]:
+    """What a message over the limit is known by, its bytes unread: its Message-ID (a mail
+    program that marks it read rewrites its header, not that), or its header block when it
+    has none; then the header block's digest, which earlier versions knew it by."""
+    block = hashlib.sha256(b"oversize\n" + head).hexdigest()
+    try:
+        parsed = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(head)
+        ident = mailtext.header_text(parsed, "Message-ID").strip()
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        ident = ""
+    if not MSGID.fullmatch(ident):
+        return [block]
+    return [hashlib.sha256(f"oversize\n{ident}".encode()).hexdigest(), block]
+
+
+def told_identity(m: Message) -> str:
+    """What tells a message of an mbox from another that later takes its place (#N), a mail
+    program's marks in its header (Status:) left out: its Message-ID and text."""
+    return f"{m.message_id}\n{m.body_sha256 if m.raw else oversize_digests(m.head)[0]}"
 
 
 def too_large_refusal(size: int) -> str:
@@ -268,6 +290,18 @@ def _header_block(path: Path) -> bytes:
     return _to_first_blank_line(start)
 
 
+def _mbox_size(src: Path, start: int, stop: int) -> int:
+    """The size of an mbox message's own bytes (its From_ line, from start, left out), as
+    a Maildir file's size counts them."""
+    try:
+        with open(src, "rb") as fh:
+            fh.seek(start)
+            line = fh.readline(HEAD_MOST)
+    except OSError:
+        line = b""
+    return stop - start - (len(line) if line.startswith(b"From ") else 0)
+
+
 def _mbox_header_block(src: Path, offset: int) -> bytes:
     """The header block of the mbox message whose From_ line begins at offset (at most
     HEAD_MOST bytes); empty when it cannot be read."""
@@ -311,8 +345,6 @@ _SANE_ADDRESS = re.compile(r"[^\s@\x00-\x1f\x7f<>()\[\]\\,;:\"]{1,64}@"
 def _read_headers(m: Message) -> None:
     """Message-ID, sender, subject and date, each read on its own: a broken header loses
     only itself. A Message-ID that is not one plain <...> token is treated as none."""
-    from email.parser import BytesHeaderParser
-
     msg = m.msg
     if msg is None:
         try:

@@ -54,7 +54,14 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .leftover import named, owe_news_again, stranded, tell_refused
-from .mailboxes import MAX_MESSAGE, Mailboxes, Message, too_large_refusal
+from .mailboxes import (
+    MAX_MESSAGE,
+    Mailboxes,
+    Message,
+    oversize_digests,
+    told_identity,
+    too_large_refusal,
+)
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sending import send_owed
 from .sharing import each_game, workers
@@ -307,7 +314,7 @@ class _LocalReading:
             if m.print is not None:
                 self.prints[m.where] = m.print
             elif not m.unreadable:
-                self.digests[m.where] = m.sha256
+                self.digests[m.where] = told_identity(m)
             if m.raw:
                 yield Fetched(m.where, m.raw)
             elif m.oversize and m.head:
@@ -424,13 +431,13 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     if len(players) != 1:
         return None
     x, side = players[0]
-    digest = hashlib.sha256(b"oversize\n" + f.raw).hexdigest()
+    digest, *earlier = oversize_digests(f.raw)
     megabytes = f"{f.oversize / (1 << 20):.1f}"
     reason = too_large_refusal(f.oversize)
     # Under the mail lock every writer of the ledger takes (inbox too), inside tick's own.
     with game_lock(x), mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
-        if handled_before(ledger, digest):
+        if any(handled_before(ledger, d) for d in (digest, *earlier)):
             return x
         # No key is read in such a mail, so anyone may forge its From: the registered
         # address's daily quota bounds the answers, which go to that address as registered.
