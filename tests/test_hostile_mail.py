@@ -451,6 +451,21 @@ def test_a_reply_owed_to_such_an_address_by_an_earlier_run_no_longer_stops_the_m
         [to(m) for m in mails(tmp_path / "out")]
 
 
+def test_a_player_address_in_bytes_that_are_not_utf8_is_refused_and_nothing_is_made(
+        journal, tmp_path, cli):
+    """Guards against: such an address broke the roster record's contract as it was written
+    (exit 4) and left a journal without players and its secret behind."""
+    odd = os.fsdecode(b"k\x80aiser@example.org")
+    r = cli("new", tmp_path / "g.jsonl", "--scenario", "1914", "--player", f"german={odd}",
+            "--player", "entente=joffre@example.net")
+    assert r.exit_code == 2 and "not UTF-8" in r.stderr, r.output
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("g.")]
+    before = journal.read_bytes()
+    r = cli("players", journal, "--set", f"german={odd}")
+    assert r.exit_code == 2 and "not UTF-8" in r.stderr, r.output
+    assert journal.read_bytes() == before
+
+
 @pytest.mark.parametrize("address", ["a(note)b@example.org", "=?utf-8?q?hans=40x.org?=@a.org",
                                      "hans=?x@example.org"])
 def test_a_player_address_a_mail_program_reads_otherwise_is_refused(tmp_path, cli, address):

@@ -87,6 +87,12 @@ def check_address(option: str, item: str, given: str) -> str:
     one plain address: no control, invisible or direction-changing character
     (base/glyphs.py), which would hide in every list and report that prints it, and an
     address's shape."""
+    if not given.isascii():
+        try:
+            given.encode("utf-8")
+        except UnicodeEncodeError:      # a byte of another encoding, kept as a surrogate
+            raise UsageError(f"{option} {quoted(item)}: not an email address: it holds bytes "
+                             f"that are not UTF-8") from None
     # A line end or a tab is text elsewhere (base/glyphs.py lets them pass), never in an address.
     end = next((ch for ch in given if ch in "\t\n\r"), None)
     hidden = f"U+{ord(end):04X} a control character" if end else disguising(given)
