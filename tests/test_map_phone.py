@@ -15,7 +15,6 @@ import email.policy
 import io
 
 import pytest
-import yaml
 from mailboxes import write_maildir
 from PIL import Image
 

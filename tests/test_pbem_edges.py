@@ -10,7 +10,6 @@ import hashlib
 import json
 from pathlib import Path
 
-import yaml
 from forging import resign
 from mailboxes import write_maildir
 

@@ -106,7 +106,6 @@ def _games(tmp_path: Path, edit) -> Path:
 
 def _case(tmp_path: Path, games: Path, **position) -> Path:
     """A what-if game on the changed data (a rulebook case position), with a fixed secret."""
-    import yaml
 
     import gamecalls as g
     from casebook import SECRET, yaml_text

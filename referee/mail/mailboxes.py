@@ -14,8 +14,8 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
-from ..base.errors import StorageError, UsageError
 from ..base.addresses import reads_back
+from ..base.errors import StorageError, UsageError
 from ..base.glyphs import disguising
 from ..store import home
 from . import message as mailtext
