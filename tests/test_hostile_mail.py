@@ -1079,6 +1079,22 @@ def test_forged_mails_to_inbox_get_no_more_answers_than_a_registered_address_may
     assert len(answers) == 3, [str(m["Subject"]) for m in answers]
 
 
+def test_a_strangers_large_mail_under_a_players_message_id_hides_nothing_of_his(
+        journal, cli, tmp_path):
+    """Messages over the limit are known by their Message-ID and sender: a stranger's sent
+    first under the Message-ID the German then uses is another message, and the German's is
+    answered."""
+    big = "y" * 75 + "\n"
+    box = write_maildir(tmp_path / "md", [
+        mail(SPY, body=big * 15_000, mid="<same@x>", date="Sat, 01 Aug 1914 10:00:00 +0100"),
+        mail(body=big * 15_000, mid="<same@x>", date="Sat, 01 Aug 1914 11:00:00 +0100")])
+    out = handled(cli, journal, box, outbox=tmp_path / "out")
+    assert [(m["status"], m["side"]) for m in out] == [("rejected", None),
+                                                      ("rejected", "german")], out
+    assert [str(m["Subject"]).endswith("not applied")
+            for m in replies_to(tmp_path / "out", ADDRESSES["german"])] == [True]
+
+
 def test_a_message_of_the_limit_exactly_is_read_from_an_mbox_as_from_a_maildir(
         journal, cli, tmp_path):
     """The limit counts a message's own bytes, not the line that begins it in an mbox."""

@@ -187,9 +187,11 @@ def _set_aside(m: Message, why: str) -> Message:
 def _read_message(m: Message, parse: bool = True) -> None:
     """The digests, parsed message (unless parse is False: its headers only, read again
     when it is loaded) and headers of a message just read."""
-    m.sha256 = hashlib.sha256(m.raw).hexdigest() if m.raw or not m.oversize else \
-        oversize_digests(m.head)[0]
-    m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
+    if m.raw or not m.oversize:
+        m.sha256 = hashlib.sha256(m.raw).hexdigest()
+        m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
+    else:                       # none of its text read: its header tells it from the others
+        m.sha256 = m.body_sha256 = oversize_digests(m.head)[0]
     if m.problem is None and parse:
         _parse(m)
     if not m.unreadable:
@@ -207,18 +209,21 @@ def _read_message(m: Message, parse: bool = True) -> None:
 
 
 def oversize_digests(head: bytes) -> list[str]:
-    """What a message over the limit is known by, its bytes unread: its Message-ID (a mail
-    program that marks it read rewrites its header, not that), or its header block when it
-    has none; then the header block's digest, which earlier versions knew it by."""
+    """What a message over the limit is known by, its bytes unread: its Message-ID and its
+    sender (a mail program that marks it read rewrites its header, not those; another
+    sender's message under that Message-ID is another message), or its header block when it
+    has no Message-ID; then the header block's digest, which earlier versions knew it by."""
     block = hashlib.sha256(b"oversize\n" + head).hexdigest()
     try:
         parsed = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(head)
         ident = mailtext.header_text(parsed, "Message-ID").strip()
+        sender = mailtext.sender_address(parsed).lower()
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        ident = ""
+        ident = sender = ""
     if not MSGID.fullmatch(ident):
         return [block]
-    return [hashlib.sha256(f"oversize\n{ident}".encode()).hexdigest(), block]
+    said = f"oversize\n{ident}\n{sender}".encode("utf-8", "replace")
+    return [hashlib.sha256(said).hexdigest(), block]
 
 
 def told_identity(m: Message) -> str:
