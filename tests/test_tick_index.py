@@ -610,6 +610,49 @@ def test_a_players_mail_over_the_limit_in_an_mbox_is_answered_once(cli, tmp_path
         assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]], run
 
 
+def test_a_players_mail_over_the_limit_answered_by_an_earlier_version_is_not_answered_again(
+        cli, tmp_path, monkeypatch):
+    """Earlier versions knew a message over the limit by its header block only: one they
+    answered is known by that to tick and to inbox alike."""
+    from referee.mail import mailboxes
+
+    games, made = _folder(cli, tmp_path, monkeypatch, mbox=True)
+    box = _box(tmp_path, "alpha", [_large("german", "<big2@example.org>")], True)
+    before = set(_outbox(tmp_path, "alpha"))
+    with monkeypatch.context() as earlier:
+        earlier.setattr(ticking, "oversize_digests",
+                        lambda head: mailboxes.oversize_digests(head)[1:])
+        ticking.tick(games, with_map=False)
+    assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]]
+    r = cli("inbox", made["alpha"][0], box, "--outbox", tmp_path / "out-alpha", "--no-map")
+    assert r.exit_code == 0, r.stderr
+    ticking.tick(games, with_map=False)
+    assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]]
+
+
+def test_an_mbox_replaced_by_a_fifo_after_its_messages_were_counted_is_not_waited_on(
+        tmp_path):
+    """A message over the limit is measured and its header read from the mbox again after
+    the mailbox library counted its messages: a FIFO put in the mbox's place by then is
+    read as nothing, never waited on."""
+    from referee.mail import mailboxes
+
+    import threading
+
+    fifo = tmp_path / "box.mbox"
+    os.mkfifo(fifo)
+    read = []
+    reader = threading.Thread(target=lambda: read.extend(
+        [mailboxes._mbox_header_block(fifo, 0), mailboxes._mbox_size(fifo, 0, 2 << 20)]),
+        daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():                   # let the blocked open go, then fail
+        with open(fifo, "wb"):
+            pass
+    assert read == [b"", 2 << 20]
+
+
 def test_a_game_whose_last_record_is_longer_than_the_tail_read_is_indexed_too(
         cli, tmp_path, monkeypatch):
     """A journal's last record can be longer than the bytes first read from its end (a

@@ -260,7 +260,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         copy = (m.message_id, m.body_sha256)
         if m.unreadable:
             out.status, out.reason = "unreadable", _set_aside(m)
-        elif m.sha256 in applied or handled_before(ledger, m.sha256):
+        elif m.sha256 in applied or any(handled_before(ledger, d)
+                                        for d in (m.sha256, *m.older_sha256)):
             out.reason, out.new = "already handled", False
             _report_still_owed(ledger, applied.get(m.sha256), m.message_id, records)
         elif m.sha256 in seen:

@@ -9,7 +9,7 @@ import hashlib
 import mailbox
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -50,6 +50,7 @@ class Message:
     # is: a player's is answered, a stranger's left to the moderator, neither read whole).
     oversize: int = 0
     head: bytes = b""
+    older_sha256: list[str] = field(default_factory=list)  # what earlier versions knew it by
     # A Maildir file's size, times, inode and device as read: what a later pass compares
     # to know it again without reading it (tick, unclaimed.py).
     print: list | None = None
@@ -191,7 +192,8 @@ def _read_message(m: Message, parse: bool = True) -> None:
         m.sha256 = hashlib.sha256(m.raw).hexdigest()
         m.body_sha256 = hashlib.sha256(_after_headers(m.raw)).hexdigest()
     else:                       # none of its text read: its header tells it from the others
-        m.sha256 = m.body_sha256 = oversize_digests(m.head)[0]
+        m.sha256, *m.older_sha256 = oversize_digests(m.head)
+        m.body_sha256 = m.sha256
     if m.problem is None and parse:
         _parse(m)
     if not m.unreadable:
@@ -298,27 +300,37 @@ def _header_block(path: Path) -> bytes:
 def _mbox_size(src: Path, start: int, stop: int) -> int:
     """The size of an mbox message's own bytes (its From_ line, from start, left out), as
     a Maildir file's size counts them."""
-    try:
-        with open(src, "rb") as fh:
-            fh.seek(start)
-            line = fh.readline(HEAD_MOST)
-    except OSError:
-        line = b""
-    return stop - start - (len(line) if line.startswith(b"From ") else 0)
+    line = _mbox_bytes_at(src, start).partition(b"\n")[0]
+    return stop - start - (len(line) + 1 if line.startswith(b"From ") else 0)
 
 
 def _mbox_header_block(src: Path, offset: int) -> bytes:
     """The header block of the mbox message whose From_ line begins at offset (at most
     HEAD_MOST bytes); empty when it cannot be read."""
-    try:
-        with open(src, "rb") as fh:
-            fh.seek(offset)
-            start = fh.read(HEAD_MOST)
-    except OSError:
-        return b""
+    start = _mbox_bytes_at(src, offset)
     if start.startswith(b"From "):
         start = start[start.find(b"\n") + 1:] if b"\n" in start else b""
     return _to_first_blank_line(start)
+
+
+def _mbox_bytes_at(src: Path, offset: int) -> bytes:
+    """At most HEAD_MOST bytes of the mbox from offset, read as any named file is: never
+    through a FIFO put in its place since its messages were counted (b"" then)."""
+    import stat
+
+    try:
+        fd = os.open(src, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        os.lseek(fd, offset, os.SEEK_SET)
+        return os.read(fd, HEAD_MOST)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 def _to_first_blank_line(start: bytes) -> bytes:
