@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import resource
 import signal
@@ -151,3 +152,24 @@ def test_new_puts_the_secret_on_disk_before_the_journal_exists(tmp_path, cli, mo
     assert not steps[secret_at + 1][3]                       # ... before the journal exists
     journal_at = names.index(("write", "war.jsonl"))
     assert journal_at > secret_at + 1 and names[journal_at + 1] == ("sync dir", tmp_path.name)
+
+
+def test_new_with_players_and_deadlines_is_made_whole_or_not_at_all(tmp_path, cli,
+                                                                    monkeypatch):
+    """Guards against: the players and deadline settings were appended once the journal was
+    made; a disk full (or any fault) between the two writes left a game without players
+    beside its secret, and `new` again said 'already exists'. The disk here fills after
+    the journal's first write: the game is whole, or there is no game at all."""
+    journal = tmp_path / "war.jsonl"
+
+    def full(*args, **kwargs):
+        raise jm.StorageError(f"{journal}: the journal could not be written (No space left "
+                              f"on device)")
+    monkeypatch.setattr(jm.Journal, "append_raw", full)
+    r = cli("new", journal, "--scenario", "1914", "--player", "german=k@example.org",
+            "--player", "entente=j@example.net", "--deadline", "48h")
+    if r.exit_code == 0:
+        kinds = [json.loads(line).get("order") for line in journal.read_bytes().splitlines()]
+        assert kinds[1:] == ["set up", "register players", "set deadlines"], kinds
+    else:
+        assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("war.")], r.output

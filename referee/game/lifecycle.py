@@ -95,17 +95,16 @@ def create_game(path: Path | str, scenario: str, dice_mode: str = "committed",
     ctx = Ctx(state.clone(), data, dice)
     setup_record(ctx, sc)
     first = body("moderator", "set up", ctx.events, dice)
-    key = signing.new_key(signing_key, path)
-    records = create_with_secret(Journal(path, keep_contract), header, [first], secret, spath,
-                                 fresh, secret_file is not None, key)
-    datastore.keep(data, data.info.id)       # so the game opens after the data files change
     more = [roster_body(secret, game_id, addresses, None, (), Dice(game_id, 2, secret),
                         watchers)] if addresses or watchers else []
     more += [sheet_body("moderator", side, tip, now()) for side, tip in tips.items()]
     if clock:
         more.append(settings_body(clock))
-    if more:
-        Journal(path, keep_contract).append_raw(lambda raw: (1, records[1]["hash"], more))
+    key = signing.new_key(signing_key, path)
+    # The set-up, players, sheets and deadlines in one write: a game is made whole or not.
+    records = create_with_secret(Journal(path, keep_contract), header, [first, *more], secret,
+                                 spath, fresh, secret_file is not None, key)
+    datastore.keep(data, data.info.id)       # so the game opens after the data files change
     ctx.state.seq = 1 + len(more)
     return Game(Journal(path, keep_contract), data, records[0], ctx.state)
 

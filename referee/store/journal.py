@@ -221,18 +221,19 @@ class Journal:
         """Every record, checked (JournalError on the first damaged one), upcast."""
         return parse(self.raw(), self.name)
 
-    def create(self, header: dict, first: dict | None = None,
+    def create(self, header: dict, *bodies: dict,
                key: signing.GameKey | None = None) -> list[dict]:
-        """Write a new journal (mode 0600) holding the header and a first record, each signed
-        by key when one is given; never overwrites, and is on disk, directory entry
-        included, when this returns."""
+        """Write a new journal (mode 0600) holding the header and the records of bodies,
+        each signed by key when one is given, in one write: all of it or nothing; never
+        overwrites, and is on disk, directory entry included, when this returns."""
         if key is not None:
             header = {**header, "signing": key.header_field()}
         header = _with_sig(seal({**header, "seq": 0, "prev": None,
                                "schema_version": SCHEMA_VERSION}), key)
         records = [header]
-        if first is not None:
-            records.append(_with_sig(seal({**first, "seq": 1, "prev": header["hash"]}), key))
+        for seq, body in enumerate(bodies, 1):
+            records.append(_with_sig(seal({**body, "seq": seq, "prev": records[-1]["hash"]}),
+                                     key))
         lines = [line_of(r) for r in records]
         self._keep_contracts(lines, 0, records)
         try:
