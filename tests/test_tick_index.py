@@ -643,14 +643,13 @@ def test_an_mbox_replaced_by_a_fifo_after_its_messages_were_counted_is_not_waite
     os.mkfifo(fifo)
     read = []
     reader = threading.Thread(target=lambda: read.extend(
-        [mailboxes._mbox_header_block(fifo, 0), mailboxes._mbox_size(fifo, 0, 2 << 20)]),
-        daemon=True)
+        mailboxes._mbox_measure(fifo, 0, 2 << 20)), daemon=True)
     reader.start()
     reader.join(10)
     if reader.is_alive():                   # let the blocked open go, then fail
         with open(fifo, "wb"):
             pass
-    assert read == [b"", 2 << 20]
+    assert read == [2 << 20, b""]
 
 
 def test_a_game_whose_last_record_is_longer_than_the_tail_read_is_indexed_too(

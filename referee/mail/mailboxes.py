@@ -148,11 +148,12 @@ class Mailboxes:
         for i, k in enumerate(keys):
             where, loc = f"{src}#{i + 1}", (str(src), k)
             start, stop = toc.get(k, (0, 0)) if isinstance(toc, dict) else (0, 0)
-            size = _mbox_size(src, start, stop) if stop - start > MAX_MESSAGE else 0
+            size, head = _mbox_measure(src, start, stop) if stop - start > MAX_MESSAGE \
+                else (0, b"")
             if size > MAX_MESSAGE:      # as a Maildir file over it: its header only
                 yield Message(b"", where, problem=f"the message is {size} bytes, over the "
                                                   f"limit of {MAX_MESSAGE} bytes",
-                              oversize=size, head=_mbox_header_block(src, start))
+                              oversize=size, head=head)
                 continue
             yield Message(box.get_bytes(k, from_=False), where, loc=loc)
 
@@ -282,44 +283,25 @@ def _one_file(path: Path, where: str) -> Message | None:
 def _header_block(path: Path) -> bytes:
     """The header block of a message file (at most HEAD_MOST bytes of its start, read as any
     named file is: never through a FIFO); empty when it cannot be read."""
+    return _to_first_blank_line(_bytes_at(path, 0))
+
+
+def _mbox_measure(src: Path, start: int, stop: int) -> tuple[int, bytes]:
+    """The size of the mbox message whose From_ line begins at start (its own bytes, that
+    line left out, as a Maildir file's size counts them) and its header block."""
+    first = _bytes_at(src, start)
+    line, _, rest = first.partition(b"\n") if first.startswith(b"From ") else (b"", b"", first)
+    return stop - start - (len(line) + 1 if line else 0), _to_first_blank_line(rest)
+
+
+def _bytes_at(path: Path, offset: int) -> bytes:
+    """At most HEAD_MOST bytes of a file from offset, read as any named file is: never
+    through a FIFO or a device (b"" then, or when it cannot be read): an mbox read again
+    after its messages were counted may have been replaced by one."""
     import stat
 
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return b""
-    try:
-        start = os.read(fd, HEAD_MOST) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
-    except OSError:
-        start = b""
-    finally:
-        os.close(fd)
-    return _to_first_blank_line(start)
-
-
-def _mbox_size(src: Path, start: int, stop: int) -> int:
-    """The size of an mbox message's own bytes (its From_ line, from start, left out), as
-    a Maildir file's size counts them."""
-    line = _mbox_bytes_at(src, start).partition(b"\n")[0]
-    return stop - start - (len(line) + 1 if line.startswith(b"From ") else 0)
-
-
-def _mbox_header_block(src: Path, offset: int) -> bytes:
-    """The header block of the mbox message whose From_ line begins at offset (at most
-    HEAD_MOST bytes); empty when it cannot be read."""
-    start = _mbox_bytes_at(src, offset)
-    if start.startswith(b"From "):
-        start = start[start.find(b"\n") + 1:] if b"\n" in start else b""
-    return _to_first_blank_line(start)
-
-
-def _mbox_bytes_at(src: Path, offset: int) -> bytes:
-    """At most HEAD_MOST bytes of the mbox from offset, read as any named file is: never
-    through a FIFO put in its place since its messages were counted (b"" then)."""
-    import stat
-
-    try:
-        fd = os.open(src, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return b""
     try:
