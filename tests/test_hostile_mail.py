@@ -1500,3 +1500,38 @@ def test_an_mbox_of_5_mb_with_2000_messages(journal, cli, tmp_path, data):
     second = time.perf_counter() - start
     assert {o["status"] for o in out} == {"known"}
     assert first < 60 and second < 60, (first, second)
+
+
+def test_a_plain_address_taken_without_the_round_trip_reads_back_by_it_too():
+    """base/addresses.py takes a plain dot-atom address as reading back without setting it
+    in a header: every such address, and ones a step from it, is judged as the round trip
+    through a To header judges it."""
+    import random
+    import string
+
+    from email.message import EmailMessage
+
+    from referee.base import addresses
+
+    def round_trip(address: str) -> bool:
+        msg = EmailMessage()
+        try:
+            msg["To"] = address
+            found = msg["To"].addresses
+        except Exception:  # noqa: BLE001 - as reads_back takes it
+            return False
+        return "=?" not in address and len(found) == 1 and found[0].addr_spec == address
+
+    rng = random.Random(7)
+    atext = string.ascii_letters + string.digits + "!#$%&'*+/^_`{|}~-"
+    odd = "=?.@()<>,;:\"\\ []"
+    for _ in range(3000):
+        local = ".".join("".join(rng.choices(atext, k=rng.randint(1, 6)))
+                         for _ in range(rng.randint(1, 3)))
+        domain = ".".join("".join(rng.choices(string.ascii_letters + "-", k=rng.randint(1, 5)))
+                          for _ in range(rng.randint(1, 3)))
+        address = f"{local}@{domain}"
+        if rng.random() < 0.5:                      # a step away from plain
+            at = rng.randrange(len(address) + 1)
+            address = address[:at] + rng.choice(odd) + address[at:]
+        assert addresses.reads_back(address) == round_trip(address), address

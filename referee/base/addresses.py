@@ -9,11 +9,19 @@ comes back unchanged from a To header: the address checked is the address mailed
 
 from __future__ import annotations
 
+import re
+
 ENCODED_WORD = "=?"
+# RFC 5322's dot-atom on both sides of the '@', without '=' and '?' (no encoded word can
+# begin): such an address comes back from a header as it is, with nothing to work out.
+_PLAIN = re.compile(r"[A-Za-z0-9!#$%&'*+/^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/^_`{|}~-]+)*"
+                    r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
 
 
 def reads_back(address: str) -> bool:
     """True when `address`, set as a mail's To, is that one address and nothing else."""
+    if _PLAIN.fullmatch(address):
+        return True
     if ENCODED_WORD in address:
         return False
     # Imported here: only the commands that take or answer an address need the package.
