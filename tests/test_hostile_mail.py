@@ -1508,7 +1508,6 @@ def test_a_plain_address_taken_without_the_round_trip_reads_back_by_it_too():
     through a To header judges it."""
     import random
     import string
-
     from email.message import EmailMessage
 
     from referee.base import addresses
