@@ -103,22 +103,21 @@ def _by_smtp(server: Server, owed: list[Path], sent_dir: Path, lines: list[str])
                 raw = _owed_bytes(path)
                 if raw is None or held.waits(path, raw):
                     continue
+                took = None
                 try:
                     refused = _smtp_send(smtp, server, path, raw, len(owed) - i - 1)
                 except HeldForNow as exc:
                     held.add(exc)
                     continue
                 except _Partly as exc:        # gone to some: sent, and the rest said
-                    fault("sent")
-                    lines.append(_moved(path, sent_dir, raw, exc.took))
+                    refused, took = None, exc.took
                     set_aside.append(str(exc))
-                    continue
                 if refused:
                     set_aside.append(refused)
                     lines.append(f"refused  {refused}")
                     continue
                 fault("sent")
-                lines.append(_moved(path, sent_dir, raw))
+                lines.append(_moved(path, sent_dir, raw, took))
     except TransportError as exc:       # the session ended: what it did is said as well
         raise _stopped(str(exc), lines, set_aside + held.said()) from None
     said = set_aside + held.said()
