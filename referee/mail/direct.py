@@ -30,7 +30,7 @@ from .ledger import (
     save_ledger,
 )
 from .ledger import game_lock as mail_lock
-from .mailboxes import MSGID, Mailboxes, Message, copy_refusal
+from .mailboxes import MSGID, Mailboxes, Message, copy_refusal, too_large_refusal
 from .prose import read_orders
 
 REFEREE = "referee@referee.invalid"
@@ -144,6 +144,9 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         outbox.mkdir(parents=True, exist_ok=True)
     boxes = Mailboxes(sources)       # one message in memory at a time
     for m in boxes.survey():
+        if m.oversize:
+            done.append(_too_large(m, players, ledger, answering=outbox is not None))
+            continue
         if m.sha256 and handled_before(ledger, m.sha256):
             done.append(Handled(m.where, m.message_id, m.sender, "done", new=False))
             continue
@@ -166,6 +169,30 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         written += _reports(table, outbox, players, keys, ledger)
         save_ledger(ledger)
     return done, written
+
+
+def _too_large(m: Message, players: dict, ledger: dict, answering: bool) -> Handled:
+    """A mail over the size limit, known by its header alone: a player's is refused and
+    answered once, as tick answers it (the same reply under the same name: whichever reads
+    it first answers), at his registered address within its daily quota, since no key can
+    be read in it; a stranger's is ignored."""
+    out = Handled(m.where, m.message_id, m.sender)
+    out.side = _side_of(m, players)
+    if out.side is None:
+        out.status, out.reason = "ignored", m.problem
+        return out
+    if any(handled_before(ledger, d) for d in (m.sha256, *m.older_sha256)):
+        out.status, out.new = "done", False
+        return out
+    out.status, out.reason = "refused", too_large_refusal(m.oversize)
+    address = players[out.side]
+    if answering and may_answer(ledger, address.lower(), registered=True):
+        ledger["owed"].append({"name": mail_name("too large", m.sha256, out.side),
+                               "to": address, "side": out.side, "message_id": m.message_id,
+                               "status": "rejected", "reason": out.reason})
+    note_handled(ledger, m.sha256, "", "", "rejected")
+    save_ledger(ledger)
+    return out
 
 
 def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]:

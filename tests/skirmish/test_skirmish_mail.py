@@ -306,6 +306,37 @@ def test_a_mail_too_large_to_read_is_answered_from_its_header_by_tick(cli, tmp_p
     assert big.exists()
 
 
+def test_a_mail_too_large_to_read_is_answered_once_by_inbox_or_tick(cli, tmp_path,
+                                                                   secret_file):
+    """`inbox` answers a player's mail over the size limit as tick does: refused from its
+    header, answered once at his registered address (no key can be read in it), whichever
+    of the two reads it first; a stranger's is ignored, unanswered."""
+    j, box, out = tmp_path / "p.jsonl", tmp_path / "box", tmp_path / "out"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    mailed_patrol(cli, j, secret_file, "--mail-in", box, "--mail-out", f"outbox:{out}")
+    assert cli("tick", j, "--no-map").exit_code == 0
+    before = j.read_bytes()
+    big = mail(box / "new", 1, BRITISH, "unused", "x" * (1 << 20))
+    stranger = mail(box / "new", 2, "who@example.net", "unused", "x" * (1 << 20))
+    runs = [cli("inbox", j, big, stranger, "--outbox", out, "--format", "json")
+            for _ in range(2)]
+    assert all(r.exit_code == 0 for r in runs), runs[-1].stderr
+    got = [[(x["side"], x["status"], x["new"]) for x in json.loads(r.stdout)["messages"]]
+           for r in runs]
+    assert got == [[("british", "refused", True), (None, "ignored", True)],
+                   [("british", "done", False), (None, "ignored", True)]]
+    assert "over the 1 MB" in json.loads(runs[0].stdout)["messages"][0]["reason"]
+    assert cli("tick", j, "--no-map").exit_code == 0
+    told = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
+    told = [m for m in told if m["Subject"].startswith("Re:")]
+    assert [(m["To"], m["Subject"], m["In-Reply-To"]) for m in told] == [
+        (BRITISH, "Re: orders (rejected)", "<m1@example.org>")]
+    assert "over the 1 MB the referee reads" in " ".join(
+        told[0].get_payload(decode=True).decode().split())
+    assert j.read_bytes() == before
+
+
 def test_a_pass_stopped_after_the_journal_answers_the_right_side_once(cli, tmp_path,
                                                                       secret_file):
     """Stopped after the British orders are in the journal: a keyless mail from the German's
