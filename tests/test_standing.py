@@ -265,6 +265,44 @@ def test_a_standing_file_this_referee_did_not_write_is_refused(tmp_path, planted
         st.load(j)
 
 
+def test_an_older_copy_of_the_standing_file_put_back_is_refused(tmp_path, cli):
+    """Someone who can write the folder keeps a copy of the file while the Entente holds 'no
+    combat cards', and puts it back once he has withdrawn it. Signed by this referee and
+    bound to this game, it is still not the copy written last (the mark in the referee's
+    home says which is): refused with one line, the journal unchanged, never applied for
+    him. The copy written last reads again, and the attack then finds him asked."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    old = st.store_path(j).read_bytes()
+    give(j, "entente", withdraw=["no combat cards"])
+    latest = st.store_path(j).read_bytes()
+    st.store_path(j).write_bytes(old)
+    with pytest.raises(UsageError, match="not the copy this referee wrote last"):
+        st.load(j)
+    before = j.read_bytes()
+    r = cli("order", j, "--as", "german", "play offensive")
+    assert r.exit_code == 2 and "not the copy this referee wrote last" in r.stderr, r.stderr
+    assert j.read_bytes() == before
+    st.store_path(j).write_bytes(latest)
+    assert st.load(j)["entente"] == []
+    attack_upto_cards(j)
+    assert pending(j) == "defender_cards entente"
+
+
+def test_a_standing_file_removed_on_purpose_is_given_again_from_nothing(tmp_path):
+    """The refusal says to remove the file and give the standing orders again: that works,
+    and the copy then written is the one read."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    old = st.store_path(j).read_bytes()
+    give(j, "entente", withdraw=["no combat cards"])
+    st.store_path(j).write_bytes(old)
+    st.store_path(j).unlink()
+    assert st.load(j) == {}
+    give(j, "german", "no retreat after combat")
+    assert [e["text"] for e in st.load(j)["german"]] == ["no retreat after combat"]
+
+
 def test_an_edited_standing_file_is_refused(tmp_path):
     """Signed by this referee, then one answer added by hand: refused, not applied."""
     j = artois(tmp_path)

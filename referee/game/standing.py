@@ -13,13 +13,14 @@ applies it holds a StandingApplied event naming it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
 from ..base.errors import UsageError
 from ..data.gamedata import GameData
 from ..engine import standing as rules
-from ..store import home
+from ..store import home, written
 from ..store.journal import Journal
 
 
@@ -32,15 +33,19 @@ def store_path(journal: Path | str) -> Path:
 def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
     """Both sides' standing orders as kept now ({} when none were ever given).
 
-    The file is signed by this user's referee (home.write_signed) and bound to its game (the
-    hash of record 0: `game` when the caller has it, else read here): one planted, edited or
-    copied from another game is refused with a clear error, never applied for a side."""
+    The file is signed by this user's referee (home.write_signed), bound to its game (the
+    hash of record 0: `game` when the caller has it, else read here) and, by a mark in this
+    user's referee home (store/written.py), to the copy written last: one planted, edited,
+    copied from another game or put back from an older copy is refused with a clear error,
+    never applied for a side."""
     path = store_path(journal)
     if not os.path.lexists(path):
         return {}
-    payload = home.read_signed(path, max_bytes=1 << 20)
+    body = home.read_signed_bytes(path, max_bytes=1 << 20)
+    payload = _payload(body)
     sets = payload.get("standing") if payload else None
-    if payload and payload.get("game") != (game or _game_of(journal)):
+    game = game or _game_of(journal)
+    if payload and payload.get("game") != game:
         raise UsageError(f"{path} holds the standing orders of another game (a copy from "
                          f"elsewhere): they are not applied. Remove it and have each side "
                          f"give his standing orders again")
@@ -48,8 +53,27 @@ def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
         raise UsageError(f"{path} was not written by this user's referee (or was changed "
                          f"since): its standing orders are not applied. Remove it and have "
                          f"each side give his standing orders again")
+    older = written.standing_problem(game, _digest(body)) if game else None
+    if older:
+        raise UsageError(f"{path} {older}: its standing orders are not applied. Remove it "
+                         f"and have each side give his standing orders again")
     return {side: [{"text": e["text"], "turn": e.get("turn")} for e in entries]
             for side, entries in sets.items()}
+
+
+def _payload(body: bytes | None) -> dict | None:
+    """The JSON object of a signed file's body, or None."""
+    import json
+
+    try:
+        payload = json.loads(body) if body is not None else None
+    except (ValueError, RecursionError):
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def _digest(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()
 
 
 def _game_of(journal: Path | str) -> str | None:
@@ -86,10 +110,16 @@ def _well_formed(sets: object) -> bool:
 
 
 def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
-    """Write both sides' standing orders, signed, readable by this user only."""
+    """Write both sides' standing orders, signed, readable by this user only; the mark of
+    the copy written goes first (a write cut short leaves a file load refuses, never an
+    older one it takes)."""
     path = store_path(journal)
     home.key(create=True)
-    if not home.write_signed(path, {"game": _game_of(journal), "standing": sets}):
+    game = _game_of(journal)
+    body = home.payload_bytes({"game": game, "standing": sets})
+    if game is not None:
+        written.note_standing(game, _digest(body))
+    if not home.write_signed_bytes(path, body):
         raise UsageError(f"cannot write the standing orders to {path}")
     os.chmod(path, 0o600)
 

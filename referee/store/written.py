@@ -17,6 +17,10 @@ also remembers, in the folder `games`, each game this referee signs, so that `up
 never adopts one of them stripped of its signatures. A lost or deleted mark only makes the
 check lenient again; the moderator who restores a journal from a backup on purpose removes
 the mark the refusal names.
+
+The standing orders' file beside a journal (game/standing.py) is signed too, and so just as
+genuine when an older copy is put back: the digest of the copy written last is marked here
+(by the hash of record 0, which the file is bound to), and another copy is refused.
 """
 
 from __future__ import annotations
@@ -109,3 +113,28 @@ def signs_game(game_id: str) -> str | None:
 
 def _game_path(game_id: str) -> Path:
     return _file("games", game_id, "game")
+
+
+# ---------------------------------------------------------------- the standing orders' file
+
+def _standing_path(game: str) -> Path:
+    return _file("written", game, "standing")
+
+
+def note_standing(game: str, digest: str) -> None:
+    """Before the standing orders' file of a game (the hash of its record 0) is written:
+    the digest of what it will hold."""
+    home.write_signed(_standing_path(game), {"game": game, "digest": digest})
+
+
+def standing_problem(game: str, digest: str) -> str | None:
+    """Why a signed standing orders' file holding bytes of this digest is not the one this
+    referee wrote last for the game (an older copy put back), or None. No mark (written
+    before marks were kept, or the mark deleted) leaves the file's signature to decide."""
+    mark = home.read_signed(_standing_path(game))
+    if not mark or mark.get("game") != game or mark.get("digest") == digest:
+        return None
+    return (f"is not the copy this referee wrote last (an older one, put back by someone "
+            f"who can write the folder, or one whose writing was cut short); if you restored "
+            f"it on purpose, remove {_standing_path(game)}")
+
