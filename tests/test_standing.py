@@ -303,6 +303,23 @@ def test_a_standing_file_removed_on_purpose_is_given_again_from_nothing(tmp_path
     assert [e["text"] for e in st.load(j)["german"]] == ["no retreat after combat"]
 
 
+@pytest.mark.parametrize("command", ["status", "show"])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_standing_file_not_this_referees_hides_nothing_else_from_a_side(tmp_path, cli,
+                                                                          command, fmt):
+    """A junk file planted beside the journal, or the moderator's own read by a player's
+    referee: a side's `status` and `show` still show him the game, without standing orders,
+    and say why on stderr; the public's are the same as without the file."""
+    j = artois(tmp_path)
+    public = cli(command, j, "--as", "public", "--format", fmt).stdout
+    st.store_path(j).write_bytes(b"junk\n")
+    r = cli(command, j, "--as", "german", "--format", fmt)
+    assert r.exit_code == 0, r.stderr
+    assert "warning:" in r.stderr and "not written by this user's referee" in r.stderr
+    assert r.stdout and "standing" not in (json.loads(r.stdout) if fmt == "json" else {})
+    assert cli(command, j, "--as", "public", "--format", fmt).stdout == public
+
+
 def test_an_edited_standing_file_is_refused(tmp_path):
     """Signed by this referee, then one answer added by hand: refused, not applied."""
     j = artois(tmp_path)

@@ -30,6 +30,7 @@ from ..base.errors import (
     JournalError,
     RefereeError,
     UsageError,
+    one_line,
     quoted,
 )
 from ..base.readers import MODERATOR, PUBLIC, check_name
@@ -201,8 +202,12 @@ def _with_standing(view: dict, table, reader: str, data=None) -> dict:
     from ..engine.standing import describe  # start-up: only a side has standing orders
     from ..game import standing  # start-up: only a side has standing orders
 
-    mine = standing.current(standing.load(table.path, table.header_hash()), reader,
-                            view.get("turn", 0))
+    try:
+        sets = standing.load(table.path, table.header_hash())
+    except UsageError as exc:      # a file not this referee's hides nothing else of the game
+        sys.stderr.write(f"referee: warning: {one_line(str(exc))}\n")
+        return view
+    mine = standing.current(sets, reader, view.get("turn", 0))
     return {**view, "standing": [describe(e, data) for e in mine]}
 
 
