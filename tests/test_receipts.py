@@ -153,3 +153,34 @@ def test_a_long_game_id_puts_seq_and_hash_on_a_line_of_their_own(cli, tmp_path):
         assert r.exit_code == 0 and "receipts: 1 checked" in r.stdout, (pasted, r.output)
     r = cli("verify", journal, "--receipt", lines[-2])        # the game without SEQ:HASH
     assert r.exit_code == 2, r.output
+
+
+def test_verify_checks_receipts_on_the_bytes_it_proves(cli, tmp_path, monkeypatch):
+    """Someone who can write the folder puts the journal cut back to record 10 in its place
+    just after verify has read it. verify read it once: the receipt of record 20 is checked
+    on the bytes whose chain it proves, so what it passes holds record 20 (read again, the
+    cut-back copy would have been proved while the receipt was found in the whole one)."""
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    assert cli("autoplay", journal, "--seed", "3", "--until", "1").exit_code == 0
+    lines = journal.read_bytes().splitlines(keepends=True)
+    assert len(lines) > 20
+    head, rec20 = json.loads(lines[0]), json.loads(lines[20])
+    receipt = f"Receipt: {head['game_id']} 20:{rec20['hash'][:32]}"
+    cut_back = b"".join(lines[:11])
+
+    from referee.store.journal import Journal
+
+    read = Journal.raw
+
+    def swapped(self):
+        data = read(self)
+        self.path.write_bytes(cut_back)              # the folder's writer, at this moment
+        return data
+
+    monkeypatch.setattr(Journal, "raw", swapped)
+    r = cli("verify", journal, "--receipt", receipt, "--format", "json")
+    assert journal.read_bytes() == cut_back
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["records"] == len(lines)
+

@@ -95,7 +95,7 @@ def verify(
     pins = [(read_fingerprint(key), None, "--key")] if key is not None else []
     commands.load_msgspec()
     table = commands.table_of(journal, GAMES["dir"])
-    receipts, receipt_pins = check_receipts(journal, receipt or [])
+    receipts, receipt_pins = check_receipts(table.raw, table.name, receipt or [])
     report = table.kind.verify(table, secret, export, pins + receipt_pins)
     report.lines.extend(receipts)
     if format == Fmt.json:

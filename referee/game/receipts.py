@@ -27,11 +27,10 @@ so a journal rewritten whole under another key fails too.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import NamedTuple
 
 from ..base.errors import JournalError, ReceiptGameError, UsageError, quoted
-from ..store.journal import Journal, scan
+from ..store.journal import scan
 from ..store.signing import read_fingerprint, shown, signer_of
 
 RECEIPT_DIGITS = 32         # hex digits of the hash a receipt shows (128 bits), and the fewest
@@ -98,20 +97,21 @@ def parse_receipt(item: str) -> Receipt:
     return Receipt(game, int(m["seq"]), digest, key)
 
 
-def check_receipts(path: Path | str,
+def check_receipts(raw: bytes, name: str,
                    receipts: list[str]) -> tuple[list[str], list[tuple[str, int, str]]]:
-    """Each receipt must name this journal's game and a record the journal still holds as it
-    was (ReceiptGameError for another game; JournalError names the receipt: a rewound or
-    rewritten journal). Returns the lines verify prints and, for each receipt that names the
-    game's key, the pin verify checks: (fingerprint, its record, what pinned it)."""
+    """Each receipt must name the game of the journal `raw` (the very bytes verify proves, read
+    once: a journal swapped between two reads could pass one check each) and a record it
+    still holds as it was (ReceiptGameError for another game; JournalError names the receipt:
+    a rewound or rewritten journal). Returns the lines verify prints and, for each receipt
+    that names the game's key, the pin verify checks: (fingerprint, its record, what pinned
+    it)."""
     given = [(item, parse_receipt(item)) for item in receipts]
     wanted = {(r.seq, r.digest): (r.game, item) for item, r in given}
     if not wanted:
         return [], []
-    journal = Journal(path)
     seqs = {seq for seq, _ in wanted}
     game_id, found = "", {}
-    for rec in scan(journal.raw(), journal.name):
+    for rec in scan(raw, name):
         if rec["seq"] == 0:
             game_id = " ".join(rec["game_id"].split())
         if rec["seq"] in seqs:
@@ -119,10 +119,9 @@ def check_receipts(path: Path | str,
     for game, item in wanted.values():
         if game is not None and game != game_id:
             raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {game!r}, but "
-                                   f"{journal.name} is game {game_id!r}: give that game's "
-                                   f"journal")
+                                   f"{name} is game {game_id!r}: give that game's journal")
     for seq, digest in sorted(wanted):
-        _check_record(journal.name, seq, digest, found.get(seq))
+        _check_record(name, seq, digest, found.get(seq))
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
             for _, r in given if r.key is not None]
     return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"], pins

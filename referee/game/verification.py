@@ -198,7 +198,8 @@ def _fail(name: str, n: int, what: str) -> JournalError:
 
 def verify(path: Path | str, secret_file: Path | None = None,
            games_dir: Path | None = None, export: str | None = None,
-           pins: list[tuple[str, int | None, str]] = ()) -> Verification:
+           pins: list[tuple[str, int | None, str]] = (), raw: bytes | None = None
+           ) -> Verification:
     """Check the chain and every signature, decide every record again and compare; with the
     secret, every die too.
 
@@ -206,12 +207,13 @@ def verify(path: Path | str, secret_file: Path | None = None,
     unless export names its reader (then the chain, the signatures and the
     redactions are checked, and the dice with the secret). Each pin
     (fingerprint, up to record or None, what pinned it) must be a key that
-    signed the journal (up to that record).
+    signed the journal (up to that record). raw: the journal's bytes as the caller read
+    them (what else it checks on them, receipts, is then checked on the same bytes).
     """
     if export is not None:
         check_name(export)
     journal = Journal(path)
-    raw = journal.raw()
+    raw = journal.raw() if raw is None else raw
     name = journal.name
     header = next(scan(raw, name))
     header_of(header, name)

@@ -308,10 +308,11 @@ class Table:
 
     def verify(self, **how: Any) -> Any:
         """Check the chain and every signature and decide every record again (game/
-        verification.py; with the secret, every die too)."""
+        verification.py; with the secret, every die too), on the bytes the Table read: what
+        a command checks beside it (receipts) is checked on the same."""
         from ..game.verification import verify  # start-up: only verify needs it
 
-        return verify(self.path, games_dir=self.games_dir, **how)
+        return verify(self.path, games_dir=self.games_dir, raw=self.raw, **how)
 
     def reveal(self, force: bool = False) -> dict:
         """Publish the dice secret in the journal (the game closes to orders)."""
