@@ -204,3 +204,18 @@ def test_out_of_supply_areas_take_no_builds_but_units_may_entrench(tmp_path):
     assert st.armies["ge-3"].contents == {"ge:infantry": 2}      # attrition: one kind, no choice
     assert _rule(g.submit(j, "german", ["build ge infantry namur"])) == "7.2"
     assert g.submit(j, "german", ["entrench ge-3"]).rejected is None
+
+
+def test_a_plan_of_many_orders_wraps_between_its_orders_in_the_report(tmp_path, cli):
+    """A record holding a batch (a production plan given in one mail) is headed by all its
+    orders: within 72 columns, its line wraps between two orders and never inside one, so
+    that each reads, and is copied, whole."""
+    j = _to_production(tmp_path)
+    orders = ["build ge infantry metz", "build ge infantry cologne", "build ge infantry trier",
+              "buy 2"]
+    assert g.submit(j, "german", orders).rejected is None
+    text = cli("report", j, "--as", "german", "--since", "0").stdout
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 72, max(lines, key=len)
+    at = next(n for n, line in enumerate(lines) if line.startswith("#") and orders[0] in line)
+    assert all(any(o in line for line in lines[at:at + 3]) for o in orders), lines[at:at + 3]

@@ -43,7 +43,8 @@ from .sections import Document, Items, Para, Section, Span, as_json, para
 # ---------------------------------------------------------------- the report
 
 def _record_heading(rec: dict, before, reader: str) -> list[Span]:
-    """'#12 German: move ge-1 liege' — with the decision a bare answer answered."""
+    """'#12 German: move ge-1 liege' — with the decision a bare answer answered. The orders of
+    a batch are each one span, so that a line wraps between them, never inside one."""
     who = side_name(rec["actor"])
     # The order as the reader may see it: a sealed or hidden order stays its placeholder,
     # which says what the record holds and is set as words, not as an order to type.
@@ -55,8 +56,9 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     if before.pending is not None and text in ("done", "pass", "keep"):
         note = f" ({before.pending.kind.replace('_', ' ')})"
     note += _came(rec, reader, before)
-    return [Span(f"#{rec['seq']} {who}: "), Span(text.replace("\n", "; "), style),
-            Span(note)]
+    orders = [Span(line, style) for line in text.split("\n")]
+    joined = [span for n, o in enumerate(orders) for span in ([Span("; ")] if n else []) + [o]]
+    return [Span(f"#{rec['seq']} {who}: "), *joined, Span(note)]
 
 
 def _came(rec: dict, reader: str, before) -> str:
