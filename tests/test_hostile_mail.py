@@ -1288,6 +1288,8 @@ def test_a_strangers_reply_holds_nothing_of_the_game(journal, cli, tmp_path, dat
     (reply,) = replies_to(tmp_path / "out", SPY)
     assert_no_game_content(reply, data)
     assert "liège" not in reply.as_string().casefold()
+    text = reply.get_body(("plain",)).get_content()
+    assert "could not be matched" in text and max(map(len, text.splitlines())) <= 72, text
     assert_outbox_safe(tmp_path / "out", data)
 
 

@@ -144,6 +144,20 @@ def test_a_mail_that_asks_nothing_of_an_unchanged_board_points_to_the_last_map(b
     assert MailPictures(table, ledger, False).for_mail("entente") == ([], "")
 
 
+def test_the_line_that_points_to_the_last_map_wraps_in_a_report_mail(battle):
+    """From record 10 on the line naming the mail with the last map is over 72 columns: a
+    report's mail wraps it as the reminder's does, and it reads whole."""
+    from referee.mail.pictures import last_map_line
+    from referee.mail.refusal import report_body
+
+    note = last_map_line([123, "digest"])
+    assert len(note) > 72
+    body = report_body(Table(battle["journal"]), "german", 0, "KEY-KEY", map_note=note)
+    at = [n for n, line in enumerate(body.splitlines()) if "The board is as the map" in line]
+    lines = body.splitlines()[at[0]:at[0] + 2]
+    assert " ".join(lines) == note and max(map(len, lines)) <= 72, lines
+
+
 def test_map_close_up_draws_the_decisions_areas_and_refuses_when_there_are_none(battle, cli,
                                                                                 tmp_path):
     out = tmp_path / "close.png"

@@ -64,7 +64,7 @@ from .ledger import (
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
 from .pictures import MailPictures
-from .refusal import refusal_text, report_body
+from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
 from .routes import refuse_unmailable
 from .senders import (
@@ -471,8 +471,8 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
                     continue    # taken in by an earlier version: no mail can go to it as it is
                 failed = entry.get("why") or ("the sender's address and the order key must "
                                               "both match")
-                body = (f"This message could not be matched to a player of this game: "
-                        f"{failed}. Nothing was done.\n")
+                body = prose(f"This message could not be matched to a player of this game: "
+                             f"{failed}. Nothing was done.") + "\n"
                 written.append(_write(folder, sender, address, "referee: message not accepted",
                                       body, entry["message_id"], name=entry["name"]))
                 continue

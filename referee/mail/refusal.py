@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..base.errors import OrderError, clipped, quoted
 from ..render import reports
 from ..render.formats import render
+from ..render.record_text import wrap_lines
 from ..render.sections import Document, Orders, Section, Span, para
 
 # The lines of prose a reply names at most: the rest are counted.
@@ -115,4 +116,10 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
         "\n") + "\n\n" if notes else ""
     return head + report.rstrip() + (f"\n\n{due}" if due else "") + \
-        (f"\n\n{map_note}" if map_note else "") + f"\n\nOrder key: {key}\n{receipt}\n"
+        (f"\n\n{prose(map_note)}" if map_note else "") + f"\n\nOrder key: {key}\n{receipt}\n"
+
+
+def prose(text: str) -> str:
+    """Text as a mail gives it: each line wrapped at 72 columns, as the reports are."""
+    return "\n".join(wrap_lines(text.split("\n"), 72, hang=0))
+

@@ -30,7 +30,6 @@ from ..game import timeline as g_timeline
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
 from ..game.timeline import MISSED, REMINDED, Due, Timeline, answers_missed, fact_body
-from ..render.record_text import wrap_lines
 from ..store import home
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, order_key, roster
@@ -39,6 +38,7 @@ from ..table import Table
 from . import message as mailtext
 from .ledger import load_ledger
 from .pictures import last_map_line
+from .refusal import prose
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -159,11 +159,6 @@ def deadline_lines(table) -> dict[str, str]:
         return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
                                             "the moderator resumes it.")
     return {d.side: prose(_due_line(tl, d)) for d in tl.dues}
-
-
-def prose(text: str) -> str:
-    """Text as a mail gives it: each line wrapped at 72 columns, as the reports are."""
-    return "\n".join(wrap_lines(text.split("\n"), 72, hang=0))
 
 
 def _due_line(tl: Timeline, d: Due) -> str:
