@@ -198,6 +198,21 @@ def test_a_reply_owed_from_an_older_ledger_is_cut_too():
     assert len(text) < 2 * QUOTE_LIMIT and "…" in text, len(text)
 
 
+@pytest.mark.parametrize("why, said", [
+    ("no card is called 'ofensive'; did you mean Offensive?", "did you mean Offensive?"),
+    ("the plan is complete (rule 2.0 I).", "complete (rule 2.0 I)."),
+    ("the plan is complete (rule 2.0 I)", "complete (rule 2.0 I)."),
+])
+def test_a_refusal_ends_its_reason_as_a_sentence(why, said):
+    """'Why:' ends with one full stop, or with the question a 'did you mean' asks: never
+    '?.'."""
+    out = Outcome("", "<m@x>", "a@example.org", "rejected", "", "german", line=1,
+                  text="play ofensive", why=why, before=0)
+    text = " ".join(refusal_text(out).split())
+    assert f"Why: {why.split(';')[0].split(' (')[0]}" in text and f"{said} Applied:" in text, \
+        text
+
+
 # The longest order random play met (production, seed 2): a discard of eight cards down to
 # the card limit (7.1), 150 characters; every real order is shorter than QUOTE_LIMIT.
 LONG_ORDER = ("discard limited_offensive limited_offensive tout_le_monde poison_gas "

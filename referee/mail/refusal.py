@@ -62,7 +62,7 @@ def refusal_document(out) -> Document:
     if out.line is None:
         held = out.status == "held"
         blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),
-                       (HELD if held else out.reason).rstrip(".") + "."), *_notes(out)]
+                       _sentence(HELD if held else out.reason)), *_notes(out)]
         if not held:
             blocks.append(para(Span("Applied: ", "bold"), "nothing. What you are asked now, "
                                "with the orders open to you, is below."))
@@ -75,12 +75,18 @@ def refusal_document(out) -> Document:
              f"line {out.line} of it failed."),
         para("The line:"),
         Orders([clipped(out.text)]),
-        para(Span("Why: ", "bold"), out.why.rstrip(".") + "."),
+        para(Span("Why: ", "bold"), _sentence(out.why)),
         para(Span("Applied: ", "bold"), before),
         *_notes(out),
         para("What you are asked now, with the orders open to you, is below."),
     ]
     return Document("", [Section("", blocks)])
+
+
+def _sentence(text: str) -> str:
+    """Text ended as a sentence: with a full stop, unless it ends with one, or asks."""
+    text = text.rstrip(".")
+    return text if text.endswith(("?", "!")) else text + "."
 
 
 def refusal_text(out, width: int = 72) -> str:
