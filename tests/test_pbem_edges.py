@@ -278,6 +278,16 @@ def test_a_report_with_nothing_new_does_not_name_an_empty_backwards_range(tmp_pa
     assert f"records {last + 1}–{last}" not in r.stdout, r.stdout.splitlines()[0]
 
 
+def test_a_report_of_one_record_names_it_alone(tmp_path, cli):
+    """A report of a single new record is headed 'record N', not 'records N–N'."""
+    journal = _production_game(tmp_path)
+    last = _records(journal)[-1]["seq"]
+    r = cli("report", journal, "--as", "german", "--since", str(last - 1))
+    assert r.exit_code == 0, r.output
+    title = " ".join(r.stdout.split("\n=")[0].split())
+    assert f", record {last}," in title and "–" not in title, title
+
+
 def test_a_dry_run_of_a_plan_lists_each_order_it_found_legal(tmp_path, cli):
     """Guards against a fault once found in commands._dry_run_report: a sealed plan is one Applied
     whose text joins its orders with a newline, so `order --dry-run 'buy 1' done` says '1 order(s)

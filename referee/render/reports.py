@@ -139,7 +139,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     sections += now
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     who = side_name(reader) if reader in data.sides else reader
-    span = (f"records {since + 1}–{last['seq']}" if since < last["seq"] else
+    span = (f"record {last['seq']}" if since + 1 == last["seq"] else
+            f"records {since + 1}–{last['seq']}" if since < last["seq"] else
             f"nothing new after record {since}")
     doc = Document(f"{data.info.name} — report for {who}: game {game_id}, {span}, "
                    f"{data.label(state.turn)}", sections, receipt, side_colours(data))
