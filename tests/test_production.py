@@ -219,3 +219,20 @@ def test_a_plan_of_many_orders_wraps_between_its_orders_in_the_report(tmp_path, 
     assert max(len(line) for line in lines) <= 72, max(lines, key=len)
     at = next(n for n, line in enumerate(lines) if line.startswith("#") and orders[0] in line)
     assert all(any(o in line for line in lines[at:at + 3]) for o in orders), lines[at:at + 3]
+
+
+def test_a_plan_carried_out_is_told_with_what_happened_not_with_what_is_asked(tmp_path, cli):
+    """7.0: once both plans are revealed, the German's report tells what his plan cost among
+    what happened since his last report, before the board and the decision he is asked now;
+    it is no longer put where a report says what to do."""
+    j = _to_production(tmp_path)
+    assert g.submit(j, "german", ["build ge infantry metz", "buy 2", "done"]).rejected is None
+    since = g.open_game(j).state.seq
+    assert g.submit(j, "entente", ["buy 1", "done"]).rejected is None
+    text = cli("report", j, "--as", "german", "--since", str(since)).stdout
+    titles = [line for line, under in zip(text.splitlines(), text.splitlines()[1:])
+              if under and set(under) == {"-"}]
+    assert titles[:2] == [f"Since record {since}", "Your production plan, as carried out (7.0)"]
+    assert titles[-1] == "Now" and "Build Points (7.0)" not in titles, titles
+    plan = text.split("as carried out (7.0)")[1].split("Victory points")[0]
+    assert "build ge infantry metz" in plan and "Spent: 3 of your" in " ".join(plan.split())

@@ -89,10 +89,10 @@ def _planning(state: State, data: GameData, reader: str, legal: list[str]) -> li
     return blocks
 
 
-def production_section(state: State, data: GameData, reader: str, legal: list[str],
-                       revealed: list[dict]) -> Section | None:
-    """The Build Points section of reader's report, or None when it has nothing to say:
-    revealed holds the ProductionRevealed events of the report, as reader may see them."""
+def production_section(state: State, data: GameData, reader: str,
+                       legal: list[str]) -> Section | None:
+    """The Build Points section of reader's report while he plans his production or once his
+    plan is in, or None."""
     if reader not in data.sides:
         return None
     prod = state.production
@@ -102,12 +102,19 @@ def production_section(state: State, data: GameData, reader: str, legal: list[st
     if prod and reader in prod.get("done", []) and not prod.get("revealed"):
         plan = plan_costs(state, data, prod["bp"][reader], list(prod["plans"][reader]), True)
         return Section("Your production plan (7.0)", _plan_blocks(plan))
-    mine = [opened(ev, reader) or ev for ev in revealed if ev.get("side") == reader]
-    if mine:
-        ev = mine[-1]
-        plan = plan_costs(state, data, ev["spent"] + ev["lost"], list(ev["orders"]), True)
-        return Section("Your production plan (7.0)", _plan_blocks(plan))
     return None
+
+
+def carried_out_section(state: State, data: GameData, reader: str,
+                        revealed: list[dict]) -> Section | None:
+    """What reader's production plan cost, once the report's records revealed it (7.0): a
+    part of what happened, not of what is asked now; None when they did not."""
+    mine = [opened(ev, reader) or ev for ev in revealed if ev.get("side") == reader]
+    if reader not in data.sides or not mine:
+        return None
+    ev = mine[-1]
+    plan = plan_costs(state, data, ev["spent"] + ev["lost"], list(ev["orders"]), True)
+    return Section("Your production plan, as carried out (7.0)", _plan_blocks(plan))
 
 
 def _plan_blocks(plan: PlanCosts) -> list:

@@ -33,7 +33,7 @@ from ..store.journal import redact
 from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
-from .costs import production_section
+from .costs import carried_out_section, production_section
 from .documents import dice_note, side_colours, side_name, vp_section
 from .formats import render
 from .grouped import grouped_blocks
@@ -130,11 +130,15 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     sections = [Section(
         f"Since record {since}" if since else "From the start of the game",
         happened or [para("Nothing has happened since your last report.")])]
+    # What his production plan cost, once these records revealed it: a part of what
+    # happened, not of what he is asked now (7.0).
+    done = shown(carried_out_section, last["seq"], journal, state, data, reader, revealed)
+    sections += [done] if done is not None else []
     vp_doc = vp_section(sview["vp"])
     vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
     sections.append(vp_doc)
     sections.append(board_section(board))
-    now = _now_sections(journal, mine, state, data, reader, stat, revealed)
+    now = _now_sections(journal, mine, state, data, reader, stat)
     now[0].blocks += _link_due(whole.raw, reader)
     sections += now
     receipt = receipt_line(game_id, last["seq"], last["hash"])
@@ -177,12 +181,12 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         ([Items(lines)] if lines else [])
 
 
-def _now_sections(journal: Path, mine: dict, state, data, reader: str, stat: dict,
-                  revealed: list[dict]) -> list[Section]:
+def _now_sections(journal: Path, mine: dict, state, data, reader: str,
+                  stat: dict) -> list[Section]:
     """The decision now with what follows it, then his Build Points while he plans his
     production or once his plan is in (7.0)."""
     costs = shown(production_section, state.seq, journal, state, data, reader,
-                   list(stat["legal"]), revealed)
+                  list(stat["legal"]))
     now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
                                                         stat, example=costs is None))
     return [now] if costs is None else [now, costs]
