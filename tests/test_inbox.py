@@ -152,10 +152,12 @@ def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str
     return f"{last['seq']}:{last['hash'][:32]}"
 
 
-def check_not_applied(mail, side: str, in_reply_to: str, journal: Path) -> str:
+def check_not_applied(mail, side: str, in_reply_to: str, journal: Path,
+                      brief: bool = False) -> str:
     """The one reply to a player's message that was not applied: why first, then his report
-    (his decision now, his key, the receipt of the journal's last record last); returns its
-    body with its lines joined (a phrase may be wrapped across two)."""
+    (his decision now), or with brief no report (a report of this run went to him first);
+    his key, the receipt of the journal's last record last. Returns its body with its lines
+    joined (a phrase may be wrapped across two)."""
     last = records(journal)[-1]
     assert str(mail["To"]).casefold() == ADDRESSES[side].casefold()
     assert str(mail["Subject"]).startswith(f"[referee {GAME} #{last['seq']}]")
@@ -164,7 +166,7 @@ def check_not_applied(mail, side: str, in_reply_to: str, journal: Path) -> str:
     body = mail.get_content()
     assert body.startswith("Your message was not applied: ")
     lines = body.rstrip("\n").split("\n")
-    assert f"Order key: {KEYS[side]}" in lines and "Now" in lines
+    assert f"Order key: {KEYS[side]}" in lines and ("Now" in lines) != brief
     assert lines[-1] == f"Receipt: {GAME} {last['seq']}:{last['hash'][:32]}"
     assert KEYS[OTHER[side]] not in body
     return " ".join(body.split())
@@ -270,8 +272,14 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert len(written) == 5 and len(reports) == 2 and len(replies) == 3
     receipts = {"german-8": check_report(reports["german"], "german", journal, ORDERS_ID)}
     check_report(reports["entente"], "entente", journal, None)
-    body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID, journal)
+    # The German's report of his orders applied comes first; the resend's reply after it
+    # says why only, and points to that report.
+    order = [(read_mail(p)["In-Reply-To"], str(read_mail(p)["Subject"])) for p in written]
+    assert [n for n, (mid, _) in enumerate(order) if mid == RESEND_ID] > \
+        [n for n, (_, subject) in enumerate(order) if "german report" in subject]
+    body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID, journal, brief=True)
     assert "record 2" in body and "decision has changed" in body
+    assert "in the report of record #8, the mail sent just before this one" in body
     check_no_game_content(replies[STRANGER_ID], "spy@bureau.example", STRANGER_ID, data)
     check_no_game_content(replies[FORGED_ID], "kaiser@example.org", FORGED_ID, data)
     with pytest.raises(AssertionError):            # (the check does see game content)
@@ -319,7 +327,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert len(written) == 3 and list(replies) == [STALE_ID]
     check_report(reports["entente"], "entente", journal, QP_ID)
     check_report(reports["german"], "german", journal, None)
-    body = check_not_applied(replies[STALE_ID], "entente", STALE_ID, journal)
+    body = check_not_applied(replies[STALE_ID], "entente", STALE_ID, journal, brief=True)
     assert "record 8" in body and "reply to the latest mail" in body
 
     # ---- run 4, the mbox and one .eml file (4 August): one illegal order among legal ones

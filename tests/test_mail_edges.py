@@ -21,7 +21,16 @@ from mailservers import (
     spooled,
     trust_smtp,
 )
-from test_hostile_mail import KEYS, eml, handled, mail, new_game, records, write_mbox
+from test_hostile_mail import (
+    KEYS,
+    eml,
+    handled,
+    mail,
+    new_game,
+    read_mail,
+    records,
+    write_mbox,
+)
 from test_transport import ADDRESSES, tick
 from test_transport import mail as tmail
 from test_transport import new_game as tnew_game
@@ -70,6 +79,32 @@ def test_a_copy_under_a_new_message_id_in_the_same_pass_is_applied_once(cli, tmp
     out = handled(cli, journal, box, outbox=tmp_path / "out")
     proposals = [r for r in records(journal) if r.get("order") == "propose armistice"]
     assert len(proposals) == 1, [(o["message_id"], o["status"], o["records"]) for o in out]
+
+
+def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly(cli,
+                                                                               tmp_path):
+    """The German's mail and its copy (a new Message-ID, the same Date, Subject and text) in
+    one pass: his report of the mail applied goes first; the copy's reply follows it and
+    says why only, pointing to that report, instead of a second copy of it sent first."""
+    from referee.mail.delivery import spool_files
+
+    journal = new_game(cli, tmp_path / "game")
+    body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
+    box = write_mbox(tmp_path / "box", [mail(body=body, mid="<p1@x.org>"),
+                                        mail(body=body, mid="<p2@x.org>")])
+    out = handled(cli, journal, box, outbox=tmp_path / "out")
+    assert [o["status"] for o in out] == ["applied", "rejected"], out
+    sent = [read_mail(p) for p in spool_files(tmp_path / "out")]
+    to_him = [m for m in sent if str(m["To"]).casefold() == "kaiser@example.org"]
+    assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
+        "german report, SUMMER 1914", "not applied"]
+    report, reply = (m.get_body(("plain",)).get_content() for m in to_him)
+    assert "Board" in report.splitlines() and "Board" not in reply.splitlines()
+    text = " ".join(reply.split())
+    assert "copy sent again" in text and f"report of record #{records(journal)[-1]['seq']}" \
+        in text and f"Order key: {KEYS['german']}" in text
+    assert str(to_him[1]["In-Reply-To"]) == "<p2@x.org>"
+    assert max(map(len, reply.splitlines())) <= 72
 
 
 def test_a_copy_whose_line_ends_a_relay_made_crlf_is_still_a_copy(cli, tmp_path):

@@ -24,6 +24,7 @@ from ..base.errors import StorageError, UsageError
 from ..base.gameids import REFEREE_TAG, other_game
 from ..base.readers import MODERATOR
 from ..game.replay import check_current
+from ..render.reports import receipt_text
 from ..store import home
 from ..store.dice import Dice
 from ..store.journal import signed_only
@@ -448,69 +449,109 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
     it is (written once: a name already in the outbox, or in its sent/, was written by an
     earlier run): the reply to each message that was not applied, saying why, with the
     player's report inside it (no second mail for the same news), then each player's report
-    (with his key and a receipt) when the journal moved since his last one. StorageError if
-    a mail cannot be written: the ledger then still says which are owed. With with_map,
-    a mail to a side carries the pictures pictures.py gives it, drawn for that side (1.4:
-    his own templates only), once for each side."""
-    game = table.game()
-    pictures = MailPictures(table, ledger, with_map)
-
-    records = table.records
-    last = records[-1]
-    due = deadline_lines(table)
-    sender = referee_address(records)
-    written: list[Path] = []
+    (with his key and a receipt) when the journal moved since his last one. A player sent a
+    report for a message applied in this run gets that report first, and his other
+    messages' replies after it, each saying why only. StorageError if a mail cannot be
+    written: the ledger then still says which are owed. With with_map, a mail to a side
+    carries the pictures pictures.py gives it, drawn for that side (1.4: his own templates
+    only), once for each side."""
+    mail = _Outbox(table, folder, keys, ledger, with_map)
     news = set(ledger["reply_to"])
     try:
+        later = []
         for entry in ledger["owed"]:
-            side, address = entry["side"], entry["to"]
-            if side == OBSERVER:
-                continue                    # observers.py answers them
-            if not side:       # a stranger or a message without the key: no game content
-                if not reads_back(address):
-                    continue    # taken in by an earlier version: no mail can go to it as it is
-                failed = entry.get("why") or ("the sender's address and the order key must "
-                                              "both match")
-                body = prose(f"This message could not be matched to a player of this game: "
-                             f"{failed}. Nothing was done.") + "\n"
-                written.append(_write(folder, sender, address, "referee: message not accepted",
-                                      body, entry["message_id"], name=entry["name"]))
-                continue
-            shown, where = pictures.for_mail(side, refusal=True)
+            if entry["side"] in news:
+                later.append(entry)
+            else:
+                mail.reply(entry)
+        reported = mail.reports(people, news)
+        for entry in later:
+            mail.reply(entry, reported)
+    except (OSError, ValueError) as exc:
+        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
+                           f"applied are in the journal, and `inbox` run again writes the "
+                           f"mails still owed") from None
+    return mail.written
+
+
+class _Outbox:
+    """The mails of one write_outbox run, each written as it is made."""
+
+    def __init__(self, table: Table, folder: Path, keys: dict, ledger: dict, with_map: bool):
+        self.table, self.folder, self.keys, self.ledger = table, folder, keys, ledger
+        self.game = table.game()
+        self.pictures = MailPictures(table, ledger, with_map)
+        self.records = table.records
+        self.last = self.records[-1]
+        self.due = deadline_lines(table)
+        self.sender = referee_address(self.records)
+        self.written: list[Path] = []
+
+    def reply(self, entry: dict, reported: dict[str, int] | None = None) -> None:
+        """The reply to a message not applied: to a stranger, that it was not matched; to a
+        side, why, with his report, or (reported: the record his report of this run
+        ends at) pointing to that report."""
+        side, address, game = entry["side"], entry["to"], self.game
+        if side == OBSERVER:
+            return                          # observers.py answers them
+        if not side:           # a stranger or a message without the key: no game content
+            if not reads_back(address):
+                return          # taken in by an earlier version: no mail can go to it as it is
+            failed = entry.get("why") or ("the sender's address and the order key must "
+                                          "both match")
+            body = prose(f"This message could not be matched to a player of this game: "
+                         f"{failed}. Nothing was done.") + "\n"
+            self.written.append(_write(self.folder, self.sender, address,
+                                       "referee: message not accepted", body,
+                                       entry["message_id"], name=entry["name"]))
+            return
+        if reported and side in reported:
+            shown: list = []
+            body = refusal_text(_outcome(entry), report=False) + "\n\n" + prose(
+                f"What happened, the board and what you are asked now are in the report "
+                f"of record #{reported[side]}, the mail sent just before this one.") + \
+                f"\n\nOrder key: {self.keys[side]}\n" + \
+                receipt_text(self.records[0], self.last) + "\n"
+        else:
+            shown, where = self.pictures.for_mail(side, refusal=True)
             body = refusal_text(_outcome(entry)) + "\n\n" + report_body(
-                table, side, _since(ledger, side, records), keys[side], due.get(side),
-                map_note=where)
-            written.append(_write(folder, sender, address,
-                                  f"[referee {game.game_id} #{last['seq']}] not applied", body,
-                                  entry["message_id"], shown, name=entry["name"],
-                                  thread=mailtext.thread_of(game.game_id, address)))
-            note_start(ledger, entry["name"], side)
-            if side not in news:
-                ledger["sent"][side] = [last["seq"], last["hash"]]
-        held = held_sides(folder, ledger)
-        for side, key in keys.items():
+                self.table, side, _since(self.ledger, side, self.records), self.keys[side],
+                self.due.get(side), map_note=where)
+        self.written.append(_write(
+            self.folder, self.sender, address,
+            f"[referee {game.game_id} #{self.last['seq']}] not applied", body,
+            entry["message_id"], shown, name=entry["name"],
+            thread=mailtext.thread_of(game.game_id, address)))
+        note_start(self.ledger, entry["name"], side)
+        if side not in self.ledger["reply_to"]:
+            self.ledger["sent"][side] = [self.last["seq"], self.last["hash"]]
+
+    def reports(self, people: dict, news: set[str]) -> dict[str, int]:
+        """Each player's report when the journal moved since his last one (or a message of
+        his was applied in this run): the record each report written ends at, by side."""
+        game, last, ledger = self.game, self.last, self.ledger
+        done: dict[str, int] = {}
+        held = held_sides(self.folder, ledger)
+        for side, key in self.keys.items():
             if side not in people or side in held:
                 continue                    # held: a mail to him waits, refused, in refused/
             if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
                 continue                    # nothing new for him
             notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
-            shown, where = pictures.for_mail(side)
-            body = report_body(table, side, _since(ledger, side, records), key, due.get(side),
-                               notes, where)
+            shown, where = self.pictures.for_mail(side)
+            body = report_body(self.table, side, _since(ledger, side, self.records), key,
+                               self.due.get(side), notes, where)
             name = mail_name("report", game.game_id, side, last["hash"], *notes)
-            written.append(_write(folder, sender, people[side]["address"],
-                                  f"[referee {game.game_id} #{last['seq']}] {side} report, "
-                                  f"{game.data.label(game.state.turn)}", body,
-                                  ledger["reply_to"].get(side), shown, name=name,
-                                  thread=mailtext.thread_of(game.game_id,
-                                                            people[side]["address"])))
+            address = people[side]["address"]
+            self.written.append(_write(
+                self.folder, self.sender, address,
+                f"[referee {game.game_id} #{last['seq']}] {side} report, "
+                f"{game.data.label(game.state.turn)}", body, ledger["reply_to"].get(side),
+                shown, name=name, thread=mailtext.thread_of(game.game_id, address)))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
-    except (OSError, ValueError) as exc:
-        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
-                           f"applied are in the journal, and `inbox` run again writes the "
-                           f"mails still owed") from None
-    return written
+            done[side] = last["seq"]
+        return done
 
 
 def held_sides(folder: Path, ledger: dict) -> set[str]:

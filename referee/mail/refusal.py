@@ -57,15 +57,16 @@ def _notes(out) -> list:
     return [para(note) for note in getattr(out, "notes", None) or []]
 
 
-def refusal_document(out) -> Document:
-    """The part of the reply that says why a message was not applied (out: inbox.Outcome)."""
+def refusal_document(out, report: bool = True) -> Document:
+    """The part of the reply that says why a message was not applied (out: inbox.Outcome);
+    report: the player's report follows it in the same mail."""
+    below = " What you are asked now, with the orders open to you, is below." * report
     if out.line is None:
         held = out.status == "held"
         blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),
                        _sentence(HELD if held else out.reason)), *_notes(out)]
         if not held:
-            blocks.append(para(Span("Applied: ", "bold"), "nothing. What you are asked now, "
-                               "with the orders open to you, is below."))
+            blocks.append(para(Span("Applied: ", "bold"), "nothing." + below))
         return Document("", [Section("", blocks)])
     before = ("nothing." if not out.before else
               "nothing, not even the lines before it: the orders of one message are applied "
@@ -78,7 +79,7 @@ def refusal_document(out) -> Document:
         para(Span("Why: ", "bold"), _sentence(out.why)),
         para(Span("Applied: ", "bold"), before),
         *_notes(out),
-        para("What you are asked now, with the orders open to you, is below."),
+        *([para(below.strip())] if report else []),
     ]
     return Document("", [Section("", blocks)])
 
@@ -89,9 +90,9 @@ def _sentence(text: str) -> str:
     return text if text.endswith(("?", "!")) else text + "."
 
 
-def refusal_text(out, width: int = 72) -> str:
+def refusal_text(out, width: int = 72, report: bool = True) -> str:
     """refusal_document as mail text, wrapped at width (an order line alone may be longer)."""
-    return render(refusal_document(out), "text", width).strip("\n")
+    return render(refusal_document(out, report), "text", width).strip("\n")
 
 
 def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str]) -> str:

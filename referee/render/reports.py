@@ -263,10 +263,21 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
                   dialect).rstrip("\n")
     if fmt in ("markdown", "bbcode"):
         tail = render(Document("", [receipt]), fmt, width, dialect).strip()
-    elif len(doc.receipt) > width:      # a long game id: SEQ:HASH goes on, indented
-        tail = f"Receipt: {game}\n  {seq_hash}"
     else:
-        tail = doc.receipt
-    if signed and fmt not in ("markdown", "bbcode"):
-        tail = f"{signed}\n{tail}"
+        tail = _text_tail(doc.receipt, signed, width)
     return f"{text}\n\n{tail}"
+
+
+def receipt_text(header: dict, last: dict, width: int = 72) -> str:
+    """The last lines of a text report or mail whose journal ends at record `last`: the key
+    that signed it, then the receipt."""
+    return _text_tail(receipt_line(header["game_id"], last["seq"], last["hash"]),
+                      key_line(receipt_key(header, last)), width)
+
+
+def _text_tail(receipt: str, signed: str | None, width: int) -> str:
+    """The receipt as text, its key line above it; a long game id puts SEQ:HASH on a line of
+    its own, indented."""
+    game, _, seq_hash = receipt.removeprefix("Receipt: ").rpartition(" ")
+    tail = f"Receipt: {game}\n  {seq_hash}" if len(receipt) > width else receipt
+    return f"{signed}\n{tail}" if signed else tail
