@@ -328,3 +328,21 @@ def test_order_output_lists_only_the_orderers_own_options(game, cli):
     assert r.exit_code == 0
     listed = r.stdout.split("Orders open to", 1)[1]
     assert listed.startswith(" German") and "play offensive" not in listed
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_new_ends_with_the_status_of_the_journal_it_wrote(cli, tmp_path, fmt):
+    """With a mail route and a deadline, `new` shows the status `status` shows of the journal
+    it wrote: at its last record (the route's) and with the deadline its set-up gave."""
+    journal, box = tmp_path / "n.jsonl", tmp_path / "box"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    r = cli("new", journal, "--scenario", "1914", "--player", "german=a@example.org",
+            "--player", "entente=b@example.org", "--mail-in", box, "--mail-out",
+            f"outbox:{tmp_path / 'out'}", "--deadline", "48h", "--format", fmt)
+    assert r.exit_code == 0, r.stderr
+    status = cli("status", journal, "--format", fmt).stdout
+    if fmt == "json":
+        assert json.loads(r.stdout)["status"] == json.loads(status)
+    else:
+        assert r.stdout.endswith(status) and "Orders due by" in status

@@ -12,6 +12,7 @@ import typer
 
 from ..base.errors import EXIT_REJECTED, UsageError, quoted
 from ..base.gameids import check_game_id
+from ..base.readers import PUBLIC
 from ..contracts.outputs import NewGame
 from ..contracts.views import PlayersView
 from ..store.players import OBSERVER
@@ -92,10 +93,6 @@ def new(
 ) -> None:
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record;
     every record signed by the game's key, kept in your referee home."""
-    from ..game.views import status_view  # start-up: only new needs it
-    from ..render.documents import status_document  # start-up: only new needs it
-    from ..render.formats import render  # start-up: only new needs it
-
     dice = dice.value
     clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
                                 mail_in, mail_out, player or [], mail_from)
@@ -113,12 +110,23 @@ def new(
     where = secret_file if secret_file is not None else f"{journal}.secret"
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
     route = _route_of_new(journal, mail_in, mail_out, mail_from)
-    view = status_view(game.state, game.data, None, game.game_id, dice=dice)
+    table = Table(journal, GAMES["dir"])
+    view = table.kind.status_view(table, PUBLIC)
     if format == Fmt.json:
+        view.pop("_aids", None)
         return _created_json(journal, game, dice, where, sides, route, view)
     _say_created(journal, game, dice, where, sides, route)
     typer.echo(commands.key_line(game.header))
-    typer.echo(render(status_document(view), "text"))
+    typer.echo(_status_text(table, view))
+
+
+def _status_text(table, view: dict) -> str:
+    """The status `status` prints of the journal `new` wrote: after its route's record, with
+    the deadline its set-up gave."""
+    from ..render.formats import render  # start-up: only new needs it
+
+    aids = view.pop("_aids", None)
+    return render(table.kind.status_document(view, aids, False), "text")
 
 
 def _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, players,
