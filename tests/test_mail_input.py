@@ -198,6 +198,25 @@ def test_a_reply_owed_from_an_older_ledger_is_cut_too():
     assert len(text) < 2 * QUOTE_LIMIT and "…" in text, len(text)
 
 
+def test_a_reply_names_every_line_that_reads_as_no_order(journal, cli, tmp_path):
+    """The first line refused stops the mail (all or nothing). The later lines that cannot be
+    read as any order are named in the same reply, so one mail mends them all; a later line
+    that reads, its legality waiting on those before it, is not."""
+    body = (f"play ofensive\nmove ge-1 luxembourg\nmvoe ge-2 liege\nplay surprize_attack\n"
+            f"\nOrder key: {KEYS['german']}\n")
+    before = journal.read_bytes()
+    r = cli("inbox", journal, eml(tmp_path / "in", mail(body=body)), "--outbox",
+            tmp_path / "out")
+    assert r.exit_code == 0, r.stderr
+    assert journal.read_bytes() == before
+    text = " ".join(body_of(email.message_from_bytes(
+        refusal_file(tmp_path / "out").read_bytes(), policy=email.policy.default)).split())
+    assert "line 1 of it failed" in text and "Why: cannot read order 'play ofensive'" in text
+    assert "Line 3 ('mvoe ge-2 liege') cannot be read either" in text
+    assert "Line 4 ('play surprize_attack') cannot be read either" in text
+    assert "Line 2" not in text, text
+
+
 @pytest.mark.parametrize("why, said", [
     ("no card is called 'ofensive'; did you mean Offensive?", "did you mean Offensive?"),
     ("the plan is complete (rule 2.0 I).", "complete (rule 2.0 I)."),

@@ -8,6 +8,7 @@ from ..engine import pending_prompt, sealed_for, waiting_on
 from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
+from ..game.suggest import amend
 from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
@@ -24,6 +25,8 @@ MAIL_WORDS = ("standing", "extend")
 # The most decisions closed for the sides after one mail (each is a step of play: the game
 # moves on long before this).
 MOST_CLOSED = 32
+# The further lines a reply names as unreadable, beside the one that stopped the mail.
+MOST_UNREADABLE = 5
 
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
@@ -106,9 +109,30 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         out.reason = f"line {lines[i][0]} ({quoted(text)}): {exc}; nothing was applied"
         out.line, out.text, out.before = lines[i][0], clipped(text), i
         out.why = why_refused(exc, lines, texts)
+        out.notes += _unreadable_after(table, side, lines, i)
         return
     _applied(out, result, lines)
     close_forced(table, out)
+
+
+def _unreadable_after(table: Table, side: str, lines: list[tuple[int, str]],
+                      refused: int) -> list[str]:
+    """The lines after the one refused that cannot be read as orders at all, each named
+    (MOST_UNREADABLE at most), so that one reply lists every misspelling to mend: whether the
+    others are legal waits on the orders before them, but a line that reads as no order
+    reads as none whatever comes before it. Each says 'did you mean' as the line refused
+    does, from what side may see."""
+    out: list[str] = []
+    game = table.game()
+    for n, text in lines[refused + 1:]:
+        try:
+            table.kind.parse(table, text)
+        except OrderError as exc:
+            said = amend(exc, None, game.state, game.data, side)
+            out.append(f"Line {n} ({quoted(clipped(text))}) cannot be read either: {said}")
+            if len(out) == MOST_UNREADABLE:
+                break
+    return out
 
 
 def close_forced(table: Table, out) -> None:
