@@ -217,6 +217,22 @@ def test_a_reply_names_every_line_that_reads_as_no_order(journal, cli, tmp_path)
     assert "Line 2" not in text, text
 
 
+def test_a_remark_read_as_an_order_is_told_why(journal, cli, tmp_path):
+    """'Done with the battle.' above the orders begins with an order's word: read as an
+    order, it refuses the mail, and the reply says that is why and how a remark is not;
+    a misspelt order gets no such word."""
+    body = f"Done with the battle.\nplay ofensive\n\nOrder key: {KEYS['german']}\n"
+    r = cli("inbox", journal, eml(tmp_path / "in", mail(body=body)), "--outbox",
+            tmp_path / "out", "--format", "json")
+    (out,) = json.loads(r.stdout)["messages"]
+    assert out["status"] == "rejected" and "line 1" in out["reason"], out
+    text = " ".join(body_of(email.message_from_bytes(
+        refusal_file(tmp_path / "out").read_bytes(), policy=email.policy.default)).split())
+    assert "begins with an order's word, 'Done', is read as an order; begin a remark with " \
+        "another word" in text, text
+    assert text.count("begin a remark") == 1          # not for 'play ofensive', named too
+
+
 @pytest.mark.parametrize("why, said", [
     ("no card is called 'ofensive'; did you mean Offensive?", "did you mean Offensive?"),
     ("the plan is complete (rule 2.0 I).", "complete (rule 2.0 I)."),

@@ -7,7 +7,7 @@ after a hand-off, a 'done' not needed).
 
 from __future__ import annotations
 
-from ..base.errors import OrderError, clipped, quoted
+from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
 from ..render import reports
 from ..render.formats import render
 from ..render.record_text import wrap_lines
@@ -107,7 +107,20 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
                 f"the result")
     said = str(exc)
     head = f"order {quoted(getattr(exc, 'text', ''))} rejected: "
-    return said[len(head):] if said.startswith(head) else said
+    return (said[len(head):] if said.startswith(head) else said) + _remark_hint(exc)
+
+
+def _remark_hint(exc: OrderError) -> str:
+    """For a line whose first word was read as an order's and whose rest ends as a sentence
+    does ('Done with the battle.'): that is why it was read as an order, and how a remark
+    is not."""
+    text, at = getattr(exc, "text", ""), getattr(exc, "position", None)
+    if not isinstance(exc, OrderSyntaxError) or not at or \
+            not text.rstrip().endswith((".", "!")):
+        return ""
+    word = text.split(maxsplit=1)[0] if text.split() else ""
+    return (f" (a line that begins with an order's word, {quoted(word)}, is read as an "
+            f"order; begin a remark with another word)")
 
 
 def report_body(table, side: str, since: int, key: str, due: str | None = None,
