@@ -216,6 +216,10 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     # Each mail says what more time he may still ask for: none left of the one allowed.
     assert "You have asked for the 1 extension(s) this game allows" in \
         " ".join(text_of(german).split())
+    # Both reports tell the extension among what happened, as `log` does.
+    for m in mails(tmp_path / "out1"):
+        assert "German's deadline (the decision asked in record" in " ".join(
+            text_of(m).split()) and "is 24h later" in text_of(m), m["To"]
     # The same mailbox again: nothing twice.
     again, _ = mail_inbox(journal, [box], tmp_path / "out1b", with_map=False)
     assert [o.status for o in again] == ["known"]
@@ -359,7 +363,10 @@ def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli
     assert "Orders due" not in by[ADDRESSES["entente"]]
     assert "2 extension(s) left" in " ".join(by[ADDRESSES["german"]].split())
     assert all(len(line) <= 72 for line in by[ADDRESSES["german"]].splitlines())
-    assert "extension" not in by[ADDRESSES["entente"]]
+    assert "extension(s) left" not in " ".join(by[ADDRESSES["entente"]].split())
+    # Both are told the game's clock, once, in the report of the record that set it.
+    for text in by.values():
+        assert "a missed deadline: wait; 2 extension(s) a side" in " ".join(text.split())
 
 
 def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tmp_path, cli,

@@ -164,7 +164,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
               journal: Path) -> list:
     """One record as the reader may see it: its heading, then each event's line, who holds
-    each battle area once its battle is over, and the dice sheets' lines."""
+    each battle area once its battle is over, the dice sheets' lines and what it says of
+    the game's time."""
     lines = []
     for ev in seen["events"]:
         line = shown(describe, rec["seq"], journal, ev, data, reader)
@@ -177,6 +178,10 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
     lines += [[Span(t.strip())] for t in sheet_lines(seen, data)]
+    if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
+        from ..game.timeline import clock_words  # start-up: only a record about time
+
+        lines.append([Span(clock_words(seen, data.side_name))])
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
 
