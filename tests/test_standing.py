@@ -3,7 +3,9 @@ are legal then, kept secret from the opponent until used, re-decided by verify."
 
 from __future__ import annotations
 
+import errno
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,7 +16,9 @@ from referee.base.errors import UsageError
 from referee.cli import commands
 from referee.cli.app import app
 from referee.game import standing as st
+from referee.store import home as homemod
 from referee.store.journal import redact
+from referee.table import Table, showing
 
 
 def artois(tmp, calais: str = "german", cavalry: bool = False):
@@ -277,16 +281,87 @@ def test_an_older_copy_of_the_standing_file_put_back_is_refused(tmp_path, cli):
     give(j, "entente", withdraw=["no combat cards"])
     latest = st.store_path(j).read_bytes()
     st.store_path(j).write_bytes(old)
-    with pytest.raises(UsageError, match="not the copy this referee wrote last"):
+    with pytest.raises(UsageError, match="an older one was put back"):
         st.load(j)
     before = j.read_bytes()
     r = cli("order", j, "--as", "german", "play offensive")
-    assert r.exit_code == 2 and "not the copy this referee wrote last" in r.stderr, r.stderr
+    assert r.exit_code == 2 and "an older one was put back" in r.stderr, r.stderr
     assert j.read_bytes() == before
     st.store_path(j).write_bytes(latest)
     assert st.load(j)["entente"] == []
     attack_upto_cards(j)
     assert pending(j) == "defender_cards entente"
+
+
+def test_a_standing_write_that_fails_leaves_the_copy_in_force_readable(tmp_path, cli,
+                                                                      monkeypatch):
+    """The game folder's disk is full while a side changes his standing orders: the change
+    fails with one line, and the file in force (genuine, unchanged) is still read once the
+    disk is freed, and the game plays on."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    real = homemod.write_new
+    path = st.store_path(j)
+
+    def full(p, data, sync=True):
+        if Path(p).parent == path.parent and Path(p).name.startswith(path.name):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(p, data, sync)
+
+    monkeypatch.setattr(homemod, "write_new", full)
+    with pytest.raises(UsageError, match="cannot write the standing orders"):
+        give(j, "german", "no retreat after combat")
+    monkeypatch.setattr(homemod, "write_new", real)
+    # The disk is freed: the Entente's standing order, never withdrawn, is still his.
+    assert [e["text"] for e in st.load(j)["entente"]] == ["no combat cards"]
+    r = cli("order", j, "--as", "german", "play offensive")
+    assert r.exit_code == 0, r.stderr
+
+
+def test_a_mark_that_cannot_be_written_does_not_refuse_the_file_written(tmp_path, cli,
+                                                                       referee_home,
+                                                                       monkeypatch):
+    """The referee home's disk is full (or its folder not writable) when a side changes his
+    standing orders: the file is written, its mark is not (kept at best, as every mark);
+    the copy just written, newer than the mark, is read, and the next order goes in."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    real = homemod.write_new
+
+    def full(p, data, sync=True):
+        if Path(p).is_relative_to(referee_home / "written") and ".standing" in Path(p).name:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(p, data, sync)
+
+    monkeypatch.setattr(homemod, "write_new", full)
+    give(j, "german", "no retreat after combat")          # no error: it was kept
+    monkeypatch.setattr(homemod, "write_new", real)
+    assert [e["text"] for e in st.load(j)["german"]] == ["no retreat after combat"]
+    r = cli("order", j, "--as", "german", "play offensive")
+    assert r.exit_code == 0, r.stderr
+
+
+def test_a_side_reading_while_the_other_changes_his_standing_orders_sees_his_own(tmp_path,
+                                                                                 monkeypatch):
+    """The German adds a standing order while the Entente's report is made (inbox, tick,
+    report, status, show read the standing file without the journal's lock). A reader just
+    before the new copy takes its place reads the copy in force, and the Entente's own
+    standing order is in what he is sent."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    reader = Table(j)
+    assert reader.records                   # the journal read, before the German's change
+    seen = {}
+    real = homemod.replace_atomically
+
+    def read_then_replace(path, data):
+        if Path(path) == st.store_path(j):      # just before the new copy takes its place
+            seen["sets"] = showing.standing_of(reader, "entente")
+        return real(path, data)
+
+    monkeypatch.setattr(homemod, "replace_atomically", read_then_replace)
+    give(j, "german", "no retreat after combat")
+    assert [e["text"] for e in seen["sets"].get("entente", [])] == ["no combat cards"], seen
 
 
 def test_a_standing_file_removed_on_purpose_is_given_again_from_nothing(tmp_path):

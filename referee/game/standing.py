@@ -13,7 +13,6 @@ applies it holds a StandingApplied event naming it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -34,26 +33,26 @@ def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
     """Both sides' standing orders as kept now ({} when none were ever given).
 
     The file is signed by this user's referee (home.write_signed), bound to its game (the
-    hash of record 0: `game` when the caller has it, else read here) and, by a mark in this
-    user's referee home (store/written.py), to the copy written last: one planted, edited,
-    copied from another game or put back from an older copy is refused with a clear error,
-    never applied for a side."""
+    hash of record 0: `game` when the caller has it, else read here) and numbered: a mark
+    in this user's referee home (store/written.py) keeps the number of the copy written
+    last. One planted, edited, copied from another game or put back from an older copy is
+    refused with a clear error, never applied for a side."""
     path = store_path(journal)
     if not os.path.lexists(path):
         return {}
-    body = home.read_signed_bytes(path, max_bytes=1 << 20)
-    payload = _payload(body)
+    payload = _payload(home.read_signed_bytes(path, max_bytes=1 << 20))
     sets = payload.get("standing") if payload else None
     game = game or _game_of(journal)
     if payload and payload.get("game") != game:
         raise UsageError(f"{path} holds the standing orders of another game (a copy from "
                          f"elsewhere): they are not applied. Remove it and have each side "
                          f"give his standing orders again")
-    if not _well_formed(sets):
+    version = payload.get("version", 0) if payload else None
+    if not _well_formed(sets) or type(version) is not int:
         raise UsageError(f"{path} was not written by this user's referee (or was changed "
                          f"since): its standing orders are not applied. Remove it and have "
                          f"each side give his standing orders again")
-    older = written.standing_problem(game, _digest(body)) if game else None
+    older = written.standing_problem(game, version) if game else None
     if older:
         raise UsageError(f"{path} {older}: its standing orders are not applied. Remove it "
                          f"and have each side give his standing orders again")
@@ -72,8 +71,11 @@ def _payload(body: bytes | None) -> dict | None:
     return payload if isinstance(payload, dict) else None
 
 
-def _digest(body: bytes) -> str:
-    return hashlib.sha256(body).hexdigest()
+def _version_of(path: Path, game: str | None) -> int:
+    """The number of the copy of the file in force (0: none, or none of this game's)."""
+    payload = _payload(home.read_signed_bytes(path, max_bytes=1 << 20))
+    version = payload.get("version") if payload and payload.get("game") == game else None
+    return version if type(version) is int else 0
 
 
 def _game_of(journal: Path | str) -> str | None:
@@ -110,18 +112,22 @@ def _well_formed(sets: object) -> bool:
 
 
 def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
-    """Write both sides' standing orders, signed, readable by this user only; the mark of
-    the copy written goes first (a write cut short leaves a file load refuses, never an
-    older one it takes)."""
+    """Write both sides' standing orders, signed, readable by this user only, numbered one
+    on from both the copy in force and the mark; the file first, then the mark, so that a
+    reader between the two, or a write cut short at either, finds the copy in force no
+    older than the mark. The mark is kept as the others are, at best (written.py): one that
+    could not be written only leaves the check a copy behind."""
     path = store_path(journal)
     home.key(create=True)
     game = _game_of(journal)
-    body = home.payload_bytes({"game": game, "standing": sets})
-    if game is not None:
-        written.note_standing(game, _digest(body))
+    version = 1 + max(_version_of(path, game),
+                      written.standing_version(game) if game is not None else 0)
+    body = home.payload_bytes({"game": game, "version": version, "standing": sets})
     if not home.write_signed_bytes(path, body):
         raise UsageError(f"cannot write the standing orders to {path}")
     os.chmod(path, 0o600)
+    if game is not None:
+        written.note_standing(game, version)
 
 
 def current(sets: dict[str, list[dict]], side: str, turn: int) -> list[dict]:

@@ -19,8 +19,9 @@ check lenient again; the moderator who restores a journal from a backup on purpo
 the mark the refusal names.
 
 The standing orders' file beside a journal (game/standing.py) is signed too, and so just as
-genuine when an older copy is put back: the digest of the copy written last is marked here
-(by the hash of record 0, which the file is bound to), and another copy is refused.
+genuine when an older copy is put back: each copy is numbered, the number of the copy
+written last is marked here (by the hash of record 0, which the file is bound to), and an
+older copy is refused.
 """
 
 from __future__ import annotations
@@ -121,20 +122,27 @@ def _standing_path(game: str) -> Path:
     return _file("written", game, "standing")
 
 
-def note_standing(game: str, digest: str) -> None:
-    """Before the standing orders' file of a game (the hash of its record 0) is written:
-    the digest of what it will hold."""
-    home.write_signed(_standing_path(game), {"game": game, "digest": digest})
+def note_standing(game: str, version: int) -> None:
+    """After the standing orders' file of a game (the hash of its record 0) is written: the
+    number of that copy."""
+    home.write_signed(_standing_path(game), {"game": game, "version": version})
 
 
-def standing_problem(game: str, digest: str) -> str | None:
-    """Why a signed standing orders' file holding bytes of this digest is not the one this
-    referee wrote last for the game (an older copy put back), or None. No mark (written
-    before marks were kept, or the mark deleted) leaves the file's signature to decide."""
+def standing_version(game: str) -> int:
+    """The number of the standing orders' copy this referee wrote last for the game (0:
+    none is marked)."""
     mark = home.read_signed(_standing_path(game))
-    if not mark or mark.get("game") != game or mark.get("digest") == digest:
-        return None
-    return (f"is not the copy this referee wrote last (an older one, put back by someone "
-            f"who can write the folder, or one whose writing was cut short); if you restored "
-            f"it on purpose, remove {_standing_path(game)}")
+    version = mark.get("version") if mark and mark.get("game") == game else None
+    return version if type(version) is int else 0
 
+
+def standing_problem(game: str, version: int) -> str | None:
+    """Why a signed standing orders' file of this number is not the copy this referee wrote
+    last for the game, nor a later one (an older copy put back), or None. No mark (written
+    before marks were kept, or the mark deleted) leaves the file's signature to decide."""
+    last = standing_version(game)
+    if version >= last:
+        return None
+    return (f"is copy {version} of the standing orders, but this referee wrote copy {last} "
+            f"(an older one was put back by someone who can write the folder); if you "
+            f"restored it on purpose, remove {_standing_path(game)}")
