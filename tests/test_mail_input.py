@@ -233,6 +233,20 @@ def test_a_remark_read_as_an_order_is_told_why(journal, cli, tmp_path):
     assert text.count("begin a remark") == 1          # not for 'play ofensive', named too
 
 
+@pytest.mark.parametrize("line", ["move ge-1 lige.", "end turn now."])
+def test_a_misspelt_order_ended_as_a_sentence_is_not_called_a_remark(journal, cli, tmp_path,
+                                                                     line):
+    """An order line a player ends with a full stop, misspelt or with one word too many, is
+    refused for what it is: no word of remarks."""
+    body = f"{line}\n\nOrder key: {KEYS['german']}\n"
+    r = cli("inbox", journal, eml(tmp_path / "in", mail(body=body)), "--outbox",
+            tmp_path / "out")
+    assert r.exit_code == 0, r.stderr
+    text = " ".join(body_of(email.message_from_bytes(
+        refusal_file(tmp_path / "out").read_bytes(), policy=email.policy.default)).split())
+    assert f"cannot read order '{line}'" in text and "begin a remark" not in text, text
+
+
 @pytest.mark.parametrize("why, said", [
     ("no card is called 'ofensive'; did you mean Offensive?", "did you mean Offensive?"),
     ("the plan is complete (rule 2.0 I).", "complete (rule 2.0 I)."),

@@ -111,11 +111,13 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
 
 
 def _remark_hint(exc: OrderError) -> str:
-    """For a line whose first word was read as an order's and whose rest ends as a sentence
-    does ('Done with the battle.'): that is why it was read as an order, and how a remark
-    is not."""
+    """For a line read as an order up to words it has no place for, that ends as a sentence
+    does ('Done with the battle.', not 'move ge-1 lige.'): that is why it was read as an
+    order, and how a remark is not."""
     text, at = getattr(exc, "text", ""), getattr(exc, "position", None)
-    if not isinstance(exc, OrderSyntaxError) or not at or \
+    rest = str(getattr(exc, "reason", "")).partition("unexpected ")[2]
+    if not isinstance(exc, OrderSyntaxError) or not at or len(rest.split()) < 2 or \
+            not str(exc.reason).startswith("unexpected ") or \
             not text.rstrip().endswith((".", "!")):
         return ""
     word = text.split(maxsplit=1)[0] if text.split() else ""
