@@ -14,7 +14,7 @@ from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
 from .prose import read_orders
-from .refusal import left_over, why_refused
+from .refusal import left_over, sentence, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 
@@ -129,7 +129,8 @@ def _unreadable_after(table: Table, side: str, lines: list[tuple[int, str]],
             table.kind.parse(table, text)
         except OrderError as exc:
             said = amend(exc, None, game.state, game.data, side)
-            out.append(f"Line {n} ({quoted(clipped(text))}) cannot be read either: {said}")
+            out.append(sentence(f"Line {n} ({quoted(clipped(text))}) cannot be read "
+                                f"either: {said}"))
             if len(out) == MOST_UNREADABLE:
                 break
     return out

@@ -64,7 +64,7 @@ def refusal_document(out, report: bool = True) -> Document:
     if out.line is None:
         held = out.status == "held"
         blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),
-                       _sentence(HELD if held else out.reason)), *_notes(out)]
+                       sentence(HELD if held else out.reason)), *_notes(out)]
         if not held:
             blocks.append(para(Span("Applied: ", "bold"), "nothing." + below))
         return Document("", [Section("", blocks)])
@@ -76,7 +76,7 @@ def refusal_document(out, report: bool = True) -> Document:
              f"line {out.line} of it failed."),
         para("The line:"),
         Orders([clipped(out.text)]),
-        para(Span("Why: ", "bold"), _sentence(out.why)),
+        para(Span("Why: ", "bold"), sentence(out.why)),
         para(Span("Applied: ", "bold"), before),
         *_notes(out),
         *([para(below.strip())] if report else []),
@@ -84,7 +84,7 @@ def refusal_document(out, report: bool = True) -> Document:
     return Document("", [Section("", blocks)])
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
     """Text ended as a sentence: with a full stop, unless it ends with one, or asks."""
     text = text.rstrip(".")
     return text if text.endswith(("?", "!")) else text + "."
