@@ -279,7 +279,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
         [n for n, (_, subject) in enumerate(order) if "german report" in subject]
     body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID, journal, brief=True)
     assert "record 2" in body and "decision has changed" in body
-    assert "in the report of record #8, the mail sent just before this one" in body
+    assert "in your report of record #8, sent to you with this mail" in body
     check_no_game_content(replies[STRANGER_ID], "spy@bureau.example", STRANGER_ID, data)
     check_no_game_content(replies[FORGED_ID], "kaiser@example.org", FORGED_ID, data)
     with pytest.raises(AssertionError):            # (the check does see game content)

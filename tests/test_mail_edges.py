@@ -83,28 +83,55 @@ def test_a_copy_under_a_new_message_id_in_the_same_pass_is_applied_once(cli, tmp
 
 def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly(cli,
                                                                                tmp_path):
-    """The German's mail and its copy (a new Message-ID, the same Date, Subject and text) in
-    one pass: his report of the mail applied goes first; the copy's reply follows it and
-    says why only, pointing to that report, instead of a second copy of it sent first."""
+    """The German's mail, its copy (a new Message-ID, the same Date, Subject and text) and a
+    misspelt one in one pass: his report of the mail applied goes first; each reply to the
+    others is sent after it (in the spool's order, oldest first, even when all are written
+    within one tick of the clock: no maps, here) and says why only, pointing to that report,
+    instead of a copy of it."""
     from referee.mail.delivery import spool_files
 
     journal = new_game(cli, tmp_path / "game")
     body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
-    box = write_mbox(tmp_path / "box", [mail(body=body, mid="<p1@x.org>"),
-                                        mail(body=body, mid="<p2@x.org>")])
+    box = write_mbox(tmp_path / "box", [
+        mail(body=body, mid="<p1@x.org>"), mail(body=body, mid="<p2@x.org>"),
+        mail(body=f"plya offensive\n\nOrder key: {KEYS['german']}\n", mid="<p3@x.org>")])
     out = handled(cli, journal, box, outbox=tmp_path / "out")
-    assert [o["status"] for o in out] == ["applied", "rejected"], out
+    assert [o["status"] for o in out] == ["applied", "rejected", "rejected"], out
     sent = [read_mail(p) for p in spool_files(tmp_path / "out")]
     to_him = [m for m in sent if str(m["To"]).casefold() == "kaiser@example.org"]
     assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
-        "german report, SUMMER 1914", "not applied"]
-    report, reply = (m.get_body(("plain",)).get_content() for m in to_him)
-    assert "Board" in report.splitlines() and "Board" not in reply.splitlines()
-    text = " ".join(reply.split())
-    assert "copy sent again" in text and f"report of record #{records(journal)[-1]['seq']}" \
-        in text and f"Order key: {KEYS['german']}" in text
-    assert str(to_him[1]["In-Reply-To"]) == "<p2@x.org>"
-    assert max(map(len, reply.splitlines())) <= 72
+        "german report, SUMMER 1914", "not applied", "not applied"]
+    report, *replies = (m.get_body(("plain",)).get_content() for m in to_him)
+    assert "Board" in report.splitlines()
+    seq = records(journal)[-1]["seq"]
+    for reply in replies:
+        text = " ".join(reply.split())
+        assert "Board" not in reply.splitlines() and max(map(len, reply.splitlines())) <= 72
+        assert f"your report of record #{seq}, sent to you with this mail" in text, text
+        assert f"Order key: {KEYS['german']}" in text
+    assert "copy sent again" in " ".join(replies[0].split() + replies[1].split())
+    assert sorted(str(m["In-Reply-To"]) for m in to_him[1:]) == ["<p2@x.org>", "<p3@x.org>"]
+
+
+def test_a_reply_written_in_the_tick_of_its_report_is_sent_after_it(tmp_path):
+    """The spool sends the oldest first, then by name (a digest): a reply written in the
+    same tick of the file system's clock as the report it points to, and named before it,
+    is given a later time, so that it goes after the report; one written later keeps its
+    own time."""
+    import os
+
+    from referee.mail.delivery import spool_files
+    from referee.mail.inbox import _sent_after
+
+    report, reply, later = (tmp_path / f"{n}.eml" for n in ("bb", "aa", "cc"))
+    for p, t in ((report, 10 ** 18), (reply, 10 ** 18), (later, 2 * 10 ** 18)):
+        p.write_text("x")
+        os.utime(p, ns=(t, t))
+    _sent_after(reply, report)
+    _sent_after(later, report)
+    assert spool_files(tmp_path) == [report, reply, later]
+    assert later.stat().st_mtime_ns == 2 * 10 ** 18
+    _sent_after(reply, tmp_path / "gone.eml")                # sent already: nothing to do
 
 
 def test_a_copy_whose_line_ends_a_relay_made_crlf_is_still_a_copy(cli, tmp_path):

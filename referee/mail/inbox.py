@@ -450,8 +450,9 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
     earlier run): the reply to each message that was not applied, saying why, with the
     player's report inside it (no second mail for the same news), then each player's report
     (with his key and a receipt) when the journal moved since his last one. A player sent a
-    report for a message applied in this run gets that report first, and his other
-    messages' replies after it, each saying why only. StorageError if a mail cannot be
+    report for a message applied in this run gets his other messages' replies written after
+    it (sent after it, unless the two are written within one tick of the file system's
+    clock), each saying why only and pointing to it. StorageError if a mail cannot be
     written: the ledger then still says which are owed. With with_map, a mail to a side
     carries the pictures pictures.py gives it, drawn for that side (1.4: his own templates
     only), once for each side."""
@@ -487,10 +488,11 @@ class _Outbox:
         self.sender = referee_address(self.records)
         self.written: list[Path] = []
 
-    def reply(self, entry: dict, reported: dict[str, int] | None = None) -> None:
+    def reply(self, entry: dict, reported: dict[str, tuple[int, Path]] | None = None
+              ) -> None:
         """The reply to a message not applied: to a stranger, that it was not matched; to a
-        side, why, with his report, or (reported: the record his report of this run
-        ends at) pointing to that report."""
+        side, why, with his report, or (reported: the record his report of this run ends
+        at, and its mail) pointing to that report, and sent after it."""
         side, address, game = entry["side"], entry["to"], self.game
         if side == OBSERVER:
             return                          # observers.py answers them
@@ -508,8 +510,8 @@ class _Outbox:
         if reported and side in reported:
             shown: list = []
             body = refusal_text(_outcome(entry), report=False) + "\n\n" + prose(
-                f"What happened, the board and what you are asked now are in the report "
-                f"of record #{reported[side]}, the mail sent just before this one.") + \
+                f"What happened, the board and what you are asked now are in your report "
+                f"of record #{reported[side][0]}, sent to you with this mail.") + \
                 f"\n\nOrder key: {self.keys[side]}\n" + \
                 receipt_text(self.records[0], self.last) + "\n"
         else:
@@ -522,15 +524,18 @@ class _Outbox:
             f"[referee {game.game_id} #{self.last['seq']}] not applied", body,
             entry["message_id"], shown, name=entry["name"],
             thread=mailtext.thread_of(game.game_id, address)))
+        if reported and side in reported:
+            _sent_after(self.written[-1], reported[side][1])
         note_start(self.ledger, entry["name"], side)
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = [self.last["seq"], self.last["hash"]]
 
-    def reports(self, people: dict, news: set[str]) -> dict[str, int]:
+    def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
         """Each player's report when the journal moved since his last one (or a message of
-        his was applied in this run): the record each report written ends at, by side."""
+        his was applied in this run): the record each report written ends at, and its mail,
+        by side."""
         game, last, ledger = self.game, self.last, self.ledger
-        done: dict[str, int] = {}
+        done: dict[str, tuple[int, Path]] = {}
         held = held_sides(self.folder, ledger)
         for side, key in self.keys.items():
             if side not in people or side in held:
@@ -550,8 +555,20 @@ class _Outbox:
                 shown, name=name, thread=mailtext.thread_of(game.game_id, address)))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
-            done[side] = last["seq"]
+            done[side] = (last["seq"], self.written[-1])
         return done
+
+
+def _sent_after(path: Path, before: Path) -> None:
+    """Give the mail at path a time after the one at before, so that the spool, which sends
+    the oldest first, sends it after (two mails written within one tick of the file
+    system's clock are otherwise sent in the order of their names)."""
+    try:
+        then = os.lstat(before).st_mtime_ns
+        if os.lstat(path).st_mtime_ns <= then:
+            os.utime(path, ns=(then + 1, then + 1), follow_symlinks=False)
+    except OSError:
+        pass                                # gone already (sent): nothing to order
 
 
 def held_sides(folder: Path, ledger: dict) -> set[str]:
