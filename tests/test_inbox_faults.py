@@ -88,8 +88,8 @@ def _ledger() -> dict:
     data = homemod.read_signed(path)
     data["sent"] = {k: v[0] for k, v in data["sent"].items()}
     # Where each mail started: its name and the record are hashes, which the time changes.
-    data["starts"] = sorted((side, start[0] if start else None)
-                            for side, start in data["starts"].values())
+    data["starts"] = sorted(((side, start[0] if start else None)
+                             for side, start in data["starts"].values()), key=repr)
     del data["header"]                              # record 0's hash: its time differs
     return data
 
