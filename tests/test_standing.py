@@ -364,15 +364,86 @@ def test_a_side_reading_while_the_other_changes_his_standing_orders_sees_his_own
     assert [e["text"] for e in seen["sets"].get("entente", [])] == ["no combat cards"], seen
 
 
+def test_a_standing_file_deleted_by_someone_who_can_write_the_folder_is_not_read_as_none(
+        tmp_path):
+    """The mark says copy 1 was written; someone who can write the folder deletes the file:
+    refused as an older copy put back is (the Entente's standing order is not silently
+    dropped), saying what the moderator does."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    st.store_path(j).unlink()                     # by someone who can write the folder
+    with pytest.raises(UsageError, match="is gone, but this referee wrote copy 1") as told:
+        st.load(j)
+    assert "this referee's mark of it" in str(told.value)
+
+
+def test_a_standing_file_deleted_before_the_other_side_changes_his_is_not_lost_for_good(
+        tmp_path):
+    """Deleted just before the German adds a standing order: his change is refused, rather
+    than written numbered past the mark without the Entente's."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    st.store_path(j).unlink()
+    try:
+        give(j, "german", "no cavalry retreat")
+    except UsageError:
+        return                                    # refused: nothing was lost
+    assert [e["text"] for e in st.load(j).get("entente", [])] == ["no combat cards"]
+    attack_upto_cards(j)
+    assert pending(j) != "defender_cards entente"
+
+
+def test_a_standing_change_whose_journal_write_and_undo_both_fail_is_not_kept(
+        tmp_path, monkeypatch):
+    """The disk fills between the standing file and the records (the same folder): the
+    records' write fails part-way, then undo's write of the old standing orders fails too.
+    The journal is cut back all the same, and the change is not kept without its records:
+    the file is taken away, and the next reader is told what to do."""
+    j = artois(tmp_path)
+    give(j, "german", "no combat cards")
+    before = j.read_bytes()
+    path = st.store_path(j)
+    real_all, real_new = homemod.write_all, homemod.write_new
+    full = {"on": False}
+
+    def write_all(fd, data):                      # the records: half written, then ENOSPC
+        if b'"prev":' in bytes(data):
+            real_all(fd, bytes(data)[: len(data) // 2])
+            full["on"] = True
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_all(fd, data)
+
+    def write_new(p, data, sync=True):            # from then on the disk is full
+        if full["on"] and Path(p).name.startswith(path.name):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_new(p, data, sync)
+
+    monkeypatch.setattr(homemod, "write_all", write_all)
+    monkeypatch.setattr(homemod, "write_new", write_new)
+    with pytest.raises(Exception) as caught:
+        g.submit(j, "german", ["play offensive"], atomic=True,
+                 standing_change=(["no cavalry retreat"], []))
+    monkeypatch.setattr(homemod, "write_all", real_all)
+    monkeypatch.setattr(homemod, "write_new", real_new)
+    assert j.read_bytes() == before, (str(caught.value), len(before), len(j.read_bytes()))
+    assert "cannot write the standing orders" not in str(caught.value)
+    with pytest.raises(UsageError, match="is gone"):
+        st.load(j)
+
+
 def test_a_standing_file_removed_on_purpose_is_given_again_from_nothing(tmp_path):
-    """The refusal says to remove the file and give the standing orders again: that works,
-    and the copy then written is the one read."""
+    """The refusal says to remove the file and the referee's mark of it, and give the
+    standing orders again: that works, and the copy then written is the one read."""
     j = artois(tmp_path)
     give(j, "entente", "no combat cards")
     old = st.store_path(j).read_bytes()
     give(j, "entente", withdraw=["no combat cards"])
     st.store_path(j).write_bytes(old)
+    with pytest.raises(UsageError) as told:
+        st.load(j)
+    mark = Path(str(told.value).split("this referee's mark of it (")[1].split(")")[0])
     st.store_path(j).unlink()
+    mark.unlink()
     assert st.load(j) == {}
     give(j, "german", "no retreat after combat")
     assert [e["text"] for e in st.load(j)["german"]] == ["no retreat after combat"]

@@ -533,9 +533,13 @@ class Batch:
         return self.pos.seq, self.pos.hash, self.bodies
 
     def undo(self) -> None:
-        """The journal could not be written: put the standing orders back as they were."""
+        """The journal could not be written: put the standing orders back as they were, or
+        take their file away (the next reader is refused, told why), never the change kept."""
         if self.previous_standing is not None and self.bodies:
-            standing.save(self.journal.path, self.previous_standing)
+            try:
+                standing.save(self.journal.path, self.previous_standing)
+            except (UsageError, OSError):
+                standing.forget(self.journal.path)
 
     # ------------------------------------------------------------ after the lock
 

@@ -35,29 +35,48 @@ def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
     The file is signed by this user's referee (home.write_signed), bound to its game (the
     hash of record 0: `game` when the caller has it, else read here) and numbered: a mark
     in this user's referee home (store/written.py) keeps the number of the copy written
-    last. One planted, edited, copied from another game or put back from an older copy is
-    refused with a clear error, never applied for a side."""
+    last. One planted, edited, copied from another game, put back from an older copy or
+    taken away is refused with a clear error, never applied (or left out) for a side."""
     path = store_path(journal)
+    game = game or _game_of(journal)
     if not os.path.lexists(path):
+        last = written.standing_version(game) if game else 0
+        if last:
+            raise UsageError(f"{path} is gone, but this referee wrote copy {last} of it (taken "
+                             f"away by someone who can write the folder, or by hand): no "
+                             f"standing orders are applied. {_remedy(game)}")
         return {}
     payload = _payload(home.read_signed_bytes(path, max_bytes=1 << 20))
     sets = payload.get("standing") if payload else None
-    game = game or _game_of(journal)
     if payload and payload.get("game") != game:
         raise UsageError(f"{path} holds the standing orders of another game (a copy from "
-                         f"elsewhere): they are not applied. Remove it and have each side "
-                         f"give his standing orders again")
+                         f"elsewhere): they are not applied. {_remedy(game)}")
     version = payload.get("version", 0) if payload else None
     if not _well_formed(sets) or type(version) is not int:
         raise UsageError(f"{path} was not written by this user's referee (or was changed "
-                         f"since): its standing orders are not applied. Remove it and have "
-                         f"each side give his standing orders again")
+                         f"since): its standing orders are not applied. {_remedy(game)}")
     older = written.standing_problem(game, version) if game else None
     if older:
-        raise UsageError(f"{path} {older}: its standing orders are not applied. Remove it "
-                         f"and have each side give his standing orders again")
+        raise UsageError(f"{path} {older}: its standing orders are not applied. "
+                         f"{_remedy(game)}")
     return {side: [{"text": e["text"], "turn": e.get("turn")} for e in entries]
             for side, entries in sets.items()}
+
+
+def _remedy(game: str | None) -> str:
+    """What the moderator does to begin a game's standing orders again."""
+    mark = written.standing_mark(game) if game else None
+    also = f", and this referee's mark of it ({mark})," if mark is not None else ""
+    return f"Remove it{also} and have each side give his standing orders again"
+
+
+def forget(journal: Path | str) -> None:
+    """Take the file away (a change that could be neither kept with its records nor taken
+    back): the next reader is refused, told what to do, rather than given the change."""
+    try:
+        store_path(journal).unlink()
+    except FileNotFoundError:
+        pass
 
 
 def _payload(body: bytes | None) -> dict | None:

@@ -287,9 +287,11 @@ class Journal:
                 home.write_all(fd, data)
                 os.fsync(fd)
             except OSError as exc:
-                if undo is not None:
-                    undo()
-                self._cut_back(fd, len(raw), data, exc)
+                try:
+                    if undo is not None:
+                        undo()
+                finally:                    # whatever undo does, the file is cut back
+                    self._cut_back(fd, len(raw), data, exc)
             self._check_landed(fd, raw, data, undo)
             # (raw holds the header the mark reads; the last record was signed by the key
             # in force before it, but for a key change: its `handed`.)

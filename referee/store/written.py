@@ -122,6 +122,12 @@ def _standing_path(game: str) -> Path:
     return _file("written", game, "standing")
 
 
+def standing_mark(game: str) -> Path | None:
+    """The mark of a game's standing orders, when this referee keeps one."""
+    path = _standing_path(game)
+    return path if path.exists() else None
+
+
 def note_standing(game: str, version: int) -> None:
     """After the standing orders' file of a game (the hash of its record 0) is written: the
     number of that copy."""
