@@ -113,6 +113,33 @@ def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly
     assert sorted(str(m["In-Reply-To"]) for m in to_him[1:]) == ["<p2@x.org>", "<p3@x.org>"]
 
 
+def test_standing_orders_alone_by_mail_get_a_report_of_their_own(cli, tmp_path):
+    """The German mails standing lines only (applied, no record) and a misspelt order in one
+    pass. The journal did not move, yet his standing change is answered by a report of its
+    own (not taken for the one he had at this record), which shows it; the misspelt one's
+    brief reply points to that report, sent with it."""
+    from referee.mail.delivery import spool_files
+
+    journal = new_game(cli, tmp_path / "game")
+    out = tmp_path / "out"
+    handled(cli, journal, write_mbox(tmp_path / "b0", []), outbox=out)     # opening reports
+    first = set(spool_files(out))
+    box = write_mbox(tmp_path / "b1", [
+        mail(body=f"standing: no combat cards\n\nOrder key: {KEYS['german']}\n",
+             mid="<s1@x.org>"),
+        mail(body=f"plya offensive\n\nOrder key: {KEYS['german']}\n", mid="<s2@x.org>")])
+    outcomes = handled(cli, journal, box, outbox=out)
+    assert [o["status"] for o in outcomes] == ["applied", "rejected"], outcomes
+    new = [read_mail(p) for p in spool_files(out) if p not in first]
+    to_him = [m for m in new if str(m["To"]).casefold() == "kaiser@example.org"]
+    assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
+        "german report, SUMMER 1914", "not applied"]
+    report, reply = (" ".join(m.get_body(("plain",)).get_content().split()) for m in to_him)
+    assert "Your standing orders are now: no combat cards." in report, report
+    assert str(to_him[0]["In-Reply-To"]) == "<s1@x.org>"
+    assert "sent to you with this mail" in reply and "Board" not in reply.split(), reply
+
+
 def test_a_reply_written_in_the_tick_of_its_report_is_sent_after_it(tmp_path):
     """The spool sends the oldest first, then by name (a digest): a reply written in the
     same tick of the file system's clock as the report it points to, and named before it,

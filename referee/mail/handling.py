@@ -85,6 +85,8 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
             out.status = "applied"
             out.reason = (f"standing orders now: "
                           f"{', '.join(e['text'] for e in mine) or 'none'}")
+            out.notes.append(f"Your standing orders are now: "
+                             f"{', '.join(e['text'] for e in mine) or 'none'}.")
             return
     try:
         # In a manual-dice game the reply says whether the orders were held for dice; the

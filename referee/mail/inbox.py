@@ -164,7 +164,8 @@ class Outcome:
     text: str = ""
     why: str = ""
     before: int = 0
-    notes: list[str] = field(default_factory=list)    # for the reply: what was not applied
+    # For the reply: what was not applied, or what his standing orders are now.
+    notes: list[str] = field(default_factory=list)
 
 
 def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
@@ -546,7 +547,12 @@ class _Outbox:
             shown, where = self.pictures.for_mail(side)
             body = report_body(self.table, side, _since(ledger, side, self.records), key,
                                self.due.get(side), notes, where)
-            name = mail_name("report", game.game_id, side, last["hash"], *notes)
+            # Named by what it answers too: a message applied without a record (standing
+            # orders alone) is answered by a report of its own, not by the one already
+            # written at this record.
+            answers = ledger["reply_to"].get(side)
+            name = mail_name("report", game.game_id, side, last["hash"], *notes,
+                             *([f"answers {answers}"] if isinstance(answers, str) else []))
             address = people[side]["address"]
             self.written.append(_write(
                 self.folder, self.sender, address,
