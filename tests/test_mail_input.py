@@ -235,11 +235,11 @@ def test_a_remark_read_as_an_order_is_told_why(journal, cli, tmp_path):
     assert text.count("begin a remark") == 1          # not for 'play ofensive', named too
 
 
-@pytest.mark.parametrize("line", ["move ge-1 lige.", "end turn now."])
+@pytest.mark.parametrize("line", ["move ge-1 lige.", "end turn now.", "pass ge-1 liege."])
 def test_a_misspelt_order_ended_as_a_sentence_is_not_called_a_remark(journal, cli, tmp_path,
                                                                      line):
-    """An order line a player ends with a full stop, misspelt or with one word too many, is
-    refused for what it is: no word of remarks."""
+    """An order line a player ends with a full stop, misspelt or with a word or a unit too
+    many, is refused for what it is: no word of remarks."""
     body = f"{line}\n\nOrder key: {KEYS['german']}\n"
     r = cli("inbox", journal, eml(tmp_path / "in", mail(body=body)), "--outbox",
             tmp_path / "out")

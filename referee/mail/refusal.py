@@ -111,13 +111,15 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
 
 
 def _remark_hint(exc: OrderError) -> str:
-    """For a line read as an order up to words it has no place for, that ends as a sentence
-    does ('Done with the battle.', not 'move ge-1 lige.'): that is why it was read as an
-    order, and how a remark is not."""
+    """For a line read as an order up to words it has no place for, plain words (no unit
+    or card id among them), that ends as a sentence does ('Done with the battle.', not
+    'move ge-1 lige.' nor 'pass ge-1 liege.'): that is why it was read as an order, and how
+    a remark is not."""
     text, at = getattr(exc, "text", ""), getattr(exc, "position", None)
-    rest = str(getattr(exc, "reason", "")).partition("unexpected ")[2]
-    if not isinstance(exc, OrderSyntaxError) or not at or len(rest.split()) < 2 or \
+    rest = str(getattr(exc, "reason", "")).partition("unexpected ")[2].split()
+    if not isinstance(exc, OrderSyntaxError) or not at or len(rest) < 2 or \
             not str(exc.reason).startswith("unexpected ") or \
+            any(c.isdigit() or c in "-_:" for word in rest for c in word) or \
             not text.rstrip().endswith((".", "!")):
         return ""
     word = text.split(maxsplit=1)[0] if text.split() else ""
