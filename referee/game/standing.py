@@ -46,7 +46,7 @@ def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
                              f"away by someone who can write the folder, or by hand): no "
                              f"standing orders are applied. {_remedy(game)}")
         return {}
-    payload = _payload(home.read_signed_bytes(path, max_bytes=1 << 20))
+    payload = home.read_signed(path, max_bytes=1 << 20)
     sets = payload.get("standing") if payload else None
     if payload and payload.get("game") != game:
         raise UsageError(f"{path} holds the standing orders of another game (a copy from "
@@ -79,20 +79,9 @@ def forget(journal: Path | str) -> None:
         pass
 
 
-def _payload(body: bytes | None) -> dict | None:
-    """The JSON object of a signed file's body, or None."""
-    import json
-
-    try:
-        payload = json.loads(body) if body is not None else None
-    except (ValueError, RecursionError):
-        return None
-    return payload if isinstance(payload, dict) else None
-
-
 def _version_of(path: Path, game: str | None) -> int:
     """The number of the copy of the file in force (0: none, or none of this game's)."""
-    payload = _payload(home.read_signed_bytes(path, max_bytes=1 << 20))
+    payload = home.read_signed(path, max_bytes=1 << 20)
     version = payload.get("version") if payload and payload.get("game") == game else None
     return version if type(version) is int else 0
 
@@ -141,8 +130,7 @@ def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
     game = _game_of(journal)
     version = 1 + max(_version_of(path, game),
                       written.standing_version(game) if game is not None else 0)
-    body = home.payload_bytes({"game": game, "version": version, "standing": sets})
-    if not home.write_signed_bytes(path, body):
+    if not home.write_signed(path, {"game": game, "version": version, "standing": sets}):
         raise UsageError(f"cannot write the standing orders to {path}")
     os.chmod(path, 0o600)
     if game is not None:

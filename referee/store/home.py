@@ -297,10 +297,10 @@ def write_signed(path: Path, payload: dict) -> bool:
 
     Best effort: False when there is no key or the file cannot be written.
     """
-    return write_signed_bytes(path, payload_bytes(payload))
+    return write_signed_bytes(path, _payload_bytes(payload))
 
 
-def payload_bytes(payload: dict) -> bytes:
+def _payload_bytes(payload: dict) -> bytes:
     """A signed file's JSON body, in ASCII: a name that is not text (a file name's bytes
     that are not UTF-8, kept by Python as lone surrogates) is written escaped and read
     back the same, where UTF-8 cannot hold it."""
@@ -331,7 +331,7 @@ def _sealed(body: bytes) -> bytes | None:
 def keep_signed(path: Path, payload: dict) -> None:
     """write_signed, on disk when this returns (file and folder synced), or OSError: for a
     file whose loss would repeat or drop work (the inbox ledger)."""
-    sealed = _sealed(payload_bytes(payload))
+    sealed = _sealed(_payload_bytes(payload))
     if sealed is None:
         raise OSError(errno.EACCES, "no key to sign it with")
     ensure_dir(path.parent)
