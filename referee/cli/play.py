@@ -112,20 +112,19 @@ def new(
     route = _route_of_new(journal, mail_in, mail_out, mail_from)
     table = Table(journal, GAMES["dir"])
     view = table.kind.status_view(table, PUBLIC)
+    aids = view.pop("_aids", None)
     if format == Fmt.json:
-        view.pop("_aids", None)
         return _created_json(journal, game, dice, where, sides, route, view)
     _say_created(journal, game, dice, where, sides, route)
     typer.echo(commands.key_line(game.header))
-    typer.echo(_status_text(table, view))
+    typer.echo(_status_text(table, view, aids))
 
 
-def _status_text(table, view: dict) -> str:
+def _status_text(table, view: dict, aids) -> str:
     """The status `status` prints of the journal `new` wrote: after its route's record, with
     the deadline its set-up gave."""
     from ..render.formats import render  # start-up: only new needs it
 
-    aids = view.pop("_aids", None)
     return render(table.kind.status_document(view, aids, False), "text")
 
 

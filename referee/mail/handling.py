@@ -82,11 +82,9 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
             return
         if not makes_records:
-            out.status = "applied"
-            out.reason = (f"standing orders now: "
-                          f"{', '.join(e['text'] for e in mine) or 'none'}")
-            out.notes.append(f"Your standing orders are now: "
-                             f"{', '.join(e['text'] for e in mine) or 'none'}.")
+            now = ", ".join(e["text"] for e in mine) or "none"
+            out.status, out.reason = "applied", f"standing orders now: {now}"
+            out.notes.append(f"Your standing orders are now: {now}.")
             return
     try:
         # In a manual-dice game the reply says whether the orders were held for dice; the

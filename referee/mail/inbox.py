@@ -508,7 +508,8 @@ class _Outbox:
                                        "referee: message not accepted", body,
                                        entry["message_id"], name=entry["name"]))
             return
-        if reported and side in reported:
+        brief = reported is not None and side in reported
+        if brief:
             shown: list = []
             body = refusal_text(_outcome(entry), report=False) + "\n\n" + prose(
                 f"What happened, the board and what you are asked now are in your report "
@@ -525,7 +526,7 @@ class _Outbox:
             f"[referee {game.game_id} #{self.last['seq']}] not applied", body,
             entry["message_id"], shown, name=entry["name"],
             thread=mailtext.thread_of(game.game_id, address)))
-        if reported and side in reported:
+        if brief:
             _sent_after(self.written[-1], reported[side][1])
         note_start(self.ledger, entry["name"], side)
         if side not in self.ledger["reply_to"]:

@@ -115,14 +115,14 @@ def _remark_hint(exc: OrderError) -> str:
     or card id among them), that ends as a sentence does ('Done with the battle.', not
     'move ge-1 lige.' nor 'pass ge-1 liege.'): that is why it was read as an order, and how
     a remark is not."""
-    text, at = getattr(exc, "text", ""), getattr(exc, "position", None)
-    rest = str(getattr(exc, "reason", "")).partition("unexpected ")[2].split()
-    if not isinstance(exc, OrderSyntaxError) or not at or len(rest) < 2 or \
-            not str(exc.reason).startswith("unexpected ") or \
-            any(c.isdigit() or c in "-_:" for word in rest for c in word) or \
-            not text.rstrip().endswith((".", "!")):
+    if not isinstance(exc, OrderSyntaxError) or not exc.position or \
+            not exc.reason.startswith("unexpected ") or \
+            not exc.text.rstrip().endswith((".", "!")):
         return ""
-    word = text.split(maxsplit=1)[0] if text.split() else ""
+    rest = exc.reason.removeprefix("unexpected ").split()
+    if len(rest) < 2 or any(c.isdigit() or c in "-_:" for word in rest for c in word):
+        return ""
+    word = exc.text.split(maxsplit=1)[0]      # there is one: the order was read up to it
     return (f" (a line that begins with an order's word, {quoted(word)}, is read as an "
             f"order; begin a remark with another word)")
 
