@@ -137,6 +137,43 @@ def test_killed_at_any_step_the_rerun_ends_as_a_run_without_the_fault(
         assert _end_state(journal, tmp_path / "out") == baseline
 
 
+def _brief_mailbox(path: Path) -> Path:
+    """The German's orders (applied) and a misspelt mail of his: his report, then the brief
+    reply pointing to it."""
+    return write_mbox(path, [mail(), mail(body=f"plya offensive\n\nOrder key: "
+                                              f"{KEYS['german']}\n", mid="<g2@example.org>")])
+
+
+@pytest.fixture
+def brief_baseline(tmp_path_factory, cli, monkeypatch):
+    """What one run of _brief_mailbox without a fault leaves."""
+    root = tmp_path_factory.mktemp("brief")
+    _use_home(monkeypatch, root / "home")
+    journal = new_game(cli, root / "game")
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    r = cli("inbox", journal, _brief_mailbox(root / "box.mbox"), "--outbox", root / "out")
+    assert r.exit_code == 0, r.output
+    state = _end_state(journal, root / "out")
+    assert sum("sent to you with this mail" in " ".join(m[3].split()) for m in state[2]) == 1
+    return state
+
+
+@pytest.mark.parametrize("step", ["reply", "written"])
+def test_killed_between_a_report_and_its_brief_reply_the_rerun_ends_as_without(
+        tmp_path, cli, monkeypatch, brief_baseline, step):
+    """Killed while the German's report and the brief reply to his other mail are written:
+    the rerun writes each once, the same mails as a run without the fault."""
+    _use_home(monkeypatch, tmp_path / "home")
+    journal = new_game(cli, tmp_path / "game")
+    box = _brief_mailbox(tmp_path / "box.mbox")
+    killed = _run(journal, box, tmp_path / "out", fault=step)
+    assert killed.returncode == 70, killed.stderr
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    again = cli("inbox", journal, box, "--outbox", tmp_path / "out")
+    assert again.exit_code == 0, again.output
+    assert _end_state(journal, tmp_path / "out") == brief_baseline
+
+
 def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli, monkeypatch):
     """The outbox's disk is full while the replies are written: the run fails with one line;
     the next run (disk freed, no new mail) writes the refusal the Entente is owed. Today's
