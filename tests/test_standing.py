@@ -466,6 +466,20 @@ def test_a_standing_file_not_this_referees_hides_nothing_else_from_a_side(tmp_pa
     assert cli(command, j, "--as", "public", "--format", fmt).stdout == public
 
 
+@pytest.mark.parametrize("spoil", ["truncated", "huge"])
+def test_a_truncated_or_huge_standing_file_is_refused(tmp_path, spoil):
+    """The genuine file cut short, or grown past a megabyte behind its signed first lines:
+    refused on one line, never read as none or as part of the orders."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    path = st.store_path(j)
+    blob = path.read_bytes()
+    path.write_bytes(blob[:len(blob) // 2] if spoil == "truncated" else
+                     blob + b" " * (2 << 20))
+    with pytest.raises(UsageError, match="not written by this user's referee"):
+        st.load(j)
+
+
 def test_an_edited_standing_file_is_refused(tmp_path):
     """Signed by this referee, then one answer added by hand: refused, not applied."""
     j = artois(tmp_path)
