@@ -103,16 +103,36 @@ def journal(tmp_path, cli) -> Path:
     return new_game(cli, tmp_path / "game")
 
 
-@pytest.fixture
-def baseline(tmp_path_factory, cli, monkeypatch):
-    """What one run without a fault leaves."""
-    root = tmp_path_factory.mktemp("baseline")
+def _unfaulted(root: Path, cli, monkeypatch, mailbox) -> tuple:
+    """What one inbox run of mailbox(PATH) without a fault leaves, in a home of its own."""
     _use_home(monkeypatch, root / "home")
     journal = new_game(cli, root / "game")
     monkeypatch.setenv("REFEREE_NOW", NOW)
-    r = cli("inbox", journal, _mailbox(root / "box.mbox"), "--outbox", root / "out")
+    r = cli("inbox", journal, mailbox(root / "box.mbox"), "--outbox", root / "out")
     assert r.exit_code == 0, r.output
-    state = _end_state(journal, root / "out")
+    return _end_state(journal, root / "out")
+
+
+def _killed_then_run(tmp_path: Path, cli, monkeypatch, mailbox, step: str, runs: int):
+    """The end state after each of `runs` inbox runs that follow one killed at step."""
+    _use_home(monkeypatch, tmp_path / "home")
+    journal = new_game(cli, tmp_path / "game")
+    box = mailbox(tmp_path / "box.mbox")
+    killed = _run(journal, box, tmp_path / "out", fault=step)
+    assert killed.returncode == 70, killed.stderr
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    states = []
+    for _ in range(runs):
+        again = cli("inbox", journal, box, "--outbox", tmp_path / "out")
+        assert again.exit_code == 0, again.output
+        states.append(_end_state(journal, tmp_path / "out"))
+    return states
+
+
+@pytest.fixture
+def baseline(tmp_path_factory, cli, monkeypatch):
+    """What one run without a fault leaves."""
+    state = _unfaulted(tmp_path_factory.mktemp("baseline"), cli, monkeypatch, _mailbox)
     # The stranger's reply, the German's report, the Entente's refusal (his report inside).
     assert [m[1].split("] ")[-1] for m in state[2]] == [
         "german report, SUMMER 1914", "not applied", "referee: message not accepted"]
@@ -125,16 +145,9 @@ def test_killed_at_any_step_the_rerun_ends_as_a_run_without_the_fault(
     """applied: the German's record is in the journal, the ledger not saved; ledger: saved,
     no mail written; reply: killed halfway through writing the first mail; written: the
     first mail is written and the ledger does not say so."""
-    _use_home(monkeypatch, tmp_path / "home")
-    journal = new_game(cli, tmp_path / "game")
-    box = _mailbox(tmp_path / "box.mbox")
-    killed = _run(journal, box, tmp_path / "out", fault=step)
-    assert killed.returncode == 70, killed.stderr
-    monkeypatch.setenv("REFEREE_NOW", NOW)
-    for _ in range(2):                          # the rerun, then one more: nothing changes
-        again = cli("inbox", journal, box, "--outbox", tmp_path / "out")
-        assert again.exit_code == 0, again.output
-        assert _end_state(journal, tmp_path / "out") == baseline
+    # The rerun, then one more: nothing changes.
+    states = _killed_then_run(tmp_path, cli, monkeypatch, _mailbox, step, 2)
+    assert states == [baseline, baseline]
 
 
 def _brief_mailbox(path: Path) -> Path:
@@ -147,13 +160,7 @@ def _brief_mailbox(path: Path) -> Path:
 @pytest.fixture
 def brief_baseline(tmp_path_factory, cli, monkeypatch):
     """What one run of _brief_mailbox without a fault leaves."""
-    root = tmp_path_factory.mktemp("brief")
-    _use_home(monkeypatch, root / "home")
-    journal = new_game(cli, root / "game")
-    monkeypatch.setenv("REFEREE_NOW", NOW)
-    r = cli("inbox", journal, _brief_mailbox(root / "box.mbox"), "--outbox", root / "out")
-    assert r.exit_code == 0, r.output
-    state = _end_state(journal, root / "out")
+    state = _unfaulted(tmp_path_factory.mktemp("brief"), cli, monkeypatch, _brief_mailbox)
     assert sum("sent to you with this mail" in " ".join(m[3].split()) for m in state[2]) == 1
     return state
 
@@ -163,15 +170,8 @@ def test_killed_between_a_report_and_its_brief_reply_the_rerun_ends_as_without(
         tmp_path, cli, monkeypatch, brief_baseline, step):
     """Killed while the German's report and the brief reply to his other mail are written:
     the rerun writes each once, the same mails as a run without the fault."""
-    _use_home(monkeypatch, tmp_path / "home")
-    journal = new_game(cli, tmp_path / "game")
-    box = _brief_mailbox(tmp_path / "box.mbox")
-    killed = _run(journal, box, tmp_path / "out", fault=step)
-    assert killed.returncode == 70, killed.stderr
-    monkeypatch.setenv("REFEREE_NOW", NOW)
-    again = cli("inbox", journal, box, "--outbox", tmp_path / "out")
-    assert again.exit_code == 0, again.output
-    assert _end_state(journal, tmp_path / "out") == brief_baseline
+    states = _killed_then_run(tmp_path, cli, monkeypatch, _brief_mailbox, step, 1)
+    assert states == [brief_baseline]
 
 
 def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli, monkeypatch):
