@@ -167,7 +167,7 @@ def test_an_interrupted_read_leaves_no_checker_behind(tmp_path, monkeypatch, for
     real_apply = replay.Era.apply
 
     def interrupted(self, state, rec):
-        if rec["seq"] == 20:
+        if replay.seq_and_hash(rec)[0] == 20:
             raise KeyboardInterrupt
         return real_apply(self, state, rec)
 
@@ -189,7 +189,7 @@ def test_an_error_that_names_no_record_is_placed_where_the_replay_stood(
     real_apply = replay.Era.apply
 
     def refused(self, state, rec):
-        if rec["seq"] == 50:
+        if replay.seq_and_hash(rec)[0] == 50:
             raise UsageError("the data this record names is not here")
         return real_apply(self, state, rec)
 
@@ -199,6 +199,41 @@ def test_an_error_that_names_no_record_is_placed_where_the_replay_stood(
     path.write_bytes(bad)
     ends = _read(path, bad, True, monkeypatch)
     assert ends[0] == ends_on and ends == _read(path, bad, False, monkeypatch)
+
+
+def _float_in(rec: dict) -> None:
+    """A float where the contract takes any value (what the referee never writes)."""
+    rec["events"] = rec["events"] + [{"info": {"x": 1.5}, "kind": "defence", "side": "entente",
+                                      "type": "DecisionPending"}]
+
+
+def test_a_cold_read_takes_its_records_straight_into_their_class(tmp_path, monkeypatch):
+    """Read with its check beside, every batch of lines of a whole journal is decoded
+    straight into the record class; from the first batch that cannot be (a float in it,
+    though its chain holds), the rest is read line by line. Either way the read ends as
+    the one that checks each line before replaying it."""
+    batches = []
+    real = checking._typed_batch
+
+    def counted(*args):
+        batches.append(real(*args))
+        return batches[-1]
+
+    monkeypatch.setattr(checking, "_typed_batch", counted)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(GAME)
+    whole = _read(path, GAME, True, monkeypatch)
+    lines = GAME.count(b"\n") - 1
+    assert len(batches) == -(-lines // chain.BATCH) and None not in batches
+    assert [rec.seq for batch in batches for rec in batch] == list(range(1, lines + 1))
+    assert whole == _read(path, GAME, False, monkeypatch) and whole[1] == lines
+    batches.clear()
+    odd = b"\n".join(_rechained(GAME.split(b"\n")[:-1], 150, _float_in)) + b"\n"
+    path.write_bytes(odd)
+    ends = _read(path, odd, True, monkeypatch)
+    assert batches[-1] is None and None not in batches[:-1]
+    assert len(batches) == 149 // chain.BATCH + 1
+    assert ends == _read(path, odd, False, monkeypatch)
 
 
 def test_a_read_up_to_a_record_is_not_failed_by_a_fault_after_it(tmp_path, monkeypatch):

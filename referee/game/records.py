@@ -74,9 +74,18 @@ def header_of(rec: dict, name: str) -> JournalHeader:
 def record_of(rec: dict, name: str) -> JournalRecord:
     """A record after the header, validated with its events and the secret data they carry
     (JournalError names it)."""
-    n = rec.get("seq")
     try:
         typed = msgspec.convert(rec, JournalRecord)
+    except msgspec.ValidationError as exc:
+        raise JournalError(f"{name}: record {rec.get('seq')} is malformed: {exc}",
+                           record=rec.get("seq")) from None
+    return parts_checked(typed, name)
+
+
+def parts_checked(typed: JournalRecord, name: str) -> JournalRecord:
+    """A record of its class, with the secret data its events and parts carry validated
+    (JournalError names it, as record_of does)."""
+    try:
         for i, ev in enumerate(typed.events):
             if ev.type in SECRET_DATA:
                 secret = getattr(ev, "secret", None)
@@ -101,7 +110,8 @@ def record_of(rec: dict, name: str) -> JournalRecord:
             if part.data is not None:
                 _convert_at(part.data, shape, f"$.{field}.data")
     except msgspec.ValidationError as exc:
-        raise JournalError(f"{name}: record {n} is malformed: {exc}", record=n) from None
+        raise JournalError(f"{name}: record {typed.seq} is malformed: {exc}",
+                           record=typed.seq) from None
     return typed
 
 

@@ -16,6 +16,7 @@ import msgspec
 from .. import __version__
 from ..base.errors import JournalError, UsageError, quoted
 from ..contracts.events_turn import RulesUpgraded
+from ..contracts.records import JournalRecord
 from ..contracts.scenariomodels import Scenario
 from ..data import datastore
 from ..data.catalog import game_data
@@ -28,7 +29,7 @@ from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, u
 from ..store import checking, snapshot
 from ..store.dice import Dice
 from ..store.journal import SCHEMA_VERSION, Journal, now, scan, upcast
-from .records import header_of, keep_contract, record_of
+from .records import header_of, keep_contract, parts_checked, record_of
 
 REVEAL = "reveal secret"
 UPGRADE = "upgrade rules"
@@ -209,27 +210,34 @@ def check_actor(actor: str, n: object, data: GameData, name: str) -> None:
                            f"moderator", record=n)
 
 
-def apply_record(state: State, rec: dict, data: GameData, name: str,
+def apply_record(state: State, rec: dict | JournalRecord, data: GameData, name: str,
                  rules: int = RULES_VERSION) -> RulesUpgraded | None:
     """Replay one checked record onto state (evolve never checks; the shape is checked here):
     a record made under older rules has its events brought forward first (versions.py).
+    A record already of its class (read by typed_records) is replayed as it is.
     Returns the record's RulesUpgraded event, if it has one."""
-    if rules < RULES_VERSION and EVENT_UPCASTERS and isinstance(rec.get("events"), list):
-        rec = {**rec, "events": upcast_events(rec["events"], rules)}
-    typed = record_of(rec, name)
-    check_actor(typed.actor, rec.get("seq"), data, name)
+    if type(rec) is dict:
+        if rules < RULES_VERSION and EVENT_UPCASTERS and isinstance(rec.get("events"), list):
+            rec = {**rec, "events": upcast_events(rec["events"], rules)}
+        rec = record_of(rec, name)
+    check_actor(rec.actor, rec.seq, data, name)
     upgrade = None
     try:
-        for ev in typed.events:
+        for ev in rec.events:
             evolve(state, ev, data, rules)
             if ev.type == "RulesUpgraded":
                 upgrade = ev
     except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
-        raise JournalError(f"{name}: record {rec['seq']} cannot be replayed ({type(exc).__name__}"
+        raise JournalError(f"{name}: record {rec.seq} cannot be replayed ({type(exc).__name__}"
                            f": {exc}); a redacted export cannot be replayed, only verified",
-                           record=rec["seq"]) from None
-    state.seq = rec["seq"]
+                           record=rec.seq) from None
+    state.seq = rec.seq
     return upgrade
+
+
+def seq_and_hash(rec: dict | JournalRecord) -> tuple[int, str]:
+    """A record's number and hash, whether a JSON object or of its class."""
+    return (rec["seq"], rec["hash"]) if type(rec) is dict else (rec.seq, rec.hash)
 
 
 class Era:
@@ -244,11 +252,11 @@ class Era:
         self.name = name
         self.rules = rules_of_header(header) if rules is None else rules
 
-    def apply(self, state: State, rec: dict) -> None:
+    def apply(self, state: State, rec: dict | JournalRecord) -> None:
         """Replay one record, then move to the rules and data it upgrades to, if any."""
         upgrade = apply_record(state, rec, self.data, self.name, self.rules)
         if upgrade is not None:
-            self.switch(upgrade, rec["seq"])
+            self.switch(upgrade, state.seq)
 
     def switch(self, upgrade: RulesUpgraded, seq: int) -> None:
         """Move to the rules and data an upgrade record names (JournalError if unknown)."""
@@ -332,7 +340,8 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
     beside = None
     try:
         if snap is None and checked is None and upto is None and checking.worth_beside(raw):
-            beside = checking.ReadBeside(raw, journal.name, header)     # a long journal, cold
+            beside = checking.ReadBeside(raw, journal.name, header,      # a long journal, cold
+                                         _typed(header, era))
             records = beside.records
         if header["schema_version"] < SCHEMA_VERSION:
             records = _upcast(records, header["schema_version"])
@@ -351,16 +360,28 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
                     bound)
 
 
-def _replayed(era: Era, state: State, records: Iterator[dict], upto: int | None, seq: int,
+def _typed(header: dict, era: Era) -> checking.Typed | None:
+    """How a cold read takes its records straight into their class: when none of them needs
+    bringing forward (versions.py), for each is then replayed as it was written."""
+    if header["schema_version"] < SCHEMA_VERSION or (era.rules < RULES_VERSION and
+                                                     EVENT_UPCASTERS):
+        return None
+    name = era.name
+    return checking.Typed(JournalRecord, lambda rec: parts_checked(rec, name),
+                          lambda rec: record_of(rec, name))
+
+
+def _replayed(era: Era, state: State, records: Iterator, upto: int | None, seq: int,
               last: str) -> tuple[int, int, str]:
     """Replay records onto state (up to record upto), from record seq whose hash is last:
     how many, and the seq and hash of the last one replayed."""
     read = 0
     for rec in records:
-        if upto is not None and rec["seq"] > upto:
+        at, digest = seq_and_hash(rec)
+        if upto is not None and at > upto:
             break
         era.apply(state, rec)
-        seq, last = rec["seq"], rec["hash"]
+        seq, last = at, digest
         read += 1
     return read, seq, last
 

@@ -12,11 +12,12 @@ words: a fault found beside at or before the record the caller stopped on comes 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 from ..base.errors import JournalError
 from .beside import Beside, alone, cores
-from .chain import scan
+from .chain import _Float, _next_lines, _no_float, scan
 
 # Below this, checking costs less than forking a process to do it (a journal of a few
 # hundred records).
@@ -35,13 +36,72 @@ def shaped(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
         rec.get("prev") == prev and type(rec.get("hash")) is str
 
 
-class ReadBeside:
-    """The records after the header of raw, for replaying, with their check beside."""
+class Typed(NamedTuple):
+    """Records read straight into their contract class, for a read whose lines are checked
+    beside: `shape`, the class of a record; `kept`, the checks a decoded record still needs
+    (it returns the record); `of_dict`, the record of a line read the usual way."""
 
-    def __init__(self, raw: bytes, name: str, header: dict):
+    shape: type
+    kept: Callable[[Any], Any]
+    of_dict: Callable[[dict], Any]
+
+
+_DECODERS: dict[type, Any] = {}
+
+
+def _decoder(shape: type):
+    """A decoder of a JSON array of records of that class, refusing floats as scan does."""
+    if shape not in _DECODERS:
+        import msgspec
+
+        _DECODERS[shape] = msgspec.json.Decoder(list[shape], float_hook=_no_float).decode
+    return _DECODERS[shape]
+
+
+def typed_records(raw: bytes, name: str, prev: str, start: int, typed: Typed) -> Iterator:
+    """The records of raw from start (record 1 on, the first following prev), each of
+    typed.shape: a batch of lines decoded into the class in one call, about three times
+    cheaper than JSON objects converted one by one. From the first batch that cannot be
+    read so (or is not in sequence), the usual way, line by line, with the same checks and
+    words. Only the shape replaying needs is checked here: every line is checked beside."""
+    n = 1
+    while True:
+        lines, after = _next_lines(raw, start)
+        batch = _typed_batch(lines, n, prev, typed.shape) if lines else None
+        if batch is None:
+            break
+        for rec in batch:
+            yield typed.kept(rec)
+        n, prev, start = n + len(batch), batch[-1].hash, after
+    for rec in scan(raw, name, n, prev, quick=shaped, start=start):    # or a torn tail
+        yield typed.of_dict(rec)
+
+
+def _typed_batch(lines: list[bytes], n: int, prev: str, shape: type) -> list | None:
+    """The lines' records, one per line, in sequence from record n after prev; None when
+    they cannot all be read so."""
+    try:
+        batch = _decoder(shape)(b"[" + b",".join(lines) + b"]")
+    except (_Float, ValueError, RecursionError):    # msgspec's errors are ValueErrors
+        return None
+    if len(batch) != len(lines):
+        return None
+    for rec in batch:
+        if rec.seq != n or rec.prev != prev:
+            return None
+        n, prev = n + 1, rec.hash
+    return batch
+
+
+class ReadBeside:
+    """The records after the header of raw, for replaying, with their check beside: JSON
+    objects, or records of typed.shape when typed is given."""
+
+    def __init__(self, raw: bytes, name: str, header: dict, typed: Typed | None = None):
         start, prev = raw.find(b"\n") + 1, header["hash"]
         self.work = Beside(lambda: first_fault(raw, name, prev, start))
-        self.records = scan(raw, name, 1, prev, quick=shaped, start=start)
+        self.records = scan(raw, name, 1, prev, quick=shaped, start=start) if typed is None \
+            else typed_records(raw, name, prev, start, typed)
 
     def settle(self, upto: int | None = None) -> None:
         """Raise the first fault the check found (only one at or before record upto, when
