@@ -32,7 +32,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("sealed", "supply"),
     ("movement",),                                      # primitives: moving and settling
     ("armies", "cards", "fire"),
-    ("core",),                                          # Ctx, prompt, the decision registry
+    ("core", "intake"),                                 # Ctx, prompt, the decision registry;
+                                                        # what a new order's line may hold
     ("apply", "invariants", "reading"),
     ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
     ("apply_units", "evolve", "order_text"),            # evolve; the orders' text form

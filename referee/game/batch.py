@@ -27,7 +27,7 @@ from ..engine import (
     sealed_for,
 )
 from ..engine.core import DECISIONS
-from ..engine.reading import parse_order
+from ..engine.intake import parse_new_order
 from ..engine.state import State, state_to_builtins
 from ..store import dice as dicemod
 from ..store import sheets, snapshot
@@ -283,7 +283,7 @@ class Batch:
         self.parsed: list = []
         for text in self.q.texts:
             try:
-                self.parsed.append(parse_order(text, self.data))
+                self.parsed.append(parse_new_order(text, self.data))
             except OrderError as exc:
                 self.parsed.append(exc)
 
