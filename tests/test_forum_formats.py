@@ -214,3 +214,37 @@ def test_a_random_campaigns_posts_read_as_posts(game, scenario, seed, tmp_path):
             posts_read, split_records = posts_read + posts, split_records + again
     assert not problems, "\n".join(problems[:20])
     assert posts_read > 100 and split_records > 0      # records longer than a post too
+
+
+# ---------------------------------------------------------------- a line longer than a post
+
+def _outside_code(post: str) -> str:
+    """The text of a chat post outside its code blocks and inline code spans (fenced with
+    one backtick each: the orders below hold none), each line's fences paired."""
+    kept = []
+    for line in post.split("\n"):
+        if not line.startswith("```"):
+            assert line.count("`") % 2 == 0, line
+            kept += line.split("`")[::2]
+    return "\n".join(kept)
+
+
+@pytest.mark.parametrize("orders, words", [(1, 420), (40, 6), (3, 700)])
+def test_an_order_is_never_cut_out_of_its_code_span_in_chat(orders, words):
+    """A heading naming orders whose line is longer than a post (many orders of a batch, or
+    one order a journal kept from before the length limit): each post holds its spans
+    whole, and no word of an order ends up outside code, where a chat would read it as
+    markup."""
+    from referee.render.sections import Para, Section, Span
+
+    order = " ".join(["**bold** [here](http://x.example) @everyone"] + ["word"] * words)
+    spans = [Span("#7 "), Span("German", "side-german"), Span(": ")]
+    for n in range(orders):
+        spans += [Span(", ")] * bool(n) + [Span(order, "order")]
+    doc = Document("Report", [Section("Since record 6", [Para(spans, heading=True)])])
+    posts = chat_posts(doc)
+    assert len(posts) > 1
+    for post in posts:
+        assert len(post) <= CHAT_LIMIT
+        outside = _outside_code(post)
+        assert "`" not in outside and "word" not in outside and "here" not in outside, post

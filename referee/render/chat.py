@@ -125,14 +125,58 @@ def _chat_units(doc: Document) -> list[_Chunk | _Group]:
 
 def _cut(line: str, room: int) -> list[str]:
     """A line longer than room in pieces that fit, at spaces where it can (a post cannot hold
-    it whole: only a line of some 2,000 characters is ever cut)."""
+    it whole: only a line of some 2,000 characters is ever cut), never inside an inline code
+    span where a space outside one will do: text cut out of its span would be read as
+    markup. A span longer than room is closed at the end of a piece and opened again at the
+    start of the next."""
     out: list[str] = []
     while len(line) > room:
-        at = line.rfind(" ", 1, room + 1)
-        at = room if at < 1 else at
-        out.append(line[:at].rstrip())
-        line = line[at:].lstrip()
+        spans = _code_spans(line)
+        at, fence = _cut_at(line, room, spans)
+        out.append(line[:at].rstrip() + fence)
+        line = fence + line[at:].lstrip()
     return out + [line]
+
+
+# Outside code a backslash makes the next character literal; a run of backticks opens a
+# code span that the next run of the same length closes (CommonMark; chats read them alike).
+_TICKS = re.compile(r"\\.|`+", re.S)
+
+
+def _code_spans(line: str) -> list[tuple[int, int, str]]:
+    """The inline code spans of a markdown line: (start, end, fence)."""
+    spans: list[tuple[int, int, str]] = []
+    at = 0
+    while (m := _TICKS.search(line, at)) is not None:
+        at = m.end()
+        if m.group().startswith("\\"):
+            continue
+        fence = m.group()
+        close = re.compile(f"(?<!`){fence}(?!`)").search(line, at)
+        if close is not None:           # an unmatched run is plain text
+            spans.append((m.start(), close.end(), fence))
+            at = close.end()
+    return spans
+
+
+def _cut_at(line: str, room: int, spans: list[tuple[int, int, str]]) -> tuple[int, str]:
+    """Where to cut a line longer than room, and the fence to close and open again there
+    ("" outside code): the last space that fits outside every span, else inside the span
+    the cut falls in, leaving room for its fence."""
+    def inside(i: int) -> tuple[int, int, str] | None:
+        return next((s for s in spans if s[0] < i < s[1]), None)
+
+    at = line.rfind(" ", 1, room + 1)
+    while at > 0 and inside(at) is not None:
+        at = line.rfind(" ", 1, at)
+    if at > 0:
+        return at, ""
+    span = inside(room)
+    if span is None or 2 * len(span[2]) >= room:
+        return room, ""
+    end = room - len(span[2])
+    at = line.rfind(" ", span[0] + len(span[2]) + 1, end + 1)
+    return (at if at > 0 else end), span[2]
 
 
 def _pieces(chunk: _Chunk, limit: int) -> list[tuple[str, str]]:
