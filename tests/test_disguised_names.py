@@ -101,7 +101,11 @@ def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secr
         prev = rec["hash"]
         out.append(canonical(rec) + b"\n")
     journal.write_bytes(b"".join(out))
-    env = {**os.environ, "NO_COLOR": "1"}
+    # Read as a player reads a copy: his referee holds nothing of the game (the moderator's
+    # own refuses it: its mark names the record before the edit).
+    player = tmp_path / "player-home"
+    player.mkdir(mode=0o700)
+    env = {**os.environ, "NO_COLOR": "1", "REFEREE_HOME": str(player)}
     for fmt in ("text", "json"):
         r = subprocess.run([REFEREE, "log", journal, "--format", fmt], capture_output=True,
                            text=True, env=env, stdin=subprocess.DEVNULL)

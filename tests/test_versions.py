@@ -344,7 +344,8 @@ def _forge_a_ruling(records: list[dict]) -> None:
     records[-1]["events"] = [e for e in records[-1]["events"] if e["type"] != "Passed"]
 
 
-def test_a_header_stripped_of_its_rules_version_is_tampering_not_older_rules(game, cli):
+def test_a_header_stripped_of_its_rules_version_is_tampering_not_older_rules(game, cli,
+                                                                           monkeypatch):
     """The attack: remove record 0's rules version, forge a ruling, hash the chain again. The
     records would be replayed as rules 1, never decided again ('OK UNDER OLDER RULES');
     the data the game names was filed under a later rules version (2 or more), so record 0
@@ -356,6 +357,14 @@ def test_a_header_stripped_of_its_rules_version_is_tampering_not_older_rules(gam
     del records[0]["rules_version"]
     _forge_a_ruling(records)
     _rechain(records, game)
+    # The moderator's referee refuses it before any of that (its mark names a record the
+    # journal no longer holds); read as a player reads a copy, the rules give it away.
+    r = cli("status", game)
+    assert r.exit_code == 3 and "cut back" in r.stderr, r.stderr
+    player = game.parent / "player-home"
+    player.mkdir(mode=0o700)
+    monkeypatch.setenv("REFEREE_HOME", str(player))
+    home._KEY.clear()
     for command in ("verify", "status", "log"):
         r = cli(command, game)
         assert r.exit_code == 3, (command, r.stdout, r.stderr)

@@ -23,7 +23,7 @@ def area_command(journal: Path, name: list[str], listing: bool, reader: str, fmt
     if not listing and not name:
         raise UsageError("name an area (its id, name or an alias), or use --list")
     commands.check_private(journal)
-    game = commands.needing(journal, "area", "area", games_dir).game()
+    game = commands.needing(journal, "area", "area", games_dir, shown=True).game()
     check_reader(reader, game.data.sides)
     try:
         if listing:

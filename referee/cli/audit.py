@@ -45,7 +45,7 @@ def log(
     check_name(as_)
     commands.check_private(journal)
     commands.load_msgspec()
-    table = commands.table_of(journal, GAMES["dir"])
+    table = commands.table_of(journal, GAMES["dir"], shown=True)
     for text in table.kind.log(table, as_, since, format.value, width):
         typer.echo(text)
 
@@ -65,7 +65,7 @@ def report(
     commands.check_private(journal)
     check_name(as_)
     commands.load_msgspec()
-    table = commands.table_of(journal, GAMES["dir"])
+    table = commands.table_of(journal, GAMES["dir"], shown=True)
     typer.echo(table.kind.report(table, as_, since, format.value, width, bbcode_dialect.value))
 
 # ---------------------------------------------------------------- verify / reveal / repair
@@ -237,7 +237,7 @@ def explain(
     each die and what it was for, each hit and how it was paid, what it changed."""
     commands.check_private(journal)
     commands.load_msgspec()
-    table = commands.table_of(journal, GAMES["dir"])
+    table = commands.table_of(journal, GAMES["dir"], shown=True)
     out = table.kind.explain(table, seq, as_, format.value, width)
     typer.echo(commands.dump(out) if format == Fmt.json else out, nl=format == Fmt.json)
 
@@ -252,6 +252,6 @@ def dice(
     chi-square figure."""
     commands.check_private(journal)
     commands.load_msgspec()
-    table = commands.table_of(journal, GAMES["dir"])
+    table = commands.table_of(journal, GAMES["dir"], shown=True)
     out = table.kind.dice(table, as_, format.value, width)
     typer.echo(commands.dump(out) if format == Fmt.json else out, nl=format == Fmt.json)

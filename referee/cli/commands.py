@@ -143,17 +143,23 @@ def check_ours(journal: Path) -> None:
     Journal(journal).check_ours()
 
 
-def table_of(journal: Path, games_dir: Path | None = None):
-    """The game's Table (table/): every command opens its journal through one."""
+def table_of(journal: Path, games_dir: Path | None = None, shown: bool = False):
+    """The game's Table (table/): every command opens its journal through one. shown: for a
+    command that shows the game, refused when it is passed off as this referee's
+    (Table.vouched)."""
     from ..table import Table  # start-up: --help and completion do without
 
-    return Table(journal, games_dir)
+    table = Table(journal, games_dir)
+    if shown:
+        table.vouched()
+    return table
 
 
-def needing(journal: Path, feature: str, command: str, games_dir: Path | None = None):
+def needing(journal: Path, feature: str, command: str, games_dir: Path | None = None,
+            shown: bool = False):
     """The game's Table, when its kind has the feature the command asks for (UsageError,
     one line and exit 2, when it lacks it)."""
-    table = table_of(journal, games_dir)
+    table = table_of(journal, games_dir, shown)
     table.kind.needs(feature, command, journal)
     return table
 
@@ -178,7 +184,7 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     reader = check_name(reader or PUBLIC)
     check_private(journal)
     key = f"status:{reader}"
-    table = table_of(journal, games_dir)
+    table = table_of(journal, games_dir, shown=True)
     view = _cached_view(table, key)
     if view is None:
         load_msgspec()
@@ -242,7 +248,7 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
     """The game for one reader, now or after record `at` (the text `show` prints)."""
     reader = check_name(reader or PUBLIC)
     check_private(journal)
-    table = table_of(journal, games_dir)
+    table = table_of(journal, games_dir, shown=True)
     check_at(table, at)
     key = f"show:{reader}"
     view = _cached_view(table, key) if at is None else None
@@ -386,7 +392,7 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
     if out is not None and (not out.parent.is_dir() or out.is_dir()):
         raise UsageError(f"-o {quoted(str(out))}: not a file in an existing folder")
     check_private(journal)
-    table = needing(journal, "map", "map", games_dir)
+    table = needing(journal, "map", "map", games_dir, shown=True)
     check_at(table, at)
     game = table.game(upto=at)
     # start-up: only map draws

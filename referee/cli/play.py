@@ -241,7 +241,7 @@ def players(
 
     commands.check_private(journal)
     commands.load_msgspec()
-    table = commands.table_of(journal, GAMES["dir"])
+    table = commands.table_of(journal, GAMES["dir"], shown=True)
     for option, given in (("--set", set_), ("--new-key", new_key),
                           ("--drop-observer", drop_observer)):
         if given:

@@ -187,6 +187,30 @@ class Journal:
         with self._locked(False) as (_, raw):
             self._signer(raw)
 
+    def vouched(self, raw: bytes) -> bool:
+        """For a command that shows the game: whether this user's referee provably wrote raw
+        up to its last record (its mark names that record, or one of his keys signed it;
+        the hash chain, which every read checks, carries that to the records before).
+        False for a journal his referee holds nothing of: another's game, shown as it says
+        and vouched for by no one. ForeignGameError for one that names his key or his mark
+        and is not what he wrote: forged, edited and chained again, or cut back."""
+        rec = _last_record(raw)
+        if written.names_last(raw, rec):
+            return True
+        fpr = signing.signer_of(rec.get("sig"))
+        key = signing.held(fpr) if fpr else None
+        if key is not None and not signing.checks(rec.get("sig"), rec.get("hash"),
+                                                  key.public):
+            raise ForeignGameError(
+                f"{self.name}: record {rec.get('seq')} names key {signing.shown(fpr)} of "
+                f"this referee but is not signed by it: forged, or edited and chained again "
+                f"by someone without the key (`referee verify` shows where); nothing of it "
+                f"is shown")
+        why = written.problem(raw, rec, fpr)
+        if why is not None:
+            raise ForeignGameError(f"{self.name}: {why}")
+        return key is not None
+
     @contextmanager
     def exclusive(self) -> Iterator[bytes]:
         """Hold the lock appends take while a file kept beside the journal changes (standing

@@ -8,7 +8,9 @@ it handed over (signed with this user's key, like the snapshots). The mark follo
 game, not the file: a copy under another name, or reached by another path, is the same
 game. Before the next write, and before inbox and tick act on a journal of that game
 signed by one of those keys, the journal must still hold that record, and its last record
-must not be signed by a key handed over (but for the key change itself).
+must not be signed by a key handed over (but for the key change itself). A command that
+shows the game asks the same (Journal.vouched), and a mark that names the journal's last
+record vouches for it with no signature checked.
 
 A journal of the same game id signed by a key the mark does not name is another game (two
 games made with one --game-id): the mark says nothing of it, and a write to either takes
@@ -99,6 +101,15 @@ def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
         return (f"record {last.get('seq')} is signed by key {signer}, which this referee "
                 f"handed over to another key (rekey): whoever still holds the old key wrote it")
     return None
+
+
+def names_last(raw: bytes, last: dict) -> bool:
+    """Whether this referee's mark of the game names the last record of raw: it wrote that
+    very record, and through the hash chain every record before it."""
+    game_id = game_of(raw)
+    mark = _read(game_id) if game_id is not None else None
+    return bool(mark) and isinstance(last.get("hash"), str) and \
+        mark.get("hash") == last["hash"] and mark.get("seq") == last.get("seq")
 
 
 def note_game(game_id: str, fpr: str) -> None:

@@ -75,6 +75,13 @@ class Table:
             self._raw = self.journal.raw()
         return self._raw
 
+    def vouched(self) -> bool:
+        """Whether this user's referee provably wrote the bytes held (Journal.vouched: False
+        for another's game; ForeignGameError for one passed off as his), worked out once."""
+        if "vouched" not in self.memo:
+            self.memo["vouched"] = self.journal.vouched(self.raw)
+        return self.memo["vouched"]
+
     @property
     def records(self) -> list[dict]:
         """Every record, each checked once (JournalError names the first bad one)."""
@@ -237,6 +244,8 @@ class Table:
         check_reader(reader, begun.data.sides)
         doc, meta = build(whole, begun, self.records, reader, showing.report_views(self, reader),
                           showing.standing_of(self, reader), self.games_dir)
+        if not self.vouched():      # the key a journal names is vouched for by no one here
+            meta["receipt"]["fingerprint"] = None
         if remember and since is None:
             self.remember_reported(reader)
         return doc, meta

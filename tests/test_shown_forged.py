@@ -1,0 +1,110 @@
+"""A command that shows a game shows it as this referee's only when this referee provably
+wrote it (Journal.vouched): its mark names the journal's last record, or one of its keys
+signed that record. A journal passed off as its own (records edited and chained again
+without the key, or an older copy put back) is refused on one line, exit 3, by every such
+command, on the view kept for it too; a journal its referee holds nothing of (another's
+game, or a copy read by a player) is shown as it says, and a report of it names no key as
+the game's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from forging import as_user, forget_mark, records, shown, write_resigned
+
+from referee.store.chain import canonical, seal
+
+# What shows a game, and the words that name the game's key in a report.
+SHOWING = [["status"], ["show"], ["show", "--format", "json"], ["log"],
+           ["report", "--since", "0"], ["explain", "2"], ["dice"], ["area", "liege"],
+           ["map", "--format", "svg"], ["players"]]
+KEY_LINE = "(the game's signing key)"
+
+
+@pytest.fixture
+def played(game, cli):
+    """The test game two records on: the German's pass and move."""
+    for order in ("pass", "move ge-5 luxembourg"):
+        assert cli("order", game, "--as", "german", order).exit_code == 0
+    return game
+
+
+def _forged(journal) -> None:
+    """Record 2's order edited, it and every record after it sealed and chained again by
+    someone without the game's key: the signatures stay as they were."""
+    recs, prev = records(journal), None
+    recs[2]["order"] = "move ge-5 liege"
+    out = []
+    for rec in recs:
+        rec = seal({**{k: v for k, v in rec.items() if k != "hash"},
+                    **({"prev": prev} if prev else {})})
+        prev = rec["hash"]
+        out.append(canonical(rec) + b"\n")
+    journal.write_bytes(b"".join(out))
+
+
+def _refused(cli, journal, words: str) -> None:
+    before = journal.read_bytes()
+    for command in SHOWING:
+        r = cli(command[0], journal, *command[1:])
+        assert r.exit_code == 3, (command, r.stdout[-300:], r.stderr)
+        assert r.stderr.count("\n") == 1 and words in r.stderr, (command, r.stderr)
+        assert r.stdout == "", command
+    assert journal.read_bytes() == before
+
+
+def test_every_command_that_shows_a_game_shows_its_own(played, cli):
+    for command in SHOWING:
+        r = cli(command[0], played, *command[1:])
+        assert r.exit_code == 0, (command, r.stderr)
+    key = json.loads(played.read_text().splitlines()[0])["signing"]["fingerprint"]
+    report = cli("report", played, "--since", "0").stdout
+    assert f"Fingerprint: {shown(key)} {KEY_LINE}" in report
+
+
+def test_a_journal_edited_and_chained_again_without_the_key_is_refused(played, cli):
+    _forged(played)
+    _refused(cli, played, "is not signed by it: forged, or edited and chained again")
+
+
+def test_with_its_mark_gone_the_signature_still_gives_it_away(played, cli):
+    forget_mark(played)
+    _forged(played)
+    _refused(cli, played, "record 3 names key")
+
+
+def test_an_older_copy_put_back_is_refused_even_from_its_kept_view(game, cli):
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    older = game.read_bytes()
+    assert cli("status", game).exit_code == 0          # its view is kept
+    assert cli("order", game, "--as", "german", "move ge-5 luxembourg").exit_code == 0
+    game.write_bytes(older)
+    _refused(cli, game, "cut back: this referee wrote record 3")
+
+
+def test_a_journal_extended_by_the_keys_holder_is_vouched_for_by_its_signature(played, cli):
+    """Written on the moderator's other machine (his key, not his mark): the last record's
+    signature, checked, vouches for it."""
+    recs = records(played)
+    forget_mark(played)
+    write_resigned(played, recs)
+    report = cli("report", played, "--since", "0")
+    assert report.exit_code == 0 and KEY_LINE in report.stdout
+
+
+def test_another_referees_game_is_shown_as_it_says_and_vouched_for_by_no_one(
+        played, cli, monkeypatch, tmp_path):
+    """A player's referee reading a copy: everything shows, and no report names a key as
+    the game's, since nothing here checked that it signed the game."""
+    player = tmp_path / "player-home"
+    player.mkdir(mode=0o700)
+    as_user(monkeypatch, player)
+    for command in SHOWING:
+        r = cli(command[0], played, *command[1:])
+        assert r.exit_code == 0, (command, r.stderr)
+    for fmt in ("text", "markdown", "bbcode", "json"):
+        r = cli("report", played, "--since", "0", "--format", fmt)
+        assert r.exit_code == 0 and "Fingerprint" not in r.stdout and KEY_LINE not in r.stdout
+    assert json.loads(cli("report", played, "--format", "json").stdout)["receipt"][
+        "fingerprint"] is None
