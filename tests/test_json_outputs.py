@@ -105,6 +105,13 @@ class Bench:
                             "move B1 mode=stealthy").exit_code == 0
         return path
 
+    def battle(self) -> int:
+        """The German plays on to the first fire at Liège (5.2.1 b): the record of that fire,
+        which scores hits and leaves the Entente a batch of them to pay (5.3)."""
+        r = self.cli("order", self.journal, "--as", "german", "done", "done", "done")
+        assert r.exit_code == 0, r.stderr
+        return json.loads(self.journal.read_text(encoding="utf-8").splitlines()[-1])["seq"]
+
     def mail(self) -> Path:
         """A message of the German player carrying his order key and one order."""
         r = self.cli("players", self.journal, "--keys", "--format", "json")
@@ -173,7 +180,8 @@ RUNS = {
                          (["schema", "orders"], "schema-document", 0)],
     "demo": lambda b: [(["demo", "--keep", b.tmp / "demo"], "demo-result", 0)],
     "explain": lambda b: [(["explain", b.journal, "0"], "explanation", 0),
-                          (["explain", b.journal, "2", "--as", "moderator"], "explanation", 0)],
+                          (["explain", b.journal, "2", "--as", "moderator"], "explanation", 0),
+                          (["explain", b.journal, b.battle()], "explanation", 0)],
     "dice": lambda b: [(["dice", b.journal], "dice-counts", 0)],
     "map": lambda b: [(["map", b.journal, "-o", b.tmp / "map.svg"], "map-result", 0)],
     "area": lambda b: [(["area", b.journal, "liege"], "area-view", 0),
@@ -189,6 +197,9 @@ RUNS = {
     "sheet new": lambda b: [(["sheet", "new", "-o", b.tmp / "german.sheet", "--links", "3"],
                              "sheet-made", 0)],
 }
+# The lists a command's runs must print with items at least once: an empty list passes
+# whatever its schema says of the items, so runs that print it empty check nothing of them.
+FILLED = {"explain": {"hits", "changes"}}
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -196,6 +207,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_command_prints_json_in_its_documented_shape(command, bench, monkeypatch):
     assert command in RUNS, f"`referee {command}` has no JSON output tested here"
     monkeypatch.chdir(ROOT)
+    filled: set[str] = set()
     for args, name, code in RUNS[command](bench):
         r = bench.cli(*args, "--format", "json")
         assert r.exit_code == code, (args, r.stderr)
@@ -211,7 +223,10 @@ def test_every_command_prints_json_in_its_documented_shape(command, bench, monke
                 jsonschema.Draft202012Validator(json_schema("journal-record")).validate(
                     json.loads(line))
             continue
-        validate(r.stdout, name)
+        doc = validate(r.stdout, name)
+        filled |= {key for key in FILLED.get(command, ()) if doc.get(key)}
+    assert filled == FILLED.get(command, set()), \
+        f"`referee {command}` never printed {sorted(FILLED[command] - filled)} with items"
 
 
 def test_every_output_model_is_a_document_with_a_schema_version():
@@ -280,7 +295,7 @@ def test_a_document_of_the_wrong_shape_is_refused_as_it_is_built():
         ErrorObject.of(error="x", kind="usage", exit=2)
     with pytest.raises(msgspec.ValidationError, match=r"\$\.hits\[0\]"):
         Explanation.of(game_id="g", seq=1, reader="public", actor="german", order=None,
-                       decision=None, checks=[], dice=None, hits=["a hit"], changes=[])
+                       decision=None, checks=[], dice=None, hits=[{"fired": {}}], changes=[])
 
 
 def test_a_key_the_document_lacks_is_refused_and_an_error_is_printed_anyway():

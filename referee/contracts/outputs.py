@@ -208,9 +208,10 @@ class Explanation(Document):
     decision: Optional[DecisionShown]
     checks: list[str]
     dice: Optional[RecordDice]
-    # each hit the record scored and how it was paid, each hit it paid (game/audit.py)
-    hits: list[dict[str, Any]]
-    changes: list[dict[str, Any]]     # its events, as the reader may see them
+    # Sentences, as `log` tells the events to the reader (render/audit.py): each hit the
+    # record scored and how it was paid, each hit it paid for an earlier record (5.3).
+    hits: list[str]
+    changes: list[str]      # each of its events the reader may see, as `log` tells it
 
 
 class ChiSquare(Part):

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..base.errors import JournalError, OrderError, UsageError, quoted
 from ..base.readers import MODERATOR, check_name, check_reader
-from ..contracts.outputs import DiceCounts, Explanation
+from ..contracts.outputs import DiceCounts
 from ..engine import check, legal_orders, pending_prompt, plan_labels, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
@@ -161,7 +161,9 @@ def explain_facts(journal: Path, seq_text: str, reader: str = "public",
     decision it answered (with its rule) and the checks it passed, each die with its purpose
     (and, once the secret is revealed, its derivation), the events of each hit and of how it
     was paid (`hits`), and its own events (`changes`), all redacted for reader (UsageError
-    for a SEQ the journal does not hold). raw: the journal's bytes as the caller read them."""
+    for a SEQ the journal does not hold). raw: the journal's bytes as the caller read them.
+    These are facts, not the printed document: render/audit.py tells the hits and events as
+    sentences and builds the `Explanation` from them."""
     check_name(reader)
     records, raw, data = _read(journal, games_dir, raw)
     check_reader(reader, data.sides)
@@ -189,7 +191,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out: dict[str, Any] = {"game_id": header["game_id"], "seq": seq, "reader": reader}
     if seq == 0:
         out.update(_header_explained(header))
-        return Explanation.plain(**out), data
+        return out, data
     name = Path(journal).name
     state = start_state(header, data, name)
     era = Era(header, data, games_dir, name)
@@ -211,7 +213,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["dice"] = _dice(rec, header, trace, revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
     out["changes"] = shown.get("events", [])
-    return Explanation.plain(**out), data
+    return out, data
 
 
 def _decision(state, data, rec: dict) -> dict[str, Any] | None:

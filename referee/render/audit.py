@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.readers import MODERATOR
+from ..contracts.outputs import Explanation
 from ..game.audit import FACES, UNREADABLE, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
 from .documents import side_name
@@ -51,14 +52,15 @@ def explain(journal: Path, raw: bytes, seq_text: str, reader: str = "public",
     and the checks it passed, each die with its purpose (and, once the secret is revealed,
     its derivation), each hit and how it was paid, and what it changed, each as `log` tells
     it (UsageError for a SEQ the journal does not hold). raw: the journal's bytes (the
-    Table's)."""
+    Table's). The document is built as its class once it is told, so that what `explain
+    --format json` prints is what the `explanation` schema says."""
     doc, data = explain_facts(journal, seq_text, reader, games_dir, raw)
     try:
         doc["hits"] = [_hit_line(h, data, reader) for h in doc["hits"]]
         doc["changes"] = [line for ev in doc["changes"] if (line := describe(ev, data, reader))]
     except UNREADABLE as exc:
         raise unexplainable(journal, doc["seq"], exc) from None
-    return doc
+    return Explanation.plain(**doc)
 
 
 def _order_section(doc: dict[str, Any]) -> Section:
