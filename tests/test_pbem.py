@@ -149,6 +149,20 @@ def test_a_report_starts_after_the_last_one_and_a_planted_bookmark_only_repeats(
     assert "#1 Moderator: set up" in cli("report", game, "--as", "entente").stdout
 
 
+def test_a_report_with_keep_place_can_be_looked_at_and_posted_again(game, cli):
+    """A look before posting, then the same news in two forums: --keep-place leaves the
+    reader's last report where it was; the report without it moves it on."""
+    cli("order", game, "--as", "german", "pass")
+    for fmt in ("text", "bbcode"):
+        r = cli("report", game, "--as", "public", "--format", fmt, "--keep-place")
+        assert r.exit_code == 0 and "German passes" in r.stdout, (fmt, r.stdout[:300])
+    looked = cli("report", game, "--as", "public", "--format", "json", "--keep-place")
+    assert json.loads(looked.stdout)["since"] == 0
+    posted = cli("report", game, "--as", "public", "--format", "chat").stdout
+    assert "German passes" in posted
+    assert "German passes" not in cli("report", game, "--as", "public").stdout
+
+
 def test_report_text_fits_72_columns_but_never_splits_an_order(game, cli):
     out = cli("report", game, "--as", "german", "--since", "0").stdout
     lines = out.splitlines()

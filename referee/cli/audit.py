@@ -59,6 +59,11 @@ def report(
     format: Annotated[ShowFmt, typer.Option(help=SHOW_FMT_HELP)] = ShowFmt.text,
     bbcode_dialect: Dialect = BbDialect.common,
     width: Annotated[int, typer.Option(min=40, max=400, help=WIDTH_HELP)] = 72,
+    keep_place: Annotated[bool, typer.Option(
+        "--keep-place",
+        help="Leave the reader's last report where it is: a look before posting, or the "
+             "same report again in another format (else the next report begins after "
+             "this one).")] = False,
 ) -> None:
     """What happened since the reader's last report, the board as he may see it, his decision
     now, and a receipt."""
@@ -66,7 +71,8 @@ def report(
     check_name(as_)
     commands.load_msgspec()
     table = commands.table_of(journal, GAMES["dir"], shown=True)
-    typer.echo(table.kind.report(table, as_, since, format.value, width, bbcode_dialect.value))
+    typer.echo(table.kind.report(table, as_, since, format.value, width, bbcode_dialect.value,
+                                 remember=not keep_place))
 
 # ---------------------------------------------------------------- verify / reveal / repair
 

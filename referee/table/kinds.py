@@ -170,8 +170,9 @@ class GameKind:
         raise NotImplementedError
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
-               dialect: str = "common") -> str:
-        """What happened since the reader's last report, in one format."""
+               dialect: str = "common", remember: bool = True) -> str:
+        """What happened since the reader's last report, in one format (remember: its end
+        becomes his last report, when the kind keeps one)."""
         raise NotImplementedError
 
     def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:

@@ -209,7 +209,7 @@ class SkirmishKind(GameKind):
                 yield _record_lines(rec)
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
-               dialect: str = "common") -> str:
+               dialect: str = "common", remember: bool = True) -> str:
         """The report: every test (after record `since`, when given) and the forces now; the
         same for every reader, so no bookmark is kept."""
         _reader(table, reader)
