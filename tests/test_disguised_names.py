@@ -2,10 +2,12 @@
 
 A bidirectional override (U+202E) turns the text after it around: an area named with one
 could display as another area. Game data and scenarios refuse it, and any other
-disguising character (zero-width, bidirectional marks, control characters), in every text;
-ids also refuse mixed scripts (a Cyrillic 'а' in 'namur'). Each refusal names the file
-and the line. What still comes from elsewhere (a journal's record, a mail) is shown, in
-every output, as its escape.
+disguising character (zero-width, bidirectional marks, control characters, and every other
+character that shows as nothing: format characters such as the tag characters that can
+spell a hidden text, and the default-ignorable ones such as the variation selectors), in
+every text; ids also refuse mixed scripts (a Cyrillic 'а' in 'namur'). Each refusal names
+the file and the line. What still comes from elsewhere (a journal's record, a mail) is
+shown, in every output, as its escape.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,40 @@ from referee.store.journal import canonical
 
 RLO = "\u202e"
 REFEREE = Path(sys.executable).with_name("referee")
+# Characters that show as nothing, or change unseen how their neighbours show, beyond the
+# zero-width and bidirectional ones: format characters (Cf) and default-ignorable code
+# points (Unicode's Default_Ignorable_Code_Point), one or two of each kind.
+UNSEEN = {
+    "\U000e0001": "LANGUAGE TAG",
+    "\U000e0045": "TAG LATIN CAPITAL LETTER E",
+    "\U000e007f": "CANCEL TAG",
+    "\u034f": "COMBINING GRAPHEME JOINER",
+    "\ufe00": "VARIATION SELECTOR-1",
+    "\ufe0f": "VARIATION SELECTOR-16",
+    "\U000e0100": "VARIATION SELECTOR-17",
+    "\U000e01ef": "VARIATION SELECTOR-256",
+    "\ufff9": "INTERLINEAR ANNOTATION ANCHOR",
+    "\ufffb": "INTERLINEAR ANNOTATION TERMINATOR",
+    "\U0001d173": "MUSICAL SYMBOL BEGIN BEAM",
+    "\U0001d17a": "MUSICAL SYMBOL END PHRASE",
+    "\u180b": "MONGOLIAN FREE VARIATION SELECTOR ONE",
+    "\u115f": "HANGUL CHOSEONG FILLER",
+    "\u3164": "HANGUL FILLER",
+    "\uffa0": "HALFWIDTH HANGUL FILLER",
+    "\u17b4": "KHMER VOWEL INHERENT AQ",
+    "\u206a": "INHIBIT SYMMETRIC SWAPPING",
+    "\u0600": "ARABIC NUMBER SIGN",
+    "\U0001bca0": "SHORTHAND FORMAT LETTER OVERLAP",
+    "\U00013430": "EGYPTIAN HIEROGLYPH VERTICAL JOINER",
+    "\u2065": "",              # unassigned, kept for more default-ignorables
+    "\U000e0080": "",
+    "\U000e0fff": "",
+}
+# Text shown as it is: accents (precomposed and combining), other scripts, visible symbols
+# and emoji.
+SHOWN = ["Liège", "Épinal", "Saarbrücken", "Straße", "Łódź", "Ypres (Ieper)", "Lie\u0300ge",
+         "Москва", "Αθήνα", "مصر", "שלום", "東京", "서울", "हिन्दी", "🎲 ⚑ ★ → · • – ⁅x⁆",
+         "🇧🇪", "tab\there", "line\nend"]
 
 
 def _games_with(tmp_path: Path, old: str, new: str, file: str = "map.yaml") -> tuple[Path, int]:
@@ -114,6 +151,80 @@ def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secr
         if fmt == "json":
             orders = [json.loads(x).get("order") for x in r.stdout.splitlines()]
             assert f"pass {RLO}ssap\x1b[2J" in orders
+
+
+@pytest.mark.parametrize("char", [*UNSEEN, "\U000e0041\U000e0042"])
+def test_games_check_refuses_an_area_name_with_a_character_that_shows_as_nothing(
+        char, tmp_path, cli):
+    root, line = _games_with(tmp_path, "name: Liège", f'name: "Li{char}ège"')
+    code, err = _check(cli, root)
+    assert code == 3
+    hit = [ln for ln in err.splitlines() if f"map.yaml:{line}:" in ln]
+    assert hit and f"U+{ord(char[0]):04X}" in hit[0] and char[0] not in hit[0], err
+
+
+@pytest.mark.parametrize("char", UNSEEN, ids=[f"U+{ord(c):04X}" for c in UNSEEN])
+def test_a_character_that_shows_as_nothing_is_shown_as_its_escape(char):
+    """Each is named, and written as its escape; in a JSON string the escape is the same
+    character (one beyond U+FFFF as its two UTF-16 halves)."""
+    text = f"cologne{char}x"
+    shown = visible(text)
+    assert char not in shown and shown.startswith("cologne\\u") and shown.endswith("x")
+    assert json.loads(f'"{shown}"') == text
+    assert disguising(text) == f"U+{ord(char):04X} " + (UNSEEN[char] or
+                                                         "an unassigned invisible character")
+
+
+def test_every_format_character_is_shown_as_its_escape_and_nothing_visible():
+    """Every character of Unicode's category Cf (as this Python's unicodedata knows it) is
+    shown as its escape, tags spelling a hidden word too; text of every script, accents,
+    symbols and emoji are shown as they are."""
+    hidden = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"]
+    assert len(hidden) > 150
+    assert [c for c in hidden if disguising(c) is None or visible(c) == c] == []
+    tagged = "pass" + "".join(chr(0xE0000 + ord(c)) for c in "Evil")
+    assert visible(tagged) == "pass" + "".join(f"\\udb40\\udc{0x00 + ord(c):02x}"
+                                              for c in "Evil")
+    for ok in SHOWN:
+        assert disguising(ok) is None and visible(ok) == ok, ok
+
+
+def test_tag_characters_in_an_order_are_shown_escaped_in_every_format(tmp_path, cli,
+                                                                        secret_file):
+    """An order whose area is followed by tag characters (a hidden 'Evil') is refused as a
+    new order (engine/intake.py); in a journal kept from before that (here chained again and
+    read from a player's copy), every format the console prints shows them as their
+    escapes, and the JSON log reads back the order as it was given."""
+    journal = tmp_path / "g.jsonl"
+    hidden = "".join(chr(0xE0000 + ord(c)) for c in "Evil") + "\ufe0f\u034f"
+    assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file,
+               "--game-id", "tags").exit_code == 0
+    assert cli("order", journal, "--as", "german", "play offensive").exit_code == 0
+    r = cli("order", journal, "--as", "german", f"move ge-2 cologne{hidden}")
+    assert r.exit_code == 1 and "U+E0045" in r.stderr, r.output
+    assert cli("order", journal, "--as", "german", "move ge-2 cologne").exit_code == 0
+    records = [json.loads(x) for x in journal.read_bytes().splitlines()]
+    records[-1]["order"] += hidden
+    out, prev = [], None
+    for rec in records:
+        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        prev = rec["hash"]
+        out.append(canonical(rec) + b"\n")
+    journal.write_bytes(b"".join(out))
+    player = tmp_path / "player-home"
+    player.mkdir(mode=0o700)
+    env = {**os.environ, "NO_COLOR": "1", "REFEREE_HOME": str(player)}
+    runs = [["report", "--format", fmt, "--as", "moderator", "--since", "0"]
+            for fmt in ("text", "markdown", "bbcode", "chat")] + [["log", "--format", "json"]]
+    for args in runs:
+        r = subprocess.run([REFEREE, args[0], journal, *args[1:]], capture_output=True,
+                           text=True, env=env, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r.stderr
+        assert not any(c in r.stdout for c in hidden), args
+        assert "cologne\\udb40\\udc45\\udb40\\udc76" in r.stdout, args
+        if args[0] == "log":
+            orders = [json.loads(x).get("order") for x in r.stdout.splitlines()]
+            assert f"move ge-2 cologne{hidden}" in orders
 
 
 def test_visible_and_disguising_agree():

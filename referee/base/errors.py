@@ -12,6 +12,8 @@ Each kind of error has a `kind`, the stable name a command run with
 
 from __future__ import annotations
 
+from .glyphs import disguising, shown_repr
+
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
@@ -35,16 +37,17 @@ def clipped(text: str, limit: int = QUOTE_LIMIT) -> str:
 def one_line(text: str) -> str:
     """A name (a file's) as a message shows it: as it is, or escaped when it holds a line end
     or another character that is not printable, such as a byte that is not UTF-8 (one
-    problem, one line: a name cannot forge a line of its own)."""
-    return text if text.isprintable() else repr(text)
+    problem, one line: a name cannot forge a line of its own), or one that hides
+    (base/glyphs.py)."""
+    return text if text.isprintable() and disguising(text) is None else shown_repr(text)
 
 
 def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     """text quoted for a message; a long one is cut (clipped), so that an error stays one
-    line of bounded length whatever was sent."""
+    line of bounded length whatever was sent; a character that hides escaped (base/glyphs.py)."""
     if len(text) <= limit:
-        return repr(text)
-    return f"{clipped(text, limit)!r} ({len(text)} characters)"
+        return shown_repr(text)
+    return f"{shown_repr(clipped(text, limit))} ({len(text)} characters)"
 
 
 class RefereeError(Exception):

@@ -1,11 +1,20 @@
 """Characters that make a text display as another, and how every output shows them.
 
 Bidirectional controls (U+202E turns what follows around: an area or card name could read
-as another), zero-width characters, other invisible format characters and control
-characters (an escape sequence can rewrite a terminal) never reach a reader as they are:
-game data, scenarios and ids refuse them (data/textcheck.py), and every output shows any
-that still comes, from a journal or a mail, as its escape `\\u202e`, which is also the same
-character in a JSON string.
+as another), and every other character that shows as nothing or changes, unseen, how its
+neighbours show: every format character (Unicode's general category Cf: zero-width
+characters, the tag characters U+E0000-E007F that can spell a hidden text, the interlinear
+annotation and musical format characters), every default-ignorable code point (Unicode's
+Default_Ignorable_Code_Point: the combining grapheme joiner, the variation selectors, the
+Hangul fillers, and the code points kept unassigned for more of them), the line and
+paragraph separators, and control characters (an escape sequence can rewrite a terminal)
+never reach a reader as they are: game data, scenarios, ids and addresses refuse them
+(data/textcheck.py, store/players.py), and every output shows any that still comes, from a
+journal or a mail, as its escape `\\u202e`, which is also the same character in a JSON
+string (one beyond U+FFFF as its two UTF-16 halves, `\\udb40\\udc45` for U+E0045, as JSON
+writes it). Letters with their accents (Liège, Épinal), any script, and visible symbols and
+emoji are shown as they are; an emoji's presentation selector (U+FE0F) is a variation
+selector, and is shown as its escape like the others.
 """
 
 from __future__ import annotations
@@ -14,29 +23,80 @@ import re
 
 # Bidirectional marks, embeddings, overrides and isolates.
 BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-# Zero-width and other invisible characters.
-INVISIBLE = (0x00AD, 0x180E, *range(0x200B, 0x200E), *range(0x2060, 0x2065), 0xFEFF,
-             0x2028, 0x2029)
+# What shows as nothing, or changes unseen how the characters next to it show, as ranges of
+# code points (first, last): every Cf and every Default_Ignorable_Code_Point of Unicode 15.1
+# (DerivedGeneralCategory.txt, DerivedCoreProperties.txt) but the bidirectional ones above;
+# the standard library's unicodedata knows the categories of its own Unicode version and
+# not the property, so they are listed here (tests/test_disguised_names.py holds them to
+# unicodedata's Cf).
+_UNSEEN = (
+    (0x00AD, 0x00AD),       # soft hyphen
+    (0x034F, 0x034F),       # combining grapheme joiner
+    (0x0600, 0x0605),       # Arabic signs spanning the digits after them
+    (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2),
+    (0x115F, 0x1160),       # Hangul fillers
+    (0x17B4, 0x17B5),       # Khmer inherent vowels
+    (0x180B, 0x180F),       # Mongolian variation selectors and vowel separator
+    (0x200B, 0x200D),       # zero width space, non-joiner and joiner
+    (0x2028, 0x2029),       # line and paragraph separators: a break no text shows
+    (0x2060, 0x2065),       # word joiner, invisible operators
+    (0x206A, 0x206F),       # deprecated format characters
+    (0x3164, 0x3164), (0xFFA0, 0xFFA0),     # Hangul fillers
+    (0xFE00, 0xFE0F),       # variation selectors 1-16
+    (0xFEFF, 0xFEFF),       # zero width no-break space (byte order mark)
+    (0xFFF0, 0xFFFB),       # kept for default-ignorables; interlinear annotation
+    (0x110BD, 0x110BD), (0x110CD, 0x110CD),     # Kaithi number signs
+    (0x13430, 0x1343F),     # Egyptian hieroglyph format controls
+    (0x1BCA0, 0x1BCA3),     # shorthand format controls
+    (0x1D173, 0x1D17A),     # musical beams, ties, slurs and phrases
+    (0xE0000, 0xE0FFF),     # tags, variation selectors 17-256, and those kept for more
+)
 # Control characters but the tab and the line ends a text is made of.
 CONTROL = (*(c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D)), *range(0x7F, 0xA0))
 
-_SHOWN = {c: f"\\u{c:04x}" for c in (*BIDI, *INVISIBLE, *CONTROL)}
+
+def _class(points) -> str:
+    """A regular expression's class of (first, last) ranges of code points."""
+    return "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "")
+                   for a, b in points)
+
+
+_HIDDEN = re.compile(f"[{_class((c, c) for c in (*BIDI, *CONTROL))}{_class(_UNSEEN)}]")
+
+
+def _escape(match: re.Match) -> str:
+    """A character as its escape: \\u202e, one beyond U+FFFF as its UTF-16 halves (JSON's)."""
+    code = ord(match.group())
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def visible(text: str) -> str:
     """text with every disguising character written as its escape (\\u202e)."""
-    return text.translate(_SHOWN)
+    return _HIDDEN.sub(_escape, text)
+
+
+def shown_repr(text: str) -> str:
+    """repr(text), and every disguising character that repr leaves as it is (a variation
+    selector, the combining grapheme joiner, a Hangul filler: printable to Python) escaped as
+    repr escapes the others ('\\u034f')."""
+    return _HIDDEN.sub(lambda m: ascii(m.group())[1:-1], repr(text))
 
 
 def disguising(text: str) -> str | None:
     """The first disguising character of text, named ('U+202E RIGHT-TO-LEFT OVERRIDE'), or
     None."""
-    for ch in text:
-        if ord(ch) in _SHOWN:
-            import unicodedata  # start-up: the console wraps its streams with this module
+    found = _HIDDEN.search(text)
+    if found is None:
+        return None
+    import unicodedata  # start-up: the console wraps its streams with this module
 
-            return f"U+{ord(ch):04X} {unicodedata.name(ch, 'a control character')}"
-    return None
+    ch = found.group()
+    what = unicodedata.name(ch, "") or ("a control character" if ord(ch) in CONTROL
+                                        else "an unassigned invisible character")
+    return f"U+{ord(ch):04X} {what}"
 
 
 def mixed_scripts(word: str) -> str | None:
@@ -58,7 +118,7 @@ class VisibleStream:
         self._stream = stream
 
     def write(self, text):
-        return self._stream.write(text.translate(_SHOWN) if isinstance(text, str) else text)
+        return self._stream.write(visible(text) if isinstance(text, str) else text)
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
