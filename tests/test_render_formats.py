@@ -2,7 +2,10 @@
 
 Text: every line fits the width except a lone order or a lone unbreakable word.
 Markdown: parsed with a CommonMark parser, data never becomes HTML, a link or other
-markup. BBCode: data never becomes a tag, and every tag opened is closed.
+markup. BBCode: data never becomes a tag, and every tag opened is closed. In markdown, BBCode
+and chat the colon of a URL's "://" and the dots of a URL, of a word from "www." and of an
+e-mail address's domain are look-alikes (layout._unlinked), which read back as what they
+stand for (_typed).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from markdown_it import MarkdownIt
 from referee.base.glyphs import visible
 from referee.render.chat import CHAT_LIMIT, POST_MARK_LINE, chat_posts, to_chat
 from referee.render.formats import render, to_bbcode, to_text
-from referee.render.layout import FIXED_WIDTH, _table_text
+from referee.render.layout import FIXED_WIDTH, _table_text, _unlinked
 from referee.render.markdown import to_markdown
 from referee.render.sections import (
     STYLES,
@@ -75,6 +78,12 @@ TABLE_TEXT = [
 ]
 
 MD = MarkdownIt("commonmark").enable("table")
+# The look-alikes of a link's colon and dots read as what they stand for.
+_TYPED = str.maketrans({"\ua789": ":", "\u2024": "."})
+
+
+def _typed(text: str) -> str:
+    return text.translate(_TYPED)
 
 
 def _doc(*blocks, title: str = "T") -> Document:
@@ -91,7 +100,7 @@ def _all_tokens(src: str):
 
 def _inline_texts(src: str) -> list[str]:
     """The literal text of each inline token (text and code content, markup dropped)."""
-    return ["".join(c.content for c in tok.children if c.type in ("text", "code_inline"))
+    return [_typed("".join(c.content for c in tok.children if c.type in ("text", "code_inline")))
             for tok in MD.parse(src) if tok.type == "inline"]
 
 
@@ -283,7 +292,7 @@ def test_markdown_sample_exact():
         LONG_ORDER,
         "```",
         "",
-        r"- \[url=http://x]y[/url]",
+        "- \\[url=http\ua789//x]y[/url]",
         r"- \[/c\][b]x",
         "",
         "receipt 3f9a0c",
@@ -300,7 +309,8 @@ def test_markdown_sample_exact():
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_markdown_hostile_names_stay_literal(name):
-    """A hostile name in every place data goes reads back literally, with no HTML or link."""
+    """A hostile name in every place data goes reads back literally (a URL's look-alikes
+    read as typed), with no HTML or link."""
     doc = Document(name, [Section(name, [
         para(name), para(Span(name, "bold"), " and ", Span(name, "entente")),
         Items([[plain(name)], [Span(name, "italic")]]),
@@ -353,7 +363,7 @@ def test_markdown_random_documents_parse_as_intended(doc):
     for t in tokens:
         inside = t.type == "table_open" or (inside and t.type != "table_close")
         if inside and t.type == "inline":
-            cells.append("".join(c.content for c in t.children))
+            cells.append(_typed("".join(c.content for c in t.children)))
     assert cells == expected
     texts = _inline_texts(src)
     for b in all_blocks:
@@ -455,8 +465,8 @@ def test_markdown_random_hostile_spans_read_back(parts):
     _assert_no_markup_from_data(src)
     tokens = MD.parse(src)
     inline = [t for t in tokens if t.type == "inline"][2]
-    assert "".join(c.content for c in inline.children
-                   if c.type in ("text", "code_inline")) == _spans_text(spans)
+    assert _typed("".join(c.content for c in inline.children
+                          if c.type in ("text", "code_inline"))) == _spans_text(spans)
     # Bold and italic where CommonMark can mark them (not "1**:**": then the text is plain).
     kinds = [c.type for c in inline.children]
     assert kinds.count("strong_open") <= sum(s.style == "bold" for s in spans)
@@ -554,7 +564,7 @@ def test_bbcode_sample_exact():
         "move 1 GER Saarbrücken-Liège",
         LONG_ORDER,
         "",
-        "• \u2045url=http://x\u2046y\u2045/url\u2046",
+        "• \u2045url=http\ua789//x\u2046y\u2045/url\u2046",
         "• \u2045/c\u2046\u2045b\u2046x",
         "",
         "receipt 3f9a0c",
@@ -591,7 +601,8 @@ def test_bbcode_dialects_use_their_forums_better_tags():
 @pytest.mark.parametrize("dialect", ["common", "bgg", "phpbb", "smf"])
 @pytest.mark.parametrize("name", [BB_URL, BB_CLOSE, "[color=red]x", "[[b]]", "]["])
 def test_bbcode_names_inject_no_tag(name, dialect):
-    """A name made of tags shows with lookalike brackets wherever data goes."""
+    """A name made of tags shows with lookalike brackets (and a URL's colon) wherever data
+    goes."""
     doc = Document(name, [Section(name, [
         para(Span(name, "bold"), Span(name, "order"), Span(name, "german")),
         Items([[plain(name)]]), Table([name], [[name]]), Orders([name]),
@@ -600,7 +611,7 @@ def test_bbcode_names_inject_no_tag(name, dialect):
     _assert_tags_balanced(src, dialect)
     assert "[url" not in src and "[/url]" not in src and "[color=red]" not in src
     # Title, section, three spans, the item, two table cells, the order and the receipt.
-    safe = name.replace("[", "\u2045").replace("]", "\u2046")
+    safe = _unlinked(name.replace("[", "\u2045").replace("]", "\u2046"))
     assert src.count(safe) == 10
 
 
@@ -663,7 +674,7 @@ def test_chat_sample_is_one_post_with_tables_as_code():
     i = lines.index("```")
     assert lines[i:i + 6] == ["```", *TABLE_TEXT, "```"]
     assert r"- Player \<script>alert(1)\</script>" in lines
-    assert r"- \[url=http://x\]y\[/url\]" in lines
+    assert "- \\[url=http\ua789//x\\]y\\[/url\\]" in lines
 
 
 def test_chat_long_document_splits_between_blocks_and_rows():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .layout import FIXED_WIDTH, _flat, _table_rows
+from .layout import FIXED_WIDTH, _flat, _table_rows, _unlinked
 from .markdown import _md_inline
 from .sections import Block, Document, Items, Orders, Para, Span, Table
 
@@ -25,8 +25,9 @@ _CHAT_MENTION = re.compile(r"@(?=everyone|here)")
 def _chat_escape(text: str, before: str | None = None, after: str | None = None) -> str:
     """Data text on one line for a chat: markup characters escaped, @everyone and @here
     written with a fullwidth at sign (a visible character: an invisible one would be shown
-    as its escape, base/glyphs.py) so that a name cannot call the whole server."""
-    return _CHAT_MENTION.sub("\uff20", _CHAT_SPECIAL.sub(r"\\\1", _flat(text)))
+    as its escape, base/glyphs.py) so that a name cannot call the whole server; no URL that
+    the chat would link (and show the picture of) by itself (layout._unlinked)."""
+    return _CHAT_MENTION.sub("\uff20", _CHAT_SPECIAL.sub(r"\\\1", _unlinked(_flat(text))))
 
 
 def _chat_line(text: str) -> str:

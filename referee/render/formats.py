@@ -5,7 +5,14 @@ The renderers share the walk over sections and blocks (layout.py); they differ
 only in how a line is marked up and escaped (markdown.py, chat.py, BBCode here).
 Everything that comes from data (span text, table cells, titles, orders) is
 escaped so that it shows literally: a player's name can never become markup in
-any format.
+any format. Nor a link: forums and chats link a bare URL, a word from "www." and
+an e-mail address by themselves, so in markdown, BBCode and chat the colon of a
+URL's "://" and the dots of such a word are written as look-alikes (U+A789,
+U+2024: layout._unlinked); markdown's and chat's code, which no site links,
+keeps them (an order is copied as it is). Plain text holds
+no markup and shows such a word as it is: what a mail program links there is
+the whole address, which the reader sees, and the referee's own lines (receipts,
+keys, orders to copy) hold none.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from .layout import (
     _grid,
     _table_text,
     _tokens,
+    _unlinked,
     _walk,
     _wrap,
     _wrap_plain,
@@ -136,8 +144,8 @@ _BB_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 def _bb_escape(text: str, d: _Dialect) -> str:
     """Data text on one line with its square brackets (and "<" where it must) swapped for
-    lookalikes."""
-    out = _flat(text).translate(_BB_BRACKETS)
+    lookalikes, and no URL or e-mail address a forum would link by itself (layout._unlinked)."""
+    out = _unlinked(_flat(text).translate(_BB_BRACKETS))
     return _BB_ANGLE.sub("\u2039", out) if d.angle else out
 
 

@@ -19,11 +19,27 @@ FIXED_WIDTH = 80
 _MIN_LAST_COLUMN = 8
 
 _WORD = re.compile(r"\S+|\s+")
+# What forums and chats make a link of by themselves (phpBB's and SMF's magic URLs, Discord,
+# GitHub's autolinks): a word from a scheme before "//" (http://, ftp://, any), from "www."
+# or from an e-mail address's "@" to the next space.
+_LINK_SHAPED = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://\S*|www\.\S*|@[^\s@]+")
+# Its dots become U+2024 (one dot leader) and the colon of "://" U+A789 (modifier letter
+# colon): look-alikes that read as what they replace, one column each (a fixed-width block
+# stays aligned), and that no parser takes for a link.
+_DOTS = str.maketrans({".": "\u2024"})
 
 
 def _flat(text: str) -> str:
     """Text on one line: every line break and tab becomes a space (a block never breaks)."""
     return " ".join(str(text).replace("\t", " ").splitlines())
+
+
+def _unlinked(text: str) -> str:
+    """Data text that no forum or chat makes a link of: the scheme's colon and the dots of a
+    URL, and the dots of a word from "www." and of an e-mail address's domain, swapped for
+    look-alikes."""
+    return _LINK_SHAPED.sub(lambda m: m.group().replace("://", "\ua789//").translate(_DOTS),
+                            text)
 
 
 def _edges(text: str) -> tuple[str, str, str]:

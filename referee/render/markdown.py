@@ -1,7 +1,9 @@
 """Markdown (CommonMark with GFM tables) of a Document: for GitHub and other CommonMark sites.
 
 Data text is escaped only where a character would start markup in its place: a name like
-"1. Armee (3I+1C)" or "Liège's fort" is written as it is, "<b>" or "*x*" is not markup.
+"1. Armee (3I+1C)" or "Liège's fort" is written as it is, "<b>" or "*x*" is not markup, and
+a URL, a "www." word or an e-mail address is written with look-alikes that GitHub does not
+link (layout._unlinked).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .layout import _edges, _flat, _grid, _walk
+from .layout import _edges, _flat, _grid, _unlinked, _walk
 from .sections import Block, Document, Items, Orders, Para, Span, Table
 
 # CommonMark's escapable characters: a backslash before any other character is itself text.
@@ -70,8 +72,9 @@ def _md_special(s: str, i: int, prev: str | None, nxt: str | None, open_end: boo
 def _md_escape(text: str, before: str | None = None, after: str | None = None) -> str:
     """Data text on one line, a backslash only before what would start markup where it
     stands (CommonMark, GFM strikethrough and math); before and after are the characters
-    next to it in the line, None where not known here (then the worst case is taken)."""
-    s = _flat(text)
+    next to it in the line, None where not known here (then the worst case is taken); no URL
+    or e-mail address that GitHub would link by itself (layout._unlinked)."""
+    s = _unlinked(_flat(text))
     out: list[str] = []
     i, n = 0, len(s)
     while i < n:
