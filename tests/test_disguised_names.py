@@ -122,6 +122,24 @@ def test_a_scenario_file_with_an_override_in_its_title_is_refused(tmp_path, cli,
     assert not journal.exists()
 
 
+def _as_a_copy_with_last_order(journal, cli_order: str, tmp_path) -> dict:
+    """The journal's last record's order changed to cli_order and the journal chained again
+    (as the key's holder could, or a journal kept from before a check); the environment of
+    a player reading that copy, whose referee holds nothing of the game (the moderator's
+    own refuses it: its mark names the record before the edit)."""
+    records = [json.loads(x) for x in journal.read_bytes().splitlines()]
+    records[-1]["order"] = cli_order
+    out, prev = [], None
+    for rec in records:
+        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        prev = rec["hash"]
+        out.append(canonical(rec) + b"\n")
+    journal.write_bytes(b"".join(out))
+    player = tmp_path / "player-home"
+    player.mkdir(mode=0o700)
+    return {**os.environ, "NO_COLOR": "1", "REFEREE_HOME": str(player)}
+
+
 def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secret_file):
     """A hostile journal (re-chained) whose order text holds an override and a terminal
     escape: the console script prints both as escapes, in text and in JSON (where the
@@ -130,19 +148,7 @@ def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secr
     assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file,
                "--game-id", "names").exit_code == 0
     assert cli("order", journal, "--as", "german", "pass").exit_code == 0
-    records = [json.loads(x) for x in journal.read_bytes().splitlines()]
-    records[-1]["order"] = f"pass {RLO}ssap\x1b[2J"
-    out, prev = [], None
-    for rec in records:
-        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
-        prev = rec["hash"]
-        out.append(canonical(rec) + b"\n")
-    journal.write_bytes(b"".join(out))
-    # Read as a player reads a copy: his referee holds nothing of the game (the moderator's
-    # own refuses it: its mark names the record before the edit).
-    player = tmp_path / "player-home"
-    player.mkdir(mode=0o700)
-    env = {**os.environ, "NO_COLOR": "1", "REFEREE_HOME": str(player)}
+    env = _as_a_copy_with_last_order(journal, f"pass {RLO}ssap\x1b[2J", tmp_path)
     for fmt in ("text", "json"):
         r = subprocess.run([REFEREE, "log", journal, "--format", fmt], capture_output=True,
                            text=True, env=env, stdin=subprocess.DEVNULL)
@@ -203,17 +209,7 @@ def test_tag_characters_in_an_order_are_shown_escaped_in_every_format(tmp_path, 
     r = cli("order", journal, "--as", "german", f"move ge-2 cologne{hidden}")
     assert r.exit_code == 1 and "U+E0045" in r.stderr, r.output
     assert cli("order", journal, "--as", "german", "move ge-2 cologne").exit_code == 0
-    records = [json.loads(x) for x in journal.read_bytes().splitlines()]
-    records[-1]["order"] += hidden
-    out, prev = [], None
-    for rec in records:
-        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
-        prev = rec["hash"]
-        out.append(canonical(rec) + b"\n")
-    journal.write_bytes(b"".join(out))
-    player = tmp_path / "player-home"
-    player.mkdir(mode=0o700)
-    env = {**os.environ, "NO_COLOR": "1", "REFEREE_HOME": str(player)}
+    env = _as_a_copy_with_last_order(journal, f"move ge-2 cologne{hidden}", tmp_path)
     runs = [["report", "--format", fmt, "--as", "moderator", "--since", "0"]
             for fmt in ("text", "markdown", "bbcode", "chat")] + [["log", "--format", "json"]]
     for args in runs:
