@@ -30,14 +30,15 @@ def played(game, cli):
     return game
 
 
-def _forged(journal) -> None:
+def _forged(journal, unsigned: bool = False) -> None:
     """Record 2's order edited, it and every record after it sealed and chained again by
-    someone without the game's key: the signatures stay as they were."""
+    someone without the game's key: the signatures stay as they were, or are dropped."""
     recs, prev = records(journal), None
     recs[2]["order"] = "move ge-5 liege"
     out = []
-    for rec in recs:
-        rec = seal({**{k: v for k, v in rec.items() if k != "hash"},
+    for n, rec in enumerate(recs):
+        dropped = ("hash", "sig") if unsigned and n >= 2 else ("hash",)
+        rec = seal({**{k: v for k, v in rec.items() if k not in dropped},
                     **({"prev": prev} if prev else {})})
         prev = rec["hash"]
         out.append(canonical(rec) + b"\n")
@@ -72,6 +73,14 @@ def test_with_its_mark_gone_the_signature_still_gives_it_away(played, cli):
     forget_mark(played)
     _forged(played)
     _refused(cli, played, "record 3 names key")
+
+
+def test_a_journal_whose_signatures_were_dropped_is_refused(played, cli):
+    """Records chained again without any signature, the mark gone: the header names a key
+    this referee holds, so a record without a signature is no other game's."""
+    forget_mark(played)
+    _forged(played, unsigned=True)
+    _refused(cli, played, "record 3 carries no signature")
 
 
 def test_an_older_copy_put_back_is_refused_even_from_its_kept_view(game, cli):

@@ -199,6 +199,11 @@ class Journal:
             return True
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
+        if fpr is None and rec and self._signed_by_me(raw):
+            raise ForeignGameError(
+                f"{self.name}: record {rec.get('seq')} carries no signature, but the game is "
+                f"signed by a key of this referee: written by someone without the key "
+                f"(`referee verify` shows where); nothing of it is shown")
         if key is not None and not signing.checks(rec.get("sig"), rec.get("hash"),
                                                   key.public):
             raise ForeignGameError(
@@ -210,6 +215,13 @@ class Journal:
         if why is not None:
             raise ForeignGameError(f"{self.name}: {why}")
         return key is not None
+
+    @staticmethod
+    def _signed_by_me(raw: bytes) -> bool:
+        """Whether record 0 names a signing key this user's referee holds."""
+        field = _loads(raw[:raw.find(b"\n") + 1]).get("signing")
+        fpr = field.get("fingerprint") if isinstance(field, dict) else None
+        return isinstance(fpr, str) and signing.held(fpr) is not None
 
     @contextmanager
     def exclusive(self) -> Iterator[bytes]:

@@ -228,6 +228,18 @@ def _one_line(r, code: int) -> str:
     return line
 
 
+def _as_a_player(cli, bad, tmp_path, monkeypatch) -> None:
+    """The moderator's referee refuses a journal of its game chained again without its
+    signatures before reading further; the checks below are a player's referee's, reading
+    a copy (it holds nothing of the game)."""
+    from forging import as_user
+
+    assert "carries no signature" in _one_line(cli("status", bad), 3)
+    player = tmp_path / "player-home"
+    player.mkdir(mode=0o700)
+    as_user(monkeypatch, player)
+
+
 @pytest.mark.parametrize("edit,says", [
     (lambda rs: rs[0].__setitem__("game_kind", "chess"), "record 0 names the kind of game"),
     (lambda rs: rs[0].__setitem__("game_kind", 7), "record 0 names the kind of game 7"),
@@ -237,18 +249,22 @@ def _one_line(r, code: int) -> str:
     (lambda rs: rs[0]["scenario_data"].__setitem__("sides", "british"),
      "record 0's card or scenario is malformed"),
 ])
-def test_a_hostile_skirmish_journal_is_one_line_and_exit_3(cli, played, tmp_path, edit, says):
+def test_a_hostile_skirmish_journal_is_one_line_and_exit_3(cli, played, tmp_path, edit, says,
+                                                           monkeypatch):
     j, _ = played
     bad = tmp_path / "bad.jsonl"
     rechained(j, bad, edit)
+    _as_a_player(cli, bad, tmp_path, monkeypatch)
     for args in READS:
         line = _one_line(cli(*[a.format(j=bad) for a in args]), 3)
         assert says in line, (args, line)
 
 
-def test_a_campaign_header_that_says_skirmish_is_one_line_and_exit_3(cli, game, tmp_path):
+def test_a_campaign_header_that_says_skirmish_is_one_line_and_exit_3(cli, game, tmp_path,
+                                                                    monkeypatch):
     bad = tmp_path / "bad.jsonl"
     rechained(game, bad, lambda rs: rs[0].__setitem__("game_kind", "skirmish"))
+    _as_a_player(cli, bad, tmp_path, monkeypatch)
     for args in READS:
         assert "record 0 breaks the journal's contract" in \
             _one_line(cli(*[a.format(j=bad) for a in args]), 3), args
