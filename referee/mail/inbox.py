@@ -558,8 +558,8 @@ class _Outbox:
             self.written.append(_write(
                 self.folder, self.sender, address,
                 f"[referee {game.game_id} #{last['seq']}] {side} report, "
-                f"{game.data.label(game.state.turn)}", body, ledger["reply_to"].get(side),
-                shown, name=name, thread=mailtext.thread_of(game.game_id, address)))
+                f"{game.data.label(game.state.turn)}", body, answers, shown, name=name,
+                thread=mailtext.thread_of(game.game_id, address)))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
             done[side] = (last["seq"], self.written[-1])
