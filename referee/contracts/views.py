@@ -126,6 +126,8 @@ class StateView(Document):
     hand: list[CardView]
     hands: dict[str, list[CardView]] | None | UnsetType = UNSET
     locked: list[str] | None | UnsetType = UNSET
+    # a side's own standing orders in force, each as its phrase (the sides only)
+    standing: list[str] | UnsetType = UNSET
 
 
 class StatusView(Document):
@@ -151,6 +153,8 @@ class StatusView(Document):
     # the game's words, when not TTLM's (AAC: impulse)
     terms: dict[str, str] | None | UnsetType = UNSET
     deadlines: Deadlines | None | UnsetType = UNSET      # a game with deadlines: each owing side's
+    # a side's own standing orders in force, each as its phrase (the sides only)
+    standing: list[str] | UnsetType = UNSET
 
 
 class PlayerEntry(Document):
