@@ -85,8 +85,8 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt) -> str:
     """The deadlines as they stand, with the records just made."""
     from ..game import timeline  # start-up: only the deadline commands need it
 
-    view = timeline.deadline_view(timeline.read_timeline(journal, GAMES["dir"]))
-    view["records"] = [r["seq"] for r in made]
+    view = timeline.deadline_view(timeline.read_timeline(journal, GAMES["dir"]),
+                                  records=[r["seq"] for r in made])
     if fmt == Fmt.json:
         return commands.dump(view)
     lines = [f"record {r['seq']}: {timeline.clock_words(r)}" for r in made]

@@ -388,15 +388,16 @@ def has_deadlines(raw: bytes) -> bool:
     return b'"clock":{' in raw
 
 
-def deadline_view(tl: Timeline) -> dict:
+def deadline_view(tl: Timeline, **made: list[int]) -> dict:
     """What `status` shows of the deadlines: each owing side's, and whether the game is
-    paused (the same for every reader: deadlines are public)."""
+    paused (the same for every reader: deadlines are public); `deadline` and `extend` add
+    the records they made (`records`)."""
     return Deadlines.plain(
         paused=tl.paused, policy=tl.settings.missed,
         due=[{"side": d.side, "decision": d.decision, "due": stamp(d.due), "words": d.words,
               "handoff": d.handoff,
               "extended": duration_text(d.extended) if d.extended else None}
-             for d in tl.dues])
+             for d in tl.dues], **made)
 
 
 # ---------------------------------------------------------------- changing them
