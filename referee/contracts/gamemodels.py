@@ -42,10 +42,10 @@ class Terms(Model):
 
     # AAC calls the player turn an "impulse" (AAC 2.0 II.1, 4.5, 5.4.4); TTLM 2.0 II.
     # A few words on one line: the term goes into error messages and every output format.
-    player_turn: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}$")] = "player turn"
+    player_turn: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}\Z")] = "player turn"
     # What a card that opens a player turn is called: TTLM 2.0 II.1 "Offensive type card", AAC
     # 2.0 II.1 a card with the word Offensive in its title, "Offensive card".
-    offensive_card: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}$")] = \
+    offensive_card: Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z' -]{0,39}\Z")] = \
         "Offensive-type card"
 
 

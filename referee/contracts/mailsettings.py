@@ -15,9 +15,9 @@ from msgspec import Meta, field
 from .base import Frozen
 
 # A route's name as a game keeps it: --mail-out route:NAME.
-RouteName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
+RouteName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}\Z")]
 # A host as a route names it: a name or an address (IPv6 without brackets).
-HostName = Annotated[str, Meta(pattern=r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}$")]
+HostName = Annotated[str, Meta(pattern=r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}\Z")]
 
 
 Port = Annotated[int, Meta(ge=1, le=65535)]

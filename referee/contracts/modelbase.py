@@ -13,7 +13,7 @@ from .base import Frozen
 # Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
 # `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
 # here any short lower-case name, and namecheck reports every one the game does not declare.
-Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+Ident = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}\Z")]
 Side = Ident
 NationId = Ident
 UnitKind = Ident

@@ -17,7 +17,7 @@ from .names import GAME_NAME_PATTERN
 from .scenariomodels import Scenario
 
 Die = Annotated[int, Meta(ge=1, le=6)]
-Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+Hex64 = Annotated[str, Meta(pattern=r"^[0-9a-f]{64}\Z")]
 
 
 class DiceCommitment(Contract):
@@ -25,7 +25,7 @@ class DiceCommitment(Contract):
     commitment: Hex64
 
 
-Fingerprint = Annotated[str, Meta(pattern="^[0-9A-HJKMNP-TV-Z]{16}$")]
+Fingerprint = Annotated[str, Meta(pattern=r"^[0-9A-HJKMNP-TV-Z]{16}\Z")]
 # A record's signature: the fingerprint of the key that signed it, a dot, and the Ed25519
 # signature of its hash, base64url without padding (store/signing.py). Its form is checked
 # with the signature itself (store/authorship.py), so reading a record pays only for a
@@ -38,7 +38,7 @@ class Signing(Contract):
     half (32 bytes, base64url without padding) and fingerprint."""
 
     alg: Literal["ed25519"]
-    public: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{43}$")]
+    public: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{43}\Z")]
     fingerprint: Fingerprint
 
 
@@ -241,8 +241,8 @@ class StandingSet(Contract):
     orders: list[StandingEntry]
 
 
-Duration = Annotated[str, Meta(pattern="^[0-9]{1,5}h([0-9]{1,2}m)?$|^[0-9]{1,2}m$")]
-Stamp = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
+Duration = Annotated[str, Meta(pattern=r"^[0-9]{1,5}h([0-9]{1,2}m)?\Z|^[0-9]{1,2}m\Z")]
+Stamp = Annotated[str, Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")]
 
 
 # The reminders a deadline may have (`deadline --reminders`).
@@ -264,7 +264,7 @@ class ClockFact(Contract):
 
     kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
     deadline: Duration | None = None
-    decision: Annotated[str, Meta(pattern="^[a-z_]{1,40}$")] | None = None
+    decision: Annotated[str, Meta(pattern=r"^[a-z_]{1,40}\Z")] | None = None
     reminders: Annotated[list[Duration], Meta(max_length=MOST_REMINDERS)] | None = None
     missed: Literal["default", "wait", "pause"] | None = None
     extensions: Annotated[int, Meta(ge=0, le=100)] | None = None

@@ -19,6 +19,7 @@ from .events import Event
 from .gamemodels import GameInfo
 from .mailsettings import MailSettings
 from .mapmodels import MapData
+from .names import portable_pattern
 from .orders import Order
 from .outputs import OUTPUTS
 from .records import JournalHeader, JournalRecord, Roster
@@ -104,6 +105,12 @@ def _generator() -> type:
     class Generator(GenerateJsonSchema):
         def encode_default(self, dft: Any) -> Any:
             return super().encode_default(msgspec.to_builtins(dft))
+
+        def str_schema(self, schema: Any) -> dict:
+            out = super().str_schema(schema)
+            if "pattern" in out:
+                out["pattern"] = portable_pattern(out["pattern"])
+            return out
 
     return Generator
 

@@ -9,8 +9,8 @@ from .base import Contract, Document, Frozen, Part
 from .events_base import Secret
 from .records import Hex64, Signature, Signing
 
-Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
-FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}\Z")]
+FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}\Z")]
 Inches = Annotated[int, Meta(ge=0, le=999)]
 Small = Annotated[int, Meta(ge=0, le=99)]
 Text = Annotated[str, Meta(max_length=200)]
@@ -154,7 +154,7 @@ class Morale(Frozen):
     triggers: dict[Name, Text]
     needed: dict[Quality, Small]
     counts_as: dict[Quality, CountsAs]
-    failures: dict[Annotated[str, Meta(pattern=r"^[1-9]$")], Text]
+    failures: dict[Annotated[str, Meta(pattern=r"^[1-9]\Z")], Text]
 
 
 class Rally(Frozen):
@@ -468,7 +468,7 @@ class SkirmishReveal(Chained):
     order: Literal["reveal secret"]
     turn: int
     phase: Phase
-    secret: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+    secret: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}\Z")]
 
 
 class SkirmishKeys(Document):

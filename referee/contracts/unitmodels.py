@@ -7,14 +7,14 @@ from msgspec import Meta, field
 
 from .modelbase import Count, Country, Model, NationId, Side, Turn, UnitKind, Version, Year
 
-Colour = Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
+Colour = Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}\Z")]
 
 
 class CounterLook(Model):
     """How a nation's counters are drawn on the map picture: the letters that name the nation
     on each of them (GE, A-H) and the colours of the counter and of its writing."""
 
-    letters: Annotated[str, Meta(pattern=r"^[A-Z][A-Za-z-]{0,3}$")]
+    letters: Annotated[str, Meta(pattern=r"^[A-Z][A-Za-z-]{0,3}\Z")]
     fill: Colour
     ink: Colour = "#111111"
 
@@ -47,7 +47,7 @@ class CommonwealthUnit(Model):
 
 
 # Firepower "F2" hits on a roll of 1-2; null does not fire (5.2.1).
-Firepower = Annotated[str, Meta(pattern="^F[1-6]$")] | None
+Firepower = Annotated[str, Meta(pattern=r"^F[1-6]\Z")] | None
 # When each firepower applies (5.2.1, 8.x, 9.3, 9.4): the only keys of a `fire` mapping (gamecheck).
 FIRE_KEYS = ("offense", "defense", "defense_entrenched", "raiding", "pursuit", "dogfight",
              "offense_vs_fort", "in_rough", "poison_gas", "advanced_artillery_barrage")
@@ -67,7 +67,7 @@ class UnitType(Model, dict=True):
     load (1.2.2, 1.4, 8.x): the engine asks these, never a unit type by name."""
 
     class_: Literal["army", "infantry", "auxiliary", "fort"] = field(name="class")
-    code: Annotated[str, Meta(pattern="^[A-Z]{1,3}$")] | None = None
+    code: Annotated[str, Meta(pattern=r"^[A-Z]{1,3}\Z")] | None = None
     nations: list[NationId] = []
     move: Annotated[int, Meta(ge=0, le=9)] = 0
     cost_bp: Count | None = None
@@ -90,7 +90,7 @@ class UnitType(Model, dict=True):
     counter_years_from: Year | None = None
     # What a counter of this type shows on the map picture when the type has no code (a
     # fort: F); None: the code, or else the type's first letter.
-    mark: Annotated[str, Meta(pattern="^[A-Z]{1,3}$")] | None = None
+    mark: Annotated[str, Meta(pattern=r"^[A-Z]{1,3}\Z")] | None = None
     rule: str
     notes: str = ""
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..base.errors import quoted
 from ..base.jsonfault import json_fault
+from .names import portable_pattern
 
 # What a value of the wrong kind should have been, by pydantic's error type.
 KINDS = {
@@ -22,17 +23,17 @@ BOUNDS = {"greater_than_equal": ("ge", "at least"), "less_than_equal": ("le", "a
           "greater_than": ("gt", "more than"), "less_than": ("lt", "less than")}
 # The text patterns of the contracts, in words (a test checks that each has its words).
 PATTERNS = {
-    r"^[a-z][a-z0-9_]{0,31}$": "a name of lower-case letters, digits and _, starting with "
-                               "a letter (at most 32 characters)",
-    r"^F[1-6]$": "a firepower from F1 to F6",
-    r"^[A-Z]{1,3}$": "one to three capital letters",
-    r"^[A-Z][A-Za-z-]{0,3}$": "one to four letters or -, the first a capital",
-    r"^#[0-9a-fA-F]{6}$": "a colour written #rrggbb",
-    r"^[A-Za-z][A-Za-z' -]{0,39}$": "a few words of letters, spaces, ' and - (at most "
-                                    "40 characters)",
-    r"^[a-z][a-z0-9_-]{0,31}$": "a name of lower-case letters, digits, _ and -, starting "
-                                "with a letter (at most 32 characters)",
-    r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}$": "a host name or address",
+    r"^[a-z][a-z0-9_]{0,31}\Z": "a name of lower-case letters, digits and _, starting with "
+                                "a letter (at most 32 characters)",
+    r"^F[1-6]\Z": "a firepower from F1 to F6",
+    r"^[A-Z]{1,3}\Z": "one to three capital letters",
+    r"^[A-Z][A-Za-z-]{0,3}\Z": "one to four letters or -, the first a capital",
+    r"^#[0-9a-fA-F]{6}\Z": "a colour written #rrggbb",
+    r"^[A-Za-z][A-Za-z' -]{0,39}\Z": "a few words of letters, spaces, ' and - (at most "
+                                     "40 characters)",
+    r"^[a-z][a-z0-9_-]{0,31}\Z": "a name of lower-case letters, digits, _ and -, starting "
+                                 "with a letter (at most 32 characters)",
+    r"^[A-Za-z0-9:][A-Za-z0-9.:-]{0,252}\Z": "a host name or address",
 }
 
 
@@ -56,7 +57,8 @@ def words(e: dict) -> str:
         return f"{key}must be {choices}{got}"
     if kind == "string_pattern_mismatch":
         pattern = str(ctx.get("pattern", ""))
-        return f"{key}must be {PATTERNS.get(pattern, f'text matching {pattern}')}{got}"
+        shown = PATTERNS.get(pattern, f"text matching {portable_pattern(pattern)}")
+        return f"{key}must be {shown}{got}"
     if kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
         return _length(kind, ctx, key)
     if kind == "union_tag_invalid":

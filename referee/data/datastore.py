@@ -35,7 +35,7 @@ from . import compiled
 from .gamedata import GameData
 from .paths import GAME_NAME
 
-DIGEST = re.compile(r"^[0-9a-f]{64}$")
+DIGEST = re.compile(r"^[0-9a-f]{64}\Z")
 MAX_PACKED = 1 << 20            # a snapshot file, compressed
 MAX_DOCUMENT = 8 << 20          # what it inflates to (today's data: about 0.3 MiB)
 PACKAGE = Path(__file__).resolve().parent.parent        # the referee package
