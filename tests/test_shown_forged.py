@@ -9,10 +9,20 @@ the game's."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
-from forging import as_user, forget_mark, records, shown, write_resigned
+from forging import (
+    as_user,
+    forget_mark,
+    old_game,
+    records,
+    shown,
+    write_resigned,
+    write_signed,
+)
 
+from referee.store import signing
 from referee.store.chain import canonical, seal
 
 # What shows a game, and the words that name the game's key in a report.
@@ -117,3 +127,52 @@ def test_another_referees_game_is_shown_as_it_says_and_vouched_for_by_no_one(
         assert r.exit_code == 0 and "Fingerprint" not in r.stdout and KEY_LINE not in r.stdout
     assert json.loads(cli("report", played, "--format", "json").stdout)["receipt"][
         "fingerprint"] is None
+
+
+def _forgers_key(monkeypatch, tmp_path, home):
+    """A key of the intruder's own (made in his referee home), back as the referee's user."""
+    as_user(monkeypatch, tmp_path / "intruder-home")
+    key = signing.new_key()
+    as_user(monkeypatch, home)
+    return key
+
+
+def _adopted(cli, tmp_path):
+    """A game begun before signing, adopted by this referee (`upgrade --adopt`): record 0
+    names no key, the adoption record names this referee's."""
+    old = old_game(tmp_path / "adopted")
+    assert cli("upgrade", old, "--adopt").exit_code == 0
+    return old
+
+
+@pytest.mark.parametrize("begun", ["signed", "adopted"])
+def test_records_signed_again_by_a_key_of_the_intruders_are_refused(
+        begun, played, cli, monkeypatch, tmp_path, referee_home):
+    """Records edited, chained again and each signed by a key of the intruder's own: the last
+    record names a key this referee does not hold, but the game names one it holds (record
+    0, or the adoption) and no record of its hands the game on to the intruder's key."""
+    journal = played if begun == "signed" else _adopted(cli, tmp_path)
+    recs = records(journal)
+    recs[-1]["at"] = "2026-01-01T00:00:00Z"
+    write_signed(journal, recs, _forgers_key(monkeypatch, tmp_path, referee_home))
+    _refused(cli, journal, f"record {len(recs) - 1} is signed by key")
+
+
+def test_a_game_handed_on_to_a_key_of_another_host_is_shown_as_it_says(
+        played, cli, monkeypatch, tmp_path, referee_home):
+    """The moderator moves the game to another host (its key copied there), which hands it
+    to a key of its own (rekey) and plays on: this referee holds the game's first key and
+    its mark, but a record it signed handed the game on, so what follows is that host's to
+    vouch for: shown as it says, and no report names a key as the game's."""
+    fpr = records(played)[0]["signing"]["fingerprint"]
+    other = tmp_path / "other-host"
+    (other / "keys").mkdir(parents=True, mode=0o700)
+    shutil.copy2(referee_home / "keys" / f"{fpr}.key", other / "keys" / f"{fpr}.key")
+    as_user(monkeypatch, other)
+    assert cli("rekey", played).exit_code == 0
+    assert cli("deadline", played, "--set", "48h").exit_code == 0
+    as_user(monkeypatch, referee_home)
+    for command in SHOWING:
+        r = cli(command[0], played, *command[1:])
+        assert r.exit_code == 0, (command, r.stderr)
+    assert KEY_LINE not in cli("report", played, "--since", "0").stdout

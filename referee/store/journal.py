@@ -199,9 +199,11 @@ class Journal:
             return True
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
-        if fpr is None and rec and self._signed_by_me(raw):
+        if key is None and rec and _signs_game(raw):
+            signed = "carries no signature" if fpr is None else \
+                f"is signed by key {signing.shown(fpr)}, which this referee never handed it to"
             raise ForeignGameError(
-                f"{self.name}: record {rec.get('seq')} carries no signature, but the game is "
+                f"{self.name}: record {rec.get('seq')} {signed}, but the game is "
                 f"signed by a key of this referee: written by someone without the key "
                 f"(`referee verify` shows where); nothing of it is shown")
         if key is not None and not signing.checks(rec.get("sig"), rec.get("hash"),
@@ -215,13 +217,6 @@ class Journal:
         if why is not None:
             raise ForeignGameError(f"{self.name}: {why}")
         return key is not None
-
-    @staticmethod
-    def _signed_by_me(raw: bytes) -> bool:
-        """Whether record 0 names a signing key this user's referee holds."""
-        field = _loads(raw[:raw.find(b"\n") + 1]).get("signing")
-        fpr = field.get("fingerprint") if isinstance(field, dict) else None
-        return isinstance(fpr, str) and signing.held(fpr) is not None
 
     @contextmanager
     def exclusive(self) -> Iterator[bytes]:
@@ -520,6 +515,35 @@ def _loads(line: bytes) -> dict:
     except (ValueError, RecursionError):
         return {}
     return rec if isinstance(rec, dict) else {}
+
+
+_NAMES_KEY = b'"signing":{'
+
+
+def _signs_game(raw: bytes) -> bool:
+    """Whether this user's referee signs the game of these bytes: a record names a key it
+    holds (record 0, an adoption, a key change), and no record it signed hands the game on
+    to a key it does not hold (a game moved to another host and rekeyed there, whose records
+    from then on are that host's to vouch for)."""
+    mine, at = False, raw.find(_NAMES_KEY)
+    while at >= 0:
+        end = raw.find(b"\n", at)
+        rec = _loads(raw[raw.rfind(b"\n", 0, at) + 1:end if end >= 0 else len(raw)])
+        field = rec.get("signing")
+        fpr = field.get("fingerprint") if isinstance(field, dict) else None
+        if isinstance(fpr, str) and signing.held(fpr) is not None:
+            mine = True
+        elif isinstance(fpr, str) and mine and _signed_here(rec):
+            return False
+        at = raw.find(_NAMES_KEY, end) if end >= 0 else -1
+    return mine
+
+
+def _signed_here(rec: dict) -> bool:
+    """Whether a key this user's referee holds signed the record (its hash as it says)."""
+    fpr = signing.signer_of(rec.get("sig"))
+    key = signing.held(fpr) if fpr else None
+    return key is not None and signing.checks(rec.get("sig"), rec.get("hash"), key.public)
 
 
 def _last_record(raw: bytes) -> dict:
