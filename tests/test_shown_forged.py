@@ -23,7 +23,7 @@ from forging import (
 )
 
 from referee.store import signing
-from referee.store.chain import canonical, seal
+from referee.store.chain import canonical, line_of, seal
 
 # What shows a game, and the words that name the game's key in a report.
 SHOWING = [["status"], ["show"], ["show", "--format", "json"], ["log"],
@@ -156,6 +156,24 @@ def test_records_signed_again_by_a_key_of_the_intruders_are_refused(
     recs[-1]["at"] = "2026-01-01T00:00:00Z"
     write_signed(journal, recs, _forgers_key(monkeypatch, tmp_path, referee_home))
     _refused(cli, journal, f"record {len(recs) - 1} is signed by key")
+
+
+@pytest.mark.parametrize("swap", ["the intruder's key", "another record's", "none"])
+def test_a_last_record_whose_signature_was_swapped_is_refused(
+        swap, played, cli, monkeypatch, tmp_path, referee_home):
+    """The mark names the last record by its hash, which covers all of the record but its
+    signature: a signature put in its place (the intruder's key's over the same hash,
+    another record's of this game, or none) leaves the hash as the mark has it, and a
+    report would name the key that signature names as the game's."""
+    recs = records(played)
+    sig = {"the intruder's key": lambda: _forgers_key(monkeypatch, tmp_path, referee_home)
+           .sig(recs[-1]["hash"]), "another record's": lambda: recs[1]["sig"],
+           "none": lambda: None}[swap]()
+    recs[-1] = {k: v for k, v in recs[-1].items() if k != "sig"}
+    if sig is not None:
+        recs[-1]["sig"] = sig
+    played.write_bytes(b"".join(line_of(rec) for rec in recs))
+    _refused(cli, played, f"record {len(recs) - 1} ")
 
 
 def test_a_game_handed_on_to_a_key_of_another_host_is_shown_as_it_says(

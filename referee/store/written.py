@@ -80,8 +80,8 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
     if handed and handed not in retired:
         retired.append(handed)
     home.write_signed(mark_path(game_id), {
-        "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "signer": signer,
-        "keys": keys[-20:], "retired": retired[-20:]})
+        "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "sig": last.get("sig"),
+        "signer": signer, "keys": keys[-20:], "retired": retired[-20:]})
 
 
 def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
@@ -105,11 +105,15 @@ def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
 
 def names_last(raw: bytes, last: dict) -> bool:
     """Whether this referee's mark of the game names the last record of raw: it wrote that
-    very record, and through the hash chain every record before it."""
+    very record, and through the hash chain every record before it. Its signature too,
+    which the hash does not cover: a report names the key that signed the last record as
+    the game's (a mark written before marks kept it names none, and the signature is then
+    checked)."""
     game_id = game_of(raw)
     mark = _read(game_id) if game_id is not None else None
     return bool(mark) and isinstance(last.get("hash"), str) and \
-        mark.get("hash") == last["hash"] and mark.get("seq") == last.get("seq")
+        mark.get("hash") == last["hash"] and mark.get("seq") == last.get("seq") and \
+        isinstance(mark.get("sig"), str) and mark["sig"] == last.get("sig")
 
 
 def note_game(game_id: str, fpr: str) -> None:
