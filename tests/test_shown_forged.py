@@ -194,3 +194,25 @@ def test_a_game_handed_on_to_a_key_of_another_host_is_shown_as_it_says(
         r = cli(command[0], played, *command[1:])
         assert r.exit_code == 0, (command, r.stderr)
     assert KEY_LINE not in cli("report", played, "--since", "0").stdout
+
+
+@pytest.mark.parametrize("command", [["show", "--at", "1"],
+                                     ["map", "--at", "1", "--format", "svg"]])
+def test_a_look_back_is_refused_when_the_records_after_it_are_not_the_games(
+        command, played, cli):
+    """Records 1 and 2 edited and chained again, the last record left as written (its mark
+    names it, its signature checks): the chain breaks after the record looked back at, and
+    the last record vouches for the records before it only through the whole chain."""
+    recs = records(played)
+    recs[1]["at"] = "2026-01-01T00:00:00Z"
+    prev, out = None, []
+    for n, rec in enumerate(recs):
+        if n <= 2:
+            rec = seal({**{k: v for k, v in rec.items() if k != "hash"},
+                        **({"prev": prev} if prev else {})})
+        prev = rec["hash"]
+        out.append(line_of(rec))
+    played.write_bytes(b"".join(out))
+    r = cli(command[0], played, *command[1:])
+    assert r.exit_code == 3 and r.stdout == "", (r.stdout[-300:], r.stderr)
+    assert "record 3 does not follow record 2" in r.stderr and r.stderr.count("\n") == 1

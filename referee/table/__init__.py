@@ -145,6 +145,11 @@ class Table:
                 upto == self._games[None].state.seq:
             return self._games[None]
         if upto not in self._games:
+            if upto is not None and self._records is None:
+                # What vouches for a journal is its last record (vouched), and for the records
+                # before it only through the whole chain: a look back checks every record,
+                # also where the game now came from a snapshot without reading them.
+                self.whole()
             self._games[upto] = self.kind.open(self, upto)
         return self._games[upto]
 
