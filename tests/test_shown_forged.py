@@ -28,7 +28,8 @@ from referee.store.chain import canonical, line_of, seal
 # What shows a game, and the words that name the game's key in a report.
 SHOWING = [["status"], ["show"], ["show", "--format", "json"], ["log"],
            ["report", "--since", "0"], ["explain", "2"], ["dice"], ["area", "liege"],
-           ["map", "--format", "svg"], ["players"]]
+           ["map", "--format", "svg"], ["players"], ["deadline"], ["mail"],
+           ["standing", "--as", "german"]]
 KEY_LINE = "(the game's signing key)"
 
 

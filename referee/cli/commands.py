@@ -222,7 +222,7 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     """List, add and withdraw a side's standing orders (the text `standing` prints)."""
     check_side(side, journal, games_dir)
     check_private(journal)
-    table = needing(journal, "standing", "standing", games_dir)
+    table = needing(journal, "standing", "standing", games_dir, shown=True)
     game = table.game()
     from ..engine.standing import describe  # start-up: only standing and a side's views
     from ..game import standing  # start-up: only standing and a side's views

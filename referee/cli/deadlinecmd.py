@@ -43,7 +43,7 @@ def deadline(
 
     commands.check_private(journal)
     commands.load_msgspec()
-    commands.needing(journal, "deadlines", "deadline", GAMES["dir"])
+    commands.needing(journal, "deadlines", "deadline", GAMES["dir"], shown=True)
     if pause and resume:
         raise UsageError("--pause and --resume: give one of them")
     fact = timeline.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind) \
@@ -71,7 +71,7 @@ def extend(
 
     commands.check_private(journal)
     commands.load_msgspec()
-    commands.needing(journal, "deadlines", "extend", GAMES["dir"])
+    commands.needing(journal, "deadlines", "extend", GAMES["dir"], shown=True)
     if len(what) not in (1, 2):
         raise UsageError("extend JOURNAL [SIDE] DURATION: give the duration, and the side "
                          "before it if only one side gets more time")

@@ -43,7 +43,7 @@ def mail(
 
     commands.check_private(journal)
     commands.load_msgspec()
-    commands.needing(journal, "route", "mail", GAMES["dir"])
+    commands.needing(journal, "route", "mail", GAMES["dir"], shown=True)
     if in_ is not None or out is not None or mail_from is not None:
         commands.check_ours(journal)
         route = routes.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"),
