@@ -449,6 +449,29 @@ def test_a_standing_file_removed_on_purpose_is_given_again_from_nothing(tmp_path
     assert [e["text"] for e in st.load(j)["german"]] == ["no retreat after combat"]
 
 
+def test_a_copy_from_before_the_standing_orders_were_begun_again_is_refused(tmp_path):
+    """Someone who can write the folder renames the file away (copy 2: the Entente holds 'no
+    combat cards'); the moderator does what the refusal says (the file and the mark removed)
+    and the German gives his standing orders again: copy 1 of a new start. The copy renamed
+    away, put back, numbers higher than the new one, yet it is from before the new start:
+    refused, never applied for the Entente."""
+    j = artois(tmp_path)
+    give(j, "entente", "no combat cards")
+    give(j, "entente", "no cavalry retreat")
+    kept = tmp_path / "kept"
+    st.store_path(j).rename(kept)                 # no need to read it: it is only moved
+    with pytest.raises(UsageError, match="is gone") as told:
+        st.load(j)
+    Path(str(told.value).split("this referee's mark of it (")[1].split(")")[0]).unlink()
+    give(j, "german", "no retreat after combat")
+    latest = st.store_path(j).read_bytes()
+    kept.rename(st.store_path(j))
+    with pytest.raises(UsageError, match="put back"):
+        st.load(j)
+    st.store_path(j).write_bytes(latest)
+    assert st.load(j) == {"german": [{"text": "no retreat after combat", "turn": None}]}
+
+
 @pytest.mark.parametrize("command", ["status", "show"])
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_a_standing_file_not_this_referees_hides_nothing_else_from_a_side(tmp_path, cli,

@@ -55,7 +55,7 @@ def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
     if not _well_formed(sets) or type(version) is not int:
         raise UsageError(f"{path} was not written by this user's referee (or was changed "
                          f"since): its standing orders are not applied. {_remedy(game)}")
-    older = written.standing_problem(game, version) if game else None
+    older = written.standing_problem(game, version, payload.get("series")) if game else None
     if older:
         raise UsageError(f"{path} {older}: its standing orders are not applied. "
                          f"{_remedy(game)}")
@@ -121,20 +121,26 @@ def _well_formed(sets: object) -> bool:
 
 def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
     """Write both sides' standing orders, signed, readable by this user only, numbered one
-    on from both the copy in force and the mark; the file first, then the mark, so that a
-    reader between the two, or a write cut short at either, finds the copy in force no
-    older than the mark. The mark is kept as the others are, at best (written.py): one that
-    could not be written only leaves the check a copy behind."""
+    on from both the copy in force and the mark, in the mark's series (a new one without a
+    mark: the file begun, or begun again once the moderator removed the mark, so that no
+    copy from before is taken again); the file first, then the mark, so that a reader
+    between the two, or a write cut short at either, finds the copy in force no older than
+    the mark. The mark is kept as the others are, at best (written.py): one that could not
+    be written only leaves the check a copy behind."""
     path = store_path(journal)
     home.key(create=True)
     game = _game_of(journal)
-    version = 1 + max(_version_of(path, game),
-                      written.standing_version(game) if game is not None else 0)
-    if not home.write_signed(path, {"game": game, "version": version, "standing": sets}):
+    version, series = _version_of(path, game), None
+    if game is not None:
+        version = max(version, written.standing_version(game))
+        series = written.standing_series(game)
+    series = series or os.urandom(8).hex()
+    if not home.write_signed(path, {"game": game, "version": version + 1, "series": series,
+                                    "standing": sets}):
         raise UsageError(f"cannot write the standing orders to {path}")
     os.chmod(path, 0o600)
     if game is not None:
-        written.note_standing(game, version)
+        written.note_standing(game, version + 1, series)
 
 
 def current(sets: dict[str, list[dict]], side: str, turn: int) -> list[dict]:

@@ -23,7 +23,9 @@ the mark the refusal names.
 The standing orders' file beside a journal (game/standing.py) is signed too, and so just as
 genuine when an older copy is put back: each copy is numbered, the number of the copy
 written last is marked here (by the hash of record 0, which the file is bound to), and an
-older copy is refused.
+older copy is refused. The numbers run in a series, named at random when the file is begun
+(again, once the moderator removed it and its mark): a copy of an earlier series is refused
+however high its number.
 """
 
 from __future__ import annotations
@@ -143,27 +145,42 @@ def standing_mark(game: str) -> Path | None:
     return path if path.exists() else None
 
 
-def note_standing(game: str, version: int) -> None:
+def note_standing(game: str, version: int, series: str | None = None) -> None:
     """After the standing orders' file of a game (the hash of its record 0) is written: the
-    number of that copy."""
-    home.write_signed(_standing_path(game), {"game": game, "version": version})
+    number of that copy and its series."""
+    home.write_signed(_standing_path(game), {"game": game, "version": version,
+                                             "series": series})
+
+
+def _standing_mark(game: str) -> dict:
+    mark = home.read_signed(_standing_path(game))
+    return mark if mark and mark.get("game") == game else {}
 
 
 def standing_version(game: str) -> int:
     """The number of the standing orders' copy this referee wrote last for the game (0:
     none is marked)."""
-    mark = home.read_signed(_standing_path(game))
-    version = mark.get("version") if mark and mark.get("game") == game else None
+    version = _standing_mark(game).get("version")
     return version if type(version) is int else 0
 
 
-def standing_problem(game: str, version: int) -> str | None:
-    """Why a signed standing orders' file of this number is not the copy this referee wrote
-    last for the game, nor a later one (an older copy put back), or None. No mark (written
-    before marks were kept, or the mark deleted) leaves the file's signature to decide."""
-    last = standing_version(game)
-    if version >= last:
+def standing_series(game: str) -> str | None:
+    """The series of the standing orders' copy this referee wrote last for the game (None:
+    none is marked, or the mark was written before series were kept)."""
+    series = _standing_mark(game).get("series")
+    return series if isinstance(series, str) else None
+
+
+def standing_problem(game: str, version: int, series: str | None = None) -> str | None:
+    """Why a signed standing orders' file of this number and series is not the copy this
+    referee wrote last for the game, nor a later one (an older copy put back, or one from
+    before the file was begun again), or None. No mark (written before marks were kept, or
+    the mark deleted) leaves the file's signature to decide."""
+    last, kept = standing_version(game), standing_series(game)
+    if version >= last and (kept is None or series == kept):
         return None
-    return (f"is copy {version} of the standing orders, but this referee wrote copy {last} "
+    what = f"copy {version} of the standing orders" if kept is None or series == kept else \
+        "a copy of the standing orders from before they were begun again"
+    return (f"is {what}, but this referee wrote copy {last} "
             f"(an older one was put back by someone who can write the folder); if you "
             f"restored it on purpose, remove {_standing_path(game)}")
