@@ -174,6 +174,42 @@ def test_killed_between_a_report_and_its_brief_reply_the_rerun_ends_as_without(
     assert states == [brief_baseline]
 
 
+def _standing_mailbox(path: Path) -> Path:
+    """The German, who holds 'no combat cards' (given beside the mailbox's game), withdraws
+    it for another standing order, then changes that one again with his orders."""
+    from test_standing import give
+
+    give(path.parent / "game" / "g.jsonl", "german", "no combat cards")
+    key = f"\n\nOrder key: {KEYS['german']}\n"
+    return write_mbox(path, [
+        mail(body=f"standing: withdraw no combat cards\nstanding: no cavalry retreat{key}",
+             mid="<s1@example.org>"),
+        mail(body=f"standing: withdraw no cavalry retreat\nstanding: stand and fight\npass\n"
+                  f"end turn{key}", mid="<s2@example.org>")])
+
+
+def _with_standing(state: tuple, journal: Path) -> tuple:
+    from referee.game import standing
+
+    return (*state, standing.load(journal))
+
+
+@pytest.mark.parametrize("step", ["applied", "ledger"])
+def test_killed_while_standing_orders_come_by_mail_they_are_kept_once(tmp_path, cli,
+                                                                      monkeypatch, step):
+    """A run killed once the first message is kept (before the ledger says so, or just
+    after), then run again, leaves what a run without the fault leaves, the German's
+    standing orders too: the message is not applied twice, and the withdrawal after it is
+    not refused."""
+    root = tmp_path / "unfaulted"
+    state = _unfaulted(root, cli, monkeypatch, _standing_mailbox)
+    want = _with_standing(state, root / "game" / "g.jsonl")
+    assert want[-1] == {"german": [{"text": "stand and fight", "turn": None}]}, want[-1]
+    (states,) = _killed_then_run(tmp_path / "killed", cli, monkeypatch, _standing_mailbox,
+                                 step, 1)
+    assert _with_standing(states, tmp_path / "killed" / "game" / "g.jsonl") == want
+
+
 def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli, monkeypatch):
     """The outbox's disk is full while the replies are written: the run fails with one line;
     the next run (disk freed, no new mail) writes the refusal the Entente is owed. Today's
@@ -372,3 +408,4 @@ def test_an_unreadable_maildir_entry_is_set_aside_and_the_rest_handled(journal, 
     (line,) = [x for x in r.stdout.splitlines() if "0-broken" in x]
     assert line.startswith("unreadable") and "set aside" in line and "cannot be read" in line
     assert any(x.startswith("applied") for x in r.stdout.splitlines()), r.stdout
+

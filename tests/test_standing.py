@@ -627,8 +627,8 @@ def test_standing_orders_are_written_under_the_journals_lock(tmp_path, monkeypat
     j = artois(tmp_path)
     seen = []
     real = st.save
-    monkeypatch.setattr(st, "save", lambda journal, sets: seen.append(_lock_is_held(j))
-                        or real(journal, sets))
+    monkeypatch.setattr(st, "save", lambda journal, sets, *how: seen.append(_lock_is_held(j))
+                        or real(journal, sets, *how))
     give(j, "entente", "no combat cards")
     r = g.submit(j, "german", ["play offensive"], atomic=True,
                  standing_change=(["no cavalry retreat"], []))
@@ -732,3 +732,72 @@ def test_a_run_killed_between_the_standing_file_and_the_records_applies_the_mess
     assert json.loads(r.stdout)["messages"] == [] or \
         json.loads(r.stdout)["messages"][0]["status"] != "applied"
     assert len([rec for rec in g.open_game(journal).records if rec.get("mail")]) == 1
+
+
+def _killed_run(cli, journal, box, monkeypatch, at: str) -> None:
+    """One inbox run that dies: between the standing file and the records ('records': the
+    journal's write never returns), or once the message is handled and before the ledger
+    says so ('applied': a real process, ended at that step)."""
+    import os
+    import subprocess
+    import sys
+
+    from referee.mail import ledger as ledgermod
+    from referee.store import home
+
+    if at == "applied":
+        env = {**os.environ, ledgermod.FAULT_VARIABLE: at}
+        r = subprocess.run([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
+                            "--format", "json"], capture_output=True, env=env, timeout=120)
+        assert r.returncode == 70, r.stderr
+        return
+    real = home.write_all
+
+    def killed(fd, data):
+        if b'"prev":' in bytes(data):
+            raise SystemExit(137)
+        return real(fd, data)
+    monkeypatch.setattr(home, "write_all", killed)
+    cli("inbox", journal, box, "--format", "json")
+    monkeypatch.setattr(home, "write_all", real)
+
+
+@pytest.mark.parametrize("body, at", [
+    ("standing: withdraw no combat cards\npass", "records"),
+    ("standing: withdraw no combat cards\nstanding: no cavalry retreat", "applied"),
+])
+def test_a_run_killed_after_a_standing_withdrawal_applies_the_message_once(
+        tmp_path, cli, monkeypatch, body, at):
+    """A mail withdraws a standing order, and the run dies before the journal (or, for a
+    mail of standing lines only, the ledger) holds it. The change never counts without the
+    records it goes with, and the next run applies the whole message once, as sent: never
+    refused for a withdrawal already kept, with its orders left unapplied and the sender
+    told that nothing was."""
+    from test_inbox import ADDRESSES, GAME, KEYS, SECRET, write_mbox
+
+    from referee.store.dice import write_secret
+
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    give(journal, "german", "no combat cards")
+    box = write_mbox(tmp_path / "a.mbox", [(
+        f"From: {ADDRESSES['german']}\nTo: umpire@example.com\nSubject: orders\n"
+        f"Message-ID: <w1@example.org>\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n"
+        f"{body}\n\nOrder key: {KEYS['german']}\n").encode()])
+    before = journal.read_bytes()
+    _killed_run(cli, journal, box, monkeypatch, at)
+    assert journal.read_bytes() == before
+    if at == "records":                 # no record: the withdrawal is not in force either
+        assert [e["text"] for e in st.load(journal)["german"]] == ["no combat cards"]
+    r = cli("inbox", journal, box, "--format", "json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)["messages"][0]
+    assert out["status"] == "applied", out
+    kept = [e["text"] for e in st.load(journal)["german"]]
+    assert kept == ([] if at == "records" else ["no cavalry retreat"])
+    with_mail = [rec for rec in g.open_game(journal).records if rec.get("mail")]
+    assert len(with_mail) == (at == "records")

@@ -209,7 +209,7 @@ def _with_standing(view: dict, table, reader: str, data=None) -> dict:
     from ..game import standing  # start-up: only a side has standing orders
 
     try:
-        sets = standing.load(table.path, table.header_hash())
+        sets = standing.load(table.path, table.header_hash(), table.raw)
     except UsageError as exc:      # a file not this referee's hides nothing else of the game
         sys.stderr.write(f"referee: warning: {one_line(str(exc))}\n")
         return view
@@ -230,8 +230,8 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     if add or withdraw:
         mine = standing.change(journal, side, game.data, game.state.turn, add, withdraw)
     else:
-        mine = standing.current(standing.load(journal, table.header_hash()), side,
-                                game.state.turn)
+        mine = standing.current(standing.load(journal, table.header_hash(), table.raw),
+                                side, game.state.turn)
     shown = [describe(e, game.data) for e in mine]
     if fmt == "json":
         from ..contracts.outputs import StandingOrders  # start-up: only as JSON

@@ -196,7 +196,7 @@ class Batch:
         """What journal.append_raw writes: (last seq, last hash, record bodies)."""
         self.open(raw)
         self.parse()
-        self.load_standing()
+        self.load_standing(raw)
         if self.q.mail is not None and self.q.mail["sha256"].encode() in raw:
             raise AlreadyApplied("this message's orders are in the journal already")
         if self.q.sheet is not None:
@@ -287,7 +287,7 @@ class Batch:
             except OrderError as exc:
                 self.parsed.append(exc)
 
-    def load_standing(self) -> None:
+    def load_standing(self, raw: bytes) -> None:
         """Both sides' standing orders, with this batch's own change to them applied.
 
         The other side's answer his decisions in this side's records, but never where this
@@ -295,7 +295,7 @@ class Batch:
         all-or-nothing batch ends, and where the caller says so (mail in a manual-dice game,
         whose reply would tell whether dice were needed)."""
         q = self.q
-        self.sets = standing.load(self.journal.path, self.header["hash"])
+        self.sets = standing.load(self.journal.path, self.header["hash"], raw)
         if q.standing_change is not None:
             self.previous_standing = {k: list(v) for k, v in self.sets.items()}
             add, withdraw = q.standing_change
@@ -529,7 +529,7 @@ class Batch:
         if q.dry_run or failed:
             return self.pos.seq, self.pos.hash, []
         if q.standing_change is not None and self.bodies:
-            standing.save(self.journal.path, self.sets)
+            standing.save(self.journal.path, self.sets, q.side, q.mail, self.previous_standing)
         return self.pos.seq, self.pos.hash, self.bodies
 
     def undo(self) -> None:
@@ -537,7 +537,7 @@ class Batch:
         take their file away (the next reader is refused, told why), never the change kept."""
         if self.previous_standing is not None and self.bodies:
             try:
-                standing.save(self.journal.path, self.previous_standing)
+                standing.save(self.journal.path, self.previous_standing, self.q.side)
             except (UsageError, OSError):
                 standing.forget(self.journal.path)
 

@@ -8,7 +8,10 @@ the journal as a secret part (`standing`, for that side's eyes) of every
 record the side itself makes -- every one, with or without standing orders,
 so that neither the part nor its digest tells the opponent whether any exist
 or when they changed. A standing order used is public anyway: the record that
-applies it holds a StandingApplied event naming it.
+applies it holds a StandingApplied event naming it. The file also names the
+message that last changed each side's set: a change kept with that message's
+records counts once the journal holds them, and a message of standing lines
+alone is not applied twice when a run stops before noting it handled.
 """
 
 from __future__ import annotations
@@ -29,14 +32,17 @@ def store_path(journal: Path | str) -> Path:
     return p.with_name(p.name + ".standing")
 
 
-def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
+def load(journal: Path | str, game: str | None = None,
+         raw: bytes | None = None) -> dict[str, list[dict]]:
     """Both sides' standing orders as kept now ({} when none were ever given).
 
     The file is signed by this user's referee (home.write_signed), bound to its game (the
     hash of record 0: `game` when the caller has it, else read here) and numbered: a mark
     in this user's referee home (store/written.py) keeps the number of the copy written
     last. One planted, edited, copied from another game, put back from an older copy or
-    taken away is refused with a clear error, never applied (or left out) for a side."""
+    taken away is refused with a clear error, never applied (or left out) for a side.
+    A side's change kept with the records of his message counts once the journal (`raw`,
+    its bytes when the caller holds them) holds that message (_settled)."""
     path = store_path(journal)
     game = game or _game_of(journal)
     if not os.path.lexists(path):
@@ -52,15 +58,53 @@ def load(journal: Path | str, game: str | None = None) -> dict[str, list[dict]]:
         raise UsageError(f"{path} holds the standing orders of another game (a copy from "
                          f"elsewhere): they are not applied. {_remedy(game)}")
     version = payload.get("version", 0) if payload else None
-    if not _well_formed(sets) or type(version) is not int:
+    last = payload.get("last", {}) if payload else None
+    if not _well_formed(sets) or type(version) is not int or not _well_formed_last(last):
         raise UsageError(f"{path} was not written by this user's referee (or was changed "
                          f"since): its standing orders are not applied. {_remedy(game)}")
     older = written.standing_problem(game, version, payload.get("series")) if game else None
     if older:
         raise UsageError(f"{path} {older}: its standing orders are not applied. "
                          f"{_remedy(game)}")
-    return {side: [{"text": e["text"], "turn": e.get("turn")} for e in entries]
-            for side, entries in sets.items()}
+    return _settled(journal, {side: _entries(entries) for side, entries in sets.items()},
+                    last, raw)
+
+
+def _entries(entries: list[dict]) -> list[dict]:
+    return [{"text": e["text"], "turn": e.get("turn")} for e in entries]
+
+
+def _settled(journal: Path | str, sets: dict[str, list[dict]], last: dict,
+             raw: bytes | None) -> dict[str, list[dict]]:
+    """The sets in force: a side's change kept just before the records of the message that
+    made it (`before` its set until then) counts only once the journal holds that message,
+    so that a run stopped between the two leaves the side's standing orders as they were,
+    and the message, applied again whole, changes them once."""
+    for side, change in last.items():
+        if change["before"] is not None:
+            raw = Journal(journal).raw() if raw is None else raw
+            if change["mail"].encode() not in raw:
+                sets[side] = _entries(change["before"])
+    return sets
+
+
+def made_by(journal: Path | str, side: str, mail: str, game: str | None = None) -> bool:
+    """Whether the message whose digest is `mail` was the last to change side's standing
+    orders, with no records (a run stopped before it noted the message handled: it is
+    answered as applied, not applied again)."""
+    change = _kept(store_path(journal), game or _game_of(journal))[1].get(side)
+    return change is not None and change["mail"] == mail and change["before"] is None
+
+
+def _kept(path: Path, game: str | None) -> tuple[int, dict]:
+    """The number of the copy of the file in force and each side's last change by mail
+    (0 and none: no copy, or none of this game's)."""
+    payload = home.read_signed(path, max_bytes=1 << 20) or {}
+    if payload.get("game") != game:
+        return 0, {}
+    version, last = payload.get("version"), payload.get("last", {})
+    return (version if type(version) is int else 0,
+            last if _well_formed_last(last) else {})
 
 
 def _remedy(game: str | None) -> str:
@@ -77,13 +121,6 @@ def forget(journal: Path | str) -> None:
         store_path(journal).unlink()
     except FileNotFoundError:
         pass
-
-
-def _version_of(path: Path, game: str | None) -> int:
-    """The number of the copy of the file in force (0: none, or none of this game's)."""
-    payload = home.read_signed(path, max_bytes=1 << 20)
-    version = payload.get("version") if payload and payload.get("game") == game else None
-    return version if type(version) is int else 0
 
 
 def _game_of(journal: Path | str) -> str | None:
@@ -110,6 +147,14 @@ def _game_of(journal: Path | str) -> str | None:
     return got if isinstance(got, str) else None
 
 
+def _well_formed_last(last: object) -> bool:
+    """Whether last has the shape save() writes: side -> {mail, before: set or None}."""
+    return isinstance(last, dict) and all(
+        isinstance(c, dict) and isinstance(c.get("mail"), str)
+        and (c.get("before") is None or _well_formed({side: c["before"]}))
+        for side, c in last.items())
+
+
 def _well_formed(sets: object) -> bool:
     """Whether sets has the shape save() writes: side -> [{text, turn}]."""
     return isinstance(sets, dict) and all(
@@ -119,8 +164,11 @@ def _well_formed(sets: object) -> bool:
         for side, entries in sets.items())
 
 
-def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
-    """Write both sides' standing orders, signed, readable by this user only, numbered one
+def save(journal: Path | str, sets: dict[str, list[dict]], side: str | None = None,
+         mail: dict | None = None, before: dict | None = None) -> None:
+    """Write both sides' standing orders once `side` changed his: by the message `mail`
+    (its digest kept, for _settled and made_by), with that message's records when `before`
+    (the sets before the change) is given. Signed, readable by this user only, numbered one
     on from both the copy in force and the mark, in the mark's series (a new one without a
     mark: the file begun, or begun again once the moderator removed the mark, so that no
     copy from before is taken again); the file first, then the mark, so that a reader
@@ -130,13 +178,18 @@ def save(journal: Path | str, sets: dict[str, list[dict]]) -> None:
     path = store_path(journal)
     home.key(create=True)
     game = _game_of(journal)
-    version, series = _version_of(path, game), None
+    version, last = _kept(path, game)
+    series = None
     if game is not None:
         version = max(version, written.standing_version(game))
         series = written.standing_series(game)
     series = series or os.urandom(8).hex()
+    last = {s: c for s, c in last.items() if s != side}
+    if side is not None and mail is not None:
+        last[side] = {"mail": mail["sha256"],
+                      "before": None if before is None else before.get(side, [])}
     if not home.write_signed(path, {"game": game, "version": version + 1, "series": series,
-                                    "standing": sets}):
+                                    "standing": sets, "last": last}):
         raise UsageError(f"cannot write the standing orders to {path}")
     os.chmod(path, 0o600)
     if game is not None:
@@ -149,13 +202,15 @@ def current(sets: dict[str, list[dict]], side: str, turn: int) -> list[dict]:
 
 
 def change(journal: Path | str, side: str, data: GameData, turn: int,
-           add: list[str] = (), withdraw: list[str] = ()) -> list[dict]:
+           add: list[str] = (), withdraw: list[str] = (), mail: dict | None = None
+           ) -> list[dict]:
     """Add and withdraw standing orders of side, under the journal's lock (the one its
-    appends take); returns his set in force. OrderSyntaxError for a phrase outside the
-    vocabulary, UsageError for withdrawing one he has not given."""
-    with Journal(journal).exclusive():
-        sets = changed(load(journal), side, data, turn, add, withdraw)
-        save(journal, sets)
+    appends take), by the message `mail` when a mail of standing lines alone asks it;
+    returns his set in force. OrderSyntaxError for a phrase outside the vocabulary,
+    UsageError for withdrawing one he has not given."""
+    with Journal(journal).exclusive() as raw:
+        sets = changed(load(journal, raw=raw), side, data, turn, add, withdraw)
+        save(journal, sets, side, mail)
     return sets[side]
 
 

@@ -75,9 +75,10 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     change = None
     if standing_lines:
         try:
-            change = standing_change(table, side, standing_lines)
             if not makes_records:
-                mine = keep_standing_only(table, side, change)
+                mine = keep_standing_only(table, side, standing_lines, m.sha256)
+            else:
+                change = standing_change(table, side, standing_lines)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
             return

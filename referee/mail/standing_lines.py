@@ -31,7 +31,7 @@ def standing_change(table: Table, side: str, lines: list[tuple[int, str]]
         target.append(phrase)
     # A standing file this referee did not write stops the run (UsageError), as for any
     # message: the moderator's to mend, and the message is read again afterwards.
-    sets = standing.load(table.path, table.records[0]["hash"])
+    sets = standing.load(table.path, table.records[0]["hash"], table.raw)
     try:                      # told now; kept later, with the records, under the lock
         standing.changed(sets, side, game.data, game.state.turn, add, withdraw)
     except UsageError as exc:
@@ -39,12 +39,19 @@ def standing_change(table: Table, side: str, lines: list[tuple[int, str]]
     return add, withdraw
 
 
-def keep_standing_only(table: Table, side: str, change: tuple[list[str], list[str]]
+def keep_standing_only(table: Table, side: str, lines: list[tuple[int, str]], mail: str
                        ) -> list[dict]:
-    """Keep a message's standing-order change when it holds no order (under the journal's
-    lock); returns the side's set now."""
+    """Keep the standing-order change of a message (whose digest is `mail`) that holds no
+    order (under the journal's lock); returns the side's set now. A message that made the
+    last change to his set already (a run stopped before noting it handled) is not applied
+    again: a withdrawal would be refused, and he told that nothing was applied."""
     game = table.game()
+    if standing.made_by(table.path, side, mail, table.records[0]["hash"]):
+        return standing.current(standing.load(table.path, table.records[0]["hash"], table.raw),
+                                side, game.state.turn)
+    change = standing_change(table, side, lines)
     try:
-        return standing.change(table.path, side, game.data, game.state.turn, *change)
+        return standing.change(table.path, side, game.data, game.state.turn, *change,
+                               mail={"sha256": mail})
     except UsageError as exc:
         raise OrderError(str(exc)) from None

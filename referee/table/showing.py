@@ -32,6 +32,6 @@ def standing_of(table, reader: str) -> dict:
     if reader not in table.game().data.sides:
         return {}
     try:
-        return standing.load(table.path, table.records[0]["hash"])
+        return standing.load(table.path, table.records[0]["hash"], table.raw)
     except UsageError:
         return {}
