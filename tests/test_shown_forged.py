@@ -22,7 +22,7 @@ from forging import (
     write_signed,
 )
 
-from referee.store import signing
+from referee.store import home, signing, written
 from referee.store.chain import canonical, line_of, seal
 
 # What shows a game, and the words that name the game's key in a report.
@@ -217,3 +217,19 @@ def test_a_look_back_is_refused_when_the_records_after_it_are_not_the_games(
     r = cli(command[0], played, *command[1:])
     assert r.exit_code == 3 and r.stdout == "", (r.stdout[-300:], r.stderr)
     assert "record 3 does not follow record 2" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_a_mark_kept_before_marks_named_the_signature_is_vouched_by_the_key_then_alone(
+        played, cli):
+    """A mark that names the last record but not its signature (written before marks kept
+    it): the signature is checked, the game shown with its key, and the mark completed, so
+    that the next read needs no signature checked."""
+    raw, last = played.read_bytes(), records(played)[-1]
+    path = written.mark_path(written.game_of(raw))
+    kept = home.read_signed(path)
+    assert kept["sig"] == last["sig"]
+    del kept["sig"]
+    assert home.write_signed(path, kept)
+    assert not written.names_last(raw, last)
+    assert f"{KEY_LINE}" in cli("report", played, "--since", "0").stdout
+    assert written.names_last(raw, last) and played.read_bytes() == raw

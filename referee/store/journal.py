@@ -216,7 +216,17 @@ class Journal:
         why = written.problem(raw, rec, fpr)
         if why is not None:
             raise ForeignGameError(f"{self.name}: {why}")
+        if key is not None:
+            self._complete_mark(rec)
         return key is not None
+
+    def _complete_mark(self, last: dict) -> None:
+        """Add the last record's signature to a mark that names that record without one
+        (written.signed_last), under the shared lock appends exclude: an append writes its
+        mark under its own lock, and a newer mark must never be replaced by this older one."""
+        with self._locked(False) as (_, raw):
+            if _last_record(raw) == last:
+                written.signed_last(raw, last)
 
     @contextmanager
     def exclusive(self) -> Iterator[bytes]:

@@ -118,6 +118,17 @@ def names_last(raw: bytes, last: dict) -> bool:
         isinstance(mark.get("sig"), str) and mark["sig"] == last.get("sig")
 
 
+def signed_last(raw: bytes, last: dict) -> None:
+    """After the last record of raw was found signed by this referee's key: its signature
+    added to a mark that names that record without one (written before marks kept it), so
+    that the next read is vouched for by the mark alone, as after a write."""
+    game_id = game_of(raw)
+    mark = _read(game_id) if game_id is not None else None
+    if mark and mark.get("sig") is None and isinstance(last.get("sig"), str) and \
+            mark.get("hash") == last.get("hash") and mark.get("seq") == last.get("seq"):
+        home.write_signed(mark_path(game_id), {**mark, "sig": last["sig"]})
+
+
 def note_game(game_id: str, fpr: str) -> None:
     """Remember that this referee signs the game `game_id` (new, an adoption)."""
     home.write_signed(_game_path(game_id), {"game_id": game_id, "key": fpr})
