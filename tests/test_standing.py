@@ -698,7 +698,6 @@ def test_a_run_killed_between_the_standing_file_and_the_records_applies_the_mess
     # whole, standing line included, once.
     from test_inbox import ADDRESSES, GAME, KEYS, SECRET, write_mbox
 
-    from referee.store import home
     from referee.store.dice import write_secret
 
     secret = tmp_path / "fixed.secret"
@@ -712,15 +711,7 @@ def test_a_run_killed_between_the_standing_file_and_the_records_applies_the_mess
         f"Message-ID: <k1@example.org>\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n"
         f"standing: no combat cards\npass\n\nOrder key: {KEYS['german']}\n").encode()])
     before = journal.read_bytes()
-    real = home.write_all
-
-    def killed(fd, data):                               # the process dies at the records
-        if b'"prev":' in bytes(data):
-            raise SystemExit(137)
-        return real(fd, data)
-    monkeypatch.setattr(home, "write_all", killed)
-    cli("inbox", journal, box, "--format", "json")
-    monkeypatch.setattr(home, "write_all", real)
+    _killed_run(cli, journal, box, monkeypatch, "records")   # the process dies at the records
     assert journal.read_bytes() == before
     r = cli("inbox", journal, box, "--format", "json")
     assert r.exit_code == 0, r.output
