@@ -49,7 +49,10 @@ def skirmish_report(
     from ..table.skirmish.life import open_skirmish  # start-up: only a skirmish report
     from ..table.skirmish.report import report_document, report_text  # start-up: skirmish
 
-    game = open_skirmish(journal)
+    # Shown only as this referee wrote it (Table.vouched), as status and show do: a journal
+    # of its game edited and chained again without the key is refused, not reported.
+    table = commands.table_of(journal, shown=True)
+    game = open_skirmish(journal, table.records)
     doc = report_document(game.header, game.card, game.state, turn)
     typer.echo(commands.dump(doc) if format == Fmt.json else report_text(doc), nl=False
                if format != Fmt.json else True)

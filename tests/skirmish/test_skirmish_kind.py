@@ -260,6 +260,22 @@ def test_a_hostile_skirmish_journal_is_one_line_and_exit_3(cli, played, tmp_path
         assert says in line, (args, line)
 
 
+def test_skirmish_report_shows_the_game_only_as_this_referee_wrote_it(cli, played, tmp_path,
+                                                                      monkeypatch):
+    """`skirmish report` shows a game as `status` does: a journal of this referee's game
+    whose test was edited and chained again without the key is refused on one line, exit 3,
+    nothing printed and nothing changed; a player's referee, holding nothing of the game,
+    reads the same copy as it says."""
+    j, _ = played
+    rechained(j, j, lambda rs: rs[1]["test"]["dice"][0].__setitem__("value", 6))
+    before = j.read_bytes()
+    r = cli("skirmish", "report", j)
+    assert "carries no signature" in _one_line(r, 3) and r.stdout == ""
+    assert j.read_bytes() == before
+    _as_a_player(cli, j, tmp_path, monkeypatch)
+    assert cli("skirmish", "report", j).exit_code == 0
+
+
 def test_a_campaign_header_that_says_skirmish_is_one_line_and_exit_3(cli, game, tmp_path,
                                                                     monkeypatch):
     bad = tmp_path / "bad.jsonl"
