@@ -233,3 +233,27 @@ def test_a_mark_kept_before_marks_named_the_signature_is_vouched_by_the_key_then
     assert not written.names_last(raw, last)
     assert f"{KEY_LINE}" in cli("report", played, "--since", "0").stdout
     assert written.names_last(raw, last) and played.read_bytes() == raw
+
+
+@pytest.mark.parametrize("signed", ["by the intruder's key", "by no key"])
+def test_a_game_of_this_referees_rewritten_whole_under_its_id_is_refused(
+        signed, played, cli, monkeypatch, tmp_path, referee_home):
+    """Every record rewritten, record 0 too (the intruder's key named there, or no key and no
+    signatures): no record names a key of this referee's, but it wrote a game of this id,
+    and its mark says so; the intruder's game is not shown in its place."""
+    recs = records(played)
+    recs[2]["order"] = "move ge-5 liege"
+    if signed == "by no key":
+        recs = [{k: v for k, v in rec.items() if k not in ("signing", "sig")} for rec in recs]
+        prev, out = None, []
+        for rec in recs:
+            rec = seal({**{k: v for k, v in rec.items() if k not in ("hash", "prev")},
+                        **({"prev": prev} if prev else {})})
+            prev = rec["hash"]
+            out.append(line_of(rec))
+        played.write_bytes(b"".join(out))
+    else:
+        key = _forgers_key(monkeypatch, tmp_path, referee_home)
+        recs[0]["signing"] = key.header_field()
+        write_signed(played, recs, key)
+    _refused(cli, played, "this referee wrote game 'test-1914', but no record of this journal")

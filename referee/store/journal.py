@@ -41,6 +41,7 @@ from ..base.errors import (
     UnsignedGameError,
     UsageError,
     one_line,
+    quoted,
 )
 from . import home, signing, written
 from .chain import (  # noqa: F401 - the journal's names for the layers above
@@ -199,7 +200,8 @@ class Journal:
             return True
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
-        if key is None and rec and _signs_game(raw):
+        stands = _signs_game(raw) if key is None and rec else "signs"
+        if key is None and rec and stands == "signs":
             signed = "carries no signature" if fpr is None else \
                 f"is signed by key {signing.shown(fpr)}, which this referee never handed it to"
             raise ForeignGameError(
@@ -216,6 +218,12 @@ class Journal:
         why = written.problem(raw, rec, fpr)
         if why is not None:
             raise ForeignGameError(f"{self.name}: {why}")
+        if not stands and written.wrote(raw) is not None:
+            raise ForeignGameError(
+                f"{self.name}: this referee wrote game {quoted(str(written.game_of(raw)))}, "
+                f"but no record of this journal names a key of its: rewritten by someone "
+                f"without the key, or another game that only shares its id (read that one "
+                f"with another REFEREE_HOME); nothing of it is shown")
         if key is not None:
             self._complete_mark(rec)
         return key is not None
@@ -530,11 +538,12 @@ def _loads(line: bytes) -> dict:
 _NAMES_KEY = b'"signing":{'
 
 
-def _signs_game(raw: bytes) -> bool:
-    """Whether this user's referee signs the game of these bytes: a record names a key it
-    holds (record 0, an adoption, a key change), and no record it signed hands the game on
-    to a key it does not hold (a game moved to another host and rekeyed there, whose records
-    from then on are that host's to vouch for)."""
+def _signs_game(raw: bytes) -> str:
+    """How this user's referee stands to the game of these bytes: "signs" when a record names
+    a key it holds (record 0, an adoption, a key change) and no record it signed hands the
+    game on to a key it does not hold; "handed" when one does (a game moved to another host
+    and rekeyed there, whose records from then on are that host's to vouch for); "" when no
+    record names a key it holds."""
     mine, at = False, raw.find(_NAMES_KEY)
     while at >= 0:
         end = raw.find(b"\n", at)
@@ -544,9 +553,9 @@ def _signs_game(raw: bytes) -> bool:
         if isinstance(fpr, str) and signing.held(fpr) is not None:
             mine = True
         elif isinstance(fpr, str) and mine and _signed_here(rec):
-            return False
+            return "handed"
         at = raw.find(_NAMES_KEY, end) if end >= 0 else -1
-    return mine
+    return "signs" if mine else ""
 
 
 def _signed_here(rec: dict) -> bool:

@@ -118,6 +118,13 @@ def names_last(raw: bytes, last: dict) -> bool:
         isinstance(mark.get("sig"), str) and mark["sig"] == last.get("sig")
 
 
+def wrote(raw: bytes) -> dict | None:
+    """This referee's mark of the game id these journal bytes name (None: it never wrote a
+    game of that id)."""
+    game_id = game_of(raw)
+    return _read(game_id) if game_id is not None else None
+
+
 def signed_last(raw: bytes, last: dict) -> None:
     """After the last record of raw was found signed by this referee's key: its signature
     added to a mark that names that record without one (written before marks kept it), so
