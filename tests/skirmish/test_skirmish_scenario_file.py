@@ -78,11 +78,12 @@ def test_a_hostile_file_is_refused_in_one_line(cli, tmp_path):
 
 def test_forces_too_large_for_a_journal_or_a_side_named_as_a_reader_are_refused(cli,
                                                                                tmp_path):
-    """A file of 20,000 figures (its journal's first line would be too long to read again)
-    and a side called `moderator` (a name every command reads as the moderator) are
-    refused with the problem's place; no journal is made."""
+    """A file of 2,000 figures (five times what a skirmish takes: the journal's first line,
+    which holds them, must stay short enough to read again) and a side called `moderator`
+    (a name every command reads as the moderator) are refused with the problem's place; no
+    journal is made."""
     many = RAID.replace("          - {id: B2, weapon: rifle}\n", "".join(
-        f"          - {{id: B{i}, weapon: rifle}}\n" for i in range(2, 20000)))
+        f"          - {{id: B{i}, weapon: rifle}}\n" for i in range(2, 2000)))
     (tmp_path / "many.yaml").write_text(many, encoding="utf-8")
     r = cli("new", tmp_path / "m.jsonl", "--game", "skirmish", "--scenario",
             str(tmp_path / "many.yaml"))
