@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -40,6 +41,17 @@ typer.main.get_command = typer.testing._get_command = _built_once
 # slow disk); the order of the writes and syncs is checked where it matters
 # (test_durability.py), and the referee run as its own process (the killed runs) syncs.
 os.fsync = lambda fd: None
+
+
+def pytest_collection_finish(session):
+    """A test process holds the game data, the test modules and their parameters for the
+    whole run, and the garbage collector's full passes walked them all again and again: they
+    are frozen out of its reach once collected, and it runs less often (a tenth or so of the
+    suite's time). What a user's process does with memory is measured apart, at the
+    collector's own pace (memorypeak.py)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 @pytest.fixture(autouse=True)

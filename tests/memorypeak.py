@@ -1,4 +1,5 @@
-"""The memory peak of a piece of work, measured in a child process of its own.
+"""The memory peak of a piece of work, measured in a child process of its own, with the
+garbage collector at CPython's own pace (the test processes run it less often).
 
 tracemalloc counts what every thread of a process allocates. A test process may still run
 threads another test started (a mail server, a proxy), and their allocations fell into
@@ -8,6 +9,7 @@ child forked for the work has only the thread that forked it: the peak is the wo
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import select
@@ -16,6 +18,7 @@ import tracemalloc
 from collections.abc import Callable
 
 TIMEOUT = 300.0          # seconds the work may take in the child
+DEFAULT_GC = (700, 10, 10)   # CPython's collector thresholds, which the test processes raise
 
 
 def peak_of(work: Callable[[], dict]) -> tuple[int, dict]:
@@ -27,6 +30,8 @@ def peak_of(work: Callable[[], dict]) -> tuple[int, dict]:
         os.close(read_end)
         code = 0
         try:
+            gc.set_threshold(*DEFAULT_GC)     # as a user's process runs (conftest.py)
+            gc.collect()
             tracemalloc.start()
             found = work()
             _, peak = tracemalloc.get_traced_memory()
