@@ -86,6 +86,13 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
         "signer": signer, "keys": keys[-20:], "retired": retired[-20:]})
 
 
+def wrote(raw: bytes) -> dict | None:
+    """This referee's mark of the game id these journal bytes name (None: it never wrote a
+    game of that id)."""
+    game_id = game_of(raw)
+    return _read(game_id) if game_id is not None else None
+
+
 def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
     """Why the referee must not act on these bytes of a journal, or None."""
     game_id = game_of(raw)
@@ -111,29 +118,20 @@ def names_last(raw: bytes, last: dict) -> bool:
     which the hash does not cover: a report names the key that signed the last record as
     the game's (a mark written before marks kept it names none, and the signature is then
     checked)."""
-    game_id = game_of(raw)
-    mark = _read(game_id) if game_id is not None else None
+    mark = wrote(raw)
     return bool(mark) and isinstance(last.get("hash"), str) and \
         mark.get("hash") == last["hash"] and mark.get("seq") == last.get("seq") and \
         isinstance(mark.get("sig"), str) and mark["sig"] == last.get("sig")
-
-
-def wrote(raw: bytes) -> dict | None:
-    """This referee's mark of the game id these journal bytes name (None: it never wrote a
-    game of that id)."""
-    game_id = game_of(raw)
-    return _read(game_id) if game_id is not None else None
 
 
 def signed_last(raw: bytes, last: dict) -> None:
     """After the last record of raw was found signed by this referee's key: its signature
     added to a mark that names that record without one (written before marks kept it), so
     that the next read is vouched for by the mark alone, as after a write."""
-    game_id = game_of(raw)
-    mark = _read(game_id) if game_id is not None else None
+    mark = wrote(raw)
     if mark and mark.get("sig") is None and isinstance(last.get("sig"), str) and \
             mark.get("hash") == last.get("hash") and mark.get("seq") == last.get("seq"):
-        home.write_signed(mark_path(game_id), {**mark, "sig": last["sig"]})
+        home.write_signed(mark_path(mark["game_id"]), {**mark, "sig": last["sig"]})
 
 
 def note_game(game_id: str, fpr: str) -> None:
