@@ -13,6 +13,7 @@ from __future__ import annotations
 import email
 import email.policy
 import io
+import zlib
 
 import pytest
 from mailboxes import write_maildir
@@ -244,19 +245,66 @@ def test_a_heavy_picture_is_deflated_harder_from_one_palette(battle, monkeypatch
         game.state, game.data, tuple(game.data.sides), game.game_id).png("german")))
     image = image.convert("RGB")
     keep = {"#c9a227"}
+    first, second, third = (level for _, level in png.TRIES[:3])
     alone = {level: png._deflated(png._flat(image, keep, png.COLOURS), level)
-             for level in (4, 6, 9)}
-    assert len(alone[4]) > len(alone[6]) > len(alone[9])
+             for level in (first, second, third)}
+    assert len(alone[first]) > len(alone[second]) > len(alone[third])
     made = []
     flat = png._flat
     monkeypatch.setattr(png, "_flat", lambda *a: made.append(a[2]) or flat(*a))
-    for level, light in ((4, len(alone[4])), (6, len(alone[4]) - 1), (9, len(alone[6]) - 1)):
+    for level, light in ((first, len(alone[first])), (second, len(alone[first]) - 1),
+                         (third, len(alone[second]) - 1)):
         monkeypatch.setattr(png, "LIGHT", light)
         made.clear()
         assert png.encode(image, keep) == alone[level]
         assert made == [png.COLOURS]
-    monkeypatch.setattr(png, "LIGHT", len(alone[9]) - 1)     # then fewer colours
+    monkeypatch.setattr(png, "LIGHT", len(alone[third]) - 1)     # then fewer colours
     made.clear()
     assert png.encode(image, keep) == png._deflated(
-        png._flat(image, keep, png.COLOURS // 2), 9)
+        png._flat(image, keep, png.COLOURS // 2), png.TRIES[3][1])
     assert made == [png.COLOURS, png.COLOURS // 2, png.COLOURS // 2]
+
+
+def test_the_png_around_zlib_ngs_stream_reads_as_pillows_own_png_of_the_same_picture(battle):
+    """A picture deflated by zlib-ng in chunks written by the referee reads back (Pillow, its
+    chunks' CRCs checked) as the same palette and the same index at every pixel as
+    Pillow's own PNG writer gives (8-bit indices, or 4 or 1 for a palette of up to 16 or 2
+    colours), and is no heavier than Pillow's zlib at level 4 (the level used before, for
+    its bytes): a phone shows the same picture for the same weight."""
+    game = Table(battle["journal"]).game()
+    image = Image.open(io.BytesIO(svgmap.SharedMaps(
+        game.state, game.data, tuple(game.data.sides), game.game_id).png("german")))
+    for colours in (png.COLOURS, png.COLOURS // 2, 2):
+        flat = png._flat(image.convert("RGB"), set(), colours)
+        pillows = io.BytesIO()
+        flat.save(pillows, "PNG", compress_level=4)
+        for level in {level for _, level in png.TRIES}:
+            ours = png._deflated(flat, level)
+            back = Image.open(io.BytesIO(ours))
+            back.load()
+            theirs = Image.open(io.BytesIO(pillows.getvalue()))
+            assert back.format == "PNG" and back.mode == "P" and back.size == flat.size
+            assert back.getpalette() == theirs.getpalette() == flat.getpalette()
+            assert back.tobytes() == flat.tobytes() == theirs.convert("P").tobytes()
+        if colours in {c for c, _ in png.TRIES}:
+            assert len(png._deflated(flat, png.TRIES[0][1])) <= len(pillows.getvalue()) * 1.02
+    ours, at, kinds = png._deflated(flat, png.TRIES[0][1]), 8, []
+    while at < len(ours):                       # every chunk's CRC-32 over its kind and data
+        size = int.from_bytes(ours[at:at + 4], "big")
+        kind, data = ours[at + 4:at + 8], ours[at + 8:at + 8 + size]
+        assert ours[at + 8 + size:at + 12 + size] == zlib.crc32(kind + data).to_bytes(4, "big")
+        kinds.append(kind)
+        at += 12 + size
+    assert kinds == [b"IHDR", b"PLTE", b"IDAT", b"IEND"] and at == len(ours)
+    for width, height, colours in ((1001, 7, 2), (1003, 5, 3), (999, 9, 12), (1, 1, 1),
+                                   (7, 3, 16), (5, 4, 17), (13, 2, 256)):   # rows of odd bits
+        odd = Image.new("P", (width, height))
+        odd.putpalette([(37 * n + k * 91) % 256 for n in range(colours) for k in range(3)])
+        odd.putdata([(n * 7 + n // width) % colours for n in range(width * height)])
+        back = Image.open(io.BytesIO(png._deflated(odd, png.TRIES[0][1])))
+        back.load()
+        assert back.tobytes() == odd.tobytes() and back.getpalette() == odd.getpalette()
+    empty = Image.new("P", (1000, 0))                # no PNG has no rows: refused as one
+    empty.putpalette([0, 0, 0])
+    with pytest.raises(OSError, match="no pixels"):
+        png._deflated(empty, png.TRIES[0][1])
