@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from mailboxes import write_maildir
 
+from referee.store import home
 from referee.store.dice import write_secret
 
 MAIL = Path(__file__).parent / "mail"
@@ -597,3 +598,36 @@ def test_which_key_check_failed_is_read_from_the_body_alone(tmp_path, cli, body,
                      outbox=tmp_path / "out")
     out = only(by_id, mid)
     assert out["status"] == "rejected" and says in out["reason"], out
+
+
+def test_a_mail_pass_keeps_no_views_and_status_after_it_reads_the_same(tmp_path, cli):
+    """The reports a pass mails show views of the game as it stands after the message; the
+    next message moves the journal on, so the pass keeps none of them (each would cost a
+    file). `status` after the pass makes its own, and prints what it prints from a
+    journal no pass has read."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    raw = (f"From: kaiser@example.org\nTo: umpire@example.com\n"
+           f"Subject: Re: [referee {GAME} #1] german report\n"
+           f"Date: Sat, 01 Aug 1914 11:00:00 +0100\n\nplay offensive\n\n"
+           f"Order key: {KEYS['german']}\n").encode()
+    before = len(records(journal))
+    r = cli("inbox", journal, write_mbox(tmp_path / "box.mbox", [raw]), "--outbox",
+            tmp_path / "out", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert len(records(journal)) == before + 1 and list((tmp_path / "out").glob("*.eml"))
+    views = home.cache_dir("snapshots")
+    assert not [p.name for p in views.glob("*.view")]
+    copy = tmp_path / "copy" / "g.jsonl"      # the same bytes, read by nothing yet
+    copy.parent.mkdir()
+    copy.write_bytes(journal.read_bytes())
+    for side in ("german", "entente"):
+        once = cli("status", journal, "--as", side, "--format", "json")
+        assert once.exit_code == 0, once.output
+        assert [p.name for p in views.glob("*status*.view")]
+        fresh = cli("status", copy, "--as", side, "--format", "json")
+        assert once.stdout.replace(str(journal), "") == fresh.stdout.replace(str(copy), "")

@@ -53,7 +53,7 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
                 continue                    # nothing new since his last mail
             since = resume_from(sent, records)
             if since not in texts:
-                doc, meta = table.report(PUBLIC, since)
+                doc, meta = table.report(PUBLIC, since, keep_views=False)
                 texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
             if not picture:
                 picture.append(_public_map(game) if with_map else None)

@@ -133,8 +133,9 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     not applied (notes), the report, his deadline when he owes orders (`due`,
     reminders.py), where his last map is when this mail has none (`map_note`,
     pictures.py), his order key, the receipt last (its one line, or two for a long game
-    id)."""
-    doc, meta = table.report(side, since)
+    id). The views the report shows are not kept: the journal moves on with the next
+    message."""
+    doc, meta = table.report(side, since, keep_views=False)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(

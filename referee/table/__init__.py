@@ -209,8 +209,11 @@ class Table:
         if bound:
             snapshot.save_view(self.path, self.raw, bound, key, view)
 
-    def view(self, key: str, make: Callable[..., Any], *args: Any) -> Any:
-        """The view kept for these bytes under key, else make(*args), kept."""
+    def view(self, key: str, make: Callable[..., Any], *args: Any, kept: bool = True) -> Any:
+        """The view kept for these bytes under key, else make(*args), kept (with kept
+        False: make(*args), neither looked for nor kept)."""
+        if not kept:
+            return make(*args)
         bound = self.game().bound
         view = self.kept_view(key, bound)
         if view is None:
@@ -233,11 +236,13 @@ class Table:
         bookmarks.remember_reported(head["hash"], head["game_id"], reader, last["seq"],
                                     last["hash"])
 
-    def report(self, reader: str, since: int | None = None,
-               remember: bool = True) -> tuple[Any, dict]:
+    def report(self, reader: str, since: int | None = None, remember: bool = True,
+               keep_views: bool = True) -> tuple[Any, dict]:
         """The report for reader (render/reports.py): every record after `since`, by default
         after his last report, whose end is then remembered (an asked-for range is a look
-        back, not the news). UsageError for a record the journal does not hold."""
+        back, not the news). The views it shows of the game now are kept for a later
+        `status` or `show` unless keep_views is False (a mail pass: the journal moves on
+        with the next message). UsageError for a record the journal does not hold."""
         from ..render.reports import build  # start-up: only a report needs it
         from . import showing  # start-up: only a report needs it
 
@@ -247,7 +252,8 @@ class Table:
             raise UsageError(f"--since {start}: the journal has records 0 to {last}")
         begun = self.game(upto=start)
         check_reader(reader, begun.data.sides)
-        doc, meta = build(whole, begun, self.records, reader, showing.report_views(self, reader),
+        views = showing.report_views(self, reader, keep_views)
+        doc, meta = build(whole, begun, self.records, reader, views,
                           showing.standing_of(self, reader), self.games_dir)
         if not self.vouched():      # the key a journal names is vouched for by no one here
             meta["receipt"]["fingerprint"] = None
