@@ -158,10 +158,19 @@ class Space:
         rows = self.soft if soft else self.hard
         half = width / 2 + 0.5
         n = max(1, int(math.hypot(x1 - x0, y1 - y0) / (CELL / 2)))
+        dx, dy, step = x1 - x0, y1 - y0, CELL / 2
+        taken: dict[int, int] = {}          # the cells of every step's box (_mark's), by row
         for k in range(n + 1):
-            px, py = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
-            self._mark(rows, px - half - CELL / 2, py - half - CELL / 2, px + half + CELL / 2,
-                       py + half + CELL / 2)
+            px, py = x0 + dx * k / n, y0 + dy * k / n
+            i0, i1 = max(int((px - half - step) // CELL), 0), int((px + half + step) // CELL)
+            if i1 >= i0:
+                bits = ((1 << (i1 - i0 + 1)) - 1) << i0
+                for j in range(int((py - half - step) // CELL),
+                               int((py + half + step) // CELL) + 1):
+                    taken[j] = taken.get(j, 0) | bits
+        for j, bits in taken.items():
+            rows[j] = rows.get(j, 0) | bits
+        self.stale.update(taken)
         if not soft:
             self._keep(("seg", (x0, y0, x1, y1), owner),
                        (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
