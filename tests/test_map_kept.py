@@ -1,5 +1,6 @@
-"""The static part of the whole map kept between runs (render/stored.py): a run after the
-first lays out and paints none of it again and draws the very same bytes; a kept file
+"""The static part of the whole map kept between runs (render/stored.py), and the layout of a
+close-up's (its layer is painted again): a run after the first lays out and paints none of
+the whole map's again, lays out no close-up's again, and draws the very same bytes; a kept file
 this user's referee did not write as it stands (edited, cut short, under another key, or
 signed but not what its name says) is made again, the picture unchanged; a new version of
 the drawing code never reads an older one's files; at most MOST files of each kind stay,
@@ -80,12 +81,12 @@ def test_a_later_run_draws_the_same_bytes_from_the_kept_parts_and_makes_none(
     first = _pictures(declared)
     assert {"base", "layer", "close-up base", "close-up layer"} <= set(made)
     assert len(_kept("base")) == made.count("base")
+    assert len(_kept("closeup")) == made.count("close-up base") == 1
     assert len(_kept("layer")) == made.count("layer") == 1      # only the whole map's is kept
     _new_run(monkeypatch)
     made.clear()
     assert _pictures(declared) == first
-    assert "base" not in made and "layer" not in made
-    assert "close-up base" in made and "close-up layer" in made
+    assert made == ["close-up layer"]
 
 
 def _edited(path: Path) -> None:
@@ -111,7 +112,7 @@ def _another_key(path: Path) -> None:
 def _signed_but_not_one(path: Path) -> None:
     """Signed by this user's referee, naming itself, but not what a file of its name holds."""
     name = path.stem
-    if path.suffix == ".base":
+    if path.suffix in (".base", ".closeup"):
         home.write_signed(path, {"name": name, "base": {"top": 0.0, "pos": {"x": [1, 2]}}})
     else:
         name, width = name.rsplit("-", 1)
@@ -123,7 +124,7 @@ def _filed_under_another_name(path: Path) -> None:
     """What this user's referee wrote for another part (another level, another game's
     data) put where this one's goes: it names the other."""
     body = path.read_bytes().split(b"\n", 2)[2]
-    if path.suffix == ".base":
+    if path.suffix in (".base", ".closeup"):
         kept = json.loads(body)
         home.write_signed(path, {**kept, "name": "0" * 40})
     else:
@@ -133,8 +134,9 @@ def _filed_under_another_name(path: Path) -> None:
 
 
 def _an_area_short(path: Path) -> None:
-    """A Base naming its part, signed, with an area of the front left out."""
-    if path.suffix == ".base":
+    """A Base naming its part, signed, with an area of the front (or of the close-up) left
+    out."""
+    if path.suffix in (".base", ".closeup"):
         kept = json.loads(path.read_bytes().split(b"\n", 2)[2])
         kept["base"]["pos"].pop(next(iter(kept["base"]["pos"])))
         home.write_signed(path, kept)
@@ -161,13 +163,14 @@ def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, 
                                                                       spoil):
     _new_run(monkeypatch)
     first = _pictures(declared)
-    spoilt = _kept("base") + _kept("layer")
+    spoilt = _kept("base") + _kept("closeup") + _kept("layer")
     for path in spoilt:
         spoil(path)
     _new_run(monkeypatch)
     made = _counting(monkeypatch)
     assert _pictures(declared) == first
     assert made.count("base") == len(_kept("base")) and made.count("layer") == 1
+    assert made.count("close-up base") == len(_kept("closeup")) == 1
 
 
 def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(declared,
@@ -202,9 +205,10 @@ def test_a_kept_part_is_named_by_everything_it_is_made_from(monkeypatch):
         assert stored.made_with() != made_with
     stored.made_with.cache_clear()
     assert stored.made_with() == made_with
-    names = {stored.key(src, font, top, level) for src in ("a", "b") for font in (16.0, 17.0)
-             for top in (200.0, 201.0) for level in (0, 1)}
-    assert len(names) == 16                 # each of what a level is made from names it apart
+    names = {stored.key(src, font, top, level, ids) for src in ("a", "b")
+             for font in (16.0, 17.0) for top in (200.0, 201.0) for level in (0, 1)
+             for ids in (None, ("metz",), ("metz", "verdun"), ("metz", "nancy"))}
+    assert len(names) == 64                 # each of what a level is made from names it apart
     assert stored.key("", 16.0, 200.0, 0) is None          # data made in memory: not kept
 
 
@@ -213,10 +217,12 @@ def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monk
     for n in range(3):
         stored.write_base(f"b{n}", {"n": n})
         os.utime(stored.folder() / f"b{n}.base", (1_000_000 + n, 1_000_000 + n))
-    stored.write_layer("keep", 1000, 1, bytes(3000))     # another kind: not counted with them
+    stored.write_layer("keep", 1000, 1, bytes(3000))     # other kinds: not counted with them
+    stored.write_base("c0", {"n": 0}, "closeup")
     assert stored.read_base("b0") == {"n": 0}            # used now: the last to go
     stored.write_base("b3", {"n": 3})
     assert [p.stem for p in _kept("base")] == ["b0", "b2", "b3"]
+    assert stored.read_base("c0", "closeup") == {"n": 0} and stored.read_base("c0") is None
     assert stored.read_layer("keep", 1000, 1) == bytes(3000)
     assert stored.read_layer("keep", 999, 1) is None       # another width is another file
     assert stored.read_layer("keep", 1000, 2) is None      # not the height asked

@@ -153,18 +153,20 @@ def base(data: GameData, scale: Scale, top: float, level: int,
 
 def _kept_or_made(data: GameData, scale: Scale, top: float, level: int,
                   ids: tuple[str, ...] | None) -> Base:
-    """The whole map's Base kept by an earlier run (stored.py), else made and kept; marked
-    by the name it is kept under, which tells its static layer too (png._base). A
-    close-up's is made for its areas and kept in memory only: seldom asked again, its
-    writing would cost a busy pass more than the runs that read it save."""
-    name = stored.key(data.source, scale.font, top, level) if ids is None else None
+    """The Base kept by an earlier run (stored.py), else made and kept; marked by the name
+    it is kept under, which tells its static layer too (png._base). A close-up's is kept
+    as its own kind (the decisions of a front come back to the same few areas, and each
+    costs about as much to make as a whole map's level), its layer in memory only (png.py:
+    the pixels cost more to write than to paint again)."""
+    name = stored.key(data.source, scale.font, top, level, ids)
     if name is None:
         return _base(data, scale, top, level, ids)
-    b = _from_payload(stored.read_base(name), data, scale)
+    kind = "base" if ids is None else "closeup"
+    b = _from_payload(stored.read_base(name, kind), data, scale, ids)
     if b is None:
         b = _base(data, scale, top, level, ids)
-        stored.write_base(name, _payload(b, data))
-    b.mark = name
+        stored.write_base(name, _payload(b, data), kind)
+    b.mark = name if ids is None else ("close-up", name)
     return b
 
 
@@ -178,8 +180,10 @@ def _payload(b: Base, data: GameData) -> dict:
             "supply": b.supply, "space": b.space.payload(), "whole": b.whole}
 
 
-def _from_payload(p: dict | None, data: GameData, scale: Scale) -> Base | None:
-    """The Base _payload wrote, or None when p is not one."""
+def _from_payload(p: dict | None, data: GameData, scale: Scale,
+                  ids: tuple[str, ...] | None = None) -> Base | None:
+    """The Base _payload wrote (of the whole map, or of the areas of ids), or None when p
+    is not one."""
     if p is None:
         return None
     seas = {n: sea for n, sea in enumerate(data.map.impassable)}
@@ -192,19 +196,21 @@ def _from_payload(p: dict | None, data: GameData, scale: Scale) -> Base | None:
              for n, label, box, centre, ticks in p["regions"]],
             [seas[n] for n in p["unplaced"]], _placed(p["names"]), _placed(p["supply"]),
             labels.Space.from_payload(p["space"]), bool(p["whole"]))
-        return b if _sound(b, data) else None
+        return b if _sound(b, data, ids) else None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError,
             MemoryError):
         return None
 
 
-def _sound(b: Base, data: GameData) -> bool:
+def _sound(b: Base, data: GameData, ids: tuple[str, ...] | None = None) -> bool:
     """Whether a Base read back has the shape of one made for this data: every area of the
-    front at a point, lines only between them, each label a box."""
+    front (or of ids) at a point and no other, lines only between them, each label a
+    box."""
     def numbers(xs, n: int) -> bool:
         return len(xs) == n and all(type(x) in (int, float) for x in xs)
 
-    return numbers((b.top, b.bottom), 2) and set(b.pos) == {a.id for a in front(data)} \
+    areas = {a.id for a in front(data) if ids is None or a.id in ids}
+    return numbers((b.top, b.bottom), 2) and set(b.pos) == areas and b.whole == (ids is None) \
         and all(numbers(xy, 2) for xy in b.pos.values()) \
         and all(a in b.pos and c in b.pos for a, c in b.links) \
         and all(a in b.pos and numbers(box, 4) and (leader is None or numbers(leader, 4))

@@ -3,7 +3,9 @@ level (mapbase.py: where the areas, names and seas go, and the space they leave)
 layer as painted (png.py), so that a run that draws a map or two (a `tick` from cron with
 one mail) does not lay out and paint again what is the same at every record of every game
 of that data. A level costs about a tenth of a second to make and a hundredth to read
-back. A close-up's, made for its own areas, is kept in memory only (mapbase.py).
+back. A close-up's Base, made for its own areas, is kept too, as a kind of its own (so
+that close-ups never push a level of the whole map out); its layer is kept in memory only
+(png.py).
 
 Each is a file only this user's referee can have written (store/home.py: an HMAC under his
 key, which never sits in a game folder), named by a digest of everything it was made from:
@@ -92,26 +94,30 @@ def made_with() -> str:
                                                      "fribidi"))])
 
 
-def key(source: str, font: float, top: float, level: int) -> str | None:
-    """The name a Base made from these is kept under (None: data with no content digest,
-    made in memory, or code that could not be digested, is not kept)."""
+def key(source: str, font: float, top: float, level: int,
+        ids: tuple[str, ...] | None = None) -> str | None:
+    """The name a Base made from these is kept under, of the whole map or of a close-up of
+    the areas of ids (None: data with no content digest, made in memory, or code that
+    could not be digested, is not kept)."""
     if not source or not CODE:
         return None
-    what = json.dumps([made_with(), source, font, top, level])
+    what = json.dumps([made_with(), source, font, top, level, *([list(ids)] if ids is not None
+                                                                 else [])])
     return hashlib.sha256(what.encode()).hexdigest()[:40]
 
 
-def read_base(name: str) -> dict | None:
-    """The payload kept for a Base under this name, or None."""
-    path = folder() / f"{name}.base"
+def read_base(name: str, kind: str = "base") -> dict | None:
+    """The payload kept for a Base under this name, or None (kind: `base` of the whole
+    map, `closeup` of a close-up)."""
+    path = folder() / f"{name}.{kind}"
     kept = home.read_signed(path, BASE_BYTES)
     if kept is None or kept.get("name") != name or not isinstance(kept.get("base"), dict):
         return None
     return _touched(kept["base"], path)
 
 
-def write_base(name: str, payload: dict) -> None:
-    _written(folder() / f"{name}.base",
+def write_base(name: str, payload: dict, kind: str = "base") -> None:
+    _written(folder() / f"{name}.{kind}",
              lambda path: home.write_signed(path, {"name": name, "base": payload}))
 
 
