@@ -111,6 +111,18 @@ def inbox(cli, journal: Path, *sources: Path, outbox: Path) -> tuple[dict, list[
     return by_id, written
 
 
+def new_mail_game(tmp_path: Path, cli) -> Path:
+    """The 1914 game of these tests (GAME, SECRET: the players' keys are KEYS), its players
+    at ADDRESSES: its journal."""
+    secret = tmp_path / "fixed.secret"
+    write_secret(secret, SECRET)
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
+               *[a for side, addr in ADDRESSES.items()
+                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    return journal
+
+
 def records(journal: Path) -> list[dict]:
     return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
 
@@ -363,7 +375,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
         "*.ledger")) == ledger
 
     # ---- verify: the dice again, and a receipt from a mail
-    r = cli("verify", journal, "--secret", secret)
+    r = cli("verify", journal, "--secret", tmp_path / "fixed.secret")
     assert r.exit_code == 0 and "verify: OK" in r.stdout, r.output
     for receipt in receipts.values():
         r = cli("verify", journal, "--receipt", receipt)
@@ -418,12 +430,7 @@ def test_a_byte_identical_copy_without_message_id_is_applied_once(tmp_path, cli)
 
     The German's 'done' answers two decisions in a row here (declare battles, then his combat
     cards), so a second application of the same message would be legal — and wrong."""
-    secret = tmp_path / "fixed.secret"
-    write_secret(secret, SECRET)
-    journal = tmp_path / "g.jsonl"
-    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
-               *[a for side, addr in ADDRESSES.items()
-                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    journal = new_mail_game(tmp_path, cli)
     r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
             "end movement")
     assert r.exit_code == 0, r.output
@@ -444,12 +451,7 @@ def test_a_second_copy_of_a_message_not_applied_is_skipped(tmp_path, cli):
     """A second copy of a message (same Message-ID, one more header: delivered another way)
     is skipped, also when the first copy was rejected: it is the same message, and its orders
     must not be applied later because they have become legal in the meantime."""
-    secret = tmp_path / "fixed.secret"
-    write_secret(secret, SECRET)
-    journal = tmp_path / "g.jsonl"
-    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
-               *[a for side, addr in ADDRESSES.items()
-                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    journal = new_mail_game(tmp_path, cli)
     r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
             "end movement", "done", "done", "done")
     assert r.exit_code == 0, r.output
@@ -475,12 +477,7 @@ def test_a_second_copy_of_a_message_not_applied_is_skipped(tmp_path, cli):
 def test_text_lists_only_what_this_run_did(tmp_path, cli):
     """The mailbox keeps every message: a second run prints no line for a message an earlier
     run handled, only how many there were; JSON lists them all, each marked new or not."""
-    secret = tmp_path / "fixed.secret"
-    write_secret(secret, SECRET)
-    journal = tmp_path / "g.jsonl"
-    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
-               *[a for side, addr in ADDRESSES.items()
-                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    journal = new_mail_game(tmp_path, cli)
     stranger = (b"From: spy@bureau.example\nTo: umpire@example.com\nSubject: hello\n"
                 b"Message-ID: <spy.1@bureau.example>\nDate: Sat, 01 Aug 1914 10:00:00 +0100\n\n"
                 b"pass\n")
@@ -515,12 +512,7 @@ def test_a_refusal_says_which_check_failed_and_nothing_of_the_game(tmp_path, cli
     The answer goes to the address the mail came from, so a forged From's answer reaches
     the address's owner; it names nothing of the game. A mail from the address the
     referee's own mails come from (the moderator's) is neither read nor answered."""
-    secret = tmp_path / "fixed.secret"
-    write_secret(secret, SECRET)
-    journal = tmp_path / "g.jsonl"
-    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
-               *[a for side, addr in ADDRESSES.items()
-                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    journal = new_mail_game(tmp_path, cli)
     before = journal.read_bytes()
 
     def sent(n: int, sender: str, key_line: str) -> bytes:
@@ -585,12 +577,7 @@ def test_which_key_check_failed_is_read_from_the_body_alone(tmp_path, cli, body,
     body is read in one pass, however many blank lines it holds."""
     import email.utils
 
-    secret = tmp_path / "fixed.secret"
-    write_secret(secret, SECRET)
-    journal = tmp_path / "g.jsonl"
-    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
-               *[a for side, addr in ADDRESSES.items()
-                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    journal = new_mail_game(tmp_path, cli)
     mid = email.utils.make_msgid(domain="potsdam.example.org")
     raw = (f"From: {ADDRESSES['german']}\nTo: umpire@example.com\nSubject: orders\n"
            f"Message-ID: {mid}\nDate: Sat, 01 Aug 1914 11:00:00 +0100\n\n{body}").encode()
@@ -605,12 +592,7 @@ def test_a_mail_pass_keeps_no_views_and_status_after_it_reads_the_same(tmp_path,
     next message moves the journal on, so the pass keeps none of them (each would cost a
     file). `status` after the pass makes its own, and prints what it prints from a
     journal no pass has read."""
-    secret = tmp_path / "fixed.secret"
-    write_secret(secret, SECRET)
-    journal = tmp_path / "g.jsonl"
-    assert cli("new", journal, "--scenario", "1914", "--game-id", GAME, "--secret-file", secret,
-               *[a for side, addr in ADDRESSES.items()
-                 for a in ("--player", f"{side}={addr}")]).exit_code == 0
+    journal = new_mail_game(tmp_path, cli)
     raw = (f"From: kaiser@example.org\nTo: umpire@example.com\n"
            f"Subject: Re: [referee {GAME} #1] german report\n"
            f"Date: Sat, 01 Aug 1914 11:00:00 +0100\n\nplay offensive\n\n"
