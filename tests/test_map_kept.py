@@ -177,13 +177,13 @@ def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(dec
                                                                           monkeypatch):
     _new_run(monkeypatch)
     first = _pictures(declared)
-    older = set(_kept("base"))
+    older, closer = set(_kept("base")), set(_kept("closeup"))
     _new_run(monkeypatch)
     monkeypatch.setattr(stored, "made_with", lambda: "another version")
     made = _counting(monkeypatch)
     assert _pictures(declared) == first
-    assert made.count("base") == len(older)
-    assert len(_kept("base")) == 2 * len(older)
+    assert made.count("base") == len(older) and made.count("close-up base") == len(closer)
+    assert len(_kept("base")) == 2 * len(older) and len(_kept("closeup")) == 2 * len(closer)
 
 
 def test_a_kept_part_is_named_by_everything_it_is_made_from(monkeypatch):

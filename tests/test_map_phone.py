@@ -304,6 +304,10 @@ def test_the_png_around_zlib_ngs_stream_reads_as_pillows_own_png_of_the_same_pic
         back = Image.open(io.BytesIO(png._deflated(odd, png.TRIES[0][1])))
         back.load()
         assert back.tobytes() == odd.tobytes() and back.getpalette() == odd.getpalette()
+    see_through = Image.new("P", (4, 4))             # no alpha is dropped without a word
+    see_through.putpalette([0, 0, 0, 128], "RGBA")
+    with pytest.raises(ValueError, match="opaque"):
+        png._deflated(see_through, png.TRIES[0][1])
     empty = Image.new("P", (1000, 0))                # no PNG has no rows: refused as one
     empty.putpalette([0, 0, 0])
     with pytest.raises(OSError, match="no pixels"):

@@ -146,6 +146,8 @@ def _deflated(flat, level: int) -> bytes:
     width, height = flat.size
     if not width or not height:
         raise OSError("the picture cannot be drawn: it has no pixels")
+    if flat.mode != "P" or flat.palette.mode != "RGB" or "transparency" in flat.info:
+        raise ValueError("only an opaque RGB palette picture is written (_flat makes one)")
     palette = bytes(flat.getpalette())
     colours = len(palette) // 3
     bits = next(b for b, most in ((1, 2), (2, 4), (4, 16), (8, 256)) if colours <= most)
@@ -206,7 +208,9 @@ def _base(g: ET.Element, width: int):
 
 def _kept_or_drawn(g: ET.Element, width: int, mark: object):
     """The layer of a Base kept under its name (mark: stored.py) as an earlier run painted
-    it, else painted and kept."""
+    it, else painted and kept. Only the whole map's Bases are marked by a name alone: a
+    close-up's mark, ("close-up", its name), has its layer painted in each process (its
+    pixels cost more to write and read back than to paint)."""
     if not isinstance(mark, str):
         return _drawn_base(g, width)
     Image, _ = _pil()

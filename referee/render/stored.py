@@ -10,7 +10,7 @@ that close-ups never push a level of the whole map out); its layer is kept in me
 Each is a file only this user's referee can have written (store/home.py: an HMAC under his
 key, which never sits in a game folder), named by a digest of everything it was made from:
 the game data's content digest, the size of the writing, where the map starts, its level,
-and the code, fonts and Pillow that lay it out and paint it; each names itself inside
+a close-up's areas, and the code, fonts and Pillow that lay it out and paint it; each names itself inside
 what is signed. A file that names another, an unsigned or edited one, or one that does
 not read back whole is a miss: the part is made again. Only JSON and raw pixels are read,
 never code. At most MOST files of each kind are kept, the least recently used removed
@@ -32,7 +32,7 @@ from .. import __version__
 from ..store import home
 
 FORMAT = 1                 # raised when what a file holds is read differently
-MOST = 64                  # the files of each kind (.base, .layer) kept
+MOST = 64                  # the files of each kind (.base, .closeup, .layer) kept
 BASE_BYTES = 8 << 20       # the most a Base's file may hold, and a layer's
 LAYER_BYTES = 64 << 20
 MOST_PIXELS = 1 << 26     # a kept layer's, no more

@@ -209,10 +209,10 @@ class Table:
         if bound:
             snapshot.save_view(self.path, self.raw, bound, key, view)
 
-    def view(self, key: str, make: Callable[..., Any], *args: Any, kept: bool = True) -> Any:
-        """The view kept for these bytes under key, else make(*args), kept (with kept
+    def view(self, key: str, make: Callable[..., Any], *args: Any, keep: bool = True) -> Any:
+        """The view kept for these bytes under key, else make(*args), kept (with keep
         False: make(*args), neither looked for nor kept)."""
-        if not kept:
+        if not keep:
             return make(*args)
         bound = self.game().bound
         view = self.kept_view(key, bound)

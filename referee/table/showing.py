@@ -10,20 +10,20 @@ from ..game.views import readable_status_view, state_view
 from ..render.reports import shown
 
 
-def report_views(table, reader: str, kept: bool = True) -> dict:
+def report_views(table, reader: str, keep: bool = True) -> dict:
     """The views a report shows of the game now, each from the Table's kept copy when there
-    is one (a report in four formats lists the reader's orders once); with kept False,
+    is one (a report in four formats lists the reader's orders once); with keep False,
     each made, and not kept."""
     game = table.game()
     state, data, game_id = game.state, game.data, game.game_id
     mode = game.header["dice"]["mode"]
     at, path = state.seq, table.path
     show = table.view(f"show:{reader}", shown, state_view, at, path, state, data, reader,
-                      game_id, None, mode, kept=kept)
+                      game_id, None, mode, keep=keep)
     board = table.view(f"board:{reader}", shown, board_view, at, path, state, data, reader,
-                       show, kept=kept)
+                       show, keep=keep)
     status = table.view(f"status:{reader}", shown, readable_status_view, at, path, state,
-                        data, reader, game_id, mode, kept=kept)
+                        data, reader, game_id, mode, keep=keep)
     return {"show": show, "board": board, "status": status}
 
 
