@@ -9,12 +9,12 @@ that close-ups never push a level of the whole map out); its layer is kept in me
 
 Each is a file only this user's referee can have written (store/home.py: an HMAC under his
 key, which never sits in a game folder), named by a digest of everything it was made from:
-the game data's content digest, the size of the writing, where the map starts, its level,
-a close-up's areas, and the code, fonts and Pillow that lay it out and paint it; each names itself inside
-what is signed. A file that names another, an unsigned or edited one, or one that does
-not read back whole is a miss: the part is made again. Only JSON and raw pixels are read,
-never code. At most MOST files of each kind are kept, the least recently used removed
-first.
+the game data's content digest, the size of the writing, where the map starts, its level, a
+close-up's areas, and the code, fonts and Pillow that lay it out and paint it; each names
+itself inside what is signed. A file that names another, an unsigned or edited one, or one
+that does not read back whole is a miss: the part is made again. Only JSON and raw pixels
+are read, never code. At most MOST files of each kind are kept, the least recently used
+removed first.
 """
 
 from __future__ import annotations
