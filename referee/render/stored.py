@@ -101,8 +101,8 @@ def key(source: str, font: float, top: float, level: int,
     could not be digested, is not kept)."""
     if not source or not CODE:
         return None
-    what = json.dumps([made_with(), source, font, top, level, *([list(ids)] if ids is not None
-                                                                 else [])])
+    made_from = [made_with(), source, font, top, level]
+    what = json.dumps(made_from if ids is None else [*made_from, list(ids)])
     return hashlib.sha256(what.encode()).hexdigest()[:40]
 
 
