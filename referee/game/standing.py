@@ -46,7 +46,7 @@ def load(journal: Path | str, game: str | None = None,
     path = store_path(journal)
     game = game or _game_of(journal)
     if not os.path.lexists(path):
-        last = written.standing_version(game) if game else 0
+        last = written.standing_copy(game)[0] if game else 0
         if last:
             raise UsageError(f"{path} is gone, but this referee wrote copy {last} of it (taken "
                              f"away by someone who can write the folder, or by hand): no "
@@ -181,8 +181,8 @@ def save(journal: Path | str, sets: dict[str, list[dict]], side: str | None = No
     version, last = _kept(path, game)
     series = None
     if game is not None:
-        version = max(version, written.standing_version(game))
-        series = written.standing_series(game)
+        marked, series = written.standing_copy(game)
+        version = max(version, marked)
     series = series or os.urandom(8).hex()
     last = {s: c for s, c in last.items() if s != side}
     if side is not None and mail is not None:

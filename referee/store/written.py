@@ -168,23 +168,15 @@ def note_standing(game: str, version: int, series: str | None = None) -> None:
                                              "series": series})
 
 
-def _standing_mark(game: str) -> dict:
+def standing_copy(game: str) -> tuple[int, str | None]:
+    """The number and series of the standing orders' copy this referee wrote last for the
+    game, from one read of its mark (0 and None: none is marked; a series of None, a mark
+    written before series were kept)."""
     mark = home.read_signed(_standing_path(game))
-    return mark if mark and mark.get("game") == game else {}
-
-
-def standing_version(game: str) -> int:
-    """The number of the standing orders' copy this referee wrote last for the game (0:
-    none is marked)."""
-    version = _standing_mark(game).get("version")
-    return version if type(version) is int else 0
-
-
-def standing_series(game: str) -> str | None:
-    """The series of the standing orders' copy this referee wrote last for the game (None:
-    none is marked, or the mark was written before series were kept)."""
-    series = _standing_mark(game).get("series")
-    return series if isinstance(series, str) else None
+    mark = mark if mark and mark.get("game") == game else {}
+    version, series = mark.get("version"), mark.get("series")
+    return (version if type(version) is int else 0,
+            series if isinstance(series, str) else None)
 
 
 def standing_problem(game: str, version: int, series: str | None = None) -> str | None:
@@ -192,7 +184,7 @@ def standing_problem(game: str, version: int, series: str | None = None) -> str 
     referee wrote last for the game, nor a later one (an older copy put back, or one from
     before the file was begun again), or None. No mark (written before marks were kept, or
     the mark deleted) leaves the file's signature to decide."""
-    last, kept = standing_version(game), standing_series(game)
+    last, kept = standing_copy(game)
     if version >= last and (kept is None or series == kept):
         return None
     what = f"copy {version} of the standing orders" if kept is None or series == kept else \
