@@ -320,22 +320,23 @@ def _corners(bits: int, x: float, kw: int) -> list[int]:
 
 
 def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
-          prefer: float, reach: float, strict: bool | None = True, font: float = 12.0
-          ) -> tuple[Box, Segment | None] | None:
+          prefer: float, reach: float, strict: bool | None = True, font: float = 12.0,
+          keep: bool = True) -> tuple[Box, Segment | None] | None:
     """The best free box w x h beside the circle (x, y, r) within `reach` of it, and its
-    leader when it stands off (None: no room). The box and leader are added to the space. A
-    place that is not strict may lie over the lines joining neighbours; with strict None, it
-    may when no place clear of them is within OVER letters nearer. The places within NEAR
-    letters are looked at first, and the others only when none of those will do."""
+    leader when it stands off (None: no room). The box and leader are added to the space
+    (unless keep is false: the place is only looked for). A place that is not strict may
+    lie over the lines joining neighbours; with strict None, it may when no place clear of
+    them is within OVER letters nearer. The places within NEAR letters are looked at first,
+    and the others only when none of those will do."""
     near = min(reach, NEAR * font)
-    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font)
+    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font, keep)
     if got is None and near < reach:
-        got = _place(space, owner, x, y, r, w, h, prefer, reach, strict, font)
+        got = _place(space, owner, x, y, r, w, h, prefer, reach, strict, font, keep)
     return got
 
 
 def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
-           prefer: float, reach: float, strict: bool | None, font: float
+           prefer: float, reach: float, strict: bool | None, font: float, keep: bool
            ) -> tuple[Box, Segment | None] | None:
     """The first place in the order of (score, box) whose leader is clear. A search that
     found none finds none again until something is added to the space (every try of
@@ -364,9 +365,10 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
         leader = _leader(space, owner, box, x, y, r, suspects)
         if leader is False:
             continue
-        space.add_box(box, owner)
-        if leader:
-            space.add_segment(*leader, owner)
+        if keep:
+            space.add_box(box, owner)
+            if leader:
+                space.add_segment(*leader, owner)
         return box, leader
     space.refused.add(asked)
     return None

@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from . import counters as cnt
 from . import labels
 from .mapbase import Base
+from .memo import remembered
 from .svgparts import Scale
 
 DOWN = math.pi / 2
 REACH = 8.0            # how far from its circle a stack may stand, in letters of the writing
 FAR = 14.0             # how far when no place is that near
 RETRIES = 3            # the times an area that found no place is tried first again
+ALONE = 4096           # the answers of fits_alone kept with a base, the least used go
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,13 @@ def _shapes(n: int) -> tuple[int, ...]:
 
 
 def _try(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter],
-         columns: int, strict: bool | None, reach: float = REACH) -> Stack | None:
+         columns: int, strict: bool | None, reach: float = REACH, keep: bool = True
+         ) -> Stack | None:
     w, h, offsets = grid(cs, base.scale, columns)
     x, y = base.pos[area]
     f = base.scale.font
-    got = labels.place(space, area, x, y, base.ring(area), w, h, DOWN, reach * f, strict, f)
+    got = labels.place(space, area, x, y, base.ring(area), w, h, DOWN, reach * f, strict, f,
+                       keep)
     if got is None:
         return None
     box, leader = got
@@ -77,11 +81,23 @@ def place_area(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter]
                ) -> list[Stack] | None:
     """The stacks of one area's counters, added to the space: one grid clear of the lines if
     one fits, else one over them, else each counter alone; None when one finds no place."""
+    got = _as_grid(space, base, area, cs)
+    return [got] if got is not None else _each_alone(space, base, area, cs)
+
+
+def _as_grid(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter],
+             keep: bool = True) -> Stack | None:
+    """The area's counters as one grid (added to the space when keep), or None."""
     for reach in (REACH, FAR):
         for columns in _shapes(len(cs)):
-            got = _try(space, base, area, cs, columns, None, reach)
+            got = _try(space, base, area, cs, columns, None, reach, keep)
             if got is not None:
-                return [got]
+                return got
+    return None
+
+
+def _each_alone(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter]
+                ) -> list[Stack] | None:
     out = []
     for c in cs:
         got = _try(space, base, area, [c], 1, None, FAR)
@@ -91,19 +107,50 @@ def place_area(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter]
     return out
 
 
-def place_all(space: labels.Space, base: Base, by_area: dict[str, list[cnt.Counter]]
-              ) -> list[Stack] | None:
-    """Every area's stacks, the areas with the most to place first; an area that finds no
-    place is tried first again, a few times; None when one still finds none (the picture
-    must grow)."""
+def fits_alone(base: Base, area: str, cs: list[cnt.Counter]) -> bool:
+    """Whether an area's counters find a place on the map with the map to themselves (no
+    other area's counters placed yet), as place_area puts them: the answer depends on the
+    base, the area and its counters only, and is kept with the base (the same area holding
+    the same counters is met again and again, in every game of a data)."""
+    return remembered(base.alone, (area, tuple(cs)), lambda: _alone(base, area, cs), ALONE)
+
+
+def _alone(base: Base, area: str, cs: list[cnt.Counter]) -> bool:
+    """fits_alone worked out: a grid only looked for on the base's own space (nothing is
+    added to it), counters one by one on a copy of it."""
+    return _as_grid(base.space, base, area, cs, keep=False) is not None or \
+        _each_alone(base.space.copy(), base, area, cs) is not None
+
+
+def _too_short(base: Base, order: list[str], by_area: dict[str, list[cnt.Counter]]) -> bool:
+    """Whether an area's counters find no place even with the map to themselves (fits_alone):
+    the answers kept with the base are looked at before any is worked out."""
+    if any(base.alone.get((a, tuple(by_area[a]))) is False for a in order):
+        return True
+    return not all(fits_alone(base, a, by_area[a]) for a in order)
+
+
+def place_all(base: Base, by_area: dict[str, list[cnt.Counter]]) -> list[Stack] | None:
+    """Every area's stacks on the space the base leaves free, the areas with the most to
+    place first; an area that finds no place is tried first again, a few times; None when
+    one still finds none (the picture must grow). For the whole map, None at once when an
+    area finds no place even with the map to itself (_too_short), before any counter is
+    placed: most levels tried below the one a position is drawn at fail so, and placing
+    would find it out only after most of the map. (Others' counters could, in principle,
+    offer such an area a corner that the bare map does not; that level is given up all
+    the same, and the map drawn a level taller. No position of the tests or of the
+    benchmark's games meets this.) A close-up, of a few areas, hardly ever fails and its
+    base is seldom met again: there, looking first would cost more than it saves."""
     scale = base.scale
 
     def bulk(area: str) -> float:
         return sum(w * h for w, h in (cnt.size(c, scale) for c in by_area[area]))
 
     order = sorted((a for a in by_area if by_area[a]), key=lambda a: (-bulk(a), a))
+    if base.whole and _too_short(base, order, by_area):
+        return None
     for _ in range(RETRIES):
-        room, out, failed = space.copy(), [], None
+        room, out, failed = base.space.copy(), [], None
         for area in order:
             got = place_area(room, base, area, by_area[area])
             if got is None:
@@ -111,7 +158,6 @@ def place_all(space: labels.Space, base: Base, by_area: dict[str, list[cnt.Count
                 break
             out += got
         if failed is None:
-            space.__dict__.update(room.__dict__)
             return out
         if failed == order[0]:           # it had the map to itself: it would fail again
             return None

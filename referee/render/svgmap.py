@@ -144,7 +144,7 @@ def _laid_out(scene: Scene, top: float, ids: tuple[str, ...] | None,
             if b is None or b.bottom > TALLEST:
                 tried[level] = TOO_TALL
             else:
-                got = stacks.place_all(b.space.copy(), b, by_area) \
+                got = stacks.place_all(b, by_area) \
                     if len(b.names) == len(b.pos) else None
                 tried[level] = (b, got) if got is not None else None
         return tried[level]
