@@ -7,6 +7,8 @@ would have kept, at the positions of a random game."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import gamecalls as g
@@ -101,6 +103,11 @@ def test_an_answer_is_worked_out_once_for_a_base_an_area_and_its_counters(game,
     other.alone.clear()
     stacks.fits_alone(other, "strasbourg", by_area["strasbourg"])
     assert asked[-1] == "strasbourg" and asked.count("strasbourg") == 2
+    # Counters of the same sizes (another unit's title) are the same question.
+    renamed = [dataclasses.replace(c, unit=c.unit + "x", title=c.title + " (renamed)")
+               for c in by_area["strasbourg"]]
+    assert stacks.fits_alone(other, "strasbourg", renamed) is True
+    assert asked.count("strasbourg") == 2
 
 
 @pytest.mark.parametrize("upto", [1, 25, 50, 75, 100, 123])

@@ -58,8 +58,8 @@ class Base:
     # What tells this Base from any other for as long as a picture of it is kept: the same
     # mark, the same static layer (memo.drawn_from, png._base).
     mark: object = field(default_factory=object, init=False, compare=False, repr=False)
-    # Whether an area's counters find a place on it alone, by (area, counters): kept for
-    # its layouts (stacks.fits_alone), never written with it.
+    # Whether an area's counters find a place on it alone, by the area and the counters'
+    # sizes: kept for its layouts (stacks.fits_alone), never written with it.
     alone: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def ring(self, area: str) -> float:

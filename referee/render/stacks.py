@@ -22,7 +22,7 @@ DOWN = math.pi / 2
 REACH = 8.0            # how far from its circle a stack may stand, in letters of the writing
 FAR = 14.0             # how far when no place is that near
 RETRIES = 3            # the times an area that found no place is tried first again
-ALONE = 4096           # the answers of fits_alone kept with a base, the least used go
+ALONE = 2048           # the answers of fits_alone kept with a base, the least used go
 
 
 @dataclass(frozen=True)
@@ -107,12 +107,16 @@ def _each_alone(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter
     return out
 
 
-def fits_alone(base: Base, area: str, cs: list[cnt.Counter]) -> bool:
+def fits_alone(base: Base, area: str, cs: list[cnt.Counter],
+               sizes: tuple[tuple[float, float], ...] | None = None) -> bool:
     """Whether an area's counters find a place on the map with the map to themselves (no
     other area's counters placed yet), as place_area puts them: the answer depends on the
-    base, the area and its counters only, and is kept with the base (the same area holding
-    the same counters is met again and again, in every game of a data)."""
-    return remembered(base.alone, (area, tuple(cs)), lambda: _alone(base, area, cs), ALONE)
+    base, the area and its counters' sizes only (given, or worked out), and is kept with
+    the base under these (the same area holding counters of the same sizes is met again
+    and again, in every game of a data)."""
+    if sizes is None:
+        sizes = tuple(cnt.size(c, base.scale) for c in cs)
+    return remembered(base.alone, (area, sizes), lambda: _alone(base, area, cs), ALONE)
 
 
 def _alone(base: Base, area: str, cs: list[cnt.Counter]) -> bool:
@@ -122,12 +126,13 @@ def _alone(base: Base, area: str, cs: list[cnt.Counter]) -> bool:
         _each_alone(base.space.copy(), base, area, cs) is not None
 
 
-def _too_short(base: Base, order: list[str], by_area: dict[str, list[cnt.Counter]]) -> bool:
+def _too_short(base: Base, order: list[str], by_area: dict[str, list[cnt.Counter]],
+               sizes: dict[str, tuple]) -> bool:
     """Whether an area's counters find no place even with the map to themselves (fits_alone):
     the answers kept with the base are looked at before any is worked out."""
-    if any(base.alone.get((a, tuple(by_area[a]))) is False for a in order):
+    if any(base.alone.get((a, sizes[a])) is False for a in order):
         return True
-    return not all(fits_alone(base, a, by_area[a]) for a in order)
+    return not all(fits_alone(base, a, by_area[a], sizes[a]) for a in order)
 
 
 def place_all(base: Base, by_area: dict[str, list[cnt.Counter]]) -> list[Stack] | None:
@@ -141,13 +146,9 @@ def place_all(base: Base, by_area: dict[str, list[cnt.Counter]]) -> list[Stack] 
     the same, and the map drawn a level taller. No position of the tests or of the
     benchmark's games meets this.) A close-up, of a few areas, hardly ever fails and its
     base is seldom met again: there, looking first would cost more than it saves."""
-    scale = base.scale
-
-    def bulk(area: str) -> float:
-        return sum(w * h for w, h in (cnt.size(c, scale) for c in by_area[area]))
-
-    order = sorted((a for a in by_area if by_area[a]), key=lambda a: (-bulk(a), a))
-    if base.whole and _too_short(base, order, by_area):
+    sizes = {a: tuple(cnt.size(c, base.scale) for c in cs) for a, cs in by_area.items() if cs}
+    order = sorted(sizes, key=lambda a: (-sum(w * h for w, h in sizes[a]), a))
+    if base.whole and _too_short(base, order, by_area, sizes):
         return None
     for _ in range(RETRIES):
         room, out, failed = base.space.copy(), [], None
