@@ -13,11 +13,15 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from ..base.clock import now_stamp
 from ..base.errors import JournalError, clipped
 from ..base.jsonfault import json_fault
+
+# Imported for annotations only: a read from its view does without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 1
 
