@@ -134,6 +134,33 @@ def test_a_read_through_the_console_script_prints_everything_before_it_leaves(ga
     assert json.loads(missing.stderr)["exit"] == 2
 
 
+def test_an_order_through_the_console_script_is_written_and_printed_before_it_leaves(game,
+                                                                                    cli):
+    """An order from the console script ends without the interpreter's teardown too (an
+    exit handler registered before it never runs): its record is in the journal, every
+    line it printed arrives, and a rejected order still says why with its own exit code."""
+    probe = ("import atexit, os, sys; atexit.register(lambda: os.write(2, b'TORN DOWN')); "
+             "sys.argv = ['referee', *sys.argv[1:]]; "
+             "from referee.cli.entry import console; console()")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # as users have it
+
+    def console(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", probe, *args], env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    done = console("order", str(game), "--as", "german", "pass")
+    assert done.returncode == 0, done.stderr
+    assert "TORN DOWN" not in done.stderr
+    assert done.stdout.startswith("#2 ") and "German: pass" in done.stdout.splitlines()[0]
+    assert done.stdout.endswith(cli("status", game, "--as", "german").stdout)   # all of it
+    assert json.loads(cli("status", game, "--format", "json").stdout)["seq"] == 2
+    refused = console("order", str(game), "--as", "entente", "pass")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert "TORN DOWN" not in refused.stderr and "2.0" in refused.stderr
+    control = console("log", str(game))                         # not an order: torn down
+    assert control.returncode == 0 and "TORN DOWN" in control.stderr
+
+
 def test_a_standard_stream_closed_before_the_referee_starts_is_no_crash(game, tmp_path):
     """`referee status JOURNAL >&-`: Python starts with no stdout; the command, on the quick
     path or Typer's, still runs to its own exit code, and so does an error with stderr

@@ -241,16 +241,19 @@ def _flush() -> None:
             pass
 
 
-# The commands that only read and print: from the console script they end at once.
-LEAVE_AT_ONCE = (*READS, "verify")
+# The commands that only read and print, and `order`, whose record and every other file it
+# writes are on disk (os.write, synced under the journal's lock) before it prints: from the
+# console script they end at once.
+LEAVE_AT_ONCE = (*READS, "verify", "order")
 
 
 def console() -> None:
-    """The `referee` console script and `python -m referee`: main, and a read's process
-    ends without tearing the interpreter down. The teardown frees every object of the
-    replayed game one by one, a sixth of a cold `status`, for memory the system takes back
-    at once anyway. A read leaves nothing to close: its views and snapshots are written with
-    os.write and renamed into place before it prints, and its locks go with the process.
+    """The `referee` console script and `python -m referee`: main, and the process of a
+    read or an order ends without tearing the interpreter down. The teardown frees every
+    object of the replayed game and every module one by one, a sixth of a cold `status`
+    and a seventh of an order, for memory the system takes back at once anyway. Neither
+    leaves anything to close: the record, the views and the snapshots are written with
+    os.write (the record synced) before it prints, and the locks go with the process.
     main() itself ends with SystemExit, for the tests and scripts that call it."""
     try:
         main()
