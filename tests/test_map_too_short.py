@@ -110,6 +110,32 @@ def test_an_answer_is_worked_out_once_for_a_base_an_area_and_its_counters(game,
     assert asked.count("strasbourg") == 2
 
 
+def test_the_failed_searches_left_on_the_base_are_bounded(game, monkeypatch):
+    """The searches a look on the bare map finds nothing for stay on the base's own space,
+    kept as long as the base (a `watch` process's life): past stacks.REFUSED they go (a
+    look leaves at most 12: two reaches, three shapes, near and far), the answers
+    unchanged."""
+    asked = []
+    for upto in (1, 40, 80, 123):
+        opened, scene, top = _scene(game, upto)
+        base = mapbase.base(opened.data, scene.scale, top, 0)
+        asked += [(a, cs) for a, cs in svgmap._by_area(scene, base.pos).items() if cs]
+
+    def ask_all() -> int:
+        base.alone.clear()
+        base.space.refused.clear()
+        most = 0
+        for a, cs in asked:
+            assert stacks.fits_alone(base, a, cs) == _bare(base, a, cs), a
+            most = max(most, len(base.space.refused))
+        return most
+
+    unbounded = ask_all()
+    monkeypatch.setattr(stacks, "REFUSED", 2)
+    bounded = ask_all()
+    assert unbounded > 2 + 12 >= bounded, (unbounded, bounded)
+
+
 @pytest.mark.parametrize("upto", [1, 25, 50, 75, 100, 123])
 def test_giving_up_early_keeps_every_layout_the_placing_alone_would_make(game, upto,
                                                                         monkeypatch):

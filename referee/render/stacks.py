@@ -23,6 +23,7 @@ REACH = 8.0            # how far from its circle a stack may stand, in letters o
 FAR = 14.0             # how far when no place is that near
 RETRIES = 3            # the times an area that found no place is tried first again
 ALONE = 2048           # the answers of fits_alone kept with a base, the least used go
+REFUSED = 4 * ALONE    # the failed searches those leave on the base's own space, then dropped
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,11 @@ def fits_alone(base: Base, area: str, cs: list[cnt.Counter],
 
 def _alone(base: Base, area: str, cs: list[cnt.Counter]) -> bool:
     """fits_alone worked out: a grid only looked for on the base's own space (nothing is
-    added to it), counters one by one on a copy of it."""
+    added to it), counters one by one on a copy of it. The searches that failed are kept
+    on that space (labels.Space.refused), which lives as long as the base: past REFUSED
+    they are dropped, as the answers are past ALONE (the same searches are made again)."""
+    if len(base.space.refused) > REFUSED:
+        base.space.refused.clear()
     return _as_grid(base.space, base, area, cs, keep=False) is not None or \
         _each_alone(base.space.copy(), base, area, cs) is not None
 
