@@ -145,12 +145,13 @@ def place_all(base: Base, by_area: dict[str, list[cnt.Counter]]) -> list[Stack] 
     place first; an area that finds no place is tried first again, a few times; None when
     one still finds none (the picture must grow). For the whole map, None at once when an
     area finds no place even with the map to itself (_too_short), before any counter is
-    placed: most levels tried below the one a position is drawn at fail so, and placing
-    would find it out only after most of the map. (Others' counters could, in principle,
-    offer such an area a corner that the bare map does not; that level is given up all
-    the same, and the map drawn a level taller. No position of the tests or of the
-    benchmark's games meets this.) A close-up, of a few areas, hardly ever fails and its
-    base is seldom met again: there, looking first would cost more than it saves."""
+    placed: in a 1914 game most levels that fail, fail so, and placing would find it out
+    only after most of the map. (Others' counters could, in principle, offer such an area
+    a corner that the bare map does not; that level is given up all the same, and the map
+    drawn a level taller. No layout of the tests, of the benchmark or of random games of
+    either game and every scenario has met this: docs/design.md.) A close-up, of a few
+    areas, hardly ever fails and its base is seldom met again: there, looking first would
+    cost more than it saves."""
     sizes = {a: tuple(cnt.size(c, base.scale) for c in cs) for a, cs in by_area.items() if cs}
     order = sorted(sizes, key=lambda a: (-sum(w * h for w, h in sizes[a]), a))
     if base.whole and _too_short(base, order, by_area, sizes):
