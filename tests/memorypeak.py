@@ -1,54 +1,58 @@
-"""The memory peak of a piece of work, measured in a child process of its own, with the
-garbage collector at CPython's own pace (the test processes run it less often).
+"""The memory peak of a piece of work, measured in a fresh interpreter of its own, as a
+user's `tick` or `inbox` process would hold it.
 
-tracemalloc counts what every thread of a process allocates. A test process may still run
-threads another test started (a mail server, a proxy), and their allocations fell into
-the peak now and then, making a pass look as if it held several messages at once. A
-child forked for the work has only the thread that forked it: the peak is the work's.
+tracemalloc counts what every thread of a process allocates, and everything the process
+allocates while it measures. A test process may still run threads another test started (a
+mail server, a proxy), and it holds what every test before it left: caches, tables grown
+near their next doubling, objects the garbage collector is slow to reach, since the test
+processes run it less often (conftest.py). Any of these could fall into a peak, a few MB at
+a time, making a pass look as if it held several messages at once. A fresh interpreter has
+none of them: the same work gives the same peak, run after run, whatever ran before.
+
+The work is named as "module:function" (a module of tests/), called with string
+arguments, and returns plain JSON data: what the test asserts on. The environment is the
+test's own (its REFEREE_HOME, its clock); the work's writes to disk stay.
 """
 
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
-import select
-import signal
+import subprocess
+import sys
+import tempfile
 import tracemalloc
-from collections.abc import Callable
+from pathlib import Path
 
-TIMEOUT = 300.0          # seconds the work may take in the child
-DEFAULT_GC = (700, 10, 10)   # CPython's collector thresholds, which the test processes raise
+TIMEOUT = 300.0          # seconds the work may take
+TESTS = Path(__file__).resolve().parent
 
 
-def peak_of(work: Callable[[], dict]) -> tuple[int, dict]:
-    """The peak of memory traced while work runs in a forked child, and what work returns
-    there (plain JSON data: what the test asserts on). The child's writes to disk stay."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                 # the child: measure, tell, and go
-        os.close(read_end)
-        code = 0
-        try:
-            gc.set_threshold(*DEFAULT_GC)     # as a user's process runs (conftest.py)
-            gc.collect()
-            tracemalloc.start()
-            found = work()
-            _, peak = tracemalloc.get_traced_memory()
-            tracemalloc.stop()
-            told = json.dumps({"peak": peak, "found": found})
-        except BaseException as exc:            # noqa: BLE001 - told to the parent
-            told, code = json.dumps({"error": f"{type(exc).__name__}: {exc}"}), 1
-        with os.fdopen(write_end, "w") as out:
-            out.write(told)
-        os._exit(code)
-    os.close(write_end)
-    with os.fdopen(read_end) as got:
-        if not select.select([got], [], [], TIMEOUT)[0]:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise AssertionError(f"the work took more than {TIMEOUT} s")
-        told = json.loads(got.read() or '{"error": "the child said nothing"}')
-    os.waitpid(pid, 0)
-    assert "error" not in told, told["error"]
-    return told["peak"], told["found"]
+def peak_of(work: str, *args: str) -> tuple[int, object]:
+    """The peak of memory traced while work(*args) runs in a fresh interpreter, and what
+    it returned there."""
+    path = [str(TESTS), str(TESTS.parent), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+    with tempfile.TemporaryDirectory() as tmp:
+        told = Path(tmp) / "told.json"
+        run = subprocess.run([sys.executable, "-c", "import memorypeak; memorypeak.measure()",
+                              str(told), work, *args], env=env, capture_output=True,
+                             text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        assert run.returncode == 0 and told.exists(), run.stderr[-3000:]
+        found = json.loads(told.read_text())
+    return found["peak"], found["found"]
+
+
+def measure() -> None:
+    """In the fresh interpreter: import the work's module, then trace the work alone."""
+    told, work, *args = sys.argv[1:]
+    module, function = work.split(":")
+    run = getattr(importlib.import_module(module), function)
+    gc.collect()
+    tracemalloc.start()
+    found = run(*args)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    Path(told).write_text(json.dumps({"peak": peak, "found": found}))

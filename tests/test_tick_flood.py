@@ -16,7 +16,7 @@ from test_transport import ADDRESSES, mail
 
 from referee.mail import tick as ticking
 
-MESSAGES = 32
+MESSAGES = 64
 FILLER = (b"x" * 75 + b"\n") * 2_700           # 205 kB: a big mail, under the 1 MB limit
 
 
@@ -26,9 +26,17 @@ def _stranger(i: int, subject: str) -> bytes:
             f"Message-ID: <flood{i}@bureau.example>\n\n").encode() + FILLER
 
 
-def _peak_of_a_pass(games, summary) -> tuple[int, dict]:
-    """The memory peak of a pass over the folder, and summary(report) of what it did."""
-    return peak_of(lambda: summary(ticking.tick(games, with_map=False)))
+def unclaimed_after_a_pass(games: str) -> int:
+    """The messages a pass over the folder leaves unclaimed."""
+    return len(ticking.tick(Path(games), with_map=False).unclaimed)
+
+
+def alphas_refusals_after_a_pass(games: str) -> dict:
+    """What a pass over the folder refused of the game alpha's mail, and left unclaimed."""
+    report = ticking.tick(Path(games), with_map=False)
+    (alpha,) = [x for x in report.games if x.game_id == "alpha"]
+    return {"refused": sum(m["status"] == "rejected" for m in alpha.messages),
+            "unclaimed": len(report.unclaimed)}
 
 
 def _flooded(cli, tmp_path, monkeypatch, subject: str, messages: int = MESSAGES):
@@ -44,7 +52,7 @@ def _flooded(cli, tmp_path, monkeypatch, subject: str, messages: int = MESSAGES)
 def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time(cli, tmp_path,
                                                                       monkeypatch):
     games, journal, size = _flooded(cli, tmp_path, monkeypatch, "hello")
-    peak, unclaimed = _peak_of_a_pass(games, lambda report: len(report.unclaimed))
+    peak, unclaimed = peak_of("test_tick_flood:unclaimed_after_a_pass", str(games))
     assert records(journal)[-1]["order"] == "pass"
     assert unclaimed == MESSAGES          # left for the moderator
     assert peak < size // 2, (peak, size)      # a message's handling, not the flood
@@ -53,12 +61,7 @@ def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time(cli, tmp_pa
 def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it(cli, tmp_path,
                                                                           monkeypatch):
     games, journal, size = _flooded(cli, tmp_path, monkeypatch, "[referee alpha #1] hi")
-    def summary(report) -> dict:
-        (alpha,) = [x for x in report.games if x.game_id == "alpha"]
-        return {"refused": sum(m["status"] == "rejected" for m in alpha.messages),
-                "unclaimed": len(report.unclaimed)}
-
-    peak, told = _peak_of_a_pass(games, summary)
+    peak, told = peak_of("test_tick_flood:alphas_refusals_after_a_pass", str(games))
     assert records(journal)[-1]["order"] == "pass"
     assert told == {"refused": MESSAGES, "unclaimed": 0}
     assert peak < size // 2, (peak, size)      # a message's handling, not the flood
