@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 
 import pytest
+from memorypeak import peak_of
 from test_hostile_mail import (
     GAME,
     KEYS,
@@ -103,6 +104,33 @@ def test_o_is_read_as_zero_and_a_real_sign_still_counts():
     assert compact("NV3V-XVMD-SKOY") == compact("nv3v xvmd sk0y") == "NV3VXVMDSK0Y"
     assert compact("AZM4-6CTQ-KFW2") != compact("AZM4-6CTQ-KFW1")
     assert compact("AZM4-6CTQ-KFWU") != compact("AZM4-6CTQ-KFW1")    # U is no sign of a key
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("straße", "STRASSE"),              # a letter whose capital is two letters
+    ("\u0131\u017f", "1S"),              # dotless i and long s: their capitals are I and S
+    ("ＡＢ１２", ""),                     # full-width signs are other signs: dropped
+    ("a\ud800b", "AB"),                 # a byte that is no text (kept as a lone surrogate)
+    ("o-i-l O I L\n", "011011"),
+    ("", ""),
+])
+def test_compact_keeps_capital_ascii_letters_and_digits_only(text, kept):
+    """What compact keeps of any text: its capitals, then A to Z and 0 to 9 only."""
+    assert compact(text) == kept
+
+
+def compacted_length(size: str) -> int:
+    """The length of a key-shaped text of `size` characters, compacted."""
+    return len(compact("ab-" * (int(size) // 3)))
+
+
+def test_compacting_a_whole_message_holds_a_few_copies_of_it_at_most():
+    """A message is compacted whole to look for a key in it: its peak is a few flat copies
+    of the text, not a piece per run of letters (once 25 times the text, for a text with
+    a dash every two letters)."""
+    peak, length = peak_of("test_mail_input:compacted_length", "3000000")
+    assert length == 2_000_000
+    assert peak < 5 * 3_000_000, peak
 
 
 @pytest.mark.parametrize("alone", [False, True], ids=["order-key-line", "key-alone-on-a-line"])
