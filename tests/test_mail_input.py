@@ -133,6 +133,22 @@ def test_compacting_a_whole_message_holds_a_few_copies_of_it_at_most():
     assert peak < 5 * 3_000_000, peak
 
 
+def test_each_kind_of_header_is_one_class_however_many_mails_are_read():
+    """The email package makes a new class at every header it reads, which only the
+    garbage collector takes back: mails are read with one class per kind of header, and
+    their headers read as the package reads them."""
+    from referee.mail.message import parse_message
+
+    raws = [mail(subject=f"orders {i}", headers=f"X-Note-{i}: {i}\n") for i in range(3)]
+    read = [parse_message(raw) for raw in raws]
+    for name in ("Subject", "From", "Date", "Message-ID"):
+        assert len({type(msg[name]) for msg in read}) == 1, name
+        assert [str(msg[name]) for msg in read] == [
+            str(email.message_from_bytes(raw, policy=email.policy.default)[name])
+            for raw in raws]
+    assert len({type(msg[f"X-Note-{i}"]) for i, msg in enumerate(read)}) == 1   # any name
+
+
 @pytest.mark.parametrize("alone", [False, True], ids=["order-key-line", "key-alone-on-a-line"])
 def test_a_key_typed_by_hand_is_the_key(journal, cli, tmp_path, alone):
     """The German's key with I and L for 1, lower case, spaces for dashes: applied, and the

@@ -24,6 +24,7 @@ import codecs
 import email
 import email.charset
 import email.feedparser
+import email.headerregistry
 import email.policy
 import email.utils
 import hashlib
@@ -116,9 +117,30 @@ class _Bounded(email.policy.EmailPolicy):
         return read[key]
 
 
+class _Kinds(email.headerregistry.HeaderRegistry):
+    """The package's header kinds, each class made once: the package makes a new class at
+    every header it reads, which only the garbage collector takes back (a class holds
+    itself), so a pass over many mails held thousands at once. The class depends on the kind
+    alone, so there are as many as the registry has kinds, whatever names the mail uses."""
+
+    def __init__(self):
+        super().__init__()
+        self.made: dict[type, type] = {}
+
+    def __getitem__(self, name):
+        kind = self.registry.get(name.lower(), self.default_class)
+        made = self.made.get(kind)
+        if made is None:
+            made = self.made[kind] = super().__getitem__(name)
+        return made
+
+
+_KINDS = _Kinds()
+
+
 def reading_policy() -> email.policy.EmailPolicy:
     """The policy one message the referee is sent is read with (_Bounded)."""
-    policy = _Bounded()
+    policy = _Bounded(header_factory=_KINDS)
     object.__setattr__(policy, "_read", {})
     return policy
 
