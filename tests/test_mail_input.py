@@ -110,7 +110,8 @@ def test_o_is_read_as_zero_and_a_real_sign_still_counts():
     ("straße", "STRASSE"),              # a letter whose capital is two letters
     ("\u0131\u017f", "1S"),              # dotless i and long s: their capitals are I and S
     ("ＡＢ１２", ""),                     # full-width signs are other signs: dropped
-    ("a\ud800b", "AB"),                 # a byte that is no text (kept as a lone surrogate)
+    ("a\udcffb", "AB"),                 # a byte that is no text (kept as a lone surrogate)
+    ("a\ud800b", "AB"),                 # a lone surrogate no byte is kept as
     ("o-i-l O I L\n", "011011"),
     ("", ""),
 ])
