@@ -1,6 +1,6 @@
-"""The static part of the whole map kept between runs (render/stored.py), and the layout of a
-close-up's (its layer is painted again): a run after the first lays out and paints none of
-the whole map's again, lays out no close-up's again, and draws the very same bytes; a kept file
+"""The static part of the whole map kept between runs (render/stored.py), and a close-up's,
+each as its own kinds: a run after the first lays out and paints none of them again, and
+draws the very same bytes; a kept file
 this user's referee did not write as it stands (edited, cut short, under another key, or
 signed but not what its name says) is made again, the picture unchanged; a new version of
 the drawing code never reads an older one's files; at most MOST files of each kind stay,
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import zlib
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -82,11 +83,12 @@ def test_a_later_run_draws_the_same_bytes_from_the_kept_parts_and_makes_none(
     assert {"base", "layer", "close-up base", "close-up layer"} <= set(made)
     assert len(_kept("base")) == made.count("base")
     assert len(_kept("closeup")) == made.count("close-up base") == 1
-    assert len(_kept("layer")) == made.count("layer") == 1      # only the whole map's is kept
+    assert len(_kept("layer")) == made.count("layer") == 1
+    assert len(_kept("closelayer")) == made.count("close-up layer") == 1
     _new_run(monkeypatch)
     made.clear()
     assert _pictures(declared) == first
-    assert made == ["close-up layer"]
+    assert made == []
 
 
 def _edited(path: Path) -> None:
@@ -146,7 +148,7 @@ def _an_area_short(path: Path) -> None:
 
 def _taller(path: Path) -> None:
     """A layer naming its part, signed, of another height."""
-    if path.suffix == ".layer":
+    if path.suffix in (".layer", ".closelayer"):
         body = path.read_bytes().split(b"\n", 2)[2]
         head, _, rest = body.partition(b"\n")
         name, width, height = json.loads(head)
@@ -163,7 +165,7 @@ def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, 
                                                                       spoil):
     _new_run(monkeypatch)
     first = _pictures(declared)
-    spoilt = _kept("base") + _kept("closeup") + _kept("layer")
+    spoilt = _kept("base") + _kept("closeup") + _kept("layer") + _kept("closelayer")
     for path in spoilt:
         spoil(path)
     _new_run(monkeypatch)
@@ -171,6 +173,7 @@ def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, 
     assert _pictures(declared) == first
     assert made.count("base") == len(_kept("base")) and made.count("layer") == 1
     assert made.count("close-up base") == len(_kept("closeup")) == 1
+    assert made.count("close-up layer") == len(_kept("closelayer")) == 1
 
 
 def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(declared,
@@ -178,11 +181,13 @@ def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(dec
     _new_run(monkeypatch)
     first = _pictures(declared)
     older, closer = set(_kept("base")), set(_kept("closeup"))
+    layers = set(_kept("layer")) | set(_kept("closelayer"))
     _new_run(monkeypatch)
     monkeypatch.setattr(stored, "made_with", lambda: "another version")
     made = _counting(monkeypatch)
     assert _pictures(declared) == first
     assert made.count("base") == len(older) and made.count("close-up base") == len(closer)
+    assert made.count("layer") + made.count("close-up layer") == len(layers) == 2
     assert len(_kept("base")) == 2 * len(older) and len(_kept("closeup")) == 2 * len(closer)
 
 
@@ -217,8 +222,11 @@ def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monk
     for n in range(3):
         stored.write_base(f"b{n}", {"n": n})
         os.utime(stored.folder() / f"b{n}.base", (1_000_000 + n, 1_000_000 + n))
-    stored.write_layer("keep", 1000, 1, bytes(3000))     # other kinds: not counted with them
+    stored.write_layer("keep", 1000, 1, [bytes(3000)])     # other kinds: not counted with them
     stored.write_base("c0", {"n": 0}, "closeup")
+    for n in range(4):
+        stored.write_layer(f"c{n}", 1000, 1, [bytes([n]) * 3000], "closelayer")
+        os.utime(stored.folder() / f"c{n}-1000.closelayer", (1_000_000 + n, 1_000_000 + n))
     assert stored.read_base("b0") == {"n": 0}            # used now: the last to go
     stored.write_base("b3", {"n": 3})
     assert [p.stem for p in _kept("base")] == ["b0", "b2", "b3"]
@@ -226,16 +234,35 @@ def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monk
     assert stored.read_layer("keep", 1000, 1) == bytes(3000)
     assert stored.read_layer("keep", 999, 1) is None       # another width is another file
     assert stored.read_layer("keep", 1000, 2) is None      # not the height asked
+    assert stored.read_layer("keep", 1000, 1, "closelayer") is None    # another kind
+    assert [p.stem for p in _kept("closelayer")] == ["c1-1000", "c2-1000", "c3-1000"]
+    assert stored.read_layer("c3", 1000, 1, "closelayer") == bytes([3]) * 3000
     ahead = 4_000_000_000                                   # dated ahead of the clock
     os.utime(stored.folder() / "b0.base", (ahead, ahead))
     stored.write_base("b4", {"n": 4})
     assert [p.stem for p in _kept("base")] == ["b2", "b3", "b4"]     # not used since: first
     assert stored.read_base("b4") == {"n": 4}
-    stored.write_layer("deep", 1000, 1, bytes(3000))
+    stored.write_layer("deep", 1000, 1, [bytes(3000)])
     body = (stored.folder() / "deep-1000.layer").read_bytes().split(b"\n", 2)[2]
     home.write_signed_bytes(stored.folder() / "deep-1000.layer",
                             b"[" * 100_000 + b"\n" + body.partition(b"\n")[2])
     assert stored.read_layer("deep", 1000, 1) is None
+
+
+@pytest.mark.parametrize("writes_with_zlib_ng", [True, False])
+def test_a_layer_reads_back_whichever_deflate_wrote_it(monkeypatch, writes_with_zlib_ng):
+    """zlib-ng and zlib write the same stream: a layer kept by either reads back by the
+    other (a cache written before the layers were deflated by zlib-ng, or where it does
+    not load)."""
+    pixels = bytes(range(256)) * 30 + bytes(3000 * 7 - 7680)
+    with monkeypatch.context() as mp:
+        if not writes_with_zlib_ng:
+            mp.setitem(sys.modules, "zlib_ng", None)         # `import zlib_ng` fails
+        stored.write_layer("either", 1000, 7, [pixels[:9000], pixels[9000:]])
+    with monkeypatch.context() as mp:
+        if writes_with_zlib_ng:
+            mp.setitem(sys.modules, "zlib_ng", None)
+        assert stored.read_layer("either", 1000, 7) == pixels
 
 
 def test_a_drawing_code_or_font_that_cannot_be_read_keeps_nothing(monkeypatch):

@@ -158,9 +158,8 @@ def _kept_or_made(data: GameData, scale: Scale, top: float, level: int,
                   ids: tuple[str, ...] | None) -> Base:
     """The Base kept by an earlier run (stored.py), else made and kept; marked by the name
     it is kept under, which tells its static layer too (png._base). A close-up's is kept
-    as its own kind (the decisions of a front come back to the same few areas, and each
-    costs about as much to make as a whole map's level), its layer in memory only (png.py:
-    the pixels cost more to write than to paint again)."""
+    as its own kind, and so is its layer (the decisions of a front come back to the same
+    few areas, and each costs about as much to make as a whole map's level)."""
     name = stored.key(data.source, scale.font, top, level, ids)
     if name is None:
         return _base(data, scale, top, level, ids)

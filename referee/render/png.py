@@ -22,7 +22,7 @@ import math
 import struct
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 
 from . import stored
 from .memo import Weighed, remembered, source_of
@@ -208,19 +208,29 @@ def _base(g: ET.Element, width: int):
 
 def _kept_or_drawn(g: ET.Element, width: int, mark: object):
     """The layer of a Base kept under its name (mark: stored.py) as an earlier run painted
-    it, else painted and kept. Only the whole map's Bases are marked by a name alone: a
-    close-up's mark, ("close-up", its name), has its layer painted in each process (its
-    pixels cost more to write and read back than to paint)."""
-    if not isinstance(mark, str):
+    it, else painted and kept: the whole map's marked by its name alone, a close-up's by
+    ("close-up", its name) and kept as a kind of its own. A layer from no kept Base is
+    painted."""
+    if isinstance(mark, str):
+        name, kind = mark, "layer"
+    elif isinstance(mark, tuple) and len(mark) == 2 and mark[0] == "close-up":
+        name, kind = mark[1], "closelayer"
+    else:
         return _drawn_base(g, width)
     Image, _ = _pil()
     height = _height(g)
-    pixels = stored.read_layer(mark, width, height)
+    pixels = stored.read_layer(name, width, height, kind)
     if pixels is not None:
         return Image.frombytes("RGB", (width, height), pixels)
     drawn = _drawn_base(g, width)
-    stored.write_layer(mark, width, height, drawn.tobytes())
+    stored.write_layer(name, width, height, _bands(drawn), kind)
     return drawn
+
+
+def _bands(image) -> Iterator[bytes]:
+    """An image's RGB pixels, BAND rows at a time."""
+    for top in range(0, image.height, BAND):
+        yield image.crop((0, top, image.width, min(top + BAND, image.height))).tobytes()
 
 
 def _height(g: ET.Element) -> int:
