@@ -197,8 +197,8 @@ def test_a_kept_part_is_named_by_everything_it_is_made_from(monkeypatch):
     for module in ("labels.py", "mapbase.py", "png.py", "DejaVuSansCondensed.ttf"):
         with monkeypatch.context() as mp:
             real = Path.read_bytes
-            mp.setattr(Path, "read_bytes", lambda p, m=module: b"changed" if p.name == m
-                       else real(p))
+            mp.setattr(Path, "read_bytes", lambda p, m=module, real=real: b"changed"
+                       if p.name == m else real(p))
             assert stored._code() != stored.CODE    # another name for every part
     assert stored._code() == stored.CODE
     import PIL

@@ -86,7 +86,8 @@ def loaded(module_file: str) -> None:
 def made_with() -> str:
     """CODE and the Pillow, FreeType and text shaping this process measures and paints with
     (a name's width moves with them), as loaded."""
-    from PIL import __version__ as pillow, features  # start-up: loaded to draw
+    from PIL import __version__ as pillow  # start-up: loaded to draw
+    from PIL import features
 
     def version(library: str) -> str | None:
         try:
