@@ -116,10 +116,26 @@ def _signed_but_not_one(path: Path) -> None:
     name = path.stem
     if path.suffix in (".base", ".closeup"):
         home.write_signed(path, {"name": name, "base": {"top": 0.0, "pos": {"x": [1, 2]}}})
+    else:                   # its own head, its pixels deflated a pixel short
+        name, width, height = _layer_head(path)
+        home.write_signed_bytes(path, json.dumps([name, width, height]).encode() + b"\n" +
+                                zlib.compress(bytes(width * height * 3 - 3)))
+
+
+def _layer_head(path: Path) -> list:
+    """A kept layer's head: its name, width and height."""
+    return json.loads(path.read_bytes().split(b"\n", 2)[2].partition(b"\n")[0])
+
+
+def _padded(path: Path) -> None:
+    """A layer as written, signed, with more bytes after its pixels than they could take
+    deflated (a Base's file: edited)."""
+    if path.suffix in (".layer", ".closelayer"):
+        _, width, height = _layer_head(path)
+        body = path.read_bytes().split(b"\n", 2)[2]
+        home.write_signed_bytes(path, body + bytes(width * height * 3 * 9 // 8 + 4096))
     else:
-        name, width = name.rsplit("-", 1)
-        home.write_signed_bytes(path, json.dumps([name, int(width), 10]).encode() + b"\n" +
-                                zlib.compress(bytes(int(width) * 10 * 3 - 1)))
+        _edited(path)
 
 
 def _filed_under_another_name(path: Path) -> None:
@@ -160,7 +176,8 @@ def _taller(path: Path) -> None:
 
 
 @pytest.mark.parametrize("spoil", [_edited, _cut, _another_key, _signed_but_not_one,
-                                   _filed_under_another_name, _an_area_short, _taller])
+                                   _filed_under_another_name, _an_area_short, _taller,
+                                   _padded])
 def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, monkeypatch,
                                                                       spoil):
     _new_run(monkeypatch)
@@ -251,9 +268,8 @@ def test_at_most_MOST_of_each_kind_stay_the_least_recently_used_going_first(monk
 
 @pytest.mark.parametrize("writes_with_zlib_ng", [True, False])
 def test_a_layer_reads_back_whichever_deflate_wrote_it(monkeypatch, writes_with_zlib_ng):
-    """zlib-ng and zlib write the same stream: a layer kept by either reads back by the
-    other (a cache written before the layers were deflated by zlib-ng, or where it does
-    not load)."""
+    """zlib-ng and zlib write the same format: a layer kept by either reads back by the
+    other (zlib writes it where zlib-ng does not load)."""
     pixels = bytes(range(256)) * 30 + bytes(3000 * 7 - 7680)
     with monkeypatch.context() as mp:
         if not writes_with_zlib_ng:

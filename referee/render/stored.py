@@ -6,9 +6,9 @@ of that data. A level costs about a tenth of a second to make and a hundredth to
 back. A close-up's Base, made for its own areas, and its layer are kept too, as kinds of
 their own (so that close-ups never push a level of the whole map out): the decisions of a
 front come back to the same few areas, in every game of a data. A layer is kept deflated
-by zlib-ng at its fastest level (zlib's stream format, in a quarter of zlib's time): a
-close-up's 4 MB of pixels, mostly the ground's colour, become some 130 kB in 1.5 ms and
-are inflated in 0.6 ms, where painting them takes 5 to 25 ms.
+by zlib-ng at its fastest level (zlib's format, in a quarter of zlib's time): a layer's
+4 MB of pixels, mostly the ground's colour, become 60 to 200 kB in 0.5 to 2 ms and are
+inflated in under a millisecond, where painting a close-up's takes 5 to 25 ms.
 
 Each is a file only this user's referee can have written (store/home.py: an HMAC under his
 key, which never sits in a game folder), named by a digest of everything it was made from:
@@ -130,13 +130,16 @@ def read_layer(name: str, width: int, height: int, kind: str = "layer") -> bytes
     """The RGB pixels of the layer kept for a Base at this size, or None (kind: `layer` of
     the whole map, `closelayer` of a close-up)."""
     path = folder() / f"{name}-{width}.{kind}"
-    body = home.read_signed_bytes(path, LAYER_BYTES)
+    if not 0 < width * height <= MOST_PIXELS:
+        return None
+    most = _deflated_at_most(width * height * 3) + len(name.encode()) + 1024  # + the heads
+    body = home.read_signed_bytes(path, min(most, LAYER_BYTES))
     if body is None:
         return None
     head, _, packed = body.partition(b"\n")
     deflate = _deflate()
     try:
-        if json.loads(head) != [name, width, height] or not 0 < width * height <= MOST_PIXELS:
+        if json.loads(head) != [name, width, height]:
             return None
         inflate = deflate.decompressobj()
         pixels = inflate.decompress(packed, width * height * 3 + 1)
@@ -159,8 +162,15 @@ def write_layer(name: str, width: int, height: int, bands: Iterable[bytes],
              lambda path: home.write_signed_bytes(path, body))
 
 
+def _deflated_at_most(size: int) -> int:
+    """More bytes than `size` bytes can take deflated at level 1: zlib-ng's fastest level
+    writes every byte in the fixed codes, 9 bits at the most (an eighth more), zlib's
+    stores what it cannot shrink; and the stream's own few bytes."""
+    return size + size // 8 + 64
+
+
 def _deflate():
-    """zlib-ng when it loads (the painter needs it: png.py), else zlib: the same stream."""
+    """zlib-ng when it loads (the painter needs it: png.py), else zlib: the same format."""
     try:
         from zlib_ng import zlib_ng  # start-up: loaded only to keep or read a layer
     except ImportError:
