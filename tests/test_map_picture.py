@@ -223,7 +223,7 @@ def test_the_free_places_are_every_box_clear_of_what_is_drawn(seed):
         rows = range(max(int(window[1] // cell), space.j0),
                      min(int(window[3] // cell), space.j1 - kh) + 1)
 
-        def fits(i: int, j: int, clear: bool) -> bool:
+        def fits(i: int, j: int, clear: bool, columns=columns, kw=kw, kh=kh) -> bool:
             return all(c in columns and not (space.hard.get(r, 0) >> c) & 1 and
                        not (clear and (space.soft.get(r, 0) >> c) & 1)
                        for r in range(j, j + kh) for c in range(i, i + kw))

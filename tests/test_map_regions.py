@@ -23,8 +23,8 @@ import mapreading as mr
 from casebook import new_game, position
 from referee.data.catalog import game_data
 from referee.render import impassable, svgmap
-from referee.render.svgparts import WHOLE
 from referee.render.labels import segment_meets_box
+from referee.render.svgparts import WHOLE
 
 NS = "{http://www.w3.org/2000/svg}"
 NEAR = 60.0          # a tick ends this close to the centre of the area it leads to

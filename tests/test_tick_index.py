@@ -291,7 +291,8 @@ def test_a_file_over_any_journals_size_is_read_no_further_and_the_others_are_ser
     """A planted file over the most a journal may hold (a sparse one costs its planter no
     disk) is one problem line, read no further than that most plus a byte, and every other
     game of the folder is served."""
-    from referee.store import home, journal as journals
+    from referee.store import home
+    from referee.store import journal as journals
 
     games, made = _folder(cli, tmp_path, monkeypatch)
     with open(games / "huge.jsonl", "wb") as fh:
@@ -635,9 +636,9 @@ def test_an_mbox_replaced_by_a_fifo_after_its_messages_were_counted_is_not_waite
     """A message over the limit is measured and its header read from the mbox again after
     the mailbox library counted its messages: a FIFO put in the mbox's place by then is
     read as nothing, never waited on."""
-    from referee.mail import mailboxes
-
     import threading
+
+    from referee.mail import mailboxes
 
     fifo = tmp_path / "box.mbox"
     os.mkfifo(fifo)

@@ -22,9 +22,9 @@ from test_unattended import at
 
 from referee.base.clock import NOW_VARIABLE
 from referee.mail import sharing
+from referee.mail import tick as ticking
 from referee.mail.ledger import FAULT_VARIABLE
 from referee.mail.tickgame import Game
-from referee.mail import tick as ticking
 from referee.store import beside, mailsettings
 
 NAMES = ("alpha", "bravo", "charlie", "delta")

@@ -153,7 +153,8 @@ class _Builder:
         config = cls.__struct_config__
         fields = {}
         if config.tag_field is not None:
-            fields[config.tag_field] = _schema("typed-dict-field", schema=_schema("literal", expected=[config.tag]))
+            fields[config.tag_field] = _schema("typed-dict-field",
+                                               schema=_schema("literal", expected=[config.tag]))
         found = msgspec.structs.fields(cls)
         for f in found:
             fields[f.name] = self.field(f)
@@ -162,7 +163,8 @@ class _Builder:
                         ref=None if self.objects else ref, config=_AS_MSGSPEC)
         if not self.objects:
             return shape
-        return _schema("function-after", function={"type": "no-info", "function": _maker(cls, found)},
+        return _schema("function-after",
+                       function={"type": "no-info", "function": _maker(cls, found)},
                        schema=shape, ref=ref)
 
     def field(self, f: msgspec.structs.FieldInfo) -> Any:

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
 from ...base.errors import GameDataError
 from ...contracts.skirmish import SkirmishCard, SkirmishGame, SkirmishScenario
 from ...contracts.validation import engine, validator
