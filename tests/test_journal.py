@@ -399,3 +399,62 @@ def test_a_seq_that_is_no_number_is_quoted_clipped():
     with pytest.raises(JournalError) as err:
         chain.check_line(jm.canonical(rec), 1, "a", "j")
     assert "out of order" in str(err.value) and len(str(err.value)) < 1_000
+
+
+def _reads(monkeypatch) -> list[int]:
+    """Record how many bytes each os.read of home.read_up_to asks for."""
+    import os
+
+    from referee.store import home
+
+    asked: list[int] = []
+    real = os.read
+    monkeypatch.setattr(home.os, "read", lambda fd, n: asked.append(n) or real(fd, n))
+    return asked
+
+
+def test_a_file_is_read_whole_in_one_call_then_to_its_end(tmp_path, monkeypatch):
+    """A journal of 2 MB is read in one call (no pieces joined), and a last call finds its
+    end; what is larger than the limit still shows as one byte more than it."""
+    import os
+
+    from referee.store import home
+
+    path = tmp_path / "j"
+    data = os.urandom(1 << 16) * 32                         # 2 MB
+    path.write_bytes(data)
+    asked = _reads(monkeypatch)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert home.read_up_to(fd, 64 << 20) == data
+        assert asked[0] == len(data) + 1 and len(asked) == 2
+        os.lseek(fd, 0, os.SEEK_SET)
+        assert home.read_up_to(fd, 1000) == data[:1001]
+    finally:
+        os.close(fd)
+
+
+def test_a_pipe_or_a_growing_file_is_read_to_its_end(tmp_path, monkeypatch):
+    """What gives no size (a pipe), or more than its size said (it grew after the look),
+    is read on, in pieces, to its end."""
+    import os
+
+    from referee.store import home
+
+    read, write = os.pipe()
+    os.write(write, b"x" * 5000)
+    os.close(write)
+    try:
+        assert home.read_up_to(read, 1 << 20) == b"x" * 5000
+    finally:
+        os.close(read)
+    path = tmp_path / "j"
+    path.write_bytes(b"a" * 10)
+    real = os.fstat
+    monkeypatch.setattr(home.os, "fstat", lambda fd: os.stat_result(
+        (*real(fd)[:6], 4, *real(fd)[7:])))                 # it says 4 bytes, holds 10
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert home.read_up_to(fd, 1 << 20) == b"a" * 10
+    finally:
+        os.close(fd)

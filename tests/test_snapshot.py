@@ -52,3 +52,41 @@ def test_status_json_from_a_view_is_the_computed_one(game):
     first = quick("status", game, "--format", "json")
     again = quick("status", game, "--format", "json")
     assert first == again and json.loads(first[1])["decision"] == "card_or_pass"
+
+
+def _counting_sha256(monkeypatch) -> list[int]:
+    """Count the SHA-256s the snapshots work out, by the length of what each hashes."""
+    import hashlib
+
+    hashed: list[int] = []
+
+    class Counting:
+        @staticmethod
+        def sha256(data=b""):
+            hashed.append(len(data))
+            return hashlib.sha256(data)
+
+    monkeypatch.setattr(snapshot, "hashlib", Counting)
+    return hashed
+
+
+def test_a_state_and_a_view_of_the_same_bytes_hash_them_once(game, monkeypatch):
+    """A cold read keeps its state and its view of one journal's bytes: one SHA-256 of the
+    whole journal between them, and both stamps carry it."""
+    import hashlib
+
+    raw = game.read_bytes()
+    hashed = _counting_sha256(monkeypatch)
+    snapshot.save_state(game, raw, "data", 0, "h", {}, {})
+    snapshot.save_view(game, raw, "data", "status:public", {"x": 1})
+    assert hashed.count(len(raw)) == 1
+    assert snapshot.load_view(game, raw, "data", "status:public") == {"x": 1}
+    assert snapshot.load_state(game, raw, "data").size == len(raw)
+    assert hashed.count(len(raw)) == 1, "the reads found the same bytes too"
+    other = raw[:-2] + b"x\n"           # another object, of the same length, other bytes
+    assert len(other) == len(raw) and other != raw
+    snapshot.save_view(game, other, "data", "status:public", {"x": 2})
+    assert hashed.count(len(raw)) == 2
+    assert snapshot.load_view(game, raw, "data", "status:public") is None
+    assert snapshot.load_view(game, other, "data", "status:public") == {"x": 2}
+    assert snapshot._digest(other) == hashlib.sha256(other).hexdigest()

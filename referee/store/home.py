@@ -173,15 +173,24 @@ def file_print(path: Path) -> list | None:
 
 
 def read_up_to(fd: int, limit: int) -> bytes:
-    """The file's bytes, but no more than limit + 1 of them (so that too large shows)."""
+    """The file's bytes, but no more than limit + 1 of them (so that too large shows).
+
+    A file that gives its size is read in one call for all of it (a journal of 2 MB in
+    half the time of reading it in pieces and joining them: no copy, half the fresh
+    memory), then on to its end in pieces, in case it grew; a pipe, in pieces."""
+    try:
+        expected = os.fstat(fd).st_size
+    except OSError:
+        expected = 0
     chunks, size = [], 0
     while size <= limit:
-        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        want = expected + 1 - size if expected > size else 1 << 20
+        chunk = os.read(fd, min(want, limit + 1 - size))
         if not chunk:
             break
         chunks.append(chunk)
         size += len(chunk)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _usage(message: str) -> Exception:

@@ -52,6 +52,21 @@ class Snapshot:
         self.size, self.seq, self.hash, self.header, self.state = size, seq, hash, header, state
 
 
+_HASHED: list = []          # [(bytes, their SHA-256)]: the last whole journal hashed
+
+
+def _digest(raw: bytes) -> str:
+    """The SHA-256 of a journal's bytes, worked out once for the same bytes object: a read
+    keeps its state and its view of the same bytes, an order its state and the views it
+    answers with (bytes never change, and the one held stays alive, so `is` is sameness)."""
+    if _HASHED and _HASHED[0][0] is raw:
+        return _HASHED[0][1]
+    digest = hashlib.sha256(raw).hexdigest()
+    if type(raw) is bytes:
+        _HASHED[:] = [(raw, digest)]
+    return digest
+
+
 def _stamp(size: int, digest: str, data_id: str) -> dict:
     return {"format": FORMAT, "engine": __version__, "size": size, "sha256": digest,
             "data": data_id}
@@ -67,7 +82,9 @@ def _fits(payload: dict | None, kind: str, raw: bytes, data_id: str, whole: bool
         return False
     if raw[size - 1:size] != b"\n":
         return False
-    return hashlib.sha256(memoryview(raw)[:size]).hexdigest() == payload.get("sha256")
+    digest = _digest(raw) if size == len(raw) else \
+        hashlib.sha256(memoryview(raw)[:size]).hexdigest()
+    return digest == payload.get("sha256")
 
 
 def load_state(journal: Path, raw: bytes, data_id: str) -> Snapshot | None:
@@ -91,7 +108,7 @@ def save_state(journal: Path, raw: bytes, data_id: str, seq: int, last_hash: str
     """Keep the state after the last record of raw (best effort, signed)."""
     if not data_id:                       # data whose content has no digest: keep nothing
         return
-    payload = {"kind": "state", **_stamp(len(raw), hashlib.sha256(raw).hexdigest(), data_id),
+    payload = {"kind": "state", **_stamp(len(raw), _digest(raw), data_id),
                "seq": seq, "hash": last_hash, "header": header, "state": state}
     home.write_signed(_path(journal, "state"), payload)
 
@@ -108,7 +125,7 @@ def save_view(journal: Path, raw: bytes, data_id: str, key: str, view: Any) -> N
     """Keep a view, tagged with the exact journal bytes it describes (best effort, signed)."""
     if not data_id:
         return
-    payload = {"kind": "view", **_stamp(len(raw), hashlib.sha256(raw).hexdigest(), data_id),
+    payload = {"kind": "view", **_stamp(len(raw), _digest(raw), data_id),
                "key": key, "view": view}
     home.write_signed(_path(journal, _view_suffix(key)), payload)
 
