@@ -59,8 +59,9 @@ def _digest(raw: bytes) -> str:
     """The SHA-256 of a journal's bytes, worked out once for the same bytes object: a read
     keeps its state and its view of the same bytes, an order its state and the views it
     answers with (bytes never change, and the one held stays alive, so `is` is sameness)."""
-    if _HASHED and _HASHED[0][0] is raw:
-        return _HASHED[0][1]
+    kept = _HASHED[-1] if _HASHED else None     # read once: a thread may replace it
+    if kept is not None and kept[0] is raw:
+        return kept[1]
     digest = hashlib.sha256(raw).hexdigest()
     if type(raw) is bytes:
         _HASHED[:] = [(raw, digest)]
