@@ -1,5 +1,5 @@
 """Allow `python -m referee`."""
 
-from .cli.entry import console
+from .cli.start import console
 
 console()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..base.errors import EXIT_REJECTED
 from ..base.glyphs import VisibleStream
-from . import commands
+from . import READS, commands
 from .commands import emit
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
@@ -191,13 +191,10 @@ def _takes(fn) -> tuple[str, ...]:
     return fn.__code__.co_varnames[:fn.__code__.co_argcount]
 
 
-# Reads: short processes that leave almost no cyclic garbage (about a thousand objects after
-# replaying a 3,313-record campaign), so collecting it would cost more than it frees.
-READS = ("status", "show")
-
-
 def run(command: str, params: dict) -> int:
-    """Run a parsed plain form; returns the exit code."""
+    """Run a parsed plain form; returns the exit code. A read runs with the cyclic garbage
+    collector paused (start.py says why), started again after it only when it ran before:
+    from the console script it stays paused until the process leaves."""
     pause = command in READS and gc.isenabled()
     if pause:
         gc.disable()
