@@ -271,3 +271,36 @@ def test_a_check_beside_is_made_only_where_it_pays_and_is_safe(monkeypatch):
     finally:
         stop.set()
         other.join()
+
+
+def test_the_checker_hashes_the_journal_for_the_state_and_view_kept_of_it(tmp_path,
+                                                                          monkeypatch, forks):
+    """A read cold keeps its state and its view bound to the journal's SHA-256: the forked
+    checker, which ends before the replay, works it out, and the caller does not again. The
+    digest kept is the journal's; one whose check failed hands none back."""
+    import hashlib
+
+    from referee.store import snapshot
+
+    parent, real_digest_of = os.getpid(), snapshot.digest_of
+    here: list[int] = []
+
+    def counted(raw: bytes) -> str:
+        if os.getpid() == parent:
+            here.append(len(raw))
+        return real_digest_of(raw)
+
+    monkeypatch.setattr(snapshot, "digest_of", counted)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(GAME)
+    raw = Journal(path).raw()
+    monkeypatch.setattr(checking, "worth_beside", lambda _raw: True)
+    replay.position(Journal(path), raw, None)
+    assert snapshot._digest(raw) == hashlib.sha256(GAME).hexdigest()
+    assert here == [] and len(forks) == 1
+    bad = _order_edited(30)
+    path.write_bytes(bad)
+    raw = Journal(path).raw()
+    with pytest.raises(RefereeError):
+        replay.position(Journal(path), raw, None)
+    assert snapshot._HASHED[0][0] is not raw        # nothing kept of the bytes that failed

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..base.errors import JournalError
+from . import snapshot
 from .beside import Beside, alone, cores
 from .chain import _Float, _next_lines, _no_float, scan
 
@@ -99,6 +100,7 @@ class ReadBeside:
 
     def __init__(self, raw: bytes, name: str, header: dict, typed: Typed | None = None):
         start, prev = raw.find(b"\n") + 1, header["hash"]
+        self.raw = raw
         self.work = Beside(lambda: first_fault(raw, name, prev, start))
         self.records = scan(raw, name, 1, prev, quick=shaped, start=start) if typed is None \
             else typed_records(raw, name, prev, start, typed)
@@ -111,6 +113,8 @@ class ReadBeside:
         if "error" in answer and (upto is None or record is None or record <= upto):
             raise JournalError(str(answer["error"]), record=record,
                                torn=bool(answer.get("torn")))
+        if isinstance(answer.get("sha256"), str):
+            snapshot.hashed(self.raw, answer["sha256"])
 
     def close(self) -> None:
         self.work.close()
@@ -118,10 +122,11 @@ class ReadBeside:
 
 def first_fault(raw: bytes, name: str, prev: str, start: int) -> dict:
     """Every line of raw from start (the records after the header) checked: the first
-    fault, if any."""
+    fault, if any; else the SHA-256 of the whole of raw, which the state and the view kept
+    of a journal read cold are bound to (worked out here, on the checker's processor)."""
     try:
         for _ in scan(raw, name, 1, prev, start=start):
             pass
     except JournalError as exc:
         return {"error": str(exc), "record": exc.record, "torn": exc.torn}
-    return {}
+    return {"sha256": snapshot.digest_of(raw)}

@@ -62,10 +62,21 @@ def _digest(raw: bytes) -> str:
     kept = _HASHED[-1] if _HASHED else None     # read once: a thread may replace it
     if kept is not None and kept[0] is raw:
         return kept[1]
-    digest = hashlib.sha256(raw).hexdigest()
+    digest = digest_of(raw)
+    hashed(raw, digest)
+    return digest
+
+
+def digest_of(raw: bytes) -> str:
+    """The SHA-256 of bytes, as the snapshots and views name it."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def hashed(raw: bytes, digest: str) -> None:
+    """Keep the digest of a journal's bytes worked out elsewhere in this process or by a
+    process it forked (checking.first_fault), for the state and the views kept of them."""
     if type(raw) is bytes:
         _HASHED[:] = [(raw, digest)]
-    return digest
 
 
 def _stamp(size: int, digest: str, data_id: str) -> dict:
