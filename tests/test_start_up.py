@@ -146,7 +146,7 @@ COLLECTIONS = ("import gc, os, sys; sys.argv = ['referee', *sys.argv[1:]]; "
 def test_a_read_from_the_console_script_runs_no_garbage_collection(args, game, tmp_path):
     """A read's process leaves little cyclic garbage and ends without the teardown: the
     console script pauses the collector before the referee's first import and never starts
-    it again (start.py). Collecting costs about 5 ms of a cold `status` of a campaign: a
+    it again (start.py). Collecting costs 4 to 5 ms of a cold `status` of a campaign: a
     few runs over the modules as they load, and one over every object of the replayed game
     when the collector was started again as the read ended."""
     env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}

@@ -245,13 +245,13 @@ LEAVE_AT_ONCE = (*READS, "verify", "order")
 
 
 def console() -> None:
-    """The `referee` console script and `python -m referee`: main, and the process of a
-    read or an order ends without tearing the interpreter down. The teardown frees every
-    object of the replayed game and every module one by one, a sixth of a cold `status`
-    and a seventh of an order, for memory the system takes back at once anyway. Neither
-    leaves anything to close: the record, the views and the snapshots are written with
-    os.write (the record synced) before it prints, and the locks go with the process.
-    main() itself ends with SystemExit, for the tests and scripts that call it."""
+    """The `referee` console script and `python -m referee`, called by start.py: main, and the
+    process of a read or an order ends without tearing the interpreter down. The teardown frees
+    every object of the replayed game and every module one by one, a sixth of a cold `status`
+    and a seventh of an order, for memory the system takes back at once anyway. Neither leaves
+    anything to close: the record, the views and the snapshots are written with os.write (the
+    record synced) before it prints, and the locks go with the process. main() itself ends with
+    SystemExit, for the tests and scripts that call it."""
     try:
         main()
     except SystemExit as done:

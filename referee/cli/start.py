@@ -4,9 +4,9 @@ pauses the cyclic garbage collector before it loads anything of the referee's.
 A read (`status`, `show`) is a short process that leaves almost no cyclic garbage (about a
 thousand objects after replaying a 3,313-record campaign), and it ends without the
 interpreter's teardown (entry.console). Left running, the collector walks the objects the
-imports make a few times over, and then every object of the replayed game once the read
-has started it again: about 5 ms of a cold `status` of a full campaign, to free memory the
-system takes back at once anyway. A read that a program runs in its own process
+imports make several times over, and then every object of the replayed game once the read
+has started it again: together 4 to 5 ms of a cold `status` of a full campaign, to free
+memory the system takes back at once anyway. A read that a program runs in its own process
 (entry.main) pauses the collector for the command alone (entry.run).
 """
 
