@@ -67,7 +67,7 @@ def _digest(raw: bytes) -> str:
     return digest
 
 
-def digest_of(raw: bytes) -> str:
+def digest_of(raw: bytes | memoryview) -> str:
     """The SHA-256 of bytes, as the snapshots and views name it."""
     return hashlib.sha256(raw).hexdigest()
 
@@ -94,8 +94,7 @@ def _fits(payload: dict | None, kind: str, raw: bytes, data_id: str, whole: bool
         return False
     if raw[size - 1:size] != b"\n":
         return False
-    digest = _digest(raw) if size == len(raw) else \
-        hashlib.sha256(memoryview(raw)[:size]).hexdigest()
+    digest = _digest(raw) if size == len(raw) else digest_of(memoryview(raw)[:size])
     return digest == payload.get("sha256")
 
 
