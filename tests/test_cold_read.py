@@ -1,9 +1,10 @@
 """A long journal read cold is replayed while its lines are checked beside (store/checking.py).
 
 Whatever is wrong with the journal (a byte edited, a line cut or moved, a torn tail, a
-record sealed and chained again whose events cannot be replayed, both at once), the read
-with its check beside ends as the read that checks each line before replaying it: the same
-position, or the same error on the same record. The forked checker is reaped whatever ends
+record sealed and chained again whose events cannot be replayed or whose secret data is
+out of shape, two at once), the read with its check beside, begun by the replay or before
+it (as a Table begins it), ends as the read that checks each line before replaying it: the
+same position, or the same error on the same record. The forked checker is reaped whatever ends
 the read, and a checker that cannot answer is replaced by the check done here.
 """
 
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 from referee.base.errors import RefereeError
 from referee.engine.state import state_to_builtins
 from referee.game import replay
+from referee.game.records import parts_checked
 from referee.store import beside, chain, checking
 from referee.store.journal import Journal
 
@@ -32,14 +34,19 @@ GAME = gzip.decompress((Path(__file__).parent / "replays" / "ttlm-1914-seed7.jso
 EDITS = [b"x", b"0", b'"', b"}", b"\\", b" ", b"1.5", b"\n", b""]
 
 
-def _read(path: Path, raw: bytes, with_beside: bool, monkeypatch) -> tuple:
-    """How a cold read of raw ends: the position, or the error."""
+def _read(path: Path, raw: bytes, with_beside: bool, monkeypatch, early: bool = False) -> tuple:
+    """How a cold read of raw ends: the position, or the error. early: its check begun before
+    the replay reads anything, as the Table begins it (table/campaign.py)."""
     monkeypatch.setattr(checking, "worth_beside", lambda _raw: with_beside)
+    check = checking.start(raw, path.name, parts_checked) if early else None
     try:
-        pos = replay.position(Journal(path), raw, None)
+        pos = replay.position(Journal(path), raw, None, check=check)
     except RefereeError as exc:
         return (type(exc).__name__, str(exc), getattr(exc, "record", None),
                 getattr(exc, "torn", None))
+    finally:
+        if check is not None:
+            check.close()
     return (state_to_builtins(pos.state), pos.seq, pos.hash, pos.read)
 
 
@@ -63,14 +70,37 @@ def _unplayable(rec: dict) -> None:
     rec["events"] = [{"type": "UnitMoved", "unit": "no-such-unit", "to": "nowhere"}]
 
 
+# Secret data out of its shape, in a record that keeps its own: an event's (what the events
+# replayed store), an order's words, a part the moderator alone may read given to a side.
+SECRET_FAULTS = ("event", "private order", "mail")
+WITH_SECRETS = [n for n, line in enumerate(GAME.split(b"\n")[:-1])
+                if n and b'"data":{' in line and b'"private_order":{' in line]
+
+
+def _secret_broken(how: str):
+    def change(rec: dict) -> None:
+        if how == "event":
+            secret = next(e["secret"] for e in rec["events"] if e.get("secret"))
+            secret["data"] = {"orders": 7}
+        elif how == "private order":
+            rec["private_order"]["data"] = {"orders": 7}
+        else:
+            rec["mail"] = {"data": None, "salt": "00", "to": "german"}
+    return change
+
+
 @given(st.data())
 @settings(max_examples=40, deadline=None)
 def test_a_cold_read_with_its_check_beside_ends_as_one_checked_line_by_line(case):
     lines = GAME.split(b"\n")[:-1]
-    how = case.draw(st.sampled_from(["none", "bytes", "torn", "unplayable", "both", "moved"]))
-    if how in ("unplayable", "both"):
+    how = case.draw(st.sampled_from(["none", "bytes", "torn", "unplayable", "both", "moved",
+                                     "secret", "secret and bytes", "secret and unplayable"]))
+    if how.startswith("secret"):
+        broken = _secret_broken(case.draw(st.sampled_from(SECRET_FAULTS)))
+        lines = _rechained(lines, case.draw(st.sampled_from(WITH_SECRETS)), broken)
+    if how in ("unplayable", "both", "secret and unplayable"):
         lines = _rechained(lines, case.draw(st.integers(1, len(lines) - 1)), _unplayable)
-    if how in ("bytes", "both"):
+    if how in ("bytes", "both", "secret and bytes"):
         at = case.draw(st.integers(0, len(lines) - 1))
         pos = case.draw(st.integers(0, len(lines[at])))
         lines[at] = lines[at][:pos] + case.draw(st.sampled_from(EDITS)) + lines[at][pos + 1:]
@@ -81,7 +111,9 @@ def test_a_cold_read_with_its_check_beside_ends_as_one_checked_line_by_line(case
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
         path = Path(tmp) / "game.jsonl"
         path.write_bytes(raw)
-        assert _read(path, raw, True, monkeypatch) == _read(path, raw, False, monkeypatch)
+        line_by_line = _read(path, raw, False, monkeypatch)
+        assert _read(path, raw, True, monkeypatch) == line_by_line
+        assert _read(path, raw, True, monkeypatch, early=True) == line_by_line
 
 
 def test_the_cases_above_reach_both_kinds_of_fault(tmp_path, monkeypatch):
@@ -103,6 +135,52 @@ def test_the_cases_above_reach_both_kinds_of_fault(tmp_path, monkeypatch):
         ends = _read(path, raw, True, monkeypatch)
         assert ends[0] == "JournalError" and ends[2] == expected, ends
         assert ends == _read(path, raw, False, monkeypatch)
+
+
+def test_secret_data_out_of_shape_is_found_beside_in_records_read_into_their_class(
+        tmp_path, monkeypatch):
+    """The replay stores what a record's secret parts carry without reading it; for the
+    records taken straight into their class, the check beside validates it (here, in this
+    process, nothing does), and its fault is the one a read line by line reports."""
+    parent, here = os.getpid(), []
+
+    def counted(rec: dict, name: str) -> None:
+        if os.getpid() == parent:
+            here.append(rec["seq"])
+        parts_checked(rec, name)
+
+    monkeypatch.setattr(replay, "parts_checked", counted)
+    at = WITH_SECRETS[len(WITH_SECRETS) // 2]
+    for how, where in zip(SECRET_FAULTS, ("$.events[", "$.private_order.data", "$.mail.to")):
+        raw = b"\n".join(_rechained(GAME.split(b"\n")[:-1], at, _secret_broken(how))) + b"\n"
+        path = tmp_path / "game.jsonl"
+        path.write_bytes(raw)
+        ends = _read(path, raw, True, monkeypatch)
+        assert ends[0] == "JournalError" and ends[2] == at, ends
+        assert f"record {at} is malformed" in ends[1] and where in ends[1], ends
+        assert here == []
+        assert ends == _read(path, raw, False, monkeypatch)
+
+
+def test_a_record_read_line_by_line_is_judged_by_its_own_check(tmp_path, monkeypatch):
+    """After the first batch that cannot be taken into the record class, records are read
+    line by line with every check of their contract: a record both out of shape and with
+    secret data out of shape is refused for its shape first, as a read line by line does,
+    whatever the check beside found in its secret data."""
+    lines = _rechained(GAME.split(b"\n")[:-1], 150, _float_in)
+    at = next(n for n in WITH_SECRETS if n > 200)
+
+    def both(rec: dict) -> None:
+        _secret_broken("event")(rec)
+        rec["actor"] = ""
+
+    raw = b"\n".join(_rechained(lines, at, both)) + b"\n"
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(raw)
+    line_by_line = _read(path, raw, False, monkeypatch)
+    assert line_by_line[2] == at and "$.actor" in line_by_line[1], line_by_line
+    assert _read(path, raw, True, monkeypatch) == line_by_line
+    assert _read(path, raw, True, monkeypatch, early=True) == line_by_line
 
 
 def _order_edited(at: int) -> bytes:

@@ -281,3 +281,50 @@ def test_a_skirmish_read_validates_its_card_without_the_schema_builders(patrol, 
     found = sorted(m for m in ("pydantic_core.core_schema", "typing_extensions", "pydantic")
                    if m in loaded)
     assert not found, f"a skirmish status imports {', '.join(found)}"
+
+
+# A read in a probe that says which of the rules' modules were loaded each time the referee
+# forks (every journal long enough for a check beside, on any machine).
+FORKS = """
+import io, json, os, sys
+sys.argv = ["referee", *sys.argv[1:]]
+from referee.store import checking
+checking.BESIDE_BYTES, checking.cores = 1, lambda: 2
+forks, real_fork = [], os.fork
+def fork():
+    forks.append(sorted(m for m in sys.modules if m.startswith("referee.engine")))
+    return real_fork()
+os.fork = fork
+from referee.cli.entry import main
+out, sys.stdout = sys.stdout, io.StringIO()
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+sys.stdout = out
+print(json.dumps({"code": code, "forks": forks,
+                  "engine": "referee.engine.evolve" in sys.modules}))
+"""
+
+
+def test_a_cold_read_begins_its_check_beside_before_the_rules_load(game, tmp_path):
+    """A journal this account never read is checked line by line in a forked process while
+    this one loads the rules and the game data and replays: begun before the engine's
+    modules load, the check ends well before the replay does (store/checking.py)."""
+    env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
+
+    def forks(*args: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", FORKS, *args], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.splitlines()[-1])
+
+    cold = forks("status", str(game))
+    assert cold["code"] in (0, None) and cold["engine"], cold
+    assert cold["forks"] == [[]], cold
+    # From its kept view nothing is replayed, and nothing forked.
+    assert forks("status", str(game))["forks"] == []
+    # Another read, with the state of the whole journal kept by the first: nothing to
+    # replay, nothing forked either.
+    again = forks("show", str(game), "--format", "json")
+    assert again["code"] in (0, None) and again["forks"] == [], again

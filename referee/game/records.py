@@ -9,7 +9,6 @@ is reported with its record number instead of crashing the referee.
 import msgspec
 
 from ..base.errors import ContractError, JournalError, UsageError
-from ..contracts.events_base import Secret
 from ..contracts.records import (
     SECRET_DATA,
     JournalHeader,
@@ -79,40 +78,42 @@ def record_of(rec: dict, name: str) -> JournalRecord:
     except msgspec.ValidationError as exc:
         raise JournalError(f"{name}: record {rec.get('seq')} is malformed: {exc}",
                            record=rec.get("seq")) from None
-    return parts_checked(typed, name)
+    parts_checked(rec, name)
+    return typed
 
 
-def parts_checked(typed: JournalRecord, name: str) -> JournalRecord:
-    """A record of its class, with the secret data its events and parts carry validated
-    (JournalError names it, as record_of does)."""
+# The parts a record may carry beside its events' secrets, each with the shape of its data
+# and whether only the moderator may be its reader.
+PARTS = (("private_order", OrderText, False), ("standing", StandingSet, False),
+         ("mail", MailData, True), ("players", Roster, True), ("mail_route", MailRoute, True))
+
+
+def parts_checked(rec: dict, name: str) -> None:
+    """The secret data a record's events and parts carry, validated (JournalError names the
+    record, as record_of does). Read off the record as JSON, so that the check beside a cold
+    read (store/checking.py) runs it on records its caller took straight into their class:
+    what is not where the contract puts a secret is the contract's to refuse."""
     try:
-        for i, ev in enumerate(typed.events):
-            if ev.type in SECRET_DATA:
-                secret = getattr(ev, "secret", None)
-                if isinstance(secret, Secret) and secret.data is not None:
-                    _convert_at(secret.data, SECRET_DATA[ev.type], f"$.events[{i}].secret.data")
-        private = typed.private_order
-        if private is not None and private.data is not None:
-            _convert_at(private.data, OrderText, "$.private_order.data")
-        standing = typed.standing
-        # Whose part it is (the actor's own) verify checks; replaying needs none of it.
-        if standing is not None:
-            if standing.data is not None:
-                _convert_at(standing.data, StandingSet, "$.standing.data")
-        for field, shape in (("mail", MailData), ("players", Roster),
-                             ("mail_route", MailRoute)):
-            part = getattr(typed, field)
-            if part is None:
+        events = rec.get("events")
+        for i, ev in enumerate(events if type(events) is list else ()):
+            kind = ev.get("type") if type(ev) is dict else None
+            secret = ev.get("secret") if type(kind) is str and kind in SECRET_DATA else None
+            if type(secret) is dict and secret.get("data") is not None:
+                _convert_at(secret["data"], SECRET_DATA[kind], f"$.events[{i}].secret.data")
+        for field, shape, moderator_only in PARTS:
+            part = rec.get(field)
+            if type(part) is not dict:
                 continue
-            if part.to != "moderator":
+            # Whose part a standing or private order is (the actor's own) verify checks;
+            # replaying needs none of it.
+            if moderator_only and part.get("to") != "moderator":
                 raise msgspec.ValidationError(f"this part is for the moderator only - at "
                                               f"`$.{field}.to`")
-            if part.data is not None:
-                _convert_at(part.data, shape, f"$.{field}.data")
+            if part.get("data") is not None:
+                _convert_at(part["data"], shape, f"$.{field}.data")
     except msgspec.ValidationError as exc:
-        raise JournalError(f"{name}: record {typed.seq} is malformed: {exc}",
-                           record=typed.seq) from None
-    return typed
+        raise JournalError(f"{name}: record {rec.get('seq')} is malformed: {exc}",
+                           record=rec.get("seq")) from None
 
 
 def _convert_at(data: dict, shape: type, where: str) -> None:

@@ -27,6 +27,7 @@ from ..engine.setup import initial_state
 from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events
 from ..store import checking, snapshot
+from ..store.beside import Beside
 from ..store.dice import Dice
 from ..store.journal import SCHEMA_VERSION, Journal, now, scan, upcast
 from .records import header_of, keep_contract, parts_checked, record_of
@@ -303,11 +304,13 @@ class Position(msgspec.Struct):
 
 
 def position(journal: Journal, raw: bytes, games_dir: Path | None,
-             upto: int | None = None, checked: list[dict] | None = None) -> Position:
+             upto: int | None = None, checked: list[dict] | None = None,
+             check: Beside | None = None) -> Position:
     """The state after the last record of raw (or after record upto): from a signed snapshot
     of a prefix plus the records after it when one fits, else by checking and replaying the
     journal from its start. `checked`: raw's records, already checked (the Table's), which
-    are then not checked again."""
+    are then not checked again. `check`: raw's check begun beside already (cold_check), for
+    a replay from the start; its caller closes it."""
     records = iter(checked) if checked is not None else scan(raw, journal.name)
     header = next(records)
     data = data_for(header, journal.name, games_dir)
@@ -339,10 +342,12 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
         seq, last = 0, header["hash"]
     beside = None
     try:
-        if snap is None and checked is None and upto is None and checking.worth_beside(raw):
-            beside = checking.ReadBeside(raw, journal.name, header,      # a long journal, cold
-                                         _typed(header, era))
-            records = beside.records
+        if snap is None and checked is None and upto is None:            # a long journal, cold
+            check = check or checking.start(raw, journal.name, parts_checked)
+            if check is not None:
+                beside = checking.ReadBeside(raw, journal.name, header, check,
+                                             _typed(header, era))
+                records = beside.records
         if header["schema_version"] < SCHEMA_VERSION:
             records = _upcast(records, header["schema_version"])
         read, seq, last = _replayed(era, state, records, upto, seq, last)
@@ -367,8 +372,7 @@ def _typed(header: dict, era: Era) -> checking.Typed | None:
                                                      EVENT_UPCASTERS):
         return None
     name = era.name
-    return checking.Typed(JournalRecord, lambda rec: parts_checked(rec, name),
-                          lambda rec: record_of(rec, name))
+    return checking.Typed(JournalRecord, lambda rec: record_of(rec, name))
 
 
 def _replayed(era: Era, state: State, records: Iterator, upto: int | None, seq: int,

@@ -114,6 +114,11 @@ def load_state(journal: Path, raw: bytes, data_id: str) -> Snapshot | None:
     return snap
 
 
+def has_state(journal: Path) -> bool:
+    """Whether a state snapshot of this journal is kept (fitting or not)."""
+    return _path(journal, "state").is_file()
+
+
 def save_state(journal: Path, raw: bytes, data_id: str, seq: int, last_hash: str,
                header: dict, state: dict[str, Any]) -> None:
     """Keep the state after the last record of raw (best effort, signed)."""

@@ -42,11 +42,21 @@ class CampaignKind(GameKind):
         """The game replayed to its last record (or to record upto), from this user's
         snapshot when one fits; the state it leads to is kept as a snapshot."""
         load_msgspec()
+        check = _cold_check(table) if upto is None else None
+        try:
+            return self._replayed(table, upto, check)
+        finally:
+            if check is not None:
+                check.close()
+
+    @staticmethod
+    def _replayed(table, upto: int | None, check) -> Any:
         from ..engine.state import state_to_builtins  # start-up: the rules, for a replay
         from ..game.replay import Game, position  # start-up: the rules, for a replay
         from ..store import snapshot  # start-up: the rules, for a replay
 
-        pos = position(table.journal, table.raw, table.games_dir, upto, table.checked_records())
+        pos = position(table.journal, table.raw, table.games_dir, upto, table.checked_records(),
+                       check)
         if upto is not None:
             if not 0 <= upto <= pos.seq:
                 raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
@@ -228,3 +238,17 @@ class CampaignKind(GameKind):
 
 
 CAMPAIGN = CampaignKind()
+
+
+def _cold_check(table) -> Any:
+    """A long journal this account keeps no snapshot of is replayed from its start: its
+    check begins beside at once (store/checking.py), before the rules and the game data
+    load here, so that it ends well before the replay does; None otherwise."""
+    if table.checked_records() is not None:
+        return None
+    from ..game.records import parts_checked  # start-up: the contracts, for a replay
+    from ..store import checking, snapshot  # start-up: for a replay
+
+    if snapshot.has_state(table.path):
+        return None
+    return checking.start(table.raw, table.journal.name, parts_checked)
