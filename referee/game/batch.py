@@ -41,33 +41,6 @@ from .replay import body, check_current, position
 from .suggest import amend
 from .timeline import PAUSED, paused
 
-LINK_HOW = "order --link LINK, or a line 'Link: LINK' in the mail"
-
-
-def check_link(known: dict, side: str, text: str) -> dict:
-    """The link a batch gives, as its record keeps it ({side, no, value}): a later link of the
-    side's dice sheet than the last revealed (SheetError naming the link due otherwise)."""
-    pos = known.get(side)
-    if pos is None:
-        raise SheetError(f"{side} has no dice sheet registered, so a link means nothing here "
-                         f"(register its tip: new --sheet, players --sheet, or a line 'Sheet: "
-                         f"TIP' in a mail)")
-    value = text.strip().lower()
-    due = f"link {pos.due()} of {side}'s dice sheet is due ({LINK_HOW})"
-    if not sheets.is_value(value):
-        raise SheetError(f"the link {quoted(text, 20)} is not one (64 hex digits, a line of "
-                         f"the sheet); {due}")
-    back = sheets.steps_back(value, pos.value, pos.no)
-    if back is not None:
-        what = "the tip" if back == 0 else f"link {back}"
-        raise SheetError(f"the link given is {what} of {side}'s dice sheet, public "
-                         f"already; {due}")
-    ahead = sheets.steps_down(value, pos.value)
-    if ahead is None:
-        raise SheetError(f"the link given is not a link of {side}'s dice sheet (no SHA-256 "
-                         f"chain leads from it to link {pos.no}); {due}")
-    return {"side": side, "no": pos.no + ahead, "value": value}
-
 
 class Applied(msgspec.Struct):
     """One accepted order (or sealed plan) and the record it produced."""
@@ -254,7 +227,7 @@ class Batch:
                                  f"digits, the first line of the sheet)")
             self.sheets[q.side] = sheets.SheetPos(tip, 0, None, self.seq + 1)
         if q.link is not None:
-            self.link = check_link(self.sheets, q.side, q.link)
+            self.link = sheets.check_link(self.sheets, q.side, q.link)
             self.fresh = True
             if not q.texts:
                 no = self.link["no"]
@@ -325,7 +298,7 @@ class Batch:
         if side in self.sheets and not self.fresh:
             need = (f"the next link of {side}'s dice sheet, which none of these orders "
                     f"gives: link {self.sheets[side].due()} of {side}'s dice sheet is due "
-                    f"({LINK_HOW})")
+                    f"({sheets.LINK_HOW})")
         return Dice(self.header["game_id"], self.seq + 1, self.secret, self.manual,
                     source=source, link=self.link, need=need)
 
