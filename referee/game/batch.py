@@ -35,9 +35,10 @@ from ..store.dice import Dice, ManualDice
 from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
+from .clockwalk import Walk, walked_on
 from .drydice import DryDice, DryStop
 from .records import keep_contract
-from .replay import body, check_current, position
+from .replay import body, check_current, kept_walk, position
 from .suggest import amend
 from .timeline import PAUSED, paused
 
@@ -67,6 +68,7 @@ class Submission(msgspec.Struct):
     # handoff_ends: the batch ended before order `index` (not_applied from it), when the
     # decision had passed to `side` (None: the game was over).
     left: tuple[int, str | None] | None = None
+    walk: Walk | None = None            # the deadlines' walk to its last record, when walked
 
 
 class AlreadyApplied(OrderError):
@@ -160,6 +162,7 @@ class Batch:
         self.journal, self.q = journal, request
         self.result = Submission()
         self.bodies: list[dict] = []
+        self.states: list[State] = []   # the state after each record of self.bodies
         self.previous_standing: dict | None = None
         self.upto: int | None = None     # the orders a mail's digest covers (None: all)
 
@@ -249,6 +252,7 @@ class Batch:
                 if self.secret is not None else "0" * 32
             rec["mail"] = {"to": "moderator", "salt": salt, "data": dict(self.q.mail)}
         self.bodies.append(rec)
+        self.states.append(self.state)
         self.result.applied.append(Applied(sheets.SHEET, rec))
 
     def parse(self) -> None:
@@ -486,6 +490,7 @@ class Batch:
         if self.q.clock is not None and not self.bodies:
             rec["clock"] = dict(self.q.clock)
         self.bodies.append(rec)
+        self.states.append(new_state)
         self.result.applied.append(Applied(text, rec))
         self.state = new_state
         self.link = None                # revealed by the batch's first record
@@ -527,8 +532,11 @@ class Batch:
             return result
         for applied, rec in zip(result.applied, written):
             applied.record = rec
+        result.walk = walked_on(self.pos.walk, zip(self.states, written), self.data.sides,
+                                self.journal.name)
         snapshot.save_state(self.journal.path, raw, result.bound, written[-1]["seq"],
-                            written[-1]["hash"], result.header, state_to_builtins(result.state))
+                            written[-1]["hash"], result.header, state_to_builtins(result.state),
+                            kept_walk(result.walk))
         return result
 
 

@@ -30,6 +30,7 @@ from ..store import checking, snapshot
 from ..store.beside import Beside
 from ..store.dice import Dice
 from ..store.journal import SCHEMA_VERSION, Journal, now, scan, upcast
+from .clockwalk import Walk, has_deadlines
 from .records import header_of, keep_contract, parts_checked, record_of
 
 REVEAL = "reveal secret"
@@ -95,6 +96,8 @@ class Game:
         self.raw = raw
         self.rules = rules          # the rules version its next record would be decided under
         self.bound = data.source    # what its snapshots and views are bound to (position)
+        self.walk: Walk | None = None   # the deadlines' walk to its last record (position)
+        self.last = ""              # its last record's hash (position)
         self._records = records
 
     @property
@@ -301,16 +304,20 @@ class Position(msgspec.Struct):
     read: int                   # records read and replayed to get here
     rules: int = RULES_VERSION  # the rules version the next record is decided under
     bound: str = ""             # what its snapshots are bound to: the data files' content
+    walk: Walk | None = None    # the deadlines' walk to here (clockwalk.py), when walked
 
 
 def position(journal: Journal, raw: bytes, games_dir: Path | None,
              upto: int | None = None, checked: list[dict] | None = None,
-             check: Beside | None = None) -> Position:
+             check: Beside | None = None, walk: bool | None = None) -> Position:
     """The state after the last record of raw (or after record upto): from a signed snapshot
     of a prefix plus the records after it when one fits, else by checking and replaying the
     journal from its start. `checked`: raw's records, already checked (the Table's), which
     are then not checked again. `check`: raw's check begun beside already (cold_check), for
-    a replay from the start; its caller closes it."""
+    a replay from the start; its caller closes it. `walk`: whether the records are walked
+    for the deadlines too (clockwalk.py; None: when the journal holds a record about time,
+    and never up to a record): from the walk the snapshot kept, or from the start."""
+    walking = upto is None and (walk or walk is None and has_deadlines(raw))
     records = iter(checked) if checked is not None else scan(raw, journal.name)
     header = next(records)
     data = data_for(header, journal.name, games_dir)
@@ -326,12 +333,13 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
         # record before it (inside the bytes the snapshot is bound to, so replayed once
         # already); a snapshot older than that record is not used.
         snap = None
-    if snap is not None and snap.header == header:
+    walker = Walk.from_kept(snap.walk) if walking and snap is not None else None
+    if snap is not None and snap.header == header and (walker is not None or not walking):
         try:
             state = state_from_builtins(snap.state)
         except msgspec.ValidationError:
             snap = None
-    else:
+    else:           # a snapshot kept before its game had deadlines: walked from the start
         snap = None
     if snap is not None:
         seq, last = snap.seq, snap.hash
@@ -340,6 +348,7 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
     else:
         state = start_state(header, data, journal.name)
         seq, last = 0, header["hash"]
+        walker = Walk() if walking else None
     beside = None
     try:
         if snap is None and checked is None and upto is None:            # a long journal, cold
@@ -350,7 +359,7 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
                 records = beside.records
         if header["schema_version"] < SCHEMA_VERSION:
             records = _upcast(records, header["schema_version"])
-        read, seq, last = _replayed(era, state, records, upto, seq, last)
+        read, seq, last = _replayed(era, state, records, upto, seq, last, walker)
         if beside is not None:
             beside.settle()
     except Exception as exc:
@@ -362,7 +371,7 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
         if beside is not None:
             beside.close()
     return Position(header, era.data, state, seq, last, snap is not None, read, era.rules,
-                    bound)
+                    bound, walker)
 
 
 def _typed(header: dict, era: Era) -> checking.Typed | None:
@@ -376,15 +385,18 @@ def _typed(header: dict, era: Era) -> checking.Typed | None:
 
 
 def _replayed(era: Era, state: State, records: Iterator, upto: int | None, seq: int,
-              last: str) -> tuple[int, int, str]:
-    """Replay records onto state (up to record upto), from record seq whose hash is last:
-    how many, and the seq and hash of the last one replayed."""
+              last: str, walker: Walk | None = None) -> tuple[int, int, str]:
+    """Replay records onto state (up to record upto), from record seq whose hash is last,
+    walking each for the deadlines when walker is given: how many, and the seq and hash of
+    the last one replayed."""
     read = 0
     for rec in records:
         at, digest = seq_and_hash(rec)
         if upto is not None and at > upto:
             break
         era.apply(state, rec)
+        if walker is not None:
+            walker.step(state, rec, era.data.sides, era.name)
         seq, last = at, digest
         read += 1
     return read, seq, last
@@ -421,10 +433,15 @@ def open_game(path: Path | str, upto: int | None = None,
             raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
     elif pos.read:                 # records were replayed: keep the state they lead to
         snapshot.save_state(journal.path, raw, pos.bound, pos.seq, pos.hash, pos.header,
-                            state_to_builtins(pos.state))
+                            state_to_builtins(pos.state), kept_walk(pos.walk))
     game = Game(journal, pos.data, pos.header, pos.state, raw, pos.rules)
-    game.bound = pos.bound
+    game.bound, game.walk, game.last = pos.bound, pos.walk, pos.hash
     return game
+
+
+def kept_walk(walk: Walk | None) -> dict | None:
+    """The walk as a state snapshot keeps it (None: the records were not walked)."""
+    return walk.kept() if walk is not None else None
 
 
 # ---------------------------------------------------------------- versions

@@ -13,22 +13,30 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timedelta
 from pathlib import Path
 
 import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
-from ..base.errors import JournalError, OrderError, UsageError
+from ..base.errors import OrderError, UsageError
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
 from ..engine import waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
-from ..store.journal import Journal, now, scan
+from ..store.journal import Journal, now
+from .clockwalk import (  # noqa: F401 - what other modules read of the walk, from here
+    NEEDS,
+    Due,
+    Settings,
+    Walk,
+    clock_of,
+    fact_problem,
+    has_deadlines,
+)
 from .records import keep_contract
-from .replay import Era, data_for, position, start_state
+from .replay import position
 
 SETTINGS = "set deadlines"
 EXTEND = "extend"
@@ -39,52 +47,6 @@ RESUME = "resume the game"
 POLICIES = ("default", "wait", "pause")
 PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it): no orders "
           "are taken until the moderator resumes it (`referee deadline JOURNAL --resume`)")
-
-
-class Settings(msgspec.Struct):
-    """The deadline settings in force: from `new` and every later settings record."""
-
-    deadline: timedelta | None = None
-    kinds: dict[str, timedelta] = msgspec.field(default_factory=dict)
-    reminders: list[timedelta] = msgspec.field(
-        default_factory=lambda: [timedelta(hours=24), timedelta(hours=2)])
-    missed: str = "wait"
-    extensions: int = 2
-    skip_weekends: bool = False
-
-    def duration(self, decision: str) -> timedelta | None:
-        """The time a side has to answer a decision of this kind (None: no deadline)."""
-        return self.kinds.get(decision, self.deadline)
-
-    def take(self, fact: dict) -> None:
-        """Apply a settings record: each member it holds replaces the one before."""
-        if fact.get("deadline") is not None:
-            span = parse_duration(fact["deadline"])
-            if fact.get("decision"):
-                self.kinds[fact["decision"]] = span
-            else:
-                self.deadline = span
-        if fact.get("reminders") is not None:
-            self.reminders = sorted((parse_duration(r) for r in fact["reminders"]),
-                                    reverse=True)
-        for name in ("missed", "extensions", "skip_weekends"):
-            if fact.get(name) is not None:
-                setattr(self, name, fact[name])
-
-
-class Due(msgspec.Struct):
-    """One side's deadline for the decision it owes now."""
-
-    side: str
-    handoff: int                # the record that asked it (or the resume after it)
-    decision: str
-    due: datetime
-    extended: timedelta
-
-    @property
-    def words(self) -> str:
-        """The deadline as a player reads it."""
-        return f"Orders due by {for_players(self.due)}"
 
 
 class Timeline(msgspec.Struct):
@@ -108,40 +70,6 @@ class Timeline(msgspec.Struct):
 
     def due_for(self, side: str) -> Due | None:
         return next((d for d in self.dues if d.side == side), None)
-
-
-# What each kind of fact must hold (contracts/records.py ClockFact says what each means).
-NEEDS = {"settings": (), "extend": ("side", "handoff", "by"),
-         "reminded": ("side", "handoff", "before", "due"),
-         "missed": ("side", "handoff", "due", "missed"), "pause": (), "resume": ()}
-
-
-def fact_problem(fact: dict, sides) -> str | None:
-    """What is wrong with a clock part the contract lets through (None if nothing): a member
-    its kind needs is missing, a side is no side of the game, a duration is out of range."""
-    missing = [k for k in NEEDS[fact["kind"]] if fact.get(k) is None]
-    if missing:
-        return f"a {fact['kind']} fact without {', '.join(missing)}"
-    if fact.get("side") is not None and fact["side"] not in sides:
-        return f"it names {fact['side']!r}, no side of the game"
-    for name in ("deadline", "by", "before"):
-        try:
-            if fact.get(name) is not None:
-                parse_duration(fact[name])
-        except UsageError as exc:
-            return str(exc)
-    for text in fact.get("reminders") or []:
-        try:
-            parse_duration(text)
-        except UsageError as exc:
-            return str(exc)
-    return None
-
-
-def clock_of(rec: dict) -> dict | None:
-    """A record's clock part, if it has one."""
-    fact = rec.get("clock")
-    return fact if isinstance(fact, dict) else None
 
 
 def answers_missed(rec: dict) -> bool:
@@ -271,121 +199,28 @@ def paused(raw: bytes) -> bool:
     return state
 
 
-def _key(state: State, side: str, waited: list[str]) -> tuple | None:
-    """What a side is asked now (None: nothing): a new key is a new hand-off."""
-    if side not in waited or state.pending is None:
-        return None
-    return (state.pending.kind, state.pending.side, state.turn, state.phase)
-
-
-class _Walk:
-    """The journal read record by record: the hand-offs and the facts about time so far."""
-
-    def __init__(self, name: str, sides):
-        self.name, self.sides = name, sides
-        self.settings, self.paused = Settings(), False
-        self.keys: dict[str, tuple | None] = {}
-        self.handoff: dict[str, dict] = {}          # each side's hand-off record
-        self.resumed: dict | None = None
-        self.used: dict[str, int] = {}
-        self.extended: dict[tuple[str, int], timedelta] = {}
-        self.reminded: set = set()
-        self.missed: set = set()
-        self.answered: set = set()
-
-    def hand_offs(self, state: State, rec: dict) -> None:
-        """A side asked something new by this record has its hand-off here."""
-        waited = waiting_on(state)
-        for side in self.sides:
-            key = _key(state, side, waited)
-            if key is not None and key != self.keys.get(side):
-                self.handoff[side] = rec
-            self.keys[side] = key
-
-    def take(self, rec: dict) -> None:
-        """What a record's clock part changes."""
-        fact = clock_of(rec)
-        if fact is None:
-            return
-        problem = fact_problem(fact, self.sides)
-        if problem is not None:
-            raise JournalError(f"{self.name}: record {rec['seq']} holds a fact about time "
-                               f"the referee does not write: {problem}", record=rec["seq"])
-        kind = fact["kind"]
-        if kind == "settings":
-            self.settings.take(fact)
-        elif kind == "extend":
-            if rec["actor"] != "moderator":
-                self.used[rec["actor"]] = self.used.get(rec["actor"], 0) + 1
-            slot = (fact["side"], fact["handoff"])
-            self.extended[slot] = self.extended.get(slot, timedelta(0)) + \
-                parse_duration(fact["by"])
-        elif kind == "reminded":
-            self.reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
-        elif kind == "missed" and fact.get("missed") == "default":
-            self.answered.add((fact["side"], fact["handoff"], fact["due"]))
-        elif kind == "missed":
-            self.missed.add((fact["side"], fact["handoff"], fact["due"]))
-            self.paused = self.paused or fact.get("missed") == "pause"
-        else:
-            self.paused = kind == "pause"
-            self.resumed = rec if kind == "resume" else self.resumed
-
-    def due(self, state: State, side: str) -> Due | None:
-        """A side's deadline for the decision it owes now (None: no deadline for it)."""
-        made = self.handoff.get(side)
-        span = self.settings.duration(state.pending.kind)
-        if made is None or span is None:
-            return None
-        start = self.time_of(made)
-        if self.resumed is not None and self.resumed["seq"] > made["seq"]:
-            start = max(start, self.time_of(self.resumed))
-        more = self.extended.get((side, made["seq"]), timedelta(0))
-        due = start + span + more
-        if self.settings.skip_weekends and due.weekday() >= 5:
-            due += timedelta(days=7 - due.weekday())
-        return Due(side, made["seq"], state.pending.kind, due, more)
-
-    def time_of(self, rec: dict) -> datetime:
-        moment = parse_stamp(rec.get("at"))
-        if moment is None:
-            raise JournalError(f"{self.name}: record {rec['seq']} has no time the referee "
-                               f"writes ({rec.get('at')!r}), so no deadline can run from it",
-                               record=rec["seq"])
-        return moment
-
-
 def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None,
              checked: list[dict] | None = None) -> Timeline:
-    """Replay the journal's bytes and work out every owing side's deadline (`checked`: raw's
-    records, already checked, which are not checked again)."""
-    records = iter(checked) if checked is not None else scan(raw, journal.name)
-    header = next(records)
-    data = data_for(header, journal.name, games_dir)
-    state = start_state(header, data, journal.name)
-    era = Era(header, data, games_dir, journal.name)
-    walk = _Walk(journal.name, data.sides)
-    last = header
-    for rec in records:
-        era.apply(state, rec)
-        walk.sides = era.data.sides
-        walk.hand_offs(state, rec)
-        walk.take(rec)
-        last = rec
-    dues = [d for d in (walk.due(state, side) for side in waiting_on(state)) if d is not None]
-    return Timeline(walk.settings, walk.paused, dues, last["seq"], last["hash"], walk.used,
-                    walk.reminded, walk.missed, walk.answered, state, era.data)
+    """Every owing side's deadline after raw's last record: the journal replayed and walked
+    (clockwalk.py) from this user's snapshot when one fits, which keeps the walk (`checked`:
+    raw's records, already checked, which are not checked again)."""
+    pos = position(journal, raw, games_dir, checked=checked, walk=True)
+    return timeline_of(pos.walk, pos.state, pos.data, pos.seq, pos.hash, journal.name)
+
+
+def timeline_of(walk: Walk, state: State, data: GameData, seq: int, last: str,
+                name: str) -> Timeline:
+    """The Timeline of a walk to record seq (whose hash is last), the state there."""
+    dues = [d for d in (walk.due(state, side, name) for side in waiting_on(state))
+            if d is not None]
+    return Timeline(walk.settings, walk.paused, dues, seq, last, walk.used, walk.reminded,
+                    walk.missed, walk.answered, state, data)
 
 
 def read_timeline(path: Path | str, games_dir: Path | None = None) -> Timeline:
     """The timeline of a journal as it is now."""
     journal = Journal(path, keep_contract)
     return timeline(journal, journal.raw(), games_dir)
-
-
-def has_deadlines(raw: bytes) -> bool:
-    """Whether a journal holds any record about time (else it has no deadlines)."""
-    return b'"clock":{' in raw
 
 
 def deadline_view(tl: Timeline, **made: list[int]) -> dict:

@@ -46,10 +46,12 @@ def _view_suffix(key: str) -> str:
 class Snapshot:
     """A signed state snapshot that fits the journal (its bytes are a prefix of the file)."""
 
-    __slots__ = ("size", "seq", "hash", "header", "state")
+    __slots__ = ("size", "seq", "hash", "header", "state", "walk")
 
-    def __init__(self, size: int, seq: int, hash: str, header: dict, state: dict):
+    def __init__(self, size: int, seq: int, hash: str, header: dict, state: dict,
+                 walk: Any = None):
         self.size, self.seq, self.hash, self.header, self.state = size, seq, hash, header, state
+        self.walk = walk            # the deadlines' walk to that record (game/clockwalk.py)
 
 
 _HASHED: list = []          # [(bytes, their SHA-256)]: the last whole journal hashed
@@ -105,7 +107,7 @@ def load_state(journal: Path, raw: bytes, data_id: str) -> Snapshot | None:
         return None
     try:
         snap = Snapshot(payload["size"], payload["seq"], payload["hash"], payload["header"],
-                        payload["state"])
+                        payload["state"], payload.get("walk"))
     except KeyError:
         return None
     if not (type(snap.seq) is int and isinstance(snap.hash, str)
@@ -120,12 +122,15 @@ def has_state(journal: Path) -> bool:
 
 
 def save_state(journal: Path, raw: bytes, data_id: str, seq: int, last_hash: str,
-               header: dict, state: dict[str, Any]) -> None:
-    """Keep the state after the last record of raw (best effort, signed)."""
+               header: dict, state: dict[str, Any], walk: dict | None = None) -> None:
+    """Keep the state after the last record of raw (best effort, signed), with the
+    deadlines' walk to it when the records were walked."""
     if not data_id:                       # data whose content has no digest: keep nothing
         return
     payload = {"kind": "state", **_stamp(len(raw), _digest(raw), data_id),
                "seq": seq, "hash": last_hash, "header": header, "state": state}
+    if walk is not None:
+        payload["walk"] = walk
     home.write_signed(_path(journal, "state"), payload)
 
 

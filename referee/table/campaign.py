@@ -52,7 +52,7 @@ class CampaignKind(GameKind):
     @staticmethod
     def _replayed(table, upto: int | None, check) -> Any:
         from ..engine.state import state_to_builtins  # start-up: the rules, for a replay
-        from ..game.replay import Game, position  # start-up: the rules, for a replay
+        from ..game.replay import Game, kept_walk, position  # start-up: the rules, for a replay
         from ..store import snapshot  # start-up: the rules, for a replay
 
         pos = position(table.journal, table.raw, table.games_dir, upto, table.checked_records(),
@@ -62,10 +62,10 @@ class CampaignKind(GameKind):
                 raise UsageError(f"--at {upto}: the journal has records 0 to {pos.seq}")
         elif pos.read:              # records were replayed: keep the state they lead to
             snapshot.save_state(table.path, table.raw, pos.bound, pos.seq, pos.hash, pos.header,
-                                state_to_builtins(pos.state))
+                                state_to_builtins(pos.state), kept_walk(pos.walk))
         game = Game(table.journal, pos.data, pos.header, pos.state, table.raw, pos.rules,
                     table.checked_records())
-        game.bound = pos.bound
+        game.bound, game.walk, game.last = pos.bound, pos.walk, pos.hash
         return game
 
     def load(self, game: str, games_dir: Path | None = None) -> Any:
@@ -160,9 +160,9 @@ class CampaignKind(GameKind):
                                         game.header["dice"]["mode"])
         except UNREADABLE as exc:
             raise unplayable(table.path, game.state.seq, exc, "cannot be shown") from None
-        if timeline.has_deadlines(table.raw):       # from the journal's bytes alone
-            view["deadlines"] = timeline.deadline_view(
-                timeline.timeline(table.journal, table.raw, table.games_dir, table.records))
+        if game.walk is not None:       # the journal holds a record about time: it was walked
+            view["deadlines"] = timeline.deadline_view(timeline.timeline_of(
+                game.walk, game.state, game.data, game.state.seq, game.last, table.name))
         return view
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Any:

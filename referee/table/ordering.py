@@ -14,6 +14,7 @@ from ..base.readers import check_reader
 from ..contracts.views import OrderResult
 from ..game.records import header_of, record_of
 from ..game.replay import Era, check_actor, data_for
+from ..game.timeline import deadline_view, has_deadlines, timeline_of
 from ..game.views import order_aids, status_view
 from ..render.documents import status_document
 from ..render.formats import render
@@ -70,8 +71,21 @@ def _status_after(table, result, side: str) -> tuple[dict | None, Any]:
         sys.stderr.write(f"referee: warning: {problem}\n")
         return None, None
     if result.applied and result.raw is not None:
-        table.keep_view(f"status:{side}", {**view, "_aids": aids}, result.bound)
+        kept = _as_status_shows(table, result, {**view, "_aids": aids})
+        if kept is not None:
+            table.keep_view(f"status:{side}", kept, result.bound)
     return view, aids
+
+
+def _as_status_shows(table, result, view: dict) -> dict | None:
+    """The side's status view as `status` shows it after the batch: with the deadlines when
+    the journal holds a record about time (None when they are not known: the batch's
+    position was not walked, so `status` works them out)."""
+    if result.walk is not None:
+        last = result.applied[-1].record
+        return {**view, "deadlines": deadline_view(timeline_of(
+            result.walk, result.state, result.data, last["seq"], last["hash"], table.name))}
+    return None if has_deadlines(result.raw) else view
 
 
 def _rejected(result) -> dict | None:

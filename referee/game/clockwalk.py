@@ -1,0 +1,247 @@
+"""The walk through a journal that deadlines are worked out from (timeline.py says what a
+deadline is): each side's hand-offs, and the facts about time so far, read record by record
+as the records are replayed.
+
+A journal that holds a record about time is walked as it is replayed (replay.position), and
+the state snapshot keeps the walk with the state: a read from a snapshot walks only the
+records after it, and `status` shows the deadlines of a long game without reading it a
+second time.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import msgspec
+
+from ..base.clock import for_players, parse_duration, parse_stamp
+from ..base.errors import JournalError, UsageError
+from ..engine import waiting_on
+from ..engine.state import State
+
+
+class Settings(msgspec.Struct):
+    """The deadline settings in force: from `new` and every later settings record."""
+
+    deadline: timedelta | None = None
+    kinds: dict[str, timedelta] = msgspec.field(default_factory=dict)
+    reminders: list[timedelta] = msgspec.field(
+        default_factory=lambda: [timedelta(hours=24), timedelta(hours=2)])
+    missed: str = "wait"
+    extensions: int = 2
+    skip_weekends: bool = False
+
+    def duration(self, decision: str) -> timedelta | None:
+        """The time a side has to answer a decision of this kind (None: no deadline)."""
+        return self.kinds.get(decision, self.deadline)
+
+    def take(self, fact: dict) -> None:
+        """Apply a settings record: each member it holds replaces the one before."""
+        if fact.get("deadline") is not None:
+            span = parse_duration(fact["deadline"])
+            if fact.get("decision"):
+                self.kinds[fact["decision"]] = span
+            else:
+                self.deadline = span
+        if fact.get("reminders") is not None:
+            self.reminders = sorted((parse_duration(r) for r in fact["reminders"]),
+                                    reverse=True)
+        for name in ("missed", "extensions", "skip_weekends"):
+            if fact.get(name) is not None:
+                setattr(self, name, fact[name])
+
+
+class Due(msgspec.Struct):
+    """One side's deadline for the decision it owes now."""
+
+    side: str
+    handoff: int                # the record that asked it (or the resume after it)
+    decision: str
+    due: datetime
+    extended: timedelta
+
+    @property
+    def words(self) -> str:
+        """The deadline as a player reads it."""
+        return f"Orders due by {for_players(self.due)}"
+
+
+# What each kind of fact must hold (contracts/records.py ClockFact says what each means).
+NEEDS = {"settings": (), "extend": ("side", "handoff", "by"),
+         "reminded": ("side", "handoff", "before", "due"),
+         "missed": ("side", "handoff", "due", "missed"), "pause": (), "resume": ()}
+
+
+def fact_problem(fact: dict, sides) -> str | None:
+    """What is wrong with a clock part the contract lets through (None if nothing): a member
+    its kind needs is missing, a side is no side of the game, a duration is out of range."""
+    missing = [k for k in NEEDS[fact["kind"]] if fact.get(k) is None]
+    if missing:
+        return f"a {fact['kind']} fact without {', '.join(missing)}"
+    if fact.get("side") is not None and fact["side"] not in sides:
+        return f"it names {fact['side']!r}, no side of the game"
+    for name in ("deadline", "by", "before"):
+        try:
+            if fact.get(name) is not None:
+                parse_duration(fact[name])
+        except UsageError as exc:
+            return str(exc)
+    for text in fact.get("reminders") or []:
+        try:
+            parse_duration(text)
+        except UsageError as exc:
+            return str(exc)
+    return None
+
+
+def has_deadlines(raw: bytes) -> bool:
+    """Whether a journal holds any record about time (else it has no deadlines)."""
+    return b'"clock":{' in raw
+
+
+def clock_of(rec: dict) -> dict | None:
+    """A record's clock part, if it has one."""
+    fact = rec.get("clock")
+    return fact if isinstance(fact, dict) else None
+
+
+# A record as the walk keeps it: its seq and the time it was written (`at`).
+Moment = tuple[int, str]
+
+
+class Walk(msgspec.Struct):
+    """The journal read record by record: the hand-offs and the facts about time so far.
+
+    `keys`: what each side was asked after the last record (None: nothing); `handoff`: the
+    record that asked it; `resumed`: the last resume; `used`: the extensions each side asked
+    for; `extended`: the time added to a side's hand-off; `reminded`, `missed`, `answered`:
+    what Timeline says of them."""
+
+    settings: Settings = msgspec.field(default_factory=Settings)
+    paused: bool = False
+    keys: dict[str, tuple[str, str, int, str] | None] = msgspec.field(default_factory=dict)
+    handoff: dict[str, Moment] = msgspec.field(default_factory=dict)
+    resumed: Moment | None = None
+    used: dict[str, int] = msgspec.field(default_factory=dict)
+    extended: dict[tuple[str, int], timedelta] = msgspec.field(default_factory=dict)
+    reminded: set[tuple[str, int, str, str]] = msgspec.field(default_factory=set)
+    missed: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
+    answered: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
+
+    def kept(self) -> dict:
+        """The walk as the state snapshot keeps it (plain JSON)."""
+        return msgspec.to_builtins(_Kept(
+            self.settings, self.paused, self.keys, self.handoff, self.resumed, self.used,
+            [(side, at, more) for (side, at), more in self.extended.items()],
+            sorted(self.reminded), sorted(self.missed), sorted(self.answered)))
+
+    @classmethod
+    def from_kept(cls, kept: object) -> Walk | None:
+        """The walk a snapshot kept (None: none, or not one this referee writes)."""
+        try:
+            k = msgspec.convert(kept, _Kept)
+        except (msgspec.ValidationError, TypeError):
+            return None
+        return cls(k.settings, k.paused, k.keys, k.handoff, k.resumed, k.used,
+                   {(side, at): more for side, at, more in k.extended}, set(k.reminded),
+                   set(k.missed), set(k.answered))
+
+    def step(self, state: State, rec, sides, name: str) -> None:
+        """Walk one record just replayed onto state (a JSON object or of its class); sides:
+        the game's sides under the data in force."""
+        seq, at = (rec["seq"], rec.get("at")) if type(rec) is dict else (rec.seq, rec.at)
+        self.hand_offs(state, (seq, at), sides)
+        fact = clock_of(rec) if type(rec) is dict else \
+            (msgspec.to_builtins(rec.clock) if rec.clock is not None else None)
+        if fact is not None:
+            actor = rec["actor"] if type(rec) is dict else rec.actor
+            self.take(fact, (seq, at), actor, sides, name)
+
+    def hand_offs(self, state: State, moment: Moment, sides) -> None:
+        """A side asked something new by this record has its hand-off here: what each side
+        waited on is asked (the decision's kind and owner, the turn and the phase) changed."""
+        p = state.pending
+        asked = (p.kind, p.side, state.turn, state.phase) if p is not None else None
+        waited = waiting_on(state) if p is not None else ()
+        keys = self.keys
+        for side in sides:
+            key = asked if side in waited else None
+            if key is not None and key != keys.get(side):
+                self.handoff[side] = moment
+            keys[side] = key
+
+    def take(self, fact: dict, moment: Moment, actor: str, sides, name: str) -> None:
+        """What a record's clock part changes."""
+        problem = fact_problem(fact, sides)
+        if problem is not None:
+            raise JournalError(f"{name}: record {moment[0]} holds a fact about time the "
+                               f"referee does not write: {problem}", record=moment[0])
+        kind = fact["kind"]
+        if kind == "settings":
+            self.settings.take(fact)
+        elif kind == "extend":
+            if actor != "moderator":
+                self.used[actor] = self.used.get(actor, 0) + 1
+            slot = (fact["side"], fact["handoff"])
+            self.extended[slot] = self.extended.get(slot, timedelta(0)) + \
+                parse_duration(fact["by"])
+        elif kind == "reminded":
+            self.reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
+        elif kind == "missed" and fact.get("missed") == "default":
+            self.answered.add((fact["side"], fact["handoff"], fact["due"]))
+        elif kind == "missed":
+            self.missed.add((fact["side"], fact["handoff"], fact["due"]))
+            self.paused = self.paused or fact.get("missed") == "pause"
+        else:
+            self.paused = kind == "pause"
+            self.resumed = moment if kind == "resume" else self.resumed
+
+    def due(self, state: State, side: str, name: str) -> Due | None:
+        """A side's deadline for the decision it owes now (None: no deadline for it)."""
+        made = self.handoff.get(side)
+        span = self.settings.duration(state.pending.kind)
+        if made is None or span is None:
+            return None
+        start = _time_of(made, name)
+        if self.resumed is not None and self.resumed[0] > made[0]:
+            start = max(start, _time_of(self.resumed, name))
+        more = self.extended.get((side, made[0]), timedelta(0))
+        due = start + span + more
+        if self.settings.skip_weekends and due.weekday() >= 5:
+            due += timedelta(days=7 - due.weekday())
+        return Due(side, made[0], state.pending.kind, due, more)
+
+
+def walked_on(walk: Walk | None, steps, sides, name: str) -> Walk | None:
+    """A copy of a walk taken on over (state after it, record) steps: an order's records,
+    once written (None: no walk, as when the position's journal held no record about time,
+    or one that cannot be kept: a read walks the journal again)."""
+    walk = Walk.from_kept(walk.kept()) if walk is not None else None   # walk stays as it was
+    if walk is not None:
+        for state, rec in steps:
+            walk.step(state, rec, sides, name)
+    return walk
+
+
+class _Kept(msgspec.Struct):
+    """Walk as a snapshot keeps it: its sets sorted, its extensions a list."""
+
+    settings: Settings
+    paused: bool
+    keys: dict[str, tuple[str, str, int, str] | None]
+    handoff: dict[str, Moment]
+    resumed: Moment | None
+    used: dict[str, int]
+    extended: list[tuple[str, int, timedelta]]
+    reminded: list[tuple[str, int, str, str]]
+    missed: list[tuple[str, int, str]]
+    answered: list[tuple[str, int, str]]
+
+
+def _time_of(moment: Moment, name: str) -> datetime:
+    when = parse_stamp(moment[1])
+    if when is None:
+        raise JournalError(f"{name}: record {moment[0]} has no time the referee writes "
+                           f"({moment[1]!r}), so no deadline can run from it",
+                           record=moment[0])
+    return when

@@ -1,0 +1,160 @@
+"""The deadlines are walked as the journal is replayed, and the walk is kept with the state.
+
+A game with deadlines shows them in `status`. They come from every record since the game
+began (each side's hand-offs, the settings, extensions, reminders, missed deadlines and
+pauses: game/clockwalk.py), so they were once worked out by reading and replaying the whole
+journal a second time. Now the replay walks the records for them as it goes, the state
+snapshot keeps the walk, and a read from a snapshot walks only the records after it; what
+`order` keeps for the next `status` carries the deadlines too. Whatever the snapshots, the
+walk and so the deadlines are those of a walk from the game's first record.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from test_deadlines import DUE, START, at, new_game, order, records
+
+from referee.base.clock import NOW_VARIABLE
+from referee.game import replay
+from referee.game.clockwalk import Walk
+from referee.mail.reminders import check_deadlines
+from referee.store import checking, home
+from referee.store.journal import Journal
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Set the commands' clock: clock(moment); it starts at START."""
+    def set_to(moment) -> None:
+        monkeypatch.setenv(NOW_VARIABLE, at(moment))
+    set_to(START)
+    return set_to
+
+
+def _json(cli, *args) -> dict:
+    r = cli(*args, "--format", "json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def _forget_snapshots() -> None:
+    shutil.rmtree(home.cache_dir("snapshots"), ignore_errors=True)
+
+
+def _first_legal(cli, journal: Path) -> tuple[str, str]:
+    view = _json(cli, "status", journal, "--as", "moderator")
+    return view["legal_for"], view["legal"][0]
+
+
+def _varied(tmp_path: Path, cli, clock) -> Path:
+    """A game whose journal holds every kind of fact about time: the settings, a reminder,
+    a moderator's extension, a missed deadline the referee answered, a pause and a resume,
+    between the sides' orders."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    out = tmp_path / "out"
+    check_deadlines(journal, out, DUE - timedelta(minutes=1))          # the 2h reminder
+    assert cli("extend", journal, "german", "12h").exit_code == 0
+    check_deadlines(journal, out, DUE + timedelta(hours=12))          # missed: answered
+    for hours in (70, 80):
+        clock(START + timedelta(hours=hours))
+        order(journal, *_first_legal(cli, journal))
+    clock(START + timedelta(hours=90))
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    clock(START + timedelta(hours=100))
+    assert cli("deadline", journal, "--resume").exit_code == 0
+    for hours in (110, 120):
+        clock(START + timedelta(hours=hours))
+        order(journal, *_first_legal(cli, journal))
+    kinds = {r["clock"]["kind"] for r in records(journal) if "clock" in r}
+    assert kinds == {"settings", "reminded", "extend", "missed", "pause", "resume"}, kinds
+    return journal
+
+
+def test_a_walk_taken_on_from_each_snapshot_is_the_walk_from_the_start(tmp_path, cli, clock,
+                                                                       monkeypatch):
+    """The journal grown one record at a time, each read starting from the snapshot of the
+    one before (it walks that one record, read as JSON), against the same bytes read under
+    another name, which no snapshot fits (walked from the start, its records read straight
+    into their class while their lines are checked beside): the same walk, record after
+    record."""
+    lines = _varied(tmp_path, cli, clock).read_bytes().splitlines(keepends=True)
+    grown, walked = tmp_path / "grown.jsonl", 0
+    for k in range(1, len(lines) + 1):
+        raw = b"".join(lines[:k])
+        grown.write_bytes(raw)
+        game = replay.open_game(grown)                  # keeps its state and its walk
+        fresh = tmp_path / f"fresh-{k}.jsonl"
+        fresh.write_bytes(raw)
+        with monkeypatch.context() as beside:
+            beside.setattr(checking, "worth_beside", lambda _raw: True)
+            whole = replay.position(Journal(fresh), raw, None)
+        assert not whole.from_snapshot
+        if whole.walk is None:          # the records before the settings: nothing to walk
+            assert game.walk is None and b'"clock":{' not in raw
+            continue
+        walked += 1
+        assert game.walk.kept() == whole.walk.kept(), f"record {k - 1}"
+        again = replay.position(Journal(grown), raw, None)
+        assert again.from_snapshot and again.read == 0 and again.walk == game.walk
+    first = next(n for n, line in enumerate(lines) if b'"clock":{' in line)
+    assert walked == len(lines) - first > 8
+
+
+def test_status_after_an_order_shows_what_status_works_out_cold(tmp_path, cli, clock):
+    """`order` keeps the view its side's next `status` prints: with the deadlines, as the
+    same bytes read with no snapshot show them (it once kept the view without them)."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    cli("status", journal)
+    clock(START + timedelta(hours=10))
+    order_run = cli("order", journal, "--as", "german", "pass")
+    assert order_run.exit_code == 0, order_run.output
+    kept = _json(cli, "status", journal, "--as", "german")
+    _forget_snapshots()
+    cold = _json(cli, "status", journal, "--as", "german")
+    assert kept == cold
+    assert cold["deadlines"]["due"][0]["due"] == "2026-11-26T04:00:00Z"     # 10h + 48h
+
+
+def test_deadlines_set_on_a_game_read_before_are_walked_from_its_start(tmp_path, cli, clock):
+    """A snapshot kept while the game had no deadlines holds no walk: the first read after
+    the moderator sets them walks the journal from its first record."""
+    journal = new_game(tmp_path, cli)
+    clock(START + timedelta(hours=5))
+    order(journal, "german", "pass")
+    assert "deadlines" not in _json(cli, "status", journal)        # its snapshot, no walk
+    clock(START + timedelta(hours=6))
+    assert cli("deadline", journal, "--set", "24h").exit_code == 0
+    shown = _json(cli, "status", journal)
+    _forget_snapshots()
+    assert shown == _json(cli, "status", journal)
+    [due] = shown["deadlines"]["due"]
+    passed = records(journal)[-2]                   # the German's pass: his new hand-off
+    assert passed["order"] == "pass" and due["handoff"] == passed["seq"]
+    assert due["due"] == "2026-11-24T23:00:00Z"                             # 5h + 24h
+
+
+def test_a_cold_status_of_a_game_with_deadlines_replays_each_record_once(tmp_path, cli, clock,
+                                                                         monkeypatch):
+    journal = _varied(tmp_path, cli, clock)
+    _forget_snapshots()
+    applied = []
+    real = replay.apply_record
+    monkeypatch.setattr(replay, "apply_record",
+                        lambda state, rec, *rest: applied.append(1) or real(state, rec, *rest))
+    view = _json(cli, "status", journal)
+    assert view["deadlines"]["due"] and len(applied) == len(records(journal)) - 1
+
+
+def test_a_walk_kept_that_is_not_the_referee_s_is_no_walk():
+    walk = Walk()
+    walk.handoff["german"] = (3, "2026-11-23T18:00:00Z")
+    walk.extended[("german", 3)] = timedelta(hours=12)
+    walk.reminded.add(("german", 3, "2h", "2026-11-25T18:00:00Z"))
+    assert Walk.from_kept(json.loads(json.dumps(walk.kept()))) == walk
+    for junk in (None, [], {"settings": 5}, {**walk.kept(), "handoff": {"german": [3]}}):
+        assert Walk.from_kept(junk) is None
