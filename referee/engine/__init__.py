@@ -63,11 +63,14 @@ def acting(state: State, side: str) -> bool:
 
 
 def waiting_on(state: State) -> list[str]:
-    """Every side the referee is waiting on, the pending side first."""
-    if state.pending is None:
+    """Every side the referee is waiting on, the pending side first (the others only where
+    both sides answer at once: acting)."""
+    p = state.pending
+    if p is None:
         return []
-    first = state.pending.side
-    return [first] + [s for s in state.hands if s != first and acting(state, s)]
+    if "sealed" not in DECISIONS[p.kind].extra:     # one side answers: the pending one
+        return [p.side]
+    return [p.side] + [s for s in state.hands if s != p.side and acting(state, s)]
 
 
 def check(state: State, data: GameData, order: Ord, side: str) -> Violation | None:

@@ -149,25 +149,31 @@ class Walk(msgspec.Struct):
     def step(self, state: State, rec, sides, name: str) -> None:
         """Walk one record just replayed onto state (a JSON object or of its class); sides:
         the game's sides under the data in force."""
-        seq, at = (rec["seq"], rec.get("at")) if type(rec) is dict else (rec.seq, rec.at)
-        self.hand_offs(state, (seq, at), sides)
-        fact = clock_of(rec) if type(rec) is dict else \
-            (msgspec.to_builtins(rec.clock) if rec.clock is not None else None)
+        if type(rec) is dict:
+            seq, at, actor, fact = rec["seq"], rec.get("at"), rec.get("actor"), clock_of(rec)
+        else:
+            seq, at, actor, fact = rec.seq, rec.at, rec.actor, rec.clock
+            if fact is not None:
+                fact = msgspec.to_builtins(fact)
+        self.hand_offs(state, seq, at, sides)
         if fact is not None:
-            actor = rec["actor"] if type(rec) is dict else rec.actor
             self.take(fact, (seq, at), actor, sides, name)
 
-    def hand_offs(self, state: State, moment: Moment, sides) -> None:
-        """A side asked something new by this record has its hand-off here: what each side
-        waited on is asked (the decision's kind and owner, the turn and the phase) changed."""
+    def hand_offs(self, state: State, seq: int, at, sides) -> None:
+        """A side asked something new by record seq (written at `at`) has its hand-off there:
+        what it is asked (the decision's kind and owner, the turn and the phase) changed."""
         p = state.pending
-        asked = (p.kind, p.side, state.turn, state.phase) if p is not None else None
-        waited = waiting_on(state) if p is not None else ()
         keys = self.keys
+        if p is None:
+            for side in sides:
+                keys[side] = None
+            return
+        asked = (p.kind, p.side, state.turn, state.phase)
+        waited = waiting_on(state)
         for side in sides:
             key = asked if side in waited else None
             if key is not None and key != keys.get(side):
-                self.handoff[side] = moment
+                self.handoff[side] = (seq, at)
             keys[side] = key
 
     def take(self, fact: dict, moment: Moment, actor: str, sides, name: str) -> None:
