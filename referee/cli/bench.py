@@ -255,6 +255,7 @@ def _measure_all(b: Bench, args) -> int:
     journal, secret, seed, played, build_s = _campaign(b.tmp, args.seed)
     n_records, floor_rss = _describe(b, journal, seed, played, build_s)
     _measure_reads(b, journal)
+    _measure_deadline_reads(b, journal, secret, n_records)
     if args.installed is not None:
         _measure_installed(b, journal, args.installed)
     _measure_orders(b, journal, secret, n_records)
@@ -299,6 +300,24 @@ def _measure_reads(b: Bench, journal: Path) -> None:
     measured(show)
     b.measure("status, from its signed view", status, 0.5, short="status warm")
     b.measure("show --format json, from its signed view", show, 0.5, short="show warm")
+
+
+def _measure_deadline_reads(b: Bench, journal: Path, secret: Path, n_records: int) -> None:
+    """status and show, cold, of the campaign as a game by mail has it: with deadlines (its
+    last record but one, then the moderator's `deadline --set 72h`), which `status` works
+    out from every record since the game began. The home is put back after."""
+    saved = b.keep_home("before-deadlines")
+    try:
+        timed = _cut(journal, n_records - 1, b.tmp / "deadlines.jsonl", secret)
+        measured(b.referee + ["deadline", str(timed), "--set", "72h"])
+        status = b.referee + ["status", str(timed)]
+        b.measure("status, cold, the campaign with deadlines", status, COLD_READ,
+                  before=b.cold, short="status cold, deadlines")
+        b.measure("show --format json, cold, with deadlines",
+                  b.referee + ["show", str(timed), "--format", "json"], COLD_READ,
+                  before=b.cold, short="show cold, deadlines")
+    finally:
+        b.restore_home(saved)
 
 
 def _measure_installed(b: Bench, journal: Path, installed: Path) -> None:
