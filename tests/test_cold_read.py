@@ -382,3 +382,29 @@ def test_the_checker_hashes_the_journal_for_the_state_and_view_kept_of_it(tmp_pa
     with pytest.raises(RefereeError):
         replay.position(Journal(path), raw, None)
     assert snapshot._HASHED[0][0] is not raw        # nothing kept of the bytes that failed
+
+
+def _clock_set(rec: dict) -> None:
+    rec["clock"] = {"kind": "settings", "deadline": "48h"}
+
+
+def _no_such_decision(rec: dict) -> None:
+    rec["events"] = rec["events"] + [{"type": "DecisionPending", "kind": "no_such_decision",
+                                      "side": "german", "info": {}}]
+
+
+def test_a_fault_found_walking_for_the_deadlines_is_placed_on_its_record(tmp_path,
+                                                                       monkeypatch):
+    """A journal with deadlines is walked as it is replayed: a record leaving a decision the
+    rules cannot read is refused as that record, so a line edited after it is not what a
+    read with its check beside reports, as a read line by line never reaches that line."""
+    lines = _rechained(GAME.split(b"\n")[:-1], 1, _clock_set)
+    lines = _rechained(lines, 100, _no_such_decision)
+    lines[101] = lines[101].replace(b'"seq":', b'"seq": ', 1)
+    raw = b"\n".join(lines) + b"\n"
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(raw)
+    line_by_line = _read(path, raw, False, monkeypatch)
+    assert line_by_line[0] == "JournalError" and line_by_line[2] == 100, line_by_line
+    assert _read(path, raw, True, monkeypatch) == line_by_line
+    assert _read(path, raw, True, monkeypatch, early=True) == line_by_line

@@ -158,3 +158,30 @@ def test_a_walk_kept_that_is_not_the_referee_s_is_no_walk():
     assert Walk.from_kept(json.loads(json.dumps(walk.kept()))) == walk
     for junk in (None, [], {"settings": 5}, {**walk.kept(), "handoff": {"german": [3]}}):
         assert Walk.from_kept(junk) is None
+
+
+def test_a_decision_the_rules_cannot_read_is_the_journal_s_fault_in_a_game_with_deadlines(
+        tmp_path, cli, clock):
+    """The walk asks whom each record leaves waited on: a record whose pending decision is of
+    no kind the rules have is refused as its record, in one line, by every read (it was an
+    internal error once the replay walked the records, where a game without deadlines
+    said what was wrong)."""
+    from forging import game_key, resign
+
+    from referee.store.journal import line_of
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    recs = records(journal)
+    recs.append(resign({"seq": len(recs), "prev": recs[-1]["hash"], "at": at(START),
+                        "actor": "german", "order": "pass",
+                        "events": [{"type": "DecisionPending", "kind": "no_such_decision",
+                                    "side": "german", "info": {}}]}, game_key(recs[0])))
+    journal.write_bytes(b"".join(line_of(r) for r in recs))
+    last = recs[-1]
+    for command in (["status", journal], ["show", journal], ["deadline", journal],
+                    ["report", journal]):
+        _forget_snapshots()
+        r = cli(*command)
+        assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
+        assert f"record {last['seq']}" in r.stderr and "internal error" not in r.stderr, \
+            (command, r.stderr)

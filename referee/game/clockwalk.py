@@ -66,6 +66,9 @@ class Due(msgspec.Struct):
         return f"Orders due by {for_players(self.due)}"
 
 
+# What the rules raise on a position they cannot read (as replay.apply_record catches).
+UNREADABLE = (AttributeError, TypeError, KeyError, ValueError, IndexError)
+
 # What each kind of fact must hold (contracts/records.py ClockFact says what each means).
 NEEDS = {"settings": (), "extend": ("side", "handoff", "by"),
          "reminded": ("side", "handoff", "before", "due"),
@@ -155,13 +158,14 @@ class Walk(msgspec.Struct):
             seq, at, actor, fact = rec.seq, rec.at, rec.actor, rec.clock
             if fact is not None:
                 fact = msgspec.to_builtins(fact)
-        self.hand_offs(state, seq, at, sides)
+        self.hand_offs(state, seq, at, sides, name)
         if fact is not None:
             self.take(fact, (seq, at), actor, sides, name)
 
-    def hand_offs(self, state: State, seq: int, at, sides) -> None:
+    def hand_offs(self, state: State, seq: int, at, sides, name: str) -> None:
         """A side asked something new by record seq (written at `at`) has its hand-off there:
-        what it is asked (the decision's kind and owner, the turn and the phase) changed."""
+        what it is asked (the decision's kind and owner, the turn and the phase) changed
+        (JournalError naming the record when the rules cannot say whom it leaves waited on)."""
         p = state.pending
         keys = self.keys
         if p is None:
@@ -169,7 +173,14 @@ class Walk(msgspec.Struct):
                 keys[side] = None
             return
         asked = (p.kind, p.side, state.turn, state.phase)
-        waited = waiting_on(state)
+        try:
+            waited = waiting_on(state)
+        except UNREADABLE as exc:
+            # A decision the rules cannot read (a kind they do not have): the record's fault,
+            # named as a replay names it, so that a check beside places it on this record.
+            raise JournalError(f"{name}: record {seq} cannot be replayed: the decision it "
+                               f"leaves pending cannot be read ({type(exc).__name__}: {exc})",
+                               record=seq) from None
         for side in sides:
             key = asked if side in waited else None
             if key is not None and key != keys.get(side):
