@@ -185,3 +185,29 @@ def test_a_decision_the_rules_cannot_read_is_the_journal_s_fault_in_a_game_with_
         assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
         assert f"record {last['seq']}" in r.stderr and "internal error" not in r.stderr, \
             (command, r.stderr)
+
+
+def test_a_mail_pass_keeps_the_walk_with_the_state(tmp_path, cli, clock, monkeypatch):
+    """A mail pass decides each message's batch from the position its Table holds: the
+    walk goes on with that position, so the state it keeps holds the walk and the next
+    `status` replays none of the records (a batch that began without the walk once kept
+    the state without it, and `status` then walked the whole journal again)."""
+    from test_deadlines import player_mail
+
+    from referee.mail.inbox import inbox as mail_inbox
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(START + timedelta(hours=3))
+    boxes = [player_mail(tmp_path, "german", ["pass"], 1),
+             player_mail(tmp_path, "german", ["end turn"], 2)]
+    outcomes, _ = mail_inbox(journal, boxes, tmp_path / "out", with_map=False)
+    assert [o.status for o in outcomes] == ["applied", "applied"], outcomes
+    applied = []
+    real = replay.apply_record
+    with monkeypatch.context() as counted:
+        counted.setattr(replay, "apply_record",
+                        lambda state, rec, *rest: applied.append(1) or real(state, rec, *rest))
+        shown = _json(cli, "status", journal)
+    assert applied == []
+    _forget_snapshots()
+    assert shown == _json(cli, "status", journal) and shown["deadlines"]["due"]

@@ -193,7 +193,7 @@ class Table:
         if last is None or last["seq"] != now.state.seq:
             return None
         return Position(now.header, now.data, now.state.clone(), now.state.seq, last["hash"],
-                        False, 0, now.rules, now.bound)
+                        False, 0, now.rules, now.bound, now.walk)
 
     # ------------------------------------------------------------ views and bookmarks
 
@@ -312,7 +312,9 @@ class Table:
 
         game = Game(self.journal, result.data, result.header, result.state, self._raw,
                     result.rules, self._records)
-        game.bound = result.bound
+        # The deadlines' walk goes on with it, to the next batch and the snapshot it keeps.
+        game.bound, game.walk = result.bound, result.walk
+        game.last = result.applied[-1].record["hash"]
         return game
 
     # ------------------------------------------------------------ the game's life
