@@ -211,3 +211,18 @@ def test_a_mail_pass_keeps_the_walk_with_the_state(tmp_path, cli, clock, monkeyp
     assert applied == []
     _forget_snapshots()
     assert shown == _json(cli, "status", journal) and shown["deadlines"]["due"]
+
+
+@pytest.mark.parametrize("reader", ["public", "german", "entente", "moderator"])
+def test_the_status_a_report_keeps_shows_the_deadlines(tmp_path, cli, clock, reader):
+    """A report keeps the views it shows for the reader's next `status` and `show`: its
+    status view is the one `status` makes, deadlines and all (it once kept one without
+    them, which `status` then printed until the journal moved on)."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(START + timedelta(hours=10))
+    order(journal, "german", "pass")
+    r = cli("report", journal, "--as", reader)
+    assert r.exit_code == 0, r.output
+    kept = _json(cli, "status", journal, "--as", reader)
+    _forget_snapshots()
+    assert kept == _json(cli, "status", journal, "--as", reader) and kept["deadlines"]["due"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..base.errors import UsageError
 from ..game import standing
 from ..game.board import board_view
-from ..game.views import readable_status_view, state_view
+from ..game.views import state_view
 from ..render.reports import shown
 
 
@@ -22,8 +22,9 @@ def report_views(table, reader: str, keep: bool = True) -> dict:
                       game_id, None, mode, keep=keep)
     board = table.view(f"board:{reader}", shown, board_view, at, path, state, data, reader,
                        show, keep=keep)
-    status = table.view(f"status:{reader}", shown, readable_status_view, at, path, state,
-                        data, reader, game_id, mode, keep=keep)
+    # Made as `status` makes it (with the deadlines): kept under the same key, it is what
+    # the reader's next `status` prints.
+    status = table.view(f"status:{reader}", table.kind.status_view, table, reader, keep=keep)
     return {"show": show, "board": board, "status": status}
 
 
