@@ -225,3 +225,18 @@ def test_revealed_plans_name_their_areas_as_the_other_lines_do(tmp_path, cli):
     text = cli("log", j, "--as", "public").stdout
     plan = text.split("Entente plan revealed:\n", 1)[1].splitlines()[:len(ENTENTE)]
     assert [format_order(parse_order(x.strip(), data)) for x in plan] == ENTENTE
+
+
+def test_an_order_made_impossible_by_an_earlier_one_of_its_batch_is_rejected(tmp_path, cli):
+    """2.0 I, 8.1: whether the last plan in closes is worked out with its batch's orders
+    before each is checked; an order that an earlier one made impossible (the unit it takes
+    out of an army has left it) is rejected with its rule (the working out once crashed on
+    it: `order` blamed the journal, and a mail pass ended on the error at that message)."""
+    j = _to_autumn_1914(tmp_path)
+    assert g.submit(j, "german", GERMAN).rejected is None
+    r = cli("order", j, "--as", "entente", "--atomic", "move uk-1:infantry",
+            "move uk-1:infantry")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert "army uk-1 holds no infantry (rule 1.4)" in r.stderr, r.stderr
+    r = g.submit(j, "entente", ["move uk-1:infantry", "move uk-1:infantry"])
+    assert r.rejected is not None and r.rejected[0] == 1 and r.rejected[2].rule == "1.4"

@@ -466,7 +466,13 @@ def reorganise_candidates(s: State, d: GameData, side: str):
 
 
 def apply_reorganise(ctx: Ctx, o: Move, side: str) -> None:
-    """A unit goes into or out of an army in its area outside the Movement Phase (8.1)."""
+    """A unit goes into or out of an army in its area outside the Movement Phase (8.1).
+    ValueError for a unit that is not there to move: a sealed plan is worked out with the
+    orders of a batch before each is checked (reinforce._complete), and an order an earlier
+    one made impossible is then the check's to refuse."""
+    m = resolve(ctx.state, ctx.data, o.unit, side)
+    if isinstance(m, Violation):
+        raise ValueError(m.reason)
     apply_move(ctx, o, side, mode="reorganise")
 
 
