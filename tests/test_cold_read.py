@@ -139,7 +139,7 @@ def test_the_cases_above_reach_both_kinds_of_fault(tmp_path, monkeypatch):
 
 def test_secret_data_out_of_shape_is_found_beside_in_records_read_into_their_class(
         tmp_path, monkeypatch):
-    """The replay stores what a record's secret parts carry without reading it; for the
+    """The replay applies what a record's secret parts carry without validating it; for the
     records taken straight into their class, the check beside validates it (here, in this
     process, nothing does), and its fault is the one a read line by line reports."""
     parent, here = os.getpid(), []

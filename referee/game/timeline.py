@@ -27,7 +27,6 @@ from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
 from .clockwalk import (  # noqa: F401 - what other modules read of the walk, from here
-    NEEDS,
     Due,
     Settings,
     Walk,

@@ -5,7 +5,7 @@ Checking a line (its canonical form, its hash) costs about as much as replaying 
 the first time on this account, with no snapshot to start from, a long journal is replayed
 from records read here for their shape only (an object, in sequence, following the one
 before: what replaying needs), while a forked process runs the whole check (chain.scan),
-and validates the secret data of each record (what replaying stores without reading it).
+and validates the secret data of each record (which the replay applies unvalidated).
 A Table begins that check as soon as it knows the read is cold (start), before the rules
 and the game data load, so that the check ends before the replay does. Nothing is kept or
 shown until the check has answered: settle() raises the first fault it found, so the caller
