@@ -226,3 +226,25 @@ def test_the_status_a_report_keeps_shows_the_deadlines(tmp_path, cli, clock, rea
     kept = _json(cli, "status", journal, "--as", reader)
     _forget_snapshots()
     assert kept == _json(cli, "status", journal, "--as", reader) and kept["deadlines"]["due"]
+
+
+def test_a_hand_off_too_late_for_a_deadline_is_the_journal_s_fault(tmp_path, cli, clock):
+    """A record's time is any the contract's form allows; one so late that its deadline is
+    past the last date there is (year 9999) is refused as that record, in one line (an
+    internal error once)."""
+    from forging import game_key, resign
+
+    from referee.store.journal import line_of
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    recs = records(journal)
+    recs.append(resign({"seq": len(recs), "prev": recs[-1]["hash"],
+                        "at": "9999-12-31T23:00:00Z", "actor": "german", "order": "pass",
+                        "events": [{"type": "DecisionPending", "kind": "pass_move",
+                                    "side": "german", "info": {}}]}, game_key(recs[0])))
+    journal.write_bytes(b"".join(line_of(r) for r in recs))
+    for command in (["status", journal], ["deadline", journal]):
+        r = cli(*command)
+        assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
+        assert f"record {len(recs) - 1} has a time no deadline can run from" in r.stderr, \
+            r.stderr

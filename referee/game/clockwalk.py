@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 import msgspec
 
-from ..base.clock import for_players, parse_duration, parse_stamp
+from ..base.clock import duration_text, for_players, parse_duration, parse_stamp
 from ..base.errors import JournalError, UsageError
 from ..engine import waiting_on
 from ..engine.state import State
@@ -214,18 +214,24 @@ class Walk(msgspec.Struct):
             self.resumed = moment if kind == "resume" else self.resumed
 
     def due(self, state: State, side: str, name: str) -> Due | None:
-        """A side's deadline for the decision it owes now (None: no deadline for it)."""
+        """A side's deadline for the decision it owes now (None: no deadline for it;
+        JournalError naming the record it would run from when it cannot be a date)."""
         made = self.handoff.get(side)
         span = self.settings.duration(state.pending.kind)
         if made is None or span is None:
             return None
-        start = _time_of(made, name)
+        start, since = _time_of(made, name), made
         if self.resumed is not None and self.resumed[0] > made[0]:
-            start = max(start, _time_of(self.resumed, name))
+            start, since = max((start, made), (_time_of(self.resumed, name), self.resumed))
         more = self.extended.get((side, made[0]), timedelta(0))
-        due = start + span + more
-        if self.settings.skip_weekends and due.weekday() >= 5:
-            due += timedelta(days=7 - due.weekday())
+        try:
+            due = start + span + more
+            if self.settings.skip_weekends and due.weekday() >= 5:
+                due += timedelta(days=7 - due.weekday())
+        except OverflowError:           # a time the referee never writes (year 9999)
+            raise JournalError(f"{name}: record {since[0]} has a time no deadline can run "
+                               f"from ({since[1]!r}): {duration_text(span + more)} after it "
+                               f"is no date", record=since[0]) from None
         return Due(side, made[0], state.pending.kind, due, more)
 
 
