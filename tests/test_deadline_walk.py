@@ -248,3 +248,29 @@ def test_a_hand_off_too_late_for_a_deadline_is_the_journal_s_fault(tmp_path, cli
         assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
         assert f"record {len(recs) - 1} has a time no deadline can run from" in r.stderr, \
             r.stderr
+
+
+def test_an_order_whose_deadlines_cannot_be_worked_out_after_it_still_stands(
+        tmp_path, cli, clock, monkeypatch):
+    """The view an order keeps carries the deadlines; when an earlier record leaves them
+    unreadable, the order's records stand all the same (exit 0, nothing undone) and no view
+    is kept: the side's next `status` works the deadlines out itself, and says what is wrong."""
+    from referee.base.errors import JournalError
+    from referee.table import ordering
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    cli("status", journal)
+
+    def unreadable(*args):
+        raise JournalError("record 1 has no time the referee writes", record=1)
+
+    monkeypatch.setattr(ordering, "timeline_of", unreadable)
+    before = len(records(journal))
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code == 0, r.output
+    assert len(records(journal)) == before + 1
+    monkeypatch.undo()
+    clock(START)
+    kept = _json(cli, "status", journal, "--as", "german")
+    _forget_snapshots()
+    assert kept == _json(cli, "status", journal, "--as", "german") and kept["deadlines"]["due"]

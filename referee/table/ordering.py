@@ -80,12 +80,17 @@ def _status_after(table, result, side: str) -> tuple[dict | None, Any]:
 def _as_status_shows(table, result, view: dict) -> dict | None:
     """The side's status view as `status` shows it after the batch: with the deadlines when
     the journal holds a record about time (None when they are not known: the batch's
-    position was not walked, so `status` works them out)."""
-    if result.walk is not None:
-        last = result.applied[-1].record
-        return {**view, "deadlines": deadline_view(timeline_of(
-            result.walk, result.state, result.data, last["seq"], last["hash"], table.name))}
-    return None if has_deadlines(result.raw) else view
+    position was not walked, or an earlier record leaves them unreadable; `status` then
+    works them out, or says what is wrong, while the records written stand)."""
+    if result.walk is None:
+        return None if has_deadlines(result.raw) else view
+    last = result.applied[-1].record
+    try:
+        due = deadline_view(timeline_of(result.walk, result.state, result.data, last["seq"],
+                                        last["hash"], table.name))
+    except (JournalError, *UNREADABLE):
+        return None
+    return {**view, "deadlines": due}
 
 
 def _rejected(result) -> dict | None:
