@@ -193,6 +193,12 @@ class ContractError(RefereeError):
     kind = "contract"
 
 
+# What the rules and the views raise when a well-chained journal of the wrong content leads
+# them to a card, area, unit or decision the game data does not have: the replay, the views,
+# the deadlines' walk and explain turn it into the error of the record at fault.
+UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
+
+
 class JournalError(RefereeError):
     """The journal is damaged: torn line, broken chain, unknown version."""
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..base.errors import UsageError
+from ..base.errors import UNREADABLE, UsageError
 from ..base.readers import PUBLIC, check_name, check_reader
 from ..render.areas import area_document, area_view, areas_document, areas_view, find_area
 from ..render.documents import side_colours
 from ..render.formats import render
-from ..table.kinds import UNREADABLE, unplayable
+from ..table.kinds import unplayable
 from . import commands
 
 

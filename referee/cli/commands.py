@@ -26,6 +26,7 @@ from .. import load_msgspec
 from ..base.errors import (
     EXIT_INTERNAL,
     EXIT_REJECTED,
+    UNREADABLE,
     GameDataError,
     JournalError,
     RefereeError,
@@ -397,7 +398,7 @@ def map_picture(journal: Path, reader: str | None, out: Path | None, at: int | N
     game = table.game(upto=at)
     # start-up: only map draws
     from ..render.svgmap import as_text, map_facts
-    from ..table.kinds import UNREADABLE, unplayable  # start-up: only map draws
+    from ..table.kinds import unplayable  # start-up: only map draws
 
     try:
         svg = _drawn(game, reader, close_up)

@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..base.errors import JournalError, OrderError, UsageError, quoted
+from ..base.errors import UNREADABLE, JournalError, OrderError, UsageError, quoted
 from ..base.readers import MODERATOR, check_name, check_reader
 from ..contracts.outputs import DiceCounts
 from ..engine import check, legal_orders, pending_prompt, plan_labels, waiting_on
@@ -48,9 +48,6 @@ from .timeline import answers_missed, clock_of, clock_words
 from .verification import redecide, revealed_secret
 
 FACES = (1, 2, 3, 4, 5, 6)
-
-# What a record naming something the game data does not have raises when it is explained.
-UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
 
 
 # ---------------------------------------------------------------- reading the journal

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp
-from ..base.errors import JournalError, UsageError
+from ..base.errors import UNREADABLE, JournalError, UsageError
 from ..engine import waiting_on
 from ..engine.state import State
 
@@ -65,9 +65,6 @@ class Due(msgspec.Struct):
         """The deadline as a player reads it."""
         return f"Orders due by {for_players(self.due)}"
 
-
-# What the rules raise on a position they cannot read (as replay.apply_record catches).
-UNREADABLE = (AttributeError, TypeError, KeyError, ValueError, IndexError)
 
 # What each kind of fact must hold (contracts/records.py ClockFact says what each means).
 NEEDS = {"settings": (), "extend": ("side", "handoff", "by"),

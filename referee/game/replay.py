@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 
 from .. import __version__
-from ..base.errors import JournalError, UsageError, quoted
+from ..base.errors import UNREADABLE, JournalError, UsageError, quoted
 from ..contracts.events_turn import RulesUpgraded
 from ..contracts.records import JournalRecord
 from ..contracts.scenariomodels import Scenario
@@ -231,7 +231,7 @@ def apply_record(state: State, rec: dict | JournalRecord, data: GameData, name: 
             evolve(state, ev, data, rules)
             if ev.type == "RulesUpgraded":
                 upgrade = ev
-    except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+    except UNREADABLE as exc:
         raise JournalError(f"{name}: record {rec.seq} cannot be replayed ({type(exc).__name__}"
                            f": {exc}); a redacted export cannot be replayed, only verified",
                            record=rec.seq) from None

@@ -12,9 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..base.errors import UNREADABLE
 from ..base.readers import MODERATOR
 from ..contracts.outputs import Explanation
-from ..game.audit import FACES, UNREADABLE, count_dice, explain_facts, unexplainable
+from ..game.audit import FACES, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
 from .documents import side_name
 from .phrases import PHASE

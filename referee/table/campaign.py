@@ -9,9 +9,9 @@ from a kept view loads none of them.
 from __future__ import annotations
 
 from .. import load_msgspec
-from ..base.errors import UsageError
+from ..base.errors import UNREADABLE, UsageError
 from ..base.readers import MODERATOR
-from .kinds import UNREADABLE, GameKind, unplayable
+from .kinds import GameKind, unplayable
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False

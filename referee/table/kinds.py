@@ -26,10 +26,6 @@ if TYPE_CHECKING:
 
 KINDS = ("campaign", "skirmish")
 
-# What replaying a well-chained journal of the wrong content raises when the rules or the
-# views meet a card, area or unit the game data does not have.
-UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
-
 
 def unplayable(journal: Path, seq: int, exc: Exception, what: str) -> JournalError:
     """The error for a replayed position the rules or the views cannot read."""

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..base.errors import JournalError, quoted
+from ..base.errors import UNREADABLE, JournalError, quoted
 from ..base.readers import check_reader
 from ..contracts.views import OrderResult
 from ..game.records import header_of, record_of
@@ -20,7 +20,7 @@ from ..render.documents import status_document
 from ..render.formats import render
 from ..render.record_text import note_pending, record_lines, wrap_lines
 from ..store.journal import redact, scan
-from .kinds import UNREADABLE, unplayable
+from .kinds import unplayable
 
 
 def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
