@@ -10,6 +10,7 @@ import pytest
 import typer.main
 import typer.testing
 from typer.testing import CliRunner
+from unprivileged import unprivileged  # noqa: F401 - a fixture for every test module
 
 from gamecalls import game_data
 from referee.cli.app import app
