@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import gamecalls as g
 from doors import quick
-from referee.store import snapshot
+from referee.store import home, snapshot
 
 FORMS = [("status",), ("status", "--as", "entente"), ("status", "--format", "json"),
          ("show", "--as", "german"), ("show", "--as", "entente", "--format", "json"),
@@ -90,3 +91,22 @@ def test_a_state_and_a_view_of_the_same_bytes_hash_them_once(game, monkeypatch):
     assert snapshot.load_view(game, raw, "data", "status:public") is None
     assert snapshot.load_view(game, other, "data", "status:public") == {"x": 2}
     assert snapshot._digest(other) == hashlib.sha256(other).hexdigest()
+
+
+def test_a_snapshot_folder_this_user_cannot_search_is_no_snapshot(unprivileged, cli, game):
+    """A read asks whether a state is kept of its journal before it loads the rules (a cold
+    read begins its check beside then): a snapshot folder this user may not search holds
+    none he can read, so the read answers from the journal alone, as with no folder (it
+    once ended on an internal error, PermissionError)."""
+    expected = {args: cli(*args).stdout for args in (("status", game),
+                                                      ("show", game, "--format", "json"))}
+    folder = home.cache_dir("snapshots")
+    shutil.rmtree(folder)
+    folder.mkdir()
+    folder.chmod(0)
+    try:
+        for args, out in expected.items():
+            r = unprivileged(*args)
+            assert r.exit_code == 0 and r.stdout == out, (args, r.stderr)
+    finally:
+        folder.chmod(0o700)

@@ -117,8 +117,9 @@ def load_state(journal: Path, raw: bytes, data_id: str) -> Snapshot | None:
 
 
 def has_state(journal: Path) -> bool:
-    """Whether a state snapshot of this journal is kept (fitting or not)."""
-    return _path(journal, "state").is_file()
+    """Whether a state snapshot of this journal is kept (fitting or not); False for one this
+    user cannot even look at (a folder he may not search), as load_state cannot read it."""
+    return os.path.isfile(_path(journal, "state"))
 
 
 def save_state(journal: Path, raw: bytes, data_id: str, seq: int, last_hash: str,
