@@ -94,9 +94,13 @@ def fact_problem(fact: dict, sides) -> str | None:
     return None
 
 
+# A record's part about time, as its line holds it.
+CLOCK_MEMBER = b'"clock":{'
+
+
 def has_deadlines(raw: bytes) -> bool:
     """Whether a journal holds any record about time (else it has no deadlines)."""
-    return b'"clock":{' in raw
+    return CLOCK_MEMBER in raw
 
 
 def clock_of(rec: dict) -> dict | None:

@@ -9,7 +9,8 @@ from ..store.authorship import ADOPT, REKEY
 from ..store.mailroute import ROUTE, route_problem
 from ..store.players import REGISTER, roster_problem
 from ..store.sheets import SHEET
-from .timeline import EXTEND, MISSED, PAUSE, REMINDED, RESUME, SETTINGS, fact_problem
+from .clockwalk import fact_problem
+from .timeline import EXTEND, MISSED, PAUSE, REMINDED, RESUME, SETTINGS
 
 
 def check_roster(rec: dict, name: str, sides) -> None:

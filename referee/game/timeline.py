@@ -26,14 +26,7 @@ from ..engine import waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
-from .clockwalk import (  # noqa: F401 - what other modules read of the walk, from here
-    Due,
-    Settings,
-    Walk,
-    clock_of,
-    fact_problem,
-    has_deadlines,
-)
+from .clockwalk import CLOCK_MEMBER, Due, Settings, Walk, clock_of
 from .records import keep_contract
 from .replay import position
 
@@ -175,14 +168,14 @@ def settings_fact(deadline: str | None, reminders: str | None, missed: str | Non
 def clock_facts(raw: bytes) -> list[dict]:
     """The records of checked journal bytes that hold a clock part, in order (read without
     replaying: only their lines are parsed)."""
-    out, start = [], raw.find(b'"clock":{')
+    out, start = [], raw.find(CLOCK_MEMBER)
     while start >= 0:
         begin = raw.rfind(b"\n", 0, start) + 1
         end = raw.find(b"\n", start)
         rec = json.loads(raw[begin:end])
         if clock_of(rec) is not None:
             out.append(rec)
-        start = raw.find(b'"clock":{', end)
+        start = raw.find(CLOCK_MEMBER, end)
     return out
 
 

@@ -49,6 +49,7 @@ from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
 from ..store.signing import shown
+from .clockwalk import fact_problem
 from .forced import closed_wrongly
 from .moderated import (
     check_clock,
@@ -72,10 +73,7 @@ from .replay import (
     scenario_of,
     start_state,
 )
-from .timeline import (
-    answers_missed,
-    fact_problem,
-)
+from .timeline import answers_missed
 
 
 class Verification(msgspec.Struct):

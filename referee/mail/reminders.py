@@ -27,9 +27,10 @@ from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game import timeline as g_timeline
+from ..game.clockwalk import Due, has_deadlines
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
-from ..game.timeline import MISSED, REMINDED, Due, Timeline, answers_missed, fact_body
+from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
 from ..store import home
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, order_key, roster
@@ -152,7 +153,7 @@ def deadline_lines(table) -> dict[str, str]:
     """The line each side owing orders reads in its mails (table: the game's Table): its
     deadline in its own words (none in a game without deadlines; a paused game says so to
     every side)."""
-    if not g_timeline.has_deadlines(table.raw):
+    if not has_deadlines(table.raw):
         return {}
     tl = _timeline(table, table.raw)
     if tl.paused:
@@ -190,7 +191,7 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     what he may do (name: the journal as the line may show it), or None: it is paused, or a
     side's deadline passed and nobody answered for him (the policy wait, or a decision the
     rules leave no answer for)."""
-    if not g_timeline.has_deadlines(table.raw):
+    if not has_deadlines(table.raw):
         return None
     tl = _timeline(table, table.raw)
     if tl.paused:
@@ -217,7 +218,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
         rule_missed = now
     log: list[str] = []
     j = Table.writing(journal, games_dir)
-    if not g_timeline.has_deadlines(j.raw):
+    if not has_deadlines(j.raw):
         return log                  # a game without deadlines: nothing to replay
     with held(now):             # the records made here carry the time of the check
         _owed_from_last_pass(j, outbox, now, games_dir)
@@ -517,7 +518,7 @@ def quiet_until(journal: Path, now: datetime, games_dir: Path | None = None
     deadlines, a paused game, every due already ruled), or `now` when a due has passed
     and is not yet ruled (the next pass must look)."""
     j = Table(journal, games_dir)
-    if not g_timeline.has_deadlines(j.raw):
+    if not has_deadlines(j.raw):
         return None
     tl = _timeline(j, j.raw)
     if tl.paused:
