@@ -550,10 +550,12 @@ def test_a_dry_run_or_a_batch_cannot_probe_the_other_sides_standing_orders(tmp_p
     assert "StandingApplied" in kinds(rec)
 
 
-@pytest.mark.parametrize("phrase", ["eliminate ge-6", "eliminate uk-1:infantry"])
+@pytest.mark.parametrize("phrase", ["eliminate ge-6", "eliminate uk-1:infantry",
+                                    "eliminate be-i-01", "eliminate fr-i-03"])
 def test_eliminate_names_one_of_the_sides_own_armies(tmp_path, phrase):
     """5.4: the army a forced retreat eliminates is one of the owner's; a standing order for
-    an enemy army or a unit on a template could never apply and is refused when given."""
+    an enemy army, a unit on a template or a unit standing alone (be-i-01, a Belgian
+    infantry division of the 1914 scenario) could never apply and is refused when given."""
     j = artois(tmp_path)
     with pytest.raises(UsageError, match="not one of the entente player's armies"):
         give(j, "entente", phrase)

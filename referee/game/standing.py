@@ -229,13 +229,21 @@ def changed(sets: dict[str, list[dict]], side: str, data: GameData, turn: int,
     for text in add:
         entry = rules.parse_standing(text, data, turn)
         army = entry["text"].split(" ", 1)[1] if entry["text"].startswith("eliminate ") else None
-        if army is not None and (":" in army or
-                                 data.nation_side.get(army.split("-", 1)[0]) != side):
+        if army is not None and not _may_be_own_army(army, side, data):
             raise UsageError(f"'{text}': {army} is not one of the {side} player's armies; a "
                              f"forced retreat eliminates one of his own (5.4)")
         mine = rules.add(mine, entry)
     sets[side] = mine
     return sets
+
+
+def _may_be_own_army(name: str, side: str, data: GameData) -> bool:
+    """Whether name can be one of side's armies: of one of his nations, and neither a unit on
+    a template ('uk-1:infantry') nor a unit standing alone ('be-i-01': its type's code after
+    the nation, units.yaml)."""
+    nation, _, rest = name.partition("-")
+    return ":" not in name and data.nation_side.get(nation) == side and \
+        rest.split("-", 1)[0] not in data.units.id_code.values()
 
 
 def part(sets: dict[str, list[dict]], side: str, turn: int, salt: str) -> dict:
