@@ -381,14 +381,50 @@ def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tm
     rec = next(r for r in records(journal) if r.get("private_order"))
     assert (rec["actor"], rec["order"]) == ("german", "a sealed production plan (7.0)")
     assert rec["private_order"]["data"] == {"text": "done"}
+    # The pass that answered the German's plan answered the Entente's too (one deadline for
+    # both): each mail of it is told as of its last record; the German's missed plan is the
+    # last "german missed" mail of each reader.
     by = {str(m["To"]): text_of(m) for m in mails(out)
-          if f"#{rec['seq']}]" in str(m["Subject"])}
+          if str(m["Subject"]).endswith("german missed the deadline")}
     assert "'done', the answer that does nothing" in by[ADDRESSES["german"]]
     assert "'done'" not in by[ADDRESSES["entente"]]
     assert "does nothing" not in by[ADDRESSES["entente"]]
     assert "a sealed production plan (7.0)" in by[ADDRESSES["entente"]]
     public_log = cli("log", journal).stdout
     assert "does nothing" not in public_log.split(f"#{rec['seq']} ")[1].split("\n#")[0]
+    assert verified(journal)
+
+
+def to_production(journal: Path) -> None:
+    """Both sides pass and end the turn's movement at START: production follows, where both
+    sides plan at once, each plan sealed until both are in (2.0 I, 7.0)."""
+    for side in ("german", "entente"):
+        order(journal, side, "pass")
+        order(journal, side, "end turn")
+
+
+def test_a_sealed_plan_runs_one_deadline_for_both_sides(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    to_production(journal)
+    asked = records(journal)[-1]["seq"]
+    both = {(d["side"], d["due"], d["handoff"]) for d in status(cli, journal)["deadlines"]["due"]}
+    assert both == {("german", at(DUE), asked), ("entente", at(DUE), asked)}
+    # The German's plan goes in on Tuesday: the Entente is asked nothing new, and his plan
+    # stays due when it was (the other side's plan closing changes what he is told, not
+    # what he owes).
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    order(journal, "german", "done")
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert (due["side"], due["due"], due["handoff"]) == ("entente", at(DUE), asked)
+
+
+def test_both_sides_missing_a_sealed_plan_are_answered_for_together(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    to_production(journal)
+    log = check_deadlines(journal, tmp_path / "out", DUE + timedelta(minutes=20))
+    missed = [line for line in log if line.startswith("missed: ")]
+    assert [line.split(",")[0] for line in missed] == ["missed: german", "missed: entente"]
+    assert all("orders were due by Wed 25 Nov 18:00 UTC" in line for line in missed), log
     assert verified(journal)
 
 

@@ -123,7 +123,7 @@ class Walk(msgspec.Struct):
 
     settings: Settings = msgspec.field(default_factory=Settings)
     paused: bool = False
-    keys: dict[str, tuple[str, str, int, str] | None] = msgspec.field(default_factory=dict)
+    keys: dict[str, tuple[str, int, str] | None] = msgspec.field(default_factory=dict)
     handoff: dict[str, Moment] = msgspec.field(default_factory=dict)
     resumed: Moment | None = None
     used: dict[str, int] = msgspec.field(default_factory=dict)
@@ -165,15 +165,18 @@ class Walk(msgspec.Struct):
 
     def hand_offs(self, state: State, seq: int, at, sides, name: str) -> None:
         """A side asked something new by record seq (written at `at`) has its hand-off there:
-        what it is asked (the decision's kind and owner, the turn and the phase) changed
-        (JournalError naming the record when the rules cannot say whom it leaves waited on)."""
+        it was not waited on before, or what it is asked (the decision's kind, the turn and
+        the phase) changed. A decision both sides answer at once (a sealed plan: 2.0 I, 7.0,
+        8.1) is one for both: the other side's plan going in leaves this side's hand-off,
+        and so its deadline, where it was (JournalError naming the record when the rules
+        cannot say whom it leaves waited on)."""
         p = state.pending
         keys = self.keys
         if p is None:
             for side in sides:
                 keys[side] = None
             return
-        asked = (p.kind, p.side, state.turn, state.phase)
+        asked = (p.kind, state.turn, state.phase)
         try:
             waited = waiting_on(state)
         except UNREADABLE as exc:
@@ -252,7 +255,7 @@ class _Kept(msgspec.Struct):
 
     settings: Settings
     paused: bool
-    keys: dict[str, tuple[str, str, int, str] | None]
+    keys: dict[str, tuple[str, int, str] | None]
     handoff: dict[str, Moment]
     resumed: Moment | None
     used: dict[str, int]
