@@ -228,10 +228,16 @@ def test_the_status_a_report_keeps_shows_the_deadlines(tmp_path, cli, clock, rea
     assert kept == _json(cli, "status", journal, "--as", reader) and kept["deadlines"]["due"]
 
 
-def test_a_hand_off_too_late_for_a_deadline_is_the_journal_s_fault(tmp_path, cli, clock):
+@pytest.mark.parametrize("when, words", [
+    ("9999-12-31T23:00:00Z", "has a time no deadline can run from"),
+    # No time in UTC at all: the first day there is in a zone ahead of it, the last behind.
+    ("0001-01-01T00:00:00+01:00", "has no time the referee writes"),
+    ("9999-12-31T23:30:00-01:00", "has no time the referee writes")])
+def test_a_hand_off_too_late_for_a_deadline_is_the_journal_s_fault(tmp_path, cli, clock,
+                                                                    when, words):
     """A record's time is any the contract's form allows; one so late that its deadline is
-    past the last date there is (year 9999) is refused as that record, in one line (an
-    internal error once)."""
+    past the last date there is (year 9999), or one that is no time in UTC, is refused as
+    that record, in one line (an internal error once: OverflowError)."""
     from forging import game_key, resign
 
     from referee.store.journal import line_of
@@ -239,15 +245,14 @@ def test_a_hand_off_too_late_for_a_deadline_is_the_journal_s_fault(tmp_path, cli
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     recs = records(journal)
     recs.append(resign({"seq": len(recs), "prev": recs[-1]["hash"],
-                        "at": "9999-12-31T23:00:00Z", "actor": "german", "order": "pass",
+                        "at": when, "actor": "german", "order": "pass",
                         "events": [{"type": "DecisionPending", "kind": "pass_move",
                                     "side": "german", "info": {}}]}, game_key(recs[0])))
     journal.write_bytes(b"".join(line_of(r) for r in recs))
     for command in (["status", journal], ["deadline", journal]):
         r = cli(*command)
         assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
-        assert f"record {len(recs) - 1} has a time no deadline can run from" in r.stderr, \
-            r.stderr
+        assert f"record {len(recs) - 1} {words}" in r.stderr, r.stderr
 
 
 def test_an_order_whose_deadlines_cannot_be_worked_out_after_it_still_stands(

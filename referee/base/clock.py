@@ -72,9 +72,11 @@ def parse_stamp(text: str) -> datetime | None:
     """A record's time read back (None when it is not one)."""
     try:
         moment = datetime.fromisoformat(text)
-    except (TypeError, ValueError):
+        # A time in a zone ahead of UTC on the first day there is (or behind it on the last)
+        # is no time in UTC: astimezone raises OverflowError.
+        return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    except (TypeError, ValueError, OverflowError):
         return None
-    return moment.astimezone(UTC) if moment.tzinfo is not None else None
 
 
 def parse_duration(text: str, what: str = "duration") -> timedelta:
