@@ -257,3 +257,104 @@ def test_a_game_of_this_referees_rewritten_whole_under_its_id_is_refused(
         recs[0]["signing"] = key.header_field()
         write_signed(played, recs, key)
     _refused(cli, played, "this referee wrote game 'test-1914', but no record of this journal")
+
+
+EVIL = "evil@attacker.example"
+
+
+def _forged_copy(journal) -> bytes:
+    """The journal with three records more, sealed and chained by someone without the key (no
+    signature): the German's address his own, a deadline of his choosing, a mail route of
+    his. Passed off as the game, each is refused (_refused); the tests below serve it in
+    the journal's place only to some of a command's reads."""
+    from referee.game.timeline import settings_body
+    from referee.store.mailroute import route_body
+
+    recs = records(journal)
+    roster = {"at": "2026-01-01T00:00:00Z", "actor": "moderator", "order": "register players",
+              "events": [], "players": {"to": "moderator", "salt": "00" * 16, "data": {
+                  "players": [{"side": "german", "address": EVIL, "key_no": 0,
+                               "key_digest": "0" * 64}], "mail_entropy": True}}}
+    added = [roster, settings_body({"deadline": "999h"}),
+             route_body(None, "outbox:/tmp/evil-outbox", "11" * 16)]
+    out = [line_of(r) for r in recs]
+    prev = recs[-1]["hash"]
+    for n, body in enumerate(added, len(recs)):
+        rec = seal({**body, "seq": n, "prev": prev})
+        prev = rec["hash"]
+        out.append(line_of(rec))
+    return b"".join(out)
+
+
+def _reads_served(monkeypatch, forged: bytes, served) -> None:
+    """The journal's reads, counted from 1, find the forged copy in its place when
+    served(n): someone who can write the folder swaps it in between the referee's reads
+    (holding the journal's lock, he can time the swap to the read he wants)."""
+    from referee.store import journal as journal_module
+
+    real, count = journal_module._read_all, [0]
+
+    def read(fd, path):
+        count[0] += 1
+        return forged if served(count[0]) else real(fd, path)
+
+    monkeypatch.setattr(journal_module, "_read_all", read)
+
+
+@pytest.mark.parametrize("command", [["players"], ["players", "--keys"], ["deadline"],
+                                     ["mail"], ["deadline", "--format", "json"]])
+def test_a_copy_put_in_place_after_the_check_is_never_shown(game, cli, monkeypatch, command):
+    """What a command shows comes from bytes whose check passed: a command that read the
+    journal again after Table.vouched (players, mail, deadline) showed a forged copy put in
+    its place between the two reads, as the referee's own game."""
+    for setting in (("players", game, "--set", "german=hans@example.org"),
+                    ("deadline", game, "--set", "48h"),
+                    ("mail", game, "--out", "outbox:/tmp/moderators-outbox")):
+        assert cli(*setting).exit_code == 0
+    genuine = cli(command[0], game, *command[1:])
+    assert genuine.exit_code == 0, genuine.output
+    _reads_served(monkeypatch, _forged_copy(game), lambda n: n > 1)
+    r = cli(command[0], game, *command[1:])
+    assert r.exit_code == 3 or r.stdout == genuine.stdout, (r.exit_code, r.stdout, r.stderr)
+    for forged in (EVIL, "evil-outbox", "999h"):
+        assert forged not in r.stdout
+
+
+@pytest.mark.parametrize("read", [1, 2, 3, 4, 5])
+def test_a_roster_record_keeps_nothing_of_a_copy_put_in_place_for_a_read(
+        game, cli, monkeypatch, read):
+    """`players --set` read the roster the new record keeps (every side's address but the
+    one changed) from a read of its own, after the check that the journal is this referee's
+    and before the append's: a forged copy served to that read had the moderator's key sign
+    the forger's address as the German's (his mail, hand and all, then went to him)."""
+    assert cli("players", game, "--set", "german=hans@example.org", "--set",
+               "entente=joffre@example.net").exit_code == 0
+    _reads_served(monkeypatch, _forged_copy(game), lambda n: n == read)
+    cli("players", game, "--set", "observer=club@example.org")
+    monkeypatch.undo()
+    assert EVIL.encode() not in game.read_bytes()
+    shown_now = cli("players", game)
+    assert shown_now.exit_code == 0 and "hans@example.org" in shown_now.stdout
+    assert cli("verify", game).exit_code == 0
+
+
+def test_a_roster_record_is_made_from_the_roster_under_the_appends_lock(game, cli, monkeypatch):
+    """Another roster record appended between the read `players --set` checks and its own
+    append (a second moderator's command): nothing is written over it, and the command
+    says to run it again."""
+    from referee.mail import inbox
+    from referee.table import Table
+
+    assert cli("players", game, "--set", "german=hans@example.org").exit_code == 0
+    append = Table.append
+
+    def meanwhile(self, build, **how):
+        monkeypatch.setattr(Table, "append", append)
+        inbox.players(game, ["entente=joffre@example.net"], [], False)
+        return append(self, build, **how)
+
+    monkeypatch.setattr(Table, "append", meanwhile)
+    r = cli("players", game, "--set", "german=otto@example.org")
+    assert r.exit_code == 2 and "players changed while this command ran" in r.stderr, r.output
+    listed = cli("players", game).stdout
+    assert "joffre@example.net" in listed and "hans@example.org" in listed, listed

@@ -43,7 +43,7 @@ def deadline(
 
     commands.check_private(journal)
     commands.load_msgspec()
-    commands.needing(journal, "deadlines", "deadline", GAMES["dir"], shown=True)
+    table = commands.needing(journal, "deadlines", "deadline", GAMES["dir"], shown=True)
     if pause and resume:
         raise UsageError("--pause and --resume: give one of them")
     fact = timeline.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind) \
@@ -56,7 +56,7 @@ def deadline(
         made.append(timeline.set_deadlines(journal, fact, GAMES["dir"]))
     if pause or resume:
         made.append(timeline.pause_or_resume(journal, pause, GAMES["dir"]))
-    typer.echo(_shown(journal, made, format))
+    typer.echo(_shown(journal, made, format, None if made else table))
 
 
 def extend(
@@ -81,11 +81,16 @@ def extend(
     typer.echo(_shown(journal, made, format))
 
 
-def _shown(journal: Path, made: list[dict], fmt: Fmt) -> str:
-    """The deadlines as they stand, with the records just made."""
+def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
+    """The deadlines as they stand, with the records just made: worked out from the bytes
+    the command's Table holds, whose check (Table.vouched) passed, or after a write from
+    the journal read again and checked so (someone who can write the folder may have put
+    another copy in its place since)."""
     from ..game import timeline  # start-up: only the deadline commands need it
 
-    view = timeline.deadline_view(timeline.read_timeline(journal, GAMES["dir"]),
+    if table is None:
+        table = commands.table_of(journal, GAMES["dir"], shown=True)
+    view = timeline.deadline_view(timeline.timeline(table.journal, table.raw, GAMES["dir"]),
                                   records=[r["seq"] for r in made])
     if fmt == Fmt.json:
         return commands.dump(view)

@@ -43,13 +43,13 @@ def mail(
 
     commands.check_private(journal)
     commands.load_msgspec()
-    commands.needing(journal, "route", "mail", GAMES["dir"], shown=True)
+    table = commands.needing(journal, "route", "mail", GAMES["dir"], shown=True)
     if in_ is not None or out is not None or mail_from is not None:
         commands.check_ours(journal)
         route = routes.set_route(journal, in_, out, GAMES["dir"], ("--in", "--out"),
                                  sender=mail_from)
-    else:
-        route = routes.route_of(journal, GAMES["dir"])
+    else:               # from the bytes whose check passed, not from the journal read again
+        route = routes.route_of(table)
     if format == Fmt.json:
         typer.echo(commands.dump(MailRouteShown.of(journal=str(journal), **route)))
         return

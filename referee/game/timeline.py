@@ -209,12 +209,6 @@ def timeline_of(walk: Walk, state: State, data: GameData, seq: int, last: str,
                     walk.missed, walk.answered, state, data)
 
 
-def read_timeline(path: Path | str, games_dir: Path | None = None) -> Timeline:
-    """The timeline of a journal as it is now."""
-    journal = Journal(path, keep_contract)
-    return timeline(journal, journal.raw(), games_dir)
-
-
 def deadline_view(tl: Timeline, **made: list[int]) -> dict:
     """What `status` shows of the deadlines: each owing side's, and whether the game is
     paused (the same for every reader: deadlines are public); `deadline` and `extend` add

@@ -40,6 +40,7 @@ from ..store.players import (
     parse_players,
     roster,
     roster_body,
+    same_roster,
 )
 from ..store.secrets import load_secret
 from ..table import Table
@@ -88,12 +89,13 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
             games_dir: Path | None = None, drop_observers: list[str] | None = None
             ) -> tuple[list[dict], list[str]]:
     """The roster and the observers (after applying --set / --new-key / --drop-observer as a
-    new record), keys when asked."""
+    new record), keys when asked; read from bytes this referee provably wrote."""
     table = Table.writing(journal, games_dir)
+    table.vouched()         # read again: a copy may have been put in place since the caller's
     game = table.game()
     secret = load_secret(game.journal.path, game.header)
     current = roster(game.records)
-    watchers = observer_addresses(game.records)
+    watchers = before = observer_addresses(game.records)
     if set_ or new_keys or drop_observers:
         if secret is None:
             raise UsageError("the dice secret is needed to register players (order keys are "
@@ -116,6 +118,7 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
 
         def build(raw: bytes):
             pos = table.position(raw)
+            same_roster(table.records_of(raw), current, before, table.name)
             dice = Dice(game.game_id, pos.seq + 1, secret)
             return pos.seq, pos.hash, [roster_body(secret, game.game_id, changes, current,
                                                    tuple(new_keys), dice, watchers)]

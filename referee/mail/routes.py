@@ -84,9 +84,9 @@ def refuse_a_players(sender: str, records: list[dict],
                          f"(mail from it is never read as orders)")
 
 
-def route_of(journal: Path, games_dir: Path | None = None) -> dict:
-    """{'source': ..., 'target': ...} in force for the game (None: not set)."""
-    return mail_route(Table(journal, games_dir).whole().records)
+def route_of(table: Table) -> dict:
+    """{'source': ..., 'target': ...} in force for the game of a Table (None: not set)."""
+    return mail_route(table.whole().records)
 
 
 def smtputf8_offered(target: str) -> bool | None:

@@ -208,6 +208,15 @@ def roster(records) -> dict[str, dict]:
     return found
 
 
+def same_roster(records, players: dict[str, dict], observers: list[str], name: str) -> None:
+    """Refuse (UsageError) to register players over a roster other than the one read and
+    checked: the records under an append's lock (a roster record written meanwhile, or
+    another copy of the journal read before) register other players or observers."""
+    if roster(records) != players or observer_addresses(records) != observers:
+        raise UsageError(f"{name}: the players changed while this command ran (another "
+                         f"roster record); nothing was written: run it again")
+
+
 def observer_addresses(records) -> list[str]:
     """The observers' addresses as the last roster record in records registers them."""
     found: list[str] = []
