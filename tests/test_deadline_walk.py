@@ -255,6 +255,29 @@ def test_a_hand_off_too_late_for_a_deadline_is_the_journal_s_fault(tmp_path, cli
         assert f"record {len(recs) - 1} {words}" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("due", ["2026-02-30T00:00:00Z", "2026-13-45T99:99:99Z"])
+def test_a_fact_about_time_naming_no_date_is_the_journal_s_fault_in_a_report(tmp_path, cli,
+                                                                             clock, due):
+    """A reminder's or a missed deadline's `due` is any text of a time's form the contract
+    lets through; one that is no date (30 February) is refused by `report` as that record,
+    in one line, as `log` refuses it (an internal error once: AttributeError)."""
+    from forging import game_key, resign
+
+    from referee.store.journal import line_of
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    recs = records(journal)
+    recs.append(resign({"seq": len(recs), "prev": recs[-1]["hash"], "at": at(START),
+                        "actor": "moderator", "order": "reminder sent", "events": [],
+                        "clock": {"kind": "reminded", "side": "german", "handoff": 1,
+                                  "before": "2h", "due": due}}, game_key(recs[0])))
+    journal.write_bytes(b"".join(line_of(r) for r in recs))
+    for command in (["log", journal], ["report", journal, "--since", "0"]):
+        r = cli(*command)
+        assert r.exit_code == 3 and r.stderr.count("\n") == 1, (command, r.output)
+        assert f"record {len(recs) - 1} cannot be shown" in r.stderr, r.stderr
+
+
 def test_an_order_whose_deadlines_cannot_be_worked_out_after_it_still_stands(
         tmp_path, cli, clock, monkeypatch):
     """The view an order keeps carries the deadlines; when an earlier record leaves them

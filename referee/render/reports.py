@@ -181,7 +181,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
         from ..game.timeline import clock_words  # start-up: only a record about time
 
-        lines.append([Span(clock_words(seen, data.side_name))])
+        lines.append([Span(shown(clock_words, rec["seq"], journal, seen, data.side_name))])
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
 
