@@ -328,6 +328,45 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
         "waits for them" in german and "Orders due by" not in german
 
 
+def stranger_mail(tmp_path: Path, n: int) -> Path:
+    """A Maildir holding a message from no player, with the game's tag in its Subject."""
+    raw = (f"From: spam@elsewhere.example\nTo: {ADDRESSES['moderator']}\n"
+           f"Subject: Re: [referee {GAME} #2] offer\nDate: Wed, 25 Nov 2026 19:59:00 +0000\n"
+           f"Message-ID: <s{n}@elsewhere.example>\n\nbuy now\n").encode()
+    return write_maildir(tmp_path / f"stranger{n}", [raw])
+
+
+def test_facts_about_time_told_apart_owe_no_report_of_their_own(tmp_path, cli, clock):
+    """A reminder goes to the side owing orders, a deadline missed under 'wait' to the
+    moderator (reminders.py): the next pass that runs for the game (here for a stranger's
+    message) writes no player a report whose only news they are; the next report that
+    the game moving owes lists them."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    club = "club@example.com"                   # an observer: the public's report, by mail
+    assert cli("players", journal, "--set", f"observer={club}").exit_code == 0
+    mail_inbox(journal, [write_maildir(tmp_path / "none", [])], tmp_path / "open",
+               with_map=False)                                   # the opening reports
+    assert {str(m["To"]) for m in mails(tmp_path / "open")} == {ADDRESSES["german"],
+                                                                ADDRESSES["entente"], club}
+    out = tmp_path / "clock"
+    check_deadlines(journal, out, DUE - timedelta(hours=1))           # the 2h reminder
+    check_deadlines(journal, out, DUE + timedelta(hours=1))           # missed: waiting
+    told = [r["clock"]["kind"] for r in records(journal) if "clock" in r][1:]
+    assert told == ["reminded", "missed"], told
+    outcomes, _ = mail_inbox(journal, [stranger_mail(tmp_path, 1)], tmp_path / "spam",
+                             with_map=False)
+    assert [o.status for o in outcomes] == ["rejected"]
+    assert [str(m["To"]) for m in mails(tmp_path / "spam")] == ["spam@elsewhere.example"]
+    # The German's orders come: both reports list the facts about time since the last one.
+    clock(DUE + timedelta(hours=3))
+    box = player_mail(tmp_path, "german", ["pass"], 3)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "moved", with_map=False)
+    assert [o.status for o in outcomes] == ["applied"], outcomes[0].reason
+    by = {str(m["To"]): " ".join(text_of(m).split()) for m in mails(tmp_path / "moved")}
+    for address in (ADDRESSES["german"], ADDRESSES["entente"], club):
+        assert "deadline missed" in by[address].lower(), by[address]
+
+
 def test_pause_policy_stops_orders_until_the_moderator_resumes(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
     out = tmp_path / "out"

@@ -64,7 +64,7 @@ from .ledger import (
     save_ledger,
 )
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
-from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from
+from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_apart
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
@@ -536,21 +536,20 @@ class _Outbox:
             self.ledger["sent"][side] = [self.last["seq"], self.last["hash"]]
 
     def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
-        """Each player's report when the journal moved since his last one (or a message of
-        his was applied in this run): the record each report written ends at, and its mail,
-        by side."""
+        """Each player's report when the journal moved since his last one (observers.told_apart)
+        or a message of his was applied in this run: by side, the record it ends at, its mail."""
         game, last, ledger = self.game, self.last, self.ledger
         done: dict[str, tuple[int, Path]] = {}
         held = held_sides(self.folder, ledger)
         for side, key in self.keys.items():
             if side not in people or side in held:
                 continue                    # held: a mail to him waits, refused, in refused/
-            if ledger["sent"].get(side) == [last["seq"], last["hash"]] and side not in news:
-                continue                    # nothing new for him
+            since = _since(ledger, side, self.records)
+            if side not in news and told_apart(self.records[since + 1:]):
+                continue                    # nothing new for him a report owes
             notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
             shown, where = self.pictures.for_mail(side)
-            body = report_body(self.table, side, _since(ledger, side, self.records), key,
-                               self.due.get(side), notes, where)
+            body = report_body(self.table, side, since, key, self.due.get(side), notes, where)
             # Named by what it answers too: a message applied without a record (standing
             # orders alone) is answered by a report of its own, not by the one already
             # written at this record.

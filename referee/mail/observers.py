@@ -49,9 +49,9 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
         for address in watchers:
             mark = f"{OBSERVER}:{address.casefold()}"
             sent = ledger["sent"].get(mark)
-            if sent == [last["seq"], last["hash"]]:
-                continue                    # nothing new since his last mail
             since = resume_from(sent, records)
+            if told_apart(records[since + 1:]):
+                continue                    # nothing new since his last mail a report owes
             if since not in texts:
                 doc, meta = table.report(PUBLIC, since, keep_views=False)
                 texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
@@ -83,3 +83,17 @@ def resume_from(sent, records) -> int:
             0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
         return sent[0]
     return 0
+
+
+# Facts about time that the deadline pass tells in mails of their own, to whom they concern
+# (reminders.py): a reminder to the side owing orders, a deadline missed to the moderator
+# when the game waits on him. A report is not owed for them alone; the next one lists them.
+TOLD_APART = ("reminded", "missed")
+
+
+def told_apart(records: list[dict]) -> bool:
+    """Whether records (those after a reader's last mail) owe him no report: none at all,
+    or only facts about time told apart (none moves the game: no events). Record 1 of
+    every game sets it up, so a reader never mailed is always owed one."""
+    return all(not r.get("events") and isinstance(r.get("clock"), dict) and
+               r["clock"].get("kind") in TOLD_APART for r in records)
