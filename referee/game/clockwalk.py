@@ -19,14 +19,16 @@ from ..base.errors import UNREADABLE, JournalError, UsageError
 from ..engine import waiting_on
 from ..engine.state import State
 
+# The reminders of a game whose settings name none: a day and two hours before each deadline.
+REMINDERS = (timedelta(hours=24), timedelta(hours=2))
+
 
 class Settings(msgspec.Struct):
     """The deadline settings in force: from `new` and every later settings record."""
 
     deadline: timedelta | None = None
     kinds: dict[str, timedelta] = msgspec.field(default_factory=dict)
-    reminders: list[timedelta] = msgspec.field(
-        default_factory=lambda: [timedelta(hours=24), timedelta(hours=2)])
+    reminders: list[timedelta] = msgspec.field(default_factory=lambda: list(REMINDERS))
     missed: str = "wait"
     extensions: int = 2
     skip_weekends: bool = False
@@ -34,6 +36,11 @@ class Settings(msgspec.Struct):
     def duration(self, decision: str) -> timedelta | None:
         """The time a side has to answer a decision of this kind (None: no deadline)."""
         return self.kinds.get(decision, self.deadline)
+
+    def longest(self) -> timedelta | None:
+        """The longest deadline in force, whatever the decision (None: no deadline)."""
+        spans = [s for s in (self.deadline, *self.kinds.values()) if s is not None]
+        return max(spans, default=None)
 
     def take(self, fact: dict) -> None:
         """Apply a settings record: each member it holds replaces the one before."""
@@ -59,11 +66,20 @@ class Due(msgspec.Struct):
     decision: str
     due: datetime
     extended: timedelta
+    # When the deadline last began to run: the hand-off, the resume after it or the last
+    # extension of it. A reminder is due only after it: one at it or before it (24h before a
+    # 24h deadline, or before a deadline extended after it passed) would be the hand-off or
+    # the extension itself, whose mail gives the deadline already.
+    since: datetime
 
     @property
     def words(self) -> str:
         """The deadline as a player reads it."""
         return f"Orders due by {for_players(self.due)}"
+
+    def reminders(self, settings: Settings) -> list[timedelta]:
+        """The game's reminders this deadline has: those due after it began to run."""
+        return [r for r in settings.reminders if self.due - r > self.since]
 
 
 # What each kind of fact must hold (contracts/records.py ClockFact says what each means).
@@ -118,8 +134,8 @@ class Walk(msgspec.Struct):
 
     `keys`: what each side was asked after the last record (None: nothing); `handoff`: the
     record that asked it; `resumed`: the last resume; `used`: the extensions each side asked
-    for; `extended`: the time added to a side's hand-off; `reminded`, `missed`, `answered`:
-    what Timeline says of them."""
+    for; `extended`: the time added to a side's hand-off and the record of the last extension
+    of it; `reminded`, `missed`, `answered`: what Timeline says of them."""
 
     settings: Settings = msgspec.field(default_factory=Settings)
     paused: bool = False
@@ -127,7 +143,8 @@ class Walk(msgspec.Struct):
     handoff: dict[str, Moment] = msgspec.field(default_factory=dict)
     resumed: Moment | None = None
     used: dict[str, int] = msgspec.field(default_factory=dict)
-    extended: dict[tuple[str, int], timedelta] = msgspec.field(default_factory=dict)
+    extended: dict[tuple[str, int], tuple[timedelta, Moment]] = msgspec.field(
+        default_factory=dict)
     reminded: set[tuple[str, int, str, str]] = msgspec.field(default_factory=set)
     missed: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
     answered: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
@@ -136,7 +153,7 @@ class Walk(msgspec.Struct):
         """The walk as the state snapshot keeps it (plain JSON)."""
         return msgspec.to_builtins(_Kept(
             self.settings, self.paused, self.keys, self.handoff, self.resumed, self.used,
-            [(side, at, more) for (side, at), more in self.extended.items()],
+            [(side, at, more, last) for (side, at), (more, last) in self.extended.items()],
             sorted(self.reminded), sorted(self.missed), sorted(self.answered)))
 
     @classmethod
@@ -147,8 +164,8 @@ class Walk(msgspec.Struct):
         except (msgspec.ValidationError, TypeError):
             return None
         return cls(k.settings, k.paused, k.keys, k.handoff, k.resumed, k.used,
-                   {(side, at): more for side, at, more in k.extended}, set(k.reminded),
-                   set(k.missed), set(k.answered))
+                   {(side, at): (more, last) for side, at, more, last in k.extended},
+                   set(k.reminded), set(k.missed), set(k.answered))
 
     def step(self, state: State, rec, sides, name: str) -> None:
         """Walk one record just replayed onto state (a JSON object or of its class); sides:
@@ -204,8 +221,8 @@ class Walk(msgspec.Struct):
             if actor != "moderator":
                 self.used[actor] = self.used.get(actor, 0) + 1
             slot = (fact["side"], fact["handoff"])
-            self.extended[slot] = self.extended.get(slot, timedelta(0)) + \
-                parse_duration(fact["by"])
+            more = self.extended.get(slot, (timedelta(0), moment))[0]
+            self.extended[slot] = (more + parse_duration(fact["by"]), moment)
         elif kind == "reminded":
             self.reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
         elif kind == "missed" and fact.get("missed") == "default":
@@ -227,7 +244,7 @@ class Walk(msgspec.Struct):
         start, since = _time_of(made, name), made
         if self.resumed is not None and self.resumed[0] > made[0]:
             start, since = max((start, made), (_time_of(self.resumed, name), self.resumed))
-        more = self.extended.get((side, made[0]), timedelta(0))
+        more, last = self.extended.get((side, made[0]), (timedelta(0), None))
         try:
             due = start + span + more
             if self.settings.skip_weekends and due.weekday() >= 5:
@@ -236,7 +253,8 @@ class Walk(msgspec.Struct):
             raise JournalError(f"{name}: record {since[0]} has a time no deadline can run "
                                f"from ({since[1]!r}): {duration_text(span + more)} after it "
                                f"is no date", record=since[0]) from None
-        return Due(side, made[0], state.pending.kind, due, more)
+        began = start if last is None else max(start, _time_of(last, name))
+        return Due(side, made[0], state.pending.kind, due, more, began)
 
 
 def walked_on(walk: Walk | None, steps, sides, name: str) -> Walk | None:
@@ -259,7 +277,7 @@ class _Kept(msgspec.Struct):
     handoff: dict[str, Moment]
     resumed: Moment | None
     used: dict[str, int]
-    extended: list[tuple[str, int, timedelta]]
+    extended: list[tuple[str, int, timedelta, Moment]]
     reminded: list[tuple[str, int, str, str]]
     missed: list[tuple[str, int, str]]
     answered: list[tuple[str, int, str]]

@@ -286,8 +286,9 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
 
 
 def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> list[dict]:
-    """The reminder due now for a side owing orders (the latest reminder time passed), once."""
-    passed = [r for r in tl.settings.reminders if now >= d.due - r]
+    """The reminder due now for a side owing orders (the latest reminder time passed), once;
+    none at or before the hand-off or extension its deadline runs from (Due.reminders)."""
+    passed = [r for r in d.reminders(tl.settings) if now >= d.due - r]
     if not passed:
         return []
     before = duration_text(min(passed))
@@ -529,6 +530,6 @@ def quiet_until(journal: Path, now: datetime, games_dir: Path | None = None
             continue
         if now >= d.due:
             return now
-        moments += [d.due - r for r in tl.settings.reminders if d.due - r > now]
+        moments += [d.due - r for r in d.reminders(tl.settings) if d.due - r > now]
         moments.append(d.due)
     return min(moments) if moments else None

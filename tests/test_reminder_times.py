@@ -1,0 +1,88 @@
+"""Reminders come between a hand-off and its deadline, never with the hand-off itself.
+
+A reminder due at the moment a side's deadline began to run (24h before a 24h deadline), or
+before it, would be the hand-off's own mail again, sent in the same pass and recorded for
+every report to list. So each deadline has only the game's reminders due after its hand-off,
+its resume or its last extension (game/clockwalk.py Due.reminders), and a reminder no
+deadline of the game can have is refused when it is given. The game starts on Monday 23
+November 2026 at 18:00 UTC (test_deadlines.py).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from test_deadlines import DUE, START, at, new_game, order, records
+
+from referee.base.clock import NOW_VARIABLE
+from referee.mail.reminders import check_deadlines, quiet_until
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Set the commands' clock: clock(moment); it starts at START."""
+    def set_to(moment) -> None:
+        monkeypatch.setenv(NOW_VARIABLE, at(moment))
+    set_to(START)
+    return set_to
+
+
+def _reminded(journal) -> list[tuple[int, str]]:
+    return [(r["clock"]["handoff"], r["clock"]["before"]) for r in records(journal)
+            if r.get("clock", {}).get("kind") == "reminded"]
+
+
+def _reminders_set(journal) -> list[str]:
+    return [r["clock"]["reminders"] for r in records(journal)
+            if r.get("clock", {}).get("reminders") is not None][-1]
+
+
+def test_a_deadline_set_shorter_than_a_reminder_skips_it_at_each_hand_off(tmp_path, cli,
+                                                                         clock):
+    """The reminders stay when the moderator shortens the deadline (a later longer one, or
+    another kind's, may use them again); a hand-off too short for one is not reminded then."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")          # reminders 24h, 2h
+    clock(START + timedelta(hours=1))
+    assert cli("deadline", journal, "--set", "24h").exit_code == 0
+    assert _reminders_set(journal) == ["24h", "2h"]
+    out = tmp_path / "out"
+    assert check_deadlines(journal, out, START + timedelta(hours=1)) == []
+    clock(START + timedelta(hours=5))
+    order(journal, "german", "pass")            # his next decision: a hand-off at 23:00
+    handoff = records(journal)[-1]["seq"]
+    assert check_deadlines(journal, out, START + timedelta(hours=5)) == []
+    moment = START + timedelta(hours=27)
+    assert quiet_until(journal, START + timedelta(hours=5)) == moment
+    assert check_deadlines(journal, out, moment) == [
+        "reminder: german, orders due by Tue 24 Nov 23:00 UTC (2h before)"]
+    assert _reminded(journal) == [(handoff, "2h")]
+
+
+def test_an_extension_after_a_missed_deadline_is_reminded_only_after_it(tmp_path, cli,
+                                                                        clock):
+    """The moderator gives 24h more after the deadline passed: the 24h reminder of the new
+    deadline would be due at the old one, before the extension, and is not sent with it;
+    the 2h one is."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    check_deadlines(journal, out, DUE - timedelta(minutes=1))           # the 2h reminder
+    [line] = check_deadlines(journal, out, DUE + timedelta(minutes=20))
+    assert line.startswith("missed: german") and "waiting" in line
+    clock(DUE + timedelta(hours=1))
+    assert cli("extend", journal, "german", "24h").exit_code == 0
+    assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []
+    assert quiet_until(journal, DUE + timedelta(hours=1)) == DUE + timedelta(hours=22)
+    assert check_deadlines(journal, out, DUE + timedelta(hours=22)) == [
+        "reminder: german, orders due by Thu 26 Nov 18:00 UTC (2h before)"]
+    assert _reminded(journal) == [(1, "2h"), (1, "2h")]
+
+
+def test_an_extension_made_early_keeps_the_reminders_after_it(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(START + timedelta(hours=1))
+    assert cli("extend", journal, "german", "24h").exit_code == 0
+    out = tmp_path / "out"
+    assert check_deadlines(journal, out, DUE - timedelta(minutes=1)) == []
+    assert check_deadlines(journal, out, DUE) == [
+        "reminder: german, orders due by Thu 26 Nov 18:00 UTC (24h before)"]
