@@ -23,7 +23,8 @@ def deadline(
         help="With --set: only for this kind of decision (as status --format json names "
              "it, e.g. movement).")] = None,
     reminders: Annotated[Optional[str], typer.Option(
-        help="When to remind the sides owing orders, before the deadline, e.g. 24h,2h.")
+        help="When to remind the sides owing orders, before the deadline, e.g. 24h,2h; "
+             "each shorter than the game's longest deadline.")
     ] = None,
     missed: Annotated[Optional[str], typer.Option(
         help="At a missed deadline: default, wait or pause.")] = None,

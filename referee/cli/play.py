@@ -66,8 +66,8 @@ def new(
     deadline: Annotated[Optional[str], typer.Option(
         help="Each hand-off's deadline, e.g. 48h or 2d (default: no deadlines).")] = None,
     reminders: Annotated[Optional[str], typer.Option(
-        help="When to remind the sides still owing orders, before the deadline "
-             "(default 24h,2h).")] = None,
+        help="When to remind the sides still owing orders, before the deadline, each "
+             "shorter than it (default: those of 24h,2h shorter than the deadline).")] = None,
     missed: Annotated[Optional[str], typer.Option(
         help="At a missed deadline: default (the referee answers with the rules' "
              "do-nothing order), wait (the moderator is told) or pause (default wait).")] = None,
@@ -153,7 +153,7 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
     """The options of `new` that can be wrong without the game: the game id, the deadline
     settings (their fact for the journal, or None), the mail route and an address beyond
     ASCII its SMTP server would not take, refused before any file is made."""
-    from ..game.timeline import settings_fact  # start-up: only new and deadline need it
+    from ..game.timeline import new_settings  # start-up: only new and deadline need it
     from ..store.mailroute import check_source, check_target  # start-up: new only
 
     if game_id is not None:
@@ -172,8 +172,7 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
 
         refuse_unmailable(check_target(mail_out, "--mail-out"), wide, "--player")
     if deadline is not None:
-        return settings_fact(deadline, reminders or "24h,2h", missed or "wait",
-                             2 if extensions is None else extensions, skip_weekends)
+        return new_settings(deadline, reminders, missed, extensions, skip_weekends)
     if reminders or missed or extensions is not None or skip_weekends:
         raise UsageError("--reminders, --missed, --extensions and --skip-weekends go with "
                          "--deadline (no deadline, nothing to remind of or to miss)")

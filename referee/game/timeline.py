@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
-from ..base.errors import OrderError, UsageError
+from ..base.errors import OrderError, UsageError, quoted
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
@@ -26,7 +26,7 @@ from ..engine import waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
-from .clockwalk import CLOCK_MEMBER, Due, Settings, Walk, clock_of
+from .clockwalk import CLOCK_MEMBER, REMINDERS, Due, Settings, Walk, clock_of
 from .records import keep_contract
 from .replay import position
 
@@ -163,6 +163,39 @@ def settings_fact(deadline: str | None, reminders: str | None, missed: str | Non
     return fact
 
 
+def new_settings(deadline: str, reminders: str | None, missed: str | None,
+                 extensions: int | None, skip_weekends: bool) -> dict:
+    """The clock part of the settings record `new --deadline` writes (UsageError on a bad
+    option): the reminders given, else those of REMINDERS shorter than the deadline (a 24h
+    deadline is reminded 2h before only)."""
+    if not reminders:
+        span = parse_duration(deadline, "--deadline")
+        reminders = ",".join(duration_text(r) for r in REMINDERS if r < span)
+    fact = settings_fact(deadline, reminders, missed or "wait",
+                         2 if extensions is None else extensions, skip_weekends)
+    refuse_late_reminders(fact, Settings())
+    return fact
+
+
+def refuse_late_reminders(fact: dict, in_force: Settings) -> None:
+    """UsageError for a reminder a settings record gives at or beyond the longest deadline
+    the game has once it is applied: it would come at the hand-off or before it, whatever
+    the decision. A reminder that only some deadlines are too short for (a kind's own, or
+    one set after it) stays: each deadline skips it (Due.reminders)."""
+    if not fact.get("reminders"):
+        return
+    after = msgspec.structs.replace(in_force, kinds=dict(in_force.kinds))
+    after.take(fact)
+    longest = after.longest()
+    late = [r for r in fact["reminders"]
+            if longest is not None and parse_duration(r) >= longest]
+    if late:
+        most = duration_text(longest)
+        raise UsageError(f"--reminders {quoted(late[0])}: the game's longest deadline is "
+                         f"{most}, so a reminder {late[0]} before it comes at the hand-off "
+                         f"or earlier; give reminders shorter than {most}")
+
+
 # ---------------------------------------------------------------- reading the journal
 
 def clock_facts(raw: bytes) -> list[dict]:
@@ -231,8 +264,9 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
                          "or --skip-weekends")
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
-        pos = position(journal, raw, games_dir)
+        pos = position(journal, raw, games_dir)        # walked when it has deadlines
         _open_game(pos.state)
+        refuse_late_reminders(fact, pos.walk.settings if pos.walk is not None else Settings())
         return pos.seq, pos.hash, [settings_body(fact)]
 
     return journal.append_raw(build)[1][0]
