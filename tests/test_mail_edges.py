@@ -140,6 +140,30 @@ def test_standing_orders_alone_by_mail_get_a_report_of_their_own(cli, tmp_path):
     assert "sent to you with this mail" in reply and "Board" not in reply.split(), reply
 
 
+def test_standing_orders_sent_with_orders_are_confirmed_to_their_side_only(cli, tmp_path):
+    """The German mails a standing line with his orders: both are applied, and his report
+    says what his standing orders are now, as it does for standing lines alone; the
+    Entente's report of the same records says nothing of them (they are the German's
+    secret)."""
+    from referee.mail.delivery import spool_files
+
+    journal = new_game(cli, tmp_path / "game")
+    out = tmp_path / "out"
+    handled(cli, journal, write_mbox(tmp_path / "b0", []), outbox=out)     # opening reports
+    first = set(spool_files(out))
+    box = write_mbox(tmp_path / "b1", [mail(
+        body=f"standing: no combat cards\nplay offensive\n\nOrder key: {KEYS['german']}\n",
+        mid="<s1@x.org>")])
+    outcomes = handled(cli, journal, box, outbox=out)
+    assert [o["status"] for o in outcomes] == ["applied"], outcomes
+    assert records(journal)[-1]["order"] == "play offensive"
+    new = [read_mail(p) for p in spool_files(out) if p not in first]
+    text = {str(m["To"]).casefold(): " ".join(m.get_body(("plain",)).get_content().split())
+            for m in new}
+    assert "Your standing orders are now: no combat cards." in text["kaiser@example.org"]
+    assert "standing" not in text["joffre@example.net"].casefold(), text["joffre@example.net"]
+
+
 def test_a_reply_written_in_the_tick_of_its_report_is_sent_after_it(tmp_path):
     """The spool sends the oldest first, then by name (a digest): a reply written in the
     same tick of the file system's clock as the report it points to, and named before it,

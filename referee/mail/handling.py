@@ -16,7 +16,7 @@ from .mailboxes import Message
 from .prose import read_orders
 from .refusal import left_over, sentence, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
-from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
+from .standing_lines import STANDING_LINE, keep_standing_only, standing_change, standing_now
 
 # The lines of a mail that are the mail's own, not orders of the game: read wherever they
 # stand, and never taken for prose (nor a slip of their first word: 'standng:', 'extnd').
@@ -113,6 +113,8 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         out.notes += _unreadable_after(table, side, lines, i)
         return
     _applied(out, result, lines)
+    if change is not None and result.applied:       # kept with the records (game/batch.py)
+        out.notes.append(f"Your standing orders are now: {standing_now(table, side)}.")
     close_forced(table, out)
 
 
