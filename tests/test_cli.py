@@ -80,6 +80,19 @@ def test_email_body_from_stdin_ignores_quotes_comments_and_blanks(game, cli):
     assert st.pending.side == "entente" and st.consecutive_passes == 1
 
 
+@pytest.mark.parametrize("orders", [("Pass.", "End turn."), ("pass!", "end turn …"),
+                                    ("Pass .", "End turn...")])
+def test_an_order_ended_as_a_sentence_is_that_order(game, cli, orders):
+    """A full stop a phone adds (or '!', '…') after an order is no part of it: the order is
+    taken, kept as typed, and the journal still verifies (replay reads it the same)."""
+    r = cli("order", game, "--as", "german", *orders)
+    assert r.exit_code == 0, r.stderr
+    assert g.open_game(game).state.pending.side == "entente"
+    assert [json.loads(x)["order"] for x in game.read_text().splitlines()[-2:]] == \
+        list(orders)
+    assert cli("verify", game).exit_code == 0
+
+
 def test_orders_from_a_file(game, cli, tmp_path):
     f = tmp_path / "orders.txt"
     f.write_text("pass\nend turn\n")

@@ -180,6 +180,19 @@ def test_a_slip_after_the_orders_refuses_the_mail_quoting_it(journal, cli, tmp_p
     assert "Not read as orders (neither applied nor refused): line 4 'Hans'." in text
 
 
+def test_orders_ended_as_sentences_by_a_phone_are_applied_and_prose_stays_prose(
+        journal, cli, tmp_path):
+    """'Pass.' and 'End turn.' (the full stop a phone adds) are the orders; 'Good luck.'
+    after them is still prose, named in the reply."""
+    body = f"Pass.\nEnd turn.\n\nGood luck.\n\n{KEY_LINE}\n"
+    before = len(records(journal))
+    out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
+    assert [r["order"] for r in records(journal)[before:]] == ["Pass.", "End turn."]
+    text = flat(body_of(report_to_german(tmp_path / "out")))
+    assert "Not read as orders (neither applied nor refused): line 4 'Good luck.'." in text
+
+
 def test_prose_between_two_orders_still_refuses_the_mail_quoting_it(journal, cli, tmp_path):
     body = f"play offensive\nI think that is right\nmove ge-1 liege\n\n{KEY_LINE}\n"
     before = journal.read_bytes()

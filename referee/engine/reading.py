@@ -524,6 +524,28 @@ def _parse_order(text: str, data: GameData) -> Ord:
         raise OrderSyntaxError(text, "empty order")
     if line.startswith("{"):
         return _json_order(text, line)
+    try:
+        return _read_line(line, data)
+    except OrderSyntaxError as exc:
+        bare = line.rstrip(_SENTENCE_END).rstrip()
+        if not bare or bare == line:
+            raise
+        first = exc
+    # A line that reads as an order once the full stop (or '!', '…') a phone or a writer
+    # ends it with is dropped is that order; one that reads as none either way is refused
+    # as typed (a sentence that begins with an order's word stays one: 'Done with it.').
+    try:
+        return _read_line(bare, data)
+    except OrderSyntaxError:
+        raise first from None
+
+
+# What may end an order line as it ends a sentence, and is not part of the order.
+_SENTENCE_END = ".!…"
+
+
+def _read_line(line: str, data: GameData) -> Ord:
+    """One order line in the text form, read from its verb on."""
     r = Reader(line, data)
     verb = r.word("a verb").casefold()
     reader = VERBS.get(verb)
