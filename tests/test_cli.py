@@ -93,6 +93,24 @@ def test_an_order_ended_as_a_sentence_is_that_order(game, cli, orders):
     assert cli("verify", game).exit_code == 0
 
 
+@pytest.mark.parametrize("order, said", [
+    ("Done with the battle.", "unexpected 'with the battle.'"),      # a sentence, as typed
+    ("mvoe ge-1 liege", "unknown verb 'mvoe'; did you mean move?"),
+    ("pas.", "unknown verb 'pas.'; did you mean pass?"),
+    ("end trun", "'trun' is neither 'movement' nor 'turn'; did you mean end turn?"),
+    ("fly to the moon", "unknown verb 'fly'; orders start with one of: accept,"),
+])
+def test_a_line_that_reads_as_no_order_says_what_was_meant(game, cli, order, said):
+    """A line that is no order with its full stop or without it is refused as typed; a
+    slip of a verb is answered with the verb meant, not with every verb."""
+    before = _bytes(game)
+    r = cli("order", game, "--as", "german", order)
+    assert r.exit_code == 1 and _bytes(game) == before
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"referee: cannot read order {order!r}") and said in line, line
+    assert "did you mean" not in said or "start with one of" not in line, line
+
+
 def test_orders_from_a_file(game, cli, tmp_path):
     f = tmp_path / "orders.txt"
     f.write_text("pass\nend turn\n")

@@ -260,8 +260,8 @@ def test_a_reply_names_every_line_that_reads_as_no_order(journal, cli, tmp_path)
     assert "line 1 of it failed" in text and "Why: cannot read order 'play ofensive'" in text
     assert "Line 3 ('mvoe ge-2 liege') cannot be read either" in text
     assert "Line 4 ('play surprize_attack') cannot be read either" in text
-    assert "upgrade. Line 4" in text and text.count("no card is called 'surprize_attack'.") \
-        == 1, text
+    assert "did you mean move? Line 4" in text, text
+    assert text.count("no card is called 'surprize_attack'.") == 1, text
     assert "Line 2" not in text, text
 
 

@@ -193,6 +193,17 @@ def test_orders_ended_as_sentences_by_a_phone_are_applied_and_prose_stays_prose(
     assert "Not read as orders (neither applied nor refused): line 4 'Good luck.'." in text
 
 
+def test_a_slip_of_a_verb_in_a_mail_is_answered_with_the_verb_meant(journal, cli, tmp_path):
+    body = f"mvoe ge-1 liege\nend trun\n\n{KEY_LINE}\n"
+    out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
+    text = flat(body_of(not_applied_reply(tmp_path / "out", "german")))
+    assert "unknown verb 'mvoe'; did you mean move? Applied: nothing." in text, text[:600]
+    assert "Line 2 ('end trun') cannot be read either: cannot read order 'end trun' at " \
+        "column 5: 'trun' is neither 'movement' nor 'turn'; did you mean end turn?" in text
+    assert "start with one of" not in text
+
+
 def test_prose_between_two_orders_still_refuses_the_mail_quoting_it(journal, cli, tmp_path):
     body = f"play offensive\nI think that is right\nmove ge-1 liege\n\n{KEY_LINE}\n"
     before = journal.read_bytes()

@@ -268,6 +268,13 @@ def _ersatz(r: Reader) -> Ord:
 
 def _end(r: Reader) -> Ord:
     what = r.keyword("movement", "move", "moves", "turn")
+    if what is None and not r.done():
+        typed = r.words[r.pos]
+        near = nearest(typed, {"movement": "end movement", "move": "end movement",
+                               "turn": "end turn"})
+        if near:
+            raise r.fail(f"{quoted(typed)} is neither 'movement' nor 'turn'"
+                         f"{did_you_mean(near)}")
     r.expect_end()
     if what in ("movement", "move", "moves"):
         return EndMovement()
@@ -551,8 +558,10 @@ def _read_line(line: str, data: GameData) -> Ord:
     reader = VERBS.get(verb)
     if reader is None:
         r.pos = 0
-        raise r.fail(f"unknown verb {quoted(verb)}; orders start with one of: "
-                     f"{', '.join(sorted(VERBS))}")
+        near = nearest(verb, {v: v for v in VERBS})
+        raise r.fail(f"unknown verb {quoted(verb)}" + (
+            did_you_mean(near) if near else
+            f"; orders start with one of: {', '.join(sorted(VERBS))}"))
     return reader(r)
 
 
