@@ -766,3 +766,69 @@ def test_after_a_moderators_order_the_mark_of_what_a_game_took_is_checked_once(
     read = _reads(monkeypatch)
     ticking.tick(games, with_map=False)
     assert checks == [] and read == []
+
+
+def _export_beside(cli, games: Path, journal: Path, name: str = "entente.jsonl") -> Path:
+    """A player's export of the game (docs/moderator.md: `referee log GAME --as entente
+    --format json > entente.jsonl`), saved in the games' folder."""
+    r = cli("log", journal, "--as", "entente", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    (games / name).write_text(r.stdout)
+    (games / name).chmod(0o600)
+    return games / name
+
+
+def test_an_export_in_the_folder_is_named_on_one_line_and_the_games_go_on(
+        cli, tmp_path, monkeypatch):
+    """An export left in the folder is no game: the pass names it once, on one plain line
+    (no exception of Python's, its name once), plays every game as ever, and exits 3 as a
+    pass that needs the moderator does."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    export = _export_beside(cli, games, made["alpha"][0])
+    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<x1@example.org>")
+    r = cli("tick", games, "--no-map")
+    assert r.exit_code == 3, r.output
+    named = [ln for ln in r.stdout.splitlines() if "entente.jsonl" in ln]
+    assert named == [f"problem  {export}: a redacted export of game alpha (`referee log "
+                     f"--format json`), not a game's journal: no game is played from it; "
+                     f"keep exports out of this folder"], r.stdout
+    assert "Error" not in r.stderr and r.stderr.count("entente.jsonl") == 1, r.stderr
+    assert records(made["alpha"][0])[-1]["order"] == "pass"
+    assert any(ln.startswith("alpha: applied") for ln in r.stdout.splitlines()), r.stdout
+
+
+def test_a_damaged_file_in_the_folder_is_named_once_on_its_line(cli, tmp_path, monkeypatch):
+    """A file of the folder that is no sound journal: its line names it once, then why."""
+    games, _ = _folder(cli, tmp_path, monkeypatch)
+    (games / "notes.jsonl").write_text("my notes\n")
+    (games / "notes.jsonl").chmod(0o600)
+    r = cli("tick", games, "--no-map")
+    assert r.exit_code == 3, r.output
+    (line,) = [ln for ln in r.stdout.splitlines() if "notes.jsonl" in ln]
+    assert line.startswith(f"problem  {games / 'notes.jsonl'}: record 0") and \
+        line.count("notes.jsonl") == 1, line
+
+
+def test_watch_names_an_export_in_the_folder_once_while_it_stays(cli, tmp_path, monkeypatch):
+    """watch names the export at its first pass, not again at each pass while it stays;
+    once it is gone and back, again."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    export = _export_beside(cli, games, made["alpha"][0])
+    kept = tmp_path / "kept.jsonl"
+    lines: list[str] = []
+    waits: list[float] = []
+
+    def between_passes(seconds: float) -> bool:
+        waits.append(seconds)
+        if len(waits) == 2:
+            export.rename(kept)
+        if len(waits) == 3:
+            kept.rename(export)
+        return len(waits) == 4
+
+    assert ticking.watch(games, 30.0, log=lines.append, with_map=False,
+                         wait=between_passes) == 4
+    assert [ln for ln in lines if "redacted export" in ln] == [
+        f"problem  {export}: a redacted export of game alpha (`referee log --format json`), "
+        f"not a game's journal: no game is played from it; keep exports out of this "
+        f"folder"] * 2, lines

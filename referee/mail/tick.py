@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
@@ -65,7 +65,7 @@ from .mailboxes import (
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sending import send_owed
 from .sharing import each_game, workers
-from .tickgame import Game, game_lock, journals_in, load_game
+from .tickgame import Game, game_lock, journals_in, load_game, unplayable
 from .unclaimed import (
     keep_known_files,
     keep_unclaimed,
@@ -90,8 +90,10 @@ class TickReport:
     def problems(self) -> list[str]:
         return self.broken + [p for x in self.games for p in x.problems]
 
-    def lines(self) -> list[str]:
-        out = [f"problem  {p}" for p in self.broken]
+    def lines(self, told: Collection[str] = ()) -> list[str]:
+        """The pass's lines, but for the problems of the folder in told (watch's previous
+        pass named them, and they stand as they were)."""
+        out = [f"problem  {p}" for p in self.broken if p not in told]
         out += [line for x in self.games for line in x.lines]
         if self.fresh:              # told once a message, not again at every pass
             more = len(self.unclaimed) - len(self.fresh)
@@ -167,7 +169,7 @@ def _games(path: Path, games_dir, index: dict) -> tuple[list[Game], list[str]]:
         try:
             games.append(served or load_game(journal, games_dir))
         except RefereeError as exc:
-            broken.append(f"{named(journal)}: {exc}")
+            broken.append(unplayable(journal, exc))
     return games, broken
 
 
@@ -544,17 +546,20 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
           log: Callable[[str], None] = print, with_map: bool = True,
           wait: Callable[[float], bool] | None = None) -> int:
     """tick, then wait interval seconds, until SIGTERM or SIGINT (the pass under way is
-    finished first) or wait(interval) returns True; one log line per action. Returns how
-    many passes ran."""
+    finished first) or wait(interval) returns True; one log line per action, a file of the
+    folder no game is read from named once while it stays as it is. Returns how many
+    passes ran."""
     stop = threading.Event()
     pause = wait or stop.wait
     passes = 0
+    told: list[str] = []
     with _stopping_on_signals(stop):
         while not stop.is_set():
             try:
                 report = tick(path, games_dir, with_map)
-                for line in report.lines():
+                for line in report.lines(told):
                     log(line)
+                told = report.broken
             except RefereeError as exc:
                 log(f"problem  {exc}")
             passes += 1

@@ -8,9 +8,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..base.errors import UsageError
+from ..base.errors import RefereeError, UsageError, one_line
 from ..base.readers import MODERATOR
 from ..store import home
+from ..store.journal import Journal, is_redacted_part, placed_parts, scan
 from ..store.mailroute import former_outboxes, mail_route, route_problem
 from ..store.players import order_key, roster
 from ..store.secrets import load_secret
@@ -77,6 +78,31 @@ def journals_in(path: Path) -> list[Path]:
     if not path.is_file():
         raise UsageError(f"{path}: no such journal or folder of journals")
     return [path]
+
+
+def unplayable(journal: Path, exc: RefereeError) -> str:
+    """The problem line of a file of the folder that no game could be read from: a redacted
+    export (one a player was given, saved beside the games) said to be one, the others with
+    their error, the file named once."""
+    game = exported_game(journal)
+    if game is not None:
+        return (f"{named(journal)}: a redacted export of game {one_line(game)} (`referee log "
+                f"--format json`), not a game's journal: no game is played from it; keep "
+                f"exports out of this folder")
+    return f"{named(journal)}: {str(exc).removeprefix(f'{journal.name}: ')}"
+
+
+def exported_game(journal: Path) -> str | None:
+    """The id of the game a file is a redacted export of (its chain whole, a secret part in
+    it a digest), or None: a game's own journal, or no sound chain at all."""
+    try:
+        records = list(scan(Journal(journal).raw(), journal.name))
+    except (RefereeError, OSError):
+        return None
+    if any(is_redacted_part(p) for rec in records for p in placed_parts(rec)):
+        game = records[0].get("game_id")
+        return game if isinstance(game, str) else None
+    return None
 
 
 def load_game(journal: Path, games_dir: Path | None) -> Game:
