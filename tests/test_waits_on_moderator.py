@@ -7,11 +7,13 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import shlex
 
 from mailboxes import write_maildir
 
 import gamecalls as g
 from casebook import new_game, position
+from referee.mail.ledger import load_ledger, save_ledger
 
 MODERATOR = "umpire@example.com"
 
@@ -23,8 +25,9 @@ def routed(cli, j, tmp_path):
     return box, out
 
 
-def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderator(
-        tmp_path, cli):
+def held_for_dice(tmp_path, cli):
+    """A manual-dice game whose Entente has just mailed two 'done' that roll dice (not yet
+    read): its journal, mailbox and outbox folder."""
     sc = position("1916", player="german", hands={"german": ["off-01"], "entente": []})
     j = new_game(tmp_path, sc, dice="manual")
     assert cli("players", j, "--set", "german=g@example.org", "--set",
@@ -38,19 +41,57 @@ def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderato
     assert r.exit_code == 0, r.output            # the reports: the game waits on a player
     write_maildir(box, [(f"From: e@example.org\nSubject: orders\nMessage-ID: <m1@example.org>"
                          f"\n\ndone\ndone\n\nOrder key: {key['entente']}\n").encode()])
+    return j, box, out
+
+
+def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderator(
+        tmp_path, cli):
+    j, box, out = held_for_dice(tmp_path, cli)
     for _ in range(2):
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0, r.output
         [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
-        assert "entente's orders need dice" in line and "--as entente --dice" in line
+        # The orders held, and the dice they roll: three when the artillery hits (losses
+        # are then his to take), 21 when every die misses and the battle runs on.
+        assert "entente's orders ('done', 'done') need 3 to 21 dice" in line, line
+        assert f"referee order {j} --as entente --dice" in line, line
     told = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
             for p in out.glob("held-*moderator.eml")]
     assert [str(m["To"]) for m in told] == [MODERATOR]          # once, to him
-    # He enters them with the dice he rolled: the game moves, and the line goes.
-    r = cli("order", j, "--as", "entente", "--dice", ",".join(["6"] * 21), "done", "done")
+    text = told[0].get_body(("plain",)).get_content()
+    assert "JOURNAL" not in text and "3 to 21 dice" in " ".join(text.split()), text
+    # Every line within 72 columns, but the one naming the journal (a path is never split).
+    assert all(len(ln) <= 72 or ln == f"  referee order {j} \\" for ln in text.splitlines())
+    # Nobody else reads what the Entente's orders were.
+    others = [p.read_text() for p in out.glob("*.eml") if not p.name.startswith("held-")]
+    assert not any("DICE" in x or "wait for your dice" in x for x in others)
+    # He copies the command the mail gives, with the dice he rolled: the game moves, and
+    # the line goes.
+    command = text[text.index("  referee order"):].replace(" \\\n", " ")
+    words = shlex.split(command.replace("DICE", ",".join(["6"] * 21)))
+    assert words[:2] == ["referee", "order"] and words[-2:] == ["done", "done"], words
+    r = cli(*words[1:])
     assert r.exit_code == 0, r.output
     r = cli("tick", j, "--no-map")
     assert "waits on the moderator" not in r.output, r.output
+
+
+def test_orders_held_under_an_older_ledger_still_name_the_journal(tmp_path, cli):
+    """A ledger an older referee kept holds only the record orders wait at: the game still
+    waits on the moderator, and his mail names the journal in the command to type."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("tick", j, "--no-map").exit_code != 0
+    head = json.loads(j.read_text().splitlines()[0])
+    ledger = load_ledger(head["game_id"], head["hash"])
+    ledger["held"] = {side: entry["seq"] for side, entry in ledger["held"].items()}
+    save_ledger(ledger)
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code != 0 and "entente's orders need dice" in r.stderr, r.stderr
+    assert "as his mail gives them" in r.stderr, r.stderr
+    [old] = [p for p in out.glob("held-*moderator.eml") if p.name.count("-") == 3]
+    said = " ".join(email.message_from_bytes(old.read_bytes(), policy=email.policy.default)
+                    .get_body(("plain",)).get_content().split())
+    assert f"`referee order {j} --as entente --dice ...`" in said, said
 
 
 def test_a_side_with_no_address_is_a_game_waiting_on_the_moderator(tmp_path, cli):

@@ -36,7 +36,7 @@ from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
 from .clockwalk import Walk, walked_on
-from .drydice import DryDice, DryStop
+from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
 from .suggest import amend
@@ -69,6 +69,7 @@ class Submission(msgspec.Struct):
     # decision had passed to `side` (None: the game was over).
     left: tuple[int, str | None] | None = None
     walk: Walk | None = None            # the deadlines' walk to its last record, when walked
+    rolled: int = 0                     # the dice the records decided rolled
 
 
 class AlreadyApplied(OrderError):
@@ -147,6 +148,9 @@ class Request(msgspec.Struct):
     # else it is refused whole.
     handoff_ends: bool = False
     closing: bool = False     # the referee closes a decision for the side (game/forced.py)
+    # A dry run that rolls each die as this value, to count the dice (Submission.rolled),
+    # the other side's standing orders answering as they will: for the moderator alone.
+    count_with: int | None = None
 
 
 class _Stop(Exception):
@@ -282,12 +286,15 @@ class Batch:
             except UsageError as exc:
                 raise OrderError(str(exc)) from None
         self.own_only = {q.side: self.sets.get(q.side, [])}
-        self.decide_sets = self.own_only if (q.dry_run or not q.others_standing) else self.sets
+        hide = (q.dry_run and q.count_with is None) or not q.others_standing
+        self.decide_sets = self.own_only if hide else self.sets
 
     def next_dice(self) -> Dice:
         """The dice of the next record: the secret's stream, mixing in the latest link of
         each side's dice sheet and, for a side without one, the digest of the mail's order
         lines; the batch's link is revealed by its first record (store/sheets.py)."""
+        if self.q.dry_run and self.q.count_with is not None:
+            return CountingDice(self.header["game_id"], self.seq + 1, self.q.count_with)
         if self.q.dry_run:
             return DryDice(self.header["game_id"], self.seq + 1)
         side = self.q.side
@@ -492,6 +499,7 @@ class Batch:
         self.bodies.append(rec)
         self.states.append(new_state)
         self.result.applied.append(Applied(text, rec))
+        self.result.rolled += len(dice.rolls)
         self.state = new_state
         self.link = None                # revealed by the batch's first record
 
@@ -547,7 +555,7 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
            standing_change: tuple[list[str], list[str]] | None = None,
            link: str | None = None, sheet: str | None = None,
            clock: dict | None = None, start=None, handoff_ends: bool = False,
-           closing: bool = False) -> Submission:
+           closing: bool = False, count_with: int | None = None) -> Submission:
     """Apply orders in sequence under one lock; stop at the first rejected one.
 
     Orders before a rejected one stay applied and the rest are not, unless
@@ -565,13 +573,14 @@ def submit(path: Path | str, side: str, texts: list[str], dice_text: str | None 
     these bytes, a copy the batch may move on (None: it holds other bytes). `handoff_ends`
     (atomic only): orders past a hand-off are left, not refused (Submission.left).
     `closing`: the order is the referee's, closing a decision for the side (game/forced.py).
+    `count_with` (a dry run): each die shows this value, and the batch counts the dice.
     Under the lock only the records after this user's snapshot are read.
     """
     if not texts and sheet is None and link is None:
         raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
     request = Request(side, list(texts), dice_text, expect_seq, games_dir, atomic, dry_run,
                       mail, others_standing, standing_change, link, sheet, clock, start,
-                      handoff_ends, closing)
+                      handoff_ends, closing, count_with)
     batch = Batch(Journal(path, keep_contract), request)
     try:
         raw, written = batch.journal.append_raw(batch.build, undo=batch.undo)

@@ -1,5 +1,6 @@
 """Dice that stop at the first roll or shuffle: a dry run's (game/batch.py) and a look ahead
-(game/ahead.py), which may decide orders but never tell what the dice or the deck give."""
+(game/ahead.py), which may decide orders but never tell what the dice or the deck give; and
+dice that count, for the moderator: how many dice orders held for his hand roll."""
 
 from __future__ import annotations
 
@@ -36,3 +37,16 @@ class DryDice(Dice):
 
     def standing_salt(self) -> str:
         return "0" * 32
+
+
+class CountingDice(DryDice):
+    """Dice for a dry run that counts the dice orders roll: every die shows `value` (the
+    count may rest on what the dice show: a caller tries a low and a high value); a shuffle
+    still stops the run."""
+
+    def __init__(self, game_id: str, record: int, value: int):
+        super().__init__(game_id, record)
+        self.value = value
+
+    def _roll(self, count: int, purpose: str) -> list[int]:
+        return [self.value] * count

@@ -17,6 +17,7 @@ from .prose import read_orders
 from .refusal import left_over, sentence, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change, standing_now
+from .waiting import held_orders
 
 # The lines of a mail that are the mail's own, not orders of the game: read wherever they
 # stand, and never taken for prose (nor a slip of their first word: 'standng:', 'extnd').
@@ -71,6 +72,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
             out.status = "held"
             out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
                           "(`referee order --dice`)")
+            out.held = held_orders(table, side, texts)
             return
     change = None
     if standing_lines:

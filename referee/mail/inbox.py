@@ -169,6 +169,7 @@ class Outcome:
     before: int = 0
     # For the reply: what was not applied, or what his standing orders are now.
     notes: list[str] = field(default_factory=list)
+    held: dict | None = None         # orders held for the moderator's dice (waiting.py)
 
 
 def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
@@ -295,7 +296,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
         seen.add(m.sha256)
         if out.status == "held" and out.side:       # the moderator must enter them (tick)
-            ledger["held"][out.side] = records[-1]["seq"]
+            ledger["held"][out.side] = out.held or records[-1]["seq"]
         if out.status == "applied":
             copies.add(copy)
             if m.content_sha256 and out.side and out.records:   # a copy later in this pass

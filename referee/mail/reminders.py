@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import email.utils
 import re
+import shlex
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
-from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
+from ..base.errors import OrderError, StaleViewError, StorageError, UsageError, one_line
 from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
@@ -68,6 +69,8 @@ class Post:
         self.people = roster(records)
         self.observers = observer_addresses(records)
         self.outbox, self.now, self.game_id = outbox, now, game_id
+        # The journal as the moderator's commands name it, quoted for a shell where needed.
+        self.journal = shlex.quote(one_line(str(table.path)))
         self.sender = referee_address(records)
         # Each side's order key, ending each mail to it (to its own address only), so that a
         # reply quoting the mail carries it, as a reply to a report does.
@@ -86,16 +89,17 @@ class Post:
         return self.people.get(reader, {}).get("address")
 
     def write(self, name: str, to: str | None, subject: str, body: str,
-              reader: str | None = None) -> bool:
+              reader: str | None = None, wrapped: bool = False) -> bool:
         """One mail as outbox/name (0600), unless a mail of that name was written before
         (there, or sent: in outbox/sent); False when it was or nobody has the address. A
-        mail to a side (reader) ends with its order key."""
+        mail to a side (reader) ends with its order key. The body is wrapped at 72 columns
+        unless the caller did (wrapped: a command to copy is never split)."""
         path = self.outbox / name
         if to is None or path.exists() or (self.outbox / "sent" / name).exists():
             return False
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
-        body = prose(body)
+        body = body if wrapped else prose(body)
         msg = EmailMessage(policy=default_policy)
         mailtext.addressed(msg, self.sender, to, mailtext.thread_of(self.game_id, to))
         msg["Subject"] = visible(subject)

@@ -10,14 +10,23 @@ the referee could mail.
 
 from __future__ import annotations
 
+import hashlib
+import shlex
 from datetime import datetime
 from pathlib import Path
 
+from ..base.errors import OrderError, quoted
 from ..base.readers import MODERATOR
 from ..store.players import roster
 from ..table import Table
 from .ledger import game_lock, load_ledger, save_ledger
+from .refusal import MOST_NAMED, NAMED_LENGTH, prose
 from .reminders import Post, waits_on_the_moderator
+
+# The values every die shows in the two dry runs that count the dice held orders roll: the
+# count may rest on what the dice show (a hit re-rolled, a battle ended), so both ends.
+COUNT_WITH = (6, 1)
+WIDTH = 72
 
 
 def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> str | None:
@@ -28,9 +37,17 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
         return line
     held = _held_for_dice(table, outbox, now)
     if held is not None:
-        return (f"the game waits on the moderator: {held}'s orders need dice in a manual-dice "
-                f"game and were held; enter them (`referee order {name} --as {held} --dice "
-                f"...`), as his mail gives them")
+        side, entry, mailed = held
+        lines = entry.get("lines") or []
+        given = ", ".join(quoted(t, NAMED_LENGTH) for t in lines[:MOST_NAMED]) + \
+            (f" and {len(lines) - MOST_NAMED} more" if len(lines) > MOST_NAMED else "")
+        how = ("by the command mailed to you" if mailed else "the orders as given here") \
+            if lines else "as his mail gives them"
+        return (f"the game waits on the moderator: {side}'s orders " +
+                (f"({given}) " if lines else "") +
+                f"need {_dice_words(entry)} in a manual-dice game and were held; enter them "
+                f"with the dice you roll, {how} (`referee order {name} --as {side} --dice "
+                f"...`)")
     people = roster(table.records)
     lost = [s for s in table.kind.waiting_on(table) if s not in people]
     if lost:
@@ -40,25 +57,89 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
     return None
 
 
-def _held_for_dice(table: Table, outbox: Path, now: datetime) -> str | None:
-    """The side whose mailed orders wait for the moderator's dice since the journal's last
-    record (a record since means he acted), the moderator told by mail once."""
+def held_orders(table: Table, side: str, texts: list[str]) -> dict:
+    """What the ledger keeps of a side's mailed orders held for the moderator's dice (he is
+    its only reader): the record they wait at, their lines as the player gave them, and how
+    many dice they roll, fewest and most, counted by dry runs whose dice show each value of
+    COUNT_WITH, up to a line those dice would have refused (`whole`: False when a run
+    stopped short, at a shuffle or a sealed plan: then they roll at least the fewest)."""
+    counts, whole = [], True
+    for value in COUNT_WITH:
+        try:
+            run = table.submit(side, texts, dry_run=True, count_with=value)
+        except OrderError:
+            return {"seq": table.last_seq(), "lines": list(texts), "dice": [], "whole": False}
+        counts.append(run.rolled)
+        whole = whole and run.stop_reason in (None, "other side")
+    return {"seq": table.last_seq(), "lines": list(texts), "dice": [min(counts), max(counts)],
+            "whole": whole}
+
+
+def _held_at(entry) -> int | None:
+    """The record a held entry waits at (an older ledger kept that number alone)."""
+    seq = entry.get("seq") if isinstance(entry, dict) else entry
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def _held_for_dice(table: Table, outbox: Path, now: datetime) -> tuple | None:
+    """(side, what the ledger keeps of his orders, whether the moderator has an address) for
+    the side whose mailed orders wait for the moderator's dice since the journal's last
+    record (a record since means he acted); the moderator told by mail once."""
     head = table.records[0]
     with game_lock(head["game_id"], head["hash"]):
         ledger = load_ledger(head["game_id"], head["hash"])
         last = table.last_seq()
-        held = {s: seq for s, seq in ledger["held"].items() if seq == last}
+        held = {s: e for s, e in ledger["held"].items() if _held_at(e) == last}
         if held != ledger["held"]:
             ledger["held"] = held
             save_ledger(ledger)
     if not held:
         return None
     side = sorted(held)[0]
+    entry = held[side] if isinstance(held[side], dict) else {}
+    lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
+    entry = {**entry, "lines": lines}
     post = Post(table, table.raw, outbox, now, head["game_id"])
-    post.write(f"held-{last:06d}-{side}-moderator.eml", post.address(MODERATOR),
+    name = f"held-{last:06d}-{side}" + (f"-{_digest(lines)}" if lines else "")
+    post.write(f"{name}-moderator.eml", post.address(MODERATOR),
                post.subject(last, f"{side}'s orders wait for your dice"),
-               f"{side}'s mailed orders need dice, and this is a manual-dice game: they are "
-               f"held until you enter them with the dice you rolled, as his mail gives them "
-               f"(`referee order JOURNAL --as {side} --dice ...`). Nothing moves until "
-               f"then.\n")
-    return side
+               _held_mail(post.journal, side, entry), wrapped=True)
+    return side, entry, post.address(MODERATOR) is not None
+
+
+def _digest(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:12]
+
+
+def _dice_words(entry: dict) -> str:
+    """How many dice held orders roll, in words ('dice' when not counted)."""
+    dice = entry.get("dice")
+    if not (isinstance(dice, list) and len(dice) == 2 and all(
+            isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in dice)):
+        return "dice"
+    fewest, most = dice
+    if entry.get("whole") is not True:
+        return f"at least {fewest} {'die' if fewest == 1 else 'dice'}"
+    if fewest == most:
+        return f"{fewest} {'die' if fewest == 1 else 'dice'}"
+    return f"{fewest} to {most} dice, by what the first show"
+
+
+def _held_mail(journal: str, side: str, entry: dict) -> str:
+    """The moderator's mail for orders held for his dice: the command that enters them, to
+    copy, the orders one a line as the player gave them (an order is never split)."""
+    lines = entry["lines"]
+    head = (f"{side}'s mailed orders need dice, and this is a manual-dice game: they are "
+            f"held until you enter them with the dice you roll. Nothing moves until then.")
+    if not lines:
+        return prose(head + f" Enter them as his mail gives them (`referee order {journal} "
+                            f"--as {side} --dice ...`).") + "\n"
+    how = (f"They roll {_dice_words(entry)}: write them, in the order the referee rolls "
+           f"them (player.md, Manual dice), in place of DICE, as 3,1,6. If they are too few "
+           f"or too many, `referee order` says what the next roll is for and nothing is "
+           f"written.")
+    first = f"  referee order {journal} --as {side} --dice DICE"
+    command = ([first] if len(first) <= WIDTH - 2 else
+               [f"  referee order {journal}", f"    --as {side} --dice DICE"]) + \
+        [f"    {shlex.quote(t)}" for t in lines]
+    return prose(head) + "\n\n" + prose(how) + "\n\n" + " \\\n".join(command) + "\n"
