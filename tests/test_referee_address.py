@@ -69,6 +69,8 @@ def test_mails_come_from_the_referee_and_thread_and_the_moderator_is_answered_ap
     assert umpire["From"] == REFEREE and umpire["In-Reply-To"] == "<u1@example.com>"
     body = umpire.get_body(("plain",)).get_content()
     assert "moderator's address" in body and "referee order" in body
+    # The command names his journal, ready to copy.
+    assert f"`referee order {journal} --as SIDE ...`" in " ".join(body.split()), body
     assert "Order key" not in body and keys["german"] not in body
 
 
@@ -89,6 +91,9 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
     assert (notice["To"], notice["From"], notice["Reply-To"]) == (
         ADDRESSES["moderator"], REFEREE, REFEREE)
     assert "german missed the deadline" in notice["Subject"]
+    said = " ".join(notice.get_body(("plain",)).get_content().split())
+    assert f"`referee extend {journal} german 24h`" in said and "JOURNAL" not in said, said
+    assert f"`referee deadline {journal} --pause`" in said, said
 
 
 @pytest.mark.parametrize("command", [

@@ -70,12 +70,12 @@ from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
 from .routes import refuse_unmailable
 from .senders import (
-    FROM_THE_MODERATOR,
     SENT_BY_THE_REFEREE,
     body_or_empty,
     from_observer,
     from_the_moderator,
     from_the_referee,
+    moderator_mail,
     unmatched,
 )
 
@@ -282,8 +282,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             elif from_the_referee(m, people, records):
                 out.status, out.reason = "skipped", SENT_BY_THE_REFEREE
             elif from_the_moderator(m, people):
-                out.status, out.why = "rejected", FROM_THE_MODERATOR
-                out.reason = f"not from a registered player: {FROM_THE_MODERATOR}"
+                out.status, out.why = "rejected", moderator_mail(table.path)
+                out.reason = f"not from a registered player: {out.why}"
                 replies.append((m.sender, "", out, m))
             elif from_observer(m, watchers, game_id):
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER

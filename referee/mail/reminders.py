@@ -336,8 +336,8 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
             f" The game's policy is default, but {why}, so the game waits.")
         body = (f"{d.side}'s orders were due by {due} and none came ({d.decision}).{reason}\n\n"
                 f"Nothing moves until they come. You may extend the deadline (`referee extend "
-                f"JOURNAL {d.side} 24h`) or pause the game (`referee deadline JOURNAL "
-                f"--pause`).\n")
+                f"{post.journal} {d.side} 24h`) or pause the game (`referee deadline "
+                f"{post.journal} --pause`).\n")
         told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
                           f"moderator.eml",
                           post.address(MODERATOR),

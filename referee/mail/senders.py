@@ -5,7 +5,10 @@ observer's (never orders), or a stranger's, and for the last which check it fail
 from __future__ import annotations
 
 import re
+import shlex
+from pathlib import Path
 
+from ..base.errors import one_line
 from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..store.mailroute import referee_address
@@ -17,9 +20,12 @@ SENT_BY_THE_REFEREE = ("from the address the referee's own mails come from: neve
                        "a player's mail, and never answered")
 
 
-FROM_THE_MODERATOR = ("it comes from the moderator's address, and the referee takes no orders "
-                      "by mail from the moderator: give them with `referee order JOURNAL --as "
-                      "SIDE ...`")
+def moderator_mail(journal: Path) -> str:
+    """Why a message from the moderator's address is not read, for his answer: his orders
+    are given by command (journal: the game's, as the commands he types name it)."""
+    return (f"it comes from the moderator's address, and the referee takes no orders by mail "
+            f"from the moderator: give them with `referee order "
+            f"{shlex.quote(one_line(str(journal)))} --as SIDE ...`")
 
 
 def _from_only(m: Message, address: str, people: dict) -> bool:
