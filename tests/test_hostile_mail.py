@@ -198,9 +198,20 @@ def assert_no_game_content(m, data) -> None:
     assert f"[referee {GAME}" not in raw
 
 
+def too_wide(m) -> list[str]:
+    """The lines of a mail's text over 72 columns, but an order alone on its line (indented
+    two columns, as a mail lists the orders to paste back: an order is never split), whose
+    words are no longer than an order's (a card's key, 26 characters, is the longest)."""
+    text = m.get_body(("plain",)).get_content()
+    return [ln for ln in text.splitlines() if len(ln) > 72 and not (
+        ln.startswith("  ") and not ln.startswith("   ") and "," not in ln and "→" not in ln
+        and max(map(len, ln.split())) <= 40)]
+
+
 def assert_outbox_safe(outbox: Path, data) -> None:
-    """Every outbox mail is 0600; a mail to anyone but a registered player has no game
-    content; a player's mail never holds the other side's key."""
+    """Every outbox mail is 0600, its lines within 72 columns (too_wide); a mail to anyone
+    but a registered player has no game content; a player's mail never holds the other
+    side's key."""
     if not outbox.exists():
         return
     players = {ADDRESSES["german"].casefold(): "german",
@@ -208,6 +219,7 @@ def assert_outbox_safe(outbox: Path, data) -> None:
     for p in outbox.iterdir():
         assert stat.S_IMODE(os.lstat(p).st_mode) == 0o600, p
         m = read_mail(p)
+        assert not too_wide(m), (p.name, too_wide(m))
         side = players.get(to(m))
         if side is None:
             assert_no_game_content(m, data)

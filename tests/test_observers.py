@@ -18,6 +18,7 @@ import pytest
 from forging import resign
 from mailboxes import write_maildir
 from pydantic import TypeAdapter
+from test_hostile_mail import too_wide
 
 import gamecalls as g
 from referee.contracts.views import PlayersView
@@ -322,6 +323,7 @@ def test_a_mail_from_an_observer_applies_nothing(tmp_path, cli, data, case, send
     assert reply["In-Reply-To"] == "<m1@example.org>"
     text = f"{reply['Subject']}\n{reply.get_content()}"
     assert "cannot give orders" in text and f"[referee {GAME}" not in reply.as_string()
+    assert not too_wide(reply), too_wide(reply)           # read on a phone, as every mail
     words = {a.name for a in data.areas.values()} | {c.title for c in data.cards.values()}
     assert not [w for w in words if re.search(rf"(?i)(?<!\w){re.escape(w)}(?!\w)", text)]
     assert "Order key" not in text and "Receipt" not in text

@@ -18,10 +18,11 @@ from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
 from .message import thread_of
+from .refusal import prose
 
 OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
-OBSERVER_REPLY = ("This address is registered as an observer of the game: observers are sent "
-                  "the public report and cannot give orders. Nothing was done.\n")
+OBSERVER_REPLY = prose("This address is registered as an observer of the game: observers are "
+                        "sent the public report and cannot give orders. Nothing was done.") + "\n"
 
 
 def observer_mails(table, folder: Path, watchers: list[str], refused: list,
