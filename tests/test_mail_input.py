@@ -27,6 +27,7 @@ from test_hostile_mail import (
     GAME,
     KEYS,
     SECRET,
+    assert_outbox_safe,
     eml,
     handled,
     mail,
@@ -70,6 +71,10 @@ def keys_now(cli, journal: Path) -> dict[str, str]:
     r = cli("players", journal, "--keys", "--format", "json")
     assert r.exit_code == 0, r.output
     return {p["side"]: p["key"] for p in json.loads(r.stdout)["players"] if p.get("key")}
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 def body_of(m) -> str:
@@ -206,7 +211,7 @@ HUGE = 900_000
     "discard " + "poison_gas " * (HUGE // 11),  # read, but no answer to the decision now
     "play offensive\nmove ge-" + "1" * HUGE + " liege",   # read, but no such unit
 ], ids=["order", "no-verb", "standing", "extend", "discard", "unit"])
-def test_a_900_kb_line_is_not_echoed_back(journal, cli, tmp_path, line):
+def test_a_900_kb_line_is_not_echoed_back(journal, cli, tmp_path, line, data):
     """One line of 900 KB: refused, nothing applied; the reply, the outcome's reason and the
     log line quote its start with '…', a few KB in all, whichever check refuses it. A line
     that reads as no order at all is prose: the mail holds no orders, and the reply names
@@ -226,13 +231,19 @@ def test_a_900_kb_line_is_not_echoed_back(journal, cli, tmp_path, line):
     size = refusal_file(tmp_path / "out").stat().st_size
     assert size < 10_000, size
     assert "…" in body_of(reply) and line[-QUOTE_LIMIT - 1:] not in body_of(reply)
-    # The log line of a run in text form (the same line in a message of its own).
+    # Every line of every mail within 72 columns, the long word cut with '…'; the reply
+    # quotes the line once, and so does the log line, cut short.
+    assert_outbox_safe(tmp_path / "out", data)
+    start = line.split("\n")[-1][:40]
+    refusal = body_of(reply).split("Applied:")[0]
+    assert flat(refusal).count(flat(start)) <= 1, refusal[:600]
     raw = mail(body=f"{line}\n\nOrder key: {KEYS['german']}\n", mid="<again@potsdam.example>")
     r = cli("inbox", journal, eml(tmp_path / "again", raw))
     assert r.exit_code == 0, r.stderr[:300]
     (log, _) = r.stdout.splitlines()
-    assert log.startswith("rejected") and len(log) < 5 * QUOTE_LIMIT and ("…" in log or prose), \
+    assert log.startswith("rejected") and len(log) < 2 * QUOTE_LIMIT and ("…" in log or prose), \
         (len(log), log[:300])
+    assert log.count(start) <= 1, log
     assert journal.read_bytes() == before
 
 
@@ -257,7 +268,8 @@ def test_a_reply_names_every_line_that_reads_as_no_order(journal, cli, tmp_path)
     assert journal.read_bytes() == before
     text = " ".join(body_of(email.message_from_bytes(
         refusal_file(tmp_path / "out").read_bytes(), policy=email.policy.default)).split())
-    assert "line 1 of it failed" in text and "Why: cannot read order 'play ofensive'" in text
+    assert "line 1 of it failed. The line: play ofensive Why: it cannot be read at column 6:" \
+        in text, text
     assert "Line 3 ('mvoe ge-2 liege') cannot be read either" in text
     assert "Line 4 ('play surprize_attack') cannot be read either" in text
     assert "did you mean move? Line 4" in text, text
@@ -292,7 +304,8 @@ def test_a_misspelt_order_ended_as_a_sentence_is_not_called_a_remark(journal, cl
     assert r.exit_code == 0, r.stderr
     text = " ".join(body_of(email.message_from_bytes(
         refusal_file(tmp_path / "out").read_bytes(), policy=email.policy.default)).split())
-    assert f"cannot read order '{line}'" in text and "begin a remark" not in text, text
+    assert f"The line: {line} Why: it cannot be read at column" in text, text
+    assert "begin a remark" not in text, text
 
 
 @pytest.mark.parametrize("why, said", [

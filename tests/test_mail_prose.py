@@ -199,8 +199,8 @@ def test_a_slip_of_a_verb_in_a_mail_is_answered_with_the_verb_meant(journal, cli
     assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
     text = flat(body_of(not_applied_reply(tmp_path / "out", "german")))
     assert "unknown verb 'mvoe'; did you mean move? Applied: nothing." in text, text[:600]
-    assert "Line 2 ('end trun') cannot be read either: cannot read order 'end trun' at " \
-        "column 5: 'trun' is neither 'movement' nor 'turn'; did you mean end turn?" in text
+    assert "Line 2 ('end trun') cannot be read either at column 5: 'trun' is neither " \
+        "'movement' nor 'turn'; did you mean end turn?" in text
     assert "start with one of" not in text
 
 

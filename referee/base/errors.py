@@ -101,6 +101,7 @@ class AmbiguousOrderError(OrderError):
     kind = "ambiguous_order"
 
     def __init__(self, text: str, name: str, candidates: list[str]):
+        self.text = text
         self.candidates = candidates
         super().__init__(
             f"order {quoted(text)}: {quoted(name)} could mean {', '.join(candidates)}; write "

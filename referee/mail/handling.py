@@ -14,7 +14,7 @@ from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
 from .prose import read_orders
-from .refusal import left_over, sentence, why_refused
+from .refusal import NAMED_LENGTH, left_over, sentence, unquoted, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change, standing_now
 from .waiting import held_orders
@@ -109,9 +109,10 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     if result.rejected is not None:
         i, text, exc = result.rejected
         out.status = "rejected"
-        out.reason = f"line {lines[i][0]} ({quoted(text)}): {exc}; nothing was applied"
         out.line, out.text, out.before = lines[i][0], clipped(text), i
         out.why = why_refused(exc, lines, texts)
+        out.reason = (f"line {lines[i][0]} ({quoted(text, NAMED_LENGTH)}): {out.why}; nothing "
+                      f"was applied")
         out.notes += _unreadable_after(table, side, lines, i)
         return
     _applied(out, result, lines)
@@ -133,9 +134,9 @@ def _unreadable_after(table: Table, side: str, lines: list[tuple[int, str]],
         try:
             table.kind.parse(table, text)
         except OrderError as exc:
-            said = amend(exc, None, game.state, game.data, side)
-            out.append(sentence(f"Line {n} ({quoted(clipped(text))}) cannot be read "
-                                f"either: {said}"))
+            said = unquoted(amend(exc, None, game.state, game.data, side), "")
+            out.append(sentence(f"Line {n} ({quoted(text, NAMED_LENGTH)}) cannot be read "
+                                f"either{said if said.startswith((' ', ':')) else ': ' + said}"))
             if len(out) == MOST_UNREADABLE:
                 break
     return out

@@ -7,6 +7,9 @@ after a hand-off, a 'done' not needed).
 
 from __future__ import annotations
 
+import re
+import textwrap
+
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
 from ..render import reports
 from ..render.formats import render
@@ -16,6 +19,14 @@ from ..render.sections import Document, Orders, Section, Span, para
 # The lines of prose a reply names at most: the rest are counted.
 MOST_NAMED = 10
 NAMED_LENGTH = 60
+
+# A mail's lines are at most WIDTH columns; a word of the sender's longer than LONGEST_WORD
+# (a quote of a line with no space in it) is cut, with '…', so that it fits one.
+WIDTH = 72
+LONGEST_WORD = 60
+_WORD = re.compile(r"\S+")
+# What may close a quoted word, kept after the cut.
+_CLOSING = "'\".,;:!?)"
 
 HELD = ("your orders need dice, and this game's dice are rolled by hand: the moderator "
         "holds your message and applies it with the dice he rolls")
@@ -54,17 +65,41 @@ def left_over(lines: list[tuple[int, str]], at: int, to: str | None) -> str:
 
 
 def _notes(out) -> list:
-    return [para(note) for note in getattr(out, "notes", None) or []]
+    return [para(clip_words(note)) for note in getattr(out, "notes", None) or []]
+
+
+def clip_words(text: str, longest: int = LONGEST_WORD) -> str:
+    """text with each word longer than longest cut to fit it, marked '…' (the quote or stop
+    that closed it kept): what a sender wrote without a space still fits a mail's line."""
+    def cut(m: re.Match) -> str:
+        word = m.group()
+        if len(word) <= longest:
+            return word
+        tail = word[len(word.rstrip(_CLOSING)):][-3:]
+        return word[:longest - 1 - len(tail)] + "…" + tail
+    return _WORD.sub(cut, text)
+
+
+def quoted_line(text: str, width: int = WIDTH) -> list[str]:
+    """A refused line as its reply quotes it (an Orders block, indented two columns): whole
+    when it fits width, else wrapped at its spaces, each part within width, a word too long
+    for one cut (clip_words)."""
+    room = width - 2
+    if len(text) <= room:
+        return [text]
+    return textwrap.wrap(clip_words(clipped(text), room - 2), room, subsequent_indent="  ",
+                         break_long_words=False, break_on_hyphens=False) or [""]
 
 
 def refusal_document(out, report: bool = True) -> Document:
     """The part of the reply that says why a message was not applied (out: inbox.Outcome);
-    report: the player's report follows it in the same mail."""
+    report: the player's report follows it in the same mail. What the sender wrote is cut
+    to fit the mail's lines (clip_words, quoted_line)."""
     below = " What you are asked now, with the orders open to you, is below." * report
     if out.line is None:
         held = out.status == "held"
         blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),
-                       sentence(HELD if held else out.reason)), *_notes(out)]
+                       sentence(HELD if held else clip_words(out.reason))), *_notes(out)]
         if not held:
             blocks.append(para(Span("Applied: ", "bold"), "nothing." + below))
         return Document("", [Section("", blocks)])
@@ -75,8 +110,8 @@ def refusal_document(out, report: bool = True) -> Document:
         para(Span("Your message was not applied: ", "bold"),
              f"line {out.line} of it failed."),
         para("The line:"),
-        Orders([clipped(out.text)]),
-        para(Span("Why: ", "bold"), sentence(out.why)),
+        Orders(quoted_line(out.text)),
+        para(Span("Why: ", "bold"), sentence(clip_words(out.why))),
         para(Span("Applied: ", "bold"), before),
         *_notes(out),
         *([para(below.strip())] if report else []),
@@ -105,9 +140,19 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
                 f"the orders of one mail end at such an order, whose result is not known "
                 f"when the mail is written; send the orders after it once you have read "
                 f"the result")
-    said = str(exc)
-    head = f"order {quoted(getattr(exc, 'text', ''))} rejected: "
-    return (said[len(head):] if said.startswith(head) else said) + _remark_hint(exc)
+    return clip_words(unquoted(exc, "it cannot be read")) + _remark_hint(exc)
+
+
+def unquoted(exc: OrderError, unread: str) -> str:
+    """What an order's rejection says without quoting the order again (its reply or note
+    quotes the line already): an illegal order's reason and rule; for one that cannot be
+    read, `unread` and where and why not."""
+    said, text = str(exc), quoted(getattr(exc, "text", ""))
+    for head, instead in ((f"order {text} rejected: ", ""),
+                          (f"cannot read order {text}", unread), (f"order {text}: ", "")):
+        if said.startswith(head):
+            return instead + said[len(head):]
+    return said
 
 
 def _remark_hint(exc: OrderError) -> str:

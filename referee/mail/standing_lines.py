@@ -9,6 +9,7 @@ from ..base.errors import OrderError, UsageError, quoted
 from ..engine.standing import parse_standing
 from ..game import standing
 from ..table import Table
+from .refusal import NAMED_LENGTH, unquoted
 
 STANDING_LINE = re.compile(r"(?i)^standing\s*:")
 
@@ -27,7 +28,8 @@ def standing_change(table: Table, side: str, lines: list[tuple[int, str]]
         try:
             parse_standing(phrase, game.data, game.state.turn)
         except OrderError as exc:
-            raise OrderError(f"line {n} ({quoted(text)}): {exc}") from None
+            raise OrderError(f"line {n} ({quoted(text, NAMED_LENGTH)}): "
+                             f"{unquoted(exc, 'it cannot be read')}") from None
         target.append(phrase)
     # A standing file this referee did not write stops the run (UsageError), as for any
     # message: the moderator's to mend, and the message is read again afterwards.
