@@ -346,6 +346,28 @@ def test_strangers_do_not_use_up_the_replies_a_player_with_a_mistyped_key_needs(
     assert sum("a day at most to a registered address" in x for x in said) == 2, said
 
 
+def test_the_moderator_s_address_is_answered_within_a_registered_address_s_quota(
+        journal, cli, tmp_path, monkeypatch):
+    """Mail from the moderator's address (the referee's own is another) is answered as any
+    address registered in the game is, REGISTERED_PER_DAY times a day, as
+    docs/moderator.md says: each answer tells him his orders go by command."""
+    monkeypatch.setenv("REFEREE_NOW", NOW)
+    assert cli("mail", journal, "--from", "referee@club.example").exit_code == 0
+    raws = [mail(ADDRESSES["moderator"], "pass\n", mid=f"<m{i}@example.com>")
+            for i in range(ledgermod.REGISTERED_PER_DAY + 2)]
+    r = cli("inbox", journal, write_mbox(tmp_path / "box.mbox", raws), "--outbox",
+            tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    told = [body for to, _, answers, body in _mails(tmp_path / "out")
+            if answers and to.casefold() == ADDRESSES["moderator"].casefold()]
+    assert len(told) == ledgermod.REGISTERED_PER_DAY, len(told)
+    assert all("referee order" in body for body in told)
+    guide = " ".join((Path(__file__).parent.parent / "docs" / "moderator.md").read_text(
+        encoding="utf-8").split())
+    assert (f"One from the moderator's address is answered, up to "
+            f"{ledgermod.REGISTERED_PER_DAY} times a day") in guide
+
+
 def test_an_old_entry_folded_into_digests_still_refuses_a_replay(journal, cli, tmp_path,
                                                                  monkeypatch):
     """Past KEEP_WHOLE entries the oldest are kept only as digest prefixes: the ledger stays
