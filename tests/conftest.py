@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import typer.main
 import typer.testing
+from commandclock import clock  # noqa: F401 - a fixture for every test module
 from typer.testing import CliRunner
 from unprivileged import unprivileged  # noqa: F401 - a fixture for every test module
 

@@ -19,21 +19,11 @@ from pathlib import Path
 import pytest
 from test_deadlines import DUE, START, at, new_game, order, records
 
-from referee.base.clock import NOW_VARIABLE
 from referee.game import replay
 from referee.game.clockwalk import Walk
 from referee.mail.reminders import check_deadlines
 from referee.store import checking, home
 from referee.store.journal import Journal
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """Set the commands' clock: clock(moment); it starts at START."""
-    def set_to(moment) -> None:
-        monkeypatch.setenv(NOW_VARIABLE, at(moment))
-    set_to(START)
-    return set_to
 
 
 def _json(cli, *args) -> dict:

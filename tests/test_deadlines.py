@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from commandclock import START, at
 from forging import game_key, resign
 from mailboxes import write_maildir
 from test_inbox import ADDRESSES, GAME, KEYS, SECRET
@@ -28,22 +29,8 @@ from referee.mail.inbox import inbox as mail_inbox
 from referee.mail.reminders import check_deadlines
 from referee.store.dice import write_secret
 
-START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
 DUE = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)            # START + 48h: a Wednesday
 DUE_WORDS = "Orders due by Wed 25 Nov 18:00 UTC"
-
-
-def at(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """Set the commands' clock: clock(moment)."""
-    def set_to(moment: datetime) -> None:
-        monkeypatch.setenv(NOW_VARIABLE, at(moment))
-    set_to(START)
-    return set_to
 
 
 def new_game(tmp_path: Path, cli, *options: str) -> Path:

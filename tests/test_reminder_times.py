@@ -16,17 +16,7 @@ from datetime import timedelta
 import pytest
 from test_deadlines import DUE, START, at, mails, new_game, order, records, text_of
 
-from referee.base.clock import NOW_VARIABLE
 from referee.mail.reminders import check_deadlines, quiet_until
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """Set the commands' clock: clock(moment); it starts at START."""
-    def set_to(moment) -> None:
-        monkeypatch.setenv(NOW_VARIABLE, at(moment))
-    set_to(START)
-    return set_to
 
 
 def _reminded(journal) -> list[tuple[int, str]]:
