@@ -25,7 +25,15 @@ from ..contracts.events_combat import (
     UnitRetreated,
 )
 from ..data.gamedata import GameData
-from .apply_units import back_to_pool, details, join, put_piece, take_piece, unmark
+from .apply_units import (
+    back_to_pool,
+    details,
+    join,
+    onto_discard,
+    put_piece,
+    take_piece,
+    unmark,
+)
 from .state import State
 
 
@@ -41,7 +49,7 @@ def _declared(s: State, e: BattleDeclared, d: GameData) -> None:
 
 def _combat_card(s: State, e: CombatCardPlayed, d: GameData) -> None:
     s.hands[e.side].remove(e.card)
-    s.discard.append(e.card)
+    onto_discard(s, [e.card], d)
     s.combat["cards"].append({"side": e.side, "key": e.key, "area": e.area})
     if e.key == "bad_weather":
         s.combat["weather"] = True
@@ -98,7 +106,7 @@ def _loss(s: State, e: LossTaken, d: GameData) -> None:
     pay = s.battle["pay"]
     if e.how == "ersatz":
         s.hands[e.side].remove(e.card)
-        s.discard.append(e.card)
+        onto_discard(s, [e.card], d)
     elif e.how == "fort":
         fort = s.forts[e.unit]
         fort.strength -= 1

@@ -31,6 +31,7 @@ from ..contracts.events_turn import (
     StandingApplied,
 )
 from ..data.gamedata import GameData
+from .apply_units import onto_discard, within_the_deck
 from .state import BOTH, Decision, State, TurnState
 
 
@@ -93,6 +94,7 @@ def _ended(s: State, e: GameEnded, d: GameData) -> None:
 
 def _shuffled(s: State, e: DeckShuffled, d: GameData) -> None:
     order = e.secret.data["order"]
+    within_the_deck(order, d, "the draw pile")
     s.draw_pile = list(order)
     shuffled = set(order)
     s.discard = [c for c in s.discard if c not in shuffled]
@@ -100,19 +102,24 @@ def _shuffled(s: State, e: DeckShuffled, d: GameData) -> None:
 
 def _stacked(s: State, e: CardsStacked, d: GameData) -> None:
     s.draw_pile[:0] = e.secret.data["cards"]
+    within_the_deck(s.draw_pile, d, "the draw pile")
 
 
 def _drawn(s: State, e: CardsDrawn, d: GameData) -> None:
     cards = e.secret.data["cards"]
     del s.draw_pile[:len(cards)]
-    s.hands.setdefault(e.side, []).extend(cards)
+    hand = s.hands.setdefault(e.side, [])
+    hand.extend(cards)
+    within_the_deck(hand, d, f"the {e.side} hand")
     if e.locked:
-        s.locked.setdefault(e.side, []).extend(cards)
+        locked = s.locked.setdefault(e.side, [])
+        locked.extend(cards)
+        within_the_deck(locked, d, f"the {e.side} locked cards")
 
 
 def _played(s: State, e: CardPlayed, d: GameData) -> None:
     s.hands[e.side].remove(e.card)
-    s.discard.append(e.card)
+    onto_discard(s, [e.card], d)
     ts = s.turn_state
     if ts is not None and ts.side == e.side:
         ts.cards_played += 1
@@ -126,7 +133,7 @@ def _played(s: State, e: CardPlayed, d: GameData) -> None:
 def _discarded(s: State, e: CardsDiscarded, d: GameData) -> None:
     for c in e.cards:
         s.hands[e.side].remove(c)
-        s.discard.append(c)
+    onto_discard(s, e.cards, d)
     if e.reason == "pass" and s.turn_state is not None:
         s.turn_state.discarded = True
 
@@ -135,6 +142,7 @@ def _removed(s: State, e: CardRemoved, d: GameData) -> None:
     if e.card in s.discard:
         s.discard.remove(e.card)
     s.removed_cards.append(e.card)
+    within_the_deck(s.removed_cards, d, "the cards out of the game")
 
 
 def _upgraded_rules(s: State, e: RulesUpgraded, d: GameData) -> None:

@@ -1,7 +1,9 @@
-"""Units taken off and put on in the state: the pieces, templates and pools the handlers move.
+"""Units taken off and put on in the state: the pieces, templates and pools the handlers move;
+and cards put onto a pile, which never holds more than the deck.
 
 Shared by the handlers of every topic (apply_map, apply_combat,
-apply_production): a unit leaves the map the same way whatever event takes it.
+apply_production, apply_turn): a unit leaves the map, and a card goes onto the discard
+pile, the same way whatever event moves it.
 """
 
 from __future__ import annotations
@@ -83,3 +85,18 @@ def unmark(s: State, unit: str) -> None:
     """An eliminated unit's OoS marker comes off with it (AAC 1.2.3)."""
     if unit in s.oos:
         s.oos.remove(unit)
+
+
+def within_the_deck(cards: list, d: GameData, where: str) -> None:
+    """Each card of the game is in one place at a time, so no pile, hand or list of them
+    holds more than the deck: a record that makes one hold more is none the referee writes
+    (ValueError), and replaying never works over lists that grow without end."""
+    if len(cards) > len(d.cards):
+        raise ValueError(f"{where} would hold {len(cards)} cards, more than the game's deck "
+                         f"of {len(d.cards)}")
+
+
+def onto_discard(s: State, cards: list[str], d: GameData) -> None:
+    """Cards onto the discard pile, face up (within_the_deck)."""
+    s.discard.extend(cards)
+    within_the_deck(s.discard, d, "the discard pile")
