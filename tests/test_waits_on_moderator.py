@@ -25,9 +25,9 @@ def routed(cli, j, tmp_path):
     return box, out
 
 
-def held_for_dice(tmp_path, cli):
-    """A manual-dice game whose Entente has just mailed two 'done' that roll dice (not yet
-    read): its journal, mailbox and outbox folder."""
+def held_for_dice(tmp_path, cli, lines=("done", "done")):
+    """A manual-dice game whose Entente has just mailed two 'done' that roll dice (or the
+    lines given; not yet read): its journal, mailbox and outbox folder."""
     sc = position("1916", player="german", hands={"german": ["off-01"], "entente": []})
     j = new_game(tmp_path, sc, dice="manual")
     assert cli("players", j, "--set", "german=g@example.org", "--set",
@@ -40,7 +40,7 @@ def held_for_dice(tmp_path, cli):
     r = cli("tick", j, "--no-map")
     assert r.exit_code == 0, r.output            # the reports: the game waits on a player
     write_maildir(box, [(f"From: e@example.org\nSubject: orders\nMessage-ID: <m1@example.org>"
-                         f"\n\ndone\ndone\n\nOrder key: {key['entente']}\n").encode()])
+                         f"\n\n{chr(10).join(lines)}\n\nOrder key: {key['entente']}\n").encode()])
     return j, box, out
 
 
@@ -74,6 +74,26 @@ def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderato
     assert r.exit_code == 0, r.output
     r = cli("tick", j, "--no-map")
     assert "waits on the moderator" not in r.output, r.output
+
+
+def test_a_held_line_never_becomes_an_option_of_the_command_mailed(tmp_path, cli):
+    """The held lines are the player's, and the moderator's mail gives them as arguments of
+    a command he copies: a line that reads as an option of `order` ('--dice=...' between
+    two orders) once replaced the dice he rolls with the player's own (the last --dice
+    wins), or (--as=) named the other side. Every line after the options is an order."""
+    chosen = ",".join(["1"] * 21)
+    j, box, out = held_for_dice(tmp_path, cli, ("done", f"--dice={chosen}", "done"))
+    assert cli("tick", j, "--no-map").exit_code != 0
+    [held] = out.glob("held-*moderator.eml")
+    text = email.message_from_bytes(held.read_bytes(), policy=email.policy.default
+                                    ).get_body(("plain",)).get_content()
+    command = text[text.index("  referee order"):].replace(" \\\n", " ")
+    rolled = ",".join(["6"] * 21)                       # the moderator's dice
+    words = shlex.split(command.replace("DICE", rolled))
+    r = cli(*words[1:])
+    assert r.exit_code == 1 and f"--dice={chosen}" in r.stderr, r.output  # refused, an order
+    dice = [json.loads(x).get("dice") for x in j.read_text().splitlines()]
+    assert dice[-1] == [6, 6, 6], dice[-1]              # the first 'done': his dice, not 1s
 
 
 def test_orders_held_under_an_older_ledger_still_name_the_journal(tmp_path, cli):

@@ -138,8 +138,10 @@ def _held_mail(journal: str, side: str, entry: dict) -> str:
            f"them (player.md, Manual dice), in place of DICE, as 3,1,6. If they are too few "
            f"or too many, `referee order` says what the next roll is for and nothing is "
            f"written.")
-    first = f"  referee order {journal} --as {side} --dice DICE"
+    # '--' ends the options: each line after it is an order, never an option of `order`,
+    # though the player wrote it ('--dice=6,6,6' would replace the moderator's dice).
+    first = f"  referee order {journal} --as {side} --dice DICE --"
     command = ([first] if len(first) <= WIDTH - 2 else
-               [f"  referee order {journal}", f"    --as {side} --dice DICE"]) + \
+               [f"  referee order {journal}", f"    --as {side} --dice DICE --"]) + \
         [f"    {shlex.quote(t)}" for t in lines]
     return prose(head) + "\n\n" + prose(how) + "\n\n" + " \\\n".join(command) + "\n"
