@@ -454,6 +454,36 @@ def test_both_sides_missing_a_sealed_plan_are_answered_for_together(tmp_path, cl
     assert verified(journal)
 
 
+def test_a_sealed_plans_deadline_an_older_referee_extended_stays_extended(tmp_path, cli,
+                                                                         clock):
+    """Before a sealed plan ran one deadline for both sides, the German's plan going in was a
+    new hand-off for the Entente, and the referee wrote its facts about time against that
+    record: here the moderator's extension of it. A journal holding such a fact keeps that
+    hand-off, so the time granted is not taken back: the Entente stays due when the old
+    referee told him (Thursday 10:00 plus 24h), not on Wednesday, his plan ruled missed."""
+    from referee.store.journal import line_of
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    to_production(journal)
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    order(journal, "german", "done")
+    plan = records(journal)[-1]["seq"]
+    recs = records(journal)
+    recs.append(resign({"seq": len(recs), "prev": recs[-1]["hash"],
+                        "at": "2026-11-24T11:00:00Z", "actor": "moderator",
+                        "order": "extend 24h", "events": [],
+                        "clock": {"kind": "extend", "side": "entente", "handoff": plan,
+                                  "by": "24h"}}, game_key(recs[0])))
+    journal.write_bytes(b"".join(line_of(r) for r in recs))
+    friday = datetime(2026, 11, 27, 10, 0, tzinfo=UTC)
+    for _ in range(2):                                  # read whole, then from the snapshot
+        [due] = status(cli, journal)["deadlines"]["due"]
+        assert (due["side"], due["due"], due["handoff"]) == ("entente", at(friday), plan), due
+    assert "missed" not in " ".join(check_deadlines(journal, tmp_path / "out",
+                                                    DUE + timedelta(hours=2)))
+    assert verified(journal)
+
+
 def test_a_run_cut_off_after_the_answer_writes_its_mails_on_the_next_run_once(
         tmp_path, cli, clock, monkeypatch):
     from referee.mail import reminders

@@ -133,14 +133,19 @@ class Walk(msgspec.Struct):
     """The journal read record by record: the hand-offs and the facts about time so far.
 
     `keys`: what each side was asked after the last record (None: nothing); `handoff`: the
-    record that asked it; `resumed`: the last resume; `used`: the extensions each side asked
-    for; `extended`: the time added to a side's hand-off and the record of the last extension
-    of it; `reminded`, `missed`, `answered`: what Timeline says of them."""
+    record that asked it; `owners`: whose the decision was when each side was last asked;
+    `former`: the record since the hand-off where the other side's plan went in, a hand-off
+    of its own before a sealed plan ran one deadline for both sides (hand_offs, take);
+    `resumed`: the last resume; `used`: the extensions each side asked for; `extended`: the
+    time added to a side's hand-off and the record of the last extension of it; `reminded`,
+    `missed`, `answered`: what Timeline says of them."""
 
     settings: Settings = msgspec.field(default_factory=Settings)
     paused: bool = False
     keys: dict[str, tuple[str, int, str] | None] = msgspec.field(default_factory=dict)
     handoff: dict[str, Moment] = msgspec.field(default_factory=dict)
+    owners: dict[str, str | None] = msgspec.field(default_factory=dict)
+    former: dict[str, Moment] = msgspec.field(default_factory=dict)
     resumed: Moment | None = None
     used: dict[str, int] = msgspec.field(default_factory=dict)
     extended: dict[tuple[str, int], tuple[timedelta, Moment]] = msgspec.field(
@@ -152,7 +157,8 @@ class Walk(msgspec.Struct):
     def kept(self) -> dict:
         """The walk as the state snapshot keeps it (plain JSON)."""
         return msgspec.to_builtins(_Kept(
-            self.settings, self.paused, self.keys, self.handoff, self.resumed, self.used,
+            self.settings, self.paused, self.keys, self.handoff, self.owners, self.former,
+            self.resumed, self.used,
             [(side, at, more, last) for (side, at), (more, last) in self.extended.items()],
             sorted(self.reminded), sorted(self.missed), sorted(self.answered)))
 
@@ -163,8 +169,8 @@ class Walk(msgspec.Struct):
             k = msgspec.convert(kept, _Kept)
         except (msgspec.ValidationError, TypeError):
             return None
-        return cls(k.settings, k.paused, k.keys, k.handoff, k.resumed, k.used,
-                   {(side, at): (more, last) for side, at, more, last in k.extended},
+        return cls(k.settings, k.paused, k.keys, k.handoff, k.owners, k.former, k.resumed,
+                   k.used, {(side, at): (more, last) for side, at, more, last in k.extended},
                    set(k.reminded), set(k.missed), set(k.answered))
 
     def step(self, state: State, rec, sides, name: str) -> None:
@@ -206,15 +212,29 @@ class Walk(msgspec.Struct):
             key = asked if side in waited else None
             if key is not None and key != keys.get(side):
                 self.handoff[side] = (seq, at)
+                self.former.pop(side, None)
+            elif key is not None and p.side != self.owners.get(side):
+                # The other side's plan went in: the rule before one deadline ran for both
+                # made this a hand-off, and a fact it wrote names it (take).
+                self.former[side] = (seq, at)
             keys[side] = key
+            self.owners[side] = p.side if key is not None else None
 
     def take(self, fact: dict, moment: Moment, actor: str, sides, name: str) -> None:
-        """What a record's clock part changes."""
+        """What a record's clock part changes. One naming the hand-off the rule before one
+        deadline ran for both sides of a sealed plan placed at the other side's plan (a
+        journal an older referee wrote) keeps that hand-off for its side."""
         problem = fact_problem(fact, sides)
         if problem is not None:
             raise JournalError(f"{name}: record {moment[0]} holds a fact about time the "
                                f"referee does not write: {problem}", record=moment[0])
         kind = fact["kind"]
+        side = fact.get("side")
+        if side in self.former and self.former[side][0] == fact.get("handoff"):
+            # A fact the referee wrote against the hand-off the rule before placed at the
+            # other side's plan (an extension granted, a reminder, a deadline missed): the
+            # deadline it speaks of stays the side's, as that referee told him.
+            self.handoff[side] = self.former.pop(side)
         if kind == "settings":
             self.settings.take(fact)
         elif kind == "extend":
@@ -275,6 +295,8 @@ class _Kept(msgspec.Struct):
     paused: bool
     keys: dict[str, tuple[str, int, str] | None]
     handoff: dict[str, Moment]
+    owners: dict[str, str | None]
+    former: dict[str, Moment]
     resumed: Moment | None
     used: dict[str, int]
     extended: list[tuple[str, int, timedelta, Moment]]
