@@ -84,6 +84,8 @@ def test_an_extension_after_a_missed_deadline_is_reminded_only_after_it(tmp_path
 
 
 def test_an_extension_made_early_keeps_the_reminders_after_it(tmp_path, cli, clock):
+    """A guard (it passes on the code before too): a deadline extended soon after its
+    hand-off still has its 24h reminder, which falls after the extension was made."""
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     clock(START + timedelta(hours=1))
     assert cli("extend", journal, "german", "24h").exit_code == 0

@@ -116,7 +116,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     games, broken = _games(path, games_dir, index)
     try:
         shared = workers()
-    except RefereeError as exc:     # the mail settings: every pass says so, in one process
+    except RefereeError as exc:     # the mail settings: every pass finds it (watch names it once)
         shared = 1
         broken.append(f"mail settings: {exc}")
     games, twins = _one_journal_a_game(games)

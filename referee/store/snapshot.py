@@ -28,7 +28,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 1
+# Raised when the same journal bytes and data would now be answered differently by a state or
+# a view kept under the format before (2: a sealed plan runs one deadline for both sides, and
+# views kept with the deadlines of the rule before must not be served).
+FORMAT = 2
 
 
 def _journal_id(journal: Path) -> str:
