@@ -20,13 +20,12 @@ from ..base.readers import MODERATOR
 from ..store.players import roster
 from ..table import Table
 from .ledger import game_lock, load_ledger, save_ledger
-from .refusal import MOST_NAMED, NAMED_LENGTH, prose
+from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
 from .reminders import Post, waits_on_the_moderator
 
 # The values every die shows in the two dry runs that count the dice held orders roll: the
 # count may rest on what the dice show (a hit re-rolled, a battle ended), so both ends.
 COUNT_WITH = (6, 1)
-WIDTH = 72
 
 
 def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> str | None:
@@ -118,11 +117,10 @@ def _dice_words(entry: dict) -> str:
             isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in dice)):
         return "dice"
     fewest, most = dice
+    counted = f"{fewest} {'die' if fewest == 1 else 'dice'}"
     if entry.get("whole") is not True:
-        return f"at least {fewest} {'die' if fewest == 1 else 'dice'}"
-    if fewest == most:
-        return f"{fewest} {'die' if fewest == 1 else 'dice'}"
-    return f"{fewest} to {most} dice, by what the first show"
+        return f"at least {counted}"
+    return counted if fewest == most else f"{fewest} to {most} dice, by what the first show"
 
 
 def _held_mail(journal: str, side: str, entry: dict) -> str:
