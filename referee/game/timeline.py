@@ -18,6 +18,7 @@ from pathlib import Path
 import msgspec
 
 from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
+from ..base.clock import now as clock_now
 from ..base.errors import OrderError, UsageError, quoted
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
@@ -294,6 +295,22 @@ def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None
     return journal.append_raw(build)[1][0]
 
 
+def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
+    """An extension is more time from now on: one whose new deadline has passed already
+    (asked, or given, long after the deadline was missed) would be ruled missed at the next
+    pass, the side's extension spent for nothing. OrderError naming the deadline."""
+    moment = clock_now()
+    for d in dues:
+        ends = d.due + by
+        if ends > moment:
+            continue
+        more = ("ask the moderator" if actor != "moderator" else
+                "give a longer extension")
+        raise OrderError(f"extend {span}: {d.side}'s orders were due by {for_players(d.due)}; "
+                         f"{span} more ends {for_players(ends)}, which has passed already "
+                         f"(now {for_players(moment)}): no time is given; {more}")
+
+
 def extend(path: Path | str, actor: str, side: str | None, by: str,
            games_dir: Path | None = None, mail: dict | None = None,
            append=None) -> list[dict]:
@@ -327,6 +344,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                 raise OrderError(f"extend: {actor} has used the {allowed} extension"
                                  f"{'s' if allowed != 1 else ''} this game allows; ask the "
                                  f"moderator")
+        refuse_spent_extension(dues, parse_duration(by, "extend"), span, actor)
         bodies = [fact_body(actor, f"{EXTEND} {span}", {
             "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span}) for d in dues]
         if mail is not None:
