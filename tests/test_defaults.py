@@ -171,7 +171,8 @@ def test_a_silent_side_s_hits_are_paid_by_the_strongest_unit_first(tmp_path):
     # One mail a reader says what the three answers were (a loss is public), in order;
     # the Entente is then asked nothing more, the German is.
     by = mails(out)
-    assert {a: len(m) for a, m in by.items()} == dict.fromkeys(ADDRESSES.values(), 1)
+    players = {ADDRESSES["german"], ADDRESSES["entente"]}   # the moderator: not waited on
+    assert {a: len(m) for a, m in by.items()} == dict.fromkeys(players, 1)
     [told] = by[ADDRESSES["entente"]]
     at = [told.index(f"'lose {x}'") for x in ("fr-2:infantry", "fort-verdun",
                                                 "fr-2:artillery")]
@@ -482,4 +483,5 @@ def test_the_mails_of_answers_cut_off_are_written_though_a_player_s_mail_came_fi
     check_deadlines(journal, out, DUE + timedelta(hours=2))
     check_deadlines(journal, out, DUE + timedelta(hours=3))
     told = {a: [t for t in texts if "none came" in t] for a, texts in mails(out).items()}
-    assert {a: len(t) for a, t in told.items()} == dict.fromkeys(ADDRESSES.values(), 1)
+    players = {ADDRESSES["german"], ADDRESSES["entente"]}   # the moderator: not waited on
+    assert {a: len(t) for a, t in told.items() if t} == dict.fromkeys(players, 1)

@@ -369,9 +369,10 @@ def _name(moment: datetime) -> str:
 OBSERVER_READER = "+observer"
 
 
-def _everyone(tl: Timeline, post: Post) -> list[str]:
-    """Every reader a result goes to: the sides, the moderator, the observers (by number)."""
-    return [*tl.data.sides, MODERATOR,
+def _everyone(tl: Timeline, post: Post, moderator: bool = True) -> list[str]:
+    """Every reader a result goes to: the sides, the moderator (unless not), the observers
+    (by number)."""
+    return [*tl.data.sides, *([MODERATOR] if moderator else []),
             *(f"{OBSERVER_READER}{i}" for i in range(len(post.observers)))]
 
 
@@ -447,10 +448,12 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
 
 def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
               answers: dict[int, Answer]) -> None:
-    """The mails of one side's run of answers to one hand-off, to every reader."""
+    """The mails of one side's run of answers to one hand-off, to the players and the
+    observers: the game goes on without the moderator, so he is not mailed (the log and the
+    journal say it)."""
     fact = run[0]["clock"]
     side, due = fact["side"], for_players(parse_stamp(fact["due"]))
-    for reader in _everyone(after, post):
+    for reader in _everyone(after, post, moderator=False):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
         shown = "; ".join(_shown(j, rec, answers.get(rec["seq"]),
                                  reader in (side, MODERATOR) or "private_order" not in rec)
