@@ -585,3 +585,31 @@ def test_a_side_named_like_an_observer_is_never_taken_for_one():
     assert readers[:2] == ["observer0", "central"] and len(readers) == 4
     assert _to(post, "observer0") == "side@example.org"
     assert _to(post, readers[-1]) == "watcher@example.org"
+
+
+def test_a_paused_game_s_mails_ask_for_no_orders_and_name_no_command(tmp_path, cli, clock):
+    """While the game is paused no orders are taken (the moderator's pause): a player's mail
+    is refused saying so in words he can act on (he runs no command: the moderator resumes
+    it), and no report offers him orders to reply with."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    box = player_mail(tmp_path, "german", ["play offensive"], 1)
+    before = journal.read_bytes()
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    assert [(o.status, o.side) for o in outcomes] == [("rejected", "german")], outcomes
+    assert journal.read_bytes() == before
+    by = {str(m["To"]): text_of(m) for m in mails(tmp_path / "out")}
+    for text in by.values():
+        flat = " ".join(text.split())
+        assert "JOURNAL" not in text and "--resume" not in text, text
+        assert "Reply with one order per line" not in flat, text
+        assert "Orders you may give at any time" not in flat, text
+    refusal = " ".join(by[ADDRESSES["german"]].split())
+    assert "paused" in refusal and "until the moderator resumes it" in refusal, refusal
+    assert ("Your decision once the game resumes: german player turn, SUMMER 1914: play an "
+            "Offensive-type card or pass (2.0 II.1)") in refusal, refusal
+    assert refusal.count("The game is paused: no orders are taken until") == 1, refusal
+    # The moderator at his command line is told how to resume it.
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code == 1 and "`referee deadline JOURNAL --resume`" in r.stderr, r.stderr

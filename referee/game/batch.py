@@ -40,7 +40,7 @@ from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
 from .suggest import amend
-from .timeline import PAUSED, paused
+from .timeline import PAUSED, RESUME_WITH, paused
 
 
 class Applied(msgspec.Struct):
@@ -205,7 +205,7 @@ class Batch:
             raise OrderError("the dice secret has been revealed; the game is closed to "
                              "further orders (dice would be predictable)")
         if paused(raw):
-            raise OrderError(PAUSED)
+            raise OrderError(PAUSED + ("" if q.mail is not None else RESUME_WITH))
         self.secret = None if q.dry_run else load_secret(journal.path, self.header)
         self.manual = None
         if self.header["dice"]["mode"] == "manual" and not q.dry_run:

@@ -39,7 +39,9 @@ PAUSE = "pause the game"
 RESUME = "resume the game"
 POLICIES = ("default", "wait", "pause")
 PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it): no orders "
-          "are taken until the moderator resumes it (`referee deadline JOURNAL --resume`)")
+          "are taken until the moderator resumes it")
+# How the moderator resumes it, for his own commands' errors (a player runs no command).
+RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
 
 
 class Timeline(msgspec.Struct):
@@ -333,7 +335,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                              f"({', '.join(tl.data.sides)})")
         dues = [d for d in tl.dues if side is None or d.side == side]
         if tl.paused:
-            raise OrderError(f"extend: {PAUSED}")
+            raise OrderError(f"extend: {PAUSED}" + (RESUME_WITH if actor == "moderator" else ""))
         if not dues:
             who = f"{side} owes" if side else "no side owes"
             raise OrderError(f"extend: {who} no orders with a deadline now (a deadline runs "

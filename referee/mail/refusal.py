@@ -11,6 +11,7 @@ import re
 import textwrap
 
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
+from ..game.timeline import PAUSED
 from ..render import reports
 from ..render.formats import render
 from ..render.record_text import wrap_lines
@@ -95,7 +96,9 @@ def refusal_document(out, report: bool = True) -> Document:
     """The part of the reply that says why a message was not applied (out: inbox.Outcome);
     report: the player's report follows it in the same mail. What the sender wrote is cut
     to fit the mail's lines (clip_words, quoted_line)."""
-    below = " What you are asked now, with the orders open to you, is below." * report
+    below = (" What you will be asked once the game resumes is below."
+             if out.reason.startswith(PAUSED) else
+             " What you are asked now, with the orders open to you, is below.") * report
     if out.line is None:
         held = out.status == "held"
         blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),

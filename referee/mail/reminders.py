@@ -156,13 +156,12 @@ def _timeline(table: Table, raw: bytes) -> Timeline:
 def deadline_lines(table) -> dict[str, str]:
     """The line each side owing orders reads in its mails (table: the game's Table): its
     deadline in its own words (none in a game without deadlines; a paused game says so to
-    every side)."""
+    every side, in the report's "Now": render/reports.py)."""
     if not has_deadlines(table.raw):
         return {}
     tl = _timeline(table, table.raw)
     if tl.paused:
-        return dict.fromkeys(tl.data.sides, "The game is paused: no orders are taken until "
-                                            "the moderator resumes it.")
+        return {}
     return {d.side: prose(_due_line(tl, d)) for d in tl.dues}
 
 

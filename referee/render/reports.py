@@ -224,6 +224,9 @@ def _link_due(raw: bytes, reader: str) -> list[Para]:
                  f"a line 'Link: LINK'.")]
 
 
+PAUSED_NOW = "The game is paused: no orders are taken until the moderator resumes it."
+
+
 def _decision_section(stat: dict, reader: str, data, coming: list | None = None) -> Section:
     """What the reader must decide now, what follows it (coming), and the orders open to him
     (2.0), grouped without pointing to a command he cannot run from a mail."""
@@ -233,6 +236,11 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
                                                  Span(str(r.get("level_name")), "bold"))])
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     blocks: list = []
+    if (stat.get("deadlines") or {}).get("paused"):   # no orders are taken: none offered
+        asked = para(Span("Your decision once the game resumes: ", "bold"), stat["prompt"]) \
+            if reader in waiting else para(Span("Waiting on ", "bold"), " and ".join(
+                side_name(w) for w in waiting), f": {stat['prompt']}")
+        return Section("Now", [asked, para(PAUSED_NOW)])
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
         blocks += coming or []
