@@ -26,6 +26,7 @@ from ..store.players import compact
 from . import message as mailtext
 from .delivery import Fetched
 from .inbox import SUBJECT_TAG
+from .robots import automatic_headers, thread_games
 from .tickgame import Game
 
 SWEEP_AFTER = 3600.0        # seconds: a private Maildir a killed pass left behind
@@ -34,7 +35,8 @@ IN_USE = "in-use"           # the lock file of a private Maildir, held while a p
 
 def claimant(raw: bytes, games: list[Game]) -> Game | None:
     """The game a message belongs to: the one its subject tag names, else the one game
-    whose order key it carries; None when no game, or more than one, claims it."""
+    whose order key it carries (an automatic one: else the one game whose mail thread it
+    refers to); None when no game, or more than one, claims it."""
     try:
         msg = mailtext.parse_message(raw)
         subject = mailtext.header_text(msg, "Subject")
@@ -48,6 +50,11 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
     except (mailtext.MailError, RecursionError, LookupError, ValueError):
         text = compact(raw.decode("utf-8", "replace"))
     owners = [x for x in games if any(k in text for k in _compacted(x))]
+    if not owners and automatic_headers(msg) is not None:
+        # A bounce returning only the headers of the referee's mail: the game whose thread
+        # they refer to (robots.py), so that the game's moderator hears of it.
+        named = thread_games(raw)
+        owners = [x for x in games if x.game_id in named]
     return owners[0] if len(owners) == 1 else None
 
 

@@ -32,6 +32,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .mailboxes import MSGID, Mailboxes, Message, copy_refusal, too_large_refusal
 from .prose import read_orders
+from .robots import AUTOMATIC, aside, automatic
 
 REFEREE = "referee@referee.invalid"
 NO_KEY = "the order key is missing or wrong"
@@ -73,6 +74,10 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     side = _side_of(m, players)
     if m.unreadable:            # gone or changed since the mailbox was read: read it again
         out.status, out.reason = "unreadable", m.problem
+        return out
+    robot = automatic(m)
+    if robot is not None:       # an automatic reply or a bounce: never read, never answered
+        out.status, out.reason = AUTOMATIC, aside(robot)
         return out
     if m.problem or side is None or not m.message_id:
         out.status, out.reason = "ignored", m.problem or "not from a registered player"
@@ -158,7 +163,7 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         if outbox is not None and h.new and h.side and _answered(ledger, h, players[h.side]):
             written += _answer(table, outbox, h, players[h.side], m.sha256)
             fault("direct answered")
-        if m.sha256 and h.side and h.status != "ignored":
+        if m.sha256 and (h.side and h.status != "ignored" or h.status == AUTOMATIC):
             # Only a keyed mail speaks for its Message-ID: a keyless one under the same ID
             # would make a copy of the player's mail look new, and be answered again.
             note_handled(ledger, m.sha256, m.message_id if h.keyed else "", m.body_sha256,
@@ -184,13 +189,15 @@ def _too_large(m: Message, players: dict, ledger: dict, answering: bool) -> Hand
     if any(handled_before(ledger, d) for d in (m.sha256, *m.older_sha256)):
         out.status, out.new = "done", False
         return out
-    out.status, out.reason = "refused", too_large_refusal(m.oversize)
+    robot = automatic(m)                # judged by its header block: never answered
+    out.status, out.reason = ("refused", too_large_refusal(m.oversize)) if robot is None \
+        else (AUTOMATIC, aside(robot))
     address = players[out.side]
-    if answering and may_answer(ledger, address.lower(), registered=True):
+    if answering and robot is None and may_answer(ledger, address.lower(), registered=True):
         ledger["owed"].append({"name": mail_name("too large", m.sha256, out.side),
                                "to": address, "side": out.side, "message_id": m.message_id,
                                "status": "rejected", "reason": out.reason})
-    note_handled(ledger, m.sha256, "", "", "rejected")
+    note_handled(ledger, m.sha256, "", "", "rejected" if robot is None else AUTOMATIC)
     save_ledger(ledger)
     return out
 

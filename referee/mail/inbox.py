@@ -55,7 +55,6 @@ from .ledger import (
     fault,
     game_lock,
     handled_before,
-    ledger_path,
     load_ledger,
     mail_name,
     may_answer,
@@ -68,6 +67,7 @@ from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
+from .robots import AUTOMATIC, automatic, set_aside
 from .routes import refuse_unmailable
 from .senders import (
     SENT_BY_THE_REFEREE,
@@ -80,7 +80,6 @@ from .senders import (
 )
 
 SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
-_ledger_path = ledger_path          # the name older tests and notes use
 
 
 # ---------------------------------------------------------------- players
@@ -190,8 +189,7 @@ def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
 
 
 def check_outbox(folder: Path) -> None:
-    """The outbox must be a folder this user can write into (StorageError before any message
-    is handled, so no order is applied without its report)."""
+    """The outbox is a folder this user can write into, else StorageError before any order."""
     try:
         if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
             raise StorageError(f"--outbox {folder}: not a folder")
@@ -281,6 +279,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
                 out.status, out.reason = "unreadable", _set_aside(m)
             elif from_the_referee(m, people, records):
                 out.status, out.reason = "skipped", SENT_BY_THE_REFEREE
+            elif (robot := automatic(m)) is not None:       # never read, never answered
+                out.status, out.reason = AUTOMATIC, set_aside(table, m, robot, ledger, outbox)
             elif from_the_moderator(m, people):
                 out.status, out.why = "rejected", moderator_mail(table.path)
                 out.reason = f"not from a registered player: {out.why}"

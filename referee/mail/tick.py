@@ -63,6 +63,7 @@ from .mailboxes import (
     too_large_refusal,
 )
 from .reminders import GRACE, check_deadlines, quiet_until
+from .robots import AUTOMATIC, aside, automatic_headers
 from .sending import send_owed
 from .sharing import each_game, workers
 from .tickgame import Game, game_lock, journals_in, load_game, unplayable
@@ -435,7 +436,8 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     x, side = players[0]
     digest, *earlier = oversize_digests(f.raw)
     megabytes = f"{f.oversize / (1 << 20):.1f}"
-    reason = too_large_refusal(f.oversize)
+    robot = automatic_headers(head)     # an out-of-office quoting a mail, its map and all
+    reason = too_large_refusal(f.oversize) if robot is None else aside(robot)
     # Under the mail lock every writer of the ledger takes (inbox too), inside tick's own.
     with game_lock(x), mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
@@ -443,18 +445,19 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
             return x
         # No key is read in such a mail, so anyone may forge its From: the registered
         # address's daily quota bounds the answers, which go to that address as registered.
-        if may_answer(ledger, x.addresses[side].lower(), registered=True):
+        if robot is None and may_answer(ledger, x.addresses[side].lower(), registered=True):
             ledger["owed"].append(owed_reply(
                 mail_name("too large", digest, side), x.addresses[side], side,
                 Outcome(f.where, message_id, sender, "rejected", reason, side)))
-        else:
+        elif robot is None:
             reason += "; no reply: the day's answers to this address are given"
-        note_handled(ledger, digest, "", "", "rejected")
+        status = "rejected" if robot is None else AUTOMATIC
+        note_handled(ledger, digest, "", "", status)
         save_ledger(ledger)
-    x.log(f"{'rejected':<8} {one_line(f.where)} ({side}): too large, {megabytes} MB, "
-          f"answered from its header")
+    x.log(f"{status:<8} {one_line(f.where)} ({side}): too large, {megabytes} MB, " +
+          ("answered from its header" if robot is None else reason))
     x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
-                       "status": "rejected", "side": side, "reason": reason, "records": [],
+                       "status": status, "side": side, "reason": reason, "records": [],
                        "new": True})
     return x
 

@@ -1,0 +1,69 @@
+"""A skirmish's direct mail (mail/direct.py) sets aside what no person wrote, as a
+campaign's does (mail/robots.py): an out-of-office reply from a player's own address that
+quotes the referee's report, order key and orders open, below '-----Original Message-----',
+is never read as his orders and never answered, once, whichever pass reads it. The servers
+are tests/mailservers.py's, on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import threading
+
+import pytest
+from test_skirmish_mail import BRITISH
+from test_skirmish_tick import REFEREE, _patrol_by_imap
+
+from referee.mail import tick as ticking
+
+
+def _report(net) -> email.message.EmailMessage:
+    raw = next(raw for _, tos, raw in net.smtp.received if tos == [BRITISH])
+    return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def _out_of_office(report, header: str) -> bytes:
+    text = report.get_body(("plain",)).get_content()
+    return (f"From: {BRITISH}\nTo: {REFEREE}\nSubject: Automatic reply: {report['Subject']}\n"
+            f"Message-ID: <oof1@example.org>\nDate: Mon, 23 Nov 2026 18:30:00 +0000\n"
+            f"{header}\nIn-Reply-To: {report['Message-ID']}\n\n"
+            f"I am out of the office until Monday.\n\n-----Original Message-----\n"
+            f"From: {REFEREE}\nSent: Monday\nSubject: {report['Subject']}\n\n{text}").encode()
+
+
+@pytest.mark.parametrize("header", ["Auto-Submitted: auto-replied", "X-Autorespond: yes",
+                                    "Precedence: junk"])
+def test_an_out_of_office_reply_quoting_the_report_is_set_aside(cli, servers, monkeypatch,
+                                                                tmp_path, header):
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
+    assert cli("tick", j, "--no-map").exit_code == 0           # the opening reports
+    before, sent = j.read_bytes(), len(net.smtp.received)
+    net.imap.deliver(net.folder, _out_of_office(_report(net), header))
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert j.read_bytes() == before, r.output
+    assert net.smtp.received[sent:] == [], r.output           # nobody answered
+    told = [x for x in r.stdout.splitlines() if "automatic" in x and "set aside as" in x]
+    assert len(told) == 1 and f"({BRITISH})" in told[0], r.output
+    again = cli("tick", j, "--no-map")
+    assert again.exit_code == 0 and "set aside" not in again.stdout, again.output
+    assert j.read_bytes() == before and net.smtp.received[sent:] == []
+
+
+def test_two_passes_at_once_set_it_aside_once(cli, servers, monkeypatch, tmp_path):
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
+    assert cli("tick", j, "--no-map").exit_code == 0
+    before, sent = j.read_bytes(), len(net.smtp.received)
+    net.imap.deliver(net.folder, _out_of_office(_report(net), "Auto-Submitted: auto-replied"))
+    reports = []
+    runs = [threading.Thread(target=lambda: reports.append(
+        ticking.tick(j, with_map=False))) for _ in range(2)]
+    for t in runs:
+        t.start()
+    for t in runs:
+        t.join(60)
+    assert [x.problems for x in reports] == [[], []]
+    told = [m for x in reports for g in x.games for m in g.messages
+            if m["status"] == "automatic"]
+    assert len(told) == 1 and told[0]["from"] == BRITISH, told
+    assert j.read_bytes() == before and net.smtp.received[sent:] == []

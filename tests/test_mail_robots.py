@@ -1,0 +1,326 @@
+"""Mail no person wrote: vacation replies, out-of-office notices, bulk mail and bounces
+(RFC 3834, RFC 3464) are never read as a player's orders and never answered, whatever they
+quote (a bounce returns the referee's whole mail, order key and orders listed); each is
+handled once, and named once in the pass's log. A bounce of the referee's mail to a
+player's address that failed for good tells the moderator, once a day for that address.
+
+The IMAP and SMTP servers are tests/mailservers.py's, on 127.0.0.1 only; the clock is the
+commands' (tests/commandclock.py).
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+from commandclock import START
+from mailservers import route_through
+from test_transport import ADDRESSES, mail, new_game, records, tick
+
+from referee.mail import tick as ticking
+
+ROBOT = "mailer-daemon@mx.example.org"
+OBSERVER = "press@example.org"
+
+
+@pytest.fixture
+def net(servers, monkeypatch, tmp_path):
+    return route_through(servers, monkeypatch, tmp_path / "user")
+
+
+def _parsed(raw: bytes):
+    return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def _opened(cli, net, tmp_path, game_id="alpha"):
+    """A game whose opening reports went out: the journal, the keys and the German's report
+    as the SMTP server took it."""
+    journal, keys = new_game(cli, tmp_path / "games", game_id, net)
+    assert cli("players", journal, "--set", f"observer={OBSERVER}").exit_code == 0
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    report = next(raw for _, tos, raw in net.smtp.received if tos == [ADDRESSES["german"]])
+    return journal, keys, report
+
+
+def _head(sender: str, subject: str, ident: str, *more: str) -> str:
+    return "".join(f"{h}\n" for h in (
+        f"From: {sender}", f"To: {ADDRESSES['moderator']}", f"Subject: {subject}",
+        f"Date: {email.utils.formatdate(1_000_000_000)}", f"Message-ID: {ident}", *more))
+
+
+def _vacation(report: bytes, keys: dict, ident: str) -> bytes:
+    """Gmail's vacation reply: Auto-Submitted: auto-replied, the player's own address."""
+    r = _parsed(report)
+    return (_head(ADDRESSES["german"], f"Re: {r['Subject']}", ident,
+                  "Auto-Submitted: auto-replied", f"In-Reply-To: {r['Message-ID']}")
+            + "\nI am away until Monday and will answer your mail then.\n").encode()
+
+
+def _exchange_oof(report: bytes, keys: dict, ident: str) -> bytes:
+    """Exchange's out-of-office notice: Auto-Submitted: auto-generated, its Outlook subject."""
+    r = _parsed(report)
+    return (_head(ADDRESSES["german"], f"Automatic reply: {r['Subject']}", ident,
+                  "Auto-Submitted: auto-generated", "X-Auto-Response-Suppress: All",
+                  "X-MS-Exchange-Inbox-Rules-Loop: kaiser@example.org",
+                  f"In-Reply-To: {r['Message-ID']}")
+            + "\nI am out of the office with limited access to mail.\n").encode()
+
+
+def _bulk(report: bytes, keys: dict, ident: str) -> bytes:
+    """A mail marked Precedence: bulk from the player's address, carrying his key and an
+    order that reads: a list or a robot, never the player writing his orders."""
+    r = _parsed(report)
+    return (_head(ADDRESSES["german"], f"Re: {r['Subject']}", ident, "Precedence: bulk")
+            + f"\npass\n\nOrder key: {keys['german']}\n").encode()
+
+
+def _quoting_oof(report: bytes, keys: dict, ident: str) -> bytes:
+    """An out-of-office reply from the player's own address that quotes the referee's report
+    whole, not '>'-quoted, below '-----Original Message-----' (its order key and the orders
+    it lists)."""
+    r = _parsed(report)
+    text = r.get_body(("plain",)).get_content()
+    return (_head(ADDRESSES["german"], f"Out of Office: {r['Subject']}", ident,
+                  "X-Autoreply: yes", f"In-Reply-To: {r['Message-ID']}")
+            + "\nI am out of the office until Monday.\n\n-----Original Message-----\n"
+            + f"From: {r['From']}\nSent: Monday\nTo: {r['To']}\nSubject: {r['Subject']}\n\n"
+            + text).encode()
+
+
+def _dsn(report: bytes, keys: dict, ident: str, to: str = ADDRESSES["german"],
+         action: str = "failed", status: str = "5.1.1") -> bytes:
+    """A delivery status notification (RFC 3464, as Postfix writes one) returning the
+    referee's whole mail to `to`."""
+    said = "Recipient address rejected: User unknown" if status[0] == "5" else \
+        "Greylisted, try again later"
+    return (_head(f"Mail Delivery System <{ROBOT}>", "Undelivered Mail Returned to Sender",
+                  ident, "Auto-Submitted: auto-replied", "MIME-Version: 1.0",
+                  'Content-Type: multipart/report; report-type=delivery-status; '
+                  'boundary="BOUND"')
+            + "\n--BOUND\nContent-Type: text/plain; charset=us-ascii\n\n"
+            + "This is the mail system at host mx.example.org.\n\n"
+            + "I'm sorry to have to inform you that your message could not\n"
+            + "be delivered to one or more recipients.\n\n"
+            + f"<{to}>: host mx.example.org said: 550 {status} <{to}>: {said}\n\n"
+            + "--BOUND\nContent-Type: message/delivery-status\n\n"
+            + "Reporting-MTA: dns; mx.example.org\n\n"
+            + f"Final-Recipient: rfc822; {to}\nOriginal-Recipient: rfc822;{to}\n"
+            + f"Action: {action}\nStatus: {status}\n"
+            + f"Diagnostic-Code: smtp; 550 {status} <{to}>: {said}\n\n"
+            + "--BOUND\nContent-Type: message/rfc822\n\n"
+            + report.decode().replace("\r\n", "\n") + "\n--BOUND--\n").encode()
+
+
+def _classic(report: bytes, keys: dict, ident: str) -> bytes:
+    """An Exim bounce in plain text (no delivery report): the referee's whole mail below."""
+    return (_head(f"Mail Delivery System <{ROBOT}>",
+                  "Mail delivery failed: returning message to sender", ident)
+            + "\nThis message was created automatically by mail delivery software.\n\n"
+            + "A message that you sent could not be delivered to one or more of its\n"
+            + "recipients. This is a permanent error. The following address(es) failed:\n\n"
+            + f"  {ADDRESSES['german']}\n    host mx.example.org [192.0.2.1]\n"
+            + "    SMTP error from remote mail server after RCPT TO:<kaiser@example.org>:\n"
+            + "    550 5.1.1 User unknown\n\n"
+            + "------ This is a copy of the message, including all the headers. ------\n\n"
+            + report.decode().replace("\r\n", "\n")).encode()
+
+
+ROBOTS = {"vacation": (_vacation, ADDRESSES["german"]),
+          "exchange-oof": (_exchange_oof, ADDRESSES["german"]),
+          "bulk": (_bulk, ADDRESSES["german"]),
+          "quoting-oof": (_quoting_oof, ADDRESSES["german"]),
+          "dsn": (_dsn, ROBOT), "classic-bounce": (_classic, ROBOT)}
+
+
+def _told(r, sender: str) -> list[str]:
+    return [x for x in r.stdout.splitlines()
+            if "automatic" in x and "set aside as" in x and f"({sender})" in x]
+
+
+@pytest.mark.parametrize("kind", sorted(ROBOTS))
+def test_robot_mail_is_never_read_as_orders_nor_answered(cli, net, tmp_path, kind):
+    journal, keys, report = _opened(cli, net, tmp_path)
+    make, sender = ROBOTS[kind]
+    before, sent = journal.read_bytes(), len(net.smtp.received)
+    net.imap.deliver(net.folder, make(report, keys, "<robot1@example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert journal.read_bytes() == before, r.output
+    new = net.smtp.received[sent:]
+    assert not [tos for _, tos, _ in new if tos != [ADDRESSES["moderator"]]], r.output
+    assert len(_told(r, sender)) == 1, r.output
+    assert net.imap.seen(net.folder) == {"<robot1@example.org>": True}
+    again = tick(cli, journal)                  # handled once: nothing again
+    assert again.exit_code == 0 and not _told(again, sender), again.output
+    assert journal.read_bytes() == before and net.smtp.received[sent:] == new
+
+
+@pytest.mark.parametrize("kind", sorted(ROBOTS))
+def test_two_passes_at_once_set_a_robot_mail_aside_once(cli, net, tmp_path, kind):
+    journal, keys, report = _opened(cli, net, tmp_path)
+    make, sender = ROBOTS[kind]
+    before, sent = journal.read_bytes(), len(net.smtp.received)
+    net.imap.deliver(net.folder, make(report, keys, "<robot2@example.org>"))
+    reports = []
+    runs = [threading.Thread(target=lambda: reports.append(
+        ticking.tick(journal, with_map=False))) for _ in range(2)]
+    for t in runs:
+        t.start()
+    for t in runs:
+        t.join(60)
+    assert [x.problems for x in reports] == [[], []]
+    told = [m for x in reports for g in x.games for m in g.messages
+            if m["status"] == "automatic"]
+    assert len(told) == 1 and told[0]["from"] == sender, told
+    assert journal.read_bytes() == before
+    new = net.smtp.received[sent:]
+    assert not [tos for _, tos, _ in new if tos != [ADDRESSES["moderator"]]]
+    assert len(new) == (1 if sender == ROBOT else 0)
+
+
+def test_a_player_s_own_mail_saying_auto_submitted_no_is_applied(cli, net, tmp_path):
+    """Auto-Submitted: no is a person's mail (RFC 3834); so is one Outlook marks with
+    X-Auto-Response-Suppress, which asks the receiver's responder to keep quiet and says
+    nothing of who wrote it."""
+    journal, keys, _ = _opened(cli, net, tmp_path)
+    raw = mail("german", keys["german"], ["pass"], "<no1@example.org>")
+    raw = raw.replace(b"Subject:", b"Auto-Submitted: No ; a person\n"
+                                   b"X-Auto-Response-Suppress: All\nSubject:", 1)
+    net.imap.deliver(net.folder, raw)
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert records(journal)[-1]["order"] == "pass", r.output
+
+
+def test_an_out_of_office_too_large_to_read_is_set_aside_from_its_header(cli, net, tmp_path):
+    """An out-of-office reply quoting the referee's mail with its pictures, over the size
+    limit: its header says it is automatic, so it is not answered as a player's mail too
+    large to read would be."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    big = _vacation(report, keys, "<big1@example.org>") + b"A" * 1_600_000 + b"\n"
+    before, sent = journal.read_bytes(), len(net.smtp.received)
+    net.imap.deliver(net.folder, big)
+    for n in range(2):
+        r = tick(cli, journal)
+        assert r.exit_code == 0, r.output
+        assert len(_told(r, "german")) == (1 if n == 0 else 0), r.output
+    assert journal.read_bytes() == before and net.smtp.received[sent:] == []
+    assert net.imap.seen(net.folder) == {"<big1@example.org>": True}
+
+
+# ---------------------------------------------------------------- bounces: the moderator told
+
+def _to_moderator(net) -> list:
+    return [_parsed(raw) for _, tos, raw in net.smtp.received
+            if tos == [ADDRESSES["moderator"]]]
+
+
+def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_path, clock):
+    journal, keys, report = _opened(cli, net, tmp_path)
+    before = journal.read_bytes()
+    for n in range(5):                  # a flood of bounces: one mail
+        net.imap.deliver(net.folder, _dsn(report, keys, f"<b{n}@mx.example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    (told,) = _to_moderator(net)
+    assert str(told["Subject"]) == "[referee alpha #4] german: mail bounced"
+    text = told.get_body(("plain",)).get_content()
+    command = f"  referee players {journal} --set german=NEW-ADDRESS"
+    assert command in text.splitlines()             # whole on its line, to copy
+    assert max(len(x) for x in text.splitlines() if x != command) <= 72, text
+    flat = " ".join(text.split())
+    assert "The referee's mail to german at kaiser@example.org was refused for good" in flat
+    assert "550 5.1.1 <kaiser@example.org>: Recipient address rejected" in flat, text
+    assert "the deadline still runs" in flat
+    assert keys["german"] not in text and keys["entente"] not in text      # no secret
+    assert "Board" not in text
+    assert len([x for x in r.stdout.splitlines() if "the moderator is told" in x]) == 1
+    assert r.stdout.count("the moderator was told today already") == 4, r.output
+    clock(START + timedelta(hours=5))   # the same day: still one
+    net.imap.deliver(net.folder, _dsn(report, keys, "<b5@mx.example.org>"))
+    assert tick(cli, journal).exit_code == 0 and len(_to_moderator(net)) == 1
+    clock(START + timedelta(days=1))    # the next day: told again
+    net.imap.deliver(net.folder, _dsn(report, keys, "<b6@mx.example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0 and len(_to_moderator(net)) == 2, r.output
+    assert journal.read_bytes() == before
+    assert not [tos for _, tos, _ in net.smtp.received if ROBOT in tos]
+
+
+def test_a_classic_bounce_is_attributed_by_the_thread_of_the_referee_s_mail(cli, net,
+                                                                          tmp_path):
+    journal, keys, report = _opened(cli, net, tmp_path)
+    net.imap.deliver(net.folder, _classic(report, keys, "<c1@mx.example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    (told,) = _to_moderator(net)
+    text = " ".join(told.get_body(("plain",)).get_content().split())
+    assert "german at kaiser@example.org" in text and "550 5.1.1 User unknown" in text
+
+
+def test_a_bounce_for_now_an_observer_s_or_the_moderator_s_is_logged_only(cli, net,
+                                                                         tmp_path):
+    journal, keys, report = _opened(cli, net, tmp_path)
+    net.imap.deliver(
+        net.folder,
+        _dsn(report, keys, "<d1@mx.example.org>", action="delayed", status="4.7.1"),
+        _dsn(report, keys, "<d2@mx.example.org>", to=OBSERVER),
+        _dsn(report, keys, "<d3@mx.example.org>", to=ADDRESSES["moderator"]),
+        _dsn(report, keys, "<d4@mx.example.org>", to="someone@else.example"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert _to_moderator(net) == [], r.output
+    assert "mail to kaiser@example.org delayed (german; the server tries again" in r.stdout
+    assert f"mail to {OBSERVER} failed for good (an observer's address: logged " in r.stdout
+    assert "(the moderator's address: logged only)" in r.stdout
+    assert r.stdout.count("set aside as") == 4, r.output
+
+
+def test_a_bounce_returning_headers_only_is_claimed_by_the_thread_it_names(cli, net,
+                                                                          tmp_path):
+    """A delivery report that returns only the headers of the referee's mail (no tag in its
+    subject, no key): the game whose mail thread they refer to takes it."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    head = report.decode().replace("\r\n", "\n").split("\n\n", 1)[0]
+    head = re.sub(r"(?m)^Subject:.*\n", "", head + "\n")
+    raw = _dsn(report, keys, "<h1@mx.example.org>").decode()
+    raw = raw.replace("Content-Type: message/rfc822\n\n" + report.decode().replace(
+        "\r\n", "\n"), "Content-Type: text/rfc822-headers\n\n" + head)
+    assert keys["german"] not in raw and "[referee" not in raw
+    net.imap.deliver(net.folder, raw.encode())
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert len(_to_moderator(net)) == 1, r.output
+
+
+def test_inbox_names_a_robot_s_mail_once_and_writes_nothing_for_it(cli, tmp_path):
+    """`inbox` on a mailbox the moderator saved: the German's vacation reply, carrying his
+    key and an order as a quoting responder may, is one line, status automatic, and no
+    mail; a second run only counts it."""
+    from test_hostile_mail import mail as hmail
+    from test_hostile_mail import new_game as hnew_game
+    from test_hostile_mail import write_mbox
+
+    journal = hnew_game(cli, tmp_path / "game")
+    out = tmp_path / "out"
+    assert cli("inbox", journal, write_mbox(tmp_path / "b0", []), "--outbox", out,
+               "--no-map").exit_code == 0                       # the opening reports
+    first = set(out.iterdir())
+    before = journal.read_bytes()
+    box = write_mbox(tmp_path / "box", [hmail(headers="Auto-Submitted: auto-replied\n")])
+    r = cli("inbox", journal, box, "--outbox", out, "--no-map")
+    assert r.exit_code == 0, r.output
+    (line,) = [x for x in r.stdout.splitlines() if x.startswith("automatic")]
+    assert "(kaiser@example.org): set aside as an automatic reply (Auto-Submitted: " \
+           "auto-replied): never read as orders, never answered" in line, r.stdout
+    assert journal.read_bytes() == before and set(out.iterdir()) == first
+    r = cli("inbox", journal, box, "--outbox", out, "--no-map")
+    assert r.exit_code == 0 and "automatic" not in r.stdout, r.output
+    assert "1 older message(s) already handled" in r.stdout
+    assert journal.read_bytes() == before and set(out.iterdir()) == first
