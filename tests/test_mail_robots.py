@@ -230,6 +230,7 @@ def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_p
     assert r.exit_code == 0, r.output
     (told,) = _to_moderator(net)
     assert str(told["Subject"]) == "[referee alpha #4] german: mail bounced"
+    assert told["Auto-Submitted"] == "auto-generated"
     text = told.get_body(("plain",)).get_content()
     command = f"  referee players {journal} --set german=NEW-ADDRESS"
     assert command in text.splitlines()             # whole on its line, to copy
@@ -297,6 +298,24 @@ def test_a_bounce_returning_headers_only_is_claimed_by_the_thread_it_names(cli, 
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert len(_to_moderator(net)) == 1, r.output
+
+
+# ---------------------------------------------------------------- the referee's own mails
+
+def test_every_mail_of_the_referee_says_it_is_automatic(cli, net, tmp_path):
+    journal, keys, _ = _opened(cli, net, tmp_path)
+    openers = [_parsed(raw) for _, _, raw in net.smtp.received]
+    assert {(m["Auto-Submitted"], m["X-Auto-Response-Suppress"]) for m in openers} == {
+        ("auto-generated", "All")}
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<o1@example.org>"),
+                     mail("entente", keys["entente"], ["plya"], "<o2@example.org>"))
+    sent = len(net.smtp.received)
+    assert tick(cli, journal).exit_code == 0
+    answers = [_parsed(raw) for _, _, raw in net.smtp.received[sent:]]
+    assert answers and all(m["X-Auto-Response-Suppress"] == "All" for m in answers)
+    assert all(m["Auto-Submitted"] == ("auto-replied" if m["In-Reply-To"] else
+                                       "auto-generated") for m in answers)
+    assert any(m["In-Reply-To"] for m in answers)
 
 
 def test_inbox_names_a_robot_s_mail_once_and_writes_nothing_for_it(cli, tmp_path):

@@ -265,7 +265,9 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     msg["Subject"] = visible(subject)
     msg["Date"] = email.utils.formatdate(localtime=False)
     msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
-    if in_reply_to and MSGID.fullmatch(in_reply_to):
+    answers = bool(in_reply_to and MSGID.fullmatch(in_reply_to))
+    if answers:
         msg["In-Reply-To"] = in_reply_to
+    mailtext.said_automatic(msg, answers)
     msg.set_content(visible(body), cte="quoted-printable")
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

@@ -538,7 +538,7 @@ def addressed(msg: EmailMessage, sender: str, to: str, thread: str | None = None
               in_reply_to: str | None = None) -> None:
     """A referee's mail's From, To and Reply-To (the referee's own address: players answer
     it), and its place in the conversation: In-Reply-To the message it answers (a checked
-    Message-ID), References the game's thread first."""
+    Message-ID), References the game's thread first; and that it is automatic."""
     msg["From"] = sender
     msg["To"] = to
     msg["Reply-To"] = sender
@@ -547,6 +547,15 @@ def addressed(msg: EmailMessage, sender: str, to: str, thread: str | None = None
         msg["In-Reply-To"] = in_reply_to
     if chain:
         msg["References"] = " ".join(chain)
+    said_automatic(msg, answers=bool(in_reply_to))
+
+
+def said_automatic(msg: EmailMessage, answers: bool) -> None:
+    """Every mail of the referee's says it is a machine's (RFC 3834): `auto-replied` when
+    it answers a message, `auto-generated` otherwise, so that no vacation responder answers
+    it; and X-Auto-Response-Suppress: All, which Exchange heeds for its own."""
+    msg["Auto-Submitted"] = "auto-replied" if answers else "auto-generated"
+    msg["X-Auto-Response-Suppress"] = "All"
 
 
 def mail_bytes(msg: EmailMessage) -> bytes:

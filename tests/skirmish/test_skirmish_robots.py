@@ -67,3 +67,26 @@ def test_two_passes_at_once_set_it_aside_once(cli, servers, monkeypatch, tmp_pat
             if m["status"] == "automatic"]
     assert len(told) == 1 and told[0]["from"] == BRITISH, told
     assert j.read_bytes() == before and net.smtp.received[sent:] == []
+
+
+def test_the_skirmish_s_mails_say_they_are_automatic(cli, servers, monkeypatch, tmp_path):
+    """The direct mail's report and its answer to a player's mail carry Auto-Submitted
+    (auto-generated, auto-replied) and X-Auto-Response-Suppress, as a campaign's do."""
+    import re
+
+    from test_skirmish_tick import _write
+
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
+    assert cli("tick", j, "--no-map").exit_code == 0
+    report = _report(net)
+    assert (report["Auto-Submitted"], report["X-Auto-Response-Suppress"]) == (
+        "auto-generated", "All")
+    key = re.search(r"Order key: (\S+)", report.get_body(("plain",)).get_content()).group(1)
+    sent = len(net.smtp.received)
+    _write(net, 1, BRITISH, key, "move B1 mode=stealthy command=yes", "done")
+    assert cli("tick", j, "--no-map").exit_code == 0
+    new = [email.message_from_bytes(raw, policy=email.policy.default)
+           for _, tos, raw in net.smtp.received[sent:] if tos == [BRITISH]]
+    answer = next(m for m in new if m["In-Reply-To"] == "<t1@example.org>")
+    assert (answer["Auto-Submitted"], answer["X-Auto-Response-Suppress"]) == (
+        "auto-replied", "All")
