@@ -18,7 +18,7 @@ from email.message import Message as EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
-from ..base.errors import one_line
+from ..base.errors import StorageError, one_line
 from ..base.readers import MODERATOR
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, roster
@@ -303,10 +303,14 @@ def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
             ("he has no address)" if not moderator else "no outbox)")
     records = table.records
     game_id, seq = records[0]["game_id"], records[-1]["seq"]
-    write_eml(outbox, referee_address(records), moderator,
-              f"[referee {game_id} #{seq}] {' and '.join(sides)}: mail bounced",
-              bounce_notice(table.path, sides, f), None,
-              name=mail_name("bounce", game_id, f.address, day))
+    try:
+        write_eml(outbox, referee_address(records), moderator,
+                  f"[referee {game_id} #{seq}] {' and '.join(sides)}: mail bounced",
+                  bounce_notice(table.path, sides, f), None,
+                  name=mail_name("bounce", game_id, f.address, day))
+    except OSError as exc:      # the bounce stays unhandled: the next run tells him
+        raise StorageError(f"--outbox {outbox}: a mail could not be written ({exc}); the "
+                           f"next run writes it") from None
     told[f.address] = day
     ledger["bounced"] = {a: d for a, d in told.items() if d == day}
     save_ledger(ledger)
