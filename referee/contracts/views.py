@@ -308,7 +308,7 @@ class MessageOutcome(Document):
     where: str
     message_id: str
     from_: str = field(name="from")
-    status: str                 # applied | rejected | skipped | stale | held | known
+    status: str                 # applied | rejected | skipped | stale | held | known | automatic
     side: str | None
     reason: str | None
     records: list[int]
