@@ -100,6 +100,10 @@ def position(base: str = "1914", **kw) -> dict:
     if kw.get("player"):
         sc["position"] = {"phase": "player_turn", "player": kw["player"],
                           "consecutive_passes": kw.get("passes", 0)}
+    if kw.get("eft_box") is not None:
+        # units standing in the EFT box (2.0 V.4): ["3 ge infantry", ...]
+        sc["eft_box"] = [{"count": int(n), "nation": nation, "type": kind}
+                         for n, nation, kind in (e.split() for e in kw["eft_box"])]
     if kw.get("eliminated_armies"):
         sc["eliminated_armies"] = kw["eliminated_armies"]
     return sc

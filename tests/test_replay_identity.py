@@ -4,7 +4,9 @@ The journals in tests/replays/ were played by random legal play (seeds 7, 8 and 
 secret beside each) before the engine read its numbers and names from the game data, and played
 again from the same seeds when the rules changed what some records decide (rules 3: pursuit
 fire only when all defending units retreat, 5.4.1 note; rules 4: an empty army beside Friendly
-infantry in a Disputed area retreats at the end of movement, 8.1). Whatever moves in the
+infantry in a Disputed area retreats at the end of movement, 8.1; rules 5: no upgrade to
+Stoßtruppen of an infantry in the EFT box, 7.5, which no stored game gave, so each was
+played again to the same records under the new header). Whatever moves in the
 engine without a change of rules, every one of their records must still be decided again from
 its order to exactly the recorded events, and every die and shuffle must come again from
 the secret. What is allowed to differ is only what verify never compares: the header's

@@ -285,8 +285,20 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
                  x.unit == f"{stoss}:stosstruppen")
     if s.pool[stoss].get("stosstruppen", 0) - builds <= 0:
         return Violation("11.1", "no Stoßtruppen counter is left in the force pool")
+    return _upgraded_unit_violation(s, d, o, side) or unpaid(s, d, side, o)
+
+
+def _upgraded_unit_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
+    """7.5: the unit upgraded is an infantry of the upgrading nation in an area or on an army
+    template on the map; the Stoßtruppen unit takes its place there."""
+    stoss = d.stoss_nation
     if o.unit in s.pieces:
-        ok = s.pieces[o.unit].kind == "infantry" and s.pieces[o.unit].nation == stoss
+        p = s.pieces[o.unit]
+        if p.area not in d.areas:           # the EFT box is a box, not an area
+            box = d.boxes[p.area].name if p.area in d.boxes else p.area
+            return Violation("7.5", f"{o.unit} stands in the {box}, not in an area or on an "
+                                    f"army template on the map")
+        ok = p.kind == "infantry" and p.nation == stoss
     elif ":" in o.unit and o.unit.split(":")[0] in s.armies:
         army = s.armies[o.unit.split(":")[0]]
         ok = army.status == "map" and bool(army.contents.get(f"{stoss}:infantry")) and \
@@ -296,7 +308,7 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
     if not ok:
         return Violation("7.5", f"{o.unit} is not a {d.side_name(side)} infantry unit on the "
                                 f"map")
-    return unpaid(s, d, side, o)
+    return None
 
 
 def _buy_violation(s: State, d: GameData, o: Buy, side: str) -> Violation | None:
