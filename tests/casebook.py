@@ -224,6 +224,8 @@ def check_expect(journal: Path, expect: dict, games_dir: Path | None = None) -> 
     for aid, want in (expect.get("entrenched") or {}).items():
         obj = st.armies.get(aid) or st.pieces.get(aid)
         assert obj.entrenched is want, (aid, obj.entrenched)
+    for side, want in (expect.get("hand_sizes") or {}).items():
+        assert len(st.hands[side]) == want, (side, st.hands[side], want)
     if "pending" in expect:
         p = st.pending
         assert (f"{p.kind} {p.side}" if p else "none") == expect["pending"], p
