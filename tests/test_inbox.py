@@ -523,7 +523,9 @@ def test_a_refusal_says_which_check_failed_and_nothing_of_the_game(tmp_path, cli
     cases = {
         "<check1@example.org>": (sent(1, "spy@example.net", f"Order key: {KEYS['german']}"),
                                  "its sender's address is not one a player of this game "
-                                 "registered"),
+                                 "registered (a player who has a new address writes from "
+                                 "the one the moderator has, or asks him to register the "
+                                 "new one)"),
         "<check3@example.org>": (sent(3, ADDRESSES["german"], "Greetings"),
                                  "it carries no order key"),
         "<check4@example.org>": (sent(4, ADDRESSES["german"], f"Order key: {KEYS['entente']}"),

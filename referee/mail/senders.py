@@ -61,7 +61,9 @@ def unmatched(m: Message, people: dict) -> str:
     owner of the address, never the forger), saying nothing of the game."""
     owners = [s for s, p in people.items() if m.sender and p["address"].lower() == m.sender]
     if not owners:
-        return "its sender's address is not one a player of this game registered"
+        return ("its sender's address is not one a player of this game registered (a "
+                "player who has a new address writes from the one the moderator has, or asks "
+                "him to register the new one)")
     if _KEY_SHAPE.search(body_or_empty(m)[:1 << 20]):
         return "the order key in it is not the one for its sender's address"
     return "it carries no order key (a player's mail carries the key his reports end with)"
