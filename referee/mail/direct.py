@@ -36,6 +36,7 @@ from .robots import AUTOMATIC, aside, automatic
 
 REFEREE = "referee@referee.invalid"
 NO_KEY = "the order key is missing or wrong"
+NO_ORDERS = "no orders found in the message"
 
 
 @dataclass
@@ -103,6 +104,9 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         return out
     read, out.notes = read_orders(body, key, table.kind.verbs())
     lines = [text for _, text in read]
+    if not lines:               # a "thanks" above the report it quotes: nothing to record
+        out.status, out.reason = "refused", NO_ORDERS
+        return out
     try:
         recs = table.kind.take_mail(table, side, lines, m.message_id, m.content_sha256)
     except OrderError as exc:

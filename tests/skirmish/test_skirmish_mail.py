@@ -422,3 +422,22 @@ def test_a_relayed_copy_under_the_same_message_id_is_done_and_answered_once(
         r = cli("inbox", j, box / f"{name}.eml", "--outbox", out, "--format", "json")
         assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["done"], name
     assert j.read_bytes() == before and len(list(out.iterdir())) == answers
+
+
+def test_a_keyed_mail_with_no_orders_is_refused_saying_so(cli, tmp_path, secret_file):
+    """A player's keyed mail holding no order (a "thanks" above the report it quotes) records
+    nothing and is answered once saying none was found, as the campaign's inbox answers it,
+    not with an empty list of records."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    before = j.read_bytes()
+    sent = mail(box, 1, BRITISH, keys["british"], "Thanks, see you next week.")
+    r = cli("inbox", j, sent, "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"], r.stdout
+    assert j.read_bytes() == before
+    [reply] = [p.read_text() for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    text = " ".join(reply.replace("=\n", "").split())
+    assert "Nothing was recorded: no orders found in the message" in text, text
+    assert "Recorded:" not in text.replace("Nothing was recorded", "")
