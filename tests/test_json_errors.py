@@ -62,16 +62,32 @@ TYPER_CASES = {
     "unknown option": (lambda j: ["log", j, "--bogus"], 2, "usage", None),   # click's own
     "bad value": (lambda j: ["show", j, "--at", "x"], 2, "usage", None),
     "damaged journal": (lambda j: ["verify", damaged(j)], 3, "journal", None),
+    "standing orders of no side": (lambda j: ["standing", j, "--as", "nobody", "--add",
+                                              "no cavalry retreat"], 2, "usage", None),
+    "standing orders listed for no side": (lambda j: ["standing", j, "--as", "nobody"], 2,
+                                           "usage", None),
+    "export for no reader": (lambda j: ["verify", j, "--export", "nobody"], 2, "usage", None),
+    "skirmish keys of a campaign": (lambda j: ["skirmish", "keys", j], 2, "usage", None),
 }
+# What the error must name, for the cases whose option is easily misnamed: the option given.
+NAMED = {"export for no reader": "--export 'nobody'"}
+
+
+def folder(journal: Path) -> dict[str, bytes]:
+    """Every file beside the journal, with its bytes: what a refused command must leave."""
+    return {p.name: p.read_bytes() for p in sorted(journal.parent.iterdir()) if p.is_file()}
 
 
 @pytest.mark.parametrize("case", list(TYPER_CASES))
 def test_the_typer_application_prints_one_error_object(case, game, cli):
     args, code, kind, rule = TYPER_CASES[case]
     argv = args(game)
+    before = folder(game)
     r = cli(*argv, "--format", "json")
     obj = error_object(r.stderr, code)
     assert r.exit_code == code and obj["kind"] == kind and obj["rule"] == rule
+    assert folder(game) == before, "a refused command changed the game's folder"
+    assert NAMED.get(case, "") in obj["error"]
     if kind == "journal":
         assert obj["record"] == 2
     text = cli(*argv)                          # the text line says the same, unchanged

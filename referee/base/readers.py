@@ -30,11 +30,12 @@ def check_name(reader: str) -> str:
     return reader
 
 
-def check_reader(reader: str, sides, allow_moderator: bool = True) -> str:
-    """Validate a --as value against the game's sides (UsageError lists the choices)."""
+def check_reader(reader: str, sides, allow_moderator: bool = True, option: str = "--as") -> str:
+    """Validate a reader given with option against the game's sides (UsageError names the
+    option and lists the choices)."""
     allowed = readers_of(sides) if allow_moderator else tuple(sides)
     if reader not in allowed:
-        raise UsageError(f"--as {reader!r}: choose one of {', '.join(allowed)}")
+        raise UsageError(f"{option} {reader!r}: choose one of {', '.join(allowed)}")
     return reader
 
 

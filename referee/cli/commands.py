@@ -34,7 +34,7 @@ from ..base.errors import (
     one_line,
     quoted,
 )
-from ..base.readers import MODERATOR, PUBLIC, check_name
+from ..base.readers import MODERATOR, PUBLIC, check_name, check_reader
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -225,6 +225,7 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     check_private(journal)
     table = needing(journal, "standing", "standing", games_dir, shown=True)
     game = table.game()
+    check_reader(side, game.data.sides, allow_moderator=False)   # a side of this game
     from ..engine.standing import describe  # start-up: only standing and a side's views
     from ..game import standing  # start-up: only standing and a side's views
 

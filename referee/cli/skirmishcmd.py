@@ -95,10 +95,16 @@ def skirmish_keys(
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Print each registered side's order key (for the moderator, who sends each his own)."""
-    from ..table.skirmish.life import order_keys  # start-up: only skirmish keys needs it
+    from ..base.errors import UsageError  # start-up: only skirmish keys needs it
+    from ..table.skirmish.life import is_skirmish, order_keys  # start-up: skirmish keys
 
     commands.check_private(journal)
-    keys = order_keys(journal)
+    # Shown only as this referee wrote it (Table.vouched), as `players --keys` shows them.
+    header = commands.table_of(journal, shown=True).records[0]
+    if not is_skirmish(header):
+        raise UsageError(f"{journal.name}: not a skirmish game (`referee players "
+                         f"{journal} --keys` prints a campaign's order keys)")
+    keys = order_keys(journal, header)
     if format == Fmt.json:
         typer.echo(commands.dump(SkirmishKeys.of(keys=keys)))
         return

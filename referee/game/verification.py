@@ -243,7 +243,7 @@ def _proved(records, raw: bytes, header: dict, name: str, secret_file: Path | No
     secret = _secret_of(raw, header, secret_file)
     data = data_for(header, name, games_dir)
     if export is not None:
-        check_reader(export, data.sides)
+        check_reader(export, data.sides, option="--export")
         return _verify_export(records, name, header, export, secret,
                               header["dice"]["mode"] == "manual")
     proof = _Proof(name, header, data, games_dir, secret)
