@@ -68,9 +68,10 @@ TYPER_CASES = {
                                            "usage", None),
     "export for no reader": (lambda j: ["verify", j, "--export", "nobody"], 2, "usage", None),
     "skirmish keys of a campaign": (lambda j: ["skirmish", "keys", j], 2, "usage", None),
+    "deadline not a duration": (lambda j: ["deadline", j, "--set", "soon"], 2, "usage", None),
 }
 # What the error must name, for the cases whose option is easily misnamed: the option given.
-NAMED = {"export for no reader": "--export 'nobody'"}
+NAMED = {"export for no reader": "--export 'nobody'", "deadline not a duration": "--set 'soon'"}
 
 
 def folder(journal: Path) -> dict[str, bytes]:

@@ -47,7 +47,8 @@ def deadline(
     table = commands.needing(journal, "deadlines", "deadline", GAMES["dir"], shown=True)
     if pause and resume:
         raise UsageError("--pause and --resume: give one of them")
-    fact = timeline.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind) \
+    fact = timeline.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind,
+                                  "--set") \
         if any(v is not None for v in (set_, kind, reminders, missed, extensions,
                                        skip_weekends)) else None
     made = []

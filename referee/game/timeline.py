@@ -135,11 +135,12 @@ def fact_body(actor: str, order: str, fact: dict) -> dict:
 
 def settings_fact(deadline: str | None, reminders: str | None, missed: str | None,
                   extensions: int | None, skip_weekends: bool | None,
-                  decision: str | None = None) -> dict:
-    """The settings record's clock part from the options given (UsageError on a bad one)."""
+                  decision: str | None = None, option: str = "--deadline") -> dict:
+    """The settings record's clock part from the options given (UsageError on a bad one);
+    option: the one the deadline was given with (`new --deadline`, `deadline --set`)."""
     fact: dict = {}
     if deadline is not None:
-        fact["deadline"] = duration_text(parse_duration(deadline, "--deadline"))
+        fact["deadline"] = duration_text(parse_duration(deadline, option))
     if decision is not None:
         if decision not in DECISIONS:
             raise UsageError(f"--kind {decision!r}: not a kind of decision; the kinds are "
