@@ -268,3 +268,33 @@ def test_every_kind_of_error_is_documented_with_its_exit_code():
         if cls not in (errors.RefereeError,):
             assert rows.get(kind) == cls.exit_code, f"docs/scripting.md: {kind}"
     assert rows.get("internal") == errors.EXIT_INTERNAL and rows.get("invariant") == 3
+
+
+def _every_error_class() -> set[type]:
+    """Every RefereeError of the referee, wherever it is defined (the mail layer has its own),
+    once each module is imported."""
+    import importlib
+    import pkgutil
+
+    import referee
+
+    for module in pkgutil.walk_packages(referee.__path__, "referee."):
+        if not module.name.endswith("__main__"):       # that one runs the command line
+            importlib.import_module(module.name)
+    found, todo = set(), [errors.RefereeError]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            found.add(sub)
+            todo.append(sub)
+    return found
+
+
+def test_every_kind_a_command_can_print_is_documented_with_its_exit_code():
+    """An error class outside referee/base/errors.py (tick's `transport`) prints its kind in
+    the error object too: a script reads it from the same table."""
+    text = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
+    rows = dict((m[1], int(m[2])) for m in re.finditer(r"^\| [^|]+ \| `(\w+)` \| (\d+) \|",
+                                                       text, re.M))
+    for cls in _every_error_class():
+        assert rows.get(cls.kind) == cls.exit_code, \
+            f"docs/scripting.md: {cls.kind} ({cls.__module__}.{cls.__name__})"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -344,3 +345,28 @@ def test_a_key_the_document_lacks_is_refused_and_an_error_is_printed_anyway():
     assert json.loads(error_line("bad", "journal", None, 3, record="7")) == {
         "schema_version": 1, "error": "bad", "kind": "journal", "rule": None, "exit": 3,
         "record": "7"}
+
+
+def test_scripting_names_every_json_output_and_every_schema():
+    """docs/scripting.md is where a script's author looks a shape up: each command's row in
+    its table of JSON outputs names the schema the command prints, and every schema
+    `referee schema` lists is named there (`watch`, the loop of `tick`, has no JSON)."""
+    from referee.contracts.schemas import SCHEMAS
+
+    text = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
+    table = text[text.index("| command | shape (schema name) | holds |"):]
+    rows = [line.split(" | ") for line in table.splitlines()[2:] if line.startswith("| `")]
+    listed = {}
+    for row in rows:
+        words = [w.strip("`") for w in row[0].lstrip("| ").split(", ")]
+        group = words[0].split(" ")[0] if " " in words[0] else None
+        for w in words:
+            listed[w if " " in w or group is None else f"{group} {w}"] = row[1]
+    for command in command_paths():
+        if command == "watch":
+            continue
+        assert command in listed, f"docs/scripting.md: no row for `{command}`"
+        named = re.findall(r"`([a-z-]+)`", listed[command])
+        assert named and set(named) <= set(SCHEMAS), (command, named)
+    for name in SCHEMAS:
+        assert f"`{name}`" in text, f"docs/scripting.md does not name the schema {name}"
