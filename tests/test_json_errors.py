@@ -48,6 +48,19 @@ def damaged(journal: Path) -> Path:
     return journal
 
 
+def exported(journal: Path) -> Path:
+    """The Entente's redacted export of the journal, beside it, as a player holds it."""
+    assert not g.submit(journal, "german", ["pass"]).rejected
+    export = journal.with_name("entente.jsonl")
+    from referee.store.chain import redact
+    from referee.store.journal import canonical
+
+    export.write_bytes(b"".join(canonical(redact(json.loads(line), "entente")) + b"\n"
+                                for line in journal.read_bytes().splitlines()))
+    export.chmod(0o600)
+    return export
+
+
 # id: (a function of the journal giving the arguments, exit code, kind, rule)
 TYPER_CASES = {
     "no journal": (lambda j: ["status", j.with_name("nosuch.jsonl")], 2, "usage", None),
@@ -69,9 +82,13 @@ TYPER_CASES = {
     "export for no reader": (lambda j: ["verify", j, "--export", "nobody"], 2, "usage", None),
     "skirmish keys of a campaign": (lambda j: ["skirmish", "keys", j], 2, "usage", None),
     "deadline not a duration": (lambda j: ["deadline", j, "--set", "soon"], 2, "usage", None),
+    "export replayed": (lambda j: ["status", exported(j), "--as", "entente"], 3, "journal", None),
+    "export explained": (lambda j: ["explain", exported(j), "2", "--as", "entente"], 3,
+                         "journal", None),
 }
 # What the error must name, for the cases whose option is easily misnamed: the option given.
-NAMED = {"export for no reader": "--export 'nobody'", "deadline not a duration": "--set 'soon'"}
+NAMED = {"export for no reader": "--export 'nobody'", "deadline not a duration": "--set 'soon'",
+         "export replayed": "a redacted export", "export explained": "a redacted export"}
 
 
 def folder(journal: Path) -> dict[str, bytes]:
@@ -89,8 +106,9 @@ def test_the_typer_application_prints_one_error_object(case, game, cli):
     assert r.exit_code == code and obj["kind"] == kind and obj["rule"] == rule
     assert folder(game) == before, "a refused command changed the game's folder"
     assert NAMED.get(case, "") in obj["error"]
-    if kind == "journal":
-        assert obj["record"] == 2
+    assert not re.search(r"\b[A-Z]\w*(Error|Exception)\b", obj["error"]), "Python's words"
+    if kind == "journal":               # the record at fault: the one edited, the first redacted
+        assert obj["record"] == {"damaged journal": 2}.get(case, 1)
     text = cli(*argv)                          # the text line says the same, unchanged
     assert text.exit_code == code and text.stderr == f"referee: {obj['error']}\n"
 

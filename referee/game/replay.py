@@ -28,6 +28,7 @@ from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events
 from ..store import checking, snapshot
 from ..store.beside import Beside
+from ..store.chain import is_redacted_part, placed_parts
 from ..store.dice import Dice
 from ..store.journal import SCHEMA_VERSION, Journal, now, scan, upcast
 from .clockwalk import Walk, has_deadlines
@@ -232,11 +233,31 @@ def apply_record(state: State, rec: dict | JournalRecord, data: GameData, name: 
             if ev.type == "RulesUpgraded":
                 upgrade = ev
     except UNREADABLE as exc:
-        raise JournalError(f"{name}: record {rec.seq} cannot be replayed ({type(exc).__name__}"
-                           f": {exc}); a redacted export cannot be replayed, only verified",
-                           record=rec.seq) from None
+        raise _unplayable(rec, exc, name) from None
     state.seq = rec.seq
     return upgrade
+
+
+def _unplayable(rec: JournalRecord, exc: Exception, name: str) -> JournalError:
+    """Why a record's events cannot be replayed: a secret part it holds as a digest (a
+    redacted export, said as such, with what reads one), or what the events lack."""
+    body = _unset(msgspec.to_builtins(rec) if type(rec) is not dict else rec)
+    hidden = [p["to"] for p in placed_parts(body) if is_redacted_part(p)]
+    if hidden:
+        return JournalError(f"{name}: record {rec.seq} holds a secret part of {hidden[0]!r} "
+                            f"as a digest: this is a redacted export, which cannot be "
+                            f"replayed; `referee log`, `dice` and `verify --export READER` "
+                            f"read it", record=rec.seq)
+    return JournalError(f"{name}: record {rec.seq} cannot be replayed ({type(exc).__name__}: "
+                        f"{exc})", record=rec.seq)
+
+
+def _unset(obj):
+    """obj without the keys its class leaves null (a typed record's part redacted is {to,
+    digest} again, as written)."""
+    if isinstance(obj, dict):
+        return {k: _unset(v) for k, v in obj.items() if v is not None}
+    return [_unset(v) for v in obj] if isinstance(obj, list) else obj
 
 
 def seq_and_hash(rec: dict | JournalRecord) -> tuple[int, str]:
