@@ -286,6 +286,26 @@ def test_every_kind_of_error_is_documented_with_its_exit_code():
         if cls not in (errors.RefereeError,):
             assert rows.get(kind) == cls.exit_code, f"docs/scripting.md: {kind}"
     assert rows.get("internal") == errors.EXIT_INTERNAL and rows.get("invariant") == 3
+    assert rows.get("interrupted") == errors.EXIT_INTERRUPTED
+
+
+@pytest.mark.parametrize("json_errors", [False, True])
+def test_an_interrupted_command_says_so_with_its_documented_code(json_errors, capsys):
+    """Ctrl-C (or a SIGINT from the script that ran it) stops a command at the boundary: one
+    line, or one error object, and the code the table gives, like every other stop."""
+    from referee.cli.commands import guard
+
+    def interrupted():
+        raise KeyboardInterrupt
+    code = guard(interrupted, json_errors=json_errors)
+    err = capsys.readouterr().err
+    if json_errors:
+        assert error_object(err, code)["kind"] == "interrupted"
+    else:
+        assert err == "referee: interrupted (Ctrl-C or SIGINT) before the command was done\n"
+    table = _section((ROOT / "docs" / "scripting.md").read_text(encoding="utf-8"),
+                     "## Exit codes and errors")
+    assert re.search(rf"^\| {code} \| interrupted", table, re.M)
 
 
 def _every_error_class() -> set[type]:

@@ -3,8 +3,9 @@
 Exit codes are stable (scripts depend on them): 1 a rejected order,
 2 bad usage, 3 a data file or journal integrity problem, or a file that could
 not be written; 4 an internal error (a bug); 5 (verify only) no damage found,
-but records made under older rules were replayed, not decided again.
-docs/scripting.md holds their table, which a test compares with these constants.
+but records made under older rules were replayed, not decided again; 130 a
+command stopped by Ctrl-C or SIGINT. docs/scripting.md holds their table, which a
+test compares with these constants.
 
 Each kind of error has a `kind`, the stable name a command run with
 `--format json` gives it in the error object on stderr.
@@ -19,6 +20,7 @@ EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
 EXIT_INTERNAL = 4       # a bug: anything the referee did not expect
 EXIT_OLDER_RULES = 5    # verify: intact, but records made under older rules were not re-decided
+EXIT_INTERRUPTED = 130  # Ctrl-C or SIGINT stopped the command (128 + the signal's number)
 # What a message, a log line or a reply echoes of what someone typed or mailed: longer than
 # any order the rules allow, so a real order is always shown whole, and a line of a megabyte
 # is not sent back. The longest is a discard down to the card limit after buying cards (7.1):

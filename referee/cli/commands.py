@@ -25,6 +25,7 @@ from pathlib import Path
 from .. import load_msgspec
 from ..base.errors import (
     EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
     EXIT_REJECTED,
     UNREADABLE,
     GameDataError,
@@ -75,7 +76,10 @@ def guard(fn: Callable[[], int | None], json_errors: bool = False) -> int:
             sys.stderr.write(f"referee: {line}\n")
         return exc.exit_code
     except KeyboardInterrupt:
-        return 130
+        message = "interrupted (Ctrl-C or SIGINT) before the command was done"
+        sys.stderr.write((error_line(message, "interrupted", None, EXIT_INTERRUPTED)
+                          if json_errors else f"referee: {message}") + "\n")
+        return EXIT_INTERRUPTED
     except BrokenPipeError:               # output piped into `head` and the like
         try:
             sys.stdout = open(os.devnull, "w")   # noqa: SIM115 - stdout for the rest of the run
