@@ -113,6 +113,21 @@ def test_the_typer_application_prints_one_error_object(case, game, cli):
     assert text.exit_code == code and text.stderr == f"referee: {obj['error']}\n"
 
 
+def test_a_players_export_is_read_by_log_dice_and_verify(game, cli):
+    """What player.md promises a player holding only his export: log and dice read it, and
+    verify --export checks it (chain only); the commands that replay refuse it (above)."""
+    export = exported(game)
+    for argv, name in ((["log", export, "--as", "entente"], None),
+                       (["dice", export, "--as", "entente"], "dice-counts"),
+                       (["verify", export, "--export", "entente"], "verify-result")):
+        r = cli(*argv, "--format", "json")
+        assert r.exit_code == 0 and r.stderr == "", (argv, r.stderr)
+        if name is not None:
+            jsonschema.Draft202012Validator(TypeAdapter(OUTPUTS[name]).json_schema(
+                by_alias=True)).validate(json.loads(r.stdout))
+    assert json.loads(r.stdout)["result"] == "chain_only"
+
+
 def test_a_rejected_order_prints_its_result_and_the_error_object(game, cli):
     r = cli("order", game, "--as", "german", "pass", "move be-1 paris", "--format", "json")
     result = json.loads(r.stdout)
