@@ -113,6 +113,25 @@ def test_the_typer_application_prints_one_error_object(case, game, cli):
     assert text.exit_code == code and text.stderr == f"referee: {obj['error']}\n"
 
 
+# A skirmish's errors, as a campaign's: (arguments, exit code, kind); {j} is its journal.
+SKIRMISH_CASES = {
+    "order of no side": (["skirmish", "order", "{j}", "--as", "nobody", "done"], 2, "usage"),
+    "order of the public": (["skirmish", "order", "{j}", "--as", "public", "done"], 2, "usage"),
+    "the same by order": (["order", "{j}", "--as", "nobody", "done"], 2, "usage"),
+    "an order it cannot read": (["skirmish", "order", "{j}", "--as", "british", "fly"], 1,
+                                "order_syntax"),
+}
+
+
+@pytest.mark.parametrize("case", list(SKIRMISH_CASES))
+def test_a_skirmish_prints_one_error_object(case, patrol, cli):
+    args, code, kind = SKIRMISH_CASES[case]
+    before = folder(patrol)
+    r = cli(*[a.format(j=patrol) for a in args], "--format", "json")
+    assert r.exit_code == code and error_object(r.stderr, code)["kind"] == kind
+    assert folder(patrol) == before
+
+
 def test_a_players_export_is_read_by_log_dice_and_verify(game, cli):
     """What player.md promises a player holding only his export: log and dice read it, and
     verify --export checks it (chain only); the commands that replay refuse it (above)."""

@@ -180,10 +180,7 @@ class SkirmishKind(GameKind):
             raise UsageError("--dry-run: a skirmish's tests roll as they are taken")
         if not texts:
             raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
-        sides = self.sides(table)
-        if side not in sides and side != MODERATOR:
-            raise UsageError(f"--as {side}: orders come from a side of this skirmish "
-                             f"({', '.join(sides)}) or the moderator, who settles disputes")
+        life.check_side(side, self.sides(table))
         given = given_dice(how.get("dice_text"))
         records = life.submit_many(table.path, side, texts, given)
         table.forget()

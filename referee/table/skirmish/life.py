@@ -322,6 +322,14 @@ def _dice(header: dict, path: Path, seq: int, given: list[int] | None) -> AnyDic
     return AnyDice(header["game_id"], seq, secret, given)
 
 
+def check_side(side: str, sides: tuple[str, ...]) -> None:
+    """Orders come from a side of the skirmish or the moderator (UsageError naming them): a
+    name that is neither is a wrong option, not an order refused."""
+    if side not in sides and side != MODERATOR:
+        raise UsageError(f"--as {side}: orders come from a side of this skirmish "
+                         f"({', '.join(sides)}) or the moderator, who settles disputes")
+
+
 def submit(path: Path | str, side: str, text: str, given: list[int] | None = None) -> dict:
     """Take one order of side: check it, roll its dice, append its record; the record."""
     return submit_many(path, side, [text], given)[0]
@@ -342,6 +350,7 @@ def submit_many(path: Path | str, side: str, texts: list[str],
         if not is_skirmish(records[0]):
             raise UsageError(f"{journal.name}: not a skirmish game")
         card, state = replay(records)
+        check_side(side, tuple(state.sides))
         if state.revealed is not None:
             raise DiceError(f"the dice secret was revealed in record "
                             f"{state.revealed['record']}: the game is closed and takes no "
