@@ -82,13 +82,15 @@ TYPER_CASES = {
     "export for no reader": (lambda j: ["verify", j, "--export", "nobody"], 2, "usage", None),
     "skirmish keys of a campaign": (lambda j: ["skirmish", "keys", j], 2, "usage", None),
     "deadline not a duration": (lambda j: ["deadline", j, "--set", "soon"], 2, "usage", None),
+    "extension nobody owes": (lambda j: ["extend", j, "24h"], 1, "order_rejected", None),
     "export replayed": (lambda j: ["status", exported(j), "--as", "entente"], 3, "journal", None),
     "export explained": (lambda j: ["explain", exported(j), "2", "--as", "entente"], 3,
                          "journal", None),
 }
 # What the error must name, for the cases whose option is easily misnamed: the option given.
 NAMED = {"export for no reader": "--export 'nobody'", "deadline not a duration": "--set 'soon'",
-         "export replayed": "a redacted export", "export explained": "a redacted export"}
+         "export replayed": "a redacted export", "export explained": "a redacted export",
+         "extension nobody owes": "extend: no side owes orders with a deadline now"}
 
 
 def folder(journal: Path) -> dict[str, bytes]:

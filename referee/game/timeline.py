@@ -338,9 +338,9 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
         if tl.paused:
             raise OrderError(f"extend: {PAUSED}" + (RESUME_WITH if actor == "moderator" else ""))
         if not dues:
-            who = f"{side} owes" if side else "no side owes"
-            raise OrderError(f"extend: {who} no orders with a deadline now (a deadline runs "
-                             f"from each hand-off; see `referee status`)")
+            who = f"{side} owes no orders" if side else "no side owes orders"
+            raise OrderError(f"extend: {who} with a deadline now (a deadline runs from each "
+                             f"hand-off; see `referee status`)")
         if actor != "moderator":
             allowed, taken = tl.settings.extensions, tl.used.get(actor, 0)
             if taken >= allowed:
