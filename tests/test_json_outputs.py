@@ -274,6 +274,18 @@ def test_every_output_model_is_a_document_with_a_schema_version():
         jsonschema.Draft202012Validator.check_schema(schema)
 
 
+@pytest.mark.parametrize("game,scenario,side", [("ttlm", "1914", "german"),
+                                                ("skirmish", "patrol", "british")])
+def test_new_names_whose_addresses_it_registered(game, scenario, side, bench):
+    """`new --format json` lists the players registered, the moderator among them, as
+    `players` lists them; observers only counted: the same in every kind of game."""
+    r = bench.cli("new", bench.tmp / f"{game}.jsonl", "--game", game, "--scenario", scenario,
+                  "--player", f"{side}=a@example.org", "--player", "moderator=m@example.org",
+                  "--format", "json")
+    doc = validate(r.stdout, "new-game")
+    assert doc["players"] == [side, "moderator"], doc["players"]
+
+
 def test_map_json_says_what_the_picture_shows(bench):
     out = bench.tmp / "map.svg"
     r = bench.cli("map", bench.journal, "-o", out, "--format", "json")

@@ -79,7 +79,7 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
         typer.echo(commands.dump(NewGame.of(
             journal=str(journal), game_id=sk.header["game_id"], game=game, scenario=scenario,
             dice=dice, secret_file=str(where), signing_key=commands.key_facts(sk.header),
-            players=[s for s in addresses if s != "moderator"], observers=0, status=doc)))
+            players=list(addresses), observers=0, status=doc)))
         return
     typer.echo(f"created {journal} (game {sk.header['game_id']}, scenario {scenario}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
