@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import base64
 import re
+import resource
+import subprocess
+import sys
 from email.message import EmailMessage
 from email.mime.base import MIMEBase
 from email.mime.multipart import MIMEMultipart
@@ -450,6 +453,36 @@ def test_a_closing_followed_by_a_long_line_is_kept():
     body = "move ge-1 liege\nThanks\nI will be away next week, please wait for me\n"
     assert orders(body) == [
         "move ge-1 liege", "Thanks", "I will be away next week, please wait for me"]
+
+
+# A greeting, a closing or a name line built so that its dots may be split between words and
+# the signs around them every way there is: under a minute of a processor each, before the
+# words were taken whole (message._whole).
+BACKTRACKING = {
+    "greeting": "Hi a" + "." * 100_000 + "?\nmove ge-1 liege\n",
+    "closing": "move ge-1 liege\nThanks a" + "." * 150 + "?\n",
+    "name": "move ge-1 liege\nThanks\na" + "." * 100_000 + "?\n",
+    "dashes": "move ge-1 liege\nThanks\n" + "-" * 100_000 + "?\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(BACKTRACKING))
+def test_a_line_built_to_backtrack_is_read_in_time_linear_in_its_length(case, tmp_path):
+    body = tmp_path / "body.txt"
+    body.write_text(BACKTRACKING[case], encoding="utf-8")
+    start = _cpu_of_children()
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; from referee.mail.message import order_lines; "
+         "print(len(order_lines(open(sys.argv[1], encoding='utf-8').read())))", body],
+        capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ("3" if case in ("name", "dashes") else "2"), out.stdout
+    assert _cpu_of_children() - start < 10      # a normal mail's read: a tenth of a second
+
+
+def _cpu_of_children() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def test_orders_are_never_taken_for_greetings_closings_or_names():

@@ -360,10 +360,22 @@ _GREETING_WORDS = (
     "ciao", "salve", "buongiorno", "caro", "cara", "olá", "ola", "oi", "bom dia", "hoi",
     "goedemorgen", "goedendag", "beste", "hej", "hei", "god morgen", "moderator",
 )
+# A word of a greeting, a closing or a name, and the signs between two: each is taken
+# whole, the longest run there is (a lookahead, which is never tried again, and its group
+# matched), so that a line is read in time linear in its length. Had a run of '.' or '-' been
+# free to end anywhere, as both a word and the signs around it hold them, a line of 200
+# characters ('Thanks a....?') would be split every way there is before it failed: minutes.
 _WORD = r"[\w.'’()&-]+"
+
+
+def _whole(run: str, group: int) -> str:
+    """The pattern run taken whole, as the regular expression's group number group."""
+    return rf"(?=({run}))\{group}"
+
+
 _GREETING = re.compile(
     r"(?i)^(?:" + "|".join(sorted(map(re.escape, _GREETING_WORDS), key=len, reverse=True))
-    + r")\b(?:[\s,]+" + _WORD + r"){0,3}[\s,!.:]*$")
+    + r")\b(?:[\s,]+" + _whole(_WORD, 1) + r"){0,3}[\s,!.:]*$")
 _SHORT_EXCLAMATION = re.compile(r"^[^\s,!]+(?:\s+[^\s,!]+){0,3}\s*(?:,|!+)$")
 
 _CLOSING_WORDS = (
@@ -381,8 +393,9 @@ _CLOSING_WORDS = (
 )
 _CLOSING = re.compile(
     r"(?i)^(?:" + "|".join(sorted(map(re.escape, _CLOSING_WORDS), key=len, reverse=True))
-    + r")\b(?:[\s,!.—–-]+" + _WORD + r"){0,3}[\s,!.…:)]*$")
-_NAME = re.compile(r"^(?:[—–-]+\s*)?" + _WORD + r"(?:[\s,]+" + _WORD + r"){0,3}[\s.!]*$")
+    + r")\b(?:" + _whole(r"[\s,!.—–-]+", 1) + "(?:" + _whole(_WORD, 2) + r")?){0,3}[\s,!.…:)]*$")
+_NAME = re.compile(r"^(?:" + _whole(r"[—–-]*[—–]", 1) + r"\s*)?" + _whole(_WORD, 2) + r"(?:[\s,]+"
+                   + _whole(_WORD, 3) + r"){0,3}[\s.!]*$")
 
 
 def looks_like_order(text: str, verbs: Collection[str]) -> bool:
