@@ -260,13 +260,15 @@ class Batch:
         self.result.applied.append(Applied(sheets.SHEET, rec))
 
     def parse(self) -> None:
-        """Each text as an order, or the OrderError it raises (told when its turn comes)."""
+        """Each text as an order, up to the first that cannot be read: its OrderError, told
+        when its turn comes (nothing after it is decided, so none is read)."""
         self.parsed: list = []
         for text in self.q.texts:
             try:
                 self.parsed.append(parse_new_order(text, self.data))
             except OrderError as exc:
                 self.parsed.append(exc)
+                return
 
     def load_standing(self, raw: bytes) -> None:
         """Both sides' standing orders, with this batch's own change to them applied.
