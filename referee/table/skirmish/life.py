@@ -358,6 +358,7 @@ def submit_many(path: Path | str, side: str, texts: list[str],
         last = records[-1]
         left = list(given) if given is not None else None
         bodies: list[dict] = []
+        records = list(records)         # this batch's records go on a copy, one by one
         for text in texts:
             seq = records[-1]["seq"] + 1
             dice = _dice(records[0], path, seq, left)
@@ -366,7 +367,7 @@ def submit_many(path: Path | str, side: str, texts: list[str],
                     **({"mail": mail} if mail else {}),
                     **({"mail_content": mail_content} if mail and mail_content else {})}
             left = left[dice.index:] if left is not None else None
-            records = records + [{**body, "seq": seq, "hash": ""}]
+            records.append({**body, "seq": seq, "hash": ""})
             sk.evolve(card, state, body, seq)
             bodies.append(body)
         if left:
