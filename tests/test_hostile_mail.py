@@ -1509,3 +1509,27 @@ def test_a_plain_address_taken_without_the_round_trip_reads_back_by_it_too():
             at = rng.randrange(len(address) + 1)
             address = address[:at] + rng.choice(odd) + address[at:]
         assert addresses.reads_back(address) == round_trip(address), address
+
+
+def test_html_of_three_hundred_thousand_tags_is_refused_before_it_is_parsed(journal, cli,
+                                                                           tmp_path, data,
+                                                                           monkeypatch):
+    """A player's 1 MB HTML mail of 300,000 empty paragraphs cost the parser 2 s of the pass
+    (its cost is per tag). Past MOST_TAGS tags the part is not read: the mail is refused
+    saying why, and the parser is handed none of it."""
+    from referee.mail import htmltext
+
+    seen = []
+    monkeypatch.setattr(htmltext._HtmlText, "handle_starttag",
+                        lambda self, tag, attrs: seen.append(tag))
+    html = ("<p>play offensive</p>" + "<p>" * 300_000 +
+            f"<p>Order key: {KEYS['german']}</p>")
+    before = journal.read_bytes()
+    out = handled(cli, journal, eml(tmp_path / "in", mail(body=html, ctype="text/html")),
+                  outbox=tmp_path / "out")
+    assert [o["status"] for o in out] == ["rejected"], out
+    assert "more than 50,000 tags" in out[0]["reason"], out
+    assert journal.read_bytes() == before and seen == []
+    assert_outbox_safe(tmp_path / "out", data)
+    # A long thread's worth of tags is read as ever.
+    assert htmltext.html_to_text("<p>x</p>" * 20_000).count("x") == 20_000

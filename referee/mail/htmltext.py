@@ -14,6 +14,10 @@ from html.parser import HTMLParser
 # How deep an HTML mail's quoting is written out: deeper is quoted all the same (a stranger's
 # twenty thousand nested blockquotes, each line written that deep, took gigabytes).
 _QUOTES_SHOWN = 20
+# How many tags an HTML mail may hold to be read: the parser's cost is per tag (300,000 empty
+# paragraphs in a 1 MB mail took it 2 s of a pass); a mail of orders, even one quoting a long
+# thread of reports, holds a few thousand.
+MOST_TAGS = 50_000
 
 
 class _HtmlText(HTMLParser):
@@ -129,9 +133,10 @@ def _tamed(html: str) -> str:
     and processing instructions dropped, and any other '<' made text. The parser looks
     ahead from each '<' it cannot close to the end of the document, and stumbles on some
     declarations: a stranger's 100 KB of unclosed tags took it 8 s, and '<![' stopped
-    every pass. Every search here stops at the next '<', or is made once."""
+    every pass. Every search here stops at the next '<', or is made once. ValueError past
+    MOST_TAGS tags."""
     out: list[str] = []
-    at, size = 0, len(html)
+    at, size, tags = 0, len(html), 0
     comment_end = -2                        # where the next '-->' is (-1: none is left)
     while at < size:
         lt = html.find("<", at)
@@ -150,6 +155,10 @@ def _tamed(html: str) -> str:
             out.append("&lt;")
             at = lt + 1
         elif tag.re is _TAG:
+            tags += 1
+            if tags > MOST_TAGS:
+                raise ValueError(f"it holds more than {MOST_TAGS:,} tags: send the orders as "
+                                 f"plain text")
             out.append(f"<{tag[1]}{tag[2].lower()}{tag[4]}>")
             at = tag.end()
         else:
