@@ -9,6 +9,9 @@ small (the module's constants), so that a bound is met in a few kilobytes and a 
 - each answer comes within COMMAND_SECONDS however the server trickles, and a session
   reads at most its allowance: past a bound `tick` exits 3 with one line naming it, and
   the mail stays unread or owed;
+- a session waits on its server SESSION_SECONDS in all, and an IMAP folder is read no
+  further after half of it: a server that answers each command late is read over several
+  passes;
 - of a literal over LITERAL_MOST only that much is kept: the message is one too large,
   and the pass goes on to the next;
 - a line the client cannot take apart is the server's fault, never exit 4;
@@ -243,3 +246,77 @@ def test_the_time_an_answer_may_take_leaves_out_the_referees_own_work(servers, m
     assert r.exit_code == 0, r.stderr
     assert len(records(journal)) == n + 1
     assert net.imap.seen(net.folder) == {"<o1@example.org>": True}
+
+
+# ---------------------------------------------------------------- a session's time in all
+
+def answering_late(server, seconds: float) -> None:
+    """Each answer of the server's (the greeting too) sent `seconds` after it is due: in
+    time for its command, whatever the number of commands."""
+    talk = server.talk
+
+    def late_talk(c):
+        send = c.send
+        c.send = lambda data: (time.sleep(seconds), send(data))
+        talk(c)
+
+    server.talk = late_talk
+
+
+def bodies(imap) -> list[str]:
+    return [uid for uid, what in imap.fetches if what == "(BODY.PEEK[])"]
+
+
+def test_a_server_that_answers_each_command_late_is_read_over_several_passes(
+        route, cli, monkeypatch):
+    """Each answer a quarter of the answer's time late: a pass asked every message its size
+    and body, two commands each (50 a pass, five minutes each: eight hours, while the other
+    games of the folder waited). Reading stops at half the session's time, the messages
+    read are handled and marked read, and the next pass reads on."""
+    journal, keys, imap, _ = route
+    monkeypatch.setattr(wire, "SESSION_SECONDS", 4.0, raising=False)
+    imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    imap.messages.update({str(i): b"From: x@bureau.example\r\n\r\nhello\r\n"
+                          for i in range(2, 13)})
+    answering_late(imap, 0.25)
+    n = len(records(journal))
+    r, took = tick(cli, journal)
+    assert r.exit_code == 0, r.stderr
+    assert "wait for the next pass (the server is slow)" in r.stdout, r.stdout
+    first = bodies(imap)
+    assert first[0] == "1" and len(first) < 6, first
+    assert len(records(journal)) == n + 1 and imap.stores == ["1"]
+    assert took < 12, took
+    r, _ = tick(cli, journal)
+    assert r.exit_code == 0, r.stderr
+    assert set(bodies(imap)) - set(first), imap.fetches       # on where the last one stopped
+
+
+def test_an_imap_session_ends_when_its_server_has_taken_its_time_in_all(route, cli,
+                                                                        monkeypatch):
+    """Each answer in time for its command, the session's time spent before the login is
+    through: the session ends there, and no mail is read."""
+    journal, _, imap, _ = route
+    monkeypatch.setattr(wire, "SESSION_SECONDS", 1.0, raising=False)
+    imap.transcript.clear()
+    answering_late(imap, 0.4)
+    r, took = tick(cli, journal)
+    failed(r, "the server took more than 1 s in all to answer this session",
+           "no mail was read")
+    assert not any(b"SEARCH" in line for line in imap.transcript), imap.transcript
+    assert took < 10, took
+
+
+def test_an_smtp_session_ends_when_its_server_has_taken_its_time_in_all(route, cli,
+                                                                        monkeypatch):
+    """The same of the server the answers go out through: the mails stay owed."""
+    journal, keys, imap, smtp = route
+    monkeypatch.setattr(wire, "SESSION_SECONDS", 1.0, raising=False)
+    imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    smtp.transcript.clear()
+    answering_late(smtp, 0.4)
+    r, took = tick(cli, journal)
+    failed(r, "the server took more than 1 s in all to answer this session", "stays owed")
+    assert len(smtp.received) == 2 and not any(line.startswith(b"MAIL")
+                                               for line in smtp.transcript)
+    assert took < 10, took

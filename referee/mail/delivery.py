@@ -130,6 +130,7 @@ class ImapFolder:
     uidvalidity: str = ""                       # the folder's UIDVALIDITY, once opened
     unseen_uids: list[str] = field(default_factory=list)      # every unseen one, last pass
     left: int = 0                               # unseen ones left for the next pass
+    slow: bool = False          # reading stopped at half the session's time (wire.py)
 
     def __enter__(self) -> ImapFolder:
         s = self.server
@@ -173,7 +174,9 @@ class ImapFolder:
                most_bytes: int = 32 << 20) -> list[Fetched]:
         """The unseen messages of the folder not in `known` (UIDs read before), read
         without marking them (BODY.PEEK[]), oldest first, at most `most` of them and
-        `most_bytes` in all: the rest are counted in `left`, for the next pass. One over
+        `most_bytes` in all, and none once the session has waited on the server half its
+        time (the other half is for marking them read: a slow server's messages are read
+        over several passes): the rest are counted in `left`, for the next pass. One over
         the size limit is left alone, named in `skipped`."""
         s = self.server
         out: list[Fetched] = []
@@ -187,7 +190,9 @@ class ImapFolder:
             for uid in uids:
                 if uid.decode() in known:
                     continue
-                if self.left or len(out) >= most:
+                self.slow = self.slow or \
+                    self.conn.allowance.waited > wire.SESSION_SECONDS / 2
+                if self.left or len(out) >= most or self.slow:
                     self.left += 1              # oldest first: nothing newer before it
                     continue
                 size = self._size(uid)

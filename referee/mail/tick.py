@@ -260,8 +260,9 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
         unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
         keep_unclaimed(source, folder, readers, seen_before, unclaimed)
         if folder.left:
+            why = "the server is slow" if folder.slow else "mail settings: reading"
             group[0].log(f"{folder.left} more unread message(s) of {source} wait for the next "
-                         f"pass (mail settings: reading)")
+                         f"pass ({why})")
         unseen = set(folder.unseen_uids)
         still = [where for uid, where in seen_before.items() if uid in unseen]
         left = [*still, *unclaimed.values(), *folder.skipped]

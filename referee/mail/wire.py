@@ -8,6 +8,9 @@ gigabytes, never end, or stop at one message. Here
 
 - each command's answer (and the greeting) comes within COMMAND_SECONDS, however the
   server trickles: every read waits at most what is left of that time;
+- a session waits on its server SESSION_SECONDS in all, however many commands it sends
+  (a server that answers each just in time held a pass for hours, and the other games of
+  the folder behind it); the referee's own work between two commands is not counted;
 - a session reads no more than its allowance: IMAP_START for the greeting, login and
   search, raised by what a pass may read (`allow`); SMTP_REPLIES for every reply of an
   SMTP session;
@@ -30,6 +33,7 @@ import time
 from .mailboxes import MAX_MESSAGE
 
 COMMAND_SECONDS = 300.0
+SESSION_SECONDS = 600.0
 LITERAL_MOST = MAX_MESSAGE + (1 << 16)
 IMAP_START = 8 << 20
 SMTP_REPLIES = 1 << 20
@@ -45,32 +49,45 @@ class Allowance:
 
     def __init__(self, most: int):
         self.most, self.spent, self.until = most, 0, math.inf
+        self.waited = 0.0           # seconds the session has waited on the server's reads
 
     def restart(self) -> None:
         """A command sent (or a connection made): its answer is awaited from now."""
         self.until = time.monotonic() + COMMAND_SECONDS
 
+    def left(self) -> float:
+        """How long the next read may wait: what is left of the answer's time and of the
+        session's."""
+        return min(self.until - time.monotonic(), SESSION_SECONDS - self.waited)
+
     def wait_on(self, sock, longest: float | None) -> None:
-        """Let the next read on sock wait no longer than what is left of the answer's time
-        (nor than longest, the connection's own timeout)."""
-        left = self.until - time.monotonic()
+        """Let the next read on sock wait no longer than what is left (nor than longest,
+        the connection's own timeout)."""
+        left = self.left()
         if left <= 0:
             raise self.late()
         if sock is not None:
             sock.settimeout(min(left, longest) if longest else left)
 
     def late(self) -> Bounded:
+        if self.waited >= SESSION_SECONDS:
+            return Bounded(f"the server took more than {SESSION_SECONDS:g} s in all to "
+                           f"answer this session")
         return Bounded(f"the server took more than {COMMAND_SECONDS:g} s to answer")
 
     def read(self, read, *args) -> bytes:
-        """read(*args), a read that waited as wait_on let it: one that timed out at the end
-        of the answer's time says so."""
+        """read(*args), a read that waited as wait_on let it, its wait counted: one that
+        timed out at the end of the answer's or the session's time says so."""
+        started = time.monotonic()
         try:
-            return read(*args)
+            data = read(*args)
         except TimeoutError:
-            if time.monotonic() >= self.until:
+            self.waited += time.monotonic() - started
+            if self.left() <= 0:
                 raise self.late() from None
             raise
+        self.waited += time.monotonic() - started
+        return data
 
     def spend(self, size: int) -> None:
         self.spent += size
