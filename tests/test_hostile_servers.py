@@ -320,3 +320,38 @@ def test_an_smtp_session_ends_when_its_server_has_taken_its_time_in_all(route, c
     assert len(smtp.received) == 2 and not any(line.startswith(b"MAIL")
                                                for line in smtp.transcript)
     assert took < 10, took
+
+
+# ---------------------------------------------------------------- a flood of strangers' mail
+
+def searching_from(imap) -> None:
+    """The server's SEARCH as IMAP's: UNSEEN, with the FROM terms of the command (any of
+    them, a part of the From header in any case) when it names some."""
+    import re
+
+    def search(c, tag):
+        asked = [a.lower() for a in re.findall(rb'FROM "([^"]*)"', imap.transcript[-1])]
+        uids = [u for u, raw in imap.messages.items() if u not in imap.seen and
+                (not asked or any(a in raw.split(b"\r\n\r\n")[0].lower() for a in asked))]
+        c.send(b"* SEARCH " + " ".join(uids).encode() + b"\r\n" + tag + b" OK done\r\n")
+
+    imap.search = search
+
+
+def test_a_players_orders_behind_a_flood_of_strangers_mail_are_read_at_the_next_pass(
+        route, cli):
+    """A stranger's 120 messages (the same one again and again), then the German's orders:
+    a pass read the 50 oldest, and his orders waited behind the flood for three passes (for
+    a hundred, behind 5,000). His address's messages are asked for first and read first."""
+    journal, keys, imap, _ = route
+    flood = b"From: crowd@bureau.example\r\nSubject: win\r\n\r\nhello\r\n"
+    imap.messages.update({str(i): flood for i in range(1, 121)})
+    imap.messages["121"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
+    searching_from(imap)
+    n = len(records(journal))
+    r, _ = tick(cli, journal)
+    assert r.exit_code == 0, r.stderr
+    assert len(records(journal)) == n + 1, r.stdout
+    read = bodies(imap)
+    assert read[0] == "121" and len(read) == 50, read
+    assert "71 more unread message(s)" in r.stdout, r.stdout

@@ -108,12 +108,13 @@ def test_a_read_in_full_that_finds_nothing_rules_the_deadline_after_the_grace(
 
 def test_a_pass_that_reads_only_part_of_the_mailbox_rules_nothing(cli, post, tmp_path,
                                                                    monkeypatch):
-    """The mail settings let a pass read one message; two wait (a stranger's first): the
+    """The mail settings let a pass read one message; two wait (a word from the Entente's
+    address first; a player's messages are read before a stranger's, in their order): the
     German's orders may be the one left, so his deadline is not ruled until all is read."""
     journal, table = opened(cli, tmp_path, post, monkeypatch)
     with open(Path(os.environ["REFEREE_HOME"]) / "mail.toml", "a", encoding="utf-8") as fh:
         fh.write("[reading]\nmessages = 1\n")
-    post.imap.deliver(post.folder, b"From: someone@example.com\nSubject: hello\n"
+    post.imap.deliver(post.folder, b"From: joffre@example.net\nSubject: hello\n"
                                    b"Message-ID: <s1@example.com>\n\nhello\n")
     table.answer("german", DUE - 5 * MINUTE)
     game = pass_at(cli, journal, monkeypatch, DUE + 20 * MINUTE)

@@ -27,6 +27,7 @@ import re
 import smtplib
 import socket
 import ssl
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,11 @@ SESSION_REFUSALS = (530, 534, 535, 538)
 # cannot take apart (a number of thousands of digits, or too large for a read).
 SERVER_FAULTS = (OSError, imaplib.IMAP4.error, ssl.SSLError, ValueError, OverflowError)
 UID = re.compile(rb"[1-9][0-9]{0,9}")
+# A flood's backlog: the players' addresses whose messages a pass reads first, and how many
+# one SEARCH asks for.
+FIRST_ADDRESSES = 200
+FIRST_ASKED = 20
+PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~@-]{3,254}")
 
 
 class TransportError(StorageError):
@@ -171,22 +177,25 @@ class ImapFolder:
             self.conn = None
 
     def unseen(self, known: frozenset[str] = frozenset(), most: int = 50,
-               most_bytes: int = 32 << 20) -> list[Fetched]:
+               most_bytes: int = 32 << 20, players: Collection[str] = ()) -> list[Fetched]:
         """The unseen messages of the folder not in `known` (UIDs read before), read
         without marking them (BODY.PEEK[]), oldest first, at most `most` of them and
         `most_bytes` in all, and none once the session has waited on the server half its
         time (the other half is for marking them read: a slow server's messages are read
         over several passes): the rest are counted in `left`, for the next pass. One over
-        the size limit is left alone, named in `skipped`."""
+        the size limit is left alone, named in `skipped`. When more wait than a pass reads,
+        the messages from the players' addresses (`players`) come first, in their own
+        order: a flood of strangers' mail keeps no player's orders waiting behind it."""
         s = self.server
         out: list[Fetched] = []
         used = 0
         try:
             self.conn.allow(most_bytes)
-            kind, data = self.conn.uid("SEARCH", None, "UNSEEN")
-            said = data[0] if kind == "OK" and data and isinstance(data[0], bytes) else b""
-            uids = list(dict.fromkeys(u for u in said.split() if UID.fullmatch(u)))
+            uids = self._search("UNSEEN")
             self.unseen_uids = [u.decode() for u in uids]
+            if sum(u.decode() not in known for u in uids) > most:
+                first = self._from_players(players)
+                uids = [u for u in uids if u in first] + [u for u in uids if u not in first]
             for uid in uids:
                 if uid.decode() in known:
                     continue
@@ -221,6 +230,27 @@ class ImapFolder:
             raise TransportError(f"imap {s.host}:{s.port}: {reason_of(exc)}; the messages not "
                                  f"read stay unread") from None
         return out
+
+    def _search(self, criteria: str) -> list[bytes]:
+        """The UIDs a UID SEARCH answers, each once, what is no UID passed over."""
+        kind, data = self.conn.uid("SEARCH", None, criteria)
+        said = data[0] if kind == "OK" and data and isinstance(data[0], bytes) else b""
+        return list(dict.fromkeys(u for u in said.split() if UID.fullmatch(u)))
+
+    def _from_players(self, players: Collection[str]) -> set[bytes]:
+        """The unseen messages whose From holds one of the players' addresses (at most
+        FIRST_ADDRESSES of them, asked FIRST_ASKED at a time; one beyond ASCII, or not one
+        plain token, is not asked)."""
+        wanted = sorted({a.lower() for a in players if PLAIN_ADDRESS.fullmatch(a)})
+        found: set[bytes] = set()
+        wanted = wanted[:FIRST_ADDRESSES]
+        for i in range(0, len(wanted), FIRST_ASKED):
+            terms = [f'FROM "{a}"' for a in wanted[i:i + FIRST_ASKED]]
+            criteria = terms[-1]
+            for term in reversed(terms[:-1]):
+                criteria = f"OR {term} {criteria}"
+            found.update(self._search(f"UNSEEN {criteria}"))
+        return found
 
     def _header(self, uid: bytes) -> bytes | None:
         """A message's header alone (its first 64 KiB at most), read without marking it."""

@@ -249,7 +249,8 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
     with open_source(source) as folder:
         seen_before = unclaimed_before(source, folder.uidvalidity, readers)
         found = folder.unseen(frozenset(seen_before), reading.messages,
-                              reading.megabytes << 20)
+                              reading.megabytes << 20,
+                              [a for x in group for a in x.addresses.values()])
         fault("fetched")
         if not folder.left:
             _read_all(group)
