@@ -14,15 +14,12 @@ import email
 import email.policy
 import email.utils
 import re
-import threading
 from datetime import timedelta
 
 import pytest
 from commandclock import START
-from mailservers import route_through
+from mailservers import route_through, ticks_at_once
 from test_transport import ADDRESSES, mail, new_game, records, tick
-
-from referee.mail import tick as ticking
 
 ROBOT = "mailer-daemon@mx.example.org"
 OBSERVER = "press@example.org"
@@ -167,13 +164,7 @@ def test_two_passes_at_once_set_a_robot_mail_aside_once(cli, net, tmp_path, kind
     make, sender = ROBOTS[kind]
     before, sent = journal.read_bytes(), len(net.smtp.received)
     net.imap.deliver(net.folder, make(report, keys, "<robot2@example.org>"))
-    reports = []
-    runs = [threading.Thread(target=lambda: reports.append(
-        ticking.tick(journal, with_map=False))) for _ in range(2)]
-    for t in runs:
-        t.start()
-    for t in runs:
-        t.join(60)
+    reports = ticks_at_once(journal)
     assert [x.problems for x in reports] == [[], []]
     told = [m for x in reports for g in x.games for m in g.messages
             if m["status"] == "automatic"]

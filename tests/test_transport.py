@@ -34,6 +34,7 @@ from mailservers import (
     mail_settings,
     route_through,
     spooled,
+    ticks_at_once,
     trust_smtp,
 )
 
@@ -783,18 +784,10 @@ def test_a_pass_cut_before_the_messages_are_marked_read_repeats_nothing(cli, net
 
 
 def test_two_passes_at_once_apply_and_send_each_thing_once(cli, net, tmp_path):
-    import threading
-
     journal, keys = new_game(cli, tmp_path / "games", "lima", net)
     net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<l1@example.org>"))
     before = len(records(journal))
-    reports = []
-    runs = [threading.Thread(target=lambda: reports.append(
-        ticking.tick(journal, with_map=False))) for _ in range(2)]
-    for t in runs:
-        t.start()
-    for t in runs:
-        t.join(60)
+    reports = ticks_at_once(journal)
     assert [r.problems for r in reports] == [[], []]
     assert len(records(journal)) == before + 1
     assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import email
 import email.policy
-import threading
 
 import pytest
+from mailservers import ticks_at_once
 from test_skirmish_mail import BRITISH
 from test_skirmish_tick import REFEREE, _patrol_by_imap
-
-from referee.mail import tick as ticking
 
 
 def _report(net) -> email.message.EmailMessage:
@@ -55,13 +53,7 @@ def test_two_passes_at_once_set_it_aside_once(cli, servers, monkeypatch, tmp_pat
     assert cli("tick", j, "--no-map").exit_code == 0
     before, sent = j.read_bytes(), len(net.smtp.received)
     net.imap.deliver(net.folder, _out_of_office(_report(net), "Auto-Submitted: auto-replied"))
-    reports = []
-    runs = [threading.Thread(target=lambda: reports.append(
-        ticking.tick(j, with_map=False))) for _ in range(2)]
-    for t in runs:
-        t.start()
-    for t in runs:
-        t.join(60)
+    reports = ticks_at_once(j)
     assert [x.problems for x in reports] == [[], []]
     told = [m for x in reports for g in x.games for m in g.messages
             if m["status"] == "automatic"]
