@@ -189,6 +189,22 @@ def test_a_player_s_own_mail_saying_auto_submitted_no_is_applied(cli, net, tmp_p
     assert records(journal)[-1]["order"] == "pass", r.output
 
 
+def test_a_player_s_orders_relayed_by_a_mailing_list_are_applied(cli, net, tmp_path):
+    """A mailing list (Mailman, Google Groups) writes Precedence: list on every post it
+    relays, a person's as well (Mailman's CookHeaders; RFC 3834 asks responders only not to
+    answer such mail): orders that reach the referee's address through a list or a group
+    standing for it are the player's, and are read. The list's own notices say bulk."""
+    journal, keys, _ = _opened(cli, net, tmp_path)
+    raw = mail("german", keys["german"], ["pass"], "<list1@example.org>")
+    raw = raw.replace(b"Subject:", b"Precedence: list\nList-Id: <referee.example.org>\n"
+                                   b"X-Mailman-Version: 2.1.39\nSubject:", 1)
+    net.imap.deliver(net.folder, raw)
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert records(journal)[-1]["order"] == "pass", r.output
+    assert "automatic" not in r.stdout, r.output
+
+
 def test_an_out_of_office_too_large_to_read_is_set_aside_from_its_header(cli, net, tmp_path):
     """An out-of-office reply quoting the referee's mail with its pictures, over the size
     limit: its header says it is automatic, so it is not answered as a player's mail too
