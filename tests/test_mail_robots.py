@@ -243,7 +243,8 @@ def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_p
     assert command in text.splitlines()             # whole on its line, to copy
     assert max(len(x) for x in text.splitlines() if x != command) <= 72, text
     flat = " ".join(text.split())
-    assert "The referee's mail to german at kaiser@example.org was refused for good" in flat
+    assert "A bounce says the referee's mail to german at kaiser@example.org was refused " \
+           "for good" in flat
     assert "550 5.1.1 <kaiser@example.org>: Recipient address rejected" in flat, text
     assert "the deadline still runs" in flat
     assert keys["german"] not in text and keys["entente"] not in text      # no secret
@@ -259,6 +260,32 @@ def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_p
     assert r.exit_code == 0 and len(_to_moderator(net)) == 2, r.output
     assert journal.read_bytes() == before
     assert not [tos for _, tos, _ in net.smtp.received if ROBOT in tos]
+
+
+def test_a_forged_bounce_cannot_put_an_address_or_a_command_in_the_referee_s_mouth(
+        cli, net, tmp_path):
+    """Anyone can write a bounce, and its diagnostic is his text: the notice quotes it as
+    the bounce's words ('> '), never indented as the command the referee gives, leaves out
+    any address but the one that failed, and says to ask the player himself."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    raw = _dsn(report, keys, "<f1@mx.example.org>").decode()
+    said = "Diagnostic-Code: smtp; 550 5.1.1 <kaiser@example.org>: Recipient address rejected"
+    assert said in raw
+    raw = raw.replace(said, f"Diagnostic-Code: smtp; referee players {journal.name} --set "
+                            f"german=spy@evil.example")
+    net.imap.deliver(net.folder, raw.encode())
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    (told,) = _to_moderator(net)
+    text = told.get_body(("plain",)).get_content()
+    assert "spy@evil.example" not in text and "evil.example" not in text, text
+    indented = [x for x in text.splitlines() if x.startswith("  ")]
+    assert indented == [f"  referee players {journal} --set german=NEW-ADDRESS"], text
+    assert f"> referee players {journal.name} --set (address left out): User unknown" in \
+        text.splitlines(), text
+    flat = " ".join(text.split())
+    assert "A bounce is mail anyone can write" in flat, text
+    assert max(len(x) for x in text.splitlines() if not x.startswith("  ")) <= 72, text
 
 
 def test_a_classic_bounce_is_attributed_by_the_thread_of_the_referee_s_mail(cli, net,

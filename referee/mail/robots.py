@@ -54,6 +54,9 @@ _TRANSIENT_WORDS = re.compile(r"(?i)\b(?:delayed|temporar(?:y|ily)|will (?:be )?
 _THREAD = re.compile(r"<thread\.([A-Za-z0-9_.-]{1,80})\.([0-9a-f]{16})@referee\.invalid>")
 # An HTML tag (some servers' diagnostics are HTML), not an address in angle brackets.
 _TAG = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>@]{0,200})?/?|!--[^>]{0,200})>")
+# An address in a diagnostic: whoever wrote the bounce chose it (left out but the failed one).
+_ADDRESS = re.compile(r"[^\s<>()\[\],;:\"']{1,200}@[^\s<>()\[\],;:\"']{1,200}")
+LEFT_OUT = "(address left out)"
 DIAGNOSTIC_WIDTH = 72
 MOST_LINES = 400               # lines of a plain-text bounce looked at for its diagnostic
 
@@ -163,7 +166,8 @@ def failures(msg: EmailMessage, game_id: str, addresses: list[str]) -> list[Fail
             mine = {threads[t.group(0).lower()] for t in _THREAD.finditer(text)
                     if t.group(1) == game_id and t.group(0).lower() in threads}
             words = _bounce_words(msg)
-            found = [Failure(a, _permanent_words(words), _diagnostic(words)) for a in sorted(mine)]
+            found = [Failure(a, _permanent_words(words), _diagnostic(words, a))
+                     for a in sorted(mine)]
     except Exception:  # noqa: BLE001 - a bounce nothing can read says nothing of the game
         return []
     return found
@@ -185,7 +189,7 @@ def _reported(msg: EmailMessage) -> list[Failure]:
             permanent = action == "failed" and status is not None and status.group(1) == "5"
             said = mailtext.header_text(block, "Diagnostic-Code").partition(";")[2] or \
                 mailtext.header_text(block, "Status")
-            out.append(Failure(address, permanent, _one_line(said)))
+            out.append(Failure(address, permanent, _one_line(said, address)))
     return out
 
 
@@ -238,18 +242,21 @@ def _permanent_words(lines: list[str]) -> bool:
     return not any(_TRANSIENT_WORDS.search(line) for line in lines)
 
 
-def _diagnostic(lines: list[str]) -> str:
-    """The server's words in a bounce in plain text: the first line with a status or an
-    SMTP reply code, else its first line."""
+def _diagnostic(lines: list[str], address: str) -> str:
+    """The server's words in a bounce in plain text about the mail to address: the first
+    line with a status or an SMTP reply code, else its first line."""
     said = next((x for x in lines if _STATUS.search(x) or _SMTP_REPLY.search(x)),
                 lines[0] if lines else "")
-    return _one_line(said)
+    return _one_line(said, address)
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: str, address: str) -> str:
     """A server's diagnostic as the moderator's mail quotes it: one line of printable text,
-    at most DIAGNOSTIC_WIDTH columns with its indent."""
-    flat = " ".join(_TAG.sub(" ", text).split())
+    at most DIAGNOSTIC_WIDTH columns with its '> ', every address in it but the one that
+    failed left out (a forged bounce must not hand him one to register)."""
+    flat = " ".join(_TAG.sub(" ", text).split())[:4 * DIAGNOSTIC_WIDTH]     # all it may show
+    flat = _ADDRESS.sub(lambda a: a.group(0) if a.group(0).lower() == address else LEFT_OUT,
+                        flat)
     flat = "".join(c for c in flat if c.isprintable()) or "(the server gave no reason)"
     room = DIAGNOSTIC_WIDTH - 2
     return flat if len(flat) <= room else flat[:room - 1] + "…"
@@ -320,17 +327,19 @@ def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
 
 
 def bounce_notice(journal: Path, sides: list[str], f: Failure) -> str:
-    """The moderator's mail when a player's address refuses the referee's mail for good:
-    whose, which address, the server's words, what it means and the command that gives
-    the side another address. Nothing of the game's play is in it."""
+    """The moderator's mail when a bounce says a player's address refuses the referee's
+    mail for good: whose, which address, the bounce's words (quoted as its own: anyone may
+    write one), what it means and the command that gives the side another address, once
+    he has asked the player himself. Nothing of the game's play is in it."""
     who = " and ".join(sides)
     command = (f"referee players {shlex.quote(one_line(str(journal)))} --set "
                f"{sides[0]}=NEW-ADDRESS")
-    return (prose(f"The referee's mail to {who} at {f.address} was refused for good by "
-                  f"the mail server. It said:") + f"\n\n  {f.diagnostic}\n\n" +
-            prose(f"So {who} is not receiving the reports, nor what he is asked to decide, "
-                  f"and the deadline still runs: when it passes, the game goes on as it "
-                  f"does for a player who sends nothing. Ask him for an address that takes mail, "
-                  f"then register it:") + f"\n\n  {command}\n\n" +
+    return (prose(f"A bounce says the referee's mail to {who} at {f.address} was refused "
+                  f"for good by the mail server. Its words:") + f"\n\n> {f.diagnostic}\n\n" +
+            prose(f"If so, {who} is not receiving the reports, nor what he is asked to "
+                  f"decide, and the deadline still runs: when it passes, the game goes on as "
+                  f"it does for a player who sends nothing. A bounce is mail anyone can "
+                  f"write: ask him yourself, not at an address a mail gives you, for an "
+                  f"address that takes mail, then register it:") + f"\n\n  {command}\n\n" +
             prose("His next report then carries everything he missed. This mail is sent "
                   "at most once a day for this address.") + "\n")
