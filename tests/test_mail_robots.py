@@ -377,3 +377,46 @@ def test_inbox_names_a_robot_s_mail_once_and_writes_nothing_for_it(cli, tmp_path
     assert r.exit_code == 0 and "automatic" not in r.stdout, r.output
     assert "1 older message(s) already handled" in r.stdout
     assert journal.read_bytes() == before and set(out.iterdir()) == first
+
+
+# ---------------------------------------------------------------- killed at any step
+
+def _bounces_mailbox(path):
+    """Two bounces of the referee's mail to the German's address (a delivery report, as a
+    server writes it), then the German's orders."""
+    from test_hostile_mail import ADDRESSES as HOSTILE
+    from test_hostile_mail import mail as hmail
+    from test_hostile_mail import write_mbox
+
+    german = HOSTILE["german"]
+    head = (f"From: Mail Delivery System <{ROBOT}>\nTo: {HOSTILE['moderator']}\n"
+            f"Subject: Undelivered Mail Returned to Sender\nAuto-Submitted: auto-replied\n"
+            f"MIME-Version: 1.0\nContent-Type: multipart/report; "
+            f'report-type=delivery-status; boundary="B"\n')
+    body = ("\n--B\nContent-Type: text/plain\n\nYour mail could not be delivered.\n\n--B\n"
+            "Content-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.org\n\n"
+            f"Final-Recipient: rfc822; {german}\nAction: failed\nStatus: 5.1.1\n"
+            f"Diagnostic-Code: smtp; 550 5.1.1 <{german}>: User unknown\n\n--B--\n")
+    return write_mbox(path, [
+        (head + f"Message-ID: <k{n}@mx.example.org>\n" + body).encode() for n in (1, 2)
+    ] + [hmail()])
+
+
+@pytest.mark.parametrize("step", ["reply", "written", "applied", "ledger"])
+def test_killed_at_any_step_of_a_bounce_the_moderator_is_told_once(
+        tmp_path_factory, tmp_path, cli, monkeypatch, step):
+    """reply: killed halfway through writing the moderator's notice; written: the notice is
+    written, the ledger does not say so; applied, ledger: a message handled, the ledger not
+    yet saved, or just saved. The rerun ends as a run without the fault: one notice."""
+    from test_inbox_faults import _killed_then_run, _unfaulted
+
+    baseline = _unfaulted(tmp_path_factory.mktemp("bounced"), cli, monkeypatch,
+                          _bounces_mailbox)
+    notices = [m for m in baseline[2] if m[1].endswith("german: mail bounced")]
+    assert len(notices) == 1 and baseline[1]["bounced"], baseline
+    states = _killed_then_run(tmp_path, cli, monkeypatch, _bounces_mailbox, step, 2)
+    for state in (baseline, *states):          # the journal's path, which the notice names
+        state[2][:] = [(*m[:3], re.sub(r"referee players \S+", "referee players J", m[3]))
+                       for m in state[2]]
+    for k in range(3):
+        assert [s[k] for s in states] == [baseline[k], baseline[k]], k
