@@ -175,30 +175,22 @@ def test_two_passes_at_once_set_a_robot_mail_aside_once(cli, net, tmp_path, kind
     assert len(new) == (1 if sender == ROBOT else 0)
 
 
-def test_a_player_s_own_mail_saying_auto_submitted_no_is_applied(cli, net, tmp_path):
-    """Auto-Submitted: no is a person's mail (RFC 3834); so is one Outlook marks with
-    X-Auto-Response-Suppress, which asks the receiver's responder to keep quiet and says
-    nothing of who wrote it."""
+# What a person's mail may carry that is no responder's: Auto-Submitted: no (RFC 3834);
+# Outlook's X-Auto-Response-Suppress, which asks the receiver's responder to keep quiet and
+# says nothing of who wrote it; and a mailing list's Precedence: list, which Mailman and
+# Google Groups write on every post they relay (RFC 3834 asks responders only not to answer
+# it): orders reaching the referee's address through a list or a group standing for it.
+PERSONS = {"auto-submitted-no": b"Auto-Submitted: No ; a person\nX-Auto-Response-Suppress: All",
+           "mailing-list": b"Precedence: list\nList-Id: <referee.example.org>\n"
+                           b"X-Mailman-Version: 2.1.39"}
+
+
+@pytest.mark.parametrize("kind", sorted(PERSONS))
+def test_a_player_s_own_mail_with_headers_no_responder_writes_is_applied(cli, net, tmp_path,
+                                                                         kind):
     journal, keys, _ = _opened(cli, net, tmp_path)
     raw = mail("german", keys["german"], ["pass"], "<no1@example.org>")
-    raw = raw.replace(b"Subject:", b"Auto-Submitted: No ; a person\n"
-                                   b"X-Auto-Response-Suppress: All\nSubject:", 1)
-    net.imap.deliver(net.folder, raw)
-    r = tick(cli, journal)
-    assert r.exit_code == 0, r.output
-    assert records(journal)[-1]["order"] == "pass", r.output
-
-
-def test_a_player_s_orders_relayed_by_a_mailing_list_are_applied(cli, net, tmp_path):
-    """A mailing list (Mailman, Google Groups) writes Precedence: list on every post it
-    relays, a person's as well (Mailman's CookHeaders; RFC 3834 asks responders only not to
-    answer such mail): orders that reach the referee's address through a list or a group
-    standing for it are the player's, and are read. The list's own notices say bulk."""
-    journal, keys, _ = _opened(cli, net, tmp_path)
-    raw = mail("german", keys["german"], ["pass"], "<list1@example.org>")
-    raw = raw.replace(b"Subject:", b"Precedence: list\nList-Id: <referee.example.org>\n"
-                                   b"X-Mailman-Version: 2.1.39\nSubject:", 1)
-    net.imap.deliver(net.folder, raw)
+    net.imap.deliver(net.folder, raw.replace(b"Subject:", PERSONS[kind] + b"\nSubject:", 1))
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert records(journal)[-1]["order"] == "pass", r.output
