@@ -175,12 +175,14 @@ def test_two_passes_at_once_set_a_robot_mail_aside_once(cli, net, tmp_path, kind
     assert len(new) == (1 if sender == ROBOT else 0)
 
 
-# What a person's mail may carry that is no responder's: Auto-Submitted: no (RFC 3834);
+# What a person's mail may carry that is no responder's: Auto-Submitted: no (RFC 3834,
+# which lets comments stand around the keyword);
 # Outlook's X-Auto-Response-Suppress, which asks the receiver's responder to keep quiet and
 # says nothing of who wrote it; and a mailing list's Precedence: list, which Mailman and
 # Google Groups write on every post they relay (RFC 3834 asks responders only not to answer
 # it): orders reaching the referee's address through a list or a group standing for it.
 PERSONS = {"auto-submitted-no": b"Auto-Submitted: No ; a person\nX-Auto-Response-Suppress: All",
+           "auto-submitted-no-commented": b"Auto-Submitted: (RFC 3834) no (a person)",
            "mailing-list": b"Precedence: list\nList-Id: <referee.example.org>\n"
                            b"X-Mailman-Version: 2.1.39"}
 

@@ -46,6 +46,7 @@ AUTOMATIC = "automatic"         # an Outcome's status: set aside as a robot's ma
 _PRECEDENCE = frozenset({"bulk", "junk", "auto_reply"})
 _RESPONDER_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Failed-Recipients")
 _BOUNCE_LOCAL = frozenset({"mailer-daemon", "postmaster"})
+_COMMENT = re.compile(r"\([^()]{0,200}\)")
 
 _STATUS = re.compile(r"(?<![\d.])([245])\.\d{1,3}\.\d{1,3}(?![\d.])")
 _SMTP_REPLY = re.compile(r"(?<!\d)([45])\d\d(?:[ -]|$)")
@@ -90,7 +91,8 @@ def automatic_headers(msg: EmailMessage) -> str | None:
     if delivery_report(msg):
         return "a delivery report (a bounce)"
     submitted = header("Auto-Submitted")
-    keyword = submitted.split(";", 1)[0].strip().casefold()
+    # Its keyword, the comments around it left out (RFC 3834: `no (sent by hand)` is a person's).
+    keyword = _COMMENT.sub(" ", submitted.split(";", 1)[0]).strip().casefold()
     if submitted and keyword != "no":
         what = "reply" if keyword == "auto-replied" else "mail"
         return f"an automatic {what} (Auto-Submitted: {_short(submitted)})"
