@@ -15,6 +15,7 @@ import email.policy
 import email.utils
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from commandclock import START
@@ -414,3 +415,35 @@ def test_killed_at_any_step_of_a_bounce_the_moderator_is_told_once(
                        for m in state[2]]
     for k in range(3):
         assert [s[k] for s in states] == [baseline[k], baseline[k]], k
+
+
+def test_a_bounce_notice_the_full_outbox_cannot_take_is_one_line_and_written_next_run(
+        tmp_path, cli, monkeypatch):
+    """The outbox's disk is full when the moderator's notice is written: one line, exit 3,
+    the bounce not marked handled; the next run, the disk freed, writes the notice once."""
+    import errno
+
+    from test_hostile_mail import new_game as hnew_game
+
+    from referee.store import home as homemod
+
+    journal = hnew_game(cli, tmp_path / "game")
+    box, outbox = _bounces_mailbox(tmp_path / "box.mbox"), tmp_path / "out"
+    real = homemod.write_new
+
+    def full(path, data, sync=True):
+        if Path(path).parent == outbox:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, data, sync)
+
+    monkeypatch.setattr(homemod, "write_new", full)
+    r = cli("inbox", journal, box, "--outbox", outbox)
+    assert r.exit_code == 3, r.output
+    assert r.stderr.startswith("referee: --outbox ") and "No space left" in r.stderr
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    monkeypatch.setattr(homemod, "write_new", real)
+    for _ in range(2):
+        r = cli("inbox", journal, box, "--outbox", outbox)
+        assert r.exit_code == 0, r.output
+    notices = [p for p in outbox.glob("*.eml") if b"mail bounced" in p.read_bytes()]
+    assert len(notices) == 1, sorted(outbox.iterdir())
