@@ -587,14 +587,16 @@ def test_a_side_named_like_an_observer_is_never_taken_for_one():
     assert _to(post, readers[-1]) == "watcher@example.org"
 
 
-def test_a_paused_game_s_mails_ask_for_no_orders_and_name_no_command(tmp_path, cli, clock):
-    """While the game is paused no orders are taken (the moderator's pause): a player's mail
-    is refused saying so in words he can act on (he runs no command: the moderator resumes
-    it), and no report offers him orders to reply with."""
+@pytest.mark.parametrize("line", ["play offensive", "extend 24h"])
+def test_a_paused_game_s_mails_ask_for_no_orders_and_name_no_command(tmp_path, cli, clock,
+                                                                     line):
+    """While the game is paused no orders are taken (the moderator's pause): a player's mail,
+    orders or more time, is refused saying so in words he can act on (he runs no command:
+    the moderator resumes it), and no report offers him orders to reply with."""
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
     assert cli("deadline", journal, "--pause").exit_code == 0
-    box = player_mail(tmp_path, "german", ["play offensive"], 1)
+    box = player_mail(tmp_path, "german", [line], 1)
     before = journal.read_bytes()
     outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
     assert [(o.status, o.side) for o in outcomes] == [("rejected", "german")], outcomes
@@ -605,6 +607,7 @@ def test_a_paused_game_s_mails_ask_for_no_orders_and_name_no_command(tmp_path, c
         assert "JOURNAL" not in text and "--resume" not in text, text
         assert "Reply with one order per line" not in flat, text
         assert "Orders you may give at any time" not in flat, text
+        assert "orders open to you" not in flat, text
     refusal = " ".join(by[ADDRESSES["german"]].split())
     assert "paused" in refusal and "until the moderator resumes it" in refusal, refusal
     assert ("Your decision once the game resumes: german player turn, SUMMER 1914: play an "

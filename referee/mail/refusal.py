@@ -97,7 +97,7 @@ def refusal_document(out, report: bool = True) -> Document:
     report: the player's report follows it in the same mail. What the sender wrote is cut
     to fit the mail's lines (clip_words, quoted_line)."""
     below = (" What you will be asked once the game resumes is below."
-             if out.reason.startswith(PAUSED) else
+             if PAUSED in out.reason else       # orders, or more time ('extend: ...')
              " What you are asked now, with the orders open to you, is below.") * report
     if out.line is None:
         held = out.status == "held"
