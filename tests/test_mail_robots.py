@@ -294,6 +294,21 @@ def test_a_classic_bounce_is_attributed_by_the_thread_of_the_referee_s_mail(cli,
     assert "german at kaiser@example.org" in text and "550 5.1.1 User unknown" in text
 
 
+def test_a_bounce_naming_an_address_many_times_is_one_failure(cli, net, tmp_path):
+    """A delivery report may hold as many recipient blocks as its writer likes: the same
+    address named over and over is one failure, one notice, one phrase of the run's line
+    (not a line of megabytes in the log and in `inbox --format json`)."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    raw = _dsn(report, keys, "<m1@mx.example.org>").decode()
+    block = raw[raw.index("Final-Recipient:"):raw.index("--BOUND\nContent-Type: message/rfc822")]
+    raw = raw.replace(block, block * 500)
+    net.imap.deliver(net.folder, raw.encode())
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    assert len(_to_moderator(net)) == 1, r.output
+    assert r.stdout.count("mail to kaiser@example.org failed for good") == 1, r.output[:2000]
+
+
 def test_a_bounce_for_now_an_observer_s_or_the_moderator_s_is_logged_only(cli, net,
                                                                          tmp_path):
     journal, keys, report = _opened(cli, net, tmp_path)

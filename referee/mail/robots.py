@@ -172,7 +172,17 @@ def failures(msg: EmailMessage, game_id: str, addresses: list[str]) -> list[Fail
                      for a in sorted(mine)]
     except Exception:  # noqa: BLE001 - a bounce nothing can read says nothing of the game
         return []
-    return found
+    return _each_address_once(found)
+
+
+def _each_address_once(found: list[Failure]) -> list[Failure]:
+    """One failure an address, however many blocks name it: its first for good, else its
+    first (a report's writer may name an address any number of times)."""
+    kept: dict[str, Failure] = {}
+    for f in found:
+        if f.address not in kept or f.permanent and not kept[f.address].permanent:
+            kept[f.address] = f
+    return list(kept.values())
 
 
 def _reported(msg: EmailMessage) -> list[Failure]:
