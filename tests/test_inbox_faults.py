@@ -210,6 +210,20 @@ def test_killed_while_standing_orders_come_by_mail_they_are_kept_once(tmp_path, 
     assert _with_standing(states, tmp_path / "killed" / "game" / "g.jsonl") == want
 
 
+def full_disk(monkeypatch, folder: Path):
+    """Every file written into folder fails as on a full disk, until the function returned
+    is called."""
+    real = homemod.write_new
+
+    def full(path, data, sync=True):
+        if Path(path).parent == folder:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, data, sync)
+
+    monkeypatch.setattr(homemod, "write_new", full)
+    return lambda: monkeypatch.setattr(homemod, "write_new", real)
+
+
 def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli, monkeypatch):
     """The outbox's disk is full while the replies are written: the run fails with one line;
     the next run (disk freed, no new mail) writes the refusal the Entente is owed. Today's
@@ -218,17 +232,10 @@ def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli,
     box = write_mbox(tmp_path / "box.mbox",
                      [mail(ADDRESSES["entente"], ILLEGAL, mid="<e1@example.net>")])
     outbox = tmp_path / "out"
-    real = homemod.write_new
-
-    def full(path, data, sync=True):
-        if Path(path).parent == outbox:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real(path, data, sync)
-
-    monkeypatch.setattr(homemod, "write_new", full)
+    freed = full_disk(monkeypatch, outbox)
     r = cli("inbox", journal, box, "--outbox", outbox)
     assert r.exit_code == 3 and "No space left" in r.stderr
-    monkeypatch.setattr(homemod, "write_new", real)
+    freed()
     r = cli("inbox", journal, write_mbox(tmp_path / "empty.mbox", []), "--outbox", outbox)
     assert r.exit_code == 0, r.output
     subjects = [s for to, s, _, _ in _mails(outbox) if to == ADDRESSES["entente"]]

@@ -15,7 +15,6 @@ import email.policy
 import email.utils
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from commandclock import START
@@ -436,27 +435,17 @@ def test_a_bounce_notice_the_full_outbox_cannot_take_is_one_line_and_written_nex
         tmp_path, cli, monkeypatch):
     """The outbox's disk is full when the moderator's notice is written: one line, exit 3,
     the bounce not marked handled; the next run, the disk freed, writes the notice once."""
-    import errno
-
     from test_hostile_mail import new_game as hnew_game
-
-    from referee.store import home as homemod
+    from test_inbox_faults import full_disk
 
     journal = hnew_game(cli, tmp_path / "game")
     box, outbox = _bounces_mailbox(tmp_path / "box.mbox"), tmp_path / "out"
-    real = homemod.write_new
-
-    def full(path, data, sync=True):
-        if Path(path).parent == outbox:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real(path, data, sync)
-
-    monkeypatch.setattr(homemod, "write_new", full)
+    freed = full_disk(monkeypatch, outbox)
     r = cli("inbox", journal, box, "--outbox", outbox)
     assert r.exit_code == 3, r.output
     assert r.stderr.startswith("referee: --outbox ") and "No space left" in r.stderr
     assert len(r.stderr.splitlines()) == 1, r.stderr
-    monkeypatch.setattr(homemod, "write_new", real)
+    freed()
     for _ in range(2):
         r = cli("inbox", journal, box, "--outbox", outbox)
         assert r.exit_code == 0, r.output
