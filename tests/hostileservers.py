@@ -38,6 +38,7 @@ class LineServer:
         self.sock = socket.create_server((HOST, 0))
         self.port = self.sock.getsockname()[1]
         self.transcript: list[bytes] = []         # every line the client sent
+        self.connections = 0                      # how many the server accepted
         self.lock = threading.Lock()
         threading.Thread(target=self._serve, daemon=True).start()
 
@@ -50,6 +51,8 @@ class LineServer:
             threading.Thread(target=self._one, args=(s,), daemon=True).start()
 
     def _one(self, s: socket.socket) -> None:
+        with self.lock:
+            self.connections += 1
         conn = Conn(s, self)
         try:
             self.talk(conn)

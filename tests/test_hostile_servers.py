@@ -355,3 +355,112 @@ def test_a_players_orders_behind_a_flood_of_strangers_mail_are_read_at_the_next_
     read = bodies(imap)
     assert read[0] == "121" and len(read) == 50, read
     assert "71 more unread message(s)" in r.stdout, r.stdout
+
+
+# ---------------------------------------------------------------- a server left to rest
+
+def _now_plus(monkeypatch, minutes: float) -> None:
+    """The commands' clock, `minutes` after the test's first moment (the records' times
+    go on from the opening pass's)."""
+    from datetime import UTC, datetime, timedelta
+
+    from commandclock import at
+
+    from referee.base.clock import NOW_VARIABLE
+
+    first = getattr(_now_plus, "first", None)
+    if first is None or minutes == 0:
+        first = _now_plus.first = datetime.now(UTC).replace(microsecond=0)
+    monkeypatch.setenv(NOW_VARIABLE, at(first + timedelta(minutes=minutes)))
+
+
+def test_an_imap_server_that_stalled_a_session_rests_and_no_pass_waits_on_it(route, cli,
+                                                                            monkeypatch):
+    """A server that kept its session waiting and then failed held every pass that long
+    again, and the other games of the folder behind it. It rests (breaker.py): five
+    minutes, then ten after its next such failure; while it rests no pass connects to it,
+    and each says so and when it is tried again; a session that ends well mends it."""
+    from referee.mail import breaker
+
+    journal, _, imap, _ = route
+    monkeypatch.setattr(wire, "SESSION_SECONDS", 1.0, raising=False)
+    monkeypatch.setattr(breaker, "STALL_SECONDS", 0.5)
+    _now_plus(monkeypatch, 0)
+    normal = imap.talk
+    answering_late(imap, 0.4)
+    r, _ = tick(cli, journal)
+    failed(r, "the server took more than 1 s in all to answer this session")
+    tried = imap.connections
+    for minutes in (0, 4):                      # resting: no connection, the pass says so
+        _now_plus(monkeypatch, minutes)
+        r, took = tick(cli, journal)
+        failed(r, "not tried now: it kept a session waiting", "it is tried again from",
+               "no mail was read")
+        assert imap.connections == tried and took < 5, (imap.connections, took)
+    _now_plus(monkeypatch, 6)                   # rested: tried, stalls again, rests 10 min
+    r, _ = tick(cli, journal)
+    failed(r, "the server took more than 1 s in all")
+    assert imap.connections == tried + 1
+    tried = imap.connections
+    _now_plus(monkeypatch, 15)
+    assert "not tried now" in tick(cli, journal)[0].stderr and imap.connections == tried
+    _now_plus(monkeypatch, 17)
+    imap.talk = normal                          # mended: it answers in time again
+    r, _ = tick(cli, journal)
+    assert r.exit_code == 0 and imap.connections == tried + 1, r.stderr
+    _now_plus(monkeypatch, 18)
+    answering_late(imap, 0.4)                   # a new failure after a mend rests 5 min
+    failed(tick(cli, journal)[0], "the server took more than 1 s in all")
+    _now_plus(monkeypatch, 24)
+    failed(tick(cli, journal)[0], "the server took more than 1 s in all")
+    assert imap.connections == tried + 3
+
+
+def test_a_smtp_server_that_stalled_one_game_s_session_is_not_tried_for_the_next(
+        route, cli, monkeypatch, tmp_path):
+    """Each game's mail goes out in a session of its own: a stalled server the whole
+    folder sends through held every busy game that long, one after the other. After the
+    first session it stalled, the other games' mails stay owed without a connection."""
+    from referee.mail import breaker
+
+    journal, keys, imap, smtp = route
+    settings(imap, smtp, "[passes]\nworkers = 1\n")
+    for game_id in ("beta", "gamma"):           # their opening reports owed, same route
+        new_game(cli, journal.parent, game_id, None, "--mail-in",
+                 f"imap://{USER}@{HOST}:{imap.port}/INBOX", "--mail-out",
+                 f"smtp://{USER}@{HOST}:{smtp.port}")
+    monkeypatch.setattr(wire, "SESSION_SECONDS", 1.0, raising=False)
+    monkeypatch.setattr(breaker, "STALL_SECONDS", 0.5)
+    _now_plus(monkeypatch, 0)
+    answering_late(smtp, 0.4)
+    before = smtp.connections
+    r, took = tick(cli, journal.parent)
+    assert r.exit_code == 3, r.stderr
+    assert smtp.connections == before + 1, smtp.connections
+    assert "not tried now: it kept a session waiting" in r.stderr + r.stdout, r.stderr
+    assert took < 10, took
+
+
+def test_a_rest_nobody_signed_or_too_long_is_no_rest(monkeypatch, tmp_path):
+    """The rests are kept signed in the referee's home: a planted file, or a record resting
+    longer than an hour from now, leaves the server to be tried."""
+    from datetime import UTC, datetime, timedelta
+
+    from referee.mail import breaker
+    from referee.store import home
+
+    monkeypatch.setenv("REFEREE_HOME", str(tmp_path / "home"))
+    home.key(create=True)
+    key = breaker.key_of("imap", "Mail.Example.org", 993)
+    breaker.ended(key, 61.0, failed=True)
+    assert "tried again from" in (breaker.resting(key) or ""), breaker.resting(key)
+    path = breaker._file(key)
+    path.write_text('{"key": "' + key + '", "until": 9e9, "at": 0, "waited": 1, '
+                    '"strikes": 1}\n')
+    assert breaker.resting(key) is None                      # planted: not signed
+    moment = datetime.now(UTC)
+    home.write_signed(path, {"key": key, "at": moment.timestamp(), "waited": 61.0,
+                             "strikes": 1, "until": (moment + timedelta(hours=9)).timestamp()})
+    assert breaker.resting(key) is None                      # longer than any rest
+    breaker.ended(key, 0.2, failed=False)
+    assert not path.exists()

@@ -27,6 +27,7 @@ import re
 import smtplib
 import socket
 import ssl
+import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,7 @@ from ..store.mailroute import (
     server_of,
 )
 from ..store.mailsettings import env_name
-from . import wire
+from . import breaker, wire
 from .credentials import password
 from .mailboxes import MAX_MESSAGE
 
@@ -142,6 +143,11 @@ class ImapFolder:
         s = self.server
         where = f"imap {s.host}:{s.port}"
         need_tls = _host_tls("imap", s)
+        self.key = breaker.key_of("imap", s.host, s.port)
+        resting = breaker.resting(self.key)
+        if resting is not None:
+            raise TransportError(f"{where}: {resting}; no mail was read")
+        self.started = time.monotonic()
         try:
             if s.tls:
                 self.conn = wire.ImapSsl(s.host, s.port, ssl_context=_tls_context(),
@@ -161,14 +167,20 @@ class ImapFolder:
             validity = self.conn.response("UIDVALIDITY")[1]
             self.uidvalidity = _said(validity) if validity and validity[0] else ""
         except SERVER_FAULTS as exc:
-            self.__exit__(None, None, None)
+            self._closed(failed=True)
             raise TransportError(f"{where}: {reason_of(exc)}; no mail was read") from None
         except BaseException:
-            self.__exit__(None, None, None)
+            self._closed(failed=True)
             raise
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, *exc) -> None:
+        self._closed(failed=kind is not None)
+
+    def _closed(self, failed: bool) -> None:
+        """The session ended (failed, or not): logged out, and the server's rest
+        (breaker.py) tripped or mended by how long it kept the session waiting."""
+        breaker.ended(self.key, _waited(self.conn, self.started), failed)
         if self.conn is not None:
             try:
                 self.conn.logout()
@@ -328,6 +340,14 @@ def reason_of(exc: BaseException) -> str:
     return (text[:200] or type(exc).__name__)
 
 
+def _waited(conn, started: float) -> float:
+    """How long a session waited on its server: its reads' waits (wire.Allowance), or all
+    the time since it began when it never had a connection to read from (the connection,
+    its TLS or its greeting failed)."""
+    allowance = getattr(conn, "allowance", None)
+    return allowance.waited if allowance is not None else time.monotonic() - started
+
+
 def open_source(source: str):
     """An IMAP folder for an imap:// or imaps:// source (a context manager)."""
     return ImapFolder(server_of(source))
@@ -367,6 +387,11 @@ class SmtpSession:
     def __enter__(self) -> smtplib.SMTP:
         s = self.server
         need_tls = _host_tls("smtp", s)
+        self.key = breaker.key_of("smtp", s.host, s.port)
+        resting = breaker.resting(self.key)
+        if resting is not None:
+            raise TransportError(f"smtp {s.host}:{s.port}: {resting}; every mail stays owed")
+        self.started = time.monotonic()
         try:
             if s.tls:
                 self.conn = wire.SmtpSsl(s.host, s.port, self.domain, timeout=TIMEOUT,
@@ -382,15 +407,20 @@ class SmtpSession:
             if s.user and self.login:
                 self.conn.login(s.user, _login_password("smtp", s))
         except (smtplib.SMTPException, OSError) as exc:
-            self.__exit__(None, None, None)
+            self._closed(failed=True)
             raise TransportError(f"smtp {s.host}:{s.port}: {reason_of(exc)}; every mail stays "
                                  f"owed") from None
         except BaseException:
-            self.__exit__(None, None, None)
+            self._closed(failed=True)
             raise
         return self.conn
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, *exc) -> None:
+        self._closed(failed=kind is not None)
+
+    def _closed(self, failed: bool) -> None:
+        """The session ended: quit, and the server's rest tripped or mended (breaker.py)."""
+        breaker.ended(self.key, _waited(self.conn, self.started), failed)
         if self.conn is not None:
             try:
                 self.conn.quit()
