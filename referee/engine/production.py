@@ -195,8 +195,17 @@ def apply_plans(ctx: Ctx) -> None:
 # ---------------------------------------------------------------- V.3 excess cards (7.1)
 
 def card_limit(s: State, d: GameData, side: str) -> int:
-    """The Maximum Number of Held Cards for side this year (Card Limit chart)."""
-    return d.card_limit(d.year(s.turn), side)
+    """The Maximum Number of Held Cards side may keep out of this Production Phase (Card
+    Limit chart): the limit of the seasonal turn after it (2.0 V.3; the English says only
+    "more than he can legally hold", the French "admises au tour suivant", allowed at the
+    next turn), which after a WINTER is the next year's; this year's after the last turn,
+    or when the chart has no row for the next year."""
+    year = d.year(s.turn)
+    following = d.turns.get(s.turn + 1)
+    if s.turn < s.last_turn and following is not None and \
+            following.year in d.card_limits_by_year:
+        year = following.year
+    return d.card_limit(year, side)
 
 
 def discard_excess(ctx: Ctx) -> None:
