@@ -464,3 +464,29 @@ def test_a_rest_nobody_signed_or_too_long_is_no_rest(monkeypatch, tmp_path):
     assert breaker.resting(key) is None                      # longer than any rest
     breaker.ended(key, 0.2, failed=False)
     assert not path.exists()
+
+
+def test_the_referee_s_own_fault_after_a_slow_session_rests_no_server(route, cli,
+                                                                       monkeypatch):
+    """A session with a slow server that answered every command, ended by the referee's
+    own work failing (its home full, a lock it cannot take): the server did not fail, and
+    the next pass reads from it (it rested, and the game's mail went unread, before)."""
+    from referee.base.errors import StorageError
+    from referee.mail import breaker
+    from referee.mail import tick as tickmod
+
+    journal, _, imap, _ = route
+    monkeypatch.setattr(breaker, "STALL_SECONDS", 0.5)
+    _now_plus(monkeypatch, 0)
+    answering_late(imap, 0.3)
+
+    def home_full(*args, **kwargs):
+        raise StorageError("the referee's home is full")
+
+    keep = tickmod.keep_unclaimed
+    monkeypatch.setattr(tickmod, "keep_unclaimed", home_full)
+    failed(tick(cli, journal)[0], "the referee's home is full")
+    monkeypatch.setattr(tickmod, "keep_unclaimed", keep)
+    tried = imap.connections
+    r, _ = tick(cli, journal)
+    assert "not tried now" not in r.stderr and imap.connections == tried + 1, r.stderr

@@ -169,18 +169,19 @@ class ImapFolder:
         except SERVER_FAULTS as exc:
             self._closed(failed=True)
             raise TransportError(f"{where}: {reason_of(exc)}; no mail was read") from None
-        except BaseException:
-            self._closed(failed=True)
+        except BaseException as exc:
+            self._closed(failed=_servers_fault(exc))
             raise
         return self
 
-    def __exit__(self, kind, *exc) -> None:
-        self._closed(failed=kind is not None)
+    def __exit__(self, kind, exc, *rest) -> None:
+        self._closed(failed=_servers_fault(exc))
 
-    def _closed(self, failed: bool) -> None:
+    def _closed(self, failed: bool | None) -> None:
         """The session ended (failed, or not): logged out, and the server's rest
-        (breaker.py) tripped or mended by how long it kept the session waiting."""
-        breaker.ended(self.key, _waited(self.conn, self.started), failed)
+        (breaker.py) tripped or mended by how long it kept the session waiting; left as
+        it was when the referee's own work failed (failed None: not the server's)."""
+        _rest_or_mend(self.key, self.conn, self.started, failed)
         if self.conn is not None:
             try:
                 self.conn.logout()
@@ -340,6 +341,21 @@ def reason_of(exc: BaseException) -> str:
     return (text[:200] or type(exc).__name__)
 
 
+def _servers_fault(exc: BaseException | None) -> bool | None:
+    """How a session's end tells on its server: False when it ended well, True when the
+    server failed it (a TransportError: what the session's commands raise for a server's
+    fault or refusal), None when the referee's own work failed (its home or spool full, a
+    lock, a password it lacks): the server is then neither rested nor mended."""
+    if exc is None:
+        return False
+    return True if isinstance(exc, TransportError) else None
+
+
+def _rest_or_mend(key: str, conn, started: float, failed: bool | None) -> None:
+    if failed is not None:
+        breaker.ended(key, _waited(conn, started), failed)
+
+
 def _waited(conn, started: float) -> float:
     """How long a session waited on its server: its reads' waits (wire.Allowance), or all
     the time since it began when it never had a connection to read from (the connection,
@@ -410,17 +426,18 @@ class SmtpSession:
             self._closed(failed=True)
             raise TransportError(f"smtp {s.host}:{s.port}: {reason_of(exc)}; every mail stays "
                                  f"owed") from None
-        except BaseException:
-            self._closed(failed=True)
+        except BaseException as exc:
+            self._closed(failed=_servers_fault(exc))
             raise
         return self.conn
 
-    def __exit__(self, kind, *exc) -> None:
-        self._closed(failed=kind is not None)
+    def __exit__(self, kind, exc, *rest) -> None:
+        self._closed(failed=_servers_fault(exc))
 
-    def _closed(self, failed: bool) -> None:
-        """The session ended: quit, and the server's rest tripped or mended (breaker.py)."""
-        breaker.ended(self.key, _waited(self.conn, self.started), failed)
+    def _closed(self, failed: bool | None) -> None:
+        """The session ended: quit, and the server's rest tripped or mended (breaker.py),
+        or left as it was (failed None: the referee's own work failed, not the server)."""
+        _rest_or_mend(self.key, self.conn, self.started, failed)
         if self.conn is not None:
             try:
                 self.conn.quit()
