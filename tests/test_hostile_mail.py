@@ -1528,7 +1528,7 @@ def test_html_of_three_hundred_thousand_tags_is_refused_before_it_is_parsed(jour
     out = handled(cli, journal, eml(tmp_path / "in", mail(body=html, ctype="text/html")),
                   outbox=tmp_path / "out")
     assert [o["status"] for o in out] == ["rejected"], out
-    assert "more than 50,000 tags" in out[0]["reason"], out
+    assert "more than 100,000 tags" in out[0]["reason"], out
     assert journal.read_bytes() == before and seen == []
     assert_outbox_safe(tmp_path / "out", data)
     # A long thread's worth of tags is read as ever.

@@ -762,6 +762,34 @@ def test_outlook_html_reply_header_block_is_cut():
     assert order_lines(plain_body(reparse(msg))) == [(1, "move ge-1 liege"), (2, "done")]
 
 
+def test_an_outlook_html_reply_quoting_a_long_thread_of_reports_is_read():
+    """Outlook quotes a plain-text report as a paragraph a line, four tags each
+    (<p class=MsoPlainText>...<o:p></o:p></p>), and a reply quotes the whole thread: an
+    HTML-only reply of a long game's thread holds more than 50,000 tags and still comes
+    under the size limit. Its orders are read, not refused as a flood of tags."""
+    from pathlib import Path
+
+    from referee.mail.mailboxes import MAX_MESSAGE
+
+    report = (Path(__file__).parent / "golden" / "report-liege-german.txt").read_text()
+
+    def paragraph(line: str) -> str:
+        text = line.replace("&", "&amp;").replace("<", "&lt;") or "<o:p>&nbsp;</o:p>"
+        return f"<p class=MsoPlainText>{text}<o:p></o:p></p>\r\n"
+
+    header = ("<div style='border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm "
+              "0cm 0cm'><p class=MsoNormal><b>From:</b> Referee &lt;ref@example.org&gt;<br>"
+              "<b>Sent:</b> Sunday<br><b>Subject:</b> TTLM 7</p></div>\r\n")
+    quoted = header + "".join(paragraph(line) for line in report.splitlines())
+    html = ("<html><body lang=EN-GB><div class=WordSection1><p class=MsoNormal>move ge-1 "
+            "liege<o:p></o:p></p><p class=MsoNormal>done<o:p></o:p></p>\r\n"
+            + quoted * 70 + "</div></body></html>")
+    msg = EmailMessage()
+    msg.set_content(html, subtype="html", cte="quoted-printable")
+    assert html.count("<") > 52_000 and len(msg.as_bytes()) < MAX_MESSAGE
+    assert order_lines(plain_body(reparse(msg)))[:2] == [(1, "move ge-1 liege"), (2, "done")]
+
+
 def test_a_text_attachment_is_ignored_for_the_body():
     msg = MIMEMultipart("mixed")
     notes = MIMEText("move ge-9 paris\n", "plain", "utf-8")
