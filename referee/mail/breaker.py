@@ -23,11 +23,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..base.clock import for_players, now
+from ..base.errors import one_line
 from ..store import home
 
 STALL_SECONDS = 60.0
 REST = timedelta(minutes=5)
 LONGEST_REST = timedelta(hours=1)
+WHY_MOST = 120                  # characters of the failure kept for the passes it rests
 
 
 def key_of(kind: str, host: str, port: int) -> str:
@@ -44,7 +46,8 @@ def _record(key: str) -> dict | None:
     if not isinstance(data, dict) or data.get("key") != key:
         return None
     fields = (data.get("until"), data.get("at"), data.get("waited"), data.get("strikes"))
-    if not all(type(v) in (int, float) for v in fields[:3]) or type(fields[3]) is not int:
+    if not all(type(v) in (int, float) for v in fields[:3]) or type(fields[3]) is not int \
+            or type(data.get("why", "")) is not str:
         return None
     return data
 
@@ -63,13 +66,16 @@ def resting(key: str) -> str | None:
         return None
     if not moment < until <= moment + LONGEST_REST:
         return None
+    why = one_line(data.get("why", "")[:WHY_MOST])
     return (f"not tried now: it kept a session waiting {data['waited']:.0f} s and "
-            f"failed at {for_players(at)}; it is tried again from {for_players(until)}")
+            f"failed{f' ({why})' if why else ''} at {for_players(at)}; it is tried again "
+            f"from {for_players(until)}")
 
 
-def ended(key: str, waited: float, failed: bool) -> None:
+def ended(key: str, waited: float, failed: bool, why: str = "") -> None:
     """A session with the server ended, after waiting `waited` seconds on it: a failure
-    after STALL_SECONDS trips it (longer at each trip), a session that ended well mends it,
+    after STALL_SECONDS trips it (longer at each trip; why: the failure, in the server's or
+    the session's words, said while it rests), a session that ended well mends it,
     anything else leaves it as it was."""
     if not failed:
         try:
@@ -85,4 +91,5 @@ def ended(key: str, waited: float, failed: bool) -> None:
     moment = now()
     home.write_signed(_file(key), {"key": key, "at": moment.timestamp(),
                                    "until": (moment + rest).timestamp(),
-                                   "waited": round(waited, 1), "strikes": strikes})
+                                   "waited": round(waited, 1), "strikes": strikes,
+                                   "why": why[:WHY_MOST]})

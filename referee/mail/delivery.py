@@ -57,6 +57,7 @@ UID = re.compile(rb"[1-9][0-9]{0,9}")
 FIRST_ADDRESSES = 200
 FIRST_ASKED = 20
 PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~@-]{3,254}")
+SESSION = re.compile(r"^(?:imap|smtp) \S+: ")        # what a session's error starts with
 
 
 class TransportError(StorageError):
@@ -167,21 +168,22 @@ class ImapFolder:
             validity = self.conn.response("UIDVALIDITY")[1]
             self.uidvalidity = _said(validity) if validity and validity[0] else ""
         except SERVER_FAULTS as exc:
-            self._closed(failed=True)
-            raise TransportError(f"{where}: {reason_of(exc)}; no mail was read") from None
+            error = TransportError(f"{where}: {reason_of(exc)}; no mail was read")
+            self._closed(error)
+            raise error from None
         except BaseException as exc:
-            self._closed(failed=_servers_fault(exc))
+            self._closed(exc)
             raise
         return self
 
     def __exit__(self, kind, exc, *rest) -> None:
-        self._closed(failed=_servers_fault(exc))
+        self._closed(exc)
 
-    def _closed(self, failed: bool | None) -> None:
-        """The session ended (failed, or not): logged out, and the server's rest
-        (breaker.py) tripped or mended by how long it kept the session waiting; left as
-        it was when the referee's own work failed (failed None: not the server's)."""
-        _rest_or_mend(self.key, self.conn, self.started, failed)
+    def _closed(self, exc: BaseException | None) -> None:
+        """The session ended (exc: how it failed, None: it did not): logged out, and the
+        server's rest (breaker.py) tripped or mended by how long it kept the session
+        waiting; left as it was when the referee's own work failed (_rest_or_mend)."""
+        _rest_or_mend(self.key, self.conn, self.started, exc)
         if self.conn is not None:
             try:
                 self.conn.logout()
@@ -341,19 +343,17 @@ def reason_of(exc: BaseException) -> str:
     return (text[:200] or type(exc).__name__)
 
 
-def _servers_fault(exc: BaseException | None) -> bool | None:
-    """How a session's end tells on its server: False when it ended well, True when the
-    server failed it (a TransportError: what the session's commands raise for a server's
-    fault or refusal), None when the referee's own work failed (its home or spool full, a
-    lock, a password it lacks): the server is then neither rested nor mended."""
+def _rest_or_mend(key: str, conn, started: float, exc: BaseException | None) -> None:
+    """The server's rest after a session (breaker.py): mended when it ended well (exc
+    None), tripped by how long it waited when the server failed it (a TransportError: what
+    the session's commands raise for a server's fault or refusal), its words kept for the
+    passes it rests; left as it was when the referee's own work failed (its home or spool
+    full, a lock, a password it lacks)."""
     if exc is None:
-        return False
-    return True if isinstance(exc, TransportError) else None
-
-
-def _rest_or_mend(key: str, conn, started: float, failed: bool | None) -> None:
-    if failed is not None:
-        breaker.ended(key, _waited(conn, started), failed)
+        breaker.ended(key, _waited(conn, started), failed=False)
+    elif isinstance(exc, TransportError):
+        said = SESSION.sub("", str(exc), count=1).split("; ", 1)[0]
+        breaker.ended(key, _waited(conn, started), failed=True, why=said)
 
 
 def _waited(conn, started: float) -> float:
@@ -423,21 +423,22 @@ class SmtpSession:
             if s.user and self.login:
                 self.conn.login(s.user, _login_password("smtp", s))
         except (smtplib.SMTPException, OSError) as exc:
-            self._closed(failed=True)
-            raise TransportError(f"smtp {s.host}:{s.port}: {reason_of(exc)}; every mail stays "
-                                 f"owed") from None
+            error = TransportError(f"smtp {s.host}:{s.port}: {reason_of(exc)}; every mail "
+                                   f"stays owed")
+            self._closed(error)
+            raise error from None
         except BaseException as exc:
-            self._closed(failed=_servers_fault(exc))
+            self._closed(exc)
             raise
         return self.conn
 
     def __exit__(self, kind, exc, *rest) -> None:
-        self._closed(failed=_servers_fault(exc))
+        self._closed(exc)
 
-    def _closed(self, failed: bool | None) -> None:
-        """The session ended: quit, and the server's rest tripped or mended (breaker.py),
-        or left as it was (failed None: the referee's own work failed, not the server)."""
-        _rest_or_mend(self.key, self.conn, self.started, failed)
+    def _closed(self, exc: BaseException | None) -> None:
+        """The session ended (exc: how it failed, None: it did not): quit, and the server's
+        rest tripped, mended or left as it was (_rest_or_mend)."""
+        _rest_or_mend(self.key, self.conn, self.started, exc)
         if self.conn is not None:
             try:
                 self.conn.quit()
