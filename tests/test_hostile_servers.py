@@ -491,3 +491,21 @@ def test_the_referee_s_own_fault_after_a_slow_session_rests_no_server(route, cli
     tried = imap.connections
     r, _ = tick(cli, journal)
     assert "not tried now" not in r.stderr and imap.connections == tried + 1, r.stderr
+
+
+def test_a_search_answer_of_two_hundred_thousand_unseen_messages_is_read(route, cli):
+    """A stranger's 200,000 messages make the answer to UID SEARCH one line of 1.3 MB:
+    the standard library refuses lines over 1,000,000 bytes, so every pass failed and the
+    game's mail was never read again. The line is bounded by the session's allowance
+    instead, and the German's orders, read first as a player's, are applied."""
+    journal, keys, imap, smtp = route
+    settings(imap, smtp, "[reading]\nmessages = 5\n")
+    flood = b"From: crowd@bureau.example\r\nSubject: win\r\n\r\nhello\r\n"
+    imap.messages.update({str(i): flood for i in range(1, 200_001)})
+    imap.messages["200001"] = order_mail(ADDRESSES["german"], keys["german"],
+                                         "<o1@example.org>")
+    searching_from(imap)
+    n = len(records(journal))
+    r, _ = tick(cli, journal)
+    assert "got more than" not in r.stderr, r.stderr
+    assert len(records(journal)) == n + 1, (r.stdout, r.stderr)
