@@ -183,6 +183,7 @@ def test_two_passes_at_once_set_a_robot_mail_aside_once(cli, net, tmp_path, kind
 # it): orders reaching the referee's address through a list or a group standing for it.
 PERSONS = {"auto-submitted-no": b"Auto-Submitted: No ; a person\nX-Auto-Response-Suppress: All",
            "auto-submitted-no-commented": b"Auto-Submitted: (RFC 3834) no (a person)",
+           "auto-submitted-no-comment-with-a-semicolon": b"Auto-Submitted: no (typed; by hand)",
            "mailing-list": b"Precedence: list\nList-Id: <referee.example.org>\n"
                            b"X-Mailman-Version: 2.1.39"}
 

@@ -92,7 +92,7 @@ def automatic_headers(msg: EmailMessage) -> str | None:
         return "a delivery report (a bounce)"
     submitted = header("Auto-Submitted")
     # Its keyword, the comments around it left out (RFC 3834: `no (sent by hand)` is a person's).
-    keyword = _COMMENT.sub(" ", submitted.split(";", 1)[0]).strip().casefold()
+    keyword = _COMMENT.sub(" ", submitted).split(";", 1)[0].strip().casefold()
     if submitted and keyword != "no":
         what = "reply" if keyword == "auto-replied" else "mail"
         return f"an automatic {what} (Auto-Submitted: {_short(submitted)})"
