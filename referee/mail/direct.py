@@ -27,6 +27,7 @@ from .ledger import (
     mail_name,
     may_answer,
     note_handled,
+    now,
     save_ledger,
 )
 from .ledger import game_lock as mail_lock
@@ -264,14 +265,12 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     """One mail into the outbox, whole or not at all, under the name that makes it that mail
     (a run that stopped before its ledger was saved finds it there and writes no other)."""
     msg = EmailMessage(policy=default_policy)
-    msg["From"] = mail_route(table.records)["sender"] or REFEREE
-    msg["To"] = to
-    msg["Subject"] = visible(subject)
-    msg["Date"] = email.utils.formatdate(localtime=False)
-    msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
     answers = bool(in_reply_to and MSGID.fullmatch(in_reply_to))
-    if answers:
-        msg["In-Reply-To"] = in_reply_to
-    mailtext.said_automatic(msg, answers)
+    mailtext.addressed(msg, mail_route(table.records)["sender"] or REFEREE, to,
+                       mailtext.thread_of(table.records[0]["game_id"], to),
+                       in_reply_to if answers else None)
+    msg["Subject"] = visible(subject)
+    msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
+    msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
     msg.set_content(visible(body), cte="quoted-printable")
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

@@ -139,3 +139,48 @@ def test_a_mail_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, serve
     assert cli("tick", j, "--no-map").exit_code == 0
     records = [json.loads(line) for line in j.read_text().splitlines()]
     assert [rec.get("mail") for rec in records].count("<t1@example.org>") == 2   # its 2 orders
+
+
+def _mails(net, address: str) -> list[email.message.EmailMessage]:
+    return [email.message_from_bytes(raw, policy=email.policy.default)
+            for _, tos, raw in net.smtp.received if tos == [address]]
+
+
+def test_a_skirmish_s_mails_fit_a_phone_and_join_the_game_s_thread(cli, servers, monkeypatch,
+                                                                   tmp_path, clock):
+    """Into the fire phase: every line of every mail is at most 72 columns but a test's order
+    (the report's first line names the step that fires; a fire test's modifiers are
+    long), and each mail is dated by the game's clock, answers to the referee's address and
+    refers to the reader's thread of the game, as a campaign's mail does."""
+    from datetime import timedelta
+
+    from commandclock import START, at
+
+    from referee.mail.message import thread_of
+
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
+    clock(START + timedelta(hours=5))
+    assert cli("tick", j, "--no-map").exit_code == 0
+    keys = {a: re.search(r"Order key: (\S+)", _texts(net, a)[0]).group(1)
+            for a in (BRITISH, GERMAN)}
+    for n in (1, 3):                                    # movement, then artillery: done
+        _write(net, n, BRITISH, keys[BRITISH], "done")
+        _write(net, n + 1, GERMAN, keys[GERMAN], "done")
+        assert cli("tick", j, "--no-map").exit_code == 0
+    order = "fire B3 at=G5 range=30 state=halted cover=soft command=yes"
+    _write(net, 5, BRITISH, keys[BRITISH], order)
+    assert cli("tick", j, "--no-map").exit_code == 0
+    texts = _texts(net, BRITISH)
+    flat = [" ".join(t.split()) for t in texts]
+    assert any("fire phase (gallant and veteran figures fire now)" in t for t in flat)
+    assert any("-1 target stationary or moving stealthily over 18\" away (G5)" in t
+               for t in flat)
+    for t in texts + _texts(net, GERMAN):
+        long = [line for line in t.splitlines() if len(line) > 72 and order not in line]
+        assert long == [], long
+    for address in (BRITISH, GERMAN, UMPIRE):
+        for m in _mails(net, address):
+            assert m["Reply-To"] == REFEREE
+            assert m["References"].split()[0] == thread_of("patrol", address)
+            assert email.utils.parsedate_to_datetime(m["Date"]) == START + timedelta(hours=5), \
+                (m["Date"], at(START + timedelta(hours=5)))

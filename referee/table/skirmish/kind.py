@@ -26,6 +26,7 @@ from ...contracts.skirmish import (
 )
 from ...game.audit import record_number
 from ...render.formats import render
+from ...render.record_text import wrap_lines
 from ...render.sections import Document, Items, Section, Span, para
 from ...store.signing import shown
 from ..kinds import GameKind
@@ -284,14 +285,23 @@ class SkirmishKind(GameKind):
     def recorded_lines(self, table, seqs: list[int]) -> list[str]:
         """The lines a sender is answered with for the records his mail made."""
         by_seq = {t["record"]: t for t in table.game().state.tests}
-        return [x for n in seqs if n in by_seq for x in test_lines(by_seq[n])]
+        tests = [by_seq[n] for n in seqs if n in by_seq]
+        return _mail_lines([x for t in tests for x in test_lines(t)], tests)
 
     def mail_report(self, table) -> tuple[str, str]:
         """Every player's report after a mail pass: (subject, text)."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
+        text = "\n".join(_mail_lines(report_text(doc).splitlines(), doc["tests"]))
         return (f"{game.header['game_id']}: turn {doc['turn']}, {doc['phase']} phase",
-                report_text(doc) + _asked(self, table, doc))
+                text + "\n" + _asked(self, table, doc))
+
+
+def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:
+    """Lines for a mail, read on a phone: each wrapped at 72 columns but a test's order,
+    which stays whole on its line as the player typed it."""
+    orders = {test_lines(t)[0] for t in tests}
+    return [x for line in lines for x in ([line] if line in orders else wrap_lines([line]))]
 
 
 class Verified:
