@@ -15,6 +15,7 @@ import email.policy
 import email.utils
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from commandclock import START
@@ -140,12 +141,21 @@ def _told(r, sender: str) -> list[str]:
             if "automatic" in x and "set aside as" in x and f"({sender})" in x]
 
 
-@pytest.mark.parametrize("kind", sorted(ROBOTS))
-def test_robot_mail_is_never_read_as_orders_nor_answered(cli, net, tmp_path, kind):
+def _robot_delivered(cli, net, tmp_path, kind: str, ident: str
+                     ) -> tuple[Path, str, bytes, int]:
+    """A game after its opening pass, and one robot mail of `kind` in its folder: the
+    journal, the robot's sender, the journal's bytes and how many mails went before it."""
     journal, keys, report = _opened(cli, net, tmp_path)
     make, sender = ROBOTS[kind]
     before, sent = journal.read_bytes(), len(net.smtp.received)
-    net.imap.deliver(net.folder, make(report, keys, "<robot1@example.org>"))
+    net.imap.deliver(net.folder, make(report, keys, ident))
+    return journal, sender, before, sent
+
+
+@pytest.mark.parametrize("kind", sorted(ROBOTS))
+def test_robot_mail_is_never_read_as_orders_nor_answered(cli, net, tmp_path, kind):
+    journal, sender, before, sent = _robot_delivered(cli, net, tmp_path, kind,
+                                                     "<robot1@example.org>")
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert journal.read_bytes() == before, r.output
@@ -160,10 +170,8 @@ def test_robot_mail_is_never_read_as_orders_nor_answered(cli, net, tmp_path, kin
 
 @pytest.mark.parametrize("kind", sorted(ROBOTS))
 def test_two_passes_at_once_set_a_robot_mail_aside_once(cli, net, tmp_path, kind):
-    journal, keys, report = _opened(cli, net, tmp_path)
-    make, sender = ROBOTS[kind]
-    before, sent = journal.read_bytes(), len(net.smtp.received)
-    net.imap.deliver(net.folder, make(report, keys, "<robot2@example.org>"))
+    journal, sender, before, sent = _robot_delivered(cli, net, tmp_path, kind,
+                                                     "<robot2@example.org>")
     reports = ticks_at_once(journal)
     assert [x.problems for x in reports] == [[], []]
     told = [m for x in reports for g in x.games for m in g.messages
