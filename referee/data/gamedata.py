@@ -231,17 +231,13 @@ class GameData:
         return {side: int(row[side]) for side in self.sides}
 
     @cached_property
-    def _card_limits(self) -> dict[int, dict[str, int]]:
-        return {r["year"]: r for r in self.charts.card_limit.by_year if "year" in r}
-
-    @property
     def card_limits_by_year(self) -> dict[int, dict[str, int]]:
         """The Card Limit chart's rows by year."""
-        return self._card_limits
+        return {r["year"]: r for r in self.charts.card_limit.by_year if "year" in r}
 
     def card_limit(self, year: int, side: str) -> int:
         """The Maximum Number of Held Cards of a side in a year (7.1 Card Limit chart)."""
-        return self._card_limits[year][side]
+        return self.card_limits_by_year[year][side]
 
     @cached_property
     def _artillery(self) -> dict[int, dict[str, int]]:

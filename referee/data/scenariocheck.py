@@ -331,7 +331,7 @@ def _check_cards(data: GameData, sc: Scenario, year: int | None) -> list[str]:
     and none is named twice."""
     out: list[str] = []
     cards, at = sc.cards, TOP.at("cards")
-    limits = data._card_limits.get(year, {})      # a row without its year: gamecheck
+    limits = data.card_limits_by_year.get(year, {})      # a row without its year: gamecheck
     seen: dict[str, list[tuple[At, int]]] = {}     # a card id -> each list and index naming it
     if cards.hands is not None:
         for side, hand in cards.hands.items():
