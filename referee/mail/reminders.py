@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import email.utils
 import re
-import shlex
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
-from ..base.errors import OrderError, StaleViewError, StorageError, UsageError, one_line
+from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
 from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
@@ -41,6 +40,7 @@ from . import message as mailtext
 from .ledger import load_ledger
 from .pictures import last_map_line
 from .refusal import prose
+from .senders import typed_journal
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -70,7 +70,7 @@ class Post:
         self.observers = observer_addresses(records)
         self.outbox, self.now, self.game_id = outbox, now, game_id
         # The journal as the moderator's commands name it, quoted for a shell where needed.
-        self.journal = shlex.quote(one_line(str(table.path)))
+        self.journal = typed_journal(table.path)
         self.sender = referee_address(records)
         # Each side's order key, ending each mail to it (to its own address only), so that a
         # reply quoting the mail carries it, as a reply to a report does.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import email.utils
 import re
-import shlex
 from dataclasses import dataclass
 from email.message import Message as EmailMessage
 from email.parser import BytesHeaderParser
@@ -26,6 +25,7 @@ from . import message as mailtext
 from .eml import write_eml
 from .ledger import mail_name, now, save_ledger
 from .refusal import prose
+from .senders import typed_journal
 
 AUTOMATIC = "automatic"         # an Outcome's status: set aside as a robot's mail
 
@@ -344,8 +344,7 @@ def bounce_notice(journal: Path, sides: list[str], f: Failure) -> str:
     write one), what it means and the command that gives the side another address, once
     he has asked the player himself. Nothing of the game's play is in it."""
     who = " and ".join(sides)
-    command = (f"referee players {shlex.quote(one_line(str(journal)))} --set "
-               f"{sides[0]}=NEW-ADDRESS")
+    command = f"referee players {typed_journal(journal)} --set {sides[0]}=NEW-ADDRESS"
     return (prose(f"A bounce says the referee's mail to {who} at {f.address} was refused "
                   f"for good by the mail server. Its words:") + f"\n\n> {f.diagnostic}\n\n" +
             prose(f"If so, {who} is not receiving the reports, nor what he is asked to "

@@ -20,12 +20,18 @@ SENT_BY_THE_REFEREE = ("from the address the referee's own mails come from: neve
                        "a player's mail, and never answered")
 
 
+def typed_journal(journal: Path) -> str:
+    """A journal as a command mailed to the moderator names it, to be copied as it stands:
+    one line, quoted for a shell where it needs it."""
+    return shlex.quote(one_line(str(journal)))
+
+
 def moderator_mail(journal: Path) -> str:
     """Why a message from the moderator's address is not read, for his answer: his orders
     are given by command (journal: the game's, as the commands he types name it)."""
     return (f"it comes from the moderator's address, and the referee takes no orders by mail "
-            f"from the moderator: give them with `referee order "
-            f"{shlex.quote(one_line(str(journal)))} --as SIDE ...`")
+            f"from the moderator: give them with `referee order {typed_journal(journal)} "
+            f"--as SIDE ...`")
 
 
 def _from_only(m: Message, address: str, people: dict) -> bool:
