@@ -324,7 +324,8 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
     holds that message already. `append(build)` appends (the caller's Table), by default the
     journal's own locked append."""
     journal = Journal(path, keep_contract)
-    span = duration_text(parse_duration(by, "extend"))
+    length = parse_duration(by, "extend")
+    span = duration_text(length)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         if mail is not None and mail["sha256"].encode() in raw:
@@ -347,7 +348,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                 raise OrderError(f"extend: {actor} has used the {allowed} extension"
                                  f"{'s' if allowed != 1 else ''} this game allows; ask the "
                                  f"moderator")
-        refuse_spent_extension(dues, parse_duration(by, "extend"), span, actor)
+        refuse_spent_extension(dues, length, span, actor)
         bodies = [fact_body(actor, f"{EXTEND} {span}", {
             "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span}) for d in dues]
         if mail is not None:
