@@ -315,10 +315,17 @@ FIXED_NOW = "2026-11-23T18:00:00Z"
 ILLEGAL = ["move ge-1 liege"]           # not the Entente's unit, nor his turn: refused
 
 
+# The key of every copy's referee home (store/home.py), which marks each mail's Message-ID
+# (mail/msgids.py): the copies are the same referee, whose mails are the same mails.
+HOME_KEY = "4b" * homemod.KEY_BYTES + "\n"
+
+
 def _use_home(monkeypatch, folder: Path) -> None:
-    """A per-user folder of its own (signing key, ledger, spool, locks) for one copy."""
+    """A per-user folder of its own (signing key, ledger, spool, locks) for one copy, with
+    the same home key as every other."""
     settings = (Path(os.environ["REFEREE_HOME"]) / "mail.toml").read_text(encoding="utf-8")
     folder.mkdir(parents=True, exist_ok=True)
+    homemod.write_new(folder / "key", HOME_KEY.encode())
     monkeypatch.setenv("REFEREE_HOME", str(folder))
     mail_settings(settings)             # the test servers, as route_through names them
     homemod._KEY.clear()

@@ -32,6 +32,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import MSGID, Mailboxes, Message, copy_refusal, too_large_refusal
+from .msgids import message_id
 from .prose import read_orders
 from .robots import AUTOMATIC, aside, automatic
 
@@ -271,6 +272,6 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
                        in_reply_to if answers else None)
     msg["Subject"] = visible(subject)
     msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
-    msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
+    msg["Message-ID"] = message_id(to)
     msg.set_content(visible(body), cte="quoted-printable")
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

@@ -15,6 +15,7 @@ from ..store import home
 from . import message as mailtext
 from .ledger import fault, now
 from .mailboxes import MSGID
+from .msgids import message_id
 
 
 def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
@@ -33,8 +34,7 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
                        in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)
     msg["Subject"] = visible(subject)
     msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
-    msg["Message-ID"] = (f"<{name}@referee.invalid>" if name is not None else
-                         email.utils.make_msgid(domain="referee.invalid"))
+    msg["Message-ID"] = message_id(to, name)          # the same for a mail written again
     # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
     # shows its bidirectional controls and escape sequences as their escapes.
     msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send

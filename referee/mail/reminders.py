@@ -38,6 +38,7 @@ from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
 from .ledger import load_ledger
+from .msgids import message_id
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
@@ -104,7 +105,7 @@ class Post:
         mailtext.addressed(msg, self.sender, to, mailtext.thread_of(self.game_id, to))
         msg["Subject"] = visible(subject)
         msg["Date"] = email.utils.format_datetime(self.now)
-        msg["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
+        msg["Message-ID"] = message_id(to)
         msg.set_content(visible(body), cte="quoted-printable")
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)

@@ -82,3 +82,21 @@ def test_the_skirmish_s_mails_say_they_are_automatic(cli, servers, monkeypatch, 
     answer = next(m for m in new if m["In-Reply-To"] == "<t1@example.org>")
     assert (answer["Auto-Submitted"], answer["X-Auto-Response-Suppress"]) == (
         "auto-replied", "All")
+
+
+def test_the_skirmish_s_mails_carry_message_ids_marked_for_their_recipients(
+        cli, servers, monkeypatch, tmp_path):
+    """mail/direct.py writes its own mails: each Message-ID is marked for its recipient
+    (mail/msgids.py), as a campaign's are, and for nobody else: a bounce of it can be told
+    from a forged one."""
+    from referee.mail.msgids import sent_to
+
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
+    assert cli("tick", j, "--no-map").exit_code == 0
+    sent = [(tos[0], email.message_from_bytes(raw, policy=email.policy.default))
+            for _, tos, raw in net.smtp.received]
+    assert {to for to, _ in sent} >= {BRITISH} and len({to for to, _ in sent}) > 1, sent
+    for to, m in sent:
+        assert sent_to(str(m["Message-ID"]), to), (to, m["Message-ID"])
+        assert not any(sent_to(str(m["Message-ID"]), other) for other, _ in sent
+                       if other != to), (to, m["Message-ID"])

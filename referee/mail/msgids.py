@@ -1,0 +1,74 @@
+"""The Message-IDs of the referee's mails, each marked for its recipient with a key only
+this referee holds: a bounce is believed (robots.py) only when it returns one whose mark
+checks out for the address it says failed.
+
+A Message-ID is <LOCAL.MARK@referee.invalid>: LOCAL is a named mail's name (the same mail
+written again gets the same Message-ID) or a random one (email.utils.make_msgid's), and
+MARK is an HMAC-SHA256 of LOCAL and the recipient's address (trimmed and case-folded, as
+message.thread_of reads it), cut to 16 bytes and written in base32 (26 letters and
+digits). Its key is derived from the signing key of this user's referee home
+(store/home.py), which never sits in a game folder: nothing new is stored anywhere. Whoever
+received a mail, or saw it on its way, can quote its Message-ID; nobody else can make one
+that checks out for an address, and one made for another address, or by another referee,
+does not.
+"""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+import hashlib
+import hmac
+import re
+
+from ..store import home
+
+DOMAIN = "referee.invalid"
+MARK_BYTES = 16
+MOST_IDS = 64                   # distinct marked Message-IDs of one bounce that are checked
+# What the MAC key is derived with from the home's key (which also signs snapshots, the
+# ledger and the marks of what was written): a key of its own for this use alone.
+_LABEL = b"referee mail: the mark in the Message-ID of each mail, by recipient (v1)"
+_MARKED = re.compile(r"<([^<>\s@]{1,200})\.([A-Za-z2-7]{26})@referee\.invalid>", re.IGNORECASE)
+
+
+def message_id(to: str, name: str | None = None) -> str:
+    """The Message-ID of a mail of the referee's to the address `to`: fixed by name for a
+    named mail, else random; marked for `to` (unmarked when this user has no key and none
+    can be made: a bounce of that mail is then only logged)."""
+    local = name if name is not None else \
+        email.utils.make_msgid(domain=DOMAIN)[1:].rpartition("@")[0]
+    key = _mark_key(create=True)
+    return f"<{local}.{_mark(key, local, to)}@{DOMAIN}>" if key else f"<{local}@{DOMAIN}>"
+
+
+def marked_ids(text: str) -> list[str]:
+    """The Message-IDs in text that look like a marked one of the referee's (unchecked),
+    each once, the first MOST_IDS."""
+    seen: dict[str, None] = {}
+    for m in _MARKED.finditer(text):
+        seen.setdefault(m.group(0), None)
+        if len(seen) >= MOST_IDS:
+            break
+    return list(seen)
+
+
+def sent_to(ident: str, address: str) -> bool:
+    """Whether ident is the Message-ID of a mail this referee made for address (its mark
+    checks out with this user's key; constant-time comparison)."""
+    m = _MARKED.fullmatch(ident.strip())
+    key = _mark_key(create=False) if m else None
+    if m is None or key is None:
+        return False
+    return hmac.compare_digest(_mark(key, m.group(1), address), m.group(2).lower())
+
+
+def _mark_key(create: bool) -> bytes | None:
+    k = home.key(create=create)
+    return None if k is None else hmac.new(k, _LABEL, hashlib.sha256).digest()
+
+
+def _mark(key: bytes, local: str, address: str) -> str:
+    said = f"{local}\n{address.strip().casefold()}".encode("utf-8", "surrogatepass")
+    mac = hmac.new(key, said, hashlib.sha256).digest()[:MARK_BYTES]
+    return base64.b32encode(mac).decode("ascii").rstrip("=").lower()
