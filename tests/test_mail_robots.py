@@ -14,6 +14,7 @@ import email
 import email.policy
 import email.utils
 import re
+import shutil
 from datetime import timedelta
 from pathlib import Path
 
@@ -287,7 +288,8 @@ def test_a_forged_bounce_cannot_put_an_address_or_a_command_in_the_referee_s_mou
     assert f"> referee players {journal.name} --set (address left out): User unknown" in \
         text.splitlines(), text
     flat = " ".join(text.split())
-    assert "A bounce is mail anyone can write" in flat, text
+    assert "The bounce returns a mail the referee sent to that address" in flat, text
+    assert "no stranger made it up, though whoever reads his mail could have" in flat, text
     assert max(len(x) for x in text.splitlines() if not x.startswith("  ")) <= 72, text
 
 
@@ -401,12 +403,17 @@ def test_inbox_names_a_robot_s_mail_once_and_writes_nothing_for_it(cli, tmp_path
 
 def _bounces_mailbox(path):
     """Two bounces of the referee's mail to the German's address (a delivery report, as a
-    server writes it), then the German's orders."""
+    server writes it, returning the headers of a mail this home's referee made for his
+    address: its Message-ID), then the German's orders."""
     from test_hostile_mail import ADDRESSES as HOSTILE
     from test_hostile_mail import mail as hmail
     from test_hostile_mail import write_mbox
 
+    from referee.mail.msgids import message_id
+
     german = HOSTILE["german"]
+    returned = (f"--B\nContent-Type: text/rfc822-headers\n\nFrom: referee@example.com\n"
+                f"To: {german}\nMessage-ID: {message_id(german, 'a-report')}\n\n")
     head = (f"From: Mail Delivery System <{ROBOT}>\nTo: {HOSTILE['moderator']}\n"
             f"Subject: Undelivered Mail Returned to Sender\nAuto-Submitted: auto-replied\n"
             f"MIME-Version: 1.0\nContent-Type: multipart/report; "
@@ -414,7 +421,8 @@ def _bounces_mailbox(path):
     body = ("\n--B\nContent-Type: text/plain\n\nYour mail could not be delivered.\n\n--B\n"
             "Content-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.org\n\n"
             f"Final-Recipient: rfc822; {german}\nAction: failed\nStatus: 5.1.1\n"
-            f"Diagnostic-Code: smtp; 550 5.1.1 <{german}>: User unknown\n\n--B--\n")
+            f"Diagnostic-Code: smtp; 550 5.1.1 <{german}>: User unknown\n\n{returned}"
+            "--B--\n")
     return write_mbox(path, [
         (head + f"Message-ID: <k{n}@mx.example.org>\n" + body).encode() for n in (1, 2)
     ] + [hmail()])
@@ -428,10 +436,13 @@ def test_killed_at_any_step_of_a_bounce_the_moderator_is_told_once(
     yet saved, or just saved. The rerun ends as a run without the fault: one notice."""
     from test_inbox_faults import _killed_then_run, _unfaulted
 
-    baseline = _unfaulted(tmp_path_factory.mktemp("bounced"), cli, monkeypatch,
-                          _bounces_mailbox)
+    root = tmp_path_factory.mktemp("bounced")
+    baseline = _unfaulted(root, cli, monkeypatch, _bounces_mailbox)
     notices = [m for m in baseline[2] if m[1].endswith("german: mail bounced")]
     assert len(notices) == 1 and baseline[1]["bounced"], baseline
+    # The same home key in both: the bounces return the same marked Message-ID, byte for byte.
+    (tmp_path / "home").mkdir()
+    shutil.copy(root / "home" / "key", tmp_path / "home" / "key")
     states = _killed_then_run(tmp_path, cli, monkeypatch, _bounces_mailbox, step, 2)
     for state in (baseline, *states):          # the journal's path, which the notice names
         state[2][:] = [(*m[:3], re.sub(r"referee players \S+", "referee players J", m[3]))

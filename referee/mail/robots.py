@@ -5,7 +5,10 @@ out-of-office reply may carry the referee's whole report, order key and orders l
 bounce the referee's whole mail); it is handled once, as any message is, and set aside.
 
 A bounce of the referee's mail to a player's address that failed for good tells the
-moderator, once a day for that address: the player is not receiving what he is asked.
+moderator, once a day for that address: the player is not receiving what he is asked. Only
+a bounce that returns a mail the referee sent to that address does (its Message-ID carries
+the referee's mark for that address, msgids.py): anyone can write a bounce, and the thread
+a mail refers to is no secret.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from ..store.players import observer_addresses, roster
 from . import message as mailtext
 from .eml import write_eml
 from .ledger import mail_name, now, save_ledger
+from .msgids import marked_ids, sent_to
 from .refusal import prose
 from .senders import typed_journal
 
@@ -227,8 +231,8 @@ def _returned_text(msg: EmailMessage) -> str:
         ctype = part.get_content_type()
         if ctype == "message/rfc822" and isinstance(part.get_payload(), list):
             inner = part.get_payload()[0]
-            out += [f"{k}: {mailtext.header_text(inner, k)}" for k in ("References",
-                                                                       "In-Reply-To")]
+            out += [f"{k}: {mailtext.header_text(inner, k)}" for k in (
+                "Message-ID", "References", "In-Reply-To")]
         elif ctype in ("text/rfc822-headers", "text/plain"):
             out.append(str(part.get_payload(decode=True) or b"", "utf-8", "replace"))
     return "\n".join(out)
@@ -299,14 +303,25 @@ def set_aside(table, m, why: str, ledger: dict, outbox: Path | None) -> str:
     found = failures(m.msg, game_id, [*(p["address"] for p in people.values()), *watchers])
     if not found:
         return f"{said}; it names no address of this game"
-    return "; ".join([said, *(_told(table, f, people, watchers, moderator, ledger, outbox)
-                              for f in found)])
+    returned = returned_ids(m.msg)
+    return "; ".join([said, *(_told(table, f, people, watchers, moderator, ledger, outbox,
+                                    returned) for f in found)])
+
+
+def returned_ids(msg: EmailMessage) -> list[str]:
+    """The Message-IDs marked as the referee marks its own (unchecked) in the mail a bounce
+    returns, or in its text."""
+    try:
+        return marked_ids(_returned_text(msg))
+    except Exception:  # noqa: BLE001 - a bounce nothing can read returns nothing
+        return []
 
 
 def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
-          ledger: dict, outbox: Path | None) -> str:
+          ledger: dict, outbox: Path | None, returned: list[str]) -> str:
     """What one failure a bounce reports comes to (the moderator mailed when it is a
-    player's address that failed for good, once a day), as the run's line says it."""
+    player's address that failed for good, once a day, and the bounce returns a mail the
+    referee sent to that address), as the run's line says it."""
     sides = [s for s, p in people.items() if s != MODERATOR and p["address"].lower() == f.address]
     said = f"mail to {f.address} {'failed for good' if f.permanent else 'delayed'}"
     if not sides:
@@ -315,6 +330,9 @@ def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
         return f"{said} ({whose} address: logged only)"
     if not f.permanent:
         return f"{said} ({', '.join(sides)}; the server tries again: logged only)"
+    if not any(sent_to(ident, people[s]["address"]) for ident in returned for s in sides):
+        return f"{said} ({', '.join(sides)}; it returns no mail this referee sent to that " \
+            f"address: logged only)"
     day = now().date().isoformat()
     told = ledger.setdefault("bounced", {})
     if told.get(f.address) == day:
@@ -340,17 +358,21 @@ def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
 
 def bounce_notice(journal: Path, sides: list[str], f: Failure) -> str:
     """The moderator's mail when a bounce says a player's address refuses the referee's
-    mail for good: whose, which address, the bounce's words (quoted as its own: anyone may
-    write one), what it means and the command that gives the side another address, once
-    he has asked the player himself. Nothing of the game's play is in it."""
+    mail for good: whose, which address, the bounce's words (quoted as its own: its writer
+    chose them), what it means, that it returns a mail the referee sent there (no
+    stranger made it up, though whoever reads the player's mail could have), and the
+    command that gives the side another address, once he has asked the player himself.
+    Nothing of the game's play is in it."""
     who = " and ".join(sides)
     command = f"referee players {typed_journal(journal)} --set {sides[0]}=NEW-ADDRESS"
     return (prose(f"A bounce says the referee's mail to {who} at {f.address} was refused "
                   f"for good by the mail server. Its words:") + f"\n\n> {f.diagnostic}\n\n" +
             prose(f"If so, {who} is not receiving the reports, nor what he is asked to "
                   f"decide, and the deadline still runs: when it passes, the game goes on as "
-                  f"it does for a player who sends nothing. A bounce is mail anyone can "
-                  f"write: ask him yourself, not at an address a mail gives you, for an "
+                  f"it does for a player who sends nothing. The bounce returns a mail the "
+                  f"referee sent to that address (its Message-ID carries the referee's mark "
+                  f"for it): no stranger made it up, though whoever reads his mail could "
+                  f"have. Ask him yourself, not at an address a mail gives you, for an "
                   f"address that takes mail, then register it:") + f"\n\n  {command}\n\n" +
             prose("His next report then carries everything he missed. This mail is sent "
                   "at most once a day for this address.") + "\n")

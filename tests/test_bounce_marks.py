@@ -1,0 +1,233 @@
+"""A bounce is believed only when it returns a mail the referee provably sent to the address
+it says failed: every mail of the referee's carries a Message-ID marked for its recipient
+with a key of the referee's home (mail/msgids.py). A bounce anyone writes, knowing the
+game's id and a player's address (which is all the thread of the referee's mail gives), a
+Message-ID made up, made for another address or by another referee, is logged only, and
+mails nobody.
+
+The IMAP and SMTP servers are tests/mailservers.py's, on 127.0.0.1 only; the clock is the
+commands' (tests/commandclock.py).
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from commandclock import START
+from test_mail_robots import OBSERVER, ROBOT, _classic, _dsn, _opened, _parsed, _to_moderator
+from test_transport import ADDRESSES, tick
+
+from referee.mail.eml import write_eml
+from referee.mail.msgids import message_id, sent_to
+
+UNPROVEN = "it returns no mail this referee sent to that address: logged only"
+MARKED = re.compile(r"<[^<>@\s]+\.[a-z2-7]{26}@referee\.invalid>")
+
+
+@pytest.fixture
+def net(servers, monkeypatch, tmp_path):
+    from mailservers import route_through
+
+    return route_through(servers, monkeypatch, tmp_path / "user")
+
+
+def _sent_to(net, address: str) -> bytes:
+    """The first mail the SMTP server took for address, as it took it."""
+    return next(raw for _, tos, raw in net.smtp.received if tos == [address])
+
+
+def _with_id(report: bytes, ident: str) -> bytes:
+    """The referee's mail with another Message-ID (its thread, References, as it was)."""
+    old = _parsed(report)["Message-ID"]
+    assert old and report.count(old.encode()) == 1
+    return report.replace(old.encode(), ident.encode())
+
+
+def _another_home_s(monkeypatch, tmp_path, address: str, report: bytes) -> str:
+    """The Message-ID another referee's home would give the very same mail to address."""
+    local = _parsed(report)["Message-ID"].strip("<>").rpartition("@")[0].rpartition(".")[0]
+    mine = os.environ["REFEREE_HOME"]
+    monkeypatch.setenv("REFEREE_HOME", str(tmp_path / "another-home"))
+    try:
+        return message_id(address, local)
+    finally:
+        monkeypatch.setenv("REFEREE_HOME", mine)
+
+
+def _logged_only(r, journal: Path, before: bytes, net) -> None:
+    assert r.exit_code == 0, r.output
+    assert _to_moderator(net) == [], r.output
+    (line,) = [x for x in r.stdout.splitlines() if "set aside as" in x]
+    assert "automatic" in line and f"({ROBOT})" in line, r.output
+    assert f"mail to kaiser@example.org failed for good (german; {UNPROVEN})" in line, line
+    assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize("bounce", [_dsn, _classic])
+@pytest.mark.parametrize("ident", ["<f00.aaaabbbbccccddddeeeeffff22@referee.invalid>",
+                                   "<1764240000.4242.77@referee.invalid>"])
+def test_a_forged_bounce_with_the_game_s_thread_and_a_made_up_message_id_tells_nobody(
+        cli, net, tmp_path, bounce, ident):
+    """The thread the referee's mail refers to is a hash anyone can work out from the game's
+    id and the player's address; a Message-ID made up, marked or not (as the referee's mails
+    were before they were marked), proves nothing."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    forged = _with_id(report, ident)
+    assert b"<thread.alpha." in forged
+    before = journal.read_bytes()
+    net.imap.deliver(net.folder, bounce(forged, keys, "<x1@mx.example.org>"))
+    _logged_only(tick(cli, journal), journal, before, net)
+
+
+@pytest.mark.parametrize("whose", ["entente", "observer", "another home"])
+@pytest.mark.parametrize("bounce", [_dsn, _classic])
+def test_a_bounce_returning_a_message_id_made_for_another_address_or_home_tells_nobody(
+        cli, net, tmp_path, monkeypatch, bounce, whose):
+    """The Entente's player or an observer holds Message-IDs the referee marked for his own
+    address; another referee marks with its own key: none counts for the German's."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    if whose == "another home":
+        ident = _another_home_s(monkeypatch, tmp_path, ADDRESSES["german"], report)
+    else:
+        other = _sent_to(net, ADDRESSES["entente"] if whose == "entente" else OBSERVER)
+        ident = str(_parsed(other)["Message-ID"])
+    assert MARKED.fullmatch(ident) and ident != str(_parsed(report)["Message-ID"])
+    before = journal.read_bytes()
+    net.imap.deliver(net.folder, bounce(_with_id(report, ident), keys, "<x2@mx.example.org>"))
+    _logged_only(tick(cli, journal), journal, before, net)
+
+
+def test_a_delivery_report_for_one_player_returning_another_s_mail_tells_nobody(
+        cli, net, tmp_path):
+    """A delivery report that names the German's address as failed but returns the mail
+    the referee sent the Entente, whole (his own Message-ID and thread)."""
+    journal, keys, _ = _opened(cli, net, tmp_path)
+    before = journal.read_bytes()
+    theirs = _sent_to(net, ADDRESSES["entente"])
+    net.imap.deliver(net.folder, _dsn(theirs, keys, "<x3@mx.example.org>"))
+    _logged_only(tick(cli, journal), journal, before, net)
+
+
+def test_a_real_bounce_of_the_referee_s_mail_tells_the_moderator_once_a_day(
+        cli, net, tmp_path, clock):
+    """The German's report as the SMTP server took it, returned by a delivery report and by
+    a bounce in plain text: the moderator is told once that day, then again the next."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    assert MARKED.fullmatch(str(_parsed(report)["Message-ID"]))
+    net.imap.deliver(net.folder, _dsn(report, keys, "<r1@mx.example.org>"),
+                     _classic(report, keys, "<r2@mx.example.org>"))
+    r = tick(cli, journal)
+    assert r.exit_code == 0, r.output
+    (told,) = _to_moderator(net)
+    assert str(told["Subject"]) == "[referee alpha #4] german: mail bounced"
+    assert UNPROVEN not in r.stdout
+    assert r.stdout.count("the moderator is told") == 1, r.output
+    assert r.stdout.count("the moderator was told today already") == 1, r.output
+    clock(START + timedelta(days=1))
+    net.imap.deliver(net.folder, _dsn(report, keys, "<r3@mx.example.org>"))
+    assert tick(cli, journal).exit_code == 0 and len(_to_moderator(net)) == 2
+
+
+# ---------------------------------------------------------------- inbox: the outbox's mail
+
+def _returning(to: str, head: str, ident: str) -> bytes:
+    """A delivery report (as Postfix writes one) that the mail to `to` failed for good,
+    returning the headers `head` of that mail."""
+    return (f"From: Mail Delivery System <{ROBOT}>\nTo: umpire@example.com\n"
+            f"Subject: Undelivered Mail Returned to Sender\nMessage-ID: {ident}\n"
+            f"Auto-Submitted: auto-replied\nMIME-Version: 1.0\nContent-Type: multipart/report;"
+            f' report-type=delivery-status; boundary="B"\n\n--B\nContent-Type: text/plain\n\n'
+            f"Your mail could not be delivered.\n\n--B\nContent-Type: message/delivery-status"
+            f"\n\nReporting-MTA: dns; mx.example.org\n\nFinal-Recipient: rfc822; {to}\n"
+            f"Action: failed\nStatus: 5.1.1\nDiagnostic-Code: smtp; 550 5.1.1 User unknown\n\n"
+            f"--B\nContent-Type: text/rfc822-headers\n\n{head}\n--B--\n").encode()
+
+
+def _outbox_mails(outbox: Path) -> list:
+    return [(p, email.message_from_bytes(p.read_bytes(), policy=email.policy.default))
+            for p in sorted(outbox.glob("*.eml"))]
+
+
+def _head_of(m) -> str:
+    return "".join(f"{k}: {v}\n" for k, v in m.items())
+
+
+def test_inbox_believes_a_bounce_of_the_report_in_its_outbox_and_no_copy_of_it(cli, tmp_path):
+    """`inbox` with an outbox: the bounce returning the German's report as written there
+    (its Message-ID taken from the file) tells the moderator; one returning the same headers
+    with a Message-ID of the Entente's report does not."""
+    from test_hostile_mail import new_game, write_mbox
+
+    journal = new_game(cli, tmp_path / "game")
+    out = tmp_path / "out"
+    assert cli("inbox", journal, write_mbox(tmp_path / "b0", []), "--outbox", out,
+               "--no-map").exit_code == 0
+    written = {str(m["To"]): m for _, m in _outbox_mails(out)}
+    german = written["Kaiser@Example.org"]
+    ident = str(written["joffre@example.net"]["Message-ID"])
+    forged = _head_of(german).replace(str(german["Message-ID"]), ident)
+    box = write_mbox(tmp_path / "b1", [_returning("kaiser@example.org", forged, "<y1@mx>")])
+    r = cli("inbox", journal, box, "--outbox", out, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert UNPROVEN in r.stdout, r.output
+    assert not [m for _, m in _outbox_mails(out) if "mail bounced" in str(m["Subject"])]
+    box = write_mbox(tmp_path / "b2", [_returning("kaiser@example.org", _head_of(german),
+                                                  "<y2@mx>")])
+    r = cli("inbox", journal, box, "--outbox", out, "--no-map")
+    assert r.exit_code == 0, r.output
+    (told,) = [m for _, m in _outbox_mails(out) if "mail bounced" in str(m["Subject"])]
+    assert str(told["To"]) == "umpire@example.com" and UNPROVEN not in r.stdout, r.output
+
+
+def test_a_bounce_of_a_deadline_reminder_tells_the_moderator(cli, tmp_path, clock):
+    """A reminder (mail/reminders.py) carries a marked Message-ID as every mail does: its
+    bounce is believed."""
+    from test_deadlines import DUE, new_game
+    from test_hostile_mail import write_mbox
+
+    from referee.mail.reminders import check_deadlines
+
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    check_deadlines(journal, out, DUE - timedelta(hours=24))
+    ((_, reminder),) = _outbox_mails(out)
+    assert str(reminder["To"]) == "Kaiser@Example.org"
+    box = write_mbox(tmp_path / "b", [_returning("kaiser@example.org", _head_of(reminder),
+                                                 "<z1@mx>")])
+    r = cli("inbox", journal, box, "--outbox", out, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert "(german; the moderator is told)" in r.stdout, r.output
+
+
+# ---------------------------------------------------------------- the Message-IDs themselves
+
+def test_a_named_mail_written_again_has_the_same_message_id_marked_for_its_recipient(
+        tmp_path, clock):
+    """A named mail is written once; written again (a run killed before its ledger knew it
+    was), it is the same mail, Message-ID included, whatever the time. Another name, or the
+    same name to another address, is another Message-ID; each checks out for its own
+    recipient alone."""
+    def written(folder: str, to: str, name: str) -> str:
+        path = write_eml(tmp_path / folder, "referee@example.com", to, "s", "b", None,
+                         name=name)
+        return str(email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                   ["Message-ID"])
+
+    for folder in ("a", "b", "c"):
+        (tmp_path / folder).mkdir()
+    first = written("a", "Kaiser@Example.org", "n1")
+    clock(START + timedelta(hours=3))
+    assert written("b", "Kaiser@Example.org", "n1") == first
+    assert MARKED.fullmatch(first) and first.startswith("<n1.")
+    assert written("c", "Kaiser@Example.org", "n2") != first
+    assert message_id("joffre@example.net", "n1") != first
+    assert sent_to(first, "kaiser@example.org") and sent_to(first, " KAISER@example.ORG")
+    assert not sent_to(first, "joffre@example.net")
+    assert not sent_to(first.replace("<n1.", "<n2."), "kaiser@example.org")
+
