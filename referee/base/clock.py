@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
+from functools import lru_cache
 
 from .errors import UsageError, quoted
 
@@ -20,6 +21,9 @@ NOW_VARIABLE = "REFEREE_NOW"
 _DURATION = re.compile(r"(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?")
 LONGEST = timedelta(days=365)
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+# A game's time zone as a record names it (zones.py checks it; contracts/records.py too).
+ZONE_MOST = 64
+ZONE_PATTERN = r"^[A-Za-z][A-Za-z0-9_+-]{0,31}(?:/[A-Za-z][A-Za-z0-9_+-]{0,31}){0,2}\Z"
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -101,8 +105,52 @@ def duration_text(span: timedelta) -> str:
     return (f"{hours}h" if hours else "") + (f"{rest}m" if rest else "") or "0m"
 
 
-def for_players(moment: datetime) -> str:
-    """A time as a player reads it: Tue 25 Nov 18:00 UTC."""
+def is_utc(zone: str | None) -> bool:
+    """Whether a game's time zone reads as UTC: none given, or UTC given again."""
+    return zone is None or zone == "UTC"
+
+
+@lru_cache(maxsize=16)
+def zone_rules(zone: str) -> tzinfo:
+    """The rules of a time zone whose name zones.zone_problem passed (zoneinfo's errors
+    otherwise)."""
+    import zoneinfo  # start-up: only a game with a time zone reads the database
+
+    return zoneinfo.ZoneInfo(zone)
+
+
+def for_players(moment: datetime, zone: str | None = None) -> str:
+    """A time as a player reads it: Tue 25 Nov 18:00 UTC; in a game's zone (zones.py), its
+    time there with the zone's abbreviation and the time in UTC beside it, with the UTC day
+    when it is another: Sat 28 Nov 19:00 CET (18:00 UTC), Mon 30 Nov 07:00 NZDT (Sun 29
+    Nov 18:00 UTC)."""
     moment = moment.astimezone(UTC)
-    return (f"{_DAYS[moment.weekday()]} {moment.day} {_MONTHS[moment.month - 1]} "
-            f"{moment:%H:%M} UTC")
+    utc = f"{moment:%H:%M} UTC"
+    if is_utc(zone):
+        return f"{_day(moment)} {utc}"
+    local = moment.astimezone(zone_rules(zone))
+    mark = local.tzname() or zone
+    if mark == "UTC" and not local.utcoffset():
+        return f"{_day(moment)} {utc}"
+    beside = utc if local.date() == moment.date() else f"{_day(moment)} {utc}"
+    return f"{_day(local)} {local:%H:%M} {mark} ({beside})"
+
+
+def _day(moment: datetime) -> str:
+    return f"{_DAYS[moment.weekday()]} {moment.day} {_MONTHS[moment.month - 1]}"
+
+
+def past_weekend(moment: datetime, zone: str | None = None) -> datetime:
+    """A moment falling on a Saturday or Sunday in the game's zone (UTC without one) moved
+    to the Monday after it at the same time there: counted on the wall clock of the zone, so
+    a change to or from summer time over the weekend keeps the hour players read; in UTC.
+    OverflowError beyond the last day there is."""
+    if is_utc(zone):
+        local = moment.astimezone(UTC)
+    else:
+        local = moment.astimezone(zone_rules(zone))
+    if local.weekday() >= 5:
+        # Aware arithmetic in one zone is on its wall clock; astimezone then finds the
+        # offset of the new day.
+        local += timedelta(days=7 - local.weekday())
+    return local.astimezone(UTC)

@@ -32,7 +32,12 @@ def deadline(
         help="How many times each side may ask for more time by mail.")] = None,
     skip_weekends: Annotated[Optional[bool], typer.Option(
         "--skip-weekends/--no-skip-weekends",
-        help="Whether a deadline falling on a weekend moves to Monday.")] = None,
+        help="Whether a deadline falling on a weekend (in the game's time zone) moves to "
+             "Monday, same time.")] = None,
+    zone: Annotated[Optional[str], typer.Option(
+        help="The game's time zone, an IANA name like Europe/Paris or America/New_York: "
+             "every time is told there (with UTC beside it) and its weekend is skipped; "
+             "UTC puts the game back on UTC.")] = None,
     pause: Annotated[bool, typer.Option(
         help="Pause the game: no orders are taken and no deadline runs.")] = False,
     resume: Annotated[bool, typer.Option(
@@ -48,9 +53,9 @@ def deadline(
     if pause and resume:
         raise UsageError("--pause and --resume: give one of them")
     fact = timeline.settings_fact(set_, reminders, missed, extensions, skip_weekends, kind,
-                                  "--set") \
+                                  "--set", zone) \
         if any(v is not None for v in (set_, kind, reminders, missed, extensions,
-                                       skip_weekends)) else None
+                                       skip_weekends, zone)) else None
     made = []
     if fact or pause or resume:
         commands.check_ours(journal)

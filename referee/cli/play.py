@@ -37,6 +37,11 @@ from .params import (
 GAME_HELP, SCENARIO_HELP = games_help()
 
 
+SKIP_HELP = ("A deadline falling on a Saturday or Sunday (in the game's time zone) moves to "
+             "Monday, same time.")
+ZONE_HELP = ("The game's time zone, an IANA name like Europe/Paris or America/New_York: every "
+             "time is told there (with UTC beside it) and its weekend is skipped (default "
+             "UTC).")
 FROM_HELP = ("The address the referee's mails come from and players answer to, the mailbox "
              "--mail-in reads (default: the moderator's address).")
 
@@ -74,9 +79,8 @@ def new(
     extensions: Annotated[Optional[int], typer.Option(
         help="How many times each side may ask for more time by mail, 'extend 24h' "
              "(default 2).")] = None,
-    skip_weekends: Annotated[bool, typer.Option(
-        help="A deadline falling on a Saturday or Sunday moves to Monday, same time.")
-    ] = False,
+    skip_weekends: Annotated[bool, typer.Option(help=SKIP_HELP)] = False,
+    zone: Annotated[Optional[str], typer.Option(help=ZONE_HELP)] = None,
     mail_in: Annotated[Optional[str], typer.Option(
         help="Where players' mail is read (`referee mail` changes it later): an mbox file, a "
              "Maildir, or imap://USER@HOST[:PORT]/FOLDER (imaps:// for TLS).")] = None,
@@ -94,7 +98,8 @@ def new(
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record;
     every record signed by the game's key, kept in your referee home."""
     dice = dice.value
-    clock = _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
+    clock = _checked_before_new(game_id, (deadline, reminders, missed, extensions,
+                                          skip_weekends, zone),
                                 mail_in, mail_out, player or [], mail_from)
     from ..data.catalog import check_game_name, kind_of  # start-up: only new needs it
     from ..table import Table  # start-up: only new needs it
@@ -148,11 +153,13 @@ def _route_of_new(journal: Path, mail_in, mail_out, mail_from) -> dict:
     return set_route(journal, mail_in, mail_out, GAMES["dir"], sender=mail_from)
 
 
-def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_weekends,
-                        mail_in, mail_out, players: list[str], mail_from=None):
+def _checked_before_new(game_id, clock: tuple, mail_in, mail_out, players: list[str],
+                        mail_from=None):
     """The options of `new` that can be wrong without the game: the game id, the deadline
-    settings (their fact for the journal, or None), the mail route and an address beyond
+    settings (clock: --deadline, --reminders, --missed, --extensions, --skip-weekends and
+    --zone; their fact for the journal, or None), the mail route and an address beyond
     ASCII its SMTP server would not take, refused before any file is made."""
+    deadline, reminders, missed, extensions, skip_weekends, zone = clock
     from ..game.timeline import new_settings  # start-up: only new and deadline need it
     from ..store.mailroute import check_source, check_target  # start-up: new only
 
@@ -172,10 +179,10 @@ def _checked_before_new(game_id, deadline, reminders, missed, extensions, skip_w
 
         refuse_unmailable(check_target(mail_out, "--mail-out"), wide, "--player")
     if deadline is not None:
-        return new_settings(deadline, reminders, missed, extensions, skip_weekends)
-    if reminders or missed or extensions is not None or skip_weekends:
-        raise UsageError("--reminders, --missed, --extensions and --skip-weekends go with "
-                         "--deadline (no deadline, nothing to remind of or to miss)")
+        return new_settings(deadline, reminders, missed, extensions, skip_weekends, zone)
+    if reminders or missed or extensions is not None or skip_weekends or zone is not None:
+        raise UsageError("--reminders, --missed, --extensions, --skip-weekends and --zone go "
+                         "with --deadline (no deadline, nothing to remind of or to miss)")
     return None
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
+from ..base.clock import ZONE_MOST, ZONE_PATTERN
 from .base import Contract
 from .events import Event
 from .events_base import Secret
@@ -254,13 +255,14 @@ class ClockFact(Contract):
 
     `settings`: the duration of a hand-off's deadline (`deadline`; for one decision kind only
     with `decision`), the reminders before it, the missed-order policy, the extensions each
-    side may ask for and whether a deadline skips the weekend; an absent member keeps the
-    value before. `extend`: `side`'s deadline for the hand-off made by record `handoff` is
-    `by` later. `reminded`: `side` was reminded `before` its deadline `due` (of `handoff`).
-    `missed`: `side` let its deadline `due` pass; the policy `missed` was applied (with
-    `default`, the record also holds the answer the referee gave for him, rule `rule`).
-    `pause`, `resume`: no deadline runs while the game is paused; a resumed hand-off's
-    deadline counts from the resume."""
+    side may ask for, whether a deadline skips the weekend and the game's time zone (`zone`,
+    an IANA name like Europe/Paris: the weekend and every time shown are read there; UTC
+    when no record names one); an absent member keeps the value before. `extend`: `side`'s
+    deadline for the hand-off made by record `handoff` is `by` later. `reminded`: `side`
+    was reminded `before` its deadline `due` (of `handoff`). `missed`: `side` let its
+    deadline `due` pass; the policy `missed` was applied (with `default`, the record also
+    holds the answer the referee gave for him, rule `rule`). `pause`, `resume`: no deadline
+    runs while the game is paused; a resumed hand-off's deadline counts from the resume."""
 
     kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
     deadline: Duration | None = None
@@ -269,6 +271,7 @@ class ClockFact(Contract):
     missed: Literal["default", "wait", "pause"] | None = None
     extensions: Annotated[int, Meta(ge=0, le=100)] | None = None
     skip_weekends: bool | None = None
+    zone: Annotated[str, Meta(pattern=ZONE_PATTERN, max_length=ZONE_MOST)] | None = None
     side: Annotated[str, Meta(min_length=1, max_length=32)] | None = None
     handoff: Annotated[int, Meta(ge=1)] | None = None
     by: Duration | None = None

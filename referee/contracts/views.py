@@ -35,12 +35,14 @@ class DeadlineDue(Part):
 
 class Deadlines(Document):
     """`deadline` and `extend`, and `deadlines` in a status-view: each owing side's deadline,
-    whether the game is paused, the policy at a missed deadline; `records` the records the
-    command appended."""
+    whether the game is paused, the policy at a missed deadline, the game's time zone its
+    times are told in (`zone`, an IANA name like Europe/Paris; absent: UTC); `records` the
+    records the command appended."""
 
     schema_version: int
     paused: bool
     policy: Literal["default", "wait", "pause"]
+    zone: str | UnsetType = UNSET
     due: list[DeadlineDue]
     records: list[int] | UnsetType = UNSET
 

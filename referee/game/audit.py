@@ -45,7 +45,7 @@ from .replay import (
     scenario_of,
     start_state,
 )
-from .timeline import answers_missed, clock_words
+from .timeline import answers_missed, clock_words, zone_of
 from .verification import redecide, revealed_secret
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -206,7 +206,8 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET, ROUTE) or seq == 1 or \
         (clock_of(rec) is not None and not answers_missed(rec))
     out["decision"] = None if moderators else _decision(state, data, rec)
-    trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules)
+    trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules,
+                            zone_of(raw))
     out["checks"] = checks
     out["dice"] = _dice(rec, header, trace, revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
@@ -227,11 +228,12 @@ def _decision(state, data, rec: dict) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------- explain: the checks
 
-def _moderators_checks(rec: dict) -> list[str] | None:
-    """What a record of the moderator is checked by; None for any other record."""
+def _moderators_checks(rec: dict, zone: str | None = None) -> list[str] | None:
+    """What a record of the moderator is checked by; None for any other record (zone: the
+    game's time zone, its times are told in)."""
     if clock_of(rec) is not None and not answers_missed(rec):
-        return [f"a fact about the game's time: {clock_words(rec)}; it answers no decision "
-                f"and rolls no die (`verify` checks its form)"]
+        return [f"a fact about the game's time: {clock_words(rec, zone=zone)}; it answers no "
+                f"decision and rolls no die (`verify` checks its form)"]
     if rec["order"] == REGISTER:
         return ["a roster record of the moderator: it answers no decision and rolls no "
                 "die (`verify` checks its form)"]
@@ -324,18 +326,19 @@ def _decided_again(state, data, rec: dict, seq: int,
 
 
 def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed: bool,
-            rules: int) -> tuple[list[tuple[int, str, int]] | None, list[str]]:
+            rules: int, zone: str | None = None
+            ) -> tuple[list[tuple[int, str, int]] | None, list[str]]:
     """(the traced dice, or None when the record cannot be decided again here; the checks it
     passed, told honestly: what legal_orders and the decision's check say of it, and whether
     deciding it again gives the recorded events)."""
-    moderators = _moderators_checks(rec)
+    moderators = _moderators_checks(rec, zone)
     if moderators is not None:
         return None, moderators
     lines = _what_was_checked(state, data, rec, seq, reader, sealed)
     if answers_missed(rec):
-        lines.insert(0, f"{clock_words(rec, data.side_name)}; the game's policy for a missed "
-                        f"deadline is default, and `verify` decides this answer again like "
-                        f"any order")
+        lines.insert(0, f"{clock_words(rec, data.side_name, zone)}; the game's policy for a "
+                        f"missed deadline is default, and `verify` decides this answer again "
+                        f"like any order")
     if rules < RULES_VERSION:
         lines.append(f"made under rules {rules}: not decided again under rules "
                      f"{RULES_VERSION} (its events are replayed as recorded, as `verify` does)")

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 
 import msgspec
 
-from ..base.clock import duration_text, for_players, parse_duration, parse_stamp
-from ..base.errors import UNREADABLE, JournalError, UsageError
+from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, past_weekend
+from ..base.errors import UNREADABLE, JournalError, UsageError, quoted
 from ..engine import waiting_on
 from ..engine.state import State
 
@@ -32,6 +32,7 @@ class Settings(msgspec.Struct):
     missed: str = "wait"
     extensions: int = 2
     skip_weekends: bool = False
+    zone: str | None = None     # the game's time zone (None: UTC), an IANA name
 
     def duration(self, decision: str) -> timedelta | None:
         """The time a side has to answer a decision of this kind (None: no deadline)."""
@@ -53,7 +54,7 @@ class Settings(msgspec.Struct):
         if fact.get("reminders") is not None:
             self.reminders = sorted((parse_duration(r) for r in fact["reminders"]),
                                     reverse=True)
-        for name in ("missed", "extensions", "skip_weekends"):
+        for name in ("missed", "extensions", "skip_weekends", "zone"):
             if fact.get(name) is not None:
                 setattr(self, name, fact[name])
 
@@ -71,11 +72,12 @@ class Due(msgspec.Struct):
     # 24h deadline, or before a deadline extended after it passed) would be the hand-off or
     # the extension itself, whose mail gives the deadline already.
     since: datetime
+    zone: str | None = None     # the game's time zone, the deadline is read in (None: UTC)
 
     @property
     def words(self) -> str:
-        """The deadline as a player reads it."""
-        return f"Orders due by {for_players(self.due)}"
+        """The deadline as a player reads it, in the game's time zone."""
+        return f"Orders due by {for_players(self.due, self.zone)}"
 
     def reminders(self, settings: Settings) -> list[timedelta]:
         """The game's reminders this deadline has: those due after it began to run."""
@@ -102,6 +104,12 @@ def fact_problem(fact: dict, sides) -> str | None:
                 parse_duration(fact[name])
         except UsageError as exc:
             return str(exc)
+    if fact.get("zone") is not None:
+        from ..base.zones import zone_problem  # start-up: only a game with a time zone
+
+        problem = zone_problem(fact["zone"])
+        if problem is not None:
+            return f"its zone {quoted(str(fact['zone']))}: {problem}"
     for text in fact.get("reminders") or []:
         try:
             parse_duration(text)
@@ -267,14 +275,14 @@ class Walk(msgspec.Struct):
         more, last = self.extended.get((side, made[0]), (timedelta(0), None))
         try:
             due = start + span + more
-            if self.settings.skip_weekends and due.weekday() >= 5:
-                due += timedelta(days=7 - due.weekday())
+            if self.settings.skip_weekends:
+                due = past_weekend(due, self.settings.zone)
         except OverflowError:           # a time the referee never writes (year 9999)
             raise JournalError(f"{name}: record {since[0]} has a time no deadline can run "
                                f"from ({since[1]!r}): {duration_text(span + more)} after it "
                                f"is no date", record=since[0]) from None
         began = start if last is None else max(start, _time_of(last, name))
-        return Due(side, made[0], state.pending.kind, due, more, began)
+        return Due(side, made[0], state.pending.kind, due, more, began, self.settings.zone)
 
 
 def walked_on(walk: Walk | None, steps, sides, name: str) -> Walk | None:

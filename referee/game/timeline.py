@@ -17,7 +17,7 @@ from pathlib import Path
 
 import msgspec
 
-from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, stamp
+from ..base.clock import duration_text, for_players, is_utc, parse_duration, parse_stamp, stamp
 from ..base.clock import now as clock_now
 from ..base.errors import OrderError, UsageError, quoted
 from ..contracts.records import MOST_REMINDERS
@@ -75,14 +75,14 @@ def answers_missed(rec: dict) -> bool:
         fact.get("missed") == "default" and fact.get("side") == rec.get("actor")
 
 
-def clock_words(rec: dict, name=lambda side: side) -> str | None:
+def clock_words(rec: dict, name=lambda side: side, zone: str | None = None) -> str | None:
     """What a record's clock part says, in words (None: it has none); name(side) gives a
-    side's name."""
+    side's name, zone the game's time zone its times are read in (None: UTC)."""
     fact = clock_of(rec)
     if fact is None:
         return None
     kind, side = fact["kind"], name(fact.get("side") or "")
-    due = for_players(parse_stamp(fact["due"])) if fact.get("due") else ""
+    due = for_players(parse_stamp(fact["due"]), zone) if fact.get("due") else ""
     if kind == "settings":
         return _settings_words(fact)
     if kind == "extend":
@@ -119,6 +119,8 @@ def _settings_words(fact: dict) -> str:
         parts.append(f"{fact['extensions']} extension(s) a side")
     if fact.get("skip_weekends"):
         parts.append("no deadline on a weekend")
+    if fact.get("zone"):
+        parts.append(f"times in {fact['zone']}")
     return "deadlines: " + "; ".join(parts)
 
 
@@ -135,9 +137,11 @@ def fact_body(actor: str, order: str, fact: dict) -> dict:
 
 def settings_fact(deadline: str | None, reminders: str | None, missed: str | None,
                   extensions: int | None, skip_weekends: bool | None,
-                  decision: str | None = None, option: str = "--deadline") -> dict:
+                  decision: str | None = None, option: str = "--deadline",
+                  zone: str | None = None) -> dict:
     """The settings record's clock part from the options given (UsageError on a bad one);
-    option: the one the deadline was given with (`new --deadline`, `deadline --set`)."""
+    option: the one the deadline was given with (`new --deadline`, `deadline --set`); zone:
+    the game's time zone, an IANA name (UTC puts the game back on UTC)."""
     fact: dict = {}
     if deadline is not None:
         fact["deadline"] = duration_text(parse_duration(deadline, option))
@@ -164,11 +168,15 @@ def settings_fact(deadline: str | None, reminders: str | None, missed: str | Non
         fact["extensions"] = extensions
     if skip_weekends is not None:
         fact["skip_weekends"] = skip_weekends
+    if zone is not None:
+        from ..base.zones import check_zone  # start-up: only a game with a time zone
+
+        fact["zone"] = check_zone(zone)
     return fact
 
 
 def new_settings(deadline: str, reminders: str | None, missed: str | None,
-                 extensions: int | None, skip_weekends: bool) -> dict:
+                 extensions: int | None, skip_weekends: bool, zone: str | None = None) -> dict:
     """The clock part of the settings record `new --deadline` writes (UsageError on a bad
     option): the reminders given, else those of REMINDERS shorter than the deadline (a 24h
     deadline is reminded 2h before only)."""
@@ -176,7 +184,8 @@ def new_settings(deadline: str, reminders: str | None, missed: str | None,
         span = parse_duration(deadline, "--deadline")
         reminders = ",".join(duration_text(r) for r in REMINDERS if r < span)
     fact = settings_fact(deadline, reminders, missed or "wait",
-                         2 if extensions is None else extensions, skip_weekends)
+                         2 if extensions is None else extensions, skip_weekends,
+                         zone=zone)
     refuse_late_reminders(fact, Settings())
     return fact
 
@@ -216,6 +225,21 @@ def clock_facts(raw: bytes) -> list[dict]:
     return out
 
 
+def zone_of(raw: bytes) -> str | None:
+    """The game's time zone after checked journal bytes (None: UTC): the last settings
+    record naming one (read without replaying, so without the walk's check of each fact:
+    a zone no database knows is read as UTC here, and the walk refuses its record)."""
+    if CLOCK_MEMBER not in raw:
+        return None
+    zones = [rec["clock"]["zone"] for rec in clock_facts(raw)
+             if rec["clock"].get("kind") == "settings" and rec["clock"].get("zone")]
+    if not zones:
+        return None
+    from ..base.zones import zone_problem  # start-up: only a game with a time zone
+
+    return zones[-1] if zone_problem(zones[-1]) is None else None
+
+
 def paused(raw: bytes) -> bool:
     """Whether the game is paused: the last pause or resume record is a pause."""
     state = False
@@ -250,8 +274,9 @@ def deadline_view(tl: Timeline, **made: list[int]) -> dict:
     """What `status` shows of the deadlines: each owing side's, and whether the game is
     paused (the same for every reader: deadlines are public); `deadline` and `extend` add
     the records they made (`records`)."""
+    zone = {} if is_utc(tl.settings.zone) else {"zone": tl.settings.zone}
     return Deadlines.plain(
-        paused=tl.paused, policy=tl.settings.missed,
+        paused=tl.paused, policy=tl.settings.missed, **zone,
         due=[{"side": d.side, "decision": d.decision, "due": stamp(d.due), "words": d.words,
               "handoff": d.handoff,
               "extended": duration_text(d.extended) if d.extended else None}
@@ -264,8 +289,8 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
     """Append the moderator's settings record (new values for the game or a decision kind)."""
     journal = Journal(path, keep_contract)
     if not fact:
-        raise UsageError("nothing to change: give --set, --reminders, --missed, --extensions "
-                         "or --skip-weekends")
+        raise UsageError("nothing to change: give --set, --reminders, --missed, --extensions, "
+                         "--skip-weekends or --zone")
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)        # walked when it has deadlines
@@ -309,9 +334,10 @@ def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
             continue
         more = ("ask the moderator" if actor != "moderator" else
                 "give a longer extension")
-        raise OrderError(f"extend {span}: {d.side}'s orders were due by {for_players(d.due)}; "
-                         f"{span} more ends {for_players(ends)}, which has passed already "
-                         f"(now {for_players(moment)}): no time is given; {more}")
+        raise OrderError(f"extend {span}: {d.side}'s orders were due by "
+                         f"{for_players(d.due, d.zone)}; {span} more ends "
+                         f"{for_players(ends, d.zone)}, which has passed already (now "
+                         f"{for_players(moment, d.zone)}): no time is given; {more}")
 
 
 def extend(path: Path | str, actor: str, side: str | None, by: str,

@@ -170,8 +170,8 @@ def _due_line(tl: Timeline, d: Due) -> str:
     """A side's deadline as its mails give it: when its orders are due, or, once that time
     has passed with nobody answering for it, that the game waits for them."""
     if (d.side, d.handoff, stamp(d.due)) in tl.missed:
-        return (f"Your orders were due by {for_players(d.due)}; that time has passed and the "
-                f"game waits for them (the moderator is told: he may extend the deadline)."
+        return (f"Your orders were due by {for_players(d.due, d.zone)}; that time has passed "
+                f"and the game waits for them (the moderator is told: he may extend the deadline)."
                 f"{more_time(tl, d.side)}")
     return f"{d.words}.{more_time(tl, d.side)}"
 
@@ -204,9 +204,9 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     for d in tl.dues:
         if (d.side, d.handoff, stamp(d.due)) in tl.missed:
             return (f"the game waits on the moderator: {d.side}'s orders were due by "
-                    f"{for_players(d.due)} and none came ({d.decision}); give them (`referee "
-                    f"order {name} --as {d.side} ...`), extend the deadline (`referee extend "
-                    f"{name} {d.side} 24h`) or pause the game")
+                    f"{for_players(d.due, d.zone)} and none came ({d.decision}); give them "
+                    f"(`referee order {name} --as {d.side} ...`), extend the deadline "
+                    f"(`referee extend {name} {d.side} 24h`) or pause the game")
     return None
 
 
@@ -283,8 +283,8 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
     why = ("the game's mailbox could not be read in full: orders sent in time may wait "
            "there" if rule_missed is None else
            f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
-    line = f"deadline: {d.side}'s orders were due by {for_players(d.due)}; not ruled missed " \
-           f"yet ({why})"
+    line = f"deadline: {d.side}'s orders were due by {for_players(d.due, d.zone)}; not " \
+           f"ruled missed yet ({why})"
     if line not in log:
         log.append(line)
 
@@ -299,15 +299,14 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> 
     if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
         return []
     prompt = pending_prompt(tl.state, tl.data)
-    where = post.map_line(d.side)
+    where, due = post.map_line(d.side), for_players(d.due, d.zone)
     body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
             f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
             f"{_policy_words(tl, d.side)}.\n" + (f"\n{where}\n" if where else ""))
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
-               post.subject(tl.seq, f"reminder: orders due by {for_players(d.due)}"), body,
-               d.side)
-    log.append(f"reminder: {d.side}, orders due by {for_players(d.due)} ({before} before)")
+               post.subject(tl.seq, f"reminder: orders due by {due}"), body, d.side)
+    log.append(f"reminder: {d.side}, orders due by {due} ({before} before)")
     return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
                                             "handoff": d.handoff, "before": before,
                                             "due": stamp(d.due)})]
@@ -330,7 +329,7 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                  why: str = "no order the referee may give for the side is open here") -> dict:
     """A missed deadline under wait (the moderator is told; `why` the game waits under the
     policy default) or pause (everyone is)."""
-    due = for_players(d.due)
+    due = for_players(d.due, d.zone)
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
@@ -402,8 +401,8 @@ def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
         return _wait_instead(j, outbox, now, games_dir, log, d, str(reason))
     rec = result.applied[0].record
     made[rec["seq"]] = (rec, answer)
-    log.append(f"missed: {d.side}, orders were due by {for_players(d.due)}; the referee "
-               f"answered {text!r} for him (rule {rule}, record {rec['seq']})")
+    log.append(f"missed: {d.side}, orders were due by {for_players(d.due, d.zone)}; the "
+               f"referee answered {text!r} for him (rule {rule}, record {rec['seq']})")
     return True
 
 
@@ -452,7 +451,7 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
     observers: the game goes on without the moderator, so he is not mailed (the log and the
     journal say it)."""
     fact = run[0]["clock"]
-    side, due = fact["side"], for_players(parse_stamp(fact["due"]))
+    side, due = fact["side"], for_players(parse_stamp(fact["due"]), after.settings.zone)
     for reader in _everyone(after, post, moderator=False):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
         shown = "; ".join(_shown(j, rec, answers.get(rec["seq"]),

@@ -26,6 +26,7 @@ from ..base.errors import JournalError
 from ..contracts.views import ReportView
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
+from ..game.clockwalk import has_deadlines
 from ..game.forced import rule_of
 from ..game.receipts import key_line, receipt_key, receipt_line
 from ..game.replay import Era, Game, order_text
@@ -114,13 +115,14 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     happened: list = []
     revealed: list[dict] = []           # production plans revealed, as the reader sees them
     era = Era(header, data, games_dir, journal.name, start.rules)
+    zone = _zone(whole.raw)
     for rec in records[since + 1:]:
         before = state.clone()
         data = era.data
         era.apply(state, rec)
         seen = redact(rec, reader)
         revealed += [ev for ev in seen["events"] if ev["type"] == "ProductionRevealed"]
-        happened += _happened(rec, before, seen, state, data, reader, journal)
+        happened += _happened(rec, before, seen, state, data, reader, journal, zone)
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -161,8 +163,18 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     return doc, meta
 
 
+def _zone(raw: bytes) -> str | None:
+    """The game's time zone, its times are told in (None: UTC, as in a game without
+    deadlines)."""
+    if not has_deadlines(raw):
+        return None
+    from ..game.timeline import zone_of  # start-up: only a game with deadlines
+
+    return zone_of(raw)
+
+
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
-              journal: Path) -> list:
+              journal: Path, zone: str | None) -> list:
     """One record as the reader may see it: its heading, then each event's line, who holds
     each battle area once its battle is over, the dice sheets' lines and what it says of
     the game's time."""
@@ -181,7 +193,8 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
         from ..game.timeline import clock_words  # start-up: only a record about time
 
-        lines.append([Span(shown(clock_words, rec["seq"], journal, seen, data.side_name))])
+        lines.append([Span(shown(clock_words, rec["seq"], journal, seen, data.side_name,
+                                 zone))])
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
 
