@@ -48,10 +48,11 @@ def note_pending(rec: dict, pending: dict[str, str]) -> None:
 
 
 def record_lines(rec: dict, data: GameData, reader: str,
-                 pending: dict[str, str] | None = None, manual: bool = False) -> list[str]:
+                 pending: dict[str, str] | None = None, manual: bool = False,
+                 zone: str | None = None) -> list[str]:
     """A journal record as text: header line, then its events; with `pending` (kept
     across records), a bare 'done' names the decision it answered; `manual`: the dice were
-    rolled by the players."""
+    rolled by the players; `zone`: the game's time zone a deadline is told in (None: UTC)."""
     if rec["seq"] == 0:
         return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
@@ -72,7 +73,7 @@ def record_lines(rec: dict, data: GameData, reader: str,
     if "clock" in rec:
         from ..game.timeline import clock_words  # start-up: only a record about time
 
-        out.append(f"    {clock_words(rec, data.side_name)}")
+        out.append(f"    {clock_words(rec, data.side_name, zone)}")
     for ev in rec["events"]:
         line = describe(ev, data, reader)
         if line:

@@ -15,7 +15,7 @@ from ..contracts.views import OrderResult
 from ..game.clockwalk import has_deadlines
 from ..game.records import header_of, record_of
 from ..game.replay import Era, check_actor, data_for
-from ..game.timeline import deadline_view, timeline_of
+from ..game.timeline import deadline_view, timeline_of, zone_of
 from ..game.views import order_aids, status_view
 from ..render.documents import status_document
 from ..render.formats import render
@@ -158,6 +158,7 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
                 upgraded[rec["seq"]] = era.data
     check_reader(reader, data.sides)
     pending: dict[str, str] = {}
+    zone = zone_of(raw)                 # the game's time zone, its deadlines are told in
     for rec in scan(raw, name):         # a stream: memory stays flat
         data = upgraded.get(rec["seq"], data)
         if rec["seq"] < since:
@@ -169,7 +170,7 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
             continue
         try:
             lines = wrap_lines(record_lines(shown, data, reader, pending,
-                                            first["dice"]["mode"] == "manual"), width)
+                                            first["dice"]["mode"] == "manual", zone), width)
         except UNREADABLE as exc:
             raise JournalError(f"{name}: record {rec['seq']} cannot be shown: it names "
                                f"something the game data does not have ({exc})",
