@@ -11,6 +11,9 @@ a Saturday). The games begin at 18:00 UTC unless a test says otherwise (commandc
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -97,6 +100,16 @@ WEEKENDS = [
 @pytest.mark.parametrize(("due", "zone", "moved"), WEEKENDS)
 def test_a_weekend_is_skipped_on_the_zones_own_clock(due, zone, moved):
     assert past_weekend(due, zone) == moved
+
+
+def test_the_zones_come_with_the_referee_where_the_system_has_none():
+    # PYTHONTZPATH empty: zoneinfo looks in no system folder, as on a machine without
+    # /usr/share/zoneinfo, and reads the tzdata package the referee depends on.
+    code = ("from datetime import UTC, datetime; from referee.base.clock import for_players; "
+            "print(for_players(datetime(2026, 11, 28, 18, 0, tzinfo=UTC), 'Europe/Paris'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONTZPATH": ""}, timeout=60)
+    assert done.stdout == "Sat 28 Nov 19:00 CET (18:00 UTC)\n", done.stderr
 
 
 # ---------------------------------------------------------------- set by new and by deadline
