@@ -240,3 +240,27 @@ def test_an_order_made_impossible_by_an_earlier_one_of_its_batch_is_rejected(tmp
     assert "army uk-1 holds no infantry (rule 1.4)" in r.stderr, r.stderr
     r = g.submit(j, "entente", ["move uk-1:infantry", "move uk-1:infantry"])
     assert r.rejected is not None and r.rejected[0] == 1 and r.rejected[2].rule == "1.4"
+
+
+def _mailed_example(cli, j, side) -> list[str]:
+    """The example plan a report to side shows under 'For example:', one order a line."""
+    text = cli("report", j, "--as", side, "--keep-place").stdout
+    block = text.split("For example:\n\n", 1)[1].split("\n\n", 1)[0]
+    return [line.strip() for line in block.splitlines()]
+
+
+def test_the_example_plan_of_a_mail_is_taken_as_it_stands(tmp_path, cli):
+    """2.0 I, 2.0 V.3: a plan of arrivals or of discards closes by itself with its last order;
+    a 'done' before that is refused (an arrival must be placed while it has a place) and
+    one after it is dropped. A player who sends the example his mail shows gets it applied
+    whole, nothing refused or dropped."""
+    arrivals = _to_autumn_1914(tmp_path)
+    discards = _to_discard(tmp_path, "discards")
+    for j in (arrivals, discards):
+        for side in ("german", "entente"):
+            example = _mailed_example(cli, j, side)
+            assert example and "done" not in example, example
+            r = g.submit(j, side, example)
+            assert r.rejected is None and r.dropped == [], (example, r.rejected, r.dropped)
+    assert g.open_game(arrivals).state.pending.kind != "reinforce"
+

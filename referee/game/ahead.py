@@ -23,6 +23,7 @@ from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.state import State
 from .drydice import DryDice, DryStop
+from .planexample import plan_example
 from .views import order_aids
 
 # The answers that close a decision and do nothing else, tried in this order ('pass': the
@@ -197,9 +198,11 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
     sealed = sealed_for(state, side)
     reps = _representatives(legal, data)
     if sealed:
-        # A sealed plan is one answer, closed by 'done' (7.0, 2.0 I, 2.0 V.3).
+        # A sealed plan is one answer, closed by 'done' or by its last arrival placed or
+        # card discarded (7.0, 2.0 I, 2.0 V.3).
         first = next((t for t, o in reps if o.kind not in ("done", "move")), None)
-        return Ahead(now, True, [], [t for t in (first, "done") if t])
+        return Ahead(now, True, [], plan_example(state, data, side, first) if first
+                     else ["done"] * any(o.kind == "done" for _, o in reps))
     branches = [b for b in (_leave(state, data, side, t, o, mine) for t, o in reps) if b]
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,

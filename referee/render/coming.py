@@ -54,16 +54,25 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
     return spans
 
 
+def _plan_words(ah: Ahead) -> list:
+    """How one sealed plan is given: closed by 'done', or by its last order when the example
+    shows that it closes by itself (2.0 I, 2.0 V.3: nothing left to place or discard)."""
+    head = (f"Your orders now are one sealed plan ({ah.now.rule}): give them all in one "
+            f"mail, one order per line, ")
+    if not ah.example or ah.example[-1] == "done":
+        return [head + "and end it with ", Span("done", "order"), "; "]
+    return [head + "and no ", Span("done", "order"), ": it closes by itself with its last "
+            "arrival placed or card discarded; "]
+
+
 def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -> list:
     """The decisions the reader meets after this one before the other side acts, and how to
     answer them together in one mail, with an example of his own orders (example=False: a
     section of its own shows one)."""
     if ah.sealed:
         show = example and bool(ah.example)
-        blocks: list = [para(f"Your orders now are one sealed plan ({ah.now.rule}): give them "
-                             f"all in one mail, one order per line, and end it with ",
-                             Span("done", "order"), "; it stays secret until both sides are "
-                             "in." + " For example:" * show)]
+        blocks: list = [para(*_plan_words(ah), "it stays secret until both sides are in."
+                             + " For example:" * show)]
         return blocks + [Orders(ah.example)] if show else blocks
     blocks = []
     if ah.branches:

@@ -1,0 +1,66 @@
+"""An example of one sealed plan for a mail (7.0, 2.0 I, 2.0 V.3): orders of the reader's
+own that the referee takes as one message, ending with 'done' only where the plan needs it.
+
+A plan of arrivals to place or of cards to discard closes by itself once nothing is left
+to place or discard; a 'done' after it is dropped, and a 'done' before it is refused
+(2.0 I: an arrival must be placed while it has a place). So the example is made by giving
+the plan's orders one after another, as the engine checks them, until the plan is
+complete or 'done' may close it."""
+
+from __future__ import annotations
+
+from ..base.errors import OrderError
+from ..contracts.orders import Done, Ord
+from ..data.gamedata import GameData
+from ..engine import completes_plan, decide_plan, legal_orders
+from ..engine.order_text import format_order
+from ..engine.reading import parse_order
+from ..engine.state import State
+from .drydice import DryDice, DryStop
+
+# The most orders the example of a plan shows.
+PLAN_EXAMPLE = 8
+# Orders that never go into an example of a plan: the closing answer (added last where the
+# plan needs it), a unit into or out of an army (8.1: optional), answers at any time.
+_NOT_EXAMPLES = ("done", "move", "armistice", "play")
+
+
+def plan_example(state: State, data: GameData, side: str, first: str | None) -> list[str]:
+    """Orders for one sealed plan of side's, starting with first: each legal after the ones
+    before it; then 'done' where the plan needs one to close, none where the orders complete
+    it. Fewer than the plan needs only when it holds more than PLAN_EXAMPLE orders."""
+    texts: list[str] = []
+    text = first
+    while text is not None and len(texts) < PLAN_EXAMPLE:
+        texts.append(text)
+        orders = [(t, parse_order(t, data)) for t in texts]
+        plain = [o for _, o in orders]
+        if completes_plan(state, data, side, plain):
+            return texts
+        if _closes(state, data, side, orders):
+            return [*texts, "done"]
+        text = _next_order(state, data, side, orders)
+    return texts
+
+
+def _closes(state: State, data: GameData, side: str, orders: list[tuple[str, Ord]]) -> bool:
+    """Whether 'done' after orders is taken: the plan may close there."""
+    try:
+        decide_plan(state, data, [*orders, ("done", Done())], side, DryDice(state.game_id,
+                                                                            state.seq + 1))
+    except DryStop:         # every order was taken; closing it reveals both plans and rolls
+        return True
+    except OrderError:
+        return False
+    return True
+
+
+def _next_order(state: State, data: GameData, side: str,
+                orders: list[tuple[str, Ord]]) -> str | None:
+    """The first legal order of the plan after orders, not a closing one; None if none."""
+    try:
+        _, after = decide_plan(state, data, orders, side, DryDice(state.game_id, state.seq + 1))
+    except (DryStop, OrderError):
+        return None
+    return next((format_order(o) for o in legal_orders(after, data, side)
+                 if o.kind not in _NOT_EXAMPLES), None)
