@@ -25,6 +25,7 @@ from mailservers import (
     HOST,
     IMAP_PASSWORD_ENV,
     PASSWORD,
+    SMTP_PASSWORD_ENV,
     USER,
     PlainListener,
     Route,
@@ -38,9 +39,9 @@ from mailservers import (
     trust_smtp,
 )
 
-from referee.base.errors import StorageError
+from referee.base.errors import StorageError, UsageError
 from referee.mail import tick as ticking
-from referee.mail.credentials import password
+from referee.mail.credentials import password, password_file
 from referee.mail.delivery import TransportError, refused_mails, spool_files
 from referee.mail.sending import send_owed
 from referee.store import signing
@@ -272,12 +273,32 @@ def test_smtps_and_a_certificate_nobody_vouches_for(cli, servers, tmp_path, monk
         with pytest.raises(TransportError, match="certificate is not trusted") as caught:
             send_owed(spool, target)
         assert "\n" not in str(caught.value) and (spool / "a.eml").exists()
+        # What to do when the authority is the moderator's own: the variable that names it.
+        assert "name that authority's bundle in SSL_CERT_FILE" in str(caught.value)
         monkeypatch.setenv("SSL_CERT_FILE", str(auth.bundle))
         assert send_owed(spool, target) == ["sent     a.eml to kaiser@example.org"]
         assert [tos for _, tos, _ in smtps.received] == [["kaiser@example.org"]]
         assert smtps.logins == [USER]
     finally:
         smtps.stop()
+
+
+def test_no_password_says_which_line_goes_where(cli, servers, tmp_path, monkeypatch):
+    """A route with no password anywhere: the error names the variable, the password file's
+    own path and the netrc line to put there, so that the moderator need not look it up."""
+    auth, _, smtp = servers
+    spool = tmp_path / "spool"
+    spooled(spool, [("a.eml", "umpire@example.com", "kaiser@example.org")])
+    target = check_target(f"smtp://{USER}@{HOST}:{smtp.port}")
+    trust_smtp(monkeypatch, auth, smtp.port)
+    monkeypatch.delenv(SMTP_PASSWORD_ENV)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with pytest.raises(UsageError) as caught:
+        send_owed(spool, target)
+    said = str(caught.value)
+    assert SMTP_PASSWORD_ENV in said and "\n" not in said
+    assert f"'machine {HOST} login {USER} password ...' to {password_file()}" in said
+    assert (spool / "a.eml").exists()
 
 
 @pytest.mark.parametrize("sender, to, stage, code", [

@@ -40,7 +40,7 @@ from ..store.mailroute import (
 )
 from ..store.mailsettings import env_name
 from . import breaker, wire
-from .credentials import password
+from .credentials import password, password_file
 from .mailboxes import MAX_MESSAGE
 
 TIMEOUT = 60.0
@@ -112,8 +112,9 @@ def _login_password(kind: str, server: Server) -> str:
     secret = password(kind, server.user, server.host)
     if secret is None:
         raise UsageError(f"no password for {server.user}@{server.host}: set "
-                         f"{env_name(kind, server.host)}, or give it in the referee's password "
-                         f"file or ~/.netrc")
+                         f"{env_name(kind, server.host)}, or add the line 'machine "
+                         f"{server.host} login {server.user} password ...' to "
+                         f"{password_file()} (mode 0600) or ~/.netrc")
     return secret
 
 
@@ -334,7 +335,8 @@ def reason_of(exc: BaseException) -> str:
     if isinstance(exc, socket.timeout | TimeoutError):
         return "no answer (timed out)"
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"its certificate is not trusted ({exc.verify_message})"
+        return (f"its certificate is not trusted ({exc.verify_message}): when your own "
+                f"authority signed it, name that authority's bundle in SSL_CERT_FILE")
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     said = exc.args[0] if len(exc.args) == 1 else exc
