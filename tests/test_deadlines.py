@@ -188,6 +188,23 @@ def test_reminders_go_only_to_the_side_owing_orders_and_once(tmp_path, cli, cloc
     assert verified(journal)
 
 
+
+def test_a_reminder_lists_the_orders_open_so_that_it_can_be_answered(tmp_path, cli, clock):
+    """A reminder is answered by replying to it (it carries the order key): it lists what
+    the player may reply, as the report that asked him did. The German's first decision is
+    a card or a pass (2.0 II.1), an armistice or a surrender at any time (3.2, 3.3)."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    out = tmp_path / "out"
+    check_deadlines(journal, out, DUE - timedelta(hours=2))
+    [mail] = mails(out)
+    text = text_of(mail)
+    flat = " ".join(text.split())
+    assert "Reply with one order per line, made from these:" in flat
+    assert "Also: pass, propose armistice, surrender" in flat
+    assert flat.index("made from these:") < flat.index(DUE_WORDS) < flat.index("Order key:")
+    assert all(len(line) <= 72 for line in text.splitlines())
+
+
 # ---------------------------------------------------------------- extensions
 
 def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clock):

@@ -39,6 +39,7 @@ from ..table import Table
 from . import message as mailtext
 from .ledger import load_ledger
 from .msgids import message_id
+from .ordersopen import orders_open_text
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
@@ -300,8 +301,10 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> 
         return []
     prompt = pending_prompt(tl.state, tl.data)
     where, due = post.map_line(d.side), for_players(d.due, d.zone)
+    orders = orders_open_text(tl.state, tl.data, d.side)
     body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
-            f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
+            + (f"{orders}\n\n" if orders else "")
+            + f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
             f"{_policy_words(tl, d.side)}.\n" + (f"\n{where}\n" if where else ""))
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),

@@ -1,0 +1,25 @@
+"""The orders open to a side, for a mail that asks him for them without a whole report (a
+reminder): the grouped list a report ends with (2.0), so that a player can answer that mail
+itself, on a phone, without looking for the report that asked him."""
+
+from __future__ import annotations
+
+from ..data.gamedata import GameData
+from ..engine import legal_orders
+from ..engine.order_text import format_order
+from ..engine.state import State
+from ..game.views import order_aids
+from ..render.formats import render
+from ..render.grouped import grouped_blocks
+from ..render.sections import Document, Section, para
+
+
+def orders_open_text(state: State, data: GameData, side: str) -> str:
+    """'Reply with one order per line, made from these:' and side's legal orders, grouped,
+    wrapped at 72 columns; '' when none is open to him."""
+    legal = [format_order(o) for o in legal_orders(state, data, side)]
+    if not legal:
+        return ""
+    blocks = [para("Reply with one order per line, made from these:"),
+              *grouped_blocks(legal, order_aids(state, data, side), whole=False)]
+    return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")
