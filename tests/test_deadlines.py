@@ -205,6 +205,42 @@ def test_a_reminder_lists_the_orders_open_so_that_it_can_be_answered(tmp_path, c
     assert all(len(line) <= 72 for line in text.splitlines())
 
 
+
+def test_the_guides_trial_of_deadlines_is_a_game_apart(tmp_path, cli, clock, monkeypatch):
+    """docs/moderator.md, Deadlines: deadlines are tried on a game made for the trial, its
+    mail kept on this machine, at a time given by REFEREE_NOW; never on a copy of a real
+    game, whose route would mail the real players and after which this referee takes the
+    real journal for an older copy."""
+    import re
+    import shutil
+
+    guide = " ".join((Path(__file__).parent.parent / "docs" / "moderator.md").read_text()
+                     .split())
+    words = re.search(r"`referee new (try\.jsonl [^`]*)`", guide)[1].split()
+    assert "outbox:tryout" in words and "--deadline" in words
+    monkeypatch.chdir(tmp_path)
+    for sub in ("cur", "new", "tmp"):
+        (tmp_path / "trymail" / sub).mkdir(parents=True)
+    assert cli("new", *words).exit_code == 0
+    clock(START + timedelta(hours=24))               # 24h before the 48h deadline
+    r = cli("tick", "try.jsonl")
+    assert r.exit_code == 0 and "reminder: german" in r.stdout, r.output
+    assert [p.name for p in (tmp_path / "tryout").glob("deadline-*-remind-24h-*.eml")]
+    # A copy of it, run later, mails the same players by the same route...
+    (tmp_path / "copy").mkdir()
+    for name in ("try.jsonl", "try.jsonl.secret"):
+        shutil.copy(tmp_path / name, tmp_path / "copy" / name)
+    clock(START + timedelta(hours=46))
+    r = cli("tick", "copy/try.jsonl")
+    assert r.exit_code == 0 and "reminder: german" in r.stdout, r.output
+    assert [p.name for p in (tmp_path / "tryout").glob("deadline-*-remind-2h-*.eml")]
+    # ... and the game itself is then refused as an older copy, nothing written.
+    before = (tmp_path / "try.jsonl").read_bytes()
+    r = cli("tick", "try.jsonl")
+    assert r.exit_code == 3 and "cut back" in r.output
+    assert (tmp_path / "try.jsonl").read_bytes() == before
+
+
 # ---------------------------------------------------------------- extensions
 
 def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clock):
