@@ -73,6 +73,7 @@ class Step:
     stdout_to: str | None = None
     path: str | None = None                       # a file block: where it goes
     text: str = ""
+    shown: list[str] = field(default_factory=list)  # the output the document shows
 
 
 def blocks(text: str) -> list[tuple[str, int, list[str]]]:
@@ -93,8 +94,9 @@ def blocks(text: str) -> list[tuple[str, int, list[str]]]:
     return out
 
 
-def commands(body: list[str], start: int) -> list[tuple[int, str]]:
-    """(line number, whole command) of the command lines of one block."""
+def commands(body: list[str], start: int) -> list[tuple[int, str, list[str]]]:
+    """(line number, whole command, the output shown under it) of the command lines of one
+    block; output is shown only in a block with prompts."""
     prompted = any(line.startswith("$ ") for line in body)
     out, i = [], 0
     while i < len(body):
@@ -106,8 +108,12 @@ def commands(body: list[str], start: int) -> list[tuple[int, str]]:
         while line.endswith("\\") and i < len(body):
             line = line[:-1] + " " + body[i].strip()
             i += 1
+        shown = []
+        while prompted and i < len(body) and not body[i].startswith("$ "):
+            shown.append(body[i])
+            i += 1
         if line.startswith(PREFIXES):
-            out.append((number, line))
+            out.append((number, line, shown))
     return out
 
 
@@ -132,8 +138,39 @@ def steps(text: str, name: str) -> list[Step]:
         if target:
             out.append(Step(f"{name}:{start}", path=target[1], text="\n".join(body) + "\n"))
             continue
-        out += [step_of(name, number, line) for number, line in commands(body, start)]
+        for number, line, shown in commands(body, start):
+            step = step_of(name, number, line)
+            step.shown = shown
+            out.append(step)
     return out
+
+
+# What differs in every run of the same commands: the game id's random part, digests and
+# hashes, order keys and fingerprints, the times a deadline falls at (from the clock), and
+# the dice (from each game's own secret). The rest of what a document shows is compared.
+VARYING = [
+    (re.compile(r"\b[0-9a-f]{12,}\b"), "HEX"),
+    (re.compile(r"\b(ttlm|aac)-\d{4}-[0-9a-f]{8}\b"), "GAME"),
+    (re.compile(r"\b[0-9A-Z]{4}(?:-[0-9A-Z]{4}){2,3}\b"), "KEY"),
+    (re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d\d:\d\d UTC\b"),
+     "TIME"),
+]
+# Commands whose output rests on the dice of a game's own secret (the skirmish's rolls).
+DICE_SHOWN = ("skirmish order",)
+
+
+def varying(line: str) -> str:
+    for pattern, mark in VARYING:
+        line = pattern.sub(mark, line)
+    return line.strip()
+
+
+def shown_differs(shown: list[str], printed: str) -> bool:
+    """Whether the output a document shows is not how the command's output begins (a
+    document may shorten it at its end), what differs in every run aside."""
+    want = [varying(line) for line in shown]
+    got = [varying(line) for line in printed.rstrip("\n").splitlines()]
+    return bool(want) and got[:len(want)] != want
 
 
 def referee(argv: list[str]) -> tuple[int, str, str]:
@@ -206,6 +243,11 @@ class Player:
         if code != step.exits:
             return (f"{step.where}: `{shlex.join(argv)}` exited {code}, the document says "
                     f"{step.exits}\n{err.strip()[-800:]}")
+        if argv[0] != "make" and not any(d in shlex.join(argv) for d in DICE_SHOWN) and \
+                shown_differs(step.shown, out + err):
+            return (f"{step.where}: `{shlex.join(argv)}` prints what the document does not "
+                    f"show:\n" + "\n".join(step.shown) + "\n---- it prints:\n"
+                    + (out + err)[:800])
         return None
 
 
@@ -244,8 +286,9 @@ def test_the_docs_show_commands_at_all():
 SAMPLE = """A sample document.
 
 ```
-$ referee new war.jsonl --scenario 1914 --player german=hans@example.org
-created war.jsonl
+$ referee new war.jsonl --scenario 1914 --player german=hans@example.org --game-id war
+created war.jsonl (game war, scenario 1914, dice committed); the dice secret is in \
+war.jsonl.secret — keep it private
 $ referee status war.jsonl --formt json
 ```
 """
@@ -259,6 +302,17 @@ def test_a_wrong_option_in_a_document_is_caught(tmp_path: Path):
                 tmp_path / "b") == []
 
 
+def test_output_a_document_shows_wrong_is_caught(tmp_path: Path):
+    """The output shown under a command is how its output begins, what differs in every run
+    (ids, keys, hashes, times) aside: a count or a word the command no longer prints fails."""
+    right = SAMPLE.replace("--formt json", "--format json  # exits 0")
+    assert play(right, "sample.md", tmp_path / "a") == []
+    wrong = right.replace("scenario 1914, dice committed", "scenario 1914, dice manual")
+    failures = play(wrong, "sample.md", tmp_path / "b")
+    assert len(failures) == 1 and "sample.md:4" in failures[0], failures
+    assert "dice committed" in failures[0]
+
+
 def test_the_reader_of_blocks():
     """Prompts, continuation lines, comments, exit markers, redirection and file blocks."""
     text = ("```\n$ referee new w.jsonl \\\n    --scenario 1914   # a game\nreferee output\n"
@@ -267,6 +321,7 @@ def test_the_reader_of_blocks():
             "```text file=mail/x.eml\nFrom: a@b.c\n\npass\n```\n\n"
             "```\nmake setup\nsendmail -t < x\n```\n")
     got = [(s.where, s.argv, s.exits, s.stdout_to, s.path) for s in steps(text, "t")]
+    assert [s.shown for s in steps(text, "t")][:3] == [["referee output"], [], []]
     assert got == [
         ("t:2", ["referee", "new", "w.jsonl", "--scenario", "1914"], 0, None, None),
         ("t:5", ["referee", "order", "w.jsonl", "--as", "german", "nonsense"], 1, None, None),
