@@ -669,3 +669,42 @@ def test_a_paused_game_s_mails_ask_for_no_orders_and_name_no_command(tmp_path, c
     # The moderator at his command line is told how to resume it.
     r = cli("order", journal, "--as", "german", "pass")
     assert r.exit_code == 1 and "`referee deadline JOURNAL --resume`" in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- a game closed by its reveal
+
+def test_a_game_closed_by_a_forced_reveal_keeps_no_deadline_and_takes_no_record(
+        tmp_path, cli, clock):
+    """`reveal --force` closes the game (docs/moderator.md): no record may follow the reveal,
+    or `verify` fails the journal (its dice were predictable). So no reminder or missed
+    deadline is written after it, whatever the time, a player's mail is answered without a
+    record, no moderator's command writes one, and the players' report says the game is
+    closed rather than asking orders with a deadline."""
+    maildir = write_maildir(tmp_path / "box", [])
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "48h", "--mail-in", maildir,
+                       "--mail-out", f"outbox:{tmp_path / 'out'}")
+    assert cli("reveal", journal, "--force").exit_code == 0
+    closed = journal.read_bytes()
+    for hours in (24, 47, 49, 72):                  # reminders, then the deadline missed
+        clock(START + timedelta(hours=hours))
+        r = cli("tick", journal)
+        assert r.exit_code == 0, r.output
+        assert journal.read_bytes() == closed
+    sent = set((tmp_path / "out").glob("*.eml"))
+    for mail in (player_mail(tmp_path, "german", ["pass"], 1) / "new").iterdir():
+        (maildir / "new" / mail.name).write_bytes(mail.read_bytes())
+    assert cli("tick", journal).exit_code == 0
+    assert journal.read_bytes() == closed
+    answer = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+              for p in set((tmp_path / "out").glob("*.eml")) - sent]
+    assert [str(m["To"]) for m in answer] == [ADDRESSES["german"]]
+    for command in (("players", journal, "--set", "observer=press@example.org"),
+                    ("players", journal, "--new-key", "german"),
+                    ("mail", journal, "--from", "referee@example.org"), ("rekey", journal)):
+        r = cli(*command)
+        assert r.exit_code == 2 and "revealed the dice secret" in r.stderr, r.output
+        assert journal.read_bytes() == closed
+    assert verified(journal)
+    report = " ".join(cli("report", journal, "--as", "german").stdout.split())
+    assert "no orders are taken any more" in report
+    assert "Orders due by" not in report and "Reply with one order" not in report

@@ -263,9 +263,11 @@ def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None,
 
 def timeline_of(walk: Walk, state: State, data: GameData, seq: int, last: str,
                 name: str) -> Timeline:
-    """The Timeline of a walk to record seq (whose hash is last), the state there."""
-    dues = [d for d in (walk.due(state, side, name) for side in waiting_on(state))
-            if d is not None]
+    """The Timeline of a walk to record seq (whose hash is last), the state there. A game
+    closed by the reveal of its secret (`reveal --force`) owes nothing: no record may follow
+    the reveal, so no deadline runs."""
+    sides = [] if state.revealed else waiting_on(state)
+    dues = [d for d in (walk.due(state, side, name) for side in sides) if d is not None]
     return Timeline(walk.settings, walk.paused, dues, seq, last, walk.used, walk.reminded,
                     walk.missed, walk.answered, state, data)
 
@@ -358,6 +360,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
             last = json.loads(raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:])
             return last["seq"], last["hash"], []
         tl = timeline(journal, raw, games_dir)
+        _open_game(tl.state)
         if side is not None and side not in tl.data.sides:
             raise UsageError(f"extend {side!r}: not a side of this game "
                              f"({', '.join(tl.data.sides)})")

@@ -202,7 +202,10 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
 def _now_sections(journal: Path, mine: dict, state, data, reader: str,
                   stat: dict) -> list[Section]:
     """The decision now with what follows it, then his Build Points while he plans his
-    production or once his plan is in (7.0)."""
+    production or once his plan is in (7.0); only that the game is closed once its secret
+    is revealed before its end (`reveal --force`: no order is taken after it)."""
+    if state.revealed and not stat["game_over"]:
+        return [Section("Now", [para(CLOSED_NOW)])]
     costs = shown(production_section, state.seq, journal, state, data, reader,
                   list(stat["legal"]))
     now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
@@ -238,6 +241,8 @@ def _link_due(raw: bytes, reader: str) -> list[Para]:
 
 
 PAUSED_NOW = "The game is paused: no orders are taken until the moderator resumes it."
+CLOSED_NOW = ("The moderator has closed the game before its end by revealing the dice "
+              "secret: no orders are taken any more, and every die can now be checked.")
 
 
 def _decision_section(stat: dict, reader: str, data, coming: list | None = None) -> Section:

@@ -120,6 +120,19 @@ def signed_only():
         _SIGNED_ONLY[0] -= 1
 
 
+def _refuse_after_reveal(raw: bytes, name: str) -> None:
+    """No record may follow the reveal of the dice secret (game/verification.py: its dice
+    were predictable): a game whose last record reveals it is closed to every writer."""
+    line = raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:]
+    if b'"SecretRevealed"' not in line:
+        return
+    rec = json.loads(line)
+    if any(isinstance(e, dict) and e.get("type") == "SecretRevealed"
+           for e in rec.get("events") or []):
+        raise UsageError(f"{name}: record {rec.get('seq')} revealed the dice secret, so the "
+                         f"game is closed: no record may follow it; nothing was written")
+
+
 class Journal:
     """One game's journal file: reading, creating and locked, durable appending."""
 
@@ -318,6 +331,8 @@ class Journal:
         with self._locked(True) as (fd, raw):
             key = self._unsigned(raw, adopt) if adopt is not None else self._signer(raw)
             last, prev, bodies = build(raw)
+            if bodies:
+                _refuse_after_reveal(raw, self.name)
             new: list[dict] = []
             handed = None
             for i, body in enumerate(bodies):
