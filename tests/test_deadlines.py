@@ -356,6 +356,12 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     assert check_deadlines(journal, out, DUE + timedelta(hours=2)) == []
     [mail] = [m for m in mails(out) if "missed" in str(m["Subject"])]
     assert mail["To"] == ADDRESSES["moderator"]
+    # What he may do, each with its command: give the orders, extend, pause.
+    told = " ".join(text_of(mail).split())
+    for command in (f"`referee order {journal} --as german ...`",
+                    f"`referee extend {journal} german 24h`",
+                    f"`referee deadline {journal} --pause`"):
+        assert command in told, told
     rec = records(journal)[-1]
     assert rec["events"] == [] and rec["clock"]["missed"] == "wait"
     assert status(cli, journal)["waiting_on"] == "german"

@@ -207,7 +207,8 @@ def waits_on_the_moderator(table, name: str) -> str | None:
             return (f"the game waits on the moderator: {d.side}'s orders were due by "
                     f"{for_players(d.due, d.zone)} and none came ({d.decision}); give them "
                     f"(`referee order {name} --as {d.side} ...`), extend the deadline "
-                    f"(`referee extend {name} {d.side} 24h`) or pause the game")
+                    f"(`referee extend {name} {d.side} 24h`) or pause the game (`referee "
+                    f"deadline {name} --pause`)")
     return None
 
 
@@ -337,9 +338,11 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
         body = (f"{d.side}'s orders were due by {due} and none came ({d.decision}).{reason}\n\n"
-                f"Nothing moves until they come. You may extend the deadline (`referee extend "
-                f"{post.journal} {d.side} 24h`) or pause the game (`referee deadline "
-                f"{post.journal} --pause`).\n")
+                f"Nothing moves until they come. You may give them yourself, as the player "
+                f"sends them to you some other way (`referee order {post.journal} --as "
+                f"{d.side} ...`), extend the deadline (`referee extend {post.journal} "
+                f"{d.side} 24h`) or pause the game (`referee deadline {post.journal} "
+                f"--pause`).\n")
         told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
                           f"moderator.eml",
                           post.address(MODERATOR),
