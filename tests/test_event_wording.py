@@ -66,3 +66,17 @@ def test_forced_retreats_cite_the_rules_of_the_dice_that_forced_them():
                      dict(group, source="fr-2", kind="tank")]}
     line = words_combat._fire_resolved(ev, data, "public")
     assert line.endswith("2 army retreat(s) forced (9.1.5, 8.3.5)"), line
+
+
+def test_a_plan_opened_names_its_sides_as_the_other_events_do():
+    """'German draws 3 card(s)': a side by its printed name, its verb agreeing with it; so
+    for the plans both sides or one side owe at once (2.0 I, 2.0 V.3)."""
+    import gamecalls as g
+
+    data = g.game_data("ttlm")
+    one = describe({"type": "PlansOpened", "kind": "discard_excess", "sides": ["german"]},
+                   data, "public")
+    both = describe({"type": "PlansOpened", "kind": "reinforce",
+                     "sides": ["german", "entente"]}, data, "public")
+    assert one.startswith("German gives sealed discards over the card limit (2.0 V.3)"), one
+    assert both.startswith("German and Entente give sealed reinforcement placements"), both

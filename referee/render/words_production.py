@@ -19,8 +19,10 @@ _PLANS = {"reinforce": "reinforcement placements (2.0 I)",
 
 def _plans_opened(ev: dict, data: GameData, reader: str) -> str:
     what = _PLANS.get(ev["kind"], ev["kind"])
-    return (f"{' and '.join(ev['sides'])} give sealed {what}; sealed until "
-            f"{'both are' if len(ev['sides']) > 1 else 'it is'} in")
+    both = len(ev["sides"]) > 1
+    return (f"{' and '.join(data.side_name(s) for s in ev['sides'])} "
+            f"{'give' if both else 'gives'} sealed {what}; sealed until "
+            f"{'both are' if both else 'it is'} in")
 
 
 def _plan_sealed(ev: dict, data: GameData, reader: str) -> str:
