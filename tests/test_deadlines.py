@@ -714,3 +714,18 @@ def test_a_game_closed_by_a_forced_reveal_keeps_no_deadline_and_takes_no_record(
     report = " ".join(cli("report", journal, "--as", "german").stdout.split())
     assert "no orders are taken any more" in report
     assert "Orders due by" not in report and "Reply with one order" not in report
+
+
+def test_a_message_applied_as_one_record_is_told_as_one(tmp_path, cli, clock):
+    """`inbox` (and each pass of `tick`) names the records a message was applied as: 'record
+    4' for one (an extension asked by mail), 'records 4, 5' for several."""
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "48h")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    box = player_mail(tmp_path, "german", ["extend 24h"], 1)
+    r = cli("inbox", journal, box, "--outbox", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    seq = records(journal)[-1]["seq"]
+    assert f"(german): record {seq}\n" in r.stdout, r.stdout
+    box = player_mail(tmp_path, "german", ["pass", "end turn"], 2)
+    r = cli("inbox", journal, box, "--outbox", tmp_path / "out")
+    assert f"(german): records {seq + 1}, {seq + 2}\n" in r.stdout, r.stdout

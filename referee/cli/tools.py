@@ -15,6 +15,7 @@ import typer
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
 from ..contracts.outputs import AutoplayResult, GamesCheck, GamesList, SchemaDocument, SchemaList
 from ..contracts.views import InboxResult
+from ..mail.outcomewords import outcome_words
 from . import commands
 from .params import (
     GAMES,
@@ -63,7 +64,7 @@ def inbox(
     fresh = [o for o in outcomes if o.new]
     for o in fresh:
         who = o.side or o.sender or "?"
-        what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
+        what = outcome_words(o.records, o.reason)
         typer.echo(f"{o.status:<8} {o.where} ({who}): {what}")
     for p in written:
         typer.echo(f"outbox   {p}")

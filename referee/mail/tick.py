@@ -62,6 +62,7 @@ from .mailboxes import (
     told_identity,
     too_large_refusal,
 )
+from .outcomewords import outcome_words
 from .reminders import GRACE, check_deadlines, quiet_until
 from .robots import AUTOMATIC, aside, automatic_headers
 from .sending import send_owed
@@ -403,7 +404,7 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
         if not o.new:
             continue
         shown = where.get(o.where.replace(":new/", "/new/", 1), o.where)
-        what = f"records {', '.join(map(str, o.records))}" if o.records else o.reason
+        what = outcome_words(o.records, o.reason)
         x.log(f"{o.status:<8} {one_line(shown)} ({o.side or o.sender or '?'}): {what}")
         x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
                            "status": o.status, "side": o.side, "reason": o.reason,
