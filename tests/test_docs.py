@@ -152,8 +152,10 @@ VARYING = [
     (re.compile(r"\b[0-9a-f]{12,}\b"), "HEX"),
     (re.compile(r"\b(ttlm|aac)-\d{4}-[0-9a-f]{8}\b"), "GAME"),
     (re.compile(r"\b[0-9A-Z]{4}(?:-[0-9A-Z]{4}){2,3}\b"), "KEY"),
-    (re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d\d:\d\d UTC\b"),
-     "TIME"),
+    # A time in a game's zone has the UTC time (and day, when another) beside it.
+    (re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d\d:\d\d "
+                r"(?:UTC\b|[A-Z]{2,5}|[+-]\d{2,4})(?: \((?:[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} )?"
+                r"\d\d:\d\d UTC\))?"), "TIME"),
 ]
 # Commands whose output rests on the dice of a game's own secret (the skirmish's rolls).
 DICE_SHOWN = ("skirmish order",)
