@@ -238,3 +238,40 @@ def test_at_below_zero_on_a_journal_with_a_torn_tail_is_not_told_a_wrong_range(g
         r = cli(*command, "--at", "-1")
         assert r.exit_code == 2 and r.stdout == "", r.stderr
         assert "-1" in r.stderr and "0 to 0" not in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- --since
+
+@pytest.mark.parametrize("command", ["log", "report"])
+@pytest.mark.parametrize("since", ["17", "99", "-1"])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_since_past_the_journal_is_a_usage_error_naming_its_records(games, cli, command,
+                                                                     since, fmt):
+    """`log` and `report` agree: a --since the journal does not reach is a mistake a script
+    must hear of (one line, exit 2, the journal's records named), not an empty answer; with
+    --format json the error is the documented object of kind usage."""
+    r = cli(command, games["demo"], "--since", since, "--format", fmt)
+    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.stdout, r.stderr)
+    line = f"--since {since}: the journal has records 0 to 15"
+    if fmt == "json":
+        obj = json.loads(r.stderr)
+        assert (obj["kind"], obj["exit"], obj["error"]) == ("usage", 2, line)
+    else:
+        assert r.stderr.splitlines() == [f"referee: {line}"]
+
+
+def test_log_since_one_past_the_last_record_is_nothing_new(games, cli):
+    """`log --since N` prints from record N: one past the last is what a script that has
+    read every record asks next, and the answer is nothing yet, exit 0, as
+    `report --since LAST` answers it; the last record itself is printed."""
+    for fmt in ("text", "json"):
+        r = cli("log", games["demo"], "--since", "16", "--format", fmt)
+        assert (r.exit_code, r.stdout, r.stderr) == (0, "", "")
+        r = cli("log", games["demo"], "--since", "15", "--format", fmt)
+        assert r.exit_code == 0 and r.stdout.count("\n") >= 1
+        assert (r.stdout.startswith("#15 ") if fmt == "text"
+                else json.loads(r.stdout)["seq"] == 15)
+    r = cli("report", games["demo"], "--since", "15", "--format", "json")
+    assert r.exit_code == 0
+    assert (json.loads(r.stdout)["since"], json.loads(r.stdout)["upto"]) == (15, 15)
+

@@ -79,6 +79,22 @@ def record_number(text: str, last: int) -> int:
     return seq
 
 
+def check_since(since: int, last: int) -> None:
+    """--since as `report` takes it (every record after this one): a record the journal
+    holds, 0 to its last (UsageError naming that range: a number past the end is a mistake
+    a script must hear of, not an empty answer)."""
+    if not 0 <= since <= last:
+        raise UsageError(f"--since {since}: the journal has records 0 to {last}")
+
+
+def check_first(since: int, last: int) -> None:
+    """--since as `log` takes it (the first record to print): 0 to one past the last, which
+    prints nothing, as `report --since LAST` does (a script asking what came after the
+    records it has read); UsageError naming the journal's records for any other."""
+    if since != last + 1:
+        check_since(since, last)
+
+
 # ---------------------------------------------------------------- explain
 
 class _Traced(ReplayDice):

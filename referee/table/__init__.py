@@ -243,13 +243,13 @@ class Table:
         back, not the news). The views it shows of the game now are kept for a later
         `status` or `show` unless keep_views is False (a mail pass: the journal moves on
         with the next message). UsageError for a record the journal does not hold."""
+        from ..game.audit import check_since  # start-up: only a report needs it
         from ..render.reports import build  # start-up: only a report needs it
         from . import showing  # start-up: only a report needs it
 
         whole, last = self.game(), self.records[-1]["seq"]
         start = self.last_reported(reader) if since is None else since
-        if not 0 <= start <= last:
-            raise UsageError(f"--since {start}: the journal has records 0 to {last}")
+        check_since(start, last)
         begun = self.game(upto=start)
         check_reader(reader, begun.data.sides)
         views = showing.report_views(self, reader, keep_views)

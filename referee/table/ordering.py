@@ -142,6 +142,8 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     """The records from `since` as the reader may read them: each as text, or (fmt json)
     as one line of JSON redacted for him, which still verifies. Every record is checked
     first, so a damaged journal prints nothing but the record where it is damaged."""
+    from ..game.audit import check_first  # start-up: only log needs it
+
     raw, name, games_dir = table.raw, table.name, table.games_dir
     records = scan(raw, name)
     first = next(records)
@@ -149,14 +151,17 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     data = data_for(first, name, games_dir)      # the data it was played with
     era = Era(first, data, games_dir, name)
     upgraded: dict[int, object] = {}            # record -> the game data it moves on to
+    last = first["seq"]
     for rec in records:
         typed = record_of(rec, name)
         check_actor(typed.actor, rec.get("seq"), era.data, name)
+        last = rec["seq"]
         for ev in typed.events:
             if ev.type == "RulesUpgraded":
                 era.switch(ev, rec["seq"])
                 upgraded[rec["seq"]] = era.data
     check_reader(reader, data.sides)
+    check_first(since, last)
     pending: dict[str, str] = {}
     zone = zone_of(raw)                 # the game's time zone, its deadlines are told in
     for rec in scan(raw, name):         # a stream: memory stays flat

@@ -155,6 +155,23 @@ def test_the_declaring_side_s_run_of_orders_cannot_close_the_window(cli, game):
     assert r.exit_code == 0, r.stderr
 
 
+@pytest.mark.parametrize("command", ["log", "report"])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_since_past_the_journal_is_a_usage_error_as_in_a_campaign(cli, game, command, fmt):
+    """A skirmish's `log` and `report` take --since as a campaign's do: a record the journal
+    does not reach is one line naming its records, exit 2 (the JSON error object with
+    --format json); `log` from one past the last record prints nothing."""
+    assert order(cli, game, "british", "done").exit_code == 0         # records 0 and 1
+    for since in ("3", "99", "-1"):
+        r = cli(command, game, "--as", "moderator", "--since", since, "--format", fmt)
+        assert r.exit_code == 2 and r.stdout == "", (since, r.exit_code, r.stdout, r.stderr)
+        line = f"--since {since}: the journal has records 0 to 1"
+        assert (json.loads(r.stderr)["error"] if fmt == "json"
+                else r.stderr.strip()) == (line if fmt == "json" else f"referee: {line}")
+    r = cli("log", game, "--as", "moderator", "--since", "2", "--format", fmt)
+    assert (r.exit_code, r.stdout) == (0, "")
+
+
 def test_manual_dice_are_the_ones_given(cli, tmp_path):
     j = tmp_path / "m.jsonl"
     assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",

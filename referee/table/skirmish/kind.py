@@ -24,7 +24,7 @@ from ...contracts.skirmish import (
     SkirmishRoute,
     SkirmishStatus,
 )
-from ...game.audit import record_number
+from ...game.audit import check_first, check_since, record_number
 from ...render.formats import render
 from ...render.record_text import wrap_lines
 from ...render.sections import Document, Items, Section, Span, para
@@ -197,7 +197,9 @@ class SkirmishKind(GameKind):
         _reader(table, reader)
         if fmt == "json" and reader != MODERATOR:
             self.needs("export", f"log --format json --as {reader}", table.path)
-        for rec in _records(table)[max(since, 0):]:
+        records = _records(table)
+        check_first(since, records[-1]["seq"])
+        for rec in records[since:]:
             if fmt == "json":
                 yield json.dumps(rec, sort_keys=True, separators=(",", ":"))
             elif rec["seq"] == 0:
@@ -212,8 +214,8 @@ class SkirmishKind(GameKind):
         same for every reader, so no bookmark is kept."""
         _reader(table, reader)
         last = _records(table)[-1]["seq"]
-        if since is not None and not 0 <= since <= last:
-            raise UsageError(f"--since {since}: the journal has records 0 to {last}")
+        if since is not None:
+            check_since(since, last)
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         if since:
