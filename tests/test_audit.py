@@ -240,7 +240,7 @@ def test_at_below_zero_on_a_journal_with_a_torn_tail_is_not_told_a_wrong_range(g
         assert "-1" in r.stderr and "0 to 0" not in r.stderr, r.stderr
 
 
-# ---------------------------------------------------------------- --since
+# ---------------------------------------------------------------- --since and --expect-seq
 
 @pytest.mark.parametrize("command", ["log", "report"])
 @pytest.mark.parametrize("since", ["17", "99", "-1"])
@@ -275,3 +275,23 @@ def test_log_since_one_past_the_last_record_is_nothing_new(games, cli):
     assert r.exit_code == 0
     assert (json.loads(r.stdout)["since"], json.loads(r.stdout)["upto"]) == (15, 15)
 
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_expect_seq_past_the_journal_is_a_usage_error_not_a_stale_view(games, cli, tmp_path,
+                                                                        fmt):
+    """--expect-seq names the record the orders were written against: one the journal does
+    not hold yet is no view anyone read, so not 'the journal has moved on' (exit 1) but a
+    usage error naming its records, and nothing is written."""
+    journal = tmp_path / "hidden.jsonl"
+    shutil.copy(games["hidden"], journal)
+    shutil.copy(games["hidden"].with_suffix(".secret"), tmp_path / "hidden.secret")
+    before = journal.read_bytes()
+    r = cli("order", journal, "--as", "entente", "pass", "--expect-seq", "9", "--format", fmt)
+    assert r.exit_code == 2, (r.exit_code, r.stdout, r.stderr)
+    line = "--expect-seq 9: the journal has records 0 to 3"
+    if fmt == "json":
+        obj = json.loads(r.stderr)
+        assert (obj["kind"], obj["exit"], obj["error"]) == ("usage", 2, line)
+    else:
+        assert r.stderr.splitlines() == [f"referee: {line}"]
+    assert journal.read_bytes() == before

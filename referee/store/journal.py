@@ -585,8 +585,12 @@ def _last_record(raw: bytes) -> dict:
     return _loads(last_line(raw)) if raw.endswith(b"\n") else {}
 
 
-def stale(last: int, expected: int) -> StaleViewError:
-    """The error for an order written against an older record than the journal's last."""
+def stale(last: int, expected: int) -> StaleViewError | UsageError:
+    """The error for an order written against an older record than the journal's last; a
+    record the journal does not hold is no view anyone read (a usage error naming its
+    records, as `report --since` and `show --at` name them)."""
+    if not 0 <= expected <= last:
+        return UsageError(f"--expect-seq {expected}: the journal has records 0 to {last}")
     return StaleViewError(
         f"the journal has moved on: its last record is {last}, the order was written against "
         f"record {expected} (--expect-seq); look again at `referee status` and resubmit")
