@@ -242,6 +242,22 @@ def test_asked_who_gives_the_orders_the_example_is_a_side_of_the_game(renamed_ga
         assert "--as SIDE (a side of the game, e.g. central)" in r.stderr, r.stderr
 
 
+def test_a_side_named_in_capitals_is_told_the_sides_of_the_game(renamed_games, tmp_path,
+                                                                  cli):
+    """`order --as Central` and `standing --as Central`: sides are named as the data names
+    them; the one line says which there are, those of the journal's own game."""
+    journal = tmp_path / "renamed.jsonl"
+    r = cli("--games", renamed_games, "new", journal, "--scenario", "1914")
+    assert r.exit_code == 0, r.stderr
+    before = journal.read_bytes()
+    for command in (["order", journal, "pass"], ["standing", journal]):
+        r = cli("--games", renamed_games, *command, "--as", "Central")
+        assert r.exit_code == 2 and r.stdout == "", r.stderr
+        assert r.stderr.splitlines() == ["referee: --as 'Central': choose one of central, "
+                                         "allies"]
+    assert journal.read_bytes() == before
+
+
 def test_forum_colours_are_the_data_s(tmp_path, cli):
     """BBCode writes each side in the colour its data gives (units.yaml side_colours: forum,
     else the ink of its units), whatever the side is called: in a report's board and in

@@ -317,7 +317,14 @@ def check_side(side: str, journal: Path | None = None, games_dir: Path | None = 
         raise UsageError(f"say who gives the orders: --as SIDE (a side of the game{example})")
     if side == PUBLIC or (side == MODERATOR and not _moderator_orders(journal, games_dir)):
         raise UsageError(f"--as {side}: orders come from a side, not the {side}")
-    check_name(side)
+    try:
+        check_name(side)
+    except UsageError:      # 'British': sides are named in lower case, as the data names them
+        sides = game_sides(journal, games_dir)
+        if not sides:
+            raise
+        choices = (*sides, MODERATOR) if _moderator_orders(journal, games_dir) else sides
+        raise UsageError(f"--as {side!r}: choose one of {', '.join(choices)}") from None
 
 
 def _moderator_orders(journal: Path | None, games_dir: Path | None) -> bool:

@@ -28,7 +28,8 @@ def skirmish_order(
     from ..table.skirmish.life import submit  # start-up: only a skirmish order needs it
     from ..table.skirmish.report import test_lines  # start-up: only a skirmish order
 
-    rec = submit(journal, as_.casefold(), text, given_dice(dice))
+    commands.check_side(as_, journal)      # as `order` takes it: a side's name as it is
+    rec = submit(journal, as_, text, given_dice(dice))
     if format == Fmt.json:
         typer.echo(commands.dump(SkirmishOrderResult.of(record=rec["seq"], body=rec)))
         return

@@ -172,6 +172,25 @@ def test_since_past_the_journal_is_a_usage_error_as_in_a_campaign(cli, game, com
     assert (r.exit_code, r.stdout) == (0, "")
 
 
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_side_named_otherwise_than_the_data_names_it_is_refused_as_order_refuses_it(
+        cli, game, fmt):
+    """`skirmish order --as British` is refused as `order --as British` is: sides are named
+    as the data names them, in lower case; one line naming the sides there are (and the
+    moderator, who settles disputes), exit 2, nothing written; the same with --format
+    json as its error object."""
+    before = game.read_bytes()
+    for command in (["skirmish", "order", game, "done"], ["order", game, "done"]):
+        for side in ("British", "GERMAN", "Moderator"):
+            r = cli(*command, "--as", side, "--format", fmt)
+            assert r.exit_code == 2 and r.stdout == "", (command, side, r.stdout, r.stderr)
+            line = f"--as {side!r}: choose one of british, german, moderator"
+            assert (json.loads(r.stderr)["error"] if fmt == "json"
+                    else r.stderr.strip()) == (line if fmt == "json" else f"referee: {line}")
+    assert game.read_bytes() == before
+    assert order(cli, game, "british", "done").exit_code == 0
+
+
 def test_manual_dice_are_the_ones_given(cli, tmp_path):
     j = tmp_path / "m.jsonl"
     assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
