@@ -102,10 +102,9 @@ def test_a_mail_that_waits_long_keeps_its_start_while_newer_ones_come_and_go():
 
 def test_a_side_is_never_held_by_an_entry_of_refused_that_the_moderator_is_not_told_of(
         cli, tmp_path):
-    box, out = tmp_path / "box", tmp_path / "out"
+    box, out = write_maildir(tmp_path / "box", []), tmp_path / "out"
     journal, keys = new_game(cli, tmp_path / "games", "november", "--mail-in", str(box),
                              "--mail-out", f"outbox:{out}")
-    write_maildir(box, [])
     assert tick(cli, journal).exit_code == 0
     held = [p for p in out.glob("*.eml")
             if email.message_from_bytes(p.read_bytes())["To"] == ADDRESSES["entente"]]

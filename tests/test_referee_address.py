@@ -122,7 +122,8 @@ def test_the_referee_s_address_is_no_player_s(cli, tmp_path, command):
         assert r.exit_code == 2 and not (folder / "q.jsonl").exists(), r.output
         assert len(r.stderr.strip().splitlines()) == 1 and "--from" in r.stderr
         return
-    journal, _ = new_game(cli, folder, "quebec", None, "--mail-in", str(tmp_path / "box"),
+    box = write_maildir(tmp_path / "box", [])
+    journal, _ = new_game(cli, folder, "quebec", None, "--mail-in", str(box),
                           "--mail-out", f"outbox:{tmp_path / 'out'}", "--from", REFEREE)
     before = journal.read_bytes()
     r = cli(verb, journal, option, value)
@@ -132,8 +133,9 @@ def test_the_referee_s_address_is_no_player_s(cli, tmp_path, command):
 
 
 def test_mail_shows_and_changes_the_referee_s_address(cli, tmp_path):
-    journal, _ = new_game(cli, tmp_path / "games", "romeo", None, "--mail-in",
-                          str(tmp_path / "box"), "--mail-out", f"outbox:{tmp_path / 'out'}")
+    box = write_maildir(tmp_path / "box", [])
+    journal, _ = new_game(cli, tmp_path / "games", "romeo", None, "--mail-in", str(box),
+                          "--mail-out", f"outbox:{tmp_path / 'out'}")
     shown = json.loads(cli("mail", journal, "--format", "json").stdout)
     assert shown["sender"] is None
     assert "mail from: the moderator's address" in cli("mail", journal).stdout

@@ -15,6 +15,7 @@ import email.utils
 import json
 import os
 import signal
+import socket
 import stat
 from contextlib import contextmanager
 from pathlib import Path
@@ -219,7 +220,7 @@ def test_a_wrong_password_is_one_line_and_never_printed(cli, net, tmp_path, monk
 
 def test_a_maildir_and_an_outbox_folder_need_no_server(cli, tmp_path):
     folder = tmp_path / "games"
-    box, out = tmp_path / "box", tmp_path / "out"
+    box, out = write_maildir(tmp_path / "box", []), tmp_path / "out"
     journal, keys = new_game(cli, folder, "hotel", None, "--mail-in", str(box), "--mail-out",
                              f"outbox:{out}")
     stranger = (b"From: someone@bureau.example\nSubject: hello\n"
@@ -452,7 +453,7 @@ def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_
 
 # ---------------------------------------------------------------- routes and passwords
 
-def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
+def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path, monkeypatch):
     mail_settings('[hosts."mail.example.org"]\n[hosts."::1"]\n'
                   '[routes.local]\nsendmail = ["/usr/sbin/sendmail", "-t", "-oi"]\n')
     journal = tmp_path / "g.jsonl"
@@ -472,6 +473,8 @@ def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
         r = cli("new", journal, "--scenario", "1914", "--mail-out", bad)
         assert r.exit_code == 2 and why in r.stderr, r.output
         assert not journal.exists()
+    monkeypatch.chdir(tmp_path)
+    Path("box.mbox").write_bytes(b"")           # named from the folder the command runs in
     r = cli("new", journal, "--scenario", "1914", "--mail-in", "box.mbox", "--mail-out",
             "route:local", "--format", "json")
     assert r.exit_code == 0, r.output
@@ -501,6 +504,84 @@ def test_a_route_is_checked_and_kept_without_its_password(cli, tmp_path):
         r = cli("mail", journal, "--in", given, "--format", "json")
         assert r.exit_code == 0 and json.loads(r.stdout)["source"] == kept, r.output
     assert cli("verify", journal).exit_code == 0
+
+
+def _not_a_mailbox(tmp_path: Path) -> list[tuple[Path, str]]:
+    """Local sources tick could not read, each with what the refusal says of it."""
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "file").write_bytes(b"")
+    os.mkfifo(tmp_path / "fifo")
+    return [(tmp_path / "nonexistent", "no such mailbox"),
+            (tmp_path / "file" / "box", "no such mailbox"),
+            (tmp_path / "plain", "a folder that is not a Maildir (no cur/ or new/)"),
+            (tmp_path / "fifo", "neither an mbox file nor a Maildir")]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_local_mailbox_that_is_not_there_is_refused_when_it_is_named(cli, tmp_path, fmt):
+    """`mail --in` and `new --mail-in` refuse a mailbox on this machine that tick could not
+    read, in one line naming it, exit 2: no route record, no game made (not a problem
+    told at every pass after). An mbox with no mail yet and a Maildir are taken."""
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    before = journal.read_bytes()
+    for path, says in _not_a_mailbox(tmp_path):
+        r = cli("mail", journal, "--in", path, "--out", f"outbox:{tmp_path / 'out'}",
+                "--format", fmt)
+        assert r.exit_code == 2 and r.stdout == "", (path, r.stdout, r.stderr)
+        line = f"--in {str(path)!r}: {says}"
+        said = json.loads(r.stderr)["error"] if fmt == "json" else r.stderr.strip()
+        assert said.startswith(line if fmt == "json" else f"referee: {line}"), said
+        assert len(r.stderr.splitlines()) == 1
+        assert journal.read_bytes() == before
+        r = cli("new", tmp_path / "n.jsonl", "--scenario", "1914", "--mail-in", path,
+                "--format", fmt)
+        assert r.exit_code == 2 and f"--mail-in {str(path)!r}: {says}" in r.stderr, r.stderr
+        assert not (tmp_path / "n.jsonl").exists()
+    assert not (tmp_path / "out").exists()
+    for box in (tmp_path / "file", write_maildir(tmp_path / "maildir", [])):
+        r = cli("mail", journal, "--in", box, "--format", "json")
+        assert r.exit_code == 0 and json.loads(r.stdout)["source"] == str(box), r.stderr
+
+
+def test_an_imap_server_that_is_down_is_not_refused_when_it_is_named(cli, tmp_path):
+    """A server may be down for an hour: an IMAP source of the mail settings is taken by
+    `mail --in` and `new --mail-in` without being tried (nothing listens on its port)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mail_settings(f'[hosts."127.0.0.1"]\nports = [{port}]\n')
+    source = f"imap://me@127.0.0.1:{port}/INBOX"
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--mail-in", source, "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["mail_in"] == source, r.stderr
+    assert cli("mail", journal, "--in", str(write_maildir(tmp_path / "box", []))).exit_code == 0
+    r = cli("mail", journal, "--in", source, "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["source"] == source, r.stderr
+
+
+def test_a_mailbox_its_moderator_may_not_read_is_refused_when_it_is_named(cli, tmp_path,
+                                                                          unprivileged):
+    """An mbox of mode 0000 and a Maildir whose new/ may not be listed: refused at `mail
+    --in` in one line naming it and the reason, exit 2, the journal as it was."""
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    before = journal.read_bytes()
+    mbox = tmp_path / "locked.mbox"
+    mbox.write_bytes(b"")
+    maildir = write_maildir(tmp_path / "locked", [])
+    try:
+        mbox.chmod(0)
+        (maildir / "new").chmod(0)
+        for box in (mbox, maildir):
+            r = unprivileged("mail", journal, "--in", box)
+            assert r.exit_code == 2 and r.stdout == "", (r.stdout, r.stderr)
+            assert r.stderr.splitlines() == [f"referee: --in {str(box)!r}: the mailbox cannot "
+                                             f"be read (Permission denied)"]
+    finally:
+        mbox.chmod(0o600)
+        (maildir / "new").chmod(0o700)
+    assert journal.read_bytes() == before
 
 
 def test_passwords_come_from_env_then_the_private_file_then_netrc(tmp_path, monkeypatch,

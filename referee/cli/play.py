@@ -161,7 +161,7 @@ def _checked_before_new(game_id, clock: tuple, mail_in, mail_out, players: list[
     ASCII its SMTP server would not take, refused before any file is made."""
     deadline, reminders, missed, extensions, skip_weekends, zone = clock
     from ..game.timeline import new_settings  # start-up: only new and deadline need it
-    from ..store.mailroute import check_source, check_target  # start-up: new only
+    from ..store.mailroute import check_source, check_target, is_local  # start-up: new only
 
     if game_id is not None:
         check_game_id(game_id)
@@ -171,6 +171,10 @@ def _checked_before_new(game_id, clock: tuple, mail_in, mail_out, players: list[
             from ..mail.delivery import check_allowed  # start-up: new with a route only
 
             check_allowed(check(value, option), option)
+    if mail_in is not None and is_local(check_source(mail_in, "--mail-in")):
+        from ..mail.mailboxes import check_mailbox  # start-up: new with a route only
+
+        check_mailbox(check_source(mail_in, "--mail-in"), "--mail-in")
     if mail_from is not None:
         _check_own_address(mail_from, players)
     wide = [p.partition("=")[2].strip() for p in players if not p.isascii()]

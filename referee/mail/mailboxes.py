@@ -9,6 +9,7 @@ import hashlib
 import mailbox
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -59,6 +60,32 @@ class Message:
         """The digests of its Date, Subject and text a copy of it is known by (none without
         a Date)."""
         return [c for c in dict.fromkeys((self.content_sha256, self.older_content)) if c]
+
+
+def check_mailbox(source: str, option: str) -> None:
+    """A mailbox on this machine as a route names it: there now, and one `tick` can read (an
+    mbox file, empty or not, or a folder with cur/ or new/, a Maildir). UsageError naming
+    it, so that a mistyped path is told when it is given, not at every pass after."""
+    where = f"{option} {source!r}"
+    try:
+        st = os.stat(source)
+        if stat.S_ISDIR(st.st_mode):
+            folders = [os.path.join(source, sub) for sub in ("new", "cur")
+                       if os.path.isdir(os.path.join(source, sub))]
+            if not folders:
+                raise UsageError(f"{where}: a folder that is not a Maildir (no cur/ or new/)")
+            for folder in folders:
+                os.listdir(folder)
+        elif stat.S_ISREG(st.st_mode):
+            with open(source, "rb"):
+                pass
+        else:
+            raise UsageError(f"{where}: neither an mbox file nor a Maildir")
+    except (FileNotFoundError, NotADirectoryError):
+        raise UsageError(f"{where}: no such mailbox; name an mbox file or a Maildir that is "
+                         f"there (an empty file is an mbox with no mail yet)") from None
+    except OSError as exc:
+        raise UsageError(f"{where}: the mailbox cannot be read ({exc.strerror})") from None
 
 
 class Mailboxes:

@@ -18,6 +18,7 @@ from ..store.mailroute import (
     check_sender,
     check_source,
     check_target,
+    is_local,
     mail_route,
     route_body,
     server_of,
@@ -26,6 +27,7 @@ from ..store.players import observer_addresses, roster
 from ..store.secrets import load_secret
 from ..table import Table
 from .delivery import SmtpSession, TransportError, check_allowed
+from .mailboxes import check_mailbox
 
 
 def set_route(journal: Path, source: str | None, target: str | None,
@@ -46,6 +48,8 @@ def set_route(journal: Path, source: str | None, target: str | None,
     for value, option in zip((new["source"], new["target"]), options):
         if value is not None:
             check_allowed(value, option)
+    if new["source"] is not None and is_local(new["source"]):
+        check_mailbox(new["source"], options[0])    # a server is never tried: it may be down
     if new["sender"] is not None:
         refuse_a_players(new["sender"], table.records, table.kind.players(table))
     if new["target"] is not None:

@@ -368,6 +368,7 @@ def test_mail_from_refuses_a_player_s_address_for_a_skirmish(cli, tmp_path, secr
     """As `new --from` does: the referee's own address is no player's."""
     j = tmp_path / "p.jsonl"
     mailed_patrol(cli, j, secret_file)
+    (tmp_path / "mb").write_bytes(b"")                  # an mbox with no mail yet
     r = cli("mail", j, "--in", str(tmp_path / "mb"), "--out", f"outbox:{tmp_path / 'ob'}",
             "--from", GERMAN)
     assert r.exit_code == 2 and "german's address" in r.stderr
