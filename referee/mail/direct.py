@@ -215,8 +215,8 @@ def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]
     for entry in ledger["owed"]:
         if entry.get("side") in players and isinstance(entry.get("name"), str):
             out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
-                          "Re: orders (rejected)", f"Nothing was recorded: {entry['reason']}",
-                          entry.get("message_id"))
+                          _subject(table, "not applied"),
+                          f"Nothing was recorded: {entry['reason']}", entry.get("message_id"))
     ledger["owed"] = []
     return out
 
@@ -239,8 +239,16 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str
         body = f"Nothing was recorded: {h.reason}"
     body = "".join(f"{note}\n" for note in h.notes) + body
     name = mail_name("direct answer", digest or h.message_id)
-    return _write(table, outbox / f"{name}.eml", address, f"Re: orders ({h.status})", body,
-                  h.message_id)
+    return _write(table, outbox / f"{name}.eml", address,
+                  _subject(table, "applied" if h.status == "applied" else "not applied"),
+                  body, h.message_id)
+
+
+def _subject(table: Table, what: str) -> str:
+    """An answer's subject as a campaign's names it: the game's tag at the journal's last
+    record, [referee GAME #N], then what became of the mail (which the player's reply
+    carries back, and tick reads to know the game)."""
+    return f"[referee {table.records[0]['game_id']} #{table.records[-1]['seq']}] {what}"
 
 
 def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
@@ -248,12 +256,12 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
     """Each player's report, when the journal has moved since the last one he was sent (the
     first: after `new`), with his own order key, which his reply quotes."""
     last = table.records[-1]["seq"]
-    subject, report = table.kind.mail_report(table)
     out = []
     for side, address in players.items():
         sent = ledger["sent"].get(side)
         if isinstance(sent, list) and sent and sent[0] == last:
             continue
+        subject, report = table.kind.mail_report(table, side)
         name = mail_name("direct report", side, str(last))
         body = f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
         out += _write(table, outbox / f"{name}.eml", address, subject, body, None)

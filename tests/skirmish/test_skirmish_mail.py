@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 import json
 import os
+import re
 import subprocess
 import sys
 from email.message import EmailMessage
@@ -15,6 +16,9 @@ from email.utils import formatdate
 from referee.mail.ledger import REGISTERED_PER_DAY
 
 BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@example.com"
+# The subject of the answer to a player's mail, as a campaign's names it: the game's tag at
+# the journal's last record, then what became of the mail.
+ANSWER = re.compile(r"^Subject: \[referee patrol #\d+\] (?:not )?applied$", re.M)
 
 
 def mailed_patrol(cli, journal, secret_file, *more: str) -> dict:
@@ -120,7 +124,7 @@ def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secre
     r = cli("inbox", j, sent, "--outbox", out, "--format", "json")
     assert r.exit_code == 0, r.stderr
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
-    replies = [p.read_text() for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    replies = [p.read_text() for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
     [reply] = replies
     text = " ".join(reply.replace("=\n", "").split())
     assert "Not read as orders (neither applied nor refused): line 3 'Sorry, a slow week. " \
@@ -141,7 +145,7 @@ def test_forged_mails_without_the_key_get_a_bounded_number_of_answers(cli, tmp_p
     out = tmp_path / "out"
     r = cli("inbox", j, *forged, "--outbox", out, "--format", "json")
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"refused"}
-    answers = [p for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    answers = [p for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
     assert len(answers) == REGISTERED_PER_DAY
     r = cli("inbox", j, *forged, "--outbox", out, "--format", "json")
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}
@@ -171,7 +175,7 @@ def test_a_mail_with_no_text_to_read_is_refused_and_its_answers_bounded(cli, tmp
     assert {(x["side"], x["status"]) for x in got} == {("british", "refused")}
     assert all("no text part" in x["reason"] for x in got), got
     assert j.read_bytes() == before
-    answers = [p for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    answers = [p for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
     assert len(answers) == REGISTERED_PER_DAY
     r = cli("inbox", j, *pictures, "--outbox", out, "--format", "json")
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}
@@ -249,8 +253,8 @@ def test_a_keyless_mail_under_an_applied_mails_message_id_makes_no_copy_of_it_ne
         seen += [(x["side"], x["status"]) for x in json.loads(r.stdout)["messages"]]
     assert seen == [("british", "applied"), ("german", "refused"), ("british", "done")]
     answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    assert sorted(m["To"] for m in answers if m["Subject"].startswith("Re:")) == [GERMAN,
-                                                                                 BRITISH]
+    assert sorted(m["To"] for m in answers if "report" not in m["Subject"]) == [GERMAN,
+                                                                                BRITISH]
 
 
 def test_a_mail_sent_again_under_another_message_id_is_applied_once(cli, tmp_path,
@@ -278,8 +282,9 @@ def test_a_mail_sent_again_under_another_message_id_is_applied_once(cli, tmp_pat
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"]
     assert j.read_bytes() == before
     answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    assert sorted(m["Subject"] for m in answers if m["Subject"].startswith("Re:")) == [
-        "Re: orders (applied)", "Re: orders (refused)", "Re: orders (refused)"]
+    assert sorted(m["Subject"] for m in answers if "report" not in m["Subject"]) == [
+        "[referee patrol #1] applied", "[referee patrol #1] not applied",
+        "[referee patrol #1] not applied"]
     later = mail(box, 2, BRITISH, keys["british"], "move B3 mode=stealthy command=yes")
     r = cli("inbox", j, later, "--outbox", out, "--format", "json")
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
@@ -299,7 +304,7 @@ def test_a_mail_too_large_to_read_is_answered_from_its_header_by_tick(cli, tmp_p
         r = cli("tick", j, "--no-map")
         assert r.exit_code == 0, r.stderr
     told = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    told = [m for m in told if m["Subject"] == "Re: orders (rejected)"]
+    told = [m for m in told if m["Subject"] == "[referee patrol #1] not applied"]
     assert [m["To"] for m in told] == [BRITISH]
     assert "over the 1 MB the referee reads" in " ".join(
         told[0].get_payload(decode=True).decode().split())
@@ -329,9 +334,9 @@ def test_a_mail_too_large_to_read_is_answered_once_by_inbox_or_tick(cli, tmp_pat
     assert "over the 1 MB" in json.loads(runs[0].stdout)["messages"][0]["reason"]
     assert cli("tick", j, "--no-map").exit_code == 0
     told = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    told = [m for m in told if m["Subject"].startswith("Re:")]
+    told = [m for m in told if "report" not in m["Subject"]]
     assert [(m["To"], m["Subject"], m["In-Reply-To"]) for m in told] == [
-        (BRITISH, "Re: orders (rejected)", "<m1@example.org>")]
+        (BRITISH, "[referee patrol #1] not applied", "<m1@example.org>")]
     assert "over the 1 MB the referee reads" in " ".join(
         told[0].get_payload(decode=True).decode().split())
     assert j.read_bytes() == before
@@ -358,7 +363,7 @@ def test_a_pass_stopped_after_the_journal_answers_the_right_side_once(cli, tmp_p
     assert cli("inbox", j, british, "--outbox", out).exit_code == 0
     answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
     answers = [(m["To"], m.get_payload(decode=True).decode()) for m in answers
-               if m["Subject"].startswith("Re:")]
+               if "report" not in m["Subject"]]
     assert sorted(a[0] for a in answers) == [GERMAN, BRITISH]
     assert [t for to, t in answers if to == BRITISH][0].startswith("Recorded: #1")
     assert "move B1" not in [t for to, t in answers if to == GERMAN][0]
@@ -438,7 +443,7 @@ def test_a_keyed_mail_with_no_orders_is_refused_saying_so(cli, tmp_path, secret_
     r = cli("inbox", j, sent, "--outbox", out, "--format", "json")
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"], r.stdout
     assert j.read_bytes() == before
-    [reply] = [p.read_text() for p in out.glob("*.eml") if "Re: orders" in p.read_text()]
+    [reply] = [p.read_text() for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
     text = " ".join(reply.replace("=\n", "").split())
     assert "Nothing was recorded: no orders found in the message" in text, text
     assert "Recorded:" not in text.replace("Nothing was recorded", "")

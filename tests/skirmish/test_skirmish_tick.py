@@ -21,10 +21,13 @@ from test_tick_flood import copies_vanishing
 REFEREE = "umpire-bot@club.example"
 
 
+def _mails(net, address: str) -> list:
+    return [email.message_from_bytes(raw, policy=email.policy.default)
+            for _, tos, raw in net.smtp.received if tos == [address]]
+
+
 def _texts(net, address: str) -> list[str]:
-    found = [email.message_from_bytes(raw, policy=email.policy.default)
-             for _, tos, raw in net.smtp.received if tos == [address]]
-    return [m.get_body(("plain",)).get_content() for m in found]
+    return [m.get_body(("plain",)).get_content() for m in _mails(net, address)]
 
 
 def _write(net, n: int, sender: str, key: str, *lines: str) -> None:
@@ -58,8 +61,8 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
     opening = _texts(net, BRITISH)
     assert len(opening) == 1 and "turn 1, movement phase" in opening[0]
     asked = " ".join(opening[0].split())           # what the mail asks, and how to answer
-    assert "Now: turn 1, movement phase" in asked
-    assert "Orders open to british, german: move, spot, surrender, done." in asked
+    assert "Your decision: turn 1, movement phase" in asked
+    assert "Reply with one order a line, made from these: move, spot, surrender, done" in asked
     key = re.search(r"Order key: (\S+)", opening[0]).group(1)
     german_key = re.search(r"Order key: (\S+)", _texts(net, GERMAN)[0]).group(1)
     assert key != german_key and german_key not in opening[0]
@@ -72,12 +75,41 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
     assert any(t.startswith("Recorded: #2, #3") for t in british)
     assert any("Nothing was recorded" in t and "G9" in t for t in german)
     assert len(british) == 2 and len(german) == 2       # an answer each, and the report
+    _answers_name_the_game_and_ask_each_his_own(net)
     assert json.loads(cli("status", j, "--format", "json").stdout)["waiting_on"] == ["german"]
     before = len(net.smtp.received)
     for _ in range(2):                                   # nothing new: nothing again
         assert cli("tick", j, "--no-map").exit_code == 0
     assert len(net.smtp.received) == before
     assert cli("verify", j).exit_code == 0
+
+
+def _answers_name_the_game_and_ask_each_his_own(net) -> None:
+    """The British mail applied (records 2 and 3, the British done), the German's refused:
+    each answer and report is named as a campaign's is, by the game's tag at the journal's
+    last record, and each report asks its reader what he may send, in lines of at most 72
+    columns; the British, done, is asked nothing."""
+    subjects = {a: [(m["Subject"], m["In-Reply-To"]) for m in _mails(net, a)[1:]]
+                for a in (BRITISH, GERMAN, UMPIRE)}
+    assert sorted(subjects[BRITISH]) == [
+        ("[referee patrol #3] applied", "<t1@example.org>"),
+        ("[referee patrol #3] british report, turn 1, movement phase", None)]
+    assert sorted(subjects[GERMAN]) == [
+        ("[referee patrol #3] german report, turn 1, movement phase", None),
+        ("[referee patrol #3] not applied", "<t2@example.org>")]
+    assert subjects[UMPIRE] == [
+        ("[referee patrol #3] moderator report, turn 1, movement phase", None)]
+    asked = {a: _texts(net, a)[-1] for a in (BRITISH, GERMAN, UMPIRE)}
+    for text in asked.values():
+        assert max(map(len, text.splitlines())) <= 72, text
+    told = {a: " ".join(t.split("Forces:")[1].split()) for a, t in asked.items()}
+    assert "Your decision" not in told[BRITISH] and "Nothing is asked of you now" in \
+        told[BRITISH] and "Waiting on german: turn 1, movement phase" in told[BRITISH]
+    assert "Your decision: turn 1, movement phase" in told[GERMAN]
+    assert "Reply with one order a line, made from these: move, spot, surrender, done" in \
+        told[GERMAN]
+    assert "Your decision" not in told[UMPIRE] and "settle record=N" in told[UMPIRE]
+    assert all("british, german" not in t for t in told.values())
 
 
 def test_a_route_someone_else_appended_to_a_skirmish_is_never_followed(cli, servers,

@@ -290,13 +290,15 @@ class SkirmishKind(GameKind):
         tests = [by_seq[n] for n in seqs if n in by_seq]
         return _mail_lines([x for t in tests for x in test_lines(t)], tests)
 
-    def mail_report(self, table) -> tuple[str, str]:
-        """Every player's report after a mail pass: (subject, text)."""
+    def mail_report(self, table, reader: str) -> tuple[str, str]:
+        """A player's report after a mail pass (reader: his side, or the moderator):
+        (subject, text), the subject tagged as a campaign's report is, [referee GAME #N]."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         text = "\n".join(_mail_lines(report_text(doc).splitlines(), doc["tests"]))
-        return (f"{game.header['game_id']}: turn {doc['turn']}, {doc['phase']} phase",
-                text + "\n" + _asked(self, table, doc))
+        return (f"[referee {game.header['game_id']} #{_records(table)[-1]['seq']}] {reader} "
+                f"report, turn {doc['turn']}, {doc['phase']} phase",
+                text + "\n" + _asked(self, table, doc, reader))
 
 
 def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:
@@ -364,17 +366,40 @@ def _record_lines(rec: dict) -> str:
     return f"#{rec['seq']} {rec['actor']}: {rec['order']} recorded"
 
 
-def _asked(kind: SkirmishKind, table, doc: dict) -> str:
-    """What a mail asks of its reader, after the report: whom the game waits on and for
-    what, and how to answer."""
+def _asked(kind: SkirmishKind, table, doc: dict, reader: str) -> str:
+    """What a mail asks of its reader, after the report, as a campaign's report asks it:
+    his decision and the orders he may send, or whom the game waits on and what he may
+    still send meanwhile (a dispute; the moderator's settlement)."""
     if not kind.waiting_on(table):
         return "\nThe game is over: no side has an order to give.\n"
-    tests = ", ".join(_open_tests(table.game()))
-    now = [f"Now: {kind.prompt(table)}.",
-           f"Orders open to {', '.join(doc['waiting'])}: {tests}. Reply with one order a line "
-           f"(the first word, the figure or section, then its facts KEY=VALUE), keeping the "
-           f"Order key line below."]
+    mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
+    if mine:
+        now = [f"Your decision: {kind.prompt(table)}.",
+               f"Reply with one order a line, made from these: {', '.join(mine)} (the "
+               f"first word, the figure or section, then its facts KEY=VALUE), keeping the "
+               f"Order key line below."]
+    else:
+        now = [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}.",
+               *_meanwhile(doc, reader)]
     return "\n" + "".join(textwrap.fill(p, 72) + "\n" for p in now)
+
+
+def _meanwhile(doc: dict, reader: str) -> list[str]:
+    """What a reader the game does not wait on may still send (Disputes): the moderator
+    his rulings, a side a dispute of a fact the other side declared."""
+    settle = "settle record=N fact=KEY value=VALUE, or settle record=N uphold=yes"
+    if reader != MODERATOR:
+        return ["Nothing is asked of you now. A new mail will ask you when a decision is "
+                "yours.", "Meanwhile you may dispute a fact the other side declared, within "
+                "the challenge window: dispute record=N fact=KEY value=VALUE, keeping the "
+                "Order key line below."]
+    open_ = [f"record {d['record']}'s {d['fact']}" for d in doc["disputes"]
+             if "ruling" not in d]
+    if open_:
+        return [f"Disputes for you to settle: {', '.join(open_)}. Reply with {settle}, "
+                f"keeping the Order key line below."]
+    return [f"Nothing is asked of you now. A new mail will ask you when a player disputes "
+            f"a fact; you answer with {settle}."]
 
 
 def _report_sections(doc: dict) -> Document:
