@@ -293,6 +293,42 @@ def test_a_forged_bounce_cannot_put_an_address_or_a_command_in_the_referee_s_mou
     assert max(len(x) for x in text.splitlines() if not x.startswith("  ")) <= 72, text
 
 
+@pytest.mark.parametrize("spelt", ["spy at evil.example", "spy(at)evil.example",
+                                   "spy [at] evil.example", "spy\uff20evil.example",
+                                   "spy\ufe6bevil.example", "Spy AT mail.evil.example",
+                                   "spy (at) evil (dot) example"])
+def test_a_forged_bounce_cannot_hand_over_an_address_spelt_out(cli, net, tmp_path, spelt):
+    """An address a reader puts together is an address: spelt with 'at' alone or in
+    brackets, or with the full-width or the small @, it is left out of the notice as one
+    written with @ is; the words about it and the address that failed stay."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    raw = _dsn(report, keys, "<f1@mx.example.org>").decode()
+    said = "Diagnostic-Code: smtp; 550 5.1.1 <kaiser@example.org>: Recipient address rejected"
+    assert said in raw
+    raw = raw.replace(said, f"Diagnostic-Code: smtp; 550 kaiser at example.org: try {spelt}")
+    net.imap.deliver(net.folder, raw.encode())
+    assert tick(cli, journal).exit_code == 0
+    (told,) = _to_moderator(net)
+    text = told.get_body(("plain",)).get_content()
+    assert "evil" not in text, text
+    assert "> 550 kaiser at example.org: try (address left out): User unknown" in \
+        text.splitlines(), text
+
+
+def test_at_between_words_that_are_no_address_stays_in_the_notice(cli, net, tmp_path):
+    """'at' between two words, before a time or a version, is no address: the bounce's
+    words are quoted whole."""
+    journal, keys, report = _opened(cli, net, tmp_path)
+    raw = _dsn(report, keys, "<f2@mx.example.org>").decode()
+    said = "Diagnostic-Code: smtp; 550 5.1.1 <kaiser@example.org>: Recipient address rejected"
+    words = "550 box at capacity, retry at 10.30 or at noon"
+    net.imap.deliver(net.folder, raw.replace(said, f"Diagnostic-Code: smtp; {words}").encode())
+    assert tick(cli, journal).exit_code == 0
+    (told,) = _to_moderator(net)
+    lines = told.get_body(("plain",)).get_content().splitlines()
+    assert f"> {words}: User unknown" in lines, lines
+
+
 def test_a_classic_bounce_is_attributed_by_the_thread_of_the_referee_s_mail(cli, net,
                                                                           tmp_path):
     journal, keys, report = _opened(cli, net, tmp_path)

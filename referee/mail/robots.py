@@ -59,8 +59,17 @@ _TRANSIENT_WORDS = re.compile(r"(?i)\b(?:delayed|temporar(?:y|ily)|will (?:be )?
 _THREAD = re.compile(r"<thread\.([A-Za-z0-9_.-]{1,80})\.([0-9a-f]{16})@referee\.invalid>")
 # An HTML tag (some servers' diagnostics are HTML), not an address in angle brackets.
 _TAG = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>@]{0,200})?/?|!--[^>]{0,200})>")
-# An address in a diagnostic: whoever wrote the bounce chose it (left out but the failed one).
-_ADDRESS = re.compile(r"[^\s<>()\[\],;:\"']{1,200}@[^\s<>()\[\],;:\"']{1,200}")
+# An address in a diagnostic: whoever wrote the bounce chose it (left out but the failed one),
+# its @ perhaps the full-width or the small one a reader takes for it (U+FF20, U+FE6B).
+_AT_SIGNS = "@\uff20\ufe6b"
+_ADDRESS = re.compile(rf"[^\s<>()\[\],;:\"']{{1,200}}[{_AT_SIGNS}][^\s<>()\[\],;:\"']{{1,200}}")
+# An address spelt out for a reader to put together (spy at example.org, spy(at)example.org,
+# spy [at] example [dot] org): a word, 'at' alone or in brackets, and a host name of two
+# labels or more; the last one holding a letter (an 'at' before a time or a version stays).
+_WORD = r"[^\s<>()\[\]{},;:\"'.@\uff20\ufe6b]{1,63}"
+_SPELT = re.compile(rf"(?i)({_WORD}(?:\.{_WORD}){{0,8}})(?:\s*[(\[{{]\s*at\s*[)\]}}]\s*|\s+at\s+)"
+                    rf"({_WORD}(?:(?:\.|\s*[(\[{{]\s*dot\s*[)\]}}]\s*){_WORD}){{1,8}})")
+_SPELT_DOT = re.compile(r"(?i)\s*[(\[{]\s*dot\s*[)\]}]\s*")
 LEFT_OUT = "(address left out)"
 DIAGNOSTIC_WIDTH = 72
 MOST_LINES = 400               # lines of a plain-text bounce looked at for its diagnostic
@@ -271,11 +280,26 @@ def _one_line(text: str, address: str) -> str:
     at most DIAGNOSTIC_WIDTH columns with its '> ', every address in it but the one that
     failed left out (a forged bounce must not hand him one to register)."""
     flat = " ".join(_TAG.sub(" ", text).split())[:4 * DIAGNOSTIC_WIDTH]     # all it may show
-    flat = _ADDRESS.sub(lambda a: a.group(0) if a.group(0).lower() == address else LEFT_OUT,
-                        flat)
+    flat = _SPELT.sub(lambda a: _unless_failed(a, address), _ADDRESS.sub(
+        lambda a: a.group(0) if _as_typed(a.group(0)) == address else LEFT_OUT, flat))
     flat = "".join(c for c in flat if c.isprintable()) or "(the server gave no reason)"
     room = DIAGNOSTIC_WIDTH - 2
     return flat if len(flat) <= room else flat[:room - 1] + "…"
+
+
+def _as_typed(found: str) -> str:
+    """An address as a reader would type it from what a diagnostic shows (its @ the ASCII
+    one), for comparing with the one that failed."""
+    return re.sub(f"[{_AT_SIGNS}]", "@", found).lower()
+
+
+def _unless_failed(spelt: re.Match, address: str) -> str:
+    """An address spelt out in a diagnostic, left out unless it is the one that failed; a
+    host name whose last label has no letter is no address (delivered at 10.30)."""
+    host = _SPELT_DOT.sub(".", spelt.group(2))
+    if not any(c.isalpha() for c in host.rpartition(".")[2]):
+        return spelt.group(0)
+    return spelt.group(0) if f"{spelt.group(1)}@{host}".lower() == address else LEFT_OUT
 
 
 # ---------------------------------------------------------------- set aside, the moderator told
