@@ -5,20 +5,16 @@ and every player the kind's report. Nothing here knows a game: the kind answers.
 
 from __future__ import annotations
 
-import email.utils
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.errors import OrderError
-from ..base.glyphs import visible
 from ..store.journal import signed_only
 from ..store.mailroute import mail_route
 from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
-from .eml import write_once
+from .eml import plain_mail, write_once
 from .ledger import (
     copy_handled,
     fault,
@@ -27,12 +23,10 @@ from .ledger import (
     mail_name,
     may_answer,
     note_handled,
-    now,
     save_ledger,
 )
 from .ledger import game_lock as mail_lock
-from .mailboxes import MSGID, Mailboxes, Message, copy_refusal, too_large_refusal
-from .msgids import message_id
+from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .prose import read_orders
 from .robots import AUTOMATIC, aside, automatic
 
@@ -273,13 +267,6 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
            in_reply_to: str | None) -> list[Path]:
     """One mail into the outbox, whole or not at all, under the name that makes it that mail
     (a run that stopped before its ledger was saved finds it there and writes no other)."""
-    msg = EmailMessage(policy=default_policy)
-    answers = bool(in_reply_to and MSGID.fullmatch(in_reply_to))
-    mailtext.addressed(msg, mail_route(table.records)["sender"] or REFEREE, to,
-                       mailtext.thread_of(table.records[0]["game_id"], to),
-                       in_reply_to if answers else None)
-    msg["Subject"] = visible(subject)
-    msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
-    msg["Message-ID"] = message_id(to)
-    msg.set_content(visible(body), cte="quoted-printable")
+    msg = plain_mail(mail_route(table.records)["sender"] or REFEREE, to, subject, body,
+                     in_reply_to, mailtext.thread_of(table.records[0]["game_id"], to))
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

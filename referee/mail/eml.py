@@ -6,6 +6,7 @@ from __future__ import annotations
 import email.utils
 import os
 import secrets as _secrets
+from datetime import datetime
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
@@ -29,15 +30,7 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
         for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
             if os.path.lexists(where):
                 return where
-    msg = EmailMessage(policy=default_policy)
-    mailtext.addressed(msg, sender, to, thread,
-                       in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)
-    msg["Subject"] = visible(subject)
-    msg["Date"] = email.utils.format_datetime(now().replace(microsecond=0))
-    msg["Message-ID"] = message_id(to, name)          # the same for a mail written again
-    # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
-    # shows its bidirectional controls and escape sequences as their escapes.
-    msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
+    msg = plain_mail(sender, to, subject, body, in_reply_to, thread, name)
     for file, picture in ([("map.png", png)] if isinstance(png, bytes) else png or []):
         msg.add_attachment(picture, maintype="image", subtype="png", filename=file)
     if msg.is_multipart():
@@ -52,6 +45,24 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
         except FileExistsError:
             continue
     raise OSError(f"no free file name in {folder}")
+
+
+def plain_mail(sender: str, to: str, subject: str, body: str, in_reply_to: str | None,
+               thread: str | None, name: str | None = None,
+               date: datetime | None = None) -> EmailMessage:
+    """A mail of the referee's in plain text, dated now (or date): In-Reply-To only when
+    in_reply_to reads as a Message-ID; its Message-ID marked for `to` (msgids.py), fixed
+    by name for a named mail, so that one written again is the same mail."""
+    msg = EmailMessage(policy=default_policy)
+    mailtext.addressed(msg, sender, to, thread,
+                       in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)
+    msg["Subject"] = visible(subject)
+    msg["Date"] = email.utils.format_datetime(date or now().replace(microsecond=0))
+    msg["Message-ID"] = message_id(to, name)
+    # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
+    # shows its bidirectional controls and escape sequences as their escapes.
+    msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
+    return msg
 
 
 def boundary() -> str:

@@ -14,16 +14,12 @@ that a second run at the same time writes none again.
 
 from __future__ import annotations
 
-import email.utils
 import re
 from datetime import datetime, timedelta
-from email.message import EmailMessage
-from email.policy import default as default_policy
 from pathlib import Path
 
 from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
-from ..base.glyphs import visible
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game import timeline as g_timeline
@@ -37,8 +33,8 @@ from ..store.players import observer_addresses, order_key, roster
 from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
+from .eml import plain_mail
 from .ledger import load_ledger
-from .msgids import message_id
 from .ordersopen import orders_open_text
 from .pictures import last_map_line
 from .refusal import prose
@@ -102,12 +98,8 @@ class Post:
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = body if wrapped else prose(body)
-        msg = EmailMessage(policy=default_policy)
-        mailtext.addressed(msg, self.sender, to, mailtext.thread_of(self.game_id, to))
-        msg["Subject"] = visible(subject)
-        msg["Date"] = email.utils.format_datetime(self.now)
-        msg["Message-ID"] = message_id(to)
-        msg.set_content(visible(body), cte="quoted-printable")
+        msg = plain_mail(self.sender, to, subject, body, None,
+                         mailtext.thread_of(self.game_id, to), date=self.now)
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
             home.write_new(path, mailtext.mail_bytes(msg))
