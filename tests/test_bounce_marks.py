@@ -231,3 +231,31 @@ def test_a_named_mail_written_again_has_the_same_message_id_marked_for_its_recip
     assert not sent_to(first, "joffre@example.net")
     assert not sent_to(first.replace("<n1.", "<n2."), "kaiser@example.org")
 
+
+
+@pytest.mark.parametrize(("theirs", "stranger_s"), [
+    ("kaiser@strasse.example", "kaiser@straße.example"),       # casefold: ß is ss
+    ("kaiser@example.org", "kaiſer@example.org"),              # casefold: a long s is s
+])
+def test_a_stranger_answered_at_an_address_that_folds_to_a_player_s_holds_no_mark_for_it(
+        cli, tmp_path, theirs, stranger_s):
+    """`inbox` answers a stranger that his message was not matched, at his own address:
+    the mark of that answer is for his address, and one that case-folds to a player's (ß
+    folds to ss, ſ to s: two mailboxes, two domains) is still another address. His bounce
+    returning it, for the player's address, mails nobody."""
+    from test_hostile_mail import ADDRESSES as PLAYERS
+    from test_hostile_mail import mail, new_game, write_mbox
+
+    journal = new_game(cli, tmp_path / "game", dict(PLAYERS, german=theirs))
+    out = tmp_path / "out"
+    hello = mail(stranger_s, "hello\n", subject="hi", mid="<s1@x.example>")
+    assert cli("inbox", journal, write_mbox(tmp_path / "b0", [hello]), "--outbox", out,
+               "--no-map").exit_code == 0
+    (answer,) = [m for _, m in _outbox_mails(out) if str(m["To"]) == stranger_s]
+    before = journal.read_bytes()
+    box = write_mbox(tmp_path / "b1", [_returning(theirs, _head_of(answer), "<y1@mx>")])
+    r = cli("inbox", journal, box, "--outbox", out, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert f"mail to {theirs} failed for good (german; {UNPROVEN})" in r.stdout, r.output
+    assert not [m for _, m in _outbox_mails(out) if "mail bounced" in str(m["Subject"])]
+    assert journal.read_bytes() == before
