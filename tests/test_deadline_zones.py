@@ -299,3 +299,20 @@ def test_a_record_with_a_hostile_zone_is_refused_cleanly(tmp_path, cli, clock, m
     assert journal.read_bytes() == before
     # Only a name of a place's form reaches the time zone database.
     assert set(asked) <= {"Mars/Olympus"}, asked
+
+
+def test_a_deadline_on_the_last_day_there_is_is_told_in_utc_where_the_zone_has_none(
+        tmp_path, cli, clock):
+    """A game begun at 12:00 UTC on Wednesday 29 December 9999 with a 48h deadline is due
+    on Friday 31 December at 12:00 UTC, a time UTC can tell; on Kiritimati (UTC+14) it would
+    be 02:00 on 1 January 10000, which no date holds. The game, as one in UTC is, can be made
+    and read; the deadline is told in UTC alone."""
+    clock(datetime(9999, 12, 29, 12, 0, tzinfo=UTC))
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "48h", "--zone",
+                       "Pacific/Kiritimati")
+    [due] = status(cli, journal)["deadlines"]["due"]
+    assert (due["due"], due["words"]) == ("9999-12-31T12:00:00Z",
+                                          "Orders due by Fri 31 Dec 12:00 UTC")
+    r = cli("deadline", journal)
+    assert r.exit_code == 0 and "german: Orders due by Fri 31 Dec 12:00 UTC" in r.stdout, \
+        r.output

@@ -123,12 +123,16 @@ def for_players(moment: datetime, zone: str | None = None) -> str:
     """A time as a player reads it: Tue 25 Nov 18:00 UTC; in a game's zone (zones.py), its
     time there with the zone's abbreviation and the time in UTC beside it, with the UTC day
     when it is another: Sat 28 Nov 19:00 CET (18:00 UTC), Mon 30 Nov 07:00 NZDT (Sun 29
-    Nov 18:00 UTC)."""
+    Nov 18:00 UTC); in UTC alone when the zone's day would be beyond the last date
+    (year 9999)."""
     moment = moment.astimezone(UTC)
     utc = f"{moment:%H:%M} UTC"
     if is_utc(zone):
         return f"{_day(moment)} {utc}"
-    local = moment.astimezone(zone_rules(zone))
+    try:
+        local = moment.astimezone(zone_rules(zone))
+    except OverflowError:       # beyond the last date there is in the zone: UTC alone
+        return f"{_day(moment)} {utc}"
     mark = local.tzname() or zone
     if mark == "UTC" and not local.utcoffset():
         return f"{_day(moment)} {utc}"
