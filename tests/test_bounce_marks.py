@@ -259,3 +259,25 @@ def test_a_stranger_answered_at_an_address_that_folds_to_a_player_s_holds_no_mar
     assert f"mail to {theirs} failed for good (german; {UNPROVEN})" in r.stdout, r.output
     assert not [m for _, m in _outbox_mails(out) if "mail bounced" in str(m["Subject"])]
     assert journal.read_bytes() == before
+
+
+def test_the_mark_key_is_no_signature_the_home_could_give(tmp_path, monkeypatch):
+    """The marks' key is derived from the home's key, which also signs the home's files
+    (HMAC-SHA256 of their bytes): were it that signature of its label, a signed file holding
+    the label would hand it over. A mark made with that signature as key checks out for no
+    address."""
+    import base64
+    import hashlib
+    import hmac
+
+    from referee.mail import msgids
+    from referee.store import home
+
+    monkeypatch.setenv("REFEREE_HOME", str(tmp_path / "home"))
+    ident = message_id("kaiser@example.org", "report-1")
+    signature = home.sign(msgids._LABEL)
+    said = b"report-1\nkaiser@example.org"
+    forged = base64.b32encode(hmac.new(signature, said, hashlib.sha256).digest()[:16]
+                              ).decode().rstrip("=").lower()
+    assert sent_to(ident, "kaiser@example.org")
+    assert not sent_to(f"<report-1.{forged}@referee.invalid>", "kaiser@example.org")

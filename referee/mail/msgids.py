@@ -68,7 +68,9 @@ def sent_to(ident: str, address: str) -> bool:
 
 def _mark_key(create: bool) -> bytes | None:
     k = home.key(create=create)
-    return None if k is None else hmac.new(k, _LABEL, hashlib.sha256).digest()
+    # SHA-512, cut to 32 bytes: the home's signatures are HMAC-SHA256 (home.sign), so no
+    # signature of any file, whatever it holds, is this key.
+    return None if k is None else hmac.new(k, _LABEL, hashlib.sha512).digest()[:32]
 
 
 def _mark(key: bytes, local: str, address: str) -> str:
