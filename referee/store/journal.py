@@ -253,9 +253,11 @@ class Journal:
     def exclusive(self) -> Iterator[bytes]:
         """Hold the lock appends take while a file kept beside the journal changes (standing
         orders); yields the journal's bytes as they are under it. Like an append, only for a
-        journal this user's referee signed."""
+        journal this user's referee signed, and not once its dice secret is revealed (what
+        is kept beside a closed game would never be used)."""
         with self._locked(True) as (_, raw):
             self._signer(raw)
+            _refuse_after_reveal(raw, self.name)
             yield raw
 
     def raw(self) -> bytes:

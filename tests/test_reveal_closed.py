@@ -1,0 +1,55 @@
+"""A game closed by `reveal --force` (docs/moderator.md): nothing the referee keeps for
+the game changes after the reveal, the journal nor what is kept beside it."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+from mailboxes import write_maildir
+from test_deadlines import new_game, player_mail
+
+
+def _new_mails(out, sent: set) -> list:
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in sorted(set(out.glob("*.eml")) - sent)]
+
+
+def test_standing_orders_are_not_changed_in_a_revealed_game(tmp_path, cli):
+    """A standing order never applies after the reveal (no order is taken), so the
+    moderator's `standing --add` is refused as an append is: one line, nothing kept."""
+    journal = new_game(tmp_path, cli, "via_cli")
+    assert cli("reveal", journal, "--force").exit_code == 0
+    closed = journal.read_bytes()
+    kept = journal.with_name(journal.name + ".standing")
+    for change in (("--add", "stand and fight"), ("--withdraw", "stand and fight")):
+        r = cli("standing", journal, "--as", "german", *change)
+        assert r.exit_code == 2, r.output
+        assert "revealed the dice secret" in r.stderr and len(r.stderr.splitlines()) == 1
+        assert not kept.exists() and journal.read_bytes() == closed
+
+
+def test_a_mailed_standing_order_to_a_revealed_game_is_refused_once(tmp_path, cli):
+    """A player's mail of standing lines alone, to a revealed game: answered once, saying
+    nothing was kept; the next pass neither keeps it nor answers it again."""
+    maildir = write_maildir(tmp_path / "box", [])
+    out = tmp_path / "out"
+    journal = new_game(tmp_path, cli, "via_cli", "--mail-in", maildir,
+                       "--mail-out", f"outbox:{out}")
+    assert cli("reveal", journal, "--force").exit_code == 0
+    closed = journal.read_bytes()
+    assert cli("tick", journal).exit_code == 0          # the reports of the reveal
+    sent = set(out.glob("*.eml"))
+    for mail in (player_mail(tmp_path, "german", ["standing: stand and fight"], 1)
+                 / "new").iterdir():
+        (maildir / "new" / mail.name).write_bytes(mail.read_bytes())
+    assert cli("tick", journal).exit_code == 0
+    answer = _new_mails(out, sent)
+    assert len(answer) == 1, [m["Subject"] for m in answer]
+    said = " ".join(answer[0].get_body(("plain",)).get_content().split())
+    assert "not applied" in said and "revealed the dice secret" in said, said
+    assert not journal.with_name(journal.name + ".standing").exists()
+    assert journal.read_bytes() == closed
+    sent = set(out.glob("*.eml"))
+    assert cli("tick", journal).exit_code == 0
+    assert _new_mails(out, sent) == [] and journal.read_bytes() == closed
