@@ -120,15 +120,27 @@ def signed_only():
         _SIGNED_ONLY[0] -= 1
 
 
+# How a record revealing the dice secret is told from its canonical line: a campaign's holds
+# a SecretRevealed event, a skirmish's is of kind "reveal" (table/skirmish/life.py).
+_REVEALS = (b'"SecretRevealed"', b'"kind":"reveal"')
+
+
+def _reveals(rec: dict) -> bool:
+    """Whether a record reveals the game's dice secret (a campaign's or a skirmish's)."""
+    return rec.get("kind") == "reveal" or any(
+        isinstance(e, dict) and e.get("type") == "SecretRevealed"
+        for e in rec.get("events") or [])
+
+
 def _refuse_after_reveal(raw: bytes, name: str) -> None:
-    """No record may follow the reveal of the dice secret (game/verification.py: its dice
-    were predictable): a game whose last record reveals it is closed to every writer."""
+    """No record may follow the reveal of the dice secret (game/verification.py,
+    table/skirmish/life.py: its dice were predictable): a game whose last record reveals it
+    is closed to every writer."""
     line = raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:]
-    if b'"SecretRevealed"' not in line:
+    if not any(mark in line for mark in _REVEALS):
         return
-    rec = json.loads(line)
-    if any(isinstance(e, dict) and e.get("type") == "SecretRevealed"
-           for e in rec.get("events") or []):
+    rec = _loads(line)
+    if _reveals(rec):
         raise UsageError(f"{name}: record {rec.get('seq')} revealed the dice secret, so the "
                          f"game is closed: no record may follow it; nothing was written")
 

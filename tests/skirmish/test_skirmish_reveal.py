@@ -165,3 +165,19 @@ def test_a_side_with_no_figure_fighting_ends_the_game_so_reveal_needs_no_force(c
     assert _over(state)
     state.sections[german[-1].section].dispersed = False
     assert not _over(state)
+
+
+def test_no_moderator_s_command_writes_after_a_skirmish_s_reveal(cli, game, tmp_path):
+    """A skirmish's reveal is a record of its own kind, not a campaign's SecretRevealed
+    event: the journal's refusal knows it too. `mail` after it is refused (one line, exit 2,
+    the journal as it was), so the game still reads and verifies."""
+    revealed(cli, game)
+    closed = game.read_bytes()
+    box = tmp_path / "players.mbox"
+    box.write_bytes(b"")
+    for command in (("mail", game, "--from", "umpire@example.org"),
+                    ("mail", game, "--in", box, "--out", f"outbox:{tmp_path / 'out'}")):
+        r = cli(*command)
+        assert r.exit_code == 2 and "revealed the dice secret" in r.stderr, r.output
+        assert len(r.stderr.splitlines()) == 1 and game.read_bytes() == closed
+    assert cli("verify", game).exit_code == 0
