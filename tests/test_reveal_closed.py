@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import email.policy
 
+import pytest
 from mailboxes import write_maildir
 from test_deadlines import new_game, player_mail
 
@@ -53,3 +54,25 @@ def test_a_mailed_standing_order_to_a_revealed_game_is_refused_once(tmp_path, cl
     sent = set(out.glob("*.eml"))
     assert cli("tick", journal).exit_code == 0
     assert _new_mails(out, sent) == [] and journal.read_bytes() == closed
+
+
+@pytest.mark.parametrize("lines", [["pass"], ["extend 24h"], ["standing: stand and fight"]])
+def test_a_player_s_mail_to_a_revealed_game_is_told_it_is_closed(tmp_path, cli, lines):
+    """Whatever he asks (an order, more time, a standing order), his answer says the game is
+    closed, not that it is over, nor that the orders open to him are below: the report that
+    follows asks nothing (render/reports.py)."""
+    maildir = write_maildir(tmp_path / "box", [])
+    out = tmp_path / "out"
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "48h", "--mail-in", maildir,
+                       "--mail-out", f"outbox:{out}")
+    assert cli("reveal", journal, "--force").exit_code == 0
+    assert cli("tick", journal).exit_code == 0
+    sent = set(out.glob("*.eml"))
+    for mail in (player_mail(tmp_path, "german", lines, 1) / "new").iterdir():
+        (maildir / "new" / mail.name).write_bytes(mail.read_bytes())
+    assert cli("tick", journal).exit_code == 0
+    answer = _new_mails(out, sent)
+    assert len(answer) == 1, [m["Subject"] for m in answer]
+    said = " ".join(answer[0].get_body(("plain",)).get_content().split())
+    assert "so the game is closed" in said and "nothing more is asked of you" in said, said
+    assert "orders open to you" not in said and "game is over" not in said, said

@@ -40,7 +40,7 @@ from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
 from .suggest import amend
-from .timeline import PAUSED, RESUME_WITH, paused
+from .timeline import CLOSED, PAUSED, RESUME_WITH, paused
 
 
 class Applied(msgspec.Struct):
@@ -202,8 +202,7 @@ class Batch:
         if q.expect_seq is not None and q.expect_seq != pos.seq:
             raise stale(pos.seq, q.expect_seq)
         if self.state.revealed:
-            raise OrderError("the dice secret has been revealed; the game is closed to "
-                             "further orders (dice would be predictable)")
+            raise OrderError(CLOSED)
         if paused(raw):
             raise OrderError(PAUSED + ("" if q.mail is not None else RESUME_WITH))
         self.secret = None if q.dry_run else load_secret(journal.path, self.header)

@@ -40,6 +40,10 @@ RESUME = "resume the game"
 POLICIES = ("default", "wait", "pause")
 PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it): no orders "
           "are taken until the moderator resumes it")
+# A game whose dice secret `reveal --force` revealed before its end: closed for good (no
+# record may follow the reveal), neither paused nor over.
+CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
+          "and no deadline runs (every die would be predictable)")
 # How the moderator resumes it, for his own commands' errors (a player runs no command).
 RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
 
@@ -304,7 +308,9 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
 
 
 def _open_game(state: State) -> None:
-    if state.revealed or state.phase == "over":
+    if state.revealed:
+        raise UsageError(CLOSED)
+    if state.phase == "over":
         raise UsageError("the game is over; its deadlines no longer run")
 
 

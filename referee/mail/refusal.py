@@ -92,12 +92,20 @@ def quoted_line(text: str, width: int = WIDTH) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [""]
 
 
+
+# What both refusals of a game closed by its reveal say: the game layer's (game/timeline.py
+# CLOSED: an order or extension) and the journal's (a change kept beside it, standing orders).
+_CLOSED = "so the game is closed"
+
+
 def refusal_document(out, report: bool = True) -> Document:
     """The part of the reply that says why a message was not applied (out: inbox.Outcome);
     report: the player's report follows it in the same mail. What the sender wrote is cut
     to fit the mail's lines (clip_words, quoted_line)."""
     below = (" What you will be asked once the game resumes is below."
              if PAUSED in out.reason else       # orders, or more time ('extend: ...')
+             " The game as it was closed is below; nothing more is asked of you."
+             if _CLOSED in out.reason else
              " What you are asked now, with the orders open to you, is below.") * report
     if out.line is None:
         held = out.status == "held"
