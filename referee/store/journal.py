@@ -67,6 +67,7 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     upcast_all,
 )
 from .landing import cut_to_chain, landed, only_ours
+from .revealed import refuse_after_reveal
 
 # ---------------------------------------------------------------- locks
 
@@ -118,31 +119,6 @@ def signed_only():
         yield
     finally:
         _SIGNED_ONLY[0] -= 1
-
-
-# How a record revealing the dice secret is told from its canonical line: a campaign's holds
-# a SecretRevealed event, a skirmish's is of kind "reveal" (table/skirmish/life.py).
-_REVEALS = (b'"SecretRevealed"', b'"kind":"reveal"')
-
-
-def _reveals(rec: dict) -> bool:
-    """Whether a record reveals the game's dice secret (a campaign's or a skirmish's)."""
-    return rec.get("kind") == "reveal" or any(
-        isinstance(e, dict) and e.get("type") == "SecretRevealed"
-        for e in rec.get("events") or [])
-
-
-def _refuse_after_reveal(raw: bytes, name: str) -> None:
-    """No record may follow the reveal of the dice secret (game/verification.py,
-    table/skirmish/life.py: its dice were predictable): a game whose last record reveals it
-    is closed to every writer."""
-    line = raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:]
-    if not any(mark in line for mark in _REVEALS):
-        return
-    rec = _loads(line)
-    if _reveals(rec):
-        raise UsageError(f"{name}: record {rec.get('seq')} revealed the dice secret, so the "
-                         f"game is closed: no record may follow it; nothing was written")
 
 
 class Journal:
@@ -269,7 +245,7 @@ class Journal:
         is kept beside a closed game would never be used)."""
         with self._locked(True) as (_, raw):
             self._signer(raw)
-            _refuse_after_reveal(raw, self.name)
+            refuse_after_reveal(raw, self.name)
             yield raw
 
     def raw(self) -> bytes:
@@ -346,7 +322,7 @@ class Journal:
             key = self._unsigned(raw, adopt) if adopt is not None else self._signer(raw)
             last, prev, bodies = build(raw)
             if bodies:
-                _refuse_after_reveal(raw, self.name)
+                refuse_after_reveal(raw, self.name)
             new: list[dict] = []
             handed = None
             for i, body in enumerate(bodies):
