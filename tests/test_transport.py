@@ -1063,3 +1063,16 @@ def test_a_spooled_mail_that_cannot_be_sent_keeps_the_lines_of_those_that_went(n
         send_owed(spool, net.target)
     assert got.value.sent_lines == ["sent     a.eml to kaiser@example.org"]
     assert [p.name for p in spool_files(spool)] == ["b.eml"]
+
+def test_a_mailbox_named_at_length_is_quoted_cut_in_its_refusal(cli, tmp_path):
+    """A path of thousands of characters is quoted cut, as every input an error quotes: the
+    refusal stays one short line."""
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    before = journal.read_bytes()
+    long = str(tmp_path / ("x" * 4000))
+    for args in (("mail", journal, "--in", long), ("mail", journal, "--in", "/\udcff" + long)):
+        r = cli(*args)
+        assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+        assert len(r.stderr) < 800 and "characters)" in r.stderr, r.stderr
+    assert journal.read_bytes() == before

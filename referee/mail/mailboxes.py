@@ -16,7 +16,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 
 from ..base.addresses import reads_back
-from ..base.errors import StorageError, UsageError
+from ..base.errors import StorageError, UsageError, quoted
 from ..base.glyphs import disguising
 from ..store import home
 from . import message as mailtext
@@ -66,7 +66,7 @@ def check_mailbox(source: str, option: str) -> None:
     """A mailbox on this machine as a route names it: there now, and one `tick` can read (an
     mbox file, empty or not, or a folder with cur/ or new/, a Maildir). UsageError naming
     it, so that a mistyped path is told when it is given, not at every pass after."""
-    where = f"{option} {source!r}"
+    where = f"{option} {quoted(source)}"
     try:
         st = os.stat(source)
         if stat.S_ISDIR(st.st_mode):

@@ -20,7 +20,7 @@ import shlex
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
-from ..base.errors import UsageError
+from ..base.errors import UsageError, quoted
 from ..base.readers import MODERATOR
 from .journal import now
 from .players import check_address, roster
@@ -57,7 +57,7 @@ _PORTS = {"imap": 143, "imaps": 993, "smtp": 25, "smtps": 465}
 
 def _server(text: str, option: str, need_user: bool, with_folder: bool) -> Server:
     """A server address read strictly (UsageError naming the option and what is wrong)."""
-    where = f"{option} {text!r}"
+    where = f"{option} {quoted(text)}"
     try:
         parts = urlsplit(text)
     except ValueError as exc:
@@ -99,12 +99,12 @@ def _host_port(hostport: str, port: int, where: str) -> tuple[str, int]:
         end = hostport.index("]") + 1
         host, rest = hostport[:end], hostport[end:]
         if rest and not rest.startswith(":"):
-            raise UsageError(f"{where}: {hostport!r} is not HOST[:PORT]")
+            raise UsageError(f"{where}: {quoted(hostport)} is not HOST[:PORT]")
         port_text = rest[1:]
     else:
         host, _, port_text = hostport.partition(":")
     if not _HOST.fullmatch(host):
-        raise UsageError(f"{where}: {host!r} is not a host name")
+        raise UsageError(f"{where}: {quoted(host)} is not a host name")
     if port_text:
         if not port_text.isdigit() or not 0 < int(port_text) < 65536:
             raise UsageError(f"{where}: the port is a number from 1 to 65535")
@@ -115,12 +115,12 @@ def _host_port(hostport: str, port: int, where: str) -> tuple[str, int]:
 def _path(text: str, option: str) -> str:
     """A local path, absolute (the folder `tick` runs in may be another)."""
     if not text or len(text) > _PATH_LIMIT or any(ord(c) < 32 or ord(c) == 127 for c in text):
-        raise UsageError(f"{option} {text!r}: not a file or folder name")
+        raise UsageError(f"{option} {quoted(text)}: not a file or folder name")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise UsageError(f"{option} {text!r}: a name whose bytes are not UTF-8 text cannot be "
-                         f"kept in the journal; rename the file or folder") from None
+        raise UsageError(f"{option} {quoted(text)}: a name whose bytes are not UTF-8 text "
+                         f"cannot be kept in the journal; rename the file or folder") from None
     return os.path.abspath(os.path.expanduser(text))
 
 
@@ -131,7 +131,7 @@ def check_source(text: str, option: str = "--mail-in") -> str:
         server = _server(text, option, need_user=True, with_folder=True)
         return _url(server)
     if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text):
-        raise UsageError(f"{option} {text!r}: choose an mbox file, a Maildir, "
+        raise UsageError(f"{option} {quoted(text)}: choose an mbox file, a Maildir, "
                          f"imap://USER@HOST[:PORT]/FOLDER or imaps://USER@HOST[:PORT]/FOLDER")
     return _path(text, option)
 
@@ -146,14 +146,14 @@ def check_target(text: str, option: str = "--mail-out") -> str:
         return f"outbox:{_path(rest, option)}"
     if colon and scheme == "route":
         if not _ROUTE_NAME.fullmatch(rest):
-            raise UsageError(f"{option} {text!r}: a route is named route:NAME, NAME of "
+            raise UsageError(f"{option} {quoted(text)}: a route is named route:NAME, NAME of "
                              f"lower-case letters, digits, _ and - (as in your mail settings)")
         return f"route:{rest}"
     if colon and scheme == "sendmail":
-        raise UsageError(f"{option} {text!r}: a game never holds a command line; name the "
+        raise UsageError(f"{option} {quoted(text)}: a game never holds a command line; name the "
                          f"command as a route of your mail settings and give route:NAME "
                          f"(docs/moderator.md, Mail settings)")
-    raise UsageError(f"{option} {text!r}: choose outbox:DIR, smtp://[USER@]HOST[:PORT], "
+    raise UsageError(f"{option} {quoted(text)}: choose outbox:DIR, smtp://[USER@]HOST[:PORT], "
                      f"smtps://[USER@]HOST[:PORT] or route:NAME")
 
 
@@ -255,9 +255,9 @@ def check_sender(text: str, option: str = "--from") -> str:
     address = check_address(option, text, text)
     local = address.partition("@")[0]
     if not _OWN_ADDRESS.fullmatch(address) or len(local) > 64 or len(address) > 254:
-        raise UsageError(f"{option} {address!r}: the referee's own address is a plain address "
-                         f"in ASCII, name@host.example (no comment, quoting or group; a name "
-                         f"of 64 characters at most)")
+        raise UsageError(f"{option} {quoted(address)}: the referee's own address is a plain "
+                         f"address in ASCII, name@host.example (no comment, quoting or group; a "
+                         f"name of 64 characters at most)")
     return address
 
 
