@@ -50,8 +50,12 @@ class Handled:
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
-    sender = m.sender.casefold()
-    return next((s for s, a in players.items() if a.casefold() == sender), None)
+    """The side whose registered address m comes from, matched as a campaign matches it
+    (the sender as mailboxes.py reads it, in lower case; never casefolded: straße@ and
+    strasse@ are two mailboxes, and a mail from one is no mail from the other)."""
+    if not m.sender:
+        return None
+    return next((s for s, a in players.items() if a.lower() == m.sender), None)
 
 
 def _key_given(body: str) -> str | None:

@@ -447,3 +447,31 @@ def test_a_keyed_mail_with_no_orders_is_refused_saying_so(cli, tmp_path, secret_
     text = " ".join(reply.replace("=\n", "").split())
     assert "Nothing was recorded: no orders found in the message" in text, text
     assert "Recorded:" not in text.replace("Nothing was recorded", "")
+
+
+def test_a_sender_is_matched_to_a_side_by_case_only_never_casefolded(cli, tmp_path,
+                                                                     secret_file):
+    """straße@ and strasse@ are two mailboxes (mail/msgids.py): a mail from the one is no
+    mail from the side registered with the other, even with that side's key (not applied,
+    not answered, not counted against his quota); the same address in other capitals is."""
+    j = tmp_path / "p.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file, "--player", "british=strasse@example.org",
+            "--player", f"german={GERMAN}")
+    assert r.exit_code == 0, r.stderr
+    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    box = tmp_path / "mail"
+    box.mkdir()
+    other = mail(box, 1, "straße@example.org", keys["british"], "done")
+    before = j.read_bytes()
+    out = tmp_path / "out"
+    r = cli("inbox", j, other, "--outbox", out, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    (got,) = json.loads(r.stdout)["messages"]
+    assert (got["side"], got["status"]) == (None, "ignored"), got
+    assert j.read_bytes() == before
+    assert not [p for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
+    same = mail(box, 2, "STRASSE@example.org", keys["british"], "done")
+    r = cli("inbox", j, same, "--outbox", out, "--format", "json")
+    (got,) = json.loads(r.stdout)["messages"]
+    assert got["side"] == "british" and got["status"] == "applied", got
