@@ -11,6 +11,7 @@ commands' (tests/commandclock.py).
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 import os
@@ -20,8 +21,9 @@ from pathlib import Path
 
 import pytest
 from commandclock import START
+from mailservers import HOST, USER, SmtpServer, mail_settings
 from test_mail_robots import OBSERVER, ROBOT, _classic, _dsn, _opened, _parsed, _to_moderator
-from test_transport import ADDRESSES, tick
+from test_transport import ADDRESSES, new_game, tick
 
 from referee.mail.eml import write_eml
 from referee.mail.msgids import message_id, sent_to
@@ -281,3 +283,60 @@ def test_the_mark_key_is_no_signature_the_home_could_give(tmp_path, monkeypatch)
                               ).decode().rstrip("=").lower()
     assert sent_to(ident, "kaiser@example.org")
     assert not sent_to(f"<report-1.{forged}@referee.invalid>", "kaiser@example.org")
+
+
+# ---------------------------------------------------------------- internationalised reports
+
+def _global_dsn(report: bytes, to: str, encoded: bool) -> bytes:
+    """A delivery report of a mail to an address beyond ASCII (RFC 6533, as Postfix writes
+    one for an SMTPUTF8 mail): its status a message/global-delivery-status part, its
+    recipient a utf-8 address; the referee's mail returned whole (message/global), or
+    (encoded) its status sent base64, the address escaped, and the headers alone returned
+    (message/global-headers)."""
+    escaped = "".join(c if ord(c) < 128 else f"\\x{{{ord(c):X}}}" for c in to)
+    status = (f"Reporting-MTA: dns; mx.example.de\n\nFinal-Recipient: utf-8; "
+              f"{escaped if encoded else to}\nAction: failed\nStatus: 5.1.1\n"
+              f"Diagnostic-Code: smtp; 550 5.1.1 <{to}>: User unknown\n").encode()
+    whole = report.replace(b"\r\n", b"\n")
+    if encoded:
+        status_part = (b"Content-Type: message/global-delivery-status\n"
+                       b"Content-Transfer-Encoding: base64\n\n" +
+                       base64.encodebytes(status))
+        returned = b"Content-Type: message/global-headers\n\n" + whole.split(b"\n\n")[0]
+    else:
+        status_part = b"Content-Type: message/global-delivery-status\n\n" + status
+        returned = b"Content-Type: message/global\n\n" + whole
+    return (f"From: Mail Delivery System <{ROBOT}>\nTo: {ADDRESSES['moderator']}\n"
+            f"Subject: Undelivered Mail Returned to Sender\nMessage-ID: <g1@mx.example.de>\n"
+            f"Auto-Submitted: auto-replied\nMIME-Version: 1.0\nContent-Type: multipart/report;"
+            f' report-type=global-delivery-status; boundary="B"\n\n--B\n'
+            f"Content-Type: text/plain; charset=utf-8\n\nYour mail could not be delivered."
+            f"\n\n--B\n").encode() + status_part + b"\n--B\n" + returned + \
+        b"\n--B--\n"
+
+
+@pytest.mark.parametrize("encoded", [False, True])
+def test_an_internationalised_bounce_of_the_referee_s_mail_is_believed(
+        cli, net, tmp_path, encoded):
+    """A real bounce of the referee's mail to jörg@example.de comes as RFC 6533 writes it
+    (the ASCII parts of RFC 3464 cannot carry his address): its report is read as a
+    message/delivery-status, the mail it returns as a message/rfc822 or its headers as
+    text/rfc822-headers, and the moderator is told."""
+    smtp = SmtpServer(net.smtp.auth, utf8=True).start()
+    try:
+        mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, smtp.port]}\n')
+        journal, _ = new_game(cli, tmp_path / "games", "oscar", net, "--mail-in", net.source,
+                              "--mail-out", f"smtp://{USER}@{HOST}:{smtp.port}")
+        assert cli("players", journal, "--set", "german=jörg@example.de").exit_code == 0
+        assert tick(cli, journal).exit_code == 0
+        (report,) = [m for _, tos, m in smtp.received if tos == ["jörg@example.de"]]
+        before = journal.read_bytes()
+        net.imap.deliver(net.folder, _global_dsn(report, "jörg@example.de", encoded))
+        r = tick(cli, journal)
+        assert r.exit_code == 0, r.output
+        told = [_parsed(m) for _, tos, m in smtp.received if tos == [ADDRESSES["moderator"]]]
+        assert [str(m["Subject"]) for m in told] == ["[referee oscar #4] german: mail bounced"]
+        assert "the moderator is told" in r.stdout and UNPROVEN not in r.stdout, r.output
+        assert journal.read_bytes() == before
+    finally:
+        smtp.stop()

@@ -24,6 +24,7 @@ from ..base.errors import StorageError, one_line
 from ..base.readers import MODERATOR
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, roster
+from . import globalparts
 from . import message as mailtext
 from .eml import write_eml
 from .ledger import mail_name, now, save_ledger
@@ -199,13 +200,13 @@ def _each_address_once(found: list[Failure]) -> list[Failure]:
 
 
 def _reported(msg: EmailMessage) -> list[Failure]:
-    """Each recipient block of a delivery report's message/delivery-status part."""
+    """Each recipient block of a delivery report's message/delivery-status part (or
+    message/global-delivery-status, RFC 6533's)."""
     out: list[Failure] = []
     for part in msg.walk():
-        if part.get_content_type() != "message/delivery-status":
+        if globalparts.content_type(part) != "message/delivery-status":
             continue
-        blocks = part.get_payload()
-        for block in blocks[1:] if isinstance(blocks, list) else []:
+        for block in globalparts.status_blocks(part)[1:]:
             address = _recipient(block)
             if not address:
                 continue
@@ -221,8 +222,8 @@ def _reported(msg: EmailMessage) -> list[Failure]:
 def _recipient(block: EmailMessage) -> str:
     for name in ("Final-Recipient", "Original-Recipient"):
         kind, _, address = mailtext.header_text(block, name).partition(";")
-        if address.strip() and kind.strip().casefold() in ("rfc822", ""):
-            return address.strip().strip("<>").lower()
+        if address.strip() and kind.strip().casefold() in ("rfc822", "utf-8", ""):
+            return globalparts.address_of(kind, address.strip().strip("<>")).lower()
     return ""
 
 
@@ -234,11 +235,14 @@ def thread_games(raw: bytes) -> set[str]:
 
 def _returned_text(msg: EmailMessage) -> str:
     """The headers of the mail a bounce returns (a message/rfc822 or text/rfc822-headers
-    part), and its own text (a bounce in plain text quotes them in it)."""
+    part, or RFC 6533's message/global or message/global-headers), and its own text (a
+    bounce in plain text quotes them in it)."""
     out: list[str] = []
     for part in msg.walk():
         ctype = part.get_content_type()
-        if ctype == "message/rfc822" and isinstance(part.get_payload(), list):
+        if ctype in ("message/global", "message/global-headers"):
+            out.append(globalparts.header_block(part))
+        elif ctype == "message/rfc822" and isinstance(part.get_payload(), list):
             inner = part.get_payload()[0]
             out += [f"{k}: {mailtext.header_text(inner, k)}" for k in (
                 "Message-ID", "References", "In-Reply-To")]
