@@ -197,11 +197,22 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     for d in tl.dues:
         if (d.side, d.handoff, stamp(d.due)) in tl.missed:
             return (f"the game waits on the moderator: {d.side}'s orders were due by "
-                    f"{for_players(d.due, d.zone)} and none came ({d.decision}); give them "
-                    f"(`referee order {name} --as {d.side} ...`), extend the deadline "
+                    f"{for_players(d.due, d.zone)} and none came (the decision: "
+                    f"{decision_words(tl, d)}); give them (`referee order {name} --as "
+                    f"{d.side} ...`), extend the deadline "
                     f"(`referee extend {name} {d.side} 24h`) or pause the game (`referee "
                     f"deadline {name} --pause`)")
     return None
+
+
+def decision_words(tl: Timeline, d: Due) -> str:
+    """The decision a side's deadline is for, as the engine asks it (its prompt, with the
+    rule), when it is the decision at hand for that side; else its kind's name in words."""
+    st = tl.state
+    if st is not None and tl.data is not None and st.pending is not None and \
+            (st.pending.kind, st.pending.side) == (d.decision, d.side):
+        return pending_prompt(st, tl.data)
+    return d.decision.replace("_", " ")
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
@@ -329,7 +340,8 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
-        body = (f"{d.side}'s orders were due by {due} and none came ({d.decision}).{reason}\n\n"
+        body = (f"{d.side}'s orders were due by {due} and none came (the decision: "
+                f"{decision_words(tl, d)}).{reason}\n\n"
                 f"Nothing moves until they come. You may give them yourself, as the player "
                 f"sends them to you some other way (`referee order {post.journal} --as "
                 f"{d.side} ...`), extend the deadline (`referee extend {post.journal} "
