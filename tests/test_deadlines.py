@@ -157,6 +157,10 @@ def test_the_moderator_changes_the_deadline_of_a_kind_of_decision(tmp_path, cli,
     assert r.exit_code == 0, r.output
     [due] = status(cli, journal)["deadlines"]["due"]
     assert due["due"] == "2026-11-26T18:00:00Z"
+    # The players read the kind in words; the command and JSON keep its name.
+    assert "deadlines: orders due 72h after each hand-off of a card or pass decision" in \
+        " ".join(cli("log", journal).stdout.split())
+    assert "card_or_pass" not in cli("log", journal).stdout
     before = journal.read_bytes()
     r = cli("deadline", journal, "--set", "72h", "--kind", "nonsense")
     assert r.exit_code == 2 and "--kind 'nonsense'" in r.stderr
@@ -256,10 +260,13 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     # Each mail says what more time he may still ask for: none left of the one allowed.
     assert "You have asked for the 1 extension(s) this game allows" in \
         " ".join(text_of(german).split())
-    # Both reports tell the extension among what happened, as `log` does.
+    # Both reports tell the extension among what happened, as `log` does: what it was for
+    # in words (the player turn's card or pass, 2.0 II.1), and the record that asked it.
+    told = "German's deadline for its card or pass orders (asked in record 1) is 24h later"
     for m in mails(tmp_path / "out1"):
-        assert "German's deadline (the decision asked in record" in " ".join(
-            text_of(m).split()) and "is 24h later" in text_of(m), m["To"]
+        assert told in " ".join(text_of(m).split()), (m["To"], text_of(m))
+        assert all(len(line) <= 72 for line in text_of(m).splitlines())
+    assert told in " ".join(cli("log", journal).stdout.split())
     # The same mailbox again: nothing twice.
     again, _ = mail_inbox(journal, [box], tmp_path / "out1b", with_map=False)
     assert [o.status for o in again] == ["known"]
@@ -362,6 +369,10 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
                     f"`referee extend {journal} german 24h`",
                     f"`referee deadline {journal} --pause`"):
         assert command in told, told
+    # The decision in words, as the engine asks it (2.0 II.1), not its kind's name.
+    assert "card_or_pass" not in told, told
+    assert "none came (the decision: german player turn, SUMMER 1914: play an " \
+        "Offensive-type card or pass (2.0 II.1))." in told, told
     rec = records(journal)[-1]
     assert rec["events"] == [] and rec["clock"]["missed"] == "wait"
     assert status(cli, journal)["waiting_on"] == "german"

@@ -101,7 +101,10 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
                                   records=[r["seq"] for r in made])
     if fmt == Fmt.json:
         return commands.dump(view)
-    lines = [f"record {r['seq']}: {timeline.clock_words(r)}" for r in made]
+    owed = {d["side"]: d["decision"] for d in view["due"]}
+    lines = [f"record {r['seq']}: "
+             f"{timeline.clock_words(r, asked=owed.get(r['clock'].get('side')))}"
+             for r in made]
     if view["paused"]:
         lines.append("the game is paused: no orders are taken, no deadline runs")
     elif not view["due"]:

@@ -79,9 +79,11 @@ def answers_missed(rec: dict) -> bool:
         fact.get("missed") == "default" and fact.get("side") == rec.get("actor")
 
 
-def clock_words(rec: dict, name=lambda side: side, zone: str | None = None) -> str | None:
+def clock_words(rec: dict, name=lambda side: side, zone: str | None = None,
+                asked: str | None = None) -> str | None:
     """What a record's clock part says, in words (None: it has none); name(side) gives a
-    side's name, zone the game's time zone its times are read in (None: UTC)."""
+    side's name, zone the game's time zone its times are read in (None: UTC), asked the
+    kind of the decision the side owed then (an extension says what it was for)."""
     fact = clock_of(rec)
     if fact is None:
         return None
@@ -90,8 +92,8 @@ def clock_words(rec: dict, name=lambda side: side, zone: str | None = None) -> s
     if kind == "settings":
         return _settings_words(fact)
     if kind == "extend":
-        return f"{side}'s deadline (the decision asked in record {fact.get('handoff')}) is " \
-               f"{fact.get('by')} later"
+        return f"{side}'s deadline for {_owed_words(asked)} (asked in record " \
+               f"{fact.get('handoff')}) is {fact.get('by')} later"
     if kind == "reminded":
         return f"{side} reminded {fact.get('before')} before the deadline, {due}"
     if kind == "missed":
@@ -110,10 +112,17 @@ def clock_words(rec: dict, name=lambda side: side, zone: str | None = None) -> s
         if kind == "pause" else "the moderator resumed the game: deadlines run again from now"
 
 
+def _owed_words(kind: str | None) -> str:
+    """What a side owed, by its decision's kind in words ('card_or_pass': its card or pass
+    orders); its orders, when the kind is not known."""
+    return f"its {kind.replace('_', ' ')} orders" if kind else "its orders"
+
+
 def _settings_words(fact: dict) -> str:
     parts = []
     if fact.get("deadline"):
-        scope = f" for a {fact['decision']} decision" if fact.get("decision") else ""
+        scope = f" of a {fact['decision'].replace('_', ' ')} decision" \
+            if fact.get("decision") else ""
         parts.append(f"orders due {fact['deadline']} after each hand-off{scope}")
     if fact.get("reminders") is not None:
         parts.append(f"reminders {', '.join(fact['reminders']) or 'none'} before")

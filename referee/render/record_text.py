@@ -73,7 +73,9 @@ def record_lines(rec: dict, data: GameData, reader: str,
     if "clock" in rec:
         from ..game.timeline import clock_words  # start-up: only a record about time
 
-        out.append(f"    {clock_words(rec, data.side_name, zone)}")
+        side = str(rec["clock"].get("side") or "") if isinstance(rec["clock"], dict) else ""
+        asked = pending.get(side) if pending is not None else None
+        out.append(f"    {clock_words(rec, data.side_name, zone, asked)}")
     for ev in rec["events"]:
         line = describe(ev, data, reader)
         if line:

@@ -193,8 +193,9 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
         from ..game.timeline import clock_words  # start-up: only a record about time
 
+        asked = before.pending.kind if before is not None and before.pending else None
         lines.append([Span(shown(clock_words, rec["seq"], journal, seen, data.side_name,
-                                 zone))])
+                                 zone, asked))])
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
 
