@@ -923,6 +923,43 @@ def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_pat
     assert r.exit_code == 0 and "waits on the moderator" not in r.output, r.output
 
 
+def test_watch_says_once_a_day_that_a_game_waits_on_the_moderator(cli, tmp_path,
+                                                                   monkeypatch):
+    """watch, a pass every 300s: the line saying the game waits on the moderator is printed
+    at the pass it first appears, not at each pass after while it stands as it was (288
+    lines a day), again a day later while it still stands, and not once it is gone."""
+    folder, box, out = tmp_path / "games", tmp_path / "box", tmp_path / "out"
+    write_maildir(box, [])
+    monkeypatch.setenv("REFEREE_NOW", "2026-11-23T18:00:00Z")
+    journal, _ = new_game(cli, folder, "kilo", None, "--mail-in", str(box), "--mail-out",
+                          f"outbox:{out}", "--deadline", "48h", "--missed", "wait")
+    assert tick(cli, journal).exit_code == 0                 # the reports: nothing waits
+    moments = iter(["2026-11-25T18:21:00Z", "2026-11-26T18:10:00Z", "2026-11-26T18:16:00Z",
+                    "2026-11-26T18:21:00Z", "2026-11-26T18:26:00Z"])
+    lines: list[str] = []
+    waits: list[float] = []
+
+    def between_passes(seconds: float) -> bool:
+        waits.append(seconds)
+        lines.append(f"-- pass {len(waits)}")
+        if len(waits) == 5:          # the moderator acts: the game no longer waits on him
+            assert cli("extend", journal, "german", "48h").exit_code == 0
+        if len(waits) == 6:
+            return True
+        monkeypatch.setenv("REFEREE_NOW", next(moments))
+        return False
+
+    monkeypatch.setenv("REFEREE_NOW", "2026-11-25T18:16:00Z")     # the due time and grace
+    assert ticking.watch(journal, 300.0, log=lines.append, with_map=False,
+                         wait=between_passes) == 6
+    waiting = [n for n, x in enumerate(lines) if "waits on the moderator" in x]
+    passes = [sum(1 for y in lines[:n] if y.startswith("-- pass")) + 1 for n in waiting]
+    # First seen; a day later; not after the extension.
+    assert passes == [1, 4], "\n".join(lines)
+    assert all(x.startswith("kilo: problem  the game waits on the moderator: german's "
+                            "orders were due by") for x in (lines[n] for n in waiting)), lines
+
+
 def test_the_moderator_s_line_names_an_odd_journal_on_one_line(cli, tmp_path, monkeypatch):
     """A journal whose name holds a line end or an escape: the line saying the game waits on
     the moderator stays one line, the name shown escaped (one problem, one line)."""

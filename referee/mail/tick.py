@@ -67,6 +67,7 @@ from .reminders import GRACE, check_deadlines, quiet_until
 from .robots import AUTOMATIC, aside, automatic_headers
 from .sending import send_owed
 from .sharing import each_game, workers
+from .standingproblems import StandingProblems
 from .tickgame import Game, game_lock, journals_in, load_game, unplayable
 from .unclaimed import (
     keep_known_files,
@@ -93,10 +94,13 @@ class TickReport:
         return self.broken + [p for x in self.games for p in x.problems]
 
     def lines(self, told: Collection[str] = ()) -> list[str]:
-        """The pass's lines, but for the problems of the folder in told (watch's previous
-        pass named them, and they stand as they were)."""
+        """The pass's lines, but for the problems in told (of the folder, or of a game:
+        watch named them before, and they stand as they were)."""
         out = [f"problem  {p}" for p in self.broken if p not in told]
-        out += [line for x in self.games for line in x.lines]
+        for x in self.games:
+            quiet = {f"{x.game_id}: problem  {p.removeprefix(f'{x.game_id}: ')}"
+                     for p in x.problems if p in told}
+            out += [line for line in x.lines if line not in quiet]
         if self.fresh:              # told once a message, not again at every pass
             more = len(self.unclaimed) - len(self.fresh)
             out.append(f"{len(self.fresh)} new message(s) no game claims (no game's tag or "
@@ -552,20 +556,20 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
           log: Callable[[str], None] = print, with_map: bool = True,
           wait: Callable[[float], bool] | None = None) -> int:
     """tick, then wait interval seconds, until SIGTERM or SIGINT (the pass under way is
-    finished first) or wait(interval) returns True; one log line per action, a file of the
-    folder no game is read from named once while it stays as it is. Returns how many
-    passes ran."""
+    finished first) or wait(interval) returns True; one log line per action, a problem (a
+    file of the folder no game is read from, a game waiting on the moderator...) named
+    once while it stands as it is, and again once a day (standingproblems.py). Returns how
+    many passes ran."""
     stop = threading.Event()
     pause = wait or stop.wait
     passes = 0
-    told: list[str] = []
+    told = StandingProblems()
     with _stopping_on_signals(stop):
         while not stop.is_set():
             try:
                 report = tick(path, games_dir, with_map)
-                for line in report.lines(told):
+                for line in report.lines(told.quiet(report.problems, clock_now())):
                     log(line)
-                told = report.broken
             except RefereeError as exc:
                 log(f"problem  {exc}")
             passes += 1
