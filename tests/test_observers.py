@@ -343,3 +343,31 @@ def test_a_message_of_an_observer_about_another_game_is_left_to_that_game(tmp_pa
     assert not [m for m in to(mails, "press@example.org")
                 if "public report" not in str(m["Subject"])]
     assert journal.read_bytes() == before
+
+
+def test_a_roster_record_says_what_changed_and_names_no_address(tmp_path, cli):
+    """A change of a player's address or of the observers was '#N Moderator: register
+    players' with nothing under it in every report and log. Each reader (a side, the
+    public) reads what changed, never an address: an address is its owner's and the
+    moderator's alone."""
+    journal = new_game(cli, tmp_path / "g", observers=["press@example.org"])
+    since = len(records(journal)) - 1
+    new_address = "joffre.new@example.net"
+    for change in (["--set", f"entente={new_address}"], ["--set", "observer=club@example.com"],
+                   ["--drop-observer", "press@example.org"]):
+        r = cli("players", journal, *change)
+        assert r.exit_code == 0, r.output
+    news = ["the moderator changed Entente's address", "an observer joined the game",
+            "an observer left the game"]
+    secret = [new_address, "club@example.com", "press@example.org", *ADDRESSES.values()]
+    for reader in ("german", "entente", "public"):
+        for command in (("log", journal, "--as", reader, "--since", str(since)),
+                        ("report", journal, "--as", reader, "--since", str(since),
+                         "--keep-place")):
+            r = cli(*command)
+            assert r.exit_code == 0, r.output
+            text = " ".join(r.stdout.split())
+            assert all(n in text for n in news), (command, r.stdout)
+            assert not [a for a in secret if a.lower() in r.stdout.lower()], r.stdout
+        r = cli("log", journal, "--as", reader, "--since", str(since), "--format", "json")
+        assert not [a for a in secret if a.lower() in r.stdout.lower()], r.stdout

@@ -49,10 +49,11 @@ def note_pending(rec: dict, pending: dict[str, str]) -> None:
 
 def record_lines(rec: dict, data: GameData, reader: str,
                  pending: dict[str, str] | None = None, manual: bool = False,
-                 zone: str | None = None) -> list[str]:
+                 zone: str | None = None, news: list[str] | None = None) -> list[str]:
     """A journal record as text: header line, then its events; with `pending` (kept
     across records), a bare 'done' names the decision it answered; `manual`: the dice were
-    rolled by the players; `zone`: the game's time zone a deadline is told in (None: UTC)."""
+    rolled by the players; `zone`: the game's time zone a deadline is told in (None: UTC);
+    `news`: what a roster record changed, in words any reader may read (rosternews.py)."""
     if rec["seq"] == 0:
         return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
@@ -76,6 +77,7 @@ def record_lines(rec: dict, data: GameData, reader: str,
         side = str(rec["clock"].get("side") or "") if isinstance(rec["clock"], dict) else ""
         asked = pending.get(side) if pending is not None else None
         out.append(f"    {clock_words(rec, data.side_name, zone, asked)}")
+    out += [f"    {line}" for line in news or []]
     for ev in rec["events"]:
         line = describe(ev, data, reader)
         if line:

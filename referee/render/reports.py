@@ -31,6 +31,7 @@ from ..game.forced import rule_of
 from ..game.receipts import key_line, receipt_key, receipt_line
 from ..game.replay import Era, Game, order_text
 from ..store.journal import redact
+from ..store.rosternews import RosterNews
 from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
@@ -116,13 +117,17 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     revealed: list[dict] = []           # production plans revealed, as the reader sees them
     era = Era(header, data, games_dir, journal.name, start.rules)
     zone = _zone(whole.raw)
+    roster = RosterNews()               # what each roster record changed, in words
+    for rec in records[:since + 1]:
+        roster.read(rec)
     for rec in records[since + 1:]:
         before = state.clone()
         data = era.data
         era.apply(state, rec)
         seen = redact(rec, reader)
         revealed += [ev for ev in seen["events"] if ev["type"] == "ProductionRevealed"]
-        happened += _happened(rec, before, seen, state, data, reader, journal, zone)
+        happened += _happened(rec, before, seen, state, data, reader, journal, zone,
+                              roster.read(rec, data.side_name))
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -174,7 +179,7 @@ def _zone(raw: bytes) -> str | None:
 
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
-              journal: Path, zone: str | None) -> list:
+              journal: Path, zone: str | None, news: list[str]) -> list:
     """One record as the reader may see it: its heading, then each event's line, who holds
     each battle area once its battle is over, the dice sheets' lines and what it says of
     the game's time."""
@@ -196,6 +201,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         asked = before.pending.kind if before is not None and before.pending else None
         lines.append([Span(shown(clock_words, rec["seq"], journal, seen, data.side_name,
                                  zone, asked))])
+    lines += [[Span(line)] for line in news]       # what a roster record changed
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
 

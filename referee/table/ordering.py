@@ -21,6 +21,7 @@ from ..render.documents import status_document
 from ..render.formats import render
 from ..render.record_text import note_pending, record_lines, wrap_lines
 from ..store.journal import redact, scan
+from ..store.rosternews import RosterNews
 from .kinds import unplayable
 
 
@@ -163,9 +164,11 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     check_reader(reader, data.sides)
     check_first(since, last)
     pending: dict[str, str] = {}
+    roster = RosterNews()               # what each roster record changed, in words
     zone = zone_of(raw)                 # the game's time zone, its deadlines are told in
     for rec in scan(raw, name):         # a stream: memory stays flat
         data = upgraded.get(rec["seq"], data)
+        news = roster.read(rec, data.side_name)
         if rec["seq"] < since:
             note_pending(rec, pending)
             continue
@@ -175,7 +178,8 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
             continue
         try:
             lines = wrap_lines(record_lines(shown, data, reader, pending,
-                                            first["dice"]["mode"] == "manual", zone), width)
+                                            first["dice"]["mode"] == "manual", zone, news),
+                               width)
         except UNREADABLE as exc:
             raise JournalError(f"{name}: record {rec['seq']} cannot be shown: it names "
                                f"something the game data does not have ({exc})",

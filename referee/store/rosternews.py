@@ -1,0 +1,59 @@
+"""What a roster record (`register players`, the moderator's) changed, in words every
+reader of the journal may read: which side's address or order key the moderator changed,
+how many observers joined or left. Never an address: an address is private to its owner
+and the moderator (the record's part holding them is sealed to the moderator)."""
+
+from __future__ import annotations
+
+from ..base.readers import MODERATOR
+from .players import REGISTER
+
+
+class RosterNews:
+    """The roster as the records read so far register it, and the news of each roster
+    record read after them (read: every record, in order, the full one, not redacted)."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, dict] = {}
+        self.observers: list[str] = []
+
+    def read(self, rec: dict, name=lambda side: side) -> list[str]:
+        """The news of rec, a roster record, in words ([] for any other record; name(side)
+        gives a side's name); the roster is then as rec registers it."""
+        part = rec.get("players") if rec.get("order") == REGISTER else None
+        data = part.get("data") if isinstance(part, dict) else None
+        if not isinstance(data, dict):
+            return []
+        players = {p["side"]: p for p in data.get("players", [])
+                   if isinstance(p, dict) and isinstance(p.get("side"), str)}
+        observers = [a for a in data.get("observers") or [] if isinstance(a, str)]
+        news = _players_news(self.players, players, name) + \
+            _observers_news(self.observers, observers)
+        self.players, self.observers = players, observers
+        return news or ["the moderator registered the players again, as they were"]
+
+
+def _players_news(before: dict[str, dict], after: dict[str, dict], name) -> list[str]:
+    out = []
+    for side in sorted(set(before) | set(after)):
+        old, new = before.get(side), after.get(side)
+        who = "the moderator's own" if side == MODERATOR else f"{name(side)}'s"
+        if new is None:
+            out.append(f"{who} address is no longer registered")
+        elif old is None:
+            out.append(f"{who} address is registered")
+        elif old.get("address") != new.get("address"):
+            out.append(f"the moderator changed {who} address")
+        if old is not None and new is not None and side != MODERATOR and \
+                old.get("key_no") != new.get("key_no"):
+            out.append(f"{name(side)} has a new order key (the old one no longer counts)")
+    return out
+
+
+def _observers_news(before: list[str], after: list[str]) -> list[str]:
+    old, new = {a.lower() for a in before}, {a.lower() for a in after}
+    out = []
+    for n, what in ((len(new - old), "joined"), (len(old - new), "left")):
+        if n:
+            out.append(f"{'an observer' if n == 1 else f'{n} observers'} {what} the game")
+    return out
