@@ -28,9 +28,17 @@ class RosterNews:
                    if isinstance(p, dict) and isinstance(p.get("side"), str)}
         observers = [a for a in data.get("observers") or [] if isinstance(a, str)]
         news = _players_news(self.players, players, name) + \
-            _observers_news(self.observers, observers)
+            _observers_news(self.observers, observers) if self.players else \
+            [_first_words(observers)]
         self.players, self.observers = players, observers
         return news or ["the moderator registered the players again, as they were"]
+
+
+def _first_words(observers: list[str]) -> str:
+    """The news of the game's first roster: who it registers, by how many."""
+    n = len(observers)
+    return "the moderator registered the players" + \
+        ("" if not n else " and an observer" if n == 1 else f" and {n} observers")
 
 
 def _players_news(before: dict[str, dict], after: dict[str, dict], name) -> list[str]:
