@@ -4,9 +4,10 @@ checks out for the address it says failed.
 
 A Message-ID is <LOCAL.MARK@referee.invalid>: LOCAL is a named mail's name (the same mail
 written again gets the same Message-ID) or a random one (email.utils.make_msgid's), and
-MARK is an HMAC-SHA256 of LOCAL and the recipient's address (trimmed, its ASCII letters in
-lower case and nothing else folded: straße@ and strasse@, or K@ with a Kelvin sign and k@,
-are two mailboxes, and a stranger answered at one must hold no mark for the other), cut to
+MARK is an HMAC-SHA256 of LOCAL and the recipient's address as base/addresses.py's
+address_key has it (trimmed, its ASCII letters in lower case and nothing else folded:
+straße@ and strasse@, or K@ with a Kelvin sign and k@, are two mailboxes, and a stranger
+answered at one must hold no mark for the other), cut to
 16 bytes and written in base32 (26 letters and digits). Its key is derived from the
 signing key of this user's referee home (store/home.py), which never sits in a game
 folder: nothing new is stored anywhere. Whoever received a mail, or saw it on its way, can
@@ -21,8 +22,8 @@ import email.utils
 import hashlib
 import hmac
 import re
-import string
 
+from ..base.addresses import address_key
 from ..store import home
 
 DOMAIN = "referee.invalid"
@@ -31,7 +32,6 @@ MOST_IDS = 64                   # distinct marked Message-IDs of one bounce that
 # What the MAC key is derived with from the home's key (which also signs snapshots, the
 # ledger and the marks of what was written): a key of its own for this use alone.
 _LABEL = b"referee mail: the mark in the Message-ID of each mail, by recipient (v1)"
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _MARKED = re.compile(r"<([^<>\s@]{1,200})\.([A-Za-z2-7]{26})@referee\.invalid>", re.IGNORECASE)
 
 
@@ -74,7 +74,6 @@ def _mark_key(create: bool) -> bytes | None:
 
 
 def _mark(key: bytes, local: str, address: str) -> str:
-    said = f"{local}\n{address.strip().translate(_ASCII_LOWER)}".encode("utf-8",
-                                                                       "surrogatepass")
+    said = f"{local}\n{address_key(address)}".encode("utf-8", "surrogatepass")
     mac = hmac.new(key, said, hashlib.sha256).digest()[:MARK_BYTES]
     return base64.b32encode(mac).decode("ascii").rstrip("=").lower()
