@@ -9,8 +9,9 @@ comes back unchanged from a To header: the address checked is the address mailed
 Two addresses are one mailbox when they are the same once trimmed and their ASCII letters
 are put in lower case (address_key), and only then: nothing else is folded. str.lower()
 maps letters beyond ASCII onto ASCII ones (the Kelvin sign U+212A lowers to k), and
-str.casefold() more of them (ß to ss, the long s ſ to s), so a stranger's kaiſer@ or
-\u212aaiser@ would pass for kaiser@; straße@ and strasse@ are two mailboxes too.
+str.casefold() more of them (ß to ss, the long s ſ to s), so a stranger writing from
+kaiſer@, or from Kaiser@ with a Kelvin sign, would pass for kaiser@; straße@ and strasse@
+are two mailboxes too.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..base.addresses import address_key
 from ..base.errors import EXIT_REJECTED, UsageError, quoted
 from ..base.gameids import check_game_id
 from ..base.readers import PUBLIC
@@ -199,7 +200,7 @@ def _check_own_address(mail_from: str, players: list[str]) -> None:
     for item in players:
         who, _, address = item.partition("=")
         if who.strip().casefold() != "moderator" and \
-                address.strip().casefold() == sender.casefold():
+                address_key(address) == address_key(sender):
             raise UsageError(f"--from {quoted(sender)}: that is the address of --player "
                              f"{quoted(item)}; the referee's own address must be one no "
                              f"player uses (mail from it is never read as orders)")

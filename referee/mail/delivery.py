@@ -32,6 +32,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import StorageError, UsageError
 from ..store import mailsettings
 from ..store.mailroute import (
@@ -257,7 +258,7 @@ class ImapFolder:
         """The unseen messages whose From holds one of the players' addresses (at most
         FIRST_ADDRESSES of them, asked FIRST_ASKED at a time; one beyond ASCII, or not one
         plain token, is not asked)."""
-        wanted = sorted({a.lower() for a in players if PLAIN_ADDRESS.fullmatch(a)})
+        wanted = sorted({address_key(a) for a in players if PLAIN_ADDRESS.fullmatch(a)})
         found: set[bytes] = set()
         wanted = wanted[:FIRST_ADDRESSES]
         for i in range(0, len(wanted), FIRST_ASKED):

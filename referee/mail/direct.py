@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import OrderError
 from ..store.journal import signed_only
 from ..store.mailroute import mail_route
@@ -51,11 +52,12 @@ class Handled:
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
     """The side whose registered address m comes from, matched as a campaign matches it
-    (the sender as mailboxes.py reads it, in lower case; never casefolded: straße@ and
-    strasse@ are two mailboxes, and a mail from one is no mail from the other)."""
+    (the sender as mailboxes.py reads it, by base/addresses.py's address_key: straße@ and
+    strasse@, or kaiser@ and Kaiser@ with a Kelvin sign (U+212A) for K, are two, and a mail
+    from one is no mail from the other)."""
     if not m.sender:
         return None
-    return next((s for s, a in players.items() if a.lower() == m.sender), None)
+    return next((s for s, a in players.items() if address_key(a) == m.sender), None)
 
 
 def _key_given(body: str) -> str | None:
@@ -197,7 +199,7 @@ def _too_large(m: Message, players: dict, ledger: dict, answering: bool) -> Hand
     out.status, out.reason = ("refused", too_large_refusal(m.oversize)) if robot is None \
         else (AUTOMATIC, aside(robot))
     address = players[out.side]
-    if answering and robot is None and may_answer(ledger, address.lower(), registered=True):
+    if answering and robot is None and may_answer(ledger, address, registered=True):
         ledger["owed"].append({"name": mail_name("too large", m.sha256, out.side),
                                "to": address, "side": out.side, "message_id": m.message_id,
                                "status": "rejected", "reason": out.reason})
@@ -223,7 +225,7 @@ def _answered(ledger: dict, h: Handled, address: str) -> bool:
     """A mail without its side's key (or one that cannot be read for it) may be anyone's
     with a forged From: its refusals to that address are bounded by the day's quota (no
     backscatter); a keyed mail is answered."""
-    return h.keyed or may_answer(ledger, address.lower(), registered=True)
+    return h.keyed or may_answer(ledger, address, registered=True)
 
 
 def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str

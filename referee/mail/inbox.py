@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..base.addresses import reads_back
+from ..base.addresses import address_key, reads_back
 from ..base.errors import StorageError, UsageError
 from ..base.gameids import REFEREE_TAG, other_game
 from ..base.readers import MODERATOR
@@ -140,7 +140,7 @@ def _not_the_referees(sender: str | None, addresses: list[str]) -> None:
     """UsageError when a player's or observer's new address is the referee's own (`--from`):
     mail from it is never read as orders."""
     for address in addresses:
-        if sender and address.casefold() == sender.casefold():
+        if sender and address_key(address) == address_key(sender):
             raise UsageError(f"--set: {address} is the referee's own address (`referee mail "
                              f"--from`); a player's or observer's must be another")
 
@@ -254,7 +254,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
     keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
             if s != MODERATOR}
     watchers = observer_addresses(records)
-    registered = {str(p.get("address", "")).lower() for p in people.values()}
+    registered = {address_key(str(p.get("address", ""))) for p in people.values()}
     applied, copies, bodies = _applied_messages(records)
     manual = game.header["dice"]["mode"] == "manual"
     outcomes: list[Outcome] = []
@@ -346,9 +346,9 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
             ledger["reply_to"][side] = msg.message_id
             ledger["notes"].setdefault(side, []).extend(o.notes)
         elif (side and not msg.oversize) or \
-                may_answer(ledger, address, address.lower() in registered):
+                may_answer(ledger, address, address_key(address) in registered):
             ledger["owed"].append(_owed(address, side, o, msg))
-        elif address.lower() in registered:
+        elif address_key(address) in registered:
             o.reason += (f"; no reply: {REGISTERED_PER_DAY} a day at most to a "
                          f"registered address for messages not taken as his side's")
             continue
@@ -410,7 +410,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     # The side is the one whose address sent it and whose key it carries (an address may be
     # shared by both sides; the key tells them apart).
     side = next((s for s, p in people.items() if s != MODERATOR and m.sender and
-                 p["address"].lower() == m.sender and compact(keys[s]) in text), None)
+                 address_key(p["address"]) == m.sender and compact(keys[s]) in text), None)
     if side is None:
         out.status = "rejected"
         out.why = unmatched(m, people)
@@ -438,7 +438,7 @@ def _too_large(m: Message, out: Outcome, people: dict, replies: list) -> bool:
     its key neither): answered there, as tick answers it, within the registered address's
     daily quota (_keep: anyone may write that From). False when it is no single side's."""
     sides = [s for s, p in people.items()
-             if s != MODERATOR and m.sender and p["address"].lower() == m.sender]
+             if s != MODERATOR and m.sender and address_key(p["address"]) == m.sender]
     if len(sides) != 1:
         return False
     out.status, out.reason, out.side = "rejected", too_large_refusal(m.oversize), sides[0]

@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..base import clock
+from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..store import home
 
@@ -195,9 +196,9 @@ def may_answer(ledger: dict, address: str, registered: bool = False) -> bool:
     """Whether a message not taken as a side's may be answered at address: from a stranger,
     once a day per address and UNMATCHED_PER_DAY a day in all (no backscatter); from an
     address registered in the game, REGISTERED_PER_DAY a day, whatever strangers sent. The
-    answer is then counted, by the address in lower case (as a message's sender is kept)."""
+    answer is then counted, by the address's address_key (as a message's sender is kept)."""
     today = now().date().isoformat()
-    address = address.lower()
+    address = address_key(address)
     if registered:
         counts = ledger["told_registered"]
         day, count = counts.get(address, [today, 0]) if isinstance(

@@ -15,7 +15,7 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
-from ..base.addresses import reads_back
+from ..base.addresses import address_key, reads_back
 from ..base.errors import StorageError, UsageError, quoted
 from ..base.glyphs import disguising
 from ..store import home
@@ -247,7 +247,7 @@ def oversize_digests(head: bytes) -> list[str]:
     try:
         parsed = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(head)
         ident = mailtext.header_text(parsed, "Message-ID").strip()
-        sender = mailtext.sender_address(parsed).lower()
+        sender = address_key(mailtext.sender_address(parsed))
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         ident = sender = ""
     if not MSGID.fullmatch(ident):
@@ -385,8 +385,8 @@ def _read_headers(m: Message) -> None:
     ident = header("Message-ID").strip()
     m.message_id = ident if MSGID.fullmatch(ident) else ""
     address = mailtext.sender_address(msg)
-    # Lower case, not casefold: straße@ and strasse@ are two mailboxes.
-    m.sender = address.lower() if _SANE_ADDRESS.fullmatch(address) and \
+    # Its ASCII letters in lower case, nothing else folded (base/addresses.py).
+    m.sender = address_key(address) if _SANE_ADDRESS.fullmatch(address) and \
         disguising(address) is None and reads_back(address) else ""
     m.subject = header("Subject")
     try:

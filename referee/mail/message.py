@@ -542,7 +542,11 @@ def sheet_lines(lines: list[tuple[int, str]]
 
 def thread_of(game_id: str, address: str) -> str:
     """The Message-ID every mail of a game to one address refers to first (References), so
-    that a reader's mail program shows the game's mails to him as one conversation."""
+    that a reader's mail program shows the game's mails to him as one conversation.
+    Casefolded, unlike every comparison of addresses (base/addresses.py's address_key): kept
+    so, since another tag would start a new conversation in every running game with an
+    address beyond ASCII. Two addresses that casefold alike share a thread Message-ID,
+    which names no one and proves nothing (robots.py believes a bounce only by its marks)."""
     tag = hashlib.sha256(address.strip().casefold().encode()).hexdigest()[:16]
     return f"<thread.{game_id}.{tag}@referee.invalid>"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..base.readers import PUBLIC
 from ..render import reports
@@ -48,7 +49,10 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
                                  "referee: observers cannot give orders", OBSERVER_REPLY,
                                  m.message_id, name=m.name))
         for address in watchers:
-            mark = f"{OBSERVER}:{address.casefold()}"
+            # By address_key (casefold() took the long s for an s): an address in ASCII keeps
+            # the mark it had; one whose casefold differs (an upper-case Ä, a ß) is sent the
+            # report from the start once more.
+            mark = f"{OBSERVER}:{address_key(address)}"
             sent = ledger["sent"].get(mark)
             since = resume_from(sent, records)
             if told_apart(records[since + 1:]):

@@ -20,6 +20,7 @@ from email.message import Message as EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import StorageError, one_line
 from ..base.readers import MODERATOR
 from ..store.mailroute import referee_address
@@ -171,16 +172,20 @@ def failures(msg: EmailMessage, game_id: str, addresses: list[str]) -> list[Fail
     text), the address whose thread the referee's returned mail refers to (References:
     <thread.GAME.TAG@referee.invalid>, written by the referee for this game and that
     address alone). None when it names no address of the game."""
-    known = {a.lower(): a for a in addresses}
+    known = {address_key(a): a for a in addresses}
     found: list[Failure] = []
     try:
         named = _reported(msg) if delivery_report(msg) else []
         found = [f for f in named if f.address in known]
         if not named:
-            threads = {mailtext.thread_of(game_id, a).lower(): a.lower() for a in addresses}
+            # Two addresses may share a thread (message.thread_of casefolds): each is named.
+            threads: dict[str, set[str]] = {}
+            for a in addresses:
+                threads.setdefault(mailtext.thread_of(game_id, a).lower(), set()).add(
+                    address_key(a))
             text = _returned_text(msg)
-            mine = {threads[t.group(0).lower()] for t in _THREAD.finditer(text)
-                    if t.group(1) == game_id and t.group(0).lower() in threads}
+            mine = set().union(*(threads[t.group(0).lower()] for t in _THREAD.finditer(text)
+                                 if t.group(1) == game_id and t.group(0).lower() in threads))
             words = _bounce_words(msg)
             found = [Failure(a, _permanent_words(words), _diagnostic(words, a))
                      for a in sorted(mine)]
@@ -223,7 +228,7 @@ def _recipient(block: EmailMessage) -> str:
     for name in ("Final-Recipient", "Original-Recipient"):
         kind, _, address = mailtext.header_text(block, name).partition(";")
         if address.strip() and kind.strip().casefold() in ("rfc822", "utf-8", ""):
-            return globalparts.address_of(kind, address.strip().strip("<>")).lower()
+            return address_key(globalparts.address_of(kind, address.strip().strip("<>")))
     return ""
 
 
@@ -294,7 +299,7 @@ def _one_line(text: str, address: str) -> str:
 def _as_typed(found: str) -> str:
     """An address as a reader would type it from what a diagnostic shows (its @ the ASCII
     one), for comparing with the one that failed."""
-    return re.sub(f"[{_AT_SIGNS}]", "@", found).lower()
+    return address_key(re.sub(f"[{_AT_SIGNS}]", "@", found))
 
 
 def _unless_failed(spelt: re.Match, address: str) -> str:
@@ -303,7 +308,7 @@ def _unless_failed(spelt: re.Match, address: str) -> str:
     host = _SPELT_DOT.sub(".", spelt.group(2))
     if not any(c.isalpha() for c in host.rpartition(".")[2]):
         return spelt.group(0)
-    return spelt.group(0) if f"{spelt.group(1)}@{host}".lower() == address else LEFT_OUT
+    return spelt.group(0) if address_key(f"{spelt.group(1)}@{host}") == address else LEFT_OUT
 
 
 # ---------------------------------------------------------------- set aside, the moderator told
@@ -350,11 +355,12 @@ def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
     """What one failure a bounce reports comes to (the moderator mailed when it is a
     player's address that failed for good, once a day, and the bounce returns a mail the
     referee sent to that address), as the run's line says it."""
-    sides = [s for s, p in people.items() if s != MODERATOR and p["address"].lower() == f.address]
+    sides = [s for s, p in people.items()
+             if s != MODERATOR and address_key(p["address"]) == f.address]
     said = f"mail to {f.address} {'failed for good' if f.permanent else 'delayed'}"
     if not sides:
-        whose = "an observer's" if f.address in {w.lower() for w in watchers} else \
-            "the moderator's" if f.address == moderator.lower() else "no player's"
+        whose = "an observer's" if f.address in {address_key(w) for w in watchers} else \
+            "the moderator's" if f.address == address_key(moderator) else "no player's"
         return f"{said} ({whose} address: logged only)"
     if not f.permanent:
         return f"{said} ({', '.join(sides)}; the server tries again: logged only)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import UsageError, quoted
 from ..base.readers import MODERATOR
 from ..store.dice import Dice
@@ -78,12 +79,12 @@ def refuse_a_players(sender: str, records: list[dict],
     it is never read as a player's, so that player could never order by mail. players:
     each side's address as the game's kind keeps them (a skirmish's, in its record 0)."""
     people = roster(records)
-    taken = {str(p.get("address", "")).casefold(): s for s, p in people.items()
+    taken = {address_key(str(p.get("address", ""))): s for s, p in people.items()
              if s != MODERATOR}
-    taken.update({a.casefold(): s for s, a in (players or {}).items() if s != MODERATOR})
-    taken.update({a.casefold(): "an observer" for a in observer_addresses(records)})
-    if sender.casefold() in taken:
-        raise UsageError(f"--from {quoted(sender)}: that is {taken[sender.casefold()]}'s "
+    taken.update({address_key(a): s for s, a in (players or {}).items() if s != MODERATOR})
+    taken.update({address_key(a): "an observer" for a in observer_addresses(records)})
+    if address_key(sender) in taken:
+        raise UsageError(f"--from {quoted(sender)}: that is {taken[address_key(sender)]}'s "
                          f"address; the referee's own address must be one no player uses "
                          f"(mail from it is never read as orders)")
 

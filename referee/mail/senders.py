@@ -8,6 +8,7 @@ import re
 import shlex
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import one_line
 from ..base.gameids import other_game
 from ..base.readers import MODERATOR
@@ -37,9 +38,9 @@ def moderator_mail(journal: Path) -> str:
 def _from_only(m: Message, address: str, people: dict) -> bool:
     """Whether m comes from address, when that is no side's address too (a player registered
     with it is a player)."""
-    if not m.sender or m.sender != address.lower():
+    if not m.sender or m.sender != address_key(address):
         return False
-    return not any(p["address"].lower() == m.sender for s, p in people.items()
+    return not any(address_key(p["address"]) == m.sender for s, p in people.items()
                    if s != MODERATOR)
 
 
@@ -65,7 +66,8 @@ def unmatched(m: Message, people: dict) -> str:
     """Which check a message matched to no player failed, in words its sender may read
     (the reply goes to the address it came from: a forged From's answer reaches the real
     owner of the address, never the forger), saying nothing of the game."""
-    owners = [s for s, p in people.items() if m.sender and p["address"].lower() == m.sender]
+    owners = [s for s, p in people.items()
+              if m.sender and address_key(p["address"]) == m.sender]
     if not owners:
         return ("its sender's address is not one a player of this game registered (a "
                 "player who has a new address writes from the one the moderator has, or asks "
@@ -78,7 +80,7 @@ def unmatched(m: Message, people: dict) -> str:
 def from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
     """Whether m comes from an observer's address (and names no other game): whatever it
     says, nothing of it is applied."""
-    return bool(m.sender) and m.sender in {a.lower() for a in watchers} and \
+    return bool(m.sender) and m.sender in {address_key(a) for a in watchers} and \
         other_game(m.subject, game_id) is None
 
 

@@ -18,6 +18,7 @@ import subprocess
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..store import home, mailsettings
 from ..store.mailroute import Server, check_target, server_of
@@ -144,13 +145,13 @@ class _Held:
         self.later: list[str] = []
 
     def add(self, exc: HeldForNow) -> None:
-        self.recipients.update(r.lower() for r in exc.recipients)
+        self.recipients.update(address_key(r) for r in exc.recipients)
         self.first.append(str(exc))
 
     def waits(self, path: Path, raw: bytes) -> bool:
         """Whether this mail waits; its recipients then wait too (a mail to one of them
         written after it does not go first)."""
-        rcpts = {r.lower() for r in _envelope(raw, path)[1]} if self.recipients else set()
+        rcpts = {address_key(r) for r in _envelope(raw, path)[1]} if self.recipients else set()
         if self.recipients & rcpts:
             self.recipients |= rcpts
             self.later.append(path.name)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, StorageError, one_line
 from ..base.readers import MODERATOR
@@ -429,14 +430,14 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
     moderator)."""
     try:
         head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(f.raw)
-        sender = mailtext.sender_address(head).lower()
+        sender = address_key(mailtext.sender_address(head))
         subject = mailtext.header_text(head, "Subject")
         message_id = mailtext.header_text(head, "Message-ID")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
     tag = SUBJECT_TAG.search(subject)
     players = [(x, side) for x in group for side, address in x.addresses.items()
-               if sender and address.lower() == sender and
+               if sender and address_key(address) == sender and
                (not tag or tag.group(1) == x.game_id)]
     if len(players) != 1:
         return None
@@ -452,7 +453,7 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
             return x
         # No key is read in such a mail, so anyone may forge its From: the registered
         # address's daily quota bounds the answers, which go to that address as registered.
-        if robot is None and may_answer(ledger, x.addresses[side].lower(), registered=True):
+        if robot is None and may_answer(ledger, x.addresses[side], registered=True):
             ledger["owed"].append(owed_reply(
                 mail_name("too large", digest, side), x.addresses[side], side,
                 Outcome(f.where, message_id, sender, "rejected", reason, side)))

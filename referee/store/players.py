@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import re
 
-from ..base.addresses import reads_back
+from ..base.addresses import address_key, reads_back
 from ..base.errors import UsageError, quoted
 from ..base.glyphs import compact, disguising
 from .journal import now
@@ -76,7 +76,7 @@ def parse_observers(items: list[str], option: str = "--player") -> list[str]:
             continue
         address = given.strip()
         check_address(option, item, given)
-        if address.casefold() in {a.casefold() for a in out}:
+        if address_key(address) in {address_key(a) for a in out}:
             raise UsageError(f"{option} {quoted(item)}: {address} is given twice as an observer")
         out.append(address)
     return out
@@ -112,15 +112,15 @@ def check_address(option: str, item: str, given: str) -> str:
 def changed_observers(current: list[str], added: list[str], dropped: list[str]) -> list[str]:
     """The observers once `added` join and `dropped` leave (UsageError: one added is one
     already, one dropped is none)."""
-    known = {a.casefold() for a in current}
+    known = {address_key(a) for a in current}
     for address in dropped:
-        if address.strip().casefold() not in known:
+        if address_key(address) not in known:
             raise UsageError(f"--drop-observer {address!r}: not an observer of this game "
                              f"(`referee players` lists them)")
-    gone = {a.strip().casefold() for a in dropped}
-    kept = [a for a in current if a.casefold() not in gone]
+    gone = {address_key(a) for a in dropped}
+    kept = [a for a in current if address_key(a) not in gone]
     for address in added:
-        if address.casefold() in {a.casefold() for a in kept}:
+        if address_key(address) in {address_key(a) for a in kept}:
             raise UsageError(f"observer={address}: already an observer of this game")
     return kept + added
 
@@ -139,19 +139,19 @@ def observers_problem(observers, addresses: dict[str, str]) -> str | None:
         return "observers: not a list of addresses"
     if len(observers) > MAX_OBSERVERS:
         return f"{len(observers)} observers: at most {MAX_OBSERVERS} may be registered"
-    sides = {a.casefold(): s for s, a in addresses.items()
+    sides = {address_key(a): s for s, a in addresses.items()
              if s != "moderator" and isinstance(a, str)}
     seen: set[str] = set()
     for address in observers:
         if not isinstance(address, str) or not _ADDRESS.fullmatch(address) or \
                 len(address) > 254:
             return f"observer {address!r}: not an email address"
-        if address.casefold() in sides:
-            return (f"observer {address}: this is the {sides[address.casefold()]} player's "
+        if address_key(address) in sides:
+            return (f"observer {address}: this is the {sides[address_key(address)]} player's "
                     f"address, and a player cannot also be an observer (observers never order)")
-        if address.casefold() in seen:
+        if address_key(address) in seen:
             return f"observer {address}: registered twice"
-        seen.add(address.casefold())
+        seen.add(address_key(address))
     return None
 
 

@@ -5,6 +5,7 @@ and the moderator (the record's part holding them is sealed to the moderator).""
 
 from __future__ import annotations
 
+from ..base.addresses import address_key
 from ..base.readers import MODERATOR
 from .players import REGISTER
 
@@ -59,7 +60,7 @@ def _players_news(before: dict[str, dict], after: dict[str, dict], name) -> list
 
 
 def _observers_news(before: list[str], after: list[str]) -> list[str]:
-    old, new = {a.lower() for a in before}, {a.lower() for a in after}
+    old, new = {address_key(a) for a in before}, {address_key(a) for a in after}
     out = []
     for n, what in ((len(new - old), "joined"), (len(old - new), "left")):
         if n:
