@@ -19,7 +19,7 @@ from email.parser import HeaderParser
 from . import message as mailtext
 
 MOST_BYTES = 1 << 16            # of a global part's text read
-MOST_BLOCKS = 256               # recipient blocks of a global delivery status read
+MOST_BLOCKS = 256               # blocks of a report's delivery status parts read, in all
 ASCII_OF = {"message/global-delivery-status": "message/delivery-status",
             "message/global-headers": "text/rfc822-headers",
             "message/global": "message/rfc822"}
@@ -38,15 +38,18 @@ def is_global(part: EmailMessage) -> bool:
     return part.get_content_type() in ASCII_OF
 
 
-def status_blocks(part: EmailMessage) -> list[EmailMessage]:
+def status_blocks(part: EmailMessage, most: int = MOST_BLOCKS) -> list[EmailMessage]:
     """The blocks of a delivery status part (its per-message block first, then one for each
-    recipient), the first MOST_BLOCKS of them."""
+    recipient), the first `most` of them: a report's reader gives its parts MOST_BLOCKS in
+    all (a global part's blocks are each parsed here, and a report may have hundreds of
+    parts)."""
     if not is_global(part):
         blocks = part.get_payload()
-        return blocks[:MOST_BLOCKS] if isinstance(blocks, list) else []
+        return blocks[:most] if isinstance(blocks, list) else []
     text = _text(part).replace("\r\n", "\n").strip("\n")
+    blocks = [block for block in _BLANK_LINE.split(text, most) if block.strip()][:most]
     return [HeaderParser(policy=mailtext.reading_policy()).parsestr(block + "\n")
-            for block in _BLANK_LINE.split(text)[:MOST_BLOCKS] if block.strip()]
+            for block in blocks]
 
 
 def header_block(part: EmailMessage) -> str:

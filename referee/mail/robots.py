@@ -206,12 +206,18 @@ def _each_address_once(found: list[Failure]) -> list[Failure]:
 
 def _reported(msg: EmailMessage) -> list[Failure]:
     """Each recipient block of a delivery report's message/delivery-status part (or
-    message/global-delivery-status, RFC 6533's)."""
+    message/global-delivery-status, RFC 6533's), of the first MOST_BLOCKS blocks of its
+    status parts in all."""
     out: list[Failure] = []
+    left = globalparts.MOST_BLOCKS
     for part in msg.walk():
+        if left <= 0:
+            break
         if globalparts.content_type(part) != "message/delivery-status":
             continue
-        for block in globalparts.status_blocks(part)[1:]:
+        blocks = globalparts.status_blocks(part, left)
+        left -= len(blocks)
+        for block in blocks[1:]:
             address = _recipient(block)
             if not address:
                 continue
