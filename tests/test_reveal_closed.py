@@ -10,6 +10,12 @@ import pytest
 from mailboxes import write_maildir
 from test_deadlines import new_game, player_mail
 
+from referee.base.errors import OrderError
+from referee.game import standing
+from referee.mail.standing_lines import keep_standing_only
+from referee.store.revealed import GameClosed
+from referee.table import Table
+
 
 def _new_mails(out, sent: set) -> list:
     return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
@@ -48,7 +54,10 @@ def test_a_mailed_standing_order_to_a_revealed_game_is_refused_once(tmp_path, cl
     answer = _new_mails(out, sent)
     assert len(answer) == 1, [m["Subject"] for m in answer]
     said = " ".join(answer[0].get_body(("plain",)).get_content().split())
-    assert "not applied" in said and "revealed the dice secret" in said, said
+    assert "not applied" in said and "so the game is closed" in said, said
+    # Spoken to the player: not the journal's words to the moderator, naming his file.
+    assert journal.name not in said and "no record may follow" not in said, said
+    assert "nothing more is asked of you" in said, said
     assert not journal.with_name(journal.name + ".standing").exists()
     assert journal.read_bytes() == closed
     sent = set(out.glob("*.eml"))
@@ -56,7 +65,9 @@ def test_a_mailed_standing_order_to_a_revealed_game_is_refused_once(tmp_path, cl
     assert _new_mails(out, sent) == [] and journal.read_bytes() == closed
 
 
-@pytest.mark.parametrize("lines", [["pass"], ["extend 24h"], ["standing: stand and fight"]])
+@pytest.mark.parametrize("lines", [["pass"], ["extend 24h"], ["standing: stand and fight"],
+                                   ["standing: withdraw stand and fight"],
+                                   ["standing: stand and fight", "pass"]])
 def test_a_player_s_mail_to_a_revealed_game_is_told_it_is_closed(tmp_path, cli, lines):
     """Whatever he asks (an order, more time, a standing order), his answer says the game is
     closed, not that it is over, nor that the orders open to him are below: the report that
@@ -76,3 +87,23 @@ def test_a_player_s_mail_to_a_revealed_game_is_told_it_is_closed(tmp_path, cli, 
     said = " ".join(answer[0].get_body(("plain",)).get_content().split())
     assert "so the game is closed" in said and "nothing more is asked of you" in said, said
     assert "orders open to you" not in said and "game is over" not in said, said
+    assert journal.name not in said and str(tmp_path) not in said, said
+
+
+def test_a_game_revealed_while_a_standing_order_is_kept_refuses_it_in_the_player_s_words(
+        tmp_path, cli, monkeypatch):
+    """The reveal may come between the read of the game and the lock a standing order is
+    kept under: the journal then refuses it in its own words (its file, to the moderator);
+    the player's answer says the game is closed, naming no file."""
+    journal = new_game(tmp_path, cli, "via_cli")
+
+    def revealed_meanwhile(*args, **kwargs):
+        raise GameClosed(f"{journal.name}: record 5 revealed the dice secret, so the game is "
+                         f"closed: no record may follow it; nothing was written")
+
+    monkeypatch.setattr(standing, "change", revealed_meanwhile)
+    with pytest.raises(OrderError) as refused:
+        keep_standing_only(Table(journal), "german", [(1, "standing: stand and fight")],
+                           "0" * 64)
+    said = str(refused.value)
+    assert "so the game is closed" in said and journal.name not in said, said

@@ -12,6 +12,11 @@ from ..base.errors import UsageError
 _REVEALS = (b'"SecretRevealed"', b'"kind":"reveal"')
 
 
+class GameClosed(UsageError):
+    """A write refused because the game's dice secret is revealed: the journal's own words
+    (its file, for the moderator); whoever answers a player says it in the player's."""
+
+
 def _reveals(rec: dict) -> bool:
     """Whether a record reveals the game's dice secret (a campaign's or a skirmish's)."""
     events = rec.get("events")
@@ -28,7 +33,7 @@ def refuse_after_reveal(raw: bytes, name: str) -> None:
         return
     rec = _loads(line)
     if _reveals(rec):
-        raise UsageError(f"{name}: record {rec.get('seq')} revealed the dice secret, so the "
+        raise GameClosed(f"{name}: record {rec.get('seq')} revealed the dice secret, so the "
                          f"game is closed: no record may follow it; nothing was written")
 
 
