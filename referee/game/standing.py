@@ -164,6 +164,11 @@ def _well_formed(sets: object) -> bool:
         for side, entries in sets.items())
 
 
+class NotWritten(UsageError):
+    """The standing orders' file could not be written (a full disk, say): the moderator's to
+    mend, never a refusal of the player who asked the change."""
+
+
 def save(journal: Path | str, sets: dict[str, list[dict]], side: str | None = None,
          mail: dict | None = None, before: dict | None = None) -> None:
     """Write both sides' standing orders once `side` changed his: by the message `mail`
@@ -190,7 +195,7 @@ def save(journal: Path | str, sets: dict[str, list[dict]], side: str | None = No
                       "before": None if before is None else before.get(side, [])}
     if not home.write_signed(path, {"game": game, "version": version + 1, "series": series,
                                     "standing": sets, "last": last}):
-        raise UsageError(f"cannot write the standing orders to {path}")
+        raise NotWritten(f"cannot write the standing orders to {path}")
     os.chmod(path, 0o600)
     if game is not None:
         written.note_standing(game, version + 1, series)

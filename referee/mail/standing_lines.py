@@ -69,5 +69,7 @@ def keep_standing_only(table: Table, side: str, lines: list[tuple[int, str]], ma
                                mail={"sha256": mail})
     except GameClosed:          # revealed since it was read: the player's words, no file
         raise OrderError(CLOSED) from None
+    except standing.NotWritten:
+        raise                   # the moderator's to mend: the message is read again later
     except UsageError as exc:
         raise OrderError(str(exc)) from None
