@@ -23,8 +23,11 @@ from test_inbox import ADDRESSES, GAME, KEYS, SECRET
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE, now
 from referee.cli import commands
+from referee.engine.core import DECISIONS
+from referee.game.decisionwords import WORDS
+from referee.game.decisionwords import decision_words as reminders_decision_words
 from referee.game.defaults import NOTHING, Answer
-from referee.game.timeline import settings_fact
+from referee.game.timeline import clock_words, settings_fact
 from referee.mail.inbox import inbox as mail_inbox
 from referee.mail.reminders import check_deadlines
 from referee.store.dice import write_secret
@@ -158,7 +161,8 @@ def test_the_moderator_changes_the_deadline_of_a_kind_of_decision(tmp_path, cli,
     [due] = status(cli, journal)["deadlines"]["due"]
     assert due["due"] == "2026-11-26T18:00:00Z"
     # The players read the kind in words; the command and JSON keep its name.
-    assert "deadlines: orders due 72h after each hand-off of a card or pass decision" in \
+    assert "deadlines: orders due 72h after each hand-off, for a card to play or a pass " \
+        "(2.0 II.1)" in \
         " ".join(cli("log", journal).stdout.split())
     assert "card_or_pass" not in cli("log", journal).stdout
     before = journal.read_bytes()
@@ -262,7 +266,8 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
         " ".join(text_of(german).split())
     # Both reports tell the extension among what happened, as `log` does: what it was for
     # in words (the player turn's card or pass, 2.0 II.1), and the record that asked it.
-    told = "German's deadline for its card or pass orders (asked in record 1) is 24h later"
+    told = ("German's deadline for its orders for a card to play or a pass (2.0 II.1), "
+            "asked in record 1, is 24h later")
     for m in mails(tmp_path / "out1"):
         assert told in " ".join(text_of(m).split()), (m["To"], text_of(m))
         assert all(len(line) <= 72 for line in text_of(m).splitlines())
@@ -740,3 +745,18 @@ def test_a_message_applied_as_one_record_is_told_as_one(tmp_path, cli, clock):
     box = player_mail(tmp_path, "german", ["pass", "end turn"], 2)
     r = cli("inbox", journal, box, "--outbox", tmp_path / "out")
     assert f"(german): records {seq + 1}, {seq + 2}\n" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("kind", sorted(DECISIONS))
+def test_every_kind_of_decision_is_told_in_words_with_its_rule(kind):
+    """An extension, a deadline set for a kind and the moderator's missed-deadline mail
+    named a decision by the engine's name with its underscores read as spaces: 'its eft
+    losses orders', 'a discard excess decision', 'retreat after'. Each kind says what is
+    decided, in words, and the rule that asks it (the engine's, as its prompt cites it)."""
+    extended = clock_words({"clock": {"kind": "extend", "side": "german", "handoff": 7,
+                                      "by": "24h"}}, asked=kind)
+    settings = clock_words({"clock": {"kind": "settings", "deadline": "48h",
+                                      "decision": kind}})
+    words = WORDS[kind]         # each kind has its words: a new kind fails here
+    for said in (extended, settings, reminders_decision_words(kind)):
+        assert "_" not in said and f"{words} ({DECISIONS[kind].rule})" in said, said

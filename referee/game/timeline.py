@@ -28,6 +28,7 @@ from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
 from .clockwalk import CLOCK_MEMBER, REMINDERS, Due, Settings, Walk, clock_of
+from .decisionwords import decision_words
 from .records import keep_contract
 from .replay import position
 
@@ -92,8 +93,8 @@ def clock_words(rec: dict, name=lambda side: side, zone: str | None = None,
     if kind == "settings":
         return _settings_words(fact)
     if kind == "extend":
-        return f"{side}'s deadline for {_owed_words(asked)} (asked in record " \
-               f"{fact.get('handoff')}) is {fact.get('by')} later"
+        return f"{side}'s deadline for {_owed_words(asked)}, asked in record " \
+               f"{fact.get('handoff')}, is {fact.get('by')} later"
     if kind == "reminded":
         return f"{side} reminded {fact.get('before')} before the deadline, {due}"
     if kind == "missed":
@@ -113,15 +114,15 @@ def clock_words(rec: dict, name=lambda side: side, zone: str | None = None,
 
 
 def _owed_words(kind: str | None) -> str:
-    """What a side owed, by its decision's kind in words ('card_or_pass': its card or pass
-    orders); its orders, when the kind is not known."""
-    return f"its {kind.replace('_', ' ')} orders" if kind else "its orders"
+    """What a side owed, by its decision's kind in words ('card_or_pass': its orders for a
+    card to play or a pass (2.0 II.1)); its orders, when the kind is not known."""
+    return f"its orders for {decision_words(kind)}" if kind else "its orders"
 
 
 def _settings_words(fact: dict) -> str:
     parts = []
     if fact.get("deadline"):
-        scope = f" of a {fact['decision'].replace('_', ' ')} decision" \
+        scope = f", for {decision_words(fact['decision'])}" \
             if fact.get("decision") else ""
         parts.append(f"orders due {fact['deadline']} after each hand-off{scope}")
     if fact.get("reminders") is not None:

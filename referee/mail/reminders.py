@@ -24,6 +24,7 @@ from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
+from ..game.decisionwords import decision_words as g_decision_words
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
 from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
@@ -212,7 +213,7 @@ def decision_words(tl: Timeline, d: Due) -> str:
     if st is not None and tl.data is not None and st.pending is not None and \
             (st.pending.kind, st.pending.side) == (d.decision, d.side):
         return pending_prompt(st, tl.data)
-    return d.decision.replace("_", " ")
+    return g_decision_words(d.decision)
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,

@@ -1,0 +1,42 @@
+"""What each kind of decision asks, in words a player or the moderator reads (a deadline's
+extension, a deadline set for one kind, a missed deadline), never the engine's name of the
+kind: what is decided, and the rule that asks it (the engine's DecisionSpec)."""
+
+from __future__ import annotations
+
+from ..engine.core import DECISIONS
+
+# What is decided, as a noun phrase ('orders for ...', 'the decision: ...'); no card's
+# title (each game names its cards: games/<game>/deck.yaml).
+WORDS = {
+    "attacker_cards": "the attacker's cards for a battle",
+    "attrition": "the losses of unsupplied armies",
+    "battle_order": "the order the battles are fought in",
+    "card_or_pass": "a card to play or a pass",
+    "cavalry_retreat": "cavalry retreating before combat",
+    "crisis": "the units a Crisis removes",
+    "declare_battles": "the battles declared",
+    "defence": "the defender's retreat instead of firing",
+    "defender_cards": "the defender's cards for a battle",
+    "discard_excess": "the cards discarded over the hand limit",
+    "eft_losses": "the losses in the Eastern Front Transit box",
+    "empty_retreat": "an empty army's retreat",
+    "forced_elimination": "the armies eliminated for retreats that cannot be made",
+    "keep_battle": "the one battle kept of those declared",
+    "losses": "the losses in a battle",
+    "movement": "the movement",
+    "pass_move": "the movement after a pass",
+    "production": "the production plan",
+    "reaction": "the defending Biplanes' reaction",
+    "reinforce": "the reinforcements placed",
+    "retreat_after": "the retreat after combat",
+    "scramble": "the Biplanes scrambled into a battle",
+}
+
+
+def decision_words(kind: str) -> str:
+    """What a kind of decision asks, with its rule: 'a card to play or a pass (2.0 II.1)';
+    a kind this referee does not know (a journal of a later one), its name in words."""
+    spec = DECISIONS.get(kind)
+    words = WORDS.get(kind) or kind.replace("_", " ")
+    return f"{words} ({spec.rule})" if spec is not None else words
