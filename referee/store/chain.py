@@ -409,6 +409,16 @@ def last_line(raw: bytes) -> bytes:
     return raw[raw.rfind(b"\n", 0, end) + 1:end]
 
 
+def record_in(line: bytes) -> dict:
+    """The record one journal line holds, parsed without any check ({} when the line is no
+    JSON object): a look at one line without reading the chain."""
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return {}
+    return rec if isinstance(rec, dict) else {}
+
+
 def _check_header_version(rec: dict, name: str) -> None:
     version = rec.get("schema_version")
     if type(version) is not int:

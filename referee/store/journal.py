@@ -26,7 +26,6 @@ refused and the file cut back to its hash chain, keeping the other's records.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -58,6 +57,7 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     parse,
     placed_parts,
     record_hash,
+    record_in,
     redact,
     scan,
     seal,
@@ -365,7 +365,7 @@ class Journal:
                 raise ForeignGameError(f"{self.name}: {why}; nothing was written")
             return self._next_key(rec, key)
         parse(raw, self.name)
-        header = _loads(raw[:raw.find(b"\n")])
+        header = record_in(raw[:raw.find(b"\n")])
         if fpr is None and "signing" not in header and not any(
                 b'"sig":"' in line for line in raw.splitlines()):
             raise UnsignedGameError(
@@ -532,14 +532,6 @@ def _with_sig(rec: dict, key: signing.GameKey | None) -> dict:
     return rec
 
 
-def _loads(line: bytes) -> dict:
-    try:
-        rec = json.loads(line)
-    except (ValueError, RecursionError):
-        return {}
-    return rec if isinstance(rec, dict) else {}
-
-
 _NAMES_KEY = b'"signing":{'
 
 
@@ -552,7 +544,7 @@ def _signs_game(raw: bytes) -> str:
     mine, at = False, raw.find(_NAMES_KEY)
     while at >= 0:
         end = raw.find(b"\n", at)
-        rec = _loads(raw[raw.rfind(b"\n", 0, at) + 1:end if end >= 0 else len(raw)])
+        rec = record_in(raw[raw.rfind(b"\n", 0, at) + 1:end if end >= 0 else len(raw)])
         field = rec.get("signing")
         fpr = field.get("fingerprint") if isinstance(field, dict) else None
         if isinstance(fpr, str) and signing.held(fpr) is not None:
@@ -572,7 +564,7 @@ def _signed_here(rec: dict) -> bool:
 
 def _last_record(raw: bytes) -> dict:
     """The last complete record of raw as a dict ({} when there is none to read)."""
-    return _loads(last_line(raw)) if raw.endswith(b"\n") else {}
+    return record_in(last_line(raw)) if raw.endswith(b"\n") else {}
 
 
 def stale(last: int, expected: int) -> StaleViewError | UsageError:

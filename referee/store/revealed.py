@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import json
-
 from ..base.errors import UsageError
+from .chain import record_in
 
 # How a record revealing the dice secret is told from its canonical line: a campaign's holds
 # a SecretRevealed event, a skirmish's is of kind "reveal" (table/skirmish/life.py).
@@ -31,15 +30,7 @@ def refuse_after_reveal(raw: bytes, name: str) -> None:
     line = raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:]
     if not any(mark in line for mark in _REVEALS):
         return
-    rec = _loads(line)
+    rec = record_in(line)
     if _reveals(rec):
         raise GameClosed(f"{name}: record {rec.get('seq')} revealed the dice secret, so the "
                          f"game is closed: no record may follow it; nothing was written")
-
-
-def _loads(line: bytes) -> dict:
-    try:
-        rec = json.loads(line)
-    except (ValueError, RecursionError):
-        return {}
-    return rec if isinstance(rec, dict) else {}
