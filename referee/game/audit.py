@@ -31,7 +31,7 @@ from ..store.journal import Journal, parse, redact
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, mix_text
-from .clockwalk import clock_of
+from .clockwalk import clock_of, zone_of
 from .records import header_of, record_of
 from .replay import (
     REVEAL,
@@ -45,7 +45,7 @@ from .replay import (
     scenario_of,
     start_state,
 )
-from .timeline import answers_missed, clock_words, zone_of
+from .timeline import answers_missed, clock_words
 from .verification import redecide, revealed_secret
 
 FACES = (1, 2, 3, 4, 5, 6)

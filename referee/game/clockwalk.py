@@ -5,11 +5,13 @@ as the records are replayed.
 A journal that holds a record about time is walked as it is replayed (replay.position), and
 the state snapshot keeps the walk with the state: a read from a snapshot walks only the
 records after it, and `status` shows the deadlines of a long game without reading it a
-second time.
+second time. The records about time can also be read without replaying (clock_facts), as
+the game's time zone is (zone_of).
 """
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 import msgspec
@@ -131,6 +133,35 @@ def clock_of(rec: dict) -> dict | None:
     """A record's clock part, if it has one."""
     fact = rec.get("clock")
     return fact if isinstance(fact, dict) else None
+
+
+def clock_facts(raw: bytes) -> list[dict]:
+    """The records of checked journal bytes that hold a clock part, in order (read without
+    replaying: only their lines are parsed)."""
+    out, start = [], raw.find(CLOCK_MEMBER)
+    while start >= 0:
+        begin = raw.rfind(b"\n", 0, start) + 1
+        end = raw.find(b"\n", start)
+        rec = json.loads(raw[begin:end])
+        if clock_of(rec) is not None:
+            out.append(rec)
+        start = raw.find(CLOCK_MEMBER, end)
+    return out
+
+
+def zone_of(raw: bytes) -> str | None:
+    """The game's time zone after checked journal bytes (None: UTC): the last settings
+    record naming one (read without replaying, so without the walk's check of each fact:
+    a zone no database knows is read as UTC here, and the walk refuses its record)."""
+    if not has_deadlines(raw):
+        return None
+    zones = [rec["clock"]["zone"] for rec in clock_facts(raw)
+             if rec["clock"].get("kind") == "settings" and rec["clock"].get("zone")]
+    if not zones:
+        return None
+    from ..base.zones import zone_problem  # start-up: only a game with a time zone
+
+    return zones[-1] if zone_problem(zones[-1]) is None else None
 
 
 # A record as the walk keeps it: its seq and the time it was written (`at`).

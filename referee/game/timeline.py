@@ -27,7 +27,7 @@ from ..engine import waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
-from .clockwalk import CLOCK_MEMBER, REMINDERS, Due, Settings, Walk, clock_of
+from .clockwalk import REMINDERS, Due, Settings, Walk, clock_facts, clock_of
 from .decisionwords import decision_words
 from .records import keep_contract
 from .replay import position
@@ -224,35 +224,6 @@ def refuse_late_reminders(fact: dict, in_force: Settings) -> None:
 
 
 # ---------------------------------------------------------------- reading the journal
-
-def clock_facts(raw: bytes) -> list[dict]:
-    """The records of checked journal bytes that hold a clock part, in order (read without
-    replaying: only their lines are parsed)."""
-    out, start = [], raw.find(CLOCK_MEMBER)
-    while start >= 0:
-        begin = raw.rfind(b"\n", 0, start) + 1
-        end = raw.find(b"\n", start)
-        rec = json.loads(raw[begin:end])
-        if clock_of(rec) is not None:
-            out.append(rec)
-        start = raw.find(CLOCK_MEMBER, end)
-    return out
-
-
-def zone_of(raw: bytes) -> str | None:
-    """The game's time zone after checked journal bytes (None: UTC): the last settings
-    record naming one (read without replaying, so without the walk's check of each fact:
-    a zone no database knows is read as UTC here, and the walk refuses its record)."""
-    if CLOCK_MEMBER not in raw:
-        return None
-    zones = [rec["clock"]["zone"] for rec in clock_facts(raw)
-             if rec["clock"].get("kind") == "settings" and rec["clock"].get("zone")]
-    if not zones:
-        return None
-    from ..base.zones import zone_problem  # start-up: only a game with a time zone
-
-    return zones[-1] if zone_problem(zones[-1]) is None else None
-
 
 def paused(raw: bytes) -> bool:
     """Whether the game is paused: the last pause or resume record is a pause."""

@@ -26,7 +26,7 @@ from ..base.errors import JournalError
 from ..contracts.views import ReportView
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
-from ..game.clockwalk import has_deadlines
+from ..game.clockwalk import zone_of
 from ..game.forced import rule_of
 from ..game.receipts import key_line, receipt_key, receipt_line
 from ..game.replay import Era, Game, order_text
@@ -116,7 +116,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     happened: list = []
     revealed: list[dict] = []           # production plans revealed, as the reader sees them
     era = Era(header, data, games_dir, journal.name, start.rules)
-    zone = _zone(whole.raw)
+    zone = zone_of(whole.raw)           # the time zone its times are told in
     roster = RosterNews()               # what each roster record changed, in words
     for rec in records[:since + 1]:
         roster.read(rec)
@@ -166,16 +166,6 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         "legal": stat["legal"], "board": board, "dice": header["dice"]["mode"],
     }
     return doc, meta
-
-
-def _zone(raw: bytes) -> str | None:
-    """The game's time zone, its times are told in (None: UTC, as in a game without
-    deadlines)."""
-    if not has_deadlines(raw):
-        return None
-    from ..game.timeline import zone_of  # start-up: only a game with deadlines
-
-    return zone_of(raw)
 
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,

@@ -12,10 +12,10 @@ from typing import Any
 from ..base.errors import UNREADABLE, JournalError, quoted
 from ..base.readers import check_reader
 from ..contracts.views import OrderResult
-from ..game.clockwalk import has_deadlines
+from ..game.clockwalk import has_deadlines, zone_of
 from ..game.records import header_of, record_of
 from ..game.replay import Era, check_actor, data_for
-from ..game.timeline import deadline_view, timeline_of, zone_of
+from ..game.timeline import deadline_view, timeline_of
 from ..game.views import order_aids, status_view
 from ..render.documents import status_document
 from ..render.formats import render
