@@ -6,7 +6,7 @@ Each command returns its exit code (None for 0); app.py registers it inside the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NamedTuple, Optional
 
 import typer
 
@@ -99,8 +99,8 @@ def new(
     """Create a game: journal header, dice secret (JOURNAL.secret, mode 0600), set-up record;
     every record signed by the game's key, kept in your referee home."""
     dice = dice.value
-    clock = _checked_before_new(game_id, (deadline, reminders, missed, extensions,
-                                          skip_weekends, zone),
+    clock = _checked_before_new(game_id, ClockOptions(deadline, reminders, missed, extensions,
+                                                      skip_weekends, zone),
                                 mail_in, mail_out, player or [], mail_from)
     from ..data.catalog import check_game_name, kind_of  # start-up: only new needs it
     from ..table import Table  # start-up: only new needs it
@@ -154,13 +154,23 @@ def _route_of_new(journal: Path, mail_in, mail_out, mail_from) -> dict:
     return set_route(journal, mail_in, mail_out, GAMES["dir"], sender=mail_from)
 
 
-def _checked_before_new(game_id, clock: tuple, mail_in, mail_out, players: list[str],
+class ClockOptions(NamedTuple):
+    """The deadline options `new` was given, named as game/timeline.py's new_settings
+    takes them."""
+
+    deadline: str | None
+    reminders: str | None
+    missed: str | None
+    extensions: int | None
+    skip_weekends: bool
+    zone: str | None
+
+
+def _checked_before_new(game_id, clock: ClockOptions, mail_in, mail_out, players: list[str],
                         mail_from=None):
     """The options of `new` that can be wrong without the game: the game id, the deadline
-    settings (clock: --deadline, --reminders, --missed, --extensions, --skip-weekends and
-    --zone; their fact for the journal, or None), the mail route and an address beyond
+    settings (their fact for the journal, or None), the mail route and an address beyond
     ASCII its SMTP server would not take, refused before any file is made."""
-    deadline, reminders, missed, extensions, skip_weekends, zone = clock
     from ..game.timeline import new_settings  # start-up: only new and deadline need it
     from ..store.mailroute import check_source, check_target, is_local  # start-up: new only
 
@@ -183,9 +193,10 @@ def _checked_before_new(game_id, clock: tuple, mail_in, mail_out, players: list[
         from ..mail.routes import refuse_unmailable  # start-up: new with a route only
 
         refuse_unmailable(check_target(mail_out, "--mail-out"), wide, "--player")
-    if deadline is not None:
-        return new_settings(deadline, reminders, missed, extensions, skip_weekends, zone)
-    if reminders or missed or extensions is not None or skip_weekends or zone is not None:
+    if clock.deadline is not None:
+        return new_settings(**clock._asdict())
+    if clock.reminders or clock.missed or clock.extensions is not None or \
+            clock.skip_weekends or clock.zone is not None:
         raise UsageError("--reminders, --missed, --extensions, --skip-weekends and --zone go "
                          "with --deadline (no deadline, nothing to remind of or to miss)")
     return None
