@@ -1,10 +1,14 @@
 """What each kind of decision asks, in words a player or the moderator reads (a deadline's
 extension, a deadline set for one kind, a missed deadline), never the engine's name of the
-kind: what is decided, and the rule that asks it (the engine's DecisionSpec)."""
+kind: what is decided, and the rule that asks it (the engine's DecisionSpec); the decision
+at hand as the engine asks it (its prompt)."""
 
 from __future__ import annotations
 
+from ..data.gamedata import GameData
+from ..engine import pending_prompt
 from ..engine.core import DECISIONS
+from ..engine.state import State
 
 # What is decided, as a noun phrase ('orders for ...', 'the decision: ...'); no card's
 # title (each game names its cards: games/<game>/deck.yaml).
@@ -40,3 +44,12 @@ def decision_words(kind: str) -> str:
     spec = DECISIONS.get(kind)
     words = WORDS.get(kind) or kind.replace("_", " ")
     return f"{words} ({spec.rule})" if spec is not None else words
+
+
+def owed_words(state: State | None, data: GameData | None, side: str, kind: str) -> str:
+    """The decision of a kind a side owes, as the engine asks it (its prompt, with the rule)
+    when it is the decision at hand for that side; else its kind's words (decision_words)."""
+    if state is not None and data is not None and state.pending is not None and \
+            (state.pending.kind, state.pending.side) == (kind, side):
+        return pending_prompt(state, data)
+    return decision_words(kind)

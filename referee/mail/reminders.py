@@ -24,7 +24,7 @@ from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
-from ..game.decisionwords import decision_words as g_decision_words
+from ..game.decisionwords import owed_words
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
 from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
@@ -197,23 +197,14 @@ def waits_on_the_moderator(table, name: str) -> str | None:
                 f"--resume` resumes it")
     for d in tl.dues:
         if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+            owed = owed_words(tl.state, tl.data, d.side, d.decision)
             return (f"the game waits on the moderator: {d.side}'s orders were due by "
                     f"{for_players(d.due, d.zone)} and none came (the decision: "
-                    f"{decision_words(tl, d)}); give them (`referee order {name} --as "
+                    f"{owed}); give them (`referee order {name} --as "
                     f"{d.side} ...`), extend the deadline "
                     f"(`referee extend {name} {d.side} 24h`) or pause the game (`referee "
                     f"deadline {name} --pause`)")
     return None
-
-
-def decision_words(tl: Timeline, d: Due) -> str:
-    """The decision a side's deadline is for, as the engine asks it (its prompt, with the
-    rule), when it is the decision at hand for that side; else its kind's name in words."""
-    st = tl.state
-    if st is not None and tl.data is not None and st.pending is not None and \
-            (st.pending.kind, st.pending.side) == (d.decision, d.side):
-        return pending_prompt(st, tl.data)
-    return g_decision_words(d.decision)
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
@@ -342,7 +333,7 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
         body = (f"{d.side}'s orders were due by {due} and none came (the decision: "
-                f"{decision_words(tl, d)}).{reason}\n\n"
+                f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}\n\n"
                 f"Nothing moves until they come. You may give them yourself, as the player "
                 f"sends them to you some other way (`referee order {post.journal} --as "
                 f"{d.side} ...`), extend the deadline (`referee extend {post.journal} "
