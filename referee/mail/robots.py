@@ -176,22 +176,25 @@ def failures(msg: EmailMessage, game_id: str, addresses: list[str]) -> list[Fail
     found: list[Failure] = []
     try:
         named = _reported(msg) if delivery_report(msg) else []
-        found = [f for f in named if f.address in known]
-        if not named:
-            # Two addresses may share a thread (message.thread_of casefolds): each is named.
-            threads: dict[str, set[str]] = {}
-            for a in addresses:
-                threads.setdefault(mailtext.thread_of(game_id, a).lower(), set()).add(
-                    address_key(a))
-            text = _returned_text(msg)
-            mine = set().union(*(threads[t.group(0).lower()] for t in _THREAD.finditer(text)
-                                 if t.group(1) == game_id and t.group(0).lower() in threads))
-            words = _bounce_words(msg)
-            found = [Failure(a, _permanent_words(words), _diagnostic(words, a))
-                     for a in sorted(mine)]
+        found = [f for f in named if f.address in known] if named else \
+            _threaded(msg, game_id, addresses)
     except Exception:  # noqa: BLE001 - a bounce nothing can read says nothing of the game
         return []
     return _each_address_once(found)
+
+
+def _threaded(msg: EmailMessage, game_id: str, addresses: list[str]) -> list[Failure]:
+    """The failures of a bounce naming no recipient: one for each address whose thread of
+    this game the returned mail refers to, told by the bounce's own words. Two addresses
+    may share a thread (message.thread_of casefolds): each is named."""
+    threads: dict[str, set[str]] = {}
+    for a in addresses:
+        threads.setdefault(mailtext.thread_of(game_id, a).lower(), set()).add(address_key(a))
+    text = _returned_text(msg)
+    mine = set().union(*(threads[t.group(0).lower()] for t in _THREAD.finditer(text)
+                         if t.group(1) == game_id and t.group(0).lower() in threads))
+    words = _bounce_words(msg)
+    return [Failure(a, _permanent_words(words), _diagnostic(words, a)) for a in sorted(mine)]
 
 
 def _each_address_once(found: list[Failure]) -> list[Failure]:
