@@ -895,17 +895,24 @@ def test_two_passes_at_once_apply_and_send_each_thing_once(cli, net, tmp_path):
     assert sorted(received_by(net)) == sorted([ADDRESSES["german"], ADDRESSES["entente"]])
 
 
-def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_path,
-                                                                     monkeypatch):
-    """Under --missed wait, a deadline that passes leaves the game to the moderator: every
-    pass of tick says so in one line and exits non-zero until he acts (here he extends the
-    deadline); the moderator's mail telling him is written once."""
+def _game_with_a_48h_wait_deadline(cli, tmp_path, monkeypatch):
+    """A game whose orders are due 48h after 2026-11-23T18:00Z under --missed wait, its first
+    reports sent (nothing waits yet): its journal and its outbox."""
     folder, box, out = tmp_path / "games", tmp_path / "box", tmp_path / "out"
     write_maildir(box, [])
     monkeypatch.setenv("REFEREE_NOW", "2026-11-23T18:00:00Z")
     journal, _ = new_game(cli, folder, "kilo", None, "--mail-in", str(box), "--mail-out",
                           f"outbox:{out}", "--deadline", "48h", "--missed", "wait")
     assert tick(cli, journal).exit_code == 0                 # the reports: nothing waits
+    return journal, out
+
+
+def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_path,
+                                                                     monkeypatch):
+    """Under --missed wait, a deadline that passes leaves the game to the moderator: every
+    pass of tick says so in one line and exits non-zero until he acts (here he extends the
+    deadline); the moderator's mail telling him is written once."""
+    journal, out = _game_with_a_48h_wait_deadline(cli, tmp_path, monkeypatch)
     monkeypatch.setenv("REFEREE_NOW", "2026-11-25T18:16:00Z")     # the due time and grace
     told = []
     for _ in range(2):
@@ -928,12 +935,7 @@ def test_watch_says_once_a_day_that_a_game_waits_on_the_moderator(cli, tmp_path,
     """watch, a pass every 300s: the line saying the game waits on the moderator is printed
     at the pass it first appears, not at each pass after while it stands as it was (288
     lines a day), again a day later while it still stands, and not once it is gone."""
-    folder, box, out = tmp_path / "games", tmp_path / "box", tmp_path / "out"
-    write_maildir(box, [])
-    monkeypatch.setenv("REFEREE_NOW", "2026-11-23T18:00:00Z")
-    journal, _ = new_game(cli, folder, "kilo", None, "--mail-in", str(box), "--mail-out",
-                          f"outbox:{out}", "--deadline", "48h", "--missed", "wait")
-    assert tick(cli, journal).exit_code == 0                 # the reports: nothing waits
+    journal, _ = _game_with_a_48h_wait_deadline(cli, tmp_path, monkeypatch)
     moments = iter(["2026-11-25T18:21:00Z", "2026-11-26T18:10:00Z", "2026-11-26T18:16:00Z",
                     "2026-11-26T18:21:00Z", "2026-11-26T18:26:00Z"])
     lines: list[str] = []
