@@ -24,8 +24,7 @@ import gamecalls as g
 from referee.base.clock import NOW_VARIABLE, now
 from referee.cli import commands
 from referee.engine.core import DECISIONS
-from referee.game.decisionwords import WORDS
-from referee.game.decisionwords import decision_words as reminders_decision_words
+from referee.game.decisionwords import WORDS, owed_words
 from referee.game.defaults import NOTHING, Answer
 from referee.game.timeline import clock_words, settings_fact
 from referee.mail.inbox import inbox as mail_inbox
@@ -758,5 +757,5 @@ def test_every_kind_of_decision_is_told_in_words_with_its_rule(kind):
     settings = clock_words({"clock": {"kind": "settings", "deadline": "48h",
                                       "decision": kind}})
     words = WORDS[kind]         # each kind has its words: a new kind fails here
-    for said in (extended, settings, reminders_decision_words(kind)):
+    for said in (extended, settings, owed_words(None, None, "german", kind)):
         assert "_" not in said and f"{words} ({DECISIONS[kind].rule})" in said, said
