@@ -11,7 +11,7 @@ import re
 import textwrap
 
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
-from ..game.timeline import PAUSED
+from ..game.timeline import CLOSED, PAUSED
 from ..render import reports
 from ..render.formats import render
 from ..render.record_text import wrap_lines
@@ -93,11 +93,6 @@ def quoted_line(text: str, width: int = WIDTH) -> list[str]:
 
 
 
-# What both refusals of a game closed by its reveal say: the game layer's (game/timeline.py
-# CLOSED: an order or extension) and the journal's (a change kept beside it, standing orders).
-_CLOSED = "so the game is closed"
-
-
 def refusal_document(out, report: bool = True) -> Document:
     """The part of the reply that says why a message was not applied (out: inbox.Outcome);
     report: the player's report follows it in the same mail. What the sender wrote is cut
@@ -105,7 +100,7 @@ def refusal_document(out, report: bool = True) -> Document:
     below = (" What you will be asked once the game resumes is below."
              if PAUSED in out.reason else       # orders, or more time ('extend: ...')
              " The game as it was closed is below; nothing more is asked of you."
-             if _CLOSED in out.reason else
+             if CLOSED in out.reason else
              " What you are asked now, with the orders open to you, is below.") * report
     if out.line is None:
         held = out.status == "held"
