@@ -354,12 +354,17 @@ def test_a_roster_record_says_what_changed_and_names_no_address(tmp_path, cli):
     since = len(records(journal)) - 1
     new_address = "joffre.new@example.net"
     for change in (["--set", f"entente={new_address}"], ["--set", "observer=club@example.com"],
-                   ["--drop-observer", "press@example.org"]):
+                   ["--drop-observer", "press@example.org"],
+                   ["--set", "moderator=umpire.new@example.net"], ["--new-key", "german"]):
         r = cli("players", journal, *change)
         assert r.exit_code == 0, r.output
-    news = ["the moderator changed Entente's address", "an observer joined the game",
-            "an observer left the game"]
-    secret = [new_address, "club@example.com", "press@example.org", *ADDRESSES.values()]
+    # Read as a sentence a person writes: a side's player is 'the Entente player' as every
+    # report names him, and the moderator changing his own address is 'his own'.
+    news = ["the moderator changed the Entente player's address", "an observer joined the game",
+            "an observer left the game", "the moderator changed his own address",
+            "the German player has a new order key (the old one no longer counts)"]
+    secret = [new_address, "club@example.com", "press@example.org", "umpire.new@example.net",
+              *ADDRESSES.values()]
     for reader in ("german", "entente", "public"):
         for command in (("log", journal, "--as", reader, "--since", str(since)),
                         ("report", journal, "--as", reader, "--since", str(since),
@@ -368,6 +373,7 @@ def test_a_roster_record_says_what_changed_and_names_no_address(tmp_path, cli):
             assert r.exit_code == 0, r.output
             text = " ".join(r.stdout.split())
             assert all(n in text for n in news), (command, r.stdout)
+            assert "the moderator's own" not in text and "changed the moderator" not in text
             assert not [a for a in secret if a.lower() in r.stdout.lower()], r.stdout
         r = cli("log", journal, "--as", reader, "--since", str(since), "--format", "json")
         assert not [a for a in secret if a.lower() in r.stdout.lower()], r.stdout

@@ -46,17 +46,25 @@ def _players_news(before: dict[str, dict], after: dict[str, dict], name) -> list
     out = []
     for side in sorted(set(before) | set(after)):
         old, new = before.get(side), after.get(side)
-        who = "the moderator's own" if side == MODERATOR else f"{name(side)}'s"
         if new is None:
-            out.append(f"{who} address is no longer registered")
+            out.append(f"{_whose(side, name)} address is no longer registered")
         elif old is None:
-            out.append(f"{who} address is registered")
+            out.append(f"the moderator registered {_whose(side, name, own=True)} address")
         elif old.get("address") != new.get("address"):
-            out.append(f"the moderator changed {who} address")
+            out.append(f"the moderator changed {_whose(side, name, own=True)} address")
         if old is not None and new is not None and side != MODERATOR and \
                 old.get("key_no") != new.get("key_no"):
-            out.append(f"{name(side)} has a new order key (the old one no longer counts)")
+            out.append(f"the {name(side)} player has a new order key (the old one no "
+                       f"longer counts)")
     return out
+
+
+def _whose(side: str, name, own: bool = False) -> str:
+    """Whose address a sentence names: a side's player's, or the moderator's (his own, in
+    a sentence whose subject is the moderator)."""
+    if side == MODERATOR:
+        return "his own" if own else "the moderator's"
+    return f"the {name(side)} player's"
 
 
 def _observers_news(before: list[str], after: list[str]) -> list[str]:
