@@ -363,3 +363,47 @@ def test_a_report_of_hundreds_of_global_status_parts_is_read_no_further_than_its
     assert failures(msg, "oscar", ["jörg@example.de"]) == []
     assert failures(parse_message(raw.replace(part.encode(), b"", 1)), "oscar",
                     ["jörg@example.de"])
+
+
+# ---------------------------------------------------------------- a report of many blocks
+
+def _report_of_blocks(report: bytes, blocks: int) -> bytes:
+    """A delivery report whose status part holds the German's block, then `blocks` more
+    (each Action and Status alone: as many as a megabyte holds), then the mail returned."""
+    head = _dsn(report, {}, "<many@mx.example.org>")
+    status = "Action: failed\nStatus: 5.1.1\n\n" * blocks
+    marker = "\n--BOUND\nContent-Type: message/rfc822\n"
+    assert head.decode().count(marker) == 1
+    return head.decode().replace(marker, f"\n{status}{marker.lstrip(chr(10))}").encode()
+
+
+def test_a_report_of_thirty_thousand_blocks_is_read_no_further_than_its_bound(
+        cli, net, tmp_path, monkeypatch):
+    """The email package parsed each block of a message/delivery-status part into a message
+    of its own: a report of 30,000 blocks (a megabyte, under the size limit; anyone can send
+    one) took a fifth of a second to parse, twice a pass (to know its game, then to read
+    it). Its text is kept whole and its blocks read up to MOST_BLOCKS: the whole tick makes
+    a few messages more than that bound, and the bounce is still believed."""
+    import email.message
+
+    journal, keys, report = _opened(cli, net, tmp_path)
+    raw = _report_of_blocks(report, 30_000)
+    assert len(raw.replace(b"\n", b"\r\n")) < 1 << 20
+    net.imap.deliver(net.folder, raw)
+    made = []
+    init = email.message.Message.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(email.message.Message, "__init__", counted)
+    r = tick(cli, journal)
+    monkeypatch.undo()
+    assert r.exit_code == 0, r.output
+    assert "mail to kaiser@example.org failed for good (german; the moderator is told)" in \
+        r.stdout, r.output
+    assert len(_to_moderator(net)) == 1
+    # MOST_BLOCKS blocks read, and the pass's own few messages (each mail it reads, sends):
+    # not one per block, twice (60,000).
+    assert len(made) < 2 * globalparts.MOST_BLOCKS, len(made)

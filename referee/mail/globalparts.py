@@ -6,7 +6,8 @@ headers, to an address such as straße@example.org).
 
 Their text is UTF-8 and may be sent base64 or quoted-printable (RFC 6533 §6), which the
 email package does not undo for a message/* part: each is read here from its bytes, the
-first MOST_BYTES of them, as robots.py reads the rest of a bounce (bounded)."""
+first MOST_BYTES of them, as robots.py reads the rest of a bounce (bounded). An ASCII status
+part's blocks are read here from its text too (statusparts.py: the package keeps it whole)."""
 
 from __future__ import annotations
 
@@ -41,11 +42,11 @@ def is_global(part: EmailMessage) -> bool:
 def status_blocks(part: EmailMessage, most: int = MOST_BLOCKS) -> list[EmailMessage]:
     """The blocks of a delivery status part (its per-message block first, then one for each
     recipient), the first `most` of them: a report's reader gives its parts MOST_BLOCKS in
-    all (a global part's blocks are each parsed here, and a report may have hundreds of
-    parts)."""
-    if not is_global(part):
-        blocks = part.get_payload()
-        return blocks[:most] if isinstance(blocks, list) else []
+    all (each block is parsed here from the part's text, which message.parse_message keeps
+    whole, and a report may have hundreds of parts)."""
+    blocks = part.get_payload()
+    if isinstance(blocks, list) and not is_global(part):    # parsed by the package itself
+        return blocks[:most]
     text = _text(part).replace("\r\n", "\n").strip("\n")
     blocks = [block for block in _BLANK_LINE.split(text, most) if block.strip()][:most]
     return [HeaderParser(policy=mailtext.reading_policy()).parsestr(block + "\n")
@@ -69,8 +70,8 @@ def _character(code: int) -> str:
 
 
 def _text(part: EmailMessage) -> str:
-    """A global part's text: its bytes as sent, its transfer encoding undone, read as
-    UTF-8 (the first MOST_BYTES)."""
+    """A status part's or a global part's text: its bytes as sent, its transfer encoding
+    undone, read as UTF-8 (the first MOST_BYTES)."""
     payload = part.get_payload()
     if not isinstance(payload, list):       # the package read it as text: undone already
         raw = part.get_payload(decode=True)

@@ -34,6 +34,7 @@ from email.message import EmailMessage, Message
 
 from ..engine.reading import VERBS
 from ..store.players import compact
+from . import statusparts
 from .htmltext import html_to_text
 
 __all__ = ["CAMPAIGN_VERBS", "SHEET_LINE", "MailError", "mail_bytes", "order_lines",
@@ -161,10 +162,10 @@ def parse_message(raw: bytes, limit: int = DEFAULT_LIMIT) -> EmailMessage:
     if parts > PARTS_MOST:
         raise MailError(f"the message has {parts} lines starting with '--' (each may start "
                         f"a part), over the limit of {PARTS_MOST}")
-    parser = email.feedparser.BytesFeedParser(policy=reading_policy())
+    parser = email.feedparser.BytesFeedParser(statusparts.Reading, policy=reading_policy())
     parser._input = _Nesting()      # noqa: SLF001 - the one place the parser keeps its lines
     parser.feed(raw)
-    return parser.close()
+    return statusparts.as_read(parser.close())       # a status part's text kept whole
 
 
 def sender_address(msg: Message) -> str:
