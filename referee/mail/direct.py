@@ -29,7 +29,8 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .prose import read_orders
-from .robots import AUTOMATIC, aside, automatic
+from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
+from .senders import typed_journal
 
 REFEREE = "referee@referee.invalid"
 NO_KEY = "the order key is missing or wrong"
@@ -48,6 +49,7 @@ class Handled:
     new: bool = True
     notes: list[str] = field(default_factory=list)     # the prose passed over, named
     keyed: bool = False            # it carried its side's order key: surely the player's
+    robot: str = ""                # what makes it a machine's mail (robots.automatic)
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -80,7 +82,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         return out
     robot = automatic(m)
     if robot is not None:       # an automatic reply or a bounce: never read, never answered
-        out.status, out.reason = AUTOMATIC, aside(robot)
+        out.status, out.reason, out.robot = AUTOMATIC, aside(robot), robot
         return out
     if m.problem or side is None or not m.message_id:
         out.status, out.reason = "ignored", m.problem or "not from a registered player"
@@ -163,6 +165,8 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
             continue
         h = _recovered(table, m, ledger, _handle(table, boxes.load(m), players, keys,
                                                  table.kind.mailed(table)))
+        if h.robot:                 # a bounce of a player's mail tells the moderator
+            h.reason = set_aside(table, m, h.robot, ledger, outbox, _roster(table, players))
         boxes.release(m)
         done.append(h)
         fault("direct applied")
@@ -180,6 +184,16 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         written += _reports(table, outbox, players, keys, ledger)
         save_ledger(ledger)
     return done, written
+
+
+def _roster(table: Table, players: dict[str, str]) -> Roster:
+    """The game's players (and its moderator, under his name) as a bounce is read for them,
+    the referee's own address, and what the moderator can do when a player's address
+    refuses mail (the kind says: a kind without a roster to change keeps its addresses)."""
+    fixed = "" if "roster" in table.kind.features else table.kind.name
+    return Roster({s: {"address": a} for s, a in players.items()}, [],
+                  mail_route(table.records)["sender"] or REFEREE, fixed,
+                  lambda side: table.kind.by_hand(typed_journal(table.path), side))
 
 
 def _too_large(m: Message, players: dict, ledger: dict, answering: bool) -> Handled:

@@ -5,7 +5,8 @@ out-of-office reply may carry the referee's whole report, order key and orders l
 bounce the referee's whole mail); it is handled once, as any message is, and set aside.
 
 A bounce of the referee's mail to a player's address that failed for good tells the
-moderator, once a day for that address: the player is not receiving what he is asked. Only
+moderator, once a day for that address (a campaign's, inbox.py, and a skirmish's,
+direct.py, each from its own roster): the player is not receiving what he is asked. Only
 a bounce that returns a mail the referee sent to that address does (its Message-ID carries
 the referee's mark for that address, msgids.py): anyone can write a bounce, and the thread
 a mail refers to is no secret.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import email.utils
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import Message as EmailMessage
 from email.parser import BytesHeaderParser
@@ -330,24 +332,50 @@ def is_bounce(msg: EmailMessage) -> bool:
         bool(mailtext.header_text(msg, "X-Failed-Recipients").strip())
 
 
-def set_aside(table, m, why: str, ledger: dict, outbox: Path | None) -> str:
+@dataclass
+class Roster:
+    """Whose addresses a game's bounces are read for, and how its moderator is told: each
+    side's entry ({"address": ...}) and the moderator's (under MODERATOR), the observers'
+    addresses, the address the referee's mails come from, and, for a game whose addresses
+    are fixed when it is made (no command registers another), its kind's name and the
+    commands the moderator types to play a side's part by hand meanwhile (`by_hand`, the
+    kind's)."""
+
+    people: dict[str, dict]
+    watchers: list[str]
+    sender: str = ""                # "" for the campaign's (mailroute.referee_address)
+    fixed: str = ""                 # the kind's name, in a game whose addresses are fixed
+    by_hand: Callable[[str], list[str]] | None = None       # a side -> the commands
+
+    @property
+    def moderator(self) -> str:
+        return str(self.people.get(MODERATOR, {}).get("address") or "")
+
+
+def campaign_roster(records: list[dict]) -> Roster:
+    """A campaign's roster, as its last roster record registers it."""
+    return Roster(roster(records), observer_addresses(records))
+
+
+def set_aside(table, m, why: str, ledger: dict, outbox: Path | None,
+              book: Roster | None = None) -> str:
     """What becomes of an automatic message m (inbox.Message) of table's game, as the run's
     line says it: set aside, never read, never answered; a bounce of a mail to a player's
     address that failed for good also tells the moderator, once a day for that address
-    (with outbox: the mail is written there; the ledger keeps the day)."""
+    (with outbox: the mail is written there; the ledger keeps the day). book: the game's
+    roster (a campaign's, from its records, when not given)."""
     said = aside(why)
     if m.msg is None or not is_bounce(m.msg):
         return said
-    records = table.records
-    people, watchers = roster(records), observer_addresses(records)
-    moderator = str(people.get(MODERATOR, {}).get("address") or "")
-    game_id = records[0]["game_id"]
-    found = failures(m.msg, game_id, [*(p["address"] for p in people.values()), *watchers])
+    book = book or campaign_roster(table.records)
+    game_id = table.records[0]["game_id"]
+    found = failures(m.msg, game_id, [*(p["address"] for p in book.people.values()),
+                                      *book.watchers])
     if not found:
         return f"{said}; it names no address of this game"
     returned = returned_ids(m.msg)
-    return "; ".join([said, *(_told(table, f, people, watchers, moderator, ledger, outbox,
-                                    returned) for f in found)])
+    return "; ".join([said, *(_told(table, f, book, ledger, outbox, returned)
+                              for f in found)])
 
 
 def returned_ids(msg: EmailMessage) -> list[str]:
@@ -359,16 +387,17 @@ def returned_ids(msg: EmailMessage) -> list[str]:
         return []
 
 
-def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
-          ledger: dict, outbox: Path | None, returned: list[str]) -> str:
+def _told(table, f: Failure, book: Roster, ledger: dict, outbox: Path | None,
+          returned: list[str]) -> str:
     """What one failure a bounce reports comes to (the moderator mailed when it is a
     player's address that failed for good, once a day, and the bounce returns a mail the
     referee sent to that address), as the run's line says it."""
+    people, moderator = book.people, book.moderator
     sides = [s for s, p in people.items()
              if s != MODERATOR and address_key(p["address"]) == f.address]
     said = f"mail to {f.address} {'failed for good' if f.permanent else 'delayed'}"
     if not sides:
-        whose = "an observer's" if f.address in {address_key(w) for w in watchers} else \
+        whose = "an observer's" if f.address in {address_key(w) for w in book.watchers} else \
             "the moderator's" if f.address == address_key(moderator) else "no player's"
         return f"{said} ({whose} address: logged only)"
     if not f.permanent:
@@ -386,9 +415,9 @@ def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
     records = table.records
     game_id, seq = records[0]["game_id"], records[-1]["seq"]
     try:
-        write_eml(outbox, referee_address(records), moderator,
+        write_eml(outbox, book.sender or referee_address(records), moderator,
                   f"[referee {game_id} #{seq}] {' and '.join(sides)}: mail bounced",
-                  bounce_notice(table.path, sides, f), None,
+                  bounce_notice(table.path, sides, f, book), None,
                   name=mail_name("bounce", game_id, f.address, day))
     except OSError as exc:      # the bounce stays unhandled: the next run tells him
         raise StorageError(f"--outbox {outbox}: a mail could not be written ({exc}); the "
@@ -399,23 +428,50 @@ def _told(table, f: Failure, people: dict, watchers: list[str], moderator: str,
     return f"{said} ({', '.join(sides)}; the moderator is told)"
 
 
-def bounce_notice(journal: Path, sides: list[str], f: Failure) -> str:
+def bounce_notice(journal: Path, sides: list[str], f: Failure,
+                  book: Roster | None = None) -> str:
     """The moderator's mail when a bounce says a player's address refuses the referee's
     mail for good: whose, which address, the bounce's words (quoted as its own: its writer
     chose them), what it means, that it returns a mail the referee sent there (no
-    stranger made it up, though whoever reads the player's mail could have), and the
-    command that gives the side another address, once he has asked the player himself.
-    Nothing of the game's play is in it."""
+    stranger made it up, though whoever reads the player's mail could have), and what he
+    can do once he has asked the player himself: the command that gives the side another
+    address, or, in a game whose addresses are fixed (book.fixed), that none can be given
+    and the commands that play the side's part by hand. Nothing of the game's play is in
+    it."""
     who = " and ".join(sides)
-    command = f"referee players {typed_journal(journal)} --set {sides[0]}=NEW-ADDRESS"
+    fixed = book is not None and bool(book.fixed)
+    ask, commands, then = _by_hand(book, sides) if fixed else _register(journal, sides)
     return (prose(f"A bounce says the referee's mail to {who} at {f.address} was refused "
                   f"for good by the mail server. Its words:") + f"\n\n> {f.diagnostic}\n\n" +
             prose(f"If so, {who} is not receiving the reports, nor what he is asked to "
-                  f"decide, and the deadline still runs: when it passes, the game goes on as "
-                  f"it does for a player who sends nothing. The bounce returns a mail the "
-                  f"referee sent to that address (its Message-ID carries the referee's mark "
-                  f"for it): no stranger made it up, though whoever reads his mail could "
-                  f"have. Ask him yourself, not at an address a mail gives you, for an "
-                  f"address that takes mail, then register it:") + f"\n\n  {command}\n\n" +
-            prose("His next report then carries everything he missed. This mail is sent "
-                  "at most once a day for this address.") + "\n")
+                  f"decide, " + (
+                      "and the game may be waiting on what he never sees. " if fixed else
+                      "and the deadline still runs: when it passes, the game goes on as it "
+                      "does for a player who sends nothing. ") +
+                  "The bounce returns a mail the referee sent to that address (its "
+                  "Message-ID carries the referee's mark for it): no stranger made it up, "
+                  "though whoever reads his mail could have. " + ask) + "\n\n" +
+            "".join(f"  {c}\n" for c in commands) + ("\n" if commands else "") +
+            prose(f"{then}This mail is sent at most once a day for this address.") + "\n")
+
+
+def _register(journal: Path, sides: list[str]) -> tuple[str, list[str], str]:
+    """A campaign's way out, as the notice says it (what to ask, the commands, what
+    follows): the player's new address registered."""
+    return ("Ask him yourself, not at an address a mail gives you, for an address that "
+            "takes mail, then register it:",
+            [f"referee players {typed_journal(journal)} --set {sides[0]}=NEW-ADDRESS"],
+            "His next report then carries everything he missed. ")
+
+
+def _by_hand(book: Roster, sides: list[str]) -> tuple[str, list[str], str]:
+    """The way out of a game whose addresses are fixed when it is made: none registers
+    another, so the moderator passes the game's mail on to the player himself (the kind's
+    commands for it, when it has any)."""
+    commands = book.by_hand(sides[0]) if book.by_hand else []
+    return (f"A {book.fixed} keeps the addresses it was made with: no command "
+            "registers another. Ask him yourself, not at an address a mail gives you, how "
+            "he can be reached" + (
+                "; meanwhile you can send him the report yourself and enter the orders he "
+                "sends you:" if commands else ", and pass the game's mail on to him "
+                "yourself."), commands, "")

@@ -236,6 +236,10 @@ class CampaignKind(GameKind):
         return {side: order_key(secret, game.game_id, side, p.get("key_no") or 0)
                 for side, p in roster(table.records).items() if side != MODERATOR}
 
+    def by_hand(self, journal: str, side: str) -> list[str]:
+        """None: a player's address is changed instead (`referee players --set`)."""
+        return []
+
 
 CAMPAIGN = CampaignKind()
 

@@ -191,6 +191,12 @@ class GameKind:
         """Each registered side's order key (UsageError without the game's secret)."""
         raise NotImplementedError
 
+    def by_hand(self, journal: str, side: str) -> list[str]:
+        """The commands the moderator types to play side's part himself, the referee's
+        mail to its player refused and his address fixed (a kind without "roster"): [] when
+        there are none. journal: the game's, as a command typed names it."""
+        raise NotImplementedError
+
     def keep_contract(self, seq: int, line: bytes) -> None:
         """Refuse a record the referee built that breaks its journal's contract, before it
         is written (ContractError)."""

@@ -100,3 +100,78 @@ def test_the_skirmish_s_mails_carry_message_ids_marked_for_their_recipients(
         assert sent_to(str(m["Message-ID"]), to), (to, m["Message-ID"])
         assert not any(sent_to(str(m["Message-ID"]), other) for other, _ in sent
                        if other != to), (to, m["Message-ID"])
+
+
+# ---------------------------------------------------------------- a bounce of a player's mail
+
+def _bounce(report: bytes, ident: str, returned_id: str | None = None) -> bytes:
+    """A delivery report (as Postfix writes one) that the referee's mail to the British
+    player failed for good, returning it whole (with another Message-ID: returned_id)."""
+    from test_mail_robots import _dsn
+
+    if returned_id is not None:
+        old = str(email.message_from_bytes(report, policy=email.policy.default)["Message-ID"])
+        report = report.replace(old.encode(), returned_id.encode())
+    return _dsn(report, {}, ident, to=BRITISH)
+
+
+def _to_umpire(net) -> list:
+    """What the moderator was mailed of a bounce (he is sent the report too)."""
+    from test_skirmish_mail import UMPIRE
+
+    mails = [email.message_from_bytes(raw, policy=email.policy.default)
+             for _, tos, raw in net.smtp.received if tos == [UMPIRE]]
+    return [m for m in mails if "bounced" in str(m["Subject"])]
+
+
+def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
+        cli, servers, monkeypatch, tmp_path, clock):
+    """A skirmish's direct mail only set a bounce aside: its moderator never learnt that a
+    player's address refuses mail while the game waited on him. He is told as a campaign's
+    moderator is (once a day for the address, only by a bounce returning a mail the referee
+    marked for it), at his own address in the skirmish's roster, from the skirmish's
+    route's address; a skirmish's players are fixed when it is made, so the mail says no
+    command registers another address, and gives the commands that pass the game on by
+    hand."""
+    from datetime import timedelta
+
+    from commandclock import START
+    from test_skirmish_mail import UMPIRE
+
+    net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
+    assert cli("tick", j, "--no-map").exit_code == 0           # the opening reports
+    report = next(raw for _, tos, raw in net.smtp.received if tos == [BRITISH])
+    before, sent = j.read_bytes(), len(net.smtp.received)
+    # Made up (the thread is no secret): logged only, nobody mailed.
+    net.imap.deliver(net.folder, _bounce(report, "<f1@mx.example.org>",
+                                         "<x.aaaabbbbccccddddeeeeffff22@referee.invalid>"))
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert "it returns no mail this referee sent to that address: logged only" in r.stdout
+    assert _to_umpire(net) == [] and net.smtp.received[sent:] == [], r.output
+    net.imap.deliver(net.folder, _bounce(report, "<b1@mx.example.org>"),
+                     _bounce(report, "<b2@mx.example.org>"))
+    r = cli("tick", j, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("(british; the moderator is told)") == 1, r.output
+    assert r.stdout.count("(british; the moderator was told today already)") == 1, r.output
+    (told,) = _to_umpire(net)
+    assert str(told["Subject"]).startswith("[referee patrol #") and \
+        str(told["Subject"]).endswith("] british: mail bounced"), told["Subject"]
+    assert told["From"] == REFEREE and told["Auto-Submitted"] == "auto-generated"
+    text = told.get_body(("plain",)).get_content()
+    commands = [f"  referee skirmish report {j}",
+                f"  referee skirmish order {j} 'ORDER' --as british"]
+    assert all(c in text.splitlines() for c in commands), text     # whole, to copy
+    assert max(len(x) for x in text.splitlines() if x not in commands) <= 72, text
+    flat = " ".join(text.split())
+    assert f"A bounce says the referee's mail to british at {BRITISH} was refused" in flat
+    assert "A skirmish keeps the addresses it was made with: no command registers another" \
+        in flat and "referee players" not in flat, text
+    assert "deadline" not in flat, text                          # a skirmish has none
+    assert j.read_bytes() == before
+    assert [tos for _, tos, _ in net.smtp.received[sent:]] == [[UMPIRE]]   # nobody else
+    clock(START + timedelta(days=1))
+    net.imap.deliver(net.folder, _bounce(report, "<b3@mx.example.org>"))
+    assert cli("tick", j, "--no-map").exit_code == 0 and len(_to_umpire(net)) == 2
+    assert j.read_bytes() == before

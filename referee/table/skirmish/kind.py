@@ -263,6 +263,12 @@ class SkirmishKind(GameKind):
         return life.order_keys(table.path, _records(table)[0])
 
     # ------------------------------------------------------------ mail (mail/direct.py)
+    def by_hand(self, journal: str, side: str) -> list[str]:
+        """The report to send the player whose address refuses mail (its players are fixed:
+        no command registers another), and the command that enters the orders he sends."""
+        return [f"referee skirmish report {journal}",
+                f"referee skirmish order {journal} 'ORDER' --as {side}"]
+
     def take_mail(self, table, side: str, lines: list[str], message_id: str,
                   content: str = "") -> list[dict]:
         """A mail's orders taken all or none; the records they made. content: the digest
