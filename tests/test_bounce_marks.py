@@ -25,7 +25,7 @@ from mailservers import HOST, USER, SmtpServer, mail_settings
 from test_mail_robots import OBSERVER, ROBOT, _classic, _dsn, _opened, _parsed, _to_moderator
 from test_transport import ADDRESSES, new_game, tick
 
-from referee.mail import globalparts
+from referee.mail import globalparts, statusparts
 from referee.mail.eml import write_eml
 from referee.mail.message import parse_message
 from referee.mail.msgids import message_id, sent_to
@@ -397,7 +397,17 @@ def test_a_report_of_thirty_thousand_blocks_is_read_no_further_than_its_bound(
         made.append(1)
         init(self, *args, **kwargs)
 
+    kept = []                       # each status part's text, as each parse keeps it
+    as_read = statusparts.as_read
+
+    def spied(msg):
+        msg = as_read(msg)
+        kept.extend(len(p.get_payload()) for p in msg.walk()
+                    if p.get_content_type() == "message/delivery-status")
+        return msg
+
     monkeypatch.setattr(email.message.Message, "__init__", counted)
+    monkeypatch.setattr(statusparts, "as_read", spied)
     r = tick(cli, journal)
     monkeypatch.undo()
     assert r.exit_code == 0, r.output
@@ -407,3 +417,27 @@ def test_a_report_of_thirty_thousand_blocks_is_read_no_further_than_its_bound(
     # MOST_BLOCKS blocks read, and the pass's own few messages (each mail it reads, sends):
     # not one per block, twice (60,000).
     assert len(made) < 2 * globalparts.MOST_BLOCKS, len(made)
+    # And the package, which reads a part line by line, read no further into the status
+    # part than the referee reads of it (its first KEPT bytes), each time it parsed it.
+    assert kept and max(kept) <= statusparts.KEPT < len(raw) // 4, kept
+
+
+def test_a_status_part_cut_leaves_every_other_part_as_it_was():
+    """What is cut of a long status part is its text past KEPT bytes alone: the parts after
+    it (the mail returned, its Message-ID) are the package's own reading of the whole."""
+    report = (f"From: {ADDRESSES['german']}\nSubject: x\nMessage-ID: <m1.abc@referee.invalid>"
+              f"\n\nhello\n").encode()
+    raw = _report_of_blocks(report, 30_000).replace(b"--BOUND--", b"--BOUND\nContent-Type: "
+                                                     b"text/plain\n\nafter\n--BOUND--")
+    whole = email.message_from_bytes(raw, policy=email.policy.default)
+    read = parse_message(raw)
+    types = [p.get_content_type() for p in whole.get_payload()]
+    assert types == [p.get_content_type() for p in read.get_payload()], types
+    assert types == ["text/plain", "message/delivery-status", "message/rfc822", "text/plain"]
+    for mine, theirs in zip(read.get_payload(), whole.get_payload()):
+        if mine.get_content_type() != "message/delivery-status":
+            assert str(mine) == str(theirs)
+    status = read.get_payload()[1].get_payload()
+    assert len(status) <= statusparts.KEPT and whole.get_payload()[1].get_payload()[0][
+        "Reporting-MTA"] == "dns; mx.example.org" and status.startswith("Reporting-MTA:")
+    assert failures(read, "alpha", [ADDRESSES["german"]])[0].permanent

@@ -163,7 +163,7 @@ def parse_message(raw: bytes, limit: int = DEFAULT_LIMIT) -> EmailMessage:
                         f"a part), over the limit of {PARTS_MOST}")
     parser = email.feedparser.BytesFeedParser(statusparts.Reading, policy=reading_policy())
     parser._input = _Nesting()      # noqa: SLF001 - the one place the parser keeps its lines
-    parser.feed(raw)
+    parser.feed(statusparts.cut(raw, reading_policy()))   # no further than it is read
     return statusparts.as_read(parser.close())       # a status part's text kept whole
 
 
