@@ -29,6 +29,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .prose import read_orders
+from .refusal import prose
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import typed_journal
 
@@ -230,7 +231,8 @@ def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]
         if entry.get("side") in players and isinstance(entry.get("name"), str):
             out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
                           _subject(table, "not applied"),
-                          f"Nothing was recorded: {entry['reason']}", entry.get("message_id"))
+                          prose(f"Nothing was recorded: {entry['reason']}"),
+                          entry.get("message_id"))
     ledger["owed"] = []
     return out
 
@@ -250,8 +252,8 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str
         body = "Recorded: " + ", ".join(f"#{n}" for n in h.records) + "\n" + \
             "\n".join(lines)
     else:
-        body = f"Nothing was recorded: {h.reason}"
-    body = "".join(f"{note}\n" for note in h.notes) + body
+        body = prose(f"Nothing was recorded: {h.reason}")
+    body = "".join(f"{prose(note)}\n" for note in h.notes) + body
     name = mail_name("direct answer", digest or h.message_id)
     return _write(table, outbox / f"{name}.eml", address,
                   _subject(table, "applied" if h.status == "applied" else "not applied"),

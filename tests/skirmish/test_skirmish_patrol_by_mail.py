@@ -68,11 +68,11 @@ class Post:
         return [(x["side"], x["status"], x["records"]) for x in found]
 
     def reply_to(self, n: int) -> str:
-        """The referee's answer to mail n."""
+        """The referee's answer to mail n, its words as they run (it is wrapped at 72)."""
         for p in self.out.glob("*.eml"):
             msg = message_from_bytes(p.read_bytes())
             if msg["In-Reply-To"] == f"<m{n}@example.org>":
-                return msg.get_payload(decode=True).decode()
+                return " ".join(msg.get_payload(decode=True).decode().split())
         raise AssertionError(f"mail {n} was not answered")
 
     def mails_to(self, address: str) -> list:

@@ -99,9 +99,11 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
         ("[referee patrol #3] not applied", "<t2@example.org>")]
     assert subjects[UMPIRE] == [
         ("[referee patrol #3] moderator report, turn 1, movement phase", None)]
-    asked = {a: _texts(net, a)[-1] for a in (BRITISH, GERMAN, UMPIRE)}
-    for text in asked.values():
-        assert max(map(len, text.splitlines())) <= 72, text
+    for a in (BRITISH, GERMAN, UMPIRE):     # the answers too: a refusal quoting the order
+        for text in _texts(net, a):
+            assert max(map(len, text.splitlines())) <= 72, text
+    asked = {a: next(m.get_body(("plain",)).get_content() for m in _mails(net, a)[1:]
+                     if "report" in m["Subject"]) for a in (BRITISH, GERMAN, UMPIRE)}
     told = {a: " ".join(t.split("Forces:")[1].split()) for a, t in asked.items()}
     assert "Your decision" not in told[BRITISH] and "Nothing is asked of you now" in \
         told[BRITISH] and "Waiting on german: turn 1, movement phase" in told[BRITISH]
