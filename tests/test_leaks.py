@@ -386,10 +386,12 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
 
 
 def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers: list[str],
-               public_by_default: bool, pictures: bool = True, turn: int | None = None
-               ) -> tuple[Truth, list[Output], dict]:
+               public_by_default: bool, pictures: bool = True, turn: int | None = None,
+               former: tuple[str, ...] = ()) -> tuple[Truth, list[Output], dict]:
     """Every output of the game for every reader, checked: (the truth, what the negative
-    controls read -- the moderator's outputs and the players' mails --, the leaks found)."""
+    controls read -- the moderator's outputs and the players' mails --, the leaks found).
+    former: what the roster held before the moderator changed it (an address replaced, an
+    observer dropped, an order key renewed), which no reader but the moderator may see."""
     players, registered, keys, watchers = roster(journal)
     assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
     assert watchers == observers, f"observers: {watchers}, registered with new: {observers}"
@@ -410,6 +412,9 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers
     for o in outs:
         for leak in truth.leaks(o):
             found[(o.label(), o.reader, leak.kind)].append(leak)
+        shown = (o.out if isinstance(o.out, str) else o.out.decode("latin-1")).casefold()
+        found.update({(o.label(), o.reader, "former"): [x] for x in former
+                      if x.casefold() in shown})
     for side in SIDES:
         for o, after in order_outputs(journal, folder, side, addresses, keys, observers):
             bad = crashes([o])
@@ -584,13 +589,35 @@ def test_player_addresses_stay_private(tmp_path: Path):
     addresses, observers = _addresses(7), _observers(7)
     spec = Spec(7, "1916", False, "early", 30)
     journal = play(spec, tmp_path, addresses, observers)
+    former = _roster_changed(journal, addresses, observers)
     truth, moderator, found = check_game(journal, tmp_path, addresses, observers,
-                                         public_by_default=True, pictures=False)
+                                         public_by_default=True, pictures=False,
+                                         former=former)
     assert truth.addresses == addresses and set(truth.keys) == set(SIDES)
     assert truth.observers == observers and len(observers) == 2
     assert not [c for c in controls(truth, moderator) if c.startswith(("address", "key"))]
     shown = {k: v for k, v in found.items() if k[2] in ("address", "key")}
     assert not shown, leak_report(shown)
+
+
+def _roster_changed(journal: Path, addresses: dict[str, str], observers: list[str]
+                    ) -> tuple[str, ...]:
+    """The moderator changes the roster mid-game, as `players` does (the German's address,
+    the Entente's order key, an observer dropped and another added) and gives the game a
+    time zone; addresses and observers are updated to the roster now: what it held before,
+    which the records saying what changed must name to nobody."""
+    _, _, keys, _ = roster(journal)
+    gone, moved = observers[0], "german.moved7@example.org"
+    former = (addresses["german"], keys["entente"], gone)
+    for argv in (["--set", f"german={moved}"], ["--new-key", "entente"],
+                 ["--drop-observer", gone], ["--set", "observer=late7@example.org"]):
+        code, _, err, escaped = referee("players", journal, *argv)
+        assert code == 0 and escaped is None, err
+    code, _, err, _ = referee("deadline", journal, "--set", "72h", "--zone", "Asia/Kolkata")
+    assert code == 0, err
+    addresses["german"] = moved
+    observers[:] = [*observers[1:], "late7@example.org"]
+    return former
 
 
 def test_every_reader_reads_every_format_of_every_command_in_some_game():
