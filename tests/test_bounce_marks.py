@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 from commandclock import START
-from mailservers import HOST, USER, SmtpServer, mail_settings
 from test_mail_robots import OBSERVER, ROBOT, _classic, _dsn, _opened, _parsed, _to_moderator
-from test_transport import ADDRESSES, new_game, tick
+from test_transport import ADDRESSES, german_beyond_ascii, tick
 
 from referee.mail import globalparts, statusparts
 from referee.mail.eml import write_eml
@@ -325,12 +324,7 @@ def test_an_internationalised_bounce_of_the_referee_s_mail_is_believed(
     (the ASCII parts of RFC 3464 cannot carry his address): its report is read as a
     message/delivery-status, the mail it returns as a message/rfc822 or its headers as
     text/rfc822-headers, and the moderator is told."""
-    smtp = SmtpServer(net.smtp.auth, utf8=True).start()
-    try:
-        mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, smtp.port]}\n')
-        journal, _ = new_game(cli, tmp_path / "games", "oscar", net, "--mail-in", net.source,
-                              "--mail-out", f"smtp://{USER}@{HOST}:{smtp.port}")
-        assert cli("players", journal, "--set", "german=jörg@example.de").exit_code == 0
+    with german_beyond_ascii(cli, net, tmp_path) as (journal, smtp):
         assert tick(cli, journal).exit_code == 0
         (report,) = [m for _, tos, m in smtp.received if tos == ["jörg@example.de"]]
         before = journal.read_bytes()
@@ -341,8 +335,6 @@ def test_an_internationalised_bounce_of_the_referee_s_mail_is_believed(
         assert [str(m["Subject"]) for m in told] == ["[referee oscar #4] german: mail bounced"]
         assert "the moderator is told" in r.stdout and UNPROVEN not in r.stdout, r.output
         assert journal.read_bytes() == before
-    finally:
-        smtp.stop()
 
 
 def test_a_report_of_hundreds_of_global_status_parts_is_read_no_further_than_its_bound():

@@ -399,22 +399,30 @@ def test_a_server_that_cannot_be_asked_refuses_nothing_at_new(cli, tmp_path, mon
     assert r.exit_code == 0, r.output
 
 
-def test_a_player_with_an_address_beyond_ascii_gets_his_mail_through_a_server_that_takes_it(
-        cli, net, tmp_path):
+@contextmanager
+def german_beyond_ascii(cli, net, tmp_path):
+    """Game oscar, its German at jörg@example.de, its mail sent through an SMTP server that
+    takes addresses in UTF-8 (SMTPUTF8): (its journal, that server), stopped after."""
     smtp = SmtpServer(net.smtp.auth, utf8=True).start()
     try:
         mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, smtp.port]}\n')
         journal, _ = new_game(cli, tmp_path / "games", "oscar", net, "--mail-in", net.source,
                               "--mail-out", f"smtp://{USER}@{HOST}:{smtp.port}")
         assert cli("players", journal, "--set", "german=jörg@example.de").exit_code == 0
+        yield journal, smtp
+    finally:
+        smtp.stop()
+
+
+def test_a_player_with_an_address_beyond_ascii_gets_his_mail_through_a_server_that_takes_it(
+        cli, net, tmp_path):
+    with german_beyond_ascii(cli, net, tmp_path) as (journal, smtp):
         r = tick(cli, journal)
         assert r.exit_code == 0, r.output
         (german,) = [m for _, tos, m in smtp.received if tos == ["jörg@example.de"]]
         # The address as it is, in UTF-8 (RFC 6532), not an encoded word that names no one.
         assert b"To: j\xc3\xb6rg@example.de" in german and b"=?utf-8?" not in german.split(
             b"\n\n")[0].split(b"Subject:")[0]
-    finally:
-        smtp.stop()
 
 
 def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_is_told(
