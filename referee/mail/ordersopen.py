@@ -10,8 +10,8 @@ from ..engine.order_text import format_order
 from ..engine.state import State
 from ..game.views import order_aids
 from ..render.formats import render
-from ..render.grouped import grouped_blocks
-from ..render.sections import Document, Section, para
+from ..render.reports import orders_open_blocks
+from ..render.sections import Document, Section
 
 
 def orders_open_text(state: State, data: GameData, side: str) -> str:
@@ -20,6 +20,5 @@ def orders_open_text(state: State, data: GameData, side: str) -> str:
     legal = [format_order(o) for o in legal_orders(state, data, side)]
     if not legal:
         return ""
-    blocks = [para("Reply with one order per line, made from these:"),
-              *grouped_blocks(legal, order_aids(state, data, side), whole=False)]
+    blocks = orders_open_blocks(legal, order_aids(state, data, side))
     return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")

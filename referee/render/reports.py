@@ -259,8 +259,7 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
         blocks += coming or []
-        blocks.append(para("Reply with one order per line, made from these:"))
-        blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"), whole=False)
+        blocks += orders_open_blocks(stat["legal"], stat.get("_aids"))
     else:
         blocks.append(para(Span("Waiting on ", "bold"),
                            " and ".join(side_name(w) for w in waiting), f": {stat['prompt']}"))
@@ -269,6 +268,13 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
             blocks.append(para("Orders you may give at any time:"))
             blocks += grouped_blocks(list(stat["legal"]), stat.get("_aids"), whole=False)
     return Section("Now", blocks + dice_note(stat))
+
+
+def orders_open_blocks(legal, aids) -> list:
+    """The orders open to the side asked, as a mail asks for them: grouped, none pointing to
+    a command he cannot run from a mail (the report's and a reminder's)."""
+    return [para("Reply with one order per line, made from these:"),
+            *grouped_blocks(list(legal), aids, whole=False)]
 
 
 def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
