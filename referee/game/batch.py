@@ -40,7 +40,7 @@ from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
 from .suggest import amend
-from .timeline import CLOSED, PAUSED, RESUME_WITH, paused
+from .timeline import CLOSED, PAUSED, RESUME_WITH, NoOrdersTaken, paused
 
 
 class Applied(msgspec.Struct):
@@ -202,9 +202,9 @@ class Batch:
         if q.expect_seq is not None and q.expect_seq != pos.seq:
             raise stale(pos.seq, q.expect_seq)
         if self.state.revealed:
-            raise OrderError(CLOSED)
+            raise NoOrdersTaken("closed", CLOSED)
         if paused(raw):
-            raise OrderError(PAUSED + ("" if q.mail is not None else RESUME_WITH))
+            raise NoOrdersTaken("paused", PAUSED + ("" if q.mail is not None else RESUME_WITH))
         self.secret = None if q.dry_run else load_secret(journal.path, self.header)
         self.manual = None
         if self.header["dice"]["mode"] == "manual" and not q.dry_run:

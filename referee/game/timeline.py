@@ -49,6 +49,28 @@ CLOSED = ("the dice secret has been revealed, so the game is closed: no orders a
 RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
 
 
+class NoOrdersTaken(OrderError):
+    """An order, or a request for more time, refused because the game takes none now:
+    `halted` says why, 'paused' (PAUSED) or 'closed' (CLOSED). Whoever answers a player
+    tells him what follows from it, never from the words, which may quote his own."""
+
+    def __init__(self, halted: str, message: str):
+        super().__init__(message)
+        self.halted = halted
+
+
+class ClockClosed(UsageError):
+    """A deadline asked of a game closed by its reveal (CLOSED): the moderator's usage
+    error, and for a player's request for more time a refusal `halted` as NoOrdersTaken's."""
+
+    halted = "closed"
+
+
+def halted(exc: BaseException) -> str:
+    """'paused' or 'closed' when exc refused because the game takes no orders now, else ''."""
+    return getattr(exc, "halted", "") if isinstance(exc, (NoOrdersTaken, ClockClosed)) else ""
+
+
 class Timeline(msgspec.Struct):
     """What the journal says about time: settings, pause, each owing side's deadline, and
     the reminders, extensions and missed deadlines recorded."""
@@ -290,7 +312,7 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
 
 def _open_game(state: State) -> None:
     if state.revealed:
-        raise UsageError(CLOSED)
+        raise ClockClosed(CLOSED)
     if state.phase == "over":
         raise UsageError("the game is over; its deadlines no longer run")
 
@@ -353,7 +375,8 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                              f"({', '.join(tl.data.sides)})")
         dues = [d for d in tl.dues if side is None or d.side == side]
         if tl.paused:
-            raise OrderError(f"extend: {PAUSED}" + (RESUME_WITH if actor == "moderator" else ""))
+            raise NoOrdersTaken("paused", f"extend: {PAUSED}" +
+                                (RESUME_WITH if actor == "moderator" else ""))
         if not dues:
             who = f"{side} owes no orders" if side else "no side owes orders"
             raise OrderError(f"extend: {who} with a deadline now (a deadline runs from each "

@@ -9,6 +9,7 @@ from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
+from ..game.timeline import halted
 from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
@@ -50,7 +51,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         return
     lines, link, tip = read
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
-        out.status, out.reason, out.records = extend_by_mail(
+        out.status, out.reason, out.records, out.halted = extend_by_mail(
             table, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                    "body_sha256": m.body_sha256,
                                    "content_sha256": m.content_sha256})
@@ -83,6 +84,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
                 change = standing_change(table, side, standing_lines)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
+            out.halted = halted(exc)
             return
         if not makes_records:
             now = ", ".join(e["text"] for e in mine) or "none"
@@ -104,7 +106,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return
     except OrderError as exc:
-        out.status, out.reason = "rejected", str(exc)
+        out.status, out.reason, out.halted = "rejected", str(exc), halted(exc)
         return
     if result.rejected is not None:
         i, text, exc = result.rejected

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.addresses import address_key, reads_back
@@ -64,6 +64,7 @@ from .ledger import (
 )
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_apart
+from .outcome import Outcome, outcome_of, owed_reply
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
@@ -146,30 +147,6 @@ def _not_the_referees(sender: str | None, addresses: list[str]) -> None:
 
 
 # ---------------------------------------------------------------- inbox
-
-@dataclass
-class Outcome:
-    """What happened to one message."""
-
-    where: str
-    message_id: str
-    sender: str
-    status: str                      # applied | rejected | skipped | stale | held | known
-    reason: str = ""
-    side: str | None = None
-    records: list[int] = field(default_factory=list)
-    new: bool = True                 # False: handled by an earlier run (applied or in the ledger)
-    # A rejected order line, for the reply: its line number in the message, its text, why
-    # (in the sender's terms, with the rule it breaks if a rule does: IllegalOrderError) and
-    # how many order lines came before it.
-    line: int | None = None
-    text: str = ""
-    why: str = ""
-    before: int = 0
-    # For the reply: what was not applied, or what his standing orders are now.
-    notes: list[str] = field(default_factory=list)
-    held: dict | None = None         # orders held for the moderator's dice (waiting.py)
-
 
 def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
                                          dict[tuple[str, str], int]]:
@@ -367,22 +344,8 @@ def _owed(address: str, side: str, out: Outcome, m: Message) -> dict:
     return owed_reply(name, address, side, out)
 
 
-def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
-    """A reply owed (written once, as NAME.eml), saying what out says."""
-    return {"name": name, "to": address, "side": side, "message_id": out.message_id,
-            "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
-            "why": out.why, "before": out.before, "notes": out.notes}
-
-
-def _outcome(entry: dict) -> Outcome:
-    """The outcome an owed reply answers, as far as its text needs it."""
-    return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
-                   entry["side"] or None, line=entry["line"], text=entry["text"],
-                   why=entry["why"], before=entry["before"], notes=entry.get("notes") or [])
-
-
 def _observer_refusals(ledger: dict) -> list:
-    return [(e["to"], _outcome(e), _Reply(e["message_id"], e["name"]))
+    return [(e["to"], outcome_of(e), _Reply(e["message_id"], e["name"]))
             for e in ledger["owed"] if e["side"] == OBSERVER]
 
 
@@ -515,14 +478,14 @@ class _Outbox:
         brief = reported is not None and side in reported
         if brief:
             shown: list = []
-            body = refusal_text(_outcome(entry), report=False) + "\n\n" + prose(
+            body = refusal_text(outcome_of(entry), report=False) + "\n\n" + prose(
                 f"What happened, the board and what you are asked now are in your report "
                 f"of record #{reported[side][0]}, sent to you with this mail.") + \
                 f"\n\nOrder key: {self.keys[side]}\n" + \
                 receipt_text(self.records[0], self.last) + "\n"
         else:
             shown, where = self.pictures.for_mail(side, refusal=True)
-            body = refusal_text(_outcome(entry)) + "\n\n" + report_body(
+            body = refusal_text(outcome_of(entry)) + "\n\n" + report_body(
                 self.table, side, _since(self.ledger, side, self.records), self.keys[side],
                 self.due.get(side), map_note=where)
         self.written.append(_write(

@@ -11,7 +11,6 @@ import re
 import textwrap
 
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
-from ..game.timeline import CLOSED, PAUSED
 from ..render import reports
 from ..render.formats import render
 from ..render.record_text import wrap_lines
@@ -96,11 +95,14 @@ def quoted_line(text: str, width: int = WIDTH) -> list[str]:
 def refusal_document(out, report: bool = True) -> Document:
     """The part of the reply that says why a message was not applied (out: inbox.Outcome);
     report: the player's report follows it in the same mail. What the sender wrote is cut
-    to fit the mail's lines (clip_words, quoted_line)."""
+    to fit the mail's lines (clip_words, quoted_line). What follows is told by the game's
+    state when it was refused (out.halted), never by the reason's words: they may quote
+    the sender's."""
+    halted = getattr(out, "halted", "")
     below = (" What you will be asked once the game resumes is below."
-             if PAUSED in out.reason else       # orders, or more time ('extend: ...')
+             if halted == "paused" else         # orders, or more time ('extend: ...')
              " The game as it was closed is below; nothing more is asked of you."
-             if CLOSED in out.reason else
+             if halted == "closed" else
              " What you are asked now, with the orders open to you, is below.") * report
     if out.line is None:
         held = out.status == "held"

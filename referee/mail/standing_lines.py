@@ -8,7 +8,7 @@ import re
 from ..base.errors import OrderError, UsageError, quoted
 from ..engine.standing import parse_standing
 from ..game import standing
-from ..game.timeline import CLOSED
+from ..game.timeline import CLOSED, NoOrdersTaken
 from ..store.revealed import GameClosed
 from ..table import Table
 from .refusal import NAMED_LENGTH, unquoted
@@ -62,13 +62,13 @@ def keep_standing_only(table: Table, side: str, lines: list[tuple[int, str]], ma
         return standing.current(standing.load(table.path, table.records[0]["hash"], table.raw),
                                 side, game.state.turn)
     if game.state.revealed:
-        raise OrderError(CLOSED)
+        raise NoOrdersTaken("closed", CLOSED)
     change = standing_change(table, side, lines)
     try:
         return standing.change(table.path, side, game.data, game.state.turn, *change,
                                mail={"sha256": mail})
     except GameClosed:          # revealed since it was read: the player's words, no file
-        raise OrderError(CLOSED) from None
+        raise NoOrdersTaken("closed", CLOSED) from None
     except standing.NotWritten:
         raise                   # the moderator's to mend: the message is read again later
     except UsageError as exc:

@@ -1,0 +1,48 @@
+"""What happened to one message (applied, refused, held...), and the reply owed to it as the
+mail ledger keeps it until it is written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Outcome:
+    """What happened to one message."""
+
+    where: str
+    message_id: str
+    sender: str
+    status: str                      # applied | rejected | skipped | stale | held | known
+    reason: str = ""
+    side: str | None = None
+    records: list[int] = field(default_factory=list)
+    new: bool = True                 # False: handled by an earlier run (applied or in the ledger)
+    # A rejected order line, for the reply: its line number in the message, its text, why
+    # (in the sender's terms, with the rule it breaks if a rule does: IllegalOrderError) and
+    # how many order lines came before it.
+    line: int | None = None
+    text: str = ""
+    why: str = ""
+    before: int = 0
+    # For the reply: what was not applied, or what his standing orders are now.
+    notes: list[str] = field(default_factory=list)
+    held: dict | None = None         # orders held for the moderator's dice (waiting.py)
+    # 'paused' or 'closed' when refused because the game takes no orders now (game/timeline's
+    # halted): the reply says what follows by it, never by the reason's words.
+    halted: str = ""
+
+
+def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
+    """A reply owed (written once, as NAME.eml), saying what out says."""
+    return {"name": name, "to": address, "side": side, "message_id": out.message_id,
+            "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
+            "why": out.why, "before": out.before, "notes": out.notes, "halted": out.halted}
+
+
+def outcome_of(entry: dict) -> Outcome:
+    """The outcome an owed reply answers, as far as its text needs it."""
+    return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
+                   entry["side"] or None, line=entry["line"], text=entry["text"],
+                   why=entry["why"], before=entry["before"], notes=entry.get("notes") or [],
+                   halted=entry.get("halted") or "")

@@ -1,0 +1,45 @@
+"""What a refusal says follows it (what he is asked now, once the game resumes, or nothing
+more: mail/refusal.py) is decided by the game's state when the message was refused, never
+by the words of the reason: they may quote what the player wrote."""
+
+from __future__ import annotations
+
+import pytest
+from mailboxes import write_maildir
+from test_deadlines import mails, new_game, text_of
+from test_inbox import ADDRESSES, KEYS
+
+from referee.game.timeline import CLOSED, PAUSED
+from referee.mail.inbox import inbox as mail_inbox
+
+NOW = "What you are asked now, with the orders open to you, is below."
+RESUMES = "What you will be asked once the game resumes is below."
+NOTHING_MORE = "nothing more is asked of you"
+
+
+def _charset_mail(tmp_path, charset: str):
+    """A Maildir holding one German message, key and all, whose text part names charset: a
+    mail program's label that no codec has, which the refusal quotes."""
+    body = f"pass\n\nOrder key: {KEYS['german']}\n"
+    raw = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
+           f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <cs.german@example.org>\n"
+           f"MIME-Version: 1.0\nContent-Type: text/plain; charset=\"{charset}\"\n\n"
+           f"{body}").encode()
+    return write_maildir(tmp_path / "box", [raw])
+
+
+@pytest.mark.parametrize("words", [PAUSED, CLOSED])
+def test_a_running_game_s_refusal_quoting_the_words_of_a_halt_asks_him_now(tmp_path, cli,
+                                                                            words):
+    """A running game, and a message whose charset is the words of a paused (or closed)
+    game's refusal: its reply quotes them, and says what he is asked now, not what he will
+    be asked once the game resumes, nor that nothing more is asked."""
+    journal = new_game(tmp_path, cli)
+    box = _charset_mail(tmp_path, words)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    assert [(o.status, o.side) for o in outcomes] == [("rejected", "german")], outcomes
+    assert words in outcomes[0].reason
+    reply = next(" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
+                 if str(m["To"]) == ADDRESSES["german"])
+    assert NOW in reply, reply
+    assert RESUMES not in reply and NOTHING_MORE not in reply, reply
