@@ -423,6 +423,12 @@ def _eft(r: Reader) -> Ord:
     return Eft(unit=unit, to=to)
 
 
+# A word a player writes first for an order that begins with another (3.2: an armistice is
+# proposed, accepted or refused): read as an order's first word, so that mail takes such a
+# line for an order, refused naming the orders meant, never for prose passed over.
+MEANT = {"armistice": ("propose armistice", "accept armistice", "refuse armistice")}
+
+
 def _armistice_word(act: str):
     def read(r: Reader) -> Ord:
         r.keyword("armistice")
@@ -485,6 +491,8 @@ VERBS = {
     "surrender": _armistice_word("surrender"),
     "resign": _armistice_word("surrender"),
 }
+# The words a line of orders may begin with (what mail reads as an order line).
+ORDER_WORDS = frozenset(VERBS) | frozenset(MEANT)
 
 
 def _json_order(text: str, line: str) -> Ord:
@@ -556,6 +564,9 @@ def _read_line(line: str, data: GameData) -> Ord:
     r = Reader(line, data)
     verb = r.word("a verb").casefold()
     reader = VERBS.get(verb)
+    if reader is None and verb in MEANT:
+        r.pos = 0
+        raise r.fail(f"no order begins with {quoted(verb)}{did_you_mean(list(MEANT[verb]))}")
     if reader is None:
         r.pos = 0
         near = nearest(verb, {v: v for v in VERBS})

@@ -40,7 +40,7 @@ from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
 from .suggest import amend
-from .timeline import CLOSED, PAUSED, RESUME_WITH, NoOrdersTaken, paused
+from .timeline import CLOSED, OVER, PAUSED, RESUME_WITH, NoOrdersTaken, paused
 
 
 class Applied(msgspec.Struct):
@@ -203,6 +203,8 @@ class Batch:
             raise stale(pos.seq, q.expect_seq)
         if self.state.revealed:
             raise NoOrdersTaken("closed", CLOSED)
+        if self.state.phase == "over" or self.state.pending is None:
+            raise NoOrdersTaken("over", OVER)       # whatever the lines say, read or not
         if paused(raw):
             raise NoOrdersTaken("paused", PAUSED + ("" if q.mail is not None else RESUME_WITH))
         self.secret = None if q.dry_run else load_secret(journal.path, self.header)

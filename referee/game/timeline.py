@@ -45,14 +45,18 @@ PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it
 # record may follow the reveal), neither paused nor over.
 CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
           "and no deadline runs (every die would be predictable)")
+# A game ended (a victory level, an armistice, a surrender, its last turn): no order is
+# taken, whatever it says, read or not (2.0 VI).
+OVER = "the game is over; no more orders are taken (rule 2.0 VI)"
 # How the moderator resumes it, for his own commands' errors (a player runs no command).
 RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
 
 
 class NoOrdersTaken(OrderError):
     """An order, or a request for more time, refused because the game takes none now:
-    `halted` says why, 'paused' (PAUSED) or 'closed' (CLOSED). Whoever answers a player
-    tells him what follows from it, never from the words, which may quote his own."""
+    `halted` says why: 'paused' (PAUSED), 'closed' (CLOSED) or 'over' (OVER). Whoever
+    answers a player tells him what follows from it, never from the words, which may
+    quote his own."""
 
     def __init__(self, halted: str, message: str):
         super().__init__(message)
@@ -67,7 +71,8 @@ class ClockClosed(UsageError):
 
 
 def halted(exc: BaseException) -> str:
-    """'paused' or 'closed' when exc refused because the game takes no orders now, else ''."""
+    """'paused', 'closed' or 'over' when exc refused because the game takes no orders now,
+    else ''."""
     return getattr(exc, "halted", "") if isinstance(exc, (NoOrdersTaken, ClockClosed)) else ""
 
 

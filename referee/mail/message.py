@@ -32,7 +32,7 @@ import re
 from collections.abc import Collection
 from email.message import EmailMessage, Message
 
-from ..engine.reading import VERBS
+from ..engine.reading import ORDER_WORDS
 from ..store.players import compact
 from . import statusparts
 from .htmltext import html_to_text
@@ -353,7 +353,7 @@ _MARKER = re.compile(r"^(?:[-*+•◦‣▪–]\s+|•|\d{1,3}[.)](?!\d))\s*")
 # The first word of every order of a kind of game, as the module that reads its orders lists
 # them, and what unit ids look like: a line with either is never taken for a greeting, a
 # closing or a name.
-CAMPAIGN_VERBS = frozenset(VERBS)       # TTLM and AT ALL COSTS! (engine/reading.py)
+CAMPAIGN_VERBS = ORDER_WORDS      # TTLM and AT ALL COSTS! (engine/reading.py)
 
 
 _UNIT_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2}-\d+")

@@ -103,6 +103,8 @@ def refusal_document(out, report: bool = True) -> Document:
              if halted == "paused" else         # orders, or more time ('extend: ...')
              " The game as it was closed is below; nothing more is asked of you."
              if halted == "closed" else
+             " The game as it ended is below; nothing more is asked of you."
+             if halted == "over" else
              " What you are asked now, with the orders open to you, is below.") * report
     if out.line is None:
         held = out.status == "held"

@@ -93,9 +93,9 @@ class CampaignKind(GameKind):
         return tuple(self.load(game if isinstance(game, str) else "ttlm", games_dir).sides)
 
     def verbs(self) -> frozenset[str]:
-        from ..engine.reading import VERBS  # start-up: only mail reads the verbs
+        from ..engine.reading import ORDER_WORDS  # start-up: only mail reads the verbs
 
-        return frozenset(VERBS)
+        return ORDER_WORDS
 
     def parse(self, table, text: str) -> Any:
         from ..engine.reading import parse_order  # start-up: the rules

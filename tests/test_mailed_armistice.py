@@ -1,0 +1,60 @@
+"""A mailed 'armistice' (3.2): the word every player knows, though an order begins with
+another ('propose armistice', 'accept armistice', 'refuse armistice'). Mail reads the line
+as an order, never as prose: a running game refuses it naming the orders meant; a game
+closed by `reveal --force`, or over, answers it as it answers any order, saying so."""
+
+from __future__ import annotations
+
+import pytest
+from test_deadlines import mails, new_game, player_mail, text_of
+from test_inbox import ADDRESSES
+
+import gamecalls as g
+from referee.mail.inbox import inbox as mail_inbox
+
+
+def _reply(tmp_path, journal, line: str) -> tuple[list, str]:
+    """The outcomes of one German mail of line, and his reply, its blanks made one."""
+    box = player_mail(tmp_path, "german", [line], 1)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    reply = next(text_of(m) for m in mails(tmp_path / "out")
+                 if str(m["To"]) == ADDRESSES["german"] and "not applied" in str(m["Subject"]))
+    return outcomes, " ".join(reply.split())
+
+
+@pytest.mark.parametrize("line", ["armistice", "Armistice"])
+def test_a_mailed_armistice_is_refused_naming_the_orders_meant(tmp_path, cli, line):
+    journal = new_game(tmp_path, cli)
+    before = journal.read_bytes()
+    outcomes, said = _reply(tmp_path, journal, line)
+    assert [(o.status, o.line) for o in outcomes] == [("rejected", 1)], outcomes
+    assert "no orders found" not in said and "Not read as orders" not in said, said
+    assert "propose armistice, accept armistice or refuse armistice" in said, said
+    assert journal.read_bytes() == before
+
+
+def test_a_mailed_armistice_to_a_revealed_game_is_told_it_is_closed(tmp_path, cli):
+    journal = new_game(tmp_path, cli, "via_cli")
+    assert cli("reveal", journal, "--force").exit_code == 0
+    closed = journal.read_bytes()
+    outcomes, said = _reply(tmp_path, journal, "armistice")
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert "no orders found" not in said, said
+    assert "so the game is closed" in said and "nothing more is asked of you" in said, said
+    assert journal.read_bytes() == closed
+
+
+@pytest.mark.parametrize("line", ["armistice", "pass", "propose armistice"])
+def test_a_mailed_order_to_a_game_over_is_told_it_is_over(tmp_path, cli, line):
+    """A game ended by a surrender (3.3) takes no order (2.0 VI): whatever he mails, read or
+    not, he is told the game is over, and not that orders are open to him."""
+    journal = new_game(tmp_path, cli)
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    over = journal.read_bytes()
+    outcomes, said = _reply(tmp_path, journal, line)
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert "no orders found" not in said and "cannot be read" not in said, said
+    assert "the game is over" in said and "2.0 VI" in said, said
+    assert "nothing more is asked of you" in said, said
+    assert "orders open to you" not in said, said
+    assert journal.read_bytes() == over
