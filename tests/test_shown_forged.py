@@ -350,11 +350,11 @@ def test_a_roster_record_is_made_from_the_roster_under_the_appends_lock(game, cl
 
     def meanwhile(self, build, **how):
         monkeypatch.setattr(Table, "append", append)
-        inbox.players(game, ["entente=joffre@example.net"], [], False)
+        inbox.players(game, ["entente=foch@example.net"], [], False)
         return append(self, build, **how)
 
     monkeypatch.setattr(Table, "append", meanwhile)
     r = cli("players", game, "--set", "german=otto@example.org")
     assert r.exit_code == 2 and "players changed while this command ran" in r.stderr, r.output
     listed = cli("players", game).stdout
-    assert "joffre@example.net" in listed and "hans@example.org" in listed, listed
+    assert "foch@example.net" in listed and "hans@example.org" in listed, listed

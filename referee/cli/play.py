@@ -273,17 +273,22 @@ def players(
     if set_ or new_key or drop_observer or sheet:
         commands.check_ours(journal)
     sheets = table.register_sheets(sheet) if sheet else []
+    same: dict[str, str] = {}
     if "roster" in table.kind.features:
-        listed, watchers = mail.players(journal, set_ or [], new_key or [], keys, GAMES["dir"],
-                                        drop_observer or [])
+        listed, watchers, same = mail.players(journal, set_ or [], new_key or [], keys,
+                                              GAMES["dir"], drop_observer or [])
     else:
         listed, watchers = _fixed_players(table, keys), []
     if format == Fmt.json:
         typer.echo(commands.dump(PlayersView.of(
             players=listed, observers=watchers,
             sheets=[{"side": r["sheet"]["side"], "tip": r["sheet"]["tip"], "seq": r["seq"]}
-                    for r in sheets])))
+                    for r in sheets], **({"unchanged": sorted(same)} if same else {}))))
         return
+    for line in _already(same, listed):
+        typer.echo(line)
+    if same and len(same) == len(set_) and not (new_key or drop_observer or sheet or keys):
+        return                  # nothing written: the roster is as it was
     for r in sheets:
         typer.echo(f"record {r['seq']}: the dice sheet of {r['sheet']['side']} registered, tip "
                    f"{r['sheet']['tip']}")
@@ -295,6 +300,15 @@ def players(
         typer.echo(f"{p['side']:<10} {p['address']}{key}")
     for address in watchers:
         typer.echo(f"{'observer':<10} {address}")
+
+
+def _already(same: dict[str, str], listed: list[dict]) -> list[str]:
+    """A line for each side whose --set address is registered for it already (the same
+    mailbox, however its letters are cased): not changed, and no record written for it."""
+    registered = {p["side"]: p["address"] for p in listed}
+    return [f"{side}: {address} is already registered for {side}"
+            + (f" (as {registered[side]})" if registered.get(side, address) != address else "")
+            + "; not changed" for side, address in sorted(same.items())]
 
 
 def _fixed_players(table, keys: bool) -> list[dict]:

@@ -87,20 +87,25 @@ SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
 
 def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
             games_dir: Path | None = None, drop_observers: list[str] | None = None
-            ) -> tuple[list[dict], list[str]]:
+            ) -> tuple[list[dict], list[str], dict[str, str]]:
     """The roster and the observers (after applying --set / --new-key / --drop-observer as a
-    new record), keys when asked; read from bytes this referee provably wrote."""
+    new record, when they change anything), keys when asked, and the sides whose --set
+    address is theirs already (already_registered: not changed); read from bytes this
+    referee provably wrote."""
     table = Table.writing(journal, games_dir)
     table.vouched()         # read again: a copy may have been put in place since the caller's
     game = table.game()
     secret = load_secret(game.journal.path, game.header)
     current = roster(game.records)
     watchers = before = observer_addresses(game.records)
+    same: dict[str, str] = {}
     if set_ or new_keys or drop_observers:
         if secret is None:
             raise UsageError("the dice secret is needed to register players (order keys are "
                              "derived from it)")
         changes = parse_players(set_, game.data.sides, "--set")
+        same = already_registered(changes, current)
+        changes = {side: address for side, address in changes.items() if side not in same}
         watchers = changed_observers(watchers, parse_observers(set_, "--set"),
                                      drop_observers or [])
         check_observers(watchers, {**{s: p["address"] for s, p in current.items()}, **changes})
@@ -123,9 +128,10 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
             return pos.seq, pos.hash, [roster_body(secret, game.game_id, changes, current,
                                                    tuple(new_keys), dice, watchers)]
 
-        _, written = table.append(build)
-        current = roster(written)
-        watchers = observer_addresses(written)
+        if changes or new_keys or watchers != before:
+            _, written = table.append(build)
+            current = roster(written)
+            watchers = observer_addresses(written)
     out = []
     for side, p in sorted(current.items()):
         entry = {"side": side, "address": p["address"]}
@@ -134,7 +140,15 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
                 raise UsageError("the dice secret is needed to print the order keys")
             entry["key"] = order_key(secret, game.game_id, side, p.get("key_no") or 0)
         out.append(entry)
-    return out, watchers
+    return out, watchers, same
+
+
+def already_registered(changes: dict[str, str], current: dict[str, dict]) -> dict[str, str]:
+    """The sides whose new address (changes) is the one registered for them already, with
+    the address given: the same mailbox (address_key), however its letters are cased. Not a
+    change: no record is written for it, and no reader is told the address changed."""
+    return {side: address for side, address in changes.items() if side in current and
+            address_key(address) == address_key(current[side]["address"])}
 
 
 def _not_the_referees(sender: str | None, addresses: list[str]) -> None:
