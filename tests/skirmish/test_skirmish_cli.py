@@ -224,3 +224,28 @@ def test_new_s_help_names_every_game_of_the_data_and_its_scenarios(cli):
     for game in games:
         stems = sorted(s.stem for s in (default_games_dir() / game / "scenarios").glob("*.yaml"))
         assert f"{game}: {', '.join(stems)}" in text, game
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_turn_the_skirmish_has_not_reached_is_a_usage_error(cli, game, fmt):
+    """`skirmish report --turn` takes a turn the skirmish has had, as `report --since`
+    takes a record the journal holds: another (one ahead, 0, negative) is one line naming
+    the turns there are, exit 2, never an empty report; the turn it is in is reported,
+    tests or none."""
+    for turn in ("2", "99", "0", "-1"):
+        r = cli("skirmish", "report", game, "--turn", turn, "--format", fmt)
+        assert r.exit_code == 2 and r.stdout == "", (turn, r.exit_code, r.stdout, r.stderr)
+        line = f"--turn {turn}: the skirmish has had turn 1 only"
+        assert (json.loads(r.stderr)["error"] if fmt == "json"
+                else r.stderr.strip()) == (line if fmt == "json" else f"referee: {line}")
+    r = cli("skirmish", "report", game, "--turn", "1", "--format", fmt)
+    assert r.exit_code == 0 and r.stdout, r.stderr
+
+
+def test_past_the_first_turn_the_report_names_every_turn_there_is(cli, game):
+    done_until(cli, game, "movement", turn=2)
+    r = cli("skirmish", "report", game, "--turn", "3")
+    assert r.exit_code == 2 and r.stdout == "", (r.exit_code, r.stdout, r.stderr)
+    assert r.stderr.strip() == "referee: --turn 3: the skirmish has had turns 1 to 2"
+    for turn in ("1", "2"):
+        assert cli("skirmish", "report", game, "--turn", turn).exit_code == 0

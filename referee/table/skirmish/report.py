@@ -6,6 +6,7 @@ reveals it."""
 
 from __future__ import annotations
 
+from ...base.errors import UsageError
 from ...contracts.skirmish import SkirmishReport
 from .checks import claims, firing_now, live_contacts, owed
 
@@ -55,7 +56,10 @@ def owed_lines(owed: dict[str, list[str]], claimed: dict[str, list[str]] | None 
 
 
 def report_document(header: dict, card, state, turn: int | None = None) -> dict:
-    """The report of a skirmish game (turn: only that turn's tests)."""
+    """The report of a skirmish game (turn: only that turn's tests, a turn it has had:
+    check_turn)."""
+    if turn is not None:
+        check_turn(turn, state.turn)
     tests = [_test(t) for t in state.tests if turn is None or t["turn"] == turn]
     return SkirmishReport.plain(
         game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
@@ -66,6 +70,15 @@ def report_document(header: dict, card, state, turn: int | None = None) -> dict:
         figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
+
+
+def check_turn(turn: int, reached: int) -> None:
+    """--turn as `skirmish report` takes it: a turn the skirmish has had, 1 to the one it
+    is in (UsageError naming them: a turn it has not reached is a mistake a script must
+    hear of, not an empty report, as `report --since` past the journal is)."""
+    if not 1 <= turn <= reached:
+        had = "turn 1 only" if reached == 1 else f"turns 1 to {reached}"
+        raise UsageError(f"--turn {turn}: the skirmish has had {had}")
 
 
 def _mods(t: dict) -> str:
