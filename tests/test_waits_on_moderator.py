@@ -25,9 +25,10 @@ def routed(cli, j, tmp_path):
     return box, out
 
 
-def held_for_dice(tmp_path, cli, lines=("done", "done")):
+def held_for_dice(tmp_path, cli, lines=("done", "done"), date: str | None = None):
     """A manual-dice game whose Entente has just mailed two 'done' that roll dice (or the
-    lines given; not yet read): its journal, mailbox and outbox folder."""
+    lines given; not yet read; dated when a date is given): its journal, mailbox and
+    outbox folder."""
     sc = position("1916", player="german", hands={"german": ["off-01"], "entente": []})
     j = new_game(tmp_path, sc, dice="manual")
     assert cli("players", j, "--set", "german=g@example.org", "--set",
@@ -39,8 +40,10 @@ def held_for_dice(tmp_path, cli, lines=("done", "done")):
     box, out = routed(cli, j, tmp_path)
     r = cli("tick", j, "--no-map")
     assert r.exit_code == 0, r.output            # the reports: the game waits on a player
+    dated = f"\nDate: {date}" if date else ""
     write_maildir(box, [(f"From: e@example.org\nSubject: orders\nMessage-ID: <m1@example.org>"
-                         f"\n\n{chr(10).join(lines)}\n\nOrder key: {key['entente']}\n").encode()])
+                         f"{dated}\n\n{chr(10).join(lines)}\n\nOrder key: {key['entente']}\n"
+                         ).encode()])
     return j, box, out
 
 
@@ -124,3 +127,36 @@ def test_a_side_with_no_address_is_a_game_waiting_on_the_moderator(tmp_path, cli
     assert "the game waits on german, who has no registered address" in r.stderr, r.stderr
     assert cli("players", j, "--set", "german=g@example.org").exit_code == 0
     assert cli("tick", j, "--no-map").exit_code == 0
+
+
+def test_status_as_the_moderator_lists_the_orders_held_for_his_dice(tmp_path, cli):
+    """`status --as moderator` (text and JSON) lists the mailed orders held for his dice:
+    whose, from which mail (its date, the record they wait at), the dice they roll and the
+    command his mail gives to enter them; no other reader's status shows them, and once he
+    has entered them they are gone."""
+    j, box, out = held_for_dice(tmp_path, cli, date="Tue, 24 Nov 2026 10:00:00 +0000")
+    assert cli("tick", j, "--no-map").exit_code != 0              # held; he is told
+    at = json.loads(j.read_text().splitlines()[-1])["seq"]
+    command = f"referee order {j} --as entente --dice DICE -- done done"
+    view = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
+    assert view["held"] == [{"side": "entente", "record": at,
+                             "date": "2026-11-24T10:00:00Z", "lines": ["done", "done"],
+                             "dice": "3 to 21 dice, by what the first show",
+                             "command": command}], view["held"]
+    text = cli("status", j, "--as", "moderator").stdout
+    flat = " ".join(text.split())
+    assert "Orders held for your dice" in text, text
+    assert ("Entente's mailed orders (mail of Tue 24 Nov 10:00 UTC), held since record "
+            f"{at}, roll 3 to 21 dice, by what the first show") in flat, text
+    assert command in text, text
+    assert "e@example.org" not in text and "e@example.org" not in json.dumps(view)
+    for reader in ("german", "entente", "public"):
+        for fmt in ("text", "json"):
+            said = cli("status", j, "--as", reader, "--format", fmt).stdout
+            assert "held" not in said.casefold() and "DICE" not in said, (reader, fmt, said)
+    words = shlex.split(command.replace("DICE", ",".join(["6"] * 21)))
+    assert cli(*words[1:]).exit_code == 0
+    view = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
+    assert "held" not in view, view
+    assert "held" not in cli("status", j, "--as", "moderator").stdout.casefold()
+

@@ -196,7 +196,7 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
         view = table.kind.status_view(table, reader)
         table.keep_view(key, view)
     aids = view.pop("_aids", None)
-    view = _with_standing(view, table, reader)
+    view = _with_held(_with_standing(view, table, reader), table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.formats import render  # start-up: JSON needs no renderer
@@ -220,6 +220,18 @@ def _with_standing(view: dict, table, reader: str, data=None) -> dict:
         return view
     mine = standing.current(sets, reader, view.get("turn", 0))
     return {**view, "standing": [describe(e, data) for e in mine]}
+
+
+def _with_held(view: dict, table, reader: str) -> dict:
+    """The moderator's view with the mailed orders held for his dice (a manual-dice game):
+    read from the mail ledger (mail/waiting.py), never from a cached view, and never shown
+    to anyone else."""
+    if reader != MODERATOR or view.get("dice") != "manual":
+        return view
+    from ..mail.waiting import held_now  # start-up: only the moderator's manual-dice status
+
+    held = held_now(table)
+    return {**view, "held": held} if held else view
 
 
 def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str],
@@ -264,7 +276,7 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
         if at is None:
             table.keep_view(key, view)
     if at is None:
-        view = _with_standing(view, table, reader)
+        view = _with_held(_with_standing(view, table, reader), table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.formats import render  # start-up: JSON needs no renderer

@@ -132,6 +132,20 @@ class StateView(Document):
     standing: list[str] | UnsetType = UNSET
 
 
+class HeldOrders(Document):
+    """A side's mailed orders held for the moderator's dice in a manual-dice game (the mail
+    ledger's, mail/waiting.py), in his status alone: the record they wait at, the mail's
+    Date (None when it had none), the lines as the player gave them, the dice they roll in
+    words, and the command that enters them, DICE for the dice he rolls."""
+
+    side: str
+    record: int
+    date: str | None
+    lines: list[str]
+    dice: str
+    command: str
+
+
 class StatusView(Document):
     """What `status --format json` prints (`legal` is empty for the public reader)."""
 
@@ -157,6 +171,8 @@ class StatusView(Document):
     deadlines: Deadlines | None | UnsetType = UNSET      # a game with deadlines: each owing side's
     # a side's own standing orders in force, each as its phrase (the sides only)
     standing: list[str] | UnsetType = UNSET
+    # mailed orders held for the moderator's dice (the moderator only, when there are any)
+    held: list[HeldOrders] | UnsetType = UNSET
 
 
 class PlayerEntry(Document):

@@ -73,7 +73,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
             out.status = "held"
             out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
                           "(`referee order --dice`)")
-            out.held = held_orders(table, side, texts)
+            out.held = held_orders(table, side, texts, m.date)
             return
     change = None
     if standing_lines:

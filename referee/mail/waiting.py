@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import shlex
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
+from ..base.clock import parse_stamp, stamp
 from ..base.errors import OrderError, quoted
 from ..base.readers import MODERATOR
 from ..store.players import roster
@@ -22,6 +23,7 @@ from ..table import Table
 from .ledger import game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
 from .reminders import Post, waits_on_the_moderator
+from .senders import typed_journal
 
 # The values every die shows in the two dry runs that count the dice held orders roll: the
 # count may rest on what the dice show (a hit re-rolled, a battle ended), so both ends.
@@ -56,22 +58,50 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
     return None
 
 
-def held_orders(table: Table, side: str, texts: list[str]) -> dict:
+def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -> dict:
     """What the ledger keeps of a side's mailed orders held for the moderator's dice (he is
     its only reader): the record they wait at, their lines as the player gave them, and how
     many dice they roll, fewest and most, counted by dry runs whose dice show each value of
     COUNT_WITH, up to a line those dice would have refused (`whole`: False when a run
-    stopped short, at a shuffle or a sealed plan: then they roll at least the fewest)."""
+    stopped short, at a shuffle or a sealed plan: then they roll at least the fewest); and
+    the mail's Date (dated, a POSIX time; kept when it has one), to tell him which mail."""
+    when = {"date": stamp(datetime.fromtimestamp(dated, UTC))} if dated else {}
     counts, whole = [], True
     for value in COUNT_WITH:
         try:
             run = table.submit(side, texts, dry_run=True, count_with=value)
         except OrderError:
-            return {"seq": table.last_seq(), "lines": list(texts), "dice": [], "whole": False}
+            return {"seq": table.last_seq(), "lines": list(texts), "dice": [], "whole": False,
+                    **when}
         counts.append(run.rolled)
         whole = whole and run.stop_reason in (None, "other side")
     return {"seq": table.last_seq(), "lines": list(texts), "dice": [min(counts), max(counts)],
-            "whole": whole}
+            "whole": whole, **when}
+
+
+def held_now(table: Table) -> list[dict]:
+    """The mailed orders held for the moderator's dice since the journal's last record, for
+    his status alone (contracts.views.HeldOrders): whose, the record they wait at, the
+    mail's date, their lines, the dice they roll in words and the command his mail gives to
+    enter them. Read from the ledger, never written: tick prunes and mails (_held_for_dice)."""
+    head = table.records[0]
+    ledger = load_ledger(head["game_id"], head["hash"])
+    last, journal = table.last_seq(), typed_journal(table.path)
+    out = []
+    for side, entry in sorted(ledger["held"].items()):
+        if _held_at(entry) != last:
+            continue
+        entry = entry if isinstance(entry, dict) else {}
+        lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
+        date = entry.get("date")
+        # As his mail gives it: '--' ends the options, each line after it is an order.
+        orders = " ".join(shlex.quote(t) for t in lines)
+        command = f"referee order {journal} --as {side} --dice DICE" + \
+            (f" -- {orders}" if lines else "")
+        out.append({"side": side, "record": last, "date": date if isinstance(date, str)
+                    and parse_stamp(date) else None, "lines": lines,
+                    "dice": _dice_words(entry), "command": command})
+    return out
 
 
 def _held_at(entry) -> int | None:

@@ -199,4 +199,22 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
             "The orders open to a side are shown to its own player only.")]))
     if view.get("standing"):
         doc.sections.append(Section("Your standing orders", [Orders(list(view["standing"]))]))
+    if view.get("held"):
+        doc.sections.append(Section("Orders held for your dice", held_blocks(view["held"])))
     return doc
+
+
+def held_blocks(held: list[dict]) -> list:
+    """The mailed orders held for the moderator's dice (his status alone): for each side,
+    which mail, the record they wait at and the dice they roll, then the command that
+    enters them, whole on its line, DICE for the dice he rolls (manual dice, player.md)."""
+    from ..base.clock import for_players, parse_stamp  # start-up: only held orders
+
+    blocks: list = []
+    for h in held:
+        when = parse_stamp(h["date"]) if h.get("date") else None
+        mail = f" (mail of {for_players(when)})" if when is not None else ""
+        blocks += [para(f"{side_name(h['side'])}'s mailed orders{mail}, held since record "
+                        f"{h['record']}, roll {h['dice']}: enter them with the dice you "
+                        f"roll in place of DICE:"), Orders([h["command"]])]
+    return blocks
