@@ -9,7 +9,7 @@ from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
-from ..game.timeline import halted
+from ..game.timeline import NoOrdersTaken, halted
 from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
@@ -67,14 +67,8 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     if late is not None:
         out.status, out.reason = "stale", late
         return
-    if manual and texts:
-        probe = table.submit(side, texts, dry_run=True)
-        if probe.stop_reason == "dice":
-            out.status = "held"
-            out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
-                          "(`referee order --dice`)")
-            out.held = held_orders(table, side, texts, m.date)
-            return
+    if manual and texts and _held(table, m, side, texts, out):
+        return
     change = None
     if standing_lines:
         try:
@@ -121,6 +115,23 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     if change is not None and result.applied:       # kept with the records (game/batch.py)
         out.notes.append(f"Your standing orders are now: {standing_now(table, side)}.")
     close_forced(table, out)
+
+
+def _held(table: Table, m: Message, side: str, texts: list[str], out) -> bool:
+    """Whether a manual-dice game's mailed orders need dice, tried in a dry run: then they
+    are held for the moderator's (out says so). A game that takes no orders now (paused,
+    closed, over) holds none: its refusal follows, in the player's words."""
+    try:
+        probe = table.submit(side, texts, dry_run=True)
+    except NoOrdersTaken:
+        return False
+    if probe.stop_reason != "dice":
+        return False
+    out.status = "held"
+    out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
+                  "(`referee order --dice`)")
+    out.held = held_orders(table, side, texts, m.date)
+    return True
 
 
 def _unreadable_after(table: Table, side: str, lines: list[tuple[int, str]],
