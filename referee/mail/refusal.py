@@ -15,6 +15,7 @@ from ..render import reports
 from ..render.formats import render
 from ..render.record_text import wrap_lines
 from ..render.sections import Document, Orders, Section, Span, para
+from ..render.unbroken import bound, unbound
 
 # The lines of prose a reply names at most: the rest are counted.
 MOST_NAMED = 10
@@ -82,13 +83,14 @@ def clip_words(text: str, longest: int = LONGEST_WORD) -> str:
 
 def quoted_line(text: str, width: int = WIDTH) -> list[str]:
     """A refused line as its reply quotes it (an Orders block, indented two columns): whole
-    when it fits width, else wrapped at its spaces, each part within width, a word too long
-    for one cut (clip_words)."""
+    when it fits width, else wrapped at its spaces (but inside a group unbroken.py keeps
+    whole), each part within width, a word too long for one cut (clip_words)."""
     room = width - 2
     if len(text) <= room:
         return [text]
-    return textwrap.wrap(clip_words(clipped(text), room - 2), room, subsequent_indent="  ",
-                         break_long_words=False, break_on_hyphens=False) or [""]
+    return [unbound(part) for part in textwrap.wrap(
+        bound(clip_words(clipped(text), room - 2), room - 2), room, subsequent_indent="  ",
+        break_long_words=False, break_on_hyphens=False)] or [""]
 
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .sections import Document, Span, Table
+from .unbroken import NO_BREAK, bound, unbound
 
 # A fixed-width block (a table or orders in a code block) of a forum or chat post: wider lines
 # are cut off or scrolled on BoardGameGeek and in Discord's column on a phone.
@@ -18,7 +19,8 @@ FIXED_WIDTH = 80
 # reads worse than the one-field-per-line fallback.
 _MIN_LAST_COLUMN = 8
 
-_WORD = re.compile(r"\S+|\s+")
+# A word: what no space but a NO_BREAK (unbroken.py) separates.
+_WORD = re.compile(r"(?:\S|\xa0)+|[^\S\xa0]+")
 # What forums and chats make a link of by themselves (phpBB's and SMF's magic URLs, Discord,
 # GitHub's autolinks): a word from a scheme before "//" (http://, ftp://, any), from "www."
 # or from an e-mail address's "@" to the next space.
@@ -86,7 +88,9 @@ Token = tuple[str, bool, bool]
 
 
 def _tokens(spans: list[Span]) -> list[Token]:
-    """The words of spans; an order span is one word, spaces and all, so it is never split."""
+    """The words of spans; an order span is one word, spaces and all, so it is never split;
+    so is a group unbroken.py keeps whole (a rule cited, a time and its zone), unless it
+    cannot fit a line (_wrap)."""
     out: list[Token] = []
     space = False
     for span in spans:
@@ -99,7 +103,7 @@ def _tokens(spans: list[Span]) -> list[Token]:
             else:
                 space = space or bool(lead)
             continue
-        for m in _WORD.finditer(text):
+        for m in _WORD.finditer(bound(text)):
             word = m.group()
             if word.isspace():
                 space = True
@@ -112,7 +116,8 @@ def _tokens(spans: list[Span]) -> list[Token]:
 
 
 def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> list[str]:
-    """Greedy wrap at width; a glued group is split at its orders only if it cannot fit at all."""
+    """Greedy wrap at width; a glued group is split at its orders, and a group kept whole
+    (unbroken.py) at its spaces, only if it cannot fit at all."""
     room = width - max(len(first), len(rest))
     groups: list[list[Token]] = []
     for tok in tokens:
@@ -123,10 +128,12 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> l
     items: list[tuple[str, bool]] = []
     for group in groups:
         joined = "".join(t[0] for t in group)
-        if len(group) > 1 and len(joined) > room:
-            items += [(t[0], t[1] and i == 0) for i, t in enumerate(group)]
-        else:
+        if len(joined) <= room:
             items.append((joined, group[0][1]))
+            continue
+        for i, (text, space, order) in enumerate(group):
+            parts = [text] if order or len(text) <= room else text.split(NO_BREAK)
+            items += [(part, (space and i == 0) or j > 0) for j, part in enumerate(parts)]
     lines: list[str] = []
     cur: str | None = None
     for text, space in items:
@@ -139,7 +146,7 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> l
             cur = rest + text
     if cur is not None:
         lines.append(cur)
-    return lines
+    return [unbound(line) for line in lines]
 
 
 def _wrap_plain(text: str, width: int, first: str = "", rest: str = "") -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
+from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
 from .words_moves import WORDING as _MOVES
 from .words_production import WORDING as _PRODUCTION
@@ -108,14 +109,15 @@ def sheet_lines(rec: dict, data: GameData) -> list[str]:
 
 def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:
     """Lines wrapped at width, continuations indented `hang` more than their first line (a
-    paragraph of prose: 0); no word split."""
+    paragraph of prose: 0); no word split, nor a group unbroken.py keeps whole (a rule
+    cited, a time and its zone) that fits a line."""
     out: list[str] = []
     for line in (part for whole in lines for part in whole.split("\n")):
         if len(line) <= width:
             out.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()) + hang)
-        out.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-                                 break_on_hyphens=False, drop_whitespace=True)
-                   or [line])
+        out.extend(unbound(part) for part in textwrap.wrap(
+            bound(line, width - len(indent)), width, subsequent_indent=indent,
+            break_long_words=False, break_on_hyphens=False, drop_whitespace=True) or [line])
     return out

@@ -7,7 +7,6 @@ reader is shown the same."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -387,7 +386,7 @@ def _asked(kind: SkirmishKind, table, doc: dict, reader: str) -> str:
     else:
         now = [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}.",
                *_meanwhile(doc, reader)]
-    return "\n" + "".join(textwrap.fill(p, 72) + "\n" for p in now)
+    return "\n" + "".join(line + "\n" for line in wrap_lines(now, 72, hang=0))
 
 
 def _meanwhile(doc: dict, reader: str) -> list[str]:

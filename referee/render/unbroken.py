@@ -1,0 +1,53 @@
+"""The groups of words a wrapped line keeps on one line: a rule cited with its sub-parts
+(2.0 II.1, rule 8.3.6), a clock time with its zone (13:00 UTC) and a date with its time
+(Mon 30 Nov 08:00 EST). On a phone, "(2.0" at the end of one line and "II.1)" at the start
+of the next, or "(13:00" and "UTC)", read as two things.
+
+A wrapper binds such a group's spaces with NO_BREAK before it wraps (the group is then one
+word to it) and gives the lines back with plain spaces (unbound): mail stays plain text,
+with no U+00A0 a mail program might show as something else. A group that does not fit the
+room a line has is left unbound: it is wrapped at its spaces, never run past the width.
+"""
+
+from __future__ import annotations
+
+import re
+
+NO_BREAK = "\u00a0"
+
+_DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+_MONTH = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+# A zone as base/clock.for_players names it: its abbreviation (CET, NZDT) or, for a zone
+# without one, its offset (+03, -0330).
+_ZONE = r"(?:[A-Z]{2,6}|[+-]\d{2}(?:\d{2})?)"
+_WHEN = rf"(?:{_DAY} \d{{1,2}} {_MONTH} )?\d{{1,2}}:\d{{2}}(?: {_ZONE}(?![\w:+-]))?"
+# A rule number with its sub-parts: 8.3.6, 2.0 II.1, 2.0 II.3b (the steps of the sequence
+# of play, rule 2.0, are Roman numerals), with the word "rule" before it when there is one.
+_RULE = r"(?:[Rr]ules? )?\d+(?:\.\d+)+[a-z]?(?: [IVX]+(?:\.\d+[a-z]?)*(?![\w]))?"
+_GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE})")
+
+
+def bound(text: str, room: int | None = None) -> str:
+    """text with the spaces inside each group kept whole made NO_BREAK, but in a group
+    that would make a word longer than room (None: any length) with what is glued to it
+    ("(13:00 UTC),")."""
+    def bind(m: re.Match) -> str:
+        group = m.group()
+        if room is not None and _word_length(text, m.start(), m.end()) > room:
+            return group
+        return group.replace(" ", NO_BREAK)
+    return _GROUP.sub(bind, text)
+
+
+def _word_length(text: str, start: int, end: int) -> int:
+    """The length of text[start:end] with what is glued to it on either side, up to a
+    space: the word it makes."""
+    head, tail = text[:start], text[end:]
+    before = head.split()[-1] if head and not head[-1].isspace() else ""
+    after = tail.split(maxsplit=1)[0] if tail and not tail[0].isspace() else ""
+    return len(before) + end - start + len(after)
+
+
+def unbound(text: str) -> str:
+    """text with every NO_BREAK a plain space again: what a wrapped line is sent as."""
+    return text.replace(NO_BREAK, " ")

@@ -1,0 +1,89 @@
+"""Wrapped mail keeps a rule cited, a time and its zone, and a date and its time on one line
+(render/unbroken.py): each sentence below was broken inside such a group at 72 columns
+("(2.0" / "II.1)", "13:00" / "EST", "Wed 25 Nov" / "13:00"). The expected lines are
+counted by hand: the group moves whole to the next line, every other break stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.mail.refusal import prose, quoted_line
+from referee.render.formats import render
+from referee.render.record_text import wrap_lines
+from referee.render.sections import Document, Items, Section, Span, para
+
+# (the sentence, its lines at 72 columns)
+KEPT = [
+    # a rule with its step of the sequence of play: was "... phase (2.0" / "II.1), as ..."
+    ("A card played this turn cannot be played again in the same phase (2.0 II.1), as the "
+     "rules say.",
+     ["A card played this turn cannot be played again in the same phase",
+      "(2.0 II.1), as the rules say."]),
+    # the word rule with its number: was "... and so rule" / "8.3.6 applies here."
+    ("The attacker cannot advance into an area it could not enter, and so rule 8.3.6 "
+     "applies here.",
+     ["The attacker cannot advance into an area it could not enter, and so",
+      "rule 8.3.6 applies here."]),
+    # a time and its zone: was "... 19:00 CET (18:00" / "UTC), on Wednesday."
+    ("Both sides were asked for orders by the same time, 19:00 CET (18:00 UTC), on "
+     "Wednesday.",
+     ["Both sides were asked for orders by the same time, 19:00 CET",
+      "(18:00 UTC), on Wednesday."]),
+    # a date, its time and its zone: was "... due on Wed 25 Nov 13:00" / "EST."
+    ("The moderator gave more time to both: orders are due on Wed 25 Nov 13:00 EST.",
+     ["The moderator gave more time to both: orders are due on",
+      "Wed 25 Nov 13:00 EST."]),
+    # a date and its time: was "... due by Wed 25 Nov" / "13:00 EST."
+    ("The moderator gave more time to both sides: orders are due by Wed 25 Nov 13:00 EST.",
+     ["The moderator gave more time to both sides: orders are due by",
+      "Wed 25 Nov 13:00 EST."]),
+]
+
+# (the text, a width narrower than some of its groups, its lines): a group longer than the
+# width is wrapped at its spaces like any words; one that fits stays whole.
+TOO_LONG = [
+    ("See (2.0 II.1) now", 8, ["See (2.0", "II.1)", "now"]),
+    ("Due: Wed 25 Nov 13:00 NZDT (Tue 24 Nov 23:59 UTC) (2.0 II.1)", 12,
+     ["Due: Wed 25", "Nov 13:00", "NZDT (Tue 24", "Nov 23:59", "UTC)", "(2.0 II.1)"]),
+]
+
+
+def as_text(text: str, width: int = 72) -> list[str]:
+    """text as a paragraph of a rendered document (reports, refusals) gives it."""
+    return render(Document("", [Section("", [para(text)])]), "text", width).splitlines()
+
+
+@pytest.mark.parametrize(("text", "lines"), KEPT)
+def test_a_group_is_kept_on_one_line_in_prose_and_in_a_report(text, lines):
+    assert prose(text).split("\n") == lines
+    assert as_text(text) == lines
+
+
+@pytest.mark.parametrize(("text", "lines"), KEPT)
+def test_a_group_is_kept_on_one_line_in_a_journal_line_and_a_list(text, lines):
+    hang = ["    " + lines[0], *("        " + line for line in lines[1:])]
+    assert wrap_lines(["    " + text], 76) == hang
+    listed = render(Document("", [Section("", [Items([[Span(text)]])])]), "text", 74)
+    assert listed.splitlines() == ["- " + lines[0], *("  " + line for line in lines[1:])]
+
+
+@pytest.mark.parametrize(("text", "width", "lines"), TOO_LONG)
+def test_a_group_longer_than_the_width_is_wrapped_at_its_spaces(text, width, lines):
+    assert wrap_lines([text], width, hang=0) == lines
+    assert as_text(text, width) == lines
+    assert all(len(line) <= width for line in lines)
+
+
+def test_a_quoted_line_keeps_its_groups_whole():
+    text = "extend 24h please, I am away on long home leave until Wed 25 Nov 13:00 EST, sorry"
+    # was "... until Wed 25 Nov 13:00" / "  EST, sorry"
+    assert quoted_line(text) == ["extend 24h please, I am away on long home leave until",
+                                 "  Wed 25 Nov 13:00 EST, sorry"]
+
+
+@pytest.mark.parametrize(("text", "lines"), KEPT)
+def test_the_wrapped_text_holds_plain_spaces_only(text, lines):
+    for out in (prose(text), "\n".join(as_text(text)), "\n".join(wrap_lines([text], 40)),
+                "\n".join(quoted_line(text, 40))):
+        assert "\u00a0" not in out
+        assert " ".join(out.split()) == text
