@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..base.addresses import address_key
-from ..base.errors import OrderError
+from ..base.errors import OrderError, clipped
 from ..store.journal import signed_only
 from ..store.mailroute import mail_route
 from ..store.players import compact
@@ -29,7 +29,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .prose import read_orders
-from .refusal import prose
+from .refusal import nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import typed_journal
 
@@ -49,6 +49,8 @@ class Handled:
     records: list[int] = field(default_factory=list)
     new: bool = True
     notes: list[str] = field(default_factory=list)     # the prose passed over, named
+    text: str = ""                 # the order line refused, as the mail gave it
+    why: str = ""                  # why it was refused, without quoting it again
     keyed: bool = False            # it carried its side's order key: surely the player's
     robot: str = ""                # what makes it a machine's mail (robots.automatic)
 
@@ -116,6 +118,9 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         recs = table.kind.take_mail(table, side, lines, m.message_id, m.content_sha256)
     except OrderError as exc:
         out.status, out.reason = "refused", str(exc)
+        text = getattr(exc, "text", None)
+        if isinstance(text, str) and text in lines:     # a line refused, not the dice
+            out.text, out.why = clipped(text), why_refused(exc, read, lines)
         return out
     out.status, out.records = "applied", [r["seq"] for r in recs]
     return out
@@ -251,6 +256,8 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str
         lines = table.kind.recorded_lines(table, h.records)
         body = "Recorded: " + ", ".join(f"#{n}" for n in h.records) + "\n" + \
             "\n".join(lines)
+    elif h.text:
+        body = nothing_recorded(h.text, h.why) + "\n"
     else:
         body = prose(f"Nothing was recorded: {h.reason}")
     body = "".join(f"{prose(note)}\n" for note in h.notes) + body

@@ -14,7 +14,7 @@ from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
 from ..render import reports
 from ..render.formats import render
 from ..render.record_text import wrap_lines
-from ..render.sections import Document, Orders, Section, Span, para
+from ..render.sections import Block, Document, Orders, Section, Span, para
 from ..render.unbroken import bound, unbound
 
 # The lines of prose a reply names at most: the rest are counted.
@@ -121,14 +121,27 @@ def refusal_document(out, report: bool = True) -> Document:
     blocks = [
         para(Span("Your message was not applied: ", "bold"),
              f"line {out.line} of it failed."),
-        para("The line:"),
-        Orders(quoted_line(out.text)),
-        para(Span("Why: ", "bold"), sentence(clip_words(out.why))),
+        *line_refused(out.text, out.why),
         para(Span("Applied: ", "bold"), before),
         *_notes(out),
         *([para(below.strip())] if report else []),
     ]
     return Document("", [Section("", blocks)])
+
+
+def line_refused(text: str, why: str) -> list[Block]:
+    """The line of a mail that was refused, quoted on a line of its own (quoted_line), and
+    why: as every reply that refuses a line gives them, a campaign's or a skirmish's."""
+    return [para("The line:"), Orders(quoted_line(text)),
+            para(Span("Why: ", "bold"), sentence(clip_words(why)))]
+
+
+def nothing_recorded(text: str, why: str) -> str:
+    """The answer to a mail of a game that takes its orders all or none by itself (mail/
+    direct.py, the skirmish's) when one of its lines was refused, as mail text."""
+    blocks = [para("Nothing was recorded: a line of your mail was refused, and the orders of "
+                   "one mail are taken all or none."), *line_refused(text, why)]
+    return render(Document("", [Section("", blocks)]), "text", WIDTH).strip("\n")
 
 
 def sentence(text: str) -> str:

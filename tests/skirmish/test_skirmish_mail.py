@@ -11,7 +11,10 @@ import re
 import subprocess
 import sys
 from email.message import EmailMessage
+from email.policy import default
 from email.utils import formatdate
+
+import pytest
 
 from referee.mail.ledger import REGISTERED_PER_DAY
 
@@ -475,3 +478,43 @@ def test_a_sender_is_matched_to_a_side_by_case_only_never_casefolded(cli, tmp_pa
     r = cli("inbox", j, same, "--outbox", out, "--format", "json")
     (got,) = json.loads(r.stdout)["messages"]
     assert got["side"] == "british" and got["status"] == "applied", got
+
+
+# (the order refused, its lines as the answer quotes them: indented two columns, a line
+# longer than 70 columns wrapped at its spaces, the rest indented two more: as a campaign's
+# refusal quotes it, mail/refusal.py quoted_line)
+REFUSED = [
+    # no test of the movement phase
+    ("fire B1 at=G2 range=70 state=halted cover=none command=yes",
+     ["  fire B1 at=G2 range=70 state=halted cover=none command=yes"]),
+    # move reads no range=; 76 columns
+    ("move B3 mode=stealthy command=yes range=long cover=hard state=halted light=day",
+     ["  move B3 mode=stealthy command=yes range=long cover=hard state=halted",
+      "    light=day"]),
+]
+
+
+@pytest.mark.parametrize(("order", "quoted"), REFUSED)
+def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_file, order,
+                                                       quoted):
+    """The answer to a mail refused at a line quotes that line on its own, as a campaign's
+    refusal does, not run into the sentence (where a phone breaks it anywhere); why it was
+    refused follows without quoting it again."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    before = j.read_bytes()
+    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes", order)
+    r = cli("inbox", j, sent, "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"], r.stdout
+    assert j.read_bytes() == before
+    [reply] = [email.message_from_bytes(p.read_bytes(), policy=default)
+               for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
+    lines = reply.get_content().splitlines()
+    assert lines[0].startswith("Nothing was recorded: ")
+    at = lines.index("The line:")
+    assert lines[at + 1:at + 3 + len(quoted)] == ["", *quoted, ""]
+    why = " ".join(lines[at + 3 + len(quoted):])
+    assert why.startswith("Why: ") and " ".join(order.split()[:2]) not in why, why
+    assert all(len(line) <= 72 for line in lines)
