@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..base.readers import PUBLIC, check_reader
 from ..contracts.outputs import NewGame
 from ..contracts.skirmish import SkirmishKeys, SkirmishOrderResult
 from . import commands
@@ -44,19 +45,36 @@ def skirmish_order(
 def skirmish_report(
     journal: Annotated[Path, typer.Argument(help="The skirmish game's journal.")],
     turn: Annotated[Optional[int], typer.Option(help="Only this turn's tests.")] = None,
+    as_: Annotated[str, typer.Option(
+        "--as", help="Who reads it: a side, public or moderator. What is asked of him now "
+                     "follows, as his mail gives it, with his own order key (a side's or "
+                     "the moderator's, never the public's).")] = PUBLIC,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
-    """Every test of a skirmish with its dice, modifiers and result, and the forces' state."""
+    """Every test of a skirmish with its dice, modifiers and result, the forces' state, and
+    what the reader's mail asks of him now."""
+    from ..table.skirmish.kind import reader_report, reader_report_text  # start-up: skirmish
     from ..table.skirmish.life import open_skirmish  # start-up: only a skirmish report
-    from ..table.skirmish.report import report_document, report_text  # start-up: skirmish
 
     # Shown only as this referee wrote it (Table.vouched), as status and show do: a journal
     # of its game edited and chained again without the key is refused, not reported.
     table = commands.table_of(journal, shown=True)
     game = open_skirmish(journal, table.records)
-    doc = report_document(game.header, game.card, game.state, turn)
-    typer.echo(commands.dump(doc) if format == Fmt.json else report_text(doc), nl=False
-               if format != Fmt.json else True)
+    check_reader(as_, tuple(game.state.sides))
+    doc = reader_report(table.kind, table, as_, turn, _own_key(journal, table, as_))
+    if format == Fmt.json:
+        typer.echo(commands.dump(doc))
+        return
+    typer.echo(reader_report_text(doc), nl=False)
+
+
+def _own_key(journal: Path, table, reader: str) -> str | None:
+    """The order key reader's mail carries: a registered side's or the moderator's own;
+    none for the public, nor for a reader the game has no address for."""
+    if reader == PUBLIC or reader not in table.records[0].get("players", {}):
+        return None
+    commands.check_private(journal)         # a key printed: the journal should be private
+    return table.kind.order_keys(table)[reader]
 
 
 def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: str | None,

@@ -268,7 +268,8 @@ class SkirmishTest(Document):
 
 class SkirmishReport(Document):
     """`skirmish report`: the game, the turn and phase, whose move is awaited, every test
-    (or those of the last turn) and each figure's state."""
+    (or those of the last turn) and each figure's state; with --as, what is asked now of
+    that reader."""
 
     schema_version: int
     game_id: str
@@ -286,6 +287,12 @@ class SkirmishReport(Document):
     sections: list[dict[str, Any]]
     disputes: list[dict[str, Any]]
     revealed: Optional[dict[str, Any]] = None   # the record revealing the dice secret, and it
+    # `skirmish report --as`: who reads it, what his mail asks of him now (paragraph by
+    # paragraph), and his own order key, which only a side's (or the moderator's) report
+    # carries, as his mail does
+    reader: str | UnsetType = UNSET
+    asked: list[str] | UnsetType = UNSET
+    order_key: str | UnsetType = UNSET
 
 
 class SkirmishOrderResult(Document):

@@ -1,9 +1,9 @@
 """Secrets of a skirmish: the dice secret, the order keys and the players' addresses. The
 facts of a test are declared to both sides, so every reader reads the same report; none of
 those secrets may be in any output a player or the public reads, nor in any mail but the
-address a mail is sent to and its reader's own order key (which his reply quotes). The
-moderator's `skirmish keys` is the negative control: the
-same check must find the keys there."""
+address a mail is sent to and its reader's own order key (which his reply quotes), which
+`skirmish report --as` that reader shows too, and no other. The moderator's `skirmish keys`
+is the negative control: the same check must find the keys there."""
 
 from __future__ import annotations
 
@@ -46,6 +46,15 @@ def test_no_output_of_a_skirmish_shows_a_secret(cli, tmp_path, secret_file):
                            "range=30 light=day state=halted cover=soft", "--format",
                            fmt).stdout)
         outputs.append(cli("verify", j, "--format", fmt).stdout)
+    own = []                        # `skirmish report --as` a player: his own key only
+    for fmt in ("text", "json"):
+        for reader in ("public", "british", "german", "moderator"):
+            r = cli("skirmish", "report", j, "--as", reader, "--format", fmt)
+            assert r.exit_code == 0, (reader, fmt, r.stderr)
+            if reader == "public":
+                outputs.append(r.stdout)
+            else:
+                own.append((reader, r.stdout))
     readers = ("public", "british", "german")
     for fmt in ("text", "json", "markdown", "bbcode"):
         for reader in readers:
@@ -64,6 +73,9 @@ def test_no_output_of_a_skirmish_shows_a_secret(cli, tmp_path, secret_file):
     outputs.append(cli("order", j, "--as", "german", "done", "--format", "json").stdout)
     for text in outputs:
         assert _found(text, secrets) == [], text
+    for reader, text in own:
+        assert keys[reader] in text, text       # the control: the check would find a key
+        assert _found(text, secrets, allowed=keys[reader]) == [], text
     for text in moderators:
         assert _found(text, [FIXED_SECRET, *keys.values()]) == [], text
     sent = list((tmp_path / "out-text").iterdir())     # the json run finds the mails done

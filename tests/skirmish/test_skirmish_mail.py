@@ -518,3 +518,49 @@ def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_fil
     why = " ".join(lines[at + 3 + len(quoted):])
     assert why.startswith("Why: ") and " ".join(order.split()[:2]) not in why, why
     assert all(len(line) <= 72 for line in lines)
+
+
+def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, secret_file):
+    """`skirmish report --as SIDE` ends as SIDE's mailed report does: what he is asked now
+    (his decision and the orders he may send, or whom the game waits on and what he may
+    send meanwhile) and his own order key; the public is told whom the game waits on, with
+    no key; --format json carries the same."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes", "done")
+    assert cli("inbox", j, sent, "--outbox", out).exit_code == 0
+    reports = {}
+    for p in out.glob("*.eml"):
+        msg = email.message_from_bytes(p.read_bytes(), policy=default)
+        if " report, " in str(msg["Subject"]):
+            reports[str(msg["To"])] = msg.get_content()
+    for side, address in (("british", BRITISH), ("german", GERMAN)):
+        body = reports[address]
+        tail = body[body.index("\n\n", body.index("Forces:")):]     # after the report
+        r = cli("skirmish", "report", j, "--as", side)
+        assert r.exit_code == 0, r.stderr
+        assert r.stdout.endswith(tail) and tail.endswith(f"\nOrder key: {keys[side]}\n")
+        doc = json.loads(cli("skirmish", "report", j, "--as", side, "--format", "json").stdout)
+        assert (doc["reader"], doc["order_key"]) == (side, keys[side])
+        asked = tail.removesuffix(f"\nOrder key: {keys[side]}\n")
+        assert " ".join(doc["asked"]) == " ".join(asked.split())
+    # the British is done with the movement phase; the German still owes his
+    british = cli("skirmish", "report", j, "--as", "british").stdout
+    assert "\nWaiting on german: turn 1, movement phase" in british
+    assert "\nYour decision: turn 1, movement phase" in cli("skirmish", "report", j, "--as",
+                                                           "german").stdout
+    for options in ([], ["--as", "public"]):
+        public = cli("skirmish", "report", j, *options)
+        assert public.exit_code == 0, public.stderr
+        assert public.stdout.endswith("\n\nWaiting on german: turn 1, movement phase: the "
+                                      "tests of the phase with\nthe facts each side "
+                                      "declares, then done (Sequence of Play).\n"), public.stdout
+        doc = json.loads(cli("skirmish", "report", j, *options, "--format", "json").stdout)
+        assert doc["reader"] == "public" and "order_key" not in doc
+        assert doc["asked"] == ["Waiting on german: turn 1, movement phase: the tests of the "
+                                "phase with the facts each side declares, then done "
+                                "(Sequence of Play)."]
+    r = cli("skirmish", "report", j, "--as", "french")
+    assert r.exit_code == 2 and "--as 'french'" in r.stderr

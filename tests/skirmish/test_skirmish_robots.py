@@ -160,7 +160,7 @@ def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
         str(told["Subject"]).endswith("] british: mail bounced"), told["Subject"]
     assert told["From"] == REFEREE and told["Auto-Submitted"] == "auto-generated"
     text = told.get_body(("plain",)).get_content()
-    commands = [f"  referee skirmish report {j}",
+    commands = [f"  referee skirmish report {j} --as british",
                 f"  referee skirmish order {j} 'ORDER' --as british"]
     assert all(c in text.splitlines() for c in commands), text     # whole, to copy
     assert max(len(x) for x in text.splitlines() if x not in commands) <= 72, text

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...base.errors import UsageError
-from ...base.readers import MODERATOR, check_reader
+from ...base.readers import MODERATOR, PUBLIC, check_reader
 from ...contracts.skirmish import (
     SkirmishDice,
     SkirmishExplained,
@@ -215,14 +215,13 @@ class SkirmishKind(GameKind):
         last = _records(table)[-1]["seq"]
         if since is not None:
             check_since(since, last)
-        game = table.game()
-        doc = report_document(game.header, game.card, game.state)
+        doc = reader_report(self, table, reader)
         if since:
             doc = {**doc, "tests": [t for t in doc["tests"] if t["record"] > since]}
         if fmt == "json":
             return json.dumps(doc, indent=2, ensure_ascii=False)
         if fmt == "text":
-            return report_text(doc).rstrip("\n")
+            return reader_report_text(doc).rstrip("\n")
         return render(_report_sections(doc), fmt, width, dialect).rstrip("\n")
 
     def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:
@@ -265,7 +264,7 @@ class SkirmishKind(GameKind):
     def by_hand(self, journal: str, side: str) -> list[str]:
         """The report to send the player whose address refuses mail (its players are fixed:
         no command registers another), and the command that enters the orders he sends."""
-        return [f"referee skirmish report {journal}",
+        return [f"referee skirmish report {journal} --as {side}",
                 f"referee skirmish order {journal} 'ORDER' --as {side}"]
 
     def take_mail(self, table, side: str, lines: list[str], message_id: str,
@@ -303,7 +302,7 @@ class SkirmishKind(GameKind):
         text = "\n".join(_mail_lines(report_text(doc).splitlines(), doc["tests"]))
         return (f"[referee {game.header['game_id']} #{_records(table)[-1]['seq']}] {reader} "
                 f"report, turn {doc['turn']}, {doc['phase']} phase",
-                text + "\n" + _asked(self, table, doc, reader))
+                text + "\n" + asked_text(asked_now(self, table, doc, reader)))
 
 
 def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:
@@ -371,22 +370,47 @@ def _record_lines(rec: dict) -> str:
     return f"#{rec['seq']} {rec['actor']}: {rec['order']} recorded"
 
 
-def _asked(kind: SkirmishKind, table, doc: dict, reader: str) -> str:
-    """What a mail asks of its reader, after the report, as a campaign's report asks it:
-    his decision and the orders he may send, or whom the game waits on and what he may
-    still send meanwhile (a dispute; the moderator's settlement)."""
+def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = None,
+                  key: str | None = None) -> dict:
+    """The report as reader reads it (`report`, `skirmish report`): every test (turn: that
+    turn's) and the forces, then what his mail asks of him now (asked_now), and his order
+    key when given (`skirmish report --as`: a player's own)."""
+    game = table.game()
+    doc = report_document(game.header, game.card, game.state, turn)
+    return report_document(game.header, game.card, game.state, turn, reader=reader,
+                           asked=asked_now(kind, table, doc, reader),
+                           **({"order_key": key} if key else {}))
+
+
+def reader_report_text(doc: dict) -> str:
+    """reader_report as text: the report, then what is asked, as the reader's mail ends."""
+    return report_text(doc) + asked_text(doc["asked"], doc.get("order_key"))
+
+
+def asked_text(asked: list[str], key: str | None = None) -> str:
+    """What is asked (asked_now), as a mail gives it after the report: each paragraph
+    wrapped at 72 columns; then the reader's order key line, when given."""
+    return "\n" + "".join(line + "\n" for line in wrap_lines(asked, 72, hang=0)) + \
+        (f"\nOrder key: {key}\n" if key else "")
+
+
+def asked_now(kind: SkirmishKind, table, doc: dict, reader: str) -> list[str]:
+    """What a mail asks of its reader, after the report, as a campaign's report asks it,
+    paragraph by paragraph: his decision and the orders he may send, or whom the game waits
+    on and what he may still send meanwhile (a dispute; the moderator's settlement); the
+    public, who sends nothing, is told whom the game waits on."""
     if not kind.waiting_on(table):
-        return "\nThe game is over: no side has an order to give.\n"
+        return ["The game is over: no side has an order to give."]
+    if reader == PUBLIC:
+        return [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}."]
     mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
     if mine:
-        now = [f"Your decision: {kind.prompt(table)}.",
-               f"Reply with one order a line, made from these: {', '.join(mine)} (the "
-               f"first word, the figure or section, then its facts KEY=VALUE), keeping the "
-               f"Order key line below."]
-    else:
-        now = [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}.",
-               *_meanwhile(doc, reader)]
-    return "\n" + "".join(line + "\n" for line in wrap_lines(now, 72, hang=0))
+        return [f"Your decision: {kind.prompt(table)}.",
+                f"Reply with one order a line, made from these: {', '.join(mine)} (the "
+                f"first word, the figure or section, then its facts KEY=VALUE), keeping the "
+                f"Order key line below."]
+    return [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}.",
+            *_meanwhile(doc, reader)]
 
 
 def _meanwhile(doc: dict, reader: str) -> list[str]:
@@ -423,7 +447,9 @@ def _report_sections(doc: dict) -> Document:
     return Document(f"Skirmish {doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, "
                     f"{doc['phase']} phase{step}; waiting on {waiting}",
                     [Section("Tests", [Items(tests)] if tests else [para("No test yet.")]),
-                     Section("Forces", [Items(forces)])])
+                     Section("Forces", [Items(forces)]),
+                     *([Section("Now", [para(p) for p in doc["asked"]])]
+                       if doc.get("asked") else [])])
 
 
 def _explained(records: list[dict], rec: dict) -> SkirmishExplained:

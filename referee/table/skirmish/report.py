@@ -55,13 +55,15 @@ def owed_lines(owed: dict[str, list[str]], claimed: dict[str, list[str]] | None 
          for side, c in (claimed or {}).items()]
 
 
-def report_document(header: dict, card, state, turn: int | None = None) -> dict:
+def report_document(header: dict, card, state, turn: int | None = None,
+                    **reading: str | list[str]) -> dict:
     """The report of a skirmish game (turn: only that turn's tests, a turn it has had:
-    check_turn)."""
+    check_turn); reading: for whom (reader), what is asked of him (asked) and his order key
+    (order_key), when a reader is named (`skirmish report --as`)."""
     if turn is not None:
         check_turn(turn, state.turn)
     tests = [_test(t) for t in state.tests if turn is None or t["turn"] == turn]
-    return SkirmishReport.plain(
+    return SkirmishReport.plain(**reading,
         game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
         turn=state.turn, phase=card.sequence[state.phase].phase,
         waiting=[s for s in state.sides if s not in state.done], tests=tests,
