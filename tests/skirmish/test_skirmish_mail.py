@@ -564,3 +564,16 @@ def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, sec
                                 "(Sequence of Play)."]
     r = cli("skirmish", "report", j, "--as", "french")
     assert r.exit_code == 2 and "--as 'french'" in r.stderr
+
+
+def test_a_report_printed_without_the_key_points_to_the_mails(cli, tmp_path, secret_file):
+    """`report --as SIDE` prints no order key (as a campaign's never does), so what it asks
+    must not point to an Order key line below it: the reply keeps the one the mail gives."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    for side in ("british", "german"):
+        r = cli("report", j, "--as", side)
+        assert r.exit_code == 0, r.stderr
+        flat = " ".join(r.stdout.split())
+        assert keys[side] not in r.stdout and "Order key line below" not in flat
+        assert flat.endswith("keeping the Order key line your mail gives.")

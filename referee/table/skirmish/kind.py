@@ -378,7 +378,7 @@ def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = Non
     game = table.game()
     doc = report_document(game.header, game.card, game.state, turn)
     return report_document(game.header, game.card, game.state, turn, reader=reader,
-                           asked=asked_now(kind, table, doc, reader),
+                           asked=asked_now(kind, table, doc, reader, key_below=bool(key)),
                            **({"order_key": key} if key else {}))
 
 
@@ -394,11 +394,21 @@ def asked_text(asked: list[str], key: str | None = None) -> str:
         (f"\nOrder key: {key}\n" if key else "")
 
 
-def asked_now(kind: SkirmishKind, table, doc: dict, reader: str) -> list[str]:
+# How a reply keeps its order key: the key printed below (a mail), or the one in the
+# reader's mail (a report printed without it).
+KEY_BELOW = "keeping the Order key line below"
+KEY_OF_MAIL = "keeping the Order key line your mail gives"
+
+
+def asked_now(kind: SkirmishKind, table, doc: dict, reader: str, key_below: bool = True
+              ) -> list[str]:
     """What a mail asks of its reader, after the report, as a campaign's report asks it,
     paragraph by paragraph: his decision and the orders he may send, or whom the game waits
     on and what he may still send meanwhile (a dispute; the moderator's settlement); the
-    public, who sends nothing, is told whom the game waits on."""
+    public, who sends nothing, is told whom the game waits on. key_below: the reader's order
+    key follows (a mail, `skirmish report --as`); else his replies keep the one his mail
+    gives."""
+    keep = KEY_BELOW if key_below else KEY_OF_MAIL
     if not kind.waiting_on(table):
         return ["The game is over: no side has an order to give."]
     if reader == PUBLIC:
@@ -407,26 +417,25 @@ def asked_now(kind: SkirmishKind, table, doc: dict, reader: str) -> list[str]:
     if mine:
         return [f"Your decision: {kind.prompt(table)}.",
                 f"Reply with one order a line, made from these: {', '.join(mine)} (the "
-                f"first word, the figure or section, then its facts KEY=VALUE), keeping the "
-                f"Order key line below."]
+                f"first word, the figure or section, then its facts KEY=VALUE), {keep}."]
     return [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}.",
-            *_meanwhile(doc, reader)]
+            *_meanwhile(doc, reader, keep)]
 
 
-def _meanwhile(doc: dict, reader: str) -> list[str]:
+def _meanwhile(doc: dict, reader: str, keep: str) -> list[str]:
     """What a reader the game does not wait on may still send (Disputes): the moderator
-    his rulings, a side a dispute of a fact the other side declared."""
+    his rulings, a side a dispute of a fact the other side declared (keep: how his reply
+    keeps its order key, asked_now)."""
     settle = "settle record=N fact=KEY value=VALUE, or settle record=N uphold=yes"
     if reader != MODERATOR:
         return ["Nothing is asked of you now. A new mail will ask you when a decision is "
                 "yours.", "Meanwhile you may dispute a fact the other side declared, within "
-                "the challenge window: dispute record=N fact=KEY value=VALUE, keeping the "
-                "Order key line below."]
+                f"the challenge window: dispute record=N fact=KEY value=VALUE, {keep}."]
     open_ = [f"record {d['record']}'s {d['fact']}" for d in doc["disputes"]
              if "ruling" not in d]
     if open_:
         return [f"Disputes for you to settle: {', '.join(open_)}. Reply with {settle}, "
-                f"keeping the Order key line below."]
+                f"{keep}."]
     return [f"Nothing is asked of you now. A new mail will ask you when a player disputes "
             f"a fact; you answer with {settle}."]
 
