@@ -33,19 +33,23 @@ def bound(text: str, room: int | None = None) -> str:
     ("(13:00 UTC),")."""
     def bind(m: re.Match) -> str:
         group = m.group()
-        if room is not None and _word_length(text, m.start(), m.end()) > room:
+        if room is not None and _word_length(text, m.start(), m.end(), room) > room:
             return group
         return group.replace(" ", NO_BREAK)
     return _GROUP.sub(bind, text)
 
 
-def _word_length(text: str, start: int, end: int) -> int:
+def _word_length(text: str, start: int, end: int, most: int) -> int:
     """The length of text[start:end] with what is glued to it on either side, up to a
-    space: the word it makes."""
-    head, tail = text[:start], text[end:]
-    before = head.split()[-1] if head and not head[-1].isspace() else ""
-    after = tail.split(maxsplit=1)[0] if tail and not tail[0].isspace() else ""
-    return len(before) + end - start + len(after)
+    space: the word it makes, counted no further than past most (so that a long text of
+    many groups glued together costs no more than most a group)."""
+    before, edge = start, max(0, end - most - 1)
+    while before > edge and not text[before - 1].isspace():
+        before -= 1
+    after, edge = end, min(len(text), before + most + 1)
+    while after < edge and not text[after].isspace():
+        after += 1
+    return after - before
 
 
 def unbound(text: str) -> str:
