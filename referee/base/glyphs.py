@@ -62,6 +62,10 @@ def _class(points) -> str:
 
 
 _HIDDEN = re.compile(f"[{_class((c, c) for c in (*BIDI, *CONTROL))}{_class(_UNSEEN)}]")
+# What an output shows as its escape: those, and a lone surrogate, which is how Python keeps
+# a byte of the command line that is not UTF-8: written as it is, it would be that byte
+# again, and a JSON document holding it would not be UTF-8 text.
+_SHOWN = re.compile(f"{_HIDDEN.pattern[:-1]}{_class([(0xD800, 0xDFFF)])}]")
 
 
 def _escape(match: re.Match) -> str:
@@ -74,8 +78,9 @@ def _escape(match: re.Match) -> str:
 
 
 def visible(text: str) -> str:
-    """text with every disguising character written as its escape (\\u202e)."""
-    return _HIDDEN.sub(_escape, text)
+    """text with every disguising character, and every lone surrogate, written as its
+    escape (\\u202e, \\udcff)."""
+    return _SHOWN.sub(_escape, text)
 
 
 def shown_repr(text: str) -> str:

@@ -1,0 +1,40 @@
+"""What docs/scripting.md promises a bot that drives the referee from a script, held to it
+where a careless bot found it otherwise: each JSON document on stdout is UTF-8 JSON, and
+each refusal is told as the exit codes table and the error object say."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _referee(*argv: str | bytes | Path) -> subprocess.CompletedProcess:
+    """`python -m referee ARGV` in a process of its own, its output as bytes."""
+    args = [a if isinstance(a, bytes) else str(a) for a in argv]
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          env=dict(os.environ), timeout=60)
+
+
+def _error_object(stderr: bytes) -> dict:
+    """The one error object on stderr, past the warnings (text lines, as documented)."""
+    lines = [line for line in stderr.decode("utf-8").splitlines()
+             if not line.startswith("referee: warning: ")]
+    assert len(lines) == 1, stderr
+    return json.loads(lines[0])
+
+
+def test_an_order_not_utf8_is_echoed_in_json_that_is_utf8(game: Path):
+    """A bot's argument with a byte that is not UTF-8 (0xff) is an order syntax error whose
+    order-result on stdout is still UTF-8 JSON, the order quoted with the byte's escape."""
+    before = game.read_bytes()
+    out = _referee("order", game, "--as", "german", "--format", "json", b"move \xff paris")
+    assert out.returncode == 1, out.stderr
+    result = json.loads(out.stdout.decode("utf-8"))
+    assert result["rejected"]["order"] == "move \udcff paris"
+    assert b"\\udcff" in out.stdout
+    error = _error_object(out.stderr)
+    assert error["kind"] == "order_syntax" and error["exit"] == 1
+    assert game.read_bytes() == before
