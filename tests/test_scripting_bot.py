@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
+
 
 def _referee(*argv: str | bytes | Path) -> subprocess.CompletedProcess:
     """`python -m referee ARGV` in a process of its own, its output as bytes."""
@@ -37,4 +39,28 @@ def test_an_order_not_utf8_is_echoed_in_json_that_is_utf8(game: Path):
     assert b"\\udcff" in out.stdout
     error = _error_object(out.stderr)
     assert error["kind"] == "order_syntax" and error["exit"] == 1
+    assert game.read_bytes() == before
+
+
+def _valid(document: dict, name: str) -> None:
+    """document matches the JSON Schema `referee schema NAME` prints."""
+    schema = json.loads(_referee("schema", name).stdout)
+    jsonschema.Draft202012Validator(schema).validate(document)
+
+
+def test_a_stale_expect_seq_prints_its_order_result_too(game: Path):
+    """docs/scripting.md: a rejected `order --format json` prints its order-result on
+    stdout (with `rejected`) and the error object on stderr; a stale --expect-seq is such a
+    rejection (exit 1), and stdout was empty."""
+    assert _referee("order", game, "--as", "german", "pass").returncode == 0
+    before = game.read_bytes()
+    out = _referee("order", game, "--as", "german", "--expect-seq", "1", "--format", "json",
+                   "end turn", "pass")
+    assert out.returncode == 1, out.stderr
+    assert _error_object(out.stderr)["kind"] == "stale_view"
+    result = json.loads(out.stdout)
+    _valid(result, "order-result")
+    assert result["applied"] == [] and result["not_applied"] == ["pass"]
+    assert result["rejected"]["order"] == "end turn"
+    assert "--expect-seq" in result["rejected"]["error"]
     assert game.read_bytes() == before

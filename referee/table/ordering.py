@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..base.errors import UNREADABLE, JournalError, quoted
+from ..base.errors import UNREADABLE, JournalError, OrderError, quoted
 from ..base.readers import check_reader
 from ..contracts.views import OrderResult
 from ..game.clockwalk import has_deadlines, zone_of
@@ -35,6 +35,10 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
         table.forget()              # the batch read newer bytes than the Table held
         raise unplayable(table.path, table.last_seq(), exc,
                          "cannot be played on") from None
+    except OrderError as exc:       # the batch refused whole: a stale view, dice, a closed game
+        if fmt != "json" or not texts:
+            raise
+        return _refused_whole(texts, exc, bool(how.get("dry_run"))), (f"referee: {exc}", exc)
     atomic = bool(how.get("atomic"))
     if how.get("dry_run"):
         return _dry_run_report(result, fmt), _rejection(result, atomic, dry=True)
@@ -93,6 +97,19 @@ def _as_status_shows(table, result, view: dict) -> dict | None:
     except (JournalError, *UNREADABLE):
         return None
     return {**view, "deadlines": due}
+
+
+def _refused_whole(texts: list[str], exc: OrderError, dry: bool) -> OrderResult:
+    """The order-result of a batch refused before any order was decided: nothing applied,
+    the first order rejected for the batch's reason, the others not applied (or, in a dry
+    run, not checked); no status (the side reads it again: `referee status`)."""
+    rejected = {"index": 0, "order": texts[0], "error": str(exc),
+                "rule": getattr(exc, "rule", None)}
+    if dry:
+        return OrderResult.of(dry_run=True, legal=[], stopped=None, not_checked=texts[1:],
+                              rejected=rejected)
+    return OrderResult.of(applied=[], rejected=rejected, not_applied=texts[1:], dropped=[],
+                          status=None)
 
 
 def _rejected(result) -> dict | None:
