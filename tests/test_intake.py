@@ -27,6 +27,8 @@ REFUSED = [
     ("play offensive\x07", "U+0007"),
     ("play offensive\u034f", "U+034F (COMBINING GRAPHEME JOINER)"),
     ("play offensive " + "x" * MAX_ORDER, f"an order is at most {MAX_ORDER} characters"),
+    # Latin-1's ü on a command line read as UTF-8: the byte, not a character it is not
+    ("move ge-5 saarbr\udcfccken", "the byte 0xFC, which is not UTF-8 text"),
 ]
 
 

@@ -49,6 +49,10 @@ def check_new_line(text: str) -> None:
                                      f"line has {len(text)}")
     composed = unicodedata.normalize("NFC", text)
     for at, char in enumerate(composed):
+        if 0xDC80 <= ord(char) <= 0xDCFF:    # how Python keeps a byte that is not UTF-8
+            raise OrderSyntaxError(text, f"it holds the byte 0x{ord(char) - 0xDC00:02X}, "
+                                         f"which is not UTF-8 text (an order is UTF-8)",
+                                   at if composed == text else None)
         if char != "\t" and unicodedata.category(char) in _REFUSED:
             raise OrderSyntaxError(text, f"it holds {_named(char)}, a character no order "
                                          f"uses (invisible, a control, or a mark over "
