@@ -64,3 +64,22 @@ def test_a_stale_expect_seq_prints_its_order_result_too(game: Path):
     assert result["rejected"]["order"] == "end turn"
     assert "--expect-seq" in result["rejected"]["error"]
     assert game.read_bytes() == before
+
+
+def test_games_list_names_the_sides_a_script_passes_to_as(tmp_path: Path):
+    """A bot that does not know the rules learns the sides of a game from `games list`, not
+    from the text of the error a wrong `--as` gives: each is a reader `status --as` takes,
+    and the side waited on at the start is one of them."""
+    listed = json.loads(_referee("games", "list", "--format", "json").stdout)
+    _valid(listed, "games-list")
+    for game in ("ttlm", "aac"):
+        entry = next(g for g in listed["games"] if g["id"] == game)
+        assert len(entry["sides"]) == 2, entry
+        journal = tmp_path / f"{game}.jsonl"
+        assert _referee("new", journal, "--game", game, "--scenario", "1914").returncode == 0
+        for side in entry["sides"]:
+            out = _referee("status", journal, "--as", side, "--format", "json")
+            assert out.returncode == 0, out.stderr
+            assert json.loads(out.stdout)["reader"] == side
+        status = json.loads(_referee("status", journal, "--format", "json").stdout)
+        assert status["waiting_on"] in entry["sides"]

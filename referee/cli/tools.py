@@ -158,9 +158,10 @@ def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.
         try:
             data = any_game_data(name, GAMES["dir"])
             games.append({"id": name, "readable": True, "name": data.info.name,
-                          "scenarios": list(data.scenarios)})
+                          "scenarios": list(data.scenarios), "sides": list(data.sides)})
         except (GameDataError, UsageError):
-            games.append({"id": name, "readable": False, "name": None, "scenarios": []})
+            games.append({"id": name, "readable": False, "name": None, "scenarios": [],
+                          "sides": []})
     if format == Fmt.json:
         typer.echo(commands.dump(GamesList.of(games=games)))
         return

@@ -342,6 +342,9 @@ class GameEntry(Part):
     readable: bool
     name: Optional[str]
     scenarios: list[str]
+    # the side ids `--as` and `--player SIDE=` take: a script learns them here, not from an
+    # error's text
+    sides: list[str]
 
 
 class GamesList(Document):
