@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 from mailboxes import write_maildir
-from test_deadlines import mails, new_game, text_of
+from test_deadlines import mails, new_game, player_mail, text_of
 from test_inbox import ADDRESSES, KEYS
 
+import gamecalls as g
 from referee.game.timeline import CLOSED, PAUSED
 from referee.mail.inbox import inbox as mail_inbox
 
@@ -43,3 +44,21 @@ def test_a_running_game_s_refusal_quoting_the_words_of_a_halt_asks_him_now(tmp_p
                  if str(m["To"]) == ADDRESSES["german"])
     assert NOW in reply, reply
     assert RESUMES not in reply and NOTHING_MORE not in reply, reply
+
+
+def test_more_time_asked_of_a_game_over_is_told_nothing_more_is_asked(tmp_path, cli, clock):
+    """A player asks for more time (`extend 24h`) once the game has ended by a surrender
+    (3.3): no deadline runs any more (2.0 VI). His reply says the game is over and that
+    nothing more is asked of him, not that orders are open to him; once, however often
+    the mailbox is read."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    over = journal.read_bytes()
+    box = player_mail(tmp_path, "german", ["extend 24h"], 1)
+    for _ in range(2):
+        outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    [reply] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
+               if str(m["To"]) == ADDRESSES["german"]]
+    assert "the game is over" in reply and NOTHING_MORE in reply, reply
+    assert NOW not in reply and RESUMES not in reply, reply
+    assert journal.read_bytes() == over

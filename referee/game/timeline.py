@@ -70,10 +70,18 @@ class ClockClosed(UsageError):
     halted = "closed"
 
 
+class ClockOver(UsageError):
+    """A deadline asked of a game over (2.0 VI): the moderator's usage error, and for a
+    player's request for more time a refusal `halted` as NoOrdersTaken's."""
+
+    halted = "over"
+
+
 def halted(exc: BaseException) -> str:
     """'paused', 'closed' or 'over' when exc refused because the game takes no orders now,
     else ''."""
-    return getattr(exc, "halted", "") if isinstance(exc, (NoOrdersTaken, ClockClosed)) else ""
+    stopped = (NoOrdersTaken, ClockClosed, ClockOver)
+    return getattr(exc, "halted", "") if isinstance(exc, stopped) else ""
 
 
 class Timeline(msgspec.Struct):
@@ -319,7 +327,7 @@ def _open_game(state: State) -> None:
     if state.revealed:
         raise ClockClosed(CLOSED)
     if state.phase == "over":
-        raise UsageError("the game is over; its deadlines no longer run")
+        raise ClockOver("the game is over; its deadlines no longer run")
 
 
 def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None) -> dict:

@@ -28,8 +28,8 @@ class Outcome:
     # For the reply: what was not applied, or what his standing orders are now.
     notes: list[str] = field(default_factory=list)
     held: dict | None = None         # orders held for the moderator's dice (waiting.py)
-    # 'paused' or 'closed' when refused because the game takes no orders now (game/timeline's
-    # halted): the reply says what follows by it, never by the reason's words.
+    # 'paused', 'closed' or 'over' when refused because the game takes no orders now
+    # (game/timeline's halted): the reply says what follows by it, never by the reason's words.
     halted: str = ""
 
 

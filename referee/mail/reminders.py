@@ -119,8 +119,8 @@ def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
                    ) -> tuple[str, str, list[int], str]:
     """A player's mail asking for more time (its lines all `extend DURATION`, one of them):
     (status, reason, records, halted) for the inbox's outcome: applied, known or rejected,
-    and 'paused' or 'closed' when refused for a game that takes no orders now (table: the
-    game's Table, which appends it)."""
+    and 'paused', 'closed' or 'over' when refused for a game that takes no orders now
+    (table: the game's Table, which appends it)."""
     asks = [(n, EXTEND_LINE.match(t)) for n, t in lines]
     if not all(found for _, found in asks):
         n = next(n for n, found in asks if not found)
