@@ -87,3 +87,18 @@ def test_the_wrapped_text_holds_plain_spaces_only(text, lines):
                 "\n".join(quoted_line(text, 40))):
         assert "\u00a0" not in out
         assert " ".join(out.split()) == text
+
+
+# A space the wrappers of plain text never break at (textwrap breaks at ASCII spaces only):
+# an em space, an ideographic space. A player's line may hold them (mail reading makes only
+# the no-break spaces plain: mail/message.py).
+@pytest.mark.parametrize("space", ["\u2003", "\u3000"])
+def test_a_group_glued_by_a_space_no_wrapper_breaks_at_is_measured_with_it(space):
+    """"(2.0 II.1)" glued to a long word by an em space: the word it makes with it is too
+    long for a line, so the group is wrapped at its spaces and the quoted line stays within
+    the mail's 72 columns, as it did before groups were kept whole: the word and "(2.0"
+    make 63 letters, within the 70 of a quoted line's continuation; with " II.1)" 69."""
+    text = f"move {'a' * 58}{space}(2.0 II.1) and then some more words"
+    lines = quoted_line(text)
+    assert all(len("  " + line) <= 72 for line in lines), lines
+    assert all(len(line) <= 72 for line in wrap_lines([text], 72, hang=0))

@@ -25,6 +25,9 @@ _WHEN = rf"(?:{_DAY} \d{{1,2}} {_MONTH} )?\d{{1,2}}:\d{{2}}(?: {_ZONE}(?![\w:+-]
 # of play, rule 2.0, are Roman numerals), with the word "rule" before it when there is one.
 _RULE = r"(?:[Rr]ules? )?\d+(?:\.\d+)+[a-z]?(?: [IVX]+(?:\.\d+[a-z]?)*(?![\w]))?"
 _GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE})")
+# Where the wrappers given a room (textwrap) break a line: at ASCII white space only. An em
+# space or an ideographic space is inside a word to them, so it is counted in the word.
+_BREAKS = frozenset(" \t\n\r\x0b\x0c")
 
 
 def bound(text: str, room: int | None = None) -> str:
@@ -41,13 +44,14 @@ def bound(text: str, room: int | None = None) -> str:
 
 def _word_length(text: str, start: int, end: int, most: int) -> int:
     """The length of text[start:end] with what is glued to it on either side, up to a
-    space: the word it makes, counted no further than past most (so that a long text of
-    many groups glued together costs no more than most a group)."""
+    space a wrapper breaks at (_BREAKS): the word it makes, counted no further than past
+    most (so that a long text of many groups glued together costs no more than most a
+    group)."""
     before, edge = start, max(0, end - most - 1)
-    while before > edge and not text[before - 1].isspace():
+    while before > edge and text[before - 1] not in _BREAKS:
         before -= 1
     after, edge = end, min(len(text), before + most + 1)
-    while after < edge and not text[after].isspace():
+    while after < edge and text[after] not in _BREAKS:
         after += 1
     return after - before
 
