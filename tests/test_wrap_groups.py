@@ -102,3 +102,15 @@ def test_a_group_glued_by_a_space_no_wrapper_breaks_at_is_measured_with_it(space
     lines = quoted_line(text)
     assert all(len("  " + line) <= 72 for line in lines), lines
     assert all(len(line) <= 72 for line in wrap_lines([text], 72, hang=0))
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    ("\u00a0" + "a" * 80, ["a" * 80]),
+    ("a" * 70 + "\u00a0" * 4 + "b", ["a" * 70 + " b"]),
+    ("b " + "a" * 80 + "\u00a0" * 3, ["b", "a" * 80]),
+])
+def test_a_no_break_space_of_the_text_itself_at_a_word_s_edge_is_a_space(text, lines):
+    """A word too long for a line is wrapped at its no-break spaces, those the text held
+    (a name in a data file, a pasted phrase) as well as those of a group kept whole: one at
+    the word's edge is a space there, never an empty line nor a line begun by a space."""
+    assert as_text(text) == lines

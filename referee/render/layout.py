@@ -132,8 +132,7 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> l
             items.append((joined, group[0][1]))
             continue
         for i, (text, space, order) in enumerate(group):
-            parts = [text] if order or len(text) <= room else text.split(NO_BREAK)
-            items += [(part, (space and i == 0) or j > 0) for j, part in enumerate(parts)]
+            items += _parts(text, space and i == 0, order or len(text) <= room)
     lines: list[str] = []
     cur: str | None = None
     for text, space in items:
@@ -147,6 +146,20 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> l
     if cur is not None:
         lines.append(cur)
     return [unbound(line) for line in lines]
+
+
+def _parts(text: str, space: bool, whole: bool) -> list[tuple[str, bool]]:
+    """A word as _wrap places it: whole, or else its parts between NO_BREAKs, each after a
+    space; a NO_BREAK at its edge (one the text itself held) is a space, never an empty
+    part, which would make an empty line or a space at a line's start."""
+    if whole:
+        return [(text, space)]
+    out = []
+    for part in text.split(NO_BREAK):
+        if part:
+            out.append((part, space))
+        space = True
+    return out
 
 
 def _wrap_plain(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
