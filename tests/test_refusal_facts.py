@@ -4,6 +4,8 @@ by the words of the reason: they may quote what the player wrote."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from mailboxes import write_maildir
 from test_deadlines import mails, new_game, player_mail, text_of
@@ -12,6 +14,7 @@ from test_inbox import ADDRESSES, KEYS
 import gamecalls as g
 from referee.game.timeline import CLOSED, PAUSED
 from referee.mail.inbox import inbox as mail_inbox
+from referee.mail.ledger import load_ledger, save_ledger
 
 NOW = "What you are asked now, with the orders open to you, is below."
 RESUMES = "What you will be asked once the game resumes is below."
@@ -62,3 +65,23 @@ def test_more_time_asked_of_a_game_over_is_told_nothing_more_is_asked(tmp_path, 
     assert "the game is over" in reply and NOTHING_MORE in reply, reply
     assert NOW not in reply and RESUMES not in reply, reply
     assert journal.read_bytes() == over
+
+
+def test_a_reply_an_older_referee_left_owed_tells_the_game_s_halt_now(tmp_path, cli):
+    """A reply owed in the ledger by a referee before `halted` was kept (its entry has no
+    such key), written once the game is paused: it says what he will be asked once the game
+    resumes, as a reply to a paused game does, not what he is asked now."""
+    journal = new_game(tmp_path, cli, "via_cli")
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    head = json.loads(journal.read_text().splitlines()[0])
+    ledger = load_ledger(head["game_id"], head["hash"])
+    ledger["owed"].append({"name": "older-reply", "to": ADDRESSES["german"], "side": "german",
+                           "message_id": "<older@example.org>", "status": "rejected",
+                           "reason": "the orders could not be taken", "line": None,
+                           "text": "", "why": "", "before": 0, "notes": []})
+    save_ledger(ledger)
+    mail_inbox(journal, [write_maildir(tmp_path / "empty", [])], tmp_path / "out",
+               with_map=False)
+    [reply] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
+               if str(m["To"]) == ADDRESSES["german"] and "not applied" in str(m["Subject"])]
+    assert RESUMES in reply and NOW not in reply, reply

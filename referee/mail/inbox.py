@@ -492,14 +492,14 @@ class _Outbox:
         brief = reported is not None and side in reported
         if brief:
             shown: list = []
-            body = refusal_text(outcome_of(entry), report=False) + "\n\n" + prose(
+            body = refusal_text(outcome_of(entry, self.table), report=False) + "\n\n" + prose(
                 f"What happened, the board and what you are asked now are in your report "
                 f"of record #{reported[side][0]}, sent to you with this mail.") + \
                 f"\n\nOrder key: {self.keys[side]}\n" + \
                 receipt_text(self.records[0], self.last) + "\n"
         else:
             shown, where = self.pictures.for_mail(side, refusal=True)
-            body = refusal_text(outcome_of(entry)) + "\n\n" + report_body(
+            body = refusal_text(outcome_of(entry, self.table)) + "\n\n" + report_body(
                 self.table, side, _since(self.ledger, side, self.records), self.keys[side],
                 self.due.get(side), map_note=where)
         self.written.append(_write(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..game.timeline import paused
+
 
 @dataclass
 class Outcome:
@@ -40,9 +42,24 @@ def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
             "why": out.why, "before": out.before, "notes": out.notes, "halted": out.halted}
 
 
-def outcome_of(entry: dict) -> Outcome:
-    """The outcome an owed reply answers, as far as its text needs it."""
+def outcome_of(entry: dict, table=None) -> Outcome:
+    """The outcome an owed reply answers, as far as its text needs it. An entry an older
+    referee kept has no `halted`: it is the halt of the game (table, when given) as the
+    reply is written (halt_of), never read from the reason's words."""
+    halted = entry["halted"] if "halted" in entry else \
+        halt_of(table) if table is not None else ""
     return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
                    entry["side"] or None, line=entry["line"], text=entry["text"],
                    why=entry["why"], before=entry["before"], notes=entry.get("notes") or [],
-                   halted=entry.get("halted") or "")
+                   halted=halted if isinstance(halted, str) else "")
+
+
+def halt_of(table) -> str:
+    """Why the game of table (a Table) takes no orders now, as Outcome.halted says it:
+    'closed' (revealed), 'over', 'paused', or '' when it takes them."""
+    state = table.game().state
+    if state.revealed:
+        return "closed"
+    if state.phase == "over" or state.pending is None:
+        return "over"
+    return "paused" if paused(table.raw) else ""
