@@ -10,7 +10,10 @@ from test_deadlines import mails, new_game, player_mail, text_of
 from test_inbox import ADDRESSES
 
 import gamecalls as g
+from referee.game import standing
 from referee.mail.inbox import inbox as mail_inbox
+
+NOTHING_MORE = "nothing more is asked of you"
 
 
 def _reply(tmp_path, journal, line: str) -> tuple[list, str]:
@@ -57,4 +60,19 @@ def test_a_mailed_order_to_a_game_over_is_told_it_is_over(tmp_path, cli, line):
     assert "the game is over" in said and "2.0 VI" in said, said
     assert "nothing more is asked of you" in said, said
     assert "orders open to you" not in said, said
+    assert journal.read_bytes() == over
+
+
+def test_mailed_standing_orders_to_a_game_over_are_refused_as_over(tmp_path, cli):
+    """Standing orders answer decisions to come; a game over has none (2.0 VI). A mail of
+    standing lines alone is refused as any order is, saying the game is over, and his
+    standing orders stay as they were: not told "your standing orders are now"."""
+    journal = new_game(tmp_path, cli)
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    over = journal.read_bytes()
+    outcomes, said = _reply(tmp_path, journal, "standing: no combat cards")
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert "the game is over" in said and NOTHING_MORE in said, said
+    assert "standing orders are now" not in said, said
+    assert standing.load(journal).get("german", []) == []
     assert journal.read_bytes() == over

@@ -8,7 +8,7 @@ import re
 from ..base.errors import OrderError, UsageError, quoted
 from ..engine.standing import parse_standing
 from ..game import standing
-from ..game.timeline import CLOSED, NoOrdersTaken
+from ..game.timeline import CLOSED, OVER, NoOrdersTaken
 from ..store.revealed import GameClosed
 from ..table import Table
 from .refusal import NAMED_LENGTH, unquoted
@@ -63,6 +63,8 @@ def keep_standing_only(table: Table, side: str, lines: list[tuple[int, str]], ma
                                 side, game.state.turn)
     if game.state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
+    if game.state.phase == "over" or game.state.pending is None:
+        raise NoOrdersTaken("over", OVER)       # 2.0 VI: no decision is left to answer
     change = standing_change(table, side, lines)
     try:
         return standing.change(table.path, side, game.data, game.state.turn, *change,
