@@ -11,6 +11,7 @@ import re
 import textwrap
 
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
+from ..base.glyphs import visible
 from ..render import reports
 from ..render.formats import render
 from ..render.record_text import wrap_lines
@@ -82,10 +83,12 @@ def clip_words(text: str, longest: int = LONGEST_WORD) -> str:
 
 
 def quoted_line(text: str, width: int = WIDTH) -> list[str]:
-    """A refused line as its reply quotes it (an Orders block, indented two columns): whole
+    """A refused line as its reply quotes it (an Orders block, indented two columns), every
+    character that hides shown as its escape, as the mail shows it (base/glyphs.py): whole
     when it fits width, else wrapped at its spaces (but inside a group unbroken.py keeps
     whole), each part within width, a word too long for one cut (clip_words)."""
     room = width - 2
+    text = visible(text)        # measured as the mail shows it: a control as its escape
     if len(text) <= room:
         return [text]
     return [unbound(part) for part in textwrap.wrap(
