@@ -160,3 +160,16 @@ def test_status_as_the_moderator_lists_the_orders_held_for_his_dice(tmp_path, cl
     assert "held" not in view, view
     assert "held" not in cli("status", j, "--as", "moderator").stdout.casefold()
 
+
+
+def test_orders_held_from_a_mail_dated_past_the_last_year_are_held_undated(tmp_path, cli):
+    """A player's mail whose Date is read as after the year 9999 in UTC (31 Dec 9999 at
+    23:59 fourteen hours behind UTC): its orders are held as any others, with no date; the
+    pass went down on it, at every pass, the player never answered."""
+    j, box, out = held_for_dice(tmp_path, cli, date="Fri, 31 Dec 9999 23:59:59 -1400")
+    r = cli("tick", j, "--no-map")
+    assert "the referee failed" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert "waits on the moderator" in r.stderr, r.stderr
+    view = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
+    assert [(h["side"], h["date"], h["lines"]) for h in view["held"]] == [
+        ("entente", None, ["done", "done"])], view["held"]

@@ -65,7 +65,7 @@ def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -
     COUNT_WITH, up to a line those dice would have refused (`whole`: False when a run
     stopped short, at a shuffle or a sealed plan: then they roll at least the fewest); and
     the mail's Date (dated, a POSIX time; kept when it has one), to tell him which mail."""
-    when = {"date": stamp(datetime.fromtimestamp(dated, UTC))} if dated else {}
+    when = _mail_date(dated)
     counts, whole = [], True
     for value in COUNT_WITH:
         try:
@@ -77,6 +77,15 @@ def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -
         whole = whole and run.stop_reason in (None, "other side")
     return {"seq": table.last_seq(), "lines": list(texts), "dice": [min(counts), max(counts)],
             "whole": whole, **when}
+
+
+def _mail_date(dated: float) -> dict:
+    """The held entry's `date` of a mail's Date (a POSIX time; 0: none): none either for a
+    Date a player may write that no clock reads as UTC (beyond the year 9999)."""
+    try:
+        return {"date": stamp(datetime.fromtimestamp(dated, UTC))} if dated else {}
+    except (ValueError, OverflowError, OSError):
+        return {}
 
 
 def held_now(table: Table) -> list[dict]:
