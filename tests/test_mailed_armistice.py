@@ -25,7 +25,7 @@ def _reply(tmp_path, journal, line: str) -> tuple[list, str]:
     return outcomes, " ".join(reply.split())
 
 
-@pytest.mark.parametrize("line", ["armistice", "Armistice"])
+@pytest.mark.parametrize("line", ["armistice", "Armistice", "Armistice.", "armistice!"])
 def test_a_mailed_armistice_is_refused_naming_the_orders_meant(tmp_path, cli, line):
     journal = new_game(tmp_path, cli)
     before = journal.read_bytes()

@@ -427,6 +427,9 @@ def _eft(r: Reader) -> Ord:
 # proposed, accepted or refused): read as an order's first word, so that mail takes such a
 # line for an order, refused naming the orders meant, never for prose passed over.
 MEANT = {"armistice": ("propose armistice", "accept armistice", "refuse armistice")}
+# What may end such a word, which mail reads as an order's first word all the same
+# (mail/message.py's looks_like_order).
+_STOPS = ",.!:;"
 
 
 def _armistice_word(act: str):
@@ -564,9 +567,10 @@ def _read_line(line: str, data: GameData) -> Ord:
     r = Reader(line, data)
     verb = r.word("a verb").casefold()
     reader = VERBS.get(verb)
-    if reader is None and verb in MEANT:
+    meant = MEANT.get(verb.rstrip(_STOPS))      # "Armistice." as mail reads it, a word
+    if reader is None and meant is not None:
         r.pos = 0
-        raise r.fail(f"no order begins with {quoted(verb)}{did_you_mean(list(MEANT[verb]))}")
+        raise r.fail(f"no order begins with {quoted(verb)}{did_you_mean(list(meant))}")
     if reader is None:
         r.pos = 0
         near = nearest(verb, {v: v for v in VERBS})
