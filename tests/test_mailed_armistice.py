@@ -76,3 +76,24 @@ def test_mailed_standing_orders_to_a_game_over_are_refused_as_over(tmp_path, cli
     assert "standing orders are now" not in said, said
     assert standing.load(journal).get("german", []) == []
     assert journal.read_bytes() == over
+
+
+@pytest.mark.parametrize("halt, said, after", [
+    (("order", "--as", "german", "surrender"), "the game is over", NOTHING_MORE),
+    (("reveal", "--force"), "so the game is closed", NOTHING_MORE),
+    (("deadline", "--pause"), "the game is paused", "once the game resumes"),
+])
+def test_orders_with_a_bad_standing_line_to_a_game_taking_none_are_told_why(
+        tmp_path, cli, halt, said, after):
+    """Orders and a standing line that is no standing order, mailed to a game over, closed
+    by its reveal or paused: refused because the game takes no orders now, before any line
+    is read, as orders alone are; not for the standing line, with the orders open to him."""
+    journal = new_game(tmp_path, cli, "via_cli")
+    command, *rest = halt
+    assert cli(command, journal, *rest).exit_code == 0
+    before = journal.read_bytes()
+    outcomes, text = _reply(tmp_path, journal, "pass\nstanding: fly to the moon")
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert said in text and after in text, text
+    assert "not a standing order" not in text and "orders open to you" not in text, text
+    assert journal.read_bytes() == before

@@ -40,7 +40,7 @@ from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
 from .suggest import amend
-from .timeline import CLOSED, OVER, PAUSED, RESUME_WITH, NoOrdersTaken, paused
+from .timeline import taking_orders
 
 
 class Applied(msgspec.Struct):
@@ -201,12 +201,7 @@ class Batch:
         check_current(pos, journal.path, q.games_dir)
         if q.expect_seq is not None and q.expect_seq != pos.seq:
             raise stale(pos.seq, q.expect_seq)
-        if self.state.revealed:
-            raise NoOrdersTaken("closed", CLOSED)
-        if self.state.phase == "over" or self.state.pending is None:
-            raise NoOrdersTaken("over", OVER)       # whatever the lines say, read or not
-        if paused(raw):
-            raise NoOrdersTaken("paused", PAUSED + ("" if q.mail is not None else RESUME_WITH))
+        taking_orders(self.state, raw, resume_with=q.mail is None)
         self.secret = None if q.dry_run else load_secret(journal.path, self.header)
         self.manual = None
         if self.header["dice"]["mode"] == "manual" and not q.dry_run:

@@ -77,6 +77,18 @@ class ClockOver(UsageError):
     halted = "over"
 
 
+def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
+    """NoOrdersTaken when the game (its state, its journal's bytes raw) takes no orders now:
+    closed by its reveal, over (2.0 VI) or paused (resume_with: saying how the moderator
+    resumes it, for his own commands), whatever the orders say, read or not."""
+    if state.revealed:
+        raise NoOrdersTaken("closed", CLOSED)
+    if state.phase == "over" or state.pending is None:
+        raise NoOrdersTaken("over", OVER)
+    if paused(raw):
+        raise NoOrdersTaken("paused", PAUSED + (RESUME_WITH if resume_with else ""))
+
+
 def halted(exc: BaseException) -> str:
     """'paused', 'closed' or 'over' when exc refused because the game takes no orders now,
     else ''."""

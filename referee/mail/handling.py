@@ -9,7 +9,7 @@ from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
-from ..game.timeline import NoOrdersTaken, halted
+from ..game.timeline import NoOrdersTaken, halted, taking_orders
 from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
@@ -74,7 +74,8 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         try:
             if not makes_records:
                 mine = keep_standing_only(table, side, standing_lines, m.sha256)
-            else:
+            else:       # orders to a game taking none are refused as such, lines unread
+                taking_orders(table.game().state, table.raw)
                 change = standing_change(table, side, standing_lines)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"

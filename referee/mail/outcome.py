@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game.timeline import paused
+from ..game.timeline import NoOrdersTaken, taking_orders
 
 
 @dataclass
@@ -57,9 +57,8 @@ def outcome_of(entry: dict, table=None) -> Outcome:
 def halt_of(table) -> str:
     """Why the game of table (a Table) takes no orders now, as Outcome.halted says it:
     'closed' (revealed), 'over', 'paused', or '' when it takes them."""
-    state = table.game().state
-    if state.revealed:
-        return "closed"
-    if state.phase == "over" or state.pending is None:
-        return "over"
-    return "paused" if paused(table.raw) else ""
+    try:
+        taking_orders(table.game().state, table.raw)
+    except NoOrdersTaken as exc:
+        return exc.halted
+    return ""
