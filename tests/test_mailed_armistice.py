@@ -6,8 +6,9 @@ closed by `reveal --force`, or over, answers it as it answers any order, saying 
 from __future__ import annotations
 
 import pytest
+from mailboxes import write_maildir
 from test_deadlines import mails, new_game, player_mail, text_of
-from test_inbox import ADDRESSES
+from test_inbox import ADDRESSES, GAME, KEYS
 
 import gamecalls as g
 from referee.game import standing
@@ -97,3 +98,27 @@ def test_orders_with_a_bad_standing_line_to_a_game_taking_none_are_told_why(
     assert said in text and after in text, text
     assert "not a standing order" not in text and "orders open to you" not in text, text
     assert journal.read_bytes() == before
+
+
+def test_orders_answering_an_older_mail_of_a_game_since_over_are_told_it_is_over(
+        tmp_path, cli):
+    """His orders reply to the mail of a record before the game ended (the other side
+    surrendered since, 3.3): he is told the game is over and nothing more is asked of him,
+    not that his decision has changed and that he should reply to the latest mail, with
+    the orders open to him."""
+    journal = new_game(tmp_path, cli)
+    answered = len(journal.read_text().splitlines()) - 1
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    over = journal.read_bytes()
+    raw = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\n"
+           f"Subject: Re: [referee {GAME} #{answered}] german report\n"
+           f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <late@example.org>\n\n"
+           f"pass\n\nOrder key: {KEYS['german']}\n").encode()
+    outcomes, _ = mail_inbox(journal, [write_maildir(tmp_path / "box", [raw])],
+                             tmp_path / "out", with_map=False)
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    [said] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
+              if str(m["To"]) == ADDRESSES["german"] and "not applied" in str(m["Subject"])]
+    assert "the game is over" in said and NOTHING_MORE in said, said
+    assert "reply to the latest mail" not in said and "orders open to you" not in said, said
+    assert journal.read_bytes() == over

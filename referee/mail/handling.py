@@ -63,6 +63,8 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         return
     makes_records = bool(lines) or tip is not None or link is not None
     texts = [t for _, t in lines]
+    if _taking_none(table, makes_records, out):
+        return
     late = stale(table, tag, side)
     if late is not None:
         out.status, out.reason = "stale", late
@@ -74,8 +76,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
         try:
             if not makes_records:
                 mine = keep_standing_only(table, side, standing_lines, m.sha256)
-            else:       # orders to a game taking none are refused as such, lines unread
-                taking_orders(table.game().state, table.raw)
+            else:
                 change = standing_change(table, side, standing_lines)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
@@ -116,6 +117,20 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     if change is not None and result.applied:       # kept with the records (game/batch.py)
         out.notes.append(f"Your standing orders are now: {standing_now(table, side)}.")
     close_forced(table, out)
+
+
+def _taking_none(table: Table, makes_records: bool, out) -> bool:
+    """Whether the game takes none of what the message asks (out says so): no orders once it
+    is closed, over or paused, and no standing orders once it is closed or over (a paused
+    game keeps them for when it resumes). Told before any line is read, and before whether
+    the message answers an older mail: in such a game there is no later mail to answer."""
+    try:
+        taking_orders(table.game().state, table.raw)
+    except NoOrdersTaken as exc:
+        if makes_records or exc.halted != "paused":
+            out.status, out.reason, out.halted = "rejected", str(exc), exc.halted
+            return True
+    return False
 
 
 def _held(table: Table, m: Message, side: str, texts: list[str], out) -> bool:
