@@ -122,3 +122,22 @@ def test_orders_answering_an_older_mail_of_a_game_since_over_are_told_it_is_over
     assert "the game is over" in said and NOTHING_MORE in said, said
     assert "reply to the latest mail" not in said and "orders open to you" not in said, said
     assert journal.read_bytes() == over
+
+
+@pytest.mark.parametrize("halt, after", [
+    (("order", "--as", "german", "surrender"), NOTHING_MORE),
+    (("reveal", "--force"), NOTHING_MORE),
+    (("deadline", "--pause"), "once the game resumes"),
+])
+def test_a_mail_without_orders_to_a_game_taking_none_asks_for_none(tmp_path, cli, halt,
+                                                                   after):
+    """A mail holding no orders (thanks for the game), to a game over, closed or paused:
+    told so, and what follows as for any mail to such a game, not that orders are open to
+    him now."""
+    journal = new_game(tmp_path, cli, "via_cli")
+    command, *rest = halt
+    assert cli(command, journal, *rest).exit_code == 0
+    outcomes, said = _reply(tmp_path, journal, "Thanks for a fine game!")
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert "no orders found" in said and after in said, said
+    assert "orders open to you" not in said, said

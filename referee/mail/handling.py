@@ -14,6 +14,7 @@ from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
+from .outcome import halt_of
 from .prose import read_orders
 from .refusal import NAMED_LENGTH, left_over, sentence, unquoted, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
@@ -45,7 +46,15 @@ def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
 
 def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
-    result in out, an inbox.Outcome)."""
+    result in out, an inbox.Outcome). One refused for anything else (no orders in it, a
+    line that cannot be read) in a game that takes no orders now is told what follows by
+    the game's halt all the same (out.halted): not asked for the orders open to him."""
+    _handle(table, m, side, key, tag, out, manual)
+    if out.status in ("rejected", "stale") and not out.halted:
+        out.halted = halt_of(table)
+
+
+def _handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
     read = _read(table, m, key, out)
     if read is None:
         return
