@@ -13,6 +13,7 @@ from test_inbox import ADDRESSES, GAME, KEYS
 import gamecalls as g
 from referee.game import standing
 from referee.mail.inbox import inbox as mail_inbox
+from referee.store import home
 
 NOTHING_MORE = "nothing more is asked of you"
 
@@ -141,3 +142,21 @@ def test_a_mail_without_orders_to_a_game_taking_none_asks_for_none(tmp_path, cli
     assert [o.status for o in outcomes] == ["rejected"], outcomes
     assert "no orders found" in said and after in said, said
     assert "orders open to you" not in said, said
+
+
+def test_the_mail_that_ended_the_game_read_again_is_known_not_refused(tmp_path, cli):
+    """A mail whose orders end the game (a surrender, 3.3), read again after a run that
+    appended them but stopped before its ledger was kept (here: the ledger lost), is the
+    mail the journal holds: known, and answered by nobody a second time, though the game
+    it ended takes no orders now."""
+    journal = new_game(tmp_path, cli)
+    box = player_mail(tmp_path, "german", ["surrender"], 1)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    assert [o.status for o in outcomes] == ["applied"], outcomes
+    over = journal.read_bytes()
+    for kept in home.data_dir("ledgers").iterdir():
+        kept.unlink()
+    again, _ = mail_inbox(journal, [box], tmp_path / "again", with_map=False)
+    assert [o.status for o in again] == ["known"], again
+    assert not any("not applied" in str(m["Subject"]) for m in mails(tmp_path / "again"))
+    assert journal.read_bytes() == over
