@@ -83,6 +83,13 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
     replies = sorted(p.read_text() for p in out.iterdir())
     assert len(replies) == 10 + 3                    # a reply to each mail, a report each
     assert any("the order key is missing or wrong" in t for t in replies)
+    sent = {"fire B1 at=G2 range=70 state=halted cover=none command=yes",
+            "move B2 mode=manoeuvre command=yes", "move B3 mode=stealthy command=yes",
+            "move G2 mode=stealthy command=yes"}
+    for p in out.iterdir():                 # read on a phone: an order alone may be longer
+        body = email.message_from_bytes(p.read_bytes(), policy=default).get_content()
+        long = [x for x in body.splitlines() if len(x) > 72 and x.strip() not in sent]
+        assert not long, (p.name, long)
     before = j.read_bytes()
     r = cli("inbox", j, *mails, "--format", "json")         # the same mails again: each
     assert {x["status"] for x in json.loads(r.stdout)["messages"]} == {"done"}   # answered once

@@ -307,9 +307,22 @@ class SkirmishKind(GameKind):
 
 def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:
     """Lines for a mail, read on a phone: each wrapped at 72 columns but a test's order,
-    which stays whole on its line as the player typed it."""
-    orders = {test_lines(t)[0] for t in tests}
-    return [x for line in lines for x in ([line] if line in orders else wrap_lines([line]))]
+    which stays whole on its line as the player typed it (_order_lines)."""
+    firsts = {test_lines(t)[0]: t for t in tests}
+    return [x for line in lines for x in (
+        _order_lines(line, firsts[line]) if line in firsts else wrap_lines([line]))]
+
+
+def _order_lines(line: str, test: dict) -> list[str]:
+    """A test's first line (test_lines) for a mail: whole when it fits 72 columns; else who
+    gave the order, then the order alone on its line, whole, then what the test added to it
+    (the facts left to the card, a ruling), wrapped."""
+    if len(line) <= 72:
+        return [line]
+    head = f"#{test['record']} {test['side']}:"
+    added = line[len(head) + 1 + len(test["order"]):].strip()
+    return [head, f"    {test['order']}", *(wrap_lines([f"    {added}"], hang=0) if added
+                                            else [])]
 
 
 class Verified:
