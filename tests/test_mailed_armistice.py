@@ -160,3 +160,18 @@ def test_the_mail_that_ended_the_game_read_again_is_known_not_refused(tmp_path, 
     assert [o.status for o in again] == ["known"], again
     assert not any("not applied" in str(m["Subject"]) for m in mails(tmp_path / "again"))
     assert journal.read_bytes() == over
+
+
+def test_the_moderator_s_standing_orders_for_a_game_over_are_refused(tmp_path, cli):
+    """`standing --add` or `--withdraw` on a game over is refused as a mailed change is
+    (2.0 VI: no decision is left for them to answer), one line, exit 1, nothing written;
+    listing them still works."""
+    journal = new_game(tmp_path, cli)
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    files = sorted(p.name for p in journal.parent.iterdir())
+    for change in (["--add", "no combat cards"], ["--withdraw", "no combat cards"]):
+        r = cli("standing", journal, "--as", "german", *change)
+        assert r.exit_code == 1 and "the game is over" in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert sorted(p.name for p in journal.parent.iterdir()) == files
+    assert cli("standing", journal, "--as", "german").exit_code == 0

@@ -244,8 +244,11 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
     check_reader(side, game.data.sides, allow_moderator=False)   # a side of this game
     from ..engine.standing import describe  # start-up: only standing and a side's views
     from ..game import standing  # start-up: only standing and a side's views
+    from ..game.timeline import taking_standing_orders  # start-up: only standing
 
     if add or withdraw:
+        if not game.state.revealed:         # a closed game: the store refuses it (GameClosed)
+            taking_standing_orders(game.state)
         mine = standing.change(journal, side, game.data, game.state.turn, add, withdraw)
     else:
         mine = standing.current(standing.load(journal, table.header_hash(), table.raw),

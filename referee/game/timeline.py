@@ -89,6 +89,16 @@ def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
         raise NoOrdersTaken("paused", PAUSED + (RESUME_WITH if resume_with else ""))
 
 
+def taking_standing_orders(state: State) -> None:
+    """NoOrdersTaken when the game takes no standing orders now: closed by its reveal, or
+    over (2.0 VI: no decision is left for them to answer). A paused game keeps them for
+    when it resumes."""
+    if state.revealed:
+        raise NoOrdersTaken("closed", CLOSED)
+    if state.phase == "over" or state.pending is None:
+        raise NoOrdersTaken("over", OVER)
+
+
 def halted(exc: BaseException) -> str:
     """'paused', 'closed' or 'over' when exc refused because the game takes no orders now,
     else ''."""

@@ -8,7 +8,7 @@ import re
 from ..base.errors import OrderError, UsageError, quoted
 from ..engine.standing import parse_standing
 from ..game import standing
-from ..game.timeline import CLOSED, OVER, NoOrdersTaken
+from ..game.timeline import CLOSED, NoOrdersTaken, taking_standing_orders
 from ..store.revealed import GameClosed
 from ..table import Table
 from .refusal import NAMED_LENGTH, unquoted
@@ -61,10 +61,7 @@ def keep_standing_only(table: Table, side: str, lines: list[tuple[int, str]], ma
     if standing.made_by(table.path, side, mail, table.records[0]["hash"]):
         return standing.current(standing.load(table.path, table.records[0]["hash"], table.raw),
                                 side, game.state.turn)
-    if game.state.revealed:
-        raise NoOrdersTaken("closed", CLOSED)
-    if game.state.phase == "over" or game.state.pending is None:
-        raise NoOrdersTaken("over", OVER)       # 2.0 VI: no decision is left to answer
+    taking_standing_orders(game.state)
     change = standing_change(table, side, lines)
     try:
         return standing.change(table.path, side, game.data, game.state.turn, *change,
