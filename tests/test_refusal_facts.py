@@ -1,6 +1,7 @@
 """What a refusal says follows it (what he is asked now, once the game resumes, or nothing
-more: mail/refusal.py) is decided by the game's state when the message was refused, never
-by the words of the reason: they may quote what the player wrote."""
+more: mail/refusal.py) is decided by the game's state as the reply is written, as the report
+below it shows the game, never by the words of the reason: they may quote what the player
+wrote."""
 
 from __future__ import annotations
 
@@ -85,3 +86,29 @@ def test_a_reply_an_older_referee_left_owed_tells_the_game_s_halt_now(tmp_path, 
     [reply] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
                if str(m["To"]) == ADDRESSES["german"] and "not applied" in str(m["Subject"])]
     assert RESUMES in reply and NOW not in reply, reply
+
+
+def _mail(side: str, lines: list[str], message_id: str) -> bytes:
+    body = "\n".join(lines) + f"\n\nOrder key: {KEYS[side]}\n"
+    return (f"From: {ADDRESSES[side]}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
+            f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <{message_id}@example.org>\n"
+            f"\n{body}").encode()
+
+
+def test_a_copy_of_the_mail_that_ended_the_game_is_told_it_is_over(tmp_path, cli):
+    """The mail that ended the game (a surrender, 3.3) sent again under a new Message-ID is a
+    copy, applied once; the reply to the copy shows the game over below it, and says so:
+    not that orders are open to him (2.0 VI)."""
+    journal = new_game(tmp_path, cli)
+    first = write_maildir(tmp_path / "first", [_mail("german", ["surrender"], "first")])
+    assert [o.status for o in mail_inbox(journal, [first], tmp_path / "out1",
+                                         with_map=False)[0]] == ["applied"]
+    over = journal.read_bytes()
+    again = write_maildir(tmp_path / "again", [_mail("german", ["surrender"], "again")])
+    outcomes, _ = mail_inbox(journal, [again], tmp_path / "out2", with_map=False)
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    [reply] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out2")
+               if str(m["To"]) == ADDRESSES["german"]]
+    assert "taken for a copy sent again" in reply, reply
+    assert NOTHING_MORE in reply and NOW not in reply, reply
+    assert journal.read_bytes() == over

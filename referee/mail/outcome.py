@@ -43,15 +43,15 @@ def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
 
 
 def outcome_of(entry: dict, table=None) -> Outcome:
-    """The outcome an owed reply answers, as far as its text needs it. An entry an older
-    referee kept has no `halted`: it is the halt of the game (table, when given) as the
-    reply is written (halt_of), never read from the reason's words."""
-    halted = entry["halted"] if "halted" in entry else \
-        halt_of(table) if table is not None else ""
+    """The outcome an owed reply answers, as far as its text needs it; its `halted` is the
+    halt of the game (table, when given) as the reply is written (halt_of), as the report
+    that follows it shows the game: whatever refused the mail (a copy of one applied, a
+    problem of the mail, a line), never read from the reason's words."""
+    halted = halt_of(table) if table is not None else ""
     return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
                    entry["side"] or None, line=entry["line"], text=entry["text"],
                    why=entry["why"], before=entry["before"], notes=entry.get("notes") or [],
-                   halted=halted if isinstance(halted, str) else "")
+                   halted=halted)
 
 
 def halt_of(table) -> str:
