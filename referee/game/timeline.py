@@ -54,27 +54,13 @@ RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
 
 class NoOrdersTaken(OrderError):
     """An order, or a request for more time, refused because the game takes none now:
-    `halted` says why: 'paused' (PAUSED), 'closed' (CLOSED) or 'over' (OVER). Whoever
-    answers a player tells him what follows from it, never from the words, which may
-    quote his own."""
+    `halted` says why: 'paused' (PAUSED), 'closed' (CLOSED) or 'over' (OVER). A reply to a
+    player tells him what follows from it (mail/outcome.py's halt_of), never from the
+    words, which may quote his own."""
 
     def __init__(self, halted: str, message: str):
         super().__init__(message)
         self.halted = halted
-
-
-class ClockClosed(UsageError):
-    """A deadline asked of a game closed by its reveal (CLOSED): the moderator's usage
-    error, and for a player's request for more time a refusal `halted` as NoOrdersTaken's."""
-
-    halted = "closed"
-
-
-class ClockOver(UsageError):
-    """A deadline asked of a game over (2.0 VI): the moderator's usage error, and for a
-    player's request for more time a refusal `halted` as NoOrdersTaken's."""
-
-    halted = "over"
 
 
 def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
@@ -97,13 +83,6 @@ def taking_standing_orders(state: State) -> None:
         raise NoOrdersTaken("closed", CLOSED)
     if state.phase == "over" or state.pending is None:
         raise NoOrdersTaken("over", OVER)
-
-
-def halted(exc: BaseException) -> str:
-    """'paused', 'closed' or 'over' when exc refused because the game takes no orders now,
-    else ''."""
-    stopped = (NoOrdersTaken, ClockClosed, ClockOver)
-    return getattr(exc, "halted", "") if isinstance(exc, stopped) else ""
 
 
 class Timeline(msgspec.Struct):
@@ -347,9 +326,9 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
 
 def _open_game(state: State) -> None:
     if state.revealed:
-        raise ClockClosed(CLOSED)
+        raise UsageError(CLOSED)
     if state.phase == "over":
-        raise ClockOver("the game is over; its deadlines no longer run")
+        raise UsageError("the game is over; its deadlines no longer run")
 
 
 def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None) -> dict:

@@ -9,12 +9,11 @@ from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
-from ..game.timeline import NoOrdersTaken, halted, taking_orders
+from ..game.timeline import NoOrdersTaken, taking_orders
 from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
 from .mailboxes import Message
-from .outcome import halt_of
 from .prose import read_orders
 from .refusal import NAMED_LENGTH, left_over, sentence, unquoted, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
@@ -46,21 +45,13 @@ def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
 
 def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
-    result in out, an inbox.Outcome). One refused for anything else (no orders in it, a
-    line that cannot be read) in a game that takes no orders now is told what follows by
-    the game's halt all the same (out.halted): not asked for the orders open to him."""
-    _handle(table, m, side, key, tag, out, manual)
-    if out.status in ("rejected", "stale") and not out.halted:
-        out.halted = halt_of(table)
-
-
-def _handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
+    result in out, an inbox.Outcome)."""
     read = _read(table, m, key, out)
     if read is None:
         return
     lines, link, tip = read
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
-        out.status, out.reason, out.records, out.halted = extend_by_mail(
+        out.status, out.reason, out.records = extend_by_mail(
             table, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                    "body_sha256": m.body_sha256,
                                    "content_sha256": m.content_sha256})
@@ -89,7 +80,6 @@ def _handle(table: Table, m: Message, side: str, key: str, tag, out, manual: boo
                 change = standing_change(table, side, standing_lines)
         except OrderError as exc:
             out.status, out.reason = "rejected", f"{exc}; nothing was applied"
-            out.halted = halted(exc)
             return
         if not makes_records:
             now = ", ".join(e["text"] for e in mine) or "none"
@@ -111,7 +101,7 @@ def _handle(table: Table, m: Message, side: str, key: str, tag, out, manual: boo
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return
     except OrderError as exc:
-        out.status, out.reason, out.halted = "rejected", str(exc), halted(exc)
+        out.status, out.reason = "rejected", str(exc)
         return
     if result.rejected is not None:
         i, text, exc = result.rejected
@@ -137,7 +127,7 @@ def _taking_none(table: Table, makes_records: bool, out) -> bool:
         taking_orders(table.game().state, table.raw)
     except NoOrdersTaken as exc:
         if makes_records or exc.halted != "paused":
-            out.status, out.reason, out.halted = "rejected", str(exc), exc.halted
+            out.status, out.reason = "rejected", str(exc)
             return True
     return False
 

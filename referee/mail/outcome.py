@@ -30,8 +30,8 @@ class Outcome:
     # For the reply: what was not applied, or what his standing orders are now.
     notes: list[str] = field(default_factory=list)
     held: dict | None = None         # orders held for the moderator's dice (waiting.py)
-    # 'paused', 'closed' or 'over' when refused because the game takes no orders now
-    # (game/timeline's halted): the reply says what follows by it, never by the reason's words.
+    # For the reply: 'paused', 'closed' or 'over' when the game takes no orders as it is
+    # written (halt_of): it says what follows by it, never by the reason's words.
     halted: str = ""
 
 
@@ -39,7 +39,7 @@ def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
     """A reply owed (written once, as NAME.eml), saying what out says."""
     return {"name": name, "to": address, "side": side, "message_id": out.message_id,
             "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
-            "why": out.why, "before": out.before, "notes": out.notes, "halted": out.halted}
+            "why": out.why, "before": out.before, "notes": out.notes}
 
 
 def outcome_of(entry: dict, table=None) -> Outcome:

@@ -101,8 +101,8 @@ def refusal_document(out, report: bool = True) -> Document:
     """The part of the reply that says why a message was not applied (out: inbox.Outcome);
     report: the player's report follows it in the same mail. What the sender wrote is cut
     to fit the mail's lines (clip_words, quoted_line). What follows is told by the game's
-    state when it was refused (out.halted), never by the reason's words: they may quote
-    the sender's."""
+    halt as the reply is written (out.halted), as the report below shows the game, never
+    by the reason's words: they may quote the sender's."""
     halted = getattr(out, "halted", "")
     below = (" What you will be asked once the game resumes is below."
              if halted == "paused" else         # orders, or more time ('extend: ...')

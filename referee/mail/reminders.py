@@ -116,32 +116,31 @@ class Post:
 
 
 def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
-                   ) -> tuple[str, str, list[int], str]:
+                   ) -> tuple[str, str, list[int]]:
     """A player's mail asking for more time (its lines all `extend DURATION`, one of them):
-    (status, reason, records, halted) for the inbox's outcome: applied, known or rejected,
-    and 'paused', 'closed' or 'over' when refused for a game that takes no orders now
-    (table: the game's Table, which appends it)."""
+    (status, reason, records) for the inbox's outcome: applied, known or rejected (table:
+    the game's Table, which appends it)."""
     asks = [(n, EXTEND_LINE.match(t)) for n, t in lines]
     if not all(found for _, found in asks):
         n = next(n for n, found in asks if not found)
         return "rejected", (f"line {n}: a mail asking for more time ('extend 24h') holds "
                             f"nothing else; send the orders in a mail of their own; nothing "
-                            f"was applied"), [], ""
+                            f"was applied"), []
     if len(asks) > 1:
         return "rejected", (f"line {asks[1][0]}: one 'extend' line a mail; nothing was "
-                            f"applied"), [], ""
+                            f"applied"), []
     n, found = asks[0]
     try:
         made = g_timeline.extend(table.path, side, side, found.group(1), table.games_dir, mail,
                                  table.append)
     except (OrderError, UsageError) as exc:
-        return "rejected", f"line {n}: {exc}; nothing was applied", [], g_timeline.halted(exc)
+        return "rejected", f"line {n}: {exc}; nothing was applied", []
     if not made:
-        return "known", "already in the journal (another inbox run)", [], ""
+        return "known", "already in the journal (another inbox run)", []
     after = _timeline(table, table.raw).due_for(side)
     words = f": {after.words}" if after is not None else ""
     return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
-        [r["seq"] for r in made], ""
+        [r["seq"] for r in made]
 
 
 def _timeline(table: Table, raw: bytes) -> Timeline:
