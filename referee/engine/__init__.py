@@ -31,6 +31,15 @@ from .order_text import format_order
 from .standing import answer as answer_standing
 from .state import State
 
+# Why a game ended (a victory level, an armistice, a surrender, its last turn) takes no
+# order, whatever it says (2.0 VI).
+GAME_OVER = Violation("2.0 VI", "the game is over; no more orders are taken")
+
+
+def game_over(state: State) -> bool:
+    """Whether the game has ended: no decision is left to answer (2.0 VI)."""
+    return state.phase == "over" or state.pending is None
+
 
 def pending_prompt(state: State, data: GameData) -> str:
     """One human sentence saying what the pending decision is."""
@@ -75,8 +84,8 @@ def waiting_on(state: State) -> list[str]:
 
 def check(state: State, data: GameData, order: Ord, side: str) -> Violation | None:
     """The rule an order breaks now, or None when it is legal (single source of legality)."""
-    if state.phase == "over" or state.pending is None:
-        return Violation("2.0 VI", "the game is over; no more orders are taken")
+    if game_over(state):
+        return GAME_OVER
     if order.kind == "armistice":
         return victory.armistice_violation(state, data, order, side)
     if _crisis_play(order, data):
@@ -104,7 +113,7 @@ def _crisis_play(order: Ord, data: GameData) -> bool:
 def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
     """Every order side may give now, in canonical order (python-chess legal_moves)."""
     p = state.pending
-    if state.phase == "over" or p is None:
+    if game_over(state):
         return []
     out: list[Ord] = []
     if acting(state, side):

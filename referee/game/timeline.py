@@ -23,7 +23,7 @@ from ..base.errors import OrderError, UsageError, quoted
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
-from ..engine import waiting_on
+from ..engine import GAME_OVER, game_over, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
@@ -45,9 +45,8 @@ PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it
 # record may follow the reveal), neither paused nor over.
 CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
           "and no deadline runs (every die would be predictable)")
-# A game ended (a victory level, an armistice, a surrender, its last turn): no order is
-# taken, whatever it says, read or not (2.0 VI).
-OVER = "the game is over; no more orders are taken (rule 2.0 VI)"
+# A game ended: no order is taken, whatever it says, read or not (2.0 VI).
+OVER = f"{GAME_OVER.reason} (rule {GAME_OVER.rule})"
 # How the moderator resumes it, for his own commands' errors (a player runs no command).
 RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
 
@@ -69,7 +68,7 @@ def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
     resumes it, for his own commands), whatever the orders say, read or not."""
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
-    if state.phase == "over" or state.pending is None:
+    if game_over(state):
         raise NoOrdersTaken("over", OVER)
     if paused(raw):
         raise NoOrdersTaken("paused", PAUSED + (RESUME_WITH if resume_with else ""))
@@ -81,7 +80,7 @@ def taking_standing_orders(state: State) -> None:
     when it resumes."""
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
-    if state.phase == "over" or state.pending is None:
+    if game_over(state):
         raise NoOrdersTaken("over", OVER)
 
 
