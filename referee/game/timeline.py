@@ -62,6 +62,17 @@ class NoOrdersTaken(OrderError):
         self.halted = halted
 
 
+class GameOver(NoOrdersTaken):
+    """NoOrdersTaken for a game over: the rule it breaks cited as an illegal order's is
+    (kind and rule of a script's error object: 2.0 VI), as the engine refuses each order."""
+
+    kind = "illegal_order"
+    rule = GAME_OVER.rule
+
+    def __init__(self):
+        super().__init__("over", OVER)
+
+
 def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
     """NoOrdersTaken when the game (its state, its journal's bytes raw) takes no orders now:
     closed by its reveal, over (2.0 VI) or paused (resume_with: saying how the moderator
@@ -69,7 +80,7 @@ def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
     if game_over(state):
-        raise NoOrdersTaken("over", OVER)
+        raise GameOver()
     if paused(raw):
         raise NoOrdersTaken("paused", PAUSED + (RESUME_WITH if resume_with else ""))
 
@@ -81,7 +92,7 @@ def taking_standing_orders(state: State) -> None:
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
     if game_over(state):
-        raise NoOrdersTaken("over", OVER)
+        raise GameOver()
 
 
 class Timeline(msgspec.Struct):
