@@ -335,9 +335,10 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
 
 
 def _open_game(state: State) -> None:
+    """UsageError when the game's clock no longer runs: closed by its reveal, or over."""
     if state.revealed:
         raise UsageError(CLOSED)
-    if state.phase == "over":
+    if game_over(state):
         raise UsageError("the game is over; its deadlines no longer run")
 
 
