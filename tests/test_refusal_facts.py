@@ -111,4 +111,5 @@ def test_a_copy_of_the_mail_that_ended_the_game_is_told_it_is_over(tmp_path, cli
                if str(m["To"]) == ADDRESSES["german"]]
     assert "taken for a copy sent again" in reply, reply
     assert NOTHING_MORE in reply and NOW not in reply, reply
+    assert "send them in a new message" not in reply, reply        # no orders are taken
     assert journal.read_bytes() == over

@@ -45,7 +45,7 @@ def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
 
 def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
-    result in out, an inbox.Outcome)."""
+    result in out, an outcome.Outcome)."""
     read = _read(table, m, key, out)
     if read is None:
         return

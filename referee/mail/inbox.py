@@ -64,7 +64,7 @@ from .ledger import (
 )
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_apart
-from .outcome import Outcome, outcome_of, owed_reply
+from .outcome import Outcome, halt_of, outcome_of, owed_reply
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
@@ -404,7 +404,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     if m.problem:
         out.status, out.reason = "rejected", m.problem
     elif replayed is not None:
-        out.status, out.reason = "rejected", copy_refusal(side, replayed)
+        out.status, out.reason = "rejected", copy_refusal(side, replayed, not halt_of(table))
     else:
         handle(table, m, side, keys[side], tag, out, manual)
     replies.append((people[side]["address"], side, out, m))

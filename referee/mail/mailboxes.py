@@ -269,12 +269,13 @@ def too_large_refusal(size: int) -> str:
             f"plain text, without attachments")
 
 
-def copy_refusal(side: str, record: int) -> str:
+def copy_refusal(side: str, record: int, taking: bool = True) -> str:
     """Why a message is not applied whose content_sha256 (Date, Subject and text) is that of
-    a mail of the same side applied before, as record `record`, under another Message-ID."""
+    a mail of the same side applied before, as record `record`, under another Message-ID;
+    taking: the game takes orders now (else he is not told how to give them again)."""
     return (f"the same mail (date, subject and text) from {side}'s address as the message "
-            f"applied as record {record}: taken for a copy sent again, and applied once; to "
-            f"give the same orders again, send them in a new message")
+            f"applied as record {record}: taken for a copy sent again, and applied once" +
+            ("; to give the same orders again, send them in a new message" if taking else ""))
 
 
 def _parse(m: Message) -> None:

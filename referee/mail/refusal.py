@@ -98,7 +98,7 @@ def quoted_line(text: str, width: int = WIDTH) -> list[str]:
 
 
 def refusal_document(out, report: bool = True) -> Document:
-    """The part of the reply that says why a message was not applied (out: inbox.Outcome);
+    """The part of the reply that says why a message was not applied (out: outcome.Outcome);
     report: the player's report follows it in the same mail. What the sender wrote is cut
     to fit the mail's lines (clip_words, quoted_line). What follows is told by the game's
     halt as the reply is written (out.halted), as the report below shows the game, never
