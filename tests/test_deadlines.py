@@ -367,12 +367,16 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     assert check_deadlines(journal, out, DUE + timedelta(hours=2)) == []
     [mail] = [m for m in mails(out) if "missed" in str(m["Subject"])]
     assert mail["To"] == ADDRESSES["moderator"]
-    # What he may do, each with its command: give the orders, extend, pause.
-    told = " ".join(text_of(mail).split())
-    for command in (f"`referee order {journal} --as german ...`",
-                    f"`referee extend {journal} german 24h`",
-                    f"`referee deadline {journal} --pause`"):
-        assert command in told, told
+    # What he may do, each with its command: give the orders, extend, pause. Each command
+    # is alone on its line, whole, to be copied (the journal's path of a test is long
+    # enough that, wrapped as prose, each was cut in two).
+    lines = text_of(mail).split("\n")
+    for command in (f"referee order {journal} --as german ...",
+                    f"referee extend {journal} german 24h",
+                    f"referee deadline {journal} --pause"):
+        assert f"  {command}" in lines, lines
+    assert all(len(line) <= 72 for line in lines if not line.startswith("  referee "))
+    told = " ".join(lines)
     # The decision in words, as the engine asks it (2.0 II.1), not its kind's name.
     assert "card_or_pass" not in told, told
     assert "none came (the decision: german player turn, SUMMER 1914: play an " \

@@ -91,9 +91,9 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
     assert (notice["To"], notice["From"], notice["Reply-To"]) == (
         ADDRESSES["moderator"], REFEREE, REFEREE)
     assert "german missed the deadline" in notice["Subject"]
-    said = " ".join(notice.get_body(("plain",)).get_content().split())
-    assert f"`referee extend {journal} german 24h`" in said and "JOURNAL" not in said, said
-    assert f"`referee deadline {journal} --pause`" in said, said
+    said = notice.get_body(("plain",)).get_content().split("\n")
+    assert f"  referee extend {journal} german 24h" in said and "JOURNAL" not in str(said)
+    assert f"  referee deadline {journal} --pause" in said, said
 
 
 @pytest.mark.parametrize("command", [

@@ -332,17 +332,14 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
-        body = (f"{d.side}'s orders were due by {due} and none came (the decision: "
-                f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}\n\n"
-                f"Nothing moves until they come. You may give them yourself, as the player "
-                f"sends them to you some other way (`referee order {post.journal} --as "
-                f"{d.side} ...`), extend the deadline (`referee extend {post.journal} "
-                f"{d.side} 24h`) or pause the game (`referee deadline {post.journal} "
-                f"--pause`).\n")
+        body = prose(f"{d.side}'s orders were due by {due} and none came (the decision: "
+                     f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}") + \
+            "\n\n" + _waiting_choices(post.journal, d.side)
         told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
                           f"moderator.eml",
                           post.address(MODERATOR),
-                          post.subject(tl.seq, f"{d.side} missed the deadline"), body)
+                          post.subject(tl.seq, f"{d.side} missed the deadline"), body,
+                          wrapped=True)
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
                    (" (the moderator is told)" if told else
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
@@ -357,6 +354,19 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
                                          "missed": policy})
+
+
+def _waiting_choices(journal: str, side: str) -> str:
+    """What the moderator may do for a game waiting on side's missed orders: each command
+    alone on an indented line, to be copied whole (wrapped with the prose, a command was cut
+    in two at a space, its journal's path on one line and the rest on the next)."""
+    return (prose("Nothing moves until they come. You may give them yourself, as the player "
+                  "sends them to you some other way:") +
+            f"\n\n  referee order {journal} --as {side} ...\n\n"
+            "Or extend the deadline:\n\n"
+            f"  referee extend {journal} {side} 24h\n\n"
+            "Or pause the game:\n\n"
+            f"  referee deadline {journal} --pause\n")
 
 
 def _name(moment: datetime) -> str:
