@@ -88,6 +88,18 @@ def test_production_orders_are_sealed_until_both_sides_are_done(tmp_path, cli):
     assert cli("verify", j).exit_code == 0
 
 
+def test_the_production_prompt_agrees_with_the_sides_it_still_waits_on(tmp_path, cli):
+    """Both sides owe their plans (7.0): "german and entente give"; once the German plan is
+    in, the Entente alone owes his: "entente gives", not "entente give"."""
+    j = _to_production(tmp_path)
+    def prompt() -> str:
+        return json.loads(cli("status", j, "--format", "json").stdout)["prompt"]
+
+    assert prompt().startswith("production: german and entente give sealed orders (")
+    assert g.submit(j, "german", ["buy 1", "done"]).rejected is None
+    assert prompt().startswith("production: entente gives sealed orders (")
+
+
 def test_build_rules(tmp_path):
     j = _to_production(tmp_path)
     assert _rule(g.submit(j, "german", ["build ge tank metz"])) == "8.3.5"     # not before 1918

@@ -113,7 +113,8 @@ def _production_prompt(s: State, d: GameData) -> str:
     # Nothing here may tell one side what the other has ordered: the plans are sealed.
     others = [x for x in d.sides if x not in s.production["done"]]
     bp = s.production["bp"]
-    return (f"production: {' and '.join(others)} give sealed orders (units into or out of "
+    verb = "give" if len(others) > 1 else "gives"     # "german and entente give", "entente gives"
+    return (f"production: {' and '.join(others)} {verb} sealed orders (units into or out of "
             f"armies first, then buy N cards, build, "
             f"rebuild, entrench, upgrade), then 'done'; Build Points this turn: " +
             ", ".join(f"{d.side_name(x)} {bp[x]}" for x in d.sides) + " (7.0)")
