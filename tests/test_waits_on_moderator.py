@@ -173,3 +173,18 @@ def test_orders_held_from_a_mail_dated_past_the_last_year_are_held_undated(tmp_p
     view = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
     assert [(h["side"], h["date"], h["lines"]) for h in view["held"]] == [
         ("entente", None, ["done", "done"])], view["held"]
+
+
+def test_the_reply_to_orders_held_for_dice_says_so_in_its_subject(tmp_path, cli):
+    """The player's reply for orders held for the moderator's dice: its text says they are
+    held and will be applied with his dice; its subject said 'not applied', the subject of a
+    refusal, so that a player reading his list of mails took them for refused."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    cli("tick", j, "--no-map")
+    [reply] = [m for m in (email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+                           for p in sorted(out.glob("*.eml")))
+               if m["In-Reply-To"] == "<m1@example.org>"]
+    assert str(reply["To"]) == "e@example.org"
+    assert str(reply["Subject"]).endswith("] held for the moderator's dice"), reply["Subject"]
+    assert reply.get_body(("plain",)).get_content().startswith(
+        "Your message was not applied yet: your orders need dice")

@@ -64,7 +64,7 @@ from .ledger import (
 )
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_apart
-from .outcome import Outcome, halt_of, outcome_of, owed_reply
+from .outcome import Outcome, halt_of, outcome_of, owed_reply, reply_subject
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
@@ -504,7 +504,7 @@ class _Outbox:
                 self.due.get(side), map_note=where)
         self.written.append(_write(
             self.folder, self.sender, address,
-            f"[referee {game.game_id} #{self.last['seq']}] not applied", body,
+            reply_subject(game.game_id, self.last["seq"], entry), body,
             entry["message_id"], shown, name=entry["name"],
             thread=mailtext.thread_of(game.game_id, address)))
         if brief:

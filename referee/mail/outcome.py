@@ -62,3 +62,11 @@ def halt_of(table) -> str:
     except NoOrdersTaken as exc:
         return exc.halted
     return ""
+
+
+def reply_subject(game_id: str, seq: int, entry: dict) -> str:
+    """The subject of the reply to a message not applied: the game's tag, then what became
+    of it. Orders held for the moderator's dice are not refused (his mail applies them): their
+    reply says they are held, as its first line does."""
+    what = "held for the moderator's dice" if entry.get("status") == "held" else "not applied"
+    return f"[referee {game_id} #{seq}] {what}"
