@@ -51,7 +51,7 @@ def test_a_mailed_armistice_to_a_revealed_game_is_told_it_is_closed(tmp_path, cl
 
 @pytest.mark.parametrize("line", ["armistice", "pass", "propose armistice"])
 def test_a_mailed_order_to_a_game_over_is_told_it_is_over(tmp_path, cli, line):
-    """A game ended by a surrender (3.3) takes no order (2.0 VI): whatever he mails, read or
+    """A game ended by a surrender (3.3) takes no order: whatever he mails, read or
     not, he is told the game is over, and not that orders are open to him."""
     journal = new_game(tmp_path, cli)
     assert g.submit(journal, "german", ["surrender"]).rejected is None
@@ -59,14 +59,14 @@ def test_a_mailed_order_to_a_game_over_is_told_it_is_over(tmp_path, cli, line):
     outcomes, said = _reply(tmp_path, journal, line)
     assert [o.status for o in outcomes] == ["rejected"], outcomes
     assert "no orders found" not in said and "cannot be read" not in said, said
-    assert "the game is over" in said and "2.0 VI" in said, said
+    assert "the game is over" in said and "(rule 3.3)" in said, said
     assert "nothing more is asked of you" in said, said
     assert "orders open to you" not in said, said
     assert journal.read_bytes() == over
 
 
 def test_mailed_standing_orders_to_a_game_over_are_refused_as_over(tmp_path, cli):
-    """Standing orders answer decisions to come; a game over has none (2.0 VI). A mail of
+    """Standing orders answer decisions to come; a game over has none (3.3 ended it). A mail of
     standing lines alone is refused as any order is, saying the game is over, and his
     standing orders stay as they were: not told "your standing orders are now"."""
     journal = new_game(tmp_path, cli)
@@ -164,7 +164,7 @@ def test_the_mail_that_ended_the_game_read_again_is_known_not_refused(tmp_path, 
 
 def test_the_moderator_s_standing_orders_for_a_game_over_are_refused(tmp_path, cli):
     """`standing --add` or `--withdraw` on a game over is refused as a mailed change is
-    (2.0 VI: no decision is left for them to answer), one line, exit 1, nothing written;
+    (3.3 ended it: no decision is left for them to answer), one line, exit 1, nothing written;
     listing them still works."""
     journal = new_game(tmp_path, cli)
     assert g.submit(journal, "german", ["surrender"]).rejected is None

@@ -85,18 +85,18 @@ def test_games_list_names_the_sides_a_script_passes_to_as(tmp_path: Path):
         assert status["waiting_on"] in entry["sides"]
 
 
-def test_an_order_to_a_game_over_is_illegal_citing_2_0_vi(game: Path):
-    """A game over takes no order (2.0 VI): a bot is told so as every illegal order is, its
-    error object and its order-result citing the rule (kind `illegal_order`, exit 1), as
-    the engine refuses each order of an ended game."""
+def test_an_order_to_a_game_over_is_illegal_citing_the_rule_that_ended_it(game: Path):
+    """A game over takes no order: a bot is told so as every illegal order is, its error
+    object and its order-result citing the rule that ended the game (here a surrender, 3.3;
+    kind `illegal_order`, exit 1), as the engine refuses each order of an ended game."""
     assert _referee("order", game, "--as", "german", "surrender").returncode == 0
     before = game.read_bytes()
     out = _referee("order", game, "--as", "german", "--format", "json", "pass")
     assert out.returncode == 1, out.stderr
     error = _error_object(out.stderr)
-    assert (error["kind"], error["rule"], error["exit"]) == ("illegal_order", "2.0 VI", 1)
+    assert (error["kind"], error["rule"], error["exit"]) == ("illegal_order", "3.3", 1)
     result = json.loads(out.stdout)
     _valid(result, "order-result")
-    assert result["rejected"]["rule"] == "2.0 VI" and result["applied"] == []
+    assert result["rejected"]["rule"] == "3.3" and result["applied"] == []
     assert "the game is over" in result["rejected"]["error"]
     assert game.read_bytes() == before

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 import gamecalls as g
 from casebook import new_game, position
 from referee.engine.victory import victory_level, vp_breakdown
+from referee.game.timeline import GameOver
 
 BELGIUM = ["ostend", "ypres", "ghent", "antwerp", "brussels", "liege", "namur", "mons",
            "ardennes"]
@@ -28,6 +31,7 @@ def test_a_decisive_victory_ends_the_game_at_once_mid_turn(tmp_path):
     assert (vp, level.id) == (22, "substantial_german")
     r = g.submit(j, "german", ["play offensive", "move ge-i-05 amiens", "end movement"])
     assert r.rejected is not None and r.rejected[1] == "end movement"     # game already over
+    assert r.rejected[2].rule == "3.2"              # refused by the rule that ended it
     ended = r.applied[-1].record["events"][-1]
     assert ended["type"] == "GameEnded" and ended["level"] == "decisive_german"
     assert ended["vp"] == 23 and "(3.2)" in ended["reason"]
@@ -46,6 +50,9 @@ def test_surrender_while_winning_is_rejected_and_otherwise_counts_one_level_wors
     assert ended["type"] == "GameEnded"
     assert ended["level"] == "decisive_german"         # Substantial German, one level worse
     assert g.open_game(j).state.phase == "over"
+    with pytest.raises(GameOver) as refused:           # cited by what ended it
+        g.submit(j, "german", ["pass"])
+    assert refused.value.rule == "3.3"
 
 
 def test_a_german_resigning_in_a_stalemate_gives_a_marginal_entente_victory(tmp_path, game):
@@ -66,6 +73,9 @@ def test_armistice_refused_then_accepted(tmp_path, game):
     ended = r.applied[-1].record["events"][-1]
     assert ended["type"] == "GameEnded" and ended["level"] == "stalemate"
     assert "armistice" in ended["reason"]
+    with pytest.raises(GameOver) as refused:           # cited by what ended it
+        g.submit(game, "entente", ["pass"])
+    assert refused.value.rule == "3.2"
 
 
 def test_each_vp_modification(tmp_path, data):

@@ -6,6 +6,8 @@ register themselves from flow.py and the rule modules it imports.
 
 from __future__ import annotations
 
+import re
+
 from ..base.errors import IllegalOrderError, clipped
 from ..contracts.events_base import Ev
 from ..contracts.orders import Ord
@@ -31,14 +33,22 @@ from .order_text import format_order
 from .standing import answer as answer_standing
 from .state import State
 
-# Why a game ended (a victory level, an armistice, a surrender, its last turn) takes no
-# order, whatever it says (2.0 VI).
-GAME_OVER = Violation("2.0 VI", "the game is over; no more orders are taken")
+# Why a game that has ended takes no order, whatever it says: cited by the rule that ended
+# it, as its GameEnded reason ends with it (a decisive victory or an armistice 3.2, a
+# surrender 3.3, its last turn played 2.0 VI); 3.0 (winning the game) when none is named.
+GAME_OVER = "the game is over; no more orders are taken"
+_ENDED_BY = re.compile(r"\((\d+\.\d+(?:\.\d+)*(?: [IVX]+(?:\.\d+)?)?)\)\s*$")
 
 
 def game_over(state: State) -> bool:
-    """Whether the game has ended: no decision is left to answer (2.0 VI)."""
+    """Whether the game has ended: no decision is left to answer (3.0)."""
     return state.phase == "over" or state.pending is None
+
+
+def game_over_violation(state: State) -> Violation:
+    """The refusal of any order to a game that has ended, citing the rule that ended it."""
+    ended = _ENDED_BY.search(str((state.result or {}).get("reason", "")))
+    return Violation(ended.group(1) if ended else "3.0", GAME_OVER)
 
 
 def pending_prompt(state: State, data: GameData) -> str:
@@ -85,7 +95,7 @@ def waiting_on(state: State) -> list[str]:
 def check(state: State, data: GameData, order: Ord, side: str) -> Violation | None:
     """The rule an order breaks now, or None when it is legal (single source of legality)."""
     if game_over(state):
-        return GAME_OVER
+        return game_over_violation(state)
     if order.kind == "armistice":
         return victory.armistice_violation(state, data, order, side)
     if _crisis_play(order, data):

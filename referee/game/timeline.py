@@ -23,7 +23,7 @@ from ..base.errors import OrderError, UsageError, quoted
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
-from ..engine import GAME_OVER, game_over, waiting_on
+from ..engine import game_over, game_over_violation, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
@@ -45,15 +45,13 @@ PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it
 # record may follow the reveal), neither paused nor over.
 CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
           "and no deadline runs (every die would be predictable)")
-# A game ended: no order is taken, whatever it says, read or not (2.0 VI).
-OVER = f"{GAME_OVER.reason} (rule {GAME_OVER.rule})"
 # How the moderator resumes it, for his own commands' errors (a player runs no command).
 RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
 
 
 class NoOrdersTaken(OrderError):
     """An order, or a request for more time, refused because the game takes none now:
-    `halted` says why: 'paused' (PAUSED), 'closed' (CLOSED) or 'over' (OVER). A reply to a
+    `halted` says why: 'paused' (PAUSED), 'closed' (CLOSED) or 'over' (GameOver). A reply to a
     player tells him what follows from it (mail/outcome.py's halt_of), never from the
     words, which may quote his own."""
 
@@ -63,36 +61,37 @@ class NoOrdersTaken(OrderError):
 
 
 class GameOver(NoOrdersTaken):
-    """NoOrdersTaken for a game over: the rule it breaks cited as an illegal order's is
-    (kind and rule of a script's error object: 2.0 VI), as the engine refuses each order."""
+    """NoOrdersTaken for a game that has ended, as the engine refuses each of its orders: an
+    illegal order citing the rule that ended it (kind and rule of a script's error object)."""
 
     kind = "illegal_order"
-    rule = GAME_OVER.rule
 
-    def __init__(self):
-        super().__init__("over", OVER)
+    def __init__(self, state: State):
+        ended = game_over_violation(state)
+        super().__init__("over", f"{ended.reason} (rule {ended.rule})")
+        self.rule = ended.rule
 
 
 def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
     """NoOrdersTaken when the game (its state, its journal's bytes raw) takes no orders now:
-    closed by its reveal, over (2.0 VI) or paused (resume_with: saying how the moderator
+    closed by its reveal, over (3.0) or paused (resume_with: saying how the moderator
     resumes it, for his own commands), whatever the orders say, read or not."""
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
     if game_over(state):
-        raise GameOver()
+        raise GameOver(state)
     if paused(raw):
         raise NoOrdersTaken("paused", PAUSED + (RESUME_WITH if resume_with else ""))
 
 
 def taking_standing_orders(state: State) -> None:
     """NoOrdersTaken when the game takes no standing orders now: closed by its reveal, or
-    over (2.0 VI: no decision is left for them to answer). A paused game keeps them for
+    over (3.0: no decision is left for them to answer). A paused game keeps them for
     when it resumes."""
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
     if game_over(state):
-        raise GameOver()
+        raise GameOver(state)
 
 
 class Timeline(msgspec.Struct):
