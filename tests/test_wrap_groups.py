@@ -1,4 +1,5 @@
-"""Wrapped mail keeps a rule cited, a time and its zone, and a date and its time on one line
+"""Wrapped mail keeps a rule cited, a time and its zone, a date and its time, a turn and a
+choice's note on one line
 (render/unbroken.py): each sentence below was broken inside such a group at 72 columns
 ("(2.0" / "II.1)", "13:00" / "EST", "Wed 25 Nov" / "13:00"). The expected lines are
 counted by hand: the group moves whole to the next line, every other break stays."""
@@ -37,6 +38,19 @@ KEPT = [
     ("The moderator gave more time to both sides: orders are due by Wed 25 Nov 13:00 EST.",
      ["The moderator gave more time to both sides: orders are due by",
       "Wed 25 Nov 13:00 EST."]),
+    # a turn, its season and its year: was "... covers SUMMER" / "1914 and more."
+    ("The German player's report for the game ttlm-1914-a471c2b4 covers SUMMER 1914 and "
+     "more.",
+     ["The German player's report for the game ttlm-1914-a471c2b4 covers",
+      "SUMMER 1914 and more."]),
+    # the last turn's two years: was "... up to WINTER" / "1919-20."
+    ("The report for the game ttlm-1914-a471c2b4 covers the turns up to WINTER 1919-20.",
+     ["The report for the game ttlm-1914-a471c2b4 covers the turns up to",
+      "WINTER 1919-20."]),
+    # a choice's note: was "... Luxembourg [into" / "ge-4]."
+    ("Place each arriving unit in a supplied area: Metz, Luxembourg [into ge-4].",
+     ["Place each arriving unit in a supplied area: Metz, Luxembourg",
+      "[into ge-4]."]),
 ]
 
 # (the text, a width narrower than some of its groups, its lines): a group longer than the

@@ -1,7 +1,8 @@
 """The groups of words a wrapped line keeps on one line: a rule cited with its sub-parts
-(2.0 II.1, rule 8.3.6), a clock time with its zone (13:00 UTC) and a date with its time
-(Mon 30 Nov 08:00 EST). On a phone, "(2.0" at the end of one line and "II.1)" at the start
-of the next, or "(13:00" and "UTC)", read as two things.
+(2.0 II.1, rule 8.3.6), a clock time with its zone (13:00 UTC), a date with its time
+(Mon 30 Nov 08:00 EST), a turn (SUMMER 1914) and a choice's note ([into ge-4]). On a
+phone, "(2.0" at the end of one line and "II.1)" at the start of the next, or "(13:00"
+and "UTC)", read as two things.
 
 A wrapper binds such a group's spaces with NO_BREAK before it wraps (the group is then one
 word to it) and gives the lines back with plain spaces (unbound): mail stays plain text,
@@ -24,7 +25,12 @@ _WHEN = rf"(?:{_DAY} \d{{1,2}} {_MONTH} )?\d{{1,2}}:\d{{2}}(?: {_ZONE}(?![\w:+-]
 # A rule number with its sub-parts: 8.3.6, 2.0 II.1, 2.0 II.3b (the steps of the sequence
 # of play, rule 2.0, are Roman numerals), with the word "rule" before it when there is one.
 _RULE = r"(?:[Rr]ules? )?\d+(?:\.\d+)+[a-z]?(?: [IVX]+(?:\.\d+[a-z]?)*(?![\w]))?"
-_GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE})")
+# A turn as the game data names it: its season in capitals and its year (SUMMER 1914,
+# WINTER 1919-20).
+_TURN = r"[A-Z]{3,} \d{4}(?:-\d{2})?(?![\w-])"
+# A choice's note in brackets of two or three words (Luxembourg [into ge-4]).
+_NOTE = r"\[[^\[\]\s]+(?: [^\[\]\s]+){1,2}\]"
+_GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE}|{_TURN}|{_NOTE})")
 # Where the wrappers given a room (textwrap) break a line: at ASCII white space only. An em
 # space or an ideographic space is inside a word to them, so it is counted in the word.
 _BREAKS = frozenset(" \t\n\r\x0b\x0c")
