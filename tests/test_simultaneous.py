@@ -264,3 +264,31 @@ def test_the_example_plan_of_a_mail_is_taken_as_it_stands(tmp_path, cli):
             assert r.rejected is None and r.dropped == [], (example, r.rejected, r.dropped)
     assert g.open_game(arrivals).state.pending.kind != "reinforce"
 
+
+
+def test_a_discard_one_side_alone_makes_is_not_told_as_both_sides(tmp_path, cli):
+    """2.0 V.3: only a side over his card limit discards. When the Entente alone is over it
+    (the German buys no card), his prompt and his report tell his plan as his alone: not
+    sealed 'until both are in', closed by its last card discarded (no arrival to place);
+    when both are over it, each is told the other's plan is sealed with his."""
+    sc = position("1914", player="entente", passes=1, hands={
+        "german": ["off-01", "off-02", "off-04", "off-06", "ers2-01", "ers2-02"],
+        "entente": ["off-03", "off-05", "ers2-03", "ers2-04", "ers2-05"]})
+    (tmp_path / "one").mkdir()
+    j = new_game(tmp_path / "one", sc, name="d")
+    assert g.submit(j, "entente", ["pass", "end turn"]).rejected is None
+    assert g.submit(j, "german", ["done"]).rejected is None
+    assert g.submit(j, "entente", ["buy 1", "done"]).rejected is None
+    st = g.open_game(j).state
+    assert st.pending.kind == "discard_excess" and waiting_on(st) == ["entente"]
+    view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
+    assert view["prompt"].endswith("the limit is 5: discard the excess (2.0 V.3, 7.1)"), \
+        view["prompt"]
+    said = " ".join(cli("report", j, "--as", "entente").stdout.split())
+    assert "it closes by itself with its last card discarded; it stays secret until it is " \
+           "in." in said, said
+    both = _to_discard(tmp_path, "both")
+    view = json.loads(cli("status", both, "--as", "entente", "--format", "json").stdout)
+    assert "sealed until both are in" in view["prompt"], view["prompt"]
+    said = " ".join(cli("report", both, "--as", "entente").stdout.split())
+    assert "its last card discarded; it stays secret until both sides are in." in said, said

@@ -175,6 +175,13 @@ def sealed_for(state: State, side: str) -> bool:
     return _sealed(state) is not None and acting(state, side)
 
 
+def sealed_sides(state: State) -> list[str]:
+    """The sides asked for the pending sealed plan (one, or both at once: 7.0, 2.0 I,
+    2.0 V.3); none when the decision is not a sealed plan."""
+    got = _sealed(state)
+    return list(got[1]["plans"]) if got is not None else []
+
+
 def plan_label(state: State) -> str:
     """What a record of a sealed plan shows in place of its orders."""
     return _sealed(state)[0].label

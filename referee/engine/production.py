@@ -273,8 +273,8 @@ def _excess_prompt(s: State, d: GameData) -> str:
     # Nothing here may tell one side what the other has discarded: the plans are sealed.
     return "; ".join(f"{x} holds {len(s.hands[x])} cards, the limit is "
                      f"{card_limit(s, d, x)}" for x in sides) + \
-        (": discard the excess, sealed until both are in (2.0 V.3, 7.1)" if b else
-         ": discard the excess (2.0 V.3, 7.1)")
+        (": discard the excess, sealed until both are in (2.0 V.3, 7.1)"
+         if b and len(b["plans"]) > 1 else ": discard the excess (2.0 V.3, 7.1)")
 
 
 register(DecisionSpec(

@@ -17,7 +17,7 @@ import msgspec
 from ..base.errors import OrderError
 from ..contracts.orders import Done, EndMovement, EndTurn, Ord, Pass
 from ..data.gamedata import GameData
-from ..engine import acting, check, decide, legal_orders, sealed_for, waiting_on
+from ..engine import acting, check, decide, legal_orders, sealed_for, sealed_sides, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
@@ -75,6 +75,7 @@ class Ahead(msgspec.Struct):
     after: Step | None = None
     after_orders: list[str] = []
     after_aids: dict = {}
+    alone: bool = False             # a sealed plan that he alone gives now (one side asked)
 
 
 def _dice(state: State) -> DryDice:
@@ -202,7 +203,8 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         # card discarded (7.0, 2.0 I, 2.0 V.3).
         first = next((t for t, o in reps if o.kind not in ("done", "move")), None)
         return Ahead(now, True, [], plan_example(state, data, side, first) if first
-                     else ["done"] * any(o.kind == "done" for _, o in reps))
+                     else ["done"] * any(o.kind == "done" for _, o in reps),
+                     alone=len(sealed_sides(state)) < 2)
     branches = [b for b in (_leave(state, data, side, t, o, mine) for t, o in reps) if b]
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,

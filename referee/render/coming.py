@@ -54,6 +54,11 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
     return spans
 
 
+# What closes a sealed plan by itself, by its decision: its last arrival placed (2.0 I),
+# its last card over the limit discarded (2.0 V.3).
+_CLOSED_BY = {"reinforce": "arrival placed", "discard_excess": "card discarded"}
+
+
 def _plan_words(ah: Ahead) -> list:
     """How one sealed plan is given: closed by 'done', or by its last order when the example
     shows that it closes by itself (2.0 I, 2.0 V.3: nothing left to place or discard)."""
@@ -61,8 +66,9 @@ def _plan_words(ah: Ahead) -> list:
             f"mail, one order per line, ")
     if not ah.example or ah.example[-1] == "done":
         return [head + "and end it with ", Span("done", "order"), "; "]
-    return [head + "and no ", Span("done", "order"), ": it closes by itself with its last "
-            "arrival placed or card discarded; "]
+    last = _CLOSED_BY.get(ah.now.kind, "order")
+    return [head + "and no ", Span("done", "order"), f": it closes by itself with its last "
+            f"{last}; "]
 
 
 def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -> list:
@@ -71,7 +77,8 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
     section of its own shows one)."""
     if ah.sealed:
         show = example and bool(ah.example)
-        blocks: list = [para(*_plan_words(ah), "it stays secret until both sides are in."
+        until = "it is in." if ah.alone else "both sides are in."
+        blocks: list = [para(*_plan_words(ah), f"it stays secret until {until}"
                              + " For example:" * show)]
         return blocks + [Orders(ah.example)] if show else blocks
     blocks = []
