@@ -105,3 +105,25 @@ def test_each_vp_modification(tmp_path, data):
     assert lines["Total Blockade 1917 (3.1)"] == -2
 
 
+
+
+def test_a_report_after_a_surrender_gives_the_result_beside_the_vp_level(game, cli):
+    """3.3's own example: the German resigning in a Stalemate gives a Marginal Entente
+    Victory. The report's VP stay a Stalemate (3.1), so the result is told beside them, and
+    the closing section begins as a sentence; an armistice ends at the VP's own level (3.2),
+    with no second level told."""
+    assert g.submit(game, "german", ["resign"]).rejected is None
+    said = cli("report", game, "--as", "entente").stdout
+    flat = " ".join(said.split())
+    assert "VP 12: Stalemate" in flat, said
+    assert "Result: Marginal Entente Victory, not the level of the VP: the german player " \
+           "surrenders" in flat, said
+    assert "The game is over ---------------- The german player surrenders" in flat, said
+    assert "Result: Marginal Entente Victory" in " ".join(cli("show", game).stdout.split())
+
+
+def test_a_game_ended_at_its_vp_level_tells_no_second_level(game, cli):
+    assert g.submit(game, "german", ["propose armistice"]).rejected is None
+    assert g.submit(game, "entente", ["accept armistice"]).rejected is None
+    said = cli("report", game, "--as", "german").stdout
+    assert "Stalemate" in said and "Result:" not in said, said

@@ -92,11 +92,16 @@ def situation(view: dict[str, Any]) -> Para:
                 f": {view['prompt']}")
 
 
-def vp_section(vp: dict) -> Section:
+def vp_section(vp: dict, result: dict | None = None) -> Section:
     """The VP total, its level and its breakdown (3.1); the total heads the breakdown, so that
-    a chat post does not end on it."""
+    a chat post does not end on it. result: how a game over ended, told beside the total
+    when it ended at another level than the VP give (a surrender, one level worse: 3.3)."""
+    ended = [] if not result or result.get("level_name") in (None, vp["level_name"]) else [
+        para(Span("Result: ", "bold"), Span(str(result["level_name"]), "bold"),
+             f", not the level of the VP: {result.get('reason')}.")]
     return Section("Victory points", [
         Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold")], heading=True),
+        *ended,
         Items([[Span(f"{b['label']}: {b['vp']:+d}")] for b in vp["breakdown"]]),
     ])
 
@@ -156,7 +161,7 @@ def show_document(view: dict[str, Any]) -> Document:
          + (f" ({side_name(view['player'])} {player_turn(view)})" if view.get("player") else ""))
     return Document(_title(view, "the war"), [
         Section("Situation", [para(t), situation(view), *dice_note(view)]),
-        vp_section(view["vp"]),
+        vp_section(view["vp"], view.get("result")),
         Section("Areas", [area_table(view["areas"])]),
         off_map_section(view),
         cards_section(view),

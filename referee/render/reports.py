@@ -141,7 +141,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     # happened, not of what he is asked now (7.0).
     done = shown(carried_out_section, last["seq"], journal, state, data, reader, revealed)
     sections += [done] if done is not None else []
-    vp_doc = vp_section(sview["vp"])
+    vp_doc = vp_section(sview["vp"], sview.get("result"))
     vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
     sections.append(vp_doc)
     sections.append(board_section(board))
@@ -247,7 +247,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     (2.0), grouped without pointing to a command he cannot run from a mail."""
     if stat["game_over"]:
         r = stat.get("result") or {}
-        return Section("The game is over", [para(f"{r.get('reason')}: ",
+        why = str(r.get("reason"))
+        return Section("The game is over", [para(f"{why[:1].upper()}{why[1:]}: ",
                                                  Span(str(r.get("level_name")), "bold"))])
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     blocks: list = []
