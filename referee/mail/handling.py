@@ -4,7 +4,6 @@ nothing, or refused with why (stale, held for dice, a line that fails)."""
 from __future__ import annotations
 
 from ..base.errors import OrderError, clipped, quoted
-from ..engine import pending_prompt, sealed_for, waiting_on
 from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
@@ -13,6 +12,7 @@ from ..game.timeline import NoOrdersTaken, taking_orders
 from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
+from .holds import decision_of
 from .mailboxes import Message
 from .prose import read_orders
 from .refusal import NAMED_LENGTH, left_over, sentence, unquoted, why_refused
@@ -29,18 +29,6 @@ MAIL_WORDS = ("standing", "extend")
 MOST_CLOSED = 32
 # The further lines a reply names as unreadable, beside the one that stopped the mail.
 MOST_UNREADABLE = 5
-
-
-def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
-    """What reader was asked to decide after record seq (2.0; for stale replies)."""
-    game = table.game(upto=seq)
-    st = game.state
-    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
-    # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
-    # plan closing does not change what this reader was asked, though the prompt changes.
-    sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)
-    prompt = None if decision is None or sealed else pending_prompt(st, game.data)
-    return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
 
 
 def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:

@@ -20,6 +20,7 @@ from ..base.errors import OrderError, quoted
 from ..base.readers import MODERATOR
 from ..store.players import roster
 from ..table import Table
+from .holds import held_at, standing
 from .ledger import game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
 from .reminders import Post, waits_on_the_moderator
@@ -71,12 +72,19 @@ def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -
         try:
             run = table.submit(side, texts, dry_run=True, count_with=value)
         except OrderError:
-            return {"seq": table.last_seq(), "lines": list(texts), "dice": [], "whole": False,
+            return {**_made_at(table), "lines": list(texts), "dice": [], "whole": False,
                     **when}
         counts.append(run.rolled)
         whole = whole and run.stop_reason in (None, "other side")
-    return {"seq": table.last_seq(), "lines": list(texts), "dice": [min(counts), max(counts)],
+    return {**_made_at(table), "lines": list(texts), "dice": [min(counts), max(counts)],
             "whole": whole, **when}
+
+
+def _made_at(table: Table) -> dict:
+    """The record held orders wait at, by number and hash (a journal cut back and written
+    again holds another record of that number: holds.py)."""
+    last = table.records[-1]
+    return {"seq": last["seq"], "hash": last["hash"]}
 
 
 def _mail_date(dated: float) -> dict:
@@ -89,58 +97,53 @@ def _mail_date(dated: float) -> dict:
 
 
 def held_now(table: Table) -> list[dict]:
-    """The mailed orders held for the moderator's dice since the journal's last record, for
+    """The mailed orders held for the moderator's dice whose hold stands (holds.py), for
     his status alone (contracts.views.HeldOrders): whose, the record they wait at, the
     mail's date, their lines, the dice they roll in words and the command his mail gives to
     enter them. Read from the ledger, never written: tick prunes and mails (_held_for_dice)."""
     head = table.records[0]
     ledger = load_ledger(head["game_id"], head["hash"])
-    last, journal = table.last_seq(), typed_journal(table.path)
+    journal = typed_journal(table.path)
     out = []
-    for side, entry in sorted(ledger["held"].items()):
-        if _held_at(entry) != last:
-            continue
-        entry = entry if isinstance(entry, dict) else {}
+    for side, entry in sorted(standing(table, ledger["held"]).items()):
+        at, entry = held_at(entry), entry if isinstance(entry, dict) else {}
         lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
         date = entry.get("date")
         # As his mail gives it: '--' ends the options, each line after it is an order.
         orders = " ".join(shlex.quote(t) for t in lines)
         command = f"referee order {journal} --as {side} --dice DICE" + \
             (f" -- {orders}" if lines else "")
-        out.append({"side": side, "record": last, "date": date if isinstance(date, str)
+        out.append({"side": side, "record": at, "date": date if isinstance(date, str)
                     and parse_stamp(date) else None, "lines": lines,
                     "dice": _dice_words(entry), "command": command})
     return out
 
 
-def _held_at(entry) -> int | None:
-    """The record a held entry waits at (an older ledger kept that number alone)."""
-    seq = entry.get("seq") if isinstance(entry, dict) else entry
-    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
-
-
 def _held_for_dice(table: Table, outbox: Path, now: datetime) -> tuple | None:
     """(side, what the ledger keeps of his orders, whether the moderator has an address) for
-    the side whose mailed orders wait for the moderator's dice since the journal's last
-    record (a record since means he acted); the moderator told by mail once."""
+    the side whose mailed orders wait for the moderator's dice while his decision is the one
+    they answered (holds.py: a record since that leaves it leaves them held); the ledger
+    keeps no other, and the moderator is told by mail once a hold."""
     head = table.records[0]
     with game_lock(head["game_id"], head["hash"]):
         ledger = load_ledger(head["game_id"], head["hash"])
-        last = table.last_seq()
-        held = {s: e for s, e in ledger["held"].items() if _held_at(e) == last}
+        held = standing(table, ledger["held"])
         if held != ledger["held"]:
             ledger["held"] = held
             save_ledger(ledger)
     if not held:
         return None
     side = sorted(held)[0]
+    at = held_at(held[side])
     entry = held[side] if isinstance(held[side], dict) else {}
     lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
     entry = {**entry, "lines": lines}
     post = Post(table, table.raw, outbox, now, head["game_id"])
-    name = f"held-{last:06d}-{side}" + (f"-{_digest(lines)}" if lines else "")
+    # Named by the record the hold was made at: a record since that leaves it (a pause)
+    # mails him no second time.
+    name = f"held-{at:06d}-{side}" + (f"-{_digest(lines)}" if lines else "")
     post.write(f"{name}-moderator.eml", post.address(MODERATOR),
-               post.subject(last, f"{side}'s orders wait for your dice"),
+               post.subject(at, f"{side}'s orders wait for your dice"),
                _held_mail(post.journal, side, entry), wrapped=True)
     return side, entry, post.address(MODERATOR) is not None
 

@@ -1,0 +1,64 @@
+"""Whether a side's decision is still the one a record asked of him, and so whether mailed
+orders held for the moderator's dice (the ledger's `held`, waiting.py) still stand.
+
+A hold stands while the decision it answered is still its side's decision, the test a
+stale reply meets (handling.py): a record since that leaves that decision as it was (the
+game paused or resumed, a deadline set, a reminder, a roster changed, the other side's
+deadline missed) leaves the hold; an order of the side's since (the moderator entering
+the held orders) or a record that changes his decision ends it. A hold made at a record
+the journal no longer holds as it was (a journal cut back, or cut back and written again)
+is gone.
+"""
+
+from __future__ import annotations
+
+from ..engine import pending_prompt, sealed_for, waiting_on
+from ..table import Table
+from .ledger import load_ledger
+
+
+def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
+    """What reader was asked to decide after record seq (2.0; for stale replies and held
+    orders)."""
+    game = table.game(upto=seq)
+    st = game.state
+    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
+    # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
+    # plan closing does not change what this reader was asked, though the prompt changes.
+    sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)
+    prompt = None if decision is None or sealed else pending_prompt(st, game.data)
+    return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
+
+
+def held_at(entry) -> int | None:
+    """The record a held entry waits at (an older ledger kept that number alone)."""
+    seq = entry.get("seq") if isinstance(entry, dict) else entry
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def standing(table: Table, held: dict) -> dict:
+    """The entries of a ledger's `held` (by side) whose hold still stands in the journal a
+    Table holds."""
+    return {side: entry for side, entry in held.items()
+            if isinstance(side, str) and _stands(table, side, entry)}
+
+
+def sides_on_hold(table: Table) -> set[str]:
+    """The sides whose mailed orders wait for the moderator's dice now: the game waits on
+    him, not on them (no reminder, no missed deadline: reminders.py)."""
+    head = table.records[0]
+    return set(standing(table, load_ledger(head["game_id"], head["hash"])["held"]))
+
+
+def _stands(table: Table, side: str, entry) -> bool:
+    seq, records = held_at(entry), table.records
+    if seq is None or not 0 <= seq < len(records) or records[seq].get("seq") != seq:
+        return False
+    made_at = entry.get("hash") if isinstance(entry, dict) else None
+    if made_at is not None and records[seq].get("hash") != made_at:
+        return False                    # the journal was cut back and written again
+    if seq == len(records) - 1:
+        return True
+    if any(r.get("actor") == side for r in records[seq + 1:]):
+        return False                    # an order of his since: the moderator acted
+    return decision_of(table, seq, side) == decision_of(table, None, side)

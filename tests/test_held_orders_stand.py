@@ -1,0 +1,95 @@
+"""Mailed orders held for the moderator's dice in a manual-dice game stand while the
+decision they answered is still their side's (mail/holds.py): a record that leaves it (a
+pause, a deadline set, a roster changed) leaves them held, listed in his status and named
+at every pass of `tick`, he being mailed once; his entering them ends the hold. A side whose
+orders are held answered in time: he is neither reminded nor ruled to have missed his
+deadline, whatever the game's policy; the game waits on the moderator."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import shlex
+
+import pytest
+from forging import forget_mark
+from test_waits_on_moderator import held_for_dice
+
+ROLLED = ",".join(["6"] * 21)       # enough dice for the two 'done' (3 to 21)
+
+
+def records(j) -> list[dict]:
+    return [json.loads(x) for x in j.read_text().splitlines()]
+
+
+def held_view(cli, j) -> list[dict]:
+    view = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
+    return view.get("held", [])
+
+
+def held_mails(out) -> list[str]:
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            .get_body(("plain",)).get_content() for p in sorted(out.glob("held-*.eml"))]
+
+
+def enter_as_mailed(cli, text: str):
+    """The moderator enters the held orders with the command his mail gives."""
+    command = text[text.index("  referee order"):].replace(" \\\n", " ")
+    return cli(*shlex.split(command.replace("DICE", ROLLED))[1:])
+
+
+@pytest.mark.parametrize("record", [
+    ("deadline", "--pause"),
+    ("deadline", "--set", "72h"),
+    ("players", "--set", "observer=club@example.org"),
+])
+def test_a_record_that_leaves_the_decision_leaves_the_orders_held(tmp_path, cli, record):
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("tick", j, "--no-map").exit_code != 0            # held; he is told
+    at = records(j)[-1]["seq"]
+    assert [h["record"] for h in held_view(cli, j)] == [at]
+    r = cli(record[0], j, *record[1:])
+    assert r.exit_code == 0, r.output
+    assert records(j)[-1]["seq"] == at + 1
+    # Still held, from the record they were held at: his status lists them ...
+    assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
+        ("entente", at, ["done", "done"])]
+    text = cli("status", j, "--as", "moderator").stdout
+    assert "Orders held for your dice" in text and f"held since record {at}" in \
+        " ".join(text.split()), text
+    if record[1] == "--pause":          # no orders are taken: none can be entered yet
+        r = cli("tick", j, "--no-map")
+        assert r.exit_code != 0 and "the game is paused" in r.stderr, r.stderr
+        assert cli("deadline", j, "--resume").exit_code == 0
+        assert [h["record"] for h in held_view(cli, j)] == [at]
+    # ... and every pass of tick says the game waits on him, but mails him once.
+    for _ in range(2):
+        r = cli("tick", j, "--no-map")
+        assert r.exit_code != 0 and "entente's orders ('done', 'done') need 3 to 21 dice" \
+            in r.stderr, r.stderr
+    [told] = held_mails(out)
+    # He enters them as his mail says: the hold ends, and the game waits on him no more.
+    r = enter_as_mailed(cli, told)
+    assert r.exit_code == 0, r.output
+    assert held_view(cli, j) == []
+    r = cli("tick", j, "--no-map")
+    assert "waits on the moderator" not in r.output, r.output
+    assert len(held_mails(out)) == 1
+
+
+def test_a_hold_made_at_a_record_the_journal_no_longer_holds_is_gone(tmp_path, cli):
+    """A journal cut back (a backup put back) holds no record the orders were held at; one
+    cut back and written again holds another record of that number: either way his orders
+    are no longer held, for the decision they answered may not be the one asked now."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("tick", j, "--no-map").exit_code != 0
+    lines = j.read_bytes().splitlines(keepends=True)
+    at = json.loads(lines[-1])["seq"]
+    assert [h["record"] for h in held_view(cli, j)] == [at]
+    j.write_bytes(b"".join(lines[:-1]))             # cut back: record `at` is gone
+    forget_mark(j)                                  # the moderator put it back on purpose
+    assert held_view(cli, j) == []
+    assert cli("deadline", j, "--pause").exit_code == 0       # another record `at`
+    assert records(j)[-1]["seq"] == at
+    assert held_view(cli, j) == []
