@@ -11,8 +11,10 @@ import email
 import email.policy
 import json
 import shlex
+from datetime import timedelta
 
 import pytest
+from commandclock import START
 from forging import forget_mark
 from test_waits_on_moderator import held_for_dice
 
@@ -92,4 +94,28 @@ def test_a_hold_made_at_a_record_the_journal_no_longer_holds_is_gone(tmp_path, c
     assert held_view(cli, j) == []
     assert cli("deadline", j, "--pause").exit_code == 0       # another record `at`
     assert records(j)[-1]["seq"] == at
+    assert held_view(cli, j) == []
+
+
+@pytest.mark.parametrize("policy", ["default", "wait", "pause"])
+def test_a_side_whose_orders_are_held_never_misses_his_deadline(tmp_path, cli, clock,
+                                                                 policy):
+    """The Entente mailed his orders in time; they need dice and are held. The deadline (24h
+    after the German's last order, START) passes before the moderator enters them: the
+    Entente gets no reminder, no deadline of his is ruled missed, nothing is answered for
+    him and the game is not paused; every pass says the game waits on the moderator."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("deadline", j, "--set", "24h", "--missed", policy).exit_code == 0
+    assert cli("tick", j, "--no-map").exit_code != 0            # held, in time
+    before = records(j)
+    for hours in (23, 25, 48):          # past the 2h reminder, the deadline and its grace
+        clock(START + timedelta(hours=hours))
+        r = cli("tick", j, "--no-map")
+        assert r.exit_code != 0 and "entente's orders ('done', 'done') need 3 to 21 dice" \
+            in r.stderr, r.stderr
+        assert "reminder" not in r.stdout and "missed" not in r.stdout, r.stdout
+    assert records(j) == before, [r.get("order") for r in records(j)[len(before):]]
+    assert not list(out.glob("deadline-*")), sorted(p.name for p in out.glob("*"))
+    [told] = held_mails(out)
+    assert enter_as_mailed(cli, told).exit_code == 0
     assert held_view(cli, j) == []

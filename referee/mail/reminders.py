@@ -35,6 +35,7 @@ from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
 from .eml import plain_mail
+from .holds import sides_on_hold
 from .ledger import load_ledger
 from .ordersopen import orders_open_text
 from .pictures import last_map_line
@@ -241,6 +242,11 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
     order (wait, pause), each a record and its mails. Returns the first missed deadline the
     referee answers for (policy default), to be decided as that side's order."""
     found: list = []
+    # A side whose mailed orders wait for the moderator's dice answered in time: the game
+    # waits on the moderator (waiting.py), so the side is neither reminded nor ruled to
+    # have missed a deadline. Read before the lock: a hold another run ends meanwhile spares
+    # the side until the next pass, never rules him missed.
+    on_hold = sides_on_hold(j)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         tl = _timeline(j, raw)
@@ -249,6 +255,8 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
         for d in tl.dues:
             if tl.paused or any(b["clock"].get("missed") == "pause" for b in bodies):
                 break
+            if d.side in on_hold:
+                continue
             if now < d.due:
                 bodies += _remind(tl, d, now, post, log)
                 continue
@@ -543,8 +551,9 @@ def quiet_until(journal: Path, now: datetime, games_dir: Path | None = None
     if tl.paused:
         return None
     moments: list[datetime] = []
+    on_hold = sides_on_hold(j)
     for d in tl.dues:
-        if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+        if (d.side, d.handoff, stamp(d.due)) in tl.missed or d.side in on_hold:
             continue
         if now >= d.due:
             return now
