@@ -119,3 +119,31 @@ def test_a_side_whose_orders_are_held_never_misses_his_deadline(tmp_path, cli, c
     [told] = held_mails(out)
     assert enter_as_mailed(cli, told).exit_code == 0
     assert held_view(cli, j) == []
+
+
+def mails_to(out, address: str) -> list[str]:
+    """The mails to address, oldest first, each as one line of words."""
+    found = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+             for p in sorted(out.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)]
+    return [" ".join(m.get_body(("plain",)).get_content().split()) for m in found
+            if str(m["To"]) == address]
+
+
+def test_a_player_whose_orders_are_held_is_told_so_not_asked_for_them_by_a_deadline(
+        tmp_path, cli):
+    """The reply to his mail and his next report (after a pause the moderator makes) tell
+    the Entente his orders are held, in place of a deadline he would otherwise read as one
+    still running for them; the German reads nothing of it."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("deadline", j, "--set", "24h").exit_code == 0
+    assert cli("tick", j, "--no-map").exit_code != 0
+    held = "Your mailed orders for this decision are held"
+    [reply] = mails_to(out, "e@example.org")[-1:]
+    assert "the moderator holds your message" in reply and held in reply, reply
+    assert "Orders due by" not in reply, reply
+    assert cli("deadline", j, "--pause").exit_code == 0
+    assert cli("deadline", j, "--resume").exit_code == 0
+    cli("tick", j, "--no-map")
+    report = mails_to(out, "e@example.org")[-1]
+    assert "resumed" in report and held in report and "Orders due by" not in report, report
+    assert not any(held in m for m in mails_to(out, "g@example.org"))

@@ -54,6 +54,11 @@ MOST_ANSWERS = 50
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
 GRACE = timedelta(minutes=15)
+# What a side whose mailed orders are held for the moderator's dice reads in place of his
+# deadline, in every mail of his while they are (waiting.py, holds.py).
+HELD_LINE = ("Your mailed orders for this decision are held: they need dice, and the "
+             "moderator enters them with the dice he rolls. Do not send them again; no "
+             "deadline runs for you until he has entered them.")
 POLICY_WORDS = {
     "wait": "the moderator is told, and the game waits",
     "pause": "the game is paused until the moderator resumes it",
@@ -152,13 +157,16 @@ def _timeline(table: Table, raw: bytes) -> Timeline:
 def deadline_lines(table) -> dict[str, str]:
     """The line each side owing orders reads in its mails (table: the game's Table): its
     deadline in its own words (none in a game without deadlines; a paused game says so to
-    every side, in the report's "Now": render/reports.py)."""
+    every side, in the report's "Now": render/reports.py), or, to a side whose mailed
+    orders are held for the moderator's dice, that they are (he sends them no second time,
+    and no deadline runs for him)."""
+    held = {side: prose(HELD_LINE) for side in sides_on_hold(table)}
     if not has_deadlines(table.raw):
-        return {}
+        return held
     tl = _timeline(table, table.raw)
     if tl.paused:
-        return {}
-    return {d.side: prose(_due_line(tl, d)) for d in tl.dues}
+        return held
+    return {**{d.side: prose(_due_line(tl, d)) for d in tl.dues}, **held}
 
 
 def _due_line(tl: Timeline, d: Due) -> str:
