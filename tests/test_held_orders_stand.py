@@ -147,3 +147,16 @@ def test_a_player_whose_orders_are_held_is_told_so_not_asked_for_them_by_a_deadl
     report = mails_to(out, "e@example.org")[-1]
     assert "resumed" in report and held in report and "Orders due by" not in report, report
     assert not any(held in m for m in mails_to(out, "g@example.org"))
+
+
+def test_an_order_the_moderator_gives_for_the_side_ends_the_hold(tmp_path, cli):
+    """The moderator gives the Entente another order than those held (a cavalry retreat,
+    5.4.3, which leaves him the same decision): the held orders were written for the
+    position before it, so they are held no more, and the game waits on the Entente."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("tick", j, "--no-map").exit_code != 0
+    r = cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc")
+    assert r.exit_code == 0, r.output
+    assert held_view(cli, j) == []
+    r = cli("tick", j, "--no-map")
+    assert "waits on the moderator" not in r.output, r.output
