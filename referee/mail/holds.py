@@ -45,9 +45,15 @@ def standing(table: Table, held: dict) -> dict:
 
 def sides_on_hold(table: Table) -> set[str]:
     """The sides whose mailed orders wait for the moderator's dice now: the game waits on
-    him, not on them (no reminder, no missed deadline: reminders.py)."""
-    head = table.records[0]
-    return set(standing(table, load_ledger(head["game_id"], head["hash"])["held"]))
+    him, not on them (no reminder, no missed deadline: reminders.py). The ledger is found
+    by record 0 unchecked, so that a game holding none reads no record for it; a hold is
+    judged on the records checked."""
+    head = table.header_line()
+    game_id, header_hash = (head or {}).get("game_id"), table.header_hash()
+    if not isinstance(game_id, str) or header_hash is None:
+        return set()
+    held = load_ledger(game_id, header_hash)["held"]
+    return set(standing(table, held)) if held else set()
 
 
 def _stands(table: Table, side: str, entry) -> bool:
