@@ -490,7 +490,7 @@ def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tm
     # both): each mail of it is told as of its last record; the German's missed plan is the
     # last "german missed" mail of each reader.
     by = {str(m["To"]): text_of(m) for m in mails(out)
-          if str(m["Subject"]).endswith("german missed the deadline")}
+          if str(m["Subject"]).endswith("German missed the deadline")}
     assert "'done', the answer that does nothing" in by[ADDRESSES["german"]]
     assert "'done'" not in by[ADDRESSES["entente"]]
     assert "does nothing" not in by[ADDRESSES["entente"]]

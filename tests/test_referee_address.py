@@ -90,7 +90,7 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
                 for p in out.glob("*moderator*.eml")]
     assert (notice["To"], notice["From"], notice["Reply-To"]) == (
         ADDRESSES["moderator"], REFEREE, REFEREE)
-    assert "german missed the deadline" in notice["Subject"]
+    assert "German missed the deadline" in notice["Subject"]
     said = notice.get_body(("plain",)).get_content().split("\n")
     assert f"  referee extend {journal} german 24h" in said and "JOURNAL" not in str(said)
     assert f"  referee deadline {journal} --pause" in said, said

@@ -159,7 +159,7 @@ def test_the_end_of_a_turn_by_mail_with_an_outage_a_silence_and_ordinary_mail(
     assert (state.pending.kind, state.pending.side) == ("card_or_pass", "entente")
     told = ref.tick(due + H + 48 * H + 15 * MINUTE, ok=False)
     [notice] = [m for m in told if str(m["To"]) == ADDRESSES["moderator"]]
-    assert str(notice["From"]) == REFEREE and "entente missed the deadline" in \
+    assert str(notice["From"]) == REFEREE and "Entente missed the deadline" in \
         str(notice["Subject"])
     r = cli("tick", journal, "--no-map")
     assert r.exit_code != 0 and "waits on the moderator" in r.stderr

@@ -344,24 +344,24 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                  why: str = "no order the referee may give for the side is open here") -> dict:
     """A missed deadline under wait (the moderator is told; `why` the game waits under the
     policy default) or pause (everyone is)."""
-    due = for_players(d.due, d.zone)
+    due, who = for_players(d.due, d.zone), tl.data.side_name(d.side)
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
-        body = prose(f"{d.side}'s orders were due by {due} and none came (the decision: "
+        body = prose(f"{who}'s orders were due by {due} and none came (the decision: "
                      f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}") + \
             "\n\n" + _waiting_choices(post.journal, d.side)
         told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
                           f"moderator.eml",
                           post.address(MODERATOR),
-                          post.subject(tl.seq, f"{d.side} missed the deadline"), body,
+                          post.subject(tl.seq, f"{who} missed the deadline"), body,
                           wrapped=True)
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
                    (" (the moderator is told)" if told else
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
     else:
         for reader in _everyone(tl, post):
-            body = (f"{d.side}'s orders were due by {due} and none came. Under the game's "
+            body = (f"{who}'s orders were due by {due} and none came. Under the game's "
                     f"rule for a missed deadline the game is paused: no orders are taken "
                     f"until the moderator resumes it.\n")
             post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
@@ -480,13 +480,14 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
     journal say it)."""
     fact = run[0]["clock"]
     side, due = fact["side"], for_players(parse_stamp(fact["due"]), after.settings.zone)
+    name = after.data.side_name(side)
     for reader in _everyone(after, post, moderator=False):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
         shown = "; ".join(_shown(j, rec, answers.get(rec["seq"]),
                                  reader in (side, MODERATOR) or "private_order" not in rec)
                           for rec in run)
-        who = "you" if reader == side else side
-        body = (f"{'Your' if reader == side else side + chr(39) + 's'} orders were due by "
+        who = "you" if reader == side else name
+        body = (f"{'Your' if reader == side else name + chr(39) + 's'} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
                 f"the referee answered for {who} with {shown}.\n")
         owed = after.due_for(reader)
@@ -496,7 +497,7 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
         elif owed is not None:
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
         post.write(f"deadline-{run[0]['seq']:06d}-{side}-answered-{reader}.eml",
-                   _to(post, reader), post.subject(after.seq, f"{side} missed the deadline"),
+                   _to(post, reader), post.subject(after.seq, f"{name} missed the deadline"),
                    body, reader)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..base.clock import parse_stamp, stamp
 from ..base.errors import OrderError, quoted
 from ..base.readers import MODERATOR
+from ..data.gamedata import GameData
 from ..store.players import roster
 from ..table import Table
 from .holds import held_at, standing
@@ -143,7 +144,7 @@ def _held_for_dice(table: Table, outbox: Path, now: datetime) -> tuple | None:
     # mails him no second time.
     name = f"held-{at:06d}-{side}" + (f"-{_digest(lines)}" if lines else "")
     post.write(f"{name}-moderator.eml", post.address(MODERATOR),
-               post.subject(at, f"{side}'s orders wait for your dice"),
+               post.subject(at, f"{GameData.side_name(side)}'s orders wait for your dice"),
                _held_mail(post.journal, side, entry), wrapped=True)
     return side, entry, post.address(MODERATOR) is not None
 
@@ -169,8 +170,9 @@ def _held_mail(journal: str, side: str, entry: dict) -> str:
     """The moderator's mail for orders held for his dice: the command that enters them, to
     copy, the orders one a line as the player gave them (an order is never split)."""
     lines = entry["lines"]
-    head = (f"{side}'s mailed orders need dice, and this is a manual-dice game: they are "
-            f"held until you enter them with the dice you roll. Nothing moves until then.")
+    head = (f"{GameData.side_name(side)}'s mailed orders need dice, and this is a manual-dice "
+            f"game: they are held until you enter them with the dice you roll. Nothing moves "
+            f"until then.")
     if not lines:
         return prose(head + f" Enter them as his mail gives them (`referee order {journal} "
                             f"--as {side} --dice ...`).") + "\n"
