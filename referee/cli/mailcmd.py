@@ -28,6 +28,9 @@ FROM_HELP = ("The address the referee's mails come from and players answer to: t
 
 UNSET_SENDER = ("the moderator's address (`referee mail JOURNAL --from ADDRESS` gives the "
                 "referee an address of its own)")
+NO_SENDER = ("referee@localhost, which no mailbox reads: the game has no moderator's "
+             "address, so players' replies reach nobody (`referee mail JOURNAL --from "
+             "ADDRESS` gives the referee an address of its own)")
 
 
 def mail(
@@ -55,7 +58,18 @@ def mail(
         return
     typer.echo(f"mail in:  {route['source'] or 'not set (`referee mail JOURNAL --in SOURCE`)'}")
     typer.echo(f"mail out: {route['target'] or 'not set (`referee mail JOURNAL --out TARGET`)'}")
-    typer.echo(f"mail from: {route['sender'] or UNSET_SENDER}")
+    typer.echo(f"mail from: {_sender_shown(route, table)}")
+
+
+def _sender_shown(route: dict, table) -> str:
+    """Where the game's mails come from, as mailroute.referee_address finds it: the route's
+    own address, else the moderator's (a campaign's roster or a skirmish's header names
+    him), else a local one no reply reaches."""
+    from ..store.mailroute import moderator_address  # start-up: the route, for mail only
+
+    if route["sender"]:
+        return route["sender"]
+    return UNSET_SENDER if moderator_address(table.whole().records) else NO_SENDER
 
 
 def tick(

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..base.addresses import address_key
 from ..base.errors import OrderError, clipped
 from ..store.journal import signed_only
-from ..store.mailroute import mail_route
+from ..store.mailroute import referee_address
 from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
@@ -33,7 +33,6 @@ from .refusal import nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import typed_journal
 
-REFEREE = "referee@referee.invalid"
 NO_KEY = "the order key is missing or wrong"
 NO_ORDERS = "no orders found in the message"
 
@@ -198,7 +197,7 @@ def _roster(table: Table, players: dict[str, str]) -> Roster:
     refuses mail (the kind says: a kind without a roster to change keeps its addresses)."""
     fixed = "" if "roster" in table.kind.features else table.kind.name
     return Roster({s: {"address": a} for s, a in players.items()}, [],
-                  mail_route(table.records)["sender"] or REFEREE, fixed,
+                  referee_address(table.records), fixed,
                   lambda side: table.kind.by_hand(typed_journal(table.path), side))
 
 
@@ -296,6 +295,6 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
            in_reply_to: str | None) -> list[Path]:
     """One mail into the outbox, whole or not at all, under the name that makes it that mail
     (a run that stopped before its ledger was saved finds it there and writes no other)."""
-    msg = plain_mail(mail_route(table.records)["sender"] or REFEREE, to, subject, body,
+    msg = plain_mail(referee_address(table.records), to, subject, body,
                      in_reply_to, mailtext.thread_of(table.records[0]["game_id"], to))
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

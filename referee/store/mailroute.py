@@ -238,7 +238,17 @@ def referee_address(records) -> str:
             raise UsageError(f"the mail route's own address is not one the referee writes "
                              f"({wrong}); `referee verify` names the record")
         return sender
-    return str(roster(records).get(MODERATOR, {}).get("address") or "referee@localhost")
+    return moderator_address(records) or "referee@localhost"
+
+
+def moderator_address(records) -> str:
+    """The moderator's address ("" when he has none): a campaign's roster names it, a
+    skirmish's header (its record 0: its players are fixed when it is made) does."""
+    found = roster(records).get(MODERATOR, {}).get("address")
+    if not found and records:
+        players = records[0].get("players")
+        found = players.get(MODERATOR) if isinstance(players, dict) else None
+    return found if isinstance(found, str) else ""
 
 
 # The referee's own address: a plain ASCII addr-spec (RFC 5322's dot-atom local part of 64
