@@ -31,7 +31,7 @@ from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .prose import read_orders
 from .refusal import nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
-from .senders import typed_journal
+from .senders import OWN_MAIL, own_mail, typed_journal
 
 NO_KEY = "the order key is missing or wrong"
 NO_ORDERS = "no orders found in the message"
@@ -42,7 +42,8 @@ class Handled:
     where: str
     message_id: str
     sender: str
-    status: str = ""               # applied, refused, ignored, done (handled before), unreadable
+    # applied, refused, ignored, done (handled before), unreadable, skipped (the referee's own)
+    status: str = ""
     side: str | None = None
     reason: str | None = None
     records: list[int] = field(default_factory=list)
@@ -81,6 +82,9 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     side = _side_of(m, players)
     if m.unreadable:            # gone or changed since the mailbox was read: read it again
         out.status, out.reason = "unreadable", m.problem
+        return out
+    if own_mail(m, list(players.values())):     # its report to the moderator, read back
+        out.status, out.reason = "skipped", OWN_MAIL
         return out
     robot = automatic(m)
     if robot is not None:       # an automatic reply or a bounce: never read, never answered
@@ -178,7 +182,8 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         if outbox is not None and h.new and h.side and _answered(ledger, h, players[h.side]):
             written += _answer(table, outbox, h, players[h.side], m.sha256)
             fault("direct answered")
-        if m.sha256 and (h.side and h.status != "ignored" or h.status == AUTOMATIC):
+        if m.sha256 and (h.side and h.status != "ignored" or h.status in (AUTOMATIC,
+                                                                          "skipped")):
             # Only a keyed mail speaks for its Message-ID: a keyless one under the same ID
             # would make a copy of the player's mail look new, and be answered again.
             note_handled(ledger, m.sha256, m.message_id if h.keyed else "", m.body_sha256,

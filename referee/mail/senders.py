@@ -4,6 +4,7 @@ observer's (never orders), or a stranger's, and for the last which check it fail
 
 from __future__ import annotations
 
+import email.utils
 import re
 import shlex
 from pathlib import Path
@@ -16,9 +17,12 @@ from ..store.mailroute import referee_address
 from ..store.players import ALPHABET
 from . import message as mailtext
 from .mailboxes import Message
+from .msgids import sent_to
 
 SENT_BY_THE_REFEREE = ("from the address the referee's own mails come from: never read as "
                        "a player's mail, and never answered")
+OWN_MAIL = ("a mail the referee wrote (its Message-ID is the one the referee marked for the "
+            "address it went to): never read as orders, and never answered")
 
 
 def typed_journal(journal: Path) -> str:
@@ -60,6 +64,27 @@ def from_the_referee(m: Message, people: dict, records: list[dict]) -> bool:
     """Whether m comes from the address the referee's own mails come from, when that is no
     side's address too (a player registered with the moderator's address is a player)."""
     return _from_only(m, referee_address(records), people)
+
+
+def own_mail(m: Message, addresses: list[str]) -> bool:
+    """Whether m is a mail the referee wrote, come back to a mailbox it reads: its
+    Message-ID carries the mark this user's referee home makes for the address it was sent
+    to (msgids.py), that is its To, or one of addresses (the game's registered ones: a
+    relay may rewrite a To). Only the holder of the home's key can make such a mark: the
+    moderator's own mail, from the same address, carries his mail program's Message-ID."""
+    if not m.message_id:
+        return False
+    return any(sent_to(m.message_id, a) for a in dict.fromkeys([*_to(m), *addresses]) if a)
+
+
+def _to(m: Message) -> list[str]:
+    """The addresses of m's To header ([] when it has none or none can be read)."""
+    if m.msg is None:
+        return []
+    try:
+        return [a for _, a in email.utils.getaddresses([mailtext.header_text(m.msg, "To")])]
+    except Exception:  # noqa: BLE001 - a header nothing can read names no address
+        return []
 
 
 def unmatched(m: Message, people: dict) -> str:
