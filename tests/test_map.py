@@ -24,7 +24,7 @@ import gamecalls as g
 import mapreading as mr
 from casebook import new_game, position, saint_mihiel, yaml_text
 from referee.data.paths import default_games_dir
-from referee.render import svgmap
+from referee.render import mapkeys, svgmap
 
 NS = "{http://www.w3.org/2000/svg}"
 # The fill of an area by its control (the German green and Entente blue of the map, 6.1).
@@ -309,7 +309,7 @@ def test_one_layout_serves_readers_shown_the_same_counters_and_no_other(battle, 
     other side's contents stay out of it."""
     made, maps = _laid_out_for_each(battle["journal"], ("german", "entente"), monkeypatch)
     assert made == 1
-    assert maps["german"].replace("for german", "for entente") == maps["entente"]
+    assert maps["german"].replace("for German", "for Entente") == maps["entente"]
     made, maps = _laid_out_for_each(hidden, ("german", "entente"), monkeypatch)
     assert made == 2
     for reader, svg in maps.items():
@@ -400,7 +400,7 @@ def test_outbox_mails_carry_each_players_map(tmp_path, cli, monkeypatch):
         image.load()
         assert image.format == "PNG" and image.size[0] == svgmap.WIDTH
         svg = drawn[png]
-        assert f"map for {side}" in svg
+        assert f"map for {side.title()}" in svg
         check_areas(svg, game)
         shown = shown_contents(svg)
         for a in game.state.armies.values():
@@ -569,11 +569,11 @@ def test_sides_shown_the_same_map_get_one_picture_that_names_them_both(battle, m
     game = g.open_game(battle["journal"])
     maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
     assert maps.png("entente") == maps.png("german") and len(painted) == 1
-    assert _top_line(painted[0]).endswith("map for german and entente")
-    assert painted[0].findtext("title").endswith("for german and entente")
+    assert _top_line(painted[0]).endswith("map for German and Entente")
+    assert painted[0].findtext("title").endswith("for German and Entente")
     for reader in ("german", "entente"):
         alone = svgmap.map_tree(game.state, game.data, reader, game.game_id)
-        assert _top_line(alone).endswith(f"map for {reader}")
+        assert _top_line(alone).endswith(f"map for {reader.title()}")
         for tree in (alone, painted[0]):      # whom it is for aside, the drawing he had alone
             next(t for t in tree.iter("text") if t.get("class") == "reader").text = ""
             tree.find("title").text = ""
@@ -589,7 +589,7 @@ def test_sides_shown_other_armies_under_hidden_templates_each_get_their_own(hidd
     maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
     german, entente = maps.png("german"), maps.png("entente")
     assert german != entente and len(painted) == 2
-    assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["german", "entente"]
+    assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["German", "Entente"]
     assert maps.png("german") == german and len(painted) == 2      # kept, not painted again
     both = ("german", "entente")
     assert not svgmap.same_drawing(*(svgmap.map_tree(game.state, game.data, r, game.game_id,
@@ -613,7 +613,7 @@ def test_maps_that_differ_are_never_shared_even_where_nothing_is_hidden(battle,
     game = g.open_game(battle["journal"])
     maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
     assert maps.png("german") != maps.png("entente") and len(painted) == 2
-    assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["german", "entente"]
+    assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["German", "Entente"]
 
 
 def test_same_drawing_tells_any_change_apart(battle):
@@ -647,3 +647,10 @@ def test_same_drawing_tells_a_text_moved_out_of_its_group():
     assert [e.tag for e in ET.fromstring(inside).iter()] == [e.tag for e in outside.iter()]
     assert svgmap.same_drawing(ET.fromstring(inside), ET.fromstring(inside))
     assert not svgmap.same_drawing(ET.fromstring(inside), outside)
+
+
+@pytest.mark.parametrize(("readers", "words"), [
+    (("german",), "German"), (("german", "entente"), "German and Entente"),
+    (("public",), "the public"), (("moderator",), "the moderator")])
+def test_a_picture_names_its_readers_as_people_read_them(readers, words):
+    assert mapkeys.readers_words(readers) == words

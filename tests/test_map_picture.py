@@ -112,7 +112,7 @@ def test_every_fort_shows_its_side_and_the_top_says_reader_record_and_turn(pictu
         assert box.get("fill") == opened.data.units.nations[f.nation].counter.fill
     legend = root.find(f".//{NS}g[@id='legend']")
     top = [t.text for t in legend.iter(f"{NS}text")][:3]
-    assert f"map for {reader}" in top[0]
+    assert f"map for {reader.title()}" in top[0]
     assert f"record {opened.state.seq}" in top[1]
     assert f"Turn {opened.state.turn} of" in top[1] and opened.data.label(
         opened.state.turn) in top[1]

@@ -86,9 +86,14 @@ class Column:
 # ---------------------------------------------------------------- the top
 
 def readers_words(readers: tuple[str, ...]) -> str:
-    """The readers of a picture in words: german; german and entente."""
-    return readers[0] if len(readers) == 1 else \
-        f"{', '.join(readers[:-1])} and {readers[-1]}"
+    """The readers of a picture in words, as a person reads them: German; German and
+    Entente; the public; the moderator."""
+    named = [_READERS.get(r) or r.replace("_", " ").title() for r in readers]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+
+
+# The readers who are no side, as a picture's top names them.
+_READERS = {"public": "the public", "moderator": "the moderator"}
 
 
 def header_height(scale: Scale) -> float:
