@@ -4,7 +4,7 @@ orders held for the moderator's dice (the ledger's `held`, waiting.py) still sta
 A hold stands while the decision it answered is still its side's decision, the test a
 stale reply meets (handling.py): a record since that leaves that decision as it was (the
 game paused or resumed, a deadline set, a reminder, a roster changed, the other side's
-deadline missed) leaves the hold; an order of the side's since (the moderator entering
+deadline missed, the side's own `extend`) leaves the hold; an order of the side's since (the moderator entering
 the held orders) or a record that changes his decision ends it. A hold made at a record
 the journal no longer holds as it was (a journal cut back, or cut back and written again)
 is gone.
@@ -56,6 +56,13 @@ def sides_on_hold(table: Table) -> set[str]:
     return set(standing(table, held)) if held else set()
 
 
+def _order_of(record: dict, side: str) -> bool:
+    """Whether record is an order of side's: a fact about time alone (`clock`, no events:
+    his `extend`, asked by mail while his orders wait) is none, and leaves his decision."""
+    return record.get("actor") == side and not ("clock" in record and not
+                                                record.get("events"))
+
+
 def _stands(table: Table, side: str, entry) -> bool:
     seq, records = held_at(entry), table.records
     if seq is None or not 0 <= seq < len(records) or records[seq].get("seq") != seq:
@@ -65,6 +72,6 @@ def _stands(table: Table, side: str, entry) -> bool:
         return False                    # the journal was cut back and written again
     if seq == len(records) - 1:
         return True
-    if any(r.get("actor") == side for r in records[seq + 1:]):
+    if any(_order_of(r, side) for r in records[seq + 1:]):
         return False                    # an order of his since: the moderator acted
     return decision_of(table, seq, side) == decision_of(table, None, side)
