@@ -4,7 +4,8 @@ orders held for the moderator's dice (the ledger's `held`, waiting.py) still sta
 A hold stands while the decision it answered is still its side's decision, the test a
 stale reply meets (handling.py): a record since that leaves that decision as it was (the
 game paused or resumed, a deadline set, a reminder, a roster changed, the other side's
-deadline missed, the side's own `extend`) leaves the hold; an order of the side's since (the moderator entering
+deadline missed, the side's own `extend` or the armistice he proposes or refuses) leaves
+the hold; an order of the side's since that answers his decision (the moderator entering
 the held orders) or a record that changes his decision ends it. A hold made at a record
 the journal no longer holds as it was (a journal cut back, or cut back and written again)
 is gone.
@@ -12,9 +13,14 @@ is gone.
 
 from __future__ import annotations
 
+from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused
 from ..engine import pending_prompt, sealed_for, waiting_on
 from ..table import Table
 from .ledger import load_ledger
+
+# What a side may do at any time (3.2) beside his decision, leaving it as it was: an
+# armistice proposed or refused answers none (an armistice accepted, a surrender, ends it).
+_BESIDE_THE_DECISION = frozenset({ArmisticeProposed.__name__, ArmisticeRefused.__name__})
 
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
@@ -57,10 +63,16 @@ def sides_on_hold(table: Table) -> set[str]:
 
 
 def _order_of(record: dict, side: str) -> bool:
-    """Whether record is an order of side's: a fact about time alone (`clock`, no events:
-    his `extend`, asked by mail while his orders wait) is none, and leaves his decision."""
-    return record.get("actor") == side and not ("clock" in record and not
-                                                record.get("events"))
+    """Whether record answers side's decision by an order of his: a fact about time alone
+    (`clock`, no events: his `extend`, asked by mail while his orders wait) does not, nor an
+    armistice he proposes or refuses (3.2); either leaves his decision as it was."""
+    if record.get("actor") != side:
+        return False
+    events = record.get("events")
+    if not isinstance(events, list) or not events:
+        return "clock" not in record
+    return not all(isinstance(e, dict) and e.get("type") in _BESIDE_THE_DECISION
+                   for e in events)
 
 
 def _stands(table: Table, side: str, entry) -> bool:
