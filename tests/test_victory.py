@@ -116,9 +116,9 @@ def test_a_report_after_a_surrender_gives_the_result_beside_the_vp_level(game, c
     said = cli("report", game, "--as", "entente").stdout
     flat = " ".join(said.split())
     assert "VP 12: Stalemate" in flat, said
-    assert "Result: Marginal Entente Victory, not the level of the VP: the german player " \
+    assert "Result: Marginal Entente Victory, not the level of the VP, as the German player " \
            "surrenders" in flat, said
-    assert "The game is over ---------------- The german player surrenders" in flat, said
+    assert "The game is over ---------------- The German player surrenders" in flat, said
     assert "Result: Marginal Entente Victory" in " ".join(cli("show", game).stdout.split())
 
 

@@ -7,6 +7,8 @@ holds.
 
 from __future__ import annotations
 
+import re
+
 from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
 
@@ -19,6 +21,16 @@ if TYPE_CHECKING:
 def side_name(side: str | None) -> str:
     """A side id as a person reads it ('german' -> 'German')."""
     return (side or "nobody").replace("_", " ").title()
+
+
+def ended_reason(reason) -> str:
+    """Why a game ended (a GameEnded event's reason, as the engine recorded it) as a person
+    reads it: the side a reason names as 'the german player' named 'the German player'."""
+    return _A_SIDE.sub(lambda m: f"the {m.group(1).replace('_', ' ').title()} player",
+                       str(reason))
+
+
+_A_SIDE = re.compile(r"\bthe ([a-z][a-z_]*) player\b")
 
 
 def control_span(control: str) -> Span:
@@ -84,7 +96,7 @@ def situation(view: dict[str, Any]) -> Para:
     """Who is to act now and on what (2.0), or how the game ended (3.0)."""
     if view["game_over"]:
         r = view.get("result") or {}
-        return para(Span("Game over: ", "bold"), f"{r.get('reason')} — ",
+        return para(Span("Game over: ", "bold"), f"{ended_reason(r.get('reason'))} — ",
                     Span(str(r.get("level_name")), "bold"))
     waiting = view.get("waiting_on_all") or [view["waiting_on"]]
     return para(Span("Waiting on ", "bold"),
@@ -98,7 +110,7 @@ def vp_section(vp: dict, result: dict | None = None) -> Section:
     when it ended at another level than the VP give (a surrender, one level worse: 3.3)."""
     ended = [] if not result or result.get("level_name") in (None, vp["level_name"]) else [
         para(Span("Result: ", "bold"), Span(str(result["level_name"]), "bold"),
-             f", not the level of the VP: {result.get('reason')}.")]
+             f", not the level of the VP, as {ended_reason(result.get('reason'))}.")]
     return Section("Victory points", [
         Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold")], heading=True),
         *ended,

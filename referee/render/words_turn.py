@@ -3,6 +3,7 @@ armistice (2.0, 1.3, 9.x, 3.2), one function per event kind."""
 
 from __future__ import annotations
 
+from .documents import ended_reason
 from .phrases import area, cards, kind_name, opened, secret_data, side, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -49,7 +50,7 @@ def _standing_applied(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _game_ended(ev: dict, data: GameData, reader: str) -> str:
-    return (f"GAME OVER: {ev['reason']}. Modified {data.side_name(data.vp_side)} VP "
+    return (f"GAME OVER: {ended_reason(ev['reason'])}. Modified {data.side_name(data.vp_side)} VP "
             f"{ev.get('vp')}: {ev.get('level_name')}")
 
 
