@@ -147,6 +147,11 @@ def test_a_player_whose_orders_are_held_is_told_so_not_asked_for_them_by_a_deadl
     report = mails_to(out, "e@example.org")[-1]
     assert "resumed" in report and held in report and "Orders due by" not in report, report
     assert not any(held in m for m in mails_to(out, "g@example.org"))
+    for mail in (reply, report):        # his decision told, no orders asked of him again
+        flat = " ".join(mail.split())
+        assert "Your decision:" in flat, mail
+        assert "Reply with one order per line" not in flat, mail
+        assert "You may answer several decisions" not in flat, mail
 
 
 def test_an_order_the_moderator_gives_for_the_side_ends_the_hold(tmp_path, cli):

@@ -49,6 +49,7 @@ from .delivery import refused_mails
 from .direct import direct_inbox
 from .eml import write_eml as _write
 from .handling import handle
+from .holds import sides_on_hold
 from .ledger import (
     REGISTERED_PER_DAY,
     copy_handled,
@@ -467,6 +468,7 @@ class _Outbox:
         self.records = table.records
         self.last = self.records[-1]
         self.due = deadline_lines(table)
+        self.held = sides_on_hold(table)
         self.sender = referee_address(self.records)
         self.written: list[Path] = []
 
@@ -501,7 +503,7 @@ class _Outbox:
             shown, where = self.pictures.for_mail(side, refusal=True)
             body = refusal_text(outcome_of(entry, self.table)) + "\n\n" + report_body(
                 self.table, side, _since(self.ledger, side, self.records), self.keys[side],
-                self.due.get(side), map_note=where)
+                self.due.get(side), map_note=where, held=side in self.held)
         self.written.append(_write(
             self.folder, self.sender, address,
             reply_subject(game.game_id, self.last["seq"], entry), body,
@@ -527,7 +529,8 @@ class _Outbox:
                 continue                    # nothing new for him a report owes
             notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
             shown, where = self.pictures.for_mail(side)
-            body = report_body(self.table, side, since, key, self.due.get(side), notes, where)
+            body = report_body(self.table, side, since, key, self.due.get(side), notes, where,
+                               side in self.held)
             # Named by what it answers too: a message applied without a record (standing
             # orders alone) is answered by a report of its own, not by the one already
             # written at this record.

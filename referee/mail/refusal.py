@@ -201,14 +201,15 @@ def _remark_hint(exc: OrderError) -> str:
 
 
 def report_body(table, side: str, since: int, key: str, due: str | None = None,
-                notes: list[str] = (), map_note: str = "") -> str:
+                notes: list[str] = (), map_note: str = "", held: bool = False) -> str:
     """A player's report as mail text (table: the game's Table): what of his messages was
     not applied (notes), the report, his deadline when he owes orders (`due`,
     reminders.py), where his last map is when this mail has none (`map_note`,
     pictures.py), his order key, the receipt last (its one line, or two for a long game
     id). The views the report shows are not kept: the journal moves on with the next
-    message."""
-    doc, meta = table.report(side, since, keep_views=False)
+    message. held: his mailed orders wait for the moderator's dice (holds.py), so his
+    decision is told without the orders open to him, and `due` says why."""
+    doc, meta = table.report(side, since, keep_views=False, held=held)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(

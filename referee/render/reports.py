@@ -259,6 +259,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
         return Section("Now", [asked, para(PAUSED_NOW)])
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
+        if stat.get("_held"):       # his orders are given, and wait for the moderator's dice
+            return Section("Now", blocks + dice_note(stat))
         blocks += coming or []
         blocks += orders_open_blocks(stat["legal"], stat.get("_aids"))
     else:

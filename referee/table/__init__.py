@@ -237,12 +237,14 @@ class Table:
                                     last["hash"])
 
     def report(self, reader: str, since: int | None = None, remember: bool = True,
-               keep_views: bool = True) -> tuple[Any, dict]:
+               keep_views: bool = True, held: bool = False) -> tuple[Any, dict]:
         """The report for reader (render/reports.py): every record after `since`, by default
         after his last report, whose end is then remembered (an asked-for range is a look
         back, not the news). The views it shows of the game now are kept for a later
         `status` or `show` unless keep_views is False (a mail pass: the journal moves on
-        with the next message). UsageError for a record the journal does not hold."""
+        with the next message). held: the reader's mailed orders wait for the moderator's
+        dice, so his decision is told without the orders open to him. UsageError for a
+        record the journal does not hold."""
         from ..game.audit import check_since  # start-up: only a report needs it
         from ..render.reports import build  # start-up: only a report needs it
         from . import showing  # start-up: only a report needs it
@@ -253,6 +255,8 @@ class Table:
         begun = self.game(upto=start)
         check_reader(reader, begun.data.sides)
         views = showing.report_views(self, reader, keep_views)
+        if held:        # his mailed orders wait for the moderator's dice: none asked again
+            views = {**views, "status": {**views["status"], "_held": True}}
         doc, meta = build(whole, begun, self.records, reader, views,
                           showing.standing_of(self, reader), self.games_dir)
         if not self.vouched():      # the key a journal names is vouched for by no one here
