@@ -287,6 +287,9 @@ def test_a_discard_one_side_alone_makes_is_not_told_as_both_sides(tmp_path, cli)
     said = " ".join(cli("report", j, "--as", "entente").stdout.split())
     assert "it closes by itself with its last card discarded; it stays secret until it is " \
            "in." in said, said
+    assert g.submit(j, "entente", _discard(j, "entente")).rejected is None
+    told = " ".join(cli("log", j).stdout.split())        # its rule, no brackets in brackets
+    assert "Entente discards Offensive: over the card limit (7.1)" in told, told
     both = _to_discard(tmp_path, "both")
     view = json.loads(cli("status", both, "--as", "entente", "--format", "json").stdout)
     assert "sealed until both are in" in view["prompt"], view["prompt"]

@@ -95,7 +95,9 @@ def _card_played(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _cards_discarded(ev: dict, data: GameData, reader: str) -> str:
-    return f"{side(ev, data)} discards {cards(ev['cards'], data)} ({ev['reason']})"
+    why = str(ev["reason"])       # one citing its rule follows a colon: no brackets in brackets
+    return f"{side(ev, data)} discards {cards(ev['cards'], data)}" + (
+        f": {why}" if "(" in why else f" ({why})")
 
 
 def _card_removed(ev: dict, data: GameData, reader: str) -> str:
