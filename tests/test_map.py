@@ -654,3 +654,11 @@ def test_same_drawing_tells_a_text_moved_out_of_its_group():
     (("public",), "the public"), (("moderator",), "the moderator")])
 def test_a_picture_names_its_readers_as_people_read_them(readers, words):
     assert mapkeys.readers_words(readers) == words
+
+
+@pytest.mark.parametrize(("phase", "words"), [
+    ("player_turn", "German player turn"), ("combat", "combat, German player turn")])
+def test_a_picture_says_whose_player_turn_once(phase, words):
+    """The picture's third line names the phase and whose player turn it is (2.0 II), the
+    player turn once: it read 'player turn, German player turn'."""
+    assert mapkeys._phase_words({"phase": phase, "player": "german"}) == words
