@@ -467,8 +467,8 @@ class _Outbox:
         self.pictures = MailPictures(table, ledger, with_map)
         self.records = table.records
         self.last = self.records[-1]
-        self.due = deadline_lines(table)
         self.held = sides_on_hold(table)
+        self.due = deadline_lines(table, self.held)
         self.sender = referee_address(self.records)
         self.written: list[Path] = []
 

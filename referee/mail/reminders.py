@@ -154,13 +154,13 @@ def _timeline(table: Table, raw: bytes) -> Timeline:
     return g_timeline.timeline(table.journal, raw, table.games_dir, table.records_of(raw))
 
 
-def deadline_lines(table) -> dict[str, str]:
+def deadline_lines(table, on_hold: set[str]) -> dict[str, str]:
     """The line each side owing orders reads in its mails (table: the game's Table): its
     deadline in its own words (none in a game without deadlines; a paused game says so to
     every side, in the report's "Now": render/reports.py), or, to a side whose mailed
-    orders are held for the moderator's dice, that they are (he sends them no second time,
-    and no deadline runs for him)."""
-    held = {side: prose(HELD_LINE) for side in sides_on_hold(table)}
+    orders are held for the moderator's dice (on_hold: holds.sides_on_hold), that they are
+    (he sends them no second time, and no deadline runs for him)."""
+    held = {side: prose(HELD_LINE) for side in on_hold}
     if not has_deadlines(table.raw):
         return held
     tl = _timeline(table, table.raw)
