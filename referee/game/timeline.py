@@ -76,10 +76,7 @@ def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
     """NoOrdersTaken when the game (its state, its journal's bytes raw) takes no orders now:
     closed by its reveal, over (3.0) or paused (resume_with: saying how the moderator
     resumes it, for his own commands), whatever the orders say, read or not."""
-    if state.revealed:
-        raise NoOrdersTaken("closed", CLOSED)
-    if game_over(state):
-        raise GameOver(state)
+    taking_standing_orders(state)
     if paused(raw):
         raise NoOrdersTaken("paused", PAUSED + (RESUME_WITH if resume_with else ""))
 

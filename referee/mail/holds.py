@@ -14,7 +14,7 @@ is gone.
 from __future__ import annotations
 
 from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused
-from ..engine import pending_prompt, sealed_for, waiting_on
+from ..engine import game_over, pending_prompt, sealed_for, waiting_on
 from ..table import Table
 from .ledger import load_ledger
 
@@ -28,7 +28,7 @@ def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
     orders)."""
     game = table.game(upto=seq)
     st = game.state
-    decision = st.pending.kind if st.pending is not None and st.phase != "over" else None
+    decision = None if game_over(st) else st.pending.kind
     # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
     # plan closing does not change what this reader was asked, though the prompt changes.
     sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)

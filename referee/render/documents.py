@@ -26,8 +26,7 @@ def side_name(side: str | None) -> str:
 def ended_reason(reason) -> str:
     """Why a game ended (a GameEnded event's reason, as the engine recorded it) as a person
     reads it: the side a reason names as 'the german player' named 'the German player'."""
-    return _A_SIDE.sub(lambda m: f"the {m.group(1).replace('_', ' ').title()} player",
-                       str(reason))
+    return _A_SIDE.sub(lambda m: f"the {side_name(m.group(1))} player", str(reason))
 
 
 _A_SIDE = re.compile(r"\bthe ([a-z][a-z_]*) player\b")

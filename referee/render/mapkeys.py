@@ -88,7 +88,7 @@ class Column:
 def readers_words(readers: tuple[str, ...]) -> str:
     """The readers of a picture in words, as a person reads them: German; German and
     Entente; the public; the moderator."""
-    named = [_READERS.get(r) or r.replace("_", " ").title() for r in readers]
+    named = [_READERS.get(r) or side_name(r) for r in readers]
     return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
 
 
