@@ -32,8 +32,11 @@ _DOTS = str.maketrans({".": "\u2024"})
 
 
 def _flat(text: str) -> str:
-    """Text on one line: every line break and tab becomes a space (a block never breaks)."""
-    return " ".join(str(text).replace("\t", " ").splitlines())
+    """Text on one line: every line break and tab becomes a space (a block never breaks),
+    the one that ends it too (the next span must not run into it)."""
+    lines = str(text).replace("\t", " ").splitlines(keepends=True)
+    ended = bool(lines) and lines[-1].splitlines()[0] != lines[-1]
+    return " ".join(line.splitlines()[0] for line in lines) + " " * ended
 
 
 def _unlinked(text: str) -> str:
