@@ -19,6 +19,7 @@ import pytest
 from gamecalls import create_game
 from referee.engine.state import KEPT_BOARD, State
 from referee.game.autoplay import autoplay
+from referee.game.replay import open_game
 from referee.game.verification import verify
 
 HERE = Path(__file__).parent / "replays"
@@ -83,3 +84,17 @@ def test_a_board_kept_through_a_move_it_missed_is_caught(tmp_path, monkeypatch, 
     journal.chmod(0o600)
     with pytest.raises(AssertionError, match="kept board differs"):
         verify(journal)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_replay_keeps_the_board_from_each_turn_start(name, tmp_path, checked_boards):
+    """A replay decides nothing, so only the rules evolve runs read the board (a player
+    turn's start, 4.1): the board one works out is kept through the events after it that
+    move no unit, and through moves by their areas, and is compared at its next read.
+    Dropped after the event whose handler worked it out, none would be kept."""
+    journal = tmp_path / name
+    journal.write_bytes(gzip.decompress((HERE / f"{name}.gz").read_bytes()))
+    journal.chmod(0o600)
+    open_game(journal)          # no snapshot yet in this home: every record is replayed
+    assert checked_boards["kept"] > 0
+    assert checked_boards["compared"] > 0
