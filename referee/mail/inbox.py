@@ -72,12 +72,14 @@ from .reminders import deadline_lines
 from .robots import AUTOMATIC, automatic, set_aside
 from .routes import refuse_unmailable
 from .senders import (
+    OWN_MAIL,
     SENT_BY_THE_REFEREE,
     body_or_empty,
     from_observer,
     from_the_moderator,
     from_the_referee,
     moderator_mail,
+    own_mail,
     unmatched,
 )
 
@@ -271,6 +273,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
                 out.status, out.reason = "unreadable", _set_aside(m)
             elif from_the_referee(m, people, records):
                 out.status, out.reason = "skipped", SENT_BY_THE_REFEREE
+            elif own_mail(m, [p["address"] for p in people.values()]):  # to a side's address
+                out.status, out.reason = "skipped", OWN_MAIL
             elif (robot := automatic(m)) is not None:       # never read, never answered
                 out.status, out.reason = AUTOMATIC, set_aside(table, m, robot, ledger, outbox)
             elif from_the_moderator(m, people):
