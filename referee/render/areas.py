@@ -19,7 +19,7 @@ from ..engine.reading import Reader, area_choices, did_you_mean, nearest
 from ..engine.state import State
 from ..game.board import battle_status, fort_view
 from ..game.views import unit_views
-from .documents import control_span, side_name, unit_phrase
+from .documents import control_span, reader_words, side_name, unit_phrase
 from .sections import Document, Items, Section, Span, Table, para
 
 
@@ -94,7 +94,7 @@ _BATTLE = {"compulsory": "a battle area: made Disputed by this offensive, its ba
 
 def _title(view: dict[str, Any], what: str) -> str:
     return (f"{view.get('game_name', 'Game')} — {what}: game {view['game_id']}, record "
-            f"{view['seq']}, for {view['reader']}")
+            f"{view['seq']}, for {reader_words(view['reader'])}")
 
 
 def _supply(a: dict[str, Any]) -> str:

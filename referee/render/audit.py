@@ -17,7 +17,7 @@ from ..base.readers import MODERATOR
 from ..contracts.outputs import Explanation
 from ..game.audit import FACES, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
-from .documents import side_name
+from .documents import reader_words, side_name
 from .phrases import PHASE
 from .record_text import describe
 from .sections import Document, Items, Orders, Section, Table, para, plain
@@ -113,7 +113,8 @@ def _dice_section(dice: dict[str, Any]) -> Section:
 
 def explain_document(doc: dict[str, Any]) -> Document:
     """The explanation as a document (sections.py) for the text renderer."""
-    title = f"Record {doc['seq']} explained: game {doc['game_id']}, for {doc['reader']}"
+    title = f"Record {doc['seq']} explained: game {doc['game_id']}, for "
+    title += reader_words(doc["reader"])
     sections = []
     if doc.get("order") is not None:
         sections.append(_order_section(doc))

@@ -23,6 +23,16 @@ def side_name(side: str | None) -> str:
     return (side or "nobody").replace("_", " ").title()
 
 
+def reader_words(reader: str) -> str:
+    """Whom an output is made for, as a title names him: 'the public', 'the moderator', 'the
+    German player' (a side by its name, never by its id)."""
+    return _NO_SIDE.get(reader) or f"the {side_name(reader)} player"
+
+
+# The readers who are no side of the game (base/readers.py).
+_NO_SIDE = {"public": "the public", "moderator": "the moderator"}
+
+
 def ended_reason(reason) -> str:
     """Why a game ended (a GameEnded event's reason, as the engine recorded it) as a person
     reads it: the side a reason names as 'the german player' named 'the German player'."""
@@ -79,7 +89,7 @@ def phase_name(view: dict[str, Any]) -> str:
 
 def _title(view: dict[str, Any], what: str) -> str:
     return (f"{view.get('game_name', 'Game')} — {what}: game {view['game_id']}, record "
-            f"{view['seq']}, for {view['reader']}")
+            f"{view['seq']}, for {reader_words(view['reader'])}")
 
 
 MANUAL_DICE = ("Dice are manual: the players roll them (real dice or a dice server) and "

@@ -36,7 +36,7 @@ from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
-from .documents import dice_note, ended_reason, side_colours, side_name, vp_section
+from .documents import dice_note, ended_reason, reader_words, side_colours, side_name, vp_section
 from .formats import render
 from .grouped import grouped_blocks
 from .record_text import describe, sheet_lines
@@ -149,11 +149,10 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     now[0].blocks += _link_due(whole.raw, reader)
     sections += now
     receipt = receipt_line(game_id, last["seq"], last["hash"])
-    who = side_name(reader) if reader in data.sides else reader
     span = (f"record {last['seq']}" if since + 1 == last["seq"] else
             f"records {since + 1}–{last['seq']}" if since < last["seq"] else
             f"nothing new after record {since}")
-    doc = Document(f"{data.info.name} — report for {who}: game {game_id}, {span}, "
+    doc = Document(f"{data.info.name} — report for {reader_words(reader)}: game {game_id}, {span}, "
                    f"{data.label(state.turn)}", sections, receipt, side_colours(data))
     meta: dict[str, Any] = {
         "game_id": game_id, "reader": reader,
