@@ -661,4 +661,4 @@ def test_a_picture_names_its_readers_as_people_read_them(readers, words):
 def test_a_picture_says_whose_player_turn_once(phase, words):
     """The picture's third line names the phase and whose player turn it is (2.0 II), the
     player turn once: it read 'player turn, German player turn'."""
-    assert mapkeys._phase_words({"phase": phase, "player": "german"}) == words
+    assert mapkeys.phase_words({"phase": phase, "player": "german"}) == words

@@ -21,3 +21,17 @@ def test_a_title_names_its_reader_in_words(game, cli, command, reader, words):
         first = r.stdout.strip().splitlines()[0]
         assert words in " ".join(r.stdout.split()[:20]), (fmt, first)
         assert f"for {reader}:" not in first and f"for {reader}," not in first, (fmt, first)
+
+
+@pytest.mark.parametrize("command", ["status", "show"])
+def test_the_situation_names_the_player_turn_once(game, cli, command):
+    """In the German player turn of SUMMER 1914 (2.0 II), the situation says so once, as the
+    map's third line does: 'German player turn', never 'player turn (German player turn)'
+    nor a bare 'player turn' that does not say whose."""
+    for reader in ("public", "german", "entente", "moderator"):
+        r = cli(command, game, "--as", reader)
+        assert r.exit_code == 0, r.stderr
+        situation = r.stdout.split("Situation\n---------\n", 1)[1].split("\n\n", 1)[0]
+        assert situation.endswith("SUMMER 1914, German player turn") or \
+            situation == "SUMMER 1914 (turn 1), German player turn", situation
+        assert situation.count("player turn") == 1, situation

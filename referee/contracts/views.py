@@ -158,6 +158,7 @@ class StatusView(Document):
     label: str
     phase: str
     dice: Literal["committed", "manual"] | UnsetType = UNSET     # manual: rolled by the players
+    player: str | None | UnsetType = UNSET        # whose player turn it is (2.0 II), if any
     waiting_on: str | None
     waiting_on_all: list[str]
     decision: str | None

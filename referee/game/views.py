@@ -195,6 +195,7 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "label": data.label(state.turn),
         "phase": state.phase,
         "dice": dice,
+        "player": state.player,
         "waiting_on": waiting,
         "waiting_on_all": all_waiting,
         "decision": state.pending.kind if state.pending else None,

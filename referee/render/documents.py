@@ -87,6 +87,16 @@ def phase_name(view: dict[str, Any]) -> str:
         view["phase"].replace("_", " ")
 
 
+def phase_words(view: dict[str, Any]) -> str:
+    """The phase and whose player turn it is, each said once: 'German player turn' in his
+    player turn (not 'player turn (German player turn)'), 'production, German player turn'
+    out of it, the phase alone when no side's player turn runs (2.0)."""
+    if not view.get("player"):
+        return phase_name(view)
+    turn = f"{side_name(view['player'])} {player_turn(view)}"
+    return turn if view["phase"] == "player_turn" else f"{phase_name(view)}, {turn}"
+
+
 def _title(view: dict[str, Any], what: str) -> str:
     return (f"{view.get('game_name', 'Game')} — {what}: game {view['game_id']}, record "
             f"{view['seq']}, for {reader_words(view['reader'])}")
@@ -178,8 +188,7 @@ def off_map_section(view: dict[str, Any]) -> Section:
 def show_document(view: dict[str, Any]) -> Document:
     """`show`: the turn, who acts, VP, every area, off-map boxes and the cards."""
     t = (f"Turn {view['turn']} of {view.get('last_turn', view['turn'])}: {view['label']}, "
-         f"{phase_name(view)}"
-         + (f" ({side_name(view['player'])} {player_turn(view)})" if view.get("player") else ""))
+         f"{phase_words(view)}")
     return Document(_title(view, "the war"), [
         Section("Situation", [para(t), situation(view), *dice_note(view)]),
         vp_section(view["vp"], view.get("result")),
@@ -209,7 +218,7 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
     """`status`: who is to act, the prompt and the legal orders of the reader (2.0), grouped
     for reading (grouped.py), or every order whole when `every` (`status --all`)."""
     head = Section("Situation", [
-        para(f"{view['label']} (turn {view['turn']}), {phase_name(view)}"),
+        para(f"{view['label']} (turn {view['turn']}), {phase_words(view)}"),
         situation(view), *dice_note(view), *deadline_note(view)])
     doc = Document(_title(view, "status"), [head])
     if view["game_over"]:

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 from ..data.gamedata import GameData
 from . import counters as cnt
-from .documents import phase_name, player_turn, side_name
+from .documents import phase_words, side_name
 from .svgparts import Scale, clean, text_width
 
 EDGE = 14.0            # the room at the picture's edges
@@ -117,17 +117,8 @@ def header(g: ET.Element, view: dict, scale: Scale, width: float, what: str,
                          f"{view['label']}", f, room, True), f,
          **{"font-weight": "bold", "class": "turn"})
     y += scale.line
-    text(g, EDGE, y, fit(f"{_phase_words(view)} \u00b7 VP {view['vp']['total']}: "
+    text(g, EDGE, y, fit(f"{phase_words(view)} \u00b7 VP {view['vp']['total']}: "
                          f"{view['vp']['level_name']}", f, room), f, **{"class": "phase"})
-
-
-def _phase_words(view: dict) -> str:
-    """The phase and whose player turn it is: 'German player turn' in his player turn (not
-    'player turn, German player turn'), 'production, German player turn' out of it."""
-    if not view.get("player"):
-        return phase_name(view)
-    turn = f"{side_name(view['player'])} {player_turn(view)}"
-    return turn if view["phase"] == "player_turn" else f"{phase_name(view)}, {turn}"
 
 
 # ---------------------------------------------------------------- the key
