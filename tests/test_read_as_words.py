@@ -35,3 +35,25 @@ def test_the_situation_names_the_player_turn_once(game, cli, command):
         assert situation.endswith("SUMMER 1914, German player turn") or \
             situation == "SUMMER 1914 (turn 1), German player turn", situation
         assert situation.count("player turn") == 1, situation
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_sedan_0_fort_is_told_as_firing_no_dice(game, cli, tmp_path):
+    """The Sedan 0 fort (8.4) is a fort of strength 0: still a unit, yet it has no Firepower
+    and rolls no dice. show, the report's board, `area` and the map say so in words, where
+    they read 'Sedan fort 0', 'fort 0/0' and a counter 'FR F 0'; a fort of another strength
+    is shown by its number as before (Longwy 1)."""
+    show = _words(cli("show", game).stdout)
+    assert "Sedan fort 0 (fires no dice, 8.4)" in show
+    assert "Longwy fort 1" in show
+    board = _words(cli("report", game, "--since", "0").stdout)
+    assert "fort 0 (fires no dice, 8.4)" in board and "0/0" not in board
+    assert "fort Longwy 1/1" in board
+    area = _words(cli("area", game, "sedan").stdout)
+    assert "strength 0: it fires no dice" in area and "strength 0 of 0" not in area
+    svg = cli("map", game, "--format", "svg").stdout
+    sedan = svg.split('data-unit="fort-sedan"', 1)[1].split("</g>", 1)[0]
+    assert "no fire" in sedan and "fires no dice" in sedan

@@ -13,9 +13,9 @@ with ge-1 down to 3 infantry (the one lost, 5.3.1) and no fort (the Liège fort
 reduced to zero is removed from the game, 5.3.1, 8.4); Ardennes German with the
 cavalry that left ge-4 (now 3I+1A); the lost Belgian infantry and German infantry back
 in their force pools (5.3.1); hand sizes 4 and 4 and one card face up (the Offensive
-played, 1.3); the Sedan 0 fort printed 0 (8.4). Only the receipt's hash (which covers
-the records' times) and the fingerprint of the game's key (a new key each game) are
-replaced before comparing. Every order of these games was entered with `order --as`,
+played, 1.3); the Sedan 0 fort told as firing no dice (8.4). Only the receipt's hash
+(which covers the records' times) and the fingerprint of the game's key (a new key each
+game) are replaced before comparing. Every order of these games was entered with `order --as`,
 so each report says so beside it.
 """
 

@@ -111,6 +111,9 @@ def _fort(f: dict[str, Any] | None) -> str:
     owner = side_name(f["side"])
     if not f["in_play"]:
         return f"{f['name']} ({owner}): not in play (printed strength {f['printed']}, 8.4)"
+    if f["strength"] == 0:
+        return (f"{f['name']} ({owner}), strength 0: it fires no dice and holds no area by "
+                f"itself, yet enemy supply cannot pass it (8.4)")
     return f"{f['name']} ({owner}), strength {f['strength']} of {f['printed']} (8.4)"
 
 

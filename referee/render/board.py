@@ -10,7 +10,7 @@ Nothing here decides what a reader may see: the board is already his.
 
 from __future__ import annotations
 
-from .documents import control_span, hand_phrase, side_name
+from .documents import control_span, fort_strength, hand_phrase, side_name
 from .sections import Items, Para, Section, Span
 
 # Imported for annotations only, as documents.py does.
@@ -37,7 +37,7 @@ def fort_word(f: dict[str, Any], area: str) -> str:
     printed strength, and whether it is besieged or Out of Supply (8.4, 1.2.3)."""
     marks = [w for w, on in (("besieged", f.get("besieged")), ("OoS", f.get("oos"))) if on]
     name = "" if f["name"] == area else f" {f['name']}"
-    return f"fort{name} {f['strength']}/{f['printed']}" + \
+    return f"fort{name} {fort_strength(f['strength'], f['printed'])}" + \
         (f" ({', '.join(marks)})" if marks else "")
 
 

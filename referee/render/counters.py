@@ -11,6 +11,8 @@ hidden template (1.4) shows neither its strength nor its contents, only '?'.
     4I+2A+1C+1G         what its template holds
     FR I03 [OoS]        a French infantry counter standing alone, out of supply (1.2.3)
     BE F [2]            a Belgian fort of strength 2 (8.4)
+    FR F [0]            a French fort of strength 0, the Sedan 0: it fires no dice (8.4)
+    no fire
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from ..data.gamedata import GameData
+from .documents import fort_strength
 from .svgparts import Scale, text_width
 
 INK = "#111111"
@@ -99,8 +102,10 @@ def counter(u: dict, area: str, data: GameData) -> Counter:
     words = kind.replace("_", " ")
     if kind == "fort":
         name = u.get("name") or u["id"]
+        # A fort of strength 0 says under its square that it fires no dice (8.4).
         return Counter(u["id"], area, u["side"], u["nation"], fill, ink, f"{letters} {mark}",
-                       str(strength), "", tags, f"{name} fort, strength {strength}", strength)
+                       str(strength), "no fire" if strength == 0 else "", tags,
+                       f"{name} fort, strength {fort_strength(strength)}", strength)
     tail = _tail(u["id"], u["nation"], mark)
     tail = tail if len(tail) <= 3 else tail[:1].upper() + tail[1:8]
     return Counter(u["id"], area, u["side"], u["nation"], fill, ink,

@@ -56,6 +56,21 @@ def side_colours(data) -> dict[str, str]:
     return {side: c.forum or c.ink for side, c in data.units.side_colours.items()}
 
 
+def fort_strength(strength: int, printed: int | None = None) -> str:
+    """A fort's strength as a player reads it (8.4): its number now (of its printed number,
+    when given and not the same), or, for a fort of strength 0 (the Sedan 0), that it fires
+    no dice: it is still a unit, yet it holds no area by itself and rolls nothing."""
+    if strength == 0:
+        return f"0 ({ZERO_FORT})"
+    return f"{strength}/{printed}" if printed is not None else str(strength)
+
+
+# What a fort of strength 0 is under 8.4 (the Sedan 0: a single strength fort without
+# Firepower), in the fewest words; a fort that hits or attrition bring to 0 is removed from
+# the game (5.3.1, 6.5) and is shown nowhere.
+ZERO_FORT = "fires no dice, 8.4"
+
+
 def unit_phrase(u: dict) -> str:
     """A unit in one short phrase, as the reader may see it."""
     ent = " entrenched" if u.get("entrenched") else ""
@@ -64,7 +79,7 @@ def unit_phrase(u: dict) -> str:
         inside = u.get("summary") or "hidden"
         return f"{u['id']} {u.get('name') or ''}{ent}{oos} [{inside}]".replace("  ", " ")
     if u["type"] == "fort":
-        return f"{u.get('name') or u['id']} fort {u['strength']}{oos}"
+        return f"{u.get('name') or u['id']} fort {fort_strength(u['strength'])}{oos}"
     return f"{u['id']} ({u['type'].replace('_', ' ')}{ent}{oos})"
 
 
