@@ -7,8 +7,8 @@ templates (1.4), another side's hand and the draw pile (1.3), another side's for
 when templates are hidden. What the board adds is public: the countries the map groups
 its areas in (map.yaml `country_names`), each area's supply source (6.1), each fort's
 printed strength and whether enemy units stand with it (8.4), the battle areas of the
-player turn (5.1), and both sides' Build Points in a production phase (7.0: announced to
-both before either orders).
+player turn (5.1), and both sides' Build Points in a production phase until the plans are
+revealed (7.0: announced to both before either orders, lost when not spent).
 """
 
 from __future__ import annotations
@@ -99,8 +99,11 @@ def board_view(state: State, data: GameData, reader: str, view: dict[str, Any]
     if view["reader"] != reader or view["seq"] != state.seq:
         raise ValueError(f"the board for {reader} at record {state.seq} is made from the view "
                          f"of {view['reader']} at record {view['seq']}")
+    # Build Points mean something only until both plans are revealed: the plans are carried
+    # out at once, and what is not spent then is lost (7.0); the discards and losses that
+    # may follow in the phase spend none.
     production = state.production if state.phase == "production" else None
-    bp = (production or {}).get("bp")
+    bp = None if not production or production.get("revealed") else production.get("bp")
     return BoardView.plain(
         reader=reader,
         turn=state.turn,
