@@ -143,14 +143,19 @@ def test_a_cold_status_of_a_game_with_deadlines_replays_each_record_once(tmp_pat
 def test_a_walk_kept_that_is_not_the_referee_s_is_no_walk():
     walk = Walk()
     walk.handoff["german"] = (3, "2026-11-23T18:00:00Z")
-    walk.extended[("german", 3)] = (timedelta(hours=12), (5, "2026-11-24T06:00:00Z"))
+    walk.extended[("german", 3)] = (timedelta(hours=12), (5, "2026-11-24T06:00:00Z"),
+                                    timedelta(hours=12))
     walk.reminded.add(("german", 3, "2h", "2026-11-25T18:00:00Z"))
     kept = json.loads(json.dumps(walk.kept()))
     assert Walk.from_kept(kept) == walk
     # An extension kept without the record that made it (as snapshots once kept it) leaves
     # the time a reminder may come after unknown: the journal is walked again.
     unmoored = {**kept, "extended": [e[:3] for e in kept["extended"]]}
-    for junk in (None, [], {"settings": 5}, {**kept, "handoff": {"german": [3]}}, unmoored):
+    # One kept without the time its last extension added (as snapshots once kept it) cannot
+    # tell that extension from all of them: the journal is walked again.
+    untold = {**kept, "extended": [e[:4] for e in kept["extended"]]}
+    for junk in (None, [], {"settings": 5}, {**kept, "handoff": {"german": [3]}}, unmoored,
+                 untold):
         assert Walk.from_kept(junk) is None
 
 

@@ -297,6 +297,26 @@ def test_the_moderator_extends_any_deadline(tmp_path, cli, clock):
     assert verified(journal)
 
 
+def test_an_extension_is_told_as_granted_and_in_all(tmp_path, cli, clock):
+    """A deadline extended twice, by 36h then by 24h: `extend`, `deadline` and `status` tell
+    the extension just granted (24h), and all the time added (60h) as that, in all; they
+    said 'extended by 60h', where the reader expects the extension he was just given."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--extensions", "0")
+    r = cli("extend", journal, "german", "36h")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.endswith("(extended by 36h)\n"), r.stdout
+    r = cli("extend", journal, "german", "24h")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.endswith("Orders due by Sat 28 Nov 06:00 UTC (extended by 24h, 60h in "
+                             "all)\n"), r.stdout
+    assert "(extended by 24h, 60h in all)" in cli("deadline", journal).stdout
+    status = cli("status", journal, "--as", "german")
+    assert "German: Orders due by Sat 28 Nov 06:00 UTC (extended by 24h, 60h in all)." in \
+        " ".join(status.stdout.split())
+    due = json.loads(cli("status", journal, "--format", "json").stdout)["deadlines"]["due"][0]
+    assert (due["extended"], due["last_extension"]) == ("60h", "24h")
+
+
 # ---------------------------------------------------------------- missed deadlines
 
 def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clock):

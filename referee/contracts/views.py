@@ -23,7 +23,8 @@ class FortShown(Part):
 
 class DeadlineDue(Part):
     """One side's deadline for the decision it owes: the record that asked it (`handoff`),
-    the time in UTC (`due`, ISO 8601) and in the players' words, the extensions granted."""
+    the time in UTC (`due`, ISO 8601) and in the players' words, the extensions granted:
+    all the time they added (`extended`) and the time the last one added (`last_extension`)."""
 
     side: str
     decision: str
@@ -31,6 +32,7 @@ class DeadlineDue(Part):
     words: str
     handoff: int
     extended: str | None | UnsetType = UNSET
+    last_extension: str | None | UnsetType = UNSET
 
 
 class Deadlines(Document):

@@ -68,13 +68,14 @@ class Due(msgspec.Struct):
     handoff: int                # the record that asked it (or the resume after it)
     decision: str
     due: datetime
-    extended: timedelta
+    extended: timedelta         # all the time added to it
     # When the deadline last began to run: the hand-off, the resume after it or the last
     # extension of it. A reminder is due only after it: one at it or before it (24h before a
     # 24h deadline, or before a deadline extended after it passed) would be the hand-off or
     # the extension itself, whose mail gives the deadline already.
     since: datetime
     zone: str | None = None     # the game's time zone, the deadline is read in (None: UTC)
+    last_extension: timedelta = timedelta(0)        # the time its last extension added
 
     @property
     def words(self) -> str:
@@ -176,7 +177,8 @@ class Walk(msgspec.Struct):
     `former`: the record since the hand-off where the other side's plan went in, a hand-off
     of its own before a sealed plan ran one deadline for both sides (hand_offs, take);
     `resumed`: the last resume; `used`: the extensions each side asked for; `extended`: the
-    time added to a side's hand-off and the record of the last extension of it; `reminded`,
+    time added to a side's hand-off, the record of the last extension of it and the time
+    that one added; `reminded`,
     `missed`, `answered`: what Timeline says of them."""
 
     settings: Settings = msgspec.field(default_factory=Settings)
@@ -187,7 +189,7 @@ class Walk(msgspec.Struct):
     former: dict[str, Moment] = msgspec.field(default_factory=dict)
     resumed: Moment | None = None
     used: dict[str, int] = msgspec.field(default_factory=dict)
-    extended: dict[tuple[str, int], tuple[timedelta, Moment]] = msgspec.field(
+    extended: dict[tuple[str, int], tuple[timedelta, Moment, timedelta]] = msgspec.field(
         default_factory=dict)
     reminded: set[tuple[str, int, str, str]] = msgspec.field(default_factory=set)
     missed: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
@@ -198,7 +200,8 @@ class Walk(msgspec.Struct):
         return msgspec.to_builtins(_Kept(
             self.settings, self.paused, self.keys, self.handoff, self.owners, self.former,
             self.resumed, self.used,
-            [(side, at, more, last) for (side, at), (more, last) in self.extended.items()],
+            [(side, at, more, last, by) for (side, at), (more, last, by)
+             in self.extended.items()],
             sorted(self.reminded), sorted(self.missed), sorted(self.answered)))
 
     @classmethod
@@ -209,7 +212,8 @@ class Walk(msgspec.Struct):
         except (msgspec.ValidationError, TypeError):
             return None
         return cls(k.settings, k.paused, k.keys, k.handoff, k.owners, k.former, k.resumed,
-                   k.used, {(side, at): (more, last) for side, at, more, last in k.extended},
+                   k.used, {(side, at): (more, last, by)
+                            for side, at, more, last, by in k.extended},
                    set(k.reminded), set(k.missed), set(k.answered))
 
     def step(self, state: State, rec, sides, name: str) -> None:
@@ -280,8 +284,8 @@ class Walk(msgspec.Struct):
             if actor != "moderator":
                 self.used[actor] = self.used.get(actor, 0) + 1
             slot = (fact["side"], fact["handoff"])
-            more = self.extended.get(slot, (timedelta(0), moment))[0]
-            self.extended[slot] = (more + parse_duration(fact["by"]), moment)
+            more, by = self.extended.get(slot, (timedelta(0),))[0], parse_duration(fact["by"])
+            self.extended[slot] = (more + by, moment, by)
         elif kind == "reminded":
             self.reminded.add((fact["side"], fact["handoff"], fact["before"], fact["due"]))
         elif kind == "missed" and fact.get("missed") == "default":
@@ -303,7 +307,7 @@ class Walk(msgspec.Struct):
         start, since = _time_of(made, name), made
         if self.resumed is not None and self.resumed[0] > made[0]:
             start, since = max((start, made), (_time_of(self.resumed, name), self.resumed))
-        more, last = self.extended.get((side, made[0]), (timedelta(0), None))
+        more, last, by = self.extended.get((side, made[0]), (timedelta(0), None, timedelta(0)))
         try:
             due = start + span + more
             if self.settings.skip_weekends:
@@ -313,7 +317,7 @@ class Walk(msgspec.Struct):
                                f"from ({since[1]!r}): {duration_text(span + more)} after it "
                                f"is no date", record=since[0]) from None
         began = start if last is None else max(start, _time_of(last, name))
-        return Due(side, made[0], state.pending.kind, due, more, began, self.settings.zone)
+        return Due(side, made[0], state.pending.kind, due, more, began, self.settings.zone, by)
 
 
 def walked_on(walk: Walk | None, steps, sides, name: str) -> Walk | None:
@@ -338,7 +342,7 @@ class _Kept(msgspec.Struct):
     former: dict[str, Moment]
     resumed: Moment | None
     used: dict[str, int]
-    extended: list[tuple[str, int, timedelta, Moment]]
+    extended: list[tuple[str, int, timedelta, Moment, timedelta]]
     reminded: list[tuple[str, int, str, str]]
     missed: list[tuple[str, int, str]]
     answered: list[tuple[str, int, str]]

@@ -308,7 +308,8 @@ def deadline_view(tl: Timeline, **made: list[int]) -> dict:
         paused=tl.paused, policy=tl.settings.missed, **zone,
         due=[{"side": d.side, "decision": d.decision, "due": stamp(d.due), "words": d.words,
               "handoff": d.handoff,
-              "extended": duration_text(d.extended) if d.extended else None}
+              "extended": duration_text(d.extended) if d.extended else None,
+              **({"last_extension": duration_text(d.last_extension)} if d.extended else {})}
              for d in tl.dues], **made)
 
 

@@ -223,9 +223,21 @@ def deadline_note(view: dict[str, Any]) -> list:
     if clock["paused"]:
         return [para("The game is paused: no orders are taken and no deadline runs until "
                      "the moderator resumes it.")]
-    return [para(f"{side_name(d['side'])}: {d['words']}" +
-                 (f" (extended by {d['extended']})" if d.get("extended") else "") + ".")
+    return [para(f"{side_name(d['side'])}: {d['words']}{extension_note(d)}.")
             for d in clock["due"]]
+
+
+def extension_note(due: dict[str, Any]) -> str:
+    """What a deadline's extensions added, the last one first, as its reader expects it:
+    ' (extended by 1 day)', ' (extended by 1 day, 2 days in all)' after several; '' for
+    none. A view kept before it gave the last one gives the whole only, said so."""
+    whole, last = due.get("extended"), due.get("last_extension")
+    if not whole:
+        return ""
+    if not last:
+        return f" (extended by {whole} in all)"
+    return f" (extended by {last})" if last == whole else \
+        f" (extended by {last}, {whole} in all)"
 
 
 def status_document(view: dict[str, Any], aids: dict | None = None,
