@@ -131,6 +131,34 @@ def test_the_other_sides_standing_orders_change_neither_where_a_mail_ends_nor_it
                                                ["done", "pass"])
 
 
+@pytest.mark.parametrize("reader", ["german", "entente", "public"])
+def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
+        tmp_path, cli, reader):
+    """A record whose dice mix in its mail's order lines (store/sheets.py) is told in a
+    report, the player's mail, by what that lets him check: the dice come from the secret
+    and his lines as written, so nobody chose them; the digest in short, for his own
+    SHA-256 of those lines, and where an audit finds the whole (`explain`) and checks the
+    dice (`verify`). It read 'its dice mix in the digest of the mail's order lines' and the 64
+    hex digits on a line of their own; `log`, read by those who audit, keeps them whole."""
+    j = _artois(tmp_path / "artois", "no combat cards", "stand and fight")
+    r = g.submit(j, "german", ["end movement", "done", "pass"], atomic=True,
+                 handoff_ends=True, mail=MAIL)
+    (rec,) = [a.record for a in r.applied]
+    digest = lines_digest(["end movement"])
+    assert rec["dice_from"]["mail"] == digest
+    report = cli("report", j, "--as", reader, "--since", str(rec["seq"] - 1)).stdout
+    said = " ".join(report.split())
+    assert "the order lines of the German player's mail as written, so nobody could " \
+        f"choose them. The lines' SHA-256 begins {digest[:12]}; the journal holds it whole " \
+        f"for those who audit it (explain, record {rec['seq']}; verify checks every die)." \
+        in said
+    assert digest not in report and "mix in the digest" not in report
+    assert not re.search(r"[0-9a-f]{32}", report.rpartition("\n\n")[0])
+    assert all(len(line) <= 72 for line in report.splitlines()[:-1])
+    assert digest in cli("explain", j, str(rec["seq"])).stdout
+    assert digest in cli("log", j).stdout
+
+
 @pytest.mark.parametrize("hexbyte", ["5e", "11"])
 def test_an_order_that_rolls_dice_still_ends_a_mail_refused_whole(tmp_path, hexbyte):
     """Whether the decision passes after a roll depends on the roll: a mail with orders

@@ -86,9 +86,11 @@ def record_lines(rec: dict, data: GameData, reader: str,
     return out
 
 
-def sheet_lines(rec: dict, data: GameData) -> list[str]:
+def sheet_lines(rec: dict, data: GameData, in_words: bool = False) -> list[str]:
     """A dice sheet registered, a link revealed, and what the record's dice mix in besides
-    the secret (store/sheets.py): each value in full, for a player to hold against his own."""
+    the secret (store/sheets.py): each value in full, for a player to hold against his own;
+    in_words (a report, read in a mail): the mail's digest told by what it lets a player
+    check, in short, the whole digest left to `explain` and the dice to `verify`."""
     out = []
     tip = rec.get("sheet")
     if isinstance(tip, dict):
@@ -101,10 +103,25 @@ def sheet_lines(rec: dict, data: GameData) -> list[str]:
     if isinstance(mix, dict):
         parts = [f"{data.side_name(x['side'])}'s link {x['no']}" if x["no"] else
                  f"{data.side_name(x['side'])}'s tip" for x in mix.get("links", [])]
-        if mix.get("mail"):
+        if mix.get("mail") and in_words:
+            out.append(f"    {mail_mix_words(rec, mix['mail'], data)}")
+        elif mix.get("mail"):
             parts.append(f"the digest of the mail's order lines {mix['mail']}")
-        out.append(f"    its dice mix in {' and '.join(parts)}")
+        if parts:
+            out.append(f"    its dice mix in {' and '.join(parts)}")
     return out
+
+
+def mail_mix_words(rec: dict, digest: str, data: GameData) -> str:
+    """What a record's dice mixing in its mail's order lines means to a player (sheets.py):
+    they come from the game's secret and the lines as written, so nobody chose them; the
+    digest's first 12 digits, for him to hold against his own lines' SHA-256, and where an
+    audit finds it whole (a mail names no command: its reader may run none)."""
+    who = data.side_name(str(rec.get("actor")))
+    return (f"This record's dice come from the game's secret and the order lines of the "
+            f"{who} player's mail as written, so nobody could choose them. The lines' "
+            f"SHA-256 begins {digest[:12]}; the journal holds it whole for those who audit "
+            f"it (explain, record {rec.get('seq')}; verify checks every die).")
 
 
 def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:

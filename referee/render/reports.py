@@ -183,7 +183,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         if ev["type"] == "BattleEnded":
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
-    lines += [[Span(t.strip())] for t in sheet_lines(seen, data)]
+    lines += [[Span(t.strip())] for t in sheet_lines(seen, data, in_words=True)]
     if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
         from ..game.timeline import clock_words  # start-up: only a record about time
 
