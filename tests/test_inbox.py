@@ -342,6 +342,11 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     check_report(reports["german"], "german", journal, None)
     body = check_not_applied(replies[STALE_ID], "entente", STALE_ID, journal, brief=True)
     assert "record 8" in body and "reply to the latest mail" in body
+    # It names that latest mail by its subject: the report this run sent him (record 10).
+    latest = str(reports["entente"]["Subject"])
+    assert latest == f"[referee {GAME} #10] entente report, SUMMER 1914"
+    assert f"Your latest mail is your report '{latest}', sent with this one: reply to " \
+        "that one." in " ".join(body.split())
 
     # ---- run 4, the mbox and one .eml file (4 August): one illegal order among legal ones
     eml = tmp_path / "10-entente-illegal.eml"

@@ -45,6 +45,7 @@ from ..store.players import (
 from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
+from . import outcome
 from .delivery import refused_mails
 from .direct import direct_inbox
 from .eml import write_eml as _write
@@ -496,21 +497,24 @@ class _Outbox:
                                        entry["message_id"], name=entry["name"]))
             return
         brief = reported is not None and side in reported
+        subject = reply_subject(game.game_id, self.last["seq"], entry)
+        latest = "" if entry.get("status") != "stale" else "\n\n" + prose(outcome.latest_mail_words(
+            outcome.report_subject(game, side, reported[side][0]) if brief else subject, not brief))
         if brief:
             shown: list = []
-            body = refusal_text(outcome_of(entry, self.table), report=False) + "\n\n" + prose(
+            body = refusal_text(outcome_of(entry, self.table), report=False) + latest + \
+                "\n\n" + prose(
                 f"What happened, the board and what you are asked now are in your report "
                 f"of record #{reported[side][0]}, sent to you with this mail.") + \
                 f"\n\nOrder key: {self.keys[side]}\n" + \
                 receipt_text(self.records[0], self.last) + "\n"
         else:
             shown, where = self.pictures.for_mail(side, refusal=True)
-            body = refusal_text(outcome_of(entry, self.table)) + "\n\n" + report_body(
+            body = refusal_text(outcome_of(entry, self.table)) + latest + "\n\n" + report_body(
                 self.table, side, _since(self.ledger, side, self.records), self.keys[side],
                 self.due.get(side), map_note=where, held=side in self.held)
         self.written.append(_write(
-            self.folder, self.sender, address,
-            reply_subject(game.game_id, self.last["seq"], entry), body,
+            self.folder, self.sender, address, subject, body,
             entry["message_id"], shown, name=entry["name"],
             thread=mailtext.thread_of(game.game_id, address)))
         if brief:
@@ -544,8 +548,7 @@ class _Outbox:
             address = people[side]["address"]
             self.written.append(_write(
                 self.folder, self.sender, address,
-                f"[referee {game.game_id} #{last['seq']}] {side} report, "
-                f"{game.data.label(game.state.turn)}", body, answers, shown, name=name,
+                outcome.report_subject(game, side, last["seq"]), body, answers, shown, name=name,
                 thread=mailtext.thread_of(game.game_id, address)))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]

@@ -70,3 +70,19 @@ def reply_subject(game_id: str, seq: int, entry: dict) -> str:
     reply says they are held, as its first line does."""
     what = "held for the moderator's dice" if entry.get("status") == "held" else "not applied"
     return f"[referee {game_id} #{seq}] {what}"
+
+
+def report_subject(game, side: str, seq: int) -> str:
+    """The subject of a player's report (game: the Game it reports on): the game's tag at its
+    last record, the side and the season."""
+    return f"[referee {game.game_id} #{seq}] {side} report, {game.data.label(game.state.turn)}"
+
+
+def latest_mail_words(subject: str, this_one: bool) -> str:
+    """To a player whose reply answered an older mail (a stale reply, handling.stale): which
+    mail is his latest, by its subject, so that he finds it and replies to that one; this_one:
+    the reply he reads now carries his report, so it is that mail."""
+    if this_one:
+        return (f"This mail, '{subject}', is now your latest: your report is below. Reply to "
+                f"this one.")
+    return f"Your latest mail is your report '{subject}', sent with this one: reply to that one."
