@@ -78,6 +78,7 @@ def test_a_record_that_leaves_the_decision_leaves_the_orders_held(tmp_path, cli,
     r = cli("tick", j, "--no-map")
     assert "waits on the moderator" not in r.output, r.output
     assert len(held_mails(out)) == 1
+    assert not list(out.glob("dropped-*")), "entered: his report tells what they did"
 
 
 def test_a_hold_made_at_a_record_the_journal_no_longer_holds_is_gone(tmp_path, cli):

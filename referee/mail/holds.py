@@ -62,7 +62,7 @@ def sides_on_hold(table: Table) -> set[str]:
     return set(standing(table, held)) if held else set()
 
 
-def _order_of(record: dict, side: str) -> bool:
+def order_of(record: dict, side: str) -> bool:
     """Whether record answers side's decision by an order of his: a fact about time alone
     (`clock`, no events: his `extend`, asked by mail while his orders wait) does not, nor an
     armistice he proposes or refuses (3.2); either leaves his decision as it was."""
@@ -84,6 +84,6 @@ def _stands(table: Table, side: str, entry) -> bool:
         return False                    # the journal was cut back and written again
     if seq == len(records) - 1:
         return True
-    if any(_order_of(r, side) for r in records[seq + 1:]):
+    if any(order_of(r, side) for r in records[seq + 1:]):
         return False                    # an order of his since: the moderator acted
     return decision_of(table, seq, side) == decision_of(table, None, side)

@@ -21,10 +21,11 @@ from ..base.readers import MODERATOR
 from ..data.gamedata import GameData
 from ..store.players import roster
 from ..table import Table
+from .dropped import dropped_mail, dropped_name, why_dropped
 from .holds import held_at, standing
 from .ledger import game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
-from .reminders import Post, waits_on_the_moderator
+from .reminders import Post, deadline_lines, waits_on_the_moderator
 from .senders import typed_journal
 
 # The values every die shows in the two dry runs that count the dice held orders roll: the
@@ -34,11 +35,14 @@ COUNT_WITH = (6, 1)
 
 def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> str | None:
     """The line saying what the game waits on, when that is the moderator (name: the journal
-    as the line may show it); the moderator is mailed once for orders held for dice."""
+    as the line may show it); the moderator is mailed once for orders held for dice. Holds
+    that ended are pruned first, whatever the game waits on (a paused game too), each player
+    whose orders were not entered told so."""
+    holds = _standing_holds(table, outbox, now)
     line = waits_on_the_moderator(table, name)
     if line is not None:
         return line
-    held = _held_for_dice(table, outbox, now)
+    held = _held_for_dice(table, holds, outbox, now)
     if held is not None:
         side, entry, mailed = held
         lines = entry.get("lines") or []
@@ -120,26 +124,34 @@ def held_now(table: Table) -> list[dict]:
     return out
 
 
-def _held_for_dice(table: Table, outbox: Path, now: datetime) -> tuple | None:
-    """(side, what the ledger keeps of his orders, whether the moderator has an address) for
-    the side whose mailed orders wait for the moderator's dice while his decision is the one
-    they answered (holds.py: a record since that leaves it leaves them held); the ledger
-    keeps no other, and the moderator is told by mail once a hold."""
+def _standing_holds(table: Table, outbox: Path, now: datetime) -> dict:
+    """The ledger's holds that still stand, while the decision each answered is still its
+    side's (holds.py: a record since that leaves it leaves them held); the ledger keeps no
+    other, each player whose hold ended without his orders entered told so first."""
     head = table.records[0]
     with game_lock(head["game_id"], head["hash"]):
         ledger = load_ledger(head["game_id"], head["hash"])
         held = standing(table, ledger["held"])
         if held != ledger["held"]:
+            _tell_dropped(table, outbox, now, ledger["held"], held)
             ledger["held"] = held
             save_ledger(ledger)
+    return held
+
+
+def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> tuple | None:
+    """(side, what the ledger keeps of his orders, whether the moderator has an address) for
+    the side whose mailed orders wait for the moderator's dice (held: the holds that stand);
+    the moderator is told by mail once a hold."""
     if not held:
         return None
+    head = table.records[0]
+    post = Post(table, table.raw, outbox, now, head["game_id"])
     side = sorted(held)[0]
     at = held_at(held[side])
     entry = held[side] if isinstance(held[side], dict) else {}
     lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
     entry = {**entry, "lines": lines}
-    post = Post(table, table.raw, outbox, now, head["game_id"])
     # Named by the record the hold was made at: a record since that leaves it (a pause)
     # mails him no second time.
     name = f"held-{at:06d}-{side}" + (f"-{_digest(lines)}" if lines else "")
@@ -147,6 +159,25 @@ def _held_for_dice(table: Table, outbox: Path, now: datetime) -> tuple | None:
                post.subject(at, f"{GameData.side_name(side)}'s orders wait for your dice"),
                _held_mail(post.journal, side, entry), wrapped=True)
     return side, entry, post.address(MODERATOR) is not None
+
+
+def _tell_dropped(table: Table, outbox: Path, now: datetime, was: dict, held: dict) -> None:
+    """Each player whose hold ended without his orders entered told so (dropped.py), before
+    the ledger forgets it: a pass cut off between the two writes the same mail, under the
+    same name, which the outbox (or its sent/) already holds."""
+    gone = {side: entry for side, entry in was.items()
+            if isinstance(side, str) and side not in held}
+    if not gone:
+        return
+    post = Post(table, table.raw, outbox, now, table.records[0]["game_id"])
+    due = deadline_lines(table, set(held))
+    for side, entry in sorted(gone.items()):
+        why = why_dropped(table, side, entry)
+        if why is None:
+            continue                    # entered: his next report tells what they did
+        post.write(dropped_name(post.game_id, side, entry), post.address(side),
+                   post.subject(table.records[-1]["seq"], "your held orders were not entered"),
+                   dropped_mail(table, side, entry, why, due.get(side)), side, wrapped=True)
 
 
 def _digest(lines: list[str]) -> str:

@@ -1,0 +1,115 @@
+"""Held orders the moderator did not enter: why a hold ended (holds.py), and the player's mail
+that says so, once (waiting.py writes it before the ledger forgets the hold).
+
+A player whose mailed orders were held read that he need not send them again and that no
+deadline runs for him until they are entered. When the hold ends without them (the
+moderator entered other orders for his side, the journal was set back to before the record
+they answered, or that decision is over), he is told which mail's orders were not entered,
+why, and what is asked of him now, as a reminder asks it (the orders open to him and his
+deadline; nothing when the game is over, paused or closed: outcome.halt_of). He alone reads
+the lines: the mail goes to his address only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from ..base.clock import for_players, parse_stamp
+from ..engine import pending_prompt, waiting_on
+from ..game.replay import order_text
+from ..table import Table
+from .holds import held_at, order_of
+from .ordersopen import orders_open_text
+from .outcome import halt_of
+from .refusal import prose
+
+SET_BACK = "set back"
+OTHER_ORDERS = "other orders"
+MAILED = "mailed"
+OVER = "over"
+
+WHY = {
+    OTHER_ORDERS: "The moderator entered other orders for your side.",
+    MAILED: "Orders of a later mail of yours were applied in their place.",
+    SET_BACK: ("The game was set back to an earlier record, before the one your orders "
+               "answered."),
+    OVER: "The decision they answered is over: the game moved on without them.",
+}
+HALTED = {
+    "paused": "The game is paused: nothing is asked of you until the moderator resumes it.",
+    "closed": "The game is closed: nothing more is asked of you.",
+    "over": "The game is over: nothing more is asked of you.",
+}
+
+
+def why_dropped(table: Table, side: str, entry) -> str | None:
+    """Why side's hold (a ledger `held` entry whose hold no longer stands) ended without
+    its orders (SET_BACK, OTHER_ORDERS, MAILED: a later mail of his that needed no dice,
+    OVER), or None when the moderator entered them: the first order of the side's since
+    the hold is its first line."""
+    seq, records = held_at(entry), table.records
+    made_at = entry.get("hash") if isinstance(entry, dict) else None
+    if seq is None or not 0 <= seq < len(records) or records[seq].get("seq") != seq or \
+            (made_at is not None and records[seq].get("hash") != made_at):
+        return SET_BACK
+    first = next((r for r in records[seq + 1:] if order_of(r, side)), None)
+    if first is None:
+        return OVER
+    lines = _lines(entry)
+    if isinstance(first.get("mail"), dict):
+        return MAILED
+    return None if lines and _same(order_text(first), lines[0]) else OTHER_ORDERS
+
+
+def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> str:
+    """The player's mail for held orders that were not entered (due: the deadline line his
+    mails give him now, reminders.deadline_lines), wrapped at 72 columns but for the order
+    lines, each alone on its line as he wrote it."""
+    lines = _lines(entry)
+    date = entry.get("date") if isinstance(entry, dict) else None
+    moment = parse_stamp(date) if isinstance(date, str) else None
+    mail = f"your mail of {for_players(moment)}" if moment else "your mail"
+    head = (f"The orders of {mail}, held for the moderator's dice since record "
+            f"{held_at(entry)}, were not entered" + (":" if lines else "."))
+    parts = [prose(head)]
+    if lines:
+        parts.append("\n".join(f"  {t}" for t in lines))
+    parts.append(prose(f"{WHY[why]} They are held no more; they will not be entered."))
+    parts.append(_asked_now(table, side, due))
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def dropped_name(game_id: str, side: str, entry) -> str:
+    """The mail's file name, fixed by the hold it tells of (written once under it)."""
+    said = "\n".join([game_id, side, str(held_at(entry)),
+                      str(entry.get("hash") if isinstance(entry, dict) else ""), *_lines(entry)])
+    return f"dropped-{held_at(entry) or 0:06d}-{side}-" \
+           f"{hashlib.sha256(said.encode()).hexdigest()[:12]}.eml"
+
+
+def _asked_now(table: Table, side: str, due: str | None) -> str:
+    """What is asked of side now, as a reminder asks it: his decision, the orders open to
+    him and his deadline; the game's halt alone when it takes no orders."""
+    halted = halt_of(table)
+    if halted:
+        return prose(HALTED.get(halted, HALTED["closed"]))
+    game = table.game()
+    if side not in waiting_on(game.state):
+        return prose("Nothing is asked of you now: the game waits on the other side. Your "
+                     "next report says what comes next.")
+    orders = orders_open_text(game.state, game.data, side)
+    return "\n\n".join(p for p in (
+        prose(f"Send your orders again for the decision asked of you now "
+              f"({pending_prompt(game.state, game.data)})."),
+        orders, due or "") if p)
+
+
+def _lines(entry) -> list[str]:
+    lines = entry.get("lines") if isinstance(entry, dict) else None
+    return [t for t in lines if isinstance(t, str)] if isinstance(lines, list) else []
+
+
+def _same(recorded: str, line: str) -> bool:
+    """Whether an order of the journal is the held line (its words, however cased or
+    spaced: the journal keeps the line as given, trimmed)."""
+    return " ".join(recorded.split()).casefold() == " ".join(line.split()).casefold()
