@@ -18,26 +18,28 @@ from referee.mail.ledger import load_ledger, save_ledger
 MODERATOR = "umpire@example.com"
 
 
-def routed(cli, j, tmp_path):
-    box, out = tmp_path / "box", tmp_path / "out"
+def routed(cli, j, tmp_path, box_name: str = "box"):
+    box, out = tmp_path / box_name, tmp_path / "out"
     write_maildir(box, [])
     assert cli("mail", j, "--in", str(box), "--out", f"outbox:{out}").exit_code == 0
     return box, out
 
 
-def held_for_dice(tmp_path, cli, lines=("done", "done"), date: str | None = None):
+def held_for_dice(tmp_path, cli, lines=("done", "done"), date: str | None = None,
+                  name: str = "case"):
     """A manual-dice game whose Entente has just mailed two 'done' that roll dice (or the
     lines given; not yet read; dated when a date is given): its journal, mailbox and
-    outbox folder."""
+    outbox folder (another game of the folder, by another name, has a mailbox of its own
+    and the same outbox)."""
     sc = position("1916", player="german", hands={"german": ["off-01"], "entente": []})
-    j = new_game(tmp_path, sc, dice="manual")
+    j = new_game(tmp_path, sc, dice="manual", name=name)
     assert cli("players", j, "--set", "german=g@example.org", "--set",
                "entente=e@example.org", "--set", f"moderator={MODERATOR}").exit_code == 0
     key = {p["side"]: p["key"] for p in json.loads(
         cli("players", j, "--keys", "--format", "json").stdout)["players"] if "key" in p}
     assert g.submit(j, "german", ["play offensive", "move ge-5 verdun",
                                   "end movement"]).rejected is None
-    box, out = routed(cli, j, tmp_path)
+    box, out = routed(cli, j, tmp_path, "box" if name == "case" else f"box-{name}")
     r = cli("tick", j, "--no-map")
     assert r.exit_code == 0, r.output            # the reports: the game waits on a player
     dated = f"\nDate: {date}" if date else ""
@@ -104,6 +106,7 @@ def test_orders_held_under_an_older_ledger_still_name_the_journal(tmp_path, cli)
     waits on the moderator, and his mail names the journal in the command to type."""
     j, box, out = held_for_dice(tmp_path, cli)
     assert cli("tick", j, "--no-map").exit_code != 0
+    before = set(out.glob("held-*moderator.eml"))
     head = json.loads(j.read_text().splitlines()[0])
     ledger = load_ledger(head["game_id"], head["hash"])
     ledger["held"] = {side: entry["seq"] for side, entry in ledger["held"].items()}
@@ -111,7 +114,7 @@ def test_orders_held_under_an_older_ledger_still_name_the_journal(tmp_path, cli)
     r = cli("tick", j, "--no-map")
     assert r.exit_code != 0 and "entente's orders need dice" in r.stderr, r.stderr
     assert "as his mail gives them" in r.stderr, r.stderr
-    [old] = [p for p in out.glob("held-*moderator.eml") if p.name.count("-") == 3]
+    [old] = set(out.glob("held-*moderator.eml")) - before
     said = " ".join(email.message_from_bytes(old.read_bytes(), policy=email.policy.default)
                     .get_body(("plain",)).get_content().split())
     assert f"`referee order {j} --as entente --dice ...`" in said, said

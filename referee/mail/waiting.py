@@ -153,8 +153,9 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> tup
     lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
     entry = {**entry, "lines": lines}
     # Named by the record the hold was made at: a record since that leaves it (a pause)
-    # mails him no second time.
-    name = f"held-{at:06d}-{side}" + (f"-{_digest(lines)}" if lines else "")
+    # mails him no second time; and by the game, whose mails may share an outbox with
+    # another's holding the same lines at the same record.
+    name = f"held-{at:06d}-{side}-{_digest([head['game_id'], *lines])}"
     post.write(f"{name}-moderator.eml", post.address(MODERATOR),
                post.subject(at, f"{GameData.side_name(side)}'s orders wait for your dice"),
                _held_mail(post.journal, side, entry), wrapped=True)
