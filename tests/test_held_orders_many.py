@@ -8,8 +8,10 @@ from __future__ import annotations
 import email
 import email.policy
 
-from test_held_orders_stand import held_view
+from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import MODERATOR, held_for_dice
+
+from referee.mail.ledger import load_ledger, save_ledger
 
 
 def _moderator_mails(out) -> list[str]:
@@ -38,3 +40,31 @@ def test_two_games_of_one_folder_holding_orders_at_once_are_each_told(tmp_path, 
                   ).count(True) == 2, told
     for j in (a, b):
         assert [h["side"] for h in held_view(cli, j)] == ["entente"]
+
+
+def test_every_hold_a_ledger_keeps_is_named_and_mailed_not_the_first_alone(tmp_path, cli):
+    """No rule makes two holds in one game (the decisions both sides answer at once, 2.0 I
+    reinforcements and 7.0 production, roll no dice; any other is one side's at a time),
+    but a ledger that keeps two, both standing, has each named at every pass, mailed to the
+    moderator and listed in his status (text and JSON): the second waited, unnamed, until
+    the first was entered."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("tick", j, "--no-map").exit_code != 0
+    head = records(j)[0]
+    ledger = load_ledger(head["game_id"], head["hash"])
+    ledger["held"]["german"] = {**ledger["held"]["entente"], "lines": ["end turn"]}
+    save_ledger(ledger)
+    for _ in range(2):
+        r = cli("tick", j, "--no-map")
+        assert r.exit_code != 0
+        [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+        assert "entente's orders ('done', 'done')" in line, line
+        assert "german's orders ('end turn')" in line, line
+    told = [" ".join(t.split()) for t in _moderator_mails(out)]
+    assert len(told) == 2, told
+    assert any("German's mailed orders" in t and "'end turn'" in t for t in told), told
+    assert any("Entente's mailed orders" in t for t in told), told
+    assert [(h["side"], h["lines"]) for h in held_view(cli, j)] == [
+        ("entente", ["done", "done"]), ("german", ["end turn"])]
+    text = " ".join(cli("status", j, "--as", "moderator").stdout.split())
+    assert "Entente's mailed orders" in text and "German's mailed orders" in text, text

@@ -42,19 +42,9 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
     line = waits_on_the_moderator(table, name)
     if line is not None:
         return line
-    held = _held_for_dice(table, holds, outbox, now)
-    if held is not None:
-        side, entry, mailed = held
-        lines = entry.get("lines") or []
-        given = ", ".join(quoted(t, NAMED_LENGTH) for t in lines[:MOST_NAMED]) + \
-            (f" and {len(lines) - MOST_NAMED} more" if len(lines) > MOST_NAMED else "")
-        how = ("by the command mailed to you" if mailed else "the orders as given here") \
-            if lines else "as his mail gives them"
-        return (f"the game waits on the moderator: {side}'s orders " +
-                (f"({given}) " if lines else "") +
-                f"need {_dice_words(entry)} in a manual-dice game and were held; enter them "
-                f"with the dice you roll, {how} (`referee order {name} --as {side} --dice "
-                f"...`)")
+    held = [_held_words(name, *hold) for hold in _held_for_dice(table, holds, outbox, now)]
+    if held:
+        return "the game waits on the moderator: " + "; ".join(held)
     people = roster(table.records)
     lost = [s for s in table.kind.waiting_on(table) if s not in people]
     if lost:
@@ -62,6 +52,18 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
                 f"reaches him: register one (`referee players {name} --set {lost[0]}="
                 f"ADDRESS`) or give his orders (`referee order {name} --as {lost[0]} ...`)")
     return None
+
+
+def _held_words(name: str, side: str, entry: dict, mailed: bool) -> str:
+    """One hold as the line of a game waiting on the moderator names it."""
+    lines = entry.get("lines") or []
+    given = ", ".join(quoted(t, NAMED_LENGTH) for t in lines[:MOST_NAMED]) + \
+        (f" and {len(lines) - MOST_NAMED} more" if len(lines) > MOST_NAMED else "")
+    how = ("by the command mailed to you" if mailed else "the orders as given here") \
+        if lines else "as his mail gives them"
+    return (f"{side}'s orders " + (f"({given}) " if lines else "") +
+            f"need {_dice_words(entry)} in a manual-dice game and were held; enter them "
+            f"with the dice you roll, {how} (`referee order {name} --as {side} --dice ...`)")
 
 
 def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -> dict:
@@ -139,27 +141,30 @@ def _standing_holds(table: Table, outbox: Path, now: datetime) -> dict:
     return held
 
 
-def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> tuple | None:
+def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> list[tuple]:
     """(side, what the ledger keeps of his orders, whether the moderator has an address) for
-    the side whose mailed orders wait for the moderator's dice (held: the holds that stand);
-    the moderator is told by mail once a hold."""
+    each side whose mailed orders wait for the moderator's dice (held: the holds that
+    stand, every one of them, by side); the moderator is told by mail once a hold."""
     if not held:
-        return None
+        return []
     head = table.records[0]
     post = Post(table, table.raw, outbox, now, head["game_id"])
-    side = sorted(held)[0]
-    at = held_at(held[side])
-    entry = held[side] if isinstance(held[side], dict) else {}
-    lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
-    entry = {**entry, "lines": lines}
-    # Named by the record the hold was made at: a record since that leaves it (a pause)
-    # mails him no second time; and by the game, whose mails may share an outbox with
-    # another's holding the same lines at the same record.
-    name = f"held-{at:06d}-{side}-{_digest([head['game_id'], *lines])}"
-    post.write(f"{name}-moderator.eml", post.address(MODERATOR),
-               post.subject(at, f"{GameData.side_name(side)}'s orders wait for your dice"),
-               _held_mail(post.journal, side, entry), wrapped=True)
-    return side, entry, post.address(MODERATOR) is not None
+    out = []
+    for side in sorted(held):
+        at = held_at(held[side])
+        entry = held[side] if isinstance(held[side], dict) else {}
+        lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
+        entry = {**entry, "lines": lines}
+        # Named by the record the hold was made at: a record since that leaves it (a pause)
+        # mails him no second time; and by the game, whose mails may share an outbox with
+        # another's holding the same lines at the same record.
+        name = f"held-{at:06d}-{side}-{_digest([head['game_id'], *lines])}"
+        post.write(f"{name}-moderator.eml", post.address(MODERATOR),
+                   post.subject(at, f"{GameData.side_name(side)}'s orders wait for your "
+                                    f"dice"),
+                   _held_mail(post.journal, side, entry), wrapped=True)
+        out.append((side, entry, post.address(MODERATOR) is not None))
+    return out
 
 
 def _tell_dropped(table: Table, outbox: Path, now: datetime, was: dict, held: dict) -> None:
