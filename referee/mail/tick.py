@@ -193,10 +193,12 @@ def _served(journal: Path, index: dict) -> Game | None:
 
 
 def _idle(x: Game, index: dict, moment) -> bool:
-    """A game the pass may leave alone: served by the index, no mail for it, its mailbox
-    read, its deadlines asking nothing now and no mail owed in its spool."""
-    return x.indexed and x.routed and x.target is not None and not x.messages and \
-        not x.problems and x.read is not False and \
+    """A game the pass may leave alone: served by the index, no mail for it (none claimed,
+    even known: a pass killed while it held a mail's orders, which leave the journal as it
+    was, left the moderator untold), its mailbox read, its deadlines asking nothing now and
+    no mail owed in its spool."""
+    return x.indexed and x.routed and x.target is not None and not x.claimed and \
+        not x.messages and not x.problems and x.read is not False and \
         gameindex.quiet(index[x.journal.name], moment) and not _to_send(x)
 
 
@@ -394,6 +396,7 @@ def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share
 def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
     """A game's claimed messages through inbox, under its lock, each outcome logged:
     whether they were handled (else the game's mail counts as unread this pass)."""
+    x.claimed = True
     try:
         if spool.problem is not None:
             raise StorageError(spool.problem)

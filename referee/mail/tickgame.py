@@ -47,6 +47,9 @@ class Game:
     # Its journal's mark ([size, last record's hash]) right after this pass handled its mail,
     # under its lock: what the Maildir files it took are known against (unclaimed.py).
     took: list | None = None
+    # Whether this pass gave the game mail it claimed, new or known (a message a pass killed
+    # before it was marked read comes again, known: what that pass left undone is done now).
+    claimed: bool = False
 
     @property
     def spool(self) -> Path:

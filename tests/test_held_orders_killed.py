@@ -1,0 +1,70 @@
+"""A pass of `tick` killed while it holds a player's mailed orders for the moderator's dice,
+at each step between reading the mail and recording the hold and the answers (REFEREE_FAULT,
+a real process ended there), then two passes: the orders are held once, the player answered
+once and the moderator told once, as after a pass never killed."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import subprocess
+import sys
+
+import pytest
+from test_held_orders_stand import held_view
+from test_waits_on_moderator import MODERATOR, held_for_dice
+
+from referee.mail import ledger as ledgermod
+
+
+def _mails(out) -> list[tuple[str, str, str]]:
+    """Each mail of the outbox: to whom, what it answers, its subject's last words."""
+    found = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+             for p in out.glob("*.eml")]
+    return sorted((str(m["To"]), str(m.get("In-Reply-To", "")),
+                   str(m["Subject"]).split("] ")[-1]) for m in found)
+
+
+def _held(cli, j) -> list[tuple]:
+    return [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)]
+
+
+def _passes_after(cli, j, out) -> tuple:
+    """Two passes: what the second leaves (the mails, the holds, its problem line)."""
+    for _ in range(2):
+        r = cli("tick", j, "--no-map")
+        assert r.exit_code != 0, r.output
+    [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+    return _mails(out), _held(cli, j), line.split(": ", 1)[1]
+
+
+@pytest.fixture
+def baseline(tmp_path_factory, cli):
+    """What passes never killed leave: the Entente's reply (held), the moderator's mail."""
+    root = tmp_path_factory.mktemp("unkilled")
+    j, _, out = held_for_dice(root, cli)
+    mails, held, line = _passes_after(cli, j, out)
+    assert [m for m in mails if m[1] == "<m1@example.org>"] == [
+        ("e@example.org", "<m1@example.org>", "held for the moderator's dice")]
+    assert [m for m in mails if m[0] == MODERATOR] == [
+        (MODERATOR, "", "Entente's orders wait for your dice")]
+    assert [(side, lines) for side, _, lines in held] == [("entente", ["done", "done"])]
+    return mails, held, line.replace(str(j), "JOURNAL")
+
+
+@pytest.mark.parametrize("step", ["applied", "reply", "written"])
+def test_a_pass_killed_while_it_holds_orders_holds_them_once_and_answers_once(
+        tmp_path, cli, baseline, step):
+    """applied: the mail handled, the ledger not saved; reply: killed halfway through
+    writing the first mail; written: a mail written, the ledger not told. The journal is
+    as it was (a hold writes no record), so the folder's index still says the game has
+    nothing to do: a pass that read the mail again, known, left it alone, the moderator
+    never told and every pass quiet."""
+    j, _, out = held_for_dice(tmp_path, cli)
+    killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(j), "--no-map"],
+                            env={**os.environ, ledgermod.FAULT_VARIABLE: step},
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    mails, held, line = _passes_after(cli, j, out)
+    assert (mails, held, line.replace(str(j), "JOURNAL")) == baseline, step
