@@ -53,10 +53,12 @@ def baseline(tmp_path_factory, cli):
     return mails, held, line.replace(str(j), "JOURNAL")
 
 
-@pytest.mark.parametrize("step", ["applied", "reply", "written"])
+@pytest.mark.parametrize("step", ["applied", "ledger", "reply", "written"])
 def test_a_pass_killed_while_it_holds_orders_holds_them_once_and_answers_once(
         tmp_path, cli, baseline, step):
-    """applied: the mail handled, the ledger not saved; reply: killed halfway through
+    """applied: the mail handled, the ledger not saved; ledger: saved, the message handled
+    and the reply owed (the hold was kept only after it, and lost: the mail known, the
+    player told his orders are held, the moderator never); reply: killed halfway through
     writing the first mail; written: a mail written, the ledger not told. The journal is
     as it was (a hold writes no record), so the folder's index still says the game has
     nothing to do: a pass that read the mail again, known, left it alone, the moderator

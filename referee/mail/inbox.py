@@ -288,12 +288,13 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             else:
                 _classify(table, m, out, people, keys, bodies, manual, replies)
             boxes.release(m)
+            if out.status == "held" and out.side:   # the moderator must enter them (tick):
+                # kept with the message handled and its reply, in the same save
+                ledger["held"][out.side] = out.held or records[-1]["seq"]
             _keep(ledger, m, out, replies if outbox is not None else [], registered)
         if out.status == "skipped" and out.side is None:      # a copy: judged like the first
             note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
         seen.add(m.sha256)
-        if out.status == "held" and out.side:       # the moderator must enter them (tick)
-            ledger["held"][out.side] = out.held or records[-1]["seq"]
         if out.status == "applied":
             copies.add(copy)
             if m.content_sha256 and out.side and out.records:   # a copy later in this pass
