@@ -70,3 +70,23 @@ def test_a_pass_killed_while_it_holds_orders_holds_them_once_and_answers_once(
     assert killed.returncode == 70, killed.stderr
     mails, held, line = _passes_after(cli, j, out)
     assert (mails, held, line.replace(str(j), "JOURNAL")) == baseline, step
+
+
+def test_a_pass_killed_between_telling_a_player_his_hold_ended_and_forgetting_it_tells_once(
+        tmp_path, cli):
+    """The moderator enters other orders for the Entente; the pass that tells the Entente
+    his held orders were not entered is killed before the ledger forgets the hold: the next
+    passes find the mail written and write none again."""
+    j, _, out = held_for_dice(tmp_path, cli)
+    assert cli("tick", j, "--no-map").exit_code != 0
+    assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
+    killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(j), "--no-map"],
+                            env={**os.environ, ledgermod.FAULT_VARIABLE: "dropped"},
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    assert len(list(out.glob("dropped-*.eml"))) == 1
+    for _ in range(2):
+        cli("tick", j, "--no-map")
+    assert [m for m in _mails(out) if m[2] == "your held orders were not entered"] == [
+        ("e@example.org", "", "your held orders were not entered")]
+    assert _held(cli, j) == []

@@ -23,7 +23,7 @@ from ..store.players import roster
 from ..table import Table
 from .dropped import dropped_mail, dropped_name, why_dropped
 from .holds import held_at, standing
-from .ledger import game_lock, load_ledger, save_ledger
+from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
 from .reminders import Post, deadline_lines, waits_on_the_moderator
 from .senders import typed_journal
@@ -136,6 +136,7 @@ def _standing_holds(table: Table, outbox: Path, now: datetime) -> dict:
         held = standing(table, ledger["held"])
         if held != ledger["held"]:
             _tell_dropped(table, outbox, now, ledger["held"], held)
+            fault("dropped")
             ledger["held"] = held
             save_ledger(ledger)
     return held
