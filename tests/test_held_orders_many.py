@@ -52,7 +52,8 @@ def test_every_hold_a_ledger_keeps_is_named_and_mailed_not_the_first_alone(tmp_p
     assert cli("tick", j, "--no-map").exit_code != 0
     head = records(j)[0]
     ledger = load_ledger(head["game_id"], head["hash"])
-    ledger["held"]["german"] = {**ledger["held"]["entente"], "lines": ["end turn"]}
+    ledger["held"]["german"] = {k: v for k, v in ledger["held"]["entente"].items()
+                                if k != "told"} | {"lines": ["end turn"]}
     save_ledger(ledger)
     for _ in range(2):
         r = cli("tick", j, "--no-map")

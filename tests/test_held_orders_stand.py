@@ -166,3 +166,19 @@ def test_an_order_the_moderator_gives_for_the_side_ends_the_hold(tmp_path, cli):
     assert held_view(cli, j) == []
     r = cli("tick", j, "--no-map")
     assert "waits on the moderator" not in r.output, r.output
+
+
+def test_the_moderator_is_told_of_a_hold_once_though_his_mail_program_took_the_mail(
+        tmp_path, cli):
+    """Under `outbox:DIR` the moderator's own mail program takes the mails out of the
+    folder: the mail telling him of held orders was written again at every pass, since
+    only its name in the folder said it was written. The ledger keeps that he was told."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("tick", j, "--no-map").exit_code != 0
+    [told] = out.glob("held-*moderator.eml")
+    told.unlink()                               # taken by his mail program
+    for _ in range(2):
+        r = cli("tick", j, "--no-map")
+        assert r.exit_code != 0 and "by the command mailed to you" in r.stderr, r.stderr
+    assert list(out.glob("held-*moderator.eml")) == []
+    assert [h["side"] for h in held_view(cli, j)] == ["entente"]

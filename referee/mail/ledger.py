@@ -5,9 +5,9 @@ what the journal does not: messages handled but not applied, the record each
 reader's last mail ended at, the replies still owed (and what the report owed to a
 side whose message was applied says of it first: `notes`), the board each side's last
 map showed (`maps`, pictures.py), the orders a side mailed that wait for the moderator's
-dice, with the dice they roll (`held`, waiting.py: his to read alone), to which unknown
-addresses an answer went today, and on which day the moderator was last told that a
-player's address refuses mail (`bounced`, robots.py).
+dice, with the dice they roll and whether he was mailed of them (`held`, waiting.py: his
+to read alone), to which unknown addresses an answer went today, and on which day the
+moderator was last told that a player's address refuses mail (`bounced`, robots.py).
 `inbox` takes the game's mail lock, then handles one message at a time, saving the
 ledger (on disk) before the next one, so a crash, a kill or a full disk at any point
 loses nothing and repeats nothing: a reply still owed is written by the next run.

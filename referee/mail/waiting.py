@@ -150,7 +150,7 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> lis
         return []
     head = table.records[0]
     post = Post(table, table.raw, outbox, now, head["game_id"])
-    out = []
+    out, told = [], []
     for side in sorted(held):
         at = held_at(held[side])
         entry = held[side] if isinstance(held[side], dict) else {}
@@ -160,12 +160,31 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> lis
         # mails him no second time; and by the game, whose mails may share an outbox with
         # another's holding the same lines at the same record.
         name = f"held-{at:06d}-{side}-{_digest([head['game_id'], *lines])}"
-        post.write(f"{name}-moderator.eml", post.address(MODERATOR),
-                   post.subject(at, f"{GameData.side_name(side)}'s orders wait for your "
-                                    f"dice"),
-                   _held_mail(post.journal, side, entry), wrapped=True)
+        if entry.get("told") is not True:
+            post.write(f"{name}-moderator.eml", post.address(MODERATOR),
+                       post.subject(at, f"{GameData.side_name(side)}'s orders wait for your "
+                                        f"dice"),
+                       _held_mail(post.journal, side, entry), wrapped=True)
+            told += [side] if post.address(MODERATOR) is not None else []
         out.append((side, entry, post.address(MODERATOR) is not None))
+    _told(table, {side: held[side] for side in told})
     return out
+
+
+def _told(table: Table, told: dict) -> None:
+    """The holds the moderator was mailed about, kept as told in the ledger (while it keeps
+    them as they were): under `outbox:DIR` his own mail program may take the mail out of the
+    folder, where its name alone said it was written. A pass cut off before this writes the
+    same mail under the same name, which the folder (or its sent/) then still holds."""
+    if not told:
+        return
+    head = table.records[0]
+    with game_lock(head["game_id"], head["hash"]):
+        ledger = load_ledger(head["game_id"], head["hash"])
+        for side, entry in told.items():
+            if isinstance(entry, dict) and ledger["held"].get(side) == entry:
+                ledger["held"][side] = {**entry, "told": True}
+        save_ledger(ledger)
 
 
 def _tell_dropped(table: Table, outbox: Path, now: datetime, was: dict, held: dict) -> None:
