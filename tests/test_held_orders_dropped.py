@@ -55,7 +55,7 @@ def _no_one_else_reads_them(cli, j, out, before: set) -> None:
             assert "held" not in said and "not entered" not in said, (p.name, said)
     assert held_view(cli, j) == []
     for reader in ("german", "entente", "public", "moderator"):
-        for fmt in ("text", "json", "markdown", "bbcode"):
+        for fmt in ("text", "json", "markdown", "bbcode", "chat"):
             said = cli("status", j, "--as", reader, "--format", fmt).stdout
             assert "held" not in said.casefold(), (reader, fmt, said)
 
