@@ -156,3 +156,20 @@ def test_orders_held_for_a_decision_that_is_over_are_told_dropped(tmp_path, cli)
     assert f"since record {moved['seq']}" in flat, text
     assert "Send your orders again for the decision asked of you now" in flat, text
     _no_one_else_reads_them(cli, j, out, before)
+
+
+def test_orders_held_in_a_game_closed_since_are_told_dropped_and_wait_on_nobody(tmp_path,
+                                                                                cli):
+    """The moderator closes the game (`reveal --force`) while the Entente's orders wait:
+    no order can be entered in it now, yet the hold stood, every pass saying the game waited
+    on him to enter them, and the Entente was never told. It ends with the game."""
+    j, out, before = _held_then_told(tmp_path, cli)
+    assert cli("reveal", j, "--force").exit_code == 0
+    for _ in range(2):
+        r = cli("tick", j, "--no-map")
+        assert "waits on the moderator" not in r.output, r.output
+    [text] = dropped(out)
+    flat = " ".join(text.split())
+    assert "The decision they answered is over" in flat, text
+    assert "The game is closed: nothing more is asked of you." in flat, text
+    _no_one_else_reads_them(cli, j, out, before)

@@ -6,7 +6,8 @@ stale reply meets (handling.py): a record since that leaves that decision as it 
 game paused or resumed, a deadline set, a reminder, a roster changed, the other side's
 deadline missed, the side's own `extend` or the armistice he proposes or refuses) leaves
 the hold; an order of the side's since that answers his decision (the moderator entering
-the held orders) or a record that changes his decision ends it. A hold made at a record
+the held orders), a record that changes his decision or one that closes the game (`reveal`:
+no order is entered in it any more) ends it. A hold made at a record
 the journal no longer holds as it was (a journal cut back, or cut back and written again)
 is gone.
 """
@@ -17,6 +18,7 @@ from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused
 from ..engine import game_over, pending_prompt, sealed_for, waiting_on
 from ..table import Table
 from .ledger import load_ledger
+from .outcome import halt_of
 
 # What a side may do at any time (3.2) beside his decision, leaving it as it was: an
 # armistice proposed or refused answers none (an armistice accepted, a surrender, ends it).
@@ -82,6 +84,8 @@ def _stands(table: Table, side: str, entry) -> bool:
     made_at = entry.get("hash") if isinstance(entry, dict) else None
     if made_at is not None and records[seq].get("hash") != made_at:
         return False                    # the journal was cut back and written again
+    if halt_of(table) == "closed":
+        return False                    # revealed: no order is entered in it any more
     if seq == len(records) - 1:
         return True
     if any(order_of(r, side) for r in records[seq + 1:]):
