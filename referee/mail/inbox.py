@@ -239,15 +239,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         raise UsageError(f"{journal}: the journal was replaced while this run waited for its "
                          f"mail lock; nothing was done")
     game_id = game.game_id
-    secret = load_secret(game.journal.path, game.header)
-    if secret is None:
-        raise UsageError("the dice secret is needed to read players' mail (order keys)")
     records = table.records
-    people = roster(records)
-    if not any(s in people for s in game.data.sides):
-        raise UsageError(f"{journal}: no players registered (new --player SIDE=ADDRESS)")
-    keys = {s: order_key(secret, game_id, s, p.get("key_no") or 0) for s, p in people.items()
-            if s != MODERATOR}
+    people, keys = _people_and_keys(table)
     watchers = observer_addresses(records)
     registered = {address_key(str(p.get("address", ""))) for p in people.values()}
     applied, copies, bodies = _applied_messages(records)
@@ -309,6 +302,20 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         ledger["owed"], ledger["reply_to"], ledger["notes"] = [], {}, {}
         save_ledger(ledger)
     return outcomes, written
+
+
+def _people_and_keys(table: Table) -> tuple[dict, dict]:
+    """The game's roster, and each side's order key (UsageError when the dice secret is
+    not here or no side has a player)."""
+    game = table.game()
+    secret = load_secret(game.journal.path, game.header)
+    if secret is None:
+        raise UsageError("the dice secret is needed to read players' mail (order keys)")
+    people = roster(table.records)
+    if not any(s in people for s in game.data.sides):
+        raise UsageError(f"{table.path}: no players registered (new --player SIDE=ADDRESS)")
+    return people, {s: order_key(secret, game.game_id, s, p.get("key_no") or 0)
+                    for s, p in people.items() if s != MODERATOR}
 
 
 def _set_aside(m: Message) -> str:
