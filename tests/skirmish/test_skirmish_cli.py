@@ -49,6 +49,31 @@ def test_new_skirmish_game_shows_the_forces(cli, tmp_path, secret_file):
     assert r.exit_code == 2 and "patrol" in r.stderr
 
 
+def _empty_headings(text: str) -> list[str]:
+    """The headings of a text report ('Tests:') with nothing under them."""
+    lines = text.splitlines()
+    return [x for x, after in zip(lines, [*lines[1:], ""])
+            if x.endswith(":") and not after.strip()]
+
+
+def test_the_opening_report_says_no_test_is_made_yet(cli, tmp_path, secret_file):
+    """A report before any test (the one `new` prints, and a report since the last record)
+    leaves no heading empty: it says no test is made yet and what will be listed there."""
+    j = tmp_path / "s.jsonl"
+    made = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--secret-file",
+               secret_file)
+    assert made.exit_code == 0, made.stderr
+    reports = [made.stdout, cli("skirmish", "report", j).stdout, cli("report", j).stdout]
+    assert order(cli, j, "british", "move B2 mode=manoeuvre command=yes").exit_code == 0
+    reports.append(cli("report", j, "--since", "1").stdout)
+    for text in reports:
+        assert _empty_headings(text) == [], text
+        assert "\nTests: none yet (each will be listed here with its dice and result)\n" \
+            in text, text
+    played = cli("skirmish", "report", j).stdout
+    assert "\nTests:\n#1 british: move B2" in played and "none yet" not in played
+
+
 def test_a_test_is_journaled_reported_and_verified(cli, game, secret_file):
     r = order(cli, game, "british", "move B2 mode=manoeuvre command=yes", "--format", "json")
     assert r.exit_code == 0, r.stderr

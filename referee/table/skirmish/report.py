@@ -125,12 +125,22 @@ def _figure_line(f: dict) -> str:
     return f"  {f['id']} {f['quality']} {f['weapon']}: {f['state']}{pins}"
 
 
+def _tests_heading(doc: dict) -> str:
+    """The heading of the tests: with none to list (a new game, or none since --since or in
+    --turn's turn), it says so and what will come there, as 'waiting on nobody' does."""
+    if doc["tests"]:
+        return "Tests:"
+    later = "" if doc.get("revealed") else " yet (each will be listed here with its dice " \
+        "and result)"
+    return f"Tests: none{later}"
+
+
 def report_text(doc: dict) -> str:
     """The report as text: the turn, the tests, then each side's forces."""
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
            f"phase{step}; waiting on {', '.join(doc['waiting']) or 'nobody'}",
-           *owed_lines(doc["owed"], doc.get("claims")), "", "Tests:"]
+           *owed_lines(doc["owed"], doc.get("claims")), "", _tests_heading(doc)]
     for t in doc["tests"]:
         out += test_lines(t)
     for d in doc["disputes"]:
