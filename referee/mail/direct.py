@@ -1,7 +1,8 @@
 """Mail read directly for a game whose kind takes it so (GameKind.mail "direct", the
 skirmish's): each player's mail (his address and his order key) carries his orders, taken
-all or none by the kind; each sender gets a reply with what was recorded or the refusal,
-and every player the kind's report. Nothing here knows a game: the kind answers."""
+all or none by the kind; each sender gets a reply with what was recorded or the refusal
+(and, his key given, his report and key), and every player the kind's report when the game
+moved past the last one he had. Nothing here knows a game: the kind answers."""
 
 from __future__ import annotations
 
@@ -180,7 +181,7 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         done.append(h)
         fault("direct applied")
         if outbox is not None and h.new and h.side and _answered(ledger, h, players[h.side]):
-            written += _answer(table, outbox, h, players[h.side], m.sha256)
+            written += _answer(table, outbox, h, players[h.side], m.sha256, keys, ledger)
             fault("direct answered")
         if m.sha256 and (h.side and h.status != "ignored" or h.status in (AUTOMATIC,
                                                                           "skipped")):
@@ -253,9 +254,13 @@ def _answered(ledger: dict, h: Handled, address: str) -> bool:
     return h.keyed or may_answer(ledger, address, registered=True)
 
 
-def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str
-            ) -> list[Path]:
-    """The answer to one mail: what it recorded, or why nothing was (written once)."""
+def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, keys: dict,
+            ledger: dict) -> list[Path]:
+    """The answer to one mail: what it recorded, or why nothing was (written once); to a
+    mail that carried its side's key (surely the player's), then his report as the journal
+    stands after it and his own order key, as a campaign's answer carries them: he reads the
+    result and what he is asked now without waiting for another mail, and is sent no
+    separate report of the same record (ledger "sent")."""
     if h.status == "applied":
         lines = table.kind.recorded_lines(table, h.records)
         body = "Recorded: " + ", ".join(f"#{n}" for n in h.records) + "\n" + \
@@ -265,6 +270,9 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str
     else:
         body = prose(f"Nothing was recorded: {h.reason}")
     body = "".join(f"{prose(note)}\n" for note in h.notes) + body
+    if h.keyed and h.side is not None:
+        body = body.rstrip("\n") + "\n\n" + _report_body(table, h.side, keys)[1]
+        ledger["sent"][h.side] = [table.records[-1]["seq"]]
     name = mail_name("direct answer", digest or h.message_id)
     return _write(table, outbox / f"{name}.eml", address,
                   _subject(table, "applied" if h.status == "applied" else "not applied"),
@@ -288,12 +296,18 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
         sent = ledger["sent"].get(side)
         if isinstance(sent, list) and sent and sent[0] == last:
             continue
-        subject, report = table.kind.mail_report(table, side)
+        subject, body = _report_body(table, side, keys)
         name = mail_name("direct report", side, str(last))
-        body = f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
         out += _write(table, outbox / f"{name}.eml", address, subject, body, None)
         ledger["sent"][side] = [last]
     return out
+
+
+def _report_body(table: Table, side: str, keys: dict) -> tuple[str, str]:
+    """A player's report as the kind gives it (subject, text), with his own order key (his
+    side's only), which his reply quotes."""
+    subject, report = table.kind.mail_report(table, side)
+    return subject, f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
 
 
 def _write(table: Table, path: Path, to: str, subject: str, body: str,

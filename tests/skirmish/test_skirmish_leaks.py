@@ -37,7 +37,8 @@ def test_no_output_of_a_skirmish_shows_a_secret(cli, tmp_path, secret_file):
     box = tmp_path / "mail"
     box.mkdir()
     mails = [mail(box, 1, BRITISH, keys["british"], "move B1 mode=stealthy", "done"),
-             mail(box, 2, GERMAN, keys["german"], "move G1 mode=stealthy", "done")]
+             mail(box, 2, GERMAN, keys["german"], "move G1 mode=stealthy", "done"),
+             mail(box, 3, GERMAN, keys["british"], "done")]      # another side's key
     moderators = []                 # inbox tells the moderator who sent what: no key, no secret
     for fmt in ("text", "json"):
         moderators.append(cli("inbox", j, *mails, "--outbox", tmp_path / f"out-{fmt}",
@@ -80,12 +81,16 @@ def test_no_output_of_a_skirmish_shows_a_secret(cli, tmp_path, secret_file):
     for text in moderators:
         assert _found(text, [FIXED_SECRET, *keys.values()]) == [], text
     sent = list((tmp_path / "out-text").iterdir())     # the json run finds the mails done
-    assert sent
+    answered = set()
     for p in sent:
         msg = email.message_from_bytes(p.read_bytes(), policy=default)
         body = msg.get_content()
         own = {BRITISH: "british", GERMAN: "german", UMPIRE: "moderator"}[str(msg["To"])]
         assert _found(body, secrets, allowed=keys[own]) == [], body     # his own key only
+        if msg["In-Reply-To"]:      # an answer: a keyed mail's with its report and his key
+            answered.add(str(msg["In-Reply-To"]))
+            keyed = str(msg["In-Reply-To"]) != "<m3@example.org>"
+            assert (keys[own] in body, "\nForces:\n" in body) == (keyed, keyed), body
         # The address players reply to may be the moderator's, as a campaign's mail comes
         # from it (tests/test_leaks.py keeps no player from the moderator's address); no
         # other secret is in it.
@@ -93,3 +98,4 @@ def test_no_output_of_a_skirmish_shows_a_secret(cli, tmp_path, secret_file):
         assert _found(str(msg["From"]), secrets, allowed=UMPIRE) == []
         others = [h for h in ("Subject", "In-Reply-To", "References", "Message-ID") if msg[h]]
         assert all(_found(str(msg[h]), secrets) == [] for h in others)
+    assert answered == {"<m1@example.org>", "<m2@example.org>", "<m3@example.org>"}

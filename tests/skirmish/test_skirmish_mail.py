@@ -81,7 +81,9 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
     assert shot["settled"] and shot["result"].startswith("void: out of range")
     assert all(f["state"] == "active" and f["pins"] == 0 for f in doc["figures"])
     replies = sorted(p.read_text() for p in out.iterdir())
-    assert len(replies) == 10 + 3                    # a reply to each mail, a report each
+    # A reply to each mail, the sender's report in it; then a report to each player whose
+    # last reply came before the journal's last record (the moderator's came after it).
+    assert len(replies) == 10 + 2
     assert any("the order key is missing or wrong" in t for t in replies)
     sent = {"fire B1 at=G2 range=70 state=halted cover=none command=yes",
             "move B2 mode=manoeuvre command=yes", "move B3 mode=stealthy command=yes",
@@ -140,6 +142,41 @@ def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secre
     assert "Not read as orders (neither applied nor refused): line 3 'Sorry, a slow week. " \
         "My move:', line 5 'Tommy'" in text, text
     assert "Below your signature" in text and "'done'" in text
+
+
+def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli, tmp_path,
+                                                                          secret_file):
+    """A campaign's answer to a player's mail carries his report and his order key; a
+    skirmish's carried only what was recorded or refused, so the player waited for another
+    mail to read the result and find his key. Now the answer to a keyed mail, applied or
+    refused, ends with its reader's report as the journal stands after it and his own key
+    (no report of the same record is sent apart); a mail without the key, which may be
+    anyone's, is told nothing of the game."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    mails = [mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes"),
+             mail(box, 2, GERMAN, keys["german"], "move G9 mode=stealthy command=yes"),
+             mail(box, 3, GERMAN, "NOT-THE-KEY", "done")]
+    r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == [
+        "applied", "refused", "refused"], r.stdout
+    got = [email.message_from_bytes(p.read_bytes(), policy=default) for p in out.iterdir()]
+    answers = {str(m["In-Reply-To"]): (str(m["To"]), m.get_content()) for m in got}
+    assert len(got) == len(answers) == 3 and None not in answers     # answers only
+    for n, side, address, head in ((1, "british", BRITISH, "Recorded: #1\n#1 british: move B2"),
+                                   (2, "german", GERMAN, "Nothing was recorded")):
+        to, body = answers[f"<m{n}@example.org>"]
+        assert to == address and body.startswith(head), body
+        report = cli("skirmish", "report", j, "--as", side).stdout       # after record 1
+        assert body.endswith("\n\n" + report) and report.endswith(
+            f"\nOrder key: {keys[side]}\n"), body
+        other = keys["german" if side == "british" else "british"]
+        assert other not in body
+    to, body = answers["<m3@example.org>"]
+    assert to == GERMAN and "the order key is missing or wrong" in body
+    assert "Order key" not in body and "Forces:" not in body and "#1" not in body, body
 
 
 def test_forged_mails_without_the_key_get_a_bounded_number_of_answers(cli, tmp_path,
@@ -522,7 +559,8 @@ def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_fil
     assert lines[0].startswith("Nothing was recorded: ")
     at = lines.index("The line:")
     assert lines[at + 1:at + 3 + len(quoted)] == ["", *quoted, ""]
-    why = " ".join(lines[at + 3 + len(quoted):])
+    rest = lines[at + 3 + len(quoted):]
+    why = " ".join(rest[:rest.index("")])           # the report follows, after a blank line
     assert why.startswith("Why: ") and " ".join(order.split()[:2]) not in why, why
     assert all(len(line) <= 72 for line in lines)
 
@@ -541,7 +579,7 @@ def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, sec
     reports = {}
     for p in out.glob("*.eml"):
         msg = email.message_from_bytes(p.read_bytes(), policy=default)
-        if " report, " in str(msg["Subject"]):
+        if "\nForces:\n" in msg.get_content():      # a report, or an answer carrying one
             reports[str(msg["To"])] = msg.get_content()
     for side, address in (("british", BRITISH), ("german", GERMAN)):
         body = reports[address]
