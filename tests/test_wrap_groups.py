@@ -47,10 +47,15 @@ KEPT = [
     ("The report for the game ttlm-1914-a471c2b4 covers the turns up to WINTER 1919-20.",
      ["The report for the game ttlm-1914-a471c2b4 covers the turns up to",
       "WINTER 1919-20."]),
-    # a choice's note: was "... Luxembourg [into" / "ge-4]."
+    # a choice's note and the place it is for: was "... Luxembourg [into" / "ge-4].", then
+    # "... Metz, Luxembourg" / "[into ge-4]."
     ("Place each arriving unit in a supplied area: Metz, Luxembourg [into ge-4].",
-     ["Place each arriving unit in a supplied area: Metz, Luxembourg",
-      "[into ge-4]."]),
+     ["Place each arriving unit in a supplied area: Metz,",
+      "Luxembourg [into ge-4]."]),
+    # a place of two words: was "... Galicia, Upper Hungary" / "[into au-2]."
+    ("Place each arriving unit in a supplied area: Galicia, Upper Hungary [into au-2].",
+     ["Place each arriving unit in a supplied area: Galicia,",
+      "Upper Hungary [into au-2]."]),
 ]
 
 # (the text, a width narrower than some of its groups, its lines): a group longer than the
@@ -86,6 +91,23 @@ def test_a_group_longer_than_the_width_is_wrapped_at_its_spaces(text, width, lin
     assert wrap_lines([text], width, hang=0) == lines
     assert as_text(text, width) == lines
     assert all(len(line) <= width for line in lines)
+
+
+# Hostile texts (a player's line, quoted): long, and holding the start of a group that
+# never ends. Each is read in time linear in its length: a note's place tried at every
+# letter of a run of marks read the rest of the run again each time (15 s for these).
+HOSTILE = [
+    "!" * 100_000 + " x [into ge-4]",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_a_long_hostile_text_is_bound_in_little_time(text):
+    import time
+
+    start = time.perf_counter()
+    assert " ".join(wrap_lines([text], 72, hang=0)).split() == text.split()
+    assert time.perf_counter() - start < 2
 
 
 def test_a_quoted_line_keeps_its_groups_whole():

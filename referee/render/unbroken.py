@@ -1,13 +1,18 @@
 """The groups of words a wrapped line keeps on one line: a rule cited with its sub-parts
 (2.0 II.1, rule 8.3.6), a clock time with its zone (13:00 UTC), a date with its time
-(Mon 30 Nov 08:00 EST), a turn (SUMMER 1914) and a choice's note ([into ge-4]). On a
-phone, "(2.0" at the end of one line and "II.1)" at the start of the next, or "(13:00"
-and "UTC)", read as two things.
+(Mon 30 Nov 08:00 EST), a turn (SUMMER 1914) and a choice's note with the place it is
+for (Luxembourg [into ge-4]). On a phone, "(2.0" at the end of one line and "II.1)" at the
+start of the next, or "(13:00" and "UTC)", or "Luxembourg" and "[into ge-4]", read as two
+things.
 
 A wrapper binds such a group's spaces with NO_BREAK before it wraps (the group is then one
 word to it) and gives the lines back with plain spaces (unbound): mail stays plain text,
 with no U+00A0 a mail program might show as something else. A group that does not fit the
 room a line has is left unbound: it is wrapped at its spaces, never run past the width.
+
+The patterns most text needs are compiled when the module is imported; one that only a
+text holding a certain character needs (a note, in brackets: no `status` holds one) is
+compiled the first time a text holds it, and kept compiled by re.
 """
 
 from __future__ import annotations
@@ -28,9 +33,14 @@ _RULE = r"(?:[Rr]ules? )?\d+(?:\.\d+)+[a-z]?(?: [IVX]+(?:\.\d+[a-z]?)*(?![\w]))?
 # A turn as the game data names it: its season in capitals and its year (SUMMER 1914,
 # WINTER 1919-20).
 _TURN = r"[A-Z]{3,} \d{4}(?:-\d{2})?(?![\w-])"
-# A choice's note in brackets of two or three words (Luxembourg [into ge-4]).
-_NOTE = r"\[[^\[\]\s]+(?: [^\[\]\s]+){1,2}\]"
-_GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE}|{_TURN}|{_NOTE})")
+_GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE}|{_TURN})")
+# A choice's note in brackets of two or three words, with the place before it when the note
+# is of words (Luxembourg [into ge-4], Upper Hungary [into au-2], not the dice F2 [5 3]): the
+# place's name, one word, or two when the first is capitalized. The place starts a word (a
+# match tried inside a long one would read the rest of it again at each of its letters).
+# Read only in a text that holds a bracket.
+_PLACE = r"(?<!\S)(?:[A-Z][^\s\[\],;:]* )?[^\s\[\],;:]+ (?=\[[a-z])"
+_NOTE = rf"(?:{_PLACE}|(?<![\w.:+-]))\[[^\[\]\s]+(?: [^\[\]\s]+){{1,2}}\]"
 # Where the wrappers given a room (textwrap) break a line: at ASCII white space only. An em
 # space or an ideographic space is inside a word to them, so it is counted in the word.
 _BREAKS = frozenset(" \t\n\r\x0b\x0c")
@@ -40,12 +50,20 @@ def bound(text: str, room: int | None = None) -> str:
     """text with the spaces inside each group kept whole made NO_BREAK, but in a group
     that would make a word longer than room (None: any length) with what is glued to it
     ("(13:00 UTC),")."""
+    text = _bind(_GROUP, text, room)
+    if "[" in text:
+        text = _bind(re.compile(_NOTE), text, room)
+    return text
+
+
+def _bind(pattern: re.Pattern, text: str, room: int | None) -> str:
+    """text with the spaces of each match of pattern made NO_BREAK, as bound says."""
     def bind(m: re.Match) -> str:
         group = m.group()
         if room is not None and _word_length(text, m.start(), m.end(), room) > room:
             return group
         return group.replace(" ", NO_BREAK)
-    return _GROUP.sub(bind, text)
+    return pattern.sub(bind, text)
 
 
 def _word_length(text: str, start: int, end: int, most: int) -> int:
