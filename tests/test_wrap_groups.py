@@ -47,6 +47,15 @@ KEPT = [
     ("The report for the game ttlm-1914-a471c2b4 covers the turns up to WINTER 1919-20.",
      ["The report for the game ttlm-1914-a471c2b4 covers the turns up to",
       "WINTER 1919-20."]),
+    # a skirmish rule cited by its name: was "... after all (rule" / "Sequence of Play)."
+    ("A raw figure fires in the last step of the fire phase, after all (rule Sequence of "
+     "Play).",
+     ["A raw figure fires in the last step of the fire phase, after all",
+      "(rule Sequence of Play)."]),
+    # a name with its own brackets: was "... the figure firing (rule Aimed" / "Fire (D20))."
+    ("Each die is rolled against the quality of the figure firing (rule Aimed Fire (D20)).",
+     ["Each die is rolled against the quality of the figure firing",
+      "(rule Aimed Fire (D20))."]),
     # a choice's note and the place it is for: was "... Luxembourg [into" / "ge-4].", then
     # "... Metz, Luxembourg" / "[into ge-4]."
     ("Place each arriving unit in a supplied area: Metz, Luxembourg [into ge-4].",
@@ -98,6 +107,7 @@ def test_a_group_longer_than_the_width_is_wrapped_at_its_spaces(text, width, lin
 # letter of a run of marks read the rest of the run again each time (15 s for these).
 HOSTILE = [
     "!" * 100_000 + " x [into ge-4]",
+    "(rule A" + "!" * 100_000 + " x",
 ]
 
 

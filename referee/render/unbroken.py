@@ -1,9 +1,9 @@
 """The groups of words a wrapped line keeps on one line: a rule cited with its sub-parts
-(2.0 II.1, rule 8.3.6), a clock time with its zone (13:00 UTC), a date with its time
-(Mon 30 Nov 08:00 EST), a turn (SUMMER 1914) and a choice's note with the place it is
-for (Luxembourg [into ge-4]). On a phone, "(2.0" at the end of one line and "II.1)" at the
-start of the next, or "(13:00" and "UTC)", or "Luxembourg" and "[into ge-4]", read as two
-things.
+(2.0 II.1, rule 8.3.6) or by its name (rule Sequence of Play), a clock time with its zone
+(13:00 UTC), a date with its time (Mon 30 Nov 08:00 EST), a turn (SUMMER 1914) and a
+choice's note with the place it is for (Luxembourg [into ge-4]). On a phone, "(2.0" at the
+end of one line and "II.1)" at the start of the next, or "(13:00" and "UTC)", or
+"Luxembourg" and "[into ge-4]", or "(rule Sequence" and "of Play)", read as two things.
 
 A wrapper binds such a group's spaces with NO_BREAK before it wraps (the group is then one
 word to it) and gives the lines back with plain spaces (unbound): mail stays plain text,
@@ -11,8 +11,8 @@ with no U+00A0 a mail program might show as something else. A group that does no
 room a line has is left unbound: it is wrapped at its spaces, never run past the width.
 
 The patterns most text needs are compiled when the module is imported; one that only a
-text holding a certain character needs (a note, in brackets: no `status` holds one) is
-compiled the first time a text holds it, and kept compiled by re.
+text holding certain words needs (a note, in brackets; a rule cited by its name: no
+`status` holds one) is compiled the first time a text holds them, and kept compiled by re.
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ _GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE}|{_TURN})")
 # Read only in a text that holds a bracket.
 _PLACE = r"(?<!\S)(?:[A-Z][^\s\[\],;:]* )?[^\s\[\],;:]+ (?=\[[a-z])"
 _NOTE = rf"(?:{_PLACE}|(?<![\w.:+-]))\[[^\[\]\s]+(?: [^\[\]\s]+){{1,2}}\]"
+# A rule cited by its name in brackets, as a skirmish's card names its rules: (rule
+# Sequence of Play), (rule Aimed Fire (D20)), (rule Movement; record 12). Read only in a
+# text that holds "(rule " (a rule cited by number has lost that space to _GROUP).
+_NAMED_RULE = r"(?<=\()[Rr]ule [A-Z][^()\n;]*(?:\([^()\n]*\))?(?=[);])"
 # Where the wrappers given a room (textwrap) break a line: at ASCII white space only. An em
 # space or an ideographic space is inside a word to them, so it is counted in the word.
 _BREAKS = frozenset(" \t\n\r\x0b\x0c")
@@ -53,6 +57,8 @@ def bound(text: str, room: int | None = None) -> str:
     text = _bind(_GROUP, text, room)
     if "[" in text:
         text = _bind(re.compile(_NOTE), text, room)
+    if "(rule " in text or "(Rule " in text:
+        text = _bind(re.compile(_NAMED_RULE), text, room)
     return text
 
 

@@ -565,6 +565,24 @@ def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_fil
     assert all(len(line) <= 72 for line in lines)
 
 
+def test_the_rule_a_refusal_cites_by_name_is_kept_on_one_line(cli, tmp_path, secret_file):
+    """A skirmish's rules are cited by name: the answer's 'Why:' read "... (it belongs to
+    fire) (rule" / "Sequence of Play)." on a phone; the name stays whole on its line."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    sent = mail(box, 1, BRITISH, keys["british"], REFUSED[0][0])
+    assert cli("inbox", j, sent, "--outbox", out).exit_code == 0
+    [reply] = [email.message_from_bytes(p.read_bytes(), policy=default)
+               for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
+    lines = reply.get_content().splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("Why: "))
+    assert lines[at:lines.index("", at)] == [
+        "Why: fire is no test of the movement phase (it belongs to fire)",
+        "(rule Sequence of Play)."]
+
+
 def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, secret_file):
     """`skirmish report --as SIDE` ends as SIDE's mailed report does: what he is asked now
     (his decision and the orders he may send, or whom the game waits on and what he may
