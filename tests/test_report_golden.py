@@ -165,6 +165,27 @@ def test_the_siege_of_verdun(siege, cli, where, reader, fmt, ext, since):
         assert not [t for t in tokens + inline if t.type in ("html_block", "html_inline")]
 
 
+def test_a_sealed_plan_s_orders_are_each_kept_on_one_line(siege, cli):
+    """The German's own report lists his sealed plan (7.0) with its orders: one was cut, "...
+    production plan (7.0): build ge infantry verdun into" / "ge-5", so that neither line
+    read as the order he gave; each order is whole on its line, as he typed it."""
+    r = cli("report", siege["production"], "--as", "german", "--since", "16")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    items = []                  # each item of the report's lists, its lines
+    for line in lines:
+        if line.startswith("- "):
+            items.append([line])
+        elif line.startswith("  ") and items:
+            items[-1].append(line)
+    sealed = [item for item in items if "seals a production plan (7.0):" in item[0]]
+    orders = ["buy 2", "build ge infantry verdun into ge-5", "no orders"]
+    assert [" ".join(" ".join(item).split("(7.0):")[1].split()) for item in sealed] == orders
+    for item, order in zip(sealed, orders):
+        assert any(line.strip().endswith(order) for line in item), item
+    assert all(len(line) <= 72 for line in lines[:-1])
+
+
 def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, cli):
     """A sealed plan's record that a reader sees only as what it holds is headed by those
     words, not set as an order he could type (the plan's owner reads his own orders as

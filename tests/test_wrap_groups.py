@@ -56,6 +56,10 @@ KEPT = [
     ("Each die is rolled against the quality of the figure firing (rule Aimed Fire (D20)).",
      ["Each die is rolled against the quality of the figure firing",
       "(rule Aimed Fire (D20))."]),
+    # an order of a production plan: was "... entrench ge-1; build ge" / "infantry liege"
+    ("German seals a production plan (7.0): buy 2; entrench ge-1; build ge infantry liege",
+     ["German seals a production plan (7.0): buy 2; entrench ge-1;",
+      "build ge infantry liege"]),
     # a choice's note and the place it is for: was "... Luxembourg [into" / "ge-4].", then
     # "... Metz, Luxembourg" / "[into ge-4]."
     ("Place each arriving unit in a supplied area: Metz, Luxembourg [into ge-4].",
@@ -108,6 +112,7 @@ def test_a_group_longer_than_the_width_is_wrapped_at_its_spaces(text, width, lin
 HOSTILE = [
     "!" * 100_000 + " x [into ge-4]",
     "(rule A" + "!" * 100_000 + " x",
+    "German seals a production plan (7.0): buy" + " a" * 50_000 + " (",
 ]
 
 

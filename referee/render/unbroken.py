@@ -1,9 +1,11 @@
 """The groups of words a wrapped line keeps on one line: a rule cited with its sub-parts
 (2.0 II.1, rule 8.3.6) or by its name (rule Sequence of Play), a clock time with its zone
 (13:00 UTC), a date with its time (Mon 30 Nov 08:00 EST), a turn (SUMMER 1914) and a
-choice's note with the place it is for (Luxembourg [into ge-4]). On a phone, "(2.0" at the
-end of one line and "II.1)" at the start of the next, or "(13:00" and "UTC)", or
-"Luxembourg" and "[into ge-4]", or "(rule Sequence" and "of Play)", read as two things.
+choice's note with the place it is for (Luxembourg [into ge-4]) and each order of a
+production plan (build ge infantry liege). On a phone, "(2.0" at the end of one line and
+"II.1)" at the start of the next, or "(13:00" and "UTC)", or "Luxembourg" and "[into
+ge-4]", or "(rule Sequence" and "of Play)", or "build ge" and "infantry liege", read as
+two things.
 
 A wrapper binds such a group's spaces with NO_BREAK before it wraps (the group is then one
 word to it) and gives the lines back with plain spaces (unbound): mail stays plain text,
@@ -11,8 +13,9 @@ with no U+00A0 a mail program might show as something else. A group that does no
 room a line has is left unbound: it is wrapped at its spaces, never run past the width.
 
 The patterns most text needs are compiled when the module is imported; one that only a
-text holding certain words needs (a note, in brackets; a rule cited by its name: no
-`status` holds one) is compiled the first time a text holds them, and kept compiled by re.
+text holding certain words needs (a note, in brackets; a rule cited by its name; a
+production plan's orders: no `status` holds one) is compiled the first time a text holds
+them, and kept compiled by re.
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ _NOTE = rf"(?:{_PLACE}|(?<![\w.:+-]))\[[^\[\]\s]+(?: [^\[\]\s]+){{1,2}}\]"
 # Sequence of Play), (rule Aimed Fire (D20)), (rule Movement; record 12). Read only in a
 # text that holds "(rule " (a rule cited by number has lost that space to _GROUP).
 _NAMED_RULE = r"(?<=\()[Rr]ule [A-Z][^()\n;]*(?:\([^()\n]*\))?(?=[);])"
+# An order of a production plan (7.0) as the plan's line lists them, after its colon and
+# each after a semicolon, to the next or the line's end: buy 2; build ge infantry verdun
+# into ge-5; rebuild ge-3 metz; entrench ge-1 ge-2; upgrade ge-2:infantry. Read only in a
+# text with a colon before one of these words (_plan).
+_PLAN_ORDER = r"(?<=[:;] )(?:build|rebuild|buy|entrench|upgrade)(?: [\w:-]+)+(?=;|$)"
 # Where the wrappers given a room (textwrap) break a line: at ASCII white space only. An em
 # space or an ideographic space is inside a word to them, so it is counted in the word.
 _BREAKS = frozenset(" \t\n\r\x0b\x0c")
@@ -54,12 +62,22 @@ def bound(text: str, room: int | None = None) -> str:
     """text with the spaces inside each group kept whole made NO_BREAK, but in a group
     that would make a word longer than room (None: any length) with what is glued to it
     ("(13:00 UTC),")."""
+    if " " not in text:             # nothing to bind (most spans of a document: a word)
+        return text
     text = _bind(_GROUP, text, room)
     if "[" in text:
         text = _bind(re.compile(_NOTE), text, room)
     if "(rule " in text or "(Rule " in text:
         text = _bind(re.compile(_NAMED_RULE), text, room)
+    if _plan(text):
+        text = _bind(re.compile(_PLAN_ORDER), text, room)
     return text
+
+
+def _plan(text: str) -> bool:
+    """Whether text may list a production plan's orders (_PLAN_ORDER): a colon, then one."""
+    return ": buy " in text or ": build " in text or ": rebuild " in text or \
+        ": entrench " in text or ": upgrade " in text
 
 
 def _bind(pattern: re.Pattern, text: str, room: int | None) -> str:
