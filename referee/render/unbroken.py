@@ -1,6 +1,7 @@
 """The groups of words a wrapped line keeps on one line: a rule cited with its sub-parts
 (2.0 II.1, rule 8.3.6) or by its name (rule Sequence of Play), a clock time with its zone
-(13:00 UTC), a date with its time (Mon 30 Nov 08:00 EST), a turn (SUMMER 1914) and a
+(13:00 UTC), a date with its time (Mon 30 Nov 08:00 EST), a turn (SUMMER 1914), a record
+(records 1–15), a fort's strength (fort 2), a reader (the German player), a
 choice's note with the place it is for (Luxembourg [into ge-4]) and each order of a
 production plan (build ge infantry liege). On a phone, "(2.0" at the end of one line and
 "II.1)" at the start of the next, or "(13:00" and "UTC)", or "Luxembourg" and "[into
@@ -36,7 +37,12 @@ _RULE = r"(?:[Rr]ules? )?\d+(?:\.\d+)+[a-z]?(?: [IVX]+(?:\.\d+[a-z]?)*(?![\w]))?
 # A turn as the game data names it: its season in capitals and its year (SUMMER 1914,
 # WINTER 1919-20).
 _TURN = r"[A-Z]{3,} \d{4}(?:-\d{2})?(?![\w-])"
-_GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE}|{_TURN})")
+# A record or a run of them (record 15, records 1–15), a fort and its strength (fort 2,
+# fort 3/4) and a reader as a title names him (the German player).
+_RECORD = r"records? \d+(?:[–-]\d+)?(?![\w–-])"
+_FORT = r"(?:[A-Z][\w’-]* )?fort \d+(?:/\d+)?(?![\w/])"
+_READER = r"the [A-Z][\w-]* player(?![\w-])"
+_GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE}|{_TURN}|{_RECORD}|{_FORT}|{_READER})")
 # A choice's note in brackets of two or three words, with the place before it when the note
 # is of words (Luxembourg [into ge-4], Upper Hungary [into au-2], not the dice F2 [5 3]): the
 # place's name, one word, or two when the first is capitalized. The place starts a word (a
