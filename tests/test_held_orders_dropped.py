@@ -173,3 +173,22 @@ def test_orders_held_in_a_game_closed_since_are_told_dropped_and_wait_on_nobody(
     assert "The decision they answered is over" in flat, text
     assert "The game is closed: nothing more is asked of you." in flat, text
     _no_one_else_reads_them(cli, j, out, before)
+
+
+def test_orders_held_then_dropped_after_the_side_changed_hands_are_told_to_nobody(
+        tmp_path, cli):
+    """The moderator gives the Entente to a new player (another address) while the former
+    one's two 'done' wait, then enters other orders for the side: the new player never
+    wrote those lines, so no mail tells him 'the orders of your mail' with them, nor is
+    the former player, out of the game now, told what is asked of the side."""
+    j, out, before = _held_then_told(tmp_path, cli)
+    assert cli("players", j, "--set", "entente=new@example.org").exit_code == 0
+    assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
+    for _ in range(2):
+        cli("tick", j, "--no-map")
+    assert dropped(out) == []
+    assert held_view(cli, j) == []
+    for p in set(out.glob("*.eml")) - before:
+        said = " ".join(_text(p).split()).casefold()
+        assert "held" not in said and "not entered" not in said, (p.name, said)
+

@@ -7,13 +7,16 @@ moderator entered other orders for his side, the journal was set back to before 
 they answered, or that decision is over), he is told which mail's orders were not entered,
 why, and what is asked of him now, as a reminder asks it (the orders open to him and his
 deadline; nothing when the game is over, paused or closed: outcome.halt_of). He alone reads
-the lines: the mail goes to his address only.
+the lines: the mail goes to his address only, and to nobody when the side's registered
+address is another since the hold (a new player took the side: he never wrote them, and
+the former one is no longer in the game).
 """
 
 from __future__ import annotations
 
 import hashlib
 
+from ..base.addresses import address_key
 from ..base.clock import for_players, parse_stamp
 from ..engine import pending_prompt, waiting_on
 from ..game.replay import order_text
@@ -59,6 +62,15 @@ def why_dropped(table: Table, side: str, entry) -> str | None:
     if isinstance(first.get("mail"), dict):
         return MAILED
     return None if lines and _same(order_text(first), lines[0]) else OTHER_ORDERS
+
+
+def mailed_by(entry, address: str | None) -> bool:
+    """Whether address (the side's registered one now) is the one its held mail came from
+    (a ledger kept before the hold named it: any)."""
+    held_from = entry.get("address") if isinstance(entry, dict) else None
+    if address is None or not isinstance(held_from, str):
+        return address is not None
+    return address_key(held_from) == address_key(address)
 
 
 def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> str:

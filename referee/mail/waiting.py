@@ -21,7 +21,7 @@ from ..base.readers import MODERATOR
 from ..data.gamedata import GameData
 from ..store.players import roster
 from ..table import Table
-from .dropped import dropped_mail, dropped_name, why_dropped
+from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
 from .holds import held_at, standing
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
@@ -72,8 +72,10 @@ def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -
     many dice they roll, fewest and most, counted by dry runs whose dice show each value of
     COUNT_WITH, up to a line those dice would have refused (`whole`: False when a run
     stopped short, at a shuffle or a sealed plan: then they roll at least the fewest); and
-    the mail's Date (dated, a POSIX time; kept when it has one), to tell him which mail."""
-    when = _mail_date(dated)
+    the mail's Date (dated, a POSIX time; kept when it has one), to tell him which mail; and
+    the side's registered address the mail came from, the only one told if they are not
+    entered (dropped.py)."""
+    when = {**_mail_date(dated), **_sent_from(table, side)}
     counts, whole = [], True
     for value in COUNT_WITH:
         try:
@@ -92,6 +94,12 @@ def _made_at(table: Table) -> dict:
     again holds another record of that number: holds.py)."""
     last = table.records[-1]
     return {"seq": last["seq"], "hash": last["hash"]}
+
+
+def _sent_from(table: Table, side: str) -> dict:
+    """The held entry's `address`: the side's registered address its mail was read from."""
+    address = roster(table.records).get(side, {}).get("address")
+    return {"address": address} if isinstance(address, str) else {}
 
 
 def _mail_date(dated: float) -> dict:
@@ -201,7 +209,10 @@ def _tell_dropped(table: Table, outbox: Path, now: datetime, was: dict, held: di
         why = why_dropped(table, side, entry)
         if why is None:
             continue                    # entered: his next report tells what they did
-        post.write(dropped_name(post.game_id, side, entry), post.address(side),
+        to = post.address(side)
+        if not mailed_by(entry, to):
+            continue                    # another's address now: he never wrote them
+        post.write(dropped_name(post.game_id, side, entry), to,
                    post.subject(table.records[-1]["seq"], "your held orders were not entered"),
                    dropped_mail(table, side, entry, why, due.get(side)), side, wrapped=True)
 
