@@ -133,6 +133,7 @@ def test_orders_held_then_replaced_by_a_later_mail_of_his_are_told_dropped(tmp_p
     [text] = dropped(out)
     flat = " ".join(text.split())
     assert "Orders of a later mail of yours were applied in their place." in flat, text
+    assert "Send your orders again for the decision asked of you now" in flat, text
     assert "\n  done\n  done\n" in text, text
     _no_one_else_reads_them(cli, j, out, before)
 
@@ -154,7 +155,10 @@ def test_orders_held_for_a_decision_that_is_over_are_told_dropped(tmp_path, cli)
     flat = " ".join(text.split())
     assert "The decision they answered is over" in flat, text
     assert f"since record {moved['seq']}" in flat, text
-    assert "Send your orders again for the decision asked of you now" in flat, text
+    # Not 'send them again': they answered a decision that is over.
+    assert "The decision asked of you now is another than the one they answered" in flat, \
+        text
+    assert "send your orders for it" in flat and "again" not in flat, text
     _no_one_else_reads_them(cli, j, out, before)
 
 

@@ -21,7 +21,7 @@ from ..base.clock import for_players, parse_stamp
 from ..engine import pending_prompt, waiting_on
 from ..game.replay import order_text
 from ..table import Table
-from .holds import held_at, order_of
+from .holds import decision_of, held_at, order_of
 from .ordersopen import orders_open_text
 from .outcome import halt_of
 from .refusal import prose
@@ -37,6 +37,12 @@ WHY = {
     SET_BACK: ("The game was set back to an earlier record, before the one your orders "
                "answered."),
     OVER: "The decision they answered is over: the game moved on without them.",
+}
+ASK = {
+    "again": "Send your orders again for the decision asked of you now ({}).",
+    "another": ("The decision asked of you now is another than the one they answered "
+                "({}): send your orders for it."),
+    "": "Send your orders for the decision asked of you now ({}).",
 }
 HALTED = {
     "paused": "The game is paused: nothing is asked of you until the moderator resumes it.",
@@ -87,7 +93,7 @@ def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> s
     if lines:
         parts.append("\n".join(f"  {t}" for t in lines))
     parts.append(prose(f"{WHY[why]} They are held no more; they will not be entered."))
-    parts.append(_asked_now(table, side, due))
+    parts.append(_asked_now(table, side, due, _decision_now(table, side, entry, why)))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -99,9 +105,23 @@ def dropped_name(game_id: str, side: str, entry) -> str:
            f"{hashlib.sha256(said.encode()).hexdigest()[:12]}.eml"
 
 
-def _asked_now(table: Table, side: str, due: str | None) -> str:
-    """What is asked of side now, as a reminder asks it: his decision, the orders open to
-    him and his deadline; the game's halt alone when it takes no orders."""
+def _decision_now(table: Table, side: str, entry, why: str) -> str:
+    """How the decision asked of side now is named after his held orders: 'again' when it
+    is still the one they answered (other orders of his side left it as it was), 'another'
+    when it is not (OVER: the game moved on), neither when the record they answered is gone
+    (SET_BACK: nothing says which decision that was)."""
+    if why == SET_BACK:
+        return ""
+    if why != OVER and decision_of(table, held_at(entry), side) == \
+            decision_of(table, None, side):
+        return "again"
+    return "another"
+
+
+def _asked_now(table: Table, side: str, due: str | None, now: str = "") -> str:
+    """What is asked of side now, as a reminder asks it: his decision (now: 'again' when it
+    is the one his held orders answered, 'another' when not), the orders open to him and
+    his deadline; the game's halt alone when it takes no orders."""
     halted = halt_of(table)
     if halted:
         return prose(HALTED.get(halted, HALTED["closed"]))
@@ -111,8 +131,7 @@ def _asked_now(table: Table, side: str, due: str | None) -> str:
                      "next report says what comes next.")
     orders = orders_open_text(game.state, game.data, side)
     return "\n\n".join(p for p in (
-        prose(f"Send your orders again for the decision asked of you now "
-              f"({pending_prompt(game.state, game.data)})."),
+        prose(ASK[now].format(pending_prompt(game.state, game.data))),
         orders, due or "") if p)
 
 
