@@ -307,7 +307,7 @@ class BoardView(Document):
     eft_box: list[str] | None     # None: the game has no EFT box (AAC)
     eliminated_armies: list[str]
     force_pool: dict[str, dict[str, int]]
-    build_points: dict[str, int] | None     # in a production phase: each side's (7.0)
+    build_points: dict[str, int] | None     # until a production's plans are revealed (7.0)
 
 
 class ReportView(Document):
