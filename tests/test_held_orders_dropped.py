@@ -174,7 +174,10 @@ def test_orders_held_in_a_game_closed_since_are_told_dropped_and_wait_on_nobody(
         assert "waits on the moderator" not in r.output, r.output
     [text] = dropped(out)
     flat = " ".join(text.split())
-    assert "The decision they answered is over" in flat, text
+    # Closed, not 'over: the game moved on without them': it moves on no more.
+    assert "The moderator closed the game (its secret revealed) before they were " \
+        "entered." in flat, text
+    assert "moved on" not in flat, text
     assert "The game is closed: nothing more is asked of you." in flat, text
     _no_one_else_reads_them(cli, j, out, before)
 

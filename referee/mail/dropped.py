@@ -30,6 +30,7 @@ SET_BACK = "set back"
 OTHER_ORDERS = "other orders"
 MAILED = "mailed"
 OVER = "over"
+CLOSED = "closed"
 
 WHY = {
     OTHER_ORDERS: "The moderator entered other orders for your side.",
@@ -37,6 +38,7 @@ WHY = {
     SET_BACK: ("The game was set back to an earlier record, before the one your orders "
                "answered."),
     OVER: "The decision they answered is over: the game moved on without them.",
+    CLOSED: "The moderator closed the game (its secret revealed) before they were entered.",
 }
 ASK = {
     "again": "Send your orders again for the decision asked of you now ({}).",
@@ -54,8 +56,8 @@ HALTED = {
 def why_dropped(table: Table, side: str, entry) -> str | None:
     """Why side's hold (a ledger `held` entry whose hold no longer stands) ended without
     its orders (SET_BACK, OTHER_ORDERS, MAILED: a later mail of his that needed no dice,
-    OVER), or None when the moderator entered them: the first order of the side's since
-    the hold is its first line."""
+    OVER, CLOSED: revealed while they waited), or None when the moderator entered them:
+    the first order of the side's since the hold is its first line."""
     seq, records = held_at(entry), table.records
     made_at = entry.get("hash") if isinstance(entry, dict) else None
     if seq is None or not 0 <= seq < len(records) or records[seq].get("seq") != seq or \
@@ -63,7 +65,7 @@ def why_dropped(table: Table, side: str, entry) -> str | None:
         return SET_BACK
     first = next((r for r in records[seq + 1:] if order_of(r, side)), None)
     if first is None:
-        return OVER
+        return CLOSED if halt_of(table) == "closed" else OVER
     lines = _lines(entry)
     if isinstance(first.get("mail"), dict):
         return MAILED
@@ -112,7 +114,7 @@ def _decision_now(table: Table, side: str, entry, why: str) -> str:
     (SET_BACK: nothing says which decision that was)."""
     if why == SET_BACK:
         return ""
-    if why != OVER and decision_of(table, held_at(entry), side) == \
+    if why not in (OVER, CLOSED) and decision_of(table, held_at(entry), side) == \
             decision_of(table, None, side):
         return "again"
     return "another"
