@@ -75,6 +75,28 @@ def test_every_board_read_in_random_play_of_at_all_costs(tmp_path, checked_board
     assert checked_boards["compared"] > 500
 
 
+# Every optional rule of TO THE LAST MAN! on (games/ttlm/game.yaml `options`): each changes
+# what an event does (a suppressed army, the Belgian army by sea, a scramble's biplanes).
+EVERY_OPTION = ["hidden_templates=on", "suppressing_armies=on", "antwerp_evacuation=on",
+                "uk_materiel_superiority=on", "defender_scramble=on", "linked_with_aac=on"]
+
+
+@pytest.mark.parametrize(("game", "scenario", "options", "seed"), [
+    ("ttlm", "1914", EVERY_OPTION, 3), ("ttlm", "1918", EVERY_OPTION, 4),
+    ("aac", "1914", [], 6)])
+def test_every_board_read_in_random_play_with_the_optional_rules(game, scenario, options,
+                                                                 seed, tmp_path,
+                                                                 checked_boards):
+    """Random play, then verified, of TO THE LAST MAN! with every optional rule on (the
+    stored games play none) and of AT ALL COSTS! with none (the test above plays two)."""
+    journal = tmp_path / f"{game}.jsonl"
+    create_game(journal, scenario, game=game, options=options, game_id=f"board-{seed}")
+    autoplay(journal, seed, max_records=400, check_every=10_000)
+    verify(journal)
+    assert checked_boards["kept"] > 100
+    assert checked_boards["compared"] > 300
+
+
 def test_a_board_kept_through_a_move_it_missed_is_caught(tmp_path, monkeypatch, checked_boards):
     """Negative control: a kept board that ignores a move's areas fails the comparison."""
     monkeypatch.setattr(State, "board_after", lambda self, before, areas, data: before)
@@ -84,6 +106,21 @@ def test_a_board_kept_through_a_move_it_missed_is_caught(tmp_path, monkeypatch, 
     journal.chmod(0o600)
     with pytest.raises(AssertionError, match="kept board differs"):
         verify(journal)
+
+
+def test_a_replay_of_at_all_costs_keeps_the_board_from_each_impulse_start(tmp_path,
+                                                                          checked_boards):
+    """As below, for AT ALL COSTS! (its impulses, its own map): a game played at random,
+    read under another name, of which this home holds no snapshot."""
+    played, journal = tmp_path / "played.jsonl", tmp_path / "aac.jsonl"
+    create_game(played, "1914", game="aac", game_id="aac-replay")
+    autoplay(played, 7, max_records=300, check_every=10_000)
+    journal.write_bytes(played.read_bytes())
+    journal.chmod(0o600)
+    checked_boards.update(kept=0, compared=0)
+    open_game(journal)
+    assert checked_boards["kept"] > 0
+    assert checked_boards["compared"] > 0
 
 
 @pytest.mark.parametrize("name", GAMES)
