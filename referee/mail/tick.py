@@ -79,7 +79,7 @@ from .unclaimed import (
     taken_now,
     unclaimed_before,
 )
-from .waiting import waits_on_a_person
+from .waiting import end_holds, waits_on_a_person
 
 # ---------------------------------------------------------------- one pass
 
@@ -510,6 +510,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
 def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
     """A campaign's deadlines into the spool, the moderator told when it waits on him, and
     each player's report owed."""
+    end_holds(x.journal, x.spool, moment, games_dir)   # before a deadline they stopped is ruled
     for line in check_deadlines(x.journal, x.spool, moment, games_dir,
                                 rule_missed=moment - GRACE if x.read else None):
         x.log(line)

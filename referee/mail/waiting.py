@@ -23,6 +23,7 @@ from ..store.players import roster
 from ..table import Table
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
 from .holds import held_at, standing
+from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
 from .reminders import Post, deadline_lines, waits_on_the_moderator
@@ -134,6 +135,15 @@ def held_now(table: Table) -> list[dict]:
     return out
 
 
+def end_holds(journal: Path, outbox: Path, now: datetime, games_dir: Path | None) -> None:
+    """The holds that ended pruned before tick keeps the deadlines, each player whose orders
+    were not entered told so and his deadline given back the time they were held
+    (holdtime.py): ruled before, it would be missed at once."""
+    table = Table(journal, games_dir).whole()
+    if table.header_line() is not None:
+        _standing_holds(table, outbox, now)
+
+
 def _standing_holds(table: Table, outbox: Path, now: datetime) -> dict:
     """The ledger's holds that still stand, while the decision each answered is still its
     side's (holds.py: a record since that leaves it leaves them held); the ledger keeps no
@@ -203,12 +213,14 @@ def _tell_dropped(table: Table, outbox: Path, now: datetime, was: dict, held: di
             if isinstance(side, str) and side not in held}
     if not gone:
         return
+    told = {side: why for side, entry in gone.items()
+            if (why := why_dropped(table, side, entry)) is not None}
+    for side in sorted(told):           # entered (None): his next report tells what they did
+        give_back_time(table, side, gone[side], now)
     post = Post(table, table.raw, outbox, now, table.records[0]["game_id"])
     due = deadline_lines(table, set(held))
-    for side, entry in sorted(gone.items()):
-        why = why_dropped(table, side, entry)
-        if why is None:
-            continue                    # entered: his next report tells what they did
+    for side, why in sorted(told.items()):
+        entry = gone[side]
         to = post.address(side)
         if not mailed_by(entry, to):
             continue                    # another's address now: he never wrote them

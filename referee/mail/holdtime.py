@@ -1,0 +1,49 @@
+"""The time a hold took from a player's deadline, given back when it ends without his orders.
+
+While his mailed orders wait for the moderator's dice, no deadline of his runs (holds.py,
+reminders.py): he answered in time. When the hold ends without them (dropped.py), the
+deadline of the decision he still owes may have passed meanwhile, and the pass that ends
+the hold would rule it missed at once: answered for him, or the game stopped, before the
+mail telling him reaches him. The deadline is extended then, as the moderator extends one
+(`referee extend`: no extension of the player's own is spent), to the whole time the game
+gives for that decision, from the end of the hold. A deadline that began to run after the
+record the orders were held at (the decision moved on since) lost nothing to the hold.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ..base.clock import duration_text, held
+from ..base.errors import OrderError, UsageError
+from ..base.readers import MODERATOR
+from ..game import timeline as g_timeline
+from ..game.clockwalk import has_deadlines
+from ..table import Table
+from .holds import held_at
+
+
+def give_back_time(table: Table, side: str, entry, now: datetime) -> None:
+    """Extend side's deadline to the game's time for his decision from now, when it ran
+    while his orders were held (entry: the ledger's `held` entry, its hold ended) and less
+    than that time is left of it."""
+    seq = held_at(entry)
+    if seq is None or not has_deadlines(table.raw):
+        return
+    tl = g_timeline.timeline(table.journal, table.raw, table.games_dir,
+                             table.records_of(table.raw))
+    due = tl.due_for(side)
+    span = None if due is None else tl.settings.duration(due.decision)
+    if tl.paused or due is None or span is None or due.handoff > seq:
+        return
+    short = now + span - due.due
+    minutes = -(-short // timedelta(minutes=1))
+    if minutes <= 0:
+        return
+    try:
+        with held(now):
+            g_timeline.extend(table.path, MODERATOR, side,
+                              duration_text(timedelta(minutes=minutes)), table.games_dir,
+                              None, table.append)
+    except (OrderError, UsageError):  # NoOrdersTaken too: the game takes none now
+        return

@@ -1,0 +1,70 @@
+"""A player whose mailed orders were held answered in time: no deadline of his runs while
+they wait (test_held_orders_stand.py). When the hold ends without them, the time it took
+from his deadline is given back (mail/holdtime.py): the pass that ends it told him to send
+his orders again yet ruled, in the same breath, the deadline that passed while they waited
+missed, the game stopped on him before the mail reached him."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from commandclock import START
+from test_held_orders_dropped import dropped
+from test_held_orders_stand import records
+from test_waits_on_moderator import held_for_dice
+
+from referee.mail.ledger import load_ledger, save_ledger
+
+
+@pytest.mark.parametrize("policy", ["wait", "pause"])
+def test_a_deadline_that_passed_while_orders_were_held_runs_anew_when_they_are_dropped(
+        tmp_path, cli, clock, policy):
+    """24h deadline from START; the Entente's two 'done' held in time; two days later the
+    moderator enters another order for the Entente (a cavalry retreat, 5.4.3), which leaves
+    him the same decision. The next pass tells the Entente and gives him the game's 24h for
+    it from then: no deadline ruled missed, his mail gives a deadline to come."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("deadline", j, "--set", "24h", "--missed", policy).exit_code == 0
+    assert cli("tick", j, "--no-map").exit_code != 0            # held, in time
+    clock(START + timedelta(hours=48))
+    assert cli("tick", j, "--no-map").exit_code != 0            # still held: nothing missed
+    assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
+    r = cli("tick", j, "--no-map")
+    assert "missed" not in r.output, r.output
+    assert not any((x.get("clock") or {}).get("kind") == "missed" for x in records(j))
+    [text] = dropped(out)
+    flat = " ".join(text.split())
+    assert "Orders due by Thu 26 Nov 18:00 UTC" in flat, text       # 24h from the pass
+    assert "has passed" not in flat, text
+    # An extension of the moderator's: none of the Entente's own is spent.
+    assert "2 extension(s) left of the 2" in flat, text
+    view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
+    [due] = view["deadlines"]["due"]
+    assert due["side"] == "entente" and due["due"] == "2026-11-26T18:00:00Z", due
+    # It runs from then as any other: a day later it is missed.
+    clock(START + timedelta(hours=73))
+    r = cli("tick", j, "--no-map")
+    assert "missed: entente" in r.output, r.output
+
+
+def test_a_deadline_that_began_after_the_orders_were_held_is_left_as_it_is(tmp_path, cli,
+                                                                          clock):
+    """A hold kept at a record before the decision the Entente owes now was asked (the
+    German's move, before the battle): that deadline began after the hold, which took
+    nothing from it, and it is not extended."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("deadline", j, "--set", "24h").exit_code == 0
+    assert cli("tick", j, "--no-map").exit_code != 0
+    head = records(j)[0]
+    ledger = load_ledger(head["game_id"], head["hash"])
+    moved = next(r for r in records(j) if r.get("order") == "move ge-5 verdun")
+    ledger["held"]["entente"] = {**ledger["held"]["entente"], "seq": moved["seq"],
+                                 "hash": moved["hash"]}
+    save_ledger(ledger)
+    clock(START + timedelta(hours=2))
+    cli("tick", j, "--no-map")
+    [text] = dropped(out)
+    assert "The decision they answered is over" in " ".join(text.split()), text
+    assert not any((x.get("clock") or {}).get("kind") == "extend" for x in records(j))
