@@ -510,7 +510,8 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
 def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
     """A campaign's deadlines into the spool, the moderator told when it waits on him, and
     each player's report owed."""
-    end_holds(x.journal, x.spool, moment, games_dir)   # before a deadline they stopped is ruled
+    if load_ledger(x.game_id, x.header_hash)["held"]:  # ended before a deadline is ruled
+        end_holds(x.journal, x.spool, moment, games_dir)
     for line in check_deadlines(x.journal, x.spool, moment, games_dir,
                                 rule_missed=moment - GRACE if x.read else None):
         x.log(line)
