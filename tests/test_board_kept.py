@@ -19,7 +19,6 @@ import pytest
 from gamecalls import create_game
 from referee.engine.state import KEPT_BOARD, State
 from referee.game.autoplay import autoplay
-from referee.game.replay import open_game
 from referee.game.verification import verify
 
 HERE = Path(__file__).parent / "replays"
@@ -106,32 +105,3 @@ def test_a_board_kept_through_a_move_it_missed_is_caught(tmp_path, monkeypatch, 
     journal.chmod(0o600)
     with pytest.raises(AssertionError, match="kept board differs"):
         verify(journal)
-
-
-def test_a_replay_of_at_all_costs_keeps_the_board_from_each_impulse_start(tmp_path,
-                                                                          checked_boards):
-    """As below, for AT ALL COSTS! (its impulses, its own map): a game played at random,
-    read under another name, of which this home holds no snapshot."""
-    played, journal = tmp_path / "played.jsonl", tmp_path / "aac.jsonl"
-    create_game(played, "1914", game="aac", game_id="aac-replay")
-    autoplay(played, 7, max_records=300, check_every=10_000)
-    journal.write_bytes(played.read_bytes())
-    journal.chmod(0o600)
-    checked_boards.update(kept=0, compared=0)
-    open_game(journal)
-    assert checked_boards["kept"] > 0
-    assert checked_boards["compared"] > 0
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_a_replay_keeps_the_board_from_each_turn_start(name, tmp_path, checked_boards):
-    """A replay decides nothing, so only the rules evolve runs read the board (a player
-    turn's start, 4.1): the board one works out is kept through the events after it that
-    move no unit, and through moves by their areas, and is compared at its next read.
-    Dropped after the event whose handler worked it out, none would be kept."""
-    journal = tmp_path / name
-    journal.write_bytes(gzip.decompress((HERE / f"{name}.gz").read_bytes()))
-    journal.chmod(0o600)
-    open_game(journal)          # no snapshot yet in this home: every record is replayed
-    assert checked_boards["kept"] > 0
-    assert checked_boards["compared"] > 0

@@ -9,7 +9,11 @@ event was written.
 from __future__ import annotations
 
 from . import apply_combat, apply_map, apply_production, apply_turn
-from .evolve import BOARD_AREAS, HANDLERS, no_areas
+from .evolve import BOARD_AREAS, HANDLERS
+
+
+def _no_areas(state, event, data) -> tuple:
+    return ()
 
 
 def _tags(by_class: dict) -> dict:
@@ -19,5 +23,5 @@ def _tags(by_class: dict) -> dict:
 
 for _part in (apply_turn, apply_map, apply_combat, apply_production):
     HANDLERS.update(_tags(_part.BY_TYPE))
-    BOARD_AREAS.update(_tags(dict.fromkeys(_part.NO_UNIT_MOVES, no_areas)))
+    BOARD_AREAS.update(_tags(dict.fromkeys(_part.NO_UNIT_MOVES, _no_areas)))
     BOARD_AREAS.update(_tags(getattr(_part, "BOARD_AREAS", {})))

@@ -55,11 +55,6 @@ HANDLERS: dict[str, Callable[[State, Any, GameData], None]] = {}
 BOARD_AREAS: dict[str, Callable[[State, Any, GameData], Any]] = {}
 
 
-def no_areas(state: State, event: Ev, data: GameData) -> tuple:
-    """BOARD_AREAS of an event that moves, adds and removes no unit."""
-    return ()
-
-
 # What an event type leaves valid of the answers worked out before it, as entries for the
 # state's cache after it (sealed.py: a plan's worked-out state survives sealing an order).
 KEEPS: dict[str, Callable[[dict], dict]] = {}
@@ -73,16 +68,16 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     handler = older and older.get(kind) or HANDLERS[kind]
     board = state._cache.get("board")   # kept: (a board, the areas touched since), or None
     kept = (board, _NONE) if board is not None else state._cache.get(KEPT_BOARD)
-    touched = BOARD_AREAS.get(kind) if handler is HANDLERS[kind] else None
-    # An event that moves no unit is asked even with no board kept: one its handler works
-    # out (a player turn's start reads it) is then kept after it.
-    areas = touched(state, event, data) \
-        if touched is not None and (kept is not None or touched is no_areas) else None
+    # With no board kept, none is kept after: a replay reads one only at a player turn's
+    # start, and working out the areas of every move between two of them costs more than
+    # the whole board at each (a cold read of a campaign: 1,487 moves against 94 boards).
+    touched = BOARD_AREAS.get(kind) if kept is not None and handler is HANDLERS[kind] else None
+    areas = touched(state, event, data) if touched is not None else None
     keep = KEEPS.get(kind) if handler is HANDLERS[kind] else None
     carried = keep(state._cache) if keep is not None else None
     unmoved = areas is not None and not areas
     state._cache.clear()
-    if unmoved and kept is not None:    # its handler may read the board, which stays as it is
+    if unmoved:                         # its handler may read the board, which stays as it is
         state._cache[KEPT_BOARD] = kept
     handler(state, event, data)
     board = state._cache.get("board") if unmoved else None
@@ -91,7 +86,7 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
         state._cache.update(carried)
     if board is not None:
         state._cache[KEPT_BOARD] = (board, _NONE)
-    elif areas is not None and kept is not None:    # worked out at the board's next read
+    elif areas is not None:             # worked out at the board's next read (state.board)
         state._cache[KEPT_BOARD] = (kept[0], kept[1] | set(areas)) if areas else kept
     return state
 
