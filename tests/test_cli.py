@@ -319,7 +319,7 @@ def test_internal_errors_never_show_a_traceback(game, cli, monkeypatch):
 def test_python_dash_m_and_the_console_script(game):
     out = subprocess.run([sys.executable, "-m", "referee", "status", str(game)],
                          capture_output=True, text=True)
-    assert out.returncode == 0 and "Waiting on German" in out.stdout
+    assert out.returncode == 0 and "Waiting on the German player" in out.stdout
     out = subprocess.run([sys.executable, "-m", "referee", "status", str(game) + ".nope"],
                          capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr

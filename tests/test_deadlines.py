@@ -399,8 +399,8 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     told = " ".join(lines)
     # The decision in words, as the engine asks it (2.0 II.1), not its kind's name.
     assert "card_or_pass" not in told, told
-    assert "none came (the decision: german player turn, SUMMER 1914: play an " \
-        "Offensive-type card or pass (2.0 II.1))." in told, told
+    assert "none came (the decision: play an Offensive-type card or pass in this player " \
+        "turn, SUMMER 1914 (2.0 II.1))." in told, told
     rec = records(journal)[-1]
     assert rec["events"] == [] and rec["clock"]["missed"] == "wait"
     assert status(cli, journal)["waiting_on"] == "german"
@@ -708,8 +708,8 @@ def test_a_paused_game_s_mails_ask_for_no_orders_and_name_no_command(tmp_path, c
         assert "orders open to you" not in flat, text
     refusal = " ".join(by[ADDRESSES["german"]].split())
     assert "paused" in refusal and "until the moderator resumes it" in refusal, refusal
-    assert ("Your decision once the game resumes: german player turn, SUMMER 1914: play an "
-            "Offensive-type card or pass (2.0 II.1)") in refusal, refusal
+    assert ("Your decision once the game resumes: play an Offensive-type card or pass in "
+            "this player turn, SUMMER 1914 (2.0 II.1)") in refusal, refusal
     assert refusal.count("The game is paused: no orders are taken until") == 1, refusal
     # The moderator at his command line is told how to resume it.
     r = cli("order", journal, "--as", "german", "pass")

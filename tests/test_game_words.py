@@ -33,7 +33,7 @@ def test_the_opening_prompt_names_the_game_s_offensive_card(opening):
     game, played = opening
     turn, card = WORDS[game]
     text = pending_prompt(played.state, played.data)
-    assert f"german {turn}, SUMMER 1914: play an {card} or pass (2.0 II.1)" in text
+    assert f"play an {card} or pass in this {turn}, SUMMER 1914 (2.0 II.1)" in text
     assert game == "ttlm" or "Offensive-type" not in text
 
 

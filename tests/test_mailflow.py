@@ -236,7 +236,7 @@ def test_an_answer_to_part_of_the_decisions_gets_the_rest_asked(tmp_path, cli):
     assert len(german) == 1 and german[0]["In-Reply-To"] == mid
     text = " ".join(text_of(german[0]).split())
     # Still his: the movement phase (2.0 II.2), then the end of his player turn.
-    assert "Your decision: german movement phase" in text
+    assert "Your decision: movement phase" in text
     assert "after end movement: end of your player turn" in text
     mid = table.send("german", ["move ge-1 liege", "end movement"])
     outcomes, mails = table.inbox()
@@ -247,7 +247,7 @@ def test_an_answer_to_part_of_the_decisions_gets_the_rest_asked(tmp_path, cli):
     # hand, so the referee closes it; he plays combat cards next, still before the Entente.
     assert "German: done (declare battles) — ⚑ closed by the referee: the only order open " \
         "(2.0 II.3)" in text
-    assert "Your decision: german (attacker) plays combat cards" in text
+    assert "Your decision: as attacker, play combat cards" in text
 
 
 # ---------------------------------------------------------------- one reply per mistake
@@ -273,7 +273,7 @@ def test_an_illegal_order_gets_one_reply_with_the_line_the_rule_and_the_orders(t
     assert "line 2 of it failed" in text
     assert "Why: Paris is not adjacent to" in text and "(rule 4.1)" in text   # 4.1: one area
     assert "Applied: nothing, not even the lines before it" in text
-    assert "Your decision: german player turn" in text            # asked again, with his orders
+    assert "Your decision: play an Offensive-type card or pass" in text  # asked again
     assert any(ln.startswith("- play → offensive") for ln in lines)
     assert "- Also: pass, propose armistice, surrender" in lines
     for line in lines:

@@ -295,7 +295,7 @@ def test_the_eft_box_is_the_data_s_box_whatever_its_id(tmp_path, transit, cli):
     # Infantry and an army's units are in the box: its owner chooses the loss.
     now = json.loads(cli("--games", games, "status", j, "--as", "german", "--format",
                          "json").stdout)
-    assert now["decision"] == "eft_losses" and now["prompt"].startswith("german: eliminate 1")
+    assert now["decision"] == "eft_losses" and now["prompt"].startswith("eliminate 1")
     assert "lose ge-i-" in " ".join(now["legal"]) and "lose ge-7:" in " ".join(now["legal"])
     loose = next(o for o in now["legal"] if o.startswith("lose ge-i-"))
     r = g.submit(j, "german", [loose], games_dir=games)

@@ -89,15 +89,17 @@ def test_production_orders_are_sealed_until_both_sides_are_done(tmp_path, cli):
 
 
 def test_the_production_prompt_agrees_with_the_sides_it_still_waits_on(tmp_path, cli):
-    """Both sides owe their plans (7.0): "german and entente give"; once the German plan is
-    in, the Entente alone owes his: "entente gives", not "entente give"."""
+    """Both sides owe their plans (7.0): the game waits on "the German and Entente players";
+    once the German plan is in, on "the Entente player" alone; the prompt after it names
+    neither, each by his name once in the line."""
     j = _to_production(tmp_path)
-    def prompt() -> str:
-        return json.loads(cli("status", j, "--format", "json").stdout)["prompt"]
+    def waiting() -> str:
+        out = " ".join(cli("status", j).stdout.split())
+        return out.split("Waiting on ", 1)[1].split(" (units into", 1)[0]
 
-    assert prompt().startswith("production: german and entente give sealed orders (")
+    assert waiting() == "the German and Entente players: production: sealed orders"
     assert g.submit(j, "german", ["buy 1", "done"]).rejected is None
-    assert prompt().startswith("production: entente gives sealed orders (")
+    assert waiting() == "the Entente player: production: sealed orders"
 
 
 def test_build_rules(tmp_path):

@@ -159,7 +159,7 @@ def test_waiting_on_the_eft_box_losses_no_output_names_the_old_sides(at_eft_loss
     r = cli("--games", games, "status", journal, "--as", reader, "--format", "json")
     now = json.loads(r.stdout)
     assert now["decision"] == "eft_losses" and now["waiting_on"] == "central"
-    assert now["prompt"].startswith("central: eliminate ")
+    assert now["prompt"].startswith("eliminate ")
 
 
 @pytest.mark.parametrize("reader", READERS)

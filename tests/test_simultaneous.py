@@ -198,13 +198,13 @@ def test_show_names_both_sides_while_both_owe_a_plan(tmp_path, cli):
     both = g.open_game(j).state.seq
     for args in ([], ["--at", str(both)]):
         out = cli("show", j, *args).stdout
-        assert "Waiting on German and Entente:" in out, out
+        assert "Waiting on the German and Entente players:" in out, out
         view = json.loads(cli("show", j, *args, "--format", "json").stdout)
         assert view["waiting_on_all"] == ["german", "entente"]
-    assert "Waiting on German and Entente:" in cli("status", j).stdout
+    assert "Waiting on the German and Entente players:" in cli("status", j).stdout
     assert g.submit(j, "entente", ENTENTE).rejected is None
-    assert "Waiting on German:" in cli("show", j).stdout
-    assert "Waiting on German and Entente:" in cli("show", j, "--at", str(both)).stdout
+    assert "Waiting on the German player:" in cli("show", j).stdout
+    assert "Waiting on the German and Entente players:" in cli("show", j, "--at", str(both)).stdout
 
 
 def test_revealed_plans_name_their_areas_as_the_other_lines_do(tmp_path, cli):

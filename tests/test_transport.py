@@ -929,7 +929,7 @@ def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_pat
         lines = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
         assert len(lines) == 1 and "german's orders were due by Wed 25 Nov 18:00 UTC" in \
             lines[0] and f"referee extend {journal} german 24h" in lines[0], r.stderr
-        assert "(the decision: german player turn, " in lines[0], lines[0]   # in words
+        assert "(the decision: play an Offensive-type card or pass" in lines[0], lines[0]
         assert "card_or_pass" not in lines[0], lines[0]
         told.append(sorted(p.name for p in out.glob("*moderator*.eml")))
     assert len(told[0]) == 1 and told[1] == told[0]          # his mail: once

@@ -68,7 +68,7 @@ def _order_check(s: State, d: GameData, o: Fight, side: str) -> Violation | None
 
 register(DecisionSpec(
     kind="battle_order", rule="5.2.1",
-    prompt=lambda s, d: f"{s.pending.side} chooses the next battle to fight (5.2.1)",
+    prompt=lambda s, d: "choose the next battle to fight (5.2.1)",
     accepts=("fight",), candidates=_order_candidates, check=_order_check,
     apply=lambda ctx, o, side: start_battle(ctx, o.area)))
 

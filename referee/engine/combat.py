@@ -75,8 +75,8 @@ def _disputed(s: State, d: GameData) -> list[str]:
 def _declare_prompt(s: State, d: GameData) -> str:
     c = s.combat
     have = ", ".join(d.areas[a].name for a in c["declared"]) or "none yet"
-    return (f"{s.pending.side} declares battles (battles so far: {have}); newly Disputed areas "
-            f"must be fought; then 'done' (2.0 II.3, 5.1.2)")
+    return (f"declare battles (battles so far: {have}); newly Disputed areas must be fought; "
+            f"then 'done' (2.0 II.3, 5.1.2)")
 
 
 def _declare_candidates(s: State, d: GameData, side: str):
@@ -196,8 +196,8 @@ def _cards_prompt(s: State, d: GameData) -> str:
     if who == "attacker" and d.card_bonus:
         names.append("the special offensive's battle areas")
     what = ", ".join(names) or "none in this deck"
-    return (f"{s.pending.side} ({who}) plays combat cards ({what}), naming their battle "
-            f"areas; then 'done' (2.0 II.3b)")
+    return (f"as {who}, play combat cards ({what}), naming their battle areas; then "
+            f"'done' (2.0 II.3b)")
 
 
 def _cards_candidates(s: State, d: GameData, side: str):
@@ -352,7 +352,7 @@ def _keep_apply(ctx: Ctx, o: Keep, side: str) -> None:
 
 register(DecisionSpec(
     kind="keep_battle", rule="9.5",
-    prompt=lambda s, d: (f"{s.pending.side}: {d.card_title('bad_weather')} made the "
+    prompt=lambda s, d: (f"{d.card_title('bad_weather')} made the "
                          f"{d.card_title('offensive')} a Limited one; "
                          f"keep one battle, the others are not fought (9.5)"),
     accepts=("keep",), candidates=_keep_candidates, check=_keep_check, apply=_keep_apply))

@@ -161,8 +161,8 @@ def setup_record(ctx: Ctx, sc: Scenario) -> None:
 # ---------------------------------------------------------------- decision: card or pass
 
 def _card_or_pass_prompt(s: State, d: GameData) -> str:
-    return (f"{s.pending.side} {d.term('player_turn')}, {d.label(s.turn)}: play "
-            f"{a_or_an(d.term('offensive_card'))} or pass (2.0 II.1)")
+    return (f"play {a_or_an(d.term('offensive_card'))} or pass in this "
+            f"{d.term('player_turn')}, {d.label(s.turn)} (2.0 II.1)")
 
 
 def _hand_keys(s: State, d: GameData, side: str) -> list[str]:
@@ -339,7 +339,7 @@ def _empty_apply(ctx: Ctx, o: Ord, side: str) -> None:
 
 def _empty_prompt(s: State, d: GameData) -> str:
     armies = sorted({o.unit for o in _empty_choices(s, d, s.pending.side)})
-    return (f"{s.pending.side}: movement is over; empty army {', '.join(armies)} must "
+    return (f"movement is over; empty army {', '.join(armies)} must "
             f"retreat from its Disputed area to an adjacent Friendly one, where you choose "
             f"(8.1, 5.4)")
 
@@ -352,8 +352,7 @@ register(DecisionSpec(
 def _movement_prompt(s: State, d: GameData) -> str:
     ts = s.turn_state
     name = d.card_types[ts.card_as].title if ts.card_as in d.card_types else ts.card_as
-    return (f"{s.pending.side} movement phase ({name} played): move units, then end "
-            f"movement (2.0 II.2, 4.0)")
+    return f"movement phase ({name} played): move units, then end movement (2.0 II.2, 4.0)"
 
 
 register(DecisionSpec(
@@ -372,7 +371,7 @@ def _pass_prompt(s: State, d: GameData) -> str:
             else "the pass move is made")
     reserves = (f"a {d.card_types['strategic_reserves'].title} card moves a second unit; "
                 if "strategic_reserves" in d.card_types else "")              # 9.6
-    return (f"{s.pending.side} passes: {left}; {reserves}"
+    return (f"a pass: {left}; {reserves}"
             f"with no card played, cards may be discarded and replaced; then end the turn "
             f"(2.0 II.1)")
 

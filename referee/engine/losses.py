@@ -120,7 +120,7 @@ def _prompt(s: State, d: GameData) -> str:
     what = {"battle": "", "dogfight": " (Biplanes only, 8.3.4)",
             "pursuit": " (from the units that retreated, 8.3.1)"}[pay["target"]]
     siege = f", {pay['siege']} of them Siege Gun hits on the fort (8.3.3)" if pay["siege"] else ""
-    return (f"{s.pending.side} pays {pay['hits'] + pay['siege']} hit(s) in {area}{what}{siege}: "
+    return (f"pay {pay['hits'] + pay['siege']} hit(s) in {area}{what}{siege}: "
             f"lose a unit of the strongest, play an Ersatz card, or annihilate (5.3)")
 
 

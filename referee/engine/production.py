@@ -110,13 +110,11 @@ def production_candidates(s: State, d: GameData, side: str):
 
 
 def _production_prompt(s: State, d: GameData) -> str:
-    # Nothing here may tell one side what the other has ordered: the plans are sealed.
-    others = [x for x in d.sides if x not in s.production["done"]]
+    # Nothing here may tell one side what the other has ordered: the plans are sealed. Who
+    # owes his plan still, the waiting sides say (engine.waiting_on): the prompt names none.
     bp = s.production["bp"]
-    verb = "give" if len(others) > 1 else "gives"     # "german and entente give", "entente gives"
-    return (f"production: {' and '.join(others)} {verb} sealed orders (units into or out of "
-            f"armies first, then buy N cards, build, "
-            f"rebuild, entrench, upgrade), then 'done'; Build Points this turn: " +
+    return ("production: sealed orders (units into or out of armies first, then buy N cards, "
+            "build, rebuild, entrench, upgrade), then 'done'; Build Points this turn: " +
             ", ".join(f"{d.side_name(x)} {bp[x]}" for x in d.sides) + " (7.0)")
 
 
@@ -270,9 +268,11 @@ def _reveal_discards(ctx: Ctx, plans: dict) -> None:
 def _excess_prompt(s: State, d: GameData) -> str:
     b = sealed.book(s, "discard_excess")
     sides = [x for x in b["plans"] if x not in b["done"]] if b else [s.pending.side]
-    # Nothing here may tell one side what the other has discarded: the plans are sealed.
-    return "; ".join(f"{x} holds {len(s.hands[x])} cards, the limit is "
-                     f"{card_limit(s, d, x)}" for x in sides) + \
+    # Nothing here may tell one side what the other has discarded: the plans are sealed. A
+    # side is named (by its name) only where two owe: the waiting side is named before it.
+    return "; ".join((f"{d.side_name(x)} holds " if len(sides) > 1 else "") +
+                     f"{len(s.hands[x])} cards{'' if len(sides) > 1 else ' held'}, the limit "
+                     f"is {card_limit(s, d, x)}" for x in sides) + \
         (": discard the excess, sealed until both are in (2.0 V.3, 7.1)"
          if b and len(b["plans"]) > 1 else ": discard the excess (2.0 V.3, 7.1)")
 
@@ -390,7 +390,7 @@ def _eft_apply(ctx: Ctx, o: Lose, side: str) -> None:
 
 register(DecisionSpec(
     kind="eft_losses", rule="2.0 V.4",
-    prompt=lambda s, d: (f"{s.pending.side}: eliminate {s.production['eft_losses']} unit(s) in "
+    prompt=lambda s, d: (f"eliminate {s.production['eft_losses']} unit(s) in "
                          f"the EFT box, your choice (2.0 V.4)"),
     accepts=("lose",), candidates=_eft_candidates, check=_eft_check, apply=_eft_apply))
 

@@ -196,12 +196,14 @@ def _swap_options(s: State, d: GameData, side: str) -> list[str]:
 def _prompt(s: State, d: GameData) -> str:
     b = sealed.book(s, "reinforce")
     sides = [x for x in b["plans"] if x not in b["done"]] if b else [s.pending.side]
-    # Nothing here may tell one side what the other has planned: the plans are sealed.
+    # Nothing here may tell one side what the other has planned: the plans are sealed. A
+    # side is named (by its name) only where two owe: the waiting side is named before it.
     parts = []
     for side in sides:
         items = ", ".join(i["unit"].replace(":", " ") for i in s.arrivals.get(side, []))
         swap = " and the Commonwealth swap (8.2.3)" if s.swaps_due.get(side) else ""
-        parts.append(f"{side} places {items or 'no units'}{swap}")
+        who = f"{d.side_name(side)} places" if len(sides) > 1 else "place"
+        parts.append(f"{who} {items or 'no units'}{swap}")
     seal = ", sealed until both are in" if b and len(b["plans"]) > 1 else ""
     return (f"reinforcements: {'; '.join(parts)} in supplied Friendly or Disputed areas "
             f"(2.0 I){seal}; units may also go into or out of armies within their areas (8.1)")

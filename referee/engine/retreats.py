@@ -293,7 +293,7 @@ def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> str | None:
 
 register(DecisionSpec(
     kind="forced_elimination", rule="5.4",
-    prompt=lambda s, d: (f"{s.pending.side}: {_owed(s, d)} forced retreat(s) in "
+    prompt=lambda s, d: (f"{_owed(s, d)} forced retreat(s) in "
                          f"{d.areas[s.battle['area']].name} cannot be made; name the army "
                          f"eliminated for each ({_elim_rules(s, d)})"),
     accepts=("eliminate",),
@@ -354,7 +354,7 @@ for _kind, _how, _rule, _text in (
          "'done'")):
     register(DecisionSpec(
         kind=_kind, rule=_rule,
-        prompt=(lambda text: lambda s, d: (f"{s.pending.side} in the battle in "
+        prompt=(lambda text: lambda s, d: (f"in the battle in "
                                            f"{d.areas[s.battle['area']].name}: {text} "
                                            f"({DECISION_RULE[s.pending.kind]})"))(_text),
         accepts=("retreat", "react", "done"), candidates=_retreat_candidates(_how),

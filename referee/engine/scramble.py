@@ -111,7 +111,7 @@ def start(ctx: Ctx) -> bool:
 
 register(DecisionSpec(
     kind="scramble", rule="13.7",
-    prompt=lambda s, d: (f"{s.pending.side}: shift Biplanes from adjacent areas into the "
+    prompt=lambda s, d: (f"shift Biplanes from adjacent areas into the "
                          f"battle in {d.areas[s.battle['area']].name} (Defender Scramble, "
                          f"13.7), then 'done'"),
     accepts=("scramble", "done"), candidates=_candidates, check=_check, apply=_apply))

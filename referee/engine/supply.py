@@ -206,7 +206,7 @@ def _attrition_apply(ctx: Ctx, o: Lose, side: str) -> None:
 
 register(DecisionSpec(
     kind="attrition", rule="6.5",
-    prompt=lambda s, d: (f"{s.pending.side}: each unsupplied army loses one unit of your "
+    prompt=lambda s, d: (f"each unsupplied army loses one unit of your "
                          f"choice ({', '.join(s.production['attrition'][s.pending.side])}) "
                          f"(2.0 V.1, 6.5)"),
     accepts=("lose",), candidates=_attrition_candidates, check=_attrition_check,

@@ -17,7 +17,7 @@ from ..base.readers import MODERATOR
 from ..contracts.outputs import Explanation
 from ..game.audit import FACES, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
-from .documents import reader_words, side_name
+from .documents import players_words, reader_words, side_name
 from .phrases import PHASE
 from .record_text import describe
 from .sections import Document, Items, Orders, Section, Table, para, plain
@@ -74,7 +74,7 @@ def _order_section(doc: dict[str, Any]) -> Section:
 def _decision_section(doc: dict[str, Any]) -> Section:
     d = doc.get("decision")
     if d is not None:
-        who = " and ".join(side_name(s) for s in d["waiting_on"])
+        who = players_words(d["waiting_on"])
         return Section("The decision it answered", [para(
             f"{d['kind'].replace('_', ' ')} ({d['rule']}), waiting on {who}: {d['prompt']}")])
     sheet = (doc.get("order") or {}).get("text") == SHEET

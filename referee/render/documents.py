@@ -29,6 +29,15 @@ def reader_words(reader: str) -> str:
     return _NO_SIDE.get(reader) or f"the {side_name(reader)} player"
 
 
+def players_words(sides: list[str]) -> str:
+    """Whom the game waits on, as a person reads it: 'the Entente player', 'the German and
+    Entente players' (each side by its name; a prompt names no side it waits on, so each is
+    said once: 'Waiting on the Entente player: play an Offensive-type card or pass...')."""
+    names = [side_name(s) for s in sides] or [side_name(None)]
+    return f"the {names[0]} player" if len(names) == 1 else \
+        f"the {', '.join(names[:-1])} and {names[-1]} players"
+
+
 # The readers who are no side of the game (base/readers.py).
 _NO_SIDE = {"public": "the public", "moderator": "the moderator"}
 
@@ -134,7 +143,7 @@ def situation(view: dict[str, Any]) -> Para:
                     Span(str(r.get("level_name")), "bold"))
     waiting = view.get("waiting_on_all") or [view["waiting_on"]]
     return para(Span("Waiting on ", "bold"),
-                Span(" and ".join(side_name(w) for w in waiting), "bold"),
+                Span(players_words(waiting), "bold"),
                 f": {view['prompt']}")
 
 

@@ -36,7 +36,15 @@ from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
-from .documents import dice_note, ended_reason, reader_words, side_colours, side_name, vp_section
+from .documents import (
+    dice_note,
+    ended_reason,
+    players_words,
+    reader_words,
+    side_colours,
+    side_name,
+    vp_section,
+)
 from .formats import render
 from .grouped import grouped_blocks
 from .record_text import describe, sheet_lines
@@ -253,8 +261,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     blocks: list = []
     if (stat.get("deadlines") or {}).get("paused"):   # no orders are taken: none offered
         asked = para(Span("Your decision once the game resumes: ", "bold"), stat["prompt"]) \
-            if reader in waiting else para(Span("Waiting on ", "bold"), " and ".join(
-                side_name(w) for w in waiting), f": {stat['prompt']}")
+            if reader in waiting else para(Span("Waiting on ", "bold"), players_words(waiting),
+                                           f": {stat['prompt']}")
         return Section("Now", [asked, para(PAUSED_NOW)])
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
@@ -263,8 +271,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
         blocks += coming or []
         blocks += orders_open_blocks(stat["legal"], stat.get("_aids"))
     else:
-        blocks.append(para(Span("Waiting on ", "bold"),
-                           " and ".join(side_name(w) for w in waiting), f": {stat['prompt']}"))
+        blocks.append(para(Span("Waiting on ", "bold"), players_words(waiting),
+                           f": {stat['prompt']}"))
         blocks += coming or []
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))

@@ -1,0 +1,78 @@
+"""A side named as a person reads it: by its name from the game's data ('German',
+'Entente'), never by its id ('german'), in every prompt of the engine, every refusal that
+names a side, the deadline outputs and the mails' subjects; and each said once: the
+situation line names whom the game waits on, so the prompt after it names him no more
+('Waiting on the Entente player: play an Offensive-type card or pass...', not 'Waiting on
+Entente: entente player turn...'). What scripts read (JSON ids, the subject's tag) is
+unchanged."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import gamecalls as g
+from referee.engine import decide, decide_plan, legal_orders, pending_prompt, sealed_for
+from referee.engine.order_text import format_order
+from referee.store.dice import Dice
+from referee.store.secrets import load_secret
+
+# A side's id as a word of a sentence, which a person reads as a typo of its name.
+SIDE_ID = re.compile(r"\b(german|entente)\b")
+
+
+def _prompts(journal, records: int, seed: int) -> dict[str, str]:
+    """Random legal play from the journal's position (not written): the prompt of each kind
+    of decision met, the first time it is met."""
+    game = g.open_game(journal)
+    state, data = game.state, game.data
+    secret = load_secret(journal, game.header)
+    rng, seen = random.Random(seed), {}
+    for n in range(records):
+        if state.phase == "over":
+            break
+        seen.setdefault(state.pending.kind, pending_prompt(state, data))
+        side = state.pending.side
+        order = rng.choice([o for o in legal_orders(state, data, side)
+                            if o.kind not in ("armistice", "surrender")])
+        dice = Dice(game.header["game_id"], state.seq + n + 1, secret)
+        if sealed_for(state, side):
+            _, state = decide_plan(state, data, [(format_order(order), order)], side, dice)
+        else:
+            _, state = decide(state, data, order, side, dice, format_order(order))
+    return seen
+
+
+@pytest.mark.parametrize("game", ["ttlm", "aac"])
+def test_no_prompt_names_a_side_by_its_id(tmp_path, game):
+    """Two years of random play in each campaign game: every kind of decision met asks its
+    question without naming a side by its id (2.0; 'entente pays 1 hit(s)', 'production:
+    german and entente give...', 'german holds 10 cards' were so)."""
+    journal = tmp_path / f"{game}.jsonl"
+    g.create_game(journal, "1914", game=game, game_id=f"names-{game}")
+    seen = _prompts(journal, 1500, 7)
+    assert {"card_or_pass", "movement", "losses", "production", "reinforce"} <= set(seen)
+    named = {kind: text for kind, text in seen.items() if SIDE_ID.search(text)}
+    assert not named, named
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_situation_names_whom_it_waits_on_once_by_name(game, cli):
+    """Opening of 1914, the German player turn (2.0 II.1): status and report say whom the
+    game waits on by his name, once; the JSON keeps the side's id for scripts."""
+    said = "Waiting on the German player: play an Offensive-type card or pass in this " \
+        "player turn, SUMMER 1914 (2.0 II.1)"
+    for reader in ("public", "entente", "moderator"):
+        for command in ("status", "report"):
+            out = _words(cli(command, game, "--as", reader).stdout)
+            assert said in out, (reader, command, out)
+            assert not SIDE_ID.search(out.split("Waiting on", 1)[1][:200]), out
+    mine = _words(cli("status", game, "--as", "german").stdout)
+    assert "Waiting on the German player: play an Offensive-type card or pass" in mine
+    assert g.open_game(game).state.pending.side == "german"
+    assert '"waiting_on": "german"' in cli("status", game, "--format", "json").stdout
