@@ -14,7 +14,8 @@ import re
 import pytest
 
 import gamecalls as g
-from referee.engine import decide, decide_plan, legal_orders, pending_prompt, sealed_for
+from referee.contracts.orders import Pass, PlayCard
+from referee.engine import check, decide, decide_plan, legal_orders, pending_prompt, sealed_for
 from referee.engine.order_text import format_order
 from referee.store.dice import Dice
 from referee.store.secrets import load_secret
@@ -76,3 +77,22 @@ def test_the_situation_names_whom_it_waits_on_once_by_name(game, cli):
     assert "Waiting on the German player: play an Offensive-type card or pass" in mine
     assert g.open_game(game).state.pending.side == "german"
     assert '"waiting_on": "german"' in cli("status", game, "--format", "json").stdout
+
+
+@pytest.mark.parametrize("game", ["ttlm", "aac"])
+def test_a_refusal_names_a_side_by_its_name(tmp_path, game):
+    """The opening of each campaign game, the German player turn (2.0 II.1): the Entente's
+    order is not his to give, and the German's card is one his hand does not hold (1.3);
+    each refusal names the sides as the data names them ('the German hand'), not by id."""
+    journal = tmp_path / f"{game}.jsonl"
+    g.create_game(journal, "1914", game=game, game_id=f"refused-{game}")
+    played = g.open_game(journal)
+    state, data = played.state, played.data
+    held = {data.cards[c].key for c in state.hands["german"]}
+    missing = next(k for k, ct in data.card_types.items() if ct.offensive and k not in held)
+    other = check(state, data, Pass(), "entente").reason
+    assert other.startswith("it is not the Entente player's decision: the referee is waiting "
+                            "on the German player ("), other
+    lacking = check(state, data, PlayCard(card=missing), "german").reason
+    assert f"the German hand holds no {data.card_types[missing].title} card" in lacking
+    assert not SIDE_ID.search(other + lacking), (other, lacking)

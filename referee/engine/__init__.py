@@ -103,8 +103,9 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     p = state.pending
     spec = DECISIONS[p.kind]
     if not acting(state, side):
-        return Violation(spec.rule, f"it is not the {side} player's decision: the referee is "
-                                    f"waiting on the {p.side} player "
+        return Violation(spec.rule, f"it is not the {data.side_name(side)} player's decision: "
+                                    f"the referee is waiting on the "
+                                    f"{data.side_name(p.side)} player "
                                     f"({spec.prompt(state, data)})")
     if order.kind not in spec.accepts:
         answers = ", ".join(a.replace("_", " ") for a in spec.accepts)

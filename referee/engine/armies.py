@@ -46,7 +46,7 @@ def join_violation(s: State, d: GameData, side: str, area: str, army: str, units
     """
     t = s.armies.get(army)
     if t is None or t.status != "map" or t.area != area or d.nation_side[t.nation] != side:
-        return Violation(rule, f"{army} is not a {side} army in {d.areas[area].name}")
+        return Violation(rule, f"{army} is not a {d.side_name(side)} army in {d.areas[area].name}")
     if marked(s, d, army):
         return Violation("AAC 1.2.3", f"army {army} in {d.areas[area].name} carries an Out of "
                                       f"Supply marker: it receives no {what} until a Check "

@@ -186,8 +186,9 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
     else:
         count += 1
     if count > d.units.stacking_limit:
-        return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
-                                  f"the stacking limit is {d.units.stacking_limit}")
+        return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} "
+                                  f"{d.side_name(side)} units; the stacking limit is "
+                                  f"{d.units.stacking_limit}")
     return unpaid(s, d, side, o)
 
 
@@ -208,7 +209,7 @@ def _new_stack(s: State, d: GameData, orders: list[Ord], area: str) -> int:
 def _rebuild_violation(s: State, d: GameData, o: Rebuild, side: str) -> Violation | None:
     army = s.armies.get(o.army)
     if army is None or d.nation_side[army.nation] != side:
-        return Violation("7.3", f"{o.army} is not one of the {side} armies")
+        return Violation("7.3", f"{o.army} is not one of the {d.side_name(side)} armies")
     if army.status not in ("eliminated", "suppressed"):
         return Violation("7.3", f"army {o.army} is not eliminated")
     if any(isinstance(x, Rebuild) and x.army == o.army for x in plan(s, d, side)):
@@ -251,8 +252,8 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
     else:
         ok, already = False, False
     if not ok:
-        return Violation("7.4", f"{ref} is not a {side} army or infantry unit on the map "
-                                f"(Stoßtruppen and auxiliaries never entrench, 8.2.2)")
+        return Violation("7.4", f"{ref} is not a {d.side_name(side)} army or infantry unit on "
+                                f"the map (Stoßtruppen and auxiliaries never entrench, 8.2.2)")
     if already:
         return Violation("7.4", f"{ref} is already entrenched")
     if any(isinstance(x, Upgrade) and x.unit == ref for x in orders):
@@ -357,7 +358,7 @@ CHECKS = {"move": _reorganise_violation, "buy": _buy_violation, "build": _build_
 def production_violation(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     """Why a production order is illegal now, or None (7.0-7.6)."""
     if side in s.production["done"]:
-        return Violation("7.0", f"the {side} production orders are already in")
+        return Violation("7.0", f"the {d.side_name(side)} production orders are already in")
     if o.kind == "done":
         return None
     return CHECKS[o.kind](reorganised(s, d, side), d, o, side)

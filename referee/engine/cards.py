@@ -106,5 +106,5 @@ def can_play_offensive(state: State, data: GameData, side: str, key: str) -> Vio
             return Violation("2.0 II.1", f"the {ct.title} card was drawn after a discard this "
                                          f"turn and cannot be played until the next "
                                          f"{data.term('player_turn')}")
-        return Violation("1.3", f"the {side} hand holds no {ct.title} card")
+        return Violation("1.3", f"the {data.side_name(side)} hand holds no {ct.title} card")
     return None

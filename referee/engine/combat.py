@@ -136,7 +136,7 @@ def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
         return Violation("2.0 II.3", f"{d.card_title(o.card)} is not a combat card; {known}")
     ct = d.card_types[o.card]
     if first_card(s, d, side, o.card) is None:
-        return Violation("1.3", f"the {side} hand holds no playable {ct.title} card")
+        return Violation("1.3", f"the {d.side_name(side)} hand holds no playable {ct.title} card")
     v = _card_dates(s, d, o.card)
     if v:
         return v

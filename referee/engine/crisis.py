@@ -52,7 +52,7 @@ def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Viol
         return crisis_entry(s, d, side, o.card)
     if s.phase != "player_turn" or s.player != side:
         return Violation(ct.rule, f"a Military Crisis! card is played in its owner's own "
-                                  f"{d.term('player_turn')}; this is not a {side} "
+                                  f"{d.term('player_turn')}; this is not a {d.side_name(side)} "
                                   f"{d.term('player_turn')}")
     if s.crisis is not None:
         return Violation(ct.rule, "a Military Crisis! is being answered; no other is played "
@@ -66,7 +66,7 @@ def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Viol
         return Violation("2.0 II.1", "cards were discarded and replaced this turn; a player "
                                      "who discards plays no card at all in that turn")
     if not any(d.cards[c].key == o.card for c in s.hands.get(side, [])):
-        return Violation("1.3", f"the {side} hand holds no {ct.title} card")
+        return Violation("1.3", f"the {d.side_name(side)} hand holds no {ct.title} card")
     if first_card(s, d, side, o.card) is None:
         return Violation("2.0 II.1", f"the {ct.title} card was drawn after a discard and "
                                      f"cannot be played before the next {d.term('player_turn')}")

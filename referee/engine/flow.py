@@ -402,7 +402,7 @@ def _discard_check(s: State, d: GameData, o: Discard, side: str) -> Violation | 
     if ts.discarded:
         return Violation("2.0 II.1", "cards were already discarded and replaced this turn")
     if pick(s, d, side, o.cards) is None:
-        return Violation("1.3", f"the {side} hand does not hold the cards named")
+        return Violation("1.3", f"the {d.side_name(side)} hand does not hold the cards named")
     return None
 
 

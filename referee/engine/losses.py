@@ -156,7 +156,7 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
         return None
     if isinstance(o, Ersatz):
         if not any(d.cards[c].key == o.card for c in playable_hand(s, side)):
-            return Violation("5.3.2", f"the {side} hand holds no playable "
+            return Violation("5.3.2", f"the {d.side_name(side)} hand holds no playable "
                                       f"{d.card_types[o.card].title} card")
         return None
     if pay["target"] != "battle":

@@ -180,7 +180,7 @@ def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
 def reserves_violation(s: State, d: GameData, o: Reserves, side: str) -> Violation | None:
     """Why a Strategic Reserves! move (9.6) is illegal now, or None."""
     if first_card(s, d, side, "strategic_reserves") is None:
-        return Violation("9.6", f"the {side} hand holds no playable "
+        return Violation("9.6", f"the {d.side_name(side)} hand holds no playable "
                                 f"{d.card_title('strategic_reserves')} card")
     if s.turn_state is not None and s.turn_state.discarded:
         return Violation("2.0 II.1", "cards were discarded and replaced this turn; a player "

@@ -239,8 +239,9 @@ def _excess_candidates(s: State, d: GameData, side: str):
 def _excess_check(s: State, d: GameData, o: Discard, side: str) -> Violation | None:
     extra = len(s.hands[side]) - card_limit(s, d, side)
     if len(o.cards) != extra:
-        return Violation("7.1", f"discard exactly {extra} card(s): the {side} hand holds "
-                                f"{len(s.hands[side])}, the limit is {card_limit(s, d, side)}")
+        return Violation("7.1", f"discard exactly {extra} card(s): the {d.side_name(side)} hand "
+                                f"holds {len(s.hands[side])}, the limit is "
+                                f"{card_limit(s, d, side)}")
     if pick(s, d, side, o.cards) is None:
         return Violation("1.3", "the hand does not hold those cards")
     return None

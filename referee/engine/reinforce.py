@@ -153,8 +153,8 @@ def _place_orders(s: State, d: GameData, side: str):
 def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | None:
     item = next((i for i in s.arrivals.get(side, []) if i["unit"] == o.unit), None)
     if item is None:
-        return Violation("2.0 I", f"no {o.unit.replace(':', ' ')} is arriving for the {side} "
-                                  f"player this turn")
+        return Violation("2.0 I", f"no {o.unit.replace(':', ' ')} is arriving for the "
+                                  f"{d.side_name(side)} player this turn")
     if o.area not in d.areas:
         return Violation("4.2", f"{o.area} is not a playable area")
     if o.area not in place_areas(s, d, side, item, supplied_areas(s, d, side)):
@@ -175,8 +175,9 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
     elif ":" in o.unit:
         count += 1
     if count > d.units.stacking_limit:
-        return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} {side} units; "
-                                  f"the stacking limit is {d.units.stacking_limit}")
+        return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} "
+                                  f"{d.side_name(side)} units; the stacking limit is "
+                                  f"{d.units.stacking_limit}")
     return None
 
 

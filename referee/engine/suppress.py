@@ -30,7 +30,7 @@ def suppress_violation(s: State, d: GameData, o: Suppress, side: str) -> Violati
         t = s.armies.get(o.into)
         if t is None or t.status != "map" or t.area != m.area or t.id == m.ref or \
                 d.nation_side[t.nation] != side:
-            return Violation("15.4.1", f"{o.into} is not another {side} army in "
+            return Violation("15.4.1", f"{o.into} is not another {d.side_name(side)} army in "
                                        f"{d.areas[m.area].name}")
         merged = dict(t.contents)
         for k, n in m.army.contents.items():

@@ -138,7 +138,8 @@ def armistice_violation(s: State, d: GameData, o: Armistice, side: str) -> Viola
     """Why an armistice order is illegal now (3.2, 3.3)."""
     if o.act == "propose":
         if s.armistice is not None:
-            return Violation("3.2", f"the {s.armistice} player's proposal is still open")
+            return Violation("3.2", f"the {d.side_name(s.armistice)} player's proposal is "
+                                    f"still open")
         return None
     if o.act in ("accept", "refuse"):
         if s.armistice is None or s.armistice == side:
