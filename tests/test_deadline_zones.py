@@ -124,7 +124,7 @@ def test_new_sets_the_zone_and_every_deadline_is_told_there(tmp_path, cli, clock
     [due] = view["due"]
     assert (due["due"], due["words"]) == ("2026-11-25T18:00:00Z", PARIS_WORDS)
     assert f"German: {PARIS_WORDS}." in cli("status", journal).stdout
-    assert f"german: {PARIS_WORDS}" in cli("deadline", journal).stdout
+    assert f"German: {PARIS_WORDS}" in cli("deadline", journal).stdout
     assert verified(journal)
 
 
@@ -314,5 +314,5 @@ def test_a_deadline_on_the_last_day_there_is_is_told_in_utc_where_the_zone_has_n
     assert (due["due"], due["words"]) == ("9999-12-31T12:00:00Z",
                                           "Orders due by Fri 31 Dec 12:00 UTC")
     r = cli("deadline", journal)
-    assert r.exit_code == 0 and "german: Orders due by Fri 31 Dec 12:00 UTC" in r.stdout, \
+    assert r.exit_code == 0 and "German: Orders due by Fri 31 Dec 12:00 UTC" in r.stdout, \
         r.output

@@ -278,7 +278,7 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     box = player_mail(tmp_path, "german", ["extend 24h"], 2)
     outcomes, _ = mail_inbox(journal, [box], tmp_path / "out2", with_map=False)
     assert outcomes[0].status == "rejected"
-    assert "german has used the 1 extension this game allows" in outcomes[0].reason
+    assert "German has used the 1 extension this game allows" in outcomes[0].reason
     assert journal.read_bytes() == before
     assert verified(journal)
 
@@ -287,12 +287,12 @@ def test_the_moderator_extends_any_deadline(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--extensions", "0")
     r = cli("extend", journal, "german", "1d12h")
     assert r.exit_code == 0, r.output
-    assert "german: Orders due by Fri 27 Nov 06:00 UTC (extended by 36h)" in r.stdout
+    assert "German: Orders due by Fri 27 Nov 06:00 UTC (extended by 36h)" in r.stdout
     before = journal.read_bytes()
     r = cli("extend", journal, "german", "soon")
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not a duration" in r.stderr
     r = cli("extend", journal, "entente", "24h")
-    assert r.exit_code == 1 and "entente owes no orders" in r.stderr
+    assert r.exit_code == 1 and "Entente owes no orders" in r.stderr
     assert journal.read_bytes() == before
     assert verified(journal)
 
@@ -641,7 +641,7 @@ def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
     assert rec["clock"]["missed"] == "wait" and rec["events"] == []
     [mail] = mails(out)
     assert mail["To"] == ADDRESSES["moderator"]
-    assert "the referee could not answer for german" in " ".join(text_of(mail).split())
+    assert "the referee could not answer for German" in " ".join(text_of(mail).split())
     assert status(cli, journal)["waiting_on"] == "german"
 
 

@@ -69,4 +69,4 @@ def test_an_extension_ending_before_now_is_refused_and_spends_nothing(
     assert [r["actor"] for r in records(journal)
             if r.get("clock", {}).get("kind") == "extend"] == ["moderator", "german"]
     r = cli("deadline", journal)
-    assert "german: Orders due by Sat 28 Nov 06:00 UTC (extended by 24h, 60h in all)" in r.stdout
+    assert "German: Orders due by Sat 28 Nov 06:00 UTC (extended by 24h, 60h in all)" in r.stdout

@@ -8,10 +8,12 @@ unchanged."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
+from commandclock import clock  # noqa: F401  (the fixture)
 
 import gamecalls as g
 from referee.contracts.orders import Pass, PlayCard
@@ -47,12 +49,13 @@ def _prompts(journal, records: int, seed: int) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("game", ["ttlm", "aac"])
-def test_no_prompt_names_a_side_by_its_id(tmp_path, game):
+def test_no_prompt_names_a_side_by_its_id(tmp_path, game, secret_file):
     """Two years of random play in each campaign game: every kind of decision met asks its
     question without naming a side by its id (2.0; 'entente pays 1 hit(s)', 'production:
     german and entente give...', 'german holds 10 cards' were so)."""
     journal = tmp_path / f"{game}.jsonl"
-    g.create_game(journal, "1914", game=game, game_id=f"names-{game}")
+    g.create_game(journal, "1914", game=game, game_id=f"names-{game}",
+                  secret_file=secret_file)
     seen = _prompts(journal, 1500, 7)
     assert {"card_or_pass", "movement", "losses", "production", "reinforce"} <= set(seen)
     named = {kind: text for kind, text in seen.items() if SIDE_ID.search(text)}
@@ -80,12 +83,13 @@ def test_the_situation_names_whom_it_waits_on_once_by_name(game, cli):
 
 
 @pytest.mark.parametrize("game", ["ttlm", "aac"])
-def test_a_refusal_names_a_side_by_its_name(tmp_path, game):
+def test_a_refusal_names_a_side_by_its_name(tmp_path, game, secret_file):
     """The opening of each campaign game, the German player turn (2.0 II.1): the Entente's
     order is not his to give, and the German's card is one his hand does not hold (1.3);
     each refusal names the sides as the data names them ('the German hand'), not by id."""
     journal = tmp_path / f"{game}.jsonl"
-    g.create_game(journal, "1914", game=game, game_id=f"refused-{game}")
+    g.create_game(journal, "1914", game=game, game_id=f"refused-{game}",
+                  secret_file=secret_file)
     played = g.open_game(journal)
     state, data = played.state, played.data
     held = {data.cards[c].key for c in state.hands["german"]}
@@ -96,3 +100,23 @@ def test_a_refusal_names_a_side_by_its_name(tmp_path, game):
     lacking = check(state, data, PlayCard(card=missing), "german").reason
     assert f"the German hand holds no {data.card_types[missing].title} card" in lacking
     assert not SIDE_ID.search(other + lacking), (other, lacking)
+
+
+def test_deadline_and_extend_name_the_side(tmp_path, cli, secret_file, clock):  # noqa: F811
+    """`deadline` and `extend` say whose deadline by the side's name ('German: Orders due
+    by ...', "record 2: German's deadline ..."); their JSON keeps the id for scripts, and
+    the side is still typed by its id on the command line."""
+    journal = tmp_path / "timed.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--game-id", "timed", "--secret-file",
+               secret_file, "--deadline", "48h").exit_code == 0
+    shown = cli("deadline", journal).stdout
+    assert shown == "German: Orders due by Wed 25 Nov 18:00 UTC\n", shown
+    r = cli("extend", journal, "german", "24h")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("record 3: German's deadline for its orders for "), r.stdout
+    assert "German: Orders due by Thu 26 Nov 18:00 UTC (extended by 24h)" in r.stdout
+    assert not SIDE_ID.search(r.stdout), r.stdout
+    refused = cli("extend", journal, "entente", "24h")
+    assert refused.exit_code == 1 and "extend: Entente owes no orders" in refused.stderr
+    view = json.loads(cli("deadline", journal, "--format", "json").stdout)
+    assert [d["side"] for d in view["due"]] == ["german"]

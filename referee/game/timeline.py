@@ -122,11 +122,12 @@ def answers_missed(rec: dict) -> bool:
         fact.get("missed") == "default" and fact.get("side") == rec.get("actor")
 
 
-def clock_words(rec: dict, name=lambda side: side, zone: str | None = None,
+def clock_words(rec: dict, name=GameData.side_name, zone: str | None = None,
                 asked: str | None = None) -> str | None:
     """What a record's clock part says, in words (None: it has none); name(side) gives a
-    side's name, zone the game's time zone its times are read in (None: UTC), asked the
-    kind of the decision the side owed then (an extension says what it was for)."""
+    side's name (the game data's, 'German', unless told otherwise), zone the game's time
+    zone its times are read in (None: UTC), asked the kind of the decision the side owed
+    then (an extension says what it was for)."""
     fact = clock_of(rec)
     if fact is None:
         return None
@@ -367,7 +368,7 @@ def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
             continue
         more = ("ask the moderator" if actor != "moderator" else
                 "give a longer extension")
-        raise OrderError(f"extend {span}: {d.side}'s orders were due by "
+        raise OrderError(f"extend {span}: {GameData.side_name(d.side)}'s orders were due by "
                          f"{for_players(d.due, d.zone)}; {span} more ends "
                          f"{for_players(ends, d.zone)}, which has passed already (now "
                          f"{for_players(moment, d.zone)}): no time is given; {more}")
@@ -400,13 +401,14 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
             raise NoOrdersTaken("paused", f"extend: {PAUSED}" +
                                 (RESUME_WITH if actor == "moderator" else ""))
         if not dues:
-            who = f"{side} owes no orders" if side else "no side owes orders"
+            who = f"{tl.data.side_name(side)} owes no orders" if side else "no side owes orders"
             raise OrderError(f"extend: {who} with a deadline now (a deadline runs from each "
                              f"hand-off; see `referee status`)")
         if actor != "moderator":
             allowed, taken = tl.settings.extensions, tl.used.get(actor, 0)
             if taken >= allowed:
-                raise OrderError(f"extend: {actor} has used the {allowed} extension"
+                raise OrderError(f"extend: {tl.data.side_name(actor)} has used the {allowed} "
+                                 f"extension"
                                  f"{'s' if allowed != 1 else ''} this game allows; ask the "
                                  f"moderator")
         refuse_spent_extension(dues, length, span, actor)

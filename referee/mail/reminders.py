@@ -28,6 +28,7 @@ from ..game.decisionwords import owed_words
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
 from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
+from ..render.documents import side_name
 from ..store import home
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, order_key, roster
@@ -207,7 +208,8 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     for d in tl.dues:
         if (d.side, d.handoff, stamp(d.due)) in tl.missed:
             owed = owed_words(tl.state, tl.data, d.side, d.decision)
-            return (f"the game waits on the moderator: {d.side}'s orders were due by "
+            return (f"the game waits on the moderator: {tl.data.side_name(d.side)}'s orders "
+                    f"were due by "
                     f"{for_players(d.due, d.zone)} and none came (the decision: "
                     f"{owed}); give them (`referee order {name} --as "
                     f"{d.side} ...`), extend the deadline "
@@ -296,8 +298,8 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
     why = ("the game's mailbox could not be read in full: orders sent in time may wait "
            "there" if rule_missed is None else
            f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
-    line = f"deadline: {d.side}'s orders were due by {for_players(d.due, d.zone)}; not " \
-           f"ruled missed yet ({why})"
+    line = f"deadline: {side_name(d.side)}'s orders were due by " \
+           f"{for_players(d.due, d.zone)}; not ruled missed yet ({why})"
     if line not in log:
         log.append(line)
 
@@ -439,7 +441,7 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
     """The referee could not give its default answer (a die his dice sheet must mix in,
     say): the game waits for the side as under the policy wait, the moderator told why,
     once. Returns False: nothing moved."""
-    why = f"the referee could not answer for {d.side} ({reason})"
+    why = f"the referee could not answer for {side_name(d.side)} ({reason})"
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         tl = _timeline(j, raw)
