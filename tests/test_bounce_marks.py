@@ -69,7 +69,7 @@ def _logged_only(r, journal: Path, before: bytes, net) -> None:
     assert _to_moderator(net) == [], r.output
     (line,) = [x for x in r.stdout.splitlines() if "set aside as" in x]
     assert "automatic" in line and f"({ROBOT})" in line, r.output
-    assert f"mail to kaiser@example.org failed for good (german; {UNPROVEN})" in line, line
+    assert f"mail to kaiser@example.org failed for good (German; {UNPROVEN})" in line, line
     assert journal.read_bytes() == before
 
 
@@ -129,7 +129,7 @@ def test_a_real_bounce_of_the_referee_s_mail_tells_the_moderator_once_a_day(
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     (told,) = _to_moderator(net)
-    assert str(told["Subject"]) == "[referee alpha #4] german: mail bounced"
+    assert str(told["Subject"]) == "[referee alpha #4] mail to the German player bounced"
     assert UNPROVEN not in r.stdout
     assert r.stdout.count("the moderator is told") == 1, r.output
     assert r.stdout.count("the moderator was told today already") == 1, r.output
@@ -180,12 +180,12 @@ def test_inbox_believes_a_bounce_of_the_report_in_its_outbox_and_no_copy_of_it(c
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
     assert UNPROVEN in r.stdout, r.output
-    assert not [m for _, m in _outbox_mails(out) if "mail bounced" in str(m["Subject"])]
+    assert not [m for _, m in _outbox_mails(out) if "bounced" in str(m["Subject"])]
     box = write_mbox(tmp_path / "b2", [_returning("kaiser@example.org", _head_of(german),
                                                   "<y2@mx>")])
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
-    (told,) = [m for _, m in _outbox_mails(out) if "mail bounced" in str(m["Subject"])]
+    (told,) = [m for _, m in _outbox_mails(out) if "bounced" in str(m["Subject"])]
     assert str(told["To"]) == "umpire@example.com" and UNPROVEN not in r.stdout, r.output
 
 
@@ -206,7 +206,7 @@ def test_a_bounce_of_a_deadline_reminder_tells_the_moderator(cli, tmp_path, cloc
                                                  "<z1@mx>")])
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
-    assert "(german; the moderator is told)" in r.stdout, r.output
+    assert "(German; the moderator is told)" in r.stdout, r.output
 
 
 # ---------------------------------------------------------------- the Message-IDs themselves
@@ -260,8 +260,8 @@ def test_a_stranger_answered_at_an_address_that_folds_to_a_player_s_holds_no_mar
     box = write_mbox(tmp_path / "b1", [_returning(theirs, _head_of(answer), "<y1@mx>")])
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
-    assert f"mail to {theirs} failed for good (german; {UNPROVEN})" in r.stdout, r.output
-    assert not [m for _, m in _outbox_mails(out) if "mail bounced" in str(m["Subject"])]
+    assert f"mail to {theirs} failed for good (German; {UNPROVEN})" in r.stdout, r.output
+    assert not [m for _, m in _outbox_mails(out) if "bounced" in str(m["Subject"])]
     assert journal.read_bytes() == before
 
 
@@ -332,7 +332,8 @@ def test_an_internationalised_bounce_of_the_referee_s_mail_is_believed(
         r = tick(cli, journal)
         assert r.exit_code == 0, r.output
         told = [_parsed(m) for _, tos, m in smtp.received if tos == [ADDRESSES["moderator"]]]
-        assert [str(m["Subject"]) for m in told] == ["[referee oscar #4] german: mail bounced"]
+        assert [str(m["Subject"]) for m in told] == [
+            "[referee oscar #4] mail to the German player bounced"]
         assert "the moderator is told" in r.stdout and UNPROVEN not in r.stdout, r.output
         assert journal.read_bytes() == before
 
@@ -403,7 +404,7 @@ def test_a_report_of_thirty_thousand_blocks_is_read_no_further_than_its_bound(
     r = tick(cli, journal)
     monkeypatch.undo()
     assert r.exit_code == 0, r.output
-    assert "mail to kaiser@example.org failed for good (german; the moderator is told)" in \
+    assert "mail to kaiser@example.org failed for good (German; the moderator is told)" in \
         r.stdout, r.output
     assert len(_to_moderator(net)) == 1
     # MOST_BLOCKS blocks read, and the pass's own few messages (each mail it reads, sends):

@@ -525,7 +525,7 @@ def test_a_message_id_with_a_line_break_in_it(journal, cli, tmp_path, data, who,
         assert journal.read_bytes() == before
     else:
         assert [o["status"] for o in out] == ["applied"]
-        assert any("german report" in str(m["Subject"]) for m in mails(tmp_path / "out"))
+        assert any("German report" in str(m["Subject"]) for m in mails(tmp_path / "out"))
     assert_outbox_safe(tmp_path / "out", data)
 
 
@@ -1221,7 +1221,7 @@ def test_an_outbox_without_write_permission(unprivileged, cli, tmp_path):
     again = unprivileged("inbox", journal, source, "--outbox", tmp_path / "open",
                          "--format", "json", "--no-map")
     assert again.exit_code == 0, again.stderr
-    reports = [m for m in mails(tmp_path / "open") if "german report" in str(m["Subject"])]
+    reports = [m for m in mails(tmp_path / "open") if "German report" in str(m["Subject"])]
     assert len(reports) == 1
     last = records(journal)[-1]
     assert reports[0].get_content().rstrip("\n").endswith(f"{last['seq']}:{last['hash'][:32]}")
@@ -1417,7 +1417,7 @@ def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):
     for folder in ("out1", "out2"):                                  # later runs win
         for m in mails(tmp_path / folder):
             # A report, or the one reply to a message not applied, which holds the report.
-            if re.search(r"\] (german|entente) report|\] not applied", str(m["Subject"])):
+            if re.search(r"\] (German|Entente) report|\] not applied", str(m["Subject"])):
                 latest[sides[str(m["To"]).casefold()]] = _receipt(m)
     assert set(latest) == {"german", "entente"}
     for side, receipt in latest.items():

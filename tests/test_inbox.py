@@ -138,10 +138,11 @@ def sort_mails(written: list[Path]) -> tuple[dict, dict]:
     for p in written:
         assert stat.S_IMODE(os.stat(p).st_mode) == 0o600, p
         mail = read_mail(p)
-        found = re.search(r"\] (german|entente) report, ", str(mail["Subject"]))
+        found = re.search(r"\] (German|Entente) report, ", str(mail["Subject"]))
         if found:
-            assert found.group(1) not in reports, "two reports for one side"
-            reports[found.group(1)] = mail
+            side = found.group(1).casefold()        # the side's name, read back as its id
+            assert side not in reports, "two reports for one side"
+            reports[side] = mail
         else:
             assert mail["In-Reply-To"] not in replies
             replies[mail["In-Reply-To"]] = mail
@@ -155,7 +156,8 @@ def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str
     last = records(journal)[-1]
     assert str(mail["To"]) == ADDRESSES[side]
     assert str(mail["From"]) == ADDRESSES["moderator"]
-    assert str(mail["Subject"]).startswith(f"[referee {GAME} #{last['seq']}] {side} report")
+    assert str(mail["Subject"]).startswith(
+        f"[referee {GAME} #{last['seq']}] {side.title()} report")
     assert mail["In-Reply-To"] == in_reply_to
     body = mail.get_content()
     lines = body.rstrip("\n").split("\n")
@@ -289,7 +291,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     # says why only, and points to that report.
     order = [(read_mail(p)["In-Reply-To"], str(read_mail(p)["Subject"])) for p in written]
     assert [n for n, (mid, _) in enumerate(order) if mid == RESEND_ID] > \
-        [n for n, (_, subject) in enumerate(order) if "german report" in subject]
+        [n for n, (_, subject) in enumerate(order) if "German report" in subject]
     body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID, journal, brief=True)
     assert "record 2" in body and "decision has changed" in body
     assert "in your report of record #8, sent to you with this mail" in body
@@ -344,7 +346,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert "record 8" in body and "reply to the latest mail" in body
     # It names that latest mail by its subject: the report this run sent him (record 10).
     latest = str(reports["entente"]["Subject"])
-    assert latest == f"[referee {GAME} #10] entente report, SUMMER 1914"
+    assert latest == f"[referee {GAME} #10] Entente report, SUMMER 1914"
     assert f"Your latest mail is your report '{latest}', sent with this one: reply to " \
         "that one." in " ".join(body.split())
 

@@ -135,7 +135,7 @@ def baseline(tmp_path_factory, cli, monkeypatch):
     state = _unfaulted(tmp_path_factory.mktemp("baseline"), cli, monkeypatch, _mailbox)
     # The stranger's reply, the German's report, the Entente's refusal (his report inside).
     assert [m[1].split("] ")[-1] for m in state[2]] == [
-        "german report, SUMMER 1914", "not applied", "referee: message not accepted"]
+        "German report, SUMMER 1914", "not applied", "referee: message not accepted"]
     return state
 
 

@@ -100,7 +100,7 @@ def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly
     sent = [read_mail(p) for p in spool_files(tmp_path / "out")]
     to_him = [m for m in sent if str(m["To"]).casefold() == "kaiser@example.org"]
     assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
-        "german report, SUMMER 1914", "not applied", "not applied"]
+        "German report, SUMMER 1914", "not applied", "not applied"]
     report, *replies = (m.get_body(("plain",)).get_content() for m in to_him)
     assert "Board" in report.splitlines()
     seq = records(journal)[-1]["seq"]
@@ -133,7 +133,7 @@ def test_standing_orders_alone_by_mail_get_a_report_of_their_own(cli, tmp_path):
     new = [read_mail(p) for p in spool_files(out) if p not in first]
     to_him = [m for m in new if str(m["To"]).casefold() == "kaiser@example.org"]
     assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
-        "german report, SUMMER 1914", "not applied"]
+        "German report, SUMMER 1914", "not applied"]
     report, reply = (" ".join(m.get_body(("plain",)).get_content().split()) for m in to_him)
     assert "Your standing orders are now: no combat cards." in report, report
     assert str(to_him[0]["In-Reply-To"]) == "<s1@x.org>"

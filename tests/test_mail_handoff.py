@@ -57,7 +57,7 @@ def test_orders_past_a_hand_off_are_applied_up_to_it_and_the_rest_named(journal,
     assert out[0]["records"] == [r["seq"] for r in written]
     assert "not applied: line 3 'play offensive', line 4 'done'" in out[0]["reason"]
     (report,) = [m for m in replies_to(tmp_path / "out", "Kaiser@Example.org")
-                 if "german report" in str(m["Subject"])]
+                 if "German report" in str(m["Subject"])]
     assert flat(body_of(report)).startswith(
         "Not applied: line 3 'play offensive', line 4 'done': the decision had passed to "
         "entente after line 2 ('end turn'); send them again when you are asked."), \

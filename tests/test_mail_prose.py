@@ -55,7 +55,7 @@ def flat(text: str) -> str:
 
 def report_to_german(outbox: Path):
     (found,) = [m for m in replies_to(outbox, ADDRESSES["german"])
-                if "german report" in str(m["Subject"])]
+                if "German report" in str(m["Subject"])]
     return found
 
 

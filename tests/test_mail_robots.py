@@ -240,15 +240,15 @@ def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_p
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     (told,) = _to_moderator(net)
-    assert str(told["Subject"]) == "[referee alpha #4] german: mail bounced"
+    assert str(told["Subject"]) == "[referee alpha #4] mail to the German player bounced"
     assert told["Auto-Submitted"] == "auto-generated"
     text = told.get_body(("plain",)).get_content()
     command = f"  referee players {journal} --set german=NEW-ADDRESS"
     assert command in text.splitlines()             # whole on its line, to copy
     assert max(len(x) for x in text.splitlines() if x != command) <= 72, text
     flat = " ".join(text.split())
-    assert "A bounce says the referee's mail to german at kaiser@example.org was refused " \
-           "for good" in flat
+    assert "A bounce says the referee's mail to the German player at kaiser@example.org was " \
+           "refused for good" in flat
     assert "550 5.1.1 <kaiser@example.org>: Recipient address rejected" in flat, text
     assert "the deadline still runs" in flat
     assert keys["german"] not in text and keys["entente"] not in text      # no secret
@@ -337,7 +337,7 @@ def test_a_classic_bounce_is_attributed_by_the_thread_of_the_referee_s_mail(cli,
     assert r.exit_code == 0, r.output
     (told,) = _to_moderator(net)
     text = " ".join(told.get_body(("plain",)).get_content().split())
-    assert "german at kaiser@example.org" in text and "550 5.1.1 User unknown" in text
+    assert "the German player at kaiser@example.org" in text and "550 5.1.1 User unknown" in text
 
 
 def test_a_bounce_naming_an_address_many_times_is_one_failure(cli, net, tmp_path):
@@ -367,7 +367,7 @@ def test_a_bounce_for_now_an_observer_s_or_the_moderator_s_is_logged_only(cli, n
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     assert _to_moderator(net) == [], r.output
-    assert "mail to kaiser@example.org delayed (german; the server tries again" in r.stdout
+    assert "mail to kaiser@example.org delayed (German; the server tries again" in r.stdout
     assert f"mail to {OBSERVER} failed for good (an observer's address: logged " in r.stdout
     assert "(the moderator's address: logged only)" in r.stdout
     assert r.stdout.count("set aside as") == 4, r.output
@@ -474,7 +474,7 @@ def test_killed_at_any_step_of_a_bounce_the_moderator_is_told_once(
 
     root = tmp_path_factory.mktemp("bounced")
     baseline = _unfaulted(root, cli, monkeypatch, _bounces_mailbox)
-    notices = [m for m in baseline[2] if m[1].endswith("german: mail bounced")]
+    notices = [m for m in baseline[2] if m[1].endswith("mail to the German player bounced")]
     assert len(notices) == 1 and baseline[1]["bounced"], baseline
     # The same home key in both: the bounces return the same marked Message-ID, byte for byte.
     (tmp_path / "home").mkdir()
@@ -505,5 +505,5 @@ def test_a_bounce_notice_the_full_outbox_cannot_take_is_one_line_and_written_nex
     for _ in range(2):
         r = cli("inbox", journal, box, "--outbox", outbox)
         assert r.exit_code == 0, r.output
-    notices = [p for p in outbox.glob("*.eml") if b"mail bounced" in p.read_bytes()]
+    notices = [p for p in outbox.glob("*.eml") if b"player bounced" in p.read_bytes()]
     assert len(notices) == 1, sorted(outbox.iterdir())

@@ -196,7 +196,7 @@ def test_a_report_asked_for_with_since_does_not_swallow_news_owed_to_the_player(
     assert r.exit_code == 0, r.output
     out = _inbox(cli, journal, write_maildir(tmp_path / "empty2", []), tmp_path / "out1")
     bodies = [_report_mail_body(Path(p)) for p in out["outbox"]]
-    german = [body for subject, body in bodies if "german report" in subject]
+    german = [body for subject, body in bodies if "German report" in subject]
     assert len(german) == 1
     assert f"#{last - 1} Entente" in german[0], german[0]
 

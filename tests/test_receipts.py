@@ -46,7 +46,7 @@ def mailed_report(cli, tmp_path: Path, game_id: str) -> tuple[Path, bytes]:
     out = handled(cli, journal, box, outbox=outbox)
     assert [o["status"] for o in out] == ["applied"], out
     found = [p for p in sorted(outbox.iterdir())
-             if "german report" in str(read(p.read_bytes())["Subject"])]
+             if "German report" in str(read(p.read_bytes())["Subject"])]
     assert len(found) == 1
     return journal, found[0].read_bytes()
 

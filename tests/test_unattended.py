@@ -394,7 +394,7 @@ def _baseline(cli, post: Post, tmp_path: Path, monkeypatch, secret: Path) -> tup
     state = _end_state(journal, post, since)
     # The German's report answering his mail, the Entente's refusal with his report inside.
     assert [(m[0], m[1].split("] ")[1]) for m in state[2]] == [
-        (ADDRESSES["entente"], "not applied"), (ADDRESSES["german"], "german report, SUMMER 1914")]
+        (ADDRESSES["entente"], "not applied"), (ADDRESSES["german"], "German report, SUMMER 1914")]
     assert state[3] == {True}
     _BASELINE.append(state)
     return state

@@ -74,8 +74,10 @@ def reply_subject(game_id: str, seq: int, entry: dict) -> str:
 
 def report_subject(game, side: str, seq: int) -> str:
     """The subject of a player's report (game: the Game it reports on): the game's tag at its
-    last record, the side and the season."""
-    return f"[referee {game.game_id} #{seq}] {side} report, {game.data.label(game.state.turn)}"
+    last record (all the referee reads back from a reply), the side by its name and the
+    season."""
+    return (f"[referee {game.game_id} #{seq}] {game.data.side_name(side)} report, "
+            f"{game.data.label(game.state.turn)}")
 
 
 def latest_mail_words(subject: str, this_one: bool) -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 from ..base.addresses import address_key
 from ..base.errors import StorageError, one_line
 from ..base.readers import MODERATOR
+from ..render.documents import players_words, side_name
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, roster
 from . import globalparts
@@ -395,28 +396,29 @@ def _told(table, f: Failure, book: Roster, ledger: dict, outbox: Path | None,
     people, moderator = book.people, book.moderator
     sides = [s for s, p in people.items()
              if s != MODERATOR and address_key(p["address"]) == f.address]
+    names = ", ".join(side_name(s) for s in sides)
     said = f"mail to {f.address} {'failed for good' if f.permanent else 'delayed'}"
     if not sides:
         whose = "an observer's" if f.address in {address_key(w) for w in book.watchers} else \
             "the moderator's" if f.address == address_key(moderator) else "no player's"
         return f"{said} ({whose} address: logged only)"
     if not f.permanent:
-        return f"{said} ({', '.join(sides)}; the server tries again: logged only)"
+        return f"{said} ({names}; the server tries again: logged only)"
     if not any(sent_to(ident, people[s]["address"]) for ident in returned for s in sides):
-        return f"{said} ({', '.join(sides)}; it returns no mail this referee sent to that " \
+        return f"{said} ({names}; it returns no mail this referee sent to that " \
             f"address: logged only)"
     day = now().date().isoformat()
     told = ledger.setdefault("bounced", {})
     if told.get(f.address) == day:
-        return f"{said} ({', '.join(sides)}; the moderator was told today already)"
+        return f"{said} ({names}; the moderator was told today already)"
     if not moderator or outbox is None:
-        return f"{said} ({', '.join(sides)}; no mail to the moderator: " + \
+        return f"{said} ({names}; no mail to the moderator: " + \
             ("he has no address)" if not moderator else "no outbox)")
     records = table.records
     game_id, seq = records[0]["game_id"], records[-1]["seq"]
     try:
         write_eml(outbox, book.sender or referee_address(records), moderator,
-                  f"[referee {game_id} #{seq}] {' and '.join(sides)}: mail bounced",
+                  f"[referee {game_id} #{seq}] mail to {players_words(sides)} bounced",
                   bounce_notice(table.path, sides, f, book), None,
                   name=mail_name("bounce", game_id, f.address, day))
     except OSError as exc:      # the bounce stays unhandled: the next run tells him
@@ -425,7 +427,7 @@ def _told(table, f: Failure, book: Roster, ledger: dict, outbox: Path | None,
     told[f.address] = day
     ledger["bounced"] = {a: d for a, d in told.items() if d == day}
     save_ledger(ledger)
-    return f"{said} ({', '.join(sides)}; the moderator is told)"
+    return f"{said} ({names}; the moderator is told)"
 
 
 def bounce_notice(journal: Path, sides: list[str], f: Failure,
@@ -438,7 +440,7 @@ def bounce_notice(journal: Path, sides: list[str], f: Failure,
     address, or, in a game whose addresses are fixed (book.fixed), that none can be given
     and the commands that play the side's part by hand. Nothing of the game's play is in
     it."""
-    who = " and ".join(sides)
+    who = players_words(sides)
     fixed = book is not None and bool(book.fixed)
     ask, commands, then = _by_hand(book, sides) if fixed else _register(journal, sides)
     return (prose(f"A bounce says the referee's mail to {who} at {f.address} was refused "

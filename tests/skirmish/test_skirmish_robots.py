@@ -153,11 +153,11 @@ def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
                      _bounce(report, "<b2@mx.example.org>"))
     r = cli("tick", j, "--no-map")
     assert r.exit_code == 0, r.output
-    assert r.stdout.count("(british; the moderator is told)") == 1, r.output
-    assert r.stdout.count("(british; the moderator was told today already)") == 1, r.output
+    assert r.stdout.count("(British; the moderator is told)") == 1, r.output
+    assert r.stdout.count("(British; the moderator was told today already)") == 1, r.output
     (told,) = _to_umpire(net)
     assert str(told["Subject"]).startswith("[referee patrol #") and \
-        str(told["Subject"]).endswith("] british: mail bounced"), told["Subject"]
+        str(told["Subject"]).endswith("] mail to the British player bounced"), told["Subject"]
     assert told["From"] == REFEREE and told["Auto-Submitted"] == "auto-generated"
     text = told.get_body(("plain",)).get_content()
     commands = [f"  referee skirmish report {j} --as british",
@@ -165,7 +165,8 @@ def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
     assert all(c in text.splitlines() for c in commands), text     # whole, to copy
     assert max(len(x) for x in text.splitlines() if x not in commands) <= 72, text
     flat = " ".join(text.split())
-    assert f"A bounce says the referee's mail to british at {BRITISH} was refused" in flat
+    assert f"A bounce says the referee's mail to the British player at {BRITISH} was " \
+        "refused" in flat
     assert "A skirmish keeps the addresses it was made with: no command registers another" \
         in flat and "referee players" not in flat, text
     assert "deadline" not in flat, text                          # a skirmish has none

@@ -95,7 +95,7 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
     assert subjects[BRITISH] == [("[referee patrol #3] applied", "<t1@example.org>")]
     assert subjects[GERMAN] == [("[referee patrol #3] not applied", "<t2@example.org>")]
     assert subjects[UMPIRE] == [
-        ("[referee patrol #3] moderator report, turn 1, movement phase", None)]
+        ("[referee patrol #3] Moderator report, turn 1, movement phase", None)]
     for a in (BRITISH, GERMAN, UMPIRE):     # the answers too: a refusal quoting the order
         for text in _texts(net, a):
             assert max(map(len, text.splitlines())) <= 72, text

@@ -24,6 +24,7 @@ from ...contracts.skirmish import (
     SkirmishStatus,
 )
 from ...game.audit import check_first, check_since, record_number
+from ...render.documents import side_name
 from ...render.formats import render
 from ...render.record_text import wrap_lines
 from ...render.sections import Document, Items, Section, Span, para
@@ -300,8 +301,8 @@ class SkirmishKind(GameKind):
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         text = "\n".join(_mail_lines(report_text(doc).splitlines(), doc["tests"]))
-        return (f"[referee {game.header['game_id']} #{_records(table)[-1]['seq']}] {reader} "
-                f"report, turn {doc['turn']}, {doc['phase']} phase",
+        return (f"[referee {game.header['game_id']} #{_records(table)[-1]['seq']}] "
+                f"{side_name(reader)} report, turn {doc['turn']}, {doc['phase']} phase",
                 text + "\n" + asked_text(asked_now(self, table, doc, reader)))
 
 
