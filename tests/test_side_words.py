@@ -144,3 +144,17 @@ def test_a_report_s_subject_names_the_side_and_an_old_reply_still_finds_its_game
                f"Message-ID: <r@example.org>\n\npass\n").encode()
         assert claimant(raw, [other, ours]) is ours, reply
         assert SUBJECT_TAG.search(reply).groups() == ("subj", "2"), reply
+
+
+def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):
+    """The skirmish's sides are its scenario's (the patrol: british, german), both owing
+    the movement phase's tests at the start: status and report say whom the game waits on
+    by name ('the British and German players'); the JSON keeps the ids."""
+    waiting = "the British and German players"
+    status = _words(cli("status", patrol).stdout)
+    assert f"Waiting on {waiting}: turn 1, movement phase: the tests" in status, status
+    report = _words(cli("skirmish", "report", patrol).stdout)
+    assert f"movement phase; waiting on {waiting}" in report, report
+    assert f"Waiting on {waiting}: turn 1, movement phase" in report, report
+    view = json.loads(cli("status", patrol, "--format", "json").stdout)
+    assert view["waiting_on"] == ["british", "german"]

@@ -118,4 +118,4 @@ def test_the_report_and_status_say_who_is_in_contact_and_what_is_owed():
     assert doc["owed"] == {"red": ["melee B1 attackers=R1"]}
     text = report_text(doc)
     assert "in contact: B1 with R1 (melee of turn 1)" in text
-    assert "red owes, before done (the card compels them): melee B1 attackers=R1" in text
+    assert "Red owes, before done (the card compels them): melee B1 attackers=R1" in text

@@ -58,7 +58,7 @@ def test_status_and_show_say_whom_the_skirmish_waits_on(cli, played):
         assert doc["waiting_on"] == ["german"] and doc["phase"] == "movement"
         assert doc["seq"] == 2 and "move" in doc["tests"] and doc["tests"][-1] == "done"
     text = cli("status", j).stdout
-    assert "Waiting on german" in " ".join(text.split())
+    assert "Waiting on the German player: turn 1" in " ".join(text.split())
     shown = valid(cli("show", j, "--format", "json").stdout, "skirmish-report")
     assert [t["record"] for t in shown["tests"]] == [1]
     assert "B2" in cli("show", j, "--format", "markdown").stdout

@@ -611,20 +611,21 @@ def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, sec
         assert " ".join(doc["asked"]) == " ".join(asked.split())
     # the British is done with the movement phase; the German still owes his
     british = cli("skirmish", "report", j, "--as", "british").stdout
-    assert "\nWaiting on german: turn 1, movement phase" in british
+    assert "\nWaiting on the German player: turn 1, movement phase" in british
     assert "\nYour decision: turn 1, movement phase" in cli("skirmish", "report", j, "--as",
                                                            "german").stdout
     for options in ([], ["--as", "public"]):
         public = cli("skirmish", "report", j, *options)
         assert public.exit_code == 0, public.stderr
-        assert public.stdout.endswith("\n\nWaiting on german: turn 1, movement phase: the "
-                                      "tests of the phase with\nthe facts each side "
-                                      "declares, then done (Sequence of Play).\n"), public.stdout
+        assert public.stdout.endswith("\n\nWaiting on the German player: turn 1, movement "
+                                      "phase: the tests of the\nphase with the facts each "
+                                      "side declares, then done (Sequence of Play).\n"), \
+            public.stdout
         doc = json.loads(cli("skirmish", "report", j, *options, "--format", "json").stdout)
         assert doc["reader"] == "public" and "order_key" not in doc
-        assert doc["asked"] == ["Waiting on german: turn 1, movement phase: the tests of the "
-                                "phase with the facts each side declares, then done "
-                                "(Sequence of Play)."]
+        assert doc["asked"] == ["Waiting on the German player: turn 1, movement phase: the "
+                                "tests of the phase with the facts each side declares, then "
+                                "done (Sequence of Play)."]
     r = cli("skirmish", "report", j, "--as", "french")
     assert r.exit_code == 2 and "--as 'french'" in r.stderr
 

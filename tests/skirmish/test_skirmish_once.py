@@ -140,7 +140,7 @@ def test_done_cannot_skip_the_morale_tests_the_card_compels(cli, tmp_path):
     assert order("german", "done").exit_code == 0                # the German owes nothing
     status = json.loads(cli("status", j, "--format", "json").stdout)
     assert status["owed"] == {"british": ["morale B trigger=killed"]}
-    assert "british owes, before done" in cli("skirmish", "report", j).stdout
+    assert "British owes, before done" in cli("skirmish", "report", j).stdout
     assert order("british", "morale B trigger=killed", "6").exit_code == 0
     assert json.loads(cli("status", j, "--format", "json").stdout)["owed"] == {}
     assert order("british", "done").exit_code == 0               # turn 2 begins

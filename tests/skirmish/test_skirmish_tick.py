@@ -104,7 +104,8 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
              for a in (BRITISH, GERMAN, UMPIRE)}
     told = {a: " ".join(t.split("Forces:")[1].split()) for a, t in asked.items()}
     assert "Your decision" not in told[BRITISH] and "Nothing is asked of you now" in \
-        told[BRITISH] and "Waiting on german: turn 1, movement phase" in told[BRITISH]
+        told[BRITISH] and "Waiting on the German player: turn 1, movement phase" in \
+        told[BRITISH]
     assert "Your decision: turn 1, movement phase" in told[GERMAN]
     assert "Reply with one order a line, made from these: move, spot, surrender, done" in \
         told[GERMAN]

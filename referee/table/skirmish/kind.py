@@ -24,7 +24,7 @@ from ...contracts.skirmish import (
     SkirmishStatus,
 )
 from ...game.audit import check_first, check_since, record_number
-from ...render.documents import side_name
+from ...render.documents import players_words, side_name
 from ...render.formats import render
 from ...render.record_text import wrap_lines
 from ...render.sections import Document, Items, Section, Span, para
@@ -149,7 +149,7 @@ class SkirmishKind(GameKind):
             revealed=state.revealed is not None)
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Document:
-        waiting = ", ".join(view["waiting_on"]) or "nobody"
+        waiting = players_words(view["waiting_on"]) if view["waiting_on"] else "nobody"
         now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
                para("Tests of this phase: ", Span(", ".join(view["tests"]), "order")),
                *(para(line) for line in owed_lines(view["owed"], view.get("claims")))]
@@ -426,13 +426,13 @@ def asked_now(kind: SkirmishKind, table, doc: dict, reader: str, key_below: bool
     if not kind.waiting_on(table):
         return ["The game is over: no side has an order to give."]
     if reader == PUBLIC:
-        return [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}."]
+        return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]
     mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
     if mine:
         return [f"Your decision: {kind.prompt(table)}.",
                 f"Reply with one order a line, made from these: {', '.join(mine)} (the "
                 f"first word, the figure or section, then its facts KEY=VALUE), {keep}."]
-    return [f"Waiting on {', '.join(doc['waiting'])}: {kind.prompt(table)}.",
+    return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}.",
             *_meanwhile(doc, reader, keep)]
 
 
@@ -456,7 +456,7 @@ def _meanwhile(doc: dict, reader: str, keep: str) -> list[str]:
 
 def _report_sections(doc: dict) -> Document:
     """A skirmish report (or show) as a document every human format renders."""
-    waiting = ", ".join(doc["waiting"]) or "nobody"
+    waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     tests = [[Span(line.strip())] for t in doc["tests"] for line in test_lines(t)]
     forces = [[Span(f"section {s['id']} ({s['side']}, {s['quality']}): {s['killed']} killed, "
                     f"{s['failures']} morale failure(s)"

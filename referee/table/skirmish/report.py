@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...base.errors import UsageError
 from ...contracts.skirmish import SkirmishReport
+from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
 
 
@@ -48,10 +49,10 @@ def claims_by_side(card, state) -> dict[str, list[str]]:
 def owed_lines(owed: dict[str, list[str]], claimed: dict[str, list[str]] | None = None
                ) -> list[str]:
     """What each side owes, and may claim, as the text of a report or status gives it."""
-    return [f"{side} owes, before done (the card compels them): {'; '.join(due)}"
+    return [f"{side_name(side)} owes, before done (the card compels them): {'; '.join(due)}"
             for side, due in owed.items()] + \
-        [f"{side} may claim, if the enemy is between them and their table edge and within "
-         f"the distance stated (Surrendering): {'; '.join(c)}"
+        [f"{side_name(side)} may claim, if the enemy is between them and their table edge "
+         f"and within the distance stated (Surrendering): {'; '.join(c)}"
          for side, c in (claimed or {}).items()]
 
 
@@ -138,8 +139,9 @@ def _tests_heading(doc: dict) -> str:
 def report_text(doc: dict) -> str:
     """The report as text: the turn, the tests, then each side's forces."""
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
+    waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
-           f"phase{step}; waiting on {', '.join(doc['waiting']) or 'nobody'}",
+           f"phase{step}; waiting on {waiting}",
            *owed_lines(doc["owed"], doc.get("claims")), "", _tests_heading(doc)]
     for t in doc["tests"]:
         out += test_lines(t)
