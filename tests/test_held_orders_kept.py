@@ -37,7 +37,7 @@ def test_a_players_extend_leaves_his_orders_held(tmp_path, cli):
         ("entente", "extend 24h")]
     assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
         ("entente", at, ["done", "done"])]
-    assert r.exit_code != 0 and "the game waits on the moderator: entente's orders" in \
+    assert r.exit_code != 0 and "the game waits on the moderator: Entente's orders" in \
         r.stderr, r.output
 
 
@@ -54,7 +54,7 @@ def test_an_armistice_the_player_proposes_leaves_his_orders_held(tmp_path, cli):
         ("entente", "propose armistice")]
     assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
         ("entente", at, ["done", "done"])]
-    assert r.exit_code != 0 and "the game waits on the moderator: entente's orders" in \
+    assert r.exit_code != 0 and "the game waits on the moderator: Entente's orders" in \
         r.stderr, r.output
     # Accepted, the armistice ends the game (3.2): nothing is held any more.
     assert cli("order", j, "--as", "german", "accept armistice").exit_code == 0

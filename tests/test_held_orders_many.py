@@ -32,7 +32,7 @@ def test_two_games_of_one_folder_holding_orders_at_once_are_each_told(tmp_path, 
         assert r.exit_code != 0
         for game in ("case", "other"):
             assert any(line.startswith(f"{game}: problem  the game waits on the moderator: "
-                                       f"entente's orders") for line in r.stdout.splitlines()), \
+                                       f"Entente's orders") for line in r.stdout.splitlines()), \
                 (game, r.stdout)
     told = _moderator_mails(out)
     assert len(told) == 2, told
@@ -59,8 +59,8 @@ def test_every_hold_a_ledger_keeps_is_named_and_mailed_not_the_first_alone(tmp_p
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0
         [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
-        assert "entente's orders ('done', 'done')" in line, line
-        assert "german's orders ('end turn')" in line, line
+        assert "Entente's orders ('done', 'done')" in line, line
+        assert "German's orders ('end turn')" in line, line
     told = [" ".join(t.split()) for t in _moderator_mails(out)]
     assert len(told) == 2, told
     assert any("German's mailed orders" in t and "'end turn'" in t for t in told), told

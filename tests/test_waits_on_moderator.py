@@ -58,7 +58,7 @@ def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderato
         [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
         # The orders held, and the dice they roll: three when the artillery hits (losses
         # are then his to take), 21 when every die misses and the battle runs on.
-        assert "entente's orders ('done', 'done') need 3 to 21 dice" in line, line
+        assert "Entente's orders ('done', 'done') need 3 to 21 dice" in line, line
         assert f"referee order {j} --as entente --dice" in line, line
     told = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
             for p in out.glob("held-*moderator.eml")]
@@ -112,7 +112,7 @@ def test_orders_held_under_an_older_ledger_still_name_the_journal(tmp_path, cli)
     ledger["held"] = {side: entry["seq"] for side, entry in ledger["held"].items()}
     save_ledger(ledger)
     r = cli("tick", j, "--no-map")
-    assert r.exit_code != 0 and "entente's orders need dice" in r.stderr, r.stderr
+    assert r.exit_code != 0 and "Entente's orders need dice" in r.stderr, r.stderr
     assert "as his mail gives them" in r.stderr, r.stderr
     [old] = set(out.glob("held-*moderator.eml")) - before
     said = " ".join(email.message_from_bytes(old.read_bytes(), policy=email.policy.default)
@@ -127,7 +127,8 @@ def test_a_side_with_no_address_is_a_game_waiting_on_the_moderator(tmp_path, cli
     routed(cli, j, tmp_path)
     r = cli("tick", j, "--no-map")
     assert r.exit_code != 0
-    assert "the game waits on german, who has no registered address" in r.stderr, r.stderr
+    assert "the game waits on the German player, who has no registered address" in \
+        r.stderr, r.stderr
     assert cli("players", j, "--set", "german=g@example.org").exit_code == 0
     assert cli("tick", j, "--no-map").exit_code == 0
 

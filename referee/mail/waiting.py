@@ -19,6 +19,7 @@ from ..base.clock import parse_stamp, stamp
 from ..base.errors import OrderError, quoted
 from ..base.readers import MODERATOR
 from ..data.gamedata import GameData
+from ..render.documents import players_words
 from ..store.players import roster
 from ..table import Table
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
@@ -49,7 +50,8 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
     people = roster(table.records)
     lost = [s for s in table.kind.waiting_on(table) if s not in people]
     if lost:
-        return (f"the game waits on {lost[0]}, who has no registered address, so no mail "
+        return (f"the game waits on {players_words(lost[:1])}, who has no registered address, "
+                f"so no mail "
                 f"reaches him: register one (`referee players {name} --set {lost[0]}="
                 f"ADDRESS`) or give his orders (`referee order {name} --as {lost[0]} ...`)")
     return None
@@ -62,7 +64,7 @@ def _held_words(name: str, side: str, entry: dict, mailed: bool) -> str:
         (f" and {len(lines) - MOST_NAMED} more" if len(lines) > MOST_NAMED else "")
     how = ("by the command mailed to you" if mailed else "the orders as given here") \
         if lines else "as his mail gives them"
-    return (f"{side}'s orders " + (f"({given}) " if lines else "") +
+    return (f"{GameData.side_name(side)}'s orders " + (f"({given}) " if lines else "") +
             f"need {_dice_words(entry)} in a manual-dice game and were held; enter them "
             f"with the dice you roll, {how} (`referee order {name} --as {side} --dice ...`)")
 
