@@ -154,7 +154,7 @@ def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):
     status = _words(cli("status", patrol).stdout)
     assert f"Waiting on {waiting}: turn 1, movement phase: the tests" in status, status
     report = _words(cli("skirmish", "report", patrol).stdout)
-    assert f"movement phase; waiting on {waiting}" in report, report
+    assert f"movement phase Waiting on {waiting} Tests:" in report, report
     assert f"Waiting on {waiting}: turn 1, movement phase" in report, report
     view = json.loads(cli("status", patrol, "--format", "json").stdout)
     assert view["waiting_on"] == ["british", "german"]

@@ -141,7 +141,7 @@ def report_text(doc: dict) -> str:
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
-           f"phase{step}; waiting on {waiting}",
+           f"phase{step}", f"Waiting on {waiting}",
            *owed_lines(doc["owed"], doc.get("claims")), "", _tests_heading(doc)]
     for t in doc["tests"]:
         out += test_lines(t)
