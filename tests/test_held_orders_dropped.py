@@ -138,17 +138,25 @@ def test_orders_held_then_replaced_by_a_later_mail_of_his_are_told_dropped(tmp_p
     _no_one_else_reads_them(cli, j, out, before)
 
 
-def test_orders_held_for_a_decision_that_is_over_are_told_dropped(tmp_path, cli):
-    """A hold kept at a record whose decision for the Entente is not the one asked now, and
-    no order of his since (the German's movement, before the battle: the Entente decided
-    nothing then): the decision the orders answered is over, and he is told so."""
-    j, out, before = _held_then_told(tmp_path, cli)
+def held_before_the_battle(j) -> dict:
+    """The Entente's hold kept in the ledger at the German's move before the battle, a
+    record where the Entente decided nothing: the decision it answered is over; that
+    record."""
     head = records(j)[0]
     ledger = load_ledger(head["game_id"], head["hash"])
     moved = next(r for r in records(j) if r.get("order") == "move ge-5 verdun")
     ledger["held"]["entente"] = {**ledger["held"]["entente"], "seq": moved["seq"],
                                  "hash": moved["hash"]}
     save_ledger(ledger)
+    return moved
+
+
+def test_orders_held_for_a_decision_that_is_over_are_told_dropped(tmp_path, cli):
+    """A hold kept at a record whose decision for the Entente is not the one asked now, and
+    no order of his since (the German's movement, before the battle: the Entente decided
+    nothing then): the decision the orders answered is over, and he is told so."""
+    j, out, before = _held_then_told(tmp_path, cli)
+    moved = held_before_the_battle(j)
     for _ in range(2):
         cli("tick", j, "--no-map")
     [text] = dropped(out)

@@ -11,11 +11,9 @@ from datetime import timedelta
 
 import pytest
 from commandclock import START
-from test_held_orders_dropped import dropped
+from test_held_orders_dropped import dropped, held_before_the_battle
 from test_held_orders_stand import records
 from test_waits_on_moderator import held_for_dice
-
-from referee.mail.ledger import load_ledger, save_ledger
 
 
 @pytest.mark.parametrize("policy", ["wait", "pause"])
@@ -57,12 +55,7 @@ def test_a_deadline_that_began_after_the_orders_were_held_is_left_as_it_is(tmp_p
     j, box, out = held_for_dice(tmp_path, cli)
     assert cli("deadline", j, "--set", "24h").exit_code == 0
     assert cli("tick", j, "--no-map").exit_code != 0
-    head = records(j)[0]
-    ledger = load_ledger(head["game_id"], head["hash"])
-    moved = next(r for r in records(j) if r.get("order") == "move ge-5 verdun")
-    ledger["held"]["entente"] = {**ledger["held"]["entente"], "seq": moved["seq"],
-                                 "hash": moved["hash"]}
-    save_ledger(ledger)
+    held_before_the_battle(j)
     clock(START + timedelta(hours=2))
     cli("tick", j, "--no-map")
     [text] = dropped(out)
