@@ -23,6 +23,20 @@ def mail_as_entente(cli, j, box, text: str) -> None:
                          ).encode()])
 
 
+def _held_still_after(cli, j, box, line: str) -> None:
+    """The Entente, his orders held, mails line: it is recorded, his orders are still held
+    at the same record, and the pass still says the game waits on the moderator."""
+    [at] = [h["record"] for h in held_view(cli, j)]
+    mail_as_entente(cli, j, box, line)
+    r = cli("tick", j, "--no-map")
+    assert [(x["actor"], x["order"]) for x in records(j)[at + 1:]] == [
+        ("entente", line)]
+    assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
+        ("entente", at, ["done", "done"])]
+    assert r.exit_code != 0 and "the game waits on the moderator: Entente's orders" in \
+        r.stderr, r.output
+
+
 def test_a_players_extend_leaves_his_orders_held(tmp_path, cli):
     """The Entente's orders are held; he then mails `extend 24h`. The extension is kept,
     but his orders are still held and every pass still says the game waits on the
@@ -30,15 +44,7 @@ def test_a_players_extend_leaves_his_orders_held(tmp_path, cli):
     j, box, out = held_for_dice(tmp_path, cli)
     assert cli("deadline", j, "--set", "24h").exit_code == 0
     assert cli("tick", j, "--no-map").exit_code != 0            # held; he is told
-    [at] = [h["record"] for h in held_view(cli, j)]
-    mail_as_entente(cli, j, box, "extend 24h")
-    r = cli("tick", j, "--no-map")
-    assert [(x["actor"], x["order"]) for x in records(j)[at + 1:]] == [
-        ("entente", "extend 24h")]
-    assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
-        ("entente", at, ["done", "done"])]
-    assert r.exit_code != 0 and "the game waits on the moderator: Entente's orders" in \
-        r.stderr, r.output
+    _held_still_after(cli, j, box, "extend 24h")
 
 
 def test_an_armistice_the_player_proposes_leaves_his_orders_held(tmp_path, cli):
@@ -47,15 +53,7 @@ def test_an_armistice_the_player_proposes_leaves_his_orders_held(tmp_path, cli):
     the proposal answers nothing he was asked."""
     j, box, out = held_for_dice(tmp_path, cli)
     assert cli("tick", j, "--no-map").exit_code != 0            # held; he is told
-    [at] = [h["record"] for h in held_view(cli, j)]
-    mail_as_entente(cli, j, box, "propose armistice")
-    r = cli("tick", j, "--no-map")
-    assert [(x["actor"], x["order"]) for x in records(j)[at + 1:]] == [
-        ("entente", "propose armistice")]
-    assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
-        ("entente", at, ["done", "done"])]
-    assert r.exit_code != 0 and "the game waits on the moderator: Entente's orders" in \
-        r.stderr, r.output
+    _held_still_after(cli, j, box, "propose armistice")
     # Accepted, the armistice ends the game (3.2): nothing is held any more.
     assert cli("order", j, "--as", "german", "accept armistice").exit_code == 0
     assert held_view(cli, j) == []
