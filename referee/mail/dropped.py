@@ -21,7 +21,7 @@ from ..base.clock import for_players, parse_stamp
 from ..engine import pending_prompt, waiting_on
 from ..game.replay import order_text
 from ..table import Table
-from .holds import decision_of, held_at, order_of
+from .holds import decision_of, held_at, held_lines, order_of, record_kept
 from .ordersopen import orders_open_text
 from .outcome import halt_of
 from .refusal import prose
@@ -58,15 +58,13 @@ def why_dropped(table: Table, side: str, entry) -> str | None:
     its orders (SET_BACK, OTHER_ORDERS, MAILED: a later mail of his that needed no dice,
     OVER, CLOSED: revealed while they waited), or None when the moderator entered them:
     the first order of the side's since the hold is its first line."""
-    seq, records = held_at(entry), table.records
-    made_at = entry.get("hash") if isinstance(entry, dict) else None
-    if seq is None or not 0 <= seq < len(records) or records[seq].get("seq") != seq or \
-            (made_at is not None and records[seq].get("hash") != made_at):
+    if not record_kept(table, entry):
         return SET_BACK
+    seq, records = held_at(entry), table.records
     first = next((r for r in records[seq + 1:] if order_of(r, side)), None)
     if first is None:
         return CLOSED if halt_of(table) == "closed" else OVER
-    lines = _lines(entry)
+    lines = held_lines(entry)
     if isinstance(first.get("mail"), dict):
         return MAILED
     return None if lines and _same(order_text(first), lines[0]) else OTHER_ORDERS
@@ -85,7 +83,7 @@ def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> s
     """The player's mail for held orders that were not entered (due: the deadline line his
     mails give him now, reminders.deadline_lines), wrapped at 72 columns but for the order
     lines, each alone on its line as he wrote it."""
-    lines = _lines(entry)
+    lines = held_lines(entry)
     date = entry.get("date") if isinstance(entry, dict) else None
     moment = parse_stamp(date) if isinstance(date, str) else None
     mail = f"your mail of {for_players(moment)}" if moment else "your mail"
@@ -102,7 +100,8 @@ def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> s
 def dropped_name(game_id: str, side: str, entry) -> str:
     """The mail's file name, fixed by the hold it tells of (written once under it)."""
     said = "\n".join([game_id, side, str(held_at(entry)),
-                      str(entry.get("hash") if isinstance(entry, dict) else ""), *_lines(entry)])
+                      str(entry.get("hash") if isinstance(entry, dict) else ""),
+                      *held_lines(entry)])
     return f"dropped-{held_at(entry) or 0:06d}-{side}-" \
            f"{hashlib.sha256(said.encode()).hexdigest()[:12]}.eml"
 
@@ -135,11 +134,6 @@ def _asked_now(table: Table, side: str, due: str | None, now: str = "") -> str:
     return "\n\n".join(p for p in (
         prose(ASK[now].format(pending_prompt(game.state, game.data))),
         orders, due or "") if p)
-
-
-def _lines(entry) -> list[str]:
-    lines = entry.get("lines") if isinstance(entry, dict) else None
-    return [t for t in lines if isinstance(t, str)] if isinstance(lines, list) else []
 
 
 def _same(recorded: str, line: str) -> bool:

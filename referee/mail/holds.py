@@ -44,6 +44,22 @@ def held_at(entry) -> int | None:
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
 
 
+def held_lines(entry) -> list[str]:
+    """The order lines a held entry keeps (none when it keeps none that are text)."""
+    lines = entry.get("lines") if isinstance(entry, dict) else None
+    return [t for t in lines if isinstance(t, str)] if isinstance(lines, list) else []
+
+
+def record_kept(table: Table, entry) -> bool:
+    """Whether the record a held entry waits at is still the journal's (not cut back, nor
+    cut back and written again)."""
+    seq, records = held_at(entry), table.records
+    if seq is None or not 0 <= seq < len(records) or records[seq].get("seq") != seq:
+        return False
+    made_at = entry.get("hash") if isinstance(entry, dict) else None
+    return made_at is None or records[seq].get("hash") == made_at
+
+
 def standing(table: Table, held: dict) -> dict:
     """The entries of a ledger's `held` (by side) whose hold still stands in the journal a
     Table holds."""
@@ -78,12 +94,9 @@ def order_of(record: dict, side: str) -> bool:
 
 
 def _stands(table: Table, side: str, entry) -> bool:
+    if not record_kept(table, entry):
+        return False                    # the journal was cut back (and written again)
     seq, records = held_at(entry), table.records
-    if seq is None or not 0 <= seq < len(records) or records[seq].get("seq") != seq:
-        return False
-    made_at = entry.get("hash") if isinstance(entry, dict) else None
-    if made_at is not None and records[seq].get("hash") != made_at:
-        return False                    # the journal was cut back and written again
     if halt_of(table) == "closed":
         return False                    # revealed: no order is entered in it any more
     if seq == len(records) - 1:

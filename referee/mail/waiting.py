@@ -23,7 +23,7 @@ from ..render.documents import players_words
 from ..store.players import roster
 from ..table import Table
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
-from .holds import held_at, standing
+from .holds import held_at, held_lines, standing
 from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
@@ -59,7 +59,7 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
 
 def _held_words(name: str, side: str, entry: dict, mailed: bool) -> str:
     """One hold as the line of a game waiting on the moderator names it."""
-    lines = entry.get("lines") or []
+    lines = held_lines(entry)
     given = ", ".join(quoted(t, NAMED_LENGTH) for t in lines[:MOST_NAMED]) + \
         (f" and {len(lines) - MOST_NAMED} more" if len(lines) > MOST_NAMED else "")
     how = ("by the command mailed to you" if mailed else "the orders as given here") \
@@ -124,8 +124,8 @@ def held_now(table: Table) -> list[dict]:
     journal = typed_journal(table.path)
     out = []
     for side, entry in sorted(standing(table, ledger["held"]).items()):
-        at, entry = held_at(entry), entry if isinstance(entry, dict) else {}
-        lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
+        at, lines, entry = held_at(entry), held_lines(entry), \
+            entry if isinstance(entry, dict) else {}
         date = entry.get("date")
         # As his mail gives it: '--' ends the options, each line after it is an order.
         orders = " ".join(shlex.quote(t) for t in lines)
@@ -173,8 +173,8 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> lis
     out, told = [], []
     for side in sorted(held):
         at = held_at(held[side])
-        entry = held[side] if isinstance(held[side], dict) else {}
-        lines = [t for t in entry.get("lines") or [] if isinstance(t, str)]
+        entry, lines = held[side] if isinstance(held[side], dict) else {}, \
+            held_lines(held[side])
         entry = {**entry, "lines": lines}
         # Named by the record the hold was made at: a record since that leaves it (a pause)
         # mails him no second time; and by the game, whose mails may share an outbox with
