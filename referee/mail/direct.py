@@ -29,6 +29,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
+from .observers import still_held
 from .prose import read_orders
 from .refusal import nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
@@ -271,8 +272,9 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
         body = prose(f"Nothing was recorded: {h.reason}")
     body = "".join(f"{prose(note)}\n" for note in h.notes) + body
     if h.keyed and h.side is not None:
-        body = body.rstrip("\n") + "\n\n" + _report_body(table, h.side, keys)[1]
-        ledger["sent"][h.side] = [table.records[-1]["seq"]]
+        body = body.rstrip("\n") + "\n\n" + \
+            _report_body(table, h.side, keys, ledger, tuple(h.records))[1]
+        ledger["sent"][h.side] = _mark(table)
     name = mail_name("direct answer", digest or h.message_id)
     return _write(table, outbox / f"{name}.eml", address,
                   _subject(table, "applied" if h.status == "applied" else "not applied"),
@@ -293,20 +295,28 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
     last = table.records[-1]["seq"]
     out = []
     for side, address in players.items():
-        sent = ledger["sent"].get(side)
-        if isinstance(sent, list) and sent and sent[0] == last:
+        if still_held(ledger["sent"].get(side), table.records) == last:
             continue
-        subject, body = _report_body(table, side, keys)
+        subject, body = _report_body(table, side, keys, ledger)
         name = mail_name("direct report", side, str(last))
         out += _write(table, outbox / f"{name}.eml", address, subject, body, None)
-        ledger["sent"][side] = [last]
+        ledger["sent"][side] = _mark(table)
     return out
 
 
-def _report_body(table: Table, side: str, keys: dict) -> tuple[str, str]:
-    """A player's report as the kind gives it (subject, text), with his own order key (his
-    side's only), which his reply quotes."""
-    subject, report = table.kind.mail_report(table, side)
+def _mark(table: Table) -> list:
+    """What the ledger keeps of the report a player was sent: the journal's last record,
+    by its number and its hash (a journal set back since holds another record there)."""
+    return [table.records[-1]["seq"], table.records[-1]["hash"]]
+
+
+def _report_body(table: Table, side: str, keys: dict, ledger: dict,
+                 listed: tuple[int, ...] = ()) -> tuple[str, str]:
+    """A player's report as the kind gives it (subject, text): the tests since the last
+    report he was sent but those listed above it (an answer's records), the forces whole;
+    with his own order key (his side's only), which his reply quotes."""
+    since = still_held(ledger["sent"].get(side), table.records)
+    subject, report = table.kind.mail_report(table, side, since, listed)
     return subject, f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
 
 

@@ -84,10 +84,18 @@ def _public_map(game) -> bytes:
 def resume_from(sent, records) -> int:
     """The record a mail resumes from: the one the last mail ended at, while the journal
     still holds it as it was; else the start."""
+    kept = still_held(sent, records)
+    return 0 if kept is None else kept
+
+
+def still_held(sent, records) -> int | None:
+    """The record a reader's last mail ended at, as the ledger keeps it ([seq, hash]), while
+    the journal still holds it as it was; None when it keeps none, or the journal was set
+    back past it or holds another record there."""
     if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
             0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
         return sent[0]
-    return 0
+    return None
 
 
 # Facts about time that the deadline pass tells in mails of their own, to whom they concern

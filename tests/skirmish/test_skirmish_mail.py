@@ -144,6 +144,10 @@ def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secre
     assert "Below your signature" in text and "'done'" in text
 
 
+TEST_1 = ('Tests:\n#1 british: move B2 mode=manoeuvre command=yes\n'
+          '    D6=3 -> B2 may move up to 6" (manoeuvre) (Movement)\n')
+
+
 def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli, tmp_path,
                                                                           secret_file):
     """A campaign's answer to a player's mail carries his report and his order key; a
@@ -170,6 +174,9 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
         to, body = answers[f"<m{n}@example.org>"]
         assert to == address and body.startswith(head), body
         report = cli("skirmish", "report", j, "--as", side).stdout       # after record 1
+        if side == "british":       # his test is listed above the report, not again in it
+            assert TEST_1 in report, report
+            report = report.replace(TEST_1, "Other tests: none\n")
         assert body.endswith("\n\n" + report) and report.endswith(
             f"\nOrder key: {keys[side]}\n"), body
         other = keys["german" if side == "british" else "british"]

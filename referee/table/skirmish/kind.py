@@ -295,15 +295,45 @@ class SkirmishKind(GameKind):
         tests = [by_seq[n] for n in seqs if n in by_seq]
         return _mail_lines([x for t in tests for x in test_lines(t)], tests)
 
-    def mail_report(self, table, reader: str) -> tuple[str, str]:
+    def mail_report(self, table, reader: str, since: int | None = None,
+                    listed: tuple[int, ...] = ()) -> tuple[str, str]:
         """A player's report after a mail pass (reader: his side, or the moderator):
-        (subject, text), the subject tagged as a campaign's report is, [referee GAME #N]."""
+        (subject, text), the subject tagged as a campaign's report is, [referee GAME #N].
+        since: the record of the last report he was sent, when the journal still holds it;
+        then only the tests since are listed (new_since), the forces whole. listed: the
+        records of the tests the mail gives above the report (an answer's), left out."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
-        text = "\n".join(_mail_lines(report_text(doc).splitlines(), doc["tests"]))
+        tests = doc["tests"] if since is None else \
+            new_since(doc["tests"], _records(table), since)
+        doc = {**doc, "tests": [t for t in tests if t["record"] not in listed]}
+        heading = _since_heading(doc, since, bool(listed))
+        text = "\n".join(_mail_lines(report_text(doc, heading).splitlines(), doc["tests"]))
         return (f"[referee {game.header['game_id']} #{_records(table)[-1]['seq']}] "
                 f"{side_name(reader)} report, turn {doc['turn']}, {doc['phase']} phase",
                 text + "\n" + asked_text(asked_now(self, table, doc, reader)))
+
+
+def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
+    """The tests a player's report since record `since` lists: those made after it, and
+    the older ones a dispute or a ruling after it concerns (a settled test's result
+    changed since his last report)."""
+    touched = {r["settle"]["record"] for r in records[since + 1:]
+               if isinstance(r.get("settle"), dict)}
+    touched |= {r["dispute"]["record"] for r in records[since + 1:]
+                if isinstance(r.get("dispute"), dict)}
+    return [t for t in tests if t["record"] > since or t["record"] in touched]
+
+
+def _since_heading(doc: dict, since: int | None, other: bool) -> str | None:
+    """The heading of a mailed report's tests: those since the reader's last report
+    (record since), and other than the ones his answer listed above it; None: the
+    report's own heading (every test)."""
+    if since is None and not other:
+        return None
+    words = ("Other tests" if other else "Tests") + \
+        ("" if since is None else f" since your last report (#{since})")
+    return f"{words}:" + ("" if doc["tests"] else " none")
 
 
 def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:

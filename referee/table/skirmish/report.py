@@ -136,13 +136,14 @@ def _tests_heading(doc: dict) -> str:
     return f"Tests: none{later}"
 
 
-def report_text(doc: dict) -> str:
-    """The report as text: the turn, the tests, then each side's forces."""
+def report_text(doc: dict, heading: str | None = None) -> str:
+    """The report as text: the turn, the tests (under heading, when given), then each
+    side's forces."""
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
            f"phase{step}", f"Waiting on {waiting}",
-           *owed_lines(doc["owed"], doc.get("claims")), "", _tests_heading(doc)]
+           *owed_lines(doc["owed"], doc.get("claims")), "", heading or _tests_heading(doc)]
     for t in doc["tests"]:
         out += test_lines(t)
     for d in doc["disputes"]:
