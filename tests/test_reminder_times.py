@@ -128,3 +128,18 @@ def test_a_reminder_no_deadline_can_have_is_refused_by_deadline(tmp_path, cli, c
         "reminder: german, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
     [mail] = mails(tmp_path / "out")
     assert "Wed 25 Nov 18:00 UTC" in text_of(mail)
+
+
+def test_new_with_empty_reminders_sets_none_as_deadline_does(tmp_path, cli, clock):
+    """`deadline --reminders ''` takes every reminder away, but `new --reminders ''` gave the
+    usual ones (24h, 2h): the same words meant opposite things. Both mean none now; a game
+    reminded of nothing is sent no reminder before its deadline."""
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "48h", "--reminders", "")
+    assert _reminders_set(journal) == []
+    out = tmp_path / "out"
+    assert check_deadlines(journal, out, START + timedelta(hours=47)) == []
+    assert _reminded(journal) == []
+    other = tmp_path / "other"
+    other.mkdir()
+    assert _reminders_set(new_game(other, cli, "via_cli", "--deadline", "48h")) == \
+        ["24h", "2h"]

@@ -24,7 +24,7 @@ def deadline(
              "it, e.g. movement).")] = None,
     reminders: Annotated[Optional[str], typer.Option(
         help="When to remind the sides owing orders, before the deadline, e.g. 24h,2h; "
-             "each shorter than the game's longest deadline.")
+             "each shorter than the game's longest deadline; '' for none.")
     ] = None,
     missed: Annotated[Optional[str], typer.Option(
         help="At a missed deadline: default, wait or pause.")] = None,

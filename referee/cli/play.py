@@ -73,7 +73,8 @@ def new(
         help="Each hand-off's deadline, e.g. 48h or 2d (default: no deadlines).")] = None,
     reminders: Annotated[Optional[str], typer.Option(
         help="When to remind the sides still owing orders, before the deadline, each "
-             "shorter than it (default: those of 24h,2h shorter than the deadline).")] = None,
+             "shorter than it ('' for none; default: those of 24h,2h shorter than the "
+             "deadline).")] = None,
     missed: Annotated[Optional[str], typer.Option(
         help="At a missed deadline: default (the referee answers with the rules' "
              "do-nothing order), wait (the moderator is told) or pause (default wait).")] = None,

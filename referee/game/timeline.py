@@ -235,9 +235,10 @@ def settings_fact(deadline: str | None, reminders: str | None, missed: str | Non
 def new_settings(deadline: str, reminders: str | None, missed: str | None,
                  extensions: int | None, skip_weekends: bool, zone: str | None = None) -> dict:
     """The clock part of the settings record `new --deadline` writes (UsageError on a bad
-    option): the reminders given, else those of REMINDERS shorter than the deadline (a 24h
-    deadline is reminded 2h before only)."""
-    if not reminders:
+    option): the reminders given ('' for none, as `deadline --reminders ''` has it), else
+    those of REMINDERS shorter than the deadline (a 24h deadline is reminded 2h before
+    only)."""
+    if reminders is None:
         span = parse_duration(deadline, "--deadline")
         reminders = ",".join(duration_text(r) for r in REMINDERS if r < span)
     fact = settings_fact(deadline, reminders, missed or "wait",
