@@ -274,7 +274,7 @@ def _to_first_roll(tmp_path):
     """A two-sheet game at the German's first batch that rolls (link 1 is due)."""
     path, secret = new_game(tmp_path)
     g.submit(path, "german", DEMO_OPENING + ["done", "done"])
-    with pytest.raises(SheetError, match="link 1 of german's dice sheet is due"):
+    with pytest.raises(SheetError, match="link 1 of the German player's dice sheet is due"):
         g.submit(path, "german", ["done"])
     return path, secret
 
@@ -290,7 +290,7 @@ def test_a_wrong_link_is_refused_in_one_line_and_the_journal_is_unchanged(tmp_pa
     assert r.exit_code == 1, r.output
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("referee: ")
-    assert "link 1 of german's dice sheet is due" in lines[0]
+    assert "link 1 of the German player's dice sheet is due" in lines[0]
     assert path.read_bytes() == before
     r = cli("order", path, "--as", "german", "--link", link, "--format", "json", "done")
     assert json.loads(r.stderr)["kind"] == "dice_sheet"
@@ -310,7 +310,7 @@ def test_a_replayed_link_is_refused_and_the_journal_is_unchanged(tmp_path, cli):
     for link in (GERMAN[1], GERMAN[0]):       # the link just used, and the tip
         r = cli("order", path, "--as", "german", "--link", link, "surrender")
         assert r.exit_code == 1 and "public already" in r.stderr, r.output
-        assert "link 2 of german's dice sheet is due" in r.stderr
+        assert "link 2 of the German player's dice sheet is due" in r.stderr
         assert path.read_bytes() == before
     assert side == g.open_game(path).state.pending.side
 
@@ -322,13 +322,27 @@ def test_a_missing_link_is_refused_naming_the_link_due_before_any_die(tmp_path, 
     assert r.exit_code == 1
     line = r.stderr.strip()
     assert len(line.splitlines()) == 1
-    assert "order 1 ('done')" in line and "link 1 of german's dice sheet is due" in line
+    assert "order 1 ('done')" in line and "link 1 of the German player's dice sheet is due" in line
     assert path.read_bytes() == before
     # The refusal comes before the secret is touched: dice without it refuse the same way.
-    d = dm.Dice(GAME, 9, None, source={"links": []}, need="link 1 of german's sheet")
-    with pytest.raises(SheetError, match="link 1 of german's sheet"):
+    d = dm.Dice(GAME, 9, None, source={"links": []}, need="link 1 of the German player's sheet")
+    with pytest.raises(SheetError, match="link 1 of the German player's sheet"):
         d.roll(2, "a test")
     assert d.rolls == [] and d.index == 0
+
+
+def test_a_link_without_orders_is_refused_naming_the_player_by_his_side_s_name(tmp_path, cli):
+    """A link is read as soon as it is shown: one sent with no orders is refused, naming
+    the sheet by its player's side as the game names it ('the German player'), never by its
+    id, and the link after it is asked for."""
+    path, _ = _to_first_roll(tmp_path)
+    before = path.read_bytes()
+    r = cli("order", path, "--as", "german", "--link", GERMAN[1])
+    assert r.exit_code == 1 and path.read_bytes() == before, r.output
+    said = " ".join(r.stderr.split())
+    assert "link 1 of the German player's dice sheet goes with the orders that roll dice, " \
+        "and none came with it: send them with link 2" in said, said
+    assert "german" not in said
 
 
 def test_a_later_link_is_taken_and_the_skip_shows(tmp_path, cli):
@@ -340,7 +354,8 @@ def test_a_later_link_is_taken_and_the_skip_shows(tmp_path, cli):
     assert records(path)[-1]["link"] == {"side": "german", "no": 3, "value": GERMAN[3]}
     before = path.read_bytes()
     r = cli("order", path, "--as", "german", "--link", GERMAN[2], "surrender")
-    assert r.exit_code == 1 and "link 2 of german's dice sheet, public already" in r.stderr
+    assert r.exit_code == 1
+    assert "link 2 of the German player's dice sheet, public already" in r.stderr
     assert path.read_bytes() == before
     r = cli("log", path, "--since", str(records(path)[-1]["seq"]))
     assert f"link 3 of German's dice sheet: {GERMAN[3]}" in " ".join(r.stdout.split())
@@ -370,7 +385,7 @@ def test_the_journal_shows_who_registered_each_sheet(tmp_path, cli):
     before = path.read_bytes()
     r = cli("order", path, "--as", "entente", "--link", ENTENTE[1], "pass")
     assert r.exit_code == 1 and path.read_bytes() == before
-    assert "not a link of entente's dice sheet" in r.stderr
+    assert "not a link of the Entente player's dice sheet" in r.stderr
 
 
 def test_autoplay_does_not_play_a_game_with_sheets(tmp_path, cli):
@@ -384,7 +399,7 @@ def test_a_link_from_a_side_without_a_sheet_is_refused(tmp_path, cli):
     path, _ = new_game(tmp_path, sides=("german",))
     before = path.read_bytes()
     r = cli("order", path, "--as", "entente", "--link", ENTENTE[1], "pass")
-    assert r.exit_code == 1 and "entente has no dice sheet registered" in r.stderr
+    assert r.exit_code == 1 and "the Entente player has no dice sheet registered" in r.stderr
     assert path.read_bytes() == before
 
 
@@ -512,15 +527,15 @@ def test_a_mail_with_a_wrong_link_gets_one_reply_naming_the_link_due(tmp_path, c
     raw = _mail("german", [*OPENING_MAIL, f"Link: {GERMAN[2][:63]}x"], keys["german"], 1)
     out, written = _inbox(cli, path, tmp_path, [raw], "box1")
     assert out[0]["status"] == "rejected"
-    assert "link 1 of german's dice sheet is due" in out[0]["reason"]
+    assert "link 1 of the German player's dice sheet is due" in out[0]["reason"]
     assert path.read_bytes() == before
     replies = [p for p in written if "not applied" in p.read_text()]
-    assert len(replies) == 1 and "link 1 of german's dice sheet is due" in \
+    assert len(replies) == 1 and "link 1 of the German player's dice sheet is due" in \
         " ".join(replies[0].read_text().replace("=\n", "").split())
     # No link at all where the orders roll: refused the same way, naming the link due.
     raw = _mail("german", OPENING_MAIL, keys["german"], 2)
     out, _ = _inbox(cli, path, tmp_path, [raw], "box2")
-    assert out[0]["status"] == "rejected" and "link 1 of german's dice sheet is due" in \
+    assert out[0]["status"] == "rejected" and "link 1 of the German player's dice sheet is due" in \
         out[0]["reason"] and path.read_bytes() == before
     # Two Link lines: refused, nothing applied.
     raw = _mail("german", [f"Link: {GERMAN[1]}", *OPENING_MAIL, f"Link: {GERMAN[2]}"],

@@ -230,16 +230,20 @@ class Batch:
                                  f"digits, the first line of the sheet)")
             self.sheets[q.side] = sheets.SheetPos(tip, 0, None, self.seq + 1)
         if q.link is not None:
-            self.link = sheets.check_link(self.sheets, q.side, q.link)
+            self.link = sheets.check_link(self.sheets, q.side, q.link, self.owner())
             self.fresh = True
             if not q.texts:
                 no = self.link["no"]
-                raise SheetError(f"link {no} of {q.side}'s dice sheet goes with the orders "
-                                 f"that roll dice, and none came with it: send them with "
+                raise SheetError(f"link {no} of {self.owner()}'s dice sheet goes with the "
+                                 f"orders that roll dice, and none came with it: send them with "
                                  f"link {no + 1} (link {no} has been read)")
             pos = self.sheets[q.side]
             self.sheets[q.side] = sheets.SheetPos(pos.tip, self.link["no"], self.link["value"],
                                                   self.seq + 1)
+
+    def owner(self) -> str:
+        """The batch's side as its refusals name him: 'the German player'."""
+        return f"the {self.data.side_name(self.q.side)} player"
 
     def seal_sheet(self) -> None:
         """The record registering this side's dice sheet, before its orders."""
@@ -305,8 +309,9 @@ class Batch:
             del source["links"]
         need = None
         if side in self.sheets and not self.fresh:
-            need = (f"the next link of {side}'s dice sheet, which none of these orders "
-                    f"gives: link {self.sheets[side].due()} of {side}'s dice sheet is due "
+            owner = self.owner()
+            need = (f"the next link of {owner}'s dice sheet, which none of these orders "
+                    f"gives: link {self.sheets[side].due()} of {owner}'s dice sheet is due "
                     f"({sheets.LINK_HOW})")
         return Dice(self.header["game_id"], self.seq + 1, self.secret, self.manual,
                     source=source, link=self.link, need=need)

@@ -127,27 +127,29 @@ class SheetPos:
 LINK_HOW = "order --link LINK, or a line 'Link: LINK' in the mail"
 
 
-def check_link(known: dict[str, SheetPos], side: str, text: str) -> dict:
+def check_link(known: dict[str, SheetPos], side: str, text: str, owner: str) -> dict:
     """The link a batch gives, as its record keeps it ({side, no, value}): a later link of the
-    side's dice sheet than the last revealed (SheetError naming the link due otherwise)."""
+    side's dice sheet than the last revealed (SheetError naming the link due otherwise).
+    `owner` names the side's player as the refusal reads ('the German player': the game's
+    data names the side, a layer above this one)."""
     pos = known.get(side)
     if pos is None:
-        raise SheetError(f"{side} has no dice sheet registered, so a link means nothing here "
+        raise SheetError(f"{owner} has no dice sheet registered, so a link means nothing here "
                          f"(register its tip: new --sheet, players --sheet, or a line 'Sheet: "
                          f"TIP' in a mail)")
     value = text.strip().lower()
-    due = f"link {pos.due()} of {side}'s dice sheet is due ({LINK_HOW})"
+    due = f"link {pos.due()} of {owner}'s dice sheet is due ({LINK_HOW})"
     if not is_value(value):
         raise SheetError(f"the link {quoted(text, 20)} is not one (64 hex digits, a line of "
                          f"the sheet); {due}")
     back = steps_back(value, pos.value, pos.no)
     if back is not None:
         what = "the tip" if back == 0 else f"link {back}"
-        raise SheetError(f"the link given is {what} of {side}'s dice sheet, public "
+        raise SheetError(f"the link given is {what} of {owner}'s dice sheet, public "
                          f"already; {due}")
     ahead = steps_down(value, pos.value)
     if ahead is None:
-        raise SheetError(f"the link given is not a link of {side}'s dice sheet (no SHA-256 "
+        raise SheetError(f"the link given is not a link of {owner}'s dice sheet (no SHA-256 "
                          f"chain leads from it to link {pos.no}); {due}")
     return {"side": side, "no": pos.no + ahead, "value": value}
 
