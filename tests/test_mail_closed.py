@@ -134,7 +134,7 @@ def test_verify_refuses_a_record_the_referee_could_not_have_closed(journal, cli,
     r = cli("verify", forged, "--format", "json")
     assert r.exit_code == 3, (r.exit_code, r.stdout, r.stderr)
     said = r.stderr + r.stdout
-    assert f"record {out[-1]['seq']}" in said and "closed the german player's decision" in said
+    assert f"record {out[-1]['seq']}" in said and "closed the German player's decision" in said
     assert json.loads(r.stdout or "{}").get("ok") is not True
 
 

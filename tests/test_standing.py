@@ -158,7 +158,8 @@ def test_withdrawn_and_this_turn(tmp_path):
     attack_upto_cards(j)
     assert pending(j) == "defender_cards entente"
     assert give(j, "entente") == []
-    with pytest.raises(UsageError, match="not one of"):
+    with pytest.raises(UsageError, match="'no cavalry retreat' is not one of the Entente "
+                                         "player's standing orders"):
         give(j, "entente", withdraw=["no cavalry retreat"])
 
 
@@ -203,7 +204,10 @@ def test_cli_standing_lists_adds_withdraws(tmp_path):
     assert json.loads(r.output)["standing"] == ["no retreat after combat"]
     r = runner.invoke(app, ["standing", str(j), "--as", "german", "--withdraw",
                             "no retreat after combat"])
-    assert r.exit_code == 0 and "no standing orders" in r.output
+    assert r.exit_code == 0 and r.output == "German: no standing orders\n"
+    r = runner.invoke(app, ["standing", str(j), "--as", "german", "--add", "no combat cards"])
+    assert r.exit_code == 0 and r.output.startswith("German: standing orders (applied "), \
+        r.output
     r = runner.invoke(app, ["standing", str(j), "--as", "german", "--add", "retreat please"])
     assert r.exit_code != 0 and "not a standing order" in r.output + (r.stderr or "")
 
@@ -557,7 +561,7 @@ def test_eliminate_names_one_of_the_sides_own_armies(tmp_path, phrase):
     an enemy army, a unit on a template or a unit standing alone (be-i-01, a Belgian
     infantry division of the 1914 scenario) could never apply and is refused when given."""
     j = artois(tmp_path)
-    with pytest.raises(UsageError, match="not one of the entente player's armies"):
+    with pytest.raises(UsageError, match="not one of the Entente player's armies"):
         give(j, "entente", phrase)
     assert st.load(j) == {}
 

@@ -258,9 +258,10 @@ def standing_orders(journal: Path, side: str, add: list[str], withdraw: list[str
         from ..contracts.outputs import StandingOrders  # start-up: only as JSON
 
         return dump(StandingOrders.of(side=side, standing=shown))
+    name = game.data.side_name(side)
     if not shown:
-        return f"{side}: no standing orders"
-    return "\n".join([f"{side}: standing orders (applied when their decision comes up, if "
+        return f"{name}: no standing orders"
+    return "\n".join([f"{name}: standing orders (applied when their decision comes up, if "
                       f"legal then):"] + [f"  {t}" for t in shown])
 
 

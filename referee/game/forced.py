@@ -70,12 +70,13 @@ def closed_wrongly(state: State, data: GameData, side: str, text: str) -> str | 
     """Why a record that says the referee closed side's decision with text could not have
     been written so (verify), or None."""
     order = closer(state, data, side)
+    player = f"the {data.side_name(side)} player"
     if order is None:
-        return (f"it says the referee closed the {side} player's decision, which was not "
+        return (f"it says the referee closed {player}'s decision, which was not "
                 f"one closed for him: more than one order was open, or the only one was "
                 f"not one that closes it alone, or a hand could have opened another")
     if format_order(order) != text:
-        return (f"it says the referee closed the {side} player's decision with "
+        return (f"it says the referee closed {player}'s decision with "
                 f"{text!r}; the only order open was {format_order(order)!r}")
     return None
 
