@@ -158,3 +158,26 @@ def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):
     assert f"Waiting on {waiting}: turn 1, movement phase" in report, report
     view = json.loads(cli("status", patrol, "--format", "json").stdout)
     assert view["waiting_on"] == ["british", "german"]
+
+
+# The patrol's sides by their ids, as words of a sentence.
+SKIRMISH_ID = re.compile(r"\b(british|german)\b")
+
+
+def test_a_skirmish_test_names_its_side_by_name(patrol, cli):
+    """The patrol's first test, the British move (Movement): the line of the test, as
+    `skirmish order` prints it, `log` lists it, `explain` tells it and the report lists it
+    with the forces, says '#1 British:', not the scenario's id 'british'; the JSON keeps
+    the id."""
+    order = "move B2 mode=manoeuvre command=yes"
+    r = cli("skirmish", "order", patrol, "--as", "british", order)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == f"#1 British: {order}", r.stdout
+    assert cli("log", patrol).stdout.splitlines()[1] == f"#1 British: {order}"
+    assert f"#1 British: {order}" in cli("explain", patrol, "1").stdout
+    report = cli("skirmish", "report", patrol).stdout
+    assert f"\nTests:\n#1 British: {order}\n" in report, report
+    assert "\n British:\n" in report and "\n German:\n" in report, report
+    assert not SKIRMISH_ID.search(report), report
+    doc = json.loads(cli("skirmish", "report", patrol, "--format", "json").stdout)
+    assert doc["tests"][0]["side"] == "british"

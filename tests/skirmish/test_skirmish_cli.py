@@ -71,7 +71,7 @@ def test_the_opening_report_says_no_test_is_made_yet(cli, tmp_path, secret_file)
         assert "\nTests: none yet (each will be listed here with its dice and result)\n" \
             in text, text
     played = cli("skirmish", "report", j).stdout
-    assert "\nTests:\n#1 british: move B2" in played and "none yet" not in played
+    assert "\nTests:\n#1 British: move B2" in played and "none yet" not in played
 
 
 def test_a_test_is_journaled_reported_and_verified(cli, game, secret_file):
@@ -86,7 +86,7 @@ def test_a_test_is_journaled_reported_and_verified(cli, game, secret_file):
     r = cli("verify", game, "--secret", secret_file)
     assert r.exit_code == 0 and "every die is the one the committed secret gives" in r.stdout
     text = cli("skirmish", "report", game).stdout
-    assert "#1 british: move B2 mode=manoeuvre command=yes" in text
+    assert "#1 British: move B2 mode=manoeuvre command=yes" in text
     assert f"D6={die['value']}" in text
 
 

@@ -19,7 +19,7 @@ def test_cover_left_out_is_recorded_as_none_and_shown():
     assert got["facts"]["cover"] == "none"
     line = report.test_lines({**got, "record": 1, "side": "red",
                        "order": "fire R1 at=B1 range=10 command=yes"})[0]
-    assert line == "#1 red: fire R1 at=B1 range=10 command=yes (not stated, taken as cover=none)"
+    assert line == "#1 Red: fire R1 at=B1 range=10 command=yes (not stated, taken as cover=none)"
 
 
 def test_an_aimed_shot_beyond_18_inches_states_the_target_s_state():

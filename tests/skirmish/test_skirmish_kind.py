@@ -46,7 +46,7 @@ def test_order_takes_a_side_s_tests_all_or_none_in_text_too(cli, played):
     r = cli("order", j, "--as", "german", "move G2 mode=stealthy command=yes")
     assert r.exit_code == 0, r.stderr
     test = records(j)[-1]["test"]
-    assert r.stdout.splitlines()[0] == "#3 german: move G2 mode=stealthy command=yes"
+    assert r.stdout.splitlines()[0] == "#3 German: move G2 mode=stealthy command=yes"
     assert f"-> {test['result']} ({test['rule']})" in r.stdout.splitlines()[1]
 
 
@@ -74,7 +74,7 @@ def test_log_report_explain_and_dice_read_the_journal(cli, played):
     for line in lines[1:]:
         valid(line, "skirmish-journal-record")
     assert cli("log", j).stdout.splitlines()[1] == \
-        "#1 british: move B2 mode=manoeuvre command=yes"
+        "#1 British: move B2 mode=manoeuvre command=yes"
     report = valid(cli("report", j, "--format", "json").stdout, "skirmish-report")
     assert report == valid(cli("skirmish", "report", j, "--format", "json").stdout,
                            "skirmish-report")

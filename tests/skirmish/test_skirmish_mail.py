@@ -169,7 +169,7 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
     got = [email.message_from_bytes(p.read_bytes(), policy=default) for p in out.iterdir()]
     answers = {str(m["In-Reply-To"]): (str(m["To"]), m.get_content()) for m in got}
     assert len(got) == len(answers) == 3 and None not in answers     # answers only
-    for n, side, address, head in ((1, "british", BRITISH, "Recorded: #1\n#1 british: move B2"),
+    for n, side, address, head in ((1, "british", BRITISH, "Recorded: #1\n#1 British: move B2"),
                                    (2, "german", GERMAN, "Nothing was recorded")):
         to, body = answers[f"<m{n}@example.org>"]
         assert to == address and body.startswith(head), body

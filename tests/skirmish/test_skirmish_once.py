@@ -73,7 +73,7 @@ def test_the_platoon_commander_is_listed_with_his_own_side(cli, patrol):
     text = cli("skirmish", "report", patrol).stdout
     forces = text.split("Forces:", 1)[1].splitlines()
     at = {line.split()[0]: i for i, line in enumerate(forces) if line.strip()}
-    assert at["british:"] < at["B0"] < at["german:"], forces
+    assert at["British:"] < at["B0"] < at["German:"], forces
     assert "platoon commander" in forces[at["B0"]]
 
 

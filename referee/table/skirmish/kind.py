@@ -40,6 +40,7 @@ from .report import (
     owed_lines,
     report_document,
     report_text,
+    test_head,
     test_lines,
 )
 
@@ -350,7 +351,7 @@ def _order_lines(line: str, test: dict) -> list[str]:
     (the facts left to the card, a ruling), wrapped."""
     if len(line) <= 72:
         return [line]
-    head = f"#{test['record']} {test['side']}:"
+    head = test_head(test)
     added = line[len(head) + 1 + len(test["order"]):].strip()
     return [head, f"    {test['order']}", *(wrap_lines([f"    {added}"], hang=0) if added
                                             else [])]
@@ -411,7 +412,7 @@ def _record_lines(rec: dict) -> str:
     if test is not None:
         return "\n".join(test_lines({**test, "record": rec["seq"], "side": rec["actor"],
                                      "order": rec["order"]}))
-    return f"#{rec['seq']} {rec['actor']}: {rec['order']} recorded"
+    return f"#{rec['seq']} {side_name(rec['actor'])}: {rec['order']} recorded"
 
 
 def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = None,
@@ -524,7 +525,7 @@ def _explained(records: list[dict], rec: dict) -> SkirmishExplained:
 
 
 def _explained_document(doc: SkirmishExplained) -> Document:
-    lines = [para(f"#{doc.seq} {doc.actor}: ", Span(doc.order, "order")),
+    lines = [para(f"#{doc.seq} {side_name(doc.actor)}: ", Span(doc.order, "order")),
              para(f"turn {doc.turn}, {doc.phase or 'before play'}")]
     if doc.test is not None:
         t = doc.test

@@ -117,8 +117,13 @@ def test_lines(t: dict) -> list[str]:
     """A test in two lines: the order (and the facts it left to the card's defaults) and
     its dice; the result with its modifiers."""
     settled = " [settled]" if t.get("settled") else ""
-    return [f"#{t['record']} {t['side']}: {t['order']}{_unstated(t)}{settled}",
+    return [f"{test_head(t)} {t['order']}{_unstated(t)}{settled}",
             f"    {_dice(t)}{_mods(t)} -> {t['result']} ({t['rule']})"]
+
+
+def test_head(t: dict) -> str:
+    """Whose test it is, as its first line begins: '#1 British:' (the side by its name)."""
+    return f"#{t['record']} {side_name(t['side'])}:"
 
 
 def _figure_line(f: dict) -> str:
@@ -150,7 +155,7 @@ def report_text(doc: dict, heading: str | None = None) -> str:
         ruling = d.get("ruling")
         verdict = "open" if ruling is None else "upheld" if ruling.get("upheld") else \
             f"corrected to {ruling.get('value')}"
-        out.append(f"dispute of #{d['record']} by {d['by']}: {d['fact']} declared "
+        out.append(f"dispute of #{d['record']} by {side_name(d['by'])}: {d['fact']} declared "
                    f"{d['declared']}, claimed {d['claimed']} — {verdict}")
     if doc.get("revealed"):
         out.append(f"#{doc['revealed']['record']} moderator: dice secret revealed "
@@ -161,7 +166,7 @@ def report_text(doc: dict, heading: str | None = None) -> str:
             for c in doc.get("contacts", [])]
     out += ["", "Forces:"]
     for side in dict.fromkeys(x["side"] for x in [*doc["sections"], *doc["figures"]]):
-        out.append(f" {side}:")
+        out.append(f" {side_name(side)}:")
         out += [f" {_figure_line(f)} (platoon commander)" for f in doc["figures"]
                 if f["section"] is None and f["side"] == side]
         for s in (s for s in doc["sections"] if s["side"] == side):
