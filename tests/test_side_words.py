@@ -14,7 +14,9 @@ import re
 
 import pytest
 from commandclock import clock  # noqa: F401  (the fixture)
+from forging import records
 
+import casebook
 import gamecalls as g
 from referee.contracts.orders import Pass, PlayCard
 from referee.engine import check, decide, decide_plan, legal_orders, pending_prompt, sealed_for
@@ -181,3 +183,28 @@ def test_a_skirmish_test_names_its_side_by_name(patrol, cli):
     assert not SKIRMISH_ID.search(report), report
     doc = json.loads(cli("skirmish", "report", patrol, "--format", "json").stdout)
     assert doc["tests"][0]["side"] == "british"
+
+
+def test_a_crisis_left_unanswered_is_told_naming_the_side_by_name(tmp_path, cli):
+    """The rulebook's case of 9.8 (tests/rulebook/9.8-crisis-with-too-few-units.yaml): the
+    Crisis in Italy asks the Entente for 3 infantry and the map holds 2, so the crisis ends
+    unanswered (3.1). The recorded event keeps the engine's words, side id and all (verify
+    compares them with a replay; older journals hold them); the log and the report tell
+    them with the side's name."""
+    sc = casebook.position("1914", turn=12, player="german",
+                           hands={"german": ["crisis-entente-01", "off-01"],
+                                  "entente": ["off-03"]},
+                           units=["ge-i-01 ge infantry metz", "fr-i-02 fr infantry paris",
+                                  "fr-1 fr army vosges 1I+1A", "be-i-01 be infantry liege"])
+    journal = casebook.new_game(tmp_path, sc)
+    r = g.submit(journal, "german", ["play entente_military_crisis"])
+    assert r.rejected is None
+    [ended] = [e for rec in records(journal) for e in rec.get("events", [])
+               if e["type"] == "CrisisEnded"]
+    assert ended["reason"] == "the entente player had only 2 eligible unit(s) on the map"
+    told = "Entente does not answer the crisis (the Entente player had only 2 eligible " \
+        "unit(s) on the map): 1 VP to the other side (3.1)"
+    for command in ("log", "report"):
+        out = _words(cli(command, journal, "--as", "german").stdout)
+        assert told in out, (command, out)
+        assert not SIDE_ID.search(out[out.index("the crisis ("):][:80]), out

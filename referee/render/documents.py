@@ -42,9 +42,11 @@ def players_words(sides: list[str]) -> str:
 _NO_SIDE = {"public": "the public", "moderator": "the moderator"}
 
 
-def ended_reason(reason) -> str:
-    """Why a game ended (a GameEnded event's reason, as the engine recorded it) as a person
-    reads it: the side a reason names as 'the german player' named 'the German player'."""
+def reason_words(reason) -> str:
+    """A reason an event recorded (why a game ended, why a crisis went unanswered), as the
+    engine wrote it, as a person reads it: the side it names as 'the german player' named
+    'the German player'. The recorded event keeps its words: verify compares it with a
+    replay, and older journals hold the same text."""
     return _A_SIDE.sub(lambda m: f"the {side_name(m.group(1))} player", str(reason))
 
 
@@ -139,7 +141,7 @@ def situation(view: dict[str, Any]) -> Para:
     """Who is to act now and on what (2.0), or how the game ended (3.0)."""
     if view["game_over"]:
         r = view.get("result") or {}
-        return para(Span("Game over: ", "bold"), f"{ended_reason(r.get('reason'))} — ",
+        return para(Span("Game over: ", "bold"), f"{reason_words(r.get('reason'))} — ",
                     Span(str(r.get("level_name")), "bold"))
     waiting = view.get("waiting_on_all") or [view["waiting_on"]]
     return para(Span("Waiting on ", "bold"),
@@ -153,7 +155,7 @@ def vp_section(vp: dict, result: dict | None = None) -> Section:
     when it ended at another level than the VP give (a surrender, one level worse: 3.3)."""
     ended = [] if not result or result.get("level_name") in (None, vp["level_name"]) else [
         para(Span("Result: ", "bold"), Span(str(result["level_name"]), "bold"),
-             f", not the level of the VP, as {ended_reason(result.get('reason'))}.")]
+             f", not the level of the VP, as {reason_words(result.get('reason'))}.")]
     return Section("Victory points", [
         Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold")], heading=True),
         *ended,

@@ -38,9 +38,9 @@ from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
 from .documents import (
     dice_note,
-    ended_reason,
     players_words,
     reader_words,
+    reason_words,
     side_colours,
     side_name,
     vp_section,
@@ -254,7 +254,7 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     (2.0), grouped without pointing to a command he cannot run from a mail."""
     if stat["game_over"]:
         r = stat.get("result") or {}
-        why = ended_reason(r.get("reason"))
+        why = reason_words(r.get("reason"))
         return Section("The game is over", [para(f"{why[:1].upper()}{why[1:]}: ",
                                                  Span(str(r.get("level_name")), "bold"))])
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]

@@ -3,7 +3,7 @@ armistice (2.0, 1.3, 9.x, 3.2), one function per event kind."""
 
 from __future__ import annotations
 
-from .documents import ended_reason
+from .documents import reason_words
 from .phrases import area, cards, kind_name, opened, secret_data, side, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -50,7 +50,7 @@ def _standing_applied(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _game_ended(ev: dict, data: GameData, reader: str) -> str:
-    return (f"GAME OVER: {ended_reason(ev['reason'])}. Modified {data.side_name(data.vp_side)} VP "
+    return (f"GAME OVER: {reason_words(ev['reason'])}. Modified {data.side_name(data.vp_side)} VP "
             f"{ev.get('vp')}: {ev.get('level_name')}")
 
 
@@ -124,8 +124,8 @@ def _crisis_unit_removed(ev: dict, data: GameData, reader: str) -> str:
 def _crisis_ended(ev: dict, data: GameData, reader: str) -> str:
     if ev["answered"]:
         return f"{side(ev, data)} has answered the crisis"
-    return (f"{side(ev, data)} does not answer the crisis ({ev['reason']}): 1 VP to the other "
-            f"side (3.1)")
+    return (f"{side(ev, data)} does not answer the crisis ({reason_words(ev['reason'])}): 1 VP "
+            f"to the other side (3.1)")
 
 
 # ---------------------------------------------------------------- armistice (3.2)
