@@ -84,6 +84,20 @@ KEPT = [
     ("Place each arriving unit in a supplied area: Galicia, Upper Hungary [into au-2].",
      ["Place each arriving unit in a supplied area: Galicia,",
       "Upper Hungary [into au-2]."]),
+    # an entry of the force pool, a name of two words and its count: was "... tank 1,
+    # paris" / "gun 1, cavalry 2"
+    ("Force pool, ge: infantry 12, stosstruppen 15, biplane 4, tank 1, paris gun 1, "
+     "cavalry 2",
+     ["Force pool, ge: infantry 12, stosstruppen 15, biplane 4, tank 1,",
+      "paris gun 1, cavalry 2"]),
+    # a skirmish rule cited by its name alone: was "... here a miss (Aimed" / "Fire (D20))."
+    ("Each die is rolled against the quality of the figure: here a miss (Aimed Fire (D20)).",
+     ["Each die is rolled against the quality of the figure: here a miss",
+      "(Aimed Fire (D20))."]),
+    # a die label with its rolls: was "... the fort fired F2" / "[5 3], a miss."
+    ("In the defensive fire of the Liège battle (5.2.1 c), the fort fired F2 [5 3], a miss.",
+     ["In the defensive fire of the Liège battle (5.2.1 c), the fort fired",
+      "F2 [5 3], a miss."]),
 ]
 
 # (the text, a width narrower than some of its groups, its lines): a group longer than the
@@ -92,7 +106,21 @@ TOO_LONG = [
     ("See (2.0 II.1) now", 8, ["See (2.0", "II.1)", "now"]),
     ("Due: Wed 25 Nov 13:00 NZDT (Tue 24 Nov 23:59 UTC) (2.0 II.1)", 12,
      ["Due: Wed 25", "Nov 13:00", "NZDT (Tue 24", "Nov 23:59", "UTC)", "(2.0 II.1)"]),
+    ("Fired (Unaimed Fire (D20, to pin)) now", 20,
+     ["Fired (Unaimed Fire", "(D20, to pin)) now"]),
 ]
+
+# A bracket of capitalized words longer than a rule's name (unbroken.NAME_MOST, 30
+# letters) is prose, wrapped at its spaces: was it a name, a line would keep it whole and
+# end short of the width by as much.
+LONG_BRACKET = ("The referee reads this note as it stands in the mail, words and all (As Said "
+                "By The Moderator Of This Game Himself) and goes on.")
+
+
+def test_a_long_bracket_of_capitalized_words_is_wrapped_as_prose():
+    assert prose(LONG_BRACKET).split("\n") == [
+        "The referee reads this note as it stands in the mail, words and all (As",
+        "Said By The Moderator Of This Game Himself) and goes on."]
 
 
 def as_text(text: str, width: int = 72) -> list[str]:
@@ -132,6 +160,12 @@ HOSTILE = [
     "German seals a production plan (7.0): buy" + " a" * 200_000 + " (",
     "A" + "b" * 400_000 + " fort",
     "the " + "A" * 400_000 + " x",
+    "Force pool, ge:" + " a" * 200_000 + " 1",
+    "Force pool, ge: " + "a, " * 130_000 + "a 1",
+    "(A" + " b" * 200_000 + " (c",
+    "(A (" * 100_000,
+    "F2 [" + "1 " * 200_000 + "x",
+    "F1 [1 " * 70_000,
 ]
 
 
