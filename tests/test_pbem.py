@@ -89,7 +89,7 @@ def test_a_dry_run_writes_nothing_and_stops_where_the_other_side_answers(game, c
     r = cli("order", game, "--as", "german", "--dry-run", "pass", "end turn", "pass")
     assert r.exit_code == 0, r.stderr
     assert game.read_bytes() == before
-    assert "ok: pass" in r.stdout and "hands the decision to entente" in r.stdout
+    assert "ok: pass" in r.stdout and "hands the decision to the Entente player" in r.stdout
     r = cli("order", game, "--as", "german", "--dry-run", "--format", "json", "surrender",
             "pass")
     doc = json.loads(r.stdout)

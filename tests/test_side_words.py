@@ -208,3 +208,19 @@ def test_a_crisis_left_unanswered_is_told_naming_the_side_by_name(tmp_path, cli)
         out = _words(cli(command, journal, "--as", "german").stdout)
         assert told in out, (command, out)
         assert not SIDE_ID.search(out[out.index("the crisis ("):][:80]), out
+
+
+def test_orders_past_a_hand_off_are_told_whom_it_goes_to_by_name(game, cli):
+    """The German passes and ends his player turn (2.0 II.1), which hands the decision to the
+    Entente: a dry run stops there and an all-or-nothing batch is refused at the order
+    after it, each naming the Entente by its name."""
+    before = game.read_bytes()
+    dry = cli("order", game, "--as", "german", "--dry-run", "pass", "end turn", "pass")
+    assert dry.exit_code == 0, dry.output
+    assert "stopped: order 2 ('end turn') is legal and hands the decision to the Entente " \
+        "player; the dry run stops there" in dry.stdout, dry.stdout
+    whole = cli("order", game, "--as", "german", "--atomic", "pass", "end turn", "pass")
+    assert whole.exit_code == 1 and game.read_bytes() == before, whole.output
+    assert "follows order 2 ('end turn'), which hands the decision to the Entente player;" \
+        in whole.stderr, whole.stderr
+    assert not SIDE_ID.search(dry.stdout + whole.stderr), (dry.stdout, whole.stderr)

@@ -88,7 +88,8 @@ def _needs_others(new_state: State, events: list, dice: Dice, side: str
     p = new_state.pending
     if new_state.phase != "over" and p is not None and p.side != side and \
             not sealed_for(new_state, side):
-        return "other side", f"hands the decision to {p.side}", p.side
+        return "other side", f"hands the decision to the {GameData.side_name(p.side)} player", \
+            p.side
     return None
 
 
@@ -486,7 +487,8 @@ class Batch:
         if i >= len(self.q.texts):
             raise _Stop
         self.stop(f"order {i} ({quoted(self.q.texts[i - 1])}) is legal and hands the "
-                  f"decision to {state.pending.side}; the dry run stops there",
+                  f"decision to the {self.data.side_name(state.pending.side)} player; the "
+                  f"dry run stops there",
                   "other side", i)
 
     def seal(self, text: str, events: list, dice: Dice, private, new_state: State) -> None:
