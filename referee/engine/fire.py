@@ -241,7 +241,8 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = No
              "pursuit": "pursuit fire"}
     out: list[DieGroup] = []
     for g in gs:
-        dice = ctx.dice.roll(g["count"], f"{d.areas[area].name} — {side} {names[phase]}, "
+        dice = ctx.dice.roll(g["count"], f"{d.areas[area].name} — {d.side_name(side)} "
+                                         f"{names[phase]}, "
                                          f"{g['source']} {g['kind']} F{g['fp']}")
         out.append(DieGroup(source=g["source"], kind=g["kind"], fp=g["fp"], dice=dice,
                             hits=sum(1 for x in dice if x <= g["fp"]),
