@@ -169,8 +169,8 @@ SKIRMISH_ID = re.compile(r"\b(british|german)\b")
 def test_a_skirmish_test_names_its_side_by_name(patrol, cli):
     """The patrol's first test, the British move (Movement): the line of the test, as
     `skirmish order` prints it, `log` lists it, `explain` tells it and the report lists it
-    with the forces, says '#1 British:', not the scenario's id 'british'; the JSON keeps
-    the id."""
+    with the forces, says '#1 British:', not the scenario's id 'british', and `dice` counts
+    the die on the British row; the JSON keeps the id."""
     order = "move B2 mode=manoeuvre command=yes"
     r = cli("skirmish", "order", patrol, "--as", "british", order)
     assert r.exit_code == 0, r.output
@@ -181,6 +181,8 @@ def test_a_skirmish_test_names_its_side_by_name(patrol, cli):
     assert f"\nTests:\n#1 British: {order}\n" in report, report
     assert "\n British:\n" in report and "\n German:\n" in report, report
     assert not SKIRMISH_ID.search(report), report
+    dice = cli("dice", patrol).stdout
+    assert re.search(r"\nBritish +D6 +1 ", dice) and not SKIRMISH_ID.search(dice), dice
     doc = json.loads(cli("skirmish", "report", patrol, "--format", "json").stdout)
     assert doc["tests"][0]["side"] == "british"
 

@@ -239,7 +239,7 @@ class SkirmishKind(GameKind):
         doc = SkirmishDice.of(game_id=records[0]["game_id"], dice=_dice_counts(records))
         if fmt == "json":
             return doc
-        rows = [[d.side, f"D{d.die}", str(d.rolled), " ".join(map(str, d.faces))]
+        rows = [[side_name(d.side), f"D{d.die}", str(d.rolled), " ".join(map(str, d.faces))]
                 for d in doc.dice]
         from ...render.sections import Table as Rows  # start-up: only dice as text
 
