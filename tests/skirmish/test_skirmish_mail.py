@@ -144,7 +144,7 @@ def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secre
     assert "Below your signature" in text and "'done'" in text
 
 
-TEST_1 = ('Tests:\n#1 british: move B2 mode=manoeuvre command=yes\n'
+TEST_1 = ('Tests:\n#1 British: move B2 mode=manoeuvre command=yes\n'
           '    D6=3 -> B2 may move up to 6" (manoeuvre) (Movement)\n')
 
 
