@@ -378,6 +378,32 @@ def test_a_forged_fact_about_time_is_refused_with_its_record(tmp_path, cli, cloc
         assert "record 4" in r.stderr and "without side, handoff" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("actor,fact,ok", [
+    ("moderator", {"kind": "extend", "side": "german", "handoff": 1, "by": "24h"}, True),
+    ("german", {"kind": "extend", "side": "german", "handoff": 1, "by": "24h"}, False),
+    ("moderator", {"kind": "pause"}, False)])
+def test_a_hold_is_named_by_the_moderator_s_extension_alone(tmp_path, cli, clock, actor,
+                                                             fact, ok):
+    """The hold an extension gives back the time of (ClockFact `hold`, mail/holdtime.py) is
+    named by the moderator's extension alone: a side's own extension naming one, or another
+    fact naming one, is no record the referee writes."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    from referee.store.journal import line_of
+
+    recs = records(journal)
+    order = "extend 24h" if fact["kind"] == "extend" else "pause the game"
+    recs.append(resign({"seq": len(recs), "prev": recs[-1]["hash"], "at": at(START),
+                        "actor": actor, "order": order, "events": [],
+                        "clock": {**fact, "hold": "0123456789abcdef"}}, game_key(recs[0])))
+    journal.write_bytes(b"".join(line_of(r) for r in recs))
+    r = cli("verify", journal)
+    if ok:
+        assert r.exit_code == 0, r.output
+        return
+    assert r.exit_code == 3 and r.stderr.count("\n") == 1, r.output
+    assert "record 4" in r.stderr and "fact about the game's time" in r.stderr, r.stderr
+
+
 def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     out = tmp_path / "out"

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 
 import pytest
-from test_held_orders_stand import held_view
+from commandclock import START
+from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import MODERATOR, held_for_dice
 
 from referee.mail import ledger as ledgermod
@@ -90,3 +93,51 @@ def test_a_pass_killed_between_telling_a_player_his_hold_ended_and_forgetting_it
     assert [m for m in _mails(out) if m[2] == "your held orders were not entered"] == [
         ("e@example.org", "", "your held orders were not entered")]
     assert _held(cli, j) == []
+
+
+def _dropped_at_48h(root, cli, clock, step: str | None) -> tuple:
+    """A 24h deadline; the Entente's two 'done' held in time; two days later the moderator
+    enters other orders for him; the pass that ends the hold (killed at step, or not), then
+    two passes an hour later: the Entente's deadline, the extensions written, the mails
+    telling him."""
+    j, _, out = held_for_dice(root, cli)
+    assert cli("deadline", j, "--set", "24h").exit_code == 0
+    assert cli("tick", j, "--no-map").exit_code != 0
+    clock(START + timedelta(hours=48))
+    assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
+    if step is None:
+        cli("tick", j, "--no-map")
+    else:
+        killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(j), "--no-map"],
+                                env={**os.environ, ledgermod.FAULT_VARIABLE: step},
+                                capture_output=True, text=True, timeout=120)
+        assert killed.returncode == 70, killed.stderr
+    clock(START + timedelta(hours=49))
+    for _ in range(2):
+        cli("tick", j, "--no-map")
+    view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
+    extended = [(x["actor"], x["clock"]["by"]) for x in records(j)
+                if (x.get("clock") or {}).get("kind") == "extend"]
+    told = [m for m in _mails(out) if m[2] == "your held orders were not entered"]
+    return view["deadlines"]["due"], extended, told
+
+
+@pytest.mark.parametrize("step", ["given back", "dropped"])
+def test_a_pass_killed_after_giving_back_the_time_of_a_hold_gives_it_back_once(
+        tmp_path, cli, clock, step):
+    """given back: killed once the extension is written, before the mail and the ledger;
+    dropped: the mail written too, the ledger not saved. The next pass, an hour later, finds
+    the hold ended and not yet forgotten: it gave the deadline that hour once more (the
+    game's full time from then), though the time was given back already. Deadlines, the
+    extensions and the mails are those of passes never killed: one extension, to the game's
+    24h from the pass that ended the hold (holdtime.py): 48h past the deadline it had, which
+    passed a day before; one mail."""
+    for folder in ("unkilled", "killed"):
+        (tmp_path / folder).mkdir()
+    baseline = _dropped_at_48h(tmp_path / "unkilled", cli, clock, None)
+    clock(START)
+    assert _dropped_at_48h(tmp_path / "killed", cli, clock, step) == baseline
+    [due], extended, told = baseline
+    assert due["side"] == "entente" and due["due"] == "2026-11-26T18:00:00Z", due
+    assert extended == [("moderator", "48h")], extended
+    assert told == [("e@example.org", "", "your held orders were not entered")]

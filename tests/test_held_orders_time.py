@@ -15,6 +15,10 @@ from test_held_orders_dropped import dropped, held_before_the_battle
 from test_held_orders_stand import records
 from test_waits_on_moderator import held_for_dice
 
+from referee.mail.holdtime import give_back_time, hold_mark
+from referee.mail.ledger import load_ledger
+from referee.table import Table
+
 
 @pytest.mark.parametrize("policy", ["wait", "pause"])
 def test_a_deadline_that_passed_while_orders_were_held_runs_anew_when_they_are_dropped(
@@ -61,3 +65,39 @@ def test_a_deadline_that_began_after_the_orders_were_held_is_left_as_it_is(tmp_p
     [text] = dropped(out)
     assert "The decision they answered is over" in " ".join(text.split()), text
     assert not any((x.get("clock") or {}).get("kind") == "extend" for x in records(j))
+
+
+def test_the_time_of_a_hold_is_given_back_once_and_that_of_another_hold_again(
+        tmp_path, cli, clock):
+    """The time of the Entente's first hold given back (24h from the pass that ended it),
+    the extension naming that hold (holdtime.hold_mark). Asked again for that hold a day
+    later (a pass that ended it again, cut off before the ledger forgot it), nothing is
+    written. Another hold of his since (another mail, held at the cavalry's retreat) whose
+    deadline ran meanwhile gets its time back in its turn."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    assert cli("deadline", j, "--set", "24h").exit_code == 0
+    assert cli("tick", j, "--no-map").exit_code != 0
+    head = records(j)[0]
+    [first] = load_ledger(head["game_id"], head["hash"])["held"].values()
+    assert isinstance(first.get("mail"), str), first        # the held mail's raw digest
+    clock(START + timedelta(hours=48))
+    assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
+    cli("tick", j, "--no-map")
+    assert _extensions(j) == [("48h", hold_mark("entente", first))]
+    retreat = next(r for r in records(j) if r.get("order") == "retreat fr-c-01 bar_le_duc")
+    later = {"seq": retreat["seq"], "hash": retreat["hash"], "lines": ["done", "done"],
+             "mail": "0" * 64}
+    due = START + timedelta(hours=96)                   # a day past the deadline given back
+    give_back_time(Table(j).whole(), "entente", first, due)
+    assert len(_extensions(j)) == 1
+    give_back_time(Table(j).whole(), "entente", later, due)
+    assert _extensions(j)[1:] == [("48h", hold_mark("entente", later))]
+    give_back_time(Table(j).whole(), "entente", later, due + timedelta(hours=1))
+    assert len(_extensions(j)) == 2
+    assert cli("verify", j).exit_code == 0
+
+
+def _extensions(j) -> list[tuple[str, str | None]]:
+    """The extensions of the journal: by how much, and the hold each gives back for."""
+    return [(x["clock"]["by"], x["clock"].get("hold")) for x in records(j)
+            if (x.get("clock") or {}).get("kind") == "extend"]

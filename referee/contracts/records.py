@@ -262,7 +262,10 @@ class ClockFact(Contract):
     was reminded `before` its deadline `due` (of `handoff`). `missed`: `side` let its
     deadline `due` pass; the policy `missed` was applied (with `default`, the record also
     holds the answer the referee gave for him, rule `rule`). `pause`, `resume`: no deadline
-    runs while the game is paused; a resumed hand-off's deadline counts from the resume."""
+    runs while the game is paused; a resumed hand-off's deadline counts from the resume.
+    `hold` (an `extend` of the moderator's only): the extension gives back the time a
+    player's mailed orders were held for the moderator's dice (mail/holdtime.py), named by a
+    digest of that hold that tells nothing of it, so that it is given back once."""
 
     kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
     deadline: Duration | None = None
@@ -278,6 +281,7 @@ class ClockFact(Contract):
     before: Duration | None = None
     due: Stamp | None = None
     rule: Annotated[str, Meta(max_length=40)] | None = None
+    hold: Annotated[str, Meta(pattern=r"^[0-9a-f]{16}\Z")] | None = None
 
 
 SECRET_DATA: dict[str, type[Contract]] = {

@@ -101,6 +101,8 @@ def fact_problem(fact: dict, sides) -> str | None:
         return f"a {fact['kind']} fact without {', '.join(missing)}"
     if fact.get("side") is not None and fact["side"] not in sides:
         return f"it names {fact['side']!r}, no side of the game"
+    if fact.get("hold") is not None and fact["kind"] != "extend":
+        return f"a {fact['kind']} fact naming a hold (an extension's only)"
     for name in ("deadline", "by", "before"):
         try:
             if fact.get(name) is not None:

@@ -95,7 +95,8 @@ def check_clock(rec: dict, name: str, sides) -> None:
     actor = rec.get("actor")
     texts = {"settings": SETTINGS, "reminded": REMINDED, "missed": MISSED, "pause": PAUSE,
              "resume": RESUME, "extend": f"{EXTEND} {fact.get('by')}"}
-    by_side = fact["kind"] == "extend" and actor == fact.get("side")
+    # A side's own extension gives back no hold's time (mail/holdtime.py: the moderator's).
+    by_side = fact["kind"] == "extend" and actor == fact.get("side") and "hold" not in fact
     ok = (rec.get("order") == texts[fact["kind"]] and not rec.get("events")
           and not any(k in rec for k in ("dice", "private_order", "players", "standing",
                                          "sheet", "link", "dice_from"))

@@ -187,6 +187,13 @@ def settings_body(fact: dict) -> dict:
     return {"at": now(), "actor": "moderator", "order": SETTINGS, "events": [], "clock": fact}
 
 
+def gave_back(raw: bytes, hold: str) -> bool:
+    """Whether an extension of the journal (raw) gives back the time of the hold named hold
+    (ClockFact `hold`: found as its canonical form writes it, which no order's text, a JSON
+    string, can hold unescaped)."""
+    return b'"hold":"' + hold.encode() + b'"' in raw
+
+
 def fact_body(actor: str, order: str, fact: dict) -> dict:
     """A record holding only a fact about time (no events)."""
     return {"at": now(), "actor": actor, "order": order, "events": [], "clock": fact}
@@ -377,19 +384,22 @@ def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
 
 def extend(path: Path | str, actor: str, side: str | None, by: str,
            games_dir: Path | None = None, mail: dict | None = None,
-           append=None) -> list[dict]:
+           append=None, hold: str | None = None) -> list[dict]:
     """Append the records extending the deadlines of `side` (the moderator: every side owing
     orders when side is None) by `by`. A side asking for itself may do so the number of
     times the game allows (OrderError with the reason otherwise). `mail`: the message a
     side asked in (kept for the moderator, as with orders); none is written when the journal
-    holds that message already. `append(build)` appends (the caller's Table), by default the
-    journal's own locked append."""
+    holds that message already. `hold`: the hold whose time the moderator's extension gives
+    back (ClockFact), none written either when an extension of the journal names it.
+    `append(build)` appends (the caller's Table), by default the journal's own locked
+    append."""
     journal = Journal(path, keep_contract)
     length = parse_duration(by, "extend")
     span = duration_text(length)
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
-        if mail is not None and mail["sha256"].encode() in raw:
+        if (mail is not None and mail["sha256"].encode() in raw) or \
+                (hold is not None and gave_back(raw, hold)):
             last = json.loads(raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:])
             return last["seq"], last["hash"], []
         tl = timeline(journal, raw, games_dir)
@@ -414,7 +424,8 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                                  f"moderator")
         refuse_spent_extension(dues, length, span, actor)
         bodies = [fact_body(actor, f"{EXTEND} {span}", {
-            "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span}) for d in dues]
+            "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span,
+            **({"hold": hold} if hold is not None else {})}) for d in dues]
         if mail is not None:
             bodies[0]["mail"] = {"to": "moderator", "salt": os.urandom(16).hex(),
                                  "data": dict(mail)}

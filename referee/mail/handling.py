@@ -133,7 +133,7 @@ def _held(table: Table, m: Message, side: str, texts: list[str], out) -> bool:
     out.status = "held"
     out.reason = ("the orders need dice in a manual-dice game: held for the moderator "
                   "(`referee order --dice`)")
-    out.held = held_orders(table, side, texts, m.date)
+    out.held = held_orders(table, side, texts, m.date, m.sha256)
     return True
 
 

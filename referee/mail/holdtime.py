@@ -8,10 +8,18 @@ mail telling him reaches him. The deadline is extended then, as the moderator ex
 (`referee extend`: no extension of the player's own is spent), to the whole time the game
 gives for that decision, from the end of the hold. A deadline that began to run after the
 record the orders were held at (the decision moved on since) lost nothing to the hold.
+
+It is given back once: the extension names the hold it gives back for (hold_mark, the
+ClockFact's `hold`), and none is written for a hold an extension of the journal names
+already. A pass cut off after the extension but before the ledger forgot the hold ends it
+again at the next pass, minutes later, and would otherwise extend the deadline once more by
+the minutes between the two. Another hold of the side, later, is another mark: its time is
+given back too.
 """
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta
 
 from ..base.clock import duration_text, held
@@ -20,15 +28,16 @@ from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import has_deadlines
 from ..table import Table
-from .holds import held_at
+from .holds import held_at, held_lines
+from .ledger import fault
 
 
 def give_back_time(table: Table, side: str, entry, now: datetime) -> None:
     """Extend side's deadline to the game's time for his decision from now, when it ran
     while his orders were held (entry: the ledger's `held` entry, its hold ended) and less
     than that time is left of it."""
-    seq = held_at(entry)
-    if seq is None or not has_deadlines(table.raw):
+    seq, mark = held_at(entry), hold_mark(side, entry)
+    if seq is None or not has_deadlines(table.raw) or g_timeline.gave_back(table.raw, mark):
         return
     tl = g_timeline.timeline(table.journal, table.raw, table.games_dir,
                              table.records_of(table.raw))
@@ -44,6 +53,18 @@ def give_back_time(table: Table, side: str, entry, now: datetime) -> None:
         with held(now):
             g_timeline.extend(table.path, MODERATOR, side,
                               duration_text(timedelta(minutes=minutes)), table.games_dir,
-                              None, table.append)
+                              None, table.append, hold=mark)
     except (OrderError, UsageError):  # NoOrdersTaken too: the game takes none now
         return
+    fault("given back")
+
+
+def hold_mark(side: str, entry) -> str:
+    """The digest an extension names a hold by (ClockFact `hold`): the side, the record it
+    waited at, by number and hash, and the mail it held (its raw digest, which no reader
+    but the moderator can guess; an older ledger kept none: its lines then)."""
+    mail = entry.get("mail") if isinstance(entry, dict) else None
+    made_at = entry.get("hash") if isinstance(entry, dict) else None
+    said = ["hold", side, str(held_at(entry)), str(made_at),
+            *([mail] if isinstance(mail, str) else held_lines(entry))]
+    return hashlib.sha256("\n".join(said).encode()).hexdigest()[:16]

@@ -69,7 +69,8 @@ def _held_words(name: str, side: str, entry: dict, mailed: bool) -> str:
             f"with the dice you roll, {how} (`referee order {name} --as {side} --dice ...`)")
 
 
-def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -> dict:
+def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0,
+                mail: str = "") -> dict:
     """What the ledger keeps of a side's mailed orders held for the moderator's dice (he is
     its only reader): the record they wait at, their lines as the player gave them, and how
     many dice they roll, fewest and most, counted by dry runs whose dice show each value of
@@ -77,8 +78,9 @@ def held_orders(table: Table, side: str, texts: list[str], dated: float = 0.0) -
     stopped short, at a shuffle or a sealed plan: then they roll at least the fewest); and
     the mail's Date (dated, a POSIX time; kept when it has one), to tell him which mail; and
     the side's registered address the mail came from, the only one told if they are not
-    entered (dropped.py)."""
-    when = {**_mail_date(dated), **_sent_from(table, side)}
+    entered (dropped.py); and the mail's raw digest (mail), which names the hold the time
+    given back is given for (holdtime.py)."""
+    when = {**_mail_date(dated), **_sent_from(table, side), **({"mail": mail} if mail else {})}
     counts, whole = [], True
     for value in COUNT_WITH:
         try:
