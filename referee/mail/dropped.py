@@ -21,7 +21,7 @@ from ..base.clock import for_players, parse_stamp
 from ..engine import pending_prompt, waiting_on
 from ..game.replay import order_text
 from ..table import Table
-from .holds import decision_of, held_at, held_lines, order_of, record_kept
+from .holds import decision_of, held_at, held_lines, order_of, record_kept, standing
 from .ordersopen import orders_open_text
 from .outcome import halt_of
 from .refusal import prose
@@ -70,6 +70,19 @@ def why_dropped(table: Table, side: str, entry) -> str | None:
     return None if lines and _same(order_text(first), lines[0]) else OTHER_ORDERS
 
 
+def replaced_notes(table: Table, side: str, entry) -> list[str]:
+    """What the answer to a mail of side's held for the moderator's dice says of the one
+    held before it (entry: the ledger's `held` entry it takes the place of, None: none): the
+    ledger keeps one hold a side, so the earlier mail's orders will not be entered, and he
+    is told so by this answer, not by a mail of its own. Nothing when that hold ended with
+    its orders entered."""
+    if entry is None or (not standing(table, {side: entry}) and
+                         why_dropped(table, side, entry) is None):
+        return []
+    return [f"Its orders replace those of {_mail_of(entry, 'your earlier mail')}, held "
+            f"before it: those will not be entered."]
+
+
 def mailed_by(entry, address: str | None) -> bool:
     """Whether address (the side's registered one now) is the one its held mail came from
     (a ledger kept before the hold named it: any)."""
@@ -84,10 +97,7 @@ def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> s
     mails give him now, reminders.deadline_lines), wrapped at 72 columns but for the order
     lines, each alone on its line as he wrote it."""
     lines = held_lines(entry)
-    date = entry.get("date") if isinstance(entry, dict) else None
-    moment = parse_stamp(date) if isinstance(date, str) else None
-    mail = f"your mail of {for_players(moment)}" if moment else "your mail"
-    head = (f"The orders of {mail}, held for the moderator's dice since record "
+    head = (f"The orders of {_mail_of(entry)}, held for the moderator's dice since record "
             f"{held_at(entry)}, were not entered" + (":" if lines else "."))
     parts = [prose(head)]
     if lines:
@@ -95,6 +105,13 @@ def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> s
     parts.append(prose(f"{WHY[why]} They are held no more; they will not be entered."))
     parts.append(_asked_now(table, side, due, _decision_now(table, side, entry, why)))
     return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def _mail_of(entry, undated: str = "your mail") -> str:
+    """A held entry's mail as his mails name it: 'your mail of' its Date, when it had one."""
+    date = entry.get("date") if isinstance(entry, dict) else None
+    moment = parse_stamp(date) if isinstance(date, str) else None
+    return f"your mail of {for_players(moment)}" if moment else undated
 
 
 def dropped_name(game_id: str, side: str, entry) -> str:

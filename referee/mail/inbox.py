@@ -48,6 +48,7 @@ from . import message as mailtext
 from . import outcome
 from .delivery import refused_mails
 from .direct import direct_inbox
+from .dropped import replaced_notes
 from .eml import write_eml as _write
 from .handling import handle
 from .holds import sides_on_hold
@@ -283,6 +284,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             boxes.release(m)
             if out.status == "held" and out.side:   # the moderator must enter them (tick):
                 # kept with the message handled and its reply, in the same save
+                out.notes += replaced_notes(table, out.side, ledger["held"].get(out.side))
                 ledger["held"][out.side] = out.held or records[-1]["seq"]
             _keep(ledger, m, out, replies if outbox is not None else [], registered)
         if out.status == "skipped" and out.side is None:      # a copy: judged like the first
