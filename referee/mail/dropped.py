@@ -10,6 +10,22 @@ deadline; nothing when the game is over, paused or closed: outcome.halt_of). He 
 the lines: the mail goes to his address only, and to nobody when the side's registered
 address is another since the hold (a new player took the side: he never wrote them, and
 the former one is no longer in the game).
+
+Which held lines were entered is read from the orders the moderator entered for the side
+from his first order since the hold: the records of the side that follow it one another,
+none from a mail (a mail's own are his: MAILED). A line is entered when one of those orders
+is that line, however cased or spaced (_same, as the journal keeps a line: as given,
+trimmed; a sealed plan's record holds its orders one a line), each order standing for
+one line. When none is, the moderator entered other orders (OTHER_ORDERS). When some are
+and others not, the lines not entered are told (PARTLY), but only when every order he
+entered is one of the held lines: an order of his that is none of them may be one of them
+written otherwise (another spelling of an area, a unit named another way), and which one
+it stands for is not known; then the hold counts as entered, and nobody is told that an
+order he may have entered was dropped. A held
+'done' after an entered line that is not a 'done' is counted entered too: the referee
+drops such a 'done' when the order before it closed the decision (game/batch.py), and the
+journal then holds no record of it. Lines left after a hand-off, which the referee did not
+apply, are told as not entered: they were not.
 """
 
 from __future__ import annotations
@@ -31,9 +47,11 @@ OTHER_ORDERS = "other orders"
 MAILED = "mailed"
 OVER = "over"
 CLOSED = "closed"
+PARTLY = "partly"
 
 WHY = {
     OTHER_ORDERS: "The moderator entered other orders for your side.",
+    PARTLY: "The moderator entered the other orders of your mail, not these.",
     MAILED: "Orders of a later mail of yours were applied in their place.",
     SET_BACK: ("The game was set back to an earlier record, before the one your orders "
                "answered."),
@@ -56,18 +74,56 @@ HALTED = {
 def why_dropped(table: Table, side: str, entry) -> str | None:
     """Why side's hold (a ledger `held` entry whose hold no longer stands) ended without
     its orders (SET_BACK, OTHER_ORDERS, MAILED: a later mail of his that needed no dice,
-    OVER, CLOSED: revealed while they waited), or None when the moderator entered them:
-    the first order of the side's since the hold is its first line."""
+    OVER, CLOSED: revealed while they waited, PARTLY: some of them entered, not all), or
+    None when the moderator entered them (the module's docstring says how that is read)."""
     if not record_kept(table, entry):
         return SET_BACK
-    seq, records = held_at(entry), table.records
-    first = next((r for r in records[seq + 1:] if order_of(r, side)), None)
-    if first is None:
+    records, at = table.records, _first_order(table, side, entry)
+    if at == len(records):
         return CLOSED if halt_of(table) == "closed" else OVER
-    lines = held_lines(entry)
-    if isinstance(first.get("mail"), dict):
+    if isinstance(records[at].get("mail"), dict):
         return MAILED
-    return None if lines and _same(order_text(first), lines[0]) else OTHER_ORDERS
+    lines = held_lines(entry)
+    left, others = not_entered(records[at:], side, lines)
+    if not lines or len(left) == len(lines):
+        return OTHER_ORDERS
+    return PARTLY if left and not others else None
+
+
+def lines_not_entered(table: Table, side: str, entry) -> list[str]:
+    """The held lines the moderator did not enter, of a hold he entered in part (PARTLY)."""
+    lines = held_lines(entry)
+    at = _first_order(table, side, entry)
+    return [lines[i] for i in not_entered(table.records[at:], side, lines)[0]]
+
+
+def _first_order(table: Table, side: str, entry) -> int:
+    """Where the first order of side's since his hold is in the journal (its length: none)."""
+    records = table.records
+    return next((i for i in range(held_at(entry) + 1, len(records))
+                 if order_of(records[i], side)), len(records))
+
+
+def not_entered(records: list[dict], side: str, lines: list[str]) -> tuple[list[int], int]:
+    """Which held lines (by place) none of the orders the moderator entered for side is
+    (records: from his first since the hold; a sealed plan's record holds its orders one a
+    line), and how many of those orders are none of the lines (the module's docstring:
+    each order stands for one line; a 'done' after an entered line that is no 'done'
+    counts entered)."""
+    entered = []
+    for r in records:
+        if not order_of(r, side) or isinstance(r.get("mail"), dict):
+            break
+        entered += order_text(r).split("\n")      # a sealed plan's record: its orders
+    left, others = list(range(len(lines))), 0
+    for text in entered:
+        match = next((i for i in left if _same(text, lines[i])), None)
+        if match is None:
+            others += 1
+        else:
+            left.remove(match)
+    return [i for i in left if not (_same(lines[i], "done") and i > 0 and i - 1 not in left
+                                    and not _same(lines[i - 1], "done"))], others
 
 
 def replaced_notes(table: Table, side: str, entry) -> list[str]:
@@ -96,9 +152,10 @@ def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> s
     """The player's mail for held orders that were not entered (due: the deadline line his
     mails give him now, reminders.deadline_lines), wrapped at 72 columns but for the order
     lines, each alone on its line as he wrote it."""
-    lines = held_lines(entry)
-    head = (f"The orders of {_mail_of(entry)}, held for the moderator's dice since record "
-            f"{held_at(entry)}, were not entered" + (":" if lines else "."))
+    lines = lines_not_entered(table, side, entry) if why == PARTLY else held_lines(entry)
+    held = f"{_mail_of(entry)}, held for the moderator's dice since record {held_at(entry)}"
+    head = (f"Of the orders of {held}, these were not entered:" if why == PARTLY else
+            f"The orders of {held}, were not entered" + (":" if lines else "."))
     parts = [prose(head)]
     if lines:
         parts.append("\n".join(f"  {t}" for t in lines))
