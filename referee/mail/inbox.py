@@ -48,10 +48,10 @@ from . import message as mailtext
 from . import outcome
 from .delivery import refused_mails
 from .direct import direct_inbox
-from .dropped import replaced_notes
 from .eml import write_eml as _write
 from .handling import handle
 from .holds import sides_on_hold
+from .holdsteps import keep_hold, with_holds
 from .ledger import (
     REGISTERED_PER_DAY,
     copy_handled,
@@ -214,7 +214,8 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
             check_outbox(outbox)
         game = table.whole().game()        # the pass reads every record: checked once, here
         check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
-        return _inbox_of(table, boxes, messages, outbox, with_map)
+        return with_holds(table, outbox,   # the holds' mails as tick writes them (holdsteps.py)
+                          lambda: _inbox_of(table, boxes, messages, outbox, with_map))
 
 
 def _inbox_of(table: Table, boxes: Mailboxes, messages: list[Message],
@@ -282,10 +283,8 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             else:
                 _classify(table, m, out, people, keys, bodies, manual, replies)
             boxes.release(m)
-            if out.status == "held" and out.side:   # the moderator must enter them (tick):
-                # kept with the message handled and its reply, in the same save
-                out.notes += replaced_notes(table, out.side, ledger["held"].get(out.side))
-                ledger["held"][out.side] = out.held or records[-1]["seq"]
+            if out.status == "held" and out.side:   # the moderator must enter them:
+                keep_hold(table, ledger, out)   # with the message handled, its reply: one save
             _keep(ledger, m, out, replies if outbox is not None else [], registered)
         if out.status == "skipped" and out.side is None:      # a copy: judged like the first
             note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
