@@ -21,11 +21,11 @@ and others not, the lines not entered are told (PARTLY), but only when every ord
 entered is one of the held lines: an order of his that is none of them may be one of them
 written otherwise (another spelling of an area, a unit named another way), and which one
 it stands for is not known; then the hold counts as entered, and nobody is told that an
-order he may have entered was dropped. A held
-'done' after an entered line that is not a 'done' is counted entered too: the referee
-drops such a 'done' when the order before it closed the decision (game/batch.py), and the
-journal then holds no record of it. Lines left after a hand-off, which the referee did not
-apply, are told as not entered: they were not.
+order he may have entered was dropped. A held 'done' after an entered line that is not a
+'done' is counted entered too: the referee drops such a 'done' when the order before it
+closed the decision (game/batch.py), and the journal then holds no record of it. Lines
+left after a hand-off, which the referee did not apply, are told as not entered: they
+were not.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Orders held for the moderator's dice as `inbox` keeps and tells them, as a pass of `tick`
-does: the moderator run `inbox` by hand and neither he nor the player heard of a hold.
+does: a moderator who runs `inbox` by hand is mailed about each hold, and a player whose
+held orders were not entered is told so, as under `tick`.
 
 Before the messages are read, the holds that ended are pruned, each player whose orders
 were not entered told so and given back the time they were held (waiting.end_holds: before
