@@ -101,3 +101,19 @@ def _extensions(j) -> list[tuple[str, str | None]]:
     """The extensions of the journal: by how much, and the hold each gives back for."""
     return [(x["clock"]["by"], x["clock"].get("hold")) for x in records(j)
             if (x.get("clock") or {}).get("kind") == "extend"]
+
+
+def test_a_hold_is_named_by_its_mail_s_digest_never_by_its_lines():
+    """The extension giving back a hold's time is in the journal every reader has: its mark
+    must tell nothing of the orders held (a player guessing the lines his opponent held
+    could confirm them against a digest of them). A hold is named by its side, its record
+    and its mail's raw digest; one an older ledger kept, with no digest, by its side and
+    record alone."""
+    base = {"seq": 57, "hash": "ab" * 32}
+    old_a = hold_mark("entente", {**base, "lines": ["retreat fr-1 verdun"]})
+    old_b = hold_mark("entente", {**base, "lines": ["done"]})
+    assert old_a == old_b
+    new_a = hold_mark("entente", {**base, "lines": ["done"], "mail": "1" * 64})
+    new_b = hold_mark("entente", {**base, "lines": ["done"], "mail": "2" * 64})
+    assert len({old_a, new_a, new_b}) == 3
+    assert hold_mark("german", {**base, "mail": "1" * 64}) != new_a

@@ -28,7 +28,7 @@ from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import has_deadlines
 from ..table import Table
-from .holds import held_at, held_lines
+from .holds import held_at
 from .ledger import fault
 
 
@@ -62,9 +62,11 @@ def give_back_time(table: Table, side: str, entry, now: datetime) -> None:
 def hold_mark(side: str, entry) -> str:
     """The digest an extension names a hold by (ClockFact `hold`): the side, the record it
     waited at, by number and hash, and the mail it held (its raw digest, which no reader
-    but the moderator can guess; an older ledger kept none: its lines then)."""
+    but the moderator can guess). A hold an older ledger kept has no digest: it is named by
+    its side and record alone, never by its lines, which a reader of the journal could
+    confirm by guessing them; every later hold has one."""
     mail = entry.get("mail") if isinstance(entry, dict) else None
     made_at = entry.get("hash") if isinstance(entry, dict) else None
     said = ["hold", side, str(held_at(entry)), str(made_at),
-            *([mail] if isinstance(mail, str) else held_lines(entry))]
+            *([mail] if isinstance(mail, str) else [])]
     return hashlib.sha256("\n".join(said).encode()).hexdigest()[:16]
