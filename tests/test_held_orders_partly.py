@@ -5,10 +5,11 @@ a line was dropped (the module's docstring says why)."""
 
 from __future__ import annotations
 
-from test_held_orders_dropped import _held_then_told, _no_one_else_reads_them, dropped
+from test_held_orders_dropped import DATE, _held_then_told, _no_one_else_reads_them, dropped
 from test_held_orders_stand import held_view
+from test_waits_on_moderator import held_for_dice
 
-from referee.mail.dropped import not_entered
+from referee.mail.entered import not_entered
 
 ARTILLERY = "6,6,6"     # the dice of the Entente's first 'done' (the German artillery's fire)
 
@@ -19,11 +20,15 @@ def _entered(cli, j, *lines: str, dice: str = ARTILLERY) -> None:
 
 
 def test_held_orders_entered_in_part_tell_the_player_the_lines_not_entered(tmp_path, cli):
-    """The Entente's two 'done' held; the moderator enters the first and moves on (the
-    Entente's defensive fire is asked of him next): he is told, once, that one 'done' of
-    his mail of 24 Nov was not entered, and what he is asked now."""
-    j, out, before = _held_then_told(tmp_path, cli)
-    _entered(cli, j, "done")
+    """The Entente's three 'done' held; the moderator enters two, and the battle goes to
+    the German (his retreat after combat, 5.4.2): the third can be entered no more, and the
+    Entente is told, once, that one 'done' of his mail of 24 Nov was not entered, and what
+    he is asked now. (While the Entente still owed a decision after the moderator's orders,
+    the rest could still be entered, and the hold stood: test_held_orders_later.py.)"""
+    j, box, out = held_for_dice(tmp_path, cli, lines=("done",) * 3, date=DATE)
+    assert cli("tick", j, "--no-map").exit_code != 0
+    before = set(out.glob("*.eml"))
+    _entered(cli, j, "done", "done", dice=",".join(["6"] * 21))
     for _ in range(2):
         cli("tick", j, "--no-map")
     [text] = dropped(out)
@@ -33,7 +38,7 @@ def test_held_orders_entered_in_part_tell_the_player_the_lines_not_entered(tmp_p
     assert "\n  done\n\n" in text and "\n  done\n  done\n" not in text, text
     assert "The moderator entered the other orders of your mail, not these." in flat, text
     assert "they will not be entered" in flat, text
-    assert "The decision asked of you now is another than the one they answered" in flat
+    assert "Nothing is asked of you now: the game waits on the other side." in flat, text
     assert all(len(line) <= 72 for line in text.splitlines()), text
     _no_one_else_reads_them(cli, j, out, before)
 

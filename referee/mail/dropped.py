@@ -12,20 +12,13 @@ address is another since the hold (a new player took the side: he never wrote th
 the former one is no longer in the game).
 
 Which held lines were entered is read from the orders the moderator entered for the side
-from his first order since the hold: the records of the side that follow it one another,
-none from a mail (a mail's own are his: MAILED). A line is entered when one of those orders
-is that line, however cased or spaced (_same, as the journal keeps a line: as given,
-trimmed; a sealed plan's record holds its orders one a line), each order standing for
-one line. When none is, the moderator entered other orders (OTHER_ORDERS). When some are
-and others not, the lines not entered are told (PARTLY), but only when every order he
+(entered.py). When none is one of them, he entered other orders (OTHER_ORDERS). When some
+are and others not, the lines not entered are told (PARTLY), but only when every order he
 entered is one of the held lines: an order of his that is none of them may be one of them
 written otherwise (another spelling of an area, a unit named another way), and which one
 it stands for is not known; then the hold counts as entered, and nobody is told that an
-order he may have entered was dropped. A held 'done' after an entered line that is not a
-'done' is counted entered too: the referee drops such a 'done' when the order before it
-closed the decision (game/batch.py), and the journal then holds no record of it. Lines
-left after a hand-off, which the referee did not apply, are told as not entered: they
-were not.
+order he may have entered was dropped. Lines left after a hand-off, which the referee did
+not apply, are told as not entered: they were not.
 """
 
 from __future__ import annotations
@@ -35,9 +28,9 @@ import hashlib
 from ..base.addresses import address_key
 from ..base.clock import for_players, parse_stamp
 from ..engine import pending_prompt, waiting_on
-from ..game.replay import order_text
 from ..table import Table
-from .holds import decision_of, held_at, held_lines, order_of, record_kept, standing
+from .entered import first_order, not_entered
+from .holds import decision_of, held_at, held_lines, record_kept, standing
 from .ordersopen import orders_open_text
 from .outcome import halt_of
 from .refusal import prose
@@ -78,7 +71,7 @@ def why_dropped(table: Table, side: str, entry) -> str | None:
     None when the moderator entered them (the module's docstring says how that is read)."""
     if not record_kept(table, entry):
         return SET_BACK
-    records, at = table.records, _first_order(table, side, entry)
+    records, at = table.records, first_order(table.records, side, held_at(entry))
     if at == len(records):
         return CLOSED if halt_of(table) == "closed" else OVER
     if isinstance(records[at].get("mail"), dict):
@@ -93,37 +86,8 @@ def why_dropped(table: Table, side: str, entry) -> str | None:
 def lines_not_entered(table: Table, side: str, entry) -> list[str]:
     """The held lines the moderator did not enter, of a hold he entered in part (PARTLY)."""
     lines = held_lines(entry)
-    at = _first_order(table, side, entry)
+    at = first_order(table.records, side, held_at(entry))
     return [lines[i] for i in not_entered(table.records[at:], side, lines)[0]]
-
-
-def _first_order(table: Table, side: str, entry) -> int:
-    """Where the first order of side's since his hold is in the journal (its length: none)."""
-    records = table.records
-    return next((i for i in range(held_at(entry) + 1, len(records))
-                 if order_of(records[i], side)), len(records))
-
-
-def not_entered(records: list[dict], side: str, lines: list[str]) -> tuple[list[int], int]:
-    """Which held lines (by place) none of the orders the moderator entered for side is
-    (records: from his first since the hold; a sealed plan's record holds its orders one a
-    line), and how many of those orders are none of the lines (the module's docstring:
-    each order stands for one line; a 'done' after an entered line that is no 'done'
-    counts entered)."""
-    entered = []
-    for r in records:
-        if not order_of(r, side) or isinstance(r.get("mail"), dict):
-            break
-        entered += order_text(r).split("\n")      # a sealed plan's record: its orders
-    left, others = list(range(len(lines))), 0
-    for text in entered:
-        match = next((i for i in left if _same(text, lines[i])), None)
-        if match is None:
-            others += 1
-        else:
-            left.remove(match)
-    return [i for i in left if not (_same(lines[i], "done") and i > 0 and i - 1 not in left
-                                    and not _same(lines[i - 1], "done"))], others
 
 
 def replaced_notes(table: Table, side: str, entry) -> list[str]:
@@ -208,9 +172,3 @@ def _asked_now(table: Table, side: str, due: str | None, now: str = "") -> str:
     return "\n\n".join(p for p in (
         prose(ASK[now].format(pending_prompt(game.state, game.data))),
         orders, due or "") if p)
-
-
-def _same(recorded: str, line: str) -> bool:
-    """Whether an order of the journal is the held line (its words, however cased or
-    spaced: the journal keeps the line as given, trimmed)."""
-    return " ".join(recorded.split()).casefold() == " ".join(line.split()).casefold()

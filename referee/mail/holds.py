@@ -6,7 +6,8 @@ stale reply meets (handling.py): a record since that leaves that decision as it 
 game paused or resumed, a deadline set, a reminder, a roster changed, the other side's
 deadline missed, the side's own `extend` or the armistice he proposes or refuses) leaves
 the hold; an order of the side's since that answers his decision (the moderator entering
-the held orders), a record that changes his decision or one that closes the game (`reveal`:
+the held orders; but while he is part way through them, the rest may still be entered:
+entered.py), a record that changes his decision or one that closes the game (`reveal`:
 no order is entered in it any more) ends it. A hold made at a record
 the journal no longer holds as it was (a journal cut back, or cut back and written again)
 is gone.
@@ -14,15 +15,11 @@ is gone.
 
 from __future__ import annotations
 
-from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused
 from ..engine import game_over, pending_prompt, sealed_for, waiting_on
 from ..table import Table
+from .entered import entering, first_order
 from .ledger import load_ledger
 from .outcome import halt_of
-
-# What a side may do at any time (3.2) beside his decision, leaving it as it was: an
-# armistice proposed or refused answers none (an armistice accepted, a surrender, ends it).
-_BESIDE_THE_DECISION = frozenset({ArmisticeProposed.__name__, ArmisticeRefused.__name__})
 
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
@@ -42,6 +39,15 @@ def held_at(entry) -> int | None:
     """The record a held entry waits at (an older ledger kept that number alone)."""
     seq = entry.get("seq") if isinstance(entry, dict) else entry
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def lines_left(table: Table, entry, side: str) -> list[str]:
+    """The held lines of a hold that stands not yet entered: all of them but while the
+    moderator is part way through entering them (entered.py)."""
+    lines = held_lines(entry)
+    at = first_order(table.records, side, held_at(entry))
+    return [lines[i] for i in entering(table, side, at, lines)] if at < len(
+        table.records) else lines
 
 
 def held_lines(entry) -> list[str]:
@@ -80,19 +86,6 @@ def sides_on_hold(table: Table) -> set[str]:
     return set(standing(table, held)) if held else set()
 
 
-def order_of(record: dict, side: str) -> bool:
-    """Whether record answers side's decision by an order of his: a fact about time alone
-    (`clock`, no events: his `extend`, asked by mail while his orders wait) does not, nor an
-    armistice he proposes or refuses (3.2); either leaves his decision as it was."""
-    if record.get("actor") != side:
-        return False
-    events = record.get("events")
-    if not isinstance(events, list) or not events:
-        return "clock" not in record
-    return not all(isinstance(e, dict) and e.get("type") in _BESIDE_THE_DECISION
-                   for e in events)
-
-
 def _stands(table: Table, side: str, entry) -> bool:
     if not record_kept(table, entry):
         return False                    # the journal was cut back (and written again)
@@ -101,6 +94,7 @@ def _stands(table: Table, side: str, entry) -> bool:
         return False                    # revealed: no order is entered in it any more
     if seq == len(records) - 1:
         return True
-    if any(order_of(r, side) for r in records[seq + 1:]):
-        return False                    # an order of his since: the moderator acted
+    at = first_order(records, side, seq)
+    if at < len(records):               # an order of his since: the moderator acted, and
+        return bool(entering(table, side, at, held_lines(entry)))   # may not be done
     return decision_of(table, seq, side) == decision_of(table, None, side)

@@ -23,7 +23,7 @@ from ..render.documents import players_words
 from ..store.players import roster
 from ..table import Table
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
-from .holds import held_at, held_lines, standing
+from .holds import held_at, held_lines, lines_left, standing
 from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
@@ -126,8 +126,8 @@ def held_now(table: Table) -> list[dict]:
     journal = typed_journal(table.path)
     out = []
     for side, entry in sorted(standing(table, ledger["held"]).items()):
-        at, lines, entry = held_at(entry), held_lines(entry), \
-            entry if isinstance(entry, dict) else {}
+        at, lines, entry = held_at(entry), lines_left(table, entry, side), \
+            _counted(entry, lines_left(table, entry, side))
         date = entry.get("date")
         # As his mail gives it: '--' ends the options, each line after it is an order.
         orders = " ".join(shlex.quote(t) for t in lines)
@@ -175,9 +175,8 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> lis
     out, told = [], []
     for side in sorted(held):
         at = held_at(held[side])
-        entry, lines = held[side] if isinstance(held[side], dict) else {}, \
-            held_lines(held[side])
-        entry = {**entry, "lines": lines}
+        lines = lines_left(table, held[side], side)
+        entry = {**_counted(held[side], lines), "lines": lines}
         # Named by the record the hold was made at: a record since that leaves it (a pause)
         # mails him no second time; and by the game, whose mails may share an outbox with
         # another's holding the same lines at the same record.
@@ -231,6 +230,13 @@ def _tell_dropped(table: Table, outbox: Path, now: datetime, was: dict, held: di
         post.write(dropped_name(post.game_id, side, entry), to,
                    post.subject(table.records[-1]["seq"], "your held orders were not entered"),
                    dropped_mail(table, side, entry, why, due.get(side)), side, wrapped=True)
+
+
+def _counted(entry, lines: list[str]) -> dict:
+    """A held entry as told of its lines left to enter (lines_left): its dice were counted
+    for every line, and are not told for a part of them."""
+    entry = entry if isinstance(entry, dict) else {}
+    return entry if lines == held_lines(entry) else {**entry, "dice": None}
 
 
 def _digest(lines: list[str]) -> str:
