@@ -6,6 +6,7 @@ moved past the last one he had. Nothing here knows a game: the kind answers."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -271,14 +272,27 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
     else:
         body = prose(f"Nothing was recorded: {h.reason}")
     body = "".join(f"{prose(note)}\n" for note in h.notes) + body
+    name = mail_name("direct answer", digest or h.message_id)
     if h.keyed and h.side is not None:
         body = body.rstrip("\n") + "\n\n" + \
             _report_body(table, h.side, keys, ledger, tuple(h.records))[1]
-        ledger["sent"][h.side] = _mark(table)
-    name = mail_name("direct answer", digest or h.message_id)
+        _answered_to(table, outbox / f"{name}.eml", h, ledger)
     return _write(table, outbox / f"{name}.eml", address,
                   _subject(table, "applied" if h.status == "applied" else "not applied"),
                   body, h.message_id)
+
+
+def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
+    """The ledger's mark of the report an answer carries (as _mark): the journal now, but
+    for an answer a run stopped before its ledger was saved wrote already (path in the
+    outbox or its sent/), which stands: its report went no further than the mail's own
+    records, then the journal's last, and a record since (another mail applied first, the
+    moderator's order) is left to the next report, never marked as sent."""
+    if not any(os.path.lexists(p) for p in (path, path.parent / "sent" / path.name)):
+        ledger["sent"][h.side] = _mark(table)
+    elif h.records and (still_held(ledger["sent"].get(h.side), table.records) or 0) < \
+            max(h.records) < len(table.records):
+        ledger["sent"][h.side] = [max(h.records), table.records[max(h.records)]["hash"]]
 
 
 def _subject(table: Table, what: str) -> str:

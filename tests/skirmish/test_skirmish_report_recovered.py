@@ -1,0 +1,46 @@
+"""A skirmish pass killed once it wrote a player's answer, before its ledger was saved; a
+test recorded before the next pass (the moderator's order for the other side): the next
+pass finds the answer written (it stands, and is not written again) and must not count
+the test since as sent to him. It did: the ledger marked the journal's last record as
+his last report, and his report of the other side's fire at his own figure never came."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
+from test_skirmish_report_since import _listed, _pass
+
+from referee.mail import ledger as ledgermod
+
+RANGED = "range=70 state=halted cover=none command=yes"
+
+
+def test_a_test_recorded_after_a_killed_answer_reaches_its_player(cli, tmp_path,
+                                                                   secret_file):
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file, "--player", f"moderator={UMPIRE}")
+    box = tmp_path / "mail"
+    box.mkdir()
+    b, g = keys["british"], keys["german"]
+    _pass(cli, j, tmp_path / "out1", *[
+        mail(box, 1, BRITISH, b, "move B2 mode=manoeuvre command=yes",
+             "move B3 mode=stealthy command=yes", "done"),
+        mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
+        mail(box, 3, BRITISH, b, "done"), mail(box, 4, GERMAN, g, "done"),
+        mail(box, 5, BRITISH, b, "done"), mail(box, 6, GERMAN, g, "done")])
+    fire = mail(box, 7, BRITISH, b, f"fire B1 at=G2 {RANGED}")          # record 10
+    out = tmp_path / "out2"
+    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(j), str(fire),
+                             "--outbox", str(out)],
+                            env={**os.environ, ledgermod.FAULT_VARIABLE: "direct answered"},
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    r = cli("order", j, "--as", "german", f"fire G3 at=B2 {RANGED}")     # record 11
+    assert r.exit_code == 0, r.output
+    mails = _pass(cli, j, out, fire)
+    listed = [n for body in mails[BRITISH] for n in _listed(body)[1]]
+    assert 11 in listed, mails[BRITISH]
+    assert [_listed(body)[1] for body in mails[GERMAN]] == [[10, 11]]
