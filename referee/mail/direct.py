@@ -6,7 +6,6 @@ moved past the last one he had. Nothing here knows a game: the kind answers."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from ..store.mailroute import referee_address
 from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
-from .eml import plain_mail, write_once
+from .eml import plain_mail, write_once, written_already
 from .ledger import (
     copy_handled,
     fault,
@@ -288,7 +287,7 @@ def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
     outbox or its sent/), which stands: its report went no further than the mail's own
     records, then the journal's last, and a record since (another mail applied first, the
     moderator's order) is left to the next report, never marked as sent."""
-    if not any(os.path.lexists(p) for p in (path, path.parent / "sent" / path.name)):
+    if written_already(path.parent, path.stem) is None:
         ledger["sent"][h.side] = _mark(table)
     elif h.records and (still_held(ledger["sent"].get(h.side), table.records) or 0) < \
             max(h.records) < len(table.records):
@@ -337,7 +336,10 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
 def _write(table: Table, path: Path, to: str, subject: str, body: str,
            in_reply_to: str | None) -> list[Path]:
     """One mail into the outbox, whole or not at all, under the name that makes it that mail
-    (a run that stopped before its ledger was saved finds it there and writes no other)."""
+    (a run that stopped before its ledger was saved finds it there, or in the outbox's sent/
+    once it went out, and writes no other)."""
+    if (there := written_already(path.parent, path.stem)) is not None:
+        return [there]
     msg = plain_mail(referee_address(table.records), to, subject, body,
                      in_reply_to, mailtext.thread_of(table.records[0]["game_id"], to))
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

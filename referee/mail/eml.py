@@ -26,10 +26,8 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
     the pictures attached in their order, image/png, each (file name, bytes), or map.png
     alone); with name, NAME.eml, written once: when the outbox or its sent/ already holds
     it, that one stands."""
-    if name is not None:
-        for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
-            if os.path.lexists(where):
-                return where
+    if name is not None and (there := written_already(folder, name)) is not None:
+        return there
     msg = plain_mail(sender, to, subject, body, in_reply_to, thread, name)
     for file, picture in ([("map.png", png)] if isinstance(png, bytes) else png or []):
         msg.add_attachment(picture, maintype="image", subtype="png", filename=file)
@@ -72,6 +70,15 @@ def boundary() -> str:
     the text is quoted-printable, where '=' is written '=3D' but at a line's end, and the
     pictures are base64, which has no '-'."""
     return "=" * 15 + f"{_secrets.randbelow(10 ** 19):019d}" + "=="
+
+
+def written_already(folder: Path, name: str) -> Path | None:
+    """NAME.eml where the outbox, or its sent/ once the mail went out, holds it already:
+    a named mail is that mail, and is not written again."""
+    for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
+        if os.path.lexists(where):
+            return where
+    return None
 
 
 def write_once(folder: Path, name: str, data: bytes) -> Path:

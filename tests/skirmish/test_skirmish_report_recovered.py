@@ -6,6 +6,7 @@ his last report, and his report of the other side's fire at his own figure never
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -44,3 +45,29 @@ def test_a_test_recorded_after_a_killed_answer_reaches_its_player(cli, tmp_path,
     listed = [n for body in mails[BRITISH] for n in _listed(body)[1]]
     assert 11 in listed, mails[BRITISH]
     assert [_listed(body)[1] for body in mails[GERMAN]] == [[10, 11]]
+
+
+def test_an_answer_a_killed_run_wrote_and_that_went_out_is_not_written_again(cli, tmp_path,
+                                                                             secret_file):
+    """The answer a run killed before its ledger was saved wrote, then sent (moved into the
+    outbox's sent/, as a route's sending does, or taken by the moderator's mail program):
+    the next pass answers that mail again, and must find the answer gone out, as a
+    campaign's named mails are found. It wrote it anew, and the player got it twice."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    move = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    out = tmp_path / "out"
+    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(j), str(move),
+                             "--outbox", str(out)],
+                            env={**os.environ, ledgermod.FAULT_VARIABLE: "direct answered"},
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    (answer,) = out.glob("*.eml")
+    (out / "sent").mkdir()
+    answer.rename(out / "sent" / answer.name)
+    r = cli("inbox", j, move, "--outbox", out, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert not (out / answer.name).exists()
+    assert [m["status"] for m in json.loads(r.stdout)["messages"]] == ["applied"]
