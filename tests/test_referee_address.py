@@ -14,7 +14,7 @@ from mailboxes import write_maildir
 from mailservers import route_through
 from test_transport import ADDRESSES, mail, new_game, records, tick
 
-from referee.mail.message import thread_of
+from referee.mail.threads import thread_of
 
 REFEREE = "referee@club.example"
 

@@ -34,6 +34,7 @@ from .prose import read_orders
 from .refusal import nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import OWN_MAIL, own_mail, typed_journal
+from .threads import thread_of
 
 NO_KEY = "the order key is missing or wrong"
 NO_ORDERS = "no orders found in the message"
@@ -341,5 +342,5 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     if (there := written_already(path.parent, path.stem)) is not None:
         return [there]
     msg = plain_mail(referee_address(table.records), to, subject, body,
-                     in_reply_to, mailtext.thread_of(table.records[0]["game_id"], to))
+                     in_reply_to, thread_of(table.records[0]["game_id"], to))
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

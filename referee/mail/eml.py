@@ -17,6 +17,7 @@ from . import message as mailtext
 from .ledger import fault, now
 from .mailboxes import MSGID
 from .msgids import message_id
+from .threads import addressed
 
 
 def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
@@ -52,7 +53,7 @@ def plain_mail(sender: str, to: str, subject: str, body: str, in_reply_to: str |
     in_reply_to reads as a Message-ID; its Message-ID marked for `to` (msgids.py), fixed
     by name for a named mail, so that one written again is the same mail."""
     msg = EmailMessage(policy=default_policy)
-    mailtext.addressed(msg, sender, to, thread,
+    addressed(msg, sender, to, thread,
                        in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)
     msg["Subject"] = visible(subject)
     msg["Date"] = email.utils.format_datetime(date or now().replace(microsecond=0))

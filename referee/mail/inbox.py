@@ -44,7 +44,6 @@ from ..store.players import (
 )
 from ..store.secrets import load_secret
 from ..table import Table
-from . import message as mailtext
 from . import outcome
 from .delivery import refused_mails
 from .direct import direct_inbox
@@ -84,6 +83,7 @@ from .senders import (
     own_mail,
     unmatched,
 )
+from .threads import thread_of
 
 SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
 
@@ -525,7 +525,7 @@ class _Outbox:
         self.written.append(_write(
             self.folder, self.sender, address, subject, body,
             entry["message_id"], shown, name=entry["name"],
-            thread=mailtext.thread_of(game.game_id, address)))
+            thread=thread_of(game.game_id, address)))
         if brief:
             _sent_after(self.written[-1], reported[side][1])
         note_start(self.ledger, entry["name"], side)
@@ -558,7 +558,7 @@ class _Outbox:
             self.written.append(_write(
                 self.folder, self.sender, address,
                 outcome.report_subject(game, side, last["seq"]), body, answers, shown, name=name,
-                thread=mailtext.thread_of(game.game_id, address)))
+                thread=thread_of(game.game_id, address)))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
             done[side] = (last["seq"], self.written[-1])

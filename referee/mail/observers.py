@@ -18,8 +18,8 @@ from ..render import reports
 from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
-from .message import thread_of
 from .refusal import prose
+from .threads import thread_of
 
 OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
 OBSERVER_REPLY = prose("This address is registered as an observer of the game: observers are "

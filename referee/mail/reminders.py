@@ -42,6 +42,7 @@ from .ordersopen import orders_open_text
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
+from .threads import thread_of
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -107,7 +108,7 @@ class Post:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = body if wrapped else prose(body)
         msg = plain_mail(self.sender, to, subject, body, None,
-                         mailtext.thread_of(self.game_id, to), date=self.now)
+                         thread_of(self.game_id, to), date=self.now)
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
             home.write_new(path, mailtext.mail_bytes(msg))

@@ -35,6 +35,7 @@ from .ledger import mail_name, now, save_ledger
 from .msgids import marked_ids, sent_to
 from .refusal import prose
 from .senders import typed_journal
+from .threads import thread_of
 
 AUTOMATIC = "automatic"         # an Outcome's status: set aside as a robot's mail
 
@@ -189,10 +190,10 @@ def failures(msg: EmailMessage, game_id: str, addresses: list[str]) -> list[Fail
 def _threaded(msg: EmailMessage, game_id: str, addresses: list[str]) -> list[Failure]:
     """The failures of a bounce naming no recipient: one for each address whose thread of
     this game the returned mail refers to, told by the bounce's own words. Two addresses
-    may share a thread (message.thread_of casefolds): each is named."""
+    may share a thread (threads.thread_of casefolds): each is named."""
     threads: dict[str, set[str]] = {}
     for a in addresses:
-        threads.setdefault(mailtext.thread_of(game_id, a).lower(), set()).add(address_key(a))
+        threads.setdefault(thread_of(game_id, a).lower(), set()).add(address_key(a))
     text = _returned_text(msg)
     mine = set().union(*(threads[t.group(0).lower()] for t in _THREAD.finditer(text)
                          if t.group(1) == game_id and t.group(0).lower() in threads))
