@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from commandclock import START
+from mailkinds import first_line, headline
 from test_mail_robots import OBSERVER, ROBOT, _classic, _dsn, _opened, _parsed, _to_moderator
 from test_transport import ADDRESSES, german_beyond_ascii, tick
 
@@ -129,7 +130,8 @@ def test_a_real_bounce_of_the_referee_s_mail_tells_the_moderator_once_a_day(
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     (told,) = _to_moderator(net)
-    assert str(told["Subject"]) == "[referee alpha #4] mail to the German player bounced"
+    assert str(told["Subject"]) == "[referee alpha] moderator, SUMMER 1914"
+    assert first_line(told).startswith("A bounce says the referee's mail to the German player")
     assert UNPROVEN not in r.stdout
     assert r.stdout.count("the moderator is told") == 1, r.output
     assert r.stdout.count("the moderator was told today already") == 1, r.output
@@ -180,12 +182,12 @@ def test_inbox_believes_a_bounce_of_the_report_in_its_outbox_and_no_copy_of_it(c
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
     assert UNPROVEN in r.stdout, r.output
-    assert not [m for _, m in _outbox_mails(out) if "bounced" in str(m["Subject"])]
+    assert not [m for _, m in _outbox_mails(out) if "A bounce says" in headline(m)]
     box = write_mbox(tmp_path / "b2", [_returning("kaiser@example.org", _head_of(german),
                                                   "<y2@mx>")])
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
-    (told,) = [m for _, m in _outbox_mails(out) if "bounced" in str(m["Subject"])]
+    (told,) = [m for _, m in _outbox_mails(out) if "A bounce says" in headline(m)]
     assert str(told["To"]) == "umpire@example.com" and UNPROVEN not in r.stdout, r.output
 
 
@@ -261,7 +263,7 @@ def test_a_stranger_answered_at_an_address_that_folds_to_a_player_s_holds_no_mar
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
     assert f"mail to {theirs} failed for good (German; {UNPROVEN})" in r.stdout, r.output
-    assert not [m for _, m in _outbox_mails(out) if "bounced" in str(m["Subject"])]
+    assert not [m for _, m in _outbox_mails(out) if "A bounce says" in headline(m)]
     assert journal.read_bytes() == before
 
 
@@ -332,8 +334,8 @@ def test_an_internationalised_bounce_of_the_referee_s_mail_is_believed(
         r = tick(cli, journal)
         assert r.exit_code == 0, r.output
         told = [_parsed(m) for _, tos, m in smtp.received if tos == [ADDRESSES["moderator"]]]
-        assert [str(m["Subject"]) for m in told] == [
-            "[referee oscar #4] mail to the German player bounced"]
+        assert [str(m["Subject"]) for m in told] == ["[referee oscar] moderator, SUMMER 1914"]
+        assert first_line(told[0]).startswith("A bounce says the referee's mail to the German")
         assert "the moderator is told" in r.stdout and UNPROVEN not in r.stdout, r.output
         assert journal.read_bytes() == before
 

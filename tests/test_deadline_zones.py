@@ -21,6 +21,7 @@ import pytest
 from commandclock import START, at
 from forging import game_key, resign
 from mailboxes import write_maildir
+from mailkinds import first_line
 from test_deadlines import ADDRESSES, mails, new_game, records, status, text_of, verified
 
 from referee.base import zones
@@ -250,7 +251,8 @@ def test_reminders_and_a_missed_deadline_are_told_in_the_zone(tmp_path, cli, clo
     log = check_deadlines(journal, out, DUE - timedelta(hours=24))
     assert log == [f"reminder: german, orders due by {told} (24h before)"]
     [reminder] = mails(out)
-    assert str(reminder["Subject"]).endswith(f"reminder: orders due by {told}")
+    assert str(reminder["Subject"]) == "[referee mailtest] German player, SUMMER 1914"
+    assert first_line(reminder).startswith("A reminder: the referee is waiting for your")
     assert f"Orders due by {told}." in " ".join(text_of(reminder).split())
     assert all(len(line) <= 72 for line in text_of(reminder).splitlines())
     log = check_deadlines(journal, out, DUE + timedelta(hours=1))

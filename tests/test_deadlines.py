@@ -18,6 +18,7 @@ import pytest
 from commandclock import START, at
 from forging import game_key, resign
 from mailboxes import write_maildir
+from mailkinds import first_line
 from test_inbox import ADDRESSES, GAME, KEYS, SECRET
 
 import gamecalls as g
@@ -340,7 +341,8 @@ def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clo
             "Wed 25 Nov 18:00 UTC and none came: the referee answered for German with the "
             "answer that does nothing (rule 2.0 II.1)") in logged, logged
     assert "none came" in " ".join(cli("explain", journal, "5").stdout.split())
-    result = {str(m["To"]): text_of(m) for m in mails(out) if "missed" in str(m["Subject"])}
+    result = {str(m["To"]): text_of(m) for m in mails(out)
+              if "orders were due by" in first_line(m)}
     # The players are told; the moderator is not: the game goes on without him.
     assert set(result) == {ADDRESSES["german"], ADDRESSES["entente"]}
     # Each reader's own view: no German card in anybody else's mail.
@@ -411,7 +413,7 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting (the "
                    "moderator is told)"]
     assert check_deadlines(journal, out, DUE + timedelta(hours=2)) == []
-    [mail] = [m for m in mails(out) if "missed" in str(m["Subject"])]
+    [mail] = [m for m in mails(out) if "orders were due by" in first_line(m)]
     assert mail["To"] == ADDRESSES["moderator"]
     # What he may do, each with its command: give the orders, extend, pause. Each command
     # is alone on its line, whole, to be copied (the journal's path of a test is long
@@ -536,7 +538,9 @@ def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tm
     # both): each mail of it is told as of its last record; the German's missed plan is the
     # last "german missed" mail of each reader.
     by = {str(m["To"]): text_of(m) for m in mails(out)
-          if str(m["Subject"]).endswith("German missed the deadline")}
+          if first_line(m).startswith("German's orders were due") or (
+              str(m["To"]) == ADDRESSES["german"] and
+              first_line(m).startswith("Your orders were due"))}
     assert "'done', the answer that does nothing" in by[ADDRESSES["german"]]
     assert "'done'" not in by[ADDRESSES["entente"]]
     assert "does nothing" not in by[ADDRESSES["entente"]]

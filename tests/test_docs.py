@@ -209,7 +209,8 @@ class Player:
 
     def filled(self, text: str) -> str:
         """A file block with the real order key of its sender and the real game id."""
-        if self.journal is None or not re.search(r"^Order key:|\[referee \S+ #", text, re.M):
+        if self.journal is None or not re.search(r"^Order key:|\[referee [^\s\]]+[\] ]", text,
+                                                 re.M):
             return text
         code, out, err = referee(["players", self.journal, "--keys", "--format", "json"])
         assert code == 0, err
@@ -221,7 +222,7 @@ class Player:
         key = keys.get(sender[1].lower()) if sender else None
         if key:
             text = re.sub(r"^(Order key:\s*)\S+", lambda m: m[1] + key, text, flags=re.M)
-        return re.sub(r"\[referee \S+ #", f"[referee {game_id} #", text)
+        return re.sub(r"\[referee [^\s\]]+([\] ])", lambda m: f"[referee {game_id}{m[1]}", text)
 
     def run(self, step: Step) -> str | None:
         """Do one step; a failure's description, or None."""

@@ -11,6 +11,7 @@ import json
 from datetime import timedelta
 
 from commandclock import START
+from mailkinds import first_line
 from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import MODERATOR, held_for_dice
 
@@ -18,11 +19,11 @@ ENTENTE = "e@example.org"
 
 
 def _mails(folder) -> list[tuple[str, str, str]]:
-    """Each mail of a folder: to whom, what it answers, its subject's last words."""
+    """Each mail of a folder: to whom, what it answers, what it is (its first line)."""
     found = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
              for p in folder.glob("*.eml")]
-    return sorted((str(m["To"]), str(m.get("In-Reply-To", "")),
-                   str(m["Subject"]).split("] ")[-1]) for m in found)
+    return sorted((str(m["To"]), str(m.get("In-Reply-To", "")), first_line(m))
+                  for m in found)
 
 
 def _inbox(cli, j, box, mine) -> list[str]:
@@ -41,9 +42,9 @@ def test_inbox_by_hand_tells_the_moderator_of_a_hold_once(tmp_path, cli):
     before = _mails(out)
     mine = tmp_path / "mine"
     written = _inbox(cli, j, box, mine)
-    assert _mails(mine) == [
-        (ENTENTE, "<m1@example.org>", "held for the moderator's dice"),
-        (MODERATOR, "", "Entente's orders wait for your dice")]
+    assert [m[:2] + (m[2].split(", and")[0],) for m in _mails(mine)] == [
+        (ENTENTE, "<m1@example.org>", "Your message was not applied yet: your orders need dice"),
+        (MODERATOR, "", "Entente's mailed orders need dice")]
     [told] = mine.glob("held-*-moderator.eml")
     assert str(told) in written, written
     assert [h["lines"] for h in held_view(cli, j)] == [["done", "done"]]
@@ -68,8 +69,8 @@ def test_inbox_by_hand_tells_a_player_his_held_orders_were_not_entered_once(tmp_
     assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
     later = tmp_path / "later"
     written = _inbox(cli, j, box, later)
-    assert [m for m in _mails(later) if "held" in m[2]] == [
-        (ENTENTE, "", "your held orders were not entered")]
+    assert [m[:2] for m in _mails(later)
+            if m[2].startswith("The orders of your mail")] == [(ENTENTE, "")]
     [told] = later.glob("dropped-*.eml")
     assert str(told) in written, written
     assert held_view(cli, j) == []
@@ -78,7 +79,7 @@ def test_inbox_by_hand_tells_a_player_his_held_orders_were_not_entered_once(tmp_
     for _ in range(2):
         cli("tick", j, "--no-map")
     assert not [m for m in _mails(out) if m not in before and m[0] == ENTENTE and
-                "held" in m[2]], _mails(out)
+                m[2].startswith("The orders of your mail")], _mails(out)
     assert [x["clock"]["by"] for x in records(j)
             if (x.get("clock") or {}).get("kind") == "extend"] == ["48h"]
     view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)

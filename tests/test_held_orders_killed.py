@@ -9,12 +9,14 @@ import email
 import email.policy
 import json
 import os
+import re
 import subprocess
 import sys
 from datetime import timedelta
 
 import pytest
 from commandclock import START
+from mailkinds import first_line
 from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import MODERATOR, held_for_dice
 
@@ -22,11 +24,12 @@ from referee.mail import ledger as ledgermod
 
 
 def _mails(out) -> list[tuple[str, str, str]]:
-    """Each mail of the outbox: to whom, what it answers, its subject's last words."""
+    """Each mail of the outbox: to whom, what it answers, what it is (its first line's
+    words before the first colon or comma)."""
     found = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
              for p in out.glob("*.eml")]
     return sorted((str(m["To"]), str(m.get("In-Reply-To", "")),
-                   str(m["Subject"]).split("] ")[-1]) for m in found)
+                   re.split("[:,]", first_line(m))[0]) for m in found)
 
 
 def _held(cli, j) -> list[tuple]:
@@ -49,9 +52,9 @@ def baseline(tmp_path_factory, cli):
     j, _, out = held_for_dice(root, cli)
     mails, held, line = _passes_after(cli, j, out)
     assert [m for m in mails if m[1] == "<m1@example.org>"] == [
-        ("e@example.org", "<m1@example.org>", "held for the moderator's dice")]
+        ("e@example.org", "<m1@example.org>", "Your message was not applied yet")]
     assert [m for m in mails if m[0] == MODERATOR] == [
-        (MODERATOR, "", "Entente's orders wait for your dice")]
+        (MODERATOR, "", "Entente's mailed orders need dice")]
     assert [(side, lines) for side, _, lines in held] == [("entente", ["done", "done"])]
     return mails, held, line.replace(str(j), "JOURNAL")
 
@@ -90,8 +93,8 @@ def test_a_pass_killed_between_telling_a_player_his_hold_ended_and_forgetting_it
     assert len(list(out.glob("dropped-*.eml"))) == 1
     for _ in range(2):
         cli("tick", j, "--no-map")
-    assert [m for m in _mails(out) if m[2] == "your held orders were not entered"] == [
-        ("e@example.org", "", "your held orders were not entered")]
+    dropped = [m for m in _mails(out) if m[2].startswith("The orders of your mail")]
+    assert [(to, answers) for to, answers, _ in dropped] == [("e@example.org", "")], dropped
     assert _held(cli, j) == []
 
 
@@ -118,7 +121,7 @@ def _dropped_at_48h(root, cli, clock, step: str | None) -> tuple:
     view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
     extended = [(x["actor"], x["clock"]["by"]) for x in records(j)
                 if (x.get("clock") or {}).get("kind") == "extend"]
-    told = [m for m in _mails(out) if m[2] == "your held orders were not entered"]
+    told = [m[:2] for m in _mails(out) if m[2].startswith("The orders of your mail")]
     return view["deadlines"]["due"], extended, told
 
 
@@ -140,4 +143,4 @@ def test_a_pass_killed_after_giving_back_the_time_of_a_hold_gives_it_back_once(
     [due], extended, told = baseline
     assert due["side"] == "entente" and due["due"] == "2026-11-26T18:00:00Z", due
     assert extended == [("moderator", "48h")], extended
-    assert told == [("e@example.org", "", "your held orders were not entered")]
+    assert told == [("e@example.org", "")]

@@ -47,8 +47,10 @@ def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cl
     _killed("inbox", str(j), str(box), "--outbox", str(later), "--no-map", step="dropped")
     for _ in range(2):
         cli("tick", j, "--no-map")
-    told = [m for m in _mails(later) + _mails(out) if "not entered" in m[2]]
-    assert told == [(ENTENTE, "", "your held orders were not entered")], told
+    told = [m[:2] for m in _mails(later) + _mails(out)
+            if m[2].startswith("The orders of your mail")]
+    assert told[:1] == [(ENTENTE, "")], told         # told once at least
+    assert len(told) == 1, told
 
 
 @pytest.mark.xfail(strict=True, reason="a mail written into one outbox by a killed run is "
@@ -61,5 +63,6 @@ def test_a_killed_inbox_s_reply_is_not_written_again_by_tick(tmp_path, cli):
     _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="written")
     for _ in range(2):
         cli("tick", j, "--no-map")
-    answers = [m for m in _mails(mine) + _mails(out) if m[1] == "<m1@example.org>"]
-    assert answers == [(ENTENTE, "<m1@example.org>", "held for the moderator's dice")]
+    answers = [m[:2] for m in _mails(mine) + _mails(out) if m[1] == "<m1@example.org>"]
+    assert answers[:1] == [(ENTENTE, "<m1@example.org>")], answers     # answered at least
+    assert len(answers) == 1, answers

@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 from forging import fixed_key
 from mailboxes import write_maildir
+from mailkinds import first_line, headline
 
 from referee.store.dice import write_secret
 
@@ -165,7 +166,7 @@ def replies_to(outbox: Path, address: str) -> list[email.message.EmailMessage]:
 def not_applied_reply(outbox: Path, side: str) -> email.message.EmailMessage:
     """The 'not applied' reply to a side's registered address."""
     found = [m for m in replies_to(outbox, ADDRESSES[side])
-             if "not applied" in str(m["Subject"])]
+             if "not applied" in headline(m)]
     assert len(found) == 1, [str(m["Subject"]) for m in mails(outbox)]
     return found[0]
 
@@ -525,7 +526,7 @@ def test_a_message_id_with_a_line_break_in_it(journal, cli, tmp_path, data, who,
         assert journal.read_bytes() == before
     else:
         assert [o["status"] for o in out] == ["applied"]
-        assert any("German report" in str(m["Subject"]) for m in mails(tmp_path / "out"))
+        assert any("report for the German player" in headline(m) for m in mails(tmp_path / "out"))
     assert_outbox_safe(tmp_path / "out", data)
 
 
@@ -601,7 +602,7 @@ def test_subject_tags(journal, cli, tmp_path, data, subject, status):
     assert [o["status"] for o in out] == [status], out
     if status == "skipped":
         assert journal.read_bytes() == before
-        assert not any("not applied" in str(m["Subject"]) for m in mails(tmp_path / "out"))
+        assert not any("not applied" in headline(m) for m in mails(tmp_path / "out"))
     assert_outbox_safe(tmp_path / "out", data)
 
 
@@ -1087,8 +1088,8 @@ def test_players_messages_over_the_limit_in_a_maildir_and_an_mbox_are_each_answe
         [("rejected", ADDRESSES["german"].lower())] * 2, out
     assert all("over the 1 MB the referee reads" in m["reason"] for m in out), out
     answers = replies_to(tmp_path / "out", ADDRESSES["german"])
-    assert [str(m["Subject"]).endswith("not applied") for m in answers] == [True, True], \
-        [str(m["Subject"]) for m in answers]
+    assert ["not applied" in first_line(m) for m in answers] == [True, True], \
+        [headline(m) for m in answers]
     assert all("over the 1 MB" in m.get_body(("plain",)).get_content() for m in answers)
     again = handled(cli, journal, box, mbox, outbox=tmp_path / "out")
     assert {m["status"] for m in again} == {"known"}, again
@@ -1127,7 +1128,7 @@ def test_a_strangers_large_mail_under_a_players_message_id_hides_nothing_of_his(
     out = handled(cli, journal, box, outbox=tmp_path / "out")
     assert [(m["status"], m["side"]) for m in out] == [("rejected", None),
                                                       ("rejected", "german")], out
-    assert [str(m["Subject"]).endswith("not applied")
+    assert ["not applied" in first_line(m)
             for m in replies_to(tmp_path / "out", ADDRESSES["german"])] == [True]
 
 
@@ -1221,7 +1222,7 @@ def test_an_outbox_without_write_permission(unprivileged, cli, tmp_path):
     again = unprivileged("inbox", journal, source, "--outbox", tmp_path / "open",
                          "--format", "json", "--no-map")
     assert again.exit_code == 0, again.stderr
-    reports = [m for m in mails(tmp_path / "open") if "German report" in str(m["Subject"])]
+    reports = [m for m in mails(tmp_path / "open") if "report for the German player" in headline(m)]
     assert len(reports) == 1
     last = records(journal)[-1]
     assert reports[0].get_content().rstrip("\n").endswith(f"{last['seq']}:{last['hash'][:32]}")
@@ -1417,7 +1418,8 @@ def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):
     for folder in ("out1", "out2"):                                  # later runs win
         for m in mails(tmp_path / folder):
             # A report, or the one reply to a message not applied, which holds the report.
-            if re.search(r"\] (German|Entente) report|\] not applied", str(m["Subject"])):
+            if re.search(r"report for the (German|Entente) player|not applied",
+                         first_line(m)):
                 latest[sides[str(m["To"]).casefold()]] = _receipt(m)
     assert set(latest) == {"german", "entente"}
     for side, receipt in latest.items():

@@ -21,7 +21,9 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
+from mailkinds import first_line, headline
 
+from referee.base.clock import for_players
 from referee.store import home
 from referee.store.dice import write_secret
 
@@ -138,7 +140,7 @@ def sort_mails(written: list[Path]) -> tuple[dict, dict]:
     for p in written:
         assert stat.S_IMODE(os.stat(p).st_mode) == 0o600, p
         mail = read_mail(p)
-        found = re.search(r"\] (German|Entente) report, ", str(mail["Subject"]))
+        found = re.search(r"report for the (German|Entente) player", first_line(mail))
         if found:
             side = found.group(1).casefold()        # the side's name, read back as its id
             assert side not in reports, "two reports for one side"
@@ -156,8 +158,12 @@ def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str
     last = records(journal)[-1]
     assert str(mail["To"]) == ADDRESSES[side]
     assert str(mail["From"]) == ADDRESSES["moderator"]
-    assert str(mail["Subject"]).startswith(
-        f"[referee {GAME} #{last['seq']}] {side.title()} report")
+    # One subject for every mail to him in a season (a Gmail conversation); the first line
+    # says it is his report; the record it ends at is in its Message-ID, marked for him.
+    assert re.fullmatch(rf"\[referee {GAME}\] {side.title()} player, [A-Z]+ \d{{4}}",
+                        str(mail["Subject"])), mail["Subject"]
+    assert f"report for the {side.title()} player" in first_line(mail)
+    assert str(mail["Message-ID"]).startswith(f"<rec.{GAME}.{last['seq']}.")
     assert mail["In-Reply-To"] == in_reply_to
     body = mail.get_content()
     lines = body.rstrip("\n").split("\n")
@@ -175,8 +181,8 @@ def check_not_applied(mail, side: str, in_reply_to: str, journal: Path,
     joined (a phrase may be wrapped across two)."""
     last = records(journal)[-1]
     assert str(mail["To"]).casefold() == ADDRESSES[side].casefold()
-    assert str(mail["Subject"]).startswith(f"[referee {GAME} #{last['seq']}]")
-    assert "not applied" in str(mail["Subject"])
+    assert str(mail["Subject"]).startswith(f"[referee {GAME}] {side.title()} player, ")
+    assert str(mail["Message-ID"]).startswith(f"<rec.{GAME}.{last['seq']}.")
     assert mail["In-Reply-To"] == in_reply_to
     body = mail.get_content()
     assert body.startswith("Your message was not applied: ")
@@ -289,9 +295,9 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     check_report(reports["entente"], "entente", journal, None)
     # The German's report of his orders applied comes first; the resend's reply after it
     # says why only, and points to that report.
-    order = [(read_mail(p)["In-Reply-To"], str(read_mail(p)["Subject"])) for p in written]
+    order = [(read_mail(p)["In-Reply-To"], headline(read_mail(p))) for p in written]
     assert [n for n, (mid, _) in enumerate(order) if mid == RESEND_ID] > \
-        [n for n, (_, subject) in enumerate(order) if "German report" in subject]
+        [n for n, (_, said) in enumerate(order) if "report for the German player" in said]
     body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID, journal, brief=True)
     assert "record 2" in body and "decision has changed" in body
     assert "in your report of record #8, sent to you with this mail" in body
@@ -344,11 +350,13 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     check_report(reports["german"], "german", journal, None)
     body = check_not_applied(replies[STALE_ID], "entente", STALE_ID, journal, brief=True)
     assert "record 8" in body and "reply to the latest mail" in body
-    # It names that latest mail by its subject: the report this run sent him (record 10).
-    latest = str(reports["entente"]["Subject"])
-    assert latest == f"[referee {GAME} #10] Entente report, SUMMER 1914"
-    assert f"Your latest mail is your report '{latest}', sent with this one: reply to " \
-        "that one." in " ".join(body.split())
+    # It names that latest mail, among the mails of one subject, by its record, the time it
+    # was written and its first line: the report this run sent him (record 10).
+    report = reports["entente"]
+    assert str(report["Subject"]) == str(replies[STALE_ID]["Subject"])
+    when = for_players(email.utils.parsedate_to_datetime(str(report["Date"])))
+    assert f"Your latest mail is your report of record #10, sent with this one ({when}), " \
+        f"which begins '{first_line(report)}': reply to that one." in " ".join(body.split())
 
     # ---- run 4, the mbox and one .eml file (4 August): one illegal order among legal ones
     eml = tmp_path / "10-entente-illegal.eml"

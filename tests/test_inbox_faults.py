@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
+from mailkinds import headline
 from memorypeak import peak_of
 from test_hostile_mail import ADDRESSES, GAME, KEYS, SPY, mail, new_game, write_mbox
 
@@ -74,11 +75,12 @@ _HEX = re.compile(r"\b[0-9a-f]{16,64}\b")
 
 
 def _mails(outbox: Path) -> list[tuple]:
-    """Each mail: to whom, subject, what it answers, body (hashes blanked)."""
+    """Each mail: to whom, subject and first line (mailkinds.headline), what it answers,
+    body (hashes blanked)."""
     out = []
     for p in sorted(outbox.glob("*.eml")):
         m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-        out.append((str(m["To"]), str(m["Subject"]), str(m.get("In-Reply-To", "")),
+        out.append((str(m["To"]), headline(m), str(m.get("In-Reply-To", "")),
                     _HEX.sub("#", m.get_body(("plain",)).get_content())))
     return sorted(out)
 
@@ -134,8 +136,14 @@ def baseline(tmp_path_factory, cli, monkeypatch):
     """What one run without a fault leaves."""
     state = _unfaulted(tmp_path_factory.mktemp("baseline"), cli, monkeypatch, _mailbox)
     # The stranger's reply, the German's report, the Entente's refusal (his report inside).
-    assert [m[1].split("] ")[-1] for m in state[2]] == [
-        "German report, SUMMER 1914", "not applied", "referee: message not accepted"]
+    # Each player's mails share one subject a season; the first line says what each is.
+    assert [m[1].split(" | ")[0].split("] ")[-1] for m in state[2]] == [
+        "German player, SUMMER 1914", "Entente player, SUMMER 1914",
+        "referee: message not accepted"]
+    firsts = [m[1].split(" | ")[1] for m in state[2]]
+    assert "report for the German player" in firsts[0], firsts
+    assert firsts[1].startswith("Your message was not applied:"), firsts
+    assert firsts[2].startswith("This message could not be matched"), firsts
     return state
 
 
@@ -239,7 +247,10 @@ def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli,
     r = cli("inbox", journal, write_mbox(tmp_path / "empty.mbox", []), "--outbox", outbox)
     assert r.exit_code == 0, r.output
     subjects = [s for to, s, _, _ in _mails(outbox) if to == ADDRESSES["entente"]]
-    assert subjects == [f"[referee {GAME} #2] not applied"], _mails(outbox)
+    assert [s.split(" | ")[0] for s in subjects] == [
+        f"[referee {GAME}] Entente player, SUMMER 1914"], _mails(outbox)
+    assert [s.split(" | ")[1] for s in subjects][0].startswith(
+        "Your message was not applied:"), _mails(outbox)
 
 
 def test_eight_runs_at_once_apply_and_answer_each_message_once(tmp_path, cli, monkeypatch,

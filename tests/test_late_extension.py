@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from mailkinds import headline
 from mailservers import route_through
 from test_unattended import START, Post, Table, new_game, records, text_of, words
 
@@ -52,7 +53,7 @@ def test_an_extension_ending_before_now_is_refused_and_spends_nothing(
     assert journal.read_bytes()[:len(before)] == before
     [reply] = [m for m in post.mails_to("german") if "extend" in text_of(m)][-1:]
     said = words(text_of(reply))
-    assert "not applied" in str(reply["Subject"])
+    assert "not applied" in headline(reply)
     assert ("24h more ends Thu 26 Nov 18:00 UTC, which has passed already (now Thu 26 Nov "
             "19:00 UTC): no time is given; ask the moderator") in said
 

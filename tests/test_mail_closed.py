@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from forging import write_resigned
+from mailkinds import headline
 from test_hostile_mail import ADDRESSES, KEYS, eml, handled, mail, new_game, records
 from test_mail_handoff import _artois
 from test_standing import pending
@@ -43,7 +44,7 @@ def reports(outbox: Path) -> dict[str, str]:
 
     sides = {a.casefold(): s for s, a in ADDRESSES.items()}
     return {sides[str(m["To"]).casefold()]: body_of(m) for m in mails(outbox)
-            if "report" in str(m["Subject"])}
+            if "report for the" in headline(m)}
 
 
 @pytest.fixture

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import imaplib
 import json
+import re
 
 import pytest
+from mailkinds import first_line
 from mailservers import (
     HOST,
     SmtpServer,
@@ -99,8 +101,13 @@ def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly
     assert [o["status"] for o in out] == ["applied", "rejected", "rejected"], out
     sent = [read_mail(p) for p in spool_files(tmp_path / "out")]
     to_him = [m for m in sent if str(m["To"]).casefold() == "kaiser@example.org"]
-    assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
-        "German report, SUMMER 1914", "not applied", "not applied"]
+    # One subject, his thread for the season (one Gmail conversation); each mail's first
+    # line says what it is.
+    assert [str(m["Subject"]) for m in to_him] == ["[referee mailtest] German player, "
+                                                   "SUMMER 1914"] * 3
+    assert [re.split("[:,]", first_line(m))[0] for m in to_him] == [
+        "TO THE LAST MAN! — report for the German player", "Your message was not applied",
+        "Your message was not applied"]
     report, *replies = (m.get_body(("plain",)).get_content() for m in to_him)
     assert "Board" in report.splitlines()
     seq = records(journal)[-1]["seq"]
@@ -133,7 +140,9 @@ def test_standing_orders_alone_by_mail_get_a_report_of_their_own(cli, tmp_path):
     new = [read_mail(p) for p in spool_files(out) if p not in first]
     to_him = [m for m in new if str(m["To"]).casefold() == "kaiser@example.org"]
     assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
-        "German report, SUMMER 1914", "not applied"]
+        "German player, SUMMER 1914"] * 2
+    assert [re.split("[:,]", first_line(m))[0] for m in to_him] == [
+        "TO THE LAST MAN! — report for the German player", "Your message was not applied"]
     report, reply = (" ".join(m.get_body(("plain",)).get_content().split()) for m in to_him)
     assert "Your standing orders are now: no combat cards." in report, report
     assert str(to_him[0]["In-Reply-To"]) == "<s1@x.org>"

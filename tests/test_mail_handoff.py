@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
+from mailkinds import headline
 from test_hostile_mail import KEYS, eml, handled, mail, new_game, records, replies_to
 from test_standing import give, play
 
@@ -57,8 +58,8 @@ def test_orders_past_a_hand_off_are_applied_up_to_it_and_the_rest_named(journal,
     assert out[0]["records"] == [r["seq"] for r in written]
     assert "not applied: line 3 'play offensive', line 4 'done'" in out[0]["reason"]
     (report,) = [m for m in replies_to(tmp_path / "out", "Kaiser@Example.org")
-                 if "German report" in str(m["Subject"])]
-    assert flat(body_of(report)).startswith(
+                 if "report for the German player" in headline(m)]
+    assert flat(body_of(report).partition("\n\n")[2]).startswith(
         "Not applied: line 3 'play offensive', line 4 'done': the decision had passed to "
         "entente after line 2 ('end turn'); send them again when you are asked."), \
         body_of(report)[:400]

@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 
 import pytest
+from mailkinds import headline
 from memorypeak import peak_of
 from test_hostile_mail import (
     GAME,
@@ -83,8 +84,8 @@ def body_of(m) -> str:
 
 def refusal_file(outbox: Path) -> Path:
     """The one 'not applied' mail of the outbox, as written."""
-    (found,) = [p for p in outbox.iterdir() if "not applied" in str(email.message_from_bytes(
-        p.read_bytes(), policy=email.policy.default)["Subject"])]
+    (found,) = [p for p in outbox.iterdir() if "not applied" in headline(
+        email.message_from_bytes(p.read_bytes(), policy=email.policy.default))]
     return found
 
 

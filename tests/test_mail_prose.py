@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from mailkinds import headline
 from test_hostile_mail import (
     ADDRESSES,
     KEYS,
@@ -55,7 +56,7 @@ def flat(text: str) -> str:
 
 def report_to_german(outbox: Path):
     (found,) = [m for m in replies_to(outbox, ADDRESSES["german"])
-                if "German report" in str(m["Subject"])]
+                if "report for the German player" in headline(m)]
     return found
 
 
@@ -150,7 +151,10 @@ def test_a_mail_with_prose_around_its_orders_is_applied_and_the_reply_names_the_
     assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
     assert [r["order"] for r in records(journal)[before:]] == ["play offensive",
                                                                 "move ge-1 liege"]
-    text = flat(body_of(report_to_german(tmp_path / "out")))
+    # The report's title first (a mail's first line says what it is), then the note.
+    title, _, rest = body_of(report_to_german(tmp_path / "out")).partition("\n\n")
+    text = flat(rest)
+    assert title.startswith("TO THE LAST MAN! — report for the German player"), title
     assert text.startswith("Not read as orders (neither applied nor refused): line 3 'Sorry, "
                            "my mistake. Here are my orders:', line 8 'Hans'."), text[:300]
     assert "Hello" not in text[:200]       # a greeting is no news to the player

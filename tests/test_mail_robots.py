@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from commandclock import START
+from mailkinds import first_line
 from mailservers import route_through, ticks_at_once
 from test_transport import ADDRESSES, mail, new_game, records, tick
 
@@ -240,7 +241,8 @@ def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_p
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     (told,) = _to_moderator(net)
-    assert str(told["Subject"]) == "[referee alpha #4] mail to the German player bounced"
+    assert str(told["Subject"]) == "[referee alpha] moderator, SUMMER 1914"
+    assert first_line(told).startswith("A bounce says the referee's mail to the German player")
     assert told["Auto-Submitted"] == "auto-generated"
     text = told.get_body(("plain",)).get_content()
     command = f"  referee players {journal} --set german=NEW-ADDRESS"
@@ -474,7 +476,8 @@ def test_killed_at_any_step_of_a_bounce_the_moderator_is_told_once(
 
     root = tmp_path_factory.mktemp("bounced")
     baseline = _unfaulted(root, cli, monkeypatch, _bounces_mailbox)
-    notices = [m for m in baseline[2] if m[1].endswith("mail to the German player bounced")]
+    notices = [m for m in baseline[2] if "A bounce says the referee's mail to the German player"
+               in m[1]]
     assert len(notices) == 1 and baseline[1]["bounced"], baseline
     # The same home key in both: the bounces return the same marked Message-ID, byte for byte.
     (tmp_path / "home").mkdir()
@@ -505,5 +508,5 @@ def test_a_bounce_notice_the_full_outbox_cannot_take_is_one_line_and_written_nex
     for _ in range(2):
         r = cli("inbox", journal, box, "--outbox", outbox)
         assert r.exit_code == 0, r.output
-    notices = [p for p in outbox.glob("*.eml") if b"player bounced" in p.read_bytes()]
+    notices = [p for p in outbox.glob("*.eml") if b"A bounce says" in p.read_bytes()]
     assert len(notices) == 1, sorted(outbox.iterdir())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from mailboxes import write_maildir
+from mailkinds import headline
 from test_deadlines import mails, new_game, player_mail, text_of
 from test_inbox import ADDRESSES, GAME, KEYS
 
@@ -23,7 +24,7 @@ def _reply(tmp_path, journal, line: str) -> tuple[list, str]:
     box = player_mail(tmp_path, "german", [line], 1)
     outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
     reply = next(text_of(m) for m in mails(tmp_path / "out")
-                 if str(m["To"]) == ADDRESSES["german"] and "not applied" in str(m["Subject"]))
+                 if str(m["To"]) == ADDRESSES["german"] and "not applied" in headline(m))
     return outcomes, " ".join(reply.split())
 
 
@@ -119,7 +120,7 @@ def test_orders_answering_an_older_mail_of_a_game_since_over_are_told_it_is_over
                              tmp_path / "out", with_map=False)
     assert [o.status for o in outcomes] == ["rejected"], outcomes
     [said] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
-              if str(m["To"]) == ADDRESSES["german"] and "not applied" in str(m["Subject"])]
+              if str(m["To"]) == ADDRESSES["german"] and "not applied" in headline(m)]
     assert "the game is over" in said and NOTHING_MORE in said, said
     assert "reply to the latest mail" not in said and "orders open to you" not in said, said
     assert journal.read_bytes() == over
@@ -158,7 +159,7 @@ def test_the_mail_that_ended_the_game_read_again_is_known_not_refused(tmp_path, 
         kept.unlink()
     again, _ = mail_inbox(journal, [box], tmp_path / "again", with_map=False)
     assert [o.status for o in again] == ["known"], again
-    assert not any("not applied" in str(m["Subject"]) for m in mails(tmp_path / "again"))
+    assert not any("not applied" in headline(m) for m in mails(tmp_path / "again"))
     assert journal.read_bytes() == over
 
 

@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from mailboxes import write_maildir
+from mailkinds import headline
 from PIL import Image
 from test_inbox import ADDRESSES, GAME, KEYS, SECRET, read_mail
 
@@ -265,7 +266,7 @@ def test_an_illegal_order_gets_one_reply_with_the_line_the_rule_and_the_orders(t
     replies = [m for m in mails if SIDE_OF[str(m["To"]).casefold()] == "german"]
     assert len(replies) == 1, [str(m["Subject"]) for m in mails]
     (reply,) = replies
-    assert reply["In-Reply-To"] == mid and "not applied" in str(reply["Subject"])
+    assert reply["In-Reply-To"] == mid and "not applied" in headline(reply)
     body = text_of(reply)
     lines = body.split("\n")
     assert "  " + long_line in lines                               # the line, quoted alone

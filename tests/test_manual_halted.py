@@ -11,6 +11,7 @@ import email
 import email.policy
 
 import pytest
+from mailkinds import headline
 from test_waits_on_moderator import held_for_dice
 
 
@@ -18,7 +19,7 @@ def _replies_to(out, address: str) -> list[str]:
     mails = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
              for p in sorted(out.glob("*.eml"))]
     return [" ".join(m.get_body(("plain",)).get_content().split()) for m in mails
-            if str(m["To"]) == address and "not applied" in str(m["Subject"])]
+            if str(m["To"]) == address and "not applied" in headline(m)]
 
 
 @pytest.mark.parametrize("halt, said, after", [

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from forging import resign
 from mailboxes import write_maildir
+from mailkinds import first_line, headline
 from pydantic import TypeAdapter
 from test_hostile_mail import too_wide
 
@@ -239,9 +240,12 @@ def test_observers_get_the_public_report_after_each_hand_off_and_only_then(tmp_p
                ADDRESSES["german"], ADDRESSES["entente"]]
 
     def check(mail, address: str, since: int) -> str:
-        last = records(journal)[-1]["seq"]
         assert str(mail["To"]) == address and str(mail["From"]) == ADDRESSES["moderator"]
-        assert str(mail["Subject"]).startswith(f"[referee {GAME} #{last}] public report, ")
+        # Its thread (the game, the public, the season: a Gmail conversation), and what it
+        # is by its first line.
+        season = g.open_game(journal).data.label(g.open_game(journal).state.turn)
+        assert str(mail["Subject"]) == f"[referee {GAME}] public, {season}", mail["Subject"]
+        assert "report for the public" in first_line(mail)
         body = mail.get_content()
         assert body.rstrip("\n") == public_report(cli, journal, since)
         raw = mail.as_string()
@@ -318,7 +322,7 @@ def test_a_mail_from_an_observer_applies_nothing(tmp_path, cli, data, case, send
     assert journal.read_bytes() == before
     assert [(m["status"], m["side"], m["records"]) for m in out] == [("rejected", None, [])]
     assert "observers cannot give orders" in out[0]["reason"]
-    [reply] = [m for m in to(mails, sender) if "public report" not in str(m["Subject"])]
+    [reply] = [m for m in to(mails, sender) if "report for the public" not in headline(m)]
     assert str(reply["Subject"]) == "referee: observers cannot give orders"
     assert reply["In-Reply-To"] == "<m1@example.org>"
     text = f"{reply['Subject']}\n{reply.get_content()}"
@@ -341,7 +345,7 @@ def test_a_message_of_an_observer_about_another_game_is_left_to_that_game(tmp_pa
     out, mails = inbox(cli, journal, box, tmp_path / "out0")
     assert out[0]["status"] == "skipped" and "another game" in out[0]["reason"]
     assert not [m for m in to(mails, "press@example.org")
-                if "public report" not in str(m["Subject"])]
+                if "report for the public" not in headline(m)]
     assert journal.read_bytes() == before
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from forging import resign
 from mailboxes import write_maildir
+from mailkinds import headline
 
 import gamecalls as g
 from casebook import position, yaml_text
@@ -106,7 +107,7 @@ def _rewrite_roster(journal: Path, edit) -> None:
 
 def _report_mail_body(path: Path) -> tuple[str, str]:
     msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-    return str(msg["Subject"]), msg.get_content()
+    return headline(msg), msg.get_content()
 
 
 # ---------------------------------------------------------------- 1. secrets
@@ -196,7 +197,7 @@ def test_a_report_asked_for_with_since_does_not_swallow_news_owed_to_the_player(
     assert r.exit_code == 0, r.output
     out = _inbox(cli, journal, write_maildir(tmp_path / "empty2", []), tmp_path / "out1")
     bodies = [_report_mail_body(Path(p)) for p in out["outbox"]]
-    german = [body for subject, body in bodies if "German report" in subject]
+    german = [body for said, body in bodies if "report for the German player" in said]
     assert len(german) == 1
     assert f"#{last - 1} Entente" in german[0], german[0]
 

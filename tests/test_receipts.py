@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from mailkinds import headline
 from test_hostile_mail import ADDRESSES, SECRET, handled, mail, write_mbox
 
 from referee.store.dice import write_secret
@@ -46,7 +47,7 @@ def mailed_report(cli, tmp_path: Path, game_id: str) -> tuple[Path, bytes]:
     out = handled(cli, journal, box, outbox=outbox)
     assert [o["status"] for o in out] == ["applied"], out
     found = [p for p in sorted(outbox.iterdir())
-             if "German report" in str(read(p.read_bytes())["Subject"])]
+             if "report for the German player" in headline(read(p.read_bytes()))]
     assert len(found) == 1
     return journal, found[0].read_bytes()
 

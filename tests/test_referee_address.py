@@ -11,6 +11,7 @@ import json
 
 import pytest
 from mailboxes import write_maildir
+from mailkinds import first_line
 from mailservers import route_through
 from test_transport import ADDRESSES, mail, new_game, records, tick
 
@@ -90,7 +91,8 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
                 for p in out.glob("*moderator*.eml")]
     assert (notice["To"], notice["From"], notice["Reply-To"]) == (
         ADDRESSES["moderator"], REFEREE, REFEREE)
-    assert "German missed the deadline" in notice["Subject"]
+    assert notice["Subject"] == "[referee papa] moderator, SUMMER 1914"
+    assert first_line(notice).startswith("German's orders were due by")
     said = notice.get_body(("plain",)).get_content().split("\n")
     assert f"  referee extend {journal} german 24h" in said and "JOURNAL" not in str(said)
     assert f"  referee deadline {journal} --pause" in said, said

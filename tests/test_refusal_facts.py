@@ -9,6 +9,7 @@ import json
 
 import pytest
 from mailboxes import write_maildir
+from mailkinds import headline
 from test_deadlines import mails, new_game, player_mail, text_of
 from test_inbox import ADDRESSES, KEYS
 
@@ -84,7 +85,7 @@ def test_a_reply_an_older_referee_left_owed_tells_the_game_s_halt_now(tmp_path, 
     mail_inbox(journal, [write_maildir(tmp_path / "empty", [])], tmp_path / "out",
                with_map=False)
     [reply] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
-               if str(m["To"]) == ADDRESSES["german"] and "not applied" in str(m["Subject"])]
+               if str(m["To"]) == ADDRESSES["german"] and "not applied" in headline(m)]
     assert RESUMES in reply and NOW not in reply, reply
 
 

@@ -18,15 +18,16 @@ from forging import records
 
 import casebook
 import gamecalls as g
+from referee.base.gameids import REFEREE_TAG
 from referee.contracts.orders import Pass, PlayCard
 from referee.engine import check, decide, decide_plan, legal_orders, pending_prompt, sealed_for
 from referee.engine.order_text import format_order
 from referee.mail.claims import claimant
-from referee.mail.inbox import SUBJECT_TAG
-from referee.mail.outcome import report_subject
+from referee.mail.subjects import table_subject
 from referee.mail.tick import Game
 from referee.store.dice import Dice
 from referee.store.secrets import load_secret
+from referee.table import Table
 
 # A side's id as a word of a sentence, which a person reads as a typo of its name.
 SIDE_ID = re.compile(r"\b(german|entente)\b")
@@ -130,22 +131,23 @@ def test_deadline_and_extend_name_the_side(tmp_path, cli, secret_file, clock):  
 
 def test_a_report_s_subject_names_the_side_and_an_old_reply_still_finds_its_game(
         tmp_path, secret_file):
-    """A report's subject names its reader's side by name after the game's tag; the tag,
-    all the referee reads back from a reply, is unchanged, so a reply to a report mailed
-    before ('Re: [referee G #2] german report, ...') finds its game as one to a new one
-    does (no order key in either: the tag alone claims it)."""
+    """A mail's subject names its reader's side by name after the game's tag, then the
+    season; a reply to it finds its game by the tag, and so does a reply to a report mailed
+    by an earlier version ('Re: [referee G #2] german report, ...'), whose tag also names
+    the record it ended at (no order key in either: the tag alone claims it)."""
     journal = tmp_path / "subj.jsonl"
     g.create_game(journal, "1914", game_id="subj", secret_file=secret_file)
-    game = g.open_game(journal)
-    subject = report_subject(game, "german", 2)
-    assert subject == "[referee subj #2] German report, SUMMER 1914", subject
+    table = Table(journal)
+    subject = table_subject(table, "german")
+    assert subject == "[referee subj] German player, SUMMER 1914", subject
     ours = Game(journal, "subj", "h", None, None, [])
     other = Game(tmp_path / "b.jsonl", "other", "h", None, None, [])
-    for reply in (f"Re: {subject}", "Re: [referee subj #2] german report, SUMMER 1914"):
+    for reply, record in ((f"Re: {subject}", None),
+                          ("Re: [referee subj #2] german report, SUMMER 1914", "2")):
         raw = (f"From: kaiser@example.org\nTo: referee@example.org\nSubject: {reply}\n"
                f"Message-ID: <r@example.org>\n\npass\n").encode()
         assert claimant(raw, [other, ours]) is ours, reply
-        assert SUBJECT_TAG.search(reply).groups() == ("subj", "2"), reply
+        assert REFEREE_TAG.search(reply).groups() == ("subj", record), reply
 
 
 def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):

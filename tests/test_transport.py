@@ -119,7 +119,7 @@ def test_orders_mailed_in_are_applied_and_answered_once(cli, net, tmp_path):
     german = next(m for _, tos, m in net.smtp.received if tos == [ADDRESSES["german"]])
     parsed = email.message_from_bytes(german, policy=email.policy.default)
     assert parsed["In-Reply-To"] == "<o1@example.org>"
-    assert "[referee alpha #" in str(parsed["Subject"])
+    assert str(parsed["Subject"]).startswith("[referee alpha] German player, ")
     assert net.imap.seen(net.folder) == {"<o1@example.org>": True}
     # A second pass: nothing new is applied or sent.
     r = tick(cli, journal, "--format", "json")
@@ -172,8 +172,8 @@ def test_two_games_in_one_mailbox_each_get_their_own(cli, net, tmp_path):
     assert records(two)[-1]["order"] == "pass"
     subjects = [str(email.message_from_bytes(m, policy=email.policy.default)["Subject"])
                 for _, _, m in net.smtp.received]
-    assert sum("[referee one #" in s for s in subjects) == 2
-    assert sum("[referee two #" in s for s in subjects) == 2
+    assert sum(s.startswith("[referee one] ") for s in subjects) == 2
+    assert sum(s.startswith("[referee two] ") for s in subjects) == 2
     assert set(net.imap.seen(net.folder).values()) == {True}
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from forging import fixed_key
+from mailkinds import headline
 from mailservers import (
     PASSWORD,
     ImapServer,
@@ -181,7 +182,8 @@ class Table:
 
     def tick_at(self, moment: datetime, command_line: bool = False
                 ) -> list[tuple[str, str, str]]:
-        """One `tick` at moment: the mails it sent, each (side, subject, text)."""
+        """One `tick` at moment: the mails it sent, each (side, its subject and first line
+        (mailkinds.headline), text)."""
         self.mp.setenv(NOW_VARIABLE, at(moment))
         game = tick(self.cli, self.journal, command_line)
         assert game["problems"] == [], game
@@ -189,7 +191,7 @@ class Table:
         self.read += len(new)
         for m in new:
             assert email.utils.parsedate_to_datetime(m["Date"]) == moment
-        return [(SIDE_OF[str(m["To"])], str(m["Subject"]), words(text_of(m))) for m in new]
+        return [(SIDE_OF[str(m["To"])], headline(m), words(text_of(m))) for m in new]
 
     def answer(self, side: str, moment: datetime, lines: list[str] | None = None) -> str:
         """side answers the last report he was sent (a mail with his key and the orders he
@@ -226,8 +228,8 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
 
     def tick_at(moment: datetime) -> list[tuple[str, str, str]]:
         sent = t.tick_at(moment)
-        reminders.extend((side, subject.split("] ")[1], moment)
-                         for side, subject, _ in sent if "reminder" in subject)
+        reminders.extend((side, re.search(r"Orders due by ([^.]*)\.", text).group(1), moment)
+                         for side, said, text in sent if " | A reminder: " in said)
         return sent
 
     # The first pass mails each player his report and key; the German is asked first (2.0
@@ -238,8 +240,10 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert "Orders due by" not in sent["entente"]
     # The 24h reminder (Tuesday 18:00) to the German only, not a minute before.
     assert tick_at(START + 24 * h - minute) == []
-    assert [(s, subject) for s, subject, _ in tick_at(START + 24 * h)] == [
-        ("german", "[referee e2e #4] reminder: orders due by Wed 25 Nov 18:00 UTC")]
+    assert [(s, said.split(" | ")[0], said.split(" | ")[1][:50])
+            for s, said, _ in tick_at(START + 24 * h)] == [
+        ("german", "[referee e2e] German player, SUMMER 1914",
+         "A reminder: the referee is waiting for your orders")]
     # He answers on Tuesday 19:00: the Entente is asked, by Thursday 19:00.
     german = t.answer("german", START + 25 * h)
     sent = {side: text for side, _, text in tick_at(START + 25 * h)}
@@ -255,9 +259,9 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
                    START + 95 * h, START + 97 * h - minute):
         tick_at(moment)
     assert reminders == [
-        ("german", "reminder: orders due by Wed 25 Nov 18:00 UTC", START + 24 * h),
-        ("entente", "reminder: orders due by Fri 27 Nov 19:00 UTC", START + 73 * h),
-        ("entente", "reminder: orders due by Fri 27 Nov 19:00 UTC", START + 95 * h)]
+        ("german", "Wed 25 Nov 18:00 UTC", START + 24 * h),
+        ("entente", "Fri 27 Nov 19:00 UTC", START + 73 * h),
+        ("entente", "Fri 27 Nov 19:00 UTC", START + 95 * h)]
     assert g.open_game(journal).state.seq == records(journal)[-1]["seq"]
     assert records(journal)[-1]["order"] == "reminder sent"
     # Friday 19:00: the deadline passes, but a mail sent just before it may still be on its
@@ -270,7 +274,7 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert (missed["actor"], missed["order"], missed["at"]) == ("entente", "pass",
                                                                  "2026-11-27T19:15:00Z")
     assert missed["clock"]["missed"] == "default" and missed["clock"]["rule"] == "2.0 II.1"
-    told = sorted(side for side, subject, text in sent if "missed the deadline" in subject
+    told = sorted(side for side, said, text in sent if "orders were due by" in said
                   and "none came" in text)
     assert told == ["entente", "german"]
     assert not [subject for side, subject, text in sent if side == "moderator"]
@@ -299,11 +303,13 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
         assert len({digest for _, digest in parts}) == 1
     assert len({parts[0][1] for parts in held.values()}) == len(held)
     assert set(post.imap.seen(post.folder).values()) == {True}
-    # Every mail delivered once: one per recipient and subject, each Message-ID once.
+    # Every mail delivered once: each Message-ID once. Each reader's mails share one subject
+    # a season (a Gmail conversation), and a new season starts a new one.
     mails = post.received()
-    assert not [k for k, n in Counter((str(m["To"]), str(m["Subject"])) for m in mails).items()
-                if n > 1]
     assert len({str(m["Message-ID"]) for m in mails}) == len(mails)
+    data = g.open_game(journal).data
+    assert {str(m["Subject"]) for m in mails if str(m["To"]) == ADDRESSES["german"]} == {
+        f"[referee e2e] German player, {data.label(n)}" for n in (1, 2, 3)}
     assert reminders[3:] == []
     r = cli("verify", journal)
     assert r.exit_code == 0, r.output
@@ -393,8 +399,10 @@ def _baseline(cli, post: Post, tmp_path: Path, monkeypatch, secret: Path) -> tup
     tick(cli, journal)
     state = _end_state(journal, post, since)
     # The German's report answering his mail, the Entente's refusal with his report inside.
-    assert [(m[0], m[1].split("] ")[1]) for m in state[2]] == [
-        (ADDRESSES["entente"], "not applied"), (ADDRESSES["german"], "German report, SUMMER 1914")]
+    assert [(m[0], m[1].split("] ")[1], m[4].split(":")[0]) for m in state[2]] == [
+        (ADDRESSES["entente"], "Entente player, SUMMER 1914", "Your message was not applied"),
+        (ADDRESSES["german"], "German player, SUMMER 1914",
+         "TO THE LAST MAN! — report for the German player")]
     assert state[3] == {True}
     _BASELINE.append(state)
     return state

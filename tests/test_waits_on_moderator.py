@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 import shlex
 
 from mailboxes import write_maildir
@@ -69,7 +70,7 @@ def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderato
     assert all(len(ln) <= 72 or ln == f"  referee order {j} \\" for ln in text.splitlines())
     # Nobody else reads what the Entente's orders were.
     others = [p.read_text() for p in out.glob("*.eml") if not p.name.startswith("held-")]
-    assert not any("DICE" in x or "wait for your dice" in x for x in others)
+    assert not any("DICE" in x or "mailed orders need dice" in x for x in others)
     # He copies the command the mail gives, with the dice he rolled: the game moves, and
     # the line goes.
     command = text[text.index("  referee order"):].replace(" \\\n", " ")
@@ -179,16 +180,18 @@ def test_orders_held_from_a_mail_dated_past_the_last_year_are_held_undated(tmp_p
         ("entente", None, ["done", "done"])], view["held"]
 
 
-def test_the_reply_to_orders_held_for_dice_says_so_in_its_subject(tmp_path, cli):
+def test_the_reply_to_orders_held_for_dice_says_so_in_its_first_line(tmp_path, cli):
     """The player's reply for orders held for the moderator's dice: its text says they are
-    held and will be applied with his dice; its subject said 'not applied', the subject of a
-    refusal, so that a player reading his list of mails took them for refused."""
+    held and will be applied with his dice, from its first line, which a phone's list of
+    mails shows beside the subject (once 'not applied', a refusal's, so that a player
+    took them for refused); the subject is his thread's for the season."""
     j, box, out = held_for_dice(tmp_path, cli)
     cli("tick", j, "--no-map")
     [reply] = [m for m in (email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
                            for p in sorted(out.glob("*.eml")))
                if m["In-Reply-To"] == "<m1@example.org>"]
     assert str(reply["To"]) == "e@example.org"
-    assert str(reply["Subject"]).endswith("] held for the moderator's dice"), reply["Subject"]
+    assert re.fullmatch(r"\[referee [\w-]+\] Entente player, [A-Z]+ \d{4}",
+                        str(reply["Subject"])), reply["Subject"]
     assert reply.get_body(("plain",)).get_content().startswith(
         "Your message was not applied yet: your orders need dice")

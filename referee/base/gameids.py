@@ -3,7 +3,8 @@
 A game id is 1 to 64 letters, digits and `-`: it goes into every mail's
 subject tag, the players' order keys and file names, so nothing in it may
 break a header line or a path. A subject names a game only with the
-referee's own tag, `[referee ID #N]`, wherever it stands; any other bracket
+referee's own tag, `[referee ID]` (or an earlier version's `[referee ID #N]`,
+N the record the mail ended at), wherever it stands; any other bracket
 (`[EXT]`, `[SPAM?]`, `[2nd-try]`, a mailing list's `[pbem-2024]`) is the
 sender's or his mail system's, and names nothing.
 """
@@ -15,8 +16,9 @@ import re
 from .errors import UsageError
 
 GAME_ID = re.compile(r"[A-Za-z0-9-]{1,64}")
-# The referee's tag: the game id, then the record the mail it answers ended at.
-REFEREE_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200}) #(\d{1,9})\]")
+# The referee's tag: the game id, then (in an earlier version's subjects only) the record the
+# mail ended at (mail/answered.py reads it when the Message-ID answered names none).
+REFEREE_TAG = re.compile(r"\[referee ([A-Za-z0-9._-]{1,200})(?: #(\d{1,9}))?\]")
 
 
 def check_game_id(text: str) -> str:

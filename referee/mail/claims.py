@@ -4,7 +4,8 @@ pass holds the bytes of one message at a time (of the others, their places and d
 however much mail its source holds (a flood of strangers' mail, or of mail naming a game's
 tag); what the pass does with each message is what it would do holding them all.
 
-A message goes to the game its subject tag (`[referee GAMEID #N]`) names (a tag naming a
+A message goes to the game its subject tag (`[referee GAMEID]`, or an earlier version's
+`[referee GAMEID #N]`) names (a tag naming a
 game not reading this mailbox claims it for none), else to the one game whose order key it
 carries; one over the size limit is kept aside with its header (tick answers a player's).
 """
@@ -21,11 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from ..base.gameids import REFEREE_TAG
 from ..store import home
 from ..store.players import compact
 from . import message as mailtext
 from .delivery import Fetched
-from .inbox import SUBJECT_TAG
 from .robots import automatic_headers, thread_games
 from .tickgame import Game
 
@@ -42,7 +43,7 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         subject = mailtext.header_text(msg, "Subject")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
-    tag = SUBJECT_TAG.search(subject)
+    tag = REFEREE_TAG.search(subject)
     if tag:
         return next((x for x in games if x.game_id == tag.group(1)), None)
     try:

@@ -34,6 +34,7 @@ from .prose import read_orders
 from .refusal import nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import OWN_MAIL, own_mail, typed_journal
+from .subjects import table_subject
 from .threads import thread_of
 
 NO_KEY = "the order key is missing or wrong"
@@ -242,7 +243,7 @@ def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]
     for entry in ledger["owed"]:
         if entry.get("side") in players and isinstance(entry.get("name"), str):
             out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
-                          _subject(table, "not applied"),
+                          table_subject(table, entry["side"]),
                           prose(f"Nothing was recorded: {entry['reason']}"),
                           entry.get("message_id"))
     ledger["owed"] = []
@@ -263,23 +264,24 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
     stands after it and his own order key, as a campaign's answer carries them: he reads the
     result and what he is asked now without waiting for another mail, and is sent no
     separate report of the same record (ledger "sent")."""
+    # What became of the mail first (all its subject says is the game, the reader and the
+    # turn: subjects.py), then the prose passed over, then the tests recorded.
+    rest = ""
     if h.status == "applied":
-        lines = table.kind.recorded_lines(table, h.records)
-        body = "Recorded: " + ", ".join(f"#{n}" for n in h.records) + "\n" + \
-            "\n".join(lines)
+        head = "Recorded: " + ", ".join(f"#{n}" for n in h.records)
+        rest = "\n".join(table.kind.recorded_lines(table, h.records))
     elif h.text:
-        body = nothing_recorded(h.text, h.why) + "\n"
+        head = nothing_recorded(h.text, h.why)
     else:
-        body = prose(f"Nothing was recorded: {h.reason}")
-    body = "".join(f"{prose(note)}\n" for note in h.notes) + body
+        head = prose(f"Nothing was recorded: {h.reason}")
+    body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest
     name = mail_name("direct answer", digest or h.message_id)
     if h.keyed and h.side is not None:
         body = body.rstrip("\n") + "\n\n" + \
             _report_body(table, h.side, keys, ledger, tuple(h.records))[1]
         _answered_to(table, outbox / f"{name}.eml", h, ledger)
     return _write(table, outbox / f"{name}.eml", address,
-                  _subject(table, "applied" if h.status == "applied" else "not applied"),
-                  body, h.message_id)
+                  table_subject(table, h.side), body, h.message_id)
 
 
 def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
@@ -293,13 +295,6 @@ def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
     elif h.records and (still_held(ledger["sent"].get(h.side), table.records) or 0) < \
             max(h.records) < len(table.records):
         ledger["sent"][h.side] = [max(h.records), table.records[max(h.records)]["hash"]]
-
-
-def _subject(table: Table, what: str) -> str:
-    """An answer's subject as a campaign's names it: the game's tag at the journal's last
-    record, [referee GAME #N], then what became of the mail (which the player's reply
-    carries back, and tick reads to know the game)."""
-    return f"[referee {table.records[0]['game_id']} #{table.records[-1]['seq']}] {what}"
 
 
 def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
@@ -342,5 +337,6 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     if (there := written_already(path.parent, path.stem)) is not None:
         return [there]
     msg = plain_mail(referee_address(table.records), to, subject, body,
-                     in_reply_to, thread_of(table.records[0]["game_id"], to))
+                     in_reply_to, thread_of(table.records[0]["game_id"], to),
+                     record=(table.records[0]["game_id"], table.records[-1]["seq"]))
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

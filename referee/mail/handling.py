@@ -31,9 +31,11 @@ MOST_CLOSED = 32
 MOST_UNREADABLE = 5
 
 
-def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool) -> None:
+def handle(table: Table, m: Message, side: str, key: str, answered: int | None, out,
+           manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
-    result in out, an outcome.Outcome)."""
+    result in out, an outcome.Outcome); answered: the record the mail it replies to ended
+    at (answered.py), or None."""
     read = _read(table, m, key, out)
     if read is None:
         return
@@ -53,7 +55,7 @@ def handle(table: Table, m: Message, side: str, key: str, tag, out, manual: bool
     texts = [t for _, t in lines]
     if _taking_none(table, makes_records, out):
         return
-    late = stale(table, tag, side)
+    late = stale(table, answered, side)
     if late is not None:
         out.status, out.reason = "stale", late
         return
@@ -214,12 +216,12 @@ def _read(table: Table, m: Message, key: str, out) -> tuple | None:
     return lines, link, tip
 
 
-def stale(table: Table, tag, side: str) -> str | None:
-    """Why a reply to an older mail is stale, or None: once the writer's decision has
-    changed since (whatever the ledger says: a lost ledger must not revive an old message)."""
-    if tag is None:
+def stale(table: Table, answered: int | None, side: str) -> str | None:
+    """Why a reply to an older mail (the one that ended at record answered; None: not
+    known) is stale, or None: once the writer's decision has changed since (whatever the
+    ledger says: a lost ledger must not revive an old message)."""
+    if answered is None:
         return None
-    answered = int(tag.group(2))
     last = table.game().state.seq
     if answered > last:
         return (f"it answers record {answered}, which the journal does not hold (it ends at "

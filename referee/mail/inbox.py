@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..base.addresses import address_key, reads_back
 from ..base.errors import StorageError, UsageError
-from ..base.gameids import REFEREE_TAG, other_game
+from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..game.replay import check_current
 from ..render.reports import receipt_text
@@ -45,6 +45,7 @@ from ..store.players import (
 from ..store.secrets import load_secret
 from ..table import Table
 from . import outcome
+from .answered import answered_record
 from .delivery import refused_mails
 from .direct import direct_inbox
 from .eml import write_eml as _write
@@ -66,7 +67,7 @@ from .ledger import (
 )
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_apart
-from .outcome import Outcome, halt_of, outcome_of, owed_reply, reply_subject
+from .outcome import Outcome, first_line, halt_of, latest_report, outcome_of, owed_reply
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
@@ -83,10 +84,8 @@ from .senders import (
     own_mail,
     unmatched,
 )
+from .subjects import table_subject
 from .threads import thread_of
-
-SUBJECT_TAG = REFEREE_TAG          # the name tick.py and older tests use
-
 
 # ---------------------------------------------------------------- players
 
@@ -391,7 +390,6 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     """Whose message this is, if anybody's, then handle it (once: the same text from the
     same side, with the same Date and Subject, as a message the journal holds is that
     message sent again, whatever its Message-ID)."""
-    tag = SUBJECT_TAG.search(m.subject)
     other = other_game(m.subject, table.records[0]["game_id"])
     if other is not None:
         out.status, out.reason = "skipped", f"for another game ({other})"
@@ -421,7 +419,9 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     elif replayed is not None:
         out.status, out.reason = "rejected", copy_refusal(side, replayed, not halt_of(table))
     else:
-        handle(table, m, side, keys[side], tag, out, manual)
+        handle(table, m, side, keys[side],
+               answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"]), out,
+               manual)
     replies.append((people[side]["address"], side, out, m))
 
 
@@ -486,7 +486,7 @@ class _Outbox:
         self.sender = referee_address(self.records)
         self.written: list[Path] = []
 
-    def reply(self, entry: dict, reported: dict[str, tuple[int, Path]] | None = None
+    def reply(self, entry: dict, reported: dict[str, tuple[int, Path, str]] | None = None
               ) -> None:
         """The reply to a message not applied: to a stranger, that it was not matched; to a
         side, why, with his report, or (reported: the record his report of this run ends
@@ -506,9 +506,10 @@ class _Outbox:
                                        entry["message_id"], name=entry["name"]))
             return
         brief = reported is not None and side in reported
-        subject = reply_subject(game.game_id, self.last["seq"], entry)
-        latest = "" if entry.get("status") != "stale" else "\n\n" + prose(outcome.latest_mail_words(
-            outcome.report_subject(game, side, reported[side][0]) if brief else subject, not brief))
+        subject = table_subject(self.table, side)
+        latest = "" if entry.get("status") != "stale" else "\n\n" + prose(
+            outcome.latest_mail_words(False, *latest_report(*reported[side])) if brief
+            else outcome.latest_mail_words(True))
         if brief:
             shown: list = []
             body = refusal_text(outcome_of(entry, self.table), report=False) + latest + \
@@ -525,18 +526,19 @@ class _Outbox:
         self.written.append(_write(
             self.folder, self.sender, address, subject, body,
             entry["message_id"], shown, name=entry["name"],
-            thread=thread_of(game.game_id, address)))
+            thread=thread_of(game.game_id, address), record=(game.game_id, self.last["seq"])))
         if brief:
             _sent_after(self.written[-1], reported[side][1])
         note_start(self.ledger, entry["name"], side)
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = [self.last["seq"], self.last["hash"]]
 
-    def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
+    def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path, str]]:
         """Each player's report when the journal moved since his last one (observers.told_apart)
-        or a message of his was applied in this run: by side, the record it ends at, its mail."""
+        or a message of his was applied in this run: by side, the record it ends at, its mail,
+        its first line."""
         game, last, ledger = self.game, self.last, self.ledger
-        done: dict[str, tuple[int, Path]] = {}
+        done: dict[str, tuple[int, Path, str]] = {}
         held = held_sides(self.folder, ledger)
         for side, key in self.keys.items():
             if side not in people or side in held:
@@ -557,11 +559,11 @@ class _Outbox:
             address = people[side]["address"]
             self.written.append(_write(
                 self.folder, self.sender, address,
-                outcome.report_subject(game, side, last["seq"]), body, answers, shown, name=name,
-                thread=thread_of(game.game_id, address)))
+                table_subject(self.table, side), body, answers, shown, name=name,
+                thread=thread_of(game.game_id, address), record=(game.game_id, last["seq"])))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
-            done[side] = (last["seq"], self.written[-1])
+            done[side] = (last["seq"], self.written[-1], first_line(body))
         return done
 
 

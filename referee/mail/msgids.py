@@ -3,7 +3,9 @@ this referee holds: a bounce is believed (robots.py) only when it returns one wh
 checks out for the address it says failed.
 
 A Message-ID is <LOCAL.MARK@referee.invalid>: LOCAL is a named mail's name (the same mail
-written again gets the same Message-ID) or a random one (email.utils.make_msgid's), and
+written again gets the same Message-ID) or a random one (email.utils.make_msgid's), after
+`rec.GAME.N.` in a mail about a game (N its journal's last record as the mail was written:
+a reply answering it is judged stale or not by it, answered.py), and
 MARK is an HMAC-SHA256 of LOCAL and the recipient's address as base/addresses.py's
 address_key has it (trimmed, its ASCII letters in lower case and nothing else folded:
 straße@ and strasse@, or K@ with a Kelvin sign and k@, are two mailboxes, and a stranger
@@ -32,15 +34,20 @@ MOST_IDS = 64                   # distinct marked Message-IDs of one bounce that
 # What the MAC key is derived with from the home's key (which also signs snapshots, the
 # ledger and the marks of what was written): a key of its own for this use alone.
 _LABEL = b"referee mail: the mark in the Message-ID of each mail, by recipient (v1)"
+_RECORD = re.compile(r"<rec\.([A-Za-z0-9-]{1,64})\.(\d{1,9})\.")
 _MARKED = re.compile(r"<([^<>\s@]{1,200})\.([A-Za-z2-7]{26})@referee\.invalid>", re.IGNORECASE)
 
 
-def message_id(to: str, name: str | None = None) -> str:
+def message_id(to: str, name: str | None = None, record: tuple[str, int] | None = None
+               ) -> str:
     """The Message-ID of a mail of the referee's to the address `to`: fixed by name for a
-    named mail, else random; marked for `to` (unmarked when this user has no key and none
-    can be made: a bounce of that mail is then only logged)."""
+    named mail, else random; with record (game id, its journal's last record), that record
+    first; marked for `to` (unmarked when this user has no key and none can be made: a
+    bounce of that mail is then only logged)."""
     local = name if name is not None else \
         email.utils.make_msgid(domain=DOMAIN)[1:].rpartition("@")[0]
+    if record is not None:
+        local = f"rec.{record[0]}.{record[1]}.{local}"
     key = _mark_key(create=True)
     return f"<{local}.{_mark(key, local, to)}@{DOMAIN}>" if key else f"<{local}@{DOMAIN}>"
 
@@ -64,6 +71,16 @@ def sent_to(ident: str, address: str) -> bool:
     if m is None or key is None:
         return False
     return hmac.compare_digest(_mark(key, m.group(1), address), m.group(2).lower())
+
+
+def record_of(ident: str, address: str, game_id: str) -> int | None:
+    """The record a Message-ID of this referee's names for game_id (message_id's record),
+    when it was made for address (sent_to); None for any other (another game's, one made
+    for another address or by another referee, one naming no record, a forged one)."""
+    m = _RECORD.match(ident.strip())
+    if m is None or m.group(1).casefold() != game_id.casefold() or not sent_to(ident, address):
+        return None
+    return int(m.group(2))
 
 
 def _mark_key(create: bool) -> bytes | None:

@@ -19,6 +19,7 @@ from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
 from .refusal import prose
+from .subjects import table_subject
 from .threads import thread_of
 
 OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
@@ -38,8 +39,7 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
     records = table.records
     last = records[-1]
     sender = referee_address(records)
-    subject = (f"[referee {game.game_id} #{last['seq']}] public report, "
-               f"{game.data.label(game.state.turn)}")
+    subject = table_subject(table, OBSERVER)
     texts: dict[int, str] = {}
     written: list[Path] = []
     picture: list[bytes | None] = []         # the public's map, drawn once if anyone needs it

@@ -4,7 +4,11 @@ mail ledger keeps it until it is written."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from email.utils import parsedate_to_datetime
+from pathlib import Path
 
+from ..base.clock import for_players
 from ..game.timeline import NoOrdersTaken, taking_orders
 
 
@@ -64,27 +68,31 @@ def halt_of(table) -> str:
     return ""
 
 
-def reply_subject(game_id: str, seq: int, entry: dict) -> str:
-    """The subject of the reply to a message not applied: the game's tag, then what became
-    of it. Orders held for the moderator's dice are not refused (his mail applies them): their
-    reply says they are held, as its first line does."""
-    what = "held for the moderator's dice" if entry.get("status") == "held" else "not applied"
-    return f"[referee {game_id} #{seq}] {what}"
-
-
-def report_subject(game, side: str, seq: int) -> str:
-    """The subject of a player's report (game: the Game it reports on): the game's tag at its
-    last record (all the referee reads back from a reply), the side by its name and the
-    season."""
-    return (f"[referee {game.game_id} #{seq}] {game.data.side_name(side)} report, "
-            f"{game.data.label(game.state.turn)}")
-
-
-def latest_mail_words(subject: str, this_one: bool) -> str:
+def latest_mail_words(this_one: bool, seq: int = 0, when: str = "", first: str = "") -> str:
     """To a player whose reply answered an older mail (a stale reply, handling.stale): which
-    mail is his latest, by its subject, so that he finds it and replies to that one; this_one:
-    the reply he reads now carries his report, so it is that mail."""
+    mail is his latest, so that he finds it among the mails of one subject (subjects.py) and
+    replies to that one: this_one, the reply he reads now carries his report, so it is that
+    mail; else his report of record seq, sent with it, by the time it was written (when) and
+    its first line (first)."""
     if this_one:
-        return (f"This mail, '{subject}', is now your latest: your report is below. Reply to "
-                f"this one.")
-    return f"Your latest mail is your report '{subject}', sent with this one: reply to that one."
+        return "This mail is now your latest: your report is below. Reply to this one."
+    return (f"Your latest mail is your report of record #{seq}, sent with this one ({when}), "
+            f"which begins '{first}': reply to that one.")
+
+
+def latest_report(seq: int, path: Path, first: str) -> tuple[int, str, str]:
+    """What latest_mail_words names a report by (the record it ends at, its mail, its first
+    line): its record, the time its Date gives ('just now' when it cannot be read: sent already),
+    its first line."""
+    try:
+        with open(path, "rb") as f:
+            date = BytesHeaderParser().parse(f).get("Date")
+        when = for_players(parsedate_to_datetime(str(date)))
+    except (OSError, TypeError, ValueError):
+        when = "just now"
+    return seq, when, first
+
+
+def first_line(body: str) -> str:
+    """A mail's first line of text, as a mail program's list shows it beside the subject."""
+    return next((line.strip() for line in body.splitlines() if line.strip()), "")

@@ -202,10 +202,10 @@ def _remark_hint(exc: OrderError) -> str:
 
 def report_body(table, side: str, since: int, key: str, due: str | None = None,
                 notes: list[str] = (), map_note: str = "", held: bool = False) -> str:
-    """A player's report as mail text (table: the game's Table): what of his messages was
-    not applied (notes), the report, his deadline when he owes orders (`due`,
-    reminders.py), where his last map is when this mail has none (`map_note`,
-    pictures.py), his order key, the receipt last (its one line, or two for a long game
+    """A player's report as mail text (table: the game's Table): the report's title, what
+    of his messages was not applied (notes), the rest of the report, his deadline when he
+    owes orders (`due`, reminders.py), where his last map is when this mail has none
+    (`map_note`, pictures.py), his order key, the receipt last (its one line, or two for a long game
     id). The views the report shows are not kept: the journal moves on with the next
     message. held: his mailed orders wait for the moderator's dice (holds.py), so his
     decision is told without the orders open to him, and `due` says why."""
@@ -214,7 +214,10 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
         "\n") + "\n\n" if notes else ""
-    return head + report.rstrip() + (f"\n\n{due}" if due else "") + \
+    # The report's title first, whatever the notes: a mail's first line says what it is
+    # (its subject names only the game, the reader and the season: subjects.py).
+    title, _, rest = report.rstrip().partition("\n\n")
+    return title + "\n\n" + head + rest + (f"\n\n{due}" if due else "") + \
         (f"\n\n{prose(map_note)}" if map_note else "") + f"\n\nOrder key: {key}\n{receipt}\n"
 
 

@@ -42,6 +42,7 @@ from .ordersopen import orders_open_text
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
+from .subjects import OBSERVER_READERS, thread_subject
 from .threads import thread_of
 
 # A line of a player's mail asking for more time: `extend 24h`.
@@ -96,11 +97,14 @@ class Post:
         return self.people.get(reader, {}).get("address")
 
     def write(self, name: str, to: str | None, subject: str, body: str,
-              reader: str | None = None, wrapped: bool = False) -> bool:
+              reader: str | None = None, wrapped: bool = False, seq: int | None = None
+              ) -> bool:
         """One mail as outbox/name (0600), unless a mail of that name was written before
         (there, or sent: in outbox/sent); False when it was or nobody has the address. A
         mail to a side (reader) ends with its order key. The body is wrapped at 72 columns
-        unless the caller did (wrapped: a command to copy is never split)."""
+        unless the caller did (wrapped: a command to copy is never split). seq: the record
+        the game stood at, which its Message-ID names (a reply to it is stale once the
+        reader's decision changed since: answered.py)."""
         path = self.outbox / name
         if to is None or path.exists() or (self.outbox / "sent" / name).exists():
             return False
@@ -108,7 +112,8 @@ class Post:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = body if wrapped else prose(body)
         msg = plain_mail(self.sender, to, subject, body, None,
-                         thread_of(self.game_id, to), date=self.now)
+                         thread_of(self.game_id, to), date=self.now,
+                         record=None if seq is None else (self.game_id, seq))
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
             home.write_new(path, mailtext.mail_bytes(msg))
@@ -119,8 +124,9 @@ class Post:
                                f"the journal holds what was done") from None
         return True
 
-    def subject(self, seq: int, what: str) -> str:
-        return f"[referee {self.game_id} #{seq}] {what}"
+    def subject(self, reader: str, season: str) -> str:
+        """The subject of every mail to reader in season (subjects.py)."""
+        return thread_subject(self.game_id, reader, season)
 
 
 def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
@@ -323,11 +329,16 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> 
             f"{_policy_words(tl, d.side)}.\n" + (f"\n{where}\n" if where else ""))
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
-               post.subject(tl.seq, f"reminder: orders due by {due}"), body, d.side)
+               post.subject(d.side, _season(tl)), body, d.side, seq=tl.seq)
     log.append(f"reminder: {d.side}, orders due by {due} ({before} before)")
     return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
                                             "handoff": d.handoff, "before": before,
                                             "due": stamp(d.due)})]
+
+
+def _season(tl: Timeline) -> str:
+    """The season a timeline stands in, as its mails' subjects name it (subjects.py)."""
+    return tl.data.label(tl.state.turn)
 
 
 def _policy_words(tl: Timeline, side: str) -> str:
@@ -357,18 +368,19 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
         told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
                           f"moderator.eml",
                           post.address(MODERATOR),
-                          post.subject(tl.seq, f"{who} missed the deadline"), body,
-                          wrapped=True)
+                          post.subject(MODERATOR, _season(tl)), body, wrapped=True,
+                          seq=tl.seq)
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
                    (" (the moderator is told)" if told else
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
     else:
         for reader in _everyone(tl, post):
-            body = (f"{who}'s orders were due by {due} and none came. Under the game's "
-                    f"rule for a missed deadline the game is paused: no orders are taken "
+            body = (f"The game is paused: {who}'s orders were due by {due} and none came, "
+                    f"and under the game's rule for a missed deadline no orders are taken "
                     f"until the moderator resumes it.\n")
             post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
-                       _to(post, reader), post.subject(tl.seq, "game paused"), body, reader)
+                       _to(post, reader), post.subject(reader, _season(tl)), body, reader,
+                       seq=tl.seq)
         log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
@@ -396,7 +408,7 @@ def _name(moment: datetime) -> str:
 # An observer as a reader of a deadline's mails: by number, after a sign no side's name has
 # (the game data names sides in lower-case letters, digits and _), so that no side, whatever
 # its name, is taken for one (and sent another's mail, or its key to an observer).
-OBSERVER_READER = "+observer"
+OBSERVER_READER = OBSERVER_READERS    # "+observer0", "+observer1"...
 
 
 def _everyone(tl: Timeline, post: Post, moderator: bool = True) -> list[str]:
@@ -500,8 +512,8 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
         elif owed is not None:
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
         post.write(f"deadline-{run[0]['seq']:06d}-{side}-answered-{reader}.eml",
-                   _to(post, reader), post.subject(after.seq, f"{name} missed the deadline"),
-                   body, reader)
+                   _to(post, reader), post.subject(reader, _season(after)), body, reader,
+                   seq=after.seq)
 
 
 def _shown(j: Table, rec: dict, answer: Answer | None, mine: bool) -> str:

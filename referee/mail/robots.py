@@ -35,6 +35,7 @@ from .ledger import mail_name, now, save_ledger
 from .msgids import marked_ids, sent_to
 from .refusal import prose
 from .senders import typed_journal
+from .subjects import table_subject
 from .threads import thread_of
 
 AUTOMATIC = "automatic"         # an Outcome's status: set aside as a robot's mail
@@ -416,10 +417,10 @@ def _told(table, f: Failure, book: Roster, ledger: dict, outbox: Path | None,
         return f"{said} ({names}; no mail to the moderator: " + \
             ("he has no address)" if not moderator else "no outbox)")
     records = table.records
-    game_id, seq = records[0]["game_id"], records[-1]["seq"]
+    game_id = records[0]["game_id"]
     try:
         write_eml(outbox, book.sender or referee_address(records), moderator,
-                  f"[referee {game_id} #{seq}] mail to {players_words(sides)} bounced",
+                  table_subject(table, MODERATOR),
                   bounce_notice(table.path, sides, f, book), None,
                   name=mail_name("bounce", game_id, f.address, day))
     except OSError as exc:      # the bounce stays unhandled: the next run tells him

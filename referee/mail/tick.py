@@ -5,8 +5,8 @@ through `inbox` into the game's spool (the mails it owes), then the deadlines ar
 (reminders and missed-order results into the same spool), then every mail owed is sent.
 
 Several games may read one mailbox: a message goes to the game its subject tag
-(`[referee GAMEID #N]`) names, else to the one game whose order key it carries; a message
-no game claims is left alone (unread on an IMAP server) for the moderator.
+(`[referee GAMEID]`, `[referee GAMEID #N]`) names, else to the one game whose order key
+it carries; a message no game claims is left alone (unread on IMAP) for the moderator.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 from ..base.addresses import address_key
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, StorageError, one_line
+from ..base.gameids import REFEREE_TAG
 from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
 from ..store import mailsettings
@@ -43,7 +44,7 @@ from .delivery import (
     open_source,
     spool_files,
 )
-from .inbox import SUBJECT_TAG, Outcome, held_sides, inbox, owed_reply
+from .inbox import Outcome, held_sides, inbox, owed_reply
 from .ledger import (
     fault,
     handled_before,
@@ -438,7 +439,7 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
         message_id = mailtext.header_text(head, "Message-ID")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
-    tag = SUBJECT_TAG.search(subject)
+    tag = REFEREE_TAG.search(subject)
     players = [(x, side) for x in group for side, address in x.addresses.items()
                if sender and address_key(address) == sender and
                (not tag or tag.group(1) == x.game_id)]

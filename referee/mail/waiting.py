@@ -183,9 +183,8 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> lis
         name = f"held-{at:06d}-{side}-{_digest([head['game_id'], *lines])}"
         if entry.get("told") is not True:
             post.write(f"{name}-moderator.eml", post.address(MODERATOR),
-                       post.subject(at, f"{GameData.side_name(side)}'s orders wait for your "
-                                        f"dice"),
-                       _held_mail(post.journal, side, entry), wrapped=True)
+                       post.subject(MODERATOR, table.kind.season(table)),
+                       _held_mail(post.journal, side, entry), wrapped=True, seq=at)
             told += [side] if post.address(MODERATOR) is not None else []
         out.append((side, entry, post.address(MODERATOR) is not None))
     _told(table, {side: held[side] for side in told})
@@ -228,8 +227,9 @@ def _tell_dropped(table: Table, outbox: Path, now: datetime, was: dict, held: di
         if not mailed_by(entry, to):
             continue                    # another's address now: he never wrote them
         post.write(dropped_name(post.game_id, side, entry), to,
-                   post.subject(table.records[-1]["seq"], "your held orders were not entered"),
-                   dropped_mail(table, side, entry, why, due.get(side)), side, wrapped=True)
+                   post.subject(side, table.kind.season(table)),
+                   dropped_mail(table, side, entry, why, due.get(side)), side, wrapped=True,
+                   seq=table.records[-1]["seq"])
 
 
 def _counted(entry, lines: list[str]) -> dict:

@@ -137,6 +137,10 @@ class CampaignKind(GameKind):
         game = table.game()
         return pending_prompt(game.state, game.data)
 
+    def season(self, table) -> str:
+        game = table.game()
+        return game.data.label(game.state.turn)     # the turn track's (2.0 VI)
+
     def players(self, table) -> dict[str, str]:
         from ..store.players import roster  # start-up: only the players' commands ask
 

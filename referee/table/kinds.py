@@ -128,6 +128,11 @@ class GameKind:
         """What the game asks now, in words."""
         raise NotImplementedError
 
+    def season(self, table) -> str:
+        """The stretch of the game its mails are grouped by, in words as its players name
+        it ('SUMMER 1914', 'turn 3'): one conversation a reader and a season."""
+        raise NotImplementedError
+
     def default_order(self, table, side: str) -> tuple[str, str] | None:
         """The referee's answer for a side at a missed deadline, and its rule (None: there
         is none to give, and the moderator decides)."""

@@ -21,7 +21,18 @@ from referee.mail.ledger import REGISTERED_PER_DAY
 BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@example.com"
 # The subject of the answer to a player's mail, as a campaign's names it: the game's tag at
 # the journal's last record, then what became of the mail.
-ANSWER = re.compile(r"^Subject: \[referee patrol #\d+\] (?:not )?applied$", re.M)
+# An answer to a mail, as written: its text's first line says what became of the mail (its
+# subject names the game, the reader and the turn alone).
+ANSWER = re.compile(r"\n\n(?:Recorded: #\d|Nothing was recorded)")
+
+
+def kind(m) -> str:
+    """What an answer says became of the mail, by its first line: 'applied', 'not applied',
+    or '' for another mail (a report)."""
+    text = m.get_payload(decode=True).decode()
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return "applied" if first.startswith("Recorded: #") else \
+        "not applied" if first.startswith("Nothing was recorded") else ""
 
 
 def mailed_patrol(cli, journal, secret_file, *more: str) -> dict:
@@ -177,7 +188,8 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
         if side == "british":       # his test is listed above the report, not again in it
             assert TEST_1 in report, report
             report = report.replace(TEST_1, "Other tests: none\n")
-        assert body.endswith("\n\n" + report) and report.endswith(
+        assert body.endswith(f"\n\nReport for the {side.title()} player\n" + report) and \
+            report.endswith(
             f"\nOrder key: {keys[side]}\n"), body
         other = keys["german" if side == "british" else "british"]
         assert other not in body
@@ -307,8 +319,7 @@ def test_a_keyless_mail_under_an_applied_mails_message_id_makes_no_copy_of_it_ne
         seen += [(x["side"], x["status"]) for x in json.loads(r.stdout)["messages"]]
     assert seen == [("british", "applied"), ("german", "refused"), ("british", "done")]
     answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    assert sorted(m["To"] for m in answers if "report" not in m["Subject"]) == [GERMAN,
-                                                                                BRITISH]
+    assert sorted(m["To"] for m in answers if kind(m)) == [GERMAN, BRITISH]
 
 
 def test_a_mail_sent_again_under_another_message_id_is_applied_once(cli, tmp_path,
@@ -336,9 +347,8 @@ def test_a_mail_sent_again_under_another_message_id_is_applied_once(cli, tmp_pat
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"]
     assert j.read_bytes() == before
     answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    assert sorted(m["Subject"] for m in answers if "report" not in m["Subject"]) == [
-        "[referee patrol #1] applied", "[referee patrol #1] not applied",
-        "[referee patrol #1] not applied"]
+    assert sorted(kind(m) for m in answers if kind(m)) == [
+        "applied", "not applied", "not applied"]
     later = mail(box, 2, BRITISH, keys["british"], "move B3 mode=stealthy command=yes")
     r = cli("inbox", j, later, "--outbox", out, "--format", "json")
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
@@ -358,7 +368,7 @@ def test_a_mail_too_large_to_read_is_answered_from_its_header_by_tick(cli, tmp_p
         r = cli("tick", j, "--no-map")
         assert r.exit_code == 0, r.stderr
     told = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    told = [m for m in told if m["Subject"] == "[referee patrol #1] not applied"]
+    told = [m for m in told if kind(m) == "not applied"]
     assert [m["To"] for m in told] == [BRITISH]
     assert "over the 1 MB the referee reads" in " ".join(
         told[0].get_payload(decode=True).decode().split())
@@ -388,9 +398,10 @@ def test_a_mail_too_large_to_read_is_answered_once_by_inbox_or_tick(cli, tmp_pat
     assert "over the 1 MB" in json.loads(runs[0].stdout)["messages"][0]["reason"]
     assert cli("tick", j, "--no-map").exit_code == 0
     told = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    told = [m for m in told if "report" not in m["Subject"]]
-    assert [(m["To"], m["Subject"], m["In-Reply-To"]) for m in told] == [
-        (BRITISH, "[referee patrol #1] not applied", "<m1@example.org>")]
+    told = [m for m in told if kind(m)]
+    assert [(m["To"], m["Subject"], kind(m), m["In-Reply-To"]) for m in told] == [
+        (BRITISH, "[referee patrol] British player, turn 1", "not applied",
+         "<m1@example.org>")]
     assert "over the 1 MB the referee reads" in " ".join(
         told[0].get_payload(decode=True).decode().split())
     assert j.read_bytes() == before
@@ -417,7 +428,7 @@ def test_a_pass_stopped_after_the_journal_answers_the_right_side_once(cli, tmp_p
     assert cli("inbox", j, british, "--outbox", out).exit_code == 0
     answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
     answers = [(m["To"], m.get_payload(decode=True).decode()) for m in answers
-               if "report" not in m["Subject"]]
+               if kind(m)]
     assert sorted(a[0] for a in answers) == [GERMAN, BRITISH]
     assert [t for to, t in answers if to == BRITISH][0].startswith("Recorded: #1")
     assert "move B1" not in [t for to, t in answers if to == GERMAN][0]

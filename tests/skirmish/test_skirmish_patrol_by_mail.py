@@ -144,7 +144,8 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     _done_until(post, "movement", turn=3)
     assert cli("verify", j, "--secret", secret).exit_code == 0
     told = [m.get_payload(decode=True).decode() for m in post.mails_to(GERMAN)
-            if m["Subject"].endswith("] German report, turn 2, melee phase")]
+            if m["Subject"] == "[referee patrol] German player, turn 2"
+            and "turn 2, melee phase" in m.get_payload(decode=True).decode()]
     assert any("British owes, before done (the card compels them): melee G1 attackers=B1"
                in text and "in contact: G1 with B1 (melee of turn 1)" in text
                for text in told)                 # the mail says what is owed, and why

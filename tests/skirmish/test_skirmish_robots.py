@@ -10,6 +10,7 @@ import email
 import email.policy
 
 import pytest
+from mailkinds import first_line, headline
 from mailservers import ticks_at_once
 from test_skirmish_mail import BRITISH
 from test_skirmish_tick import REFEREE, _patrol_by_imap
@@ -121,7 +122,7 @@ def _to_umpire(net) -> list:
 
     mails = [email.message_from_bytes(raw, policy=email.policy.default)
              for _, tos, raw in net.smtp.received if tos == [UMPIRE]]
-    return [m for m in mails if "bounced" in str(m["Subject"])]
+    return [m for m in mails if "A bounce says" in headline(m)]
 
 
 def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
@@ -156,8 +157,8 @@ def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
     assert r.stdout.count("(British; the moderator is told)") == 1, r.output
     assert r.stdout.count("(British; the moderator was told today already)") == 1, r.output
     (told,) = _to_umpire(net)
-    assert str(told["Subject"]).startswith("[referee patrol #") and \
-        str(told["Subject"]).endswith("] mail to the British player bounced"), told["Subject"]
+    assert str(told["Subject"]).startswith("[referee patrol] moderator, turn "), told["Subject"]
+    assert first_line(told).startswith("A bounce says the referee's mail to the British")
     assert told["From"] == REFEREE and told["Auto-Submitted"] == "auto-generated"
     text = told.get_body(("plain",)).get_content()
     commands = [f"  referee skirmish report {j} --as british",

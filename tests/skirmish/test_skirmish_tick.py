@@ -84,18 +84,32 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
     assert cli("verify", j).exit_code == 0
 
 
+def _first(m) -> str:
+    text = m.get_payload(decode=True).decode()
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
 def _answers_name_the_game_and_ask_each_his_own(net) -> None:
     """The British mail applied (records 2 and 3, the British done), the German's refused:
-    each answer and report is named as a campaign's is, by the game's tag at the journal's
-    last record; an answer carries its reader's report after it (no report of the same
-    record is sent apart), and each report asks its reader what he may send, in lines of at
-    most 72 columns; the British, done, is asked nothing."""
-    subjects = {a: [(m["Subject"], m["In-Reply-To"]) for m in _mails(net, a)[1:]]
+    each answer and report is named as a campaign's is, by the game's tag, its reader and
+    the turn (one subject for all his mails of a turn), its first line saying what it is;
+    its Message-ID names the journal's last record; an answer carries its reader's report
+    after it (no report of the same record is sent apart), and each report asks its reader
+    what he may send, in lines of at most 72 columns; the British, done, is asked
+    nothing."""
+    subjects = {a: [(m["Subject"], _first(m), m["In-Reply-To"]) for m in _mails(net, a)]
                 for a in (BRITISH, GERMAN, UMPIRE)}
-    assert subjects[BRITISH] == [("[referee patrol #3] applied", "<t1@example.org>")]
-    assert subjects[GERMAN] == [("[referee patrol #3] not applied", "<t2@example.org>")]
-    assert subjects[UMPIRE] == [
-        ("[referee patrol #3] Moderator report, turn 1, movement phase", None)]
+    assert subjects[BRITISH] == [
+        ("[referee patrol] British player, turn 1", "Report for the British player", None),
+        ("[referee patrol] British player, turn 1", "Recorded: #2, #3", "<t1@example.org>")]
+    assert [(s, f[:30], r) for s, f, r in subjects[GERMAN]] == [
+        ("[referee patrol] German player, turn 1", "Report for the German player", None),
+        ("[referee patrol] German player, turn 1", "Nothing was recorded: a line o",
+         "<t2@example.org>")]
+    assert subjects[UMPIRE][1:] == [
+        ("[referee patrol] moderator, turn 1", "Report for the moderator", None)]
+    assert all(str(m["Message-ID"]).startswith("<rec.patrol.3.")
+               for a in (BRITISH, GERMAN, UMPIRE) for m in _mails(net, a)[1:])
     for a in (BRITISH, GERMAN, UMPIRE):     # the answers too: a refusal quoting the order
         for text in _texts(net, a):
             assert max(map(len, text.splitlines())) <= 72, text
@@ -189,7 +203,7 @@ def test_a_skirmish_s_mails_fit_a_phone_and_join_the_game_s_thread(cli, servers,
 
     from commandclock import START, at
 
-    from referee.mail.message import thread_of
+    from referee.mail.threads import thread_of
 
     net, j = _patrol_by_imap(cli, servers, monkeypatch, tmp_path)
     clock(START + timedelta(hours=5))

@@ -24,7 +24,7 @@ from ...contracts.skirmish import (
     SkirmishStatus,
 )
 from ...game.audit import check_first, check_since, record_number
-from ...render.documents import players_words, side_name
+from ...render.documents import players_words, reader_words, side_name
 from ...render.formats import render
 from ...render.record_text import wrap_lines
 from ...render.sections import Document, Items, Section, Span, para
@@ -129,6 +129,9 @@ class SkirmishKind(GameKind):
         step = f" ({' and '.join(firing)} figures fire now)" if firing else ""
         return (f"turn {game.state.turn}, {phase} phase{step}: the tests of the phase with "
                 f"the facts each side declares, then done ({FLOW})")
+
+    def season(self, table) -> str:
+        return f"turn {table.game().state.turn}"
 
     def default_order(self, table, side: str) -> tuple[str, str] | None:
         return "done", FLOW
@@ -299,19 +302,22 @@ class SkirmishKind(GameKind):
     def mail_report(self, table, reader: str, since: int | None = None,
                     listed: tuple[int, ...] = ()) -> tuple[str, str]:
         """A player's report after a mail pass (reader: his side, or the moderator):
-        (subject, text), the subject tagged as a campaign's report is, [referee GAME #N].
-        since: the record of the last report he was sent, when the journal still holds it;
-        then only the tests since are listed (new_since), the forces whole. listed: the
-        records of the tests the mail gives above the report (an answer's), left out."""
+        (subject, text), the subject as a campaign's is, [referee GAME] READER, SEASON: one
+        for every mail to the reader in a turn (mail/subjects.py). since: the record of the
+        last report he was sent, when the journal still holds it; then only the tests since
+        are listed (new_since), the forces whole. listed: the records of the tests the mail
+        gives above the report (an answer's), left out."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         tests = doc["tests"] if since is None else \
             new_since(doc["tests"], _records(table), since)
         doc = {**doc, "tests": [t for t in tests if t["record"] not in listed]}
         heading = _since_heading(doc, since, bool(listed))
-        text = "\n".join(_mail_lines(report_text(doc, heading).splitlines(), doc["tests"]))
-        return (f"[referee {game.header['game_id']} #{_records(table)[-1]['seq']}] "
-                f"{side_name(reader)} report, turn {doc['turn']}, {doc['phase']} phase",
+        # Its first line says what the mail is, as a phone's list of mails shows it.
+        text = "\n".join([f"Report for {reader_words(reader)}", *_mail_lines(
+            report_text(doc, heading).splitlines(), doc["tests"])])
+        who = reader_words(reader).removeprefix("the ")
+        return (f"[referee {game.header['game_id']}] {who}, {self.season(table)}",
                 text + "\n" + asked_text(asked_now(self, table, doc, reader)))
 
 

@@ -1,0 +1,55 @@
+"""Which record the referee's mail a player's reply answers ended at (for the stale check,
+handling.py): read from the Message-ID of that mail, which the reply names in In-Reply-To
+and References, believed only when its mark checks out for the reply's sender (msgids.py):
+nobody can make one for an address he does not read, and one he quotes from another's mail
+is ignored. Failing that, the record a subject of an earlier version names, `[referee GAME
+#N]` (its mails are still in players' inboxes); failing that, none (no stale check)."""
+
+from __future__ import annotations
+
+from email.message import Message
+
+from ..base.gameids import REFEREE_TAG
+from .msgids import marked_ids, record_of
+
+# The end of a References header read: the answered mail is named last, and a long thread's
+# header is cut to its last ids (RFC 5322 3.6.4 lets a client drop the middle ones).
+REFERENCES_TAIL = 8192
+
+
+def answered_record(msg: Message | None, sender: str, subject: str, game_id: str
+                    ) -> int | None:
+    """The record the mail a reply answers ended at, or None: its In-Reply-To, then its
+    References from the last, the first Message-ID of this referee's naming a record of
+    game_id made for sender; else the record its subject's tag names."""
+    for ident in _answered_ids(msg) if msg is not None and sender else []:
+        seq = record_of(ident, sender, game_id)
+        if seq is not None:
+            return seq
+    return subject_record(subject, game_id)
+
+
+def subject_record(subject: str, game_id: str) -> int | None:
+    """The record a subject's tag of an earlier version names for game_id ([referee GAME
+    #N]), or None (no tag, or one without its record, as this version writes them)."""
+    for m in REFEREE_TAG.finditer(subject):
+        if m.group(2) is not None and m.group(1).casefold() == game_id.casefold():
+            return int(m.group(2))
+    return None
+
+
+def _answered_ids(msg: Message) -> list[str]:
+    """The referee's Message-IDs a reply names: In-Reply-To's, then References' from the
+    last (each header as sent, its end only for References)."""
+    replying = marked_ids(_raw_header(msg, "In-Reply-To")[:REFERENCES_TAIL])
+    refs = marked_ids(_raw_header(msg, "References")[-REFERENCES_TAIL:])
+    return replying + refs[::-1]
+
+
+def _raw_header(msg: Message, name: str) -> str:
+    """Every value of a header, joined, as sent ("" for none, or one that is no text)."""
+    try:
+        values = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
+        return ""
+    return " ".join(v for v in values if isinstance(v, str))
