@@ -325,7 +325,8 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
     report he was sent but those listed above it (an answer's records), the forces whole;
     with his own order key (his side's only), which his reply quotes."""
     since = still_held(ledger["sent"].get(side), table.records)
-    subject, report = table.kind.mail_report(table, side, since, listed)
+    report = table.kind.mail_report(table, side, since, listed)
+    subject = table_subject(table, side)
     return subject, f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
 
 

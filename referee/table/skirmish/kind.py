@@ -300,13 +300,12 @@ class SkirmishKind(GameKind):
         return _mail_lines([x for t in tests for x in test_lines(t)], tests)
 
     def mail_report(self, table, reader: str, since: int | None = None,
-                    listed: tuple[int, ...] = ()) -> tuple[str, str]:
-        """A player's report after a mail pass (reader: his side, or the moderator):
-        (subject, text), the subject as a campaign's is, [referee GAME] READER, SEASON: one
-        for every mail to the reader in a turn (mail/subjects.py). since: the record of the
-        last report he was sent, when the journal still holds it; then only the tests since
-        are listed (new_since), the forces whole. listed: the records of the tests the mail
-        gives above the report (an answer's), left out."""
+                    listed: tuple[int, ...] = ()) -> str:
+        """A player's report after a mail pass (reader: his side, or the moderator), its
+        subject the mail layer's (mail/subjects.py). since: the record of the last report
+        he was sent, when the journal still holds it; then only the tests since are listed
+        (new_since), the forces whole. listed: the records of the tests the mail gives
+        above the report (an answer's), left out."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         tests = doc["tests"] if since is None else \
@@ -316,9 +315,7 @@ class SkirmishKind(GameKind):
         # Its first line says what the mail is, as a phone's list of mails shows it.
         text = "\n".join([f"Report for {reader_words(reader)}", *_mail_lines(
             report_text(doc, heading).splitlines(), doc["tests"])])
-        who = reader_words(reader).removeprefix("the ")
-        return (f"[referee {game.header['game_id']}] {who}, {self.season(table)}",
-                text + "\n" + asked_text(asked_now(self, table, doc, reader)))
+        return text + "\n" + asked_text(asked_now(self, table, doc, reader))
 
 
 def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
