@@ -67,7 +67,7 @@ from .ledger import (
 )
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_apart
-from .outcome import Outcome, first_line, halt_of, latest_report, outcome_of, owed_reply
+from .outcome import Outcome, halt_of, outcome_of, owed_reply
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
@@ -486,7 +486,7 @@ class _Outbox:
         self.sender = referee_address(self.records)
         self.written: list[Path] = []
 
-    def reply(self, entry: dict, reported: dict[str, tuple[int, Path, str]] | None = None
+    def reply(self, entry: dict, reported: dict[str, tuple[int, Path]] | None = None
               ) -> None:
         """The reply to a message not applied: to a stranger, that it was not matched; to a
         side, why, with his report, or (reported: the record his report of this run ends
@@ -508,7 +508,7 @@ class _Outbox:
         brief = reported is not None and side in reported
         subject = table_subject(self.table, side)
         latest = "" if entry.get("status") != "stale" else "\n\n" + prose(
-            outcome.latest_mail_words(False, *latest_report(*reported[side])) if brief
+            outcome.latest_mail_words(False, reported[side][0]) if brief
             else outcome.latest_mail_words(True))
         if brief:
             shown: list = []
@@ -533,12 +533,12 @@ class _Outbox:
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = [self.last["seq"], self.last["hash"]]
 
-    def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path, str]]:
+    def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
         """Each player's report when the journal moved since his last one (observers.told_apart)
-        or a message of his was applied in this run: by side, the record it ends at, its mail,
-        its first line."""
+        or a message of his was applied in this run: by side, the record it ends at and its
+        mail."""
         game, last, ledger = self.game, self.last, self.ledger
-        done: dict[str, tuple[int, Path, str]] = {}
+        done: dict[str, tuple[int, Path]] = {}
         held = held_sides(self.folder, ledger)
         for side, key in self.keys.items():
             if side not in people or side in held:
@@ -563,7 +563,7 @@ class _Outbox:
                 thread=thread_of(game.game_id, address), record=(game.game_id, last["seq"])))
             note_start(ledger, name, side)
             ledger["sent"][side] = [last["seq"], last["hash"]]
-            done[side] = (last["seq"], self.written[-1], first_line(body))
+            done[side] = (last["seq"], self.written[-1])
         return done
 
 

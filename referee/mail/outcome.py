@@ -4,11 +4,7 @@ mail ledger keeps it until it is written."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from email.parser import BytesHeaderParser
-from email.utils import parsedate_to_datetime
-from pathlib import Path
 
-from ..base.clock import for_players
 from ..game.timeline import NoOrdersTaken, taking_orders
 
 
@@ -68,31 +64,12 @@ def halt_of(table) -> str:
     return ""
 
 
-def latest_mail_words(this_one: bool, seq: int = 0, when: str = "", first: str = "") -> str:
+def latest_mail_words(this_one: bool, seq: int = 0) -> str:
     """To a player whose reply answered an older mail (a stale reply, handling.stale): which
     mail is his latest, so that he finds it among the mails of one subject (subjects.py) and
     replies to that one: this_one, the reply he reads now carries his report, so it is that
-    mail; else his report of record seq, sent with it, by the time it was written (when) and
-    its first line (first)."""
+    mail; else his report of record seq, sent with it (its title names its records)."""
     if this_one:
         return "This mail is now your latest: your report is below. Reply to this one."
-    return (f"Your latest mail is your report of record #{seq}, sent with this one ({when}), "
-            f"which begins '{first}': reply to that one.")
-
-
-def latest_report(seq: int, path: Path, first: str) -> tuple[int, str, str]:
-    """What latest_mail_words names a report by (the record it ends at, its mail, its first
-    line): its record, the time its Date gives ('just now' when it cannot be read: sent already),
-    its first line."""
-    try:
-        with open(path, "rb") as f:
-            date = BytesHeaderParser().parse(f).get("Date")
-        when = for_players(parsedate_to_datetime(str(date)))
-    except (OSError, TypeError, ValueError):
-        when = "just now"
-    return seq, when, first
-
-
-def first_line(body: str) -> str:
-    """A mail's first line of text, as a mail program's list shows it beside the subject."""
-    return next((line.strip() for line in body.splitlines() if line.strip()), "")
+    return f"Your latest mail is your report of record #{seq}, sent with this one: reply to " \
+        f"that one."
