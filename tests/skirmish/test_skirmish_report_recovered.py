@@ -19,6 +19,15 @@ from referee.mail import ledger as ledgermod
 RANGED = "range=70 state=halted cover=none command=yes"
 
 
+def _killed_once_answered(journal, message, out) -> None:
+    """An inbox run killed once it wrote the answer to message, before its ledger saved."""
+    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(journal),
+                             str(message), "--outbox", str(out)],
+                            env={**os.environ, ledgermod.FAULT_VARIABLE: "direct answered"},
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+
+
 def test_a_test_recorded_after_a_killed_answer_reaches_its_player(cli, tmp_path,
                                                                    secret_file):
     j = tmp_path / "patrol.jsonl"
@@ -34,11 +43,7 @@ def test_a_test_recorded_after_a_killed_answer_reaches_its_player(cli, tmp_path,
         mail(box, 5, BRITISH, b, "done"), mail(box, 6, GERMAN, g, "done")])
     fire = mail(box, 7, BRITISH, b, f"fire B1 at=G2 {RANGED}")          # record 10
     out = tmp_path / "out2"
-    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(j), str(fire),
-                             "--outbox", str(out)],
-                            env={**os.environ, ledgermod.FAULT_VARIABLE: "direct answered"},
-                            capture_output=True, text=True, timeout=120)
-    assert killed.returncode == 70, killed.stderr
+    _killed_once_answered(j, fire, out)
     r = cli("order", j, "--as", "german", f"fire G3 at=B2 {RANGED}")     # record 11
     assert r.exit_code == 0, r.output
     mails = _pass(cli, j, out, fire)
@@ -59,11 +64,7 @@ def test_an_answer_a_killed_run_wrote_and_that_went_out_is_not_written_again(cli
     box.mkdir()
     move = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
     out = tmp_path / "out"
-    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(j), str(move),
-                             "--outbox", str(out)],
-                            env={**os.environ, ledgermod.FAULT_VARIABLE: "direct answered"},
-                            capture_output=True, text=True, timeout=120)
-    assert killed.returncode == 70, killed.stderr
+    _killed_once_answered(j, move, out)
     (answer,) = out.glob("*.eml")
     (out / "sent").mkdir()
     answer.rename(out / "sent" / answer.name)
