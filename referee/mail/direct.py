@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..base.addresses import address_key
 from ..base.errors import OrderError, clipped
+from ..base.gameids import other_game
 from ..store.journal import signed_only
 from ..store.mailroute import referee_address
 from ..store.players import compact
@@ -79,9 +80,10 @@ def _key_given(body: str) -> str | None:
 
 def _handle(table: Table, m: Message, players: dict, keys: dict,
             seen: dict[str, tuple[set[str], dict[str, int]]]) -> Handled:
-    """One mail: ignored (no player's), refused (no key, orders refused, or a copy of a mail
-    applied, sent again under another Message-ID), applied, or done (its side's orders
-    under this Message-ID are in the journal already)."""
+    """One mail: ignored (no player's), skipped (its subject names another game, which
+    shares the mailbox), refused (no key, orders refused, or a copy of a mail applied, sent
+    again under another Message-ID), applied, or done (its side's orders under this
+    Message-ID are in the journal already)."""
     out = Handled(m.where, m.message_id, m.sender)
     side = _side_of(m, players)
     if m.unreadable:            # gone or changed since the mailbox was read: read it again
@@ -89,6 +91,10 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         return out
     if own_mail(m, list(players.values())):     # its report to the moderator, read back
         out.status, out.reason = "skipped", OWN_MAIL
+        return out
+    other = other_game(m.subject, table.records[0]["game_id"])
+    if other is not None:       # another game's, in a mailbox they share: never answered
+        out.status, out.reason = "skipped", f"for another game ({other})"
         return out
     robot = automatic(m)
     if robot is not None:       # an automatic reply or a bounce: never read, never answered
