@@ -126,3 +126,17 @@ def test_a_mail_for_another_game_in_the_new_subject_form_is_skipped(cli, tmp_pat
     out = _one(cli, journal, tmp_path, raw, 1)
     assert (out["status"], out["reason"]) == ("skipped", "for another game (othergame)"), out
     assert journal.read_bytes() == before and len(records(journal)) == 3
+
+
+def test_a_reply_naming_many_of_the_referee_s_ids_is_judged_by_the_last(cli, tmp_path):
+    """References name the answered mail last (RFC 5322 3.6.4): a header holding a hundred
+    Message-IDs of the referee's shape (their marks none of his) before the German's opening
+    report of record 2, and no In-Reply-To, answers that report: stale, as the report alone
+    named is (not passed over for the hundred ids before it)."""
+    journal = _opened(cli, tmp_path)
+    old = _report(tmp_path / "out", "german", 2)["Message-ID"]
+    shaped = " ".join(f"<{n}.{'c' * 26}@referee.invalid>" for n in range(100))
+    raw = mail(body=HAND_OFF, subject=f"Re: {SUBJECT}", mid="<r2@potsdam.example.org>",
+               date="Sat, 01 Aug 1914 12:00:00 +0100", headers=f"References: {shaped} {old}\n")
+    out = _one(cli, journal, tmp_path, raw, 2)
+    assert out["status"] == "stale" and "the mail of record 2" in out["reason"], out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from email.message import Message
 
 from ..base.gameids import REFEREE_TAG
-from .msgids import marked_ids, record_of
+from .msgids import last_marked_ids, marked_ids, record_of
 
 # The end of a References header read: the answered mail is named last, and a long thread's
 # header is cut to its last ids (RFC 5322 3.6.4 lets a client drop the middle ones).
@@ -42,8 +42,7 @@ def _answered_ids(msg: Message) -> list[str]:
     """The referee's Message-IDs a reply names: In-Reply-To's, then References' from the
     last (each header as sent, its end only for References)."""
     replying = marked_ids(_raw_header(msg, "In-Reply-To")[:REFERENCES_TAIL])
-    refs = marked_ids(_raw_header(msg, "References")[-REFERENCES_TAIL:])
-    return replying + refs[::-1]
+    return replying + last_marked_ids(_raw_header(msg, "References")[-REFERENCES_TAIL:])
 
 
 def _raw_header(msg: Message, name: str) -> str:

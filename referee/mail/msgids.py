@@ -63,6 +63,13 @@ def marked_ids(text: str) -> list[str]:
     return list(seen)
 
 
+def last_marked_ids(text: str) -> list[str]:
+    """marked_ids of text from its end: the last MOST_IDS, the last first (a References
+    header names the mail answered last; text: a header's end, already bounded)."""
+    found = [m.group(0) for m in _MARKED.finditer(text)]
+    return list(dict.fromkeys(reversed(found)))[:MOST_IDS]
+
+
 def sent_to(ident: str, address: str) -> bool:
     """Whether ident is the Message-ID of a mail this referee made for address (its mark
     checks out with this user's key; constant-time comparison)."""
