@@ -61,7 +61,8 @@ def test_orders_past_a_hand_off_are_applied_up_to_it_and_the_rest_named(journal,
                  if "report for the German player" in headline(m)]
     assert flat(body_of(report).partition("\n\n")[2]).startswith(
         "Not applied: line 3 'play offensive', line 4 'done': the decision had passed to "
-        "entente after line 2 ('end turn'); send them again when you are asked."), \
+        "the Entente player after line 2 ('end turn'); send them again when you are "
+        "asked."), \
         body_of(report)[:400]
     # Read again, the mailbox changes nothing: the message was applied once.
     again = handled(cli, journal, eml(tmp_path / "in", mail(body=body)),
@@ -193,7 +194,7 @@ def test_the_reply_to_an_applied_mail_says_what_of_it_was_not_applied():
     assert out.notes == [
         "Line 3 ('done'): the order before it completed the decision it would have closed; "
         "it was not needed and was dropped.",
-        "Not applied: line 4 'play offensive': the decision had passed to entente after line "
-        "3 ('done'); send them again when you are asked.",
+        "Not applied: line 4 'play offensive': the decision had passed to the Entente player "
+        "after line 3 ('done'); send them again when you are asked.",
         "Not read as orders (neither applied nor refused): line 1 'Hi'."]
     assert out.reason.startswith("line 3 ('done'): the order before it")
