@@ -30,7 +30,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
-from .observers import still_held
+from .observers import sent_mark, still_held
 from .prose import read_orders
 from .refusal import nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
@@ -291,16 +291,16 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
 
 
 def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
-    """The ledger's mark of the report an answer carries (as _mark): the journal now, but
-    for an answer a run stopped before its ledger was saved wrote already (path in the
-    outbox or its sent/), which stands: its report went no further than the mail's own
+    """The ledger's mark of the report an answer carries (observers.sent_mark): the journal
+    now, but for an answer a run stopped before its ledger was saved wrote already (path in
+    the outbox or its sent/), which stands: its report went no further than the mail's own
     records, then the journal's last, and a record since (another mail applied first, the
     moderator's order) is left to the next report, never marked as sent."""
     if written_already(path.parent, path.stem) is None:
-        ledger["sent"][h.side] = _mark(table)
+        ledger["sent"][h.side] = sent_mark(table.records[-1])
     elif h.records and (still_held(ledger["sent"].get(h.side), table.records) or 0) < \
             max(h.records) < len(table.records):
-        ledger["sent"][h.side] = [max(h.records), table.records[max(h.records)]["hash"]]
+        ledger["sent"][h.side] = sent_mark(table.records[max(h.records)])
 
 
 def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
@@ -315,14 +315,8 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
         subject, body = _report_body(table, side, keys, ledger)
         name = mail_name("direct report", side, str(last))
         out += _write(table, outbox / f"{name}.eml", address, subject, body, None)
-        ledger["sent"][side] = _mark(table)
+        ledger["sent"][side] = sent_mark(table.records[-1])
     return out
-
-
-def _mark(table: Table) -> list:
-    """What the ledger keeps of the report a player was sent: the journal's last record,
-    by its number and its hash (a journal set back since holds another record there)."""
-    return [table.records[-1]["seq"], table.records[-1]["hash"]]
 
 
 def _report_body(table: Table, side: str, keys: dict, ledger: dict,

@@ -66,7 +66,7 @@ from .ledger import (
     save_ledger,
 )
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
-from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, told_apart
+from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, sent_mark, told_apart
 from .outcome import Outcome, halt_of, outcome_of, owed_reply
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
@@ -531,7 +531,7 @@ class _Outbox:
             _sent_after(self.written[-1], reported[side][1])
         note_start(self.ledger, entry["name"], side)
         if side not in self.ledger["reply_to"]:
-            self.ledger["sent"][side] = [self.last["seq"], self.last["hash"]]
+            self.ledger["sent"][side] = sent_mark(self.last)
 
     def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
         """Each player's report when the journal moved since his last one (observers.told_apart)
@@ -562,7 +562,7 @@ class _Outbox:
                 table_subject(self.table, side), body, answers, shown, name=name,
                 thread=thread_of(game.game_id, address), record=(game.game_id, last["seq"])))
             note_start(ledger, name, side)
-            ledger["sent"][side] = [last["seq"], last["hash"]]
+            ledger["sent"][side] = sent_mark(last)
             done[side] = (last["seq"], self.written[-1])
         return done
 

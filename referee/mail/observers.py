@@ -66,7 +66,7 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
                                  picture[0], name=mail_name("public", game.game_id, mark,
                                                             last["hash"]),
                                  thread=thread_of(game.game_id, address)))
-            ledger["sent"][mark] = [last["seq"], last["hash"]]
+            ledger["sent"][mark] = sent_mark(last)
     except (OSError, ValueError) as exc:
         raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
                            f"applied are in the journal, and `inbox` run again writes the "
@@ -88,8 +88,14 @@ def resume_from(sent, records) -> int:
     return 0 if kept is None else kept
 
 
+def sent_mark(record: dict) -> list:
+    """What the ledger keeps of the record a reader's mail ended at: its number and its
+    hash (still_held reads it back; a journal set back since holds another record there)."""
+    return [record["seq"], record["hash"]]
+
+
 def still_held(sent, records) -> int | None:
-    """The record a reader's last mail ended at, as the ledger keeps it ([seq, hash]), while
+    """The record a reader's last mail ended at, as the ledger keeps it (sent_mark), while
     the journal still holds it as it was; None when it keeps none, or the journal was set
     back past it or holds another record there."""
     if isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int) and \
