@@ -405,22 +405,16 @@ def _name(moment: datetime) -> str:
     return stamp(moment).replace(":", "").replace("-", "")
 
 
-# An observer as a reader of a deadline's mails: by number, after a sign no side's name has
-# (the game data names sides in lower-case letters, digits and _), so that no side, whatever
-# its name, is taken for one (and sent another's mail, or its key to an observer).
-OBSERVER_READER = OBSERVER_READERS    # "+observer0", "+observer1"...
-
-
 def _everyone(tl: Timeline, post: Post, moderator: bool = True) -> list[str]:
     """Every reader a result goes to: the sides, the moderator (unless not), the observers
     (by number)."""
     return [*tl.data.sides, *([MODERATOR] if moderator else []),
-            *(f"{OBSERVER_READER}{i}" for i in range(len(post.observers)))]
+            *(f"{OBSERVER_READERS}{i}" for i in range(len(post.observers)))]
 
 
 def _to(post: Post, reader: str) -> str | None:
-    if reader.startswith(OBSERVER_READER):
-        return post.observers[int(reader[len(OBSERVER_READER):])]
+    if reader.startswith(OBSERVER_READERS):
+        return post.observers[int(reader[len(OBSERVER_READERS):])]
     return post.address(reader)
 
 

@@ -16,7 +16,10 @@ from ..base.readers import PUBLIC
 from ..render.documents import reader_words
 from ..store.players import OBSERVER
 
-# The readers of reminders.py's mails that are observers: "+observer0", "+observer1"...
+# The readers of reminders.py's mails that are observers, by number: "+observer0",
+# "+observer1"..., after a sign no side's name has (the game data names sides in lower-case
+# letters, digits and _), so that no side, whatever its name, is taken for one (and sent
+# another's mail, or its key to an observer).
 OBSERVER_READERS = "+observer"
 
 
