@@ -126,8 +126,8 @@ def held_now(table: Table) -> list[dict]:
     journal = typed_journal(table.path)
     out = []
     for side, entry in sorted(standing(table, ledger["held"]).items()):
-        at, lines, entry = held_at(entry), lines_left(table, entry, side), \
-            _counted(entry, lines_left(table, entry, side))
+        at, lines = held_at(entry), lines_left(table, entry, side)
+        entry = _counted(entry, lines)
         date = entry.get("date")
         # As his mail gives it: '--' ends the options, each line after it is an order.
         orders = " ".join(shlex.quote(t) for t in lines)
