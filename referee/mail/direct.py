@@ -321,9 +321,10 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
 
 def _report_body(table: Table, side: str, keys: dict, ledger: dict,
                  listed: tuple[int, ...] = ()) -> tuple[str, str]:
-    """A player's report as the kind gives it (subject, text): the tests since the last
-    report he was sent but those listed above it (an answer's records), the forces whole;
-    with his own order key (his side's only), which his reply quotes."""
+    """A player's report (subject, text): the subject the mail layer's (subjects.py), the
+    text the kind's: the tests since the last report he was sent but those listed above it
+    (an answer's records), the forces whole; with his own order key (his side's only),
+    which his reply quotes."""
     since = still_held(ledger["sent"].get(side), table.records)
     report = table.kind.mail_report(table, side, since, listed)
     subject = table_subject(table, side)

@@ -14,7 +14,8 @@ journal then holds no record of it.
 He is part way through (entering) while every order he entered is a held line, some lines
 are left, no order of any side followed his, and the side still owes a decision: the rest
 may be entered by his next `referee order`, and a pass of `tick` run between two of his
-(every few minutes) must neither tell the player that they were dropped nor forget them.
+(every few minutes), or `inbox` run by hand (holdsteps.py), must neither tell the player
+that they were dropped nor forget them.
 The hold stands then, for the lines left.
 """
 

@@ -552,7 +552,7 @@ def mail_bytes(msg: EmailMessage) -> bytes:
     written as before, in ASCII."""
     addresses = " ".join(str(msg.get(k, "")) for k in ("From", "To", "Cc"))
     # A header in ASCII is written on one line (up to RFC 5322's 998 characters), never
-    # folded: a Subject folded inside its [referee GAME #N] tag, or before it, reads with a
+    # folded: a Subject folded inside its [referee GAME] tag, or before it, reads with a
     # line break or a leading blank in a mail program that does not unfold it (one beyond
     # ASCII is folded into encoded words of 75 characters at most, as RFC 2047 wants). The
     # body was encoded when it was set (quoted-printable, 76 characters a line), and is not

@@ -1,6 +1,6 @@
-"""Whether a game can go on without the moderator, for `tick`: one line saying what it
-waits on and what he may do, at every pass until he acts (None: it waits on nobody, or on
-a player whose mail and deadline will move it).
+"""Whether a game can go on without the moderator, for `tick` (and `inbox` run by hand,
+holdsteps.py): one line saying what it waits on and what he may do, at every pass until
+he acts (None: it waits on nobody, or on a player whose mail and deadline will move it).
 
 A game waits on the moderator when it is paused, when a deadline passed that nobody
 answered for (reminders.py), when a player's orders need dice in a manual-dice game
@@ -120,7 +120,8 @@ def held_now(table: Table) -> list[dict]:
     """The mailed orders held for the moderator's dice whose hold stands (holds.py), for
     his status alone (contracts.views.HeldOrders): whose, the record they wait at, the
     mail's date, their lines, the dice they roll in words and the command his mail gives to
-    enter them. Read from the ledger, never written: tick prunes and mails (_held_for_dice)."""
+    enter them. Read from the ledger, never written: a pass of tick, or inbox run by hand
+    (holdsteps.py), prunes and mails (_held_for_dice)."""
     head = table.records[0]
     ledger = load_ledger(head["game_id"], head["hash"])
     journal = typed_journal(table.path)
@@ -140,9 +141,10 @@ def held_now(table: Table) -> list[dict]:
 
 
 def end_holds(journal: Path, outbox: Path, now: datetime, games_dir: Path | None) -> None:
-    """The holds that ended pruned before tick keeps the deadlines, each player whose orders
-    were not entered told so and his deadline given back the time they were held
-    (holdtime.py): ruled before, it would be missed at once."""
+    """The holds that ended pruned before tick keeps the deadlines (or inbox run by hand
+    reads its messages: holdsteps.py), each player whose orders were not entered told so
+    and his deadline given back the time they were held (holdtime.py): ruled before, it
+    would be missed at once."""
     table = Table(journal, games_dir).whole()
     if table.header_line() is not None:
         _standing_holds(table, outbox, now)
