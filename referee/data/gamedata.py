@@ -215,6 +215,11 @@ class GameData:
         """A side's name as printed, e.g. 'Entente' (its id capitalised)."""
         return side.replace("_", " ").title()
 
+    @staticmethod
+    def player_words(side: str) -> str:
+        """A side's player as a refusal or a note names him: 'the German player'."""
+        return f"the {GameData.side_name(side)} player"
+
     @cached_property
     def countries(self) -> frozenset[str]:
         """Every country the game names: map.yaml `countries` and the nations' home countries."""

@@ -88,8 +88,7 @@ def _needs_others(new_state: State, events: list, dice: Dice, side: str
     p = new_state.pending
     if new_state.phase != "over" and p is not None and p.side != side and \
             not sealed_for(new_state, side):
-        return "other side", f"hands the decision to the {GameData.side_name(p.side)} player", \
-            p.side
+        return "other side", f"hands the decision to {GameData.player_words(p.side)}", p.side
     return None
 
 
@@ -244,7 +243,7 @@ class Batch:
 
     def owner(self) -> str:
         """The batch's side as its refusals name him: 'the German player'."""
-        return f"the {self.data.side_name(self.q.side)} player"
+        return self.data.player_words(self.q.side)
 
     def seal_sheet(self) -> None:
         """The record registering this side's dice sheet, before its orders."""
@@ -487,8 +486,8 @@ class Batch:
         if i >= len(self.q.texts):
             raise _Stop
         self.stop(f"order {i} ({quoted(self.q.texts[i - 1])}) is legal and hands the "
-                  f"decision to the {self.data.side_name(state.pending.side)} player; the "
-                  f"dry run stops there",
+                  f"decision to {self.data.player_words(state.pending.side)}; the dry run "
+                  f"stops there",
                   "other side", i)
 
     def seal(self, text: str, events: list, dice: Dice, private, new_state: State) -> None:

@@ -70,7 +70,7 @@ def closed_wrongly(state: State, data: GameData, side: str, text: str) -> str | 
     """Why a record that says the referee closed side's decision with text could not have
     been written so (verify), or None."""
     order = closer(state, data, side)
-    player = f"the {data.side_name(side)} player"
+    player = data.player_words(side)
     if order is None:
         return (f"it says the referee closed {player}'s decision, which was not "
                 f"one closed for him: more than one order was open, or the only one was "

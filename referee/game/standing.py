@@ -228,17 +228,15 @@ def changed(sets: dict[str, list[dict]], side: str, data: GameData, turn: int,
     for text in withdraw:
         entry = rules.parse_standing(text, data, turn)
         if not any(e["text"] == entry["text"] for e in mine):
-            raise UsageError(f"'{text}' is not one of the {data.side_name(side)} player's "
-                             f"standing orders "
-                             f"({', '.join(rules.describe(e) for e in mine) or 'none'})")
+            raise UsageError(f"'{text}' is not one of {data.player_words(side)}'s standing "
+                             f"orders ({', '.join(rules.describe(e) for e in mine) or 'none'})")
         mine = rules.withdraw(mine, entry)
     for text in add:
         entry = rules.parse_standing(text, data, turn)
         army = entry["text"].split(" ", 1)[1] if entry["text"].startswith("eliminate ") else None
         if army is not None and not _may_be_own_army(army, side, data):
-            raise UsageError(f"'{text}': {army} is not one of the {data.side_name(side)} "
-                             f"player's armies; a forced retreat eliminates one of his own "
-                             f"(5.4)")
+            raise UsageError(f"'{text}': {army} is not one of {data.player_words(side)}'s "
+                             f"armies; a forced retreat eliminates one of his own (5.4)")
         mine = rules.add(mine, entry)
     sets[side] = mine
     return sets
