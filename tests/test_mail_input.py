@@ -5,8 +5,9 @@ echoed back without bound.
   without dashes or spaces between the groups; a real character wrong is still refused.
 - What the referee echoes of an order line (the reply, the inbox's log line, the command
   line's error) is cut with '…' past errors.QUOTE_LIMIT, which keeps every real order whole.
-- Only the referee's own tag in a subject, `[referee GAMEID #N]`, names a game: `[EXT]`,
-  `[2nd-try]` or a mailing list's tag, before or after it, change nothing.
+- Only the referee's own tag in a subject, `[referee GAMEID]` (or an earlier version's
+  `[referee GAMEID #N]`, which these tests send), names a game: `[EXT]`, `[2nd-try]` or a
+  mailing list's tag, before or after it, change nothing.
 - An address given to `new --player` or `players --set` that holds a control, invisible or
   direction-changing character is refused there, in one line, and nothing is written.
 
