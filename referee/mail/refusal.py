@@ -13,7 +13,7 @@ import textwrap
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
 from ..base.glyphs import visible
 from ..render import reports
-from ..render.documents import side_name
+from ..render.documents import reader_words
 from ..render.formats import render
 from ..render.record_text import wrap_lines
 from ..render.sections import Block, Document, Orders, Section, Span, para
@@ -62,7 +62,7 @@ def left_over(lines: list[tuple[int, str]], at: int, to: str | None) -> str:
     passed to the other side (to, named as a person reads it), or the game was over, after
     the line before them."""
     n, text = lines[at - 1]
-    after = (f"the decision had passed to the {side_name(to)} player" if to is not None
+    after = (f"the decision had passed to {reader_words(to)}" if to is not None
              else "the game was over") + \
         f" after line {n} ({quoted(text, NAMED_LENGTH)})"
     return (f"not applied: {named(lines[at:])}: {after}; send them again when you are asked"
