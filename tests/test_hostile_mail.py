@@ -1419,7 +1419,7 @@ def test_a_rewound_journal_gets_fresh_reports(journal, cli, tmp_path):
         for m in mails(tmp_path / folder):
             # A report, or the one reply to a message not applied, which holds the report.
             if re.search(r"report for the (German|Entente) player|not applied",
-                         first_line(m)):
+                         headline(m)):
                 latest[sides[str(m["To"]).casefold()]] = _receipt(m)
     assert set(latest) == {"german", "entente"}
     for side, receipt in latest.items():

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
-from mailkinds import first_line, headline
+from mailkinds import first_line, headline, report_lead, report_title
 
 from referee.store import home
 from referee.store.dice import write_secret
@@ -139,7 +139,8 @@ def sort_mails(written: list[Path]) -> tuple[dict, dict]:
     for p in written:
         assert stat.S_IMODE(os.stat(p).st_mode) == 0o600, p
         mail = read_mail(p)
-        found = re.search(r"report for the (German|Entente) player", first_line(mail))
+        found = re.search(r"report for the (German|Entente) player", report_title(mail))
+        found = found if found and "not applied" not in first_line(mail) else None
         if found:
             side = found.group(1).casefold()        # the side's name, read back as its id
             assert side not in reports, "two reports for one side"
@@ -161,7 +162,9 @@ def check_report(mail, side: str, journal: Path, in_reply_to: str | None) -> str
     # says it is his report; the record it ends at is in its Message-ID, marked for him.
     assert re.fullmatch(rf"\[referee {GAME}\] {side.title()} player, [A-Z]+ \d{{4}}",
                         str(mail["Subject"])), mail["Subject"]
-    assert f"report for the {side.title()} player" in first_line(mail)
+    assert f"report for the {side.title()} player" in report_title(mail)
+    # Above its title, what he is asked now: his decision, or whom the game waits on (2.0).
+    assert report_lead(mail).startswith(("Your decision: ", "Waiting on the ")), mail
     assert str(mail["Message-ID"]).startswith(f"<rec.{GAME}.{last['seq']}.")
     assert mail["In-Reply-To"] == in_reply_to
     body = mail.get_content()
@@ -353,7 +356,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     # (its title names it): the report this run sent him (record 10).
     report = reports["entente"]
     assert str(report["Subject"]) == str(replies[STALE_ID]["Subject"])
-    assert report.get_content().split("\n")[1].startswith("record 10, ")     # its title
+    assert ", record 10, " in report_title(report), report_title(report)
     assert "Your latest mail is your report of record #10, sent with this one: reply to " \
         "that one." in " ".join(body.split())
 

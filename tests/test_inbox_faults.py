@@ -136,12 +136,14 @@ def baseline(tmp_path_factory, cli, monkeypatch):
     """What one run without a fault leaves."""
     state = _unfaulted(tmp_path_factory.mktemp("baseline"), cli, monkeypatch, _mailbox)
     # The stranger's reply, the German's report, the Entente's refusal (his report inside).
-    # Each player's mails share one subject a season; the first line says what each is.
+    # Each player's mails share one subject a season; the first line says what each is: the
+    # report, what it asks now (the movement his Offensive opened, 2.0 II.2), then its title.
     assert [m[1].split(" | ")[0].split("] ")[-1] for m in state[2]] == [
         "German player, SUMMER 1914", "Entente player, SUMMER 1914",
         "referee: message not accepted"]
     firsts = [m[1].split(" | ")[1] for m in state[2]]
-    assert "report for the German player" in firsts[0], firsts
+    assert firsts[0].startswith("Your decision: movement phase"), firsts
+    assert "report for the German player" in state[2][0][1].split(" | ")[2], state[2][0]
     assert firsts[1].startswith("Your message was not applied:"), firsts
     assert firsts[2].startswith("This message could not be matched"), firsts
     return state

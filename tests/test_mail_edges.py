@@ -106,8 +106,7 @@ def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly
     assert [str(m["Subject"]) for m in to_him] == ["[referee mailtest] German player, "
                                                    "SUMMER 1914"] * 3
     assert [re.split("[:,]", first_line(m))[0] for m in to_him] == [
-        "TO THE LAST MAN! — report for the German player", "Your message was not applied",
-        "Your message was not applied"]
+        "Your decision", "Your message was not applied", "Your message was not applied"]
     report, *replies = (m.get_body(("plain",)).get_content() for m in to_him)
     assert "Board" in report.splitlines()
     seq = records(journal)[-1]["seq"]
@@ -142,7 +141,7 @@ def test_standing_orders_alone_by_mail_get_a_report_of_their_own(cli, tmp_path):
     assert [str(m["Subject"]).split("] ")[-1] for m in to_him] == [
         "German player, SUMMER 1914"] * 2
     assert [re.split("[:,]", first_line(m))[0] for m in to_him] == [
-        "TO THE LAST MAN! — report for the German player", "Your message was not applied"]
+        "Your standing orders are now", "Your message was not applied"]
     report, reply = (" ".join(m.get_body(("plain",)).get_content().split()) for m in to_him)
     assert "Your standing orders are now: no combat cards." in report, report
     assert str(to_him[0]["In-Reply-To"]) == "<s1@x.org>"

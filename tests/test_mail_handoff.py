@@ -59,11 +59,15 @@ def test_orders_past_a_hand_off_are_applied_up_to_it_and_the_rest_named(journal,
     assert "not applied: line 3 'play offensive', line 4 'done'" in out[0]["reason"]
     (report,) = [m for m in replies_to(tmp_path / "out", "Kaiser@Example.org")
                  if "report for the German player" in headline(m)]
-    assert flat(body_of(report).partition("\n\n")[2]).startswith(
+    # What of his mail was not applied first, then what is asked of him now (he waits: the
+    # turn passed to the Entente player, 2.0 II.1), then the report's title.
+    notes, lead, title = body_of(report).split("\n\n")[:3]
+    assert flat(notes) == (
         "Not applied: line 3 'play offensive', line 4 'done': the decision had passed to "
         "the Entente player after line 2 ('end turn'); send them again when you are "
-        "asked."), \
-        body_of(report)[:400]
+        "asked."), body_of(report)[:400]
+    assert flat(lead).startswith("Waiting on the Entente player: "), lead
+    assert title.startswith("TO THE LAST MAN! — report for the German player"), title
     # Read again, the mailbox changes nothing: the message was applied once.
     again = handled(cli, journal, eml(tmp_path / "in", mail(body=body)),
                     outbox=tmp_path / "out2")

@@ -151,13 +151,14 @@ def test_a_mail_with_prose_around_its_orders_is_applied_and_the_reply_names_the_
     assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
     assert [r["order"] for r in records(journal)[before:]] == ["play offensive",
                                                                 "move ge-1 liege"]
-    # The report's title first (a mail's first line says what it is), then the note.
-    title, _, rest = body_of(report_to_german(tmp_path / "out")).partition("\n\n")
-    text = flat(rest)
+    # The note on his mail first, then what he is asked now (the movement his Offensive
+    # opened, 2.0 II.2), then the report's title.
+    note, lead, title, rest = body_of(report_to_german(tmp_path / "out")).split("\n\n", 3)
+    assert flat(note) == ("Not read as orders (neither applied nor refused): line 3 'Sorry, "
+                          "my mistake. Here are my orders:', line 8 'Hans'."), note
+    assert flat(lead).startswith("Your decision: movement phase"), lead
     assert title.startswith("TO THE LAST MAN! — report for the German player"), title
-    assert text.startswith("Not read as orders (neither applied nor refused): line 3 'Sorry, "
-                           "my mistake. Here are my orders:', line 8 'Hans'."), text[:300]
-    assert "Hello" not in text[:200]       # a greeting is no news to the player
+    assert "Hello" not in flat(rest)[:200]     # a greeting is no news to the player
 
 
 def test_prose_named_in_a_reply_is_clipped_and_shows_what_would_disguise_it(

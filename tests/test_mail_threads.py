@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mailkinds import first_line
+from mailkinds import first_line, report_title
 from test_hostile_mail import (
     ADDRESSES,
     GAME,
@@ -41,7 +41,7 @@ def _report(outbox: Path, side: str, seq: int):
     """The side's report of record seq, by its Message-ID (which names that record)."""
     (found,) = [m for m in replies_to(outbox, ADDRESSES[side])
                 if str(m["Message-ID"]).startswith(f"<rec.{GAME}.{seq}.")
-                and "report for the" in first_line(m)]
+                and "report for the" in report_title(m)]
     return found
 
 
@@ -70,7 +70,10 @@ def test_every_mail_to_a_player_in_a_season_has_one_subject_its_first_line_says_
     german = replies_to(out, ADDRESSES["german"])
     assert [str(m["Subject"]) for m in german] == [SUBJECT, SUBJECT], german
     firsts = sorted(first_line(m) for m in german)
-    assert firsts[0].startswith("TO THE LAST MAN! — report for the German player"), firsts
+    # His report opens with what he is asked now (2.0 II.1), then its title.
+    assert firsts[0].startswith("Your decision: play an Offensive-type card or pass"), firsts
+    assert any(report_title(m).startswith("TO THE LAST MAN! — report for the German player")
+               for m in german), [report_title(m) for m in german]
     assert firsts[1].startswith("Your message was not applied: line 1 of it failed"), firsts
     assert {str(m["Subject"]) for m in replies_to(out, ADDRESSES["entente"])} == {
         f"[referee {GAME}] Entente player, SUMMER 1914"}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from forging import resign
 from mailboxes import write_maildir
-from mailkinds import first_line, headline
+from mailkinds import first_line, headline, report_title
 from pydantic import TypeAdapter
 from test_hostile_mail import too_wide
 
@@ -245,9 +245,13 @@ def test_observers_get_the_public_report_after_each_hand_off_and_only_then(tmp_p
         # is by its first line.
         season = g.open_game(journal).data.label(g.open_game(journal).state.turn)
         assert str(mail["Subject"]) == f"[referee {GAME}] public, {season}", mail["Subject"]
-        assert "report for the public" in first_line(mail)
+        assert "report for the public" in report_title(mail)
+        # Above the report, what the game waits on now, in its own words (2.0).
         body = mail.get_content()
-        assert body.rstrip("\n") == public_report(cli, journal, since)
+        lead, _, report = body.partition("\n\n")
+        assert first_line(mail).startswith("Waiting on the "), first_line(mail)
+        assert " ".join(lead.split()) in " ".join(report.split()), lead
+        assert report.rstrip("\n") == public_report(cli, journal, since)
         raw = mail.as_string()
         assert "Order key" not in raw and "Your hand" not in body
         for secret in [*secrets, *(a for a in OBSERVERS if a != address)]:
@@ -294,7 +298,7 @@ def test_an_observer_added_later_is_sent_the_game_from_its_start_and_a_dropped_o
     _, mails = inbox(cli, journal, empty, tmp_path / "out1")
     assert not to(mails, "press@example.org")
     [mail] = to(mails, "late@example.org")
-    assert mail.get_content().rstrip("\n") == public_report(cli, journal, 0)
+    assert mail.get_content().rstrip("\n").partition("\n\n")[2] == public_report(cli, journal, 0)
 
 
 # ---------------------------------------------------------------- observers never order

@@ -398,11 +398,12 @@ def _baseline(cli, post: Post, tmp_path: Path, monkeypatch, secret: Path) -> tup
     since = len(post.smtp.received)
     tick(cli, journal)
     state = _end_state(journal, post, since)
-    # The German's report answering his mail, the Entente's refusal with his report inside.
+    # The German's report answering his mail (his turn over, it opens with whom the game
+    # waits on now, 2.0 II.1), the Entente's refusal with his report inside.
     assert [(m[0], m[1].split("] ")[1], m[4].split(":")[0]) for m in state[2]] == [
         (ADDRESSES["entente"], "Entente player, SUMMER 1914", "Your message was not applied"),
-        (ADDRESSES["german"], "German player, SUMMER 1914",
-         "TO THE LAST MAN! — report for the German player")]
+        (ADDRESSES["german"], "German player, SUMMER 1914", "Waiting on the Entente player")]
+    assert "\nTO THE LAST MAN! — report for the German player" in state[2][1][4].replace("\r", "")
     assert state[3] == {True}
     _BASELINE.append(state)
     return state

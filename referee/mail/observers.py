@@ -18,7 +18,7 @@ from ..render import reports
 from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
-from .refusal import prose
+from .refusal import lead_lines, prose
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -59,7 +59,8 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
                 continue                    # nothing new since his last mail a report owes
             if since not in texts:
                 doc, meta = table.report(PUBLIC, since, keep_views=False)
-                texts[since] = reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
+                texts[since] = lead_lines(doc) + \
+                    reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
             if not picture:
                 picture.append(_public_map(game) if with_map else None)
             written.append(write(folder, sender, address, subject, texts[since], None,

@@ -205,23 +205,44 @@ def _remark_hint(exc: OrderError) -> str:
 
 def report_body(table, side: str, since: int, key: str, due: str | None = None,
                 notes: list[str] = (), map_note: str = "", held: bool = False) -> str:
-    """A player's report as mail text (table: the game's Table): the report's title, what
-    of his messages was not applied (notes), the rest of the report, his deadline when he
-    owes orders (`due`, reminders.py), where his last map is when this mail has none
-    (`map_note`, pictures.py), his order key, the receipt last (its one line, or two for a long game
-    id). The views the report shows are not kept: the journal moves on with the next
-    message. held: his mailed orders wait for the moderator's dice (holds.py), so his
+    """A player's report as mail text (table: the game's Table): what of his messages was
+    not applied (notes), what is asked of him now (lead_lines), the report, his deadline
+    when he owes orders (`due`, reminders.py), where his last map is when this mail has none
+    (`map_note`, pictures.py), his order key, the receipt last (its one line, or two for a
+    long game id). The views the report shows are not kept: the journal moves on with the
+    next message. held: his mailed orders wait for the moderator's dice (holds.py), so his
     decision is told without the orders open to him, and `due` says why."""
     doc, meta = table.report(side, since, keep_views=False, held=held)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
         "\n") + "\n\n" if notes else ""
-    # The report's title first, whatever the notes: a mail's first line says what it is
-    # (its subject names only the game, the reader and the season: subjects.py).
+    # What of his mail was not applied, then what is asked of him now and by when, above the
+    # report's title: a mail's first lines say what it answers and wants of him (its subject
+    # names only the game, the reader and the season: subjects.py, and every report of a
+    # season has the same title).
     title, _, rest = report.rstrip().partition("\n\n")
-    return title + "\n\n" + head + rest + (f"\n\n{due}" if due else "") + \
-        (f"\n\n{prose(map_note)}" if map_note else "") + f"\n\nOrder key: {key}\n{receipt}\n"
+    return head + lead_lines(doc, due) + title + "\n\n" + rest + \
+        (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
+        f"\n\nOrder key: {key}\n{receipt}\n"
+
+
+def lead_lines(doc: Document, due: str | None = None) -> str:
+    """A report mail's first lines, a blank line after them (render/reports.report_lead): what
+    is asked of its reader now, then the first sentence of his deadline line when he owes
+    orders (reminders.deadline_lines: when they are due, or that they are held or late)."""
+    lead = reports.report_lead(doc)
+    if not lead:
+        return ""
+    when = _first_sentence(due) if due else ""
+    return lead + (f"\n{prose(when)}" if when else "") + "\n\n"
+
+
+def _first_sentence(text: str) -> str:
+    """A deadline line's first sentence, its lines joined (its times have no full stop)."""
+    words = " ".join(text.split())
+    end = words.find(". ")
+    return words if end < 0 else words[:end + 1]
 
 
 def prose(text: str) -> str:

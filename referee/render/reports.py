@@ -312,6 +312,23 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
     return f"{text}\n\n{tail}"
 
 
+# The sections that say what is asked now, or that nothing is any more (_now_sections).
+NOW_TITLES = ("Now", "The game is over")
+
+
+def report_lead(doc: Document, width: int = 72) -> str:
+    """A report's first lines as a mail gives them, above its title: what is asked of the
+    reader now, in the words its last section opens with ('Your decision: …', 'Waiting on
+    the German player: …', 'Your decision once the game resumes: …', how the game ended or
+    that it is closed). A phone's list of mails shows these, not the title every report of
+    a season shares."""
+    now = next((s for s in doc.sections if s.title in NOW_TITLES), None)
+    first = next((b for b in now.blocks if isinstance(b, Para)), None) if now else None
+    if first is None:
+        return ""
+    return render(Document("", [Section("", [first])]), "text", width).strip("\n")
+
+
 def receipt_text(header: dict, last: dict, width: int = 72) -> str:
     """The last lines of a text report or mail whose journal ends at record `last`: the key
     that signed it, then the receipt."""

@@ -1,0 +1,103 @@
+"""A report mail's first lines say what it asks of its reader now, above the title every
+report of a season shares (mail/refusal.lead_lines): a phone's list of mails shows them.
+They are the report's own words, the first paragraph of its last part ("Now", or "The game
+is over"), with the first sentence of the reader's deadline line when he owes orders."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from mailboxes import write_maildir
+from test_deadlines import (
+    ADDRESSES,
+    DUE_WORDS,
+    mails,
+    new_game,
+    player_mail,
+    text_of,
+)
+
+from referee.mail.inbox import inbox as mail_inbox
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
+
+
+def _last_part_opening(text: str, title: str) -> str:
+    """The first paragraph of the report's part of that title, its lines joined."""
+    _, _, after = text.partition(f"\n{title}\n{'-' * len(title)}\n")
+    assert after, text
+    return _paragraphs(after)[0]
+
+
+def _reports(tmp_path, journal, n: int = 0, *boxes) -> dict[str, str]:
+    """One inbox pass: the text of its last mail to each player, by side."""
+    out = tmp_path / f"out{n}"
+    mail_inbox(journal, [*boxes] or [write_maildir(tmp_path / f"empty{n}", [])], out,
+               with_map=False)
+    by_address = {str(m["To"]).casefold(): text_of(m) for m in mails(out)}
+    return {side: by_address[address.casefold()] for side, address in ADDRESSES.items()
+            if address.casefold() in by_address}
+
+
+def test_the_side_asked_reads_his_decision_then_its_deadline_first(tmp_path, cli, clock):
+    """1914 opens with the German player turn (2.0 II): the German is asked to play a card
+    or pass (2.0 II.1), by the deadline the game's 48h give him."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    german = _reports(tmp_path, journal)["german"]
+    lead, title = _paragraphs(german)[:2]
+    decision = _last_part_opening(german, "Now")
+    assert decision.startswith("Your decision: ") and decision.endswith("(2.0 II.1)"), decision
+    assert lead == f"{decision} {DUE_WORDS}.", lead
+    assert title.startswith("TO THE LAST MAN! — report for the German player"), title
+    assert german.split("\n")[0].startswith("Your decision: play an Offensive-type card")
+
+
+def test_the_side_not_asked_reads_whom_the_game_waits_on_and_no_deadline(tmp_path, cli,
+                                                                          clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    entente = _reports(tmp_path, journal)["entente"]
+    lead, title = _paragraphs(entente)[:2]
+    assert lead == _last_part_opening(entente, "Now"), lead
+    assert lead.startswith("Waiting on the German player: ") and "due" not in lead, lead
+    assert title.startswith("TO THE LAST MAN! — report for the Entente player"), title
+
+
+def test_a_game_with_no_deadline_leads_with_the_decision_alone(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli)
+    german = _reports(tmp_path, journal)["german"]
+    lead, title = _paragraphs(german)[:2]
+    assert lead == _last_part_opening(german, "Now") and lead.startswith("Your decision: ")
+    assert title.startswith("TO THE LAST MAN! — report for the German player"), title
+
+
+def test_a_paused_game_leads_with_the_decision_once_it_resumes(tmp_path, cli, clock):
+    """Paused, no orders are taken: the refusal of his mail says so, then what he will be
+    asked once the game resumes, then the report; no deadline runs (none is given)."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    german = _reports(tmp_path, journal, 1, player_mail(tmp_path, "german", ["pass"], 1))[
+        "german"]
+    said = _paragraphs(german)
+    at = next(i for i, p in enumerate(said) if p.startswith("Your decision once the game "
+                                                             "resumes: "))
+    assert said[at - 1].endswith("What you will be asked once the game resumes is below."), said
+    assert said[at] == _last_part_opening(german, "Now"), said[at]
+    assert said[at + 1].startswith("TO THE LAST MAN! — report for the German player")
+    assert "due" not in said[at]
+
+
+def test_after_a_surrender_both_lead_with_how_the_game_ended(tmp_path, cli, clock):
+    """The German surrenders at Stalemate (VP 12, 3.1): the level counts one worse for him,
+    a Marginal Entente Victory (3.3, its own example)."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    _reports(tmp_path, journal)
+    reports = _reports(tmp_path, journal, 1,
+                       player_mail(tmp_path, "german", ["surrender"], 1))
+    for side in ("german", "entente"):
+        lead, title = _paragraphs(reports[side])[:2]
+        assert lead == _last_part_opening(reports[side], "The game is over"), lead
+        assert lead.endswith(": Marginal Entente Victory") and "(3.3)" in lead, lead
+        assert title.startswith(f"TO THE LAST MAN! — report for the {side.title()} player")
