@@ -101,3 +101,30 @@ def test_after_a_surrender_both_lead_with_how_the_game_ended(tmp_path, cli, cloc
         assert lead == _last_part_opening(reports[side], "The game is over"), lead
         assert lead.endswith(": Marginal Entente Victory") and "(3.3)" in lead, lead
         assert title.startswith(f"TO THE LAST MAN! — report for the {side.title()} player")
+
+
+def test_an_armistice_proposed_leads_the_mail_of_the_side_that_may_answer_it(tmp_path, cli,
+                                                                             clock):
+    """The German proposes an armistice (3.2): the Entente may agree at any time, and the game
+    then ends at the present level, Stalemate at VP 12 (3.1). His mail leads with that ask,
+    though the decision now is the German's; the German's says his proposal waits."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    _reports(tmp_path, journal)
+    assert cli("order", journal, "--as", "german", "propose armistice").exit_code == 0
+    reports = _reports(tmp_path, journal, 1)
+    lead, title = _paragraphs(reports["entente"])[:2]
+    assert lead == _last_part_opening(reports["entente"], "Now"), lead
+    assert lead == ("The German player proposes an armistice (3.2): 'accept armistice' ends "
+                    "the game now, as a Stalemate; 'refuse armistice' plays on. You may answer "
+                    "it at any time."), lead
+    assert title.startswith("TO THE LAST MAN! — report for the Entente player"), title
+    flat = " ".join(reports["entente"].split())
+    assert "Nothing else is asked of you now." in flat and "Nothing is asked" not in flat
+    german = _paragraphs(reports["german"])
+    assert german[0].startswith("Your decision: play an Offensive-type card"), german[0]
+    assert "Your armistice proposal waits for the Entente player's answer (3.2)." in german
+    # Refused, it is asked no more (3.2: the war goes on).
+    assert cli("order", journal, "--as", "entente", "refuse armistice").exit_code == 0
+    entente = _reports(tmp_path, journal, 2)["entente"]
+    assert _paragraphs(entente)[0].startswith("Waiting on the German player: "), entente
+    assert "proposes an armistice (3.2):" not in " ".join(entente.split())

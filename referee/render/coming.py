@@ -103,11 +103,13 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
     return blocks
 
 
-def awaited_blocks(b: Branch | None, data: GameData, reader: str, waiting: list[str]) -> list:
+def awaited_blocks(b: Branch | None, data: GameData, reader: str, waiting: list[str],
+                   offered: bool = False) -> list:
     """For a reader not asked now: when he is asked next, as far as the sequence of play says
-    before anyone chooses (2.0)."""
+    before anyone chooses (2.0). offered: an armistice the other side proposed waits for his
+    answer (3.2), told above, so that is all he is asked."""
     who = " and ".join(f"the {side_name(w)} player" for w in waiting)
-    text = "Nothing is asked of you now. "
+    text = f"Nothing {'else ' if offered else ''}is asked of you now. "
     if b is not None and b.end == "other" and b.then_side == reader and b.then is not None:
         after = f"the end of his {data.term('player_turn')}" if b.turn_ended else \
             "his present steps"

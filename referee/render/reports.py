@@ -154,6 +154,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     sections.append(vp_doc)
     sections.append(board_section(board))
     now = _now_sections(journal, mine, state, data, reader, stat)
+    _tell_armistice(now[0], state, data, reader, stat, level.name)
     now[0].blocks += _link_due(whole.raw, reader)
     sections += now
     receipt = receipt_line(game_id, last["seq"], last["hash"])
@@ -217,6 +218,28 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
     return [now] if costs is None else [now, costs]
 
 
+def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: str) -> None:
+    """An armistice proposed and not yet answered (3.2), told in the Now section: first to
+    the side that may answer it (it is asked of him, whatever else is), after the decision
+    now to anyone else. Nothing once the game is over or closed."""
+    proposer = state.armistice
+    if proposer is None or stat["game_over"] or state.revealed:
+        return
+    other = next((s for s in data.sides if s != proposer), None)
+    if reader == other:
+        now.blocks.insert(0, para(
+            Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
+            f"'accept armistice' ends the game now, as a {level}; 'refuse armistice' plays "
+            f"on. You may answer it at any time."))
+    elif reader == proposer:
+        now.blocks.insert(1, para(f"Your armistice proposal waits for the {side_name(other)} "
+                                  f"player's answer (3.2)."))
+    else:
+        now.blocks.insert(1, para(f"The {side_name(proposer)} player has proposed an armistice; "
+                                  f"the {side_name(other)} player has not answered it yet "
+                                  f"(3.2)."))
+
+
 def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,
             example: bool = True) -> list:
     """What follows the decision now for a side (game/ahead.py): his later decisions and how
@@ -227,7 +250,8 @@ def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     if reader not in waiting:
         later = shown(next_for, state.seq, journal, state, data, reader)
-        return awaited_blocks(later, data, reader, [w for w in waiting if w])
+        return awaited_blocks(later, data, reader, [w for w in waiting if w],
+                              offered=state.armistice not in (None, reader))
     # his own standing orders (mine): a decision they answer is not asked
     got = shown(ahead, state.seq, journal, state, data, reader, list(stat["legal"]), mine)
     return ahead_blocks(got, data, reader, example) if got is not None else []
