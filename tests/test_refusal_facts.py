@@ -18,7 +18,7 @@ from referee.game.timeline import CLOSED, PAUSED
 from referee.mail.inbox import inbox as mail_inbox
 from referee.mail.ledger import load_ledger, save_ledger
 
-NOW = "What you are asked now, with the orders open to you, is below."
+NOW = "Below: what you are asked now, then your report."
 RESUMES = "What you will be asked once the game resumes is below."
 NOTHING_MORE = "nothing more is asked of you"
 
@@ -116,3 +116,34 @@ def test_a_copy_of_the_mail_that_ended_the_game_is_told_it_is_over(tmp_path, cli
     assert NOTHING_MORE in reply and NOW not in reply, reply
     assert "send them in a new message" not in reply, reply        # no orders are taken
     assert journal.read_bytes() == over
+
+
+def test_an_order_out_of_turn_cites_its_rule_once(tmp_path, cli):
+    """1914 opens with the German player turn (2.0 II): an Entente order then is out of turn
+    (2.0 II.1), and the refusal says whose decision it is, naming the rule once, not once in
+    the decision's words and again after them."""
+    journal = new_game(tmp_path, cli)
+    before = journal.read_bytes()
+    r = cli("order", journal, "--as", "entente", "pass")
+    assert r.exit_code == 1 and journal.read_bytes() == before, r.output
+    assert "it is not the Entente player's decision: the referee is waiting on the German " \
+        "player (play an Offensive-type card or pass" in r.stderr, r.stderr
+    assert r.stderr.count("2.0 II.1") == 1, r.stderr
+    assert r.stderr.rstrip().endswith("(rule 2.0 II.1)"), r.stderr
+
+
+def test_a_refusal_says_once_that_nothing_was_applied(tmp_path, cli, clock):
+    """A mail asking for more time with orders beside it is refused whole (the referee's
+    own rule for 'extend'): the reply's reason no longer ends as its 'Applied: nothing.'
+    below it does, so the player reads it once."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    before = journal.read_bytes()
+    box = player_mail(tmp_path, "german", ["extend 24h", "pass"], 1)
+    outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert outcomes[0].reason.endswith("nothing was applied"), outcomes[0].reason
+    reply = next(" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
+                 if str(m["To"]) == ADDRESSES["german"])
+    assert "holds nothing else" in reply, reply
+    assert reply.count("othing was applied") == 0 and reply.count("Applied: nothing.") == 1
+    assert journal.read_bytes() == before

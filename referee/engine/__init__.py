@@ -103,10 +103,11 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     p = state.pending
     spec = DECISIONS[p.kind]
     if not acting(state, side):
+        # The prompt's own rule is the violation's, which the refusal cites once.
+        asked = spec.prompt(state, data).removesuffix(f" ({spec.rule})")
         return Violation(spec.rule, f"it is not the {data.side_name(side)} player's decision: "
                                     f"the referee is waiting on the "
-                                    f"{data.side_name(p.side)} player "
-                                    f"({spec.prompt(state, data)})")
+                                    f"{data.side_name(p.side)} player ({asked})")
     if order.kind not in spec.accepts:
         answers = ", ".join(a.replace("_", " ") for a in spec.accepts)
         return Violation(spec.rule, f"'{clipped(format_order(order))}' does not answer the "

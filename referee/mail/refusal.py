@@ -113,11 +113,13 @@ def refusal_document(out, report: bool = True) -> Document:
              if halted == "closed" else
              " The game as it ended is below; nothing more is asked of you."
              if halted == "over" else
-             " What you are asked now, with the orders open to you, is below.") * report
+             " Below: what you are asked now, then your report.") * report
     if out.line is None:
         held = out.status == "held"
+        # The next paragraph says nothing was applied: the reason need not say it too.
+        why = HELD if held else clip_words(out.reason).removesuffix("; nothing was applied")
         blocks = [para(Span("Your message was not applied" + " yet" * held + ": ", "bold"),
-                       sentence(HELD if held else clip_words(out.reason))), *_notes(out)]
+                       sentence(why)), *_notes(out)]
         if not held:
             blocks.append(para(Span("Applied: ", "bold"), "nothing." + below))
         return Document("", [Section("", blocks)])
