@@ -59,9 +59,10 @@ def test_orders_past_a_hand_off_are_applied_up_to_it_and_the_rest_named(journal,
     assert "not applied: line 3 'play offensive', line 4 'done'" in out[0]["reason"]
     (report,) = [m for m in replies_to(tmp_path / "out", "Kaiser@Example.org")
                  if "report for the German player" in headline(m)]
-    # What of his mail was not applied first, then what is asked of him now (he waits: the
-    # turn passed to the Entente player, 2.0 II.1), then the report's title.
-    notes, lead, title = body_of(report).split("\n\n")[:3]
+    # What of his mail was applied, then what was not, then what is asked of him now (he
+    # waits: the turn passed to the Entente player, 2.0 II.1), then the report's title.
+    applied, notes, lead, title = body_of(report).split("\n\n")[:4]
+    assert flat(applied) == "Applied from your mail: 'pass' (#3), 'end turn' (#4).", applied
     assert flat(notes) == (
         "Not applied: line 3 'play offensive', line 4 'done': the decision had passed to "
         "the Entente player after line 2 ('end turn'); send them again when you are "
@@ -181,7 +182,9 @@ def test_an_order_that_rolls_dice_still_ends_a_mail_refused_whole(tmp_path, hexb
 
 def test_the_reply_to_an_applied_mail_says_what_of_it_was_not_applied():
     """A 'done' not needed, and the orders after a hand-off, are named in the report that
-    answers the mail (its notes), before the prose not read; the moderator reads the same."""
+    answers the mail (its notes), before the prose not read, and after what of it was
+    applied (so that its first line does not read as a refusal); the moderator reads what
+    was not applied."""
     from referee.game.batch import Applied, Submission
     from referee.mail.handling import _applied
     from referee.mail.inbox import Outcome
@@ -196,6 +199,7 @@ def test_the_reply_to_an_applied_mail_says_what_of_it_was_not_applied():
     _applied(out, result, lines)
     assert out.status == "applied" and out.records == [7]
     assert out.notes == [
+        "Applied from your mail: 'place ge infantry metz' (#7).",
         "Line 3 ('done'): the order before it completed the decision it would have closed; "
         "it was not needed and was dropped.",
         "Not applied: line 4 'play offensive': the decision had passed to the Entente player "

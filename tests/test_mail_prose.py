@@ -151,9 +151,12 @@ def test_a_mail_with_prose_around_its_orders_is_applied_and_the_reply_names_the_
     assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
     assert [r["order"] for r in records(journal)[before:]] == ["play offensive",
                                                                 "move ge-1 liege"]
-    # The note on his mail first, then what he is asked now (the movement his Offensive
-    # opened, 2.0 II.2), then the report's title.
-    note, lead, title, rest = body_of(report_to_german(tmp_path / "out")).split("\n\n", 3)
+    # What of his mail was applied, the note on what was not read, then what he is asked now
+    # (the movement his Offensive opened, 2.0 II.2), then the report's title.
+    applied, note, lead, title, rest = body_of(report_to_german(tmp_path / "out")).split(
+        "\n\n", 4)
+    assert flat(applied) == "Applied from your mail: 'play offensive' (#3), 'move ge-1 liege' " \
+        "(#4).", applied
     assert flat(note) == ("Not read as orders (neither applied nor refused): line 3 'Sorry, "
                           "my mistake. Here are my orders:', line 8 'Hans'."), note
     assert flat(lead).startswith("Your decision: movement phase"), lead

@@ -15,7 +15,7 @@ from . import message as mailtext
 from .holds import decision_of
 from .mailboxes import Message
 from .prose import read_orders
-from .refusal import NAMED_LENGTH, left_over, sentence, unquoted, why_refused
+from .refusal import NAMED_LENGTH, applied_note, left_over, sentence, unquoted, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change, standing_now
 from .waiting import held_orders
@@ -197,6 +197,9 @@ def _applied(out, result, lines: list[tuple[int, str]]) -> None:
         said.append(left_over(lines, *result.left))
     out.reason = "; ".join(said)
     out.notes = [s[0].upper() + s[1:] + "." for s in said] + out.notes
+    if out.notes and result.applied:        # above what of it was not applied or read
+        out.notes.insert(0, applied_note([(a.record["seq"], a.text) for a in result.applied])
+                         + ".")
 
 
 def _read(table: Table, m: Message, key: str, out) -> tuple | None:

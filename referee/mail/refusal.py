@@ -69,6 +69,16 @@ def left_over(lines: list[tuple[int, str]], at: int, to: str | None) -> str:
             if to is not None else f"not applied: {named(lines[at:])}: {after}")
 
 
+def applied_note(applied: list[tuple[int, str]]) -> str:
+    """The orders of a mail that were applied, each with the record it made (seq, text),
+    MOST_NAMED at most: told above what of it was not, so that the reply's first line does
+    not read as a refusal of the whole mail."""
+    shown = [f"{quoted(text, NAMED_LENGTH)} (#{seq})" for seq, text in applied[:MOST_NAMED]]
+    more = len(applied) - MOST_NAMED
+    return "Applied from your mail: " + ", ".join(shown) + (f" and {more} more"
+                                                             if more > 0 else "")
+
+
 def _notes(out) -> list:
     return [para(clip_words(note)) for note in getattr(out, "notes", None) or []]
 
