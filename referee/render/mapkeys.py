@@ -145,7 +145,7 @@ def area_keys(col: Column, data: GameData, colours: dict, rings: dict) -> None:
                   "S: supply source in its side's colour; white: only in some cases (6.1)",
                   "a line joins two neighbouring areas (4.1)",
                   "dots lead from an area to its name or counters",
-                  "positions are schematic (map.yaml `at`)"):
+                  "positions are schematic, not the printed board's"):
         col.write(words)
 
 
