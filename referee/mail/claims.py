@@ -5,9 +5,10 @@ however much mail its source holds (a flood of strangers' mail, or of mail namin
 tag); what the pass does with each message is what it would do holding them all.
 
 A message goes to the game its subject tag (`[referee GAMEID]`, or an earlier version's
-`[referee GAMEID #N]`) names (a tag naming a
-game not reading this mailbox claims it for none), else to the one game whose order key it
-carries; one over the size limit is kept aside with its header (tick answers a player's).
+`[referee GAMEID #N]`) names, its case ignored unless two games' ids differ in case alone
+(a tag naming a game not reading this mailbox claims it for none), else to the one game
+whose order key it carries; one over the size limit is kept aside with its header (tick
+answers a player's).
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         subject = mailtext.header_text(msg, "Subject")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
-    tag = REFEREE_TAG.search(subject)
-    if tag:
-        return next((x for x in games if x.game_id == tag.group(1)), None)
+    named = tagged(subject, games)
+    if named is not None:
+        return named[0] if len(named) == 1 else None
     try:
         text = compact(raw.decode("utf-8", "replace") + mailtext.plain_body(msg))
     except (mailtext.MailError, RecursionError, LookupError, ValueError):
@@ -57,6 +58,20 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         named = thread_games(raw)
         owners = [x for x in games if x.game_id in named]
     return owners[0] if len(owners) == 1 else None
+
+
+def tagged(subject: str, games: list[Game]) -> list[Game] | None:
+    """None when the subject has no referee tag; else the game its tag names, in a list
+    (empty when it names none): the one spelt as the tag is, else the one whose id differs
+    from it in case alone, as inbox and the stale check ignore case (a mail program, or a
+    player, may change it). When several differ from it in case alone (`referee new`
+    allows `alpha` beside `Alpha`), it names none: no game reads another's mail."""
+    tag = REFEREE_TAG.search(subject)
+    if tag is None:
+        return None
+    exact = [x for x in games if x.game_id == tag.group(1)]
+    folded = [x for x in games if x.game_id.casefold() == tag.group(1).casefold()]
+    return exact or (folded if len(folded) == 1 else [])
 
 
 def _compacted(game: Game) -> tuple[str, ...]:

@@ -23,7 +23,6 @@ from pathlib import Path
 from ..base.addresses import address_key
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, StorageError, one_line
-from ..base.gameids import REFEREE_TAG
 from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
 from ..store import mailsettings
@@ -37,7 +36,7 @@ from ..store.players import roster
 from ..table import Table
 from . import gameindex
 from . import message as mailtext
-from .claims import Claims, Spool, claimed
+from .claims import Claims, Spool, claimed, tagged
 from .delivery import (
     Fetched,
     TransportError,
@@ -439,10 +438,10 @@ def _too_large(f: Fetched, group: list[Game]) -> Game | None:
         message_id = mailtext.header_text(head, "Message-ID")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
-    tag = REFEREE_TAG.search(subject)
-    players = [(x, side) for x in group for side, address in x.addresses.items()
-               if sender and address_key(address) == sender and
-               (not tag or tag.group(1) == x.game_id)]
+    named = tagged(subject, group)      # the tag's game, its case ignored as claimant's
+    players = [(x, side) for x in (group if named is None else named)
+               for side, address in x.addresses.items()
+               if sender and address_key(address) == sender]
     if len(players) != 1:
         return None
     x, side = players[0]

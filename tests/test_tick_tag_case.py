@@ -1,0 +1,105 @@
+"""A subject's tag `[referee GAME]` names its game under `tick` with case ignored, as
+inbox run by hand and the stale check read it (base/gameids.py other_game, mail/msgids.py):
+a player's mail program, or the player, may write `[referee BRAVO]` for the game `bravo`.
+`referee new` lets two games of one folder have ids that differ in case alone: the game
+spelt as the tag is claims the mail, and a tag spelt as neither claims it for neither (left
+for the moderator, as a tag naming no game of the folder is). The games read one Maildir,
+each writing its own outbox; time comes from REFEREE_NOW."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+from mailboxes import write_maildir
+from test_tick_index import START
+from test_transport import ADDRESSES, mail, new_game, records
+from test_unattended import at
+
+from referee.base.clock import NOW_VARIABLE
+
+UNCLAIMED = "new message(s) no game claims"
+
+
+def _folder(cli, root, monkeypatch, names: tuple[str, ...]) -> dict:
+    """1914 games reading one Maildir, ticked once (their opening mails): each game's
+    journal and keys, by id."""
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    box = write_maildir(root / "box", [])
+    made = {name: new_game(cli, root / "games", name, None, "--mail-in", str(box),
+                           "--mail-out", f"outbox:{root / ('out-' + name)}")
+            for name in names}
+    assert cli("tick", root / "games", "--no-map").exit_code == 0
+    return made
+
+
+def _outbox(root, name: str) -> set[str]:
+    return {p.name for p in (root / f"out-{name}").glob("*.eml")}
+
+
+def _orders(made: dict, name: str, since: int) -> list:
+    return [r.get("order") for r in records(made[name][0])[since:]]
+
+
+def _answers(root, name: str, before: set[str]) -> list[email.message.EmailMessage]:
+    return [email.message_from_bytes((root / f"out-{name}" / n).read_bytes(),
+                                     policy=email.policy.default)
+            for n in sorted(_outbox(root, name) - before)]
+
+
+def test_a_tag_in_other_case_is_claimed_by_its_game(cli, tmp_path, monkeypatch):
+    """`[referee BRAVO]` on the German's orders for bravo: bravo applies them and answers
+    him; alpha, reading the same Maildir, takes nothing; nothing is left unclaimed."""
+    made = _folder(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+    seqs = {n: len(records(made[n][0])) for n in made}
+    before = _outbox(tmp_path, "bravo")
+    write_maildir(tmp_path / "box", [mail("german", made["bravo"][1]["german"], ["pass"],
+                                          "<b1@example.org>", "Re: [referee BRAVO] orders")])
+    r = cli("tick", tmp_path / "games", "--no-map")
+    assert r.exit_code == 0, r.output
+    assert _orders(made, "bravo", seqs["bravo"]) == ["pass"]
+    assert _orders(made, "alpha", seqs["alpha"]) == []
+    assert UNCLAIMED not in r.output, r.output
+    answers = _answers(tmp_path, "bravo", before)
+    assert ADDRESSES["german"] in [str(m["To"]) for m in answers]
+    assert all("[referee bravo]" in str(m["Subject"]) for m in answers)
+
+
+def test_a_mail_too_large_with_a_tag_in_other_case_is_answered_by_its_game(
+        cli, tmp_path, monkeypatch):
+    """The German plays both games from one address: his mail over the size limit is
+    answered by the game its tag names, `[referee BRAVO]` for bravo, not left unread."""
+    made = _folder(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+    before = {n: _outbox(tmp_path, n) for n in made}
+    big = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\n"
+           f"Subject: Re: [referee BRAVO] photo\nMessage-ID: <big1@example.org>\n\n"
+           ).encode() + (b"x" * 75 + b"\n") * (1_100_000 // 76)
+    write_maildir(tmp_path / "box", [big])
+    r = cli("tick", tmp_path / "games", "--no-map")
+    assert r.exit_code == 0, r.output
+    said = [m.get_body(("plain",)).get_content() for m in _answers(tmp_path, "bravo",
+                                                                   before["bravo"])]
+    assert sum("over the 1 MB" in text for text in said) == 1, said
+    assert _answers(tmp_path, "alpha", before["alpha"]) == []
+    assert UNCLAIMED not in r.output, r.output
+
+
+def test_ids_differing_in_case_alone_the_exact_one_claims_else_none(cli, tmp_path,
+                                                                     monkeypatch):
+    """Games `alpha` and `Alpha` read one Maildir: `[referee alpha]` goes to alpha,
+    `[referee Alpha]` to Alpha, and `[referee ALPHA]` (with alpha's order key) to neither:
+    it is left for the moderator, and the pass's log says so."""
+    made = _folder(cli, tmp_path, monkeypatch, ("alpha", "Alpha"))
+    seqs = {n: len(records(made[n][0])) for n in made}
+    write_maildir(tmp_path / "box", [
+        mail("german", made["alpha"][1]["german"], ["pass"], "<a1@example.org>",
+             "[referee alpha] orders"),
+        mail("german", made["Alpha"][1]["german"], ["pass"], "<a2@example.org>",
+             "[referee Alpha] orders"),
+        mail("german", made["alpha"][1]["german"], ["pass"], "<a3@example.org>",
+             "[referee ALPHA] orders")])
+    r = cli("tick", tmp_path / "games", "--no-map")
+    assert r.exit_code == 0, r.output
+    assert _orders(made, "alpha", seqs["alpha"]) == ["pass"]
+    assert _orders(made, "Alpha", seqs["Alpha"]) == ["pass"]
+    assert f"1 {UNCLAIMED}" in r.output, r.output
