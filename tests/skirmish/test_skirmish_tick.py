@@ -92,22 +92,23 @@ def _first(m) -> str:
 def _answers_name_the_game_and_ask_each_his_own(net) -> None:
     """The British mail applied (records 2 and 3, the British done), the German's refused:
     each answer and report is named as a campaign's is, by the game's tag, its reader and
-    the turn (one subject for all his mails of a turn), its first line saying what it is;
-    its Message-ID names the journal's last record; an answer carries its reader's report
+    the turn (one subject for all his mails of a turn), its first line saying what it is
+    (an answer: what became of the mail; a report: what its reader is asked now); its
+    Message-ID names the journal's last record; an answer carries its reader's report
     after it (no report of the same record is sent apart), and each report asks its reader
     what he may send, in lines of at most 72 columns; the British, done, is asked
     nothing."""
-    subjects = {a: [(m["Subject"], _first(m), m["In-Reply-To"]) for m in _mails(net, a)]
+    subjects = {a: [(m["Subject"], _first(m)[:30], m["In-Reply-To"]) for m in _mails(net, a)]
                 for a in (BRITISH, GERMAN, UMPIRE)}
     assert subjects[BRITISH] == [
-        ("[referee patrol] British player, turn 1", "Report for the British player", None),
+        ("[referee patrol] British player, turn 1", "Your decision: turn 1, movemen", None),
         ("[referee patrol] British player, turn 1", "Recorded: #2, #3", "<t1@example.org>")]
-    assert [(s, f[:30], r) for s, f, r in subjects[GERMAN]] == [
-        ("[referee patrol] German player, turn 1", "Report for the German player", None),
+    assert subjects[GERMAN] == [
+        ("[referee patrol] German player, turn 1", "Your decision: turn 1, movemen", None),
         ("[referee patrol] German player, turn 1", "Nothing was recorded: a line o",
          "<t2@example.org>")]
     assert subjects[UMPIRE][1:] == [
-        ("[referee patrol] moderator, turn 1", "Report for the moderator", None)]
+        ("[referee patrol] moderator, turn 1", "Waiting on the German player: ", None)]
     assert all(str(m["Message-ID"]).startswith("<rec.patrol.3.")
                for a in (BRITISH, GERMAN, UMPIRE) for m in _mails(net, a)[1:])
     for a in (BRITISH, GERMAN, UMPIRE):     # the answers too: a refusal quoting the order

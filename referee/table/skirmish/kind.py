@@ -302,7 +302,8 @@ class SkirmishKind(GameKind):
     def mail_report(self, table, reader: str, since: int | None = None,
                     listed: tuple[int, ...] = ()) -> str:
         """A player's report after a mail pass (reader: his side, or the moderator), its
-        subject the mail layer's (mail/subjects.py). since: the record of the last report
+        subject the mail layer's (mail/subjects.py); it opens with the first paragraph of
+        what he is asked now, and ends with all of it. since: the record of the last report
         he was sent, when the journal still holds it; then only the tests since are listed
         (new_since), the forces whole. listed: the records of the tests the mail gives
         above the report (an answer's), left out."""
@@ -312,10 +313,14 @@ class SkirmishKind(GameKind):
             new_since(doc["tests"], _records(table), since)
         doc = {**doc, "tests": [t for t in tests if t["record"] not in listed]}
         heading = _since_heading(doc, since, bool(listed))
-        # Its first line says what the mail is, as a phone's list of mails shows it.
-        text = "\n".join([f"Report for {reader_words(reader)}", *_mail_lines(
-            report_text(doc, heading).splitlines(), doc["tests"])])
-        return text + "\n" + asked_text(asked_now(self, table, doc, reader))
+        asked = asked_now(self, table, doc, reader)
+        # Its first lines say what is asked of him now, as a phone's list of mails shows
+        # them and as a campaign's report mail opens (mail/refusal.py lead_lines); then
+        # what the mail is.
+        text = "\n".join([*wrap_lines(asked[:1], 72, hang=0), "",
+                          f"Report for {reader_words(reader)}", *_mail_lines(
+                              report_text(doc, heading).splitlines(), doc["tests"])])
+        return text + "\n" + asked_text(asked)
 
 
 def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:

@@ -1,0 +1,59 @@
+"""A skirmish player's mailed report opens, as a campaign's does (tests/test_mail_lead.py),
+with what he is asked now: his decision, or whom the turn waits on, wrapped at 72 columns;
+then a blank line, then the line saying whose report it is and the report, unchanged, which
+still ends with what he is asked and how to answer. A phone's list of mails shows the
+first lines. The mails are read from the outbox `inbox` writes."""
+
+from __future__ import annotations
+
+import email
+from email.policy import default
+
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
+
+PHASE = "turn 1, movement phase: the tests of the phase with the facts each side " \
+        "declares, then done (Sequence of Play)."
+
+
+def _bodies(out) -> dict[str, str]:
+    """Each reader's mail in the outbox, its plain text, by address (one mail each)."""
+    got = {}
+    for p in out.glob("*.eml"):
+        msg = email.message_from_bytes(p.read_bytes(), policy=default)
+        assert str(msg["To"]) not in got
+        got[str(msg["To"])] = msg.get_content()
+    return got
+
+
+def _lead(body: str, whose: str) -> str:
+    """The paragraph above the line naming whose report it is, its lines joined; that
+    line must follow it after a blank line."""
+    above, found, _ = body.partition(f"\n\nReport for {whose}\n")
+    assert found, body
+    return " ".join(above.split("\n\n")[-1].split())
+
+
+def test_a_skirmish_report_mail_opens_with_what_its_reader_is_asked_now(cli, tmp_path,
+                                                                          secret_file):
+    """The British sends his moves and done: the German's report opens with his decision,
+    the moderator's with whom the turn waits on, and the British's answer (what his mail
+    recorded first) carries his report opening with whom the turn waits on now."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file, "--player", f"moderator={UMPIRE}")
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes", "done")
+    assert cli("inbox", j, sent, "--outbox", out).exit_code == 0
+    bodies = _bodies(out)
+    german, umpire, british = bodies[GERMAN], bodies[UMPIRE], bodies[BRITISH]
+    assert german.startswith("Your decision: turn 1, movement phase: the tests of the phase "
+                             "with the\n")
+    assert _lead(german, "the German player") == f"Your decision: {PHASE}"
+    assert umpire.startswith("Waiting on the German player: turn 1, movement phase: the "
+                             "tests of the\n")
+    assert _lead(umpire, "the moderator") == f"Waiting on the German player: {PHASE}"
+    assert british.split("\n", 1)[0].startswith("Recorded")      # what became of his mail
+    assert _lead(british, "the British player") == f"Waiting on the German player: {PHASE}"
+    for body in bodies.values():     # what is asked stays at its end, with how to answer
+        assert " ".join(body.split()).count(PHASE) == 2, body
+        assert max(map(len, body.splitlines())) <= 72, body
