@@ -32,7 +32,7 @@ from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
 from .observers import sent_mark, still_held
 from .prose import read_orders
-from .refusal import nothing_recorded, prose, why_refused
+from .refusal import NOT_RECORDED, RECORDED, nothing_recorded, prose, why_refused
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import OWN_MAIL, own_mail, typed_journal
 from .subjects import table_subject
@@ -250,7 +250,7 @@ def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]
         if entry.get("side") in players and isinstance(entry.get("name"), str):
             out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
                           table_subject(table, entry["side"]),
-                          prose(f"Nothing was recorded: {entry['reason']}"),
+                          prose(f"{NOT_RECORDED}: {entry['reason']}"),
                           entry.get("message_id"))
     ledger["owed"] = []
     return out
@@ -274,12 +274,12 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
     # turn: subjects.py), then the prose passed over, then the tests recorded.
     rest = ""
     if h.status == "applied":
-        head = "Recorded: " + ", ".join(f"#{n}" for n in h.records)
+        head = prose(f"{RECORDED}: " + ", ".join(f"#{n}" for n in h.records))
         rest = "\n".join(table.kind.recorded_lines(table, h.records))
     elif h.text:
         head = nothing_recorded(h.text, h.why)
     else:
-        head = prose(f"Nothing was recorded: {h.reason}")
+        head = prose(f"{NOT_RECORDED}: {h.reason}")
     body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest
     name = mail_name("direct answer", digest or h.message_id)
     if h.keyed and h.side is not None:

@@ -154,11 +154,17 @@ def line_refused(text: str, why: str) -> list[Block]:
             para(Span("Why: ", "bold"), sentence(clip_words(why)))]
 
 
+# The first words of the answer to a mail of a game that takes its orders all or none by
+# itself (mail/direct.py, the skirmish's): they say it is about the reader's own mail.
+RECORDED = "Your mail was recorded"
+NOT_RECORDED = "Nothing of your mail was recorded"
+
+
 def nothing_recorded(text: str, why: str) -> str:
     """The answer to a mail of a game that takes its orders all or none by itself (mail/
     direct.py, the skirmish's) when one of its lines was refused, as mail text."""
-    blocks = [para("Nothing was recorded: a line of your mail was refused, and the orders of "
-                   "one mail are taken all or none."), *line_refused(text, why)]
+    blocks = [para(f"{NOT_RECORDED}: a line of it was refused, and the orders of one mail "
+                   f"are taken all or none."), *line_refused(text, why)]
     return render(Document("", [Section("", blocks)]), "text", WIDTH).strip("\n")
 
 

@@ -52,7 +52,7 @@ def test_a_skirmish_report_mail_opens_with_what_its_reader_is_asked_now(cli, tmp
     assert umpire.startswith("Waiting on the German player: turn 1, movement phase: the "
                              "tests of the\n")
     assert _lead(umpire, "the moderator") == f"Waiting on the German player: {PHASE}"
-    assert british.split("\n", 1)[0].startswith("Recorded")      # what became of his mail
+    assert british.startswith("Your mail was recorded: #1, #2\n#1 British: move B2")
     assert _lead(british, "the British player") == f"Waiting on the German player: {PHASE}"
     for body in bodies.values():     # what is asked stays at its end, with how to answer
         assert " ".join(body.split()).count(PHASE) == 2, body

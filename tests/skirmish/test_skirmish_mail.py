@@ -23,7 +23,7 @@ BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@exam
 # the journal's last record, then what became of the mail.
 # An answer to a mail, as written: its text's first line says what became of the mail (its
 # subject names the game, the reader and the turn alone).
-ANSWER = re.compile(r"\n\n(?:Recorded: #\d|Nothing was recorded)")
+ANSWER = re.compile(r"\n\n(?:Your mail was recorded: #\d|Nothing of your mail was recorded)")
 
 
 def kind(m) -> str:
@@ -31,8 +31,8 @@ def kind(m) -> str:
     or '' for another mail (a report)."""
     text = m.get_payload(decode=True).decode()
     first = next((line for line in text.splitlines() if line.strip()), "")
-    return "applied" if first.startswith("Recorded: #") else \
-        "not applied" if first.startswith("Nothing was recorded") else ""
+    return "applied" if first.startswith("Your mail was recorded: #") else \
+        "not applied" if first.startswith("Nothing of your mail was recorded") else ""
 
 
 def mailed_patrol(cli, journal, secret_file, *more: str) -> dict:
@@ -180,8 +180,9 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
     got = [email.message_from_bytes(p.read_bytes(), policy=default) for p in out.iterdir()]
     answers = {str(m["In-Reply-To"]): (str(m["To"]), m.get_content()) for m in got}
     assert len(got) == len(answers) == 3 and None not in answers     # answers only
-    for n, side, address, head in ((1, "british", BRITISH, "Recorded: #1\n#1 British: move B2"),
-                                   (2, "german", GERMAN, "Nothing was recorded")):
+    for n, side, address, head in ((1, "british", BRITISH,
+                                    "Your mail was recorded: #1\n#1 British: move B2"),
+                                   (2, "german", GERMAN, "Nothing of your mail was recorded")):
         to, body = answers[f"<m{n}@example.org>"]
         assert to == address and body.startswith(head), body
         report = cli("skirmish", "report", j, "--as", side).stdout       # after record 1
@@ -430,7 +431,7 @@ def test_a_pass_stopped_after_the_journal_answers_the_right_side_once(cli, tmp_p
     answers = [(m["To"], m.get_payload(decode=True).decode()) for m in answers
                if kind(m)]
     assert sorted(a[0] for a in answers) == [GERMAN, BRITISH]
-    assert [t for to, t in answers if to == BRITISH][0].startswith("Recorded: #1")
+    assert [t for to, t in answers if to == BRITISH][0].startswith("Your mail was recorded: #1")
     assert "move B1" not in [t for to, t in answers if to == GERMAN][0]
 
 
@@ -510,8 +511,8 @@ def test_a_keyed_mail_with_no_orders_is_refused_saying_so(cli, tmp_path, secret_
     assert j.read_bytes() == before
     [reply] = [p.read_text() for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
     text = " ".join(reply.replace("=\n", "").split())
-    assert "Nothing was recorded: no orders found in the message" in text, text
-    assert "Recorded:" not in text.replace("Nothing was recorded", "")
+    assert "Nothing of your mail was recorded: no orders found in the message" in text, text
+    assert "was recorded: #" not in text
 
 
 def test_a_sender_is_matched_to_a_side_by_case_only_never_casefolded(cli, tmp_path,
@@ -574,7 +575,7 @@ def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_fil
     [reply] = [email.message_from_bytes(p.read_bytes(), policy=default)
                for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
     lines = reply.get_content().splitlines()
-    assert lines[0].startswith("Nothing was recorded: ")
+    assert lines[0].startswith("Nothing of your mail was recorded: ")
     at = lines.index("The line:")
     assert lines[at + 1:at + 3 + len(quoted)] == ["", *quoted, ""]
     rest = lines[at + 3 + len(quoted):]

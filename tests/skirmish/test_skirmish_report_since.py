@@ -48,7 +48,7 @@ def test_a_mailed_report_lists_the_tests_since_the_player_s_last_one(cli, tmp_pa
         mail(box, 3, BRITISH, b, "done"), mail(box, 4, GERMAN, g, "done"),
         mail(box, 5, BRITISH, b, "done"), mail(box, 6, GERMAN, g, "done")])
     # His first mail: his own test above, the others' below, under a heading saying so.
-    assert one[GERMAN][0].startswith("Recorded: #4, #5\n#4 German: move G2")
+    assert one[GERMAN][0].startswith("Your mail was recorded: #4, #5\n#4 German: move G2")
     assert _listed(one[GERMAN][0]) == ("Other tests:", [1, 2])
     assert _listed(one[BRITISH][1]) == ("Other tests since your last report (#3):", [4])
 

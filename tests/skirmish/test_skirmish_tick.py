@@ -72,8 +72,8 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
     r = cli("tick", j, "--no-map")
     assert r.exit_code == 0, r.output
     british, german = _texts(net, BRITISH)[1:], _texts(net, GERMAN)[1:]
-    assert any(t.startswith("Recorded: #2, #3") for t in british)
-    assert any("Nothing was recorded" in t and "G9" in t for t in german)
+    assert any(t.startswith("Your mail was recorded: #2, #3") for t in british)
+    assert any("Nothing of your mail was recorded" in t and "G9" in t for t in german)
     assert len(british) == 1 and len(german) == 1       # an answer each, with the report
     _answers_name_the_game_and_ask_each_his_own(net)
     assert json.loads(cli("status", j, "--format", "json").stdout)["waiting_on"] == ["german"]
@@ -98,17 +98,21 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
     after it (no report of the same record is sent apart), and each report asks its reader
     what he may send, in lines of at most 72 columns; the British, done, is asked
     nothing."""
-    subjects = {a: [(m["Subject"], _first(m)[:30], m["In-Reply-To"]) for m in _mails(net, a)]
+    subjects = {a: [(m["Subject"], _first(m)[:40], m["In-Reply-To"]) for m in _mails(net, a)]
                 for a in (BRITISH, GERMAN, UMPIRE)}
     assert subjects[BRITISH] == [
-        ("[referee patrol] British player, turn 1", "Your decision: turn 1, movemen", None),
-        ("[referee patrol] British player, turn 1", "Recorded: #2, #3", "<t1@example.org>")]
+        ("[referee patrol] British player, turn 1", "Your decision: turn 1, movement phase: t",
+         None),
+        ("[referee patrol] British player, turn 1", "Your mail was recorded: #2, #3",
+         "<t1@example.org>")]
     assert subjects[GERMAN] == [
-        ("[referee patrol] German player, turn 1", "Your decision: turn 1, movemen", None),
-        ("[referee patrol] German player, turn 1", "Nothing was recorded: a line o",
+        ("[referee patrol] German player, turn 1", "Your decision: turn 1, movement phase: t",
+         None),
+        ("[referee patrol] German player, turn 1", "Nothing of your mail was recorded: a lin",
          "<t2@example.org>")]
     assert subjects[UMPIRE][1:] == [
-        ("[referee patrol] moderator, turn 1", "Waiting on the German player: ", None)]
+        ("[referee patrol] moderator, turn 1", "Waiting on the German player: turn 1, mo",
+         None)]
     assert all(str(m["Message-ID"]).startswith("<rec.patrol.3.")
                for a in (BRITISH, GERMAN, UMPIRE) for m in _mails(net, a)[1:])
     for a in (BRITISH, GERMAN, UMPIRE):     # the answers too: a refusal quoting the order
@@ -167,7 +171,8 @@ def test_a_pass_killed_between_the_journal_and_the_answer_answers_once(cli, serv
         assert killed.returncode == 70, killed.stderr
         assert cli("tick", j, "--no-map").exit_code == 0
         assert cli("tick", j, "--no-map").exit_code == 0
-        answers = [t for t in _texts(net, BRITISH)[before:] if t.startswith("Recorded: #2")]
+        answers = [t for t in _texts(net, BRITISH)[before:]
+                   if t.startswith("Your mail was recorded: #2")]
         assert len(answers) == 1, (step, answers)
         moves = [line for line in j.read_text().splitlines() if "move B1" in line]
         assert len(moves) == 1
