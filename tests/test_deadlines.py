@@ -704,15 +704,15 @@ def test_a_side_named_like_an_observer_is_never_taken_for_one():
     so a side's mail (which ends with its order key) never goes to an observer."""
     from types import SimpleNamespace
 
-    from referee.mail.reminders import _everyone, _to
+    from referee.mail.deadlinepost import address_of, everyone
 
     post = SimpleNamespace(observers=["watcher@example.org"],
                            address={"observer0": "side@example.org"}.get)
     tl = SimpleNamespace(data=SimpleNamespace(sides=("observer0", "central")))
-    readers = _everyone(tl, post)
+    readers = everyone(tl, post)
     assert readers[:2] == ["observer0", "central"] and len(readers) == 4
-    assert _to(post, "observer0") == "side@example.org"
-    assert _to(post, readers[-1]) == "watcher@example.org"
+    assert address_of(post, "observer0") == "side@example.org"
+    assert address_of(post, readers[-1]) == "watcher@example.org"
 
 
 @pytest.mark.parametrize("line", ["play offensive", "extend 24h"])

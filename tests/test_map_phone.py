@@ -173,8 +173,8 @@ def test_map_close_up_draws_the_decisions_areas_and_refuses_when_there_are_none(
 def test_a_reminder_says_which_mail_holds_the_last_map(battle, tmp_path):
     """A reminder carries no picture: it names the record of the mail with the last map."""
     from referee.base.clock import now
+    from referee.mail.deadlinepost import Post
     from referee.mail.ledger import load_ledger, save_ledger
-    from referee.mail.reminders import Post
 
     table = Table(battle["journal"])
     head = table.records[0]["hash"]

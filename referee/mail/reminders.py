@@ -30,20 +30,11 @@ from ..game.replay import order_text
 from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
 from ..render.documents import side_name
 from ..store import home
-from ..store.mailroute import referee_address
-from ..store.players import observer_addresses, order_key, roster
-from ..store.secrets import load_secret
 from ..table import Table
-from . import message as mailtext
-from .eml import plain_mail
+from .deadlinepost import Post, address_of, everyone
 from .holds import sides_on_hold
-from .ledger import load_ledger
 from .ordersopen import orders_open_text
-from .pictures import last_map_line
 from .refusal import prose
-from .senders import typed_journal
-from .subjects import OBSERVER_READERS, thread_subject
-from .threads import thread_of
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -66,67 +57,6 @@ POLICY_WORDS = {
     "wait": "the moderator is told, and the game waits",
     "pause": "the game is paused until the moderator resumes it",
 }
-
-
-class Post:
-    """Where a run's mails go: the outbox, the game's addresses, the time they carry."""
-
-    def __init__(self, table: Table, raw: bytes, outbox: Path, now: datetime,
-                 game_id: str):
-        records = table.records_of(raw)
-        self.people = roster(records)
-        self.observers = observer_addresses(records)
-        self.outbox, self.now, self.game_id = outbox, now, game_id
-        # The journal as the moderator's commands name it, quoted for a shell where needed.
-        self.journal = typed_journal(table.path)
-        self.sender = referee_address(records)
-        # Each side's order key, ending each mail to it (to its own address only), so that a
-        # reply quoting the mail carries it, as a reply to a report does.
-        secret = load_secret(table.path, records[0])
-        self.keys = {} if secret is None else {
-            side: order_key(secret, game_id, side, p.get("key_no") or 0)
-            for side, p in self.people.items() if side != MODERATOR}
-        head = records[0].get("hash")
-        self.maps = load_ledger(game_id, head)["maps"] if isinstance(head, str) else {}
-
-    def map_line(self, side: str) -> str:
-        """Where the side's last map is: a reminder carries no picture (pictures.py)."""
-        return last_map_line(self.maps.get(side))
-
-    def address(self, reader: str) -> str | None:
-        return self.people.get(reader, {}).get("address")
-
-    def write(self, name: str, to: str | None, subject: str, body: str,
-              reader: str | None = None, wrapped: bool = False, seq: int | None = None
-              ) -> bool:
-        """One mail as outbox/name (0600), unless a mail of that name was written before
-        (there, or sent: in outbox/sent); False when it was or nobody has the address. A
-        mail to a side (reader) ends with its order key. The body is wrapped at 72 columns
-        unless the caller did (wrapped: a command to copy is never split). seq: the record
-        the game stood at, which its Message-ID names (a reply to it is stale once the
-        reader's decision changed since: answered.py)."""
-        path = self.outbox / name
-        if to is None or path.exists() or (self.outbox / "sent" / name).exists():
-            return False
-        if reader in self.keys:
-            body += f"\nOrder key: {self.keys[reader]}\n"
-        body = body if wrapped else prose(body)
-        msg = plain_mail(self.sender, to, subject, body, None,
-                         thread_of(self.game_id, to), date=self.now,
-                         record=None if seq is None else (self.game_id, seq))
-        try:
-            self.outbox.mkdir(parents=True, exist_ok=True)
-            home.write_new(path, mailtext.mail_bytes(msg))
-        except FileExistsError:
-            return False
-        except OSError as exc:
-            raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
-                               f"the journal holds what was done") from None
-        return True
-
-    def subject(self, reader: str, season: str) -> str:
-        """The subject of every mail to reader in season (subjects.py)."""
-        return thread_subject(self.game_id, reader, season)
 
 
 def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
@@ -374,12 +304,12 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                    (" (the moderator is told)" if told else
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
     else:
-        for reader in _everyone(tl, post):
+        for reader in everyone(tl, post):
             body = (f"The game is paused: {who}'s orders were due by {due} and none came, "
                     f"and under the game's rule for a missed deadline no orders are taken "
                     f"until the moderator resumes it.\n")
             post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
-                       _to(post, reader), post.subject(reader, _season(tl)), body, reader,
+                       address_of(post, reader), post.subject(reader, _season(tl)), body, reader,
                        seq=tl.seq)
         log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
@@ -403,19 +333,6 @@ def _waiting_choices(journal: str, side: str) -> str:
 def _name(moment: datetime) -> str:
     """A deadline as part of a mail's file name."""
     return stamp(moment).replace(":", "").replace("-", "")
-
-
-def _everyone(tl: Timeline, post: Post, moderator: bool = True) -> list[str]:
-    """Every reader a result goes to: the sides, the moderator (unless not), the observers
-    (by number)."""
-    return [*tl.data.sides, *([MODERATOR] if moderator else []),
-            *(f"{OBSERVER_READERS}{i}" for i in range(len(post.observers)))]
-
-
-def _to(post: Post, reader: str) -> str | None:
-    if reader.startswith(OBSERVER_READERS):
-        return post.observers[int(reader[len(OBSERVER_READERS):])]
-    return post.address(reader)
 
 
 def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
@@ -490,7 +407,7 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
     fact = run[0]["clock"]
     side, due = fact["side"], for_players(parse_stamp(fact["due"]), after.settings.zone)
     name = after.data.side_name(side)
-    for reader in _everyone(after, post, moderator=False):
+    for reader in everyone(after, post, moderator=False):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
         shown = "; ".join(_shown(j, rec, answers.get(rec["seq"]),
                                  reader in (side, MODERATOR) or "private_order" not in rec)
@@ -506,7 +423,7 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
         elif owed is not None:
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
         post.write(f"deadline-{run[0]['seq']:06d}-{side}-answered-{reader}.eml",
-                   _to(post, reader), post.subject(reader, _season(after)), body, reader,
+                   address_of(post, reader), post.subject(reader, _season(after)), body, reader,
                    seq=after.seq)
 
 

@@ -22,12 +22,13 @@ from ..data.gamedata import GameData
 from ..render.documents import players_words
 from ..store.players import roster
 from ..table import Table
+from .deadlinepost import Post
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
 from .holds import held_at, held_lines, lines_left, standing
 from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
-from .reminders import Post, deadline_lines, waits_on_the_moderator
+from .reminders import deadline_lines, waits_on_the_moderator
 from .senders import typed_journal
 
 # The values every die shows in the two dry runs that count the dice held orders roll: the

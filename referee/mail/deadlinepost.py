@@ -1,0 +1,100 @@
+"""Where a deadline's mails go (reminders.py, waiting.py): the outbox, the game's addresses,
+each side's order key, and the time they carry; and every reader a result goes to.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from ..base.errors import StorageError
+from ..base.readers import MODERATOR
+from ..game.timeline import Timeline
+from ..store import home
+from ..store.mailroute import referee_address
+from ..store.players import observer_addresses, order_key, roster
+from ..store.secrets import load_secret
+from ..table import Table
+from . import message as mailtext
+from .eml import plain_mail
+from .ledger import load_ledger
+from .pictures import last_map_line
+from .refusal import prose
+from .senders import typed_journal
+from .subjects import OBSERVER_READERS, thread_subject
+from .threads import thread_of
+
+
+class Post:
+    """Where a run's mails go: the outbox, the game's addresses, the time they carry."""
+
+    def __init__(self, table: Table, raw: bytes, outbox: Path, now: datetime,
+                 game_id: str):
+        records = table.records_of(raw)
+        self.people = roster(records)
+        self.observers = observer_addresses(records)
+        self.outbox, self.now, self.game_id = outbox, now, game_id
+        # The journal as the moderator's commands name it, quoted for a shell where needed.
+        self.journal = typed_journal(table.path)
+        self.sender = referee_address(records)
+        # Each side's order key, ending each mail to it (to its own address only), so that a
+        # reply quoting the mail carries it, as a reply to a report does.
+        secret = load_secret(table.path, records[0])
+        self.keys = {} if secret is None else {
+            side: order_key(secret, game_id, side, p.get("key_no") or 0)
+            for side, p in self.people.items() if side != MODERATOR}
+        head = records[0].get("hash")
+        self.maps = load_ledger(game_id, head)["maps"] if isinstance(head, str) else {}
+
+    def map_line(self, side: str) -> str:
+        """Where the side's last map is: a reminder carries no picture (pictures.py)."""
+        return last_map_line(self.maps.get(side))
+
+    def address(self, reader: str) -> str | None:
+        return self.people.get(reader, {}).get("address")
+
+    def write(self, name: str, to: str | None, subject: str, body: str,
+              reader: str | None = None, wrapped: bool = False, seq: int | None = None
+              ) -> bool:
+        """One mail as outbox/name (0600), unless a mail of that name was written before
+        (there, or sent: in outbox/sent); False when it was or nobody has the address. A
+        mail to a side (reader) ends with its order key. The body is wrapped at 72 columns
+        unless the caller did (wrapped: a command to copy is never split). seq: the record
+        the game stood at, which its Message-ID names (a reply to it is stale once the
+        reader's decision changed since: answered.py)."""
+        path = self.outbox / name
+        if to is None or path.exists() or (self.outbox / "sent" / name).exists():
+            return False
+        if reader in self.keys:
+            body += f"\nOrder key: {self.keys[reader]}\n"
+        body = body if wrapped else prose(body)
+        msg = plain_mail(self.sender, to, subject, body, None,
+                         thread_of(self.game_id, to), date=self.now,
+                         record=None if seq is None else (self.game_id, seq))
+        try:
+            self.outbox.mkdir(parents=True, exist_ok=True)
+            home.write_new(path, mailtext.mail_bytes(msg))
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
+                               f"the journal holds what was done") from None
+        return True
+
+    def subject(self, reader: str, season: str) -> str:
+        """The subject of every mail to reader in season (subjects.py)."""
+        return thread_subject(self.game_id, reader, season)
+
+
+def everyone(tl: Timeline, post: Post, moderator: bool = True) -> list[str]:
+    """Every reader a result goes to: the sides, the moderator (unless not), the observers
+    (by number)."""
+    return [*tl.data.sides, *([MODERATOR] if moderator else []),
+            *(f"{OBSERVER_READERS}{i}" for i in range(len(post.observers)))]
+
+
+def address_of(post: Post, reader: str) -> str | None:
+    """A reader's address: an observer's by number, a side's or the moderator's by name."""
+    if reader.startswith(OBSERVER_READERS):
+        return post.observers[int(reader[len(OBSERVER_READERS):])]
+    return post.address(reader)
