@@ -243,7 +243,7 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert [(s, said.split(" | ")[0], said.split(" | ")[1][:50])
             for s, said, _ in tick_at(START + 24 * h)] == [
         ("german", "[referee e2e] German player, SUMMER 1914",
-         "A reminder: the referee is waiting for your orders")]
+         "A reminder: your orders are due by Wed 25 Nov 18:0")]
     # He answers on Tuesday 19:00: the Entente is asked, by Thursday 19:00.
     german = t.answer("german", START + 25 * h)
     sent = {side: text for side, _, text in tick_at(START + 25 * h)}

@@ -105,6 +105,15 @@ def duration_text(span: timedelta) -> str:
     return (f"{hours}h" if hours else "") + (f"{rest}m" if rest else "") or "0m"
 
 
+def span_words(span: timedelta) -> str:
+    """A time still to run as a reader counts it, to the minute below ('in 2 hours', 'in 1
+    hour and 30 minutes'): a reminder says how long is left, not only the time it ends."""
+    hours, minutes = divmod(max(int(span.total_seconds()) // 60, 0), 60)
+    parts = [f"{n} {unit}{'' if n == 1 else 's'}"
+             for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
+    return f"in {' and '.join(parts)}" if parts else "in under a minute"
+
+
 def is_utc(zone: str | None) -> bool:
     """Whether a game's time zone reads as UTC: none given, or UTC given again."""
     return zone is None or zone == "UTC"

@@ -18,7 +18,7 @@ import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
+from ..base.clock import duration_text, for_players, held, parse_stamp, span_words, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
@@ -253,7 +253,9 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> 
     prompt = pending_prompt(tl.state, tl.data)
     where, due = post.map_line(d.side), for_players(d.due, d.zone)
     orders = orders_open_text(tl.state, tl.data, d.side)
-    body = (f"A reminder: the referee is waiting for your orders ({prompt}).\n\n"
+    # The time first: a phone's list of mails shows the first line alone.
+    body = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "
+            f"{prompt}.\n\n"
             + (f"{orders}\n\n" if orders else "")
             + f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
             f"{_policy_words(tl, d.side)}.\n" + (f"\n{where}\n" if where else ""))

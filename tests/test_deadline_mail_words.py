@@ -1,0 +1,60 @@
+"""A deadline's mails as their readers take them on a phone: a reminder's first line says
+when the orders are due and how long is left; a mail about a side's missed deadline says
+"your orders" to that side's own player and "the German player's orders" to anyone else;
+the moderator's pause mail gives him the command that resumes the game.
+
+The game is the 1914 game of test_deadlines.py: begun on Monday 23 November 2026 at 18:00
+UTC, the German player owes his card or a pass (2.0 II.1) by Wednesday 25 November 18:00
+UTC with `--deadline 48h`: 19:00 CET in Paris (UTC+1 in winter).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from mailkinds import first_line
+from test_deadlines import ADDRESSES, DUE, mails, new_game, text_of
+
+from referee.mail.reminders import check_deadlines
+
+PARIS_DUE = "Wed 25 Nov 19:00 CET (18:00 UTC)"
+CARD_OR_PASS = ("play an Offensive-type card or pass in this player turn, SUMMER 1914 "
+                "(2.0 II.1)")
+
+
+def flat(mail) -> str:
+    return " ".join(text_of(mail).split())
+
+
+def by_reader(folder) -> dict[str, str]:
+    """Each mail's text by its reader (moderator, german, entente), its lines joined."""
+    reader = {address: side for side, address in ADDRESSES.items()}
+    return {reader[str(m["To"])]: flat(m) for m in mails(folder)}
+
+
+def test_a_reminder_s_first_line_says_when_the_orders_are_due(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "via_cli", "--deadline", "48h", "--zone",
+                       "Europe/Paris")
+    for before, left in ((24, "in 24 hours"), (2, "in 2 hours")):
+        out = tmp_path / f"out{before}"
+        check_deadlines(journal, out, DUE - timedelta(hours=before))
+        [reminder] = mails(out)
+        lines = text_of(reminder).splitlines()
+        assert all(len(line) <= 72 for line in lines), lines
+        opening = " ".join(text_of(reminder).split("\n\n")[0].split())
+        assert opening == (f"A reminder: your orders are due by {PARIS_DUE}, {left}: "
+                           f"{CARD_OR_PASS}."), opening
+        assert first_line(reminder).startswith("A reminder: your orders are due by Wed 25")
+        # The rest as it was: his orders open, the due time with the extensions left.
+        assert "Reply with one order per line" in flat(reminder)
+        assert f"Orders due by {PARIS_DUE}. More time" in flat(reminder)
+
+
+def test_a_reminder_sent_late_counts_the_time_really_left(tmp_path, cli, clock):
+    """A pass that runs after the 2h reminder's time (a machine asleep) tells the time left
+    then: 1 hour and 30 minutes, not the 2 hours the reminder was set for."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--reminders", "2h")
+    check_deadlines(journal, tmp_path / "out", DUE - timedelta(minutes=90))
+    [reminder] = mails(tmp_path / "out")
+    assert flat(reminder).startswith("A reminder: your orders are due by Wed 25 Nov 18:00 "
+                                     "UTC, in 1 hour and 30 minutes: play an"), flat(reminder)
