@@ -58,3 +58,48 @@ def test_a_reminder_sent_late_counts_the_time_really_left(tmp_path, cli, clock):
     [reminder] = mails(tmp_path / "out")
     assert flat(reminder).startswith("A reminder: your orders are due by Wed 25 Nov 18:00 "
                                      "UTC, in 1 hour and 30 minutes: play an"), flat(reminder)
+
+
+def test_a_default_answer_is_told_to_the_side_as_yours_and_to_others_in_words(
+        tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    check_deadlines(journal, tmp_path / "out", DUE)
+    told = by_reader(tmp_path / "out")
+    assert told["german"].startswith("Your orders were due by Wed 25 Nov 18:00 UTC and none "
+                                     "came."), told["german"]
+    assert "the referee answered for you with 'pass'" in told["german"], told["german"]
+    assert told["entente"].startswith("The German player's orders were due by Wed 25 Nov "
+                                      "18:00 UTC and none came."), told["entente"]
+    assert "the referee answered for the German player with 'pass'" in told["entente"]
+    assert not any("German's" in text for text in told.values()), told
+
+
+def test_a_missed_deadline_under_wait_names_the_side_in_words_to_the_moderator(
+        tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    check_deadlines(journal, tmp_path / "out", DUE + timedelta(hours=1))
+    [notice] = [m for m in mails(tmp_path / "out") if m["To"] == ADDRESSES["moderator"]]
+    assert first_line(notice).startswith("The German player's orders were due by Wed 25 Nov"
+                                         ), first_line(notice)
+
+
+def paused_by_a_missed_deadline(tmp_path, cli) -> tuple:
+    """A game paused by the German's missed deadline (policy pause): its journal, and the
+    mails of the pause."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
+    out = tmp_path / "out"
+    check_deadlines(journal, out, DUE)
+    return journal, out
+
+
+def test_a_pause_is_told_to_the_side_as_yours_and_to_others_in_words(tmp_path, cli, clock):
+    _, out = paused_by_a_missed_deadline(tmp_path, cli)
+    told = by_reader(out)
+    assert told["german"].startswith("The game is paused: your orders were due by Wed 25 Nov "
+                                     "18:00 UTC and none came"), told["german"]
+    for reader in ("entente", "moderator"):
+        assert told[reader].startswith("The game is paused: the German player's orders were "
+                                       "due by Wed 25 Nov 18:00 UTC"), told[reader]
+    for reader in ("german", "entente"):
+        assert "no orders are taken until the moderator resumes it." in told[reader]
+    assert not any("German's" in text for text in told.values()), told

@@ -538,7 +538,7 @@ def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tm
     # both): each mail of it is told as of its last record; the German's missed plan is the
     # last "german missed" mail of each reader.
     by = {str(m["To"]): text_of(m) for m in mails(out)
-          if first_line(m).startswith("German's orders were due") or (
+          if first_line(m).startswith("The German player's orders were due") or (
               str(m["To"]) == ADDRESSES["german"] and
               first_line(m).startswith("Your orders were due"))}
     assert "'done', the answer that does nothing" in by[ADDRESSES["german"]]

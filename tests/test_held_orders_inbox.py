@@ -44,7 +44,7 @@ def test_inbox_by_hand_tells_the_moderator_of_a_hold_once(tmp_path, cli):
     written = _inbox(cli, j, box, mine)
     assert [m[:2] + (m[2].split(", and")[0],) for m in _mails(mine)] == [
         (ENTENTE, "<m1@example.org>", "Your message was not applied yet: your orders need dice"),
-        (MODERATOR, "", "Entente's mailed orders need dice")]
+        (MODERATOR, "", "The Entente player's mailed orders need dice")]
     [told] = mine.glob("held-*-moderator.eml")
     assert str(told) in written, written
     assert [h["lines"] for h in held_view(cli, j)] == [["done", "done"]]

@@ -54,7 +54,7 @@ def baseline(tmp_path_factory, cli):
     assert [m for m in mails if m[1] == "<m1@example.org>"] == [
         ("e@example.org", "<m1@example.org>", "Your message was not applied yet")]
     assert [m for m in mails if m[0] == MODERATOR] == [
-        (MODERATOR, "", "Entente's mailed orders need dice")]
+        (MODERATOR, "", "The Entente player's mailed orders need dice")]
     assert [(side, lines) for side, _, lines in held] == [("entente", ["done", "done"])]
     return mails, held, line.replace(str(j), "JOURNAL")
 

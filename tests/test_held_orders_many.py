@@ -63,8 +63,9 @@ def test_every_hold_a_ledger_keeps_is_named_and_mailed_not_the_first_alone(tmp_p
         assert "German's orders ('end turn')" in line, line
     told = [" ".join(t.split()) for t in _moderator_mails(out)]
     assert len(told) == 2, told
-    assert any("German's mailed orders" in t and "'end turn'" in t for t in told), told
-    assert any("Entente's mailed orders" in t for t in told), told
+    assert any("The German player's mailed orders" in t and "'end turn'" in t
+               for t in told), told
+    assert any("The Entente player's mailed orders" in t for t in told), told
     assert [(h["side"], h["lines"]) for h in held_view(cli, j)] == [
         ("entente", ["done", "done"]), ("german", ["end turn"])]
     text = " ".join(cli("status", j, "--as", "moderator").stdout.split())

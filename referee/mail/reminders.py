@@ -290,11 +290,12 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                  why: str = "no order the referee may give for the side is open here") -> dict:
     """A missed deadline under wait (the moderator is told; `why` the game waits under the
     policy default) or pause (everyone is)."""
-    due, who = for_players(d.due, d.zone), tl.data.side_name(d.side)
+    due = for_players(d.due, d.zone)
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
-        body = prose(f"{who}'s orders were due by {due} and none came (the decision: "
+        body = prose(f"{_whose(tl, MODERATOR, d.side, True)} orders were due by {due} "
+                     f"and none came (the decision: "
                      f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}") + \
             "\n\n" + _waiting_choices(post.journal, d.side)
         told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
@@ -307,7 +308,8 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
     else:
         for reader in everyone(tl, post):
-            body = (f"The game is paused: {who}'s orders were due by {due} and none came, "
+            body = (f"The game is paused: {_whose(tl, reader, d.side)} orders were due by "
+                    f"{due} and none came, "
                     f"and under the game's rule for a missed deadline no orders are taken "
                     f"until the moderator resumes it.\n")
             post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
@@ -317,6 +319,15 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
                                          "missed": policy})
+
+
+def _whose(tl: Timeline, reader: str, side: str, opening: bool = False) -> str:
+    """Whose orders a mail about side's deadline names to reader: 'your' to the side's own
+    player, 'the German player's' to anyone else (a side named in words, never by the bare
+    'German's' that read, to the German himself, as a stranger's); opening: a sentence's
+    first words ('Your', 'The German player's')."""
+    words = "your" if reader == side else f"{tl.data.player_words(side)}'s"
+    return words[0].upper() + words[1:] if opening else words
 
 
 def _waiting_choices(journal: str, side: str) -> str:
@@ -408,14 +419,13 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
     journal say it)."""
     fact = run[0]["clock"]
     side, due = fact["side"], for_players(parse_stamp(fact["due"]), after.settings.zone)
-    name = after.data.side_name(side)
     for reader in everyone(after, post, moderator=False):
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
         shown = "; ".join(_shown(j, rec, answers.get(rec["seq"]),
                                  reader in (side, MODERATOR) or "private_order" not in rec)
                           for rec in run)
-        who = "you" if reader == side else name
-        body = (f"{'Your' if reader == side else name + chr(39) + 's'} orders were due by "
+        who = "you" if reader == side else after.data.player_words(side)
+        body = (f"{_whose(after, reader, side, True)} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
                 f"the referee answered for {who} with {shown}.\n")
         owed = after.due_for(reader)

@@ -263,7 +263,8 @@ def _held_mail(journal: str, side: str, entry: dict) -> str:
     """The moderator's mail for orders held for his dice: the command that enters them, to
     copy, the orders one a line as the player gave them (an order is never split)."""
     lines = entry["lines"]
-    head = (f"{GameData.side_name(side)}'s mailed orders need dice, and this is a manual-dice "
+    head = (f"The {GameData.side_name(side)} player's mailed orders need dice, and this is a "
+            f"manual-dice "
             f"game: they are held until you enter them with the dice you roll. Nothing moves "
             f"until then.")
     if not lines:
