@@ -103,3 +103,15 @@ def test_a_pause_is_told_to_the_side_as_yours_and_to_others_in_words(tmp_path, c
     for reader in ("german", "entente"):
         assert "no orders are taken until the moderator resumes it." in told[reader]
     assert not any("German's" in text for text in told.values()), told
+
+
+def test_the_moderator_s_pause_mail_gives_him_the_command_that_resumes_it(tmp_path, cli,
+                                                                         clock):
+    journal, out = paused_by_a_missed_deadline(tmp_path, cli)
+    [mail] = [m for m in mails(out) if m["To"] == ADDRESSES["moderator"]]
+    assert "no orders are taken until you resume it:" in flat(mail), flat(mail)
+    assert "moderator resumes" not in flat(mail), flat(mail)
+    # The command alone on its line, whole, to be copied, as the wait notice gives his.
+    lines = text_of(mail).splitlines()
+    assert f"  referee deadline {journal} --resume" in lines, lines
+    assert all(len(line) <= 72 for line in lines if not line.startswith("  referee "))

@@ -308,17 +308,25 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
     else:
         for reader in everyone(tl, post):
-            body = (f"The game is paused: {_whose(tl, reader, d.side)} orders were due by "
-                    f"{due} and none came, "
-                    f"and under the game's rule for a missed deadline no orders are taken "
-                    f"until the moderator resumes it.\n")
             post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
-                       address_of(post, reader), post.subject(reader, _season(tl)), body, reader,
-                       seq=tl.seq)
+                       address_of(post, reader), post.subject(reader, _season(tl)),
+                       _paused_mail(tl, d, reader, post.journal), reader,
+                       wrapped=reader == MODERATOR, seq=tl.seq)
         log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
                                          "missed": policy})
+
+
+def _paused_mail(tl: Timeline, d: Due, reader: str, journal: str) -> str:
+    """A pause at side's missed deadline as reader takes it: the moderator, the only one who
+    can resume the game, is given the command, alone on its line to be copied whole."""
+    paused = (f"The game is paused: {_whose(tl, reader, d.side)} orders were due by "
+              f"{for_players(d.due, d.zone)} and none came, and under the game's rule for a "
+              f"missed deadline no orders are taken until ")
+    if reader != MODERATOR:
+        return paused + "the moderator resumes it.\n"
+    return prose(paused + "you resume it:") + f"\n\n  referee deadline {journal} --resume\n"
 
 
 def _whose(tl: Timeline, reader: str, side: str, opening: bool = False) -> str:
