@@ -115,3 +115,19 @@ def test_the_moderator_s_pause_mail_gives_him_the_command_that_resumes_it(tmp_pa
     lines = text_of(mail).splitlines()
     assert f"  referee deadline {journal} --resume" in lines, lines
     assert all(len(line) <= 72 for line in lines if not line.startswith("  referee "))
+
+
+def test_a_player_s_orders_refused_in_a_paused_game_say_why_it_is_paused(tmp_path, cli,
+                                                                         clock):
+    """The referee knows why the game is paused (the last record that paused it): a missed
+    deadline under the policy pause, or the moderator's `deadline --pause`."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
+    check_deadlines(journal, tmp_path / "out", DUE)
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code == 1 and "the game is paused (a deadline was missed): no orders" in \
+        r.stderr, r.stderr
+    assert cli("deadline", journal, "--resume").exit_code == 0
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    r = cli("order", journal, "--as", "german", "pass")
+    assert r.exit_code == 1 and "the game is paused (the moderator paused it): no orders" in \
+        r.stderr, r.stderr

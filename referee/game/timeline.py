@@ -39,8 +39,9 @@ MISSED = "deadline missed"
 PAUSE = "pause the game"
 RESUME = "resume the game"
 POLICIES = ("default", "wait", "pause")
-PAUSED = ("the game is paused (a deadline was missed, or the moderator paused it): no orders "
-          "are taken until the moderator resumes it")
+PAUSED = "the game is paused ({why}): no orders are taken until the moderator resumes it"
+# Why it is, by what paused it last (pause_cause).
+PAUSED_BY = {"missed": "a deadline was missed", "moderator": "the moderator paused it"}
 # A game whose dice secret `reveal --force` revealed before its end: closed for good (no
 # record may follow the reveal), neither paused nor over.
 CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
@@ -77,8 +78,10 @@ def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
     closed by its reveal, over (3.0) or paused (resume_with: saying how the moderator
     resumes it, for his own commands), whatever the orders say, read or not."""
     taking_standing_orders(state)
-    if paused(raw):
-        raise NoOrdersTaken("paused", PAUSED + (RESUME_WITH if resume_with else ""))
+    cause = pause_cause(raw)
+    if cause is not None:
+        raise NoOrdersTaken("paused", PAUSED.format(why=PAUSED_BY[cause]) +
+                            (RESUME_WITH if resume_with else ""))
 
 
 def taking_standing_orders(state: State) -> None:
@@ -278,14 +281,22 @@ def refuse_late_reminders(fact: dict, in_force: Settings) -> None:
 
 def paused(raw: bytes) -> bool:
     """Whether the game is paused: the last pause or resume record is a pause."""
-    state = False
+    return pause_cause(raw) is not None
+
+
+def pause_cause(raw: bytes) -> str | None:
+    """What paused the game, by the last record that paused or resumed it: 'missed' (a
+    deadline missed under the policy pause), 'moderator' (his `deadline --pause`), or None
+    (it is not paused). A refused player is told which: he knows then whether his own
+    silence did it."""
+    cause = None
     for rec in clock_facts(raw):
         fact = rec["clock"]
         if fact["kind"] in ("pause", "resume"):
-            state = fact["kind"] == "pause"
+            cause = "moderator" if fact["kind"] == "pause" else None
         elif fact["kind"] == "missed" and fact.get("missed") == "pause":
-            state = True
-    return state
+            cause = "missed"
+    return cause
 
 
 def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None,
