@@ -2,15 +2,18 @@
 handling.py): read from the Message-ID of that mail, which the reply names in In-Reply-To
 and References, believed only when its mark checks out for the reply's sender (msgids.py):
 nobody can make one for an address he does not read, and one he quotes from another's mail
-is ignored. Failing that, the record a subject of an earlier version names, `[referee GAME
-#N]` (its mails are still in players' inboxes); failing that, none (no stale check)."""
+is ignored. The Message-ID names the record by number and by the first digits of its hash,
+so that a mail of a history the moderator set back is not taken for the record of that
+number written since (one an earlier version wrote names the number alone). Failing that,
+the record a subject of an earlier version names, `[referee GAME #N]` (its mails are still
+in players' inboxes; by number alone); failing that, none (no stale check)."""
 
 from __future__ import annotations
 
 from email.message import Message
 
 from ..base.gameids import REFEREE_TAG
-from .msgids import last_marked_ids, marked_ids, record_of
+from .msgids import Answered, last_marked_ids, marked_ids, record_of
 
 # The end of a References header read: the answered mail is named last, and a long thread's
 # header is cut to its last ids (RFC 5322 3.6.4 lets a client drop the middle ones).
@@ -18,23 +21,25 @@ REFERENCES_TAIL = 8192
 
 
 def answered_record(msg: Message | None, sender: str, subject: str, game_id: str
-                    ) -> int | None:
-    """The record the mail a reply answers ended at, or None: its In-Reply-To, then its
-    References from the last, the first Message-ID of this referee's naming a record of
-    game_id made for sender; else the record its subject's tag names."""
+                    ) -> Answered | None:
+    """The record the mail a reply answers ended at (its number, and its hash's first
+    digits when the Message-ID names them), or None: its In-Reply-To, then its References
+    from the last, the first Message-ID of this referee's naming a record of game_id made
+    for sender; else the record its subject's tag names."""
     for ident in _answered_ids(msg) if msg is not None and sender else []:
-        seq = record_of(ident, sender, game_id)
-        if seq is not None:
-            return seq
+        found = record_of(ident, sender, game_id)
+        if found is not None:
+            return found
     return subject_record(subject, game_id)
 
 
-def subject_record(subject: str, game_id: str) -> int | None:
+def subject_record(subject: str, game_id: str) -> Answered | None:
     """The record a subject's tag of an earlier version names for game_id ([referee GAME
-    #N]), or None (no tag, or one without its record, as this version writes them)."""
+    #N], by number alone), or None (no tag, or one without its record, as this version
+    writes them)."""
     for m in REFEREE_TAG.finditer(subject):
         if m.group(2) is not None and m.group(1).casefold() == game_id.casefold():
-            return int(m.group(2))
+            return Answered(int(m.group(2)))
     return None
 
 

@@ -30,7 +30,7 @@ class Post:
 
     def __init__(self, table: Table, raw: bytes, outbox: Path, now: datetime,
                  game_id: str):
-        records = table.records_of(raw)
+        records = self.records = table.records_of(raw)
         self.people = roster(records)
         self.observers = observer_addresses(records)
         self.outbox, self.now, self.game_id = outbox, now, game_id
@@ -45,6 +45,12 @@ class Post:
             for side, p in self.people.items() if side != MODERATOR}
         head = records[0].get("hash")
         self.maps = load_ledger(game_id, head)["maps"] if isinstance(head, str) else {}
+
+    def _record(self, seq: int | None) -> tuple[str, dict] | None:
+        """The game and its record seq, for a Message-ID (None: no record named)."""
+        if seq is None or not 0 <= seq < len(self.records):
+            return None
+        return self.game_id, self.records[seq]
 
     def map_line(self, side: str) -> str:
         """Where the side's last map is: a reminder carries no picture (pictures.py)."""
@@ -70,7 +76,7 @@ class Post:
         body = body if wrapped else prose(body)
         msg = plain_mail(self.sender, to, subject, body, None,
                          thread_of(self.game_id, to), date=self.now,
-                         record=None if seq is None else (self.game_id, seq))
+                         record=self._record(seq))
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
             home.write_new(path, mailtext.mail_bytes(msg))

@@ -340,5 +340,5 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
         return [there]
     msg = plain_mail(referee_address(table.records), to, subject, body,
                      in_reply_to, thread_of(table.records[0]["game_id"], to),
-                     record=(table.records[0]["game_id"], table.records[-1]["seq"]))
+                     record=(table.records[0]["game_id"], table.records[-1]))
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

@@ -23,11 +23,12 @@ from .threads import addressed
 def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
               in_reply_to: str | None, png: bytes | list[tuple[str, bytes]] | None = None,
               name: str | None = None, thread: str | None = None,
-              record: tuple[str, int] | None = None) -> Path:
+              record: tuple[str, dict] | None = None) -> Path:
     """One mail as an .eml file, created 0600 and on disk, never over another (with png:
     the pictures attached in their order, image/png, each (file name, bytes), or map.png
     alone); with name, NAME.eml, written once: when the outbox or its sent/ already holds
-    it, that one stands; record: the game and record its Message-ID names (msgids.py)."""
+    it, that one stands; record: the game and record (by number and hash) its Message-ID
+    names (msgids.py)."""
     if name is not None and (there := written_already(folder, name)) is not None:
         return there
     msg = plain_mail(sender, to, subject, body, in_reply_to, thread, name, record=record)
@@ -49,13 +50,13 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
 
 def plain_mail(sender: str, to: str, subject: str, body: str, in_reply_to: str | None,
                thread: str | None, name: str | None = None,
-               date: datetime | None = None, record: tuple[str, int] | None = None
+               date: datetime | None = None, record: tuple[str, dict] | None = None
                ) -> EmailMessage:
     """A mail of the referee's in plain text, dated now (or date): In-Reply-To only when
     in_reply_to reads as a Message-ID; its Message-ID marked for `to` (msgids.py), fixed
     by name for a named mail, so that one written again is the same mail, and naming record
-    (the game, and its journal's last record as the mail is written), so that a reply to
-    it is known to answer that record (answered.py)."""
+    (the game, and its journal's last record as the mail is written, named by number and
+    hash), so that a reply to it is known to answer that record (answered.py)."""
     msg = EmailMessage(policy=default_policy)
     addressed(msg, sender, to, thread,
                        in_reply_to if in_reply_to and MSGID.fullmatch(in_reply_to) else None)

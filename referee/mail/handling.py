@@ -14,6 +14,7 @@ from ..table import Table
 from . import message as mailtext
 from .holds import decision_of
 from .mailboxes import Message
+from .msgids import Answered
 from .prose import read_orders
 from .refusal import NAMED_LENGTH, applied_note, left_over, sentence, unquoted, why_refused
 from .reminders import EXTEND_LINE, extend_by_mail
@@ -31,7 +32,7 @@ MOST_CLOSED = 32
 MOST_UNREADABLE = 5
 
 
-def handle(table: Table, m: Message, side: str, key: str, answered: int | None, out,
+def handle(table: Table, m: Message, side: str, key: str, answered: Answered | None, out,
            manual: bool) -> None:
     """Check one message from a registered player with his key, then apply it or not (its
     result in out, an outcome.Outcome); answered: the record the mail it replies to ended
@@ -219,18 +220,22 @@ def _read(table: Table, m: Message, key: str, out) -> tuple | None:
     return lines, link, tip
 
 
-def stale(table: Table, answered: int | None, side: str) -> str | None:
+def stale(table: Table, answered: Answered | None, side: str) -> str | None:
     """Why a reply to an older mail (the one that ended at record answered; None: not
-    known) is stale, or None: once the writer's decision has changed since (whatever the
-    ledger says: a lost ledger must not revive an old message)."""
+    known) is stale, or None: once the writer's decision has changed since, or the record
+    it names is another since the moderator set the journal back and play went on (its
+    decision may be the same kind by chance: the board he answered is gone), whatever the
+    ledger says: a lost ledger must not revive an old message."""
     if answered is None:
         return None
-    last = table.game().state.seq
-    if answered > last:
-        return (f"it answers record {answered}, which the journal does not hold (it ends at "
+    seq, last = answered.seq, table.game().state.seq
+    if seq > last:
+        return (f"it answers record {seq}, which the journal does not hold (it ends at "
                 f"record {last}); reply to the latest mail")
-    if answered < last and decision_of(table, answered, side) != \
-            decision_of(table, None, side):
-        return (f"it answers the mail of record {answered}, and your decision has changed "
+    if not answered.is_of(table.records[seq]):
+        return (f"it answers a mail of record {seq} written before the moderator set the "
+                f"game back, and record {seq} is another one now; reply to the latest mail")
+    if seq < last and decision_of(table, seq, side) != decision_of(table, None, side):
+        return (f"it answers the mail of record {seq}, and your decision has changed "
                 f"since (the journal is at record {last}); reply to the latest mail")
     return None

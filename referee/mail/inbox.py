@@ -526,7 +526,7 @@ class _Outbox:
         self.written.append(_write(
             self.folder, self.sender, address, subject, body,
             entry["message_id"], shown, name=entry["name"],
-            thread=thread_of(game.game_id, address), record=(game.game_id, self.last["seq"])))
+            thread=thread_of(game.game_id, address), record=(game.game_id, self.last)))
         if brief:
             _sent_after(self.written[-1], reported[side][1])
         note_start(self.ledger, entry["name"], side)
@@ -560,7 +560,7 @@ class _Outbox:
             self.written.append(_write(
                 self.folder, self.sender, address,
                 table_subject(self.table, side), body, answers, shown, name=name,
-                thread=thread_of(game.game_id, address), record=(game.game_id, last["seq"])))
+                thread=thread_of(game.game_id, address), record=(game.game_id, last)))
             note_start(ledger, name, side)
             ledger["sent"][side] = sent_mark(last)
             done[side] = (last["seq"], self.written[-1])

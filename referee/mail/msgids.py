@@ -4,12 +4,15 @@ checks out for the address it says failed.
 
 A Message-ID is <LOCAL.MARK@referee.invalid>: LOCAL is a named mail's name (the same mail
 written again gets the same Message-ID) or a random one (email.utils.make_msgid's), after
-`rec.GAME.N.` in a mail about a game (N its journal's last record as the mail was written:
-a reply answering it is judged stale or not by it, answered.py), and
-MARK is an HMAC-SHA256 of LOCAL and the recipient's address as base/addresses.py's
-address_key has it (trimmed, its ASCII letters in lower case and nothing else folded:
-straße@ and strasse@, or K@ with a Kelvin sign and k@, are two mailboxes, and a stranger
-answered at one must hold no mark for the other), cut to
+`rec.GAME.N.hHHHHHHHHHHHH.` in a mail about a game (N its journal's last record as the mail
+was written, HHHHHHHHHHHH the first 12 hex digits of that record's hash: a reply answering
+it is judged stale or not by them, answered.py; the hash tells record N of a history the
+moderator set back from the record N written since, and its `h` tells it from the random
+part, whose first 12 digits are a time; the ids an earlier version wrote, `rec.GAME.N.`
+alone, name the number only), and MARK is an HMAC-SHA256 of LOCAL and the recipient's
+address as base/addresses.py's address_key has it (trimmed, its ASCII letters in lower
+case and nothing else folded: straße@ and strasse@, or K@ with a Kelvin sign and k@, are
+two mailboxes, and a stranger answered at one must hold no mark for the other), cut to
 16 bytes and written in base32 (26 letters and digits). Its key is derived from the
 signing key of this user's referee home (store/home.py), which never sits in a game
 folder: nothing new is stored anywhere. Whoever received a mail, or saw it on its way, can
@@ -24,6 +27,7 @@ import email.utils
 import hashlib
 import hmac
 import re
+from typing import NamedTuple
 
 from ..base.addresses import address_key
 from ..store import home
@@ -34,20 +38,39 @@ MOST_IDS = 64                   # distinct marked Message-IDs of one bounce that
 # What the MAC key is derived with from the home's key (which also signs snapshots, the
 # ledger and the marks of what was written): a key of its own for this use alone.
 _LABEL = b"referee mail: the mark in the Message-ID of each mail, by recipient (v1)"
-_RECORD = re.compile(r"<rec\.([A-Za-z0-9-]{1,64})\.(\d{1,9})\.")
+# The first hex digits of a record's hash a Message-ID names (48 bits: no two records of one
+# game's histories meet by chance).
+HASH_DIGITS = 12
+_RECORD = re.compile(r"<rec\.([A-Za-z0-9-]{1,64})\.(\d{1,9})\.(?:h([0-9a-f]{"
+                     + str(HASH_DIGITS) + r"})\.)?")
+
+
+class Answered(NamedTuple):
+    """The record a mail of the referee's ended at, as its Message-ID names it: its number,
+    and the first HASH_DIGITS hex digits of its hash (None in an id an earlier version
+    wrote, or a subject's tag: the number alone)."""
+
+    seq: int
+    hash: str | None = None
+
+    def is_of(self, record: dict) -> bool:
+        """Whether the journal's record of that number is this one (the number alone: yes)."""
+        h = record.get("hash")
+        return self.hash is None or (isinstance(h, str) and h[:HASH_DIGITS] == self.hash)
 _MARKED = re.compile(r"<([^<>\s@]{1,200})\.([A-Za-z2-7]{26})@referee\.invalid>", re.IGNORECASE)
 
 
-def message_id(to: str, name: str | None = None, record: tuple[str, int] | None = None
+def message_id(to: str, name: str | None = None, record: tuple[str, dict] | None = None
                ) -> str:
     """The Message-ID of a mail of the referee's to the address `to`: fixed by name for a
     named mail, else random; with record (game id, its journal's last record), that record
-    first; marked for `to` (unmarked when this user has no key and none can be made: a
-    bounce of that mail is then only logged)."""
+    first, by number and hash; marked for `to` (unmarked when this user has no key and none
+    can be made: a bounce of that mail is then only logged)."""
     local = name if name is not None else \
         email.utils.make_msgid(domain=DOMAIN)[1:].rpartition("@")[0]
     if record is not None:
-        local = f"rec.{record[0]}.{record[1]}.{local}"
+        game_id, rec = record
+        local = f"rec.{game_id}.{rec['seq']}.h{rec['hash'][:HASH_DIGITS]}.{local}"
     key = _mark_key(create=True)
     return f"<{local}.{_mark(key, local, to)}@{DOMAIN}>" if key else f"<{local}@{DOMAIN}>"
 
@@ -80,14 +103,15 @@ def sent_to(ident: str, address: str) -> bool:
     return hmac.compare_digest(_mark(key, m.group(1), address), m.group(2).lower())
 
 
-def record_of(ident: str, address: str, game_id: str) -> int | None:
-    """The record a Message-ID of this referee's names for game_id (message_id's record),
-    when it was made for address (sent_to); None for any other (another game's, one made
-    for another address or by another referee, one naming no record, a forged one)."""
+def record_of(ident: str, address: str, game_id: str) -> Answered | None:
+    """The record a Message-ID of this referee's names for game_id (message_id's record: its
+    number, and its hash's first digits when the id carries them), when it was made for
+    address (sent_to); None for any other (another game's, one made for another address or
+    by another referee, one naming no record, a forged one: the mark covers the hash too)."""
     m = _RECORD.match(ident.strip())
     if m is None or m.group(1).casefold() != game_id.casefold() or not sent_to(ident, address):
         return None
-    return int(m.group(2))
+    return Answered(int(m.group(2)), m.group(3))
 
 
 def _mark_key(create: bool) -> bytes | None:
