@@ -89,6 +89,26 @@ def test_orders_held_then_replaced_by_the_moderator_s_are_told_dropped_once(tmp_
     _no_one_else_reads_them(cli, j, out, before)
 
 
+def test_orders_dropped_in_a_game_of_another_zone_tell_its_time_and_what_was_entered(
+        tmp_path, cli):
+    """In a game told in Paris time, the mail that says the Entente's held orders were
+    dropped dates his mail as his deadlines are (CET, UTC beside it: 10:00 UTC on 24 Nov
+    is 11:00 in Paris in winter), not in UTC alone, and names the orders the moderator
+    entered for his side in their place: the cavalry retreat, and nothing of the German's
+    (nor the 'done' of his own held mail)."""
+    j, out, _ = _held_then_told(tmp_path, cli)
+    assert cli("deadline", j, "--set", "24h", "--zone", "Europe/Paris").exit_code == 0
+    r = cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc")
+    assert r.exit_code == 0, r.output
+    cli("tick", j, "--no-map")
+    [text] = dropped(out)
+    flat = " ".join(text.split())
+    assert "The orders of your mail of Tue 24 Nov 11:00 CET (10:00 UTC), held" in flat, text
+    assert "The moderator entered for your side: retreat fr-c-01 bar_le_duc." in flat, text
+    assert "move ge-5" not in flat, text
+    assert all(len(line) <= 72 for line in text.splitlines()), text
+
+
 def test_orders_held_at_a_record_the_journal_no_longer_holds_are_told_dropped(tmp_path,
                                                                                cli):
     """The journal is put back to a copy without the record the orders were held at (the

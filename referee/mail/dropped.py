@@ -28,8 +28,9 @@ import hashlib
 from ..base.addresses import address_key
 from ..base.clock import for_players, parse_stamp
 from ..engine import pending_prompt, waiting_on
+from ..game.clockwalk import zone_of
 from ..table import Table
-from .entered import first_order, not_entered
+from .entered import first_order, moderator_orders, not_entered
 from .holds import decision_of, held_at, held_lines, record_kept, standing
 from .ordersopen import orders_open_text
 from .outcome import halt_of
@@ -99,7 +100,7 @@ def replaced_notes(table: Table, side: str, entry) -> list[str]:
     if entry is None or (not standing(table, {side: entry}) and
                          why_dropped(table, side, entry) is None):
         return []
-    return [f"Its orders replace those of {_mail_of(entry, 'your earlier mail')}, held "
+    return [f"Its orders replace those of {_mail_of(table, entry, 'your earlier mail')}, held "
             f"before it: those will not be entered."]
 
 
@@ -117,22 +118,35 @@ def dropped_mail(table: Table, side: str, entry, why: str, due: str | None) -> s
     mails give him now, reminders.deadline_lines), wrapped at 72 columns but for the order
     lines, each alone on its line as he wrote it."""
     lines = lines_not_entered(table, side, entry) if why == PARTLY else held_lines(entry)
-    held = f"{_mail_of(entry)}, held for the moderator's dice since record {held_at(entry)}"
+    held = f"{_mail_of(table, entry)}, held for the moderator's dice since record " \
+        f"{held_at(entry)}"
     head = (f"Of the orders of {held}, these were not entered:" if why == PARTLY else
             f"The orders of {held}, were not entered" + (":" if lines else "."))
     parts = [prose(head)]
     if lines:
         parts.append("\n".join(f"  {t}" for t in lines))
     parts.append(prose(f"{WHY[why]} They are held no more; they will not be entered."))
+    if why == OTHER_ORDERS:
+        parts.append(_entered_instead(table, side, entry))
     parts.append(_asked_now(table, side, due, _decision_now(table, side, entry, why)))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
-def _mail_of(entry, undated: str = "your mail") -> str:
-    """A held entry's mail as his mails name it: 'your mail of' its Date, when it had one."""
+def _entered_instead(table: Table, side: str, entry) -> str:
+    """The orders the moderator entered for side in place of his held ones (entered.py
+    reads which), in one line: he reads what his side did, not only that it was not his
+    (nothing when none is read, as after a set-back)."""
+    orders = moderator_orders(table.records, side, held_at(entry))
+    return prose(f"The moderator entered for your side: {'; '.join(orders)}.") if orders \
+        else ""
+
+
+def _mail_of(table: Table, entry, undated: str = "your mail") -> str:
+    """A held entry's mail as his mails name it: 'your mail of' its Date, when it had one,
+    told in the game's time zone with UTC beside it, as his deadlines are."""
     date = entry.get("date") if isinstance(entry, dict) else None
     moment = parse_stamp(date) if isinstance(date, str) else None
-    return f"your mail of {for_players(moment)}" if moment else undated
+    return f"your mail of {for_players(moment, zone_of(table.raw))}" if moment else undated
 
 
 def dropped_name(game_id: str, side: str, entry) -> str:

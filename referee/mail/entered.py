@@ -51,6 +51,15 @@ def first_order(records: list[dict], side: str, seq: int) -> int:
                 len(records))
 
 
+def moderator_orders(records: list[dict], side: str, seq: int | None) -> list[str]:
+    """The orders the moderator entered for side since record seq (from his first order for
+    side after it, as not_entered reads them), each alone; none when that first order came
+    by mail, or seq is none."""
+    if seq is None:
+        return []
+    return _entered(records[first_order(records, side, seq):], side)[0]
+
+
 def not_entered(records: list[dict], side: str, lines: list[str]) -> tuple[list[int], int]:
     """Which held lines (by place) none of the orders the moderator entered for side is
     (records: from his first since the hold), and how many of those orders are none of the
