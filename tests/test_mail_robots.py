@@ -253,6 +253,13 @@ def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_p
            "refused for good" in flat
     assert "550 5.1.1 <kaiser@example.org>: Recipient address rejected" in flat, text
     assert "the deadline still runs" in flat
+    # What he should do, in plain words, right above the command that does it; why the
+    # bounce is believed in one clause, no word of who else could have written it.
+    assert "What to do: check his address with him yourself, by phone or another way you " \
+        "know reaches him, not at an address a mail gives you. If it changed, register " \
+        f"the new one: {command.strip()}" in flat, text
+    assert "so it is taken as real" in flat, text
+    assert "stranger" not in flat and "made it up" not in flat, text
     assert keys["german"] not in text and keys["entente"] not in text      # no secret
     assert "Board" not in text
     assert len([x for x in r.stdout.splitlines() if "the moderator is told" in x]) == 1
@@ -291,7 +298,8 @@ def test_a_forged_bounce_cannot_put_an_address_or_a_command_in_the_referee_s_mou
         text.splitlines(), text
     flat = " ".join(text.split())
     assert "The bounce returns a mail the referee sent to that address" in flat, text
-    assert "no stranger made it up, though whoever reads his mail could have" in flat, text
+    assert "check his address with him yourself" in flat, text
+    assert "not at an address a mail gives you" in flat, text
     assert max(len(x) for x in text.splitlines() if not x.startswith("  ")) <= 72, text
 
 

@@ -436,12 +436,12 @@ def bounce_notice(journal: Path, sides: list[str], f: Failure,
                   book: Roster | None = None) -> str:
     """The moderator's mail when a bounce says a player's address refuses the referee's
     mail for good: whose, which address, the bounce's words (quoted as its own: its writer
-    chose them), what it means, that it returns a mail the referee sent there (no
-    stranger made it up, though whoever reads the player's mail could have), and what he
-    can do once he has asked the player himself: the command that gives the side another
-    address, or, in a game whose addresses are fixed (book.fixed), that none can be given
-    and the commands that play the side's part by hand. Nothing of the game's play is in
-    it."""
+    chose them), what it means, in one clause why it is believed (it returns a mail the
+    referee sent there), and what he should do: check the address with the player
+    himself, by a way he knows reaches him (whoever reads the player's mail could write
+    such a bounce too), then the command that gives the side another address, or, in a
+    game whose addresses are fixed (book.fixed), that none can be given and the commands
+    that play the side's part by hand. Nothing of the game's play is in it."""
     who = players_words(sides)
     fixed = book is not None and bool(book.fixed)
     ask, commands, then = _by_hand(book, sides) if fixed else _register(journal, sides)
@@ -452,18 +452,18 @@ def bounce_notice(journal: Path, sides: list[str], f: Failure,
                       "and the game may be waiting on what he never sees. " if fixed else
                       "and the deadline still runs: when it passes, the game goes on as it "
                       "does for a player who sends nothing. ") +
-                  "The bounce returns a mail the referee sent to that address (its "
-                  "Message-ID carries the referee's mark for it): no stranger made it up, "
-                  "though whoever reads his mail could have. " + ask) + "\n\n" +
+                  "The bounce returns a mail the referee sent to that address, so it is "
+                  "taken as real.") + "\n\n" + prose(ask) + "\n\n" +
             "".join(f"  {c}\n" for c in commands) + ("\n" if commands else "") +
             prose(f"{then}This mail is sent at most once a day for this address.") + "\n")
 
 
 def _register(journal: Path, sides: list[str]) -> tuple[str, list[str], str]:
-    """A campaign's way out, as the notice says it (what to ask, the commands, what
+    """A campaign's way out, as the notice says it (what to do, the commands, what
     follows): the player's new address registered."""
-    return ("Ask him yourself, not at an address a mail gives you, for an address that "
-            "takes mail, then register it:",
+    return ("What to do: check his address with him yourself, by phone or another way you "
+            "know reaches him, not at an address a mail gives you. If it changed, register "
+            "the new one:",
             [f"referee players {typed_journal(journal)} --set {sides[0]}=NEW-ADDRESS"],
             "His next report then carries everything he missed. ")
 
@@ -474,8 +474,8 @@ def _by_hand(book: Roster, sides: list[str]) -> tuple[str, list[str], str]:
     commands for it, when it has any)."""
     commands = book.by_hand(sides[0]) if book.by_hand else []
     return (f"A {book.fixed} keeps the addresses it was made with: no command "
-            "registers another. Ask him yourself, not at an address a mail gives you, how "
-            "he can be reached" + (
+            "registers another. What to do: ask him yourself, by phone or another way you "
+            "know reaches him, not at an address a mail gives you, how he can be reached" + (
                 "; meanwhile you can send him the report yourself and enter the orders he "
                 "sends you:" if commands else ", and pass the game's mail on to him "
                 "yourself."), commands, "")

@@ -171,6 +171,11 @@ def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
     assert "A skirmish keeps the addresses it was made with: no command registers another" \
         in flat and "referee players" not in flat, text
     assert "deadline" not in flat, text                          # a skirmish has none
+    # What he should do, in the campaign's plain words; why it is believed in one clause.
+    assert "What to do: ask him yourself, by phone or another way you know reaches him, " \
+        "not at an address a mail gives you, how he can be reached" in flat, text
+    assert "so it is taken as real" in flat, text
+    assert "stranger" not in flat and "made it up" not in flat, text
     assert j.read_bytes() == before
     assert [tos for _, tos, _ in net.smtp.received[sent:]] == [[UMPIRE]]   # nobody else
     clock(START + timedelta(days=1))
