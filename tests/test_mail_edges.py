@@ -105,8 +105,12 @@ def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly
     # line says what it is.
     assert [str(m["Subject"]) for m in to_him] == ["[referee mailtest] German player, "
                                                    "SUMMER 1914"] * 3
-    assert [re.split("[:,]", first_line(m))[0] for m in to_him] == [
-        "Your decision", "Your message was not applied", "Your message was not applied"]
+    # The copy's reply opens with what happened, the misspelt one's with its refusal.
+    firsts = [first_line(m) for m in to_him]
+    assert re.split("[:,]", firsts[0])[0] == "Your decision", firsts
+    copy, misspelt = sorted(firsts[1:])       # the replies, in whatever order they were spooled
+    assert copy.startswith("This is a copy of your mail of Sat 1 Aug 10:00 UTC,"), firsts
+    assert misspelt.startswith("Your message was not applied:"), firsts
     report, *replies = (m.get_body(("plain",)).get_content() for m in to_him)
     assert "Board" in report.splitlines()
     seq = records(journal)[-1]["seq"]
@@ -115,7 +119,10 @@ def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly
         assert "Board" not in reply.splitlines() and max(map(len, reply.splitlines())) <= 72
         assert f"your report of record #{seq}, sent to you with this mail" in text, text
         assert f"Order key: {KEYS['german']}" in text
-    assert "copy sent again" in " ".join(replies[0].split() + replies[1].split())
+    copy = " ".join(replies[0].split())
+    assert f"This is a copy of your mail of Sat 1 Aug 10:00 UTC, which was applied already " \
+        f"(record {seq}): nothing more was done" in copy, copy
+    assert "not applied" not in copy and "Applied: nothing" not in copy, copy
     assert sorted(str(m["In-Reply-To"]) for m in to_him[1:]) == ["<p2@x.org>", "<p3@x.org>"]
 
 
@@ -209,7 +216,36 @@ def test_a_copy_whose_line_ends_a_relay_made_crlf_is_still_a_copy(cli, tmp_path)
     out = handled(cli, journal, box, outbox=tmp_path / "out")
     proposals = [r for r in records(journal) if r.get("order") == "propose armistice"]
     assert len(proposals) == 1, [(o["message_id"], o["status"], o["records"]) for o in out]
-    assert "copy sent again" in out[-1]["reason"]
+    assert "a copy of your mail of Sat 1 Aug 10:00 UTC, which was applied already" in \
+        out[-1]["reason"], out[-1]
+
+
+def test_a_copy_in_a_game_of_another_zone_tells_his_mail_s_time_there(cli, tmp_path):
+    """The reply to a copy of a mail applied names that mail by its Date as his deadlines
+    tell a time, in the game's zone with UTC beside it (10:00 UTC on 24 Nov 2026 is 11:00
+    CET in Paris), and opens with it: what happened to his mail, which is no fault of
+    his, not a refusal naming his own address in the third person."""
+    journal = new_game(cli, tmp_path / "game")
+    assert cli("deadline", journal, "--set", "48h", "--zone", "Europe/Paris").exit_code == 0
+    body = f"propose armistice\n\nOrder key: {KEYS['german']}\n"
+    date = "Tue, 24 Nov 2026 10:00:00 +0000"
+    first = write_mbox(tmp_path / "box1", [mail(body=body, mid="<p1@x.org>", date=date)])
+    assert [o["status"] for o in handled(cli, journal, first, outbox=tmp_path / "out1")] \
+        == ["applied"]
+    seq = records(journal)[-1]["seq"]
+    again = write_mbox(tmp_path / "box2", [mail(body=body, mid="<p2@x.org>", date=date)])
+    out = handled(cli, journal, again, outbox=tmp_path / "out")
+    assert [o["status"] for o in out] == ["rejected"], out
+    [reply] = [read_mail(p) for p in (tmp_path / "out").glob("*.eml")
+               if str(read_mail(p)["To"]).casefold() == ADDRESSES["german"]]
+    text = reply.get_body(("plain",)).get_content()
+    assert " ".join(text.split()).startswith(
+        f"This is a copy of your mail of Tue 24 Nov 11:00 CET (10:00 UTC), which was applied "
+        f"already (record {seq}): nothing more was done. To give the same orders again, send "
+        f"them in a new message. Below: what you are asked now, then your report."), text
+    head = text.partition("Below: what you are asked now")[0]   # his report follows it
+    assert "German player's address" not in head and "not applied" not in head, text
+    assert max(map(len, text.splitlines())) <= 72, text
 
 
 def test_a_copy_of_a_mail_applied_by_an_earlier_version_is_still_a_copy(cli, tmp_path,
@@ -234,7 +270,7 @@ def test_a_copy_of_a_mail_applied_by_an_earlier_version_is_still_a_copy(cli, tmp
         handled(cli, journal, boxes[0], outbox=tmp_path / "out")
     out = handled(cli, journal, boxes[1], outbox=tmp_path / "out")
     proposals = [r for r in records(journal) if r.get("order") == "propose armistice"]
-    assert len(proposals) == 1 and "copy sent again" in out[-1]["reason"], out
+    assert len(proposals) == 1 and "a copy of your mail of" in out[-1]["reason"], out
 
 
 def test_a_new_mail_from_a_client_that_sets_no_date_is_not_taken_for_a_copy(cli, tmp_path):

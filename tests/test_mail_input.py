@@ -489,15 +489,17 @@ def test_a_mail_sent_again_with_a_new_message_id_is_applied_once(journal, cli, t
     again = handled(cli, journal, eml(tmp_path / "c", mail(body=body, mid="<p2@x.org>")),
                     outbox=tmp_path / "out3")
     assert [m["status"] for m in again] == ["rejected"], again
-    assert f"the message applied as record {seq}" in again[0]["reason"]
+    assert f"which was applied already (record {seq})" in again[0]["reason"]
     assert journal.read_bytes() == before
     (answer,) = [m for m in (tmp_path / "out3").iterdir()]
-    assert f"applied as record {seq}" in answer.read_text(encoding="utf-8")
+    said = " ".join(email.message_from_bytes(answer.read_bytes(), policy=email.policy.default)
+                    .get_body(("plain",)).get_content().split())
+    assert f"which was applied already (record {seq})" in said, said
     # The same orders in a message of their own words are taken.
     fresh = handled(cli, journal, eml(tmp_path / "d", mail(
         body=f"propose armistice\nonce more\n\nOrder key: {KEYS['german']}\n", mid="<p3@x.org>")),
         outbox=tmp_path / "out4")
-    assert fresh[0]["status"] in ("applied", "rejected") and "applied as record" not in \
+    assert fresh[0]["status"] in ("applied", "rejected") and "applied already" not in \
         fresh[0]["reason"]
 
 

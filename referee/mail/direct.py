@@ -17,6 +17,7 @@ from ..store.mailroute import referee_address
 from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
+from .copies import refuse_copy, this_is
 from .eml import plain_mail, write_once, written_already
 from .ledger import (
     copy_handled,
@@ -29,7 +30,7 @@ from .ledger import (
     save_ledger,
 )
 from .ledger import game_lock as mail_lock
-from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
+from .mailboxes import Mailboxes, Message, too_large_refusal
 from .observers import sent_mark, still_held
 from .prose import read_orders
 from .refusal import NOT_RECORDED, RECORDED, nothing_recorded, prose, why_refused
@@ -58,6 +59,7 @@ class Handled:
     why: str = ""                  # why it was refused, without quoting it again
     keyed: bool = False            # it carried its side's order key: surely the player's
     robot: str = ""                # what makes it a machine's mail (robots.automatic)
+    copied: int | None = None      # a copy of the mail applied as that record (copies.py)
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -120,7 +122,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         return out
     copied = next((contents[c] for c in m.contents() if c in contents), None)
     if copied is not None:
-        out.status, out.reason = "refused", copy_refusal(side, copied)
+        refuse_copy(out, copied, m.date, status="refused")
         return out
     read, out.notes = read_orders(body, key, table.kind.verbs())
     lines = [text for _, text in read]
@@ -278,6 +280,8 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
         rest = "\n".join(table.kind.recorded_lines(table, h.records))
     elif h.text:
         head = nothing_recorded(h.text, h.why)
+    elif h.copied is not None:
+        head = prose(this_is(h.reason))
     else:
         head = prose(f"{NOT_RECORDED}: {h.reason}")
     body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest

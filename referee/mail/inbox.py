@@ -46,6 +46,7 @@ from ..store.secrets import load_secret
 from ..table import Table
 from . import outcome
 from .answered import answered_record
+from .copies import refuse_copy
 from .delivery import refused_mails
 from .direct import direct_inbox
 from .eml import write_eml as _write
@@ -65,9 +66,9 @@ from .ledger import (
     note_start,
     save_ledger,
 )
-from .mailboxes import Mailboxes, Message, copy_refusal, too_large_refusal
+from .mailboxes import Mailboxes, Message, too_large_refusal
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, sent_mark, told_apart
-from .outcome import Outcome, halt_of, outcome_of, owed_reply
+from .outcome import Outcome, outcome_of, owed_reply
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
@@ -417,7 +418,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     if m.problem:
         out.status, out.reason = "rejected", m.problem
     elif replayed is not None:
-        out.status, out.reason = "rejected", copy_refusal(side, replayed, not halt_of(table))
+        refuse_copy(out, replayed, m.date, table)
     else:
         handle(table, m, side, keys[side],
                answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"]), out,

@@ -18,7 +18,6 @@ from pathlib import Path
 from ..base.addresses import address_key, reads_back
 from ..base.errors import StorageError, UsageError, quoted
 from ..base.glyphs import disguising
-from ..render.documents import reader_words
 from ..store import home
 from . import message as mailtext
 
@@ -268,16 +267,6 @@ def too_large_refusal(size: int) -> str:
     return (f"it is {size / (1 << 20):.1f} MB, over the {MAX_MESSAGE >> 20} MB the referee "
             f"reads (an attachment, a photo?), so none of it was read; send your orders as "
             f"plain text, without attachments")
-
-
-def copy_refusal(side: str, record: int, taking: bool = True) -> str:
-    """Why a message is not applied whose content_sha256 (Date, Subject and text) is that of
-    a mail of the same side applied before, as record `record`, under another Message-ID;
-    taking: the game takes orders now (else he is not told how to give them again)."""
-    return (f"the same mail (date, subject and text) from {reader_words(side)}'s "
-            f"address as the message applied as record {record}: taken for a copy sent "
-            f"again, and applied once" +
-            ("; to give the same orders again, send them in a new message" if taking else ""))
 
 
 def _parse(m: Message) -> None:

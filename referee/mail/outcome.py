@@ -33,13 +33,17 @@ class Outcome:
     # For the reply: 'paused', 'closed' or 'over' when the game takes no orders as it is
     # written (halt_of): it says what follows by it, never by the reason's words.
     halted: str = ""
+    # A copy of a mail of his applied before (copies.py): the record it was applied as; the
+    # reply opens with what happened, not with a refusal.
+    copied: int | None = None
 
 
 def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
     """A reply owed (written once, as NAME.eml), saying what out says."""
     return {"name": name, "to": address, "side": side, "message_id": out.message_id,
             "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
-            "why": out.why, "before": out.before, "notes": out.notes}
+            "why": out.why, "before": out.before, "notes": out.notes,
+            **({"copied": out.copied} if out.copied is not None else {})}
 
 
 def outcome_of(entry: dict, table=None) -> Outcome:
@@ -51,7 +55,12 @@ def outcome_of(entry: dict, table=None) -> Outcome:
     return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
                    entry["side"] or None, line=entry["line"], text=entry["text"],
                    why=entry["why"], before=entry["before"], notes=entry.get("notes") or [],
-                   halted=halted)
+                   halted=halted, copied=_record(entry.get("copied")))
+
+
+def _record(seq) -> int | None:
+    """A record's number the ledger kept (None: none, or not a number)."""
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
 
 
 def halt_of(table) -> str:

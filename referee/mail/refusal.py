@@ -18,6 +18,7 @@ from ..render.formats import render
 from ..render.record_text import wrap_lines
 from ..render.sections import Block, Document, Orders, Section, Span, para
 from ..render.unbroken import bound, unbound
+from .copies import this_is
 
 # The lines of prose a reply names at most: the rest are counted.
 MOST_NAMED = 10
@@ -124,6 +125,9 @@ def refusal_document(out, report: bool = True) -> Document:
              " The game as it ended is below; nothing more is asked of you."
              if halted == "over" else
              " Below: what you are asked now, then your report.") * report
+    if getattr(out, "copied", None) is not None:      # applied once already: no refusal
+        return Document("", [Section("", [para(this_is(out.reason)), *_notes(out),
+                                          *([para(below.strip())] if report else [])])])
     if out.line is None:
         held = out.status == "held"
         # The next paragraph says nothing was applied: the reason need not say it too.

@@ -28,11 +28,12 @@ ANSWER = re.compile(r"\n\n(?:Your mail was recorded: #\d|Nothing of your mail wa
 
 def kind(m) -> str:
     """What an answer says became of the mail, by its first line: 'applied', 'not applied',
-    or '' for another mail (a report)."""
+    'copy' (of a mail applied already), or '' for another mail (a report)."""
     text = m.get_payload(decode=True).decode()
     first = next((line for line in text.splitlines() if line.strip()), "")
     return "applied" if first.startswith("Your mail was recorded: #") else \
-        "not applied" if first.startswith("Nothing of your mail was recorded") else ""
+        "not applied" if first.startswith("Nothing of your mail was recorded") else \
+        "copy" if first.startswith("This is a copy of your mail of ") else ""
 
 
 def mailed_patrol(cli, journal, secret_file, *more: str) -> dict:
@@ -342,14 +343,14 @@ def test_a_mail_sent_again_under_another_message_id_is_applied_once(cli, tmp_pat
     got = json.loads(r.stdout)["messages"]
     assert [(x["side"], x["status"]) for x in got] == [("british", "applied"),
                                                         ("british", "refused")]
-    assert "copy sent again" in got[1]["reason"] and "record 1" in got[1]["reason"]
+    assert "a copy of your mail of" in got[1]["reason"] and "(record 1)" in got[1]["reason"]
     before = j.read_bytes()
     r = cli("inbox", j, again[1], "--outbox", out, "--format", "json")
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"]
     assert j.read_bytes() == before
     answers = [email.message_from_bytes(p.read_bytes()) for p in out.glob("*.eml")]
-    assert sorted(kind(m) for m in answers if kind(m)) == [
-        "applied", "not applied", "not applied"]
+    # Each copy is told what happened to it, no refusal: the mail was recorded once.
+    assert sorted(kind(m) for m in answers if kind(m)) == ["applied", "copy", "copy"]
     later = mail(box, 2, BRITISH, keys["british"], "move B3 mode=stealthy command=yes")
     r = cli("inbox", j, later, "--outbox", out, "--format", "json")
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["applied"]
@@ -473,7 +474,7 @@ def test_a_copy_whose_line_ends_a_relay_changed_is_still_a_copy(cli, tmp_path, s
     before = j.read_bytes()
     r = cli("inbox", j, again, "--outbox", out, "--format", "json")
     (got,) = json.loads(r.stdout)["messages"]
-    assert got["status"] == "refused" and "copy sent again" in got["reason"]
+    assert got["status"] == "refused" and "a copy of your mail of" in got["reason"]
     assert j.read_bytes() == before
 
 
