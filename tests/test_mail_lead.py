@@ -128,3 +128,24 @@ def test_an_armistice_proposed_leads_the_mail_of_the_side_that_may_answer_it(tmp
     entente = _reports(tmp_path, journal, 2)["entente"]
     assert _paragraphs(entente)[0].startswith("Waiting on the German player: "), entente
     assert "proposes an armistice (3.2):" not in " ".join(entente.split())
+
+
+def test_an_armistice_proposed_in_a_paused_game_is_answered_once_it_resumes(tmp_path, cli,
+                                                                            clock):
+    """Paused, no orders are taken, an armistice's answer neither: the Entente's mail that
+    answers it is refused so, and the lead below that refusal must not tell him he may
+    answer it now (3.2 lets him answer at any time the game takes orders)."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    _reports(tmp_path, journal)
+    assert cli("order", journal, "--as", "german", "propose armistice").exit_code == 0
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    entente = _reports(tmp_path, journal, 1,
+                       player_mail(tmp_path, "entente", ["accept armistice"], 1))["entente"]
+    said = _paragraphs(entente)
+    assert said[0].startswith("Your message was not applied: the game is paused"), said
+    ask = next(p for p in said if p.startswith("The German player proposes an armistice"))
+    assert ask == ("The German player proposes an armistice (3.2): 'accept armistice' ends "
+                   "the game, as a Stalemate; 'refuse armistice' plays on. You may answer "
+                   "it once the game resumes."), ask
+    assert "at any time" not in " ".join(entente.split())

@@ -221,16 +221,20 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
 def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: str) -> None:
     """An armistice proposed and not yet answered (3.2), told in the Now section: first to
     the side that may answer it (it is asked of him, whatever else is), after the decision
-    now to anyone else. Nothing once the game is over or closed."""
+    now to anyone else; while the game is paused, as an answer he may give once it resumes.
+    Nothing once the game is over or closed."""
     proposer = state.armistice
     if proposer is None or stat["game_over"] or state.revealed:
         return
     other = next((s for s in data.sides if s != proposer), None)
+    # Paused, no orders are taken (the refusal above his report says so): not "now".
+    paused = (stat.get("deadlines") or {}).get("paused")
     if reader == other:
         now.blocks.insert(0, para(
             Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
-            f"'accept armistice' ends the game now, as a {level}; 'refuse armistice' plays "
-            f"on. You may answer it at any time."))
+            f"'accept armistice' ends the game{'' if paused else ' now'}, as a {level}; "
+            f"'refuse armistice' plays on. You may answer it "
+            f"{'once the game resumes' if paused else 'at any time'}."))
     elif reader == proposer:
         now.blocks.insert(1, para(f"Your armistice proposal waits for the {side_name(other)} "
                                   f"player's answer (3.2)."))
