@@ -127,3 +127,16 @@ def test_a_forged_hash_or_another_player_s_id_gains_nothing(cli, tmp_path):
         out, _ = _reply(cli, journal, tmp_path, n, ident, references=old)
         assert out["status"] == "stale" and "set the game back" in out["reason"], (ident, out)
         assert journal.read_bytes() == before
+
+
+def test_an_id_of_a_game_whose_id_differs_in_case_alone_names_no_record_here():
+    """`referee new` allows `alpha` beside `Alpha`, and one player may play both from one
+    address: his reply claimed by Alpha (its tag, or its order key) that quotes a mail of
+    alpha's must not be judged by alpha's record (its hash is never Alpha's: refused as set
+    back, or as beyond the journal). The referee writes the game id into the Message-ID as
+    it is, and the mark covers it: no mail program changes its case."""
+    record = {"seq": 5, "hash": "0123456789abcdef" * 4}
+    ident = message_id(GERMAN, record=("alpha", record))
+    assert record_of(ident, GERMAN, "alpha") == Answered(5, "0123456789ab")
+    assert record_of(ident, GERMAN, "Alpha") is None
+    assert record_of(ident, GERMAN, "ALPHA") is None

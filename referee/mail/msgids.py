@@ -106,10 +106,12 @@ def sent_to(ident: str, address: str) -> bool:
 def record_of(ident: str, address: str, game_id: str) -> Answered | None:
     """The record a Message-ID of this referee's names for game_id (message_id's record: its
     number, and its hash's first digits when the id carries them), when it was made for
-    address (sent_to); None for any other (another game's, one made for another address or
-    by another referee, one naming no record, a forged one: the mark covers the hash too)."""
+    address (sent_to); None for any other (another game's, even one whose id differs from
+    game_id in case alone: the id is written as it is, and the mark covers it; one made for
+    another address or by another referee, one naming no record, a forged one: the mark
+    covers the hash too)."""
     m = _RECORD.match(ident.strip())
-    if m is None or m.group(1).casefold() != game_id.casefold() or not sent_to(ident, address):
+    if m is None or m.group(1) != game_id or not sent_to(ident, address):
         return None
     return Answered(int(m.group(2)), m.group(3))
 
