@@ -57,17 +57,23 @@ def _settings(workers: int) -> None:
     path.chmod(0o600)
 
 
-def _folder(cli, root, monkeypatch, mailed: tuple[str, ...] = NAMES) -> dict:
-    """Four 1914 games reading one Maildir, each writing its own outbox, ticked once (the
-    opening mails); then a `pass` from the German of each game mailed, with his order key,
-    in the box."""
+def opened(cli, root, monkeypatch, names: tuple[str, ...]) -> dict:
+    """1914 games of these ids reading one Maildir (root/box), each writing its own outbox
+    (root/out-ID), ticked once (their opening mails): each game's journal and keys, by id."""
     monkeypatch.setenv(NOW_VARIABLE, at(START))
     box = write_maildir(root / "box", [])
     made = {name: new_game(cli, root / "games", name, None, "--mail-in", str(box),
                            "--mail-out", f"outbox:{root / ('out-' + name)}")
-            for name in NAMES}
+            for name in names}
     assert cli("tick", root / "games", "--no-map").exit_code == 0
-    write_maildir(box, [mail("german", keys["german"], ["pass"], f"<{name}@example.org>")
+    return made
+
+
+def _folder(cli, root, monkeypatch, mailed: tuple[str, ...] = NAMES) -> dict:
+    """Four 1914 games (opened); then a `pass` from the German of each game mailed, with his
+    order key, in the box."""
+    made = opened(cli, root, monkeypatch, NAMES)
+    write_maildir(root / "box", [mail("german", keys["german"], ["pass"], f"<{name}@example.org>")
                         for name, (_, keys) in made.items() if name in mailed])
     return made
 

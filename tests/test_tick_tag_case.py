@@ -12,25 +12,10 @@ import email
 import email.policy
 
 from mailboxes import write_maildir
-from test_tick_index import START
-from test_transport import ADDRESSES, mail, new_game, records
-from test_unattended import at
-
-from referee.base.clock import NOW_VARIABLE
+from test_tick_sharing import opened
+from test_transport import ADDRESSES, mail, records
 
 UNCLAIMED = "new message(s) no game claims"
-
-
-def _folder(cli, root, monkeypatch, names: tuple[str, ...]) -> dict:
-    """1914 games reading one Maildir, ticked once (their opening mails): each game's
-    journal and keys, by id."""
-    monkeypatch.setenv(NOW_VARIABLE, at(START))
-    box = write_maildir(root / "box", [])
-    made = {name: new_game(cli, root / "games", name, None, "--mail-in", str(box),
-                           "--mail-out", f"outbox:{root / ('out-' + name)}")
-            for name in names}
-    assert cli("tick", root / "games", "--no-map").exit_code == 0
-    return made
 
 
 def _outbox(root, name: str) -> set[str]:
@@ -50,7 +35,7 @@ def _answers(root, name: str, before: set[str]) -> list[email.message.EmailMessa
 def test_a_tag_in_other_case_is_claimed_by_its_game(cli, tmp_path, monkeypatch):
     """`[referee BRAVO]` on the German's orders for bravo: bravo applies them and answers
     him; alpha, reading the same Maildir, takes nothing; nothing is left unclaimed."""
-    made = _folder(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+    made = opened(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
     seqs = {n: len(records(made[n][0])) for n in made}
     before = _outbox(tmp_path, "bravo")
     write_maildir(tmp_path / "box", [mail("german", made["bravo"][1]["german"], ["pass"],
@@ -69,7 +54,7 @@ def test_a_mail_too_large_with_a_tag_in_other_case_is_answered_by_its_game(
         cli, tmp_path, monkeypatch):
     """The German plays both games from one address: his mail over the size limit is
     answered by the game its tag names, `[referee BRAVO]` for bravo, not left unread."""
-    made = _folder(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+    made = opened(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
     before = {n: _outbox(tmp_path, n) for n in made}
     big = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\n"
            f"Subject: Re: [referee BRAVO] photo\nMessage-ID: <big1@example.org>\n\n"
@@ -89,7 +74,7 @@ def test_ids_differing_in_case_alone_the_exact_one_claims_else_none(cli, tmp_pat
     """Games `alpha` and `Alpha` read one Maildir: `[referee alpha]` goes to alpha,
     `[referee Alpha]` to Alpha, and `[referee ALPHA]` (with alpha's order key) to neither:
     it is left for the moderator, and the pass's log says so."""
-    made = _folder(cli, tmp_path, monkeypatch, ("alpha", "Alpha"))
+    made = opened(cli, tmp_path, monkeypatch, ("alpha", "Alpha"))
     seqs = {n: len(records(made[n][0])) for n in made}
     write_maildir(tmp_path / "box", [
         mail("german", made["alpha"][1]["german"], ["pass"], "<a1@example.org>",
