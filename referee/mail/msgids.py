@@ -43,6 +43,7 @@ _LABEL = b"referee mail: the mark in the Message-ID of each mail, by recipient (
 HASH_DIGITS = 12
 _RECORD = re.compile(r"<rec\.([A-Za-z0-9-]{1,64})\.(\d{1,9})\.(?:h([0-9a-f]{"
                      + str(HASH_DIGITS) + r"})\.)?")
+_MARKED = re.compile(r"<([^<>\s@]{1,200})\.([A-Za-z2-7]{26})@referee\.invalid>", re.IGNORECASE)
 
 
 class Answered(NamedTuple):
@@ -57,7 +58,6 @@ class Answered(NamedTuple):
         """Whether the journal's record of that number is this one (the number alone: yes)."""
         h = record.get("hash")
         return self.hash is None or (isinstance(h, str) and h[:HASH_DIGITS] == self.hash)
-_MARKED = re.compile(r"<([^<>\s@]{1,200})\.([A-Za-z2-7]{26})@referee\.invalid>", re.IGNORECASE)
 
 
 def message_id(to: str, name: str | None = None, record: tuple[str, dict] | None = None
