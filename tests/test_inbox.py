@@ -341,6 +341,8 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     o = only(by_id, STALE_ID)
     assert o["status"] == "stale" and o["records"] == [], o
     assert "record 8" in o["reason"] and "decision has changed" in o["reason"]
+    # In the player's words: the game's record, not the referee's file.
+    assert "the game is at record 10" in o["reason"] and "journal" not in o["reason"], o
     recs = records(journal)
     assert len(recs) == 11 and recs[10]["order"] == "lose fort-liege" and \
         recs[10]["actor"] == "entente"

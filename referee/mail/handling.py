@@ -230,12 +230,12 @@ def stale(table: Table, answered: Answered | None, side: str) -> str | None:
         return None
     seq, last = answered.seq, table.game().state.seq
     if seq > last:
-        return (f"it answers record {seq}, which the journal does not hold (it ends at "
-                f"record {last}); reply to the latest mail")
+        return (f"it answers record {seq}, which the game has not reached (it is at record "
+                f"{last}); reply to the latest mail")
     if not answered.is_of(table.records[seq]):
         return (f"it answers a mail of record {seq} written before the moderator set the "
                 f"game back, and record {seq} is another one now; reply to the latest mail")
     if seq < last and decision_of(table, seq, side) != decision_of(table, None, side):
         return (f"it answers the mail of record {seq}, and your decision has changed "
-                f"since (the journal is at record {last}); reply to the latest mail")
+                f"since (the game is at record {last}); reply to the latest mail")
     return None
