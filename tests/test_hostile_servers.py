@@ -30,6 +30,7 @@ from test_transport import ADDRESSES, new_game, records
 from referee.mail import wire
 
 KB = 1 << 10
+COMMAND_SECONDS = wire.COMMAND_SECONDS      # the referee's own bound, before a test sets one
 
 
 @pytest.fixture
@@ -493,12 +494,17 @@ def test_the_referee_s_own_fault_after_a_slow_session_rests_no_server(route, cli
     assert "not tried now" not in r.stderr and imap.connections == tried + 1, r.stderr
 
 
-def test_a_search_answer_of_two_hundred_thousand_unseen_messages_is_read(route, cli):
+def test_a_search_answer_of_two_hundred_thousand_unseen_messages_is_read(route, cli,
+                                                                          monkeypatch):
     """A stranger's 200,000 messages make the answer to UID SEARCH one line of 1.3 MB:
     the standard library refuses lines over 1,000,000 bytes, so every pass failed and the
     game's mail was never read again. The line is bounded by the session's allowance
-    instead, and the German's orders, read first as a player's, are applied."""
+    instead, and the German's orders, read first as a player's, are applied. The server
+    answers at once; the line is long: the command's time bound is the referee's own again
+    (the route's 1 s is for the tests of a slow server), so that a busy machine reading
+    1.3 MB is not taken for one."""
     journal, keys, imap, smtp = route
+    monkeypatch.setattr(wire, "COMMAND_SECONDS", COMMAND_SECONDS)
     settings(imap, smtp, "[reading]\nmessages = 5\n")
     flood = b"From: crowd@bureau.example\r\nSubject: win\r\n\r\nhello\r\n"
     imap.messages.update({str(i): flood for i in range(1, 200_001)})
