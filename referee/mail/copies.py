@@ -20,7 +20,11 @@ def copy_refusal(record: int, dated: float, zone: str | None = None,
     """Why a copy of the mail applied as record `record` is not applied (dated: its Date, a
     POSIX time); taking: the game takes orders now (else he is not told how to give them
     again). Read after 'This is ' in his reply (this_is), alone in the run's line."""
-    return (f"a copy of {_mail_of(dated, zone)}, which was applied already (record "
+    try:
+        moment = datetime.fromtimestamp(dated, UTC)
+    except (ValueError, OverflowError, OSError):
+        moment = None                   # beyond the year 9999: a player may write one
+    return (f"a copy of {mail_of(moment, zone)}, which was applied already (record "
             f"{record}): nothing more was done" +
             (". To give the same orders again, send them in a new message" if taking else ""))
 
@@ -42,10 +46,11 @@ def refuse_copy(out, record: int, dated: float, table=None, status: str = "rejec
     out.copied = record
 
 
-def _mail_of(dated: float, zone: str | None) -> str:
-    """'your mail of' its Date as his mails tell a time; 'your mail' alone for a Date no
-    clock reads (beyond the year 9999: a player may write one)."""
+def mail_of(moment: datetime | None, zone: str | None, undated: str = "your mail") -> str:
+    """A player's mail as the referee's mails name it: 'your mail of' its Date, told in the
+    game's time zone with UTC beside it, as his deadlines are; undated when it had none, or
+    one no clock of that zone shows (near the year 9999: a player may write one)."""
     try:
-        return f"your mail of {for_players(datetime.fromtimestamp(dated, UTC), zone)}"
-    except (ValueError, OverflowError, OSError):
-        return "your mail"
+        return f"your mail of {for_players(moment, zone)}" if moment else undated
+    except (ValueError, OverflowError):
+        return undated

@@ -26,10 +26,11 @@ from __future__ import annotations
 import hashlib
 
 from ..base.addresses import address_key
-from ..base.clock import for_players, parse_stamp
+from ..base.clock import parse_stamp
 from ..engine import pending_prompt, waiting_on
 from ..game.clockwalk import zone_of
 from ..table import Table
+from .copies import mail_of
 from .entered import first_order, moderator_orders, not_entered
 from .holds import decision_of, held_at, held_lines, record_kept, standing
 from .ordersopen import orders_open_text
@@ -142,11 +143,10 @@ def _entered_instead(table: Table, side: str, entry) -> str:
 
 
 def _mail_of(table: Table, entry, undated: str = "your mail") -> str:
-    """A held entry's mail as his mails name it: 'your mail of' its Date, when it had one,
-    told in the game's time zone with UTC beside it, as his deadlines are."""
+    """A held entry's mail as his mails name it (copies.mail_of), by its Date when it had one."""
     date = entry.get("date") if isinstance(entry, dict) else None
     moment = parse_stamp(date) if isinstance(date, str) else None
-    return f"your mail of {for_players(moment, zone_of(table.raw))}" if moment else undated
+    return mail_of(moment, zone_of(table.raw), undated)
 
 
 def dropped_name(game_id: str, side: str, entry) -> str:
