@@ -327,10 +327,15 @@ def test_a_mail_from_an_observer_applies_nothing(tmp_path, cli, data, case, send
     assert [(m["status"], m["side"], m["records"]) for m in out] == [("rejected", None, [])]
     assert "observers cannot give orders" in out[0]["reason"]
     [reply] = [m for m in to(mails, sender) if "report for the public" not in headline(m)]
-    assert str(reply["Subject"]) == "referee: observers cannot give orders"
+    # In the conversation of his public reports: their subject, and the game's thread.
+    [report] = [m for m in to(mails, sender) if "report for the public" in headline(m)]
+    assert str(reply["Subject"]) == str(report["Subject"])
+    assert str(reply["Subject"]).startswith("[referee "), reply["Subject"]
+    assert reply["References"].split()[0] == report["References"].split()[0]
     assert reply["In-Reply-To"] == "<m1@example.org>"
     text = f"{reply['Subject']}\n{reply.get_content()}"
-    assert "cannot give orders" in text and f"[referee {GAME}" not in reply.as_string()
+    # Nothing of his own message is echoed (case 2's subject names a record).
+    assert "cannot give orders" in text and "#2" not in reply.as_string()
     assert not too_wide(reply), too_wide(reply)           # read on a phone, as every mail
     words = {a.name for a in data.areas.values()} | {c.title for c in data.cards.values()}
     assert not [w for w in words if re.search(rf"(?i)(?<!\w){re.escape(w)}(?!\w)", text)]

@@ -45,9 +45,9 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
     picture: list[bytes | None] = []         # the public's map, drawn once if anyone needs it
     try:
         for address, _, m in refused:
-            written.append(write(folder, sender, address,
-                                 "referee: observers cannot give orders", OBSERVER_REPLY,
-                                 m.message_id, name=m.name))
+            written.append(write(folder, sender, address, subject, OBSERVER_REPLY,
+                                 m.message_id, name=m.name,
+                                 thread=thread_of(game.game_id, address)))
         for address in watchers:
             # By address_key (casefold() took the long s for an s): an address in ASCII keeps
             # the mark it had; one whose casefold differs (an upper-case Ä, a ß) is sent the
