@@ -1,16 +1,11 @@
 """A run killed after it wrote a mail into its outbox and before its ledger said so, then a
 pass that writes into another outbox: `inbox` run by hand into the moderator's folder,
 `tick` into the game's route. A mail is written once under its name in one folder (the name
-found there, or in its sent/, is not written again), but the ledger does not say which
-folder the killed run wrote into, so the pass into the other folder writes the same mail
-again, and the player reads it twice.
-
-Known and not fixed: the fix is the ledger keeping, before a mail is written, the folder
-and name it is written under, and a later pass into another folder writing none that the
-first folder (or its sent/) holds; but a mail program that takes a mail out of the folder
-(`outbox:DIR`) leaves nothing to find, and the owed replies of every mail (inbox.py
-write_outbox) share the same gap, so the change is one of the whole outbox, not of held
-orders."""
+found there, or in its sent/, is not written again), and once across folders: before it is
+written, the ledger keeps the folder it goes into, and a pass into another folder looks for
+the name there (and in its sent/) first (elsewhere.py). A kept folder gone, or no folder,
+holds nothing: the mail is written into the pass's own. A mail program that takes a mail
+out of the folder (`outbox:DIR`) and keeps no sent/ leaves nothing to find."""
 
 from __future__ import annotations
 
@@ -20,6 +15,7 @@ import sys
 
 import pytest
 from test_held_orders_inbox import _inbox, _mails
+from test_held_orders_stand import records
 from test_waits_on_moderator import held_for_dice
 
 from referee.mail import ledger as ledgermod
@@ -34,12 +30,10 @@ def _killed(*args: str, step: str) -> None:
     assert r.returncode == 70, r.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="a mail written into one outbox by a killed run is "
-                   "written again by a pass into another: the ledger keeps no folder")
 def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cli):
     """The moderator's `inbox` ends the Entente's hold (other orders entered) and is killed
     once the mail telling him is written into its folder, before the ledger forgets the
-    hold: the passes of `tick` tell him again, into the game's outbox."""
+    hold: the passes of `tick` do not tell him again, into the game's outbox."""
     j, box, out = held_for_dice(tmp_path, cli)
     _inbox(cli, j, box, tmp_path / "mine")
     assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
@@ -53,11 +47,10 @@ def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cl
     assert len(told) == 1, told
 
 
-@pytest.mark.xfail(strict=True, reason="a mail written into one outbox by a killed run is "
-                   "written again by a pass into another: the ledger keeps no folder")
 def test_a_killed_inbox_s_reply_is_not_written_again_by_tick(tmp_path, cli):
     """The moderator's `inbox` holds the Entente's orders and is killed once it wrote his
-    answer, before the ledger says it is written: the passes of `tick` answer him again."""
+    answer, before the ledger says it is written: the passes of `tick` do not answer him
+    again."""
     j, box, out = held_for_dice(tmp_path, cli)
     mine = tmp_path / "mine"
     _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="written")
@@ -66,3 +59,58 @@ def test_a_killed_inbox_s_reply_is_not_written_again_by_tick(tmp_path, cli):
     answers = [m[:2] for m in _mails(mine) + _mails(out) if m[1] == "<m1@example.org>"]
     assert answers[:1] == [(ENTENTE, "<m1@example.org>")], answers     # answered at least
     assert len(answers) == 1, answers
+
+
+def _answers(*folders) -> list[tuple[str, str]]:
+    """The mails of the folders (and of their sent/) answering the Entente's mail."""
+    return [m[:2] for f in folders for m in _mails(f) + _mails(f / "sent")
+            if m[1] == "<m1@example.org>"]
+
+
+def _folders(j) -> dict:
+    """The folders the game's ledger keeps for mails not yet known written."""
+    head = records(j)[0]
+    return ledgermod.load_ledger(head["game_id"], head["hash"])["folders"]
+
+
+def test_a_killed_inbox_s_reply_sent_from_its_folder_is_not_written_again(tmp_path, cli):
+    """The moderator's mail program sent the answer the killed `inbox` wrote, moving it into
+    the folder's sent/: the passes of `tick` find it there, write none into the game's
+    outbox, and the ledger forgets the folder once it knows the answer written."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    mine = tmp_path / "mine"
+    _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="written")
+    [written] = mine.glob("*.eml")
+    assert _folders(j) == {written.name: [os.path.realpath(mine)]}
+    (mine / "sent").mkdir()
+    written.rename(mine / "sent" / written.name)
+    for _ in range(2):
+        cli("tick", j, "--no-map")
+    assert _answers(mine, out) == [(ENTENTE, "<m1@example.org>")], _answers(mine, out)
+    assert not _answers(out)
+    assert _folders(j) == {}
+
+
+@pytest.mark.parametrize("then", ["gone", "fifo", "loop"])
+def test_a_mail_whose_first_folder_is_gone_is_written_once_into_the_next(tmp_path, cli,
+                                                                         then):
+    """The folder a killed `inbox` wrote the answer into is deleted (or made a FIFO, or a
+    link to itself): the next `inbox`, into another folder, writes it there, and is killed
+    too; the passes of `tick` then find it in that one, and neither hang nor fail on the
+    first."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    mine, later = tmp_path / "mine", tmp_path / "later"
+    _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="written")
+    for p in mine.glob("*.eml"):
+        p.unlink()
+    mine.rmdir()
+    if then == "fifo":
+        os.mkfifo(mine)
+    elif then == "loop":
+        mine.symlink_to(mine)
+    _killed("inbox", str(j), str(box), "--outbox", str(later), "--no-map", step="written")
+    assert _answers(later) == [(ENTENTE, "<m1@example.org>")]
+    for _ in range(2):
+        r = cli("tick", j, "--no-map")
+        assert "Traceback" not in r.output, r.output
+    assert _answers(later, out) == [(ENTENTE, "<m1@example.org>")], _answers(later, out)

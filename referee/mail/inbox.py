@@ -49,7 +49,7 @@ from .answered import answered_record
 from .copies import refuse_copy
 from .delivery import refused_mails
 from .direct import direct_inbox
-from .eml import write_eml as _write
+from .elsewhere import forget_folders, writer
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
@@ -299,8 +299,9 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
     if outbox is not None:
         written = write_outbox(table, outbox, people, keys, ledger, with_map)
         written += observer_mails(table, outbox, watchers, _observer_refusals(ledger), people,
-                                  ledger, _write, with_map)
+                                  ledger, writer(ledger), with_map)
         ledger["owed"], ledger["reply_to"], ledger["notes"] = [], {}, {}
+        forget_folders(ledger, [p.name for p in written])
         save_ledger(ledger)
     return outcomes, written
 
@@ -480,12 +481,12 @@ class _Outbox:
         self.table, self.folder, self.keys, self.ledger = table, folder, keys, ledger
         self.game = table.game()
         self.pictures = MailPictures(table, ledger, with_map)
-        self.records = table.records
-        self.last = self.records[-1]
+        self.records, self.last = table.records, table.records[-1]
         self.held = sides_on_hold(table)
         self.due = deadline_lines(table, self.held)
         self.sender = referee_address(self.records)
         self.written: list[Path] = []
+        self.write = writer(ledger)       # once across outboxes (elsewhere.py)
 
     def reply(self, entry: dict, reported: dict[str, tuple[int, Path]] | None = None
               ) -> None:
@@ -502,9 +503,9 @@ class _Outbox:
                                           "both match")
             body = prose(f"This message could not be matched to a player of this game: "
                          f"{failed}. Nothing was done.") + "\n"
-            self.written.append(_write(self.folder, self.sender, address,
-                                       "referee: message not accepted", body,
-                                       entry["message_id"], name=entry["name"]))
+            self.written.append(self.write(self.folder, self.sender, address,
+                                           "referee: message not accepted", body,
+                                           entry["message_id"], name=entry["name"]))
             return
         brief = reported is not None and side in reported
         subject = table_subject(self.table, side)
@@ -524,7 +525,7 @@ class _Outbox:
             body = refusal_text(outcome_of(entry, self.table)) + latest + "\n\n" + report_body(
                 self.table, side, _since(self.ledger, side, self.records), self.keys[side],
                 self.due.get(side), map_note=where, held=side in self.held)
-        self.written.append(_write(
+        self.written.append(self.write(
             self.folder, self.sender, address, subject, body,
             entry["message_id"], shown, name=entry["name"],
             thread=thread_of(game.game_id, address), record=(game.game_id, self.last)))
@@ -558,7 +559,7 @@ class _Outbox:
             name = mail_name("report", game.game_id, side, last["hash"], *notes,
                              *([f"answers {answers}"] if isinstance(answers, str) else []))
             address = people[side]["address"]
-            self.written.append(_write(
+            self.written.append(self.write(
                 self.folder, self.sender, address,
                 table_subject(self.table, side), body, answers, shown, name=name,
                 thread=thread_of(game.game_id, address), record=(game.game_id, last)))
