@@ -45,6 +45,7 @@ def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cl
             if m[2].startswith("The orders of your mail")]
     assert told[:1] == [(ENTENTE, "")], told         # told once at least
     assert len(told) == 1, told
+    assert _folders(j) == {}                          # known written: forgotten
 
 
 def test_a_killed_inbox_s_reply_is_not_written_again_by_tick(tmp_path, cli):
