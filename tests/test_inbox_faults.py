@@ -93,6 +93,7 @@ def _ledger() -> dict:
     data["starts"] = sorted(((side, start[0] if start else None)
                              for side, start in data["starts"].values()), key=repr)
     del data["header"]                              # record 0's hash: its time differs
+    data["outboxes"] = [Path(p).name for p in data["outboxes"]]   # each run's own folder
     return data
 
 

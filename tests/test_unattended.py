@@ -363,7 +363,9 @@ def _fresh_folder(imap: ImapServer, name: str) -> str:
 
 def _ledger() -> dict:
     (path,) = Path(os.environ["REFEREE_HOME"]).rglob("*.ledger")
-    return homemod.read_signed(path)
+    data = homemod.read_signed(path)
+    data["outboxes"] = [Path(p).name for p in data["outboxes"]]   # each copy's own folder
+    return data
 
 
 def _mails(post: Post, since: int) -> list[tuple[str, ...]]:

@@ -64,19 +64,19 @@ class Post:
               reader: str | None = None, wrapped: bool = False, seq: int | None = None,
               ledger: dict | None = None) -> bool:
         """One mail as outbox/name (0600), unless a mail of that name was written before
-        (there, or sent: in outbox/sent; with ledger, in a folder it keeps for the name,
-        which it keeps this outbox for before: elsewhere.py); False when it was or nobody
-        has the address. A mail to a side (reader) ends with its order key. The body is
-        wrapped at 72 columns unless the caller did (wrapped: a command to copy is never
-        split). seq: the record the game stood at, which its Message-ID names (a reply to
-        it is stale once the reader's decision changed since: answered.py)."""
+        (there, or sent: in outbox/sent; with ledger, in another folder it keeps, and it
+        keeps this one before: elsewhere.py); False when it was or nobody has the address.
+        A mail to a side (reader) ends with its order key. The body is wrapped at 72
+        columns unless the caller did (wrapped: a command to copy is never split). seq: the
+        record the game stood at, which its Message-ID names (a reply to it is stale once
+        the reader's decision changed since: answered.py)."""
         path = self.outbox / name
         if to is None or path.exists() or (self.outbox / "sent" / name).exists():
             return False
         if ledger is not None:
             if written_elsewhere(ledger, self.outbox, name) is not None:
                 return False
-            keep_folder(ledger, self.outbox, name)
+            keep_folder(ledger, self.outbox)
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = body if wrapped else prose(body)

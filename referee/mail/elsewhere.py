@@ -4,11 +4,13 @@ A mail is written once under its name in a folder: the name found there, or in i
 was written by an earlier run (eml.py). A run killed after it wrote a mail and before its
 ledger said so leaves that mail in its folder; a later run writing into another folder
 (`inbox --outbox DIR` by hand, then `tick` into the game's route) would not see it there.
-So before a named mail is written, the ledger keeps the folder it goes into (its absolute,
-resolved path) under the mail's file name (`folders`), saved at once; a run writing into
-another folder looks for the name in each folder kept for it, and in its sent/, first: a
-mail found there counts as written. A name's folders are forgotten once the ledger knows
-its mail written (forget_folders); MOST_FOLDERS bounds them besides.
+So the ledger keeps the folders the game's mails went into (`outboxes`: each one's
+absolute, resolved path, the one used last at the end), a folder saved there before the
+first mail is written into it; a run looks for a mail's name in the other folders kept,
+and in their sent/, before it writes the mail into its own: one found there counts as
+written. A mail's name is made from what it says and the record it is about, so a name
+found is that mail. The folders are saved once a run, when its folder is not the last
+used, never once a mail; MOST_FOLDERS bounds them.
 
 The folders looked in come from the signed ledger alone, where only the referee's own runs
 put them (an `inbox --outbox` command line, or a game's route as `tick` read it); nothing
@@ -27,7 +29,7 @@ from pathlib import Path
 from .eml import write_eml, written_already
 from .ledger import save_ledger
 
-MOST_FOLDERS = 2000        # names whose folders the ledger keeps (the oldest go first)
+MOST_FOLDERS = 16          # the folders the ledger keeps (those used longest ago go first)
 
 
 def resolved(folder: Path) -> str:
@@ -35,51 +37,43 @@ def resolved(folder: Path) -> str:
     return os.path.realpath(os.path.abspath(folder))
 
 
+def kept_folders(ledger: dict) -> list[str]:
+    """The folders the ledger keeps, the one used last at the end."""
+    kept = ledger["outboxes"]
+    return [k for k in kept if isinstance(k, str) and os.path.isabs(k)] \
+        if isinstance(kept, list) else []
+
+
 def written_elsewhere(ledger: dict, folder: Path, file: str) -> Path | None:
-    """The mail named file where a folder the ledger keeps for it, other than folder, holds
-    it (or that folder's sent/); None when none does."""
-    kept = ledger["folders"].get(file)
+    """The mail named file where a folder the ledger keeps, other than folder, holds it (or
+    that folder's sent/); None when none does."""
     here = resolved(folder)
-    for there in kept if isinstance(kept, list) else []:
-        if not isinstance(there, str) or not os.path.isabs(there) or there == here:
-            continue
-        if (found := written_already(Path(there), file.removesuffix(".eml"))) is not None:
+    for there in reversed(kept_folders(ledger)):
+        if there != here and \
+                (found := written_already(Path(there), file.removesuffix(".eml"))) is not None:
             return found
     return None
 
 
-def keep_folder(ledger: dict, folder: Path, file: str) -> None:
-    """The folder the mail named file is about to be written into, kept in the ledger and
-    saved (StorageError when it cannot be: nothing is written)."""
-    kept = ledger["folders"].get(file)
-    kept = [k for k in kept if isinstance(k, str)] if isinstance(kept, list) else []
-    here = resolved(folder)
-    if here in kept:
+def keep_folder(ledger: dict, folder: Path) -> None:
+    """folder kept as the one the game's mails go into now, saved before any is written
+    into it (StorageError when it cannot be: nothing is written)."""
+    kept, here = kept_folders(ledger), resolved(folder)
+    if kept[-1:] == [here]:
         return
-    ledger["folders"].pop(file, None)
-    ledger["folders"][file] = [*kept, here]
-    for old in list(ledger["folders"])[:-MOST_FOLDERS]:
-        del ledger["folders"][old]
+    ledger["outboxes"] = [*(k for k in kept if k != here), here][-MOST_FOLDERS:]
     save_ledger(ledger)
-
-
-def forget_folders(ledger: dict, files: list[str]) -> None:
-    """The folders of mails the ledger now knows written, forgotten (with the save that
-    says so)."""
-    for file in files:
-        ledger["folders"].pop(file, None)
 
 
 def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwargs
                ) -> Path:
-    """write_eml, a named mail written once across the folders the ledger keeps for it:
-    the one found in its own folder or in a kept one stands, else its folder is kept, then
-    it is written."""
+    """write_eml, a named mail written once across the folders the ledger keeps: the one
+    found in its own folder or in a kept one stands, else its folder is kept, then it is
+    written."""
     if name is not None and written_already(folder, name) is None:
-        file = f"{name}.eml"
-        if (there := written_elsewhere(ledger, folder, file)) is not None:
+        if (there := written_elsewhere(ledger, folder, f"{name}.eml")) is not None:
             return there
-        keep_folder(ledger, folder, file)
+        keep_folder(ledger, folder)
     return write_eml(folder, *args, name=name, **kwargs)
 
 

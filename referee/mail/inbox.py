@@ -49,7 +49,7 @@ from .answered import answered_record
 from .copies import refuse_copy
 from .delivery import refused_mails
 from .direct import direct_inbox
-from .elsewhere import forget_folders, writer
+from .elsewhere import writer
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
@@ -301,7 +301,6 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         written += observer_mails(table, outbox, watchers, _observer_refusals(ledger), people,
                                   ledger, writer(ledger), with_map)
         ledger["owed"], ledger["reply_to"], ledger["notes"] = [], {}, {}
-        forget_folders(ledger, [p.name for p in written])
         save_ledger(ledger)
     return outcomes, written
 

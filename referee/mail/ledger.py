@@ -8,7 +8,7 @@ map showed (`maps`, pictures.py), the orders a side mailed that wait for the mod
 dice, with the dice they roll and whether he was mailed of them (`held`, waiting.py: his
 to read alone), to which unknown addresses an answer went today, and on which day the
 moderator was last told that a player's address refuses mail (`bounced`, robots.py), and
-the folders a named mail not yet known written went into (`folders`, elsewhere.py).
+the folders the game's mails went into (`outboxes`, elsewhere.py).
 `inbox` takes the game's mail lock, then handles one message at a time, saving the
 ledger (on disk) before the next one, so a crash, a kill or a full disk at any point
 loses nothing and repeats nothing: a reply still owed is written by the next run.
@@ -41,7 +41,7 @@ REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
          "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
          "starts": dict, "refused": list, "held": dict, "stranded": dict, "notes": dict,
-         "maps": dict, "bounced": dict, "folders": dict}
+         "maps": dict, "bounced": dict, "outboxes": list}
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
 

@@ -24,7 +24,6 @@ from ..store.players import roster
 from ..table import Table
 from .deadlinepost import Post
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
-from .elsewhere import forget_folders
 from .holds import held_at, held_lines, lines_left, standing
 from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
@@ -161,10 +160,9 @@ def _standing_holds(table: Table, outbox: Path, now: datetime) -> dict:
         ledger = load_ledger(head["game_id"], head["hash"])
         held = standing(table, ledger["held"])
         if held != ledger["held"]:
-            told = _tell_dropped(table, outbox, now, ledger, held)
+            _tell_dropped(table, outbox, now, ledger, held)
             fault("dropped")
             ledger["held"] = held
-            forget_folders(ledger, told)
             save_ledger(ledger)
     return held
 
@@ -213,33 +211,30 @@ def _told(table: Table, told: dict) -> None:
 
 
 def _tell_dropped(table: Table, outbox: Path, now: datetime, ledger: dict, held: dict
-                  ) -> list[str]:
+                  ) -> None:
     """Each player whose hold ended without his orders entered told so (dropped.py), before
     the ledger forgets it (held: the holds that stand): a pass cut off between the two
     writes the same mail, under the same name, which the outbox (or its sent/) already
-    holds, or the outbox the ledger keeps for it, the cut pass's (elsewhere.py). The names
-    of the mails, written now or before."""
+    holds, or another the ledger keeps, the cut pass's (elsewhere.py)."""
     gone = {side: entry for side, entry in ledger["held"].items()
             if isinstance(side, str) and side not in held}
     if not gone:
-        return []
+        return
     told = {side: why for side, entry in gone.items()
             if (why := why_dropped(table, side, entry)) is not None}
     for side in sorted(told):           # entered (None): his next report tells what they did
         give_back_time(table, side, gone[side], now)
     post = Post(table, table.raw, outbox, now, table.records[0]["game_id"])
     due = deadline_lines(table, set(held))
-    names = []
     for side, why in sorted(told.items()):
         entry = gone[side]
         to = post.address(side)
         if not mailed_by(entry, to):
             continue                    # another's address now: he never wrote them
-        names.append(dropped_name(post.game_id, side, entry))
-        post.write(names[-1], to, post.subject(side, table.kind.season(table)),
+        post.write(dropped_name(post.game_id, side, entry), to,
+                   post.subject(side, table.kind.season(table)),
                    dropped_mail(table, side, entry, why, due.get(side)), side, wrapped=True,
                    seq=table.records[-1]["seq"], ledger=ledger)
-    return names
 
 
 def _counted(entry, lines: list[str]) -> dict:
