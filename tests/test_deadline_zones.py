@@ -259,12 +259,16 @@ def test_reminders_and_a_missed_deadline_are_told_in_the_zone(tmp_path, cli, clo
     assert log == [f"missed: german, orders were due by {told}; waiting (the moderator is "
                    f"told)"]
     logged = " ".join(cli("log", journal).stdout.split())
-    assert f"German reminded 24h before the deadline, {told}" in logged, logged
-    assert f"German's orders were due by {told} and none came" in logged, logged
+    assert f"The German player was reminded 24h before the deadline, {told}" in logged, \
+        logged
+    assert f"The German player's orders were due by {told} and none came" in logged, logged
     seq = records(journal)[-1]["seq"]
     assert told in " ".join(cli("explain", journal, str(seq)).stdout.split())
     reported = " ".join(cli("report", journal, "--as", "german").stdout.split())
-    assert f"German's orders were due by {told} and none came" in reported, reported
+    assert f"Your orders were due by {told} and none came" in reported, reported
+    reported = " ".join(cli("report", journal, "--as", "entente").stdout.split())
+    assert f"The German player's orders were due by {told} and none came" in reported, \
+        reported
     assert verified(journal)
 
 

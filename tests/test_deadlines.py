@@ -265,13 +265,25 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     assert "You have asked for the 1 extension(s) this game allows" in \
         " ".join(text_of(german).split())
     # Both reports tell the extension among what happened, as `log` does: what it was for
-    # in words (the player turn's card or pass, 2.0 II.1), and the record that asked it.
-    told = ("German's deadline for its orders for a card to play or a pass (2.0 II.1), "
-            "asked in record 1, is 24h later")
+    # in words (the player turn's card or pass, 2.0 II.1), the record that handed it and
+    # the time it set; the German reads of his own deadline, the Entente of the German
+    # player's, never of a bare 'German's'.
+    told = {ADDRESSES["german"]: "Your deadline for your orders for a card to play or a "
+                                 "pass (2.0 II.1), handed to you at #1, is 24h later: your "
+                                 "orders are now due by Thu 26 Nov 18:00 UTC",
+            ADDRESSES["entente"]: "The German player's deadline for his orders for a card "
+                                  "to play or a pass (2.0 II.1), handed to him at #1, is "
+                                  "24h later: his orders are now due by Thu 26 Nov 18:00 UTC"}
     for m in mails(tmp_path / "out1"):
-        assert told in " ".join(text_of(m).split()), (m["To"], text_of(m))
+        assert told[m["To"]] in " ".join(text_of(m).split()), (m["To"], text_of(m))
+        assert "German's" not in text_of(m), text_of(m)
         assert all(len(line) <= 72 for line in text_of(m).splitlines())
-    assert told in " ".join(cli("log", journal).stdout.split())
+    logged = " ".join(cli("log", journal).stdout.split())
+    assert ("The German player's deadline for his orders for a card to play or a pass "
+            "(2.0 II.1), handed to him at #1, is 24h later") in logged, logged
+    own = " ".join(cli("log", journal, "--as", "german").stdout.split())
+    assert ("Your deadline for your orders for a card to play or a pass (2.0 II.1), handed "
+            "to you at #1, is 24h later") in own, own
     # The same mailbox again: nothing twice.
     again, _ = mail_inbox(journal, [box], tmp_path / "out1b", with_map=False)
     assert [o.status for o in again] == ["known"]
@@ -337,9 +349,12 @@ def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clo
                             "rule": "2.0 II.1"}
     assert verified(journal)
     logged = " ".join(cli("log", journal).stdout.split())
-    assert ("#5 2026-11-25T18:00:00Z German: pass (card or pass) German's orders were due by "
-            "Wed 25 Nov 18:00 UTC and none came: the referee answered for German with the "
-            "answer that does nothing (rule 2.0 II.1)") in logged, logged
+    assert ("#5 2026-11-25T18:00:00Z German: pass (card or pass) The German player's orders "
+            "were due by Wed 25 Nov 18:00 UTC and none came: the referee answered for the "
+            "German player with the answer that does nothing (rule 2.0 II.1)") in logged, logged
+    own = " ".join(cli("log", journal, "--as", "german").stdout.split())
+    assert ("Your orders were due by Wed 25 Nov 18:00 UTC and none came: the referee "
+            "answered for you with the answer that does nothing (rule 2.0 II.1)") in own, own
     assert "none came" in " ".join(cli("explain", journal, "5").stdout.split())
     result = {str(m["To"]): text_of(m) for m in mails(out)
               if "orders were due by" in first_line(m)}

@@ -120,7 +120,9 @@ def test_deadline_and_extend_name_the_side(tmp_path, cli, secret_file, clock):  
     assert shown == "German: Orders due by Wed 25 Nov 18:00 UTC\n", shown
     r = cli("extend", journal, "german", "24h")
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith("record 3: German's deadline for its orders for "), r.stdout
+    assert r.stdout.startswith(
+        "record 3: the German player's deadline for his orders for "), r.stdout
+    assert "German's" not in r.stdout, r.stdout
     assert "German: Orders due by Thu 26 Nov 18:00 UTC (extended by 24h)" in r.stdout
     assert not SIDE_ID.search(r.stdout), r.stdout
     refused = cli("extend", journal, "entente", "24h")

@@ -104,7 +104,7 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
         return commands.dump(view)
     owed = {d["side"]: d["decision"] for d in view["due"]}
     lines = [f"record {r['seq']}: "
-             f"{timeline.clock_words(r, asked=owed.get(r['clock'].get('side')))}"
+             f"{timeline.clock_words(r, asked=owed.get(r['clock'].get('side')), opening=False)}"
              for r in made]
     if view["paused"]:
         lines.append("the game is paused: no orders are taken, no deadline runs")

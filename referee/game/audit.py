@@ -244,11 +244,13 @@ def _decision(state, data, rec: dict) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------- explain: the checks
 
-def _moderators_checks(rec: dict, zone: str | None = None) -> list[str] | None:
+def _moderators_checks(rec: dict, zone: str | None = None,
+                       reader: str | None = None) -> list[str] | None:
     """What a record of the moderator is checked by; None for any other record (zone: the
-    game's time zone, its times are told in)."""
+    game's time zone, its times are told in; reader: whom they are told to)."""
     if clock_of(rec) is not None and not answers_missed(rec):
-        return [f"a fact about the game's time: {clock_words(rec, zone=zone)}; it answers no "
+        words = clock_words(rec, zone=zone, reader=reader, opening=False)
+        return [f"a fact about the game's time: {words}; it answers no "
                 f"decision and rolls no die (`verify` checks its form)"]
     if rec["order"] == REGISTER:
         return ["a roster record of the moderator: it answers no decision and rolls no "
@@ -347,12 +349,12 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
     """(the traced dice, or None when the record cannot be decided again here; the checks it
     passed, told honestly: what legal_orders and the decision's check say of it, and whether
     deciding it again gives the recorded events)."""
-    moderators = _moderators_checks(rec, zone)
+    moderators = _moderators_checks(rec, zone, reader)
     if moderators is not None:
         return None, moderators
     lines = _what_was_checked(state, data, rec, seq, reader, sealed)
     if answers_missed(rec):
-        lines.insert(0, f"{clock_words(rec, data.side_name, zone)}; the game's policy for a "
+        lines.insert(0, f"{clock_words(rec, zone, reader=reader)}; the game's policy for a "
                         f"missed deadline is default, and `verify` decides this answer again "
                         f"like any order")
     if rules < RULES_VERSION:

@@ -125,44 +125,98 @@ def answers_missed(rec: dict) -> bool:
         fact.get("missed") == "default" and fact.get("side") == rec.get("actor")
 
 
-def clock_words(rec: dict, name=GameData.side_name, zone: str | None = None,
-                asked: str | None = None) -> str | None:
-    """What a record's clock part says, in words (None: it has none); name(side) gives a
-    side's name (the game data's, 'German', unless told otherwise), zone the game's time
-    zone its times are read in (None: UTC), asked the kind of the decision the side owed
-    then (an extension says what it was for)."""
+def clock_words(rec: dict, zone: str | None = None, asked: str | None = None,
+                reader: str | None = None, standing: str | None = None,
+                opening: bool = True) -> str | None:
+    """What a record's clock part says, in words (None: it has none), to reader: the side's
+    own player reads 'your', anyone else (the other side, the moderator, the public) 'the
+    German player's'. zone: the game's time zone its times are read in (None: UTC); asked:
+    the kind of the decision the side owed then (an extension says what it was for);
+    standing: the deadline now in force for the hand-off an extension names (a stamp),
+    when the caller knows it; opening: the words open a sentence (capitalised)."""
     fact = clock_of(rec)
     if fact is None:
         return None
-    kind, side = fact["kind"], name(fact.get("side") or "")
+    kind = fact["kind"]
+    side = str(fact.get("side") or "")
+    own = reader is not None and reader == side
     due = for_players(parse_stamp(fact["due"]), zone) if fact.get("due") else ""
     if kind == "settings":
         return _settings_words(fact)
-    if kind == "extend":
-        return f"{side}'s deadline for {_owed_words(asked)}, asked in record " \
-               f"{fact.get('handoff')}, is {fact.get('by')} later"
-    if kind == "reminded":
-        return f"{side} reminded {fact.get('before')} before the deadline, {due}"
-    if kind == "missed":
-        from .defaults import NULL_TEXTS  # start-up: the rules' answers, for a missed one
-
-        how = "a sealed answer" if "private_order" in rec else \
-            "the answer that does nothing" if rec.get("order") in NULL_TEXTS else \
-            "its default answer for the decision"
-        what = {"default": f"the referee answered for {side} with {how} (rule "
-                           f"{fact.get('rule')})",
-                "wait": "the game waits for them (the moderator is told)",
-                "pause": "the game is paused until the moderator resumes it"}
-        return f"{side}'s orders were due by {due} and none came: " \
-               f"{what.get(fact.get('missed'), what['wait'])}"
+    if kind in ("extend", "reminded", "missed"):
+        words = {"extend": _extend_words, "reminded": _reminded_words,
+                 "missed": _missed_words}[kind](rec, fact, _Person(side, own), due,
+                                                 asked, standing, zone)
+        return words if opening else words[0].lower() + words[1:]
     return "the moderator paused the game: no orders are taken, no deadline runs" \
         if kind == "pause" else "the moderator resumed the game: deadlines run again from now"
 
 
-def _owed_words(kind: str | None) -> str:
+class _Person(msgspec.Struct):
+    """A side's player as a reader reads him: himself ('you') or another."""
+
+    side: str
+    own: bool
+
+    def who(self) -> str:
+        """Who, in a sentence: 'you', 'the German player'."""
+        return "you" if self.own else GameData.player_words(self.side)
+
+    def whose(self) -> str:
+        """Whose, after his name: 'your', 'his'."""
+        return "your" if self.own else "his"
+
+    def opening(self) -> str:
+        """Who, to open a sentence: 'You', 'The German player'."""
+        return "You" if self.own else f"The {GameData.side_name(self.side)} player"
+
+    def opening_whose(self) -> str:
+        """Whose, to open a sentence: 'Your', 'The German player's'."""
+        return "Your" if self.own else f"{self.opening()}'s"
+
+
+def _extend_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
+    now_due = f": {p.whose()} orders are now due by " \
+        f"{for_players(parse_stamp(standing), zone)}" if standing else ""
+    return f"{p.opening_whose()} deadline for {_owed_words(asked, p.whose())}, handed to " \
+           f"{'you' if p.own else 'him'} at #{fact.get('handoff')}, is " \
+           f"{fact.get('by')} later{now_due}"
+
+
+def _reminded_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
+    return f"{'You were' if p.own else p.opening() + ' was'} reminded " \
+           f"{fact.get('before')} before the deadline, {due}"
+
+
+def _missed_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
+    from .defaults import NULL_TEXTS  # start-up: the rules' answers, for a missed one
+
+    how = "a sealed answer" if "private_order" in rec else \
+        "the answer that does nothing" if rec.get("order") in NULL_TEXTS else \
+        "its default answer for the decision"
+    what = {"default": f"the referee answered for {p.who()} with {how} (rule "
+                       f"{fact.get('rule')})",
+            "wait": "the game waits for them (the moderator is told)",
+            "pause": "the game is paused until the moderator resumes it"}
+    return f"{p.opening_whose()} orders were due by {due} and none came: " \
+           f"{what.get(fact.get('missed'), what['wait'])}"
+
+
+def standing_due(fact: dict | None, dues: list[dict]) -> str | None:
+    """The deadline now in force (a stamp) for the hand-off an extension names, from the
+    deadlines as deadline_view lists them (None: not an extension, or that hand-off is
+    no longer owed)."""
+    if not isinstance(fact, dict) or fact.get("kind") != "extend":
+        return None
+    return next((d["due"] for d in dues if d.get("side") == fact.get("side")
+                 and d.get("handoff") == fact.get("handoff")), None)
+
+
+def _owed_words(kind: str | None, whose: str = "its") -> str:
     """What a side owed, by its decision's kind in words ('card_or_pass': its orders for a
-    card to play or a pass (2.0 II.1)); its orders, when the kind is not known."""
-    return f"its orders for {decision_words(kind)}" if kind else "its orders"
+    card to play or a pass (2.0 II.1)); its orders, when the kind is not known (whose:
+    'its', 'your', 'his')."""
+    return f"{whose} orders for {decision_words(kind)}" if kind else f"{whose} orders"
 
 
 def _settings_words(fact: dict) -> str:

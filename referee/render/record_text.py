@@ -77,7 +77,7 @@ def record_lines(rec: dict, data: GameData, reader: str,
 
         side = str(rec["clock"].get("side") or "") if isinstance(rec["clock"], dict) else ""
         asked = pending.get(side) if pending is not None else None
-        out.append(f"    {clock_words(rec, data.side_name, zone, asked)}")
+        out.append(f"    {clock_words(rec, zone, asked, reader)}")
     out += [f"    {line}" for line in news or []]
     for ev in rec["events"]:
         line = describe(ev, data, reader)

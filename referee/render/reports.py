@@ -126,6 +126,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     era = Era(header, data, games_dir, journal.name, start.rules)
     zone = zone_of(whole.raw)           # the time zone its times are told in
     roster = RosterNews()               # what each roster record changed, in words
+    # The deadlines now: an extension told names the time it set, while it stands.
+    dues = (views["status"].get("deadlines") or {}).get("due") or []
     for rec in records[:since + 1]:
         roster.read(rec)
     for rec in records[since + 1:]:
@@ -134,8 +136,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         era.apply(state, rec)
         seen = redact(rec, reader)
         revealed += [ev for ev in seen["events"] if ev["type"] == "ProductionRevealed"]
-        happened += _happened(rec, before, seen, state, data, reader, journal, zone,
-                              roster.read(rec, data.side_name))
+        happened += _happened(rec, before, seen, state, data, reader, journal,
+                              (zone, dues), roster.read(rec, data.side_name))
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -177,10 +179,10 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
 
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
-              journal: Path, zone: str | None, news: list[str]) -> list:
+              journal: Path, clock: tuple[str | None, list[dict]], news: list[str]) -> list:
     """One record as the reader may see it: its heading, then each event's line, who holds
     each battle area once its battle is over, the dice sheets' lines and what it says of
-    the game's time."""
+    the game's time, to him (clock: the game's time zone and its deadlines now)."""
     lines = []
     for ev in seen["events"]:
         line = shown(describe, rec["seq"], journal, ev, data, reader)
@@ -194,11 +196,12 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
             lines.append([Span(outcome, "bold")])
     lines += [[Span(t.strip())] for t in sheet_lines(seen, data, in_words=True)]
     if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
-        from ..game.timeline import clock_words  # start-up: only a record about time
-
+        from ..game.timeline import clock_words, standing_due  # start-up: only a record
+        # about time
+        zone, dues = clock
         asked = before.pending.kind if before is not None and before.pending else None
-        lines.append([Span(shown(clock_words, rec["seq"], journal, seen, data.side_name,
-                                 zone, asked))])
+        lines.append([Span(shown(clock_words, rec["seq"], journal, seen, zone, asked, reader,
+                                 standing_due(seen["clock"], dues)))])
     lines += [[Span(line)] for line in news]       # what a roster record changed
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
