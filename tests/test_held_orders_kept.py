@@ -33,7 +33,7 @@ def _held_still_after(cli, j, box, line: str) -> None:
         ("entente", line)]
     assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
         ("entente", at, ["done", "done"])]
-    assert r.exit_code != 0 and "the game waits on the moderator: Entente's orders" in \
+    assert r.exit_code != 0 and "the game waits on the moderator: the Entente player's orders" in \
         r.stderr, r.output
 
 

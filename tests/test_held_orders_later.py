@@ -28,7 +28,7 @@ def test_a_pass_between_two_orders_of_the_moderator_tells_no_line_dropped(tmp_pa
     r = cli("tick", j, "--no-map")
     assert dropped(out) == []               # the second 'done' may still be entered
     [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
-    assert "Entente's orders ('done') need dice" in line, line
+    assert "the Entente player's orders ('done') need dice" in line, line
     [held] = held_view(cli, j)
     assert held["lines"] == ["done"] and held["command"].endswith("-- done"), held
     # A record of the moderator's between his two orders, no order: the second still counts.

@@ -32,8 +32,8 @@ def test_two_games_of_one_folder_holding_orders_at_once_are_each_told(tmp_path, 
         assert r.exit_code != 0
         for game in ("case", "other"):
             assert any(line.startswith(f"{game}: problem  the game waits on the moderator: "
-                                       f"Entente's orders") for line in r.stdout.splitlines()), \
-                (game, r.stdout)
+                                       f"the Entente player's orders")
+                       for line in r.stdout.splitlines()), (game, r.stdout)
     told = _moderator_mails(out)
     assert len(told) == 2, told
     assert sorted(f"referee order {j}" in " ".join(t.split()) for t in told for j in (a, b)
@@ -59,8 +59,8 @@ def test_every_hold_a_ledger_keeps_is_named_and_mailed_not_the_first_alone(tmp_p
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0
         [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
-        assert "Entente's orders ('done', 'done')" in line, line
-        assert "German's orders ('end turn')" in line, line
+        assert "the Entente player's orders ('done', 'done')" in line, line
+        assert "the German player's orders ('end turn')" in line, line
     told = [" ".join(t.split()) for t in _moderator_mails(out)]
     assert len(told) == 2, told
     assert any("The German player's mailed orders" in t and "'end turn'" in t
@@ -69,4 +69,5 @@ def test_every_hold_a_ledger_keeps_is_named_and_mailed_not_the_first_alone(tmp_p
     assert [(h["side"], h["lines"]) for h in held_view(cli, j)] == [
         ("entente", ["done", "done"]), ("german", ["end turn"])]
     text = " ".join(cli("status", j, "--as", "moderator").stdout.split())
-    assert "Entente's mailed orders" in text and "German's mailed orders" in text, text
+    assert "The Entente player's mailed orders" in text and \
+        "The German player's mailed orders" in text, text

@@ -68,8 +68,9 @@ def test_a_record_that_leaves_the_decision_leaves_the_orders_held(tmp_path, cli,
     # ... and every pass of tick says the game waits on him, but mails him once.
     for _ in range(2):
         r = cli("tick", j, "--no-map")
-        assert r.exit_code != 0 and "Entente's orders ('done', 'done') need 3 to 21 dice" \
-            in r.stderr, r.stderr
+        assert r.exit_code != 0 and \
+            "the Entente player's orders ('done', 'done') need 3 to 21 dice" in r.stderr, \
+            r.stderr
     [told] = held_mails(out)
     # He enters them as his mail says: the hold ends, and the game waits on him no more.
     r = enter_as_mailed(cli, told)
@@ -112,8 +113,9 @@ def test_a_side_whose_orders_are_held_never_misses_his_deadline(tmp_path, cli, c
     for hours in (23, 25, 48):          # past the 2h reminder, the deadline and its grace
         clock(START + timedelta(hours=hours))
         r = cli("tick", j, "--no-map")
-        assert r.exit_code != 0 and "Entente's orders ('done', 'done') need 3 to 21 dice" \
-            in r.stderr, r.stderr
+        assert r.exit_code != 0 and \
+            "the Entente player's orders ('done', 'done') need 3 to 21 dice" in r.stderr, \
+            r.stderr
         assert "reminder" not in r.stdout and "missed" not in r.stdout, r.stdout
     assert records(j) == before, [r.get("order") for r in records(j)[len(before):]]
     assert not list(out.glob("deadline-*")), sorted(p.name for p in out.glob("*"))

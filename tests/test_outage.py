@@ -99,6 +99,9 @@ def test_a_read_in_full_that_finds_nothing_rules_the_deadline_after_the_grace(
         game = pass_at(cli, journal, monkeypatch, moment)
         assert any("not ruled missed yet" in line and "15m of grace" in line
                    for line in game["log"]), game
+        # The log line names the side's player, as every line to the moderator does.
+        assert any("deadline: the German player's orders were due by " in line
+                   for line in game["log"]), game
     assert not [r for r in records(journal) if r.get("clock", {}).get("kind") == "missed"]
     pass_at(cli, journal, monkeypatch, DUE + 15 * MINUTE)
     [missed] = [r for r in records(journal) if r.get("clock", {}).get("kind") == "missed"]

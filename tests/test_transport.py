@@ -927,8 +927,9 @@ def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_pat
         r = tick(cli, journal)
         assert r.exit_code != 0, r.output
         lines = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
-        assert len(lines) == 1 and "German's orders were due by Wed 25 Nov 18:00 UTC" in \
-            lines[0] and f"referee extend {journal} german 24h" in lines[0], r.stderr
+        assert len(lines) == 1 and \
+            "the German player's orders were due by Wed 25 Nov 18:00 UTC" in lines[0] and \
+            f"referee extend {journal} german 24h" in lines[0], r.stderr
         assert "(the decision: play an Offensive-type card or pass" in lines[0], lines[0]
         assert "card_or_pass" not in lines[0], lines[0]
         told.append(sorted(p.name for p in out.glob("*moderator*.eml")))
@@ -966,8 +967,9 @@ def test_watch_says_once_a_day_that_a_game_waits_on_the_moderator(cli, tmp_path,
     passes = [sum(1 for y in lines[:n] if y.startswith("-- pass")) + 1 for n in waiting]
     # First seen; a day later; not after the extension.
     assert passes == [1, 4], "\n".join(lines)
-    assert all(x.startswith("kilo: problem  the game waits on the moderator: German's "
-                            "orders were due by") for x in (lines[n] for n in waiting)), lines
+    assert all(x.startswith("kilo: problem  the game waits on the moderator: the German "
+                            "player's orders were due by")
+               for x in (lines[n] for n in waiting)), lines
 
 
 def test_the_moderator_s_line_names_an_odd_journal_on_one_line(cli, tmp_path, monkeypatch):

@@ -59,7 +59,7 @@ def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderato
         [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
         # The orders held, and the dice they roll: three when the artillery hits (losses
         # are then his to take), 21 when every die misses and the battle runs on.
-        assert "Entente's orders ('done', 'done') need 3 to 21 dice" in line, line
+        assert "the Entente player's orders ('done', 'done') need 3 to 21 dice" in line, line
         assert f"referee order {j} --as entente --dice" in line, line
     told = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
             for p in out.glob("held-*moderator.eml")]
@@ -113,7 +113,7 @@ def test_orders_held_under_an_older_ledger_still_name_the_journal(tmp_path, cli)
     ledger["held"] = {side: entry["seq"] for side, entry in ledger["held"].items()}
     save_ledger(ledger)
     r = cli("tick", j, "--no-map")
-    assert r.exit_code != 0 and "Entente's orders need dice" in r.stderr, r.stderr
+    assert r.exit_code != 0 and "the Entente player's orders need dice" in r.stderr, r.stderr
     assert "as his mail gives them" in r.stderr, r.stderr
     [old] = set(out.glob("held-*moderator.eml")) - before
     said = " ".join(email.message_from_bytes(old.read_bytes(), policy=email.policy.default)
@@ -151,7 +151,7 @@ def test_status_as_the_moderator_lists_the_orders_held_for_his_dice(tmp_path, cl
     text = cli("status", j, "--as", "moderator").stdout
     flat = " ".join(text.split())
     assert "Orders held for your dice" in text, text
-    assert ("Entente's mailed orders (mail of Tue 24 Nov 10:00 UTC), held since record "
+    assert ("The Entente player's mailed orders (mail of Tue 24 Nov 10:00 UTC), held since record "
             f"{at}, roll 3 to 21 dice, by what the first show") in flat, text
     assert command in text, text
     assert "e@example.org" not in text and "e@example.org" not in json.dumps(view)

@@ -441,7 +441,8 @@ def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
             continue
         more = ("ask the moderator" if actor != "moderator" else
                 "give a longer extension")
-        raise OrderError(f"extend {span}: {GameData.side_name(d.side)}'s orders were due by "
+        whose = "your" if actor == d.side else f"{GameData.player_words(d.side)}'s"
+        raise OrderError(f"extend {span}: {whose} orders were due by "
                          f"{for_players(d.due, d.zone)}; {span} more ends "
                          f"{for_players(ends, d.zone)}, which has passed already (now "
                          f"{for_players(moment, d.zone)}): no time is given; {more}")

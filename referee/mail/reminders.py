@@ -145,8 +145,8 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     for d in tl.dues:
         if (d.side, d.handoff, stamp(d.due)) in tl.missed:
             owed = owed_words(tl.state, tl.data, d.side, d.decision)
-            return (f"the game waits on the moderator: {tl.data.side_name(d.side)}'s orders "
-                    f"were due by "
+            return (f"the game waits on the moderator: {tl.data.player_words(d.side)}'s "
+                    f"orders were due by "
                     f"{for_players(d.due, d.zone)} and none came (the decision: "
                     f"{owed}); give them (`referee order {name} --as "
                     f"{d.side} ...`), extend the deadline "
@@ -235,7 +235,7 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
     why = ("the game's mailbox could not be read in full: orders sent in time may wait "
            "there" if rule_missed is None else
            f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
-    line = f"deadline: {side_name(d.side)}'s orders were due by " \
+    line = f"deadline: the {side_name(d.side)} player's orders were due by " \
            f"{for_players(d.due, d.zone)}; not ruled missed yet ({why})"
     if line not in log:
         log.append(line)

@@ -65,7 +65,7 @@ def _held_words(name: str, side: str, entry: dict, mailed: bool) -> str:
         (f" and {len(lines) - MOST_NAMED} more" if len(lines) > MOST_NAMED else "")
     how = ("by the command mailed to you" if mailed else "the orders as given here") \
         if lines else "as his mail gives them"
-    return (f"{GameData.side_name(side)}'s orders " + (f"({given}) " if lines else "") +
+    return (f"{GameData.player_words(side)}'s orders " + (f"({given}) " if lines else "") +
             f"need {_dice_words(entry)} in a manual-dice game and were held; enter them "
             f"with the dice you roll, {how} (`referee order {name} --as {side} --dice ...`)")
 

@@ -287,7 +287,8 @@ def held_blocks(held: list[dict]) -> list:
     for h in held:
         when = parse_stamp(h["date"]) if h.get("date") else None
         mail = f" (mail of {for_players(when)})" if when is not None else ""
-        blocks += [para(f"{side_name(h['side'])}'s mailed orders{mail}, held since record "
+        blocks += [para(f"The {side_name(h['side'])} player's mailed orders{mail}, held since "
+                        f"record "
                         f"{h['record']}, roll {h['dice']}: enter them with the dice you "
                         f"roll in place of DICE:"), Orders([h["command"]])]
     return blocks
