@@ -45,9 +45,12 @@ def test_a_reminder_s_first_line_says_when_the_orders_are_due(tmp_path, cli, clo
         assert opening == (f"A reminder: your orders are due by {PARIS_DUE}, {left}: "
                            f"{CARD_OR_PASS}."), opening
         assert first_line(reminder).startswith("A reminder: your orders are due by Wed 25")
-        # The rest as it was: his orders open, the due time with the extensions left.
+        # Then his orders open and the extensions left; the time is given once, above.
         assert "Reply with one order per line" in flat(reminder)
-        assert f"Orders due by {PARIS_DUE}. More time" in flat(reminder)
+        assert flat(reminder).count(PARIS_DUE) == 1, flat(reminder)
+        assert "Orders due by" not in flat(reminder), flat(reminder)
+        assert ("More time: a line 'extend 24h' alone in a mail (2 extensions left of the 2 "
+                "this game allows).") in flat(reminder), flat(reminder)
 
 
 def test_a_reminder_sent_late_counts_the_time_really_left(tmp_path, cli, clock):

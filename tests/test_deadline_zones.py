@@ -253,7 +253,7 @@ def test_reminders_and_a_missed_deadline_are_told_in_the_zone(tmp_path, cli, clo
     [reminder] = mails(out)
     assert str(reminder["Subject"]) == "[referee mailtest] German player, SUMMER 1914"
     assert first_line(reminder).startswith("A reminder: your orders are due by Thu 26 Nov")
-    assert f"Orders due by {told}." in " ".join(text_of(reminder).split())
+    assert " ".join(text_of(reminder).split()).count(told) == 1, text_of(reminder)
     assert all(len(line) <= 72 for line in text_of(reminder).splitlines())
     log = check_deadlines(journal, out, DUE + timedelta(hours=1))
     assert log == [f"missed: german, orders were due by {told}; waiting (the moderator is "

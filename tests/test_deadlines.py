@@ -186,11 +186,13 @@ def test_reminders_go_only_to_the_side_owing_orders_and_once(tmp_path, cli, cloc
     assert check_deadlines(journal, out, DUE - timedelta(hours=1)) == []
     sent = mails(out)
     assert [str(m["To"]) for m in sent] == [ADDRESSES["german"]] * 2
-    assert all(DUE_WORDS in text_of(m) for m in sent)
+    # The time once, in the first line; no second 'Orders due by' below.
+    assert all(first_line(m).startswith("A reminder: your orders are due by Wed 25 Nov 18:00 "
+                                        "UTC") and DUE_WORDS not in text_of(m) for m in sent)
     # Read on a phone as the reports are: no line over 72 columns.
     assert all(len(line) <= 72 for m in sent for line in text_of(m).splitlines())
     # The game's default: two extensions a side, none asked yet.
-    assert all("(2 extension(s) left of the 2 this game allows)" in " ".join(text_of(m).split())
+    assert all("(2 extensions left of the 2 this game allows)" in " ".join(text_of(m).split())
                for m in sent)
     assert sum(r.get("clock", {}).get("kind") == "reminded" for r in records(journal)) == 2
     assert verified(journal)
@@ -209,7 +211,7 @@ def test_a_reminder_lists_the_orders_open_so_that_it_can_be_answered(tmp_path, c
     flat = " ".join(text.split())
     assert "Reply with one order per line, made from these:" in flat
     assert "Also: pass, propose armistice, surrender" in flat
-    assert flat.index("made from these:") < flat.index(DUE_WORDS) < flat.index("Order key:")
+    assert flat.index("made from these:") < flat.index("More time:") < flat.index("Order key:")
     assert all(len(line) <= 72 for line in text.splitlines())
 
 
@@ -261,8 +263,14 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     assert (due["due"], due["extended"]) == ("2026-11-26T18:00:00Z", "24h")
     german = next(m for m in mails(tmp_path / "out1") if m["To"] == ADDRESSES["german"])
     assert "Orders due by Thu 26 Nov 18:00 UTC." in text_of(german)
+    # His mail opens with what his own mail asked: the extension granted, the new time.
+    opening = " ".join(text_of(german).split("\n\n")[0].split())
+    assert opening == ("Your extension was granted: your orders are now due by Thu 26 Nov "
+                       "18:00 UTC (0 extensions left of the 1 this game allows)."), opening
+    entente = next(m for m in mails(tmp_path / "out1") if m["To"] == ADDRESSES["entente"])
+    assert "extension was granted" not in text_of(entente), text_of(entente)
     # Each mail says what more time he may still ask for: none left of the one allowed.
-    assert "You have asked for the 1 extension(s) this game allows" in \
+    assert "You have asked for the 1 extension this game allows" in \
         " ".join(text_of(german).split())
     # Both reports tell the extension among what happened, as `log` does: what it was for
     # in words (the player turn's card or pass, 2.0 II.1), the record that handed it and
@@ -529,12 +537,12 @@ def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli
     # The German still moves (2.0 II.2): a new hand-off, due 48h after his mail was applied.
     assert "Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["german"]]
     assert "Orders due" not in by[ADDRESSES["entente"]]
-    assert "2 extension(s) left" in " ".join(by[ADDRESSES["german"]].split())
+    assert "2 extensions left" in " ".join(by[ADDRESSES["german"]].split())
     assert all(len(line) <= 72 for line in by[ADDRESSES["german"]].splitlines())
-    assert "extension(s) left" not in " ".join(by[ADDRESSES["entente"]].split())
+    assert "extensions left" not in " ".join(by[ADDRESSES["entente"]].split())
     # Both are told the game's clock, once, in the report of the record that set it.
     for text in by.values():
-        assert "a missed deadline: wait; 2 extension(s) a side" in " ".join(text.split())
+        assert "a missed deadline: wait; 2 extensions a side" in " ".join(text.split())
 
 
 def test_a_sealed_answer_given_for_a_silent_side_stays_sealed_from_the_others(tmp_path, cli,

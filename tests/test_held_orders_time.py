@@ -41,7 +41,7 @@ def test_a_deadline_that_passed_while_orders_were_held_runs_anew_when_they_are_d
     assert "Orders due by Thu 26 Nov 18:00 UTC" in flat, text       # 24h from the pass
     assert "has passed" not in flat, text
     # An extension of the moderator's: none of the Entente's own is spent.
-    assert "2 extension(s) left of the 2" in flat, text
+    assert "2 extensions left of the 2" in flat, text
     view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
     [due] = view["deadlines"]["due"]
     assert due["side"] == "entente" and due["due"] == "2026-11-26T18:00:00Z", due

@@ -228,7 +228,8 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
 
     def tick_at(moment: datetime) -> list[tuple[str, str, str]]:
         sent = t.tick_at(moment)
-        reminders.extend((side, re.search(r"Orders due by ([^.]*)\.", text).group(1), moment)
+        reminders.extend((side, re.search(r"your orders are due by ([^,]*),",
+                                          " ".join(text.split())).group(1), moment)
                          for side, said, text in sent if " | A reminder: " in said)
         return sent
 
@@ -279,7 +280,8 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert told == ["entente", "german"]
     assert not [subject for side, subject, text in sent if side == "moderator"]
     logged = words(cli("log", journal).stdout)
-    assert (f"#{missed['seq']} 2026-11-27T19:15:00Z Entente: pass (card or pass) Entente's "
+    assert (f"#{missed['seq']} 2026-11-27T19:15:00Z Entente: pass (card or pass) The "
+            f"Entente player's "
             f"orders were due by Fri 27 Nov 19:00 UTC and none came") in logged
     explained = words(cli("explain", journal, str(missed["seq"])).stdout)
     assert "none came" in explained and "2.0 II.1" in explained

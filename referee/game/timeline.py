@@ -230,12 +230,17 @@ def _settings_words(fact: dict) -> str:
     if fact.get("missed"):
         parts.append(f"a missed deadline: {fact['missed']}")
     if fact.get("extensions") is not None:
-        parts.append(f"{fact['extensions']} extension(s) a side")
+        parts.append(f"{extensions(fact['extensions'])} a side")
     if fact.get("skip_weekends"):
         parts.append("no deadline on a weekend")
     if fact.get("zone"):
         parts.append(f"times in {fact['zone']}")
     return "deadlines: " + "; ".join(parts)
+
+
+def extensions(count: int) -> str:
+    """A number of extensions in words: '1 extension', '2 extensions'."""
+    return f"{count} extension{'' if count == 1 else 's'}"
 
 
 def settings_body(fact: dict) -> dict:

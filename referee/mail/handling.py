@@ -42,7 +42,7 @@ def handle(table: Table, m: Message, side: str, key: str, answered: Answered | N
         return
     lines, link, tip = read
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
-        out.status, out.reason, out.records = extend_by_mail(
+        out.status, out.reason, out.records, out.notes = extend_by_mail(
             table, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                    "body_sha256": m.body_sha256,
                                    "content_sha256": m.content_sha256})

@@ -27,7 +27,7 @@ from ..game.clockwalk import Due, has_deadlines
 from ..game.decisionwords import owed_words
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
-from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
+from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, extensions, fact_body
 from ..render.documents import side_name
 from ..store import home
 from ..table import Table
@@ -60,31 +60,36 @@ POLICY_WORDS = {
 
 
 def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
-                   ) -> tuple[str, str, list[int]]:
+                   ) -> tuple[str, str, list[int], list[str]]:
     """A player's mail asking for more time (its lines all `extend DURATION`, one of them):
-    (status, reason, records) for the inbox's outcome: applied, known or rejected (table:
-    the game's Table, which appends it)."""
+    (status, reason, records, notes) for the inbox's outcome: applied, known or rejected
+    (table: the game's Table, which appends it); notes: what opens his next mail, the
+    extension granted and his new deadline."""
     asks = [(n, EXTEND_LINE.match(t)) for n, t in lines]
     if not all(found for _, found in asks):
         n = next(n for n, found in asks if not found)
         return "rejected", (f"line {n}: a mail asking for more time ('extend 24h') holds "
                             f"nothing else; send the orders in a mail of their own; nothing "
-                            f"was applied"), []
+                            f"was applied"), [], []
     if len(asks) > 1:
         return "rejected", (f"line {asks[1][0]}: one 'extend' line a mail; nothing was "
-                            f"applied"), []
+                            f"applied"), [], []
     n, found = asks[0]
     try:
         made = g_timeline.extend(table.path, side, side, found.group(1), table.games_dir, mail,
                                  table.append)
     except (OrderError, UsageError) as exc:
-        return "rejected", f"line {n}: {exc}; nothing was applied", []
+        return "rejected", f"line {n}: {exc}; nothing was applied", [], []
     if not made:
-        return "known", "already in the journal (another inbox run)", []
-    after = _timeline(table, table.raw).due_for(side)
+        return "known", "already in the journal (another inbox run)", [], []
+    tl = _timeline(table, table.raw)
+    after = tl.due_for(side)
     words = f": {after.words}" if after is not None else ""
+    granted = [] if after is None else [
+        f"Your extension was granted: your orders are now due by "
+        f"{for_players(after.due, after.zone)} ({_left(tl, side)})."]
     return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
-        [r["seq"] for r in made]
+        [r["seq"] for r in made], granted
 
 
 def _timeline(table: Table, raw: bytes) -> Timeline:
@@ -123,12 +128,18 @@ def more_time(tl: Timeline, side: str) -> str:
     allowed = tl.settings.extensions
     if not allowed:
         return ""
-    left = allowed - tl.used.get(side, 0)
-    if left <= 0:
-        return (f" You have asked for the {allowed} extension(s) this game allows; only the "
+    if allowed - tl.used.get(side, 0) <= 0:
+        return (f" You have asked for the {extensions(allowed)} this game allows; only the "
                 f"moderator can give more time now.")
-    return (f" More time: a line 'extend 24h' alone in a mail ({left} extension(s) left of "
-            f"the {allowed} this game allows).")
+    return f" More time: a line 'extend 24h' alone in a mail ({_left(tl, side)})."
+
+
+def _left(tl: Timeline, side: str) -> str:
+    """The extensions a side may still ask for by mail: '1 extension left of the 2 this
+    game allows'."""
+    allowed = tl.settings.extensions
+    return f"{extensions(max(allowed - tl.used.get(side, 0), 0))} left of the {allowed} " \
+           f"this game allows"
 
 
 def waits_on_the_moderator(table, name: str) -> str | None:
@@ -252,12 +263,12 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> 
         return []
     prompt = pending_prompt(tl.state, tl.data)
     where, due = post.map_line(d.side), for_players(d.due, d.zone)
-    orders = orders_open_text(tl.state, tl.data, d.side)
-    # The time first: a phone's list of mails shows the first line alone.
+    orders, more = orders_open_text(tl.state, tl.data, d.side), more_time(tl, d.side).strip()
+    # The time first, and once: a phone's list of mails shows the first line alone.
     body = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "
             f"{prompt}.\n\n"
-            + (f"{orders}\n\n" if orders else "")
-            + f"{d.words}.{more_time(tl, d.side)}\n\nIf none come by then, "
+            + (f"{orders}\n\n" if orders else "") + (f"{more}\n\n" if more else "")
+            + f"If none come by then, "
             f"{_policy_words(tl, d.side)}.\n" + (f"\n{where}\n" if where else ""))
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
                post.address(d.side),
