@@ -121,7 +121,7 @@ def test_the_side_sees_how_many_orders_were_legal(games, cli):
     doc = json.loads(cli("explain", games["demo"], "11", "--as", "german", "--format",
                          "json").stdout)
     assert doc["decision"]["rule"] == "5.3" and doc["decision"]["kind"] == "losses"
-    assert f"legal at that decision: {len(legal)} order(s) for the german player, this one " \
+    assert f"legal at that decision: {len(legal)} orders for the german player, this one " \
            f"among them" in doc["checks"]
     other = cli("explain", games["demo"], "11", "--as", "entente").stdout
     assert "legal at that decision" not in other and "passes on it again" in other

@@ -218,8 +218,8 @@ def test_log_redacts_the_other_hand_and_the_export_verifies(game, cli, tmp_path)
     r = cli("verify", export, "--export", "entente")
     assert r.exit_code == 0 and "chain only: a redacted export for entente" in r.stdout
     text = cli("log", game, "--as", "german").stdout
-    assert "German draws 5 card(s)" in text
-    assert "Entente draws 4 card(s), starting hand (scenario set-up)\n" in text
+    assert "German draws 5 cards" in text
+    assert "Entente draws 4 cards, starting hand (scenario set-up)\n" in text
 
 
 def test_verify_names_an_edited_record(game, cli):

@@ -65,11 +65,11 @@ def test_forced_retreats_cite_the_rules_of_the_dice_that_forced_them():
           "groups": [dict(group, source="tout_le_monde", kind="card"),
                      dict(group, source="fr-2", kind="tank")]}
     line = words_combat._fire_resolved(ev, data, "public")
-    assert line.endswith("2 army retreat(s) forced (9.1.5, 8.3.5)"), line
+    assert line.endswith("2 army retreats forced (9.1.5, 8.3.5)"), line
 
 
 def test_a_plan_opened_names_its_sides_as_the_other_events_do():
-    """'German draws 3 card(s)': a side by its printed name, its verb agreeing with it; so
+    """'German draws 3 cards': a side by its printed name, its verb agreeing with it; so
     for the plans both sides or one side owe at once (2.0 I, 2.0 V.3)."""
     import gamecalls as g
 

@@ -19,6 +19,7 @@ game) are replaced before comparing. Every order of these games was entered with
 so each report says so beside it.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -186,28 +187,51 @@ def test_a_sealed_plan_s_orders_are_each_kept_on_one_line(siege, cli):
     assert all(len(line) <= 72 for line in lines[:-1])
 
 
-def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, cli):
+@pytest.fixture(scope="module")
+def revealed(siege) -> Path:
+    """A copy of the production journal where the Entente gives his plan too: both plans
+    are revealed and carried out (7.0), the German's 2 cards bought drawn (7.1)."""
+    journal = siege["production"].with_name("siege-revealed.jsonl")
+    journal.write_bytes(siege["production"].read_bytes())
+    journal.chmod(0o600)
+    with pytest.MonkeyPatch.context() as mp:        # the module's referee home: its key
+        mp.setenv("REFEREE_HOME", str(journal.parent / "home"))
+        _play(journal, [("entente", "done", None)])
+    return journal
+
+
+def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, revealed, cli):
     """A sealed plan's record that a reader sees only as what it holds is headed by those
     words, not set as an order he could type (the plan's owner reads his own orders as
     orders); once both plans are in, each revealed plan is one line of the report, its
     orders told one after the other, none set as an order to type (7.0, 1.4)."""
-    def report(reader: str, since: int) -> list[str]:
+    def report(journal: Path, reader: str, since: int) -> list[str]:
         r = cli("report", journal, "--as", reader, "--since", str(since), "--format", "chat")
         assert r.exit_code == 0, r.stderr
         return r.stdout.split("\n")
 
-    journal = siege["production"].with_name("siege-revealed.jsonl")
-    journal.write_bytes(siege["production"].read_bytes())
-    journal.chmod(0o600)
-    assert "#25 German: a sealed production plan (7.0)" in report("public", 16)
-    assert "#25 German: a sealed production plan (7.0)" in report("entente", 16)
-    assert "#25 German: `buy 2` — ⚑ entered by hand at the referee" in report("german", 16)
-    with pytest.MonkeyPatch.context() as mp:        # the module's referee home: its key
-        mp.setenv("REFEREE_HOME", str(journal.parent / "home"))
-        _play(journal, [("entente", "done", None)])
-    public = report("public", 27)
-    assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; 1 order(s) on " \
+    sealed = siege["production"]
+    assert "#25 German: a sealed production plan (7.0)" in report(sealed, "public", 16)
+    assert "#25 German: a sealed production plan (7.0)" in report(sealed, "entente", 16)
+    assert "#25 German: `buy 2` — ⚑ entered by hand at the referee" in \
+        report(sealed, "german", 16)
+    public = report(revealed, "public", 27)
+    assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; 1 order on " \
            "army templates (hidden, 1.4)" in public
     assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; build ge " \
-           "infantry Verdun into ge-5" in report("german", 27)
+           "infantry Verdun into ge-5" in report(revealed, "german", 27)
     assert not [ln for ln in public if ln.startswith("- `") or "plan (7.0)`" in ln]
+
+
+def test_cards_bought_keep_their_recorded_words_and_read_plainly(revealed, cli):
+    """7.1: the German buys 2 cards. The journal keeps the reason as the engine wrote it,
+    "2 card(s) bought (7.1)" (verify compares it with a replay, and older journals hold the
+    same words); the report reads "draws 2 cards, 2 cards bought"."""
+    drawn = [e for line in revealed.read_text().splitlines()[1:]
+             for e in json.loads(line)["events"] if e["type"] == "CardsDrawn"]
+    assert [(e["side"], e["reason"]) for e in drawn][-1:] == \
+        [("german", "2 card(s) bought (7.1)")]
+    r = cli("report", revealed, "--as", "public", "--since", "27")
+    assert r.exit_code == 0, r.stderr
+    assert "- German draws 2 cards, 2 cards bought (7.1)" in r.stdout
+    assert "(s)" not in r.stdout

@@ -209,7 +209,7 @@ def test_a_crisis_left_unanswered_is_told_naming_the_side_by_name(tmp_path, cli)
                if e["type"] == "CrisisEnded"]
     assert ended["reason"] == "the entente player had only 2 eligible unit(s) on the map"
     told = "Entente does not answer the crisis (the Entente player had only 2 eligible " \
-        "unit(s) on the map): 1 VP to the other side (3.1)"
+        "units on the map): 1 VP to the other side (3.1)"
     for command in ("log", "report"):
         out = _words(cli(command, journal, "--as", "german").stdout)
         assert told in out, (command, out)

@@ -155,7 +155,7 @@ def test_a_strategic_movement_limit_of_one_refuses_a_second_move(tmp_path, movem
     assert _order(journal, games, "entente", "play offensive") is None
     assert _order(journal, games, "entente", "strategic fr-i-02 rouen") is None
     rule, why = _order(journal, games, "entente", "strategic fr-i-03 dunkirk")
-    assert rule == "4.5" and "1 unit(s)" in why
+    assert rule == "4.5" and "limited to 1 unit this" in why
 
 
 def test_sea_movement_without_the_coastal_qualifier_lands_inland(tmp_path, movement_games):

@@ -2,11 +2,21 @@
 
 Reports, mails and messages are read by players, moderators and forum readers: a number
 known when the text is made is followed by its noun in the singular for one and the plural
-otherwise, never "card(s)". Texts kept in journal records (an event's reason, an order's
-text) are left as they were written: a journal stays the same bytes for the same play.
+otherwise, never "card(s)". Texts kept in journal records (an event's reason, a skirmish
+test's result) keep the words they were written with: a journal stays the same bytes for
+the same play, and verify compares them with a replay. plain_plurals reads such a text as
+a person reads it, when it is shown.
 """
 
 from __future__ import annotations
+
+import re
+
+# The plurals of the nouns a recorded text may count that do not take an "s".
+IRREGULAR = {"die": "dice", "army": "armies"}
+
+# A count, at most one word between, and a noun written with "(s)": "2 eligible unit(s)".
+_WRITTEN = re.compile(r"\b(\d+) ((?:[a-z-]+ )?)([a-z]+)\(s\)")
 
 
 def counted(n: int, singular: str, plural: str | None = None) -> str:
@@ -17,3 +27,10 @@ def counted(n: int, singular: str, plural: str | None = None) -> str:
 def noun(n: int, singular: str, plural: str | None = None) -> str:
     """The noun alone for a count of n: 'card' for 1, 'cards' for any other count."""
     return singular if n == 1 else plural or singular + "s"
+
+
+def plain_plurals(text: str) -> str:
+    """A recorded text as it reads shown: '1 card(s) bought' as '1 card bought', 'only 2
+    eligible unit(s)' as 'only 2 eligible units'; the rest of the text as it was."""
+    return _WRITTEN.sub(lambda m: f"{m[1]} {m[2]}"
+                                  f"{noun(int(m[1]), m[3], IRREGULAR.get(m[3]))}", text)

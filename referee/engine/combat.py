@@ -7,6 +7,7 @@ cancel some of them (9.5). battle.py fights what is left.
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from ..contracts.events_combat import (
     BattleCancelled,
     BattleDeclared,
@@ -178,7 +179,8 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
     ct = d.card_types[key]
     limit = bonus.battle_areas
     if len(s.combat["bonus"]) >= limit:
-        return Violation(ct.rule, f"{ct.title} adds its dice in {limit} battle area(s) only")
+        return Violation(ct.rule, f"{ct.title} adds its dice in "
+                                  f"{counted(limit, 'battle area')} only")
     if o.area not in s.combat["declared"] or o.area in s.combat["bonus"]:
         return Violation(ct.rule, "name a declared Battle Area not named yet")
     if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):

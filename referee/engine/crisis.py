@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..base.plurals import noun
 from ..contracts.events_map import CrisisDeclared, CrisisEnded, CrisisUnitRemoved
 from ..contracts.events_turn import CardPlayed, CardRemoved
 from ..contracts.orders import CrisisRefuse, CrisisRemove, Ord, PlayCard
@@ -132,7 +133,8 @@ def end_crisis(ctx: Ctx, answered: bool, reason: str) -> None:
 def _prompt(s: State, d: GameData) -> str:
     c = s.crisis
     nat = " or ".join(n.upper() for n in c["nations"])
-    return (f"{c['name']}: choose {c['left']} more {nat} infantry-type unit(s) to remove from "
+    return (f"{c['name']}: choose {c['left']} more {nat} infantry-type "
+            f"{noun(c['left'], 'unit')} to remove from "
             f"the map (9.8, 9.9)")
 
 

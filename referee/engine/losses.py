@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..base.plurals import counted
 from ..contracts.events_combat import FortDestroyed, HitsLost, LossTaken
 from ..contracts.events_map import ArmyEliminated, PieceEliminated
 from ..contracts.orders import Annihilate, Ersatz, Lose, Ord
@@ -120,7 +121,7 @@ def _prompt(s: State, d: GameData) -> str:
     what = {"battle": "", "dogfight": " (Biplanes only, 8.3.4)",
             "pursuit": " (from the units that retreated, 8.3.1)"}[pay["target"]]
     siege = f", {pay['siege']} of them Siege Gun hits on the fort (8.3.3)" if pay["siege"] else ""
-    return (f"pay {pay['hits'] + pay['siege']} hit(s) in {area}{what}{siege}: "
+    return (f"pay {counted(pay['hits'] + pay['siege'], 'hit')} in {area}{what}{siege}: "
             f"lose a unit of the strongest, play an Ersatz card, or annihilate (5.3)")
 
 
@@ -164,8 +165,8 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
                                   "hits fall on Biplanes or on retreating units only")
     if pay["hits"] + pay["siege"] < total_strength(s, d, side):
         return Violation("5.3.4", f"annihilation is for hits beyond what the units can pay: "
-                                  f"{pay['hits'] + pay['siege']} hit(s) against a strength of "
-                                  f"{total_strength(s, d, side)}")
+                                  f"{counted(pay['hits'] + pay['siege'], 'hit')} against a "
+                                  f"strength of {total_strength(s, d, side)}")
     return None
 
 

@@ -13,6 +13,7 @@ import itertools
 import msgspec
 
 from ..base.errors import quoted
+from ..base.plurals import counted
 from ..contracts.events_map import (
     AreaControlChanged,
     ArmyEliminated,
@@ -242,7 +243,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
     ts = s.turn_state
     allot = d.units.unit_types[m.kind].move          # an army: the army type's (4.1)
     if len(o.path) > allot:
-        return Violation("4.1", f"{m.ref} moves {allot} area(s) at most; this path has "
+        return Violation("4.1", f"{m.ref} moves {counted(allot, 'area')} at most; this path has "
                                 f"{len(o.path)}")
     if m.army is not None and not o.path:
         return Violation("4.1", "an army moves to an adjacent area; units join an army by "

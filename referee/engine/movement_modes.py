@@ -7,6 +7,7 @@ combined with other movement: the counter has then moved for the turn.
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from ..contracts.events_map import UnitMoved
 from ..contracts.orders import Eft, Evacuate, Rail, Reserves, Sea, Strategic
 from ..data.gamedata import GameData
@@ -119,7 +120,7 @@ def strategic_violation(s: State, d: GameData, o: Strategic, side: str) -> Viola
     ts = s.turn_state
     limit = strategic_limit(s, d)
     if ts.strategic >= limit:
-        return Violation("4.5", f"strategic movement is limited to {limit} unit(s) this "
+        return Violation("4.5", f"strategic movement is limited to {counted(limit, 'unit')} this "
                                 f"{d.term('player_turn')}")
     for area, role in ((m.area, "starts"), (o.to, "ends")):
         a = d.areas[area]

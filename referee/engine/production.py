@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+from ..base.plurals import counted
 from ..contracts.events_base import Secret
 from ..contracts.events_map import ArmyEliminated
 from ..contracts.events_production import (
@@ -239,7 +240,8 @@ def _excess_candidates(s: State, d: GameData, side: str):
 def _excess_check(s: State, d: GameData, o: Discard, side: str) -> Violation | None:
     extra = len(s.hands[side]) - card_limit(s, d, side)
     if len(o.cards) != extra:
-        return Violation("7.1", f"discard exactly {extra} card(s): the {d.side_name(side)} hand "
+        return Violation("7.1", f"discard exactly {counted(extra, 'card')}: the "
+                                f"{d.side_name(side)} hand "
                                 f"holds {len(s.hands[side])}, the limit is "
                                 f"{card_limit(s, d, side)}")
     if pick(s, d, side, o.cards) is None:
@@ -391,7 +393,7 @@ def _eft_apply(ctx: Ctx, o: Lose, side: str) -> None:
 
 register(DecisionSpec(
     kind="eft_losses", rule="2.0 V.4",
-    prompt=lambda s, d: (f"eliminate {s.production['eft_losses']} unit(s) in "
+    prompt=lambda s, d: (f"eliminate {counted(s.production['eft_losses'], 'unit')} in "
                          f"the EFT box, your choice (2.0 V.4)"),
     accepts=("lose",), candidates=_eft_candidates, check=_eft_check, apply=_eft_apply))
 

@@ -9,6 +9,7 @@ special-card hits (8.2.2, 8.3.5, 9.1.5, 9.1.6).
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from ..contracts.events_combat import BiplaneReacts, UnitRetreated
 from ..contracts.events_map import ArmyEliminated, PieceEliminated
 from ..contracts.orders import Done, Eliminate, Ord, React, Retreat
@@ -293,7 +294,7 @@ def _elim_apply(ctx: Ctx, o: Eliminate, side: str) -> str | None:
 
 register(DecisionSpec(
     kind="forced_elimination", rule="5.4",
-    prompt=lambda s, d: (f"{_owed(s, d)} forced retreat(s) in "
+    prompt=lambda s, d: (f"{counted(_owed(s, d), 'forced retreat')} in "
                          f"{d.areas[s.battle['area']].name} cannot be made; name the army "
                          f"eliminated for each ({_elim_rules(s, d)})"),
     accepts=("eliminate",),

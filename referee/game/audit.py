@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import UNREADABLE, JournalError, OrderError, UsageError, quoted
+from ..base.plurals import counted
 from ..base.readers import MODERATOR, check_name, check_reader
 from ..contracts.outputs import DiceCounts
 from ..engine import check, legal_orders, pending_prompt, plan_labels, waiting_on
@@ -299,7 +300,7 @@ def _order_checks(state, data, rec: dict, reader: str) -> list[str]:
         legal = {format_order(o) for o in legal_orders(state, data, rec["actor"])}
         among = "this one among them" if format_order(order) in legal else \
             "this one NOT among them"
-        lines.append(f"legal at that decision: {len(legal)} order(s) for the "
+        lines.append(f"legal at that decision: {counted(len(legal), 'order')} for the "
                      f"{rec['actor']} player, {among}")
     return lines
 
@@ -317,7 +318,7 @@ def _what_was_checked(state, data, rec: dict, seq: int, reader: str,
     if rec["order"] == SEALED_PLAN or rec["order"] in plan_labels():
         spec = DECISIONS[state.pending.kind] if state.pending else None
         n = len(order_text(rec).split("\n"))
-        return [f"a sealed plan of {n} order(s), each checked in turn against the plan "
+        return [f"a sealed plan of {counted(n, 'order')}, each checked in turn against the plan "
                 f"so far by the check of the decision" + (f" ({spec.rule})" if spec else "")]
     return _order_checks(state, data, rec, reader)
 

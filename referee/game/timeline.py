@@ -20,6 +20,7 @@ import msgspec
 from ..base.clock import duration_text, for_players, is_utc, parse_duration, parse_stamp, stamp
 from ..base.clock import now as clock_now
 from ..base.errors import OrderError, UsageError, quoted
+from ..base.plurals import counted
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
@@ -230,17 +231,12 @@ def _settings_words(fact: dict) -> str:
     if fact.get("missed"):
         parts.append(f"a missed deadline: {fact['missed']}")
     if fact.get("extensions") is not None:
-        parts.append(f"{extensions(fact['extensions'])} a side")
+        parts.append(f"{counted(fact['extensions'], 'extension')} a side")
     if fact.get("skip_weekends"):
         parts.append("no deadline on a weekend")
     if fact.get("zone"):
         parts.append(f"times in {fact['zone']}")
     return "deadlines: " + "; ".join(parts)
-
-
-def extensions(count: int) -> str:
-    """A number of extensions in words: '1 extension', '2 extensions'."""
-    return f"{count} extension{'' if count == 1 else 's'}"
 
 
 def settings_body(fact: dict) -> dict:

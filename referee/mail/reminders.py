@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..base.clock import duration_text, for_players, held, parse_stamp, span_words, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
+from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game import timeline as g_timeline
@@ -27,7 +28,7 @@ from ..game.clockwalk import Due, has_deadlines
 from ..game.decisionwords import owed_words
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
-from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, extensions, fact_body
+from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
 from ..render.documents import side_name
 from ..store import home
 from ..table import Table
@@ -129,8 +130,8 @@ def more_time(tl: Timeline, side: str) -> str:
     if not allowed:
         return ""
     if allowed - tl.used.get(side, 0) <= 0:
-        return (f" You have asked for the {extensions(allowed)} this game allows; only the "
-                f"moderator can give more time now.")
+        return (f" You have asked for the {counted(allowed, 'extension')} this game allows; "
+                f"only the moderator can give more time now.")
     return f" More time: a line 'extend 24h' alone in a mail ({_left(tl, side)})."
 
 
@@ -138,8 +139,8 @@ def _left(tl: Timeline, side: str) -> str:
     """The extensions a side may still ask for by mail: '1 extension left of the 2 this
     game allows'."""
     allowed = tl.settings.extensions
-    return f"{extensions(max(allowed - tl.used.get(side, 0), 0))} left of the {allowed} " \
-           f"this game allows"
+    left = max(allowed - tl.used.get(side, 0), 0)
+    return f"{counted(left, 'extension')} left of the {allowed} this game allows"
 
 
 def waits_on_the_moderator(table, name: str) -> str | None:

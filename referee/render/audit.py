@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import UNREADABLE
+from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..contracts.outputs import Explanation
 from ..game.audit import FACES, count_dice, explain_facts, unexplainable
@@ -168,5 +169,6 @@ def dice_document(doc: dict[str, Any]) -> Document:
     sections = [_side_dice(side_name(s), t) for s, t in doc["sides"].items()]
     sections.append(_side_dice("Both sides", doc["all"]))
     if doc["unattributed"]:
-        sections.append(Section(f"{doc['unattributed']} die(s) not tied to a dice event"))
+        sections.append(Section(f"{counted(doc['unattributed'], 'die', 'dice')} not tied to a "
+                                f"dice event"))
     return Document(title, sections)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..base.plurals import counted, plain_plurals
 from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
 
@@ -45,9 +46,11 @@ _NO_SIDE = {"public": "the public", "moderator": "the moderator"}
 def reason_words(reason) -> str:
     """A reason an event recorded (why a game ended, why a crisis went unanswered), as the
     engine wrote it, as a person reads it: the side it names as 'the german player' named
-    'the German player'. The recorded event keeps its words: verify compares it with a
-    replay, and older journals hold the same text."""
-    return _A_SIDE.sub(lambda m: f"the {side_name(m.group(1))} player", str(reason))
+    'the German player', and '2 eligible unit(s)' as '2 eligible units'. The recorded
+    event keeps its words: verify compares it with a replay, and older journals hold the
+    same text."""
+    return plain_plurals(_A_SIDE.sub(lambda m: f"the {side_name(m.group(1))} player",
+                                     str(reason)))
 
 
 _A_SIDE = re.compile(r"\bthe ([a-z][a-z_]*) player\b")
@@ -184,7 +187,7 @@ def cards_section(view: dict[str, Any]) -> Section:
         blocks.append(para(Span("Your hand: ", "bold"), hand_phrase(view["hand"])))
         if view.get("locked"):
             blocks.append(para(f"Not playable until your next {player_turn(view)}: "
-                               f"{len(view['locked'])} card(s)"))
+                               f"{counted(len(view['locked']), 'card')}"))
     sizes = ", ".join(f"{side_name(s)} {n}" for s, n in view["hand_sizes"].items())
     deck = view["deck"]
     blocks.append(para(f"Hand sizes: {sizes}. Draw pile {deck['draw_pile']}, discard pile "

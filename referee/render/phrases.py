@@ -3,6 +3,7 @@ secret details when its reader may see them (hidden templates, 1.4)."""
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from ..game.views import readable_name
 from .grouped import readable_order
 
@@ -89,5 +90,5 @@ def revealed_orders(ev: dict, data: GameData, reader: str) -> str:
     names = {a: readable_name(a, data) for a in data.areas}
     shown = [readable_order(o, names) for o in (ev["orders"] if e is None else e["orders"])]
     if e is None:
-        shown.append(f"{ev['hidden']} order(s) on army templates (hidden, 1.4)")
+        shown.append(f"{counted(ev['hidden'], 'order')} on army templates (hidden, 1.4)")
     return "".join(f"\n        {o}" for o in shown) or " nothing"

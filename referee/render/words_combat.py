@@ -3,6 +3,7 @@ phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from .phrases import PHASE, area, card_name, kind_name, opened, side, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -83,11 +84,11 @@ def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
     """Every die of a fire phase: unit or card, firepower, the dice, the hits (5.2)."""
     parts = [_fire_group(g, data) for g in ev["groups"]]
     total = ev["hits"] + ev.get("siege_hits", 0)
-    tail = f" = {total} hit(s)"
+    tail = f" = {counted(total, 'hit')}"
     if ev.get("siege_hits"):
         tail += f" ({ev['siege_hits']} on the fort)"
     if ev.get("forced_retreats"):
-        tail += f"; {ev['forced_retreats']} army retreat(s) forced ({_forcing(ev, data)})"
+        tail += f"; {counted(ev['forced_retreats'], 'army retreat')} forced ({_forcing(ev, data)})"
     return (f"{area(ev['area'], data)} — {side(ev, data)} {PHASE[ev['phase']]}: "
             + "; ".join(parts) + tail)
 
@@ -95,23 +96,24 @@ def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
 def _hits_to_pay(ev: dict, data: GameData, reader: str) -> str:
     what = _HIT_TARGETS[ev.get("target", "battle")]
     siege = f", {ev['siege_hits']} of them on the fort" if ev.get("siege_hits") else ""
-    return (f"{side(ev, data)} must pay {ev['hits'] + ev.get('siege_hits', 0)} hit(s)"
+    return (f"{side(ev, data)} must pay {counted(ev['hits'] + ev.get('siege_hits', 0), 'hit')}"
             f"{what}{siege}")
 
 
 def _loss_taken(ev: dict, data: GameData, reader: str) -> str:
     if ev["how"] == "ersatz":
-        waste = f", {ev['wasted']} point(s) lost (5.3.2)" if ev.get("wasted") else ""
+        waste = f", {counted(ev['wasted'], 'point')} lost (5.3.2)" if ev.get("wasted") else ""
         paid = ev.get("hits", 0) + ev.get("siege_hits", 0)
-        return (f"{side(ev, data)} pays {paid} hit(s) with {data.cards[ev['card']].title} as "
-                f"Ersatz{waste}")
+        return (f"{side(ev, data)} pays {counted(paid, 'hit')} with "
+                f"{data.cards[ev['card']].title} as Ersatz{waste}")
     if ev["how"] == "fort":
         return f"{side(ev, data)} fort {ev['unit']} loses a step (5.3.1)"
     return f"{side(ev, data)} loses {ev['unit']} ({kind_name(ev['kind'])}) (5.3.1)"
 
 
 def _hits_lost(ev: dict, data: GameData, reader: str) -> str:
-    return f"{ev['hits']} hit(s) on the {side(ev, data)} side go unpaid: {ev['reason']}"
+    return (f"{counted(ev['hits'], 'hit')} on the {side(ev, data)} side "
+            f"{'goes' if ev['hits'] == 1 else 'go'} unpaid: {ev['reason']}")
 
 
 def _fort_destroyed(ev: dict, data: GameData, reader: str) -> str:

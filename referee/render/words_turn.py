@@ -3,6 +3,7 @@ armistice (2.0, 1.3, 9.x, 3.2), one function per event kind."""
 
 from __future__ import annotations
 
+from ..base.plurals import counted, noun, plain_plurals
 from .documents import reason_words
 from .phrases import area, cards, kind_name, opened, secret_data, side, unprinted
 
@@ -83,7 +84,8 @@ def _cards_drawn(ev: dict, data: GameData, reader: str) -> str:
     # turn (the French: not before the opponent's turn); a lock that ends with it.
     lock = f" (none may be played in the rest of this {data.term('player_turn')}, 2.0 II.1)" \
         if ev.get("locked") else ""
-    return f"{side(ev, data)} draws {ev['count']} card(s), {ev['reason']}{drawn}{lock}"
+    return (f"{side(ev, data)} draws {counted(ev['count'], 'card')}, "
+            f"{plain_plurals(ev['reason'])}{drawn}{lock}")
 
 
 def _card_played(ev: dict, data: GameData, reader: str) -> str:
@@ -109,7 +111,7 @@ def _card_removed(ev: dict, data: GameData, reader: str) -> str:
 def _crisis_declared(ev: dict, data: GameData, reader: str) -> str:
     return (f"{side(ev, data)} plays {ev['name']}: the {data.side_name(ev['target'])} player "
             f"must remove {ev['count']} {'/'.join(n.upper() for n in ev['nations'])} "
-            f"infantry-type unit(s), or 1 VP for too few on the map")
+            f"infantry-type {noun(ev['count'], 'unit')}, or 1 VP for too few on the map")
 
 
 def _crisis_unit_removed(ev: dict, data: GameData, reader: str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...base.errors import UsageError
+from ...base.plurals import counted
 from ...base.readers import MODERATOR, PUBLIC, check_reader
 from ...contracts.skirmish import (
     SkirmishDice,
@@ -498,10 +499,10 @@ def _report_sections(doc: dict) -> Document:
     waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     tests = [[Span(line.strip())] for t in doc["tests"] for line in test_lines(t)]
     forces = [[Span(f"section {s['id']} ({s['side']}, {s['quality']}): {s['killed']} killed, "
-                    f"{s['failures']} morale failure(s)"
+                    f"{counted(s['failures'], 'morale failure')}"
                     + (" (dispersed)" if s["dispersed"] else ""))] for s in doc["sections"]]
     forces += [[Span(f"{f['id']} {f['quality']} {f['weapon']}: {f['state']}"
-                     + (f", {f['pins']} pin(s)" if f["pins"] else ""))]
+                     + (f", {counted(f['pins'], 'pin')}" if f["pins"] else ""))]
                for f in doc["figures"]]
     forces += [[Span(f"{c['defender']} in contact with {', '.join(c['attackers'])} (melee "
                      f"of turn {c['turn']})")] for c in doc.get("contacts", [])]

@@ -7,6 +7,7 @@ reveals it."""
 from __future__ import annotations
 
 from ...base.errors import UsageError
+from ...base.plurals import counted, plain_plurals
 from ...contracts.skirmish import SkirmishReport
 from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
@@ -118,7 +119,7 @@ def test_lines(t: dict) -> list[str]:
     its dice; the result with its modifiers."""
     settled = " [settled]" if t.get("settled") else ""
     return [f"{test_head(t)} {t['order']}{_unstated(t)}{settled}",
-            f"    {_dice(t)}{_mods(t)} -> {t['result']} ({t['rule']})"]
+            f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"]
 
 
 def test_head(t: dict) -> str:
@@ -127,7 +128,7 @@ def test_head(t: dict) -> str:
 
 
 def _figure_line(f: dict) -> str:
-    pins = f", {f['pins']} pin(s)" if f["pins"] else ""
+    pins = f", {counted(f['pins'], 'pin')}" if f["pins"] else ""
     return f"  {f['id']} {f['quality']} {f['weapon']}: {f['state']}{pins}"
 
 
@@ -172,6 +173,6 @@ def report_text(doc: dict, heading: str | None = None) -> str:
         for s in (s for s in doc["sections"] if s["side"] == side):
             gone = " (dispersed)" if s["dispersed"] else ""
             out.append(f"  section {s['id']} ({s['quality']}): {s['killed']} killed, "
-                       f"{s['failures']} morale failure(s){gone}")
+                       f"{counted(s['failures'], 'morale failure')}{gone}")
             out += [f" {_figure_line(f)}" for f in doc["figures"] if f["section"] == s["id"]]
     return "\n".join(out) + "\n"
