@@ -125,7 +125,7 @@ def _pass(referee: Path, journal: Path, env: dict) -> SimpleNamespace:
                           env=env, capture_output=True, check=True)
     peak, code = done.stdout.split()
     report = json.loads(done.stderr)
-    lines = [ln for g in report["games"] for ln in g["log"] if "wait for the next pass" in ln]
+    lines = [ln for g in report["games"] for ln in g["log"] if "for the next pass" in ln]
     left = int(lines[0].split(": ", 1)[1].split()[0]) if lines else 0
     return SimpleNamespace(peak=int(peak), read=len(report["unclaimed"]), left=left,
                            code=int(code))

@@ -155,7 +155,7 @@ def test_every_problem_of_a_game_is_listed_in_the_order_of_its_files(tmp_path):
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert out.returncode == 3, out.stderr
     assert out.stderr.splitlines() == [f"referee: {line}" for line in expected] + [
-        f"referee: {len(expected)} problem(s) found"]
+        f"referee: {len(expected)} problems found"]
 
 
 def test_a_shape_error_and_a_cross_file_problem_of_one_file_are_in_its_order(tmp_path):

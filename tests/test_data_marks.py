@@ -114,7 +114,7 @@ def test_new_with_a_broken_scenario_lists_its_errors_and_makes_no_journal(tmp_pa
     r = cli("new", journal, "--scenario", path)
     assert r.exit_code == 3
     assert r.stderr.splitlines() == [f"referee: {line}" for line in expected] + [
-        "referee: 5 problem(s) found"]
+        "referee: 5 problems found"]
     assert not journal.exists() and not Path(f"{journal}.secret").exists()
 
 
@@ -128,7 +128,7 @@ def test_five_errors_of_a_data_file_are_five_lines_and_games_check_exits_3(tmp_p
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert out.returncode == 3, out.stderr
     assert out.stderr.splitlines() == [f"referee: {line}" for line in expected] + [
-        "referee: 5 problem(s) found"]
+        "referee: 5 problems found"]
 
 
 def test_errors_in_several_files_are_all_listed_each_at_its_file(tmp_path, cli):
@@ -141,7 +141,7 @@ def test_errors_in_several_files_are_all_listed_each_at_its_file(tmp_path, cli):
     lines = r.stderr.splitlines()
     assert [ln for ln in lines if re.match(r"referee: \S+:\d+:\d+: ", ln)] == [
         f"referee: {line}" for line in units + scenario]
-    assert lines[-1] == f"referee: {len(lines) - 1} problem(s) found"
+    assert lines[-1] == f"referee: {len(lines) - 1} problems found"
 
 
 def test_make_setup_lists_every_error_of_a_game_it_cannot_compile(tmp_path, monkeypatch,
@@ -152,7 +152,7 @@ def test_make_setup_lists_every_error_of_a_game_it_cannot_compile(tmp_path, monk
     monkeypatch.setattr(compiled, "PACKAGE_DIR", tmp_path / "compiled")   # never the package's
     assert build.main() == 1
     err = capsys.readouterr().err.splitlines()
-    assert err == [f"ttlm: not compiled: 5 problem(s) in {games / 'ttlm'}", *expected]
+    assert err == [f"ttlm: not compiled: 5 problems in {games / 'ttlm'}", *expected]
 
 
 # ---------------------------------------------------------------- every file, by its contract

@@ -539,7 +539,7 @@ def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli
     assert "Orders due" not in by[ADDRESSES["entente"]]
     assert "2 extensions left" in " ".join(by[ADDRESSES["german"]].split())
     assert all(len(line) <= 72 for line in by[ADDRESSES["german"]].splitlines())
-    assert "extensions left" not in " ".join(by[ADDRESSES["entente"]].split())
+    assert "left of the 2 this game allows" not in " ".join(by[ADDRESSES["entente"]].split())
     # Both are told the game's clock, once, in the report of the record that set it.
     for text in by.values():
         assert "a missed deadline: wait; 2 extensions a side" in " ".join(text.split())

@@ -355,7 +355,7 @@ def test_a_players_orders_behind_a_flood_of_strangers_mail_are_read_at_the_next_
     assert len(records(journal)) == n + 1, r.stdout
     read = bodies(imap)
     assert read[0] == "121" and len(read) == 50, read
-    assert "71 more unread message(s)" in r.stdout, r.stdout
+    assert "71 more unread messages" in r.stdout, r.stdout
 
 
 # ---------------------------------------------------------------- a server left to rest

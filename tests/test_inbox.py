@@ -507,22 +507,22 @@ def test_text_lists_only_what_this_run_did(tmp_path, cli):
     r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out1")
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[0].startswith("rejected ")
-    assert r.stdout.splitlines()[-1] == "1 message(s) handled; 3 mail(s) in the outbox"
+    assert r.stdout.splitlines()[-1] == "1 message handled; 3 mails in the outbox"
     write_mbox(mbox, [stranger, orders])
     r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out2")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert [x.split()[0] for x in lines] == ["applied", "outbox", "outbox", "1"], lines
     assert "spy@bureau.example" not in r.stdout
-    assert lines[-1] == ("1 message(s) handled; 1 older message(s) already handled; "
-                         "2 mail(s) in the outbox")
+    assert lines[-1] == ("1 message handled; 1 older message already handled; "
+                         "2 mails in the outbox")
     r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out3", "--format", "json")
     assert r.exit_code == 0, r.output
     assert [(m["status"], m["new"]) for m in json.loads(r.stdout)["messages"]] == \
         [("known", False), ("known", False)]
     r = cli("inbox", journal, mbox, "--outbox", tmp_path / "out4")
-    assert r.stdout == ("0 message(s) handled; 2 older message(s) already handled; "
-                        "0 mail(s) in the outbox\n")
+    assert r.stdout == ("0 messages handled; 2 older messages already handled; "
+                        "0 mails in the outbox\n")
 
 
 def test_a_refusal_says_which_check_failed_and_nothing_of_the_game(tmp_path, cli, data):

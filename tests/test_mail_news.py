@@ -65,7 +65,7 @@ def test_a_kill_after_a_mail_is_set_aside_and_before_the_ledger_is_saved_keeps_i
     spool = ticking.load_game(journal, None).spool
     assert len(refused_mails(spool)) == 1                  # the Entente's, set aside
     r = tick(cli, journal)                                 # the rerun
-    assert r.exit_code == 3 and "1 mail(s) refused for good" in r.stderr, r.output
+    assert r.exit_code == 3 and "1 mail refused for good" in r.stderr, r.output
     # The moderator mends the address and removes the refused mail, as docs/moderator.md says:
     # the Entente's next report must carry everything he missed, from the start of the game.
     assert cli("players", journal, "--set", f"entente={ADDRESSES['entente']}").exit_code == 0

@@ -441,7 +441,7 @@ def test_inbox_names_a_robot_s_mail_once_and_writes_nothing_for_it(cli, tmp_path
     assert journal.read_bytes() == before and set(out.iterdir()) == first
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0 and "automatic" not in r.stdout, r.output
-    assert "1 older message(s) already handled" in r.stdout
+    assert "1 older message already handled" in r.stdout
     assert journal.read_bytes() == before and set(out.iterdir()) == first
 
 

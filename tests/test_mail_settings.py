@@ -133,7 +133,7 @@ def test_a_forged_source_cannot_write_lines_of_its_own_into_ticks_output(cli, tm
     box = write_maildir(tmp_path / "box", [])
     journal = new_game(cli, tmp_path / "games", "lines", "--mail-in", str(box),
                        "--mail-out", f"outbox:{tmp_path / 'out'}")
-    forge_route(journal, "/nowhere\nreferee: 3 game(s): all handled",
+    forge_route(journal, "/nowhere\nreferee: 3 games: all handled",
                 f"outbox:{tmp_path / 'out'}")
     assert cli("verify", journal).exit_code == 3                 # verify sees it
     r = tick(cli, journal)

@@ -291,11 +291,11 @@ def test_a_report_of_one_record_names_it_alone(tmp_path, cli):
 
 def test_a_dry_run_of_a_plan_lists_each_order_it_found_legal(tmp_path, cli):
     """Guards against a fault once found in commands._dry_run_report: a sealed plan is one Applied
-    whose text joins its orders with a newline, so `order --dry-run 'buy 1' done` says '1 order(s)
+    whose text joins its orders with a newline, so `order --dry-run 'buy 1' done` says '1 order
     legal' and prints 'done' on a line of its own, without the '  ok: ' every legal order gets."""
     journal = _production_game(tmp_path, players=False)
     r = cli("order", journal, "--as", "german", "--dry-run", "buy 1", "done")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
-    assert lines[0].startswith("dry run: 2 order(s) legal"), lines
+    assert lines[0].startswith("dry run: 2 orders legal"), lines
     assert "  ok: done" in lines, lines

@@ -283,7 +283,7 @@ def test_a_quick_tick_prints_what_typers_prints(cli, secret_file, tmp_path):
                      for x in (r, again)])
         assert len(list(out.glob("*.eml"))) == 2
     assert runs[0] == runs[1]
-    assert runs[0][0][0] == 0 and runs[0][0][1].endswith("1 game(s): all handled\n")
+    assert runs[0][0][0] == 0 and runs[0][0][1].endswith("1 game: all handled\n")
 
 
 class _Ran:

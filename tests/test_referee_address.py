@@ -194,7 +194,7 @@ def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, t
     assert cli("mail", journal, "--out", net.target).exit_code == 0
     for _ in range(2):
         r = tick(cli, journal)
-        assert r.exit_code != 0 and "2 mail(s) written to" in r.stderr and \
+        assert r.exit_code != 0 and "2 mails written to" in r.stderr and \
             "never sent" in r.stderr, r.output
     mails = sent(net)
     assert sorted(t for tos, _ in mails for t in tos) == sorted(

@@ -15,7 +15,7 @@ from mailboxes import write_maildir
 from test_tick_sharing import opened
 from test_transport import ADDRESSES, mail, records
 
-UNCLAIMED = "new message(s) no game claims"
+UNCLAIMED = "no game claims (no game's tag or order key)"
 
 
 def _outbox(root, name: str) -> set[str]:
@@ -87,4 +87,4 @@ def test_ids_differing_in_case_alone_the_exact_one_claims_else_none(cli, tmp_pat
     assert r.exit_code == 0, r.output
     assert _orders(made, "alpha", seqs["alpha"]) == ["pass"]
     assert _orders(made, "Alpha", seqs["Alpha"]) == ["pass"]
-    assert f"1 {UNCLAIMED}" in r.output, r.output
+    assert f"1 new message {UNCLAIMED}" in r.output, r.output

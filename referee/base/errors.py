@@ -14,6 +14,7 @@ Each kind of error has a `kind`, the stable name a command run with
 from __future__ import annotations
 
 from .glyphs import disguising, shown_repr
+from .plurals import counted
 
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
@@ -158,12 +159,12 @@ class GameDataError(RefereeError):
 
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
-        super().__init__(f"{len(self.problems)} problem(s) in the game data: "
+        super().__init__(f"{counted(len(self.problems), 'problem')} in the game data: "
                          + "; ".join(self.problems[:3]))
 
     def lines(self) -> list[str]:
         """One line per problem, then a count."""
-        return [*self.problems, f"{len(self.problems)} problem(s) found"]
+        return [*self.problems, f"{counted(len(self.problems), 'problem')} found"]
 
 
 class StorageError(RefereeError):

@@ -35,6 +35,7 @@ from ..base.errors import (
     one_line,
     quoted,
 )
+from ..base.plurals import counted
 from ..base.readers import MODERATOR, PUBLIC, check_name, check_reader
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -490,7 +491,7 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
         lines = [dump(_tick_document(report))]
     else:
         lines = report.lines() + ([] if report.problems else
-                                  [f"{len(report.games)} game(s): all handled"])
+                                  [f"{counted(len(report.games), 'game')}: all handled"])
     return lines, ticking.summary(report)
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from ..base.plurals import counted
 from ..engine import legal_orders
 from ..engine.order_text import format_order
 from ..game.autoplay import autoplay
@@ -241,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(home, ignore_errors=True)
     print(f"judge host (1914 games on one Maildir, built and passed in "
-          f"{time.perf_counter() - t:.0f} s; a busy pass shared among {shared} worker(s); "
+          f"{time.perf_counter() - t:.0f} s; a busy pass shared among {counted(shared, 'worker')}; "
           f"plot: {args.plot})")
     missed = []
     for r in rows:
@@ -250,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {r['games']:>5} games: idle pass {r['idle']:.2f} s ({per_game:.1f} ms a game)"
               f" ({r['idle_kept']:.2f} s with a round's mail kept in the box)"
               f", a tenth with a mail {r['busy']:.2f} s ({per_mail:.2f} s a mail on "
-              f"{shared} worker(s), {r['applied']} of {r['mails']} applied), "
+              f"{counted(shared, 'worker')}, {r['applied']} of {r['mails']} applied), "
               f"peak RSS {r['rss'] // MB} MB"
               + (f", watch {r['watch'] // MB} MB" if r["watch"] else "")
               + (f"; on one core a mail {r['one_core'][0]:.3f} s ({r['one_core'][1]} of "

@@ -13,6 +13,7 @@ import typer
 from ..base.addresses import address_key
 from ..base.errors import EXIT_REJECTED, UsageError, quoted
 from ..base.gameids import check_game_id
+from ..base.plurals import counted
 from ..base.readers import PUBLIC
 from ..contracts.outputs import NewGame
 from ..contracts.views import PlayersView
@@ -240,8 +241,8 @@ def _say_created(journal, game, dice: str, where, sides: list[str], route: dict)
                    f"{route['target'] or 'not set'}{sender} (`referee mail {journal}` changes "
                    f"them)")
     if OBSERVER in sides:
-        typer.echo(f"{sides.count(OBSERVER)} observer(s) registered: each is sent the public "
-                   f"report, and none can order")
+        typer.echo(f"{counted(sides.count(OBSERVER), 'observer')} registered: each is sent "
+                   f"the public report, and none can order")
 
 
 def players(

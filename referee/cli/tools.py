@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
+from ..base.plurals import counted
 from ..contracts.outputs import AutoplayResult, GamesCheck, GamesList, SchemaDocument, SchemaList
 from ..contracts.views import InboxResult
 from ..mail.outcomewords import outcome_words
@@ -69,9 +70,9 @@ def inbox(
     for p in written:
         typer.echo(f"outbox   {p}")
     older = len(outcomes) - len(fresh)
-    typer.echo(f"{len(fresh)} message(s) handled; "
-               + (f"{older} older message(s) already handled; " if older else "")
-               + f"{len(written)} mail(s) in the outbox")
+    typer.echo(f"{counted(len(fresh), 'message')} handled; "
+               + (f"{counted(older, 'older message')} already handled; " if older else "")
+               + f"{counted(len(written), 'mail')} in the outbox")
 
 # ---------------------------------------------------------------- games / schema / demo
 

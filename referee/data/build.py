@@ -7,6 +7,7 @@ its data in games/history/ (datastore.py), to be committed.
 import sys
 
 from ..base.errors import GameDataError
+from ..base.plurals import counted
 from . import datastore
 from .catalog import folder_kind
 from .compiled import write_package_copy
@@ -27,7 +28,7 @@ def main() -> int:
                 continue
             print(f"compiled {root.name} into {write_package_copy(root)}")
         except GameDataError as exc:           # every problem, each at its file and line
-            print(f"{root.name}: not compiled: {len(exc.problems)} problem(s) in {root}",
+            print(f"{root.name}: not compiled: {counted(len(exc.problems), 'problem')} in {root}",
                   file=sys.stderr)
             for line in exc.problems:
                 print(line, file=sys.stderr)

@@ -9,6 +9,7 @@ is reported with its record number instead of crashing the referee.
 import msgspec
 
 from ..base.errors import ContractError, JournalError, UsageError
+from ..base.plurals import counted
 from ..contracts.records import (
     SECRET_DATA,
     JournalHeader,
@@ -41,9 +42,9 @@ def keep_contract(seq: int, line: bytes) -> None:
     broken = _first_break(seq, line)
     if broken:
         raise ContractError(
-            f"record {seq} as built breaks its contract at {broken[0]} ({broken[1]} "
-            f"problem(s)); nothing was written. This is a bug: please report it with the "
-            f"command you ran.")
+            f"record {seq} as built breaks its contract at {broken[0]} "
+            f"({counted(broken[1], 'problem')}); nothing was written. This is a bug: please "
+            f"report it with the command you ran.")
 
 
 def audit_contracts(raw: bytes, name: str) -> None:

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from ..base.errors import RefereeError, one_line
+from ..base.plurals import counted
 from .delivery import refused_mails, spool_files
 from .ledger import forget_starts, load_ledger, news_owed_again, save_ledger
 from .ledger import game_lock as mail_lock
@@ -62,9 +63,9 @@ def stranded(x) -> None:
         if json.dumps(ledger["stranded"], sort_keys=True) != before:
             save_ledger(ledger)
     for folder, names in ledger["stranded"].items():
-        x.fail(f"{len(names)} mail(s) written to {named(Path(folder))} before the route "
-               f"changed were never sent: their news goes by the new route; remove them "
-               f"from there so that nobody gets them twice")
+        x.fail(f"{counted(len(names), 'mail')} written to {named(Path(folder))} before the route "
+               f"changed {'was' if len(names) == 1 else 'were'} never sent: their news goes by "
+               f"the new route; remove them from there so that nobody gets them twice")
 
 
 def tell_refused(x) -> None:
@@ -75,7 +76,8 @@ def tell_refused(x) -> None:
     except RefereeError:
         return
     if waiting and not any("refused for good" in p for p in x.problems):
-        x.fail(f"{len(waiting)} mail(s) refused for good wait in {x.spool / 'refused'} "
+        x.fail(f"{counted(len(waiting), 'mail')} refused for good "
+               f"{'waits' if len(waiting) == 1 else 'wait'} in {x.spool / 'refused'} "
                f"({', '.join(p.name for p in waiting[:3])}{' …' if len(waiting) > 3 else ''}): "
                f"mend the address (`referee players`) and remove them; the player's next "
                f"report carries their news")

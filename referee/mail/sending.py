@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..base.addresses import address_key
 from ..base.errors import StorageError
+from ..base.plurals import counted
 from ..store import home, mailsettings
 from ..store.mailroute import Server, check_target, server_of
 from . import message as mailtext
@@ -131,7 +132,7 @@ def _stopped(message: str, lines: list[str], said: list[str]) -> TransportError:
     many mails went before (send_owed keeps their lines with it, for the log)."""
     sent = sum(line.startswith("sent ") for line in lines)
     return TransportError("; ".join([message, *said]) +
-                          (f" ({sent} other(s) sent)" if sent else ""))
+                          (f" ({counted(sent, 'other')} sent)" if sent else ""))
 
 
 class _Held:
@@ -162,7 +163,8 @@ class _Held:
         if not self.first:
             return []
         stays = "it stays owed" if len(self.first) == 1 else "they stay owed"
-        after = f"; {len(self.later)} later mail(s) to them wait too" if self.later else ""
+        after = f"; {counted(len(self.later), 'later mail')} to them " \
+            f"{'waits' if len(self.later) == 1 else 'wait'} too" if self.later else ""
         return [f"{'; '.join(self.first)}; {stays}{after}"]
 
 

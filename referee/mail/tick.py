@@ -23,6 +23,7 @@ from pathlib import Path
 from ..base.addresses import address_key
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, StorageError, one_line
+from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..game.timeline import MISSED, REMINDED
 from ..store import mailsettings
@@ -104,8 +105,8 @@ class TickReport:
             out += [line for line in x.lines if line not in quiet]
         if self.fresh:              # told once a message, not again at every pass
             more = len(self.unclaimed) - len(self.fresh)
-            out.append(f"{len(self.fresh)} new message(s) no game claims (no game's tag or "
-                       f"order key): left for the moderator"
+            out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no game's "
+                       f"tag or order key): left for the moderator"
                        + (f" ({more} more told of before)" if more else ""))
         return out
 
@@ -270,8 +271,8 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
         keep_unclaimed(source, folder, readers, seen_before, unclaimed)
         if folder.left:
             why = "the server is slow" if folder.slow else "mail settings: reading"
-            group[0].log(f"{folder.left} more unread message(s) of {source} wait for the next "
-                         f"pass ({why})")
+            group[0].log(f"{counted(folder.left, 'more unread message')} of {source} "
+                         f"{'waits' if folder.left == 1 else 'wait'} for the next pass ({why})")
         unseen = set(folder.unseen_uids)
         still = [where for uid, where in seen_before.items() if uid in unseen]
         left = [*still, *unclaimed.values(), *folder.skipped]
@@ -348,10 +349,10 @@ def _read_all(group: list[Game], unread: list | None = None) -> None:
         if unread:
             x.read = False
             first = unread[0]
-            x.fail(f"{len(unread)} message(s) of the game's mailbox could not be read "
+            x.fail(f"{counted(len(unread), 'message')} of the game's mailbox could not be read "
                    f"({one_line((first.problem or first.where)[:200])}): no deadline is "
-                   f"ruled missed "
-                   f"until they can be, or are removed")
+                   f"ruled missed until {'it' if len(unread) == 1 else 'they'} can be, or "
+                   f"{'is' if len(unread) == 1 else 'are'} removed")
         elif x.read is None:
             x.read = True
 
@@ -420,8 +421,8 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
     lost = sum(o.status == "unreadable" for o in outcomes)
     if lost:                    # gone from the pass's own copy: read again from the source
         x.read = False
-        x.fail(f"{lost} message(s) kept for the game could not be read back; the next pass "
-               f"reads them again from the mailbox")
+        x.fail(f"{counted(lost, 'message')} kept for the game could not be read back; the next "
+               f"pass reads {'it' if lost == 1 else 'them'} again from the mailbox")
         return False
     return True
 
@@ -552,7 +553,7 @@ def summary(report: TickReport) -> RefereeError | None:
     if not report.problems:
         return None
     more = len(report.problems) - 1
-    return TransportError(report.problems[0] + (f" (and {more} more problem(s) above)"
+    return TransportError(report.problems[0] + (f" (and {counted(more, 'more problem')} above)"
                                                 if more else ""))
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..base.errors import UNREADABLE, JournalError, OrderError, quoted
+from ..base.plurals import counted
 from ..base.readers import check_reader
 from ..contracts.views import OrderResult
 from ..game.clockwalk import has_deadlines, zone_of
@@ -147,7 +148,7 @@ def _dry_run_report(result, fmt: str) -> Any:
     if fmt == "json":
         return OrderResult.of(dry_run=True, legal=legal, stopped=result.stopped,
                               not_checked=result.not_applied, rejected=_rejected(result))
-    lines = [f"dry run: {len(legal)} order(s) legal so far; nothing was written"]
+    lines = [f"dry run: {counted(len(legal), 'order')} legal so far; nothing was written"]
     lines += [f"  ok: {t}" for t in legal]
     if result.stopped:
         lines.append(f"stopped: {result.stopped}")

@@ -116,7 +116,7 @@ def test_inbox_and_tick(cli, played, tmp_path):
     assert [(m["side"], m["status"], m["records"]) for m in doc["messages"]] == \
         [("german", "applied", [3])]
     again = cli("inbox", j, sent, "--outbox", tmp_path / "out")
-    assert again.exit_code == 0 and "1 older message(s) already handled" in again.stdout, \
+    assert again.exit_code == 0 and "1 older message already handled" in again.stdout, \
         again.stderr
     r = cli("tick", j, "--format", "json")            # run by hand: no route for tick
     assert r.exit_code == 3 and "no mail target" in r.stdout
