@@ -110,6 +110,7 @@ def test_a_settle_in_a_later_turn_leaves_that_turn_s_kills_alone(cli, tmp_path):
     assert [s["killed"] for s in doc["sections"] if s["id"] == "B"] == [1]
     r = cli("order", j, "--as", "british", "morale B trigger=killed", "--dice", "6")
     assert r.exit_code == 1 and "taken a test for each" in r.stderr    # one death, one test
+    assert "section B has 1 figure killed this turn" in " ".join(r.stderr.split()), r.stderr
 
 
 @pytest.mark.parametrize("text", ["settle record=1 fact=command value=no",

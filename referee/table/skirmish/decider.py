@@ -8,6 +8,7 @@ is legal: decide refuses what it refuses, and nothing else.
 from __future__ import annotations
 
 from ...base.errors import IllegalOrderError
+from ...base.plurals import counted
 from ...contracts.skirmish import SkirmishCard
 from . import dicetests as t
 from .checks import (
@@ -225,8 +226,8 @@ def _check_morale(card, state, o, side):
     if trig not in mo.triggers:
         return mo.rule, f"trigger= is one of {', '.join(mo.triggers)}"
     if trig == "killed" and s.killed_tests >= s.killed_this_turn:
-        return mo.rule, f"section {s.id} has {s.killed_this_turn} figure(s) killed this turn " \
-                        f"and has taken a test for each"
+        return mo.rule, f"section {s.id} has {counted(s.killed_this_turn, 'figure')} killed " \
+                        f"this turn and has taken a test for each"
     if trig == "leader" and not any(
             f.side == side and f.role in LEADERS and f.killed_turn == state.turn
             and f.killed for f in state.figures.values()):
