@@ -1,11 +1,12 @@
 """A run killed after it wrote a mail into its outbox and before its ledger said so, then a
 pass that writes into another outbox: `inbox` run by hand into the moderator's folder,
 `tick` into the game's route. A mail is written once under its name in one folder (the name
-found there, or in its sent/, is not written again), and once across folders: before it is
-written into a folder, the ledger keeps that folder, and a pass into another folder looks for
-the name in the folders kept (and in their sent/) first (elsewhere.py). A kept folder gone, or no folder,
-holds nothing: the mail is written into the pass's own. A mail program that takes a mail
-out of the folder (`outbox:DIR`) and keeps no sent/ leaves nothing to find."""
+found there, or in its sent/, is not written again), and once across folders: before a mail
+is written into a folder, the ledger keeps that folder, and a pass into another folder looks
+for the name in the folders kept (and in their sent/) first (elsewhere.py). A kept folder
+gone, or no folder, holds nothing: the mail is written into the pass's own. A mail program
+that takes a mail out of the folder (`outbox:DIR`) and keeps no sent/ leaves nothing to
+find."""
 
 from __future__ import annotations
 
