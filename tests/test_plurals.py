@@ -35,3 +35,11 @@ def test_a_recorded_text_reads_with_plain_plurals_when_shown():
     assert plain_plurals("x-1 removes 2 pin(s), 0 left") == "x-1 removes 2 pins, 0 left"
     assert plain_plurals("2 die(s)") == "2 dice"
     assert plain_plurals("starting hand (scenario set-up)") == "starting hand (scenario set-up)"
+
+
+def test_a_count_no_record_would_hold_is_left_as_written():
+    """A hostile record's count of thousands of digits (past what int() reads) or of other
+    scripts' digits is left as it is, never raising."""
+    huge = "9" * 5000 + " card(s) bought"
+    assert plain_plurals(huge) == huge
+    assert plain_plurals("\u0663 card(s)") == "\u0663 card(s)"

@@ -15,8 +15,9 @@ import re
 # The plurals of the nouns a recorded text may count that do not take an "s".
 IRREGULAR = {"die": "dice", "army": "armies"}
 
-# A count, at most one word between, and a noun written with "(s)": "2 eligible unit(s)".
-_WRITTEN = re.compile(r"\b(\d+) ((?:[a-z-]+ )?)([a-z]+)\(s\)")
+# A count, at most one word between, and a noun written with "(s)": "2 eligible unit(s)"
+# (a count of at most 9 ASCII digits: whatever a record holds, int() reads it at once).
+_WRITTEN = re.compile(r"\b([0-9]{1,9}) ((?:[a-z-]+ )?)([a-z]+)\(s\)")
 
 
 def counted(n: int, singular: str, plural: str | None = None) -> str:
