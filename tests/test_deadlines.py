@@ -266,7 +266,7 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     # His mail opens with what his own mail asked: the extension granted, the new time.
     opening = " ".join(text_of(german).split("\n\n")[0].split())
     assert opening == ("Your extension was granted: your orders are now due by Thu 26 Nov "
-                       "18:00 UTC (0 extensions left of the 1 this game allows)."), opening
+                       "18:00 UTC (no extension left of the 1 this game allows)."), opening
     entente = next(m for m in mails(tmp_path / "out1") if m["To"] == ADDRESSES["entente"])
     assert "extension was granted" not in text_of(entente), text_of(entente)
     # Each mail says what more time he may still ask for: none left of the one allowed.

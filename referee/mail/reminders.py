@@ -140,7 +140,8 @@ def _left(tl: Timeline, side: str) -> str:
     game allows'."""
     allowed = tl.settings.extensions
     left = max(allowed - tl.used.get(side, 0), 0)
-    return f"{counted(left, 'extension')} left of the {allowed} this game allows"
+    return f"{counted(left, 'extension') if left else 'no extension'} left of the {allowed} " \
+           f"this game allows"
 
 
 def waits_on_the_moderator(table, name: str) -> str | None:
