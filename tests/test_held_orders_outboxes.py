@@ -90,7 +90,8 @@ def test_a_killed_inbox_s_reply_sent_from_its_folder_is_not_written_again(tmp_pa
         cli("tick", j, "--no-map")
     assert _answers(mine, out) == [(ENTENTE, "<m1@example.org>")], _answers(mine, out)
     assert not _answers(out)
-    assert _folders(j) == [os.path.realpath(out), os.path.realpath(mine)]  # nothing new
+    # The game's outbox used last: the moderator's mail about the hold went there.
+    assert _folders(j) == [os.path.realpath(mine), os.path.realpath(out)]
 
 
 @pytest.mark.parametrize("then", ["gone", "fifo", "loop"])
@@ -116,3 +117,17 @@ def test_a_mail_whose_first_folder_is_gone_is_written_once_into_the_next(tmp_pat
         r = cli("tick", j, "--no-map")
         assert "Traceback" not in r.output, r.output
     assert _answers(later, out) == [(ENTENTE, "<m1@example.org>")], _answers(later, out)
+
+
+def test_a_killed_inbox_s_mail_to_the_moderator_is_not_written_again_by_tick(tmp_path, cli):
+    """The moderator's `inbox` holds the Entente's orders, mails the moderator the command
+    that enters them, and is killed before the ledger says he was told: the passes of `tick`
+    do not tell him again, into the game's outbox."""
+    j, box, out = held_for_dice(tmp_path, cli)
+    mine = tmp_path / "mine"
+    _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="held")
+    for _ in range(2):
+        cli("tick", j, "--no-map")
+    held = [p for f in (mine, out) for p in f.glob("held-*-moderator.eml")]
+    assert len(held) == 1, held
+    assert held[0].parent == mine, held

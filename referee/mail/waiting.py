@@ -176,20 +176,24 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> lis
     head = table.records[0]
     post = Post(table, table.raw, outbox, now, head["game_id"])
     out, told = [], []
-    for side in sorted(held):
-        at = held_at(held[side])
-        lines = lines_left(table, held[side], side)
-        entry = {**_counted(held[side], lines), "lines": lines}
-        # Named by the record the hold was made at: a record since that leaves it (a pause)
-        # mails him no second time; and by the game, whose mails may share an outbox with
-        # another's holding the same lines at the same record.
-        name = f"held-{at:06d}-{side}-{_digest([head['game_id'], *lines])}"
-        if entry.get("told") is not True:
-            post.write(f"{name}-moderator.eml", post.address(MODERATOR),
-                       post.subject(MODERATOR, table.kind.season(table)),
-                       _held_mail(post.journal, side, entry), wrapped=True, seq=at)
-            told += [side] if post.address(MODERATOR) is not None else []
-        out.append((side, entry, post.address(MODERATOR) is not None))
+    with game_lock(head["game_id"], head["hash"]):     # once across outboxes: elsewhere.py
+        ledger = load_ledger(head["game_id"], head["hash"])
+        for side in sorted(held):
+            at = held_at(held[side])
+            lines = lines_left(table, held[side], side)
+            entry = {**_counted(held[side], lines), "lines": lines}
+            # Named by the record the hold was made at: a record since that leaves it (a
+            # pause) mails him no second time; and by the game, whose mails may share an
+            # outbox with another's holding the same lines at the same record.
+            name = f"held-{at:06d}-{side}-{_digest([head['game_id'], *lines])}"
+            if entry.get("told") is not True:
+                post.write(f"{name}-moderator.eml", post.address(MODERATOR),
+                           post.subject(MODERATOR, table.kind.season(table)),
+                           _held_mail(post.journal, side, entry), wrapped=True, seq=at,
+                           ledger=ledger)
+                told += [side] if post.address(MODERATOR) is not None else []
+            out.append((side, entry, post.address(MODERATOR) is not None))
+    fault("held")
     _told(table, {side: held[side] for side in told})
     return out
 
