@@ -16,6 +16,8 @@ import email
 import email.policy
 import os
 import re
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from test_transport import ADDRESSES, german_beyond_ascii, tick
 
 from referee.mail import globalparts, statusparts
 from referee.mail.eml import write_eml
+from referee.mail.ledger import FAULT_VARIABLE
 from referee.mail.message import parse_message
 from referee.mail.msgids import message_id, sent_to
 from referee.mail.robots import failures
@@ -436,3 +439,28 @@ def test_a_status_part_cut_leaves_every_other_part_as_it_was():
     assert len(status) <= statusparts.KEPT and whole.get_payload()[1].get_payload()[0][
         "Reporting-MTA"] == "dns; mx.example.org" and status.startswith("Reporting-MTA:")
     assert failures(read, "alpha", [ADDRESSES["german"]])[0].permanent
+
+
+def test_a_moderator_s_bounce_notice_a_killed_run_wrote_is_not_written_into_another_outbox(
+        cli, tmp_path):
+    """`inbox` tells the moderator of a real bounce and is killed once the notice is written,
+    before its ledger says so; the next run writes into another folder and finds the notice
+    in the first (the ledger keeps the folders the game's mails went into)."""
+    from test_hostile_mail import new_game, write_mbox
+
+    journal = new_game(cli, tmp_path / "game")
+    out, other = tmp_path / "out", tmp_path / "other"
+    assert cli("inbox", journal, write_mbox(tmp_path / "b0", []), "--outbox", out,
+               "--no-map").exit_code == 0
+    german = {str(m["To"]): m for _, m in _outbox_mails(out)}["Kaiser@Example.org"]
+    box = write_mbox(tmp_path / "b1", [_returning("kaiser@example.org", _head_of(german),
+                                                  "<y2@mx>")])
+    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
+                             "--outbox", str(out), "--no-map"],
+                            env={**os.environ, FAULT_VARIABLE: "written"},
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    assert [m for _, m in _outbox_mails(out) if "A bounce says" in headline(m)]
+    r = cli("inbox", journal, box, "--outbox", other, "--no-map")
+    assert r.exit_code == 0, r.output
+    assert not [m for _, m in _outbox_mails(other) if "A bounce says" in headline(m)]

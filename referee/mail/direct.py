@@ -18,7 +18,8 @@ from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
 from .copies import refuse_copy, this_is
-from .eml import plain_mail, write_once, written_already
+from .elsewhere import keep_folder, written_anywhere
+from .eml import plain_mail, write_once
 from .ledger import (
     copy_handled,
     fault,
@@ -253,7 +254,7 @@ def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]
             out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
                           table_subject(table, entry["side"]),
                           prose(f"{NOT_RECORDED}: {entry['reason']}"),
-                          entry.get("message_id"))
+                          entry.get("message_id"), ledger)
     ledger["owed"] = []
     return out
 
@@ -291,7 +292,7 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
             _report_body(table, h.side, keys, ledger, tuple(h.records))[1]
         _answered_to(table, outbox / f"{name}.eml", h, ledger)
     return _write(table, outbox / f"{name}.eml", address,
-                  table_subject(table, h.side), body, h.message_id)
+                  table_subject(table, h.side), body, h.message_id, ledger)
 
 
 def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
@@ -300,7 +301,7 @@ def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
     the outbox or its sent/), which stands: its report went no further than the mail's own
     records, then the journal's last, and a record since (another mail applied first, the
     moderator's order) is left to the next report, never marked as sent."""
-    if written_already(path.parent, path.stem) is None:
+    if written_anywhere(ledger, path) is None:
         ledger["sent"][h.side] = sent_mark(table.records[-1])
     elif h.records and (still_held(ledger["sent"].get(h.side), table.records) or 0) < \
             max(h.records) < len(table.records):
@@ -318,7 +319,7 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
             continue
         subject, body = _report_body(table, side, keys, ledger)
         name = mail_name("direct report", side, str(last))
-        out += _write(table, outbox / f"{name}.eml", address, subject, body, None)
+        out += _write(table, outbox / f"{name}.eml", address, subject, body, None, ledger)
         ledger["sent"][side] = sent_mark(table.records[-1])
     return out
 
@@ -336,12 +337,13 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
 
 
 def _write(table: Table, path: Path, to: str, subject: str, body: str,
-           in_reply_to: str | None) -> list[Path]:
+           in_reply_to: str | None, ledger: dict) -> list[Path]:
     """One mail into the outbox, whole or not at all, under the name that makes it that mail
     (a run that stopped before its ledger was saved finds it there, or in the outbox's sent/
-    once it went out, and writes no other)."""
-    if (there := written_already(path.parent, path.stem)) is not None:
+    once it went out, or in another outbox the ledger keeps, and writes no other)."""
+    if (there := written_anywhere(ledger, path)) is not None:
         return [there]
+    keep_folder(ledger, path.parent)
     msg = plain_mail(referee_address(table.records), to, subject, body,
                      in_reply_to, thread_of(table.records[0]["game_id"], to),
                      record=(table.records[0]["game_id"], table.records[-1]))

@@ -55,6 +55,13 @@ def written_elsewhere(ledger: dict, folder: Path, file: str) -> Path | None:
     return None
 
 
+def written_anywhere(ledger: dict, path: Path) -> Path | None:
+    """The mail path names (folder/NAME.eml) where it was written: in its own folder or its
+    sent/, else in another folder the ledger keeps; None when it was written nowhere."""
+    return written_already(path.parent, path.stem) or \
+        written_elsewhere(ledger, path.parent, path.name)
+
+
 def keep_folder(ledger: dict, folder: Path) -> None:
     """folder kept as the one the game's mails go into now, saved before any is written
     into it (StorageError when it cannot be: nothing is written)."""

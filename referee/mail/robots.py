@@ -30,7 +30,7 @@ from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, roster
 from . import globalparts
 from . import message as mailtext
-from .eml import write_eml
+from .elsewhere import write_kept
 from .ledger import mail_name, now, save_ledger
 from .msgids import marked_ids, sent_to
 from .refusal import prose
@@ -419,10 +419,10 @@ def _told(table, f: Failure, book: Roster, ledger: dict, outbox: Path | None,
     records = table.records
     game_id = records[0]["game_id"]
     try:
-        write_eml(outbox, book.sender or referee_address(records), moderator,
-                  table_subject(table, MODERATOR),
-                  bounce_notice(table.path, sides, f, book), None,
-                  name=mail_name("bounce", game_id, f.address, day))
+        write_kept(ledger, outbox, book.sender or referee_address(records), moderator,
+                   table_subject(table, MODERATOR),
+                   bounce_notice(table.path, sides, f, book), None,
+                   name=mail_name("bounce", game_id, f.address, day))
     except OSError as exc:      # the bounce stays unhandled: the next run tells him
         raise StorageError(f"--outbox {outbox}: a mail could not be written ({exc}); the "
                            f"next run writes it") from None

@@ -72,3 +72,23 @@ def test_an_answer_a_killed_run_wrote_and_that_went_out_is_not_written_again(cli
     assert r.exit_code == 0, r.stderr
     assert not (out / answer.name).exists()
     assert [m["status"] for m in json.loads(r.stdout)["messages"]] == ["applied"]
+
+
+def test_an_answer_a_killed_run_wrote_into_one_outbox_is_not_written_into_another(
+        cli, tmp_path, secret_file):
+    """The answer a run killed before its ledger was saved wrote into the moderator's folder;
+    the next run writes into another (the game's route, say): it finds the answer in the
+    first, as the ledger keeps the folders its mails went into, and writes it no second
+    time."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    move = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    first, other = tmp_path / "first", tmp_path / "other"
+    _killed_once_answered(j, move, first)
+    (answer,) = first.glob("*.eml")
+    r = cli("inbox", j, move, "--outbox", other, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert not (other / answer.name).exists()
+    assert [m["status"] for m in json.loads(r.stdout)["messages"]] == ["applied"]
