@@ -196,8 +196,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
             lines.append([Span(outcome, "bold")])
     lines += [[Span(t.strip())] for t in sheet_lines(seen, data, in_words=True)]
     if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
-        from ..game.timeline import clock_words, standing_due  # start-up: only a record
-        # about time
+        from ..game.timeline import clock_words, standing_due  # start-up: a clock record
         zone, dues = clock
         asked = before.pending.kind if before is not None and before.pending else None
         lines.append([Span(shown(clock_words, rec["seq"], journal, seen, zone, asked, reader,
