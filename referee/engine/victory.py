@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..base.plurals import noun
 from ..contracts.chartmodels import VictoryLevel
 from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused, GameEnded
 from ..contracts.orders import Armistice, Ord
@@ -69,9 +70,11 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
     ger = sum(1 for a in state.armies.values()
               if a.status == "eliminated" and data.nation_side[a.nation] == mine)
     if ent:
-        lines.append((f"{ent} eliminated {data.side_name(foe)} army(ies) (3.1)", ent))
+        lines.append((f"{ent} eliminated {data.side_name(foe)} "
+                      f"{noun(ent, 'army', 'armies')} (3.1)", ent))
     if ger:
-        lines.append((f"{ger} eliminated {data.side_name(mine)} army(ies) (3.1)", -ger))
+        lines.append((f"{ger} eliminated {data.side_name(mine)} "
+                      f"{noun(ger, 'army', 'armies')} (3.1)", -ger))
     for side in (foe, mine):
         n = state.vp_adjust.get(f"{side}_crisis_unpaid", 0)
         if n:

@@ -3,6 +3,7 @@ one function per event kind."""
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from .phrases import area, box_owner, kind_name, opened, revealed_orders, side, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -128,8 +129,9 @@ def _infantry_upgraded(ev: dict, data: GameData, reader: str) -> str:
 def _eft_losses_due(ev: dict, data: GameData, reader: str) -> str:
     e = opened(ev, reader)
     value = "units of hidden BP value (1.4)" if e is None else f"{e['bp']} BP of units"
-    return (f"EFT box: {value}, {len(ev['dice'])} dice "
-            f"[{' '.join(map(str, ev['dice']))}]: {ev['losses']} loss(es) (2.0 V.4)")
+    return (f"EFT box: {value}, {counted(len(ev['dice']), 'die', 'dice')} "
+            f"[{' '.join(map(str, ev['dice']))}]: {counted(ev['losses'], 'loss', 'losses')} "
+            f"(2.0 V.4)")
 
 
 def _eft_unit_lost(ev: dict, data: GameData, reader: str) -> str:
