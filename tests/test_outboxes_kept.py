@@ -59,3 +59,73 @@ def test_a_kept_entry_that_is_no_absolute_folder_name_is_ignored(tmp_path, monke
     ledger = {"outboxes": ["rel", 7, None, str(tmp_path / "nowhere")]}
     _write(ledger, tmp_path / "out", "mail-1")
     assert [p.name for p in (tmp_path / "out").glob("*.eml")] == ["mail-1.eml"]
+
+
+def _written(folder) -> list[str]:
+    return sorted(p.name for p in folder.glob("*.eml"))
+
+
+def _planted(tmp_path, monkeypatch, plant) -> list[str]:
+    """A folder the ledger keeps holds, under the name of the mail about to be written,
+    what plant(path) put there; the mails the run writes into its own folder."""
+    monkeypatch.setattr(elsewhere, "save_ledger", lambda ledger: None)
+    ledger = _ledger()
+    _write(ledger, tmp_path / "first", "other-mail")     # the folder kept, a mail of its own
+    plant(tmp_path / "first" / "mail-1.eml")
+    _write(ledger, tmp_path / "next", "mail-1")
+    return _written(tmp_path / "next")
+
+
+def test_a_file_no_referee_wrote_under_a_mail_s_name_keeps_it_from_no_other_folder(
+        tmp_path, monkeypatch):
+    """Whoever can write a folder the ledger keeps, and knows a mail's name, plants a file of
+    his own under it: the mail is written into the run's folder all the same."""
+    def plant(path):
+        path.write_bytes(b"From: x@example.org\nMessage-ID: <mail-1.aaaa@referee.invalid>\n\nhi\n")
+
+    assert _planted(tmp_path, monkeypatch, plant) == ["mail-1.eml"]
+
+
+def test_another_mail_of_the_referee_s_copied_under_a_mail_s_name_keeps_it_from_nowhere(
+        tmp_path, monkeypatch):
+    """A real mail of the referee's, to the same player but another one (its Message-ID
+    names another mail), or this one written for another address: neither stands for it."""
+    def copied(path):
+        path.write_bytes((path.parent / "other-mail.eml").read_bytes())
+
+    assert _planted(tmp_path, monkeypatch, copied) == ["mail-1.eml"]
+
+    def for_another(path):
+        elsewhere.write_eml(path.parent, "referee@example.org", "q@example.org", "s", "b\n",
+                            None, name="mail-1")
+
+    other = tmp_path / "again"
+    other.mkdir()
+    assert _planted(other, monkeypatch, for_another) == ["mail-1.eml"]
+
+
+def test_a_link_or_a_fifo_under_a_mail_s_name_is_no_mail(tmp_path, monkeypatch):
+    """A symbolic link to the real mail is not followed, and a FIFO is never read."""
+    def linked(path):
+        real = path.parent / "real"
+        real.mkdir()
+        elsewhere.write_eml(real, "referee@example.org", "p@example.org", "s", "b\n", None,
+                            name="mail-1")
+        path.symlink_to(real / "mail-1.eml")
+
+    assert _planted(tmp_path, monkeypatch, linked) == ["mail-1.eml"]
+    other = tmp_path / "fifo"
+    other.mkdir()
+    assert _planted(other, monkeypatch, os.mkfifo) == ["mail-1.eml"]
+
+
+def test_the_mail_itself_found_in_a_folder_kept_is_not_written_again(tmp_path, monkeypatch):
+    """The mail as the referee wrote it, moved to the kept folder's sent/ by the mail
+    program: it stands."""
+    def written(path):
+        elsewhere.write_eml(path.parent, "referee@example.org", "p@example.org", "s", "b\n",
+                            None, name="mail-1")
+        (path.parent / "sent").mkdir()
+        path.rename(path.parent / "sent" / path.name)
+
+    assert _planted(tmp_path, monkeypatch, written) == []

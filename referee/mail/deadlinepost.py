@@ -74,15 +74,15 @@ class Post:
         if to is None or path.exists() or (self.outbox / "sent" / name).exists():
             return False
         if ledger is not None:
-            if written_elsewhere(ledger, self.outbox, name) is not None:
+            if written_elsewhere(ledger, self.outbox, name, to) is not None:
                 return False
             keep_folder(ledger, self.outbox)
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = body if wrapped else prose(body)
         msg = plain_mail(self.sender, to, subject, body, None,
-                         thread_of(self.game_id, to), date=self.now,
-                         record=self._record(seq))
+                         thread_of(self.game_id, to), name.removesuffix(".eml"),
+                         date=self.now, record=self._record(seq))
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
             home.write_new(path, mailtext.mail_bytes(msg))

@@ -290,18 +290,18 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
     if h.keyed and h.side is not None:
         body = body.rstrip("\n") + "\n\n" + \
             _report_body(table, h.side, keys, ledger, tuple(h.records))[1]
-        _answered_to(table, outbox / f"{name}.eml", h, ledger)
+        _answered_to(table, outbox / f"{name}.eml", h, ledger, address)
     return _write(table, outbox / f"{name}.eml", address,
                   table_subject(table, h.side), body, h.message_id, ledger)
 
 
-def _answered_to(table: Table, path: Path, h: Handled, ledger: dict) -> None:
+def _answered_to(table: Table, path: Path, h: Handled, ledger: dict, address: str) -> None:
     """The ledger's mark of the report an answer carries (observers.sent_mark): the journal
     now, but for an answer a run stopped before its ledger was saved wrote already (path in
     the outbox or its sent/), which stands: its report went no further than the mail's own
     records, then the journal's last, and a record since (another mail applied first, the
     moderator's order) is left to the next report, never marked as sent."""
-    if written_anywhere(ledger, path) is None:
+    if written_anywhere(ledger, path, address) is None:
         ledger["sent"][h.side] = sent_mark(table.records[-1])
     elif h.records and (still_held(ledger["sent"].get(h.side), table.records) or 0) < \
             max(h.records) < len(table.records):
@@ -341,10 +341,10 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     """One mail into the outbox, whole or not at all, under the name that makes it that mail
     (a run that stopped before its ledger was saved finds it there, or in the outbox's sent/
     once it went out, or in another outbox the ledger keeps, and writes no other)."""
-    if (there := written_anywhere(ledger, path)) is not None:
+    if (there := written_anywhere(ledger, path, to)) is not None:
         return [there]
     keep_folder(ledger, path.parent)
     msg = plain_mail(referee_address(table.records), to, subject, body,
-                     in_reply_to, thread_of(table.records[0]["game_id"], to),
+                     in_reply_to, thread_of(table.records[0]["game_id"], to), path.stem,
                      record=(table.records[0]["game_id"], table.records[-1]))
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

@@ -14,22 +14,33 @@ used, never once a mail; MOST_FOLDERS bounds them.
 
 The folders looked in come from the signed ledger alone, where only the referee's own runs
 put them (an `inbox --outbox` command line, or a game's route as `tick` read it); nothing
-read from a game folder names one. A kept folder gone, not a folder, or not readable holds
-nothing: written_already looks at names alone, never opening a file (a FIFO), and a
-symbolic link that loops is no mail.
+read from a game folder names one. A file found in another folder counts only when it is
+that mail as this referee wrote it for its recipient: a regular file (never followed
+through a link, never a FIFO) whose Message-ID, in its first MOST_HEAD bytes, names the
+mail and is marked for him with this user's key (msgids.py). So whoever can write one of
+those folders, and knows a mail's name, keeps it from no other folder. A kept folder gone,
+not a folder, or not readable holds nothing.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 from .eml import write_eml, written_already
 from .ledger import save_ledger
+from .msgids import names_mail, sent_to
 
 MOST_FOLDERS = 16          # the folders the ledger keeps (those used longest ago go first)
+MOST_HEAD = 64 * 1024      # the bytes of a mail found elsewhere read for its Message-ID
+# A header line's Message-ID, the line folded after the colon or not (as the email package
+# writes a long one).
+_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(?:\r?\n[ \t]+)?(<[^<>\s]{1,400}>)[ \t]*\r?$",
+                         re.IGNORECASE | re.MULTILINE)
 
 
 def resolved(folder: Path) -> str:
@@ -44,22 +55,43 @@ def kept_folders(ledger: dict) -> list[str]:
         if isinstance(kept, list) else []
 
 
-def written_elsewhere(ledger: dict, folder: Path, file: str) -> Path | None:
-    """The mail named file where a folder the ledger keeps, other than folder, holds it (or
-    that folder's sent/); None when none does."""
-    here = resolved(folder)
+def written_elsewhere(ledger: dict, folder: Path, file: str, to: str) -> Path | None:
+    """The mail named file, to the address `to`, where a folder the ledger keeps, other than
+    folder, holds it as this referee wrote it (or that folder's sent/); None when none
+    does."""
+    here, name = resolved(folder), file.removesuffix(".eml")
     for there in reversed(kept_folders(ledger)):
-        if there != here and \
-                (found := written_already(Path(there), file.removesuffix(".eml"))) is not None:
+        if there != here and (found := written_already(Path(there), name)) is not None \
+                and _ours(found, to, name):
             return found
     return None
 
 
-def written_anywhere(ledger: dict, path: Path) -> Path | None:
-    """The mail path names (folder/NAME.eml) where it was written: in its own folder or its
-    sent/, else in another folder the ledger keeps; None when it was written nowhere."""
+def written_anywhere(ledger: dict, path: Path, to: str) -> Path | None:
+    """The mail path names (folder/NAME.eml) to the address `to` where it was written: in
+    its own folder or its sent/, else in another folder the ledger keeps; None when it was
+    written nowhere."""
     return written_already(path.parent, path.stem) or \
-        written_elsewhere(ledger, path.parent, path.name)
+        written_elsewhere(ledger, path.parent, path.name, to)
+
+
+def _ours(path: Path, to: str, name: str) -> bool:
+    """Whether the file at path is the mail named name this referee wrote for `to`: a
+    regular file whose Message-ID names the mail and is marked for him."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
+                     getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        head = os.read(fd, MOST_HEAD) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        head = b""
+    finally:
+        os.close(fd)
+    found = _MESSAGE_ID.search(head.split(b"\n\n", 1)[0])
+    ident = found.group(1).decode("ascii", "replace") if found else ""
+    return bool(ident) and names_mail(ident, name) and sent_to(ident, to)
 
 
 def keep_folder(ledger: dict, folder: Path) -> None:
@@ -78,7 +110,7 @@ def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwa
     found in its own folder or in a kept one stands, else its folder is kept, then it is
     written."""
     if name is not None and written_already(folder, name) is None:
-        if (there := written_elsewhere(ledger, folder, f"{name}.eml")) is not None:
+        if (there := written_elsewhere(ledger, folder, f"{name}.eml", args[1])) is not None:
             return there
         keep_folder(ledger, folder)
     return write_eml(folder, *args, name=name, **kwargs)

@@ -103,6 +103,13 @@ def sent_to(ident: str, address: str) -> bool:
     return hmac.compare_digest(_mark(key, m.group(1), address), m.group(2).lower())
 
 
+def names_mail(ident: str, name: str) -> bool:
+    """Whether ident is the Message-ID of the mail named name (message_id's fixed form: the
+    name ends its part before the mark; unchecked, as sent_to checks the mark)."""
+    m = _MARKED.fullmatch(ident.strip())
+    return m is not None and (m.group(1) == name or m.group(1).endswith(f".{name}"))
+
+
 def record_of(ident: str, address: str, game_id: str) -> Answered | None:
     """The record a Message-ID of this referee's names for game_id (message_id's record: its
     number, and its hash's first digits when the id carries them), when it was made for
