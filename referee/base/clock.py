@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 
 from .errors import UsageError, quoted
+from .plurals import counted
 
 NOW_VARIABLE = "REFEREE_NOW"
 _DURATION = re.compile(r"(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?")
@@ -109,8 +110,7 @@ def span_words(span: timedelta) -> str:
     """A time still to run as a reader counts it, to the minute below ('in 2 hours', 'in 1
     hour and 30 minutes'): a reminder says how long is left, not only the time it ends."""
     hours, minutes = divmod(max(int(span.total_seconds()) // 60, 0), 60)
-    parts = [f"{n} {unit}{'' if n == 1 else 's'}"
-             for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
+    parts = [counted(n, unit) for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
     return f"in {' and '.join(parts)}" if parts else "in under a minute"
 
 

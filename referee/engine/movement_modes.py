@@ -7,7 +7,7 @@ combined with other movement: the counter has then moved for the turn.
 
 from __future__ import annotations
 
-from ..base.plurals import counted
+from ..base.plurals import counted, noun
 from ..contracts.events_map import UnitMoved
 from ..contracts.orders import Eft, Evacuate, Rail, Reserves, Sea, Strategic
 from ..data.gamedata import GameData
@@ -161,8 +161,8 @@ def sea_violation(s: State, d: GameData, o: Sea, side: str) -> Violation | None:
                          " units use sea movement")
     if s.turn_state.sea >= sea.units:
         who = "/".join(n.upper() for n in sea.nations)
-        return Violation("4.6", f"{'one' if sea.units == 1 else sea.units} {who} unit"
-                                f"{'' if sea.units == 1 else 's'} per movement phase may use "
+        return Violation("4.6", f"{'one' if sea.units == 1 else sea.units} {who} "
+                                f"{noun(sea.units, 'unit')} per movement phase may use "
                                 f"sea movement")
     ports = sea_ports(d, side)
     home = sea.home

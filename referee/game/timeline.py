@@ -485,9 +485,8 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
         if actor != "moderator":
             allowed, taken = tl.settings.extensions, tl.used.get(actor, 0)
             if taken >= allowed:
-                raise OrderError(f"extend: {tl.data.side_name(actor)} has used the {allowed} "
-                                 f"extension"
-                                 f"{'s' if allowed != 1 else ''} this game allows; ask the "
+                raise OrderError(f"extend: {tl.data.side_name(actor)} has used the "
+                                 f"{counted(allowed, 'extension')} this game allows; ask the "
                                  f"moderator")
         refuse_spent_extension(dues, length, span, actor)
         bodies = [fact_body(actor, f"{EXTEND} {span}", {

@@ -193,25 +193,23 @@ def _held_for_dice(table: Table, held: dict, outbox: Path, now: datetime) -> lis
                            ledger=ledger)
                 told += [side] if post.address(MODERATOR) is not None else []
             out.append((side, entry, post.address(MODERATOR) is not None))
-    fault("held")
-    _told(table, {side: held[side] for side in told})
+        fault("held")
+        _told(ledger, {side: held[side] for side in told})
     return out
 
 
-def _told(table: Table, told: dict) -> None:
+def _told(ledger: dict, told: dict) -> None:
     """The holds the moderator was mailed about, kept as told in the ledger (while it keeps
-    them as they were): under `outbox:DIR` his own mail program may take the mail out of the
-    folder, where its name alone said it was written. A pass cut off before this writes the
-    same mail under the same name, which the folder (or its sent/) then still holds."""
+    them as they were), saved: under `outbox:DIR` his own mail program may take the mail out
+    of the folder, where its name alone said it was written. A pass cut off before this
+    writes the same mail under the same name, which the folder (or its sent/), or another
+    the ledger keeps, then still holds."""
     if not told:
         return
-    head = table.records[0]
-    with game_lock(head["game_id"], head["hash"]):
-        ledger = load_ledger(head["game_id"], head["hash"])
-        for side, entry in told.items():
-            if isinstance(entry, dict) and ledger["held"].get(side) == entry:
-                ledger["held"][side] = {**entry, "told": True}
-        save_ledger(ledger)
+    for side, entry in told.items():
+        if isinstance(entry, dict) and ledger["held"].get(side) == entry:
+            ledger["held"][side] = {**entry, "told": True}
+    save_ledger(ledger)
 
 
 def _tell_dropped(table: Table, outbox: Path, now: datetime, ledger: dict, held: dict

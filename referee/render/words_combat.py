@@ -68,7 +68,7 @@ def _fire_group(g: dict, data: GameData) -> str:
                             f" {kind_name(g['kind'])}")
     extra = " at the fort" if g.get("siege") else ""
     extra += ", forces retreats" if g.get("forces_retreat") else ""
-    hits = f"{g['hits']} hit" + ("s" if g["hits"] != 1 else "") if g["hits"] else "miss"
+    hits = counted(g["hits"], "hit") if g["hits"] else "miss"
     return f"{name} F{g['fp']}{extra} [{dice}] {hits}"
 
 
