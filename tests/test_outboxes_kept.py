@@ -151,27 +151,3 @@ def test_a_truncated_mail_or_a_huge_file_under_a_mail_s_name_is_no_mail(tmp_path
     other.mkdir()
     assert _planted(other, monkeypatch, huge) == ["mail-1.eml"]
 
-
-def test_a_pass_that_handled_mail_keeps_its_folder_with_that_save(cli, tmp_path,
-                                                                  monkeypatch):
-    """`inbox` saves its ledger once the messages are handled and before it writes the
-    mails they are owed: the folder is kept in that save, with none of its own (a signed
-    save costs a busy pass as much as a mail's text)."""
-    from test_hostile_mail import mail, new_game, write_mbox
-
-    from referee.mail import ledger as ledgermod
-    from referee.store.journal import Journal
-
-    journal = new_game(cli, tmp_path / "game")
-    saves = []
-    real = elsewhere.save_ledger
-    monkeypatch.setattr(elsewhere, "save_ledger", lambda ledger: (saves.append(1),
-                                                                   real(ledger)))
-    out = tmp_path / "out"
-    r = cli("inbox", journal, write_mbox(tmp_path / "box", [mail()]), "--outbox", out,
-            "--no-map")
-    assert r.exit_code == 0, r.output
-    assert list(out.glob("*.eml")) and saves == []
-    head = next(iter(Journal(journal).read()))
-    assert ledgermod.load_ledger(head["game_id"], head["hash"])["outboxes"] == \
-        [os.path.realpath(out)]

@@ -94,23 +94,15 @@ def _ours(path: Path, to: str, name: str) -> bool:
     return bool(ident) and names_mail(ident, name) and sent_to(ident, to)
 
 
-def note_folder(ledger: dict, folder: Path | None) -> bool:
-    """folder (None: none) noted as the one the game's mails go into now, unsaved (a run
-    about to save its ledger before its mails notes it first, and saves once); whether
-    that changed the ledger."""
-    kept = kept_folders(ledger)
-    here = resolved(folder) if folder is not None else None
-    if here is None or kept[-1:] == [here]:
-        return False
-    ledger["outboxes"] = [*(k for k in kept if k != here), here][-MOST_FOLDERS:]
-    return True
-
-
 def keep_folder(ledger: dict, folder: Path) -> None:
     """folder kept as the one the game's mails go into now, saved before any is written
-    into it (StorageError when it cannot be: nothing is written)."""
-    if note_folder(ledger, folder):
-        save_ledger(ledger)
+    into it (StorageError when it cannot be: nothing is written). A run that writes no mail
+    keeps no folder: its ledger stays the bytes it was."""
+    kept, here = kept_folders(ledger), resolved(folder)
+    if kept[-1:] == [here]:
+        return
+    ledger["outboxes"] = [*(k for k in kept if k != here), here][-MOST_FOLDERS:]
+    save_ledger(ledger)
 
 
 def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwargs

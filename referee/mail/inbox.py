@@ -49,7 +49,7 @@ from .answered import answered_record
 from .copies import refuse_copy
 from .delivery import refused_mails
 from .direct import direct_inbox
-from .elsewhere import note_folder, writer
+from .elsewhere import writer
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
@@ -294,7 +294,6 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
             if m.content_sha256 and out.side and out.records:   # a copy later in this pass
                 bodies.setdefault((out.side, m.content_sha256), out.records[0])
         outcomes.append(out)
-    note_folder(ledger, outbox)         # saved with the messages: no save of its own after
     save_ledger(ledger)
     written: list[Path] = []
     if outbox is not None:
