@@ -610,7 +610,9 @@ class Truth:
         if o.fmt == "json":
             nations = list(json.loads(o.out)["board"].get("force_pool") or {})
         else:
-            nations = re.findall(r"Force pool, (\w+):", text)
+            by_name = {x.name: n for n, x in self.data.units.nations.items()}
+            nations = [by_name.get(name, name)
+                       for name in re.findall(r"Force pool, ([^:\n]+):", text)]
         return [Leak("template", f"the force pool of {n}", f"Force pool, {n}")
                 for n in nations if side_of.get(n) != reader]
 

@@ -9,7 +9,11 @@ reader gets the hands `show` gives him (1.3) and the army contents he may see (1
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+import yaml
 from datacopy import copy_game
 from pydantic import TypeAdapter
 
@@ -21,10 +25,12 @@ from referee.data.dataload import load_game
 from referee.game.board import board_view
 from referee.game.views import state_view
 from referee.render.board import board_section
+from referee.render.documents import show_document
 from referee.render.formats import to_text
 from referee.render.sections import Document
 
 READERS = ("german", "entente", "public", "moderator")
+GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +172,25 @@ def test_forts_supply_sources_and_what_lies_off_the_map(openings):
             assert fort["besieged"] is False      # no enemy unit stands with a fort in 1914
         assert (board["eft_box"] is None) == (game == "aac")
         assert board["build_points"] is None
+
+
+def test_each_force_pool_is_headed_by_its_nations_name(openings):
+    """A force pool (where units lost go, 5.3.1) is headed by its nation's name as units.yaml
+    writes it ('German Empire'), never by the nation's id ('ge'), in the report's board and
+    in `show`, for every reader; under hidden templates only the pools he sees (1.4)."""
+    for (game, hidden), opened in openings.items():
+        written = yaml.safe_load((GAMES / game / "units.yaml").read_text())["nations"]
+        for reader in READERS:
+            board = board_of(opened, reader)
+            pools = {n for n, row in board["force_pool"].items() if row}
+            assert pools or (hidden and reader == "public"), (game, reader)
+            assert board["nation_names"] == {n: written[n]["name"] for n in board["force_pool"]}
+            lines = [ln for ln in board_text(board) if "Force pool" in ln]
+            assert sorted(ln.split(":")[0] for ln in lines) == \
+                sorted(f"- Force pool, {written[n]['name']}" for n in pools)
+            shown = to_text(show_document(state_view(opened.state, opened.data, reader)))
+            assert sorted(re.findall(r"^- (.+) force pool:", shown, re.M)) == \
+                sorted(written[n]["name"] for n in pools)
 
 
 def test_country_names_are_checked(tmp_path):

@@ -122,6 +122,8 @@ class StateView(Document):
     eliminated_armies: list[str]
     eft_box: list[str] | None     # None: the game has no EFT box (AAC)
     force_pool: dict[str, dict[str, int]]
+    # each nation of force_pool by its name in the game's data ('ge': 'German Empire')
+    nation_names: dict[str, str]
     options: dict[str, bool]
     game_over: bool
     result: dict[str, Any] | None
@@ -307,6 +309,7 @@ class BoardView(Document):
     eft_box: list[str] | None     # None: the game has no EFT box (AAC)
     eliminated_armies: list[str]
     force_pool: dict[str, dict[str, int]]
+    nation_names: dict[str, str]     # each nation of force_pool by its name
     build_points: dict[str, int] | None     # until a production's plans are revealed (7.0)
 
 

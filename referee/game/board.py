@@ -115,5 +115,6 @@ def board_view(state: State, data: GameData, reader: str, view: dict[str, Any]
         eft_box=view["eft_box"],
         eliminated_armies=view["eliminated_armies"],
         force_pool=view["force_pool"],
+        nation_names=view["nation_names"],
         build_points={s: bp[s] for s in data.sides if s in bp} if bp else None,
     )

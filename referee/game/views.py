@@ -95,6 +95,10 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
     for a in data.map.areas:
         areas[a.id] = {"name": a.name, "control": state.area_state(a.id, data), "vp": a.vp,
                        "units": unit_views(state, data, a.id, reader)}
+    # With hidden templates (1.4) another side's pool would give away what its armies hold
+    # (the counter mix less the pool and the units standing alone).
+    pool = {n: {k: c for k, c in row.items() if c} for n, row in sorted(state.pool.items())
+            if not hidden or may_see(reader, data.nation_side[n])}
     view: dict[str, Any] = {
         "game_id": game_id or state.game_id,
         "game_name": data.info.name,
@@ -127,11 +131,8 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "eft_box": sorted([a.id for a in state.armies.values() if a.status == "eft"] +
                           [p.id for p in state.pieces.values() if p.area == data.eft_box.id])
         if data.eft_box else None,
-        # With hidden templates (1.4) another side's pool would give away what its armies
-        # hold (the counter mix less the pool and the units standing alone).
-        "force_pool": {n: {k: c for k, c in row.items() if c} for n, row in
-                       sorted(state.pool.items())
-                       if not hidden or may_see(reader, data.nation_side[n])},
+        "force_pool": pool,
+        "nation_names": {n: data.units.nations[n].name for n in pool},
         "options": dict(state.options),
         "game_over": state.phase == "over",
         "result": state.result,

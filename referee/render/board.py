@@ -130,9 +130,10 @@ def off_map_lines(board: dict[str, Any], sides: list[str]) -> list[list[Span]]:
                                                             or "empty"))])
     lines.append([Span("Eliminated armies: " + (", ".join(board["eliminated_armies"])
                                                 or "none"))])
+    names = board.get("nation_names") or {}
     for nation, row in board["force_pool"].items():
         if row:
-            lines.append([Span(f"Force pool, {nation}: " + ", ".join(
+            lines.append([Span(f"Force pool, {names.get(nation, nation)}: " + ", ".join(
                 f"{k.replace('_', ' ')} {n}" for k, n in row.items()))])
     if board.get("build_points"):
         lines.append([Span("Build Points (7.0): " + ", ".join(

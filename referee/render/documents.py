@@ -207,8 +207,9 @@ def off_map_section(view: dict[str, Any]) -> Section:
         eft = ", ".join(view["eft_box"]) or "empty"
         blocks.insert(0, para(Span("Eastern Front Transit box: ", "bold"), eft))
     pool = view.get("force_pool") or {}
+    names = view.get("nation_names") or {}
     if pool:
-        blocks.append(Items([[Span(f"{nation} force pool: " + ", ".join(
+        blocks.append(Items([[Span(f"{names.get(nation, nation)} force pool: " + ", ".join(
             f"{k.replace('_', ' ')} {n}" for k, n in row.items()))] for nation, row in
             pool.items() if row]))
     return Section("Off the map", blocks)

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 
 # Raised when the same journal bytes and data would now be answered differently by a state or
 # a view kept under the format before (2: a sealed plan runs one deadline for both sides, and
-# views kept with the deadlines of the rule before must not be served).
-FORMAT = 2
+# views kept with the deadlines of the rule before must not be served; 3: views name each
+# nation of the force pools).
+FORMAT = 3
 
 
 def _journal_id(journal: Path) -> str:
