@@ -18,7 +18,7 @@ from ..table import Table
 from . import message as mailtext
 from .elsewhere import keep_folder, written_elsewhere
 from .eml import plain_mail
-from .ledger import load_ledger
+from .ledger import fault, load_ledger, lock_held
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
@@ -44,7 +44,7 @@ class Post:
         self.keys = {} if secret is None else {
             side: order_key(secret, game_id, side, p.get("key_no") or 0)
             for side, p in self.people.items() if side != MODERATOR}
-        head = records[0].get("hash")
+        head = self.head = records[0].get("hash")
         self.maps = load_ledger(game_id, head)["maps"] if isinstance(head, str) else {}
 
     def _record(self, seq: int | None) -> tuple[str, dict] | None:
@@ -64,8 +64,9 @@ class Post:
               reader: str | None = None, wrapped: bool = False, seq: int | None = None,
               ledger: dict | None = None) -> bool:
         """One mail as outbox/name (0600), unless a mail of that name was written before
-        (there, or sent: in outbox/sent; with ledger, in another folder it keeps, and it
-        keeps this one before: elsewhere.py); False when it was or nobody has the address.
+        (there, or sent: in outbox/sent; with ledger, or while this process holds the
+        game's mail lock, in another folder the ledger keeps, and it keeps this one before:
+        elsewhere.py); False when it was or nobody has the address.
         A mail to a side (reader) ends with its order key. The body is wrapped at 72
         columns unless the caller did (wrapped: a command to copy is never split). seq: the
         record the game stood at, which its Message-ID names (a reply to it is stale once
@@ -73,6 +74,9 @@ class Post:
         path = self.outbox / name
         if to is None or path.exists() or (self.outbox / "sent" / name).exists():
             return False
+        if ledger is None and isinstance(self.head, str) and \
+                lock_held(self.game_id, self.head):     # the ledger as it stands now
+            ledger = load_ledger(self.game_id, self.head)
         if ledger is not None:
             if written_elsewhere(ledger, self.outbox, name, to) is not None:
                 return False
@@ -91,6 +95,7 @@ class Post:
         except OSError as exc:
             raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
                                f"the journal holds what was done") from None
+        fault("deadline mail")
         return True
 
     def subject(self, reader: str, season: str) -> str:

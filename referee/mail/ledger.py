@@ -224,6 +224,13 @@ _HELD: dict[str, int] = {}
 _GUARD = threading.Lock()
 
 
+def lock_held(game_id: str, header_hash: str) -> bool:
+    """Whether this process holds the game's mail lock (game_lock) now."""
+    path = ledger_path(game_id, header_hash).with_suffix(".lock")
+    with _GUARD:
+        return _HELD.get(str(path), 0) > 0
+
+
 @contextmanager
 def game_lock(game_id: str, header_hash: str):
     """The game's mail lock (beside its ledger): one `inbox` run at a time on a game; the

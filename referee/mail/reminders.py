@@ -34,6 +34,7 @@ from ..store import home
 from ..table import Table
 from .deadlinepost import Post, address_of, everyone
 from .holds import sides_on_hold
+from .ledger import game_lock
 from .ordersopen import orders_open_text
 from .refusal import prose
 
@@ -182,7 +183,11 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     j = Table.writing(journal, games_dir)
     if not has_deadlines(j.raw):
         return log                  # a game without deadlines: nothing to replay
-    with held(now):             # the records made here carry the time of the check
+    head = j.records[0]
+    # The game's mail lock, before the journal's (as inbox takes them): each mail is then
+    # written once across the outboxes the ledger keeps (deadlinepost.py, elsewhere.py).
+    # The records made here carry the time of the check (held).
+    with game_lock(head["game_id"], head["hash"]), held(now):
         _owed_from_last_pass(j, outbox, now, games_dir)
         made: dict[int, tuple[dict, Answer]] = {}
         for _ in range(MOST_ANSWERS):
