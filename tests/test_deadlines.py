@@ -267,6 +267,10 @@ def test_a_player_extends_by_mail_as_often_as_the_game_allows(tmp_path, cli, clo
     opening = " ".join(text_of(german).split("\n\n")[0].split())
     assert opening == ("Your extension was granted: your orders are now due by Thu 26 Nov "
                        "18:00 UTC (no extension left of the 1 this game allows)."), opening
+    # ... and gives that time once above the report: not again in the line under the
+    # decision asked (the report's own deadline line, at its end, gives it again).
+    above = " ".join(text_of(german).split("TO THE LAST MAN!")[0].split())
+    assert above.count("Thu 26 Nov 18:00 UTC") == 1 and "Orders due by" not in above, above
     entente = next(m for m in mails(tmp_path / "out1") if m["To"] == ADDRESSES["entente"])
     assert "extension was granted" not in text_of(entente), text_of(entente)
     # Each mail says what more time he may still ask for: none left of the one allowed.

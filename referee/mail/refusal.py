@@ -244,7 +244,8 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     # names only the game, the reader and the season: subjects.py, and every report of a
     # season has the same title).
     title, _, rest = report.rstrip().partition("\n\n")
-    return head + lead_lines(doc, due) + title + "\n\n" + rest + \
+    lead = lead_lines(doc, None if _time_told(due, notes) else due)
+    return head + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
         f"\n\nOrder key: {key}\n{receipt}\n"
 
@@ -258,6 +259,13 @@ def lead_lines(doc: Document, due: str | None = None) -> str:
         return ""
     when = _first_sentence(due) if due else ""
     return lead + (f"\n{prose(when)}" if when else "") + "\n\n"
+
+
+def _time_told(due: str | None, notes: list[str]) -> bool:
+    """Whether the notes heading the mail already give the time its deadline line gives (an
+    extension granted: 'your orders are now due by ...'), so the lead does not again."""
+    time = _first_sentence(due).rstrip(".").partition(" due by ")[2] if due else ""
+    return bool(time) and any(time in " ".join(n.split()) for n in notes)
 
 
 def _first_sentence(text: str) -> str:
