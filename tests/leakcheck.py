@@ -579,7 +579,7 @@ class Truth:
             return []
         others = {a.id for a in self.state.armies.values()
                   if a.status == "map" and self.army_side[a.id] != reader}
-        out = self.pools_shown(o, text, reader) if o.command == "board" else []
+        out = self.pools_shown(o, text, reader) if o.command in ("board", "show") else []
         if o.fmt == "json":
             doc = json.loads(o.out)
             areas = doc.get("areas", {})       # show: by id; map: a list
@@ -605,16 +605,25 @@ class Truth:
         return out
 
     def pools_shown(self, o: Output, text: str, reader: str) -> list[Leak]:
-        """Another side's force pool in the board, under hidden templates (1.4)."""
+        """Another side's force pool in the board or `show`, under hidden templates (1.4):
+        as JSON, a nation of force_pool or of nation_names (its name alone tells that the
+        reader is given its pool); as text, 'Force pool, NAME:' (the board) or 'NAME force
+        pool:' (show), NAME the nation's name or its id."""
         side_of = self.data.nation_side
         if o.fmt == "json":
-            nations = list(json.loads(o.out)["board"].get("force_pool") or {})
+            doc = json.loads(o.out)
+            doc = doc["board"] if o.command == "board" else doc
+            nations = [*(doc.get("force_pool") or {}), *(doc.get("nation_names") or {})]
         else:
             by_name = {x.name: n for n, x in self.data.units.nations.items()}
-            nations = [by_name.get(name, name)
-                       for name in re.findall(r"Force pool, ([^:\n]+):", text)]
+            names = "|".join(re.escape(x) for x in sorted({*by_name, *side_of}, key=len,
+                                                           reverse=True))
+            found = re.findall(rf"Force pool, ({names}):|(?<![\w-])({names}) force pool:",
+                               re.sub(r"\s+", " ", text))
+            nations = [by_name.get(x or y, x or y) for x, y in found] + [
+                by_name.get(name, name) for name in re.findall(r"Force pool, ([^:\n]+):", text)]
         return [Leak("template", f"the force pool of {n}", f"Force pool, {n}")
-                for n in nations if side_of.get(n) != reader]
+                for n in dict.fromkeys(nations) if side_of.get(n) != reader]
 
     # -------------------------------------------------- the checks
 

@@ -670,3 +670,43 @@ def test_a_leaking_board_is_caught(tmp_path: Path, monkeypatch):
             # (army contents are a board's and show's to tell: read in the board part only)
             assert want - {"template"} <= {leak.kind for leak in truth.leaks(report)}, \
                 (reader, fmt)
+
+
+@pytest.mark.parametrize("what", ["pools", "names"])
+def test_another_side_s_force_pool_is_caught_in_show_and_the_board(tmp_path: Path,
+                                                                   monkeypatch, what):
+    """Under hidden templates, a view that gives a reader every nation's force pool (pools),
+    or only every nation's name beside his own pools (names: a script reads nation_names),
+    is found in each format of `show` and of the report's board: the check must not pass
+    a view whose armies and hands are right and whose pools are not."""
+    from referee.game import views
+    from referee.table import showing
+
+    right = views.state_view
+
+    def leaking(state, data, reader, *args, **kwargs):
+        view = right(state, data, reader, *args, **kwargs)
+        whole = right(state, data, MODERATOR, *args, **kwargs)
+        if what == "pools":
+            view["force_pool"] = whole["force_pool"]
+        view["nation_names"] = whole["nation_names"]
+        return view
+
+    monkeypatch.setattr(views, "state_view", leaking)
+    monkeypatch.setattr(showing, "state_view", leaking)
+    journal = play(Spec(98, "1914", True, "early", 5), tmp_path, {}, [])
+    truth = Truth(journal)
+    formats = ("json", "text", "markdown", "bbcode", "chat") if what == "pools" else ("json",)
+    for reader in READERS:
+        for command, fmt in [(c, f) for c in ("show", "report") for f in formats]:
+            argv = [command, journal, "--as", reader, "--format", fmt]
+            if command == "report":
+                argv += ["--since", "0", "--keep-place"]
+            code, out, err, escaped = referee(*argv)
+            assert code == 0 and escaped is None, err
+            o = Output(command, fmt, reader, argv, code, out, err,
+                       "state" if command == "show" else "records")
+            o = board_part(o) if command == "report" else o
+            assert o is not None, (command, fmt)
+            found = {leak.what for leak in truth.leaks(o) if "force pool" in leak.what}
+            assert found, (reader, command, fmt)
