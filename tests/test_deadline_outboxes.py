@@ -122,3 +122,20 @@ def test_a_killed_pass_s_answers_for_a_silent_side_are_told_once_each(tmp_path, 
     told = [str(m["To"]) for m in mails(first) + mails(second)
             if "none came" in " ".join(text_of(m).split())]
     assert sorted(told) == sorted(set(told)) and len(told) == 2, told
+
+
+def test_answers_told_and_taken_out_are_not_told_again_into_another_outbox(tmp_path, cli,
+                                                                           clock):
+    """A whole pass tells each player of the referee's answer for the silent German; the
+    moderator's mail program takes those mails out of the folder (its mark stays), then the
+    route moves: the next pass, into another folder, tells nobody again."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    first, second = tmp_path / "first", tmp_path / "second"
+    check_deadlines(journal, first, DUE)
+    taken = list(first.glob("*.eml"))
+    assert len(taken) == 2
+    for path in taken:                                  # sent, and gone from the folder
+        path.unlink()
+    check_deadlines(journal, second, DUE)
+    check_deadlines(journal, second, DUE + timedelta(minutes=5))
+    assert mails(second) == []

@@ -34,7 +34,7 @@ from ..store import home
 from ..table import Table
 from .deadlinepost import Post, address_of, everyone
 from .holds import sides_on_hold
-from .ledger import game_lock
+from .ledger import game_lock, load_ledger, save_ledger
 from .ordersopen import orders_open_text
 from .refusal import prose
 
@@ -47,6 +47,8 @@ EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
 # above it (tests/test_defaults.py checks it against the game data), so one pass answers a
 # whole decision; a later pass goes on should it ever not.
 MOST_ANSWERS = 50
+# The runs of answers for silent sides the ledger keeps as told (the last pass's are asked).
+MOST_TOLD = 64
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
 GRACE = timedelta(minutes=15)
@@ -433,9 +435,24 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
     post = Post(j, raw, outbox, now, after.state.game_id)
     for run in groups.values():
         told = outbox / f".deadline-{run[0]['seq']:06d}-told"
-        if not told.exists():
+        if not told.exists() and not _told_before(j, run[0]["seq"]):
             _tell_run(j, run, after, post, answers or {})
+            _told_before(j, run[0]["seq"], keep=True)
             _mark(outbox, told)
+
+
+def _told_before(j: Table, seq: int, keep: bool = False) -> bool:
+    """Whether the ledger says the run of answers at record seq was told (its mails taken
+    out of their folder, and the route moved since, no folder shows it); keep: say so now.
+    Under the game's mail lock (check_deadlines)."""
+    head = j.records[0]
+    ledger = load_ledger(head["game_id"], head["hash"])
+    told = ledger.get("answers_told")
+    told = [n for n in told if type(n) is int] if isinstance(told, list) else []
+    if keep and seq not in told:
+        ledger["answers_told"] = [*told, seq][-MOST_TOLD:]
+        save_ledger(ledger)
+    return seq in told
 
 
 def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
