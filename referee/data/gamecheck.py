@@ -9,6 +9,7 @@ from ..contracts.deckmodels import CardType
 from ..contracts.eventmodels import Reinforcement
 from ..contracts.mapmodels import Area
 from ..contracts.unitmodels import FIRE_KEYS, UnitType
+from .colourcheck import check_colours
 from .datacheck import Known, first_turn_of, placements, turn_label, turn_years
 from .gamedata import GameData
 from .namecheck import check_names
@@ -27,7 +28,7 @@ def check_game(data: GameData) -> list[str]:
     """Every cross-file problem of a loaded game directory: every check runs, skipping only
     what depends on a name the game does not declare (reported once, by check_names)."""
     return [*check_names(data), *_check_map(data), *_check_units(data), *_check_charts(data),
-            *_check_deck(data), *_check_events(data)]
+            *_check_deck(data), *_check_events(data), *check_colours(data)]
 
 
 def _check_map(data: GameData) -> list[str]:
