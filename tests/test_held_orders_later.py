@@ -6,7 +6,7 @@ minute later, and the moderator is asked for those lines alone (mail/entered.py)
 
 from __future__ import annotations
 
-from test_held_orders_dropped import _held_then_told, dropped
+from test_held_orders_dropped import ENTENTE, _held_then_told, _text, _to, dropped
 from test_held_orders_stand import held_view
 
 # The dice of the Entente's first 'done' (the German artillery's fire, three dice) and of
@@ -55,3 +55,24 @@ def test_a_hold_entered_in_part_then_ended_by_other_orders_tells_no_line_dropped
         cli("tick", j, "--no-map")
     assert dropped(out) == []
     assert held_view(cli, j) == []
+
+
+def test_the_player_reads_which_held_lines_are_still_to_be_entered(tmp_path, cli):
+    """The moderator enters the first of the Entente's two held 'done', a pass runs: the
+    Entente's report of that record tells him his orders are still held, one of his two
+    lines entered and which is still to be entered; the German reads nothing of it. Once
+    both are entered, nothing more is said of a hold."""
+    j, out, before = _held_then_told(tmp_path, cli)
+    _entered(cli, j, FIRST)
+    cli("tick", j, "--no-map")
+    new = [p for p in set(out.glob("*.eml")) - before]
+    to_entente = [" ".join(_text(p).split()) for p in new if _to(p) == ENTENTE]
+    assert to_entente, sorted(p.name for p in new)
+    told = "The moderator has entered 1 of the 2 orders of your mail; still to enter: 'done'."
+    assert all(told in text for text in to_entente), to_entente
+    assert not [p for p in new if _to(p) != ENTENTE and "still to enter" in _text(p)]
+    _entered(cli, j, SECOND)
+    later = set(out.glob("*.eml"))
+    for _ in range(2):
+        cli("tick", j, "--no-map")
+    assert not [p for p in set(out.glob("*.eml")) - later if "still to enter" in _text(p)]

@@ -15,6 +15,8 @@ is gone.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..engine import game_over, pending_prompt, sealed_for, waiting_on
 from ..table import Table
 from .entered import entering, first_order
@@ -73,17 +75,26 @@ def standing(table: Table, held: dict) -> dict:
             if isinstance(side, str) and _stands(table, side, entry)}
 
 
-def sides_on_hold(table: Table) -> set[str]:
-    """The sides whose mailed orders wait for the moderator's dice now: the game waits on
-    him, not on them (no reminder, no missed deadline: reminders.py). The ledger is found
-    by record 0 unchecked, so that a game holding none reads no record for it; a hold is
-    judged on the records checked."""
+class Hold(NamedTuple):
+    """A side's mailed orders held for the moderator's dice: the order lines held, and
+    those not yet entered (fewer while he is part way through entering them)."""
+
+    lines: list[str]
+    left: list[str]
+
+
+def sides_on_hold(table: Table) -> dict[str, Hold]:
+    """The sides whose mailed orders wait for the moderator's dice now, each with its Hold:
+    the game waits on him, not on them (no reminder, no missed deadline: reminders.py). The
+    ledger is found by record 0 unchecked, so that a game holding none reads no record for
+    it; a hold is judged on the records checked."""
     head = table.header_line()
     game_id, header_hash = (head or {}).get("game_id"), table.header_hash()
     if not isinstance(game_id, str) or header_hash is None:
-        return set()
+        return {}
     held = load_ledger(game_id, header_hash)["held"]
-    return set(standing(table, held)) if held else set()
+    return {side: Hold(held_lines(entry), lines_left(table, entry, side))
+            for side, entry in standing(table, held).items()} if held else {}
 
 
 def _stands(table: Table, side: str, entry) -> bool:

@@ -33,7 +33,7 @@ from ..render.documents import side_name
 from ..store import home
 from ..table import Table
 from .deadlinepost import Post, address_of, everyone
-from .holds import sides_on_hold
+from .holds import Hold, sides_on_hold
 from .ledger import game_lock, load_ledger, save_ledger
 from .ordersopen import orders_open_text
 from .refusal import prose
@@ -49,6 +49,8 @@ EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
 MOST_ANSWERS = 50
 # The runs of answers for silent sides the ledger keeps as told (the last pass's are asked).
 MOST_TOLD = 64
+# The held lines still to be entered that a held side's line names, at most.
+MOST_NAMED = 5
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
 GRACE = timedelta(minutes=15)
@@ -101,19 +103,34 @@ def _timeline(table: Table, raw: bytes) -> Timeline:
     return g_timeline.timeline(table.journal, raw, table.games_dir, table.records_of(raw))
 
 
-def deadline_lines(table, on_hold: set[str]) -> dict[str, str]:
+def deadline_lines(table, on_hold: dict[str, Hold] | set[str]) -> dict[str, str]:
     """The line each side owing orders reads in its mails (table: the game's Table): its
     deadline in its own words (none in a game without deadlines; a paused game says so to
     every side, in the report's "Now": render/reports.py), or, to a side whose mailed
     orders are held for the moderator's dice (on_hold: holds.sides_on_hold), that they are
-    (he sends them no second time, and no deadline runs for him)."""
-    held = {side: prose(HELD_LINE) for side in on_hold}
+    (he sends them no second time, and no deadline runs for him), and which are still to
+    be entered while the moderator is part way through them."""
+    held = {side: prose(HELD_LINE + (_still_held(on_hold[side]) if isinstance(on_hold, dict)
+                                     else "")) for side in on_hold}
     if not has_deadlines(table.raw):
         return held
     tl = _timeline(table, table.raw)
     if tl.paused:
         return held
     return {**{d.side: prose(_due_line(tl, d)) for d in tl.dues}, **held}
+
+
+def _still_held(hold: Hold) -> str:
+    """The held lines still to be entered, while the moderator is part way through them
+    (at most MOST_NAMED named, each as the player wrote it, to the player alone)."""
+    if not 0 < len(hold.left) < len(hold.lines):
+        return ""
+    named = ", ".join(f"'{line[:60]}'" + ("…" if len(line) > 60 else "")
+                      for line in hold.left[:MOST_NAMED])
+    more = len(hold.left) - MOST_NAMED
+    return (f" The moderator has entered {len(hold.lines) - len(hold.left)} of the "
+            f"{counted(len(hold.lines), 'order')} of your mail; still to enter: {named}"
+            + (f" and {more} more" if more > 0 else "") + ".")
 
 
 def _due_line(tl: Timeline, d: Due) -> str:
