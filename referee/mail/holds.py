@@ -93,8 +93,13 @@ def sides_on_hold(table: Table) -> dict[str, Hold]:
     if not isinstance(game_id, str) or header_hash is None:
         return {}
     held = load_ledger(game_id, header_hash)["held"]
+    return holds_of(table, standing(table, held)) if held else {}
+
+
+def holds_of(table: Table, held: dict) -> dict[str, Hold]:
+    """Each side's Hold, of the ledger's `held` entries that stand (standing)."""
     return {side: Hold(held_lines(entry), lines_left(table, entry, side))
-            for side, entry in standing(table, held).items()} if held else {}
+            for side, entry in held.items()}
 
 
 def _stands(table: Table, side: str, entry) -> bool:

@@ -29,7 +29,7 @@ from ..game.decisionwords import owed_words
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
 from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
-from ..render.documents import side_name
+from ..render.documents import players_words, side_name
 from ..store import home
 from ..table import Table
 from .deadlinepost import Post, address_of, everyone
@@ -103,15 +103,14 @@ def _timeline(table: Table, raw: bytes) -> Timeline:
     return g_timeline.timeline(table.journal, raw, table.games_dir, table.records_of(raw))
 
 
-def deadline_lines(table, on_hold: dict[str, Hold] | set[str]) -> dict[str, str]:
+def deadline_lines(table, on_hold: dict[str, Hold]) -> dict[str, str]:
     """The line each side owing orders reads in its mails (table: the game's Table): its
     deadline in its own words (none in a game without deadlines; a paused game says so to
     every side, in the report's "Now": render/reports.py), or, to a side whose mailed
     orders are held for the moderator's dice (on_hold: holds.sides_on_hold), that they are
     (he sends them no second time, and no deadline runs for him), and which are still to
     be entered while the moderator is part way through them."""
-    held = {side: prose(HELD_LINE + (_still_held(on_hold[side]) if isinstance(on_hold, dict)
-                                     else "")) for side in on_hold}
+    held = {side: prose(HELD_LINE + _still_held(hold)) for side, hold in on_hold.items()}
     if not has_deadlines(table.raw):
         return held
     tl = _timeline(table, table.raw)
@@ -272,7 +271,7 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
     why = ("the game's mailbox could not be read in full: orders sent in time may wait "
            "there" if rule_missed is None else
            f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
-    line = f"deadline: the {side_name(d.side)} player's orders were due by " \
+    line = f"deadline: {players_words([d.side])}'s orders were due by " \
            f"{for_players(d.due, d.zone)}; not ruled missed yet ({why})"
     if line not in log:
         log.append(line)
@@ -452,24 +451,29 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
     post = Post(j, raw, outbox, now, after.state.game_id)
     for run in groups.values():
         told = outbox / f".deadline-{run[0]['seq']:06d}-told"
-        if not told.exists() and not _told_before(j, run[0]["seq"]):
+        if not told.exists() and run[0]["seq"] not in _runs_told(_ledger_of(j)):
             _tell_run(j, run, after, post, answers or {})
-            _told_before(j, run[0]["seq"], keep=True)
+            _keep_told(_ledger_of(j), run[0]["seq"])
             _mark(outbox, told)
 
 
-def _told_before(j: Table, seq: int, keep: bool = False) -> bool:
-    """Whether the ledger says the run of answers at record seq was told (its mails taken
-    out of their folder, and the route moved since, no folder shows it); keep: say so now.
-    Under the game's mail lock (check_deadlines)."""
+def _ledger_of(j: Table) -> dict:
+    """The game's ledger as it stands (under the game's mail lock: check_deadlines)."""
     head = j.records[0]
-    ledger = load_ledger(head["game_id"], head["hash"])
+    return load_ledger(head["game_id"], head["hash"])
+
+
+def _runs_told(ledger: dict) -> list[int]:
+    """The runs of answers (by their first record) the ledger says were told: their mails
+    taken out of their folder, and the route moved since, no folder shows them."""
     told = ledger.get("answers_told")
-    told = [n for n in told if type(n) is int] if isinstance(told, list) else []
-    if keep and seq not in told:
-        ledger["answers_told"] = [*told, seq][-MOST_TOLD:]
-        save_ledger(ledger)
-    return seq in told
+    return [n for n in told if type(n) is int] if isinstance(told, list) else []
+
+
+def _keep_told(ledger: dict, seq: int) -> None:
+    """The run of answers at record seq kept as told, the ledger saved."""
+    ledger["answers_told"] = [*_runs_told(ledger), seq][-MOST_TOLD:]
+    save_ledger(ledger)
 
 
 def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,

@@ -24,7 +24,7 @@ from ..store.players import roster
 from ..table import Table
 from .deadlinepost import Post
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
-from .holds import held_at, held_lines, lines_left, standing
+from .holds import held_at, held_lines, holds_of, lines_left, standing
 from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
@@ -227,7 +227,7 @@ def _tell_dropped(table: Table, outbox: Path, now: datetime, ledger: dict, held:
     for side in sorted(told):           # entered (None): his next report tells what they did
         give_back_time(table, side, gone[side], now)
     post = Post(table, table.raw, outbox, now, table.records[0]["game_id"])
-    due = deadline_lines(table, set(held))
+    due = deadline_lines(table, holds_of(table, held))
     for side, why in sorted(told.items()):
         entry = gone[side]
         to = post.address(side)
