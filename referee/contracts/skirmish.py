@@ -304,7 +304,8 @@ class SkirmishOrderResult(Document):
 
 
 class SkirmishOrders(Document):
-    """`order` on a skirmish: the records a side's orders made, all or none, in order."""
+    """`order` on a skirmish: the records a side's orders made, in order (up to one refused
+    after a die was rolled: the command's error names it)."""
 
     schema_version: int
     records: list[SkirmishOrderResult]

@@ -1,8 +1,8 @@
 """Mail read directly for a game whose kind takes it so (GameKind.mail "direct", the
 skirmish's): each player's mail (his address and his order key) carries his orders, taken
-all or none by the kind; each sender gets a reply with what was recorded or the refusal
-(and, his key given, his report and key), and every player the kind's report when the game
-moved past the last one he had. Nothing here knows a game: the kind answers."""
+by the kind (all or none until a die is rolled); each sender gets a reply with what was
+recorded or the refusal (and, his key given, his report and key), and every player the
+kind's report when the game moved past the last one he had. Nothing here knows a game: the kind answers."""
 
 from __future__ import annotations
 
@@ -34,7 +34,14 @@ from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, too_large_refusal
 from .observers import sent_mark, still_held
 from .prose import read_orders
-from .refusal import NOT_RECORDED, RECORDED, nothing_recorded, prose, why_refused
+from .refusal import (
+    NOT_RECORDED,
+    RECORDED,
+    nothing_recorded,
+    prose,
+    recorded_in_part,
+    why_refused,
+)
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import OWN_MAIL, own_mail, typed_journal
 from .subjects import table_subject
@@ -58,6 +65,7 @@ class Handled:
     notes: list[str] = field(default_factory=list)     # the prose passed over, named
     text: str = ""                 # the order line refused, as the mail gave it
     why: str = ""                  # why it was refused, without quoting it again
+    left: list[tuple[int, str]] = field(default_factory=list)  # after it: not taken
     keyed: bool = False            # it carried its side's order key: surely the player's
     robot: str = ""                # what makes it a machine's mail (robots.automatic)
     copied: int | None = None      # a copy of the mail applied as that record (copies.py)
@@ -131,14 +139,18 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.status, out.reason = "refused", NO_ORDERS
         return out
     try:
-        recs = table.kind.take_mail(table, side, lines, m.message_id, m.content_sha256)
+        taken = table.kind.take_mail(table, side, lines, m.message_id, m.content_sha256)
     except OrderError as exc:
         out.status, out.reason = "refused", str(exc)
         text = getattr(exc, "text", None)
         if isinstance(text, str) and text in lines:     # a line refused, not the dice
             out.text, out.why = clipped(text), why_refused(exc, read, lines)
         return out
-    out.status, out.records = "applied", [r["seq"] for r in recs]
+    out.status, out.records = "applied", [r["seq"] for r in taken.records]
+    if taken.refused is not None:       # after dice were rolled: the lines before it stand
+        at, exc = taken.refused
+        out.text, out.why = clipped(lines[at]), why_refused(exc, read, lines)
+        out.left, out.reason = read[at + 1:], f"line {read[at][0]} refused: {exc}"
     return out
 
 
@@ -277,7 +289,8 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
     # turn: subjects.py), then the prose passed over, then the tests recorded.
     rest = ""
     if h.status == "applied":
-        head = prose(f"{RECORDED}: " + ", ".join(f"#{n}" for n in h.records))
+        head = recorded_in_part(h.records, h.text, h.why, h.left) + "\n" if h.text else \
+            prose(f"{RECORDED}: " + ", ".join(f"#{n}" for n in h.records))
         rest = "\n".join(table.kind.recorded_lines(table, h.records))
     elif h.text:
         head = nothing_recorded(h.text, h.why)

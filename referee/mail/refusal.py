@@ -167,8 +167,24 @@ NOT_RECORDED = "Nothing of your mail was recorded"
 def nothing_recorded(text: str, why: str) -> str:
     """The answer to a mail of a game that takes its orders all or none by itself (mail/
     direct.py, the skirmish's) when one of its lines was refused, as mail text."""
-    blocks = [para(f"{NOT_RECORDED}: a line of it was refused, and the orders of one mail "
-                   f"are taken all or none."), *line_refused(text, why)]
+    blocks = [para(f"{NOT_RECORDED}: a line of it was refused before any die was rolled, "
+                   f"and until then the orders of one mail are taken all or none."),
+              *line_refused(text, why)]
+    return render(Document("", [Section("", blocks)]), "text", WIDTH).strip("\n")
+
+
+def recorded_in_part(records: list[int], text: str, why: str,
+                     left: list[tuple[int, str]]) -> str:
+    """The answer to such a mail when a line was refused after the lines before it had
+    rolled dice (table/skirmish/life.py submit_many): those stand; it and the lines after
+    it were not taken."""
+    done = ", ".join(f"#{n}" for n in records)
+    blocks = [para(f"{RECORDED} up to a line that was refused: {done}. The lines before it "
+                   f"had rolled their dice, so they stand; it and the lines after it were "
+                   f"not taken. Read the results below, then send what you still order."),
+              *line_refused(text, why)]
+    if left:
+        blocks.append(para(f"Not taken: {named(left)}."))
     return render(Document("", [Section("", blocks)]), "text", WIDTH).strip("\n")
 
 

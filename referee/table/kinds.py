@@ -57,8 +57,8 @@ class GameKind:
     # Whether the moderator gives orders of his own in it (the skirmish's rulings).
     moderator_orders: bool = False
     # How its players' mail is read (mail/): "ledger" (each message handled once, kept in a
-    # signed ledger, answered with a report) or "direct" (all or none per message, each
-    # sender answered with what was recorded, every player the report).
+    # signed ledger, answered with a report) or "direct" (each message's orders taken as the
+    # kind takes them, its sender answered with what was recorded, every player the report).
     mail: str = ""
     features: frozenset[str] = frozenset()
 

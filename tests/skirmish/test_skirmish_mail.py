@@ -569,7 +569,9 @@ def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_fil
     box, out = tmp_path / "mail", tmp_path / "out"
     box.mkdir()
     before = j.read_bytes()
-    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes", order)
+    # A move that rolls no die first (a stealthy one): a line refused after a roll would
+    # leave the line before it recorded (test_skirmish_dice_stand.py).
+    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=stealthy command=yes", order)
     r = cli("inbox", j, sent, "--outbox", out, "--format", "json")
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"], r.stdout
     assert j.read_bytes() == before

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...base.errors import UsageError
+from ...base.errors import UsageError, quoted
 from ...base.plurals import counted
 from ...base.readers import MODERATOR, PUBLIC, check_reader
 from ...contracts.skirmish import (
@@ -176,8 +176,10 @@ class SkirmishKind(GameKind):
     # ------------------------------------------------------------ the commands
     def order(self, table, side: str, texts: list[str], fmt: str, **how: Any
               ) -> tuple[Any, None]:
-        """Every order of the side taken all or none, each its own record with its own dice
-        (life.submit_many); a refusal appends nothing and is the command's error."""
+        """The side's orders taken in turn, each its own record with its own dice
+        (life.submit_many): a refusal before a die was rolled appends nothing and is the
+        command's error; one after stops there, the records before it standing, and is
+        the command's error after their lines."""
         for option in ("expect_seq", "link"):
             if how.get(option) is not None:
                 raise UsageError(f"--{option.replace('_', '-')}: a skirmish's orders take "
@@ -188,12 +190,13 @@ class SkirmishKind(GameKind):
             raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
         life.check_side(side, self.sides(table))
         given = given_dice(how.get("dice_text"))
-        records = life.submit_many(table.path, side, texts, given)
+        records, refused = life.submit_many(table.path, side, texts, given)
         table.forget()
+        stop = None if refused is None else _stopped(texts, *refused)
         if fmt == "json":
             return SkirmishOrders.of(records=[SkirmishOrderResult.of(record=r["seq"], body=r)
-                                              for r in records]), None
-        return "\n".join(_record_lines(r) for r in records), None
+                                              for r in records]), stop
+        return "\n".join(_record_lines(r) for r in records), stop
 
     def log(self, table, reader: str, since: int, fmt: str, width: int):
         """Each record: a test in two lines, else one; with fmt json each record whole, for
@@ -274,13 +277,14 @@ class SkirmishKind(GameKind):
                 f"referee skirmish order {journal} 'ORDER' --as {side}"]
 
     def take_mail(self, table, side: str, lines: list[str], message_id: str,
-                  content: str = "") -> list[dict]:
-        """A mail's orders taken all or none; the records they made. content: the digest
-        of the mail's Date, Subject and text, kept with them."""
-        records = life.submit_many(table.path, side, lines, mail=message_id,
-                                   mail_content=content)
+                  content: str = "") -> life.Taken:
+        """A mail's orders taken as life.submit_many takes them: the records they made, and
+        the line refused after a die was rolled, if one was. content: the digest of the
+        mail's Date, Subject and text, kept with them."""
+        taken = life.submit_many(table.path, side, lines, mail=message_id,
+                                 mail_content=content)
         table.forget()
-        return records
+        return taken
 
     def mailed(self, table) -> dict[str, tuple[set[str], dict[str, int]]]:
         """The mails the journal holds, by the side that sent each: their Message-IDs, and
@@ -413,6 +417,16 @@ def given_dice(dice: str | None) -> list[int] | None:
         return [int(x) for x in dice.split(",") if x.strip()]
     except ValueError:
         raise UsageError(f"--dice {dice!r}: whole numbers separated by commas") from None
+
+
+def _stopped(texts: list[str], at: int, exc: Exception) -> tuple[str, Exception]:
+    """The command's error when order `at` was refused after the orders before it rolled
+    dice: those stand (their records are printed above), it and the rest were not taken."""
+    before = "order 1 stands" if at == 1 else f"orders 1-{at} stand"
+    line = (f"referee: {exc}; {before}, recorded once dice were rolled; order {at + 1} "
+            f"({quoted(texts[at])}) was refused")
+    rest = texts[at + 1:]
+    return line + (f"; not taken: {', '.join(map(quoted, rest))}" if rest else ""), exc
 
 
 def _record_lines(rec: dict) -> str:

@@ -9,6 +9,7 @@ import os
 import secrets as _secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
@@ -18,6 +19,7 @@ from ...base.errors import (
     DiceError,
     IllegalOrderError,
     JournalError,
+    OrderError,
     UsageError,
 )
 from ...contracts.skirmish import (
@@ -332,20 +334,35 @@ def check_side(side: str, sides: tuple[str, ...]) -> None:
 
 def submit(path: Path | str, side: str, text: str, given: list[int] | None = None) -> dict:
     """Take one order of side: check it, roll its dice, append its record; the record."""
-    return submit_many(path, side, [text], given)[0]
+    return submit_many(path, side, [text], given).records[0]
+
+
+class Taken(NamedTuple):
+    """What a side's orders made: the records appended, and, when a line was refused once
+    the dice of a line before it had been rolled, its place among the orders given and why
+    (the lines after it were not taken)."""
+
+    records: list[dict]
+    refused: tuple[int, OrderError] | None = None
 
 
 def submit_many(path: Path | str, side: str, texts: list[str],
                 given: list[int] | None = None, mail: str | None = None,
-                mail_content: str = "") -> list[dict]:
-    """Take a side's orders all or none: each checked on the state the ones before it
-    left, each its own record with its own dice, appended under one lock (a refusal
-    appends nothing). `mail` is the Message-ID they came in, `mail_content` the digest of
-    that mail's Date, Subject and text (mailboxes.Message.content_sha256)."""
+                mail_content: str = "") -> Taken:
+    """Take a side's orders in turn, each checked on the state the ones before it left,
+    each its own record with its own dice, appended under one lock. Every line is read
+    before any is decided, and one refused before a die is rolled refuses them all (nothing
+    is appended). One refused after a line before it rolled ends them there: those before
+    it stand, since a refusal of all would tell what their dice gave and leave the same
+    dice for the next try (a die is the secret's for its record), and the refusal is
+    Taken.refused. `mail` is the Message-ID they came in, `mail_content` the digest of that
+    mail's Date, Subject and text (mailboxes.Message.content_sha256)."""
     path = Path(path)
     journal = Journal(path, keep_contract)
+    refused: list[tuple[int, OrderError]] = []
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        refused.clear()
         records = parse(raw, journal.name)
         if not is_skirmish(records[0]):
             raise UsageError(f"{journal.name}: not a skirmish game")
@@ -355,18 +372,27 @@ def submit_many(path: Path | str, side: str, texts: list[str],
             raise DiceError(f"the dice secret was revealed in record "
                             f"{state.revealed['record']}: the game is closed and takes no "
                             f"more orders")
+        orders = [sk.parse_order(text, card) for text in texts]
         last = records[-1]
         left = list(given) if given is not None else None
         bodies: list[dict] = []
+        rolled = False                  # whether a line before this one rolled a die
         records = list(records)         # this batch's records go on a copy, one by one
-        for text in texts:
+        for i, o in enumerate(orders):
             seq = records[-1]["seq"] + 1
             dice = _dice(records[0], path, seq, left)
-            body = {"kind": "skirmish", "at": now(),
-                    **_body(card, state, records, sk.parse_order(text, card), side, dice),
-                    **({"mail": mail} if mail else {}),
-                    **({"mail_content": mail_content} if mail and mail_content else {})}
+            try:
+                body = {"kind": "skirmish", "at": now(),
+                        **_body(card, state, records, o, side, dice),
+                        **({"mail": mail} if mail else {}),
+                        **({"mail_content": mail_content} if mail and mail_content else {})}
+            except OrderError as exc:
+                if given is not None or not rolled:
+                    raise
+                refused.append((i, exc))
+                break
             left = left[dice.index:] if left is not None else None
+            rolled = rolled or dice.index > 0
             records.append({**body, "seq": seq, "hash": ""})
             sk.evolve(card, state, body, seq)
             bodies.append(body)
@@ -374,7 +400,8 @@ def submit_many(path: Path | str, side: str, texts: list[str],
             raise DiceError(f"{len(left)} more dice given than the orders rolled")
         return last["seq"], last["hash"], bodies
 
-    return journal.append_raw(build)[1]
+    written = journal.append_raw(build)[1]
+    return Taken(written, refused[0] if refused else None)
 
 
 def _body(card, state, records, o, side, dice) -> dict:

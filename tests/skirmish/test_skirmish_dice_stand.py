@@ -1,0 +1,105 @@
+"""A skirmish's orders given together, by mail or at the command line, once a die is rolled:
+a line refused after a line before it rolled ends them there, and the lines before it stand
+with their dice. Refusing them all would tell the player what his dice gave (the refusal
+of a second shot says the first one's target fell) and leave him the same dice for his
+next try, since a die is the committed secret's for its record: a free look at the dice
+nobody may foresee. Before any die is rolled, the lines are still taken all or none."""
+
+from __future__ import annotations
+
+import email
+import json
+from email.policy import default
+
+from test_skirmish_mail import BRITISH, mail, mailed_patrol
+
+# The British movement: B2 rolls its manoeuvre (a D6, Movement), then B2 again, which has
+# moved this turn: refused whatever the die gave.
+ROLLS = "move B2 mode=manoeuvre command=yes"
+AGAIN = "move B2 mode=stealthy command=yes"
+
+
+def _lines(journal) -> list[dict]:
+    return [json.loads(x) for x in journal.read_text().splitlines()]
+
+
+def _answer(out, to: str):
+    found = [email.message_from_bytes(p.read_bytes(), policy=default)
+             for p in sorted(out.glob("*.eml"))]
+    answers = [m for m in found if m["To"] == to and m["In-Reply-To"]]
+    assert len(answers) == 1, [m["Subject"] for m in found]
+    return answers[0].get_body(("plain",)).get_content()
+
+
+def test_a_mailed_line_refused_after_a_roll_leaves_the_lines_before_it_recorded(
+        cli, tmp_path, secret_file):
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    m = mail(box, 1, BRITISH, keys["british"], ROLLS, AGAIN, "done")
+    before = len(_lines(j))
+    out = tmp_path / "out"
+    r = cli("inbox", j, m, "--outbox", out, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    records = _lines(j)[before:]
+    assert [rec["order"] for rec in records] == [ROLLS], records
+    assert records[0]["test"]["dice"], records[0]           # the die it rolled stands
+    text = _answer(out, BRITISH)
+    head = " ".join(text.split("\n\n", 1)[0].split())
+    assert head.startswith(f"Your mail was recorded up to a line that was refused: "
+                           f"#{records[0]['seq']}."), head
+    assert "were not taken" in head, head
+    assert AGAIN in text and "B2 has moved this turn" in text, text
+    # The mail's line 5 (after its key and a blank line), named as the mail numbers it.
+    assert "Not taken: line 5 'done'.\n\n#" in text, text
+
+
+def test_lines_refused_before_any_die_is_rolled_are_still_taken_all_or_none(
+        cli, tmp_path, secret_file):
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    # 'done' rolls nothing; the move after it is refused: nothing is recorded.
+    m = mail(box, 1, BRITISH, keys["british"], "done", ROLLS)
+    raw = j.read_bytes()
+    out = tmp_path / "out"
+    assert cli("inbox", j, m, "--outbox", out).exit_code == 0
+    assert j.read_bytes() == raw
+    assert _answer(out, BRITISH).startswith("Nothing of your mail was recorded")
+
+
+def test_a_line_that_cannot_be_read_refuses_the_mail_before_any_die_is_rolled(
+        cli, tmp_path, secret_file):
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    m = mail(box, 1, BRITISH, keys["british"], ROLLS, "mvoe B3 mode=stealthy")
+    raw = j.read_bytes()
+    out = tmp_path / "out"
+    assert cli("inbox", j, m, "--outbox", out).exit_code == 0
+    assert j.read_bytes() == raw
+    assert _answer(out, BRITISH).startswith("Nothing of your mail was recorded")
+
+
+def test_orders_at_the_command_line_stop_at_the_refused_one_once_a_die_is_rolled(
+        cli, patrol):
+    before = len(_lines(patrol))
+    r = cli("order", patrol, "--as", "british", ROLLS, AGAIN, "done")
+    assert r.exit_code == 1, r.output
+    assert [rec["order"] for rec in _lines(patrol)[before:]] == [ROLLS]
+    assert "B2 may move up to" in r.stdout                  # its test, printed
+    line = r.stderr.strip()
+    assert "\n" not in line and "B2 has moved this turn" in line, line
+    assert "order 1 stands, recorded once dice were rolled" in line, line
+    assert f"order 2 ('{AGAIN}') was refused; not taken: 'done'" in line, line
+    # In JSON: the record taken on standard output, the refusal as the error line.
+    r = cli("order", patrol, "--as", "british", "move B3 mode=manoeuvre command=yes",
+            "move B3 mode=stealthy", "--format", "json")
+    assert r.exit_code == 1
+    assert [x["record"] for x in json.loads(r.stdout)["records"]] == [before + 1]
+    err = json.loads(r.stderr)
+    assert err["kind"] == "illegal_order" and err["exit"] == 1, err
+    assert "order 1 stands" in err["error"], err
