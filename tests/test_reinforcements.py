@@ -5,6 +5,7 @@ from __future__ import annotations
 import gamecalls as g
 from casebook import new_game, position
 from referee.engine.core import Ctx
+from referee.engine import pending_prompt
 from referee.engine.reinforce import arrivals
 from referee.store.dice import Dice
 
@@ -50,6 +51,15 @@ def test_autumn_1914_arrivals_are_placed_by_their_owners(tmp_path):
     assert st.armies["fr-6"].status == "map" and st.armies["fr-6"].contents == {}
     assert st.armies["fr-9"].contents == {"fr:infantry": 1}
     assert st.pending.kind == "card_or_pass" and st.pending.side == "german"
+
+
+def test_the_prompt_counts_the_units_of_one_kind_as_the_orders_name_them(tmp_path):
+    """A prompt a player reads on a phone: three arriving German infantry are '3 ge
+    infantry', not the same words three times; each side's as its place orders name them."""
+    game = g.open_game(_to_turn_2(tmp_path))
+    asked = pending_prompt(game.state, game.data)
+    assert "German places 3 ge infantry;" in asked, asked
+    assert "Entente places fr-6, fr-9, 2 fr infantry, uk infantry in supplied" in asked, asked
 
 
 def test_reinforcements_are_limited_by_the_counter_mix(tmp_path):

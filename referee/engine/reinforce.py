@@ -201,13 +201,24 @@ def _prompt(s: State, d: GameData) -> str:
     # side is named (by its name) only where two owe: the waiting side is named before it.
     parts = []
     for side in sides:
-        items = ", ".join(i["unit"].replace(":", " ") for i in s.arrivals.get(side, []))
+        items = arrival_words([i["unit"] for i in s.arrivals.get(side, [])])
         swap = " and the Commonwealth swap (8.2.3)" if s.swaps_due.get(side) else ""
         who = f"{d.side_name(side)} places" if len(sides) > 1 else "place"
         parts.append(f"{who} {items or 'no units'}{swap}")
     seal = ", sealed until both are in" if b and len(b["plans"]) > 1 else ""
     return (f"reinforcements: {'; '.join(parts)} in supplied Friendly or Disputed areas "
             f"(2.0 I){seal}; units may also go into or out of armies within their areas (8.1)")
+
+
+def arrival_words(units: list[str]) -> str:
+    """Arrivals as a prompt lists them, as the orders that place them name them: armies by
+    id, units of one nation and kind counted ('ru-9, 3 ru infantry, ru imperial_guard'), in
+    the order they arrive."""
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit] = counts.get(unit, 0) + 1
+    return ", ".join(f"{n} {u}" if n > 1 else u for u, n in (
+        (unit.replace(":", " "), n) for unit, n in counts.items()))
 
 
 def own_position(s: State, d: GameData, side: str) -> State:
