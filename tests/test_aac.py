@@ -94,3 +94,17 @@ def test_views_of_aac_leave_out_the_box_it_has_not(cli, tmp_path, secret_file):
     assert "Eastern Front Transit box: empty" in cli("report", west, "--since", "0").stdout
     assert "Eastern Front Transit box: empty" in cli("show", west).stdout
     assert json.loads(cli("show", west, "--format", "json").stdout)["eft_box"] == []
+
+
+def test_a_unit_type_named_in_two_words_reads_as_its_type():
+    """The board and the force pools name a type as words ('imperial guard 3'): a player
+    who places or builds it so is read as meaning it, as with its id ('imperial_guard')."""
+    from referee.data.catalog import game_data
+    from referee.engine.reading import parse_order
+
+    aac, ttlm = game_data("aac"), game_data("ttlm")
+    for text in ("place ru imperial guard warsaw", "place ru Imperial Guard Warsaw",
+                 "place ru imperial_guard warsaw"):
+        assert parse_order(text, aac).unit == "ru:imperial_guard", text
+    assert parse_order("build ge siege gun metz", ttlm).unit == "ge:siege_gun"
+    assert parse_order("place ru infantry warsaw", aac).unit == "ru:infantry"

@@ -369,8 +369,11 @@ def _what(r: Reader) -> str:
     w = r.word("a unit").casefold()
     nations = r.data.units.nations            # the game's nation codes (units.yaml)
     if w in nations:
-        kind = r.word("a unit type").casefold()
-        return f"{w}:{_kind(kind.replace('-', '_'), r.data)}"
+        kind = r.word("a unit type").casefold().replace("-", "_")
+        two = f"{kind}_{r.words[r.pos].casefold()}" if not r.done() else ""
+        if kind not in r.data.units.unit_types and two in r.data.units.unit_types:
+            r.pos, kind = r.pos + 1, two        # in two words: 'imperial guard', 'siege gun'
+        return f"{w}:{_kind(kind, r.data)}"
     if ":" in w and w.split(":")[0] in nations:
         nation, _, kind = w.partition(":")
         return f"{nation}:{_kind(kind, r.data)}"
