@@ -440,8 +440,21 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting (the "
                    "moderator is told)"]
     assert check_deadlines(journal, out, DUE + timedelta(hours=2)) == []
-    [mail] = [m for m in mails(out) if "orders were due by" in first_line(m)]
-    assert mail["To"] == ADDRESSES["moderator"]
+    told = {str(m["To"]): m for m in mails(out) if "orders were due by" in first_line(m)}
+    assert sorted(told) == sorted(ADDRESSES.values()), sorted(told)     # each once
+    # The players are told the game waits: the German asked for his orders again, with
+    # his order key; the Entente told whom it waits on, and no key but his own.
+    german, entente = (" ".join(text_of(told[ADDRESSES[s]]).split())
+                       for s in ("german", "entente"))
+    assert german.startswith("Your orders were due by Wed 25 Nov 18:00 UTC and none came: "
+                             "the game waits for them. Send them now: play an "
+                             "Offensive-type card or pass"), german
+    assert "The moderator is told; he may extend the deadline or give an order for you." \
+        in german and f"Order key: {KEYS['german']}" in german, german
+    assert entente.startswith("The German player's orders were due by Wed 25 Nov 18:00 UTC "
+                              "and none came: the game waits for them. The moderator is told")
+    assert KEYS["german"] not in entente and "Send them" not in entente
+    mail = told[ADDRESSES["moderator"]]
     # What he may do, each with its command: give the orders, extend, pause. Each command
     # is alone on its line, whole, to be copied (the journal's path of a test is long
     # enough that, wrapped as prose, each was cut in two).
@@ -696,9 +709,11 @@ def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
     assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []
     rec = records(journal)[-1]
     assert rec["clock"]["missed"] == "wait" and rec["events"] == []
-    [mail] = mails(out)
-    assert mail["To"] == ADDRESSES["moderator"]
+    told = {str(m["To"]): m for m in mails(out)}
+    assert sorted(told) == sorted(ADDRESSES.values())             # each once
+    mail = told[ADDRESSES["moderator"]]
     assert "the referee could not answer for German" in " ".join(text_of(mail).split())
+    assert "the game waits for them" in " ".join(text_of(told[ADDRESSES["german"]]).split())
     assert status(cli, journal)["waiting_on"] == "german"
 
 

@@ -342,6 +342,10 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
                    (" (the moderator is told)" if told else
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
+        for reader in everyone(tl, post, moderator=False):    # the players, the observers
+            post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-{reader}.eml",
+                       address_of(post, reader), post.subject(reader, _season(tl)),
+                       _waiting_mail(tl, d, reader, due), reader, seq=tl.seq)
     else:
         for reader in everyone(tl, post):
             post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
@@ -352,6 +356,17 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
                                          "missed": policy})
+
+
+def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str) -> str:
+    """A missed deadline under wait as a player or an observer takes it: the game waits for
+    the side's orders (the side's own player asked for them again), the moderator told."""
+    mine = reader == d.side
+    ask = (f" Send them now: {owed_words(tl.state, tl.data, d.side, d.decision)}."
+           if mine else "")
+    return (f"{_whose(tl, reader, d.side, True)} orders were due by {due} and none came: "
+            f"the game waits for them.{ask} The moderator is told; he may extend the "
+            f"deadline or give an order for {'you' if mine else 'that side'}.\n")
 
 
 def _paused_mail(tl: Timeline, d: Due, reader: str, journal: str) -> str:
