@@ -206,3 +206,54 @@ def test_the_reply_to_an_applied_mail_says_what_of_it_was_not_applied():
         "after line 3 ('done'); send them again when you are asked.",
         "Not read as orders (neither applied nor refused): line 1 'Hi'."]
     assert out.reason.startswith("line 3 ('done'): the order before it")
+
+
+def _crisis_at_declare_battles(tmp: Path) -> Path:
+    """TTLM, SUMMER 1914: the German has moved the 1. Armee into Saint-Mihiel against the 3e
+    Armée and is to declare his battles (2.0 II.3), holding the Entente Military Crisis!;
+    the Entente has more than two units it could remove, so he is asked which (9.8)."""
+    tmp.mkdir()
+    sc = position("1914", turn=4, player="german",
+                  hands={"german": ["off-01", "crisis-entente-01"], "entente": ["ers3-01"]},
+                  remove_units=["ge-1", "ge-2", "fr-3"],
+                  add_units=["ge-1 ge army metz 3I+2A", "fr-3 fr army st_mihiel 3I"])
+    j = case_game(tmp, sc, None, "committed")
+    for order in ("play offensive", "move ge-1 st_mihiel", "end movement"):
+        assert g.submit(j, "german", [order]).rejected is None
+    assert g.open_game(j).state.pending.kind == "declare_battles"
+    return j
+
+
+def test_a_crisis_played_at_a_decision_hands_it_over_and_the_done_after_it_is_kept(tmp_path):
+    """9.8: a Military Crisis! played at his own decision hands the decision to the other
+    side (the units it removes), then that decision is asked again. The 'done' after it in
+    the same mail is still needed: it is left with the rest, as is what follows it, the
+    decision having passed after the crisis, not after the 'done'. It read: "the order
+    before it completed the decision it would have closed (declare_battles, ...); it was
+    not needed and was dropped", the hand-off told after the 'done'."""
+    j = _crisis_at_declare_battles(tmp_path / "crisis")
+    r = g.submit(j, "german", ["play entente_military_crisis", "done", "fight st_mihiel"],
+                 atomic=True, handoff_ends=True, mail=MAIL)
+    assert r.rejected is None, r.rejected and str(r.rejected[2])
+    assert [a.text for a in r.applied] == ["play entente_military_crisis"]
+    assert r.dropped == []
+    assert r.left == (1, "entente") and r.not_applied == ["done", "fight st_mihiel"]
+    st = g.open_game(j).state
+    assert (st.pending.kind, st.pending.side) == ("crisis", "entente")
+    assert (st.crisis["resume"], st.crisis["resume_side"]) == ("declare_battles", "german")
+
+
+def test_a_done_not_needed_is_told_with_the_decision_in_a_player_s_words(tmp_path):
+    """The reason a 'done' is dropped names the decision it would have closed as a player
+    reads it (game/decisionwords.py), never the engine's name of its kind."""
+    from referee.engine.intake import parse_new_order
+    from referee.game.batch import _trailing_done
+
+    j = _crisis_at_declare_battles(tmp_path / "words")
+    game = g.open_game(j)
+    after = game.state.clone()
+    after.pending = None                 # the decision is gone: nothing asks it again
+    done, play = (parse_new_order(t, game.data) for t in ("done", "play offensive"))
+    why = _trailing_done(done, play, ("declare_battles", "german"), after, "german")
+    assert why == ("the order before it completed the decision it would have closed (the "
+                   "battles declared (2.0 II.3)); it was not needed and was dropped")

@@ -116,6 +116,14 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     return spec.check(state, data, order, side)
 
 
+def resumed_decision(state: State) -> tuple[str, str] | None:
+    """The decision a Military Crisis! interrupted, asked again once the crisis is answered
+    (9.8, 9.9): (kind, side); None when no crisis is being answered."""
+    c = state.crisis
+    return None if c is None or state.phase == "over" else \
+        (c["resume"], c.get("resume_side") or c["side"])
+
+
 def _crisis_play(order: Ord, data: GameData) -> bool:
     """Whether an order plays a Military Crisis! card (the deck's type crisis), which any
     decision of the turn's owner takes (9.8, 9.9)."""

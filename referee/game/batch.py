@@ -24,6 +24,7 @@ from ..engine import (
     decide_plan,
     is_private,
     plan_label,
+    resumed_decision,
     sealed_for,
 )
 from ..engine.core import DECISIONS
@@ -36,6 +37,7 @@ from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
 from .clockwalk import Walk, walked_on
+from .decisionwords import decision_words
 from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
@@ -100,15 +102,18 @@ def _decision(state: State) -> tuple[str, str] | None:
 def _trailing_done(order, previous, before: tuple[str, str] | None, after: State,
                    side: str) -> str | None:
     """Why a 'done' is not needed, or None: the order before it in the batch (not a 'done'
-    itself) completed the decision the 'done' would have closed, so that decision is gone."""
+    itself) completed the decision the 'done' would have closed, so that decision is gone.
+    A decision a crisis interrupted is not gone: it is asked again once the crisis is
+    answered, and the 'done' is still needed then."""
     if isinstance(order, OrderError) or order.kind != "done" or previous is None or \
             isinstance(previous, OrderError) or previous.kind == "done" or before is None:
         return None
     kind, owner = before
-    if owner != side or "done" not in DECISIONS[kind].accepts or _decision(after) == before:
+    if owner != side or "done" not in DECISIONS[kind].accepts or \
+            before in (_decision(after), resumed_decision(after)):
         return None
-    return (f"the order before it completed the decision it would have closed ({kind}, "
-            f"{DECISIONS[kind].rule}); it was not needed and was dropped")
+    return (f"the order before it completed the decision it would have closed "
+            f"({decision_words(kind)}); it was not needed and was dropped")
 
 
 def _plan_run(parsed: list, start: int) -> int:
