@@ -75,11 +75,12 @@ def _verdun(tmp: Path, games: Path, hands: dict, *more: str) -> g.Game:
 
 def test_the_defender_is_asked_for_the_combat_cards_the_deck_titles(tmp_path, retitled):
     """2.0 II.3b, 9.3, 9.5: the defender's prompt and the not-a-combat-card message list the
-    deck's titles, in the deck's order (combat cards, then Bad Weather)."""
+    deck's titles, in the deck's order (combat cards, then Bad Weather); the prompt leaves
+    out the Barrage, which nobody plays before SPRING 1917 (9.4)."""
     game = _verdun(tmp_path, retitled, {"german": ["off-01"], "entente": ["ers2-01"]})
     assert game.state.pending.kind == "defender_cards"
     text = pending_prompt(game.state, game.data)
-    assert "(Chlorine Cloud!, Advanced Artillery Barrage!, Fog of War)" in text, text
+    assert "(Chlorine Cloud!, Fog of War)" in text, text
     v = check(game.state, game.data, PlayCard(card="ersatz_2"), "entente")
     assert v.rule == "2.0 II.3" and v.reason.endswith(
         "the combat cards are Chlorine Cloud!, Advanced Artillery Barrage!, Surprise Attack! "
@@ -123,15 +124,14 @@ def test_the_commonwealth_rebuild_names_the_data_swap_turns(tmp_path, retitled):
 
 def test_a_deck_without_surprise_attack_neither_offers_nor_names_it(tmp_path, no_surprise):
     """9.7, 2.0 II.3b: with no Surprise Attack! in the deck, the attacker's prompt lists the
-    deck's other combat cards, no order plays it, and the message naming the combat cards
-    leaves it out."""
+    deck's other combat cards allowed now (not the Barrage before SPRING 1917, 9.4), no order
+    plays it, and the message naming the combat cards leaves it out."""
     game = _verdun(tmp_path, no_surprise, {"german": ["off-01", "gas-01"],
                                            "entente": ["ers2-01"]}, "done")  # no other battle
     state, data = game.state, game.data
     assert state.pending.kind == "attacker_cards"
     text = pending_prompt(state, data)
-    assert "(Poison Gas!, Advanced Artillery Barrage!, the special offensive's battle " \
-           "areas)" in text, text
+    assert "(Poison Gas!, the special offensive's battle areas)" in text, text
     legal = [format_order(o) for o in legal_orders(state, data, "german")]
     assert any("gas" in o.lower() for o in legal), legal
     assert not any("surprise" in o.lower() for o in legal), legal

@@ -128,6 +128,19 @@ def _card_dates(s: State, d: GameData, key: str) -> Violation | None:
     return None
 
 
+def barred_in_hand(s: State, d: GameData, side: str) -> list[str]:
+    """The combat cards of side's hand that the date forbids now, each with the rule's
+    reason: 'Poison Gas! may be played from SPRING 1915 only (9.3)'; none unless side is
+    asked for combat cards. Secret (his hand): for his own report only."""
+    p = s.pending
+    if p is None or p.side != side or p.kind not in ("attacker_cards", "defender_cards"):
+        return []
+    keys = combat_cards_of(d, p.kind == "attacker_cards")
+    held = {d.cards[c].key for c in playable_hand(s, side)}
+    barred = [(k, _card_dates(s, d, k)) for k in keys if k in held]
+    return [f"{v.reason} ({v.rule})" for _k, v in barred if v is not None]
+
+
 def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
                        attacker: bool) -> Violation | None:
     if o.card not in d.combat_card_keys:
@@ -193,11 +206,15 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
 
 
 def _cards_prompt(s: State, d: GameData) -> str:
+    """The combat cards the side asked may play now: the deck's for his part, but none the
+    date forbids to everyone (9.3-9.5); which of his own hand are not allowed, and why, his
+    own report tells (barred_in_hand), never the prompt, which the opponent reads too."""
     who = "attacker" if s.pending.kind == "attacker_cards" else "defender"
-    names = [d.card_title(k) for k in combat_cards_of(d, who == "attacker")]
+    keys = combat_cards_of(d, who == "attacker")
+    names = [d.card_title(k) for k in keys if _card_dates(s, d, k) is None]
     if who == "attacker" and d.card_bonus:
         names.append("the special offensive's battle areas")
-    what = ", ".join(names) or "none in this deck"
+    what = ", ".join(names) or ("none allowed now" if keys else "none in this deck")
     return (f"as {who}, play combat cards ({what}), naming their battle areas; then "
             f"'done' (2.0 II.3b)")
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..base.errors import JournalError
 from ..contracts.views import ReportView
+from ..engine.combat import barred_in_hand
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
 from ..game.clockwalk import zone_of
@@ -217,6 +218,9 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
                   list(stat["legal"]))
     now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
                                                         stat, example=costs is None))
+    barred = barred_in_hand(state, data, reader) if reader in data.sides else []
+    if barred and not stat["game_over"]:    # his hand is secret: his own report only
+        now.blocks.insert(1, para("In your hand, not allowed now: " + "; ".join(barred) + "."))
     return [now] if costs is None else [now, costs]
 
 

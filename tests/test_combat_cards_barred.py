@@ -1,0 +1,62 @@
+"""What a side asked for combat cards reads of the cards the date forbids (2.0 II.3b,
+9.3-9.5): the prompt, which both sides read, names only the cards someone may play now; the
+side asked reads, in his own report only, which cards of his hand are not allowed now and
+the rule's reason. It read "play combat cards (Poison Gas!, Advanced Artillery Barrage!,
+Surprise Attack!)" in SUMMER 1914, when only Surprise Attack! may be played, and the
+German holding Poison Gas! could only answer 'done', told no reason."""
+
+from __future__ import annotations
+
+import pytest
+
+import gamecalls as g
+from casebook import new_game, position
+from referee.engine import pending_prompt
+
+BARRED = "Poison Gas! may be played from SPRING 1915 only (9.3)"
+
+
+def _asked_for_cards(tmp_path, turn: int = 1):
+    """The German has moved the 1. Armee into Saint-Mihiel and declared the battle there;
+    he holds Poison Gas! (9.3: from SPRING 1915) beside his Offensive."""
+    sc = position("1914", turn=turn, player="german",
+                  hands={"german": ["off-01", "gas-01"], "entente": ["ers3-01"]},
+                  remove_units=["ge-1", "ge-2"],
+                  add_units=["ge-1 ge army metz 5I+1A", "fr-i-03 fr infantry st_mihiel"])
+    j = new_game(tmp_path, sc)
+    for order in ("play offensive", "move ge-1 st_mihiel", "end movement", "done"):
+        assert g.submit(j, "german", [order]).rejected is None, order
+    st = g.open_game(j).state
+    assert (st.pending.kind, st.pending.side) == ("attacker_cards", "german")
+    return j
+
+
+def test_the_prompt_names_only_the_combat_cards_allowed_now(tmp_path):
+    game = g.open_game(_asked_for_cards(tmp_path))
+    said = pending_prompt(game.state, game.data)
+    assert "play combat cards (Surprise Attack!, the special" in said, said
+    assert "Poison Gas!" not in said and "Advanced Artillery Barrage!" not in said
+
+
+def test_from_spring_1915_the_prompt_names_poison_gas(tmp_path):
+    game = g.open_game(_asked_for_cards(tmp_path, turn=4))
+    said = pending_prompt(game.state, game.data)
+    assert "(Poison Gas!, Surprise Attack!, the special" in said, said
+
+
+@pytest.mark.parametrize("reader", ["german", "entente", "public"])
+def test_the_side_asked_reads_why_his_cards_are_not_allowed_and_nobody_else(
+        tmp_path, cli, reader):
+    j = _asked_for_cards(tmp_path)
+    r = cli("report", j, "--as", reader)
+    assert r.exit_code == 0, r.output
+    said = " ".join(r.stdout.split())
+    if reader == "german":
+        assert f"In your hand, not allowed now: {BARRED}." in said, r.stdout
+    else:
+        assert "Poison Gas" not in said and "not allowed now" not in said
+
+
+def test_nothing_is_told_once_poison_gas_is_allowed(tmp_path, cli):
+    r = cli("report", _asked_for_cards(tmp_path, turn=4), "--as", "german")
+    assert "not allowed now" not in r.stdout
