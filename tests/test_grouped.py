@@ -208,6 +208,36 @@ def test_names_that_do_not_read_back_are_shown_by_id():
     assert readable_name("x", fake("Metz", {fold("Metz"): ["x", "y"]})) == "x"
 
 
+def test_a_name_of_several_words_is_shown_by_a_word_of_it_that_reads_back():
+    """AT ALL COSTS!'s Upper Hungary (id hungary) read 'hungary' among Lemberg, Czernowitz
+    and Łomża in the orders of a production mail, and in the plan its record reveals: a name
+    of several words is shown by the last of its words that reads back as exactly that area
+    (its alias Hungary), and only a name none of whose words does by its id. Every area of
+    both games is shown by its name or a word of it."""
+    from gamecalls import game_data
+
+    def fake(name: str, names: dict) -> SimpleNamespace:
+        return SimpleNamespace(areas={"x": SimpleNamespace(name=name)}, area_names=names)
+
+    assert readable_name("x", fake("Upper Hungary", {fold("Upper Hungary"): ["x"],
+                                                     "hungary": ["x"]})) == "Hungary"
+    assert readable_name("x", fake("Upper Hungary", {fold("Upper Hungary"): ["x"],
+                                                     "hungary": ["x", "y"]})) == "x"
+    assert readable_name("x", fake("Upper Into", {"into": ["x"]})) == "x"
+    for game in ("ttlm", "aac"):
+        data = game_data(game)
+        for a in data.map.areas:
+            shown = readable_name(a.id, data)
+            assert shown in a.name.split() or shown == a.name, (game, a.id, shown)
+            assert parse_order(f"fight {shown}", data).area == a.id
+    aac = game_data("aac")
+    doc = Document("t", [Section("o", grouped_blocks(
+        ["build ah infantry hungary", "build ah infantry lemberg"],
+        {"names": {a.id: readable_name(a.id, aac) for a in aac.map.areas}, "enemy": []}))])
+    text = to_text(doc, WIDE)
+    assert "Hungary" in text and "hungary" not in text, text
+
+
 def test_markdown_and_bbcode_escape_the_names():
     """Names come from data files: the grouped lines escape them in every format."""
     aids = {"names": {"liege": "<b>**[url]x[/url]**</b>"}, "enemy": ["liege"]}
