@@ -6,10 +6,12 @@ plainly that Build Points not spent are lost.
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from ..engine import acting
+from ..engine.production import card_limit
 from ..game.costs import PlanCosts, entrenching_cap, menu, plan_costs, worked_example
 from .phrases import opened
-from .sections import Items, Orders, Section, Span, para
+from .sections import Items, Orders, Para, Section, Span, para
 
 # Imported for annotations only.
 TYPE_CHECKING = False
@@ -68,12 +70,24 @@ def _left(plan: PlanCosts) -> list:
     return blocks
 
 
+def _hand_note(state: State, data: GameData, reader: str) -> Para:
+    """His hand against the card limit he keeps out of this phase (7.1, 2.0 V.3): the cards
+    he may buy before the excess is discarded, and the BP spent on it lost."""
+    held, limit = len(state.hands.get(reader, [])), card_limit(state, data, reader)
+    room = max(limit - held, 0)
+    return para(f"You hold {counted(held, 'card')}; the card limit is {limit} (7.1): "
+                f"{counted(room, 'more card') if room else 'no card'} may be bought "
+                f"before the excess is discarded, and the BP spent on cards over the limit "
+                f"are lost (7.1).")
+
+
 def _planning(state: State, data: GameData, reader: str, legal: list[str]) -> list:
     """What a side planning his production needs: BP, costs, his plan so far, an example."""
     bp = state.production["bp"][reader]
     so_far = plan_costs(state, data, bp, list(state.production["plans"][reader]), False)
     blocks: list = [para(f"You have {bp} BP to spend in this production phase; BP not spent "
-                         f"are lost (7.0). What each order costs (7.6):"),
+                         f"are lost (7.0)."), _hand_note(state, data, reader),
+                    para("What each order costs (7.6):"),
                     Items(_menu_items(menu(state, data, reader),
                                       entrenching_cap(state, data)))]
     if so_far.orders:
