@@ -226,7 +226,9 @@ def test_a_skirmish_s_mails_fit_a_phone_and_join_the_game_s_thread(cli, servers,
     texts = _texts(net, BRITISH)
     flat = [" ".join(t.split()) for t in texts]
     assert any("fire phase (gallant and veteran figures fire now)" in t for t in flat)
-    assert any("-1 target stationary or moving stealthily over 18\" away (G5)" in t
+    # Whom a fire modifier counts for: the shot at G5 (not G5 itself, where a modifier
+    # about the firer would read as the target's).
+    assert any("-1 target stationary or moving stealthily over 18\" away (at G5)" in t
                for t in flat)
     for t in texts + _texts(net, GERMAN):
         long = [line for line in t.splitlines() if len(line) > 72 and order not in line]

@@ -86,10 +86,14 @@ def check_turn(turn: int, reached: int) -> None:
 
 
 def _mods(t: dict) -> str:
+    """A test's modifiers, each with whom it counts for: in a melee the figure whose die it
+    changes; in fire the target of the shot it changes ('at B2': a modifier about the
+    firer, '-2 firer wearing a gas mask (B2)', read as B2 wearing it)."""
     if not t["modifiers"]:
         return ""
+    at = "at " if t["kind"] in ("fire", "unaimed") else ""
     return "; modifiers " + ", ".join(
-        f"{m['value']:+d} {m['why']}" + (f" ({m['who']})" if m.get("who") else "")
+        f"{m['value']:+d} {m['why']}" + (f" ({at}{m['who']})" if m.get("who") else "")
         for m in t["modifiers"])
 
 
