@@ -81,12 +81,16 @@ def _side_of(m: Message, players: dict[str, str]) -> str | None:
     return next((s for s, a in players.items() if address_key(a) == m.sender), None)
 
 
-def _key_given(body: str) -> str | None:
-    for line in body.splitlines():
-        head, sep, value = line.partition(":")
-        if sep and head.strip().casefold() == "order key":
-            return value.strip()
-    return None
+def _keyed_side(m: Message, body: str, players: dict[str, str], keys: dict[str, str]
+                ) -> str | None:
+    """The side whose registered address sent m and whose order key m carries anywhere (its
+    header or its text, the quoted copy of the referee's mail too), as a campaign's mail is
+    matched (inbox.py): the key compacted, read as it was made to be (base/glyphs.py). A key
+    of another side in the mail, quoted or typed, makes it no mail of that side: its address
+    must have sent it too (an address two sides share: the key tells them apart)."""
+    text = compact(m.raw.decode("utf-8", "replace") + body)
+    return next((s for s, a in players.items() if address_key(a) == m.sender and
+                 compact(keys.get(s) or "") and compact(keys[s]) in text), None)
 
 
 def _handle(table: Table, m: Message, players: dict, keys: dict,
@@ -120,10 +124,12 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
         out.status, out.reason = "refused", f"the message cannot be read ({exc})"
         return out
-    key = _key_given(body)
-    if key is None or compact(key) != compact(keys[side]):
+    keyed = _keyed_side(m, body, players, keys)
+    if keyed is None:
         out.status, out.reason = "refused", NO_KEY
         return out
+    side = out.side = keyed
+    key = keys[side]
     out.keyed = True
     ids, contents = seen.get(side, (set(), {}))
     if m.message_id in ids:

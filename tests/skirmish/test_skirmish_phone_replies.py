@@ -1,0 +1,118 @@
+"""The sample patrol by mail as a player on a phone plays it: each mail is a Reply to the
+referee's latest mail to him (or an older one), appended to the game's mbox, and `tick`
+reads it. A plain Reply quotes the referee's mail, key and all, under the orders."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import json
+import mailbox
+from pathlib import Path
+
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE
+
+# A phone's Reply: the orders, then the referee's mail quoted ('> ') below them.
+QUOTE = "quote"
+
+
+class Phone:
+    """A patrol whose mail comes in through an mbox and goes out to an outbox folder; each
+    player's replies to the mails he was sent."""
+
+    def __init__(self, cli, tmp_path: Path):
+        self.cli, self.n = cli, 0
+        self.j, self.box, self.out = (tmp_path / "p.jsonl", tmp_path / "mail.mbox",
+                                      tmp_path / "outbox")
+        self.box.write_bytes(b"")
+        r = cli("new", self.j, "--game", "skirmish", "--scenario", "patrol", "--game-id",
+                "patrol", "--player", f"british={BRITISH}", "--player", f"german={GERMAN}",
+                "--player", f"moderator={UMPIRE}", "--mail-in", self.box, "--mail-out",
+                f"outbox:{self.out}")
+        assert r.exit_code == 0, r.output
+        self.keys = json.loads(cli("skirmish", "keys", self.j, "--format", "json").stdout
+                               )["keys"]
+        self.tick()
+
+    def tick(self) -> list[dict]:
+        """One pass: what became of each mail it read."""
+        r = self.cli("tick", self.j, "--format", "json")
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)["games"][0]["messages"]
+
+    def mails_to(self, address: str) -> list:
+        """The referee's mails to address, the oldest first."""
+        found = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+                 for p in self.out.rglob("*.eml")]
+        return sorted((m for m in found if m["To"] == address),
+                      key=lambda m: (email.utils.parsedate_to_datetime(m["Date"]),
+                                     _record(m)))
+
+    def reply(self, address: str, body: str, to=None, quote: bool = False):
+        """A reply from address to the mail `to` (the latest to him with his key when None):
+        body, then the mail quoted when quote. The mail replied to."""
+        to = to if to is not None else self.keyed(address)[-1]
+        text = body
+        if quote:
+            text += "\n\n" + "\n".join(
+                "> " + line for line in to.get_body(("plain",)).get_content().splitlines())
+        self.n += 1
+        m = email.message.EmailMessage()
+        m["From"], m["To"], m["Subject"] = address, to["From"], "Re: " + to["Subject"]
+        m["In-Reply-To"], m["References"] = to["Message-ID"], to["Message-ID"]
+        m["Message-ID"] = f"<phone{self.n}@example.org>"
+        m["Date"] = email.utils.formatdate(1_795_000_000 + 60 * self.n)
+        m.set_content(text + "\n")
+        box = mailbox.mbox(self.box)
+        box.add(m)
+        box.close()
+        return to
+
+    def keyed(self, address: str) -> list:
+        """The referee's mails to address that carry his order key (a report, or an answer
+        to a mail that carried it), the oldest first."""
+        return [m for m in self.mails_to(address)
+                if "Order key: " in m.get_body(("plain",)).get_content()]
+
+    def answer(self) -> str:
+        """The text of the referee's answer to the last mail sent, its words as they run."""
+        ident = f"<phone{self.n}@example.org>"
+        found = [m for a in (BRITISH, GERMAN, UMPIRE) for m in self.mails_to(a)
+                 if m["In-Reply-To"] == ident]
+        assert len(found) == 1, ident
+        return " ".join(found[0].get_body(("plain",)).get_content().split())
+
+    def status(self) -> dict:
+        return json.loads(self.cli("status", self.j, "--format", "json").stdout)
+
+
+def _record(m) -> int:
+    """The record a mail of the referee's was written at, as its Message-ID names it."""
+    return int(m["Message-ID"].split(".")[2])
+
+
+def _statuses(found: list[dict]) -> list[tuple[str, str]]:
+    return [(x["side"], x["status"]) for x in found]
+
+
+def test_a_phone_s_reply_is_keyed_by_the_quoted_copy_of_the_referee_s_mail(cli, tmp_path,
+                                                                             clock):
+    """The key only in the quoted copy (a plain Reply): taken, as a campaign's mail is. But
+    a key of the other side quoted makes no mail of that side: the German's mail, quoted
+    whole, sent on from the British address, is neither the British's (his key is not in
+    it) nor the German's (not his address); the German's address with the British key
+    quoted is refused too. Nothing of them is recorded."""
+    p = Phone(cli, tmp_path)
+    before = p.j.read_bytes()
+    p.reply(BRITISH, "move G1 mode=rush", to=p.keyed(GERMAN)[-1], quote=True)
+    p.reply(GERMAN, f"move B2 mode=manoeuvre command=yes\n\n> Order key: {p.keys['british']}")
+    found = p.tick()
+    assert _statuses(found) == [("british", "refused"), ("german", "refused")], found
+    assert all("the order key is missing or wrong" in x["reason"] for x in found)
+    assert p.j.read_bytes() == before
+    report = p.keyed(BRITISH)[-1]           # an answer to a keyless mail carries no key
+    p.reply(BRITISH, "move B2 mode=manoeuvre command=yes", to=report, quote=True)
+    found = p.tick()
+    assert _statuses(found) == [("british", "applied")], found[0]["reason"]
+    assert p.answer().startswith("Your mail was recorded: #")
