@@ -116,3 +116,30 @@ def test_a_phone_s_reply_is_keyed_by_the_quoted_copy_of_the_referee_s_mail(cli, 
     found = p.tick()
     assert _statuses(found) == [("british", "applied")], found[0]["reason"]
     assert p.answer().startswith("Your mail was recorded: #")
+
+
+def test_a_phone_s_full_stop_ending_an_order_is_no_part_of_it(cli, tmp_path, clock):
+    """`Done.` and `command=yes.`: each line read again without the full stop (or '!',
+    '…') a phone ends it with, as a campaign's order is; a line that reads as no order
+    either way is refused as typed, with its first error, and records nothing."""
+    p = Phone(cli, tmp_path)
+    p.reply(BRITISH, "Move B2 mode=manoeuvre command=yes.\nDone.", quote=True)
+    found = p.tick()
+    assert _statuses(found) == [("british", "applied")], found[0]["reason"]
+    assert [r["order"] for r in _records(p)[-2:]] == ["Move B2 mode=manoeuvre command=yes",
+                                                      "Done"]
+    before = p.j.read_bytes()
+    p.reply(GERMAN, "move G2 mode=stealthy command=yes\nDone with it.", quote=True)
+    found = p.tick()
+    assert _statuses(found) == [("german", "refused")]
+    assert "'it.' is not a word of an order" in found[0]["reason"], found[0]["reason"]
+    assert p.j.read_bytes() == before
+    p.reply(GERMAN, "move G2 mode=stealthy command=yes!\ndone…", quote=True)
+    found = p.tick()
+    assert _statuses(found) == [("german", "applied")], found[0]["reason"]
+    assert [r["order"] for r in _records(p)[-2:]] == ["move G2 mode=stealthy command=yes",
+                                                      "done"]
+
+
+def _records(p: Phone) -> list[dict]:
+    return [json.loads(line) for line in p.j.read_text().splitlines()]

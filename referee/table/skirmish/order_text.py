@@ -32,7 +32,9 @@ READS = {
     "dispute": ("record", "fact", "value"),
     "settle": ("record", "fact", "value", "uphold", "state"),
 }
-_TOKEN = re.compile(r"^[A-Za-z0-9_,.-]{1,40}$")
+# A word of an order: no figure, section or card word holds a '.' (contracts/skirmish.py),
+# so one ending a word is a sentence's full stop, which the order is read again without.
+_TOKEN = re.compile(r"^[A-Za-z0-9_,-]{1,40}$")
 
 
 @dataclass
@@ -62,8 +64,30 @@ def _value(text: str, key: str, value: str, card: SkirmishCard):
     return value.casefold()
 
 
+# What may end an order line as it ends a sentence (a phone adds a full stop), and is not
+# part of the order: a campaign's orders read so too (engine/reading.py).
+SENTENCE_END = ".!…"
+
+
 def parse_order(text: str, card: SkirmishCard) -> SkOrder:
-    """An order's text read (OrderSyntaxError says what is wrong and where)."""
+    """An order's text read (OrderSyntaxError says what is wrong and where). A line that
+    reads as an order once the full stop, '!' or '…' it ends with is dropped is that order
+    (`Done.` is done, `... command=yes.` declares yes); one that reads as none either way
+    is refused as typed (a sentence that begins with an order's word stays one)."""
+    try:
+        return _parse(text, card)
+    except OrderSyntaxError as exc:
+        bare = text.strip().rstrip(SENTENCE_END).rstrip()
+        if not bare or bare == text.strip():
+            raise
+        first = exc
+    try:
+        return _parse(bare, card)
+    except OrderSyntaxError:
+        raise first from None
+
+
+def _parse(text: str, card: SkirmishCard) -> SkOrder:
     words = text.split()
     if not words or words[0].casefold() not in KINDS:
         raise OrderSyntaxError(text, f"an order starts with one of {', '.join(KINDS)}", 0)
